@@ -164,6 +164,21 @@ static inline const struct cudastub_search *cudastub_loader_result(struct cudast
 	return atomic_load_explicit(&lib->result, memory_order_acquire);
 }
 
+/*
+ * Where a generated bind stores its answer. The answer is final only once
+ * a search has been published: before that (the racing thread's search
+ * record could not be allocated, or the process is exiting) the call is
+ * answered from its fallback this once, and the slot stays aimed at the
+ * resolver, so that the next call binds again instead of keeping a
+ * passing failure for the life of the process.
+ */
+static inline void cudastub_loader_settle_slot(struct cudastub_library *lib, _Atomic(void *) *slot,
+					       void *fn)
+{
+	if (cudastub_loader_result(lib))
+		atomic_store_explicit(slot, fn, memory_order_release);
+}
+
 /* The loaded library's handle, or NULL (not searched yet, or not found). */
 static inline void *cudastub_loader_handle(struct cudastub_library *lib)
 {

@@ -139,7 +139,8 @@ static const struct cudastub_search *search_and_publish(struct cudastub_library 
 	struct cudastub_search *mine = search_record(lib), *none = NULL;
 
 	if (!mine)
-		return NULL; /* out of memory: this call fails, a later one retries */
+		return NULL; /* out of memory: this call fails, and since nothing is
+			      * published its slot is not settled: the next call retries */
 	mine->info.search_runs = atomic_fetch_add(&lib->search_runs, 1) + 1;
 	cudastub_fork_guard_install();
 	run_search(mine);

@@ -172,7 +172,8 @@ def _c_forwarded(lib, n, ret, params, args, exported):
     out += ["{", "\t%s%s;" % ("" if ret == "void" else "return ", load), "}"]
     out += ["static %s %s_resolve(%s)" % (ret, n, params), "{",
             "\t%s fn = %s_choose();" % (typ, n), "",
-            "\tatomic_store_explicit(&%s_slot, fn, memory_order_release);" % n,
+            "\tif (cudastub_loader_result(&cudastub_%s_library))" % lib,
+            "\t\tatomic_store_explicit(&%s_slot, fn, memory_order_release);" % n,
             "\t%sfn(%s);" % ("" if ret == "void" else "return ", call), "}"]
     return out
 
@@ -186,7 +187,7 @@ def _asm_forwarded(lib, n, choice):
             "CUDASTUB_HIDDEN void *%s(void);" % bind,
             "void *%s(void)" % bind, "{",
             "\tvoid *fn = %s;" % choice, "",
-            "\tatomic_store_explicit(&%s, fn, memory_order_release);" % slot,
+            "\tcudastub_loader_settle_slot(&cudastub_%s_library, &%s, fn);" % (lib, slot),
             "\treturn fn;", "}",
             "CUDASTUB_FORWARDER(%s, %s, %s, %s);" % (n, slot, resolve, bind)]
 

@@ -49,7 +49,7 @@ void *cudastub_cublas_bind_cublasCbdmm(void)
 {
 	void *fn = choose_cublasCbdmm();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCbdmm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCbdmm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCbdmm, cudastub_cublas_slot_cublasCbdmm, cudastub_cublas_resolve_cublasCbdmm, cudastub_cublas_bind_cublasCbdmm);
@@ -73,7 +73,7 @@ void *cudastub_cublas_bind_cublasDbdmm(void)
 {
 	void *fn = choose_cublasDbdmm();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDbdmm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDbdmm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDbdmm, cudastub_cublas_slot_cublasDbdmm, cudastub_cublas_resolve_cublasDbdmm, cudastub_cublas_bind_cublasDbdmm);
@@ -97,7 +97,7 @@ void *cudastub_cublas_bind_cublasGetBackdoor(void)
 {
 	void *fn = choose_cublasGetBackdoor();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasGetBackdoor, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasGetBackdoor, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasGetBackdoor, cudastub_cublas_slot_cublasGetBackdoor, cudastub_cublas_resolve_cublasGetBackdoor, cudastub_cublas_bind_cublasGetBackdoor);
@@ -121,7 +121,7 @@ void *cudastub_cublas_bind_cublasHSHgemvBatched(void)
 {
 	void *fn = choose_cublasHSHgemvBatched();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasHSHgemvBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasHSHgemvBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasHSHgemvBatched, cudastub_cublas_slot_cublasHSHgemvBatched, cudastub_cublas_resolve_cublasHSHgemvBatched, cudastub_cublas_bind_cublasHSHgemvBatched);
@@ -145,7 +145,7 @@ void *cudastub_cublas_bind_cublasHSHgemvStridedBatched(void)
 {
 	void *fn = choose_cublasHSHgemvStridedBatched();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasHSHgemvStridedBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasHSHgemvStridedBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasHSHgemvStridedBatched, cudastub_cublas_slot_cublasHSHgemvStridedBatched, cudastub_cublas_resolve_cublasHSHgemvStridedBatched, cudastub_cublas_bind_cublasHSHgemvStridedBatched);
@@ -169,7 +169,7 @@ void *cudastub_cublas_bind_cublasHSSgemvBatched(void)
 {
 	void *fn = choose_cublasHSSgemvBatched();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasHSSgemvBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasHSSgemvBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasHSSgemvBatched, cudastub_cublas_slot_cublasHSSgemvBatched, cudastub_cublas_resolve_cublasHSSgemvBatched, cudastub_cublas_bind_cublasHSSgemvBatched);
@@ -193,7 +193,7 @@ void *cudastub_cublas_bind_cublasHSSgemvStridedBatched(void)
 {
 	void *fn = choose_cublasHSSgemvStridedBatched();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasHSSgemvStridedBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasHSSgemvStridedBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasHSSgemvStridedBatched, cudastub_cublas_slot_cublasHSSgemvStridedBatched, cudastub_cublas_resolve_cublasHSSgemvStridedBatched, cudastub_cublas_bind_cublasHSSgemvStridedBatched);
@@ -217,7 +217,7 @@ void *cudastub_cublas_bind_cublasHgemm(void)
 {
 	void *fn = choose_cublasHgemm();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasHgemm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasHgemm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasHgemm, cudastub_cublas_slot_cublasHgemm, cudastub_cublas_resolve_cublasHgemm, cudastub_cublas_bind_cublasHgemm);
@@ -241,7 +241,7 @@ void *cudastub_cublas_bind_cublasHgemmBatched(void)
 {
 	void *fn = choose_cublasHgemmBatched();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasHgemmBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasHgemmBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasHgemmBatched, cudastub_cublas_slot_cublasHgemmBatched, cudastub_cublas_resolve_cublasHgemmBatched, cudastub_cublas_bind_cublasHgemmBatched);
@@ -265,7 +265,7 @@ void *cudastub_cublas_bind_cublasHgemmStridedBatched(void)
 {
 	void *fn = choose_cublasHgemmStridedBatched();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasHgemmStridedBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasHgemmStridedBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasHgemmStridedBatched, cudastub_cublas_slot_cublasHgemmStridedBatched, cudastub_cublas_resolve_cublasHgemmStridedBatched, cudastub_cublas_bind_cublasHgemmStridedBatched);
@@ -289,7 +289,7 @@ void *cudastub_cublas_bind_cublasSbdmm(void)
 {
 	void *fn = choose_cublasSbdmm();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSbdmm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSbdmm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSbdmm, cudastub_cublas_slot_cublasSbdmm, cudastub_cublas_resolve_cublasSbdmm, cudastub_cublas_bind_cublasSbdmm);
@@ -313,7 +313,7 @@ void *cudastub_cublas_bind_cublasSetBackdoor(void)
 {
 	void *fn = choose_cublasSetBackdoor();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSetBackdoor, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSetBackdoor, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSetBackdoor, cudastub_cublas_slot_cublasSetBackdoor, cudastub_cublas_resolve_cublasSetBackdoor, cudastub_cublas_bind_cublasSetBackdoor);
@@ -337,7 +337,7 @@ void *cudastub_cublas_bind_cublasSetBackdoorEx(void)
 {
 	void *fn = choose_cublasSetBackdoorEx();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSetBackdoorEx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSetBackdoorEx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSetBackdoorEx, cudastub_cublas_slot_cublasSetBackdoorEx, cudastub_cublas_resolve_cublasSetBackdoorEx, cudastub_cublas_bind_cublasSetBackdoorEx);
@@ -361,7 +361,7 @@ void *cudastub_cublas_bind_cublasTSSgemvBatched(void)
 {
 	void *fn = choose_cublasTSSgemvBatched();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasTSSgemvBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasTSSgemvBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasTSSgemvBatched, cudastub_cublas_slot_cublasTSSgemvBatched, cudastub_cublas_resolve_cublasTSSgemvBatched, cudastub_cublas_bind_cublasTSSgemvBatched);
@@ -385,7 +385,7 @@ void *cudastub_cublas_bind_cublasTSSgemvStridedBatched(void)
 {
 	void *fn = choose_cublasTSSgemvStridedBatched();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasTSSgemvStridedBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasTSSgemvStridedBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasTSSgemvStridedBatched, cudastub_cublas_slot_cublasTSSgemvStridedBatched, cudastub_cublas_resolve_cublasTSSgemvStridedBatched, cudastub_cublas_bind_cublasTSSgemvStridedBatched);
@@ -409,7 +409,7 @@ void *cudastub_cublas_bind_cublasTSTgemvBatched(void)
 {
 	void *fn = choose_cublasTSTgemvBatched();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasTSTgemvBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasTSTgemvBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasTSTgemvBatched, cudastub_cublas_slot_cublasTSTgemvBatched, cudastub_cublas_resolve_cublasTSTgemvBatched, cudastub_cublas_bind_cublasTSTgemvBatched);
@@ -433,7 +433,7 @@ void *cudastub_cublas_bind_cublasTSTgemvStridedBatched(void)
 {
 	void *fn = choose_cublasTSTgemvStridedBatched();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasTSTgemvStridedBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasTSTgemvStridedBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasTSTgemvStridedBatched, cudastub_cublas_slot_cublasTSTgemvStridedBatched, cudastub_cublas_resolve_cublasTSTgemvStridedBatched, cudastub_cublas_bind_cublasTSTgemvStridedBatched);
@@ -457,7 +457,7 @@ void *cudastub_cublas_bind_cublasZbdmm(void)
 {
 	void *fn = choose_cublasZbdmm();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZbdmm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZbdmm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZbdmm, cudastub_cublas_slot_cublasZbdmm, cudastub_cublas_resolve_cublasZbdmm, cudastub_cublas_bind_cublasZbdmm);

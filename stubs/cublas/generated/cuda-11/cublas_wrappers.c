@@ -537,7 +537,7 @@ void *cudastub_cublas_bind_cublasAlloc(void)
 {
 	void *fn = (void *)cublasAlloc_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasAlloc, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasAlloc, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasAlloc, cudastub_cublas_slot_cublasAlloc, cudastub_cublas_resolve_cublasAlloc, cudastub_cublas_bind_cublasAlloc);
@@ -552,7 +552,8 @@ static cublasStatus_t cublasAlloc_resolve(int a0, int a1, void **a2)
 {
 	cublasAlloc_fn fn = cublasAlloc_choose();
 
-	atomic_store_explicit(&cublasAlloc_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasAlloc_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -586,7 +587,7 @@ void *cudastub_cublas_bind_cublasAsumEx(void)
 {
 	void *fn = (void *)cublasAsumEx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasAsumEx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasAsumEx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasAsumEx, cudastub_cublas_slot_cublasAsumEx, cudastub_cublas_resolve_cublasAsumEx, cudastub_cublas_bind_cublasAsumEx);
@@ -601,7 +602,8 @@ static cublasStatus_t cublasAsumEx_resolve(cublasHandle_t a0, int a1, const void
 {
 	cublasAsumEx_fn fn = cublasAsumEx_choose();
 
-	atomic_store_explicit(&cublasAsumEx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasAsumEx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -638,7 +640,7 @@ void *cudastub_cublas_bind_cublasAxpyEx(void)
 {
 	void *fn = (void *)cublasAxpyEx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasAxpyEx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasAxpyEx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasAxpyEx, cudastub_cublas_slot_cublasAxpyEx, cudastub_cublas_resolve_cublasAxpyEx, cudastub_cublas_bind_cublasAxpyEx);
@@ -653,7 +655,8 @@ static cublasStatus_t cublasAxpyEx_resolve(cublasHandle_t a0, int a1, const void
 {
 	cublasAxpyEx_fn fn = cublasAxpyEx_choose();
 
-	atomic_store_explicit(&cublasAxpyEx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasAxpyEx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -683,7 +686,7 @@ void *cudastub_cublas_bind_cublasCaxpy(void)
 {
 	void *fn = (void *)cublasCaxpy_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCaxpy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCaxpy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCaxpy, cudastub_cublas_slot_cublasCaxpy, cudastub_cublas_resolve_cublasCaxpy, cudastub_cublas_bind_cublasCaxpy);
@@ -698,7 +701,8 @@ static void cublasCaxpy_resolve(int a0, cuComplex a1, const cuComplex *a2, int a
 {
 	cublasCaxpy_fn fn = cublasCaxpy_choose();
 
-	atomic_store_explicit(&cublasCaxpy_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCaxpy_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -731,7 +735,7 @@ void *cudastub_cublas_bind_cublasCaxpy_v2(void)
 {
 	void *fn = (void *)cublasCaxpy_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCaxpy_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCaxpy_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCaxpy_v2, cudastub_cublas_slot_cublasCaxpy_v2, cudastub_cublas_resolve_cublasCaxpy_v2, cudastub_cublas_bind_cublasCaxpy_v2);
@@ -746,7 +750,8 @@ static cublasStatus_t cublasCaxpy_v2_resolve(cublasHandle_t a0, int a1, const cu
 {
 	cublasCaxpy_v2_fn fn = cublasCaxpy_v2_choose();
 
-	atomic_store_explicit(&cublasCaxpy_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCaxpy_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -775,7 +780,7 @@ void *cudastub_cublas_bind_cublasCcopy(void)
 {
 	void *fn = (void *)cublasCcopy_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCcopy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCcopy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCcopy, cudastub_cublas_slot_cublasCcopy, cudastub_cublas_resolve_cublasCcopy, cudastub_cublas_bind_cublasCcopy);
@@ -790,7 +795,8 @@ static void cublasCcopy_resolve(int a0, const cuComplex *a1, int a2, cuComplex *
 {
 	cublasCcopy_fn fn = cublasCcopy_choose();
 
-	atomic_store_explicit(&cublasCcopy_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCcopy_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -822,7 +828,7 @@ void *cudastub_cublas_bind_cublasCcopy_v2(void)
 {
 	void *fn = (void *)cublasCcopy_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCcopy_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCcopy_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCcopy_v2, cudastub_cublas_slot_cublasCcopy_v2, cudastub_cublas_resolve_cublasCcopy_v2, cudastub_cublas_bind_cublasCcopy_v2);
@@ -837,7 +843,8 @@ static cublasStatus_t cublasCcopy_v2_resolve(cublasHandle_t a0, int a1, const cu
 {
 	cublasCcopy_v2_fn fn = cublasCcopy_v2_choose();
 
-	atomic_store_explicit(&cublasCcopy_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCcopy_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -873,7 +880,7 @@ void *cudastub_cublas_bind_cublasCdgmm(void)
 {
 	void *fn = (void *)cublasCdgmm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCdgmm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCdgmm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCdgmm, cudastub_cublas_slot_cublasCdgmm, cudastub_cublas_resolve_cublasCdgmm, cudastub_cublas_bind_cublasCdgmm);
@@ -888,7 +895,8 @@ static cublasStatus_t cublasCdgmm_resolve(cublasHandle_t a0, cublasSideMode_t a1
 {
 	cublasCdgmm_fn fn = cublasCdgmm_choose();
 
-	atomic_store_explicit(&cublasCdgmm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCdgmm_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -920,7 +928,7 @@ void *cudastub_cublas_bind_cublasCdotc(void)
 {
 	void *fn = (void *)cublasCdotc_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCdotc, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCdotc, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCdotc, cudastub_cublas_slot_cublasCdotc, cudastub_cublas_resolve_cublasCdotc, cudastub_cublas_bind_cublasCdotc);
@@ -935,7 +943,8 @@ static cuComplex cublasCdotc_resolve(int a0, const cuComplex *a1, int a2, const 
 {
 	cublasCdotc_fn fn = cublasCdotc_choose();
 
-	atomic_store_explicit(&cublasCdotc_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCdotc_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -968,7 +977,7 @@ void *cudastub_cublas_bind_cublasCdotc_v2(void)
 {
 	void *fn = (void *)cublasCdotc_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCdotc_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCdotc_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCdotc_v2, cudastub_cublas_slot_cublasCdotc_v2, cudastub_cublas_resolve_cublasCdotc_v2, cudastub_cublas_bind_cublasCdotc_v2);
@@ -983,7 +992,8 @@ static cublasStatus_t cublasCdotc_v2_resolve(cublasHandle_t a0, int a1, const cu
 {
 	cublasCdotc_v2_fn fn = cublasCdotc_v2_choose();
 
-	atomic_store_explicit(&cublasCdotc_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCdotc_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -1015,7 +1025,7 @@ void *cudastub_cublas_bind_cublasCdotu(void)
 {
 	void *fn = (void *)cublasCdotu_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCdotu, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCdotu, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCdotu, cudastub_cublas_slot_cublasCdotu, cudastub_cublas_resolve_cublasCdotu, cudastub_cublas_bind_cublasCdotu);
@@ -1030,7 +1040,8 @@ static cuComplex cublasCdotu_resolve(int a0, const cuComplex *a1, int a2, const 
 {
 	cublasCdotu_fn fn = cublasCdotu_choose();
 
-	atomic_store_explicit(&cublasCdotu_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCdotu_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -1063,7 +1074,7 @@ void *cudastub_cublas_bind_cublasCdotu_v2(void)
 {
 	void *fn = (void *)cublasCdotu_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCdotu_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCdotu_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCdotu_v2, cudastub_cublas_slot_cublasCdotu_v2, cudastub_cublas_resolve_cublasCdotu_v2, cudastub_cublas_bind_cublasCdotu_v2);
@@ -1078,7 +1089,8 @@ static cublasStatus_t cublasCdotu_v2_resolve(cublasHandle_t a0, int a1, const cu
 {
 	cublasCdotu_v2_fn fn = cublasCdotu_v2_choose();
 
-	atomic_store_explicit(&cublasCdotu_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCdotu_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -1115,7 +1127,7 @@ void *cudastub_cublas_bind_cublasCgbmv(void)
 {
 	void *fn = (void *)cublasCgbmv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgbmv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgbmv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgbmv, cudastub_cublas_slot_cublasCgbmv, cudastub_cublas_resolve_cublasCgbmv, cudastub_cublas_bind_cublasCgbmv);
@@ -1130,7 +1142,8 @@ static void cublasCgbmv_resolve(char a0, int a1, int a2, int a3, int a4, cuCompl
 {
 	cublasCgbmv_fn fn = cublasCgbmv_choose();
 
-	atomic_store_explicit(&cublasCgbmv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgbmv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -1170,7 +1183,7 @@ void *cudastub_cublas_bind_cublasCgbmv_v2(void)
 {
 	void *fn = (void *)cublasCgbmv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgbmv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgbmv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgbmv_v2, cudastub_cublas_slot_cublasCgbmv_v2, cudastub_cublas_resolve_cublasCgbmv_v2, cudastub_cublas_bind_cublasCgbmv_v2);
@@ -1185,7 +1198,8 @@ static cublasStatus_t cublasCgbmv_v2_resolve(cublasHandle_t a0, cublasOperation_
 {
 	cublasCgbmv_v2_fn fn = cublasCgbmv_v2_choose();
 
-	atomic_store_explicit(&cublasCgbmv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgbmv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -1224,7 +1238,7 @@ void *cudastub_cublas_bind_cublasCgeam(void)
 {
 	void *fn = (void *)cublasCgeam_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgeam, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgeam, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgeam, cudastub_cublas_slot_cublasCgeam, cudastub_cublas_resolve_cublasCgeam, cudastub_cublas_bind_cublasCgeam);
@@ -1239,7 +1253,8 @@ static cublasStatus_t cublasCgeam_resolve(cublasHandle_t a0, cublasOperation_t a
 {
 	cublasCgeam_fn fn = cublasCgeam_choose();
 
-	atomic_store_explicit(&cublasCgeam_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgeam_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -1277,7 +1292,7 @@ void *cudastub_cublas_bind_cublasCgelsBatched(void)
 {
 	void *fn = (void *)cublasCgelsBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgelsBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgelsBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgelsBatched, cudastub_cublas_slot_cublasCgelsBatched, cudastub_cublas_resolve_cublasCgelsBatched, cudastub_cublas_bind_cublasCgelsBatched);
@@ -1292,7 +1307,8 @@ static cublasStatus_t cublasCgelsBatched_resolve(cublasHandle_t a0, cublasOperat
 {
 	cublasCgelsBatched_fn fn = cublasCgelsBatched_choose();
 
-	atomic_store_explicit(&cublasCgelsBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgelsBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -1329,7 +1345,7 @@ void *cudastub_cublas_bind_cublasCgemm(void)
 {
 	void *fn = (void *)cublasCgemm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgemm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgemm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgemm, cudastub_cublas_slot_cublasCgemm, cudastub_cublas_resolve_cublasCgemm, cudastub_cublas_bind_cublasCgemm);
@@ -1344,7 +1360,8 @@ static void cublasCgemm_resolve(char a0, char a1, int a2, int a3, int a4, cuComp
 {
 	cublasCgemm_fn fn = cublasCgemm_choose();
 
-	atomic_store_explicit(&cublasCgemm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgemm_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -1384,7 +1401,7 @@ void *cudastub_cublas_bind_cublasCgemm3m(void)
 {
 	void *fn = (void *)cublasCgemm3m_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgemm3m, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgemm3m, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgemm3m, cudastub_cublas_slot_cublasCgemm3m, cudastub_cublas_resolve_cublasCgemm3m, cudastub_cublas_bind_cublasCgemm3m);
@@ -1399,7 +1416,8 @@ static cublasStatus_t cublasCgemm3m_resolve(cublasHandle_t a0, cublasOperation_t
 {
 	cublasCgemm3m_fn fn = cublasCgemm3m_choose();
 
-	atomic_store_explicit(&cublasCgemm3m_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgemm3m_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -1440,7 +1458,7 @@ void *cudastub_cublas_bind_cublasCgemm3mBatched(void)
 {
 	void *fn = (void *)cublasCgemm3mBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgemm3mBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgemm3mBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgemm3mBatched, cudastub_cublas_slot_cublasCgemm3mBatched, cudastub_cublas_resolve_cublasCgemm3mBatched, cudastub_cublas_bind_cublasCgemm3mBatched);
@@ -1455,7 +1473,8 @@ static cublasStatus_t cublasCgemm3mBatched_resolve(cublasHandle_t a0, cublasOper
 {
 	cublasCgemm3mBatched_fn fn = cublasCgemm3mBatched_choose();
 
-	atomic_store_explicit(&cublasCgemm3mBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgemm3mBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
 }
 #endif
@@ -1498,7 +1517,7 @@ void *cudastub_cublas_bind_cublasCgemm3mEx(void)
 {
 	void *fn = (void *)cublasCgemm3mEx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgemm3mEx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgemm3mEx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgemm3mEx, cudastub_cublas_slot_cublasCgemm3mEx, cudastub_cublas_resolve_cublasCgemm3mEx, cudastub_cublas_bind_cublasCgemm3mEx);
@@ -1513,7 +1532,8 @@ static cublasStatus_t cublasCgemm3mEx_resolve(cublasHandle_t a0, cublasOperation
 {
 	cublasCgemm3mEx_fn fn = cublasCgemm3mEx_choose();
 
-	atomic_store_explicit(&cublasCgemm3mEx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgemm3mEx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
 }
 #endif
@@ -1557,7 +1577,7 @@ void *cudastub_cublas_bind_cublasCgemm3mStridedBatched(void)
 {
 	void *fn = (void *)cublasCgemm3mStridedBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgemm3mStridedBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgemm3mStridedBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgemm3mStridedBatched, cudastub_cublas_slot_cublasCgemm3mStridedBatched, cudastub_cublas_resolve_cublasCgemm3mStridedBatched, cudastub_cublas_bind_cublasCgemm3mStridedBatched);
@@ -1572,7 +1592,8 @@ static cublasStatus_t cublasCgemm3mStridedBatched_resolve(cublasHandle_t a0, cub
 {
 	cublasCgemm3mStridedBatched_fn fn = cublasCgemm3mStridedBatched_choose();
 
-	atomic_store_explicit(&cublasCgemm3mStridedBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgemm3mStridedBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
 }
 #endif
@@ -1613,7 +1634,7 @@ void *cudastub_cublas_bind_cublasCgemmBatched(void)
 {
 	void *fn = (void *)cublasCgemmBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgemmBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgemmBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgemmBatched, cudastub_cublas_slot_cublasCgemmBatched, cudastub_cublas_resolve_cublasCgemmBatched, cudastub_cublas_bind_cublasCgemmBatched);
@@ -1628,7 +1649,8 @@ static cublasStatus_t cublasCgemmBatched_resolve(cublasHandle_t a0, cublasOperat
 {
 	cublasCgemmBatched_fn fn = cublasCgemmBatched_choose();
 
-	atomic_store_explicit(&cublasCgemmBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgemmBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
 }
 #endif
@@ -1671,7 +1693,7 @@ void *cudastub_cublas_bind_cublasCgemmEx(void)
 {
 	void *fn = (void *)cublasCgemmEx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgemmEx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgemmEx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgemmEx, cudastub_cublas_slot_cublasCgemmEx, cudastub_cublas_resolve_cublasCgemmEx, cudastub_cublas_bind_cublasCgemmEx);
@@ -1686,7 +1708,8 @@ static cublasStatus_t cublasCgemmEx_resolve(cublasHandle_t a0, cublasOperation_t
 {
 	cublasCgemmEx_fn fn = cublasCgemmEx_choose();
 
-	atomic_store_explicit(&cublasCgemmEx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgemmEx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
 }
 #endif
@@ -1730,7 +1753,7 @@ void *cudastub_cublas_bind_cublasCgemmStridedBatched(void)
 {
 	void *fn = (void *)cublasCgemmStridedBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgemmStridedBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgemmStridedBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgemmStridedBatched, cudastub_cublas_slot_cublasCgemmStridedBatched, cudastub_cublas_resolve_cublasCgemmStridedBatched, cudastub_cublas_bind_cublasCgemmStridedBatched);
@@ -1745,7 +1768,8 @@ static cublasStatus_t cublasCgemmStridedBatched_resolve(cublasHandle_t a0, cubla
 {
 	cublasCgemmStridedBatched_fn fn = cublasCgemmStridedBatched_choose();
 
-	atomic_store_explicit(&cublasCgemmStridedBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgemmStridedBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
 }
 #endif
@@ -1785,7 +1809,7 @@ void *cudastub_cublas_bind_cublasCgemm_v2(void)
 {
 	void *fn = (void *)cublasCgemm_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgemm_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgemm_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgemm_v2, cudastub_cublas_slot_cublasCgemm_v2, cudastub_cublas_resolve_cublasCgemm_v2, cudastub_cublas_bind_cublasCgemm_v2);
@@ -1800,7 +1824,8 @@ static cublasStatus_t cublasCgemm_v2_resolve(cublasHandle_t a0, cublasOperation_
 {
 	cublasCgemm_v2_fn fn = cublasCgemm_v2_choose();
 
-	atomic_store_explicit(&cublasCgemm_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgemm_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -1835,7 +1860,7 @@ void *cudastub_cublas_bind_cublasCgemv(void)
 {
 	void *fn = (void *)cublasCgemv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgemv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgemv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgemv, cudastub_cublas_slot_cublasCgemv, cudastub_cublas_resolve_cublasCgemv, cudastub_cublas_bind_cublasCgemv);
@@ -1850,7 +1875,8 @@ static void cublasCgemv_resolve(char a0, int a1, int a2, cuComplex a3, const cuC
 {
 	cublasCgemv_fn fn = cublasCgemv_choose();
 
-	atomic_store_explicit(&cublasCgemv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgemv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -1889,7 +1915,7 @@ void *cudastub_cublas_bind_cublasCgemvBatched(void)
 {
 	void *fn = (void *)cublasCgemvBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgemvBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgemvBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgemvBatched, cudastub_cublas_slot_cublasCgemvBatched, cudastub_cublas_resolve_cublasCgemvBatched, cudastub_cublas_bind_cublasCgemvBatched);
@@ -1904,7 +1930,8 @@ static cublasStatus_t cublasCgemvBatched_resolve(cublasHandle_t a0, cublasOperat
 {
 	cublasCgemvBatched_fn fn = cublasCgemvBatched_choose();
 
-	atomic_store_explicit(&cublasCgemvBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgemvBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -1946,7 +1973,7 @@ void *cudastub_cublas_bind_cublasCgemvStridedBatched(void)
 {
 	void *fn = (void *)cublasCgemvStridedBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgemvStridedBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgemvStridedBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgemvStridedBatched, cudastub_cublas_slot_cublasCgemvStridedBatched, cudastub_cublas_resolve_cublasCgemvStridedBatched, cudastub_cublas_bind_cublasCgemvStridedBatched);
@@ -1961,7 +1988,8 @@ static cublasStatus_t cublasCgemvStridedBatched_resolve(cublasHandle_t a0, cubla
 {
 	cublasCgemvStridedBatched_fn fn = cublasCgemvStridedBatched_choose();
 
-	atomic_store_explicit(&cublasCgemvStridedBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgemvStridedBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
 }
 #endif
@@ -1999,7 +2027,7 @@ void *cudastub_cublas_bind_cublasCgemv_v2(void)
 {
 	void *fn = (void *)cublasCgemv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgemv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgemv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgemv_v2, cudastub_cublas_slot_cublasCgemv_v2, cudastub_cublas_resolve_cublasCgemv_v2, cudastub_cublas_bind_cublasCgemv_v2);
@@ -2014,7 +2042,8 @@ static cublasStatus_t cublasCgemv_v2_resolve(cublasHandle_t a0, cublasOperation_
 {
 	cublasCgemv_v2_fn fn = cublasCgemv_v2_choose();
 
-	atomic_store_explicit(&cublasCgemv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgemv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -2048,7 +2077,7 @@ void *cudastub_cublas_bind_cublasCgeqrfBatched(void)
 {
 	void *fn = (void *)cublasCgeqrfBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgeqrfBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgeqrfBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgeqrfBatched, cudastub_cublas_slot_cublasCgeqrfBatched, cudastub_cublas_resolve_cublasCgeqrfBatched, cudastub_cublas_bind_cublasCgeqrfBatched);
@@ -2063,7 +2092,8 @@ static cublasStatus_t cublasCgeqrfBatched_resolve(cublasHandle_t a0, int a1, int
 {
 	cublasCgeqrfBatched_fn fn = cublasCgeqrfBatched_choose();
 
-	atomic_store_explicit(&cublasCgeqrfBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgeqrfBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -2096,7 +2126,7 @@ void *cudastub_cublas_bind_cublasCgerc(void)
 {
 	void *fn = (void *)cublasCgerc_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgerc, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgerc, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgerc, cudastub_cublas_slot_cublasCgerc, cudastub_cublas_resolve_cublasCgerc, cudastub_cublas_bind_cublasCgerc);
@@ -2111,7 +2141,8 @@ static void cublasCgerc_resolve(int a0, int a1, cuComplex a2, const cuComplex *a
 {
 	cublasCgerc_fn fn = cublasCgerc_choose();
 
-	atomic_store_explicit(&cublasCgerc_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgerc_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -2147,7 +2178,7 @@ void *cudastub_cublas_bind_cublasCgerc_v2(void)
 {
 	void *fn = (void *)cublasCgerc_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgerc_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgerc_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgerc_v2, cudastub_cublas_slot_cublasCgerc_v2, cudastub_cublas_resolve_cublasCgerc_v2, cudastub_cublas_bind_cublasCgerc_v2);
@@ -2162,7 +2193,8 @@ static cublasStatus_t cublasCgerc_v2_resolve(cublasHandle_t a0, int a1, int a2, 
 {
 	cublasCgerc_v2_fn fn = cublasCgerc_v2_choose();
 
-	atomic_store_explicit(&cublasCgerc_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgerc_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -2195,7 +2227,7 @@ void *cudastub_cublas_bind_cublasCgeru(void)
 {
 	void *fn = (void *)cublasCgeru_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgeru, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgeru, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgeru, cudastub_cublas_slot_cublasCgeru, cudastub_cublas_resolve_cublasCgeru, cudastub_cublas_bind_cublasCgeru);
@@ -2210,7 +2242,8 @@ static void cublasCgeru_resolve(int a0, int a1, cuComplex a2, const cuComplex *a
 {
 	cublasCgeru_fn fn = cublasCgeru_choose();
 
-	atomic_store_explicit(&cublasCgeru_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgeru_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -2246,7 +2279,7 @@ void *cudastub_cublas_bind_cublasCgeru_v2(void)
 {
 	void *fn = (void *)cublasCgeru_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgeru_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgeru_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgeru_v2, cudastub_cublas_slot_cublasCgeru_v2, cudastub_cublas_resolve_cublasCgeru_v2, cudastub_cublas_bind_cublasCgeru_v2);
@@ -2261,7 +2294,8 @@ static cublasStatus_t cublasCgeru_v2_resolve(cublasHandle_t a0, int a1, int a2, 
 {
 	cublasCgeru_v2_fn fn = cublasCgeru_v2_choose();
 
-	atomic_store_explicit(&cublasCgeru_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgeru_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -2294,7 +2328,7 @@ void *cudastub_cublas_bind_cublasCgetrfBatched(void)
 {
 	void *fn = (void *)cublasCgetrfBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgetrfBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgetrfBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgetrfBatched, cudastub_cublas_slot_cublasCgetrfBatched, cudastub_cublas_resolve_cublasCgetrfBatched, cudastub_cublas_bind_cublasCgetrfBatched);
@@ -2309,7 +2343,8 @@ static cublasStatus_t cublasCgetrfBatched_resolve(cublasHandle_t a0, int a1, cuC
 {
 	cublasCgetrfBatched_fn fn = cublasCgetrfBatched_choose();
 
-	atomic_store_explicit(&cublasCgetrfBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgetrfBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -2344,7 +2379,7 @@ void *cudastub_cublas_bind_cublasCgetriBatched(void)
 {
 	void *fn = (void *)cublasCgetriBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgetriBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgetriBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgetriBatched, cudastub_cublas_slot_cublasCgetriBatched, cudastub_cublas_resolve_cublasCgetriBatched, cudastub_cublas_bind_cublasCgetriBatched);
@@ -2359,7 +2394,8 @@ static cublasStatus_t cublasCgetriBatched_resolve(cublasHandle_t a0, int a1, con
 {
 	cublasCgetriBatched_fn fn = cublasCgetriBatched_choose();
 
-	atomic_store_explicit(&cublasCgetriBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgetriBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -2396,7 +2432,7 @@ void *cudastub_cublas_bind_cublasCgetrsBatched(void)
 {
 	void *fn = (void *)cublasCgetrsBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgetrsBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgetrsBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgetrsBatched, cudastub_cublas_slot_cublasCgetrsBatched, cudastub_cublas_resolve_cublasCgetrsBatched, cudastub_cublas_bind_cublasCgetrsBatched);
@@ -2411,7 +2447,8 @@ static cublasStatus_t cublasCgetrsBatched_resolve(cublasHandle_t a0, cublasOpera
 {
 	cublasCgetrsBatched_fn fn = cublasCgetrsBatched_choose();
 
-	atomic_store_explicit(&cublasCgetrsBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgetrsBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -2446,7 +2483,7 @@ void *cudastub_cublas_bind_cublasChbmv(void)
 {
 	void *fn = (void *)cublasChbmv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasChbmv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasChbmv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasChbmv, cudastub_cublas_slot_cublasChbmv, cudastub_cublas_resolve_cublasChbmv, cudastub_cublas_bind_cublasChbmv);
@@ -2461,7 +2498,8 @@ static void cublasChbmv_resolve(char a0, int a1, int a2, cuComplex a3, const cuC
 {
 	cublasChbmv_fn fn = cublasChbmv_choose();
 
-	atomic_store_explicit(&cublasChbmv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasChbmv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -2499,7 +2537,7 @@ void *cudastub_cublas_bind_cublasChbmv_v2(void)
 {
 	void *fn = (void *)cublasChbmv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasChbmv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasChbmv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasChbmv_v2, cudastub_cublas_slot_cublasChbmv_v2, cudastub_cublas_resolve_cublasChbmv_v2, cudastub_cublas_bind_cublasChbmv_v2);
@@ -2514,7 +2552,8 @@ static cublasStatus_t cublasChbmv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasChbmv_v2_fn fn = cublasChbmv_v2_choose();
 
-	atomic_store_explicit(&cublasChbmv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasChbmv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -2550,7 +2589,7 @@ void *cudastub_cublas_bind_cublasChemm(void)
 {
 	void *fn = (void *)cublasChemm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasChemm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasChemm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasChemm, cudastub_cublas_slot_cublasChemm, cudastub_cublas_resolve_cublasChemm, cudastub_cublas_bind_cublasChemm);
@@ -2565,7 +2604,8 @@ static void cublasChemm_resolve(char a0, char a1, int a2, int a3, cuComplex a4, 
 {
 	cublasChemm_fn fn = cublasChemm_choose();
 
-	atomic_store_explicit(&cublasChemm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasChemm_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -2604,7 +2644,7 @@ void *cudastub_cublas_bind_cublasChemm_v2(void)
 {
 	void *fn = (void *)cublasChemm_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasChemm_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasChemm_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasChemm_v2, cudastub_cublas_slot_cublasChemm_v2, cudastub_cublas_resolve_cublasChemm_v2, cudastub_cublas_bind_cublasChemm_v2);
@@ -2619,7 +2659,8 @@ static cublasStatus_t cublasChemm_v2_resolve(cublasHandle_t a0, cublasSideMode_t
 {
 	cublasChemm_v2_fn fn = cublasChemm_v2_choose();
 
-	atomic_store_explicit(&cublasChemm_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasChemm_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -2653,7 +2694,7 @@ void *cudastub_cublas_bind_cublasChemv(void)
 {
 	void *fn = (void *)cublasChemv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasChemv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasChemv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasChemv, cudastub_cublas_slot_cublasChemv, cudastub_cublas_resolve_cublasChemv, cudastub_cublas_bind_cublasChemv);
@@ -2668,7 +2709,8 @@ static void cublasChemv_resolve(char a0, int a1, cuComplex a2, const cuComplex *
 {
 	cublasChemv_fn fn = cublasChemv_choose();
 
-	atomic_store_explicit(&cublasChemv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasChemv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -2705,7 +2747,7 @@ void *cudastub_cublas_bind_cublasChemv_v2(void)
 {
 	void *fn = (void *)cublasChemv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasChemv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasChemv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasChemv_v2, cudastub_cublas_slot_cublasChemv_v2, cudastub_cublas_resolve_cublasChemv_v2, cudastub_cublas_bind_cublasChemv_v2);
@@ -2720,7 +2762,8 @@ static cublasStatus_t cublasChemv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasChemv_v2_fn fn = cublasChemv_v2_choose();
 
-	atomic_store_explicit(&cublasChemv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasChemv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -2751,7 +2794,7 @@ void *cudastub_cublas_bind_cublasCher(void)
 {
 	void *fn = (void *)cublasCher_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCher, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCher, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCher, cudastub_cublas_slot_cublasCher, cudastub_cublas_resolve_cublasCher, cudastub_cublas_bind_cublasCher);
@@ -2766,7 +2809,8 @@ static void cublasCher_resolve(char a0, int a1, float a2, const cuComplex *a3, i
 {
 	cublasCher_fn fn = cublasCher_choose();
 
-	atomic_store_explicit(&cublasCher_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCher_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -2799,7 +2843,7 @@ void *cudastub_cublas_bind_cublasCher2(void)
 {
 	void *fn = (void *)cublasCher2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCher2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCher2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCher2, cudastub_cublas_slot_cublasCher2, cudastub_cublas_resolve_cublasCher2, cudastub_cublas_bind_cublasCher2);
@@ -2814,7 +2858,8 @@ static void cublasCher2_resolve(char a0, int a1, cuComplex a2, const cuComplex *
 {
 	cublasCher2_fn fn = cublasCher2_choose();
 
-	atomic_store_explicit(&cublasCher2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCher2_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -2850,7 +2895,7 @@ void *cudastub_cublas_bind_cublasCher2_v2(void)
 {
 	void *fn = (void *)cublasCher2_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCher2_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCher2_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCher2_v2, cudastub_cublas_slot_cublasCher2_v2, cudastub_cublas_resolve_cublasCher2_v2, cudastub_cublas_bind_cublasCher2_v2);
@@ -2865,7 +2910,8 @@ static cublasStatus_t cublasCher2_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasCher2_v2_fn fn = cublasCher2_v2_choose();
 
-	atomic_store_explicit(&cublasCher2_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCher2_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -2901,7 +2947,7 @@ void *cudastub_cublas_bind_cublasCher2k(void)
 {
 	void *fn = (void *)cublasCher2k_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCher2k, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCher2k, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCher2k, cudastub_cublas_slot_cublasCher2k, cudastub_cublas_resolve_cublasCher2k, cudastub_cublas_bind_cublasCher2k);
@@ -2916,7 +2962,8 @@ static void cublasCher2k_resolve(char a0, char a1, int a2, int a3, cuComplex a4,
 {
 	cublasCher2k_fn fn = cublasCher2k_choose();
 
-	atomic_store_explicit(&cublasCher2k_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCher2k_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -2955,7 +3002,7 @@ void *cudastub_cublas_bind_cublasCher2k_v2(void)
 {
 	void *fn = (void *)cublasCher2k_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCher2k_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCher2k_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCher2k_v2, cudastub_cublas_slot_cublasCher2k_v2, cudastub_cublas_resolve_cublasCher2k_v2, cudastub_cublas_bind_cublasCher2k_v2);
@@ -2970,7 +3017,8 @@ static cublasStatus_t cublasCher2k_v2_resolve(cublasHandle_t a0, cublasFillMode_
 {
 	cublasCher2k_v2_fn fn = cublasCher2k_v2_choose();
 
-	atomic_store_explicit(&cublasCher2k_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCher2k_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -3004,7 +3052,7 @@ void *cudastub_cublas_bind_cublasCher_v2(void)
 {
 	void *fn = (void *)cublasCher_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCher_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCher_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCher_v2, cudastub_cublas_slot_cublasCher_v2, cudastub_cublas_resolve_cublasCher_v2, cudastub_cublas_bind_cublasCher_v2);
@@ -3019,7 +3067,8 @@ static cublasStatus_t cublasCher_v2_resolve(cublasHandle_t a0, cublasFillMode_t 
 {
 	cublasCher_v2_fn fn = cublasCher_v2_choose();
 
-	atomic_store_explicit(&cublasCher_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCher_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -3053,7 +3102,7 @@ void *cudastub_cublas_bind_cublasCherk(void)
 {
 	void *fn = (void *)cublasCherk_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCherk, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCherk, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCherk, cudastub_cublas_slot_cublasCherk, cudastub_cublas_resolve_cublasCherk, cudastub_cublas_bind_cublasCherk);
@@ -3068,7 +3117,8 @@ static void cublasCherk_resolve(char a0, char a1, int a2, int a3, float a4, cons
 {
 	cublasCherk_fn fn = cublasCherk_choose();
 
-	atomic_store_explicit(&cublasCherk_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCherk_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -3107,7 +3157,7 @@ void *cudastub_cublas_bind_cublasCherk3mEx(void)
 {
 	void *fn = (void *)cublasCherk3mEx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCherk3mEx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCherk3mEx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCherk3mEx, cudastub_cublas_slot_cublasCherk3mEx, cudastub_cublas_resolve_cublasCherk3mEx, cudastub_cublas_bind_cublasCherk3mEx);
@@ -3122,7 +3172,8 @@ static cublasStatus_t cublasCherk3mEx_resolve(cublasHandle_t a0, cublasFillMode_
 {
 	cublasCherk3mEx_fn fn = cublasCherk3mEx_choose();
 
-	atomic_store_explicit(&cublasCherk3mEx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCherk3mEx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -3161,7 +3212,7 @@ void *cudastub_cublas_bind_cublasCherkEx(void)
 {
 	void *fn = (void *)cublasCherkEx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCherkEx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCherkEx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCherkEx, cudastub_cublas_slot_cublasCherkEx, cudastub_cublas_resolve_cublasCherkEx, cudastub_cublas_bind_cublasCherkEx);
@@ -3176,7 +3227,8 @@ static cublasStatus_t cublasCherkEx_resolve(cublasHandle_t a0, cublasFillMode_t 
 {
 	cublasCherkEx_fn fn = cublasCherkEx_choose();
 
-	atomic_store_explicit(&cublasCherkEx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCherkEx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -3213,7 +3265,7 @@ void *cudastub_cublas_bind_cublasCherk_v2(void)
 {
 	void *fn = (void *)cublasCherk_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCherk_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCherk_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCherk_v2, cudastub_cublas_slot_cublasCherk_v2, cudastub_cublas_resolve_cublasCherk_v2, cudastub_cublas_bind_cublasCherk_v2);
@@ -3228,7 +3280,8 @@ static cublasStatus_t cublasCherk_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasCherk_v2_fn fn = cublasCherk_v2_choose();
 
-	atomic_store_explicit(&cublasCherk_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCherk_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -3267,7 +3320,7 @@ void *cudastub_cublas_bind_cublasCherkx(void)
 {
 	void *fn = (void *)cublasCherkx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCherkx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCherkx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCherkx, cudastub_cublas_slot_cublasCherkx, cudastub_cublas_resolve_cublasCherkx, cudastub_cublas_bind_cublasCherkx);
@@ -3282,7 +3335,8 @@ static cublasStatus_t cublasCherkx_resolve(cublasHandle_t a0, cublasFillMode_t a
 {
 	cublasCherkx_fn fn = cublasCherkx_choose();
 
-	atomic_store_explicit(&cublasCherkx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCherkx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -3315,7 +3369,7 @@ void *cudastub_cublas_bind_cublasChpmv(void)
 {
 	void *fn = (void *)cublasChpmv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasChpmv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasChpmv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasChpmv, cudastub_cublas_slot_cublasChpmv, cudastub_cublas_resolve_cublasChpmv, cudastub_cublas_bind_cublasChpmv);
@@ -3330,7 +3384,8 @@ static void cublasChpmv_resolve(char a0, int a1, cuComplex a2, const cuComplex *
 {
 	cublasChpmv_fn fn = cublasChpmv_choose();
 
-	atomic_store_explicit(&cublasChpmv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasChpmv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -3366,7 +3421,7 @@ void *cudastub_cublas_bind_cublasChpmv_v2(void)
 {
 	void *fn = (void *)cublasChpmv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasChpmv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasChpmv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasChpmv_v2, cudastub_cublas_slot_cublasChpmv_v2, cudastub_cublas_resolve_cublasChpmv_v2, cudastub_cublas_bind_cublasChpmv_v2);
@@ -3381,7 +3436,8 @@ static cublasStatus_t cublasChpmv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasChpmv_v2_fn fn = cublasChpmv_v2_choose();
 
-	atomic_store_explicit(&cublasChpmv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasChpmv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -3411,7 +3467,7 @@ void *cudastub_cublas_bind_cublasChpr(void)
 {
 	void *fn = (void *)cublasChpr_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasChpr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasChpr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasChpr, cudastub_cublas_slot_cublasChpr, cudastub_cublas_resolve_cublasChpr, cudastub_cublas_bind_cublasChpr);
@@ -3426,7 +3482,8 @@ static void cublasChpr_resolve(char a0, int a1, float a2, const cuComplex *a3, i
 {
 	cublasChpr_fn fn = cublasChpr_choose();
 
-	atomic_store_explicit(&cublasChpr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasChpr_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -3458,7 +3515,7 @@ void *cudastub_cublas_bind_cublasChpr2(void)
 {
 	void *fn = (void *)cublasChpr2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasChpr2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasChpr2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasChpr2, cudastub_cublas_slot_cublasChpr2, cudastub_cublas_resolve_cublasChpr2, cudastub_cublas_bind_cublasChpr2);
@@ -3473,7 +3530,8 @@ static void cublasChpr2_resolve(char a0, int a1, cuComplex a2, const cuComplex *
 {
 	cublasChpr2_fn fn = cublasChpr2_choose();
 
-	atomic_store_explicit(&cublasChpr2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasChpr2_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -3508,7 +3566,7 @@ void *cudastub_cublas_bind_cublasChpr2_v2(void)
 {
 	void *fn = (void *)cublasChpr2_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasChpr2_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasChpr2_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasChpr2_v2, cudastub_cublas_slot_cublasChpr2_v2, cudastub_cublas_resolve_cublasChpr2_v2, cudastub_cublas_bind_cublasChpr2_v2);
@@ -3523,7 +3581,8 @@ static cublasStatus_t cublasChpr2_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasChpr2_v2_fn fn = cublasChpr2_v2_choose();
 
-	atomic_store_explicit(&cublasChpr2_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasChpr2_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -3556,7 +3615,7 @@ void *cudastub_cublas_bind_cublasChpr_v2(void)
 {
 	void *fn = (void *)cublasChpr_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasChpr_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasChpr_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasChpr_v2, cudastub_cublas_slot_cublasChpr_v2, cudastub_cublas_resolve_cublasChpr_v2, cudastub_cublas_bind_cublasChpr_v2);
@@ -3571,7 +3630,8 @@ static cublasStatus_t cublasChpr_v2_resolve(cublasHandle_t a0, cublasFillMode_t 
 {
 	cublasChpr_v2_fn fn = cublasChpr_v2_choose();
 
-	atomic_store_explicit(&cublasChpr_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasChpr_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -3605,7 +3665,7 @@ void *cudastub_cublas_bind_cublasCmatinvBatched(void)
 {
 	void *fn = (void *)cublasCmatinvBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCmatinvBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCmatinvBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCmatinvBatched, cudastub_cublas_slot_cublasCmatinvBatched, cudastub_cublas_resolve_cublasCmatinvBatched, cudastub_cublas_bind_cublasCmatinvBatched);
@@ -3620,7 +3680,8 @@ static cublasStatus_t cublasCmatinvBatched_resolve(cublasHandle_t a0, int a1, co
 {
 	cublasCmatinvBatched_fn fn = cublasCmatinvBatched_choose();
 
-	atomic_store_explicit(&cublasCmatinvBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCmatinvBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -3654,7 +3715,7 @@ void *cudastub_cublas_bind_cublasCopyEx(void)
 {
 	void *fn = (void *)cublasCopyEx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCopyEx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCopyEx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCopyEx, cudastub_cublas_slot_cublasCopyEx, cudastub_cublas_resolve_cublasCopyEx, cudastub_cublas_bind_cublasCopyEx);
@@ -3669,7 +3730,8 @@ static cublasStatus_t cublasCopyEx_resolve(cublasHandle_t a0, int a1, const void
 {
 	cublasCopyEx_fn fn = cublasCopyEx_choose();
 
-	atomic_store_explicit(&cublasCopyEx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCopyEx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -3696,7 +3758,7 @@ void *cudastub_cublas_bind_cublasCreate_v2(void)
 {
 	void *fn = (void *)cublasCreate_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCreate_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCreate_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCreate_v2, cudastub_cublas_slot_cublasCreate_v2, cudastub_cublas_resolve_cublasCreate_v2, cudastub_cublas_bind_cublasCreate_v2);
@@ -3711,7 +3773,8 @@ static cublasStatus_t cublasCreate_v2_resolve(cublasHandle_t *a0)
 {
 	cublasCreate_v2_fn fn = cublasCreate_v2_choose();
 
-	atomic_store_explicit(&cublasCreate_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCreate_v2_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -3742,7 +3805,7 @@ void *cudastub_cublas_bind_cublasCrot(void)
 {
 	void *fn = (void *)cublasCrot_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCrot, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCrot, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCrot, cudastub_cublas_slot_cublasCrot, cudastub_cublas_resolve_cublasCrot, cudastub_cublas_bind_cublasCrot);
@@ -3757,7 +3820,8 @@ static void cublasCrot_resolve(int a0, cuComplex *a1, int a2, cuComplex *a3, int
 {
 	cublasCrot_fn fn = cublasCrot_choose();
 
-	atomic_store_explicit(&cublasCrot_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCrot_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -3791,7 +3855,7 @@ void *cudastub_cublas_bind_cublasCrot_v2(void)
 {
 	void *fn = (void *)cublasCrot_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCrot_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCrot_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCrot_v2, cudastub_cublas_slot_cublasCrot_v2, cudastub_cublas_resolve_cublasCrot_v2, cudastub_cublas_bind_cublasCrot_v2);
@@ -3806,7 +3870,8 @@ static cublasStatus_t cublasCrot_v2_resolve(cublasHandle_t a0, int a1, cuComplex
 {
 	cublasCrot_v2_fn fn = cublasCrot_v2_choose();
 
-	atomic_store_explicit(&cublasCrot_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCrot_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -3834,7 +3899,7 @@ void *cudastub_cublas_bind_cublasCrotg(void)
 {
 	void *fn = (void *)cublasCrotg_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCrotg, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCrotg, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCrotg, cudastub_cublas_slot_cublasCrotg, cudastub_cublas_resolve_cublasCrotg, cudastub_cublas_bind_cublasCrotg);
@@ -3849,7 +3914,8 @@ static void cublasCrotg_resolve(cuComplex *a0, cuComplex a1, float *a2, cuComple
 {
 	cublasCrotg_fn fn = cublasCrotg_choose();
 
-	atomic_store_explicit(&cublasCrotg_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCrotg_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3);
 }
 #endif
@@ -3880,7 +3946,7 @@ void *cudastub_cublas_bind_cublasCrotg_v2(void)
 {
 	void *fn = (void *)cublasCrotg_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCrotg_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCrotg_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCrotg_v2, cudastub_cublas_slot_cublasCrotg_v2, cudastub_cublas_resolve_cublasCrotg_v2, cudastub_cublas_bind_cublasCrotg_v2);
@@ -3895,7 +3961,8 @@ static cublasStatus_t cublasCrotg_v2_resolve(cublasHandle_t a0, cuComplex *a1, c
 {
 	cublasCrotg_v2_fn fn = cublasCrotg_v2_choose();
 
-	atomic_store_explicit(&cublasCrotg_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCrotg_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -3923,7 +3990,7 @@ void *cudastub_cublas_bind_cublasCscal(void)
 {
 	void *fn = (void *)cublasCscal_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCscal, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCscal, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCscal, cudastub_cublas_slot_cublasCscal, cudastub_cublas_resolve_cublasCscal, cudastub_cublas_bind_cublasCscal);
@@ -3938,7 +4005,8 @@ static void cublasCscal_resolve(int a0, cuComplex a1, cuComplex *a2, int a3)
 {
 	cublasCscal_fn fn = cublasCscal_choose();
 
-	atomic_store_explicit(&cublasCscal_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCscal_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3);
 }
 #endif
@@ -3969,7 +4037,7 @@ void *cudastub_cublas_bind_cublasCscal_v2(void)
 {
 	void *fn = (void *)cublasCscal_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCscal_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCscal_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCscal_v2, cudastub_cublas_slot_cublasCscal_v2, cudastub_cublas_resolve_cublasCscal_v2, cudastub_cublas_bind_cublasCscal_v2);
@@ -3984,7 +4052,8 @@ static cublasStatus_t cublasCscal_v2_resolve(cublasHandle_t a0, int a1, const cu
 {
 	cublasCscal_v2_fn fn = cublasCscal_v2_choose();
 
-	atomic_store_explicit(&cublasCscal_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCscal_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -4015,7 +4084,7 @@ void *cudastub_cublas_bind_cublasCsrot(void)
 {
 	void *fn = (void *)cublasCsrot_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCsrot, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCsrot, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCsrot, cudastub_cublas_slot_cublasCsrot, cudastub_cublas_resolve_cublasCsrot, cudastub_cublas_bind_cublasCsrot);
@@ -4030,7 +4099,8 @@ static void cublasCsrot_resolve(int a0, cuComplex *a1, int a2, cuComplex *a3, in
 {
 	cublasCsrot_fn fn = cublasCsrot_choose();
 
-	atomic_store_explicit(&cublasCsrot_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCsrot_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -4064,7 +4134,7 @@ void *cudastub_cublas_bind_cublasCsrot_v2(void)
 {
 	void *fn = (void *)cublasCsrot_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCsrot_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCsrot_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCsrot_v2, cudastub_cublas_slot_cublasCsrot_v2, cudastub_cublas_resolve_cublasCsrot_v2, cudastub_cublas_bind_cublasCsrot_v2);
@@ -4079,7 +4149,8 @@ static cublasStatus_t cublasCsrot_v2_resolve(cublasHandle_t a0, int a1, cuComple
 {
 	cublasCsrot_v2_fn fn = cublasCsrot_v2_choose();
 
-	atomic_store_explicit(&cublasCsrot_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCsrot_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -4107,7 +4178,7 @@ void *cudastub_cublas_bind_cublasCsscal(void)
 {
 	void *fn = (void *)cublasCsscal_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCsscal, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCsscal, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCsscal, cudastub_cublas_slot_cublasCsscal, cudastub_cublas_resolve_cublasCsscal, cudastub_cublas_bind_cublasCsscal);
@@ -4122,7 +4193,8 @@ static void cublasCsscal_resolve(int a0, float a1, cuComplex *a2, int a3)
 {
 	cublasCsscal_fn fn = cublasCsscal_choose();
 
-	atomic_store_explicit(&cublasCsscal_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCsscal_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3);
 }
 #endif
@@ -4153,7 +4225,7 @@ void *cudastub_cublas_bind_cublasCsscal_v2(void)
 {
 	void *fn = (void *)cublasCsscal_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCsscal_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCsscal_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCsscal_v2, cudastub_cublas_slot_cublasCsscal_v2, cudastub_cublas_resolve_cublasCsscal_v2, cudastub_cublas_bind_cublasCsscal_v2);
@@ -4168,7 +4240,8 @@ static cublasStatus_t cublasCsscal_v2_resolve(cublasHandle_t a0, int a1, const f
 {
 	cublasCsscal_v2_fn fn = cublasCsscal_v2_choose();
 
-	atomic_store_explicit(&cublasCsscal_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCsscal_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -4197,7 +4270,7 @@ void *cudastub_cublas_bind_cublasCswap(void)
 {
 	void *fn = (void *)cublasCswap_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCswap, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCswap, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCswap, cudastub_cublas_slot_cublasCswap, cudastub_cublas_resolve_cublasCswap, cudastub_cublas_bind_cublasCswap);
@@ -4212,7 +4285,8 @@ static void cublasCswap_resolve(int a0, cuComplex *a1, int a2, cuComplex *a3, in
 {
 	cublasCswap_fn fn = cublasCswap_choose();
 
-	atomic_store_explicit(&cublasCswap_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCswap_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -4244,7 +4318,7 @@ void *cudastub_cublas_bind_cublasCswap_v2(void)
 {
 	void *fn = (void *)cublasCswap_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCswap_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCswap_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCswap_v2, cudastub_cublas_slot_cublasCswap_v2, cudastub_cublas_resolve_cublasCswap_v2, cudastub_cublas_bind_cublasCswap_v2);
@@ -4259,7 +4333,8 @@ static cublasStatus_t cublasCswap_v2_resolve(cublasHandle_t a0, int a1, cuComple
 {
 	cublasCswap_v2_fn fn = cublasCswap_v2_choose();
 
-	atomic_store_explicit(&cublasCswap_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCswap_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -4295,7 +4370,7 @@ void *cudastub_cublas_bind_cublasCsymm(void)
 {
 	void *fn = (void *)cublasCsymm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCsymm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCsymm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCsymm, cudastub_cublas_slot_cublasCsymm, cudastub_cublas_resolve_cublasCsymm, cudastub_cublas_bind_cublasCsymm);
@@ -4310,7 +4385,8 @@ static void cublasCsymm_resolve(char a0, char a1, int a2, int a3, cuComplex a4, 
 {
 	cublasCsymm_fn fn = cublasCsymm_choose();
 
-	atomic_store_explicit(&cublasCsymm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCsymm_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -4349,7 +4425,7 @@ void *cudastub_cublas_bind_cublasCsymm_v2(void)
 {
 	void *fn = (void *)cublasCsymm_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCsymm_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCsymm_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCsymm_v2, cudastub_cublas_slot_cublasCsymm_v2, cudastub_cublas_resolve_cublasCsymm_v2, cudastub_cublas_bind_cublasCsymm_v2);
@@ -4364,7 +4440,8 @@ static cublasStatus_t cublasCsymm_v2_resolve(cublasHandle_t a0, cublasSideMode_t
 {
 	cublasCsymm_v2_fn fn = cublasCsymm_v2_choose();
 
-	atomic_store_explicit(&cublasCsymm_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCsymm_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -4401,7 +4478,7 @@ void *cudastub_cublas_bind_cublasCsymv_v2(void)
 {
 	void *fn = (void *)cublasCsymv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCsymv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCsymv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCsymv_v2, cudastub_cublas_slot_cublasCsymv_v2, cudastub_cublas_resolve_cublasCsymv_v2, cudastub_cublas_bind_cublasCsymv_v2);
@@ -4416,7 +4493,8 @@ static cublasStatus_t cublasCsymv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasCsymv_v2_fn fn = cublasCsymv_v2_choose();
 
-	atomic_store_explicit(&cublasCsymv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCsymv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -4452,7 +4530,7 @@ void *cudastub_cublas_bind_cublasCsyr2_v2(void)
 {
 	void *fn = (void *)cublasCsyr2_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCsyr2_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCsyr2_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCsyr2_v2, cudastub_cublas_slot_cublasCsyr2_v2, cudastub_cublas_resolve_cublasCsyr2_v2, cudastub_cublas_bind_cublasCsyr2_v2);
@@ -4467,7 +4545,8 @@ static cublasStatus_t cublasCsyr2_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasCsyr2_v2_fn fn = cublasCsyr2_v2_choose();
 
-	atomic_store_explicit(&cublasCsyr2_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCsyr2_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -4503,7 +4582,7 @@ void *cudastub_cublas_bind_cublasCsyr2k(void)
 {
 	void *fn = (void *)cublasCsyr2k_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCsyr2k, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCsyr2k, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCsyr2k, cudastub_cublas_slot_cublasCsyr2k, cudastub_cublas_resolve_cublasCsyr2k, cudastub_cublas_bind_cublasCsyr2k);
@@ -4518,7 +4597,8 @@ static void cublasCsyr2k_resolve(char a0, char a1, int a2, int a3, cuComplex a4,
 {
 	cublasCsyr2k_fn fn = cublasCsyr2k_choose();
 
-	atomic_store_explicit(&cublasCsyr2k_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCsyr2k_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -4557,7 +4637,7 @@ void *cudastub_cublas_bind_cublasCsyr2k_v2(void)
 {
 	void *fn = (void *)cublasCsyr2k_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCsyr2k_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCsyr2k_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCsyr2k_v2, cudastub_cublas_slot_cublasCsyr2k_v2, cudastub_cublas_resolve_cublasCsyr2k_v2, cudastub_cublas_bind_cublasCsyr2k_v2);
@@ -4572,7 +4652,8 @@ static cublasStatus_t cublasCsyr2k_v2_resolve(cublasHandle_t a0, cublasFillMode_
 {
 	cublasCsyr2k_v2_fn fn = cublasCsyr2k_v2_choose();
 
-	atomic_store_explicit(&cublasCsyr2k_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCsyr2k_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -4606,7 +4687,7 @@ void *cudastub_cublas_bind_cublasCsyr_v2(void)
 {
 	void *fn = (void *)cublasCsyr_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCsyr_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCsyr_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCsyr_v2, cudastub_cublas_slot_cublasCsyr_v2, cudastub_cublas_resolve_cublasCsyr_v2, cudastub_cublas_bind_cublasCsyr_v2);
@@ -4621,7 +4702,8 @@ static cublasStatus_t cublasCsyr_v2_resolve(cublasHandle_t a0, cublasFillMode_t 
 {
 	cublasCsyr_v2_fn fn = cublasCsyr_v2_choose();
 
-	atomic_store_explicit(&cublasCsyr_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCsyr_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -4655,7 +4737,7 @@ void *cudastub_cublas_bind_cublasCsyrk(void)
 {
 	void *fn = (void *)cublasCsyrk_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCsyrk, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCsyrk, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCsyrk, cudastub_cublas_slot_cublasCsyrk, cudastub_cublas_resolve_cublasCsyrk, cudastub_cublas_bind_cublasCsyrk);
@@ -4670,7 +4752,8 @@ static void cublasCsyrk_resolve(char a0, char a1, int a2, int a3, cuComplex a4, 
 {
 	cublasCsyrk_fn fn = cublasCsyrk_choose();
 
-	atomic_store_explicit(&cublasCsyrk_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCsyrk_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -4709,7 +4792,7 @@ void *cudastub_cublas_bind_cublasCsyrk3mEx(void)
 {
 	void *fn = (void *)cublasCsyrk3mEx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCsyrk3mEx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCsyrk3mEx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCsyrk3mEx, cudastub_cublas_slot_cublasCsyrk3mEx, cudastub_cublas_resolve_cublasCsyrk3mEx, cudastub_cublas_bind_cublasCsyrk3mEx);
@@ -4724,7 +4807,8 @@ static cublasStatus_t cublasCsyrk3mEx_resolve(cublasHandle_t a0, cublasFillMode_
 {
 	cublasCsyrk3mEx_fn fn = cublasCsyrk3mEx_choose();
 
-	atomic_store_explicit(&cublasCsyrk3mEx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCsyrk3mEx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -4763,7 +4847,7 @@ void *cudastub_cublas_bind_cublasCsyrkEx(void)
 {
 	void *fn = (void *)cublasCsyrkEx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCsyrkEx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCsyrkEx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCsyrkEx, cudastub_cublas_slot_cublasCsyrkEx, cudastub_cublas_resolve_cublasCsyrkEx, cudastub_cublas_bind_cublasCsyrkEx);
@@ -4778,7 +4862,8 @@ static cublasStatus_t cublasCsyrkEx_resolve(cublasHandle_t a0, cublasFillMode_t 
 {
 	cublasCsyrkEx_fn fn = cublasCsyrkEx_choose();
 
-	atomic_store_explicit(&cublasCsyrkEx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCsyrkEx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -4815,7 +4900,7 @@ void *cudastub_cublas_bind_cublasCsyrk_v2(void)
 {
 	void *fn = (void *)cublasCsyrk_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCsyrk_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCsyrk_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCsyrk_v2, cudastub_cublas_slot_cublasCsyrk_v2, cudastub_cublas_resolve_cublasCsyrk_v2, cudastub_cublas_bind_cublasCsyrk_v2);
@@ -4830,7 +4915,8 @@ static cublasStatus_t cublasCsyrk_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasCsyrk_v2_fn fn = cublasCsyrk_v2_choose();
 
-	atomic_store_explicit(&cublasCsyrk_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCsyrk_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -4869,7 +4955,7 @@ void *cudastub_cublas_bind_cublasCsyrkx(void)
 {
 	void *fn = (void *)cublasCsyrkx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCsyrkx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCsyrkx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCsyrkx, cudastub_cublas_slot_cublasCsyrkx, cudastub_cublas_resolve_cublasCsyrkx, cudastub_cublas_bind_cublasCsyrkx);
@@ -4884,7 +4970,8 @@ static cublasStatus_t cublasCsyrkx_resolve(cublasHandle_t a0, cublasFillMode_t a
 {
 	cublasCsyrkx_fn fn = cublasCsyrkx_choose();
 
-	atomic_store_explicit(&cublasCsyrkx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCsyrkx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -4917,7 +5004,7 @@ void *cudastub_cublas_bind_cublasCtbmv(void)
 {
 	void *fn = (void *)cublasCtbmv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCtbmv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCtbmv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCtbmv, cudastub_cublas_slot_cublasCtbmv, cudastub_cublas_resolve_cublasCtbmv, cudastub_cublas_bind_cublasCtbmv);
@@ -4932,7 +5019,8 @@ static void cublasCtbmv_resolve(char a0, char a1, char a2, int a3, int a4, const
 {
 	cublasCtbmv_fn fn = cublasCtbmv_choose();
 
-	atomic_store_explicit(&cublasCtbmv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCtbmv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -4968,7 +5056,7 @@ void *cudastub_cublas_bind_cublasCtbmv_v2(void)
 {
 	void *fn = (void *)cublasCtbmv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCtbmv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCtbmv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCtbmv_v2, cudastub_cublas_slot_cublasCtbmv_v2, cudastub_cublas_resolve_cublasCtbmv_v2, cudastub_cublas_bind_cublasCtbmv_v2);
@@ -4983,7 +5071,8 @@ static cublasStatus_t cublasCtbmv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasCtbmv_v2_fn fn = cublasCtbmv_v2_choose();
 
-	atomic_store_explicit(&cublasCtbmv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCtbmv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -5016,7 +5105,7 @@ void *cudastub_cublas_bind_cublasCtbsv(void)
 {
 	void *fn = (void *)cublasCtbsv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCtbsv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCtbsv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCtbsv, cudastub_cublas_slot_cublasCtbsv, cudastub_cublas_resolve_cublasCtbsv, cudastub_cublas_bind_cublasCtbsv);
@@ -5031,7 +5120,8 @@ static void cublasCtbsv_resolve(char a0, char a1, char a2, int a3, int a4, const
 {
 	cublasCtbsv_fn fn = cublasCtbsv_choose();
 
-	atomic_store_explicit(&cublasCtbsv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCtbsv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -5067,7 +5157,7 @@ void *cudastub_cublas_bind_cublasCtbsv_v2(void)
 {
 	void *fn = (void *)cublasCtbsv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCtbsv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCtbsv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCtbsv_v2, cudastub_cublas_slot_cublasCtbsv_v2, cudastub_cublas_resolve_cublasCtbsv_v2, cudastub_cublas_bind_cublasCtbsv_v2);
@@ -5082,7 +5172,8 @@ static cublasStatus_t cublasCtbsv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasCtbsv_v2_fn fn = cublasCtbsv_v2_choose();
 
-	atomic_store_explicit(&cublasCtbsv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCtbsv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -5113,7 +5204,7 @@ void *cudastub_cublas_bind_cublasCtpmv(void)
 {
 	void *fn = (void *)cublasCtpmv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCtpmv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCtpmv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCtpmv, cudastub_cublas_slot_cublasCtpmv, cudastub_cublas_resolve_cublasCtpmv, cudastub_cublas_bind_cublasCtpmv);
@@ -5128,7 +5219,8 @@ static void cublasCtpmv_resolve(char a0, char a1, char a2, int a3, const cuCompl
 {
 	cublasCtpmv_fn fn = cublasCtpmv_choose();
 
-	atomic_store_explicit(&cublasCtpmv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCtpmv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -5162,7 +5254,7 @@ void *cudastub_cublas_bind_cublasCtpmv_v2(void)
 {
 	void *fn = (void *)cublasCtpmv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCtpmv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCtpmv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCtpmv_v2, cudastub_cublas_slot_cublasCtpmv_v2, cudastub_cublas_resolve_cublasCtpmv_v2, cudastub_cublas_bind_cublasCtpmv_v2);
@@ -5177,7 +5269,8 @@ static cublasStatus_t cublasCtpmv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasCtpmv_v2_fn fn = cublasCtpmv_v2_choose();
 
-	atomic_store_explicit(&cublasCtpmv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCtpmv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -5208,7 +5301,7 @@ void *cudastub_cublas_bind_cublasCtpsv(void)
 {
 	void *fn = (void *)cublasCtpsv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCtpsv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCtpsv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCtpsv, cudastub_cublas_slot_cublasCtpsv, cudastub_cublas_resolve_cublasCtpsv, cudastub_cublas_bind_cublasCtpsv);
@@ -5223,7 +5316,8 @@ static void cublasCtpsv_resolve(char a0, char a1, char a2, int a3, const cuCompl
 {
 	cublasCtpsv_fn fn = cublasCtpsv_choose();
 
-	atomic_store_explicit(&cublasCtpsv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCtpsv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -5257,7 +5351,7 @@ void *cudastub_cublas_bind_cublasCtpsv_v2(void)
 {
 	void *fn = (void *)cublasCtpsv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCtpsv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCtpsv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCtpsv_v2, cudastub_cublas_slot_cublasCtpsv_v2, cudastub_cublas_resolve_cublasCtpsv_v2, cudastub_cublas_bind_cublasCtpsv_v2);
@@ -5272,7 +5366,8 @@ static cublasStatus_t cublasCtpsv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasCtpsv_v2_fn fn = cublasCtpsv_v2_choose();
 
-	atomic_store_explicit(&cublasCtpsv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCtpsv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -5304,7 +5399,7 @@ void *cudastub_cublas_bind_cublasCtpttr(void)
 {
 	void *fn = (void *)cublasCtpttr_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCtpttr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCtpttr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCtpttr, cudastub_cublas_slot_cublasCtpttr, cudastub_cublas_resolve_cublasCtpttr, cudastub_cublas_bind_cublasCtpttr);
@@ -5319,7 +5414,8 @@ static cublasStatus_t cublasCtpttr_resolve(cublasHandle_t a0, cublasFillMode_t a
 {
 	cublasCtpttr_fn fn = cublasCtpttr_choose();
 
-	atomic_store_explicit(&cublasCtpttr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCtpttr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -5354,7 +5450,7 @@ void *cudastub_cublas_bind_cublasCtrmm(void)
 {
 	void *fn = (void *)cublasCtrmm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCtrmm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCtrmm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCtrmm, cudastub_cublas_slot_cublasCtrmm, cudastub_cublas_resolve_cublasCtrmm, cudastub_cublas_bind_cublasCtrmm);
@@ -5369,7 +5465,8 @@ static void cublasCtrmm_resolve(char a0, char a1, char a2, char a3, int a4, int 
 {
 	cublasCtrmm_fn fn = cublasCtrmm_choose();
 
-	atomic_store_explicit(&cublasCtrmm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCtrmm_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -5409,7 +5506,7 @@ void *cudastub_cublas_bind_cublasCtrmm_v2(void)
 {
 	void *fn = (void *)cublasCtrmm_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCtrmm_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCtrmm_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCtrmm_v2, cudastub_cublas_slot_cublasCtrmm_v2, cudastub_cublas_resolve_cublasCtrmm_v2, cudastub_cublas_bind_cublasCtrmm_v2);
@@ -5424,7 +5521,8 @@ static cublasStatus_t cublasCtrmm_v2_resolve(cublasHandle_t a0, cublasSideMode_t
 {
 	cublasCtrmm_v2_fn fn = cublasCtrmm_v2_choose();
 
-	atomic_store_explicit(&cublasCtrmm_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCtrmm_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -5456,7 +5554,7 @@ void *cudastub_cublas_bind_cublasCtrmv(void)
 {
 	void *fn = (void *)cublasCtrmv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCtrmv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCtrmv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCtrmv, cudastub_cublas_slot_cublasCtrmv, cudastub_cublas_resolve_cublasCtrmv, cudastub_cublas_bind_cublasCtrmv);
@@ -5471,7 +5569,8 @@ static void cublasCtrmv_resolve(char a0, char a1, char a2, int a3, const cuCompl
 {
 	cublasCtrmv_fn fn = cublasCtrmv_choose();
 
-	atomic_store_explicit(&cublasCtrmv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCtrmv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -5506,7 +5605,7 @@ void *cudastub_cublas_bind_cublasCtrmv_v2(void)
 {
 	void *fn = (void *)cublasCtrmv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCtrmv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCtrmv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCtrmv_v2, cudastub_cublas_slot_cublasCtrmv_v2, cudastub_cublas_resolve_cublasCtrmv_v2, cudastub_cublas_bind_cublasCtrmv_v2);
@@ -5521,7 +5620,8 @@ static cublasStatus_t cublasCtrmv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasCtrmv_v2_fn fn = cublasCtrmv_v2_choose();
 
-	atomic_store_explicit(&cublasCtrmv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCtrmv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -5556,7 +5656,7 @@ void *cudastub_cublas_bind_cublasCtrsm(void)
 {
 	void *fn = (void *)cublasCtrsm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCtrsm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCtrsm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCtrsm, cudastub_cublas_slot_cublasCtrsm, cudastub_cublas_resolve_cublasCtrsm, cudastub_cublas_bind_cublasCtrsm);
@@ -5571,7 +5671,8 @@ static void cublasCtrsm_resolve(char a0, char a1, char a2, char a3, int a4, int 
 {
 	cublasCtrsm_fn fn = cublasCtrsm_choose();
 
-	atomic_store_explicit(&cublasCtrsm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCtrsm_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -5610,7 +5711,7 @@ void *cudastub_cublas_bind_cublasCtrsmBatched(void)
 {
 	void *fn = (void *)cublasCtrsmBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCtrsmBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCtrsmBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCtrsmBatched, cudastub_cublas_slot_cublasCtrsmBatched, cudastub_cublas_resolve_cublasCtrsmBatched, cudastub_cublas_bind_cublasCtrsmBatched);
@@ -5625,7 +5726,8 @@ static cublasStatus_t cublasCtrsmBatched_resolve(cublasHandle_t a0, cublasSideMo
 {
 	cublasCtrsmBatched_fn fn = cublasCtrsmBatched_choose();
 
-	atomic_store_explicit(&cublasCtrsmBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCtrsmBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -5663,7 +5765,7 @@ void *cudastub_cublas_bind_cublasCtrsm_v2(void)
 {
 	void *fn = (void *)cublasCtrsm_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCtrsm_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCtrsm_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCtrsm_v2, cudastub_cublas_slot_cublasCtrsm_v2, cudastub_cublas_resolve_cublasCtrsm_v2, cudastub_cublas_bind_cublasCtrsm_v2);
@@ -5678,7 +5780,8 @@ static cublasStatus_t cublasCtrsm_v2_resolve(cublasHandle_t a0, cublasSideMode_t
 {
 	cublasCtrsm_v2_fn fn = cublasCtrsm_v2_choose();
 
-	atomic_store_explicit(&cublasCtrsm_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCtrsm_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -5710,7 +5813,7 @@ void *cudastub_cublas_bind_cublasCtrsv(void)
 {
 	void *fn = (void *)cublasCtrsv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCtrsv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCtrsv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCtrsv, cudastub_cublas_slot_cublasCtrsv, cudastub_cublas_resolve_cublasCtrsv, cudastub_cublas_bind_cublasCtrsv);
@@ -5725,7 +5828,8 @@ static void cublasCtrsv_resolve(char a0, char a1, char a2, int a3, const cuCompl
 {
 	cublasCtrsv_fn fn = cublasCtrsv_choose();
 
-	atomic_store_explicit(&cublasCtrsv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCtrsv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -5760,7 +5864,7 @@ void *cudastub_cublas_bind_cublasCtrsv_v2(void)
 {
 	void *fn = (void *)cublasCtrsv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCtrsv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCtrsv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCtrsv_v2, cudastub_cublas_slot_cublasCtrsv_v2, cudastub_cublas_resolve_cublasCtrsv_v2, cudastub_cublas_bind_cublasCtrsv_v2);
@@ -5775,7 +5879,8 @@ static cublasStatus_t cublasCtrsv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasCtrsv_v2_fn fn = cublasCtrsv_v2_choose();
 
-	atomic_store_explicit(&cublasCtrsv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCtrsv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -5807,7 +5912,7 @@ void *cudastub_cublas_bind_cublasCtrttp(void)
 {
 	void *fn = (void *)cublasCtrttp_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCtrttp, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCtrttp, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCtrttp, cudastub_cublas_slot_cublasCtrttp, cudastub_cublas_resolve_cublasCtrttp, cudastub_cublas_bind_cublasCtrttp);
@@ -5822,7 +5927,8 @@ static cublasStatus_t cublasCtrttp_resolve(cublasHandle_t a0, cublasFillMode_t a
 {
 	cublasCtrttp_fn fn = cublasCtrttp_choose();
 
-	atomic_store_explicit(&cublasCtrttp_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCtrttp_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -5852,7 +5958,7 @@ void *cudastub_cublas_bind_cublasDasum(void)
 {
 	void *fn = (void *)cublasDasum_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDasum, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDasum, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDasum, cudastub_cublas_slot_cublasDasum, cudastub_cublas_resolve_cublasDasum, cudastub_cublas_bind_cublasDasum);
@@ -5867,7 +5973,8 @@ static double cublasDasum_resolve(int a0, const double *a1, int a2)
 {
 	cublasDasum_fn fn = cublasDasum_choose();
 
-	atomic_store_explicit(&cublasDasum_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDasum_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -5898,7 +6005,7 @@ void *cudastub_cublas_bind_cublasDasum_v2(void)
 {
 	void *fn = (void *)cublasDasum_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDasum_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDasum_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDasum_v2, cudastub_cublas_slot_cublasDasum_v2, cudastub_cublas_resolve_cublasDasum_v2, cudastub_cublas_bind_cublasDasum_v2);
@@ -5913,7 +6020,8 @@ static cublasStatus_t cublasDasum_v2_resolve(cublasHandle_t a0, int a1, const do
 {
 	cublasDasum_v2_fn fn = cublasDasum_v2_choose();
 
-	atomic_store_explicit(&cublasDasum_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDasum_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -5943,7 +6051,7 @@ void *cudastub_cublas_bind_cublasDaxpy(void)
 {
 	void *fn = (void *)cublasDaxpy_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDaxpy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDaxpy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDaxpy, cudastub_cublas_slot_cublasDaxpy, cudastub_cublas_resolve_cublasDaxpy, cudastub_cublas_bind_cublasDaxpy);
@@ -5958,7 +6066,8 @@ static void cublasDaxpy_resolve(int a0, double a1, const double *a2, int a3, dou
 {
 	cublasDaxpy_fn fn = cublasDaxpy_choose();
 
-	atomic_store_explicit(&cublasDaxpy_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDaxpy_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -5991,7 +6100,7 @@ void *cudastub_cublas_bind_cublasDaxpy_v2(void)
 {
 	void *fn = (void *)cublasDaxpy_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDaxpy_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDaxpy_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDaxpy_v2, cudastub_cublas_slot_cublasDaxpy_v2, cudastub_cublas_resolve_cublasDaxpy_v2, cudastub_cublas_bind_cublasDaxpy_v2);
@@ -6006,7 +6115,8 @@ static cublasStatus_t cublasDaxpy_v2_resolve(cublasHandle_t a0, int a1, const do
 {
 	cublasDaxpy_v2_fn fn = cublasDaxpy_v2_choose();
 
-	atomic_store_explicit(&cublasDaxpy_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDaxpy_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -6035,7 +6145,7 @@ void *cudastub_cublas_bind_cublasDcopy(void)
 {
 	void *fn = (void *)cublasDcopy_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDcopy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDcopy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDcopy, cudastub_cublas_slot_cublasDcopy, cudastub_cublas_resolve_cublasDcopy, cudastub_cublas_bind_cublasDcopy);
@@ -6050,7 +6160,8 @@ static void cublasDcopy_resolve(int a0, const double *a1, int a2, double *a3, in
 {
 	cublasDcopy_fn fn = cublasDcopy_choose();
 
-	atomic_store_explicit(&cublasDcopy_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDcopy_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -6082,7 +6193,7 @@ void *cudastub_cublas_bind_cublasDcopy_v2(void)
 {
 	void *fn = (void *)cublasDcopy_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDcopy_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDcopy_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDcopy_v2, cudastub_cublas_slot_cublasDcopy_v2, cudastub_cublas_resolve_cublasDcopy_v2, cudastub_cublas_bind_cublasDcopy_v2);
@@ -6097,7 +6208,8 @@ static cublasStatus_t cublasDcopy_v2_resolve(cublasHandle_t a0, int a1, const do
 {
 	cublasDcopy_v2_fn fn = cublasDcopy_v2_choose();
 
-	atomic_store_explicit(&cublasDcopy_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDcopy_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -6133,7 +6245,7 @@ void *cudastub_cublas_bind_cublasDdgmm(void)
 {
 	void *fn = (void *)cublasDdgmm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDdgmm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDdgmm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDdgmm, cudastub_cublas_slot_cublasDdgmm, cudastub_cublas_resolve_cublasDdgmm, cudastub_cublas_bind_cublasDdgmm);
@@ -6148,7 +6260,8 @@ static cublasStatus_t cublasDdgmm_resolve(cublasHandle_t a0, cublasSideMode_t a1
 {
 	cublasDdgmm_fn fn = cublasDdgmm_choose();
 
-	atomic_store_explicit(&cublasDdgmm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDdgmm_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -6180,7 +6293,7 @@ void *cudastub_cublas_bind_cublasDdot(void)
 {
 	void *fn = (void *)cublasDdot_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDdot, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDdot, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDdot, cudastub_cublas_slot_cublasDdot, cudastub_cublas_resolve_cublasDdot, cudastub_cublas_bind_cublasDdot);
@@ -6195,7 +6308,8 @@ static double cublasDdot_resolve(int a0, const double *a1, int a2, const double 
 {
 	cublasDdot_fn fn = cublasDdot_choose();
 
-	atomic_store_explicit(&cublasDdot_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDdot_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -6228,7 +6342,7 @@ void *cudastub_cublas_bind_cublasDdot_v2(void)
 {
 	void *fn = (void *)cublasDdot_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDdot_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDdot_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDdot_v2, cudastub_cublas_slot_cublasDdot_v2, cudastub_cublas_resolve_cublasDdot_v2, cudastub_cublas_bind_cublasDdot_v2);
@@ -6243,7 +6357,8 @@ static cublasStatus_t cublasDdot_v2_resolve(cublasHandle_t a0, int a1, const dou
 {
 	cublasDdot_v2_fn fn = cublasDdot_v2_choose();
 
-	atomic_store_explicit(&cublasDdot_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDdot_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -6270,7 +6385,7 @@ void *cudastub_cublas_bind_cublasDestroy_v2(void)
 {
 	void *fn = (void *)cublasDestroy_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDestroy_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDestroy_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDestroy_v2, cudastub_cublas_slot_cublasDestroy_v2, cudastub_cublas_resolve_cublasDestroy_v2, cudastub_cublas_bind_cublasDestroy_v2);
@@ -6285,7 +6400,8 @@ static cublasStatus_t cublasDestroy_v2_resolve(cublasHandle_t a0)
 {
 	cublasDestroy_v2_fn fn = cublasDestroy_v2_choose();
 
-	atomic_store_explicit(&cublasDestroy_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDestroy_v2_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -6322,7 +6438,7 @@ void *cudastub_cublas_bind_cublasDgbmv(void)
 {
 	void *fn = (void *)cublasDgbmv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDgbmv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDgbmv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDgbmv, cudastub_cublas_slot_cublasDgbmv, cudastub_cublas_resolve_cublasDgbmv, cudastub_cublas_bind_cublasDgbmv);
@@ -6337,7 +6453,8 @@ static void cublasDgbmv_resolve(char a0, int a1, int a2, int a3, int a4, double 
 {
 	cublasDgbmv_fn fn = cublasDgbmv_choose();
 
-	atomic_store_explicit(&cublasDgbmv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDgbmv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -6377,7 +6494,7 @@ void *cudastub_cublas_bind_cublasDgbmv_v2(void)
 {
 	void *fn = (void *)cublasDgbmv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDgbmv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDgbmv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDgbmv_v2, cudastub_cublas_slot_cublasDgbmv_v2, cudastub_cublas_resolve_cublasDgbmv_v2, cudastub_cublas_bind_cublasDgbmv_v2);
@@ -6392,7 +6509,8 @@ static cublasStatus_t cublasDgbmv_v2_resolve(cublasHandle_t a0, cublasOperation_
 {
 	cublasDgbmv_v2_fn fn = cublasDgbmv_v2_choose();
 
-	atomic_store_explicit(&cublasDgbmv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDgbmv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -6431,7 +6549,7 @@ void *cudastub_cublas_bind_cublasDgeam(void)
 {
 	void *fn = (void *)cublasDgeam_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDgeam, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDgeam, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDgeam, cudastub_cublas_slot_cublasDgeam, cudastub_cublas_resolve_cublasDgeam, cudastub_cublas_bind_cublasDgeam);
@@ -6446,7 +6564,8 @@ static cublasStatus_t cublasDgeam_resolve(cublasHandle_t a0, cublasOperation_t a
 {
 	cublasDgeam_fn fn = cublasDgeam_choose();
 
-	atomic_store_explicit(&cublasDgeam_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDgeam_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -6484,7 +6603,7 @@ void *cudastub_cublas_bind_cublasDgelsBatched(void)
 {
 	void *fn = (void *)cublasDgelsBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDgelsBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDgelsBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDgelsBatched, cudastub_cublas_slot_cublasDgelsBatched, cudastub_cublas_resolve_cublasDgelsBatched, cudastub_cublas_bind_cublasDgelsBatched);
@@ -6499,7 +6618,8 @@ static cublasStatus_t cublasDgelsBatched_resolve(cublasHandle_t a0, cublasOperat
 {
 	cublasDgelsBatched_fn fn = cublasDgelsBatched_choose();
 
-	atomic_store_explicit(&cublasDgelsBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDgelsBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -6536,7 +6656,7 @@ void *cudastub_cublas_bind_cublasDgemm(void)
 {
 	void *fn = (void *)cublasDgemm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDgemm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDgemm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDgemm, cudastub_cublas_slot_cublasDgemm, cudastub_cublas_resolve_cublasDgemm, cudastub_cublas_bind_cublasDgemm);
@@ -6551,7 +6671,8 @@ static void cublasDgemm_resolve(char a0, char a1, int a2, int a3, int a4, double
 {
 	cublasDgemm_fn fn = cublasDgemm_choose();
 
-	atomic_store_explicit(&cublasDgemm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDgemm_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -6592,7 +6713,7 @@ void *cudastub_cublas_bind_cublasDgemmBatched(void)
 {
 	void *fn = (void *)cublasDgemmBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDgemmBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDgemmBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDgemmBatched, cudastub_cublas_slot_cublasDgemmBatched, cudastub_cublas_resolve_cublasDgemmBatched, cudastub_cublas_bind_cublasDgemmBatched);
@@ -6607,7 +6728,8 @@ static cublasStatus_t cublasDgemmBatched_resolve(cublasHandle_t a0, cublasOperat
 {
 	cublasDgemmBatched_fn fn = cublasDgemmBatched_choose();
 
-	atomic_store_explicit(&cublasDgemmBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDgemmBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
 }
 #endif
@@ -6651,7 +6773,7 @@ void *cudastub_cublas_bind_cublasDgemmStridedBatched(void)
 {
 	void *fn = (void *)cublasDgemmStridedBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDgemmStridedBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDgemmStridedBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDgemmStridedBatched, cudastub_cublas_slot_cublasDgemmStridedBatched, cudastub_cublas_resolve_cublasDgemmStridedBatched, cudastub_cublas_bind_cublasDgemmStridedBatched);
@@ -6666,7 +6788,8 @@ static cublasStatus_t cublasDgemmStridedBatched_resolve(cublasHandle_t a0, cubla
 {
 	cublasDgemmStridedBatched_fn fn = cublasDgemmStridedBatched_choose();
 
-	atomic_store_explicit(&cublasDgemmStridedBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDgemmStridedBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
 }
 #endif
@@ -6706,7 +6829,7 @@ void *cudastub_cublas_bind_cublasDgemm_v2(void)
 {
 	void *fn = (void *)cublasDgemm_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDgemm_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDgemm_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDgemm_v2, cudastub_cublas_slot_cublasDgemm_v2, cudastub_cublas_resolve_cublasDgemm_v2, cudastub_cublas_bind_cublasDgemm_v2);
@@ -6721,7 +6844,8 @@ static cublasStatus_t cublasDgemm_v2_resolve(cublasHandle_t a0, cublasOperation_
 {
 	cublasDgemm_v2_fn fn = cublasDgemm_v2_choose();
 
-	atomic_store_explicit(&cublasDgemm_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDgemm_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -6756,7 +6880,7 @@ void *cudastub_cublas_bind_cublasDgemv(void)
 {
 	void *fn = (void *)cublasDgemv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDgemv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDgemv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDgemv, cudastub_cublas_slot_cublasDgemv, cudastub_cublas_resolve_cublasDgemv, cudastub_cublas_bind_cublasDgemv);
@@ -6771,7 +6895,8 @@ static void cublasDgemv_resolve(char a0, int a1, int a2, double a3, const double
 {
 	cublasDgemv_fn fn = cublasDgemv_choose();
 
-	atomic_store_explicit(&cublasDgemv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDgemv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -6810,7 +6935,7 @@ void *cudastub_cublas_bind_cublasDgemvBatched(void)
 {
 	void *fn = (void *)cublasDgemvBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDgemvBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDgemvBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDgemvBatched, cudastub_cublas_slot_cublasDgemvBatched, cudastub_cublas_resolve_cublasDgemvBatched, cudastub_cublas_bind_cublasDgemvBatched);
@@ -6825,7 +6950,8 @@ static cublasStatus_t cublasDgemvBatched_resolve(cublasHandle_t a0, cublasOperat
 {
 	cublasDgemvBatched_fn fn = cublasDgemvBatched_choose();
 
-	atomic_store_explicit(&cublasDgemvBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDgemvBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -6867,7 +6993,7 @@ void *cudastub_cublas_bind_cublasDgemvStridedBatched(void)
 {
 	void *fn = (void *)cublasDgemvStridedBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDgemvStridedBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDgemvStridedBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDgemvStridedBatched, cudastub_cublas_slot_cublasDgemvStridedBatched, cudastub_cublas_resolve_cublasDgemvStridedBatched, cudastub_cublas_bind_cublasDgemvStridedBatched);
@@ -6882,7 +7008,8 @@ static cublasStatus_t cublasDgemvStridedBatched_resolve(cublasHandle_t a0, cubla
 {
 	cublasDgemvStridedBatched_fn fn = cublasDgemvStridedBatched_choose();
 
-	atomic_store_explicit(&cublasDgemvStridedBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDgemvStridedBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
 }
 #endif
@@ -6920,7 +7047,7 @@ void *cudastub_cublas_bind_cublasDgemv_v2(void)
 {
 	void *fn = (void *)cublasDgemv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDgemv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDgemv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDgemv_v2, cudastub_cublas_slot_cublasDgemv_v2, cudastub_cublas_resolve_cublasDgemv_v2, cudastub_cublas_bind_cublasDgemv_v2);
@@ -6935,7 +7062,8 @@ static cublasStatus_t cublasDgemv_v2_resolve(cublasHandle_t a0, cublasOperation_
 {
 	cublasDgemv_v2_fn fn = cublasDgemv_v2_choose();
 
-	atomic_store_explicit(&cublasDgemv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDgemv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -6969,7 +7097,7 @@ void *cudastub_cublas_bind_cublasDgeqrfBatched(void)
 {
 	void *fn = (void *)cublasDgeqrfBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDgeqrfBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDgeqrfBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDgeqrfBatched, cudastub_cublas_slot_cublasDgeqrfBatched, cudastub_cublas_resolve_cublasDgeqrfBatched, cudastub_cublas_bind_cublasDgeqrfBatched);
@@ -6984,7 +7112,8 @@ static cublasStatus_t cublasDgeqrfBatched_resolve(cublasHandle_t a0, int a1, int
 {
 	cublasDgeqrfBatched_fn fn = cublasDgeqrfBatched_choose();
 
-	atomic_store_explicit(&cublasDgeqrfBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDgeqrfBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -7017,7 +7146,7 @@ void *cudastub_cublas_bind_cublasDger(void)
 {
 	void *fn = (void *)cublasDger_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDger, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDger, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDger, cudastub_cublas_slot_cublasDger, cudastub_cublas_resolve_cublasDger, cudastub_cublas_bind_cublasDger);
@@ -7032,7 +7161,8 @@ static void cublasDger_resolve(int a0, int a1, double a2, const double *a3, int 
 {
 	cublasDger_fn fn = cublasDger_choose();
 
-	atomic_store_explicit(&cublasDger_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDger_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -7068,7 +7198,7 @@ void *cudastub_cublas_bind_cublasDger_v2(void)
 {
 	void *fn = (void *)cublasDger_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDger_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDger_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDger_v2, cudastub_cublas_slot_cublasDger_v2, cudastub_cublas_resolve_cublasDger_v2, cudastub_cublas_bind_cublasDger_v2);
@@ -7083,7 +7213,8 @@ static cublasStatus_t cublasDger_v2_resolve(cublasHandle_t a0, int a1, int a2, c
 {
 	cublasDger_v2_fn fn = cublasDger_v2_choose();
 
-	atomic_store_explicit(&cublasDger_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDger_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -7116,7 +7247,7 @@ void *cudastub_cublas_bind_cublasDgetrfBatched(void)
 {
 	void *fn = (void *)cublasDgetrfBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDgetrfBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDgetrfBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDgetrfBatched, cudastub_cublas_slot_cublasDgetrfBatched, cudastub_cublas_resolve_cublasDgetrfBatched, cudastub_cublas_bind_cublasDgetrfBatched);
@@ -7131,7 +7262,8 @@ static cublasStatus_t cublasDgetrfBatched_resolve(cublasHandle_t a0, int a1, dou
 {
 	cublasDgetrfBatched_fn fn = cublasDgetrfBatched_choose();
 
-	atomic_store_explicit(&cublasDgetrfBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDgetrfBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -7166,7 +7298,7 @@ void *cudastub_cublas_bind_cublasDgetriBatched(void)
 {
 	void *fn = (void *)cublasDgetriBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDgetriBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDgetriBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDgetriBatched, cudastub_cublas_slot_cublasDgetriBatched, cudastub_cublas_resolve_cublasDgetriBatched, cudastub_cublas_bind_cublasDgetriBatched);
@@ -7181,7 +7313,8 @@ static cublasStatus_t cublasDgetriBatched_resolve(cublasHandle_t a0, int a1, con
 {
 	cublasDgetriBatched_fn fn = cublasDgetriBatched_choose();
 
-	atomic_store_explicit(&cublasDgetriBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDgetriBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -7218,7 +7351,7 @@ void *cudastub_cublas_bind_cublasDgetrsBatched(void)
 {
 	void *fn = (void *)cublasDgetrsBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDgetrsBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDgetrsBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDgetrsBatched, cudastub_cublas_slot_cublasDgetrsBatched, cudastub_cublas_resolve_cublasDgetrsBatched, cudastub_cublas_bind_cublasDgetrsBatched);
@@ -7233,7 +7366,8 @@ static cublasStatus_t cublasDgetrsBatched_resolve(cublasHandle_t a0, cublasOpera
 {
 	cublasDgetrsBatched_fn fn = cublasDgetrsBatched_choose();
 
-	atomic_store_explicit(&cublasDgetrsBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDgetrsBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -7267,7 +7401,7 @@ void *cudastub_cublas_bind_cublasDmatinvBatched(void)
 {
 	void *fn = (void *)cublasDmatinvBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDmatinvBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDmatinvBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDmatinvBatched, cudastub_cublas_slot_cublasDmatinvBatched, cudastub_cublas_resolve_cublasDmatinvBatched, cudastub_cublas_bind_cublasDmatinvBatched);
@@ -7282,7 +7416,8 @@ static cublasStatus_t cublasDmatinvBatched_resolve(cublasHandle_t a0, int a1, co
 {
 	cublasDmatinvBatched_fn fn = cublasDmatinvBatched_choose();
 
-	atomic_store_explicit(&cublasDmatinvBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDmatinvBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -7312,7 +7447,7 @@ void *cudastub_cublas_bind_cublasDnrm2(void)
 {
 	void *fn = (void *)cublasDnrm2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDnrm2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDnrm2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDnrm2, cudastub_cublas_slot_cublasDnrm2, cudastub_cublas_resolve_cublasDnrm2, cudastub_cublas_bind_cublasDnrm2);
@@ -7327,7 +7462,8 @@ static double cublasDnrm2_resolve(int a0, const double *a1, int a2)
 {
 	cublasDnrm2_fn fn = cublasDnrm2_choose();
 
-	atomic_store_explicit(&cublasDnrm2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDnrm2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -7358,7 +7494,7 @@ void *cudastub_cublas_bind_cublasDnrm2_v2(void)
 {
 	void *fn = (void *)cublasDnrm2_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDnrm2_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDnrm2_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDnrm2_v2, cudastub_cublas_slot_cublasDnrm2_v2, cudastub_cublas_resolve_cublasDnrm2_v2, cudastub_cublas_bind_cublasDnrm2_v2);
@@ -7373,7 +7509,8 @@ static cublasStatus_t cublasDnrm2_v2_resolve(cublasHandle_t a0, int a1, const do
 {
 	cublasDnrm2_v2_fn fn = cublasDnrm2_v2_choose();
 
-	atomic_store_explicit(&cublasDnrm2_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDnrm2_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -7410,7 +7547,7 @@ void *cudastub_cublas_bind_cublasDotEx(void)
 {
 	void *fn = (void *)cublasDotEx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDotEx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDotEx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDotEx, cudastub_cublas_slot_cublasDotEx, cudastub_cublas_resolve_cublasDotEx, cudastub_cublas_bind_cublasDotEx);
@@ -7425,7 +7562,8 @@ static cublasStatus_t cublasDotEx_resolve(cublasHandle_t a0, int a1, const void 
 {
 	cublasDotEx_fn fn = cublasDotEx_choose();
 
-	atomic_store_explicit(&cublasDotEx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDotEx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -7462,7 +7600,7 @@ void *cudastub_cublas_bind_cublasDotcEx(void)
 {
 	void *fn = (void *)cublasDotcEx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDotcEx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDotcEx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDotcEx, cudastub_cublas_slot_cublasDotcEx, cudastub_cublas_resolve_cublasDotcEx, cudastub_cublas_bind_cublasDotcEx);
@@ -7477,7 +7615,8 @@ static cublasStatus_t cublasDotcEx_resolve(cublasHandle_t a0, int a1, const void
 {
 	cublasDotcEx_fn fn = cublasDotcEx_choose();
 
-	atomic_store_explicit(&cublasDotcEx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDotcEx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -7508,7 +7647,7 @@ void *cudastub_cublas_bind_cublasDrot(void)
 {
 	void *fn = (void *)cublasDrot_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDrot, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDrot, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDrot, cudastub_cublas_slot_cublasDrot, cudastub_cublas_resolve_cublasDrot, cudastub_cublas_bind_cublasDrot);
@@ -7523,7 +7662,8 @@ static void cublasDrot_resolve(int a0, double *a1, int a2, double *a3, int a4, d
 {
 	cublasDrot_fn fn = cublasDrot_choose();
 
-	atomic_store_explicit(&cublasDrot_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDrot_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -7557,7 +7697,7 @@ void *cudastub_cublas_bind_cublasDrot_v2(void)
 {
 	void *fn = (void *)cublasDrot_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDrot_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDrot_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDrot_v2, cudastub_cublas_slot_cublasDrot_v2, cudastub_cublas_resolve_cublasDrot_v2, cudastub_cublas_bind_cublasDrot_v2);
@@ -7572,7 +7712,8 @@ static cublasStatus_t cublasDrot_v2_resolve(cublasHandle_t a0, int a1, double *a
 {
 	cublasDrot_v2_fn fn = cublasDrot_v2_choose();
 
-	atomic_store_explicit(&cublasDrot_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDrot_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -7600,7 +7741,7 @@ void *cudastub_cublas_bind_cublasDrotg(void)
 {
 	void *fn = (void *)cublasDrotg_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDrotg, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDrotg, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDrotg, cudastub_cublas_slot_cublasDrotg, cudastub_cublas_resolve_cublasDrotg, cudastub_cublas_bind_cublasDrotg);
@@ -7615,7 +7756,8 @@ static void cublasDrotg_resolve(double *a0, double *a1, double *a2, double *a3)
 {
 	cublasDrotg_fn fn = cublasDrotg_choose();
 
-	atomic_store_explicit(&cublasDrotg_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDrotg_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3);
 }
 #endif
@@ -7646,7 +7788,7 @@ void *cudastub_cublas_bind_cublasDrotg_v2(void)
 {
 	void *fn = (void *)cublasDrotg_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDrotg_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDrotg_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDrotg_v2, cudastub_cublas_slot_cublasDrotg_v2, cudastub_cublas_resolve_cublasDrotg_v2, cudastub_cublas_bind_cublasDrotg_v2);
@@ -7661,7 +7803,8 @@ static cublasStatus_t cublasDrotg_v2_resolve(cublasHandle_t a0, double *a1, doub
 {
 	cublasDrotg_v2_fn fn = cublasDrotg_v2_choose();
 
-	atomic_store_explicit(&cublasDrotg_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDrotg_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -7691,7 +7834,7 @@ void *cudastub_cublas_bind_cublasDrotm(void)
 {
 	void *fn = (void *)cublasDrotm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDrotm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDrotm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDrotm, cudastub_cublas_slot_cublasDrotm, cudastub_cublas_resolve_cublasDrotm, cudastub_cublas_bind_cublasDrotm);
@@ -7706,7 +7849,8 @@ static void cublasDrotm_resolve(int a0, double *a1, int a2, double *a3, int a4, 
 {
 	cublasDrotm_fn fn = cublasDrotm_choose();
 
-	atomic_store_explicit(&cublasDrotm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDrotm_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -7739,7 +7883,7 @@ void *cudastub_cublas_bind_cublasDrotm_v2(void)
 {
 	void *fn = (void *)cublasDrotm_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDrotm_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDrotm_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDrotm_v2, cudastub_cublas_slot_cublasDrotm_v2, cudastub_cublas_resolve_cublasDrotm_v2, cudastub_cublas_bind_cublasDrotm_v2);
@@ -7754,7 +7898,8 @@ static cublasStatus_t cublasDrotm_v2_resolve(cublasHandle_t a0, int a1, double *
 {
 	cublasDrotm_v2_fn fn = cublasDrotm_v2_choose();
 
-	atomic_store_explicit(&cublasDrotm_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDrotm_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -7783,7 +7928,7 @@ void *cudastub_cublas_bind_cublasDrotmg(void)
 {
 	void *fn = (void *)cublasDrotmg_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDrotmg, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDrotmg, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDrotmg, cudastub_cublas_slot_cublasDrotmg, cudastub_cublas_resolve_cublasDrotmg, cudastub_cublas_bind_cublasDrotmg);
@@ -7798,7 +7943,8 @@ static void cublasDrotmg_resolve(double *a0, double *a1, double *a2, const doubl
 {
 	cublasDrotmg_fn fn = cublasDrotmg_choose();
 
-	atomic_store_explicit(&cublasDrotmg_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDrotmg_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -7830,7 +7976,7 @@ void *cudastub_cublas_bind_cublasDrotmg_v2(void)
 {
 	void *fn = (void *)cublasDrotmg_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDrotmg_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDrotmg_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDrotmg_v2, cudastub_cublas_slot_cublasDrotmg_v2, cudastub_cublas_resolve_cublasDrotmg_v2, cudastub_cublas_bind_cublasDrotmg_v2);
@@ -7845,7 +7991,8 @@ static cublasStatus_t cublasDrotmg_v2_resolve(cublasHandle_t a0, double *a1, dou
 {
 	cublasDrotmg_v2_fn fn = cublasDrotmg_v2_choose();
 
-	atomic_store_explicit(&cublasDrotmg_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDrotmg_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -7880,7 +8027,7 @@ void *cudastub_cublas_bind_cublasDsbmv(void)
 {
 	void *fn = (void *)cublasDsbmv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDsbmv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDsbmv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDsbmv, cudastub_cublas_slot_cublasDsbmv, cudastub_cublas_resolve_cublasDsbmv, cudastub_cublas_bind_cublasDsbmv);
@@ -7895,7 +8042,8 @@ static void cublasDsbmv_resolve(char a0, int a1, int a2, double a3, const double
 {
 	cublasDsbmv_fn fn = cublasDsbmv_choose();
 
-	atomic_store_explicit(&cublasDsbmv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDsbmv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -7933,7 +8081,7 @@ void *cudastub_cublas_bind_cublasDsbmv_v2(void)
 {
 	void *fn = (void *)cublasDsbmv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDsbmv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDsbmv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDsbmv_v2, cudastub_cublas_slot_cublasDsbmv_v2, cudastub_cublas_resolve_cublasDsbmv_v2, cudastub_cublas_bind_cublasDsbmv_v2);
@@ -7948,7 +8096,8 @@ static cublasStatus_t cublasDsbmv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasDsbmv_v2_fn fn = cublasDsbmv_v2_choose();
 
-	atomic_store_explicit(&cublasDsbmv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDsbmv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -7976,7 +8125,7 @@ void *cudastub_cublas_bind_cublasDscal(void)
 {
 	void *fn = (void *)cublasDscal_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDscal, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDscal, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDscal, cudastub_cublas_slot_cublasDscal, cudastub_cublas_resolve_cublasDscal, cudastub_cublas_bind_cublasDscal);
@@ -7991,7 +8140,8 @@ static void cublasDscal_resolve(int a0, double a1, double *a2, int a3)
 {
 	cublasDscal_fn fn = cublasDscal_choose();
 
-	atomic_store_explicit(&cublasDscal_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDscal_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3);
 }
 #endif
@@ -8022,7 +8172,7 @@ void *cudastub_cublas_bind_cublasDscal_v2(void)
 {
 	void *fn = (void *)cublasDscal_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDscal_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDscal_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDscal_v2, cudastub_cublas_slot_cublasDscal_v2, cudastub_cublas_resolve_cublasDscal_v2, cudastub_cublas_bind_cublasDscal_v2);
@@ -8037,7 +8187,8 @@ static cublasStatus_t cublasDscal_v2_resolve(cublasHandle_t a0, int a1, const do
 {
 	cublasDscal_v2_fn fn = cublasDscal_v2_choose();
 
-	atomic_store_explicit(&cublasDscal_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDscal_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -8070,7 +8221,7 @@ void *cudastub_cublas_bind_cublasDspmv(void)
 {
 	void *fn = (void *)cublasDspmv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDspmv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDspmv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDspmv, cudastub_cublas_slot_cublasDspmv, cudastub_cublas_resolve_cublasDspmv, cudastub_cublas_bind_cublasDspmv);
@@ -8085,7 +8236,8 @@ static void cublasDspmv_resolve(char a0, int a1, double a2, const double *a3, co
 {
 	cublasDspmv_fn fn = cublasDspmv_choose();
 
-	atomic_store_explicit(&cublasDspmv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDspmv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -8121,7 +8273,7 @@ void *cudastub_cublas_bind_cublasDspmv_v2(void)
 {
 	void *fn = (void *)cublasDspmv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDspmv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDspmv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDspmv_v2, cudastub_cublas_slot_cublasDspmv_v2, cudastub_cublas_resolve_cublasDspmv_v2, cudastub_cublas_bind_cublasDspmv_v2);
@@ -8136,7 +8288,8 @@ static cublasStatus_t cublasDspmv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasDspmv_v2_fn fn = cublasDspmv_v2_choose();
 
-	atomic_store_explicit(&cublasDspmv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDspmv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -8166,7 +8319,7 @@ void *cudastub_cublas_bind_cublasDspr(void)
 {
 	void *fn = (void *)cublasDspr_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDspr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDspr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDspr, cudastub_cublas_slot_cublasDspr, cudastub_cublas_resolve_cublasDspr, cudastub_cublas_bind_cublasDspr);
@@ -8181,7 +8334,8 @@ static void cublasDspr_resolve(char a0, int a1, double a2, const double *a3, int
 {
 	cublasDspr_fn fn = cublasDspr_choose();
 
-	atomic_store_explicit(&cublasDspr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDspr_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -8213,7 +8367,7 @@ void *cudastub_cublas_bind_cublasDspr2(void)
 {
 	void *fn = (void *)cublasDspr2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDspr2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDspr2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDspr2, cudastub_cublas_slot_cublasDspr2, cudastub_cublas_resolve_cublasDspr2, cudastub_cublas_bind_cublasDspr2);
@@ -8228,7 +8382,8 @@ static void cublasDspr2_resolve(char a0, int a1, double a2, const double *a3, in
 {
 	cublasDspr2_fn fn = cublasDspr2_choose();
 
-	atomic_store_explicit(&cublasDspr2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDspr2_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -8263,7 +8418,7 @@ void *cudastub_cublas_bind_cublasDspr2_v2(void)
 {
 	void *fn = (void *)cublasDspr2_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDspr2_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDspr2_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDspr2_v2, cudastub_cublas_slot_cublasDspr2_v2, cudastub_cublas_resolve_cublasDspr2_v2, cudastub_cublas_bind_cublasDspr2_v2);
@@ -8278,7 +8433,8 @@ static cublasStatus_t cublasDspr2_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasDspr2_v2_fn fn = cublasDspr2_v2_choose();
 
-	atomic_store_explicit(&cublasDspr2_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDspr2_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -8311,7 +8467,7 @@ void *cudastub_cublas_bind_cublasDspr_v2(void)
 {
 	void *fn = (void *)cublasDspr_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDspr_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDspr_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDspr_v2, cudastub_cublas_slot_cublasDspr_v2, cudastub_cublas_resolve_cublasDspr_v2, cudastub_cublas_bind_cublasDspr_v2);
@@ -8326,7 +8482,8 @@ static cublasStatus_t cublasDspr_v2_resolve(cublasHandle_t a0, cublasFillMode_t 
 {
 	cublasDspr_v2_fn fn = cublasDspr_v2_choose();
 
-	atomic_store_explicit(&cublasDspr_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDspr_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -8355,7 +8512,7 @@ void *cudastub_cublas_bind_cublasDswap(void)
 {
 	void *fn = (void *)cublasDswap_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDswap, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDswap, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDswap, cudastub_cublas_slot_cublasDswap, cudastub_cublas_resolve_cublasDswap, cudastub_cublas_bind_cublasDswap);
@@ -8370,7 +8527,8 @@ static void cublasDswap_resolve(int a0, double *a1, int a2, double *a3, int a4)
 {
 	cublasDswap_fn fn = cublasDswap_choose();
 
-	atomic_store_explicit(&cublasDswap_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDswap_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -8402,7 +8560,7 @@ void *cudastub_cublas_bind_cublasDswap_v2(void)
 {
 	void *fn = (void *)cublasDswap_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDswap_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDswap_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDswap_v2, cudastub_cublas_slot_cublasDswap_v2, cudastub_cublas_resolve_cublasDswap_v2, cudastub_cublas_bind_cublasDswap_v2);
@@ -8417,7 +8575,8 @@ static cublasStatus_t cublasDswap_v2_resolve(cublasHandle_t a0, int a1, double *
 {
 	cublasDswap_v2_fn fn = cublasDswap_v2_choose();
 
-	atomic_store_explicit(&cublasDswap_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDswap_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -8453,7 +8612,7 @@ void *cudastub_cublas_bind_cublasDsymm(void)
 {
 	void *fn = (void *)cublasDsymm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDsymm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDsymm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDsymm, cudastub_cublas_slot_cublasDsymm, cudastub_cublas_resolve_cublasDsymm, cudastub_cublas_bind_cublasDsymm);
@@ -8468,7 +8627,8 @@ static void cublasDsymm_resolve(char a0, char a1, int a2, int a3, double a4, con
 {
 	cublasDsymm_fn fn = cublasDsymm_choose();
 
-	atomic_store_explicit(&cublasDsymm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDsymm_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -8507,7 +8667,7 @@ void *cudastub_cublas_bind_cublasDsymm_v2(void)
 {
 	void *fn = (void *)cublasDsymm_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDsymm_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDsymm_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDsymm_v2, cudastub_cublas_slot_cublasDsymm_v2, cudastub_cublas_resolve_cublasDsymm_v2, cudastub_cublas_bind_cublasDsymm_v2);
@@ -8522,7 +8682,8 @@ static cublasStatus_t cublasDsymm_v2_resolve(cublasHandle_t a0, cublasSideMode_t
 {
 	cublasDsymm_v2_fn fn = cublasDsymm_v2_choose();
 
-	atomic_store_explicit(&cublasDsymm_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDsymm_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -8556,7 +8717,7 @@ void *cudastub_cublas_bind_cublasDsymv(void)
 {
 	void *fn = (void *)cublasDsymv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDsymv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDsymv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDsymv, cudastub_cublas_slot_cublasDsymv, cudastub_cublas_resolve_cublasDsymv, cudastub_cublas_bind_cublasDsymv);
@@ -8571,7 +8732,8 @@ static void cublasDsymv_resolve(char a0, int a1, double a2, const double *a3, in
 {
 	cublasDsymv_fn fn = cublasDsymv_choose();
 
-	atomic_store_explicit(&cublasDsymv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDsymv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -8608,7 +8770,7 @@ void *cudastub_cublas_bind_cublasDsymv_v2(void)
 {
 	void *fn = (void *)cublasDsymv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDsymv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDsymv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDsymv_v2, cudastub_cublas_slot_cublasDsymv_v2, cudastub_cublas_resolve_cublasDsymv_v2, cudastub_cublas_bind_cublasDsymv_v2);
@@ -8623,7 +8785,8 @@ static cublasStatus_t cublasDsymv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasDsymv_v2_fn fn = cublasDsymv_v2_choose();
 
-	atomic_store_explicit(&cublasDsymv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDsymv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -8654,7 +8817,7 @@ void *cudastub_cublas_bind_cublasDsyr(void)
 {
 	void *fn = (void *)cublasDsyr_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDsyr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDsyr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDsyr, cudastub_cublas_slot_cublasDsyr, cudastub_cublas_resolve_cublasDsyr, cudastub_cublas_bind_cublasDsyr);
@@ -8669,7 +8832,8 @@ static void cublasDsyr_resolve(char a0, int a1, double a2, const double *a3, int
 {
 	cublasDsyr_fn fn = cublasDsyr_choose();
 
-	atomic_store_explicit(&cublasDsyr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDsyr_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -8702,7 +8866,7 @@ void *cudastub_cublas_bind_cublasDsyr2(void)
 {
 	void *fn = (void *)cublasDsyr2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDsyr2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDsyr2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDsyr2, cudastub_cublas_slot_cublasDsyr2, cudastub_cublas_resolve_cublasDsyr2, cudastub_cublas_bind_cublasDsyr2);
@@ -8717,7 +8881,8 @@ static void cublasDsyr2_resolve(char a0, int a1, double a2, const double *a3, in
 {
 	cublasDsyr2_fn fn = cublasDsyr2_choose();
 
-	atomic_store_explicit(&cublasDsyr2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDsyr2_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -8753,7 +8918,7 @@ void *cudastub_cublas_bind_cublasDsyr2_v2(void)
 {
 	void *fn = (void *)cublasDsyr2_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDsyr2_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDsyr2_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDsyr2_v2, cudastub_cublas_slot_cublasDsyr2_v2, cudastub_cublas_resolve_cublasDsyr2_v2, cudastub_cublas_bind_cublasDsyr2_v2);
@@ -8768,7 +8933,8 @@ static cublasStatus_t cublasDsyr2_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasDsyr2_v2_fn fn = cublasDsyr2_v2_choose();
 
-	atomic_store_explicit(&cublasDsyr2_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDsyr2_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -8804,7 +8970,7 @@ void *cudastub_cublas_bind_cublasDsyr2k(void)
 {
 	void *fn = (void *)cublasDsyr2k_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDsyr2k, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDsyr2k, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDsyr2k, cudastub_cublas_slot_cublasDsyr2k, cudastub_cublas_resolve_cublasDsyr2k, cudastub_cublas_bind_cublasDsyr2k);
@@ -8819,7 +8985,8 @@ static void cublasDsyr2k_resolve(char a0, char a1, int a2, int a3, double a4, co
 {
 	cublasDsyr2k_fn fn = cublasDsyr2k_choose();
 
-	atomic_store_explicit(&cublasDsyr2k_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDsyr2k_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -8858,7 +9025,7 @@ void *cudastub_cublas_bind_cublasDsyr2k_v2(void)
 {
 	void *fn = (void *)cublasDsyr2k_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDsyr2k_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDsyr2k_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDsyr2k_v2, cudastub_cublas_slot_cublasDsyr2k_v2, cudastub_cublas_resolve_cublasDsyr2k_v2, cudastub_cublas_bind_cublasDsyr2k_v2);
@@ -8873,7 +9040,8 @@ static cublasStatus_t cublasDsyr2k_v2_resolve(cublasHandle_t a0, cublasFillMode_
 {
 	cublasDsyr2k_v2_fn fn = cublasDsyr2k_v2_choose();
 
-	atomic_store_explicit(&cublasDsyr2k_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDsyr2k_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -8907,7 +9075,7 @@ void *cudastub_cublas_bind_cublasDsyr_v2(void)
 {
 	void *fn = (void *)cublasDsyr_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDsyr_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDsyr_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDsyr_v2, cudastub_cublas_slot_cublasDsyr_v2, cudastub_cublas_resolve_cublasDsyr_v2, cudastub_cublas_bind_cublasDsyr_v2);
@@ -8922,7 +9090,8 @@ static cublasStatus_t cublasDsyr_v2_resolve(cublasHandle_t a0, cublasFillMode_t 
 {
 	cublasDsyr_v2_fn fn = cublasDsyr_v2_choose();
 
-	atomic_store_explicit(&cublasDsyr_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDsyr_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -8956,7 +9125,7 @@ void *cudastub_cublas_bind_cublasDsyrk(void)
 {
 	void *fn = (void *)cublasDsyrk_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDsyrk, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDsyrk, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDsyrk, cudastub_cublas_slot_cublasDsyrk, cudastub_cublas_resolve_cublasDsyrk, cudastub_cublas_bind_cublasDsyrk);
@@ -8971,7 +9140,8 @@ static void cublasDsyrk_resolve(char a0, char a1, int a2, int a3, double a4, con
 {
 	cublasDsyrk_fn fn = cublasDsyrk_choose();
 
-	atomic_store_explicit(&cublasDsyrk_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDsyrk_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -9008,7 +9178,7 @@ void *cudastub_cublas_bind_cublasDsyrk_v2(void)
 {
 	void *fn = (void *)cublasDsyrk_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDsyrk_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDsyrk_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDsyrk_v2, cudastub_cublas_slot_cublasDsyrk_v2, cudastub_cublas_resolve_cublasDsyrk_v2, cudastub_cublas_bind_cublasDsyrk_v2);
@@ -9023,7 +9193,8 @@ static cublasStatus_t cublasDsyrk_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasDsyrk_v2_fn fn = cublasDsyrk_v2_choose();
 
-	atomic_store_explicit(&cublasDsyrk_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDsyrk_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -9062,7 +9233,7 @@ void *cudastub_cublas_bind_cublasDsyrkx(void)
 {
 	void *fn = (void *)cublasDsyrkx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDsyrkx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDsyrkx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDsyrkx, cudastub_cublas_slot_cublasDsyrkx, cudastub_cublas_resolve_cublasDsyrkx, cudastub_cublas_bind_cublasDsyrkx);
@@ -9077,7 +9248,8 @@ static cublasStatus_t cublasDsyrkx_resolve(cublasHandle_t a0, cublasFillMode_t a
 {
 	cublasDsyrkx_fn fn = cublasDsyrkx_choose();
 
-	atomic_store_explicit(&cublasDsyrkx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDsyrkx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -9110,7 +9282,7 @@ void *cudastub_cublas_bind_cublasDtbmv(void)
 {
 	void *fn = (void *)cublasDtbmv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDtbmv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDtbmv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDtbmv, cudastub_cublas_slot_cublasDtbmv, cudastub_cublas_resolve_cublasDtbmv, cudastub_cublas_bind_cublasDtbmv);
@@ -9125,7 +9297,8 @@ static void cublasDtbmv_resolve(char a0, char a1, char a2, int a3, int a4, const
 {
 	cublasDtbmv_fn fn = cublasDtbmv_choose();
 
-	atomic_store_explicit(&cublasDtbmv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDtbmv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -9161,7 +9334,7 @@ void *cudastub_cublas_bind_cublasDtbmv_v2(void)
 {
 	void *fn = (void *)cublasDtbmv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDtbmv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDtbmv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDtbmv_v2, cudastub_cublas_slot_cublasDtbmv_v2, cudastub_cublas_resolve_cublasDtbmv_v2, cudastub_cublas_bind_cublasDtbmv_v2);
@@ -9176,7 +9349,8 @@ static cublasStatus_t cublasDtbmv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasDtbmv_v2_fn fn = cublasDtbmv_v2_choose();
 
-	atomic_store_explicit(&cublasDtbmv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDtbmv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -9209,7 +9383,7 @@ void *cudastub_cublas_bind_cublasDtbsv(void)
 {
 	void *fn = (void *)cublasDtbsv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDtbsv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDtbsv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDtbsv, cudastub_cublas_slot_cublasDtbsv, cudastub_cublas_resolve_cublasDtbsv, cudastub_cublas_bind_cublasDtbsv);
@@ -9224,7 +9398,8 @@ static void cublasDtbsv_resolve(char a0, char a1, char a2, int a3, int a4, const
 {
 	cublasDtbsv_fn fn = cublasDtbsv_choose();
 
-	atomic_store_explicit(&cublasDtbsv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDtbsv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -9260,7 +9435,7 @@ void *cudastub_cublas_bind_cublasDtbsv_v2(void)
 {
 	void *fn = (void *)cublasDtbsv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDtbsv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDtbsv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDtbsv_v2, cudastub_cublas_slot_cublasDtbsv_v2, cudastub_cublas_resolve_cublasDtbsv_v2, cudastub_cublas_bind_cublasDtbsv_v2);
@@ -9275,7 +9450,8 @@ static cublasStatus_t cublasDtbsv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasDtbsv_v2_fn fn = cublasDtbsv_v2_choose();
 
-	atomic_store_explicit(&cublasDtbsv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDtbsv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -9306,7 +9482,7 @@ void *cudastub_cublas_bind_cublasDtpmv(void)
 {
 	void *fn = (void *)cublasDtpmv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDtpmv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDtpmv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDtpmv, cudastub_cublas_slot_cublasDtpmv, cudastub_cublas_resolve_cublasDtpmv, cudastub_cublas_bind_cublasDtpmv);
@@ -9321,7 +9497,8 @@ static void cublasDtpmv_resolve(char a0, char a1, char a2, int a3, const double 
 {
 	cublasDtpmv_fn fn = cublasDtpmv_choose();
 
-	atomic_store_explicit(&cublasDtpmv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDtpmv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -9355,7 +9532,7 @@ void *cudastub_cublas_bind_cublasDtpmv_v2(void)
 {
 	void *fn = (void *)cublasDtpmv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDtpmv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDtpmv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDtpmv_v2, cudastub_cublas_slot_cublasDtpmv_v2, cudastub_cublas_resolve_cublasDtpmv_v2, cudastub_cublas_bind_cublasDtpmv_v2);
@@ -9370,7 +9547,8 @@ static cublasStatus_t cublasDtpmv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasDtpmv_v2_fn fn = cublasDtpmv_v2_choose();
 
-	atomic_store_explicit(&cublasDtpmv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDtpmv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -9401,7 +9579,7 @@ void *cudastub_cublas_bind_cublasDtpsv(void)
 {
 	void *fn = (void *)cublasDtpsv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDtpsv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDtpsv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDtpsv, cudastub_cublas_slot_cublasDtpsv, cudastub_cublas_resolve_cublasDtpsv, cudastub_cublas_bind_cublasDtpsv);
@@ -9416,7 +9594,8 @@ static void cublasDtpsv_resolve(char a0, char a1, char a2, int a3, const double 
 {
 	cublasDtpsv_fn fn = cublasDtpsv_choose();
 
-	atomic_store_explicit(&cublasDtpsv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDtpsv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -9450,7 +9629,7 @@ void *cudastub_cublas_bind_cublasDtpsv_v2(void)
 {
 	void *fn = (void *)cublasDtpsv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDtpsv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDtpsv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDtpsv_v2, cudastub_cublas_slot_cublasDtpsv_v2, cudastub_cublas_resolve_cublasDtpsv_v2, cudastub_cublas_bind_cublasDtpsv_v2);
@@ -9465,7 +9644,8 @@ static cublasStatus_t cublasDtpsv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasDtpsv_v2_fn fn = cublasDtpsv_v2_choose();
 
-	atomic_store_explicit(&cublasDtpsv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDtpsv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -9497,7 +9677,7 @@ void *cudastub_cublas_bind_cublasDtpttr(void)
 {
 	void *fn = (void *)cublasDtpttr_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDtpttr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDtpttr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDtpttr, cudastub_cublas_slot_cublasDtpttr, cudastub_cublas_resolve_cublasDtpttr, cudastub_cublas_bind_cublasDtpttr);
@@ -9512,7 +9692,8 @@ static cublasStatus_t cublasDtpttr_resolve(cublasHandle_t a0, cublasFillMode_t a
 {
 	cublasDtpttr_fn fn = cublasDtpttr_choose();
 
-	atomic_store_explicit(&cublasDtpttr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDtpttr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -9547,7 +9728,7 @@ void *cudastub_cublas_bind_cublasDtrmm(void)
 {
 	void *fn = (void *)cublasDtrmm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDtrmm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDtrmm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDtrmm, cudastub_cublas_slot_cublasDtrmm, cudastub_cublas_resolve_cublasDtrmm, cudastub_cublas_bind_cublasDtrmm);
@@ -9562,7 +9743,8 @@ static void cublasDtrmm_resolve(char a0, char a1, char a2, char a3, int a4, int 
 {
 	cublasDtrmm_fn fn = cublasDtrmm_choose();
 
-	atomic_store_explicit(&cublasDtrmm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDtrmm_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -9602,7 +9784,7 @@ void *cudastub_cublas_bind_cublasDtrmm_v2(void)
 {
 	void *fn = (void *)cublasDtrmm_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDtrmm_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDtrmm_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDtrmm_v2, cudastub_cublas_slot_cublasDtrmm_v2, cudastub_cublas_resolve_cublasDtrmm_v2, cudastub_cublas_bind_cublasDtrmm_v2);
@@ -9617,7 +9799,8 @@ static cublasStatus_t cublasDtrmm_v2_resolve(cublasHandle_t a0, cublasSideMode_t
 {
 	cublasDtrmm_v2_fn fn = cublasDtrmm_v2_choose();
 
-	atomic_store_explicit(&cublasDtrmm_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDtrmm_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -9649,7 +9832,7 @@ void *cudastub_cublas_bind_cublasDtrmv(void)
 {
 	void *fn = (void *)cublasDtrmv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDtrmv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDtrmv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDtrmv, cudastub_cublas_slot_cublasDtrmv, cudastub_cublas_resolve_cublasDtrmv, cudastub_cublas_bind_cublasDtrmv);
@@ -9664,7 +9847,8 @@ static void cublasDtrmv_resolve(char a0, char a1, char a2, int a3, const double 
 {
 	cublasDtrmv_fn fn = cublasDtrmv_choose();
 
-	atomic_store_explicit(&cublasDtrmv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDtrmv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -9699,7 +9883,7 @@ void *cudastub_cublas_bind_cublasDtrmv_v2(void)
 {
 	void *fn = (void *)cublasDtrmv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDtrmv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDtrmv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDtrmv_v2, cudastub_cublas_slot_cublasDtrmv_v2, cudastub_cublas_resolve_cublasDtrmv_v2, cudastub_cublas_bind_cublasDtrmv_v2);
@@ -9714,7 +9898,8 @@ static cublasStatus_t cublasDtrmv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasDtrmv_v2_fn fn = cublasDtrmv_v2_choose();
 
-	atomic_store_explicit(&cublasDtrmv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDtrmv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -9749,7 +9934,7 @@ void *cudastub_cublas_bind_cublasDtrsm(void)
 {
 	void *fn = (void *)cublasDtrsm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDtrsm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDtrsm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDtrsm, cudastub_cublas_slot_cublasDtrsm, cudastub_cublas_resolve_cublasDtrsm, cudastub_cublas_bind_cublasDtrsm);
@@ -9764,7 +9949,8 @@ static void cublasDtrsm_resolve(char a0, char a1, char a2, char a3, int a4, int 
 {
 	cublasDtrsm_fn fn = cublasDtrsm_choose();
 
-	atomic_store_explicit(&cublasDtrsm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDtrsm_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -9803,7 +9989,7 @@ void *cudastub_cublas_bind_cublasDtrsmBatched(void)
 {
 	void *fn = (void *)cublasDtrsmBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDtrsmBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDtrsmBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDtrsmBatched, cudastub_cublas_slot_cublasDtrsmBatched, cudastub_cublas_resolve_cublasDtrsmBatched, cudastub_cublas_bind_cublasDtrsmBatched);
@@ -9818,7 +10004,8 @@ static cublasStatus_t cublasDtrsmBatched_resolve(cublasHandle_t a0, cublasSideMo
 {
 	cublasDtrsmBatched_fn fn = cublasDtrsmBatched_choose();
 
-	atomic_store_explicit(&cublasDtrsmBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDtrsmBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -9856,7 +10043,7 @@ void *cudastub_cublas_bind_cublasDtrsm_v2(void)
 {
 	void *fn = (void *)cublasDtrsm_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDtrsm_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDtrsm_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDtrsm_v2, cudastub_cublas_slot_cublasDtrsm_v2, cudastub_cublas_resolve_cublasDtrsm_v2, cudastub_cublas_bind_cublasDtrsm_v2);
@@ -9871,7 +10058,8 @@ static cublasStatus_t cublasDtrsm_v2_resolve(cublasHandle_t a0, cublasSideMode_t
 {
 	cublasDtrsm_v2_fn fn = cublasDtrsm_v2_choose();
 
-	atomic_store_explicit(&cublasDtrsm_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDtrsm_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -9903,7 +10091,7 @@ void *cudastub_cublas_bind_cublasDtrsv(void)
 {
 	void *fn = (void *)cublasDtrsv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDtrsv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDtrsv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDtrsv, cudastub_cublas_slot_cublasDtrsv, cudastub_cublas_resolve_cublasDtrsv, cudastub_cublas_bind_cublasDtrsv);
@@ -9918,7 +10106,8 @@ static void cublasDtrsv_resolve(char a0, char a1, char a2, int a3, const double 
 {
 	cublasDtrsv_fn fn = cublasDtrsv_choose();
 
-	atomic_store_explicit(&cublasDtrsv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDtrsv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -9953,7 +10142,7 @@ void *cudastub_cublas_bind_cublasDtrsv_v2(void)
 {
 	void *fn = (void *)cublasDtrsv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDtrsv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDtrsv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDtrsv_v2, cudastub_cublas_slot_cublasDtrsv_v2, cudastub_cublas_resolve_cublasDtrsv_v2, cudastub_cublas_bind_cublasDtrsv_v2);
@@ -9968,7 +10157,8 @@ static cublasStatus_t cublasDtrsv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasDtrsv_v2_fn fn = cublasDtrsv_v2_choose();
 
-	atomic_store_explicit(&cublasDtrsv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDtrsv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -10000,7 +10190,7 @@ void *cudastub_cublas_bind_cublasDtrttp(void)
 {
 	void *fn = (void *)cublasDtrttp_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDtrttp, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDtrttp, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDtrttp, cudastub_cublas_slot_cublasDtrttp, cudastub_cublas_resolve_cublasDtrttp, cudastub_cublas_bind_cublasDtrttp);
@@ -10015,7 +10205,8 @@ static cublasStatus_t cublasDtrttp_resolve(cublasHandle_t a0, cublasFillMode_t a
 {
 	cublasDtrttp_fn fn = cublasDtrttp_choose();
 
-	atomic_store_explicit(&cublasDtrttp_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDtrttp_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -10045,7 +10236,7 @@ void *cudastub_cublas_bind_cublasDzasum(void)
 {
 	void *fn = (void *)cublasDzasum_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDzasum, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDzasum, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDzasum, cudastub_cublas_slot_cublasDzasum, cudastub_cublas_resolve_cublasDzasum, cudastub_cublas_bind_cublasDzasum);
@@ -10060,7 +10251,8 @@ static double cublasDzasum_resolve(int a0, const cuDoubleComplex *a1, int a2)
 {
 	cublasDzasum_fn fn = cublasDzasum_choose();
 
-	atomic_store_explicit(&cublasDzasum_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDzasum_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -10091,7 +10283,7 @@ void *cudastub_cublas_bind_cublasDzasum_v2(void)
 {
 	void *fn = (void *)cublasDzasum_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDzasum_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDzasum_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDzasum_v2, cudastub_cublas_slot_cublasDzasum_v2, cudastub_cublas_resolve_cublasDzasum_v2, cudastub_cublas_bind_cublasDzasum_v2);
@@ -10106,7 +10298,8 @@ static cublasStatus_t cublasDzasum_v2_resolve(cublasHandle_t a0, int a1, const c
 {
 	cublasDzasum_v2_fn fn = cublasDzasum_v2_choose();
 
-	atomic_store_explicit(&cublasDzasum_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDzasum_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -10136,7 +10329,7 @@ void *cudastub_cublas_bind_cublasDznrm2(void)
 {
 	void *fn = (void *)cublasDznrm2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDznrm2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDznrm2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDznrm2, cudastub_cublas_slot_cublasDznrm2, cudastub_cublas_resolve_cublasDznrm2, cudastub_cublas_bind_cublasDznrm2);
@@ -10151,7 +10344,8 @@ static double cublasDznrm2_resolve(int a0, const cuDoubleComplex *a1, int a2)
 {
 	cublasDznrm2_fn fn = cublasDznrm2_choose();
 
-	atomic_store_explicit(&cublasDznrm2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDznrm2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -10182,7 +10376,7 @@ void *cudastub_cublas_bind_cublasDznrm2_v2(void)
 {
 	void *fn = (void *)cublasDznrm2_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDznrm2_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDznrm2_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDznrm2_v2, cudastub_cublas_slot_cublasDznrm2_v2, cudastub_cublas_resolve_cublasDznrm2_v2, cudastub_cublas_bind_cublasDznrm2_v2);
@@ -10197,7 +10391,8 @@ static cublasStatus_t cublasDznrm2_v2_resolve(cublasHandle_t a0, int a1, const c
 {
 	cublasDznrm2_v2_fn fn = cublasDznrm2_v2_choose();
 
-	atomic_store_explicit(&cublasDznrm2_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDznrm2_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -10224,7 +10419,7 @@ void *cudastub_cublas_bind_cublasFree(void)
 {
 	void *fn = (void *)cublasFree_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasFree, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasFree, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasFree, cudastub_cublas_slot_cublasFree, cudastub_cublas_resolve_cublasFree, cudastub_cublas_bind_cublasFree);
@@ -10239,7 +10434,8 @@ static cublasStatus_t cublasFree_resolve(void *a0)
 {
 	cublasFree_fn fn = cublasFree_choose();
 
-	atomic_store_explicit(&cublasFree_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasFree_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -10285,7 +10481,7 @@ void *cudastub_cublas_bind_cublasGemmBatchedEx(void)
 {
 	void *fn = (void *)cublasGemmBatchedEx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasGemmBatchedEx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasGemmBatchedEx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasGemmBatchedEx, cudastub_cublas_slot_cublasGemmBatchedEx, cudastub_cublas_resolve_cublasGemmBatchedEx, cudastub_cublas_bind_cublasGemmBatchedEx);
@@ -10300,7 +10496,8 @@ static cublasStatus_t cublasGemmBatchedEx_resolve(cublasHandle_t a0, cublasOpera
 {
 	cublasGemmBatchedEx_fn fn = cublasGemmBatchedEx_choose();
 
-	atomic_store_explicit(&cublasGemmBatchedEx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasGemmBatchedEx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
 }
 #endif
@@ -10345,7 +10542,7 @@ void *cudastub_cublas_bind_cublasGemmEx(void)
 {
 	void *fn = (void *)cublasGemmEx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasGemmEx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasGemmEx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasGemmEx, cudastub_cublas_slot_cublasGemmEx, cudastub_cublas_resolve_cublasGemmEx, cudastub_cublas_bind_cublasGemmEx);
@@ -10360,7 +10557,8 @@ static cublasStatus_t cublasGemmEx_resolve(cublasHandle_t a0, cublasOperation_t 
 {
 	cublasGemmEx_fn fn = cublasGemmEx_choose();
 
-	atomic_store_explicit(&cublasGemmEx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasGemmEx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18);
 }
 #endif
@@ -10409,7 +10607,7 @@ void *cudastub_cublas_bind_cublasGemmStridedBatchedEx(void)
 {
 	void *fn = (void *)cublasGemmStridedBatchedEx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasGemmStridedBatchedEx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasGemmStridedBatchedEx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasGemmStridedBatchedEx, cudastub_cublas_slot_cublasGemmStridedBatchedEx, cudastub_cublas_resolve_cublasGemmStridedBatchedEx, cudastub_cublas_bind_cublasGemmStridedBatchedEx);
@@ -10424,7 +10622,8 @@ static cublasStatus_t cublasGemmStridedBatchedEx_resolve(cublasHandle_t a0, cubl
 {
 	cublasGemmStridedBatchedEx_fn fn = cublasGemmStridedBatchedEx_choose();
 
-	atomic_store_explicit(&cublasGemmStridedBatchedEx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasGemmStridedBatchedEx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20, a21, a22);
 }
 #endif
@@ -10452,7 +10651,7 @@ void *cudastub_cublas_bind_cublasGetAtomicsMode(void)
 {
 	void *fn = (void *)cublasGetAtomicsMode_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasGetAtomicsMode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasGetAtomicsMode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasGetAtomicsMode, cudastub_cublas_slot_cublasGetAtomicsMode, cudastub_cublas_resolve_cublasGetAtomicsMode, cudastub_cublas_bind_cublasGetAtomicsMode);
@@ -10467,7 +10666,8 @@ static cublasStatus_t cublasGetAtomicsMode_resolve(cublasHandle_t a0, cublasAtom
 {
 	cublasGetAtomicsMode_fn fn = cublasGetAtomicsMode_choose();
 
-	atomic_store_explicit(&cublasGetAtomicsMode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasGetAtomicsMode_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -10494,7 +10694,7 @@ void *cudastub_cublas_bind_cublasGetCudartVersion(void)
 {
 	void *fn = (void *)cublasGetCudartVersion_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasGetCudartVersion, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasGetCudartVersion, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasGetCudartVersion, cudastub_cublas_slot_cublasGetCudartVersion, cudastub_cublas_resolve_cublasGetCudartVersion, cudastub_cublas_bind_cublasGetCudartVersion);
@@ -10509,7 +10709,8 @@ static size_t cublasGetCudartVersion_resolve(void)
 {
 	cublasGetCudartVersion_fn fn = cublasGetCudartVersion_choose();
 
-	atomic_store_explicit(&cublasGetCudartVersion_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasGetCudartVersion_slot, fn, memory_order_release);
 	return fn();
 }
 #endif
@@ -10535,7 +10736,7 @@ void *cudastub_cublas_bind_cublasGetError(void)
 {
 	void *fn = (void *)cublasGetError_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasGetError, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasGetError, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasGetError, cudastub_cublas_slot_cublasGetError, cudastub_cublas_resolve_cublasGetError, cudastub_cublas_bind_cublasGetError);
@@ -10550,7 +10751,8 @@ static cublasStatus_t cublasGetError_resolve(void)
 {
 	cublasGetError_fn fn = cublasGetError_choose();
 
-	atomic_store_explicit(&cublasGetError_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasGetError_slot, fn, memory_order_release);
 	return fn();
 }
 #endif
@@ -10577,7 +10779,7 @@ void *cudastub_cublas_bind_cublasGetLoggerCallback(void)
 {
 	void *fn = (void *)cublasGetLoggerCallback_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasGetLoggerCallback, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasGetLoggerCallback, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasGetLoggerCallback, cudastub_cublas_slot_cublasGetLoggerCallback, cudastub_cublas_resolve_cublasGetLoggerCallback, cudastub_cublas_bind_cublasGetLoggerCallback);
@@ -10592,7 +10794,8 @@ static cublasStatus_t cublasGetLoggerCallback_resolve(cublasLogCallback *a0)
 {
 	cublasGetLoggerCallback_fn fn = cublasGetLoggerCallback_choose();
 
-	atomic_store_explicit(&cublasGetLoggerCallback_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasGetLoggerCallback_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -10620,7 +10823,7 @@ void *cudastub_cublas_bind_cublasGetMathMode(void)
 {
 	void *fn = (void *)cublasGetMathMode_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasGetMathMode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasGetMathMode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasGetMathMode, cudastub_cublas_slot_cublasGetMathMode, cudastub_cublas_resolve_cublasGetMathMode, cudastub_cublas_bind_cublasGetMathMode);
@@ -10635,7 +10838,8 @@ static cublasStatus_t cublasGetMathMode_resolve(cublasHandle_t a0, cublasMath_t 
 {
 	cublasGetMathMode_fn fn = cublasGetMathMode_choose();
 
-	atomic_store_explicit(&cublasGetMathMode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasGetMathMode_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -10668,7 +10872,7 @@ void *cudastub_cublas_bind_cublasGetMatrix(void)
 {
 	void *fn = (void *)cublasGetMatrix_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasGetMatrix, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasGetMatrix, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasGetMatrix, cudastub_cublas_slot_cublasGetMatrix, cudastub_cublas_resolve_cublasGetMatrix, cudastub_cublas_bind_cublasGetMatrix);
@@ -10683,7 +10887,8 @@ static cublasStatus_t cublasGetMatrix_resolve(int a0, int a1, int a2, const void
 {
 	cublasGetMatrix_fn fn = cublasGetMatrix_choose();
 
-	atomic_store_explicit(&cublasGetMatrix_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasGetMatrix_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -10717,7 +10922,7 @@ void *cudastub_cublas_bind_cublasGetMatrixAsync(void)
 {
 	void *fn = (void *)cublasGetMatrixAsync_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasGetMatrixAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasGetMatrixAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasGetMatrixAsync, cudastub_cublas_slot_cublasGetMatrixAsync, cudastub_cublas_resolve_cublasGetMatrixAsync, cudastub_cublas_bind_cublasGetMatrixAsync);
@@ -10732,7 +10937,8 @@ static cublasStatus_t cublasGetMatrixAsync_resolve(int a0, int a1, int a2, const
 {
 	cublasGetMatrixAsync_fn fn = cublasGetMatrixAsync_choose();
 
-	atomic_store_explicit(&cublasGetMatrixAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasGetMatrixAsync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -10760,7 +10966,7 @@ void *cudastub_cublas_bind_cublasGetPointerMode_v2(void)
 {
 	void *fn = (void *)cublasGetPointerMode_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasGetPointerMode_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasGetPointerMode_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasGetPointerMode_v2, cudastub_cublas_slot_cublasGetPointerMode_v2, cudastub_cublas_resolve_cublasGetPointerMode_v2, cudastub_cublas_bind_cublasGetPointerMode_v2);
@@ -10775,7 +10981,8 @@ static cublasStatus_t cublasGetPointerMode_v2_resolve(cublasHandle_t a0, cublasP
 {
 	cublasGetPointerMode_v2_fn fn = cublasGetPointerMode_v2_choose();
 
-	atomic_store_explicit(&cublasGetPointerMode_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasGetPointerMode_v2_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -10805,7 +11012,7 @@ void *cudastub_cublas_bind_cublasGetProperty(void)
 {
 	void *fn = (void *)cublasGetProperty_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasGetProperty, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasGetProperty, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasGetProperty, cudastub_cublas_slot_cublasGetProperty, cudastub_cublas_resolve_cublasGetProperty, cudastub_cublas_bind_cublasGetProperty);
@@ -10820,7 +11027,8 @@ static cublasStatus_t cublasGetProperty_resolve(libraryPropertyType a0, int *a1)
 {
 	cublasGetProperty_fn fn = cublasGetProperty_choose();
 
-	atomic_store_explicit(&cublasGetProperty_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasGetProperty_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -10848,7 +11056,7 @@ void *cudastub_cublas_bind_cublasGetSmCountTarget(void)
 {
 	void *fn = (void *)cublasGetSmCountTarget_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasGetSmCountTarget, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasGetSmCountTarget, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasGetSmCountTarget, cudastub_cublas_slot_cublasGetSmCountTarget, cudastub_cublas_resolve_cublasGetSmCountTarget, cudastub_cublas_bind_cublasGetSmCountTarget);
@@ -10863,7 +11071,8 @@ static cublasStatus_t cublasGetSmCountTarget_resolve(cublasHandle_t a0, int *a1)
 {
 	cublasGetSmCountTarget_fn fn = cublasGetSmCountTarget_choose();
 
-	atomic_store_explicit(&cublasGetSmCountTarget_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasGetSmCountTarget_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -10891,7 +11100,7 @@ void *cudastub_cublas_bind_cublasGetStatusName(void)
 {
 	void *fn = (void *)cublasGetStatusName_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasGetStatusName, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasGetStatusName, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasGetStatusName, cudastub_cublas_slot_cublasGetStatusName, cudastub_cublas_resolve_cublasGetStatusName, cudastub_cublas_bind_cublasGetStatusName);
@@ -10906,7 +11115,8 @@ static const char * cublasGetStatusName_resolve(cublasStatus_t a0)
 {
 	cublasGetStatusName_fn fn = cublasGetStatusName_choose();
 
-	atomic_store_explicit(&cublasGetStatusName_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasGetStatusName_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -10937,7 +11147,7 @@ void *cudastub_cublas_bind_cublasGetStatusString(void)
 {
 	void *fn = (void *)cublasGetStatusString_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasGetStatusString, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasGetStatusString, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasGetStatusString, cudastub_cublas_slot_cublasGetStatusString, cudastub_cublas_resolve_cublasGetStatusString, cudastub_cublas_bind_cublasGetStatusString);
@@ -10952,7 +11162,8 @@ static const char * cublasGetStatusString_resolve(cublasStatus_t a0)
 {
 	cublasGetStatusString_fn fn = cublasGetStatusString_choose();
 
-	atomic_store_explicit(&cublasGetStatusString_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasGetStatusString_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -10980,7 +11191,7 @@ void *cudastub_cublas_bind_cublasGetStream_v2(void)
 {
 	void *fn = (void *)cublasGetStream_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasGetStream_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasGetStream_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasGetStream_v2, cudastub_cublas_slot_cublasGetStream_v2, cudastub_cublas_resolve_cublasGetStream_v2, cudastub_cublas_bind_cublasGetStream_v2);
@@ -10995,7 +11206,8 @@ static cublasStatus_t cublasGetStream_v2_resolve(cublasHandle_t a0, cudaStream_t
 {
 	cublasGetStream_v2_fn fn = cublasGetStream_v2_choose();
 
-	atomic_store_explicit(&cublasGetStream_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasGetStream_v2_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -11027,7 +11239,7 @@ void *cudastub_cublas_bind_cublasGetVector(void)
 {
 	void *fn = (void *)cublasGetVector_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasGetVector, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasGetVector, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasGetVector, cudastub_cublas_slot_cublasGetVector, cudastub_cublas_resolve_cublasGetVector, cudastub_cublas_bind_cublasGetVector);
@@ -11042,7 +11254,8 @@ static cublasStatus_t cublasGetVector_resolve(int a0, int a1, const void *a2, in
 {
 	cublasGetVector_fn fn = cublasGetVector_choose();
 
-	atomic_store_explicit(&cublasGetVector_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasGetVector_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -11075,7 +11288,7 @@ void *cudastub_cublas_bind_cublasGetVectorAsync(void)
 {
 	void *fn = (void *)cublasGetVectorAsync_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasGetVectorAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasGetVectorAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasGetVectorAsync, cudastub_cublas_slot_cublasGetVectorAsync, cudastub_cublas_resolve_cublasGetVectorAsync, cudastub_cublas_bind_cublasGetVectorAsync);
@@ -11090,7 +11303,8 @@ static cublasStatus_t cublasGetVectorAsync_resolve(int a0, int a1, const void *a
 {
 	cublasGetVectorAsync_fn fn = cublasGetVectorAsync_choose();
 
-	atomic_store_explicit(&cublasGetVectorAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasGetVectorAsync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -11119,7 +11333,7 @@ void *cudastub_cublas_bind_cublasGetVersion(void)
 {
 	void *fn = (void *)cublasGetVersion_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasGetVersion, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasGetVersion, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasGetVersion, cudastub_cublas_slot_cublasGetVersion, cudastub_cublas_resolve_cublasGetVersion, cudastub_cublas_bind_cublasGetVersion);
@@ -11134,7 +11348,8 @@ static cublasStatus_t cublasGetVersion_resolve(int *a0)
 {
 	cublasGetVersion_fn fn = cublasGetVersion_choose();
 
-	atomic_store_explicit(&cublasGetVersion_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasGetVersion_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -11164,7 +11379,7 @@ void *cudastub_cublas_bind_cublasGetVersion_v2(void)
 {
 	void *fn = (void *)cublasGetVersion_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasGetVersion_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasGetVersion_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasGetVersion_v2, cudastub_cublas_slot_cublasGetVersion_v2, cudastub_cublas_resolve_cublasGetVersion_v2, cudastub_cublas_bind_cublasGetVersion_v2);
@@ -11179,7 +11394,8 @@ static cublasStatus_t cublasGetVersion_v2_resolve(cublasHandle_t a0, int *a1)
 {
 	cublasGetVersion_v2_fn fn = cublasGetVersion_v2_choose();
 
-	atomic_store_explicit(&cublasGetVersion_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasGetVersion_v2_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -11211,7 +11427,7 @@ void *cudastub_cublas_bind_cublasIamaxEx(void)
 {
 	void *fn = (void *)cublasIamaxEx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasIamaxEx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasIamaxEx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasIamaxEx, cudastub_cublas_slot_cublasIamaxEx, cudastub_cublas_resolve_cublasIamaxEx, cudastub_cublas_bind_cublasIamaxEx);
@@ -11226,7 +11442,8 @@ static cublasStatus_t cublasIamaxEx_resolve(cublasHandle_t a0, int a1, const voi
 {
 	cublasIamaxEx_fn fn = cublasIamaxEx_choose();
 
-	atomic_store_explicit(&cublasIamaxEx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasIamaxEx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -11258,7 +11475,7 @@ void *cudastub_cublas_bind_cublasIaminEx(void)
 {
 	void *fn = (void *)cublasIaminEx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasIaminEx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasIaminEx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasIaminEx, cudastub_cublas_slot_cublasIaminEx, cudastub_cublas_resolve_cublasIaminEx, cudastub_cublas_bind_cublasIaminEx);
@@ -11273,7 +11490,8 @@ static cublasStatus_t cublasIaminEx_resolve(cublasHandle_t a0, int a1, const voi
 {
 	cublasIaminEx_fn fn = cublasIaminEx_choose();
 
-	atomic_store_explicit(&cublasIaminEx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasIaminEx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -11303,7 +11521,7 @@ void *cudastub_cublas_bind_cublasIcamax(void)
 {
 	void *fn = (void *)cublasIcamax_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasIcamax, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasIcamax, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasIcamax, cudastub_cublas_slot_cublasIcamax, cudastub_cublas_resolve_cublasIcamax, cudastub_cublas_bind_cublasIcamax);
@@ -11318,7 +11536,8 @@ static int cublasIcamax_resolve(int a0, const cuComplex *a1, int a2)
 {
 	cublasIcamax_fn fn = cublasIcamax_choose();
 
-	atomic_store_explicit(&cublasIcamax_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasIcamax_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -11349,7 +11568,7 @@ void *cudastub_cublas_bind_cublasIcamax_v2(void)
 {
 	void *fn = (void *)cublasIcamax_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasIcamax_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasIcamax_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasIcamax_v2, cudastub_cublas_slot_cublasIcamax_v2, cudastub_cublas_resolve_cublasIcamax_v2, cudastub_cublas_bind_cublasIcamax_v2);
@@ -11364,7 +11583,8 @@ static cublasStatus_t cublasIcamax_v2_resolve(cublasHandle_t a0, int a1, const c
 {
 	cublasIcamax_v2_fn fn = cublasIcamax_v2_choose();
 
-	atomic_store_explicit(&cublasIcamax_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasIcamax_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -11394,7 +11614,7 @@ void *cudastub_cublas_bind_cublasIcamin(void)
 {
 	void *fn = (void *)cublasIcamin_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasIcamin, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasIcamin, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasIcamin, cudastub_cublas_slot_cublasIcamin, cudastub_cublas_resolve_cublasIcamin, cudastub_cublas_bind_cublasIcamin);
@@ -11409,7 +11629,8 @@ static int cublasIcamin_resolve(int a0, const cuComplex *a1, int a2)
 {
 	cublasIcamin_fn fn = cublasIcamin_choose();
 
-	atomic_store_explicit(&cublasIcamin_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasIcamin_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -11440,7 +11661,7 @@ void *cudastub_cublas_bind_cublasIcamin_v2(void)
 {
 	void *fn = (void *)cublasIcamin_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasIcamin_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasIcamin_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasIcamin_v2, cudastub_cublas_slot_cublasIcamin_v2, cudastub_cublas_resolve_cublasIcamin_v2, cudastub_cublas_bind_cublasIcamin_v2);
@@ -11455,7 +11676,8 @@ static cublasStatus_t cublasIcamin_v2_resolve(cublasHandle_t a0, int a1, const c
 {
 	cublasIcamin_v2_fn fn = cublasIcamin_v2_choose();
 
-	atomic_store_explicit(&cublasIcamin_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasIcamin_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -11485,7 +11707,7 @@ void *cudastub_cublas_bind_cublasIdamax(void)
 {
 	void *fn = (void *)cublasIdamax_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasIdamax, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasIdamax, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasIdamax, cudastub_cublas_slot_cublasIdamax, cudastub_cublas_resolve_cublasIdamax, cudastub_cublas_bind_cublasIdamax);
@@ -11500,7 +11722,8 @@ static int cublasIdamax_resolve(int a0, const double *a1, int a2)
 {
 	cublasIdamax_fn fn = cublasIdamax_choose();
 
-	atomic_store_explicit(&cublasIdamax_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasIdamax_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -11531,7 +11754,7 @@ void *cudastub_cublas_bind_cublasIdamax_v2(void)
 {
 	void *fn = (void *)cublasIdamax_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasIdamax_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasIdamax_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasIdamax_v2, cudastub_cublas_slot_cublasIdamax_v2, cudastub_cublas_resolve_cublasIdamax_v2, cudastub_cublas_bind_cublasIdamax_v2);
@@ -11546,7 +11769,8 @@ static cublasStatus_t cublasIdamax_v2_resolve(cublasHandle_t a0, int a1, const d
 {
 	cublasIdamax_v2_fn fn = cublasIdamax_v2_choose();
 
-	atomic_store_explicit(&cublasIdamax_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasIdamax_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -11576,7 +11800,7 @@ void *cudastub_cublas_bind_cublasIdamin(void)
 {
 	void *fn = (void *)cublasIdamin_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasIdamin, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasIdamin, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasIdamin, cudastub_cublas_slot_cublasIdamin, cudastub_cublas_resolve_cublasIdamin, cudastub_cublas_bind_cublasIdamin);
@@ -11591,7 +11815,8 @@ static int cublasIdamin_resolve(int a0, const double *a1, int a2)
 {
 	cublasIdamin_fn fn = cublasIdamin_choose();
 
-	atomic_store_explicit(&cublasIdamin_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasIdamin_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -11622,7 +11847,7 @@ void *cudastub_cublas_bind_cublasIdamin_v2(void)
 {
 	void *fn = (void *)cublasIdamin_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasIdamin_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasIdamin_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasIdamin_v2, cudastub_cublas_slot_cublasIdamin_v2, cudastub_cublas_resolve_cublasIdamin_v2, cudastub_cublas_bind_cublasIdamin_v2);
@@ -11637,7 +11862,8 @@ static cublasStatus_t cublasIdamin_v2_resolve(cublasHandle_t a0, int a1, const d
 {
 	cublasIdamin_v2_fn fn = cublasIdamin_v2_choose();
 
-	atomic_store_explicit(&cublasIdamin_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasIdamin_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -11663,7 +11889,7 @@ void *cudastub_cublas_bind_cublasInit(void)
 {
 	void *fn = (void *)cublasInit_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasInit, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasInit, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasInit, cudastub_cublas_slot_cublasInit, cudastub_cublas_resolve_cublasInit, cudastub_cublas_bind_cublasInit);
@@ -11678,7 +11904,8 @@ static cublasStatus_t cublasInit_resolve(void)
 {
 	cublasInit_fn fn = cublasInit_choose();
 
-	atomic_store_explicit(&cublasInit_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasInit_slot, fn, memory_order_release);
 	return fn();
 }
 #endif
@@ -11708,7 +11935,7 @@ void *cudastub_cublas_bind_cublasIsamax(void)
 {
 	void *fn = (void *)cublasIsamax_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasIsamax, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasIsamax, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasIsamax, cudastub_cublas_slot_cublasIsamax, cudastub_cublas_resolve_cublasIsamax, cudastub_cublas_bind_cublasIsamax);
@@ -11723,7 +11950,8 @@ static int cublasIsamax_resolve(int a0, const float *a1, int a2)
 {
 	cublasIsamax_fn fn = cublasIsamax_choose();
 
-	atomic_store_explicit(&cublasIsamax_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasIsamax_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -11754,7 +11982,7 @@ void *cudastub_cublas_bind_cublasIsamax_v2(void)
 {
 	void *fn = (void *)cublasIsamax_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasIsamax_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasIsamax_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasIsamax_v2, cudastub_cublas_slot_cublasIsamax_v2, cudastub_cublas_resolve_cublasIsamax_v2, cudastub_cublas_bind_cublasIsamax_v2);
@@ -11769,7 +11997,8 @@ static cublasStatus_t cublasIsamax_v2_resolve(cublasHandle_t a0, int a1, const f
 {
 	cublasIsamax_v2_fn fn = cublasIsamax_v2_choose();
 
-	atomic_store_explicit(&cublasIsamax_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasIsamax_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -11799,7 +12028,7 @@ void *cudastub_cublas_bind_cublasIsamin(void)
 {
 	void *fn = (void *)cublasIsamin_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasIsamin, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasIsamin, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasIsamin, cudastub_cublas_slot_cublasIsamin, cudastub_cublas_resolve_cublasIsamin, cudastub_cublas_bind_cublasIsamin);
@@ -11814,7 +12043,8 @@ static int cublasIsamin_resolve(int a0, const float *a1, int a2)
 {
 	cublasIsamin_fn fn = cublasIsamin_choose();
 
-	atomic_store_explicit(&cublasIsamin_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasIsamin_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -11845,7 +12075,7 @@ void *cudastub_cublas_bind_cublasIsamin_v2(void)
 {
 	void *fn = (void *)cublasIsamin_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasIsamin_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasIsamin_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasIsamin_v2, cudastub_cublas_slot_cublasIsamin_v2, cudastub_cublas_resolve_cublasIsamin_v2, cudastub_cublas_bind_cublasIsamin_v2);
@@ -11860,7 +12090,8 @@ static cublasStatus_t cublasIsamin_v2_resolve(cublasHandle_t a0, int a1, const f
 {
 	cublasIsamin_v2_fn fn = cublasIsamin_v2_choose();
 
-	atomic_store_explicit(&cublasIsamin_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasIsamin_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -11890,7 +12121,7 @@ void *cudastub_cublas_bind_cublasIzamax(void)
 {
 	void *fn = (void *)cublasIzamax_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasIzamax, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasIzamax, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasIzamax, cudastub_cublas_slot_cublasIzamax, cudastub_cublas_resolve_cublasIzamax, cudastub_cublas_bind_cublasIzamax);
@@ -11905,7 +12136,8 @@ static int cublasIzamax_resolve(int a0, const cuDoubleComplex *a1, int a2)
 {
 	cublasIzamax_fn fn = cublasIzamax_choose();
 
-	atomic_store_explicit(&cublasIzamax_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasIzamax_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -11936,7 +12168,7 @@ void *cudastub_cublas_bind_cublasIzamax_v2(void)
 {
 	void *fn = (void *)cublasIzamax_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasIzamax_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasIzamax_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasIzamax_v2, cudastub_cublas_slot_cublasIzamax_v2, cudastub_cublas_resolve_cublasIzamax_v2, cudastub_cublas_bind_cublasIzamax_v2);
@@ -11951,7 +12183,8 @@ static cublasStatus_t cublasIzamax_v2_resolve(cublasHandle_t a0, int a1, const c
 {
 	cublasIzamax_v2_fn fn = cublasIzamax_v2_choose();
 
-	atomic_store_explicit(&cublasIzamax_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasIzamax_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -11981,7 +12214,7 @@ void *cudastub_cublas_bind_cublasIzamin(void)
 {
 	void *fn = (void *)cublasIzamin_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasIzamin, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasIzamin, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasIzamin, cudastub_cublas_slot_cublasIzamin, cudastub_cublas_resolve_cublasIzamin, cudastub_cublas_bind_cublasIzamin);
@@ -11996,7 +12229,8 @@ static int cublasIzamin_resolve(int a0, const cuDoubleComplex *a1, int a2)
 {
 	cublasIzamin_fn fn = cublasIzamin_choose();
 
-	atomic_store_explicit(&cublasIzamin_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasIzamin_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -12027,7 +12261,7 @@ void *cudastub_cublas_bind_cublasIzamin_v2(void)
 {
 	void *fn = (void *)cublasIzamin_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasIzamin_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasIzamin_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasIzamin_v2, cudastub_cublas_slot_cublasIzamin_v2, cudastub_cublas_resolve_cublasIzamin_v2, cudastub_cublas_bind_cublasIzamin_v2);
@@ -12042,7 +12276,8 @@ static cublasStatus_t cublasIzamin_v2_resolve(cublasHandle_t a0, int a1, const c
 {
 	cublasIzamin_v2_fn fn = cublasIzamin_v2_choose();
 
-	atomic_store_explicit(&cublasIzamin_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasIzamin_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -12072,7 +12307,7 @@ void *cudastub_cublas_bind_cublasLoggerConfigure(void)
 {
 	void *fn = (void *)cublasLoggerConfigure_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasLoggerConfigure, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasLoggerConfigure, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLoggerConfigure, cudastub_cublas_slot_cublasLoggerConfigure, cudastub_cublas_resolve_cublasLoggerConfigure, cudastub_cublas_bind_cublasLoggerConfigure);
@@ -12087,7 +12322,8 @@ static cublasStatus_t cublasLoggerConfigure_resolve(int a0, int a1, int a2, cons
 {
 	cublasLoggerConfigure_fn fn = cublasLoggerConfigure_choose();
 
-	atomic_store_explicit(&cublasLoggerConfigure_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasLoggerConfigure_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -12121,7 +12357,7 @@ void *cudastub_cublas_bind_cublasNrm2Ex(void)
 {
 	void *fn = (void *)cublasNrm2Ex_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasNrm2Ex, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasNrm2Ex, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasNrm2Ex, cudastub_cublas_slot_cublasNrm2Ex, cudastub_cublas_resolve_cublasNrm2Ex, cudastub_cublas_bind_cublasNrm2Ex);
@@ -12136,7 +12372,8 @@ static cublasStatus_t cublasNrm2Ex_resolve(cublasHandle_t a0, int a1, const void
 {
 	cublasNrm2Ex_fn fn = cublasNrm2Ex_choose();
 
-	atomic_store_explicit(&cublasNrm2Ex_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasNrm2Ex_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -12174,7 +12411,7 @@ void *cudastub_cublas_bind_cublasRotEx(void)
 {
 	void *fn = (void *)cublasRotEx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasRotEx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasRotEx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasRotEx, cudastub_cublas_slot_cublasRotEx, cudastub_cublas_resolve_cublasRotEx, cudastub_cublas_bind_cublasRotEx);
@@ -12189,7 +12426,8 @@ static cublasStatus_t cublasRotEx_resolve(cublasHandle_t a0, int a1, void *a2, c
 {
 	cublasRotEx_fn fn = cublasRotEx_choose();
 
-	atomic_store_explicit(&cublasRotEx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasRotEx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -12223,7 +12461,7 @@ void *cudastub_cublas_bind_cublasRotgEx(void)
 {
 	void *fn = (void *)cublasRotgEx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasRotgEx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasRotgEx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasRotgEx, cudastub_cublas_slot_cublasRotgEx, cudastub_cublas_resolve_cublasRotgEx, cudastub_cublas_bind_cublasRotgEx);
@@ -12238,7 +12476,8 @@ static cublasStatus_t cublasRotgEx_resolve(cublasHandle_t a0, void *a1, void *a2
 {
 	cublasRotgEx_fn fn = cublasRotgEx_choose();
 
-	atomic_store_explicit(&cublasRotgEx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasRotgEx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -12275,7 +12514,7 @@ void *cudastub_cublas_bind_cublasRotmEx(void)
 {
 	void *fn = (void *)cublasRotmEx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasRotmEx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasRotmEx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasRotmEx, cudastub_cublas_slot_cublasRotmEx, cudastub_cublas_resolve_cublasRotmEx, cudastub_cublas_bind_cublasRotmEx);
@@ -12290,7 +12529,8 @@ static cublasStatus_t cublasRotmEx_resolve(cublasHandle_t a0, int a1, void *a2, 
 {
 	cublasRotmEx_fn fn = cublasRotmEx_choose();
 
-	atomic_store_explicit(&cublasRotmEx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasRotmEx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -12328,7 +12568,7 @@ void *cudastub_cublas_bind_cublasRotmgEx(void)
 {
 	void *fn = (void *)cublasRotmgEx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasRotmgEx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasRotmgEx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasRotmgEx, cudastub_cublas_slot_cublasRotmgEx, cudastub_cublas_resolve_cublasRotmgEx, cudastub_cublas_bind_cublasRotmgEx);
@@ -12343,7 +12583,8 @@ static cublasStatus_t cublasRotmgEx_resolve(cublasHandle_t a0, void *a1, cudaDat
 {
 	cublasRotmgEx_fn fn = cublasRotmgEx_choose();
 
-	atomic_store_explicit(&cublasRotmgEx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasRotmgEx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -12373,7 +12614,7 @@ void *cudastub_cublas_bind_cublasSasum(void)
 {
 	void *fn = (void *)cublasSasum_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSasum, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSasum, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSasum, cudastub_cublas_slot_cublasSasum, cudastub_cublas_resolve_cublasSasum, cudastub_cublas_bind_cublasSasum);
@@ -12388,7 +12629,8 @@ static float cublasSasum_resolve(int a0, const float *a1, int a2)
 {
 	cublasSasum_fn fn = cublasSasum_choose();
 
-	atomic_store_explicit(&cublasSasum_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSasum_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -12419,7 +12661,7 @@ void *cudastub_cublas_bind_cublasSasum_v2(void)
 {
 	void *fn = (void *)cublasSasum_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSasum_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSasum_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSasum_v2, cudastub_cublas_slot_cublasSasum_v2, cudastub_cublas_resolve_cublasSasum_v2, cudastub_cublas_bind_cublasSasum_v2);
@@ -12434,7 +12676,8 @@ static cublasStatus_t cublasSasum_v2_resolve(cublasHandle_t a0, int a1, const fl
 {
 	cublasSasum_v2_fn fn = cublasSasum_v2_choose();
 
-	atomic_store_explicit(&cublasSasum_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSasum_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -12464,7 +12707,7 @@ void *cudastub_cublas_bind_cublasSaxpy(void)
 {
 	void *fn = (void *)cublasSaxpy_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSaxpy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSaxpy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSaxpy, cudastub_cublas_slot_cublasSaxpy, cudastub_cublas_resolve_cublasSaxpy, cudastub_cublas_bind_cublasSaxpy);
@@ -12479,7 +12722,8 @@ static void cublasSaxpy_resolve(int a0, float a1, const float *a2, int a3, float
 {
 	cublasSaxpy_fn fn = cublasSaxpy_choose();
 
-	atomic_store_explicit(&cublasSaxpy_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSaxpy_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -12512,7 +12756,7 @@ void *cudastub_cublas_bind_cublasSaxpy_v2(void)
 {
 	void *fn = (void *)cublasSaxpy_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSaxpy_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSaxpy_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSaxpy_v2, cudastub_cublas_slot_cublasSaxpy_v2, cudastub_cublas_resolve_cublasSaxpy_v2, cudastub_cublas_bind_cublasSaxpy_v2);
@@ -12527,7 +12771,8 @@ static cublasStatus_t cublasSaxpy_v2_resolve(cublasHandle_t a0, int a1, const fl
 {
 	cublasSaxpy_v2_fn fn = cublasSaxpy_v2_choose();
 
-	atomic_store_explicit(&cublasSaxpy_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSaxpy_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -12561,7 +12806,7 @@ void *cudastub_cublas_bind_cublasScalEx(void)
 {
 	void *fn = (void *)cublasScalEx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasScalEx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasScalEx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasScalEx, cudastub_cublas_slot_cublasScalEx, cudastub_cublas_resolve_cublasScalEx, cudastub_cublas_bind_cublasScalEx);
@@ -12576,7 +12821,8 @@ static cublasStatus_t cublasScalEx_resolve(cublasHandle_t a0, int a1, const void
 {
 	cublasScalEx_fn fn = cublasScalEx_choose();
 
-	atomic_store_explicit(&cublasScalEx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasScalEx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -12606,7 +12852,7 @@ void *cudastub_cublas_bind_cublasScasum(void)
 {
 	void *fn = (void *)cublasScasum_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasScasum, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasScasum, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasScasum, cudastub_cublas_slot_cublasScasum, cudastub_cublas_resolve_cublasScasum, cudastub_cublas_bind_cublasScasum);
@@ -12621,7 +12867,8 @@ static float cublasScasum_resolve(int a0, const cuComplex *a1, int a2)
 {
 	cublasScasum_fn fn = cublasScasum_choose();
 
-	atomic_store_explicit(&cublasScasum_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasScasum_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -12652,7 +12899,7 @@ void *cudastub_cublas_bind_cublasScasum_v2(void)
 {
 	void *fn = (void *)cublasScasum_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasScasum_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasScasum_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasScasum_v2, cudastub_cublas_slot_cublasScasum_v2, cudastub_cublas_resolve_cublasScasum_v2, cudastub_cublas_bind_cublasScasum_v2);
@@ -12667,7 +12914,8 @@ static cublasStatus_t cublasScasum_v2_resolve(cublasHandle_t a0, int a1, const c
 {
 	cublasScasum_v2_fn fn = cublasScasum_v2_choose();
 
-	atomic_store_explicit(&cublasScasum_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasScasum_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -12697,7 +12945,7 @@ void *cudastub_cublas_bind_cublasScnrm2(void)
 {
 	void *fn = (void *)cublasScnrm2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasScnrm2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasScnrm2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasScnrm2, cudastub_cublas_slot_cublasScnrm2, cudastub_cublas_resolve_cublasScnrm2, cudastub_cublas_bind_cublasScnrm2);
@@ -12712,7 +12960,8 @@ static float cublasScnrm2_resolve(int a0, const cuComplex *a1, int a2)
 {
 	cublasScnrm2_fn fn = cublasScnrm2_choose();
 
-	atomic_store_explicit(&cublasScnrm2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasScnrm2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -12743,7 +12992,7 @@ void *cudastub_cublas_bind_cublasScnrm2_v2(void)
 {
 	void *fn = (void *)cublasScnrm2_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasScnrm2_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasScnrm2_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasScnrm2_v2, cudastub_cublas_slot_cublasScnrm2_v2, cudastub_cublas_resolve_cublasScnrm2_v2, cudastub_cublas_bind_cublasScnrm2_v2);
@@ -12758,7 +13007,8 @@ static cublasStatus_t cublasScnrm2_v2_resolve(cublasHandle_t a0, int a1, const c
 {
 	cublasScnrm2_v2_fn fn = cublasScnrm2_v2_choose();
 
-	atomic_store_explicit(&cublasScnrm2_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasScnrm2_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -12787,7 +13037,7 @@ void *cudastub_cublas_bind_cublasScopy(void)
 {
 	void *fn = (void *)cublasScopy_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasScopy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasScopy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasScopy, cudastub_cublas_slot_cublasScopy, cudastub_cublas_resolve_cublasScopy, cudastub_cublas_bind_cublasScopy);
@@ -12802,7 +13052,8 @@ static void cublasScopy_resolve(int a0, const float *a1, int a2, float *a3, int 
 {
 	cublasScopy_fn fn = cublasScopy_choose();
 
-	atomic_store_explicit(&cublasScopy_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasScopy_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -12834,7 +13085,7 @@ void *cudastub_cublas_bind_cublasScopy_v2(void)
 {
 	void *fn = (void *)cublasScopy_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasScopy_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasScopy_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasScopy_v2, cudastub_cublas_slot_cublasScopy_v2, cudastub_cublas_resolve_cublasScopy_v2, cudastub_cublas_bind_cublasScopy_v2);
@@ -12849,7 +13100,8 @@ static cublasStatus_t cublasScopy_v2_resolve(cublasHandle_t a0, int a1, const fl
 {
 	cublasScopy_v2_fn fn = cublasScopy_v2_choose();
 
-	atomic_store_explicit(&cublasScopy_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasScopy_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -12885,7 +13137,7 @@ void *cudastub_cublas_bind_cublasSdgmm(void)
 {
 	void *fn = (void *)cublasSdgmm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSdgmm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSdgmm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSdgmm, cudastub_cublas_slot_cublasSdgmm, cudastub_cublas_resolve_cublasSdgmm, cudastub_cublas_bind_cublasSdgmm);
@@ -12900,7 +13152,8 @@ static cublasStatus_t cublasSdgmm_resolve(cublasHandle_t a0, cublasSideMode_t a1
 {
 	cublasSdgmm_fn fn = cublasSdgmm_choose();
 
-	atomic_store_explicit(&cublasSdgmm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSdgmm_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -12932,7 +13185,7 @@ void *cudastub_cublas_bind_cublasSdot(void)
 {
 	void *fn = (void *)cublasSdot_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSdot, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSdot, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSdot, cudastub_cublas_slot_cublasSdot, cudastub_cublas_resolve_cublasSdot, cudastub_cublas_bind_cublasSdot);
@@ -12947,7 +13200,8 @@ static float cublasSdot_resolve(int a0, const float *a1, int a2, const float *a3
 {
 	cublasSdot_fn fn = cublasSdot_choose();
 
-	atomic_store_explicit(&cublasSdot_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSdot_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -12980,7 +13234,7 @@ void *cudastub_cublas_bind_cublasSdot_v2(void)
 {
 	void *fn = (void *)cublasSdot_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSdot_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSdot_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSdot_v2, cudastub_cublas_slot_cublasSdot_v2, cudastub_cublas_resolve_cublasSdot_v2, cudastub_cublas_bind_cublasSdot_v2);
@@ -12995,7 +13249,8 @@ static cublasStatus_t cublasSdot_v2_resolve(cublasHandle_t a0, int a1, const flo
 {
 	cublasSdot_v2_fn fn = cublasSdot_v2_choose();
 
-	atomic_store_explicit(&cublasSdot_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSdot_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -13023,7 +13278,7 @@ void *cudastub_cublas_bind_cublasSetAtomicsMode(void)
 {
 	void *fn = (void *)cublasSetAtomicsMode_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSetAtomicsMode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSetAtomicsMode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSetAtomicsMode, cudastub_cublas_slot_cublasSetAtomicsMode, cudastub_cublas_resolve_cublasSetAtomicsMode, cudastub_cublas_bind_cublasSetAtomicsMode);
@@ -13038,7 +13293,8 @@ static cublasStatus_t cublasSetAtomicsMode_resolve(cublasHandle_t a0, cublasAtom
 {
 	cublasSetAtomicsMode_fn fn = cublasSetAtomicsMode_choose();
 
-	atomic_store_explicit(&cublasSetAtomicsMode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSetAtomicsMode_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -13065,7 +13321,7 @@ void *cudastub_cublas_bind_cublasSetKernelStream(void)
 {
 	void *fn = (void *)cublasSetKernelStream_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSetKernelStream, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSetKernelStream, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSetKernelStream, cudastub_cublas_slot_cublasSetKernelStream, cudastub_cublas_resolve_cublasSetKernelStream, cudastub_cublas_bind_cublasSetKernelStream);
@@ -13080,7 +13336,8 @@ static cublasStatus_t cublasSetKernelStream_resolve(cudaStream_t a0)
 {
 	cublasSetKernelStream_fn fn = cublasSetKernelStream_choose();
 
-	atomic_store_explicit(&cublasSetKernelStream_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSetKernelStream_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -13107,7 +13364,7 @@ void *cudastub_cublas_bind_cublasSetLoggerCallback(void)
 {
 	void *fn = (void *)cublasSetLoggerCallback_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSetLoggerCallback, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSetLoggerCallback, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSetLoggerCallback, cudastub_cublas_slot_cublasSetLoggerCallback, cudastub_cublas_resolve_cublasSetLoggerCallback, cudastub_cublas_bind_cublasSetLoggerCallback);
@@ -13122,7 +13379,8 @@ static cublasStatus_t cublasSetLoggerCallback_resolve(cublasLogCallback a0)
 {
 	cublasSetLoggerCallback_fn fn = cublasSetLoggerCallback_choose();
 
-	atomic_store_explicit(&cublasSetLoggerCallback_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSetLoggerCallback_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -13150,7 +13408,7 @@ void *cudastub_cublas_bind_cublasSetMathMode(void)
 {
 	void *fn = (void *)cublasSetMathMode_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSetMathMode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSetMathMode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSetMathMode, cudastub_cublas_slot_cublasSetMathMode, cudastub_cublas_resolve_cublasSetMathMode, cudastub_cublas_bind_cublasSetMathMode);
@@ -13165,7 +13423,8 @@ static cublasStatus_t cublasSetMathMode_resolve(cublasHandle_t a0, cublasMath_t 
 {
 	cublasSetMathMode_fn fn = cublasSetMathMode_choose();
 
-	atomic_store_explicit(&cublasSetMathMode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSetMathMode_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -13198,7 +13457,7 @@ void *cudastub_cublas_bind_cublasSetMatrix(void)
 {
 	void *fn = (void *)cublasSetMatrix_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSetMatrix, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSetMatrix, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSetMatrix, cudastub_cublas_slot_cublasSetMatrix, cudastub_cublas_resolve_cublasSetMatrix, cudastub_cublas_bind_cublasSetMatrix);
@@ -13213,7 +13472,8 @@ static cublasStatus_t cublasSetMatrix_resolve(int a0, int a1, int a2, const void
 {
 	cublasSetMatrix_fn fn = cublasSetMatrix_choose();
 
-	atomic_store_explicit(&cublasSetMatrix_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSetMatrix_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -13247,7 +13507,7 @@ void *cudastub_cublas_bind_cublasSetMatrixAsync(void)
 {
 	void *fn = (void *)cublasSetMatrixAsync_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSetMatrixAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSetMatrixAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSetMatrixAsync, cudastub_cublas_slot_cublasSetMatrixAsync, cudastub_cublas_resolve_cublasSetMatrixAsync, cudastub_cublas_bind_cublasSetMatrixAsync);
@@ -13262,7 +13522,8 @@ static cublasStatus_t cublasSetMatrixAsync_resolve(int a0, int a1, int a2, const
 {
 	cublasSetMatrixAsync_fn fn = cublasSetMatrixAsync_choose();
 
-	atomic_store_explicit(&cublasSetMatrixAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSetMatrixAsync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -13290,7 +13551,7 @@ void *cudastub_cublas_bind_cublasSetPointerMode_v2(void)
 {
 	void *fn = (void *)cublasSetPointerMode_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSetPointerMode_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSetPointerMode_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSetPointerMode_v2, cudastub_cublas_slot_cublasSetPointerMode_v2, cudastub_cublas_resolve_cublasSetPointerMode_v2, cudastub_cublas_bind_cublasSetPointerMode_v2);
@@ -13305,7 +13566,8 @@ static cublasStatus_t cublasSetPointerMode_v2_resolve(cublasHandle_t a0, cublasP
 {
 	cublasSetPointerMode_v2_fn fn = cublasSetPointerMode_v2_choose();
 
-	atomic_store_explicit(&cublasSetPointerMode_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSetPointerMode_v2_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -13333,7 +13595,7 @@ void *cudastub_cublas_bind_cublasSetSmCountTarget(void)
 {
 	void *fn = (void *)cublasSetSmCountTarget_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSetSmCountTarget, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSetSmCountTarget, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSetSmCountTarget, cudastub_cublas_slot_cublasSetSmCountTarget, cudastub_cublas_resolve_cublasSetSmCountTarget, cudastub_cublas_bind_cublasSetSmCountTarget);
@@ -13348,7 +13610,8 @@ static cublasStatus_t cublasSetSmCountTarget_resolve(cublasHandle_t a0, int a1)
 {
 	cublasSetSmCountTarget_fn fn = cublasSetSmCountTarget_choose();
 
-	atomic_store_explicit(&cublasSetSmCountTarget_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSetSmCountTarget_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -13376,7 +13639,7 @@ void *cudastub_cublas_bind_cublasSetStream_v2(void)
 {
 	void *fn = (void *)cublasSetStream_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSetStream_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSetStream_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSetStream_v2, cudastub_cublas_slot_cublasSetStream_v2, cudastub_cublas_resolve_cublasSetStream_v2, cudastub_cublas_bind_cublasSetStream_v2);
@@ -13391,7 +13654,8 @@ static cublasStatus_t cublasSetStream_v2_resolve(cublasHandle_t a0, cudaStream_t
 {
 	cublasSetStream_v2_fn fn = cublasSetStream_v2_choose();
 
-	atomic_store_explicit(&cublasSetStream_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSetStream_v2_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -13423,7 +13687,7 @@ void *cudastub_cublas_bind_cublasSetVector(void)
 {
 	void *fn = (void *)cublasSetVector_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSetVector, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSetVector, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSetVector, cudastub_cublas_slot_cublasSetVector, cudastub_cublas_resolve_cublasSetVector, cudastub_cublas_bind_cublasSetVector);
@@ -13438,7 +13702,8 @@ static cublasStatus_t cublasSetVector_resolve(int a0, int a1, const void *a2, in
 {
 	cublasSetVector_fn fn = cublasSetVector_choose();
 
-	atomic_store_explicit(&cublasSetVector_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSetVector_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -13471,7 +13736,7 @@ void *cudastub_cublas_bind_cublasSetVectorAsync(void)
 {
 	void *fn = (void *)cublasSetVectorAsync_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSetVectorAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSetVectorAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSetVectorAsync, cudastub_cublas_slot_cublasSetVectorAsync, cudastub_cublas_resolve_cublasSetVectorAsync, cudastub_cublas_bind_cublasSetVectorAsync);
@@ -13486,7 +13751,8 @@ static cublasStatus_t cublasSetVectorAsync_resolve(int a0, int a1, const void *a
 {
 	cublasSetVectorAsync_fn fn = cublasSetVectorAsync_choose();
 
-	atomic_store_explicit(&cublasSetVectorAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSetVectorAsync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -13515,7 +13781,7 @@ void *cudastub_cublas_bind_cublasSetWorkspace_v2(void)
 {
 	void *fn = (void *)cublasSetWorkspace_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSetWorkspace_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSetWorkspace_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSetWorkspace_v2, cudastub_cublas_slot_cublasSetWorkspace_v2, cudastub_cublas_resolve_cublasSetWorkspace_v2, cudastub_cublas_bind_cublasSetWorkspace_v2);
@@ -13530,7 +13796,8 @@ static cublasStatus_t cublasSetWorkspace_v2_resolve(cublasHandle_t a0, void *a1,
 {
 	cublasSetWorkspace_v2_fn fn = cublasSetWorkspace_v2_choose();
 
-	atomic_store_explicit(&cublasSetWorkspace_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSetWorkspace_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -13567,7 +13834,7 @@ void *cudastub_cublas_bind_cublasSgbmv(void)
 {
 	void *fn = (void *)cublasSgbmv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSgbmv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSgbmv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSgbmv, cudastub_cublas_slot_cublasSgbmv, cudastub_cublas_resolve_cublasSgbmv, cudastub_cublas_bind_cublasSgbmv);
@@ -13582,7 +13849,8 @@ static void cublasSgbmv_resolve(char a0, int a1, int a2, int a3, int a4, float a
 {
 	cublasSgbmv_fn fn = cublasSgbmv_choose();
 
-	atomic_store_explicit(&cublasSgbmv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSgbmv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -13622,7 +13890,7 @@ void *cudastub_cublas_bind_cublasSgbmv_v2(void)
 {
 	void *fn = (void *)cublasSgbmv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSgbmv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSgbmv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSgbmv_v2, cudastub_cublas_slot_cublasSgbmv_v2, cudastub_cublas_resolve_cublasSgbmv_v2, cudastub_cublas_bind_cublasSgbmv_v2);
@@ -13637,7 +13905,8 @@ static cublasStatus_t cublasSgbmv_v2_resolve(cublasHandle_t a0, cublasOperation_
 {
 	cublasSgbmv_v2_fn fn = cublasSgbmv_v2_choose();
 
-	atomic_store_explicit(&cublasSgbmv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSgbmv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -13676,7 +13945,7 @@ void *cudastub_cublas_bind_cublasSgeam(void)
 {
 	void *fn = (void *)cublasSgeam_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSgeam, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSgeam, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSgeam, cudastub_cublas_slot_cublasSgeam, cudastub_cublas_resolve_cublasSgeam, cudastub_cublas_bind_cublasSgeam);
@@ -13691,7 +13960,8 @@ static cublasStatus_t cublasSgeam_resolve(cublasHandle_t a0, cublasOperation_t a
 {
 	cublasSgeam_fn fn = cublasSgeam_choose();
 
-	atomic_store_explicit(&cublasSgeam_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSgeam_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -13729,7 +13999,7 @@ void *cudastub_cublas_bind_cublasSgelsBatched(void)
 {
 	void *fn = (void *)cublasSgelsBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSgelsBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSgelsBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSgelsBatched, cudastub_cublas_slot_cublasSgelsBatched, cudastub_cublas_resolve_cublasSgelsBatched, cudastub_cublas_bind_cublasSgelsBatched);
@@ -13744,7 +14014,8 @@ static cublasStatus_t cublasSgelsBatched_resolve(cublasHandle_t a0, cublasOperat
 {
 	cublasSgelsBatched_fn fn = cublasSgelsBatched_choose();
 
-	atomic_store_explicit(&cublasSgelsBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSgelsBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -13781,7 +14052,7 @@ void *cudastub_cublas_bind_cublasSgemm(void)
 {
 	void *fn = (void *)cublasSgemm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSgemm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSgemm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSgemm, cudastub_cublas_slot_cublasSgemm, cudastub_cublas_resolve_cublasSgemm, cudastub_cublas_bind_cublasSgemm);
@@ -13796,7 +14067,8 @@ static void cublasSgemm_resolve(char a0, char a1, int a2, int a3, int a4, float 
 {
 	cublasSgemm_fn fn = cublasSgemm_choose();
 
-	atomic_store_explicit(&cublasSgemm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSgemm_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -13837,7 +14109,7 @@ void *cudastub_cublas_bind_cublasSgemmBatched(void)
 {
 	void *fn = (void *)cublasSgemmBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSgemmBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSgemmBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSgemmBatched, cudastub_cublas_slot_cublasSgemmBatched, cudastub_cublas_resolve_cublasSgemmBatched, cudastub_cublas_bind_cublasSgemmBatched);
@@ -13852,7 +14124,8 @@ static cublasStatus_t cublasSgemmBatched_resolve(cublasHandle_t a0, cublasOperat
 {
 	cublasSgemmBatched_fn fn = cublasSgemmBatched_choose();
 
-	atomic_store_explicit(&cublasSgemmBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSgemmBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
 }
 #endif
@@ -13895,7 +14168,7 @@ void *cudastub_cublas_bind_cublasSgemmEx(void)
 {
 	void *fn = (void *)cublasSgemmEx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSgemmEx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSgemmEx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSgemmEx, cudastub_cublas_slot_cublasSgemmEx, cudastub_cublas_resolve_cublasSgemmEx, cudastub_cublas_bind_cublasSgemmEx);
@@ -13910,7 +14183,8 @@ static cublasStatus_t cublasSgemmEx_resolve(cublasHandle_t a0, cublasOperation_t
 {
 	cublasSgemmEx_fn fn = cublasSgemmEx_choose();
 
-	atomic_store_explicit(&cublasSgemmEx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSgemmEx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
 }
 #endif
@@ -13954,7 +14228,7 @@ void *cudastub_cublas_bind_cublasSgemmStridedBatched(void)
 {
 	void *fn = (void *)cublasSgemmStridedBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSgemmStridedBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSgemmStridedBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSgemmStridedBatched, cudastub_cublas_slot_cublasSgemmStridedBatched, cudastub_cublas_resolve_cublasSgemmStridedBatched, cudastub_cublas_bind_cublasSgemmStridedBatched);
@@ -13969,7 +14243,8 @@ static cublasStatus_t cublasSgemmStridedBatched_resolve(cublasHandle_t a0, cubla
 {
 	cublasSgemmStridedBatched_fn fn = cublasSgemmStridedBatched_choose();
 
-	atomic_store_explicit(&cublasSgemmStridedBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSgemmStridedBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
 }
 #endif
@@ -14009,7 +14284,7 @@ void *cudastub_cublas_bind_cublasSgemm_v2(void)
 {
 	void *fn = (void *)cublasSgemm_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSgemm_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSgemm_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSgemm_v2, cudastub_cublas_slot_cublasSgemm_v2, cudastub_cublas_resolve_cublasSgemm_v2, cudastub_cublas_bind_cublasSgemm_v2);
@@ -14024,7 +14299,8 @@ static cublasStatus_t cublasSgemm_v2_resolve(cublasHandle_t a0, cublasOperation_
 {
 	cublasSgemm_v2_fn fn = cublasSgemm_v2_choose();
 
-	atomic_store_explicit(&cublasSgemm_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSgemm_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -14059,7 +14335,7 @@ void *cudastub_cublas_bind_cublasSgemv(void)
 {
 	void *fn = (void *)cublasSgemv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSgemv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSgemv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSgemv, cudastub_cublas_slot_cublasSgemv, cudastub_cublas_resolve_cublasSgemv, cudastub_cublas_bind_cublasSgemv);
@@ -14074,7 +14350,8 @@ static void cublasSgemv_resolve(char a0, int a1, int a2, float a3, const float *
 {
 	cublasSgemv_fn fn = cublasSgemv_choose();
 
-	atomic_store_explicit(&cublasSgemv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSgemv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -14113,7 +14390,7 @@ void *cudastub_cublas_bind_cublasSgemvBatched(void)
 {
 	void *fn = (void *)cublasSgemvBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSgemvBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSgemvBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSgemvBatched, cudastub_cublas_slot_cublasSgemvBatched, cudastub_cublas_resolve_cublasSgemvBatched, cudastub_cublas_bind_cublasSgemvBatched);
@@ -14128,7 +14405,8 @@ static cublasStatus_t cublasSgemvBatched_resolve(cublasHandle_t a0, cublasOperat
 {
 	cublasSgemvBatched_fn fn = cublasSgemvBatched_choose();
 
-	atomic_store_explicit(&cublasSgemvBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSgemvBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -14170,7 +14448,7 @@ void *cudastub_cublas_bind_cublasSgemvStridedBatched(void)
 {
 	void *fn = (void *)cublasSgemvStridedBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSgemvStridedBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSgemvStridedBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSgemvStridedBatched, cudastub_cublas_slot_cublasSgemvStridedBatched, cudastub_cublas_resolve_cublasSgemvStridedBatched, cudastub_cublas_bind_cublasSgemvStridedBatched);
@@ -14185,7 +14463,8 @@ static cublasStatus_t cublasSgemvStridedBatched_resolve(cublasHandle_t a0, cubla
 {
 	cublasSgemvStridedBatched_fn fn = cublasSgemvStridedBatched_choose();
 
-	atomic_store_explicit(&cublasSgemvStridedBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSgemvStridedBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
 }
 #endif
@@ -14223,7 +14502,7 @@ void *cudastub_cublas_bind_cublasSgemv_v2(void)
 {
 	void *fn = (void *)cublasSgemv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSgemv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSgemv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSgemv_v2, cudastub_cublas_slot_cublasSgemv_v2, cudastub_cublas_resolve_cublasSgemv_v2, cudastub_cublas_bind_cublasSgemv_v2);
@@ -14238,7 +14517,8 @@ static cublasStatus_t cublasSgemv_v2_resolve(cublasHandle_t a0, cublasOperation_
 {
 	cublasSgemv_v2_fn fn = cublasSgemv_v2_choose();
 
-	atomic_store_explicit(&cublasSgemv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSgemv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -14272,7 +14552,7 @@ void *cudastub_cublas_bind_cublasSgeqrfBatched(void)
 {
 	void *fn = (void *)cublasSgeqrfBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSgeqrfBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSgeqrfBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSgeqrfBatched, cudastub_cublas_slot_cublasSgeqrfBatched, cudastub_cublas_resolve_cublasSgeqrfBatched, cudastub_cublas_bind_cublasSgeqrfBatched);
@@ -14287,7 +14567,8 @@ static cublasStatus_t cublasSgeqrfBatched_resolve(cublasHandle_t a0, int a1, int
 {
 	cublasSgeqrfBatched_fn fn = cublasSgeqrfBatched_choose();
 
-	atomic_store_explicit(&cublasSgeqrfBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSgeqrfBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -14320,7 +14601,7 @@ void *cudastub_cublas_bind_cublasSger(void)
 {
 	void *fn = (void *)cublasSger_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSger, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSger, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSger, cudastub_cublas_slot_cublasSger, cudastub_cublas_resolve_cublasSger, cudastub_cublas_bind_cublasSger);
@@ -14335,7 +14616,8 @@ static void cublasSger_resolve(int a0, int a1, float a2, const float *a3, int a4
 {
 	cublasSger_fn fn = cublasSger_choose();
 
-	atomic_store_explicit(&cublasSger_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSger_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -14371,7 +14653,7 @@ void *cudastub_cublas_bind_cublasSger_v2(void)
 {
 	void *fn = (void *)cublasSger_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSger_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSger_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSger_v2, cudastub_cublas_slot_cublasSger_v2, cudastub_cublas_resolve_cublasSger_v2, cudastub_cublas_bind_cublasSger_v2);
@@ -14386,7 +14668,8 @@ static cublasStatus_t cublasSger_v2_resolve(cublasHandle_t a0, int a1, int a2, c
 {
 	cublasSger_v2_fn fn = cublasSger_v2_choose();
 
-	atomic_store_explicit(&cublasSger_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSger_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -14419,7 +14702,7 @@ void *cudastub_cublas_bind_cublasSgetrfBatched(void)
 {
 	void *fn = (void *)cublasSgetrfBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSgetrfBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSgetrfBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSgetrfBatched, cudastub_cublas_slot_cublasSgetrfBatched, cudastub_cublas_resolve_cublasSgetrfBatched, cudastub_cublas_bind_cublasSgetrfBatched);
@@ -14434,7 +14717,8 @@ static cublasStatus_t cublasSgetrfBatched_resolve(cublasHandle_t a0, int a1, flo
 {
 	cublasSgetrfBatched_fn fn = cublasSgetrfBatched_choose();
 
-	atomic_store_explicit(&cublasSgetrfBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSgetrfBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -14469,7 +14753,7 @@ void *cudastub_cublas_bind_cublasSgetriBatched(void)
 {
 	void *fn = (void *)cublasSgetriBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSgetriBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSgetriBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSgetriBatched, cudastub_cublas_slot_cublasSgetriBatched, cudastub_cublas_resolve_cublasSgetriBatched, cudastub_cublas_bind_cublasSgetriBatched);
@@ -14484,7 +14768,8 @@ static cublasStatus_t cublasSgetriBatched_resolve(cublasHandle_t a0, int a1, con
 {
 	cublasSgetriBatched_fn fn = cublasSgetriBatched_choose();
 
-	atomic_store_explicit(&cublasSgetriBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSgetriBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -14521,7 +14806,7 @@ void *cudastub_cublas_bind_cublasSgetrsBatched(void)
 {
 	void *fn = (void *)cublasSgetrsBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSgetrsBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSgetrsBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSgetrsBatched, cudastub_cublas_slot_cublasSgetrsBatched, cudastub_cublas_resolve_cublasSgetrsBatched, cudastub_cublas_bind_cublasSgetrsBatched);
@@ -14536,7 +14821,8 @@ static cublasStatus_t cublasSgetrsBatched_resolve(cublasHandle_t a0, cublasOpera
 {
 	cublasSgetrsBatched_fn fn = cublasSgetrsBatched_choose();
 
-	atomic_store_explicit(&cublasSgetrsBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSgetrsBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -14562,7 +14848,7 @@ void *cudastub_cublas_bind_cublasShutdown(void)
 {
 	void *fn = (void *)cublasShutdown_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasShutdown, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasShutdown, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasShutdown, cudastub_cublas_slot_cublasShutdown, cudastub_cublas_resolve_cublasShutdown, cudastub_cublas_bind_cublasShutdown);
@@ -14577,7 +14863,8 @@ static cublasStatus_t cublasShutdown_resolve(void)
 {
 	cublasShutdown_fn fn = cublasShutdown_choose();
 
-	atomic_store_explicit(&cublasShutdown_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasShutdown_slot, fn, memory_order_release);
 	return fn();
 }
 #endif
@@ -14611,7 +14898,7 @@ void *cudastub_cublas_bind_cublasSmatinvBatched(void)
 {
 	void *fn = (void *)cublasSmatinvBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSmatinvBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSmatinvBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSmatinvBatched, cudastub_cublas_slot_cublasSmatinvBatched, cudastub_cublas_resolve_cublasSmatinvBatched, cudastub_cublas_bind_cublasSmatinvBatched);
@@ -14626,7 +14913,8 @@ static cublasStatus_t cublasSmatinvBatched_resolve(cublasHandle_t a0, int a1, co
 {
 	cublasSmatinvBatched_fn fn = cublasSmatinvBatched_choose();
 
-	atomic_store_explicit(&cublasSmatinvBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSmatinvBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -14656,7 +14944,7 @@ void *cudastub_cublas_bind_cublasSnrm2(void)
 {
 	void *fn = (void *)cublasSnrm2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSnrm2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSnrm2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSnrm2, cudastub_cublas_slot_cublasSnrm2, cudastub_cublas_resolve_cublasSnrm2, cudastub_cublas_bind_cublasSnrm2);
@@ -14671,7 +14959,8 @@ static float cublasSnrm2_resolve(int a0, const float *a1, int a2)
 {
 	cublasSnrm2_fn fn = cublasSnrm2_choose();
 
-	atomic_store_explicit(&cublasSnrm2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSnrm2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -14702,7 +14991,7 @@ void *cudastub_cublas_bind_cublasSnrm2_v2(void)
 {
 	void *fn = (void *)cublasSnrm2_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSnrm2_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSnrm2_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSnrm2_v2, cudastub_cublas_slot_cublasSnrm2_v2, cudastub_cublas_resolve_cublasSnrm2_v2, cudastub_cublas_bind_cublasSnrm2_v2);
@@ -14717,7 +15006,8 @@ static cublasStatus_t cublasSnrm2_v2_resolve(cublasHandle_t a0, int a1, const fl
 {
 	cublasSnrm2_v2_fn fn = cublasSnrm2_v2_choose();
 
-	atomic_store_explicit(&cublasSnrm2_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSnrm2_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -14748,7 +15038,7 @@ void *cudastub_cublas_bind_cublasSrot(void)
 {
 	void *fn = (void *)cublasSrot_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSrot, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSrot, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSrot, cudastub_cublas_slot_cublasSrot, cudastub_cublas_resolve_cublasSrot, cudastub_cublas_bind_cublasSrot);
@@ -14763,7 +15053,8 @@ static void cublasSrot_resolve(int a0, float *a1, int a2, float *a3, int a4, flo
 {
 	cublasSrot_fn fn = cublasSrot_choose();
 
-	atomic_store_explicit(&cublasSrot_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSrot_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -14797,7 +15088,7 @@ void *cudastub_cublas_bind_cublasSrot_v2(void)
 {
 	void *fn = (void *)cublasSrot_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSrot_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSrot_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSrot_v2, cudastub_cublas_slot_cublasSrot_v2, cudastub_cublas_resolve_cublasSrot_v2, cudastub_cublas_bind_cublasSrot_v2);
@@ -14812,7 +15103,8 @@ static cublasStatus_t cublasSrot_v2_resolve(cublasHandle_t a0, int a1, float *a2
 {
 	cublasSrot_v2_fn fn = cublasSrot_v2_choose();
 
-	atomic_store_explicit(&cublasSrot_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSrot_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -14840,7 +15132,7 @@ void *cudastub_cublas_bind_cublasSrotg(void)
 {
 	void *fn = (void *)cublasSrotg_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSrotg, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSrotg, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSrotg, cudastub_cublas_slot_cublasSrotg, cudastub_cublas_resolve_cublasSrotg, cudastub_cublas_bind_cublasSrotg);
@@ -14855,7 +15147,8 @@ static void cublasSrotg_resolve(float *a0, float *a1, float *a2, float *a3)
 {
 	cublasSrotg_fn fn = cublasSrotg_choose();
 
-	atomic_store_explicit(&cublasSrotg_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSrotg_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3);
 }
 #endif
@@ -14886,7 +15179,7 @@ void *cudastub_cublas_bind_cublasSrotg_v2(void)
 {
 	void *fn = (void *)cublasSrotg_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSrotg_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSrotg_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSrotg_v2, cudastub_cublas_slot_cublasSrotg_v2, cudastub_cublas_resolve_cublasSrotg_v2, cudastub_cublas_bind_cublasSrotg_v2);
@@ -14901,7 +15194,8 @@ static cublasStatus_t cublasSrotg_v2_resolve(cublasHandle_t a0, float *a1, float
 {
 	cublasSrotg_v2_fn fn = cublasSrotg_v2_choose();
 
-	atomic_store_explicit(&cublasSrotg_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSrotg_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -14931,7 +15225,7 @@ void *cudastub_cublas_bind_cublasSrotm(void)
 {
 	void *fn = (void *)cublasSrotm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSrotm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSrotm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSrotm, cudastub_cublas_slot_cublasSrotm, cudastub_cublas_resolve_cublasSrotm, cudastub_cublas_bind_cublasSrotm);
@@ -14946,7 +15240,8 @@ static void cublasSrotm_resolve(int a0, float *a1, int a2, float *a3, int a4, co
 {
 	cublasSrotm_fn fn = cublasSrotm_choose();
 
-	atomic_store_explicit(&cublasSrotm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSrotm_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -14979,7 +15274,7 @@ void *cudastub_cublas_bind_cublasSrotm_v2(void)
 {
 	void *fn = (void *)cublasSrotm_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSrotm_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSrotm_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSrotm_v2, cudastub_cublas_slot_cublasSrotm_v2, cudastub_cublas_resolve_cublasSrotm_v2, cudastub_cublas_bind_cublasSrotm_v2);
@@ -14994,7 +15289,8 @@ static cublasStatus_t cublasSrotm_v2_resolve(cublasHandle_t a0, int a1, float *a
 {
 	cublasSrotm_v2_fn fn = cublasSrotm_v2_choose();
 
-	atomic_store_explicit(&cublasSrotm_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSrotm_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -15023,7 +15319,7 @@ void *cudastub_cublas_bind_cublasSrotmg(void)
 {
 	void *fn = (void *)cublasSrotmg_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSrotmg, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSrotmg, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSrotmg, cudastub_cublas_slot_cublasSrotmg, cudastub_cublas_resolve_cublasSrotmg, cudastub_cublas_bind_cublasSrotmg);
@@ -15038,7 +15334,8 @@ static void cublasSrotmg_resolve(float *a0, float *a1, float *a2, const float *a
 {
 	cublasSrotmg_fn fn = cublasSrotmg_choose();
 
-	atomic_store_explicit(&cublasSrotmg_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSrotmg_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -15070,7 +15367,7 @@ void *cudastub_cublas_bind_cublasSrotmg_v2(void)
 {
 	void *fn = (void *)cublasSrotmg_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSrotmg_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSrotmg_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSrotmg_v2, cudastub_cublas_slot_cublasSrotmg_v2, cudastub_cublas_resolve_cublasSrotmg_v2, cudastub_cublas_bind_cublasSrotmg_v2);
@@ -15085,7 +15382,8 @@ static cublasStatus_t cublasSrotmg_v2_resolve(cublasHandle_t a0, float *a1, floa
 {
 	cublasSrotmg_v2_fn fn = cublasSrotmg_v2_choose();
 
-	atomic_store_explicit(&cublasSrotmg_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSrotmg_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -15120,7 +15418,7 @@ void *cudastub_cublas_bind_cublasSsbmv(void)
 {
 	void *fn = (void *)cublasSsbmv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSsbmv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSsbmv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSsbmv, cudastub_cublas_slot_cublasSsbmv, cudastub_cublas_resolve_cublasSsbmv, cudastub_cublas_bind_cublasSsbmv);
@@ -15135,7 +15433,8 @@ static void cublasSsbmv_resolve(char a0, int a1, int a2, float a3, const float *
 {
 	cublasSsbmv_fn fn = cublasSsbmv_choose();
 
-	atomic_store_explicit(&cublasSsbmv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSsbmv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -15173,7 +15472,7 @@ void *cudastub_cublas_bind_cublasSsbmv_v2(void)
 {
 	void *fn = (void *)cublasSsbmv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSsbmv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSsbmv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSsbmv_v2, cudastub_cublas_slot_cublasSsbmv_v2, cudastub_cublas_resolve_cublasSsbmv_v2, cudastub_cublas_bind_cublasSsbmv_v2);
@@ -15188,7 +15487,8 @@ static cublasStatus_t cublasSsbmv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasSsbmv_v2_fn fn = cublasSsbmv_v2_choose();
 
-	atomic_store_explicit(&cublasSsbmv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSsbmv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -15216,7 +15516,7 @@ void *cudastub_cublas_bind_cublasSscal(void)
 {
 	void *fn = (void *)cublasSscal_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSscal, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSscal, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSscal, cudastub_cublas_slot_cublasSscal, cudastub_cublas_resolve_cublasSscal, cudastub_cublas_bind_cublasSscal);
@@ -15231,7 +15531,8 @@ static void cublasSscal_resolve(int a0, float a1, float *a2, int a3)
 {
 	cublasSscal_fn fn = cublasSscal_choose();
 
-	atomic_store_explicit(&cublasSscal_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSscal_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3);
 }
 #endif
@@ -15262,7 +15563,7 @@ void *cudastub_cublas_bind_cublasSscal_v2(void)
 {
 	void *fn = (void *)cublasSscal_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSscal_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSscal_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSscal_v2, cudastub_cublas_slot_cublasSscal_v2, cudastub_cublas_resolve_cublasSscal_v2, cudastub_cublas_bind_cublasSscal_v2);
@@ -15277,7 +15578,8 @@ static cublasStatus_t cublasSscal_v2_resolve(cublasHandle_t a0, int a1, const fl
 {
 	cublasSscal_v2_fn fn = cublasSscal_v2_choose();
 
-	atomic_store_explicit(&cublasSscal_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSscal_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -15310,7 +15612,7 @@ void *cudastub_cublas_bind_cublasSspmv(void)
 {
 	void *fn = (void *)cublasSspmv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSspmv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSspmv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSspmv, cudastub_cublas_slot_cublasSspmv, cudastub_cublas_resolve_cublasSspmv, cudastub_cublas_bind_cublasSspmv);
@@ -15325,7 +15627,8 @@ static void cublasSspmv_resolve(char a0, int a1, float a2, const float *a3, cons
 {
 	cublasSspmv_fn fn = cublasSspmv_choose();
 
-	atomic_store_explicit(&cublasSspmv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSspmv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -15361,7 +15664,7 @@ void *cudastub_cublas_bind_cublasSspmv_v2(void)
 {
 	void *fn = (void *)cublasSspmv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSspmv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSspmv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSspmv_v2, cudastub_cublas_slot_cublasSspmv_v2, cudastub_cublas_resolve_cublasSspmv_v2, cudastub_cublas_bind_cublasSspmv_v2);
@@ -15376,7 +15679,8 @@ static cublasStatus_t cublasSspmv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasSspmv_v2_fn fn = cublasSspmv_v2_choose();
 
-	atomic_store_explicit(&cublasSspmv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSspmv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -15406,7 +15710,7 @@ void *cudastub_cublas_bind_cublasSspr(void)
 {
 	void *fn = (void *)cublasSspr_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSspr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSspr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSspr, cudastub_cublas_slot_cublasSspr, cudastub_cublas_resolve_cublasSspr, cudastub_cublas_bind_cublasSspr);
@@ -15421,7 +15725,8 @@ static void cublasSspr_resolve(char a0, int a1, float a2, const float *a3, int a
 {
 	cublasSspr_fn fn = cublasSspr_choose();
 
-	atomic_store_explicit(&cublasSspr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSspr_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -15453,7 +15758,7 @@ void *cudastub_cublas_bind_cublasSspr2(void)
 {
 	void *fn = (void *)cublasSspr2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSspr2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSspr2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSspr2, cudastub_cublas_slot_cublasSspr2, cudastub_cublas_resolve_cublasSspr2, cudastub_cublas_bind_cublasSspr2);
@@ -15468,7 +15773,8 @@ static void cublasSspr2_resolve(char a0, int a1, float a2, const float *a3, int 
 {
 	cublasSspr2_fn fn = cublasSspr2_choose();
 
-	atomic_store_explicit(&cublasSspr2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSspr2_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -15503,7 +15809,7 @@ void *cudastub_cublas_bind_cublasSspr2_v2(void)
 {
 	void *fn = (void *)cublasSspr2_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSspr2_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSspr2_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSspr2_v2, cudastub_cublas_slot_cublasSspr2_v2, cudastub_cublas_resolve_cublasSspr2_v2, cudastub_cublas_bind_cublasSspr2_v2);
@@ -15518,7 +15824,8 @@ static cublasStatus_t cublasSspr2_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasSspr2_v2_fn fn = cublasSspr2_v2_choose();
 
-	atomic_store_explicit(&cublasSspr2_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSspr2_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -15551,7 +15858,7 @@ void *cudastub_cublas_bind_cublasSspr_v2(void)
 {
 	void *fn = (void *)cublasSspr_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSspr_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSspr_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSspr_v2, cudastub_cublas_slot_cublasSspr_v2, cudastub_cublas_resolve_cublasSspr_v2, cudastub_cublas_bind_cublasSspr_v2);
@@ -15566,7 +15873,8 @@ static cublasStatus_t cublasSspr_v2_resolve(cublasHandle_t a0, cublasFillMode_t 
 {
 	cublasSspr_v2_fn fn = cublasSspr_v2_choose();
 
-	atomic_store_explicit(&cublasSspr_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSspr_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -15595,7 +15903,7 @@ void *cudastub_cublas_bind_cublasSswap(void)
 {
 	void *fn = (void *)cublasSswap_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSswap, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSswap, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSswap, cudastub_cublas_slot_cublasSswap, cudastub_cublas_resolve_cublasSswap, cudastub_cublas_bind_cublasSswap);
@@ -15610,7 +15918,8 @@ static void cublasSswap_resolve(int a0, float *a1, int a2, float *a3, int a4)
 {
 	cublasSswap_fn fn = cublasSswap_choose();
 
-	atomic_store_explicit(&cublasSswap_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSswap_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -15642,7 +15951,7 @@ void *cudastub_cublas_bind_cublasSswap_v2(void)
 {
 	void *fn = (void *)cublasSswap_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSswap_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSswap_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSswap_v2, cudastub_cublas_slot_cublasSswap_v2, cudastub_cublas_resolve_cublasSswap_v2, cudastub_cublas_bind_cublasSswap_v2);
@@ -15657,7 +15966,8 @@ static cublasStatus_t cublasSswap_v2_resolve(cublasHandle_t a0, int a1, float *a
 {
 	cublasSswap_v2_fn fn = cublasSswap_v2_choose();
 
-	atomic_store_explicit(&cublasSswap_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSswap_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -15693,7 +16003,7 @@ void *cudastub_cublas_bind_cublasSsymm(void)
 {
 	void *fn = (void *)cublasSsymm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSsymm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSsymm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSsymm, cudastub_cublas_slot_cublasSsymm, cudastub_cublas_resolve_cublasSsymm, cudastub_cublas_bind_cublasSsymm);
@@ -15708,7 +16018,8 @@ static void cublasSsymm_resolve(char a0, char a1, int a2, int a3, float a4, cons
 {
 	cublasSsymm_fn fn = cublasSsymm_choose();
 
-	atomic_store_explicit(&cublasSsymm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSsymm_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -15747,7 +16058,7 @@ void *cudastub_cublas_bind_cublasSsymm_v2(void)
 {
 	void *fn = (void *)cublasSsymm_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSsymm_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSsymm_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSsymm_v2, cudastub_cublas_slot_cublasSsymm_v2, cudastub_cublas_resolve_cublasSsymm_v2, cudastub_cublas_bind_cublasSsymm_v2);
@@ -15762,7 +16073,8 @@ static cublasStatus_t cublasSsymm_v2_resolve(cublasHandle_t a0, cublasSideMode_t
 {
 	cublasSsymm_v2_fn fn = cublasSsymm_v2_choose();
 
-	atomic_store_explicit(&cublasSsymm_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSsymm_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -15796,7 +16108,7 @@ void *cudastub_cublas_bind_cublasSsymv(void)
 {
 	void *fn = (void *)cublasSsymv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSsymv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSsymv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSsymv, cudastub_cublas_slot_cublasSsymv, cudastub_cublas_resolve_cublasSsymv, cudastub_cublas_bind_cublasSsymv);
@@ -15811,7 +16123,8 @@ static void cublasSsymv_resolve(char a0, int a1, float a2, const float *a3, int 
 {
 	cublasSsymv_fn fn = cublasSsymv_choose();
 
-	atomic_store_explicit(&cublasSsymv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSsymv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -15848,7 +16161,7 @@ void *cudastub_cublas_bind_cublasSsymv_v2(void)
 {
 	void *fn = (void *)cublasSsymv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSsymv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSsymv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSsymv_v2, cudastub_cublas_slot_cublasSsymv_v2, cudastub_cublas_resolve_cublasSsymv_v2, cudastub_cublas_bind_cublasSsymv_v2);
@@ -15863,7 +16176,8 @@ static cublasStatus_t cublasSsymv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasSsymv_v2_fn fn = cublasSsymv_v2_choose();
 
-	atomic_store_explicit(&cublasSsymv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSsymv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -15894,7 +16208,7 @@ void *cudastub_cublas_bind_cublasSsyr(void)
 {
 	void *fn = (void *)cublasSsyr_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSsyr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSsyr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSsyr, cudastub_cublas_slot_cublasSsyr, cudastub_cublas_resolve_cublasSsyr, cudastub_cublas_bind_cublasSsyr);
@@ -15909,7 +16223,8 @@ static void cublasSsyr_resolve(char a0, int a1, float a2, const float *a3, int a
 {
 	cublasSsyr_fn fn = cublasSsyr_choose();
 
-	atomic_store_explicit(&cublasSsyr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSsyr_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -15942,7 +16257,7 @@ void *cudastub_cublas_bind_cublasSsyr2(void)
 {
 	void *fn = (void *)cublasSsyr2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSsyr2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSsyr2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSsyr2, cudastub_cublas_slot_cublasSsyr2, cudastub_cublas_resolve_cublasSsyr2, cudastub_cublas_bind_cublasSsyr2);
@@ -15957,7 +16272,8 @@ static void cublasSsyr2_resolve(char a0, int a1, float a2, const float *a3, int 
 {
 	cublasSsyr2_fn fn = cublasSsyr2_choose();
 
-	atomic_store_explicit(&cublasSsyr2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSsyr2_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -15993,7 +16309,7 @@ void *cudastub_cublas_bind_cublasSsyr2_v2(void)
 {
 	void *fn = (void *)cublasSsyr2_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSsyr2_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSsyr2_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSsyr2_v2, cudastub_cublas_slot_cublasSsyr2_v2, cudastub_cublas_resolve_cublasSsyr2_v2, cudastub_cublas_bind_cublasSsyr2_v2);
@@ -16008,7 +16324,8 @@ static cublasStatus_t cublasSsyr2_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasSsyr2_v2_fn fn = cublasSsyr2_v2_choose();
 
-	atomic_store_explicit(&cublasSsyr2_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSsyr2_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -16044,7 +16361,7 @@ void *cudastub_cublas_bind_cublasSsyr2k(void)
 {
 	void *fn = (void *)cublasSsyr2k_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSsyr2k, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSsyr2k, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSsyr2k, cudastub_cublas_slot_cublasSsyr2k, cudastub_cublas_resolve_cublasSsyr2k, cudastub_cublas_bind_cublasSsyr2k);
@@ -16059,7 +16376,8 @@ static void cublasSsyr2k_resolve(char a0, char a1, int a2, int a3, float a4, con
 {
 	cublasSsyr2k_fn fn = cublasSsyr2k_choose();
 
-	atomic_store_explicit(&cublasSsyr2k_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSsyr2k_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -16098,7 +16416,7 @@ void *cudastub_cublas_bind_cublasSsyr2k_v2(void)
 {
 	void *fn = (void *)cublasSsyr2k_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSsyr2k_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSsyr2k_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSsyr2k_v2, cudastub_cublas_slot_cublasSsyr2k_v2, cudastub_cublas_resolve_cublasSsyr2k_v2, cudastub_cublas_bind_cublasSsyr2k_v2);
@@ -16113,7 +16431,8 @@ static cublasStatus_t cublasSsyr2k_v2_resolve(cublasHandle_t a0, cublasFillMode_
 {
 	cublasSsyr2k_v2_fn fn = cublasSsyr2k_v2_choose();
 
-	atomic_store_explicit(&cublasSsyr2k_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSsyr2k_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -16147,7 +16466,7 @@ void *cudastub_cublas_bind_cublasSsyr_v2(void)
 {
 	void *fn = (void *)cublasSsyr_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSsyr_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSsyr_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSsyr_v2, cudastub_cublas_slot_cublasSsyr_v2, cudastub_cublas_resolve_cublasSsyr_v2, cudastub_cublas_bind_cublasSsyr_v2);
@@ -16162,7 +16481,8 @@ static cublasStatus_t cublasSsyr_v2_resolve(cublasHandle_t a0, cublasFillMode_t 
 {
 	cublasSsyr_v2_fn fn = cublasSsyr_v2_choose();
 
-	atomic_store_explicit(&cublasSsyr_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSsyr_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -16196,7 +16516,7 @@ void *cudastub_cublas_bind_cublasSsyrk(void)
 {
 	void *fn = (void *)cublasSsyrk_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSsyrk, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSsyrk, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSsyrk, cudastub_cublas_slot_cublasSsyrk, cudastub_cublas_resolve_cublasSsyrk, cudastub_cublas_bind_cublasSsyrk);
@@ -16211,7 +16531,8 @@ static void cublasSsyrk_resolve(char a0, char a1, int a2, int a3, float a4, cons
 {
 	cublasSsyrk_fn fn = cublasSsyrk_choose();
 
-	atomic_store_explicit(&cublasSsyrk_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSsyrk_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -16248,7 +16569,7 @@ void *cudastub_cublas_bind_cublasSsyrk_v2(void)
 {
 	void *fn = (void *)cublasSsyrk_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSsyrk_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSsyrk_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSsyrk_v2, cudastub_cublas_slot_cublasSsyrk_v2, cudastub_cublas_resolve_cublasSsyrk_v2, cudastub_cublas_bind_cublasSsyrk_v2);
@@ -16263,7 +16584,8 @@ static cublasStatus_t cublasSsyrk_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasSsyrk_v2_fn fn = cublasSsyrk_v2_choose();
 
-	atomic_store_explicit(&cublasSsyrk_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSsyrk_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -16302,7 +16624,7 @@ void *cudastub_cublas_bind_cublasSsyrkx(void)
 {
 	void *fn = (void *)cublasSsyrkx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSsyrkx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSsyrkx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSsyrkx, cudastub_cublas_slot_cublasSsyrkx, cudastub_cublas_resolve_cublasSsyrkx, cudastub_cublas_bind_cublasSsyrkx);
@@ -16317,7 +16639,8 @@ static cublasStatus_t cublasSsyrkx_resolve(cublasHandle_t a0, cublasFillMode_t a
 {
 	cublasSsyrkx_fn fn = cublasSsyrkx_choose();
 
-	atomic_store_explicit(&cublasSsyrkx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSsyrkx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -16350,7 +16673,7 @@ void *cudastub_cublas_bind_cublasStbmv(void)
 {
 	void *fn = (void *)cublasStbmv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasStbmv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasStbmv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasStbmv, cudastub_cublas_slot_cublasStbmv, cudastub_cublas_resolve_cublasStbmv, cudastub_cublas_bind_cublasStbmv);
@@ -16365,7 +16688,8 @@ static void cublasStbmv_resolve(char a0, char a1, char a2, int a3, int a4, const
 {
 	cublasStbmv_fn fn = cublasStbmv_choose();
 
-	atomic_store_explicit(&cublasStbmv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasStbmv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -16401,7 +16725,7 @@ void *cudastub_cublas_bind_cublasStbmv_v2(void)
 {
 	void *fn = (void *)cublasStbmv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasStbmv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasStbmv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasStbmv_v2, cudastub_cublas_slot_cublasStbmv_v2, cudastub_cublas_resolve_cublasStbmv_v2, cudastub_cublas_bind_cublasStbmv_v2);
@@ -16416,7 +16740,8 @@ static cublasStatus_t cublasStbmv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasStbmv_v2_fn fn = cublasStbmv_v2_choose();
 
-	atomic_store_explicit(&cublasStbmv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasStbmv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -16449,7 +16774,7 @@ void *cudastub_cublas_bind_cublasStbsv(void)
 {
 	void *fn = (void *)cublasStbsv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasStbsv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasStbsv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasStbsv, cudastub_cublas_slot_cublasStbsv, cudastub_cublas_resolve_cublasStbsv, cudastub_cublas_bind_cublasStbsv);
@@ -16464,7 +16789,8 @@ static void cublasStbsv_resolve(char a0, char a1, char a2, int a3, int a4, const
 {
 	cublasStbsv_fn fn = cublasStbsv_choose();
 
-	atomic_store_explicit(&cublasStbsv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasStbsv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -16500,7 +16826,7 @@ void *cudastub_cublas_bind_cublasStbsv_v2(void)
 {
 	void *fn = (void *)cublasStbsv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasStbsv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasStbsv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasStbsv_v2, cudastub_cublas_slot_cublasStbsv_v2, cudastub_cublas_resolve_cublasStbsv_v2, cudastub_cublas_bind_cublasStbsv_v2);
@@ -16515,7 +16841,8 @@ static cublasStatus_t cublasStbsv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasStbsv_v2_fn fn = cublasStbsv_v2_choose();
 
-	atomic_store_explicit(&cublasStbsv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasStbsv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -16546,7 +16873,7 @@ void *cudastub_cublas_bind_cublasStpmv(void)
 {
 	void *fn = (void *)cublasStpmv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasStpmv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasStpmv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasStpmv, cudastub_cublas_slot_cublasStpmv, cudastub_cublas_resolve_cublasStpmv, cudastub_cublas_bind_cublasStpmv);
@@ -16561,7 +16888,8 @@ static void cublasStpmv_resolve(char a0, char a1, char a2, int a3, const float *
 {
 	cublasStpmv_fn fn = cublasStpmv_choose();
 
-	atomic_store_explicit(&cublasStpmv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasStpmv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -16595,7 +16923,7 @@ void *cudastub_cublas_bind_cublasStpmv_v2(void)
 {
 	void *fn = (void *)cublasStpmv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasStpmv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasStpmv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasStpmv_v2, cudastub_cublas_slot_cublasStpmv_v2, cudastub_cublas_resolve_cublasStpmv_v2, cudastub_cublas_bind_cublasStpmv_v2);
@@ -16610,7 +16938,8 @@ static cublasStatus_t cublasStpmv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasStpmv_v2_fn fn = cublasStpmv_v2_choose();
 
-	atomic_store_explicit(&cublasStpmv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasStpmv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -16641,7 +16970,7 @@ void *cudastub_cublas_bind_cublasStpsv(void)
 {
 	void *fn = (void *)cublasStpsv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasStpsv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasStpsv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasStpsv, cudastub_cublas_slot_cublasStpsv, cudastub_cublas_resolve_cublasStpsv, cudastub_cublas_bind_cublasStpsv);
@@ -16656,7 +16985,8 @@ static void cublasStpsv_resolve(char a0, char a1, char a2, int a3, const float *
 {
 	cublasStpsv_fn fn = cublasStpsv_choose();
 
-	atomic_store_explicit(&cublasStpsv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasStpsv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -16690,7 +17020,7 @@ void *cudastub_cublas_bind_cublasStpsv_v2(void)
 {
 	void *fn = (void *)cublasStpsv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasStpsv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasStpsv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasStpsv_v2, cudastub_cublas_slot_cublasStpsv_v2, cudastub_cublas_resolve_cublasStpsv_v2, cudastub_cublas_bind_cublasStpsv_v2);
@@ -16705,7 +17035,8 @@ static cublasStatus_t cublasStpsv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasStpsv_v2_fn fn = cublasStpsv_v2_choose();
 
-	atomic_store_explicit(&cublasStpsv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasStpsv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -16737,7 +17068,7 @@ void *cudastub_cublas_bind_cublasStpttr(void)
 {
 	void *fn = (void *)cublasStpttr_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasStpttr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasStpttr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasStpttr, cudastub_cublas_slot_cublasStpttr, cudastub_cublas_resolve_cublasStpttr, cudastub_cublas_bind_cublasStpttr);
@@ -16752,7 +17083,8 @@ static cublasStatus_t cublasStpttr_resolve(cublasHandle_t a0, cublasFillMode_t a
 {
 	cublasStpttr_fn fn = cublasStpttr_choose();
 
-	atomic_store_explicit(&cublasStpttr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasStpttr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -16787,7 +17119,7 @@ void *cudastub_cublas_bind_cublasStrmm(void)
 {
 	void *fn = (void *)cublasStrmm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasStrmm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasStrmm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasStrmm, cudastub_cublas_slot_cublasStrmm, cudastub_cublas_resolve_cublasStrmm, cudastub_cublas_bind_cublasStrmm);
@@ -16802,7 +17134,8 @@ static void cublasStrmm_resolve(char a0, char a1, char a2, char a3, int a4, int 
 {
 	cublasStrmm_fn fn = cublasStrmm_choose();
 
-	atomic_store_explicit(&cublasStrmm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasStrmm_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -16842,7 +17175,7 @@ void *cudastub_cublas_bind_cublasStrmm_v2(void)
 {
 	void *fn = (void *)cublasStrmm_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasStrmm_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasStrmm_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasStrmm_v2, cudastub_cublas_slot_cublasStrmm_v2, cudastub_cublas_resolve_cublasStrmm_v2, cudastub_cublas_bind_cublasStrmm_v2);
@@ -16857,7 +17190,8 @@ static cublasStatus_t cublasStrmm_v2_resolve(cublasHandle_t a0, cublasSideMode_t
 {
 	cublasStrmm_v2_fn fn = cublasStrmm_v2_choose();
 
-	atomic_store_explicit(&cublasStrmm_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasStrmm_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -16889,7 +17223,7 @@ void *cudastub_cublas_bind_cublasStrmv(void)
 {
 	void *fn = (void *)cublasStrmv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasStrmv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasStrmv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasStrmv, cudastub_cublas_slot_cublasStrmv, cudastub_cublas_resolve_cublasStrmv, cudastub_cublas_bind_cublasStrmv);
@@ -16904,7 +17238,8 @@ static void cublasStrmv_resolve(char a0, char a1, char a2, int a3, const float *
 {
 	cublasStrmv_fn fn = cublasStrmv_choose();
 
-	atomic_store_explicit(&cublasStrmv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasStrmv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -16939,7 +17274,7 @@ void *cudastub_cublas_bind_cublasStrmv_v2(void)
 {
 	void *fn = (void *)cublasStrmv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasStrmv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasStrmv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasStrmv_v2, cudastub_cublas_slot_cublasStrmv_v2, cudastub_cublas_resolve_cublasStrmv_v2, cudastub_cublas_bind_cublasStrmv_v2);
@@ -16954,7 +17289,8 @@ static cublasStatus_t cublasStrmv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasStrmv_v2_fn fn = cublasStrmv_v2_choose();
 
-	atomic_store_explicit(&cublasStrmv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasStrmv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -16989,7 +17325,7 @@ void *cudastub_cublas_bind_cublasStrsm(void)
 {
 	void *fn = (void *)cublasStrsm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasStrsm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasStrsm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasStrsm, cudastub_cublas_slot_cublasStrsm, cudastub_cublas_resolve_cublasStrsm, cudastub_cublas_bind_cublasStrsm);
@@ -17004,7 +17340,8 @@ static void cublasStrsm_resolve(char a0, char a1, char a2, char a3, int a4, int 
 {
 	cublasStrsm_fn fn = cublasStrsm_choose();
 
-	atomic_store_explicit(&cublasStrsm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasStrsm_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -17043,7 +17380,7 @@ void *cudastub_cublas_bind_cublasStrsmBatched(void)
 {
 	void *fn = (void *)cublasStrsmBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasStrsmBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasStrsmBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasStrsmBatched, cudastub_cublas_slot_cublasStrsmBatched, cudastub_cublas_resolve_cublasStrsmBatched, cudastub_cublas_bind_cublasStrsmBatched);
@@ -17058,7 +17395,8 @@ static cublasStatus_t cublasStrsmBatched_resolve(cublasHandle_t a0, cublasSideMo
 {
 	cublasStrsmBatched_fn fn = cublasStrsmBatched_choose();
 
-	atomic_store_explicit(&cublasStrsmBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasStrsmBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -17096,7 +17434,7 @@ void *cudastub_cublas_bind_cublasStrsm_v2(void)
 {
 	void *fn = (void *)cublasStrsm_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasStrsm_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasStrsm_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasStrsm_v2, cudastub_cublas_slot_cublasStrsm_v2, cudastub_cublas_resolve_cublasStrsm_v2, cudastub_cublas_bind_cublasStrsm_v2);
@@ -17111,7 +17449,8 @@ static cublasStatus_t cublasStrsm_v2_resolve(cublasHandle_t a0, cublasSideMode_t
 {
 	cublasStrsm_v2_fn fn = cublasStrsm_v2_choose();
 
-	atomic_store_explicit(&cublasStrsm_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasStrsm_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -17143,7 +17482,7 @@ void *cudastub_cublas_bind_cublasStrsv(void)
 {
 	void *fn = (void *)cublasStrsv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasStrsv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasStrsv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasStrsv, cudastub_cublas_slot_cublasStrsv, cudastub_cublas_resolve_cublasStrsv, cudastub_cublas_bind_cublasStrsv);
@@ -17158,7 +17497,8 @@ static void cublasStrsv_resolve(char a0, char a1, char a2, int a3, const float *
 {
 	cublasStrsv_fn fn = cublasStrsv_choose();
 
-	atomic_store_explicit(&cublasStrsv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasStrsv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -17193,7 +17533,7 @@ void *cudastub_cublas_bind_cublasStrsv_v2(void)
 {
 	void *fn = (void *)cublasStrsv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasStrsv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasStrsv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasStrsv_v2, cudastub_cublas_slot_cublasStrsv_v2, cudastub_cublas_resolve_cublasStrsv_v2, cudastub_cublas_bind_cublasStrsv_v2);
@@ -17208,7 +17548,8 @@ static cublasStatus_t cublasStrsv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasStrsv_v2_fn fn = cublasStrsv_v2_choose();
 
-	atomic_store_explicit(&cublasStrsv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasStrsv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -17240,7 +17581,7 @@ void *cudastub_cublas_bind_cublasStrttp(void)
 {
 	void *fn = (void *)cublasStrttp_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasStrttp, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasStrttp, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasStrttp, cudastub_cublas_slot_cublasStrttp, cudastub_cublas_resolve_cublasStrttp, cudastub_cublas_bind_cublasStrttp);
@@ -17255,7 +17596,8 @@ static cublasStatus_t cublasStrttp_resolve(cublasHandle_t a0, cublasFillMode_t a
 {
 	cublasStrttp_fn fn = cublasStrttp_choose();
 
-	atomic_store_explicit(&cublasStrttp_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasStrttp_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -17289,7 +17631,7 @@ void *cudastub_cublas_bind_cublasSwapEx(void)
 {
 	void *fn = (void *)cublasSwapEx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSwapEx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSwapEx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSwapEx, cudastub_cublas_slot_cublasSwapEx, cudastub_cublas_resolve_cublasSwapEx, cudastub_cublas_bind_cublasSwapEx);
@@ -17304,7 +17646,8 @@ static cublasStatus_t cublasSwapEx_resolve(cublasHandle_t a0, int a1, void *a2, 
 {
 	cublasSwapEx_fn fn = cublasSwapEx_choose();
 
-	atomic_store_explicit(&cublasSwapEx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSwapEx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -17348,7 +17691,7 @@ void *cudastub_cublas_bind_cublasUint8gemmBias(void)
 {
 	void *fn = (void *)cublasUint8gemmBias_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasUint8gemmBias, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasUint8gemmBias, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasUint8gemmBias, cudastub_cublas_slot_cublasUint8gemmBias, cudastub_cublas_resolve_cublasUint8gemmBias, cudastub_cublas_bind_cublasUint8gemmBias);
@@ -17363,7 +17706,8 @@ static cublasStatus_t cublasUint8gemmBias_resolve(cublasHandle_t a0, cublasOpera
 {
 	cublasUint8gemmBias_fn fn = cublasUint8gemmBias_choose();
 
-	atomic_store_explicit(&cublasUint8gemmBias_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasUint8gemmBias_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
 }
 #endif
@@ -17389,7 +17733,7 @@ void *cudastub_cublas_bind_cublasXerbla(void)
 {
 	void *fn = (void *)cublasXerbla_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXerbla, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXerbla, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXerbla, cudastub_cublas_slot_cublasXerbla, cudastub_cublas_resolve_cublasXerbla, cudastub_cublas_bind_cublasXerbla);
@@ -17404,7 +17748,8 @@ static void cublasXerbla_resolve(const char *a0, int a1)
 {
 	cublasXerbla_fn fn = cublasXerbla_choose();
 
-	atomic_store_explicit(&cublasXerbla_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXerbla_slot, fn, memory_order_release);
 	fn(a0, a1);
 }
 #endif
@@ -17444,7 +17789,7 @@ void *cudastub_cublas_bind_cublasXtCgemm(void)
 {
 	void *fn = (void *)cublasXtCgemm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtCgemm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtCgemm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtCgemm, cudastub_cublas_slot_cublasXtCgemm, cudastub_cublas_resolve_cublasXtCgemm, cudastub_cublas_bind_cublasXtCgemm);
@@ -17459,7 +17804,8 @@ static cublasStatus_t cublasXtCgemm_resolve(cublasXtHandle_t a0, cublasOperation
 {
 	cublasXtCgemm_fn fn = cublasXtCgemm_choose();
 
-	atomic_store_explicit(&cublasXtCgemm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtCgemm_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -17498,7 +17844,7 @@ void *cudastub_cublas_bind_cublasXtChemm(void)
 {
 	void *fn = (void *)cublasXtChemm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtChemm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtChemm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtChemm, cudastub_cublas_slot_cublasXtChemm, cudastub_cublas_resolve_cublasXtChemm, cudastub_cublas_bind_cublasXtChemm);
@@ -17513,7 +17859,8 @@ static cublasStatus_t cublasXtChemm_resolve(cublasXtHandle_t a0, cublasSideMode_
 {
 	cublasXtChemm_fn fn = cublasXtChemm_choose();
 
-	atomic_store_explicit(&cublasXtChemm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtChemm_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -17552,7 +17899,7 @@ void *cudastub_cublas_bind_cublasXtCher2k(void)
 {
 	void *fn = (void *)cublasXtCher2k_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtCher2k, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtCher2k, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtCher2k, cudastub_cublas_slot_cublasXtCher2k, cudastub_cublas_resolve_cublasXtCher2k, cudastub_cublas_bind_cublasXtCher2k);
@@ -17567,7 +17914,8 @@ static cublasStatus_t cublasXtCher2k_resolve(cublasXtHandle_t a0, cublasFillMode
 {
 	cublasXtCher2k_fn fn = cublasXtCher2k_choose();
 
-	atomic_store_explicit(&cublasXtCher2k_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtCher2k_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -17604,7 +17952,7 @@ void *cudastub_cublas_bind_cublasXtCherk(void)
 {
 	void *fn = (void *)cublasXtCherk_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtCherk, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtCherk, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtCherk, cudastub_cublas_slot_cublasXtCherk, cudastub_cublas_resolve_cublasXtCherk, cudastub_cublas_bind_cublasXtCherk);
@@ -17619,7 +17967,8 @@ static cublasStatus_t cublasXtCherk_resolve(cublasXtHandle_t a0, cublasFillMode_
 {
 	cublasXtCherk_fn fn = cublasXtCherk_choose();
 
-	atomic_store_explicit(&cublasXtCherk_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtCherk_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -17658,7 +18007,7 @@ void *cudastub_cublas_bind_cublasXtCherkx(void)
 {
 	void *fn = (void *)cublasXtCherkx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtCherkx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtCherkx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtCherkx, cudastub_cublas_slot_cublasXtCherkx, cudastub_cublas_resolve_cublasXtCherkx, cudastub_cublas_bind_cublasXtCherkx);
@@ -17673,7 +18022,8 @@ static cublasStatus_t cublasXtCherkx_resolve(cublasXtHandle_t a0, cublasFillMode
 {
 	cublasXtCherkx_fn fn = cublasXtCherkx_choose();
 
-	atomic_store_explicit(&cublasXtCherkx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtCherkx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -17700,7 +18050,7 @@ void *cudastub_cublas_bind_cublasXtCreate(void)
 {
 	void *fn = (void *)cublasXtCreate_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtCreate, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtCreate, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtCreate, cudastub_cublas_slot_cublasXtCreate, cudastub_cublas_resolve_cublasXtCreate, cudastub_cublas_bind_cublasXtCreate);
@@ -17715,7 +18065,8 @@ static cublasStatus_t cublasXtCreate_resolve(cublasXtHandle_t *a0)
 {
 	cublasXtCreate_fn fn = cublasXtCreate_choose();
 
-	atomic_store_explicit(&cublasXtCreate_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtCreate_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -17753,7 +18104,7 @@ void *cudastub_cublas_bind_cublasXtCspmm(void)
 {
 	void *fn = (void *)cublasXtCspmm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtCspmm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtCspmm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtCspmm, cudastub_cublas_slot_cublasXtCspmm, cudastub_cublas_resolve_cublasXtCspmm, cudastub_cublas_bind_cublasXtCspmm);
@@ -17768,7 +18119,8 @@ static cublasStatus_t cublasXtCspmm_resolve(cublasXtHandle_t a0, cublasSideMode_
 {
 	cublasXtCspmm_fn fn = cublasXtCspmm_choose();
 
-	atomic_store_explicit(&cublasXtCspmm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtCspmm_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -17807,7 +18159,7 @@ void *cudastub_cublas_bind_cublasXtCsymm(void)
 {
 	void *fn = (void *)cublasXtCsymm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtCsymm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtCsymm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtCsymm, cudastub_cublas_slot_cublasXtCsymm, cudastub_cublas_resolve_cublasXtCsymm, cudastub_cublas_bind_cublasXtCsymm);
@@ -17822,7 +18174,8 @@ static cublasStatus_t cublasXtCsymm_resolve(cublasXtHandle_t a0, cublasSideMode_
 {
 	cublasXtCsymm_fn fn = cublasXtCsymm_choose();
 
-	atomic_store_explicit(&cublasXtCsymm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtCsymm_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -17861,7 +18214,7 @@ void *cudastub_cublas_bind_cublasXtCsyr2k(void)
 {
 	void *fn = (void *)cublasXtCsyr2k_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtCsyr2k, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtCsyr2k, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtCsyr2k, cudastub_cublas_slot_cublasXtCsyr2k, cudastub_cublas_resolve_cublasXtCsyr2k, cudastub_cublas_bind_cublasXtCsyr2k);
@@ -17876,7 +18229,8 @@ static cublasStatus_t cublasXtCsyr2k_resolve(cublasXtHandle_t a0, cublasFillMode
 {
 	cublasXtCsyr2k_fn fn = cublasXtCsyr2k_choose();
 
-	atomic_store_explicit(&cublasXtCsyr2k_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtCsyr2k_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -17913,7 +18267,7 @@ void *cudastub_cublas_bind_cublasXtCsyrk(void)
 {
 	void *fn = (void *)cublasXtCsyrk_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtCsyrk, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtCsyrk, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtCsyrk, cudastub_cublas_slot_cublasXtCsyrk, cudastub_cublas_resolve_cublasXtCsyrk, cudastub_cublas_bind_cublasXtCsyrk);
@@ -17928,7 +18282,8 @@ static cublasStatus_t cublasXtCsyrk_resolve(cublasXtHandle_t a0, cublasFillMode_
 {
 	cublasXtCsyrk_fn fn = cublasXtCsyrk_choose();
 
-	atomic_store_explicit(&cublasXtCsyrk_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtCsyrk_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -17967,7 +18322,7 @@ void *cudastub_cublas_bind_cublasXtCsyrkx(void)
 {
 	void *fn = (void *)cublasXtCsyrkx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtCsyrkx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtCsyrkx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtCsyrkx, cudastub_cublas_slot_cublasXtCsyrkx, cudastub_cublas_resolve_cublasXtCsyrkx, cudastub_cublas_bind_cublasXtCsyrkx);
@@ -17982,7 +18337,8 @@ static cublasStatus_t cublasXtCsyrkx_resolve(cublasXtHandle_t a0, cublasFillMode
 {
 	cublasXtCsyrkx_fn fn = cublasXtCsyrkx_choose();
 
-	atomic_store_explicit(&cublasXtCsyrkx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtCsyrkx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -18022,7 +18378,7 @@ void *cudastub_cublas_bind_cublasXtCtrmm(void)
 {
 	void *fn = (void *)cublasXtCtrmm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtCtrmm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtCtrmm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtCtrmm, cudastub_cublas_slot_cublasXtCtrmm, cudastub_cublas_resolve_cublasXtCtrmm, cudastub_cublas_bind_cublasXtCtrmm);
@@ -18037,7 +18393,8 @@ static cublasStatus_t cublasXtCtrmm_resolve(cublasXtHandle_t a0, cublasSideMode_
 {
 	cublasXtCtrmm_fn fn = cublasXtCtrmm_choose();
 
-	atomic_store_explicit(&cublasXtCtrmm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtCtrmm_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -18075,7 +18432,7 @@ void *cudastub_cublas_bind_cublasXtCtrsm(void)
 {
 	void *fn = (void *)cublasXtCtrsm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtCtrsm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtCtrsm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtCtrsm, cudastub_cublas_slot_cublasXtCtrsm, cudastub_cublas_resolve_cublasXtCtrsm, cudastub_cublas_bind_cublasXtCtrsm);
@@ -18090,7 +18447,8 @@ static cublasStatus_t cublasXtCtrsm_resolve(cublasXtHandle_t a0, cublasSideMode_
 {
 	cublasXtCtrsm_fn fn = cublasXtCtrsm_choose();
 
-	atomic_store_explicit(&cublasXtCtrsm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtCtrsm_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -18117,7 +18475,7 @@ void *cudastub_cublas_bind_cublasXtDestroy(void)
 {
 	void *fn = (void *)cublasXtDestroy_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtDestroy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtDestroy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtDestroy, cudastub_cublas_slot_cublasXtDestroy, cudastub_cublas_resolve_cublasXtDestroy, cudastub_cublas_bind_cublasXtDestroy);
@@ -18132,7 +18490,8 @@ static cublasStatus_t cublasXtDestroy_resolve(cublasXtHandle_t a0)
 {
 	cublasXtDestroy_fn fn = cublasXtDestroy_choose();
 
-	atomic_store_explicit(&cublasXtDestroy_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtDestroy_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -18161,7 +18520,7 @@ void *cudastub_cublas_bind_cublasXtDeviceSelect(void)
 {
 	void *fn = (void *)cublasXtDeviceSelect_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtDeviceSelect, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtDeviceSelect, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtDeviceSelect, cudastub_cublas_slot_cublasXtDeviceSelect, cudastub_cublas_resolve_cublasXtDeviceSelect, cudastub_cublas_bind_cublasXtDeviceSelect);
@@ -18176,7 +18535,8 @@ static cublasStatus_t cublasXtDeviceSelect_resolve(cublasXtHandle_t a0, int a1, 
 {
 	cublasXtDeviceSelect_fn fn = cublasXtDeviceSelect_choose();
 
-	atomic_store_explicit(&cublasXtDeviceSelect_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtDeviceSelect_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -18216,7 +18576,7 @@ void *cudastub_cublas_bind_cublasXtDgemm(void)
 {
 	void *fn = (void *)cublasXtDgemm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtDgemm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtDgemm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtDgemm, cudastub_cublas_slot_cublasXtDgemm, cudastub_cublas_resolve_cublasXtDgemm, cudastub_cublas_bind_cublasXtDgemm);
@@ -18231,7 +18591,8 @@ static cublasStatus_t cublasXtDgemm_resolve(cublasXtHandle_t a0, cublasOperation
 {
 	cublasXtDgemm_fn fn = cublasXtDgemm_choose();
 
-	atomic_store_explicit(&cublasXtDgemm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtDgemm_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -18269,7 +18630,7 @@ void *cudastub_cublas_bind_cublasXtDspmm(void)
 {
 	void *fn = (void *)cublasXtDspmm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtDspmm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtDspmm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtDspmm, cudastub_cublas_slot_cublasXtDspmm, cudastub_cublas_resolve_cublasXtDspmm, cudastub_cublas_bind_cublasXtDspmm);
@@ -18284,7 +18645,8 @@ static cublasStatus_t cublasXtDspmm_resolve(cublasXtHandle_t a0, cublasSideMode_
 {
 	cublasXtDspmm_fn fn = cublasXtDspmm_choose();
 
-	atomic_store_explicit(&cublasXtDspmm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtDspmm_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -18323,7 +18685,7 @@ void *cudastub_cublas_bind_cublasXtDsymm(void)
 {
 	void *fn = (void *)cublasXtDsymm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtDsymm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtDsymm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtDsymm, cudastub_cublas_slot_cublasXtDsymm, cudastub_cublas_resolve_cublasXtDsymm, cudastub_cublas_bind_cublasXtDsymm);
@@ -18338,7 +18700,8 @@ static cublasStatus_t cublasXtDsymm_resolve(cublasXtHandle_t a0, cublasSideMode_
 {
 	cublasXtDsymm_fn fn = cublasXtDsymm_choose();
 
-	atomic_store_explicit(&cublasXtDsymm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtDsymm_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -18377,7 +18740,7 @@ void *cudastub_cublas_bind_cublasXtDsyr2k(void)
 {
 	void *fn = (void *)cublasXtDsyr2k_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtDsyr2k, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtDsyr2k, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtDsyr2k, cudastub_cublas_slot_cublasXtDsyr2k, cudastub_cublas_resolve_cublasXtDsyr2k, cudastub_cublas_bind_cublasXtDsyr2k);
@@ -18392,7 +18755,8 @@ static cublasStatus_t cublasXtDsyr2k_resolve(cublasXtHandle_t a0, cublasFillMode
 {
 	cublasXtDsyr2k_fn fn = cublasXtDsyr2k_choose();
 
-	atomic_store_explicit(&cublasXtDsyr2k_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtDsyr2k_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -18429,7 +18793,7 @@ void *cudastub_cublas_bind_cublasXtDsyrk(void)
 {
 	void *fn = (void *)cublasXtDsyrk_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtDsyrk, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtDsyrk, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtDsyrk, cudastub_cublas_slot_cublasXtDsyrk, cudastub_cublas_resolve_cublasXtDsyrk, cudastub_cublas_bind_cublasXtDsyrk);
@@ -18444,7 +18808,8 @@ static cublasStatus_t cublasXtDsyrk_resolve(cublasXtHandle_t a0, cublasFillMode_
 {
 	cublasXtDsyrk_fn fn = cublasXtDsyrk_choose();
 
-	atomic_store_explicit(&cublasXtDsyrk_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtDsyrk_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -18483,7 +18848,7 @@ void *cudastub_cublas_bind_cublasXtDsyrkx(void)
 {
 	void *fn = (void *)cublasXtDsyrkx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtDsyrkx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtDsyrkx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtDsyrkx, cudastub_cublas_slot_cublasXtDsyrkx, cudastub_cublas_resolve_cublasXtDsyrkx, cudastub_cublas_bind_cublasXtDsyrkx);
@@ -18498,7 +18863,8 @@ static cublasStatus_t cublasXtDsyrkx_resolve(cublasXtHandle_t a0, cublasFillMode
 {
 	cublasXtDsyrkx_fn fn = cublasXtDsyrkx_choose();
 
-	atomic_store_explicit(&cublasXtDsyrkx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtDsyrkx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -18538,7 +18904,7 @@ void *cudastub_cublas_bind_cublasXtDtrmm(void)
 {
 	void *fn = (void *)cublasXtDtrmm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtDtrmm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtDtrmm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtDtrmm, cudastub_cublas_slot_cublasXtDtrmm, cudastub_cublas_resolve_cublasXtDtrmm, cudastub_cublas_bind_cublasXtDtrmm);
@@ -18553,7 +18919,8 @@ static cublasStatus_t cublasXtDtrmm_resolve(cublasXtHandle_t a0, cublasSideMode_
 {
 	cublasXtDtrmm_fn fn = cublasXtDtrmm_choose();
 
-	atomic_store_explicit(&cublasXtDtrmm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtDtrmm_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -18591,7 +18958,7 @@ void *cudastub_cublas_bind_cublasXtDtrsm(void)
 {
 	void *fn = (void *)cublasXtDtrsm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtDtrsm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtDtrsm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtDtrsm, cudastub_cublas_slot_cublasXtDtrsm, cudastub_cublas_resolve_cublasXtDtrsm, cudastub_cublas_bind_cublasXtDtrsm);
@@ -18606,7 +18973,8 @@ static cublasStatus_t cublasXtDtrsm_resolve(cublasXtHandle_t a0, cublasSideMode_
 {
 	cublasXtDtrsm_fn fn = cublasXtDtrsm_choose();
 
-	atomic_store_explicit(&cublasXtDtrsm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtDtrsm_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -18634,7 +19002,7 @@ void *cudastub_cublas_bind_cublasXtGetBlockDim(void)
 {
 	void *fn = (void *)cublasXtGetBlockDim_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtGetBlockDim, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtGetBlockDim, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtGetBlockDim, cudastub_cublas_slot_cublasXtGetBlockDim, cudastub_cublas_resolve_cublasXtGetBlockDim, cudastub_cublas_bind_cublasXtGetBlockDim);
@@ -18649,7 +19017,8 @@ static cublasStatus_t cublasXtGetBlockDim_resolve(cublasXtHandle_t a0, int *a1)
 {
 	cublasXtGetBlockDim_fn fn = cublasXtGetBlockDim_choose();
 
-	atomic_store_explicit(&cublasXtGetBlockDim_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtGetBlockDim_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -18678,7 +19047,7 @@ void *cudastub_cublas_bind_cublasXtGetNumBoards(void)
 {
 	void *fn = (void *)cublasXtGetNumBoards_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtGetNumBoards, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtGetNumBoards, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtGetNumBoards, cudastub_cublas_slot_cublasXtGetNumBoards, cudastub_cublas_resolve_cublasXtGetNumBoards, cudastub_cublas_bind_cublasXtGetNumBoards);
@@ -18693,7 +19062,8 @@ static cublasStatus_t cublasXtGetNumBoards_resolve(int a0, int a1 [], int *a2)
 {
 	cublasXtGetNumBoards_fn fn = cublasXtGetNumBoards_choose();
 
-	atomic_store_explicit(&cublasXtGetNumBoards_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtGetNumBoards_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -18721,7 +19091,7 @@ void *cudastub_cublas_bind_cublasXtGetPinningMemMode(void)
 {
 	void *fn = (void *)cublasXtGetPinningMemMode_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtGetPinningMemMode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtGetPinningMemMode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtGetPinningMemMode, cudastub_cublas_slot_cublasXtGetPinningMemMode, cudastub_cublas_resolve_cublasXtGetPinningMemMode, cudastub_cublas_bind_cublasXtGetPinningMemMode);
@@ -18736,7 +19106,8 @@ static cublasStatus_t cublasXtGetPinningMemMode_resolve(cublasXtHandle_t a0, cub
 {
 	cublasXtGetPinningMemMode_fn fn = cublasXtGetPinningMemMode_choose();
 
-	atomic_store_explicit(&cublasXtGetPinningMemMode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtGetPinningMemMode_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -18763,7 +19134,7 @@ void *cudastub_cublas_bind_cublasXtMaxBoards(void)
 {
 	void *fn = (void *)cublasXtMaxBoards_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtMaxBoards, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtMaxBoards, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtMaxBoards, cudastub_cublas_slot_cublasXtMaxBoards, cudastub_cublas_resolve_cublasXtMaxBoards, cudastub_cublas_bind_cublasXtMaxBoards);
@@ -18778,7 +19149,8 @@ static cublasStatus_t cublasXtMaxBoards_resolve(int *a0)
 {
 	cublasXtMaxBoards_fn fn = cublasXtMaxBoards_choose();
 
-	atomic_store_explicit(&cublasXtMaxBoards_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtMaxBoards_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -18806,7 +19178,7 @@ void *cudastub_cublas_bind_cublasXtSetBlockDim(void)
 {
 	void *fn = (void *)cublasXtSetBlockDim_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtSetBlockDim, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtSetBlockDim, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtSetBlockDim, cudastub_cublas_slot_cublasXtSetBlockDim, cudastub_cublas_resolve_cublasXtSetBlockDim, cudastub_cublas_bind_cublasXtSetBlockDim);
@@ -18821,7 +19193,8 @@ static cublasStatus_t cublasXtSetBlockDim_resolve(cublasXtHandle_t a0, int a1)
 {
 	cublasXtSetBlockDim_fn fn = cublasXtSetBlockDim_choose();
 
-	atomic_store_explicit(&cublasXtSetBlockDim_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtSetBlockDim_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -18851,7 +19224,7 @@ void *cudastub_cublas_bind_cublasXtSetCpuRatio(void)
 {
 	void *fn = (void *)cublasXtSetCpuRatio_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtSetCpuRatio, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtSetCpuRatio, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtSetCpuRatio, cudastub_cublas_slot_cublasXtSetCpuRatio, cudastub_cublas_resolve_cublasXtSetCpuRatio, cudastub_cublas_bind_cublasXtSetCpuRatio);
@@ -18866,7 +19239,8 @@ static cublasStatus_t cublasXtSetCpuRatio_resolve(cublasXtHandle_t a0, cublasXtB
 {
 	cublasXtSetCpuRatio_fn fn = cublasXtSetCpuRatio_choose();
 
-	atomic_store_explicit(&cublasXtSetCpuRatio_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtSetCpuRatio_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -18896,7 +19270,7 @@ void *cudastub_cublas_bind_cublasXtSetCpuRoutine(void)
 {
 	void *fn = (void *)cublasXtSetCpuRoutine_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtSetCpuRoutine, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtSetCpuRoutine, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtSetCpuRoutine, cudastub_cublas_slot_cublasXtSetCpuRoutine, cudastub_cublas_resolve_cublasXtSetCpuRoutine, cudastub_cublas_bind_cublasXtSetCpuRoutine);
@@ -18911,7 +19285,8 @@ static cublasStatus_t cublasXtSetCpuRoutine_resolve(cublasXtHandle_t a0, cublasX
 {
 	cublasXtSetCpuRoutine_fn fn = cublasXtSetCpuRoutine_choose();
 
-	atomic_store_explicit(&cublasXtSetCpuRoutine_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtSetCpuRoutine_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -18939,7 +19314,7 @@ void *cudastub_cublas_bind_cublasXtSetPinningMemMode(void)
 {
 	void *fn = (void *)cublasXtSetPinningMemMode_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtSetPinningMemMode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtSetPinningMemMode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtSetPinningMemMode, cudastub_cublas_slot_cublasXtSetPinningMemMode, cudastub_cublas_resolve_cublasXtSetPinningMemMode, cudastub_cublas_bind_cublasXtSetPinningMemMode);
@@ -18954,7 +19329,8 @@ static cublasStatus_t cublasXtSetPinningMemMode_resolve(cublasXtHandle_t a0, cub
 {
 	cublasXtSetPinningMemMode_fn fn = cublasXtSetPinningMemMode_choose();
 
-	atomic_store_explicit(&cublasXtSetPinningMemMode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtSetPinningMemMode_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -18994,7 +19370,7 @@ void *cudastub_cublas_bind_cublasXtSgemm(void)
 {
 	void *fn = (void *)cublasXtSgemm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtSgemm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtSgemm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtSgemm, cudastub_cublas_slot_cublasXtSgemm, cudastub_cublas_resolve_cublasXtSgemm, cudastub_cublas_bind_cublasXtSgemm);
@@ -19009,7 +19385,8 @@ static cublasStatus_t cublasXtSgemm_resolve(cublasXtHandle_t a0, cublasOperation
 {
 	cublasXtSgemm_fn fn = cublasXtSgemm_choose();
 
-	atomic_store_explicit(&cublasXtSgemm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtSgemm_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -19047,7 +19424,7 @@ void *cudastub_cublas_bind_cublasXtSspmm(void)
 {
 	void *fn = (void *)cublasXtSspmm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtSspmm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtSspmm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtSspmm, cudastub_cublas_slot_cublasXtSspmm, cudastub_cublas_resolve_cublasXtSspmm, cudastub_cublas_bind_cublasXtSspmm);
@@ -19062,7 +19439,8 @@ static cublasStatus_t cublasXtSspmm_resolve(cublasXtHandle_t a0, cublasSideMode_
 {
 	cublasXtSspmm_fn fn = cublasXtSspmm_choose();
 
-	atomic_store_explicit(&cublasXtSspmm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtSspmm_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -19101,7 +19479,7 @@ void *cudastub_cublas_bind_cublasXtSsymm(void)
 {
 	void *fn = (void *)cublasXtSsymm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtSsymm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtSsymm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtSsymm, cudastub_cublas_slot_cublasXtSsymm, cudastub_cublas_resolve_cublasXtSsymm, cudastub_cublas_bind_cublasXtSsymm);
@@ -19116,7 +19494,8 @@ static cublasStatus_t cublasXtSsymm_resolve(cublasXtHandle_t a0, cublasSideMode_
 {
 	cublasXtSsymm_fn fn = cublasXtSsymm_choose();
 
-	atomic_store_explicit(&cublasXtSsymm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtSsymm_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -19155,7 +19534,7 @@ void *cudastub_cublas_bind_cublasXtSsyr2k(void)
 {
 	void *fn = (void *)cublasXtSsyr2k_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtSsyr2k, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtSsyr2k, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtSsyr2k, cudastub_cublas_slot_cublasXtSsyr2k, cudastub_cublas_resolve_cublasXtSsyr2k, cudastub_cublas_bind_cublasXtSsyr2k);
@@ -19170,7 +19549,8 @@ static cublasStatus_t cublasXtSsyr2k_resolve(cublasXtHandle_t a0, cublasFillMode
 {
 	cublasXtSsyr2k_fn fn = cublasXtSsyr2k_choose();
 
-	atomic_store_explicit(&cublasXtSsyr2k_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtSsyr2k_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -19207,7 +19587,7 @@ void *cudastub_cublas_bind_cublasXtSsyrk(void)
 {
 	void *fn = (void *)cublasXtSsyrk_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtSsyrk, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtSsyrk, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtSsyrk, cudastub_cublas_slot_cublasXtSsyrk, cudastub_cublas_resolve_cublasXtSsyrk, cudastub_cublas_bind_cublasXtSsyrk);
@@ -19222,7 +19602,8 @@ static cublasStatus_t cublasXtSsyrk_resolve(cublasXtHandle_t a0, cublasFillMode_
 {
 	cublasXtSsyrk_fn fn = cublasXtSsyrk_choose();
 
-	atomic_store_explicit(&cublasXtSsyrk_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtSsyrk_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -19261,7 +19642,7 @@ void *cudastub_cublas_bind_cublasXtSsyrkx(void)
 {
 	void *fn = (void *)cublasXtSsyrkx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtSsyrkx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtSsyrkx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtSsyrkx, cudastub_cublas_slot_cublasXtSsyrkx, cudastub_cublas_resolve_cublasXtSsyrkx, cudastub_cublas_bind_cublasXtSsyrkx);
@@ -19276,7 +19657,8 @@ static cublasStatus_t cublasXtSsyrkx_resolve(cublasXtHandle_t a0, cublasFillMode
 {
 	cublasXtSsyrkx_fn fn = cublasXtSsyrkx_choose();
 
-	atomic_store_explicit(&cublasXtSsyrkx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtSsyrkx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -19316,7 +19698,7 @@ void *cudastub_cublas_bind_cublasXtStrmm(void)
 {
 	void *fn = (void *)cublasXtStrmm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtStrmm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtStrmm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtStrmm, cudastub_cublas_slot_cublasXtStrmm, cudastub_cublas_resolve_cublasXtStrmm, cudastub_cublas_bind_cublasXtStrmm);
@@ -19331,7 +19713,8 @@ static cublasStatus_t cublasXtStrmm_resolve(cublasXtHandle_t a0, cublasSideMode_
 {
 	cublasXtStrmm_fn fn = cublasXtStrmm_choose();
 
-	atomic_store_explicit(&cublasXtStrmm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtStrmm_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -19369,7 +19752,7 @@ void *cudastub_cublas_bind_cublasXtStrsm(void)
 {
 	void *fn = (void *)cublasXtStrsm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtStrsm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtStrsm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtStrsm, cudastub_cublas_slot_cublasXtStrsm, cudastub_cublas_resolve_cublasXtStrsm, cudastub_cublas_bind_cublasXtStrsm);
@@ -19384,7 +19767,8 @@ static cublasStatus_t cublasXtStrsm_resolve(cublasXtHandle_t a0, cublasSideMode_
 {
 	cublasXtStrsm_fn fn = cublasXtStrsm_choose();
 
-	atomic_store_explicit(&cublasXtStrsm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtStrsm_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -19424,7 +19808,7 @@ void *cudastub_cublas_bind_cublasXtZgemm(void)
 {
 	void *fn = (void *)cublasXtZgemm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtZgemm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtZgemm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtZgemm, cudastub_cublas_slot_cublasXtZgemm, cudastub_cublas_resolve_cublasXtZgemm, cudastub_cublas_bind_cublasXtZgemm);
@@ -19439,7 +19823,8 @@ static cublasStatus_t cublasXtZgemm_resolve(cublasXtHandle_t a0, cublasOperation
 {
 	cublasXtZgemm_fn fn = cublasXtZgemm_choose();
 
-	atomic_store_explicit(&cublasXtZgemm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtZgemm_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -19478,7 +19863,7 @@ void *cudastub_cublas_bind_cublasXtZhemm(void)
 {
 	void *fn = (void *)cublasXtZhemm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtZhemm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtZhemm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtZhemm, cudastub_cublas_slot_cublasXtZhemm, cudastub_cublas_resolve_cublasXtZhemm, cudastub_cublas_bind_cublasXtZhemm);
@@ -19493,7 +19878,8 @@ static cublasStatus_t cublasXtZhemm_resolve(cublasXtHandle_t a0, cublasSideMode_
 {
 	cublasXtZhemm_fn fn = cublasXtZhemm_choose();
 
-	atomic_store_explicit(&cublasXtZhemm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtZhemm_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -19532,7 +19918,7 @@ void *cudastub_cublas_bind_cublasXtZher2k(void)
 {
 	void *fn = (void *)cublasXtZher2k_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtZher2k, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtZher2k, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtZher2k, cudastub_cublas_slot_cublasXtZher2k, cudastub_cublas_resolve_cublasXtZher2k, cudastub_cublas_bind_cublasXtZher2k);
@@ -19547,7 +19933,8 @@ static cublasStatus_t cublasXtZher2k_resolve(cublasXtHandle_t a0, cublasFillMode
 {
 	cublasXtZher2k_fn fn = cublasXtZher2k_choose();
 
-	atomic_store_explicit(&cublasXtZher2k_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtZher2k_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -19584,7 +19971,7 @@ void *cudastub_cublas_bind_cublasXtZherk(void)
 {
 	void *fn = (void *)cublasXtZherk_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtZherk, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtZherk, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtZherk, cudastub_cublas_slot_cublasXtZherk, cudastub_cublas_resolve_cublasXtZherk, cudastub_cublas_bind_cublasXtZherk);
@@ -19599,7 +19986,8 @@ static cublasStatus_t cublasXtZherk_resolve(cublasXtHandle_t a0, cublasFillMode_
 {
 	cublasXtZherk_fn fn = cublasXtZherk_choose();
 
-	atomic_store_explicit(&cublasXtZherk_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtZherk_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -19638,7 +20026,7 @@ void *cudastub_cublas_bind_cublasXtZherkx(void)
 {
 	void *fn = (void *)cublasXtZherkx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtZherkx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtZherkx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtZherkx, cudastub_cublas_slot_cublasXtZherkx, cudastub_cublas_resolve_cublasXtZherkx, cudastub_cublas_bind_cublasXtZherkx);
@@ -19653,7 +20041,8 @@ static cublasStatus_t cublasXtZherkx_resolve(cublasXtHandle_t a0, cublasFillMode
 {
 	cublasXtZherkx_fn fn = cublasXtZherkx_choose();
 
-	atomic_store_explicit(&cublasXtZherkx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtZherkx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -19691,7 +20080,7 @@ void *cudastub_cublas_bind_cublasXtZspmm(void)
 {
 	void *fn = (void *)cublasXtZspmm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtZspmm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtZspmm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtZspmm, cudastub_cublas_slot_cublasXtZspmm, cudastub_cublas_resolve_cublasXtZspmm, cudastub_cublas_bind_cublasXtZspmm);
@@ -19706,7 +20095,8 @@ static cublasStatus_t cublasXtZspmm_resolve(cublasXtHandle_t a0, cublasSideMode_
 {
 	cublasXtZspmm_fn fn = cublasXtZspmm_choose();
 
-	atomic_store_explicit(&cublasXtZspmm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtZspmm_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -19745,7 +20135,7 @@ void *cudastub_cublas_bind_cublasXtZsymm(void)
 {
 	void *fn = (void *)cublasXtZsymm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtZsymm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtZsymm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtZsymm, cudastub_cublas_slot_cublasXtZsymm, cudastub_cublas_resolve_cublasXtZsymm, cudastub_cublas_bind_cublasXtZsymm);
@@ -19760,7 +20150,8 @@ static cublasStatus_t cublasXtZsymm_resolve(cublasXtHandle_t a0, cublasSideMode_
 {
 	cublasXtZsymm_fn fn = cublasXtZsymm_choose();
 
-	atomic_store_explicit(&cublasXtZsymm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtZsymm_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -19799,7 +20190,7 @@ void *cudastub_cublas_bind_cublasXtZsyr2k(void)
 {
 	void *fn = (void *)cublasXtZsyr2k_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtZsyr2k, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtZsyr2k, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtZsyr2k, cudastub_cublas_slot_cublasXtZsyr2k, cudastub_cublas_resolve_cublasXtZsyr2k, cudastub_cublas_bind_cublasXtZsyr2k);
@@ -19814,7 +20205,8 @@ static cublasStatus_t cublasXtZsyr2k_resolve(cublasXtHandle_t a0, cublasFillMode
 {
 	cublasXtZsyr2k_fn fn = cublasXtZsyr2k_choose();
 
-	atomic_store_explicit(&cublasXtZsyr2k_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtZsyr2k_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -19851,7 +20243,7 @@ void *cudastub_cublas_bind_cublasXtZsyrk(void)
 {
 	void *fn = (void *)cublasXtZsyrk_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtZsyrk, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtZsyrk, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtZsyrk, cudastub_cublas_slot_cublasXtZsyrk, cudastub_cublas_resolve_cublasXtZsyrk, cudastub_cublas_bind_cublasXtZsyrk);
@@ -19866,7 +20258,8 @@ static cublasStatus_t cublasXtZsyrk_resolve(cublasXtHandle_t a0, cublasFillMode_
 {
 	cublasXtZsyrk_fn fn = cublasXtZsyrk_choose();
 
-	atomic_store_explicit(&cublasXtZsyrk_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtZsyrk_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -19905,7 +20298,7 @@ void *cudastub_cublas_bind_cublasXtZsyrkx(void)
 {
 	void *fn = (void *)cublasXtZsyrkx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtZsyrkx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtZsyrkx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtZsyrkx, cudastub_cublas_slot_cublasXtZsyrkx, cudastub_cublas_resolve_cublasXtZsyrkx, cudastub_cublas_bind_cublasXtZsyrkx);
@@ -19920,7 +20313,8 @@ static cublasStatus_t cublasXtZsyrkx_resolve(cublasXtHandle_t a0, cublasFillMode
 {
 	cublasXtZsyrkx_fn fn = cublasXtZsyrkx_choose();
 
-	atomic_store_explicit(&cublasXtZsyrkx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtZsyrkx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -19960,7 +20354,7 @@ void *cudastub_cublas_bind_cublasXtZtrmm(void)
 {
 	void *fn = (void *)cublasXtZtrmm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtZtrmm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtZtrmm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtZtrmm, cudastub_cublas_slot_cublasXtZtrmm, cudastub_cublas_resolve_cublasXtZtrmm, cudastub_cublas_bind_cublasXtZtrmm);
@@ -19975,7 +20369,8 @@ static cublasStatus_t cublasXtZtrmm_resolve(cublasXtHandle_t a0, cublasSideMode_
 {
 	cublasXtZtrmm_fn fn = cublasXtZtrmm_choose();
 
-	atomic_store_explicit(&cublasXtZtrmm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtZtrmm_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -20013,7 +20408,7 @@ void *cudastub_cublas_bind_cublasXtZtrsm(void)
 {
 	void *fn = (void *)cublasXtZtrsm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtZtrsm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtZtrsm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtZtrsm, cudastub_cublas_slot_cublasXtZtrsm, cudastub_cublas_resolve_cublasXtZtrsm, cudastub_cublas_bind_cublasXtZtrsm);
@@ -20028,7 +20423,8 @@ static cublasStatus_t cublasXtZtrsm_resolve(cublasXtHandle_t a0, cublasSideMode_
 {
 	cublasXtZtrsm_fn fn = cublasXtZtrsm_choose();
 
-	atomic_store_explicit(&cublasXtZtrsm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtZtrsm_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -20058,7 +20454,7 @@ void *cudastub_cublas_bind_cublasZaxpy(void)
 {
 	void *fn = (void *)cublasZaxpy_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZaxpy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZaxpy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZaxpy, cudastub_cublas_slot_cublasZaxpy, cudastub_cublas_resolve_cublasZaxpy, cudastub_cublas_bind_cublasZaxpy);
@@ -20073,7 +20469,8 @@ static void cublasZaxpy_resolve(int a0, cuDoubleComplex a1, const cuDoubleComple
 {
 	cublasZaxpy_fn fn = cublasZaxpy_choose();
 
-	atomic_store_explicit(&cublasZaxpy_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZaxpy_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -20106,7 +20503,7 @@ void *cudastub_cublas_bind_cublasZaxpy_v2(void)
 {
 	void *fn = (void *)cublasZaxpy_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZaxpy_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZaxpy_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZaxpy_v2, cudastub_cublas_slot_cublasZaxpy_v2, cudastub_cublas_resolve_cublasZaxpy_v2, cudastub_cublas_bind_cublasZaxpy_v2);
@@ -20121,7 +20518,8 @@ static cublasStatus_t cublasZaxpy_v2_resolve(cublasHandle_t a0, int a1, const cu
 {
 	cublasZaxpy_v2_fn fn = cublasZaxpy_v2_choose();
 
-	atomic_store_explicit(&cublasZaxpy_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZaxpy_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -20150,7 +20548,7 @@ void *cudastub_cublas_bind_cublasZcopy(void)
 {
 	void *fn = (void *)cublasZcopy_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZcopy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZcopy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZcopy, cudastub_cublas_slot_cublasZcopy, cudastub_cublas_resolve_cublasZcopy, cudastub_cublas_bind_cublasZcopy);
@@ -20165,7 +20563,8 @@ static void cublasZcopy_resolve(int a0, const cuDoubleComplex *a1, int a2, cuDou
 {
 	cublasZcopy_fn fn = cublasZcopy_choose();
 
-	atomic_store_explicit(&cublasZcopy_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZcopy_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -20197,7 +20596,7 @@ void *cudastub_cublas_bind_cublasZcopy_v2(void)
 {
 	void *fn = (void *)cublasZcopy_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZcopy_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZcopy_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZcopy_v2, cudastub_cublas_slot_cublasZcopy_v2, cudastub_cublas_resolve_cublasZcopy_v2, cudastub_cublas_bind_cublasZcopy_v2);
@@ -20212,7 +20611,8 @@ static cublasStatus_t cublasZcopy_v2_resolve(cublasHandle_t a0, int a1, const cu
 {
 	cublasZcopy_v2_fn fn = cublasZcopy_v2_choose();
 
-	atomic_store_explicit(&cublasZcopy_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZcopy_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -20248,7 +20648,7 @@ void *cudastub_cublas_bind_cublasZdgmm(void)
 {
 	void *fn = (void *)cublasZdgmm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZdgmm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZdgmm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZdgmm, cudastub_cublas_slot_cublasZdgmm, cudastub_cublas_resolve_cublasZdgmm, cudastub_cublas_bind_cublasZdgmm);
@@ -20263,7 +20663,8 @@ static cublasStatus_t cublasZdgmm_resolve(cublasHandle_t a0, cublasSideMode_t a1
 {
 	cublasZdgmm_fn fn = cublasZdgmm_choose();
 
-	atomic_store_explicit(&cublasZdgmm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZdgmm_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -20295,7 +20696,7 @@ void *cudastub_cublas_bind_cublasZdotc(void)
 {
 	void *fn = (void *)cublasZdotc_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZdotc, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZdotc, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZdotc, cudastub_cublas_slot_cublasZdotc, cudastub_cublas_resolve_cublasZdotc, cudastub_cublas_bind_cublasZdotc);
@@ -20310,7 +20711,8 @@ static cuDoubleComplex cublasZdotc_resolve(int a0, const cuDoubleComplex *a1, in
 {
 	cublasZdotc_fn fn = cublasZdotc_choose();
 
-	atomic_store_explicit(&cublasZdotc_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZdotc_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -20343,7 +20745,7 @@ void *cudastub_cublas_bind_cublasZdotc_v2(void)
 {
 	void *fn = (void *)cublasZdotc_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZdotc_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZdotc_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZdotc_v2, cudastub_cublas_slot_cublasZdotc_v2, cudastub_cublas_resolve_cublasZdotc_v2, cudastub_cublas_bind_cublasZdotc_v2);
@@ -20358,7 +20760,8 @@ static cublasStatus_t cublasZdotc_v2_resolve(cublasHandle_t a0, int a1, const cu
 {
 	cublasZdotc_v2_fn fn = cublasZdotc_v2_choose();
 
-	atomic_store_explicit(&cublasZdotc_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZdotc_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -20390,7 +20793,7 @@ void *cudastub_cublas_bind_cublasZdotu(void)
 {
 	void *fn = (void *)cublasZdotu_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZdotu, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZdotu, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZdotu, cudastub_cublas_slot_cublasZdotu, cudastub_cublas_resolve_cublasZdotu, cudastub_cublas_bind_cublasZdotu);
@@ -20405,7 +20808,8 @@ static cuDoubleComplex cublasZdotu_resolve(int a0, const cuDoubleComplex *a1, in
 {
 	cublasZdotu_fn fn = cublasZdotu_choose();
 
-	atomic_store_explicit(&cublasZdotu_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZdotu_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -20438,7 +20842,7 @@ void *cudastub_cublas_bind_cublasZdotu_v2(void)
 {
 	void *fn = (void *)cublasZdotu_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZdotu_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZdotu_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZdotu_v2, cudastub_cublas_slot_cublasZdotu_v2, cudastub_cublas_resolve_cublasZdotu_v2, cudastub_cublas_bind_cublasZdotu_v2);
@@ -20453,7 +20857,8 @@ static cublasStatus_t cublasZdotu_v2_resolve(cublasHandle_t a0, int a1, const cu
 {
 	cublasZdotu_v2_fn fn = cublasZdotu_v2_choose();
 
-	atomic_store_explicit(&cublasZdotu_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZdotu_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -20484,7 +20889,7 @@ void *cudastub_cublas_bind_cublasZdrot(void)
 {
 	void *fn = (void *)cublasZdrot_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZdrot, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZdrot, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZdrot, cudastub_cublas_slot_cublasZdrot, cudastub_cublas_resolve_cublasZdrot, cudastub_cublas_bind_cublasZdrot);
@@ -20499,7 +20904,8 @@ static void cublasZdrot_resolve(int a0, cuDoubleComplex *a1, int a2, cuDoubleCom
 {
 	cublasZdrot_fn fn = cublasZdrot_choose();
 
-	atomic_store_explicit(&cublasZdrot_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZdrot_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -20533,7 +20939,7 @@ void *cudastub_cublas_bind_cublasZdrot_v2(void)
 {
 	void *fn = (void *)cublasZdrot_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZdrot_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZdrot_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZdrot_v2, cudastub_cublas_slot_cublasZdrot_v2, cudastub_cublas_resolve_cublasZdrot_v2, cudastub_cublas_bind_cublasZdrot_v2);
@@ -20548,7 +20954,8 @@ static cublasStatus_t cublasZdrot_v2_resolve(cublasHandle_t a0, int a1, cuDouble
 {
 	cublasZdrot_v2_fn fn = cublasZdrot_v2_choose();
 
-	atomic_store_explicit(&cublasZdrot_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZdrot_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -20576,7 +20983,7 @@ void *cudastub_cublas_bind_cublasZdscal(void)
 {
 	void *fn = (void *)cublasZdscal_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZdscal, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZdscal, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZdscal, cudastub_cublas_slot_cublasZdscal, cudastub_cublas_resolve_cublasZdscal, cudastub_cublas_bind_cublasZdscal);
@@ -20591,7 +20998,8 @@ static void cublasZdscal_resolve(int a0, double a1, cuDoubleComplex *a2, int a3)
 {
 	cublasZdscal_fn fn = cublasZdscal_choose();
 
-	atomic_store_explicit(&cublasZdscal_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZdscal_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3);
 }
 #endif
@@ -20622,7 +21030,7 @@ void *cudastub_cublas_bind_cublasZdscal_v2(void)
 {
 	void *fn = (void *)cublasZdscal_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZdscal_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZdscal_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZdscal_v2, cudastub_cublas_slot_cublasZdscal_v2, cudastub_cublas_resolve_cublasZdscal_v2, cudastub_cublas_bind_cublasZdscal_v2);
@@ -20637,7 +21045,8 @@ static cublasStatus_t cublasZdscal_v2_resolve(cublasHandle_t a0, int a1, const d
 {
 	cublasZdscal_v2_fn fn = cublasZdscal_v2_choose();
 
-	atomic_store_explicit(&cublasZdscal_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZdscal_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -20674,7 +21083,7 @@ void *cudastub_cublas_bind_cublasZgbmv(void)
 {
 	void *fn = (void *)cublasZgbmv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZgbmv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZgbmv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZgbmv, cudastub_cublas_slot_cublasZgbmv, cudastub_cublas_resolve_cublasZgbmv, cudastub_cublas_bind_cublasZgbmv);
@@ -20689,7 +21098,8 @@ static void cublasZgbmv_resolve(char a0, int a1, int a2, int a3, int a4, cuDoubl
 {
 	cublasZgbmv_fn fn = cublasZgbmv_choose();
 
-	atomic_store_explicit(&cublasZgbmv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZgbmv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -20729,7 +21139,7 @@ void *cudastub_cublas_bind_cublasZgbmv_v2(void)
 {
 	void *fn = (void *)cublasZgbmv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZgbmv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZgbmv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZgbmv_v2, cudastub_cublas_slot_cublasZgbmv_v2, cudastub_cublas_resolve_cublasZgbmv_v2, cudastub_cublas_bind_cublasZgbmv_v2);
@@ -20744,7 +21154,8 @@ static cublasStatus_t cublasZgbmv_v2_resolve(cublasHandle_t a0, cublasOperation_
 {
 	cublasZgbmv_v2_fn fn = cublasZgbmv_v2_choose();
 
-	atomic_store_explicit(&cublasZgbmv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZgbmv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -20783,7 +21194,7 @@ void *cudastub_cublas_bind_cublasZgeam(void)
 {
 	void *fn = (void *)cublasZgeam_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZgeam, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZgeam, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZgeam, cudastub_cublas_slot_cublasZgeam, cudastub_cublas_resolve_cublasZgeam, cudastub_cublas_bind_cublasZgeam);
@@ -20798,7 +21209,8 @@ static cublasStatus_t cublasZgeam_resolve(cublasHandle_t a0, cublasOperation_t a
 {
 	cublasZgeam_fn fn = cublasZgeam_choose();
 
-	atomic_store_explicit(&cublasZgeam_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZgeam_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -20836,7 +21248,7 @@ void *cudastub_cublas_bind_cublasZgelsBatched(void)
 {
 	void *fn = (void *)cublasZgelsBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZgelsBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZgelsBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZgelsBatched, cudastub_cublas_slot_cublasZgelsBatched, cudastub_cublas_resolve_cublasZgelsBatched, cudastub_cublas_bind_cublasZgelsBatched);
@@ -20851,7 +21263,8 @@ static cublasStatus_t cublasZgelsBatched_resolve(cublasHandle_t a0, cublasOperat
 {
 	cublasZgelsBatched_fn fn = cublasZgelsBatched_choose();
 
-	atomic_store_explicit(&cublasZgelsBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZgelsBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -20888,7 +21301,7 @@ void *cudastub_cublas_bind_cublasZgemm(void)
 {
 	void *fn = (void *)cublasZgemm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZgemm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZgemm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZgemm, cudastub_cublas_slot_cublasZgemm, cudastub_cublas_resolve_cublasZgemm, cudastub_cublas_bind_cublasZgemm);
@@ -20903,7 +21316,8 @@ static void cublasZgemm_resolve(char a0, char a1, int a2, int a3, int a4, cuDoub
 {
 	cublasZgemm_fn fn = cublasZgemm_choose();
 
-	atomic_store_explicit(&cublasZgemm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZgemm_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -20943,7 +21357,7 @@ void *cudastub_cublas_bind_cublasZgemm3m(void)
 {
 	void *fn = (void *)cublasZgemm3m_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZgemm3m, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZgemm3m, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZgemm3m, cudastub_cublas_slot_cublasZgemm3m, cudastub_cublas_resolve_cublasZgemm3m, cudastub_cublas_bind_cublasZgemm3m);
@@ -20958,7 +21372,8 @@ static cublasStatus_t cublasZgemm3m_resolve(cublasHandle_t a0, cublasOperation_t
 {
 	cublasZgemm3m_fn fn = cublasZgemm3m_choose();
 
-	atomic_store_explicit(&cublasZgemm3m_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZgemm3m_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -20999,7 +21414,7 @@ void *cudastub_cublas_bind_cublasZgemmBatched(void)
 {
 	void *fn = (void *)cublasZgemmBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZgemmBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZgemmBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZgemmBatched, cudastub_cublas_slot_cublasZgemmBatched, cudastub_cublas_resolve_cublasZgemmBatched, cudastub_cublas_bind_cublasZgemmBatched);
@@ -21014,7 +21429,8 @@ static cublasStatus_t cublasZgemmBatched_resolve(cublasHandle_t a0, cublasOperat
 {
 	cublasZgemmBatched_fn fn = cublasZgemmBatched_choose();
 
-	atomic_store_explicit(&cublasZgemmBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZgemmBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
 }
 #endif
@@ -21058,7 +21474,7 @@ void *cudastub_cublas_bind_cublasZgemmStridedBatched(void)
 {
 	void *fn = (void *)cublasZgemmStridedBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZgemmStridedBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZgemmStridedBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZgemmStridedBatched, cudastub_cublas_slot_cublasZgemmStridedBatched, cudastub_cublas_resolve_cublasZgemmStridedBatched, cudastub_cublas_bind_cublasZgemmStridedBatched);
@@ -21073,7 +21489,8 @@ static cublasStatus_t cublasZgemmStridedBatched_resolve(cublasHandle_t a0, cubla
 {
 	cublasZgemmStridedBatched_fn fn = cublasZgemmStridedBatched_choose();
 
-	atomic_store_explicit(&cublasZgemmStridedBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZgemmStridedBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
 }
 #endif
@@ -21113,7 +21530,7 @@ void *cudastub_cublas_bind_cublasZgemm_v2(void)
 {
 	void *fn = (void *)cublasZgemm_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZgemm_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZgemm_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZgemm_v2, cudastub_cublas_slot_cublasZgemm_v2, cudastub_cublas_resolve_cublasZgemm_v2, cudastub_cublas_bind_cublasZgemm_v2);
@@ -21128,7 +21545,8 @@ static cublasStatus_t cublasZgemm_v2_resolve(cublasHandle_t a0, cublasOperation_
 {
 	cublasZgemm_v2_fn fn = cublasZgemm_v2_choose();
 
-	atomic_store_explicit(&cublasZgemm_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZgemm_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -21163,7 +21581,7 @@ void *cudastub_cublas_bind_cublasZgemv(void)
 {
 	void *fn = (void *)cublasZgemv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZgemv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZgemv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZgemv, cudastub_cublas_slot_cublasZgemv, cudastub_cublas_resolve_cublasZgemv, cudastub_cublas_bind_cublasZgemv);
@@ -21178,7 +21596,8 @@ static void cublasZgemv_resolve(char a0, int a1, int a2, cuDoubleComplex a3, con
 {
 	cublasZgemv_fn fn = cublasZgemv_choose();
 
-	atomic_store_explicit(&cublasZgemv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZgemv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -21217,7 +21636,7 @@ void *cudastub_cublas_bind_cublasZgemvBatched(void)
 {
 	void *fn = (void *)cublasZgemvBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZgemvBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZgemvBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZgemvBatched, cudastub_cublas_slot_cublasZgemvBatched, cudastub_cublas_resolve_cublasZgemvBatched, cudastub_cublas_bind_cublasZgemvBatched);
@@ -21232,7 +21651,8 @@ static cublasStatus_t cublasZgemvBatched_resolve(cublasHandle_t a0, cublasOperat
 {
 	cublasZgemvBatched_fn fn = cublasZgemvBatched_choose();
 
-	atomic_store_explicit(&cublasZgemvBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZgemvBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -21274,7 +21694,7 @@ void *cudastub_cublas_bind_cublasZgemvStridedBatched(void)
 {
 	void *fn = (void *)cublasZgemvStridedBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZgemvStridedBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZgemvStridedBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZgemvStridedBatched, cudastub_cublas_slot_cublasZgemvStridedBatched, cudastub_cublas_resolve_cublasZgemvStridedBatched, cudastub_cublas_bind_cublasZgemvStridedBatched);
@@ -21289,7 +21709,8 @@ static cublasStatus_t cublasZgemvStridedBatched_resolve(cublasHandle_t a0, cubla
 {
 	cublasZgemvStridedBatched_fn fn = cublasZgemvStridedBatched_choose();
 
-	atomic_store_explicit(&cublasZgemvStridedBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZgemvStridedBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
 }
 #endif
@@ -21327,7 +21748,7 @@ void *cudastub_cublas_bind_cublasZgemv_v2(void)
 {
 	void *fn = (void *)cublasZgemv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZgemv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZgemv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZgemv_v2, cudastub_cublas_slot_cublasZgemv_v2, cudastub_cublas_resolve_cublasZgemv_v2, cudastub_cublas_bind_cublasZgemv_v2);
@@ -21342,7 +21763,8 @@ static cublasStatus_t cublasZgemv_v2_resolve(cublasHandle_t a0, cublasOperation_
 {
 	cublasZgemv_v2_fn fn = cublasZgemv_v2_choose();
 
-	atomic_store_explicit(&cublasZgemv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZgemv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -21376,7 +21798,7 @@ void *cudastub_cublas_bind_cublasZgeqrfBatched(void)
 {
 	void *fn = (void *)cublasZgeqrfBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZgeqrfBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZgeqrfBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZgeqrfBatched, cudastub_cublas_slot_cublasZgeqrfBatched, cudastub_cublas_resolve_cublasZgeqrfBatched, cudastub_cublas_bind_cublasZgeqrfBatched);
@@ -21391,7 +21813,8 @@ static cublasStatus_t cublasZgeqrfBatched_resolve(cublasHandle_t a0, int a1, int
 {
 	cublasZgeqrfBatched_fn fn = cublasZgeqrfBatched_choose();
 
-	atomic_store_explicit(&cublasZgeqrfBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZgeqrfBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -21424,7 +21847,7 @@ void *cudastub_cublas_bind_cublasZgerc(void)
 {
 	void *fn = (void *)cublasZgerc_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZgerc, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZgerc, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZgerc, cudastub_cublas_slot_cublasZgerc, cudastub_cublas_resolve_cublasZgerc, cudastub_cublas_bind_cublasZgerc);
@@ -21439,7 +21862,8 @@ static void cublasZgerc_resolve(int a0, int a1, cuDoubleComplex a2, const cuDoub
 {
 	cublasZgerc_fn fn = cublasZgerc_choose();
 
-	atomic_store_explicit(&cublasZgerc_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZgerc_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -21475,7 +21899,7 @@ void *cudastub_cublas_bind_cublasZgerc_v2(void)
 {
 	void *fn = (void *)cublasZgerc_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZgerc_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZgerc_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZgerc_v2, cudastub_cublas_slot_cublasZgerc_v2, cudastub_cublas_resolve_cublasZgerc_v2, cudastub_cublas_bind_cublasZgerc_v2);
@@ -21490,7 +21914,8 @@ static cublasStatus_t cublasZgerc_v2_resolve(cublasHandle_t a0, int a1, int a2, 
 {
 	cublasZgerc_v2_fn fn = cublasZgerc_v2_choose();
 
-	atomic_store_explicit(&cublasZgerc_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZgerc_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -21523,7 +21948,7 @@ void *cudastub_cublas_bind_cublasZgeru(void)
 {
 	void *fn = (void *)cublasZgeru_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZgeru, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZgeru, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZgeru, cudastub_cublas_slot_cublasZgeru, cudastub_cublas_resolve_cublasZgeru, cudastub_cublas_bind_cublasZgeru);
@@ -21538,7 +21963,8 @@ static void cublasZgeru_resolve(int a0, int a1, cuDoubleComplex a2, const cuDoub
 {
 	cublasZgeru_fn fn = cublasZgeru_choose();
 
-	atomic_store_explicit(&cublasZgeru_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZgeru_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -21574,7 +22000,7 @@ void *cudastub_cublas_bind_cublasZgeru_v2(void)
 {
 	void *fn = (void *)cublasZgeru_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZgeru_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZgeru_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZgeru_v2, cudastub_cublas_slot_cublasZgeru_v2, cudastub_cublas_resolve_cublasZgeru_v2, cudastub_cublas_bind_cublasZgeru_v2);
@@ -21589,7 +22015,8 @@ static cublasStatus_t cublasZgeru_v2_resolve(cublasHandle_t a0, int a1, int a2, 
 {
 	cublasZgeru_v2_fn fn = cublasZgeru_v2_choose();
 
-	atomic_store_explicit(&cublasZgeru_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZgeru_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -21622,7 +22049,7 @@ void *cudastub_cublas_bind_cublasZgetrfBatched(void)
 {
 	void *fn = (void *)cublasZgetrfBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZgetrfBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZgetrfBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZgetrfBatched, cudastub_cublas_slot_cublasZgetrfBatched, cudastub_cublas_resolve_cublasZgetrfBatched, cudastub_cublas_bind_cublasZgetrfBatched);
@@ -21637,7 +22064,8 @@ static cublasStatus_t cublasZgetrfBatched_resolve(cublasHandle_t a0, int a1, cuD
 {
 	cublasZgetrfBatched_fn fn = cublasZgetrfBatched_choose();
 
-	atomic_store_explicit(&cublasZgetrfBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZgetrfBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -21672,7 +22100,7 @@ void *cudastub_cublas_bind_cublasZgetriBatched(void)
 {
 	void *fn = (void *)cublasZgetriBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZgetriBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZgetriBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZgetriBatched, cudastub_cublas_slot_cublasZgetriBatched, cudastub_cublas_resolve_cublasZgetriBatched, cudastub_cublas_bind_cublasZgetriBatched);
@@ -21687,7 +22115,8 @@ static cublasStatus_t cublasZgetriBatched_resolve(cublasHandle_t a0, int a1, con
 {
 	cublasZgetriBatched_fn fn = cublasZgetriBatched_choose();
 
-	atomic_store_explicit(&cublasZgetriBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZgetriBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -21724,7 +22153,7 @@ void *cudastub_cublas_bind_cublasZgetrsBatched(void)
 {
 	void *fn = (void *)cublasZgetrsBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZgetrsBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZgetrsBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZgetrsBatched, cudastub_cublas_slot_cublasZgetrsBatched, cudastub_cublas_resolve_cublasZgetrsBatched, cudastub_cublas_bind_cublasZgetrsBatched);
@@ -21739,7 +22168,8 @@ static cublasStatus_t cublasZgetrsBatched_resolve(cublasHandle_t a0, cublasOpera
 {
 	cublasZgetrsBatched_fn fn = cublasZgetrsBatched_choose();
 
-	atomic_store_explicit(&cublasZgetrsBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZgetrsBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -21774,7 +22204,7 @@ void *cudastub_cublas_bind_cublasZhbmv(void)
 {
 	void *fn = (void *)cublasZhbmv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZhbmv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZhbmv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZhbmv, cudastub_cublas_slot_cublasZhbmv, cudastub_cublas_resolve_cublasZhbmv, cudastub_cublas_bind_cublasZhbmv);
@@ -21789,7 +22219,8 @@ static void cublasZhbmv_resolve(char a0, int a1, int a2, cuDoubleComplex a3, con
 {
 	cublasZhbmv_fn fn = cublasZhbmv_choose();
 
-	atomic_store_explicit(&cublasZhbmv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZhbmv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -21827,7 +22258,7 @@ void *cudastub_cublas_bind_cublasZhbmv_v2(void)
 {
 	void *fn = (void *)cublasZhbmv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZhbmv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZhbmv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZhbmv_v2, cudastub_cublas_slot_cublasZhbmv_v2, cudastub_cublas_resolve_cublasZhbmv_v2, cudastub_cublas_bind_cublasZhbmv_v2);
@@ -21842,7 +22273,8 @@ static cublasStatus_t cublasZhbmv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasZhbmv_v2_fn fn = cublasZhbmv_v2_choose();
 
-	atomic_store_explicit(&cublasZhbmv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZhbmv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -21878,7 +22310,7 @@ void *cudastub_cublas_bind_cublasZhemm(void)
 {
 	void *fn = (void *)cublasZhemm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZhemm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZhemm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZhemm, cudastub_cublas_slot_cublasZhemm, cudastub_cublas_resolve_cublasZhemm, cudastub_cublas_bind_cublasZhemm);
@@ -21893,7 +22325,8 @@ static void cublasZhemm_resolve(char a0, char a1, int a2, int a3, cuDoubleComple
 {
 	cublasZhemm_fn fn = cublasZhemm_choose();
 
-	atomic_store_explicit(&cublasZhemm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZhemm_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -21932,7 +22365,7 @@ void *cudastub_cublas_bind_cublasZhemm_v2(void)
 {
 	void *fn = (void *)cublasZhemm_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZhemm_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZhemm_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZhemm_v2, cudastub_cublas_slot_cublasZhemm_v2, cudastub_cublas_resolve_cublasZhemm_v2, cudastub_cublas_bind_cublasZhemm_v2);
@@ -21947,7 +22380,8 @@ static cublasStatus_t cublasZhemm_v2_resolve(cublasHandle_t a0, cublasSideMode_t
 {
 	cublasZhemm_v2_fn fn = cublasZhemm_v2_choose();
 
-	atomic_store_explicit(&cublasZhemm_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZhemm_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -21981,7 +22415,7 @@ void *cudastub_cublas_bind_cublasZhemv(void)
 {
 	void *fn = (void *)cublasZhemv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZhemv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZhemv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZhemv, cudastub_cublas_slot_cublasZhemv, cudastub_cublas_resolve_cublasZhemv, cudastub_cublas_bind_cublasZhemv);
@@ -21996,7 +22430,8 @@ static void cublasZhemv_resolve(char a0, int a1, cuDoubleComplex a2, const cuDou
 {
 	cublasZhemv_fn fn = cublasZhemv_choose();
 
-	atomic_store_explicit(&cublasZhemv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZhemv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -22033,7 +22468,7 @@ void *cudastub_cublas_bind_cublasZhemv_v2(void)
 {
 	void *fn = (void *)cublasZhemv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZhemv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZhemv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZhemv_v2, cudastub_cublas_slot_cublasZhemv_v2, cudastub_cublas_resolve_cublasZhemv_v2, cudastub_cublas_bind_cublasZhemv_v2);
@@ -22048,7 +22483,8 @@ static cublasStatus_t cublasZhemv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasZhemv_v2_fn fn = cublasZhemv_v2_choose();
 
-	atomic_store_explicit(&cublasZhemv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZhemv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -22079,7 +22515,7 @@ void *cudastub_cublas_bind_cublasZher(void)
 {
 	void *fn = (void *)cublasZher_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZher, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZher, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZher, cudastub_cublas_slot_cublasZher, cudastub_cublas_resolve_cublasZher, cudastub_cublas_bind_cublasZher);
@@ -22094,7 +22530,8 @@ static void cublasZher_resolve(char a0, int a1, double a2, const cuDoubleComplex
 {
 	cublasZher_fn fn = cublasZher_choose();
 
-	atomic_store_explicit(&cublasZher_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZher_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -22127,7 +22564,7 @@ void *cudastub_cublas_bind_cublasZher2(void)
 {
 	void *fn = (void *)cublasZher2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZher2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZher2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZher2, cudastub_cublas_slot_cublasZher2, cudastub_cublas_resolve_cublasZher2, cudastub_cublas_bind_cublasZher2);
@@ -22142,7 +22579,8 @@ static void cublasZher2_resolve(char a0, int a1, cuDoubleComplex a2, const cuDou
 {
 	cublasZher2_fn fn = cublasZher2_choose();
 
-	atomic_store_explicit(&cublasZher2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZher2_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -22178,7 +22616,7 @@ void *cudastub_cublas_bind_cublasZher2_v2(void)
 {
 	void *fn = (void *)cublasZher2_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZher2_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZher2_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZher2_v2, cudastub_cublas_slot_cublasZher2_v2, cudastub_cublas_resolve_cublasZher2_v2, cudastub_cublas_bind_cublasZher2_v2);
@@ -22193,7 +22631,8 @@ static cublasStatus_t cublasZher2_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasZher2_v2_fn fn = cublasZher2_v2_choose();
 
-	atomic_store_explicit(&cublasZher2_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZher2_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -22229,7 +22668,7 @@ void *cudastub_cublas_bind_cublasZher2k(void)
 {
 	void *fn = (void *)cublasZher2k_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZher2k, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZher2k, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZher2k, cudastub_cublas_slot_cublasZher2k, cudastub_cublas_resolve_cublasZher2k, cudastub_cublas_bind_cublasZher2k);
@@ -22244,7 +22683,8 @@ static void cublasZher2k_resolve(char a0, char a1, int a2, int a3, cuDoubleCompl
 {
 	cublasZher2k_fn fn = cublasZher2k_choose();
 
-	atomic_store_explicit(&cublasZher2k_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZher2k_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -22283,7 +22723,7 @@ void *cudastub_cublas_bind_cublasZher2k_v2(void)
 {
 	void *fn = (void *)cublasZher2k_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZher2k_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZher2k_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZher2k_v2, cudastub_cublas_slot_cublasZher2k_v2, cudastub_cublas_resolve_cublasZher2k_v2, cudastub_cublas_bind_cublasZher2k_v2);
@@ -22298,7 +22738,8 @@ static cublasStatus_t cublasZher2k_v2_resolve(cublasHandle_t a0, cublasFillMode_
 {
 	cublasZher2k_v2_fn fn = cublasZher2k_v2_choose();
 
-	atomic_store_explicit(&cublasZher2k_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZher2k_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -22332,7 +22773,7 @@ void *cudastub_cublas_bind_cublasZher_v2(void)
 {
 	void *fn = (void *)cublasZher_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZher_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZher_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZher_v2, cudastub_cublas_slot_cublasZher_v2, cudastub_cublas_resolve_cublasZher_v2, cudastub_cublas_bind_cublasZher_v2);
@@ -22347,7 +22788,8 @@ static cublasStatus_t cublasZher_v2_resolve(cublasHandle_t a0, cublasFillMode_t 
 {
 	cublasZher_v2_fn fn = cublasZher_v2_choose();
 
-	atomic_store_explicit(&cublasZher_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZher_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -22381,7 +22823,7 @@ void *cudastub_cublas_bind_cublasZherk(void)
 {
 	void *fn = (void *)cublasZherk_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZherk, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZherk, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZherk, cudastub_cublas_slot_cublasZherk, cudastub_cublas_resolve_cublasZherk, cudastub_cublas_bind_cublasZherk);
@@ -22396,7 +22838,8 @@ static void cublasZherk_resolve(char a0, char a1, int a2, int a3, double a4, con
 {
 	cublasZherk_fn fn = cublasZherk_choose();
 
-	atomic_store_explicit(&cublasZherk_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZherk_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -22433,7 +22876,7 @@ void *cudastub_cublas_bind_cublasZherk_v2(void)
 {
 	void *fn = (void *)cublasZherk_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZherk_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZherk_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZherk_v2, cudastub_cublas_slot_cublasZherk_v2, cudastub_cublas_resolve_cublasZherk_v2, cudastub_cublas_bind_cublasZherk_v2);
@@ -22448,7 +22891,8 @@ static cublasStatus_t cublasZherk_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasZherk_v2_fn fn = cublasZherk_v2_choose();
 
-	atomic_store_explicit(&cublasZherk_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZherk_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -22487,7 +22931,7 @@ void *cudastub_cublas_bind_cublasZherkx(void)
 {
 	void *fn = (void *)cublasZherkx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZherkx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZherkx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZherkx, cudastub_cublas_slot_cublasZherkx, cudastub_cublas_resolve_cublasZherkx, cudastub_cublas_bind_cublasZherkx);
@@ -22502,7 +22946,8 @@ static cublasStatus_t cublasZherkx_resolve(cublasHandle_t a0, cublasFillMode_t a
 {
 	cublasZherkx_fn fn = cublasZherkx_choose();
 
-	atomic_store_explicit(&cublasZherkx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZherkx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -22535,7 +22980,7 @@ void *cudastub_cublas_bind_cublasZhpmv(void)
 {
 	void *fn = (void *)cublasZhpmv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZhpmv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZhpmv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZhpmv, cudastub_cublas_slot_cublasZhpmv, cudastub_cublas_resolve_cublasZhpmv, cudastub_cublas_bind_cublasZhpmv);
@@ -22550,7 +22995,8 @@ static void cublasZhpmv_resolve(char a0, int a1, cuDoubleComplex a2, const cuDou
 {
 	cublasZhpmv_fn fn = cublasZhpmv_choose();
 
-	atomic_store_explicit(&cublasZhpmv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZhpmv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -22586,7 +23032,7 @@ void *cudastub_cublas_bind_cublasZhpmv_v2(void)
 {
 	void *fn = (void *)cublasZhpmv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZhpmv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZhpmv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZhpmv_v2, cudastub_cublas_slot_cublasZhpmv_v2, cudastub_cublas_resolve_cublasZhpmv_v2, cudastub_cublas_bind_cublasZhpmv_v2);
@@ -22601,7 +23047,8 @@ static cublasStatus_t cublasZhpmv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasZhpmv_v2_fn fn = cublasZhpmv_v2_choose();
 
-	atomic_store_explicit(&cublasZhpmv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZhpmv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -22631,7 +23078,7 @@ void *cudastub_cublas_bind_cublasZhpr(void)
 {
 	void *fn = (void *)cublasZhpr_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZhpr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZhpr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZhpr, cudastub_cublas_slot_cublasZhpr, cudastub_cublas_resolve_cublasZhpr, cudastub_cublas_bind_cublasZhpr);
@@ -22646,7 +23093,8 @@ static void cublasZhpr_resolve(char a0, int a1, double a2, const cuDoubleComplex
 {
 	cublasZhpr_fn fn = cublasZhpr_choose();
 
-	atomic_store_explicit(&cublasZhpr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZhpr_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -22678,7 +23126,7 @@ void *cudastub_cublas_bind_cublasZhpr2(void)
 {
 	void *fn = (void *)cublasZhpr2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZhpr2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZhpr2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZhpr2, cudastub_cublas_slot_cublasZhpr2, cudastub_cublas_resolve_cublasZhpr2, cudastub_cublas_bind_cublasZhpr2);
@@ -22693,7 +23141,8 @@ static void cublasZhpr2_resolve(char a0, int a1, cuDoubleComplex a2, const cuDou
 {
 	cublasZhpr2_fn fn = cublasZhpr2_choose();
 
-	atomic_store_explicit(&cublasZhpr2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZhpr2_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -22728,7 +23177,7 @@ void *cudastub_cublas_bind_cublasZhpr2_v2(void)
 {
 	void *fn = (void *)cublasZhpr2_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZhpr2_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZhpr2_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZhpr2_v2, cudastub_cublas_slot_cublasZhpr2_v2, cudastub_cublas_resolve_cublasZhpr2_v2, cudastub_cublas_bind_cublasZhpr2_v2);
@@ -22743,7 +23192,8 @@ static cublasStatus_t cublasZhpr2_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasZhpr2_v2_fn fn = cublasZhpr2_v2_choose();
 
-	atomic_store_explicit(&cublasZhpr2_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZhpr2_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -22776,7 +23226,7 @@ void *cudastub_cublas_bind_cublasZhpr_v2(void)
 {
 	void *fn = (void *)cublasZhpr_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZhpr_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZhpr_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZhpr_v2, cudastub_cublas_slot_cublasZhpr_v2, cudastub_cublas_resolve_cublasZhpr_v2, cudastub_cublas_bind_cublasZhpr_v2);
@@ -22791,7 +23241,8 @@ static cublasStatus_t cublasZhpr_v2_resolve(cublasHandle_t a0, cublasFillMode_t 
 {
 	cublasZhpr_v2_fn fn = cublasZhpr_v2_choose();
 
-	atomic_store_explicit(&cublasZhpr_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZhpr_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -22825,7 +23276,7 @@ void *cudastub_cublas_bind_cublasZmatinvBatched(void)
 {
 	void *fn = (void *)cublasZmatinvBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZmatinvBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZmatinvBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZmatinvBatched, cudastub_cublas_slot_cublasZmatinvBatched, cudastub_cublas_resolve_cublasZmatinvBatched, cudastub_cublas_bind_cublasZmatinvBatched);
@@ -22840,7 +23291,8 @@ static cublasStatus_t cublasZmatinvBatched_resolve(cublasHandle_t a0, int a1, co
 {
 	cublasZmatinvBatched_fn fn = cublasZmatinvBatched_choose();
 
-	atomic_store_explicit(&cublasZmatinvBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZmatinvBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -22871,7 +23323,7 @@ void *cudastub_cublas_bind_cublasZrot(void)
 {
 	void *fn = (void *)cublasZrot_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZrot, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZrot, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZrot, cudastub_cublas_slot_cublasZrot, cudastub_cublas_resolve_cublasZrot, cudastub_cublas_bind_cublasZrot);
@@ -22886,7 +23338,8 @@ static void cublasZrot_resolve(int a0, cuDoubleComplex *a1, int a2, cuDoubleComp
 {
 	cublasZrot_fn fn = cublasZrot_choose();
 
-	atomic_store_explicit(&cublasZrot_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZrot_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -22920,7 +23373,7 @@ void *cudastub_cublas_bind_cublasZrot_v2(void)
 {
 	void *fn = (void *)cublasZrot_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZrot_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZrot_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZrot_v2, cudastub_cublas_slot_cublasZrot_v2, cudastub_cublas_resolve_cublasZrot_v2, cudastub_cublas_bind_cublasZrot_v2);
@@ -22935,7 +23388,8 @@ static cublasStatus_t cublasZrot_v2_resolve(cublasHandle_t a0, int a1, cuDoubleC
 {
 	cublasZrot_v2_fn fn = cublasZrot_v2_choose();
 
-	atomic_store_explicit(&cublasZrot_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZrot_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -22963,7 +23417,7 @@ void *cudastub_cublas_bind_cublasZrotg(void)
 {
 	void *fn = (void *)cublasZrotg_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZrotg, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZrotg, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZrotg, cudastub_cublas_slot_cublasZrotg, cudastub_cublas_resolve_cublasZrotg, cudastub_cublas_bind_cublasZrotg);
@@ -22978,7 +23432,8 @@ static void cublasZrotg_resolve(cuDoubleComplex *a0, cuDoubleComplex a1, double 
 {
 	cublasZrotg_fn fn = cublasZrotg_choose();
 
-	atomic_store_explicit(&cublasZrotg_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZrotg_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3);
 }
 #endif
@@ -23009,7 +23464,7 @@ void *cudastub_cublas_bind_cublasZrotg_v2(void)
 {
 	void *fn = (void *)cublasZrotg_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZrotg_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZrotg_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZrotg_v2, cudastub_cublas_slot_cublasZrotg_v2, cudastub_cublas_resolve_cublasZrotg_v2, cudastub_cublas_bind_cublasZrotg_v2);
@@ -23024,7 +23479,8 @@ static cublasStatus_t cublasZrotg_v2_resolve(cublasHandle_t a0, cuDoubleComplex 
 {
 	cublasZrotg_v2_fn fn = cublasZrotg_v2_choose();
 
-	atomic_store_explicit(&cublasZrotg_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZrotg_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -23052,7 +23508,7 @@ void *cudastub_cublas_bind_cublasZscal(void)
 {
 	void *fn = (void *)cublasZscal_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZscal, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZscal, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZscal, cudastub_cublas_slot_cublasZscal, cudastub_cublas_resolve_cublasZscal, cudastub_cublas_bind_cublasZscal);
@@ -23067,7 +23523,8 @@ static void cublasZscal_resolve(int a0, cuDoubleComplex a1, cuDoubleComplex *a2,
 {
 	cublasZscal_fn fn = cublasZscal_choose();
 
-	atomic_store_explicit(&cublasZscal_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZscal_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3);
 }
 #endif
@@ -23098,7 +23555,7 @@ void *cudastub_cublas_bind_cublasZscal_v2(void)
 {
 	void *fn = (void *)cublasZscal_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZscal_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZscal_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZscal_v2, cudastub_cublas_slot_cublasZscal_v2, cudastub_cublas_resolve_cublasZscal_v2, cudastub_cublas_bind_cublasZscal_v2);
@@ -23113,7 +23570,8 @@ static cublasStatus_t cublasZscal_v2_resolve(cublasHandle_t a0, int a1, const cu
 {
 	cublasZscal_v2_fn fn = cublasZscal_v2_choose();
 
-	atomic_store_explicit(&cublasZscal_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZscal_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -23142,7 +23600,7 @@ void *cudastub_cublas_bind_cublasZswap(void)
 {
 	void *fn = (void *)cublasZswap_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZswap, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZswap, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZswap, cudastub_cublas_slot_cublasZswap, cudastub_cublas_resolve_cublasZswap, cudastub_cublas_bind_cublasZswap);
@@ -23157,7 +23615,8 @@ static void cublasZswap_resolve(int a0, cuDoubleComplex *a1, int a2, cuDoubleCom
 {
 	cublasZswap_fn fn = cublasZswap_choose();
 
-	atomic_store_explicit(&cublasZswap_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZswap_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -23189,7 +23648,7 @@ void *cudastub_cublas_bind_cublasZswap_v2(void)
 {
 	void *fn = (void *)cublasZswap_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZswap_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZswap_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZswap_v2, cudastub_cublas_slot_cublasZswap_v2, cudastub_cublas_resolve_cublasZswap_v2, cudastub_cublas_bind_cublasZswap_v2);
@@ -23204,7 +23663,8 @@ static cublasStatus_t cublasZswap_v2_resolve(cublasHandle_t a0, int a1, cuDouble
 {
 	cublasZswap_v2_fn fn = cublasZswap_v2_choose();
 
-	atomic_store_explicit(&cublasZswap_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZswap_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -23240,7 +23700,7 @@ void *cudastub_cublas_bind_cublasZsymm(void)
 {
 	void *fn = (void *)cublasZsymm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZsymm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZsymm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZsymm, cudastub_cublas_slot_cublasZsymm, cudastub_cublas_resolve_cublasZsymm, cudastub_cublas_bind_cublasZsymm);
@@ -23255,7 +23715,8 @@ static void cublasZsymm_resolve(char a0, char a1, int a2, int a3, cuDoubleComple
 {
 	cublasZsymm_fn fn = cublasZsymm_choose();
 
-	atomic_store_explicit(&cublasZsymm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZsymm_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -23294,7 +23755,7 @@ void *cudastub_cublas_bind_cublasZsymm_v2(void)
 {
 	void *fn = (void *)cublasZsymm_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZsymm_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZsymm_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZsymm_v2, cudastub_cublas_slot_cublasZsymm_v2, cudastub_cublas_resolve_cublasZsymm_v2, cudastub_cublas_bind_cublasZsymm_v2);
@@ -23309,7 +23770,8 @@ static cublasStatus_t cublasZsymm_v2_resolve(cublasHandle_t a0, cublasSideMode_t
 {
 	cublasZsymm_v2_fn fn = cublasZsymm_v2_choose();
 
-	atomic_store_explicit(&cublasZsymm_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZsymm_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -23346,7 +23808,7 @@ void *cudastub_cublas_bind_cublasZsymv_v2(void)
 {
 	void *fn = (void *)cublasZsymv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZsymv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZsymv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZsymv_v2, cudastub_cublas_slot_cublasZsymv_v2, cudastub_cublas_resolve_cublasZsymv_v2, cudastub_cublas_bind_cublasZsymv_v2);
@@ -23361,7 +23823,8 @@ static cublasStatus_t cublasZsymv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasZsymv_v2_fn fn = cublasZsymv_v2_choose();
 
-	atomic_store_explicit(&cublasZsymv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZsymv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -23397,7 +23860,7 @@ void *cudastub_cublas_bind_cublasZsyr2_v2(void)
 {
 	void *fn = (void *)cublasZsyr2_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZsyr2_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZsyr2_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZsyr2_v2, cudastub_cublas_slot_cublasZsyr2_v2, cudastub_cublas_resolve_cublasZsyr2_v2, cudastub_cublas_bind_cublasZsyr2_v2);
@@ -23412,7 +23875,8 @@ static cublasStatus_t cublasZsyr2_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasZsyr2_v2_fn fn = cublasZsyr2_v2_choose();
 
-	atomic_store_explicit(&cublasZsyr2_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZsyr2_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -23448,7 +23912,7 @@ void *cudastub_cublas_bind_cublasZsyr2k(void)
 {
 	void *fn = (void *)cublasZsyr2k_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZsyr2k, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZsyr2k, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZsyr2k, cudastub_cublas_slot_cublasZsyr2k, cudastub_cublas_resolve_cublasZsyr2k, cudastub_cublas_bind_cublasZsyr2k);
@@ -23463,7 +23927,8 @@ static void cublasZsyr2k_resolve(char a0, char a1, int a2, int a3, cuDoubleCompl
 {
 	cublasZsyr2k_fn fn = cublasZsyr2k_choose();
 
-	atomic_store_explicit(&cublasZsyr2k_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZsyr2k_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -23502,7 +23967,7 @@ void *cudastub_cublas_bind_cublasZsyr2k_v2(void)
 {
 	void *fn = (void *)cublasZsyr2k_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZsyr2k_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZsyr2k_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZsyr2k_v2, cudastub_cublas_slot_cublasZsyr2k_v2, cudastub_cublas_resolve_cublasZsyr2k_v2, cudastub_cublas_bind_cublasZsyr2k_v2);
@@ -23517,7 +23982,8 @@ static cublasStatus_t cublasZsyr2k_v2_resolve(cublasHandle_t a0, cublasFillMode_
 {
 	cublasZsyr2k_v2_fn fn = cublasZsyr2k_v2_choose();
 
-	atomic_store_explicit(&cublasZsyr2k_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZsyr2k_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -23551,7 +24017,7 @@ void *cudastub_cublas_bind_cublasZsyr_v2(void)
 {
 	void *fn = (void *)cublasZsyr_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZsyr_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZsyr_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZsyr_v2, cudastub_cublas_slot_cublasZsyr_v2, cudastub_cublas_resolve_cublasZsyr_v2, cudastub_cublas_bind_cublasZsyr_v2);
@@ -23566,7 +24032,8 @@ static cublasStatus_t cublasZsyr_v2_resolve(cublasHandle_t a0, cublasFillMode_t 
 {
 	cublasZsyr_v2_fn fn = cublasZsyr_v2_choose();
 
-	atomic_store_explicit(&cublasZsyr_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZsyr_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -23600,7 +24067,7 @@ void *cudastub_cublas_bind_cublasZsyrk(void)
 {
 	void *fn = (void *)cublasZsyrk_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZsyrk, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZsyrk, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZsyrk, cudastub_cublas_slot_cublasZsyrk, cudastub_cublas_resolve_cublasZsyrk, cudastub_cublas_bind_cublasZsyrk);
@@ -23615,7 +24082,8 @@ static void cublasZsyrk_resolve(char a0, char a1, int a2, int a3, cuDoubleComple
 {
 	cublasZsyrk_fn fn = cublasZsyrk_choose();
 
-	atomic_store_explicit(&cublasZsyrk_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZsyrk_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -23652,7 +24120,7 @@ void *cudastub_cublas_bind_cublasZsyrk_v2(void)
 {
 	void *fn = (void *)cublasZsyrk_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZsyrk_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZsyrk_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZsyrk_v2, cudastub_cublas_slot_cublasZsyrk_v2, cudastub_cublas_resolve_cublasZsyrk_v2, cudastub_cublas_bind_cublasZsyrk_v2);
@@ -23667,7 +24135,8 @@ static cublasStatus_t cublasZsyrk_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasZsyrk_v2_fn fn = cublasZsyrk_v2_choose();
 
-	atomic_store_explicit(&cublasZsyrk_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZsyrk_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -23706,7 +24175,7 @@ void *cudastub_cublas_bind_cublasZsyrkx(void)
 {
 	void *fn = (void *)cublasZsyrkx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZsyrkx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZsyrkx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZsyrkx, cudastub_cublas_slot_cublasZsyrkx, cudastub_cublas_resolve_cublasZsyrkx, cudastub_cublas_bind_cublasZsyrkx);
@@ -23721,7 +24190,8 @@ static cublasStatus_t cublasZsyrkx_resolve(cublasHandle_t a0, cublasFillMode_t a
 {
 	cublasZsyrkx_fn fn = cublasZsyrkx_choose();
 
-	atomic_store_explicit(&cublasZsyrkx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZsyrkx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -23754,7 +24224,7 @@ void *cudastub_cublas_bind_cublasZtbmv(void)
 {
 	void *fn = (void *)cublasZtbmv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZtbmv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZtbmv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZtbmv, cudastub_cublas_slot_cublasZtbmv, cudastub_cublas_resolve_cublasZtbmv, cudastub_cublas_bind_cublasZtbmv);
@@ -23769,7 +24239,8 @@ static void cublasZtbmv_resolve(char a0, char a1, char a2, int a3, int a4, const
 {
 	cublasZtbmv_fn fn = cublasZtbmv_choose();
 
-	atomic_store_explicit(&cublasZtbmv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZtbmv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -23805,7 +24276,7 @@ void *cudastub_cublas_bind_cublasZtbmv_v2(void)
 {
 	void *fn = (void *)cublasZtbmv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZtbmv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZtbmv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZtbmv_v2, cudastub_cublas_slot_cublasZtbmv_v2, cudastub_cublas_resolve_cublasZtbmv_v2, cudastub_cublas_bind_cublasZtbmv_v2);
@@ -23820,7 +24291,8 @@ static cublasStatus_t cublasZtbmv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasZtbmv_v2_fn fn = cublasZtbmv_v2_choose();
 
-	atomic_store_explicit(&cublasZtbmv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZtbmv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -23853,7 +24325,7 @@ void *cudastub_cublas_bind_cublasZtbsv(void)
 {
 	void *fn = (void *)cublasZtbsv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZtbsv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZtbsv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZtbsv, cudastub_cublas_slot_cublasZtbsv, cudastub_cublas_resolve_cublasZtbsv, cudastub_cublas_bind_cublasZtbsv);
@@ -23868,7 +24340,8 @@ static void cublasZtbsv_resolve(char a0, char a1, char a2, int a3, int a4, const
 {
 	cublasZtbsv_fn fn = cublasZtbsv_choose();
 
-	atomic_store_explicit(&cublasZtbsv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZtbsv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -23904,7 +24377,7 @@ void *cudastub_cublas_bind_cublasZtbsv_v2(void)
 {
 	void *fn = (void *)cublasZtbsv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZtbsv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZtbsv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZtbsv_v2, cudastub_cublas_slot_cublasZtbsv_v2, cudastub_cublas_resolve_cublasZtbsv_v2, cudastub_cublas_bind_cublasZtbsv_v2);
@@ -23919,7 +24392,8 @@ static cublasStatus_t cublasZtbsv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasZtbsv_v2_fn fn = cublasZtbsv_v2_choose();
 
-	atomic_store_explicit(&cublasZtbsv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZtbsv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -23950,7 +24424,7 @@ void *cudastub_cublas_bind_cublasZtpmv(void)
 {
 	void *fn = (void *)cublasZtpmv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZtpmv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZtpmv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZtpmv, cudastub_cublas_slot_cublasZtpmv, cudastub_cublas_resolve_cublasZtpmv, cudastub_cublas_bind_cublasZtpmv);
@@ -23965,7 +24439,8 @@ static void cublasZtpmv_resolve(char a0, char a1, char a2, int a3, const cuDoubl
 {
 	cublasZtpmv_fn fn = cublasZtpmv_choose();
 
-	atomic_store_explicit(&cublasZtpmv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZtpmv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -23999,7 +24474,7 @@ void *cudastub_cublas_bind_cublasZtpmv_v2(void)
 {
 	void *fn = (void *)cublasZtpmv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZtpmv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZtpmv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZtpmv_v2, cudastub_cublas_slot_cublasZtpmv_v2, cudastub_cublas_resolve_cublasZtpmv_v2, cudastub_cublas_bind_cublasZtpmv_v2);
@@ -24014,7 +24489,8 @@ static cublasStatus_t cublasZtpmv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasZtpmv_v2_fn fn = cublasZtpmv_v2_choose();
 
-	atomic_store_explicit(&cublasZtpmv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZtpmv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -24045,7 +24521,7 @@ void *cudastub_cublas_bind_cublasZtpsv(void)
 {
 	void *fn = (void *)cublasZtpsv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZtpsv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZtpsv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZtpsv, cudastub_cublas_slot_cublasZtpsv, cudastub_cublas_resolve_cublasZtpsv, cudastub_cublas_bind_cublasZtpsv);
@@ -24060,7 +24536,8 @@ static void cublasZtpsv_resolve(char a0, char a1, char a2, int a3, const cuDoubl
 {
 	cublasZtpsv_fn fn = cublasZtpsv_choose();
 
-	atomic_store_explicit(&cublasZtpsv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZtpsv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -24094,7 +24571,7 @@ void *cudastub_cublas_bind_cublasZtpsv_v2(void)
 {
 	void *fn = (void *)cublasZtpsv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZtpsv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZtpsv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZtpsv_v2, cudastub_cublas_slot_cublasZtpsv_v2, cudastub_cublas_resolve_cublasZtpsv_v2, cudastub_cublas_bind_cublasZtpsv_v2);
@@ -24109,7 +24586,8 @@ static cublasStatus_t cublasZtpsv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasZtpsv_v2_fn fn = cublasZtpsv_v2_choose();
 
-	atomic_store_explicit(&cublasZtpsv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZtpsv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -24141,7 +24619,7 @@ void *cudastub_cublas_bind_cublasZtpttr(void)
 {
 	void *fn = (void *)cublasZtpttr_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZtpttr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZtpttr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZtpttr, cudastub_cublas_slot_cublasZtpttr, cudastub_cublas_resolve_cublasZtpttr, cudastub_cublas_bind_cublasZtpttr);
@@ -24156,7 +24634,8 @@ static cublasStatus_t cublasZtpttr_resolve(cublasHandle_t a0, cublasFillMode_t a
 {
 	cublasZtpttr_fn fn = cublasZtpttr_choose();
 
-	atomic_store_explicit(&cublasZtpttr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZtpttr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -24191,7 +24670,7 @@ void *cudastub_cublas_bind_cublasZtrmm(void)
 {
 	void *fn = (void *)cublasZtrmm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZtrmm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZtrmm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZtrmm, cudastub_cublas_slot_cublasZtrmm, cudastub_cublas_resolve_cublasZtrmm, cudastub_cublas_bind_cublasZtrmm);
@@ -24206,7 +24685,8 @@ static void cublasZtrmm_resolve(char a0, char a1, char a2, char a3, int a4, int 
 {
 	cublasZtrmm_fn fn = cublasZtrmm_choose();
 
-	atomic_store_explicit(&cublasZtrmm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZtrmm_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -24246,7 +24726,7 @@ void *cudastub_cublas_bind_cublasZtrmm_v2(void)
 {
 	void *fn = (void *)cublasZtrmm_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZtrmm_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZtrmm_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZtrmm_v2, cudastub_cublas_slot_cublasZtrmm_v2, cudastub_cublas_resolve_cublasZtrmm_v2, cudastub_cublas_bind_cublasZtrmm_v2);
@@ -24261,7 +24741,8 @@ static cublasStatus_t cublasZtrmm_v2_resolve(cublasHandle_t a0, cublasSideMode_t
 {
 	cublasZtrmm_v2_fn fn = cublasZtrmm_v2_choose();
 
-	atomic_store_explicit(&cublasZtrmm_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZtrmm_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -24293,7 +24774,7 @@ void *cudastub_cublas_bind_cublasZtrmv(void)
 {
 	void *fn = (void *)cublasZtrmv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZtrmv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZtrmv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZtrmv, cudastub_cublas_slot_cublasZtrmv, cudastub_cublas_resolve_cublasZtrmv, cudastub_cublas_bind_cublasZtrmv);
@@ -24308,7 +24789,8 @@ static void cublasZtrmv_resolve(char a0, char a1, char a2, int a3, const cuDoubl
 {
 	cublasZtrmv_fn fn = cublasZtrmv_choose();
 
-	atomic_store_explicit(&cublasZtrmv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZtrmv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -24343,7 +24825,7 @@ void *cudastub_cublas_bind_cublasZtrmv_v2(void)
 {
 	void *fn = (void *)cublasZtrmv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZtrmv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZtrmv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZtrmv_v2, cudastub_cublas_slot_cublasZtrmv_v2, cudastub_cublas_resolve_cublasZtrmv_v2, cudastub_cublas_bind_cublasZtrmv_v2);
@@ -24358,7 +24840,8 @@ static cublasStatus_t cublasZtrmv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasZtrmv_v2_fn fn = cublasZtrmv_v2_choose();
 
-	atomic_store_explicit(&cublasZtrmv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZtrmv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -24393,7 +24876,7 @@ void *cudastub_cublas_bind_cublasZtrsm(void)
 {
 	void *fn = (void *)cublasZtrsm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZtrsm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZtrsm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZtrsm, cudastub_cublas_slot_cublasZtrsm, cudastub_cublas_resolve_cublasZtrsm, cudastub_cublas_bind_cublasZtrsm);
@@ -24408,7 +24891,8 @@ static void cublasZtrsm_resolve(char a0, char a1, char a2, char a3, int a4, int 
 {
 	cublasZtrsm_fn fn = cublasZtrsm_choose();
 
-	atomic_store_explicit(&cublasZtrsm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZtrsm_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -24447,7 +24931,7 @@ void *cudastub_cublas_bind_cublasZtrsmBatched(void)
 {
 	void *fn = (void *)cublasZtrsmBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZtrsmBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZtrsmBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZtrsmBatched, cudastub_cublas_slot_cublasZtrsmBatched, cudastub_cublas_resolve_cublasZtrsmBatched, cudastub_cublas_bind_cublasZtrsmBatched);
@@ -24462,7 +24946,8 @@ static cublasStatus_t cublasZtrsmBatched_resolve(cublasHandle_t a0, cublasSideMo
 {
 	cublasZtrsmBatched_fn fn = cublasZtrsmBatched_choose();
 
-	atomic_store_explicit(&cublasZtrsmBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZtrsmBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -24500,7 +24985,7 @@ void *cudastub_cublas_bind_cublasZtrsm_v2(void)
 {
 	void *fn = (void *)cublasZtrsm_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZtrsm_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZtrsm_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZtrsm_v2, cudastub_cublas_slot_cublasZtrsm_v2, cudastub_cublas_resolve_cublasZtrsm_v2, cudastub_cublas_bind_cublasZtrsm_v2);
@@ -24515,7 +25000,8 @@ static cublasStatus_t cublasZtrsm_v2_resolve(cublasHandle_t a0, cublasSideMode_t
 {
 	cublasZtrsm_v2_fn fn = cublasZtrsm_v2_choose();
 
-	atomic_store_explicit(&cublasZtrsm_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZtrsm_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -24547,7 +25033,7 @@ void *cudastub_cublas_bind_cublasZtrsv(void)
 {
 	void *fn = (void *)cublasZtrsv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZtrsv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZtrsv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZtrsv, cudastub_cublas_slot_cublasZtrsv, cudastub_cublas_resolve_cublasZtrsv, cudastub_cublas_bind_cublasZtrsv);
@@ -24562,7 +25048,8 @@ static void cublasZtrsv_resolve(char a0, char a1, char a2, int a3, const cuDoubl
 {
 	cublasZtrsv_fn fn = cublasZtrsv_choose();
 
-	atomic_store_explicit(&cublasZtrsv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZtrsv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -24597,7 +25084,7 @@ void *cudastub_cublas_bind_cublasZtrsv_v2(void)
 {
 	void *fn = (void *)cublasZtrsv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZtrsv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZtrsv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZtrsv_v2, cudastub_cublas_slot_cublasZtrsv_v2, cudastub_cublas_resolve_cublasZtrsv_v2, cudastub_cublas_bind_cublasZtrsv_v2);
@@ -24612,7 +25099,8 @@ static cublasStatus_t cublasZtrsv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasZtrsv_v2_fn fn = cublasZtrsv_v2_choose();
 
-	atomic_store_explicit(&cublasZtrsv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZtrsv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -24644,7 +25132,7 @@ void *cudastub_cublas_bind_cublasZtrttp(void)
 {
 	void *fn = (void *)cublasZtrttp_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZtrttp, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZtrttp, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZtrttp, cudastub_cublas_slot_cublasZtrttp, cudastub_cublas_resolve_cublasZtrttp, cudastub_cublas_bind_cublasZtrttp);
@@ -24659,7 +25147,8 @@ static cublasStatus_t cublasZtrttp_resolve(cublasHandle_t a0, cublasFillMode_t a
 {
 	cublasZtrttp_fn fn = cublasZtrttp_choose();
 
-	atomic_store_explicit(&cublasZtrttp_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZtrttp_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif

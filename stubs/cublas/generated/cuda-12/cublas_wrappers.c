@@ -759,7 +759,7 @@ void *cudastub_cublas_bind_cublasAlloc(void)
 {
 	void *fn = (void *)cublasAlloc_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasAlloc, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasAlloc, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasAlloc, cudastub_cublas_slot_cublasAlloc, cudastub_cublas_resolve_cublasAlloc, cudastub_cublas_bind_cublasAlloc);
@@ -774,7 +774,8 @@ static cublasStatus_t cublasAlloc_resolve(int a0, int a1, void **a2)
 {
 	cublasAlloc_fn fn = cublasAlloc_choose();
 
-	atomic_store_explicit(&cublasAlloc_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasAlloc_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -808,7 +809,7 @@ void *cudastub_cublas_bind_cublasAsumEx(void)
 {
 	void *fn = (void *)cublasAsumEx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasAsumEx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasAsumEx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasAsumEx, cudastub_cublas_slot_cublasAsumEx, cudastub_cublas_resolve_cublasAsumEx, cudastub_cublas_bind_cublasAsumEx);
@@ -823,7 +824,8 @@ static cublasStatus_t cublasAsumEx_resolve(cublasHandle_t a0, int a1, const void
 {
 	cublasAsumEx_fn fn = cublasAsumEx_choose();
 
-	atomic_store_explicit(&cublasAsumEx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasAsumEx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -857,7 +859,7 @@ void *cudastub_cublas_bind_cublasAsumEx_64(void)
 {
 	void *fn = (void *)cublasAsumEx_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasAsumEx_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasAsumEx_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasAsumEx_64, cudastub_cublas_slot_cublasAsumEx_64, cudastub_cublas_resolve_cublasAsumEx_64, cudastub_cublas_bind_cublasAsumEx_64);
@@ -872,7 +874,8 @@ static cublasStatus_t cublasAsumEx_64_resolve(cublasHandle_t a0, int64_t a1, con
 {
 	cublasAsumEx_64_fn fn = cublasAsumEx_64_choose();
 
-	atomic_store_explicit(&cublasAsumEx_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasAsumEx_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -909,7 +912,7 @@ void *cudastub_cublas_bind_cublasAxpyEx(void)
 {
 	void *fn = (void *)cublasAxpyEx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasAxpyEx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasAxpyEx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasAxpyEx, cudastub_cublas_slot_cublasAxpyEx, cudastub_cublas_resolve_cublasAxpyEx, cudastub_cublas_bind_cublasAxpyEx);
@@ -924,7 +927,8 @@ static cublasStatus_t cublasAxpyEx_resolve(cublasHandle_t a0, int a1, const void
 {
 	cublasAxpyEx_fn fn = cublasAxpyEx_choose();
 
-	atomic_store_explicit(&cublasAxpyEx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasAxpyEx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -961,7 +965,7 @@ void *cudastub_cublas_bind_cublasAxpyEx_64(void)
 {
 	void *fn = (void *)cublasAxpyEx_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasAxpyEx_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasAxpyEx_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasAxpyEx_64, cudastub_cublas_slot_cublasAxpyEx_64, cudastub_cublas_resolve_cublasAxpyEx_64, cudastub_cublas_bind_cublasAxpyEx_64);
@@ -976,7 +980,8 @@ static cublasStatus_t cublasAxpyEx_64_resolve(cublasHandle_t a0, int64_t a1, con
 {
 	cublasAxpyEx_64_fn fn = cublasAxpyEx_64_choose();
 
-	atomic_store_explicit(&cublasAxpyEx_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasAxpyEx_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -1006,7 +1011,7 @@ void *cudastub_cublas_bind_cublasCaxpy(void)
 {
 	void *fn = (void *)cublasCaxpy_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCaxpy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCaxpy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCaxpy, cudastub_cublas_slot_cublasCaxpy, cudastub_cublas_resolve_cublasCaxpy, cudastub_cublas_bind_cublasCaxpy);
@@ -1021,7 +1026,8 @@ static void cublasCaxpy_resolve(int a0, cuComplex a1, const cuComplex *a2, int a
 {
 	cublasCaxpy_fn fn = cublasCaxpy_choose();
 
-	atomic_store_explicit(&cublasCaxpy_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCaxpy_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -1054,7 +1060,7 @@ void *cudastub_cublas_bind_cublasCaxpy_v2(void)
 {
 	void *fn = (void *)cublasCaxpy_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCaxpy_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCaxpy_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCaxpy_v2, cudastub_cublas_slot_cublasCaxpy_v2, cudastub_cublas_resolve_cublasCaxpy_v2, cudastub_cublas_bind_cublasCaxpy_v2);
@@ -1069,7 +1075,8 @@ static cublasStatus_t cublasCaxpy_v2_resolve(cublasHandle_t a0, int a1, const cu
 {
 	cublasCaxpy_v2_fn fn = cublasCaxpy_v2_choose();
 
-	atomic_store_explicit(&cublasCaxpy_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCaxpy_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -1102,7 +1109,7 @@ void *cudastub_cublas_bind_cublasCaxpy_v2_64(void)
 {
 	void *fn = (void *)cublasCaxpy_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCaxpy_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCaxpy_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCaxpy_v2_64, cudastub_cublas_slot_cublasCaxpy_v2_64, cudastub_cublas_resolve_cublasCaxpy_v2_64, cudastub_cublas_bind_cublasCaxpy_v2_64);
@@ -1117,7 +1124,8 @@ static cublasStatus_t cublasCaxpy_v2_64_resolve(cublasHandle_t a0, int64_t a1, c
 {
 	cublasCaxpy_v2_64_fn fn = cublasCaxpy_v2_64_choose();
 
-	atomic_store_explicit(&cublasCaxpy_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCaxpy_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -1146,7 +1154,7 @@ void *cudastub_cublas_bind_cublasCcopy(void)
 {
 	void *fn = (void *)cublasCcopy_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCcopy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCcopy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCcopy, cudastub_cublas_slot_cublasCcopy, cudastub_cublas_resolve_cublasCcopy, cudastub_cublas_bind_cublasCcopy);
@@ -1161,7 +1169,8 @@ static void cublasCcopy_resolve(int a0, const cuComplex *a1, int a2, cuComplex *
 {
 	cublasCcopy_fn fn = cublasCcopy_choose();
 
-	atomic_store_explicit(&cublasCcopy_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCcopy_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -1193,7 +1202,7 @@ void *cudastub_cublas_bind_cublasCcopy_v2(void)
 {
 	void *fn = (void *)cublasCcopy_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCcopy_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCcopy_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCcopy_v2, cudastub_cublas_slot_cublasCcopy_v2, cudastub_cublas_resolve_cublasCcopy_v2, cudastub_cublas_bind_cublasCcopy_v2);
@@ -1208,7 +1217,8 @@ static cublasStatus_t cublasCcopy_v2_resolve(cublasHandle_t a0, int a1, const cu
 {
 	cublasCcopy_v2_fn fn = cublasCcopy_v2_choose();
 
-	atomic_store_explicit(&cublasCcopy_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCcopy_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -1240,7 +1250,7 @@ void *cudastub_cublas_bind_cublasCcopy_v2_64(void)
 {
 	void *fn = (void *)cublasCcopy_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCcopy_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCcopy_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCcopy_v2_64, cudastub_cublas_slot_cublasCcopy_v2_64, cudastub_cublas_resolve_cublasCcopy_v2_64, cudastub_cublas_bind_cublasCcopy_v2_64);
@@ -1255,7 +1265,8 @@ static cublasStatus_t cublasCcopy_v2_64_resolve(cublasHandle_t a0, int64_t a1, c
 {
 	cublasCcopy_v2_64_fn fn = cublasCcopy_v2_64_choose();
 
-	atomic_store_explicit(&cublasCcopy_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCcopy_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -1291,7 +1302,7 @@ void *cudastub_cublas_bind_cublasCdgmm(void)
 {
 	void *fn = (void *)cublasCdgmm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCdgmm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCdgmm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCdgmm, cudastub_cublas_slot_cublasCdgmm, cudastub_cublas_resolve_cublasCdgmm, cudastub_cublas_bind_cublasCdgmm);
@@ -1306,7 +1317,8 @@ static cublasStatus_t cublasCdgmm_resolve(cublasHandle_t a0, cublasSideMode_t a1
 {
 	cublasCdgmm_fn fn = cublasCdgmm_choose();
 
-	atomic_store_explicit(&cublasCdgmm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCdgmm_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -1342,7 +1354,7 @@ void *cudastub_cublas_bind_cublasCdgmm_64(void)
 {
 	void *fn = (void *)cublasCdgmm_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCdgmm_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCdgmm_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCdgmm_64, cudastub_cublas_slot_cublasCdgmm_64, cudastub_cublas_resolve_cublasCdgmm_64, cudastub_cublas_bind_cublasCdgmm_64);
@@ -1357,7 +1369,8 @@ static cublasStatus_t cublasCdgmm_64_resolve(cublasHandle_t a0, cublasSideMode_t
 {
 	cublasCdgmm_64_fn fn = cublasCdgmm_64_choose();
 
-	atomic_store_explicit(&cublasCdgmm_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCdgmm_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -1389,7 +1402,7 @@ void *cudastub_cublas_bind_cublasCdotc(void)
 {
 	void *fn = (void *)cublasCdotc_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCdotc, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCdotc, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCdotc, cudastub_cublas_slot_cublasCdotc, cudastub_cublas_resolve_cublasCdotc, cudastub_cublas_bind_cublasCdotc);
@@ -1404,7 +1417,8 @@ static cuComplex cublasCdotc_resolve(int a0, const cuComplex *a1, int a2, const 
 {
 	cublasCdotc_fn fn = cublasCdotc_choose();
 
-	atomic_store_explicit(&cublasCdotc_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCdotc_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -1437,7 +1451,7 @@ void *cudastub_cublas_bind_cublasCdotc_v2(void)
 {
 	void *fn = (void *)cublasCdotc_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCdotc_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCdotc_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCdotc_v2, cudastub_cublas_slot_cublasCdotc_v2, cudastub_cublas_resolve_cublasCdotc_v2, cudastub_cublas_bind_cublasCdotc_v2);
@@ -1452,7 +1466,8 @@ static cublasStatus_t cublasCdotc_v2_resolve(cublasHandle_t a0, int a1, const cu
 {
 	cublasCdotc_v2_fn fn = cublasCdotc_v2_choose();
 
-	atomic_store_explicit(&cublasCdotc_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCdotc_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -1485,7 +1500,7 @@ void *cudastub_cublas_bind_cublasCdotc_v2_64(void)
 {
 	void *fn = (void *)cublasCdotc_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCdotc_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCdotc_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCdotc_v2_64, cudastub_cublas_slot_cublasCdotc_v2_64, cudastub_cublas_resolve_cublasCdotc_v2_64, cudastub_cublas_bind_cublasCdotc_v2_64);
@@ -1500,7 +1515,8 @@ static cublasStatus_t cublasCdotc_v2_64_resolve(cublasHandle_t a0, int64_t a1, c
 {
 	cublasCdotc_v2_64_fn fn = cublasCdotc_v2_64_choose();
 
-	atomic_store_explicit(&cublasCdotc_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCdotc_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -1532,7 +1548,7 @@ void *cudastub_cublas_bind_cublasCdotu(void)
 {
 	void *fn = (void *)cublasCdotu_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCdotu, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCdotu, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCdotu, cudastub_cublas_slot_cublasCdotu, cudastub_cublas_resolve_cublasCdotu, cudastub_cublas_bind_cublasCdotu);
@@ -1547,7 +1563,8 @@ static cuComplex cublasCdotu_resolve(int a0, const cuComplex *a1, int a2, const 
 {
 	cublasCdotu_fn fn = cublasCdotu_choose();
 
-	atomic_store_explicit(&cublasCdotu_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCdotu_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -1580,7 +1597,7 @@ void *cudastub_cublas_bind_cublasCdotu_v2(void)
 {
 	void *fn = (void *)cublasCdotu_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCdotu_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCdotu_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCdotu_v2, cudastub_cublas_slot_cublasCdotu_v2, cudastub_cublas_resolve_cublasCdotu_v2, cudastub_cublas_bind_cublasCdotu_v2);
@@ -1595,7 +1612,8 @@ static cublasStatus_t cublasCdotu_v2_resolve(cublasHandle_t a0, int a1, const cu
 {
 	cublasCdotu_v2_fn fn = cublasCdotu_v2_choose();
 
-	atomic_store_explicit(&cublasCdotu_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCdotu_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -1628,7 +1646,7 @@ void *cudastub_cublas_bind_cublasCdotu_v2_64(void)
 {
 	void *fn = (void *)cublasCdotu_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCdotu_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCdotu_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCdotu_v2_64, cudastub_cublas_slot_cublasCdotu_v2_64, cudastub_cublas_resolve_cublasCdotu_v2_64, cudastub_cublas_bind_cublasCdotu_v2_64);
@@ -1643,7 +1661,8 @@ static cublasStatus_t cublasCdotu_v2_64_resolve(cublasHandle_t a0, int64_t a1, c
 {
 	cublasCdotu_v2_64_fn fn = cublasCdotu_v2_64_choose();
 
-	atomic_store_explicit(&cublasCdotu_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCdotu_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -1680,7 +1699,7 @@ void *cudastub_cublas_bind_cublasCgbmv(void)
 {
 	void *fn = (void *)cublasCgbmv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgbmv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgbmv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgbmv, cudastub_cublas_slot_cublasCgbmv, cudastub_cublas_resolve_cublasCgbmv, cudastub_cublas_bind_cublasCgbmv);
@@ -1695,7 +1714,8 @@ static void cublasCgbmv_resolve(char a0, int a1, int a2, int a3, int a4, cuCompl
 {
 	cublasCgbmv_fn fn = cublasCgbmv_choose();
 
-	atomic_store_explicit(&cublasCgbmv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgbmv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -1735,7 +1755,7 @@ void *cudastub_cublas_bind_cublasCgbmv_v2(void)
 {
 	void *fn = (void *)cublasCgbmv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgbmv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgbmv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgbmv_v2, cudastub_cublas_slot_cublasCgbmv_v2, cudastub_cublas_resolve_cublasCgbmv_v2, cudastub_cublas_bind_cublasCgbmv_v2);
@@ -1750,7 +1770,8 @@ static cublasStatus_t cublasCgbmv_v2_resolve(cublasHandle_t a0, cublasOperation_
 {
 	cublasCgbmv_v2_fn fn = cublasCgbmv_v2_choose();
 
-	atomic_store_explicit(&cublasCgbmv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgbmv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -1790,7 +1811,7 @@ void *cudastub_cublas_bind_cublasCgbmv_v2_64(void)
 {
 	void *fn = (void *)cublasCgbmv_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgbmv_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgbmv_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgbmv_v2_64, cudastub_cublas_slot_cublasCgbmv_v2_64, cudastub_cublas_resolve_cublasCgbmv_v2_64, cudastub_cublas_bind_cublasCgbmv_v2_64);
@@ -1805,7 +1826,8 @@ static cublasStatus_t cublasCgbmv_v2_64_resolve(cublasHandle_t a0, cublasOperati
 {
 	cublasCgbmv_v2_64_fn fn = cublasCgbmv_v2_64_choose();
 
-	atomic_store_explicit(&cublasCgbmv_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgbmv_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -1844,7 +1866,7 @@ void *cudastub_cublas_bind_cublasCgeam(void)
 {
 	void *fn = (void *)cublasCgeam_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgeam, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgeam, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgeam, cudastub_cublas_slot_cublasCgeam, cudastub_cublas_resolve_cublasCgeam, cudastub_cublas_bind_cublasCgeam);
@@ -1859,7 +1881,8 @@ static cublasStatus_t cublasCgeam_resolve(cublasHandle_t a0, cublasOperation_t a
 {
 	cublasCgeam_fn fn = cublasCgeam_choose();
 
-	atomic_store_explicit(&cublasCgeam_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgeam_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -1898,7 +1921,7 @@ void *cudastub_cublas_bind_cublasCgeam_64(void)
 {
 	void *fn = (void *)cublasCgeam_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgeam_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgeam_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgeam_64, cudastub_cublas_slot_cublasCgeam_64, cudastub_cublas_resolve_cublasCgeam_64, cudastub_cublas_bind_cublasCgeam_64);
@@ -1913,7 +1936,8 @@ static cublasStatus_t cublasCgeam_64_resolve(cublasHandle_t a0, cublasOperation_
 {
 	cublasCgeam_64_fn fn = cublasCgeam_64_choose();
 
-	atomic_store_explicit(&cublasCgeam_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgeam_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -1951,7 +1975,7 @@ void *cudastub_cublas_bind_cublasCgelsBatched(void)
 {
 	void *fn = (void *)cublasCgelsBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgelsBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgelsBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgelsBatched, cudastub_cublas_slot_cublasCgelsBatched, cudastub_cublas_resolve_cublasCgelsBatched, cudastub_cublas_bind_cublasCgelsBatched);
@@ -1966,7 +1990,8 @@ static cublasStatus_t cublasCgelsBatched_resolve(cublasHandle_t a0, cublasOperat
 {
 	cublasCgelsBatched_fn fn = cublasCgelsBatched_choose();
 
-	atomic_store_explicit(&cublasCgelsBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgelsBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -2003,7 +2028,7 @@ void *cudastub_cublas_bind_cublasCgemm(void)
 {
 	void *fn = (void *)cublasCgemm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgemm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgemm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgemm, cudastub_cublas_slot_cublasCgemm, cudastub_cublas_resolve_cublasCgemm, cudastub_cublas_bind_cublasCgemm);
@@ -2018,7 +2043,8 @@ static void cublasCgemm_resolve(char a0, char a1, int a2, int a3, int a4, cuComp
 {
 	cublasCgemm_fn fn = cublasCgemm_choose();
 
-	atomic_store_explicit(&cublasCgemm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgemm_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -2058,7 +2084,7 @@ void *cudastub_cublas_bind_cublasCgemm3m(void)
 {
 	void *fn = (void *)cublasCgemm3m_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgemm3m, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgemm3m, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgemm3m, cudastub_cublas_slot_cublasCgemm3m, cudastub_cublas_resolve_cublasCgemm3m, cudastub_cublas_bind_cublasCgemm3m);
@@ -2073,7 +2099,8 @@ static cublasStatus_t cublasCgemm3m_resolve(cublasHandle_t a0, cublasOperation_t
 {
 	cublasCgemm3m_fn fn = cublasCgemm3m_choose();
 
-	atomic_store_explicit(&cublasCgemm3m_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgemm3m_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -2114,7 +2141,7 @@ void *cudastub_cublas_bind_cublasCgemm3mBatched(void)
 {
 	void *fn = (void *)cublasCgemm3mBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgemm3mBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgemm3mBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgemm3mBatched, cudastub_cublas_slot_cublasCgemm3mBatched, cudastub_cublas_resolve_cublasCgemm3mBatched, cudastub_cublas_bind_cublasCgemm3mBatched);
@@ -2129,7 +2156,8 @@ static cublasStatus_t cublasCgemm3mBatched_resolve(cublasHandle_t a0, cublasOper
 {
 	cublasCgemm3mBatched_fn fn = cublasCgemm3mBatched_choose();
 
-	atomic_store_explicit(&cublasCgemm3mBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgemm3mBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
 }
 #endif
@@ -2170,7 +2198,7 @@ void *cudastub_cublas_bind_cublasCgemm3mBatched_64(void)
 {
 	void *fn = (void *)cublasCgemm3mBatched_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgemm3mBatched_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgemm3mBatched_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgemm3mBatched_64, cudastub_cublas_slot_cublasCgemm3mBatched_64, cudastub_cublas_resolve_cublasCgemm3mBatched_64, cudastub_cublas_bind_cublasCgemm3mBatched_64);
@@ -2185,7 +2213,8 @@ static cublasStatus_t cublasCgemm3mBatched_64_resolve(cublasHandle_t a0, cublasO
 {
 	cublasCgemm3mBatched_64_fn fn = cublasCgemm3mBatched_64_choose();
 
-	atomic_store_explicit(&cublasCgemm3mBatched_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgemm3mBatched_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
 }
 #endif
@@ -2228,7 +2257,7 @@ void *cudastub_cublas_bind_cublasCgemm3mEx(void)
 {
 	void *fn = (void *)cublasCgemm3mEx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgemm3mEx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgemm3mEx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgemm3mEx, cudastub_cublas_slot_cublasCgemm3mEx, cudastub_cublas_resolve_cublasCgemm3mEx, cudastub_cublas_bind_cublasCgemm3mEx);
@@ -2243,7 +2272,8 @@ static cublasStatus_t cublasCgemm3mEx_resolve(cublasHandle_t a0, cublasOperation
 {
 	cublasCgemm3mEx_fn fn = cublasCgemm3mEx_choose();
 
-	atomic_store_explicit(&cublasCgemm3mEx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgemm3mEx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
 }
 #endif
@@ -2286,7 +2316,7 @@ void *cudastub_cublas_bind_cublasCgemm3mEx_64(void)
 {
 	void *fn = (void *)cublasCgemm3mEx_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgemm3mEx_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgemm3mEx_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgemm3mEx_64, cudastub_cublas_slot_cublasCgemm3mEx_64, cudastub_cublas_resolve_cublasCgemm3mEx_64, cudastub_cublas_bind_cublasCgemm3mEx_64);
@@ -2301,7 +2331,8 @@ static cublasStatus_t cublasCgemm3mEx_64_resolve(cublasHandle_t a0, cublasOperat
 {
 	cublasCgemm3mEx_64_fn fn = cublasCgemm3mEx_64_choose();
 
-	atomic_store_explicit(&cublasCgemm3mEx_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgemm3mEx_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
 }
 #endif
@@ -2345,7 +2376,7 @@ void *cudastub_cublas_bind_cublasCgemm3mStridedBatched(void)
 {
 	void *fn = (void *)cublasCgemm3mStridedBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgemm3mStridedBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgemm3mStridedBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgemm3mStridedBatched, cudastub_cublas_slot_cublasCgemm3mStridedBatched, cudastub_cublas_resolve_cublasCgemm3mStridedBatched, cudastub_cublas_bind_cublasCgemm3mStridedBatched);
@@ -2360,7 +2391,8 @@ static cublasStatus_t cublasCgemm3mStridedBatched_resolve(cublasHandle_t a0, cub
 {
 	cublasCgemm3mStridedBatched_fn fn = cublasCgemm3mStridedBatched_choose();
 
-	atomic_store_explicit(&cublasCgemm3mStridedBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgemm3mStridedBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
 }
 #endif
@@ -2404,7 +2436,7 @@ void *cudastub_cublas_bind_cublasCgemm3mStridedBatched_64(void)
 {
 	void *fn = (void *)cublasCgemm3mStridedBatched_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgemm3mStridedBatched_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgemm3mStridedBatched_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgemm3mStridedBatched_64, cudastub_cublas_slot_cublasCgemm3mStridedBatched_64, cudastub_cublas_resolve_cublasCgemm3mStridedBatched_64, cudastub_cublas_bind_cublasCgemm3mStridedBatched_64);
@@ -2419,7 +2451,8 @@ static cublasStatus_t cublasCgemm3mStridedBatched_64_resolve(cublasHandle_t a0, 
 {
 	cublasCgemm3mStridedBatched_64_fn fn = cublasCgemm3mStridedBatched_64_choose();
 
-	atomic_store_explicit(&cublasCgemm3mStridedBatched_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgemm3mStridedBatched_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
 }
 #endif
@@ -2459,7 +2492,7 @@ void *cudastub_cublas_bind_cublasCgemm3m_64(void)
 {
 	void *fn = (void *)cublasCgemm3m_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgemm3m_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgemm3m_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgemm3m_64, cudastub_cublas_slot_cublasCgemm3m_64, cudastub_cublas_resolve_cublasCgemm3m_64, cudastub_cublas_bind_cublasCgemm3m_64);
@@ -2474,7 +2507,8 @@ static cublasStatus_t cublasCgemm3m_64_resolve(cublasHandle_t a0, cublasOperatio
 {
 	cublasCgemm3m_64_fn fn = cublasCgemm3m_64_choose();
 
-	atomic_store_explicit(&cublasCgemm3m_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgemm3m_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -2515,7 +2549,7 @@ void *cudastub_cublas_bind_cublasCgemmBatched(void)
 {
 	void *fn = (void *)cublasCgemmBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgemmBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgemmBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgemmBatched, cudastub_cublas_slot_cublasCgemmBatched, cudastub_cublas_resolve_cublasCgemmBatched, cudastub_cublas_bind_cublasCgemmBatched);
@@ -2530,7 +2564,8 @@ static cublasStatus_t cublasCgemmBatched_resolve(cublasHandle_t a0, cublasOperat
 {
 	cublasCgemmBatched_fn fn = cublasCgemmBatched_choose();
 
-	atomic_store_explicit(&cublasCgemmBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgemmBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
 }
 #endif
@@ -2571,7 +2606,7 @@ void *cudastub_cublas_bind_cublasCgemmBatched_64(void)
 {
 	void *fn = (void *)cublasCgemmBatched_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgemmBatched_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgemmBatched_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgemmBatched_64, cudastub_cublas_slot_cublasCgemmBatched_64, cudastub_cublas_resolve_cublasCgemmBatched_64, cudastub_cublas_bind_cublasCgemmBatched_64);
@@ -2586,7 +2621,8 @@ static cublasStatus_t cublasCgemmBatched_64_resolve(cublasHandle_t a0, cublasOpe
 {
 	cublasCgemmBatched_64_fn fn = cublasCgemmBatched_64_choose();
 
-	atomic_store_explicit(&cublasCgemmBatched_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgemmBatched_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
 }
 #endif
@@ -2629,7 +2665,7 @@ void *cudastub_cublas_bind_cublasCgemmEx(void)
 {
 	void *fn = (void *)cublasCgemmEx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgemmEx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgemmEx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgemmEx, cudastub_cublas_slot_cublasCgemmEx, cudastub_cublas_resolve_cublasCgemmEx, cudastub_cublas_bind_cublasCgemmEx);
@@ -2644,7 +2680,8 @@ static cublasStatus_t cublasCgemmEx_resolve(cublasHandle_t a0, cublasOperation_t
 {
 	cublasCgemmEx_fn fn = cublasCgemmEx_choose();
 
-	atomic_store_explicit(&cublasCgemmEx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgemmEx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
 }
 #endif
@@ -2687,7 +2724,7 @@ void *cudastub_cublas_bind_cublasCgemmEx_64(void)
 {
 	void *fn = (void *)cublasCgemmEx_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgemmEx_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgemmEx_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgemmEx_64, cudastub_cublas_slot_cublasCgemmEx_64, cudastub_cublas_resolve_cublasCgemmEx_64, cudastub_cublas_bind_cublasCgemmEx_64);
@@ -2702,7 +2739,8 @@ static cublasStatus_t cublasCgemmEx_64_resolve(cublasHandle_t a0, cublasOperatio
 {
 	cublasCgemmEx_64_fn fn = cublasCgemmEx_64_choose();
 
-	atomic_store_explicit(&cublasCgemmEx_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgemmEx_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
 }
 #endif
@@ -2746,7 +2784,7 @@ void *cudastub_cublas_bind_cublasCgemmStridedBatched(void)
 {
 	void *fn = (void *)cublasCgemmStridedBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgemmStridedBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgemmStridedBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgemmStridedBatched, cudastub_cublas_slot_cublasCgemmStridedBatched, cudastub_cublas_resolve_cublasCgemmStridedBatched, cudastub_cublas_bind_cublasCgemmStridedBatched);
@@ -2761,7 +2799,8 @@ static cublasStatus_t cublasCgemmStridedBatched_resolve(cublasHandle_t a0, cubla
 {
 	cublasCgemmStridedBatched_fn fn = cublasCgemmStridedBatched_choose();
 
-	atomic_store_explicit(&cublasCgemmStridedBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgemmStridedBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
 }
 #endif
@@ -2805,7 +2844,7 @@ void *cudastub_cublas_bind_cublasCgemmStridedBatched_64(void)
 {
 	void *fn = (void *)cublasCgemmStridedBatched_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgemmStridedBatched_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgemmStridedBatched_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgemmStridedBatched_64, cudastub_cublas_slot_cublasCgemmStridedBatched_64, cudastub_cublas_resolve_cublasCgemmStridedBatched_64, cudastub_cublas_bind_cublasCgemmStridedBatched_64);
@@ -2820,7 +2859,8 @@ static cublasStatus_t cublasCgemmStridedBatched_64_resolve(cublasHandle_t a0, cu
 {
 	cublasCgemmStridedBatched_64_fn fn = cublasCgemmStridedBatched_64_choose();
 
-	atomic_store_explicit(&cublasCgemmStridedBatched_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgemmStridedBatched_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
 }
 #endif
@@ -2860,7 +2900,7 @@ void *cudastub_cublas_bind_cublasCgemm_v2(void)
 {
 	void *fn = (void *)cublasCgemm_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgemm_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgemm_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgemm_v2, cudastub_cublas_slot_cublasCgemm_v2, cudastub_cublas_resolve_cublasCgemm_v2, cudastub_cublas_bind_cublasCgemm_v2);
@@ -2875,7 +2915,8 @@ static cublasStatus_t cublasCgemm_v2_resolve(cublasHandle_t a0, cublasOperation_
 {
 	cublasCgemm_v2_fn fn = cublasCgemm_v2_choose();
 
-	atomic_store_explicit(&cublasCgemm_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgemm_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -2915,7 +2956,7 @@ void *cudastub_cublas_bind_cublasCgemm_v2_64(void)
 {
 	void *fn = (void *)cublasCgemm_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgemm_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgemm_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgemm_v2_64, cudastub_cublas_slot_cublasCgemm_v2_64, cudastub_cublas_resolve_cublasCgemm_v2_64, cudastub_cublas_bind_cublasCgemm_v2_64);
@@ -2930,7 +2971,8 @@ static cublasStatus_t cublasCgemm_v2_64_resolve(cublasHandle_t a0, cublasOperati
 {
 	cublasCgemm_v2_64_fn fn = cublasCgemm_v2_64_choose();
 
-	atomic_store_explicit(&cublasCgemm_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgemm_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -2965,7 +3007,7 @@ void *cudastub_cublas_bind_cublasCgemv(void)
 {
 	void *fn = (void *)cublasCgemv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgemv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgemv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgemv, cudastub_cublas_slot_cublasCgemv, cudastub_cublas_resolve_cublasCgemv, cudastub_cublas_bind_cublasCgemv);
@@ -2980,7 +3022,8 @@ static void cublasCgemv_resolve(char a0, int a1, int a2, cuComplex a3, const cuC
 {
 	cublasCgemv_fn fn = cublasCgemv_choose();
 
-	atomic_store_explicit(&cublasCgemv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgemv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -3019,7 +3062,7 @@ void *cudastub_cublas_bind_cublasCgemvBatched(void)
 {
 	void *fn = (void *)cublasCgemvBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgemvBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgemvBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgemvBatched, cudastub_cublas_slot_cublasCgemvBatched, cudastub_cublas_resolve_cublasCgemvBatched, cudastub_cublas_bind_cublasCgemvBatched);
@@ -3034,7 +3077,8 @@ static cublasStatus_t cublasCgemvBatched_resolve(cublasHandle_t a0, cublasOperat
 {
 	cublasCgemvBatched_fn fn = cublasCgemvBatched_choose();
 
-	atomic_store_explicit(&cublasCgemvBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgemvBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -3073,7 +3117,7 @@ void *cudastub_cublas_bind_cublasCgemvBatched_64(void)
 {
 	void *fn = (void *)cublasCgemvBatched_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgemvBatched_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgemvBatched_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgemvBatched_64, cudastub_cublas_slot_cublasCgemvBatched_64, cudastub_cublas_resolve_cublasCgemvBatched_64, cudastub_cublas_bind_cublasCgemvBatched_64);
@@ -3088,7 +3132,8 @@ static cublasStatus_t cublasCgemvBatched_64_resolve(cublasHandle_t a0, cublasOpe
 {
 	cublasCgemvBatched_64_fn fn = cublasCgemvBatched_64_choose();
 
-	atomic_store_explicit(&cublasCgemvBatched_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgemvBatched_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -3130,7 +3175,7 @@ void *cudastub_cublas_bind_cublasCgemvStridedBatched(void)
 {
 	void *fn = (void *)cublasCgemvStridedBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgemvStridedBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgemvStridedBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgemvStridedBatched, cudastub_cublas_slot_cublasCgemvStridedBatched, cudastub_cublas_resolve_cublasCgemvStridedBatched, cudastub_cublas_bind_cublasCgemvStridedBatched);
@@ -3145,7 +3190,8 @@ static cublasStatus_t cublasCgemvStridedBatched_resolve(cublasHandle_t a0, cubla
 {
 	cublasCgemvStridedBatched_fn fn = cublasCgemvStridedBatched_choose();
 
-	atomic_store_explicit(&cublasCgemvStridedBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgemvStridedBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
 }
 #endif
@@ -3187,7 +3233,7 @@ void *cudastub_cublas_bind_cublasCgemvStridedBatched_64(void)
 {
 	void *fn = (void *)cublasCgemvStridedBatched_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgemvStridedBatched_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgemvStridedBatched_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgemvStridedBatched_64, cudastub_cublas_slot_cublasCgemvStridedBatched_64, cudastub_cublas_resolve_cublasCgemvStridedBatched_64, cudastub_cublas_bind_cublasCgemvStridedBatched_64);
@@ -3202,7 +3248,8 @@ static cublasStatus_t cublasCgemvStridedBatched_64_resolve(cublasHandle_t a0, cu
 {
 	cublasCgemvStridedBatched_64_fn fn = cublasCgemvStridedBatched_64_choose();
 
-	atomic_store_explicit(&cublasCgemvStridedBatched_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgemvStridedBatched_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
 }
 #endif
@@ -3240,7 +3287,7 @@ void *cudastub_cublas_bind_cublasCgemv_v2(void)
 {
 	void *fn = (void *)cublasCgemv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgemv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgemv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgemv_v2, cudastub_cublas_slot_cublasCgemv_v2, cudastub_cublas_resolve_cublasCgemv_v2, cudastub_cublas_bind_cublasCgemv_v2);
@@ -3255,7 +3302,8 @@ static cublasStatus_t cublasCgemv_v2_resolve(cublasHandle_t a0, cublasOperation_
 {
 	cublasCgemv_v2_fn fn = cublasCgemv_v2_choose();
 
-	atomic_store_explicit(&cublasCgemv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgemv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -3293,7 +3341,7 @@ void *cudastub_cublas_bind_cublasCgemv_v2_64(void)
 {
 	void *fn = (void *)cublasCgemv_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgemv_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgemv_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgemv_v2_64, cudastub_cublas_slot_cublasCgemv_v2_64, cudastub_cublas_resolve_cublasCgemv_v2_64, cudastub_cublas_bind_cublasCgemv_v2_64);
@@ -3308,7 +3356,8 @@ static cublasStatus_t cublasCgemv_v2_64_resolve(cublasHandle_t a0, cublasOperati
 {
 	cublasCgemv_v2_64_fn fn = cublasCgemv_v2_64_choose();
 
-	atomic_store_explicit(&cublasCgemv_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgemv_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -3342,7 +3391,7 @@ void *cudastub_cublas_bind_cublasCgeqrfBatched(void)
 {
 	void *fn = (void *)cublasCgeqrfBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgeqrfBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgeqrfBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgeqrfBatched, cudastub_cublas_slot_cublasCgeqrfBatched, cudastub_cublas_resolve_cublasCgeqrfBatched, cudastub_cublas_bind_cublasCgeqrfBatched);
@@ -3357,7 +3406,8 @@ static cublasStatus_t cublasCgeqrfBatched_resolve(cublasHandle_t a0, int a1, int
 {
 	cublasCgeqrfBatched_fn fn = cublasCgeqrfBatched_choose();
 
-	atomic_store_explicit(&cublasCgeqrfBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgeqrfBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -3390,7 +3440,7 @@ void *cudastub_cublas_bind_cublasCgerc(void)
 {
 	void *fn = (void *)cublasCgerc_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgerc, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgerc, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgerc, cudastub_cublas_slot_cublasCgerc, cudastub_cublas_resolve_cublasCgerc, cudastub_cublas_bind_cublasCgerc);
@@ -3405,7 +3455,8 @@ static void cublasCgerc_resolve(int a0, int a1, cuComplex a2, const cuComplex *a
 {
 	cublasCgerc_fn fn = cublasCgerc_choose();
 
-	atomic_store_explicit(&cublasCgerc_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgerc_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -3441,7 +3492,7 @@ void *cudastub_cublas_bind_cublasCgerc_v2(void)
 {
 	void *fn = (void *)cublasCgerc_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgerc_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgerc_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgerc_v2, cudastub_cublas_slot_cublasCgerc_v2, cudastub_cublas_resolve_cublasCgerc_v2, cudastub_cublas_bind_cublasCgerc_v2);
@@ -3456,7 +3507,8 @@ static cublasStatus_t cublasCgerc_v2_resolve(cublasHandle_t a0, int a1, int a2, 
 {
 	cublasCgerc_v2_fn fn = cublasCgerc_v2_choose();
 
-	atomic_store_explicit(&cublasCgerc_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgerc_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -3492,7 +3544,7 @@ void *cudastub_cublas_bind_cublasCgerc_v2_64(void)
 {
 	void *fn = (void *)cublasCgerc_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgerc_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgerc_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgerc_v2_64, cudastub_cublas_slot_cublasCgerc_v2_64, cudastub_cublas_resolve_cublasCgerc_v2_64, cudastub_cublas_bind_cublasCgerc_v2_64);
@@ -3507,7 +3559,8 @@ static cublasStatus_t cublasCgerc_v2_64_resolve(cublasHandle_t a0, int64_t a1, i
 {
 	cublasCgerc_v2_64_fn fn = cublasCgerc_v2_64_choose();
 
-	atomic_store_explicit(&cublasCgerc_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgerc_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -3540,7 +3593,7 @@ void *cudastub_cublas_bind_cublasCgeru(void)
 {
 	void *fn = (void *)cublasCgeru_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgeru, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgeru, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgeru, cudastub_cublas_slot_cublasCgeru, cudastub_cublas_resolve_cublasCgeru, cudastub_cublas_bind_cublasCgeru);
@@ -3555,7 +3608,8 @@ static void cublasCgeru_resolve(int a0, int a1, cuComplex a2, const cuComplex *a
 {
 	cublasCgeru_fn fn = cublasCgeru_choose();
 
-	atomic_store_explicit(&cublasCgeru_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgeru_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -3591,7 +3645,7 @@ void *cudastub_cublas_bind_cublasCgeru_v2(void)
 {
 	void *fn = (void *)cublasCgeru_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgeru_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgeru_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgeru_v2, cudastub_cublas_slot_cublasCgeru_v2, cudastub_cublas_resolve_cublasCgeru_v2, cudastub_cublas_bind_cublasCgeru_v2);
@@ -3606,7 +3660,8 @@ static cublasStatus_t cublasCgeru_v2_resolve(cublasHandle_t a0, int a1, int a2, 
 {
 	cublasCgeru_v2_fn fn = cublasCgeru_v2_choose();
 
-	atomic_store_explicit(&cublasCgeru_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgeru_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -3642,7 +3697,7 @@ void *cudastub_cublas_bind_cublasCgeru_v2_64(void)
 {
 	void *fn = (void *)cublasCgeru_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgeru_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgeru_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgeru_v2_64, cudastub_cublas_slot_cublasCgeru_v2_64, cudastub_cublas_resolve_cublasCgeru_v2_64, cudastub_cublas_bind_cublasCgeru_v2_64);
@@ -3657,7 +3712,8 @@ static cublasStatus_t cublasCgeru_v2_64_resolve(cublasHandle_t a0, int64_t a1, i
 {
 	cublasCgeru_v2_64_fn fn = cublasCgeru_v2_64_choose();
 
-	atomic_store_explicit(&cublasCgeru_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgeru_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -3690,7 +3746,7 @@ void *cudastub_cublas_bind_cublasCgetrfBatched(void)
 {
 	void *fn = (void *)cublasCgetrfBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgetrfBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgetrfBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgetrfBatched, cudastub_cublas_slot_cublasCgetrfBatched, cudastub_cublas_resolve_cublasCgetrfBatched, cudastub_cublas_bind_cublasCgetrfBatched);
@@ -3705,7 +3761,8 @@ static cublasStatus_t cublasCgetrfBatched_resolve(cublasHandle_t a0, int a1, cuC
 {
 	cublasCgetrfBatched_fn fn = cublasCgetrfBatched_choose();
 
-	atomic_store_explicit(&cublasCgetrfBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgetrfBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -3740,7 +3797,7 @@ void *cudastub_cublas_bind_cublasCgetriBatched(void)
 {
 	void *fn = (void *)cublasCgetriBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgetriBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgetriBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgetriBatched, cudastub_cublas_slot_cublasCgetriBatched, cudastub_cublas_resolve_cublasCgetriBatched, cudastub_cublas_bind_cublasCgetriBatched);
@@ -3755,7 +3812,8 @@ static cublasStatus_t cublasCgetriBatched_resolve(cublasHandle_t a0, int a1, con
 {
 	cublasCgetriBatched_fn fn = cublasCgetriBatched_choose();
 
-	atomic_store_explicit(&cublasCgetriBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgetriBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -3792,7 +3850,7 @@ void *cudastub_cublas_bind_cublasCgetrsBatched(void)
 {
 	void *fn = (void *)cublasCgetrsBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgetrsBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgetrsBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgetrsBatched, cudastub_cublas_slot_cublasCgetrsBatched, cudastub_cublas_resolve_cublasCgetrsBatched, cudastub_cublas_bind_cublasCgetrsBatched);
@@ -3807,7 +3865,8 @@ static cublasStatus_t cublasCgetrsBatched_resolve(cublasHandle_t a0, cublasOpera
 {
 	cublasCgetrsBatched_fn fn = cublasCgetrsBatched_choose();
 
-	atomic_store_explicit(&cublasCgetrsBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgetrsBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -3842,7 +3901,7 @@ void *cudastub_cublas_bind_cublasChbmv(void)
 {
 	void *fn = (void *)cublasChbmv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasChbmv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasChbmv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasChbmv, cudastub_cublas_slot_cublasChbmv, cudastub_cublas_resolve_cublasChbmv, cudastub_cublas_bind_cublasChbmv);
@@ -3857,7 +3916,8 @@ static void cublasChbmv_resolve(char a0, int a1, int a2, cuComplex a3, const cuC
 {
 	cublasChbmv_fn fn = cublasChbmv_choose();
 
-	atomic_store_explicit(&cublasChbmv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasChbmv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -3895,7 +3955,7 @@ void *cudastub_cublas_bind_cublasChbmv_v2(void)
 {
 	void *fn = (void *)cublasChbmv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasChbmv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasChbmv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasChbmv_v2, cudastub_cublas_slot_cublasChbmv_v2, cudastub_cublas_resolve_cublasChbmv_v2, cudastub_cublas_bind_cublasChbmv_v2);
@@ -3910,7 +3970,8 @@ static cublasStatus_t cublasChbmv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasChbmv_v2_fn fn = cublasChbmv_v2_choose();
 
-	atomic_store_explicit(&cublasChbmv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasChbmv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -3948,7 +4009,7 @@ void *cudastub_cublas_bind_cublasChbmv_v2_64(void)
 {
 	void *fn = (void *)cublasChbmv_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasChbmv_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasChbmv_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasChbmv_v2_64, cudastub_cublas_slot_cublasChbmv_v2_64, cudastub_cublas_resolve_cublasChbmv_v2_64, cudastub_cublas_bind_cublasChbmv_v2_64);
@@ -3963,7 +4024,8 @@ static cublasStatus_t cublasChbmv_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasChbmv_v2_64_fn fn = cublasChbmv_v2_64_choose();
 
-	atomic_store_explicit(&cublasChbmv_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasChbmv_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -3999,7 +4061,7 @@ void *cudastub_cublas_bind_cublasChemm(void)
 {
 	void *fn = (void *)cublasChemm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasChemm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasChemm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasChemm, cudastub_cublas_slot_cublasChemm, cudastub_cublas_resolve_cublasChemm, cudastub_cublas_bind_cublasChemm);
@@ -4014,7 +4076,8 @@ static void cublasChemm_resolve(char a0, char a1, int a2, int a3, cuComplex a4, 
 {
 	cublasChemm_fn fn = cublasChemm_choose();
 
-	atomic_store_explicit(&cublasChemm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasChemm_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -4053,7 +4116,7 @@ void *cudastub_cublas_bind_cublasChemm_v2(void)
 {
 	void *fn = (void *)cublasChemm_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasChemm_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasChemm_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasChemm_v2, cudastub_cublas_slot_cublasChemm_v2, cudastub_cublas_resolve_cublasChemm_v2, cudastub_cublas_bind_cublasChemm_v2);
@@ -4068,7 +4131,8 @@ static cublasStatus_t cublasChemm_v2_resolve(cublasHandle_t a0, cublasSideMode_t
 {
 	cublasChemm_v2_fn fn = cublasChemm_v2_choose();
 
-	atomic_store_explicit(&cublasChemm_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasChemm_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -4107,7 +4171,7 @@ void *cudastub_cublas_bind_cublasChemm_v2_64(void)
 {
 	void *fn = (void *)cublasChemm_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasChemm_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasChemm_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasChemm_v2_64, cudastub_cublas_slot_cublasChemm_v2_64, cudastub_cublas_resolve_cublasChemm_v2_64, cudastub_cublas_bind_cublasChemm_v2_64);
@@ -4122,7 +4186,8 @@ static cublasStatus_t cublasChemm_v2_64_resolve(cublasHandle_t a0, cublasSideMod
 {
 	cublasChemm_v2_64_fn fn = cublasChemm_v2_64_choose();
 
-	atomic_store_explicit(&cublasChemm_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasChemm_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -4156,7 +4221,7 @@ void *cudastub_cublas_bind_cublasChemv(void)
 {
 	void *fn = (void *)cublasChemv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasChemv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasChemv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasChemv, cudastub_cublas_slot_cublasChemv, cudastub_cublas_resolve_cublasChemv, cudastub_cublas_bind_cublasChemv);
@@ -4171,7 +4236,8 @@ static void cublasChemv_resolve(char a0, int a1, cuComplex a2, const cuComplex *
 {
 	cublasChemv_fn fn = cublasChemv_choose();
 
-	atomic_store_explicit(&cublasChemv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasChemv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -4208,7 +4274,7 @@ void *cudastub_cublas_bind_cublasChemv_v2(void)
 {
 	void *fn = (void *)cublasChemv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasChemv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasChemv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasChemv_v2, cudastub_cublas_slot_cublasChemv_v2, cudastub_cublas_resolve_cublasChemv_v2, cudastub_cublas_bind_cublasChemv_v2);
@@ -4223,7 +4289,8 @@ static cublasStatus_t cublasChemv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasChemv_v2_fn fn = cublasChemv_v2_choose();
 
-	atomic_store_explicit(&cublasChemv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasChemv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -4260,7 +4327,7 @@ void *cudastub_cublas_bind_cublasChemv_v2_64(void)
 {
 	void *fn = (void *)cublasChemv_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasChemv_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasChemv_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasChemv_v2_64, cudastub_cublas_slot_cublasChemv_v2_64, cudastub_cublas_resolve_cublasChemv_v2_64, cudastub_cublas_bind_cublasChemv_v2_64);
@@ -4275,7 +4342,8 @@ static cublasStatus_t cublasChemv_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasChemv_v2_64_fn fn = cublasChemv_v2_64_choose();
 
-	atomic_store_explicit(&cublasChemv_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasChemv_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -4306,7 +4374,7 @@ void *cudastub_cublas_bind_cublasCher(void)
 {
 	void *fn = (void *)cublasCher_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCher, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCher, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCher, cudastub_cublas_slot_cublasCher, cudastub_cublas_resolve_cublasCher, cudastub_cublas_bind_cublasCher);
@@ -4321,7 +4389,8 @@ static void cublasCher_resolve(char a0, int a1, float a2, const cuComplex *a3, i
 {
 	cublasCher_fn fn = cublasCher_choose();
 
-	atomic_store_explicit(&cublasCher_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCher_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -4354,7 +4423,7 @@ void *cudastub_cublas_bind_cublasCher2(void)
 {
 	void *fn = (void *)cublasCher2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCher2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCher2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCher2, cudastub_cublas_slot_cublasCher2, cudastub_cublas_resolve_cublasCher2, cudastub_cublas_bind_cublasCher2);
@@ -4369,7 +4438,8 @@ static void cublasCher2_resolve(char a0, int a1, cuComplex a2, const cuComplex *
 {
 	cublasCher2_fn fn = cublasCher2_choose();
 
-	atomic_store_explicit(&cublasCher2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCher2_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -4405,7 +4475,7 @@ void *cudastub_cublas_bind_cublasCher2_v2(void)
 {
 	void *fn = (void *)cublasCher2_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCher2_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCher2_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCher2_v2, cudastub_cublas_slot_cublasCher2_v2, cudastub_cublas_resolve_cublasCher2_v2, cudastub_cublas_bind_cublasCher2_v2);
@@ -4420,7 +4490,8 @@ static cublasStatus_t cublasCher2_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasCher2_v2_fn fn = cublasCher2_v2_choose();
 
-	atomic_store_explicit(&cublasCher2_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCher2_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -4456,7 +4527,7 @@ void *cudastub_cublas_bind_cublasCher2_v2_64(void)
 {
 	void *fn = (void *)cublasCher2_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCher2_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCher2_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCher2_v2_64, cudastub_cublas_slot_cublasCher2_v2_64, cudastub_cublas_resolve_cublasCher2_v2_64, cudastub_cublas_bind_cublasCher2_v2_64);
@@ -4471,7 +4542,8 @@ static cublasStatus_t cublasCher2_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasCher2_v2_64_fn fn = cublasCher2_v2_64_choose();
 
-	atomic_store_explicit(&cublasCher2_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCher2_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -4507,7 +4579,7 @@ void *cudastub_cublas_bind_cublasCher2k(void)
 {
 	void *fn = (void *)cublasCher2k_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCher2k, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCher2k, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCher2k, cudastub_cublas_slot_cublasCher2k, cudastub_cublas_resolve_cublasCher2k, cudastub_cublas_bind_cublasCher2k);
@@ -4522,7 +4594,8 @@ static void cublasCher2k_resolve(char a0, char a1, int a2, int a3, cuComplex a4,
 {
 	cublasCher2k_fn fn = cublasCher2k_choose();
 
-	atomic_store_explicit(&cublasCher2k_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCher2k_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -4561,7 +4634,7 @@ void *cudastub_cublas_bind_cublasCher2k_v2(void)
 {
 	void *fn = (void *)cublasCher2k_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCher2k_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCher2k_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCher2k_v2, cudastub_cublas_slot_cublasCher2k_v2, cudastub_cublas_resolve_cublasCher2k_v2, cudastub_cublas_bind_cublasCher2k_v2);
@@ -4576,7 +4649,8 @@ static cublasStatus_t cublasCher2k_v2_resolve(cublasHandle_t a0, cublasFillMode_
 {
 	cublasCher2k_v2_fn fn = cublasCher2k_v2_choose();
 
-	atomic_store_explicit(&cublasCher2k_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCher2k_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -4615,7 +4689,7 @@ void *cudastub_cublas_bind_cublasCher2k_v2_64(void)
 {
 	void *fn = (void *)cublasCher2k_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCher2k_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCher2k_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCher2k_v2_64, cudastub_cublas_slot_cublasCher2k_v2_64, cudastub_cublas_resolve_cublasCher2k_v2_64, cudastub_cublas_bind_cublasCher2k_v2_64);
@@ -4630,7 +4704,8 @@ static cublasStatus_t cublasCher2k_v2_64_resolve(cublasHandle_t a0, cublasFillMo
 {
 	cublasCher2k_v2_64_fn fn = cublasCher2k_v2_64_choose();
 
-	atomic_store_explicit(&cublasCher2k_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCher2k_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -4664,7 +4739,7 @@ void *cudastub_cublas_bind_cublasCher_v2(void)
 {
 	void *fn = (void *)cublasCher_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCher_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCher_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCher_v2, cudastub_cublas_slot_cublasCher_v2, cudastub_cublas_resolve_cublasCher_v2, cudastub_cublas_bind_cublasCher_v2);
@@ -4679,7 +4754,8 @@ static cublasStatus_t cublasCher_v2_resolve(cublasHandle_t a0, cublasFillMode_t 
 {
 	cublasCher_v2_fn fn = cublasCher_v2_choose();
 
-	atomic_store_explicit(&cublasCher_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCher_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -4713,7 +4789,7 @@ void *cudastub_cublas_bind_cublasCher_v2_64(void)
 {
 	void *fn = (void *)cublasCher_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCher_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCher_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCher_v2_64, cudastub_cublas_slot_cublasCher_v2_64, cudastub_cublas_resolve_cublasCher_v2_64, cudastub_cublas_bind_cublasCher_v2_64);
@@ -4728,7 +4804,8 @@ static cublasStatus_t cublasCher_v2_64_resolve(cublasHandle_t a0, cublasFillMode
 {
 	cublasCher_v2_64_fn fn = cublasCher_v2_64_choose();
 
-	atomic_store_explicit(&cublasCher_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCher_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -4762,7 +4839,7 @@ void *cudastub_cublas_bind_cublasCherk(void)
 {
 	void *fn = (void *)cublasCherk_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCherk, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCherk, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCherk, cudastub_cublas_slot_cublasCherk, cudastub_cublas_resolve_cublasCherk, cudastub_cublas_bind_cublasCherk);
@@ -4777,7 +4854,8 @@ static void cublasCherk_resolve(char a0, char a1, int a2, int a3, float a4, cons
 {
 	cublasCherk_fn fn = cublasCherk_choose();
 
-	atomic_store_explicit(&cublasCherk_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCherk_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -4816,7 +4894,7 @@ void *cudastub_cublas_bind_cublasCherk3mEx(void)
 {
 	void *fn = (void *)cublasCherk3mEx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCherk3mEx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCherk3mEx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCherk3mEx, cudastub_cublas_slot_cublasCherk3mEx, cudastub_cublas_resolve_cublasCherk3mEx, cudastub_cublas_bind_cublasCherk3mEx);
@@ -4831,7 +4909,8 @@ static cublasStatus_t cublasCherk3mEx_resolve(cublasHandle_t a0, cublasFillMode_
 {
 	cublasCherk3mEx_fn fn = cublasCherk3mEx_choose();
 
-	atomic_store_explicit(&cublasCherk3mEx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCherk3mEx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -4870,7 +4949,7 @@ void *cudastub_cublas_bind_cublasCherk3mEx_64(void)
 {
 	void *fn = (void *)cublasCherk3mEx_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCherk3mEx_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCherk3mEx_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCherk3mEx_64, cudastub_cublas_slot_cublasCherk3mEx_64, cudastub_cublas_resolve_cublasCherk3mEx_64, cudastub_cublas_bind_cublasCherk3mEx_64);
@@ -4885,7 +4964,8 @@ static cublasStatus_t cublasCherk3mEx_64_resolve(cublasHandle_t a0, cublasFillMo
 {
 	cublasCherk3mEx_64_fn fn = cublasCherk3mEx_64_choose();
 
-	atomic_store_explicit(&cublasCherk3mEx_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCherk3mEx_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -4924,7 +5004,7 @@ void *cudastub_cublas_bind_cublasCherkEx(void)
 {
 	void *fn = (void *)cublasCherkEx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCherkEx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCherkEx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCherkEx, cudastub_cublas_slot_cublasCherkEx, cudastub_cublas_resolve_cublasCherkEx, cudastub_cublas_bind_cublasCherkEx);
@@ -4939,7 +5019,8 @@ static cublasStatus_t cublasCherkEx_resolve(cublasHandle_t a0, cublasFillMode_t 
 {
 	cublasCherkEx_fn fn = cublasCherkEx_choose();
 
-	atomic_store_explicit(&cublasCherkEx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCherkEx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -4978,7 +5059,7 @@ void *cudastub_cublas_bind_cublasCherkEx_64(void)
 {
 	void *fn = (void *)cublasCherkEx_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCherkEx_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCherkEx_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCherkEx_64, cudastub_cublas_slot_cublasCherkEx_64, cudastub_cublas_resolve_cublasCherkEx_64, cudastub_cublas_bind_cublasCherkEx_64);
@@ -4993,7 +5074,8 @@ static cublasStatus_t cublasCherkEx_64_resolve(cublasHandle_t a0, cublasFillMode
 {
 	cublasCherkEx_64_fn fn = cublasCherkEx_64_choose();
 
-	atomic_store_explicit(&cublasCherkEx_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCherkEx_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -5030,7 +5112,7 @@ void *cudastub_cublas_bind_cublasCherk_v2(void)
 {
 	void *fn = (void *)cublasCherk_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCherk_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCherk_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCherk_v2, cudastub_cublas_slot_cublasCherk_v2, cudastub_cublas_resolve_cublasCherk_v2, cudastub_cublas_bind_cublasCherk_v2);
@@ -5045,7 +5127,8 @@ static cublasStatus_t cublasCherk_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasCherk_v2_fn fn = cublasCherk_v2_choose();
 
-	atomic_store_explicit(&cublasCherk_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCherk_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -5082,7 +5165,7 @@ void *cudastub_cublas_bind_cublasCherk_v2_64(void)
 {
 	void *fn = (void *)cublasCherk_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCherk_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCherk_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCherk_v2_64, cudastub_cublas_slot_cublasCherk_v2_64, cudastub_cublas_resolve_cublasCherk_v2_64, cudastub_cublas_bind_cublasCherk_v2_64);
@@ -5097,7 +5180,8 @@ static cublasStatus_t cublasCherk_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasCherk_v2_64_fn fn = cublasCherk_v2_64_choose();
 
-	atomic_store_explicit(&cublasCherk_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCherk_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -5136,7 +5220,7 @@ void *cudastub_cublas_bind_cublasCherkx(void)
 {
 	void *fn = (void *)cublasCherkx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCherkx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCherkx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCherkx, cudastub_cublas_slot_cublasCherkx, cudastub_cublas_resolve_cublasCherkx, cudastub_cublas_bind_cublasCherkx);
@@ -5151,7 +5235,8 @@ static cublasStatus_t cublasCherkx_resolve(cublasHandle_t a0, cublasFillMode_t a
 {
 	cublasCherkx_fn fn = cublasCherkx_choose();
 
-	atomic_store_explicit(&cublasCherkx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCherkx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -5190,7 +5275,7 @@ void *cudastub_cublas_bind_cublasCherkx_64(void)
 {
 	void *fn = (void *)cublasCherkx_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCherkx_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCherkx_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCherkx_64, cudastub_cublas_slot_cublasCherkx_64, cudastub_cublas_resolve_cublasCherkx_64, cudastub_cublas_bind_cublasCherkx_64);
@@ -5205,7 +5290,8 @@ static cublasStatus_t cublasCherkx_64_resolve(cublasHandle_t a0, cublasFillMode_
 {
 	cublasCherkx_64_fn fn = cublasCherkx_64_choose();
 
-	atomic_store_explicit(&cublasCherkx_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCherkx_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -5238,7 +5324,7 @@ void *cudastub_cublas_bind_cublasChpmv(void)
 {
 	void *fn = (void *)cublasChpmv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasChpmv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasChpmv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasChpmv, cudastub_cublas_slot_cublasChpmv, cudastub_cublas_resolve_cublasChpmv, cudastub_cublas_bind_cublasChpmv);
@@ -5253,7 +5339,8 @@ static void cublasChpmv_resolve(char a0, int a1, cuComplex a2, const cuComplex *
 {
 	cublasChpmv_fn fn = cublasChpmv_choose();
 
-	atomic_store_explicit(&cublasChpmv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasChpmv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -5289,7 +5376,7 @@ void *cudastub_cublas_bind_cublasChpmv_v2(void)
 {
 	void *fn = (void *)cublasChpmv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasChpmv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasChpmv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasChpmv_v2, cudastub_cublas_slot_cublasChpmv_v2, cudastub_cublas_resolve_cublasChpmv_v2, cudastub_cublas_bind_cublasChpmv_v2);
@@ -5304,7 +5391,8 @@ static cublasStatus_t cublasChpmv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasChpmv_v2_fn fn = cublasChpmv_v2_choose();
 
-	atomic_store_explicit(&cublasChpmv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasChpmv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -5340,7 +5428,7 @@ void *cudastub_cublas_bind_cublasChpmv_v2_64(void)
 {
 	void *fn = (void *)cublasChpmv_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasChpmv_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasChpmv_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasChpmv_v2_64, cudastub_cublas_slot_cublasChpmv_v2_64, cudastub_cublas_resolve_cublasChpmv_v2_64, cudastub_cublas_bind_cublasChpmv_v2_64);
@@ -5355,7 +5443,8 @@ static cublasStatus_t cublasChpmv_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasChpmv_v2_64_fn fn = cublasChpmv_v2_64_choose();
 
-	atomic_store_explicit(&cublasChpmv_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasChpmv_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -5385,7 +5474,7 @@ void *cudastub_cublas_bind_cublasChpr(void)
 {
 	void *fn = (void *)cublasChpr_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasChpr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasChpr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasChpr, cudastub_cublas_slot_cublasChpr, cudastub_cublas_resolve_cublasChpr, cudastub_cublas_bind_cublasChpr);
@@ -5400,7 +5489,8 @@ static void cublasChpr_resolve(char a0, int a1, float a2, const cuComplex *a3, i
 {
 	cublasChpr_fn fn = cublasChpr_choose();
 
-	atomic_store_explicit(&cublasChpr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasChpr_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -5432,7 +5522,7 @@ void *cudastub_cublas_bind_cublasChpr2(void)
 {
 	void *fn = (void *)cublasChpr2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasChpr2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasChpr2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasChpr2, cudastub_cublas_slot_cublasChpr2, cudastub_cublas_resolve_cublasChpr2, cudastub_cublas_bind_cublasChpr2);
@@ -5447,7 +5537,8 @@ static void cublasChpr2_resolve(char a0, int a1, cuComplex a2, const cuComplex *
 {
 	cublasChpr2_fn fn = cublasChpr2_choose();
 
-	atomic_store_explicit(&cublasChpr2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasChpr2_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -5482,7 +5573,7 @@ void *cudastub_cublas_bind_cublasChpr2_v2(void)
 {
 	void *fn = (void *)cublasChpr2_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasChpr2_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasChpr2_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasChpr2_v2, cudastub_cublas_slot_cublasChpr2_v2, cudastub_cublas_resolve_cublasChpr2_v2, cudastub_cublas_bind_cublasChpr2_v2);
@@ -5497,7 +5588,8 @@ static cublasStatus_t cublasChpr2_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasChpr2_v2_fn fn = cublasChpr2_v2_choose();
 
-	atomic_store_explicit(&cublasChpr2_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasChpr2_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -5532,7 +5624,7 @@ void *cudastub_cublas_bind_cublasChpr2_v2_64(void)
 {
 	void *fn = (void *)cublasChpr2_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasChpr2_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasChpr2_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasChpr2_v2_64, cudastub_cublas_slot_cublasChpr2_v2_64, cudastub_cublas_resolve_cublasChpr2_v2_64, cudastub_cublas_bind_cublasChpr2_v2_64);
@@ -5547,7 +5639,8 @@ static cublasStatus_t cublasChpr2_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasChpr2_v2_64_fn fn = cublasChpr2_v2_64_choose();
 
-	atomic_store_explicit(&cublasChpr2_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasChpr2_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -5580,7 +5673,7 @@ void *cudastub_cublas_bind_cublasChpr_v2(void)
 {
 	void *fn = (void *)cublasChpr_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasChpr_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasChpr_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasChpr_v2, cudastub_cublas_slot_cublasChpr_v2, cudastub_cublas_resolve_cublasChpr_v2, cudastub_cublas_bind_cublasChpr_v2);
@@ -5595,7 +5688,8 @@ static cublasStatus_t cublasChpr_v2_resolve(cublasHandle_t a0, cublasFillMode_t 
 {
 	cublasChpr_v2_fn fn = cublasChpr_v2_choose();
 
-	atomic_store_explicit(&cublasChpr_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasChpr_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -5628,7 +5722,7 @@ void *cudastub_cublas_bind_cublasChpr_v2_64(void)
 {
 	void *fn = (void *)cublasChpr_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasChpr_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasChpr_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasChpr_v2_64, cudastub_cublas_slot_cublasChpr_v2_64, cudastub_cublas_resolve_cublasChpr_v2_64, cudastub_cublas_bind_cublasChpr_v2_64);
@@ -5643,7 +5737,8 @@ static cublasStatus_t cublasChpr_v2_64_resolve(cublasHandle_t a0, cublasFillMode
 {
 	cublasChpr_v2_64_fn fn = cublasChpr_v2_64_choose();
 
-	atomic_store_explicit(&cublasChpr_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasChpr_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -5677,7 +5772,7 @@ void *cudastub_cublas_bind_cublasCmatinvBatched(void)
 {
 	void *fn = (void *)cublasCmatinvBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCmatinvBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCmatinvBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCmatinvBatched, cudastub_cublas_slot_cublasCmatinvBatched, cudastub_cublas_resolve_cublasCmatinvBatched, cudastub_cublas_bind_cublasCmatinvBatched);
@@ -5692,7 +5787,8 @@ static cublasStatus_t cublasCmatinvBatched_resolve(cublasHandle_t a0, int a1, co
 {
 	cublasCmatinvBatched_fn fn = cublasCmatinvBatched_choose();
 
-	atomic_store_explicit(&cublasCmatinvBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCmatinvBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -5726,7 +5822,7 @@ void *cudastub_cublas_bind_cublasCopyEx(void)
 {
 	void *fn = (void *)cublasCopyEx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCopyEx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCopyEx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCopyEx, cudastub_cublas_slot_cublasCopyEx, cudastub_cublas_resolve_cublasCopyEx, cudastub_cublas_bind_cublasCopyEx);
@@ -5741,7 +5837,8 @@ static cublasStatus_t cublasCopyEx_resolve(cublasHandle_t a0, int a1, const void
 {
 	cublasCopyEx_fn fn = cublasCopyEx_choose();
 
-	atomic_store_explicit(&cublasCopyEx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCopyEx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -5775,7 +5872,7 @@ void *cudastub_cublas_bind_cublasCopyEx_64(void)
 {
 	void *fn = (void *)cublasCopyEx_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCopyEx_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCopyEx_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCopyEx_64, cudastub_cublas_slot_cublasCopyEx_64, cudastub_cublas_resolve_cublasCopyEx_64, cudastub_cublas_bind_cublasCopyEx_64);
@@ -5790,7 +5887,8 @@ static cublasStatus_t cublasCopyEx_64_resolve(cublasHandle_t a0, int64_t a1, con
 {
 	cublasCopyEx_64_fn fn = cublasCopyEx_64_choose();
 
-	atomic_store_explicit(&cublasCopyEx_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCopyEx_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -5817,7 +5915,7 @@ void *cudastub_cublas_bind_cublasCreate_v2(void)
 {
 	void *fn = (void *)cublasCreate_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCreate_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCreate_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCreate_v2, cudastub_cublas_slot_cublasCreate_v2, cudastub_cublas_resolve_cublasCreate_v2, cudastub_cublas_bind_cublasCreate_v2);
@@ -5832,7 +5930,8 @@ static cublasStatus_t cublasCreate_v2_resolve(cublasHandle_t *a0)
 {
 	cublasCreate_v2_fn fn = cublasCreate_v2_choose();
 
-	atomic_store_explicit(&cublasCreate_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCreate_v2_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -5863,7 +5962,7 @@ void *cudastub_cublas_bind_cublasCrot(void)
 {
 	void *fn = (void *)cublasCrot_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCrot, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCrot, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCrot, cudastub_cublas_slot_cublasCrot, cudastub_cublas_resolve_cublasCrot, cudastub_cublas_bind_cublasCrot);
@@ -5878,7 +5977,8 @@ static void cublasCrot_resolve(int a0, cuComplex *a1, int a2, cuComplex *a3, int
 {
 	cublasCrot_fn fn = cublasCrot_choose();
 
-	atomic_store_explicit(&cublasCrot_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCrot_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -5912,7 +6012,7 @@ void *cudastub_cublas_bind_cublasCrot_v2(void)
 {
 	void *fn = (void *)cublasCrot_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCrot_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCrot_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCrot_v2, cudastub_cublas_slot_cublasCrot_v2, cudastub_cublas_resolve_cublasCrot_v2, cudastub_cublas_bind_cublasCrot_v2);
@@ -5927,7 +6027,8 @@ static cublasStatus_t cublasCrot_v2_resolve(cublasHandle_t a0, int a1, cuComplex
 {
 	cublasCrot_v2_fn fn = cublasCrot_v2_choose();
 
-	atomic_store_explicit(&cublasCrot_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCrot_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -5961,7 +6062,7 @@ void *cudastub_cublas_bind_cublasCrot_v2_64(void)
 {
 	void *fn = (void *)cublasCrot_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCrot_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCrot_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCrot_v2_64, cudastub_cublas_slot_cublasCrot_v2_64, cudastub_cublas_resolve_cublasCrot_v2_64, cudastub_cublas_bind_cublasCrot_v2_64);
@@ -5976,7 +6077,8 @@ static cublasStatus_t cublasCrot_v2_64_resolve(cublasHandle_t a0, int64_t a1, cu
 {
 	cublasCrot_v2_64_fn fn = cublasCrot_v2_64_choose();
 
-	atomic_store_explicit(&cublasCrot_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCrot_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -6004,7 +6106,7 @@ void *cudastub_cublas_bind_cublasCrotg(void)
 {
 	void *fn = (void *)cublasCrotg_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCrotg, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCrotg, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCrotg, cudastub_cublas_slot_cublasCrotg, cudastub_cublas_resolve_cublasCrotg, cudastub_cublas_bind_cublasCrotg);
@@ -6019,7 +6121,8 @@ static void cublasCrotg_resolve(cuComplex *a0, cuComplex a1, float *a2, cuComple
 {
 	cublasCrotg_fn fn = cublasCrotg_choose();
 
-	atomic_store_explicit(&cublasCrotg_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCrotg_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3);
 }
 #endif
@@ -6050,7 +6153,7 @@ void *cudastub_cublas_bind_cublasCrotg_v2(void)
 {
 	void *fn = (void *)cublasCrotg_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCrotg_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCrotg_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCrotg_v2, cudastub_cublas_slot_cublasCrotg_v2, cudastub_cublas_resolve_cublasCrotg_v2, cudastub_cublas_bind_cublasCrotg_v2);
@@ -6065,7 +6168,8 @@ static cublasStatus_t cublasCrotg_v2_resolve(cublasHandle_t a0, cuComplex *a1, c
 {
 	cublasCrotg_v2_fn fn = cublasCrotg_v2_choose();
 
-	atomic_store_explicit(&cublasCrotg_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCrotg_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -6093,7 +6197,7 @@ void *cudastub_cublas_bind_cublasCscal(void)
 {
 	void *fn = (void *)cublasCscal_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCscal, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCscal, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCscal, cudastub_cublas_slot_cublasCscal, cudastub_cublas_resolve_cublasCscal, cudastub_cublas_bind_cublasCscal);
@@ -6108,7 +6212,8 @@ static void cublasCscal_resolve(int a0, cuComplex a1, cuComplex *a2, int a3)
 {
 	cublasCscal_fn fn = cublasCscal_choose();
 
-	atomic_store_explicit(&cublasCscal_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCscal_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3);
 }
 #endif
@@ -6139,7 +6244,7 @@ void *cudastub_cublas_bind_cublasCscal_v2(void)
 {
 	void *fn = (void *)cublasCscal_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCscal_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCscal_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCscal_v2, cudastub_cublas_slot_cublasCscal_v2, cudastub_cublas_resolve_cublasCscal_v2, cudastub_cublas_bind_cublasCscal_v2);
@@ -6154,7 +6259,8 @@ static cublasStatus_t cublasCscal_v2_resolve(cublasHandle_t a0, int a1, const cu
 {
 	cublasCscal_v2_fn fn = cublasCscal_v2_choose();
 
-	atomic_store_explicit(&cublasCscal_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCscal_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -6185,7 +6291,7 @@ void *cudastub_cublas_bind_cublasCscal_v2_64(void)
 {
 	void *fn = (void *)cublasCscal_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCscal_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCscal_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCscal_v2_64, cudastub_cublas_slot_cublasCscal_v2_64, cudastub_cublas_resolve_cublasCscal_v2_64, cudastub_cublas_bind_cublasCscal_v2_64);
@@ -6200,7 +6306,8 @@ static cublasStatus_t cublasCscal_v2_64_resolve(cublasHandle_t a0, int64_t a1, c
 {
 	cublasCscal_v2_64_fn fn = cublasCscal_v2_64_choose();
 
-	atomic_store_explicit(&cublasCscal_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCscal_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -6231,7 +6338,7 @@ void *cudastub_cublas_bind_cublasCsrot(void)
 {
 	void *fn = (void *)cublasCsrot_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCsrot, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCsrot, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCsrot, cudastub_cublas_slot_cublasCsrot, cudastub_cublas_resolve_cublasCsrot, cudastub_cublas_bind_cublasCsrot);
@@ -6246,7 +6353,8 @@ static void cublasCsrot_resolve(int a0, cuComplex *a1, int a2, cuComplex *a3, in
 {
 	cublasCsrot_fn fn = cublasCsrot_choose();
 
-	atomic_store_explicit(&cublasCsrot_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCsrot_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -6280,7 +6388,7 @@ void *cudastub_cublas_bind_cublasCsrot_v2(void)
 {
 	void *fn = (void *)cublasCsrot_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCsrot_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCsrot_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCsrot_v2, cudastub_cublas_slot_cublasCsrot_v2, cudastub_cublas_resolve_cublasCsrot_v2, cudastub_cublas_bind_cublasCsrot_v2);
@@ -6295,7 +6403,8 @@ static cublasStatus_t cublasCsrot_v2_resolve(cublasHandle_t a0, int a1, cuComple
 {
 	cublasCsrot_v2_fn fn = cublasCsrot_v2_choose();
 
-	atomic_store_explicit(&cublasCsrot_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCsrot_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -6329,7 +6438,7 @@ void *cudastub_cublas_bind_cublasCsrot_v2_64(void)
 {
 	void *fn = (void *)cublasCsrot_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCsrot_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCsrot_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCsrot_v2_64, cudastub_cublas_slot_cublasCsrot_v2_64, cudastub_cublas_resolve_cublasCsrot_v2_64, cudastub_cublas_bind_cublasCsrot_v2_64);
@@ -6344,7 +6453,8 @@ static cublasStatus_t cublasCsrot_v2_64_resolve(cublasHandle_t a0, int64_t a1, c
 {
 	cublasCsrot_v2_64_fn fn = cublasCsrot_v2_64_choose();
 
-	atomic_store_explicit(&cublasCsrot_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCsrot_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -6372,7 +6482,7 @@ void *cudastub_cublas_bind_cublasCsscal(void)
 {
 	void *fn = (void *)cublasCsscal_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCsscal, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCsscal, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCsscal, cudastub_cublas_slot_cublasCsscal, cudastub_cublas_resolve_cublasCsscal, cudastub_cublas_bind_cublasCsscal);
@@ -6387,7 +6497,8 @@ static void cublasCsscal_resolve(int a0, float a1, cuComplex *a2, int a3)
 {
 	cublasCsscal_fn fn = cublasCsscal_choose();
 
-	atomic_store_explicit(&cublasCsscal_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCsscal_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3);
 }
 #endif
@@ -6418,7 +6529,7 @@ void *cudastub_cublas_bind_cublasCsscal_v2(void)
 {
 	void *fn = (void *)cublasCsscal_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCsscal_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCsscal_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCsscal_v2, cudastub_cublas_slot_cublasCsscal_v2, cudastub_cublas_resolve_cublasCsscal_v2, cudastub_cublas_bind_cublasCsscal_v2);
@@ -6433,7 +6544,8 @@ static cublasStatus_t cublasCsscal_v2_resolve(cublasHandle_t a0, int a1, const f
 {
 	cublasCsscal_v2_fn fn = cublasCsscal_v2_choose();
 
-	atomic_store_explicit(&cublasCsscal_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCsscal_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -6464,7 +6576,7 @@ void *cudastub_cublas_bind_cublasCsscal_v2_64(void)
 {
 	void *fn = (void *)cublasCsscal_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCsscal_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCsscal_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCsscal_v2_64, cudastub_cublas_slot_cublasCsscal_v2_64, cudastub_cublas_resolve_cublasCsscal_v2_64, cudastub_cublas_bind_cublasCsscal_v2_64);
@@ -6479,7 +6591,8 @@ static cublasStatus_t cublasCsscal_v2_64_resolve(cublasHandle_t a0, int64_t a1, 
 {
 	cublasCsscal_v2_64_fn fn = cublasCsscal_v2_64_choose();
 
-	atomic_store_explicit(&cublasCsscal_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCsscal_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -6508,7 +6621,7 @@ void *cudastub_cublas_bind_cublasCswap(void)
 {
 	void *fn = (void *)cublasCswap_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCswap, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCswap, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCswap, cudastub_cublas_slot_cublasCswap, cudastub_cublas_resolve_cublasCswap, cudastub_cublas_bind_cublasCswap);
@@ -6523,7 +6636,8 @@ static void cublasCswap_resolve(int a0, cuComplex *a1, int a2, cuComplex *a3, in
 {
 	cublasCswap_fn fn = cublasCswap_choose();
 
-	atomic_store_explicit(&cublasCswap_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCswap_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -6555,7 +6669,7 @@ void *cudastub_cublas_bind_cublasCswap_v2(void)
 {
 	void *fn = (void *)cublasCswap_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCswap_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCswap_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCswap_v2, cudastub_cublas_slot_cublasCswap_v2, cudastub_cublas_resolve_cublasCswap_v2, cudastub_cublas_bind_cublasCswap_v2);
@@ -6570,7 +6684,8 @@ static cublasStatus_t cublasCswap_v2_resolve(cublasHandle_t a0, int a1, cuComple
 {
 	cublasCswap_v2_fn fn = cublasCswap_v2_choose();
 
-	atomic_store_explicit(&cublasCswap_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCswap_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -6602,7 +6717,7 @@ void *cudastub_cublas_bind_cublasCswap_v2_64(void)
 {
 	void *fn = (void *)cublasCswap_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCswap_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCswap_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCswap_v2_64, cudastub_cublas_slot_cublasCswap_v2_64, cudastub_cublas_resolve_cublasCswap_v2_64, cudastub_cublas_bind_cublasCswap_v2_64);
@@ -6617,7 +6732,8 @@ static cublasStatus_t cublasCswap_v2_64_resolve(cublasHandle_t a0, int64_t a1, c
 {
 	cublasCswap_v2_64_fn fn = cublasCswap_v2_64_choose();
 
-	atomic_store_explicit(&cublasCswap_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCswap_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -6653,7 +6769,7 @@ void *cudastub_cublas_bind_cublasCsymm(void)
 {
 	void *fn = (void *)cublasCsymm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCsymm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCsymm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCsymm, cudastub_cublas_slot_cublasCsymm, cudastub_cublas_resolve_cublasCsymm, cudastub_cublas_bind_cublasCsymm);
@@ -6668,7 +6784,8 @@ static void cublasCsymm_resolve(char a0, char a1, int a2, int a3, cuComplex a4, 
 {
 	cublasCsymm_fn fn = cublasCsymm_choose();
 
-	atomic_store_explicit(&cublasCsymm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCsymm_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -6707,7 +6824,7 @@ void *cudastub_cublas_bind_cublasCsymm_v2(void)
 {
 	void *fn = (void *)cublasCsymm_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCsymm_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCsymm_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCsymm_v2, cudastub_cublas_slot_cublasCsymm_v2, cudastub_cublas_resolve_cublasCsymm_v2, cudastub_cublas_bind_cublasCsymm_v2);
@@ -6722,7 +6839,8 @@ static cublasStatus_t cublasCsymm_v2_resolve(cublasHandle_t a0, cublasSideMode_t
 {
 	cublasCsymm_v2_fn fn = cublasCsymm_v2_choose();
 
-	atomic_store_explicit(&cublasCsymm_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCsymm_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -6761,7 +6879,7 @@ void *cudastub_cublas_bind_cublasCsymm_v2_64(void)
 {
 	void *fn = (void *)cublasCsymm_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCsymm_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCsymm_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCsymm_v2_64, cudastub_cublas_slot_cublasCsymm_v2_64, cudastub_cublas_resolve_cublasCsymm_v2_64, cudastub_cublas_bind_cublasCsymm_v2_64);
@@ -6776,7 +6894,8 @@ static cublasStatus_t cublasCsymm_v2_64_resolve(cublasHandle_t a0, cublasSideMod
 {
 	cublasCsymm_v2_64_fn fn = cublasCsymm_v2_64_choose();
 
-	atomic_store_explicit(&cublasCsymm_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCsymm_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -6813,7 +6932,7 @@ void *cudastub_cublas_bind_cublasCsymv_v2(void)
 {
 	void *fn = (void *)cublasCsymv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCsymv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCsymv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCsymv_v2, cudastub_cublas_slot_cublasCsymv_v2, cudastub_cublas_resolve_cublasCsymv_v2, cudastub_cublas_bind_cublasCsymv_v2);
@@ -6828,7 +6947,8 @@ static cublasStatus_t cublasCsymv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasCsymv_v2_fn fn = cublasCsymv_v2_choose();
 
-	atomic_store_explicit(&cublasCsymv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCsymv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -6865,7 +6985,7 @@ void *cudastub_cublas_bind_cublasCsymv_v2_64(void)
 {
 	void *fn = (void *)cublasCsymv_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCsymv_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCsymv_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCsymv_v2_64, cudastub_cublas_slot_cublasCsymv_v2_64, cudastub_cublas_resolve_cublasCsymv_v2_64, cudastub_cublas_bind_cublasCsymv_v2_64);
@@ -6880,7 +7000,8 @@ static cublasStatus_t cublasCsymv_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasCsymv_v2_64_fn fn = cublasCsymv_v2_64_choose();
 
-	atomic_store_explicit(&cublasCsymv_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCsymv_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -6916,7 +7037,7 @@ void *cudastub_cublas_bind_cublasCsyr2_v2(void)
 {
 	void *fn = (void *)cublasCsyr2_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCsyr2_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCsyr2_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCsyr2_v2, cudastub_cublas_slot_cublasCsyr2_v2, cudastub_cublas_resolve_cublasCsyr2_v2, cudastub_cublas_bind_cublasCsyr2_v2);
@@ -6931,7 +7052,8 @@ static cublasStatus_t cublasCsyr2_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasCsyr2_v2_fn fn = cublasCsyr2_v2_choose();
 
-	atomic_store_explicit(&cublasCsyr2_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCsyr2_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -6967,7 +7089,7 @@ void *cudastub_cublas_bind_cublasCsyr2_v2_64(void)
 {
 	void *fn = (void *)cublasCsyr2_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCsyr2_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCsyr2_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCsyr2_v2_64, cudastub_cublas_slot_cublasCsyr2_v2_64, cudastub_cublas_resolve_cublasCsyr2_v2_64, cudastub_cublas_bind_cublasCsyr2_v2_64);
@@ -6982,7 +7104,8 @@ static cublasStatus_t cublasCsyr2_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasCsyr2_v2_64_fn fn = cublasCsyr2_v2_64_choose();
 
-	atomic_store_explicit(&cublasCsyr2_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCsyr2_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -7018,7 +7141,7 @@ void *cudastub_cublas_bind_cublasCsyr2k(void)
 {
 	void *fn = (void *)cublasCsyr2k_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCsyr2k, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCsyr2k, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCsyr2k, cudastub_cublas_slot_cublasCsyr2k, cudastub_cublas_resolve_cublasCsyr2k, cudastub_cublas_bind_cublasCsyr2k);
@@ -7033,7 +7156,8 @@ static void cublasCsyr2k_resolve(char a0, char a1, int a2, int a3, cuComplex a4,
 {
 	cublasCsyr2k_fn fn = cublasCsyr2k_choose();
 
-	atomic_store_explicit(&cublasCsyr2k_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCsyr2k_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -7072,7 +7196,7 @@ void *cudastub_cublas_bind_cublasCsyr2k_v2(void)
 {
 	void *fn = (void *)cublasCsyr2k_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCsyr2k_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCsyr2k_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCsyr2k_v2, cudastub_cublas_slot_cublasCsyr2k_v2, cudastub_cublas_resolve_cublasCsyr2k_v2, cudastub_cublas_bind_cublasCsyr2k_v2);
@@ -7087,7 +7211,8 @@ static cublasStatus_t cublasCsyr2k_v2_resolve(cublasHandle_t a0, cublasFillMode_
 {
 	cublasCsyr2k_v2_fn fn = cublasCsyr2k_v2_choose();
 
-	atomic_store_explicit(&cublasCsyr2k_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCsyr2k_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -7126,7 +7251,7 @@ void *cudastub_cublas_bind_cublasCsyr2k_v2_64(void)
 {
 	void *fn = (void *)cublasCsyr2k_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCsyr2k_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCsyr2k_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCsyr2k_v2_64, cudastub_cublas_slot_cublasCsyr2k_v2_64, cudastub_cublas_resolve_cublasCsyr2k_v2_64, cudastub_cublas_bind_cublasCsyr2k_v2_64);
@@ -7141,7 +7266,8 @@ static cublasStatus_t cublasCsyr2k_v2_64_resolve(cublasHandle_t a0, cublasFillMo
 {
 	cublasCsyr2k_v2_64_fn fn = cublasCsyr2k_v2_64_choose();
 
-	atomic_store_explicit(&cublasCsyr2k_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCsyr2k_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -7175,7 +7301,7 @@ void *cudastub_cublas_bind_cublasCsyr_v2(void)
 {
 	void *fn = (void *)cublasCsyr_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCsyr_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCsyr_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCsyr_v2, cudastub_cublas_slot_cublasCsyr_v2, cudastub_cublas_resolve_cublasCsyr_v2, cudastub_cublas_bind_cublasCsyr_v2);
@@ -7190,7 +7316,8 @@ static cublasStatus_t cublasCsyr_v2_resolve(cublasHandle_t a0, cublasFillMode_t 
 {
 	cublasCsyr_v2_fn fn = cublasCsyr_v2_choose();
 
-	atomic_store_explicit(&cublasCsyr_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCsyr_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -7224,7 +7351,7 @@ void *cudastub_cublas_bind_cublasCsyr_v2_64(void)
 {
 	void *fn = (void *)cublasCsyr_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCsyr_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCsyr_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCsyr_v2_64, cudastub_cublas_slot_cublasCsyr_v2_64, cudastub_cublas_resolve_cublasCsyr_v2_64, cudastub_cublas_bind_cublasCsyr_v2_64);
@@ -7239,7 +7366,8 @@ static cublasStatus_t cublasCsyr_v2_64_resolve(cublasHandle_t a0, cublasFillMode
 {
 	cublasCsyr_v2_64_fn fn = cublasCsyr_v2_64_choose();
 
-	atomic_store_explicit(&cublasCsyr_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCsyr_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -7273,7 +7401,7 @@ void *cudastub_cublas_bind_cublasCsyrk(void)
 {
 	void *fn = (void *)cublasCsyrk_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCsyrk, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCsyrk, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCsyrk, cudastub_cublas_slot_cublasCsyrk, cudastub_cublas_resolve_cublasCsyrk, cudastub_cublas_bind_cublasCsyrk);
@@ -7288,7 +7416,8 @@ static void cublasCsyrk_resolve(char a0, char a1, int a2, int a3, cuComplex a4, 
 {
 	cublasCsyrk_fn fn = cublasCsyrk_choose();
 
-	atomic_store_explicit(&cublasCsyrk_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCsyrk_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -7327,7 +7456,7 @@ void *cudastub_cublas_bind_cublasCsyrk3mEx(void)
 {
 	void *fn = (void *)cublasCsyrk3mEx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCsyrk3mEx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCsyrk3mEx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCsyrk3mEx, cudastub_cublas_slot_cublasCsyrk3mEx, cudastub_cublas_resolve_cublasCsyrk3mEx, cudastub_cublas_bind_cublasCsyrk3mEx);
@@ -7342,7 +7471,8 @@ static cublasStatus_t cublasCsyrk3mEx_resolve(cublasHandle_t a0, cublasFillMode_
 {
 	cublasCsyrk3mEx_fn fn = cublasCsyrk3mEx_choose();
 
-	atomic_store_explicit(&cublasCsyrk3mEx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCsyrk3mEx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -7381,7 +7511,7 @@ void *cudastub_cublas_bind_cublasCsyrk3mEx_64(void)
 {
 	void *fn = (void *)cublasCsyrk3mEx_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCsyrk3mEx_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCsyrk3mEx_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCsyrk3mEx_64, cudastub_cublas_slot_cublasCsyrk3mEx_64, cudastub_cublas_resolve_cublasCsyrk3mEx_64, cudastub_cublas_bind_cublasCsyrk3mEx_64);
@@ -7396,7 +7526,8 @@ static cublasStatus_t cublasCsyrk3mEx_64_resolve(cublasHandle_t a0, cublasFillMo
 {
 	cublasCsyrk3mEx_64_fn fn = cublasCsyrk3mEx_64_choose();
 
-	atomic_store_explicit(&cublasCsyrk3mEx_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCsyrk3mEx_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -7435,7 +7566,7 @@ void *cudastub_cublas_bind_cublasCsyrkEx(void)
 {
 	void *fn = (void *)cublasCsyrkEx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCsyrkEx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCsyrkEx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCsyrkEx, cudastub_cublas_slot_cublasCsyrkEx, cudastub_cublas_resolve_cublasCsyrkEx, cudastub_cublas_bind_cublasCsyrkEx);
@@ -7450,7 +7581,8 @@ static cublasStatus_t cublasCsyrkEx_resolve(cublasHandle_t a0, cublasFillMode_t 
 {
 	cublasCsyrkEx_fn fn = cublasCsyrkEx_choose();
 
-	atomic_store_explicit(&cublasCsyrkEx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCsyrkEx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -7489,7 +7621,7 @@ void *cudastub_cublas_bind_cublasCsyrkEx_64(void)
 {
 	void *fn = (void *)cublasCsyrkEx_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCsyrkEx_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCsyrkEx_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCsyrkEx_64, cudastub_cublas_slot_cublasCsyrkEx_64, cudastub_cublas_resolve_cublasCsyrkEx_64, cudastub_cublas_bind_cublasCsyrkEx_64);
@@ -7504,7 +7636,8 @@ static cublasStatus_t cublasCsyrkEx_64_resolve(cublasHandle_t a0, cublasFillMode
 {
 	cublasCsyrkEx_64_fn fn = cublasCsyrkEx_64_choose();
 
-	atomic_store_explicit(&cublasCsyrkEx_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCsyrkEx_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -7541,7 +7674,7 @@ void *cudastub_cublas_bind_cublasCsyrk_v2(void)
 {
 	void *fn = (void *)cublasCsyrk_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCsyrk_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCsyrk_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCsyrk_v2, cudastub_cublas_slot_cublasCsyrk_v2, cudastub_cublas_resolve_cublasCsyrk_v2, cudastub_cublas_bind_cublasCsyrk_v2);
@@ -7556,7 +7689,8 @@ static cublasStatus_t cublasCsyrk_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasCsyrk_v2_fn fn = cublasCsyrk_v2_choose();
 
-	atomic_store_explicit(&cublasCsyrk_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCsyrk_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -7593,7 +7727,7 @@ void *cudastub_cublas_bind_cublasCsyrk_v2_64(void)
 {
 	void *fn = (void *)cublasCsyrk_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCsyrk_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCsyrk_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCsyrk_v2_64, cudastub_cublas_slot_cublasCsyrk_v2_64, cudastub_cublas_resolve_cublasCsyrk_v2_64, cudastub_cublas_bind_cublasCsyrk_v2_64);
@@ -7608,7 +7742,8 @@ static cublasStatus_t cublasCsyrk_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasCsyrk_v2_64_fn fn = cublasCsyrk_v2_64_choose();
 
-	atomic_store_explicit(&cublasCsyrk_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCsyrk_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -7647,7 +7782,7 @@ void *cudastub_cublas_bind_cublasCsyrkx(void)
 {
 	void *fn = (void *)cublasCsyrkx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCsyrkx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCsyrkx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCsyrkx, cudastub_cublas_slot_cublasCsyrkx, cudastub_cublas_resolve_cublasCsyrkx, cudastub_cublas_bind_cublasCsyrkx);
@@ -7662,7 +7797,8 @@ static cublasStatus_t cublasCsyrkx_resolve(cublasHandle_t a0, cublasFillMode_t a
 {
 	cublasCsyrkx_fn fn = cublasCsyrkx_choose();
 
-	atomic_store_explicit(&cublasCsyrkx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCsyrkx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -7701,7 +7837,7 @@ void *cudastub_cublas_bind_cublasCsyrkx_64(void)
 {
 	void *fn = (void *)cublasCsyrkx_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCsyrkx_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCsyrkx_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCsyrkx_64, cudastub_cublas_slot_cublasCsyrkx_64, cudastub_cublas_resolve_cublasCsyrkx_64, cudastub_cublas_bind_cublasCsyrkx_64);
@@ -7716,7 +7852,8 @@ static cublasStatus_t cublasCsyrkx_64_resolve(cublasHandle_t a0, cublasFillMode_
 {
 	cublasCsyrkx_64_fn fn = cublasCsyrkx_64_choose();
 
-	atomic_store_explicit(&cublasCsyrkx_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCsyrkx_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -7749,7 +7886,7 @@ void *cudastub_cublas_bind_cublasCtbmv(void)
 {
 	void *fn = (void *)cublasCtbmv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCtbmv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCtbmv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCtbmv, cudastub_cublas_slot_cublasCtbmv, cudastub_cublas_resolve_cublasCtbmv, cudastub_cublas_bind_cublasCtbmv);
@@ -7764,7 +7901,8 @@ static void cublasCtbmv_resolve(char a0, char a1, char a2, int a3, int a4, const
 {
 	cublasCtbmv_fn fn = cublasCtbmv_choose();
 
-	atomic_store_explicit(&cublasCtbmv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCtbmv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -7800,7 +7938,7 @@ void *cudastub_cublas_bind_cublasCtbmv_v2(void)
 {
 	void *fn = (void *)cublasCtbmv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCtbmv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCtbmv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCtbmv_v2, cudastub_cublas_slot_cublasCtbmv_v2, cudastub_cublas_resolve_cublasCtbmv_v2, cudastub_cublas_bind_cublasCtbmv_v2);
@@ -7815,7 +7953,8 @@ static cublasStatus_t cublasCtbmv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasCtbmv_v2_fn fn = cublasCtbmv_v2_choose();
 
-	atomic_store_explicit(&cublasCtbmv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCtbmv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -7851,7 +7990,7 @@ void *cudastub_cublas_bind_cublasCtbmv_v2_64(void)
 {
 	void *fn = (void *)cublasCtbmv_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCtbmv_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCtbmv_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCtbmv_v2_64, cudastub_cublas_slot_cublasCtbmv_v2_64, cudastub_cublas_resolve_cublasCtbmv_v2_64, cudastub_cublas_bind_cublasCtbmv_v2_64);
@@ -7866,7 +8005,8 @@ static cublasStatus_t cublasCtbmv_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasCtbmv_v2_64_fn fn = cublasCtbmv_v2_64_choose();
 
-	atomic_store_explicit(&cublasCtbmv_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCtbmv_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -7899,7 +8039,7 @@ void *cudastub_cublas_bind_cublasCtbsv(void)
 {
 	void *fn = (void *)cublasCtbsv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCtbsv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCtbsv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCtbsv, cudastub_cublas_slot_cublasCtbsv, cudastub_cublas_resolve_cublasCtbsv, cudastub_cublas_bind_cublasCtbsv);
@@ -7914,7 +8054,8 @@ static void cublasCtbsv_resolve(char a0, char a1, char a2, int a3, int a4, const
 {
 	cublasCtbsv_fn fn = cublasCtbsv_choose();
 
-	atomic_store_explicit(&cublasCtbsv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCtbsv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -7950,7 +8091,7 @@ void *cudastub_cublas_bind_cublasCtbsv_v2(void)
 {
 	void *fn = (void *)cublasCtbsv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCtbsv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCtbsv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCtbsv_v2, cudastub_cublas_slot_cublasCtbsv_v2, cudastub_cublas_resolve_cublasCtbsv_v2, cudastub_cublas_bind_cublasCtbsv_v2);
@@ -7965,7 +8106,8 @@ static cublasStatus_t cublasCtbsv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasCtbsv_v2_fn fn = cublasCtbsv_v2_choose();
 
-	atomic_store_explicit(&cublasCtbsv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCtbsv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -8001,7 +8143,7 @@ void *cudastub_cublas_bind_cublasCtbsv_v2_64(void)
 {
 	void *fn = (void *)cublasCtbsv_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCtbsv_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCtbsv_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCtbsv_v2_64, cudastub_cublas_slot_cublasCtbsv_v2_64, cudastub_cublas_resolve_cublasCtbsv_v2_64, cudastub_cublas_bind_cublasCtbsv_v2_64);
@@ -8016,7 +8158,8 @@ static cublasStatus_t cublasCtbsv_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasCtbsv_v2_64_fn fn = cublasCtbsv_v2_64_choose();
 
-	atomic_store_explicit(&cublasCtbsv_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCtbsv_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -8047,7 +8190,7 @@ void *cudastub_cublas_bind_cublasCtpmv(void)
 {
 	void *fn = (void *)cublasCtpmv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCtpmv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCtpmv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCtpmv, cudastub_cublas_slot_cublasCtpmv, cudastub_cublas_resolve_cublasCtpmv, cudastub_cublas_bind_cublasCtpmv);
@@ -8062,7 +8205,8 @@ static void cublasCtpmv_resolve(char a0, char a1, char a2, int a3, const cuCompl
 {
 	cublasCtpmv_fn fn = cublasCtpmv_choose();
 
-	atomic_store_explicit(&cublasCtpmv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCtpmv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -8096,7 +8240,7 @@ void *cudastub_cublas_bind_cublasCtpmv_v2(void)
 {
 	void *fn = (void *)cublasCtpmv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCtpmv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCtpmv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCtpmv_v2, cudastub_cublas_slot_cublasCtpmv_v2, cudastub_cublas_resolve_cublasCtpmv_v2, cudastub_cublas_bind_cublasCtpmv_v2);
@@ -8111,7 +8255,8 @@ static cublasStatus_t cublasCtpmv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasCtpmv_v2_fn fn = cublasCtpmv_v2_choose();
 
-	atomic_store_explicit(&cublasCtpmv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCtpmv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -8145,7 +8290,7 @@ void *cudastub_cublas_bind_cublasCtpmv_v2_64(void)
 {
 	void *fn = (void *)cublasCtpmv_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCtpmv_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCtpmv_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCtpmv_v2_64, cudastub_cublas_slot_cublasCtpmv_v2_64, cudastub_cublas_resolve_cublasCtpmv_v2_64, cudastub_cublas_bind_cublasCtpmv_v2_64);
@@ -8160,7 +8305,8 @@ static cublasStatus_t cublasCtpmv_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasCtpmv_v2_64_fn fn = cublasCtpmv_v2_64_choose();
 
-	atomic_store_explicit(&cublasCtpmv_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCtpmv_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -8191,7 +8337,7 @@ void *cudastub_cublas_bind_cublasCtpsv(void)
 {
 	void *fn = (void *)cublasCtpsv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCtpsv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCtpsv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCtpsv, cudastub_cublas_slot_cublasCtpsv, cudastub_cublas_resolve_cublasCtpsv, cudastub_cublas_bind_cublasCtpsv);
@@ -8206,7 +8352,8 @@ static void cublasCtpsv_resolve(char a0, char a1, char a2, int a3, const cuCompl
 {
 	cublasCtpsv_fn fn = cublasCtpsv_choose();
 
-	atomic_store_explicit(&cublasCtpsv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCtpsv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -8240,7 +8387,7 @@ void *cudastub_cublas_bind_cublasCtpsv_v2(void)
 {
 	void *fn = (void *)cublasCtpsv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCtpsv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCtpsv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCtpsv_v2, cudastub_cublas_slot_cublasCtpsv_v2, cudastub_cublas_resolve_cublasCtpsv_v2, cudastub_cublas_bind_cublasCtpsv_v2);
@@ -8255,7 +8402,8 @@ static cublasStatus_t cublasCtpsv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasCtpsv_v2_fn fn = cublasCtpsv_v2_choose();
 
-	atomic_store_explicit(&cublasCtpsv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCtpsv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -8289,7 +8437,7 @@ void *cudastub_cublas_bind_cublasCtpsv_v2_64(void)
 {
 	void *fn = (void *)cublasCtpsv_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCtpsv_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCtpsv_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCtpsv_v2_64, cudastub_cublas_slot_cublasCtpsv_v2_64, cudastub_cublas_resolve_cublasCtpsv_v2_64, cudastub_cublas_bind_cublasCtpsv_v2_64);
@@ -8304,7 +8452,8 @@ static cublasStatus_t cublasCtpsv_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasCtpsv_v2_64_fn fn = cublasCtpsv_v2_64_choose();
 
-	atomic_store_explicit(&cublasCtpsv_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCtpsv_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -8336,7 +8485,7 @@ void *cudastub_cublas_bind_cublasCtpttr(void)
 {
 	void *fn = (void *)cublasCtpttr_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCtpttr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCtpttr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCtpttr, cudastub_cublas_slot_cublasCtpttr, cudastub_cublas_resolve_cublasCtpttr, cudastub_cublas_bind_cublasCtpttr);
@@ -8351,7 +8500,8 @@ static cublasStatus_t cublasCtpttr_resolve(cublasHandle_t a0, cublasFillMode_t a
 {
 	cublasCtpttr_fn fn = cublasCtpttr_choose();
 
-	atomic_store_explicit(&cublasCtpttr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCtpttr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -8386,7 +8536,7 @@ void *cudastub_cublas_bind_cublasCtrmm(void)
 {
 	void *fn = (void *)cublasCtrmm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCtrmm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCtrmm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCtrmm, cudastub_cublas_slot_cublasCtrmm, cudastub_cublas_resolve_cublasCtrmm, cudastub_cublas_bind_cublasCtrmm);
@@ -8401,7 +8551,8 @@ static void cublasCtrmm_resolve(char a0, char a1, char a2, char a3, int a4, int 
 {
 	cublasCtrmm_fn fn = cublasCtrmm_choose();
 
-	atomic_store_explicit(&cublasCtrmm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCtrmm_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -8441,7 +8592,7 @@ void *cudastub_cublas_bind_cublasCtrmm_v2(void)
 {
 	void *fn = (void *)cublasCtrmm_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCtrmm_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCtrmm_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCtrmm_v2, cudastub_cublas_slot_cublasCtrmm_v2, cudastub_cublas_resolve_cublasCtrmm_v2, cudastub_cublas_bind_cublasCtrmm_v2);
@@ -8456,7 +8607,8 @@ static cublasStatus_t cublasCtrmm_v2_resolve(cublasHandle_t a0, cublasSideMode_t
 {
 	cublasCtrmm_v2_fn fn = cublasCtrmm_v2_choose();
 
-	atomic_store_explicit(&cublasCtrmm_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCtrmm_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -8496,7 +8648,7 @@ void *cudastub_cublas_bind_cublasCtrmm_v2_64(void)
 {
 	void *fn = (void *)cublasCtrmm_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCtrmm_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCtrmm_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCtrmm_v2_64, cudastub_cublas_slot_cublasCtrmm_v2_64, cudastub_cublas_resolve_cublasCtrmm_v2_64, cudastub_cublas_bind_cublasCtrmm_v2_64);
@@ -8511,7 +8663,8 @@ static cublasStatus_t cublasCtrmm_v2_64_resolve(cublasHandle_t a0, cublasSideMod
 {
 	cublasCtrmm_v2_64_fn fn = cublasCtrmm_v2_64_choose();
 
-	atomic_store_explicit(&cublasCtrmm_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCtrmm_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -8543,7 +8696,7 @@ void *cudastub_cublas_bind_cublasCtrmv(void)
 {
 	void *fn = (void *)cublasCtrmv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCtrmv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCtrmv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCtrmv, cudastub_cublas_slot_cublasCtrmv, cudastub_cublas_resolve_cublasCtrmv, cudastub_cublas_bind_cublasCtrmv);
@@ -8558,7 +8711,8 @@ static void cublasCtrmv_resolve(char a0, char a1, char a2, int a3, const cuCompl
 {
 	cublasCtrmv_fn fn = cublasCtrmv_choose();
 
-	atomic_store_explicit(&cublasCtrmv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCtrmv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -8593,7 +8747,7 @@ void *cudastub_cublas_bind_cublasCtrmv_v2(void)
 {
 	void *fn = (void *)cublasCtrmv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCtrmv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCtrmv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCtrmv_v2, cudastub_cublas_slot_cublasCtrmv_v2, cudastub_cublas_resolve_cublasCtrmv_v2, cudastub_cublas_bind_cublasCtrmv_v2);
@@ -8608,7 +8762,8 @@ static cublasStatus_t cublasCtrmv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasCtrmv_v2_fn fn = cublasCtrmv_v2_choose();
 
-	atomic_store_explicit(&cublasCtrmv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCtrmv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -8643,7 +8798,7 @@ void *cudastub_cublas_bind_cublasCtrmv_v2_64(void)
 {
 	void *fn = (void *)cublasCtrmv_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCtrmv_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCtrmv_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCtrmv_v2_64, cudastub_cublas_slot_cublasCtrmv_v2_64, cudastub_cublas_resolve_cublasCtrmv_v2_64, cudastub_cublas_bind_cublasCtrmv_v2_64);
@@ -8658,7 +8813,8 @@ static cublasStatus_t cublasCtrmv_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasCtrmv_v2_64_fn fn = cublasCtrmv_v2_64_choose();
 
-	atomic_store_explicit(&cublasCtrmv_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCtrmv_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -8693,7 +8849,7 @@ void *cudastub_cublas_bind_cublasCtrsm(void)
 {
 	void *fn = (void *)cublasCtrsm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCtrsm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCtrsm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCtrsm, cudastub_cublas_slot_cublasCtrsm, cudastub_cublas_resolve_cublasCtrsm, cudastub_cublas_bind_cublasCtrsm);
@@ -8708,7 +8864,8 @@ static void cublasCtrsm_resolve(char a0, char a1, char a2, char a3, int a4, int 
 {
 	cublasCtrsm_fn fn = cublasCtrsm_choose();
 
-	atomic_store_explicit(&cublasCtrsm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCtrsm_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -8747,7 +8904,7 @@ void *cudastub_cublas_bind_cublasCtrsmBatched(void)
 {
 	void *fn = (void *)cublasCtrsmBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCtrsmBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCtrsmBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCtrsmBatched, cudastub_cublas_slot_cublasCtrsmBatched, cudastub_cublas_resolve_cublasCtrsmBatched, cudastub_cublas_bind_cublasCtrsmBatched);
@@ -8762,7 +8919,8 @@ static cublasStatus_t cublasCtrsmBatched_resolve(cublasHandle_t a0, cublasSideMo
 {
 	cublasCtrsmBatched_fn fn = cublasCtrsmBatched_choose();
 
-	atomic_store_explicit(&cublasCtrsmBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCtrsmBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -8801,7 +8959,7 @@ void *cudastub_cublas_bind_cublasCtrsmBatched_64(void)
 {
 	void *fn = (void *)cublasCtrsmBatched_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCtrsmBatched_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCtrsmBatched_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCtrsmBatched_64, cudastub_cublas_slot_cublasCtrsmBatched_64, cudastub_cublas_resolve_cublasCtrsmBatched_64, cudastub_cublas_bind_cublasCtrsmBatched_64);
@@ -8816,7 +8974,8 @@ static cublasStatus_t cublasCtrsmBatched_64_resolve(cublasHandle_t a0, cublasSid
 {
 	cublasCtrsmBatched_64_fn fn = cublasCtrsmBatched_64_choose();
 
-	atomic_store_explicit(&cublasCtrsmBatched_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCtrsmBatched_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -8854,7 +9013,7 @@ void *cudastub_cublas_bind_cublasCtrsm_v2(void)
 {
 	void *fn = (void *)cublasCtrsm_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCtrsm_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCtrsm_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCtrsm_v2, cudastub_cublas_slot_cublasCtrsm_v2, cudastub_cublas_resolve_cublasCtrsm_v2, cudastub_cublas_bind_cublasCtrsm_v2);
@@ -8869,7 +9028,8 @@ static cublasStatus_t cublasCtrsm_v2_resolve(cublasHandle_t a0, cublasSideMode_t
 {
 	cublasCtrsm_v2_fn fn = cublasCtrsm_v2_choose();
 
-	atomic_store_explicit(&cublasCtrsm_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCtrsm_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -8907,7 +9067,7 @@ void *cudastub_cublas_bind_cublasCtrsm_v2_64(void)
 {
 	void *fn = (void *)cublasCtrsm_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCtrsm_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCtrsm_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCtrsm_v2_64, cudastub_cublas_slot_cublasCtrsm_v2_64, cudastub_cublas_resolve_cublasCtrsm_v2_64, cudastub_cublas_bind_cublasCtrsm_v2_64);
@@ -8922,7 +9082,8 @@ static cublasStatus_t cublasCtrsm_v2_64_resolve(cublasHandle_t a0, cublasSideMod
 {
 	cublasCtrsm_v2_64_fn fn = cublasCtrsm_v2_64_choose();
 
-	atomic_store_explicit(&cublasCtrsm_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCtrsm_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -8954,7 +9115,7 @@ void *cudastub_cublas_bind_cublasCtrsv(void)
 {
 	void *fn = (void *)cublasCtrsv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCtrsv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCtrsv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCtrsv, cudastub_cublas_slot_cublasCtrsv, cudastub_cublas_resolve_cublasCtrsv, cudastub_cublas_bind_cublasCtrsv);
@@ -8969,7 +9130,8 @@ static void cublasCtrsv_resolve(char a0, char a1, char a2, int a3, const cuCompl
 {
 	cublasCtrsv_fn fn = cublasCtrsv_choose();
 
-	atomic_store_explicit(&cublasCtrsv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCtrsv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -9004,7 +9166,7 @@ void *cudastub_cublas_bind_cublasCtrsv_v2(void)
 {
 	void *fn = (void *)cublasCtrsv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCtrsv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCtrsv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCtrsv_v2, cudastub_cublas_slot_cublasCtrsv_v2, cudastub_cublas_resolve_cublasCtrsv_v2, cudastub_cublas_bind_cublasCtrsv_v2);
@@ -9019,7 +9181,8 @@ static cublasStatus_t cublasCtrsv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasCtrsv_v2_fn fn = cublasCtrsv_v2_choose();
 
-	atomic_store_explicit(&cublasCtrsv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCtrsv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -9054,7 +9217,7 @@ void *cudastub_cublas_bind_cublasCtrsv_v2_64(void)
 {
 	void *fn = (void *)cublasCtrsv_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCtrsv_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCtrsv_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCtrsv_v2_64, cudastub_cublas_slot_cublasCtrsv_v2_64, cudastub_cublas_resolve_cublasCtrsv_v2_64, cudastub_cublas_bind_cublasCtrsv_v2_64);
@@ -9069,7 +9232,8 @@ static cublasStatus_t cublasCtrsv_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasCtrsv_v2_64_fn fn = cublasCtrsv_v2_64_choose();
 
-	atomic_store_explicit(&cublasCtrsv_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCtrsv_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -9101,7 +9265,7 @@ void *cudastub_cublas_bind_cublasCtrttp(void)
 {
 	void *fn = (void *)cublasCtrttp_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCtrttp, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCtrttp, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCtrttp, cudastub_cublas_slot_cublasCtrttp, cudastub_cublas_resolve_cublasCtrttp, cudastub_cublas_bind_cublasCtrttp);
@@ -9116,7 +9280,8 @@ static cublasStatus_t cublasCtrttp_resolve(cublasHandle_t a0, cublasFillMode_t a
 {
 	cublasCtrttp_fn fn = cublasCtrttp_choose();
 
-	atomic_store_explicit(&cublasCtrttp_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCtrttp_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -9146,7 +9311,7 @@ void *cudastub_cublas_bind_cublasDasum(void)
 {
 	void *fn = (void *)cublasDasum_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDasum, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDasum, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDasum, cudastub_cublas_slot_cublasDasum, cudastub_cublas_resolve_cublasDasum, cudastub_cublas_bind_cublasDasum);
@@ -9161,7 +9326,8 @@ static double cublasDasum_resolve(int a0, const double *a1, int a2)
 {
 	cublasDasum_fn fn = cublasDasum_choose();
 
-	atomic_store_explicit(&cublasDasum_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDasum_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -9192,7 +9358,7 @@ void *cudastub_cublas_bind_cublasDasum_v2(void)
 {
 	void *fn = (void *)cublasDasum_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDasum_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDasum_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDasum_v2, cudastub_cublas_slot_cublasDasum_v2, cudastub_cublas_resolve_cublasDasum_v2, cudastub_cublas_bind_cublasDasum_v2);
@@ -9207,7 +9373,8 @@ static cublasStatus_t cublasDasum_v2_resolve(cublasHandle_t a0, int a1, const do
 {
 	cublasDasum_v2_fn fn = cublasDasum_v2_choose();
 
-	atomic_store_explicit(&cublasDasum_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDasum_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -9238,7 +9405,7 @@ void *cudastub_cublas_bind_cublasDasum_v2_64(void)
 {
 	void *fn = (void *)cublasDasum_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDasum_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDasum_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDasum_v2_64, cudastub_cublas_slot_cublasDasum_v2_64, cudastub_cublas_resolve_cublasDasum_v2_64, cudastub_cublas_bind_cublasDasum_v2_64);
@@ -9253,7 +9420,8 @@ static cublasStatus_t cublasDasum_v2_64_resolve(cublasHandle_t a0, int64_t a1, c
 {
 	cublasDasum_v2_64_fn fn = cublasDasum_v2_64_choose();
 
-	atomic_store_explicit(&cublasDasum_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDasum_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -9283,7 +9451,7 @@ void *cudastub_cublas_bind_cublasDaxpy(void)
 {
 	void *fn = (void *)cublasDaxpy_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDaxpy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDaxpy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDaxpy, cudastub_cublas_slot_cublasDaxpy, cudastub_cublas_resolve_cublasDaxpy, cudastub_cublas_bind_cublasDaxpy);
@@ -9298,7 +9466,8 @@ static void cublasDaxpy_resolve(int a0, double a1, const double *a2, int a3, dou
 {
 	cublasDaxpy_fn fn = cublasDaxpy_choose();
 
-	atomic_store_explicit(&cublasDaxpy_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDaxpy_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -9331,7 +9500,7 @@ void *cudastub_cublas_bind_cublasDaxpy_v2(void)
 {
 	void *fn = (void *)cublasDaxpy_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDaxpy_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDaxpy_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDaxpy_v2, cudastub_cublas_slot_cublasDaxpy_v2, cudastub_cublas_resolve_cublasDaxpy_v2, cudastub_cublas_bind_cublasDaxpy_v2);
@@ -9346,7 +9515,8 @@ static cublasStatus_t cublasDaxpy_v2_resolve(cublasHandle_t a0, int a1, const do
 {
 	cublasDaxpy_v2_fn fn = cublasDaxpy_v2_choose();
 
-	atomic_store_explicit(&cublasDaxpy_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDaxpy_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -9379,7 +9549,7 @@ void *cudastub_cublas_bind_cublasDaxpy_v2_64(void)
 {
 	void *fn = (void *)cublasDaxpy_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDaxpy_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDaxpy_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDaxpy_v2_64, cudastub_cublas_slot_cublasDaxpy_v2_64, cudastub_cublas_resolve_cublasDaxpy_v2_64, cudastub_cublas_bind_cublasDaxpy_v2_64);
@@ -9394,7 +9564,8 @@ static cublasStatus_t cublasDaxpy_v2_64_resolve(cublasHandle_t a0, int64_t a1, c
 {
 	cublasDaxpy_v2_64_fn fn = cublasDaxpy_v2_64_choose();
 
-	atomic_store_explicit(&cublasDaxpy_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDaxpy_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -9423,7 +9594,7 @@ void *cudastub_cublas_bind_cublasDcopy(void)
 {
 	void *fn = (void *)cublasDcopy_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDcopy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDcopy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDcopy, cudastub_cublas_slot_cublasDcopy, cudastub_cublas_resolve_cublasDcopy, cudastub_cublas_bind_cublasDcopy);
@@ -9438,7 +9609,8 @@ static void cublasDcopy_resolve(int a0, const double *a1, int a2, double *a3, in
 {
 	cublasDcopy_fn fn = cublasDcopy_choose();
 
-	atomic_store_explicit(&cublasDcopy_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDcopy_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -9470,7 +9642,7 @@ void *cudastub_cublas_bind_cublasDcopy_v2(void)
 {
 	void *fn = (void *)cublasDcopy_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDcopy_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDcopy_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDcopy_v2, cudastub_cublas_slot_cublasDcopy_v2, cudastub_cublas_resolve_cublasDcopy_v2, cudastub_cublas_bind_cublasDcopy_v2);
@@ -9485,7 +9657,8 @@ static cublasStatus_t cublasDcopy_v2_resolve(cublasHandle_t a0, int a1, const do
 {
 	cublasDcopy_v2_fn fn = cublasDcopy_v2_choose();
 
-	atomic_store_explicit(&cublasDcopy_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDcopy_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -9517,7 +9690,7 @@ void *cudastub_cublas_bind_cublasDcopy_v2_64(void)
 {
 	void *fn = (void *)cublasDcopy_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDcopy_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDcopy_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDcopy_v2_64, cudastub_cublas_slot_cublasDcopy_v2_64, cudastub_cublas_resolve_cublasDcopy_v2_64, cudastub_cublas_bind_cublasDcopy_v2_64);
@@ -9532,7 +9705,8 @@ static cublasStatus_t cublasDcopy_v2_64_resolve(cublasHandle_t a0, int64_t a1, c
 {
 	cublasDcopy_v2_64_fn fn = cublasDcopy_v2_64_choose();
 
-	atomic_store_explicit(&cublasDcopy_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDcopy_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -9568,7 +9742,7 @@ void *cudastub_cublas_bind_cublasDdgmm(void)
 {
 	void *fn = (void *)cublasDdgmm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDdgmm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDdgmm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDdgmm, cudastub_cublas_slot_cublasDdgmm, cudastub_cublas_resolve_cublasDdgmm, cudastub_cublas_bind_cublasDdgmm);
@@ -9583,7 +9757,8 @@ static cublasStatus_t cublasDdgmm_resolve(cublasHandle_t a0, cublasSideMode_t a1
 {
 	cublasDdgmm_fn fn = cublasDdgmm_choose();
 
-	atomic_store_explicit(&cublasDdgmm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDdgmm_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -9619,7 +9794,7 @@ void *cudastub_cublas_bind_cublasDdgmm_64(void)
 {
 	void *fn = (void *)cublasDdgmm_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDdgmm_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDdgmm_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDdgmm_64, cudastub_cublas_slot_cublasDdgmm_64, cudastub_cublas_resolve_cublasDdgmm_64, cudastub_cublas_bind_cublasDdgmm_64);
@@ -9634,7 +9809,8 @@ static cublasStatus_t cublasDdgmm_64_resolve(cublasHandle_t a0, cublasSideMode_t
 {
 	cublasDdgmm_64_fn fn = cublasDdgmm_64_choose();
 
-	atomic_store_explicit(&cublasDdgmm_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDdgmm_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -9666,7 +9842,7 @@ void *cudastub_cublas_bind_cublasDdot(void)
 {
 	void *fn = (void *)cublasDdot_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDdot, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDdot, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDdot, cudastub_cublas_slot_cublasDdot, cudastub_cublas_resolve_cublasDdot, cudastub_cublas_bind_cublasDdot);
@@ -9681,7 +9857,8 @@ static double cublasDdot_resolve(int a0, const double *a1, int a2, const double 
 {
 	cublasDdot_fn fn = cublasDdot_choose();
 
-	atomic_store_explicit(&cublasDdot_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDdot_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -9714,7 +9891,7 @@ void *cudastub_cublas_bind_cublasDdot_v2(void)
 {
 	void *fn = (void *)cublasDdot_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDdot_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDdot_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDdot_v2, cudastub_cublas_slot_cublasDdot_v2, cudastub_cublas_resolve_cublasDdot_v2, cudastub_cublas_bind_cublasDdot_v2);
@@ -9729,7 +9906,8 @@ static cublasStatus_t cublasDdot_v2_resolve(cublasHandle_t a0, int a1, const dou
 {
 	cublasDdot_v2_fn fn = cublasDdot_v2_choose();
 
-	atomic_store_explicit(&cublasDdot_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDdot_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -9762,7 +9940,7 @@ void *cudastub_cublas_bind_cublasDdot_v2_64(void)
 {
 	void *fn = (void *)cublasDdot_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDdot_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDdot_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDdot_v2_64, cudastub_cublas_slot_cublasDdot_v2_64, cudastub_cublas_resolve_cublasDdot_v2_64, cudastub_cublas_bind_cublasDdot_v2_64);
@@ -9777,7 +9955,8 @@ static cublasStatus_t cublasDdot_v2_64_resolve(cublasHandle_t a0, int64_t a1, co
 {
 	cublasDdot_v2_64_fn fn = cublasDdot_v2_64_choose();
 
-	atomic_store_explicit(&cublasDdot_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDdot_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -9804,7 +9983,7 @@ void *cudastub_cublas_bind_cublasDestroy_v2(void)
 {
 	void *fn = (void *)cublasDestroy_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDestroy_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDestroy_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDestroy_v2, cudastub_cublas_slot_cublasDestroy_v2, cudastub_cublas_resolve_cublasDestroy_v2, cudastub_cublas_bind_cublasDestroy_v2);
@@ -9819,7 +9998,8 @@ static cublasStatus_t cublasDestroy_v2_resolve(cublasHandle_t a0)
 {
 	cublasDestroy_v2_fn fn = cublasDestroy_v2_choose();
 
-	atomic_store_explicit(&cublasDestroy_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDestroy_v2_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -9856,7 +10036,7 @@ void *cudastub_cublas_bind_cublasDgbmv(void)
 {
 	void *fn = (void *)cublasDgbmv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDgbmv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDgbmv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDgbmv, cudastub_cublas_slot_cublasDgbmv, cudastub_cublas_resolve_cublasDgbmv, cudastub_cublas_bind_cublasDgbmv);
@@ -9871,7 +10051,8 @@ static void cublasDgbmv_resolve(char a0, int a1, int a2, int a3, int a4, double 
 {
 	cublasDgbmv_fn fn = cublasDgbmv_choose();
 
-	atomic_store_explicit(&cublasDgbmv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDgbmv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -9911,7 +10092,7 @@ void *cudastub_cublas_bind_cublasDgbmv_v2(void)
 {
 	void *fn = (void *)cublasDgbmv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDgbmv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDgbmv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDgbmv_v2, cudastub_cublas_slot_cublasDgbmv_v2, cudastub_cublas_resolve_cublasDgbmv_v2, cudastub_cublas_bind_cublasDgbmv_v2);
@@ -9926,7 +10107,8 @@ static cublasStatus_t cublasDgbmv_v2_resolve(cublasHandle_t a0, cublasOperation_
 {
 	cublasDgbmv_v2_fn fn = cublasDgbmv_v2_choose();
 
-	atomic_store_explicit(&cublasDgbmv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDgbmv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -9966,7 +10148,7 @@ void *cudastub_cublas_bind_cublasDgbmv_v2_64(void)
 {
 	void *fn = (void *)cublasDgbmv_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDgbmv_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDgbmv_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDgbmv_v2_64, cudastub_cublas_slot_cublasDgbmv_v2_64, cudastub_cublas_resolve_cublasDgbmv_v2_64, cudastub_cublas_bind_cublasDgbmv_v2_64);
@@ -9981,7 +10163,8 @@ static cublasStatus_t cublasDgbmv_v2_64_resolve(cublasHandle_t a0, cublasOperati
 {
 	cublasDgbmv_v2_64_fn fn = cublasDgbmv_v2_64_choose();
 
-	atomic_store_explicit(&cublasDgbmv_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDgbmv_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -10020,7 +10203,7 @@ void *cudastub_cublas_bind_cublasDgeam(void)
 {
 	void *fn = (void *)cublasDgeam_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDgeam, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDgeam, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDgeam, cudastub_cublas_slot_cublasDgeam, cudastub_cublas_resolve_cublasDgeam, cudastub_cublas_bind_cublasDgeam);
@@ -10035,7 +10218,8 @@ static cublasStatus_t cublasDgeam_resolve(cublasHandle_t a0, cublasOperation_t a
 {
 	cublasDgeam_fn fn = cublasDgeam_choose();
 
-	atomic_store_explicit(&cublasDgeam_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDgeam_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -10074,7 +10258,7 @@ void *cudastub_cublas_bind_cublasDgeam_64(void)
 {
 	void *fn = (void *)cublasDgeam_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDgeam_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDgeam_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDgeam_64, cudastub_cublas_slot_cublasDgeam_64, cudastub_cublas_resolve_cublasDgeam_64, cudastub_cublas_bind_cublasDgeam_64);
@@ -10089,7 +10273,8 @@ static cublasStatus_t cublasDgeam_64_resolve(cublasHandle_t a0, cublasOperation_
 {
 	cublasDgeam_64_fn fn = cublasDgeam_64_choose();
 
-	atomic_store_explicit(&cublasDgeam_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDgeam_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -10127,7 +10312,7 @@ void *cudastub_cublas_bind_cublasDgelsBatched(void)
 {
 	void *fn = (void *)cublasDgelsBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDgelsBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDgelsBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDgelsBatched, cudastub_cublas_slot_cublasDgelsBatched, cudastub_cublas_resolve_cublasDgelsBatched, cudastub_cublas_bind_cublasDgelsBatched);
@@ -10142,7 +10327,8 @@ static cublasStatus_t cublasDgelsBatched_resolve(cublasHandle_t a0, cublasOperat
 {
 	cublasDgelsBatched_fn fn = cublasDgelsBatched_choose();
 
-	atomic_store_explicit(&cublasDgelsBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDgelsBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -10179,7 +10365,7 @@ void *cudastub_cublas_bind_cublasDgemm(void)
 {
 	void *fn = (void *)cublasDgemm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDgemm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDgemm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDgemm, cudastub_cublas_slot_cublasDgemm, cudastub_cublas_resolve_cublasDgemm, cudastub_cublas_bind_cublasDgemm);
@@ -10194,7 +10380,8 @@ static void cublasDgemm_resolve(char a0, char a1, int a2, int a3, int a4, double
 {
 	cublasDgemm_fn fn = cublasDgemm_choose();
 
-	atomic_store_explicit(&cublasDgemm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDgemm_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -10235,7 +10422,7 @@ void *cudastub_cublas_bind_cublasDgemmBatched(void)
 {
 	void *fn = (void *)cublasDgemmBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDgemmBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDgemmBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDgemmBatched, cudastub_cublas_slot_cublasDgemmBatched, cudastub_cublas_resolve_cublasDgemmBatched, cudastub_cublas_bind_cublasDgemmBatched);
@@ -10250,7 +10437,8 @@ static cublasStatus_t cublasDgemmBatched_resolve(cublasHandle_t a0, cublasOperat
 {
 	cublasDgemmBatched_fn fn = cublasDgemmBatched_choose();
 
-	atomic_store_explicit(&cublasDgemmBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDgemmBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
 }
 #endif
@@ -10291,7 +10479,7 @@ void *cudastub_cublas_bind_cublasDgemmBatched_64(void)
 {
 	void *fn = (void *)cublasDgemmBatched_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDgemmBatched_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDgemmBatched_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDgemmBatched_64, cudastub_cublas_slot_cublasDgemmBatched_64, cudastub_cublas_resolve_cublasDgemmBatched_64, cudastub_cublas_bind_cublasDgemmBatched_64);
@@ -10306,7 +10494,8 @@ static cublasStatus_t cublasDgemmBatched_64_resolve(cublasHandle_t a0, cublasOpe
 {
 	cublasDgemmBatched_64_fn fn = cublasDgemmBatched_64_choose();
 
-	atomic_store_explicit(&cublasDgemmBatched_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDgemmBatched_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
 }
 #endif
@@ -10348,7 +10537,7 @@ void *cudastub_cublas_bind_cublasDgemmGroupedBatched(void)
 {
 	void *fn = (void *)cublasDgemmGroupedBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDgemmGroupedBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDgemmGroupedBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDgemmGroupedBatched, cudastub_cublas_slot_cublasDgemmGroupedBatched, cudastub_cublas_resolve_cublasDgemmGroupedBatched, cudastub_cublas_bind_cublasDgemmGroupedBatched);
@@ -10363,7 +10552,8 @@ static cublasStatus_t cublasDgemmGroupedBatched_resolve(cublasHandle_t a0, const
 {
 	cublasDgemmGroupedBatched_fn fn = cublasDgemmGroupedBatched_choose();
 
-	atomic_store_explicit(&cublasDgemmGroupedBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDgemmGroupedBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
 }
 #endif
@@ -10405,7 +10595,7 @@ void *cudastub_cublas_bind_cublasDgemmGroupedBatched_64(void)
 {
 	void *fn = (void *)cublasDgemmGroupedBatched_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDgemmGroupedBatched_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDgemmGroupedBatched_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDgemmGroupedBatched_64, cudastub_cublas_slot_cublasDgemmGroupedBatched_64, cudastub_cublas_resolve_cublasDgemmGroupedBatched_64, cudastub_cublas_bind_cublasDgemmGroupedBatched_64);
@@ -10420,7 +10610,8 @@ static cublasStatus_t cublasDgemmGroupedBatched_64_resolve(cublasHandle_t a0, co
 {
 	cublasDgemmGroupedBatched_64_fn fn = cublasDgemmGroupedBatched_64_choose();
 
-	atomic_store_explicit(&cublasDgemmGroupedBatched_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDgemmGroupedBatched_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
 }
 #endif
@@ -10464,7 +10655,7 @@ void *cudastub_cublas_bind_cublasDgemmStridedBatched(void)
 {
 	void *fn = (void *)cublasDgemmStridedBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDgemmStridedBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDgemmStridedBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDgemmStridedBatched, cudastub_cublas_slot_cublasDgemmStridedBatched, cudastub_cublas_resolve_cublasDgemmStridedBatched, cudastub_cublas_bind_cublasDgemmStridedBatched);
@@ -10479,7 +10670,8 @@ static cublasStatus_t cublasDgemmStridedBatched_resolve(cublasHandle_t a0, cubla
 {
 	cublasDgemmStridedBatched_fn fn = cublasDgemmStridedBatched_choose();
 
-	atomic_store_explicit(&cublasDgemmStridedBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDgemmStridedBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
 }
 #endif
@@ -10523,7 +10715,7 @@ void *cudastub_cublas_bind_cublasDgemmStridedBatched_64(void)
 {
 	void *fn = (void *)cublasDgemmStridedBatched_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDgemmStridedBatched_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDgemmStridedBatched_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDgemmStridedBatched_64, cudastub_cublas_slot_cublasDgemmStridedBatched_64, cudastub_cublas_resolve_cublasDgemmStridedBatched_64, cudastub_cublas_bind_cublasDgemmStridedBatched_64);
@@ -10538,7 +10730,8 @@ static cublasStatus_t cublasDgemmStridedBatched_64_resolve(cublasHandle_t a0, cu
 {
 	cublasDgemmStridedBatched_64_fn fn = cublasDgemmStridedBatched_64_choose();
 
-	atomic_store_explicit(&cublasDgemmStridedBatched_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDgemmStridedBatched_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
 }
 #endif
@@ -10578,7 +10771,7 @@ void *cudastub_cublas_bind_cublasDgemm_v2(void)
 {
 	void *fn = (void *)cublasDgemm_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDgemm_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDgemm_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDgemm_v2, cudastub_cublas_slot_cublasDgemm_v2, cudastub_cublas_resolve_cublasDgemm_v2, cudastub_cublas_bind_cublasDgemm_v2);
@@ -10593,7 +10786,8 @@ static cublasStatus_t cublasDgemm_v2_resolve(cublasHandle_t a0, cublasOperation_
 {
 	cublasDgemm_v2_fn fn = cublasDgemm_v2_choose();
 
-	atomic_store_explicit(&cublasDgemm_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDgemm_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -10633,7 +10827,7 @@ void *cudastub_cublas_bind_cublasDgemm_v2_64(void)
 {
 	void *fn = (void *)cublasDgemm_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDgemm_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDgemm_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDgemm_v2_64, cudastub_cublas_slot_cublasDgemm_v2_64, cudastub_cublas_resolve_cublasDgemm_v2_64, cudastub_cublas_bind_cublasDgemm_v2_64);
@@ -10648,7 +10842,8 @@ static cublasStatus_t cublasDgemm_v2_64_resolve(cublasHandle_t a0, cublasOperati
 {
 	cublasDgemm_v2_64_fn fn = cublasDgemm_v2_64_choose();
 
-	atomic_store_explicit(&cublasDgemm_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDgemm_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -10683,7 +10878,7 @@ void *cudastub_cublas_bind_cublasDgemv(void)
 {
 	void *fn = (void *)cublasDgemv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDgemv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDgemv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDgemv, cudastub_cublas_slot_cublasDgemv, cudastub_cublas_resolve_cublasDgemv, cudastub_cublas_bind_cublasDgemv);
@@ -10698,7 +10893,8 @@ static void cublasDgemv_resolve(char a0, int a1, int a2, double a3, const double
 {
 	cublasDgemv_fn fn = cublasDgemv_choose();
 
-	atomic_store_explicit(&cublasDgemv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDgemv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -10737,7 +10933,7 @@ void *cudastub_cublas_bind_cublasDgemvBatched(void)
 {
 	void *fn = (void *)cublasDgemvBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDgemvBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDgemvBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDgemvBatched, cudastub_cublas_slot_cublasDgemvBatched, cudastub_cublas_resolve_cublasDgemvBatched, cudastub_cublas_bind_cublasDgemvBatched);
@@ -10752,7 +10948,8 @@ static cublasStatus_t cublasDgemvBatched_resolve(cublasHandle_t a0, cublasOperat
 {
 	cublasDgemvBatched_fn fn = cublasDgemvBatched_choose();
 
-	atomic_store_explicit(&cublasDgemvBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDgemvBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -10791,7 +10988,7 @@ void *cudastub_cublas_bind_cublasDgemvBatched_64(void)
 {
 	void *fn = (void *)cublasDgemvBatched_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDgemvBatched_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDgemvBatched_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDgemvBatched_64, cudastub_cublas_slot_cublasDgemvBatched_64, cudastub_cublas_resolve_cublasDgemvBatched_64, cudastub_cublas_bind_cublasDgemvBatched_64);
@@ -10806,7 +11003,8 @@ static cublasStatus_t cublasDgemvBatched_64_resolve(cublasHandle_t a0, cublasOpe
 {
 	cublasDgemvBatched_64_fn fn = cublasDgemvBatched_64_choose();
 
-	atomic_store_explicit(&cublasDgemvBatched_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDgemvBatched_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -10848,7 +11046,7 @@ void *cudastub_cublas_bind_cublasDgemvStridedBatched(void)
 {
 	void *fn = (void *)cublasDgemvStridedBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDgemvStridedBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDgemvStridedBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDgemvStridedBatched, cudastub_cublas_slot_cublasDgemvStridedBatched, cudastub_cublas_resolve_cublasDgemvStridedBatched, cudastub_cublas_bind_cublasDgemvStridedBatched);
@@ -10863,7 +11061,8 @@ static cublasStatus_t cublasDgemvStridedBatched_resolve(cublasHandle_t a0, cubla
 {
 	cublasDgemvStridedBatched_fn fn = cublasDgemvStridedBatched_choose();
 
-	atomic_store_explicit(&cublasDgemvStridedBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDgemvStridedBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
 }
 #endif
@@ -10905,7 +11104,7 @@ void *cudastub_cublas_bind_cublasDgemvStridedBatched_64(void)
 {
 	void *fn = (void *)cublasDgemvStridedBatched_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDgemvStridedBatched_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDgemvStridedBatched_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDgemvStridedBatched_64, cudastub_cublas_slot_cublasDgemvStridedBatched_64, cudastub_cublas_resolve_cublasDgemvStridedBatched_64, cudastub_cublas_bind_cublasDgemvStridedBatched_64);
@@ -10920,7 +11119,8 @@ static cublasStatus_t cublasDgemvStridedBatched_64_resolve(cublasHandle_t a0, cu
 {
 	cublasDgemvStridedBatched_64_fn fn = cublasDgemvStridedBatched_64_choose();
 
-	atomic_store_explicit(&cublasDgemvStridedBatched_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDgemvStridedBatched_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
 }
 #endif
@@ -10958,7 +11158,7 @@ void *cudastub_cublas_bind_cublasDgemv_v2(void)
 {
 	void *fn = (void *)cublasDgemv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDgemv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDgemv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDgemv_v2, cudastub_cublas_slot_cublasDgemv_v2, cudastub_cublas_resolve_cublasDgemv_v2, cudastub_cublas_bind_cublasDgemv_v2);
@@ -10973,7 +11173,8 @@ static cublasStatus_t cublasDgemv_v2_resolve(cublasHandle_t a0, cublasOperation_
 {
 	cublasDgemv_v2_fn fn = cublasDgemv_v2_choose();
 
-	atomic_store_explicit(&cublasDgemv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDgemv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -11011,7 +11212,7 @@ void *cudastub_cublas_bind_cublasDgemv_v2_64(void)
 {
 	void *fn = (void *)cublasDgemv_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDgemv_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDgemv_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDgemv_v2_64, cudastub_cublas_slot_cublasDgemv_v2_64, cudastub_cublas_resolve_cublasDgemv_v2_64, cudastub_cublas_bind_cublasDgemv_v2_64);
@@ -11026,7 +11227,8 @@ static cublasStatus_t cublasDgemv_v2_64_resolve(cublasHandle_t a0, cublasOperati
 {
 	cublasDgemv_v2_64_fn fn = cublasDgemv_v2_64_choose();
 
-	atomic_store_explicit(&cublasDgemv_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDgemv_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -11060,7 +11262,7 @@ void *cudastub_cublas_bind_cublasDgeqrfBatched(void)
 {
 	void *fn = (void *)cublasDgeqrfBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDgeqrfBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDgeqrfBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDgeqrfBatched, cudastub_cublas_slot_cublasDgeqrfBatched, cudastub_cublas_resolve_cublasDgeqrfBatched, cudastub_cublas_bind_cublasDgeqrfBatched);
@@ -11075,7 +11277,8 @@ static cublasStatus_t cublasDgeqrfBatched_resolve(cublasHandle_t a0, int a1, int
 {
 	cublasDgeqrfBatched_fn fn = cublasDgeqrfBatched_choose();
 
-	atomic_store_explicit(&cublasDgeqrfBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDgeqrfBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -11108,7 +11311,7 @@ void *cudastub_cublas_bind_cublasDger(void)
 {
 	void *fn = (void *)cublasDger_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDger, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDger, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDger, cudastub_cublas_slot_cublasDger, cudastub_cublas_resolve_cublasDger, cudastub_cublas_bind_cublasDger);
@@ -11123,7 +11326,8 @@ static void cublasDger_resolve(int a0, int a1, double a2, const double *a3, int 
 {
 	cublasDger_fn fn = cublasDger_choose();
 
-	atomic_store_explicit(&cublasDger_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDger_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -11159,7 +11363,7 @@ void *cudastub_cublas_bind_cublasDger_v2(void)
 {
 	void *fn = (void *)cublasDger_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDger_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDger_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDger_v2, cudastub_cublas_slot_cublasDger_v2, cudastub_cublas_resolve_cublasDger_v2, cudastub_cublas_bind_cublasDger_v2);
@@ -11174,7 +11378,8 @@ static cublasStatus_t cublasDger_v2_resolve(cublasHandle_t a0, int a1, int a2, c
 {
 	cublasDger_v2_fn fn = cublasDger_v2_choose();
 
-	atomic_store_explicit(&cublasDger_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDger_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -11210,7 +11415,7 @@ void *cudastub_cublas_bind_cublasDger_v2_64(void)
 {
 	void *fn = (void *)cublasDger_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDger_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDger_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDger_v2_64, cudastub_cublas_slot_cublasDger_v2_64, cudastub_cublas_resolve_cublasDger_v2_64, cudastub_cublas_bind_cublasDger_v2_64);
@@ -11225,7 +11430,8 @@ static cublasStatus_t cublasDger_v2_64_resolve(cublasHandle_t a0, int64_t a1, in
 {
 	cublasDger_v2_64_fn fn = cublasDger_v2_64_choose();
 
-	atomic_store_explicit(&cublasDger_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDger_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -11258,7 +11464,7 @@ void *cudastub_cublas_bind_cublasDgetrfBatched(void)
 {
 	void *fn = (void *)cublasDgetrfBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDgetrfBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDgetrfBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDgetrfBatched, cudastub_cublas_slot_cublasDgetrfBatched, cudastub_cublas_resolve_cublasDgetrfBatched, cudastub_cublas_bind_cublasDgetrfBatched);
@@ -11273,7 +11479,8 @@ static cublasStatus_t cublasDgetrfBatched_resolve(cublasHandle_t a0, int a1, dou
 {
 	cublasDgetrfBatched_fn fn = cublasDgetrfBatched_choose();
 
-	atomic_store_explicit(&cublasDgetrfBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDgetrfBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -11308,7 +11515,7 @@ void *cudastub_cublas_bind_cublasDgetriBatched(void)
 {
 	void *fn = (void *)cublasDgetriBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDgetriBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDgetriBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDgetriBatched, cudastub_cublas_slot_cublasDgetriBatched, cudastub_cublas_resolve_cublasDgetriBatched, cudastub_cublas_bind_cublasDgetriBatched);
@@ -11323,7 +11530,8 @@ static cublasStatus_t cublasDgetriBatched_resolve(cublasHandle_t a0, int a1, con
 {
 	cublasDgetriBatched_fn fn = cublasDgetriBatched_choose();
 
-	atomic_store_explicit(&cublasDgetriBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDgetriBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -11360,7 +11568,7 @@ void *cudastub_cublas_bind_cublasDgetrsBatched(void)
 {
 	void *fn = (void *)cublasDgetrsBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDgetrsBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDgetrsBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDgetrsBatched, cudastub_cublas_slot_cublasDgetrsBatched, cudastub_cublas_resolve_cublasDgetrsBatched, cudastub_cublas_bind_cublasDgetrsBatched);
@@ -11375,7 +11583,8 @@ static cublasStatus_t cublasDgetrsBatched_resolve(cublasHandle_t a0, cublasOpera
 {
 	cublasDgetrsBatched_fn fn = cublasDgetrsBatched_choose();
 
-	atomic_store_explicit(&cublasDgetrsBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDgetrsBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -11409,7 +11618,7 @@ void *cudastub_cublas_bind_cublasDmatinvBatched(void)
 {
 	void *fn = (void *)cublasDmatinvBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDmatinvBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDmatinvBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDmatinvBatched, cudastub_cublas_slot_cublasDmatinvBatched, cudastub_cublas_resolve_cublasDmatinvBatched, cudastub_cublas_bind_cublasDmatinvBatched);
@@ -11424,7 +11633,8 @@ static cublasStatus_t cublasDmatinvBatched_resolve(cublasHandle_t a0, int a1, co
 {
 	cublasDmatinvBatched_fn fn = cublasDmatinvBatched_choose();
 
-	atomic_store_explicit(&cublasDmatinvBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDmatinvBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -11454,7 +11664,7 @@ void *cudastub_cublas_bind_cublasDnrm2(void)
 {
 	void *fn = (void *)cublasDnrm2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDnrm2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDnrm2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDnrm2, cudastub_cublas_slot_cublasDnrm2, cudastub_cublas_resolve_cublasDnrm2, cudastub_cublas_bind_cublasDnrm2);
@@ -11469,7 +11679,8 @@ static double cublasDnrm2_resolve(int a0, const double *a1, int a2)
 {
 	cublasDnrm2_fn fn = cublasDnrm2_choose();
 
-	atomic_store_explicit(&cublasDnrm2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDnrm2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -11500,7 +11711,7 @@ void *cudastub_cublas_bind_cublasDnrm2_v2(void)
 {
 	void *fn = (void *)cublasDnrm2_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDnrm2_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDnrm2_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDnrm2_v2, cudastub_cublas_slot_cublasDnrm2_v2, cudastub_cublas_resolve_cublasDnrm2_v2, cudastub_cublas_bind_cublasDnrm2_v2);
@@ -11515,7 +11726,8 @@ static cublasStatus_t cublasDnrm2_v2_resolve(cublasHandle_t a0, int a1, const do
 {
 	cublasDnrm2_v2_fn fn = cublasDnrm2_v2_choose();
 
-	atomic_store_explicit(&cublasDnrm2_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDnrm2_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -11546,7 +11758,7 @@ void *cudastub_cublas_bind_cublasDnrm2_v2_64(void)
 {
 	void *fn = (void *)cublasDnrm2_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDnrm2_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDnrm2_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDnrm2_v2_64, cudastub_cublas_slot_cublasDnrm2_v2_64, cudastub_cublas_resolve_cublasDnrm2_v2_64, cudastub_cublas_bind_cublasDnrm2_v2_64);
@@ -11561,7 +11773,8 @@ static cublasStatus_t cublasDnrm2_v2_64_resolve(cublasHandle_t a0, int64_t a1, c
 {
 	cublasDnrm2_v2_64_fn fn = cublasDnrm2_v2_64_choose();
 
-	atomic_store_explicit(&cublasDnrm2_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDnrm2_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -11598,7 +11811,7 @@ void *cudastub_cublas_bind_cublasDotEx(void)
 {
 	void *fn = (void *)cublasDotEx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDotEx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDotEx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDotEx, cudastub_cublas_slot_cublasDotEx, cudastub_cublas_resolve_cublasDotEx, cudastub_cublas_bind_cublasDotEx);
@@ -11613,7 +11826,8 @@ static cublasStatus_t cublasDotEx_resolve(cublasHandle_t a0, int a1, const void 
 {
 	cublasDotEx_fn fn = cublasDotEx_choose();
 
-	atomic_store_explicit(&cublasDotEx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDotEx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -11650,7 +11864,7 @@ void *cudastub_cublas_bind_cublasDotEx_64(void)
 {
 	void *fn = (void *)cublasDotEx_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDotEx_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDotEx_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDotEx_64, cudastub_cublas_slot_cublasDotEx_64, cudastub_cublas_resolve_cublasDotEx_64, cudastub_cublas_bind_cublasDotEx_64);
@@ -11665,7 +11879,8 @@ static cublasStatus_t cublasDotEx_64_resolve(cublasHandle_t a0, int64_t a1, cons
 {
 	cublasDotEx_64_fn fn = cublasDotEx_64_choose();
 
-	atomic_store_explicit(&cublasDotEx_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDotEx_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -11702,7 +11917,7 @@ void *cudastub_cublas_bind_cublasDotcEx(void)
 {
 	void *fn = (void *)cublasDotcEx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDotcEx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDotcEx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDotcEx, cudastub_cublas_slot_cublasDotcEx, cudastub_cublas_resolve_cublasDotcEx, cudastub_cublas_bind_cublasDotcEx);
@@ -11717,7 +11932,8 @@ static cublasStatus_t cublasDotcEx_resolve(cublasHandle_t a0, int a1, const void
 {
 	cublasDotcEx_fn fn = cublasDotcEx_choose();
 
-	atomic_store_explicit(&cublasDotcEx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDotcEx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -11754,7 +11970,7 @@ void *cudastub_cublas_bind_cublasDotcEx_64(void)
 {
 	void *fn = (void *)cublasDotcEx_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDotcEx_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDotcEx_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDotcEx_64, cudastub_cublas_slot_cublasDotcEx_64, cudastub_cublas_resolve_cublasDotcEx_64, cudastub_cublas_bind_cublasDotcEx_64);
@@ -11769,7 +11985,8 @@ static cublasStatus_t cublasDotcEx_64_resolve(cublasHandle_t a0, int64_t a1, con
 {
 	cublasDotcEx_64_fn fn = cublasDotcEx_64_choose();
 
-	atomic_store_explicit(&cublasDotcEx_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDotcEx_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -11800,7 +12017,7 @@ void *cudastub_cublas_bind_cublasDrot(void)
 {
 	void *fn = (void *)cublasDrot_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDrot, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDrot, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDrot, cudastub_cublas_slot_cublasDrot, cudastub_cublas_resolve_cublasDrot, cudastub_cublas_bind_cublasDrot);
@@ -11815,7 +12032,8 @@ static void cublasDrot_resolve(int a0, double *a1, int a2, double *a3, int a4, d
 {
 	cublasDrot_fn fn = cublasDrot_choose();
 
-	atomic_store_explicit(&cublasDrot_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDrot_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -11849,7 +12067,7 @@ void *cudastub_cublas_bind_cublasDrot_v2(void)
 {
 	void *fn = (void *)cublasDrot_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDrot_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDrot_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDrot_v2, cudastub_cublas_slot_cublasDrot_v2, cudastub_cublas_resolve_cublasDrot_v2, cudastub_cublas_bind_cublasDrot_v2);
@@ -11864,7 +12082,8 @@ static cublasStatus_t cublasDrot_v2_resolve(cublasHandle_t a0, int a1, double *a
 {
 	cublasDrot_v2_fn fn = cublasDrot_v2_choose();
 
-	atomic_store_explicit(&cublasDrot_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDrot_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -11898,7 +12117,7 @@ void *cudastub_cublas_bind_cublasDrot_v2_64(void)
 {
 	void *fn = (void *)cublasDrot_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDrot_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDrot_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDrot_v2_64, cudastub_cublas_slot_cublasDrot_v2_64, cudastub_cublas_resolve_cublasDrot_v2_64, cudastub_cublas_bind_cublasDrot_v2_64);
@@ -11913,7 +12132,8 @@ static cublasStatus_t cublasDrot_v2_64_resolve(cublasHandle_t a0, int64_t a1, do
 {
 	cublasDrot_v2_64_fn fn = cublasDrot_v2_64_choose();
 
-	atomic_store_explicit(&cublasDrot_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDrot_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -11941,7 +12161,7 @@ void *cudastub_cublas_bind_cublasDrotg(void)
 {
 	void *fn = (void *)cublasDrotg_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDrotg, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDrotg, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDrotg, cudastub_cublas_slot_cublasDrotg, cudastub_cublas_resolve_cublasDrotg, cudastub_cublas_bind_cublasDrotg);
@@ -11956,7 +12176,8 @@ static void cublasDrotg_resolve(double *a0, double *a1, double *a2, double *a3)
 {
 	cublasDrotg_fn fn = cublasDrotg_choose();
 
-	atomic_store_explicit(&cublasDrotg_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDrotg_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3);
 }
 #endif
@@ -11987,7 +12208,7 @@ void *cudastub_cublas_bind_cublasDrotg_v2(void)
 {
 	void *fn = (void *)cublasDrotg_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDrotg_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDrotg_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDrotg_v2, cudastub_cublas_slot_cublasDrotg_v2, cudastub_cublas_resolve_cublasDrotg_v2, cudastub_cublas_bind_cublasDrotg_v2);
@@ -12002,7 +12223,8 @@ static cublasStatus_t cublasDrotg_v2_resolve(cublasHandle_t a0, double *a1, doub
 {
 	cublasDrotg_v2_fn fn = cublasDrotg_v2_choose();
 
-	atomic_store_explicit(&cublasDrotg_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDrotg_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -12032,7 +12254,7 @@ void *cudastub_cublas_bind_cublasDrotm(void)
 {
 	void *fn = (void *)cublasDrotm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDrotm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDrotm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDrotm, cudastub_cublas_slot_cublasDrotm, cudastub_cublas_resolve_cublasDrotm, cudastub_cublas_bind_cublasDrotm);
@@ -12047,7 +12269,8 @@ static void cublasDrotm_resolve(int a0, double *a1, int a2, double *a3, int a4, 
 {
 	cublasDrotm_fn fn = cublasDrotm_choose();
 
-	atomic_store_explicit(&cublasDrotm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDrotm_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -12080,7 +12303,7 @@ void *cudastub_cublas_bind_cublasDrotm_v2(void)
 {
 	void *fn = (void *)cublasDrotm_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDrotm_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDrotm_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDrotm_v2, cudastub_cublas_slot_cublasDrotm_v2, cudastub_cublas_resolve_cublasDrotm_v2, cudastub_cublas_bind_cublasDrotm_v2);
@@ -12095,7 +12318,8 @@ static cublasStatus_t cublasDrotm_v2_resolve(cublasHandle_t a0, int a1, double *
 {
 	cublasDrotm_v2_fn fn = cublasDrotm_v2_choose();
 
-	atomic_store_explicit(&cublasDrotm_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDrotm_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -12128,7 +12352,7 @@ void *cudastub_cublas_bind_cublasDrotm_v2_64(void)
 {
 	void *fn = (void *)cublasDrotm_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDrotm_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDrotm_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDrotm_v2_64, cudastub_cublas_slot_cublasDrotm_v2_64, cudastub_cublas_resolve_cublasDrotm_v2_64, cudastub_cublas_bind_cublasDrotm_v2_64);
@@ -12143,7 +12367,8 @@ static cublasStatus_t cublasDrotm_v2_64_resolve(cublasHandle_t a0, int64_t a1, d
 {
 	cublasDrotm_v2_64_fn fn = cublasDrotm_v2_64_choose();
 
-	atomic_store_explicit(&cublasDrotm_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDrotm_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -12172,7 +12397,7 @@ void *cudastub_cublas_bind_cublasDrotmg(void)
 {
 	void *fn = (void *)cublasDrotmg_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDrotmg, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDrotmg, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDrotmg, cudastub_cublas_slot_cublasDrotmg, cudastub_cublas_resolve_cublasDrotmg, cudastub_cublas_bind_cublasDrotmg);
@@ -12187,7 +12412,8 @@ static void cublasDrotmg_resolve(double *a0, double *a1, double *a2, const doubl
 {
 	cublasDrotmg_fn fn = cublasDrotmg_choose();
 
-	atomic_store_explicit(&cublasDrotmg_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDrotmg_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -12219,7 +12445,7 @@ void *cudastub_cublas_bind_cublasDrotmg_v2(void)
 {
 	void *fn = (void *)cublasDrotmg_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDrotmg_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDrotmg_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDrotmg_v2, cudastub_cublas_slot_cublasDrotmg_v2, cudastub_cublas_resolve_cublasDrotmg_v2, cudastub_cublas_bind_cublasDrotmg_v2);
@@ -12234,7 +12460,8 @@ static cublasStatus_t cublasDrotmg_v2_resolve(cublasHandle_t a0, double *a1, dou
 {
 	cublasDrotmg_v2_fn fn = cublasDrotmg_v2_choose();
 
-	atomic_store_explicit(&cublasDrotmg_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDrotmg_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -12269,7 +12496,7 @@ void *cudastub_cublas_bind_cublasDsbmv(void)
 {
 	void *fn = (void *)cublasDsbmv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDsbmv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDsbmv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDsbmv, cudastub_cublas_slot_cublasDsbmv, cudastub_cublas_resolve_cublasDsbmv, cudastub_cublas_bind_cublasDsbmv);
@@ -12284,7 +12511,8 @@ static void cublasDsbmv_resolve(char a0, int a1, int a2, double a3, const double
 {
 	cublasDsbmv_fn fn = cublasDsbmv_choose();
 
-	atomic_store_explicit(&cublasDsbmv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDsbmv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -12322,7 +12550,7 @@ void *cudastub_cublas_bind_cublasDsbmv_v2(void)
 {
 	void *fn = (void *)cublasDsbmv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDsbmv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDsbmv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDsbmv_v2, cudastub_cublas_slot_cublasDsbmv_v2, cudastub_cublas_resolve_cublasDsbmv_v2, cudastub_cublas_bind_cublasDsbmv_v2);
@@ -12337,7 +12565,8 @@ static cublasStatus_t cublasDsbmv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasDsbmv_v2_fn fn = cublasDsbmv_v2_choose();
 
-	atomic_store_explicit(&cublasDsbmv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDsbmv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -12375,7 +12604,7 @@ void *cudastub_cublas_bind_cublasDsbmv_v2_64(void)
 {
 	void *fn = (void *)cublasDsbmv_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDsbmv_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDsbmv_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDsbmv_v2_64, cudastub_cublas_slot_cublasDsbmv_v2_64, cudastub_cublas_resolve_cublasDsbmv_v2_64, cudastub_cublas_bind_cublasDsbmv_v2_64);
@@ -12390,7 +12619,8 @@ static cublasStatus_t cublasDsbmv_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasDsbmv_v2_64_fn fn = cublasDsbmv_v2_64_choose();
 
-	atomic_store_explicit(&cublasDsbmv_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDsbmv_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -12418,7 +12648,7 @@ void *cudastub_cublas_bind_cublasDscal(void)
 {
 	void *fn = (void *)cublasDscal_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDscal, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDscal, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDscal, cudastub_cublas_slot_cublasDscal, cudastub_cublas_resolve_cublasDscal, cudastub_cublas_bind_cublasDscal);
@@ -12433,7 +12663,8 @@ static void cublasDscal_resolve(int a0, double a1, double *a2, int a3)
 {
 	cublasDscal_fn fn = cublasDscal_choose();
 
-	atomic_store_explicit(&cublasDscal_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDscal_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3);
 }
 #endif
@@ -12464,7 +12695,7 @@ void *cudastub_cublas_bind_cublasDscal_v2(void)
 {
 	void *fn = (void *)cublasDscal_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDscal_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDscal_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDscal_v2, cudastub_cublas_slot_cublasDscal_v2, cudastub_cublas_resolve_cublasDscal_v2, cudastub_cublas_bind_cublasDscal_v2);
@@ -12479,7 +12710,8 @@ static cublasStatus_t cublasDscal_v2_resolve(cublasHandle_t a0, int a1, const do
 {
 	cublasDscal_v2_fn fn = cublasDscal_v2_choose();
 
-	atomic_store_explicit(&cublasDscal_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDscal_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -12510,7 +12742,7 @@ void *cudastub_cublas_bind_cublasDscal_v2_64(void)
 {
 	void *fn = (void *)cublasDscal_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDscal_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDscal_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDscal_v2_64, cudastub_cublas_slot_cublasDscal_v2_64, cudastub_cublas_resolve_cublasDscal_v2_64, cudastub_cublas_bind_cublasDscal_v2_64);
@@ -12525,7 +12757,8 @@ static cublasStatus_t cublasDscal_v2_64_resolve(cublasHandle_t a0, int64_t a1, c
 {
 	cublasDscal_v2_64_fn fn = cublasDscal_v2_64_choose();
 
-	atomic_store_explicit(&cublasDscal_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDscal_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -12558,7 +12791,7 @@ void *cudastub_cublas_bind_cublasDspmv(void)
 {
 	void *fn = (void *)cublasDspmv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDspmv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDspmv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDspmv, cudastub_cublas_slot_cublasDspmv, cudastub_cublas_resolve_cublasDspmv, cudastub_cublas_bind_cublasDspmv);
@@ -12573,7 +12806,8 @@ static void cublasDspmv_resolve(char a0, int a1, double a2, const double *a3, co
 {
 	cublasDspmv_fn fn = cublasDspmv_choose();
 
-	atomic_store_explicit(&cublasDspmv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDspmv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -12609,7 +12843,7 @@ void *cudastub_cublas_bind_cublasDspmv_v2(void)
 {
 	void *fn = (void *)cublasDspmv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDspmv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDspmv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDspmv_v2, cudastub_cublas_slot_cublasDspmv_v2, cudastub_cublas_resolve_cublasDspmv_v2, cudastub_cublas_bind_cublasDspmv_v2);
@@ -12624,7 +12858,8 @@ static cublasStatus_t cublasDspmv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasDspmv_v2_fn fn = cublasDspmv_v2_choose();
 
-	atomic_store_explicit(&cublasDspmv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDspmv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -12660,7 +12895,7 @@ void *cudastub_cublas_bind_cublasDspmv_v2_64(void)
 {
 	void *fn = (void *)cublasDspmv_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDspmv_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDspmv_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDspmv_v2_64, cudastub_cublas_slot_cublasDspmv_v2_64, cudastub_cublas_resolve_cublasDspmv_v2_64, cudastub_cublas_bind_cublasDspmv_v2_64);
@@ -12675,7 +12910,8 @@ static cublasStatus_t cublasDspmv_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasDspmv_v2_64_fn fn = cublasDspmv_v2_64_choose();
 
-	atomic_store_explicit(&cublasDspmv_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDspmv_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -12705,7 +12941,7 @@ void *cudastub_cublas_bind_cublasDspr(void)
 {
 	void *fn = (void *)cublasDspr_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDspr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDspr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDspr, cudastub_cublas_slot_cublasDspr, cudastub_cublas_resolve_cublasDspr, cudastub_cublas_bind_cublasDspr);
@@ -12720,7 +12956,8 @@ static void cublasDspr_resolve(char a0, int a1, double a2, const double *a3, int
 {
 	cublasDspr_fn fn = cublasDspr_choose();
 
-	atomic_store_explicit(&cublasDspr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDspr_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -12752,7 +12989,7 @@ void *cudastub_cublas_bind_cublasDspr2(void)
 {
 	void *fn = (void *)cublasDspr2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDspr2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDspr2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDspr2, cudastub_cublas_slot_cublasDspr2, cudastub_cublas_resolve_cublasDspr2, cudastub_cublas_bind_cublasDspr2);
@@ -12767,7 +13004,8 @@ static void cublasDspr2_resolve(char a0, int a1, double a2, const double *a3, in
 {
 	cublasDspr2_fn fn = cublasDspr2_choose();
 
-	atomic_store_explicit(&cublasDspr2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDspr2_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -12802,7 +13040,7 @@ void *cudastub_cublas_bind_cublasDspr2_v2(void)
 {
 	void *fn = (void *)cublasDspr2_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDspr2_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDspr2_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDspr2_v2, cudastub_cublas_slot_cublasDspr2_v2, cudastub_cublas_resolve_cublasDspr2_v2, cudastub_cublas_bind_cublasDspr2_v2);
@@ -12817,7 +13055,8 @@ static cublasStatus_t cublasDspr2_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasDspr2_v2_fn fn = cublasDspr2_v2_choose();
 
-	atomic_store_explicit(&cublasDspr2_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDspr2_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -12852,7 +13091,7 @@ void *cudastub_cublas_bind_cublasDspr2_v2_64(void)
 {
 	void *fn = (void *)cublasDspr2_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDspr2_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDspr2_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDspr2_v2_64, cudastub_cublas_slot_cublasDspr2_v2_64, cudastub_cublas_resolve_cublasDspr2_v2_64, cudastub_cublas_bind_cublasDspr2_v2_64);
@@ -12867,7 +13106,8 @@ static cublasStatus_t cublasDspr2_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasDspr2_v2_64_fn fn = cublasDspr2_v2_64_choose();
 
-	atomic_store_explicit(&cublasDspr2_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDspr2_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -12900,7 +13140,7 @@ void *cudastub_cublas_bind_cublasDspr_v2(void)
 {
 	void *fn = (void *)cublasDspr_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDspr_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDspr_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDspr_v2, cudastub_cublas_slot_cublasDspr_v2, cudastub_cublas_resolve_cublasDspr_v2, cudastub_cublas_bind_cublasDspr_v2);
@@ -12915,7 +13155,8 @@ static cublasStatus_t cublasDspr_v2_resolve(cublasHandle_t a0, cublasFillMode_t 
 {
 	cublasDspr_v2_fn fn = cublasDspr_v2_choose();
 
-	atomic_store_explicit(&cublasDspr_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDspr_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -12948,7 +13189,7 @@ void *cudastub_cublas_bind_cublasDspr_v2_64(void)
 {
 	void *fn = (void *)cublasDspr_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDspr_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDspr_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDspr_v2_64, cudastub_cublas_slot_cublasDspr_v2_64, cudastub_cublas_resolve_cublasDspr_v2_64, cudastub_cublas_bind_cublasDspr_v2_64);
@@ -12963,7 +13204,8 @@ static cublasStatus_t cublasDspr_v2_64_resolve(cublasHandle_t a0, cublasFillMode
 {
 	cublasDspr_v2_64_fn fn = cublasDspr_v2_64_choose();
 
-	atomic_store_explicit(&cublasDspr_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDspr_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -12992,7 +13234,7 @@ void *cudastub_cublas_bind_cublasDswap(void)
 {
 	void *fn = (void *)cublasDswap_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDswap, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDswap, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDswap, cudastub_cublas_slot_cublasDswap, cudastub_cublas_resolve_cublasDswap, cudastub_cublas_bind_cublasDswap);
@@ -13007,7 +13249,8 @@ static void cublasDswap_resolve(int a0, double *a1, int a2, double *a3, int a4)
 {
 	cublasDswap_fn fn = cublasDswap_choose();
 
-	atomic_store_explicit(&cublasDswap_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDswap_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -13039,7 +13282,7 @@ void *cudastub_cublas_bind_cublasDswap_v2(void)
 {
 	void *fn = (void *)cublasDswap_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDswap_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDswap_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDswap_v2, cudastub_cublas_slot_cublasDswap_v2, cudastub_cublas_resolve_cublasDswap_v2, cudastub_cublas_bind_cublasDswap_v2);
@@ -13054,7 +13297,8 @@ static cublasStatus_t cublasDswap_v2_resolve(cublasHandle_t a0, int a1, double *
 {
 	cublasDswap_v2_fn fn = cublasDswap_v2_choose();
 
-	atomic_store_explicit(&cublasDswap_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDswap_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -13086,7 +13330,7 @@ void *cudastub_cublas_bind_cublasDswap_v2_64(void)
 {
 	void *fn = (void *)cublasDswap_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDswap_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDswap_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDswap_v2_64, cudastub_cublas_slot_cublasDswap_v2_64, cudastub_cublas_resolve_cublasDswap_v2_64, cudastub_cublas_bind_cublasDswap_v2_64);
@@ -13101,7 +13345,8 @@ static cublasStatus_t cublasDswap_v2_64_resolve(cublasHandle_t a0, int64_t a1, d
 {
 	cublasDswap_v2_64_fn fn = cublasDswap_v2_64_choose();
 
-	atomic_store_explicit(&cublasDswap_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDswap_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -13137,7 +13382,7 @@ void *cudastub_cublas_bind_cublasDsymm(void)
 {
 	void *fn = (void *)cublasDsymm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDsymm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDsymm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDsymm, cudastub_cublas_slot_cublasDsymm, cudastub_cublas_resolve_cublasDsymm, cudastub_cublas_bind_cublasDsymm);
@@ -13152,7 +13397,8 @@ static void cublasDsymm_resolve(char a0, char a1, int a2, int a3, double a4, con
 {
 	cublasDsymm_fn fn = cublasDsymm_choose();
 
-	atomic_store_explicit(&cublasDsymm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDsymm_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -13191,7 +13437,7 @@ void *cudastub_cublas_bind_cublasDsymm_v2(void)
 {
 	void *fn = (void *)cublasDsymm_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDsymm_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDsymm_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDsymm_v2, cudastub_cublas_slot_cublasDsymm_v2, cudastub_cublas_resolve_cublasDsymm_v2, cudastub_cublas_bind_cublasDsymm_v2);
@@ -13206,7 +13452,8 @@ static cublasStatus_t cublasDsymm_v2_resolve(cublasHandle_t a0, cublasSideMode_t
 {
 	cublasDsymm_v2_fn fn = cublasDsymm_v2_choose();
 
-	atomic_store_explicit(&cublasDsymm_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDsymm_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -13245,7 +13492,7 @@ void *cudastub_cublas_bind_cublasDsymm_v2_64(void)
 {
 	void *fn = (void *)cublasDsymm_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDsymm_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDsymm_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDsymm_v2_64, cudastub_cublas_slot_cublasDsymm_v2_64, cudastub_cublas_resolve_cublasDsymm_v2_64, cudastub_cublas_bind_cublasDsymm_v2_64);
@@ -13260,7 +13507,8 @@ static cublasStatus_t cublasDsymm_v2_64_resolve(cublasHandle_t a0, cublasSideMod
 {
 	cublasDsymm_v2_64_fn fn = cublasDsymm_v2_64_choose();
 
-	atomic_store_explicit(&cublasDsymm_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDsymm_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -13294,7 +13542,7 @@ void *cudastub_cublas_bind_cublasDsymv(void)
 {
 	void *fn = (void *)cublasDsymv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDsymv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDsymv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDsymv, cudastub_cublas_slot_cublasDsymv, cudastub_cublas_resolve_cublasDsymv, cudastub_cublas_bind_cublasDsymv);
@@ -13309,7 +13557,8 @@ static void cublasDsymv_resolve(char a0, int a1, double a2, const double *a3, in
 {
 	cublasDsymv_fn fn = cublasDsymv_choose();
 
-	atomic_store_explicit(&cublasDsymv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDsymv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -13346,7 +13595,7 @@ void *cudastub_cublas_bind_cublasDsymv_v2(void)
 {
 	void *fn = (void *)cublasDsymv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDsymv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDsymv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDsymv_v2, cudastub_cublas_slot_cublasDsymv_v2, cudastub_cublas_resolve_cublasDsymv_v2, cudastub_cublas_bind_cublasDsymv_v2);
@@ -13361,7 +13610,8 @@ static cublasStatus_t cublasDsymv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasDsymv_v2_fn fn = cublasDsymv_v2_choose();
 
-	atomic_store_explicit(&cublasDsymv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDsymv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -13398,7 +13648,7 @@ void *cudastub_cublas_bind_cublasDsymv_v2_64(void)
 {
 	void *fn = (void *)cublasDsymv_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDsymv_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDsymv_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDsymv_v2_64, cudastub_cublas_slot_cublasDsymv_v2_64, cudastub_cublas_resolve_cublasDsymv_v2_64, cudastub_cublas_bind_cublasDsymv_v2_64);
@@ -13413,7 +13663,8 @@ static cublasStatus_t cublasDsymv_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasDsymv_v2_64_fn fn = cublasDsymv_v2_64_choose();
 
-	atomic_store_explicit(&cublasDsymv_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDsymv_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -13444,7 +13695,7 @@ void *cudastub_cublas_bind_cublasDsyr(void)
 {
 	void *fn = (void *)cublasDsyr_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDsyr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDsyr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDsyr, cudastub_cublas_slot_cublasDsyr, cudastub_cublas_resolve_cublasDsyr, cudastub_cublas_bind_cublasDsyr);
@@ -13459,7 +13710,8 @@ static void cublasDsyr_resolve(char a0, int a1, double a2, const double *a3, int
 {
 	cublasDsyr_fn fn = cublasDsyr_choose();
 
-	atomic_store_explicit(&cublasDsyr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDsyr_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -13492,7 +13744,7 @@ void *cudastub_cublas_bind_cublasDsyr2(void)
 {
 	void *fn = (void *)cublasDsyr2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDsyr2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDsyr2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDsyr2, cudastub_cublas_slot_cublasDsyr2, cudastub_cublas_resolve_cublasDsyr2, cudastub_cublas_bind_cublasDsyr2);
@@ -13507,7 +13759,8 @@ static void cublasDsyr2_resolve(char a0, int a1, double a2, const double *a3, in
 {
 	cublasDsyr2_fn fn = cublasDsyr2_choose();
 
-	atomic_store_explicit(&cublasDsyr2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDsyr2_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -13543,7 +13796,7 @@ void *cudastub_cublas_bind_cublasDsyr2_v2(void)
 {
 	void *fn = (void *)cublasDsyr2_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDsyr2_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDsyr2_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDsyr2_v2, cudastub_cublas_slot_cublasDsyr2_v2, cudastub_cublas_resolve_cublasDsyr2_v2, cudastub_cublas_bind_cublasDsyr2_v2);
@@ -13558,7 +13811,8 @@ static cublasStatus_t cublasDsyr2_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasDsyr2_v2_fn fn = cublasDsyr2_v2_choose();
 
-	atomic_store_explicit(&cublasDsyr2_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDsyr2_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -13594,7 +13848,7 @@ void *cudastub_cublas_bind_cublasDsyr2_v2_64(void)
 {
 	void *fn = (void *)cublasDsyr2_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDsyr2_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDsyr2_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDsyr2_v2_64, cudastub_cublas_slot_cublasDsyr2_v2_64, cudastub_cublas_resolve_cublasDsyr2_v2_64, cudastub_cublas_bind_cublasDsyr2_v2_64);
@@ -13609,7 +13863,8 @@ static cublasStatus_t cublasDsyr2_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasDsyr2_v2_64_fn fn = cublasDsyr2_v2_64_choose();
 
-	atomic_store_explicit(&cublasDsyr2_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDsyr2_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -13645,7 +13900,7 @@ void *cudastub_cublas_bind_cublasDsyr2k(void)
 {
 	void *fn = (void *)cublasDsyr2k_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDsyr2k, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDsyr2k, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDsyr2k, cudastub_cublas_slot_cublasDsyr2k, cudastub_cublas_resolve_cublasDsyr2k, cudastub_cublas_bind_cublasDsyr2k);
@@ -13660,7 +13915,8 @@ static void cublasDsyr2k_resolve(char a0, char a1, int a2, int a3, double a4, co
 {
 	cublasDsyr2k_fn fn = cublasDsyr2k_choose();
 
-	atomic_store_explicit(&cublasDsyr2k_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDsyr2k_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -13699,7 +13955,7 @@ void *cudastub_cublas_bind_cublasDsyr2k_v2(void)
 {
 	void *fn = (void *)cublasDsyr2k_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDsyr2k_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDsyr2k_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDsyr2k_v2, cudastub_cublas_slot_cublasDsyr2k_v2, cudastub_cublas_resolve_cublasDsyr2k_v2, cudastub_cublas_bind_cublasDsyr2k_v2);
@@ -13714,7 +13970,8 @@ static cublasStatus_t cublasDsyr2k_v2_resolve(cublasHandle_t a0, cublasFillMode_
 {
 	cublasDsyr2k_v2_fn fn = cublasDsyr2k_v2_choose();
 
-	atomic_store_explicit(&cublasDsyr2k_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDsyr2k_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -13753,7 +14010,7 @@ void *cudastub_cublas_bind_cublasDsyr2k_v2_64(void)
 {
 	void *fn = (void *)cublasDsyr2k_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDsyr2k_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDsyr2k_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDsyr2k_v2_64, cudastub_cublas_slot_cublasDsyr2k_v2_64, cudastub_cublas_resolve_cublasDsyr2k_v2_64, cudastub_cublas_bind_cublasDsyr2k_v2_64);
@@ -13768,7 +14025,8 @@ static cublasStatus_t cublasDsyr2k_v2_64_resolve(cublasHandle_t a0, cublasFillMo
 {
 	cublasDsyr2k_v2_64_fn fn = cublasDsyr2k_v2_64_choose();
 
-	atomic_store_explicit(&cublasDsyr2k_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDsyr2k_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -13802,7 +14060,7 @@ void *cudastub_cublas_bind_cublasDsyr_v2(void)
 {
 	void *fn = (void *)cublasDsyr_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDsyr_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDsyr_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDsyr_v2, cudastub_cublas_slot_cublasDsyr_v2, cudastub_cublas_resolve_cublasDsyr_v2, cudastub_cublas_bind_cublasDsyr_v2);
@@ -13817,7 +14075,8 @@ static cublasStatus_t cublasDsyr_v2_resolve(cublasHandle_t a0, cublasFillMode_t 
 {
 	cublasDsyr_v2_fn fn = cublasDsyr_v2_choose();
 
-	atomic_store_explicit(&cublasDsyr_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDsyr_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -13851,7 +14110,7 @@ void *cudastub_cublas_bind_cublasDsyr_v2_64(void)
 {
 	void *fn = (void *)cublasDsyr_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDsyr_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDsyr_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDsyr_v2_64, cudastub_cublas_slot_cublasDsyr_v2_64, cudastub_cublas_resolve_cublasDsyr_v2_64, cudastub_cublas_bind_cublasDsyr_v2_64);
@@ -13866,7 +14125,8 @@ static cublasStatus_t cublasDsyr_v2_64_resolve(cublasHandle_t a0, cublasFillMode
 {
 	cublasDsyr_v2_64_fn fn = cublasDsyr_v2_64_choose();
 
-	atomic_store_explicit(&cublasDsyr_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDsyr_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -13900,7 +14160,7 @@ void *cudastub_cublas_bind_cublasDsyrk(void)
 {
 	void *fn = (void *)cublasDsyrk_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDsyrk, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDsyrk, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDsyrk, cudastub_cublas_slot_cublasDsyrk, cudastub_cublas_resolve_cublasDsyrk, cudastub_cublas_bind_cublasDsyrk);
@@ -13915,7 +14175,8 @@ static void cublasDsyrk_resolve(char a0, char a1, int a2, int a3, double a4, con
 {
 	cublasDsyrk_fn fn = cublasDsyrk_choose();
 
-	atomic_store_explicit(&cublasDsyrk_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDsyrk_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -13952,7 +14213,7 @@ void *cudastub_cublas_bind_cublasDsyrk_v2(void)
 {
 	void *fn = (void *)cublasDsyrk_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDsyrk_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDsyrk_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDsyrk_v2, cudastub_cublas_slot_cublasDsyrk_v2, cudastub_cublas_resolve_cublasDsyrk_v2, cudastub_cublas_bind_cublasDsyrk_v2);
@@ -13967,7 +14228,8 @@ static cublasStatus_t cublasDsyrk_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasDsyrk_v2_fn fn = cublasDsyrk_v2_choose();
 
-	atomic_store_explicit(&cublasDsyrk_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDsyrk_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -14004,7 +14266,7 @@ void *cudastub_cublas_bind_cublasDsyrk_v2_64(void)
 {
 	void *fn = (void *)cublasDsyrk_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDsyrk_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDsyrk_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDsyrk_v2_64, cudastub_cublas_slot_cublasDsyrk_v2_64, cudastub_cublas_resolve_cublasDsyrk_v2_64, cudastub_cublas_bind_cublasDsyrk_v2_64);
@@ -14019,7 +14281,8 @@ static cublasStatus_t cublasDsyrk_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasDsyrk_v2_64_fn fn = cublasDsyrk_v2_64_choose();
 
-	atomic_store_explicit(&cublasDsyrk_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDsyrk_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -14058,7 +14321,7 @@ void *cudastub_cublas_bind_cublasDsyrkx(void)
 {
 	void *fn = (void *)cublasDsyrkx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDsyrkx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDsyrkx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDsyrkx, cudastub_cublas_slot_cublasDsyrkx, cudastub_cublas_resolve_cublasDsyrkx, cudastub_cublas_bind_cublasDsyrkx);
@@ -14073,7 +14336,8 @@ static cublasStatus_t cublasDsyrkx_resolve(cublasHandle_t a0, cublasFillMode_t a
 {
 	cublasDsyrkx_fn fn = cublasDsyrkx_choose();
 
-	atomic_store_explicit(&cublasDsyrkx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDsyrkx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -14112,7 +14376,7 @@ void *cudastub_cublas_bind_cublasDsyrkx_64(void)
 {
 	void *fn = (void *)cublasDsyrkx_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDsyrkx_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDsyrkx_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDsyrkx_64, cudastub_cublas_slot_cublasDsyrkx_64, cudastub_cublas_resolve_cublasDsyrkx_64, cudastub_cublas_bind_cublasDsyrkx_64);
@@ -14127,7 +14391,8 @@ static cublasStatus_t cublasDsyrkx_64_resolve(cublasHandle_t a0, cublasFillMode_
 {
 	cublasDsyrkx_64_fn fn = cublasDsyrkx_64_choose();
 
-	atomic_store_explicit(&cublasDsyrkx_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDsyrkx_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -14160,7 +14425,7 @@ void *cudastub_cublas_bind_cublasDtbmv(void)
 {
 	void *fn = (void *)cublasDtbmv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDtbmv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDtbmv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDtbmv, cudastub_cublas_slot_cublasDtbmv, cudastub_cublas_resolve_cublasDtbmv, cudastub_cublas_bind_cublasDtbmv);
@@ -14175,7 +14440,8 @@ static void cublasDtbmv_resolve(char a0, char a1, char a2, int a3, int a4, const
 {
 	cublasDtbmv_fn fn = cublasDtbmv_choose();
 
-	atomic_store_explicit(&cublasDtbmv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDtbmv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -14211,7 +14477,7 @@ void *cudastub_cublas_bind_cublasDtbmv_v2(void)
 {
 	void *fn = (void *)cublasDtbmv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDtbmv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDtbmv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDtbmv_v2, cudastub_cublas_slot_cublasDtbmv_v2, cudastub_cublas_resolve_cublasDtbmv_v2, cudastub_cublas_bind_cublasDtbmv_v2);
@@ -14226,7 +14492,8 @@ static cublasStatus_t cublasDtbmv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasDtbmv_v2_fn fn = cublasDtbmv_v2_choose();
 
-	atomic_store_explicit(&cublasDtbmv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDtbmv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -14262,7 +14529,7 @@ void *cudastub_cublas_bind_cublasDtbmv_v2_64(void)
 {
 	void *fn = (void *)cublasDtbmv_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDtbmv_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDtbmv_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDtbmv_v2_64, cudastub_cublas_slot_cublasDtbmv_v2_64, cudastub_cublas_resolve_cublasDtbmv_v2_64, cudastub_cublas_bind_cublasDtbmv_v2_64);
@@ -14277,7 +14544,8 @@ static cublasStatus_t cublasDtbmv_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasDtbmv_v2_64_fn fn = cublasDtbmv_v2_64_choose();
 
-	atomic_store_explicit(&cublasDtbmv_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDtbmv_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -14310,7 +14578,7 @@ void *cudastub_cublas_bind_cublasDtbsv(void)
 {
 	void *fn = (void *)cublasDtbsv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDtbsv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDtbsv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDtbsv, cudastub_cublas_slot_cublasDtbsv, cudastub_cublas_resolve_cublasDtbsv, cudastub_cublas_bind_cublasDtbsv);
@@ -14325,7 +14593,8 @@ static void cublasDtbsv_resolve(char a0, char a1, char a2, int a3, int a4, const
 {
 	cublasDtbsv_fn fn = cublasDtbsv_choose();
 
-	atomic_store_explicit(&cublasDtbsv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDtbsv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -14361,7 +14630,7 @@ void *cudastub_cublas_bind_cublasDtbsv_v2(void)
 {
 	void *fn = (void *)cublasDtbsv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDtbsv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDtbsv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDtbsv_v2, cudastub_cublas_slot_cublasDtbsv_v2, cudastub_cublas_resolve_cublasDtbsv_v2, cudastub_cublas_bind_cublasDtbsv_v2);
@@ -14376,7 +14645,8 @@ static cublasStatus_t cublasDtbsv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasDtbsv_v2_fn fn = cublasDtbsv_v2_choose();
 
-	atomic_store_explicit(&cublasDtbsv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDtbsv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -14412,7 +14682,7 @@ void *cudastub_cublas_bind_cublasDtbsv_v2_64(void)
 {
 	void *fn = (void *)cublasDtbsv_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDtbsv_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDtbsv_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDtbsv_v2_64, cudastub_cublas_slot_cublasDtbsv_v2_64, cudastub_cublas_resolve_cublasDtbsv_v2_64, cudastub_cublas_bind_cublasDtbsv_v2_64);
@@ -14427,7 +14697,8 @@ static cublasStatus_t cublasDtbsv_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasDtbsv_v2_64_fn fn = cublasDtbsv_v2_64_choose();
 
-	atomic_store_explicit(&cublasDtbsv_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDtbsv_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -14458,7 +14729,7 @@ void *cudastub_cublas_bind_cublasDtpmv(void)
 {
 	void *fn = (void *)cublasDtpmv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDtpmv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDtpmv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDtpmv, cudastub_cublas_slot_cublasDtpmv, cudastub_cublas_resolve_cublasDtpmv, cudastub_cublas_bind_cublasDtpmv);
@@ -14473,7 +14744,8 @@ static void cublasDtpmv_resolve(char a0, char a1, char a2, int a3, const double 
 {
 	cublasDtpmv_fn fn = cublasDtpmv_choose();
 
-	atomic_store_explicit(&cublasDtpmv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDtpmv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -14507,7 +14779,7 @@ void *cudastub_cublas_bind_cublasDtpmv_v2(void)
 {
 	void *fn = (void *)cublasDtpmv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDtpmv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDtpmv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDtpmv_v2, cudastub_cublas_slot_cublasDtpmv_v2, cudastub_cublas_resolve_cublasDtpmv_v2, cudastub_cublas_bind_cublasDtpmv_v2);
@@ -14522,7 +14794,8 @@ static cublasStatus_t cublasDtpmv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasDtpmv_v2_fn fn = cublasDtpmv_v2_choose();
 
-	atomic_store_explicit(&cublasDtpmv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDtpmv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -14556,7 +14829,7 @@ void *cudastub_cublas_bind_cublasDtpmv_v2_64(void)
 {
 	void *fn = (void *)cublasDtpmv_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDtpmv_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDtpmv_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDtpmv_v2_64, cudastub_cublas_slot_cublasDtpmv_v2_64, cudastub_cublas_resolve_cublasDtpmv_v2_64, cudastub_cublas_bind_cublasDtpmv_v2_64);
@@ -14571,7 +14844,8 @@ static cublasStatus_t cublasDtpmv_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasDtpmv_v2_64_fn fn = cublasDtpmv_v2_64_choose();
 
-	atomic_store_explicit(&cublasDtpmv_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDtpmv_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -14602,7 +14876,7 @@ void *cudastub_cublas_bind_cublasDtpsv(void)
 {
 	void *fn = (void *)cublasDtpsv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDtpsv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDtpsv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDtpsv, cudastub_cublas_slot_cublasDtpsv, cudastub_cublas_resolve_cublasDtpsv, cudastub_cublas_bind_cublasDtpsv);
@@ -14617,7 +14891,8 @@ static void cublasDtpsv_resolve(char a0, char a1, char a2, int a3, const double 
 {
 	cublasDtpsv_fn fn = cublasDtpsv_choose();
 
-	atomic_store_explicit(&cublasDtpsv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDtpsv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -14651,7 +14926,7 @@ void *cudastub_cublas_bind_cublasDtpsv_v2(void)
 {
 	void *fn = (void *)cublasDtpsv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDtpsv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDtpsv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDtpsv_v2, cudastub_cublas_slot_cublasDtpsv_v2, cudastub_cublas_resolve_cublasDtpsv_v2, cudastub_cublas_bind_cublasDtpsv_v2);
@@ -14666,7 +14941,8 @@ static cublasStatus_t cublasDtpsv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasDtpsv_v2_fn fn = cublasDtpsv_v2_choose();
 
-	atomic_store_explicit(&cublasDtpsv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDtpsv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -14700,7 +14976,7 @@ void *cudastub_cublas_bind_cublasDtpsv_v2_64(void)
 {
 	void *fn = (void *)cublasDtpsv_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDtpsv_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDtpsv_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDtpsv_v2_64, cudastub_cublas_slot_cublasDtpsv_v2_64, cudastub_cublas_resolve_cublasDtpsv_v2_64, cudastub_cublas_bind_cublasDtpsv_v2_64);
@@ -14715,7 +14991,8 @@ static cublasStatus_t cublasDtpsv_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasDtpsv_v2_64_fn fn = cublasDtpsv_v2_64_choose();
 
-	atomic_store_explicit(&cublasDtpsv_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDtpsv_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -14747,7 +15024,7 @@ void *cudastub_cublas_bind_cublasDtpttr(void)
 {
 	void *fn = (void *)cublasDtpttr_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDtpttr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDtpttr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDtpttr, cudastub_cublas_slot_cublasDtpttr, cudastub_cublas_resolve_cublasDtpttr, cudastub_cublas_bind_cublasDtpttr);
@@ -14762,7 +15039,8 @@ static cublasStatus_t cublasDtpttr_resolve(cublasHandle_t a0, cublasFillMode_t a
 {
 	cublasDtpttr_fn fn = cublasDtpttr_choose();
 
-	atomic_store_explicit(&cublasDtpttr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDtpttr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -14797,7 +15075,7 @@ void *cudastub_cublas_bind_cublasDtrmm(void)
 {
 	void *fn = (void *)cublasDtrmm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDtrmm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDtrmm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDtrmm, cudastub_cublas_slot_cublasDtrmm, cudastub_cublas_resolve_cublasDtrmm, cudastub_cublas_bind_cublasDtrmm);
@@ -14812,7 +15090,8 @@ static void cublasDtrmm_resolve(char a0, char a1, char a2, char a3, int a4, int 
 {
 	cublasDtrmm_fn fn = cublasDtrmm_choose();
 
-	atomic_store_explicit(&cublasDtrmm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDtrmm_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -14852,7 +15131,7 @@ void *cudastub_cublas_bind_cublasDtrmm_v2(void)
 {
 	void *fn = (void *)cublasDtrmm_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDtrmm_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDtrmm_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDtrmm_v2, cudastub_cublas_slot_cublasDtrmm_v2, cudastub_cublas_resolve_cublasDtrmm_v2, cudastub_cublas_bind_cublasDtrmm_v2);
@@ -14867,7 +15146,8 @@ static cublasStatus_t cublasDtrmm_v2_resolve(cublasHandle_t a0, cublasSideMode_t
 {
 	cublasDtrmm_v2_fn fn = cublasDtrmm_v2_choose();
 
-	atomic_store_explicit(&cublasDtrmm_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDtrmm_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -14907,7 +15187,7 @@ void *cudastub_cublas_bind_cublasDtrmm_v2_64(void)
 {
 	void *fn = (void *)cublasDtrmm_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDtrmm_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDtrmm_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDtrmm_v2_64, cudastub_cublas_slot_cublasDtrmm_v2_64, cudastub_cublas_resolve_cublasDtrmm_v2_64, cudastub_cublas_bind_cublasDtrmm_v2_64);
@@ -14922,7 +15202,8 @@ static cublasStatus_t cublasDtrmm_v2_64_resolve(cublasHandle_t a0, cublasSideMod
 {
 	cublasDtrmm_v2_64_fn fn = cublasDtrmm_v2_64_choose();
 
-	atomic_store_explicit(&cublasDtrmm_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDtrmm_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -14954,7 +15235,7 @@ void *cudastub_cublas_bind_cublasDtrmv(void)
 {
 	void *fn = (void *)cublasDtrmv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDtrmv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDtrmv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDtrmv, cudastub_cublas_slot_cublasDtrmv, cudastub_cublas_resolve_cublasDtrmv, cudastub_cublas_bind_cublasDtrmv);
@@ -14969,7 +15250,8 @@ static void cublasDtrmv_resolve(char a0, char a1, char a2, int a3, const double 
 {
 	cublasDtrmv_fn fn = cublasDtrmv_choose();
 
-	atomic_store_explicit(&cublasDtrmv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDtrmv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -15004,7 +15286,7 @@ void *cudastub_cublas_bind_cublasDtrmv_v2(void)
 {
 	void *fn = (void *)cublasDtrmv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDtrmv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDtrmv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDtrmv_v2, cudastub_cublas_slot_cublasDtrmv_v2, cudastub_cublas_resolve_cublasDtrmv_v2, cudastub_cublas_bind_cublasDtrmv_v2);
@@ -15019,7 +15301,8 @@ static cublasStatus_t cublasDtrmv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasDtrmv_v2_fn fn = cublasDtrmv_v2_choose();
 
-	atomic_store_explicit(&cublasDtrmv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDtrmv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -15054,7 +15337,7 @@ void *cudastub_cublas_bind_cublasDtrmv_v2_64(void)
 {
 	void *fn = (void *)cublasDtrmv_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDtrmv_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDtrmv_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDtrmv_v2_64, cudastub_cublas_slot_cublasDtrmv_v2_64, cudastub_cublas_resolve_cublasDtrmv_v2_64, cudastub_cublas_bind_cublasDtrmv_v2_64);
@@ -15069,7 +15352,8 @@ static cublasStatus_t cublasDtrmv_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasDtrmv_v2_64_fn fn = cublasDtrmv_v2_64_choose();
 
-	atomic_store_explicit(&cublasDtrmv_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDtrmv_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -15104,7 +15388,7 @@ void *cudastub_cublas_bind_cublasDtrsm(void)
 {
 	void *fn = (void *)cublasDtrsm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDtrsm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDtrsm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDtrsm, cudastub_cublas_slot_cublasDtrsm, cudastub_cublas_resolve_cublasDtrsm, cudastub_cublas_bind_cublasDtrsm);
@@ -15119,7 +15403,8 @@ static void cublasDtrsm_resolve(char a0, char a1, char a2, char a3, int a4, int 
 {
 	cublasDtrsm_fn fn = cublasDtrsm_choose();
 
-	atomic_store_explicit(&cublasDtrsm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDtrsm_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -15158,7 +15443,7 @@ void *cudastub_cublas_bind_cublasDtrsmBatched(void)
 {
 	void *fn = (void *)cublasDtrsmBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDtrsmBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDtrsmBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDtrsmBatched, cudastub_cublas_slot_cublasDtrsmBatched, cudastub_cublas_resolve_cublasDtrsmBatched, cudastub_cublas_bind_cublasDtrsmBatched);
@@ -15173,7 +15458,8 @@ static cublasStatus_t cublasDtrsmBatched_resolve(cublasHandle_t a0, cublasSideMo
 {
 	cublasDtrsmBatched_fn fn = cublasDtrsmBatched_choose();
 
-	atomic_store_explicit(&cublasDtrsmBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDtrsmBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -15212,7 +15498,7 @@ void *cudastub_cublas_bind_cublasDtrsmBatched_64(void)
 {
 	void *fn = (void *)cublasDtrsmBatched_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDtrsmBatched_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDtrsmBatched_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDtrsmBatched_64, cudastub_cublas_slot_cublasDtrsmBatched_64, cudastub_cublas_resolve_cublasDtrsmBatched_64, cudastub_cublas_bind_cublasDtrsmBatched_64);
@@ -15227,7 +15513,8 @@ static cublasStatus_t cublasDtrsmBatched_64_resolve(cublasHandle_t a0, cublasSid
 {
 	cublasDtrsmBatched_64_fn fn = cublasDtrsmBatched_64_choose();
 
-	atomic_store_explicit(&cublasDtrsmBatched_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDtrsmBatched_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -15265,7 +15552,7 @@ void *cudastub_cublas_bind_cublasDtrsm_v2(void)
 {
 	void *fn = (void *)cublasDtrsm_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDtrsm_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDtrsm_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDtrsm_v2, cudastub_cublas_slot_cublasDtrsm_v2, cudastub_cublas_resolve_cublasDtrsm_v2, cudastub_cublas_bind_cublasDtrsm_v2);
@@ -15280,7 +15567,8 @@ static cublasStatus_t cublasDtrsm_v2_resolve(cublasHandle_t a0, cublasSideMode_t
 {
 	cublasDtrsm_v2_fn fn = cublasDtrsm_v2_choose();
 
-	atomic_store_explicit(&cublasDtrsm_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDtrsm_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -15318,7 +15606,7 @@ void *cudastub_cublas_bind_cublasDtrsm_v2_64(void)
 {
 	void *fn = (void *)cublasDtrsm_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDtrsm_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDtrsm_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDtrsm_v2_64, cudastub_cublas_slot_cublasDtrsm_v2_64, cudastub_cublas_resolve_cublasDtrsm_v2_64, cudastub_cublas_bind_cublasDtrsm_v2_64);
@@ -15333,7 +15621,8 @@ static cublasStatus_t cublasDtrsm_v2_64_resolve(cublasHandle_t a0, cublasSideMod
 {
 	cublasDtrsm_v2_64_fn fn = cublasDtrsm_v2_64_choose();
 
-	atomic_store_explicit(&cublasDtrsm_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDtrsm_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -15365,7 +15654,7 @@ void *cudastub_cublas_bind_cublasDtrsv(void)
 {
 	void *fn = (void *)cublasDtrsv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDtrsv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDtrsv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDtrsv, cudastub_cublas_slot_cublasDtrsv, cudastub_cublas_resolve_cublasDtrsv, cudastub_cublas_bind_cublasDtrsv);
@@ -15380,7 +15669,8 @@ static void cublasDtrsv_resolve(char a0, char a1, char a2, int a3, const double 
 {
 	cublasDtrsv_fn fn = cublasDtrsv_choose();
 
-	atomic_store_explicit(&cublasDtrsv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDtrsv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -15415,7 +15705,7 @@ void *cudastub_cublas_bind_cublasDtrsv_v2(void)
 {
 	void *fn = (void *)cublasDtrsv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDtrsv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDtrsv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDtrsv_v2, cudastub_cublas_slot_cublasDtrsv_v2, cudastub_cublas_resolve_cublasDtrsv_v2, cudastub_cublas_bind_cublasDtrsv_v2);
@@ -15430,7 +15720,8 @@ static cublasStatus_t cublasDtrsv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasDtrsv_v2_fn fn = cublasDtrsv_v2_choose();
 
-	atomic_store_explicit(&cublasDtrsv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDtrsv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -15465,7 +15756,7 @@ void *cudastub_cublas_bind_cublasDtrsv_v2_64(void)
 {
 	void *fn = (void *)cublasDtrsv_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDtrsv_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDtrsv_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDtrsv_v2_64, cudastub_cublas_slot_cublasDtrsv_v2_64, cudastub_cublas_resolve_cublasDtrsv_v2_64, cudastub_cublas_bind_cublasDtrsv_v2_64);
@@ -15480,7 +15771,8 @@ static cublasStatus_t cublasDtrsv_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasDtrsv_v2_64_fn fn = cublasDtrsv_v2_64_choose();
 
-	atomic_store_explicit(&cublasDtrsv_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDtrsv_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -15512,7 +15804,7 @@ void *cudastub_cublas_bind_cublasDtrttp(void)
 {
 	void *fn = (void *)cublasDtrttp_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDtrttp, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDtrttp, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDtrttp, cudastub_cublas_slot_cublasDtrttp, cudastub_cublas_resolve_cublasDtrttp, cudastub_cublas_bind_cublasDtrttp);
@@ -15527,7 +15819,8 @@ static cublasStatus_t cublasDtrttp_resolve(cublasHandle_t a0, cublasFillMode_t a
 {
 	cublasDtrttp_fn fn = cublasDtrttp_choose();
 
-	atomic_store_explicit(&cublasDtrttp_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDtrttp_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -15557,7 +15850,7 @@ void *cudastub_cublas_bind_cublasDzasum(void)
 {
 	void *fn = (void *)cublasDzasum_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDzasum, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDzasum, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDzasum, cudastub_cublas_slot_cublasDzasum, cudastub_cublas_resolve_cublasDzasum, cudastub_cublas_bind_cublasDzasum);
@@ -15572,7 +15865,8 @@ static double cublasDzasum_resolve(int a0, const cuDoubleComplex *a1, int a2)
 {
 	cublasDzasum_fn fn = cublasDzasum_choose();
 
-	atomic_store_explicit(&cublasDzasum_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDzasum_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -15603,7 +15897,7 @@ void *cudastub_cublas_bind_cublasDzasum_v2(void)
 {
 	void *fn = (void *)cublasDzasum_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDzasum_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDzasum_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDzasum_v2, cudastub_cublas_slot_cublasDzasum_v2, cudastub_cublas_resolve_cublasDzasum_v2, cudastub_cublas_bind_cublasDzasum_v2);
@@ -15618,7 +15912,8 @@ static cublasStatus_t cublasDzasum_v2_resolve(cublasHandle_t a0, int a1, const c
 {
 	cublasDzasum_v2_fn fn = cublasDzasum_v2_choose();
 
-	atomic_store_explicit(&cublasDzasum_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDzasum_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -15649,7 +15944,7 @@ void *cudastub_cublas_bind_cublasDzasum_v2_64(void)
 {
 	void *fn = (void *)cublasDzasum_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDzasum_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDzasum_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDzasum_v2_64, cudastub_cublas_slot_cublasDzasum_v2_64, cudastub_cublas_resolve_cublasDzasum_v2_64, cudastub_cublas_bind_cublasDzasum_v2_64);
@@ -15664,7 +15959,8 @@ static cublasStatus_t cublasDzasum_v2_64_resolve(cublasHandle_t a0, int64_t a1, 
 {
 	cublasDzasum_v2_64_fn fn = cublasDzasum_v2_64_choose();
 
-	atomic_store_explicit(&cublasDzasum_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDzasum_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -15694,7 +15990,7 @@ void *cudastub_cublas_bind_cublasDznrm2(void)
 {
 	void *fn = (void *)cublasDznrm2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDznrm2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDznrm2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDznrm2, cudastub_cublas_slot_cublasDznrm2, cudastub_cublas_resolve_cublasDznrm2, cudastub_cublas_bind_cublasDznrm2);
@@ -15709,7 +16005,8 @@ static double cublasDznrm2_resolve(int a0, const cuDoubleComplex *a1, int a2)
 {
 	cublasDznrm2_fn fn = cublasDznrm2_choose();
 
-	atomic_store_explicit(&cublasDznrm2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDznrm2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -15740,7 +16037,7 @@ void *cudastub_cublas_bind_cublasDznrm2_v2(void)
 {
 	void *fn = (void *)cublasDznrm2_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDznrm2_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDznrm2_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDznrm2_v2, cudastub_cublas_slot_cublasDznrm2_v2, cudastub_cublas_resolve_cublasDznrm2_v2, cudastub_cublas_bind_cublasDznrm2_v2);
@@ -15755,7 +16052,8 @@ static cublasStatus_t cublasDznrm2_v2_resolve(cublasHandle_t a0, int a1, const c
 {
 	cublasDznrm2_v2_fn fn = cublasDznrm2_v2_choose();
 
-	atomic_store_explicit(&cublasDznrm2_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDznrm2_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -15786,7 +16084,7 @@ void *cudastub_cublas_bind_cublasDznrm2_v2_64(void)
 {
 	void *fn = (void *)cublasDznrm2_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDznrm2_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDznrm2_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDznrm2_v2_64, cudastub_cublas_slot_cublasDznrm2_v2_64, cudastub_cublas_resolve_cublasDznrm2_v2_64, cudastub_cublas_bind_cublasDznrm2_v2_64);
@@ -15801,7 +16099,8 @@ static cublasStatus_t cublasDznrm2_v2_64_resolve(cublasHandle_t a0, int64_t a1, 
 {
 	cublasDznrm2_v2_64_fn fn = cublasDznrm2_v2_64_choose();
 
-	atomic_store_explicit(&cublasDznrm2_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDznrm2_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -15828,7 +16127,7 @@ void *cudastub_cublas_bind_cublasFree(void)
 {
 	void *fn = (void *)cublasFree_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasFree, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasFree, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasFree, cudastub_cublas_slot_cublasFree, cudastub_cublas_resolve_cublasFree, cudastub_cublas_bind_cublasFree);
@@ -15843,7 +16142,8 @@ static cublasStatus_t cublasFree_resolve(void *a0)
 {
 	cublasFree_fn fn = cublasFree_choose();
 
-	atomic_store_explicit(&cublasFree_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasFree_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -15889,7 +16189,7 @@ void *cudastub_cublas_bind_cublasGemmBatchedEx(void)
 {
 	void *fn = (void *)cublasGemmBatchedEx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasGemmBatchedEx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasGemmBatchedEx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasGemmBatchedEx, cudastub_cublas_slot_cublasGemmBatchedEx, cudastub_cublas_resolve_cublasGemmBatchedEx, cudastub_cublas_bind_cublasGemmBatchedEx);
@@ -15904,7 +16204,8 @@ static cublasStatus_t cublasGemmBatchedEx_resolve(cublasHandle_t a0, cublasOpera
 {
 	cublasGemmBatchedEx_fn fn = cublasGemmBatchedEx_choose();
 
-	atomic_store_explicit(&cublasGemmBatchedEx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasGemmBatchedEx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
 }
 #endif
@@ -15950,7 +16251,7 @@ void *cudastub_cublas_bind_cublasGemmBatchedEx_64(void)
 {
 	void *fn = (void *)cublasGemmBatchedEx_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasGemmBatchedEx_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasGemmBatchedEx_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasGemmBatchedEx_64, cudastub_cublas_slot_cublasGemmBatchedEx_64, cudastub_cublas_resolve_cublasGemmBatchedEx_64, cudastub_cublas_bind_cublasGemmBatchedEx_64);
@@ -15965,7 +16266,8 @@ static cublasStatus_t cublasGemmBatchedEx_64_resolve(cublasHandle_t a0, cublasOp
 {
 	cublasGemmBatchedEx_64_fn fn = cublasGemmBatchedEx_64_choose();
 
-	atomic_store_explicit(&cublasGemmBatchedEx_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasGemmBatchedEx_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
 }
 #endif
@@ -16010,7 +16312,7 @@ void *cudastub_cublas_bind_cublasGemmEx(void)
 {
 	void *fn = (void *)cublasGemmEx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasGemmEx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasGemmEx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasGemmEx, cudastub_cublas_slot_cublasGemmEx, cudastub_cublas_resolve_cublasGemmEx, cudastub_cublas_bind_cublasGemmEx);
@@ -16025,7 +16327,8 @@ static cublasStatus_t cublasGemmEx_resolve(cublasHandle_t a0, cublasOperation_t 
 {
 	cublasGemmEx_fn fn = cublasGemmEx_choose();
 
-	atomic_store_explicit(&cublasGemmEx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasGemmEx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18);
 }
 #endif
@@ -16070,7 +16373,7 @@ void *cudastub_cublas_bind_cublasGemmEx_64(void)
 {
 	void *fn = (void *)cublasGemmEx_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasGemmEx_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasGemmEx_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasGemmEx_64, cudastub_cublas_slot_cublasGemmEx_64, cudastub_cublas_resolve_cublasGemmEx_64, cudastub_cublas_bind_cublasGemmEx_64);
@@ -16085,7 +16388,8 @@ static cublasStatus_t cublasGemmEx_64_resolve(cublasHandle_t a0, cublasOperation
 {
 	cublasGemmEx_64_fn fn = cublasGemmEx_64_choose();
 
-	atomic_store_explicit(&cublasGemmEx_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasGemmEx_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18);
 }
 #endif
@@ -16134,7 +16438,7 @@ void *cudastub_cublas_bind_cublasGemmStridedBatchedEx(void)
 {
 	void *fn = (void *)cublasGemmStridedBatchedEx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasGemmStridedBatchedEx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasGemmStridedBatchedEx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasGemmStridedBatchedEx, cudastub_cublas_slot_cublasGemmStridedBatchedEx, cudastub_cublas_resolve_cublasGemmStridedBatchedEx, cudastub_cublas_bind_cublasGemmStridedBatchedEx);
@@ -16149,7 +16453,8 @@ static cublasStatus_t cublasGemmStridedBatchedEx_resolve(cublasHandle_t a0, cubl
 {
 	cublasGemmStridedBatchedEx_fn fn = cublasGemmStridedBatchedEx_choose();
 
-	atomic_store_explicit(&cublasGemmStridedBatchedEx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasGemmStridedBatchedEx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20, a21, a22);
 }
 #endif
@@ -16198,7 +16503,7 @@ void *cudastub_cublas_bind_cublasGemmStridedBatchedEx_64(void)
 {
 	void *fn = (void *)cublasGemmStridedBatchedEx_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasGemmStridedBatchedEx_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasGemmStridedBatchedEx_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasGemmStridedBatchedEx_64, cudastub_cublas_slot_cublasGemmStridedBatchedEx_64, cudastub_cublas_resolve_cublasGemmStridedBatchedEx_64, cudastub_cublas_bind_cublasGemmStridedBatchedEx_64);
@@ -16213,7 +16518,8 @@ static cublasStatus_t cublasGemmStridedBatchedEx_64_resolve(cublasHandle_t a0, c
 {
 	cublasGemmStridedBatchedEx_64_fn fn = cublasGemmStridedBatchedEx_64_choose();
 
-	atomic_store_explicit(&cublasGemmStridedBatchedEx_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasGemmStridedBatchedEx_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20, a21, a22);
 }
 #endif
@@ -16241,7 +16547,7 @@ void *cudastub_cublas_bind_cublasGetAtomicsMode(void)
 {
 	void *fn = (void *)cublasGetAtomicsMode_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasGetAtomicsMode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasGetAtomicsMode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasGetAtomicsMode, cudastub_cublas_slot_cublasGetAtomicsMode, cudastub_cublas_resolve_cublasGetAtomicsMode, cudastub_cublas_bind_cublasGetAtomicsMode);
@@ -16256,7 +16562,8 @@ static cublasStatus_t cublasGetAtomicsMode_resolve(cublasHandle_t a0, cublasAtom
 {
 	cublasGetAtomicsMode_fn fn = cublasGetAtomicsMode_choose();
 
-	atomic_store_explicit(&cublasGetAtomicsMode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasGetAtomicsMode_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -16283,7 +16590,7 @@ void *cudastub_cublas_bind_cublasGetCudartVersion(void)
 {
 	void *fn = (void *)cublasGetCudartVersion_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasGetCudartVersion, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasGetCudartVersion, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasGetCudartVersion, cudastub_cublas_slot_cublasGetCudartVersion, cudastub_cublas_resolve_cublasGetCudartVersion, cudastub_cublas_bind_cublasGetCudartVersion);
@@ -16298,7 +16605,8 @@ static size_t cublasGetCudartVersion_resolve(void)
 {
 	cublasGetCudartVersion_fn fn = cublasGetCudartVersion_choose();
 
-	atomic_store_explicit(&cublasGetCudartVersion_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasGetCudartVersion_slot, fn, memory_order_release);
 	return fn();
 }
 #endif
@@ -16324,7 +16632,7 @@ void *cudastub_cublas_bind_cublasGetError(void)
 {
 	void *fn = (void *)cublasGetError_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasGetError, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasGetError, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasGetError, cudastub_cublas_slot_cublasGetError, cudastub_cublas_resolve_cublasGetError, cudastub_cublas_bind_cublasGetError);
@@ -16339,7 +16647,8 @@ static cublasStatus_t cublasGetError_resolve(void)
 {
 	cublasGetError_fn fn = cublasGetError_choose();
 
-	atomic_store_explicit(&cublasGetError_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasGetError_slot, fn, memory_order_release);
 	return fn();
 }
 #endif
@@ -16366,7 +16675,7 @@ void *cudastub_cublas_bind_cublasGetLoggerCallback(void)
 {
 	void *fn = (void *)cublasGetLoggerCallback_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasGetLoggerCallback, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasGetLoggerCallback, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasGetLoggerCallback, cudastub_cublas_slot_cublasGetLoggerCallback, cudastub_cublas_resolve_cublasGetLoggerCallback, cudastub_cublas_bind_cublasGetLoggerCallback);
@@ -16381,7 +16690,8 @@ static cublasStatus_t cublasGetLoggerCallback_resolve(cublasLogCallback *a0)
 {
 	cublasGetLoggerCallback_fn fn = cublasGetLoggerCallback_choose();
 
-	atomic_store_explicit(&cublasGetLoggerCallback_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasGetLoggerCallback_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -16409,7 +16719,7 @@ void *cudastub_cublas_bind_cublasGetMathMode(void)
 {
 	void *fn = (void *)cublasGetMathMode_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasGetMathMode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasGetMathMode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasGetMathMode, cudastub_cublas_slot_cublasGetMathMode, cudastub_cublas_resolve_cublasGetMathMode, cudastub_cublas_bind_cublasGetMathMode);
@@ -16424,7 +16734,8 @@ static cublasStatus_t cublasGetMathMode_resolve(cublasHandle_t a0, cublasMath_t 
 {
 	cublasGetMathMode_fn fn = cublasGetMathMode_choose();
 
-	atomic_store_explicit(&cublasGetMathMode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasGetMathMode_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -16457,7 +16768,7 @@ void *cudastub_cublas_bind_cublasGetMatrix(void)
 {
 	void *fn = (void *)cublasGetMatrix_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasGetMatrix, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasGetMatrix, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasGetMatrix, cudastub_cublas_slot_cublasGetMatrix, cudastub_cublas_resolve_cublasGetMatrix, cudastub_cublas_bind_cublasGetMatrix);
@@ -16472,7 +16783,8 @@ static cublasStatus_t cublasGetMatrix_resolve(int a0, int a1, int a2, const void
 {
 	cublasGetMatrix_fn fn = cublasGetMatrix_choose();
 
-	atomic_store_explicit(&cublasGetMatrix_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasGetMatrix_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -16506,7 +16818,7 @@ void *cudastub_cublas_bind_cublasGetMatrixAsync(void)
 {
 	void *fn = (void *)cublasGetMatrixAsync_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasGetMatrixAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasGetMatrixAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasGetMatrixAsync, cudastub_cublas_slot_cublasGetMatrixAsync, cudastub_cublas_resolve_cublasGetMatrixAsync, cudastub_cublas_bind_cublasGetMatrixAsync);
@@ -16521,7 +16833,8 @@ static cublasStatus_t cublasGetMatrixAsync_resolve(int a0, int a1, int a2, const
 {
 	cublasGetMatrixAsync_fn fn = cublasGetMatrixAsync_choose();
 
-	atomic_store_explicit(&cublasGetMatrixAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasGetMatrixAsync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -16555,7 +16868,7 @@ void *cudastub_cublas_bind_cublasGetMatrixAsync_64(void)
 {
 	void *fn = (void *)cublasGetMatrixAsync_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasGetMatrixAsync_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasGetMatrixAsync_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasGetMatrixAsync_64, cudastub_cublas_slot_cublasGetMatrixAsync_64, cudastub_cublas_resolve_cublasGetMatrixAsync_64, cudastub_cublas_bind_cublasGetMatrixAsync_64);
@@ -16570,7 +16883,8 @@ static cublasStatus_t cublasGetMatrixAsync_64_resolve(int64_t a0, int64_t a1, in
 {
 	cublasGetMatrixAsync_64_fn fn = cublasGetMatrixAsync_64_choose();
 
-	atomic_store_explicit(&cublasGetMatrixAsync_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasGetMatrixAsync_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -16603,7 +16917,7 @@ void *cudastub_cublas_bind_cublasGetMatrix_64(void)
 {
 	void *fn = (void *)cublasGetMatrix_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasGetMatrix_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasGetMatrix_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasGetMatrix_64, cudastub_cublas_slot_cublasGetMatrix_64, cudastub_cublas_resolve_cublasGetMatrix_64, cudastub_cublas_bind_cublasGetMatrix_64);
@@ -16618,7 +16932,8 @@ static cublasStatus_t cublasGetMatrix_64_resolve(int64_t a0, int64_t a1, int64_t
 {
 	cublasGetMatrix_64_fn fn = cublasGetMatrix_64_choose();
 
-	atomic_store_explicit(&cublasGetMatrix_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasGetMatrix_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -16646,7 +16961,7 @@ void *cudastub_cublas_bind_cublasGetPointerMode_v2(void)
 {
 	void *fn = (void *)cublasGetPointerMode_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasGetPointerMode_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasGetPointerMode_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasGetPointerMode_v2, cudastub_cublas_slot_cublasGetPointerMode_v2, cudastub_cublas_resolve_cublasGetPointerMode_v2, cudastub_cublas_bind_cublasGetPointerMode_v2);
@@ -16661,7 +16976,8 @@ static cublasStatus_t cublasGetPointerMode_v2_resolve(cublasHandle_t a0, cublasP
 {
 	cublasGetPointerMode_v2_fn fn = cublasGetPointerMode_v2_choose();
 
-	atomic_store_explicit(&cublasGetPointerMode_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasGetPointerMode_v2_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -16691,7 +17007,7 @@ void *cudastub_cublas_bind_cublasGetProperty(void)
 {
 	void *fn = (void *)cublasGetProperty_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasGetProperty, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasGetProperty, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasGetProperty, cudastub_cublas_slot_cublasGetProperty, cudastub_cublas_resolve_cublasGetProperty, cudastub_cublas_bind_cublasGetProperty);
@@ -16706,7 +17022,8 @@ static cublasStatus_t cublasGetProperty_resolve(libraryPropertyType a0, int *a1)
 {
 	cublasGetProperty_fn fn = cublasGetProperty_choose();
 
-	atomic_store_explicit(&cublasGetProperty_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasGetProperty_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -16734,7 +17051,7 @@ void *cudastub_cublas_bind_cublasGetSmCountTarget(void)
 {
 	void *fn = (void *)cublasGetSmCountTarget_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasGetSmCountTarget, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasGetSmCountTarget, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasGetSmCountTarget, cudastub_cublas_slot_cublasGetSmCountTarget, cudastub_cublas_resolve_cublasGetSmCountTarget, cudastub_cublas_bind_cublasGetSmCountTarget);
@@ -16749,7 +17066,8 @@ static cublasStatus_t cublasGetSmCountTarget_resolve(cublasHandle_t a0, int *a1)
 {
 	cublasGetSmCountTarget_fn fn = cublasGetSmCountTarget_choose();
 
-	atomic_store_explicit(&cublasGetSmCountTarget_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasGetSmCountTarget_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -16777,7 +17095,7 @@ void *cudastub_cublas_bind_cublasGetStatusName(void)
 {
 	void *fn = (void *)cublasGetStatusName_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasGetStatusName, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasGetStatusName, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasGetStatusName, cudastub_cublas_slot_cublasGetStatusName, cudastub_cublas_resolve_cublasGetStatusName, cudastub_cublas_bind_cublasGetStatusName);
@@ -16792,7 +17110,8 @@ static const char * cublasGetStatusName_resolve(cublasStatus_t a0)
 {
 	cublasGetStatusName_fn fn = cublasGetStatusName_choose();
 
-	atomic_store_explicit(&cublasGetStatusName_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasGetStatusName_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -16823,7 +17142,7 @@ void *cudastub_cublas_bind_cublasGetStatusString(void)
 {
 	void *fn = (void *)cublasGetStatusString_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasGetStatusString, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasGetStatusString, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasGetStatusString, cudastub_cublas_slot_cublasGetStatusString, cudastub_cublas_resolve_cublasGetStatusString, cudastub_cublas_bind_cublasGetStatusString);
@@ -16838,7 +17157,8 @@ static const char * cublasGetStatusString_resolve(cublasStatus_t a0)
 {
 	cublasGetStatusString_fn fn = cublasGetStatusString_choose();
 
-	atomic_store_explicit(&cublasGetStatusString_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasGetStatusString_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -16866,7 +17186,7 @@ void *cudastub_cublas_bind_cublasGetStream_v2(void)
 {
 	void *fn = (void *)cublasGetStream_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasGetStream_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasGetStream_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasGetStream_v2, cudastub_cublas_slot_cublasGetStream_v2, cudastub_cublas_resolve_cublasGetStream_v2, cudastub_cublas_bind_cublasGetStream_v2);
@@ -16881,7 +17201,8 @@ static cublasStatus_t cublasGetStream_v2_resolve(cublasHandle_t a0, cudaStream_t
 {
 	cublasGetStream_v2_fn fn = cublasGetStream_v2_choose();
 
-	atomic_store_explicit(&cublasGetStream_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasGetStream_v2_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -16913,7 +17234,7 @@ void *cudastub_cublas_bind_cublasGetVector(void)
 {
 	void *fn = (void *)cublasGetVector_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasGetVector, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasGetVector, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasGetVector, cudastub_cublas_slot_cublasGetVector, cudastub_cublas_resolve_cublasGetVector, cudastub_cublas_bind_cublasGetVector);
@@ -16928,7 +17249,8 @@ static cublasStatus_t cublasGetVector_resolve(int a0, int a1, const void *a2, in
 {
 	cublasGetVector_fn fn = cublasGetVector_choose();
 
-	atomic_store_explicit(&cublasGetVector_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasGetVector_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -16961,7 +17283,7 @@ void *cudastub_cublas_bind_cublasGetVectorAsync(void)
 {
 	void *fn = (void *)cublasGetVectorAsync_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasGetVectorAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasGetVectorAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasGetVectorAsync, cudastub_cublas_slot_cublasGetVectorAsync, cudastub_cublas_resolve_cublasGetVectorAsync, cudastub_cublas_bind_cublasGetVectorAsync);
@@ -16976,7 +17298,8 @@ static cublasStatus_t cublasGetVectorAsync_resolve(int a0, int a1, const void *a
 {
 	cublasGetVectorAsync_fn fn = cublasGetVectorAsync_choose();
 
-	atomic_store_explicit(&cublasGetVectorAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasGetVectorAsync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -17009,7 +17332,7 @@ void *cudastub_cublas_bind_cublasGetVectorAsync_64(void)
 {
 	void *fn = (void *)cublasGetVectorAsync_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasGetVectorAsync_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasGetVectorAsync_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasGetVectorAsync_64, cudastub_cublas_slot_cublasGetVectorAsync_64, cudastub_cublas_resolve_cublasGetVectorAsync_64, cudastub_cublas_bind_cublasGetVectorAsync_64);
@@ -17024,7 +17347,8 @@ static cublasStatus_t cublasGetVectorAsync_64_resolve(int64_t a0, int64_t a1, co
 {
 	cublasGetVectorAsync_64_fn fn = cublasGetVectorAsync_64_choose();
 
-	atomic_store_explicit(&cublasGetVectorAsync_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasGetVectorAsync_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -17056,7 +17380,7 @@ void *cudastub_cublas_bind_cublasGetVector_64(void)
 {
 	void *fn = (void *)cublasGetVector_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasGetVector_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasGetVector_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasGetVector_64, cudastub_cublas_slot_cublasGetVector_64, cudastub_cublas_resolve_cublasGetVector_64, cudastub_cublas_bind_cublasGetVector_64);
@@ -17071,7 +17395,8 @@ static cublasStatus_t cublasGetVector_64_resolve(int64_t a0, int64_t a1, const v
 {
 	cublasGetVector_64_fn fn = cublasGetVector_64_choose();
 
-	atomic_store_explicit(&cublasGetVector_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasGetVector_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -17100,7 +17425,7 @@ void *cudastub_cublas_bind_cublasGetVersion(void)
 {
 	void *fn = (void *)cublasGetVersion_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasGetVersion, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasGetVersion, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasGetVersion, cudastub_cublas_slot_cublasGetVersion, cudastub_cublas_resolve_cublasGetVersion, cudastub_cublas_bind_cublasGetVersion);
@@ -17115,7 +17440,8 @@ static cublasStatus_t cublasGetVersion_resolve(int *a0)
 {
 	cublasGetVersion_fn fn = cublasGetVersion_choose();
 
-	atomic_store_explicit(&cublasGetVersion_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasGetVersion_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -17145,7 +17471,7 @@ void *cudastub_cublas_bind_cublasGetVersion_v2(void)
 {
 	void *fn = (void *)cublasGetVersion_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasGetVersion_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasGetVersion_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasGetVersion_v2, cudastub_cublas_slot_cublasGetVersion_v2, cudastub_cublas_resolve_cublasGetVersion_v2, cudastub_cublas_bind_cublasGetVersion_v2);
@@ -17160,7 +17486,8 @@ static cublasStatus_t cublasGetVersion_v2_resolve(cublasHandle_t a0, int *a1)
 {
 	cublasGetVersion_v2_fn fn = cublasGetVersion_v2_choose();
 
-	atomic_store_explicit(&cublasGetVersion_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasGetVersion_v2_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -17192,7 +17519,7 @@ void *cudastub_cublas_bind_cublasIamaxEx(void)
 {
 	void *fn = (void *)cublasIamaxEx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasIamaxEx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasIamaxEx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasIamaxEx, cudastub_cublas_slot_cublasIamaxEx, cudastub_cublas_resolve_cublasIamaxEx, cudastub_cublas_bind_cublasIamaxEx);
@@ -17207,7 +17534,8 @@ static cublasStatus_t cublasIamaxEx_resolve(cublasHandle_t a0, int a1, const voi
 {
 	cublasIamaxEx_fn fn = cublasIamaxEx_choose();
 
-	atomic_store_explicit(&cublasIamaxEx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasIamaxEx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -17239,7 +17567,7 @@ void *cudastub_cublas_bind_cublasIamaxEx_64(void)
 {
 	void *fn = (void *)cublasIamaxEx_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasIamaxEx_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasIamaxEx_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasIamaxEx_64, cudastub_cublas_slot_cublasIamaxEx_64, cudastub_cublas_resolve_cublasIamaxEx_64, cudastub_cublas_bind_cublasIamaxEx_64);
@@ -17254,7 +17582,8 @@ static cublasStatus_t cublasIamaxEx_64_resolve(cublasHandle_t a0, int64_t a1, co
 {
 	cublasIamaxEx_64_fn fn = cublasIamaxEx_64_choose();
 
-	atomic_store_explicit(&cublasIamaxEx_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasIamaxEx_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -17286,7 +17615,7 @@ void *cudastub_cublas_bind_cublasIaminEx(void)
 {
 	void *fn = (void *)cublasIaminEx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasIaminEx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasIaminEx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasIaminEx, cudastub_cublas_slot_cublasIaminEx, cudastub_cublas_resolve_cublasIaminEx, cudastub_cublas_bind_cublasIaminEx);
@@ -17301,7 +17630,8 @@ static cublasStatus_t cublasIaminEx_resolve(cublasHandle_t a0, int a1, const voi
 {
 	cublasIaminEx_fn fn = cublasIaminEx_choose();
 
-	atomic_store_explicit(&cublasIaminEx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasIaminEx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -17333,7 +17663,7 @@ void *cudastub_cublas_bind_cublasIaminEx_64(void)
 {
 	void *fn = (void *)cublasIaminEx_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasIaminEx_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasIaminEx_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasIaminEx_64, cudastub_cublas_slot_cublasIaminEx_64, cudastub_cublas_resolve_cublasIaminEx_64, cudastub_cublas_bind_cublasIaminEx_64);
@@ -17348,7 +17678,8 @@ static cublasStatus_t cublasIaminEx_64_resolve(cublasHandle_t a0, int64_t a1, co
 {
 	cublasIaminEx_64_fn fn = cublasIaminEx_64_choose();
 
-	atomic_store_explicit(&cublasIaminEx_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasIaminEx_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -17378,7 +17709,7 @@ void *cudastub_cublas_bind_cublasIcamax(void)
 {
 	void *fn = (void *)cublasIcamax_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasIcamax, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasIcamax, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasIcamax, cudastub_cublas_slot_cublasIcamax, cudastub_cublas_resolve_cublasIcamax, cudastub_cublas_bind_cublasIcamax);
@@ -17393,7 +17724,8 @@ static int cublasIcamax_resolve(int a0, const cuComplex *a1, int a2)
 {
 	cublasIcamax_fn fn = cublasIcamax_choose();
 
-	atomic_store_explicit(&cublasIcamax_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasIcamax_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -17424,7 +17756,7 @@ void *cudastub_cublas_bind_cublasIcamax_v2(void)
 {
 	void *fn = (void *)cublasIcamax_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasIcamax_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasIcamax_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasIcamax_v2, cudastub_cublas_slot_cublasIcamax_v2, cudastub_cublas_resolve_cublasIcamax_v2, cudastub_cublas_bind_cublasIcamax_v2);
@@ -17439,7 +17771,8 @@ static cublasStatus_t cublasIcamax_v2_resolve(cublasHandle_t a0, int a1, const c
 {
 	cublasIcamax_v2_fn fn = cublasIcamax_v2_choose();
 
-	atomic_store_explicit(&cublasIcamax_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasIcamax_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -17470,7 +17803,7 @@ void *cudastub_cublas_bind_cublasIcamax_v2_64(void)
 {
 	void *fn = (void *)cublasIcamax_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasIcamax_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasIcamax_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasIcamax_v2_64, cudastub_cublas_slot_cublasIcamax_v2_64, cudastub_cublas_resolve_cublasIcamax_v2_64, cudastub_cublas_bind_cublasIcamax_v2_64);
@@ -17485,7 +17818,8 @@ static cublasStatus_t cublasIcamax_v2_64_resolve(cublasHandle_t a0, int64_t a1, 
 {
 	cublasIcamax_v2_64_fn fn = cublasIcamax_v2_64_choose();
 
-	atomic_store_explicit(&cublasIcamax_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasIcamax_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -17515,7 +17849,7 @@ void *cudastub_cublas_bind_cublasIcamin(void)
 {
 	void *fn = (void *)cublasIcamin_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasIcamin, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasIcamin, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasIcamin, cudastub_cublas_slot_cublasIcamin, cudastub_cublas_resolve_cublasIcamin, cudastub_cublas_bind_cublasIcamin);
@@ -17530,7 +17864,8 @@ static int cublasIcamin_resolve(int a0, const cuComplex *a1, int a2)
 {
 	cublasIcamin_fn fn = cublasIcamin_choose();
 
-	atomic_store_explicit(&cublasIcamin_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasIcamin_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -17561,7 +17896,7 @@ void *cudastub_cublas_bind_cublasIcamin_v2(void)
 {
 	void *fn = (void *)cublasIcamin_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasIcamin_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasIcamin_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasIcamin_v2, cudastub_cublas_slot_cublasIcamin_v2, cudastub_cublas_resolve_cublasIcamin_v2, cudastub_cublas_bind_cublasIcamin_v2);
@@ -17576,7 +17911,8 @@ static cublasStatus_t cublasIcamin_v2_resolve(cublasHandle_t a0, int a1, const c
 {
 	cublasIcamin_v2_fn fn = cublasIcamin_v2_choose();
 
-	atomic_store_explicit(&cublasIcamin_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasIcamin_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -17607,7 +17943,7 @@ void *cudastub_cublas_bind_cublasIcamin_v2_64(void)
 {
 	void *fn = (void *)cublasIcamin_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasIcamin_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasIcamin_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasIcamin_v2_64, cudastub_cublas_slot_cublasIcamin_v2_64, cudastub_cublas_resolve_cublasIcamin_v2_64, cudastub_cublas_bind_cublasIcamin_v2_64);
@@ -17622,7 +17958,8 @@ static cublasStatus_t cublasIcamin_v2_64_resolve(cublasHandle_t a0, int64_t a1, 
 {
 	cublasIcamin_v2_64_fn fn = cublasIcamin_v2_64_choose();
 
-	atomic_store_explicit(&cublasIcamin_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasIcamin_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -17652,7 +17989,7 @@ void *cudastub_cublas_bind_cublasIdamax(void)
 {
 	void *fn = (void *)cublasIdamax_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasIdamax, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasIdamax, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasIdamax, cudastub_cublas_slot_cublasIdamax, cudastub_cublas_resolve_cublasIdamax, cudastub_cublas_bind_cublasIdamax);
@@ -17667,7 +18004,8 @@ static int cublasIdamax_resolve(int a0, const double *a1, int a2)
 {
 	cublasIdamax_fn fn = cublasIdamax_choose();
 
-	atomic_store_explicit(&cublasIdamax_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasIdamax_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -17698,7 +18036,7 @@ void *cudastub_cublas_bind_cublasIdamax_v2(void)
 {
 	void *fn = (void *)cublasIdamax_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasIdamax_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasIdamax_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasIdamax_v2, cudastub_cublas_slot_cublasIdamax_v2, cudastub_cublas_resolve_cublasIdamax_v2, cudastub_cublas_bind_cublasIdamax_v2);
@@ -17713,7 +18051,8 @@ static cublasStatus_t cublasIdamax_v2_resolve(cublasHandle_t a0, int a1, const d
 {
 	cublasIdamax_v2_fn fn = cublasIdamax_v2_choose();
 
-	atomic_store_explicit(&cublasIdamax_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasIdamax_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -17744,7 +18083,7 @@ void *cudastub_cublas_bind_cublasIdamax_v2_64(void)
 {
 	void *fn = (void *)cublasIdamax_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasIdamax_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasIdamax_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasIdamax_v2_64, cudastub_cublas_slot_cublasIdamax_v2_64, cudastub_cublas_resolve_cublasIdamax_v2_64, cudastub_cublas_bind_cublasIdamax_v2_64);
@@ -17759,7 +18098,8 @@ static cublasStatus_t cublasIdamax_v2_64_resolve(cublasHandle_t a0, int64_t a1, 
 {
 	cublasIdamax_v2_64_fn fn = cublasIdamax_v2_64_choose();
 
-	atomic_store_explicit(&cublasIdamax_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasIdamax_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -17789,7 +18129,7 @@ void *cudastub_cublas_bind_cublasIdamin(void)
 {
 	void *fn = (void *)cublasIdamin_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasIdamin, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasIdamin, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasIdamin, cudastub_cublas_slot_cublasIdamin, cudastub_cublas_resolve_cublasIdamin, cudastub_cublas_bind_cublasIdamin);
@@ -17804,7 +18144,8 @@ static int cublasIdamin_resolve(int a0, const double *a1, int a2)
 {
 	cublasIdamin_fn fn = cublasIdamin_choose();
 
-	atomic_store_explicit(&cublasIdamin_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasIdamin_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -17835,7 +18176,7 @@ void *cudastub_cublas_bind_cublasIdamin_v2(void)
 {
 	void *fn = (void *)cublasIdamin_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasIdamin_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasIdamin_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasIdamin_v2, cudastub_cublas_slot_cublasIdamin_v2, cudastub_cublas_resolve_cublasIdamin_v2, cudastub_cublas_bind_cublasIdamin_v2);
@@ -17850,7 +18191,8 @@ static cublasStatus_t cublasIdamin_v2_resolve(cublasHandle_t a0, int a1, const d
 {
 	cublasIdamin_v2_fn fn = cublasIdamin_v2_choose();
 
-	atomic_store_explicit(&cublasIdamin_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasIdamin_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -17881,7 +18223,7 @@ void *cudastub_cublas_bind_cublasIdamin_v2_64(void)
 {
 	void *fn = (void *)cublasIdamin_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasIdamin_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasIdamin_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasIdamin_v2_64, cudastub_cublas_slot_cublasIdamin_v2_64, cudastub_cublas_resolve_cublasIdamin_v2_64, cudastub_cublas_bind_cublasIdamin_v2_64);
@@ -17896,7 +18238,8 @@ static cublasStatus_t cublasIdamin_v2_64_resolve(cublasHandle_t a0, int64_t a1, 
 {
 	cublasIdamin_v2_64_fn fn = cublasIdamin_v2_64_choose();
 
-	atomic_store_explicit(&cublasIdamin_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasIdamin_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -17922,7 +18265,7 @@ void *cudastub_cublas_bind_cublasInit(void)
 {
 	void *fn = (void *)cublasInit_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasInit, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasInit, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasInit, cudastub_cublas_slot_cublasInit, cudastub_cublas_resolve_cublasInit, cudastub_cublas_bind_cublasInit);
@@ -17937,7 +18280,8 @@ static cublasStatus_t cublasInit_resolve(void)
 {
 	cublasInit_fn fn = cublasInit_choose();
 
-	atomic_store_explicit(&cublasInit_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasInit_slot, fn, memory_order_release);
 	return fn();
 }
 #endif
@@ -17967,7 +18311,7 @@ void *cudastub_cublas_bind_cublasIsamax(void)
 {
 	void *fn = (void *)cublasIsamax_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasIsamax, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasIsamax, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasIsamax, cudastub_cublas_slot_cublasIsamax, cudastub_cublas_resolve_cublasIsamax, cudastub_cublas_bind_cublasIsamax);
@@ -17982,7 +18326,8 @@ static int cublasIsamax_resolve(int a0, const float *a1, int a2)
 {
 	cublasIsamax_fn fn = cublasIsamax_choose();
 
-	atomic_store_explicit(&cublasIsamax_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasIsamax_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -18013,7 +18358,7 @@ void *cudastub_cublas_bind_cublasIsamax_v2(void)
 {
 	void *fn = (void *)cublasIsamax_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasIsamax_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasIsamax_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasIsamax_v2, cudastub_cublas_slot_cublasIsamax_v2, cudastub_cublas_resolve_cublasIsamax_v2, cudastub_cublas_bind_cublasIsamax_v2);
@@ -18028,7 +18373,8 @@ static cublasStatus_t cublasIsamax_v2_resolve(cublasHandle_t a0, int a1, const f
 {
 	cublasIsamax_v2_fn fn = cublasIsamax_v2_choose();
 
-	atomic_store_explicit(&cublasIsamax_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasIsamax_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -18059,7 +18405,7 @@ void *cudastub_cublas_bind_cublasIsamax_v2_64(void)
 {
 	void *fn = (void *)cublasIsamax_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasIsamax_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasIsamax_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasIsamax_v2_64, cudastub_cublas_slot_cublasIsamax_v2_64, cudastub_cublas_resolve_cublasIsamax_v2_64, cudastub_cublas_bind_cublasIsamax_v2_64);
@@ -18074,7 +18420,8 @@ static cublasStatus_t cublasIsamax_v2_64_resolve(cublasHandle_t a0, int64_t a1, 
 {
 	cublasIsamax_v2_64_fn fn = cublasIsamax_v2_64_choose();
 
-	atomic_store_explicit(&cublasIsamax_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasIsamax_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -18104,7 +18451,7 @@ void *cudastub_cublas_bind_cublasIsamin(void)
 {
 	void *fn = (void *)cublasIsamin_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasIsamin, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasIsamin, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasIsamin, cudastub_cublas_slot_cublasIsamin, cudastub_cublas_resolve_cublasIsamin, cudastub_cublas_bind_cublasIsamin);
@@ -18119,7 +18466,8 @@ static int cublasIsamin_resolve(int a0, const float *a1, int a2)
 {
 	cublasIsamin_fn fn = cublasIsamin_choose();
 
-	atomic_store_explicit(&cublasIsamin_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasIsamin_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -18150,7 +18498,7 @@ void *cudastub_cublas_bind_cublasIsamin_v2(void)
 {
 	void *fn = (void *)cublasIsamin_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasIsamin_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasIsamin_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasIsamin_v2, cudastub_cublas_slot_cublasIsamin_v2, cudastub_cublas_resolve_cublasIsamin_v2, cudastub_cublas_bind_cublasIsamin_v2);
@@ -18165,7 +18513,8 @@ static cublasStatus_t cublasIsamin_v2_resolve(cublasHandle_t a0, int a1, const f
 {
 	cublasIsamin_v2_fn fn = cublasIsamin_v2_choose();
 
-	atomic_store_explicit(&cublasIsamin_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasIsamin_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -18196,7 +18545,7 @@ void *cudastub_cublas_bind_cublasIsamin_v2_64(void)
 {
 	void *fn = (void *)cublasIsamin_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasIsamin_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasIsamin_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasIsamin_v2_64, cudastub_cublas_slot_cublasIsamin_v2_64, cudastub_cublas_resolve_cublasIsamin_v2_64, cudastub_cublas_bind_cublasIsamin_v2_64);
@@ -18211,7 +18560,8 @@ static cublasStatus_t cublasIsamin_v2_64_resolve(cublasHandle_t a0, int64_t a1, 
 {
 	cublasIsamin_v2_64_fn fn = cublasIsamin_v2_64_choose();
 
-	atomic_store_explicit(&cublasIsamin_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasIsamin_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -18241,7 +18591,7 @@ void *cudastub_cublas_bind_cublasIzamax(void)
 {
 	void *fn = (void *)cublasIzamax_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasIzamax, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasIzamax, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasIzamax, cudastub_cublas_slot_cublasIzamax, cudastub_cublas_resolve_cublasIzamax, cudastub_cublas_bind_cublasIzamax);
@@ -18256,7 +18606,8 @@ static int cublasIzamax_resolve(int a0, const cuDoubleComplex *a1, int a2)
 {
 	cublasIzamax_fn fn = cublasIzamax_choose();
 
-	atomic_store_explicit(&cublasIzamax_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasIzamax_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -18287,7 +18638,7 @@ void *cudastub_cublas_bind_cublasIzamax_v2(void)
 {
 	void *fn = (void *)cublasIzamax_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasIzamax_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasIzamax_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasIzamax_v2, cudastub_cublas_slot_cublasIzamax_v2, cudastub_cublas_resolve_cublasIzamax_v2, cudastub_cublas_bind_cublasIzamax_v2);
@@ -18302,7 +18653,8 @@ static cublasStatus_t cublasIzamax_v2_resolve(cublasHandle_t a0, int a1, const c
 {
 	cublasIzamax_v2_fn fn = cublasIzamax_v2_choose();
 
-	atomic_store_explicit(&cublasIzamax_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasIzamax_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -18333,7 +18685,7 @@ void *cudastub_cublas_bind_cublasIzamax_v2_64(void)
 {
 	void *fn = (void *)cublasIzamax_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasIzamax_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasIzamax_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasIzamax_v2_64, cudastub_cublas_slot_cublasIzamax_v2_64, cudastub_cublas_resolve_cublasIzamax_v2_64, cudastub_cublas_bind_cublasIzamax_v2_64);
@@ -18348,7 +18700,8 @@ static cublasStatus_t cublasIzamax_v2_64_resolve(cublasHandle_t a0, int64_t a1, 
 {
 	cublasIzamax_v2_64_fn fn = cublasIzamax_v2_64_choose();
 
-	atomic_store_explicit(&cublasIzamax_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasIzamax_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -18378,7 +18731,7 @@ void *cudastub_cublas_bind_cublasIzamin(void)
 {
 	void *fn = (void *)cublasIzamin_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasIzamin, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasIzamin, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasIzamin, cudastub_cublas_slot_cublasIzamin, cudastub_cublas_resolve_cublasIzamin, cudastub_cublas_bind_cublasIzamin);
@@ -18393,7 +18746,8 @@ static int cublasIzamin_resolve(int a0, const cuDoubleComplex *a1, int a2)
 {
 	cublasIzamin_fn fn = cublasIzamin_choose();
 
-	atomic_store_explicit(&cublasIzamin_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasIzamin_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -18424,7 +18778,7 @@ void *cudastub_cublas_bind_cublasIzamin_v2(void)
 {
 	void *fn = (void *)cublasIzamin_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasIzamin_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasIzamin_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasIzamin_v2, cudastub_cublas_slot_cublasIzamin_v2, cudastub_cublas_resolve_cublasIzamin_v2, cudastub_cublas_bind_cublasIzamin_v2);
@@ -18439,7 +18793,8 @@ static cublasStatus_t cublasIzamin_v2_resolve(cublasHandle_t a0, int a1, const c
 {
 	cublasIzamin_v2_fn fn = cublasIzamin_v2_choose();
 
-	atomic_store_explicit(&cublasIzamin_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasIzamin_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -18470,7 +18825,7 @@ void *cudastub_cublas_bind_cublasIzamin_v2_64(void)
 {
 	void *fn = (void *)cublasIzamin_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasIzamin_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasIzamin_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasIzamin_v2_64, cudastub_cublas_slot_cublasIzamin_v2_64, cudastub_cublas_resolve_cublasIzamin_v2_64, cudastub_cublas_bind_cublasIzamin_v2_64);
@@ -18485,7 +18840,8 @@ static cublasStatus_t cublasIzamin_v2_64_resolve(cublasHandle_t a0, int64_t a1, 
 {
 	cublasIzamin_v2_64_fn fn = cublasIzamin_v2_64_choose();
 
-	atomic_store_explicit(&cublasIzamin_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasIzamin_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -18515,7 +18871,7 @@ void *cudastub_cublas_bind_cublasLoggerConfigure(void)
 {
 	void *fn = (void *)cublasLoggerConfigure_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasLoggerConfigure, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasLoggerConfigure, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLoggerConfigure, cudastub_cublas_slot_cublasLoggerConfigure, cudastub_cublas_resolve_cublasLoggerConfigure, cudastub_cublas_bind_cublasLoggerConfigure);
@@ -18530,7 +18886,8 @@ static cublasStatus_t cublasLoggerConfigure_resolve(int a0, int a1, int a2, cons
 {
 	cublasLoggerConfigure_fn fn = cublasLoggerConfigure_choose();
 
-	atomic_store_explicit(&cublasLoggerConfigure_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasLoggerConfigure_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -18564,7 +18921,7 @@ void *cudastub_cublas_bind_cublasNrm2Ex(void)
 {
 	void *fn = (void *)cublasNrm2Ex_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasNrm2Ex, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasNrm2Ex, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasNrm2Ex, cudastub_cublas_slot_cublasNrm2Ex, cudastub_cublas_resolve_cublasNrm2Ex, cudastub_cublas_bind_cublasNrm2Ex);
@@ -18579,7 +18936,8 @@ static cublasStatus_t cublasNrm2Ex_resolve(cublasHandle_t a0, int a1, const void
 {
 	cublasNrm2Ex_fn fn = cublasNrm2Ex_choose();
 
-	atomic_store_explicit(&cublasNrm2Ex_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasNrm2Ex_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -18613,7 +18971,7 @@ void *cudastub_cublas_bind_cublasNrm2Ex_64(void)
 {
 	void *fn = (void *)cublasNrm2Ex_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasNrm2Ex_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasNrm2Ex_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasNrm2Ex_64, cudastub_cublas_slot_cublasNrm2Ex_64, cudastub_cublas_resolve_cublasNrm2Ex_64, cudastub_cublas_bind_cublasNrm2Ex_64);
@@ -18628,7 +18986,8 @@ static cublasStatus_t cublasNrm2Ex_64_resolve(cublasHandle_t a0, int64_t a1, con
 {
 	cublasNrm2Ex_64_fn fn = cublasNrm2Ex_64_choose();
 
-	atomic_store_explicit(&cublasNrm2Ex_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasNrm2Ex_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -18666,7 +19025,7 @@ void *cudastub_cublas_bind_cublasRotEx(void)
 {
 	void *fn = (void *)cublasRotEx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasRotEx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasRotEx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasRotEx, cudastub_cublas_slot_cublasRotEx, cudastub_cublas_resolve_cublasRotEx, cudastub_cublas_bind_cublasRotEx);
@@ -18681,7 +19040,8 @@ static cublasStatus_t cublasRotEx_resolve(cublasHandle_t a0, int a1, void *a2, c
 {
 	cublasRotEx_fn fn = cublasRotEx_choose();
 
-	atomic_store_explicit(&cublasRotEx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasRotEx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -18719,7 +19079,7 @@ void *cudastub_cublas_bind_cublasRotEx_64(void)
 {
 	void *fn = (void *)cublasRotEx_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasRotEx_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasRotEx_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasRotEx_64, cudastub_cublas_slot_cublasRotEx_64, cudastub_cublas_resolve_cublasRotEx_64, cudastub_cublas_bind_cublasRotEx_64);
@@ -18734,7 +19094,8 @@ static cublasStatus_t cublasRotEx_64_resolve(cublasHandle_t a0, int64_t a1, void
 {
 	cublasRotEx_64_fn fn = cublasRotEx_64_choose();
 
-	atomic_store_explicit(&cublasRotEx_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasRotEx_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -18768,7 +19129,7 @@ void *cudastub_cublas_bind_cublasRotgEx(void)
 {
 	void *fn = (void *)cublasRotgEx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasRotgEx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasRotgEx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasRotgEx, cudastub_cublas_slot_cublasRotgEx, cudastub_cublas_resolve_cublasRotgEx, cudastub_cublas_bind_cublasRotgEx);
@@ -18783,7 +19144,8 @@ static cublasStatus_t cublasRotgEx_resolve(cublasHandle_t a0, void *a1, void *a2
 {
 	cublasRotgEx_fn fn = cublasRotgEx_choose();
 
-	atomic_store_explicit(&cublasRotgEx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasRotgEx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -18820,7 +19182,7 @@ void *cudastub_cublas_bind_cublasRotmEx(void)
 {
 	void *fn = (void *)cublasRotmEx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasRotmEx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasRotmEx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasRotmEx, cudastub_cublas_slot_cublasRotmEx, cudastub_cublas_resolve_cublasRotmEx, cudastub_cublas_bind_cublasRotmEx);
@@ -18835,7 +19197,8 @@ static cublasStatus_t cublasRotmEx_resolve(cublasHandle_t a0, int a1, void *a2, 
 {
 	cublasRotmEx_fn fn = cublasRotmEx_choose();
 
-	atomic_store_explicit(&cublasRotmEx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasRotmEx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -18872,7 +19235,7 @@ void *cudastub_cublas_bind_cublasRotmEx_64(void)
 {
 	void *fn = (void *)cublasRotmEx_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasRotmEx_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasRotmEx_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasRotmEx_64, cudastub_cublas_slot_cublasRotmEx_64, cudastub_cublas_resolve_cublasRotmEx_64, cudastub_cublas_bind_cublasRotmEx_64);
@@ -18887,7 +19250,8 @@ static cublasStatus_t cublasRotmEx_64_resolve(cublasHandle_t a0, int64_t a1, voi
 {
 	cublasRotmEx_64_fn fn = cublasRotmEx_64_choose();
 
-	atomic_store_explicit(&cublasRotmEx_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasRotmEx_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -18925,7 +19289,7 @@ void *cudastub_cublas_bind_cublasRotmgEx(void)
 {
 	void *fn = (void *)cublasRotmgEx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasRotmgEx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasRotmgEx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasRotmgEx, cudastub_cublas_slot_cublasRotmgEx, cudastub_cublas_resolve_cublasRotmgEx, cudastub_cublas_bind_cublasRotmgEx);
@@ -18940,7 +19304,8 @@ static cublasStatus_t cublasRotmgEx_resolve(cublasHandle_t a0, void *a1, cudaDat
 {
 	cublasRotmgEx_fn fn = cublasRotmgEx_choose();
 
-	atomic_store_explicit(&cublasRotmgEx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasRotmgEx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -18970,7 +19335,7 @@ void *cudastub_cublas_bind_cublasSasum(void)
 {
 	void *fn = (void *)cublasSasum_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSasum, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSasum, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSasum, cudastub_cublas_slot_cublasSasum, cudastub_cublas_resolve_cublasSasum, cudastub_cublas_bind_cublasSasum);
@@ -18985,7 +19350,8 @@ static float cublasSasum_resolve(int a0, const float *a1, int a2)
 {
 	cublasSasum_fn fn = cublasSasum_choose();
 
-	atomic_store_explicit(&cublasSasum_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSasum_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -19016,7 +19382,7 @@ void *cudastub_cublas_bind_cublasSasum_v2(void)
 {
 	void *fn = (void *)cublasSasum_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSasum_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSasum_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSasum_v2, cudastub_cublas_slot_cublasSasum_v2, cudastub_cublas_resolve_cublasSasum_v2, cudastub_cublas_bind_cublasSasum_v2);
@@ -19031,7 +19397,8 @@ static cublasStatus_t cublasSasum_v2_resolve(cublasHandle_t a0, int a1, const fl
 {
 	cublasSasum_v2_fn fn = cublasSasum_v2_choose();
 
-	atomic_store_explicit(&cublasSasum_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSasum_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -19062,7 +19429,7 @@ void *cudastub_cublas_bind_cublasSasum_v2_64(void)
 {
 	void *fn = (void *)cublasSasum_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSasum_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSasum_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSasum_v2_64, cudastub_cublas_slot_cublasSasum_v2_64, cudastub_cublas_resolve_cublasSasum_v2_64, cudastub_cublas_bind_cublasSasum_v2_64);
@@ -19077,7 +19444,8 @@ static cublasStatus_t cublasSasum_v2_64_resolve(cublasHandle_t a0, int64_t a1, c
 {
 	cublasSasum_v2_64_fn fn = cublasSasum_v2_64_choose();
 
-	atomic_store_explicit(&cublasSasum_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSasum_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -19107,7 +19475,7 @@ void *cudastub_cublas_bind_cublasSaxpy(void)
 {
 	void *fn = (void *)cublasSaxpy_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSaxpy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSaxpy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSaxpy, cudastub_cublas_slot_cublasSaxpy, cudastub_cublas_resolve_cublasSaxpy, cudastub_cublas_bind_cublasSaxpy);
@@ -19122,7 +19490,8 @@ static void cublasSaxpy_resolve(int a0, float a1, const float *a2, int a3, float
 {
 	cublasSaxpy_fn fn = cublasSaxpy_choose();
 
-	atomic_store_explicit(&cublasSaxpy_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSaxpy_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -19155,7 +19524,7 @@ void *cudastub_cublas_bind_cublasSaxpy_v2(void)
 {
 	void *fn = (void *)cublasSaxpy_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSaxpy_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSaxpy_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSaxpy_v2, cudastub_cublas_slot_cublasSaxpy_v2, cudastub_cublas_resolve_cublasSaxpy_v2, cudastub_cublas_bind_cublasSaxpy_v2);
@@ -19170,7 +19539,8 @@ static cublasStatus_t cublasSaxpy_v2_resolve(cublasHandle_t a0, int a1, const fl
 {
 	cublasSaxpy_v2_fn fn = cublasSaxpy_v2_choose();
 
-	atomic_store_explicit(&cublasSaxpy_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSaxpy_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -19203,7 +19573,7 @@ void *cudastub_cublas_bind_cublasSaxpy_v2_64(void)
 {
 	void *fn = (void *)cublasSaxpy_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSaxpy_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSaxpy_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSaxpy_v2_64, cudastub_cublas_slot_cublasSaxpy_v2_64, cudastub_cublas_resolve_cublasSaxpy_v2_64, cudastub_cublas_bind_cublasSaxpy_v2_64);
@@ -19218,7 +19588,8 @@ static cublasStatus_t cublasSaxpy_v2_64_resolve(cublasHandle_t a0, int64_t a1, c
 {
 	cublasSaxpy_v2_64_fn fn = cublasSaxpy_v2_64_choose();
 
-	atomic_store_explicit(&cublasSaxpy_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSaxpy_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -19252,7 +19623,7 @@ void *cudastub_cublas_bind_cublasScalEx(void)
 {
 	void *fn = (void *)cublasScalEx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasScalEx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasScalEx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasScalEx, cudastub_cublas_slot_cublasScalEx, cudastub_cublas_resolve_cublasScalEx, cudastub_cublas_bind_cublasScalEx);
@@ -19267,7 +19638,8 @@ static cublasStatus_t cublasScalEx_resolve(cublasHandle_t a0, int a1, const void
 {
 	cublasScalEx_fn fn = cublasScalEx_choose();
 
-	atomic_store_explicit(&cublasScalEx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasScalEx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -19301,7 +19673,7 @@ void *cudastub_cublas_bind_cublasScalEx_64(void)
 {
 	void *fn = (void *)cublasScalEx_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasScalEx_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasScalEx_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasScalEx_64, cudastub_cublas_slot_cublasScalEx_64, cudastub_cublas_resolve_cublasScalEx_64, cudastub_cublas_bind_cublasScalEx_64);
@@ -19316,7 +19688,8 @@ static cublasStatus_t cublasScalEx_64_resolve(cublasHandle_t a0, int64_t a1, con
 {
 	cublasScalEx_64_fn fn = cublasScalEx_64_choose();
 
-	atomic_store_explicit(&cublasScalEx_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasScalEx_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -19346,7 +19719,7 @@ void *cudastub_cublas_bind_cublasScasum(void)
 {
 	void *fn = (void *)cublasScasum_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasScasum, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasScasum, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasScasum, cudastub_cublas_slot_cublasScasum, cudastub_cublas_resolve_cublasScasum, cudastub_cublas_bind_cublasScasum);
@@ -19361,7 +19734,8 @@ static float cublasScasum_resolve(int a0, const cuComplex *a1, int a2)
 {
 	cublasScasum_fn fn = cublasScasum_choose();
 
-	atomic_store_explicit(&cublasScasum_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasScasum_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -19392,7 +19766,7 @@ void *cudastub_cublas_bind_cublasScasum_v2(void)
 {
 	void *fn = (void *)cublasScasum_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasScasum_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasScasum_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasScasum_v2, cudastub_cublas_slot_cublasScasum_v2, cudastub_cublas_resolve_cublasScasum_v2, cudastub_cublas_bind_cublasScasum_v2);
@@ -19407,7 +19781,8 @@ static cublasStatus_t cublasScasum_v2_resolve(cublasHandle_t a0, int a1, const c
 {
 	cublasScasum_v2_fn fn = cublasScasum_v2_choose();
 
-	atomic_store_explicit(&cublasScasum_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasScasum_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -19438,7 +19813,7 @@ void *cudastub_cublas_bind_cublasScasum_v2_64(void)
 {
 	void *fn = (void *)cublasScasum_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasScasum_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasScasum_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasScasum_v2_64, cudastub_cublas_slot_cublasScasum_v2_64, cudastub_cublas_resolve_cublasScasum_v2_64, cudastub_cublas_bind_cublasScasum_v2_64);
@@ -19453,7 +19828,8 @@ static cublasStatus_t cublasScasum_v2_64_resolve(cublasHandle_t a0, int64_t a1, 
 {
 	cublasScasum_v2_64_fn fn = cublasScasum_v2_64_choose();
 
-	atomic_store_explicit(&cublasScasum_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasScasum_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -19483,7 +19859,7 @@ void *cudastub_cublas_bind_cublasScnrm2(void)
 {
 	void *fn = (void *)cublasScnrm2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasScnrm2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasScnrm2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasScnrm2, cudastub_cublas_slot_cublasScnrm2, cudastub_cublas_resolve_cublasScnrm2, cudastub_cublas_bind_cublasScnrm2);
@@ -19498,7 +19874,8 @@ static float cublasScnrm2_resolve(int a0, const cuComplex *a1, int a2)
 {
 	cublasScnrm2_fn fn = cublasScnrm2_choose();
 
-	atomic_store_explicit(&cublasScnrm2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasScnrm2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -19529,7 +19906,7 @@ void *cudastub_cublas_bind_cublasScnrm2_v2(void)
 {
 	void *fn = (void *)cublasScnrm2_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasScnrm2_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasScnrm2_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasScnrm2_v2, cudastub_cublas_slot_cublasScnrm2_v2, cudastub_cublas_resolve_cublasScnrm2_v2, cudastub_cublas_bind_cublasScnrm2_v2);
@@ -19544,7 +19921,8 @@ static cublasStatus_t cublasScnrm2_v2_resolve(cublasHandle_t a0, int a1, const c
 {
 	cublasScnrm2_v2_fn fn = cublasScnrm2_v2_choose();
 
-	atomic_store_explicit(&cublasScnrm2_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasScnrm2_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -19575,7 +19953,7 @@ void *cudastub_cublas_bind_cublasScnrm2_v2_64(void)
 {
 	void *fn = (void *)cublasScnrm2_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasScnrm2_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasScnrm2_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasScnrm2_v2_64, cudastub_cublas_slot_cublasScnrm2_v2_64, cudastub_cublas_resolve_cublasScnrm2_v2_64, cudastub_cublas_bind_cublasScnrm2_v2_64);
@@ -19590,7 +19968,8 @@ static cublasStatus_t cublasScnrm2_v2_64_resolve(cublasHandle_t a0, int64_t a1, 
 {
 	cublasScnrm2_v2_64_fn fn = cublasScnrm2_v2_64_choose();
 
-	atomic_store_explicit(&cublasScnrm2_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasScnrm2_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -19619,7 +19998,7 @@ void *cudastub_cublas_bind_cublasScopy(void)
 {
 	void *fn = (void *)cublasScopy_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasScopy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasScopy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasScopy, cudastub_cublas_slot_cublasScopy, cudastub_cublas_resolve_cublasScopy, cudastub_cublas_bind_cublasScopy);
@@ -19634,7 +20013,8 @@ static void cublasScopy_resolve(int a0, const float *a1, int a2, float *a3, int 
 {
 	cublasScopy_fn fn = cublasScopy_choose();
 
-	atomic_store_explicit(&cublasScopy_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasScopy_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -19666,7 +20046,7 @@ void *cudastub_cublas_bind_cublasScopy_v2(void)
 {
 	void *fn = (void *)cublasScopy_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasScopy_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasScopy_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasScopy_v2, cudastub_cublas_slot_cublasScopy_v2, cudastub_cublas_resolve_cublasScopy_v2, cudastub_cublas_bind_cublasScopy_v2);
@@ -19681,7 +20061,8 @@ static cublasStatus_t cublasScopy_v2_resolve(cublasHandle_t a0, int a1, const fl
 {
 	cublasScopy_v2_fn fn = cublasScopy_v2_choose();
 
-	atomic_store_explicit(&cublasScopy_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasScopy_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -19713,7 +20094,7 @@ void *cudastub_cublas_bind_cublasScopy_v2_64(void)
 {
 	void *fn = (void *)cublasScopy_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasScopy_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasScopy_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasScopy_v2_64, cudastub_cublas_slot_cublasScopy_v2_64, cudastub_cublas_resolve_cublasScopy_v2_64, cudastub_cublas_bind_cublasScopy_v2_64);
@@ -19728,7 +20109,8 @@ static cublasStatus_t cublasScopy_v2_64_resolve(cublasHandle_t a0, int64_t a1, c
 {
 	cublasScopy_v2_64_fn fn = cublasScopy_v2_64_choose();
 
-	atomic_store_explicit(&cublasScopy_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasScopy_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -19764,7 +20146,7 @@ void *cudastub_cublas_bind_cublasSdgmm(void)
 {
 	void *fn = (void *)cublasSdgmm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSdgmm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSdgmm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSdgmm, cudastub_cublas_slot_cublasSdgmm, cudastub_cublas_resolve_cublasSdgmm, cudastub_cublas_bind_cublasSdgmm);
@@ -19779,7 +20161,8 @@ static cublasStatus_t cublasSdgmm_resolve(cublasHandle_t a0, cublasSideMode_t a1
 {
 	cublasSdgmm_fn fn = cublasSdgmm_choose();
 
-	atomic_store_explicit(&cublasSdgmm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSdgmm_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -19815,7 +20198,7 @@ void *cudastub_cublas_bind_cublasSdgmm_64(void)
 {
 	void *fn = (void *)cublasSdgmm_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSdgmm_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSdgmm_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSdgmm_64, cudastub_cublas_slot_cublasSdgmm_64, cudastub_cublas_resolve_cublasSdgmm_64, cudastub_cublas_bind_cublasSdgmm_64);
@@ -19830,7 +20213,8 @@ static cublasStatus_t cublasSdgmm_64_resolve(cublasHandle_t a0, cublasSideMode_t
 {
 	cublasSdgmm_64_fn fn = cublasSdgmm_64_choose();
 
-	atomic_store_explicit(&cublasSdgmm_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSdgmm_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -19862,7 +20246,7 @@ void *cudastub_cublas_bind_cublasSdot(void)
 {
 	void *fn = (void *)cublasSdot_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSdot, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSdot, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSdot, cudastub_cublas_slot_cublasSdot, cudastub_cublas_resolve_cublasSdot, cudastub_cublas_bind_cublasSdot);
@@ -19877,7 +20261,8 @@ static float cublasSdot_resolve(int a0, const float *a1, int a2, const float *a3
 {
 	cublasSdot_fn fn = cublasSdot_choose();
 
-	atomic_store_explicit(&cublasSdot_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSdot_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -19910,7 +20295,7 @@ void *cudastub_cublas_bind_cublasSdot_v2(void)
 {
 	void *fn = (void *)cublasSdot_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSdot_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSdot_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSdot_v2, cudastub_cublas_slot_cublasSdot_v2, cudastub_cublas_resolve_cublasSdot_v2, cudastub_cublas_bind_cublasSdot_v2);
@@ -19925,7 +20310,8 @@ static cublasStatus_t cublasSdot_v2_resolve(cublasHandle_t a0, int a1, const flo
 {
 	cublasSdot_v2_fn fn = cublasSdot_v2_choose();
 
-	atomic_store_explicit(&cublasSdot_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSdot_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -19958,7 +20344,7 @@ void *cudastub_cublas_bind_cublasSdot_v2_64(void)
 {
 	void *fn = (void *)cublasSdot_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSdot_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSdot_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSdot_v2_64, cudastub_cublas_slot_cublasSdot_v2_64, cudastub_cublas_resolve_cublasSdot_v2_64, cudastub_cublas_bind_cublasSdot_v2_64);
@@ -19973,7 +20359,8 @@ static cublasStatus_t cublasSdot_v2_64_resolve(cublasHandle_t a0, int64_t a1, co
 {
 	cublasSdot_v2_64_fn fn = cublasSdot_v2_64_choose();
 
-	atomic_store_explicit(&cublasSdot_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSdot_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -20001,7 +20388,7 @@ void *cudastub_cublas_bind_cublasSetAtomicsMode(void)
 {
 	void *fn = (void *)cublasSetAtomicsMode_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSetAtomicsMode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSetAtomicsMode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSetAtomicsMode, cudastub_cublas_slot_cublasSetAtomicsMode, cudastub_cublas_resolve_cublasSetAtomicsMode, cudastub_cublas_bind_cublasSetAtomicsMode);
@@ -20016,7 +20403,8 @@ static cublasStatus_t cublasSetAtomicsMode_resolve(cublasHandle_t a0, cublasAtom
 {
 	cublasSetAtomicsMode_fn fn = cublasSetAtomicsMode_choose();
 
-	atomic_store_explicit(&cublasSetAtomicsMode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSetAtomicsMode_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -20043,7 +20431,7 @@ void *cudastub_cublas_bind_cublasSetKernelStream(void)
 {
 	void *fn = (void *)cublasSetKernelStream_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSetKernelStream, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSetKernelStream, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSetKernelStream, cudastub_cublas_slot_cublasSetKernelStream, cudastub_cublas_resolve_cublasSetKernelStream, cudastub_cublas_bind_cublasSetKernelStream);
@@ -20058,7 +20446,8 @@ static cublasStatus_t cublasSetKernelStream_resolve(cudaStream_t a0)
 {
 	cublasSetKernelStream_fn fn = cublasSetKernelStream_choose();
 
-	atomic_store_explicit(&cublasSetKernelStream_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSetKernelStream_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -20085,7 +20474,7 @@ void *cudastub_cublas_bind_cublasSetLoggerCallback(void)
 {
 	void *fn = (void *)cublasSetLoggerCallback_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSetLoggerCallback, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSetLoggerCallback, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSetLoggerCallback, cudastub_cublas_slot_cublasSetLoggerCallback, cudastub_cublas_resolve_cublasSetLoggerCallback, cudastub_cublas_bind_cublasSetLoggerCallback);
@@ -20100,7 +20489,8 @@ static cublasStatus_t cublasSetLoggerCallback_resolve(cublasLogCallback a0)
 {
 	cublasSetLoggerCallback_fn fn = cublasSetLoggerCallback_choose();
 
-	atomic_store_explicit(&cublasSetLoggerCallback_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSetLoggerCallback_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -20128,7 +20518,7 @@ void *cudastub_cublas_bind_cublasSetMathMode(void)
 {
 	void *fn = (void *)cublasSetMathMode_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSetMathMode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSetMathMode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSetMathMode, cudastub_cublas_slot_cublasSetMathMode, cudastub_cublas_resolve_cublasSetMathMode, cudastub_cublas_bind_cublasSetMathMode);
@@ -20143,7 +20533,8 @@ static cublasStatus_t cublasSetMathMode_resolve(cublasHandle_t a0, cublasMath_t 
 {
 	cublasSetMathMode_fn fn = cublasSetMathMode_choose();
 
-	atomic_store_explicit(&cublasSetMathMode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSetMathMode_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -20176,7 +20567,7 @@ void *cudastub_cublas_bind_cublasSetMatrix(void)
 {
 	void *fn = (void *)cublasSetMatrix_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSetMatrix, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSetMatrix, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSetMatrix, cudastub_cublas_slot_cublasSetMatrix, cudastub_cublas_resolve_cublasSetMatrix, cudastub_cublas_bind_cublasSetMatrix);
@@ -20191,7 +20582,8 @@ static cublasStatus_t cublasSetMatrix_resolve(int a0, int a1, int a2, const void
 {
 	cublasSetMatrix_fn fn = cublasSetMatrix_choose();
 
-	atomic_store_explicit(&cublasSetMatrix_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSetMatrix_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -20225,7 +20617,7 @@ void *cudastub_cublas_bind_cublasSetMatrixAsync(void)
 {
 	void *fn = (void *)cublasSetMatrixAsync_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSetMatrixAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSetMatrixAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSetMatrixAsync, cudastub_cublas_slot_cublasSetMatrixAsync, cudastub_cublas_resolve_cublasSetMatrixAsync, cudastub_cublas_bind_cublasSetMatrixAsync);
@@ -20240,7 +20632,8 @@ static cublasStatus_t cublasSetMatrixAsync_resolve(int a0, int a1, int a2, const
 {
 	cublasSetMatrixAsync_fn fn = cublasSetMatrixAsync_choose();
 
-	atomic_store_explicit(&cublasSetMatrixAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSetMatrixAsync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -20274,7 +20667,7 @@ void *cudastub_cublas_bind_cublasSetMatrixAsync_64(void)
 {
 	void *fn = (void *)cublasSetMatrixAsync_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSetMatrixAsync_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSetMatrixAsync_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSetMatrixAsync_64, cudastub_cublas_slot_cublasSetMatrixAsync_64, cudastub_cublas_resolve_cublasSetMatrixAsync_64, cudastub_cublas_bind_cublasSetMatrixAsync_64);
@@ -20289,7 +20682,8 @@ static cublasStatus_t cublasSetMatrixAsync_64_resolve(int64_t a0, int64_t a1, in
 {
 	cublasSetMatrixAsync_64_fn fn = cublasSetMatrixAsync_64_choose();
 
-	atomic_store_explicit(&cublasSetMatrixAsync_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSetMatrixAsync_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -20322,7 +20716,7 @@ void *cudastub_cublas_bind_cublasSetMatrix_64(void)
 {
 	void *fn = (void *)cublasSetMatrix_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSetMatrix_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSetMatrix_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSetMatrix_64, cudastub_cublas_slot_cublasSetMatrix_64, cudastub_cublas_resolve_cublasSetMatrix_64, cudastub_cublas_bind_cublasSetMatrix_64);
@@ -20337,7 +20731,8 @@ static cublasStatus_t cublasSetMatrix_64_resolve(int64_t a0, int64_t a1, int64_t
 {
 	cublasSetMatrix_64_fn fn = cublasSetMatrix_64_choose();
 
-	atomic_store_explicit(&cublasSetMatrix_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSetMatrix_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -20365,7 +20760,7 @@ void *cudastub_cublas_bind_cublasSetPointerMode_v2(void)
 {
 	void *fn = (void *)cublasSetPointerMode_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSetPointerMode_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSetPointerMode_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSetPointerMode_v2, cudastub_cublas_slot_cublasSetPointerMode_v2, cudastub_cublas_resolve_cublasSetPointerMode_v2, cudastub_cublas_bind_cublasSetPointerMode_v2);
@@ -20380,7 +20775,8 @@ static cublasStatus_t cublasSetPointerMode_v2_resolve(cublasHandle_t a0, cublasP
 {
 	cublasSetPointerMode_v2_fn fn = cublasSetPointerMode_v2_choose();
 
-	atomic_store_explicit(&cublasSetPointerMode_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSetPointerMode_v2_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -20408,7 +20804,7 @@ void *cudastub_cublas_bind_cublasSetSmCountTarget(void)
 {
 	void *fn = (void *)cublasSetSmCountTarget_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSetSmCountTarget, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSetSmCountTarget, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSetSmCountTarget, cudastub_cublas_slot_cublasSetSmCountTarget, cudastub_cublas_resolve_cublasSetSmCountTarget, cudastub_cublas_bind_cublasSetSmCountTarget);
@@ -20423,7 +20819,8 @@ static cublasStatus_t cublasSetSmCountTarget_resolve(cublasHandle_t a0, int a1)
 {
 	cublasSetSmCountTarget_fn fn = cublasSetSmCountTarget_choose();
 
-	atomic_store_explicit(&cublasSetSmCountTarget_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSetSmCountTarget_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -20451,7 +20848,7 @@ void *cudastub_cublas_bind_cublasSetStream_v2(void)
 {
 	void *fn = (void *)cublasSetStream_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSetStream_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSetStream_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSetStream_v2, cudastub_cublas_slot_cublasSetStream_v2, cudastub_cublas_resolve_cublasSetStream_v2, cudastub_cublas_bind_cublasSetStream_v2);
@@ -20466,7 +20863,8 @@ static cublasStatus_t cublasSetStream_v2_resolve(cublasHandle_t a0, cudaStream_t
 {
 	cublasSetStream_v2_fn fn = cublasSetStream_v2_choose();
 
-	atomic_store_explicit(&cublasSetStream_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSetStream_v2_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -20498,7 +20896,7 @@ void *cudastub_cublas_bind_cublasSetVector(void)
 {
 	void *fn = (void *)cublasSetVector_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSetVector, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSetVector, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSetVector, cudastub_cublas_slot_cublasSetVector, cudastub_cublas_resolve_cublasSetVector, cudastub_cublas_bind_cublasSetVector);
@@ -20513,7 +20911,8 @@ static cublasStatus_t cublasSetVector_resolve(int a0, int a1, const void *a2, in
 {
 	cublasSetVector_fn fn = cublasSetVector_choose();
 
-	atomic_store_explicit(&cublasSetVector_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSetVector_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -20546,7 +20945,7 @@ void *cudastub_cublas_bind_cublasSetVectorAsync(void)
 {
 	void *fn = (void *)cublasSetVectorAsync_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSetVectorAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSetVectorAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSetVectorAsync, cudastub_cublas_slot_cublasSetVectorAsync, cudastub_cublas_resolve_cublasSetVectorAsync, cudastub_cublas_bind_cublasSetVectorAsync);
@@ -20561,7 +20960,8 @@ static cublasStatus_t cublasSetVectorAsync_resolve(int a0, int a1, const void *a
 {
 	cublasSetVectorAsync_fn fn = cublasSetVectorAsync_choose();
 
-	atomic_store_explicit(&cublasSetVectorAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSetVectorAsync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -20594,7 +20994,7 @@ void *cudastub_cublas_bind_cublasSetVectorAsync_64(void)
 {
 	void *fn = (void *)cublasSetVectorAsync_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSetVectorAsync_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSetVectorAsync_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSetVectorAsync_64, cudastub_cublas_slot_cublasSetVectorAsync_64, cudastub_cublas_resolve_cublasSetVectorAsync_64, cudastub_cublas_bind_cublasSetVectorAsync_64);
@@ -20609,7 +21009,8 @@ static cublasStatus_t cublasSetVectorAsync_64_resolve(int64_t a0, int64_t a1, co
 {
 	cublasSetVectorAsync_64_fn fn = cublasSetVectorAsync_64_choose();
 
-	atomic_store_explicit(&cublasSetVectorAsync_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSetVectorAsync_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -20641,7 +21042,7 @@ void *cudastub_cublas_bind_cublasSetVector_64(void)
 {
 	void *fn = (void *)cublasSetVector_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSetVector_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSetVector_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSetVector_64, cudastub_cublas_slot_cublasSetVector_64, cudastub_cublas_resolve_cublasSetVector_64, cudastub_cublas_bind_cublasSetVector_64);
@@ -20656,7 +21057,8 @@ static cublasStatus_t cublasSetVector_64_resolve(int64_t a0, int64_t a1, const v
 {
 	cublasSetVector_64_fn fn = cublasSetVector_64_choose();
 
-	atomic_store_explicit(&cublasSetVector_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSetVector_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -20685,7 +21087,7 @@ void *cudastub_cublas_bind_cublasSetWorkspace_v2(void)
 {
 	void *fn = (void *)cublasSetWorkspace_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSetWorkspace_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSetWorkspace_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSetWorkspace_v2, cudastub_cublas_slot_cublasSetWorkspace_v2, cudastub_cublas_resolve_cublasSetWorkspace_v2, cudastub_cublas_bind_cublasSetWorkspace_v2);
@@ -20700,7 +21102,8 @@ static cublasStatus_t cublasSetWorkspace_v2_resolve(cublasHandle_t a0, void *a1,
 {
 	cublasSetWorkspace_v2_fn fn = cublasSetWorkspace_v2_choose();
 
-	atomic_store_explicit(&cublasSetWorkspace_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSetWorkspace_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -20737,7 +21140,7 @@ void *cudastub_cublas_bind_cublasSgbmv(void)
 {
 	void *fn = (void *)cublasSgbmv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSgbmv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSgbmv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSgbmv, cudastub_cublas_slot_cublasSgbmv, cudastub_cublas_resolve_cublasSgbmv, cudastub_cublas_bind_cublasSgbmv);
@@ -20752,7 +21155,8 @@ static void cublasSgbmv_resolve(char a0, int a1, int a2, int a3, int a4, float a
 {
 	cublasSgbmv_fn fn = cublasSgbmv_choose();
 
-	atomic_store_explicit(&cublasSgbmv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSgbmv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -20792,7 +21196,7 @@ void *cudastub_cublas_bind_cublasSgbmv_v2(void)
 {
 	void *fn = (void *)cublasSgbmv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSgbmv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSgbmv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSgbmv_v2, cudastub_cublas_slot_cublasSgbmv_v2, cudastub_cublas_resolve_cublasSgbmv_v2, cudastub_cublas_bind_cublasSgbmv_v2);
@@ -20807,7 +21211,8 @@ static cublasStatus_t cublasSgbmv_v2_resolve(cublasHandle_t a0, cublasOperation_
 {
 	cublasSgbmv_v2_fn fn = cublasSgbmv_v2_choose();
 
-	atomic_store_explicit(&cublasSgbmv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSgbmv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -20847,7 +21252,7 @@ void *cudastub_cublas_bind_cublasSgbmv_v2_64(void)
 {
 	void *fn = (void *)cublasSgbmv_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSgbmv_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSgbmv_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSgbmv_v2_64, cudastub_cublas_slot_cublasSgbmv_v2_64, cudastub_cublas_resolve_cublasSgbmv_v2_64, cudastub_cublas_bind_cublasSgbmv_v2_64);
@@ -20862,7 +21267,8 @@ static cublasStatus_t cublasSgbmv_v2_64_resolve(cublasHandle_t a0, cublasOperati
 {
 	cublasSgbmv_v2_64_fn fn = cublasSgbmv_v2_64_choose();
 
-	atomic_store_explicit(&cublasSgbmv_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSgbmv_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -20901,7 +21307,7 @@ void *cudastub_cublas_bind_cublasSgeam(void)
 {
 	void *fn = (void *)cublasSgeam_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSgeam, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSgeam, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSgeam, cudastub_cublas_slot_cublasSgeam, cudastub_cublas_resolve_cublasSgeam, cudastub_cublas_bind_cublasSgeam);
@@ -20916,7 +21322,8 @@ static cublasStatus_t cublasSgeam_resolve(cublasHandle_t a0, cublasOperation_t a
 {
 	cublasSgeam_fn fn = cublasSgeam_choose();
 
-	atomic_store_explicit(&cublasSgeam_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSgeam_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -20955,7 +21362,7 @@ void *cudastub_cublas_bind_cublasSgeam_64(void)
 {
 	void *fn = (void *)cublasSgeam_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSgeam_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSgeam_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSgeam_64, cudastub_cublas_slot_cublasSgeam_64, cudastub_cublas_resolve_cublasSgeam_64, cudastub_cublas_bind_cublasSgeam_64);
@@ -20970,7 +21377,8 @@ static cublasStatus_t cublasSgeam_64_resolve(cublasHandle_t a0, cublasOperation_
 {
 	cublasSgeam_64_fn fn = cublasSgeam_64_choose();
 
-	atomic_store_explicit(&cublasSgeam_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSgeam_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -21008,7 +21416,7 @@ void *cudastub_cublas_bind_cublasSgelsBatched(void)
 {
 	void *fn = (void *)cublasSgelsBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSgelsBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSgelsBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSgelsBatched, cudastub_cublas_slot_cublasSgelsBatched, cudastub_cublas_resolve_cublasSgelsBatched, cudastub_cublas_bind_cublasSgelsBatched);
@@ -21023,7 +21431,8 @@ static cublasStatus_t cublasSgelsBatched_resolve(cublasHandle_t a0, cublasOperat
 {
 	cublasSgelsBatched_fn fn = cublasSgelsBatched_choose();
 
-	atomic_store_explicit(&cublasSgelsBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSgelsBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -21060,7 +21469,7 @@ void *cudastub_cublas_bind_cublasSgemm(void)
 {
 	void *fn = (void *)cublasSgemm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSgemm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSgemm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSgemm, cudastub_cublas_slot_cublasSgemm, cudastub_cublas_resolve_cublasSgemm, cudastub_cublas_bind_cublasSgemm);
@@ -21075,7 +21484,8 @@ static void cublasSgemm_resolve(char a0, char a1, int a2, int a3, int a4, float 
 {
 	cublasSgemm_fn fn = cublasSgemm_choose();
 
-	atomic_store_explicit(&cublasSgemm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSgemm_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -21116,7 +21526,7 @@ void *cudastub_cublas_bind_cublasSgemmBatched(void)
 {
 	void *fn = (void *)cublasSgemmBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSgemmBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSgemmBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSgemmBatched, cudastub_cublas_slot_cublasSgemmBatched, cudastub_cublas_resolve_cublasSgemmBatched, cudastub_cublas_bind_cublasSgemmBatched);
@@ -21131,7 +21541,8 @@ static cublasStatus_t cublasSgemmBatched_resolve(cublasHandle_t a0, cublasOperat
 {
 	cublasSgemmBatched_fn fn = cublasSgemmBatched_choose();
 
-	atomic_store_explicit(&cublasSgemmBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSgemmBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
 }
 #endif
@@ -21172,7 +21583,7 @@ void *cudastub_cublas_bind_cublasSgemmBatched_64(void)
 {
 	void *fn = (void *)cublasSgemmBatched_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSgemmBatched_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSgemmBatched_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSgemmBatched_64, cudastub_cublas_slot_cublasSgemmBatched_64, cudastub_cublas_resolve_cublasSgemmBatched_64, cudastub_cublas_bind_cublasSgemmBatched_64);
@@ -21187,7 +21598,8 @@ static cublasStatus_t cublasSgemmBatched_64_resolve(cublasHandle_t a0, cublasOpe
 {
 	cublasSgemmBatched_64_fn fn = cublasSgemmBatched_64_choose();
 
-	atomic_store_explicit(&cublasSgemmBatched_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSgemmBatched_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
 }
 #endif
@@ -21230,7 +21642,7 @@ void *cudastub_cublas_bind_cublasSgemmEx(void)
 {
 	void *fn = (void *)cublasSgemmEx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSgemmEx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSgemmEx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSgemmEx, cudastub_cublas_slot_cublasSgemmEx, cudastub_cublas_resolve_cublasSgemmEx, cudastub_cublas_bind_cublasSgemmEx);
@@ -21245,7 +21657,8 @@ static cublasStatus_t cublasSgemmEx_resolve(cublasHandle_t a0, cublasOperation_t
 {
 	cublasSgemmEx_fn fn = cublasSgemmEx_choose();
 
-	atomic_store_explicit(&cublasSgemmEx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSgemmEx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
 }
 #endif
@@ -21288,7 +21701,7 @@ void *cudastub_cublas_bind_cublasSgemmEx_64(void)
 {
 	void *fn = (void *)cublasSgemmEx_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSgemmEx_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSgemmEx_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSgemmEx_64, cudastub_cublas_slot_cublasSgemmEx_64, cudastub_cublas_resolve_cublasSgemmEx_64, cudastub_cublas_bind_cublasSgemmEx_64);
@@ -21303,7 +21716,8 @@ static cublasStatus_t cublasSgemmEx_64_resolve(cublasHandle_t a0, cublasOperatio
 {
 	cublasSgemmEx_64_fn fn = cublasSgemmEx_64_choose();
 
-	atomic_store_explicit(&cublasSgemmEx_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSgemmEx_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
 }
 #endif
@@ -21345,7 +21759,7 @@ void *cudastub_cublas_bind_cublasSgemmGroupedBatched(void)
 {
 	void *fn = (void *)cublasSgemmGroupedBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSgemmGroupedBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSgemmGroupedBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSgemmGroupedBatched, cudastub_cublas_slot_cublasSgemmGroupedBatched, cudastub_cublas_resolve_cublasSgemmGroupedBatched, cudastub_cublas_bind_cublasSgemmGroupedBatched);
@@ -21360,7 +21774,8 @@ static cublasStatus_t cublasSgemmGroupedBatched_resolve(cublasHandle_t a0, const
 {
 	cublasSgemmGroupedBatched_fn fn = cublasSgemmGroupedBatched_choose();
 
-	atomic_store_explicit(&cublasSgemmGroupedBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSgemmGroupedBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
 }
 #endif
@@ -21402,7 +21817,7 @@ void *cudastub_cublas_bind_cublasSgemmGroupedBatched_64(void)
 {
 	void *fn = (void *)cublasSgemmGroupedBatched_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSgemmGroupedBatched_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSgemmGroupedBatched_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSgemmGroupedBatched_64, cudastub_cublas_slot_cublasSgemmGroupedBatched_64, cudastub_cublas_resolve_cublasSgemmGroupedBatched_64, cudastub_cublas_bind_cublasSgemmGroupedBatched_64);
@@ -21417,7 +21832,8 @@ static cublasStatus_t cublasSgemmGroupedBatched_64_resolve(cublasHandle_t a0, co
 {
 	cublasSgemmGroupedBatched_64_fn fn = cublasSgemmGroupedBatched_64_choose();
 
-	atomic_store_explicit(&cublasSgemmGroupedBatched_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSgemmGroupedBatched_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
 }
 #endif
@@ -21461,7 +21877,7 @@ void *cudastub_cublas_bind_cublasSgemmStridedBatched(void)
 {
 	void *fn = (void *)cublasSgemmStridedBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSgemmStridedBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSgemmStridedBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSgemmStridedBatched, cudastub_cublas_slot_cublasSgemmStridedBatched, cudastub_cublas_resolve_cublasSgemmStridedBatched, cudastub_cublas_bind_cublasSgemmStridedBatched);
@@ -21476,7 +21892,8 @@ static cublasStatus_t cublasSgemmStridedBatched_resolve(cublasHandle_t a0, cubla
 {
 	cublasSgemmStridedBatched_fn fn = cublasSgemmStridedBatched_choose();
 
-	atomic_store_explicit(&cublasSgemmStridedBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSgemmStridedBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
 }
 #endif
@@ -21520,7 +21937,7 @@ void *cudastub_cublas_bind_cublasSgemmStridedBatched_64(void)
 {
 	void *fn = (void *)cublasSgemmStridedBatched_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSgemmStridedBatched_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSgemmStridedBatched_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSgemmStridedBatched_64, cudastub_cublas_slot_cublasSgemmStridedBatched_64, cudastub_cublas_resolve_cublasSgemmStridedBatched_64, cudastub_cublas_bind_cublasSgemmStridedBatched_64);
@@ -21535,7 +21952,8 @@ static cublasStatus_t cublasSgemmStridedBatched_64_resolve(cublasHandle_t a0, cu
 {
 	cublasSgemmStridedBatched_64_fn fn = cublasSgemmStridedBatched_64_choose();
 
-	atomic_store_explicit(&cublasSgemmStridedBatched_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSgemmStridedBatched_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
 }
 #endif
@@ -21575,7 +21993,7 @@ void *cudastub_cublas_bind_cublasSgemm_v2(void)
 {
 	void *fn = (void *)cublasSgemm_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSgemm_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSgemm_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSgemm_v2, cudastub_cublas_slot_cublasSgemm_v2, cudastub_cublas_resolve_cublasSgemm_v2, cudastub_cublas_bind_cublasSgemm_v2);
@@ -21590,7 +22008,8 @@ static cublasStatus_t cublasSgemm_v2_resolve(cublasHandle_t a0, cublasOperation_
 {
 	cublasSgemm_v2_fn fn = cublasSgemm_v2_choose();
 
-	atomic_store_explicit(&cublasSgemm_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSgemm_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -21630,7 +22049,7 @@ void *cudastub_cublas_bind_cublasSgemm_v2_64(void)
 {
 	void *fn = (void *)cublasSgemm_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSgemm_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSgemm_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSgemm_v2_64, cudastub_cublas_slot_cublasSgemm_v2_64, cudastub_cublas_resolve_cublasSgemm_v2_64, cudastub_cublas_bind_cublasSgemm_v2_64);
@@ -21645,7 +22064,8 @@ static cublasStatus_t cublasSgemm_v2_64_resolve(cublasHandle_t a0, cublasOperati
 {
 	cublasSgemm_v2_64_fn fn = cublasSgemm_v2_64_choose();
 
-	atomic_store_explicit(&cublasSgemm_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSgemm_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -21680,7 +22100,7 @@ void *cudastub_cublas_bind_cublasSgemv(void)
 {
 	void *fn = (void *)cublasSgemv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSgemv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSgemv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSgemv, cudastub_cublas_slot_cublasSgemv, cudastub_cublas_resolve_cublasSgemv, cudastub_cublas_bind_cublasSgemv);
@@ -21695,7 +22115,8 @@ static void cublasSgemv_resolve(char a0, int a1, int a2, float a3, const float *
 {
 	cublasSgemv_fn fn = cublasSgemv_choose();
 
-	atomic_store_explicit(&cublasSgemv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSgemv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -21734,7 +22155,7 @@ void *cudastub_cublas_bind_cublasSgemvBatched(void)
 {
 	void *fn = (void *)cublasSgemvBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSgemvBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSgemvBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSgemvBatched, cudastub_cublas_slot_cublasSgemvBatched, cudastub_cublas_resolve_cublasSgemvBatched, cudastub_cublas_bind_cublasSgemvBatched);
@@ -21749,7 +22170,8 @@ static cublasStatus_t cublasSgemvBatched_resolve(cublasHandle_t a0, cublasOperat
 {
 	cublasSgemvBatched_fn fn = cublasSgemvBatched_choose();
 
-	atomic_store_explicit(&cublasSgemvBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSgemvBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -21788,7 +22210,7 @@ void *cudastub_cublas_bind_cublasSgemvBatched_64(void)
 {
 	void *fn = (void *)cublasSgemvBatched_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSgemvBatched_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSgemvBatched_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSgemvBatched_64, cudastub_cublas_slot_cublasSgemvBatched_64, cudastub_cublas_resolve_cublasSgemvBatched_64, cudastub_cublas_bind_cublasSgemvBatched_64);
@@ -21803,7 +22225,8 @@ static cublasStatus_t cublasSgemvBatched_64_resolve(cublasHandle_t a0, cublasOpe
 {
 	cublasSgemvBatched_64_fn fn = cublasSgemvBatched_64_choose();
 
-	atomic_store_explicit(&cublasSgemvBatched_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSgemvBatched_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -21845,7 +22268,7 @@ void *cudastub_cublas_bind_cublasSgemvStridedBatched(void)
 {
 	void *fn = (void *)cublasSgemvStridedBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSgemvStridedBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSgemvStridedBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSgemvStridedBatched, cudastub_cublas_slot_cublasSgemvStridedBatched, cudastub_cublas_resolve_cublasSgemvStridedBatched, cudastub_cublas_bind_cublasSgemvStridedBatched);
@@ -21860,7 +22283,8 @@ static cublasStatus_t cublasSgemvStridedBatched_resolve(cublasHandle_t a0, cubla
 {
 	cublasSgemvStridedBatched_fn fn = cublasSgemvStridedBatched_choose();
 
-	atomic_store_explicit(&cublasSgemvStridedBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSgemvStridedBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
 }
 #endif
@@ -21902,7 +22326,7 @@ void *cudastub_cublas_bind_cublasSgemvStridedBatched_64(void)
 {
 	void *fn = (void *)cublasSgemvStridedBatched_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSgemvStridedBatched_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSgemvStridedBatched_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSgemvStridedBatched_64, cudastub_cublas_slot_cublasSgemvStridedBatched_64, cudastub_cublas_resolve_cublasSgemvStridedBatched_64, cudastub_cublas_bind_cublasSgemvStridedBatched_64);
@@ -21917,7 +22341,8 @@ static cublasStatus_t cublasSgemvStridedBatched_64_resolve(cublasHandle_t a0, cu
 {
 	cublasSgemvStridedBatched_64_fn fn = cublasSgemvStridedBatched_64_choose();
 
-	atomic_store_explicit(&cublasSgemvStridedBatched_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSgemvStridedBatched_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
 }
 #endif
@@ -21955,7 +22380,7 @@ void *cudastub_cublas_bind_cublasSgemv_v2(void)
 {
 	void *fn = (void *)cublasSgemv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSgemv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSgemv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSgemv_v2, cudastub_cublas_slot_cublasSgemv_v2, cudastub_cublas_resolve_cublasSgemv_v2, cudastub_cublas_bind_cublasSgemv_v2);
@@ -21970,7 +22395,8 @@ static cublasStatus_t cublasSgemv_v2_resolve(cublasHandle_t a0, cublasOperation_
 {
 	cublasSgemv_v2_fn fn = cublasSgemv_v2_choose();
 
-	atomic_store_explicit(&cublasSgemv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSgemv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -22008,7 +22434,7 @@ void *cudastub_cublas_bind_cublasSgemv_v2_64(void)
 {
 	void *fn = (void *)cublasSgemv_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSgemv_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSgemv_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSgemv_v2_64, cudastub_cublas_slot_cublasSgemv_v2_64, cudastub_cublas_resolve_cublasSgemv_v2_64, cudastub_cublas_bind_cublasSgemv_v2_64);
@@ -22023,7 +22449,8 @@ static cublasStatus_t cublasSgemv_v2_64_resolve(cublasHandle_t a0, cublasOperati
 {
 	cublasSgemv_v2_64_fn fn = cublasSgemv_v2_64_choose();
 
-	atomic_store_explicit(&cublasSgemv_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSgemv_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -22057,7 +22484,7 @@ void *cudastub_cublas_bind_cublasSgeqrfBatched(void)
 {
 	void *fn = (void *)cublasSgeqrfBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSgeqrfBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSgeqrfBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSgeqrfBatched, cudastub_cublas_slot_cublasSgeqrfBatched, cudastub_cublas_resolve_cublasSgeqrfBatched, cudastub_cublas_bind_cublasSgeqrfBatched);
@@ -22072,7 +22499,8 @@ static cublasStatus_t cublasSgeqrfBatched_resolve(cublasHandle_t a0, int a1, int
 {
 	cublasSgeqrfBatched_fn fn = cublasSgeqrfBatched_choose();
 
-	atomic_store_explicit(&cublasSgeqrfBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSgeqrfBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -22105,7 +22533,7 @@ void *cudastub_cublas_bind_cublasSger(void)
 {
 	void *fn = (void *)cublasSger_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSger, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSger, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSger, cudastub_cublas_slot_cublasSger, cudastub_cublas_resolve_cublasSger, cudastub_cublas_bind_cublasSger);
@@ -22120,7 +22548,8 @@ static void cublasSger_resolve(int a0, int a1, float a2, const float *a3, int a4
 {
 	cublasSger_fn fn = cublasSger_choose();
 
-	atomic_store_explicit(&cublasSger_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSger_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -22156,7 +22585,7 @@ void *cudastub_cublas_bind_cublasSger_v2(void)
 {
 	void *fn = (void *)cublasSger_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSger_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSger_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSger_v2, cudastub_cublas_slot_cublasSger_v2, cudastub_cublas_resolve_cublasSger_v2, cudastub_cublas_bind_cublasSger_v2);
@@ -22171,7 +22600,8 @@ static cublasStatus_t cublasSger_v2_resolve(cublasHandle_t a0, int a1, int a2, c
 {
 	cublasSger_v2_fn fn = cublasSger_v2_choose();
 
-	atomic_store_explicit(&cublasSger_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSger_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -22207,7 +22637,7 @@ void *cudastub_cublas_bind_cublasSger_v2_64(void)
 {
 	void *fn = (void *)cublasSger_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSger_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSger_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSger_v2_64, cudastub_cublas_slot_cublasSger_v2_64, cudastub_cublas_resolve_cublasSger_v2_64, cudastub_cublas_bind_cublasSger_v2_64);
@@ -22222,7 +22652,8 @@ static cublasStatus_t cublasSger_v2_64_resolve(cublasHandle_t a0, int64_t a1, in
 {
 	cublasSger_v2_64_fn fn = cublasSger_v2_64_choose();
 
-	atomic_store_explicit(&cublasSger_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSger_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -22255,7 +22686,7 @@ void *cudastub_cublas_bind_cublasSgetrfBatched(void)
 {
 	void *fn = (void *)cublasSgetrfBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSgetrfBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSgetrfBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSgetrfBatched, cudastub_cublas_slot_cublasSgetrfBatched, cudastub_cublas_resolve_cublasSgetrfBatched, cudastub_cublas_bind_cublasSgetrfBatched);
@@ -22270,7 +22701,8 @@ static cublasStatus_t cublasSgetrfBatched_resolve(cublasHandle_t a0, int a1, flo
 {
 	cublasSgetrfBatched_fn fn = cublasSgetrfBatched_choose();
 
-	atomic_store_explicit(&cublasSgetrfBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSgetrfBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -22305,7 +22737,7 @@ void *cudastub_cublas_bind_cublasSgetriBatched(void)
 {
 	void *fn = (void *)cublasSgetriBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSgetriBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSgetriBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSgetriBatched, cudastub_cublas_slot_cublasSgetriBatched, cudastub_cublas_resolve_cublasSgetriBatched, cudastub_cublas_bind_cublasSgetriBatched);
@@ -22320,7 +22752,8 @@ static cublasStatus_t cublasSgetriBatched_resolve(cublasHandle_t a0, int a1, con
 {
 	cublasSgetriBatched_fn fn = cublasSgetriBatched_choose();
 
-	atomic_store_explicit(&cublasSgetriBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSgetriBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -22357,7 +22790,7 @@ void *cudastub_cublas_bind_cublasSgetrsBatched(void)
 {
 	void *fn = (void *)cublasSgetrsBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSgetrsBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSgetrsBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSgetrsBatched, cudastub_cublas_slot_cublasSgetrsBatched, cudastub_cublas_resolve_cublasSgetrsBatched, cudastub_cublas_bind_cublasSgetrsBatched);
@@ -22372,7 +22805,8 @@ static cublasStatus_t cublasSgetrsBatched_resolve(cublasHandle_t a0, cublasOpera
 {
 	cublasSgetrsBatched_fn fn = cublasSgetrsBatched_choose();
 
-	atomic_store_explicit(&cublasSgetrsBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSgetrsBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -22398,7 +22832,7 @@ void *cudastub_cublas_bind_cublasShutdown(void)
 {
 	void *fn = (void *)cublasShutdown_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasShutdown, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasShutdown, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasShutdown, cudastub_cublas_slot_cublasShutdown, cudastub_cublas_resolve_cublasShutdown, cudastub_cublas_bind_cublasShutdown);
@@ -22413,7 +22847,8 @@ static cublasStatus_t cublasShutdown_resolve(void)
 {
 	cublasShutdown_fn fn = cublasShutdown_choose();
 
-	atomic_store_explicit(&cublasShutdown_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasShutdown_slot, fn, memory_order_release);
 	return fn();
 }
 #endif
@@ -22447,7 +22882,7 @@ void *cudastub_cublas_bind_cublasSmatinvBatched(void)
 {
 	void *fn = (void *)cublasSmatinvBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSmatinvBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSmatinvBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSmatinvBatched, cudastub_cublas_slot_cublasSmatinvBatched, cudastub_cublas_resolve_cublasSmatinvBatched, cudastub_cublas_bind_cublasSmatinvBatched);
@@ -22462,7 +22897,8 @@ static cublasStatus_t cublasSmatinvBatched_resolve(cublasHandle_t a0, int a1, co
 {
 	cublasSmatinvBatched_fn fn = cublasSmatinvBatched_choose();
 
-	atomic_store_explicit(&cublasSmatinvBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSmatinvBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -22492,7 +22928,7 @@ void *cudastub_cublas_bind_cublasSnrm2(void)
 {
 	void *fn = (void *)cublasSnrm2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSnrm2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSnrm2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSnrm2, cudastub_cublas_slot_cublasSnrm2, cudastub_cublas_resolve_cublasSnrm2, cudastub_cublas_bind_cublasSnrm2);
@@ -22507,7 +22943,8 @@ static float cublasSnrm2_resolve(int a0, const float *a1, int a2)
 {
 	cublasSnrm2_fn fn = cublasSnrm2_choose();
 
-	atomic_store_explicit(&cublasSnrm2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSnrm2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -22538,7 +22975,7 @@ void *cudastub_cublas_bind_cublasSnrm2_v2(void)
 {
 	void *fn = (void *)cublasSnrm2_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSnrm2_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSnrm2_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSnrm2_v2, cudastub_cublas_slot_cublasSnrm2_v2, cudastub_cublas_resolve_cublasSnrm2_v2, cudastub_cublas_bind_cublasSnrm2_v2);
@@ -22553,7 +22990,8 @@ static cublasStatus_t cublasSnrm2_v2_resolve(cublasHandle_t a0, int a1, const fl
 {
 	cublasSnrm2_v2_fn fn = cublasSnrm2_v2_choose();
 
-	atomic_store_explicit(&cublasSnrm2_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSnrm2_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -22584,7 +23022,7 @@ void *cudastub_cublas_bind_cublasSnrm2_v2_64(void)
 {
 	void *fn = (void *)cublasSnrm2_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSnrm2_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSnrm2_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSnrm2_v2_64, cudastub_cublas_slot_cublasSnrm2_v2_64, cudastub_cublas_resolve_cublasSnrm2_v2_64, cudastub_cublas_bind_cublasSnrm2_v2_64);
@@ -22599,7 +23037,8 @@ static cublasStatus_t cublasSnrm2_v2_64_resolve(cublasHandle_t a0, int64_t a1, c
 {
 	cublasSnrm2_v2_64_fn fn = cublasSnrm2_v2_64_choose();
 
-	atomic_store_explicit(&cublasSnrm2_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSnrm2_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -22630,7 +23069,7 @@ void *cudastub_cublas_bind_cublasSrot(void)
 {
 	void *fn = (void *)cublasSrot_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSrot, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSrot, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSrot, cudastub_cublas_slot_cublasSrot, cudastub_cublas_resolve_cublasSrot, cudastub_cublas_bind_cublasSrot);
@@ -22645,7 +23084,8 @@ static void cublasSrot_resolve(int a0, float *a1, int a2, float *a3, int a4, flo
 {
 	cublasSrot_fn fn = cublasSrot_choose();
 
-	atomic_store_explicit(&cublasSrot_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSrot_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -22679,7 +23119,7 @@ void *cudastub_cublas_bind_cublasSrot_v2(void)
 {
 	void *fn = (void *)cublasSrot_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSrot_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSrot_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSrot_v2, cudastub_cublas_slot_cublasSrot_v2, cudastub_cublas_resolve_cublasSrot_v2, cudastub_cublas_bind_cublasSrot_v2);
@@ -22694,7 +23134,8 @@ static cublasStatus_t cublasSrot_v2_resolve(cublasHandle_t a0, int a1, float *a2
 {
 	cublasSrot_v2_fn fn = cublasSrot_v2_choose();
 
-	atomic_store_explicit(&cublasSrot_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSrot_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -22728,7 +23169,7 @@ void *cudastub_cublas_bind_cublasSrot_v2_64(void)
 {
 	void *fn = (void *)cublasSrot_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSrot_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSrot_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSrot_v2_64, cudastub_cublas_slot_cublasSrot_v2_64, cudastub_cublas_resolve_cublasSrot_v2_64, cudastub_cublas_bind_cublasSrot_v2_64);
@@ -22743,7 +23184,8 @@ static cublasStatus_t cublasSrot_v2_64_resolve(cublasHandle_t a0, int64_t a1, fl
 {
 	cublasSrot_v2_64_fn fn = cublasSrot_v2_64_choose();
 
-	atomic_store_explicit(&cublasSrot_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSrot_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -22771,7 +23213,7 @@ void *cudastub_cublas_bind_cublasSrotg(void)
 {
 	void *fn = (void *)cublasSrotg_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSrotg, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSrotg, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSrotg, cudastub_cublas_slot_cublasSrotg, cudastub_cublas_resolve_cublasSrotg, cudastub_cublas_bind_cublasSrotg);
@@ -22786,7 +23228,8 @@ static void cublasSrotg_resolve(float *a0, float *a1, float *a2, float *a3)
 {
 	cublasSrotg_fn fn = cublasSrotg_choose();
 
-	atomic_store_explicit(&cublasSrotg_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSrotg_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3);
 }
 #endif
@@ -22817,7 +23260,7 @@ void *cudastub_cublas_bind_cublasSrotg_v2(void)
 {
 	void *fn = (void *)cublasSrotg_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSrotg_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSrotg_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSrotg_v2, cudastub_cublas_slot_cublasSrotg_v2, cudastub_cublas_resolve_cublasSrotg_v2, cudastub_cublas_bind_cublasSrotg_v2);
@@ -22832,7 +23275,8 @@ static cublasStatus_t cublasSrotg_v2_resolve(cublasHandle_t a0, float *a1, float
 {
 	cublasSrotg_v2_fn fn = cublasSrotg_v2_choose();
 
-	atomic_store_explicit(&cublasSrotg_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSrotg_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -22862,7 +23306,7 @@ void *cudastub_cublas_bind_cublasSrotm(void)
 {
 	void *fn = (void *)cublasSrotm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSrotm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSrotm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSrotm, cudastub_cublas_slot_cublasSrotm, cudastub_cublas_resolve_cublasSrotm, cudastub_cublas_bind_cublasSrotm);
@@ -22877,7 +23321,8 @@ static void cublasSrotm_resolve(int a0, float *a1, int a2, float *a3, int a4, co
 {
 	cublasSrotm_fn fn = cublasSrotm_choose();
 
-	atomic_store_explicit(&cublasSrotm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSrotm_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -22910,7 +23355,7 @@ void *cudastub_cublas_bind_cublasSrotm_v2(void)
 {
 	void *fn = (void *)cublasSrotm_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSrotm_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSrotm_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSrotm_v2, cudastub_cublas_slot_cublasSrotm_v2, cudastub_cublas_resolve_cublasSrotm_v2, cudastub_cublas_bind_cublasSrotm_v2);
@@ -22925,7 +23370,8 @@ static cublasStatus_t cublasSrotm_v2_resolve(cublasHandle_t a0, int a1, float *a
 {
 	cublasSrotm_v2_fn fn = cublasSrotm_v2_choose();
 
-	atomic_store_explicit(&cublasSrotm_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSrotm_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -22958,7 +23404,7 @@ void *cudastub_cublas_bind_cublasSrotm_v2_64(void)
 {
 	void *fn = (void *)cublasSrotm_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSrotm_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSrotm_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSrotm_v2_64, cudastub_cublas_slot_cublasSrotm_v2_64, cudastub_cublas_resolve_cublasSrotm_v2_64, cudastub_cublas_bind_cublasSrotm_v2_64);
@@ -22973,7 +23419,8 @@ static cublasStatus_t cublasSrotm_v2_64_resolve(cublasHandle_t a0, int64_t a1, f
 {
 	cublasSrotm_v2_64_fn fn = cublasSrotm_v2_64_choose();
 
-	atomic_store_explicit(&cublasSrotm_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSrotm_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -23002,7 +23449,7 @@ void *cudastub_cublas_bind_cublasSrotmg(void)
 {
 	void *fn = (void *)cublasSrotmg_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSrotmg, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSrotmg, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSrotmg, cudastub_cublas_slot_cublasSrotmg, cudastub_cublas_resolve_cublasSrotmg, cudastub_cublas_bind_cublasSrotmg);
@@ -23017,7 +23464,8 @@ static void cublasSrotmg_resolve(float *a0, float *a1, float *a2, const float *a
 {
 	cublasSrotmg_fn fn = cublasSrotmg_choose();
 
-	atomic_store_explicit(&cublasSrotmg_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSrotmg_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -23049,7 +23497,7 @@ void *cudastub_cublas_bind_cublasSrotmg_v2(void)
 {
 	void *fn = (void *)cublasSrotmg_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSrotmg_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSrotmg_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSrotmg_v2, cudastub_cublas_slot_cublasSrotmg_v2, cudastub_cublas_resolve_cublasSrotmg_v2, cudastub_cublas_bind_cublasSrotmg_v2);
@@ -23064,7 +23512,8 @@ static cublasStatus_t cublasSrotmg_v2_resolve(cublasHandle_t a0, float *a1, floa
 {
 	cublasSrotmg_v2_fn fn = cublasSrotmg_v2_choose();
 
-	atomic_store_explicit(&cublasSrotmg_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSrotmg_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -23099,7 +23548,7 @@ void *cudastub_cublas_bind_cublasSsbmv(void)
 {
 	void *fn = (void *)cublasSsbmv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSsbmv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSsbmv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSsbmv, cudastub_cublas_slot_cublasSsbmv, cudastub_cublas_resolve_cublasSsbmv, cudastub_cublas_bind_cublasSsbmv);
@@ -23114,7 +23563,8 @@ static void cublasSsbmv_resolve(char a0, int a1, int a2, float a3, const float *
 {
 	cublasSsbmv_fn fn = cublasSsbmv_choose();
 
-	atomic_store_explicit(&cublasSsbmv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSsbmv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -23152,7 +23602,7 @@ void *cudastub_cublas_bind_cublasSsbmv_v2(void)
 {
 	void *fn = (void *)cublasSsbmv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSsbmv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSsbmv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSsbmv_v2, cudastub_cublas_slot_cublasSsbmv_v2, cudastub_cublas_resolve_cublasSsbmv_v2, cudastub_cublas_bind_cublasSsbmv_v2);
@@ -23167,7 +23617,8 @@ static cublasStatus_t cublasSsbmv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasSsbmv_v2_fn fn = cublasSsbmv_v2_choose();
 
-	atomic_store_explicit(&cublasSsbmv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSsbmv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -23205,7 +23656,7 @@ void *cudastub_cublas_bind_cublasSsbmv_v2_64(void)
 {
 	void *fn = (void *)cublasSsbmv_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSsbmv_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSsbmv_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSsbmv_v2_64, cudastub_cublas_slot_cublasSsbmv_v2_64, cudastub_cublas_resolve_cublasSsbmv_v2_64, cudastub_cublas_bind_cublasSsbmv_v2_64);
@@ -23220,7 +23671,8 @@ static cublasStatus_t cublasSsbmv_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasSsbmv_v2_64_fn fn = cublasSsbmv_v2_64_choose();
 
-	atomic_store_explicit(&cublasSsbmv_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSsbmv_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -23248,7 +23700,7 @@ void *cudastub_cublas_bind_cublasSscal(void)
 {
 	void *fn = (void *)cublasSscal_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSscal, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSscal, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSscal, cudastub_cublas_slot_cublasSscal, cudastub_cublas_resolve_cublasSscal, cudastub_cublas_bind_cublasSscal);
@@ -23263,7 +23715,8 @@ static void cublasSscal_resolve(int a0, float a1, float *a2, int a3)
 {
 	cublasSscal_fn fn = cublasSscal_choose();
 
-	atomic_store_explicit(&cublasSscal_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSscal_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3);
 }
 #endif
@@ -23294,7 +23747,7 @@ void *cudastub_cublas_bind_cublasSscal_v2(void)
 {
 	void *fn = (void *)cublasSscal_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSscal_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSscal_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSscal_v2, cudastub_cublas_slot_cublasSscal_v2, cudastub_cublas_resolve_cublasSscal_v2, cudastub_cublas_bind_cublasSscal_v2);
@@ -23309,7 +23762,8 @@ static cublasStatus_t cublasSscal_v2_resolve(cublasHandle_t a0, int a1, const fl
 {
 	cublasSscal_v2_fn fn = cublasSscal_v2_choose();
 
-	atomic_store_explicit(&cublasSscal_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSscal_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -23340,7 +23794,7 @@ void *cudastub_cublas_bind_cublasSscal_v2_64(void)
 {
 	void *fn = (void *)cublasSscal_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSscal_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSscal_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSscal_v2_64, cudastub_cublas_slot_cublasSscal_v2_64, cudastub_cublas_resolve_cublasSscal_v2_64, cudastub_cublas_bind_cublasSscal_v2_64);
@@ -23355,7 +23809,8 @@ static cublasStatus_t cublasSscal_v2_64_resolve(cublasHandle_t a0, int64_t a1, c
 {
 	cublasSscal_v2_64_fn fn = cublasSscal_v2_64_choose();
 
-	atomic_store_explicit(&cublasSscal_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSscal_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -23388,7 +23843,7 @@ void *cudastub_cublas_bind_cublasSspmv(void)
 {
 	void *fn = (void *)cublasSspmv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSspmv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSspmv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSspmv, cudastub_cublas_slot_cublasSspmv, cudastub_cublas_resolve_cublasSspmv, cudastub_cublas_bind_cublasSspmv);
@@ -23403,7 +23858,8 @@ static void cublasSspmv_resolve(char a0, int a1, float a2, const float *a3, cons
 {
 	cublasSspmv_fn fn = cublasSspmv_choose();
 
-	atomic_store_explicit(&cublasSspmv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSspmv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -23439,7 +23895,7 @@ void *cudastub_cublas_bind_cublasSspmv_v2(void)
 {
 	void *fn = (void *)cublasSspmv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSspmv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSspmv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSspmv_v2, cudastub_cublas_slot_cublasSspmv_v2, cudastub_cublas_resolve_cublasSspmv_v2, cudastub_cublas_bind_cublasSspmv_v2);
@@ -23454,7 +23910,8 @@ static cublasStatus_t cublasSspmv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasSspmv_v2_fn fn = cublasSspmv_v2_choose();
 
-	atomic_store_explicit(&cublasSspmv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSspmv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -23490,7 +23947,7 @@ void *cudastub_cublas_bind_cublasSspmv_v2_64(void)
 {
 	void *fn = (void *)cublasSspmv_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSspmv_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSspmv_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSspmv_v2_64, cudastub_cublas_slot_cublasSspmv_v2_64, cudastub_cublas_resolve_cublasSspmv_v2_64, cudastub_cublas_bind_cublasSspmv_v2_64);
@@ -23505,7 +23962,8 @@ static cublasStatus_t cublasSspmv_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasSspmv_v2_64_fn fn = cublasSspmv_v2_64_choose();
 
-	atomic_store_explicit(&cublasSspmv_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSspmv_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -23535,7 +23993,7 @@ void *cudastub_cublas_bind_cublasSspr(void)
 {
 	void *fn = (void *)cublasSspr_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSspr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSspr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSspr, cudastub_cublas_slot_cublasSspr, cudastub_cublas_resolve_cublasSspr, cudastub_cublas_bind_cublasSspr);
@@ -23550,7 +24008,8 @@ static void cublasSspr_resolve(char a0, int a1, float a2, const float *a3, int a
 {
 	cublasSspr_fn fn = cublasSspr_choose();
 
-	atomic_store_explicit(&cublasSspr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSspr_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -23582,7 +24041,7 @@ void *cudastub_cublas_bind_cublasSspr2(void)
 {
 	void *fn = (void *)cublasSspr2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSspr2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSspr2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSspr2, cudastub_cublas_slot_cublasSspr2, cudastub_cublas_resolve_cublasSspr2, cudastub_cublas_bind_cublasSspr2);
@@ -23597,7 +24056,8 @@ static void cublasSspr2_resolve(char a0, int a1, float a2, const float *a3, int 
 {
 	cublasSspr2_fn fn = cublasSspr2_choose();
 
-	atomic_store_explicit(&cublasSspr2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSspr2_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -23632,7 +24092,7 @@ void *cudastub_cublas_bind_cublasSspr2_v2(void)
 {
 	void *fn = (void *)cublasSspr2_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSspr2_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSspr2_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSspr2_v2, cudastub_cublas_slot_cublasSspr2_v2, cudastub_cublas_resolve_cublasSspr2_v2, cudastub_cublas_bind_cublasSspr2_v2);
@@ -23647,7 +24107,8 @@ static cublasStatus_t cublasSspr2_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasSspr2_v2_fn fn = cublasSspr2_v2_choose();
 
-	atomic_store_explicit(&cublasSspr2_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSspr2_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -23682,7 +24143,7 @@ void *cudastub_cublas_bind_cublasSspr2_v2_64(void)
 {
 	void *fn = (void *)cublasSspr2_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSspr2_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSspr2_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSspr2_v2_64, cudastub_cublas_slot_cublasSspr2_v2_64, cudastub_cublas_resolve_cublasSspr2_v2_64, cudastub_cublas_bind_cublasSspr2_v2_64);
@@ -23697,7 +24158,8 @@ static cublasStatus_t cublasSspr2_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasSspr2_v2_64_fn fn = cublasSspr2_v2_64_choose();
 
-	atomic_store_explicit(&cublasSspr2_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSspr2_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -23730,7 +24192,7 @@ void *cudastub_cublas_bind_cublasSspr_v2(void)
 {
 	void *fn = (void *)cublasSspr_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSspr_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSspr_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSspr_v2, cudastub_cublas_slot_cublasSspr_v2, cudastub_cublas_resolve_cublasSspr_v2, cudastub_cublas_bind_cublasSspr_v2);
@@ -23745,7 +24207,8 @@ static cublasStatus_t cublasSspr_v2_resolve(cublasHandle_t a0, cublasFillMode_t 
 {
 	cublasSspr_v2_fn fn = cublasSspr_v2_choose();
 
-	atomic_store_explicit(&cublasSspr_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSspr_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -23778,7 +24241,7 @@ void *cudastub_cublas_bind_cublasSspr_v2_64(void)
 {
 	void *fn = (void *)cublasSspr_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSspr_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSspr_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSspr_v2_64, cudastub_cublas_slot_cublasSspr_v2_64, cudastub_cublas_resolve_cublasSspr_v2_64, cudastub_cublas_bind_cublasSspr_v2_64);
@@ -23793,7 +24256,8 @@ static cublasStatus_t cublasSspr_v2_64_resolve(cublasHandle_t a0, cublasFillMode
 {
 	cublasSspr_v2_64_fn fn = cublasSspr_v2_64_choose();
 
-	atomic_store_explicit(&cublasSspr_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSspr_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -23822,7 +24286,7 @@ void *cudastub_cublas_bind_cublasSswap(void)
 {
 	void *fn = (void *)cublasSswap_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSswap, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSswap, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSswap, cudastub_cublas_slot_cublasSswap, cudastub_cublas_resolve_cublasSswap, cudastub_cublas_bind_cublasSswap);
@@ -23837,7 +24301,8 @@ static void cublasSswap_resolve(int a0, float *a1, int a2, float *a3, int a4)
 {
 	cublasSswap_fn fn = cublasSswap_choose();
 
-	atomic_store_explicit(&cublasSswap_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSswap_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -23869,7 +24334,7 @@ void *cudastub_cublas_bind_cublasSswap_v2(void)
 {
 	void *fn = (void *)cublasSswap_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSswap_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSswap_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSswap_v2, cudastub_cublas_slot_cublasSswap_v2, cudastub_cublas_resolve_cublasSswap_v2, cudastub_cublas_bind_cublasSswap_v2);
@@ -23884,7 +24349,8 @@ static cublasStatus_t cublasSswap_v2_resolve(cublasHandle_t a0, int a1, float *a
 {
 	cublasSswap_v2_fn fn = cublasSswap_v2_choose();
 
-	atomic_store_explicit(&cublasSswap_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSswap_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -23916,7 +24382,7 @@ void *cudastub_cublas_bind_cublasSswap_v2_64(void)
 {
 	void *fn = (void *)cublasSswap_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSswap_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSswap_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSswap_v2_64, cudastub_cublas_slot_cublasSswap_v2_64, cudastub_cublas_resolve_cublasSswap_v2_64, cudastub_cublas_bind_cublasSswap_v2_64);
@@ -23931,7 +24397,8 @@ static cublasStatus_t cublasSswap_v2_64_resolve(cublasHandle_t a0, int64_t a1, f
 {
 	cublasSswap_v2_64_fn fn = cublasSswap_v2_64_choose();
 
-	atomic_store_explicit(&cublasSswap_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSswap_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -23967,7 +24434,7 @@ void *cudastub_cublas_bind_cublasSsymm(void)
 {
 	void *fn = (void *)cublasSsymm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSsymm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSsymm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSsymm, cudastub_cublas_slot_cublasSsymm, cudastub_cublas_resolve_cublasSsymm, cudastub_cublas_bind_cublasSsymm);
@@ -23982,7 +24449,8 @@ static void cublasSsymm_resolve(char a0, char a1, int a2, int a3, float a4, cons
 {
 	cublasSsymm_fn fn = cublasSsymm_choose();
 
-	atomic_store_explicit(&cublasSsymm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSsymm_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -24021,7 +24489,7 @@ void *cudastub_cublas_bind_cublasSsymm_v2(void)
 {
 	void *fn = (void *)cublasSsymm_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSsymm_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSsymm_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSsymm_v2, cudastub_cublas_slot_cublasSsymm_v2, cudastub_cublas_resolve_cublasSsymm_v2, cudastub_cublas_bind_cublasSsymm_v2);
@@ -24036,7 +24504,8 @@ static cublasStatus_t cublasSsymm_v2_resolve(cublasHandle_t a0, cublasSideMode_t
 {
 	cublasSsymm_v2_fn fn = cublasSsymm_v2_choose();
 
-	atomic_store_explicit(&cublasSsymm_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSsymm_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -24075,7 +24544,7 @@ void *cudastub_cublas_bind_cublasSsymm_v2_64(void)
 {
 	void *fn = (void *)cublasSsymm_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSsymm_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSsymm_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSsymm_v2_64, cudastub_cublas_slot_cublasSsymm_v2_64, cudastub_cublas_resolve_cublasSsymm_v2_64, cudastub_cublas_bind_cublasSsymm_v2_64);
@@ -24090,7 +24559,8 @@ static cublasStatus_t cublasSsymm_v2_64_resolve(cublasHandle_t a0, cublasSideMod
 {
 	cublasSsymm_v2_64_fn fn = cublasSsymm_v2_64_choose();
 
-	atomic_store_explicit(&cublasSsymm_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSsymm_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -24124,7 +24594,7 @@ void *cudastub_cublas_bind_cublasSsymv(void)
 {
 	void *fn = (void *)cublasSsymv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSsymv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSsymv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSsymv, cudastub_cublas_slot_cublasSsymv, cudastub_cublas_resolve_cublasSsymv, cudastub_cublas_bind_cublasSsymv);
@@ -24139,7 +24609,8 @@ static void cublasSsymv_resolve(char a0, int a1, float a2, const float *a3, int 
 {
 	cublasSsymv_fn fn = cublasSsymv_choose();
 
-	atomic_store_explicit(&cublasSsymv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSsymv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -24176,7 +24647,7 @@ void *cudastub_cublas_bind_cublasSsymv_v2(void)
 {
 	void *fn = (void *)cublasSsymv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSsymv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSsymv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSsymv_v2, cudastub_cublas_slot_cublasSsymv_v2, cudastub_cublas_resolve_cublasSsymv_v2, cudastub_cublas_bind_cublasSsymv_v2);
@@ -24191,7 +24662,8 @@ static cublasStatus_t cublasSsymv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasSsymv_v2_fn fn = cublasSsymv_v2_choose();
 
-	atomic_store_explicit(&cublasSsymv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSsymv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -24228,7 +24700,7 @@ void *cudastub_cublas_bind_cublasSsymv_v2_64(void)
 {
 	void *fn = (void *)cublasSsymv_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSsymv_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSsymv_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSsymv_v2_64, cudastub_cublas_slot_cublasSsymv_v2_64, cudastub_cublas_resolve_cublasSsymv_v2_64, cudastub_cublas_bind_cublasSsymv_v2_64);
@@ -24243,7 +24715,8 @@ static cublasStatus_t cublasSsymv_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasSsymv_v2_64_fn fn = cublasSsymv_v2_64_choose();
 
-	atomic_store_explicit(&cublasSsymv_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSsymv_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -24274,7 +24747,7 @@ void *cudastub_cublas_bind_cublasSsyr(void)
 {
 	void *fn = (void *)cublasSsyr_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSsyr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSsyr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSsyr, cudastub_cublas_slot_cublasSsyr, cudastub_cublas_resolve_cublasSsyr, cudastub_cublas_bind_cublasSsyr);
@@ -24289,7 +24762,8 @@ static void cublasSsyr_resolve(char a0, int a1, float a2, const float *a3, int a
 {
 	cublasSsyr_fn fn = cublasSsyr_choose();
 
-	atomic_store_explicit(&cublasSsyr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSsyr_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -24322,7 +24796,7 @@ void *cudastub_cublas_bind_cublasSsyr2(void)
 {
 	void *fn = (void *)cublasSsyr2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSsyr2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSsyr2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSsyr2, cudastub_cublas_slot_cublasSsyr2, cudastub_cublas_resolve_cublasSsyr2, cudastub_cublas_bind_cublasSsyr2);
@@ -24337,7 +24811,8 @@ static void cublasSsyr2_resolve(char a0, int a1, float a2, const float *a3, int 
 {
 	cublasSsyr2_fn fn = cublasSsyr2_choose();
 
-	atomic_store_explicit(&cublasSsyr2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSsyr2_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -24373,7 +24848,7 @@ void *cudastub_cublas_bind_cublasSsyr2_v2(void)
 {
 	void *fn = (void *)cublasSsyr2_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSsyr2_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSsyr2_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSsyr2_v2, cudastub_cublas_slot_cublasSsyr2_v2, cudastub_cublas_resolve_cublasSsyr2_v2, cudastub_cublas_bind_cublasSsyr2_v2);
@@ -24388,7 +24863,8 @@ static cublasStatus_t cublasSsyr2_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasSsyr2_v2_fn fn = cublasSsyr2_v2_choose();
 
-	atomic_store_explicit(&cublasSsyr2_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSsyr2_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -24424,7 +24900,7 @@ void *cudastub_cublas_bind_cublasSsyr2_v2_64(void)
 {
 	void *fn = (void *)cublasSsyr2_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSsyr2_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSsyr2_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSsyr2_v2_64, cudastub_cublas_slot_cublasSsyr2_v2_64, cudastub_cublas_resolve_cublasSsyr2_v2_64, cudastub_cublas_bind_cublasSsyr2_v2_64);
@@ -24439,7 +24915,8 @@ static cublasStatus_t cublasSsyr2_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasSsyr2_v2_64_fn fn = cublasSsyr2_v2_64_choose();
 
-	atomic_store_explicit(&cublasSsyr2_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSsyr2_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -24475,7 +24952,7 @@ void *cudastub_cublas_bind_cublasSsyr2k(void)
 {
 	void *fn = (void *)cublasSsyr2k_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSsyr2k, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSsyr2k, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSsyr2k, cudastub_cublas_slot_cublasSsyr2k, cudastub_cublas_resolve_cublasSsyr2k, cudastub_cublas_bind_cublasSsyr2k);
@@ -24490,7 +24967,8 @@ static void cublasSsyr2k_resolve(char a0, char a1, int a2, int a3, float a4, con
 {
 	cublasSsyr2k_fn fn = cublasSsyr2k_choose();
 
-	atomic_store_explicit(&cublasSsyr2k_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSsyr2k_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -24529,7 +25007,7 @@ void *cudastub_cublas_bind_cublasSsyr2k_v2(void)
 {
 	void *fn = (void *)cublasSsyr2k_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSsyr2k_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSsyr2k_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSsyr2k_v2, cudastub_cublas_slot_cublasSsyr2k_v2, cudastub_cublas_resolve_cublasSsyr2k_v2, cudastub_cublas_bind_cublasSsyr2k_v2);
@@ -24544,7 +25022,8 @@ static cublasStatus_t cublasSsyr2k_v2_resolve(cublasHandle_t a0, cublasFillMode_
 {
 	cublasSsyr2k_v2_fn fn = cublasSsyr2k_v2_choose();
 
-	atomic_store_explicit(&cublasSsyr2k_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSsyr2k_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -24583,7 +25062,7 @@ void *cudastub_cublas_bind_cublasSsyr2k_v2_64(void)
 {
 	void *fn = (void *)cublasSsyr2k_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSsyr2k_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSsyr2k_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSsyr2k_v2_64, cudastub_cublas_slot_cublasSsyr2k_v2_64, cudastub_cublas_resolve_cublasSsyr2k_v2_64, cudastub_cublas_bind_cublasSsyr2k_v2_64);
@@ -24598,7 +25077,8 @@ static cublasStatus_t cublasSsyr2k_v2_64_resolve(cublasHandle_t a0, cublasFillMo
 {
 	cublasSsyr2k_v2_64_fn fn = cublasSsyr2k_v2_64_choose();
 
-	atomic_store_explicit(&cublasSsyr2k_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSsyr2k_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -24632,7 +25112,7 @@ void *cudastub_cublas_bind_cublasSsyr_v2(void)
 {
 	void *fn = (void *)cublasSsyr_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSsyr_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSsyr_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSsyr_v2, cudastub_cublas_slot_cublasSsyr_v2, cudastub_cublas_resolve_cublasSsyr_v2, cudastub_cublas_bind_cublasSsyr_v2);
@@ -24647,7 +25127,8 @@ static cublasStatus_t cublasSsyr_v2_resolve(cublasHandle_t a0, cublasFillMode_t 
 {
 	cublasSsyr_v2_fn fn = cublasSsyr_v2_choose();
 
-	atomic_store_explicit(&cublasSsyr_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSsyr_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -24681,7 +25162,7 @@ void *cudastub_cublas_bind_cublasSsyr_v2_64(void)
 {
 	void *fn = (void *)cublasSsyr_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSsyr_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSsyr_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSsyr_v2_64, cudastub_cublas_slot_cublasSsyr_v2_64, cudastub_cublas_resolve_cublasSsyr_v2_64, cudastub_cublas_bind_cublasSsyr_v2_64);
@@ -24696,7 +25177,8 @@ static cublasStatus_t cublasSsyr_v2_64_resolve(cublasHandle_t a0, cublasFillMode
 {
 	cublasSsyr_v2_64_fn fn = cublasSsyr_v2_64_choose();
 
-	atomic_store_explicit(&cublasSsyr_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSsyr_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -24730,7 +25212,7 @@ void *cudastub_cublas_bind_cublasSsyrk(void)
 {
 	void *fn = (void *)cublasSsyrk_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSsyrk, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSsyrk, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSsyrk, cudastub_cublas_slot_cublasSsyrk, cudastub_cublas_resolve_cublasSsyrk, cudastub_cublas_bind_cublasSsyrk);
@@ -24745,7 +25227,8 @@ static void cublasSsyrk_resolve(char a0, char a1, int a2, int a3, float a4, cons
 {
 	cublasSsyrk_fn fn = cublasSsyrk_choose();
 
-	atomic_store_explicit(&cublasSsyrk_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSsyrk_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -24782,7 +25265,7 @@ void *cudastub_cublas_bind_cublasSsyrk_v2(void)
 {
 	void *fn = (void *)cublasSsyrk_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSsyrk_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSsyrk_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSsyrk_v2, cudastub_cublas_slot_cublasSsyrk_v2, cudastub_cublas_resolve_cublasSsyrk_v2, cudastub_cublas_bind_cublasSsyrk_v2);
@@ -24797,7 +25280,8 @@ static cublasStatus_t cublasSsyrk_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasSsyrk_v2_fn fn = cublasSsyrk_v2_choose();
 
-	atomic_store_explicit(&cublasSsyrk_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSsyrk_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -24834,7 +25318,7 @@ void *cudastub_cublas_bind_cublasSsyrk_v2_64(void)
 {
 	void *fn = (void *)cublasSsyrk_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSsyrk_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSsyrk_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSsyrk_v2_64, cudastub_cublas_slot_cublasSsyrk_v2_64, cudastub_cublas_resolve_cublasSsyrk_v2_64, cudastub_cublas_bind_cublasSsyrk_v2_64);
@@ -24849,7 +25333,8 @@ static cublasStatus_t cublasSsyrk_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasSsyrk_v2_64_fn fn = cublasSsyrk_v2_64_choose();
 
-	atomic_store_explicit(&cublasSsyrk_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSsyrk_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -24888,7 +25373,7 @@ void *cudastub_cublas_bind_cublasSsyrkx(void)
 {
 	void *fn = (void *)cublasSsyrkx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSsyrkx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSsyrkx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSsyrkx, cudastub_cublas_slot_cublasSsyrkx, cudastub_cublas_resolve_cublasSsyrkx, cudastub_cublas_bind_cublasSsyrkx);
@@ -24903,7 +25388,8 @@ static cublasStatus_t cublasSsyrkx_resolve(cublasHandle_t a0, cublasFillMode_t a
 {
 	cublasSsyrkx_fn fn = cublasSsyrkx_choose();
 
-	atomic_store_explicit(&cublasSsyrkx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSsyrkx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -24942,7 +25428,7 @@ void *cudastub_cublas_bind_cublasSsyrkx_64(void)
 {
 	void *fn = (void *)cublasSsyrkx_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSsyrkx_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSsyrkx_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSsyrkx_64, cudastub_cublas_slot_cublasSsyrkx_64, cudastub_cublas_resolve_cublasSsyrkx_64, cudastub_cublas_bind_cublasSsyrkx_64);
@@ -24957,7 +25443,8 @@ static cublasStatus_t cublasSsyrkx_64_resolve(cublasHandle_t a0, cublasFillMode_
 {
 	cublasSsyrkx_64_fn fn = cublasSsyrkx_64_choose();
 
-	atomic_store_explicit(&cublasSsyrkx_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSsyrkx_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -24990,7 +25477,7 @@ void *cudastub_cublas_bind_cublasStbmv(void)
 {
 	void *fn = (void *)cublasStbmv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasStbmv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasStbmv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasStbmv, cudastub_cublas_slot_cublasStbmv, cudastub_cublas_resolve_cublasStbmv, cudastub_cublas_bind_cublasStbmv);
@@ -25005,7 +25492,8 @@ static void cublasStbmv_resolve(char a0, char a1, char a2, int a3, int a4, const
 {
 	cublasStbmv_fn fn = cublasStbmv_choose();
 
-	atomic_store_explicit(&cublasStbmv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasStbmv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -25041,7 +25529,7 @@ void *cudastub_cublas_bind_cublasStbmv_v2(void)
 {
 	void *fn = (void *)cublasStbmv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasStbmv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasStbmv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasStbmv_v2, cudastub_cublas_slot_cublasStbmv_v2, cudastub_cublas_resolve_cublasStbmv_v2, cudastub_cublas_bind_cublasStbmv_v2);
@@ -25056,7 +25544,8 @@ static cublasStatus_t cublasStbmv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasStbmv_v2_fn fn = cublasStbmv_v2_choose();
 
-	atomic_store_explicit(&cublasStbmv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasStbmv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -25092,7 +25581,7 @@ void *cudastub_cublas_bind_cublasStbmv_v2_64(void)
 {
 	void *fn = (void *)cublasStbmv_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasStbmv_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasStbmv_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasStbmv_v2_64, cudastub_cublas_slot_cublasStbmv_v2_64, cudastub_cublas_resolve_cublasStbmv_v2_64, cudastub_cublas_bind_cublasStbmv_v2_64);
@@ -25107,7 +25596,8 @@ static cublasStatus_t cublasStbmv_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasStbmv_v2_64_fn fn = cublasStbmv_v2_64_choose();
 
-	atomic_store_explicit(&cublasStbmv_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasStbmv_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -25140,7 +25630,7 @@ void *cudastub_cublas_bind_cublasStbsv(void)
 {
 	void *fn = (void *)cublasStbsv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasStbsv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasStbsv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasStbsv, cudastub_cublas_slot_cublasStbsv, cudastub_cublas_resolve_cublasStbsv, cudastub_cublas_bind_cublasStbsv);
@@ -25155,7 +25645,8 @@ static void cublasStbsv_resolve(char a0, char a1, char a2, int a3, int a4, const
 {
 	cublasStbsv_fn fn = cublasStbsv_choose();
 
-	atomic_store_explicit(&cublasStbsv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasStbsv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -25191,7 +25682,7 @@ void *cudastub_cublas_bind_cublasStbsv_v2(void)
 {
 	void *fn = (void *)cublasStbsv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasStbsv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasStbsv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasStbsv_v2, cudastub_cublas_slot_cublasStbsv_v2, cudastub_cublas_resolve_cublasStbsv_v2, cudastub_cublas_bind_cublasStbsv_v2);
@@ -25206,7 +25697,8 @@ static cublasStatus_t cublasStbsv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasStbsv_v2_fn fn = cublasStbsv_v2_choose();
 
-	atomic_store_explicit(&cublasStbsv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasStbsv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -25242,7 +25734,7 @@ void *cudastub_cublas_bind_cublasStbsv_v2_64(void)
 {
 	void *fn = (void *)cublasStbsv_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasStbsv_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasStbsv_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasStbsv_v2_64, cudastub_cublas_slot_cublasStbsv_v2_64, cudastub_cublas_resolve_cublasStbsv_v2_64, cudastub_cublas_bind_cublasStbsv_v2_64);
@@ -25257,7 +25749,8 @@ static cublasStatus_t cublasStbsv_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasStbsv_v2_64_fn fn = cublasStbsv_v2_64_choose();
 
-	atomic_store_explicit(&cublasStbsv_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasStbsv_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -25288,7 +25781,7 @@ void *cudastub_cublas_bind_cublasStpmv(void)
 {
 	void *fn = (void *)cublasStpmv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasStpmv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasStpmv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasStpmv, cudastub_cublas_slot_cublasStpmv, cudastub_cublas_resolve_cublasStpmv, cudastub_cublas_bind_cublasStpmv);
@@ -25303,7 +25796,8 @@ static void cublasStpmv_resolve(char a0, char a1, char a2, int a3, const float *
 {
 	cublasStpmv_fn fn = cublasStpmv_choose();
 
-	atomic_store_explicit(&cublasStpmv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasStpmv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -25337,7 +25831,7 @@ void *cudastub_cublas_bind_cublasStpmv_v2(void)
 {
 	void *fn = (void *)cublasStpmv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasStpmv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasStpmv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasStpmv_v2, cudastub_cublas_slot_cublasStpmv_v2, cudastub_cublas_resolve_cublasStpmv_v2, cudastub_cublas_bind_cublasStpmv_v2);
@@ -25352,7 +25846,8 @@ static cublasStatus_t cublasStpmv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasStpmv_v2_fn fn = cublasStpmv_v2_choose();
 
-	atomic_store_explicit(&cublasStpmv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasStpmv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -25386,7 +25881,7 @@ void *cudastub_cublas_bind_cublasStpmv_v2_64(void)
 {
 	void *fn = (void *)cublasStpmv_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasStpmv_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasStpmv_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasStpmv_v2_64, cudastub_cublas_slot_cublasStpmv_v2_64, cudastub_cublas_resolve_cublasStpmv_v2_64, cudastub_cublas_bind_cublasStpmv_v2_64);
@@ -25401,7 +25896,8 @@ static cublasStatus_t cublasStpmv_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasStpmv_v2_64_fn fn = cublasStpmv_v2_64_choose();
 
-	atomic_store_explicit(&cublasStpmv_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasStpmv_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -25432,7 +25928,7 @@ void *cudastub_cublas_bind_cublasStpsv(void)
 {
 	void *fn = (void *)cublasStpsv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasStpsv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasStpsv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasStpsv, cudastub_cublas_slot_cublasStpsv, cudastub_cublas_resolve_cublasStpsv, cudastub_cublas_bind_cublasStpsv);
@@ -25447,7 +25943,8 @@ static void cublasStpsv_resolve(char a0, char a1, char a2, int a3, const float *
 {
 	cublasStpsv_fn fn = cublasStpsv_choose();
 
-	atomic_store_explicit(&cublasStpsv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasStpsv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -25481,7 +25978,7 @@ void *cudastub_cublas_bind_cublasStpsv_v2(void)
 {
 	void *fn = (void *)cublasStpsv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasStpsv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasStpsv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasStpsv_v2, cudastub_cublas_slot_cublasStpsv_v2, cudastub_cublas_resolve_cublasStpsv_v2, cudastub_cublas_bind_cublasStpsv_v2);
@@ -25496,7 +25993,8 @@ static cublasStatus_t cublasStpsv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasStpsv_v2_fn fn = cublasStpsv_v2_choose();
 
-	atomic_store_explicit(&cublasStpsv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasStpsv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -25530,7 +26028,7 @@ void *cudastub_cublas_bind_cublasStpsv_v2_64(void)
 {
 	void *fn = (void *)cublasStpsv_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasStpsv_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasStpsv_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasStpsv_v2_64, cudastub_cublas_slot_cublasStpsv_v2_64, cudastub_cublas_resolve_cublasStpsv_v2_64, cudastub_cublas_bind_cublasStpsv_v2_64);
@@ -25545,7 +26043,8 @@ static cublasStatus_t cublasStpsv_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasStpsv_v2_64_fn fn = cublasStpsv_v2_64_choose();
 
-	atomic_store_explicit(&cublasStpsv_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasStpsv_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -25577,7 +26076,7 @@ void *cudastub_cublas_bind_cublasStpttr(void)
 {
 	void *fn = (void *)cublasStpttr_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasStpttr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasStpttr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasStpttr, cudastub_cublas_slot_cublasStpttr, cudastub_cublas_resolve_cublasStpttr, cudastub_cublas_bind_cublasStpttr);
@@ -25592,7 +26091,8 @@ static cublasStatus_t cublasStpttr_resolve(cublasHandle_t a0, cublasFillMode_t a
 {
 	cublasStpttr_fn fn = cublasStpttr_choose();
 
-	atomic_store_explicit(&cublasStpttr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasStpttr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -25627,7 +26127,7 @@ void *cudastub_cublas_bind_cublasStrmm(void)
 {
 	void *fn = (void *)cublasStrmm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasStrmm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasStrmm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasStrmm, cudastub_cublas_slot_cublasStrmm, cudastub_cublas_resolve_cublasStrmm, cudastub_cublas_bind_cublasStrmm);
@@ -25642,7 +26142,8 @@ static void cublasStrmm_resolve(char a0, char a1, char a2, char a3, int a4, int 
 {
 	cublasStrmm_fn fn = cublasStrmm_choose();
 
-	atomic_store_explicit(&cublasStrmm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasStrmm_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -25682,7 +26183,7 @@ void *cudastub_cublas_bind_cublasStrmm_v2(void)
 {
 	void *fn = (void *)cublasStrmm_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasStrmm_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasStrmm_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasStrmm_v2, cudastub_cublas_slot_cublasStrmm_v2, cudastub_cublas_resolve_cublasStrmm_v2, cudastub_cublas_bind_cublasStrmm_v2);
@@ -25697,7 +26198,8 @@ static cublasStatus_t cublasStrmm_v2_resolve(cublasHandle_t a0, cublasSideMode_t
 {
 	cublasStrmm_v2_fn fn = cublasStrmm_v2_choose();
 
-	atomic_store_explicit(&cublasStrmm_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasStrmm_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -25737,7 +26239,7 @@ void *cudastub_cublas_bind_cublasStrmm_v2_64(void)
 {
 	void *fn = (void *)cublasStrmm_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasStrmm_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasStrmm_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasStrmm_v2_64, cudastub_cublas_slot_cublasStrmm_v2_64, cudastub_cublas_resolve_cublasStrmm_v2_64, cudastub_cublas_bind_cublasStrmm_v2_64);
@@ -25752,7 +26254,8 @@ static cublasStatus_t cublasStrmm_v2_64_resolve(cublasHandle_t a0, cublasSideMod
 {
 	cublasStrmm_v2_64_fn fn = cublasStrmm_v2_64_choose();
 
-	atomic_store_explicit(&cublasStrmm_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasStrmm_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -25784,7 +26287,7 @@ void *cudastub_cublas_bind_cublasStrmv(void)
 {
 	void *fn = (void *)cublasStrmv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasStrmv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasStrmv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasStrmv, cudastub_cublas_slot_cublasStrmv, cudastub_cublas_resolve_cublasStrmv, cudastub_cublas_bind_cublasStrmv);
@@ -25799,7 +26302,8 @@ static void cublasStrmv_resolve(char a0, char a1, char a2, int a3, const float *
 {
 	cublasStrmv_fn fn = cublasStrmv_choose();
 
-	atomic_store_explicit(&cublasStrmv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasStrmv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -25834,7 +26338,7 @@ void *cudastub_cublas_bind_cublasStrmv_v2(void)
 {
 	void *fn = (void *)cublasStrmv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasStrmv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasStrmv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasStrmv_v2, cudastub_cublas_slot_cublasStrmv_v2, cudastub_cublas_resolve_cublasStrmv_v2, cudastub_cublas_bind_cublasStrmv_v2);
@@ -25849,7 +26353,8 @@ static cublasStatus_t cublasStrmv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasStrmv_v2_fn fn = cublasStrmv_v2_choose();
 
-	atomic_store_explicit(&cublasStrmv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasStrmv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -25884,7 +26389,7 @@ void *cudastub_cublas_bind_cublasStrmv_v2_64(void)
 {
 	void *fn = (void *)cublasStrmv_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasStrmv_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasStrmv_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasStrmv_v2_64, cudastub_cublas_slot_cublasStrmv_v2_64, cudastub_cublas_resolve_cublasStrmv_v2_64, cudastub_cublas_bind_cublasStrmv_v2_64);
@@ -25899,7 +26404,8 @@ static cublasStatus_t cublasStrmv_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasStrmv_v2_64_fn fn = cublasStrmv_v2_64_choose();
 
-	atomic_store_explicit(&cublasStrmv_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasStrmv_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -25934,7 +26440,7 @@ void *cudastub_cublas_bind_cublasStrsm(void)
 {
 	void *fn = (void *)cublasStrsm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasStrsm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasStrsm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasStrsm, cudastub_cublas_slot_cublasStrsm, cudastub_cublas_resolve_cublasStrsm, cudastub_cublas_bind_cublasStrsm);
@@ -25949,7 +26455,8 @@ static void cublasStrsm_resolve(char a0, char a1, char a2, char a3, int a4, int 
 {
 	cublasStrsm_fn fn = cublasStrsm_choose();
 
-	atomic_store_explicit(&cublasStrsm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasStrsm_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -25988,7 +26495,7 @@ void *cudastub_cublas_bind_cublasStrsmBatched(void)
 {
 	void *fn = (void *)cublasStrsmBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasStrsmBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasStrsmBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasStrsmBatched, cudastub_cublas_slot_cublasStrsmBatched, cudastub_cublas_resolve_cublasStrsmBatched, cudastub_cublas_bind_cublasStrsmBatched);
@@ -26003,7 +26510,8 @@ static cublasStatus_t cublasStrsmBatched_resolve(cublasHandle_t a0, cublasSideMo
 {
 	cublasStrsmBatched_fn fn = cublasStrsmBatched_choose();
 
-	atomic_store_explicit(&cublasStrsmBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasStrsmBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -26042,7 +26550,7 @@ void *cudastub_cublas_bind_cublasStrsmBatched_64(void)
 {
 	void *fn = (void *)cublasStrsmBatched_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasStrsmBatched_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasStrsmBatched_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasStrsmBatched_64, cudastub_cublas_slot_cublasStrsmBatched_64, cudastub_cublas_resolve_cublasStrsmBatched_64, cudastub_cublas_bind_cublasStrsmBatched_64);
@@ -26057,7 +26565,8 @@ static cublasStatus_t cublasStrsmBatched_64_resolve(cublasHandle_t a0, cublasSid
 {
 	cublasStrsmBatched_64_fn fn = cublasStrsmBatched_64_choose();
 
-	atomic_store_explicit(&cublasStrsmBatched_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasStrsmBatched_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -26095,7 +26604,7 @@ void *cudastub_cublas_bind_cublasStrsm_v2(void)
 {
 	void *fn = (void *)cublasStrsm_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasStrsm_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasStrsm_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasStrsm_v2, cudastub_cublas_slot_cublasStrsm_v2, cudastub_cublas_resolve_cublasStrsm_v2, cudastub_cublas_bind_cublasStrsm_v2);
@@ -26110,7 +26619,8 @@ static cublasStatus_t cublasStrsm_v2_resolve(cublasHandle_t a0, cublasSideMode_t
 {
 	cublasStrsm_v2_fn fn = cublasStrsm_v2_choose();
 
-	atomic_store_explicit(&cublasStrsm_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasStrsm_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -26148,7 +26658,7 @@ void *cudastub_cublas_bind_cublasStrsm_v2_64(void)
 {
 	void *fn = (void *)cublasStrsm_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasStrsm_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasStrsm_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasStrsm_v2_64, cudastub_cublas_slot_cublasStrsm_v2_64, cudastub_cublas_resolve_cublasStrsm_v2_64, cudastub_cublas_bind_cublasStrsm_v2_64);
@@ -26163,7 +26673,8 @@ static cublasStatus_t cublasStrsm_v2_64_resolve(cublasHandle_t a0, cublasSideMod
 {
 	cublasStrsm_v2_64_fn fn = cublasStrsm_v2_64_choose();
 
-	atomic_store_explicit(&cublasStrsm_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasStrsm_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -26195,7 +26706,7 @@ void *cudastub_cublas_bind_cublasStrsv(void)
 {
 	void *fn = (void *)cublasStrsv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasStrsv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasStrsv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasStrsv, cudastub_cublas_slot_cublasStrsv, cudastub_cublas_resolve_cublasStrsv, cudastub_cublas_bind_cublasStrsv);
@@ -26210,7 +26721,8 @@ static void cublasStrsv_resolve(char a0, char a1, char a2, int a3, const float *
 {
 	cublasStrsv_fn fn = cublasStrsv_choose();
 
-	atomic_store_explicit(&cublasStrsv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasStrsv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -26245,7 +26757,7 @@ void *cudastub_cublas_bind_cublasStrsv_v2(void)
 {
 	void *fn = (void *)cublasStrsv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasStrsv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasStrsv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasStrsv_v2, cudastub_cublas_slot_cublasStrsv_v2, cudastub_cublas_resolve_cublasStrsv_v2, cudastub_cublas_bind_cublasStrsv_v2);
@@ -26260,7 +26772,8 @@ static cublasStatus_t cublasStrsv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasStrsv_v2_fn fn = cublasStrsv_v2_choose();
 
-	atomic_store_explicit(&cublasStrsv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasStrsv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -26295,7 +26808,7 @@ void *cudastub_cublas_bind_cublasStrsv_v2_64(void)
 {
 	void *fn = (void *)cublasStrsv_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasStrsv_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasStrsv_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasStrsv_v2_64, cudastub_cublas_slot_cublasStrsv_v2_64, cudastub_cublas_resolve_cublasStrsv_v2_64, cudastub_cublas_bind_cublasStrsv_v2_64);
@@ -26310,7 +26823,8 @@ static cublasStatus_t cublasStrsv_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasStrsv_v2_64_fn fn = cublasStrsv_v2_64_choose();
 
-	atomic_store_explicit(&cublasStrsv_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasStrsv_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -26342,7 +26856,7 @@ void *cudastub_cublas_bind_cublasStrttp(void)
 {
 	void *fn = (void *)cublasStrttp_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasStrttp, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasStrttp, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasStrttp, cudastub_cublas_slot_cublasStrttp, cudastub_cublas_resolve_cublasStrttp, cudastub_cublas_bind_cublasStrttp);
@@ -26357,7 +26871,8 @@ static cublasStatus_t cublasStrttp_resolve(cublasHandle_t a0, cublasFillMode_t a
 {
 	cublasStrttp_fn fn = cublasStrttp_choose();
 
-	atomic_store_explicit(&cublasStrttp_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasStrttp_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -26391,7 +26906,7 @@ void *cudastub_cublas_bind_cublasSwapEx(void)
 {
 	void *fn = (void *)cublasSwapEx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSwapEx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSwapEx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSwapEx, cudastub_cublas_slot_cublasSwapEx, cudastub_cublas_resolve_cublasSwapEx, cudastub_cublas_bind_cublasSwapEx);
@@ -26406,7 +26921,8 @@ static cublasStatus_t cublasSwapEx_resolve(cublasHandle_t a0, int a1, void *a2, 
 {
 	cublasSwapEx_fn fn = cublasSwapEx_choose();
 
-	atomic_store_explicit(&cublasSwapEx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSwapEx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -26440,7 +26956,7 @@ void *cudastub_cublas_bind_cublasSwapEx_64(void)
 {
 	void *fn = (void *)cublasSwapEx_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSwapEx_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSwapEx_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSwapEx_64, cudastub_cublas_slot_cublasSwapEx_64, cudastub_cublas_resolve_cublasSwapEx_64, cudastub_cublas_bind_cublasSwapEx_64);
@@ -26455,7 +26971,8 @@ static cublasStatus_t cublasSwapEx_64_resolve(cublasHandle_t a0, int64_t a1, voi
 {
 	cublasSwapEx_64_fn fn = cublasSwapEx_64_choose();
 
-	atomic_store_explicit(&cublasSwapEx_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSwapEx_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -26499,7 +27016,7 @@ void *cudastub_cublas_bind_cublasUint8gemmBias(void)
 {
 	void *fn = (void *)cublasUint8gemmBias_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasUint8gemmBias, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasUint8gemmBias, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasUint8gemmBias, cudastub_cublas_slot_cublasUint8gemmBias, cudastub_cublas_resolve_cublasUint8gemmBias, cudastub_cublas_bind_cublasUint8gemmBias);
@@ -26514,7 +27031,8 @@ static cublasStatus_t cublasUint8gemmBias_resolve(cublasHandle_t a0, cublasOpera
 {
 	cublasUint8gemmBias_fn fn = cublasUint8gemmBias_choose();
 
-	atomic_store_explicit(&cublasUint8gemmBias_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasUint8gemmBias_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
 }
 #endif
@@ -26540,7 +27058,7 @@ void *cudastub_cublas_bind_cublasXerbla(void)
 {
 	void *fn = (void *)cublasXerbla_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXerbla, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXerbla, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXerbla, cudastub_cublas_slot_cublasXerbla, cudastub_cublas_resolve_cublasXerbla, cudastub_cublas_bind_cublasXerbla);
@@ -26555,7 +27073,8 @@ static void cublasXerbla_resolve(const char *a0, int a1)
 {
 	cublasXerbla_fn fn = cublasXerbla_choose();
 
-	atomic_store_explicit(&cublasXerbla_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXerbla_slot, fn, memory_order_release);
 	fn(a0, a1);
 }
 #endif
@@ -26595,7 +27114,7 @@ void *cudastub_cublas_bind_cublasXtCgemm(void)
 {
 	void *fn = (void *)cublasXtCgemm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtCgemm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtCgemm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtCgemm, cudastub_cublas_slot_cublasXtCgemm, cudastub_cublas_resolve_cublasXtCgemm, cudastub_cublas_bind_cublasXtCgemm);
@@ -26610,7 +27129,8 @@ static cublasStatus_t cublasXtCgemm_resolve(cublasXtHandle_t a0, cublasOperation
 {
 	cublasXtCgemm_fn fn = cublasXtCgemm_choose();
 
-	atomic_store_explicit(&cublasXtCgemm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtCgemm_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -26649,7 +27169,7 @@ void *cudastub_cublas_bind_cublasXtChemm(void)
 {
 	void *fn = (void *)cublasXtChemm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtChemm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtChemm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtChemm, cudastub_cublas_slot_cublasXtChemm, cudastub_cublas_resolve_cublasXtChemm, cudastub_cublas_bind_cublasXtChemm);
@@ -26664,7 +27184,8 @@ static cublasStatus_t cublasXtChemm_resolve(cublasXtHandle_t a0, cublasSideMode_
 {
 	cublasXtChemm_fn fn = cublasXtChemm_choose();
 
-	atomic_store_explicit(&cublasXtChemm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtChemm_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -26703,7 +27224,7 @@ void *cudastub_cublas_bind_cublasXtCher2k(void)
 {
 	void *fn = (void *)cublasXtCher2k_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtCher2k, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtCher2k, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtCher2k, cudastub_cublas_slot_cublasXtCher2k, cudastub_cublas_resolve_cublasXtCher2k, cudastub_cublas_bind_cublasXtCher2k);
@@ -26718,7 +27239,8 @@ static cublasStatus_t cublasXtCher2k_resolve(cublasXtHandle_t a0, cublasFillMode
 {
 	cublasXtCher2k_fn fn = cublasXtCher2k_choose();
 
-	atomic_store_explicit(&cublasXtCher2k_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtCher2k_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -26755,7 +27277,7 @@ void *cudastub_cublas_bind_cublasXtCherk(void)
 {
 	void *fn = (void *)cublasXtCherk_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtCherk, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtCherk, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtCherk, cudastub_cublas_slot_cublasXtCherk, cudastub_cublas_resolve_cublasXtCherk, cudastub_cublas_bind_cublasXtCherk);
@@ -26770,7 +27292,8 @@ static cublasStatus_t cublasXtCherk_resolve(cublasXtHandle_t a0, cublasFillMode_
 {
 	cublasXtCherk_fn fn = cublasXtCherk_choose();
 
-	atomic_store_explicit(&cublasXtCherk_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtCherk_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -26809,7 +27332,7 @@ void *cudastub_cublas_bind_cublasXtCherkx(void)
 {
 	void *fn = (void *)cublasXtCherkx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtCherkx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtCherkx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtCherkx, cudastub_cublas_slot_cublasXtCherkx, cudastub_cublas_resolve_cublasXtCherkx, cudastub_cublas_bind_cublasXtCherkx);
@@ -26824,7 +27347,8 @@ static cublasStatus_t cublasXtCherkx_resolve(cublasXtHandle_t a0, cublasFillMode
 {
 	cublasXtCherkx_fn fn = cublasXtCherkx_choose();
 
-	atomic_store_explicit(&cublasXtCherkx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtCherkx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -26851,7 +27375,7 @@ void *cudastub_cublas_bind_cublasXtCreate(void)
 {
 	void *fn = (void *)cublasXtCreate_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtCreate, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtCreate, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtCreate, cudastub_cublas_slot_cublasXtCreate, cudastub_cublas_resolve_cublasXtCreate, cudastub_cublas_bind_cublasXtCreate);
@@ -26866,7 +27390,8 @@ static cublasStatus_t cublasXtCreate_resolve(cublasXtHandle_t *a0)
 {
 	cublasXtCreate_fn fn = cublasXtCreate_choose();
 
-	atomic_store_explicit(&cublasXtCreate_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtCreate_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -26904,7 +27429,7 @@ void *cudastub_cublas_bind_cublasXtCspmm(void)
 {
 	void *fn = (void *)cublasXtCspmm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtCspmm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtCspmm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtCspmm, cudastub_cublas_slot_cublasXtCspmm, cudastub_cublas_resolve_cublasXtCspmm, cudastub_cublas_bind_cublasXtCspmm);
@@ -26919,7 +27444,8 @@ static cublasStatus_t cublasXtCspmm_resolve(cublasXtHandle_t a0, cublasSideMode_
 {
 	cublasXtCspmm_fn fn = cublasXtCspmm_choose();
 
-	atomic_store_explicit(&cublasXtCspmm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtCspmm_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -26958,7 +27484,7 @@ void *cudastub_cublas_bind_cublasXtCsymm(void)
 {
 	void *fn = (void *)cublasXtCsymm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtCsymm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtCsymm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtCsymm, cudastub_cublas_slot_cublasXtCsymm, cudastub_cublas_resolve_cublasXtCsymm, cudastub_cublas_bind_cublasXtCsymm);
@@ -26973,7 +27499,8 @@ static cublasStatus_t cublasXtCsymm_resolve(cublasXtHandle_t a0, cublasSideMode_
 {
 	cublasXtCsymm_fn fn = cublasXtCsymm_choose();
 
-	atomic_store_explicit(&cublasXtCsymm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtCsymm_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -27012,7 +27539,7 @@ void *cudastub_cublas_bind_cublasXtCsyr2k(void)
 {
 	void *fn = (void *)cublasXtCsyr2k_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtCsyr2k, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtCsyr2k, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtCsyr2k, cudastub_cublas_slot_cublasXtCsyr2k, cudastub_cublas_resolve_cublasXtCsyr2k, cudastub_cublas_bind_cublasXtCsyr2k);
@@ -27027,7 +27554,8 @@ static cublasStatus_t cublasXtCsyr2k_resolve(cublasXtHandle_t a0, cublasFillMode
 {
 	cublasXtCsyr2k_fn fn = cublasXtCsyr2k_choose();
 
-	atomic_store_explicit(&cublasXtCsyr2k_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtCsyr2k_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -27064,7 +27592,7 @@ void *cudastub_cublas_bind_cublasXtCsyrk(void)
 {
 	void *fn = (void *)cublasXtCsyrk_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtCsyrk, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtCsyrk, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtCsyrk, cudastub_cublas_slot_cublasXtCsyrk, cudastub_cublas_resolve_cublasXtCsyrk, cudastub_cublas_bind_cublasXtCsyrk);
@@ -27079,7 +27607,8 @@ static cublasStatus_t cublasXtCsyrk_resolve(cublasXtHandle_t a0, cublasFillMode_
 {
 	cublasXtCsyrk_fn fn = cublasXtCsyrk_choose();
 
-	atomic_store_explicit(&cublasXtCsyrk_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtCsyrk_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -27118,7 +27647,7 @@ void *cudastub_cublas_bind_cublasXtCsyrkx(void)
 {
 	void *fn = (void *)cublasXtCsyrkx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtCsyrkx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtCsyrkx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtCsyrkx, cudastub_cublas_slot_cublasXtCsyrkx, cudastub_cublas_resolve_cublasXtCsyrkx, cudastub_cublas_bind_cublasXtCsyrkx);
@@ -27133,7 +27662,8 @@ static cublasStatus_t cublasXtCsyrkx_resolve(cublasXtHandle_t a0, cublasFillMode
 {
 	cublasXtCsyrkx_fn fn = cublasXtCsyrkx_choose();
 
-	atomic_store_explicit(&cublasXtCsyrkx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtCsyrkx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -27173,7 +27703,7 @@ void *cudastub_cublas_bind_cublasXtCtrmm(void)
 {
 	void *fn = (void *)cublasXtCtrmm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtCtrmm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtCtrmm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtCtrmm, cudastub_cublas_slot_cublasXtCtrmm, cudastub_cublas_resolve_cublasXtCtrmm, cudastub_cublas_bind_cublasXtCtrmm);
@@ -27188,7 +27718,8 @@ static cublasStatus_t cublasXtCtrmm_resolve(cublasXtHandle_t a0, cublasSideMode_
 {
 	cublasXtCtrmm_fn fn = cublasXtCtrmm_choose();
 
-	atomic_store_explicit(&cublasXtCtrmm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtCtrmm_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -27226,7 +27757,7 @@ void *cudastub_cublas_bind_cublasXtCtrsm(void)
 {
 	void *fn = (void *)cublasXtCtrsm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtCtrsm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtCtrsm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtCtrsm, cudastub_cublas_slot_cublasXtCtrsm, cudastub_cublas_resolve_cublasXtCtrsm, cudastub_cublas_bind_cublasXtCtrsm);
@@ -27241,7 +27772,8 @@ static cublasStatus_t cublasXtCtrsm_resolve(cublasXtHandle_t a0, cublasSideMode_
 {
 	cublasXtCtrsm_fn fn = cublasXtCtrsm_choose();
 
-	atomic_store_explicit(&cublasXtCtrsm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtCtrsm_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -27268,7 +27800,7 @@ void *cudastub_cublas_bind_cublasXtDestroy(void)
 {
 	void *fn = (void *)cublasXtDestroy_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtDestroy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtDestroy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtDestroy, cudastub_cublas_slot_cublasXtDestroy, cudastub_cublas_resolve_cublasXtDestroy, cudastub_cublas_bind_cublasXtDestroy);
@@ -27283,7 +27815,8 @@ static cublasStatus_t cublasXtDestroy_resolve(cublasXtHandle_t a0)
 {
 	cublasXtDestroy_fn fn = cublasXtDestroy_choose();
 
-	atomic_store_explicit(&cublasXtDestroy_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtDestroy_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -27312,7 +27845,7 @@ void *cudastub_cublas_bind_cublasXtDeviceSelect(void)
 {
 	void *fn = (void *)cublasXtDeviceSelect_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtDeviceSelect, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtDeviceSelect, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtDeviceSelect, cudastub_cublas_slot_cublasXtDeviceSelect, cudastub_cublas_resolve_cublasXtDeviceSelect, cudastub_cublas_bind_cublasXtDeviceSelect);
@@ -27327,7 +27860,8 @@ static cublasStatus_t cublasXtDeviceSelect_resolve(cublasXtHandle_t a0, int a1, 
 {
 	cublasXtDeviceSelect_fn fn = cublasXtDeviceSelect_choose();
 
-	atomic_store_explicit(&cublasXtDeviceSelect_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtDeviceSelect_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -27367,7 +27901,7 @@ void *cudastub_cublas_bind_cublasXtDgemm(void)
 {
 	void *fn = (void *)cublasXtDgemm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtDgemm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtDgemm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtDgemm, cudastub_cublas_slot_cublasXtDgemm, cudastub_cublas_resolve_cublasXtDgemm, cudastub_cublas_bind_cublasXtDgemm);
@@ -27382,7 +27916,8 @@ static cublasStatus_t cublasXtDgemm_resolve(cublasXtHandle_t a0, cublasOperation
 {
 	cublasXtDgemm_fn fn = cublasXtDgemm_choose();
 
-	atomic_store_explicit(&cublasXtDgemm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtDgemm_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -27420,7 +27955,7 @@ void *cudastub_cublas_bind_cublasXtDspmm(void)
 {
 	void *fn = (void *)cublasXtDspmm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtDspmm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtDspmm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtDspmm, cudastub_cublas_slot_cublasXtDspmm, cudastub_cublas_resolve_cublasXtDspmm, cudastub_cublas_bind_cublasXtDspmm);
@@ -27435,7 +27970,8 @@ static cublasStatus_t cublasXtDspmm_resolve(cublasXtHandle_t a0, cublasSideMode_
 {
 	cublasXtDspmm_fn fn = cublasXtDspmm_choose();
 
-	atomic_store_explicit(&cublasXtDspmm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtDspmm_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -27474,7 +28010,7 @@ void *cudastub_cublas_bind_cublasXtDsymm(void)
 {
 	void *fn = (void *)cublasXtDsymm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtDsymm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtDsymm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtDsymm, cudastub_cublas_slot_cublasXtDsymm, cudastub_cublas_resolve_cublasXtDsymm, cudastub_cublas_bind_cublasXtDsymm);
@@ -27489,7 +28025,8 @@ static cublasStatus_t cublasXtDsymm_resolve(cublasXtHandle_t a0, cublasSideMode_
 {
 	cublasXtDsymm_fn fn = cublasXtDsymm_choose();
 
-	atomic_store_explicit(&cublasXtDsymm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtDsymm_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -27528,7 +28065,7 @@ void *cudastub_cublas_bind_cublasXtDsyr2k(void)
 {
 	void *fn = (void *)cublasXtDsyr2k_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtDsyr2k, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtDsyr2k, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtDsyr2k, cudastub_cublas_slot_cublasXtDsyr2k, cudastub_cublas_resolve_cublasXtDsyr2k, cudastub_cublas_bind_cublasXtDsyr2k);
@@ -27543,7 +28080,8 @@ static cublasStatus_t cublasXtDsyr2k_resolve(cublasXtHandle_t a0, cublasFillMode
 {
 	cublasXtDsyr2k_fn fn = cublasXtDsyr2k_choose();
 
-	atomic_store_explicit(&cublasXtDsyr2k_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtDsyr2k_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -27580,7 +28118,7 @@ void *cudastub_cublas_bind_cublasXtDsyrk(void)
 {
 	void *fn = (void *)cublasXtDsyrk_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtDsyrk, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtDsyrk, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtDsyrk, cudastub_cublas_slot_cublasXtDsyrk, cudastub_cublas_resolve_cublasXtDsyrk, cudastub_cublas_bind_cublasXtDsyrk);
@@ -27595,7 +28133,8 @@ static cublasStatus_t cublasXtDsyrk_resolve(cublasXtHandle_t a0, cublasFillMode_
 {
 	cublasXtDsyrk_fn fn = cublasXtDsyrk_choose();
 
-	atomic_store_explicit(&cublasXtDsyrk_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtDsyrk_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -27634,7 +28173,7 @@ void *cudastub_cublas_bind_cublasXtDsyrkx(void)
 {
 	void *fn = (void *)cublasXtDsyrkx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtDsyrkx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtDsyrkx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtDsyrkx, cudastub_cublas_slot_cublasXtDsyrkx, cudastub_cublas_resolve_cublasXtDsyrkx, cudastub_cublas_bind_cublasXtDsyrkx);
@@ -27649,7 +28188,8 @@ static cublasStatus_t cublasXtDsyrkx_resolve(cublasXtHandle_t a0, cublasFillMode
 {
 	cublasXtDsyrkx_fn fn = cublasXtDsyrkx_choose();
 
-	atomic_store_explicit(&cublasXtDsyrkx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtDsyrkx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -27689,7 +28229,7 @@ void *cudastub_cublas_bind_cublasXtDtrmm(void)
 {
 	void *fn = (void *)cublasXtDtrmm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtDtrmm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtDtrmm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtDtrmm, cudastub_cublas_slot_cublasXtDtrmm, cudastub_cublas_resolve_cublasXtDtrmm, cudastub_cublas_bind_cublasXtDtrmm);
@@ -27704,7 +28244,8 @@ static cublasStatus_t cublasXtDtrmm_resolve(cublasXtHandle_t a0, cublasSideMode_
 {
 	cublasXtDtrmm_fn fn = cublasXtDtrmm_choose();
 
-	atomic_store_explicit(&cublasXtDtrmm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtDtrmm_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -27742,7 +28283,7 @@ void *cudastub_cublas_bind_cublasXtDtrsm(void)
 {
 	void *fn = (void *)cublasXtDtrsm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtDtrsm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtDtrsm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtDtrsm, cudastub_cublas_slot_cublasXtDtrsm, cudastub_cublas_resolve_cublasXtDtrsm, cudastub_cublas_bind_cublasXtDtrsm);
@@ -27757,7 +28298,8 @@ static cublasStatus_t cublasXtDtrsm_resolve(cublasXtHandle_t a0, cublasSideMode_
 {
 	cublasXtDtrsm_fn fn = cublasXtDtrsm_choose();
 
-	atomic_store_explicit(&cublasXtDtrsm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtDtrsm_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -27785,7 +28327,7 @@ void *cudastub_cublas_bind_cublasXtGetBlockDim(void)
 {
 	void *fn = (void *)cublasXtGetBlockDim_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtGetBlockDim, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtGetBlockDim, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtGetBlockDim, cudastub_cublas_slot_cublasXtGetBlockDim, cudastub_cublas_resolve_cublasXtGetBlockDim, cudastub_cublas_bind_cublasXtGetBlockDim);
@@ -27800,7 +28342,8 @@ static cublasStatus_t cublasXtGetBlockDim_resolve(cublasXtHandle_t a0, int *a1)
 {
 	cublasXtGetBlockDim_fn fn = cublasXtGetBlockDim_choose();
 
-	atomic_store_explicit(&cublasXtGetBlockDim_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtGetBlockDim_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -27829,7 +28372,7 @@ void *cudastub_cublas_bind_cublasXtGetNumBoards(void)
 {
 	void *fn = (void *)cublasXtGetNumBoards_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtGetNumBoards, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtGetNumBoards, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtGetNumBoards, cudastub_cublas_slot_cublasXtGetNumBoards, cudastub_cublas_resolve_cublasXtGetNumBoards, cudastub_cublas_bind_cublasXtGetNumBoards);
@@ -27844,7 +28387,8 @@ static cublasStatus_t cublasXtGetNumBoards_resolve(int a0, int a1 [], int *a2)
 {
 	cublasXtGetNumBoards_fn fn = cublasXtGetNumBoards_choose();
 
-	atomic_store_explicit(&cublasXtGetNumBoards_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtGetNumBoards_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -27872,7 +28416,7 @@ void *cudastub_cublas_bind_cublasXtGetPinningMemMode(void)
 {
 	void *fn = (void *)cublasXtGetPinningMemMode_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtGetPinningMemMode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtGetPinningMemMode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtGetPinningMemMode, cudastub_cublas_slot_cublasXtGetPinningMemMode, cudastub_cublas_resolve_cublasXtGetPinningMemMode, cudastub_cublas_bind_cublasXtGetPinningMemMode);
@@ -27887,7 +28431,8 @@ static cublasStatus_t cublasXtGetPinningMemMode_resolve(cublasXtHandle_t a0, cub
 {
 	cublasXtGetPinningMemMode_fn fn = cublasXtGetPinningMemMode_choose();
 
-	atomic_store_explicit(&cublasXtGetPinningMemMode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtGetPinningMemMode_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -27914,7 +28459,7 @@ void *cudastub_cublas_bind_cublasXtMaxBoards(void)
 {
 	void *fn = (void *)cublasXtMaxBoards_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtMaxBoards, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtMaxBoards, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtMaxBoards, cudastub_cublas_slot_cublasXtMaxBoards, cudastub_cublas_resolve_cublasXtMaxBoards, cudastub_cublas_bind_cublasXtMaxBoards);
@@ -27929,7 +28474,8 @@ static cublasStatus_t cublasXtMaxBoards_resolve(int *a0)
 {
 	cublasXtMaxBoards_fn fn = cublasXtMaxBoards_choose();
 
-	atomic_store_explicit(&cublasXtMaxBoards_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtMaxBoards_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -27957,7 +28503,7 @@ void *cudastub_cublas_bind_cublasXtSetBlockDim(void)
 {
 	void *fn = (void *)cublasXtSetBlockDim_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtSetBlockDim, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtSetBlockDim, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtSetBlockDim, cudastub_cublas_slot_cublasXtSetBlockDim, cudastub_cublas_resolve_cublasXtSetBlockDim, cudastub_cublas_bind_cublasXtSetBlockDim);
@@ -27972,7 +28518,8 @@ static cublasStatus_t cublasXtSetBlockDim_resolve(cublasXtHandle_t a0, int a1)
 {
 	cublasXtSetBlockDim_fn fn = cublasXtSetBlockDim_choose();
 
-	atomic_store_explicit(&cublasXtSetBlockDim_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtSetBlockDim_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -28002,7 +28549,7 @@ void *cudastub_cublas_bind_cublasXtSetCpuRatio(void)
 {
 	void *fn = (void *)cublasXtSetCpuRatio_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtSetCpuRatio, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtSetCpuRatio, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtSetCpuRatio, cudastub_cublas_slot_cublasXtSetCpuRatio, cudastub_cublas_resolve_cublasXtSetCpuRatio, cudastub_cublas_bind_cublasXtSetCpuRatio);
@@ -28017,7 +28564,8 @@ static cublasStatus_t cublasXtSetCpuRatio_resolve(cublasXtHandle_t a0, cublasXtB
 {
 	cublasXtSetCpuRatio_fn fn = cublasXtSetCpuRatio_choose();
 
-	atomic_store_explicit(&cublasXtSetCpuRatio_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtSetCpuRatio_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -28047,7 +28595,7 @@ void *cudastub_cublas_bind_cublasXtSetCpuRoutine(void)
 {
 	void *fn = (void *)cublasXtSetCpuRoutine_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtSetCpuRoutine, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtSetCpuRoutine, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtSetCpuRoutine, cudastub_cublas_slot_cublasXtSetCpuRoutine, cudastub_cublas_resolve_cublasXtSetCpuRoutine, cudastub_cublas_bind_cublasXtSetCpuRoutine);
@@ -28062,7 +28610,8 @@ static cublasStatus_t cublasXtSetCpuRoutine_resolve(cublasXtHandle_t a0, cublasX
 {
 	cublasXtSetCpuRoutine_fn fn = cublasXtSetCpuRoutine_choose();
 
-	atomic_store_explicit(&cublasXtSetCpuRoutine_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtSetCpuRoutine_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -28090,7 +28639,7 @@ void *cudastub_cublas_bind_cublasXtSetPinningMemMode(void)
 {
 	void *fn = (void *)cublasXtSetPinningMemMode_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtSetPinningMemMode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtSetPinningMemMode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtSetPinningMemMode, cudastub_cublas_slot_cublasXtSetPinningMemMode, cudastub_cublas_resolve_cublasXtSetPinningMemMode, cudastub_cublas_bind_cublasXtSetPinningMemMode);
@@ -28105,7 +28654,8 @@ static cublasStatus_t cublasXtSetPinningMemMode_resolve(cublasXtHandle_t a0, cub
 {
 	cublasXtSetPinningMemMode_fn fn = cublasXtSetPinningMemMode_choose();
 
-	atomic_store_explicit(&cublasXtSetPinningMemMode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtSetPinningMemMode_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -28145,7 +28695,7 @@ void *cudastub_cublas_bind_cublasXtSgemm(void)
 {
 	void *fn = (void *)cublasXtSgemm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtSgemm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtSgemm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtSgemm, cudastub_cublas_slot_cublasXtSgemm, cudastub_cublas_resolve_cublasXtSgemm, cudastub_cublas_bind_cublasXtSgemm);
@@ -28160,7 +28710,8 @@ static cublasStatus_t cublasXtSgemm_resolve(cublasXtHandle_t a0, cublasOperation
 {
 	cublasXtSgemm_fn fn = cublasXtSgemm_choose();
 
-	atomic_store_explicit(&cublasXtSgemm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtSgemm_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -28198,7 +28749,7 @@ void *cudastub_cublas_bind_cublasXtSspmm(void)
 {
 	void *fn = (void *)cublasXtSspmm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtSspmm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtSspmm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtSspmm, cudastub_cublas_slot_cublasXtSspmm, cudastub_cublas_resolve_cublasXtSspmm, cudastub_cublas_bind_cublasXtSspmm);
@@ -28213,7 +28764,8 @@ static cublasStatus_t cublasXtSspmm_resolve(cublasXtHandle_t a0, cublasSideMode_
 {
 	cublasXtSspmm_fn fn = cublasXtSspmm_choose();
 
-	atomic_store_explicit(&cublasXtSspmm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtSspmm_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -28252,7 +28804,7 @@ void *cudastub_cublas_bind_cublasXtSsymm(void)
 {
 	void *fn = (void *)cublasXtSsymm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtSsymm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtSsymm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtSsymm, cudastub_cublas_slot_cublasXtSsymm, cudastub_cublas_resolve_cublasXtSsymm, cudastub_cublas_bind_cublasXtSsymm);
@@ -28267,7 +28819,8 @@ static cublasStatus_t cublasXtSsymm_resolve(cublasXtHandle_t a0, cublasSideMode_
 {
 	cublasXtSsymm_fn fn = cublasXtSsymm_choose();
 
-	atomic_store_explicit(&cublasXtSsymm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtSsymm_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -28306,7 +28859,7 @@ void *cudastub_cublas_bind_cublasXtSsyr2k(void)
 {
 	void *fn = (void *)cublasXtSsyr2k_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtSsyr2k, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtSsyr2k, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtSsyr2k, cudastub_cublas_slot_cublasXtSsyr2k, cudastub_cublas_resolve_cublasXtSsyr2k, cudastub_cublas_bind_cublasXtSsyr2k);
@@ -28321,7 +28874,8 @@ static cublasStatus_t cublasXtSsyr2k_resolve(cublasXtHandle_t a0, cublasFillMode
 {
 	cublasXtSsyr2k_fn fn = cublasXtSsyr2k_choose();
 
-	atomic_store_explicit(&cublasXtSsyr2k_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtSsyr2k_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -28358,7 +28912,7 @@ void *cudastub_cublas_bind_cublasXtSsyrk(void)
 {
 	void *fn = (void *)cublasXtSsyrk_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtSsyrk, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtSsyrk, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtSsyrk, cudastub_cublas_slot_cublasXtSsyrk, cudastub_cublas_resolve_cublasXtSsyrk, cudastub_cublas_bind_cublasXtSsyrk);
@@ -28373,7 +28927,8 @@ static cublasStatus_t cublasXtSsyrk_resolve(cublasXtHandle_t a0, cublasFillMode_
 {
 	cublasXtSsyrk_fn fn = cublasXtSsyrk_choose();
 
-	atomic_store_explicit(&cublasXtSsyrk_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtSsyrk_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -28412,7 +28967,7 @@ void *cudastub_cublas_bind_cublasXtSsyrkx(void)
 {
 	void *fn = (void *)cublasXtSsyrkx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtSsyrkx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtSsyrkx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtSsyrkx, cudastub_cublas_slot_cublasXtSsyrkx, cudastub_cublas_resolve_cublasXtSsyrkx, cudastub_cublas_bind_cublasXtSsyrkx);
@@ -28427,7 +28982,8 @@ static cublasStatus_t cublasXtSsyrkx_resolve(cublasXtHandle_t a0, cublasFillMode
 {
 	cublasXtSsyrkx_fn fn = cublasXtSsyrkx_choose();
 
-	atomic_store_explicit(&cublasXtSsyrkx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtSsyrkx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -28467,7 +29023,7 @@ void *cudastub_cublas_bind_cublasXtStrmm(void)
 {
 	void *fn = (void *)cublasXtStrmm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtStrmm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtStrmm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtStrmm, cudastub_cublas_slot_cublasXtStrmm, cudastub_cublas_resolve_cublasXtStrmm, cudastub_cublas_bind_cublasXtStrmm);
@@ -28482,7 +29038,8 @@ static cublasStatus_t cublasXtStrmm_resolve(cublasXtHandle_t a0, cublasSideMode_
 {
 	cublasXtStrmm_fn fn = cublasXtStrmm_choose();
 
-	atomic_store_explicit(&cublasXtStrmm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtStrmm_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -28520,7 +29077,7 @@ void *cudastub_cublas_bind_cublasXtStrsm(void)
 {
 	void *fn = (void *)cublasXtStrsm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtStrsm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtStrsm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtStrsm, cudastub_cublas_slot_cublasXtStrsm, cudastub_cublas_resolve_cublasXtStrsm, cudastub_cublas_bind_cublasXtStrsm);
@@ -28535,7 +29092,8 @@ static cublasStatus_t cublasXtStrsm_resolve(cublasXtHandle_t a0, cublasSideMode_
 {
 	cublasXtStrsm_fn fn = cublasXtStrsm_choose();
 
-	atomic_store_explicit(&cublasXtStrsm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtStrsm_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -28575,7 +29133,7 @@ void *cudastub_cublas_bind_cublasXtZgemm(void)
 {
 	void *fn = (void *)cublasXtZgemm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtZgemm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtZgemm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtZgemm, cudastub_cublas_slot_cublasXtZgemm, cudastub_cublas_resolve_cublasXtZgemm, cudastub_cublas_bind_cublasXtZgemm);
@@ -28590,7 +29148,8 @@ static cublasStatus_t cublasXtZgemm_resolve(cublasXtHandle_t a0, cublasOperation
 {
 	cublasXtZgemm_fn fn = cublasXtZgemm_choose();
 
-	atomic_store_explicit(&cublasXtZgemm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtZgemm_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -28629,7 +29188,7 @@ void *cudastub_cublas_bind_cublasXtZhemm(void)
 {
 	void *fn = (void *)cublasXtZhemm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtZhemm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtZhemm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtZhemm, cudastub_cublas_slot_cublasXtZhemm, cudastub_cublas_resolve_cublasXtZhemm, cudastub_cublas_bind_cublasXtZhemm);
@@ -28644,7 +29203,8 @@ static cublasStatus_t cublasXtZhemm_resolve(cublasXtHandle_t a0, cublasSideMode_
 {
 	cublasXtZhemm_fn fn = cublasXtZhemm_choose();
 
-	atomic_store_explicit(&cublasXtZhemm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtZhemm_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -28683,7 +29243,7 @@ void *cudastub_cublas_bind_cublasXtZher2k(void)
 {
 	void *fn = (void *)cublasXtZher2k_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtZher2k, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtZher2k, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtZher2k, cudastub_cublas_slot_cublasXtZher2k, cudastub_cublas_resolve_cublasXtZher2k, cudastub_cublas_bind_cublasXtZher2k);
@@ -28698,7 +29258,8 @@ static cublasStatus_t cublasXtZher2k_resolve(cublasXtHandle_t a0, cublasFillMode
 {
 	cublasXtZher2k_fn fn = cublasXtZher2k_choose();
 
-	atomic_store_explicit(&cublasXtZher2k_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtZher2k_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -28735,7 +29296,7 @@ void *cudastub_cublas_bind_cublasXtZherk(void)
 {
 	void *fn = (void *)cublasXtZherk_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtZherk, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtZherk, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtZherk, cudastub_cublas_slot_cublasXtZherk, cudastub_cublas_resolve_cublasXtZherk, cudastub_cublas_bind_cublasXtZherk);
@@ -28750,7 +29311,8 @@ static cublasStatus_t cublasXtZherk_resolve(cublasXtHandle_t a0, cublasFillMode_
 {
 	cublasXtZherk_fn fn = cublasXtZherk_choose();
 
-	atomic_store_explicit(&cublasXtZherk_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtZherk_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -28789,7 +29351,7 @@ void *cudastub_cublas_bind_cublasXtZherkx(void)
 {
 	void *fn = (void *)cublasXtZherkx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtZherkx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtZherkx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtZherkx, cudastub_cublas_slot_cublasXtZherkx, cudastub_cublas_resolve_cublasXtZherkx, cudastub_cublas_bind_cublasXtZherkx);
@@ -28804,7 +29366,8 @@ static cublasStatus_t cublasXtZherkx_resolve(cublasXtHandle_t a0, cublasFillMode
 {
 	cublasXtZherkx_fn fn = cublasXtZherkx_choose();
 
-	atomic_store_explicit(&cublasXtZherkx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtZherkx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -28842,7 +29405,7 @@ void *cudastub_cublas_bind_cublasXtZspmm(void)
 {
 	void *fn = (void *)cublasXtZspmm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtZspmm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtZspmm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtZspmm, cudastub_cublas_slot_cublasXtZspmm, cudastub_cublas_resolve_cublasXtZspmm, cudastub_cublas_bind_cublasXtZspmm);
@@ -28857,7 +29420,8 @@ static cublasStatus_t cublasXtZspmm_resolve(cublasXtHandle_t a0, cublasSideMode_
 {
 	cublasXtZspmm_fn fn = cublasXtZspmm_choose();
 
-	atomic_store_explicit(&cublasXtZspmm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtZspmm_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -28896,7 +29460,7 @@ void *cudastub_cublas_bind_cublasXtZsymm(void)
 {
 	void *fn = (void *)cublasXtZsymm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtZsymm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtZsymm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtZsymm, cudastub_cublas_slot_cublasXtZsymm, cudastub_cublas_resolve_cublasXtZsymm, cudastub_cublas_bind_cublasXtZsymm);
@@ -28911,7 +29475,8 @@ static cublasStatus_t cublasXtZsymm_resolve(cublasXtHandle_t a0, cublasSideMode_
 {
 	cublasXtZsymm_fn fn = cublasXtZsymm_choose();
 
-	atomic_store_explicit(&cublasXtZsymm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtZsymm_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -28950,7 +29515,7 @@ void *cudastub_cublas_bind_cublasXtZsyr2k(void)
 {
 	void *fn = (void *)cublasXtZsyr2k_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtZsyr2k, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtZsyr2k, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtZsyr2k, cudastub_cublas_slot_cublasXtZsyr2k, cudastub_cublas_resolve_cublasXtZsyr2k, cudastub_cublas_bind_cublasXtZsyr2k);
@@ -28965,7 +29530,8 @@ static cublasStatus_t cublasXtZsyr2k_resolve(cublasXtHandle_t a0, cublasFillMode
 {
 	cublasXtZsyr2k_fn fn = cublasXtZsyr2k_choose();
 
-	atomic_store_explicit(&cublasXtZsyr2k_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtZsyr2k_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -29002,7 +29568,7 @@ void *cudastub_cublas_bind_cublasXtZsyrk(void)
 {
 	void *fn = (void *)cublasXtZsyrk_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtZsyrk, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtZsyrk, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtZsyrk, cudastub_cublas_slot_cublasXtZsyrk, cudastub_cublas_resolve_cublasXtZsyrk, cudastub_cublas_bind_cublasXtZsyrk);
@@ -29017,7 +29583,8 @@ static cublasStatus_t cublasXtZsyrk_resolve(cublasXtHandle_t a0, cublasFillMode_
 {
 	cublasXtZsyrk_fn fn = cublasXtZsyrk_choose();
 
-	atomic_store_explicit(&cublasXtZsyrk_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtZsyrk_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -29056,7 +29623,7 @@ void *cudastub_cublas_bind_cublasXtZsyrkx(void)
 {
 	void *fn = (void *)cublasXtZsyrkx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtZsyrkx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtZsyrkx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtZsyrkx, cudastub_cublas_slot_cublasXtZsyrkx, cudastub_cublas_resolve_cublasXtZsyrkx, cudastub_cublas_bind_cublasXtZsyrkx);
@@ -29071,7 +29638,8 @@ static cublasStatus_t cublasXtZsyrkx_resolve(cublasXtHandle_t a0, cublasFillMode
 {
 	cublasXtZsyrkx_fn fn = cublasXtZsyrkx_choose();
 
-	atomic_store_explicit(&cublasXtZsyrkx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtZsyrkx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -29111,7 +29679,7 @@ void *cudastub_cublas_bind_cublasXtZtrmm(void)
 {
 	void *fn = (void *)cublasXtZtrmm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtZtrmm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtZtrmm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtZtrmm, cudastub_cublas_slot_cublasXtZtrmm, cudastub_cublas_resolve_cublasXtZtrmm, cudastub_cublas_bind_cublasXtZtrmm);
@@ -29126,7 +29694,8 @@ static cublasStatus_t cublasXtZtrmm_resolve(cublasXtHandle_t a0, cublasSideMode_
 {
 	cublasXtZtrmm_fn fn = cublasXtZtrmm_choose();
 
-	atomic_store_explicit(&cublasXtZtrmm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtZtrmm_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -29164,7 +29733,7 @@ void *cudastub_cublas_bind_cublasXtZtrsm(void)
 {
 	void *fn = (void *)cublasXtZtrsm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtZtrsm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtZtrsm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtZtrsm, cudastub_cublas_slot_cublasXtZtrsm, cudastub_cublas_resolve_cublasXtZtrsm, cudastub_cublas_bind_cublasXtZtrsm);
@@ -29179,7 +29748,8 @@ static cublasStatus_t cublasXtZtrsm_resolve(cublasXtHandle_t a0, cublasSideMode_
 {
 	cublasXtZtrsm_fn fn = cublasXtZtrsm_choose();
 
-	atomic_store_explicit(&cublasXtZtrsm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtZtrsm_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -29209,7 +29779,7 @@ void *cudastub_cublas_bind_cublasZaxpy(void)
 {
 	void *fn = (void *)cublasZaxpy_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZaxpy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZaxpy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZaxpy, cudastub_cublas_slot_cublasZaxpy, cudastub_cublas_resolve_cublasZaxpy, cudastub_cublas_bind_cublasZaxpy);
@@ -29224,7 +29794,8 @@ static void cublasZaxpy_resolve(int a0, cuDoubleComplex a1, const cuDoubleComple
 {
 	cublasZaxpy_fn fn = cublasZaxpy_choose();
 
-	atomic_store_explicit(&cublasZaxpy_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZaxpy_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -29257,7 +29828,7 @@ void *cudastub_cublas_bind_cublasZaxpy_v2(void)
 {
 	void *fn = (void *)cublasZaxpy_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZaxpy_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZaxpy_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZaxpy_v2, cudastub_cublas_slot_cublasZaxpy_v2, cudastub_cublas_resolve_cublasZaxpy_v2, cudastub_cublas_bind_cublasZaxpy_v2);
@@ -29272,7 +29843,8 @@ static cublasStatus_t cublasZaxpy_v2_resolve(cublasHandle_t a0, int a1, const cu
 {
 	cublasZaxpy_v2_fn fn = cublasZaxpy_v2_choose();
 
-	atomic_store_explicit(&cublasZaxpy_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZaxpy_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -29305,7 +29877,7 @@ void *cudastub_cublas_bind_cublasZaxpy_v2_64(void)
 {
 	void *fn = (void *)cublasZaxpy_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZaxpy_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZaxpy_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZaxpy_v2_64, cudastub_cublas_slot_cublasZaxpy_v2_64, cudastub_cublas_resolve_cublasZaxpy_v2_64, cudastub_cublas_bind_cublasZaxpy_v2_64);
@@ -29320,7 +29892,8 @@ static cublasStatus_t cublasZaxpy_v2_64_resolve(cublasHandle_t a0, int64_t a1, c
 {
 	cublasZaxpy_v2_64_fn fn = cublasZaxpy_v2_64_choose();
 
-	atomic_store_explicit(&cublasZaxpy_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZaxpy_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -29349,7 +29922,7 @@ void *cudastub_cublas_bind_cublasZcopy(void)
 {
 	void *fn = (void *)cublasZcopy_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZcopy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZcopy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZcopy, cudastub_cublas_slot_cublasZcopy, cudastub_cublas_resolve_cublasZcopy, cudastub_cublas_bind_cublasZcopy);
@@ -29364,7 +29937,8 @@ static void cublasZcopy_resolve(int a0, const cuDoubleComplex *a1, int a2, cuDou
 {
 	cublasZcopy_fn fn = cublasZcopy_choose();
 
-	atomic_store_explicit(&cublasZcopy_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZcopy_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -29396,7 +29970,7 @@ void *cudastub_cublas_bind_cublasZcopy_v2(void)
 {
 	void *fn = (void *)cublasZcopy_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZcopy_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZcopy_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZcopy_v2, cudastub_cublas_slot_cublasZcopy_v2, cudastub_cublas_resolve_cublasZcopy_v2, cudastub_cublas_bind_cublasZcopy_v2);
@@ -29411,7 +29985,8 @@ static cublasStatus_t cublasZcopy_v2_resolve(cublasHandle_t a0, int a1, const cu
 {
 	cublasZcopy_v2_fn fn = cublasZcopy_v2_choose();
 
-	atomic_store_explicit(&cublasZcopy_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZcopy_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -29443,7 +30018,7 @@ void *cudastub_cublas_bind_cublasZcopy_v2_64(void)
 {
 	void *fn = (void *)cublasZcopy_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZcopy_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZcopy_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZcopy_v2_64, cudastub_cublas_slot_cublasZcopy_v2_64, cudastub_cublas_resolve_cublasZcopy_v2_64, cudastub_cublas_bind_cublasZcopy_v2_64);
@@ -29458,7 +30033,8 @@ static cublasStatus_t cublasZcopy_v2_64_resolve(cublasHandle_t a0, int64_t a1, c
 {
 	cublasZcopy_v2_64_fn fn = cublasZcopy_v2_64_choose();
 
-	atomic_store_explicit(&cublasZcopy_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZcopy_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -29494,7 +30070,7 @@ void *cudastub_cublas_bind_cublasZdgmm(void)
 {
 	void *fn = (void *)cublasZdgmm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZdgmm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZdgmm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZdgmm, cudastub_cublas_slot_cublasZdgmm, cudastub_cublas_resolve_cublasZdgmm, cudastub_cublas_bind_cublasZdgmm);
@@ -29509,7 +30085,8 @@ static cublasStatus_t cublasZdgmm_resolve(cublasHandle_t a0, cublasSideMode_t a1
 {
 	cublasZdgmm_fn fn = cublasZdgmm_choose();
 
-	atomic_store_explicit(&cublasZdgmm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZdgmm_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -29545,7 +30122,7 @@ void *cudastub_cublas_bind_cublasZdgmm_64(void)
 {
 	void *fn = (void *)cublasZdgmm_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZdgmm_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZdgmm_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZdgmm_64, cudastub_cublas_slot_cublasZdgmm_64, cudastub_cublas_resolve_cublasZdgmm_64, cudastub_cublas_bind_cublasZdgmm_64);
@@ -29560,7 +30137,8 @@ static cublasStatus_t cublasZdgmm_64_resolve(cublasHandle_t a0, cublasSideMode_t
 {
 	cublasZdgmm_64_fn fn = cublasZdgmm_64_choose();
 
-	atomic_store_explicit(&cublasZdgmm_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZdgmm_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -29592,7 +30170,7 @@ void *cudastub_cublas_bind_cublasZdotc(void)
 {
 	void *fn = (void *)cublasZdotc_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZdotc, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZdotc, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZdotc, cudastub_cublas_slot_cublasZdotc, cudastub_cublas_resolve_cublasZdotc, cudastub_cublas_bind_cublasZdotc);
@@ -29607,7 +30185,8 @@ static cuDoubleComplex cublasZdotc_resolve(int a0, const cuDoubleComplex *a1, in
 {
 	cublasZdotc_fn fn = cublasZdotc_choose();
 
-	atomic_store_explicit(&cublasZdotc_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZdotc_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -29640,7 +30219,7 @@ void *cudastub_cublas_bind_cublasZdotc_v2(void)
 {
 	void *fn = (void *)cublasZdotc_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZdotc_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZdotc_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZdotc_v2, cudastub_cublas_slot_cublasZdotc_v2, cudastub_cublas_resolve_cublasZdotc_v2, cudastub_cublas_bind_cublasZdotc_v2);
@@ -29655,7 +30234,8 @@ static cublasStatus_t cublasZdotc_v2_resolve(cublasHandle_t a0, int a1, const cu
 {
 	cublasZdotc_v2_fn fn = cublasZdotc_v2_choose();
 
-	atomic_store_explicit(&cublasZdotc_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZdotc_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -29688,7 +30268,7 @@ void *cudastub_cublas_bind_cublasZdotc_v2_64(void)
 {
 	void *fn = (void *)cublasZdotc_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZdotc_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZdotc_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZdotc_v2_64, cudastub_cublas_slot_cublasZdotc_v2_64, cudastub_cublas_resolve_cublasZdotc_v2_64, cudastub_cublas_bind_cublasZdotc_v2_64);
@@ -29703,7 +30283,8 @@ static cublasStatus_t cublasZdotc_v2_64_resolve(cublasHandle_t a0, int64_t a1, c
 {
 	cublasZdotc_v2_64_fn fn = cublasZdotc_v2_64_choose();
 
-	atomic_store_explicit(&cublasZdotc_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZdotc_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -29735,7 +30316,7 @@ void *cudastub_cublas_bind_cublasZdotu(void)
 {
 	void *fn = (void *)cublasZdotu_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZdotu, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZdotu, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZdotu, cudastub_cublas_slot_cublasZdotu, cudastub_cublas_resolve_cublasZdotu, cudastub_cublas_bind_cublasZdotu);
@@ -29750,7 +30331,8 @@ static cuDoubleComplex cublasZdotu_resolve(int a0, const cuDoubleComplex *a1, in
 {
 	cublasZdotu_fn fn = cublasZdotu_choose();
 
-	atomic_store_explicit(&cublasZdotu_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZdotu_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -29783,7 +30365,7 @@ void *cudastub_cublas_bind_cublasZdotu_v2(void)
 {
 	void *fn = (void *)cublasZdotu_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZdotu_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZdotu_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZdotu_v2, cudastub_cublas_slot_cublasZdotu_v2, cudastub_cublas_resolve_cublasZdotu_v2, cudastub_cublas_bind_cublasZdotu_v2);
@@ -29798,7 +30380,8 @@ static cublasStatus_t cublasZdotu_v2_resolve(cublasHandle_t a0, int a1, const cu
 {
 	cublasZdotu_v2_fn fn = cublasZdotu_v2_choose();
 
-	atomic_store_explicit(&cublasZdotu_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZdotu_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -29831,7 +30414,7 @@ void *cudastub_cublas_bind_cublasZdotu_v2_64(void)
 {
 	void *fn = (void *)cublasZdotu_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZdotu_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZdotu_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZdotu_v2_64, cudastub_cublas_slot_cublasZdotu_v2_64, cudastub_cublas_resolve_cublasZdotu_v2_64, cudastub_cublas_bind_cublasZdotu_v2_64);
@@ -29846,7 +30429,8 @@ static cublasStatus_t cublasZdotu_v2_64_resolve(cublasHandle_t a0, int64_t a1, c
 {
 	cublasZdotu_v2_64_fn fn = cublasZdotu_v2_64_choose();
 
-	atomic_store_explicit(&cublasZdotu_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZdotu_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -29877,7 +30461,7 @@ void *cudastub_cublas_bind_cublasZdrot(void)
 {
 	void *fn = (void *)cublasZdrot_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZdrot, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZdrot, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZdrot, cudastub_cublas_slot_cublasZdrot, cudastub_cublas_resolve_cublasZdrot, cudastub_cublas_bind_cublasZdrot);
@@ -29892,7 +30476,8 @@ static void cublasZdrot_resolve(int a0, cuDoubleComplex *a1, int a2, cuDoubleCom
 {
 	cublasZdrot_fn fn = cublasZdrot_choose();
 
-	atomic_store_explicit(&cublasZdrot_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZdrot_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -29926,7 +30511,7 @@ void *cudastub_cublas_bind_cublasZdrot_v2(void)
 {
 	void *fn = (void *)cublasZdrot_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZdrot_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZdrot_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZdrot_v2, cudastub_cublas_slot_cublasZdrot_v2, cudastub_cublas_resolve_cublasZdrot_v2, cudastub_cublas_bind_cublasZdrot_v2);
@@ -29941,7 +30526,8 @@ static cublasStatus_t cublasZdrot_v2_resolve(cublasHandle_t a0, int a1, cuDouble
 {
 	cublasZdrot_v2_fn fn = cublasZdrot_v2_choose();
 
-	atomic_store_explicit(&cublasZdrot_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZdrot_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -29975,7 +30561,7 @@ void *cudastub_cublas_bind_cublasZdrot_v2_64(void)
 {
 	void *fn = (void *)cublasZdrot_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZdrot_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZdrot_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZdrot_v2_64, cudastub_cublas_slot_cublasZdrot_v2_64, cudastub_cublas_resolve_cublasZdrot_v2_64, cudastub_cublas_bind_cublasZdrot_v2_64);
@@ -29990,7 +30576,8 @@ static cublasStatus_t cublasZdrot_v2_64_resolve(cublasHandle_t a0, int64_t a1, c
 {
 	cublasZdrot_v2_64_fn fn = cublasZdrot_v2_64_choose();
 
-	atomic_store_explicit(&cublasZdrot_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZdrot_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -30018,7 +30605,7 @@ void *cudastub_cublas_bind_cublasZdscal(void)
 {
 	void *fn = (void *)cublasZdscal_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZdscal, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZdscal, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZdscal, cudastub_cublas_slot_cublasZdscal, cudastub_cublas_resolve_cublasZdscal, cudastub_cublas_bind_cublasZdscal);
@@ -30033,7 +30620,8 @@ static void cublasZdscal_resolve(int a0, double a1, cuDoubleComplex *a2, int a3)
 {
 	cublasZdscal_fn fn = cublasZdscal_choose();
 
-	atomic_store_explicit(&cublasZdscal_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZdscal_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3);
 }
 #endif
@@ -30064,7 +30652,7 @@ void *cudastub_cublas_bind_cublasZdscal_v2(void)
 {
 	void *fn = (void *)cublasZdscal_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZdscal_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZdscal_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZdscal_v2, cudastub_cublas_slot_cublasZdscal_v2, cudastub_cublas_resolve_cublasZdscal_v2, cudastub_cublas_bind_cublasZdscal_v2);
@@ -30079,7 +30667,8 @@ static cublasStatus_t cublasZdscal_v2_resolve(cublasHandle_t a0, int a1, const d
 {
 	cublasZdscal_v2_fn fn = cublasZdscal_v2_choose();
 
-	atomic_store_explicit(&cublasZdscal_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZdscal_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -30110,7 +30699,7 @@ void *cudastub_cublas_bind_cublasZdscal_v2_64(void)
 {
 	void *fn = (void *)cublasZdscal_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZdscal_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZdscal_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZdscal_v2_64, cudastub_cublas_slot_cublasZdscal_v2_64, cudastub_cublas_resolve_cublasZdscal_v2_64, cudastub_cublas_bind_cublasZdscal_v2_64);
@@ -30125,7 +30714,8 @@ static cublasStatus_t cublasZdscal_v2_64_resolve(cublasHandle_t a0, int64_t a1, 
 {
 	cublasZdscal_v2_64_fn fn = cublasZdscal_v2_64_choose();
 
-	atomic_store_explicit(&cublasZdscal_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZdscal_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -30162,7 +30752,7 @@ void *cudastub_cublas_bind_cublasZgbmv(void)
 {
 	void *fn = (void *)cublasZgbmv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZgbmv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZgbmv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZgbmv, cudastub_cublas_slot_cublasZgbmv, cudastub_cublas_resolve_cublasZgbmv, cudastub_cublas_bind_cublasZgbmv);
@@ -30177,7 +30767,8 @@ static void cublasZgbmv_resolve(char a0, int a1, int a2, int a3, int a4, cuDoubl
 {
 	cublasZgbmv_fn fn = cublasZgbmv_choose();
 
-	atomic_store_explicit(&cublasZgbmv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZgbmv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -30217,7 +30808,7 @@ void *cudastub_cublas_bind_cublasZgbmv_v2(void)
 {
 	void *fn = (void *)cublasZgbmv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZgbmv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZgbmv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZgbmv_v2, cudastub_cublas_slot_cublasZgbmv_v2, cudastub_cublas_resolve_cublasZgbmv_v2, cudastub_cublas_bind_cublasZgbmv_v2);
@@ -30232,7 +30823,8 @@ static cublasStatus_t cublasZgbmv_v2_resolve(cublasHandle_t a0, cublasOperation_
 {
 	cublasZgbmv_v2_fn fn = cublasZgbmv_v2_choose();
 
-	atomic_store_explicit(&cublasZgbmv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZgbmv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -30272,7 +30864,7 @@ void *cudastub_cublas_bind_cublasZgbmv_v2_64(void)
 {
 	void *fn = (void *)cublasZgbmv_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZgbmv_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZgbmv_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZgbmv_v2_64, cudastub_cublas_slot_cublasZgbmv_v2_64, cudastub_cublas_resolve_cublasZgbmv_v2_64, cudastub_cublas_bind_cublasZgbmv_v2_64);
@@ -30287,7 +30879,8 @@ static cublasStatus_t cublasZgbmv_v2_64_resolve(cublasHandle_t a0, cublasOperati
 {
 	cublasZgbmv_v2_64_fn fn = cublasZgbmv_v2_64_choose();
 
-	atomic_store_explicit(&cublasZgbmv_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZgbmv_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -30326,7 +30919,7 @@ void *cudastub_cublas_bind_cublasZgeam(void)
 {
 	void *fn = (void *)cublasZgeam_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZgeam, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZgeam, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZgeam, cudastub_cublas_slot_cublasZgeam, cudastub_cublas_resolve_cublasZgeam, cudastub_cublas_bind_cublasZgeam);
@@ -30341,7 +30934,8 @@ static cublasStatus_t cublasZgeam_resolve(cublasHandle_t a0, cublasOperation_t a
 {
 	cublasZgeam_fn fn = cublasZgeam_choose();
 
-	atomic_store_explicit(&cublasZgeam_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZgeam_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -30380,7 +30974,7 @@ void *cudastub_cublas_bind_cublasZgeam_64(void)
 {
 	void *fn = (void *)cublasZgeam_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZgeam_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZgeam_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZgeam_64, cudastub_cublas_slot_cublasZgeam_64, cudastub_cublas_resolve_cublasZgeam_64, cudastub_cublas_bind_cublasZgeam_64);
@@ -30395,7 +30989,8 @@ static cublasStatus_t cublasZgeam_64_resolve(cublasHandle_t a0, cublasOperation_
 {
 	cublasZgeam_64_fn fn = cublasZgeam_64_choose();
 
-	atomic_store_explicit(&cublasZgeam_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZgeam_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -30433,7 +31028,7 @@ void *cudastub_cublas_bind_cublasZgelsBatched(void)
 {
 	void *fn = (void *)cublasZgelsBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZgelsBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZgelsBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZgelsBatched, cudastub_cublas_slot_cublasZgelsBatched, cudastub_cublas_resolve_cublasZgelsBatched, cudastub_cublas_bind_cublasZgelsBatched);
@@ -30448,7 +31043,8 @@ static cublasStatus_t cublasZgelsBatched_resolve(cublasHandle_t a0, cublasOperat
 {
 	cublasZgelsBatched_fn fn = cublasZgelsBatched_choose();
 
-	atomic_store_explicit(&cublasZgelsBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZgelsBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -30485,7 +31081,7 @@ void *cudastub_cublas_bind_cublasZgemm(void)
 {
 	void *fn = (void *)cublasZgemm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZgemm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZgemm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZgemm, cudastub_cublas_slot_cublasZgemm, cudastub_cublas_resolve_cublasZgemm, cudastub_cublas_bind_cublasZgemm);
@@ -30500,7 +31096,8 @@ static void cublasZgemm_resolve(char a0, char a1, int a2, int a3, int a4, cuDoub
 {
 	cublasZgemm_fn fn = cublasZgemm_choose();
 
-	atomic_store_explicit(&cublasZgemm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZgemm_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -30540,7 +31137,7 @@ void *cudastub_cublas_bind_cublasZgemm3m(void)
 {
 	void *fn = (void *)cublasZgemm3m_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZgemm3m, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZgemm3m, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZgemm3m, cudastub_cublas_slot_cublasZgemm3m, cudastub_cublas_resolve_cublasZgemm3m, cudastub_cublas_bind_cublasZgemm3m);
@@ -30555,7 +31152,8 @@ static cublasStatus_t cublasZgemm3m_resolve(cublasHandle_t a0, cublasOperation_t
 {
 	cublasZgemm3m_fn fn = cublasZgemm3m_choose();
 
-	atomic_store_explicit(&cublasZgemm3m_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZgemm3m_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -30595,7 +31193,7 @@ void *cudastub_cublas_bind_cublasZgemm3m_64(void)
 {
 	void *fn = (void *)cublasZgemm3m_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZgemm3m_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZgemm3m_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZgemm3m_64, cudastub_cublas_slot_cublasZgemm3m_64, cudastub_cublas_resolve_cublasZgemm3m_64, cudastub_cublas_bind_cublasZgemm3m_64);
@@ -30610,7 +31208,8 @@ static cublasStatus_t cublasZgemm3m_64_resolve(cublasHandle_t a0, cublasOperatio
 {
 	cublasZgemm3m_64_fn fn = cublasZgemm3m_64_choose();
 
-	atomic_store_explicit(&cublasZgemm3m_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZgemm3m_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -30651,7 +31250,7 @@ void *cudastub_cublas_bind_cublasZgemmBatched(void)
 {
 	void *fn = (void *)cublasZgemmBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZgemmBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZgemmBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZgemmBatched, cudastub_cublas_slot_cublasZgemmBatched, cudastub_cublas_resolve_cublasZgemmBatched, cudastub_cublas_bind_cublasZgemmBatched);
@@ -30666,7 +31265,8 @@ static cublasStatus_t cublasZgemmBatched_resolve(cublasHandle_t a0, cublasOperat
 {
 	cublasZgemmBatched_fn fn = cublasZgemmBatched_choose();
 
-	atomic_store_explicit(&cublasZgemmBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZgemmBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
 }
 #endif
@@ -30707,7 +31307,7 @@ void *cudastub_cublas_bind_cublasZgemmBatched_64(void)
 {
 	void *fn = (void *)cublasZgemmBatched_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZgemmBatched_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZgemmBatched_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZgemmBatched_64, cudastub_cublas_slot_cublasZgemmBatched_64, cudastub_cublas_resolve_cublasZgemmBatched_64, cudastub_cublas_bind_cublasZgemmBatched_64);
@@ -30722,7 +31322,8 @@ static cublasStatus_t cublasZgemmBatched_64_resolve(cublasHandle_t a0, cublasOpe
 {
 	cublasZgemmBatched_64_fn fn = cublasZgemmBatched_64_choose();
 
-	atomic_store_explicit(&cublasZgemmBatched_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZgemmBatched_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
 }
 #endif
@@ -30766,7 +31367,7 @@ void *cudastub_cublas_bind_cublasZgemmStridedBatched(void)
 {
 	void *fn = (void *)cublasZgemmStridedBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZgemmStridedBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZgemmStridedBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZgemmStridedBatched, cudastub_cublas_slot_cublasZgemmStridedBatched, cudastub_cublas_resolve_cublasZgemmStridedBatched, cudastub_cublas_bind_cublasZgemmStridedBatched);
@@ -30781,7 +31382,8 @@ static cublasStatus_t cublasZgemmStridedBatched_resolve(cublasHandle_t a0, cubla
 {
 	cublasZgemmStridedBatched_fn fn = cublasZgemmStridedBatched_choose();
 
-	atomic_store_explicit(&cublasZgemmStridedBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZgemmStridedBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
 }
 #endif
@@ -30825,7 +31427,7 @@ void *cudastub_cublas_bind_cublasZgemmStridedBatched_64(void)
 {
 	void *fn = (void *)cublasZgemmStridedBatched_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZgemmStridedBatched_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZgemmStridedBatched_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZgemmStridedBatched_64, cudastub_cublas_slot_cublasZgemmStridedBatched_64, cudastub_cublas_resolve_cublasZgemmStridedBatched_64, cudastub_cublas_bind_cublasZgemmStridedBatched_64);
@@ -30840,7 +31442,8 @@ static cublasStatus_t cublasZgemmStridedBatched_64_resolve(cublasHandle_t a0, cu
 {
 	cublasZgemmStridedBatched_64_fn fn = cublasZgemmStridedBatched_64_choose();
 
-	atomic_store_explicit(&cublasZgemmStridedBatched_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZgemmStridedBatched_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
 }
 #endif
@@ -30880,7 +31483,7 @@ void *cudastub_cublas_bind_cublasZgemm_v2(void)
 {
 	void *fn = (void *)cublasZgemm_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZgemm_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZgemm_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZgemm_v2, cudastub_cublas_slot_cublasZgemm_v2, cudastub_cublas_resolve_cublasZgemm_v2, cudastub_cublas_bind_cublasZgemm_v2);
@@ -30895,7 +31498,8 @@ static cublasStatus_t cublasZgemm_v2_resolve(cublasHandle_t a0, cublasOperation_
 {
 	cublasZgemm_v2_fn fn = cublasZgemm_v2_choose();
 
-	atomic_store_explicit(&cublasZgemm_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZgemm_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -30935,7 +31539,7 @@ void *cudastub_cublas_bind_cublasZgemm_v2_64(void)
 {
 	void *fn = (void *)cublasZgemm_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZgemm_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZgemm_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZgemm_v2_64, cudastub_cublas_slot_cublasZgemm_v2_64, cudastub_cublas_resolve_cublasZgemm_v2_64, cudastub_cublas_bind_cublasZgemm_v2_64);
@@ -30950,7 +31554,8 @@ static cublasStatus_t cublasZgemm_v2_64_resolve(cublasHandle_t a0, cublasOperati
 {
 	cublasZgemm_v2_64_fn fn = cublasZgemm_v2_64_choose();
 
-	atomic_store_explicit(&cublasZgemm_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZgemm_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -30985,7 +31590,7 @@ void *cudastub_cublas_bind_cublasZgemv(void)
 {
 	void *fn = (void *)cublasZgemv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZgemv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZgemv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZgemv, cudastub_cublas_slot_cublasZgemv, cudastub_cublas_resolve_cublasZgemv, cudastub_cublas_bind_cublasZgemv);
@@ -31000,7 +31605,8 @@ static void cublasZgemv_resolve(char a0, int a1, int a2, cuDoubleComplex a3, con
 {
 	cublasZgemv_fn fn = cublasZgemv_choose();
 
-	atomic_store_explicit(&cublasZgemv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZgemv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -31039,7 +31645,7 @@ void *cudastub_cublas_bind_cublasZgemvBatched(void)
 {
 	void *fn = (void *)cublasZgemvBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZgemvBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZgemvBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZgemvBatched, cudastub_cublas_slot_cublasZgemvBatched, cudastub_cublas_resolve_cublasZgemvBatched, cudastub_cublas_bind_cublasZgemvBatched);
@@ -31054,7 +31660,8 @@ static cublasStatus_t cublasZgemvBatched_resolve(cublasHandle_t a0, cublasOperat
 {
 	cublasZgemvBatched_fn fn = cublasZgemvBatched_choose();
 
-	atomic_store_explicit(&cublasZgemvBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZgemvBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -31093,7 +31700,7 @@ void *cudastub_cublas_bind_cublasZgemvBatched_64(void)
 {
 	void *fn = (void *)cublasZgemvBatched_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZgemvBatched_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZgemvBatched_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZgemvBatched_64, cudastub_cublas_slot_cublasZgemvBatched_64, cudastub_cublas_resolve_cublasZgemvBatched_64, cudastub_cublas_bind_cublasZgemvBatched_64);
@@ -31108,7 +31715,8 @@ static cublasStatus_t cublasZgemvBatched_64_resolve(cublasHandle_t a0, cublasOpe
 {
 	cublasZgemvBatched_64_fn fn = cublasZgemvBatched_64_choose();
 
-	atomic_store_explicit(&cublasZgemvBatched_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZgemvBatched_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -31150,7 +31758,7 @@ void *cudastub_cublas_bind_cublasZgemvStridedBatched(void)
 {
 	void *fn = (void *)cublasZgemvStridedBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZgemvStridedBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZgemvStridedBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZgemvStridedBatched, cudastub_cublas_slot_cublasZgemvStridedBatched, cudastub_cublas_resolve_cublasZgemvStridedBatched, cudastub_cublas_bind_cublasZgemvStridedBatched);
@@ -31165,7 +31773,8 @@ static cublasStatus_t cublasZgemvStridedBatched_resolve(cublasHandle_t a0, cubla
 {
 	cublasZgemvStridedBatched_fn fn = cublasZgemvStridedBatched_choose();
 
-	atomic_store_explicit(&cublasZgemvStridedBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZgemvStridedBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
 }
 #endif
@@ -31207,7 +31816,7 @@ void *cudastub_cublas_bind_cublasZgemvStridedBatched_64(void)
 {
 	void *fn = (void *)cublasZgemvStridedBatched_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZgemvStridedBatched_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZgemvStridedBatched_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZgemvStridedBatched_64, cudastub_cublas_slot_cublasZgemvStridedBatched_64, cudastub_cublas_resolve_cublasZgemvStridedBatched_64, cudastub_cublas_bind_cublasZgemvStridedBatched_64);
@@ -31222,7 +31831,8 @@ static cublasStatus_t cublasZgemvStridedBatched_64_resolve(cublasHandle_t a0, cu
 {
 	cublasZgemvStridedBatched_64_fn fn = cublasZgemvStridedBatched_64_choose();
 
-	atomic_store_explicit(&cublasZgemvStridedBatched_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZgemvStridedBatched_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
 }
 #endif
@@ -31260,7 +31870,7 @@ void *cudastub_cublas_bind_cublasZgemv_v2(void)
 {
 	void *fn = (void *)cublasZgemv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZgemv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZgemv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZgemv_v2, cudastub_cublas_slot_cublasZgemv_v2, cudastub_cublas_resolve_cublasZgemv_v2, cudastub_cublas_bind_cublasZgemv_v2);
@@ -31275,7 +31885,8 @@ static cublasStatus_t cublasZgemv_v2_resolve(cublasHandle_t a0, cublasOperation_
 {
 	cublasZgemv_v2_fn fn = cublasZgemv_v2_choose();
 
-	atomic_store_explicit(&cublasZgemv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZgemv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -31313,7 +31924,7 @@ void *cudastub_cublas_bind_cublasZgemv_v2_64(void)
 {
 	void *fn = (void *)cublasZgemv_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZgemv_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZgemv_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZgemv_v2_64, cudastub_cublas_slot_cublasZgemv_v2_64, cudastub_cublas_resolve_cublasZgemv_v2_64, cudastub_cublas_bind_cublasZgemv_v2_64);
@@ -31328,7 +31939,8 @@ static cublasStatus_t cublasZgemv_v2_64_resolve(cublasHandle_t a0, cublasOperati
 {
 	cublasZgemv_v2_64_fn fn = cublasZgemv_v2_64_choose();
 
-	atomic_store_explicit(&cublasZgemv_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZgemv_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -31362,7 +31974,7 @@ void *cudastub_cublas_bind_cublasZgeqrfBatched(void)
 {
 	void *fn = (void *)cublasZgeqrfBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZgeqrfBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZgeqrfBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZgeqrfBatched, cudastub_cublas_slot_cublasZgeqrfBatched, cudastub_cublas_resolve_cublasZgeqrfBatched, cudastub_cublas_bind_cublasZgeqrfBatched);
@@ -31377,7 +31989,8 @@ static cublasStatus_t cublasZgeqrfBatched_resolve(cublasHandle_t a0, int a1, int
 {
 	cublasZgeqrfBatched_fn fn = cublasZgeqrfBatched_choose();
 
-	atomic_store_explicit(&cublasZgeqrfBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZgeqrfBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -31410,7 +32023,7 @@ void *cudastub_cublas_bind_cublasZgerc(void)
 {
 	void *fn = (void *)cublasZgerc_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZgerc, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZgerc, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZgerc, cudastub_cublas_slot_cublasZgerc, cudastub_cublas_resolve_cublasZgerc, cudastub_cublas_bind_cublasZgerc);
@@ -31425,7 +32038,8 @@ static void cublasZgerc_resolve(int a0, int a1, cuDoubleComplex a2, const cuDoub
 {
 	cublasZgerc_fn fn = cublasZgerc_choose();
 
-	atomic_store_explicit(&cublasZgerc_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZgerc_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -31461,7 +32075,7 @@ void *cudastub_cublas_bind_cublasZgerc_v2(void)
 {
 	void *fn = (void *)cublasZgerc_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZgerc_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZgerc_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZgerc_v2, cudastub_cublas_slot_cublasZgerc_v2, cudastub_cublas_resolve_cublasZgerc_v2, cudastub_cublas_bind_cublasZgerc_v2);
@@ -31476,7 +32090,8 @@ static cublasStatus_t cublasZgerc_v2_resolve(cublasHandle_t a0, int a1, int a2, 
 {
 	cublasZgerc_v2_fn fn = cublasZgerc_v2_choose();
 
-	atomic_store_explicit(&cublasZgerc_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZgerc_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -31512,7 +32127,7 @@ void *cudastub_cublas_bind_cublasZgerc_v2_64(void)
 {
 	void *fn = (void *)cublasZgerc_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZgerc_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZgerc_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZgerc_v2_64, cudastub_cublas_slot_cublasZgerc_v2_64, cudastub_cublas_resolve_cublasZgerc_v2_64, cudastub_cublas_bind_cublasZgerc_v2_64);
@@ -31527,7 +32142,8 @@ static cublasStatus_t cublasZgerc_v2_64_resolve(cublasHandle_t a0, int64_t a1, i
 {
 	cublasZgerc_v2_64_fn fn = cublasZgerc_v2_64_choose();
 
-	atomic_store_explicit(&cublasZgerc_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZgerc_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -31560,7 +32176,7 @@ void *cudastub_cublas_bind_cublasZgeru(void)
 {
 	void *fn = (void *)cublasZgeru_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZgeru, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZgeru, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZgeru, cudastub_cublas_slot_cublasZgeru, cudastub_cublas_resolve_cublasZgeru, cudastub_cublas_bind_cublasZgeru);
@@ -31575,7 +32191,8 @@ static void cublasZgeru_resolve(int a0, int a1, cuDoubleComplex a2, const cuDoub
 {
 	cublasZgeru_fn fn = cublasZgeru_choose();
 
-	atomic_store_explicit(&cublasZgeru_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZgeru_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -31611,7 +32228,7 @@ void *cudastub_cublas_bind_cublasZgeru_v2(void)
 {
 	void *fn = (void *)cublasZgeru_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZgeru_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZgeru_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZgeru_v2, cudastub_cublas_slot_cublasZgeru_v2, cudastub_cublas_resolve_cublasZgeru_v2, cudastub_cublas_bind_cublasZgeru_v2);
@@ -31626,7 +32243,8 @@ static cublasStatus_t cublasZgeru_v2_resolve(cublasHandle_t a0, int a1, int a2, 
 {
 	cublasZgeru_v2_fn fn = cublasZgeru_v2_choose();
 
-	atomic_store_explicit(&cublasZgeru_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZgeru_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -31662,7 +32280,7 @@ void *cudastub_cublas_bind_cublasZgeru_v2_64(void)
 {
 	void *fn = (void *)cublasZgeru_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZgeru_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZgeru_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZgeru_v2_64, cudastub_cublas_slot_cublasZgeru_v2_64, cudastub_cublas_resolve_cublasZgeru_v2_64, cudastub_cublas_bind_cublasZgeru_v2_64);
@@ -31677,7 +32295,8 @@ static cublasStatus_t cublasZgeru_v2_64_resolve(cublasHandle_t a0, int64_t a1, i
 {
 	cublasZgeru_v2_64_fn fn = cublasZgeru_v2_64_choose();
 
-	atomic_store_explicit(&cublasZgeru_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZgeru_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -31710,7 +32329,7 @@ void *cudastub_cublas_bind_cublasZgetrfBatched(void)
 {
 	void *fn = (void *)cublasZgetrfBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZgetrfBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZgetrfBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZgetrfBatched, cudastub_cublas_slot_cublasZgetrfBatched, cudastub_cublas_resolve_cublasZgetrfBatched, cudastub_cublas_bind_cublasZgetrfBatched);
@@ -31725,7 +32344,8 @@ static cublasStatus_t cublasZgetrfBatched_resolve(cublasHandle_t a0, int a1, cuD
 {
 	cublasZgetrfBatched_fn fn = cublasZgetrfBatched_choose();
 
-	atomic_store_explicit(&cublasZgetrfBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZgetrfBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -31760,7 +32380,7 @@ void *cudastub_cublas_bind_cublasZgetriBatched(void)
 {
 	void *fn = (void *)cublasZgetriBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZgetriBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZgetriBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZgetriBatched, cudastub_cublas_slot_cublasZgetriBatched, cudastub_cublas_resolve_cublasZgetriBatched, cudastub_cublas_bind_cublasZgetriBatched);
@@ -31775,7 +32395,8 @@ static cublasStatus_t cublasZgetriBatched_resolve(cublasHandle_t a0, int a1, con
 {
 	cublasZgetriBatched_fn fn = cublasZgetriBatched_choose();
 
-	atomic_store_explicit(&cublasZgetriBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZgetriBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -31812,7 +32433,7 @@ void *cudastub_cublas_bind_cublasZgetrsBatched(void)
 {
 	void *fn = (void *)cublasZgetrsBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZgetrsBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZgetrsBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZgetrsBatched, cudastub_cublas_slot_cublasZgetrsBatched, cudastub_cublas_resolve_cublasZgetrsBatched, cudastub_cublas_bind_cublasZgetrsBatched);
@@ -31827,7 +32448,8 @@ static cublasStatus_t cublasZgetrsBatched_resolve(cublasHandle_t a0, cublasOpera
 {
 	cublasZgetrsBatched_fn fn = cublasZgetrsBatched_choose();
 
-	atomic_store_explicit(&cublasZgetrsBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZgetrsBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -31862,7 +32484,7 @@ void *cudastub_cublas_bind_cublasZhbmv(void)
 {
 	void *fn = (void *)cublasZhbmv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZhbmv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZhbmv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZhbmv, cudastub_cublas_slot_cublasZhbmv, cudastub_cublas_resolve_cublasZhbmv, cudastub_cublas_bind_cublasZhbmv);
@@ -31877,7 +32499,8 @@ static void cublasZhbmv_resolve(char a0, int a1, int a2, cuDoubleComplex a3, con
 {
 	cublasZhbmv_fn fn = cublasZhbmv_choose();
 
-	atomic_store_explicit(&cublasZhbmv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZhbmv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -31915,7 +32538,7 @@ void *cudastub_cublas_bind_cublasZhbmv_v2(void)
 {
 	void *fn = (void *)cublasZhbmv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZhbmv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZhbmv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZhbmv_v2, cudastub_cublas_slot_cublasZhbmv_v2, cudastub_cublas_resolve_cublasZhbmv_v2, cudastub_cublas_bind_cublasZhbmv_v2);
@@ -31930,7 +32553,8 @@ static cublasStatus_t cublasZhbmv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasZhbmv_v2_fn fn = cublasZhbmv_v2_choose();
 
-	atomic_store_explicit(&cublasZhbmv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZhbmv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -31968,7 +32592,7 @@ void *cudastub_cublas_bind_cublasZhbmv_v2_64(void)
 {
 	void *fn = (void *)cublasZhbmv_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZhbmv_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZhbmv_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZhbmv_v2_64, cudastub_cublas_slot_cublasZhbmv_v2_64, cudastub_cublas_resolve_cublasZhbmv_v2_64, cudastub_cublas_bind_cublasZhbmv_v2_64);
@@ -31983,7 +32607,8 @@ static cublasStatus_t cublasZhbmv_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasZhbmv_v2_64_fn fn = cublasZhbmv_v2_64_choose();
 
-	atomic_store_explicit(&cublasZhbmv_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZhbmv_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -32019,7 +32644,7 @@ void *cudastub_cublas_bind_cublasZhemm(void)
 {
 	void *fn = (void *)cublasZhemm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZhemm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZhemm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZhemm, cudastub_cublas_slot_cublasZhemm, cudastub_cublas_resolve_cublasZhemm, cudastub_cublas_bind_cublasZhemm);
@@ -32034,7 +32659,8 @@ static void cublasZhemm_resolve(char a0, char a1, int a2, int a3, cuDoubleComple
 {
 	cublasZhemm_fn fn = cublasZhemm_choose();
 
-	atomic_store_explicit(&cublasZhemm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZhemm_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -32073,7 +32699,7 @@ void *cudastub_cublas_bind_cublasZhemm_v2(void)
 {
 	void *fn = (void *)cublasZhemm_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZhemm_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZhemm_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZhemm_v2, cudastub_cublas_slot_cublasZhemm_v2, cudastub_cublas_resolve_cublasZhemm_v2, cudastub_cublas_bind_cublasZhemm_v2);
@@ -32088,7 +32714,8 @@ static cublasStatus_t cublasZhemm_v2_resolve(cublasHandle_t a0, cublasSideMode_t
 {
 	cublasZhemm_v2_fn fn = cublasZhemm_v2_choose();
 
-	atomic_store_explicit(&cublasZhemm_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZhemm_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -32127,7 +32754,7 @@ void *cudastub_cublas_bind_cublasZhemm_v2_64(void)
 {
 	void *fn = (void *)cublasZhemm_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZhemm_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZhemm_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZhemm_v2_64, cudastub_cublas_slot_cublasZhemm_v2_64, cudastub_cublas_resolve_cublasZhemm_v2_64, cudastub_cublas_bind_cublasZhemm_v2_64);
@@ -32142,7 +32769,8 @@ static cublasStatus_t cublasZhemm_v2_64_resolve(cublasHandle_t a0, cublasSideMod
 {
 	cublasZhemm_v2_64_fn fn = cublasZhemm_v2_64_choose();
 
-	atomic_store_explicit(&cublasZhemm_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZhemm_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -32176,7 +32804,7 @@ void *cudastub_cublas_bind_cublasZhemv(void)
 {
 	void *fn = (void *)cublasZhemv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZhemv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZhemv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZhemv, cudastub_cublas_slot_cublasZhemv, cudastub_cublas_resolve_cublasZhemv, cudastub_cublas_bind_cublasZhemv);
@@ -32191,7 +32819,8 @@ static void cublasZhemv_resolve(char a0, int a1, cuDoubleComplex a2, const cuDou
 {
 	cublasZhemv_fn fn = cublasZhemv_choose();
 
-	atomic_store_explicit(&cublasZhemv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZhemv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -32228,7 +32857,7 @@ void *cudastub_cublas_bind_cublasZhemv_v2(void)
 {
 	void *fn = (void *)cublasZhemv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZhemv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZhemv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZhemv_v2, cudastub_cublas_slot_cublasZhemv_v2, cudastub_cublas_resolve_cublasZhemv_v2, cudastub_cublas_bind_cublasZhemv_v2);
@@ -32243,7 +32872,8 @@ static cublasStatus_t cublasZhemv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasZhemv_v2_fn fn = cublasZhemv_v2_choose();
 
-	atomic_store_explicit(&cublasZhemv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZhemv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -32280,7 +32910,7 @@ void *cudastub_cublas_bind_cublasZhemv_v2_64(void)
 {
 	void *fn = (void *)cublasZhemv_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZhemv_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZhemv_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZhemv_v2_64, cudastub_cublas_slot_cublasZhemv_v2_64, cudastub_cublas_resolve_cublasZhemv_v2_64, cudastub_cublas_bind_cublasZhemv_v2_64);
@@ -32295,7 +32925,8 @@ static cublasStatus_t cublasZhemv_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasZhemv_v2_64_fn fn = cublasZhemv_v2_64_choose();
 
-	atomic_store_explicit(&cublasZhemv_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZhemv_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -32326,7 +32957,7 @@ void *cudastub_cublas_bind_cublasZher(void)
 {
 	void *fn = (void *)cublasZher_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZher, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZher, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZher, cudastub_cublas_slot_cublasZher, cudastub_cublas_resolve_cublasZher, cudastub_cublas_bind_cublasZher);
@@ -32341,7 +32972,8 @@ static void cublasZher_resolve(char a0, int a1, double a2, const cuDoubleComplex
 {
 	cublasZher_fn fn = cublasZher_choose();
 
-	atomic_store_explicit(&cublasZher_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZher_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -32374,7 +33006,7 @@ void *cudastub_cublas_bind_cublasZher2(void)
 {
 	void *fn = (void *)cublasZher2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZher2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZher2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZher2, cudastub_cublas_slot_cublasZher2, cudastub_cublas_resolve_cublasZher2, cudastub_cublas_bind_cublasZher2);
@@ -32389,7 +33021,8 @@ static void cublasZher2_resolve(char a0, int a1, cuDoubleComplex a2, const cuDou
 {
 	cublasZher2_fn fn = cublasZher2_choose();
 
-	atomic_store_explicit(&cublasZher2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZher2_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -32425,7 +33058,7 @@ void *cudastub_cublas_bind_cublasZher2_v2(void)
 {
 	void *fn = (void *)cublasZher2_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZher2_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZher2_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZher2_v2, cudastub_cublas_slot_cublasZher2_v2, cudastub_cublas_resolve_cublasZher2_v2, cudastub_cublas_bind_cublasZher2_v2);
@@ -32440,7 +33073,8 @@ static cublasStatus_t cublasZher2_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasZher2_v2_fn fn = cublasZher2_v2_choose();
 
-	atomic_store_explicit(&cublasZher2_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZher2_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -32476,7 +33110,7 @@ void *cudastub_cublas_bind_cublasZher2_v2_64(void)
 {
 	void *fn = (void *)cublasZher2_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZher2_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZher2_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZher2_v2_64, cudastub_cublas_slot_cublasZher2_v2_64, cudastub_cublas_resolve_cublasZher2_v2_64, cudastub_cublas_bind_cublasZher2_v2_64);
@@ -32491,7 +33125,8 @@ static cublasStatus_t cublasZher2_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasZher2_v2_64_fn fn = cublasZher2_v2_64_choose();
 
-	atomic_store_explicit(&cublasZher2_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZher2_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -32527,7 +33162,7 @@ void *cudastub_cublas_bind_cublasZher2k(void)
 {
 	void *fn = (void *)cublasZher2k_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZher2k, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZher2k, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZher2k, cudastub_cublas_slot_cublasZher2k, cudastub_cublas_resolve_cublasZher2k, cudastub_cublas_bind_cublasZher2k);
@@ -32542,7 +33177,8 @@ static void cublasZher2k_resolve(char a0, char a1, int a2, int a3, cuDoubleCompl
 {
 	cublasZher2k_fn fn = cublasZher2k_choose();
 
-	atomic_store_explicit(&cublasZher2k_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZher2k_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -32581,7 +33217,7 @@ void *cudastub_cublas_bind_cublasZher2k_v2(void)
 {
 	void *fn = (void *)cublasZher2k_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZher2k_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZher2k_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZher2k_v2, cudastub_cublas_slot_cublasZher2k_v2, cudastub_cublas_resolve_cublasZher2k_v2, cudastub_cublas_bind_cublasZher2k_v2);
@@ -32596,7 +33232,8 @@ static cublasStatus_t cublasZher2k_v2_resolve(cublasHandle_t a0, cublasFillMode_
 {
 	cublasZher2k_v2_fn fn = cublasZher2k_v2_choose();
 
-	atomic_store_explicit(&cublasZher2k_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZher2k_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -32635,7 +33272,7 @@ void *cudastub_cublas_bind_cublasZher2k_v2_64(void)
 {
 	void *fn = (void *)cublasZher2k_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZher2k_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZher2k_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZher2k_v2_64, cudastub_cublas_slot_cublasZher2k_v2_64, cudastub_cublas_resolve_cublasZher2k_v2_64, cudastub_cublas_bind_cublasZher2k_v2_64);
@@ -32650,7 +33287,8 @@ static cublasStatus_t cublasZher2k_v2_64_resolve(cublasHandle_t a0, cublasFillMo
 {
 	cublasZher2k_v2_64_fn fn = cublasZher2k_v2_64_choose();
 
-	atomic_store_explicit(&cublasZher2k_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZher2k_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -32684,7 +33322,7 @@ void *cudastub_cublas_bind_cublasZher_v2(void)
 {
 	void *fn = (void *)cublasZher_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZher_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZher_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZher_v2, cudastub_cublas_slot_cublasZher_v2, cudastub_cublas_resolve_cublasZher_v2, cudastub_cublas_bind_cublasZher_v2);
@@ -32699,7 +33337,8 @@ static cublasStatus_t cublasZher_v2_resolve(cublasHandle_t a0, cublasFillMode_t 
 {
 	cublasZher_v2_fn fn = cublasZher_v2_choose();
 
-	atomic_store_explicit(&cublasZher_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZher_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -32733,7 +33372,7 @@ void *cudastub_cublas_bind_cublasZher_v2_64(void)
 {
 	void *fn = (void *)cublasZher_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZher_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZher_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZher_v2_64, cudastub_cublas_slot_cublasZher_v2_64, cudastub_cublas_resolve_cublasZher_v2_64, cudastub_cublas_bind_cublasZher_v2_64);
@@ -32748,7 +33387,8 @@ static cublasStatus_t cublasZher_v2_64_resolve(cublasHandle_t a0, cublasFillMode
 {
 	cublasZher_v2_64_fn fn = cublasZher_v2_64_choose();
 
-	atomic_store_explicit(&cublasZher_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZher_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -32782,7 +33422,7 @@ void *cudastub_cublas_bind_cublasZherk(void)
 {
 	void *fn = (void *)cublasZherk_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZherk, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZherk, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZherk, cudastub_cublas_slot_cublasZherk, cudastub_cublas_resolve_cublasZherk, cudastub_cublas_bind_cublasZherk);
@@ -32797,7 +33437,8 @@ static void cublasZherk_resolve(char a0, char a1, int a2, int a3, double a4, con
 {
 	cublasZherk_fn fn = cublasZherk_choose();
 
-	atomic_store_explicit(&cublasZherk_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZherk_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -32834,7 +33475,7 @@ void *cudastub_cublas_bind_cublasZherk_v2(void)
 {
 	void *fn = (void *)cublasZherk_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZherk_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZherk_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZherk_v2, cudastub_cublas_slot_cublasZherk_v2, cudastub_cublas_resolve_cublasZherk_v2, cudastub_cublas_bind_cublasZherk_v2);
@@ -32849,7 +33490,8 @@ static cublasStatus_t cublasZherk_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasZherk_v2_fn fn = cublasZherk_v2_choose();
 
-	atomic_store_explicit(&cublasZherk_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZherk_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -32886,7 +33528,7 @@ void *cudastub_cublas_bind_cublasZherk_v2_64(void)
 {
 	void *fn = (void *)cublasZherk_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZherk_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZherk_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZherk_v2_64, cudastub_cublas_slot_cublasZherk_v2_64, cudastub_cublas_resolve_cublasZherk_v2_64, cudastub_cublas_bind_cublasZherk_v2_64);
@@ -32901,7 +33543,8 @@ static cublasStatus_t cublasZherk_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasZherk_v2_64_fn fn = cublasZherk_v2_64_choose();
 
-	atomic_store_explicit(&cublasZherk_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZherk_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -32940,7 +33583,7 @@ void *cudastub_cublas_bind_cublasZherkx(void)
 {
 	void *fn = (void *)cublasZherkx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZherkx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZherkx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZherkx, cudastub_cublas_slot_cublasZherkx, cudastub_cublas_resolve_cublasZherkx, cudastub_cublas_bind_cublasZherkx);
@@ -32955,7 +33598,8 @@ static cublasStatus_t cublasZherkx_resolve(cublasHandle_t a0, cublasFillMode_t a
 {
 	cublasZherkx_fn fn = cublasZherkx_choose();
 
-	atomic_store_explicit(&cublasZherkx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZherkx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -32994,7 +33638,7 @@ void *cudastub_cublas_bind_cublasZherkx_64(void)
 {
 	void *fn = (void *)cublasZherkx_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZherkx_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZherkx_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZherkx_64, cudastub_cublas_slot_cublasZherkx_64, cudastub_cublas_resolve_cublasZherkx_64, cudastub_cublas_bind_cublasZherkx_64);
@@ -33009,7 +33653,8 @@ static cublasStatus_t cublasZherkx_64_resolve(cublasHandle_t a0, cublasFillMode_
 {
 	cublasZherkx_64_fn fn = cublasZherkx_64_choose();
 
-	atomic_store_explicit(&cublasZherkx_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZherkx_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -33042,7 +33687,7 @@ void *cudastub_cublas_bind_cublasZhpmv(void)
 {
 	void *fn = (void *)cublasZhpmv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZhpmv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZhpmv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZhpmv, cudastub_cublas_slot_cublasZhpmv, cudastub_cublas_resolve_cublasZhpmv, cudastub_cublas_bind_cublasZhpmv);
@@ -33057,7 +33702,8 @@ static void cublasZhpmv_resolve(char a0, int a1, cuDoubleComplex a2, const cuDou
 {
 	cublasZhpmv_fn fn = cublasZhpmv_choose();
 
-	atomic_store_explicit(&cublasZhpmv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZhpmv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -33093,7 +33739,7 @@ void *cudastub_cublas_bind_cublasZhpmv_v2(void)
 {
 	void *fn = (void *)cublasZhpmv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZhpmv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZhpmv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZhpmv_v2, cudastub_cublas_slot_cublasZhpmv_v2, cudastub_cublas_resolve_cublasZhpmv_v2, cudastub_cublas_bind_cublasZhpmv_v2);
@@ -33108,7 +33754,8 @@ static cublasStatus_t cublasZhpmv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasZhpmv_v2_fn fn = cublasZhpmv_v2_choose();
 
-	atomic_store_explicit(&cublasZhpmv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZhpmv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -33144,7 +33791,7 @@ void *cudastub_cublas_bind_cublasZhpmv_v2_64(void)
 {
 	void *fn = (void *)cublasZhpmv_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZhpmv_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZhpmv_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZhpmv_v2_64, cudastub_cublas_slot_cublasZhpmv_v2_64, cudastub_cublas_resolve_cublasZhpmv_v2_64, cudastub_cublas_bind_cublasZhpmv_v2_64);
@@ -33159,7 +33806,8 @@ static cublasStatus_t cublasZhpmv_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasZhpmv_v2_64_fn fn = cublasZhpmv_v2_64_choose();
 
-	atomic_store_explicit(&cublasZhpmv_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZhpmv_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -33189,7 +33837,7 @@ void *cudastub_cublas_bind_cublasZhpr(void)
 {
 	void *fn = (void *)cublasZhpr_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZhpr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZhpr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZhpr, cudastub_cublas_slot_cublasZhpr, cudastub_cublas_resolve_cublasZhpr, cudastub_cublas_bind_cublasZhpr);
@@ -33204,7 +33852,8 @@ static void cublasZhpr_resolve(char a0, int a1, double a2, const cuDoubleComplex
 {
 	cublasZhpr_fn fn = cublasZhpr_choose();
 
-	atomic_store_explicit(&cublasZhpr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZhpr_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -33236,7 +33885,7 @@ void *cudastub_cublas_bind_cublasZhpr2(void)
 {
 	void *fn = (void *)cublasZhpr2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZhpr2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZhpr2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZhpr2, cudastub_cublas_slot_cublasZhpr2, cudastub_cublas_resolve_cublasZhpr2, cudastub_cublas_bind_cublasZhpr2);
@@ -33251,7 +33900,8 @@ static void cublasZhpr2_resolve(char a0, int a1, cuDoubleComplex a2, const cuDou
 {
 	cublasZhpr2_fn fn = cublasZhpr2_choose();
 
-	atomic_store_explicit(&cublasZhpr2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZhpr2_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -33286,7 +33936,7 @@ void *cudastub_cublas_bind_cublasZhpr2_v2(void)
 {
 	void *fn = (void *)cublasZhpr2_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZhpr2_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZhpr2_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZhpr2_v2, cudastub_cublas_slot_cublasZhpr2_v2, cudastub_cublas_resolve_cublasZhpr2_v2, cudastub_cublas_bind_cublasZhpr2_v2);
@@ -33301,7 +33951,8 @@ static cublasStatus_t cublasZhpr2_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasZhpr2_v2_fn fn = cublasZhpr2_v2_choose();
 
-	atomic_store_explicit(&cublasZhpr2_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZhpr2_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -33336,7 +33987,7 @@ void *cudastub_cublas_bind_cublasZhpr2_v2_64(void)
 {
 	void *fn = (void *)cublasZhpr2_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZhpr2_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZhpr2_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZhpr2_v2_64, cudastub_cublas_slot_cublasZhpr2_v2_64, cudastub_cublas_resolve_cublasZhpr2_v2_64, cudastub_cublas_bind_cublasZhpr2_v2_64);
@@ -33351,7 +34002,8 @@ static cublasStatus_t cublasZhpr2_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasZhpr2_v2_64_fn fn = cublasZhpr2_v2_64_choose();
 
-	atomic_store_explicit(&cublasZhpr2_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZhpr2_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -33384,7 +34036,7 @@ void *cudastub_cublas_bind_cublasZhpr_v2(void)
 {
 	void *fn = (void *)cublasZhpr_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZhpr_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZhpr_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZhpr_v2, cudastub_cublas_slot_cublasZhpr_v2, cudastub_cublas_resolve_cublasZhpr_v2, cudastub_cublas_bind_cublasZhpr_v2);
@@ -33399,7 +34051,8 @@ static cublasStatus_t cublasZhpr_v2_resolve(cublasHandle_t a0, cublasFillMode_t 
 {
 	cublasZhpr_v2_fn fn = cublasZhpr_v2_choose();
 
-	atomic_store_explicit(&cublasZhpr_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZhpr_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -33432,7 +34085,7 @@ void *cudastub_cublas_bind_cublasZhpr_v2_64(void)
 {
 	void *fn = (void *)cublasZhpr_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZhpr_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZhpr_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZhpr_v2_64, cudastub_cublas_slot_cublasZhpr_v2_64, cudastub_cublas_resolve_cublasZhpr_v2_64, cudastub_cublas_bind_cublasZhpr_v2_64);
@@ -33447,7 +34100,8 @@ static cublasStatus_t cublasZhpr_v2_64_resolve(cublasHandle_t a0, cublasFillMode
 {
 	cublasZhpr_v2_64_fn fn = cublasZhpr_v2_64_choose();
 
-	atomic_store_explicit(&cublasZhpr_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZhpr_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -33481,7 +34135,7 @@ void *cudastub_cublas_bind_cublasZmatinvBatched(void)
 {
 	void *fn = (void *)cublasZmatinvBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZmatinvBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZmatinvBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZmatinvBatched, cudastub_cublas_slot_cublasZmatinvBatched, cudastub_cublas_resolve_cublasZmatinvBatched, cudastub_cublas_bind_cublasZmatinvBatched);
@@ -33496,7 +34150,8 @@ static cublasStatus_t cublasZmatinvBatched_resolve(cublasHandle_t a0, int a1, co
 {
 	cublasZmatinvBatched_fn fn = cublasZmatinvBatched_choose();
 
-	atomic_store_explicit(&cublasZmatinvBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZmatinvBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -33527,7 +34182,7 @@ void *cudastub_cublas_bind_cublasZrot(void)
 {
 	void *fn = (void *)cublasZrot_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZrot, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZrot, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZrot, cudastub_cublas_slot_cublasZrot, cudastub_cublas_resolve_cublasZrot, cudastub_cublas_bind_cublasZrot);
@@ -33542,7 +34197,8 @@ static void cublasZrot_resolve(int a0, cuDoubleComplex *a1, int a2, cuDoubleComp
 {
 	cublasZrot_fn fn = cublasZrot_choose();
 
-	atomic_store_explicit(&cublasZrot_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZrot_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -33576,7 +34232,7 @@ void *cudastub_cublas_bind_cublasZrot_v2(void)
 {
 	void *fn = (void *)cublasZrot_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZrot_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZrot_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZrot_v2, cudastub_cublas_slot_cublasZrot_v2, cudastub_cublas_resolve_cublasZrot_v2, cudastub_cublas_bind_cublasZrot_v2);
@@ -33591,7 +34247,8 @@ static cublasStatus_t cublasZrot_v2_resolve(cublasHandle_t a0, int a1, cuDoubleC
 {
 	cublasZrot_v2_fn fn = cublasZrot_v2_choose();
 
-	atomic_store_explicit(&cublasZrot_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZrot_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -33625,7 +34282,7 @@ void *cudastub_cublas_bind_cublasZrot_v2_64(void)
 {
 	void *fn = (void *)cublasZrot_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZrot_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZrot_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZrot_v2_64, cudastub_cublas_slot_cublasZrot_v2_64, cudastub_cublas_resolve_cublasZrot_v2_64, cudastub_cublas_bind_cublasZrot_v2_64);
@@ -33640,7 +34297,8 @@ static cublasStatus_t cublasZrot_v2_64_resolve(cublasHandle_t a0, int64_t a1, cu
 {
 	cublasZrot_v2_64_fn fn = cublasZrot_v2_64_choose();
 
-	atomic_store_explicit(&cublasZrot_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZrot_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -33668,7 +34326,7 @@ void *cudastub_cublas_bind_cublasZrotg(void)
 {
 	void *fn = (void *)cublasZrotg_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZrotg, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZrotg, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZrotg, cudastub_cublas_slot_cublasZrotg, cudastub_cublas_resolve_cublasZrotg, cudastub_cublas_bind_cublasZrotg);
@@ -33683,7 +34341,8 @@ static void cublasZrotg_resolve(cuDoubleComplex *a0, cuDoubleComplex a1, double 
 {
 	cublasZrotg_fn fn = cublasZrotg_choose();
 
-	atomic_store_explicit(&cublasZrotg_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZrotg_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3);
 }
 #endif
@@ -33714,7 +34373,7 @@ void *cudastub_cublas_bind_cublasZrotg_v2(void)
 {
 	void *fn = (void *)cublasZrotg_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZrotg_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZrotg_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZrotg_v2, cudastub_cublas_slot_cublasZrotg_v2, cudastub_cublas_resolve_cublasZrotg_v2, cudastub_cublas_bind_cublasZrotg_v2);
@@ -33729,7 +34388,8 @@ static cublasStatus_t cublasZrotg_v2_resolve(cublasHandle_t a0, cuDoubleComplex 
 {
 	cublasZrotg_v2_fn fn = cublasZrotg_v2_choose();
 
-	atomic_store_explicit(&cublasZrotg_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZrotg_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -33757,7 +34417,7 @@ void *cudastub_cublas_bind_cublasZscal(void)
 {
 	void *fn = (void *)cublasZscal_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZscal, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZscal, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZscal, cudastub_cublas_slot_cublasZscal, cudastub_cublas_resolve_cublasZscal, cudastub_cublas_bind_cublasZscal);
@@ -33772,7 +34432,8 @@ static void cublasZscal_resolve(int a0, cuDoubleComplex a1, cuDoubleComplex *a2,
 {
 	cublasZscal_fn fn = cublasZscal_choose();
 
-	atomic_store_explicit(&cublasZscal_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZscal_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3);
 }
 #endif
@@ -33803,7 +34464,7 @@ void *cudastub_cublas_bind_cublasZscal_v2(void)
 {
 	void *fn = (void *)cublasZscal_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZscal_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZscal_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZscal_v2, cudastub_cublas_slot_cublasZscal_v2, cudastub_cublas_resolve_cublasZscal_v2, cudastub_cublas_bind_cublasZscal_v2);
@@ -33818,7 +34479,8 @@ static cublasStatus_t cublasZscal_v2_resolve(cublasHandle_t a0, int a1, const cu
 {
 	cublasZscal_v2_fn fn = cublasZscal_v2_choose();
 
-	atomic_store_explicit(&cublasZscal_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZscal_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -33849,7 +34511,7 @@ void *cudastub_cublas_bind_cublasZscal_v2_64(void)
 {
 	void *fn = (void *)cublasZscal_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZscal_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZscal_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZscal_v2_64, cudastub_cublas_slot_cublasZscal_v2_64, cudastub_cublas_resolve_cublasZscal_v2_64, cudastub_cublas_bind_cublasZscal_v2_64);
@@ -33864,7 +34526,8 @@ static cublasStatus_t cublasZscal_v2_64_resolve(cublasHandle_t a0, int64_t a1, c
 {
 	cublasZscal_v2_64_fn fn = cublasZscal_v2_64_choose();
 
-	atomic_store_explicit(&cublasZscal_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZscal_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -33893,7 +34556,7 @@ void *cudastub_cublas_bind_cublasZswap(void)
 {
 	void *fn = (void *)cublasZswap_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZswap, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZswap, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZswap, cudastub_cublas_slot_cublasZswap, cudastub_cublas_resolve_cublasZswap, cudastub_cublas_bind_cublasZswap);
@@ -33908,7 +34571,8 @@ static void cublasZswap_resolve(int a0, cuDoubleComplex *a1, int a2, cuDoubleCom
 {
 	cublasZswap_fn fn = cublasZswap_choose();
 
-	atomic_store_explicit(&cublasZswap_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZswap_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -33940,7 +34604,7 @@ void *cudastub_cublas_bind_cublasZswap_v2(void)
 {
 	void *fn = (void *)cublasZswap_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZswap_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZswap_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZswap_v2, cudastub_cublas_slot_cublasZswap_v2, cudastub_cublas_resolve_cublasZswap_v2, cudastub_cublas_bind_cublasZswap_v2);
@@ -33955,7 +34619,8 @@ static cublasStatus_t cublasZswap_v2_resolve(cublasHandle_t a0, int a1, cuDouble
 {
 	cublasZswap_v2_fn fn = cublasZswap_v2_choose();
 
-	atomic_store_explicit(&cublasZswap_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZswap_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -33987,7 +34652,7 @@ void *cudastub_cublas_bind_cublasZswap_v2_64(void)
 {
 	void *fn = (void *)cublasZswap_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZswap_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZswap_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZswap_v2_64, cudastub_cublas_slot_cublasZswap_v2_64, cudastub_cublas_resolve_cublasZswap_v2_64, cudastub_cublas_bind_cublasZswap_v2_64);
@@ -34002,7 +34667,8 @@ static cublasStatus_t cublasZswap_v2_64_resolve(cublasHandle_t a0, int64_t a1, c
 {
 	cublasZswap_v2_64_fn fn = cublasZswap_v2_64_choose();
 
-	atomic_store_explicit(&cublasZswap_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZswap_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -34038,7 +34704,7 @@ void *cudastub_cublas_bind_cublasZsymm(void)
 {
 	void *fn = (void *)cublasZsymm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZsymm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZsymm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZsymm, cudastub_cublas_slot_cublasZsymm, cudastub_cublas_resolve_cublasZsymm, cudastub_cublas_bind_cublasZsymm);
@@ -34053,7 +34719,8 @@ static void cublasZsymm_resolve(char a0, char a1, int a2, int a3, cuDoubleComple
 {
 	cublasZsymm_fn fn = cublasZsymm_choose();
 
-	atomic_store_explicit(&cublasZsymm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZsymm_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -34092,7 +34759,7 @@ void *cudastub_cublas_bind_cublasZsymm_v2(void)
 {
 	void *fn = (void *)cublasZsymm_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZsymm_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZsymm_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZsymm_v2, cudastub_cublas_slot_cublasZsymm_v2, cudastub_cublas_resolve_cublasZsymm_v2, cudastub_cublas_bind_cublasZsymm_v2);
@@ -34107,7 +34774,8 @@ static cublasStatus_t cublasZsymm_v2_resolve(cublasHandle_t a0, cublasSideMode_t
 {
 	cublasZsymm_v2_fn fn = cublasZsymm_v2_choose();
 
-	atomic_store_explicit(&cublasZsymm_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZsymm_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -34146,7 +34814,7 @@ void *cudastub_cublas_bind_cublasZsymm_v2_64(void)
 {
 	void *fn = (void *)cublasZsymm_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZsymm_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZsymm_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZsymm_v2_64, cudastub_cublas_slot_cublasZsymm_v2_64, cudastub_cublas_resolve_cublasZsymm_v2_64, cudastub_cublas_bind_cublasZsymm_v2_64);
@@ -34161,7 +34829,8 @@ static cublasStatus_t cublasZsymm_v2_64_resolve(cublasHandle_t a0, cublasSideMod
 {
 	cublasZsymm_v2_64_fn fn = cublasZsymm_v2_64_choose();
 
-	atomic_store_explicit(&cublasZsymm_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZsymm_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -34198,7 +34867,7 @@ void *cudastub_cublas_bind_cublasZsymv_v2(void)
 {
 	void *fn = (void *)cublasZsymv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZsymv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZsymv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZsymv_v2, cudastub_cublas_slot_cublasZsymv_v2, cudastub_cublas_resolve_cublasZsymv_v2, cudastub_cublas_bind_cublasZsymv_v2);
@@ -34213,7 +34882,8 @@ static cublasStatus_t cublasZsymv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasZsymv_v2_fn fn = cublasZsymv_v2_choose();
 
-	atomic_store_explicit(&cublasZsymv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZsymv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -34250,7 +34920,7 @@ void *cudastub_cublas_bind_cublasZsymv_v2_64(void)
 {
 	void *fn = (void *)cublasZsymv_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZsymv_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZsymv_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZsymv_v2_64, cudastub_cublas_slot_cublasZsymv_v2_64, cudastub_cublas_resolve_cublasZsymv_v2_64, cudastub_cublas_bind_cublasZsymv_v2_64);
@@ -34265,7 +34935,8 @@ static cublasStatus_t cublasZsymv_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasZsymv_v2_64_fn fn = cublasZsymv_v2_64_choose();
 
-	atomic_store_explicit(&cublasZsymv_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZsymv_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -34301,7 +34972,7 @@ void *cudastub_cublas_bind_cublasZsyr2_v2(void)
 {
 	void *fn = (void *)cublasZsyr2_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZsyr2_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZsyr2_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZsyr2_v2, cudastub_cublas_slot_cublasZsyr2_v2, cudastub_cublas_resolve_cublasZsyr2_v2, cudastub_cublas_bind_cublasZsyr2_v2);
@@ -34316,7 +34987,8 @@ static cublasStatus_t cublasZsyr2_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasZsyr2_v2_fn fn = cublasZsyr2_v2_choose();
 
-	atomic_store_explicit(&cublasZsyr2_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZsyr2_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -34352,7 +35024,7 @@ void *cudastub_cublas_bind_cublasZsyr2_v2_64(void)
 {
 	void *fn = (void *)cublasZsyr2_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZsyr2_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZsyr2_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZsyr2_v2_64, cudastub_cublas_slot_cublasZsyr2_v2_64, cudastub_cublas_resolve_cublasZsyr2_v2_64, cudastub_cublas_bind_cublasZsyr2_v2_64);
@@ -34367,7 +35039,8 @@ static cublasStatus_t cublasZsyr2_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasZsyr2_v2_64_fn fn = cublasZsyr2_v2_64_choose();
 
-	atomic_store_explicit(&cublasZsyr2_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZsyr2_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -34403,7 +35076,7 @@ void *cudastub_cublas_bind_cublasZsyr2k(void)
 {
 	void *fn = (void *)cublasZsyr2k_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZsyr2k, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZsyr2k, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZsyr2k, cudastub_cublas_slot_cublasZsyr2k, cudastub_cublas_resolve_cublasZsyr2k, cudastub_cublas_bind_cublasZsyr2k);
@@ -34418,7 +35091,8 @@ static void cublasZsyr2k_resolve(char a0, char a1, int a2, int a3, cuDoubleCompl
 {
 	cublasZsyr2k_fn fn = cublasZsyr2k_choose();
 
-	atomic_store_explicit(&cublasZsyr2k_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZsyr2k_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -34457,7 +35131,7 @@ void *cudastub_cublas_bind_cublasZsyr2k_v2(void)
 {
 	void *fn = (void *)cublasZsyr2k_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZsyr2k_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZsyr2k_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZsyr2k_v2, cudastub_cublas_slot_cublasZsyr2k_v2, cudastub_cublas_resolve_cublasZsyr2k_v2, cudastub_cublas_bind_cublasZsyr2k_v2);
@@ -34472,7 +35146,8 @@ static cublasStatus_t cublasZsyr2k_v2_resolve(cublasHandle_t a0, cublasFillMode_
 {
 	cublasZsyr2k_v2_fn fn = cublasZsyr2k_v2_choose();
 
-	atomic_store_explicit(&cublasZsyr2k_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZsyr2k_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -34511,7 +35186,7 @@ void *cudastub_cublas_bind_cublasZsyr2k_v2_64(void)
 {
 	void *fn = (void *)cublasZsyr2k_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZsyr2k_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZsyr2k_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZsyr2k_v2_64, cudastub_cublas_slot_cublasZsyr2k_v2_64, cudastub_cublas_resolve_cublasZsyr2k_v2_64, cudastub_cublas_bind_cublasZsyr2k_v2_64);
@@ -34526,7 +35201,8 @@ static cublasStatus_t cublasZsyr2k_v2_64_resolve(cublasHandle_t a0, cublasFillMo
 {
 	cublasZsyr2k_v2_64_fn fn = cublasZsyr2k_v2_64_choose();
 
-	atomic_store_explicit(&cublasZsyr2k_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZsyr2k_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -34560,7 +35236,7 @@ void *cudastub_cublas_bind_cublasZsyr_v2(void)
 {
 	void *fn = (void *)cublasZsyr_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZsyr_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZsyr_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZsyr_v2, cudastub_cublas_slot_cublasZsyr_v2, cudastub_cublas_resolve_cublasZsyr_v2, cudastub_cublas_bind_cublasZsyr_v2);
@@ -34575,7 +35251,8 @@ static cublasStatus_t cublasZsyr_v2_resolve(cublasHandle_t a0, cublasFillMode_t 
 {
 	cublasZsyr_v2_fn fn = cublasZsyr_v2_choose();
 
-	atomic_store_explicit(&cublasZsyr_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZsyr_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -34609,7 +35286,7 @@ void *cudastub_cublas_bind_cublasZsyr_v2_64(void)
 {
 	void *fn = (void *)cublasZsyr_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZsyr_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZsyr_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZsyr_v2_64, cudastub_cublas_slot_cublasZsyr_v2_64, cudastub_cublas_resolve_cublasZsyr_v2_64, cudastub_cublas_bind_cublasZsyr_v2_64);
@@ -34624,7 +35301,8 @@ static cublasStatus_t cublasZsyr_v2_64_resolve(cublasHandle_t a0, cublasFillMode
 {
 	cublasZsyr_v2_64_fn fn = cublasZsyr_v2_64_choose();
 
-	atomic_store_explicit(&cublasZsyr_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZsyr_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -34658,7 +35336,7 @@ void *cudastub_cublas_bind_cublasZsyrk(void)
 {
 	void *fn = (void *)cublasZsyrk_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZsyrk, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZsyrk, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZsyrk, cudastub_cublas_slot_cublasZsyrk, cudastub_cublas_resolve_cublasZsyrk, cudastub_cublas_bind_cublasZsyrk);
@@ -34673,7 +35351,8 @@ static void cublasZsyrk_resolve(char a0, char a1, int a2, int a3, cuDoubleComple
 {
 	cublasZsyrk_fn fn = cublasZsyrk_choose();
 
-	atomic_store_explicit(&cublasZsyrk_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZsyrk_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -34710,7 +35389,7 @@ void *cudastub_cublas_bind_cublasZsyrk_v2(void)
 {
 	void *fn = (void *)cublasZsyrk_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZsyrk_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZsyrk_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZsyrk_v2, cudastub_cublas_slot_cublasZsyrk_v2, cudastub_cublas_resolve_cublasZsyrk_v2, cudastub_cublas_bind_cublasZsyrk_v2);
@@ -34725,7 +35404,8 @@ static cublasStatus_t cublasZsyrk_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasZsyrk_v2_fn fn = cublasZsyrk_v2_choose();
 
-	atomic_store_explicit(&cublasZsyrk_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZsyrk_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -34762,7 +35442,7 @@ void *cudastub_cublas_bind_cublasZsyrk_v2_64(void)
 {
 	void *fn = (void *)cublasZsyrk_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZsyrk_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZsyrk_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZsyrk_v2_64, cudastub_cublas_slot_cublasZsyrk_v2_64, cudastub_cublas_resolve_cublasZsyrk_v2_64, cudastub_cublas_bind_cublasZsyrk_v2_64);
@@ -34777,7 +35457,8 @@ static cublasStatus_t cublasZsyrk_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasZsyrk_v2_64_fn fn = cublasZsyrk_v2_64_choose();
 
-	atomic_store_explicit(&cublasZsyrk_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZsyrk_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -34816,7 +35497,7 @@ void *cudastub_cublas_bind_cublasZsyrkx(void)
 {
 	void *fn = (void *)cublasZsyrkx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZsyrkx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZsyrkx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZsyrkx, cudastub_cublas_slot_cublasZsyrkx, cudastub_cublas_resolve_cublasZsyrkx, cudastub_cublas_bind_cublasZsyrkx);
@@ -34831,7 +35512,8 @@ static cublasStatus_t cublasZsyrkx_resolve(cublasHandle_t a0, cublasFillMode_t a
 {
 	cublasZsyrkx_fn fn = cublasZsyrkx_choose();
 
-	atomic_store_explicit(&cublasZsyrkx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZsyrkx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -34870,7 +35552,7 @@ void *cudastub_cublas_bind_cublasZsyrkx_64(void)
 {
 	void *fn = (void *)cublasZsyrkx_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZsyrkx_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZsyrkx_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZsyrkx_64, cudastub_cublas_slot_cublasZsyrkx_64, cudastub_cublas_resolve_cublasZsyrkx_64, cudastub_cublas_bind_cublasZsyrkx_64);
@@ -34885,7 +35567,8 @@ static cublasStatus_t cublasZsyrkx_64_resolve(cublasHandle_t a0, cublasFillMode_
 {
 	cublasZsyrkx_64_fn fn = cublasZsyrkx_64_choose();
 
-	atomic_store_explicit(&cublasZsyrkx_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZsyrkx_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -34918,7 +35601,7 @@ void *cudastub_cublas_bind_cublasZtbmv(void)
 {
 	void *fn = (void *)cublasZtbmv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZtbmv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZtbmv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZtbmv, cudastub_cublas_slot_cublasZtbmv, cudastub_cublas_resolve_cublasZtbmv, cudastub_cublas_bind_cublasZtbmv);
@@ -34933,7 +35616,8 @@ static void cublasZtbmv_resolve(char a0, char a1, char a2, int a3, int a4, const
 {
 	cublasZtbmv_fn fn = cublasZtbmv_choose();
 
-	atomic_store_explicit(&cublasZtbmv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZtbmv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -34969,7 +35653,7 @@ void *cudastub_cublas_bind_cublasZtbmv_v2(void)
 {
 	void *fn = (void *)cublasZtbmv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZtbmv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZtbmv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZtbmv_v2, cudastub_cublas_slot_cublasZtbmv_v2, cudastub_cublas_resolve_cublasZtbmv_v2, cudastub_cublas_bind_cublasZtbmv_v2);
@@ -34984,7 +35668,8 @@ static cublasStatus_t cublasZtbmv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasZtbmv_v2_fn fn = cublasZtbmv_v2_choose();
 
-	atomic_store_explicit(&cublasZtbmv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZtbmv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -35020,7 +35705,7 @@ void *cudastub_cublas_bind_cublasZtbmv_v2_64(void)
 {
 	void *fn = (void *)cublasZtbmv_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZtbmv_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZtbmv_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZtbmv_v2_64, cudastub_cublas_slot_cublasZtbmv_v2_64, cudastub_cublas_resolve_cublasZtbmv_v2_64, cudastub_cublas_bind_cublasZtbmv_v2_64);
@@ -35035,7 +35720,8 @@ static cublasStatus_t cublasZtbmv_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasZtbmv_v2_64_fn fn = cublasZtbmv_v2_64_choose();
 
-	atomic_store_explicit(&cublasZtbmv_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZtbmv_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -35068,7 +35754,7 @@ void *cudastub_cublas_bind_cublasZtbsv(void)
 {
 	void *fn = (void *)cublasZtbsv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZtbsv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZtbsv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZtbsv, cudastub_cublas_slot_cublasZtbsv, cudastub_cublas_resolve_cublasZtbsv, cudastub_cublas_bind_cublasZtbsv);
@@ -35083,7 +35769,8 @@ static void cublasZtbsv_resolve(char a0, char a1, char a2, int a3, int a4, const
 {
 	cublasZtbsv_fn fn = cublasZtbsv_choose();
 
-	atomic_store_explicit(&cublasZtbsv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZtbsv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -35119,7 +35806,7 @@ void *cudastub_cublas_bind_cublasZtbsv_v2(void)
 {
 	void *fn = (void *)cublasZtbsv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZtbsv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZtbsv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZtbsv_v2, cudastub_cublas_slot_cublasZtbsv_v2, cudastub_cublas_resolve_cublasZtbsv_v2, cudastub_cublas_bind_cublasZtbsv_v2);
@@ -35134,7 +35821,8 @@ static cublasStatus_t cublasZtbsv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasZtbsv_v2_fn fn = cublasZtbsv_v2_choose();
 
-	atomic_store_explicit(&cublasZtbsv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZtbsv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -35170,7 +35858,7 @@ void *cudastub_cublas_bind_cublasZtbsv_v2_64(void)
 {
 	void *fn = (void *)cublasZtbsv_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZtbsv_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZtbsv_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZtbsv_v2_64, cudastub_cublas_slot_cublasZtbsv_v2_64, cudastub_cublas_resolve_cublasZtbsv_v2_64, cudastub_cublas_bind_cublasZtbsv_v2_64);
@@ -35185,7 +35873,8 @@ static cublasStatus_t cublasZtbsv_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasZtbsv_v2_64_fn fn = cublasZtbsv_v2_64_choose();
 
-	atomic_store_explicit(&cublasZtbsv_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZtbsv_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -35216,7 +35905,7 @@ void *cudastub_cublas_bind_cublasZtpmv(void)
 {
 	void *fn = (void *)cublasZtpmv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZtpmv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZtpmv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZtpmv, cudastub_cublas_slot_cublasZtpmv, cudastub_cublas_resolve_cublasZtpmv, cudastub_cublas_bind_cublasZtpmv);
@@ -35231,7 +35920,8 @@ static void cublasZtpmv_resolve(char a0, char a1, char a2, int a3, const cuDoubl
 {
 	cublasZtpmv_fn fn = cublasZtpmv_choose();
 
-	atomic_store_explicit(&cublasZtpmv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZtpmv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -35265,7 +35955,7 @@ void *cudastub_cublas_bind_cublasZtpmv_v2(void)
 {
 	void *fn = (void *)cublasZtpmv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZtpmv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZtpmv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZtpmv_v2, cudastub_cublas_slot_cublasZtpmv_v2, cudastub_cublas_resolve_cublasZtpmv_v2, cudastub_cublas_bind_cublasZtpmv_v2);
@@ -35280,7 +35970,8 @@ static cublasStatus_t cublasZtpmv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasZtpmv_v2_fn fn = cublasZtpmv_v2_choose();
 
-	atomic_store_explicit(&cublasZtpmv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZtpmv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -35314,7 +36005,7 @@ void *cudastub_cublas_bind_cublasZtpmv_v2_64(void)
 {
 	void *fn = (void *)cublasZtpmv_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZtpmv_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZtpmv_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZtpmv_v2_64, cudastub_cublas_slot_cublasZtpmv_v2_64, cudastub_cublas_resolve_cublasZtpmv_v2_64, cudastub_cublas_bind_cublasZtpmv_v2_64);
@@ -35329,7 +36020,8 @@ static cublasStatus_t cublasZtpmv_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasZtpmv_v2_64_fn fn = cublasZtpmv_v2_64_choose();
 
-	atomic_store_explicit(&cublasZtpmv_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZtpmv_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -35360,7 +36052,7 @@ void *cudastub_cublas_bind_cublasZtpsv(void)
 {
 	void *fn = (void *)cublasZtpsv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZtpsv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZtpsv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZtpsv, cudastub_cublas_slot_cublasZtpsv, cudastub_cublas_resolve_cublasZtpsv, cudastub_cublas_bind_cublasZtpsv);
@@ -35375,7 +36067,8 @@ static void cublasZtpsv_resolve(char a0, char a1, char a2, int a3, const cuDoubl
 {
 	cublasZtpsv_fn fn = cublasZtpsv_choose();
 
-	atomic_store_explicit(&cublasZtpsv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZtpsv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -35409,7 +36102,7 @@ void *cudastub_cublas_bind_cublasZtpsv_v2(void)
 {
 	void *fn = (void *)cublasZtpsv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZtpsv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZtpsv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZtpsv_v2, cudastub_cublas_slot_cublasZtpsv_v2, cudastub_cublas_resolve_cublasZtpsv_v2, cudastub_cublas_bind_cublasZtpsv_v2);
@@ -35424,7 +36117,8 @@ static cublasStatus_t cublasZtpsv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasZtpsv_v2_fn fn = cublasZtpsv_v2_choose();
 
-	atomic_store_explicit(&cublasZtpsv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZtpsv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -35458,7 +36152,7 @@ void *cudastub_cublas_bind_cublasZtpsv_v2_64(void)
 {
 	void *fn = (void *)cublasZtpsv_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZtpsv_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZtpsv_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZtpsv_v2_64, cudastub_cublas_slot_cublasZtpsv_v2_64, cudastub_cublas_resolve_cublasZtpsv_v2_64, cudastub_cublas_bind_cublasZtpsv_v2_64);
@@ -35473,7 +36167,8 @@ static cublasStatus_t cublasZtpsv_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasZtpsv_v2_64_fn fn = cublasZtpsv_v2_64_choose();
 
-	atomic_store_explicit(&cublasZtpsv_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZtpsv_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -35505,7 +36200,7 @@ void *cudastub_cublas_bind_cublasZtpttr(void)
 {
 	void *fn = (void *)cublasZtpttr_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZtpttr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZtpttr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZtpttr, cudastub_cublas_slot_cublasZtpttr, cudastub_cublas_resolve_cublasZtpttr, cudastub_cublas_bind_cublasZtpttr);
@@ -35520,7 +36215,8 @@ static cublasStatus_t cublasZtpttr_resolve(cublasHandle_t a0, cublasFillMode_t a
 {
 	cublasZtpttr_fn fn = cublasZtpttr_choose();
 
-	atomic_store_explicit(&cublasZtpttr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZtpttr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -35555,7 +36251,7 @@ void *cudastub_cublas_bind_cublasZtrmm(void)
 {
 	void *fn = (void *)cublasZtrmm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZtrmm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZtrmm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZtrmm, cudastub_cublas_slot_cublasZtrmm, cudastub_cublas_resolve_cublasZtrmm, cudastub_cublas_bind_cublasZtrmm);
@@ -35570,7 +36266,8 @@ static void cublasZtrmm_resolve(char a0, char a1, char a2, char a3, int a4, int 
 {
 	cublasZtrmm_fn fn = cublasZtrmm_choose();
 
-	atomic_store_explicit(&cublasZtrmm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZtrmm_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -35610,7 +36307,7 @@ void *cudastub_cublas_bind_cublasZtrmm_v2(void)
 {
 	void *fn = (void *)cublasZtrmm_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZtrmm_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZtrmm_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZtrmm_v2, cudastub_cublas_slot_cublasZtrmm_v2, cudastub_cublas_resolve_cublasZtrmm_v2, cudastub_cublas_bind_cublasZtrmm_v2);
@@ -35625,7 +36322,8 @@ static cublasStatus_t cublasZtrmm_v2_resolve(cublasHandle_t a0, cublasSideMode_t
 {
 	cublasZtrmm_v2_fn fn = cublasZtrmm_v2_choose();
 
-	atomic_store_explicit(&cublasZtrmm_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZtrmm_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -35665,7 +36363,7 @@ void *cudastub_cublas_bind_cublasZtrmm_v2_64(void)
 {
 	void *fn = (void *)cublasZtrmm_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZtrmm_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZtrmm_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZtrmm_v2_64, cudastub_cublas_slot_cublasZtrmm_v2_64, cudastub_cublas_resolve_cublasZtrmm_v2_64, cudastub_cublas_bind_cublasZtrmm_v2_64);
@@ -35680,7 +36378,8 @@ static cublasStatus_t cublasZtrmm_v2_64_resolve(cublasHandle_t a0, cublasSideMod
 {
 	cublasZtrmm_v2_64_fn fn = cublasZtrmm_v2_64_choose();
 
-	atomic_store_explicit(&cublasZtrmm_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZtrmm_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -35712,7 +36411,7 @@ void *cudastub_cublas_bind_cublasZtrmv(void)
 {
 	void *fn = (void *)cublasZtrmv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZtrmv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZtrmv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZtrmv, cudastub_cublas_slot_cublasZtrmv, cudastub_cublas_resolve_cublasZtrmv, cudastub_cublas_bind_cublasZtrmv);
@@ -35727,7 +36426,8 @@ static void cublasZtrmv_resolve(char a0, char a1, char a2, int a3, const cuDoubl
 {
 	cublasZtrmv_fn fn = cublasZtrmv_choose();
 
-	atomic_store_explicit(&cublasZtrmv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZtrmv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -35762,7 +36462,7 @@ void *cudastub_cublas_bind_cublasZtrmv_v2(void)
 {
 	void *fn = (void *)cublasZtrmv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZtrmv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZtrmv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZtrmv_v2, cudastub_cublas_slot_cublasZtrmv_v2, cudastub_cublas_resolve_cublasZtrmv_v2, cudastub_cublas_bind_cublasZtrmv_v2);
@@ -35777,7 +36477,8 @@ static cublasStatus_t cublasZtrmv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasZtrmv_v2_fn fn = cublasZtrmv_v2_choose();
 
-	atomic_store_explicit(&cublasZtrmv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZtrmv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -35812,7 +36513,7 @@ void *cudastub_cublas_bind_cublasZtrmv_v2_64(void)
 {
 	void *fn = (void *)cublasZtrmv_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZtrmv_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZtrmv_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZtrmv_v2_64, cudastub_cublas_slot_cublasZtrmv_v2_64, cudastub_cublas_resolve_cublasZtrmv_v2_64, cudastub_cublas_bind_cublasZtrmv_v2_64);
@@ -35827,7 +36528,8 @@ static cublasStatus_t cublasZtrmv_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasZtrmv_v2_64_fn fn = cublasZtrmv_v2_64_choose();
 
-	atomic_store_explicit(&cublasZtrmv_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZtrmv_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -35862,7 +36564,7 @@ void *cudastub_cublas_bind_cublasZtrsm(void)
 {
 	void *fn = (void *)cublasZtrsm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZtrsm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZtrsm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZtrsm, cudastub_cublas_slot_cublasZtrsm, cudastub_cublas_resolve_cublasZtrsm, cudastub_cublas_bind_cublasZtrsm);
@@ -35877,7 +36579,8 @@ static void cublasZtrsm_resolve(char a0, char a1, char a2, char a3, int a4, int 
 {
 	cublasZtrsm_fn fn = cublasZtrsm_choose();
 
-	atomic_store_explicit(&cublasZtrsm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZtrsm_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -35916,7 +36619,7 @@ void *cudastub_cublas_bind_cublasZtrsmBatched(void)
 {
 	void *fn = (void *)cublasZtrsmBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZtrsmBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZtrsmBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZtrsmBatched, cudastub_cublas_slot_cublasZtrsmBatched, cudastub_cublas_resolve_cublasZtrsmBatched, cudastub_cublas_bind_cublasZtrsmBatched);
@@ -35931,7 +36634,8 @@ static cublasStatus_t cublasZtrsmBatched_resolve(cublasHandle_t a0, cublasSideMo
 {
 	cublasZtrsmBatched_fn fn = cublasZtrsmBatched_choose();
 
-	atomic_store_explicit(&cublasZtrsmBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZtrsmBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -35970,7 +36674,7 @@ void *cudastub_cublas_bind_cublasZtrsmBatched_64(void)
 {
 	void *fn = (void *)cublasZtrsmBatched_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZtrsmBatched_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZtrsmBatched_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZtrsmBatched_64, cudastub_cublas_slot_cublasZtrsmBatched_64, cudastub_cublas_resolve_cublasZtrsmBatched_64, cudastub_cublas_bind_cublasZtrsmBatched_64);
@@ -35985,7 +36689,8 @@ static cublasStatus_t cublasZtrsmBatched_64_resolve(cublasHandle_t a0, cublasSid
 {
 	cublasZtrsmBatched_64_fn fn = cublasZtrsmBatched_64_choose();
 
-	atomic_store_explicit(&cublasZtrsmBatched_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZtrsmBatched_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -36023,7 +36728,7 @@ void *cudastub_cublas_bind_cublasZtrsm_v2(void)
 {
 	void *fn = (void *)cublasZtrsm_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZtrsm_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZtrsm_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZtrsm_v2, cudastub_cublas_slot_cublasZtrsm_v2, cudastub_cublas_resolve_cublasZtrsm_v2, cudastub_cublas_bind_cublasZtrsm_v2);
@@ -36038,7 +36743,8 @@ static cublasStatus_t cublasZtrsm_v2_resolve(cublasHandle_t a0, cublasSideMode_t
 {
 	cublasZtrsm_v2_fn fn = cublasZtrsm_v2_choose();
 
-	atomic_store_explicit(&cublasZtrsm_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZtrsm_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -36076,7 +36782,7 @@ void *cudastub_cublas_bind_cublasZtrsm_v2_64(void)
 {
 	void *fn = (void *)cublasZtrsm_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZtrsm_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZtrsm_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZtrsm_v2_64, cudastub_cublas_slot_cublasZtrsm_v2_64, cudastub_cublas_resolve_cublasZtrsm_v2_64, cudastub_cublas_bind_cublasZtrsm_v2_64);
@@ -36091,7 +36797,8 @@ static cublasStatus_t cublasZtrsm_v2_64_resolve(cublasHandle_t a0, cublasSideMod
 {
 	cublasZtrsm_v2_64_fn fn = cublasZtrsm_v2_64_choose();
 
-	atomic_store_explicit(&cublasZtrsm_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZtrsm_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -36123,7 +36830,7 @@ void *cudastub_cublas_bind_cublasZtrsv(void)
 {
 	void *fn = (void *)cublasZtrsv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZtrsv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZtrsv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZtrsv, cudastub_cublas_slot_cublasZtrsv, cudastub_cublas_resolve_cublasZtrsv, cudastub_cublas_bind_cublasZtrsv);
@@ -36138,7 +36845,8 @@ static void cublasZtrsv_resolve(char a0, char a1, char a2, int a3, const cuDoubl
 {
 	cublasZtrsv_fn fn = cublasZtrsv_choose();
 
-	atomic_store_explicit(&cublasZtrsv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZtrsv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -36173,7 +36881,7 @@ void *cudastub_cublas_bind_cublasZtrsv_v2(void)
 {
 	void *fn = (void *)cublasZtrsv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZtrsv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZtrsv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZtrsv_v2, cudastub_cublas_slot_cublasZtrsv_v2, cudastub_cublas_resolve_cublasZtrsv_v2, cudastub_cublas_bind_cublasZtrsv_v2);
@@ -36188,7 +36896,8 @@ static cublasStatus_t cublasZtrsv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasZtrsv_v2_fn fn = cublasZtrsv_v2_choose();
 
-	atomic_store_explicit(&cublasZtrsv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZtrsv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -36223,7 +36932,7 @@ void *cudastub_cublas_bind_cublasZtrsv_v2_64(void)
 {
 	void *fn = (void *)cublasZtrsv_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZtrsv_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZtrsv_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZtrsv_v2_64, cudastub_cublas_slot_cublasZtrsv_v2_64, cudastub_cublas_resolve_cublasZtrsv_v2_64, cudastub_cublas_bind_cublasZtrsv_v2_64);
@@ -36238,7 +36947,8 @@ static cublasStatus_t cublasZtrsv_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasZtrsv_v2_64_fn fn = cublasZtrsv_v2_64_choose();
 
-	atomic_store_explicit(&cublasZtrsv_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZtrsv_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -36270,7 +36980,7 @@ void *cudastub_cublas_bind_cublasZtrttp(void)
 {
 	void *fn = (void *)cublasZtrttp_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZtrttp, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZtrttp, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZtrttp, cudastub_cublas_slot_cublasZtrttp, cudastub_cublas_resolve_cublasZtrttp, cudastub_cublas_bind_cublasZtrttp);
@@ -36285,7 +36995,8 @@ static cublasStatus_t cublasZtrttp_resolve(cublasHandle_t a0, cublasFillMode_t a
 {
 	cublasZtrttp_fn fn = cublasZtrttp_choose();
 
-	atomic_store_explicit(&cublasZtrttp_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZtrttp_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif

@@ -62,7 +62,7 @@ void *cudastub_cublas_bind_cublasCbdmm(void)
 {
 	void *fn = choose_cublasCbdmm();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCbdmm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCbdmm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCbdmm, cudastub_cublas_slot_cublasCbdmm, cudastub_cublas_resolve_cublasCbdmm, cudastub_cublas_bind_cublasCbdmm);
@@ -86,7 +86,7 @@ void *cudastub_cublas_bind_cublasDbdmm(void)
 {
 	void *fn = choose_cublasDbdmm();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDbdmm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDbdmm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDbdmm, cudastub_cublas_slot_cublasDbdmm, cudastub_cublas_resolve_cublasDbdmm, cudastub_cublas_bind_cublasDbdmm);
@@ -110,7 +110,7 @@ void *cudastub_cublas_bind_cublasGetBackdoor(void)
 {
 	void *fn = choose_cublasGetBackdoor();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasGetBackdoor, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasGetBackdoor, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasGetBackdoor, cudastub_cublas_slot_cublasGetBackdoor, cudastub_cublas_resolve_cublasGetBackdoor, cudastub_cublas_bind_cublasGetBackdoor);
@@ -134,7 +134,7 @@ void *cudastub_cublas_bind_cublasGetEnvironmentMode(void)
 {
 	void *fn = choose_cublasGetEnvironmentMode();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasGetEnvironmentMode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasGetEnvironmentMode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasGetEnvironmentMode, cudastub_cublas_slot_cublasGetEnvironmentMode, cudastub_cublas_resolve_cublasGetEnvironmentMode, cudastub_cublas_bind_cublasGetEnvironmentMode);
@@ -158,7 +158,7 @@ void *cudastub_cublas_bind_cublasHSHgemvBatched(void)
 {
 	void *fn = choose_cublasHSHgemvBatched();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasHSHgemvBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasHSHgemvBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasHSHgemvBatched, cudastub_cublas_slot_cublasHSHgemvBatched, cudastub_cublas_resolve_cublasHSHgemvBatched, cudastub_cublas_bind_cublasHSHgemvBatched);
@@ -182,7 +182,7 @@ void *cudastub_cublas_bind_cublasHSHgemvBatched_64(void)
 {
 	void *fn = choose_cublasHSHgemvBatched_64();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasHSHgemvBatched_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasHSHgemvBatched_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasHSHgemvBatched_64, cudastub_cublas_slot_cublasHSHgemvBatched_64, cudastub_cublas_resolve_cublasHSHgemvBatched_64, cudastub_cublas_bind_cublasHSHgemvBatched_64);
@@ -206,7 +206,7 @@ void *cudastub_cublas_bind_cublasHSHgemvStridedBatched(void)
 {
 	void *fn = choose_cublasHSHgemvStridedBatched();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasHSHgemvStridedBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasHSHgemvStridedBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasHSHgemvStridedBatched, cudastub_cublas_slot_cublasHSHgemvStridedBatched, cudastub_cublas_resolve_cublasHSHgemvStridedBatched, cudastub_cublas_bind_cublasHSHgemvStridedBatched);
@@ -230,7 +230,7 @@ void *cudastub_cublas_bind_cublasHSHgemvStridedBatched_64(void)
 {
 	void *fn = choose_cublasHSHgemvStridedBatched_64();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasHSHgemvStridedBatched_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasHSHgemvStridedBatched_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasHSHgemvStridedBatched_64, cudastub_cublas_slot_cublasHSHgemvStridedBatched_64, cudastub_cublas_resolve_cublasHSHgemvStridedBatched_64, cudastub_cublas_bind_cublasHSHgemvStridedBatched_64);
@@ -254,7 +254,7 @@ void *cudastub_cublas_bind_cublasHSSgemvBatched(void)
 {
 	void *fn = choose_cublasHSSgemvBatched();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasHSSgemvBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasHSSgemvBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasHSSgemvBatched, cudastub_cublas_slot_cublasHSSgemvBatched, cudastub_cublas_resolve_cublasHSSgemvBatched, cudastub_cublas_bind_cublasHSSgemvBatched);
@@ -278,7 +278,7 @@ void *cudastub_cublas_bind_cublasHSSgemvBatched_64(void)
 {
 	void *fn = choose_cublasHSSgemvBatched_64();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasHSSgemvBatched_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasHSSgemvBatched_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasHSSgemvBatched_64, cudastub_cublas_slot_cublasHSSgemvBatched_64, cudastub_cublas_resolve_cublasHSSgemvBatched_64, cudastub_cublas_bind_cublasHSSgemvBatched_64);
@@ -302,7 +302,7 @@ void *cudastub_cublas_bind_cublasHSSgemvStridedBatched(void)
 {
 	void *fn = choose_cublasHSSgemvStridedBatched();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasHSSgemvStridedBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasHSSgemvStridedBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasHSSgemvStridedBatched, cudastub_cublas_slot_cublasHSSgemvStridedBatched, cudastub_cublas_resolve_cublasHSSgemvStridedBatched, cudastub_cublas_bind_cublasHSSgemvStridedBatched);
@@ -326,7 +326,7 @@ void *cudastub_cublas_bind_cublasHSSgemvStridedBatched_64(void)
 {
 	void *fn = choose_cublasHSSgemvStridedBatched_64();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasHSSgemvStridedBatched_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasHSSgemvStridedBatched_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasHSSgemvStridedBatched_64, cudastub_cublas_slot_cublasHSSgemvStridedBatched_64, cudastub_cublas_resolve_cublasHSSgemvStridedBatched_64, cudastub_cublas_bind_cublasHSSgemvStridedBatched_64);
@@ -350,7 +350,7 @@ void *cudastub_cublas_bind_cublasHgemm(void)
 {
 	void *fn = choose_cublasHgemm();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasHgemm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasHgemm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasHgemm, cudastub_cublas_slot_cublasHgemm, cudastub_cublas_resolve_cublasHgemm, cudastub_cublas_bind_cublasHgemm);
@@ -374,7 +374,7 @@ void *cudastub_cublas_bind_cublasHgemmBatched(void)
 {
 	void *fn = choose_cublasHgemmBatched();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasHgemmBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasHgemmBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasHgemmBatched, cudastub_cublas_slot_cublasHgemmBatched, cudastub_cublas_resolve_cublasHgemmBatched, cudastub_cublas_bind_cublasHgemmBatched);
@@ -398,7 +398,7 @@ void *cudastub_cublas_bind_cublasHgemmBatched_64(void)
 {
 	void *fn = choose_cublasHgemmBatched_64();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasHgemmBatched_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasHgemmBatched_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasHgemmBatched_64, cudastub_cublas_slot_cublasHgemmBatched_64, cudastub_cublas_resolve_cublasHgemmBatched_64, cudastub_cublas_bind_cublasHgemmBatched_64);
@@ -422,7 +422,7 @@ void *cudastub_cublas_bind_cublasHgemmStridedBatched(void)
 {
 	void *fn = choose_cublasHgemmStridedBatched();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasHgemmStridedBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasHgemmStridedBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasHgemmStridedBatched, cudastub_cublas_slot_cublasHgemmStridedBatched, cudastub_cublas_resolve_cublasHgemmStridedBatched, cudastub_cublas_bind_cublasHgemmStridedBatched);
@@ -446,7 +446,7 @@ void *cudastub_cublas_bind_cublasHgemmStridedBatched_64(void)
 {
 	void *fn = choose_cublasHgemmStridedBatched_64();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasHgemmStridedBatched_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasHgemmStridedBatched_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasHgemmStridedBatched_64, cudastub_cublas_slot_cublasHgemmStridedBatched_64, cudastub_cublas_resolve_cublasHgemmStridedBatched_64, cudastub_cublas_bind_cublasHgemmStridedBatched_64);
@@ -470,7 +470,7 @@ void *cudastub_cublas_bind_cublasHgemm_64(void)
 {
 	void *fn = choose_cublasHgemm_64();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasHgemm_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasHgemm_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasHgemm_64, cudastub_cublas_slot_cublasHgemm_64, cudastub_cublas_resolve_cublasHgemm_64, cudastub_cublas_bind_cublasHgemm_64);
@@ -494,7 +494,7 @@ void *cudastub_cublas_bind_cublasSbdmm(void)
 {
 	void *fn = choose_cublasSbdmm();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSbdmm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSbdmm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSbdmm, cudastub_cublas_slot_cublasSbdmm, cudastub_cublas_resolve_cublasSbdmm, cudastub_cublas_bind_cublasSbdmm);
@@ -518,7 +518,7 @@ void *cudastub_cublas_bind_cublasSetBackdoor(void)
 {
 	void *fn = choose_cublasSetBackdoor();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSetBackdoor, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSetBackdoor, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSetBackdoor, cudastub_cublas_slot_cublasSetBackdoor, cudastub_cublas_resolve_cublasSetBackdoor, cudastub_cublas_bind_cublasSetBackdoor);
@@ -542,7 +542,7 @@ void *cudastub_cublas_bind_cublasSetBackdoorEx(void)
 {
 	void *fn = choose_cublasSetBackdoorEx();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSetBackdoorEx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSetBackdoorEx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSetBackdoorEx, cudastub_cublas_slot_cublasSetBackdoorEx, cudastub_cublas_resolve_cublasSetBackdoorEx, cudastub_cublas_bind_cublasSetBackdoorEx);
@@ -566,7 +566,7 @@ void *cudastub_cublas_bind_cublasSetEnvironmentMode(void)
 {
 	void *fn = choose_cublasSetEnvironmentMode();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSetEnvironmentMode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSetEnvironmentMode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSetEnvironmentMode, cudastub_cublas_slot_cublasSetEnvironmentMode, cudastub_cublas_resolve_cublasSetEnvironmentMode, cudastub_cublas_bind_cublasSetEnvironmentMode);
@@ -590,7 +590,7 @@ void *cudastub_cublas_bind_cublasTSSgemvBatched(void)
 {
 	void *fn = choose_cublasTSSgemvBatched();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasTSSgemvBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasTSSgemvBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasTSSgemvBatched, cudastub_cublas_slot_cublasTSSgemvBatched, cudastub_cublas_resolve_cublasTSSgemvBatched, cudastub_cublas_bind_cublasTSSgemvBatched);
@@ -614,7 +614,7 @@ void *cudastub_cublas_bind_cublasTSSgemvBatched_64(void)
 {
 	void *fn = choose_cublasTSSgemvBatched_64();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasTSSgemvBatched_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasTSSgemvBatched_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasTSSgemvBatched_64, cudastub_cublas_slot_cublasTSSgemvBatched_64, cudastub_cublas_resolve_cublasTSSgemvBatched_64, cudastub_cublas_bind_cublasTSSgemvBatched_64);
@@ -638,7 +638,7 @@ void *cudastub_cublas_bind_cublasTSSgemvStridedBatched(void)
 {
 	void *fn = choose_cublasTSSgemvStridedBatched();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasTSSgemvStridedBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasTSSgemvStridedBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasTSSgemvStridedBatched, cudastub_cublas_slot_cublasTSSgemvStridedBatched, cudastub_cublas_resolve_cublasTSSgemvStridedBatched, cudastub_cublas_bind_cublasTSSgemvStridedBatched);
@@ -662,7 +662,7 @@ void *cudastub_cublas_bind_cublasTSSgemvStridedBatched_64(void)
 {
 	void *fn = choose_cublasTSSgemvStridedBatched_64();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasTSSgemvStridedBatched_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasTSSgemvStridedBatched_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasTSSgemvStridedBatched_64, cudastub_cublas_slot_cublasTSSgemvStridedBatched_64, cudastub_cublas_resolve_cublasTSSgemvStridedBatched_64, cudastub_cublas_bind_cublasTSSgemvStridedBatched_64);
@@ -686,7 +686,7 @@ void *cudastub_cublas_bind_cublasTSTgemvBatched(void)
 {
 	void *fn = choose_cublasTSTgemvBatched();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasTSTgemvBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasTSTgemvBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasTSTgemvBatched, cudastub_cublas_slot_cublasTSTgemvBatched, cudastub_cublas_resolve_cublasTSTgemvBatched, cudastub_cublas_bind_cublasTSTgemvBatched);
@@ -710,7 +710,7 @@ void *cudastub_cublas_bind_cublasTSTgemvBatched_64(void)
 {
 	void *fn = choose_cublasTSTgemvBatched_64();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasTSTgemvBatched_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasTSTgemvBatched_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasTSTgemvBatched_64, cudastub_cublas_slot_cublasTSTgemvBatched_64, cudastub_cublas_resolve_cublasTSTgemvBatched_64, cudastub_cublas_bind_cublasTSTgemvBatched_64);
@@ -734,7 +734,7 @@ void *cudastub_cublas_bind_cublasTSTgemvStridedBatched(void)
 {
 	void *fn = choose_cublasTSTgemvStridedBatched();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasTSTgemvStridedBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasTSTgemvStridedBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasTSTgemvStridedBatched, cudastub_cublas_slot_cublasTSTgemvStridedBatched, cudastub_cublas_resolve_cublasTSTgemvStridedBatched, cudastub_cublas_bind_cublasTSTgemvStridedBatched);
@@ -758,7 +758,7 @@ void *cudastub_cublas_bind_cublasTSTgemvStridedBatched_64(void)
 {
 	void *fn = choose_cublasTSTgemvStridedBatched_64();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasTSTgemvStridedBatched_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasTSTgemvStridedBatched_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasTSTgemvStridedBatched_64, cudastub_cublas_slot_cublasTSTgemvStridedBatched_64, cudastub_cublas_resolve_cublasTSTgemvStridedBatched_64, cudastub_cublas_bind_cublasTSTgemvStridedBatched_64);
@@ -782,7 +782,7 @@ void *cudastub_cublas_bind_cublasZbdmm(void)
 {
 	void *fn = choose_cublasZbdmm();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZbdmm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZbdmm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZbdmm, cudastub_cublas_slot_cublasZbdmm, cudastub_cublas_resolve_cublasZbdmm, cudastub_cublas_bind_cublasZbdmm);

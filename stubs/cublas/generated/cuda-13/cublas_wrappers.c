@@ -773,7 +773,7 @@ void *cudastub_cublas_bind_cublasAlloc(void)
 {
 	void *fn = (void *)cublasAlloc_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasAlloc, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasAlloc, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasAlloc, cudastub_cublas_slot_cublasAlloc, cudastub_cublas_resolve_cublasAlloc, cudastub_cublas_bind_cublasAlloc);
@@ -788,7 +788,8 @@ static cublasStatus_t cublasAlloc_resolve(int a0, int a1, void **a2)
 {
 	cublasAlloc_fn fn = cublasAlloc_choose();
 
-	atomic_store_explicit(&cublasAlloc_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasAlloc_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -822,7 +823,7 @@ void *cudastub_cublas_bind_cublasAsumEx(void)
 {
 	void *fn = (void *)cublasAsumEx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasAsumEx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasAsumEx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasAsumEx, cudastub_cublas_slot_cublasAsumEx, cudastub_cublas_resolve_cublasAsumEx, cudastub_cublas_bind_cublasAsumEx);
@@ -837,7 +838,8 @@ static cublasStatus_t cublasAsumEx_resolve(cublasHandle_t a0, int a1, const void
 {
 	cublasAsumEx_fn fn = cublasAsumEx_choose();
 
-	atomic_store_explicit(&cublasAsumEx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasAsumEx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -871,7 +873,7 @@ void *cudastub_cublas_bind_cublasAsumEx_64(void)
 {
 	void *fn = (void *)cublasAsumEx_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasAsumEx_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasAsumEx_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasAsumEx_64, cudastub_cublas_slot_cublasAsumEx_64, cudastub_cublas_resolve_cublasAsumEx_64, cudastub_cublas_bind_cublasAsumEx_64);
@@ -886,7 +888,8 @@ static cublasStatus_t cublasAsumEx_64_resolve(cublasHandle_t a0, int64_t a1, con
 {
 	cublasAsumEx_64_fn fn = cublasAsumEx_64_choose();
 
-	atomic_store_explicit(&cublasAsumEx_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasAsumEx_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -923,7 +926,7 @@ void *cudastub_cublas_bind_cublasAxpyEx(void)
 {
 	void *fn = (void *)cublasAxpyEx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasAxpyEx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasAxpyEx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasAxpyEx, cudastub_cublas_slot_cublasAxpyEx, cudastub_cublas_resolve_cublasAxpyEx, cudastub_cublas_bind_cublasAxpyEx);
@@ -938,7 +941,8 @@ static cublasStatus_t cublasAxpyEx_resolve(cublasHandle_t a0, int a1, const void
 {
 	cublasAxpyEx_fn fn = cublasAxpyEx_choose();
 
-	atomic_store_explicit(&cublasAxpyEx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasAxpyEx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -975,7 +979,7 @@ void *cudastub_cublas_bind_cublasAxpyEx_64(void)
 {
 	void *fn = (void *)cublasAxpyEx_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasAxpyEx_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasAxpyEx_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasAxpyEx_64, cudastub_cublas_slot_cublasAxpyEx_64, cudastub_cublas_resolve_cublasAxpyEx_64, cudastub_cublas_bind_cublasAxpyEx_64);
@@ -990,7 +994,8 @@ static cublasStatus_t cublasAxpyEx_64_resolve(cublasHandle_t a0, int64_t a1, con
 {
 	cublasAxpyEx_64_fn fn = cublasAxpyEx_64_choose();
 
-	atomic_store_explicit(&cublasAxpyEx_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasAxpyEx_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -1020,7 +1025,7 @@ void *cudastub_cublas_bind_cublasCaxpy(void)
 {
 	void *fn = (void *)cublasCaxpy_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCaxpy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCaxpy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCaxpy, cudastub_cublas_slot_cublasCaxpy, cudastub_cublas_resolve_cublasCaxpy, cudastub_cublas_bind_cublasCaxpy);
@@ -1035,7 +1040,8 @@ static void cublasCaxpy_resolve(int a0, cuComplex a1, const cuComplex *a2, int a
 {
 	cublasCaxpy_fn fn = cublasCaxpy_choose();
 
-	atomic_store_explicit(&cublasCaxpy_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCaxpy_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -1068,7 +1074,7 @@ void *cudastub_cublas_bind_cublasCaxpy_v2(void)
 {
 	void *fn = (void *)cublasCaxpy_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCaxpy_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCaxpy_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCaxpy_v2, cudastub_cublas_slot_cublasCaxpy_v2, cudastub_cublas_resolve_cublasCaxpy_v2, cudastub_cublas_bind_cublasCaxpy_v2);
@@ -1083,7 +1089,8 @@ static cublasStatus_t cublasCaxpy_v2_resolve(cublasHandle_t a0, int a1, const cu
 {
 	cublasCaxpy_v2_fn fn = cublasCaxpy_v2_choose();
 
-	atomic_store_explicit(&cublasCaxpy_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCaxpy_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -1116,7 +1123,7 @@ void *cudastub_cublas_bind_cublasCaxpy_v2_64(void)
 {
 	void *fn = (void *)cublasCaxpy_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCaxpy_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCaxpy_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCaxpy_v2_64, cudastub_cublas_slot_cublasCaxpy_v2_64, cudastub_cublas_resolve_cublasCaxpy_v2_64, cudastub_cublas_bind_cublasCaxpy_v2_64);
@@ -1131,7 +1138,8 @@ static cublasStatus_t cublasCaxpy_v2_64_resolve(cublasHandle_t a0, int64_t a1, c
 {
 	cublasCaxpy_v2_64_fn fn = cublasCaxpy_v2_64_choose();
 
-	atomic_store_explicit(&cublasCaxpy_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCaxpy_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -1160,7 +1168,7 @@ void *cudastub_cublas_bind_cublasCcopy(void)
 {
 	void *fn = (void *)cublasCcopy_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCcopy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCcopy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCcopy, cudastub_cublas_slot_cublasCcopy, cudastub_cublas_resolve_cublasCcopy, cudastub_cublas_bind_cublasCcopy);
@@ -1175,7 +1183,8 @@ static void cublasCcopy_resolve(int a0, const cuComplex *a1, int a2, cuComplex *
 {
 	cublasCcopy_fn fn = cublasCcopy_choose();
 
-	atomic_store_explicit(&cublasCcopy_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCcopy_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -1207,7 +1216,7 @@ void *cudastub_cublas_bind_cublasCcopy_v2(void)
 {
 	void *fn = (void *)cublasCcopy_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCcopy_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCcopy_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCcopy_v2, cudastub_cublas_slot_cublasCcopy_v2, cudastub_cublas_resolve_cublasCcopy_v2, cudastub_cublas_bind_cublasCcopy_v2);
@@ -1222,7 +1231,8 @@ static cublasStatus_t cublasCcopy_v2_resolve(cublasHandle_t a0, int a1, const cu
 {
 	cublasCcopy_v2_fn fn = cublasCcopy_v2_choose();
 
-	atomic_store_explicit(&cublasCcopy_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCcopy_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -1254,7 +1264,7 @@ void *cudastub_cublas_bind_cublasCcopy_v2_64(void)
 {
 	void *fn = (void *)cublasCcopy_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCcopy_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCcopy_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCcopy_v2_64, cudastub_cublas_slot_cublasCcopy_v2_64, cudastub_cublas_resolve_cublasCcopy_v2_64, cudastub_cublas_bind_cublasCcopy_v2_64);
@@ -1269,7 +1279,8 @@ static cublasStatus_t cublasCcopy_v2_64_resolve(cublasHandle_t a0, int64_t a1, c
 {
 	cublasCcopy_v2_64_fn fn = cublasCcopy_v2_64_choose();
 
-	atomic_store_explicit(&cublasCcopy_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCcopy_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -1305,7 +1316,7 @@ void *cudastub_cublas_bind_cublasCdgmm(void)
 {
 	void *fn = (void *)cublasCdgmm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCdgmm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCdgmm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCdgmm, cudastub_cublas_slot_cublasCdgmm, cudastub_cublas_resolve_cublasCdgmm, cudastub_cublas_bind_cublasCdgmm);
@@ -1320,7 +1331,8 @@ static cublasStatus_t cublasCdgmm_resolve(cublasHandle_t a0, cublasSideMode_t a1
 {
 	cublasCdgmm_fn fn = cublasCdgmm_choose();
 
-	atomic_store_explicit(&cublasCdgmm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCdgmm_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -1356,7 +1368,7 @@ void *cudastub_cublas_bind_cublasCdgmm_64(void)
 {
 	void *fn = (void *)cublasCdgmm_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCdgmm_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCdgmm_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCdgmm_64, cudastub_cublas_slot_cublasCdgmm_64, cudastub_cublas_resolve_cublasCdgmm_64, cudastub_cublas_bind_cublasCdgmm_64);
@@ -1371,7 +1383,8 @@ static cublasStatus_t cublasCdgmm_64_resolve(cublasHandle_t a0, cublasSideMode_t
 {
 	cublasCdgmm_64_fn fn = cublasCdgmm_64_choose();
 
-	atomic_store_explicit(&cublasCdgmm_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCdgmm_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -1403,7 +1416,7 @@ void *cudastub_cublas_bind_cublasCdotc(void)
 {
 	void *fn = (void *)cublasCdotc_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCdotc, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCdotc, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCdotc, cudastub_cublas_slot_cublasCdotc, cudastub_cublas_resolve_cublasCdotc, cudastub_cublas_bind_cublasCdotc);
@@ -1418,7 +1431,8 @@ static cuComplex cublasCdotc_resolve(int a0, const cuComplex *a1, int a2, const 
 {
 	cublasCdotc_fn fn = cublasCdotc_choose();
 
-	atomic_store_explicit(&cublasCdotc_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCdotc_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -1451,7 +1465,7 @@ void *cudastub_cublas_bind_cublasCdotc_v2(void)
 {
 	void *fn = (void *)cublasCdotc_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCdotc_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCdotc_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCdotc_v2, cudastub_cublas_slot_cublasCdotc_v2, cudastub_cublas_resolve_cublasCdotc_v2, cudastub_cublas_bind_cublasCdotc_v2);
@@ -1466,7 +1480,8 @@ static cublasStatus_t cublasCdotc_v2_resolve(cublasHandle_t a0, int a1, const cu
 {
 	cublasCdotc_v2_fn fn = cublasCdotc_v2_choose();
 
-	atomic_store_explicit(&cublasCdotc_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCdotc_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -1499,7 +1514,7 @@ void *cudastub_cublas_bind_cublasCdotc_v2_64(void)
 {
 	void *fn = (void *)cublasCdotc_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCdotc_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCdotc_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCdotc_v2_64, cudastub_cublas_slot_cublasCdotc_v2_64, cudastub_cublas_resolve_cublasCdotc_v2_64, cudastub_cublas_bind_cublasCdotc_v2_64);
@@ -1514,7 +1529,8 @@ static cublasStatus_t cublasCdotc_v2_64_resolve(cublasHandle_t a0, int64_t a1, c
 {
 	cublasCdotc_v2_64_fn fn = cublasCdotc_v2_64_choose();
 
-	atomic_store_explicit(&cublasCdotc_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCdotc_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -1546,7 +1562,7 @@ void *cudastub_cublas_bind_cublasCdotu(void)
 {
 	void *fn = (void *)cublasCdotu_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCdotu, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCdotu, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCdotu, cudastub_cublas_slot_cublasCdotu, cudastub_cublas_resolve_cublasCdotu, cudastub_cublas_bind_cublasCdotu);
@@ -1561,7 +1577,8 @@ static cuComplex cublasCdotu_resolve(int a0, const cuComplex *a1, int a2, const 
 {
 	cublasCdotu_fn fn = cublasCdotu_choose();
 
-	atomic_store_explicit(&cublasCdotu_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCdotu_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -1594,7 +1611,7 @@ void *cudastub_cublas_bind_cublasCdotu_v2(void)
 {
 	void *fn = (void *)cublasCdotu_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCdotu_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCdotu_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCdotu_v2, cudastub_cublas_slot_cublasCdotu_v2, cudastub_cublas_resolve_cublasCdotu_v2, cudastub_cublas_bind_cublasCdotu_v2);
@@ -1609,7 +1626,8 @@ static cublasStatus_t cublasCdotu_v2_resolve(cublasHandle_t a0, int a1, const cu
 {
 	cublasCdotu_v2_fn fn = cublasCdotu_v2_choose();
 
-	atomic_store_explicit(&cublasCdotu_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCdotu_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -1642,7 +1660,7 @@ void *cudastub_cublas_bind_cublasCdotu_v2_64(void)
 {
 	void *fn = (void *)cublasCdotu_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCdotu_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCdotu_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCdotu_v2_64, cudastub_cublas_slot_cublasCdotu_v2_64, cudastub_cublas_resolve_cublasCdotu_v2_64, cudastub_cublas_bind_cublasCdotu_v2_64);
@@ -1657,7 +1675,8 @@ static cublasStatus_t cublasCdotu_v2_64_resolve(cublasHandle_t a0, int64_t a1, c
 {
 	cublasCdotu_v2_64_fn fn = cublasCdotu_v2_64_choose();
 
-	atomic_store_explicit(&cublasCdotu_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCdotu_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -1694,7 +1713,7 @@ void *cudastub_cublas_bind_cublasCgbmv(void)
 {
 	void *fn = (void *)cublasCgbmv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgbmv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgbmv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgbmv, cudastub_cublas_slot_cublasCgbmv, cudastub_cublas_resolve_cublasCgbmv, cudastub_cublas_bind_cublasCgbmv);
@@ -1709,7 +1728,8 @@ static void cublasCgbmv_resolve(char a0, int a1, int a2, int a3, int a4, cuCompl
 {
 	cublasCgbmv_fn fn = cublasCgbmv_choose();
 
-	atomic_store_explicit(&cublasCgbmv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgbmv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -1749,7 +1769,7 @@ void *cudastub_cublas_bind_cublasCgbmv_v2(void)
 {
 	void *fn = (void *)cublasCgbmv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgbmv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgbmv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgbmv_v2, cudastub_cublas_slot_cublasCgbmv_v2, cudastub_cublas_resolve_cublasCgbmv_v2, cudastub_cublas_bind_cublasCgbmv_v2);
@@ -1764,7 +1784,8 @@ static cublasStatus_t cublasCgbmv_v2_resolve(cublasHandle_t a0, cublasOperation_
 {
 	cublasCgbmv_v2_fn fn = cublasCgbmv_v2_choose();
 
-	atomic_store_explicit(&cublasCgbmv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgbmv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -1804,7 +1825,7 @@ void *cudastub_cublas_bind_cublasCgbmv_v2_64(void)
 {
 	void *fn = (void *)cublasCgbmv_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgbmv_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgbmv_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgbmv_v2_64, cudastub_cublas_slot_cublasCgbmv_v2_64, cudastub_cublas_resolve_cublasCgbmv_v2_64, cudastub_cublas_bind_cublasCgbmv_v2_64);
@@ -1819,7 +1840,8 @@ static cublasStatus_t cublasCgbmv_v2_64_resolve(cublasHandle_t a0, cublasOperati
 {
 	cublasCgbmv_v2_64_fn fn = cublasCgbmv_v2_64_choose();
 
-	atomic_store_explicit(&cublasCgbmv_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgbmv_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -1858,7 +1880,7 @@ void *cudastub_cublas_bind_cublasCgeam(void)
 {
 	void *fn = (void *)cublasCgeam_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgeam, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgeam, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgeam, cudastub_cublas_slot_cublasCgeam, cudastub_cublas_resolve_cublasCgeam, cudastub_cublas_bind_cublasCgeam);
@@ -1873,7 +1895,8 @@ static cublasStatus_t cublasCgeam_resolve(cublasHandle_t a0, cublasOperation_t a
 {
 	cublasCgeam_fn fn = cublasCgeam_choose();
 
-	atomic_store_explicit(&cublasCgeam_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgeam_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -1912,7 +1935,7 @@ void *cudastub_cublas_bind_cublasCgeam_64(void)
 {
 	void *fn = (void *)cublasCgeam_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgeam_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgeam_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgeam_64, cudastub_cublas_slot_cublasCgeam_64, cudastub_cublas_resolve_cublasCgeam_64, cudastub_cublas_bind_cublasCgeam_64);
@@ -1927,7 +1950,8 @@ static cublasStatus_t cublasCgeam_64_resolve(cublasHandle_t a0, cublasOperation_
 {
 	cublasCgeam_64_fn fn = cublasCgeam_64_choose();
 
-	atomic_store_explicit(&cublasCgeam_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgeam_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -1965,7 +1989,7 @@ void *cudastub_cublas_bind_cublasCgelsBatched(void)
 {
 	void *fn = (void *)cublasCgelsBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgelsBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgelsBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgelsBatched, cudastub_cublas_slot_cublasCgelsBatched, cudastub_cublas_resolve_cublasCgelsBatched, cudastub_cublas_bind_cublasCgelsBatched);
@@ -1980,7 +2004,8 @@ static cublasStatus_t cublasCgelsBatched_resolve(cublasHandle_t a0, cublasOperat
 {
 	cublasCgelsBatched_fn fn = cublasCgelsBatched_choose();
 
-	atomic_store_explicit(&cublasCgelsBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgelsBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -2017,7 +2042,7 @@ void *cudastub_cublas_bind_cublasCgemm(void)
 {
 	void *fn = (void *)cublasCgemm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgemm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgemm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgemm, cudastub_cublas_slot_cublasCgemm, cudastub_cublas_resolve_cublasCgemm, cudastub_cublas_bind_cublasCgemm);
@@ -2032,7 +2057,8 @@ static void cublasCgemm_resolve(char a0, char a1, int a2, int a3, int a4, cuComp
 {
 	cublasCgemm_fn fn = cublasCgemm_choose();
 
-	atomic_store_explicit(&cublasCgemm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgemm_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -2072,7 +2098,7 @@ void *cudastub_cublas_bind_cublasCgemm3m(void)
 {
 	void *fn = (void *)cublasCgemm3m_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgemm3m, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgemm3m, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgemm3m, cudastub_cublas_slot_cublasCgemm3m, cudastub_cublas_resolve_cublasCgemm3m, cudastub_cublas_bind_cublasCgemm3m);
@@ -2087,7 +2113,8 @@ static cublasStatus_t cublasCgemm3m_resolve(cublasHandle_t a0, cublasOperation_t
 {
 	cublasCgemm3m_fn fn = cublasCgemm3m_choose();
 
-	atomic_store_explicit(&cublasCgemm3m_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgemm3m_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -2128,7 +2155,7 @@ void *cudastub_cublas_bind_cublasCgemm3mBatched(void)
 {
 	void *fn = (void *)cublasCgemm3mBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgemm3mBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgemm3mBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgemm3mBatched, cudastub_cublas_slot_cublasCgemm3mBatched, cudastub_cublas_resolve_cublasCgemm3mBatched, cudastub_cublas_bind_cublasCgemm3mBatched);
@@ -2143,7 +2170,8 @@ static cublasStatus_t cublasCgemm3mBatched_resolve(cublasHandle_t a0, cublasOper
 {
 	cublasCgemm3mBatched_fn fn = cublasCgemm3mBatched_choose();
 
-	atomic_store_explicit(&cublasCgemm3mBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgemm3mBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
 }
 #endif
@@ -2184,7 +2212,7 @@ void *cudastub_cublas_bind_cublasCgemm3mBatched_64(void)
 {
 	void *fn = (void *)cublasCgemm3mBatched_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgemm3mBatched_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgemm3mBatched_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgemm3mBatched_64, cudastub_cublas_slot_cublasCgemm3mBatched_64, cudastub_cublas_resolve_cublasCgemm3mBatched_64, cudastub_cublas_bind_cublasCgemm3mBatched_64);
@@ -2199,7 +2227,8 @@ static cublasStatus_t cublasCgemm3mBatched_64_resolve(cublasHandle_t a0, cublasO
 {
 	cublasCgemm3mBatched_64_fn fn = cublasCgemm3mBatched_64_choose();
 
-	atomic_store_explicit(&cublasCgemm3mBatched_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgemm3mBatched_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
 }
 #endif
@@ -2242,7 +2271,7 @@ void *cudastub_cublas_bind_cublasCgemm3mEx(void)
 {
 	void *fn = (void *)cublasCgemm3mEx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgemm3mEx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgemm3mEx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgemm3mEx, cudastub_cublas_slot_cublasCgemm3mEx, cudastub_cublas_resolve_cublasCgemm3mEx, cudastub_cublas_bind_cublasCgemm3mEx);
@@ -2257,7 +2286,8 @@ static cublasStatus_t cublasCgemm3mEx_resolve(cublasHandle_t a0, cublasOperation
 {
 	cublasCgemm3mEx_fn fn = cublasCgemm3mEx_choose();
 
-	atomic_store_explicit(&cublasCgemm3mEx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgemm3mEx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
 }
 #endif
@@ -2300,7 +2330,7 @@ void *cudastub_cublas_bind_cublasCgemm3mEx_64(void)
 {
 	void *fn = (void *)cublasCgemm3mEx_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgemm3mEx_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgemm3mEx_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgemm3mEx_64, cudastub_cublas_slot_cublasCgemm3mEx_64, cudastub_cublas_resolve_cublasCgemm3mEx_64, cudastub_cublas_bind_cublasCgemm3mEx_64);
@@ -2315,7 +2345,8 @@ static cublasStatus_t cublasCgemm3mEx_64_resolve(cublasHandle_t a0, cublasOperat
 {
 	cublasCgemm3mEx_64_fn fn = cublasCgemm3mEx_64_choose();
 
-	atomic_store_explicit(&cublasCgemm3mEx_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgemm3mEx_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
 }
 #endif
@@ -2359,7 +2390,7 @@ void *cudastub_cublas_bind_cublasCgemm3mStridedBatched(void)
 {
 	void *fn = (void *)cublasCgemm3mStridedBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgemm3mStridedBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgemm3mStridedBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgemm3mStridedBatched, cudastub_cublas_slot_cublasCgemm3mStridedBatched, cudastub_cublas_resolve_cublasCgemm3mStridedBatched, cudastub_cublas_bind_cublasCgemm3mStridedBatched);
@@ -2374,7 +2405,8 @@ static cublasStatus_t cublasCgemm3mStridedBatched_resolve(cublasHandle_t a0, cub
 {
 	cublasCgemm3mStridedBatched_fn fn = cublasCgemm3mStridedBatched_choose();
 
-	atomic_store_explicit(&cublasCgemm3mStridedBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgemm3mStridedBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
 }
 #endif
@@ -2418,7 +2450,7 @@ void *cudastub_cublas_bind_cublasCgemm3mStridedBatched_64(void)
 {
 	void *fn = (void *)cublasCgemm3mStridedBatched_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgemm3mStridedBatched_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgemm3mStridedBatched_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgemm3mStridedBatched_64, cudastub_cublas_slot_cublasCgemm3mStridedBatched_64, cudastub_cublas_resolve_cublasCgemm3mStridedBatched_64, cudastub_cublas_bind_cublasCgemm3mStridedBatched_64);
@@ -2433,7 +2465,8 @@ static cublasStatus_t cublasCgemm3mStridedBatched_64_resolve(cublasHandle_t a0, 
 {
 	cublasCgemm3mStridedBatched_64_fn fn = cublasCgemm3mStridedBatched_64_choose();
 
-	atomic_store_explicit(&cublasCgemm3mStridedBatched_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgemm3mStridedBatched_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
 }
 #endif
@@ -2473,7 +2506,7 @@ void *cudastub_cublas_bind_cublasCgemm3m_64(void)
 {
 	void *fn = (void *)cublasCgemm3m_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgemm3m_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgemm3m_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgemm3m_64, cudastub_cublas_slot_cublasCgemm3m_64, cudastub_cublas_resolve_cublasCgemm3m_64, cudastub_cublas_bind_cublasCgemm3m_64);
@@ -2488,7 +2521,8 @@ static cublasStatus_t cublasCgemm3m_64_resolve(cublasHandle_t a0, cublasOperatio
 {
 	cublasCgemm3m_64_fn fn = cublasCgemm3m_64_choose();
 
-	atomic_store_explicit(&cublasCgemm3m_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgemm3m_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -2529,7 +2563,7 @@ void *cudastub_cublas_bind_cublasCgemmBatched(void)
 {
 	void *fn = (void *)cublasCgemmBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgemmBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgemmBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgemmBatched, cudastub_cublas_slot_cublasCgemmBatched, cudastub_cublas_resolve_cublasCgemmBatched, cudastub_cublas_bind_cublasCgemmBatched);
@@ -2544,7 +2578,8 @@ static cublasStatus_t cublasCgemmBatched_resolve(cublasHandle_t a0, cublasOperat
 {
 	cublasCgemmBatched_fn fn = cublasCgemmBatched_choose();
 
-	atomic_store_explicit(&cublasCgemmBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgemmBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
 }
 #endif
@@ -2585,7 +2620,7 @@ void *cudastub_cublas_bind_cublasCgemmBatched_64(void)
 {
 	void *fn = (void *)cublasCgemmBatched_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgemmBatched_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgemmBatched_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgemmBatched_64, cudastub_cublas_slot_cublasCgemmBatched_64, cudastub_cublas_resolve_cublasCgemmBatched_64, cudastub_cublas_bind_cublasCgemmBatched_64);
@@ -2600,7 +2635,8 @@ static cublasStatus_t cublasCgemmBatched_64_resolve(cublasHandle_t a0, cublasOpe
 {
 	cublasCgemmBatched_64_fn fn = cublasCgemmBatched_64_choose();
 
-	atomic_store_explicit(&cublasCgemmBatched_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgemmBatched_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
 }
 #endif
@@ -2643,7 +2679,7 @@ void *cudastub_cublas_bind_cublasCgemmEx(void)
 {
 	void *fn = (void *)cublasCgemmEx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgemmEx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgemmEx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgemmEx, cudastub_cublas_slot_cublasCgemmEx, cudastub_cublas_resolve_cublasCgemmEx, cudastub_cublas_bind_cublasCgemmEx);
@@ -2658,7 +2694,8 @@ static cublasStatus_t cublasCgemmEx_resolve(cublasHandle_t a0, cublasOperation_t
 {
 	cublasCgemmEx_fn fn = cublasCgemmEx_choose();
 
-	atomic_store_explicit(&cublasCgemmEx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgemmEx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
 }
 #endif
@@ -2701,7 +2738,7 @@ void *cudastub_cublas_bind_cublasCgemmEx_64(void)
 {
 	void *fn = (void *)cublasCgemmEx_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgemmEx_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgemmEx_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgemmEx_64, cudastub_cublas_slot_cublasCgemmEx_64, cudastub_cublas_resolve_cublasCgemmEx_64, cudastub_cublas_bind_cublasCgemmEx_64);
@@ -2716,7 +2753,8 @@ static cublasStatus_t cublasCgemmEx_64_resolve(cublasHandle_t a0, cublasOperatio
 {
 	cublasCgemmEx_64_fn fn = cublasCgemmEx_64_choose();
 
-	atomic_store_explicit(&cublasCgemmEx_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgemmEx_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
 }
 #endif
@@ -2760,7 +2798,7 @@ void *cudastub_cublas_bind_cublasCgemmStridedBatched(void)
 {
 	void *fn = (void *)cublasCgemmStridedBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgemmStridedBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgemmStridedBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgemmStridedBatched, cudastub_cublas_slot_cublasCgemmStridedBatched, cudastub_cublas_resolve_cublasCgemmStridedBatched, cudastub_cublas_bind_cublasCgemmStridedBatched);
@@ -2775,7 +2813,8 @@ static cublasStatus_t cublasCgemmStridedBatched_resolve(cublasHandle_t a0, cubla
 {
 	cublasCgemmStridedBatched_fn fn = cublasCgemmStridedBatched_choose();
 
-	atomic_store_explicit(&cublasCgemmStridedBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgemmStridedBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
 }
 #endif
@@ -2819,7 +2858,7 @@ void *cudastub_cublas_bind_cublasCgemmStridedBatched_64(void)
 {
 	void *fn = (void *)cublasCgemmStridedBatched_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgemmStridedBatched_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgemmStridedBatched_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgemmStridedBatched_64, cudastub_cublas_slot_cublasCgemmStridedBatched_64, cudastub_cublas_resolve_cublasCgemmStridedBatched_64, cudastub_cublas_bind_cublasCgemmStridedBatched_64);
@@ -2834,7 +2873,8 @@ static cublasStatus_t cublasCgemmStridedBatched_64_resolve(cublasHandle_t a0, cu
 {
 	cublasCgemmStridedBatched_64_fn fn = cublasCgemmStridedBatched_64_choose();
 
-	atomic_store_explicit(&cublasCgemmStridedBatched_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgemmStridedBatched_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
 }
 #endif
@@ -2874,7 +2914,7 @@ void *cudastub_cublas_bind_cublasCgemm_v2(void)
 {
 	void *fn = (void *)cublasCgemm_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgemm_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgemm_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgemm_v2, cudastub_cublas_slot_cublasCgemm_v2, cudastub_cublas_resolve_cublasCgemm_v2, cudastub_cublas_bind_cublasCgemm_v2);
@@ -2889,7 +2929,8 @@ static cublasStatus_t cublasCgemm_v2_resolve(cublasHandle_t a0, cublasOperation_
 {
 	cublasCgemm_v2_fn fn = cublasCgemm_v2_choose();
 
-	atomic_store_explicit(&cublasCgemm_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgemm_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -2929,7 +2970,7 @@ void *cudastub_cublas_bind_cublasCgemm_v2_64(void)
 {
 	void *fn = (void *)cublasCgemm_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgemm_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgemm_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgemm_v2_64, cudastub_cublas_slot_cublasCgemm_v2_64, cudastub_cublas_resolve_cublasCgemm_v2_64, cudastub_cublas_bind_cublasCgemm_v2_64);
@@ -2944,7 +2985,8 @@ static cublasStatus_t cublasCgemm_v2_64_resolve(cublasHandle_t a0, cublasOperati
 {
 	cublasCgemm_v2_64_fn fn = cublasCgemm_v2_64_choose();
 
-	atomic_store_explicit(&cublasCgemm_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgemm_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -2979,7 +3021,7 @@ void *cudastub_cublas_bind_cublasCgemv(void)
 {
 	void *fn = (void *)cublasCgemv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgemv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgemv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgemv, cudastub_cublas_slot_cublasCgemv, cudastub_cublas_resolve_cublasCgemv, cudastub_cublas_bind_cublasCgemv);
@@ -2994,7 +3036,8 @@ static void cublasCgemv_resolve(char a0, int a1, int a2, cuComplex a3, const cuC
 {
 	cublasCgemv_fn fn = cublasCgemv_choose();
 
-	atomic_store_explicit(&cublasCgemv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgemv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -3033,7 +3076,7 @@ void *cudastub_cublas_bind_cublasCgemvBatched(void)
 {
 	void *fn = (void *)cublasCgemvBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgemvBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgemvBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgemvBatched, cudastub_cublas_slot_cublasCgemvBatched, cudastub_cublas_resolve_cublasCgemvBatched, cudastub_cublas_bind_cublasCgemvBatched);
@@ -3048,7 +3091,8 @@ static cublasStatus_t cublasCgemvBatched_resolve(cublasHandle_t a0, cublasOperat
 {
 	cublasCgemvBatched_fn fn = cublasCgemvBatched_choose();
 
-	atomic_store_explicit(&cublasCgemvBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgemvBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -3087,7 +3131,7 @@ void *cudastub_cublas_bind_cublasCgemvBatched_64(void)
 {
 	void *fn = (void *)cublasCgemvBatched_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgemvBatched_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgemvBatched_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgemvBatched_64, cudastub_cublas_slot_cublasCgemvBatched_64, cudastub_cublas_resolve_cublasCgemvBatched_64, cudastub_cublas_bind_cublasCgemvBatched_64);
@@ -3102,7 +3146,8 @@ static cublasStatus_t cublasCgemvBatched_64_resolve(cublasHandle_t a0, cublasOpe
 {
 	cublasCgemvBatched_64_fn fn = cublasCgemvBatched_64_choose();
 
-	atomic_store_explicit(&cublasCgemvBatched_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgemvBatched_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -3144,7 +3189,7 @@ void *cudastub_cublas_bind_cublasCgemvStridedBatched(void)
 {
 	void *fn = (void *)cublasCgemvStridedBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgemvStridedBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgemvStridedBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgemvStridedBatched, cudastub_cublas_slot_cublasCgemvStridedBatched, cudastub_cublas_resolve_cublasCgemvStridedBatched, cudastub_cublas_bind_cublasCgemvStridedBatched);
@@ -3159,7 +3204,8 @@ static cublasStatus_t cublasCgemvStridedBatched_resolve(cublasHandle_t a0, cubla
 {
 	cublasCgemvStridedBatched_fn fn = cublasCgemvStridedBatched_choose();
 
-	atomic_store_explicit(&cublasCgemvStridedBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgemvStridedBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
 }
 #endif
@@ -3201,7 +3247,7 @@ void *cudastub_cublas_bind_cublasCgemvStridedBatched_64(void)
 {
 	void *fn = (void *)cublasCgemvStridedBatched_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgemvStridedBatched_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgemvStridedBatched_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgemvStridedBatched_64, cudastub_cublas_slot_cublasCgemvStridedBatched_64, cudastub_cublas_resolve_cublasCgemvStridedBatched_64, cudastub_cublas_bind_cublasCgemvStridedBatched_64);
@@ -3216,7 +3262,8 @@ static cublasStatus_t cublasCgemvStridedBatched_64_resolve(cublasHandle_t a0, cu
 {
 	cublasCgemvStridedBatched_64_fn fn = cublasCgemvStridedBatched_64_choose();
 
-	atomic_store_explicit(&cublasCgemvStridedBatched_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgemvStridedBatched_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
 }
 #endif
@@ -3254,7 +3301,7 @@ void *cudastub_cublas_bind_cublasCgemv_v2(void)
 {
 	void *fn = (void *)cublasCgemv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgemv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgemv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgemv_v2, cudastub_cublas_slot_cublasCgemv_v2, cudastub_cublas_resolve_cublasCgemv_v2, cudastub_cublas_bind_cublasCgemv_v2);
@@ -3269,7 +3316,8 @@ static cublasStatus_t cublasCgemv_v2_resolve(cublasHandle_t a0, cublasOperation_
 {
 	cublasCgemv_v2_fn fn = cublasCgemv_v2_choose();
 
-	atomic_store_explicit(&cublasCgemv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgemv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -3307,7 +3355,7 @@ void *cudastub_cublas_bind_cublasCgemv_v2_64(void)
 {
 	void *fn = (void *)cublasCgemv_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgemv_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgemv_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgemv_v2_64, cudastub_cublas_slot_cublasCgemv_v2_64, cudastub_cublas_resolve_cublasCgemv_v2_64, cudastub_cublas_bind_cublasCgemv_v2_64);
@@ -3322,7 +3370,8 @@ static cublasStatus_t cublasCgemv_v2_64_resolve(cublasHandle_t a0, cublasOperati
 {
 	cublasCgemv_v2_64_fn fn = cublasCgemv_v2_64_choose();
 
-	atomic_store_explicit(&cublasCgemv_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgemv_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -3356,7 +3405,7 @@ void *cudastub_cublas_bind_cublasCgeqrfBatched(void)
 {
 	void *fn = (void *)cublasCgeqrfBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgeqrfBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgeqrfBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgeqrfBatched, cudastub_cublas_slot_cublasCgeqrfBatched, cudastub_cublas_resolve_cublasCgeqrfBatched, cudastub_cublas_bind_cublasCgeqrfBatched);
@@ -3371,7 +3420,8 @@ static cublasStatus_t cublasCgeqrfBatched_resolve(cublasHandle_t a0, int a1, int
 {
 	cublasCgeqrfBatched_fn fn = cublasCgeqrfBatched_choose();
 
-	atomic_store_explicit(&cublasCgeqrfBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgeqrfBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -3404,7 +3454,7 @@ void *cudastub_cublas_bind_cublasCgerc(void)
 {
 	void *fn = (void *)cublasCgerc_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgerc, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgerc, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgerc, cudastub_cublas_slot_cublasCgerc, cudastub_cublas_resolve_cublasCgerc, cudastub_cublas_bind_cublasCgerc);
@@ -3419,7 +3469,8 @@ static void cublasCgerc_resolve(int a0, int a1, cuComplex a2, const cuComplex *a
 {
 	cublasCgerc_fn fn = cublasCgerc_choose();
 
-	atomic_store_explicit(&cublasCgerc_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgerc_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -3455,7 +3506,7 @@ void *cudastub_cublas_bind_cublasCgerc_v2(void)
 {
 	void *fn = (void *)cublasCgerc_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgerc_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgerc_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgerc_v2, cudastub_cublas_slot_cublasCgerc_v2, cudastub_cublas_resolve_cublasCgerc_v2, cudastub_cublas_bind_cublasCgerc_v2);
@@ -3470,7 +3521,8 @@ static cublasStatus_t cublasCgerc_v2_resolve(cublasHandle_t a0, int a1, int a2, 
 {
 	cublasCgerc_v2_fn fn = cublasCgerc_v2_choose();
 
-	atomic_store_explicit(&cublasCgerc_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgerc_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -3506,7 +3558,7 @@ void *cudastub_cublas_bind_cublasCgerc_v2_64(void)
 {
 	void *fn = (void *)cublasCgerc_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgerc_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgerc_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgerc_v2_64, cudastub_cublas_slot_cublasCgerc_v2_64, cudastub_cublas_resolve_cublasCgerc_v2_64, cudastub_cublas_bind_cublasCgerc_v2_64);
@@ -3521,7 +3573,8 @@ static cublasStatus_t cublasCgerc_v2_64_resolve(cublasHandle_t a0, int64_t a1, i
 {
 	cublasCgerc_v2_64_fn fn = cublasCgerc_v2_64_choose();
 
-	atomic_store_explicit(&cublasCgerc_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgerc_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -3554,7 +3607,7 @@ void *cudastub_cublas_bind_cublasCgeru(void)
 {
 	void *fn = (void *)cublasCgeru_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgeru, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgeru, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgeru, cudastub_cublas_slot_cublasCgeru, cudastub_cublas_resolve_cublasCgeru, cudastub_cublas_bind_cublasCgeru);
@@ -3569,7 +3622,8 @@ static void cublasCgeru_resolve(int a0, int a1, cuComplex a2, const cuComplex *a
 {
 	cublasCgeru_fn fn = cublasCgeru_choose();
 
-	atomic_store_explicit(&cublasCgeru_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgeru_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -3605,7 +3659,7 @@ void *cudastub_cublas_bind_cublasCgeru_v2(void)
 {
 	void *fn = (void *)cublasCgeru_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgeru_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgeru_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgeru_v2, cudastub_cublas_slot_cublasCgeru_v2, cudastub_cublas_resolve_cublasCgeru_v2, cudastub_cublas_bind_cublasCgeru_v2);
@@ -3620,7 +3674,8 @@ static cublasStatus_t cublasCgeru_v2_resolve(cublasHandle_t a0, int a1, int a2, 
 {
 	cublasCgeru_v2_fn fn = cublasCgeru_v2_choose();
 
-	atomic_store_explicit(&cublasCgeru_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgeru_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -3656,7 +3711,7 @@ void *cudastub_cublas_bind_cublasCgeru_v2_64(void)
 {
 	void *fn = (void *)cublasCgeru_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgeru_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgeru_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgeru_v2_64, cudastub_cublas_slot_cublasCgeru_v2_64, cudastub_cublas_resolve_cublasCgeru_v2_64, cudastub_cublas_bind_cublasCgeru_v2_64);
@@ -3671,7 +3726,8 @@ static cublasStatus_t cublasCgeru_v2_64_resolve(cublasHandle_t a0, int64_t a1, i
 {
 	cublasCgeru_v2_64_fn fn = cublasCgeru_v2_64_choose();
 
-	atomic_store_explicit(&cublasCgeru_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgeru_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -3704,7 +3760,7 @@ void *cudastub_cublas_bind_cublasCgetrfBatched(void)
 {
 	void *fn = (void *)cublasCgetrfBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgetrfBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgetrfBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgetrfBatched, cudastub_cublas_slot_cublasCgetrfBatched, cudastub_cublas_resolve_cublasCgetrfBatched, cudastub_cublas_bind_cublasCgetrfBatched);
@@ -3719,7 +3775,8 @@ static cublasStatus_t cublasCgetrfBatched_resolve(cublasHandle_t a0, int a1, cuC
 {
 	cublasCgetrfBatched_fn fn = cublasCgetrfBatched_choose();
 
-	atomic_store_explicit(&cublasCgetrfBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgetrfBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -3754,7 +3811,7 @@ void *cudastub_cublas_bind_cublasCgetriBatched(void)
 {
 	void *fn = (void *)cublasCgetriBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgetriBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgetriBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgetriBatched, cudastub_cublas_slot_cublasCgetriBatched, cudastub_cublas_resolve_cublasCgetriBatched, cudastub_cublas_bind_cublasCgetriBatched);
@@ -3769,7 +3826,8 @@ static cublasStatus_t cublasCgetriBatched_resolve(cublasHandle_t a0, int a1, con
 {
 	cublasCgetriBatched_fn fn = cublasCgetriBatched_choose();
 
-	atomic_store_explicit(&cublasCgetriBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgetriBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -3806,7 +3864,7 @@ void *cudastub_cublas_bind_cublasCgetrsBatched(void)
 {
 	void *fn = (void *)cublasCgetrsBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCgetrsBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCgetrsBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCgetrsBatched, cudastub_cublas_slot_cublasCgetrsBatched, cudastub_cublas_resolve_cublasCgetrsBatched, cudastub_cublas_bind_cublasCgetrsBatched);
@@ -3821,7 +3879,8 @@ static cublasStatus_t cublasCgetrsBatched_resolve(cublasHandle_t a0, cublasOpera
 {
 	cublasCgetrsBatched_fn fn = cublasCgetrsBatched_choose();
 
-	atomic_store_explicit(&cublasCgetrsBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCgetrsBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -3856,7 +3915,7 @@ void *cudastub_cublas_bind_cublasChbmv(void)
 {
 	void *fn = (void *)cublasChbmv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasChbmv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasChbmv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasChbmv, cudastub_cublas_slot_cublasChbmv, cudastub_cublas_resolve_cublasChbmv, cudastub_cublas_bind_cublasChbmv);
@@ -3871,7 +3930,8 @@ static void cublasChbmv_resolve(char a0, int a1, int a2, cuComplex a3, const cuC
 {
 	cublasChbmv_fn fn = cublasChbmv_choose();
 
-	atomic_store_explicit(&cublasChbmv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasChbmv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -3909,7 +3969,7 @@ void *cudastub_cublas_bind_cublasChbmv_v2(void)
 {
 	void *fn = (void *)cublasChbmv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasChbmv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasChbmv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasChbmv_v2, cudastub_cublas_slot_cublasChbmv_v2, cudastub_cublas_resolve_cublasChbmv_v2, cudastub_cublas_bind_cublasChbmv_v2);
@@ -3924,7 +3984,8 @@ static cublasStatus_t cublasChbmv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasChbmv_v2_fn fn = cublasChbmv_v2_choose();
 
-	atomic_store_explicit(&cublasChbmv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasChbmv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -3962,7 +4023,7 @@ void *cudastub_cublas_bind_cublasChbmv_v2_64(void)
 {
 	void *fn = (void *)cublasChbmv_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasChbmv_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasChbmv_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasChbmv_v2_64, cudastub_cublas_slot_cublasChbmv_v2_64, cudastub_cublas_resolve_cublasChbmv_v2_64, cudastub_cublas_bind_cublasChbmv_v2_64);
@@ -3977,7 +4038,8 @@ static cublasStatus_t cublasChbmv_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasChbmv_v2_64_fn fn = cublasChbmv_v2_64_choose();
 
-	atomic_store_explicit(&cublasChbmv_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasChbmv_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -4013,7 +4075,7 @@ void *cudastub_cublas_bind_cublasChemm(void)
 {
 	void *fn = (void *)cublasChemm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasChemm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasChemm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasChemm, cudastub_cublas_slot_cublasChemm, cudastub_cublas_resolve_cublasChemm, cudastub_cublas_bind_cublasChemm);
@@ -4028,7 +4090,8 @@ static void cublasChemm_resolve(char a0, char a1, int a2, int a3, cuComplex a4, 
 {
 	cublasChemm_fn fn = cublasChemm_choose();
 
-	atomic_store_explicit(&cublasChemm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasChemm_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -4067,7 +4130,7 @@ void *cudastub_cublas_bind_cublasChemm_v2(void)
 {
 	void *fn = (void *)cublasChemm_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasChemm_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasChemm_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasChemm_v2, cudastub_cublas_slot_cublasChemm_v2, cudastub_cublas_resolve_cublasChemm_v2, cudastub_cublas_bind_cublasChemm_v2);
@@ -4082,7 +4145,8 @@ static cublasStatus_t cublasChemm_v2_resolve(cublasHandle_t a0, cublasSideMode_t
 {
 	cublasChemm_v2_fn fn = cublasChemm_v2_choose();
 
-	atomic_store_explicit(&cublasChemm_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasChemm_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -4121,7 +4185,7 @@ void *cudastub_cublas_bind_cublasChemm_v2_64(void)
 {
 	void *fn = (void *)cublasChemm_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasChemm_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasChemm_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasChemm_v2_64, cudastub_cublas_slot_cublasChemm_v2_64, cudastub_cublas_resolve_cublasChemm_v2_64, cudastub_cublas_bind_cublasChemm_v2_64);
@@ -4136,7 +4200,8 @@ static cublasStatus_t cublasChemm_v2_64_resolve(cublasHandle_t a0, cublasSideMod
 {
 	cublasChemm_v2_64_fn fn = cublasChemm_v2_64_choose();
 
-	atomic_store_explicit(&cublasChemm_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasChemm_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -4170,7 +4235,7 @@ void *cudastub_cublas_bind_cublasChemv(void)
 {
 	void *fn = (void *)cublasChemv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasChemv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasChemv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasChemv, cudastub_cublas_slot_cublasChemv, cudastub_cublas_resolve_cublasChemv, cudastub_cublas_bind_cublasChemv);
@@ -4185,7 +4250,8 @@ static void cublasChemv_resolve(char a0, int a1, cuComplex a2, const cuComplex *
 {
 	cublasChemv_fn fn = cublasChemv_choose();
 
-	atomic_store_explicit(&cublasChemv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasChemv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -4222,7 +4288,7 @@ void *cudastub_cublas_bind_cublasChemv_v2(void)
 {
 	void *fn = (void *)cublasChemv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasChemv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasChemv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasChemv_v2, cudastub_cublas_slot_cublasChemv_v2, cudastub_cublas_resolve_cublasChemv_v2, cudastub_cublas_bind_cublasChemv_v2);
@@ -4237,7 +4303,8 @@ static cublasStatus_t cublasChemv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasChemv_v2_fn fn = cublasChemv_v2_choose();
 
-	atomic_store_explicit(&cublasChemv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasChemv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -4274,7 +4341,7 @@ void *cudastub_cublas_bind_cublasChemv_v2_64(void)
 {
 	void *fn = (void *)cublasChemv_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasChemv_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasChemv_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasChemv_v2_64, cudastub_cublas_slot_cublasChemv_v2_64, cudastub_cublas_resolve_cublasChemv_v2_64, cudastub_cublas_bind_cublasChemv_v2_64);
@@ -4289,7 +4356,8 @@ static cublasStatus_t cublasChemv_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasChemv_v2_64_fn fn = cublasChemv_v2_64_choose();
 
-	atomic_store_explicit(&cublasChemv_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasChemv_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -4320,7 +4388,7 @@ void *cudastub_cublas_bind_cublasCher(void)
 {
 	void *fn = (void *)cublasCher_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCher, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCher, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCher, cudastub_cublas_slot_cublasCher, cudastub_cublas_resolve_cublasCher, cudastub_cublas_bind_cublasCher);
@@ -4335,7 +4403,8 @@ static void cublasCher_resolve(char a0, int a1, float a2, const cuComplex *a3, i
 {
 	cublasCher_fn fn = cublasCher_choose();
 
-	atomic_store_explicit(&cublasCher_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCher_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -4368,7 +4437,7 @@ void *cudastub_cublas_bind_cublasCher2(void)
 {
 	void *fn = (void *)cublasCher2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCher2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCher2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCher2, cudastub_cublas_slot_cublasCher2, cudastub_cublas_resolve_cublasCher2, cudastub_cublas_bind_cublasCher2);
@@ -4383,7 +4452,8 @@ static void cublasCher2_resolve(char a0, int a1, cuComplex a2, const cuComplex *
 {
 	cublasCher2_fn fn = cublasCher2_choose();
 
-	atomic_store_explicit(&cublasCher2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCher2_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -4419,7 +4489,7 @@ void *cudastub_cublas_bind_cublasCher2_v2(void)
 {
 	void *fn = (void *)cublasCher2_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCher2_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCher2_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCher2_v2, cudastub_cublas_slot_cublasCher2_v2, cudastub_cublas_resolve_cublasCher2_v2, cudastub_cublas_bind_cublasCher2_v2);
@@ -4434,7 +4504,8 @@ static cublasStatus_t cublasCher2_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasCher2_v2_fn fn = cublasCher2_v2_choose();
 
-	atomic_store_explicit(&cublasCher2_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCher2_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -4470,7 +4541,7 @@ void *cudastub_cublas_bind_cublasCher2_v2_64(void)
 {
 	void *fn = (void *)cublasCher2_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCher2_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCher2_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCher2_v2_64, cudastub_cublas_slot_cublasCher2_v2_64, cudastub_cublas_resolve_cublasCher2_v2_64, cudastub_cublas_bind_cublasCher2_v2_64);
@@ -4485,7 +4556,8 @@ static cublasStatus_t cublasCher2_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasCher2_v2_64_fn fn = cublasCher2_v2_64_choose();
 
-	atomic_store_explicit(&cublasCher2_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCher2_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -4521,7 +4593,7 @@ void *cudastub_cublas_bind_cublasCher2k(void)
 {
 	void *fn = (void *)cublasCher2k_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCher2k, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCher2k, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCher2k, cudastub_cublas_slot_cublasCher2k, cudastub_cublas_resolve_cublasCher2k, cudastub_cublas_bind_cublasCher2k);
@@ -4536,7 +4608,8 @@ static void cublasCher2k_resolve(char a0, char a1, int a2, int a3, cuComplex a4,
 {
 	cublasCher2k_fn fn = cublasCher2k_choose();
 
-	atomic_store_explicit(&cublasCher2k_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCher2k_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -4575,7 +4648,7 @@ void *cudastub_cublas_bind_cublasCher2k_v2(void)
 {
 	void *fn = (void *)cublasCher2k_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCher2k_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCher2k_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCher2k_v2, cudastub_cublas_slot_cublasCher2k_v2, cudastub_cublas_resolve_cublasCher2k_v2, cudastub_cublas_bind_cublasCher2k_v2);
@@ -4590,7 +4663,8 @@ static cublasStatus_t cublasCher2k_v2_resolve(cublasHandle_t a0, cublasFillMode_
 {
 	cublasCher2k_v2_fn fn = cublasCher2k_v2_choose();
 
-	atomic_store_explicit(&cublasCher2k_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCher2k_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -4629,7 +4703,7 @@ void *cudastub_cublas_bind_cublasCher2k_v2_64(void)
 {
 	void *fn = (void *)cublasCher2k_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCher2k_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCher2k_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCher2k_v2_64, cudastub_cublas_slot_cublasCher2k_v2_64, cudastub_cublas_resolve_cublasCher2k_v2_64, cudastub_cublas_bind_cublasCher2k_v2_64);
@@ -4644,7 +4718,8 @@ static cublasStatus_t cublasCher2k_v2_64_resolve(cublasHandle_t a0, cublasFillMo
 {
 	cublasCher2k_v2_64_fn fn = cublasCher2k_v2_64_choose();
 
-	atomic_store_explicit(&cublasCher2k_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCher2k_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -4678,7 +4753,7 @@ void *cudastub_cublas_bind_cublasCher_v2(void)
 {
 	void *fn = (void *)cublasCher_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCher_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCher_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCher_v2, cudastub_cublas_slot_cublasCher_v2, cudastub_cublas_resolve_cublasCher_v2, cudastub_cublas_bind_cublasCher_v2);
@@ -4693,7 +4768,8 @@ static cublasStatus_t cublasCher_v2_resolve(cublasHandle_t a0, cublasFillMode_t 
 {
 	cublasCher_v2_fn fn = cublasCher_v2_choose();
 
-	atomic_store_explicit(&cublasCher_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCher_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -4727,7 +4803,7 @@ void *cudastub_cublas_bind_cublasCher_v2_64(void)
 {
 	void *fn = (void *)cublasCher_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCher_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCher_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCher_v2_64, cudastub_cublas_slot_cublasCher_v2_64, cudastub_cublas_resolve_cublasCher_v2_64, cudastub_cublas_bind_cublasCher_v2_64);
@@ -4742,7 +4818,8 @@ static cublasStatus_t cublasCher_v2_64_resolve(cublasHandle_t a0, cublasFillMode
 {
 	cublasCher_v2_64_fn fn = cublasCher_v2_64_choose();
 
-	atomic_store_explicit(&cublasCher_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCher_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -4776,7 +4853,7 @@ void *cudastub_cublas_bind_cublasCherk(void)
 {
 	void *fn = (void *)cublasCherk_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCherk, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCherk, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCherk, cudastub_cublas_slot_cublasCherk, cudastub_cublas_resolve_cublasCherk, cudastub_cublas_bind_cublasCherk);
@@ -4791,7 +4868,8 @@ static void cublasCherk_resolve(char a0, char a1, int a2, int a3, float a4, cons
 {
 	cublasCherk_fn fn = cublasCherk_choose();
 
-	atomic_store_explicit(&cublasCherk_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCherk_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -4830,7 +4908,7 @@ void *cudastub_cublas_bind_cublasCherk3mEx(void)
 {
 	void *fn = (void *)cublasCherk3mEx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCherk3mEx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCherk3mEx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCherk3mEx, cudastub_cublas_slot_cublasCherk3mEx, cudastub_cublas_resolve_cublasCherk3mEx, cudastub_cublas_bind_cublasCherk3mEx);
@@ -4845,7 +4923,8 @@ static cublasStatus_t cublasCherk3mEx_resolve(cublasHandle_t a0, cublasFillMode_
 {
 	cublasCherk3mEx_fn fn = cublasCherk3mEx_choose();
 
-	atomic_store_explicit(&cublasCherk3mEx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCherk3mEx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -4884,7 +4963,7 @@ void *cudastub_cublas_bind_cublasCherk3mEx_64(void)
 {
 	void *fn = (void *)cublasCherk3mEx_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCherk3mEx_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCherk3mEx_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCherk3mEx_64, cudastub_cublas_slot_cublasCherk3mEx_64, cudastub_cublas_resolve_cublasCherk3mEx_64, cudastub_cublas_bind_cublasCherk3mEx_64);
@@ -4899,7 +4978,8 @@ static cublasStatus_t cublasCherk3mEx_64_resolve(cublasHandle_t a0, cublasFillMo
 {
 	cublasCherk3mEx_64_fn fn = cublasCherk3mEx_64_choose();
 
-	atomic_store_explicit(&cublasCherk3mEx_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCherk3mEx_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -4938,7 +5018,7 @@ void *cudastub_cublas_bind_cublasCherkEx(void)
 {
 	void *fn = (void *)cublasCherkEx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCherkEx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCherkEx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCherkEx, cudastub_cublas_slot_cublasCherkEx, cudastub_cublas_resolve_cublasCherkEx, cudastub_cublas_bind_cublasCherkEx);
@@ -4953,7 +5033,8 @@ static cublasStatus_t cublasCherkEx_resolve(cublasHandle_t a0, cublasFillMode_t 
 {
 	cublasCherkEx_fn fn = cublasCherkEx_choose();
 
-	atomic_store_explicit(&cublasCherkEx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCherkEx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -4992,7 +5073,7 @@ void *cudastub_cublas_bind_cublasCherkEx_64(void)
 {
 	void *fn = (void *)cublasCherkEx_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCherkEx_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCherkEx_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCherkEx_64, cudastub_cublas_slot_cublasCherkEx_64, cudastub_cublas_resolve_cublasCherkEx_64, cudastub_cublas_bind_cublasCherkEx_64);
@@ -5007,7 +5088,8 @@ static cublasStatus_t cublasCherkEx_64_resolve(cublasHandle_t a0, cublasFillMode
 {
 	cublasCherkEx_64_fn fn = cublasCherkEx_64_choose();
 
-	atomic_store_explicit(&cublasCherkEx_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCherkEx_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -5044,7 +5126,7 @@ void *cudastub_cublas_bind_cublasCherk_v2(void)
 {
 	void *fn = (void *)cublasCherk_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCherk_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCherk_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCherk_v2, cudastub_cublas_slot_cublasCherk_v2, cudastub_cublas_resolve_cublasCherk_v2, cudastub_cublas_bind_cublasCherk_v2);
@@ -5059,7 +5141,8 @@ static cublasStatus_t cublasCherk_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasCherk_v2_fn fn = cublasCherk_v2_choose();
 
-	atomic_store_explicit(&cublasCherk_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCherk_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -5096,7 +5179,7 @@ void *cudastub_cublas_bind_cublasCherk_v2_64(void)
 {
 	void *fn = (void *)cublasCherk_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCherk_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCherk_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCherk_v2_64, cudastub_cublas_slot_cublasCherk_v2_64, cudastub_cublas_resolve_cublasCherk_v2_64, cudastub_cublas_bind_cublasCherk_v2_64);
@@ -5111,7 +5194,8 @@ static cublasStatus_t cublasCherk_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasCherk_v2_64_fn fn = cublasCherk_v2_64_choose();
 
-	atomic_store_explicit(&cublasCherk_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCherk_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -5150,7 +5234,7 @@ void *cudastub_cublas_bind_cublasCherkx(void)
 {
 	void *fn = (void *)cublasCherkx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCherkx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCherkx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCherkx, cudastub_cublas_slot_cublasCherkx, cudastub_cublas_resolve_cublasCherkx, cudastub_cublas_bind_cublasCherkx);
@@ -5165,7 +5249,8 @@ static cublasStatus_t cublasCherkx_resolve(cublasHandle_t a0, cublasFillMode_t a
 {
 	cublasCherkx_fn fn = cublasCherkx_choose();
 
-	atomic_store_explicit(&cublasCherkx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCherkx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -5204,7 +5289,7 @@ void *cudastub_cublas_bind_cublasCherkx_64(void)
 {
 	void *fn = (void *)cublasCherkx_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCherkx_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCherkx_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCherkx_64, cudastub_cublas_slot_cublasCherkx_64, cudastub_cublas_resolve_cublasCherkx_64, cudastub_cublas_bind_cublasCherkx_64);
@@ -5219,7 +5304,8 @@ static cublasStatus_t cublasCherkx_64_resolve(cublasHandle_t a0, cublasFillMode_
 {
 	cublasCherkx_64_fn fn = cublasCherkx_64_choose();
 
-	atomic_store_explicit(&cublasCherkx_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCherkx_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -5252,7 +5338,7 @@ void *cudastub_cublas_bind_cublasChpmv(void)
 {
 	void *fn = (void *)cublasChpmv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasChpmv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasChpmv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasChpmv, cudastub_cublas_slot_cublasChpmv, cudastub_cublas_resolve_cublasChpmv, cudastub_cublas_bind_cublasChpmv);
@@ -5267,7 +5353,8 @@ static void cublasChpmv_resolve(char a0, int a1, cuComplex a2, const cuComplex *
 {
 	cublasChpmv_fn fn = cublasChpmv_choose();
 
-	atomic_store_explicit(&cublasChpmv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasChpmv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -5303,7 +5390,7 @@ void *cudastub_cublas_bind_cublasChpmv_v2(void)
 {
 	void *fn = (void *)cublasChpmv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasChpmv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasChpmv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasChpmv_v2, cudastub_cublas_slot_cublasChpmv_v2, cudastub_cublas_resolve_cublasChpmv_v2, cudastub_cublas_bind_cublasChpmv_v2);
@@ -5318,7 +5405,8 @@ static cublasStatus_t cublasChpmv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasChpmv_v2_fn fn = cublasChpmv_v2_choose();
 
-	atomic_store_explicit(&cublasChpmv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasChpmv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -5354,7 +5442,7 @@ void *cudastub_cublas_bind_cublasChpmv_v2_64(void)
 {
 	void *fn = (void *)cublasChpmv_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasChpmv_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasChpmv_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasChpmv_v2_64, cudastub_cublas_slot_cublasChpmv_v2_64, cudastub_cublas_resolve_cublasChpmv_v2_64, cudastub_cublas_bind_cublasChpmv_v2_64);
@@ -5369,7 +5457,8 @@ static cublasStatus_t cublasChpmv_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasChpmv_v2_64_fn fn = cublasChpmv_v2_64_choose();
 
-	atomic_store_explicit(&cublasChpmv_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasChpmv_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -5399,7 +5488,7 @@ void *cudastub_cublas_bind_cublasChpr(void)
 {
 	void *fn = (void *)cublasChpr_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasChpr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasChpr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasChpr, cudastub_cublas_slot_cublasChpr, cudastub_cublas_resolve_cublasChpr, cudastub_cublas_bind_cublasChpr);
@@ -5414,7 +5503,8 @@ static void cublasChpr_resolve(char a0, int a1, float a2, const cuComplex *a3, i
 {
 	cublasChpr_fn fn = cublasChpr_choose();
 
-	atomic_store_explicit(&cublasChpr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasChpr_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -5446,7 +5536,7 @@ void *cudastub_cublas_bind_cublasChpr2(void)
 {
 	void *fn = (void *)cublasChpr2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasChpr2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasChpr2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasChpr2, cudastub_cublas_slot_cublasChpr2, cudastub_cublas_resolve_cublasChpr2, cudastub_cublas_bind_cublasChpr2);
@@ -5461,7 +5551,8 @@ static void cublasChpr2_resolve(char a0, int a1, cuComplex a2, const cuComplex *
 {
 	cublasChpr2_fn fn = cublasChpr2_choose();
 
-	atomic_store_explicit(&cublasChpr2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasChpr2_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -5496,7 +5587,7 @@ void *cudastub_cublas_bind_cublasChpr2_v2(void)
 {
 	void *fn = (void *)cublasChpr2_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasChpr2_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasChpr2_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasChpr2_v2, cudastub_cublas_slot_cublasChpr2_v2, cudastub_cublas_resolve_cublasChpr2_v2, cudastub_cublas_bind_cublasChpr2_v2);
@@ -5511,7 +5602,8 @@ static cublasStatus_t cublasChpr2_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasChpr2_v2_fn fn = cublasChpr2_v2_choose();
 
-	atomic_store_explicit(&cublasChpr2_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasChpr2_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -5546,7 +5638,7 @@ void *cudastub_cublas_bind_cublasChpr2_v2_64(void)
 {
 	void *fn = (void *)cublasChpr2_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasChpr2_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasChpr2_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasChpr2_v2_64, cudastub_cublas_slot_cublasChpr2_v2_64, cudastub_cublas_resolve_cublasChpr2_v2_64, cudastub_cublas_bind_cublasChpr2_v2_64);
@@ -5561,7 +5653,8 @@ static cublasStatus_t cublasChpr2_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasChpr2_v2_64_fn fn = cublasChpr2_v2_64_choose();
 
-	atomic_store_explicit(&cublasChpr2_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasChpr2_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -5594,7 +5687,7 @@ void *cudastub_cublas_bind_cublasChpr_v2(void)
 {
 	void *fn = (void *)cublasChpr_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasChpr_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasChpr_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasChpr_v2, cudastub_cublas_slot_cublasChpr_v2, cudastub_cublas_resolve_cublasChpr_v2, cudastub_cublas_bind_cublasChpr_v2);
@@ -5609,7 +5702,8 @@ static cublasStatus_t cublasChpr_v2_resolve(cublasHandle_t a0, cublasFillMode_t 
 {
 	cublasChpr_v2_fn fn = cublasChpr_v2_choose();
 
-	atomic_store_explicit(&cublasChpr_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasChpr_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -5642,7 +5736,7 @@ void *cudastub_cublas_bind_cublasChpr_v2_64(void)
 {
 	void *fn = (void *)cublasChpr_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasChpr_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasChpr_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasChpr_v2_64, cudastub_cublas_slot_cublasChpr_v2_64, cudastub_cublas_resolve_cublasChpr_v2_64, cudastub_cublas_bind_cublasChpr_v2_64);
@@ -5657,7 +5751,8 @@ static cublasStatus_t cublasChpr_v2_64_resolve(cublasHandle_t a0, cublasFillMode
 {
 	cublasChpr_v2_64_fn fn = cublasChpr_v2_64_choose();
 
-	atomic_store_explicit(&cublasChpr_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasChpr_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -5691,7 +5786,7 @@ void *cudastub_cublas_bind_cublasCmatinvBatched(void)
 {
 	void *fn = (void *)cublasCmatinvBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCmatinvBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCmatinvBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCmatinvBatched, cudastub_cublas_slot_cublasCmatinvBatched, cudastub_cublas_resolve_cublasCmatinvBatched, cudastub_cublas_bind_cublasCmatinvBatched);
@@ -5706,7 +5801,8 @@ static cublasStatus_t cublasCmatinvBatched_resolve(cublasHandle_t a0, int a1, co
 {
 	cublasCmatinvBatched_fn fn = cublasCmatinvBatched_choose();
 
-	atomic_store_explicit(&cublasCmatinvBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCmatinvBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -5740,7 +5836,7 @@ void *cudastub_cublas_bind_cublasCopyEx(void)
 {
 	void *fn = (void *)cublasCopyEx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCopyEx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCopyEx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCopyEx, cudastub_cublas_slot_cublasCopyEx, cudastub_cublas_resolve_cublasCopyEx, cudastub_cublas_bind_cublasCopyEx);
@@ -5755,7 +5851,8 @@ static cublasStatus_t cublasCopyEx_resolve(cublasHandle_t a0, int a1, const void
 {
 	cublasCopyEx_fn fn = cublasCopyEx_choose();
 
-	atomic_store_explicit(&cublasCopyEx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCopyEx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -5789,7 +5886,7 @@ void *cudastub_cublas_bind_cublasCopyEx_64(void)
 {
 	void *fn = (void *)cublasCopyEx_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCopyEx_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCopyEx_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCopyEx_64, cudastub_cublas_slot_cublasCopyEx_64, cudastub_cublas_resolve_cublasCopyEx_64, cudastub_cublas_bind_cublasCopyEx_64);
@@ -5804,7 +5901,8 @@ static cublasStatus_t cublasCopyEx_64_resolve(cublasHandle_t a0, int64_t a1, con
 {
 	cublasCopyEx_64_fn fn = cublasCopyEx_64_choose();
 
-	atomic_store_explicit(&cublasCopyEx_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCopyEx_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -5831,7 +5929,7 @@ void *cudastub_cublas_bind_cublasCreate_v2(void)
 {
 	void *fn = (void *)cublasCreate_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCreate_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCreate_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCreate_v2, cudastub_cublas_slot_cublasCreate_v2, cudastub_cublas_resolve_cublasCreate_v2, cudastub_cublas_bind_cublasCreate_v2);
@@ -5846,7 +5944,8 @@ static cublasStatus_t cublasCreate_v2_resolve(cublasHandle_t *a0)
 {
 	cublasCreate_v2_fn fn = cublasCreate_v2_choose();
 
-	atomic_store_explicit(&cublasCreate_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCreate_v2_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -5877,7 +5976,7 @@ void *cudastub_cublas_bind_cublasCrot(void)
 {
 	void *fn = (void *)cublasCrot_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCrot, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCrot, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCrot, cudastub_cublas_slot_cublasCrot, cudastub_cublas_resolve_cublasCrot, cudastub_cublas_bind_cublasCrot);
@@ -5892,7 +5991,8 @@ static void cublasCrot_resolve(int a0, cuComplex *a1, int a2, cuComplex *a3, int
 {
 	cublasCrot_fn fn = cublasCrot_choose();
 
-	atomic_store_explicit(&cublasCrot_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCrot_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -5926,7 +6026,7 @@ void *cudastub_cublas_bind_cublasCrot_v2(void)
 {
 	void *fn = (void *)cublasCrot_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCrot_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCrot_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCrot_v2, cudastub_cublas_slot_cublasCrot_v2, cudastub_cublas_resolve_cublasCrot_v2, cudastub_cublas_bind_cublasCrot_v2);
@@ -5941,7 +6041,8 @@ static cublasStatus_t cublasCrot_v2_resolve(cublasHandle_t a0, int a1, cuComplex
 {
 	cublasCrot_v2_fn fn = cublasCrot_v2_choose();
 
-	atomic_store_explicit(&cublasCrot_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCrot_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -5975,7 +6076,7 @@ void *cudastub_cublas_bind_cublasCrot_v2_64(void)
 {
 	void *fn = (void *)cublasCrot_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCrot_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCrot_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCrot_v2_64, cudastub_cublas_slot_cublasCrot_v2_64, cudastub_cublas_resolve_cublasCrot_v2_64, cudastub_cublas_bind_cublasCrot_v2_64);
@@ -5990,7 +6091,8 @@ static cublasStatus_t cublasCrot_v2_64_resolve(cublasHandle_t a0, int64_t a1, cu
 {
 	cublasCrot_v2_64_fn fn = cublasCrot_v2_64_choose();
 
-	atomic_store_explicit(&cublasCrot_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCrot_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -6018,7 +6120,7 @@ void *cudastub_cublas_bind_cublasCrotg(void)
 {
 	void *fn = (void *)cublasCrotg_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCrotg, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCrotg, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCrotg, cudastub_cublas_slot_cublasCrotg, cudastub_cublas_resolve_cublasCrotg, cudastub_cublas_bind_cublasCrotg);
@@ -6033,7 +6135,8 @@ static void cublasCrotg_resolve(cuComplex *a0, cuComplex a1, float *a2, cuComple
 {
 	cublasCrotg_fn fn = cublasCrotg_choose();
 
-	atomic_store_explicit(&cublasCrotg_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCrotg_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3);
 }
 #endif
@@ -6064,7 +6167,7 @@ void *cudastub_cublas_bind_cublasCrotg_v2(void)
 {
 	void *fn = (void *)cublasCrotg_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCrotg_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCrotg_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCrotg_v2, cudastub_cublas_slot_cublasCrotg_v2, cudastub_cublas_resolve_cublasCrotg_v2, cudastub_cublas_bind_cublasCrotg_v2);
@@ -6079,7 +6182,8 @@ static cublasStatus_t cublasCrotg_v2_resolve(cublasHandle_t a0, cuComplex *a1, c
 {
 	cublasCrotg_v2_fn fn = cublasCrotg_v2_choose();
 
-	atomic_store_explicit(&cublasCrotg_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCrotg_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -6107,7 +6211,7 @@ void *cudastub_cublas_bind_cublasCscal(void)
 {
 	void *fn = (void *)cublasCscal_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCscal, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCscal, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCscal, cudastub_cublas_slot_cublasCscal, cudastub_cublas_resolve_cublasCscal, cudastub_cublas_bind_cublasCscal);
@@ -6122,7 +6226,8 @@ static void cublasCscal_resolve(int a0, cuComplex a1, cuComplex *a2, int a3)
 {
 	cublasCscal_fn fn = cublasCscal_choose();
 
-	atomic_store_explicit(&cublasCscal_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCscal_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3);
 }
 #endif
@@ -6153,7 +6258,7 @@ void *cudastub_cublas_bind_cublasCscal_v2(void)
 {
 	void *fn = (void *)cublasCscal_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCscal_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCscal_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCscal_v2, cudastub_cublas_slot_cublasCscal_v2, cudastub_cublas_resolve_cublasCscal_v2, cudastub_cublas_bind_cublasCscal_v2);
@@ -6168,7 +6273,8 @@ static cublasStatus_t cublasCscal_v2_resolve(cublasHandle_t a0, int a1, const cu
 {
 	cublasCscal_v2_fn fn = cublasCscal_v2_choose();
 
-	atomic_store_explicit(&cublasCscal_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCscal_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -6199,7 +6305,7 @@ void *cudastub_cublas_bind_cublasCscal_v2_64(void)
 {
 	void *fn = (void *)cublasCscal_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCscal_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCscal_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCscal_v2_64, cudastub_cublas_slot_cublasCscal_v2_64, cudastub_cublas_resolve_cublasCscal_v2_64, cudastub_cublas_bind_cublasCscal_v2_64);
@@ -6214,7 +6320,8 @@ static cublasStatus_t cublasCscal_v2_64_resolve(cublasHandle_t a0, int64_t a1, c
 {
 	cublasCscal_v2_64_fn fn = cublasCscal_v2_64_choose();
 
-	atomic_store_explicit(&cublasCscal_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCscal_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -6245,7 +6352,7 @@ void *cudastub_cublas_bind_cublasCsrot(void)
 {
 	void *fn = (void *)cublasCsrot_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCsrot, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCsrot, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCsrot, cudastub_cublas_slot_cublasCsrot, cudastub_cublas_resolve_cublasCsrot, cudastub_cublas_bind_cublasCsrot);
@@ -6260,7 +6367,8 @@ static void cublasCsrot_resolve(int a0, cuComplex *a1, int a2, cuComplex *a3, in
 {
 	cublasCsrot_fn fn = cublasCsrot_choose();
 
-	atomic_store_explicit(&cublasCsrot_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCsrot_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -6294,7 +6402,7 @@ void *cudastub_cublas_bind_cublasCsrot_v2(void)
 {
 	void *fn = (void *)cublasCsrot_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCsrot_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCsrot_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCsrot_v2, cudastub_cublas_slot_cublasCsrot_v2, cudastub_cublas_resolve_cublasCsrot_v2, cudastub_cublas_bind_cublasCsrot_v2);
@@ -6309,7 +6417,8 @@ static cublasStatus_t cublasCsrot_v2_resolve(cublasHandle_t a0, int a1, cuComple
 {
 	cublasCsrot_v2_fn fn = cublasCsrot_v2_choose();
 
-	atomic_store_explicit(&cublasCsrot_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCsrot_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -6343,7 +6452,7 @@ void *cudastub_cublas_bind_cublasCsrot_v2_64(void)
 {
 	void *fn = (void *)cublasCsrot_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCsrot_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCsrot_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCsrot_v2_64, cudastub_cublas_slot_cublasCsrot_v2_64, cudastub_cublas_resolve_cublasCsrot_v2_64, cudastub_cublas_bind_cublasCsrot_v2_64);
@@ -6358,7 +6467,8 @@ static cublasStatus_t cublasCsrot_v2_64_resolve(cublasHandle_t a0, int64_t a1, c
 {
 	cublasCsrot_v2_64_fn fn = cublasCsrot_v2_64_choose();
 
-	atomic_store_explicit(&cublasCsrot_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCsrot_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -6386,7 +6496,7 @@ void *cudastub_cublas_bind_cublasCsscal(void)
 {
 	void *fn = (void *)cublasCsscal_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCsscal, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCsscal, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCsscal, cudastub_cublas_slot_cublasCsscal, cudastub_cublas_resolve_cublasCsscal, cudastub_cublas_bind_cublasCsscal);
@@ -6401,7 +6511,8 @@ static void cublasCsscal_resolve(int a0, float a1, cuComplex *a2, int a3)
 {
 	cublasCsscal_fn fn = cublasCsscal_choose();
 
-	atomic_store_explicit(&cublasCsscal_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCsscal_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3);
 }
 #endif
@@ -6432,7 +6543,7 @@ void *cudastub_cublas_bind_cublasCsscal_v2(void)
 {
 	void *fn = (void *)cublasCsscal_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCsscal_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCsscal_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCsscal_v2, cudastub_cublas_slot_cublasCsscal_v2, cudastub_cublas_resolve_cublasCsscal_v2, cudastub_cublas_bind_cublasCsscal_v2);
@@ -6447,7 +6558,8 @@ static cublasStatus_t cublasCsscal_v2_resolve(cublasHandle_t a0, int a1, const f
 {
 	cublasCsscal_v2_fn fn = cublasCsscal_v2_choose();
 
-	atomic_store_explicit(&cublasCsscal_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCsscal_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -6478,7 +6590,7 @@ void *cudastub_cublas_bind_cublasCsscal_v2_64(void)
 {
 	void *fn = (void *)cublasCsscal_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCsscal_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCsscal_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCsscal_v2_64, cudastub_cublas_slot_cublasCsscal_v2_64, cudastub_cublas_resolve_cublasCsscal_v2_64, cudastub_cublas_bind_cublasCsscal_v2_64);
@@ -6493,7 +6605,8 @@ static cublasStatus_t cublasCsscal_v2_64_resolve(cublasHandle_t a0, int64_t a1, 
 {
 	cublasCsscal_v2_64_fn fn = cublasCsscal_v2_64_choose();
 
-	atomic_store_explicit(&cublasCsscal_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCsscal_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -6522,7 +6635,7 @@ void *cudastub_cublas_bind_cublasCswap(void)
 {
 	void *fn = (void *)cublasCswap_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCswap, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCswap, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCswap, cudastub_cublas_slot_cublasCswap, cudastub_cublas_resolve_cublasCswap, cudastub_cublas_bind_cublasCswap);
@@ -6537,7 +6650,8 @@ static void cublasCswap_resolve(int a0, cuComplex *a1, int a2, cuComplex *a3, in
 {
 	cublasCswap_fn fn = cublasCswap_choose();
 
-	atomic_store_explicit(&cublasCswap_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCswap_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -6569,7 +6683,7 @@ void *cudastub_cublas_bind_cublasCswap_v2(void)
 {
 	void *fn = (void *)cublasCswap_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCswap_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCswap_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCswap_v2, cudastub_cublas_slot_cublasCswap_v2, cudastub_cublas_resolve_cublasCswap_v2, cudastub_cublas_bind_cublasCswap_v2);
@@ -6584,7 +6698,8 @@ static cublasStatus_t cublasCswap_v2_resolve(cublasHandle_t a0, int a1, cuComple
 {
 	cublasCswap_v2_fn fn = cublasCswap_v2_choose();
 
-	atomic_store_explicit(&cublasCswap_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCswap_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -6616,7 +6731,7 @@ void *cudastub_cublas_bind_cublasCswap_v2_64(void)
 {
 	void *fn = (void *)cublasCswap_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCswap_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCswap_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCswap_v2_64, cudastub_cublas_slot_cublasCswap_v2_64, cudastub_cublas_resolve_cublasCswap_v2_64, cudastub_cublas_bind_cublasCswap_v2_64);
@@ -6631,7 +6746,8 @@ static cublasStatus_t cublasCswap_v2_64_resolve(cublasHandle_t a0, int64_t a1, c
 {
 	cublasCswap_v2_64_fn fn = cublasCswap_v2_64_choose();
 
-	atomic_store_explicit(&cublasCswap_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCswap_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -6667,7 +6783,7 @@ void *cudastub_cublas_bind_cublasCsymm(void)
 {
 	void *fn = (void *)cublasCsymm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCsymm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCsymm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCsymm, cudastub_cublas_slot_cublasCsymm, cudastub_cublas_resolve_cublasCsymm, cudastub_cublas_bind_cublasCsymm);
@@ -6682,7 +6798,8 @@ static void cublasCsymm_resolve(char a0, char a1, int a2, int a3, cuComplex a4, 
 {
 	cublasCsymm_fn fn = cublasCsymm_choose();
 
-	atomic_store_explicit(&cublasCsymm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCsymm_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -6721,7 +6838,7 @@ void *cudastub_cublas_bind_cublasCsymm_v2(void)
 {
 	void *fn = (void *)cublasCsymm_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCsymm_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCsymm_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCsymm_v2, cudastub_cublas_slot_cublasCsymm_v2, cudastub_cublas_resolve_cublasCsymm_v2, cudastub_cublas_bind_cublasCsymm_v2);
@@ -6736,7 +6853,8 @@ static cublasStatus_t cublasCsymm_v2_resolve(cublasHandle_t a0, cublasSideMode_t
 {
 	cublasCsymm_v2_fn fn = cublasCsymm_v2_choose();
 
-	atomic_store_explicit(&cublasCsymm_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCsymm_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -6775,7 +6893,7 @@ void *cudastub_cublas_bind_cublasCsymm_v2_64(void)
 {
 	void *fn = (void *)cublasCsymm_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCsymm_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCsymm_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCsymm_v2_64, cudastub_cublas_slot_cublasCsymm_v2_64, cudastub_cublas_resolve_cublasCsymm_v2_64, cudastub_cublas_bind_cublasCsymm_v2_64);
@@ -6790,7 +6908,8 @@ static cublasStatus_t cublasCsymm_v2_64_resolve(cublasHandle_t a0, cublasSideMod
 {
 	cublasCsymm_v2_64_fn fn = cublasCsymm_v2_64_choose();
 
-	atomic_store_explicit(&cublasCsymm_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCsymm_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -6827,7 +6946,7 @@ void *cudastub_cublas_bind_cublasCsymv_v2(void)
 {
 	void *fn = (void *)cublasCsymv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCsymv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCsymv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCsymv_v2, cudastub_cublas_slot_cublasCsymv_v2, cudastub_cublas_resolve_cublasCsymv_v2, cudastub_cublas_bind_cublasCsymv_v2);
@@ -6842,7 +6961,8 @@ static cublasStatus_t cublasCsymv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasCsymv_v2_fn fn = cublasCsymv_v2_choose();
 
-	atomic_store_explicit(&cublasCsymv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCsymv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -6879,7 +6999,7 @@ void *cudastub_cublas_bind_cublasCsymv_v2_64(void)
 {
 	void *fn = (void *)cublasCsymv_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCsymv_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCsymv_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCsymv_v2_64, cudastub_cublas_slot_cublasCsymv_v2_64, cudastub_cublas_resolve_cublasCsymv_v2_64, cudastub_cublas_bind_cublasCsymv_v2_64);
@@ -6894,7 +7014,8 @@ static cublasStatus_t cublasCsymv_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasCsymv_v2_64_fn fn = cublasCsymv_v2_64_choose();
 
-	atomic_store_explicit(&cublasCsymv_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCsymv_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -6930,7 +7051,7 @@ void *cudastub_cublas_bind_cublasCsyr2_v2(void)
 {
 	void *fn = (void *)cublasCsyr2_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCsyr2_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCsyr2_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCsyr2_v2, cudastub_cublas_slot_cublasCsyr2_v2, cudastub_cublas_resolve_cublasCsyr2_v2, cudastub_cublas_bind_cublasCsyr2_v2);
@@ -6945,7 +7066,8 @@ static cublasStatus_t cublasCsyr2_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasCsyr2_v2_fn fn = cublasCsyr2_v2_choose();
 
-	atomic_store_explicit(&cublasCsyr2_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCsyr2_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -6981,7 +7103,7 @@ void *cudastub_cublas_bind_cublasCsyr2_v2_64(void)
 {
 	void *fn = (void *)cublasCsyr2_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCsyr2_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCsyr2_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCsyr2_v2_64, cudastub_cublas_slot_cublasCsyr2_v2_64, cudastub_cublas_resolve_cublasCsyr2_v2_64, cudastub_cublas_bind_cublasCsyr2_v2_64);
@@ -6996,7 +7118,8 @@ static cublasStatus_t cublasCsyr2_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasCsyr2_v2_64_fn fn = cublasCsyr2_v2_64_choose();
 
-	atomic_store_explicit(&cublasCsyr2_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCsyr2_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -7032,7 +7155,7 @@ void *cudastub_cublas_bind_cublasCsyr2k(void)
 {
 	void *fn = (void *)cublasCsyr2k_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCsyr2k, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCsyr2k, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCsyr2k, cudastub_cublas_slot_cublasCsyr2k, cudastub_cublas_resolve_cublasCsyr2k, cudastub_cublas_bind_cublasCsyr2k);
@@ -7047,7 +7170,8 @@ static void cublasCsyr2k_resolve(char a0, char a1, int a2, int a3, cuComplex a4,
 {
 	cublasCsyr2k_fn fn = cublasCsyr2k_choose();
 
-	atomic_store_explicit(&cublasCsyr2k_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCsyr2k_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -7086,7 +7210,7 @@ void *cudastub_cublas_bind_cublasCsyr2k_v2(void)
 {
 	void *fn = (void *)cublasCsyr2k_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCsyr2k_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCsyr2k_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCsyr2k_v2, cudastub_cublas_slot_cublasCsyr2k_v2, cudastub_cublas_resolve_cublasCsyr2k_v2, cudastub_cublas_bind_cublasCsyr2k_v2);
@@ -7101,7 +7225,8 @@ static cublasStatus_t cublasCsyr2k_v2_resolve(cublasHandle_t a0, cublasFillMode_
 {
 	cublasCsyr2k_v2_fn fn = cublasCsyr2k_v2_choose();
 
-	atomic_store_explicit(&cublasCsyr2k_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCsyr2k_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -7140,7 +7265,7 @@ void *cudastub_cublas_bind_cublasCsyr2k_v2_64(void)
 {
 	void *fn = (void *)cublasCsyr2k_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCsyr2k_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCsyr2k_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCsyr2k_v2_64, cudastub_cublas_slot_cublasCsyr2k_v2_64, cudastub_cublas_resolve_cublasCsyr2k_v2_64, cudastub_cublas_bind_cublasCsyr2k_v2_64);
@@ -7155,7 +7280,8 @@ static cublasStatus_t cublasCsyr2k_v2_64_resolve(cublasHandle_t a0, cublasFillMo
 {
 	cublasCsyr2k_v2_64_fn fn = cublasCsyr2k_v2_64_choose();
 
-	atomic_store_explicit(&cublasCsyr2k_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCsyr2k_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -7189,7 +7315,7 @@ void *cudastub_cublas_bind_cublasCsyr_v2(void)
 {
 	void *fn = (void *)cublasCsyr_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCsyr_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCsyr_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCsyr_v2, cudastub_cublas_slot_cublasCsyr_v2, cudastub_cublas_resolve_cublasCsyr_v2, cudastub_cublas_bind_cublasCsyr_v2);
@@ -7204,7 +7330,8 @@ static cublasStatus_t cublasCsyr_v2_resolve(cublasHandle_t a0, cublasFillMode_t 
 {
 	cublasCsyr_v2_fn fn = cublasCsyr_v2_choose();
 
-	atomic_store_explicit(&cublasCsyr_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCsyr_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -7238,7 +7365,7 @@ void *cudastub_cublas_bind_cublasCsyr_v2_64(void)
 {
 	void *fn = (void *)cublasCsyr_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCsyr_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCsyr_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCsyr_v2_64, cudastub_cublas_slot_cublasCsyr_v2_64, cudastub_cublas_resolve_cublasCsyr_v2_64, cudastub_cublas_bind_cublasCsyr_v2_64);
@@ -7253,7 +7380,8 @@ static cublasStatus_t cublasCsyr_v2_64_resolve(cublasHandle_t a0, cublasFillMode
 {
 	cublasCsyr_v2_64_fn fn = cublasCsyr_v2_64_choose();
 
-	atomic_store_explicit(&cublasCsyr_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCsyr_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -7287,7 +7415,7 @@ void *cudastub_cublas_bind_cublasCsyrk(void)
 {
 	void *fn = (void *)cublasCsyrk_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCsyrk, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCsyrk, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCsyrk, cudastub_cublas_slot_cublasCsyrk, cudastub_cublas_resolve_cublasCsyrk, cudastub_cublas_bind_cublasCsyrk);
@@ -7302,7 +7430,8 @@ static void cublasCsyrk_resolve(char a0, char a1, int a2, int a3, cuComplex a4, 
 {
 	cublasCsyrk_fn fn = cublasCsyrk_choose();
 
-	atomic_store_explicit(&cublasCsyrk_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCsyrk_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -7341,7 +7470,7 @@ void *cudastub_cublas_bind_cublasCsyrk3mEx(void)
 {
 	void *fn = (void *)cublasCsyrk3mEx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCsyrk3mEx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCsyrk3mEx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCsyrk3mEx, cudastub_cublas_slot_cublasCsyrk3mEx, cudastub_cublas_resolve_cublasCsyrk3mEx, cudastub_cublas_bind_cublasCsyrk3mEx);
@@ -7356,7 +7485,8 @@ static cublasStatus_t cublasCsyrk3mEx_resolve(cublasHandle_t a0, cublasFillMode_
 {
 	cublasCsyrk3mEx_fn fn = cublasCsyrk3mEx_choose();
 
-	atomic_store_explicit(&cublasCsyrk3mEx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCsyrk3mEx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -7395,7 +7525,7 @@ void *cudastub_cublas_bind_cublasCsyrk3mEx_64(void)
 {
 	void *fn = (void *)cublasCsyrk3mEx_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCsyrk3mEx_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCsyrk3mEx_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCsyrk3mEx_64, cudastub_cublas_slot_cublasCsyrk3mEx_64, cudastub_cublas_resolve_cublasCsyrk3mEx_64, cudastub_cublas_bind_cublasCsyrk3mEx_64);
@@ -7410,7 +7540,8 @@ static cublasStatus_t cublasCsyrk3mEx_64_resolve(cublasHandle_t a0, cublasFillMo
 {
 	cublasCsyrk3mEx_64_fn fn = cublasCsyrk3mEx_64_choose();
 
-	atomic_store_explicit(&cublasCsyrk3mEx_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCsyrk3mEx_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -7449,7 +7580,7 @@ void *cudastub_cublas_bind_cublasCsyrkEx(void)
 {
 	void *fn = (void *)cublasCsyrkEx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCsyrkEx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCsyrkEx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCsyrkEx, cudastub_cublas_slot_cublasCsyrkEx, cudastub_cublas_resolve_cublasCsyrkEx, cudastub_cublas_bind_cublasCsyrkEx);
@@ -7464,7 +7595,8 @@ static cublasStatus_t cublasCsyrkEx_resolve(cublasHandle_t a0, cublasFillMode_t 
 {
 	cublasCsyrkEx_fn fn = cublasCsyrkEx_choose();
 
-	atomic_store_explicit(&cublasCsyrkEx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCsyrkEx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -7503,7 +7635,7 @@ void *cudastub_cublas_bind_cublasCsyrkEx_64(void)
 {
 	void *fn = (void *)cublasCsyrkEx_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCsyrkEx_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCsyrkEx_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCsyrkEx_64, cudastub_cublas_slot_cublasCsyrkEx_64, cudastub_cublas_resolve_cublasCsyrkEx_64, cudastub_cublas_bind_cublasCsyrkEx_64);
@@ -7518,7 +7650,8 @@ static cublasStatus_t cublasCsyrkEx_64_resolve(cublasHandle_t a0, cublasFillMode
 {
 	cublasCsyrkEx_64_fn fn = cublasCsyrkEx_64_choose();
 
-	atomic_store_explicit(&cublasCsyrkEx_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCsyrkEx_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -7555,7 +7688,7 @@ void *cudastub_cublas_bind_cublasCsyrk_v2(void)
 {
 	void *fn = (void *)cublasCsyrk_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCsyrk_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCsyrk_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCsyrk_v2, cudastub_cublas_slot_cublasCsyrk_v2, cudastub_cublas_resolve_cublasCsyrk_v2, cudastub_cublas_bind_cublasCsyrk_v2);
@@ -7570,7 +7703,8 @@ static cublasStatus_t cublasCsyrk_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasCsyrk_v2_fn fn = cublasCsyrk_v2_choose();
 
-	atomic_store_explicit(&cublasCsyrk_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCsyrk_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -7607,7 +7741,7 @@ void *cudastub_cublas_bind_cublasCsyrk_v2_64(void)
 {
 	void *fn = (void *)cublasCsyrk_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCsyrk_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCsyrk_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCsyrk_v2_64, cudastub_cublas_slot_cublasCsyrk_v2_64, cudastub_cublas_resolve_cublasCsyrk_v2_64, cudastub_cublas_bind_cublasCsyrk_v2_64);
@@ -7622,7 +7756,8 @@ static cublasStatus_t cublasCsyrk_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasCsyrk_v2_64_fn fn = cublasCsyrk_v2_64_choose();
 
-	atomic_store_explicit(&cublasCsyrk_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCsyrk_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -7661,7 +7796,7 @@ void *cudastub_cublas_bind_cublasCsyrkx(void)
 {
 	void *fn = (void *)cublasCsyrkx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCsyrkx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCsyrkx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCsyrkx, cudastub_cublas_slot_cublasCsyrkx, cudastub_cublas_resolve_cublasCsyrkx, cudastub_cublas_bind_cublasCsyrkx);
@@ -7676,7 +7811,8 @@ static cublasStatus_t cublasCsyrkx_resolve(cublasHandle_t a0, cublasFillMode_t a
 {
 	cublasCsyrkx_fn fn = cublasCsyrkx_choose();
 
-	atomic_store_explicit(&cublasCsyrkx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCsyrkx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -7715,7 +7851,7 @@ void *cudastub_cublas_bind_cublasCsyrkx_64(void)
 {
 	void *fn = (void *)cublasCsyrkx_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCsyrkx_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCsyrkx_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCsyrkx_64, cudastub_cublas_slot_cublasCsyrkx_64, cudastub_cublas_resolve_cublasCsyrkx_64, cudastub_cublas_bind_cublasCsyrkx_64);
@@ -7730,7 +7866,8 @@ static cublasStatus_t cublasCsyrkx_64_resolve(cublasHandle_t a0, cublasFillMode_
 {
 	cublasCsyrkx_64_fn fn = cublasCsyrkx_64_choose();
 
-	atomic_store_explicit(&cublasCsyrkx_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCsyrkx_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -7763,7 +7900,7 @@ void *cudastub_cublas_bind_cublasCtbmv(void)
 {
 	void *fn = (void *)cublasCtbmv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCtbmv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCtbmv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCtbmv, cudastub_cublas_slot_cublasCtbmv, cudastub_cublas_resolve_cublasCtbmv, cudastub_cublas_bind_cublasCtbmv);
@@ -7778,7 +7915,8 @@ static void cublasCtbmv_resolve(char a0, char a1, char a2, int a3, int a4, const
 {
 	cublasCtbmv_fn fn = cublasCtbmv_choose();
 
-	atomic_store_explicit(&cublasCtbmv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCtbmv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -7814,7 +7952,7 @@ void *cudastub_cublas_bind_cublasCtbmv_v2(void)
 {
 	void *fn = (void *)cublasCtbmv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCtbmv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCtbmv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCtbmv_v2, cudastub_cublas_slot_cublasCtbmv_v2, cudastub_cublas_resolve_cublasCtbmv_v2, cudastub_cublas_bind_cublasCtbmv_v2);
@@ -7829,7 +7967,8 @@ static cublasStatus_t cublasCtbmv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasCtbmv_v2_fn fn = cublasCtbmv_v2_choose();
 
-	atomic_store_explicit(&cublasCtbmv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCtbmv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -7865,7 +8004,7 @@ void *cudastub_cublas_bind_cublasCtbmv_v2_64(void)
 {
 	void *fn = (void *)cublasCtbmv_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCtbmv_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCtbmv_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCtbmv_v2_64, cudastub_cublas_slot_cublasCtbmv_v2_64, cudastub_cublas_resolve_cublasCtbmv_v2_64, cudastub_cublas_bind_cublasCtbmv_v2_64);
@@ -7880,7 +8019,8 @@ static cublasStatus_t cublasCtbmv_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasCtbmv_v2_64_fn fn = cublasCtbmv_v2_64_choose();
 
-	atomic_store_explicit(&cublasCtbmv_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCtbmv_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -7913,7 +8053,7 @@ void *cudastub_cublas_bind_cublasCtbsv(void)
 {
 	void *fn = (void *)cublasCtbsv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCtbsv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCtbsv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCtbsv, cudastub_cublas_slot_cublasCtbsv, cudastub_cublas_resolve_cublasCtbsv, cudastub_cublas_bind_cublasCtbsv);
@@ -7928,7 +8068,8 @@ static void cublasCtbsv_resolve(char a0, char a1, char a2, int a3, int a4, const
 {
 	cublasCtbsv_fn fn = cublasCtbsv_choose();
 
-	atomic_store_explicit(&cublasCtbsv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCtbsv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -7964,7 +8105,7 @@ void *cudastub_cublas_bind_cublasCtbsv_v2(void)
 {
 	void *fn = (void *)cublasCtbsv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCtbsv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCtbsv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCtbsv_v2, cudastub_cublas_slot_cublasCtbsv_v2, cudastub_cublas_resolve_cublasCtbsv_v2, cudastub_cublas_bind_cublasCtbsv_v2);
@@ -7979,7 +8120,8 @@ static cublasStatus_t cublasCtbsv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasCtbsv_v2_fn fn = cublasCtbsv_v2_choose();
 
-	atomic_store_explicit(&cublasCtbsv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCtbsv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -8015,7 +8157,7 @@ void *cudastub_cublas_bind_cublasCtbsv_v2_64(void)
 {
 	void *fn = (void *)cublasCtbsv_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCtbsv_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCtbsv_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCtbsv_v2_64, cudastub_cublas_slot_cublasCtbsv_v2_64, cudastub_cublas_resolve_cublasCtbsv_v2_64, cudastub_cublas_bind_cublasCtbsv_v2_64);
@@ -8030,7 +8172,8 @@ static cublasStatus_t cublasCtbsv_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasCtbsv_v2_64_fn fn = cublasCtbsv_v2_64_choose();
 
-	atomic_store_explicit(&cublasCtbsv_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCtbsv_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -8061,7 +8204,7 @@ void *cudastub_cublas_bind_cublasCtpmv(void)
 {
 	void *fn = (void *)cublasCtpmv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCtpmv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCtpmv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCtpmv, cudastub_cublas_slot_cublasCtpmv, cudastub_cublas_resolve_cublasCtpmv, cudastub_cublas_bind_cublasCtpmv);
@@ -8076,7 +8219,8 @@ static void cublasCtpmv_resolve(char a0, char a1, char a2, int a3, const cuCompl
 {
 	cublasCtpmv_fn fn = cublasCtpmv_choose();
 
-	atomic_store_explicit(&cublasCtpmv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCtpmv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -8110,7 +8254,7 @@ void *cudastub_cublas_bind_cublasCtpmv_v2(void)
 {
 	void *fn = (void *)cublasCtpmv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCtpmv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCtpmv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCtpmv_v2, cudastub_cublas_slot_cublasCtpmv_v2, cudastub_cublas_resolve_cublasCtpmv_v2, cudastub_cublas_bind_cublasCtpmv_v2);
@@ -8125,7 +8269,8 @@ static cublasStatus_t cublasCtpmv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasCtpmv_v2_fn fn = cublasCtpmv_v2_choose();
 
-	atomic_store_explicit(&cublasCtpmv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCtpmv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -8159,7 +8304,7 @@ void *cudastub_cublas_bind_cublasCtpmv_v2_64(void)
 {
 	void *fn = (void *)cublasCtpmv_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCtpmv_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCtpmv_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCtpmv_v2_64, cudastub_cublas_slot_cublasCtpmv_v2_64, cudastub_cublas_resolve_cublasCtpmv_v2_64, cudastub_cublas_bind_cublasCtpmv_v2_64);
@@ -8174,7 +8319,8 @@ static cublasStatus_t cublasCtpmv_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasCtpmv_v2_64_fn fn = cublasCtpmv_v2_64_choose();
 
-	atomic_store_explicit(&cublasCtpmv_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCtpmv_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -8205,7 +8351,7 @@ void *cudastub_cublas_bind_cublasCtpsv(void)
 {
 	void *fn = (void *)cublasCtpsv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCtpsv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCtpsv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCtpsv, cudastub_cublas_slot_cublasCtpsv, cudastub_cublas_resolve_cublasCtpsv, cudastub_cublas_bind_cublasCtpsv);
@@ -8220,7 +8366,8 @@ static void cublasCtpsv_resolve(char a0, char a1, char a2, int a3, const cuCompl
 {
 	cublasCtpsv_fn fn = cublasCtpsv_choose();
 
-	atomic_store_explicit(&cublasCtpsv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCtpsv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -8254,7 +8401,7 @@ void *cudastub_cublas_bind_cublasCtpsv_v2(void)
 {
 	void *fn = (void *)cublasCtpsv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCtpsv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCtpsv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCtpsv_v2, cudastub_cublas_slot_cublasCtpsv_v2, cudastub_cublas_resolve_cublasCtpsv_v2, cudastub_cublas_bind_cublasCtpsv_v2);
@@ -8269,7 +8416,8 @@ static cublasStatus_t cublasCtpsv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasCtpsv_v2_fn fn = cublasCtpsv_v2_choose();
 
-	atomic_store_explicit(&cublasCtpsv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCtpsv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -8303,7 +8451,7 @@ void *cudastub_cublas_bind_cublasCtpsv_v2_64(void)
 {
 	void *fn = (void *)cublasCtpsv_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCtpsv_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCtpsv_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCtpsv_v2_64, cudastub_cublas_slot_cublasCtpsv_v2_64, cudastub_cublas_resolve_cublasCtpsv_v2_64, cudastub_cublas_bind_cublasCtpsv_v2_64);
@@ -8318,7 +8466,8 @@ static cublasStatus_t cublasCtpsv_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasCtpsv_v2_64_fn fn = cublasCtpsv_v2_64_choose();
 
-	atomic_store_explicit(&cublasCtpsv_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCtpsv_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -8350,7 +8499,7 @@ void *cudastub_cublas_bind_cublasCtpttr(void)
 {
 	void *fn = (void *)cublasCtpttr_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCtpttr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCtpttr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCtpttr, cudastub_cublas_slot_cublasCtpttr, cudastub_cublas_resolve_cublasCtpttr, cudastub_cublas_bind_cublasCtpttr);
@@ -8365,7 +8514,8 @@ static cublasStatus_t cublasCtpttr_resolve(cublasHandle_t a0, cublasFillMode_t a
 {
 	cublasCtpttr_fn fn = cublasCtpttr_choose();
 
-	atomic_store_explicit(&cublasCtpttr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCtpttr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -8400,7 +8550,7 @@ void *cudastub_cublas_bind_cublasCtrmm(void)
 {
 	void *fn = (void *)cublasCtrmm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCtrmm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCtrmm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCtrmm, cudastub_cublas_slot_cublasCtrmm, cudastub_cublas_resolve_cublasCtrmm, cudastub_cublas_bind_cublasCtrmm);
@@ -8415,7 +8565,8 @@ static void cublasCtrmm_resolve(char a0, char a1, char a2, char a3, int a4, int 
 {
 	cublasCtrmm_fn fn = cublasCtrmm_choose();
 
-	atomic_store_explicit(&cublasCtrmm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCtrmm_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -8455,7 +8606,7 @@ void *cudastub_cublas_bind_cublasCtrmm_v2(void)
 {
 	void *fn = (void *)cublasCtrmm_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCtrmm_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCtrmm_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCtrmm_v2, cudastub_cublas_slot_cublasCtrmm_v2, cudastub_cublas_resolve_cublasCtrmm_v2, cudastub_cublas_bind_cublasCtrmm_v2);
@@ -8470,7 +8621,8 @@ static cublasStatus_t cublasCtrmm_v2_resolve(cublasHandle_t a0, cublasSideMode_t
 {
 	cublasCtrmm_v2_fn fn = cublasCtrmm_v2_choose();
 
-	atomic_store_explicit(&cublasCtrmm_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCtrmm_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -8510,7 +8662,7 @@ void *cudastub_cublas_bind_cublasCtrmm_v2_64(void)
 {
 	void *fn = (void *)cublasCtrmm_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCtrmm_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCtrmm_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCtrmm_v2_64, cudastub_cublas_slot_cublasCtrmm_v2_64, cudastub_cublas_resolve_cublasCtrmm_v2_64, cudastub_cublas_bind_cublasCtrmm_v2_64);
@@ -8525,7 +8677,8 @@ static cublasStatus_t cublasCtrmm_v2_64_resolve(cublasHandle_t a0, cublasSideMod
 {
 	cublasCtrmm_v2_64_fn fn = cublasCtrmm_v2_64_choose();
 
-	atomic_store_explicit(&cublasCtrmm_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCtrmm_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -8557,7 +8710,7 @@ void *cudastub_cublas_bind_cublasCtrmv(void)
 {
 	void *fn = (void *)cublasCtrmv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCtrmv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCtrmv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCtrmv, cudastub_cublas_slot_cublasCtrmv, cudastub_cublas_resolve_cublasCtrmv, cudastub_cublas_bind_cublasCtrmv);
@@ -8572,7 +8725,8 @@ static void cublasCtrmv_resolve(char a0, char a1, char a2, int a3, const cuCompl
 {
 	cublasCtrmv_fn fn = cublasCtrmv_choose();
 
-	atomic_store_explicit(&cublasCtrmv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCtrmv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -8607,7 +8761,7 @@ void *cudastub_cublas_bind_cublasCtrmv_v2(void)
 {
 	void *fn = (void *)cublasCtrmv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCtrmv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCtrmv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCtrmv_v2, cudastub_cublas_slot_cublasCtrmv_v2, cudastub_cublas_resolve_cublasCtrmv_v2, cudastub_cublas_bind_cublasCtrmv_v2);
@@ -8622,7 +8776,8 @@ static cublasStatus_t cublasCtrmv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasCtrmv_v2_fn fn = cublasCtrmv_v2_choose();
 
-	atomic_store_explicit(&cublasCtrmv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCtrmv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -8657,7 +8812,7 @@ void *cudastub_cublas_bind_cublasCtrmv_v2_64(void)
 {
 	void *fn = (void *)cublasCtrmv_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCtrmv_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCtrmv_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCtrmv_v2_64, cudastub_cublas_slot_cublasCtrmv_v2_64, cudastub_cublas_resolve_cublasCtrmv_v2_64, cudastub_cublas_bind_cublasCtrmv_v2_64);
@@ -8672,7 +8827,8 @@ static cublasStatus_t cublasCtrmv_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasCtrmv_v2_64_fn fn = cublasCtrmv_v2_64_choose();
 
-	atomic_store_explicit(&cublasCtrmv_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCtrmv_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -8707,7 +8863,7 @@ void *cudastub_cublas_bind_cublasCtrsm(void)
 {
 	void *fn = (void *)cublasCtrsm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCtrsm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCtrsm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCtrsm, cudastub_cublas_slot_cublasCtrsm, cudastub_cublas_resolve_cublasCtrsm, cudastub_cublas_bind_cublasCtrsm);
@@ -8722,7 +8878,8 @@ static void cublasCtrsm_resolve(char a0, char a1, char a2, char a3, int a4, int 
 {
 	cublasCtrsm_fn fn = cublasCtrsm_choose();
 
-	atomic_store_explicit(&cublasCtrsm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCtrsm_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -8761,7 +8918,7 @@ void *cudastub_cublas_bind_cublasCtrsmBatched(void)
 {
 	void *fn = (void *)cublasCtrsmBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCtrsmBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCtrsmBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCtrsmBatched, cudastub_cublas_slot_cublasCtrsmBatched, cudastub_cublas_resolve_cublasCtrsmBatched, cudastub_cublas_bind_cublasCtrsmBatched);
@@ -8776,7 +8933,8 @@ static cublasStatus_t cublasCtrsmBatched_resolve(cublasHandle_t a0, cublasSideMo
 {
 	cublasCtrsmBatched_fn fn = cublasCtrsmBatched_choose();
 
-	atomic_store_explicit(&cublasCtrsmBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCtrsmBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -8815,7 +8973,7 @@ void *cudastub_cublas_bind_cublasCtrsmBatched_64(void)
 {
 	void *fn = (void *)cublasCtrsmBatched_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCtrsmBatched_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCtrsmBatched_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCtrsmBatched_64, cudastub_cublas_slot_cublasCtrsmBatched_64, cudastub_cublas_resolve_cublasCtrsmBatched_64, cudastub_cublas_bind_cublasCtrsmBatched_64);
@@ -8830,7 +8988,8 @@ static cublasStatus_t cublasCtrsmBatched_64_resolve(cublasHandle_t a0, cublasSid
 {
 	cublasCtrsmBatched_64_fn fn = cublasCtrsmBatched_64_choose();
 
-	atomic_store_explicit(&cublasCtrsmBatched_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCtrsmBatched_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -8868,7 +9027,7 @@ void *cudastub_cublas_bind_cublasCtrsm_v2(void)
 {
 	void *fn = (void *)cublasCtrsm_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCtrsm_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCtrsm_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCtrsm_v2, cudastub_cublas_slot_cublasCtrsm_v2, cudastub_cublas_resolve_cublasCtrsm_v2, cudastub_cublas_bind_cublasCtrsm_v2);
@@ -8883,7 +9042,8 @@ static cublasStatus_t cublasCtrsm_v2_resolve(cublasHandle_t a0, cublasSideMode_t
 {
 	cublasCtrsm_v2_fn fn = cublasCtrsm_v2_choose();
 
-	atomic_store_explicit(&cublasCtrsm_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCtrsm_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -8921,7 +9081,7 @@ void *cudastub_cublas_bind_cublasCtrsm_v2_64(void)
 {
 	void *fn = (void *)cublasCtrsm_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCtrsm_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCtrsm_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCtrsm_v2_64, cudastub_cublas_slot_cublasCtrsm_v2_64, cudastub_cublas_resolve_cublasCtrsm_v2_64, cudastub_cublas_bind_cublasCtrsm_v2_64);
@@ -8936,7 +9096,8 @@ static cublasStatus_t cublasCtrsm_v2_64_resolve(cublasHandle_t a0, cublasSideMod
 {
 	cublasCtrsm_v2_64_fn fn = cublasCtrsm_v2_64_choose();
 
-	atomic_store_explicit(&cublasCtrsm_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCtrsm_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -8968,7 +9129,7 @@ void *cudastub_cublas_bind_cublasCtrsv(void)
 {
 	void *fn = (void *)cublasCtrsv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCtrsv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCtrsv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCtrsv, cudastub_cublas_slot_cublasCtrsv, cudastub_cublas_resolve_cublasCtrsv, cudastub_cublas_bind_cublasCtrsv);
@@ -8983,7 +9144,8 @@ static void cublasCtrsv_resolve(char a0, char a1, char a2, int a3, const cuCompl
 {
 	cublasCtrsv_fn fn = cublasCtrsv_choose();
 
-	atomic_store_explicit(&cublasCtrsv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCtrsv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -9018,7 +9180,7 @@ void *cudastub_cublas_bind_cublasCtrsv_v2(void)
 {
 	void *fn = (void *)cublasCtrsv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCtrsv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCtrsv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCtrsv_v2, cudastub_cublas_slot_cublasCtrsv_v2, cudastub_cublas_resolve_cublasCtrsv_v2, cudastub_cublas_bind_cublasCtrsv_v2);
@@ -9033,7 +9195,8 @@ static cublasStatus_t cublasCtrsv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasCtrsv_v2_fn fn = cublasCtrsv_v2_choose();
 
-	atomic_store_explicit(&cublasCtrsv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCtrsv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -9068,7 +9231,7 @@ void *cudastub_cublas_bind_cublasCtrsv_v2_64(void)
 {
 	void *fn = (void *)cublasCtrsv_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCtrsv_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCtrsv_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCtrsv_v2_64, cudastub_cublas_slot_cublasCtrsv_v2_64, cudastub_cublas_resolve_cublasCtrsv_v2_64, cudastub_cublas_bind_cublasCtrsv_v2_64);
@@ -9083,7 +9246,8 @@ static cublasStatus_t cublasCtrsv_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasCtrsv_v2_64_fn fn = cublasCtrsv_v2_64_choose();
 
-	atomic_store_explicit(&cublasCtrsv_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCtrsv_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -9115,7 +9279,7 @@ void *cudastub_cublas_bind_cublasCtrttp(void)
 {
 	void *fn = (void *)cublasCtrttp_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasCtrttp, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasCtrttp, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCtrttp, cudastub_cublas_slot_cublasCtrttp, cudastub_cublas_resolve_cublasCtrttp, cudastub_cublas_bind_cublasCtrttp);
@@ -9130,7 +9294,8 @@ static cublasStatus_t cublasCtrttp_resolve(cublasHandle_t a0, cublasFillMode_t a
 {
 	cublasCtrttp_fn fn = cublasCtrttp_choose();
 
-	atomic_store_explicit(&cublasCtrttp_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasCtrttp_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -9160,7 +9325,7 @@ void *cudastub_cublas_bind_cublasDasum(void)
 {
 	void *fn = (void *)cublasDasum_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDasum, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDasum, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDasum, cudastub_cublas_slot_cublasDasum, cudastub_cublas_resolve_cublasDasum, cudastub_cublas_bind_cublasDasum);
@@ -9175,7 +9340,8 @@ static double cublasDasum_resolve(int a0, const double *a1, int a2)
 {
 	cublasDasum_fn fn = cublasDasum_choose();
 
-	atomic_store_explicit(&cublasDasum_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDasum_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -9206,7 +9372,7 @@ void *cudastub_cublas_bind_cublasDasum_v2(void)
 {
 	void *fn = (void *)cublasDasum_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDasum_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDasum_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDasum_v2, cudastub_cublas_slot_cublasDasum_v2, cudastub_cublas_resolve_cublasDasum_v2, cudastub_cublas_bind_cublasDasum_v2);
@@ -9221,7 +9387,8 @@ static cublasStatus_t cublasDasum_v2_resolve(cublasHandle_t a0, int a1, const do
 {
 	cublasDasum_v2_fn fn = cublasDasum_v2_choose();
 
-	atomic_store_explicit(&cublasDasum_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDasum_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -9252,7 +9419,7 @@ void *cudastub_cublas_bind_cublasDasum_v2_64(void)
 {
 	void *fn = (void *)cublasDasum_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDasum_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDasum_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDasum_v2_64, cudastub_cublas_slot_cublasDasum_v2_64, cudastub_cublas_resolve_cublasDasum_v2_64, cudastub_cublas_bind_cublasDasum_v2_64);
@@ -9267,7 +9434,8 @@ static cublasStatus_t cublasDasum_v2_64_resolve(cublasHandle_t a0, int64_t a1, c
 {
 	cublasDasum_v2_64_fn fn = cublasDasum_v2_64_choose();
 
-	atomic_store_explicit(&cublasDasum_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDasum_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -9297,7 +9465,7 @@ void *cudastub_cublas_bind_cublasDaxpy(void)
 {
 	void *fn = (void *)cublasDaxpy_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDaxpy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDaxpy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDaxpy, cudastub_cublas_slot_cublasDaxpy, cudastub_cublas_resolve_cublasDaxpy, cudastub_cublas_bind_cublasDaxpy);
@@ -9312,7 +9480,8 @@ static void cublasDaxpy_resolve(int a0, double a1, const double *a2, int a3, dou
 {
 	cublasDaxpy_fn fn = cublasDaxpy_choose();
 
-	atomic_store_explicit(&cublasDaxpy_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDaxpy_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -9345,7 +9514,7 @@ void *cudastub_cublas_bind_cublasDaxpy_v2(void)
 {
 	void *fn = (void *)cublasDaxpy_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDaxpy_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDaxpy_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDaxpy_v2, cudastub_cublas_slot_cublasDaxpy_v2, cudastub_cublas_resolve_cublasDaxpy_v2, cudastub_cublas_bind_cublasDaxpy_v2);
@@ -9360,7 +9529,8 @@ static cublasStatus_t cublasDaxpy_v2_resolve(cublasHandle_t a0, int a1, const do
 {
 	cublasDaxpy_v2_fn fn = cublasDaxpy_v2_choose();
 
-	atomic_store_explicit(&cublasDaxpy_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDaxpy_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -9393,7 +9563,7 @@ void *cudastub_cublas_bind_cublasDaxpy_v2_64(void)
 {
 	void *fn = (void *)cublasDaxpy_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDaxpy_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDaxpy_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDaxpy_v2_64, cudastub_cublas_slot_cublasDaxpy_v2_64, cudastub_cublas_resolve_cublasDaxpy_v2_64, cudastub_cublas_bind_cublasDaxpy_v2_64);
@@ -9408,7 +9578,8 @@ static cublasStatus_t cublasDaxpy_v2_64_resolve(cublasHandle_t a0, int64_t a1, c
 {
 	cublasDaxpy_v2_64_fn fn = cublasDaxpy_v2_64_choose();
 
-	atomic_store_explicit(&cublasDaxpy_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDaxpy_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -9437,7 +9608,7 @@ void *cudastub_cublas_bind_cublasDcopy(void)
 {
 	void *fn = (void *)cublasDcopy_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDcopy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDcopy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDcopy, cudastub_cublas_slot_cublasDcopy, cudastub_cublas_resolve_cublasDcopy, cudastub_cublas_bind_cublasDcopy);
@@ -9452,7 +9623,8 @@ static void cublasDcopy_resolve(int a0, const double *a1, int a2, double *a3, in
 {
 	cublasDcopy_fn fn = cublasDcopy_choose();
 
-	atomic_store_explicit(&cublasDcopy_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDcopy_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -9484,7 +9656,7 @@ void *cudastub_cublas_bind_cublasDcopy_v2(void)
 {
 	void *fn = (void *)cublasDcopy_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDcopy_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDcopy_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDcopy_v2, cudastub_cublas_slot_cublasDcopy_v2, cudastub_cublas_resolve_cublasDcopy_v2, cudastub_cublas_bind_cublasDcopy_v2);
@@ -9499,7 +9671,8 @@ static cublasStatus_t cublasDcopy_v2_resolve(cublasHandle_t a0, int a1, const do
 {
 	cublasDcopy_v2_fn fn = cublasDcopy_v2_choose();
 
-	atomic_store_explicit(&cublasDcopy_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDcopy_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -9531,7 +9704,7 @@ void *cudastub_cublas_bind_cublasDcopy_v2_64(void)
 {
 	void *fn = (void *)cublasDcopy_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDcopy_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDcopy_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDcopy_v2_64, cudastub_cublas_slot_cublasDcopy_v2_64, cudastub_cublas_resolve_cublasDcopy_v2_64, cudastub_cublas_bind_cublasDcopy_v2_64);
@@ -9546,7 +9719,8 @@ static cublasStatus_t cublasDcopy_v2_64_resolve(cublasHandle_t a0, int64_t a1, c
 {
 	cublasDcopy_v2_64_fn fn = cublasDcopy_v2_64_choose();
 
-	atomic_store_explicit(&cublasDcopy_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDcopy_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -9582,7 +9756,7 @@ void *cudastub_cublas_bind_cublasDdgmm(void)
 {
 	void *fn = (void *)cublasDdgmm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDdgmm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDdgmm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDdgmm, cudastub_cublas_slot_cublasDdgmm, cudastub_cublas_resolve_cublasDdgmm, cudastub_cublas_bind_cublasDdgmm);
@@ -9597,7 +9771,8 @@ static cublasStatus_t cublasDdgmm_resolve(cublasHandle_t a0, cublasSideMode_t a1
 {
 	cublasDdgmm_fn fn = cublasDdgmm_choose();
 
-	atomic_store_explicit(&cublasDdgmm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDdgmm_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -9633,7 +9808,7 @@ void *cudastub_cublas_bind_cublasDdgmm_64(void)
 {
 	void *fn = (void *)cublasDdgmm_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDdgmm_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDdgmm_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDdgmm_64, cudastub_cublas_slot_cublasDdgmm_64, cudastub_cublas_resolve_cublasDdgmm_64, cudastub_cublas_bind_cublasDdgmm_64);
@@ -9648,7 +9823,8 @@ static cublasStatus_t cublasDdgmm_64_resolve(cublasHandle_t a0, cublasSideMode_t
 {
 	cublasDdgmm_64_fn fn = cublasDdgmm_64_choose();
 
-	atomic_store_explicit(&cublasDdgmm_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDdgmm_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -9680,7 +9856,7 @@ void *cudastub_cublas_bind_cublasDdot(void)
 {
 	void *fn = (void *)cublasDdot_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDdot, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDdot, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDdot, cudastub_cublas_slot_cublasDdot, cudastub_cublas_resolve_cublasDdot, cudastub_cublas_bind_cublasDdot);
@@ -9695,7 +9871,8 @@ static double cublasDdot_resolve(int a0, const double *a1, int a2, const double 
 {
 	cublasDdot_fn fn = cublasDdot_choose();
 
-	atomic_store_explicit(&cublasDdot_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDdot_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -9728,7 +9905,7 @@ void *cudastub_cublas_bind_cublasDdot_v2(void)
 {
 	void *fn = (void *)cublasDdot_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDdot_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDdot_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDdot_v2, cudastub_cublas_slot_cublasDdot_v2, cudastub_cublas_resolve_cublasDdot_v2, cudastub_cublas_bind_cublasDdot_v2);
@@ -9743,7 +9920,8 @@ static cublasStatus_t cublasDdot_v2_resolve(cublasHandle_t a0, int a1, const dou
 {
 	cublasDdot_v2_fn fn = cublasDdot_v2_choose();
 
-	atomic_store_explicit(&cublasDdot_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDdot_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -9776,7 +9954,7 @@ void *cudastub_cublas_bind_cublasDdot_v2_64(void)
 {
 	void *fn = (void *)cublasDdot_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDdot_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDdot_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDdot_v2_64, cudastub_cublas_slot_cublasDdot_v2_64, cudastub_cublas_resolve_cublasDdot_v2_64, cudastub_cublas_bind_cublasDdot_v2_64);
@@ -9791,7 +9969,8 @@ static cublasStatus_t cublasDdot_v2_64_resolve(cublasHandle_t a0, int64_t a1, co
 {
 	cublasDdot_v2_64_fn fn = cublasDdot_v2_64_choose();
 
-	atomic_store_explicit(&cublasDdot_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDdot_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -9818,7 +9997,7 @@ void *cudastub_cublas_bind_cublasDestroy_v2(void)
 {
 	void *fn = (void *)cublasDestroy_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDestroy_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDestroy_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDestroy_v2, cudastub_cublas_slot_cublasDestroy_v2, cudastub_cublas_resolve_cublasDestroy_v2, cudastub_cublas_bind_cublasDestroy_v2);
@@ -9833,7 +10012,8 @@ static cublasStatus_t cublasDestroy_v2_resolve(cublasHandle_t a0)
 {
 	cublasDestroy_v2_fn fn = cublasDestroy_v2_choose();
 
-	atomic_store_explicit(&cublasDestroy_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDestroy_v2_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -9870,7 +10050,7 @@ void *cudastub_cublas_bind_cublasDgbmv(void)
 {
 	void *fn = (void *)cublasDgbmv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDgbmv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDgbmv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDgbmv, cudastub_cublas_slot_cublasDgbmv, cudastub_cublas_resolve_cublasDgbmv, cudastub_cublas_bind_cublasDgbmv);
@@ -9885,7 +10065,8 @@ static void cublasDgbmv_resolve(char a0, int a1, int a2, int a3, int a4, double 
 {
 	cublasDgbmv_fn fn = cublasDgbmv_choose();
 
-	atomic_store_explicit(&cublasDgbmv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDgbmv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -9925,7 +10106,7 @@ void *cudastub_cublas_bind_cublasDgbmv_v2(void)
 {
 	void *fn = (void *)cublasDgbmv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDgbmv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDgbmv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDgbmv_v2, cudastub_cublas_slot_cublasDgbmv_v2, cudastub_cublas_resolve_cublasDgbmv_v2, cudastub_cublas_bind_cublasDgbmv_v2);
@@ -9940,7 +10121,8 @@ static cublasStatus_t cublasDgbmv_v2_resolve(cublasHandle_t a0, cublasOperation_
 {
 	cublasDgbmv_v2_fn fn = cublasDgbmv_v2_choose();
 
-	atomic_store_explicit(&cublasDgbmv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDgbmv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -9980,7 +10162,7 @@ void *cudastub_cublas_bind_cublasDgbmv_v2_64(void)
 {
 	void *fn = (void *)cublasDgbmv_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDgbmv_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDgbmv_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDgbmv_v2_64, cudastub_cublas_slot_cublasDgbmv_v2_64, cudastub_cublas_resolve_cublasDgbmv_v2_64, cudastub_cublas_bind_cublasDgbmv_v2_64);
@@ -9995,7 +10177,8 @@ static cublasStatus_t cublasDgbmv_v2_64_resolve(cublasHandle_t a0, cublasOperati
 {
 	cublasDgbmv_v2_64_fn fn = cublasDgbmv_v2_64_choose();
 
-	atomic_store_explicit(&cublasDgbmv_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDgbmv_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -10034,7 +10217,7 @@ void *cudastub_cublas_bind_cublasDgeam(void)
 {
 	void *fn = (void *)cublasDgeam_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDgeam, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDgeam, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDgeam, cudastub_cublas_slot_cublasDgeam, cudastub_cublas_resolve_cublasDgeam, cudastub_cublas_bind_cublasDgeam);
@@ -10049,7 +10232,8 @@ static cublasStatus_t cublasDgeam_resolve(cublasHandle_t a0, cublasOperation_t a
 {
 	cublasDgeam_fn fn = cublasDgeam_choose();
 
-	atomic_store_explicit(&cublasDgeam_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDgeam_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -10088,7 +10272,7 @@ void *cudastub_cublas_bind_cublasDgeam_64(void)
 {
 	void *fn = (void *)cublasDgeam_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDgeam_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDgeam_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDgeam_64, cudastub_cublas_slot_cublasDgeam_64, cudastub_cublas_resolve_cublasDgeam_64, cudastub_cublas_bind_cublasDgeam_64);
@@ -10103,7 +10287,8 @@ static cublasStatus_t cublasDgeam_64_resolve(cublasHandle_t a0, cublasOperation_
 {
 	cublasDgeam_64_fn fn = cublasDgeam_64_choose();
 
-	atomic_store_explicit(&cublasDgeam_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDgeam_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -10141,7 +10326,7 @@ void *cudastub_cublas_bind_cublasDgelsBatched(void)
 {
 	void *fn = (void *)cublasDgelsBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDgelsBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDgelsBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDgelsBatched, cudastub_cublas_slot_cublasDgelsBatched, cudastub_cublas_resolve_cublasDgelsBatched, cudastub_cublas_bind_cublasDgelsBatched);
@@ -10156,7 +10341,8 @@ static cublasStatus_t cublasDgelsBatched_resolve(cublasHandle_t a0, cublasOperat
 {
 	cublasDgelsBatched_fn fn = cublasDgelsBatched_choose();
 
-	atomic_store_explicit(&cublasDgelsBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDgelsBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -10193,7 +10379,7 @@ void *cudastub_cublas_bind_cublasDgemm(void)
 {
 	void *fn = (void *)cublasDgemm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDgemm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDgemm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDgemm, cudastub_cublas_slot_cublasDgemm, cudastub_cublas_resolve_cublasDgemm, cudastub_cublas_bind_cublasDgemm);
@@ -10208,7 +10394,8 @@ static void cublasDgemm_resolve(char a0, char a1, int a2, int a3, int a4, double
 {
 	cublasDgemm_fn fn = cublasDgemm_choose();
 
-	atomic_store_explicit(&cublasDgemm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDgemm_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -10249,7 +10436,7 @@ void *cudastub_cublas_bind_cublasDgemmBatched(void)
 {
 	void *fn = (void *)cublasDgemmBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDgemmBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDgemmBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDgemmBatched, cudastub_cublas_slot_cublasDgemmBatched, cudastub_cublas_resolve_cublasDgemmBatched, cudastub_cublas_bind_cublasDgemmBatched);
@@ -10264,7 +10451,8 @@ static cublasStatus_t cublasDgemmBatched_resolve(cublasHandle_t a0, cublasOperat
 {
 	cublasDgemmBatched_fn fn = cublasDgemmBatched_choose();
 
-	atomic_store_explicit(&cublasDgemmBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDgemmBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
 }
 #endif
@@ -10305,7 +10493,7 @@ void *cudastub_cublas_bind_cublasDgemmBatched_64(void)
 {
 	void *fn = (void *)cublasDgemmBatched_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDgemmBatched_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDgemmBatched_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDgemmBatched_64, cudastub_cublas_slot_cublasDgemmBatched_64, cudastub_cublas_resolve_cublasDgemmBatched_64, cudastub_cublas_bind_cublasDgemmBatched_64);
@@ -10320,7 +10508,8 @@ static cublasStatus_t cublasDgemmBatched_64_resolve(cublasHandle_t a0, cublasOpe
 {
 	cublasDgemmBatched_64_fn fn = cublasDgemmBatched_64_choose();
 
-	atomic_store_explicit(&cublasDgemmBatched_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDgemmBatched_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
 }
 #endif
@@ -10362,7 +10551,7 @@ void *cudastub_cublas_bind_cublasDgemmGroupedBatched(void)
 {
 	void *fn = (void *)cublasDgemmGroupedBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDgemmGroupedBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDgemmGroupedBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDgemmGroupedBatched, cudastub_cublas_slot_cublasDgemmGroupedBatched, cudastub_cublas_resolve_cublasDgemmGroupedBatched, cudastub_cublas_bind_cublasDgemmGroupedBatched);
@@ -10377,7 +10566,8 @@ static cublasStatus_t cublasDgemmGroupedBatched_resolve(cublasHandle_t a0, const
 {
 	cublasDgemmGroupedBatched_fn fn = cublasDgemmGroupedBatched_choose();
 
-	atomic_store_explicit(&cublasDgemmGroupedBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDgemmGroupedBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
 }
 #endif
@@ -10419,7 +10609,7 @@ void *cudastub_cublas_bind_cublasDgemmGroupedBatched_64(void)
 {
 	void *fn = (void *)cublasDgemmGroupedBatched_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDgemmGroupedBatched_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDgemmGroupedBatched_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDgemmGroupedBatched_64, cudastub_cublas_slot_cublasDgemmGroupedBatched_64, cudastub_cublas_resolve_cublasDgemmGroupedBatched_64, cudastub_cublas_bind_cublasDgemmGroupedBatched_64);
@@ -10434,7 +10624,8 @@ static cublasStatus_t cublasDgemmGroupedBatched_64_resolve(cublasHandle_t a0, co
 {
 	cublasDgemmGroupedBatched_64_fn fn = cublasDgemmGroupedBatched_64_choose();
 
-	atomic_store_explicit(&cublasDgemmGroupedBatched_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDgemmGroupedBatched_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
 }
 #endif
@@ -10478,7 +10669,7 @@ void *cudastub_cublas_bind_cublasDgemmStridedBatched(void)
 {
 	void *fn = (void *)cublasDgemmStridedBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDgemmStridedBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDgemmStridedBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDgemmStridedBatched, cudastub_cublas_slot_cublasDgemmStridedBatched, cudastub_cublas_resolve_cublasDgemmStridedBatched, cudastub_cublas_bind_cublasDgemmStridedBatched);
@@ -10493,7 +10684,8 @@ static cublasStatus_t cublasDgemmStridedBatched_resolve(cublasHandle_t a0, cubla
 {
 	cublasDgemmStridedBatched_fn fn = cublasDgemmStridedBatched_choose();
 
-	atomic_store_explicit(&cublasDgemmStridedBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDgemmStridedBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
 }
 #endif
@@ -10537,7 +10729,7 @@ void *cudastub_cublas_bind_cublasDgemmStridedBatched_64(void)
 {
 	void *fn = (void *)cublasDgemmStridedBatched_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDgemmStridedBatched_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDgemmStridedBatched_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDgemmStridedBatched_64, cudastub_cublas_slot_cublasDgemmStridedBatched_64, cudastub_cublas_resolve_cublasDgemmStridedBatched_64, cudastub_cublas_bind_cublasDgemmStridedBatched_64);
@@ -10552,7 +10744,8 @@ static cublasStatus_t cublasDgemmStridedBatched_64_resolve(cublasHandle_t a0, cu
 {
 	cublasDgemmStridedBatched_64_fn fn = cublasDgemmStridedBatched_64_choose();
 
-	atomic_store_explicit(&cublasDgemmStridedBatched_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDgemmStridedBatched_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
 }
 #endif
@@ -10592,7 +10785,7 @@ void *cudastub_cublas_bind_cublasDgemm_v2(void)
 {
 	void *fn = (void *)cublasDgemm_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDgemm_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDgemm_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDgemm_v2, cudastub_cublas_slot_cublasDgemm_v2, cudastub_cublas_resolve_cublasDgemm_v2, cudastub_cublas_bind_cublasDgemm_v2);
@@ -10607,7 +10800,8 @@ static cublasStatus_t cublasDgemm_v2_resolve(cublasHandle_t a0, cublasOperation_
 {
 	cublasDgemm_v2_fn fn = cublasDgemm_v2_choose();
 
-	atomic_store_explicit(&cublasDgemm_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDgemm_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -10647,7 +10841,7 @@ void *cudastub_cublas_bind_cublasDgemm_v2_64(void)
 {
 	void *fn = (void *)cublasDgemm_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDgemm_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDgemm_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDgemm_v2_64, cudastub_cublas_slot_cublasDgemm_v2_64, cudastub_cublas_resolve_cublasDgemm_v2_64, cudastub_cublas_bind_cublasDgemm_v2_64);
@@ -10662,7 +10856,8 @@ static cublasStatus_t cublasDgemm_v2_64_resolve(cublasHandle_t a0, cublasOperati
 {
 	cublasDgemm_v2_64_fn fn = cublasDgemm_v2_64_choose();
 
-	atomic_store_explicit(&cublasDgemm_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDgemm_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -10697,7 +10892,7 @@ void *cudastub_cublas_bind_cublasDgemv(void)
 {
 	void *fn = (void *)cublasDgemv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDgemv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDgemv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDgemv, cudastub_cublas_slot_cublasDgemv, cudastub_cublas_resolve_cublasDgemv, cudastub_cublas_bind_cublasDgemv);
@@ -10712,7 +10907,8 @@ static void cublasDgemv_resolve(char a0, int a1, int a2, double a3, const double
 {
 	cublasDgemv_fn fn = cublasDgemv_choose();
 
-	atomic_store_explicit(&cublasDgemv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDgemv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -10751,7 +10947,7 @@ void *cudastub_cublas_bind_cublasDgemvBatched(void)
 {
 	void *fn = (void *)cublasDgemvBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDgemvBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDgemvBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDgemvBatched, cudastub_cublas_slot_cublasDgemvBatched, cudastub_cublas_resolve_cublasDgemvBatched, cudastub_cublas_bind_cublasDgemvBatched);
@@ -10766,7 +10962,8 @@ static cublasStatus_t cublasDgemvBatched_resolve(cublasHandle_t a0, cublasOperat
 {
 	cublasDgemvBatched_fn fn = cublasDgemvBatched_choose();
 
-	atomic_store_explicit(&cublasDgemvBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDgemvBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -10805,7 +11002,7 @@ void *cudastub_cublas_bind_cublasDgemvBatched_64(void)
 {
 	void *fn = (void *)cublasDgemvBatched_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDgemvBatched_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDgemvBatched_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDgemvBatched_64, cudastub_cublas_slot_cublasDgemvBatched_64, cudastub_cublas_resolve_cublasDgemvBatched_64, cudastub_cublas_bind_cublasDgemvBatched_64);
@@ -10820,7 +11017,8 @@ static cublasStatus_t cublasDgemvBatched_64_resolve(cublasHandle_t a0, cublasOpe
 {
 	cublasDgemvBatched_64_fn fn = cublasDgemvBatched_64_choose();
 
-	atomic_store_explicit(&cublasDgemvBatched_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDgemvBatched_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -10862,7 +11060,7 @@ void *cudastub_cublas_bind_cublasDgemvStridedBatched(void)
 {
 	void *fn = (void *)cublasDgemvStridedBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDgemvStridedBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDgemvStridedBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDgemvStridedBatched, cudastub_cublas_slot_cublasDgemvStridedBatched, cudastub_cublas_resolve_cublasDgemvStridedBatched, cudastub_cublas_bind_cublasDgemvStridedBatched);
@@ -10877,7 +11075,8 @@ static cublasStatus_t cublasDgemvStridedBatched_resolve(cublasHandle_t a0, cubla
 {
 	cublasDgemvStridedBatched_fn fn = cublasDgemvStridedBatched_choose();
 
-	atomic_store_explicit(&cublasDgemvStridedBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDgemvStridedBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
 }
 #endif
@@ -10919,7 +11118,7 @@ void *cudastub_cublas_bind_cublasDgemvStridedBatched_64(void)
 {
 	void *fn = (void *)cublasDgemvStridedBatched_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDgemvStridedBatched_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDgemvStridedBatched_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDgemvStridedBatched_64, cudastub_cublas_slot_cublasDgemvStridedBatched_64, cudastub_cublas_resolve_cublasDgemvStridedBatched_64, cudastub_cublas_bind_cublasDgemvStridedBatched_64);
@@ -10934,7 +11133,8 @@ static cublasStatus_t cublasDgemvStridedBatched_64_resolve(cublasHandle_t a0, cu
 {
 	cublasDgemvStridedBatched_64_fn fn = cublasDgemvStridedBatched_64_choose();
 
-	atomic_store_explicit(&cublasDgemvStridedBatched_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDgemvStridedBatched_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
 }
 #endif
@@ -10972,7 +11172,7 @@ void *cudastub_cublas_bind_cublasDgemv_v2(void)
 {
 	void *fn = (void *)cublasDgemv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDgemv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDgemv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDgemv_v2, cudastub_cublas_slot_cublasDgemv_v2, cudastub_cublas_resolve_cublasDgemv_v2, cudastub_cublas_bind_cublasDgemv_v2);
@@ -10987,7 +11187,8 @@ static cublasStatus_t cublasDgemv_v2_resolve(cublasHandle_t a0, cublasOperation_
 {
 	cublasDgemv_v2_fn fn = cublasDgemv_v2_choose();
 
-	atomic_store_explicit(&cublasDgemv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDgemv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -11025,7 +11226,7 @@ void *cudastub_cublas_bind_cublasDgemv_v2_64(void)
 {
 	void *fn = (void *)cublasDgemv_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDgemv_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDgemv_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDgemv_v2_64, cudastub_cublas_slot_cublasDgemv_v2_64, cudastub_cublas_resolve_cublasDgemv_v2_64, cudastub_cublas_bind_cublasDgemv_v2_64);
@@ -11040,7 +11241,8 @@ static cublasStatus_t cublasDgemv_v2_64_resolve(cublasHandle_t a0, cublasOperati
 {
 	cublasDgemv_v2_64_fn fn = cublasDgemv_v2_64_choose();
 
-	atomic_store_explicit(&cublasDgemv_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDgemv_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -11074,7 +11276,7 @@ void *cudastub_cublas_bind_cublasDgeqrfBatched(void)
 {
 	void *fn = (void *)cublasDgeqrfBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDgeqrfBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDgeqrfBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDgeqrfBatched, cudastub_cublas_slot_cublasDgeqrfBatched, cudastub_cublas_resolve_cublasDgeqrfBatched, cudastub_cublas_bind_cublasDgeqrfBatched);
@@ -11089,7 +11291,8 @@ static cublasStatus_t cublasDgeqrfBatched_resolve(cublasHandle_t a0, int a1, int
 {
 	cublasDgeqrfBatched_fn fn = cublasDgeqrfBatched_choose();
 
-	atomic_store_explicit(&cublasDgeqrfBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDgeqrfBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -11122,7 +11325,7 @@ void *cudastub_cublas_bind_cublasDger(void)
 {
 	void *fn = (void *)cublasDger_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDger, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDger, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDger, cudastub_cublas_slot_cublasDger, cudastub_cublas_resolve_cublasDger, cudastub_cublas_bind_cublasDger);
@@ -11137,7 +11340,8 @@ static void cublasDger_resolve(int a0, int a1, double a2, const double *a3, int 
 {
 	cublasDger_fn fn = cublasDger_choose();
 
-	atomic_store_explicit(&cublasDger_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDger_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -11173,7 +11377,7 @@ void *cudastub_cublas_bind_cublasDger_v2(void)
 {
 	void *fn = (void *)cublasDger_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDger_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDger_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDger_v2, cudastub_cublas_slot_cublasDger_v2, cudastub_cublas_resolve_cublasDger_v2, cudastub_cublas_bind_cublasDger_v2);
@@ -11188,7 +11392,8 @@ static cublasStatus_t cublasDger_v2_resolve(cublasHandle_t a0, int a1, int a2, c
 {
 	cublasDger_v2_fn fn = cublasDger_v2_choose();
 
-	atomic_store_explicit(&cublasDger_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDger_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -11224,7 +11429,7 @@ void *cudastub_cublas_bind_cublasDger_v2_64(void)
 {
 	void *fn = (void *)cublasDger_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDger_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDger_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDger_v2_64, cudastub_cublas_slot_cublasDger_v2_64, cudastub_cublas_resolve_cublasDger_v2_64, cudastub_cublas_bind_cublasDger_v2_64);
@@ -11239,7 +11444,8 @@ static cublasStatus_t cublasDger_v2_64_resolve(cublasHandle_t a0, int64_t a1, in
 {
 	cublasDger_v2_64_fn fn = cublasDger_v2_64_choose();
 
-	atomic_store_explicit(&cublasDger_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDger_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -11272,7 +11478,7 @@ void *cudastub_cublas_bind_cublasDgetrfBatched(void)
 {
 	void *fn = (void *)cublasDgetrfBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDgetrfBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDgetrfBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDgetrfBatched, cudastub_cublas_slot_cublasDgetrfBatched, cudastub_cublas_resolve_cublasDgetrfBatched, cudastub_cublas_bind_cublasDgetrfBatched);
@@ -11287,7 +11493,8 @@ static cublasStatus_t cublasDgetrfBatched_resolve(cublasHandle_t a0, int a1, dou
 {
 	cublasDgetrfBatched_fn fn = cublasDgetrfBatched_choose();
 
-	atomic_store_explicit(&cublasDgetrfBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDgetrfBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -11322,7 +11529,7 @@ void *cudastub_cublas_bind_cublasDgetriBatched(void)
 {
 	void *fn = (void *)cublasDgetriBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDgetriBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDgetriBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDgetriBatched, cudastub_cublas_slot_cublasDgetriBatched, cudastub_cublas_resolve_cublasDgetriBatched, cudastub_cublas_bind_cublasDgetriBatched);
@@ -11337,7 +11544,8 @@ static cublasStatus_t cublasDgetriBatched_resolve(cublasHandle_t a0, int a1, con
 {
 	cublasDgetriBatched_fn fn = cublasDgetriBatched_choose();
 
-	atomic_store_explicit(&cublasDgetriBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDgetriBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -11374,7 +11582,7 @@ void *cudastub_cublas_bind_cublasDgetrsBatched(void)
 {
 	void *fn = (void *)cublasDgetrsBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDgetrsBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDgetrsBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDgetrsBatched, cudastub_cublas_slot_cublasDgetrsBatched, cudastub_cublas_resolve_cublasDgetrsBatched, cudastub_cublas_bind_cublasDgetrsBatched);
@@ -11389,7 +11597,8 @@ static cublasStatus_t cublasDgetrsBatched_resolve(cublasHandle_t a0, cublasOpera
 {
 	cublasDgetrsBatched_fn fn = cublasDgetrsBatched_choose();
 
-	atomic_store_explicit(&cublasDgetrsBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDgetrsBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -11423,7 +11632,7 @@ void *cudastub_cublas_bind_cublasDmatinvBatched(void)
 {
 	void *fn = (void *)cublasDmatinvBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDmatinvBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDmatinvBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDmatinvBatched, cudastub_cublas_slot_cublasDmatinvBatched, cudastub_cublas_resolve_cublasDmatinvBatched, cudastub_cublas_bind_cublasDmatinvBatched);
@@ -11438,7 +11647,8 @@ static cublasStatus_t cublasDmatinvBatched_resolve(cublasHandle_t a0, int a1, co
 {
 	cublasDmatinvBatched_fn fn = cublasDmatinvBatched_choose();
 
-	atomic_store_explicit(&cublasDmatinvBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDmatinvBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -11468,7 +11678,7 @@ void *cudastub_cublas_bind_cublasDnrm2(void)
 {
 	void *fn = (void *)cublasDnrm2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDnrm2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDnrm2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDnrm2, cudastub_cublas_slot_cublasDnrm2, cudastub_cublas_resolve_cublasDnrm2, cudastub_cublas_bind_cublasDnrm2);
@@ -11483,7 +11693,8 @@ static double cublasDnrm2_resolve(int a0, const double *a1, int a2)
 {
 	cublasDnrm2_fn fn = cublasDnrm2_choose();
 
-	atomic_store_explicit(&cublasDnrm2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDnrm2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -11514,7 +11725,7 @@ void *cudastub_cublas_bind_cublasDnrm2_v2(void)
 {
 	void *fn = (void *)cublasDnrm2_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDnrm2_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDnrm2_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDnrm2_v2, cudastub_cublas_slot_cublasDnrm2_v2, cudastub_cublas_resolve_cublasDnrm2_v2, cudastub_cublas_bind_cublasDnrm2_v2);
@@ -11529,7 +11740,8 @@ static cublasStatus_t cublasDnrm2_v2_resolve(cublasHandle_t a0, int a1, const do
 {
 	cublasDnrm2_v2_fn fn = cublasDnrm2_v2_choose();
 
-	atomic_store_explicit(&cublasDnrm2_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDnrm2_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -11560,7 +11772,7 @@ void *cudastub_cublas_bind_cublasDnrm2_v2_64(void)
 {
 	void *fn = (void *)cublasDnrm2_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDnrm2_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDnrm2_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDnrm2_v2_64, cudastub_cublas_slot_cublasDnrm2_v2_64, cudastub_cublas_resolve_cublasDnrm2_v2_64, cudastub_cublas_bind_cublasDnrm2_v2_64);
@@ -11575,7 +11787,8 @@ static cublasStatus_t cublasDnrm2_v2_64_resolve(cublasHandle_t a0, int64_t a1, c
 {
 	cublasDnrm2_v2_64_fn fn = cublasDnrm2_v2_64_choose();
 
-	atomic_store_explicit(&cublasDnrm2_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDnrm2_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -11612,7 +11825,7 @@ void *cudastub_cublas_bind_cublasDotEx(void)
 {
 	void *fn = (void *)cublasDotEx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDotEx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDotEx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDotEx, cudastub_cublas_slot_cublasDotEx, cudastub_cublas_resolve_cublasDotEx, cudastub_cublas_bind_cublasDotEx);
@@ -11627,7 +11840,8 @@ static cublasStatus_t cublasDotEx_resolve(cublasHandle_t a0, int a1, const void 
 {
 	cublasDotEx_fn fn = cublasDotEx_choose();
 
-	atomic_store_explicit(&cublasDotEx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDotEx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -11664,7 +11878,7 @@ void *cudastub_cublas_bind_cublasDotEx_64(void)
 {
 	void *fn = (void *)cublasDotEx_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDotEx_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDotEx_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDotEx_64, cudastub_cublas_slot_cublasDotEx_64, cudastub_cublas_resolve_cublasDotEx_64, cudastub_cublas_bind_cublasDotEx_64);
@@ -11679,7 +11893,8 @@ static cublasStatus_t cublasDotEx_64_resolve(cublasHandle_t a0, int64_t a1, cons
 {
 	cublasDotEx_64_fn fn = cublasDotEx_64_choose();
 
-	atomic_store_explicit(&cublasDotEx_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDotEx_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -11716,7 +11931,7 @@ void *cudastub_cublas_bind_cublasDotcEx(void)
 {
 	void *fn = (void *)cublasDotcEx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDotcEx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDotcEx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDotcEx, cudastub_cublas_slot_cublasDotcEx, cudastub_cublas_resolve_cublasDotcEx, cudastub_cublas_bind_cublasDotcEx);
@@ -11731,7 +11946,8 @@ static cublasStatus_t cublasDotcEx_resolve(cublasHandle_t a0, int a1, const void
 {
 	cublasDotcEx_fn fn = cublasDotcEx_choose();
 
-	atomic_store_explicit(&cublasDotcEx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDotcEx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -11768,7 +11984,7 @@ void *cudastub_cublas_bind_cublasDotcEx_64(void)
 {
 	void *fn = (void *)cublasDotcEx_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDotcEx_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDotcEx_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDotcEx_64, cudastub_cublas_slot_cublasDotcEx_64, cudastub_cublas_resolve_cublasDotcEx_64, cudastub_cublas_bind_cublasDotcEx_64);
@@ -11783,7 +11999,8 @@ static cublasStatus_t cublasDotcEx_64_resolve(cublasHandle_t a0, int64_t a1, con
 {
 	cublasDotcEx_64_fn fn = cublasDotcEx_64_choose();
 
-	atomic_store_explicit(&cublasDotcEx_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDotcEx_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -11814,7 +12031,7 @@ void *cudastub_cublas_bind_cublasDrot(void)
 {
 	void *fn = (void *)cublasDrot_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDrot, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDrot, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDrot, cudastub_cublas_slot_cublasDrot, cudastub_cublas_resolve_cublasDrot, cudastub_cublas_bind_cublasDrot);
@@ -11829,7 +12046,8 @@ static void cublasDrot_resolve(int a0, double *a1, int a2, double *a3, int a4, d
 {
 	cublasDrot_fn fn = cublasDrot_choose();
 
-	atomic_store_explicit(&cublasDrot_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDrot_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -11863,7 +12081,7 @@ void *cudastub_cublas_bind_cublasDrot_v2(void)
 {
 	void *fn = (void *)cublasDrot_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDrot_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDrot_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDrot_v2, cudastub_cublas_slot_cublasDrot_v2, cudastub_cublas_resolve_cublasDrot_v2, cudastub_cublas_bind_cublasDrot_v2);
@@ -11878,7 +12096,8 @@ static cublasStatus_t cublasDrot_v2_resolve(cublasHandle_t a0, int a1, double *a
 {
 	cublasDrot_v2_fn fn = cublasDrot_v2_choose();
 
-	atomic_store_explicit(&cublasDrot_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDrot_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -11912,7 +12131,7 @@ void *cudastub_cublas_bind_cublasDrot_v2_64(void)
 {
 	void *fn = (void *)cublasDrot_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDrot_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDrot_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDrot_v2_64, cudastub_cublas_slot_cublasDrot_v2_64, cudastub_cublas_resolve_cublasDrot_v2_64, cudastub_cublas_bind_cublasDrot_v2_64);
@@ -11927,7 +12146,8 @@ static cublasStatus_t cublasDrot_v2_64_resolve(cublasHandle_t a0, int64_t a1, do
 {
 	cublasDrot_v2_64_fn fn = cublasDrot_v2_64_choose();
 
-	atomic_store_explicit(&cublasDrot_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDrot_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -11955,7 +12175,7 @@ void *cudastub_cublas_bind_cublasDrotg(void)
 {
 	void *fn = (void *)cublasDrotg_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDrotg, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDrotg, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDrotg, cudastub_cublas_slot_cublasDrotg, cudastub_cublas_resolve_cublasDrotg, cudastub_cublas_bind_cublasDrotg);
@@ -11970,7 +12190,8 @@ static void cublasDrotg_resolve(double *a0, double *a1, double *a2, double *a3)
 {
 	cublasDrotg_fn fn = cublasDrotg_choose();
 
-	atomic_store_explicit(&cublasDrotg_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDrotg_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3);
 }
 #endif
@@ -12001,7 +12222,7 @@ void *cudastub_cublas_bind_cublasDrotg_v2(void)
 {
 	void *fn = (void *)cublasDrotg_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDrotg_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDrotg_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDrotg_v2, cudastub_cublas_slot_cublasDrotg_v2, cudastub_cublas_resolve_cublasDrotg_v2, cudastub_cublas_bind_cublasDrotg_v2);
@@ -12016,7 +12237,8 @@ static cublasStatus_t cublasDrotg_v2_resolve(cublasHandle_t a0, double *a1, doub
 {
 	cublasDrotg_v2_fn fn = cublasDrotg_v2_choose();
 
-	atomic_store_explicit(&cublasDrotg_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDrotg_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -12046,7 +12268,7 @@ void *cudastub_cublas_bind_cublasDrotm(void)
 {
 	void *fn = (void *)cublasDrotm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDrotm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDrotm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDrotm, cudastub_cublas_slot_cublasDrotm, cudastub_cublas_resolve_cublasDrotm, cudastub_cublas_bind_cublasDrotm);
@@ -12061,7 +12283,8 @@ static void cublasDrotm_resolve(int a0, double *a1, int a2, double *a3, int a4, 
 {
 	cublasDrotm_fn fn = cublasDrotm_choose();
 
-	atomic_store_explicit(&cublasDrotm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDrotm_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -12094,7 +12317,7 @@ void *cudastub_cublas_bind_cublasDrotm_v2(void)
 {
 	void *fn = (void *)cublasDrotm_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDrotm_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDrotm_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDrotm_v2, cudastub_cublas_slot_cublasDrotm_v2, cudastub_cublas_resolve_cublasDrotm_v2, cudastub_cublas_bind_cublasDrotm_v2);
@@ -12109,7 +12332,8 @@ static cublasStatus_t cublasDrotm_v2_resolve(cublasHandle_t a0, int a1, double *
 {
 	cublasDrotm_v2_fn fn = cublasDrotm_v2_choose();
 
-	atomic_store_explicit(&cublasDrotm_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDrotm_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -12142,7 +12366,7 @@ void *cudastub_cublas_bind_cublasDrotm_v2_64(void)
 {
 	void *fn = (void *)cublasDrotm_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDrotm_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDrotm_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDrotm_v2_64, cudastub_cublas_slot_cublasDrotm_v2_64, cudastub_cublas_resolve_cublasDrotm_v2_64, cudastub_cublas_bind_cublasDrotm_v2_64);
@@ -12157,7 +12381,8 @@ static cublasStatus_t cublasDrotm_v2_64_resolve(cublasHandle_t a0, int64_t a1, d
 {
 	cublasDrotm_v2_64_fn fn = cublasDrotm_v2_64_choose();
 
-	atomic_store_explicit(&cublasDrotm_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDrotm_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -12186,7 +12411,7 @@ void *cudastub_cublas_bind_cublasDrotmg(void)
 {
 	void *fn = (void *)cublasDrotmg_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDrotmg, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDrotmg, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDrotmg, cudastub_cublas_slot_cublasDrotmg, cudastub_cublas_resolve_cublasDrotmg, cudastub_cublas_bind_cublasDrotmg);
@@ -12201,7 +12426,8 @@ static void cublasDrotmg_resolve(double *a0, double *a1, double *a2, const doubl
 {
 	cublasDrotmg_fn fn = cublasDrotmg_choose();
 
-	atomic_store_explicit(&cublasDrotmg_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDrotmg_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -12233,7 +12459,7 @@ void *cudastub_cublas_bind_cublasDrotmg_v2(void)
 {
 	void *fn = (void *)cublasDrotmg_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDrotmg_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDrotmg_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDrotmg_v2, cudastub_cublas_slot_cublasDrotmg_v2, cudastub_cublas_resolve_cublasDrotmg_v2, cudastub_cublas_bind_cublasDrotmg_v2);
@@ -12248,7 +12474,8 @@ static cublasStatus_t cublasDrotmg_v2_resolve(cublasHandle_t a0, double *a1, dou
 {
 	cublasDrotmg_v2_fn fn = cublasDrotmg_v2_choose();
 
-	atomic_store_explicit(&cublasDrotmg_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDrotmg_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -12283,7 +12510,7 @@ void *cudastub_cublas_bind_cublasDsbmv(void)
 {
 	void *fn = (void *)cublasDsbmv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDsbmv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDsbmv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDsbmv, cudastub_cublas_slot_cublasDsbmv, cudastub_cublas_resolve_cublasDsbmv, cudastub_cublas_bind_cublasDsbmv);
@@ -12298,7 +12525,8 @@ static void cublasDsbmv_resolve(char a0, int a1, int a2, double a3, const double
 {
 	cublasDsbmv_fn fn = cublasDsbmv_choose();
 
-	atomic_store_explicit(&cublasDsbmv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDsbmv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -12336,7 +12564,7 @@ void *cudastub_cublas_bind_cublasDsbmv_v2(void)
 {
 	void *fn = (void *)cublasDsbmv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDsbmv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDsbmv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDsbmv_v2, cudastub_cublas_slot_cublasDsbmv_v2, cudastub_cublas_resolve_cublasDsbmv_v2, cudastub_cublas_bind_cublasDsbmv_v2);
@@ -12351,7 +12579,8 @@ static cublasStatus_t cublasDsbmv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasDsbmv_v2_fn fn = cublasDsbmv_v2_choose();
 
-	atomic_store_explicit(&cublasDsbmv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDsbmv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -12389,7 +12618,7 @@ void *cudastub_cublas_bind_cublasDsbmv_v2_64(void)
 {
 	void *fn = (void *)cublasDsbmv_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDsbmv_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDsbmv_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDsbmv_v2_64, cudastub_cublas_slot_cublasDsbmv_v2_64, cudastub_cublas_resolve_cublasDsbmv_v2_64, cudastub_cublas_bind_cublasDsbmv_v2_64);
@@ -12404,7 +12633,8 @@ static cublasStatus_t cublasDsbmv_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasDsbmv_v2_64_fn fn = cublasDsbmv_v2_64_choose();
 
-	atomic_store_explicit(&cublasDsbmv_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDsbmv_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -12432,7 +12662,7 @@ void *cudastub_cublas_bind_cublasDscal(void)
 {
 	void *fn = (void *)cublasDscal_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDscal, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDscal, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDscal, cudastub_cublas_slot_cublasDscal, cudastub_cublas_resolve_cublasDscal, cudastub_cublas_bind_cublasDscal);
@@ -12447,7 +12677,8 @@ static void cublasDscal_resolve(int a0, double a1, double *a2, int a3)
 {
 	cublasDscal_fn fn = cublasDscal_choose();
 
-	atomic_store_explicit(&cublasDscal_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDscal_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3);
 }
 #endif
@@ -12478,7 +12709,7 @@ void *cudastub_cublas_bind_cublasDscal_v2(void)
 {
 	void *fn = (void *)cublasDscal_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDscal_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDscal_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDscal_v2, cudastub_cublas_slot_cublasDscal_v2, cudastub_cublas_resolve_cublasDscal_v2, cudastub_cublas_bind_cublasDscal_v2);
@@ -12493,7 +12724,8 @@ static cublasStatus_t cublasDscal_v2_resolve(cublasHandle_t a0, int a1, const do
 {
 	cublasDscal_v2_fn fn = cublasDscal_v2_choose();
 
-	atomic_store_explicit(&cublasDscal_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDscal_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -12524,7 +12756,7 @@ void *cudastub_cublas_bind_cublasDscal_v2_64(void)
 {
 	void *fn = (void *)cublasDscal_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDscal_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDscal_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDscal_v2_64, cudastub_cublas_slot_cublasDscal_v2_64, cudastub_cublas_resolve_cublasDscal_v2_64, cudastub_cublas_bind_cublasDscal_v2_64);
@@ -12539,7 +12771,8 @@ static cublasStatus_t cublasDscal_v2_64_resolve(cublasHandle_t a0, int64_t a1, c
 {
 	cublasDscal_v2_64_fn fn = cublasDscal_v2_64_choose();
 
-	atomic_store_explicit(&cublasDscal_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDscal_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -12572,7 +12805,7 @@ void *cudastub_cublas_bind_cublasDspmv(void)
 {
 	void *fn = (void *)cublasDspmv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDspmv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDspmv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDspmv, cudastub_cublas_slot_cublasDspmv, cudastub_cublas_resolve_cublasDspmv, cudastub_cublas_bind_cublasDspmv);
@@ -12587,7 +12820,8 @@ static void cublasDspmv_resolve(char a0, int a1, double a2, const double *a3, co
 {
 	cublasDspmv_fn fn = cublasDspmv_choose();
 
-	atomic_store_explicit(&cublasDspmv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDspmv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -12623,7 +12857,7 @@ void *cudastub_cublas_bind_cublasDspmv_v2(void)
 {
 	void *fn = (void *)cublasDspmv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDspmv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDspmv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDspmv_v2, cudastub_cublas_slot_cublasDspmv_v2, cudastub_cublas_resolve_cublasDspmv_v2, cudastub_cublas_bind_cublasDspmv_v2);
@@ -12638,7 +12872,8 @@ static cublasStatus_t cublasDspmv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasDspmv_v2_fn fn = cublasDspmv_v2_choose();
 
-	atomic_store_explicit(&cublasDspmv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDspmv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -12674,7 +12909,7 @@ void *cudastub_cublas_bind_cublasDspmv_v2_64(void)
 {
 	void *fn = (void *)cublasDspmv_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDspmv_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDspmv_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDspmv_v2_64, cudastub_cublas_slot_cublasDspmv_v2_64, cudastub_cublas_resolve_cublasDspmv_v2_64, cudastub_cublas_bind_cublasDspmv_v2_64);
@@ -12689,7 +12924,8 @@ static cublasStatus_t cublasDspmv_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasDspmv_v2_64_fn fn = cublasDspmv_v2_64_choose();
 
-	atomic_store_explicit(&cublasDspmv_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDspmv_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -12719,7 +12955,7 @@ void *cudastub_cublas_bind_cublasDspr(void)
 {
 	void *fn = (void *)cublasDspr_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDspr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDspr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDspr, cudastub_cublas_slot_cublasDspr, cudastub_cublas_resolve_cublasDspr, cudastub_cublas_bind_cublasDspr);
@@ -12734,7 +12970,8 @@ static void cublasDspr_resolve(char a0, int a1, double a2, const double *a3, int
 {
 	cublasDspr_fn fn = cublasDspr_choose();
 
-	atomic_store_explicit(&cublasDspr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDspr_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -12766,7 +13003,7 @@ void *cudastub_cublas_bind_cublasDspr2(void)
 {
 	void *fn = (void *)cublasDspr2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDspr2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDspr2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDspr2, cudastub_cublas_slot_cublasDspr2, cudastub_cublas_resolve_cublasDspr2, cudastub_cublas_bind_cublasDspr2);
@@ -12781,7 +13018,8 @@ static void cublasDspr2_resolve(char a0, int a1, double a2, const double *a3, in
 {
 	cublasDspr2_fn fn = cublasDspr2_choose();
 
-	atomic_store_explicit(&cublasDspr2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDspr2_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -12816,7 +13054,7 @@ void *cudastub_cublas_bind_cublasDspr2_v2(void)
 {
 	void *fn = (void *)cublasDspr2_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDspr2_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDspr2_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDspr2_v2, cudastub_cublas_slot_cublasDspr2_v2, cudastub_cublas_resolve_cublasDspr2_v2, cudastub_cublas_bind_cublasDspr2_v2);
@@ -12831,7 +13069,8 @@ static cublasStatus_t cublasDspr2_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasDspr2_v2_fn fn = cublasDspr2_v2_choose();
 
-	atomic_store_explicit(&cublasDspr2_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDspr2_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -12866,7 +13105,7 @@ void *cudastub_cublas_bind_cublasDspr2_v2_64(void)
 {
 	void *fn = (void *)cublasDspr2_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDspr2_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDspr2_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDspr2_v2_64, cudastub_cublas_slot_cublasDspr2_v2_64, cudastub_cublas_resolve_cublasDspr2_v2_64, cudastub_cublas_bind_cublasDspr2_v2_64);
@@ -12881,7 +13120,8 @@ static cublasStatus_t cublasDspr2_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasDspr2_v2_64_fn fn = cublasDspr2_v2_64_choose();
 
-	atomic_store_explicit(&cublasDspr2_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDspr2_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -12914,7 +13154,7 @@ void *cudastub_cublas_bind_cublasDspr_v2(void)
 {
 	void *fn = (void *)cublasDspr_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDspr_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDspr_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDspr_v2, cudastub_cublas_slot_cublasDspr_v2, cudastub_cublas_resolve_cublasDspr_v2, cudastub_cublas_bind_cublasDspr_v2);
@@ -12929,7 +13169,8 @@ static cublasStatus_t cublasDspr_v2_resolve(cublasHandle_t a0, cublasFillMode_t 
 {
 	cublasDspr_v2_fn fn = cublasDspr_v2_choose();
 
-	atomic_store_explicit(&cublasDspr_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDspr_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -12962,7 +13203,7 @@ void *cudastub_cublas_bind_cublasDspr_v2_64(void)
 {
 	void *fn = (void *)cublasDspr_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDspr_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDspr_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDspr_v2_64, cudastub_cublas_slot_cublasDspr_v2_64, cudastub_cublas_resolve_cublasDspr_v2_64, cudastub_cublas_bind_cublasDspr_v2_64);
@@ -12977,7 +13218,8 @@ static cublasStatus_t cublasDspr_v2_64_resolve(cublasHandle_t a0, cublasFillMode
 {
 	cublasDspr_v2_64_fn fn = cublasDspr_v2_64_choose();
 
-	atomic_store_explicit(&cublasDspr_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDspr_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -13006,7 +13248,7 @@ void *cudastub_cublas_bind_cublasDswap(void)
 {
 	void *fn = (void *)cublasDswap_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDswap, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDswap, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDswap, cudastub_cublas_slot_cublasDswap, cudastub_cublas_resolve_cublasDswap, cudastub_cublas_bind_cublasDswap);
@@ -13021,7 +13263,8 @@ static void cublasDswap_resolve(int a0, double *a1, int a2, double *a3, int a4)
 {
 	cublasDswap_fn fn = cublasDswap_choose();
 
-	atomic_store_explicit(&cublasDswap_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDswap_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -13053,7 +13296,7 @@ void *cudastub_cublas_bind_cublasDswap_v2(void)
 {
 	void *fn = (void *)cublasDswap_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDswap_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDswap_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDswap_v2, cudastub_cublas_slot_cublasDswap_v2, cudastub_cublas_resolve_cublasDswap_v2, cudastub_cublas_bind_cublasDswap_v2);
@@ -13068,7 +13311,8 @@ static cublasStatus_t cublasDswap_v2_resolve(cublasHandle_t a0, int a1, double *
 {
 	cublasDswap_v2_fn fn = cublasDswap_v2_choose();
 
-	atomic_store_explicit(&cublasDswap_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDswap_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -13100,7 +13344,7 @@ void *cudastub_cublas_bind_cublasDswap_v2_64(void)
 {
 	void *fn = (void *)cublasDswap_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDswap_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDswap_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDswap_v2_64, cudastub_cublas_slot_cublasDswap_v2_64, cudastub_cublas_resolve_cublasDswap_v2_64, cudastub_cublas_bind_cublasDswap_v2_64);
@@ -13115,7 +13359,8 @@ static cublasStatus_t cublasDswap_v2_64_resolve(cublasHandle_t a0, int64_t a1, d
 {
 	cublasDswap_v2_64_fn fn = cublasDswap_v2_64_choose();
 
-	atomic_store_explicit(&cublasDswap_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDswap_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -13151,7 +13396,7 @@ void *cudastub_cublas_bind_cublasDsymm(void)
 {
 	void *fn = (void *)cublasDsymm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDsymm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDsymm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDsymm, cudastub_cublas_slot_cublasDsymm, cudastub_cublas_resolve_cublasDsymm, cudastub_cublas_bind_cublasDsymm);
@@ -13166,7 +13411,8 @@ static void cublasDsymm_resolve(char a0, char a1, int a2, int a3, double a4, con
 {
 	cublasDsymm_fn fn = cublasDsymm_choose();
 
-	atomic_store_explicit(&cublasDsymm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDsymm_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -13205,7 +13451,7 @@ void *cudastub_cublas_bind_cublasDsymm_v2(void)
 {
 	void *fn = (void *)cublasDsymm_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDsymm_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDsymm_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDsymm_v2, cudastub_cublas_slot_cublasDsymm_v2, cudastub_cublas_resolve_cublasDsymm_v2, cudastub_cublas_bind_cublasDsymm_v2);
@@ -13220,7 +13466,8 @@ static cublasStatus_t cublasDsymm_v2_resolve(cublasHandle_t a0, cublasSideMode_t
 {
 	cublasDsymm_v2_fn fn = cublasDsymm_v2_choose();
 
-	atomic_store_explicit(&cublasDsymm_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDsymm_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -13259,7 +13506,7 @@ void *cudastub_cublas_bind_cublasDsymm_v2_64(void)
 {
 	void *fn = (void *)cublasDsymm_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDsymm_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDsymm_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDsymm_v2_64, cudastub_cublas_slot_cublasDsymm_v2_64, cudastub_cublas_resolve_cublasDsymm_v2_64, cudastub_cublas_bind_cublasDsymm_v2_64);
@@ -13274,7 +13521,8 @@ static cublasStatus_t cublasDsymm_v2_64_resolve(cublasHandle_t a0, cublasSideMod
 {
 	cublasDsymm_v2_64_fn fn = cublasDsymm_v2_64_choose();
 
-	atomic_store_explicit(&cublasDsymm_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDsymm_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -13308,7 +13556,7 @@ void *cudastub_cublas_bind_cublasDsymv(void)
 {
 	void *fn = (void *)cublasDsymv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDsymv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDsymv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDsymv, cudastub_cublas_slot_cublasDsymv, cudastub_cublas_resolve_cublasDsymv, cudastub_cublas_bind_cublasDsymv);
@@ -13323,7 +13571,8 @@ static void cublasDsymv_resolve(char a0, int a1, double a2, const double *a3, in
 {
 	cublasDsymv_fn fn = cublasDsymv_choose();
 
-	atomic_store_explicit(&cublasDsymv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDsymv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -13360,7 +13609,7 @@ void *cudastub_cublas_bind_cublasDsymv_v2(void)
 {
 	void *fn = (void *)cublasDsymv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDsymv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDsymv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDsymv_v2, cudastub_cublas_slot_cublasDsymv_v2, cudastub_cublas_resolve_cublasDsymv_v2, cudastub_cublas_bind_cublasDsymv_v2);
@@ -13375,7 +13624,8 @@ static cublasStatus_t cublasDsymv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasDsymv_v2_fn fn = cublasDsymv_v2_choose();
 
-	atomic_store_explicit(&cublasDsymv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDsymv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -13412,7 +13662,7 @@ void *cudastub_cublas_bind_cublasDsymv_v2_64(void)
 {
 	void *fn = (void *)cublasDsymv_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDsymv_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDsymv_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDsymv_v2_64, cudastub_cublas_slot_cublasDsymv_v2_64, cudastub_cublas_resolve_cublasDsymv_v2_64, cudastub_cublas_bind_cublasDsymv_v2_64);
@@ -13427,7 +13677,8 @@ static cublasStatus_t cublasDsymv_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasDsymv_v2_64_fn fn = cublasDsymv_v2_64_choose();
 
-	atomic_store_explicit(&cublasDsymv_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDsymv_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -13458,7 +13709,7 @@ void *cudastub_cublas_bind_cublasDsyr(void)
 {
 	void *fn = (void *)cublasDsyr_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDsyr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDsyr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDsyr, cudastub_cublas_slot_cublasDsyr, cudastub_cublas_resolve_cublasDsyr, cudastub_cublas_bind_cublasDsyr);
@@ -13473,7 +13724,8 @@ static void cublasDsyr_resolve(char a0, int a1, double a2, const double *a3, int
 {
 	cublasDsyr_fn fn = cublasDsyr_choose();
 
-	atomic_store_explicit(&cublasDsyr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDsyr_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -13506,7 +13758,7 @@ void *cudastub_cublas_bind_cublasDsyr2(void)
 {
 	void *fn = (void *)cublasDsyr2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDsyr2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDsyr2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDsyr2, cudastub_cublas_slot_cublasDsyr2, cudastub_cublas_resolve_cublasDsyr2, cudastub_cublas_bind_cublasDsyr2);
@@ -13521,7 +13773,8 @@ static void cublasDsyr2_resolve(char a0, int a1, double a2, const double *a3, in
 {
 	cublasDsyr2_fn fn = cublasDsyr2_choose();
 
-	atomic_store_explicit(&cublasDsyr2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDsyr2_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -13557,7 +13810,7 @@ void *cudastub_cublas_bind_cublasDsyr2_v2(void)
 {
 	void *fn = (void *)cublasDsyr2_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDsyr2_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDsyr2_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDsyr2_v2, cudastub_cublas_slot_cublasDsyr2_v2, cudastub_cublas_resolve_cublasDsyr2_v2, cudastub_cublas_bind_cublasDsyr2_v2);
@@ -13572,7 +13825,8 @@ static cublasStatus_t cublasDsyr2_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasDsyr2_v2_fn fn = cublasDsyr2_v2_choose();
 
-	atomic_store_explicit(&cublasDsyr2_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDsyr2_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -13608,7 +13862,7 @@ void *cudastub_cublas_bind_cublasDsyr2_v2_64(void)
 {
 	void *fn = (void *)cublasDsyr2_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDsyr2_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDsyr2_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDsyr2_v2_64, cudastub_cublas_slot_cublasDsyr2_v2_64, cudastub_cublas_resolve_cublasDsyr2_v2_64, cudastub_cublas_bind_cublasDsyr2_v2_64);
@@ -13623,7 +13877,8 @@ static cublasStatus_t cublasDsyr2_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasDsyr2_v2_64_fn fn = cublasDsyr2_v2_64_choose();
 
-	atomic_store_explicit(&cublasDsyr2_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDsyr2_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -13659,7 +13914,7 @@ void *cudastub_cublas_bind_cublasDsyr2k(void)
 {
 	void *fn = (void *)cublasDsyr2k_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDsyr2k, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDsyr2k, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDsyr2k, cudastub_cublas_slot_cublasDsyr2k, cudastub_cublas_resolve_cublasDsyr2k, cudastub_cublas_bind_cublasDsyr2k);
@@ -13674,7 +13929,8 @@ static void cublasDsyr2k_resolve(char a0, char a1, int a2, int a3, double a4, co
 {
 	cublasDsyr2k_fn fn = cublasDsyr2k_choose();
 
-	atomic_store_explicit(&cublasDsyr2k_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDsyr2k_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -13713,7 +13969,7 @@ void *cudastub_cublas_bind_cublasDsyr2k_v2(void)
 {
 	void *fn = (void *)cublasDsyr2k_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDsyr2k_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDsyr2k_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDsyr2k_v2, cudastub_cublas_slot_cublasDsyr2k_v2, cudastub_cublas_resolve_cublasDsyr2k_v2, cudastub_cublas_bind_cublasDsyr2k_v2);
@@ -13728,7 +13984,8 @@ static cublasStatus_t cublasDsyr2k_v2_resolve(cublasHandle_t a0, cublasFillMode_
 {
 	cublasDsyr2k_v2_fn fn = cublasDsyr2k_v2_choose();
 
-	atomic_store_explicit(&cublasDsyr2k_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDsyr2k_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -13767,7 +14024,7 @@ void *cudastub_cublas_bind_cublasDsyr2k_v2_64(void)
 {
 	void *fn = (void *)cublasDsyr2k_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDsyr2k_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDsyr2k_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDsyr2k_v2_64, cudastub_cublas_slot_cublasDsyr2k_v2_64, cudastub_cublas_resolve_cublasDsyr2k_v2_64, cudastub_cublas_bind_cublasDsyr2k_v2_64);
@@ -13782,7 +14039,8 @@ static cublasStatus_t cublasDsyr2k_v2_64_resolve(cublasHandle_t a0, cublasFillMo
 {
 	cublasDsyr2k_v2_64_fn fn = cublasDsyr2k_v2_64_choose();
 
-	atomic_store_explicit(&cublasDsyr2k_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDsyr2k_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -13816,7 +14074,7 @@ void *cudastub_cublas_bind_cublasDsyr_v2(void)
 {
 	void *fn = (void *)cublasDsyr_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDsyr_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDsyr_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDsyr_v2, cudastub_cublas_slot_cublasDsyr_v2, cudastub_cublas_resolve_cublasDsyr_v2, cudastub_cublas_bind_cublasDsyr_v2);
@@ -13831,7 +14089,8 @@ static cublasStatus_t cublasDsyr_v2_resolve(cublasHandle_t a0, cublasFillMode_t 
 {
 	cublasDsyr_v2_fn fn = cublasDsyr_v2_choose();
 
-	atomic_store_explicit(&cublasDsyr_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDsyr_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -13865,7 +14124,7 @@ void *cudastub_cublas_bind_cublasDsyr_v2_64(void)
 {
 	void *fn = (void *)cublasDsyr_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDsyr_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDsyr_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDsyr_v2_64, cudastub_cublas_slot_cublasDsyr_v2_64, cudastub_cublas_resolve_cublasDsyr_v2_64, cudastub_cublas_bind_cublasDsyr_v2_64);
@@ -13880,7 +14139,8 @@ static cublasStatus_t cublasDsyr_v2_64_resolve(cublasHandle_t a0, cublasFillMode
 {
 	cublasDsyr_v2_64_fn fn = cublasDsyr_v2_64_choose();
 
-	atomic_store_explicit(&cublasDsyr_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDsyr_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -13914,7 +14174,7 @@ void *cudastub_cublas_bind_cublasDsyrk(void)
 {
 	void *fn = (void *)cublasDsyrk_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDsyrk, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDsyrk, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDsyrk, cudastub_cublas_slot_cublasDsyrk, cudastub_cublas_resolve_cublasDsyrk, cudastub_cublas_bind_cublasDsyrk);
@@ -13929,7 +14189,8 @@ static void cublasDsyrk_resolve(char a0, char a1, int a2, int a3, double a4, con
 {
 	cublasDsyrk_fn fn = cublasDsyrk_choose();
 
-	atomic_store_explicit(&cublasDsyrk_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDsyrk_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -13966,7 +14227,7 @@ void *cudastub_cublas_bind_cublasDsyrk_v2(void)
 {
 	void *fn = (void *)cublasDsyrk_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDsyrk_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDsyrk_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDsyrk_v2, cudastub_cublas_slot_cublasDsyrk_v2, cudastub_cublas_resolve_cublasDsyrk_v2, cudastub_cublas_bind_cublasDsyrk_v2);
@@ -13981,7 +14242,8 @@ static cublasStatus_t cublasDsyrk_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasDsyrk_v2_fn fn = cublasDsyrk_v2_choose();
 
-	atomic_store_explicit(&cublasDsyrk_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDsyrk_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -14018,7 +14280,7 @@ void *cudastub_cublas_bind_cublasDsyrk_v2_64(void)
 {
 	void *fn = (void *)cublasDsyrk_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDsyrk_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDsyrk_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDsyrk_v2_64, cudastub_cublas_slot_cublasDsyrk_v2_64, cudastub_cublas_resolve_cublasDsyrk_v2_64, cudastub_cublas_bind_cublasDsyrk_v2_64);
@@ -14033,7 +14295,8 @@ static cublasStatus_t cublasDsyrk_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasDsyrk_v2_64_fn fn = cublasDsyrk_v2_64_choose();
 
-	atomic_store_explicit(&cublasDsyrk_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDsyrk_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -14072,7 +14335,7 @@ void *cudastub_cublas_bind_cublasDsyrkx(void)
 {
 	void *fn = (void *)cublasDsyrkx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDsyrkx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDsyrkx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDsyrkx, cudastub_cublas_slot_cublasDsyrkx, cudastub_cublas_resolve_cublasDsyrkx, cudastub_cublas_bind_cublasDsyrkx);
@@ -14087,7 +14350,8 @@ static cublasStatus_t cublasDsyrkx_resolve(cublasHandle_t a0, cublasFillMode_t a
 {
 	cublasDsyrkx_fn fn = cublasDsyrkx_choose();
 
-	atomic_store_explicit(&cublasDsyrkx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDsyrkx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -14126,7 +14390,7 @@ void *cudastub_cublas_bind_cublasDsyrkx_64(void)
 {
 	void *fn = (void *)cublasDsyrkx_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDsyrkx_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDsyrkx_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDsyrkx_64, cudastub_cublas_slot_cublasDsyrkx_64, cudastub_cublas_resolve_cublasDsyrkx_64, cudastub_cublas_bind_cublasDsyrkx_64);
@@ -14141,7 +14405,8 @@ static cublasStatus_t cublasDsyrkx_64_resolve(cublasHandle_t a0, cublasFillMode_
 {
 	cublasDsyrkx_64_fn fn = cublasDsyrkx_64_choose();
 
-	atomic_store_explicit(&cublasDsyrkx_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDsyrkx_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -14174,7 +14439,7 @@ void *cudastub_cublas_bind_cublasDtbmv(void)
 {
 	void *fn = (void *)cublasDtbmv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDtbmv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDtbmv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDtbmv, cudastub_cublas_slot_cublasDtbmv, cudastub_cublas_resolve_cublasDtbmv, cudastub_cublas_bind_cublasDtbmv);
@@ -14189,7 +14454,8 @@ static void cublasDtbmv_resolve(char a0, char a1, char a2, int a3, int a4, const
 {
 	cublasDtbmv_fn fn = cublasDtbmv_choose();
 
-	atomic_store_explicit(&cublasDtbmv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDtbmv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -14225,7 +14491,7 @@ void *cudastub_cublas_bind_cublasDtbmv_v2(void)
 {
 	void *fn = (void *)cublasDtbmv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDtbmv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDtbmv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDtbmv_v2, cudastub_cublas_slot_cublasDtbmv_v2, cudastub_cublas_resolve_cublasDtbmv_v2, cudastub_cublas_bind_cublasDtbmv_v2);
@@ -14240,7 +14506,8 @@ static cublasStatus_t cublasDtbmv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasDtbmv_v2_fn fn = cublasDtbmv_v2_choose();
 
-	atomic_store_explicit(&cublasDtbmv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDtbmv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -14276,7 +14543,7 @@ void *cudastub_cublas_bind_cublasDtbmv_v2_64(void)
 {
 	void *fn = (void *)cublasDtbmv_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDtbmv_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDtbmv_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDtbmv_v2_64, cudastub_cublas_slot_cublasDtbmv_v2_64, cudastub_cublas_resolve_cublasDtbmv_v2_64, cudastub_cublas_bind_cublasDtbmv_v2_64);
@@ -14291,7 +14558,8 @@ static cublasStatus_t cublasDtbmv_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasDtbmv_v2_64_fn fn = cublasDtbmv_v2_64_choose();
 
-	atomic_store_explicit(&cublasDtbmv_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDtbmv_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -14324,7 +14592,7 @@ void *cudastub_cublas_bind_cublasDtbsv(void)
 {
 	void *fn = (void *)cublasDtbsv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDtbsv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDtbsv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDtbsv, cudastub_cublas_slot_cublasDtbsv, cudastub_cublas_resolve_cublasDtbsv, cudastub_cublas_bind_cublasDtbsv);
@@ -14339,7 +14607,8 @@ static void cublasDtbsv_resolve(char a0, char a1, char a2, int a3, int a4, const
 {
 	cublasDtbsv_fn fn = cublasDtbsv_choose();
 
-	atomic_store_explicit(&cublasDtbsv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDtbsv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -14375,7 +14644,7 @@ void *cudastub_cublas_bind_cublasDtbsv_v2(void)
 {
 	void *fn = (void *)cublasDtbsv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDtbsv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDtbsv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDtbsv_v2, cudastub_cublas_slot_cublasDtbsv_v2, cudastub_cublas_resolve_cublasDtbsv_v2, cudastub_cublas_bind_cublasDtbsv_v2);
@@ -14390,7 +14659,8 @@ static cublasStatus_t cublasDtbsv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasDtbsv_v2_fn fn = cublasDtbsv_v2_choose();
 
-	atomic_store_explicit(&cublasDtbsv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDtbsv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -14426,7 +14696,7 @@ void *cudastub_cublas_bind_cublasDtbsv_v2_64(void)
 {
 	void *fn = (void *)cublasDtbsv_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDtbsv_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDtbsv_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDtbsv_v2_64, cudastub_cublas_slot_cublasDtbsv_v2_64, cudastub_cublas_resolve_cublasDtbsv_v2_64, cudastub_cublas_bind_cublasDtbsv_v2_64);
@@ -14441,7 +14711,8 @@ static cublasStatus_t cublasDtbsv_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasDtbsv_v2_64_fn fn = cublasDtbsv_v2_64_choose();
 
-	atomic_store_explicit(&cublasDtbsv_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDtbsv_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -14472,7 +14743,7 @@ void *cudastub_cublas_bind_cublasDtpmv(void)
 {
 	void *fn = (void *)cublasDtpmv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDtpmv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDtpmv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDtpmv, cudastub_cublas_slot_cublasDtpmv, cudastub_cublas_resolve_cublasDtpmv, cudastub_cublas_bind_cublasDtpmv);
@@ -14487,7 +14758,8 @@ static void cublasDtpmv_resolve(char a0, char a1, char a2, int a3, const double 
 {
 	cublasDtpmv_fn fn = cublasDtpmv_choose();
 
-	atomic_store_explicit(&cublasDtpmv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDtpmv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -14521,7 +14793,7 @@ void *cudastub_cublas_bind_cublasDtpmv_v2(void)
 {
 	void *fn = (void *)cublasDtpmv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDtpmv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDtpmv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDtpmv_v2, cudastub_cublas_slot_cublasDtpmv_v2, cudastub_cublas_resolve_cublasDtpmv_v2, cudastub_cublas_bind_cublasDtpmv_v2);
@@ -14536,7 +14808,8 @@ static cublasStatus_t cublasDtpmv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasDtpmv_v2_fn fn = cublasDtpmv_v2_choose();
 
-	atomic_store_explicit(&cublasDtpmv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDtpmv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -14570,7 +14843,7 @@ void *cudastub_cublas_bind_cublasDtpmv_v2_64(void)
 {
 	void *fn = (void *)cublasDtpmv_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDtpmv_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDtpmv_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDtpmv_v2_64, cudastub_cublas_slot_cublasDtpmv_v2_64, cudastub_cublas_resolve_cublasDtpmv_v2_64, cudastub_cublas_bind_cublasDtpmv_v2_64);
@@ -14585,7 +14858,8 @@ static cublasStatus_t cublasDtpmv_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasDtpmv_v2_64_fn fn = cublasDtpmv_v2_64_choose();
 
-	atomic_store_explicit(&cublasDtpmv_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDtpmv_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -14616,7 +14890,7 @@ void *cudastub_cublas_bind_cublasDtpsv(void)
 {
 	void *fn = (void *)cublasDtpsv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDtpsv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDtpsv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDtpsv, cudastub_cublas_slot_cublasDtpsv, cudastub_cublas_resolve_cublasDtpsv, cudastub_cublas_bind_cublasDtpsv);
@@ -14631,7 +14905,8 @@ static void cublasDtpsv_resolve(char a0, char a1, char a2, int a3, const double 
 {
 	cublasDtpsv_fn fn = cublasDtpsv_choose();
 
-	atomic_store_explicit(&cublasDtpsv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDtpsv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -14665,7 +14940,7 @@ void *cudastub_cublas_bind_cublasDtpsv_v2(void)
 {
 	void *fn = (void *)cublasDtpsv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDtpsv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDtpsv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDtpsv_v2, cudastub_cublas_slot_cublasDtpsv_v2, cudastub_cublas_resolve_cublasDtpsv_v2, cudastub_cublas_bind_cublasDtpsv_v2);
@@ -14680,7 +14955,8 @@ static cublasStatus_t cublasDtpsv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasDtpsv_v2_fn fn = cublasDtpsv_v2_choose();
 
-	atomic_store_explicit(&cublasDtpsv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDtpsv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -14714,7 +14990,7 @@ void *cudastub_cublas_bind_cublasDtpsv_v2_64(void)
 {
 	void *fn = (void *)cublasDtpsv_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDtpsv_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDtpsv_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDtpsv_v2_64, cudastub_cublas_slot_cublasDtpsv_v2_64, cudastub_cublas_resolve_cublasDtpsv_v2_64, cudastub_cublas_bind_cublasDtpsv_v2_64);
@@ -14729,7 +15005,8 @@ static cublasStatus_t cublasDtpsv_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasDtpsv_v2_64_fn fn = cublasDtpsv_v2_64_choose();
 
-	atomic_store_explicit(&cublasDtpsv_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDtpsv_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -14761,7 +15038,7 @@ void *cudastub_cublas_bind_cublasDtpttr(void)
 {
 	void *fn = (void *)cublasDtpttr_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDtpttr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDtpttr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDtpttr, cudastub_cublas_slot_cublasDtpttr, cudastub_cublas_resolve_cublasDtpttr, cudastub_cublas_bind_cublasDtpttr);
@@ -14776,7 +15053,8 @@ static cublasStatus_t cublasDtpttr_resolve(cublasHandle_t a0, cublasFillMode_t a
 {
 	cublasDtpttr_fn fn = cublasDtpttr_choose();
 
-	atomic_store_explicit(&cublasDtpttr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDtpttr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -14811,7 +15089,7 @@ void *cudastub_cublas_bind_cublasDtrmm(void)
 {
 	void *fn = (void *)cublasDtrmm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDtrmm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDtrmm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDtrmm, cudastub_cublas_slot_cublasDtrmm, cudastub_cublas_resolve_cublasDtrmm, cudastub_cublas_bind_cublasDtrmm);
@@ -14826,7 +15104,8 @@ static void cublasDtrmm_resolve(char a0, char a1, char a2, char a3, int a4, int 
 {
 	cublasDtrmm_fn fn = cublasDtrmm_choose();
 
-	atomic_store_explicit(&cublasDtrmm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDtrmm_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -14866,7 +15145,7 @@ void *cudastub_cublas_bind_cublasDtrmm_v2(void)
 {
 	void *fn = (void *)cublasDtrmm_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDtrmm_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDtrmm_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDtrmm_v2, cudastub_cublas_slot_cublasDtrmm_v2, cudastub_cublas_resolve_cublasDtrmm_v2, cudastub_cublas_bind_cublasDtrmm_v2);
@@ -14881,7 +15160,8 @@ static cublasStatus_t cublasDtrmm_v2_resolve(cublasHandle_t a0, cublasSideMode_t
 {
 	cublasDtrmm_v2_fn fn = cublasDtrmm_v2_choose();
 
-	atomic_store_explicit(&cublasDtrmm_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDtrmm_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -14921,7 +15201,7 @@ void *cudastub_cublas_bind_cublasDtrmm_v2_64(void)
 {
 	void *fn = (void *)cublasDtrmm_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDtrmm_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDtrmm_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDtrmm_v2_64, cudastub_cublas_slot_cublasDtrmm_v2_64, cudastub_cublas_resolve_cublasDtrmm_v2_64, cudastub_cublas_bind_cublasDtrmm_v2_64);
@@ -14936,7 +15216,8 @@ static cublasStatus_t cublasDtrmm_v2_64_resolve(cublasHandle_t a0, cublasSideMod
 {
 	cublasDtrmm_v2_64_fn fn = cublasDtrmm_v2_64_choose();
 
-	atomic_store_explicit(&cublasDtrmm_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDtrmm_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -14968,7 +15249,7 @@ void *cudastub_cublas_bind_cublasDtrmv(void)
 {
 	void *fn = (void *)cublasDtrmv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDtrmv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDtrmv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDtrmv, cudastub_cublas_slot_cublasDtrmv, cudastub_cublas_resolve_cublasDtrmv, cudastub_cublas_bind_cublasDtrmv);
@@ -14983,7 +15264,8 @@ static void cublasDtrmv_resolve(char a0, char a1, char a2, int a3, const double 
 {
 	cublasDtrmv_fn fn = cublasDtrmv_choose();
 
-	atomic_store_explicit(&cublasDtrmv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDtrmv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -15018,7 +15300,7 @@ void *cudastub_cublas_bind_cublasDtrmv_v2(void)
 {
 	void *fn = (void *)cublasDtrmv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDtrmv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDtrmv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDtrmv_v2, cudastub_cublas_slot_cublasDtrmv_v2, cudastub_cublas_resolve_cublasDtrmv_v2, cudastub_cublas_bind_cublasDtrmv_v2);
@@ -15033,7 +15315,8 @@ static cublasStatus_t cublasDtrmv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasDtrmv_v2_fn fn = cublasDtrmv_v2_choose();
 
-	atomic_store_explicit(&cublasDtrmv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDtrmv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -15068,7 +15351,7 @@ void *cudastub_cublas_bind_cublasDtrmv_v2_64(void)
 {
 	void *fn = (void *)cublasDtrmv_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDtrmv_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDtrmv_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDtrmv_v2_64, cudastub_cublas_slot_cublasDtrmv_v2_64, cudastub_cublas_resolve_cublasDtrmv_v2_64, cudastub_cublas_bind_cublasDtrmv_v2_64);
@@ -15083,7 +15366,8 @@ static cublasStatus_t cublasDtrmv_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasDtrmv_v2_64_fn fn = cublasDtrmv_v2_64_choose();
 
-	atomic_store_explicit(&cublasDtrmv_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDtrmv_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -15118,7 +15402,7 @@ void *cudastub_cublas_bind_cublasDtrsm(void)
 {
 	void *fn = (void *)cublasDtrsm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDtrsm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDtrsm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDtrsm, cudastub_cublas_slot_cublasDtrsm, cudastub_cublas_resolve_cublasDtrsm, cudastub_cublas_bind_cublasDtrsm);
@@ -15133,7 +15417,8 @@ static void cublasDtrsm_resolve(char a0, char a1, char a2, char a3, int a4, int 
 {
 	cublasDtrsm_fn fn = cublasDtrsm_choose();
 
-	atomic_store_explicit(&cublasDtrsm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDtrsm_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -15172,7 +15457,7 @@ void *cudastub_cublas_bind_cublasDtrsmBatched(void)
 {
 	void *fn = (void *)cublasDtrsmBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDtrsmBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDtrsmBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDtrsmBatched, cudastub_cublas_slot_cublasDtrsmBatched, cudastub_cublas_resolve_cublasDtrsmBatched, cudastub_cublas_bind_cublasDtrsmBatched);
@@ -15187,7 +15472,8 @@ static cublasStatus_t cublasDtrsmBatched_resolve(cublasHandle_t a0, cublasSideMo
 {
 	cublasDtrsmBatched_fn fn = cublasDtrsmBatched_choose();
 
-	atomic_store_explicit(&cublasDtrsmBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDtrsmBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -15226,7 +15512,7 @@ void *cudastub_cublas_bind_cublasDtrsmBatched_64(void)
 {
 	void *fn = (void *)cublasDtrsmBatched_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDtrsmBatched_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDtrsmBatched_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDtrsmBatched_64, cudastub_cublas_slot_cublasDtrsmBatched_64, cudastub_cublas_resolve_cublasDtrsmBatched_64, cudastub_cublas_bind_cublasDtrsmBatched_64);
@@ -15241,7 +15527,8 @@ static cublasStatus_t cublasDtrsmBatched_64_resolve(cublasHandle_t a0, cublasSid
 {
 	cublasDtrsmBatched_64_fn fn = cublasDtrsmBatched_64_choose();
 
-	atomic_store_explicit(&cublasDtrsmBatched_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDtrsmBatched_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -15279,7 +15566,7 @@ void *cudastub_cublas_bind_cublasDtrsm_v2(void)
 {
 	void *fn = (void *)cublasDtrsm_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDtrsm_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDtrsm_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDtrsm_v2, cudastub_cublas_slot_cublasDtrsm_v2, cudastub_cublas_resolve_cublasDtrsm_v2, cudastub_cublas_bind_cublasDtrsm_v2);
@@ -15294,7 +15581,8 @@ static cublasStatus_t cublasDtrsm_v2_resolve(cublasHandle_t a0, cublasSideMode_t
 {
 	cublasDtrsm_v2_fn fn = cublasDtrsm_v2_choose();
 
-	atomic_store_explicit(&cublasDtrsm_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDtrsm_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -15332,7 +15620,7 @@ void *cudastub_cublas_bind_cublasDtrsm_v2_64(void)
 {
 	void *fn = (void *)cublasDtrsm_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDtrsm_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDtrsm_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDtrsm_v2_64, cudastub_cublas_slot_cublasDtrsm_v2_64, cudastub_cublas_resolve_cublasDtrsm_v2_64, cudastub_cublas_bind_cublasDtrsm_v2_64);
@@ -15347,7 +15635,8 @@ static cublasStatus_t cublasDtrsm_v2_64_resolve(cublasHandle_t a0, cublasSideMod
 {
 	cublasDtrsm_v2_64_fn fn = cublasDtrsm_v2_64_choose();
 
-	atomic_store_explicit(&cublasDtrsm_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDtrsm_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -15379,7 +15668,7 @@ void *cudastub_cublas_bind_cublasDtrsv(void)
 {
 	void *fn = (void *)cublasDtrsv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDtrsv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDtrsv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDtrsv, cudastub_cublas_slot_cublasDtrsv, cudastub_cublas_resolve_cublasDtrsv, cudastub_cublas_bind_cublasDtrsv);
@@ -15394,7 +15683,8 @@ static void cublasDtrsv_resolve(char a0, char a1, char a2, int a3, const double 
 {
 	cublasDtrsv_fn fn = cublasDtrsv_choose();
 
-	atomic_store_explicit(&cublasDtrsv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDtrsv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -15429,7 +15719,7 @@ void *cudastub_cublas_bind_cublasDtrsv_v2(void)
 {
 	void *fn = (void *)cublasDtrsv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDtrsv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDtrsv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDtrsv_v2, cudastub_cublas_slot_cublasDtrsv_v2, cudastub_cublas_resolve_cublasDtrsv_v2, cudastub_cublas_bind_cublasDtrsv_v2);
@@ -15444,7 +15734,8 @@ static cublasStatus_t cublasDtrsv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasDtrsv_v2_fn fn = cublasDtrsv_v2_choose();
 
-	atomic_store_explicit(&cublasDtrsv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDtrsv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -15479,7 +15770,7 @@ void *cudastub_cublas_bind_cublasDtrsv_v2_64(void)
 {
 	void *fn = (void *)cublasDtrsv_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDtrsv_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDtrsv_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDtrsv_v2_64, cudastub_cublas_slot_cublasDtrsv_v2_64, cudastub_cublas_resolve_cublasDtrsv_v2_64, cudastub_cublas_bind_cublasDtrsv_v2_64);
@@ -15494,7 +15785,8 @@ static cublasStatus_t cublasDtrsv_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasDtrsv_v2_64_fn fn = cublasDtrsv_v2_64_choose();
 
-	atomic_store_explicit(&cublasDtrsv_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDtrsv_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -15526,7 +15818,7 @@ void *cudastub_cublas_bind_cublasDtrttp(void)
 {
 	void *fn = (void *)cublasDtrttp_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDtrttp, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDtrttp, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDtrttp, cudastub_cublas_slot_cublasDtrttp, cudastub_cublas_resolve_cublasDtrttp, cudastub_cublas_bind_cublasDtrttp);
@@ -15541,7 +15833,8 @@ static cublasStatus_t cublasDtrttp_resolve(cublasHandle_t a0, cublasFillMode_t a
 {
 	cublasDtrttp_fn fn = cublasDtrttp_choose();
 
-	atomic_store_explicit(&cublasDtrttp_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDtrttp_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -15571,7 +15864,7 @@ void *cudastub_cublas_bind_cublasDzasum(void)
 {
 	void *fn = (void *)cublasDzasum_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDzasum, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDzasum, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDzasum, cudastub_cublas_slot_cublasDzasum, cudastub_cublas_resolve_cublasDzasum, cudastub_cublas_bind_cublasDzasum);
@@ -15586,7 +15879,8 @@ static double cublasDzasum_resolve(int a0, const cuDoubleComplex *a1, int a2)
 {
 	cublasDzasum_fn fn = cublasDzasum_choose();
 
-	atomic_store_explicit(&cublasDzasum_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDzasum_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -15617,7 +15911,7 @@ void *cudastub_cublas_bind_cublasDzasum_v2(void)
 {
 	void *fn = (void *)cublasDzasum_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDzasum_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDzasum_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDzasum_v2, cudastub_cublas_slot_cublasDzasum_v2, cudastub_cublas_resolve_cublasDzasum_v2, cudastub_cublas_bind_cublasDzasum_v2);
@@ -15632,7 +15926,8 @@ static cublasStatus_t cublasDzasum_v2_resolve(cublasHandle_t a0, int a1, const c
 {
 	cublasDzasum_v2_fn fn = cublasDzasum_v2_choose();
 
-	atomic_store_explicit(&cublasDzasum_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDzasum_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -15663,7 +15958,7 @@ void *cudastub_cublas_bind_cublasDzasum_v2_64(void)
 {
 	void *fn = (void *)cublasDzasum_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDzasum_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDzasum_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDzasum_v2_64, cudastub_cublas_slot_cublasDzasum_v2_64, cudastub_cublas_resolve_cublasDzasum_v2_64, cudastub_cublas_bind_cublasDzasum_v2_64);
@@ -15678,7 +15973,8 @@ static cublasStatus_t cublasDzasum_v2_64_resolve(cublasHandle_t a0, int64_t a1, 
 {
 	cublasDzasum_v2_64_fn fn = cublasDzasum_v2_64_choose();
 
-	atomic_store_explicit(&cublasDzasum_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDzasum_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -15708,7 +16004,7 @@ void *cudastub_cublas_bind_cublasDznrm2(void)
 {
 	void *fn = (void *)cublasDznrm2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDznrm2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDznrm2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDznrm2, cudastub_cublas_slot_cublasDznrm2, cudastub_cublas_resolve_cublasDznrm2, cudastub_cublas_bind_cublasDznrm2);
@@ -15723,7 +16019,8 @@ static double cublasDznrm2_resolve(int a0, const cuDoubleComplex *a1, int a2)
 {
 	cublasDznrm2_fn fn = cublasDznrm2_choose();
 
-	atomic_store_explicit(&cublasDznrm2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDznrm2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -15754,7 +16051,7 @@ void *cudastub_cublas_bind_cublasDznrm2_v2(void)
 {
 	void *fn = (void *)cublasDznrm2_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDznrm2_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDznrm2_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDznrm2_v2, cudastub_cublas_slot_cublasDznrm2_v2, cudastub_cublas_resolve_cublasDznrm2_v2, cudastub_cublas_bind_cublasDznrm2_v2);
@@ -15769,7 +16066,8 @@ static cublasStatus_t cublasDznrm2_v2_resolve(cublasHandle_t a0, int a1, const c
 {
 	cublasDznrm2_v2_fn fn = cublasDznrm2_v2_choose();
 
-	atomic_store_explicit(&cublasDznrm2_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDznrm2_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -15800,7 +16098,7 @@ void *cudastub_cublas_bind_cublasDznrm2_v2_64(void)
 {
 	void *fn = (void *)cublasDznrm2_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasDznrm2_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasDznrm2_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDznrm2_v2_64, cudastub_cublas_slot_cublasDznrm2_v2_64, cudastub_cublas_resolve_cublasDznrm2_v2_64, cudastub_cublas_bind_cublasDznrm2_v2_64);
@@ -15815,7 +16113,8 @@ static cublasStatus_t cublasDznrm2_v2_64_resolve(cublasHandle_t a0, int64_t a1, 
 {
 	cublasDznrm2_v2_64_fn fn = cublasDznrm2_v2_64_choose();
 
-	atomic_store_explicit(&cublasDznrm2_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasDznrm2_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -15842,7 +16141,7 @@ void *cudastub_cublas_bind_cublasFree(void)
 {
 	void *fn = (void *)cublasFree_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasFree, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasFree, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasFree, cudastub_cublas_slot_cublasFree, cudastub_cublas_resolve_cublasFree, cudastub_cublas_bind_cublasFree);
@@ -15857,7 +16156,8 @@ static cublasStatus_t cublasFree_resolve(void *a0)
 {
 	cublasFree_fn fn = cublasFree_choose();
 
-	atomic_store_explicit(&cublasFree_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasFree_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -15903,7 +16203,7 @@ void *cudastub_cublas_bind_cublasGemmBatchedEx(void)
 {
 	void *fn = (void *)cublasGemmBatchedEx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasGemmBatchedEx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasGemmBatchedEx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasGemmBatchedEx, cudastub_cublas_slot_cublasGemmBatchedEx, cudastub_cublas_resolve_cublasGemmBatchedEx, cudastub_cublas_bind_cublasGemmBatchedEx);
@@ -15918,7 +16218,8 @@ static cublasStatus_t cublasGemmBatchedEx_resolve(cublasHandle_t a0, cublasOpera
 {
 	cublasGemmBatchedEx_fn fn = cublasGemmBatchedEx_choose();
 
-	atomic_store_explicit(&cublasGemmBatchedEx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasGemmBatchedEx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
 }
 #endif
@@ -15964,7 +16265,7 @@ void *cudastub_cublas_bind_cublasGemmBatchedEx_64(void)
 {
 	void *fn = (void *)cublasGemmBatchedEx_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasGemmBatchedEx_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasGemmBatchedEx_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasGemmBatchedEx_64, cudastub_cublas_slot_cublasGemmBatchedEx_64, cudastub_cublas_resolve_cublasGemmBatchedEx_64, cudastub_cublas_bind_cublasGemmBatchedEx_64);
@@ -15979,7 +16280,8 @@ static cublasStatus_t cublasGemmBatchedEx_64_resolve(cublasHandle_t a0, cublasOp
 {
 	cublasGemmBatchedEx_64_fn fn = cublasGemmBatchedEx_64_choose();
 
-	atomic_store_explicit(&cublasGemmBatchedEx_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasGemmBatchedEx_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
 }
 #endif
@@ -16024,7 +16326,7 @@ void *cudastub_cublas_bind_cublasGemmEx(void)
 {
 	void *fn = (void *)cublasGemmEx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasGemmEx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasGemmEx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasGemmEx, cudastub_cublas_slot_cublasGemmEx, cudastub_cublas_resolve_cublasGemmEx, cudastub_cublas_bind_cublasGemmEx);
@@ -16039,7 +16341,8 @@ static cublasStatus_t cublasGemmEx_resolve(cublasHandle_t a0, cublasOperation_t 
 {
 	cublasGemmEx_fn fn = cublasGemmEx_choose();
 
-	atomic_store_explicit(&cublasGemmEx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasGemmEx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18);
 }
 #endif
@@ -16084,7 +16387,7 @@ void *cudastub_cublas_bind_cublasGemmEx_64(void)
 {
 	void *fn = (void *)cublasGemmEx_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasGemmEx_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasGemmEx_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasGemmEx_64, cudastub_cublas_slot_cublasGemmEx_64, cudastub_cublas_resolve_cublasGemmEx_64, cudastub_cublas_bind_cublasGemmEx_64);
@@ -16099,7 +16402,8 @@ static cublasStatus_t cublasGemmEx_64_resolve(cublasHandle_t a0, cublasOperation
 {
 	cublasGemmEx_64_fn fn = cublasGemmEx_64_choose();
 
-	atomic_store_explicit(&cublasGemmEx_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasGemmEx_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18);
 }
 #endif
@@ -16145,7 +16449,7 @@ void *cudastub_cublas_bind_cublasGemmGroupedBatchedEx(void)
 {
 	void *fn = (void *)cublasGemmGroupedBatchedEx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasGemmGroupedBatchedEx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasGemmGroupedBatchedEx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasGemmGroupedBatchedEx, cudastub_cublas_slot_cublasGemmGroupedBatchedEx, cudastub_cublas_resolve_cublasGemmGroupedBatchedEx, cudastub_cublas_bind_cublasGemmGroupedBatchedEx);
@@ -16160,7 +16464,8 @@ static cublasStatus_t cublasGemmGroupedBatchedEx_resolve(cublasHandle_t a0, cons
 {
 	cublasGemmGroupedBatchedEx_fn fn = cublasGemmGroupedBatchedEx_choose();
 
-	atomic_store_explicit(&cublasGemmGroupedBatchedEx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasGemmGroupedBatchedEx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
 }
 #endif
@@ -16206,7 +16511,7 @@ void *cudastub_cublas_bind_cublasGemmGroupedBatchedEx_64(void)
 {
 	void *fn = (void *)cublasGemmGroupedBatchedEx_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasGemmGroupedBatchedEx_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasGemmGroupedBatchedEx_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasGemmGroupedBatchedEx_64, cudastub_cublas_slot_cublasGemmGroupedBatchedEx_64, cudastub_cublas_resolve_cublasGemmGroupedBatchedEx_64, cudastub_cublas_bind_cublasGemmGroupedBatchedEx_64);
@@ -16221,7 +16526,8 @@ static cublasStatus_t cublasGemmGroupedBatchedEx_64_resolve(cublasHandle_t a0, c
 {
 	cublasGemmGroupedBatchedEx_64_fn fn = cublasGemmGroupedBatchedEx_64_choose();
 
-	atomic_store_explicit(&cublasGemmGroupedBatchedEx_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasGemmGroupedBatchedEx_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
 }
 #endif
@@ -16270,7 +16576,7 @@ void *cudastub_cublas_bind_cublasGemmStridedBatchedEx(void)
 {
 	void *fn = (void *)cublasGemmStridedBatchedEx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasGemmStridedBatchedEx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasGemmStridedBatchedEx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasGemmStridedBatchedEx, cudastub_cublas_slot_cublasGemmStridedBatchedEx, cudastub_cublas_resolve_cublasGemmStridedBatchedEx, cudastub_cublas_bind_cublasGemmStridedBatchedEx);
@@ -16285,7 +16591,8 @@ static cublasStatus_t cublasGemmStridedBatchedEx_resolve(cublasHandle_t a0, cubl
 {
 	cublasGemmStridedBatchedEx_fn fn = cublasGemmStridedBatchedEx_choose();
 
-	atomic_store_explicit(&cublasGemmStridedBatchedEx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasGemmStridedBatchedEx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20, a21, a22);
 }
 #endif
@@ -16334,7 +16641,7 @@ void *cudastub_cublas_bind_cublasGemmStridedBatchedEx_64(void)
 {
 	void *fn = (void *)cublasGemmStridedBatchedEx_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasGemmStridedBatchedEx_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasGemmStridedBatchedEx_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasGemmStridedBatchedEx_64, cudastub_cublas_slot_cublasGemmStridedBatchedEx_64, cudastub_cublas_resolve_cublasGemmStridedBatchedEx_64, cudastub_cublas_bind_cublasGemmStridedBatchedEx_64);
@@ -16349,7 +16656,8 @@ static cublasStatus_t cublasGemmStridedBatchedEx_64_resolve(cublasHandle_t a0, c
 {
 	cublasGemmStridedBatchedEx_64_fn fn = cublasGemmStridedBatchedEx_64_choose();
 
-	atomic_store_explicit(&cublasGemmStridedBatchedEx_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasGemmStridedBatchedEx_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20, a21, a22);
 }
 #endif
@@ -16377,7 +16685,7 @@ void *cudastub_cublas_bind_cublasGetAtomicsMode(void)
 {
 	void *fn = (void *)cublasGetAtomicsMode_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasGetAtomicsMode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasGetAtomicsMode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasGetAtomicsMode, cudastub_cublas_slot_cublasGetAtomicsMode, cudastub_cublas_resolve_cublasGetAtomicsMode, cudastub_cublas_bind_cublasGetAtomicsMode);
@@ -16392,7 +16700,8 @@ static cublasStatus_t cublasGetAtomicsMode_resolve(cublasHandle_t a0, cublasAtom
 {
 	cublasGetAtomicsMode_fn fn = cublasGetAtomicsMode_choose();
 
-	atomic_store_explicit(&cublasGetAtomicsMode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasGetAtomicsMode_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -16419,7 +16728,7 @@ void *cudastub_cublas_bind_cublasGetCudartVersion(void)
 {
 	void *fn = (void *)cublasGetCudartVersion_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasGetCudartVersion, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasGetCudartVersion, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasGetCudartVersion, cudastub_cublas_slot_cublasGetCudartVersion, cudastub_cublas_resolve_cublasGetCudartVersion, cudastub_cublas_bind_cublasGetCudartVersion);
@@ -16434,7 +16743,8 @@ static size_t cublasGetCudartVersion_resolve(void)
 {
 	cublasGetCudartVersion_fn fn = cublasGetCudartVersion_choose();
 
-	atomic_store_explicit(&cublasGetCudartVersion_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasGetCudartVersion_slot, fn, memory_order_release);
 	return fn();
 }
 #endif
@@ -16462,7 +16772,7 @@ void *cudastub_cublas_bind_cublasGetEmulationSpecialValuesSupport(void)
 {
 	void *fn = (void *)cublasGetEmulationSpecialValuesSupport_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasGetEmulationSpecialValuesSupport, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasGetEmulationSpecialValuesSupport, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasGetEmulationSpecialValuesSupport, cudastub_cublas_slot_cublasGetEmulationSpecialValuesSupport, cudastub_cublas_resolve_cublasGetEmulationSpecialValuesSupport, cudastub_cublas_bind_cublasGetEmulationSpecialValuesSupport);
@@ -16477,7 +16787,8 @@ static cublasStatus_t cublasGetEmulationSpecialValuesSupport_resolve(cublasHandl
 {
 	cublasGetEmulationSpecialValuesSupport_fn fn = cublasGetEmulationSpecialValuesSupport_choose();
 
-	atomic_store_explicit(&cublasGetEmulationSpecialValuesSupport_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasGetEmulationSpecialValuesSupport_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -16505,7 +16816,7 @@ void *cudastub_cublas_bind_cublasGetEmulationStrategy(void)
 {
 	void *fn = (void *)cublasGetEmulationStrategy_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasGetEmulationStrategy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasGetEmulationStrategy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasGetEmulationStrategy, cudastub_cublas_slot_cublasGetEmulationStrategy, cudastub_cublas_resolve_cublasGetEmulationStrategy, cudastub_cublas_bind_cublasGetEmulationStrategy);
@@ -16520,7 +16831,8 @@ static cublasStatus_t cublasGetEmulationStrategy_resolve(cublasHandle_t a0, cubl
 {
 	cublasGetEmulationStrategy_fn fn = cublasGetEmulationStrategy_choose();
 
-	atomic_store_explicit(&cublasGetEmulationStrategy_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasGetEmulationStrategy_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -16546,7 +16858,7 @@ void *cudastub_cublas_bind_cublasGetError(void)
 {
 	void *fn = (void *)cublasGetError_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasGetError, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasGetError, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasGetError, cudastub_cublas_slot_cublasGetError, cudastub_cublas_resolve_cublasGetError, cudastub_cublas_bind_cublasGetError);
@@ -16561,7 +16873,8 @@ static cublasStatus_t cublasGetError_resolve(void)
 {
 	cublasGetError_fn fn = cublasGetError_choose();
 
-	atomic_store_explicit(&cublasGetError_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasGetError_slot, fn, memory_order_release);
 	return fn();
 }
 #endif
@@ -16589,7 +16902,7 @@ void *cudastub_cublas_bind_cublasGetFixedPointEmulationMantissaBitCountPointer(v
 {
 	void *fn = (void *)cublasGetFixedPointEmulationMantissaBitCountPointer_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasGetFixedPointEmulationMantissaBitCountPointer, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasGetFixedPointEmulationMantissaBitCountPointer, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasGetFixedPointEmulationMantissaBitCountPointer, cudastub_cublas_slot_cublasGetFixedPointEmulationMantissaBitCountPointer, cudastub_cublas_resolve_cublasGetFixedPointEmulationMantissaBitCountPointer, cudastub_cublas_bind_cublasGetFixedPointEmulationMantissaBitCountPointer);
@@ -16604,7 +16917,8 @@ static cublasStatus_t cublasGetFixedPointEmulationMantissaBitCountPointer_resolv
 {
 	cublasGetFixedPointEmulationMantissaBitCountPointer_fn fn = cublasGetFixedPointEmulationMantissaBitCountPointer_choose();
 
-	atomic_store_explicit(&cublasGetFixedPointEmulationMantissaBitCountPointer_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasGetFixedPointEmulationMantissaBitCountPointer_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -16632,7 +16946,7 @@ void *cudastub_cublas_bind_cublasGetFixedPointEmulationMantissaBitOffset(void)
 {
 	void *fn = (void *)cublasGetFixedPointEmulationMantissaBitOffset_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasGetFixedPointEmulationMantissaBitOffset, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasGetFixedPointEmulationMantissaBitOffset, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasGetFixedPointEmulationMantissaBitOffset, cudastub_cublas_slot_cublasGetFixedPointEmulationMantissaBitOffset, cudastub_cublas_resolve_cublasGetFixedPointEmulationMantissaBitOffset, cudastub_cublas_bind_cublasGetFixedPointEmulationMantissaBitOffset);
@@ -16647,7 +16961,8 @@ static cublasStatus_t cublasGetFixedPointEmulationMantissaBitOffset_resolve(cubl
 {
 	cublasGetFixedPointEmulationMantissaBitOffset_fn fn = cublasGetFixedPointEmulationMantissaBitOffset_choose();
 
-	atomic_store_explicit(&cublasGetFixedPointEmulationMantissaBitOffset_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasGetFixedPointEmulationMantissaBitOffset_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -16675,7 +16990,7 @@ void *cudastub_cublas_bind_cublasGetFixedPointEmulationMantissaControl(void)
 {
 	void *fn = (void *)cublasGetFixedPointEmulationMantissaControl_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasGetFixedPointEmulationMantissaControl, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasGetFixedPointEmulationMantissaControl, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasGetFixedPointEmulationMantissaControl, cudastub_cublas_slot_cublasGetFixedPointEmulationMantissaControl, cudastub_cublas_resolve_cublasGetFixedPointEmulationMantissaControl, cudastub_cublas_bind_cublasGetFixedPointEmulationMantissaControl);
@@ -16690,7 +17005,8 @@ static cublasStatus_t cublasGetFixedPointEmulationMantissaControl_resolve(cublas
 {
 	cublasGetFixedPointEmulationMantissaControl_fn fn = cublasGetFixedPointEmulationMantissaControl_choose();
 
-	atomic_store_explicit(&cublasGetFixedPointEmulationMantissaControl_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasGetFixedPointEmulationMantissaControl_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -16718,7 +17034,7 @@ void *cudastub_cublas_bind_cublasGetFixedPointEmulationMaxMantissaBitCount(void)
 {
 	void *fn = (void *)cublasGetFixedPointEmulationMaxMantissaBitCount_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasGetFixedPointEmulationMaxMantissaBitCount, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasGetFixedPointEmulationMaxMantissaBitCount, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasGetFixedPointEmulationMaxMantissaBitCount, cudastub_cublas_slot_cublasGetFixedPointEmulationMaxMantissaBitCount, cudastub_cublas_resolve_cublasGetFixedPointEmulationMaxMantissaBitCount, cudastub_cublas_bind_cublasGetFixedPointEmulationMaxMantissaBitCount);
@@ -16733,7 +17049,8 @@ static cublasStatus_t cublasGetFixedPointEmulationMaxMantissaBitCount_resolve(cu
 {
 	cublasGetFixedPointEmulationMaxMantissaBitCount_fn fn = cublasGetFixedPointEmulationMaxMantissaBitCount_choose();
 
-	atomic_store_explicit(&cublasGetFixedPointEmulationMaxMantissaBitCount_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasGetFixedPointEmulationMaxMantissaBitCount_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -16760,7 +17077,7 @@ void *cudastub_cublas_bind_cublasGetLoggerCallback(void)
 {
 	void *fn = (void *)cublasGetLoggerCallback_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasGetLoggerCallback, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasGetLoggerCallback, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasGetLoggerCallback, cudastub_cublas_slot_cublasGetLoggerCallback, cudastub_cublas_resolve_cublasGetLoggerCallback, cudastub_cublas_bind_cublasGetLoggerCallback);
@@ -16775,7 +17092,8 @@ static cublasStatus_t cublasGetLoggerCallback_resolve(cublasLogCallback *a0)
 {
 	cublasGetLoggerCallback_fn fn = cublasGetLoggerCallback_choose();
 
-	atomic_store_explicit(&cublasGetLoggerCallback_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasGetLoggerCallback_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -16803,7 +17121,7 @@ void *cudastub_cublas_bind_cublasGetMathMode(void)
 {
 	void *fn = (void *)cublasGetMathMode_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasGetMathMode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasGetMathMode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasGetMathMode, cudastub_cublas_slot_cublasGetMathMode, cudastub_cublas_resolve_cublasGetMathMode, cudastub_cublas_bind_cublasGetMathMode);
@@ -16818,7 +17136,8 @@ static cublasStatus_t cublasGetMathMode_resolve(cublasHandle_t a0, cublasMath_t 
 {
 	cublasGetMathMode_fn fn = cublasGetMathMode_choose();
 
-	atomic_store_explicit(&cublasGetMathMode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasGetMathMode_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -16851,7 +17170,7 @@ void *cudastub_cublas_bind_cublasGetMatrix(void)
 {
 	void *fn = (void *)cublasGetMatrix_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasGetMatrix, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasGetMatrix, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasGetMatrix, cudastub_cublas_slot_cublasGetMatrix, cudastub_cublas_resolve_cublasGetMatrix, cudastub_cublas_bind_cublasGetMatrix);
@@ -16866,7 +17185,8 @@ static cublasStatus_t cublasGetMatrix_resolve(int a0, int a1, int a2, const void
 {
 	cublasGetMatrix_fn fn = cublasGetMatrix_choose();
 
-	atomic_store_explicit(&cublasGetMatrix_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasGetMatrix_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -16900,7 +17220,7 @@ void *cudastub_cublas_bind_cublasGetMatrixAsync(void)
 {
 	void *fn = (void *)cublasGetMatrixAsync_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasGetMatrixAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasGetMatrixAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasGetMatrixAsync, cudastub_cublas_slot_cublasGetMatrixAsync, cudastub_cublas_resolve_cublasGetMatrixAsync, cudastub_cublas_bind_cublasGetMatrixAsync);
@@ -16915,7 +17235,8 @@ static cublasStatus_t cublasGetMatrixAsync_resolve(int a0, int a1, int a2, const
 {
 	cublasGetMatrixAsync_fn fn = cublasGetMatrixAsync_choose();
 
-	atomic_store_explicit(&cublasGetMatrixAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasGetMatrixAsync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -16949,7 +17270,7 @@ void *cudastub_cublas_bind_cublasGetMatrixAsync_64(void)
 {
 	void *fn = (void *)cublasGetMatrixAsync_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasGetMatrixAsync_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasGetMatrixAsync_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasGetMatrixAsync_64, cudastub_cublas_slot_cublasGetMatrixAsync_64, cudastub_cublas_resolve_cublasGetMatrixAsync_64, cudastub_cublas_bind_cublasGetMatrixAsync_64);
@@ -16964,7 +17285,8 @@ static cublasStatus_t cublasGetMatrixAsync_64_resolve(int64_t a0, int64_t a1, in
 {
 	cublasGetMatrixAsync_64_fn fn = cublasGetMatrixAsync_64_choose();
 
-	atomic_store_explicit(&cublasGetMatrixAsync_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasGetMatrixAsync_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -16997,7 +17319,7 @@ void *cudastub_cublas_bind_cublasGetMatrix_64(void)
 {
 	void *fn = (void *)cublasGetMatrix_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasGetMatrix_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasGetMatrix_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasGetMatrix_64, cudastub_cublas_slot_cublasGetMatrix_64, cudastub_cublas_resolve_cublasGetMatrix_64, cudastub_cublas_bind_cublasGetMatrix_64);
@@ -17012,7 +17334,8 @@ static cublasStatus_t cublasGetMatrix_64_resolve(int64_t a0, int64_t a1, int64_t
 {
 	cublasGetMatrix_64_fn fn = cublasGetMatrix_64_choose();
 
-	atomic_store_explicit(&cublasGetMatrix_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasGetMatrix_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -17040,7 +17363,7 @@ void *cudastub_cublas_bind_cublasGetPointerMode_v2(void)
 {
 	void *fn = (void *)cublasGetPointerMode_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasGetPointerMode_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasGetPointerMode_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasGetPointerMode_v2, cudastub_cublas_slot_cublasGetPointerMode_v2, cudastub_cublas_resolve_cublasGetPointerMode_v2, cudastub_cublas_bind_cublasGetPointerMode_v2);
@@ -17055,7 +17378,8 @@ static cublasStatus_t cublasGetPointerMode_v2_resolve(cublasHandle_t a0, cublasP
 {
 	cublasGetPointerMode_v2_fn fn = cublasGetPointerMode_v2_choose();
 
-	atomic_store_explicit(&cublasGetPointerMode_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasGetPointerMode_v2_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -17085,7 +17409,7 @@ void *cudastub_cublas_bind_cublasGetProperty(void)
 {
 	void *fn = (void *)cublasGetProperty_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasGetProperty, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasGetProperty, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasGetProperty, cudastub_cublas_slot_cublasGetProperty, cudastub_cublas_resolve_cublasGetProperty, cudastub_cublas_bind_cublasGetProperty);
@@ -17100,7 +17424,8 @@ static cublasStatus_t cublasGetProperty_resolve(libraryPropertyType a0, int *a1)
 {
 	cublasGetProperty_fn fn = cublasGetProperty_choose();
 
-	atomic_store_explicit(&cublasGetProperty_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasGetProperty_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -17128,7 +17453,7 @@ void *cudastub_cublas_bind_cublasGetSmCountTarget(void)
 {
 	void *fn = (void *)cublasGetSmCountTarget_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasGetSmCountTarget, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasGetSmCountTarget, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasGetSmCountTarget, cudastub_cublas_slot_cublasGetSmCountTarget, cudastub_cublas_resolve_cublasGetSmCountTarget, cudastub_cublas_bind_cublasGetSmCountTarget);
@@ -17143,7 +17468,8 @@ static cublasStatus_t cublasGetSmCountTarget_resolve(cublasHandle_t a0, int *a1)
 {
 	cublasGetSmCountTarget_fn fn = cublasGetSmCountTarget_choose();
 
-	atomic_store_explicit(&cublasGetSmCountTarget_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasGetSmCountTarget_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -17171,7 +17497,7 @@ void *cudastub_cublas_bind_cublasGetStatusName(void)
 {
 	void *fn = (void *)cublasGetStatusName_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasGetStatusName, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasGetStatusName, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasGetStatusName, cudastub_cublas_slot_cublasGetStatusName, cudastub_cublas_resolve_cublasGetStatusName, cudastub_cublas_bind_cublasGetStatusName);
@@ -17186,7 +17512,8 @@ static const char * cublasGetStatusName_resolve(cublasStatus_t a0)
 {
 	cublasGetStatusName_fn fn = cublasGetStatusName_choose();
 
-	atomic_store_explicit(&cublasGetStatusName_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasGetStatusName_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -17217,7 +17544,7 @@ void *cudastub_cublas_bind_cublasGetStatusString(void)
 {
 	void *fn = (void *)cublasGetStatusString_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasGetStatusString, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasGetStatusString, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasGetStatusString, cudastub_cublas_slot_cublasGetStatusString, cudastub_cublas_resolve_cublasGetStatusString, cudastub_cublas_bind_cublasGetStatusString);
@@ -17232,7 +17559,8 @@ static const char * cublasGetStatusString_resolve(cublasStatus_t a0)
 {
 	cublasGetStatusString_fn fn = cublasGetStatusString_choose();
 
-	atomic_store_explicit(&cublasGetStatusString_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasGetStatusString_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -17260,7 +17588,7 @@ void *cudastub_cublas_bind_cublasGetStream_v2(void)
 {
 	void *fn = (void *)cublasGetStream_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasGetStream_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasGetStream_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasGetStream_v2, cudastub_cublas_slot_cublasGetStream_v2, cudastub_cublas_resolve_cublasGetStream_v2, cudastub_cublas_bind_cublasGetStream_v2);
@@ -17275,7 +17603,8 @@ static cublasStatus_t cublasGetStream_v2_resolve(cublasHandle_t a0, cudaStream_t
 {
 	cublasGetStream_v2_fn fn = cublasGetStream_v2_choose();
 
-	atomic_store_explicit(&cublasGetStream_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasGetStream_v2_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -17307,7 +17636,7 @@ void *cudastub_cublas_bind_cublasGetVector(void)
 {
 	void *fn = (void *)cublasGetVector_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasGetVector, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasGetVector, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasGetVector, cudastub_cublas_slot_cublasGetVector, cudastub_cublas_resolve_cublasGetVector, cudastub_cublas_bind_cublasGetVector);
@@ -17322,7 +17651,8 @@ static cublasStatus_t cublasGetVector_resolve(int a0, int a1, const void *a2, in
 {
 	cublasGetVector_fn fn = cublasGetVector_choose();
 
-	atomic_store_explicit(&cublasGetVector_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasGetVector_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -17355,7 +17685,7 @@ void *cudastub_cublas_bind_cublasGetVectorAsync(void)
 {
 	void *fn = (void *)cublasGetVectorAsync_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasGetVectorAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasGetVectorAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasGetVectorAsync, cudastub_cublas_slot_cublasGetVectorAsync, cudastub_cublas_resolve_cublasGetVectorAsync, cudastub_cublas_bind_cublasGetVectorAsync);
@@ -17370,7 +17700,8 @@ static cublasStatus_t cublasGetVectorAsync_resolve(int a0, int a1, const void *a
 {
 	cublasGetVectorAsync_fn fn = cublasGetVectorAsync_choose();
 
-	atomic_store_explicit(&cublasGetVectorAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasGetVectorAsync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -17403,7 +17734,7 @@ void *cudastub_cublas_bind_cublasGetVectorAsync_64(void)
 {
 	void *fn = (void *)cublasGetVectorAsync_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasGetVectorAsync_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasGetVectorAsync_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasGetVectorAsync_64, cudastub_cublas_slot_cublasGetVectorAsync_64, cudastub_cublas_resolve_cublasGetVectorAsync_64, cudastub_cublas_bind_cublasGetVectorAsync_64);
@@ -17418,7 +17749,8 @@ static cublasStatus_t cublasGetVectorAsync_64_resolve(int64_t a0, int64_t a1, co
 {
 	cublasGetVectorAsync_64_fn fn = cublasGetVectorAsync_64_choose();
 
-	atomic_store_explicit(&cublasGetVectorAsync_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasGetVectorAsync_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -17450,7 +17782,7 @@ void *cudastub_cublas_bind_cublasGetVector_64(void)
 {
 	void *fn = (void *)cublasGetVector_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasGetVector_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasGetVector_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasGetVector_64, cudastub_cublas_slot_cublasGetVector_64, cudastub_cublas_resolve_cublasGetVector_64, cudastub_cublas_bind_cublasGetVector_64);
@@ -17465,7 +17797,8 @@ static cublasStatus_t cublasGetVector_64_resolve(int64_t a0, int64_t a1, const v
 {
 	cublasGetVector_64_fn fn = cublasGetVector_64_choose();
 
-	atomic_store_explicit(&cublasGetVector_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasGetVector_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -17494,7 +17827,7 @@ void *cudastub_cublas_bind_cublasGetVersion(void)
 {
 	void *fn = (void *)cublasGetVersion_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasGetVersion, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasGetVersion, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasGetVersion, cudastub_cublas_slot_cublasGetVersion, cudastub_cublas_resolve_cublasGetVersion, cudastub_cublas_bind_cublasGetVersion);
@@ -17509,7 +17842,8 @@ static cublasStatus_t cublasGetVersion_resolve(int *a0)
 {
 	cublasGetVersion_fn fn = cublasGetVersion_choose();
 
-	atomic_store_explicit(&cublasGetVersion_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasGetVersion_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -17539,7 +17873,7 @@ void *cudastub_cublas_bind_cublasGetVersion_v2(void)
 {
 	void *fn = (void *)cublasGetVersion_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasGetVersion_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasGetVersion_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasGetVersion_v2, cudastub_cublas_slot_cublasGetVersion_v2, cudastub_cublas_resolve_cublasGetVersion_v2, cudastub_cublas_bind_cublasGetVersion_v2);
@@ -17554,7 +17888,8 @@ static cublasStatus_t cublasGetVersion_v2_resolve(cublasHandle_t a0, int *a1)
 {
 	cublasGetVersion_v2_fn fn = cublasGetVersion_v2_choose();
 
-	atomic_store_explicit(&cublasGetVersion_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasGetVersion_v2_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -17586,7 +17921,7 @@ void *cudastub_cublas_bind_cublasIamaxEx(void)
 {
 	void *fn = (void *)cublasIamaxEx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasIamaxEx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasIamaxEx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasIamaxEx, cudastub_cublas_slot_cublasIamaxEx, cudastub_cublas_resolve_cublasIamaxEx, cudastub_cublas_bind_cublasIamaxEx);
@@ -17601,7 +17936,8 @@ static cublasStatus_t cublasIamaxEx_resolve(cublasHandle_t a0, int a1, const voi
 {
 	cublasIamaxEx_fn fn = cublasIamaxEx_choose();
 
-	atomic_store_explicit(&cublasIamaxEx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasIamaxEx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -17633,7 +17969,7 @@ void *cudastub_cublas_bind_cublasIamaxEx_64(void)
 {
 	void *fn = (void *)cublasIamaxEx_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasIamaxEx_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasIamaxEx_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasIamaxEx_64, cudastub_cublas_slot_cublasIamaxEx_64, cudastub_cublas_resolve_cublasIamaxEx_64, cudastub_cublas_bind_cublasIamaxEx_64);
@@ -17648,7 +17984,8 @@ static cublasStatus_t cublasIamaxEx_64_resolve(cublasHandle_t a0, int64_t a1, co
 {
 	cublasIamaxEx_64_fn fn = cublasIamaxEx_64_choose();
 
-	atomic_store_explicit(&cublasIamaxEx_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasIamaxEx_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -17680,7 +18017,7 @@ void *cudastub_cublas_bind_cublasIaminEx(void)
 {
 	void *fn = (void *)cublasIaminEx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasIaminEx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasIaminEx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasIaminEx, cudastub_cublas_slot_cublasIaminEx, cudastub_cublas_resolve_cublasIaminEx, cudastub_cublas_bind_cublasIaminEx);
@@ -17695,7 +18032,8 @@ static cublasStatus_t cublasIaminEx_resolve(cublasHandle_t a0, int a1, const voi
 {
 	cublasIaminEx_fn fn = cublasIaminEx_choose();
 
-	atomic_store_explicit(&cublasIaminEx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasIaminEx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -17727,7 +18065,7 @@ void *cudastub_cublas_bind_cublasIaminEx_64(void)
 {
 	void *fn = (void *)cublasIaminEx_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasIaminEx_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasIaminEx_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasIaminEx_64, cudastub_cublas_slot_cublasIaminEx_64, cudastub_cublas_resolve_cublasIaminEx_64, cudastub_cublas_bind_cublasIaminEx_64);
@@ -17742,7 +18080,8 @@ static cublasStatus_t cublasIaminEx_64_resolve(cublasHandle_t a0, int64_t a1, co
 {
 	cublasIaminEx_64_fn fn = cublasIaminEx_64_choose();
 
-	atomic_store_explicit(&cublasIaminEx_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasIaminEx_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -17772,7 +18111,7 @@ void *cudastub_cublas_bind_cublasIcamax(void)
 {
 	void *fn = (void *)cublasIcamax_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasIcamax, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasIcamax, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasIcamax, cudastub_cublas_slot_cublasIcamax, cudastub_cublas_resolve_cublasIcamax, cudastub_cublas_bind_cublasIcamax);
@@ -17787,7 +18126,8 @@ static int cublasIcamax_resolve(int a0, const cuComplex *a1, int a2)
 {
 	cublasIcamax_fn fn = cublasIcamax_choose();
 
-	atomic_store_explicit(&cublasIcamax_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasIcamax_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -17818,7 +18158,7 @@ void *cudastub_cublas_bind_cublasIcamax_v2(void)
 {
 	void *fn = (void *)cublasIcamax_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasIcamax_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasIcamax_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasIcamax_v2, cudastub_cublas_slot_cublasIcamax_v2, cudastub_cublas_resolve_cublasIcamax_v2, cudastub_cublas_bind_cublasIcamax_v2);
@@ -17833,7 +18173,8 @@ static cublasStatus_t cublasIcamax_v2_resolve(cublasHandle_t a0, int a1, const c
 {
 	cublasIcamax_v2_fn fn = cublasIcamax_v2_choose();
 
-	atomic_store_explicit(&cublasIcamax_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasIcamax_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -17864,7 +18205,7 @@ void *cudastub_cublas_bind_cublasIcamax_v2_64(void)
 {
 	void *fn = (void *)cublasIcamax_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasIcamax_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasIcamax_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasIcamax_v2_64, cudastub_cublas_slot_cublasIcamax_v2_64, cudastub_cublas_resolve_cublasIcamax_v2_64, cudastub_cublas_bind_cublasIcamax_v2_64);
@@ -17879,7 +18220,8 @@ static cublasStatus_t cublasIcamax_v2_64_resolve(cublasHandle_t a0, int64_t a1, 
 {
 	cublasIcamax_v2_64_fn fn = cublasIcamax_v2_64_choose();
 
-	atomic_store_explicit(&cublasIcamax_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasIcamax_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -17909,7 +18251,7 @@ void *cudastub_cublas_bind_cublasIcamin(void)
 {
 	void *fn = (void *)cublasIcamin_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasIcamin, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasIcamin, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasIcamin, cudastub_cublas_slot_cublasIcamin, cudastub_cublas_resolve_cublasIcamin, cudastub_cublas_bind_cublasIcamin);
@@ -17924,7 +18266,8 @@ static int cublasIcamin_resolve(int a0, const cuComplex *a1, int a2)
 {
 	cublasIcamin_fn fn = cublasIcamin_choose();
 
-	atomic_store_explicit(&cublasIcamin_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasIcamin_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -17955,7 +18298,7 @@ void *cudastub_cublas_bind_cublasIcamin_v2(void)
 {
 	void *fn = (void *)cublasIcamin_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasIcamin_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasIcamin_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasIcamin_v2, cudastub_cublas_slot_cublasIcamin_v2, cudastub_cublas_resolve_cublasIcamin_v2, cudastub_cublas_bind_cublasIcamin_v2);
@@ -17970,7 +18313,8 @@ static cublasStatus_t cublasIcamin_v2_resolve(cublasHandle_t a0, int a1, const c
 {
 	cublasIcamin_v2_fn fn = cublasIcamin_v2_choose();
 
-	atomic_store_explicit(&cublasIcamin_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasIcamin_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -18001,7 +18345,7 @@ void *cudastub_cublas_bind_cublasIcamin_v2_64(void)
 {
 	void *fn = (void *)cublasIcamin_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasIcamin_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasIcamin_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasIcamin_v2_64, cudastub_cublas_slot_cublasIcamin_v2_64, cudastub_cublas_resolve_cublasIcamin_v2_64, cudastub_cublas_bind_cublasIcamin_v2_64);
@@ -18016,7 +18360,8 @@ static cublasStatus_t cublasIcamin_v2_64_resolve(cublasHandle_t a0, int64_t a1, 
 {
 	cublasIcamin_v2_64_fn fn = cublasIcamin_v2_64_choose();
 
-	atomic_store_explicit(&cublasIcamin_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasIcamin_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -18046,7 +18391,7 @@ void *cudastub_cublas_bind_cublasIdamax(void)
 {
 	void *fn = (void *)cublasIdamax_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasIdamax, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasIdamax, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasIdamax, cudastub_cublas_slot_cublasIdamax, cudastub_cublas_resolve_cublasIdamax, cudastub_cublas_bind_cublasIdamax);
@@ -18061,7 +18406,8 @@ static int cublasIdamax_resolve(int a0, const double *a1, int a2)
 {
 	cublasIdamax_fn fn = cublasIdamax_choose();
 
-	atomic_store_explicit(&cublasIdamax_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasIdamax_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -18092,7 +18438,7 @@ void *cudastub_cublas_bind_cublasIdamax_v2(void)
 {
 	void *fn = (void *)cublasIdamax_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasIdamax_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasIdamax_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasIdamax_v2, cudastub_cublas_slot_cublasIdamax_v2, cudastub_cublas_resolve_cublasIdamax_v2, cudastub_cublas_bind_cublasIdamax_v2);
@@ -18107,7 +18453,8 @@ static cublasStatus_t cublasIdamax_v2_resolve(cublasHandle_t a0, int a1, const d
 {
 	cublasIdamax_v2_fn fn = cublasIdamax_v2_choose();
 
-	atomic_store_explicit(&cublasIdamax_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasIdamax_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -18138,7 +18485,7 @@ void *cudastub_cublas_bind_cublasIdamax_v2_64(void)
 {
 	void *fn = (void *)cublasIdamax_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasIdamax_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasIdamax_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasIdamax_v2_64, cudastub_cublas_slot_cublasIdamax_v2_64, cudastub_cublas_resolve_cublasIdamax_v2_64, cudastub_cublas_bind_cublasIdamax_v2_64);
@@ -18153,7 +18500,8 @@ static cublasStatus_t cublasIdamax_v2_64_resolve(cublasHandle_t a0, int64_t a1, 
 {
 	cublasIdamax_v2_64_fn fn = cublasIdamax_v2_64_choose();
 
-	atomic_store_explicit(&cublasIdamax_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasIdamax_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -18183,7 +18531,7 @@ void *cudastub_cublas_bind_cublasIdamin(void)
 {
 	void *fn = (void *)cublasIdamin_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasIdamin, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasIdamin, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasIdamin, cudastub_cublas_slot_cublasIdamin, cudastub_cublas_resolve_cublasIdamin, cudastub_cublas_bind_cublasIdamin);
@@ -18198,7 +18546,8 @@ static int cublasIdamin_resolve(int a0, const double *a1, int a2)
 {
 	cublasIdamin_fn fn = cublasIdamin_choose();
 
-	atomic_store_explicit(&cublasIdamin_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasIdamin_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -18229,7 +18578,7 @@ void *cudastub_cublas_bind_cublasIdamin_v2(void)
 {
 	void *fn = (void *)cublasIdamin_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasIdamin_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasIdamin_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasIdamin_v2, cudastub_cublas_slot_cublasIdamin_v2, cudastub_cublas_resolve_cublasIdamin_v2, cudastub_cublas_bind_cublasIdamin_v2);
@@ -18244,7 +18593,8 @@ static cublasStatus_t cublasIdamin_v2_resolve(cublasHandle_t a0, int a1, const d
 {
 	cublasIdamin_v2_fn fn = cublasIdamin_v2_choose();
 
-	atomic_store_explicit(&cublasIdamin_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasIdamin_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -18275,7 +18625,7 @@ void *cudastub_cublas_bind_cublasIdamin_v2_64(void)
 {
 	void *fn = (void *)cublasIdamin_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasIdamin_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasIdamin_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasIdamin_v2_64, cudastub_cublas_slot_cublasIdamin_v2_64, cudastub_cublas_resolve_cublasIdamin_v2_64, cudastub_cublas_bind_cublasIdamin_v2_64);
@@ -18290,7 +18640,8 @@ static cublasStatus_t cublasIdamin_v2_64_resolve(cublasHandle_t a0, int64_t a1, 
 {
 	cublasIdamin_v2_64_fn fn = cublasIdamin_v2_64_choose();
 
-	atomic_store_explicit(&cublasIdamin_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasIdamin_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -18316,7 +18667,7 @@ void *cudastub_cublas_bind_cublasInit(void)
 {
 	void *fn = (void *)cublasInit_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasInit, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasInit, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasInit, cudastub_cublas_slot_cublasInit, cudastub_cublas_resolve_cublasInit, cudastub_cublas_bind_cublasInit);
@@ -18331,7 +18682,8 @@ static cublasStatus_t cublasInit_resolve(void)
 {
 	cublasInit_fn fn = cublasInit_choose();
 
-	atomic_store_explicit(&cublasInit_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasInit_slot, fn, memory_order_release);
 	return fn();
 }
 #endif
@@ -18361,7 +18713,7 @@ void *cudastub_cublas_bind_cublasIsamax(void)
 {
 	void *fn = (void *)cublasIsamax_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasIsamax, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasIsamax, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasIsamax, cudastub_cublas_slot_cublasIsamax, cudastub_cublas_resolve_cublasIsamax, cudastub_cublas_bind_cublasIsamax);
@@ -18376,7 +18728,8 @@ static int cublasIsamax_resolve(int a0, const float *a1, int a2)
 {
 	cublasIsamax_fn fn = cublasIsamax_choose();
 
-	atomic_store_explicit(&cublasIsamax_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasIsamax_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -18407,7 +18760,7 @@ void *cudastub_cublas_bind_cublasIsamax_v2(void)
 {
 	void *fn = (void *)cublasIsamax_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasIsamax_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasIsamax_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasIsamax_v2, cudastub_cublas_slot_cublasIsamax_v2, cudastub_cublas_resolve_cublasIsamax_v2, cudastub_cublas_bind_cublasIsamax_v2);
@@ -18422,7 +18775,8 @@ static cublasStatus_t cublasIsamax_v2_resolve(cublasHandle_t a0, int a1, const f
 {
 	cublasIsamax_v2_fn fn = cublasIsamax_v2_choose();
 
-	atomic_store_explicit(&cublasIsamax_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasIsamax_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -18453,7 +18807,7 @@ void *cudastub_cublas_bind_cublasIsamax_v2_64(void)
 {
 	void *fn = (void *)cublasIsamax_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasIsamax_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasIsamax_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasIsamax_v2_64, cudastub_cublas_slot_cublasIsamax_v2_64, cudastub_cublas_resolve_cublasIsamax_v2_64, cudastub_cublas_bind_cublasIsamax_v2_64);
@@ -18468,7 +18822,8 @@ static cublasStatus_t cublasIsamax_v2_64_resolve(cublasHandle_t a0, int64_t a1, 
 {
 	cublasIsamax_v2_64_fn fn = cublasIsamax_v2_64_choose();
 
-	atomic_store_explicit(&cublasIsamax_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasIsamax_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -18498,7 +18853,7 @@ void *cudastub_cublas_bind_cublasIsamin(void)
 {
 	void *fn = (void *)cublasIsamin_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasIsamin, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasIsamin, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasIsamin, cudastub_cublas_slot_cublasIsamin, cudastub_cublas_resolve_cublasIsamin, cudastub_cublas_bind_cublasIsamin);
@@ -18513,7 +18868,8 @@ static int cublasIsamin_resolve(int a0, const float *a1, int a2)
 {
 	cublasIsamin_fn fn = cublasIsamin_choose();
 
-	atomic_store_explicit(&cublasIsamin_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasIsamin_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -18544,7 +18900,7 @@ void *cudastub_cublas_bind_cublasIsamin_v2(void)
 {
 	void *fn = (void *)cublasIsamin_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasIsamin_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasIsamin_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasIsamin_v2, cudastub_cublas_slot_cublasIsamin_v2, cudastub_cublas_resolve_cublasIsamin_v2, cudastub_cublas_bind_cublasIsamin_v2);
@@ -18559,7 +18915,8 @@ static cublasStatus_t cublasIsamin_v2_resolve(cublasHandle_t a0, int a1, const f
 {
 	cublasIsamin_v2_fn fn = cublasIsamin_v2_choose();
 
-	atomic_store_explicit(&cublasIsamin_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasIsamin_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -18590,7 +18947,7 @@ void *cudastub_cublas_bind_cublasIsamin_v2_64(void)
 {
 	void *fn = (void *)cublasIsamin_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasIsamin_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasIsamin_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasIsamin_v2_64, cudastub_cublas_slot_cublasIsamin_v2_64, cudastub_cublas_resolve_cublasIsamin_v2_64, cudastub_cublas_bind_cublasIsamin_v2_64);
@@ -18605,7 +18962,8 @@ static cublasStatus_t cublasIsamin_v2_64_resolve(cublasHandle_t a0, int64_t a1, 
 {
 	cublasIsamin_v2_64_fn fn = cublasIsamin_v2_64_choose();
 
-	atomic_store_explicit(&cublasIsamin_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasIsamin_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -18635,7 +18993,7 @@ void *cudastub_cublas_bind_cublasIzamax(void)
 {
 	void *fn = (void *)cublasIzamax_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasIzamax, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasIzamax, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasIzamax, cudastub_cublas_slot_cublasIzamax, cudastub_cublas_resolve_cublasIzamax, cudastub_cublas_bind_cublasIzamax);
@@ -18650,7 +19008,8 @@ static int cublasIzamax_resolve(int a0, const cuDoubleComplex *a1, int a2)
 {
 	cublasIzamax_fn fn = cublasIzamax_choose();
 
-	atomic_store_explicit(&cublasIzamax_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasIzamax_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -18681,7 +19040,7 @@ void *cudastub_cublas_bind_cublasIzamax_v2(void)
 {
 	void *fn = (void *)cublasIzamax_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasIzamax_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasIzamax_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasIzamax_v2, cudastub_cublas_slot_cublasIzamax_v2, cudastub_cublas_resolve_cublasIzamax_v2, cudastub_cublas_bind_cublasIzamax_v2);
@@ -18696,7 +19055,8 @@ static cublasStatus_t cublasIzamax_v2_resolve(cublasHandle_t a0, int a1, const c
 {
 	cublasIzamax_v2_fn fn = cublasIzamax_v2_choose();
 
-	atomic_store_explicit(&cublasIzamax_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasIzamax_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -18727,7 +19087,7 @@ void *cudastub_cublas_bind_cublasIzamax_v2_64(void)
 {
 	void *fn = (void *)cublasIzamax_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasIzamax_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasIzamax_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasIzamax_v2_64, cudastub_cublas_slot_cublasIzamax_v2_64, cudastub_cublas_resolve_cublasIzamax_v2_64, cudastub_cublas_bind_cublasIzamax_v2_64);
@@ -18742,7 +19102,8 @@ static cublasStatus_t cublasIzamax_v2_64_resolve(cublasHandle_t a0, int64_t a1, 
 {
 	cublasIzamax_v2_64_fn fn = cublasIzamax_v2_64_choose();
 
-	atomic_store_explicit(&cublasIzamax_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasIzamax_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -18772,7 +19133,7 @@ void *cudastub_cublas_bind_cublasIzamin(void)
 {
 	void *fn = (void *)cublasIzamin_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasIzamin, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasIzamin, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasIzamin, cudastub_cublas_slot_cublasIzamin, cudastub_cublas_resolve_cublasIzamin, cudastub_cublas_bind_cublasIzamin);
@@ -18787,7 +19148,8 @@ static int cublasIzamin_resolve(int a0, const cuDoubleComplex *a1, int a2)
 {
 	cublasIzamin_fn fn = cublasIzamin_choose();
 
-	atomic_store_explicit(&cublasIzamin_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasIzamin_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -18818,7 +19180,7 @@ void *cudastub_cublas_bind_cublasIzamin_v2(void)
 {
 	void *fn = (void *)cublasIzamin_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasIzamin_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasIzamin_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasIzamin_v2, cudastub_cublas_slot_cublasIzamin_v2, cudastub_cublas_resolve_cublasIzamin_v2, cudastub_cublas_bind_cublasIzamin_v2);
@@ -18833,7 +19195,8 @@ static cublasStatus_t cublasIzamin_v2_resolve(cublasHandle_t a0, int a1, const c
 {
 	cublasIzamin_v2_fn fn = cublasIzamin_v2_choose();
 
-	atomic_store_explicit(&cublasIzamin_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasIzamin_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -18864,7 +19227,7 @@ void *cudastub_cublas_bind_cublasIzamin_v2_64(void)
 {
 	void *fn = (void *)cublasIzamin_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasIzamin_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasIzamin_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasIzamin_v2_64, cudastub_cublas_slot_cublasIzamin_v2_64, cudastub_cublas_resolve_cublasIzamin_v2_64, cudastub_cublas_bind_cublasIzamin_v2_64);
@@ -18879,7 +19242,8 @@ static cublasStatus_t cublasIzamin_v2_64_resolve(cublasHandle_t a0, int64_t a1, 
 {
 	cublasIzamin_v2_64_fn fn = cublasIzamin_v2_64_choose();
 
-	atomic_store_explicit(&cublasIzamin_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasIzamin_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -18909,7 +19273,7 @@ void *cudastub_cublas_bind_cublasLoggerConfigure(void)
 {
 	void *fn = (void *)cublasLoggerConfigure_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasLoggerConfigure, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasLoggerConfigure, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLoggerConfigure, cudastub_cublas_slot_cublasLoggerConfigure, cudastub_cublas_resolve_cublasLoggerConfigure, cudastub_cublas_bind_cublasLoggerConfigure);
@@ -18924,7 +19288,8 @@ static cublasStatus_t cublasLoggerConfigure_resolve(int a0, int a1, int a2, cons
 {
 	cublasLoggerConfigure_fn fn = cublasLoggerConfigure_choose();
 
-	atomic_store_explicit(&cublasLoggerConfigure_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasLoggerConfigure_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -18958,7 +19323,7 @@ void *cudastub_cublas_bind_cublasNrm2Ex(void)
 {
 	void *fn = (void *)cublasNrm2Ex_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasNrm2Ex, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasNrm2Ex, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasNrm2Ex, cudastub_cublas_slot_cublasNrm2Ex, cudastub_cublas_resolve_cublasNrm2Ex, cudastub_cublas_bind_cublasNrm2Ex);
@@ -18973,7 +19338,8 @@ static cublasStatus_t cublasNrm2Ex_resolve(cublasHandle_t a0, int a1, const void
 {
 	cublasNrm2Ex_fn fn = cublasNrm2Ex_choose();
 
-	atomic_store_explicit(&cublasNrm2Ex_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasNrm2Ex_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -19007,7 +19373,7 @@ void *cudastub_cublas_bind_cublasNrm2Ex_64(void)
 {
 	void *fn = (void *)cublasNrm2Ex_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasNrm2Ex_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasNrm2Ex_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasNrm2Ex_64, cudastub_cublas_slot_cublasNrm2Ex_64, cudastub_cublas_resolve_cublasNrm2Ex_64, cudastub_cublas_bind_cublasNrm2Ex_64);
@@ -19022,7 +19388,8 @@ static cublasStatus_t cublasNrm2Ex_64_resolve(cublasHandle_t a0, int64_t a1, con
 {
 	cublasNrm2Ex_64_fn fn = cublasNrm2Ex_64_choose();
 
-	atomic_store_explicit(&cublasNrm2Ex_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasNrm2Ex_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -19060,7 +19427,7 @@ void *cudastub_cublas_bind_cublasRotEx(void)
 {
 	void *fn = (void *)cublasRotEx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasRotEx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasRotEx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasRotEx, cudastub_cublas_slot_cublasRotEx, cudastub_cublas_resolve_cublasRotEx, cudastub_cublas_bind_cublasRotEx);
@@ -19075,7 +19442,8 @@ static cublasStatus_t cublasRotEx_resolve(cublasHandle_t a0, int a1, void *a2, c
 {
 	cublasRotEx_fn fn = cublasRotEx_choose();
 
-	atomic_store_explicit(&cublasRotEx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasRotEx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -19113,7 +19481,7 @@ void *cudastub_cublas_bind_cublasRotEx_64(void)
 {
 	void *fn = (void *)cublasRotEx_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasRotEx_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasRotEx_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasRotEx_64, cudastub_cublas_slot_cublasRotEx_64, cudastub_cublas_resolve_cublasRotEx_64, cudastub_cublas_bind_cublasRotEx_64);
@@ -19128,7 +19496,8 @@ static cublasStatus_t cublasRotEx_64_resolve(cublasHandle_t a0, int64_t a1, void
 {
 	cublasRotEx_64_fn fn = cublasRotEx_64_choose();
 
-	atomic_store_explicit(&cublasRotEx_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasRotEx_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -19162,7 +19531,7 @@ void *cudastub_cublas_bind_cublasRotgEx(void)
 {
 	void *fn = (void *)cublasRotgEx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasRotgEx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasRotgEx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasRotgEx, cudastub_cublas_slot_cublasRotgEx, cudastub_cublas_resolve_cublasRotgEx, cudastub_cublas_bind_cublasRotgEx);
@@ -19177,7 +19546,8 @@ static cublasStatus_t cublasRotgEx_resolve(cublasHandle_t a0, void *a1, void *a2
 {
 	cublasRotgEx_fn fn = cublasRotgEx_choose();
 
-	atomic_store_explicit(&cublasRotgEx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasRotgEx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -19214,7 +19584,7 @@ void *cudastub_cublas_bind_cublasRotmEx(void)
 {
 	void *fn = (void *)cublasRotmEx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasRotmEx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasRotmEx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasRotmEx, cudastub_cublas_slot_cublasRotmEx, cudastub_cublas_resolve_cublasRotmEx, cudastub_cublas_bind_cublasRotmEx);
@@ -19229,7 +19599,8 @@ static cublasStatus_t cublasRotmEx_resolve(cublasHandle_t a0, int a1, void *a2, 
 {
 	cublasRotmEx_fn fn = cublasRotmEx_choose();
 
-	atomic_store_explicit(&cublasRotmEx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasRotmEx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -19266,7 +19637,7 @@ void *cudastub_cublas_bind_cublasRotmEx_64(void)
 {
 	void *fn = (void *)cublasRotmEx_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasRotmEx_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasRotmEx_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasRotmEx_64, cudastub_cublas_slot_cublasRotmEx_64, cudastub_cublas_resolve_cublasRotmEx_64, cudastub_cublas_bind_cublasRotmEx_64);
@@ -19281,7 +19652,8 @@ static cublasStatus_t cublasRotmEx_64_resolve(cublasHandle_t a0, int64_t a1, voi
 {
 	cublasRotmEx_64_fn fn = cublasRotmEx_64_choose();
 
-	atomic_store_explicit(&cublasRotmEx_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasRotmEx_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -19319,7 +19691,7 @@ void *cudastub_cublas_bind_cublasRotmgEx(void)
 {
 	void *fn = (void *)cublasRotmgEx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasRotmgEx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasRotmgEx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasRotmgEx, cudastub_cublas_slot_cublasRotmgEx, cudastub_cublas_resolve_cublasRotmgEx, cudastub_cublas_bind_cublasRotmgEx);
@@ -19334,7 +19706,8 @@ static cublasStatus_t cublasRotmgEx_resolve(cublasHandle_t a0, void *a1, cudaDat
 {
 	cublasRotmgEx_fn fn = cublasRotmgEx_choose();
 
-	atomic_store_explicit(&cublasRotmgEx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasRotmgEx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -19364,7 +19737,7 @@ void *cudastub_cublas_bind_cublasSasum(void)
 {
 	void *fn = (void *)cublasSasum_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSasum, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSasum, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSasum, cudastub_cublas_slot_cublasSasum, cudastub_cublas_resolve_cublasSasum, cudastub_cublas_bind_cublasSasum);
@@ -19379,7 +19752,8 @@ static float cublasSasum_resolve(int a0, const float *a1, int a2)
 {
 	cublasSasum_fn fn = cublasSasum_choose();
 
-	atomic_store_explicit(&cublasSasum_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSasum_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -19410,7 +19784,7 @@ void *cudastub_cublas_bind_cublasSasum_v2(void)
 {
 	void *fn = (void *)cublasSasum_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSasum_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSasum_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSasum_v2, cudastub_cublas_slot_cublasSasum_v2, cudastub_cublas_resolve_cublasSasum_v2, cudastub_cublas_bind_cublasSasum_v2);
@@ -19425,7 +19799,8 @@ static cublasStatus_t cublasSasum_v2_resolve(cublasHandle_t a0, int a1, const fl
 {
 	cublasSasum_v2_fn fn = cublasSasum_v2_choose();
 
-	atomic_store_explicit(&cublasSasum_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSasum_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -19456,7 +19831,7 @@ void *cudastub_cublas_bind_cublasSasum_v2_64(void)
 {
 	void *fn = (void *)cublasSasum_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSasum_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSasum_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSasum_v2_64, cudastub_cublas_slot_cublasSasum_v2_64, cudastub_cublas_resolve_cublasSasum_v2_64, cudastub_cublas_bind_cublasSasum_v2_64);
@@ -19471,7 +19846,8 @@ static cublasStatus_t cublasSasum_v2_64_resolve(cublasHandle_t a0, int64_t a1, c
 {
 	cublasSasum_v2_64_fn fn = cublasSasum_v2_64_choose();
 
-	atomic_store_explicit(&cublasSasum_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSasum_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -19501,7 +19877,7 @@ void *cudastub_cublas_bind_cublasSaxpy(void)
 {
 	void *fn = (void *)cublasSaxpy_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSaxpy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSaxpy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSaxpy, cudastub_cublas_slot_cublasSaxpy, cudastub_cublas_resolve_cublasSaxpy, cudastub_cublas_bind_cublasSaxpy);
@@ -19516,7 +19892,8 @@ static void cublasSaxpy_resolve(int a0, float a1, const float *a2, int a3, float
 {
 	cublasSaxpy_fn fn = cublasSaxpy_choose();
 
-	atomic_store_explicit(&cublasSaxpy_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSaxpy_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -19549,7 +19926,7 @@ void *cudastub_cublas_bind_cublasSaxpy_v2(void)
 {
 	void *fn = (void *)cublasSaxpy_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSaxpy_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSaxpy_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSaxpy_v2, cudastub_cublas_slot_cublasSaxpy_v2, cudastub_cublas_resolve_cublasSaxpy_v2, cudastub_cublas_bind_cublasSaxpy_v2);
@@ -19564,7 +19941,8 @@ static cublasStatus_t cublasSaxpy_v2_resolve(cublasHandle_t a0, int a1, const fl
 {
 	cublasSaxpy_v2_fn fn = cublasSaxpy_v2_choose();
 
-	atomic_store_explicit(&cublasSaxpy_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSaxpy_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -19597,7 +19975,7 @@ void *cudastub_cublas_bind_cublasSaxpy_v2_64(void)
 {
 	void *fn = (void *)cublasSaxpy_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSaxpy_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSaxpy_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSaxpy_v2_64, cudastub_cublas_slot_cublasSaxpy_v2_64, cudastub_cublas_resolve_cublasSaxpy_v2_64, cudastub_cublas_bind_cublasSaxpy_v2_64);
@@ -19612,7 +19990,8 @@ static cublasStatus_t cublasSaxpy_v2_64_resolve(cublasHandle_t a0, int64_t a1, c
 {
 	cublasSaxpy_v2_64_fn fn = cublasSaxpy_v2_64_choose();
 
-	atomic_store_explicit(&cublasSaxpy_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSaxpy_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -19646,7 +20025,7 @@ void *cudastub_cublas_bind_cublasScalEx(void)
 {
 	void *fn = (void *)cublasScalEx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasScalEx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasScalEx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasScalEx, cudastub_cublas_slot_cublasScalEx, cudastub_cublas_resolve_cublasScalEx, cudastub_cublas_bind_cublasScalEx);
@@ -19661,7 +20040,8 @@ static cublasStatus_t cublasScalEx_resolve(cublasHandle_t a0, int a1, const void
 {
 	cublasScalEx_fn fn = cublasScalEx_choose();
 
-	atomic_store_explicit(&cublasScalEx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasScalEx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -19695,7 +20075,7 @@ void *cudastub_cublas_bind_cublasScalEx_64(void)
 {
 	void *fn = (void *)cublasScalEx_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasScalEx_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasScalEx_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasScalEx_64, cudastub_cublas_slot_cublasScalEx_64, cudastub_cublas_resolve_cublasScalEx_64, cudastub_cublas_bind_cublasScalEx_64);
@@ -19710,7 +20090,8 @@ static cublasStatus_t cublasScalEx_64_resolve(cublasHandle_t a0, int64_t a1, con
 {
 	cublasScalEx_64_fn fn = cublasScalEx_64_choose();
 
-	atomic_store_explicit(&cublasScalEx_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasScalEx_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -19740,7 +20121,7 @@ void *cudastub_cublas_bind_cublasScasum(void)
 {
 	void *fn = (void *)cublasScasum_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasScasum, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasScasum, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasScasum, cudastub_cublas_slot_cublasScasum, cudastub_cublas_resolve_cublasScasum, cudastub_cublas_bind_cublasScasum);
@@ -19755,7 +20136,8 @@ static float cublasScasum_resolve(int a0, const cuComplex *a1, int a2)
 {
 	cublasScasum_fn fn = cublasScasum_choose();
 
-	atomic_store_explicit(&cublasScasum_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasScasum_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -19786,7 +20168,7 @@ void *cudastub_cublas_bind_cublasScasum_v2(void)
 {
 	void *fn = (void *)cublasScasum_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasScasum_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasScasum_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasScasum_v2, cudastub_cublas_slot_cublasScasum_v2, cudastub_cublas_resolve_cublasScasum_v2, cudastub_cublas_bind_cublasScasum_v2);
@@ -19801,7 +20183,8 @@ static cublasStatus_t cublasScasum_v2_resolve(cublasHandle_t a0, int a1, const c
 {
 	cublasScasum_v2_fn fn = cublasScasum_v2_choose();
 
-	atomic_store_explicit(&cublasScasum_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasScasum_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -19832,7 +20215,7 @@ void *cudastub_cublas_bind_cublasScasum_v2_64(void)
 {
 	void *fn = (void *)cublasScasum_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasScasum_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasScasum_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasScasum_v2_64, cudastub_cublas_slot_cublasScasum_v2_64, cudastub_cublas_resolve_cublasScasum_v2_64, cudastub_cublas_bind_cublasScasum_v2_64);
@@ -19847,7 +20230,8 @@ static cublasStatus_t cublasScasum_v2_64_resolve(cublasHandle_t a0, int64_t a1, 
 {
 	cublasScasum_v2_64_fn fn = cublasScasum_v2_64_choose();
 
-	atomic_store_explicit(&cublasScasum_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasScasum_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -19877,7 +20261,7 @@ void *cudastub_cublas_bind_cublasScnrm2(void)
 {
 	void *fn = (void *)cublasScnrm2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasScnrm2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasScnrm2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasScnrm2, cudastub_cublas_slot_cublasScnrm2, cudastub_cublas_resolve_cublasScnrm2, cudastub_cublas_bind_cublasScnrm2);
@@ -19892,7 +20276,8 @@ static float cublasScnrm2_resolve(int a0, const cuComplex *a1, int a2)
 {
 	cublasScnrm2_fn fn = cublasScnrm2_choose();
 
-	atomic_store_explicit(&cublasScnrm2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasScnrm2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -19923,7 +20308,7 @@ void *cudastub_cublas_bind_cublasScnrm2_v2(void)
 {
 	void *fn = (void *)cublasScnrm2_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasScnrm2_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasScnrm2_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasScnrm2_v2, cudastub_cublas_slot_cublasScnrm2_v2, cudastub_cublas_resolve_cublasScnrm2_v2, cudastub_cublas_bind_cublasScnrm2_v2);
@@ -19938,7 +20323,8 @@ static cublasStatus_t cublasScnrm2_v2_resolve(cublasHandle_t a0, int a1, const c
 {
 	cublasScnrm2_v2_fn fn = cublasScnrm2_v2_choose();
 
-	atomic_store_explicit(&cublasScnrm2_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasScnrm2_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -19969,7 +20355,7 @@ void *cudastub_cublas_bind_cublasScnrm2_v2_64(void)
 {
 	void *fn = (void *)cublasScnrm2_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasScnrm2_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasScnrm2_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasScnrm2_v2_64, cudastub_cublas_slot_cublasScnrm2_v2_64, cudastub_cublas_resolve_cublasScnrm2_v2_64, cudastub_cublas_bind_cublasScnrm2_v2_64);
@@ -19984,7 +20370,8 @@ static cublasStatus_t cublasScnrm2_v2_64_resolve(cublasHandle_t a0, int64_t a1, 
 {
 	cublasScnrm2_v2_64_fn fn = cublasScnrm2_v2_64_choose();
 
-	atomic_store_explicit(&cublasScnrm2_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasScnrm2_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -20013,7 +20400,7 @@ void *cudastub_cublas_bind_cublasScopy(void)
 {
 	void *fn = (void *)cublasScopy_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasScopy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasScopy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasScopy, cudastub_cublas_slot_cublasScopy, cudastub_cublas_resolve_cublasScopy, cudastub_cublas_bind_cublasScopy);
@@ -20028,7 +20415,8 @@ static void cublasScopy_resolve(int a0, const float *a1, int a2, float *a3, int 
 {
 	cublasScopy_fn fn = cublasScopy_choose();
 
-	atomic_store_explicit(&cublasScopy_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasScopy_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -20060,7 +20448,7 @@ void *cudastub_cublas_bind_cublasScopy_v2(void)
 {
 	void *fn = (void *)cublasScopy_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasScopy_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasScopy_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasScopy_v2, cudastub_cublas_slot_cublasScopy_v2, cudastub_cublas_resolve_cublasScopy_v2, cudastub_cublas_bind_cublasScopy_v2);
@@ -20075,7 +20463,8 @@ static cublasStatus_t cublasScopy_v2_resolve(cublasHandle_t a0, int a1, const fl
 {
 	cublasScopy_v2_fn fn = cublasScopy_v2_choose();
 
-	atomic_store_explicit(&cublasScopy_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasScopy_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -20107,7 +20496,7 @@ void *cudastub_cublas_bind_cublasScopy_v2_64(void)
 {
 	void *fn = (void *)cublasScopy_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasScopy_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasScopy_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasScopy_v2_64, cudastub_cublas_slot_cublasScopy_v2_64, cudastub_cublas_resolve_cublasScopy_v2_64, cudastub_cublas_bind_cublasScopy_v2_64);
@@ -20122,7 +20511,8 @@ static cublasStatus_t cublasScopy_v2_64_resolve(cublasHandle_t a0, int64_t a1, c
 {
 	cublasScopy_v2_64_fn fn = cublasScopy_v2_64_choose();
 
-	atomic_store_explicit(&cublasScopy_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasScopy_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -20158,7 +20548,7 @@ void *cudastub_cublas_bind_cublasSdgmm(void)
 {
 	void *fn = (void *)cublasSdgmm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSdgmm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSdgmm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSdgmm, cudastub_cublas_slot_cublasSdgmm, cudastub_cublas_resolve_cublasSdgmm, cudastub_cublas_bind_cublasSdgmm);
@@ -20173,7 +20563,8 @@ static cublasStatus_t cublasSdgmm_resolve(cublasHandle_t a0, cublasSideMode_t a1
 {
 	cublasSdgmm_fn fn = cublasSdgmm_choose();
 
-	atomic_store_explicit(&cublasSdgmm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSdgmm_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -20209,7 +20600,7 @@ void *cudastub_cublas_bind_cublasSdgmm_64(void)
 {
 	void *fn = (void *)cublasSdgmm_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSdgmm_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSdgmm_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSdgmm_64, cudastub_cublas_slot_cublasSdgmm_64, cudastub_cublas_resolve_cublasSdgmm_64, cudastub_cublas_bind_cublasSdgmm_64);
@@ -20224,7 +20615,8 @@ static cublasStatus_t cublasSdgmm_64_resolve(cublasHandle_t a0, cublasSideMode_t
 {
 	cublasSdgmm_64_fn fn = cublasSdgmm_64_choose();
 
-	atomic_store_explicit(&cublasSdgmm_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSdgmm_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -20256,7 +20648,7 @@ void *cudastub_cublas_bind_cublasSdot(void)
 {
 	void *fn = (void *)cublasSdot_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSdot, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSdot, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSdot, cudastub_cublas_slot_cublasSdot, cudastub_cublas_resolve_cublasSdot, cudastub_cublas_bind_cublasSdot);
@@ -20271,7 +20663,8 @@ static float cublasSdot_resolve(int a0, const float *a1, int a2, const float *a3
 {
 	cublasSdot_fn fn = cublasSdot_choose();
 
-	atomic_store_explicit(&cublasSdot_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSdot_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -20304,7 +20697,7 @@ void *cudastub_cublas_bind_cublasSdot_v2(void)
 {
 	void *fn = (void *)cublasSdot_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSdot_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSdot_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSdot_v2, cudastub_cublas_slot_cublasSdot_v2, cudastub_cublas_resolve_cublasSdot_v2, cudastub_cublas_bind_cublasSdot_v2);
@@ -20319,7 +20712,8 @@ static cublasStatus_t cublasSdot_v2_resolve(cublasHandle_t a0, int a1, const flo
 {
 	cublasSdot_v2_fn fn = cublasSdot_v2_choose();
 
-	atomic_store_explicit(&cublasSdot_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSdot_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -20352,7 +20746,7 @@ void *cudastub_cublas_bind_cublasSdot_v2_64(void)
 {
 	void *fn = (void *)cublasSdot_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSdot_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSdot_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSdot_v2_64, cudastub_cublas_slot_cublasSdot_v2_64, cudastub_cublas_resolve_cublasSdot_v2_64, cudastub_cublas_bind_cublasSdot_v2_64);
@@ -20367,7 +20761,8 @@ static cublasStatus_t cublasSdot_v2_64_resolve(cublasHandle_t a0, int64_t a1, co
 {
 	cublasSdot_v2_64_fn fn = cublasSdot_v2_64_choose();
 
-	atomic_store_explicit(&cublasSdot_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSdot_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -20395,7 +20790,7 @@ void *cudastub_cublas_bind_cublasSetAtomicsMode(void)
 {
 	void *fn = (void *)cublasSetAtomicsMode_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSetAtomicsMode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSetAtomicsMode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSetAtomicsMode, cudastub_cublas_slot_cublasSetAtomicsMode, cudastub_cublas_resolve_cublasSetAtomicsMode, cudastub_cublas_bind_cublasSetAtomicsMode);
@@ -20410,7 +20805,8 @@ static cublasStatus_t cublasSetAtomicsMode_resolve(cublasHandle_t a0, cublasAtom
 {
 	cublasSetAtomicsMode_fn fn = cublasSetAtomicsMode_choose();
 
-	atomic_store_explicit(&cublasSetAtomicsMode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSetAtomicsMode_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -20438,7 +20834,7 @@ void *cudastub_cublas_bind_cublasSetEmulationSpecialValuesSupport(void)
 {
 	void *fn = (void *)cublasSetEmulationSpecialValuesSupport_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSetEmulationSpecialValuesSupport, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSetEmulationSpecialValuesSupport, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSetEmulationSpecialValuesSupport, cudastub_cublas_slot_cublasSetEmulationSpecialValuesSupport, cudastub_cublas_resolve_cublasSetEmulationSpecialValuesSupport, cudastub_cublas_bind_cublasSetEmulationSpecialValuesSupport);
@@ -20453,7 +20849,8 @@ static cublasStatus_t cublasSetEmulationSpecialValuesSupport_resolve(cublasHandl
 {
 	cublasSetEmulationSpecialValuesSupport_fn fn = cublasSetEmulationSpecialValuesSupport_choose();
 
-	atomic_store_explicit(&cublasSetEmulationSpecialValuesSupport_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSetEmulationSpecialValuesSupport_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -20481,7 +20878,7 @@ void *cudastub_cublas_bind_cublasSetEmulationStrategy(void)
 {
 	void *fn = (void *)cublasSetEmulationStrategy_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSetEmulationStrategy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSetEmulationStrategy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSetEmulationStrategy, cudastub_cublas_slot_cublasSetEmulationStrategy, cudastub_cublas_resolve_cublasSetEmulationStrategy, cudastub_cublas_bind_cublasSetEmulationStrategy);
@@ -20496,7 +20893,8 @@ static cublasStatus_t cublasSetEmulationStrategy_resolve(cublasHandle_t a0, cubl
 {
 	cublasSetEmulationStrategy_fn fn = cublasSetEmulationStrategy_choose();
 
-	atomic_store_explicit(&cublasSetEmulationStrategy_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSetEmulationStrategy_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -20524,7 +20922,7 @@ void *cudastub_cublas_bind_cublasSetFixedPointEmulationMantissaBitCountPointer(v
 {
 	void *fn = (void *)cublasSetFixedPointEmulationMantissaBitCountPointer_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSetFixedPointEmulationMantissaBitCountPointer, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSetFixedPointEmulationMantissaBitCountPointer, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSetFixedPointEmulationMantissaBitCountPointer, cudastub_cublas_slot_cublasSetFixedPointEmulationMantissaBitCountPointer, cudastub_cublas_resolve_cublasSetFixedPointEmulationMantissaBitCountPointer, cudastub_cublas_bind_cublasSetFixedPointEmulationMantissaBitCountPointer);
@@ -20539,7 +20937,8 @@ static cublasStatus_t cublasSetFixedPointEmulationMantissaBitCountPointer_resolv
 {
 	cublasSetFixedPointEmulationMantissaBitCountPointer_fn fn = cublasSetFixedPointEmulationMantissaBitCountPointer_choose();
 
-	atomic_store_explicit(&cublasSetFixedPointEmulationMantissaBitCountPointer_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSetFixedPointEmulationMantissaBitCountPointer_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -20567,7 +20966,7 @@ void *cudastub_cublas_bind_cublasSetFixedPointEmulationMantissaBitOffset(void)
 {
 	void *fn = (void *)cublasSetFixedPointEmulationMantissaBitOffset_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSetFixedPointEmulationMantissaBitOffset, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSetFixedPointEmulationMantissaBitOffset, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSetFixedPointEmulationMantissaBitOffset, cudastub_cublas_slot_cublasSetFixedPointEmulationMantissaBitOffset, cudastub_cublas_resolve_cublasSetFixedPointEmulationMantissaBitOffset, cudastub_cublas_bind_cublasSetFixedPointEmulationMantissaBitOffset);
@@ -20582,7 +20981,8 @@ static cublasStatus_t cublasSetFixedPointEmulationMantissaBitOffset_resolve(cubl
 {
 	cublasSetFixedPointEmulationMantissaBitOffset_fn fn = cublasSetFixedPointEmulationMantissaBitOffset_choose();
 
-	atomic_store_explicit(&cublasSetFixedPointEmulationMantissaBitOffset_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSetFixedPointEmulationMantissaBitOffset_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -20610,7 +21010,7 @@ void *cudastub_cublas_bind_cublasSetFixedPointEmulationMantissaControl(void)
 {
 	void *fn = (void *)cublasSetFixedPointEmulationMantissaControl_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSetFixedPointEmulationMantissaControl, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSetFixedPointEmulationMantissaControl, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSetFixedPointEmulationMantissaControl, cudastub_cublas_slot_cublasSetFixedPointEmulationMantissaControl, cudastub_cublas_resolve_cublasSetFixedPointEmulationMantissaControl, cudastub_cublas_bind_cublasSetFixedPointEmulationMantissaControl);
@@ -20625,7 +21025,8 @@ static cublasStatus_t cublasSetFixedPointEmulationMantissaControl_resolve(cublas
 {
 	cublasSetFixedPointEmulationMantissaControl_fn fn = cublasSetFixedPointEmulationMantissaControl_choose();
 
-	atomic_store_explicit(&cublasSetFixedPointEmulationMantissaControl_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSetFixedPointEmulationMantissaControl_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -20653,7 +21054,7 @@ void *cudastub_cublas_bind_cublasSetFixedPointEmulationMaxMantissaBitCount(void)
 {
 	void *fn = (void *)cublasSetFixedPointEmulationMaxMantissaBitCount_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSetFixedPointEmulationMaxMantissaBitCount, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSetFixedPointEmulationMaxMantissaBitCount, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSetFixedPointEmulationMaxMantissaBitCount, cudastub_cublas_slot_cublasSetFixedPointEmulationMaxMantissaBitCount, cudastub_cublas_resolve_cublasSetFixedPointEmulationMaxMantissaBitCount, cudastub_cublas_bind_cublasSetFixedPointEmulationMaxMantissaBitCount);
@@ -20668,7 +21069,8 @@ static cublasStatus_t cublasSetFixedPointEmulationMaxMantissaBitCount_resolve(cu
 {
 	cublasSetFixedPointEmulationMaxMantissaBitCount_fn fn = cublasSetFixedPointEmulationMaxMantissaBitCount_choose();
 
-	atomic_store_explicit(&cublasSetFixedPointEmulationMaxMantissaBitCount_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSetFixedPointEmulationMaxMantissaBitCount_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -20695,7 +21097,7 @@ void *cudastub_cublas_bind_cublasSetKernelStream(void)
 {
 	void *fn = (void *)cublasSetKernelStream_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSetKernelStream, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSetKernelStream, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSetKernelStream, cudastub_cublas_slot_cublasSetKernelStream, cudastub_cublas_resolve_cublasSetKernelStream, cudastub_cublas_bind_cublasSetKernelStream);
@@ -20710,7 +21112,8 @@ static cublasStatus_t cublasSetKernelStream_resolve(cudaStream_t a0)
 {
 	cublasSetKernelStream_fn fn = cublasSetKernelStream_choose();
 
-	atomic_store_explicit(&cublasSetKernelStream_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSetKernelStream_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -20737,7 +21140,7 @@ void *cudastub_cublas_bind_cublasSetLoggerCallback(void)
 {
 	void *fn = (void *)cublasSetLoggerCallback_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSetLoggerCallback, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSetLoggerCallback, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSetLoggerCallback, cudastub_cublas_slot_cublasSetLoggerCallback, cudastub_cublas_resolve_cublasSetLoggerCallback, cudastub_cublas_bind_cublasSetLoggerCallback);
@@ -20752,7 +21155,8 @@ static cublasStatus_t cublasSetLoggerCallback_resolve(cublasLogCallback a0)
 {
 	cublasSetLoggerCallback_fn fn = cublasSetLoggerCallback_choose();
 
-	atomic_store_explicit(&cublasSetLoggerCallback_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSetLoggerCallback_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -20780,7 +21184,7 @@ void *cudastub_cublas_bind_cublasSetMathMode(void)
 {
 	void *fn = (void *)cublasSetMathMode_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSetMathMode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSetMathMode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSetMathMode, cudastub_cublas_slot_cublasSetMathMode, cudastub_cublas_resolve_cublasSetMathMode, cudastub_cublas_bind_cublasSetMathMode);
@@ -20795,7 +21199,8 @@ static cublasStatus_t cublasSetMathMode_resolve(cublasHandle_t a0, cublasMath_t 
 {
 	cublasSetMathMode_fn fn = cublasSetMathMode_choose();
 
-	atomic_store_explicit(&cublasSetMathMode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSetMathMode_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -20828,7 +21233,7 @@ void *cudastub_cublas_bind_cublasSetMatrix(void)
 {
 	void *fn = (void *)cublasSetMatrix_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSetMatrix, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSetMatrix, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSetMatrix, cudastub_cublas_slot_cublasSetMatrix, cudastub_cublas_resolve_cublasSetMatrix, cudastub_cublas_bind_cublasSetMatrix);
@@ -20843,7 +21248,8 @@ static cublasStatus_t cublasSetMatrix_resolve(int a0, int a1, int a2, const void
 {
 	cublasSetMatrix_fn fn = cublasSetMatrix_choose();
 
-	atomic_store_explicit(&cublasSetMatrix_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSetMatrix_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -20877,7 +21283,7 @@ void *cudastub_cublas_bind_cublasSetMatrixAsync(void)
 {
 	void *fn = (void *)cublasSetMatrixAsync_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSetMatrixAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSetMatrixAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSetMatrixAsync, cudastub_cublas_slot_cublasSetMatrixAsync, cudastub_cublas_resolve_cublasSetMatrixAsync, cudastub_cublas_bind_cublasSetMatrixAsync);
@@ -20892,7 +21298,8 @@ static cublasStatus_t cublasSetMatrixAsync_resolve(int a0, int a1, int a2, const
 {
 	cublasSetMatrixAsync_fn fn = cublasSetMatrixAsync_choose();
 
-	atomic_store_explicit(&cublasSetMatrixAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSetMatrixAsync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -20926,7 +21333,7 @@ void *cudastub_cublas_bind_cublasSetMatrixAsync_64(void)
 {
 	void *fn = (void *)cublasSetMatrixAsync_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSetMatrixAsync_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSetMatrixAsync_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSetMatrixAsync_64, cudastub_cublas_slot_cublasSetMatrixAsync_64, cudastub_cublas_resolve_cublasSetMatrixAsync_64, cudastub_cublas_bind_cublasSetMatrixAsync_64);
@@ -20941,7 +21348,8 @@ static cublasStatus_t cublasSetMatrixAsync_64_resolve(int64_t a0, int64_t a1, in
 {
 	cublasSetMatrixAsync_64_fn fn = cublasSetMatrixAsync_64_choose();
 
-	atomic_store_explicit(&cublasSetMatrixAsync_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSetMatrixAsync_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -20974,7 +21382,7 @@ void *cudastub_cublas_bind_cublasSetMatrix_64(void)
 {
 	void *fn = (void *)cublasSetMatrix_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSetMatrix_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSetMatrix_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSetMatrix_64, cudastub_cublas_slot_cublasSetMatrix_64, cudastub_cublas_resolve_cublasSetMatrix_64, cudastub_cublas_bind_cublasSetMatrix_64);
@@ -20989,7 +21397,8 @@ static cublasStatus_t cublasSetMatrix_64_resolve(int64_t a0, int64_t a1, int64_t
 {
 	cublasSetMatrix_64_fn fn = cublasSetMatrix_64_choose();
 
-	atomic_store_explicit(&cublasSetMatrix_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSetMatrix_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -21017,7 +21426,7 @@ void *cudastub_cublas_bind_cublasSetPointerMode_v2(void)
 {
 	void *fn = (void *)cublasSetPointerMode_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSetPointerMode_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSetPointerMode_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSetPointerMode_v2, cudastub_cublas_slot_cublasSetPointerMode_v2, cudastub_cublas_resolve_cublasSetPointerMode_v2, cudastub_cublas_bind_cublasSetPointerMode_v2);
@@ -21032,7 +21441,8 @@ static cublasStatus_t cublasSetPointerMode_v2_resolve(cublasHandle_t a0, cublasP
 {
 	cublasSetPointerMode_v2_fn fn = cublasSetPointerMode_v2_choose();
 
-	atomic_store_explicit(&cublasSetPointerMode_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSetPointerMode_v2_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -21060,7 +21470,7 @@ void *cudastub_cublas_bind_cublasSetSmCountTarget(void)
 {
 	void *fn = (void *)cublasSetSmCountTarget_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSetSmCountTarget, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSetSmCountTarget, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSetSmCountTarget, cudastub_cublas_slot_cublasSetSmCountTarget, cudastub_cublas_resolve_cublasSetSmCountTarget, cudastub_cublas_bind_cublasSetSmCountTarget);
@@ -21075,7 +21485,8 @@ static cublasStatus_t cublasSetSmCountTarget_resolve(cublasHandle_t a0, int a1)
 {
 	cublasSetSmCountTarget_fn fn = cublasSetSmCountTarget_choose();
 
-	atomic_store_explicit(&cublasSetSmCountTarget_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSetSmCountTarget_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -21103,7 +21514,7 @@ void *cudastub_cublas_bind_cublasSetStream_v2(void)
 {
 	void *fn = (void *)cublasSetStream_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSetStream_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSetStream_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSetStream_v2, cudastub_cublas_slot_cublasSetStream_v2, cudastub_cublas_resolve_cublasSetStream_v2, cudastub_cublas_bind_cublasSetStream_v2);
@@ -21118,7 +21529,8 @@ static cublasStatus_t cublasSetStream_v2_resolve(cublasHandle_t a0, cudaStream_t
 {
 	cublasSetStream_v2_fn fn = cublasSetStream_v2_choose();
 
-	atomic_store_explicit(&cublasSetStream_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSetStream_v2_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -21150,7 +21562,7 @@ void *cudastub_cublas_bind_cublasSetVector(void)
 {
 	void *fn = (void *)cublasSetVector_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSetVector, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSetVector, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSetVector, cudastub_cublas_slot_cublasSetVector, cudastub_cublas_resolve_cublasSetVector, cudastub_cublas_bind_cublasSetVector);
@@ -21165,7 +21577,8 @@ static cublasStatus_t cublasSetVector_resolve(int a0, int a1, const void *a2, in
 {
 	cublasSetVector_fn fn = cublasSetVector_choose();
 
-	atomic_store_explicit(&cublasSetVector_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSetVector_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -21198,7 +21611,7 @@ void *cudastub_cublas_bind_cublasSetVectorAsync(void)
 {
 	void *fn = (void *)cublasSetVectorAsync_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSetVectorAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSetVectorAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSetVectorAsync, cudastub_cublas_slot_cublasSetVectorAsync, cudastub_cublas_resolve_cublasSetVectorAsync, cudastub_cublas_bind_cublasSetVectorAsync);
@@ -21213,7 +21626,8 @@ static cublasStatus_t cublasSetVectorAsync_resolve(int a0, int a1, const void *a
 {
 	cublasSetVectorAsync_fn fn = cublasSetVectorAsync_choose();
 
-	atomic_store_explicit(&cublasSetVectorAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSetVectorAsync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -21246,7 +21660,7 @@ void *cudastub_cublas_bind_cublasSetVectorAsync_64(void)
 {
 	void *fn = (void *)cublasSetVectorAsync_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSetVectorAsync_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSetVectorAsync_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSetVectorAsync_64, cudastub_cublas_slot_cublasSetVectorAsync_64, cudastub_cublas_resolve_cublasSetVectorAsync_64, cudastub_cublas_bind_cublasSetVectorAsync_64);
@@ -21261,7 +21675,8 @@ static cublasStatus_t cublasSetVectorAsync_64_resolve(int64_t a0, int64_t a1, co
 {
 	cublasSetVectorAsync_64_fn fn = cublasSetVectorAsync_64_choose();
 
-	atomic_store_explicit(&cublasSetVectorAsync_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSetVectorAsync_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -21293,7 +21708,7 @@ void *cudastub_cublas_bind_cublasSetVector_64(void)
 {
 	void *fn = (void *)cublasSetVector_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSetVector_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSetVector_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSetVector_64, cudastub_cublas_slot_cublasSetVector_64, cudastub_cublas_resolve_cublasSetVector_64, cudastub_cublas_bind_cublasSetVector_64);
@@ -21308,7 +21723,8 @@ static cublasStatus_t cublasSetVector_64_resolve(int64_t a0, int64_t a1, const v
 {
 	cublasSetVector_64_fn fn = cublasSetVector_64_choose();
 
-	atomic_store_explicit(&cublasSetVector_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSetVector_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -21337,7 +21753,7 @@ void *cudastub_cublas_bind_cublasSetWorkspace_v2(void)
 {
 	void *fn = (void *)cublasSetWorkspace_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSetWorkspace_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSetWorkspace_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSetWorkspace_v2, cudastub_cublas_slot_cublasSetWorkspace_v2, cudastub_cublas_resolve_cublasSetWorkspace_v2, cudastub_cublas_bind_cublasSetWorkspace_v2);
@@ -21352,7 +21768,8 @@ static cublasStatus_t cublasSetWorkspace_v2_resolve(cublasHandle_t a0, void *a1,
 {
 	cublasSetWorkspace_v2_fn fn = cublasSetWorkspace_v2_choose();
 
-	atomic_store_explicit(&cublasSetWorkspace_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSetWorkspace_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -21389,7 +21806,7 @@ void *cudastub_cublas_bind_cublasSgbmv(void)
 {
 	void *fn = (void *)cublasSgbmv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSgbmv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSgbmv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSgbmv, cudastub_cublas_slot_cublasSgbmv, cudastub_cublas_resolve_cublasSgbmv, cudastub_cublas_bind_cublasSgbmv);
@@ -21404,7 +21821,8 @@ static void cublasSgbmv_resolve(char a0, int a1, int a2, int a3, int a4, float a
 {
 	cublasSgbmv_fn fn = cublasSgbmv_choose();
 
-	atomic_store_explicit(&cublasSgbmv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSgbmv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -21444,7 +21862,7 @@ void *cudastub_cublas_bind_cublasSgbmv_v2(void)
 {
 	void *fn = (void *)cublasSgbmv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSgbmv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSgbmv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSgbmv_v2, cudastub_cublas_slot_cublasSgbmv_v2, cudastub_cublas_resolve_cublasSgbmv_v2, cudastub_cublas_bind_cublasSgbmv_v2);
@@ -21459,7 +21877,8 @@ static cublasStatus_t cublasSgbmv_v2_resolve(cublasHandle_t a0, cublasOperation_
 {
 	cublasSgbmv_v2_fn fn = cublasSgbmv_v2_choose();
 
-	atomic_store_explicit(&cublasSgbmv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSgbmv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -21499,7 +21918,7 @@ void *cudastub_cublas_bind_cublasSgbmv_v2_64(void)
 {
 	void *fn = (void *)cublasSgbmv_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSgbmv_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSgbmv_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSgbmv_v2_64, cudastub_cublas_slot_cublasSgbmv_v2_64, cudastub_cublas_resolve_cublasSgbmv_v2_64, cudastub_cublas_bind_cublasSgbmv_v2_64);
@@ -21514,7 +21933,8 @@ static cublasStatus_t cublasSgbmv_v2_64_resolve(cublasHandle_t a0, cublasOperati
 {
 	cublasSgbmv_v2_64_fn fn = cublasSgbmv_v2_64_choose();
 
-	atomic_store_explicit(&cublasSgbmv_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSgbmv_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -21553,7 +21973,7 @@ void *cudastub_cublas_bind_cublasSgeam(void)
 {
 	void *fn = (void *)cublasSgeam_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSgeam, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSgeam, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSgeam, cudastub_cublas_slot_cublasSgeam, cudastub_cublas_resolve_cublasSgeam, cudastub_cublas_bind_cublasSgeam);
@@ -21568,7 +21988,8 @@ static cublasStatus_t cublasSgeam_resolve(cublasHandle_t a0, cublasOperation_t a
 {
 	cublasSgeam_fn fn = cublasSgeam_choose();
 
-	atomic_store_explicit(&cublasSgeam_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSgeam_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -21607,7 +22028,7 @@ void *cudastub_cublas_bind_cublasSgeam_64(void)
 {
 	void *fn = (void *)cublasSgeam_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSgeam_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSgeam_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSgeam_64, cudastub_cublas_slot_cublasSgeam_64, cudastub_cublas_resolve_cublasSgeam_64, cudastub_cublas_bind_cublasSgeam_64);
@@ -21622,7 +22043,8 @@ static cublasStatus_t cublasSgeam_64_resolve(cublasHandle_t a0, cublasOperation_
 {
 	cublasSgeam_64_fn fn = cublasSgeam_64_choose();
 
-	atomic_store_explicit(&cublasSgeam_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSgeam_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -21660,7 +22082,7 @@ void *cudastub_cublas_bind_cublasSgelsBatched(void)
 {
 	void *fn = (void *)cublasSgelsBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSgelsBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSgelsBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSgelsBatched, cudastub_cublas_slot_cublasSgelsBatched, cudastub_cublas_resolve_cublasSgelsBatched, cudastub_cublas_bind_cublasSgelsBatched);
@@ -21675,7 +22097,8 @@ static cublasStatus_t cublasSgelsBatched_resolve(cublasHandle_t a0, cublasOperat
 {
 	cublasSgelsBatched_fn fn = cublasSgelsBatched_choose();
 
-	atomic_store_explicit(&cublasSgelsBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSgelsBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -21712,7 +22135,7 @@ void *cudastub_cublas_bind_cublasSgemm(void)
 {
 	void *fn = (void *)cublasSgemm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSgemm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSgemm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSgemm, cudastub_cublas_slot_cublasSgemm, cudastub_cublas_resolve_cublasSgemm, cudastub_cublas_bind_cublasSgemm);
@@ -21727,7 +22150,8 @@ static void cublasSgemm_resolve(char a0, char a1, int a2, int a3, int a4, float 
 {
 	cublasSgemm_fn fn = cublasSgemm_choose();
 
-	atomic_store_explicit(&cublasSgemm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSgemm_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -21768,7 +22192,7 @@ void *cudastub_cublas_bind_cublasSgemmBatched(void)
 {
 	void *fn = (void *)cublasSgemmBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSgemmBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSgemmBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSgemmBatched, cudastub_cublas_slot_cublasSgemmBatched, cudastub_cublas_resolve_cublasSgemmBatched, cudastub_cublas_bind_cublasSgemmBatched);
@@ -21783,7 +22207,8 @@ static cublasStatus_t cublasSgemmBatched_resolve(cublasHandle_t a0, cublasOperat
 {
 	cublasSgemmBatched_fn fn = cublasSgemmBatched_choose();
 
-	atomic_store_explicit(&cublasSgemmBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSgemmBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
 }
 #endif
@@ -21824,7 +22249,7 @@ void *cudastub_cublas_bind_cublasSgemmBatched_64(void)
 {
 	void *fn = (void *)cublasSgemmBatched_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSgemmBatched_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSgemmBatched_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSgemmBatched_64, cudastub_cublas_slot_cublasSgemmBatched_64, cudastub_cublas_resolve_cublasSgemmBatched_64, cudastub_cublas_bind_cublasSgemmBatched_64);
@@ -21839,7 +22264,8 @@ static cublasStatus_t cublasSgemmBatched_64_resolve(cublasHandle_t a0, cublasOpe
 {
 	cublasSgemmBatched_64_fn fn = cublasSgemmBatched_64_choose();
 
-	atomic_store_explicit(&cublasSgemmBatched_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSgemmBatched_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
 }
 #endif
@@ -21882,7 +22308,7 @@ void *cudastub_cublas_bind_cublasSgemmEx(void)
 {
 	void *fn = (void *)cublasSgemmEx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSgemmEx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSgemmEx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSgemmEx, cudastub_cublas_slot_cublasSgemmEx, cudastub_cublas_resolve_cublasSgemmEx, cudastub_cublas_bind_cublasSgemmEx);
@@ -21897,7 +22323,8 @@ static cublasStatus_t cublasSgemmEx_resolve(cublasHandle_t a0, cublasOperation_t
 {
 	cublasSgemmEx_fn fn = cublasSgemmEx_choose();
 
-	atomic_store_explicit(&cublasSgemmEx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSgemmEx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
 }
 #endif
@@ -21940,7 +22367,7 @@ void *cudastub_cublas_bind_cublasSgemmEx_64(void)
 {
 	void *fn = (void *)cublasSgemmEx_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSgemmEx_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSgemmEx_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSgemmEx_64, cudastub_cublas_slot_cublasSgemmEx_64, cudastub_cublas_resolve_cublasSgemmEx_64, cudastub_cublas_bind_cublasSgemmEx_64);
@@ -21955,7 +22382,8 @@ static cublasStatus_t cublasSgemmEx_64_resolve(cublasHandle_t a0, cublasOperatio
 {
 	cublasSgemmEx_64_fn fn = cublasSgemmEx_64_choose();
 
-	atomic_store_explicit(&cublasSgemmEx_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSgemmEx_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
 }
 #endif
@@ -21997,7 +22425,7 @@ void *cudastub_cublas_bind_cublasSgemmGroupedBatched(void)
 {
 	void *fn = (void *)cublasSgemmGroupedBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSgemmGroupedBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSgemmGroupedBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSgemmGroupedBatched, cudastub_cublas_slot_cublasSgemmGroupedBatched, cudastub_cublas_resolve_cublasSgemmGroupedBatched, cudastub_cublas_bind_cublasSgemmGroupedBatched);
@@ -22012,7 +22440,8 @@ static cublasStatus_t cublasSgemmGroupedBatched_resolve(cublasHandle_t a0, const
 {
 	cublasSgemmGroupedBatched_fn fn = cublasSgemmGroupedBatched_choose();
 
-	atomic_store_explicit(&cublasSgemmGroupedBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSgemmGroupedBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
 }
 #endif
@@ -22054,7 +22483,7 @@ void *cudastub_cublas_bind_cublasSgemmGroupedBatched_64(void)
 {
 	void *fn = (void *)cublasSgemmGroupedBatched_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSgemmGroupedBatched_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSgemmGroupedBatched_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSgemmGroupedBatched_64, cudastub_cublas_slot_cublasSgemmGroupedBatched_64, cudastub_cublas_resolve_cublasSgemmGroupedBatched_64, cudastub_cublas_bind_cublasSgemmGroupedBatched_64);
@@ -22069,7 +22498,8 @@ static cublasStatus_t cublasSgemmGroupedBatched_64_resolve(cublasHandle_t a0, co
 {
 	cublasSgemmGroupedBatched_64_fn fn = cublasSgemmGroupedBatched_64_choose();
 
-	atomic_store_explicit(&cublasSgemmGroupedBatched_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSgemmGroupedBatched_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
 }
 #endif
@@ -22113,7 +22543,7 @@ void *cudastub_cublas_bind_cublasSgemmStridedBatched(void)
 {
 	void *fn = (void *)cublasSgemmStridedBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSgemmStridedBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSgemmStridedBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSgemmStridedBatched, cudastub_cublas_slot_cublasSgemmStridedBatched, cudastub_cublas_resolve_cublasSgemmStridedBatched, cudastub_cublas_bind_cublasSgemmStridedBatched);
@@ -22128,7 +22558,8 @@ static cublasStatus_t cublasSgemmStridedBatched_resolve(cublasHandle_t a0, cubla
 {
 	cublasSgemmStridedBatched_fn fn = cublasSgemmStridedBatched_choose();
 
-	atomic_store_explicit(&cublasSgemmStridedBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSgemmStridedBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
 }
 #endif
@@ -22172,7 +22603,7 @@ void *cudastub_cublas_bind_cublasSgemmStridedBatched_64(void)
 {
 	void *fn = (void *)cublasSgemmStridedBatched_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSgemmStridedBatched_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSgemmStridedBatched_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSgemmStridedBatched_64, cudastub_cublas_slot_cublasSgemmStridedBatched_64, cudastub_cublas_resolve_cublasSgemmStridedBatched_64, cudastub_cublas_bind_cublasSgemmStridedBatched_64);
@@ -22187,7 +22618,8 @@ static cublasStatus_t cublasSgemmStridedBatched_64_resolve(cublasHandle_t a0, cu
 {
 	cublasSgemmStridedBatched_64_fn fn = cublasSgemmStridedBatched_64_choose();
 
-	atomic_store_explicit(&cublasSgemmStridedBatched_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSgemmStridedBatched_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
 }
 #endif
@@ -22227,7 +22659,7 @@ void *cudastub_cublas_bind_cublasSgemm_v2(void)
 {
 	void *fn = (void *)cublasSgemm_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSgemm_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSgemm_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSgemm_v2, cudastub_cublas_slot_cublasSgemm_v2, cudastub_cublas_resolve_cublasSgemm_v2, cudastub_cublas_bind_cublasSgemm_v2);
@@ -22242,7 +22674,8 @@ static cublasStatus_t cublasSgemm_v2_resolve(cublasHandle_t a0, cublasOperation_
 {
 	cublasSgemm_v2_fn fn = cublasSgemm_v2_choose();
 
-	atomic_store_explicit(&cublasSgemm_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSgemm_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -22282,7 +22715,7 @@ void *cudastub_cublas_bind_cublasSgemm_v2_64(void)
 {
 	void *fn = (void *)cublasSgemm_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSgemm_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSgemm_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSgemm_v2_64, cudastub_cublas_slot_cublasSgemm_v2_64, cudastub_cublas_resolve_cublasSgemm_v2_64, cudastub_cublas_bind_cublasSgemm_v2_64);
@@ -22297,7 +22730,8 @@ static cublasStatus_t cublasSgemm_v2_64_resolve(cublasHandle_t a0, cublasOperati
 {
 	cublasSgemm_v2_64_fn fn = cublasSgemm_v2_64_choose();
 
-	atomic_store_explicit(&cublasSgemm_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSgemm_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -22332,7 +22766,7 @@ void *cudastub_cublas_bind_cublasSgemv(void)
 {
 	void *fn = (void *)cublasSgemv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSgemv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSgemv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSgemv, cudastub_cublas_slot_cublasSgemv, cudastub_cublas_resolve_cublasSgemv, cudastub_cublas_bind_cublasSgemv);
@@ -22347,7 +22781,8 @@ static void cublasSgemv_resolve(char a0, int a1, int a2, float a3, const float *
 {
 	cublasSgemv_fn fn = cublasSgemv_choose();
 
-	atomic_store_explicit(&cublasSgemv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSgemv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -22386,7 +22821,7 @@ void *cudastub_cublas_bind_cublasSgemvBatched(void)
 {
 	void *fn = (void *)cublasSgemvBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSgemvBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSgemvBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSgemvBatched, cudastub_cublas_slot_cublasSgemvBatched, cudastub_cublas_resolve_cublasSgemvBatched, cudastub_cublas_bind_cublasSgemvBatched);
@@ -22401,7 +22836,8 @@ static cublasStatus_t cublasSgemvBatched_resolve(cublasHandle_t a0, cublasOperat
 {
 	cublasSgemvBatched_fn fn = cublasSgemvBatched_choose();
 
-	atomic_store_explicit(&cublasSgemvBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSgemvBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -22440,7 +22876,7 @@ void *cudastub_cublas_bind_cublasSgemvBatched_64(void)
 {
 	void *fn = (void *)cublasSgemvBatched_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSgemvBatched_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSgemvBatched_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSgemvBatched_64, cudastub_cublas_slot_cublasSgemvBatched_64, cudastub_cublas_resolve_cublasSgemvBatched_64, cudastub_cublas_bind_cublasSgemvBatched_64);
@@ -22455,7 +22891,8 @@ static cublasStatus_t cublasSgemvBatched_64_resolve(cublasHandle_t a0, cublasOpe
 {
 	cublasSgemvBatched_64_fn fn = cublasSgemvBatched_64_choose();
 
-	atomic_store_explicit(&cublasSgemvBatched_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSgemvBatched_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -22497,7 +22934,7 @@ void *cudastub_cublas_bind_cublasSgemvStridedBatched(void)
 {
 	void *fn = (void *)cublasSgemvStridedBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSgemvStridedBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSgemvStridedBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSgemvStridedBatched, cudastub_cublas_slot_cublasSgemvStridedBatched, cudastub_cublas_resolve_cublasSgemvStridedBatched, cudastub_cublas_bind_cublasSgemvStridedBatched);
@@ -22512,7 +22949,8 @@ static cublasStatus_t cublasSgemvStridedBatched_resolve(cublasHandle_t a0, cubla
 {
 	cublasSgemvStridedBatched_fn fn = cublasSgemvStridedBatched_choose();
 
-	atomic_store_explicit(&cublasSgemvStridedBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSgemvStridedBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
 }
 #endif
@@ -22554,7 +22992,7 @@ void *cudastub_cublas_bind_cublasSgemvStridedBatched_64(void)
 {
 	void *fn = (void *)cublasSgemvStridedBatched_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSgemvStridedBatched_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSgemvStridedBatched_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSgemvStridedBatched_64, cudastub_cublas_slot_cublasSgemvStridedBatched_64, cudastub_cublas_resolve_cublasSgemvStridedBatched_64, cudastub_cublas_bind_cublasSgemvStridedBatched_64);
@@ -22569,7 +23007,8 @@ static cublasStatus_t cublasSgemvStridedBatched_64_resolve(cublasHandle_t a0, cu
 {
 	cublasSgemvStridedBatched_64_fn fn = cublasSgemvStridedBatched_64_choose();
 
-	atomic_store_explicit(&cublasSgemvStridedBatched_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSgemvStridedBatched_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
 }
 #endif
@@ -22607,7 +23046,7 @@ void *cudastub_cublas_bind_cublasSgemv_v2(void)
 {
 	void *fn = (void *)cublasSgemv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSgemv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSgemv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSgemv_v2, cudastub_cublas_slot_cublasSgemv_v2, cudastub_cublas_resolve_cublasSgemv_v2, cudastub_cublas_bind_cublasSgemv_v2);
@@ -22622,7 +23061,8 @@ static cublasStatus_t cublasSgemv_v2_resolve(cublasHandle_t a0, cublasOperation_
 {
 	cublasSgemv_v2_fn fn = cublasSgemv_v2_choose();
 
-	atomic_store_explicit(&cublasSgemv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSgemv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -22660,7 +23100,7 @@ void *cudastub_cublas_bind_cublasSgemv_v2_64(void)
 {
 	void *fn = (void *)cublasSgemv_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSgemv_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSgemv_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSgemv_v2_64, cudastub_cublas_slot_cublasSgemv_v2_64, cudastub_cublas_resolve_cublasSgemv_v2_64, cudastub_cublas_bind_cublasSgemv_v2_64);
@@ -22675,7 +23115,8 @@ static cublasStatus_t cublasSgemv_v2_64_resolve(cublasHandle_t a0, cublasOperati
 {
 	cublasSgemv_v2_64_fn fn = cublasSgemv_v2_64_choose();
 
-	atomic_store_explicit(&cublasSgemv_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSgemv_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -22709,7 +23150,7 @@ void *cudastub_cublas_bind_cublasSgeqrfBatched(void)
 {
 	void *fn = (void *)cublasSgeqrfBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSgeqrfBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSgeqrfBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSgeqrfBatched, cudastub_cublas_slot_cublasSgeqrfBatched, cudastub_cublas_resolve_cublasSgeqrfBatched, cudastub_cublas_bind_cublasSgeqrfBatched);
@@ -22724,7 +23165,8 @@ static cublasStatus_t cublasSgeqrfBatched_resolve(cublasHandle_t a0, int a1, int
 {
 	cublasSgeqrfBatched_fn fn = cublasSgeqrfBatched_choose();
 
-	atomic_store_explicit(&cublasSgeqrfBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSgeqrfBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -22757,7 +23199,7 @@ void *cudastub_cublas_bind_cublasSger(void)
 {
 	void *fn = (void *)cublasSger_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSger, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSger, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSger, cudastub_cublas_slot_cublasSger, cudastub_cublas_resolve_cublasSger, cudastub_cublas_bind_cublasSger);
@@ -22772,7 +23214,8 @@ static void cublasSger_resolve(int a0, int a1, float a2, const float *a3, int a4
 {
 	cublasSger_fn fn = cublasSger_choose();
 
-	atomic_store_explicit(&cublasSger_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSger_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -22808,7 +23251,7 @@ void *cudastub_cublas_bind_cublasSger_v2(void)
 {
 	void *fn = (void *)cublasSger_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSger_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSger_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSger_v2, cudastub_cublas_slot_cublasSger_v2, cudastub_cublas_resolve_cublasSger_v2, cudastub_cublas_bind_cublasSger_v2);
@@ -22823,7 +23266,8 @@ static cublasStatus_t cublasSger_v2_resolve(cublasHandle_t a0, int a1, int a2, c
 {
 	cublasSger_v2_fn fn = cublasSger_v2_choose();
 
-	atomic_store_explicit(&cublasSger_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSger_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -22859,7 +23303,7 @@ void *cudastub_cublas_bind_cublasSger_v2_64(void)
 {
 	void *fn = (void *)cublasSger_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSger_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSger_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSger_v2_64, cudastub_cublas_slot_cublasSger_v2_64, cudastub_cublas_resolve_cublasSger_v2_64, cudastub_cublas_bind_cublasSger_v2_64);
@@ -22874,7 +23318,8 @@ static cublasStatus_t cublasSger_v2_64_resolve(cublasHandle_t a0, int64_t a1, in
 {
 	cublasSger_v2_64_fn fn = cublasSger_v2_64_choose();
 
-	atomic_store_explicit(&cublasSger_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSger_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -22907,7 +23352,7 @@ void *cudastub_cublas_bind_cublasSgetrfBatched(void)
 {
 	void *fn = (void *)cublasSgetrfBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSgetrfBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSgetrfBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSgetrfBatched, cudastub_cublas_slot_cublasSgetrfBatched, cudastub_cublas_resolve_cublasSgetrfBatched, cudastub_cublas_bind_cublasSgetrfBatched);
@@ -22922,7 +23367,8 @@ static cublasStatus_t cublasSgetrfBatched_resolve(cublasHandle_t a0, int a1, flo
 {
 	cublasSgetrfBatched_fn fn = cublasSgetrfBatched_choose();
 
-	atomic_store_explicit(&cublasSgetrfBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSgetrfBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -22957,7 +23403,7 @@ void *cudastub_cublas_bind_cublasSgetriBatched(void)
 {
 	void *fn = (void *)cublasSgetriBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSgetriBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSgetriBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSgetriBatched, cudastub_cublas_slot_cublasSgetriBatched, cudastub_cublas_resolve_cublasSgetriBatched, cudastub_cublas_bind_cublasSgetriBatched);
@@ -22972,7 +23418,8 @@ static cublasStatus_t cublasSgetriBatched_resolve(cublasHandle_t a0, int a1, con
 {
 	cublasSgetriBatched_fn fn = cublasSgetriBatched_choose();
 
-	atomic_store_explicit(&cublasSgetriBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSgetriBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -23009,7 +23456,7 @@ void *cudastub_cublas_bind_cublasSgetrsBatched(void)
 {
 	void *fn = (void *)cublasSgetrsBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSgetrsBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSgetrsBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSgetrsBatched, cudastub_cublas_slot_cublasSgetrsBatched, cudastub_cublas_resolve_cublasSgetrsBatched, cudastub_cublas_bind_cublasSgetrsBatched);
@@ -23024,7 +23471,8 @@ static cublasStatus_t cublasSgetrsBatched_resolve(cublasHandle_t a0, cublasOpera
 {
 	cublasSgetrsBatched_fn fn = cublasSgetrsBatched_choose();
 
-	atomic_store_explicit(&cublasSgetrsBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSgetrsBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -23050,7 +23498,7 @@ void *cudastub_cublas_bind_cublasShutdown(void)
 {
 	void *fn = (void *)cublasShutdown_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasShutdown, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasShutdown, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasShutdown, cudastub_cublas_slot_cublasShutdown, cudastub_cublas_resolve_cublasShutdown, cudastub_cublas_bind_cublasShutdown);
@@ -23065,7 +23513,8 @@ static cublasStatus_t cublasShutdown_resolve(void)
 {
 	cublasShutdown_fn fn = cublasShutdown_choose();
 
-	atomic_store_explicit(&cublasShutdown_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasShutdown_slot, fn, memory_order_release);
 	return fn();
 }
 #endif
@@ -23099,7 +23548,7 @@ void *cudastub_cublas_bind_cublasSmatinvBatched(void)
 {
 	void *fn = (void *)cublasSmatinvBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSmatinvBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSmatinvBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSmatinvBatched, cudastub_cublas_slot_cublasSmatinvBatched, cudastub_cublas_resolve_cublasSmatinvBatched, cudastub_cublas_bind_cublasSmatinvBatched);
@@ -23114,7 +23563,8 @@ static cublasStatus_t cublasSmatinvBatched_resolve(cublasHandle_t a0, int a1, co
 {
 	cublasSmatinvBatched_fn fn = cublasSmatinvBatched_choose();
 
-	atomic_store_explicit(&cublasSmatinvBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSmatinvBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -23144,7 +23594,7 @@ void *cudastub_cublas_bind_cublasSnrm2(void)
 {
 	void *fn = (void *)cublasSnrm2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSnrm2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSnrm2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSnrm2, cudastub_cublas_slot_cublasSnrm2, cudastub_cublas_resolve_cublasSnrm2, cudastub_cublas_bind_cublasSnrm2);
@@ -23159,7 +23609,8 @@ static float cublasSnrm2_resolve(int a0, const float *a1, int a2)
 {
 	cublasSnrm2_fn fn = cublasSnrm2_choose();
 
-	atomic_store_explicit(&cublasSnrm2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSnrm2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -23190,7 +23641,7 @@ void *cudastub_cublas_bind_cublasSnrm2_v2(void)
 {
 	void *fn = (void *)cublasSnrm2_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSnrm2_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSnrm2_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSnrm2_v2, cudastub_cublas_slot_cublasSnrm2_v2, cudastub_cublas_resolve_cublasSnrm2_v2, cudastub_cublas_bind_cublasSnrm2_v2);
@@ -23205,7 +23656,8 @@ static cublasStatus_t cublasSnrm2_v2_resolve(cublasHandle_t a0, int a1, const fl
 {
 	cublasSnrm2_v2_fn fn = cublasSnrm2_v2_choose();
 
-	atomic_store_explicit(&cublasSnrm2_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSnrm2_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -23236,7 +23688,7 @@ void *cudastub_cublas_bind_cublasSnrm2_v2_64(void)
 {
 	void *fn = (void *)cublasSnrm2_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSnrm2_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSnrm2_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSnrm2_v2_64, cudastub_cublas_slot_cublasSnrm2_v2_64, cudastub_cublas_resolve_cublasSnrm2_v2_64, cudastub_cublas_bind_cublasSnrm2_v2_64);
@@ -23251,7 +23703,8 @@ static cublasStatus_t cublasSnrm2_v2_64_resolve(cublasHandle_t a0, int64_t a1, c
 {
 	cublasSnrm2_v2_64_fn fn = cublasSnrm2_v2_64_choose();
 
-	atomic_store_explicit(&cublasSnrm2_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSnrm2_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -23282,7 +23735,7 @@ void *cudastub_cublas_bind_cublasSrot(void)
 {
 	void *fn = (void *)cublasSrot_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSrot, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSrot, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSrot, cudastub_cublas_slot_cublasSrot, cudastub_cublas_resolve_cublasSrot, cudastub_cublas_bind_cublasSrot);
@@ -23297,7 +23750,8 @@ static void cublasSrot_resolve(int a0, float *a1, int a2, float *a3, int a4, flo
 {
 	cublasSrot_fn fn = cublasSrot_choose();
 
-	atomic_store_explicit(&cublasSrot_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSrot_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -23331,7 +23785,7 @@ void *cudastub_cublas_bind_cublasSrot_v2(void)
 {
 	void *fn = (void *)cublasSrot_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSrot_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSrot_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSrot_v2, cudastub_cublas_slot_cublasSrot_v2, cudastub_cublas_resolve_cublasSrot_v2, cudastub_cublas_bind_cublasSrot_v2);
@@ -23346,7 +23800,8 @@ static cublasStatus_t cublasSrot_v2_resolve(cublasHandle_t a0, int a1, float *a2
 {
 	cublasSrot_v2_fn fn = cublasSrot_v2_choose();
 
-	atomic_store_explicit(&cublasSrot_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSrot_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -23380,7 +23835,7 @@ void *cudastub_cublas_bind_cublasSrot_v2_64(void)
 {
 	void *fn = (void *)cublasSrot_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSrot_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSrot_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSrot_v2_64, cudastub_cublas_slot_cublasSrot_v2_64, cudastub_cublas_resolve_cublasSrot_v2_64, cudastub_cublas_bind_cublasSrot_v2_64);
@@ -23395,7 +23850,8 @@ static cublasStatus_t cublasSrot_v2_64_resolve(cublasHandle_t a0, int64_t a1, fl
 {
 	cublasSrot_v2_64_fn fn = cublasSrot_v2_64_choose();
 
-	atomic_store_explicit(&cublasSrot_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSrot_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -23423,7 +23879,7 @@ void *cudastub_cublas_bind_cublasSrotg(void)
 {
 	void *fn = (void *)cublasSrotg_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSrotg, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSrotg, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSrotg, cudastub_cublas_slot_cublasSrotg, cudastub_cublas_resolve_cublasSrotg, cudastub_cublas_bind_cublasSrotg);
@@ -23438,7 +23894,8 @@ static void cublasSrotg_resolve(float *a0, float *a1, float *a2, float *a3)
 {
 	cublasSrotg_fn fn = cublasSrotg_choose();
 
-	atomic_store_explicit(&cublasSrotg_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSrotg_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3);
 }
 #endif
@@ -23469,7 +23926,7 @@ void *cudastub_cublas_bind_cublasSrotg_v2(void)
 {
 	void *fn = (void *)cublasSrotg_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSrotg_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSrotg_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSrotg_v2, cudastub_cublas_slot_cublasSrotg_v2, cudastub_cublas_resolve_cublasSrotg_v2, cudastub_cublas_bind_cublasSrotg_v2);
@@ -23484,7 +23941,8 @@ static cublasStatus_t cublasSrotg_v2_resolve(cublasHandle_t a0, float *a1, float
 {
 	cublasSrotg_v2_fn fn = cublasSrotg_v2_choose();
 
-	atomic_store_explicit(&cublasSrotg_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSrotg_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -23514,7 +23972,7 @@ void *cudastub_cublas_bind_cublasSrotm(void)
 {
 	void *fn = (void *)cublasSrotm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSrotm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSrotm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSrotm, cudastub_cublas_slot_cublasSrotm, cudastub_cublas_resolve_cublasSrotm, cudastub_cublas_bind_cublasSrotm);
@@ -23529,7 +23987,8 @@ static void cublasSrotm_resolve(int a0, float *a1, int a2, float *a3, int a4, co
 {
 	cublasSrotm_fn fn = cublasSrotm_choose();
 
-	atomic_store_explicit(&cublasSrotm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSrotm_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -23562,7 +24021,7 @@ void *cudastub_cublas_bind_cublasSrotm_v2(void)
 {
 	void *fn = (void *)cublasSrotm_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSrotm_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSrotm_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSrotm_v2, cudastub_cublas_slot_cublasSrotm_v2, cudastub_cublas_resolve_cublasSrotm_v2, cudastub_cublas_bind_cublasSrotm_v2);
@@ -23577,7 +24036,8 @@ static cublasStatus_t cublasSrotm_v2_resolve(cublasHandle_t a0, int a1, float *a
 {
 	cublasSrotm_v2_fn fn = cublasSrotm_v2_choose();
 
-	atomic_store_explicit(&cublasSrotm_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSrotm_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -23610,7 +24070,7 @@ void *cudastub_cublas_bind_cublasSrotm_v2_64(void)
 {
 	void *fn = (void *)cublasSrotm_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSrotm_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSrotm_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSrotm_v2_64, cudastub_cublas_slot_cublasSrotm_v2_64, cudastub_cublas_resolve_cublasSrotm_v2_64, cudastub_cublas_bind_cublasSrotm_v2_64);
@@ -23625,7 +24085,8 @@ static cublasStatus_t cublasSrotm_v2_64_resolve(cublasHandle_t a0, int64_t a1, f
 {
 	cublasSrotm_v2_64_fn fn = cublasSrotm_v2_64_choose();
 
-	atomic_store_explicit(&cublasSrotm_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSrotm_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -23654,7 +24115,7 @@ void *cudastub_cublas_bind_cublasSrotmg(void)
 {
 	void *fn = (void *)cublasSrotmg_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSrotmg, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSrotmg, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSrotmg, cudastub_cublas_slot_cublasSrotmg, cudastub_cublas_resolve_cublasSrotmg, cudastub_cublas_bind_cublasSrotmg);
@@ -23669,7 +24130,8 @@ static void cublasSrotmg_resolve(float *a0, float *a1, float *a2, const float *a
 {
 	cublasSrotmg_fn fn = cublasSrotmg_choose();
 
-	atomic_store_explicit(&cublasSrotmg_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSrotmg_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -23701,7 +24163,7 @@ void *cudastub_cublas_bind_cublasSrotmg_v2(void)
 {
 	void *fn = (void *)cublasSrotmg_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSrotmg_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSrotmg_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSrotmg_v2, cudastub_cublas_slot_cublasSrotmg_v2, cudastub_cublas_resolve_cublasSrotmg_v2, cudastub_cublas_bind_cublasSrotmg_v2);
@@ -23716,7 +24178,8 @@ static cublasStatus_t cublasSrotmg_v2_resolve(cublasHandle_t a0, float *a1, floa
 {
 	cublasSrotmg_v2_fn fn = cublasSrotmg_v2_choose();
 
-	atomic_store_explicit(&cublasSrotmg_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSrotmg_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -23751,7 +24214,7 @@ void *cudastub_cublas_bind_cublasSsbmv(void)
 {
 	void *fn = (void *)cublasSsbmv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSsbmv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSsbmv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSsbmv, cudastub_cublas_slot_cublasSsbmv, cudastub_cublas_resolve_cublasSsbmv, cudastub_cublas_bind_cublasSsbmv);
@@ -23766,7 +24229,8 @@ static void cublasSsbmv_resolve(char a0, int a1, int a2, float a3, const float *
 {
 	cublasSsbmv_fn fn = cublasSsbmv_choose();
 
-	atomic_store_explicit(&cublasSsbmv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSsbmv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -23804,7 +24268,7 @@ void *cudastub_cublas_bind_cublasSsbmv_v2(void)
 {
 	void *fn = (void *)cublasSsbmv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSsbmv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSsbmv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSsbmv_v2, cudastub_cublas_slot_cublasSsbmv_v2, cudastub_cublas_resolve_cublasSsbmv_v2, cudastub_cublas_bind_cublasSsbmv_v2);
@@ -23819,7 +24283,8 @@ static cublasStatus_t cublasSsbmv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasSsbmv_v2_fn fn = cublasSsbmv_v2_choose();
 
-	atomic_store_explicit(&cublasSsbmv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSsbmv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -23857,7 +24322,7 @@ void *cudastub_cublas_bind_cublasSsbmv_v2_64(void)
 {
 	void *fn = (void *)cublasSsbmv_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSsbmv_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSsbmv_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSsbmv_v2_64, cudastub_cublas_slot_cublasSsbmv_v2_64, cudastub_cublas_resolve_cublasSsbmv_v2_64, cudastub_cublas_bind_cublasSsbmv_v2_64);
@@ -23872,7 +24337,8 @@ static cublasStatus_t cublasSsbmv_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasSsbmv_v2_64_fn fn = cublasSsbmv_v2_64_choose();
 
-	atomic_store_explicit(&cublasSsbmv_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSsbmv_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -23900,7 +24366,7 @@ void *cudastub_cublas_bind_cublasSscal(void)
 {
 	void *fn = (void *)cublasSscal_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSscal, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSscal, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSscal, cudastub_cublas_slot_cublasSscal, cudastub_cublas_resolve_cublasSscal, cudastub_cublas_bind_cublasSscal);
@@ -23915,7 +24381,8 @@ static void cublasSscal_resolve(int a0, float a1, float *a2, int a3)
 {
 	cublasSscal_fn fn = cublasSscal_choose();
 
-	atomic_store_explicit(&cublasSscal_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSscal_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3);
 }
 #endif
@@ -23946,7 +24413,7 @@ void *cudastub_cublas_bind_cublasSscal_v2(void)
 {
 	void *fn = (void *)cublasSscal_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSscal_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSscal_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSscal_v2, cudastub_cublas_slot_cublasSscal_v2, cudastub_cublas_resolve_cublasSscal_v2, cudastub_cublas_bind_cublasSscal_v2);
@@ -23961,7 +24428,8 @@ static cublasStatus_t cublasSscal_v2_resolve(cublasHandle_t a0, int a1, const fl
 {
 	cublasSscal_v2_fn fn = cublasSscal_v2_choose();
 
-	atomic_store_explicit(&cublasSscal_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSscal_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -23992,7 +24460,7 @@ void *cudastub_cublas_bind_cublasSscal_v2_64(void)
 {
 	void *fn = (void *)cublasSscal_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSscal_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSscal_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSscal_v2_64, cudastub_cublas_slot_cublasSscal_v2_64, cudastub_cublas_resolve_cublasSscal_v2_64, cudastub_cublas_bind_cublasSscal_v2_64);
@@ -24007,7 +24475,8 @@ static cublasStatus_t cublasSscal_v2_64_resolve(cublasHandle_t a0, int64_t a1, c
 {
 	cublasSscal_v2_64_fn fn = cublasSscal_v2_64_choose();
 
-	atomic_store_explicit(&cublasSscal_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSscal_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -24040,7 +24509,7 @@ void *cudastub_cublas_bind_cublasSspmv(void)
 {
 	void *fn = (void *)cublasSspmv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSspmv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSspmv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSspmv, cudastub_cublas_slot_cublasSspmv, cudastub_cublas_resolve_cublasSspmv, cudastub_cublas_bind_cublasSspmv);
@@ -24055,7 +24524,8 @@ static void cublasSspmv_resolve(char a0, int a1, float a2, const float *a3, cons
 {
 	cublasSspmv_fn fn = cublasSspmv_choose();
 
-	atomic_store_explicit(&cublasSspmv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSspmv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -24091,7 +24561,7 @@ void *cudastub_cublas_bind_cublasSspmv_v2(void)
 {
 	void *fn = (void *)cublasSspmv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSspmv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSspmv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSspmv_v2, cudastub_cublas_slot_cublasSspmv_v2, cudastub_cublas_resolve_cublasSspmv_v2, cudastub_cublas_bind_cublasSspmv_v2);
@@ -24106,7 +24576,8 @@ static cublasStatus_t cublasSspmv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasSspmv_v2_fn fn = cublasSspmv_v2_choose();
 
-	atomic_store_explicit(&cublasSspmv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSspmv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -24142,7 +24613,7 @@ void *cudastub_cublas_bind_cublasSspmv_v2_64(void)
 {
 	void *fn = (void *)cublasSspmv_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSspmv_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSspmv_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSspmv_v2_64, cudastub_cublas_slot_cublasSspmv_v2_64, cudastub_cublas_resolve_cublasSspmv_v2_64, cudastub_cublas_bind_cublasSspmv_v2_64);
@@ -24157,7 +24628,8 @@ static cublasStatus_t cublasSspmv_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasSspmv_v2_64_fn fn = cublasSspmv_v2_64_choose();
 
-	atomic_store_explicit(&cublasSspmv_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSspmv_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -24187,7 +24659,7 @@ void *cudastub_cublas_bind_cublasSspr(void)
 {
 	void *fn = (void *)cublasSspr_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSspr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSspr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSspr, cudastub_cublas_slot_cublasSspr, cudastub_cublas_resolve_cublasSspr, cudastub_cublas_bind_cublasSspr);
@@ -24202,7 +24674,8 @@ static void cublasSspr_resolve(char a0, int a1, float a2, const float *a3, int a
 {
 	cublasSspr_fn fn = cublasSspr_choose();
 
-	atomic_store_explicit(&cublasSspr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSspr_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -24234,7 +24707,7 @@ void *cudastub_cublas_bind_cublasSspr2(void)
 {
 	void *fn = (void *)cublasSspr2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSspr2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSspr2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSspr2, cudastub_cublas_slot_cublasSspr2, cudastub_cublas_resolve_cublasSspr2, cudastub_cublas_bind_cublasSspr2);
@@ -24249,7 +24722,8 @@ static void cublasSspr2_resolve(char a0, int a1, float a2, const float *a3, int 
 {
 	cublasSspr2_fn fn = cublasSspr2_choose();
 
-	atomic_store_explicit(&cublasSspr2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSspr2_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -24284,7 +24758,7 @@ void *cudastub_cublas_bind_cublasSspr2_v2(void)
 {
 	void *fn = (void *)cublasSspr2_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSspr2_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSspr2_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSspr2_v2, cudastub_cublas_slot_cublasSspr2_v2, cudastub_cublas_resolve_cublasSspr2_v2, cudastub_cublas_bind_cublasSspr2_v2);
@@ -24299,7 +24773,8 @@ static cublasStatus_t cublasSspr2_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasSspr2_v2_fn fn = cublasSspr2_v2_choose();
 
-	atomic_store_explicit(&cublasSspr2_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSspr2_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -24334,7 +24809,7 @@ void *cudastub_cublas_bind_cublasSspr2_v2_64(void)
 {
 	void *fn = (void *)cublasSspr2_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSspr2_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSspr2_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSspr2_v2_64, cudastub_cublas_slot_cublasSspr2_v2_64, cudastub_cublas_resolve_cublasSspr2_v2_64, cudastub_cublas_bind_cublasSspr2_v2_64);
@@ -24349,7 +24824,8 @@ static cublasStatus_t cublasSspr2_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasSspr2_v2_64_fn fn = cublasSspr2_v2_64_choose();
 
-	atomic_store_explicit(&cublasSspr2_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSspr2_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -24382,7 +24858,7 @@ void *cudastub_cublas_bind_cublasSspr_v2(void)
 {
 	void *fn = (void *)cublasSspr_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSspr_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSspr_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSspr_v2, cudastub_cublas_slot_cublasSspr_v2, cudastub_cublas_resolve_cublasSspr_v2, cudastub_cublas_bind_cublasSspr_v2);
@@ -24397,7 +24873,8 @@ static cublasStatus_t cublasSspr_v2_resolve(cublasHandle_t a0, cublasFillMode_t 
 {
 	cublasSspr_v2_fn fn = cublasSspr_v2_choose();
 
-	atomic_store_explicit(&cublasSspr_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSspr_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -24430,7 +24907,7 @@ void *cudastub_cublas_bind_cublasSspr_v2_64(void)
 {
 	void *fn = (void *)cublasSspr_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSspr_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSspr_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSspr_v2_64, cudastub_cublas_slot_cublasSspr_v2_64, cudastub_cublas_resolve_cublasSspr_v2_64, cudastub_cublas_bind_cublasSspr_v2_64);
@@ -24445,7 +24922,8 @@ static cublasStatus_t cublasSspr_v2_64_resolve(cublasHandle_t a0, cublasFillMode
 {
 	cublasSspr_v2_64_fn fn = cublasSspr_v2_64_choose();
 
-	atomic_store_explicit(&cublasSspr_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSspr_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -24474,7 +24952,7 @@ void *cudastub_cublas_bind_cublasSswap(void)
 {
 	void *fn = (void *)cublasSswap_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSswap, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSswap, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSswap, cudastub_cublas_slot_cublasSswap, cudastub_cublas_resolve_cublasSswap, cudastub_cublas_bind_cublasSswap);
@@ -24489,7 +24967,8 @@ static void cublasSswap_resolve(int a0, float *a1, int a2, float *a3, int a4)
 {
 	cublasSswap_fn fn = cublasSswap_choose();
 
-	atomic_store_explicit(&cublasSswap_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSswap_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -24521,7 +25000,7 @@ void *cudastub_cublas_bind_cublasSswap_v2(void)
 {
 	void *fn = (void *)cublasSswap_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSswap_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSswap_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSswap_v2, cudastub_cublas_slot_cublasSswap_v2, cudastub_cublas_resolve_cublasSswap_v2, cudastub_cublas_bind_cublasSswap_v2);
@@ -24536,7 +25015,8 @@ static cublasStatus_t cublasSswap_v2_resolve(cublasHandle_t a0, int a1, float *a
 {
 	cublasSswap_v2_fn fn = cublasSswap_v2_choose();
 
-	atomic_store_explicit(&cublasSswap_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSswap_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -24568,7 +25048,7 @@ void *cudastub_cublas_bind_cublasSswap_v2_64(void)
 {
 	void *fn = (void *)cublasSswap_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSswap_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSswap_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSswap_v2_64, cudastub_cublas_slot_cublasSswap_v2_64, cudastub_cublas_resolve_cublasSswap_v2_64, cudastub_cublas_bind_cublasSswap_v2_64);
@@ -24583,7 +25063,8 @@ static cublasStatus_t cublasSswap_v2_64_resolve(cublasHandle_t a0, int64_t a1, f
 {
 	cublasSswap_v2_64_fn fn = cublasSswap_v2_64_choose();
 
-	atomic_store_explicit(&cublasSswap_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSswap_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -24619,7 +25100,7 @@ void *cudastub_cublas_bind_cublasSsymm(void)
 {
 	void *fn = (void *)cublasSsymm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSsymm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSsymm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSsymm, cudastub_cublas_slot_cublasSsymm, cudastub_cublas_resolve_cublasSsymm, cudastub_cublas_bind_cublasSsymm);
@@ -24634,7 +25115,8 @@ static void cublasSsymm_resolve(char a0, char a1, int a2, int a3, float a4, cons
 {
 	cublasSsymm_fn fn = cublasSsymm_choose();
 
-	atomic_store_explicit(&cublasSsymm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSsymm_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -24673,7 +25155,7 @@ void *cudastub_cublas_bind_cublasSsymm_v2(void)
 {
 	void *fn = (void *)cublasSsymm_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSsymm_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSsymm_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSsymm_v2, cudastub_cublas_slot_cublasSsymm_v2, cudastub_cublas_resolve_cublasSsymm_v2, cudastub_cublas_bind_cublasSsymm_v2);
@@ -24688,7 +25170,8 @@ static cublasStatus_t cublasSsymm_v2_resolve(cublasHandle_t a0, cublasSideMode_t
 {
 	cublasSsymm_v2_fn fn = cublasSsymm_v2_choose();
 
-	atomic_store_explicit(&cublasSsymm_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSsymm_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -24727,7 +25210,7 @@ void *cudastub_cublas_bind_cublasSsymm_v2_64(void)
 {
 	void *fn = (void *)cublasSsymm_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSsymm_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSsymm_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSsymm_v2_64, cudastub_cublas_slot_cublasSsymm_v2_64, cudastub_cublas_resolve_cublasSsymm_v2_64, cudastub_cublas_bind_cublasSsymm_v2_64);
@@ -24742,7 +25225,8 @@ static cublasStatus_t cublasSsymm_v2_64_resolve(cublasHandle_t a0, cublasSideMod
 {
 	cublasSsymm_v2_64_fn fn = cublasSsymm_v2_64_choose();
 
-	atomic_store_explicit(&cublasSsymm_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSsymm_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -24776,7 +25260,7 @@ void *cudastub_cublas_bind_cublasSsymv(void)
 {
 	void *fn = (void *)cublasSsymv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSsymv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSsymv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSsymv, cudastub_cublas_slot_cublasSsymv, cudastub_cublas_resolve_cublasSsymv, cudastub_cublas_bind_cublasSsymv);
@@ -24791,7 +25275,8 @@ static void cublasSsymv_resolve(char a0, int a1, float a2, const float *a3, int 
 {
 	cublasSsymv_fn fn = cublasSsymv_choose();
 
-	atomic_store_explicit(&cublasSsymv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSsymv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -24828,7 +25313,7 @@ void *cudastub_cublas_bind_cublasSsymv_v2(void)
 {
 	void *fn = (void *)cublasSsymv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSsymv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSsymv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSsymv_v2, cudastub_cublas_slot_cublasSsymv_v2, cudastub_cublas_resolve_cublasSsymv_v2, cudastub_cublas_bind_cublasSsymv_v2);
@@ -24843,7 +25328,8 @@ static cublasStatus_t cublasSsymv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasSsymv_v2_fn fn = cublasSsymv_v2_choose();
 
-	atomic_store_explicit(&cublasSsymv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSsymv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -24880,7 +25366,7 @@ void *cudastub_cublas_bind_cublasSsymv_v2_64(void)
 {
 	void *fn = (void *)cublasSsymv_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSsymv_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSsymv_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSsymv_v2_64, cudastub_cublas_slot_cublasSsymv_v2_64, cudastub_cublas_resolve_cublasSsymv_v2_64, cudastub_cublas_bind_cublasSsymv_v2_64);
@@ -24895,7 +25381,8 @@ static cublasStatus_t cublasSsymv_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasSsymv_v2_64_fn fn = cublasSsymv_v2_64_choose();
 
-	atomic_store_explicit(&cublasSsymv_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSsymv_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -24926,7 +25413,7 @@ void *cudastub_cublas_bind_cublasSsyr(void)
 {
 	void *fn = (void *)cublasSsyr_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSsyr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSsyr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSsyr, cudastub_cublas_slot_cublasSsyr, cudastub_cublas_resolve_cublasSsyr, cudastub_cublas_bind_cublasSsyr);
@@ -24941,7 +25428,8 @@ static void cublasSsyr_resolve(char a0, int a1, float a2, const float *a3, int a
 {
 	cublasSsyr_fn fn = cublasSsyr_choose();
 
-	atomic_store_explicit(&cublasSsyr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSsyr_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -24974,7 +25462,7 @@ void *cudastub_cublas_bind_cublasSsyr2(void)
 {
 	void *fn = (void *)cublasSsyr2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSsyr2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSsyr2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSsyr2, cudastub_cublas_slot_cublasSsyr2, cudastub_cublas_resolve_cublasSsyr2, cudastub_cublas_bind_cublasSsyr2);
@@ -24989,7 +25477,8 @@ static void cublasSsyr2_resolve(char a0, int a1, float a2, const float *a3, int 
 {
 	cublasSsyr2_fn fn = cublasSsyr2_choose();
 
-	atomic_store_explicit(&cublasSsyr2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSsyr2_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -25025,7 +25514,7 @@ void *cudastub_cublas_bind_cublasSsyr2_v2(void)
 {
 	void *fn = (void *)cublasSsyr2_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSsyr2_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSsyr2_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSsyr2_v2, cudastub_cublas_slot_cublasSsyr2_v2, cudastub_cublas_resolve_cublasSsyr2_v2, cudastub_cublas_bind_cublasSsyr2_v2);
@@ -25040,7 +25529,8 @@ static cublasStatus_t cublasSsyr2_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasSsyr2_v2_fn fn = cublasSsyr2_v2_choose();
 
-	atomic_store_explicit(&cublasSsyr2_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSsyr2_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -25076,7 +25566,7 @@ void *cudastub_cublas_bind_cublasSsyr2_v2_64(void)
 {
 	void *fn = (void *)cublasSsyr2_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSsyr2_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSsyr2_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSsyr2_v2_64, cudastub_cublas_slot_cublasSsyr2_v2_64, cudastub_cublas_resolve_cublasSsyr2_v2_64, cudastub_cublas_bind_cublasSsyr2_v2_64);
@@ -25091,7 +25581,8 @@ static cublasStatus_t cublasSsyr2_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasSsyr2_v2_64_fn fn = cublasSsyr2_v2_64_choose();
 
-	atomic_store_explicit(&cublasSsyr2_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSsyr2_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -25127,7 +25618,7 @@ void *cudastub_cublas_bind_cublasSsyr2k(void)
 {
 	void *fn = (void *)cublasSsyr2k_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSsyr2k, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSsyr2k, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSsyr2k, cudastub_cublas_slot_cublasSsyr2k, cudastub_cublas_resolve_cublasSsyr2k, cudastub_cublas_bind_cublasSsyr2k);
@@ -25142,7 +25633,8 @@ static void cublasSsyr2k_resolve(char a0, char a1, int a2, int a3, float a4, con
 {
 	cublasSsyr2k_fn fn = cublasSsyr2k_choose();
 
-	atomic_store_explicit(&cublasSsyr2k_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSsyr2k_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -25181,7 +25673,7 @@ void *cudastub_cublas_bind_cublasSsyr2k_v2(void)
 {
 	void *fn = (void *)cublasSsyr2k_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSsyr2k_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSsyr2k_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSsyr2k_v2, cudastub_cublas_slot_cublasSsyr2k_v2, cudastub_cublas_resolve_cublasSsyr2k_v2, cudastub_cublas_bind_cublasSsyr2k_v2);
@@ -25196,7 +25688,8 @@ static cublasStatus_t cublasSsyr2k_v2_resolve(cublasHandle_t a0, cublasFillMode_
 {
 	cublasSsyr2k_v2_fn fn = cublasSsyr2k_v2_choose();
 
-	atomic_store_explicit(&cublasSsyr2k_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSsyr2k_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -25235,7 +25728,7 @@ void *cudastub_cublas_bind_cublasSsyr2k_v2_64(void)
 {
 	void *fn = (void *)cublasSsyr2k_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSsyr2k_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSsyr2k_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSsyr2k_v2_64, cudastub_cublas_slot_cublasSsyr2k_v2_64, cudastub_cublas_resolve_cublasSsyr2k_v2_64, cudastub_cublas_bind_cublasSsyr2k_v2_64);
@@ -25250,7 +25743,8 @@ static cublasStatus_t cublasSsyr2k_v2_64_resolve(cublasHandle_t a0, cublasFillMo
 {
 	cublasSsyr2k_v2_64_fn fn = cublasSsyr2k_v2_64_choose();
 
-	atomic_store_explicit(&cublasSsyr2k_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSsyr2k_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -25284,7 +25778,7 @@ void *cudastub_cublas_bind_cublasSsyr_v2(void)
 {
 	void *fn = (void *)cublasSsyr_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSsyr_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSsyr_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSsyr_v2, cudastub_cublas_slot_cublasSsyr_v2, cudastub_cublas_resolve_cublasSsyr_v2, cudastub_cublas_bind_cublasSsyr_v2);
@@ -25299,7 +25793,8 @@ static cublasStatus_t cublasSsyr_v2_resolve(cublasHandle_t a0, cublasFillMode_t 
 {
 	cublasSsyr_v2_fn fn = cublasSsyr_v2_choose();
 
-	atomic_store_explicit(&cublasSsyr_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSsyr_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -25333,7 +25828,7 @@ void *cudastub_cublas_bind_cublasSsyr_v2_64(void)
 {
 	void *fn = (void *)cublasSsyr_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSsyr_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSsyr_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSsyr_v2_64, cudastub_cublas_slot_cublasSsyr_v2_64, cudastub_cublas_resolve_cublasSsyr_v2_64, cudastub_cublas_bind_cublasSsyr_v2_64);
@@ -25348,7 +25843,8 @@ static cublasStatus_t cublasSsyr_v2_64_resolve(cublasHandle_t a0, cublasFillMode
 {
 	cublasSsyr_v2_64_fn fn = cublasSsyr_v2_64_choose();
 
-	atomic_store_explicit(&cublasSsyr_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSsyr_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -25382,7 +25878,7 @@ void *cudastub_cublas_bind_cublasSsyrk(void)
 {
 	void *fn = (void *)cublasSsyrk_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSsyrk, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSsyrk, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSsyrk, cudastub_cublas_slot_cublasSsyrk, cudastub_cublas_resolve_cublasSsyrk, cudastub_cublas_bind_cublasSsyrk);
@@ -25397,7 +25893,8 @@ static void cublasSsyrk_resolve(char a0, char a1, int a2, int a3, float a4, cons
 {
 	cublasSsyrk_fn fn = cublasSsyrk_choose();
 
-	atomic_store_explicit(&cublasSsyrk_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSsyrk_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -25434,7 +25931,7 @@ void *cudastub_cublas_bind_cublasSsyrk_v2(void)
 {
 	void *fn = (void *)cublasSsyrk_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSsyrk_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSsyrk_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSsyrk_v2, cudastub_cublas_slot_cublasSsyrk_v2, cudastub_cublas_resolve_cublasSsyrk_v2, cudastub_cublas_bind_cublasSsyrk_v2);
@@ -25449,7 +25946,8 @@ static cublasStatus_t cublasSsyrk_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasSsyrk_v2_fn fn = cublasSsyrk_v2_choose();
 
-	atomic_store_explicit(&cublasSsyrk_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSsyrk_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -25486,7 +25984,7 @@ void *cudastub_cublas_bind_cublasSsyrk_v2_64(void)
 {
 	void *fn = (void *)cublasSsyrk_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSsyrk_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSsyrk_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSsyrk_v2_64, cudastub_cublas_slot_cublasSsyrk_v2_64, cudastub_cublas_resolve_cublasSsyrk_v2_64, cudastub_cublas_bind_cublasSsyrk_v2_64);
@@ -25501,7 +25999,8 @@ static cublasStatus_t cublasSsyrk_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasSsyrk_v2_64_fn fn = cublasSsyrk_v2_64_choose();
 
-	atomic_store_explicit(&cublasSsyrk_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSsyrk_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -25540,7 +26039,7 @@ void *cudastub_cublas_bind_cublasSsyrkx(void)
 {
 	void *fn = (void *)cublasSsyrkx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSsyrkx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSsyrkx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSsyrkx, cudastub_cublas_slot_cublasSsyrkx, cudastub_cublas_resolve_cublasSsyrkx, cudastub_cublas_bind_cublasSsyrkx);
@@ -25555,7 +26054,8 @@ static cublasStatus_t cublasSsyrkx_resolve(cublasHandle_t a0, cublasFillMode_t a
 {
 	cublasSsyrkx_fn fn = cublasSsyrkx_choose();
 
-	atomic_store_explicit(&cublasSsyrkx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSsyrkx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -25594,7 +26094,7 @@ void *cudastub_cublas_bind_cublasSsyrkx_64(void)
 {
 	void *fn = (void *)cublasSsyrkx_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSsyrkx_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSsyrkx_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSsyrkx_64, cudastub_cublas_slot_cublasSsyrkx_64, cudastub_cublas_resolve_cublasSsyrkx_64, cudastub_cublas_bind_cublasSsyrkx_64);
@@ -25609,7 +26109,8 @@ static cublasStatus_t cublasSsyrkx_64_resolve(cublasHandle_t a0, cublasFillMode_
 {
 	cublasSsyrkx_64_fn fn = cublasSsyrkx_64_choose();
 
-	atomic_store_explicit(&cublasSsyrkx_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSsyrkx_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -25642,7 +26143,7 @@ void *cudastub_cublas_bind_cublasStbmv(void)
 {
 	void *fn = (void *)cublasStbmv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasStbmv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasStbmv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasStbmv, cudastub_cublas_slot_cublasStbmv, cudastub_cublas_resolve_cublasStbmv, cudastub_cublas_bind_cublasStbmv);
@@ -25657,7 +26158,8 @@ static void cublasStbmv_resolve(char a0, char a1, char a2, int a3, int a4, const
 {
 	cublasStbmv_fn fn = cublasStbmv_choose();
 
-	atomic_store_explicit(&cublasStbmv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasStbmv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -25693,7 +26195,7 @@ void *cudastub_cublas_bind_cublasStbmv_v2(void)
 {
 	void *fn = (void *)cublasStbmv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasStbmv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasStbmv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasStbmv_v2, cudastub_cublas_slot_cublasStbmv_v2, cudastub_cublas_resolve_cublasStbmv_v2, cudastub_cublas_bind_cublasStbmv_v2);
@@ -25708,7 +26210,8 @@ static cublasStatus_t cublasStbmv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasStbmv_v2_fn fn = cublasStbmv_v2_choose();
 
-	atomic_store_explicit(&cublasStbmv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasStbmv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -25744,7 +26247,7 @@ void *cudastub_cublas_bind_cublasStbmv_v2_64(void)
 {
 	void *fn = (void *)cublasStbmv_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasStbmv_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasStbmv_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasStbmv_v2_64, cudastub_cublas_slot_cublasStbmv_v2_64, cudastub_cublas_resolve_cublasStbmv_v2_64, cudastub_cublas_bind_cublasStbmv_v2_64);
@@ -25759,7 +26262,8 @@ static cublasStatus_t cublasStbmv_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasStbmv_v2_64_fn fn = cublasStbmv_v2_64_choose();
 
-	atomic_store_explicit(&cublasStbmv_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasStbmv_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -25792,7 +26296,7 @@ void *cudastub_cublas_bind_cublasStbsv(void)
 {
 	void *fn = (void *)cublasStbsv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasStbsv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasStbsv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasStbsv, cudastub_cublas_slot_cublasStbsv, cudastub_cublas_resolve_cublasStbsv, cudastub_cublas_bind_cublasStbsv);
@@ -25807,7 +26311,8 @@ static void cublasStbsv_resolve(char a0, char a1, char a2, int a3, int a4, const
 {
 	cublasStbsv_fn fn = cublasStbsv_choose();
 
-	atomic_store_explicit(&cublasStbsv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasStbsv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -25843,7 +26348,7 @@ void *cudastub_cublas_bind_cublasStbsv_v2(void)
 {
 	void *fn = (void *)cublasStbsv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasStbsv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasStbsv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasStbsv_v2, cudastub_cublas_slot_cublasStbsv_v2, cudastub_cublas_resolve_cublasStbsv_v2, cudastub_cublas_bind_cublasStbsv_v2);
@@ -25858,7 +26363,8 @@ static cublasStatus_t cublasStbsv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasStbsv_v2_fn fn = cublasStbsv_v2_choose();
 
-	atomic_store_explicit(&cublasStbsv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasStbsv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -25894,7 +26400,7 @@ void *cudastub_cublas_bind_cublasStbsv_v2_64(void)
 {
 	void *fn = (void *)cublasStbsv_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasStbsv_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasStbsv_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasStbsv_v2_64, cudastub_cublas_slot_cublasStbsv_v2_64, cudastub_cublas_resolve_cublasStbsv_v2_64, cudastub_cublas_bind_cublasStbsv_v2_64);
@@ -25909,7 +26415,8 @@ static cublasStatus_t cublasStbsv_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasStbsv_v2_64_fn fn = cublasStbsv_v2_64_choose();
 
-	atomic_store_explicit(&cublasStbsv_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasStbsv_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -25940,7 +26447,7 @@ void *cudastub_cublas_bind_cublasStpmv(void)
 {
 	void *fn = (void *)cublasStpmv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasStpmv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasStpmv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasStpmv, cudastub_cublas_slot_cublasStpmv, cudastub_cublas_resolve_cublasStpmv, cudastub_cublas_bind_cublasStpmv);
@@ -25955,7 +26462,8 @@ static void cublasStpmv_resolve(char a0, char a1, char a2, int a3, const float *
 {
 	cublasStpmv_fn fn = cublasStpmv_choose();
 
-	atomic_store_explicit(&cublasStpmv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasStpmv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -25989,7 +26497,7 @@ void *cudastub_cublas_bind_cublasStpmv_v2(void)
 {
 	void *fn = (void *)cublasStpmv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasStpmv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasStpmv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasStpmv_v2, cudastub_cublas_slot_cublasStpmv_v2, cudastub_cublas_resolve_cublasStpmv_v2, cudastub_cublas_bind_cublasStpmv_v2);
@@ -26004,7 +26512,8 @@ static cublasStatus_t cublasStpmv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasStpmv_v2_fn fn = cublasStpmv_v2_choose();
 
-	atomic_store_explicit(&cublasStpmv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasStpmv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -26038,7 +26547,7 @@ void *cudastub_cublas_bind_cublasStpmv_v2_64(void)
 {
 	void *fn = (void *)cublasStpmv_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasStpmv_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasStpmv_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasStpmv_v2_64, cudastub_cublas_slot_cublasStpmv_v2_64, cudastub_cublas_resolve_cublasStpmv_v2_64, cudastub_cublas_bind_cublasStpmv_v2_64);
@@ -26053,7 +26562,8 @@ static cublasStatus_t cublasStpmv_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasStpmv_v2_64_fn fn = cublasStpmv_v2_64_choose();
 
-	atomic_store_explicit(&cublasStpmv_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasStpmv_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -26084,7 +26594,7 @@ void *cudastub_cublas_bind_cublasStpsv(void)
 {
 	void *fn = (void *)cublasStpsv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasStpsv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasStpsv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasStpsv, cudastub_cublas_slot_cublasStpsv, cudastub_cublas_resolve_cublasStpsv, cudastub_cublas_bind_cublasStpsv);
@@ -26099,7 +26609,8 @@ static void cublasStpsv_resolve(char a0, char a1, char a2, int a3, const float *
 {
 	cublasStpsv_fn fn = cublasStpsv_choose();
 
-	atomic_store_explicit(&cublasStpsv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasStpsv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -26133,7 +26644,7 @@ void *cudastub_cublas_bind_cublasStpsv_v2(void)
 {
 	void *fn = (void *)cublasStpsv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasStpsv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasStpsv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasStpsv_v2, cudastub_cublas_slot_cublasStpsv_v2, cudastub_cublas_resolve_cublasStpsv_v2, cudastub_cublas_bind_cublasStpsv_v2);
@@ -26148,7 +26659,8 @@ static cublasStatus_t cublasStpsv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasStpsv_v2_fn fn = cublasStpsv_v2_choose();
 
-	atomic_store_explicit(&cublasStpsv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasStpsv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -26182,7 +26694,7 @@ void *cudastub_cublas_bind_cublasStpsv_v2_64(void)
 {
 	void *fn = (void *)cublasStpsv_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasStpsv_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasStpsv_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasStpsv_v2_64, cudastub_cublas_slot_cublasStpsv_v2_64, cudastub_cublas_resolve_cublasStpsv_v2_64, cudastub_cublas_bind_cublasStpsv_v2_64);
@@ -26197,7 +26709,8 @@ static cublasStatus_t cublasStpsv_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasStpsv_v2_64_fn fn = cublasStpsv_v2_64_choose();
 
-	atomic_store_explicit(&cublasStpsv_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasStpsv_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -26229,7 +26742,7 @@ void *cudastub_cublas_bind_cublasStpttr(void)
 {
 	void *fn = (void *)cublasStpttr_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasStpttr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasStpttr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasStpttr, cudastub_cublas_slot_cublasStpttr, cudastub_cublas_resolve_cublasStpttr, cudastub_cublas_bind_cublasStpttr);
@@ -26244,7 +26757,8 @@ static cublasStatus_t cublasStpttr_resolve(cublasHandle_t a0, cublasFillMode_t a
 {
 	cublasStpttr_fn fn = cublasStpttr_choose();
 
-	atomic_store_explicit(&cublasStpttr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasStpttr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -26279,7 +26793,7 @@ void *cudastub_cublas_bind_cublasStrmm(void)
 {
 	void *fn = (void *)cublasStrmm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasStrmm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasStrmm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasStrmm, cudastub_cublas_slot_cublasStrmm, cudastub_cublas_resolve_cublasStrmm, cudastub_cublas_bind_cublasStrmm);
@@ -26294,7 +26808,8 @@ static void cublasStrmm_resolve(char a0, char a1, char a2, char a3, int a4, int 
 {
 	cublasStrmm_fn fn = cublasStrmm_choose();
 
-	atomic_store_explicit(&cublasStrmm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasStrmm_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -26334,7 +26849,7 @@ void *cudastub_cublas_bind_cublasStrmm_v2(void)
 {
 	void *fn = (void *)cublasStrmm_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasStrmm_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasStrmm_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasStrmm_v2, cudastub_cublas_slot_cublasStrmm_v2, cudastub_cublas_resolve_cublasStrmm_v2, cudastub_cublas_bind_cublasStrmm_v2);
@@ -26349,7 +26864,8 @@ static cublasStatus_t cublasStrmm_v2_resolve(cublasHandle_t a0, cublasSideMode_t
 {
 	cublasStrmm_v2_fn fn = cublasStrmm_v2_choose();
 
-	atomic_store_explicit(&cublasStrmm_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasStrmm_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -26389,7 +26905,7 @@ void *cudastub_cublas_bind_cublasStrmm_v2_64(void)
 {
 	void *fn = (void *)cublasStrmm_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasStrmm_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasStrmm_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasStrmm_v2_64, cudastub_cublas_slot_cublasStrmm_v2_64, cudastub_cublas_resolve_cublasStrmm_v2_64, cudastub_cublas_bind_cublasStrmm_v2_64);
@@ -26404,7 +26920,8 @@ static cublasStatus_t cublasStrmm_v2_64_resolve(cublasHandle_t a0, cublasSideMod
 {
 	cublasStrmm_v2_64_fn fn = cublasStrmm_v2_64_choose();
 
-	atomic_store_explicit(&cublasStrmm_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasStrmm_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -26436,7 +26953,7 @@ void *cudastub_cublas_bind_cublasStrmv(void)
 {
 	void *fn = (void *)cublasStrmv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasStrmv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasStrmv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasStrmv, cudastub_cublas_slot_cublasStrmv, cudastub_cublas_resolve_cublasStrmv, cudastub_cublas_bind_cublasStrmv);
@@ -26451,7 +26968,8 @@ static void cublasStrmv_resolve(char a0, char a1, char a2, int a3, const float *
 {
 	cublasStrmv_fn fn = cublasStrmv_choose();
 
-	atomic_store_explicit(&cublasStrmv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasStrmv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -26486,7 +27004,7 @@ void *cudastub_cublas_bind_cublasStrmv_v2(void)
 {
 	void *fn = (void *)cublasStrmv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasStrmv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasStrmv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasStrmv_v2, cudastub_cublas_slot_cublasStrmv_v2, cudastub_cublas_resolve_cublasStrmv_v2, cudastub_cublas_bind_cublasStrmv_v2);
@@ -26501,7 +27019,8 @@ static cublasStatus_t cublasStrmv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasStrmv_v2_fn fn = cublasStrmv_v2_choose();
 
-	atomic_store_explicit(&cublasStrmv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasStrmv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -26536,7 +27055,7 @@ void *cudastub_cublas_bind_cublasStrmv_v2_64(void)
 {
 	void *fn = (void *)cublasStrmv_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasStrmv_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasStrmv_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasStrmv_v2_64, cudastub_cublas_slot_cublasStrmv_v2_64, cudastub_cublas_resolve_cublasStrmv_v2_64, cudastub_cublas_bind_cublasStrmv_v2_64);
@@ -26551,7 +27070,8 @@ static cublasStatus_t cublasStrmv_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasStrmv_v2_64_fn fn = cublasStrmv_v2_64_choose();
 
-	atomic_store_explicit(&cublasStrmv_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasStrmv_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -26586,7 +27106,7 @@ void *cudastub_cublas_bind_cublasStrsm(void)
 {
 	void *fn = (void *)cublasStrsm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasStrsm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasStrsm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasStrsm, cudastub_cublas_slot_cublasStrsm, cudastub_cublas_resolve_cublasStrsm, cudastub_cublas_bind_cublasStrsm);
@@ -26601,7 +27121,8 @@ static void cublasStrsm_resolve(char a0, char a1, char a2, char a3, int a4, int 
 {
 	cublasStrsm_fn fn = cublasStrsm_choose();
 
-	atomic_store_explicit(&cublasStrsm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasStrsm_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -26640,7 +27161,7 @@ void *cudastub_cublas_bind_cublasStrsmBatched(void)
 {
 	void *fn = (void *)cublasStrsmBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasStrsmBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasStrsmBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasStrsmBatched, cudastub_cublas_slot_cublasStrsmBatched, cudastub_cublas_resolve_cublasStrsmBatched, cudastub_cublas_bind_cublasStrsmBatched);
@@ -26655,7 +27176,8 @@ static cublasStatus_t cublasStrsmBatched_resolve(cublasHandle_t a0, cublasSideMo
 {
 	cublasStrsmBatched_fn fn = cublasStrsmBatched_choose();
 
-	atomic_store_explicit(&cublasStrsmBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasStrsmBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -26694,7 +27216,7 @@ void *cudastub_cublas_bind_cublasStrsmBatched_64(void)
 {
 	void *fn = (void *)cublasStrsmBatched_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasStrsmBatched_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasStrsmBatched_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasStrsmBatched_64, cudastub_cublas_slot_cublasStrsmBatched_64, cudastub_cublas_resolve_cublasStrsmBatched_64, cudastub_cublas_bind_cublasStrsmBatched_64);
@@ -26709,7 +27231,8 @@ static cublasStatus_t cublasStrsmBatched_64_resolve(cublasHandle_t a0, cublasSid
 {
 	cublasStrsmBatched_64_fn fn = cublasStrsmBatched_64_choose();
 
-	atomic_store_explicit(&cublasStrsmBatched_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasStrsmBatched_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -26747,7 +27270,7 @@ void *cudastub_cublas_bind_cublasStrsm_v2(void)
 {
 	void *fn = (void *)cublasStrsm_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasStrsm_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasStrsm_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasStrsm_v2, cudastub_cublas_slot_cublasStrsm_v2, cudastub_cublas_resolve_cublasStrsm_v2, cudastub_cublas_bind_cublasStrsm_v2);
@@ -26762,7 +27285,8 @@ static cublasStatus_t cublasStrsm_v2_resolve(cublasHandle_t a0, cublasSideMode_t
 {
 	cublasStrsm_v2_fn fn = cublasStrsm_v2_choose();
 
-	atomic_store_explicit(&cublasStrsm_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasStrsm_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -26800,7 +27324,7 @@ void *cudastub_cublas_bind_cublasStrsm_v2_64(void)
 {
 	void *fn = (void *)cublasStrsm_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasStrsm_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasStrsm_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasStrsm_v2_64, cudastub_cublas_slot_cublasStrsm_v2_64, cudastub_cublas_resolve_cublasStrsm_v2_64, cudastub_cublas_bind_cublasStrsm_v2_64);
@@ -26815,7 +27339,8 @@ static cublasStatus_t cublasStrsm_v2_64_resolve(cublasHandle_t a0, cublasSideMod
 {
 	cublasStrsm_v2_64_fn fn = cublasStrsm_v2_64_choose();
 
-	atomic_store_explicit(&cublasStrsm_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasStrsm_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -26847,7 +27372,7 @@ void *cudastub_cublas_bind_cublasStrsv(void)
 {
 	void *fn = (void *)cublasStrsv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasStrsv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasStrsv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasStrsv, cudastub_cublas_slot_cublasStrsv, cudastub_cublas_resolve_cublasStrsv, cudastub_cublas_bind_cublasStrsv);
@@ -26862,7 +27387,8 @@ static void cublasStrsv_resolve(char a0, char a1, char a2, int a3, const float *
 {
 	cublasStrsv_fn fn = cublasStrsv_choose();
 
-	atomic_store_explicit(&cublasStrsv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasStrsv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -26897,7 +27423,7 @@ void *cudastub_cublas_bind_cublasStrsv_v2(void)
 {
 	void *fn = (void *)cublasStrsv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasStrsv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasStrsv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasStrsv_v2, cudastub_cublas_slot_cublasStrsv_v2, cudastub_cublas_resolve_cublasStrsv_v2, cudastub_cublas_bind_cublasStrsv_v2);
@@ -26912,7 +27438,8 @@ static cublasStatus_t cublasStrsv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasStrsv_v2_fn fn = cublasStrsv_v2_choose();
 
-	atomic_store_explicit(&cublasStrsv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasStrsv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -26947,7 +27474,7 @@ void *cudastub_cublas_bind_cublasStrsv_v2_64(void)
 {
 	void *fn = (void *)cublasStrsv_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasStrsv_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasStrsv_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasStrsv_v2_64, cudastub_cublas_slot_cublasStrsv_v2_64, cudastub_cublas_resolve_cublasStrsv_v2_64, cudastub_cublas_bind_cublasStrsv_v2_64);
@@ -26962,7 +27489,8 @@ static cublasStatus_t cublasStrsv_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasStrsv_v2_64_fn fn = cublasStrsv_v2_64_choose();
 
-	atomic_store_explicit(&cublasStrsv_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasStrsv_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -26994,7 +27522,7 @@ void *cudastub_cublas_bind_cublasStrttp(void)
 {
 	void *fn = (void *)cublasStrttp_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasStrttp, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasStrttp, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasStrttp, cudastub_cublas_slot_cublasStrttp, cudastub_cublas_resolve_cublasStrttp, cudastub_cublas_bind_cublasStrttp);
@@ -27009,7 +27537,8 @@ static cublasStatus_t cublasStrttp_resolve(cublasHandle_t a0, cublasFillMode_t a
 {
 	cublasStrttp_fn fn = cublasStrttp_choose();
 
-	atomic_store_explicit(&cublasStrttp_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasStrttp_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -27043,7 +27572,7 @@ void *cudastub_cublas_bind_cublasSwapEx(void)
 {
 	void *fn = (void *)cublasSwapEx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSwapEx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSwapEx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSwapEx, cudastub_cublas_slot_cublasSwapEx, cudastub_cublas_resolve_cublasSwapEx, cudastub_cublas_bind_cublasSwapEx);
@@ -27058,7 +27587,8 @@ static cublasStatus_t cublasSwapEx_resolve(cublasHandle_t a0, int a1, void *a2, 
 {
 	cublasSwapEx_fn fn = cublasSwapEx_choose();
 
-	atomic_store_explicit(&cublasSwapEx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSwapEx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -27092,7 +27622,7 @@ void *cudastub_cublas_bind_cublasSwapEx_64(void)
 {
 	void *fn = (void *)cublasSwapEx_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasSwapEx_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasSwapEx_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSwapEx_64, cudastub_cublas_slot_cublasSwapEx_64, cudastub_cublas_resolve_cublasSwapEx_64, cudastub_cublas_bind_cublasSwapEx_64);
@@ -27107,7 +27637,8 @@ static cublasStatus_t cublasSwapEx_64_resolve(cublasHandle_t a0, int64_t a1, voi
 {
 	cublasSwapEx_64_fn fn = cublasSwapEx_64_choose();
 
-	atomic_store_explicit(&cublasSwapEx_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasSwapEx_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -27151,7 +27682,7 @@ void *cudastub_cublas_bind_cublasUint8gemmBias(void)
 {
 	void *fn = (void *)cublasUint8gemmBias_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasUint8gemmBias, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasUint8gemmBias, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasUint8gemmBias, cudastub_cublas_slot_cublasUint8gemmBias, cudastub_cublas_resolve_cublasUint8gemmBias, cudastub_cublas_bind_cublasUint8gemmBias);
@@ -27166,7 +27697,8 @@ static cublasStatus_t cublasUint8gemmBias_resolve(cublasHandle_t a0, cublasOpera
 {
 	cublasUint8gemmBias_fn fn = cublasUint8gemmBias_choose();
 
-	atomic_store_explicit(&cublasUint8gemmBias_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasUint8gemmBias_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
 }
 #endif
@@ -27192,7 +27724,7 @@ void *cudastub_cublas_bind_cublasXerbla(void)
 {
 	void *fn = (void *)cublasXerbla_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXerbla, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXerbla, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXerbla, cudastub_cublas_slot_cublasXerbla, cudastub_cublas_resolve_cublasXerbla, cudastub_cublas_bind_cublasXerbla);
@@ -27207,7 +27739,8 @@ static void cublasXerbla_resolve(const char *a0, int a1)
 {
 	cublasXerbla_fn fn = cublasXerbla_choose();
 
-	atomic_store_explicit(&cublasXerbla_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXerbla_slot, fn, memory_order_release);
 	fn(a0, a1);
 }
 #endif
@@ -27247,7 +27780,7 @@ void *cudastub_cublas_bind_cublasXtCgemm(void)
 {
 	void *fn = (void *)cublasXtCgemm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtCgemm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtCgemm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtCgemm, cudastub_cublas_slot_cublasXtCgemm, cudastub_cublas_resolve_cublasXtCgemm, cudastub_cublas_bind_cublasXtCgemm);
@@ -27262,7 +27795,8 @@ static cublasStatus_t cublasXtCgemm_resolve(cublasXtHandle_t a0, cublasOperation
 {
 	cublasXtCgemm_fn fn = cublasXtCgemm_choose();
 
-	atomic_store_explicit(&cublasXtCgemm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtCgemm_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -27301,7 +27835,7 @@ void *cudastub_cublas_bind_cublasXtChemm(void)
 {
 	void *fn = (void *)cublasXtChemm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtChemm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtChemm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtChemm, cudastub_cublas_slot_cublasXtChemm, cudastub_cublas_resolve_cublasXtChemm, cudastub_cublas_bind_cublasXtChemm);
@@ -27316,7 +27850,8 @@ static cublasStatus_t cublasXtChemm_resolve(cublasXtHandle_t a0, cublasSideMode_
 {
 	cublasXtChemm_fn fn = cublasXtChemm_choose();
 
-	atomic_store_explicit(&cublasXtChemm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtChemm_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -27355,7 +27890,7 @@ void *cudastub_cublas_bind_cublasXtCher2k(void)
 {
 	void *fn = (void *)cublasXtCher2k_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtCher2k, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtCher2k, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtCher2k, cudastub_cublas_slot_cublasXtCher2k, cudastub_cublas_resolve_cublasXtCher2k, cudastub_cublas_bind_cublasXtCher2k);
@@ -27370,7 +27905,8 @@ static cublasStatus_t cublasXtCher2k_resolve(cublasXtHandle_t a0, cublasFillMode
 {
 	cublasXtCher2k_fn fn = cublasXtCher2k_choose();
 
-	atomic_store_explicit(&cublasXtCher2k_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtCher2k_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -27407,7 +27943,7 @@ void *cudastub_cublas_bind_cublasXtCherk(void)
 {
 	void *fn = (void *)cublasXtCherk_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtCherk, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtCherk, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtCherk, cudastub_cublas_slot_cublasXtCherk, cudastub_cublas_resolve_cublasXtCherk, cudastub_cublas_bind_cublasXtCherk);
@@ -27422,7 +27958,8 @@ static cublasStatus_t cublasXtCherk_resolve(cublasXtHandle_t a0, cublasFillMode_
 {
 	cublasXtCherk_fn fn = cublasXtCherk_choose();
 
-	atomic_store_explicit(&cublasXtCherk_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtCherk_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -27461,7 +27998,7 @@ void *cudastub_cublas_bind_cublasXtCherkx(void)
 {
 	void *fn = (void *)cublasXtCherkx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtCherkx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtCherkx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtCherkx, cudastub_cublas_slot_cublasXtCherkx, cudastub_cublas_resolve_cublasXtCherkx, cudastub_cublas_bind_cublasXtCherkx);
@@ -27476,7 +28013,8 @@ static cublasStatus_t cublasXtCherkx_resolve(cublasXtHandle_t a0, cublasFillMode
 {
 	cublasXtCherkx_fn fn = cublasXtCherkx_choose();
 
-	atomic_store_explicit(&cublasXtCherkx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtCherkx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -27503,7 +28041,7 @@ void *cudastub_cublas_bind_cublasXtCreate(void)
 {
 	void *fn = (void *)cublasXtCreate_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtCreate, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtCreate, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtCreate, cudastub_cublas_slot_cublasXtCreate, cudastub_cublas_resolve_cublasXtCreate, cudastub_cublas_bind_cublasXtCreate);
@@ -27518,7 +28056,8 @@ static cublasStatus_t cublasXtCreate_resolve(cublasXtHandle_t *a0)
 {
 	cublasXtCreate_fn fn = cublasXtCreate_choose();
 
-	atomic_store_explicit(&cublasXtCreate_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtCreate_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -27556,7 +28095,7 @@ void *cudastub_cublas_bind_cublasXtCspmm(void)
 {
 	void *fn = (void *)cublasXtCspmm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtCspmm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtCspmm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtCspmm, cudastub_cublas_slot_cublasXtCspmm, cudastub_cublas_resolve_cublasXtCspmm, cudastub_cublas_bind_cublasXtCspmm);
@@ -27571,7 +28110,8 @@ static cublasStatus_t cublasXtCspmm_resolve(cublasXtHandle_t a0, cublasSideMode_
 {
 	cublasXtCspmm_fn fn = cublasXtCspmm_choose();
 
-	atomic_store_explicit(&cublasXtCspmm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtCspmm_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -27610,7 +28150,7 @@ void *cudastub_cublas_bind_cublasXtCsymm(void)
 {
 	void *fn = (void *)cublasXtCsymm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtCsymm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtCsymm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtCsymm, cudastub_cublas_slot_cublasXtCsymm, cudastub_cublas_resolve_cublasXtCsymm, cudastub_cublas_bind_cublasXtCsymm);
@@ -27625,7 +28165,8 @@ static cublasStatus_t cublasXtCsymm_resolve(cublasXtHandle_t a0, cublasSideMode_
 {
 	cublasXtCsymm_fn fn = cublasXtCsymm_choose();
 
-	atomic_store_explicit(&cublasXtCsymm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtCsymm_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -27664,7 +28205,7 @@ void *cudastub_cublas_bind_cublasXtCsyr2k(void)
 {
 	void *fn = (void *)cublasXtCsyr2k_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtCsyr2k, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtCsyr2k, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtCsyr2k, cudastub_cublas_slot_cublasXtCsyr2k, cudastub_cublas_resolve_cublasXtCsyr2k, cudastub_cublas_bind_cublasXtCsyr2k);
@@ -27679,7 +28220,8 @@ static cublasStatus_t cublasXtCsyr2k_resolve(cublasXtHandle_t a0, cublasFillMode
 {
 	cublasXtCsyr2k_fn fn = cublasXtCsyr2k_choose();
 
-	atomic_store_explicit(&cublasXtCsyr2k_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtCsyr2k_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -27716,7 +28258,7 @@ void *cudastub_cublas_bind_cublasXtCsyrk(void)
 {
 	void *fn = (void *)cublasXtCsyrk_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtCsyrk, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtCsyrk, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtCsyrk, cudastub_cublas_slot_cublasXtCsyrk, cudastub_cublas_resolve_cublasXtCsyrk, cudastub_cublas_bind_cublasXtCsyrk);
@@ -27731,7 +28273,8 @@ static cublasStatus_t cublasXtCsyrk_resolve(cublasXtHandle_t a0, cublasFillMode_
 {
 	cublasXtCsyrk_fn fn = cublasXtCsyrk_choose();
 
-	atomic_store_explicit(&cublasXtCsyrk_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtCsyrk_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -27770,7 +28313,7 @@ void *cudastub_cublas_bind_cublasXtCsyrkx(void)
 {
 	void *fn = (void *)cublasXtCsyrkx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtCsyrkx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtCsyrkx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtCsyrkx, cudastub_cublas_slot_cublasXtCsyrkx, cudastub_cublas_resolve_cublasXtCsyrkx, cudastub_cublas_bind_cublasXtCsyrkx);
@@ -27785,7 +28328,8 @@ static cublasStatus_t cublasXtCsyrkx_resolve(cublasXtHandle_t a0, cublasFillMode
 {
 	cublasXtCsyrkx_fn fn = cublasXtCsyrkx_choose();
 
-	atomic_store_explicit(&cublasXtCsyrkx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtCsyrkx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -27825,7 +28369,7 @@ void *cudastub_cublas_bind_cublasXtCtrmm(void)
 {
 	void *fn = (void *)cublasXtCtrmm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtCtrmm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtCtrmm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtCtrmm, cudastub_cublas_slot_cublasXtCtrmm, cudastub_cublas_resolve_cublasXtCtrmm, cudastub_cublas_bind_cublasXtCtrmm);
@@ -27840,7 +28384,8 @@ static cublasStatus_t cublasXtCtrmm_resolve(cublasXtHandle_t a0, cublasSideMode_
 {
 	cublasXtCtrmm_fn fn = cublasXtCtrmm_choose();
 
-	atomic_store_explicit(&cublasXtCtrmm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtCtrmm_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -27878,7 +28423,7 @@ void *cudastub_cublas_bind_cublasXtCtrsm(void)
 {
 	void *fn = (void *)cublasXtCtrsm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtCtrsm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtCtrsm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtCtrsm, cudastub_cublas_slot_cublasXtCtrsm, cudastub_cublas_resolve_cublasXtCtrsm, cudastub_cublas_bind_cublasXtCtrsm);
@@ -27893,7 +28438,8 @@ static cublasStatus_t cublasXtCtrsm_resolve(cublasXtHandle_t a0, cublasSideMode_
 {
 	cublasXtCtrsm_fn fn = cublasXtCtrsm_choose();
 
-	atomic_store_explicit(&cublasXtCtrsm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtCtrsm_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -27920,7 +28466,7 @@ void *cudastub_cublas_bind_cublasXtDestroy(void)
 {
 	void *fn = (void *)cublasXtDestroy_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtDestroy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtDestroy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtDestroy, cudastub_cublas_slot_cublasXtDestroy, cudastub_cublas_resolve_cublasXtDestroy, cudastub_cublas_bind_cublasXtDestroy);
@@ -27935,7 +28481,8 @@ static cublasStatus_t cublasXtDestroy_resolve(cublasXtHandle_t a0)
 {
 	cublasXtDestroy_fn fn = cublasXtDestroy_choose();
 
-	atomic_store_explicit(&cublasXtDestroy_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtDestroy_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -27964,7 +28511,7 @@ void *cudastub_cublas_bind_cublasXtDeviceSelect(void)
 {
 	void *fn = (void *)cublasXtDeviceSelect_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtDeviceSelect, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtDeviceSelect, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtDeviceSelect, cudastub_cublas_slot_cublasXtDeviceSelect, cudastub_cublas_resolve_cublasXtDeviceSelect, cudastub_cublas_bind_cublasXtDeviceSelect);
@@ -27979,7 +28526,8 @@ static cublasStatus_t cublasXtDeviceSelect_resolve(cublasXtHandle_t a0, int a1, 
 {
 	cublasXtDeviceSelect_fn fn = cublasXtDeviceSelect_choose();
 
-	atomic_store_explicit(&cublasXtDeviceSelect_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtDeviceSelect_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -28019,7 +28567,7 @@ void *cudastub_cublas_bind_cublasXtDgemm(void)
 {
 	void *fn = (void *)cublasXtDgemm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtDgemm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtDgemm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtDgemm, cudastub_cublas_slot_cublasXtDgemm, cudastub_cublas_resolve_cublasXtDgemm, cudastub_cublas_bind_cublasXtDgemm);
@@ -28034,7 +28582,8 @@ static cublasStatus_t cublasXtDgemm_resolve(cublasXtHandle_t a0, cublasOperation
 {
 	cublasXtDgemm_fn fn = cublasXtDgemm_choose();
 
-	atomic_store_explicit(&cublasXtDgemm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtDgemm_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -28072,7 +28621,7 @@ void *cudastub_cublas_bind_cublasXtDspmm(void)
 {
 	void *fn = (void *)cublasXtDspmm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtDspmm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtDspmm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtDspmm, cudastub_cublas_slot_cublasXtDspmm, cudastub_cublas_resolve_cublasXtDspmm, cudastub_cublas_bind_cublasXtDspmm);
@@ -28087,7 +28636,8 @@ static cublasStatus_t cublasXtDspmm_resolve(cublasXtHandle_t a0, cublasSideMode_
 {
 	cublasXtDspmm_fn fn = cublasXtDspmm_choose();
 
-	atomic_store_explicit(&cublasXtDspmm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtDspmm_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -28126,7 +28676,7 @@ void *cudastub_cublas_bind_cublasXtDsymm(void)
 {
 	void *fn = (void *)cublasXtDsymm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtDsymm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtDsymm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtDsymm, cudastub_cublas_slot_cublasXtDsymm, cudastub_cublas_resolve_cublasXtDsymm, cudastub_cublas_bind_cublasXtDsymm);
@@ -28141,7 +28691,8 @@ static cublasStatus_t cublasXtDsymm_resolve(cublasXtHandle_t a0, cublasSideMode_
 {
 	cublasXtDsymm_fn fn = cublasXtDsymm_choose();
 
-	atomic_store_explicit(&cublasXtDsymm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtDsymm_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -28180,7 +28731,7 @@ void *cudastub_cublas_bind_cublasXtDsyr2k(void)
 {
 	void *fn = (void *)cublasXtDsyr2k_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtDsyr2k, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtDsyr2k, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtDsyr2k, cudastub_cublas_slot_cublasXtDsyr2k, cudastub_cublas_resolve_cublasXtDsyr2k, cudastub_cublas_bind_cublasXtDsyr2k);
@@ -28195,7 +28746,8 @@ static cublasStatus_t cublasXtDsyr2k_resolve(cublasXtHandle_t a0, cublasFillMode
 {
 	cublasXtDsyr2k_fn fn = cublasXtDsyr2k_choose();
 
-	atomic_store_explicit(&cublasXtDsyr2k_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtDsyr2k_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -28232,7 +28784,7 @@ void *cudastub_cublas_bind_cublasXtDsyrk(void)
 {
 	void *fn = (void *)cublasXtDsyrk_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtDsyrk, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtDsyrk, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtDsyrk, cudastub_cublas_slot_cublasXtDsyrk, cudastub_cublas_resolve_cublasXtDsyrk, cudastub_cublas_bind_cublasXtDsyrk);
@@ -28247,7 +28799,8 @@ static cublasStatus_t cublasXtDsyrk_resolve(cublasXtHandle_t a0, cublasFillMode_
 {
 	cublasXtDsyrk_fn fn = cublasXtDsyrk_choose();
 
-	atomic_store_explicit(&cublasXtDsyrk_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtDsyrk_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -28286,7 +28839,7 @@ void *cudastub_cublas_bind_cublasXtDsyrkx(void)
 {
 	void *fn = (void *)cublasXtDsyrkx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtDsyrkx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtDsyrkx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtDsyrkx, cudastub_cublas_slot_cublasXtDsyrkx, cudastub_cublas_resolve_cublasXtDsyrkx, cudastub_cublas_bind_cublasXtDsyrkx);
@@ -28301,7 +28854,8 @@ static cublasStatus_t cublasXtDsyrkx_resolve(cublasXtHandle_t a0, cublasFillMode
 {
 	cublasXtDsyrkx_fn fn = cublasXtDsyrkx_choose();
 
-	atomic_store_explicit(&cublasXtDsyrkx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtDsyrkx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -28341,7 +28895,7 @@ void *cudastub_cublas_bind_cublasXtDtrmm(void)
 {
 	void *fn = (void *)cublasXtDtrmm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtDtrmm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtDtrmm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtDtrmm, cudastub_cublas_slot_cublasXtDtrmm, cudastub_cublas_resolve_cublasXtDtrmm, cudastub_cublas_bind_cublasXtDtrmm);
@@ -28356,7 +28910,8 @@ static cublasStatus_t cublasXtDtrmm_resolve(cublasXtHandle_t a0, cublasSideMode_
 {
 	cublasXtDtrmm_fn fn = cublasXtDtrmm_choose();
 
-	atomic_store_explicit(&cublasXtDtrmm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtDtrmm_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -28394,7 +28949,7 @@ void *cudastub_cublas_bind_cublasXtDtrsm(void)
 {
 	void *fn = (void *)cublasXtDtrsm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtDtrsm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtDtrsm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtDtrsm, cudastub_cublas_slot_cublasXtDtrsm, cudastub_cublas_resolve_cublasXtDtrsm, cudastub_cublas_bind_cublasXtDtrsm);
@@ -28409,7 +28964,8 @@ static cublasStatus_t cublasXtDtrsm_resolve(cublasXtHandle_t a0, cublasSideMode_
 {
 	cublasXtDtrsm_fn fn = cublasXtDtrsm_choose();
 
-	atomic_store_explicit(&cublasXtDtrsm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtDtrsm_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -28437,7 +28993,7 @@ void *cudastub_cublas_bind_cublasXtGetBlockDim(void)
 {
 	void *fn = (void *)cublasXtGetBlockDim_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtGetBlockDim, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtGetBlockDim, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtGetBlockDim, cudastub_cublas_slot_cublasXtGetBlockDim, cudastub_cublas_resolve_cublasXtGetBlockDim, cudastub_cublas_bind_cublasXtGetBlockDim);
@@ -28452,7 +29008,8 @@ static cublasStatus_t cublasXtGetBlockDim_resolve(cublasXtHandle_t a0, int *a1)
 {
 	cublasXtGetBlockDim_fn fn = cublasXtGetBlockDim_choose();
 
-	atomic_store_explicit(&cublasXtGetBlockDim_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtGetBlockDim_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -28481,7 +29038,7 @@ void *cudastub_cublas_bind_cublasXtGetNumBoards(void)
 {
 	void *fn = (void *)cublasXtGetNumBoards_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtGetNumBoards, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtGetNumBoards, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtGetNumBoards, cudastub_cublas_slot_cublasXtGetNumBoards, cudastub_cublas_resolve_cublasXtGetNumBoards, cudastub_cublas_bind_cublasXtGetNumBoards);
@@ -28496,7 +29053,8 @@ static cublasStatus_t cublasXtGetNumBoards_resolve(int a0, int a1 [], int *a2)
 {
 	cublasXtGetNumBoards_fn fn = cublasXtGetNumBoards_choose();
 
-	atomic_store_explicit(&cublasXtGetNumBoards_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtGetNumBoards_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -28524,7 +29082,7 @@ void *cudastub_cublas_bind_cublasXtGetPinningMemMode(void)
 {
 	void *fn = (void *)cublasXtGetPinningMemMode_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtGetPinningMemMode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtGetPinningMemMode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtGetPinningMemMode, cudastub_cublas_slot_cublasXtGetPinningMemMode, cudastub_cublas_resolve_cublasXtGetPinningMemMode, cudastub_cublas_bind_cublasXtGetPinningMemMode);
@@ -28539,7 +29097,8 @@ static cublasStatus_t cublasXtGetPinningMemMode_resolve(cublasXtHandle_t a0, cub
 {
 	cublasXtGetPinningMemMode_fn fn = cublasXtGetPinningMemMode_choose();
 
-	atomic_store_explicit(&cublasXtGetPinningMemMode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtGetPinningMemMode_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -28566,7 +29125,7 @@ void *cudastub_cublas_bind_cublasXtMaxBoards(void)
 {
 	void *fn = (void *)cublasXtMaxBoards_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtMaxBoards, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtMaxBoards, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtMaxBoards, cudastub_cublas_slot_cublasXtMaxBoards, cudastub_cublas_resolve_cublasXtMaxBoards, cudastub_cublas_bind_cublasXtMaxBoards);
@@ -28581,7 +29140,8 @@ static cublasStatus_t cublasXtMaxBoards_resolve(int *a0)
 {
 	cublasXtMaxBoards_fn fn = cublasXtMaxBoards_choose();
 
-	atomic_store_explicit(&cublasXtMaxBoards_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtMaxBoards_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -28609,7 +29169,7 @@ void *cudastub_cublas_bind_cublasXtSetBlockDim(void)
 {
 	void *fn = (void *)cublasXtSetBlockDim_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtSetBlockDim, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtSetBlockDim, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtSetBlockDim, cudastub_cublas_slot_cublasXtSetBlockDim, cudastub_cublas_resolve_cublasXtSetBlockDim, cudastub_cublas_bind_cublasXtSetBlockDim);
@@ -28624,7 +29184,8 @@ static cublasStatus_t cublasXtSetBlockDim_resolve(cublasXtHandle_t a0, int a1)
 {
 	cublasXtSetBlockDim_fn fn = cublasXtSetBlockDim_choose();
 
-	atomic_store_explicit(&cublasXtSetBlockDim_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtSetBlockDim_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -28654,7 +29215,7 @@ void *cudastub_cublas_bind_cublasXtSetCpuRatio(void)
 {
 	void *fn = (void *)cublasXtSetCpuRatio_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtSetCpuRatio, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtSetCpuRatio, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtSetCpuRatio, cudastub_cublas_slot_cublasXtSetCpuRatio, cudastub_cublas_resolve_cublasXtSetCpuRatio, cudastub_cublas_bind_cublasXtSetCpuRatio);
@@ -28669,7 +29230,8 @@ static cublasStatus_t cublasXtSetCpuRatio_resolve(cublasXtHandle_t a0, cublasXtB
 {
 	cublasXtSetCpuRatio_fn fn = cublasXtSetCpuRatio_choose();
 
-	atomic_store_explicit(&cublasXtSetCpuRatio_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtSetCpuRatio_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -28699,7 +29261,7 @@ void *cudastub_cublas_bind_cublasXtSetCpuRoutine(void)
 {
 	void *fn = (void *)cublasXtSetCpuRoutine_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtSetCpuRoutine, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtSetCpuRoutine, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtSetCpuRoutine, cudastub_cublas_slot_cublasXtSetCpuRoutine, cudastub_cublas_resolve_cublasXtSetCpuRoutine, cudastub_cublas_bind_cublasXtSetCpuRoutine);
@@ -28714,7 +29276,8 @@ static cublasStatus_t cublasXtSetCpuRoutine_resolve(cublasXtHandle_t a0, cublasX
 {
 	cublasXtSetCpuRoutine_fn fn = cublasXtSetCpuRoutine_choose();
 
-	atomic_store_explicit(&cublasXtSetCpuRoutine_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtSetCpuRoutine_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -28742,7 +29305,7 @@ void *cudastub_cublas_bind_cublasXtSetPinningMemMode(void)
 {
 	void *fn = (void *)cublasXtSetPinningMemMode_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtSetPinningMemMode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtSetPinningMemMode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtSetPinningMemMode, cudastub_cublas_slot_cublasXtSetPinningMemMode, cudastub_cublas_resolve_cublasXtSetPinningMemMode, cudastub_cublas_bind_cublasXtSetPinningMemMode);
@@ -28757,7 +29320,8 @@ static cublasStatus_t cublasXtSetPinningMemMode_resolve(cublasXtHandle_t a0, cub
 {
 	cublasXtSetPinningMemMode_fn fn = cublasXtSetPinningMemMode_choose();
 
-	atomic_store_explicit(&cublasXtSetPinningMemMode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtSetPinningMemMode_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -28797,7 +29361,7 @@ void *cudastub_cublas_bind_cublasXtSgemm(void)
 {
 	void *fn = (void *)cublasXtSgemm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtSgemm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtSgemm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtSgemm, cudastub_cublas_slot_cublasXtSgemm, cudastub_cublas_resolve_cublasXtSgemm, cudastub_cublas_bind_cublasXtSgemm);
@@ -28812,7 +29376,8 @@ static cublasStatus_t cublasXtSgemm_resolve(cublasXtHandle_t a0, cublasOperation
 {
 	cublasXtSgemm_fn fn = cublasXtSgemm_choose();
 
-	atomic_store_explicit(&cublasXtSgemm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtSgemm_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -28850,7 +29415,7 @@ void *cudastub_cublas_bind_cublasXtSspmm(void)
 {
 	void *fn = (void *)cublasXtSspmm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtSspmm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtSspmm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtSspmm, cudastub_cublas_slot_cublasXtSspmm, cudastub_cublas_resolve_cublasXtSspmm, cudastub_cublas_bind_cublasXtSspmm);
@@ -28865,7 +29430,8 @@ static cublasStatus_t cublasXtSspmm_resolve(cublasXtHandle_t a0, cublasSideMode_
 {
 	cublasXtSspmm_fn fn = cublasXtSspmm_choose();
 
-	atomic_store_explicit(&cublasXtSspmm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtSspmm_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -28904,7 +29470,7 @@ void *cudastub_cublas_bind_cublasXtSsymm(void)
 {
 	void *fn = (void *)cublasXtSsymm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtSsymm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtSsymm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtSsymm, cudastub_cublas_slot_cublasXtSsymm, cudastub_cublas_resolve_cublasXtSsymm, cudastub_cublas_bind_cublasXtSsymm);
@@ -28919,7 +29485,8 @@ static cublasStatus_t cublasXtSsymm_resolve(cublasXtHandle_t a0, cublasSideMode_
 {
 	cublasXtSsymm_fn fn = cublasXtSsymm_choose();
 
-	atomic_store_explicit(&cublasXtSsymm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtSsymm_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -28958,7 +29525,7 @@ void *cudastub_cublas_bind_cublasXtSsyr2k(void)
 {
 	void *fn = (void *)cublasXtSsyr2k_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtSsyr2k, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtSsyr2k, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtSsyr2k, cudastub_cublas_slot_cublasXtSsyr2k, cudastub_cublas_resolve_cublasXtSsyr2k, cudastub_cublas_bind_cublasXtSsyr2k);
@@ -28973,7 +29540,8 @@ static cublasStatus_t cublasXtSsyr2k_resolve(cublasXtHandle_t a0, cublasFillMode
 {
 	cublasXtSsyr2k_fn fn = cublasXtSsyr2k_choose();
 
-	atomic_store_explicit(&cublasXtSsyr2k_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtSsyr2k_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -29010,7 +29578,7 @@ void *cudastub_cublas_bind_cublasXtSsyrk(void)
 {
 	void *fn = (void *)cublasXtSsyrk_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtSsyrk, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtSsyrk, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtSsyrk, cudastub_cublas_slot_cublasXtSsyrk, cudastub_cublas_resolve_cublasXtSsyrk, cudastub_cublas_bind_cublasXtSsyrk);
@@ -29025,7 +29593,8 @@ static cublasStatus_t cublasXtSsyrk_resolve(cublasXtHandle_t a0, cublasFillMode_
 {
 	cublasXtSsyrk_fn fn = cublasXtSsyrk_choose();
 
-	atomic_store_explicit(&cublasXtSsyrk_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtSsyrk_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -29064,7 +29633,7 @@ void *cudastub_cublas_bind_cublasXtSsyrkx(void)
 {
 	void *fn = (void *)cublasXtSsyrkx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtSsyrkx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtSsyrkx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtSsyrkx, cudastub_cublas_slot_cublasXtSsyrkx, cudastub_cublas_resolve_cublasXtSsyrkx, cudastub_cublas_bind_cublasXtSsyrkx);
@@ -29079,7 +29648,8 @@ static cublasStatus_t cublasXtSsyrkx_resolve(cublasXtHandle_t a0, cublasFillMode
 {
 	cublasXtSsyrkx_fn fn = cublasXtSsyrkx_choose();
 
-	atomic_store_explicit(&cublasXtSsyrkx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtSsyrkx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -29119,7 +29689,7 @@ void *cudastub_cublas_bind_cublasXtStrmm(void)
 {
 	void *fn = (void *)cublasXtStrmm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtStrmm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtStrmm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtStrmm, cudastub_cublas_slot_cublasXtStrmm, cudastub_cublas_resolve_cublasXtStrmm, cudastub_cublas_bind_cublasXtStrmm);
@@ -29134,7 +29704,8 @@ static cublasStatus_t cublasXtStrmm_resolve(cublasXtHandle_t a0, cublasSideMode_
 {
 	cublasXtStrmm_fn fn = cublasXtStrmm_choose();
 
-	atomic_store_explicit(&cublasXtStrmm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtStrmm_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -29172,7 +29743,7 @@ void *cudastub_cublas_bind_cublasXtStrsm(void)
 {
 	void *fn = (void *)cublasXtStrsm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtStrsm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtStrsm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtStrsm, cudastub_cublas_slot_cublasXtStrsm, cudastub_cublas_resolve_cublasXtStrsm, cudastub_cublas_bind_cublasXtStrsm);
@@ -29187,7 +29758,8 @@ static cublasStatus_t cublasXtStrsm_resolve(cublasXtHandle_t a0, cublasSideMode_
 {
 	cublasXtStrsm_fn fn = cublasXtStrsm_choose();
 
-	atomic_store_explicit(&cublasXtStrsm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtStrsm_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -29227,7 +29799,7 @@ void *cudastub_cublas_bind_cublasXtZgemm(void)
 {
 	void *fn = (void *)cublasXtZgemm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtZgemm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtZgemm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtZgemm, cudastub_cublas_slot_cublasXtZgemm, cudastub_cublas_resolve_cublasXtZgemm, cudastub_cublas_bind_cublasXtZgemm);
@@ -29242,7 +29814,8 @@ static cublasStatus_t cublasXtZgemm_resolve(cublasXtHandle_t a0, cublasOperation
 {
 	cublasXtZgemm_fn fn = cublasXtZgemm_choose();
 
-	atomic_store_explicit(&cublasXtZgemm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtZgemm_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -29281,7 +29854,7 @@ void *cudastub_cublas_bind_cublasXtZhemm(void)
 {
 	void *fn = (void *)cublasXtZhemm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtZhemm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtZhemm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtZhemm, cudastub_cublas_slot_cublasXtZhemm, cudastub_cublas_resolve_cublasXtZhemm, cudastub_cublas_bind_cublasXtZhemm);
@@ -29296,7 +29869,8 @@ static cublasStatus_t cublasXtZhemm_resolve(cublasXtHandle_t a0, cublasSideMode_
 {
 	cublasXtZhemm_fn fn = cublasXtZhemm_choose();
 
-	atomic_store_explicit(&cublasXtZhemm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtZhemm_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -29335,7 +29909,7 @@ void *cudastub_cublas_bind_cublasXtZher2k(void)
 {
 	void *fn = (void *)cublasXtZher2k_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtZher2k, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtZher2k, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtZher2k, cudastub_cublas_slot_cublasXtZher2k, cudastub_cublas_resolve_cublasXtZher2k, cudastub_cublas_bind_cublasXtZher2k);
@@ -29350,7 +29924,8 @@ static cublasStatus_t cublasXtZher2k_resolve(cublasXtHandle_t a0, cublasFillMode
 {
 	cublasXtZher2k_fn fn = cublasXtZher2k_choose();
 
-	atomic_store_explicit(&cublasXtZher2k_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtZher2k_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -29387,7 +29962,7 @@ void *cudastub_cublas_bind_cublasXtZherk(void)
 {
 	void *fn = (void *)cublasXtZherk_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtZherk, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtZherk, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtZherk, cudastub_cublas_slot_cublasXtZherk, cudastub_cublas_resolve_cublasXtZherk, cudastub_cublas_bind_cublasXtZherk);
@@ -29402,7 +29977,8 @@ static cublasStatus_t cublasXtZherk_resolve(cublasXtHandle_t a0, cublasFillMode_
 {
 	cublasXtZherk_fn fn = cublasXtZherk_choose();
 
-	atomic_store_explicit(&cublasXtZherk_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtZherk_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -29441,7 +30017,7 @@ void *cudastub_cublas_bind_cublasXtZherkx(void)
 {
 	void *fn = (void *)cublasXtZherkx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtZherkx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtZherkx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtZherkx, cudastub_cublas_slot_cublasXtZherkx, cudastub_cublas_resolve_cublasXtZherkx, cudastub_cublas_bind_cublasXtZherkx);
@@ -29456,7 +30032,8 @@ static cublasStatus_t cublasXtZherkx_resolve(cublasXtHandle_t a0, cublasFillMode
 {
 	cublasXtZherkx_fn fn = cublasXtZherkx_choose();
 
-	atomic_store_explicit(&cublasXtZherkx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtZherkx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -29494,7 +30071,7 @@ void *cudastub_cublas_bind_cublasXtZspmm(void)
 {
 	void *fn = (void *)cublasXtZspmm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtZspmm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtZspmm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtZspmm, cudastub_cublas_slot_cublasXtZspmm, cudastub_cublas_resolve_cublasXtZspmm, cudastub_cublas_bind_cublasXtZspmm);
@@ -29509,7 +30086,8 @@ static cublasStatus_t cublasXtZspmm_resolve(cublasXtHandle_t a0, cublasSideMode_
 {
 	cublasXtZspmm_fn fn = cublasXtZspmm_choose();
 
-	atomic_store_explicit(&cublasXtZspmm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtZspmm_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -29548,7 +30126,7 @@ void *cudastub_cublas_bind_cublasXtZsymm(void)
 {
 	void *fn = (void *)cublasXtZsymm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtZsymm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtZsymm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtZsymm, cudastub_cublas_slot_cublasXtZsymm, cudastub_cublas_resolve_cublasXtZsymm, cudastub_cublas_bind_cublasXtZsymm);
@@ -29563,7 +30141,8 @@ static cublasStatus_t cublasXtZsymm_resolve(cublasXtHandle_t a0, cublasSideMode_
 {
 	cublasXtZsymm_fn fn = cublasXtZsymm_choose();
 
-	atomic_store_explicit(&cublasXtZsymm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtZsymm_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -29602,7 +30181,7 @@ void *cudastub_cublas_bind_cublasXtZsyr2k(void)
 {
 	void *fn = (void *)cublasXtZsyr2k_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtZsyr2k, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtZsyr2k, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtZsyr2k, cudastub_cublas_slot_cublasXtZsyr2k, cudastub_cublas_resolve_cublasXtZsyr2k, cudastub_cublas_bind_cublasXtZsyr2k);
@@ -29617,7 +30196,8 @@ static cublasStatus_t cublasXtZsyr2k_resolve(cublasXtHandle_t a0, cublasFillMode
 {
 	cublasXtZsyr2k_fn fn = cublasXtZsyr2k_choose();
 
-	atomic_store_explicit(&cublasXtZsyr2k_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtZsyr2k_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -29654,7 +30234,7 @@ void *cudastub_cublas_bind_cublasXtZsyrk(void)
 {
 	void *fn = (void *)cublasXtZsyrk_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtZsyrk, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtZsyrk, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtZsyrk, cudastub_cublas_slot_cublasXtZsyrk, cudastub_cublas_resolve_cublasXtZsyrk, cudastub_cublas_bind_cublasXtZsyrk);
@@ -29669,7 +30249,8 @@ static cublasStatus_t cublasXtZsyrk_resolve(cublasXtHandle_t a0, cublasFillMode_
 {
 	cublasXtZsyrk_fn fn = cublasXtZsyrk_choose();
 
-	atomic_store_explicit(&cublasXtZsyrk_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtZsyrk_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -29708,7 +30289,7 @@ void *cudastub_cublas_bind_cublasXtZsyrkx(void)
 {
 	void *fn = (void *)cublasXtZsyrkx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtZsyrkx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtZsyrkx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtZsyrkx, cudastub_cublas_slot_cublasXtZsyrkx, cudastub_cublas_resolve_cublasXtZsyrkx, cudastub_cublas_bind_cublasXtZsyrkx);
@@ -29723,7 +30304,8 @@ static cublasStatus_t cublasXtZsyrkx_resolve(cublasXtHandle_t a0, cublasFillMode
 {
 	cublasXtZsyrkx_fn fn = cublasXtZsyrkx_choose();
 
-	atomic_store_explicit(&cublasXtZsyrkx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtZsyrkx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -29763,7 +30345,7 @@ void *cudastub_cublas_bind_cublasXtZtrmm(void)
 {
 	void *fn = (void *)cublasXtZtrmm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtZtrmm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtZtrmm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtZtrmm, cudastub_cublas_slot_cublasXtZtrmm, cudastub_cublas_resolve_cublasXtZtrmm, cudastub_cublas_bind_cublasXtZtrmm);
@@ -29778,7 +30360,8 @@ static cublasStatus_t cublasXtZtrmm_resolve(cublasXtHandle_t a0, cublasSideMode_
 {
 	cublasXtZtrmm_fn fn = cublasXtZtrmm_choose();
 
-	atomic_store_explicit(&cublasXtZtrmm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtZtrmm_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -29816,7 +30399,7 @@ void *cudastub_cublas_bind_cublasXtZtrsm(void)
 {
 	void *fn = (void *)cublasXtZtrsm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasXtZtrsm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasXtZtrsm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasXtZtrsm, cudastub_cublas_slot_cublasXtZtrsm, cudastub_cublas_resolve_cublasXtZtrsm, cudastub_cublas_bind_cublasXtZtrsm);
@@ -29831,7 +30414,8 @@ static cublasStatus_t cublasXtZtrsm_resolve(cublasXtHandle_t a0, cublasSideMode_
 {
 	cublasXtZtrsm_fn fn = cublasXtZtrsm_choose();
 
-	atomic_store_explicit(&cublasXtZtrsm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasXtZtrsm_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -29861,7 +30445,7 @@ void *cudastub_cublas_bind_cublasZaxpy(void)
 {
 	void *fn = (void *)cublasZaxpy_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZaxpy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZaxpy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZaxpy, cudastub_cublas_slot_cublasZaxpy, cudastub_cublas_resolve_cublasZaxpy, cudastub_cublas_bind_cublasZaxpy);
@@ -29876,7 +30460,8 @@ static void cublasZaxpy_resolve(int a0, cuDoubleComplex a1, const cuDoubleComple
 {
 	cublasZaxpy_fn fn = cublasZaxpy_choose();
 
-	atomic_store_explicit(&cublasZaxpy_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZaxpy_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -29909,7 +30494,7 @@ void *cudastub_cublas_bind_cublasZaxpy_v2(void)
 {
 	void *fn = (void *)cublasZaxpy_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZaxpy_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZaxpy_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZaxpy_v2, cudastub_cublas_slot_cublasZaxpy_v2, cudastub_cublas_resolve_cublasZaxpy_v2, cudastub_cublas_bind_cublasZaxpy_v2);
@@ -29924,7 +30509,8 @@ static cublasStatus_t cublasZaxpy_v2_resolve(cublasHandle_t a0, int a1, const cu
 {
 	cublasZaxpy_v2_fn fn = cublasZaxpy_v2_choose();
 
-	atomic_store_explicit(&cublasZaxpy_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZaxpy_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -29957,7 +30543,7 @@ void *cudastub_cublas_bind_cublasZaxpy_v2_64(void)
 {
 	void *fn = (void *)cublasZaxpy_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZaxpy_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZaxpy_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZaxpy_v2_64, cudastub_cublas_slot_cublasZaxpy_v2_64, cudastub_cublas_resolve_cublasZaxpy_v2_64, cudastub_cublas_bind_cublasZaxpy_v2_64);
@@ -29972,7 +30558,8 @@ static cublasStatus_t cublasZaxpy_v2_64_resolve(cublasHandle_t a0, int64_t a1, c
 {
 	cublasZaxpy_v2_64_fn fn = cublasZaxpy_v2_64_choose();
 
-	atomic_store_explicit(&cublasZaxpy_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZaxpy_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -30001,7 +30588,7 @@ void *cudastub_cublas_bind_cublasZcopy(void)
 {
 	void *fn = (void *)cublasZcopy_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZcopy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZcopy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZcopy, cudastub_cublas_slot_cublasZcopy, cudastub_cublas_resolve_cublasZcopy, cudastub_cublas_bind_cublasZcopy);
@@ -30016,7 +30603,8 @@ static void cublasZcopy_resolve(int a0, const cuDoubleComplex *a1, int a2, cuDou
 {
 	cublasZcopy_fn fn = cublasZcopy_choose();
 
-	atomic_store_explicit(&cublasZcopy_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZcopy_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -30048,7 +30636,7 @@ void *cudastub_cublas_bind_cublasZcopy_v2(void)
 {
 	void *fn = (void *)cublasZcopy_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZcopy_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZcopy_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZcopy_v2, cudastub_cublas_slot_cublasZcopy_v2, cudastub_cublas_resolve_cublasZcopy_v2, cudastub_cublas_bind_cublasZcopy_v2);
@@ -30063,7 +30651,8 @@ static cublasStatus_t cublasZcopy_v2_resolve(cublasHandle_t a0, int a1, const cu
 {
 	cublasZcopy_v2_fn fn = cublasZcopy_v2_choose();
 
-	atomic_store_explicit(&cublasZcopy_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZcopy_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -30095,7 +30684,7 @@ void *cudastub_cublas_bind_cublasZcopy_v2_64(void)
 {
 	void *fn = (void *)cublasZcopy_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZcopy_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZcopy_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZcopy_v2_64, cudastub_cublas_slot_cublasZcopy_v2_64, cudastub_cublas_resolve_cublasZcopy_v2_64, cudastub_cublas_bind_cublasZcopy_v2_64);
@@ -30110,7 +30699,8 @@ static cublasStatus_t cublasZcopy_v2_64_resolve(cublasHandle_t a0, int64_t a1, c
 {
 	cublasZcopy_v2_64_fn fn = cublasZcopy_v2_64_choose();
 
-	atomic_store_explicit(&cublasZcopy_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZcopy_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -30146,7 +30736,7 @@ void *cudastub_cublas_bind_cublasZdgmm(void)
 {
 	void *fn = (void *)cublasZdgmm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZdgmm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZdgmm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZdgmm, cudastub_cublas_slot_cublasZdgmm, cudastub_cublas_resolve_cublasZdgmm, cudastub_cublas_bind_cublasZdgmm);
@@ -30161,7 +30751,8 @@ static cublasStatus_t cublasZdgmm_resolve(cublasHandle_t a0, cublasSideMode_t a1
 {
 	cublasZdgmm_fn fn = cublasZdgmm_choose();
 
-	atomic_store_explicit(&cublasZdgmm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZdgmm_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -30197,7 +30788,7 @@ void *cudastub_cublas_bind_cublasZdgmm_64(void)
 {
 	void *fn = (void *)cublasZdgmm_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZdgmm_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZdgmm_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZdgmm_64, cudastub_cublas_slot_cublasZdgmm_64, cudastub_cublas_resolve_cublasZdgmm_64, cudastub_cublas_bind_cublasZdgmm_64);
@@ -30212,7 +30803,8 @@ static cublasStatus_t cublasZdgmm_64_resolve(cublasHandle_t a0, cublasSideMode_t
 {
 	cublasZdgmm_64_fn fn = cublasZdgmm_64_choose();
 
-	atomic_store_explicit(&cublasZdgmm_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZdgmm_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -30244,7 +30836,7 @@ void *cudastub_cublas_bind_cublasZdotc(void)
 {
 	void *fn = (void *)cublasZdotc_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZdotc, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZdotc, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZdotc, cudastub_cublas_slot_cublasZdotc, cudastub_cublas_resolve_cublasZdotc, cudastub_cublas_bind_cublasZdotc);
@@ -30259,7 +30851,8 @@ static cuDoubleComplex cublasZdotc_resolve(int a0, const cuDoubleComplex *a1, in
 {
 	cublasZdotc_fn fn = cublasZdotc_choose();
 
-	atomic_store_explicit(&cublasZdotc_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZdotc_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -30292,7 +30885,7 @@ void *cudastub_cublas_bind_cublasZdotc_v2(void)
 {
 	void *fn = (void *)cublasZdotc_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZdotc_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZdotc_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZdotc_v2, cudastub_cublas_slot_cublasZdotc_v2, cudastub_cublas_resolve_cublasZdotc_v2, cudastub_cublas_bind_cublasZdotc_v2);
@@ -30307,7 +30900,8 @@ static cublasStatus_t cublasZdotc_v2_resolve(cublasHandle_t a0, int a1, const cu
 {
 	cublasZdotc_v2_fn fn = cublasZdotc_v2_choose();
 
-	atomic_store_explicit(&cublasZdotc_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZdotc_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -30340,7 +30934,7 @@ void *cudastub_cublas_bind_cublasZdotc_v2_64(void)
 {
 	void *fn = (void *)cublasZdotc_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZdotc_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZdotc_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZdotc_v2_64, cudastub_cublas_slot_cublasZdotc_v2_64, cudastub_cublas_resolve_cublasZdotc_v2_64, cudastub_cublas_bind_cublasZdotc_v2_64);
@@ -30355,7 +30949,8 @@ static cublasStatus_t cublasZdotc_v2_64_resolve(cublasHandle_t a0, int64_t a1, c
 {
 	cublasZdotc_v2_64_fn fn = cublasZdotc_v2_64_choose();
 
-	atomic_store_explicit(&cublasZdotc_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZdotc_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -30387,7 +30982,7 @@ void *cudastub_cublas_bind_cublasZdotu(void)
 {
 	void *fn = (void *)cublasZdotu_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZdotu, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZdotu, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZdotu, cudastub_cublas_slot_cublasZdotu, cudastub_cublas_resolve_cublasZdotu, cudastub_cublas_bind_cublasZdotu);
@@ -30402,7 +30997,8 @@ static cuDoubleComplex cublasZdotu_resolve(int a0, const cuDoubleComplex *a1, in
 {
 	cublasZdotu_fn fn = cublasZdotu_choose();
 
-	atomic_store_explicit(&cublasZdotu_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZdotu_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -30435,7 +31031,7 @@ void *cudastub_cublas_bind_cublasZdotu_v2(void)
 {
 	void *fn = (void *)cublasZdotu_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZdotu_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZdotu_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZdotu_v2, cudastub_cublas_slot_cublasZdotu_v2, cudastub_cublas_resolve_cublasZdotu_v2, cudastub_cublas_bind_cublasZdotu_v2);
@@ -30450,7 +31046,8 @@ static cublasStatus_t cublasZdotu_v2_resolve(cublasHandle_t a0, int a1, const cu
 {
 	cublasZdotu_v2_fn fn = cublasZdotu_v2_choose();
 
-	atomic_store_explicit(&cublasZdotu_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZdotu_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -30483,7 +31080,7 @@ void *cudastub_cublas_bind_cublasZdotu_v2_64(void)
 {
 	void *fn = (void *)cublasZdotu_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZdotu_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZdotu_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZdotu_v2_64, cudastub_cublas_slot_cublasZdotu_v2_64, cudastub_cublas_resolve_cublasZdotu_v2_64, cudastub_cublas_bind_cublasZdotu_v2_64);
@@ -30498,7 +31095,8 @@ static cublasStatus_t cublasZdotu_v2_64_resolve(cublasHandle_t a0, int64_t a1, c
 {
 	cublasZdotu_v2_64_fn fn = cublasZdotu_v2_64_choose();
 
-	atomic_store_explicit(&cublasZdotu_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZdotu_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -30529,7 +31127,7 @@ void *cudastub_cublas_bind_cublasZdrot(void)
 {
 	void *fn = (void *)cublasZdrot_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZdrot, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZdrot, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZdrot, cudastub_cublas_slot_cublasZdrot, cudastub_cublas_resolve_cublasZdrot, cudastub_cublas_bind_cublasZdrot);
@@ -30544,7 +31142,8 @@ static void cublasZdrot_resolve(int a0, cuDoubleComplex *a1, int a2, cuDoubleCom
 {
 	cublasZdrot_fn fn = cublasZdrot_choose();
 
-	atomic_store_explicit(&cublasZdrot_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZdrot_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -30578,7 +31177,7 @@ void *cudastub_cublas_bind_cublasZdrot_v2(void)
 {
 	void *fn = (void *)cublasZdrot_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZdrot_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZdrot_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZdrot_v2, cudastub_cublas_slot_cublasZdrot_v2, cudastub_cublas_resolve_cublasZdrot_v2, cudastub_cublas_bind_cublasZdrot_v2);
@@ -30593,7 +31192,8 @@ static cublasStatus_t cublasZdrot_v2_resolve(cublasHandle_t a0, int a1, cuDouble
 {
 	cublasZdrot_v2_fn fn = cublasZdrot_v2_choose();
 
-	atomic_store_explicit(&cublasZdrot_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZdrot_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -30627,7 +31227,7 @@ void *cudastub_cublas_bind_cublasZdrot_v2_64(void)
 {
 	void *fn = (void *)cublasZdrot_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZdrot_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZdrot_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZdrot_v2_64, cudastub_cublas_slot_cublasZdrot_v2_64, cudastub_cublas_resolve_cublasZdrot_v2_64, cudastub_cublas_bind_cublasZdrot_v2_64);
@@ -30642,7 +31242,8 @@ static cublasStatus_t cublasZdrot_v2_64_resolve(cublasHandle_t a0, int64_t a1, c
 {
 	cublasZdrot_v2_64_fn fn = cublasZdrot_v2_64_choose();
 
-	atomic_store_explicit(&cublasZdrot_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZdrot_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -30670,7 +31271,7 @@ void *cudastub_cublas_bind_cublasZdscal(void)
 {
 	void *fn = (void *)cublasZdscal_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZdscal, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZdscal, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZdscal, cudastub_cublas_slot_cublasZdscal, cudastub_cublas_resolve_cublasZdscal, cudastub_cublas_bind_cublasZdscal);
@@ -30685,7 +31286,8 @@ static void cublasZdscal_resolve(int a0, double a1, cuDoubleComplex *a2, int a3)
 {
 	cublasZdscal_fn fn = cublasZdscal_choose();
 
-	atomic_store_explicit(&cublasZdscal_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZdscal_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3);
 }
 #endif
@@ -30716,7 +31318,7 @@ void *cudastub_cublas_bind_cublasZdscal_v2(void)
 {
 	void *fn = (void *)cublasZdscal_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZdscal_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZdscal_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZdscal_v2, cudastub_cublas_slot_cublasZdscal_v2, cudastub_cublas_resolve_cublasZdscal_v2, cudastub_cublas_bind_cublasZdscal_v2);
@@ -30731,7 +31333,8 @@ static cublasStatus_t cublasZdscal_v2_resolve(cublasHandle_t a0, int a1, const d
 {
 	cublasZdscal_v2_fn fn = cublasZdscal_v2_choose();
 
-	atomic_store_explicit(&cublasZdscal_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZdscal_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -30762,7 +31365,7 @@ void *cudastub_cublas_bind_cublasZdscal_v2_64(void)
 {
 	void *fn = (void *)cublasZdscal_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZdscal_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZdscal_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZdscal_v2_64, cudastub_cublas_slot_cublasZdscal_v2_64, cudastub_cublas_resolve_cublasZdscal_v2_64, cudastub_cublas_bind_cublasZdscal_v2_64);
@@ -30777,7 +31380,8 @@ static cublasStatus_t cublasZdscal_v2_64_resolve(cublasHandle_t a0, int64_t a1, 
 {
 	cublasZdscal_v2_64_fn fn = cublasZdscal_v2_64_choose();
 
-	atomic_store_explicit(&cublasZdscal_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZdscal_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -30814,7 +31418,7 @@ void *cudastub_cublas_bind_cublasZgbmv(void)
 {
 	void *fn = (void *)cublasZgbmv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZgbmv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZgbmv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZgbmv, cudastub_cublas_slot_cublasZgbmv, cudastub_cublas_resolve_cublasZgbmv, cudastub_cublas_bind_cublasZgbmv);
@@ -30829,7 +31433,8 @@ static void cublasZgbmv_resolve(char a0, int a1, int a2, int a3, int a4, cuDoubl
 {
 	cublasZgbmv_fn fn = cublasZgbmv_choose();
 
-	atomic_store_explicit(&cublasZgbmv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZgbmv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -30869,7 +31474,7 @@ void *cudastub_cublas_bind_cublasZgbmv_v2(void)
 {
 	void *fn = (void *)cublasZgbmv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZgbmv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZgbmv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZgbmv_v2, cudastub_cublas_slot_cublasZgbmv_v2, cudastub_cublas_resolve_cublasZgbmv_v2, cudastub_cublas_bind_cublasZgbmv_v2);
@@ -30884,7 +31489,8 @@ static cublasStatus_t cublasZgbmv_v2_resolve(cublasHandle_t a0, cublasOperation_
 {
 	cublasZgbmv_v2_fn fn = cublasZgbmv_v2_choose();
 
-	atomic_store_explicit(&cublasZgbmv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZgbmv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -30924,7 +31530,7 @@ void *cudastub_cublas_bind_cublasZgbmv_v2_64(void)
 {
 	void *fn = (void *)cublasZgbmv_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZgbmv_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZgbmv_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZgbmv_v2_64, cudastub_cublas_slot_cublasZgbmv_v2_64, cudastub_cublas_resolve_cublasZgbmv_v2_64, cudastub_cublas_bind_cublasZgbmv_v2_64);
@@ -30939,7 +31545,8 @@ static cublasStatus_t cublasZgbmv_v2_64_resolve(cublasHandle_t a0, cublasOperati
 {
 	cublasZgbmv_v2_64_fn fn = cublasZgbmv_v2_64_choose();
 
-	atomic_store_explicit(&cublasZgbmv_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZgbmv_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -30978,7 +31585,7 @@ void *cudastub_cublas_bind_cublasZgeam(void)
 {
 	void *fn = (void *)cublasZgeam_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZgeam, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZgeam, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZgeam, cudastub_cublas_slot_cublasZgeam, cudastub_cublas_resolve_cublasZgeam, cudastub_cublas_bind_cublasZgeam);
@@ -30993,7 +31600,8 @@ static cublasStatus_t cublasZgeam_resolve(cublasHandle_t a0, cublasOperation_t a
 {
 	cublasZgeam_fn fn = cublasZgeam_choose();
 
-	atomic_store_explicit(&cublasZgeam_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZgeam_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -31032,7 +31640,7 @@ void *cudastub_cublas_bind_cublasZgeam_64(void)
 {
 	void *fn = (void *)cublasZgeam_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZgeam_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZgeam_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZgeam_64, cudastub_cublas_slot_cublasZgeam_64, cudastub_cublas_resolve_cublasZgeam_64, cudastub_cublas_bind_cublasZgeam_64);
@@ -31047,7 +31655,8 @@ static cublasStatus_t cublasZgeam_64_resolve(cublasHandle_t a0, cublasOperation_
 {
 	cublasZgeam_64_fn fn = cublasZgeam_64_choose();
 
-	atomic_store_explicit(&cublasZgeam_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZgeam_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -31085,7 +31694,7 @@ void *cudastub_cublas_bind_cublasZgelsBatched(void)
 {
 	void *fn = (void *)cublasZgelsBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZgelsBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZgelsBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZgelsBatched, cudastub_cublas_slot_cublasZgelsBatched, cudastub_cublas_resolve_cublasZgelsBatched, cudastub_cublas_bind_cublasZgelsBatched);
@@ -31100,7 +31709,8 @@ static cublasStatus_t cublasZgelsBatched_resolve(cublasHandle_t a0, cublasOperat
 {
 	cublasZgelsBatched_fn fn = cublasZgelsBatched_choose();
 
-	atomic_store_explicit(&cublasZgelsBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZgelsBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -31137,7 +31747,7 @@ void *cudastub_cublas_bind_cublasZgemm(void)
 {
 	void *fn = (void *)cublasZgemm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZgemm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZgemm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZgemm, cudastub_cublas_slot_cublasZgemm, cudastub_cublas_resolve_cublasZgemm, cudastub_cublas_bind_cublasZgemm);
@@ -31152,7 +31762,8 @@ static void cublasZgemm_resolve(char a0, char a1, int a2, int a3, int a4, cuDoub
 {
 	cublasZgemm_fn fn = cublasZgemm_choose();
 
-	atomic_store_explicit(&cublasZgemm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZgemm_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -31192,7 +31803,7 @@ void *cudastub_cublas_bind_cublasZgemm3m(void)
 {
 	void *fn = (void *)cublasZgemm3m_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZgemm3m, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZgemm3m, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZgemm3m, cudastub_cublas_slot_cublasZgemm3m, cudastub_cublas_resolve_cublasZgemm3m, cudastub_cublas_bind_cublasZgemm3m);
@@ -31207,7 +31818,8 @@ static cublasStatus_t cublasZgemm3m_resolve(cublasHandle_t a0, cublasOperation_t
 {
 	cublasZgemm3m_fn fn = cublasZgemm3m_choose();
 
-	atomic_store_explicit(&cublasZgemm3m_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZgemm3m_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -31247,7 +31859,7 @@ void *cudastub_cublas_bind_cublasZgemm3m_64(void)
 {
 	void *fn = (void *)cublasZgemm3m_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZgemm3m_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZgemm3m_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZgemm3m_64, cudastub_cublas_slot_cublasZgemm3m_64, cudastub_cublas_resolve_cublasZgemm3m_64, cudastub_cublas_bind_cublasZgemm3m_64);
@@ -31262,7 +31874,8 @@ static cublasStatus_t cublasZgemm3m_64_resolve(cublasHandle_t a0, cublasOperatio
 {
 	cublasZgemm3m_64_fn fn = cublasZgemm3m_64_choose();
 
-	atomic_store_explicit(&cublasZgemm3m_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZgemm3m_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -31303,7 +31916,7 @@ void *cudastub_cublas_bind_cublasZgemmBatched(void)
 {
 	void *fn = (void *)cublasZgemmBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZgemmBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZgemmBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZgemmBatched, cudastub_cublas_slot_cublasZgemmBatched, cudastub_cublas_resolve_cublasZgemmBatched, cudastub_cublas_bind_cublasZgemmBatched);
@@ -31318,7 +31931,8 @@ static cublasStatus_t cublasZgemmBatched_resolve(cublasHandle_t a0, cublasOperat
 {
 	cublasZgemmBatched_fn fn = cublasZgemmBatched_choose();
 
-	atomic_store_explicit(&cublasZgemmBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZgemmBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
 }
 #endif
@@ -31359,7 +31973,7 @@ void *cudastub_cublas_bind_cublasZgemmBatched_64(void)
 {
 	void *fn = (void *)cublasZgemmBatched_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZgemmBatched_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZgemmBatched_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZgemmBatched_64, cudastub_cublas_slot_cublasZgemmBatched_64, cudastub_cublas_resolve_cublasZgemmBatched_64, cudastub_cublas_bind_cublasZgemmBatched_64);
@@ -31374,7 +31988,8 @@ static cublasStatus_t cublasZgemmBatched_64_resolve(cublasHandle_t a0, cublasOpe
 {
 	cublasZgemmBatched_64_fn fn = cublasZgemmBatched_64_choose();
 
-	atomic_store_explicit(&cublasZgemmBatched_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZgemmBatched_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
 }
 #endif
@@ -31418,7 +32033,7 @@ void *cudastub_cublas_bind_cublasZgemmStridedBatched(void)
 {
 	void *fn = (void *)cublasZgemmStridedBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZgemmStridedBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZgemmStridedBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZgemmStridedBatched, cudastub_cublas_slot_cublasZgemmStridedBatched, cudastub_cublas_resolve_cublasZgemmStridedBatched, cudastub_cublas_bind_cublasZgemmStridedBatched);
@@ -31433,7 +32048,8 @@ static cublasStatus_t cublasZgemmStridedBatched_resolve(cublasHandle_t a0, cubla
 {
 	cublasZgemmStridedBatched_fn fn = cublasZgemmStridedBatched_choose();
 
-	atomic_store_explicit(&cublasZgemmStridedBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZgemmStridedBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
 }
 #endif
@@ -31477,7 +32093,7 @@ void *cudastub_cublas_bind_cublasZgemmStridedBatched_64(void)
 {
 	void *fn = (void *)cublasZgemmStridedBatched_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZgemmStridedBatched_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZgemmStridedBatched_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZgemmStridedBatched_64, cudastub_cublas_slot_cublasZgemmStridedBatched_64, cudastub_cublas_resolve_cublasZgemmStridedBatched_64, cudastub_cublas_bind_cublasZgemmStridedBatched_64);
@@ -31492,7 +32108,8 @@ static cublasStatus_t cublasZgemmStridedBatched_64_resolve(cublasHandle_t a0, cu
 {
 	cublasZgemmStridedBatched_64_fn fn = cublasZgemmStridedBatched_64_choose();
 
-	atomic_store_explicit(&cublasZgemmStridedBatched_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZgemmStridedBatched_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
 }
 #endif
@@ -31532,7 +32149,7 @@ void *cudastub_cublas_bind_cublasZgemm_v2(void)
 {
 	void *fn = (void *)cublasZgemm_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZgemm_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZgemm_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZgemm_v2, cudastub_cublas_slot_cublasZgemm_v2, cudastub_cublas_resolve_cublasZgemm_v2, cudastub_cublas_bind_cublasZgemm_v2);
@@ -31547,7 +32164,8 @@ static cublasStatus_t cublasZgemm_v2_resolve(cublasHandle_t a0, cublasOperation_
 {
 	cublasZgemm_v2_fn fn = cublasZgemm_v2_choose();
 
-	atomic_store_explicit(&cublasZgemm_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZgemm_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -31587,7 +32205,7 @@ void *cudastub_cublas_bind_cublasZgemm_v2_64(void)
 {
 	void *fn = (void *)cublasZgemm_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZgemm_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZgemm_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZgemm_v2_64, cudastub_cublas_slot_cublasZgemm_v2_64, cudastub_cublas_resolve_cublasZgemm_v2_64, cudastub_cublas_bind_cublasZgemm_v2_64);
@@ -31602,7 +32220,8 @@ static cublasStatus_t cublasZgemm_v2_64_resolve(cublasHandle_t a0, cublasOperati
 {
 	cublasZgemm_v2_64_fn fn = cublasZgemm_v2_64_choose();
 
-	atomic_store_explicit(&cublasZgemm_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZgemm_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -31637,7 +32256,7 @@ void *cudastub_cublas_bind_cublasZgemv(void)
 {
 	void *fn = (void *)cublasZgemv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZgemv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZgemv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZgemv, cudastub_cublas_slot_cublasZgemv, cudastub_cublas_resolve_cublasZgemv, cudastub_cublas_bind_cublasZgemv);
@@ -31652,7 +32271,8 @@ static void cublasZgemv_resolve(char a0, int a1, int a2, cuDoubleComplex a3, con
 {
 	cublasZgemv_fn fn = cublasZgemv_choose();
 
-	atomic_store_explicit(&cublasZgemv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZgemv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -31691,7 +32311,7 @@ void *cudastub_cublas_bind_cublasZgemvBatched(void)
 {
 	void *fn = (void *)cublasZgemvBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZgemvBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZgemvBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZgemvBatched, cudastub_cublas_slot_cublasZgemvBatched, cudastub_cublas_resolve_cublasZgemvBatched, cudastub_cublas_bind_cublasZgemvBatched);
@@ -31706,7 +32326,8 @@ static cublasStatus_t cublasZgemvBatched_resolve(cublasHandle_t a0, cublasOperat
 {
 	cublasZgemvBatched_fn fn = cublasZgemvBatched_choose();
 
-	atomic_store_explicit(&cublasZgemvBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZgemvBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -31745,7 +32366,7 @@ void *cudastub_cublas_bind_cublasZgemvBatched_64(void)
 {
 	void *fn = (void *)cublasZgemvBatched_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZgemvBatched_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZgemvBatched_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZgemvBatched_64, cudastub_cublas_slot_cublasZgemvBatched_64, cudastub_cublas_resolve_cublasZgemvBatched_64, cudastub_cublas_bind_cublasZgemvBatched_64);
@@ -31760,7 +32381,8 @@ static cublasStatus_t cublasZgemvBatched_64_resolve(cublasHandle_t a0, cublasOpe
 {
 	cublasZgemvBatched_64_fn fn = cublasZgemvBatched_64_choose();
 
-	atomic_store_explicit(&cublasZgemvBatched_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZgemvBatched_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -31802,7 +32424,7 @@ void *cudastub_cublas_bind_cublasZgemvStridedBatched(void)
 {
 	void *fn = (void *)cublasZgemvStridedBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZgemvStridedBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZgemvStridedBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZgemvStridedBatched, cudastub_cublas_slot_cublasZgemvStridedBatched, cudastub_cublas_resolve_cublasZgemvStridedBatched, cudastub_cublas_bind_cublasZgemvStridedBatched);
@@ -31817,7 +32439,8 @@ static cublasStatus_t cublasZgemvStridedBatched_resolve(cublasHandle_t a0, cubla
 {
 	cublasZgemvStridedBatched_fn fn = cublasZgemvStridedBatched_choose();
 
-	atomic_store_explicit(&cublasZgemvStridedBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZgemvStridedBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
 }
 #endif
@@ -31859,7 +32482,7 @@ void *cudastub_cublas_bind_cublasZgemvStridedBatched_64(void)
 {
 	void *fn = (void *)cublasZgemvStridedBatched_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZgemvStridedBatched_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZgemvStridedBatched_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZgemvStridedBatched_64, cudastub_cublas_slot_cublasZgemvStridedBatched_64, cudastub_cublas_resolve_cublasZgemvStridedBatched_64, cudastub_cublas_bind_cublasZgemvStridedBatched_64);
@@ -31874,7 +32497,8 @@ static cublasStatus_t cublasZgemvStridedBatched_64_resolve(cublasHandle_t a0, cu
 {
 	cublasZgemvStridedBatched_64_fn fn = cublasZgemvStridedBatched_64_choose();
 
-	atomic_store_explicit(&cublasZgemvStridedBatched_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZgemvStridedBatched_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
 }
 #endif
@@ -31912,7 +32536,7 @@ void *cudastub_cublas_bind_cublasZgemv_v2(void)
 {
 	void *fn = (void *)cublasZgemv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZgemv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZgemv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZgemv_v2, cudastub_cublas_slot_cublasZgemv_v2, cudastub_cublas_resolve_cublasZgemv_v2, cudastub_cublas_bind_cublasZgemv_v2);
@@ -31927,7 +32551,8 @@ static cublasStatus_t cublasZgemv_v2_resolve(cublasHandle_t a0, cublasOperation_
 {
 	cublasZgemv_v2_fn fn = cublasZgemv_v2_choose();
 
-	atomic_store_explicit(&cublasZgemv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZgemv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -31965,7 +32590,7 @@ void *cudastub_cublas_bind_cublasZgemv_v2_64(void)
 {
 	void *fn = (void *)cublasZgemv_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZgemv_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZgemv_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZgemv_v2_64, cudastub_cublas_slot_cublasZgemv_v2_64, cudastub_cublas_resolve_cublasZgemv_v2_64, cudastub_cublas_bind_cublasZgemv_v2_64);
@@ -31980,7 +32605,8 @@ static cublasStatus_t cublasZgemv_v2_64_resolve(cublasHandle_t a0, cublasOperati
 {
 	cublasZgemv_v2_64_fn fn = cublasZgemv_v2_64_choose();
 
-	atomic_store_explicit(&cublasZgemv_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZgemv_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -32014,7 +32640,7 @@ void *cudastub_cublas_bind_cublasZgeqrfBatched(void)
 {
 	void *fn = (void *)cublasZgeqrfBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZgeqrfBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZgeqrfBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZgeqrfBatched, cudastub_cublas_slot_cublasZgeqrfBatched, cudastub_cublas_resolve_cublasZgeqrfBatched, cudastub_cublas_bind_cublasZgeqrfBatched);
@@ -32029,7 +32655,8 @@ static cublasStatus_t cublasZgeqrfBatched_resolve(cublasHandle_t a0, int a1, int
 {
 	cublasZgeqrfBatched_fn fn = cublasZgeqrfBatched_choose();
 
-	atomic_store_explicit(&cublasZgeqrfBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZgeqrfBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -32062,7 +32689,7 @@ void *cudastub_cublas_bind_cublasZgerc(void)
 {
 	void *fn = (void *)cublasZgerc_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZgerc, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZgerc, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZgerc, cudastub_cublas_slot_cublasZgerc, cudastub_cublas_resolve_cublasZgerc, cudastub_cublas_bind_cublasZgerc);
@@ -32077,7 +32704,8 @@ static void cublasZgerc_resolve(int a0, int a1, cuDoubleComplex a2, const cuDoub
 {
 	cublasZgerc_fn fn = cublasZgerc_choose();
 
-	atomic_store_explicit(&cublasZgerc_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZgerc_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -32113,7 +32741,7 @@ void *cudastub_cublas_bind_cublasZgerc_v2(void)
 {
 	void *fn = (void *)cublasZgerc_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZgerc_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZgerc_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZgerc_v2, cudastub_cublas_slot_cublasZgerc_v2, cudastub_cublas_resolve_cublasZgerc_v2, cudastub_cublas_bind_cublasZgerc_v2);
@@ -32128,7 +32756,8 @@ static cublasStatus_t cublasZgerc_v2_resolve(cublasHandle_t a0, int a1, int a2, 
 {
 	cublasZgerc_v2_fn fn = cublasZgerc_v2_choose();
 
-	atomic_store_explicit(&cublasZgerc_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZgerc_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -32164,7 +32793,7 @@ void *cudastub_cublas_bind_cublasZgerc_v2_64(void)
 {
 	void *fn = (void *)cublasZgerc_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZgerc_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZgerc_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZgerc_v2_64, cudastub_cublas_slot_cublasZgerc_v2_64, cudastub_cublas_resolve_cublasZgerc_v2_64, cudastub_cublas_bind_cublasZgerc_v2_64);
@@ -32179,7 +32808,8 @@ static cublasStatus_t cublasZgerc_v2_64_resolve(cublasHandle_t a0, int64_t a1, i
 {
 	cublasZgerc_v2_64_fn fn = cublasZgerc_v2_64_choose();
 
-	atomic_store_explicit(&cublasZgerc_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZgerc_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -32212,7 +32842,7 @@ void *cudastub_cublas_bind_cublasZgeru(void)
 {
 	void *fn = (void *)cublasZgeru_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZgeru, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZgeru, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZgeru, cudastub_cublas_slot_cublasZgeru, cudastub_cublas_resolve_cublasZgeru, cudastub_cublas_bind_cublasZgeru);
@@ -32227,7 +32857,8 @@ static void cublasZgeru_resolve(int a0, int a1, cuDoubleComplex a2, const cuDoub
 {
 	cublasZgeru_fn fn = cublasZgeru_choose();
 
-	atomic_store_explicit(&cublasZgeru_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZgeru_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -32263,7 +32894,7 @@ void *cudastub_cublas_bind_cublasZgeru_v2(void)
 {
 	void *fn = (void *)cublasZgeru_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZgeru_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZgeru_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZgeru_v2, cudastub_cublas_slot_cublasZgeru_v2, cudastub_cublas_resolve_cublasZgeru_v2, cudastub_cublas_bind_cublasZgeru_v2);
@@ -32278,7 +32909,8 @@ static cublasStatus_t cublasZgeru_v2_resolve(cublasHandle_t a0, int a1, int a2, 
 {
 	cublasZgeru_v2_fn fn = cublasZgeru_v2_choose();
 
-	atomic_store_explicit(&cublasZgeru_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZgeru_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -32314,7 +32946,7 @@ void *cudastub_cublas_bind_cublasZgeru_v2_64(void)
 {
 	void *fn = (void *)cublasZgeru_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZgeru_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZgeru_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZgeru_v2_64, cudastub_cublas_slot_cublasZgeru_v2_64, cudastub_cublas_resolve_cublasZgeru_v2_64, cudastub_cublas_bind_cublasZgeru_v2_64);
@@ -32329,7 +32961,8 @@ static cublasStatus_t cublasZgeru_v2_64_resolve(cublasHandle_t a0, int64_t a1, i
 {
 	cublasZgeru_v2_64_fn fn = cublasZgeru_v2_64_choose();
 
-	atomic_store_explicit(&cublasZgeru_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZgeru_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -32362,7 +32995,7 @@ void *cudastub_cublas_bind_cublasZgetrfBatched(void)
 {
 	void *fn = (void *)cublasZgetrfBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZgetrfBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZgetrfBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZgetrfBatched, cudastub_cublas_slot_cublasZgetrfBatched, cudastub_cublas_resolve_cublasZgetrfBatched, cudastub_cublas_bind_cublasZgetrfBatched);
@@ -32377,7 +33010,8 @@ static cublasStatus_t cublasZgetrfBatched_resolve(cublasHandle_t a0, int a1, cuD
 {
 	cublasZgetrfBatched_fn fn = cublasZgetrfBatched_choose();
 
-	atomic_store_explicit(&cublasZgetrfBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZgetrfBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -32412,7 +33046,7 @@ void *cudastub_cublas_bind_cublasZgetriBatched(void)
 {
 	void *fn = (void *)cublasZgetriBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZgetriBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZgetriBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZgetriBatched, cudastub_cublas_slot_cublasZgetriBatched, cudastub_cublas_resolve_cublasZgetriBatched, cudastub_cublas_bind_cublasZgetriBatched);
@@ -32427,7 +33061,8 @@ static cublasStatus_t cublasZgetriBatched_resolve(cublasHandle_t a0, int a1, con
 {
 	cublasZgetriBatched_fn fn = cublasZgetriBatched_choose();
 
-	atomic_store_explicit(&cublasZgetriBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZgetriBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -32464,7 +33099,7 @@ void *cudastub_cublas_bind_cublasZgetrsBatched(void)
 {
 	void *fn = (void *)cublasZgetrsBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZgetrsBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZgetrsBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZgetrsBatched, cudastub_cublas_slot_cublasZgetrsBatched, cudastub_cublas_resolve_cublasZgetrsBatched, cudastub_cublas_bind_cublasZgetrsBatched);
@@ -32479,7 +33114,8 @@ static cublasStatus_t cublasZgetrsBatched_resolve(cublasHandle_t a0, cublasOpera
 {
 	cublasZgetrsBatched_fn fn = cublasZgetrsBatched_choose();
 
-	atomic_store_explicit(&cublasZgetrsBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZgetrsBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -32514,7 +33150,7 @@ void *cudastub_cublas_bind_cublasZhbmv(void)
 {
 	void *fn = (void *)cublasZhbmv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZhbmv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZhbmv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZhbmv, cudastub_cublas_slot_cublasZhbmv, cudastub_cublas_resolve_cublasZhbmv, cudastub_cublas_bind_cublasZhbmv);
@@ -32529,7 +33165,8 @@ static void cublasZhbmv_resolve(char a0, int a1, int a2, cuDoubleComplex a3, con
 {
 	cublasZhbmv_fn fn = cublasZhbmv_choose();
 
-	atomic_store_explicit(&cublasZhbmv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZhbmv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -32567,7 +33204,7 @@ void *cudastub_cublas_bind_cublasZhbmv_v2(void)
 {
 	void *fn = (void *)cublasZhbmv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZhbmv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZhbmv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZhbmv_v2, cudastub_cublas_slot_cublasZhbmv_v2, cudastub_cublas_resolve_cublasZhbmv_v2, cudastub_cublas_bind_cublasZhbmv_v2);
@@ -32582,7 +33219,8 @@ static cublasStatus_t cublasZhbmv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasZhbmv_v2_fn fn = cublasZhbmv_v2_choose();
 
-	atomic_store_explicit(&cublasZhbmv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZhbmv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -32620,7 +33258,7 @@ void *cudastub_cublas_bind_cublasZhbmv_v2_64(void)
 {
 	void *fn = (void *)cublasZhbmv_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZhbmv_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZhbmv_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZhbmv_v2_64, cudastub_cublas_slot_cublasZhbmv_v2_64, cudastub_cublas_resolve_cublasZhbmv_v2_64, cudastub_cublas_bind_cublasZhbmv_v2_64);
@@ -32635,7 +33273,8 @@ static cublasStatus_t cublasZhbmv_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasZhbmv_v2_64_fn fn = cublasZhbmv_v2_64_choose();
 
-	atomic_store_explicit(&cublasZhbmv_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZhbmv_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -32671,7 +33310,7 @@ void *cudastub_cublas_bind_cublasZhemm(void)
 {
 	void *fn = (void *)cublasZhemm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZhemm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZhemm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZhemm, cudastub_cublas_slot_cublasZhemm, cudastub_cublas_resolve_cublasZhemm, cudastub_cublas_bind_cublasZhemm);
@@ -32686,7 +33325,8 @@ static void cublasZhemm_resolve(char a0, char a1, int a2, int a3, cuDoubleComple
 {
 	cublasZhemm_fn fn = cublasZhemm_choose();
 
-	atomic_store_explicit(&cublasZhemm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZhemm_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -32725,7 +33365,7 @@ void *cudastub_cublas_bind_cublasZhemm_v2(void)
 {
 	void *fn = (void *)cublasZhemm_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZhemm_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZhemm_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZhemm_v2, cudastub_cublas_slot_cublasZhemm_v2, cudastub_cublas_resolve_cublasZhemm_v2, cudastub_cublas_bind_cublasZhemm_v2);
@@ -32740,7 +33380,8 @@ static cublasStatus_t cublasZhemm_v2_resolve(cublasHandle_t a0, cublasSideMode_t
 {
 	cublasZhemm_v2_fn fn = cublasZhemm_v2_choose();
 
-	atomic_store_explicit(&cublasZhemm_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZhemm_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -32779,7 +33420,7 @@ void *cudastub_cublas_bind_cublasZhemm_v2_64(void)
 {
 	void *fn = (void *)cublasZhemm_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZhemm_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZhemm_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZhemm_v2_64, cudastub_cublas_slot_cublasZhemm_v2_64, cudastub_cublas_resolve_cublasZhemm_v2_64, cudastub_cublas_bind_cublasZhemm_v2_64);
@@ -32794,7 +33435,8 @@ static cublasStatus_t cublasZhemm_v2_64_resolve(cublasHandle_t a0, cublasSideMod
 {
 	cublasZhemm_v2_64_fn fn = cublasZhemm_v2_64_choose();
 
-	atomic_store_explicit(&cublasZhemm_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZhemm_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -32828,7 +33470,7 @@ void *cudastub_cublas_bind_cublasZhemv(void)
 {
 	void *fn = (void *)cublasZhemv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZhemv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZhemv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZhemv, cudastub_cublas_slot_cublasZhemv, cudastub_cublas_resolve_cublasZhemv, cudastub_cublas_bind_cublasZhemv);
@@ -32843,7 +33485,8 @@ static void cublasZhemv_resolve(char a0, int a1, cuDoubleComplex a2, const cuDou
 {
 	cublasZhemv_fn fn = cublasZhemv_choose();
 
-	atomic_store_explicit(&cublasZhemv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZhemv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -32880,7 +33523,7 @@ void *cudastub_cublas_bind_cublasZhemv_v2(void)
 {
 	void *fn = (void *)cublasZhemv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZhemv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZhemv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZhemv_v2, cudastub_cublas_slot_cublasZhemv_v2, cudastub_cublas_resolve_cublasZhemv_v2, cudastub_cublas_bind_cublasZhemv_v2);
@@ -32895,7 +33538,8 @@ static cublasStatus_t cublasZhemv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasZhemv_v2_fn fn = cublasZhemv_v2_choose();
 
-	atomic_store_explicit(&cublasZhemv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZhemv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -32932,7 +33576,7 @@ void *cudastub_cublas_bind_cublasZhemv_v2_64(void)
 {
 	void *fn = (void *)cublasZhemv_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZhemv_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZhemv_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZhemv_v2_64, cudastub_cublas_slot_cublasZhemv_v2_64, cudastub_cublas_resolve_cublasZhemv_v2_64, cudastub_cublas_bind_cublasZhemv_v2_64);
@@ -32947,7 +33591,8 @@ static cublasStatus_t cublasZhemv_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasZhemv_v2_64_fn fn = cublasZhemv_v2_64_choose();
 
-	atomic_store_explicit(&cublasZhemv_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZhemv_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -32978,7 +33623,7 @@ void *cudastub_cublas_bind_cublasZher(void)
 {
 	void *fn = (void *)cublasZher_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZher, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZher, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZher, cudastub_cublas_slot_cublasZher, cudastub_cublas_resolve_cublasZher, cudastub_cublas_bind_cublasZher);
@@ -32993,7 +33638,8 @@ static void cublasZher_resolve(char a0, int a1, double a2, const cuDoubleComplex
 {
 	cublasZher_fn fn = cublasZher_choose();
 
-	atomic_store_explicit(&cublasZher_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZher_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -33026,7 +33672,7 @@ void *cudastub_cublas_bind_cublasZher2(void)
 {
 	void *fn = (void *)cublasZher2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZher2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZher2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZher2, cudastub_cublas_slot_cublasZher2, cudastub_cublas_resolve_cublasZher2, cudastub_cublas_bind_cublasZher2);
@@ -33041,7 +33687,8 @@ static void cublasZher2_resolve(char a0, int a1, cuDoubleComplex a2, const cuDou
 {
 	cublasZher2_fn fn = cublasZher2_choose();
 
-	atomic_store_explicit(&cublasZher2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZher2_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -33077,7 +33724,7 @@ void *cudastub_cublas_bind_cublasZher2_v2(void)
 {
 	void *fn = (void *)cublasZher2_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZher2_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZher2_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZher2_v2, cudastub_cublas_slot_cublasZher2_v2, cudastub_cublas_resolve_cublasZher2_v2, cudastub_cublas_bind_cublasZher2_v2);
@@ -33092,7 +33739,8 @@ static cublasStatus_t cublasZher2_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasZher2_v2_fn fn = cublasZher2_v2_choose();
 
-	atomic_store_explicit(&cublasZher2_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZher2_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -33128,7 +33776,7 @@ void *cudastub_cublas_bind_cublasZher2_v2_64(void)
 {
 	void *fn = (void *)cublasZher2_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZher2_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZher2_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZher2_v2_64, cudastub_cublas_slot_cublasZher2_v2_64, cudastub_cublas_resolve_cublasZher2_v2_64, cudastub_cublas_bind_cublasZher2_v2_64);
@@ -33143,7 +33791,8 @@ static cublasStatus_t cublasZher2_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasZher2_v2_64_fn fn = cublasZher2_v2_64_choose();
 
-	atomic_store_explicit(&cublasZher2_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZher2_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -33179,7 +33828,7 @@ void *cudastub_cublas_bind_cublasZher2k(void)
 {
 	void *fn = (void *)cublasZher2k_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZher2k, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZher2k, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZher2k, cudastub_cublas_slot_cublasZher2k, cudastub_cublas_resolve_cublasZher2k, cudastub_cublas_bind_cublasZher2k);
@@ -33194,7 +33843,8 @@ static void cublasZher2k_resolve(char a0, char a1, int a2, int a3, cuDoubleCompl
 {
 	cublasZher2k_fn fn = cublasZher2k_choose();
 
-	atomic_store_explicit(&cublasZher2k_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZher2k_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -33233,7 +33883,7 @@ void *cudastub_cublas_bind_cublasZher2k_v2(void)
 {
 	void *fn = (void *)cublasZher2k_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZher2k_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZher2k_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZher2k_v2, cudastub_cublas_slot_cublasZher2k_v2, cudastub_cublas_resolve_cublasZher2k_v2, cudastub_cublas_bind_cublasZher2k_v2);
@@ -33248,7 +33898,8 @@ static cublasStatus_t cublasZher2k_v2_resolve(cublasHandle_t a0, cublasFillMode_
 {
 	cublasZher2k_v2_fn fn = cublasZher2k_v2_choose();
 
-	atomic_store_explicit(&cublasZher2k_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZher2k_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -33287,7 +33938,7 @@ void *cudastub_cublas_bind_cublasZher2k_v2_64(void)
 {
 	void *fn = (void *)cublasZher2k_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZher2k_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZher2k_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZher2k_v2_64, cudastub_cublas_slot_cublasZher2k_v2_64, cudastub_cublas_resolve_cublasZher2k_v2_64, cudastub_cublas_bind_cublasZher2k_v2_64);
@@ -33302,7 +33953,8 @@ static cublasStatus_t cublasZher2k_v2_64_resolve(cublasHandle_t a0, cublasFillMo
 {
 	cublasZher2k_v2_64_fn fn = cublasZher2k_v2_64_choose();
 
-	atomic_store_explicit(&cublasZher2k_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZher2k_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -33336,7 +33988,7 @@ void *cudastub_cublas_bind_cublasZher_v2(void)
 {
 	void *fn = (void *)cublasZher_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZher_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZher_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZher_v2, cudastub_cublas_slot_cublasZher_v2, cudastub_cublas_resolve_cublasZher_v2, cudastub_cublas_bind_cublasZher_v2);
@@ -33351,7 +34003,8 @@ static cublasStatus_t cublasZher_v2_resolve(cublasHandle_t a0, cublasFillMode_t 
 {
 	cublasZher_v2_fn fn = cublasZher_v2_choose();
 
-	atomic_store_explicit(&cublasZher_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZher_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -33385,7 +34038,7 @@ void *cudastub_cublas_bind_cublasZher_v2_64(void)
 {
 	void *fn = (void *)cublasZher_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZher_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZher_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZher_v2_64, cudastub_cublas_slot_cublasZher_v2_64, cudastub_cublas_resolve_cublasZher_v2_64, cudastub_cublas_bind_cublasZher_v2_64);
@@ -33400,7 +34053,8 @@ static cublasStatus_t cublasZher_v2_64_resolve(cublasHandle_t a0, cublasFillMode
 {
 	cublasZher_v2_64_fn fn = cublasZher_v2_64_choose();
 
-	atomic_store_explicit(&cublasZher_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZher_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -33434,7 +34088,7 @@ void *cudastub_cublas_bind_cublasZherk(void)
 {
 	void *fn = (void *)cublasZherk_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZherk, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZherk, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZherk, cudastub_cublas_slot_cublasZherk, cudastub_cublas_resolve_cublasZherk, cudastub_cublas_bind_cublasZherk);
@@ -33449,7 +34103,8 @@ static void cublasZherk_resolve(char a0, char a1, int a2, int a3, double a4, con
 {
 	cublasZherk_fn fn = cublasZherk_choose();
 
-	atomic_store_explicit(&cublasZherk_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZherk_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -33486,7 +34141,7 @@ void *cudastub_cublas_bind_cublasZherk_v2(void)
 {
 	void *fn = (void *)cublasZherk_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZherk_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZherk_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZherk_v2, cudastub_cublas_slot_cublasZherk_v2, cudastub_cublas_resolve_cublasZherk_v2, cudastub_cublas_bind_cublasZherk_v2);
@@ -33501,7 +34156,8 @@ static cublasStatus_t cublasZherk_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasZherk_v2_fn fn = cublasZherk_v2_choose();
 
-	atomic_store_explicit(&cublasZherk_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZherk_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -33538,7 +34194,7 @@ void *cudastub_cublas_bind_cublasZherk_v2_64(void)
 {
 	void *fn = (void *)cublasZherk_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZherk_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZherk_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZherk_v2_64, cudastub_cublas_slot_cublasZherk_v2_64, cudastub_cublas_resolve_cublasZherk_v2_64, cudastub_cublas_bind_cublasZherk_v2_64);
@@ -33553,7 +34209,8 @@ static cublasStatus_t cublasZherk_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasZherk_v2_64_fn fn = cublasZherk_v2_64_choose();
 
-	atomic_store_explicit(&cublasZherk_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZherk_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -33592,7 +34249,7 @@ void *cudastub_cublas_bind_cublasZherkx(void)
 {
 	void *fn = (void *)cublasZherkx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZherkx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZherkx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZherkx, cudastub_cublas_slot_cublasZherkx, cudastub_cublas_resolve_cublasZherkx, cudastub_cublas_bind_cublasZherkx);
@@ -33607,7 +34264,8 @@ static cublasStatus_t cublasZherkx_resolve(cublasHandle_t a0, cublasFillMode_t a
 {
 	cublasZherkx_fn fn = cublasZherkx_choose();
 
-	atomic_store_explicit(&cublasZherkx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZherkx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -33646,7 +34304,7 @@ void *cudastub_cublas_bind_cublasZherkx_64(void)
 {
 	void *fn = (void *)cublasZherkx_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZherkx_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZherkx_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZherkx_64, cudastub_cublas_slot_cublasZherkx_64, cudastub_cublas_resolve_cublasZherkx_64, cudastub_cublas_bind_cublasZherkx_64);
@@ -33661,7 +34319,8 @@ static cublasStatus_t cublasZherkx_64_resolve(cublasHandle_t a0, cublasFillMode_
 {
 	cublasZherkx_64_fn fn = cublasZherkx_64_choose();
 
-	atomic_store_explicit(&cublasZherkx_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZherkx_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -33694,7 +34353,7 @@ void *cudastub_cublas_bind_cublasZhpmv(void)
 {
 	void *fn = (void *)cublasZhpmv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZhpmv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZhpmv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZhpmv, cudastub_cublas_slot_cublasZhpmv, cudastub_cublas_resolve_cublasZhpmv, cudastub_cublas_bind_cublasZhpmv);
@@ -33709,7 +34368,8 @@ static void cublasZhpmv_resolve(char a0, int a1, cuDoubleComplex a2, const cuDou
 {
 	cublasZhpmv_fn fn = cublasZhpmv_choose();
 
-	atomic_store_explicit(&cublasZhpmv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZhpmv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -33745,7 +34405,7 @@ void *cudastub_cublas_bind_cublasZhpmv_v2(void)
 {
 	void *fn = (void *)cublasZhpmv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZhpmv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZhpmv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZhpmv_v2, cudastub_cublas_slot_cublasZhpmv_v2, cudastub_cublas_resolve_cublasZhpmv_v2, cudastub_cublas_bind_cublasZhpmv_v2);
@@ -33760,7 +34420,8 @@ static cublasStatus_t cublasZhpmv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasZhpmv_v2_fn fn = cublasZhpmv_v2_choose();
 
-	atomic_store_explicit(&cublasZhpmv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZhpmv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -33796,7 +34457,7 @@ void *cudastub_cublas_bind_cublasZhpmv_v2_64(void)
 {
 	void *fn = (void *)cublasZhpmv_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZhpmv_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZhpmv_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZhpmv_v2_64, cudastub_cublas_slot_cublasZhpmv_v2_64, cudastub_cublas_resolve_cublasZhpmv_v2_64, cudastub_cublas_bind_cublasZhpmv_v2_64);
@@ -33811,7 +34472,8 @@ static cublasStatus_t cublasZhpmv_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasZhpmv_v2_64_fn fn = cublasZhpmv_v2_64_choose();
 
-	atomic_store_explicit(&cublasZhpmv_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZhpmv_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -33841,7 +34503,7 @@ void *cudastub_cublas_bind_cublasZhpr(void)
 {
 	void *fn = (void *)cublasZhpr_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZhpr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZhpr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZhpr, cudastub_cublas_slot_cublasZhpr, cudastub_cublas_resolve_cublasZhpr, cudastub_cublas_bind_cublasZhpr);
@@ -33856,7 +34518,8 @@ static void cublasZhpr_resolve(char a0, int a1, double a2, const cuDoubleComplex
 {
 	cublasZhpr_fn fn = cublasZhpr_choose();
 
-	atomic_store_explicit(&cublasZhpr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZhpr_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -33888,7 +34551,7 @@ void *cudastub_cublas_bind_cublasZhpr2(void)
 {
 	void *fn = (void *)cublasZhpr2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZhpr2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZhpr2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZhpr2, cudastub_cublas_slot_cublasZhpr2, cudastub_cublas_resolve_cublasZhpr2, cudastub_cublas_bind_cublasZhpr2);
@@ -33903,7 +34566,8 @@ static void cublasZhpr2_resolve(char a0, int a1, cuDoubleComplex a2, const cuDou
 {
 	cublasZhpr2_fn fn = cublasZhpr2_choose();
 
-	atomic_store_explicit(&cublasZhpr2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZhpr2_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -33938,7 +34602,7 @@ void *cudastub_cublas_bind_cublasZhpr2_v2(void)
 {
 	void *fn = (void *)cublasZhpr2_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZhpr2_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZhpr2_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZhpr2_v2, cudastub_cublas_slot_cublasZhpr2_v2, cudastub_cublas_resolve_cublasZhpr2_v2, cudastub_cublas_bind_cublasZhpr2_v2);
@@ -33953,7 +34617,8 @@ static cublasStatus_t cublasZhpr2_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasZhpr2_v2_fn fn = cublasZhpr2_v2_choose();
 
-	atomic_store_explicit(&cublasZhpr2_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZhpr2_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -33988,7 +34653,7 @@ void *cudastub_cublas_bind_cublasZhpr2_v2_64(void)
 {
 	void *fn = (void *)cublasZhpr2_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZhpr2_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZhpr2_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZhpr2_v2_64, cudastub_cublas_slot_cublasZhpr2_v2_64, cudastub_cublas_resolve_cublasZhpr2_v2_64, cudastub_cublas_bind_cublasZhpr2_v2_64);
@@ -34003,7 +34668,8 @@ static cublasStatus_t cublasZhpr2_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasZhpr2_v2_64_fn fn = cublasZhpr2_v2_64_choose();
 
-	atomic_store_explicit(&cublasZhpr2_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZhpr2_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -34036,7 +34702,7 @@ void *cudastub_cublas_bind_cublasZhpr_v2(void)
 {
 	void *fn = (void *)cublasZhpr_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZhpr_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZhpr_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZhpr_v2, cudastub_cublas_slot_cublasZhpr_v2, cudastub_cublas_resolve_cublasZhpr_v2, cudastub_cublas_bind_cublasZhpr_v2);
@@ -34051,7 +34717,8 @@ static cublasStatus_t cublasZhpr_v2_resolve(cublasHandle_t a0, cublasFillMode_t 
 {
 	cublasZhpr_v2_fn fn = cublasZhpr_v2_choose();
 
-	atomic_store_explicit(&cublasZhpr_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZhpr_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -34084,7 +34751,7 @@ void *cudastub_cublas_bind_cublasZhpr_v2_64(void)
 {
 	void *fn = (void *)cublasZhpr_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZhpr_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZhpr_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZhpr_v2_64, cudastub_cublas_slot_cublasZhpr_v2_64, cudastub_cublas_resolve_cublasZhpr_v2_64, cudastub_cublas_bind_cublasZhpr_v2_64);
@@ -34099,7 +34766,8 @@ static cublasStatus_t cublasZhpr_v2_64_resolve(cublasHandle_t a0, cublasFillMode
 {
 	cublasZhpr_v2_64_fn fn = cublasZhpr_v2_64_choose();
 
-	atomic_store_explicit(&cublasZhpr_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZhpr_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -34133,7 +34801,7 @@ void *cudastub_cublas_bind_cublasZmatinvBatched(void)
 {
 	void *fn = (void *)cublasZmatinvBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZmatinvBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZmatinvBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZmatinvBatched, cudastub_cublas_slot_cublasZmatinvBatched, cudastub_cublas_resolve_cublasZmatinvBatched, cudastub_cublas_bind_cublasZmatinvBatched);
@@ -34148,7 +34816,8 @@ static cublasStatus_t cublasZmatinvBatched_resolve(cublasHandle_t a0, int a1, co
 {
 	cublasZmatinvBatched_fn fn = cublasZmatinvBatched_choose();
 
-	atomic_store_explicit(&cublasZmatinvBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZmatinvBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -34179,7 +34848,7 @@ void *cudastub_cublas_bind_cublasZrot(void)
 {
 	void *fn = (void *)cublasZrot_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZrot, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZrot, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZrot, cudastub_cublas_slot_cublasZrot, cudastub_cublas_resolve_cublasZrot, cudastub_cublas_bind_cublasZrot);
@@ -34194,7 +34863,8 @@ static void cublasZrot_resolve(int a0, cuDoubleComplex *a1, int a2, cuDoubleComp
 {
 	cublasZrot_fn fn = cublasZrot_choose();
 
-	atomic_store_explicit(&cublasZrot_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZrot_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -34228,7 +34898,7 @@ void *cudastub_cublas_bind_cublasZrot_v2(void)
 {
 	void *fn = (void *)cublasZrot_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZrot_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZrot_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZrot_v2, cudastub_cublas_slot_cublasZrot_v2, cudastub_cublas_resolve_cublasZrot_v2, cudastub_cublas_bind_cublasZrot_v2);
@@ -34243,7 +34913,8 @@ static cublasStatus_t cublasZrot_v2_resolve(cublasHandle_t a0, int a1, cuDoubleC
 {
 	cublasZrot_v2_fn fn = cublasZrot_v2_choose();
 
-	atomic_store_explicit(&cublasZrot_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZrot_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -34277,7 +34948,7 @@ void *cudastub_cublas_bind_cublasZrot_v2_64(void)
 {
 	void *fn = (void *)cublasZrot_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZrot_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZrot_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZrot_v2_64, cudastub_cublas_slot_cublasZrot_v2_64, cudastub_cublas_resolve_cublasZrot_v2_64, cudastub_cublas_bind_cublasZrot_v2_64);
@@ -34292,7 +34963,8 @@ static cublasStatus_t cublasZrot_v2_64_resolve(cublasHandle_t a0, int64_t a1, cu
 {
 	cublasZrot_v2_64_fn fn = cublasZrot_v2_64_choose();
 
-	atomic_store_explicit(&cublasZrot_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZrot_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -34320,7 +34992,7 @@ void *cudastub_cublas_bind_cublasZrotg(void)
 {
 	void *fn = (void *)cublasZrotg_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZrotg, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZrotg, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZrotg, cudastub_cublas_slot_cublasZrotg, cudastub_cublas_resolve_cublasZrotg, cudastub_cublas_bind_cublasZrotg);
@@ -34335,7 +35007,8 @@ static void cublasZrotg_resolve(cuDoubleComplex *a0, cuDoubleComplex a1, double 
 {
 	cublasZrotg_fn fn = cublasZrotg_choose();
 
-	atomic_store_explicit(&cublasZrotg_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZrotg_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3);
 }
 #endif
@@ -34366,7 +35039,7 @@ void *cudastub_cublas_bind_cublasZrotg_v2(void)
 {
 	void *fn = (void *)cublasZrotg_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZrotg_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZrotg_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZrotg_v2, cudastub_cublas_slot_cublasZrotg_v2, cudastub_cublas_resolve_cublasZrotg_v2, cudastub_cublas_bind_cublasZrotg_v2);
@@ -34381,7 +35054,8 @@ static cublasStatus_t cublasZrotg_v2_resolve(cublasHandle_t a0, cuDoubleComplex 
 {
 	cublasZrotg_v2_fn fn = cublasZrotg_v2_choose();
 
-	atomic_store_explicit(&cublasZrotg_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZrotg_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -34409,7 +35083,7 @@ void *cudastub_cublas_bind_cublasZscal(void)
 {
 	void *fn = (void *)cublasZscal_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZscal, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZscal, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZscal, cudastub_cublas_slot_cublasZscal, cudastub_cublas_resolve_cublasZscal, cudastub_cublas_bind_cublasZscal);
@@ -34424,7 +35098,8 @@ static void cublasZscal_resolve(int a0, cuDoubleComplex a1, cuDoubleComplex *a2,
 {
 	cublasZscal_fn fn = cublasZscal_choose();
 
-	atomic_store_explicit(&cublasZscal_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZscal_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3);
 }
 #endif
@@ -34455,7 +35130,7 @@ void *cudastub_cublas_bind_cublasZscal_v2(void)
 {
 	void *fn = (void *)cublasZscal_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZscal_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZscal_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZscal_v2, cudastub_cublas_slot_cublasZscal_v2, cudastub_cublas_resolve_cublasZscal_v2, cudastub_cublas_bind_cublasZscal_v2);
@@ -34470,7 +35145,8 @@ static cublasStatus_t cublasZscal_v2_resolve(cublasHandle_t a0, int a1, const cu
 {
 	cublasZscal_v2_fn fn = cublasZscal_v2_choose();
 
-	atomic_store_explicit(&cublasZscal_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZscal_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -34501,7 +35177,7 @@ void *cudastub_cublas_bind_cublasZscal_v2_64(void)
 {
 	void *fn = (void *)cublasZscal_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZscal_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZscal_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZscal_v2_64, cudastub_cublas_slot_cublasZscal_v2_64, cudastub_cublas_resolve_cublasZscal_v2_64, cudastub_cublas_bind_cublasZscal_v2_64);
@@ -34516,7 +35192,8 @@ static cublasStatus_t cublasZscal_v2_64_resolve(cublasHandle_t a0, int64_t a1, c
 {
 	cublasZscal_v2_64_fn fn = cublasZscal_v2_64_choose();
 
-	atomic_store_explicit(&cublasZscal_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZscal_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -34545,7 +35222,7 @@ void *cudastub_cublas_bind_cublasZswap(void)
 {
 	void *fn = (void *)cublasZswap_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZswap, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZswap, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZswap, cudastub_cublas_slot_cublasZswap, cudastub_cublas_resolve_cublasZswap, cudastub_cublas_bind_cublasZswap);
@@ -34560,7 +35237,8 @@ static void cublasZswap_resolve(int a0, cuDoubleComplex *a1, int a2, cuDoubleCom
 {
 	cublasZswap_fn fn = cublasZswap_choose();
 
-	atomic_store_explicit(&cublasZswap_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZswap_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -34592,7 +35270,7 @@ void *cudastub_cublas_bind_cublasZswap_v2(void)
 {
 	void *fn = (void *)cublasZswap_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZswap_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZswap_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZswap_v2, cudastub_cublas_slot_cublasZswap_v2, cudastub_cublas_resolve_cublasZswap_v2, cudastub_cublas_bind_cublasZswap_v2);
@@ -34607,7 +35285,8 @@ static cublasStatus_t cublasZswap_v2_resolve(cublasHandle_t a0, int a1, cuDouble
 {
 	cublasZswap_v2_fn fn = cublasZswap_v2_choose();
 
-	atomic_store_explicit(&cublasZswap_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZswap_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -34639,7 +35318,7 @@ void *cudastub_cublas_bind_cublasZswap_v2_64(void)
 {
 	void *fn = (void *)cublasZswap_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZswap_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZswap_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZswap_v2_64, cudastub_cublas_slot_cublasZswap_v2_64, cudastub_cublas_resolve_cublasZswap_v2_64, cudastub_cublas_bind_cublasZswap_v2_64);
@@ -34654,7 +35333,8 @@ static cublasStatus_t cublasZswap_v2_64_resolve(cublasHandle_t a0, int64_t a1, c
 {
 	cublasZswap_v2_64_fn fn = cublasZswap_v2_64_choose();
 
-	atomic_store_explicit(&cublasZswap_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZswap_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -34690,7 +35370,7 @@ void *cudastub_cublas_bind_cublasZsymm(void)
 {
 	void *fn = (void *)cublasZsymm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZsymm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZsymm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZsymm, cudastub_cublas_slot_cublasZsymm, cudastub_cublas_resolve_cublasZsymm, cudastub_cublas_bind_cublasZsymm);
@@ -34705,7 +35385,8 @@ static void cublasZsymm_resolve(char a0, char a1, int a2, int a3, cuDoubleComple
 {
 	cublasZsymm_fn fn = cublasZsymm_choose();
 
-	atomic_store_explicit(&cublasZsymm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZsymm_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -34744,7 +35425,7 @@ void *cudastub_cublas_bind_cublasZsymm_v2(void)
 {
 	void *fn = (void *)cublasZsymm_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZsymm_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZsymm_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZsymm_v2, cudastub_cublas_slot_cublasZsymm_v2, cudastub_cublas_resolve_cublasZsymm_v2, cudastub_cublas_bind_cublasZsymm_v2);
@@ -34759,7 +35440,8 @@ static cublasStatus_t cublasZsymm_v2_resolve(cublasHandle_t a0, cublasSideMode_t
 {
 	cublasZsymm_v2_fn fn = cublasZsymm_v2_choose();
 
-	atomic_store_explicit(&cublasZsymm_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZsymm_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -34798,7 +35480,7 @@ void *cudastub_cublas_bind_cublasZsymm_v2_64(void)
 {
 	void *fn = (void *)cublasZsymm_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZsymm_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZsymm_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZsymm_v2_64, cudastub_cublas_slot_cublasZsymm_v2_64, cudastub_cublas_resolve_cublasZsymm_v2_64, cudastub_cublas_bind_cublasZsymm_v2_64);
@@ -34813,7 +35495,8 @@ static cublasStatus_t cublasZsymm_v2_64_resolve(cublasHandle_t a0, cublasSideMod
 {
 	cublasZsymm_v2_64_fn fn = cublasZsymm_v2_64_choose();
 
-	atomic_store_explicit(&cublasZsymm_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZsymm_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -34850,7 +35533,7 @@ void *cudastub_cublas_bind_cublasZsymv_v2(void)
 {
 	void *fn = (void *)cublasZsymv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZsymv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZsymv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZsymv_v2, cudastub_cublas_slot_cublasZsymv_v2, cudastub_cublas_resolve_cublasZsymv_v2, cudastub_cublas_bind_cublasZsymv_v2);
@@ -34865,7 +35548,8 @@ static cublasStatus_t cublasZsymv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasZsymv_v2_fn fn = cublasZsymv_v2_choose();
 
-	atomic_store_explicit(&cublasZsymv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZsymv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -34902,7 +35586,7 @@ void *cudastub_cublas_bind_cublasZsymv_v2_64(void)
 {
 	void *fn = (void *)cublasZsymv_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZsymv_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZsymv_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZsymv_v2_64, cudastub_cublas_slot_cublasZsymv_v2_64, cudastub_cublas_resolve_cublasZsymv_v2_64, cudastub_cublas_bind_cublasZsymv_v2_64);
@@ -34917,7 +35601,8 @@ static cublasStatus_t cublasZsymv_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasZsymv_v2_64_fn fn = cublasZsymv_v2_64_choose();
 
-	atomic_store_explicit(&cublasZsymv_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZsymv_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -34953,7 +35638,7 @@ void *cudastub_cublas_bind_cublasZsyr2_v2(void)
 {
 	void *fn = (void *)cublasZsyr2_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZsyr2_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZsyr2_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZsyr2_v2, cudastub_cublas_slot_cublasZsyr2_v2, cudastub_cublas_resolve_cublasZsyr2_v2, cudastub_cublas_bind_cublasZsyr2_v2);
@@ -34968,7 +35653,8 @@ static cublasStatus_t cublasZsyr2_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasZsyr2_v2_fn fn = cublasZsyr2_v2_choose();
 
-	atomic_store_explicit(&cublasZsyr2_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZsyr2_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -35004,7 +35690,7 @@ void *cudastub_cublas_bind_cublasZsyr2_v2_64(void)
 {
 	void *fn = (void *)cublasZsyr2_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZsyr2_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZsyr2_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZsyr2_v2_64, cudastub_cublas_slot_cublasZsyr2_v2_64, cudastub_cublas_resolve_cublasZsyr2_v2_64, cudastub_cublas_bind_cublasZsyr2_v2_64);
@@ -35019,7 +35705,8 @@ static cublasStatus_t cublasZsyr2_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasZsyr2_v2_64_fn fn = cublasZsyr2_v2_64_choose();
 
-	atomic_store_explicit(&cublasZsyr2_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZsyr2_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -35055,7 +35742,7 @@ void *cudastub_cublas_bind_cublasZsyr2k(void)
 {
 	void *fn = (void *)cublasZsyr2k_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZsyr2k, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZsyr2k, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZsyr2k, cudastub_cublas_slot_cublasZsyr2k, cudastub_cublas_resolve_cublasZsyr2k, cudastub_cublas_bind_cublasZsyr2k);
@@ -35070,7 +35757,8 @@ static void cublasZsyr2k_resolve(char a0, char a1, int a2, int a3, cuDoubleCompl
 {
 	cublasZsyr2k_fn fn = cublasZsyr2k_choose();
 
-	atomic_store_explicit(&cublasZsyr2k_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZsyr2k_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -35109,7 +35797,7 @@ void *cudastub_cublas_bind_cublasZsyr2k_v2(void)
 {
 	void *fn = (void *)cublasZsyr2k_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZsyr2k_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZsyr2k_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZsyr2k_v2, cudastub_cublas_slot_cublasZsyr2k_v2, cudastub_cublas_resolve_cublasZsyr2k_v2, cudastub_cublas_bind_cublasZsyr2k_v2);
@@ -35124,7 +35812,8 @@ static cublasStatus_t cublasZsyr2k_v2_resolve(cublasHandle_t a0, cublasFillMode_
 {
 	cublasZsyr2k_v2_fn fn = cublasZsyr2k_v2_choose();
 
-	atomic_store_explicit(&cublasZsyr2k_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZsyr2k_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -35163,7 +35852,7 @@ void *cudastub_cublas_bind_cublasZsyr2k_v2_64(void)
 {
 	void *fn = (void *)cublasZsyr2k_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZsyr2k_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZsyr2k_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZsyr2k_v2_64, cudastub_cublas_slot_cublasZsyr2k_v2_64, cudastub_cublas_resolve_cublasZsyr2k_v2_64, cudastub_cublas_bind_cublasZsyr2k_v2_64);
@@ -35178,7 +35867,8 @@ static cublasStatus_t cublasZsyr2k_v2_64_resolve(cublasHandle_t a0, cublasFillMo
 {
 	cublasZsyr2k_v2_64_fn fn = cublasZsyr2k_v2_64_choose();
 
-	atomic_store_explicit(&cublasZsyr2k_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZsyr2k_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -35212,7 +35902,7 @@ void *cudastub_cublas_bind_cublasZsyr_v2(void)
 {
 	void *fn = (void *)cublasZsyr_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZsyr_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZsyr_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZsyr_v2, cudastub_cublas_slot_cublasZsyr_v2, cudastub_cublas_resolve_cublasZsyr_v2, cudastub_cublas_bind_cublasZsyr_v2);
@@ -35227,7 +35917,8 @@ static cublasStatus_t cublasZsyr_v2_resolve(cublasHandle_t a0, cublasFillMode_t 
 {
 	cublasZsyr_v2_fn fn = cublasZsyr_v2_choose();
 
-	atomic_store_explicit(&cublasZsyr_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZsyr_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -35261,7 +35952,7 @@ void *cudastub_cublas_bind_cublasZsyr_v2_64(void)
 {
 	void *fn = (void *)cublasZsyr_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZsyr_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZsyr_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZsyr_v2_64, cudastub_cublas_slot_cublasZsyr_v2_64, cudastub_cublas_resolve_cublasZsyr_v2_64, cudastub_cublas_bind_cublasZsyr_v2_64);
@@ -35276,7 +35967,8 @@ static cublasStatus_t cublasZsyr_v2_64_resolve(cublasHandle_t a0, cublasFillMode
 {
 	cublasZsyr_v2_64_fn fn = cublasZsyr_v2_64_choose();
 
-	atomic_store_explicit(&cublasZsyr_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZsyr_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -35310,7 +36002,7 @@ void *cudastub_cublas_bind_cublasZsyrk(void)
 {
 	void *fn = (void *)cublasZsyrk_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZsyrk, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZsyrk, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZsyrk, cudastub_cublas_slot_cublasZsyrk, cudastub_cublas_resolve_cublasZsyrk, cudastub_cublas_bind_cublasZsyrk);
@@ -35325,7 +36017,8 @@ static void cublasZsyrk_resolve(char a0, char a1, int a2, int a3, cuDoubleComple
 {
 	cublasZsyrk_fn fn = cublasZsyrk_choose();
 
-	atomic_store_explicit(&cublasZsyrk_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZsyrk_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -35362,7 +36055,7 @@ void *cudastub_cublas_bind_cublasZsyrk_v2(void)
 {
 	void *fn = (void *)cublasZsyrk_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZsyrk_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZsyrk_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZsyrk_v2, cudastub_cublas_slot_cublasZsyrk_v2, cudastub_cublas_resolve_cublasZsyrk_v2, cudastub_cublas_bind_cublasZsyrk_v2);
@@ -35377,7 +36070,8 @@ static cublasStatus_t cublasZsyrk_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasZsyrk_v2_fn fn = cublasZsyrk_v2_choose();
 
-	atomic_store_explicit(&cublasZsyrk_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZsyrk_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -35414,7 +36108,7 @@ void *cudastub_cublas_bind_cublasZsyrk_v2_64(void)
 {
 	void *fn = (void *)cublasZsyrk_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZsyrk_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZsyrk_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZsyrk_v2_64, cudastub_cublas_slot_cublasZsyrk_v2_64, cudastub_cublas_resolve_cublasZsyrk_v2_64, cudastub_cublas_bind_cublasZsyrk_v2_64);
@@ -35429,7 +36123,8 @@ static cublasStatus_t cublasZsyrk_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasZsyrk_v2_64_fn fn = cublasZsyrk_v2_64_choose();
 
-	atomic_store_explicit(&cublasZsyrk_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZsyrk_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -35468,7 +36163,7 @@ void *cudastub_cublas_bind_cublasZsyrkx(void)
 {
 	void *fn = (void *)cublasZsyrkx_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZsyrkx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZsyrkx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZsyrkx, cudastub_cublas_slot_cublasZsyrkx, cudastub_cublas_resolve_cublasZsyrkx, cudastub_cublas_bind_cublasZsyrkx);
@@ -35483,7 +36178,8 @@ static cublasStatus_t cublasZsyrkx_resolve(cublasHandle_t a0, cublasFillMode_t a
 {
 	cublasZsyrkx_fn fn = cublasZsyrkx_choose();
 
-	atomic_store_explicit(&cublasZsyrkx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZsyrkx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -35522,7 +36218,7 @@ void *cudastub_cublas_bind_cublasZsyrkx_64(void)
 {
 	void *fn = (void *)cublasZsyrkx_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZsyrkx_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZsyrkx_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZsyrkx_64, cudastub_cublas_slot_cublasZsyrkx_64, cudastub_cublas_resolve_cublasZsyrkx_64, cudastub_cublas_bind_cublasZsyrkx_64);
@@ -35537,7 +36233,8 @@ static cublasStatus_t cublasZsyrkx_64_resolve(cublasHandle_t a0, cublasFillMode_
 {
 	cublasZsyrkx_64_fn fn = cublasZsyrkx_64_choose();
 
-	atomic_store_explicit(&cublasZsyrkx_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZsyrkx_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -35570,7 +36267,7 @@ void *cudastub_cublas_bind_cublasZtbmv(void)
 {
 	void *fn = (void *)cublasZtbmv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZtbmv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZtbmv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZtbmv, cudastub_cublas_slot_cublasZtbmv, cudastub_cublas_resolve_cublasZtbmv, cudastub_cublas_bind_cublasZtbmv);
@@ -35585,7 +36282,8 @@ static void cublasZtbmv_resolve(char a0, char a1, char a2, int a3, int a4, const
 {
 	cublasZtbmv_fn fn = cublasZtbmv_choose();
 
-	atomic_store_explicit(&cublasZtbmv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZtbmv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -35621,7 +36319,7 @@ void *cudastub_cublas_bind_cublasZtbmv_v2(void)
 {
 	void *fn = (void *)cublasZtbmv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZtbmv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZtbmv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZtbmv_v2, cudastub_cublas_slot_cublasZtbmv_v2, cudastub_cublas_resolve_cublasZtbmv_v2, cudastub_cublas_bind_cublasZtbmv_v2);
@@ -35636,7 +36334,8 @@ static cublasStatus_t cublasZtbmv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasZtbmv_v2_fn fn = cublasZtbmv_v2_choose();
 
-	atomic_store_explicit(&cublasZtbmv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZtbmv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -35672,7 +36371,7 @@ void *cudastub_cublas_bind_cublasZtbmv_v2_64(void)
 {
 	void *fn = (void *)cublasZtbmv_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZtbmv_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZtbmv_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZtbmv_v2_64, cudastub_cublas_slot_cublasZtbmv_v2_64, cudastub_cublas_resolve_cublasZtbmv_v2_64, cudastub_cublas_bind_cublasZtbmv_v2_64);
@@ -35687,7 +36386,8 @@ static cublasStatus_t cublasZtbmv_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasZtbmv_v2_64_fn fn = cublasZtbmv_v2_64_choose();
 
-	atomic_store_explicit(&cublasZtbmv_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZtbmv_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -35720,7 +36420,7 @@ void *cudastub_cublas_bind_cublasZtbsv(void)
 {
 	void *fn = (void *)cublasZtbsv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZtbsv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZtbsv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZtbsv, cudastub_cublas_slot_cublasZtbsv, cudastub_cublas_resolve_cublasZtbsv, cudastub_cublas_bind_cublasZtbsv);
@@ -35735,7 +36435,8 @@ static void cublasZtbsv_resolve(char a0, char a1, char a2, int a3, int a4, const
 {
 	cublasZtbsv_fn fn = cublasZtbsv_choose();
 
-	atomic_store_explicit(&cublasZtbsv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZtbsv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -35771,7 +36472,7 @@ void *cudastub_cublas_bind_cublasZtbsv_v2(void)
 {
 	void *fn = (void *)cublasZtbsv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZtbsv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZtbsv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZtbsv_v2, cudastub_cublas_slot_cublasZtbsv_v2, cudastub_cublas_resolve_cublasZtbsv_v2, cudastub_cublas_bind_cublasZtbsv_v2);
@@ -35786,7 +36487,8 @@ static cublasStatus_t cublasZtbsv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasZtbsv_v2_fn fn = cublasZtbsv_v2_choose();
 
-	atomic_store_explicit(&cublasZtbsv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZtbsv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -35822,7 +36524,7 @@ void *cudastub_cublas_bind_cublasZtbsv_v2_64(void)
 {
 	void *fn = (void *)cublasZtbsv_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZtbsv_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZtbsv_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZtbsv_v2_64, cudastub_cublas_slot_cublasZtbsv_v2_64, cudastub_cublas_resolve_cublasZtbsv_v2_64, cudastub_cublas_bind_cublasZtbsv_v2_64);
@@ -35837,7 +36539,8 @@ static cublasStatus_t cublasZtbsv_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasZtbsv_v2_64_fn fn = cublasZtbsv_v2_64_choose();
 
-	atomic_store_explicit(&cublasZtbsv_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZtbsv_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -35868,7 +36571,7 @@ void *cudastub_cublas_bind_cublasZtpmv(void)
 {
 	void *fn = (void *)cublasZtpmv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZtpmv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZtpmv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZtpmv, cudastub_cublas_slot_cublasZtpmv, cudastub_cublas_resolve_cublasZtpmv, cudastub_cublas_bind_cublasZtpmv);
@@ -35883,7 +36586,8 @@ static void cublasZtpmv_resolve(char a0, char a1, char a2, int a3, const cuDoubl
 {
 	cublasZtpmv_fn fn = cublasZtpmv_choose();
 
-	atomic_store_explicit(&cublasZtpmv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZtpmv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -35917,7 +36621,7 @@ void *cudastub_cublas_bind_cublasZtpmv_v2(void)
 {
 	void *fn = (void *)cublasZtpmv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZtpmv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZtpmv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZtpmv_v2, cudastub_cublas_slot_cublasZtpmv_v2, cudastub_cublas_resolve_cublasZtpmv_v2, cudastub_cublas_bind_cublasZtpmv_v2);
@@ -35932,7 +36636,8 @@ static cublasStatus_t cublasZtpmv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasZtpmv_v2_fn fn = cublasZtpmv_v2_choose();
 
-	atomic_store_explicit(&cublasZtpmv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZtpmv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -35966,7 +36671,7 @@ void *cudastub_cublas_bind_cublasZtpmv_v2_64(void)
 {
 	void *fn = (void *)cublasZtpmv_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZtpmv_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZtpmv_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZtpmv_v2_64, cudastub_cublas_slot_cublasZtpmv_v2_64, cudastub_cublas_resolve_cublasZtpmv_v2_64, cudastub_cublas_bind_cublasZtpmv_v2_64);
@@ -35981,7 +36686,8 @@ static cublasStatus_t cublasZtpmv_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasZtpmv_v2_64_fn fn = cublasZtpmv_v2_64_choose();
 
-	atomic_store_explicit(&cublasZtpmv_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZtpmv_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -36012,7 +36718,7 @@ void *cudastub_cublas_bind_cublasZtpsv(void)
 {
 	void *fn = (void *)cublasZtpsv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZtpsv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZtpsv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZtpsv, cudastub_cublas_slot_cublasZtpsv, cudastub_cublas_resolve_cublasZtpsv, cudastub_cublas_bind_cublasZtpsv);
@@ -36027,7 +36733,8 @@ static void cublasZtpsv_resolve(char a0, char a1, char a2, int a3, const cuDoubl
 {
 	cublasZtpsv_fn fn = cublasZtpsv_choose();
 
-	atomic_store_explicit(&cublasZtpsv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZtpsv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -36061,7 +36768,7 @@ void *cudastub_cublas_bind_cublasZtpsv_v2(void)
 {
 	void *fn = (void *)cublasZtpsv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZtpsv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZtpsv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZtpsv_v2, cudastub_cublas_slot_cublasZtpsv_v2, cudastub_cublas_resolve_cublasZtpsv_v2, cudastub_cublas_bind_cublasZtpsv_v2);
@@ -36076,7 +36783,8 @@ static cublasStatus_t cublasZtpsv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasZtpsv_v2_fn fn = cublasZtpsv_v2_choose();
 
-	atomic_store_explicit(&cublasZtpsv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZtpsv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -36110,7 +36818,7 @@ void *cudastub_cublas_bind_cublasZtpsv_v2_64(void)
 {
 	void *fn = (void *)cublasZtpsv_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZtpsv_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZtpsv_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZtpsv_v2_64, cudastub_cublas_slot_cublasZtpsv_v2_64, cudastub_cublas_resolve_cublasZtpsv_v2_64, cudastub_cublas_bind_cublasZtpsv_v2_64);
@@ -36125,7 +36833,8 @@ static cublasStatus_t cublasZtpsv_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasZtpsv_v2_64_fn fn = cublasZtpsv_v2_64_choose();
 
-	atomic_store_explicit(&cublasZtpsv_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZtpsv_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -36157,7 +36866,7 @@ void *cudastub_cublas_bind_cublasZtpttr(void)
 {
 	void *fn = (void *)cublasZtpttr_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZtpttr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZtpttr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZtpttr, cudastub_cublas_slot_cublasZtpttr, cudastub_cublas_resolve_cublasZtpttr, cudastub_cublas_bind_cublasZtpttr);
@@ -36172,7 +36881,8 @@ static cublasStatus_t cublasZtpttr_resolve(cublasHandle_t a0, cublasFillMode_t a
 {
 	cublasZtpttr_fn fn = cublasZtpttr_choose();
 
-	atomic_store_explicit(&cublasZtpttr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZtpttr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -36207,7 +36917,7 @@ void *cudastub_cublas_bind_cublasZtrmm(void)
 {
 	void *fn = (void *)cublasZtrmm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZtrmm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZtrmm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZtrmm, cudastub_cublas_slot_cublasZtrmm, cudastub_cublas_resolve_cublasZtrmm, cudastub_cublas_bind_cublasZtrmm);
@@ -36222,7 +36932,8 @@ static void cublasZtrmm_resolve(char a0, char a1, char a2, char a3, int a4, int 
 {
 	cublasZtrmm_fn fn = cublasZtrmm_choose();
 
-	atomic_store_explicit(&cublasZtrmm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZtrmm_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -36262,7 +36973,7 @@ void *cudastub_cublas_bind_cublasZtrmm_v2(void)
 {
 	void *fn = (void *)cublasZtrmm_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZtrmm_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZtrmm_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZtrmm_v2, cudastub_cublas_slot_cublasZtrmm_v2, cudastub_cublas_resolve_cublasZtrmm_v2, cudastub_cublas_bind_cublasZtrmm_v2);
@@ -36277,7 +36988,8 @@ static cublasStatus_t cublasZtrmm_v2_resolve(cublasHandle_t a0, cublasSideMode_t
 {
 	cublasZtrmm_v2_fn fn = cublasZtrmm_v2_choose();
 
-	atomic_store_explicit(&cublasZtrmm_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZtrmm_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -36317,7 +37029,7 @@ void *cudastub_cublas_bind_cublasZtrmm_v2_64(void)
 {
 	void *fn = (void *)cublasZtrmm_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZtrmm_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZtrmm_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZtrmm_v2_64, cudastub_cublas_slot_cublasZtrmm_v2_64, cudastub_cublas_resolve_cublasZtrmm_v2_64, cudastub_cublas_bind_cublasZtrmm_v2_64);
@@ -36332,7 +37044,8 @@ static cublasStatus_t cublasZtrmm_v2_64_resolve(cublasHandle_t a0, cublasSideMod
 {
 	cublasZtrmm_v2_64_fn fn = cublasZtrmm_v2_64_choose();
 
-	atomic_store_explicit(&cublasZtrmm_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZtrmm_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -36364,7 +37077,7 @@ void *cudastub_cublas_bind_cublasZtrmv(void)
 {
 	void *fn = (void *)cublasZtrmv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZtrmv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZtrmv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZtrmv, cudastub_cublas_slot_cublasZtrmv, cudastub_cublas_resolve_cublasZtrmv, cudastub_cublas_bind_cublasZtrmv);
@@ -36379,7 +37092,8 @@ static void cublasZtrmv_resolve(char a0, char a1, char a2, int a3, const cuDoubl
 {
 	cublasZtrmv_fn fn = cublasZtrmv_choose();
 
-	atomic_store_explicit(&cublasZtrmv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZtrmv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -36414,7 +37128,7 @@ void *cudastub_cublas_bind_cublasZtrmv_v2(void)
 {
 	void *fn = (void *)cublasZtrmv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZtrmv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZtrmv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZtrmv_v2, cudastub_cublas_slot_cublasZtrmv_v2, cudastub_cublas_resolve_cublasZtrmv_v2, cudastub_cublas_bind_cublasZtrmv_v2);
@@ -36429,7 +37143,8 @@ static cublasStatus_t cublasZtrmv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasZtrmv_v2_fn fn = cublasZtrmv_v2_choose();
 
-	atomic_store_explicit(&cublasZtrmv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZtrmv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -36464,7 +37179,7 @@ void *cudastub_cublas_bind_cublasZtrmv_v2_64(void)
 {
 	void *fn = (void *)cublasZtrmv_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZtrmv_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZtrmv_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZtrmv_v2_64, cudastub_cublas_slot_cublasZtrmv_v2_64, cudastub_cublas_resolve_cublasZtrmv_v2_64, cudastub_cublas_bind_cublasZtrmv_v2_64);
@@ -36479,7 +37194,8 @@ static cublasStatus_t cublasZtrmv_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasZtrmv_v2_64_fn fn = cublasZtrmv_v2_64_choose();
 
-	atomic_store_explicit(&cublasZtrmv_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZtrmv_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -36514,7 +37230,7 @@ void *cudastub_cublas_bind_cublasZtrsm(void)
 {
 	void *fn = (void *)cublasZtrsm_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZtrsm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZtrsm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZtrsm, cudastub_cublas_slot_cublasZtrsm, cudastub_cublas_resolve_cublasZtrsm, cudastub_cublas_bind_cublasZtrsm);
@@ -36529,7 +37245,8 @@ static void cublasZtrsm_resolve(char a0, char a1, char a2, char a3, int a4, int 
 {
 	cublasZtrsm_fn fn = cublasZtrsm_choose();
 
-	atomic_store_explicit(&cublasZtrsm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZtrsm_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -36568,7 +37285,7 @@ void *cudastub_cublas_bind_cublasZtrsmBatched(void)
 {
 	void *fn = (void *)cublasZtrsmBatched_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZtrsmBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZtrsmBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZtrsmBatched, cudastub_cublas_slot_cublasZtrsmBatched, cudastub_cublas_resolve_cublasZtrsmBatched, cudastub_cublas_bind_cublasZtrsmBatched);
@@ -36583,7 +37300,8 @@ static cublasStatus_t cublasZtrsmBatched_resolve(cublasHandle_t a0, cublasSideMo
 {
 	cublasZtrsmBatched_fn fn = cublasZtrsmBatched_choose();
 
-	atomic_store_explicit(&cublasZtrsmBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZtrsmBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -36622,7 +37340,7 @@ void *cudastub_cublas_bind_cublasZtrsmBatched_64(void)
 {
 	void *fn = (void *)cublasZtrsmBatched_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZtrsmBatched_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZtrsmBatched_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZtrsmBatched_64, cudastub_cublas_slot_cublasZtrsmBatched_64, cudastub_cublas_resolve_cublasZtrsmBatched_64, cudastub_cublas_bind_cublasZtrsmBatched_64);
@@ -36637,7 +37355,8 @@ static cublasStatus_t cublasZtrsmBatched_64_resolve(cublasHandle_t a0, cublasSid
 {
 	cublasZtrsmBatched_64_fn fn = cublasZtrsmBatched_64_choose();
 
-	atomic_store_explicit(&cublasZtrsmBatched_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZtrsmBatched_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -36675,7 +37394,7 @@ void *cudastub_cublas_bind_cublasZtrsm_v2(void)
 {
 	void *fn = (void *)cublasZtrsm_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZtrsm_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZtrsm_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZtrsm_v2, cudastub_cublas_slot_cublasZtrsm_v2, cudastub_cublas_resolve_cublasZtrsm_v2, cudastub_cublas_bind_cublasZtrsm_v2);
@@ -36690,7 +37409,8 @@ static cublasStatus_t cublasZtrsm_v2_resolve(cublasHandle_t a0, cublasSideMode_t
 {
 	cublasZtrsm_v2_fn fn = cublasZtrsm_v2_choose();
 
-	atomic_store_explicit(&cublasZtrsm_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZtrsm_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -36728,7 +37448,7 @@ void *cudastub_cublas_bind_cublasZtrsm_v2_64(void)
 {
 	void *fn = (void *)cublasZtrsm_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZtrsm_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZtrsm_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZtrsm_v2_64, cudastub_cublas_slot_cublasZtrsm_v2_64, cudastub_cublas_resolve_cublasZtrsm_v2_64, cudastub_cublas_bind_cublasZtrsm_v2_64);
@@ -36743,7 +37463,8 @@ static cublasStatus_t cublasZtrsm_v2_64_resolve(cublasHandle_t a0, cublasSideMod
 {
 	cublasZtrsm_v2_64_fn fn = cublasZtrsm_v2_64_choose();
 
-	atomic_store_explicit(&cublasZtrsm_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZtrsm_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -36775,7 +37496,7 @@ void *cudastub_cublas_bind_cublasZtrsv(void)
 {
 	void *fn = (void *)cublasZtrsv_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZtrsv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZtrsv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZtrsv, cudastub_cublas_slot_cublasZtrsv, cudastub_cublas_resolve_cublasZtrsv, cudastub_cublas_bind_cublasZtrsv);
@@ -36790,7 +37511,8 @@ static void cublasZtrsv_resolve(char a0, char a1, char a2, int a3, const cuDoubl
 {
 	cublasZtrsv_fn fn = cublasZtrsv_choose();
 
-	atomic_store_explicit(&cublasZtrsv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZtrsv_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -36825,7 +37547,7 @@ void *cudastub_cublas_bind_cublasZtrsv_v2(void)
 {
 	void *fn = (void *)cublasZtrsv_v2_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZtrsv_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZtrsv_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZtrsv_v2, cudastub_cublas_slot_cublasZtrsv_v2, cudastub_cublas_resolve_cublasZtrsv_v2, cudastub_cublas_bind_cublasZtrsv_v2);
@@ -36840,7 +37562,8 @@ static cublasStatus_t cublasZtrsv_v2_resolve(cublasHandle_t a0, cublasFillMode_t
 {
 	cublasZtrsv_v2_fn fn = cublasZtrsv_v2_choose();
 
-	atomic_store_explicit(&cublasZtrsv_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZtrsv_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -36875,7 +37598,7 @@ void *cudastub_cublas_bind_cublasZtrsv_v2_64(void)
 {
 	void *fn = (void *)cublasZtrsv_v2_64_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZtrsv_v2_64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZtrsv_v2_64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZtrsv_v2_64, cudastub_cublas_slot_cublasZtrsv_v2_64, cudastub_cublas_resolve_cublasZtrsv_v2_64, cudastub_cublas_bind_cublasZtrsv_v2_64);
@@ -36890,7 +37613,8 @@ static cublasStatus_t cublasZtrsv_v2_64_resolve(cublasHandle_t a0, cublasFillMod
 {
 	cublasZtrsv_v2_64_fn fn = cublasZtrsv_v2_64_choose();
 
-	atomic_store_explicit(&cublasZtrsv_v2_64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZtrsv_v2_64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -36922,7 +37646,7 @@ void *cudastub_cublas_bind_cublasZtrttp(void)
 {
 	void *fn = (void *)cublasZtrttp_choose();
 
-	atomic_store_explicit(&cudastub_cublas_slot_cublasZtrttp, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublas_library, &cudastub_cublas_slot_cublasZtrttp, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZtrttp, cudastub_cublas_slot_cublasZtrttp, cudastub_cublas_resolve_cublasZtrttp, cudastub_cublas_bind_cublasZtrttp);
@@ -36937,7 +37661,8 @@ static cublasStatus_t cublasZtrttp_resolve(cublasHandle_t a0, cublasFillMode_t a
 {
 	cublasZtrttp_fn fn = cublasZtrttp_choose();
 
-	atomic_store_explicit(&cublasZtrttp_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublas_library))
+		atomic_store_explicit(&cublasZtrttp_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif

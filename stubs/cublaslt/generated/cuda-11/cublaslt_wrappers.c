@@ -94,7 +94,7 @@ void *cudastub_cublaslt_bind_cublasLtCreate(void)
 {
 	void *fn = (void *)cublasLtCreate_choose();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtCreate, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtCreate, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtCreate, cudastub_cublaslt_slot_cublasLtCreate, cudastub_cublaslt_resolve_cublasLtCreate, cudastub_cublaslt_bind_cublasLtCreate);
@@ -109,7 +109,8 @@ static cublasStatus_t cublasLtCreate_resolve(cublasLtHandle_t *a0)
 {
 	cublasLtCreate_fn fn = cublasLtCreate_choose();
 
-	atomic_store_explicit(&cublasLtCreate_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublaslt_library))
+		atomic_store_explicit(&cublasLtCreate_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -136,7 +137,7 @@ void *cudastub_cublaslt_bind_cublasLtDestroy(void)
 {
 	void *fn = (void *)cublasLtDestroy_choose();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtDestroy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtDestroy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtDestroy, cudastub_cublaslt_slot_cublasLtDestroy, cudastub_cublaslt_resolve_cublasLtDestroy, cudastub_cublaslt_bind_cublasLtDestroy);
@@ -151,7 +152,8 @@ static cublasStatus_t cublasLtDestroy_resolve(cublasLtHandle_t a0)
 {
 	cublasLtDestroy_fn fn = cublasLtDestroy_choose();
 
-	atomic_store_explicit(&cublasLtDestroy_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublaslt_library))
+		atomic_store_explicit(&cublasLtDestroy_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -178,7 +180,7 @@ void *cudastub_cublaslt_bind_cublasLtGetCudartVersion(void)
 {
 	void *fn = (void *)cublasLtGetCudartVersion_choose();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtGetCudartVersion, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtGetCudartVersion, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtGetCudartVersion, cudastub_cublaslt_slot_cublasLtGetCudartVersion, cudastub_cublaslt_resolve_cublasLtGetCudartVersion, cudastub_cublaslt_bind_cublasLtGetCudartVersion);
@@ -193,7 +195,8 @@ static size_t cublasLtGetCudartVersion_resolve(void)
 {
 	cublasLtGetCudartVersion_fn fn = cublasLtGetCudartVersion_choose();
 
-	atomic_store_explicit(&cublasLtGetCudartVersion_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublaslt_library))
+		atomic_store_explicit(&cublasLtGetCudartVersion_slot, fn, memory_order_release);
 	return fn();
 }
 #endif
@@ -223,7 +226,7 @@ void *cudastub_cublaslt_bind_cublasLtGetProperty(void)
 {
 	void *fn = (void *)cublasLtGetProperty_choose();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtGetProperty, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtGetProperty, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtGetProperty, cudastub_cublaslt_slot_cublasLtGetProperty, cudastub_cublaslt_resolve_cublasLtGetProperty, cudastub_cublaslt_bind_cublasLtGetProperty);
@@ -238,7 +241,8 @@ static cublasStatus_t cublasLtGetProperty_resolve(libraryPropertyType a0, int *a
 {
 	cublasLtGetProperty_fn fn = cublasLtGetProperty_choose();
 
-	atomic_store_explicit(&cublasLtGetProperty_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublaslt_library))
+		atomic_store_explicit(&cublasLtGetProperty_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -266,7 +270,7 @@ void *cudastub_cublaslt_bind_cublasLtGetStatusName(void)
 {
 	void *fn = (void *)cublasLtGetStatusName_choose();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtGetStatusName, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtGetStatusName, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtGetStatusName, cudastub_cublaslt_slot_cublasLtGetStatusName, cudastub_cublaslt_resolve_cublasLtGetStatusName, cudastub_cublaslt_bind_cublasLtGetStatusName);
@@ -281,7 +285,8 @@ static const char * cublasLtGetStatusName_resolve(cublasStatus_t a0)
 {
 	cublasLtGetStatusName_fn fn = cublasLtGetStatusName_choose();
 
-	atomic_store_explicit(&cublasLtGetStatusName_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublaslt_library))
+		atomic_store_explicit(&cublasLtGetStatusName_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -312,7 +317,7 @@ void *cudastub_cublaslt_bind_cublasLtGetStatusString(void)
 {
 	void *fn = (void *)cublasLtGetStatusString_choose();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtGetStatusString, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtGetStatusString, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtGetStatusString, cudastub_cublaslt_slot_cublasLtGetStatusString, cudastub_cublaslt_resolve_cublasLtGetStatusString, cudastub_cublaslt_bind_cublasLtGetStatusString);
@@ -327,7 +332,8 @@ static const char * cublasLtGetStatusString_resolve(cublasStatus_t a0)
 {
 	cublasLtGetStatusString_fn fn = cublasLtGetStatusString_choose();
 
-	atomic_store_explicit(&cublasLtGetStatusString_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublaslt_library))
+		atomic_store_explicit(&cublasLtGetStatusString_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -354,7 +360,7 @@ void *cudastub_cublaslt_bind_cublasLtGetVersion(void)
 {
 	void *fn = (void *)cublasLtGetVersion_choose();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtGetVersion, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtGetVersion, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtGetVersion, cudastub_cublaslt_slot_cublasLtGetVersion, cudastub_cublaslt_resolve_cublasLtGetVersion, cudastub_cublaslt_bind_cublasLtGetVersion);
@@ -369,7 +375,8 @@ static size_t cublasLtGetVersion_resolve(void)
 {
 	cublasLtGetVersion_fn fn = cublasLtGetVersion_choose();
 
-	atomic_store_explicit(&cublasLtGetVersion_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublaslt_library))
+		atomic_store_explicit(&cublasLtGetVersion_slot, fn, memory_order_release);
 	return fn();
 }
 #endif
@@ -396,7 +403,7 @@ void *cudastub_cublaslt_bind_cublasLtHeuristicsCacheGetCapacity(void)
 {
 	void *fn = (void *)cublasLtHeuristicsCacheGetCapacity_choose();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtHeuristicsCacheGetCapacity, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtHeuristicsCacheGetCapacity, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtHeuristicsCacheGetCapacity, cudastub_cublaslt_slot_cublasLtHeuristicsCacheGetCapacity, cudastub_cublaslt_resolve_cublasLtHeuristicsCacheGetCapacity, cudastub_cublaslt_bind_cublasLtHeuristicsCacheGetCapacity);
@@ -411,7 +418,8 @@ static cublasStatus_t cublasLtHeuristicsCacheGetCapacity_resolve(size_t *a0)
 {
 	cublasLtHeuristicsCacheGetCapacity_fn fn = cublasLtHeuristicsCacheGetCapacity_choose();
 
-	atomic_store_explicit(&cublasLtHeuristicsCacheGetCapacity_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublaslt_library))
+		atomic_store_explicit(&cublasLtHeuristicsCacheGetCapacity_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -438,7 +446,7 @@ void *cudastub_cublaslt_bind_cublasLtHeuristicsCacheSetCapacity(void)
 {
 	void *fn = (void *)cublasLtHeuristicsCacheSetCapacity_choose();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtHeuristicsCacheSetCapacity, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtHeuristicsCacheSetCapacity, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtHeuristicsCacheSetCapacity, cudastub_cublaslt_slot_cublasLtHeuristicsCacheSetCapacity, cudastub_cublaslt_resolve_cublasLtHeuristicsCacheSetCapacity, cudastub_cublaslt_bind_cublasLtHeuristicsCacheSetCapacity);
@@ -453,7 +461,8 @@ static cublasStatus_t cublasLtHeuristicsCacheSetCapacity_resolve(size_t a0)
 {
 	cublasLtHeuristicsCacheSetCapacity_fn fn = cublasLtHeuristicsCacheSetCapacity_choose();
 
-	atomic_store_explicit(&cublasLtHeuristicsCacheSetCapacity_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublaslt_library))
+		atomic_store_explicit(&cublasLtHeuristicsCacheSetCapacity_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -479,7 +488,7 @@ void *cudastub_cublaslt_bind_cublasLtLoggerForceDisable(void)
 {
 	void *fn = (void *)cublasLtLoggerForceDisable_choose();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtLoggerForceDisable, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtLoggerForceDisable, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtLoggerForceDisable, cudastub_cublaslt_slot_cublasLtLoggerForceDisable, cudastub_cublaslt_resolve_cublasLtLoggerForceDisable, cudastub_cublaslt_bind_cublasLtLoggerForceDisable);
@@ -494,7 +503,8 @@ static cublasStatus_t cublasLtLoggerForceDisable_resolve(void)
 {
 	cublasLtLoggerForceDisable_fn fn = cublasLtLoggerForceDisable_choose();
 
-	atomic_store_explicit(&cublasLtLoggerForceDisable_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublaslt_library))
+		atomic_store_explicit(&cublasLtLoggerForceDisable_slot, fn, memory_order_release);
 	return fn();
 }
 #endif
@@ -521,7 +531,7 @@ void *cudastub_cublaslt_bind_cublasLtLoggerOpenFile(void)
 {
 	void *fn = (void *)cublasLtLoggerOpenFile_choose();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtLoggerOpenFile, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtLoggerOpenFile, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtLoggerOpenFile, cudastub_cublaslt_slot_cublasLtLoggerOpenFile, cudastub_cublaslt_resolve_cublasLtLoggerOpenFile, cudastub_cublaslt_bind_cublasLtLoggerOpenFile);
@@ -536,7 +546,8 @@ static cublasStatus_t cublasLtLoggerOpenFile_resolve(const char *a0)
 {
 	cublasLtLoggerOpenFile_fn fn = cublasLtLoggerOpenFile_choose();
 
-	atomic_store_explicit(&cublasLtLoggerOpenFile_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublaslt_library))
+		atomic_store_explicit(&cublasLtLoggerOpenFile_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -563,7 +574,7 @@ void *cudastub_cublaslt_bind_cublasLtLoggerSetCallback(void)
 {
 	void *fn = (void *)cublasLtLoggerSetCallback_choose();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtLoggerSetCallback, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtLoggerSetCallback, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtLoggerSetCallback, cudastub_cublaslt_slot_cublasLtLoggerSetCallback, cudastub_cublaslt_resolve_cublasLtLoggerSetCallback, cudastub_cublaslt_bind_cublasLtLoggerSetCallback);
@@ -578,7 +589,8 @@ static cublasStatus_t cublasLtLoggerSetCallback_resolve(cublasLtLoggerCallback_t
 {
 	cublasLtLoggerSetCallback_fn fn = cublasLtLoggerSetCallback_choose();
 
-	atomic_store_explicit(&cublasLtLoggerSetCallback_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublaslt_library))
+		atomic_store_explicit(&cublasLtLoggerSetCallback_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -605,7 +617,7 @@ void *cudastub_cublaslt_bind_cublasLtLoggerSetFile(void)
 {
 	void *fn = (void *)cublasLtLoggerSetFile_choose();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtLoggerSetFile, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtLoggerSetFile, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtLoggerSetFile, cudastub_cublaslt_slot_cublasLtLoggerSetFile, cudastub_cublaslt_resolve_cublasLtLoggerSetFile, cudastub_cublaslt_bind_cublasLtLoggerSetFile);
@@ -620,7 +632,8 @@ static cublasStatus_t cublasLtLoggerSetFile_resolve(FILE *a0)
 {
 	cublasLtLoggerSetFile_fn fn = cublasLtLoggerSetFile_choose();
 
-	atomic_store_explicit(&cublasLtLoggerSetFile_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublaslt_library))
+		atomic_store_explicit(&cublasLtLoggerSetFile_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -647,7 +660,7 @@ void *cudastub_cublaslt_bind_cublasLtLoggerSetLevel(void)
 {
 	void *fn = (void *)cublasLtLoggerSetLevel_choose();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtLoggerSetLevel, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtLoggerSetLevel, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtLoggerSetLevel, cudastub_cublaslt_slot_cublasLtLoggerSetLevel, cudastub_cublaslt_resolve_cublasLtLoggerSetLevel, cudastub_cublaslt_bind_cublasLtLoggerSetLevel);
@@ -662,7 +675,8 @@ static cublasStatus_t cublasLtLoggerSetLevel_resolve(int a0)
 {
 	cublasLtLoggerSetLevel_fn fn = cublasLtLoggerSetLevel_choose();
 
-	atomic_store_explicit(&cublasLtLoggerSetLevel_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublaslt_library))
+		atomic_store_explicit(&cublasLtLoggerSetLevel_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -689,7 +703,7 @@ void *cudastub_cublaslt_bind_cublasLtLoggerSetMask(void)
 {
 	void *fn = (void *)cublasLtLoggerSetMask_choose();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtLoggerSetMask, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtLoggerSetMask, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtLoggerSetMask, cudastub_cublaslt_slot_cublasLtLoggerSetMask, cudastub_cublaslt_resolve_cublasLtLoggerSetMask, cudastub_cublaslt_bind_cublasLtLoggerSetMask);
@@ -704,7 +718,8 @@ static cublasStatus_t cublasLtLoggerSetMask_resolve(int a0)
 {
 	cublasLtLoggerSetMask_fn fn = cublasLtLoggerSetMask_choose();
 
-	atomic_store_explicit(&cublasLtLoggerSetMask_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublaslt_library))
+		atomic_store_explicit(&cublasLtLoggerSetMask_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -746,7 +761,7 @@ void *cudastub_cublaslt_bind_cublasLtMatmul(void)
 {
 	void *fn = (void *)cublasLtMatmul_choose();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtMatmul, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtMatmul, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtMatmul, cudastub_cublaslt_slot_cublasLtMatmul, cudastub_cublaslt_resolve_cublasLtMatmul, cudastub_cublaslt_bind_cublasLtMatmul);
@@ -761,7 +776,8 @@ static cublasStatus_t cublasLtMatmul_resolve(cublasLtHandle_t a0, cublasLtMatmul
 {
 	cublasLtMatmul_fn fn = cublasLtMatmul_choose();
 
-	atomic_store_explicit(&cublasLtMatmul_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublaslt_library))
+		atomic_store_explicit(&cublasLtMatmul_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
 }
 #endif
@@ -792,7 +808,7 @@ void *cudastub_cublaslt_bind_cublasLtMatmulAlgoCapGetAttribute(void)
 {
 	void *fn = (void *)cublasLtMatmulAlgoCapGetAttribute_choose();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtMatmulAlgoCapGetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtMatmulAlgoCapGetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtMatmulAlgoCapGetAttribute, cudastub_cublaslt_slot_cublasLtMatmulAlgoCapGetAttribute, cudastub_cublaslt_resolve_cublasLtMatmulAlgoCapGetAttribute, cudastub_cublaslt_bind_cublasLtMatmulAlgoCapGetAttribute);
@@ -807,7 +823,8 @@ static cublasStatus_t cublasLtMatmulAlgoCapGetAttribute_resolve(const cublasLtMa
 {
 	cublasLtMatmulAlgoCapGetAttribute_fn fn = cublasLtMatmulAlgoCapGetAttribute_choose();
 
-	atomic_store_explicit(&cublasLtMatmulAlgoCapGetAttribute_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublaslt_library))
+		atomic_store_explicit(&cublasLtMatmulAlgoCapGetAttribute_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -841,7 +858,7 @@ void *cudastub_cublaslt_bind_cublasLtMatmulAlgoCheck(void)
 {
 	void *fn = (void *)cublasLtMatmulAlgoCheck_choose();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtMatmulAlgoCheck, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtMatmulAlgoCheck, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtMatmulAlgoCheck, cudastub_cublaslt_slot_cublasLtMatmulAlgoCheck, cudastub_cublaslt_resolve_cublasLtMatmulAlgoCheck, cudastub_cublaslt_bind_cublasLtMatmulAlgoCheck);
@@ -856,7 +873,8 @@ static cublasStatus_t cublasLtMatmulAlgoCheck_resolve(cublasLtHandle_t a0, cubla
 {
 	cublasLtMatmulAlgoCheck_fn fn = cublasLtMatmulAlgoCheck_choose();
 
-	atomic_store_explicit(&cublasLtMatmulAlgoCheck_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublaslt_library))
+		atomic_store_explicit(&cublasLtMatmulAlgoCheck_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -887,7 +905,7 @@ void *cudastub_cublaslt_bind_cublasLtMatmulAlgoConfigGetAttribute(void)
 {
 	void *fn = (void *)cublasLtMatmulAlgoConfigGetAttribute_choose();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtMatmulAlgoConfigGetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtMatmulAlgoConfigGetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtMatmulAlgoConfigGetAttribute, cudastub_cublaslt_slot_cublasLtMatmulAlgoConfigGetAttribute, cudastub_cublaslt_resolve_cublasLtMatmulAlgoConfigGetAttribute, cudastub_cublaslt_bind_cublasLtMatmulAlgoConfigGetAttribute);
@@ -902,7 +920,8 @@ static cublasStatus_t cublasLtMatmulAlgoConfigGetAttribute_resolve(const cublasL
 {
 	cublasLtMatmulAlgoConfigGetAttribute_fn fn = cublasLtMatmulAlgoConfigGetAttribute_choose();
 
-	atomic_store_explicit(&cublasLtMatmulAlgoConfigGetAttribute_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublaslt_library))
+		atomic_store_explicit(&cublasLtMatmulAlgoConfigGetAttribute_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -932,7 +951,7 @@ void *cudastub_cublaslt_bind_cublasLtMatmulAlgoConfigSetAttribute(void)
 {
 	void *fn = (void *)cublasLtMatmulAlgoConfigSetAttribute_choose();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtMatmulAlgoConfigSetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtMatmulAlgoConfigSetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtMatmulAlgoConfigSetAttribute, cudastub_cublaslt_slot_cublasLtMatmulAlgoConfigSetAttribute, cudastub_cublaslt_resolve_cublasLtMatmulAlgoConfigSetAttribute, cudastub_cublaslt_bind_cublasLtMatmulAlgoConfigSetAttribute);
@@ -947,7 +966,8 @@ static cublasStatus_t cublasLtMatmulAlgoConfigSetAttribute_resolve(cublasLtMatmu
 {
 	cublasLtMatmulAlgoConfigSetAttribute_fn fn = cublasLtMatmulAlgoConfigSetAttribute_choose();
 
-	atomic_store_explicit(&cublasLtMatmulAlgoConfigSetAttribute_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublaslt_library))
+		atomic_store_explicit(&cublasLtMatmulAlgoConfigSetAttribute_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -983,7 +1003,7 @@ void *cudastub_cublaslt_bind_cublasLtMatmulAlgoGetHeuristic(void)
 {
 	void *fn = (void *)cublasLtMatmulAlgoGetHeuristic_choose();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtMatmulAlgoGetHeuristic, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtMatmulAlgoGetHeuristic, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtMatmulAlgoGetHeuristic, cudastub_cublaslt_slot_cublasLtMatmulAlgoGetHeuristic, cudastub_cublaslt_resolve_cublasLtMatmulAlgoGetHeuristic, cudastub_cublaslt_bind_cublasLtMatmulAlgoGetHeuristic);
@@ -998,7 +1018,8 @@ static cublasStatus_t cublasLtMatmulAlgoGetHeuristic_resolve(cublasLtHandle_t a0
 {
 	cublasLtMatmulAlgoGetHeuristic_fn fn = cublasLtMatmulAlgoGetHeuristic_choose();
 
-	atomic_store_explicit(&cublasLtMatmulAlgoGetHeuristic_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublaslt_library))
+		atomic_store_explicit(&cublasLtMatmulAlgoGetHeuristic_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -1034,7 +1055,7 @@ void *cudastub_cublaslt_bind_cublasLtMatmulAlgoGetIds(void)
 {
 	void *fn = (void *)cublasLtMatmulAlgoGetIds_choose();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtMatmulAlgoGetIds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtMatmulAlgoGetIds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtMatmulAlgoGetIds, cudastub_cublaslt_slot_cublasLtMatmulAlgoGetIds, cudastub_cublaslt_resolve_cublasLtMatmulAlgoGetIds, cudastub_cublaslt_bind_cublasLtMatmulAlgoGetIds);
@@ -1049,7 +1070,8 @@ static cublasStatus_t cublasLtMatmulAlgoGetIds_resolve(cublasLtHandle_t a0, cubl
 {
 	cublasLtMatmulAlgoGetIds_fn fn = cublasLtMatmulAlgoGetIds_choose();
 
-	atomic_store_explicit(&cublasLtMatmulAlgoGetIds_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublaslt_library))
+		atomic_store_explicit(&cublasLtMatmulAlgoGetIds_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -1084,7 +1106,7 @@ void *cudastub_cublaslt_bind_cublasLtMatmulAlgoInit(void)
 {
 	void *fn = (void *)cublasLtMatmulAlgoInit_choose();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtMatmulAlgoInit, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtMatmulAlgoInit, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtMatmulAlgoInit, cudastub_cublaslt_slot_cublasLtMatmulAlgoInit, cudastub_cublaslt_resolve_cublasLtMatmulAlgoInit, cudastub_cublaslt_bind_cublasLtMatmulAlgoInit);
@@ -1099,7 +1121,8 @@ static cublasStatus_t cublasLtMatmulAlgoInit_resolve(cublasLtHandle_t a0, cublas
 {
 	cublasLtMatmulAlgoInit_fn fn = cublasLtMatmulAlgoInit_choose();
 
-	atomic_store_explicit(&cublasLtMatmulAlgoInit_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublaslt_library))
+		atomic_store_explicit(&cublasLtMatmulAlgoInit_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -1128,7 +1151,7 @@ void *cudastub_cublaslt_bind_cublasLtMatmulDescCreate(void)
 {
 	void *fn = (void *)cublasLtMatmulDescCreate_choose();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtMatmulDescCreate, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtMatmulDescCreate, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtMatmulDescCreate, cudastub_cublaslt_slot_cublasLtMatmulDescCreate, cudastub_cublaslt_resolve_cublasLtMatmulDescCreate, cudastub_cublaslt_bind_cublasLtMatmulDescCreate);
@@ -1143,7 +1166,8 @@ static cublasStatus_t cublasLtMatmulDescCreate_resolve(cublasLtMatmulDesc_t *a0,
 {
 	cublasLtMatmulDescCreate_fn fn = cublasLtMatmulDescCreate_choose();
 
-	atomic_store_explicit(&cublasLtMatmulDescCreate_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublaslt_library))
+		atomic_store_explicit(&cublasLtMatmulDescCreate_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -1170,7 +1194,7 @@ void *cudastub_cublaslt_bind_cublasLtMatmulDescDestroy(void)
 {
 	void *fn = (void *)cublasLtMatmulDescDestroy_choose();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtMatmulDescDestroy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtMatmulDescDestroy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtMatmulDescDestroy, cudastub_cublaslt_slot_cublasLtMatmulDescDestroy, cudastub_cublaslt_resolve_cublasLtMatmulDescDestroy, cudastub_cublaslt_bind_cublasLtMatmulDescDestroy);
@@ -1185,7 +1209,8 @@ static cublasStatus_t cublasLtMatmulDescDestroy_resolve(cublasLtMatmulDesc_t a0)
 {
 	cublasLtMatmulDescDestroy_fn fn = cublasLtMatmulDescDestroy_choose();
 
-	atomic_store_explicit(&cublasLtMatmulDescDestroy_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublaslt_library))
+		atomic_store_explicit(&cublasLtMatmulDescDestroy_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -1216,7 +1241,7 @@ void *cudastub_cublaslt_bind_cublasLtMatmulDescGetAttribute(void)
 {
 	void *fn = (void *)cublasLtMatmulDescGetAttribute_choose();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtMatmulDescGetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtMatmulDescGetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtMatmulDescGetAttribute, cudastub_cublaslt_slot_cublasLtMatmulDescGetAttribute, cudastub_cublaslt_resolve_cublasLtMatmulDescGetAttribute, cudastub_cublaslt_bind_cublasLtMatmulDescGetAttribute);
@@ -1231,7 +1256,8 @@ static cublasStatus_t cublasLtMatmulDescGetAttribute_resolve(cublasLtMatmulDesc_
 {
 	cublasLtMatmulDescGetAttribute_fn fn = cublasLtMatmulDescGetAttribute_choose();
 
-	atomic_store_explicit(&cublasLtMatmulDescGetAttribute_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublaslt_library))
+		atomic_store_explicit(&cublasLtMatmulDescGetAttribute_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -1260,7 +1286,7 @@ void *cudastub_cublaslt_bind_cublasLtMatmulDescInit(void)
 {
 	void *fn = (void *)cublasLtMatmulDescInit_choose();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtMatmulDescInit, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtMatmulDescInit, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtMatmulDescInit, cudastub_cublaslt_slot_cublasLtMatmulDescInit, cudastub_cublaslt_resolve_cublasLtMatmulDescInit, cudastub_cublaslt_bind_cublasLtMatmulDescInit);
@@ -1275,7 +1301,8 @@ static cublasStatus_t cublasLtMatmulDescInit_resolve(cublasLtMatmulDesc_t a0, cu
 {
 	cublasLtMatmulDescInit_fn fn = cublasLtMatmulDescInit_choose();
 
-	atomic_store_explicit(&cublasLtMatmulDescInit_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublaslt_library))
+		atomic_store_explicit(&cublasLtMatmulDescInit_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -1305,7 +1332,7 @@ void *cudastub_cublaslt_bind_cublasLtMatmulDescInit_internal(void)
 {
 	void *fn = (void *)cublasLtMatmulDescInit_internal_choose();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtMatmulDescInit_internal, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtMatmulDescInit_internal, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtMatmulDescInit_internal, cudastub_cublaslt_slot_cublasLtMatmulDescInit_internal, cudastub_cublaslt_resolve_cublasLtMatmulDescInit_internal, cudastub_cublaslt_bind_cublasLtMatmulDescInit_internal);
@@ -1320,7 +1347,8 @@ static cublasStatus_t cublasLtMatmulDescInit_internal_resolve(cublasLtMatmulDesc
 {
 	cublasLtMatmulDescInit_internal_fn fn = cublasLtMatmulDescInit_internal_choose();
 
-	atomic_store_explicit(&cublasLtMatmulDescInit_internal_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublaslt_library))
+		atomic_store_explicit(&cublasLtMatmulDescInit_internal_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -1350,7 +1378,7 @@ void *cudastub_cublaslt_bind_cublasLtMatmulDescSetAttribute(void)
 {
 	void *fn = (void *)cublasLtMatmulDescSetAttribute_choose();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtMatmulDescSetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtMatmulDescSetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtMatmulDescSetAttribute, cudastub_cublaslt_slot_cublasLtMatmulDescSetAttribute, cudastub_cublaslt_resolve_cublasLtMatmulDescSetAttribute, cudastub_cublaslt_bind_cublasLtMatmulDescSetAttribute);
@@ -1365,7 +1393,8 @@ static cublasStatus_t cublasLtMatmulDescSetAttribute_resolve(cublasLtMatmulDesc_
 {
 	cublasLtMatmulDescSetAttribute_fn fn = cublasLtMatmulDescSetAttribute_choose();
 
-	atomic_store_explicit(&cublasLtMatmulDescSetAttribute_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublaslt_library))
+		atomic_store_explicit(&cublasLtMatmulDescSetAttribute_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -1392,7 +1421,7 @@ void *cudastub_cublaslt_bind_cublasLtMatmulPreferenceCreate(void)
 {
 	void *fn = (void *)cublasLtMatmulPreferenceCreate_choose();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtMatmulPreferenceCreate, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtMatmulPreferenceCreate, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtMatmulPreferenceCreate, cudastub_cublaslt_slot_cublasLtMatmulPreferenceCreate, cudastub_cublaslt_resolve_cublasLtMatmulPreferenceCreate, cudastub_cublaslt_bind_cublasLtMatmulPreferenceCreate);
@@ -1407,7 +1436,8 @@ static cublasStatus_t cublasLtMatmulPreferenceCreate_resolve(cublasLtMatmulPrefe
 {
 	cublasLtMatmulPreferenceCreate_fn fn = cublasLtMatmulPreferenceCreate_choose();
 
-	atomic_store_explicit(&cublasLtMatmulPreferenceCreate_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublaslt_library))
+		atomic_store_explicit(&cublasLtMatmulPreferenceCreate_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -1434,7 +1464,7 @@ void *cudastub_cublaslt_bind_cublasLtMatmulPreferenceDestroy(void)
 {
 	void *fn = (void *)cublasLtMatmulPreferenceDestroy_choose();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtMatmulPreferenceDestroy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtMatmulPreferenceDestroy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtMatmulPreferenceDestroy, cudastub_cublaslt_slot_cublasLtMatmulPreferenceDestroy, cudastub_cublaslt_resolve_cublasLtMatmulPreferenceDestroy, cudastub_cublaslt_bind_cublasLtMatmulPreferenceDestroy);
@@ -1449,7 +1479,8 @@ static cublasStatus_t cublasLtMatmulPreferenceDestroy_resolve(cublasLtMatmulPref
 {
 	cublasLtMatmulPreferenceDestroy_fn fn = cublasLtMatmulPreferenceDestroy_choose();
 
-	atomic_store_explicit(&cublasLtMatmulPreferenceDestroy_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublaslt_library))
+		atomic_store_explicit(&cublasLtMatmulPreferenceDestroy_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -1480,7 +1511,7 @@ void *cudastub_cublaslt_bind_cublasLtMatmulPreferenceGetAttribute(void)
 {
 	void *fn = (void *)cublasLtMatmulPreferenceGetAttribute_choose();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtMatmulPreferenceGetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtMatmulPreferenceGetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtMatmulPreferenceGetAttribute, cudastub_cublaslt_slot_cublasLtMatmulPreferenceGetAttribute, cudastub_cublaslt_resolve_cublasLtMatmulPreferenceGetAttribute, cudastub_cublaslt_bind_cublasLtMatmulPreferenceGetAttribute);
@@ -1495,7 +1526,8 @@ static cublasStatus_t cublasLtMatmulPreferenceGetAttribute_resolve(cublasLtMatmu
 {
 	cublasLtMatmulPreferenceGetAttribute_fn fn = cublasLtMatmulPreferenceGetAttribute_choose();
 
-	atomic_store_explicit(&cublasLtMatmulPreferenceGetAttribute_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublaslt_library))
+		atomic_store_explicit(&cublasLtMatmulPreferenceGetAttribute_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -1522,7 +1554,7 @@ void *cudastub_cublaslt_bind_cublasLtMatmulPreferenceInit(void)
 {
 	void *fn = (void *)cublasLtMatmulPreferenceInit_choose();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtMatmulPreferenceInit, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtMatmulPreferenceInit, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtMatmulPreferenceInit, cudastub_cublaslt_slot_cublasLtMatmulPreferenceInit, cudastub_cublaslt_resolve_cublasLtMatmulPreferenceInit, cudastub_cublaslt_bind_cublasLtMatmulPreferenceInit);
@@ -1537,7 +1569,8 @@ static cublasStatus_t cublasLtMatmulPreferenceInit_resolve(cublasLtMatmulPrefere
 {
 	cublasLtMatmulPreferenceInit_fn fn = cublasLtMatmulPreferenceInit_choose();
 
-	atomic_store_explicit(&cublasLtMatmulPreferenceInit_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublaslt_library))
+		atomic_store_explicit(&cublasLtMatmulPreferenceInit_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -1565,7 +1598,7 @@ void *cudastub_cublaslt_bind_cublasLtMatmulPreferenceInit_internal(void)
 {
 	void *fn = (void *)cublasLtMatmulPreferenceInit_internal_choose();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtMatmulPreferenceInit_internal, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtMatmulPreferenceInit_internal, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtMatmulPreferenceInit_internal, cudastub_cublaslt_slot_cublasLtMatmulPreferenceInit_internal, cudastub_cublaslt_resolve_cublasLtMatmulPreferenceInit_internal, cudastub_cublaslt_bind_cublasLtMatmulPreferenceInit_internal);
@@ -1580,7 +1613,8 @@ static cublasStatus_t cublasLtMatmulPreferenceInit_internal_resolve(cublasLtMatm
 {
 	cublasLtMatmulPreferenceInit_internal_fn fn = cublasLtMatmulPreferenceInit_internal_choose();
 
-	atomic_store_explicit(&cublasLtMatmulPreferenceInit_internal_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublaslt_library))
+		atomic_store_explicit(&cublasLtMatmulPreferenceInit_internal_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -1610,7 +1644,7 @@ void *cudastub_cublaslt_bind_cublasLtMatmulPreferenceSetAttribute(void)
 {
 	void *fn = (void *)cublasLtMatmulPreferenceSetAttribute_choose();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtMatmulPreferenceSetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtMatmulPreferenceSetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtMatmulPreferenceSetAttribute, cudastub_cublaslt_slot_cublasLtMatmulPreferenceSetAttribute, cudastub_cublaslt_resolve_cublasLtMatmulPreferenceSetAttribute, cudastub_cublaslt_bind_cublasLtMatmulPreferenceSetAttribute);
@@ -1625,7 +1659,8 @@ static cublasStatus_t cublasLtMatmulPreferenceSetAttribute_resolve(cublasLtMatmu
 {
 	cublasLtMatmulPreferenceSetAttribute_fn fn = cublasLtMatmulPreferenceSetAttribute_choose();
 
-	atomic_store_explicit(&cublasLtMatmulPreferenceSetAttribute_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublaslt_library))
+		atomic_store_explicit(&cublasLtMatmulPreferenceSetAttribute_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -1656,7 +1691,7 @@ void *cudastub_cublaslt_bind_cublasLtMatrixLayoutCreate(void)
 {
 	void *fn = (void *)cublasLtMatrixLayoutCreate_choose();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtMatrixLayoutCreate, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtMatrixLayoutCreate, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtMatrixLayoutCreate, cudastub_cublaslt_slot_cublasLtMatrixLayoutCreate, cudastub_cublaslt_resolve_cublasLtMatrixLayoutCreate, cudastub_cublaslt_bind_cublasLtMatrixLayoutCreate);
@@ -1671,7 +1706,8 @@ static cublasStatus_t cublasLtMatrixLayoutCreate_resolve(cublasLtMatrixLayout_t 
 {
 	cublasLtMatrixLayoutCreate_fn fn = cublasLtMatrixLayoutCreate_choose();
 
-	atomic_store_explicit(&cublasLtMatrixLayoutCreate_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublaslt_library))
+		atomic_store_explicit(&cublasLtMatrixLayoutCreate_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -1698,7 +1734,7 @@ void *cudastub_cublaslt_bind_cublasLtMatrixLayoutDestroy(void)
 {
 	void *fn = (void *)cublasLtMatrixLayoutDestroy_choose();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtMatrixLayoutDestroy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtMatrixLayoutDestroy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtMatrixLayoutDestroy, cudastub_cublaslt_slot_cublasLtMatrixLayoutDestroy, cudastub_cublaslt_resolve_cublasLtMatrixLayoutDestroy, cudastub_cublaslt_bind_cublasLtMatrixLayoutDestroy);
@@ -1713,7 +1749,8 @@ static cublasStatus_t cublasLtMatrixLayoutDestroy_resolve(cublasLtMatrixLayout_t
 {
 	cublasLtMatrixLayoutDestroy_fn fn = cublasLtMatrixLayoutDestroy_choose();
 
-	atomic_store_explicit(&cublasLtMatrixLayoutDestroy_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublaslt_library))
+		atomic_store_explicit(&cublasLtMatrixLayoutDestroy_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -1744,7 +1781,7 @@ void *cudastub_cublaslt_bind_cublasLtMatrixLayoutGetAttribute(void)
 {
 	void *fn = (void *)cublasLtMatrixLayoutGetAttribute_choose();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtMatrixLayoutGetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtMatrixLayoutGetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtMatrixLayoutGetAttribute, cudastub_cublaslt_slot_cublasLtMatrixLayoutGetAttribute, cudastub_cublaslt_resolve_cublasLtMatrixLayoutGetAttribute, cudastub_cublaslt_bind_cublasLtMatrixLayoutGetAttribute);
@@ -1759,7 +1796,8 @@ static cublasStatus_t cublasLtMatrixLayoutGetAttribute_resolve(cublasLtMatrixLay
 {
 	cublasLtMatrixLayoutGetAttribute_fn fn = cublasLtMatrixLayoutGetAttribute_choose();
 
-	atomic_store_explicit(&cublasLtMatrixLayoutGetAttribute_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublaslt_library))
+		atomic_store_explicit(&cublasLtMatrixLayoutGetAttribute_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -1790,7 +1828,7 @@ void *cudastub_cublaslt_bind_cublasLtMatrixLayoutInit(void)
 {
 	void *fn = (void *)cublasLtMatrixLayoutInit_choose();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtMatrixLayoutInit, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtMatrixLayoutInit, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtMatrixLayoutInit, cudastub_cublaslt_slot_cublasLtMatrixLayoutInit, cudastub_cublaslt_resolve_cublasLtMatrixLayoutInit, cudastub_cublaslt_bind_cublasLtMatrixLayoutInit);
@@ -1805,7 +1843,8 @@ static cublasStatus_t cublasLtMatrixLayoutInit_resolve(cublasLtMatrixLayout_t a0
 {
 	cublasLtMatrixLayoutInit_fn fn = cublasLtMatrixLayoutInit_choose();
 
-	atomic_store_explicit(&cublasLtMatrixLayoutInit_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublaslt_library))
+		atomic_store_explicit(&cublasLtMatrixLayoutInit_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -1837,7 +1876,7 @@ void *cudastub_cublaslt_bind_cublasLtMatrixLayoutInit_internal(void)
 {
 	void *fn = (void *)cublasLtMatrixLayoutInit_internal_choose();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtMatrixLayoutInit_internal, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtMatrixLayoutInit_internal, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtMatrixLayoutInit_internal, cudastub_cublaslt_slot_cublasLtMatrixLayoutInit_internal, cudastub_cublaslt_resolve_cublasLtMatrixLayoutInit_internal, cudastub_cublaslt_bind_cublasLtMatrixLayoutInit_internal);
@@ -1852,7 +1891,8 @@ static cublasStatus_t cublasLtMatrixLayoutInit_internal_resolve(cublasLtMatrixLa
 {
 	cublasLtMatrixLayoutInit_internal_fn fn = cublasLtMatrixLayoutInit_internal_choose();
 
-	atomic_store_explicit(&cublasLtMatrixLayoutInit_internal_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublaslt_library))
+		atomic_store_explicit(&cublasLtMatrixLayoutInit_internal_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -1882,7 +1922,7 @@ void *cudastub_cublaslt_bind_cublasLtMatrixLayoutSetAttribute(void)
 {
 	void *fn = (void *)cublasLtMatrixLayoutSetAttribute_choose();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtMatrixLayoutSetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtMatrixLayoutSetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtMatrixLayoutSetAttribute, cudastub_cublaslt_slot_cublasLtMatrixLayoutSetAttribute, cudastub_cublaslt_resolve_cublasLtMatrixLayoutSetAttribute, cudastub_cublaslt_bind_cublasLtMatrixLayoutSetAttribute);
@@ -1897,7 +1937,8 @@ static cublasStatus_t cublasLtMatrixLayoutSetAttribute_resolve(cublasLtMatrixLay
 {
 	cublasLtMatrixLayoutSetAttribute_fn fn = cublasLtMatrixLayoutSetAttribute_choose();
 
-	atomic_store_explicit(&cublasLtMatrixLayoutSetAttribute_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublaslt_library))
+		atomic_store_explicit(&cublasLtMatrixLayoutSetAttribute_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -1934,7 +1975,7 @@ void *cudastub_cublaslt_bind_cublasLtMatrixTransform(void)
 {
 	void *fn = (void *)cublasLtMatrixTransform_choose();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtMatrixTransform, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtMatrixTransform, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtMatrixTransform, cudastub_cublaslt_slot_cublasLtMatrixTransform, cudastub_cublaslt_resolve_cublasLtMatrixTransform, cudastub_cublaslt_bind_cublasLtMatrixTransform);
@@ -1949,7 +1990,8 @@ static cublasStatus_t cublasLtMatrixTransform_resolve(cublasLtHandle_t a0, cubla
 {
 	cublasLtMatrixTransform_fn fn = cublasLtMatrixTransform_choose();
 
-	atomic_store_explicit(&cublasLtMatrixTransform_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublaslt_library))
+		atomic_store_explicit(&cublasLtMatrixTransform_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -1977,7 +2019,7 @@ void *cudastub_cublaslt_bind_cublasLtMatrixTransformDescCreate(void)
 {
 	void *fn = (void *)cublasLtMatrixTransformDescCreate_choose();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtMatrixTransformDescCreate, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtMatrixTransformDescCreate, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtMatrixTransformDescCreate, cudastub_cublaslt_slot_cublasLtMatrixTransformDescCreate, cudastub_cublaslt_resolve_cublasLtMatrixTransformDescCreate, cudastub_cublaslt_bind_cublasLtMatrixTransformDescCreate);
@@ -1992,7 +2034,8 @@ static cublasStatus_t cublasLtMatrixTransformDescCreate_resolve(cublasLtMatrixTr
 {
 	cublasLtMatrixTransformDescCreate_fn fn = cublasLtMatrixTransformDescCreate_choose();
 
-	atomic_store_explicit(&cublasLtMatrixTransformDescCreate_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublaslt_library))
+		atomic_store_explicit(&cublasLtMatrixTransformDescCreate_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -2019,7 +2062,7 @@ void *cudastub_cublaslt_bind_cublasLtMatrixTransformDescDestroy(void)
 {
 	void *fn = (void *)cublasLtMatrixTransformDescDestroy_choose();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtMatrixTransformDescDestroy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtMatrixTransformDescDestroy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtMatrixTransformDescDestroy, cudastub_cublaslt_slot_cublasLtMatrixTransformDescDestroy, cudastub_cublaslt_resolve_cublasLtMatrixTransformDescDestroy, cudastub_cublaslt_bind_cublasLtMatrixTransformDescDestroy);
@@ -2034,7 +2077,8 @@ static cublasStatus_t cublasLtMatrixTransformDescDestroy_resolve(cublasLtMatrixT
 {
 	cublasLtMatrixTransformDescDestroy_fn fn = cublasLtMatrixTransformDescDestroy_choose();
 
-	atomic_store_explicit(&cublasLtMatrixTransformDescDestroy_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublaslt_library))
+		atomic_store_explicit(&cublasLtMatrixTransformDescDestroy_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -2065,7 +2109,7 @@ void *cudastub_cublaslt_bind_cublasLtMatrixTransformDescGetAttribute(void)
 {
 	void *fn = (void *)cublasLtMatrixTransformDescGetAttribute_choose();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtMatrixTransformDescGetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtMatrixTransformDescGetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtMatrixTransformDescGetAttribute, cudastub_cublaslt_slot_cublasLtMatrixTransformDescGetAttribute, cudastub_cublaslt_resolve_cublasLtMatrixTransformDescGetAttribute, cudastub_cublaslt_bind_cublasLtMatrixTransformDescGetAttribute);
@@ -2080,7 +2124,8 @@ static cublasStatus_t cublasLtMatrixTransformDescGetAttribute_resolve(cublasLtMa
 {
 	cublasLtMatrixTransformDescGetAttribute_fn fn = cublasLtMatrixTransformDescGetAttribute_choose();
 
-	atomic_store_explicit(&cublasLtMatrixTransformDescGetAttribute_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublaslt_library))
+		atomic_store_explicit(&cublasLtMatrixTransformDescGetAttribute_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -2108,7 +2153,7 @@ void *cudastub_cublaslt_bind_cublasLtMatrixTransformDescInit(void)
 {
 	void *fn = (void *)cublasLtMatrixTransformDescInit_choose();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtMatrixTransformDescInit, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtMatrixTransformDescInit, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtMatrixTransformDescInit, cudastub_cublaslt_slot_cublasLtMatrixTransformDescInit, cudastub_cublaslt_resolve_cublasLtMatrixTransformDescInit, cudastub_cublaslt_bind_cublasLtMatrixTransformDescInit);
@@ -2123,7 +2168,8 @@ static cublasStatus_t cublasLtMatrixTransformDescInit_resolve(cublasLtMatrixTran
 {
 	cublasLtMatrixTransformDescInit_fn fn = cublasLtMatrixTransformDescInit_choose();
 
-	atomic_store_explicit(&cublasLtMatrixTransformDescInit_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublaslt_library))
+		atomic_store_explicit(&cublasLtMatrixTransformDescInit_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -2152,7 +2198,7 @@ void *cudastub_cublaslt_bind_cublasLtMatrixTransformDescInit_internal(void)
 {
 	void *fn = (void *)cublasLtMatrixTransformDescInit_internal_choose();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtMatrixTransformDescInit_internal, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtMatrixTransformDescInit_internal, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtMatrixTransformDescInit_internal, cudastub_cublaslt_slot_cublasLtMatrixTransformDescInit_internal, cudastub_cublaslt_resolve_cublasLtMatrixTransformDescInit_internal, cudastub_cublaslt_bind_cublasLtMatrixTransformDescInit_internal);
@@ -2167,7 +2213,8 @@ static cublasStatus_t cublasLtMatrixTransformDescInit_internal_resolve(cublasLtM
 {
 	cublasLtMatrixTransformDescInit_internal_fn fn = cublasLtMatrixTransformDescInit_internal_choose();
 
-	atomic_store_explicit(&cublasLtMatrixTransformDescInit_internal_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublaslt_library))
+		atomic_store_explicit(&cublasLtMatrixTransformDescInit_internal_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -2197,7 +2244,7 @@ void *cudastub_cublaslt_bind_cublasLtMatrixTransformDescSetAttribute(void)
 {
 	void *fn = (void *)cublasLtMatrixTransformDescSetAttribute_choose();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtMatrixTransformDescSetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtMatrixTransformDescSetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtMatrixTransformDescSetAttribute, cudastub_cublaslt_slot_cublasLtMatrixTransformDescSetAttribute, cudastub_cublaslt_resolve_cublasLtMatrixTransformDescSetAttribute, cudastub_cublaslt_bind_cublasLtMatrixTransformDescSetAttribute);
@@ -2212,7 +2259,8 @@ static cublasStatus_t cublasLtMatrixTransformDescSetAttribute_resolve(cublasLtMa
 {
 	cublasLtMatrixTransformDescSetAttribute_fn fn = cublasLtMatrixTransformDescSetAttribute_choose();
 
-	atomic_store_explicit(&cublasLtMatrixTransformDescSetAttribute_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cublaslt_library))
+		atomic_store_explicit(&cublasLtMatrixTransformDescSetAttribute_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif

@@ -278,7 +278,7 @@ void *cudastub_cublaslt_bind_cublasLtACCMatmul(void)
 {
 	void *fn = choose_cublasLtACCMatmul();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtACCMatmul, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtACCMatmul, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtACCMatmul, cudastub_cublaslt_slot_cublasLtACCMatmul, cudastub_cublaslt_resolve_cublasLtACCMatmul, cudastub_cublaslt_bind_cublasLtACCMatmul);
@@ -302,7 +302,7 @@ void *cudastub_cublaslt_bind_cublasLtACCMatmulAlgoCapGetAttribute(void)
 {
 	void *fn = choose_cublasLtACCMatmulAlgoCapGetAttribute();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtACCMatmulAlgoCapGetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtACCMatmulAlgoCapGetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtACCMatmulAlgoCapGetAttribute, cudastub_cublaslt_slot_cublasLtACCMatmulAlgoCapGetAttribute, cudastub_cublaslt_resolve_cublasLtACCMatmulAlgoCapGetAttribute, cudastub_cublaslt_bind_cublasLtACCMatmulAlgoCapGetAttribute);
@@ -326,7 +326,7 @@ void *cudastub_cublaslt_bind_cublasLtACCMatmulAlgoCheck(void)
 {
 	void *fn = choose_cublasLtACCMatmulAlgoCheck();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtACCMatmulAlgoCheck, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtACCMatmulAlgoCheck, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtACCMatmulAlgoCheck, cudastub_cublaslt_slot_cublasLtACCMatmulAlgoCheck, cudastub_cublaslt_resolve_cublasLtACCMatmulAlgoCheck, cudastub_cublaslt_bind_cublasLtACCMatmulAlgoCheck);
@@ -350,7 +350,7 @@ void *cudastub_cublaslt_bind_cublasLtACCMatmulAlgoGetHeuristic(void)
 {
 	void *fn = choose_cublasLtACCMatmulAlgoGetHeuristic();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtACCMatmulAlgoGetHeuristic, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtACCMatmulAlgoGetHeuristic, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtACCMatmulAlgoGetHeuristic, cudastub_cublaslt_slot_cublasLtACCMatmulAlgoGetHeuristic, cudastub_cublaslt_resolve_cublasLtACCMatmulAlgoGetHeuristic, cudastub_cublaslt_bind_cublasLtACCMatmulAlgoGetHeuristic);
@@ -374,7 +374,7 @@ void *cudastub_cublaslt_bind_cublasLtACCMatmulAlgoGetIds(void)
 {
 	void *fn = choose_cublasLtACCMatmulAlgoGetIds();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtACCMatmulAlgoGetIds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtACCMatmulAlgoGetIds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtACCMatmulAlgoGetIds, cudastub_cublaslt_slot_cublasLtACCMatmulAlgoGetIds, cudastub_cublaslt_resolve_cublasLtACCMatmulAlgoGetIds, cudastub_cublaslt_bind_cublasLtACCMatmulAlgoGetIds);
@@ -398,7 +398,7 @@ void *cudastub_cublaslt_bind_cublasLtACCMatmulAlgoInit(void)
 {
 	void *fn = choose_cublasLtACCMatmulAlgoInit();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtACCMatmulAlgoInit, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtACCMatmulAlgoInit, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtACCMatmulAlgoInit, cudastub_cublaslt_slot_cublasLtACCMatmulAlgoInit, cudastub_cublaslt_resolve_cublasLtACCMatmulAlgoInit, cudastub_cublaslt_bind_cublasLtACCMatmulAlgoInit);
@@ -422,7 +422,7 @@ void *cudastub_cublaslt_bind_cublasLtAlgoCharacteristicGetAttribute(void)
 {
 	void *fn = choose_cublasLtAlgoCharacteristicGetAttribute();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtAlgoCharacteristicGetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtAlgoCharacteristicGetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtAlgoCharacteristicGetAttribute, cudastub_cublaslt_slot_cublasLtAlgoCharacteristicGetAttribute, cudastub_cublaslt_resolve_cublasLtAlgoCharacteristicGetAttribute, cudastub_cublaslt_bind_cublasLtAlgoCharacteristicGetAttribute);
@@ -446,7 +446,7 @@ void *cudastub_cublaslt_bind_cublasLtBIIMatmul(void)
 {
 	void *fn = choose_cublasLtBIIMatmul();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtBIIMatmul, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtBIIMatmul, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtBIIMatmul, cudastub_cublaslt_slot_cublasLtBIIMatmul, cudastub_cublaslt_resolve_cublasLtBIIMatmul, cudastub_cublaslt_bind_cublasLtBIIMatmul);
@@ -470,7 +470,7 @@ void *cudastub_cublaslt_bind_cublasLtBIIMatmulAlgoCapGetAttribute(void)
 {
 	void *fn = choose_cublasLtBIIMatmulAlgoCapGetAttribute();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtBIIMatmulAlgoCapGetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtBIIMatmulAlgoCapGetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtBIIMatmulAlgoCapGetAttribute, cudastub_cublaslt_slot_cublasLtBIIMatmulAlgoCapGetAttribute, cudastub_cublaslt_resolve_cublasLtBIIMatmulAlgoCapGetAttribute, cudastub_cublaslt_bind_cublasLtBIIMatmulAlgoCapGetAttribute);
@@ -494,7 +494,7 @@ void *cudastub_cublaslt_bind_cublasLtBIIMatmulAlgoCheck(void)
 {
 	void *fn = choose_cublasLtBIIMatmulAlgoCheck();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtBIIMatmulAlgoCheck, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtBIIMatmulAlgoCheck, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtBIIMatmulAlgoCheck, cudastub_cublaslt_slot_cublasLtBIIMatmulAlgoCheck, cudastub_cublaslt_resolve_cublasLtBIIMatmulAlgoCheck, cudastub_cublaslt_bind_cublasLtBIIMatmulAlgoCheck);
@@ -518,7 +518,7 @@ void *cudastub_cublaslt_bind_cublasLtBIIMatmulAlgoGetHeuristic(void)
 {
 	void *fn = choose_cublasLtBIIMatmulAlgoGetHeuristic();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtBIIMatmulAlgoGetHeuristic, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtBIIMatmulAlgoGetHeuristic, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtBIIMatmulAlgoGetHeuristic, cudastub_cublaslt_slot_cublasLtBIIMatmulAlgoGetHeuristic, cudastub_cublaslt_resolve_cublasLtBIIMatmulAlgoGetHeuristic, cudastub_cublaslt_bind_cublasLtBIIMatmulAlgoGetHeuristic);
@@ -542,7 +542,7 @@ void *cudastub_cublaslt_bind_cublasLtBIIMatmulAlgoGetIds(void)
 {
 	void *fn = choose_cublasLtBIIMatmulAlgoGetIds();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtBIIMatmulAlgoGetIds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtBIIMatmulAlgoGetIds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtBIIMatmulAlgoGetIds, cudastub_cublaslt_slot_cublasLtBIIMatmulAlgoGetIds, cudastub_cublaslt_resolve_cublasLtBIIMatmulAlgoGetIds, cudastub_cublaslt_bind_cublasLtBIIMatmulAlgoGetIds);
@@ -566,7 +566,7 @@ void *cudastub_cublaslt_bind_cublasLtBIIMatmulAlgoInit(void)
 {
 	void *fn = choose_cublasLtBIIMatmulAlgoInit();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtBIIMatmulAlgoInit, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtBIIMatmulAlgoInit, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtBIIMatmulAlgoInit, cudastub_cublaslt_slot_cublasLtBIIMatmulAlgoInit, cudastub_cublaslt_resolve_cublasLtBIIMatmulAlgoInit, cudastub_cublaslt_bind_cublasLtBIIMatmulAlgoInit);
@@ -590,7 +590,7 @@ void *cudastub_cublaslt_bind_cublasLtBSBMatmul(void)
 {
 	void *fn = choose_cublasLtBSBMatmul();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtBSBMatmul, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtBSBMatmul, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtBSBMatmul, cudastub_cublaslt_slot_cublasLtBSBMatmul, cudastub_cublaslt_resolve_cublasLtBSBMatmul, cudastub_cublaslt_bind_cublasLtBSBMatmul);
@@ -614,7 +614,7 @@ void *cudastub_cublaslt_bind_cublasLtBSBMatmulAlgoCapGetAttribute(void)
 {
 	void *fn = choose_cublasLtBSBMatmulAlgoCapGetAttribute();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtBSBMatmulAlgoCapGetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtBSBMatmulAlgoCapGetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtBSBMatmulAlgoCapGetAttribute, cudastub_cublaslt_slot_cublasLtBSBMatmulAlgoCapGetAttribute, cudastub_cublaslt_resolve_cublasLtBSBMatmulAlgoCapGetAttribute, cudastub_cublaslt_bind_cublasLtBSBMatmulAlgoCapGetAttribute);
@@ -638,7 +638,7 @@ void *cudastub_cublaslt_bind_cublasLtBSBMatmulAlgoCheck(void)
 {
 	void *fn = choose_cublasLtBSBMatmulAlgoCheck();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtBSBMatmulAlgoCheck, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtBSBMatmulAlgoCheck, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtBSBMatmulAlgoCheck, cudastub_cublaslt_slot_cublasLtBSBMatmulAlgoCheck, cudastub_cublaslt_resolve_cublasLtBSBMatmulAlgoCheck, cudastub_cublaslt_bind_cublasLtBSBMatmulAlgoCheck);
@@ -662,7 +662,7 @@ void *cudastub_cublaslt_bind_cublasLtBSBMatmulAlgoGetHeuristic(void)
 {
 	void *fn = choose_cublasLtBSBMatmulAlgoGetHeuristic();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtBSBMatmulAlgoGetHeuristic, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtBSBMatmulAlgoGetHeuristic, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtBSBMatmulAlgoGetHeuristic, cudastub_cublaslt_slot_cublasLtBSBMatmulAlgoGetHeuristic, cudastub_cublaslt_resolve_cublasLtBSBMatmulAlgoGetHeuristic, cudastub_cublaslt_bind_cublasLtBSBMatmulAlgoGetHeuristic);
@@ -686,7 +686,7 @@ void *cudastub_cublaslt_bind_cublasLtBSBMatmulAlgoGetIds(void)
 {
 	void *fn = choose_cublasLtBSBMatmulAlgoGetIds();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtBSBMatmulAlgoGetIds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtBSBMatmulAlgoGetIds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtBSBMatmulAlgoGetIds, cudastub_cublaslt_slot_cublasLtBSBMatmulAlgoGetIds, cudastub_cublaslt_resolve_cublasLtBSBMatmulAlgoGetIds, cudastub_cublaslt_bind_cublasLtBSBMatmulAlgoGetIds);
@@ -710,7 +710,7 @@ void *cudastub_cublaslt_bind_cublasLtBSBMatmulAlgoInit(void)
 {
 	void *fn = choose_cublasLtBSBMatmulAlgoInit();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtBSBMatmulAlgoInit, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtBSBMatmulAlgoInit, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtBSBMatmulAlgoInit, cudastub_cublaslt_slot_cublasLtBSBMatmulAlgoInit, cudastub_cublaslt_resolve_cublasLtBSBMatmulAlgoInit, cudastub_cublaslt_bind_cublasLtBSBMatmulAlgoInit);
@@ -734,7 +734,7 @@ void *cudastub_cublaslt_bind_cublasLtBSSMatmul(void)
 {
 	void *fn = choose_cublasLtBSSMatmul();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtBSSMatmul, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtBSSMatmul, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtBSSMatmul, cudastub_cublaslt_slot_cublasLtBSSMatmul, cudastub_cublaslt_resolve_cublasLtBSSMatmul, cudastub_cublaslt_bind_cublasLtBSSMatmul);
@@ -758,7 +758,7 @@ void *cudastub_cublaslt_bind_cublasLtBSSMatmulAlgoCapGetAttribute(void)
 {
 	void *fn = choose_cublasLtBSSMatmulAlgoCapGetAttribute();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtBSSMatmulAlgoCapGetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtBSSMatmulAlgoCapGetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtBSSMatmulAlgoCapGetAttribute, cudastub_cublaslt_slot_cublasLtBSSMatmulAlgoCapGetAttribute, cudastub_cublaslt_resolve_cublasLtBSSMatmulAlgoCapGetAttribute, cudastub_cublaslt_bind_cublasLtBSSMatmulAlgoCapGetAttribute);
@@ -782,7 +782,7 @@ void *cudastub_cublaslt_bind_cublasLtBSSMatmulAlgoCheck(void)
 {
 	void *fn = choose_cublasLtBSSMatmulAlgoCheck();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtBSSMatmulAlgoCheck, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtBSSMatmulAlgoCheck, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtBSSMatmulAlgoCheck, cudastub_cublaslt_slot_cublasLtBSSMatmulAlgoCheck, cudastub_cublaslt_resolve_cublasLtBSSMatmulAlgoCheck, cudastub_cublaslt_bind_cublasLtBSSMatmulAlgoCheck);
@@ -806,7 +806,7 @@ void *cudastub_cublaslt_bind_cublasLtBSSMatmulAlgoGetHeuristic(void)
 {
 	void *fn = choose_cublasLtBSSMatmulAlgoGetHeuristic();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtBSSMatmulAlgoGetHeuristic, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtBSSMatmulAlgoGetHeuristic, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtBSSMatmulAlgoGetHeuristic, cudastub_cublaslt_slot_cublasLtBSSMatmulAlgoGetHeuristic, cudastub_cublaslt_resolve_cublasLtBSSMatmulAlgoGetHeuristic, cudastub_cublaslt_bind_cublasLtBSSMatmulAlgoGetHeuristic);
@@ -830,7 +830,7 @@ void *cudastub_cublaslt_bind_cublasLtBSSMatmulAlgoGetIds(void)
 {
 	void *fn = choose_cublasLtBSSMatmulAlgoGetIds();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtBSSMatmulAlgoGetIds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtBSSMatmulAlgoGetIds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtBSSMatmulAlgoGetIds, cudastub_cublaslt_slot_cublasLtBSSMatmulAlgoGetIds, cudastub_cublaslt_resolve_cublasLtBSSMatmulAlgoGetIds, cudastub_cublaslt_bind_cublasLtBSSMatmulAlgoGetIds);
@@ -854,7 +854,7 @@ void *cudastub_cublaslt_bind_cublasLtBSSMatmulAlgoInit(void)
 {
 	void *fn = choose_cublasLtBSSMatmulAlgoInit();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtBSSMatmulAlgoInit, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtBSSMatmulAlgoInit, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtBSSMatmulAlgoInit, cudastub_cublaslt_slot_cublasLtBSSMatmulAlgoInit, cudastub_cublaslt_resolve_cublasLtBSSMatmulAlgoInit, cudastub_cublaslt_bind_cublasLtBSSMatmulAlgoInit);
@@ -878,7 +878,7 @@ void *cudastub_cublaslt_bind_cublasLtCCCMatmul(void)
 {
 	void *fn = choose_cublasLtCCCMatmul();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtCCCMatmul, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtCCCMatmul, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtCCCMatmul, cudastub_cublaslt_slot_cublasLtCCCMatmul, cudastub_cublaslt_resolve_cublasLtCCCMatmul, cudastub_cublaslt_bind_cublasLtCCCMatmul);
@@ -902,7 +902,7 @@ void *cudastub_cublaslt_bind_cublasLtCCCMatmulAlgoCapGetAttribute(void)
 {
 	void *fn = choose_cublasLtCCCMatmulAlgoCapGetAttribute();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtCCCMatmulAlgoCapGetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtCCCMatmulAlgoCapGetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtCCCMatmulAlgoCapGetAttribute, cudastub_cublaslt_slot_cublasLtCCCMatmulAlgoCapGetAttribute, cudastub_cublaslt_resolve_cublasLtCCCMatmulAlgoCapGetAttribute, cudastub_cublaslt_bind_cublasLtCCCMatmulAlgoCapGetAttribute);
@@ -926,7 +926,7 @@ void *cudastub_cublaslt_bind_cublasLtCCCMatmulAlgoCheck(void)
 {
 	void *fn = choose_cublasLtCCCMatmulAlgoCheck();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtCCCMatmulAlgoCheck, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtCCCMatmulAlgoCheck, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtCCCMatmulAlgoCheck, cudastub_cublaslt_slot_cublasLtCCCMatmulAlgoCheck, cudastub_cublaslt_resolve_cublasLtCCCMatmulAlgoCheck, cudastub_cublaslt_bind_cublasLtCCCMatmulAlgoCheck);
@@ -950,7 +950,7 @@ void *cudastub_cublaslt_bind_cublasLtCCCMatmulAlgoGetHeuristic(void)
 {
 	void *fn = choose_cublasLtCCCMatmulAlgoGetHeuristic();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtCCCMatmulAlgoGetHeuristic, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtCCCMatmulAlgoGetHeuristic, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtCCCMatmulAlgoGetHeuristic, cudastub_cublaslt_slot_cublasLtCCCMatmulAlgoGetHeuristic, cudastub_cublaslt_resolve_cublasLtCCCMatmulAlgoGetHeuristic, cudastub_cublaslt_bind_cublasLtCCCMatmulAlgoGetHeuristic);
@@ -974,7 +974,7 @@ void *cudastub_cublaslt_bind_cublasLtCCCMatmulAlgoGetIds(void)
 {
 	void *fn = choose_cublasLtCCCMatmulAlgoGetIds();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtCCCMatmulAlgoGetIds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtCCCMatmulAlgoGetIds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtCCCMatmulAlgoGetIds, cudastub_cublaslt_slot_cublasLtCCCMatmulAlgoGetIds, cudastub_cublaslt_resolve_cublasLtCCCMatmulAlgoGetIds, cudastub_cublaslt_bind_cublasLtCCCMatmulAlgoGetIds);
@@ -998,7 +998,7 @@ void *cudastub_cublaslt_bind_cublasLtCCCMatmulAlgoInit(void)
 {
 	void *fn = choose_cublasLtCCCMatmulAlgoInit();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtCCCMatmulAlgoInit, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtCCCMatmulAlgoInit, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtCCCMatmulAlgoInit, cudastub_cublaslt_slot_cublasLtCCCMatmulAlgoInit, cudastub_cublaslt_resolve_cublasLtCCCMatmulAlgoInit, cudastub_cublaslt_bind_cublasLtCCCMatmulAlgoInit);
@@ -1022,7 +1022,7 @@ void *cudastub_cublaslt_bind_cublasLtCtxInit(void)
 {
 	void *fn = choose_cublasLtCtxInit();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtCtxInit, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtCtxInit, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtCtxInit, cudastub_cublaslt_slot_cublasLtCtxInit, cudastub_cublaslt_resolve_cublasLtCtxInit, cudastub_cublaslt_bind_cublasLtCtxInit);
@@ -1046,7 +1046,7 @@ void *cudastub_cublaslt_bind_cublasLtDDDMatmul(void)
 {
 	void *fn = choose_cublasLtDDDMatmul();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtDDDMatmul, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtDDDMatmul, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtDDDMatmul, cudastub_cublaslt_slot_cublasLtDDDMatmul, cudastub_cublaslt_resolve_cublasLtDDDMatmul, cudastub_cublaslt_bind_cublasLtDDDMatmul);
@@ -1070,7 +1070,7 @@ void *cudastub_cublaslt_bind_cublasLtDDDMatmulAlgoCapGetAttribute(void)
 {
 	void *fn = choose_cublasLtDDDMatmulAlgoCapGetAttribute();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtDDDMatmulAlgoCapGetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtDDDMatmulAlgoCapGetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtDDDMatmulAlgoCapGetAttribute, cudastub_cublaslt_slot_cublasLtDDDMatmulAlgoCapGetAttribute, cudastub_cublaslt_resolve_cublasLtDDDMatmulAlgoCapGetAttribute, cudastub_cublaslt_bind_cublasLtDDDMatmulAlgoCapGetAttribute);
@@ -1094,7 +1094,7 @@ void *cudastub_cublaslt_bind_cublasLtDDDMatmulAlgoCheck(void)
 {
 	void *fn = choose_cublasLtDDDMatmulAlgoCheck();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtDDDMatmulAlgoCheck, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtDDDMatmulAlgoCheck, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtDDDMatmulAlgoCheck, cudastub_cublaslt_slot_cublasLtDDDMatmulAlgoCheck, cudastub_cublaslt_resolve_cublasLtDDDMatmulAlgoCheck, cudastub_cublaslt_bind_cublasLtDDDMatmulAlgoCheck);
@@ -1118,7 +1118,7 @@ void *cudastub_cublaslt_bind_cublasLtDDDMatmulAlgoGetHeuristic(void)
 {
 	void *fn = choose_cublasLtDDDMatmulAlgoGetHeuristic();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtDDDMatmulAlgoGetHeuristic, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtDDDMatmulAlgoGetHeuristic, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtDDDMatmulAlgoGetHeuristic, cudastub_cublaslt_slot_cublasLtDDDMatmulAlgoGetHeuristic, cudastub_cublaslt_resolve_cublasLtDDDMatmulAlgoGetHeuristic, cudastub_cublaslt_bind_cublasLtDDDMatmulAlgoGetHeuristic);
@@ -1142,7 +1142,7 @@ void *cudastub_cublaslt_bind_cublasLtDDDMatmulAlgoGetIds(void)
 {
 	void *fn = choose_cublasLtDDDMatmulAlgoGetIds();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtDDDMatmulAlgoGetIds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtDDDMatmulAlgoGetIds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtDDDMatmulAlgoGetIds, cudastub_cublaslt_slot_cublasLtDDDMatmulAlgoGetIds, cudastub_cublaslt_resolve_cublasLtDDDMatmulAlgoGetIds, cudastub_cublaslt_bind_cublasLtDDDMatmulAlgoGetIds);
@@ -1166,7 +1166,7 @@ void *cudastub_cublaslt_bind_cublasLtDDDMatmulAlgoInit(void)
 {
 	void *fn = choose_cublasLtDDDMatmulAlgoInit();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtDDDMatmulAlgoInit, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtDDDMatmulAlgoInit, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtDDDMatmulAlgoInit, cudastub_cublaslt_slot_cublasLtDDDMatmulAlgoInit, cudastub_cublaslt_resolve_cublasLtDDDMatmulAlgoInit, cudastub_cublaslt_bind_cublasLtDDDMatmulAlgoInit);
@@ -1190,7 +1190,7 @@ void *cudastub_cublaslt_bind_cublasLtE4m3E4m3Fp32Bf16Bf16Matmul(void)
 {
 	void *fn = choose_cublasLtE4m3E4m3Fp32Bf16Bf16Matmul();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE4m3E4m3Fp32Bf16Bf16Matmul, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE4m3E4m3Fp32Bf16Bf16Matmul, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE4m3E4m3Fp32Bf16Bf16Matmul, cudastub_cublaslt_slot_cublasLtE4m3E4m3Fp32Bf16Bf16Matmul, cudastub_cublaslt_resolve_cublasLtE4m3E4m3Fp32Bf16Bf16Matmul, cudastub_cublaslt_bind_cublasLtE4m3E4m3Fp32Bf16Bf16Matmul);
@@ -1214,7 +1214,7 @@ void *cudastub_cublaslt_bind_cublasLtE4m3E4m3Fp32Bf16Bf16MatmulAlgoCapGetAttribu
 {
 	void *fn = choose_cublasLtE4m3E4m3Fp32Bf16Bf16MatmulAlgoCapGetAttribute();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE4m3E4m3Fp32Bf16Bf16MatmulAlgoCapGetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE4m3E4m3Fp32Bf16Bf16MatmulAlgoCapGetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE4m3E4m3Fp32Bf16Bf16MatmulAlgoCapGetAttribute, cudastub_cublaslt_slot_cublasLtE4m3E4m3Fp32Bf16Bf16MatmulAlgoCapGetAttribute, cudastub_cublaslt_resolve_cublasLtE4m3E4m3Fp32Bf16Bf16MatmulAlgoCapGetAttribute, cudastub_cublaslt_bind_cublasLtE4m3E4m3Fp32Bf16Bf16MatmulAlgoCapGetAttribute);
@@ -1238,7 +1238,7 @@ void *cudastub_cublaslt_bind_cublasLtE4m3E4m3Fp32Bf16Bf16MatmulAlgoCheck(void)
 {
 	void *fn = choose_cublasLtE4m3E4m3Fp32Bf16Bf16MatmulAlgoCheck();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE4m3E4m3Fp32Bf16Bf16MatmulAlgoCheck, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE4m3E4m3Fp32Bf16Bf16MatmulAlgoCheck, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE4m3E4m3Fp32Bf16Bf16MatmulAlgoCheck, cudastub_cublaslt_slot_cublasLtE4m3E4m3Fp32Bf16Bf16MatmulAlgoCheck, cudastub_cublaslt_resolve_cublasLtE4m3E4m3Fp32Bf16Bf16MatmulAlgoCheck, cudastub_cublaslt_bind_cublasLtE4m3E4m3Fp32Bf16Bf16MatmulAlgoCheck);
@@ -1262,7 +1262,7 @@ void *cudastub_cublaslt_bind_cublasLtE4m3E4m3Fp32Bf16Bf16MatmulAlgoGetHeuristic(
 {
 	void *fn = choose_cublasLtE4m3E4m3Fp32Bf16Bf16MatmulAlgoGetHeuristic();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE4m3E4m3Fp32Bf16Bf16MatmulAlgoGetHeuristic, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE4m3E4m3Fp32Bf16Bf16MatmulAlgoGetHeuristic, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE4m3E4m3Fp32Bf16Bf16MatmulAlgoGetHeuristic, cudastub_cublaslt_slot_cublasLtE4m3E4m3Fp32Bf16Bf16MatmulAlgoGetHeuristic, cudastub_cublaslt_resolve_cublasLtE4m3E4m3Fp32Bf16Bf16MatmulAlgoGetHeuristic, cudastub_cublaslt_bind_cublasLtE4m3E4m3Fp32Bf16Bf16MatmulAlgoGetHeuristic);
@@ -1286,7 +1286,7 @@ void *cudastub_cublaslt_bind_cublasLtE4m3E4m3Fp32Bf16Bf16MatmulAlgoGetIds(void)
 {
 	void *fn = choose_cublasLtE4m3E4m3Fp32Bf16Bf16MatmulAlgoGetIds();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE4m3E4m3Fp32Bf16Bf16MatmulAlgoGetIds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE4m3E4m3Fp32Bf16Bf16MatmulAlgoGetIds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE4m3E4m3Fp32Bf16Bf16MatmulAlgoGetIds, cudastub_cublaslt_slot_cublasLtE4m3E4m3Fp32Bf16Bf16MatmulAlgoGetIds, cudastub_cublaslt_resolve_cublasLtE4m3E4m3Fp32Bf16Bf16MatmulAlgoGetIds, cudastub_cublaslt_bind_cublasLtE4m3E4m3Fp32Bf16Bf16MatmulAlgoGetIds);
@@ -1310,7 +1310,7 @@ void *cudastub_cublaslt_bind_cublasLtE4m3E4m3Fp32Bf16Bf16MatmulAlgoInit(void)
 {
 	void *fn = choose_cublasLtE4m3E4m3Fp32Bf16Bf16MatmulAlgoInit();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE4m3E4m3Fp32Bf16Bf16MatmulAlgoInit, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE4m3E4m3Fp32Bf16Bf16MatmulAlgoInit, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE4m3E4m3Fp32Bf16Bf16MatmulAlgoInit, cudastub_cublaslt_slot_cublasLtE4m3E4m3Fp32Bf16Bf16MatmulAlgoInit, cudastub_cublaslt_resolve_cublasLtE4m3E4m3Fp32Bf16Bf16MatmulAlgoInit, cudastub_cublaslt_bind_cublasLtE4m3E4m3Fp32Bf16Bf16MatmulAlgoInit);
@@ -1334,7 +1334,7 @@ void *cudastub_cublaslt_bind_cublasLtE4m3E4m3Fp32Bf16E4m3Matmul(void)
 {
 	void *fn = choose_cublasLtE4m3E4m3Fp32Bf16E4m3Matmul();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE4m3E4m3Fp32Bf16E4m3Matmul, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE4m3E4m3Fp32Bf16E4m3Matmul, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE4m3E4m3Fp32Bf16E4m3Matmul, cudastub_cublaslt_slot_cublasLtE4m3E4m3Fp32Bf16E4m3Matmul, cudastub_cublaslt_resolve_cublasLtE4m3E4m3Fp32Bf16E4m3Matmul, cudastub_cublaslt_bind_cublasLtE4m3E4m3Fp32Bf16E4m3Matmul);
@@ -1358,7 +1358,7 @@ void *cudastub_cublaslt_bind_cublasLtE4m3E4m3Fp32Bf16E4m3MatmulAlgoCapGetAttribu
 {
 	void *fn = choose_cublasLtE4m3E4m3Fp32Bf16E4m3MatmulAlgoCapGetAttribute();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE4m3E4m3Fp32Bf16E4m3MatmulAlgoCapGetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE4m3E4m3Fp32Bf16E4m3MatmulAlgoCapGetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE4m3E4m3Fp32Bf16E4m3MatmulAlgoCapGetAttribute, cudastub_cublaslt_slot_cublasLtE4m3E4m3Fp32Bf16E4m3MatmulAlgoCapGetAttribute, cudastub_cublaslt_resolve_cublasLtE4m3E4m3Fp32Bf16E4m3MatmulAlgoCapGetAttribute, cudastub_cublaslt_bind_cublasLtE4m3E4m3Fp32Bf16E4m3MatmulAlgoCapGetAttribute);
@@ -1382,7 +1382,7 @@ void *cudastub_cublaslt_bind_cublasLtE4m3E4m3Fp32Bf16E4m3MatmulAlgoCheck(void)
 {
 	void *fn = choose_cublasLtE4m3E4m3Fp32Bf16E4m3MatmulAlgoCheck();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE4m3E4m3Fp32Bf16E4m3MatmulAlgoCheck, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE4m3E4m3Fp32Bf16E4m3MatmulAlgoCheck, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE4m3E4m3Fp32Bf16E4m3MatmulAlgoCheck, cudastub_cublaslt_slot_cublasLtE4m3E4m3Fp32Bf16E4m3MatmulAlgoCheck, cudastub_cublaslt_resolve_cublasLtE4m3E4m3Fp32Bf16E4m3MatmulAlgoCheck, cudastub_cublaslt_bind_cublasLtE4m3E4m3Fp32Bf16E4m3MatmulAlgoCheck);
@@ -1406,7 +1406,7 @@ void *cudastub_cublaslt_bind_cublasLtE4m3E4m3Fp32Bf16E4m3MatmulAlgoGetHeuristic(
 {
 	void *fn = choose_cublasLtE4m3E4m3Fp32Bf16E4m3MatmulAlgoGetHeuristic();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE4m3E4m3Fp32Bf16E4m3MatmulAlgoGetHeuristic, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE4m3E4m3Fp32Bf16E4m3MatmulAlgoGetHeuristic, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE4m3E4m3Fp32Bf16E4m3MatmulAlgoGetHeuristic, cudastub_cublaslt_slot_cublasLtE4m3E4m3Fp32Bf16E4m3MatmulAlgoGetHeuristic, cudastub_cublaslt_resolve_cublasLtE4m3E4m3Fp32Bf16E4m3MatmulAlgoGetHeuristic, cudastub_cublaslt_bind_cublasLtE4m3E4m3Fp32Bf16E4m3MatmulAlgoGetHeuristic);
@@ -1430,7 +1430,7 @@ void *cudastub_cublaslt_bind_cublasLtE4m3E4m3Fp32Bf16E4m3MatmulAlgoGetIds(void)
 {
 	void *fn = choose_cublasLtE4m3E4m3Fp32Bf16E4m3MatmulAlgoGetIds();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE4m3E4m3Fp32Bf16E4m3MatmulAlgoGetIds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE4m3E4m3Fp32Bf16E4m3MatmulAlgoGetIds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE4m3E4m3Fp32Bf16E4m3MatmulAlgoGetIds, cudastub_cublaslt_slot_cublasLtE4m3E4m3Fp32Bf16E4m3MatmulAlgoGetIds, cudastub_cublaslt_resolve_cublasLtE4m3E4m3Fp32Bf16E4m3MatmulAlgoGetIds, cudastub_cublaslt_bind_cublasLtE4m3E4m3Fp32Bf16E4m3MatmulAlgoGetIds);
@@ -1454,7 +1454,7 @@ void *cudastub_cublaslt_bind_cublasLtE4m3E4m3Fp32Bf16E4m3MatmulAlgoInit(void)
 {
 	void *fn = choose_cublasLtE4m3E4m3Fp32Bf16E4m3MatmulAlgoInit();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE4m3E4m3Fp32Bf16E4m3MatmulAlgoInit, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE4m3E4m3Fp32Bf16E4m3MatmulAlgoInit, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE4m3E4m3Fp32Bf16E4m3MatmulAlgoInit, cudastub_cublaslt_slot_cublasLtE4m3E4m3Fp32Bf16E4m3MatmulAlgoInit, cudastub_cublaslt_resolve_cublasLtE4m3E4m3Fp32Bf16E4m3MatmulAlgoInit, cudastub_cublaslt_bind_cublasLtE4m3E4m3Fp32Bf16E4m3MatmulAlgoInit);
@@ -1478,7 +1478,7 @@ void *cudastub_cublaslt_bind_cublasLtE4m3E4m3Fp32Fp16E4m3Matmul(void)
 {
 	void *fn = choose_cublasLtE4m3E4m3Fp32Fp16E4m3Matmul();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE4m3E4m3Fp32Fp16E4m3Matmul, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE4m3E4m3Fp32Fp16E4m3Matmul, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE4m3E4m3Fp32Fp16E4m3Matmul, cudastub_cublaslt_slot_cublasLtE4m3E4m3Fp32Fp16E4m3Matmul, cudastub_cublaslt_resolve_cublasLtE4m3E4m3Fp32Fp16E4m3Matmul, cudastub_cublaslt_bind_cublasLtE4m3E4m3Fp32Fp16E4m3Matmul);
@@ -1502,7 +1502,7 @@ void *cudastub_cublaslt_bind_cublasLtE4m3E4m3Fp32Fp16E4m3MatmulAlgoCapGetAttribu
 {
 	void *fn = choose_cublasLtE4m3E4m3Fp32Fp16E4m3MatmulAlgoCapGetAttribute();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE4m3E4m3Fp32Fp16E4m3MatmulAlgoCapGetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE4m3E4m3Fp32Fp16E4m3MatmulAlgoCapGetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE4m3E4m3Fp32Fp16E4m3MatmulAlgoCapGetAttribute, cudastub_cublaslt_slot_cublasLtE4m3E4m3Fp32Fp16E4m3MatmulAlgoCapGetAttribute, cudastub_cublaslt_resolve_cublasLtE4m3E4m3Fp32Fp16E4m3MatmulAlgoCapGetAttribute, cudastub_cublaslt_bind_cublasLtE4m3E4m3Fp32Fp16E4m3MatmulAlgoCapGetAttribute);
@@ -1526,7 +1526,7 @@ void *cudastub_cublaslt_bind_cublasLtE4m3E4m3Fp32Fp16E4m3MatmulAlgoCheck(void)
 {
 	void *fn = choose_cublasLtE4m3E4m3Fp32Fp16E4m3MatmulAlgoCheck();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE4m3E4m3Fp32Fp16E4m3MatmulAlgoCheck, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE4m3E4m3Fp32Fp16E4m3MatmulAlgoCheck, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE4m3E4m3Fp32Fp16E4m3MatmulAlgoCheck, cudastub_cublaslt_slot_cublasLtE4m3E4m3Fp32Fp16E4m3MatmulAlgoCheck, cudastub_cublaslt_resolve_cublasLtE4m3E4m3Fp32Fp16E4m3MatmulAlgoCheck, cudastub_cublaslt_bind_cublasLtE4m3E4m3Fp32Fp16E4m3MatmulAlgoCheck);
@@ -1550,7 +1550,7 @@ void *cudastub_cublaslt_bind_cublasLtE4m3E4m3Fp32Fp16E4m3MatmulAlgoGetHeuristic(
 {
 	void *fn = choose_cublasLtE4m3E4m3Fp32Fp16E4m3MatmulAlgoGetHeuristic();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE4m3E4m3Fp32Fp16E4m3MatmulAlgoGetHeuristic, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE4m3E4m3Fp32Fp16E4m3MatmulAlgoGetHeuristic, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE4m3E4m3Fp32Fp16E4m3MatmulAlgoGetHeuristic, cudastub_cublaslt_slot_cublasLtE4m3E4m3Fp32Fp16E4m3MatmulAlgoGetHeuristic, cudastub_cublaslt_resolve_cublasLtE4m3E4m3Fp32Fp16E4m3MatmulAlgoGetHeuristic, cudastub_cublaslt_bind_cublasLtE4m3E4m3Fp32Fp16E4m3MatmulAlgoGetHeuristic);
@@ -1574,7 +1574,7 @@ void *cudastub_cublaslt_bind_cublasLtE4m3E4m3Fp32Fp16E4m3MatmulAlgoGetIds(void)
 {
 	void *fn = choose_cublasLtE4m3E4m3Fp32Fp16E4m3MatmulAlgoGetIds();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE4m3E4m3Fp32Fp16E4m3MatmulAlgoGetIds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE4m3E4m3Fp32Fp16E4m3MatmulAlgoGetIds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE4m3E4m3Fp32Fp16E4m3MatmulAlgoGetIds, cudastub_cublaslt_slot_cublasLtE4m3E4m3Fp32Fp16E4m3MatmulAlgoGetIds, cudastub_cublaslt_resolve_cublasLtE4m3E4m3Fp32Fp16E4m3MatmulAlgoGetIds, cudastub_cublaslt_bind_cublasLtE4m3E4m3Fp32Fp16E4m3MatmulAlgoGetIds);
@@ -1598,7 +1598,7 @@ void *cudastub_cublaslt_bind_cublasLtE4m3E4m3Fp32Fp16E4m3MatmulAlgoInit(void)
 {
 	void *fn = choose_cublasLtE4m3E4m3Fp32Fp16E4m3MatmulAlgoInit();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE4m3E4m3Fp32Fp16E4m3MatmulAlgoInit, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE4m3E4m3Fp32Fp16E4m3MatmulAlgoInit, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE4m3E4m3Fp32Fp16E4m3MatmulAlgoInit, cudastub_cublaslt_slot_cublasLtE4m3E4m3Fp32Fp16E4m3MatmulAlgoInit, cudastub_cublaslt_resolve_cublasLtE4m3E4m3Fp32Fp16E4m3MatmulAlgoInit, cudastub_cublaslt_bind_cublasLtE4m3E4m3Fp32Fp16E4m3MatmulAlgoInit);
@@ -1622,7 +1622,7 @@ void *cudastub_cublaslt_bind_cublasLtE4m3E4m3Fp32Fp16Fp16Matmul(void)
 {
 	void *fn = choose_cublasLtE4m3E4m3Fp32Fp16Fp16Matmul();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE4m3E4m3Fp32Fp16Fp16Matmul, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE4m3E4m3Fp32Fp16Fp16Matmul, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE4m3E4m3Fp32Fp16Fp16Matmul, cudastub_cublaslt_slot_cublasLtE4m3E4m3Fp32Fp16Fp16Matmul, cudastub_cublaslt_resolve_cublasLtE4m3E4m3Fp32Fp16Fp16Matmul, cudastub_cublaslt_bind_cublasLtE4m3E4m3Fp32Fp16Fp16Matmul);
@@ -1646,7 +1646,7 @@ void *cudastub_cublaslt_bind_cublasLtE4m3E4m3Fp32Fp16Fp16MatmulAlgoCapGetAttribu
 {
 	void *fn = choose_cublasLtE4m3E4m3Fp32Fp16Fp16MatmulAlgoCapGetAttribute();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE4m3E4m3Fp32Fp16Fp16MatmulAlgoCapGetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE4m3E4m3Fp32Fp16Fp16MatmulAlgoCapGetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE4m3E4m3Fp32Fp16Fp16MatmulAlgoCapGetAttribute, cudastub_cublaslt_slot_cublasLtE4m3E4m3Fp32Fp16Fp16MatmulAlgoCapGetAttribute, cudastub_cublaslt_resolve_cublasLtE4m3E4m3Fp32Fp16Fp16MatmulAlgoCapGetAttribute, cudastub_cublaslt_bind_cublasLtE4m3E4m3Fp32Fp16Fp16MatmulAlgoCapGetAttribute);
@@ -1670,7 +1670,7 @@ void *cudastub_cublaslt_bind_cublasLtE4m3E4m3Fp32Fp16Fp16MatmulAlgoCheck(void)
 {
 	void *fn = choose_cublasLtE4m3E4m3Fp32Fp16Fp16MatmulAlgoCheck();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE4m3E4m3Fp32Fp16Fp16MatmulAlgoCheck, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE4m3E4m3Fp32Fp16Fp16MatmulAlgoCheck, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE4m3E4m3Fp32Fp16Fp16MatmulAlgoCheck, cudastub_cublaslt_slot_cublasLtE4m3E4m3Fp32Fp16Fp16MatmulAlgoCheck, cudastub_cublaslt_resolve_cublasLtE4m3E4m3Fp32Fp16Fp16MatmulAlgoCheck, cudastub_cublaslt_bind_cublasLtE4m3E4m3Fp32Fp16Fp16MatmulAlgoCheck);
@@ -1694,7 +1694,7 @@ void *cudastub_cublaslt_bind_cublasLtE4m3E4m3Fp32Fp16Fp16MatmulAlgoGetHeuristic(
 {
 	void *fn = choose_cublasLtE4m3E4m3Fp32Fp16Fp16MatmulAlgoGetHeuristic();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE4m3E4m3Fp32Fp16Fp16MatmulAlgoGetHeuristic, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE4m3E4m3Fp32Fp16Fp16MatmulAlgoGetHeuristic, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE4m3E4m3Fp32Fp16Fp16MatmulAlgoGetHeuristic, cudastub_cublaslt_slot_cublasLtE4m3E4m3Fp32Fp16Fp16MatmulAlgoGetHeuristic, cudastub_cublaslt_resolve_cublasLtE4m3E4m3Fp32Fp16Fp16MatmulAlgoGetHeuristic, cudastub_cublaslt_bind_cublasLtE4m3E4m3Fp32Fp16Fp16MatmulAlgoGetHeuristic);
@@ -1718,7 +1718,7 @@ void *cudastub_cublaslt_bind_cublasLtE4m3E4m3Fp32Fp16Fp16MatmulAlgoGetIds(void)
 {
 	void *fn = choose_cublasLtE4m3E4m3Fp32Fp16Fp16MatmulAlgoGetIds();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE4m3E4m3Fp32Fp16Fp16MatmulAlgoGetIds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE4m3E4m3Fp32Fp16Fp16MatmulAlgoGetIds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE4m3E4m3Fp32Fp16Fp16MatmulAlgoGetIds, cudastub_cublaslt_slot_cublasLtE4m3E4m3Fp32Fp16Fp16MatmulAlgoGetIds, cudastub_cublaslt_resolve_cublasLtE4m3E4m3Fp32Fp16Fp16MatmulAlgoGetIds, cudastub_cublaslt_bind_cublasLtE4m3E4m3Fp32Fp16Fp16MatmulAlgoGetIds);
@@ -1742,7 +1742,7 @@ void *cudastub_cublaslt_bind_cublasLtE4m3E4m3Fp32Fp16Fp16MatmulAlgoInit(void)
 {
 	void *fn = choose_cublasLtE4m3E4m3Fp32Fp16Fp16MatmulAlgoInit();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE4m3E4m3Fp32Fp16Fp16MatmulAlgoInit, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE4m3E4m3Fp32Fp16Fp16MatmulAlgoInit, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE4m3E4m3Fp32Fp16Fp16MatmulAlgoInit, cudastub_cublaslt_slot_cublasLtE4m3E4m3Fp32Fp16Fp16MatmulAlgoInit, cudastub_cublaslt_resolve_cublasLtE4m3E4m3Fp32Fp16Fp16MatmulAlgoInit, cudastub_cublaslt_bind_cublasLtE4m3E4m3Fp32Fp16Fp16MatmulAlgoInit);
@@ -1766,7 +1766,7 @@ void *cudastub_cublaslt_bind_cublasLtE4m3E4m3Fp32Fp32Fp32Matmul(void)
 {
 	void *fn = choose_cublasLtE4m3E4m3Fp32Fp32Fp32Matmul();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE4m3E4m3Fp32Fp32Fp32Matmul, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE4m3E4m3Fp32Fp32Fp32Matmul, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE4m3E4m3Fp32Fp32Fp32Matmul, cudastub_cublaslt_slot_cublasLtE4m3E4m3Fp32Fp32Fp32Matmul, cudastub_cublaslt_resolve_cublasLtE4m3E4m3Fp32Fp32Fp32Matmul, cudastub_cublaslt_bind_cublasLtE4m3E4m3Fp32Fp32Fp32Matmul);
@@ -1790,7 +1790,7 @@ void *cudastub_cublaslt_bind_cublasLtE4m3E4m3Fp32Fp32Fp32MatmulAlgoCapGetAttribu
 {
 	void *fn = choose_cublasLtE4m3E4m3Fp32Fp32Fp32MatmulAlgoCapGetAttribute();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE4m3E4m3Fp32Fp32Fp32MatmulAlgoCapGetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE4m3E4m3Fp32Fp32Fp32MatmulAlgoCapGetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE4m3E4m3Fp32Fp32Fp32MatmulAlgoCapGetAttribute, cudastub_cublaslt_slot_cublasLtE4m3E4m3Fp32Fp32Fp32MatmulAlgoCapGetAttribute, cudastub_cublaslt_resolve_cublasLtE4m3E4m3Fp32Fp32Fp32MatmulAlgoCapGetAttribute, cudastub_cublaslt_bind_cublasLtE4m3E4m3Fp32Fp32Fp32MatmulAlgoCapGetAttribute);
@@ -1814,7 +1814,7 @@ void *cudastub_cublaslt_bind_cublasLtE4m3E4m3Fp32Fp32Fp32MatmulAlgoCheck(void)
 {
 	void *fn = choose_cublasLtE4m3E4m3Fp32Fp32Fp32MatmulAlgoCheck();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE4m3E4m3Fp32Fp32Fp32MatmulAlgoCheck, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE4m3E4m3Fp32Fp32Fp32MatmulAlgoCheck, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE4m3E4m3Fp32Fp32Fp32MatmulAlgoCheck, cudastub_cublaslt_slot_cublasLtE4m3E4m3Fp32Fp32Fp32MatmulAlgoCheck, cudastub_cublaslt_resolve_cublasLtE4m3E4m3Fp32Fp32Fp32MatmulAlgoCheck, cudastub_cublaslt_bind_cublasLtE4m3E4m3Fp32Fp32Fp32MatmulAlgoCheck);
@@ -1838,7 +1838,7 @@ void *cudastub_cublaslt_bind_cublasLtE4m3E4m3Fp32Fp32Fp32MatmulAlgoGetHeuristic(
 {
 	void *fn = choose_cublasLtE4m3E4m3Fp32Fp32Fp32MatmulAlgoGetHeuristic();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE4m3E4m3Fp32Fp32Fp32MatmulAlgoGetHeuristic, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE4m3E4m3Fp32Fp32Fp32MatmulAlgoGetHeuristic, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE4m3E4m3Fp32Fp32Fp32MatmulAlgoGetHeuristic, cudastub_cublaslt_slot_cublasLtE4m3E4m3Fp32Fp32Fp32MatmulAlgoGetHeuristic, cudastub_cublaslt_resolve_cublasLtE4m3E4m3Fp32Fp32Fp32MatmulAlgoGetHeuristic, cudastub_cublaslt_bind_cublasLtE4m3E4m3Fp32Fp32Fp32MatmulAlgoGetHeuristic);
@@ -1862,7 +1862,7 @@ void *cudastub_cublaslt_bind_cublasLtE4m3E4m3Fp32Fp32Fp32MatmulAlgoGetIds(void)
 {
 	void *fn = choose_cublasLtE4m3E4m3Fp32Fp32Fp32MatmulAlgoGetIds();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE4m3E4m3Fp32Fp32Fp32MatmulAlgoGetIds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE4m3E4m3Fp32Fp32Fp32MatmulAlgoGetIds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE4m3E4m3Fp32Fp32Fp32MatmulAlgoGetIds, cudastub_cublaslt_slot_cublasLtE4m3E4m3Fp32Fp32Fp32MatmulAlgoGetIds, cudastub_cublaslt_resolve_cublasLtE4m3E4m3Fp32Fp32Fp32MatmulAlgoGetIds, cudastub_cublaslt_bind_cublasLtE4m3E4m3Fp32Fp32Fp32MatmulAlgoGetIds);
@@ -1886,7 +1886,7 @@ void *cudastub_cublaslt_bind_cublasLtE4m3E4m3Fp32Fp32Fp32MatmulAlgoInit(void)
 {
 	void *fn = choose_cublasLtE4m3E4m3Fp32Fp32Fp32MatmulAlgoInit();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE4m3E4m3Fp32Fp32Fp32MatmulAlgoInit, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE4m3E4m3Fp32Fp32Fp32MatmulAlgoInit, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE4m3E4m3Fp32Fp32Fp32MatmulAlgoInit, cudastub_cublaslt_slot_cublasLtE4m3E4m3Fp32Fp32Fp32MatmulAlgoInit, cudastub_cublaslt_resolve_cublasLtE4m3E4m3Fp32Fp32Fp32MatmulAlgoInit, cudastub_cublaslt_bind_cublasLtE4m3E4m3Fp32Fp32Fp32MatmulAlgoInit);
@@ -1910,7 +1910,7 @@ void *cudastub_cublaslt_bind_cublasLtE4m3E5m2Fp32Bf16Bf16Matmul(void)
 {
 	void *fn = choose_cublasLtE4m3E5m2Fp32Bf16Bf16Matmul();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Bf16Bf16Matmul, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Bf16Bf16Matmul, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE4m3E5m2Fp32Bf16Bf16Matmul, cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Bf16Bf16Matmul, cudastub_cublaslt_resolve_cublasLtE4m3E5m2Fp32Bf16Bf16Matmul, cudastub_cublaslt_bind_cublasLtE4m3E5m2Fp32Bf16Bf16Matmul);
@@ -1934,7 +1934,7 @@ void *cudastub_cublaslt_bind_cublasLtE4m3E5m2Fp32Bf16Bf16MatmulAlgoCapGetAttribu
 {
 	void *fn = choose_cublasLtE4m3E5m2Fp32Bf16Bf16MatmulAlgoCapGetAttribute();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Bf16Bf16MatmulAlgoCapGetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Bf16Bf16MatmulAlgoCapGetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE4m3E5m2Fp32Bf16Bf16MatmulAlgoCapGetAttribute, cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Bf16Bf16MatmulAlgoCapGetAttribute, cudastub_cublaslt_resolve_cublasLtE4m3E5m2Fp32Bf16Bf16MatmulAlgoCapGetAttribute, cudastub_cublaslt_bind_cublasLtE4m3E5m2Fp32Bf16Bf16MatmulAlgoCapGetAttribute);
@@ -1958,7 +1958,7 @@ void *cudastub_cublaslt_bind_cublasLtE4m3E5m2Fp32Bf16Bf16MatmulAlgoCheck(void)
 {
 	void *fn = choose_cublasLtE4m3E5m2Fp32Bf16Bf16MatmulAlgoCheck();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Bf16Bf16MatmulAlgoCheck, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Bf16Bf16MatmulAlgoCheck, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE4m3E5m2Fp32Bf16Bf16MatmulAlgoCheck, cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Bf16Bf16MatmulAlgoCheck, cudastub_cublaslt_resolve_cublasLtE4m3E5m2Fp32Bf16Bf16MatmulAlgoCheck, cudastub_cublaslt_bind_cublasLtE4m3E5m2Fp32Bf16Bf16MatmulAlgoCheck);
@@ -1982,7 +1982,7 @@ void *cudastub_cublaslt_bind_cublasLtE4m3E5m2Fp32Bf16Bf16MatmulAlgoGetHeuristic(
 {
 	void *fn = choose_cublasLtE4m3E5m2Fp32Bf16Bf16MatmulAlgoGetHeuristic();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Bf16Bf16MatmulAlgoGetHeuristic, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Bf16Bf16MatmulAlgoGetHeuristic, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE4m3E5m2Fp32Bf16Bf16MatmulAlgoGetHeuristic, cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Bf16Bf16MatmulAlgoGetHeuristic, cudastub_cublaslt_resolve_cublasLtE4m3E5m2Fp32Bf16Bf16MatmulAlgoGetHeuristic, cudastub_cublaslt_bind_cublasLtE4m3E5m2Fp32Bf16Bf16MatmulAlgoGetHeuristic);
@@ -2006,7 +2006,7 @@ void *cudastub_cublaslt_bind_cublasLtE4m3E5m2Fp32Bf16Bf16MatmulAlgoGetIds(void)
 {
 	void *fn = choose_cublasLtE4m3E5m2Fp32Bf16Bf16MatmulAlgoGetIds();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Bf16Bf16MatmulAlgoGetIds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Bf16Bf16MatmulAlgoGetIds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE4m3E5m2Fp32Bf16Bf16MatmulAlgoGetIds, cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Bf16Bf16MatmulAlgoGetIds, cudastub_cublaslt_resolve_cublasLtE4m3E5m2Fp32Bf16Bf16MatmulAlgoGetIds, cudastub_cublaslt_bind_cublasLtE4m3E5m2Fp32Bf16Bf16MatmulAlgoGetIds);
@@ -2030,7 +2030,7 @@ void *cudastub_cublaslt_bind_cublasLtE4m3E5m2Fp32Bf16Bf16MatmulAlgoInit(void)
 {
 	void *fn = choose_cublasLtE4m3E5m2Fp32Bf16Bf16MatmulAlgoInit();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Bf16Bf16MatmulAlgoInit, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Bf16Bf16MatmulAlgoInit, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE4m3E5m2Fp32Bf16Bf16MatmulAlgoInit, cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Bf16Bf16MatmulAlgoInit, cudastub_cublaslt_resolve_cublasLtE4m3E5m2Fp32Bf16Bf16MatmulAlgoInit, cudastub_cublaslt_bind_cublasLtE4m3E5m2Fp32Bf16Bf16MatmulAlgoInit);
@@ -2054,7 +2054,7 @@ void *cudastub_cublaslt_bind_cublasLtE4m3E5m2Fp32Bf16E4m3Matmul(void)
 {
 	void *fn = choose_cublasLtE4m3E5m2Fp32Bf16E4m3Matmul();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Bf16E4m3Matmul, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Bf16E4m3Matmul, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE4m3E5m2Fp32Bf16E4m3Matmul, cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Bf16E4m3Matmul, cudastub_cublaslt_resolve_cublasLtE4m3E5m2Fp32Bf16E4m3Matmul, cudastub_cublaslt_bind_cublasLtE4m3E5m2Fp32Bf16E4m3Matmul);
@@ -2078,7 +2078,7 @@ void *cudastub_cublaslt_bind_cublasLtE4m3E5m2Fp32Bf16E4m3MatmulAlgoCapGetAttribu
 {
 	void *fn = choose_cublasLtE4m3E5m2Fp32Bf16E4m3MatmulAlgoCapGetAttribute();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Bf16E4m3MatmulAlgoCapGetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Bf16E4m3MatmulAlgoCapGetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE4m3E5m2Fp32Bf16E4m3MatmulAlgoCapGetAttribute, cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Bf16E4m3MatmulAlgoCapGetAttribute, cudastub_cublaslt_resolve_cublasLtE4m3E5m2Fp32Bf16E4m3MatmulAlgoCapGetAttribute, cudastub_cublaslt_bind_cublasLtE4m3E5m2Fp32Bf16E4m3MatmulAlgoCapGetAttribute);
@@ -2102,7 +2102,7 @@ void *cudastub_cublaslt_bind_cublasLtE4m3E5m2Fp32Bf16E4m3MatmulAlgoCheck(void)
 {
 	void *fn = choose_cublasLtE4m3E5m2Fp32Bf16E4m3MatmulAlgoCheck();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Bf16E4m3MatmulAlgoCheck, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Bf16E4m3MatmulAlgoCheck, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE4m3E5m2Fp32Bf16E4m3MatmulAlgoCheck, cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Bf16E4m3MatmulAlgoCheck, cudastub_cublaslt_resolve_cublasLtE4m3E5m2Fp32Bf16E4m3MatmulAlgoCheck, cudastub_cublaslt_bind_cublasLtE4m3E5m2Fp32Bf16E4m3MatmulAlgoCheck);
@@ -2126,7 +2126,7 @@ void *cudastub_cublaslt_bind_cublasLtE4m3E5m2Fp32Bf16E4m3MatmulAlgoGetHeuristic(
 {
 	void *fn = choose_cublasLtE4m3E5m2Fp32Bf16E4m3MatmulAlgoGetHeuristic();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Bf16E4m3MatmulAlgoGetHeuristic, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Bf16E4m3MatmulAlgoGetHeuristic, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE4m3E5m2Fp32Bf16E4m3MatmulAlgoGetHeuristic, cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Bf16E4m3MatmulAlgoGetHeuristic, cudastub_cublaslt_resolve_cublasLtE4m3E5m2Fp32Bf16E4m3MatmulAlgoGetHeuristic, cudastub_cublaslt_bind_cublasLtE4m3E5m2Fp32Bf16E4m3MatmulAlgoGetHeuristic);
@@ -2150,7 +2150,7 @@ void *cudastub_cublaslt_bind_cublasLtE4m3E5m2Fp32Bf16E4m3MatmulAlgoGetIds(void)
 {
 	void *fn = choose_cublasLtE4m3E5m2Fp32Bf16E4m3MatmulAlgoGetIds();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Bf16E4m3MatmulAlgoGetIds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Bf16E4m3MatmulAlgoGetIds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE4m3E5m2Fp32Bf16E4m3MatmulAlgoGetIds, cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Bf16E4m3MatmulAlgoGetIds, cudastub_cublaslt_resolve_cublasLtE4m3E5m2Fp32Bf16E4m3MatmulAlgoGetIds, cudastub_cublaslt_bind_cublasLtE4m3E5m2Fp32Bf16E4m3MatmulAlgoGetIds);
@@ -2174,7 +2174,7 @@ void *cudastub_cublaslt_bind_cublasLtE4m3E5m2Fp32Bf16E4m3MatmulAlgoInit(void)
 {
 	void *fn = choose_cublasLtE4m3E5m2Fp32Bf16E4m3MatmulAlgoInit();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Bf16E4m3MatmulAlgoInit, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Bf16E4m3MatmulAlgoInit, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE4m3E5m2Fp32Bf16E4m3MatmulAlgoInit, cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Bf16E4m3MatmulAlgoInit, cudastub_cublaslt_resolve_cublasLtE4m3E5m2Fp32Bf16E4m3MatmulAlgoInit, cudastub_cublaslt_bind_cublasLtE4m3E5m2Fp32Bf16E4m3MatmulAlgoInit);
@@ -2198,7 +2198,7 @@ void *cudastub_cublaslt_bind_cublasLtE4m3E5m2Fp32Bf16E5m2Matmul(void)
 {
 	void *fn = choose_cublasLtE4m3E5m2Fp32Bf16E5m2Matmul();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Bf16E5m2Matmul, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Bf16E5m2Matmul, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE4m3E5m2Fp32Bf16E5m2Matmul, cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Bf16E5m2Matmul, cudastub_cublaslt_resolve_cublasLtE4m3E5m2Fp32Bf16E5m2Matmul, cudastub_cublaslt_bind_cublasLtE4m3E5m2Fp32Bf16E5m2Matmul);
@@ -2222,7 +2222,7 @@ void *cudastub_cublaslt_bind_cublasLtE4m3E5m2Fp32Bf16E5m2MatmulAlgoCapGetAttribu
 {
 	void *fn = choose_cublasLtE4m3E5m2Fp32Bf16E5m2MatmulAlgoCapGetAttribute();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Bf16E5m2MatmulAlgoCapGetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Bf16E5m2MatmulAlgoCapGetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE4m3E5m2Fp32Bf16E5m2MatmulAlgoCapGetAttribute, cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Bf16E5m2MatmulAlgoCapGetAttribute, cudastub_cublaslt_resolve_cublasLtE4m3E5m2Fp32Bf16E5m2MatmulAlgoCapGetAttribute, cudastub_cublaslt_bind_cublasLtE4m3E5m2Fp32Bf16E5m2MatmulAlgoCapGetAttribute);
@@ -2246,7 +2246,7 @@ void *cudastub_cublaslt_bind_cublasLtE4m3E5m2Fp32Bf16E5m2MatmulAlgoCheck(void)
 {
 	void *fn = choose_cublasLtE4m3E5m2Fp32Bf16E5m2MatmulAlgoCheck();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Bf16E5m2MatmulAlgoCheck, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Bf16E5m2MatmulAlgoCheck, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE4m3E5m2Fp32Bf16E5m2MatmulAlgoCheck, cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Bf16E5m2MatmulAlgoCheck, cudastub_cublaslt_resolve_cublasLtE4m3E5m2Fp32Bf16E5m2MatmulAlgoCheck, cudastub_cublaslt_bind_cublasLtE4m3E5m2Fp32Bf16E5m2MatmulAlgoCheck);
@@ -2270,7 +2270,7 @@ void *cudastub_cublaslt_bind_cublasLtE4m3E5m2Fp32Bf16E5m2MatmulAlgoGetHeuristic(
 {
 	void *fn = choose_cublasLtE4m3E5m2Fp32Bf16E5m2MatmulAlgoGetHeuristic();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Bf16E5m2MatmulAlgoGetHeuristic, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Bf16E5m2MatmulAlgoGetHeuristic, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE4m3E5m2Fp32Bf16E5m2MatmulAlgoGetHeuristic, cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Bf16E5m2MatmulAlgoGetHeuristic, cudastub_cublaslt_resolve_cublasLtE4m3E5m2Fp32Bf16E5m2MatmulAlgoGetHeuristic, cudastub_cublaslt_bind_cublasLtE4m3E5m2Fp32Bf16E5m2MatmulAlgoGetHeuristic);
@@ -2294,7 +2294,7 @@ void *cudastub_cublaslt_bind_cublasLtE4m3E5m2Fp32Bf16E5m2MatmulAlgoGetIds(void)
 {
 	void *fn = choose_cublasLtE4m3E5m2Fp32Bf16E5m2MatmulAlgoGetIds();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Bf16E5m2MatmulAlgoGetIds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Bf16E5m2MatmulAlgoGetIds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE4m3E5m2Fp32Bf16E5m2MatmulAlgoGetIds, cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Bf16E5m2MatmulAlgoGetIds, cudastub_cublaslt_resolve_cublasLtE4m3E5m2Fp32Bf16E5m2MatmulAlgoGetIds, cudastub_cublaslt_bind_cublasLtE4m3E5m2Fp32Bf16E5m2MatmulAlgoGetIds);
@@ -2318,7 +2318,7 @@ void *cudastub_cublaslt_bind_cublasLtE4m3E5m2Fp32Bf16E5m2MatmulAlgoInit(void)
 {
 	void *fn = choose_cublasLtE4m3E5m2Fp32Bf16E5m2MatmulAlgoInit();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Bf16E5m2MatmulAlgoInit, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Bf16E5m2MatmulAlgoInit, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE4m3E5m2Fp32Bf16E5m2MatmulAlgoInit, cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Bf16E5m2MatmulAlgoInit, cudastub_cublaslt_resolve_cublasLtE4m3E5m2Fp32Bf16E5m2MatmulAlgoInit, cudastub_cublaslt_bind_cublasLtE4m3E5m2Fp32Bf16E5m2MatmulAlgoInit);
@@ -2342,7 +2342,7 @@ void *cudastub_cublaslt_bind_cublasLtE4m3E5m2Fp32Fp16E4m3Matmul(void)
 {
 	void *fn = choose_cublasLtE4m3E5m2Fp32Fp16E4m3Matmul();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Fp16E4m3Matmul, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Fp16E4m3Matmul, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE4m3E5m2Fp32Fp16E4m3Matmul, cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Fp16E4m3Matmul, cudastub_cublaslt_resolve_cublasLtE4m3E5m2Fp32Fp16E4m3Matmul, cudastub_cublaslt_bind_cublasLtE4m3E5m2Fp32Fp16E4m3Matmul);
@@ -2366,7 +2366,7 @@ void *cudastub_cublaslt_bind_cublasLtE4m3E5m2Fp32Fp16E4m3MatmulAlgoCapGetAttribu
 {
 	void *fn = choose_cublasLtE4m3E5m2Fp32Fp16E4m3MatmulAlgoCapGetAttribute();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Fp16E4m3MatmulAlgoCapGetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Fp16E4m3MatmulAlgoCapGetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE4m3E5m2Fp32Fp16E4m3MatmulAlgoCapGetAttribute, cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Fp16E4m3MatmulAlgoCapGetAttribute, cudastub_cublaslt_resolve_cublasLtE4m3E5m2Fp32Fp16E4m3MatmulAlgoCapGetAttribute, cudastub_cublaslt_bind_cublasLtE4m3E5m2Fp32Fp16E4m3MatmulAlgoCapGetAttribute);
@@ -2390,7 +2390,7 @@ void *cudastub_cublaslt_bind_cublasLtE4m3E5m2Fp32Fp16E4m3MatmulAlgoCheck(void)
 {
 	void *fn = choose_cublasLtE4m3E5m2Fp32Fp16E4m3MatmulAlgoCheck();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Fp16E4m3MatmulAlgoCheck, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Fp16E4m3MatmulAlgoCheck, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE4m3E5m2Fp32Fp16E4m3MatmulAlgoCheck, cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Fp16E4m3MatmulAlgoCheck, cudastub_cublaslt_resolve_cublasLtE4m3E5m2Fp32Fp16E4m3MatmulAlgoCheck, cudastub_cublaslt_bind_cublasLtE4m3E5m2Fp32Fp16E4m3MatmulAlgoCheck);
@@ -2414,7 +2414,7 @@ void *cudastub_cublaslt_bind_cublasLtE4m3E5m2Fp32Fp16E4m3MatmulAlgoGetHeuristic(
 {
 	void *fn = choose_cublasLtE4m3E5m2Fp32Fp16E4m3MatmulAlgoGetHeuristic();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Fp16E4m3MatmulAlgoGetHeuristic, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Fp16E4m3MatmulAlgoGetHeuristic, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE4m3E5m2Fp32Fp16E4m3MatmulAlgoGetHeuristic, cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Fp16E4m3MatmulAlgoGetHeuristic, cudastub_cublaslt_resolve_cublasLtE4m3E5m2Fp32Fp16E4m3MatmulAlgoGetHeuristic, cudastub_cublaslt_bind_cublasLtE4m3E5m2Fp32Fp16E4m3MatmulAlgoGetHeuristic);
@@ -2438,7 +2438,7 @@ void *cudastub_cublaslt_bind_cublasLtE4m3E5m2Fp32Fp16E4m3MatmulAlgoGetIds(void)
 {
 	void *fn = choose_cublasLtE4m3E5m2Fp32Fp16E4m3MatmulAlgoGetIds();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Fp16E4m3MatmulAlgoGetIds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Fp16E4m3MatmulAlgoGetIds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE4m3E5m2Fp32Fp16E4m3MatmulAlgoGetIds, cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Fp16E4m3MatmulAlgoGetIds, cudastub_cublaslt_resolve_cublasLtE4m3E5m2Fp32Fp16E4m3MatmulAlgoGetIds, cudastub_cublaslt_bind_cublasLtE4m3E5m2Fp32Fp16E4m3MatmulAlgoGetIds);
@@ -2462,7 +2462,7 @@ void *cudastub_cublaslt_bind_cublasLtE4m3E5m2Fp32Fp16E4m3MatmulAlgoInit(void)
 {
 	void *fn = choose_cublasLtE4m3E5m2Fp32Fp16E4m3MatmulAlgoInit();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Fp16E4m3MatmulAlgoInit, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Fp16E4m3MatmulAlgoInit, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE4m3E5m2Fp32Fp16E4m3MatmulAlgoInit, cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Fp16E4m3MatmulAlgoInit, cudastub_cublaslt_resolve_cublasLtE4m3E5m2Fp32Fp16E4m3MatmulAlgoInit, cudastub_cublaslt_bind_cublasLtE4m3E5m2Fp32Fp16E4m3MatmulAlgoInit);
@@ -2486,7 +2486,7 @@ void *cudastub_cublaslt_bind_cublasLtE4m3E5m2Fp32Fp16E5m2Matmul(void)
 {
 	void *fn = choose_cublasLtE4m3E5m2Fp32Fp16E5m2Matmul();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Fp16E5m2Matmul, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Fp16E5m2Matmul, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE4m3E5m2Fp32Fp16E5m2Matmul, cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Fp16E5m2Matmul, cudastub_cublaslt_resolve_cublasLtE4m3E5m2Fp32Fp16E5m2Matmul, cudastub_cublaslt_bind_cublasLtE4m3E5m2Fp32Fp16E5m2Matmul);
@@ -2510,7 +2510,7 @@ void *cudastub_cublaslt_bind_cublasLtE4m3E5m2Fp32Fp16E5m2MatmulAlgoCapGetAttribu
 {
 	void *fn = choose_cublasLtE4m3E5m2Fp32Fp16E5m2MatmulAlgoCapGetAttribute();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Fp16E5m2MatmulAlgoCapGetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Fp16E5m2MatmulAlgoCapGetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE4m3E5m2Fp32Fp16E5m2MatmulAlgoCapGetAttribute, cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Fp16E5m2MatmulAlgoCapGetAttribute, cudastub_cublaslt_resolve_cublasLtE4m3E5m2Fp32Fp16E5m2MatmulAlgoCapGetAttribute, cudastub_cublaslt_bind_cublasLtE4m3E5m2Fp32Fp16E5m2MatmulAlgoCapGetAttribute);
@@ -2534,7 +2534,7 @@ void *cudastub_cublaslt_bind_cublasLtE4m3E5m2Fp32Fp16E5m2MatmulAlgoCheck(void)
 {
 	void *fn = choose_cublasLtE4m3E5m2Fp32Fp16E5m2MatmulAlgoCheck();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Fp16E5m2MatmulAlgoCheck, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Fp16E5m2MatmulAlgoCheck, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE4m3E5m2Fp32Fp16E5m2MatmulAlgoCheck, cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Fp16E5m2MatmulAlgoCheck, cudastub_cublaslt_resolve_cublasLtE4m3E5m2Fp32Fp16E5m2MatmulAlgoCheck, cudastub_cublaslt_bind_cublasLtE4m3E5m2Fp32Fp16E5m2MatmulAlgoCheck);
@@ -2558,7 +2558,7 @@ void *cudastub_cublaslt_bind_cublasLtE4m3E5m2Fp32Fp16E5m2MatmulAlgoGetHeuristic(
 {
 	void *fn = choose_cublasLtE4m3E5m2Fp32Fp16E5m2MatmulAlgoGetHeuristic();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Fp16E5m2MatmulAlgoGetHeuristic, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Fp16E5m2MatmulAlgoGetHeuristic, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE4m3E5m2Fp32Fp16E5m2MatmulAlgoGetHeuristic, cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Fp16E5m2MatmulAlgoGetHeuristic, cudastub_cublaslt_resolve_cublasLtE4m3E5m2Fp32Fp16E5m2MatmulAlgoGetHeuristic, cudastub_cublaslt_bind_cublasLtE4m3E5m2Fp32Fp16E5m2MatmulAlgoGetHeuristic);
@@ -2582,7 +2582,7 @@ void *cudastub_cublaslt_bind_cublasLtE4m3E5m2Fp32Fp16E5m2MatmulAlgoGetIds(void)
 {
 	void *fn = choose_cublasLtE4m3E5m2Fp32Fp16E5m2MatmulAlgoGetIds();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Fp16E5m2MatmulAlgoGetIds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Fp16E5m2MatmulAlgoGetIds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE4m3E5m2Fp32Fp16E5m2MatmulAlgoGetIds, cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Fp16E5m2MatmulAlgoGetIds, cudastub_cublaslt_resolve_cublasLtE4m3E5m2Fp32Fp16E5m2MatmulAlgoGetIds, cudastub_cublaslt_bind_cublasLtE4m3E5m2Fp32Fp16E5m2MatmulAlgoGetIds);
@@ -2606,7 +2606,7 @@ void *cudastub_cublaslt_bind_cublasLtE4m3E5m2Fp32Fp16E5m2MatmulAlgoInit(void)
 {
 	void *fn = choose_cublasLtE4m3E5m2Fp32Fp16E5m2MatmulAlgoInit();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Fp16E5m2MatmulAlgoInit, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Fp16E5m2MatmulAlgoInit, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE4m3E5m2Fp32Fp16E5m2MatmulAlgoInit, cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Fp16E5m2MatmulAlgoInit, cudastub_cublaslt_resolve_cublasLtE4m3E5m2Fp32Fp16E5m2MatmulAlgoInit, cudastub_cublaslt_bind_cublasLtE4m3E5m2Fp32Fp16E5m2MatmulAlgoInit);
@@ -2630,7 +2630,7 @@ void *cudastub_cublaslt_bind_cublasLtE4m3E5m2Fp32Fp16Fp16Matmul(void)
 {
 	void *fn = choose_cublasLtE4m3E5m2Fp32Fp16Fp16Matmul();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Fp16Fp16Matmul, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Fp16Fp16Matmul, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE4m3E5m2Fp32Fp16Fp16Matmul, cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Fp16Fp16Matmul, cudastub_cublaslt_resolve_cublasLtE4m3E5m2Fp32Fp16Fp16Matmul, cudastub_cublaslt_bind_cublasLtE4m3E5m2Fp32Fp16Fp16Matmul);
@@ -2654,7 +2654,7 @@ void *cudastub_cublaslt_bind_cublasLtE4m3E5m2Fp32Fp16Fp16MatmulAlgoCapGetAttribu
 {
 	void *fn = choose_cublasLtE4m3E5m2Fp32Fp16Fp16MatmulAlgoCapGetAttribute();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Fp16Fp16MatmulAlgoCapGetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Fp16Fp16MatmulAlgoCapGetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE4m3E5m2Fp32Fp16Fp16MatmulAlgoCapGetAttribute, cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Fp16Fp16MatmulAlgoCapGetAttribute, cudastub_cublaslt_resolve_cublasLtE4m3E5m2Fp32Fp16Fp16MatmulAlgoCapGetAttribute, cudastub_cublaslt_bind_cublasLtE4m3E5m2Fp32Fp16Fp16MatmulAlgoCapGetAttribute);
@@ -2678,7 +2678,7 @@ void *cudastub_cublaslt_bind_cublasLtE4m3E5m2Fp32Fp16Fp16MatmulAlgoCheck(void)
 {
 	void *fn = choose_cublasLtE4m3E5m2Fp32Fp16Fp16MatmulAlgoCheck();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Fp16Fp16MatmulAlgoCheck, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Fp16Fp16MatmulAlgoCheck, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE4m3E5m2Fp32Fp16Fp16MatmulAlgoCheck, cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Fp16Fp16MatmulAlgoCheck, cudastub_cublaslt_resolve_cublasLtE4m3E5m2Fp32Fp16Fp16MatmulAlgoCheck, cudastub_cublaslt_bind_cublasLtE4m3E5m2Fp32Fp16Fp16MatmulAlgoCheck);
@@ -2702,7 +2702,7 @@ void *cudastub_cublaslt_bind_cublasLtE4m3E5m2Fp32Fp16Fp16MatmulAlgoGetHeuristic(
 {
 	void *fn = choose_cublasLtE4m3E5m2Fp32Fp16Fp16MatmulAlgoGetHeuristic();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Fp16Fp16MatmulAlgoGetHeuristic, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Fp16Fp16MatmulAlgoGetHeuristic, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE4m3E5m2Fp32Fp16Fp16MatmulAlgoGetHeuristic, cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Fp16Fp16MatmulAlgoGetHeuristic, cudastub_cublaslt_resolve_cublasLtE4m3E5m2Fp32Fp16Fp16MatmulAlgoGetHeuristic, cudastub_cublaslt_bind_cublasLtE4m3E5m2Fp32Fp16Fp16MatmulAlgoGetHeuristic);
@@ -2726,7 +2726,7 @@ void *cudastub_cublaslt_bind_cublasLtE4m3E5m2Fp32Fp16Fp16MatmulAlgoGetIds(void)
 {
 	void *fn = choose_cublasLtE4m3E5m2Fp32Fp16Fp16MatmulAlgoGetIds();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Fp16Fp16MatmulAlgoGetIds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Fp16Fp16MatmulAlgoGetIds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE4m3E5m2Fp32Fp16Fp16MatmulAlgoGetIds, cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Fp16Fp16MatmulAlgoGetIds, cudastub_cublaslt_resolve_cublasLtE4m3E5m2Fp32Fp16Fp16MatmulAlgoGetIds, cudastub_cublaslt_bind_cublasLtE4m3E5m2Fp32Fp16Fp16MatmulAlgoGetIds);
@@ -2750,7 +2750,7 @@ void *cudastub_cublaslt_bind_cublasLtE4m3E5m2Fp32Fp16Fp16MatmulAlgoInit(void)
 {
 	void *fn = choose_cublasLtE4m3E5m2Fp32Fp16Fp16MatmulAlgoInit();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Fp16Fp16MatmulAlgoInit, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Fp16Fp16MatmulAlgoInit, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE4m3E5m2Fp32Fp16Fp16MatmulAlgoInit, cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Fp16Fp16MatmulAlgoInit, cudastub_cublaslt_resolve_cublasLtE4m3E5m2Fp32Fp16Fp16MatmulAlgoInit, cudastub_cublaslt_bind_cublasLtE4m3E5m2Fp32Fp16Fp16MatmulAlgoInit);
@@ -2774,7 +2774,7 @@ void *cudastub_cublaslt_bind_cublasLtE4m3E5m2Fp32Fp32Fp32Matmul(void)
 {
 	void *fn = choose_cublasLtE4m3E5m2Fp32Fp32Fp32Matmul();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Fp32Fp32Matmul, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Fp32Fp32Matmul, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE4m3E5m2Fp32Fp32Fp32Matmul, cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Fp32Fp32Matmul, cudastub_cublaslt_resolve_cublasLtE4m3E5m2Fp32Fp32Fp32Matmul, cudastub_cublaslt_bind_cublasLtE4m3E5m2Fp32Fp32Fp32Matmul);
@@ -2798,7 +2798,7 @@ void *cudastub_cublaslt_bind_cublasLtE4m3E5m2Fp32Fp32Fp32MatmulAlgoCapGetAttribu
 {
 	void *fn = choose_cublasLtE4m3E5m2Fp32Fp32Fp32MatmulAlgoCapGetAttribute();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Fp32Fp32MatmulAlgoCapGetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Fp32Fp32MatmulAlgoCapGetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE4m3E5m2Fp32Fp32Fp32MatmulAlgoCapGetAttribute, cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Fp32Fp32MatmulAlgoCapGetAttribute, cudastub_cublaslt_resolve_cublasLtE4m3E5m2Fp32Fp32Fp32MatmulAlgoCapGetAttribute, cudastub_cublaslt_bind_cublasLtE4m3E5m2Fp32Fp32Fp32MatmulAlgoCapGetAttribute);
@@ -2822,7 +2822,7 @@ void *cudastub_cublaslt_bind_cublasLtE4m3E5m2Fp32Fp32Fp32MatmulAlgoCheck(void)
 {
 	void *fn = choose_cublasLtE4m3E5m2Fp32Fp32Fp32MatmulAlgoCheck();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Fp32Fp32MatmulAlgoCheck, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Fp32Fp32MatmulAlgoCheck, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE4m3E5m2Fp32Fp32Fp32MatmulAlgoCheck, cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Fp32Fp32MatmulAlgoCheck, cudastub_cublaslt_resolve_cublasLtE4m3E5m2Fp32Fp32Fp32MatmulAlgoCheck, cudastub_cublaslt_bind_cublasLtE4m3E5m2Fp32Fp32Fp32MatmulAlgoCheck);
@@ -2846,7 +2846,7 @@ void *cudastub_cublaslt_bind_cublasLtE4m3E5m2Fp32Fp32Fp32MatmulAlgoGetHeuristic(
 {
 	void *fn = choose_cublasLtE4m3E5m2Fp32Fp32Fp32MatmulAlgoGetHeuristic();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Fp32Fp32MatmulAlgoGetHeuristic, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Fp32Fp32MatmulAlgoGetHeuristic, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE4m3E5m2Fp32Fp32Fp32MatmulAlgoGetHeuristic, cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Fp32Fp32MatmulAlgoGetHeuristic, cudastub_cublaslt_resolve_cublasLtE4m3E5m2Fp32Fp32Fp32MatmulAlgoGetHeuristic, cudastub_cublaslt_bind_cublasLtE4m3E5m2Fp32Fp32Fp32MatmulAlgoGetHeuristic);
@@ -2870,7 +2870,7 @@ void *cudastub_cublaslt_bind_cublasLtE4m3E5m2Fp32Fp32Fp32MatmulAlgoGetIds(void)
 {
 	void *fn = choose_cublasLtE4m3E5m2Fp32Fp32Fp32MatmulAlgoGetIds();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Fp32Fp32MatmulAlgoGetIds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Fp32Fp32MatmulAlgoGetIds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE4m3E5m2Fp32Fp32Fp32MatmulAlgoGetIds, cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Fp32Fp32MatmulAlgoGetIds, cudastub_cublaslt_resolve_cublasLtE4m3E5m2Fp32Fp32Fp32MatmulAlgoGetIds, cudastub_cublaslt_bind_cublasLtE4m3E5m2Fp32Fp32Fp32MatmulAlgoGetIds);
@@ -2894,7 +2894,7 @@ void *cudastub_cublaslt_bind_cublasLtE4m3E5m2Fp32Fp32Fp32MatmulAlgoInit(void)
 {
 	void *fn = choose_cublasLtE4m3E5m2Fp32Fp32Fp32MatmulAlgoInit();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Fp32Fp32MatmulAlgoInit, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Fp32Fp32MatmulAlgoInit, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE4m3E5m2Fp32Fp32Fp32MatmulAlgoInit, cudastub_cublaslt_slot_cublasLtE4m3E5m2Fp32Fp32Fp32MatmulAlgoInit, cudastub_cublaslt_resolve_cublasLtE4m3E5m2Fp32Fp32Fp32MatmulAlgoInit, cudastub_cublaslt_bind_cublasLtE4m3E5m2Fp32Fp32Fp32MatmulAlgoInit);
@@ -2918,7 +2918,7 @@ void *cudastub_cublaslt_bind_cublasLtE5m2E4m3Fp32Bf16Bf16Matmul(void)
 {
 	void *fn = choose_cublasLtE5m2E4m3Fp32Bf16Bf16Matmul();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Bf16Bf16Matmul, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Bf16Bf16Matmul, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE5m2E4m3Fp32Bf16Bf16Matmul, cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Bf16Bf16Matmul, cudastub_cublaslt_resolve_cublasLtE5m2E4m3Fp32Bf16Bf16Matmul, cudastub_cublaslt_bind_cublasLtE5m2E4m3Fp32Bf16Bf16Matmul);
@@ -2942,7 +2942,7 @@ void *cudastub_cublaslt_bind_cublasLtE5m2E4m3Fp32Bf16Bf16MatmulAlgoCapGetAttribu
 {
 	void *fn = choose_cublasLtE5m2E4m3Fp32Bf16Bf16MatmulAlgoCapGetAttribute();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Bf16Bf16MatmulAlgoCapGetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Bf16Bf16MatmulAlgoCapGetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE5m2E4m3Fp32Bf16Bf16MatmulAlgoCapGetAttribute, cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Bf16Bf16MatmulAlgoCapGetAttribute, cudastub_cublaslt_resolve_cublasLtE5m2E4m3Fp32Bf16Bf16MatmulAlgoCapGetAttribute, cudastub_cublaslt_bind_cublasLtE5m2E4m3Fp32Bf16Bf16MatmulAlgoCapGetAttribute);
@@ -2966,7 +2966,7 @@ void *cudastub_cublaslt_bind_cublasLtE5m2E4m3Fp32Bf16Bf16MatmulAlgoCheck(void)
 {
 	void *fn = choose_cublasLtE5m2E4m3Fp32Bf16Bf16MatmulAlgoCheck();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Bf16Bf16MatmulAlgoCheck, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Bf16Bf16MatmulAlgoCheck, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE5m2E4m3Fp32Bf16Bf16MatmulAlgoCheck, cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Bf16Bf16MatmulAlgoCheck, cudastub_cublaslt_resolve_cublasLtE5m2E4m3Fp32Bf16Bf16MatmulAlgoCheck, cudastub_cublaslt_bind_cublasLtE5m2E4m3Fp32Bf16Bf16MatmulAlgoCheck);
@@ -2990,7 +2990,7 @@ void *cudastub_cublaslt_bind_cublasLtE5m2E4m3Fp32Bf16Bf16MatmulAlgoGetHeuristic(
 {
 	void *fn = choose_cublasLtE5m2E4m3Fp32Bf16Bf16MatmulAlgoGetHeuristic();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Bf16Bf16MatmulAlgoGetHeuristic, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Bf16Bf16MatmulAlgoGetHeuristic, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE5m2E4m3Fp32Bf16Bf16MatmulAlgoGetHeuristic, cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Bf16Bf16MatmulAlgoGetHeuristic, cudastub_cublaslt_resolve_cublasLtE5m2E4m3Fp32Bf16Bf16MatmulAlgoGetHeuristic, cudastub_cublaslt_bind_cublasLtE5m2E4m3Fp32Bf16Bf16MatmulAlgoGetHeuristic);
@@ -3014,7 +3014,7 @@ void *cudastub_cublaslt_bind_cublasLtE5m2E4m3Fp32Bf16Bf16MatmulAlgoGetIds(void)
 {
 	void *fn = choose_cublasLtE5m2E4m3Fp32Bf16Bf16MatmulAlgoGetIds();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Bf16Bf16MatmulAlgoGetIds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Bf16Bf16MatmulAlgoGetIds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE5m2E4m3Fp32Bf16Bf16MatmulAlgoGetIds, cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Bf16Bf16MatmulAlgoGetIds, cudastub_cublaslt_resolve_cublasLtE5m2E4m3Fp32Bf16Bf16MatmulAlgoGetIds, cudastub_cublaslt_bind_cublasLtE5m2E4m3Fp32Bf16Bf16MatmulAlgoGetIds);
@@ -3038,7 +3038,7 @@ void *cudastub_cublaslt_bind_cublasLtE5m2E4m3Fp32Bf16Bf16MatmulAlgoInit(void)
 {
 	void *fn = choose_cublasLtE5m2E4m3Fp32Bf16Bf16MatmulAlgoInit();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Bf16Bf16MatmulAlgoInit, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Bf16Bf16MatmulAlgoInit, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE5m2E4m3Fp32Bf16Bf16MatmulAlgoInit, cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Bf16Bf16MatmulAlgoInit, cudastub_cublaslt_resolve_cublasLtE5m2E4m3Fp32Bf16Bf16MatmulAlgoInit, cudastub_cublaslt_bind_cublasLtE5m2E4m3Fp32Bf16Bf16MatmulAlgoInit);
@@ -3062,7 +3062,7 @@ void *cudastub_cublaslt_bind_cublasLtE5m2E4m3Fp32Bf16E4m3Matmul(void)
 {
 	void *fn = choose_cublasLtE5m2E4m3Fp32Bf16E4m3Matmul();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Bf16E4m3Matmul, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Bf16E4m3Matmul, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE5m2E4m3Fp32Bf16E4m3Matmul, cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Bf16E4m3Matmul, cudastub_cublaslt_resolve_cublasLtE5m2E4m3Fp32Bf16E4m3Matmul, cudastub_cublaslt_bind_cublasLtE5m2E4m3Fp32Bf16E4m3Matmul);
@@ -3086,7 +3086,7 @@ void *cudastub_cublaslt_bind_cublasLtE5m2E4m3Fp32Bf16E4m3MatmulAlgoCapGetAttribu
 {
 	void *fn = choose_cublasLtE5m2E4m3Fp32Bf16E4m3MatmulAlgoCapGetAttribute();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Bf16E4m3MatmulAlgoCapGetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Bf16E4m3MatmulAlgoCapGetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE5m2E4m3Fp32Bf16E4m3MatmulAlgoCapGetAttribute, cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Bf16E4m3MatmulAlgoCapGetAttribute, cudastub_cublaslt_resolve_cublasLtE5m2E4m3Fp32Bf16E4m3MatmulAlgoCapGetAttribute, cudastub_cublaslt_bind_cublasLtE5m2E4m3Fp32Bf16E4m3MatmulAlgoCapGetAttribute);
@@ -3110,7 +3110,7 @@ void *cudastub_cublaslt_bind_cublasLtE5m2E4m3Fp32Bf16E4m3MatmulAlgoCheck(void)
 {
 	void *fn = choose_cublasLtE5m2E4m3Fp32Bf16E4m3MatmulAlgoCheck();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Bf16E4m3MatmulAlgoCheck, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Bf16E4m3MatmulAlgoCheck, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE5m2E4m3Fp32Bf16E4m3MatmulAlgoCheck, cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Bf16E4m3MatmulAlgoCheck, cudastub_cublaslt_resolve_cublasLtE5m2E4m3Fp32Bf16E4m3MatmulAlgoCheck, cudastub_cublaslt_bind_cublasLtE5m2E4m3Fp32Bf16E4m3MatmulAlgoCheck);
@@ -3134,7 +3134,7 @@ void *cudastub_cublaslt_bind_cublasLtE5m2E4m3Fp32Bf16E4m3MatmulAlgoGetHeuristic(
 {
 	void *fn = choose_cublasLtE5m2E4m3Fp32Bf16E4m3MatmulAlgoGetHeuristic();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Bf16E4m3MatmulAlgoGetHeuristic, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Bf16E4m3MatmulAlgoGetHeuristic, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE5m2E4m3Fp32Bf16E4m3MatmulAlgoGetHeuristic, cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Bf16E4m3MatmulAlgoGetHeuristic, cudastub_cublaslt_resolve_cublasLtE5m2E4m3Fp32Bf16E4m3MatmulAlgoGetHeuristic, cudastub_cublaslt_bind_cublasLtE5m2E4m3Fp32Bf16E4m3MatmulAlgoGetHeuristic);
@@ -3158,7 +3158,7 @@ void *cudastub_cublaslt_bind_cublasLtE5m2E4m3Fp32Bf16E4m3MatmulAlgoGetIds(void)
 {
 	void *fn = choose_cublasLtE5m2E4m3Fp32Bf16E4m3MatmulAlgoGetIds();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Bf16E4m3MatmulAlgoGetIds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Bf16E4m3MatmulAlgoGetIds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE5m2E4m3Fp32Bf16E4m3MatmulAlgoGetIds, cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Bf16E4m3MatmulAlgoGetIds, cudastub_cublaslt_resolve_cublasLtE5m2E4m3Fp32Bf16E4m3MatmulAlgoGetIds, cudastub_cublaslt_bind_cublasLtE5m2E4m3Fp32Bf16E4m3MatmulAlgoGetIds);
@@ -3182,7 +3182,7 @@ void *cudastub_cublaslt_bind_cublasLtE5m2E4m3Fp32Bf16E4m3MatmulAlgoInit(void)
 {
 	void *fn = choose_cublasLtE5m2E4m3Fp32Bf16E4m3MatmulAlgoInit();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Bf16E4m3MatmulAlgoInit, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Bf16E4m3MatmulAlgoInit, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE5m2E4m3Fp32Bf16E4m3MatmulAlgoInit, cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Bf16E4m3MatmulAlgoInit, cudastub_cublaslt_resolve_cublasLtE5m2E4m3Fp32Bf16E4m3MatmulAlgoInit, cudastub_cublaslt_bind_cublasLtE5m2E4m3Fp32Bf16E4m3MatmulAlgoInit);
@@ -3206,7 +3206,7 @@ void *cudastub_cublaslt_bind_cublasLtE5m2E4m3Fp32Bf16E5m2Matmul(void)
 {
 	void *fn = choose_cublasLtE5m2E4m3Fp32Bf16E5m2Matmul();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Bf16E5m2Matmul, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Bf16E5m2Matmul, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE5m2E4m3Fp32Bf16E5m2Matmul, cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Bf16E5m2Matmul, cudastub_cublaslt_resolve_cublasLtE5m2E4m3Fp32Bf16E5m2Matmul, cudastub_cublaslt_bind_cublasLtE5m2E4m3Fp32Bf16E5m2Matmul);
@@ -3230,7 +3230,7 @@ void *cudastub_cublaslt_bind_cublasLtE5m2E4m3Fp32Bf16E5m2MatmulAlgoCapGetAttribu
 {
 	void *fn = choose_cublasLtE5m2E4m3Fp32Bf16E5m2MatmulAlgoCapGetAttribute();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Bf16E5m2MatmulAlgoCapGetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Bf16E5m2MatmulAlgoCapGetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE5m2E4m3Fp32Bf16E5m2MatmulAlgoCapGetAttribute, cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Bf16E5m2MatmulAlgoCapGetAttribute, cudastub_cublaslt_resolve_cublasLtE5m2E4m3Fp32Bf16E5m2MatmulAlgoCapGetAttribute, cudastub_cublaslt_bind_cublasLtE5m2E4m3Fp32Bf16E5m2MatmulAlgoCapGetAttribute);
@@ -3254,7 +3254,7 @@ void *cudastub_cublaslt_bind_cublasLtE5m2E4m3Fp32Bf16E5m2MatmulAlgoCheck(void)
 {
 	void *fn = choose_cublasLtE5m2E4m3Fp32Bf16E5m2MatmulAlgoCheck();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Bf16E5m2MatmulAlgoCheck, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Bf16E5m2MatmulAlgoCheck, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE5m2E4m3Fp32Bf16E5m2MatmulAlgoCheck, cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Bf16E5m2MatmulAlgoCheck, cudastub_cublaslt_resolve_cublasLtE5m2E4m3Fp32Bf16E5m2MatmulAlgoCheck, cudastub_cublaslt_bind_cublasLtE5m2E4m3Fp32Bf16E5m2MatmulAlgoCheck);
@@ -3278,7 +3278,7 @@ void *cudastub_cublaslt_bind_cublasLtE5m2E4m3Fp32Bf16E5m2MatmulAlgoGetHeuristic(
 {
 	void *fn = choose_cublasLtE5m2E4m3Fp32Bf16E5m2MatmulAlgoGetHeuristic();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Bf16E5m2MatmulAlgoGetHeuristic, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Bf16E5m2MatmulAlgoGetHeuristic, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE5m2E4m3Fp32Bf16E5m2MatmulAlgoGetHeuristic, cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Bf16E5m2MatmulAlgoGetHeuristic, cudastub_cublaslt_resolve_cublasLtE5m2E4m3Fp32Bf16E5m2MatmulAlgoGetHeuristic, cudastub_cublaslt_bind_cublasLtE5m2E4m3Fp32Bf16E5m2MatmulAlgoGetHeuristic);
@@ -3302,7 +3302,7 @@ void *cudastub_cublaslt_bind_cublasLtE5m2E4m3Fp32Bf16E5m2MatmulAlgoGetIds(void)
 {
 	void *fn = choose_cublasLtE5m2E4m3Fp32Bf16E5m2MatmulAlgoGetIds();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Bf16E5m2MatmulAlgoGetIds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Bf16E5m2MatmulAlgoGetIds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE5m2E4m3Fp32Bf16E5m2MatmulAlgoGetIds, cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Bf16E5m2MatmulAlgoGetIds, cudastub_cublaslt_resolve_cublasLtE5m2E4m3Fp32Bf16E5m2MatmulAlgoGetIds, cudastub_cublaslt_bind_cublasLtE5m2E4m3Fp32Bf16E5m2MatmulAlgoGetIds);
@@ -3326,7 +3326,7 @@ void *cudastub_cublaslt_bind_cublasLtE5m2E4m3Fp32Bf16E5m2MatmulAlgoInit(void)
 {
 	void *fn = choose_cublasLtE5m2E4m3Fp32Bf16E5m2MatmulAlgoInit();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Bf16E5m2MatmulAlgoInit, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Bf16E5m2MatmulAlgoInit, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE5m2E4m3Fp32Bf16E5m2MatmulAlgoInit, cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Bf16E5m2MatmulAlgoInit, cudastub_cublaslt_resolve_cublasLtE5m2E4m3Fp32Bf16E5m2MatmulAlgoInit, cudastub_cublaslt_bind_cublasLtE5m2E4m3Fp32Bf16E5m2MatmulAlgoInit);
@@ -3350,7 +3350,7 @@ void *cudastub_cublaslt_bind_cublasLtE5m2E4m3Fp32Fp16E4m3Matmul(void)
 {
 	void *fn = choose_cublasLtE5m2E4m3Fp32Fp16E4m3Matmul();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Fp16E4m3Matmul, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Fp16E4m3Matmul, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE5m2E4m3Fp32Fp16E4m3Matmul, cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Fp16E4m3Matmul, cudastub_cublaslt_resolve_cublasLtE5m2E4m3Fp32Fp16E4m3Matmul, cudastub_cublaslt_bind_cublasLtE5m2E4m3Fp32Fp16E4m3Matmul);
@@ -3374,7 +3374,7 @@ void *cudastub_cublaslt_bind_cublasLtE5m2E4m3Fp32Fp16E4m3MatmulAlgoCapGetAttribu
 {
 	void *fn = choose_cublasLtE5m2E4m3Fp32Fp16E4m3MatmulAlgoCapGetAttribute();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Fp16E4m3MatmulAlgoCapGetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Fp16E4m3MatmulAlgoCapGetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE5m2E4m3Fp32Fp16E4m3MatmulAlgoCapGetAttribute, cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Fp16E4m3MatmulAlgoCapGetAttribute, cudastub_cublaslt_resolve_cublasLtE5m2E4m3Fp32Fp16E4m3MatmulAlgoCapGetAttribute, cudastub_cublaslt_bind_cublasLtE5m2E4m3Fp32Fp16E4m3MatmulAlgoCapGetAttribute);
@@ -3398,7 +3398,7 @@ void *cudastub_cublaslt_bind_cublasLtE5m2E4m3Fp32Fp16E4m3MatmulAlgoCheck(void)
 {
 	void *fn = choose_cublasLtE5m2E4m3Fp32Fp16E4m3MatmulAlgoCheck();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Fp16E4m3MatmulAlgoCheck, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Fp16E4m3MatmulAlgoCheck, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE5m2E4m3Fp32Fp16E4m3MatmulAlgoCheck, cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Fp16E4m3MatmulAlgoCheck, cudastub_cublaslt_resolve_cublasLtE5m2E4m3Fp32Fp16E4m3MatmulAlgoCheck, cudastub_cublaslt_bind_cublasLtE5m2E4m3Fp32Fp16E4m3MatmulAlgoCheck);
@@ -3422,7 +3422,7 @@ void *cudastub_cublaslt_bind_cublasLtE5m2E4m3Fp32Fp16E4m3MatmulAlgoGetHeuristic(
 {
 	void *fn = choose_cublasLtE5m2E4m3Fp32Fp16E4m3MatmulAlgoGetHeuristic();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Fp16E4m3MatmulAlgoGetHeuristic, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Fp16E4m3MatmulAlgoGetHeuristic, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE5m2E4m3Fp32Fp16E4m3MatmulAlgoGetHeuristic, cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Fp16E4m3MatmulAlgoGetHeuristic, cudastub_cublaslt_resolve_cublasLtE5m2E4m3Fp32Fp16E4m3MatmulAlgoGetHeuristic, cudastub_cublaslt_bind_cublasLtE5m2E4m3Fp32Fp16E4m3MatmulAlgoGetHeuristic);
@@ -3446,7 +3446,7 @@ void *cudastub_cublaslt_bind_cublasLtE5m2E4m3Fp32Fp16E4m3MatmulAlgoGetIds(void)
 {
 	void *fn = choose_cublasLtE5m2E4m3Fp32Fp16E4m3MatmulAlgoGetIds();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Fp16E4m3MatmulAlgoGetIds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Fp16E4m3MatmulAlgoGetIds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE5m2E4m3Fp32Fp16E4m3MatmulAlgoGetIds, cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Fp16E4m3MatmulAlgoGetIds, cudastub_cublaslt_resolve_cublasLtE5m2E4m3Fp32Fp16E4m3MatmulAlgoGetIds, cudastub_cublaslt_bind_cublasLtE5m2E4m3Fp32Fp16E4m3MatmulAlgoGetIds);
@@ -3470,7 +3470,7 @@ void *cudastub_cublaslt_bind_cublasLtE5m2E4m3Fp32Fp16E4m3MatmulAlgoInit(void)
 {
 	void *fn = choose_cublasLtE5m2E4m3Fp32Fp16E4m3MatmulAlgoInit();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Fp16E4m3MatmulAlgoInit, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Fp16E4m3MatmulAlgoInit, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE5m2E4m3Fp32Fp16E4m3MatmulAlgoInit, cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Fp16E4m3MatmulAlgoInit, cudastub_cublaslt_resolve_cublasLtE5m2E4m3Fp32Fp16E4m3MatmulAlgoInit, cudastub_cublaslt_bind_cublasLtE5m2E4m3Fp32Fp16E4m3MatmulAlgoInit);
@@ -3494,7 +3494,7 @@ void *cudastub_cublaslt_bind_cublasLtE5m2E4m3Fp32Fp16E5m2Matmul(void)
 {
 	void *fn = choose_cublasLtE5m2E4m3Fp32Fp16E5m2Matmul();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Fp16E5m2Matmul, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Fp16E5m2Matmul, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE5m2E4m3Fp32Fp16E5m2Matmul, cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Fp16E5m2Matmul, cudastub_cublaslt_resolve_cublasLtE5m2E4m3Fp32Fp16E5m2Matmul, cudastub_cublaslt_bind_cublasLtE5m2E4m3Fp32Fp16E5m2Matmul);
@@ -3518,7 +3518,7 @@ void *cudastub_cublaslt_bind_cublasLtE5m2E4m3Fp32Fp16E5m2MatmulAlgoCapGetAttribu
 {
 	void *fn = choose_cublasLtE5m2E4m3Fp32Fp16E5m2MatmulAlgoCapGetAttribute();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Fp16E5m2MatmulAlgoCapGetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Fp16E5m2MatmulAlgoCapGetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE5m2E4m3Fp32Fp16E5m2MatmulAlgoCapGetAttribute, cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Fp16E5m2MatmulAlgoCapGetAttribute, cudastub_cublaslt_resolve_cublasLtE5m2E4m3Fp32Fp16E5m2MatmulAlgoCapGetAttribute, cudastub_cublaslt_bind_cublasLtE5m2E4m3Fp32Fp16E5m2MatmulAlgoCapGetAttribute);
@@ -3542,7 +3542,7 @@ void *cudastub_cublaslt_bind_cublasLtE5m2E4m3Fp32Fp16E5m2MatmulAlgoCheck(void)
 {
 	void *fn = choose_cublasLtE5m2E4m3Fp32Fp16E5m2MatmulAlgoCheck();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Fp16E5m2MatmulAlgoCheck, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Fp16E5m2MatmulAlgoCheck, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE5m2E4m3Fp32Fp16E5m2MatmulAlgoCheck, cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Fp16E5m2MatmulAlgoCheck, cudastub_cublaslt_resolve_cublasLtE5m2E4m3Fp32Fp16E5m2MatmulAlgoCheck, cudastub_cublaslt_bind_cublasLtE5m2E4m3Fp32Fp16E5m2MatmulAlgoCheck);
@@ -3566,7 +3566,7 @@ void *cudastub_cublaslt_bind_cublasLtE5m2E4m3Fp32Fp16E5m2MatmulAlgoGetHeuristic(
 {
 	void *fn = choose_cublasLtE5m2E4m3Fp32Fp16E5m2MatmulAlgoGetHeuristic();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Fp16E5m2MatmulAlgoGetHeuristic, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Fp16E5m2MatmulAlgoGetHeuristic, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE5m2E4m3Fp32Fp16E5m2MatmulAlgoGetHeuristic, cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Fp16E5m2MatmulAlgoGetHeuristic, cudastub_cublaslt_resolve_cublasLtE5m2E4m3Fp32Fp16E5m2MatmulAlgoGetHeuristic, cudastub_cublaslt_bind_cublasLtE5m2E4m3Fp32Fp16E5m2MatmulAlgoGetHeuristic);
@@ -3590,7 +3590,7 @@ void *cudastub_cublaslt_bind_cublasLtE5m2E4m3Fp32Fp16E5m2MatmulAlgoGetIds(void)
 {
 	void *fn = choose_cublasLtE5m2E4m3Fp32Fp16E5m2MatmulAlgoGetIds();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Fp16E5m2MatmulAlgoGetIds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Fp16E5m2MatmulAlgoGetIds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE5m2E4m3Fp32Fp16E5m2MatmulAlgoGetIds, cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Fp16E5m2MatmulAlgoGetIds, cudastub_cublaslt_resolve_cublasLtE5m2E4m3Fp32Fp16E5m2MatmulAlgoGetIds, cudastub_cublaslt_bind_cublasLtE5m2E4m3Fp32Fp16E5m2MatmulAlgoGetIds);
@@ -3614,7 +3614,7 @@ void *cudastub_cublaslt_bind_cublasLtE5m2E4m3Fp32Fp16E5m2MatmulAlgoInit(void)
 {
 	void *fn = choose_cublasLtE5m2E4m3Fp32Fp16E5m2MatmulAlgoInit();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Fp16E5m2MatmulAlgoInit, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Fp16E5m2MatmulAlgoInit, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE5m2E4m3Fp32Fp16E5m2MatmulAlgoInit, cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Fp16E5m2MatmulAlgoInit, cudastub_cublaslt_resolve_cublasLtE5m2E4m3Fp32Fp16E5m2MatmulAlgoInit, cudastub_cublaslt_bind_cublasLtE5m2E4m3Fp32Fp16E5m2MatmulAlgoInit);
@@ -3638,7 +3638,7 @@ void *cudastub_cublaslt_bind_cublasLtE5m2E4m3Fp32Fp16Fp16Matmul(void)
 {
 	void *fn = choose_cublasLtE5m2E4m3Fp32Fp16Fp16Matmul();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Fp16Fp16Matmul, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Fp16Fp16Matmul, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE5m2E4m3Fp32Fp16Fp16Matmul, cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Fp16Fp16Matmul, cudastub_cublaslt_resolve_cublasLtE5m2E4m3Fp32Fp16Fp16Matmul, cudastub_cublaslt_bind_cublasLtE5m2E4m3Fp32Fp16Fp16Matmul);
@@ -3662,7 +3662,7 @@ void *cudastub_cublaslt_bind_cublasLtE5m2E4m3Fp32Fp16Fp16MatmulAlgoCapGetAttribu
 {
 	void *fn = choose_cublasLtE5m2E4m3Fp32Fp16Fp16MatmulAlgoCapGetAttribute();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Fp16Fp16MatmulAlgoCapGetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Fp16Fp16MatmulAlgoCapGetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE5m2E4m3Fp32Fp16Fp16MatmulAlgoCapGetAttribute, cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Fp16Fp16MatmulAlgoCapGetAttribute, cudastub_cublaslt_resolve_cublasLtE5m2E4m3Fp32Fp16Fp16MatmulAlgoCapGetAttribute, cudastub_cublaslt_bind_cublasLtE5m2E4m3Fp32Fp16Fp16MatmulAlgoCapGetAttribute);
@@ -3686,7 +3686,7 @@ void *cudastub_cublaslt_bind_cublasLtE5m2E4m3Fp32Fp16Fp16MatmulAlgoCheck(void)
 {
 	void *fn = choose_cublasLtE5m2E4m3Fp32Fp16Fp16MatmulAlgoCheck();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Fp16Fp16MatmulAlgoCheck, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Fp16Fp16MatmulAlgoCheck, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE5m2E4m3Fp32Fp16Fp16MatmulAlgoCheck, cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Fp16Fp16MatmulAlgoCheck, cudastub_cublaslt_resolve_cublasLtE5m2E4m3Fp32Fp16Fp16MatmulAlgoCheck, cudastub_cublaslt_bind_cublasLtE5m2E4m3Fp32Fp16Fp16MatmulAlgoCheck);
@@ -3710,7 +3710,7 @@ void *cudastub_cublaslt_bind_cublasLtE5m2E4m3Fp32Fp16Fp16MatmulAlgoGetHeuristic(
 {
 	void *fn = choose_cublasLtE5m2E4m3Fp32Fp16Fp16MatmulAlgoGetHeuristic();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Fp16Fp16MatmulAlgoGetHeuristic, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Fp16Fp16MatmulAlgoGetHeuristic, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE5m2E4m3Fp32Fp16Fp16MatmulAlgoGetHeuristic, cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Fp16Fp16MatmulAlgoGetHeuristic, cudastub_cublaslt_resolve_cublasLtE5m2E4m3Fp32Fp16Fp16MatmulAlgoGetHeuristic, cudastub_cublaslt_bind_cublasLtE5m2E4m3Fp32Fp16Fp16MatmulAlgoGetHeuristic);
@@ -3734,7 +3734,7 @@ void *cudastub_cublaslt_bind_cublasLtE5m2E4m3Fp32Fp16Fp16MatmulAlgoGetIds(void)
 {
 	void *fn = choose_cublasLtE5m2E4m3Fp32Fp16Fp16MatmulAlgoGetIds();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Fp16Fp16MatmulAlgoGetIds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Fp16Fp16MatmulAlgoGetIds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE5m2E4m3Fp32Fp16Fp16MatmulAlgoGetIds, cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Fp16Fp16MatmulAlgoGetIds, cudastub_cublaslt_resolve_cublasLtE5m2E4m3Fp32Fp16Fp16MatmulAlgoGetIds, cudastub_cublaslt_bind_cublasLtE5m2E4m3Fp32Fp16Fp16MatmulAlgoGetIds);
@@ -3758,7 +3758,7 @@ void *cudastub_cublaslt_bind_cublasLtE5m2E4m3Fp32Fp16Fp16MatmulAlgoInit(void)
 {
 	void *fn = choose_cublasLtE5m2E4m3Fp32Fp16Fp16MatmulAlgoInit();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Fp16Fp16MatmulAlgoInit, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Fp16Fp16MatmulAlgoInit, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE5m2E4m3Fp32Fp16Fp16MatmulAlgoInit, cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Fp16Fp16MatmulAlgoInit, cudastub_cublaslt_resolve_cublasLtE5m2E4m3Fp32Fp16Fp16MatmulAlgoInit, cudastub_cublaslt_bind_cublasLtE5m2E4m3Fp32Fp16Fp16MatmulAlgoInit);
@@ -3782,7 +3782,7 @@ void *cudastub_cublaslt_bind_cublasLtE5m2E4m3Fp32Fp32Fp32Matmul(void)
 {
 	void *fn = choose_cublasLtE5m2E4m3Fp32Fp32Fp32Matmul();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Fp32Fp32Matmul, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Fp32Fp32Matmul, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE5m2E4m3Fp32Fp32Fp32Matmul, cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Fp32Fp32Matmul, cudastub_cublaslt_resolve_cublasLtE5m2E4m3Fp32Fp32Fp32Matmul, cudastub_cublaslt_bind_cublasLtE5m2E4m3Fp32Fp32Fp32Matmul);
@@ -3806,7 +3806,7 @@ void *cudastub_cublaslt_bind_cublasLtE5m2E4m3Fp32Fp32Fp32MatmulAlgoCapGetAttribu
 {
 	void *fn = choose_cublasLtE5m2E4m3Fp32Fp32Fp32MatmulAlgoCapGetAttribute();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Fp32Fp32MatmulAlgoCapGetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Fp32Fp32MatmulAlgoCapGetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE5m2E4m3Fp32Fp32Fp32MatmulAlgoCapGetAttribute, cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Fp32Fp32MatmulAlgoCapGetAttribute, cudastub_cublaslt_resolve_cublasLtE5m2E4m3Fp32Fp32Fp32MatmulAlgoCapGetAttribute, cudastub_cublaslt_bind_cublasLtE5m2E4m3Fp32Fp32Fp32MatmulAlgoCapGetAttribute);
@@ -3830,7 +3830,7 @@ void *cudastub_cublaslt_bind_cublasLtE5m2E4m3Fp32Fp32Fp32MatmulAlgoCheck(void)
 {
 	void *fn = choose_cublasLtE5m2E4m3Fp32Fp32Fp32MatmulAlgoCheck();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Fp32Fp32MatmulAlgoCheck, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Fp32Fp32MatmulAlgoCheck, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE5m2E4m3Fp32Fp32Fp32MatmulAlgoCheck, cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Fp32Fp32MatmulAlgoCheck, cudastub_cublaslt_resolve_cublasLtE5m2E4m3Fp32Fp32Fp32MatmulAlgoCheck, cudastub_cublaslt_bind_cublasLtE5m2E4m3Fp32Fp32Fp32MatmulAlgoCheck);
@@ -3854,7 +3854,7 @@ void *cudastub_cublaslt_bind_cublasLtE5m2E4m3Fp32Fp32Fp32MatmulAlgoGetHeuristic(
 {
 	void *fn = choose_cublasLtE5m2E4m3Fp32Fp32Fp32MatmulAlgoGetHeuristic();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Fp32Fp32MatmulAlgoGetHeuristic, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Fp32Fp32MatmulAlgoGetHeuristic, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE5m2E4m3Fp32Fp32Fp32MatmulAlgoGetHeuristic, cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Fp32Fp32MatmulAlgoGetHeuristic, cudastub_cublaslt_resolve_cublasLtE5m2E4m3Fp32Fp32Fp32MatmulAlgoGetHeuristic, cudastub_cublaslt_bind_cublasLtE5m2E4m3Fp32Fp32Fp32MatmulAlgoGetHeuristic);
@@ -3878,7 +3878,7 @@ void *cudastub_cublaslt_bind_cublasLtE5m2E4m3Fp32Fp32Fp32MatmulAlgoGetIds(void)
 {
 	void *fn = choose_cublasLtE5m2E4m3Fp32Fp32Fp32MatmulAlgoGetIds();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Fp32Fp32MatmulAlgoGetIds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Fp32Fp32MatmulAlgoGetIds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE5m2E4m3Fp32Fp32Fp32MatmulAlgoGetIds, cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Fp32Fp32MatmulAlgoGetIds, cudastub_cublaslt_resolve_cublasLtE5m2E4m3Fp32Fp32Fp32MatmulAlgoGetIds, cudastub_cublaslt_bind_cublasLtE5m2E4m3Fp32Fp32Fp32MatmulAlgoGetIds);
@@ -3902,7 +3902,7 @@ void *cudastub_cublaslt_bind_cublasLtE5m2E4m3Fp32Fp32Fp32MatmulAlgoInit(void)
 {
 	void *fn = choose_cublasLtE5m2E4m3Fp32Fp32Fp32MatmulAlgoInit();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Fp32Fp32MatmulAlgoInit, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Fp32Fp32MatmulAlgoInit, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtE5m2E4m3Fp32Fp32Fp32MatmulAlgoInit, cudastub_cublaslt_slot_cublasLtE5m2E4m3Fp32Fp32Fp32MatmulAlgoInit, cudastub_cublaslt_resolve_cublasLtE5m2E4m3Fp32Fp32Fp32MatmulAlgoInit, cudastub_cublaslt_bind_cublasLtE5m2E4m3Fp32Fp32Fp32MatmulAlgoInit);
@@ -3926,7 +3926,7 @@ void *cudastub_cublaslt_bind_cublasLtHHHMatmul(void)
 {
 	void *fn = choose_cublasLtHHHMatmul();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtHHHMatmul, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtHHHMatmul, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtHHHMatmul, cudastub_cublaslt_slot_cublasLtHHHMatmul, cudastub_cublaslt_resolve_cublasLtHHHMatmul, cudastub_cublaslt_bind_cublasLtHHHMatmul);
@@ -3950,7 +3950,7 @@ void *cudastub_cublaslt_bind_cublasLtHHHMatmulAlgoCapGetAttribute(void)
 {
 	void *fn = choose_cublasLtHHHMatmulAlgoCapGetAttribute();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtHHHMatmulAlgoCapGetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtHHHMatmulAlgoCapGetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtHHHMatmulAlgoCapGetAttribute, cudastub_cublaslt_slot_cublasLtHHHMatmulAlgoCapGetAttribute, cudastub_cublaslt_resolve_cublasLtHHHMatmulAlgoCapGetAttribute, cudastub_cublaslt_bind_cublasLtHHHMatmulAlgoCapGetAttribute);
@@ -3974,7 +3974,7 @@ void *cudastub_cublaslt_bind_cublasLtHHHMatmulAlgoCheck(void)
 {
 	void *fn = choose_cublasLtHHHMatmulAlgoCheck();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtHHHMatmulAlgoCheck, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtHHHMatmulAlgoCheck, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtHHHMatmulAlgoCheck, cudastub_cublaslt_slot_cublasLtHHHMatmulAlgoCheck, cudastub_cublaslt_resolve_cublasLtHHHMatmulAlgoCheck, cudastub_cublaslt_bind_cublasLtHHHMatmulAlgoCheck);
@@ -3998,7 +3998,7 @@ void *cudastub_cublaslt_bind_cublasLtHHHMatmulAlgoGetHeuristic(void)
 {
 	void *fn = choose_cublasLtHHHMatmulAlgoGetHeuristic();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtHHHMatmulAlgoGetHeuristic, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtHHHMatmulAlgoGetHeuristic, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtHHHMatmulAlgoGetHeuristic, cudastub_cublaslt_slot_cublasLtHHHMatmulAlgoGetHeuristic, cudastub_cublaslt_resolve_cublasLtHHHMatmulAlgoGetHeuristic, cudastub_cublaslt_bind_cublasLtHHHMatmulAlgoGetHeuristic);
@@ -4022,7 +4022,7 @@ void *cudastub_cublaslt_bind_cublasLtHHHMatmulAlgoGetIds(void)
 {
 	void *fn = choose_cublasLtHHHMatmulAlgoGetIds();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtHHHMatmulAlgoGetIds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtHHHMatmulAlgoGetIds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtHHHMatmulAlgoGetIds, cudastub_cublaslt_slot_cublasLtHHHMatmulAlgoGetIds, cudastub_cublaslt_resolve_cublasLtHHHMatmulAlgoGetIds, cudastub_cublaslt_bind_cublasLtHHHMatmulAlgoGetIds);
@@ -4046,7 +4046,7 @@ void *cudastub_cublaslt_bind_cublasLtHHHMatmulAlgoInit(void)
 {
 	void *fn = choose_cublasLtHHHMatmulAlgoInit();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtHHHMatmulAlgoInit, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtHHHMatmulAlgoInit, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtHHHMatmulAlgoInit, cudastub_cublaslt_slot_cublasLtHHHMatmulAlgoInit, cudastub_cublaslt_resolve_cublasLtHHHMatmulAlgoInit, cudastub_cublaslt_bind_cublasLtHHHMatmulAlgoInit);
@@ -4070,7 +4070,7 @@ void *cudastub_cublaslt_bind_cublasLtHSHMatmul(void)
 {
 	void *fn = choose_cublasLtHSHMatmul();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtHSHMatmul, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtHSHMatmul, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtHSHMatmul, cudastub_cublaslt_slot_cublasLtHSHMatmul, cudastub_cublaslt_resolve_cublasLtHSHMatmul, cudastub_cublaslt_bind_cublasLtHSHMatmul);
@@ -4094,7 +4094,7 @@ void *cudastub_cublaslt_bind_cublasLtHSHMatmulAlgoCapGetAttribute(void)
 {
 	void *fn = choose_cublasLtHSHMatmulAlgoCapGetAttribute();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtHSHMatmulAlgoCapGetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtHSHMatmulAlgoCapGetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtHSHMatmulAlgoCapGetAttribute, cudastub_cublaslt_slot_cublasLtHSHMatmulAlgoCapGetAttribute, cudastub_cublaslt_resolve_cublasLtHSHMatmulAlgoCapGetAttribute, cudastub_cublaslt_bind_cublasLtHSHMatmulAlgoCapGetAttribute);
@@ -4118,7 +4118,7 @@ void *cudastub_cublaslt_bind_cublasLtHSHMatmulAlgoCheck(void)
 {
 	void *fn = choose_cublasLtHSHMatmulAlgoCheck();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtHSHMatmulAlgoCheck, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtHSHMatmulAlgoCheck, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtHSHMatmulAlgoCheck, cudastub_cublaslt_slot_cublasLtHSHMatmulAlgoCheck, cudastub_cublaslt_resolve_cublasLtHSHMatmulAlgoCheck, cudastub_cublaslt_bind_cublasLtHSHMatmulAlgoCheck);
@@ -4142,7 +4142,7 @@ void *cudastub_cublaslt_bind_cublasLtHSHMatmulAlgoGetHeuristic(void)
 {
 	void *fn = choose_cublasLtHSHMatmulAlgoGetHeuristic();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtHSHMatmulAlgoGetHeuristic, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtHSHMatmulAlgoGetHeuristic, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtHSHMatmulAlgoGetHeuristic, cudastub_cublaslt_slot_cublasLtHSHMatmulAlgoGetHeuristic, cudastub_cublaslt_resolve_cublasLtHSHMatmulAlgoGetHeuristic, cudastub_cublaslt_bind_cublasLtHSHMatmulAlgoGetHeuristic);
@@ -4166,7 +4166,7 @@ void *cudastub_cublaslt_bind_cublasLtHSHMatmulAlgoGetIds(void)
 {
 	void *fn = choose_cublasLtHSHMatmulAlgoGetIds();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtHSHMatmulAlgoGetIds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtHSHMatmulAlgoGetIds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtHSHMatmulAlgoGetIds, cudastub_cublaslt_slot_cublasLtHSHMatmulAlgoGetIds, cudastub_cublaslt_resolve_cublasLtHSHMatmulAlgoGetIds, cudastub_cublaslt_bind_cublasLtHSHMatmulAlgoGetIds);
@@ -4190,7 +4190,7 @@ void *cudastub_cublaslt_bind_cublasLtHSHMatmulAlgoInit(void)
 {
 	void *fn = choose_cublasLtHSHMatmulAlgoInit();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtHSHMatmulAlgoInit, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtHSHMatmulAlgoInit, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtHSHMatmulAlgoInit, cudastub_cublaslt_slot_cublasLtHSHMatmulAlgoInit, cudastub_cublaslt_resolve_cublasLtHSHMatmulAlgoInit, cudastub_cublaslt_bind_cublasLtHSHMatmulAlgoInit);
@@ -4214,7 +4214,7 @@ void *cudastub_cublaslt_bind_cublasLtHSSMatmul(void)
 {
 	void *fn = choose_cublasLtHSSMatmul();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtHSSMatmul, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtHSSMatmul, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtHSSMatmul, cudastub_cublaslt_slot_cublasLtHSSMatmul, cudastub_cublaslt_resolve_cublasLtHSSMatmul, cudastub_cublaslt_bind_cublasLtHSSMatmul);
@@ -4238,7 +4238,7 @@ void *cudastub_cublaslt_bind_cublasLtHSSMatmulAlgoCapGetAttribute(void)
 {
 	void *fn = choose_cublasLtHSSMatmulAlgoCapGetAttribute();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtHSSMatmulAlgoCapGetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtHSSMatmulAlgoCapGetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtHSSMatmulAlgoCapGetAttribute, cudastub_cublaslt_slot_cublasLtHSSMatmulAlgoCapGetAttribute, cudastub_cublaslt_resolve_cublasLtHSSMatmulAlgoCapGetAttribute, cudastub_cublaslt_bind_cublasLtHSSMatmulAlgoCapGetAttribute);
@@ -4262,7 +4262,7 @@ void *cudastub_cublaslt_bind_cublasLtHSSMatmulAlgoCheck(void)
 {
 	void *fn = choose_cublasLtHSSMatmulAlgoCheck();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtHSSMatmulAlgoCheck, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtHSSMatmulAlgoCheck, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtHSSMatmulAlgoCheck, cudastub_cublaslt_slot_cublasLtHSSMatmulAlgoCheck, cudastub_cublaslt_resolve_cublasLtHSSMatmulAlgoCheck, cudastub_cublaslt_bind_cublasLtHSSMatmulAlgoCheck);
@@ -4286,7 +4286,7 @@ void *cudastub_cublaslt_bind_cublasLtHSSMatmulAlgoGetHeuristic(void)
 {
 	void *fn = choose_cublasLtHSSMatmulAlgoGetHeuristic();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtHSSMatmulAlgoGetHeuristic, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtHSSMatmulAlgoGetHeuristic, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtHSSMatmulAlgoGetHeuristic, cudastub_cublaslt_slot_cublasLtHSSMatmulAlgoGetHeuristic, cudastub_cublaslt_resolve_cublasLtHSSMatmulAlgoGetHeuristic, cudastub_cublaslt_bind_cublasLtHSSMatmulAlgoGetHeuristic);
@@ -4310,7 +4310,7 @@ void *cudastub_cublaslt_bind_cublasLtHSSMatmulAlgoGetIds(void)
 {
 	void *fn = choose_cublasLtHSSMatmulAlgoGetIds();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtHSSMatmulAlgoGetIds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtHSSMatmulAlgoGetIds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtHSSMatmulAlgoGetIds, cudastub_cublaslt_slot_cublasLtHSSMatmulAlgoGetIds, cudastub_cublaslt_resolve_cublasLtHSSMatmulAlgoGetIds, cudastub_cublaslt_bind_cublasLtHSSMatmulAlgoGetIds);
@@ -4334,7 +4334,7 @@ void *cudastub_cublaslt_bind_cublasLtHSSMatmulAlgoInit(void)
 {
 	void *fn = choose_cublasLtHSSMatmulAlgoInit();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtHSSMatmulAlgoInit, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtHSSMatmulAlgoInit, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtHSSMatmulAlgoInit, cudastub_cublaslt_slot_cublasLtHSSMatmulAlgoInit, cudastub_cublaslt_resolve_cublasLtHSSMatmulAlgoInit, cudastub_cublaslt_bind_cublasLtHSSMatmulAlgoInit);
@@ -4358,7 +4358,7 @@ void *cudastub_cublaslt_bind_cublasLtHeuristicLutSerializeEntry(void)
 {
 	void *fn = choose_cublasLtHeuristicLutSerializeEntry();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtHeuristicLutSerializeEntry, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtHeuristicLutSerializeEntry, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtHeuristicLutSerializeEntry, cudastub_cublaslt_slot_cublasLtHeuristicLutSerializeEntry, cudastub_cublaslt_resolve_cublasLtHeuristicLutSerializeEntry, cudastub_cublaslt_bind_cublasLtHeuristicLutSerializeEntry);
@@ -4382,7 +4382,7 @@ void *cudastub_cublaslt_bind_cublasLtKCCMatmul(void)
 {
 	void *fn = choose_cublasLtKCCMatmul();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtKCCMatmul, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtKCCMatmul, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtKCCMatmul, cudastub_cublaslt_slot_cublasLtKCCMatmul, cudastub_cublaslt_resolve_cublasLtKCCMatmul, cudastub_cublaslt_bind_cublasLtKCCMatmul);
@@ -4406,7 +4406,7 @@ void *cudastub_cublaslt_bind_cublasLtKCCMatmulAlgoCapGetAttribute(void)
 {
 	void *fn = choose_cublasLtKCCMatmulAlgoCapGetAttribute();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtKCCMatmulAlgoCapGetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtKCCMatmulAlgoCapGetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtKCCMatmulAlgoCapGetAttribute, cudastub_cublaslt_slot_cublasLtKCCMatmulAlgoCapGetAttribute, cudastub_cublaslt_resolve_cublasLtKCCMatmulAlgoCapGetAttribute, cudastub_cublaslt_bind_cublasLtKCCMatmulAlgoCapGetAttribute);
@@ -4430,7 +4430,7 @@ void *cudastub_cublaslt_bind_cublasLtKCCMatmulAlgoCheck(void)
 {
 	void *fn = choose_cublasLtKCCMatmulAlgoCheck();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtKCCMatmulAlgoCheck, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtKCCMatmulAlgoCheck, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtKCCMatmulAlgoCheck, cudastub_cublaslt_slot_cublasLtKCCMatmulAlgoCheck, cudastub_cublaslt_resolve_cublasLtKCCMatmulAlgoCheck, cudastub_cublaslt_bind_cublasLtKCCMatmulAlgoCheck);
@@ -4454,7 +4454,7 @@ void *cudastub_cublaslt_bind_cublasLtKCCMatmulAlgoGetHeuristic(void)
 {
 	void *fn = choose_cublasLtKCCMatmulAlgoGetHeuristic();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtKCCMatmulAlgoGetHeuristic, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtKCCMatmulAlgoGetHeuristic, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtKCCMatmulAlgoGetHeuristic, cudastub_cublaslt_slot_cublasLtKCCMatmulAlgoGetHeuristic, cudastub_cublaslt_resolve_cublasLtKCCMatmulAlgoGetHeuristic, cudastub_cublaslt_bind_cublasLtKCCMatmulAlgoGetHeuristic);
@@ -4478,7 +4478,7 @@ void *cudastub_cublaslt_bind_cublasLtKCCMatmulAlgoGetIds(void)
 {
 	void *fn = choose_cublasLtKCCMatmulAlgoGetIds();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtKCCMatmulAlgoGetIds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtKCCMatmulAlgoGetIds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtKCCMatmulAlgoGetIds, cudastub_cublaslt_slot_cublasLtKCCMatmulAlgoGetIds, cudastub_cublaslt_resolve_cublasLtKCCMatmulAlgoGetIds, cudastub_cublaslt_bind_cublasLtKCCMatmulAlgoGetIds);
@@ -4502,7 +4502,7 @@ void *cudastub_cublaslt_bind_cublasLtKCCMatmulAlgoInit(void)
 {
 	void *fn = choose_cublasLtKCCMatmulAlgoInit();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtKCCMatmulAlgoInit, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtKCCMatmulAlgoInit, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtKCCMatmulAlgoInit, cudastub_cublaslt_slot_cublasLtKCCMatmulAlgoInit, cudastub_cublaslt_resolve_cublasLtKCCMatmulAlgoInit, cudastub_cublaslt_bind_cublasLtKCCMatmulAlgoInit);
@@ -4526,7 +4526,7 @@ void *cudastub_cublaslt_bind_cublasLtKCKMatmul(void)
 {
 	void *fn = choose_cublasLtKCKMatmul();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtKCKMatmul, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtKCKMatmul, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtKCKMatmul, cudastub_cublaslt_slot_cublasLtKCKMatmul, cudastub_cublaslt_resolve_cublasLtKCKMatmul, cudastub_cublaslt_bind_cublasLtKCKMatmul);
@@ -4550,7 +4550,7 @@ void *cudastub_cublaslt_bind_cublasLtKCKMatmulAlgoCapGetAttribute(void)
 {
 	void *fn = choose_cublasLtKCKMatmulAlgoCapGetAttribute();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtKCKMatmulAlgoCapGetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtKCKMatmulAlgoCapGetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtKCKMatmulAlgoCapGetAttribute, cudastub_cublaslt_slot_cublasLtKCKMatmulAlgoCapGetAttribute, cudastub_cublaslt_resolve_cublasLtKCKMatmulAlgoCapGetAttribute, cudastub_cublaslt_bind_cublasLtKCKMatmulAlgoCapGetAttribute);
@@ -4574,7 +4574,7 @@ void *cudastub_cublaslt_bind_cublasLtKCKMatmulAlgoCheck(void)
 {
 	void *fn = choose_cublasLtKCKMatmulAlgoCheck();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtKCKMatmulAlgoCheck, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtKCKMatmulAlgoCheck, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtKCKMatmulAlgoCheck, cudastub_cublaslt_slot_cublasLtKCKMatmulAlgoCheck, cudastub_cublaslt_resolve_cublasLtKCKMatmulAlgoCheck, cudastub_cublaslt_bind_cublasLtKCKMatmulAlgoCheck);
@@ -4598,7 +4598,7 @@ void *cudastub_cublaslt_bind_cublasLtKCKMatmulAlgoGetHeuristic(void)
 {
 	void *fn = choose_cublasLtKCKMatmulAlgoGetHeuristic();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtKCKMatmulAlgoGetHeuristic, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtKCKMatmulAlgoGetHeuristic, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtKCKMatmulAlgoGetHeuristic, cudastub_cublaslt_slot_cublasLtKCKMatmulAlgoGetHeuristic, cudastub_cublaslt_resolve_cublasLtKCKMatmulAlgoGetHeuristic, cudastub_cublaslt_bind_cublasLtKCKMatmulAlgoGetHeuristic);
@@ -4622,7 +4622,7 @@ void *cudastub_cublaslt_bind_cublasLtKCKMatmulAlgoGetIds(void)
 {
 	void *fn = choose_cublasLtKCKMatmulAlgoGetIds();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtKCKMatmulAlgoGetIds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtKCKMatmulAlgoGetIds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtKCKMatmulAlgoGetIds, cudastub_cublaslt_slot_cublasLtKCKMatmulAlgoGetIds, cudastub_cublaslt_resolve_cublasLtKCKMatmulAlgoGetIds, cudastub_cublaslt_bind_cublasLtKCKMatmulAlgoGetIds);
@@ -4646,7 +4646,7 @@ void *cudastub_cublaslt_bind_cublasLtKCKMatmulAlgoInit(void)
 {
 	void *fn = choose_cublasLtKCKMatmulAlgoInit();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtKCKMatmulAlgoInit, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtKCKMatmulAlgoInit, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtKCKMatmulAlgoInit, cudastub_cublaslt_slot_cublasLtKCKMatmulAlgoInit, cudastub_cublaslt_resolve_cublasLtKCKMatmulAlgoInit, cudastub_cublaslt_bind_cublasLtKCKMatmulAlgoInit);
@@ -4670,7 +4670,7 @@ void *cudastub_cublaslt_bind_cublasLtLegacyGemmACC(void)
 {
 	void *fn = choose_cublasLtLegacyGemmACC();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtLegacyGemmACC, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtLegacyGemmACC, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtLegacyGemmACC, cudastub_cublaslt_slot_cublasLtLegacyGemmACC, cudastub_cublaslt_resolve_cublasLtLegacyGemmACC, cudastub_cublaslt_bind_cublasLtLegacyGemmACC);
@@ -4694,7 +4694,7 @@ void *cudastub_cublaslt_bind_cublasLtLegacyGemmBII(void)
 {
 	void *fn = choose_cublasLtLegacyGemmBII();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtLegacyGemmBII, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtLegacyGemmBII, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtLegacyGemmBII, cudastub_cublaslt_slot_cublasLtLegacyGemmBII, cudastub_cublaslt_resolve_cublasLtLegacyGemmBII, cudastub_cublaslt_bind_cublasLtLegacyGemmBII);
@@ -4718,7 +4718,7 @@ void *cudastub_cublaslt_bind_cublasLtLegacyGemmBSS(void)
 {
 	void *fn = choose_cublasLtLegacyGemmBSS();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtLegacyGemmBSS, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtLegacyGemmBSS, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtLegacyGemmBSS, cudastub_cublaslt_slot_cublasLtLegacyGemmBSS, cudastub_cublaslt_resolve_cublasLtLegacyGemmBSS, cudastub_cublaslt_bind_cublasLtLegacyGemmBSS);
@@ -4742,7 +4742,7 @@ void *cudastub_cublaslt_bind_cublasLtLegacyGemmCCC(void)
 {
 	void *fn = choose_cublasLtLegacyGemmCCC();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtLegacyGemmCCC, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtLegacyGemmCCC, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtLegacyGemmCCC, cudastub_cublaslt_slot_cublasLtLegacyGemmCCC, cudastub_cublaslt_resolve_cublasLtLegacyGemmCCC, cudastub_cublaslt_bind_cublasLtLegacyGemmCCC);
@@ -4766,7 +4766,7 @@ void *cudastub_cublaslt_bind_cublasLtLegacyGemmDDD(void)
 {
 	void *fn = choose_cublasLtLegacyGemmDDD();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtLegacyGemmDDD, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtLegacyGemmDDD, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtLegacyGemmDDD, cudastub_cublaslt_slot_cublasLtLegacyGemmDDD, cudastub_cublaslt_resolve_cublasLtLegacyGemmDDD, cudastub_cublaslt_bind_cublasLtLegacyGemmDDD);
@@ -4790,7 +4790,7 @@ void *cudastub_cublaslt_bind_cublasLtLegacyGemmHHH(void)
 {
 	void *fn = choose_cublasLtLegacyGemmHHH();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtLegacyGemmHHH, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtLegacyGemmHHH, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtLegacyGemmHHH, cudastub_cublaslt_slot_cublasLtLegacyGemmHHH, cudastub_cublaslt_resolve_cublasLtLegacyGemmHHH, cudastub_cublaslt_bind_cublasLtLegacyGemmHHH);
@@ -4814,7 +4814,7 @@ void *cudastub_cublaslt_bind_cublasLtLegacyGemmHSH(void)
 {
 	void *fn = choose_cublasLtLegacyGemmHSH();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtLegacyGemmHSH, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtLegacyGemmHSH, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtLegacyGemmHSH, cudastub_cublaslt_slot_cublasLtLegacyGemmHSH, cudastub_cublaslt_resolve_cublasLtLegacyGemmHSH, cudastub_cublaslt_bind_cublasLtLegacyGemmHSH);
@@ -4838,7 +4838,7 @@ void *cudastub_cublaslt_bind_cublasLtLegacyGemmHSS(void)
 {
 	void *fn = choose_cublasLtLegacyGemmHSS();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtLegacyGemmHSS, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtLegacyGemmHSS, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtLegacyGemmHSS, cudastub_cublaslt_slot_cublasLtLegacyGemmHSS, cudastub_cublaslt_resolve_cublasLtLegacyGemmHSS, cudastub_cublaslt_bind_cublasLtLegacyGemmHSS);
@@ -4862,7 +4862,7 @@ void *cudastub_cublaslt_bind_cublasLtLegacyGemmSSS(void)
 {
 	void *fn = choose_cublasLtLegacyGemmSSS();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtLegacyGemmSSS, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtLegacyGemmSSS, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtLegacyGemmSSS, cudastub_cublaslt_slot_cublasLtLegacyGemmSSS, cudastub_cublaslt_resolve_cublasLtLegacyGemmSSS, cudastub_cublaslt_bind_cublasLtLegacyGemmSSS);
@@ -4886,7 +4886,7 @@ void *cudastub_cublaslt_bind_cublasLtLegacyGemmTSS(void)
 {
 	void *fn = choose_cublasLtLegacyGemmTSS();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtLegacyGemmTSS, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtLegacyGemmTSS, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtLegacyGemmTSS, cudastub_cublaslt_slot_cublasLtLegacyGemmTSS, cudastub_cublaslt_resolve_cublasLtLegacyGemmTSS, cudastub_cublaslt_bind_cublasLtLegacyGemmTSS);
@@ -4910,7 +4910,7 @@ void *cudastub_cublaslt_bind_cublasLtLegacyGemmTST(void)
 {
 	void *fn = choose_cublasLtLegacyGemmTST();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtLegacyGemmTST, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtLegacyGemmTST, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtLegacyGemmTST, cudastub_cublaslt_slot_cublasLtLegacyGemmTST, cudastub_cublaslt_resolve_cublasLtLegacyGemmTST, cudastub_cublaslt_bind_cublasLtLegacyGemmTST);
@@ -4934,7 +4934,7 @@ void *cudastub_cublaslt_bind_cublasLtLegacyGemmUtilizationCCC(void)
 {
 	void *fn = choose_cublasLtLegacyGemmUtilizationCCC();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtLegacyGemmUtilizationCCC, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtLegacyGemmUtilizationCCC, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtLegacyGemmUtilizationCCC, cudastub_cublaslt_slot_cublasLtLegacyGemmUtilizationCCC, cudastub_cublaslt_resolve_cublasLtLegacyGemmUtilizationCCC, cudastub_cublaslt_bind_cublasLtLegacyGemmUtilizationCCC);
@@ -4958,7 +4958,7 @@ void *cudastub_cublaslt_bind_cublasLtLegacyGemmUtilizationDDD(void)
 {
 	void *fn = choose_cublasLtLegacyGemmUtilizationDDD();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtLegacyGemmUtilizationDDD, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtLegacyGemmUtilizationDDD, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtLegacyGemmUtilizationDDD, cudastub_cublaslt_slot_cublasLtLegacyGemmUtilizationDDD, cudastub_cublaslt_resolve_cublasLtLegacyGemmUtilizationDDD, cudastub_cublaslt_bind_cublasLtLegacyGemmUtilizationDDD);
@@ -4982,7 +4982,7 @@ void *cudastub_cublaslt_bind_cublasLtLegacyGemmUtilizationZZZ(void)
 {
 	void *fn = choose_cublasLtLegacyGemmUtilizationZZZ();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtLegacyGemmUtilizationZZZ, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtLegacyGemmUtilizationZZZ, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtLegacyGemmUtilizationZZZ, cudastub_cublaslt_slot_cublasLtLegacyGemmUtilizationZZZ, cudastub_cublaslt_resolve_cublasLtLegacyGemmUtilizationZZZ, cudastub_cublaslt_bind_cublasLtLegacyGemmUtilizationZZZ);
@@ -5006,7 +5006,7 @@ void *cudastub_cublaslt_bind_cublasLtLegacyGemmZZZ(void)
 {
 	void *fn = choose_cublasLtLegacyGemmZZZ();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtLegacyGemmZZZ, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtLegacyGemmZZZ, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtLegacyGemmZZZ, cudastub_cublaslt_slot_cublasLtLegacyGemmZZZ, cudastub_cublaslt_resolve_cublasLtLegacyGemmZZZ, cudastub_cublaslt_bind_cublasLtLegacyGemmZZZ);
@@ -5030,7 +5030,7 @@ void *cudastub_cublaslt_bind_cublasLtMatmulAlgoConfigGetAttributeRange(void)
 {
 	void *fn = choose_cublasLtMatmulAlgoConfigGetAttributeRange();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtMatmulAlgoConfigGetAttributeRange, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtMatmulAlgoConfigGetAttributeRange, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtMatmulAlgoConfigGetAttributeRange, cudastub_cublaslt_slot_cublasLtMatmulAlgoConfigGetAttributeRange, cudastub_cublaslt_resolve_cublasLtMatmulAlgoConfigGetAttributeRange, cudastub_cublaslt_bind_cublasLtMatmulAlgoConfigGetAttributeRange);
@@ -5054,7 +5054,7 @@ void *cudastub_cublaslt_bind_cublasLtSSSMatmul(void)
 {
 	void *fn = choose_cublasLtSSSMatmul();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtSSSMatmul, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtSSSMatmul, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtSSSMatmul, cudastub_cublaslt_slot_cublasLtSSSMatmul, cudastub_cublaslt_resolve_cublasLtSSSMatmul, cudastub_cublaslt_bind_cublasLtSSSMatmul);
@@ -5078,7 +5078,7 @@ void *cudastub_cublaslt_bind_cublasLtSSSMatmulAlgoCapGetAttribute(void)
 {
 	void *fn = choose_cublasLtSSSMatmulAlgoCapGetAttribute();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtSSSMatmulAlgoCapGetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtSSSMatmulAlgoCapGetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtSSSMatmulAlgoCapGetAttribute, cudastub_cublaslt_slot_cublasLtSSSMatmulAlgoCapGetAttribute, cudastub_cublaslt_resolve_cublasLtSSSMatmulAlgoCapGetAttribute, cudastub_cublaslt_bind_cublasLtSSSMatmulAlgoCapGetAttribute);
@@ -5102,7 +5102,7 @@ void *cudastub_cublaslt_bind_cublasLtSSSMatmulAlgoCheck(void)
 {
 	void *fn = choose_cublasLtSSSMatmulAlgoCheck();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtSSSMatmulAlgoCheck, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtSSSMatmulAlgoCheck, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtSSSMatmulAlgoCheck, cudastub_cublaslt_slot_cublasLtSSSMatmulAlgoCheck, cudastub_cublaslt_resolve_cublasLtSSSMatmulAlgoCheck, cudastub_cublaslt_bind_cublasLtSSSMatmulAlgoCheck);
@@ -5126,7 +5126,7 @@ void *cudastub_cublaslt_bind_cublasLtSSSMatmulAlgoGetHeuristic(void)
 {
 	void *fn = choose_cublasLtSSSMatmulAlgoGetHeuristic();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtSSSMatmulAlgoGetHeuristic, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtSSSMatmulAlgoGetHeuristic, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtSSSMatmulAlgoGetHeuristic, cudastub_cublaslt_slot_cublasLtSSSMatmulAlgoGetHeuristic, cudastub_cublaslt_resolve_cublasLtSSSMatmulAlgoGetHeuristic, cudastub_cublaslt_bind_cublasLtSSSMatmulAlgoGetHeuristic);
@@ -5150,7 +5150,7 @@ void *cudastub_cublaslt_bind_cublasLtSSSMatmulAlgoGetIds(void)
 {
 	void *fn = choose_cublasLtSSSMatmulAlgoGetIds();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtSSSMatmulAlgoGetIds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtSSSMatmulAlgoGetIds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtSSSMatmulAlgoGetIds, cudastub_cublaslt_slot_cublasLtSSSMatmulAlgoGetIds, cudastub_cublaslt_resolve_cublasLtSSSMatmulAlgoGetIds, cudastub_cublaslt_bind_cublasLtSSSMatmulAlgoGetIds);
@@ -5174,7 +5174,7 @@ void *cudastub_cublaslt_bind_cublasLtSSSMatmulAlgoInit(void)
 {
 	void *fn = choose_cublasLtSSSMatmulAlgoInit();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtSSSMatmulAlgoInit, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtSSSMatmulAlgoInit, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtSSSMatmulAlgoInit, cudastub_cublaslt_slot_cublasLtSSSMatmulAlgoInit, cudastub_cublaslt_resolve_cublasLtSSSMatmulAlgoInit, cudastub_cublaslt_bind_cublasLtSSSMatmulAlgoInit);
@@ -5198,7 +5198,7 @@ void *cudastub_cublaslt_bind_cublasLtShutdownCtx(void)
 {
 	void *fn = choose_cublasLtShutdownCtx();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtShutdownCtx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtShutdownCtx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtShutdownCtx, cudastub_cublaslt_slot_cublasLtShutdownCtx, cudastub_cublaslt_resolve_cublasLtShutdownCtx, cudastub_cublaslt_bind_cublasLtShutdownCtx);
@@ -5222,7 +5222,7 @@ void *cudastub_cublaslt_bind_cublasLtTSSMatmul(void)
 {
 	void *fn = choose_cublasLtTSSMatmul();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtTSSMatmul, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtTSSMatmul, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtTSSMatmul, cudastub_cublaslt_slot_cublasLtTSSMatmul, cudastub_cublaslt_resolve_cublasLtTSSMatmul, cudastub_cublaslt_bind_cublasLtTSSMatmul);
@@ -5246,7 +5246,7 @@ void *cudastub_cublaslt_bind_cublasLtTSSMatmulAlgoCapGetAttribute(void)
 {
 	void *fn = choose_cublasLtTSSMatmulAlgoCapGetAttribute();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtTSSMatmulAlgoCapGetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtTSSMatmulAlgoCapGetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtTSSMatmulAlgoCapGetAttribute, cudastub_cublaslt_slot_cublasLtTSSMatmulAlgoCapGetAttribute, cudastub_cublaslt_resolve_cublasLtTSSMatmulAlgoCapGetAttribute, cudastub_cublaslt_bind_cublasLtTSSMatmulAlgoCapGetAttribute);
@@ -5270,7 +5270,7 @@ void *cudastub_cublaslt_bind_cublasLtTSSMatmulAlgoCheck(void)
 {
 	void *fn = choose_cublasLtTSSMatmulAlgoCheck();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtTSSMatmulAlgoCheck, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtTSSMatmulAlgoCheck, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtTSSMatmulAlgoCheck, cudastub_cublaslt_slot_cublasLtTSSMatmulAlgoCheck, cudastub_cublaslt_resolve_cublasLtTSSMatmulAlgoCheck, cudastub_cublaslt_bind_cublasLtTSSMatmulAlgoCheck);
@@ -5294,7 +5294,7 @@ void *cudastub_cublaslt_bind_cublasLtTSSMatmulAlgoGetHeuristic(void)
 {
 	void *fn = choose_cublasLtTSSMatmulAlgoGetHeuristic();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtTSSMatmulAlgoGetHeuristic, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtTSSMatmulAlgoGetHeuristic, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtTSSMatmulAlgoGetHeuristic, cudastub_cublaslt_slot_cublasLtTSSMatmulAlgoGetHeuristic, cudastub_cublaslt_resolve_cublasLtTSSMatmulAlgoGetHeuristic, cudastub_cublaslt_bind_cublasLtTSSMatmulAlgoGetHeuristic);
@@ -5318,7 +5318,7 @@ void *cudastub_cublaslt_bind_cublasLtTSSMatmulAlgoGetIds(void)
 {
 	void *fn = choose_cublasLtTSSMatmulAlgoGetIds();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtTSSMatmulAlgoGetIds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtTSSMatmulAlgoGetIds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtTSSMatmulAlgoGetIds, cudastub_cublaslt_slot_cublasLtTSSMatmulAlgoGetIds, cudastub_cublaslt_resolve_cublasLtTSSMatmulAlgoGetIds, cudastub_cublaslt_bind_cublasLtTSSMatmulAlgoGetIds);
@@ -5342,7 +5342,7 @@ void *cudastub_cublaslt_bind_cublasLtTSSMatmulAlgoInit(void)
 {
 	void *fn = choose_cublasLtTSSMatmulAlgoInit();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtTSSMatmulAlgoInit, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtTSSMatmulAlgoInit, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtTSSMatmulAlgoInit, cudastub_cublaslt_slot_cublasLtTSSMatmulAlgoInit, cudastub_cublaslt_resolve_cublasLtTSSMatmulAlgoInit, cudastub_cublaslt_bind_cublasLtTSSMatmulAlgoInit);
@@ -5366,7 +5366,7 @@ void *cudastub_cublaslt_bind_cublasLtTSTMatmul(void)
 {
 	void *fn = choose_cublasLtTSTMatmul();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtTSTMatmul, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtTSTMatmul, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtTSTMatmul, cudastub_cublaslt_slot_cublasLtTSTMatmul, cudastub_cublaslt_resolve_cublasLtTSTMatmul, cudastub_cublaslt_bind_cublasLtTSTMatmul);
@@ -5390,7 +5390,7 @@ void *cudastub_cublaslt_bind_cublasLtTSTMatmulAlgoCapGetAttribute(void)
 {
 	void *fn = choose_cublasLtTSTMatmulAlgoCapGetAttribute();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtTSTMatmulAlgoCapGetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtTSTMatmulAlgoCapGetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtTSTMatmulAlgoCapGetAttribute, cudastub_cublaslt_slot_cublasLtTSTMatmulAlgoCapGetAttribute, cudastub_cublaslt_resolve_cublasLtTSTMatmulAlgoCapGetAttribute, cudastub_cublaslt_bind_cublasLtTSTMatmulAlgoCapGetAttribute);
@@ -5414,7 +5414,7 @@ void *cudastub_cublaslt_bind_cublasLtTSTMatmulAlgoCheck(void)
 {
 	void *fn = choose_cublasLtTSTMatmulAlgoCheck();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtTSTMatmulAlgoCheck, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtTSTMatmulAlgoCheck, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtTSTMatmulAlgoCheck, cudastub_cublaslt_slot_cublasLtTSTMatmulAlgoCheck, cudastub_cublaslt_resolve_cublasLtTSTMatmulAlgoCheck, cudastub_cublaslt_bind_cublasLtTSTMatmulAlgoCheck);
@@ -5438,7 +5438,7 @@ void *cudastub_cublaslt_bind_cublasLtTSTMatmulAlgoGetHeuristic(void)
 {
 	void *fn = choose_cublasLtTSTMatmulAlgoGetHeuristic();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtTSTMatmulAlgoGetHeuristic, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtTSTMatmulAlgoGetHeuristic, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtTSTMatmulAlgoGetHeuristic, cudastub_cublaslt_slot_cublasLtTSTMatmulAlgoGetHeuristic, cudastub_cublaslt_resolve_cublasLtTSTMatmulAlgoGetHeuristic, cudastub_cublaslt_bind_cublasLtTSTMatmulAlgoGetHeuristic);
@@ -5462,7 +5462,7 @@ void *cudastub_cublaslt_bind_cublasLtTSTMatmulAlgoGetIds(void)
 {
 	void *fn = choose_cublasLtTSTMatmulAlgoGetIds();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtTSTMatmulAlgoGetIds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtTSTMatmulAlgoGetIds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtTSTMatmulAlgoGetIds, cudastub_cublaslt_slot_cublasLtTSTMatmulAlgoGetIds, cudastub_cublaslt_resolve_cublasLtTSTMatmulAlgoGetIds, cudastub_cublaslt_bind_cublasLtTSTMatmulAlgoGetIds);
@@ -5486,7 +5486,7 @@ void *cudastub_cublaslt_bind_cublasLtTSTMatmulAlgoInit(void)
 {
 	void *fn = choose_cublasLtTSTMatmulAlgoInit();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtTSTMatmulAlgoInit, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtTSTMatmulAlgoInit, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtTSTMatmulAlgoInit, cudastub_cublaslt_slot_cublasLtTSTMatmulAlgoInit, cudastub_cublaslt_resolve_cublasLtTSTMatmulAlgoInit, cudastub_cublaslt_bind_cublasLtTSTMatmulAlgoInit);
@@ -5510,7 +5510,7 @@ void *cudastub_cublaslt_bind_cublasLtVCCMatmul(void)
 {
 	void *fn = choose_cublasLtVCCMatmul();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtVCCMatmul, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtVCCMatmul, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtVCCMatmul, cudastub_cublaslt_slot_cublasLtVCCMatmul, cudastub_cublaslt_resolve_cublasLtVCCMatmul, cudastub_cublaslt_bind_cublasLtVCCMatmul);
@@ -5534,7 +5534,7 @@ void *cudastub_cublaslt_bind_cublasLtVCCMatmulAlgoCapGetAttribute(void)
 {
 	void *fn = choose_cublasLtVCCMatmulAlgoCapGetAttribute();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtVCCMatmulAlgoCapGetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtVCCMatmulAlgoCapGetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtVCCMatmulAlgoCapGetAttribute, cudastub_cublaslt_slot_cublasLtVCCMatmulAlgoCapGetAttribute, cudastub_cublaslt_resolve_cublasLtVCCMatmulAlgoCapGetAttribute, cudastub_cublaslt_bind_cublasLtVCCMatmulAlgoCapGetAttribute);
@@ -5558,7 +5558,7 @@ void *cudastub_cublaslt_bind_cublasLtVCCMatmulAlgoCheck(void)
 {
 	void *fn = choose_cublasLtVCCMatmulAlgoCheck();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtVCCMatmulAlgoCheck, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtVCCMatmulAlgoCheck, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtVCCMatmulAlgoCheck, cudastub_cublaslt_slot_cublasLtVCCMatmulAlgoCheck, cudastub_cublaslt_resolve_cublasLtVCCMatmulAlgoCheck, cudastub_cublaslt_bind_cublasLtVCCMatmulAlgoCheck);
@@ -5582,7 +5582,7 @@ void *cudastub_cublaslt_bind_cublasLtVCCMatmulAlgoGetHeuristic(void)
 {
 	void *fn = choose_cublasLtVCCMatmulAlgoGetHeuristic();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtVCCMatmulAlgoGetHeuristic, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtVCCMatmulAlgoGetHeuristic, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtVCCMatmulAlgoGetHeuristic, cudastub_cublaslt_slot_cublasLtVCCMatmulAlgoGetHeuristic, cudastub_cublaslt_resolve_cublasLtVCCMatmulAlgoGetHeuristic, cudastub_cublaslt_bind_cublasLtVCCMatmulAlgoGetHeuristic);
@@ -5606,7 +5606,7 @@ void *cudastub_cublaslt_bind_cublasLtVCCMatmulAlgoGetIds(void)
 {
 	void *fn = choose_cublasLtVCCMatmulAlgoGetIds();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtVCCMatmulAlgoGetIds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtVCCMatmulAlgoGetIds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtVCCMatmulAlgoGetIds, cudastub_cublaslt_slot_cublasLtVCCMatmulAlgoGetIds, cudastub_cublaslt_resolve_cublasLtVCCMatmulAlgoGetIds, cudastub_cublaslt_bind_cublasLtVCCMatmulAlgoGetIds);
@@ -5630,7 +5630,7 @@ void *cudastub_cublaslt_bind_cublasLtVCCMatmulAlgoInit(void)
 {
 	void *fn = choose_cublasLtVCCMatmulAlgoInit();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtVCCMatmulAlgoInit, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtVCCMatmulAlgoInit, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtVCCMatmulAlgoInit, cudastub_cublaslt_slot_cublasLtVCCMatmulAlgoInit, cudastub_cublaslt_resolve_cublasLtVCCMatmulAlgoInit, cudastub_cublaslt_bind_cublasLtVCCMatmulAlgoInit);
@@ -5654,7 +5654,7 @@ void *cudastub_cublaslt_bind_cublasLtVCVMatmul(void)
 {
 	void *fn = choose_cublasLtVCVMatmul();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtVCVMatmul, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtVCVMatmul, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtVCVMatmul, cudastub_cublaslt_slot_cublasLtVCVMatmul, cudastub_cublaslt_resolve_cublasLtVCVMatmul, cudastub_cublaslt_bind_cublasLtVCVMatmul);
@@ -5678,7 +5678,7 @@ void *cudastub_cublaslt_bind_cublasLtVCVMatmulAlgoCapGetAttribute(void)
 {
 	void *fn = choose_cublasLtVCVMatmulAlgoCapGetAttribute();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtVCVMatmulAlgoCapGetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtVCVMatmulAlgoCapGetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtVCVMatmulAlgoCapGetAttribute, cudastub_cublaslt_slot_cublasLtVCVMatmulAlgoCapGetAttribute, cudastub_cublaslt_resolve_cublasLtVCVMatmulAlgoCapGetAttribute, cudastub_cublaslt_bind_cublasLtVCVMatmulAlgoCapGetAttribute);
@@ -5702,7 +5702,7 @@ void *cudastub_cublaslt_bind_cublasLtVCVMatmulAlgoCheck(void)
 {
 	void *fn = choose_cublasLtVCVMatmulAlgoCheck();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtVCVMatmulAlgoCheck, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtVCVMatmulAlgoCheck, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtVCVMatmulAlgoCheck, cudastub_cublaslt_slot_cublasLtVCVMatmulAlgoCheck, cudastub_cublaslt_resolve_cublasLtVCVMatmulAlgoCheck, cudastub_cublaslt_bind_cublasLtVCVMatmulAlgoCheck);
@@ -5726,7 +5726,7 @@ void *cudastub_cublaslt_bind_cublasLtVCVMatmulAlgoGetHeuristic(void)
 {
 	void *fn = choose_cublasLtVCVMatmulAlgoGetHeuristic();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtVCVMatmulAlgoGetHeuristic, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtVCVMatmulAlgoGetHeuristic, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtVCVMatmulAlgoGetHeuristic, cudastub_cublaslt_slot_cublasLtVCVMatmulAlgoGetHeuristic, cudastub_cublaslt_resolve_cublasLtVCVMatmulAlgoGetHeuristic, cudastub_cublaslt_bind_cublasLtVCVMatmulAlgoGetHeuristic);
@@ -5750,7 +5750,7 @@ void *cudastub_cublaslt_bind_cublasLtVCVMatmulAlgoGetIds(void)
 {
 	void *fn = choose_cublasLtVCVMatmulAlgoGetIds();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtVCVMatmulAlgoGetIds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtVCVMatmulAlgoGetIds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtVCVMatmulAlgoGetIds, cudastub_cublaslt_slot_cublasLtVCVMatmulAlgoGetIds, cudastub_cublaslt_resolve_cublasLtVCVMatmulAlgoGetIds, cudastub_cublaslt_bind_cublasLtVCVMatmulAlgoGetIds);
@@ -5774,7 +5774,7 @@ void *cudastub_cublaslt_bind_cublasLtVCVMatmulAlgoInit(void)
 {
 	void *fn = choose_cublasLtVCVMatmulAlgoInit();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtVCVMatmulAlgoInit, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtVCVMatmulAlgoInit, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtVCVMatmulAlgoInit, cudastub_cublaslt_slot_cublasLtVCVMatmulAlgoInit, cudastub_cublaslt_resolve_cublasLtVCVMatmulAlgoInit, cudastub_cublaslt_bind_cublasLtVCVMatmulAlgoInit);
@@ -5798,7 +5798,7 @@ void *cudastub_cublaslt_bind_cublasLtZZZMatmul(void)
 {
 	void *fn = choose_cublasLtZZZMatmul();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtZZZMatmul, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtZZZMatmul, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtZZZMatmul, cudastub_cublaslt_slot_cublasLtZZZMatmul, cudastub_cublaslt_resolve_cublasLtZZZMatmul, cudastub_cublaslt_bind_cublasLtZZZMatmul);
@@ -5822,7 +5822,7 @@ void *cudastub_cublaslt_bind_cublasLtZZZMatmulAlgoCapGetAttribute(void)
 {
 	void *fn = choose_cublasLtZZZMatmulAlgoCapGetAttribute();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtZZZMatmulAlgoCapGetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtZZZMatmulAlgoCapGetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtZZZMatmulAlgoCapGetAttribute, cudastub_cublaslt_slot_cublasLtZZZMatmulAlgoCapGetAttribute, cudastub_cublaslt_resolve_cublasLtZZZMatmulAlgoCapGetAttribute, cudastub_cublaslt_bind_cublasLtZZZMatmulAlgoCapGetAttribute);
@@ -5846,7 +5846,7 @@ void *cudastub_cublaslt_bind_cublasLtZZZMatmulAlgoCheck(void)
 {
 	void *fn = choose_cublasLtZZZMatmulAlgoCheck();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtZZZMatmulAlgoCheck, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtZZZMatmulAlgoCheck, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtZZZMatmulAlgoCheck, cudastub_cublaslt_slot_cublasLtZZZMatmulAlgoCheck, cudastub_cublaslt_resolve_cublasLtZZZMatmulAlgoCheck, cudastub_cublaslt_bind_cublasLtZZZMatmulAlgoCheck);
@@ -5870,7 +5870,7 @@ void *cudastub_cublaslt_bind_cublasLtZZZMatmulAlgoGetHeuristic(void)
 {
 	void *fn = choose_cublasLtZZZMatmulAlgoGetHeuristic();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtZZZMatmulAlgoGetHeuristic, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtZZZMatmulAlgoGetHeuristic, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtZZZMatmulAlgoGetHeuristic, cudastub_cublaslt_slot_cublasLtZZZMatmulAlgoGetHeuristic, cudastub_cublaslt_resolve_cublasLtZZZMatmulAlgoGetHeuristic, cudastub_cublaslt_bind_cublasLtZZZMatmulAlgoGetHeuristic);
@@ -5894,7 +5894,7 @@ void *cudastub_cublaslt_bind_cublasLtZZZMatmulAlgoGetIds(void)
 {
 	void *fn = choose_cublasLtZZZMatmulAlgoGetIds();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtZZZMatmulAlgoGetIds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtZZZMatmulAlgoGetIds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtZZZMatmulAlgoGetIds, cudastub_cublaslt_slot_cublasLtZZZMatmulAlgoGetIds, cudastub_cublaslt_resolve_cublasLtZZZMatmulAlgoGetIds, cudastub_cublaslt_bind_cublasLtZZZMatmulAlgoGetIds);
@@ -5918,7 +5918,7 @@ void *cudastub_cublaslt_bind_cublasLtZZZMatmulAlgoInit(void)
 {
 	void *fn = choose_cublasLtZZZMatmulAlgoInit();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtZZZMatmulAlgoInit, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtZZZMatmulAlgoInit, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtZZZMatmulAlgoInit, cudastub_cublaslt_slot_cublasLtZZZMatmulAlgoInit, cudastub_cublaslt_resolve_cublasLtZZZMatmulAlgoInit, cudastub_cublaslt_bind_cublasLtZZZMatmulAlgoInit);
@@ -5942,7 +5942,7 @@ void *cudastub_cublaslt_bind_cublasLt_for_cublas_BII(void)
 {
 	void *fn = choose_cublasLt_for_cublas_BII();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLt_for_cublas_BII, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLt_for_cublas_BII, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLt_for_cublas_BII, cudastub_cublaslt_slot_cublasLt_for_cublas_BII, cudastub_cublaslt_resolve_cublasLt_for_cublas_BII, cudastub_cublaslt_bind_cublasLt_for_cublas_BII);
@@ -5966,7 +5966,7 @@ void *cudastub_cublaslt_bind_cublasLt_for_cublas_BSS(void)
 {
 	void *fn = choose_cublasLt_for_cublas_BSS();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLt_for_cublas_BSS, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLt_for_cublas_BSS, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLt_for_cublas_BSS, cudastub_cublaslt_slot_cublasLt_for_cublas_BSS, cudastub_cublaslt_resolve_cublasLt_for_cublas_BSS, cudastub_cublaslt_bind_cublasLt_for_cublas_BSS);
@@ -5990,7 +5990,7 @@ void *cudastub_cublaslt_bind_cublasLt_for_cublas_CCC(void)
 {
 	void *fn = choose_cublasLt_for_cublas_CCC();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLt_for_cublas_CCC, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLt_for_cublas_CCC, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLt_for_cublas_CCC, cudastub_cublaslt_slot_cublasLt_for_cublas_CCC, cudastub_cublaslt_resolve_cublasLt_for_cublas_CCC, cudastub_cublaslt_bind_cublasLt_for_cublas_CCC);
@@ -6014,7 +6014,7 @@ void *cudastub_cublaslt_bind_cublasLt_for_cublas_DDD(void)
 {
 	void *fn = choose_cublasLt_for_cublas_DDD();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLt_for_cublas_DDD, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLt_for_cublas_DDD, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLt_for_cublas_DDD, cudastub_cublaslt_slot_cublasLt_for_cublas_DDD, cudastub_cublaslt_resolve_cublasLt_for_cublas_DDD, cudastub_cublaslt_bind_cublasLt_for_cublas_DDD);
@@ -6038,7 +6038,7 @@ void *cudastub_cublaslt_bind_cublasLt_for_cublas_HHH(void)
 {
 	void *fn = choose_cublasLt_for_cublas_HHH();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLt_for_cublas_HHH, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLt_for_cublas_HHH, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLt_for_cublas_HHH, cudastub_cublaslt_slot_cublasLt_for_cublas_HHH, cudastub_cublaslt_resolve_cublasLt_for_cublas_HHH, cudastub_cublaslt_bind_cublasLt_for_cublas_HHH);
@@ -6062,7 +6062,7 @@ void *cudastub_cublaslt_bind_cublasLt_for_cublas_HSH(void)
 {
 	void *fn = choose_cublasLt_for_cublas_HSH();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLt_for_cublas_HSH, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLt_for_cublas_HSH, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLt_for_cublas_HSH, cudastub_cublaslt_slot_cublasLt_for_cublas_HSH, cudastub_cublaslt_resolve_cublasLt_for_cublas_HSH, cudastub_cublaslt_bind_cublasLt_for_cublas_HSH);
@@ -6086,7 +6086,7 @@ void *cudastub_cublaslt_bind_cublasLt_for_cublas_HSS(void)
 {
 	void *fn = choose_cublasLt_for_cublas_HSS();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLt_for_cublas_HSS, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLt_for_cublas_HSS, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLt_for_cublas_HSS, cudastub_cublaslt_slot_cublasLt_for_cublas_HSS, cudastub_cublaslt_resolve_cublasLt_for_cublas_HSS, cudastub_cublaslt_bind_cublasLt_for_cublas_HSS);
@@ -6110,7 +6110,7 @@ void *cudastub_cublaslt_bind_cublasLt_for_cublas_SSS(void)
 {
 	void *fn = choose_cublasLt_for_cublas_SSS();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLt_for_cublas_SSS, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLt_for_cublas_SSS, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLt_for_cublas_SSS, cudastub_cublaslt_slot_cublasLt_for_cublas_SSS, cudastub_cublaslt_resolve_cublasLt_for_cublas_SSS, cudastub_cublaslt_bind_cublasLt_for_cublas_SSS);
@@ -6134,7 +6134,7 @@ void *cudastub_cublaslt_bind_cublasLt_for_cublas_TSS(void)
 {
 	void *fn = choose_cublasLt_for_cublas_TSS();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLt_for_cublas_TSS, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLt_for_cublas_TSS, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLt_for_cublas_TSS, cudastub_cublaslt_slot_cublasLt_for_cublas_TSS, cudastub_cublaslt_resolve_cublasLt_for_cublas_TSS, cudastub_cublaslt_bind_cublasLt_for_cublas_TSS);
@@ -6158,7 +6158,7 @@ void *cudastub_cublaslt_bind_cublasLt_for_cublas_TST(void)
 {
 	void *fn = choose_cublasLt_for_cublas_TST();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLt_for_cublas_TST, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLt_for_cublas_TST, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLt_for_cublas_TST, cudastub_cublaslt_slot_cublasLt_for_cublas_TST, cudastub_cublaslt_resolve_cublasLt_for_cublas_TST, cudastub_cublaslt_bind_cublasLt_for_cublas_TST);
@@ -6182,7 +6182,7 @@ void *cudastub_cublaslt_bind_cublasLt_for_cublas_ZZZ(void)
 {
 	void *fn = choose_cublasLt_for_cublas_ZZZ();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLt_for_cublas_ZZZ, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLt_for_cublas_ZZZ, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLt_for_cublas_ZZZ, cudastub_cublaslt_slot_cublasLt_for_cublas_ZZZ, cudastub_cublaslt_resolve_cublasLt_for_cublas_ZZZ, cudastub_cublaslt_bind_cublasLt_for_cublas_ZZZ);

@@ -166,7 +166,7 @@ void *cudastub_cublaslt_bind_cublasLtACCMatmul(void)
 {
 	void *fn = choose_cublasLtACCMatmul();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtACCMatmul, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtACCMatmul, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtACCMatmul, cudastub_cublaslt_slot_cublasLtACCMatmul, cudastub_cublaslt_resolve_cublasLtACCMatmul, cudastub_cublaslt_bind_cublasLtACCMatmul);
@@ -190,7 +190,7 @@ void *cudastub_cublaslt_bind_cublasLtACCMatmulAlgoCapGetAttribute(void)
 {
 	void *fn = choose_cublasLtACCMatmulAlgoCapGetAttribute();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtACCMatmulAlgoCapGetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtACCMatmulAlgoCapGetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtACCMatmulAlgoCapGetAttribute, cudastub_cublaslt_slot_cublasLtACCMatmulAlgoCapGetAttribute, cudastub_cublaslt_resolve_cublasLtACCMatmulAlgoCapGetAttribute, cudastub_cublaslt_bind_cublasLtACCMatmulAlgoCapGetAttribute);
@@ -214,7 +214,7 @@ void *cudastub_cublaslt_bind_cublasLtACCMatmulAlgoCheck(void)
 {
 	void *fn = choose_cublasLtACCMatmulAlgoCheck();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtACCMatmulAlgoCheck, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtACCMatmulAlgoCheck, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtACCMatmulAlgoCheck, cudastub_cublaslt_slot_cublasLtACCMatmulAlgoCheck, cudastub_cublaslt_resolve_cublasLtACCMatmulAlgoCheck, cudastub_cublaslt_bind_cublasLtACCMatmulAlgoCheck);
@@ -238,7 +238,7 @@ void *cudastub_cublaslt_bind_cublasLtACCMatmulAlgoGetHeuristic(void)
 {
 	void *fn = choose_cublasLtACCMatmulAlgoGetHeuristic();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtACCMatmulAlgoGetHeuristic, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtACCMatmulAlgoGetHeuristic, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtACCMatmulAlgoGetHeuristic, cudastub_cublaslt_slot_cublasLtACCMatmulAlgoGetHeuristic, cudastub_cublaslt_resolve_cublasLtACCMatmulAlgoGetHeuristic, cudastub_cublaslt_bind_cublasLtACCMatmulAlgoGetHeuristic);
@@ -262,7 +262,7 @@ void *cudastub_cublaslt_bind_cublasLtACCMatmulAlgoGetIds(void)
 {
 	void *fn = choose_cublasLtACCMatmulAlgoGetIds();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtACCMatmulAlgoGetIds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtACCMatmulAlgoGetIds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtACCMatmulAlgoGetIds, cudastub_cublaslt_slot_cublasLtACCMatmulAlgoGetIds, cudastub_cublaslt_resolve_cublasLtACCMatmulAlgoGetIds, cudastub_cublaslt_bind_cublasLtACCMatmulAlgoGetIds);
@@ -286,7 +286,7 @@ void *cudastub_cublaslt_bind_cublasLtACCMatmulAlgoInit(void)
 {
 	void *fn = choose_cublasLtACCMatmulAlgoInit();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtACCMatmulAlgoInit, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtACCMatmulAlgoInit, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtACCMatmulAlgoInit, cudastub_cublaslt_slot_cublasLtACCMatmulAlgoInit, cudastub_cublaslt_resolve_cublasLtACCMatmulAlgoInit, cudastub_cublaslt_bind_cublasLtACCMatmulAlgoInit);
@@ -310,7 +310,7 @@ void *cudastub_cublaslt_bind_cublasLtAlgoCharacteristicGetAttribute(void)
 {
 	void *fn = choose_cublasLtAlgoCharacteristicGetAttribute();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtAlgoCharacteristicGetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtAlgoCharacteristicGetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtAlgoCharacteristicGetAttribute, cudastub_cublaslt_slot_cublasLtAlgoCharacteristicGetAttribute, cudastub_cublaslt_resolve_cublasLtAlgoCharacteristicGetAttribute, cudastub_cublaslt_bind_cublasLtAlgoCharacteristicGetAttribute);
@@ -334,7 +334,7 @@ void *cudastub_cublaslt_bind_cublasLtBIIMatmul(void)
 {
 	void *fn = choose_cublasLtBIIMatmul();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtBIIMatmul, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtBIIMatmul, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtBIIMatmul, cudastub_cublaslt_slot_cublasLtBIIMatmul, cudastub_cublaslt_resolve_cublasLtBIIMatmul, cudastub_cublaslt_bind_cublasLtBIIMatmul);
@@ -358,7 +358,7 @@ void *cudastub_cublaslt_bind_cublasLtBIIMatmulAlgoCapGetAttribute(void)
 {
 	void *fn = choose_cublasLtBIIMatmulAlgoCapGetAttribute();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtBIIMatmulAlgoCapGetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtBIIMatmulAlgoCapGetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtBIIMatmulAlgoCapGetAttribute, cudastub_cublaslt_slot_cublasLtBIIMatmulAlgoCapGetAttribute, cudastub_cublaslt_resolve_cublasLtBIIMatmulAlgoCapGetAttribute, cudastub_cublaslt_bind_cublasLtBIIMatmulAlgoCapGetAttribute);
@@ -382,7 +382,7 @@ void *cudastub_cublaslt_bind_cublasLtBIIMatmulAlgoCheck(void)
 {
 	void *fn = choose_cublasLtBIIMatmulAlgoCheck();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtBIIMatmulAlgoCheck, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtBIIMatmulAlgoCheck, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtBIIMatmulAlgoCheck, cudastub_cublaslt_slot_cublasLtBIIMatmulAlgoCheck, cudastub_cublaslt_resolve_cublasLtBIIMatmulAlgoCheck, cudastub_cublaslt_bind_cublasLtBIIMatmulAlgoCheck);
@@ -406,7 +406,7 @@ void *cudastub_cublaslt_bind_cublasLtBIIMatmulAlgoGetHeuristic(void)
 {
 	void *fn = choose_cublasLtBIIMatmulAlgoGetHeuristic();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtBIIMatmulAlgoGetHeuristic, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtBIIMatmulAlgoGetHeuristic, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtBIIMatmulAlgoGetHeuristic, cudastub_cublaslt_slot_cublasLtBIIMatmulAlgoGetHeuristic, cudastub_cublaslt_resolve_cublasLtBIIMatmulAlgoGetHeuristic, cudastub_cublaslt_bind_cublasLtBIIMatmulAlgoGetHeuristic);
@@ -430,7 +430,7 @@ void *cudastub_cublaslt_bind_cublasLtBIIMatmulAlgoGetIds(void)
 {
 	void *fn = choose_cublasLtBIIMatmulAlgoGetIds();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtBIIMatmulAlgoGetIds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtBIIMatmulAlgoGetIds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtBIIMatmulAlgoGetIds, cudastub_cublaslt_slot_cublasLtBIIMatmulAlgoGetIds, cudastub_cublaslt_resolve_cublasLtBIIMatmulAlgoGetIds, cudastub_cublaslt_bind_cublasLtBIIMatmulAlgoGetIds);
@@ -454,7 +454,7 @@ void *cudastub_cublaslt_bind_cublasLtBIIMatmulAlgoInit(void)
 {
 	void *fn = choose_cublasLtBIIMatmulAlgoInit();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtBIIMatmulAlgoInit, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtBIIMatmulAlgoInit, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtBIIMatmulAlgoInit, cudastub_cublaslt_slot_cublasLtBIIMatmulAlgoInit, cudastub_cublaslt_resolve_cublasLtBIIMatmulAlgoInit, cudastub_cublaslt_bind_cublasLtBIIMatmulAlgoInit);
@@ -478,7 +478,7 @@ void *cudastub_cublaslt_bind_cublasLtBSBMatmul(void)
 {
 	void *fn = choose_cublasLtBSBMatmul();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtBSBMatmul, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtBSBMatmul, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtBSBMatmul, cudastub_cublaslt_slot_cublasLtBSBMatmul, cudastub_cublaslt_resolve_cublasLtBSBMatmul, cudastub_cublaslt_bind_cublasLtBSBMatmul);
@@ -502,7 +502,7 @@ void *cudastub_cublaslt_bind_cublasLtBSBMatmulAlgoCapGetAttribute(void)
 {
 	void *fn = choose_cublasLtBSBMatmulAlgoCapGetAttribute();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtBSBMatmulAlgoCapGetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtBSBMatmulAlgoCapGetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtBSBMatmulAlgoCapGetAttribute, cudastub_cublaslt_slot_cublasLtBSBMatmulAlgoCapGetAttribute, cudastub_cublaslt_resolve_cublasLtBSBMatmulAlgoCapGetAttribute, cudastub_cublaslt_bind_cublasLtBSBMatmulAlgoCapGetAttribute);
@@ -526,7 +526,7 @@ void *cudastub_cublaslt_bind_cublasLtBSBMatmulAlgoCheck(void)
 {
 	void *fn = choose_cublasLtBSBMatmulAlgoCheck();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtBSBMatmulAlgoCheck, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtBSBMatmulAlgoCheck, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtBSBMatmulAlgoCheck, cudastub_cublaslt_slot_cublasLtBSBMatmulAlgoCheck, cudastub_cublaslt_resolve_cublasLtBSBMatmulAlgoCheck, cudastub_cublaslt_bind_cublasLtBSBMatmulAlgoCheck);
@@ -550,7 +550,7 @@ void *cudastub_cublaslt_bind_cublasLtBSBMatmulAlgoGetHeuristic(void)
 {
 	void *fn = choose_cublasLtBSBMatmulAlgoGetHeuristic();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtBSBMatmulAlgoGetHeuristic, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtBSBMatmulAlgoGetHeuristic, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtBSBMatmulAlgoGetHeuristic, cudastub_cublaslt_slot_cublasLtBSBMatmulAlgoGetHeuristic, cudastub_cublaslt_resolve_cublasLtBSBMatmulAlgoGetHeuristic, cudastub_cublaslt_bind_cublasLtBSBMatmulAlgoGetHeuristic);
@@ -574,7 +574,7 @@ void *cudastub_cublaslt_bind_cublasLtBSBMatmulAlgoGetIds(void)
 {
 	void *fn = choose_cublasLtBSBMatmulAlgoGetIds();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtBSBMatmulAlgoGetIds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtBSBMatmulAlgoGetIds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtBSBMatmulAlgoGetIds, cudastub_cublaslt_slot_cublasLtBSBMatmulAlgoGetIds, cudastub_cublaslt_resolve_cublasLtBSBMatmulAlgoGetIds, cudastub_cublaslt_bind_cublasLtBSBMatmulAlgoGetIds);
@@ -598,7 +598,7 @@ void *cudastub_cublaslt_bind_cublasLtBSBMatmulAlgoInit(void)
 {
 	void *fn = choose_cublasLtBSBMatmulAlgoInit();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtBSBMatmulAlgoInit, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtBSBMatmulAlgoInit, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtBSBMatmulAlgoInit, cudastub_cublaslt_slot_cublasLtBSBMatmulAlgoInit, cudastub_cublaslt_resolve_cublasLtBSBMatmulAlgoInit, cudastub_cublaslt_bind_cublasLtBSBMatmulAlgoInit);
@@ -622,7 +622,7 @@ void *cudastub_cublaslt_bind_cublasLtBSSMatmul(void)
 {
 	void *fn = choose_cublasLtBSSMatmul();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtBSSMatmul, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtBSSMatmul, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtBSSMatmul, cudastub_cublaslt_slot_cublasLtBSSMatmul, cudastub_cublaslt_resolve_cublasLtBSSMatmul, cudastub_cublaslt_bind_cublasLtBSSMatmul);
@@ -646,7 +646,7 @@ void *cudastub_cublaslt_bind_cublasLtBSSMatmulAlgoCapGetAttribute(void)
 {
 	void *fn = choose_cublasLtBSSMatmulAlgoCapGetAttribute();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtBSSMatmulAlgoCapGetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtBSSMatmulAlgoCapGetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtBSSMatmulAlgoCapGetAttribute, cudastub_cublaslt_slot_cublasLtBSSMatmulAlgoCapGetAttribute, cudastub_cublaslt_resolve_cublasLtBSSMatmulAlgoCapGetAttribute, cudastub_cublaslt_bind_cublasLtBSSMatmulAlgoCapGetAttribute);
@@ -670,7 +670,7 @@ void *cudastub_cublaslt_bind_cublasLtBSSMatmulAlgoCheck(void)
 {
 	void *fn = choose_cublasLtBSSMatmulAlgoCheck();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtBSSMatmulAlgoCheck, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtBSSMatmulAlgoCheck, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtBSSMatmulAlgoCheck, cudastub_cublaslt_slot_cublasLtBSSMatmulAlgoCheck, cudastub_cublaslt_resolve_cublasLtBSSMatmulAlgoCheck, cudastub_cublaslt_bind_cublasLtBSSMatmulAlgoCheck);
@@ -694,7 +694,7 @@ void *cudastub_cublaslt_bind_cublasLtBSSMatmulAlgoGetHeuristic(void)
 {
 	void *fn = choose_cublasLtBSSMatmulAlgoGetHeuristic();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtBSSMatmulAlgoGetHeuristic, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtBSSMatmulAlgoGetHeuristic, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtBSSMatmulAlgoGetHeuristic, cudastub_cublaslt_slot_cublasLtBSSMatmulAlgoGetHeuristic, cudastub_cublaslt_resolve_cublasLtBSSMatmulAlgoGetHeuristic, cudastub_cublaslt_bind_cublasLtBSSMatmulAlgoGetHeuristic);
@@ -718,7 +718,7 @@ void *cudastub_cublaslt_bind_cublasLtBSSMatmulAlgoGetIds(void)
 {
 	void *fn = choose_cublasLtBSSMatmulAlgoGetIds();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtBSSMatmulAlgoGetIds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtBSSMatmulAlgoGetIds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtBSSMatmulAlgoGetIds, cudastub_cublaslt_slot_cublasLtBSSMatmulAlgoGetIds, cudastub_cublaslt_resolve_cublasLtBSSMatmulAlgoGetIds, cudastub_cublaslt_bind_cublasLtBSSMatmulAlgoGetIds);
@@ -742,7 +742,7 @@ void *cudastub_cublaslt_bind_cublasLtBSSMatmulAlgoInit(void)
 {
 	void *fn = choose_cublasLtBSSMatmulAlgoInit();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtBSSMatmulAlgoInit, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtBSSMatmulAlgoInit, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtBSSMatmulAlgoInit, cudastub_cublaslt_slot_cublasLtBSSMatmulAlgoInit, cudastub_cublaslt_resolve_cublasLtBSSMatmulAlgoInit, cudastub_cublaslt_bind_cublasLtBSSMatmulAlgoInit);
@@ -766,7 +766,7 @@ void *cudastub_cublaslt_bind_cublasLtCCCMatmul(void)
 {
 	void *fn = choose_cublasLtCCCMatmul();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtCCCMatmul, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtCCCMatmul, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtCCCMatmul, cudastub_cublaslt_slot_cublasLtCCCMatmul, cudastub_cublaslt_resolve_cublasLtCCCMatmul, cudastub_cublaslt_bind_cublasLtCCCMatmul);
@@ -790,7 +790,7 @@ void *cudastub_cublaslt_bind_cublasLtCCCMatmulAlgoCapGetAttribute(void)
 {
 	void *fn = choose_cublasLtCCCMatmulAlgoCapGetAttribute();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtCCCMatmulAlgoCapGetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtCCCMatmulAlgoCapGetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtCCCMatmulAlgoCapGetAttribute, cudastub_cublaslt_slot_cublasLtCCCMatmulAlgoCapGetAttribute, cudastub_cublaslt_resolve_cublasLtCCCMatmulAlgoCapGetAttribute, cudastub_cublaslt_bind_cublasLtCCCMatmulAlgoCapGetAttribute);
@@ -814,7 +814,7 @@ void *cudastub_cublaslt_bind_cublasLtCCCMatmulAlgoCheck(void)
 {
 	void *fn = choose_cublasLtCCCMatmulAlgoCheck();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtCCCMatmulAlgoCheck, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtCCCMatmulAlgoCheck, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtCCCMatmulAlgoCheck, cudastub_cublaslt_slot_cublasLtCCCMatmulAlgoCheck, cudastub_cublaslt_resolve_cublasLtCCCMatmulAlgoCheck, cudastub_cublaslt_bind_cublasLtCCCMatmulAlgoCheck);
@@ -838,7 +838,7 @@ void *cudastub_cublaslt_bind_cublasLtCCCMatmulAlgoGetHeuristic(void)
 {
 	void *fn = choose_cublasLtCCCMatmulAlgoGetHeuristic();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtCCCMatmulAlgoGetHeuristic, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtCCCMatmulAlgoGetHeuristic, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtCCCMatmulAlgoGetHeuristic, cudastub_cublaslt_slot_cublasLtCCCMatmulAlgoGetHeuristic, cudastub_cublaslt_resolve_cublasLtCCCMatmulAlgoGetHeuristic, cudastub_cublaslt_bind_cublasLtCCCMatmulAlgoGetHeuristic);
@@ -862,7 +862,7 @@ void *cudastub_cublaslt_bind_cublasLtCCCMatmulAlgoGetIds(void)
 {
 	void *fn = choose_cublasLtCCCMatmulAlgoGetIds();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtCCCMatmulAlgoGetIds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtCCCMatmulAlgoGetIds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtCCCMatmulAlgoGetIds, cudastub_cublaslt_slot_cublasLtCCCMatmulAlgoGetIds, cudastub_cublaslt_resolve_cublasLtCCCMatmulAlgoGetIds, cudastub_cublaslt_bind_cublasLtCCCMatmulAlgoGetIds);
@@ -886,7 +886,7 @@ void *cudastub_cublaslt_bind_cublasLtCCCMatmulAlgoInit(void)
 {
 	void *fn = choose_cublasLtCCCMatmulAlgoInit();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtCCCMatmulAlgoInit, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtCCCMatmulAlgoInit, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtCCCMatmulAlgoInit, cudastub_cublaslt_slot_cublasLtCCCMatmulAlgoInit, cudastub_cublaslt_resolve_cublasLtCCCMatmulAlgoInit, cudastub_cublaslt_bind_cublasLtCCCMatmulAlgoInit);
@@ -910,7 +910,7 @@ void *cudastub_cublaslt_bind_cublasLtClearNvjetCache(void)
 {
 	void *fn = choose_cublasLtClearNvjetCache();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtClearNvjetCache, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtClearNvjetCache, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtClearNvjetCache, cudastub_cublaslt_slot_cublasLtClearNvjetCache, cudastub_cublaslt_resolve_cublasLtClearNvjetCache, cudastub_cublaslt_bind_cublasLtClearNvjetCache);
@@ -934,7 +934,7 @@ void *cudastub_cublaslt_bind_cublasLtCtxInit(void)
 {
 	void *fn = choose_cublasLtCtxInit();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtCtxInit, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtCtxInit, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtCtxInit, cudastub_cublaslt_slot_cublasLtCtxInit, cudastub_cublaslt_resolve_cublasLtCtxInit, cudastub_cublaslt_bind_cublasLtCtxInit);
@@ -958,7 +958,7 @@ void *cudastub_cublaslt_bind_cublasLtDDDMatmul(void)
 {
 	void *fn = choose_cublasLtDDDMatmul();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtDDDMatmul, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtDDDMatmul, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtDDDMatmul, cudastub_cublaslt_slot_cublasLtDDDMatmul, cudastub_cublaslt_resolve_cublasLtDDDMatmul, cudastub_cublaslt_bind_cublasLtDDDMatmul);
@@ -982,7 +982,7 @@ void *cudastub_cublaslt_bind_cublasLtDDDMatmulAlgoCapGetAttribute(void)
 {
 	void *fn = choose_cublasLtDDDMatmulAlgoCapGetAttribute();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtDDDMatmulAlgoCapGetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtDDDMatmulAlgoCapGetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtDDDMatmulAlgoCapGetAttribute, cudastub_cublaslt_slot_cublasLtDDDMatmulAlgoCapGetAttribute, cudastub_cublaslt_resolve_cublasLtDDDMatmulAlgoCapGetAttribute, cudastub_cublaslt_bind_cublasLtDDDMatmulAlgoCapGetAttribute);
@@ -1006,7 +1006,7 @@ void *cudastub_cublaslt_bind_cublasLtDDDMatmulAlgoCheck(void)
 {
 	void *fn = choose_cublasLtDDDMatmulAlgoCheck();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtDDDMatmulAlgoCheck, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtDDDMatmulAlgoCheck, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtDDDMatmulAlgoCheck, cudastub_cublaslt_slot_cublasLtDDDMatmulAlgoCheck, cudastub_cublaslt_resolve_cublasLtDDDMatmulAlgoCheck, cudastub_cublaslt_bind_cublasLtDDDMatmulAlgoCheck);
@@ -1030,7 +1030,7 @@ void *cudastub_cublaslt_bind_cublasLtDDDMatmulAlgoGetHeuristic(void)
 {
 	void *fn = choose_cublasLtDDDMatmulAlgoGetHeuristic();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtDDDMatmulAlgoGetHeuristic, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtDDDMatmulAlgoGetHeuristic, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtDDDMatmulAlgoGetHeuristic, cudastub_cublaslt_slot_cublasLtDDDMatmulAlgoGetHeuristic, cudastub_cublaslt_resolve_cublasLtDDDMatmulAlgoGetHeuristic, cudastub_cublaslt_bind_cublasLtDDDMatmulAlgoGetHeuristic);
@@ -1054,7 +1054,7 @@ void *cudastub_cublaslt_bind_cublasLtDDDMatmulAlgoGetIds(void)
 {
 	void *fn = choose_cublasLtDDDMatmulAlgoGetIds();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtDDDMatmulAlgoGetIds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtDDDMatmulAlgoGetIds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtDDDMatmulAlgoGetIds, cudastub_cublaslt_slot_cublasLtDDDMatmulAlgoGetIds, cudastub_cublaslt_resolve_cublasLtDDDMatmulAlgoGetIds, cudastub_cublaslt_bind_cublasLtDDDMatmulAlgoGetIds);
@@ -1078,7 +1078,7 @@ void *cudastub_cublaslt_bind_cublasLtDDDMatmulAlgoInit(void)
 {
 	void *fn = choose_cublasLtDDDMatmulAlgoInit();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtDDDMatmulAlgoInit, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtDDDMatmulAlgoInit, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtDDDMatmulAlgoInit, cudastub_cublaslt_slot_cublasLtDDDMatmulAlgoInit, cudastub_cublaslt_resolve_cublasLtDDDMatmulAlgoInit, cudastub_cublaslt_bind_cublasLtDDDMatmulAlgoInit);
@@ -1102,7 +1102,7 @@ void *cudastub_cublaslt_bind_cublasLtGetEnvironmentMode(void)
 {
 	void *fn = choose_cublasLtGetEnvironmentMode();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtGetEnvironmentMode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtGetEnvironmentMode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtGetEnvironmentMode, cudastub_cublaslt_slot_cublasLtGetEnvironmentMode, cudastub_cublaslt_resolve_cublasLtGetEnvironmentMode, cudastub_cublaslt_bind_cublasLtGetEnvironmentMode);
@@ -1126,7 +1126,7 @@ void *cudastub_cublaslt_bind_cublasLtHHHMatmul(void)
 {
 	void *fn = choose_cublasLtHHHMatmul();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtHHHMatmul, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtHHHMatmul, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtHHHMatmul, cudastub_cublaslt_slot_cublasLtHHHMatmul, cudastub_cublaslt_resolve_cublasLtHHHMatmul, cudastub_cublaslt_bind_cublasLtHHHMatmul);
@@ -1150,7 +1150,7 @@ void *cudastub_cublaslt_bind_cublasLtHHHMatmulAlgoCapGetAttribute(void)
 {
 	void *fn = choose_cublasLtHHHMatmulAlgoCapGetAttribute();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtHHHMatmulAlgoCapGetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtHHHMatmulAlgoCapGetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtHHHMatmulAlgoCapGetAttribute, cudastub_cublaslt_slot_cublasLtHHHMatmulAlgoCapGetAttribute, cudastub_cublaslt_resolve_cublasLtHHHMatmulAlgoCapGetAttribute, cudastub_cublaslt_bind_cublasLtHHHMatmulAlgoCapGetAttribute);
@@ -1174,7 +1174,7 @@ void *cudastub_cublaslt_bind_cublasLtHHHMatmulAlgoCheck(void)
 {
 	void *fn = choose_cublasLtHHHMatmulAlgoCheck();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtHHHMatmulAlgoCheck, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtHHHMatmulAlgoCheck, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtHHHMatmulAlgoCheck, cudastub_cublaslt_slot_cublasLtHHHMatmulAlgoCheck, cudastub_cublaslt_resolve_cublasLtHHHMatmulAlgoCheck, cudastub_cublaslt_bind_cublasLtHHHMatmulAlgoCheck);
@@ -1198,7 +1198,7 @@ void *cudastub_cublaslt_bind_cublasLtHHHMatmulAlgoGetHeuristic(void)
 {
 	void *fn = choose_cublasLtHHHMatmulAlgoGetHeuristic();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtHHHMatmulAlgoGetHeuristic, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtHHHMatmulAlgoGetHeuristic, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtHHHMatmulAlgoGetHeuristic, cudastub_cublaslt_slot_cublasLtHHHMatmulAlgoGetHeuristic, cudastub_cublaslt_resolve_cublasLtHHHMatmulAlgoGetHeuristic, cudastub_cublaslt_bind_cublasLtHHHMatmulAlgoGetHeuristic);
@@ -1222,7 +1222,7 @@ void *cudastub_cublaslt_bind_cublasLtHHHMatmulAlgoGetIds(void)
 {
 	void *fn = choose_cublasLtHHHMatmulAlgoGetIds();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtHHHMatmulAlgoGetIds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtHHHMatmulAlgoGetIds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtHHHMatmulAlgoGetIds, cudastub_cublaslt_slot_cublasLtHHHMatmulAlgoGetIds, cudastub_cublaslt_resolve_cublasLtHHHMatmulAlgoGetIds, cudastub_cublaslt_bind_cublasLtHHHMatmulAlgoGetIds);
@@ -1246,7 +1246,7 @@ void *cudastub_cublaslt_bind_cublasLtHHHMatmulAlgoInit(void)
 {
 	void *fn = choose_cublasLtHHHMatmulAlgoInit();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtHHHMatmulAlgoInit, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtHHHMatmulAlgoInit, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtHHHMatmulAlgoInit, cudastub_cublaslt_slot_cublasLtHHHMatmulAlgoInit, cudastub_cublaslt_resolve_cublasLtHHHMatmulAlgoInit, cudastub_cublaslt_bind_cublasLtHHHMatmulAlgoInit);
@@ -1270,7 +1270,7 @@ void *cudastub_cublaslt_bind_cublasLtHSHMatmul(void)
 {
 	void *fn = choose_cublasLtHSHMatmul();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtHSHMatmul, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtHSHMatmul, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtHSHMatmul, cudastub_cublaslt_slot_cublasLtHSHMatmul, cudastub_cublaslt_resolve_cublasLtHSHMatmul, cudastub_cublaslt_bind_cublasLtHSHMatmul);
@@ -1294,7 +1294,7 @@ void *cudastub_cublaslt_bind_cublasLtHSHMatmulAlgoCapGetAttribute(void)
 {
 	void *fn = choose_cublasLtHSHMatmulAlgoCapGetAttribute();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtHSHMatmulAlgoCapGetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtHSHMatmulAlgoCapGetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtHSHMatmulAlgoCapGetAttribute, cudastub_cublaslt_slot_cublasLtHSHMatmulAlgoCapGetAttribute, cudastub_cublaslt_resolve_cublasLtHSHMatmulAlgoCapGetAttribute, cudastub_cublaslt_bind_cublasLtHSHMatmulAlgoCapGetAttribute);
@@ -1318,7 +1318,7 @@ void *cudastub_cublaslt_bind_cublasLtHSHMatmulAlgoCheck(void)
 {
 	void *fn = choose_cublasLtHSHMatmulAlgoCheck();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtHSHMatmulAlgoCheck, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtHSHMatmulAlgoCheck, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtHSHMatmulAlgoCheck, cudastub_cublaslt_slot_cublasLtHSHMatmulAlgoCheck, cudastub_cublaslt_resolve_cublasLtHSHMatmulAlgoCheck, cudastub_cublaslt_bind_cublasLtHSHMatmulAlgoCheck);
@@ -1342,7 +1342,7 @@ void *cudastub_cublaslt_bind_cublasLtHSHMatmulAlgoGetHeuristic(void)
 {
 	void *fn = choose_cublasLtHSHMatmulAlgoGetHeuristic();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtHSHMatmulAlgoGetHeuristic, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtHSHMatmulAlgoGetHeuristic, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtHSHMatmulAlgoGetHeuristic, cudastub_cublaslt_slot_cublasLtHSHMatmulAlgoGetHeuristic, cudastub_cublaslt_resolve_cublasLtHSHMatmulAlgoGetHeuristic, cudastub_cublaslt_bind_cublasLtHSHMatmulAlgoGetHeuristic);
@@ -1366,7 +1366,7 @@ void *cudastub_cublaslt_bind_cublasLtHSHMatmulAlgoGetIds(void)
 {
 	void *fn = choose_cublasLtHSHMatmulAlgoGetIds();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtHSHMatmulAlgoGetIds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtHSHMatmulAlgoGetIds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtHSHMatmulAlgoGetIds, cudastub_cublaslt_slot_cublasLtHSHMatmulAlgoGetIds, cudastub_cublaslt_resolve_cublasLtHSHMatmulAlgoGetIds, cudastub_cublaslt_bind_cublasLtHSHMatmulAlgoGetIds);
@@ -1390,7 +1390,7 @@ void *cudastub_cublaslt_bind_cublasLtHSHMatmulAlgoInit(void)
 {
 	void *fn = choose_cublasLtHSHMatmulAlgoInit();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtHSHMatmulAlgoInit, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtHSHMatmulAlgoInit, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtHSHMatmulAlgoInit, cudastub_cublaslt_slot_cublasLtHSHMatmulAlgoInit, cudastub_cublaslt_resolve_cublasLtHSHMatmulAlgoInit, cudastub_cublaslt_bind_cublasLtHSHMatmulAlgoInit);
@@ -1414,7 +1414,7 @@ void *cudastub_cublaslt_bind_cublasLtHSSMatmul(void)
 {
 	void *fn = choose_cublasLtHSSMatmul();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtHSSMatmul, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtHSSMatmul, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtHSSMatmul, cudastub_cublaslt_slot_cublasLtHSSMatmul, cudastub_cublaslt_resolve_cublasLtHSSMatmul, cudastub_cublaslt_bind_cublasLtHSSMatmul);
@@ -1438,7 +1438,7 @@ void *cudastub_cublaslt_bind_cublasLtHSSMatmulAlgoCapGetAttribute(void)
 {
 	void *fn = choose_cublasLtHSSMatmulAlgoCapGetAttribute();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtHSSMatmulAlgoCapGetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtHSSMatmulAlgoCapGetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtHSSMatmulAlgoCapGetAttribute, cudastub_cublaslt_slot_cublasLtHSSMatmulAlgoCapGetAttribute, cudastub_cublaslt_resolve_cublasLtHSSMatmulAlgoCapGetAttribute, cudastub_cublaslt_bind_cublasLtHSSMatmulAlgoCapGetAttribute);
@@ -1462,7 +1462,7 @@ void *cudastub_cublaslt_bind_cublasLtHSSMatmulAlgoCheck(void)
 {
 	void *fn = choose_cublasLtHSSMatmulAlgoCheck();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtHSSMatmulAlgoCheck, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtHSSMatmulAlgoCheck, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtHSSMatmulAlgoCheck, cudastub_cublaslt_slot_cublasLtHSSMatmulAlgoCheck, cudastub_cublaslt_resolve_cublasLtHSSMatmulAlgoCheck, cudastub_cublaslt_bind_cublasLtHSSMatmulAlgoCheck);
@@ -1486,7 +1486,7 @@ void *cudastub_cublaslt_bind_cublasLtHSSMatmulAlgoGetHeuristic(void)
 {
 	void *fn = choose_cublasLtHSSMatmulAlgoGetHeuristic();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtHSSMatmulAlgoGetHeuristic, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtHSSMatmulAlgoGetHeuristic, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtHSSMatmulAlgoGetHeuristic, cudastub_cublaslt_slot_cublasLtHSSMatmulAlgoGetHeuristic, cudastub_cublaslt_resolve_cublasLtHSSMatmulAlgoGetHeuristic, cudastub_cublaslt_bind_cublasLtHSSMatmulAlgoGetHeuristic);
@@ -1510,7 +1510,7 @@ void *cudastub_cublaslt_bind_cublasLtHSSMatmulAlgoGetIds(void)
 {
 	void *fn = choose_cublasLtHSSMatmulAlgoGetIds();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtHSSMatmulAlgoGetIds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtHSSMatmulAlgoGetIds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtHSSMatmulAlgoGetIds, cudastub_cublaslt_slot_cublasLtHSSMatmulAlgoGetIds, cudastub_cublaslt_resolve_cublasLtHSSMatmulAlgoGetIds, cudastub_cublaslt_bind_cublasLtHSSMatmulAlgoGetIds);
@@ -1534,7 +1534,7 @@ void *cudastub_cublaslt_bind_cublasLtHSSMatmulAlgoInit(void)
 {
 	void *fn = choose_cublasLtHSSMatmulAlgoInit();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtHSSMatmulAlgoInit, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtHSSMatmulAlgoInit, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtHSSMatmulAlgoInit, cudastub_cublaslt_slot_cublasLtHSSMatmulAlgoInit, cudastub_cublaslt_resolve_cublasLtHSSMatmulAlgoInit, cudastub_cublaslt_bind_cublasLtHSSMatmulAlgoInit);
@@ -1558,7 +1558,7 @@ void *cudastub_cublaslt_bind_cublasLtHeuristicLutSerializeEntry(void)
 {
 	void *fn = choose_cublasLtHeuristicLutSerializeEntry();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtHeuristicLutSerializeEntry, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtHeuristicLutSerializeEntry, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtHeuristicLutSerializeEntry, cudastub_cublaslt_slot_cublasLtHeuristicLutSerializeEntry, cudastub_cublaslt_resolve_cublasLtHeuristicLutSerializeEntry, cudastub_cublaslt_bind_cublasLtHeuristicLutSerializeEntry);
@@ -1582,7 +1582,7 @@ void *cudastub_cublaslt_bind_cublasLtHeuristicsCacheCreate(void)
 {
 	void *fn = choose_cublasLtHeuristicsCacheCreate();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtHeuristicsCacheCreate, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtHeuristicsCacheCreate, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtHeuristicsCacheCreate, cudastub_cublaslt_slot_cublasLtHeuristicsCacheCreate, cudastub_cublaslt_resolve_cublasLtHeuristicsCacheCreate, cudastub_cublaslt_bind_cublasLtHeuristicsCacheCreate);
@@ -1606,7 +1606,7 @@ void *cudastub_cublaslt_bind_cublasLtHeuristicsCacheDestroy(void)
 {
 	void *fn = choose_cublasLtHeuristicsCacheDestroy();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtHeuristicsCacheDestroy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtHeuristicsCacheDestroy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtHeuristicsCacheDestroy, cudastub_cublaslt_slot_cublasLtHeuristicsCacheDestroy, cudastub_cublaslt_resolve_cublasLtHeuristicsCacheDestroy, cudastub_cublaslt_bind_cublasLtHeuristicsCacheDestroy);
@@ -1630,7 +1630,7 @@ void *cudastub_cublaslt_bind_cublasLtHeuristicsCacheGet(void)
 {
 	void *fn = choose_cublasLtHeuristicsCacheGet();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtHeuristicsCacheGet, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtHeuristicsCacheGet, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtHeuristicsCacheGet, cudastub_cublaslt_slot_cublasLtHeuristicsCacheGet, cudastub_cublaslt_resolve_cublasLtHeuristicsCacheGet, cudastub_cublaslt_bind_cublasLtHeuristicsCacheGet);
@@ -1654,7 +1654,7 @@ void *cudastub_cublaslt_bind_cublasLtHeuristicsCachePut(void)
 {
 	void *fn = choose_cublasLtHeuristicsCachePut();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtHeuristicsCachePut, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtHeuristicsCachePut, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtHeuristicsCachePut, cudastub_cublaslt_slot_cublasLtHeuristicsCachePut, cudastub_cublaslt_resolve_cublasLtHeuristicsCachePut, cudastub_cublaslt_bind_cublasLtHeuristicsCachePut);
@@ -1678,7 +1678,7 @@ void *cudastub_cublaslt_bind_cublasLtKCCMatmul(void)
 {
 	void *fn = choose_cublasLtKCCMatmul();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtKCCMatmul, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtKCCMatmul, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtKCCMatmul, cudastub_cublaslt_slot_cublasLtKCCMatmul, cudastub_cublaslt_resolve_cublasLtKCCMatmul, cudastub_cublaslt_bind_cublasLtKCCMatmul);
@@ -1702,7 +1702,7 @@ void *cudastub_cublaslt_bind_cublasLtKCCMatmulAlgoCapGetAttribute(void)
 {
 	void *fn = choose_cublasLtKCCMatmulAlgoCapGetAttribute();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtKCCMatmulAlgoCapGetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtKCCMatmulAlgoCapGetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtKCCMatmulAlgoCapGetAttribute, cudastub_cublaslt_slot_cublasLtKCCMatmulAlgoCapGetAttribute, cudastub_cublaslt_resolve_cublasLtKCCMatmulAlgoCapGetAttribute, cudastub_cublaslt_bind_cublasLtKCCMatmulAlgoCapGetAttribute);
@@ -1726,7 +1726,7 @@ void *cudastub_cublaslt_bind_cublasLtKCCMatmulAlgoCheck(void)
 {
 	void *fn = choose_cublasLtKCCMatmulAlgoCheck();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtKCCMatmulAlgoCheck, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtKCCMatmulAlgoCheck, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtKCCMatmulAlgoCheck, cudastub_cublaslt_slot_cublasLtKCCMatmulAlgoCheck, cudastub_cublaslt_resolve_cublasLtKCCMatmulAlgoCheck, cudastub_cublaslt_bind_cublasLtKCCMatmulAlgoCheck);
@@ -1750,7 +1750,7 @@ void *cudastub_cublaslt_bind_cublasLtKCCMatmulAlgoGetHeuristic(void)
 {
 	void *fn = choose_cublasLtKCCMatmulAlgoGetHeuristic();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtKCCMatmulAlgoGetHeuristic, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtKCCMatmulAlgoGetHeuristic, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtKCCMatmulAlgoGetHeuristic, cudastub_cublaslt_slot_cublasLtKCCMatmulAlgoGetHeuristic, cudastub_cublaslt_resolve_cublasLtKCCMatmulAlgoGetHeuristic, cudastub_cublaslt_bind_cublasLtKCCMatmulAlgoGetHeuristic);
@@ -1774,7 +1774,7 @@ void *cudastub_cublaslt_bind_cublasLtKCCMatmulAlgoGetIds(void)
 {
 	void *fn = choose_cublasLtKCCMatmulAlgoGetIds();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtKCCMatmulAlgoGetIds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtKCCMatmulAlgoGetIds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtKCCMatmulAlgoGetIds, cudastub_cublaslt_slot_cublasLtKCCMatmulAlgoGetIds, cudastub_cublaslt_resolve_cublasLtKCCMatmulAlgoGetIds, cudastub_cublaslt_bind_cublasLtKCCMatmulAlgoGetIds);
@@ -1798,7 +1798,7 @@ void *cudastub_cublaslt_bind_cublasLtKCCMatmulAlgoInit(void)
 {
 	void *fn = choose_cublasLtKCCMatmulAlgoInit();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtKCCMatmulAlgoInit, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtKCCMatmulAlgoInit, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtKCCMatmulAlgoInit, cudastub_cublaslt_slot_cublasLtKCCMatmulAlgoInit, cudastub_cublaslt_resolve_cublasLtKCCMatmulAlgoInit, cudastub_cublaslt_bind_cublasLtKCCMatmulAlgoInit);
@@ -1822,7 +1822,7 @@ void *cudastub_cublaslt_bind_cublasLtKCKMatmul(void)
 {
 	void *fn = choose_cublasLtKCKMatmul();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtKCKMatmul, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtKCKMatmul, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtKCKMatmul, cudastub_cublaslt_slot_cublasLtKCKMatmul, cudastub_cublaslt_resolve_cublasLtKCKMatmul, cudastub_cublaslt_bind_cublasLtKCKMatmul);
@@ -1846,7 +1846,7 @@ void *cudastub_cublaslt_bind_cublasLtKCKMatmulAlgoCapGetAttribute(void)
 {
 	void *fn = choose_cublasLtKCKMatmulAlgoCapGetAttribute();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtKCKMatmulAlgoCapGetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtKCKMatmulAlgoCapGetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtKCKMatmulAlgoCapGetAttribute, cudastub_cublaslt_slot_cublasLtKCKMatmulAlgoCapGetAttribute, cudastub_cublaslt_resolve_cublasLtKCKMatmulAlgoCapGetAttribute, cudastub_cublaslt_bind_cublasLtKCKMatmulAlgoCapGetAttribute);
@@ -1870,7 +1870,7 @@ void *cudastub_cublaslt_bind_cublasLtKCKMatmulAlgoCheck(void)
 {
 	void *fn = choose_cublasLtKCKMatmulAlgoCheck();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtKCKMatmulAlgoCheck, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtKCKMatmulAlgoCheck, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtKCKMatmulAlgoCheck, cudastub_cublaslt_slot_cublasLtKCKMatmulAlgoCheck, cudastub_cublaslt_resolve_cublasLtKCKMatmulAlgoCheck, cudastub_cublaslt_bind_cublasLtKCKMatmulAlgoCheck);
@@ -1894,7 +1894,7 @@ void *cudastub_cublaslt_bind_cublasLtKCKMatmulAlgoGetHeuristic(void)
 {
 	void *fn = choose_cublasLtKCKMatmulAlgoGetHeuristic();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtKCKMatmulAlgoGetHeuristic, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtKCKMatmulAlgoGetHeuristic, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtKCKMatmulAlgoGetHeuristic, cudastub_cublaslt_slot_cublasLtKCKMatmulAlgoGetHeuristic, cudastub_cublaslt_resolve_cublasLtKCKMatmulAlgoGetHeuristic, cudastub_cublaslt_bind_cublasLtKCKMatmulAlgoGetHeuristic);
@@ -1918,7 +1918,7 @@ void *cudastub_cublaslt_bind_cublasLtKCKMatmulAlgoGetIds(void)
 {
 	void *fn = choose_cublasLtKCKMatmulAlgoGetIds();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtKCKMatmulAlgoGetIds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtKCKMatmulAlgoGetIds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtKCKMatmulAlgoGetIds, cudastub_cublaslt_slot_cublasLtKCKMatmulAlgoGetIds, cudastub_cublaslt_resolve_cublasLtKCKMatmulAlgoGetIds, cudastub_cublaslt_bind_cublasLtKCKMatmulAlgoGetIds);
@@ -1942,7 +1942,7 @@ void *cudastub_cublaslt_bind_cublasLtKCKMatmulAlgoInit(void)
 {
 	void *fn = choose_cublasLtKCKMatmulAlgoInit();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtKCKMatmulAlgoInit, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtKCKMatmulAlgoInit, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtKCKMatmulAlgoInit, cudastub_cublaslt_slot_cublasLtKCKMatmulAlgoInit, cudastub_cublaslt_resolve_cublasLtKCKMatmulAlgoInit, cudastub_cublaslt_bind_cublasLtKCKMatmulAlgoInit);
@@ -1966,7 +1966,7 @@ void *cudastub_cublaslt_bind_cublasLtLegacyGemmACC(void)
 {
 	void *fn = choose_cublasLtLegacyGemmACC();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtLegacyGemmACC, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtLegacyGemmACC, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtLegacyGemmACC, cudastub_cublaslt_slot_cublasLtLegacyGemmACC, cudastub_cublaslt_resolve_cublasLtLegacyGemmACC, cudastub_cublaslt_bind_cublasLtLegacyGemmACC);
@@ -1990,7 +1990,7 @@ void *cudastub_cublaslt_bind_cublasLtLegacyGemmBII(void)
 {
 	void *fn = choose_cublasLtLegacyGemmBII();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtLegacyGemmBII, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtLegacyGemmBII, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtLegacyGemmBII, cudastub_cublaslt_slot_cublasLtLegacyGemmBII, cudastub_cublaslt_resolve_cublasLtLegacyGemmBII, cudastub_cublaslt_bind_cublasLtLegacyGemmBII);
@@ -2014,7 +2014,7 @@ void *cudastub_cublaslt_bind_cublasLtLegacyGemmBSS(void)
 {
 	void *fn = choose_cublasLtLegacyGemmBSS();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtLegacyGemmBSS, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtLegacyGemmBSS, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtLegacyGemmBSS, cudastub_cublaslt_slot_cublasLtLegacyGemmBSS, cudastub_cublaslt_resolve_cublasLtLegacyGemmBSS, cudastub_cublaslt_bind_cublasLtLegacyGemmBSS);
@@ -2038,7 +2038,7 @@ void *cudastub_cublaslt_bind_cublasLtLegacyGemmCCC(void)
 {
 	void *fn = choose_cublasLtLegacyGemmCCC();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtLegacyGemmCCC, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtLegacyGemmCCC, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtLegacyGemmCCC, cudastub_cublaslt_slot_cublasLtLegacyGemmCCC, cudastub_cublaslt_resolve_cublasLtLegacyGemmCCC, cudastub_cublaslt_bind_cublasLtLegacyGemmCCC);
@@ -2062,7 +2062,7 @@ void *cudastub_cublaslt_bind_cublasLtLegacyGemmDDD(void)
 {
 	void *fn = choose_cublasLtLegacyGemmDDD();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtLegacyGemmDDD, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtLegacyGemmDDD, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtLegacyGemmDDD, cudastub_cublaslt_slot_cublasLtLegacyGemmDDD, cudastub_cublaslt_resolve_cublasLtLegacyGemmDDD, cudastub_cublaslt_bind_cublasLtLegacyGemmDDD);
@@ -2086,7 +2086,7 @@ void *cudastub_cublaslt_bind_cublasLtLegacyGemmHHH(void)
 {
 	void *fn = choose_cublasLtLegacyGemmHHH();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtLegacyGemmHHH, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtLegacyGemmHHH, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtLegacyGemmHHH, cudastub_cublaslt_slot_cublasLtLegacyGemmHHH, cudastub_cublaslt_resolve_cublasLtLegacyGemmHHH, cudastub_cublaslt_bind_cublasLtLegacyGemmHHH);
@@ -2110,7 +2110,7 @@ void *cudastub_cublaslt_bind_cublasLtLegacyGemmHSH(void)
 {
 	void *fn = choose_cublasLtLegacyGemmHSH();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtLegacyGemmHSH, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtLegacyGemmHSH, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtLegacyGemmHSH, cudastub_cublaslt_slot_cublasLtLegacyGemmHSH, cudastub_cublaslt_resolve_cublasLtLegacyGemmHSH, cudastub_cublaslt_bind_cublasLtLegacyGemmHSH);
@@ -2134,7 +2134,7 @@ void *cudastub_cublaslt_bind_cublasLtLegacyGemmHSS(void)
 {
 	void *fn = choose_cublasLtLegacyGemmHSS();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtLegacyGemmHSS, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtLegacyGemmHSS, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtLegacyGemmHSS, cudastub_cublaslt_slot_cublasLtLegacyGemmHSS, cudastub_cublaslt_resolve_cublasLtLegacyGemmHSS, cudastub_cublaslt_bind_cublasLtLegacyGemmHSS);
@@ -2158,7 +2158,7 @@ void *cudastub_cublaslt_bind_cublasLtLegacyGemmSSS(void)
 {
 	void *fn = choose_cublasLtLegacyGemmSSS();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtLegacyGemmSSS, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtLegacyGemmSSS, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtLegacyGemmSSS, cudastub_cublaslt_slot_cublasLtLegacyGemmSSS, cudastub_cublaslt_resolve_cublasLtLegacyGemmSSS, cudastub_cublaslt_bind_cublasLtLegacyGemmSSS);
@@ -2182,7 +2182,7 @@ void *cudastub_cublaslt_bind_cublasLtLegacyGemmTSS(void)
 {
 	void *fn = choose_cublasLtLegacyGemmTSS();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtLegacyGemmTSS, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtLegacyGemmTSS, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtLegacyGemmTSS, cudastub_cublaslt_slot_cublasLtLegacyGemmTSS, cudastub_cublaslt_resolve_cublasLtLegacyGemmTSS, cudastub_cublaslt_bind_cublasLtLegacyGemmTSS);
@@ -2206,7 +2206,7 @@ void *cudastub_cublaslt_bind_cublasLtLegacyGemmTST(void)
 {
 	void *fn = choose_cublasLtLegacyGemmTST();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtLegacyGemmTST, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtLegacyGemmTST, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtLegacyGemmTST, cudastub_cublaslt_slot_cublasLtLegacyGemmTST, cudastub_cublaslt_resolve_cublasLtLegacyGemmTST, cudastub_cublaslt_bind_cublasLtLegacyGemmTST);
@@ -2230,7 +2230,7 @@ void *cudastub_cublaslt_bind_cublasLtLegacyGemmZZZ(void)
 {
 	void *fn = choose_cublasLtLegacyGemmZZZ();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtLegacyGemmZZZ, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtLegacyGemmZZZ, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtLegacyGemmZZZ, cudastub_cublaslt_slot_cublasLtLegacyGemmZZZ, cudastub_cublaslt_resolve_cublasLtLegacyGemmZZZ, cudastub_cublaslt_bind_cublasLtLegacyGemmZZZ);
@@ -2254,7 +2254,7 @@ void *cudastub_cublaslt_bind_cublasLtMatmulAlgoConfigGetAttributeRange(void)
 {
 	void *fn = choose_cublasLtMatmulAlgoConfigGetAttributeRange();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtMatmulAlgoConfigGetAttributeRange, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtMatmulAlgoConfigGetAttributeRange, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtMatmulAlgoConfigGetAttributeRange, cudastub_cublaslt_slot_cublasLtMatmulAlgoConfigGetAttributeRange, cudastub_cublaslt_resolve_cublasLtMatmulAlgoConfigGetAttributeRange, cudastub_cublaslt_bind_cublasLtMatmulAlgoConfigGetAttributeRange);
@@ -2278,7 +2278,7 @@ void *cudastub_cublaslt_bind_cublasLtSSSMatmul(void)
 {
 	void *fn = choose_cublasLtSSSMatmul();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtSSSMatmul, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtSSSMatmul, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtSSSMatmul, cudastub_cublaslt_slot_cublasLtSSSMatmul, cudastub_cublaslt_resolve_cublasLtSSSMatmul, cudastub_cublaslt_bind_cublasLtSSSMatmul);
@@ -2302,7 +2302,7 @@ void *cudastub_cublaslt_bind_cublasLtSSSMatmulAlgoCapGetAttribute(void)
 {
 	void *fn = choose_cublasLtSSSMatmulAlgoCapGetAttribute();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtSSSMatmulAlgoCapGetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtSSSMatmulAlgoCapGetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtSSSMatmulAlgoCapGetAttribute, cudastub_cublaslt_slot_cublasLtSSSMatmulAlgoCapGetAttribute, cudastub_cublaslt_resolve_cublasLtSSSMatmulAlgoCapGetAttribute, cudastub_cublaslt_bind_cublasLtSSSMatmulAlgoCapGetAttribute);
@@ -2326,7 +2326,7 @@ void *cudastub_cublaslt_bind_cublasLtSSSMatmulAlgoCheck(void)
 {
 	void *fn = choose_cublasLtSSSMatmulAlgoCheck();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtSSSMatmulAlgoCheck, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtSSSMatmulAlgoCheck, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtSSSMatmulAlgoCheck, cudastub_cublaslt_slot_cublasLtSSSMatmulAlgoCheck, cudastub_cublaslt_resolve_cublasLtSSSMatmulAlgoCheck, cudastub_cublaslt_bind_cublasLtSSSMatmulAlgoCheck);
@@ -2350,7 +2350,7 @@ void *cudastub_cublaslt_bind_cublasLtSSSMatmulAlgoGetHeuristic(void)
 {
 	void *fn = choose_cublasLtSSSMatmulAlgoGetHeuristic();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtSSSMatmulAlgoGetHeuristic, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtSSSMatmulAlgoGetHeuristic, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtSSSMatmulAlgoGetHeuristic, cudastub_cublaslt_slot_cublasLtSSSMatmulAlgoGetHeuristic, cudastub_cublaslt_resolve_cublasLtSSSMatmulAlgoGetHeuristic, cudastub_cublaslt_bind_cublasLtSSSMatmulAlgoGetHeuristic);
@@ -2374,7 +2374,7 @@ void *cudastub_cublaslt_bind_cublasLtSSSMatmulAlgoGetIds(void)
 {
 	void *fn = choose_cublasLtSSSMatmulAlgoGetIds();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtSSSMatmulAlgoGetIds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtSSSMatmulAlgoGetIds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtSSSMatmulAlgoGetIds, cudastub_cublaslt_slot_cublasLtSSSMatmulAlgoGetIds, cudastub_cublaslt_resolve_cublasLtSSSMatmulAlgoGetIds, cudastub_cublaslt_bind_cublasLtSSSMatmulAlgoGetIds);
@@ -2398,7 +2398,7 @@ void *cudastub_cublaslt_bind_cublasLtSSSMatmulAlgoInit(void)
 {
 	void *fn = choose_cublasLtSSSMatmulAlgoInit();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtSSSMatmulAlgoInit, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtSSSMatmulAlgoInit, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtSSSMatmulAlgoInit, cudastub_cublaslt_slot_cublasLtSSSMatmulAlgoInit, cudastub_cublaslt_resolve_cublasLtSSSMatmulAlgoInit, cudastub_cublaslt_bind_cublasLtSSSMatmulAlgoInit);
@@ -2422,7 +2422,7 @@ void *cudastub_cublaslt_bind_cublasLtSetEnvironmentMode(void)
 {
 	void *fn = choose_cublasLtSetEnvironmentMode();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtSetEnvironmentMode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtSetEnvironmentMode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtSetEnvironmentMode, cudastub_cublaslt_slot_cublasLtSetEnvironmentMode, cudastub_cublaslt_resolve_cublasLtSetEnvironmentMode, cudastub_cublaslt_bind_cublasLtSetEnvironmentMode);
@@ -2446,7 +2446,7 @@ void *cudastub_cublaslt_bind_cublasLtShutdownCtx(void)
 {
 	void *fn = choose_cublasLtShutdownCtx();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtShutdownCtx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtShutdownCtx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtShutdownCtx, cudastub_cublaslt_slot_cublasLtShutdownCtx, cudastub_cublaslt_resolve_cublasLtShutdownCtx, cudastub_cublaslt_bind_cublasLtShutdownCtx);
@@ -2470,7 +2470,7 @@ void *cudastub_cublaslt_bind_cublasLtTSSMatmul(void)
 {
 	void *fn = choose_cublasLtTSSMatmul();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtTSSMatmul, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtTSSMatmul, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtTSSMatmul, cudastub_cublaslt_slot_cublasLtTSSMatmul, cudastub_cublaslt_resolve_cublasLtTSSMatmul, cudastub_cublaslt_bind_cublasLtTSSMatmul);
@@ -2494,7 +2494,7 @@ void *cudastub_cublaslt_bind_cublasLtTSSMatmulAlgoCapGetAttribute(void)
 {
 	void *fn = choose_cublasLtTSSMatmulAlgoCapGetAttribute();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtTSSMatmulAlgoCapGetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtTSSMatmulAlgoCapGetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtTSSMatmulAlgoCapGetAttribute, cudastub_cublaslt_slot_cublasLtTSSMatmulAlgoCapGetAttribute, cudastub_cublaslt_resolve_cublasLtTSSMatmulAlgoCapGetAttribute, cudastub_cublaslt_bind_cublasLtTSSMatmulAlgoCapGetAttribute);
@@ -2518,7 +2518,7 @@ void *cudastub_cublaslt_bind_cublasLtTSSMatmulAlgoCheck(void)
 {
 	void *fn = choose_cublasLtTSSMatmulAlgoCheck();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtTSSMatmulAlgoCheck, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtTSSMatmulAlgoCheck, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtTSSMatmulAlgoCheck, cudastub_cublaslt_slot_cublasLtTSSMatmulAlgoCheck, cudastub_cublaslt_resolve_cublasLtTSSMatmulAlgoCheck, cudastub_cublaslt_bind_cublasLtTSSMatmulAlgoCheck);
@@ -2542,7 +2542,7 @@ void *cudastub_cublaslt_bind_cublasLtTSSMatmulAlgoGetHeuristic(void)
 {
 	void *fn = choose_cublasLtTSSMatmulAlgoGetHeuristic();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtTSSMatmulAlgoGetHeuristic, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtTSSMatmulAlgoGetHeuristic, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtTSSMatmulAlgoGetHeuristic, cudastub_cublaslt_slot_cublasLtTSSMatmulAlgoGetHeuristic, cudastub_cublaslt_resolve_cublasLtTSSMatmulAlgoGetHeuristic, cudastub_cublaslt_bind_cublasLtTSSMatmulAlgoGetHeuristic);
@@ -2566,7 +2566,7 @@ void *cudastub_cublaslt_bind_cublasLtTSSMatmulAlgoGetIds(void)
 {
 	void *fn = choose_cublasLtTSSMatmulAlgoGetIds();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtTSSMatmulAlgoGetIds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtTSSMatmulAlgoGetIds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtTSSMatmulAlgoGetIds, cudastub_cublaslt_slot_cublasLtTSSMatmulAlgoGetIds, cudastub_cublaslt_resolve_cublasLtTSSMatmulAlgoGetIds, cudastub_cublaslt_bind_cublasLtTSSMatmulAlgoGetIds);
@@ -2590,7 +2590,7 @@ void *cudastub_cublaslt_bind_cublasLtTSSMatmulAlgoInit(void)
 {
 	void *fn = choose_cublasLtTSSMatmulAlgoInit();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtTSSMatmulAlgoInit, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtTSSMatmulAlgoInit, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtTSSMatmulAlgoInit, cudastub_cublaslt_slot_cublasLtTSSMatmulAlgoInit, cudastub_cublaslt_resolve_cublasLtTSSMatmulAlgoInit, cudastub_cublaslt_bind_cublasLtTSSMatmulAlgoInit);
@@ -2614,7 +2614,7 @@ void *cudastub_cublaslt_bind_cublasLtTSTMatmul(void)
 {
 	void *fn = choose_cublasLtTSTMatmul();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtTSTMatmul, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtTSTMatmul, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtTSTMatmul, cudastub_cublaslt_slot_cublasLtTSTMatmul, cudastub_cublaslt_resolve_cublasLtTSTMatmul, cudastub_cublaslt_bind_cublasLtTSTMatmul);
@@ -2638,7 +2638,7 @@ void *cudastub_cublaslt_bind_cublasLtTSTMatmulAlgoCapGetAttribute(void)
 {
 	void *fn = choose_cublasLtTSTMatmulAlgoCapGetAttribute();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtTSTMatmulAlgoCapGetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtTSTMatmulAlgoCapGetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtTSTMatmulAlgoCapGetAttribute, cudastub_cublaslt_slot_cublasLtTSTMatmulAlgoCapGetAttribute, cudastub_cublaslt_resolve_cublasLtTSTMatmulAlgoCapGetAttribute, cudastub_cublaslt_bind_cublasLtTSTMatmulAlgoCapGetAttribute);
@@ -2662,7 +2662,7 @@ void *cudastub_cublaslt_bind_cublasLtTSTMatmulAlgoCheck(void)
 {
 	void *fn = choose_cublasLtTSTMatmulAlgoCheck();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtTSTMatmulAlgoCheck, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtTSTMatmulAlgoCheck, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtTSTMatmulAlgoCheck, cudastub_cublaslt_slot_cublasLtTSTMatmulAlgoCheck, cudastub_cublaslt_resolve_cublasLtTSTMatmulAlgoCheck, cudastub_cublaslt_bind_cublasLtTSTMatmulAlgoCheck);
@@ -2686,7 +2686,7 @@ void *cudastub_cublaslt_bind_cublasLtTSTMatmulAlgoGetHeuristic(void)
 {
 	void *fn = choose_cublasLtTSTMatmulAlgoGetHeuristic();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtTSTMatmulAlgoGetHeuristic, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtTSTMatmulAlgoGetHeuristic, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtTSTMatmulAlgoGetHeuristic, cudastub_cublaslt_slot_cublasLtTSTMatmulAlgoGetHeuristic, cudastub_cublaslt_resolve_cublasLtTSTMatmulAlgoGetHeuristic, cudastub_cublaslt_bind_cublasLtTSTMatmulAlgoGetHeuristic);
@@ -2710,7 +2710,7 @@ void *cudastub_cublaslt_bind_cublasLtTSTMatmulAlgoGetIds(void)
 {
 	void *fn = choose_cublasLtTSTMatmulAlgoGetIds();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtTSTMatmulAlgoGetIds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtTSTMatmulAlgoGetIds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtTSTMatmulAlgoGetIds, cudastub_cublaslt_slot_cublasLtTSTMatmulAlgoGetIds, cudastub_cublaslt_resolve_cublasLtTSTMatmulAlgoGetIds, cudastub_cublaslt_bind_cublasLtTSTMatmulAlgoGetIds);
@@ -2734,7 +2734,7 @@ void *cudastub_cublaslt_bind_cublasLtTSTMatmulAlgoInit(void)
 {
 	void *fn = choose_cublasLtTSTMatmulAlgoInit();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtTSTMatmulAlgoInit, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtTSTMatmulAlgoInit, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtTSTMatmulAlgoInit, cudastub_cublaslt_slot_cublasLtTSTMatmulAlgoInit, cudastub_cublaslt_resolve_cublasLtTSTMatmulAlgoInit, cudastub_cublaslt_bind_cublasLtTSTMatmulAlgoInit);
@@ -2758,7 +2758,7 @@ void *cudastub_cublaslt_bind_cublasLtVCCMatmul(void)
 {
 	void *fn = choose_cublasLtVCCMatmul();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtVCCMatmul, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtVCCMatmul, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtVCCMatmul, cudastub_cublaslt_slot_cublasLtVCCMatmul, cudastub_cublaslt_resolve_cublasLtVCCMatmul, cudastub_cublaslt_bind_cublasLtVCCMatmul);
@@ -2782,7 +2782,7 @@ void *cudastub_cublaslt_bind_cublasLtVCCMatmulAlgoCapGetAttribute(void)
 {
 	void *fn = choose_cublasLtVCCMatmulAlgoCapGetAttribute();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtVCCMatmulAlgoCapGetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtVCCMatmulAlgoCapGetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtVCCMatmulAlgoCapGetAttribute, cudastub_cublaslt_slot_cublasLtVCCMatmulAlgoCapGetAttribute, cudastub_cublaslt_resolve_cublasLtVCCMatmulAlgoCapGetAttribute, cudastub_cublaslt_bind_cublasLtVCCMatmulAlgoCapGetAttribute);
@@ -2806,7 +2806,7 @@ void *cudastub_cublaslt_bind_cublasLtVCCMatmulAlgoCheck(void)
 {
 	void *fn = choose_cublasLtVCCMatmulAlgoCheck();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtVCCMatmulAlgoCheck, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtVCCMatmulAlgoCheck, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtVCCMatmulAlgoCheck, cudastub_cublaslt_slot_cublasLtVCCMatmulAlgoCheck, cudastub_cublaslt_resolve_cublasLtVCCMatmulAlgoCheck, cudastub_cublaslt_bind_cublasLtVCCMatmulAlgoCheck);
@@ -2830,7 +2830,7 @@ void *cudastub_cublaslt_bind_cublasLtVCCMatmulAlgoGetHeuristic(void)
 {
 	void *fn = choose_cublasLtVCCMatmulAlgoGetHeuristic();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtVCCMatmulAlgoGetHeuristic, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtVCCMatmulAlgoGetHeuristic, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtVCCMatmulAlgoGetHeuristic, cudastub_cublaslt_slot_cublasLtVCCMatmulAlgoGetHeuristic, cudastub_cublaslt_resolve_cublasLtVCCMatmulAlgoGetHeuristic, cudastub_cublaslt_bind_cublasLtVCCMatmulAlgoGetHeuristic);
@@ -2854,7 +2854,7 @@ void *cudastub_cublaslt_bind_cublasLtVCCMatmulAlgoGetIds(void)
 {
 	void *fn = choose_cublasLtVCCMatmulAlgoGetIds();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtVCCMatmulAlgoGetIds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtVCCMatmulAlgoGetIds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtVCCMatmulAlgoGetIds, cudastub_cublaslt_slot_cublasLtVCCMatmulAlgoGetIds, cudastub_cublaslt_resolve_cublasLtVCCMatmulAlgoGetIds, cudastub_cublaslt_bind_cublasLtVCCMatmulAlgoGetIds);
@@ -2878,7 +2878,7 @@ void *cudastub_cublaslt_bind_cublasLtVCCMatmulAlgoInit(void)
 {
 	void *fn = choose_cublasLtVCCMatmulAlgoInit();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtVCCMatmulAlgoInit, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtVCCMatmulAlgoInit, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtVCCMatmulAlgoInit, cudastub_cublaslt_slot_cublasLtVCCMatmulAlgoInit, cudastub_cublaslt_resolve_cublasLtVCCMatmulAlgoInit, cudastub_cublaslt_bind_cublasLtVCCMatmulAlgoInit);
@@ -2902,7 +2902,7 @@ void *cudastub_cublaslt_bind_cublasLtVCVMatmul(void)
 {
 	void *fn = choose_cublasLtVCVMatmul();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtVCVMatmul, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtVCVMatmul, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtVCVMatmul, cudastub_cublaslt_slot_cublasLtVCVMatmul, cudastub_cublaslt_resolve_cublasLtVCVMatmul, cudastub_cublaslt_bind_cublasLtVCVMatmul);
@@ -2926,7 +2926,7 @@ void *cudastub_cublaslt_bind_cublasLtVCVMatmulAlgoCapGetAttribute(void)
 {
 	void *fn = choose_cublasLtVCVMatmulAlgoCapGetAttribute();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtVCVMatmulAlgoCapGetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtVCVMatmulAlgoCapGetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtVCVMatmulAlgoCapGetAttribute, cudastub_cublaslt_slot_cublasLtVCVMatmulAlgoCapGetAttribute, cudastub_cublaslt_resolve_cublasLtVCVMatmulAlgoCapGetAttribute, cudastub_cublaslt_bind_cublasLtVCVMatmulAlgoCapGetAttribute);
@@ -2950,7 +2950,7 @@ void *cudastub_cublaslt_bind_cublasLtVCVMatmulAlgoCheck(void)
 {
 	void *fn = choose_cublasLtVCVMatmulAlgoCheck();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtVCVMatmulAlgoCheck, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtVCVMatmulAlgoCheck, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtVCVMatmulAlgoCheck, cudastub_cublaslt_slot_cublasLtVCVMatmulAlgoCheck, cudastub_cublaslt_resolve_cublasLtVCVMatmulAlgoCheck, cudastub_cublaslt_bind_cublasLtVCVMatmulAlgoCheck);
@@ -2974,7 +2974,7 @@ void *cudastub_cublaslt_bind_cublasLtVCVMatmulAlgoGetHeuristic(void)
 {
 	void *fn = choose_cublasLtVCVMatmulAlgoGetHeuristic();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtVCVMatmulAlgoGetHeuristic, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtVCVMatmulAlgoGetHeuristic, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtVCVMatmulAlgoGetHeuristic, cudastub_cublaslt_slot_cublasLtVCVMatmulAlgoGetHeuristic, cudastub_cublaslt_resolve_cublasLtVCVMatmulAlgoGetHeuristic, cudastub_cublaslt_bind_cublasLtVCVMatmulAlgoGetHeuristic);
@@ -2998,7 +2998,7 @@ void *cudastub_cublaslt_bind_cublasLtVCVMatmulAlgoGetIds(void)
 {
 	void *fn = choose_cublasLtVCVMatmulAlgoGetIds();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtVCVMatmulAlgoGetIds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtVCVMatmulAlgoGetIds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtVCVMatmulAlgoGetIds, cudastub_cublaslt_slot_cublasLtVCVMatmulAlgoGetIds, cudastub_cublaslt_resolve_cublasLtVCVMatmulAlgoGetIds, cudastub_cublaslt_bind_cublasLtVCVMatmulAlgoGetIds);
@@ -3022,7 +3022,7 @@ void *cudastub_cublaslt_bind_cublasLtVCVMatmulAlgoInit(void)
 {
 	void *fn = choose_cublasLtVCVMatmulAlgoInit();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtVCVMatmulAlgoInit, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtVCVMatmulAlgoInit, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtVCVMatmulAlgoInit, cudastub_cublaslt_slot_cublasLtVCVMatmulAlgoInit, cudastub_cublaslt_resolve_cublasLtVCVMatmulAlgoInit, cudastub_cublaslt_bind_cublasLtVCVMatmulAlgoInit);
@@ -3046,7 +3046,7 @@ void *cudastub_cublaslt_bind_cublasLtZZZMatmul(void)
 {
 	void *fn = choose_cublasLtZZZMatmul();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtZZZMatmul, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtZZZMatmul, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtZZZMatmul, cudastub_cublaslt_slot_cublasLtZZZMatmul, cudastub_cublaslt_resolve_cublasLtZZZMatmul, cudastub_cublaslt_bind_cublasLtZZZMatmul);
@@ -3070,7 +3070,7 @@ void *cudastub_cublaslt_bind_cublasLtZZZMatmulAlgoCapGetAttribute(void)
 {
 	void *fn = choose_cublasLtZZZMatmulAlgoCapGetAttribute();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtZZZMatmulAlgoCapGetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtZZZMatmulAlgoCapGetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtZZZMatmulAlgoCapGetAttribute, cudastub_cublaslt_slot_cublasLtZZZMatmulAlgoCapGetAttribute, cudastub_cublaslt_resolve_cublasLtZZZMatmulAlgoCapGetAttribute, cudastub_cublaslt_bind_cublasLtZZZMatmulAlgoCapGetAttribute);
@@ -3094,7 +3094,7 @@ void *cudastub_cublaslt_bind_cublasLtZZZMatmulAlgoCheck(void)
 {
 	void *fn = choose_cublasLtZZZMatmulAlgoCheck();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtZZZMatmulAlgoCheck, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtZZZMatmulAlgoCheck, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtZZZMatmulAlgoCheck, cudastub_cublaslt_slot_cublasLtZZZMatmulAlgoCheck, cudastub_cublaslt_resolve_cublasLtZZZMatmulAlgoCheck, cudastub_cublaslt_bind_cublasLtZZZMatmulAlgoCheck);
@@ -3118,7 +3118,7 @@ void *cudastub_cublaslt_bind_cublasLtZZZMatmulAlgoGetHeuristic(void)
 {
 	void *fn = choose_cublasLtZZZMatmulAlgoGetHeuristic();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtZZZMatmulAlgoGetHeuristic, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtZZZMatmulAlgoGetHeuristic, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtZZZMatmulAlgoGetHeuristic, cudastub_cublaslt_slot_cublasLtZZZMatmulAlgoGetHeuristic, cudastub_cublaslt_resolve_cublasLtZZZMatmulAlgoGetHeuristic, cudastub_cublaslt_bind_cublasLtZZZMatmulAlgoGetHeuristic);
@@ -3142,7 +3142,7 @@ void *cudastub_cublaslt_bind_cublasLtZZZMatmulAlgoGetIds(void)
 {
 	void *fn = choose_cublasLtZZZMatmulAlgoGetIds();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtZZZMatmulAlgoGetIds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtZZZMatmulAlgoGetIds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtZZZMatmulAlgoGetIds, cudastub_cublaslt_slot_cublasLtZZZMatmulAlgoGetIds, cudastub_cublaslt_resolve_cublasLtZZZMatmulAlgoGetIds, cudastub_cublaslt_bind_cublasLtZZZMatmulAlgoGetIds);
@@ -3166,7 +3166,7 @@ void *cudastub_cublaslt_bind_cublasLtZZZMatmulAlgoInit(void)
 {
 	void *fn = choose_cublasLtZZZMatmulAlgoInit();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLtZZZMatmulAlgoInit, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLtZZZMatmulAlgoInit, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLtZZZMatmulAlgoInit, cudastub_cublaslt_slot_cublasLtZZZMatmulAlgoInit, cudastub_cublaslt_resolve_cublasLtZZZMatmulAlgoInit, cudastub_cublaslt_bind_cublasLtZZZMatmulAlgoInit);
@@ -3190,7 +3190,7 @@ void *cudastub_cublaslt_bind_cublasLt_for_cublas_BII(void)
 {
 	void *fn = choose_cublasLt_for_cublas_BII();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLt_for_cublas_BII, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLt_for_cublas_BII, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLt_for_cublas_BII, cudastub_cublaslt_slot_cublasLt_for_cublas_BII, cudastub_cublaslt_resolve_cublasLt_for_cublas_BII, cudastub_cublaslt_bind_cublasLt_for_cublas_BII);
@@ -3214,7 +3214,7 @@ void *cudastub_cublaslt_bind_cublasLt_for_cublas_BSS(void)
 {
 	void *fn = choose_cublasLt_for_cublas_BSS();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLt_for_cublas_BSS, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLt_for_cublas_BSS, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLt_for_cublas_BSS, cudastub_cublaslt_slot_cublasLt_for_cublas_BSS, cudastub_cublaslt_resolve_cublasLt_for_cublas_BSS, cudastub_cublaslt_bind_cublasLt_for_cublas_BSS);
@@ -3238,7 +3238,7 @@ void *cudastub_cublaslt_bind_cublasLt_for_cublas_DDD(void)
 {
 	void *fn = choose_cublasLt_for_cublas_DDD();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLt_for_cublas_DDD, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLt_for_cublas_DDD, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLt_for_cublas_DDD, cudastub_cublaslt_slot_cublasLt_for_cublas_DDD, cudastub_cublaslt_resolve_cublasLt_for_cublas_DDD, cudastub_cublaslt_bind_cublasLt_for_cublas_DDD);
@@ -3262,7 +3262,7 @@ void *cudastub_cublaslt_bind_cublasLt_for_cublas_HHH(void)
 {
 	void *fn = choose_cublasLt_for_cublas_HHH();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLt_for_cublas_HHH, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLt_for_cublas_HHH, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLt_for_cublas_HHH, cudastub_cublaslt_slot_cublasLt_for_cublas_HHH, cudastub_cublaslt_resolve_cublasLt_for_cublas_HHH, cudastub_cublaslt_bind_cublasLt_for_cublas_HHH);
@@ -3286,7 +3286,7 @@ void *cudastub_cublaslt_bind_cublasLt_for_cublas_HSH(void)
 {
 	void *fn = choose_cublasLt_for_cublas_HSH();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLt_for_cublas_HSH, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLt_for_cublas_HSH, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLt_for_cublas_HSH, cudastub_cublaslt_slot_cublasLt_for_cublas_HSH, cudastub_cublaslt_resolve_cublasLt_for_cublas_HSH, cudastub_cublaslt_bind_cublasLt_for_cublas_HSH);
@@ -3310,7 +3310,7 @@ void *cudastub_cublaslt_bind_cublasLt_for_cublas_HSS(void)
 {
 	void *fn = choose_cublasLt_for_cublas_HSS();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLt_for_cublas_HSS, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLt_for_cublas_HSS, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLt_for_cublas_HSS, cudastub_cublaslt_slot_cublasLt_for_cublas_HSS, cudastub_cublaslt_resolve_cublasLt_for_cublas_HSS, cudastub_cublaslt_bind_cublasLt_for_cublas_HSS);
@@ -3334,7 +3334,7 @@ void *cudastub_cublaslt_bind_cublasLt_for_cublas_SSS(void)
 {
 	void *fn = choose_cublasLt_for_cublas_SSS();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLt_for_cublas_SSS, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLt_for_cublas_SSS, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLt_for_cublas_SSS, cudastub_cublaslt_slot_cublasLt_for_cublas_SSS, cudastub_cublaslt_resolve_cublasLt_for_cublas_SSS, cudastub_cublaslt_bind_cublasLt_for_cublas_SSS);
@@ -3358,7 +3358,7 @@ void *cudastub_cublaslt_bind_cublasLt_for_cublas_TSS(void)
 {
 	void *fn = choose_cublasLt_for_cublas_TSS();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLt_for_cublas_TSS, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLt_for_cublas_TSS, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLt_for_cublas_TSS, cudastub_cublaslt_slot_cublasLt_for_cublas_TSS, cudastub_cublaslt_resolve_cublasLt_for_cublas_TSS, cudastub_cublaslt_bind_cublasLt_for_cublas_TSS);
@@ -3382,7 +3382,7 @@ void *cudastub_cublaslt_bind_cublasLt_for_cublas_TST(void)
 {
 	void *fn = choose_cublasLt_for_cublas_TST();
 
-	atomic_store_explicit(&cudastub_cublaslt_slot_cublasLt_for_cublas_TST, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cublaslt_library, &cudastub_cublaslt_slot_cublasLt_for_cublas_TST, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasLt_for_cublas_TST, cudastub_cublaslt_slot_cublasLt_for_cublas_TST, cudastub_cublaslt_resolve_cublasLt_for_cublas_TST, cudastub_cublaslt_bind_cublasLt_for_cublas_TST);

@@ -594,7 +594,7 @@ void *cudastub_cuda_bind_cuArray3DCreate(void)
 {
 	void *fn = (void *)cuArray3DCreate_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuArray3DCreate, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuArray3DCreate, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuArray3DCreate, cudastub_cuda_slot_cuArray3DCreate, cudastub_cuda_resolve_cuArray3DCreate, cudastub_cuda_bind_cuArray3DCreate);
@@ -609,7 +609,8 @@ static CUresult cuArray3DCreate_resolve(CUarray *a0, const CUDA_ARRAY3D_DESCRIPT
 {
 	cuArray3DCreate_fn fn = cuArray3DCreate_choose();
 
-	atomic_store_explicit(&cuArray3DCreate_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuArray3DCreate_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -637,7 +638,7 @@ void *cudastub_cuda_bind_cuArray3DCreate_v2(void)
 {
 	void *fn = (void *)cuArray3DCreate_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuArray3DCreate_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuArray3DCreate_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuArray3DCreate_v2, cudastub_cuda_slot_cuArray3DCreate_v2, cudastub_cuda_resolve_cuArray3DCreate_v2, cudastub_cuda_bind_cuArray3DCreate_v2);
@@ -652,7 +653,8 @@ static CUresult cuArray3DCreate_v2_resolve(CUarray *a0, const CUDA_ARRAY3D_DESCR
 {
 	cuArray3DCreate_v2_fn fn = cuArray3DCreate_v2_choose();
 
-	atomic_store_explicit(&cuArray3DCreate_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuArray3DCreate_v2_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -680,7 +682,7 @@ void *cudastub_cuda_bind_cuArray3DGetDescriptor(void)
 {
 	void *fn = (void *)cuArray3DGetDescriptor_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuArray3DGetDescriptor, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuArray3DGetDescriptor, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuArray3DGetDescriptor, cudastub_cuda_slot_cuArray3DGetDescriptor, cudastub_cuda_resolve_cuArray3DGetDescriptor, cudastub_cuda_bind_cuArray3DGetDescriptor);
@@ -695,7 +697,8 @@ static CUresult cuArray3DGetDescriptor_resolve(CUDA_ARRAY3D_DESCRIPTOR_v1 *a0, C
 {
 	cuArray3DGetDescriptor_fn fn = cuArray3DGetDescriptor_choose();
 
-	atomic_store_explicit(&cuArray3DGetDescriptor_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuArray3DGetDescriptor_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -723,7 +726,7 @@ void *cudastub_cuda_bind_cuArray3DGetDescriptor_v2(void)
 {
 	void *fn = (void *)cuArray3DGetDescriptor_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuArray3DGetDescriptor_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuArray3DGetDescriptor_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuArray3DGetDescriptor_v2, cudastub_cuda_slot_cuArray3DGetDescriptor_v2, cudastub_cuda_resolve_cuArray3DGetDescriptor_v2, cudastub_cuda_bind_cuArray3DGetDescriptor_v2);
@@ -738,7 +741,8 @@ static CUresult cuArray3DGetDescriptor_v2_resolve(CUDA_ARRAY3D_DESCRIPTOR *a0, C
 {
 	cuArray3DGetDescriptor_v2_fn fn = cuArray3DGetDescriptor_v2_choose();
 
-	atomic_store_explicit(&cuArray3DGetDescriptor_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuArray3DGetDescriptor_v2_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -766,7 +770,7 @@ void *cudastub_cuda_bind_cuArrayCreate(void)
 {
 	void *fn = (void *)cuArrayCreate_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuArrayCreate, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuArrayCreate, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuArrayCreate, cudastub_cuda_slot_cuArrayCreate, cudastub_cuda_resolve_cuArrayCreate, cudastub_cuda_bind_cuArrayCreate);
@@ -781,7 +785,8 @@ static CUresult cuArrayCreate_resolve(CUarray *a0, const CUDA_ARRAY_DESCRIPTOR_v
 {
 	cuArrayCreate_fn fn = cuArrayCreate_choose();
 
-	atomic_store_explicit(&cuArrayCreate_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuArrayCreate_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -809,7 +814,7 @@ void *cudastub_cuda_bind_cuArrayCreate_v2(void)
 {
 	void *fn = (void *)cuArrayCreate_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuArrayCreate_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuArrayCreate_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuArrayCreate_v2, cudastub_cuda_slot_cuArrayCreate_v2, cudastub_cuda_resolve_cuArrayCreate_v2, cudastub_cuda_bind_cuArrayCreate_v2);
@@ -824,7 +829,8 @@ static CUresult cuArrayCreate_v2_resolve(CUarray *a0, const CUDA_ARRAY_DESCRIPTO
 {
 	cuArrayCreate_v2_fn fn = cuArrayCreate_v2_choose();
 
-	atomic_store_explicit(&cuArrayCreate_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuArrayCreate_v2_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -851,7 +857,7 @@ void *cudastub_cuda_bind_cuArrayDestroy(void)
 {
 	void *fn = (void *)cuArrayDestroy_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuArrayDestroy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuArrayDestroy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuArrayDestroy, cudastub_cuda_slot_cuArrayDestroy, cudastub_cuda_resolve_cuArrayDestroy, cudastub_cuda_bind_cuArrayDestroy);
@@ -866,7 +872,8 @@ static CUresult cuArrayDestroy_resolve(CUarray a0)
 {
 	cuArrayDestroy_fn fn = cuArrayDestroy_choose();
 
-	atomic_store_explicit(&cuArrayDestroy_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuArrayDestroy_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -894,7 +901,7 @@ void *cudastub_cuda_bind_cuArrayGetDescriptor(void)
 {
 	void *fn = (void *)cuArrayGetDescriptor_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuArrayGetDescriptor, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuArrayGetDescriptor, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuArrayGetDescriptor, cudastub_cuda_slot_cuArrayGetDescriptor, cudastub_cuda_resolve_cuArrayGetDescriptor, cudastub_cuda_bind_cuArrayGetDescriptor);
@@ -909,7 +916,8 @@ static CUresult cuArrayGetDescriptor_resolve(CUDA_ARRAY_DESCRIPTOR_v1 *a0, CUarr
 {
 	cuArrayGetDescriptor_fn fn = cuArrayGetDescriptor_choose();
 
-	atomic_store_explicit(&cuArrayGetDescriptor_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuArrayGetDescriptor_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -937,7 +945,7 @@ void *cudastub_cuda_bind_cuArrayGetDescriptor_v2(void)
 {
 	void *fn = (void *)cuArrayGetDescriptor_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuArrayGetDescriptor_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuArrayGetDescriptor_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuArrayGetDescriptor_v2, cudastub_cuda_slot_cuArrayGetDescriptor_v2, cudastub_cuda_resolve_cuArrayGetDescriptor_v2, cudastub_cuda_bind_cuArrayGetDescriptor_v2);
@@ -952,7 +960,8 @@ static CUresult cuArrayGetDescriptor_v2_resolve(CUDA_ARRAY_DESCRIPTOR *a0, CUarr
 {
 	cuArrayGetDescriptor_v2_fn fn = cuArrayGetDescriptor_v2_choose();
 
-	atomic_store_explicit(&cuArrayGetDescriptor_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuArrayGetDescriptor_v2_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -981,7 +990,7 @@ void *cudastub_cuda_bind_cuArrayGetMemoryRequirements(void)
 {
 	void *fn = (void *)cuArrayGetMemoryRequirements_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuArrayGetMemoryRequirements, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuArrayGetMemoryRequirements, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuArrayGetMemoryRequirements, cudastub_cuda_slot_cuArrayGetMemoryRequirements, cudastub_cuda_resolve_cuArrayGetMemoryRequirements, cudastub_cuda_bind_cuArrayGetMemoryRequirements);
@@ -996,7 +1005,8 @@ static CUresult cuArrayGetMemoryRequirements_resolve(CUDA_ARRAY_MEMORY_REQUIREME
 {
 	cuArrayGetMemoryRequirements_fn fn = cuArrayGetMemoryRequirements_choose();
 
-	atomic_store_explicit(&cuArrayGetMemoryRequirements_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuArrayGetMemoryRequirements_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -1025,7 +1035,7 @@ void *cudastub_cuda_bind_cuArrayGetPlane(void)
 {
 	void *fn = (void *)cuArrayGetPlane_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuArrayGetPlane, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuArrayGetPlane, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuArrayGetPlane, cudastub_cuda_slot_cuArrayGetPlane, cudastub_cuda_resolve_cuArrayGetPlane, cudastub_cuda_bind_cuArrayGetPlane);
@@ -1040,7 +1050,8 @@ static CUresult cuArrayGetPlane_resolve(CUarray *a0, CUarray a1, unsigned int a2
 {
 	cuArrayGetPlane_fn fn = cuArrayGetPlane_choose();
 
-	atomic_store_explicit(&cuArrayGetPlane_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuArrayGetPlane_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -1068,7 +1079,7 @@ void *cudastub_cuda_bind_cuArrayGetSparseProperties(void)
 {
 	void *fn = (void *)cuArrayGetSparseProperties_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuArrayGetSparseProperties, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuArrayGetSparseProperties, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuArrayGetSparseProperties, cudastub_cuda_slot_cuArrayGetSparseProperties, cudastub_cuda_resolve_cuArrayGetSparseProperties, cudastub_cuda_bind_cuArrayGetSparseProperties);
@@ -1083,7 +1094,8 @@ static CUresult cuArrayGetSparseProperties_resolve(CUDA_ARRAY_SPARSE_PROPERTIES 
 {
 	cuArrayGetSparseProperties_fn fn = cuArrayGetSparseProperties_choose();
 
-	atomic_store_explicit(&cuArrayGetSparseProperties_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuArrayGetSparseProperties_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -1111,7 +1123,7 @@ void *cudastub_cuda_bind_cuCtxAttach(void)
 {
 	void *fn = (void *)cuCtxAttach_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuCtxAttach, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuCtxAttach, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuCtxAttach, cudastub_cuda_slot_cuCtxAttach, cudastub_cuda_resolve_cuCtxAttach, cudastub_cuda_bind_cuCtxAttach);
@@ -1126,7 +1138,8 @@ static CUresult cuCtxAttach_resolve(CUcontext *a0, unsigned int a1)
 {
 	cuCtxAttach_fn fn = cuCtxAttach_choose();
 
-	atomic_store_explicit(&cuCtxAttach_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuCtxAttach_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -1155,7 +1168,7 @@ void *cudastub_cuda_bind_cuCtxCreate(void)
 {
 	void *fn = (void *)cuCtxCreate_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuCtxCreate, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuCtxCreate, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuCtxCreate, cudastub_cuda_slot_cuCtxCreate, cudastub_cuda_resolve_cuCtxCreate, cudastub_cuda_bind_cuCtxCreate);
@@ -1170,7 +1183,8 @@ static CUresult cuCtxCreate_resolve(CUcontext *a0, unsigned int a1, CUdevice a2)
 {
 	cuCtxCreate_fn fn = cuCtxCreate_choose();
 
-	atomic_store_explicit(&cuCtxCreate_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuCtxCreate_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -1199,7 +1213,7 @@ void *cudastub_cuda_bind_cuCtxCreate_v2(void)
 {
 	void *fn = (void *)cuCtxCreate_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuCtxCreate_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuCtxCreate_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuCtxCreate_v2, cudastub_cuda_slot_cuCtxCreate_v2, cudastub_cuda_resolve_cuCtxCreate_v2, cudastub_cuda_bind_cuCtxCreate_v2);
@@ -1214,7 +1228,8 @@ static CUresult cuCtxCreate_v2_resolve(CUcontext *a0, unsigned int a1, CUdevice 
 {
 	cuCtxCreate_v2_fn fn = cuCtxCreate_v2_choose();
 
-	atomic_store_explicit(&cuCtxCreate_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuCtxCreate_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -1245,7 +1260,7 @@ void *cudastub_cuda_bind_cuCtxCreate_v3(void)
 {
 	void *fn = (void *)cuCtxCreate_v3_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuCtxCreate_v3, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuCtxCreate_v3, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuCtxCreate_v3, cudastub_cuda_slot_cuCtxCreate_v3, cudastub_cuda_resolve_cuCtxCreate_v3, cudastub_cuda_bind_cuCtxCreate_v3);
@@ -1260,7 +1275,8 @@ static CUresult cuCtxCreate_v3_resolve(CUcontext *a0, CUexecAffinityParam *a1, i
 {
 	cuCtxCreate_v3_fn fn = cuCtxCreate_v3_choose();
 
-	atomic_store_explicit(&cuCtxCreate_v3_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuCtxCreate_v3_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -1287,7 +1303,7 @@ void *cudastub_cuda_bind_cuCtxDestroy(void)
 {
 	void *fn = (void *)cuCtxDestroy_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuCtxDestroy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuCtxDestroy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuCtxDestroy, cudastub_cuda_slot_cuCtxDestroy, cudastub_cuda_resolve_cuCtxDestroy, cudastub_cuda_bind_cuCtxDestroy);
@@ -1302,7 +1318,8 @@ static CUresult cuCtxDestroy_resolve(CUcontext a0)
 {
 	cuCtxDestroy_fn fn = cuCtxDestroy_choose();
 
-	atomic_store_explicit(&cuCtxDestroy_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuCtxDestroy_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -1329,7 +1346,7 @@ void *cudastub_cuda_bind_cuCtxDestroy_v2(void)
 {
 	void *fn = (void *)cuCtxDestroy_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuCtxDestroy_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuCtxDestroy_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuCtxDestroy_v2, cudastub_cuda_slot_cuCtxDestroy_v2, cudastub_cuda_resolve_cuCtxDestroy_v2, cudastub_cuda_bind_cuCtxDestroy_v2);
@@ -1344,7 +1361,8 @@ static CUresult cuCtxDestroy_v2_resolve(CUcontext a0)
 {
 	cuCtxDestroy_v2_fn fn = cuCtxDestroy_v2_choose();
 
-	atomic_store_explicit(&cuCtxDestroy_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuCtxDestroy_v2_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -1371,7 +1389,7 @@ void *cudastub_cuda_bind_cuCtxDetach(void)
 {
 	void *fn = (void *)cuCtxDetach_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuCtxDetach, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuCtxDetach, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuCtxDetach, cudastub_cuda_slot_cuCtxDetach, cudastub_cuda_resolve_cuCtxDetach, cudastub_cuda_bind_cuCtxDetach);
@@ -1386,7 +1404,8 @@ static CUresult cuCtxDetach_resolve(CUcontext a0)
 {
 	cuCtxDetach_fn fn = cuCtxDetach_choose();
 
-	atomic_store_explicit(&cuCtxDetach_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuCtxDetach_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -1413,7 +1432,7 @@ void *cudastub_cuda_bind_cuCtxDisablePeerAccess(void)
 {
 	void *fn = (void *)cuCtxDisablePeerAccess_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuCtxDisablePeerAccess, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuCtxDisablePeerAccess, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuCtxDisablePeerAccess, cudastub_cuda_slot_cuCtxDisablePeerAccess, cudastub_cuda_resolve_cuCtxDisablePeerAccess, cudastub_cuda_bind_cuCtxDisablePeerAccess);
@@ -1428,7 +1447,8 @@ static CUresult cuCtxDisablePeerAccess_resolve(CUcontext a0)
 {
 	cuCtxDisablePeerAccess_fn fn = cuCtxDisablePeerAccess_choose();
 
-	atomic_store_explicit(&cuCtxDisablePeerAccess_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuCtxDisablePeerAccess_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -1456,7 +1476,7 @@ void *cudastub_cuda_bind_cuCtxEnablePeerAccess(void)
 {
 	void *fn = (void *)cuCtxEnablePeerAccess_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuCtxEnablePeerAccess, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuCtxEnablePeerAccess, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuCtxEnablePeerAccess, cudastub_cuda_slot_cuCtxEnablePeerAccess, cudastub_cuda_resolve_cuCtxEnablePeerAccess, cudastub_cuda_bind_cuCtxEnablePeerAccess);
@@ -1471,7 +1491,8 @@ static CUresult cuCtxEnablePeerAccess_resolve(CUcontext a0, unsigned int a1)
 {
 	cuCtxEnablePeerAccess_fn fn = cuCtxEnablePeerAccess_choose();
 
-	atomic_store_explicit(&cuCtxEnablePeerAccess_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuCtxEnablePeerAccess_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -1499,7 +1520,7 @@ void *cudastub_cuda_bind_cuCtxGetApiVersion(void)
 {
 	void *fn = (void *)cuCtxGetApiVersion_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuCtxGetApiVersion, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuCtxGetApiVersion, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuCtxGetApiVersion, cudastub_cuda_slot_cuCtxGetApiVersion, cudastub_cuda_resolve_cuCtxGetApiVersion, cudastub_cuda_bind_cuCtxGetApiVersion);
@@ -1514,7 +1535,8 @@ static CUresult cuCtxGetApiVersion_resolve(CUcontext a0, unsigned int *a1)
 {
 	cuCtxGetApiVersion_fn fn = cuCtxGetApiVersion_choose();
 
-	atomic_store_explicit(&cuCtxGetApiVersion_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuCtxGetApiVersion_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -1541,7 +1563,7 @@ void *cudastub_cuda_bind_cuCtxGetCacheConfig(void)
 {
 	void *fn = (void *)cuCtxGetCacheConfig_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuCtxGetCacheConfig, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuCtxGetCacheConfig, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuCtxGetCacheConfig, cudastub_cuda_slot_cuCtxGetCacheConfig, cudastub_cuda_resolve_cuCtxGetCacheConfig, cudastub_cuda_bind_cuCtxGetCacheConfig);
@@ -1556,7 +1578,8 @@ static CUresult cuCtxGetCacheConfig_resolve(CUfunc_cache *a0)
 {
 	cuCtxGetCacheConfig_fn fn = cuCtxGetCacheConfig_choose();
 
-	atomic_store_explicit(&cuCtxGetCacheConfig_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuCtxGetCacheConfig_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -1583,7 +1606,7 @@ void *cudastub_cuda_bind_cuCtxGetCurrent(void)
 {
 	void *fn = (void *)cuCtxGetCurrent_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuCtxGetCurrent, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuCtxGetCurrent, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuCtxGetCurrent, cudastub_cuda_slot_cuCtxGetCurrent, cudastub_cuda_resolve_cuCtxGetCurrent, cudastub_cuda_bind_cuCtxGetCurrent);
@@ -1598,7 +1621,8 @@ static CUresult cuCtxGetCurrent_resolve(CUcontext *a0)
 {
 	cuCtxGetCurrent_fn fn = cuCtxGetCurrent_choose();
 
-	atomic_store_explicit(&cuCtxGetCurrent_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuCtxGetCurrent_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -1625,7 +1649,7 @@ void *cudastub_cuda_bind_cuCtxGetDevice(void)
 {
 	void *fn = (void *)cuCtxGetDevice_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuCtxGetDevice, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuCtxGetDevice, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuCtxGetDevice, cudastub_cuda_slot_cuCtxGetDevice, cudastub_cuda_resolve_cuCtxGetDevice, cudastub_cuda_bind_cuCtxGetDevice);
@@ -1640,7 +1664,8 @@ static CUresult cuCtxGetDevice_resolve(CUdevice *a0)
 {
 	cuCtxGetDevice_fn fn = cuCtxGetDevice_choose();
 
-	atomic_store_explicit(&cuCtxGetDevice_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuCtxGetDevice_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -1668,7 +1693,7 @@ void *cudastub_cuda_bind_cuCtxGetExecAffinity(void)
 {
 	void *fn = (void *)cuCtxGetExecAffinity_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuCtxGetExecAffinity, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuCtxGetExecAffinity, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuCtxGetExecAffinity, cudastub_cuda_slot_cuCtxGetExecAffinity, cudastub_cuda_resolve_cuCtxGetExecAffinity, cudastub_cuda_bind_cuCtxGetExecAffinity);
@@ -1683,7 +1708,8 @@ static CUresult cuCtxGetExecAffinity_resolve(CUexecAffinityParam *a0, CUexecAffi
 {
 	cuCtxGetExecAffinity_fn fn = cuCtxGetExecAffinity_choose();
 
-	atomic_store_explicit(&cuCtxGetExecAffinity_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuCtxGetExecAffinity_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -1710,7 +1736,7 @@ void *cudastub_cuda_bind_cuCtxGetFlags(void)
 {
 	void *fn = (void *)cuCtxGetFlags_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuCtxGetFlags, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuCtxGetFlags, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuCtxGetFlags, cudastub_cuda_slot_cuCtxGetFlags, cudastub_cuda_resolve_cuCtxGetFlags, cudastub_cuda_bind_cuCtxGetFlags);
@@ -1725,7 +1751,8 @@ static CUresult cuCtxGetFlags_resolve(unsigned int *a0)
 {
 	cuCtxGetFlags_fn fn = cuCtxGetFlags_choose();
 
-	atomic_store_explicit(&cuCtxGetFlags_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuCtxGetFlags_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -1753,7 +1780,7 @@ void *cudastub_cuda_bind_cuCtxGetLimit(void)
 {
 	void *fn = (void *)cuCtxGetLimit_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuCtxGetLimit, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuCtxGetLimit, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuCtxGetLimit, cudastub_cuda_slot_cuCtxGetLimit, cudastub_cuda_resolve_cuCtxGetLimit, cudastub_cuda_bind_cuCtxGetLimit);
@@ -1768,7 +1795,8 @@ static CUresult cuCtxGetLimit_resolve(size_t *a0, CUlimit a1)
 {
 	cuCtxGetLimit_fn fn = cuCtxGetLimit_choose();
 
-	atomic_store_explicit(&cuCtxGetLimit_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuCtxGetLimit_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -1795,7 +1823,7 @@ void *cudastub_cuda_bind_cuCtxGetSharedMemConfig(void)
 {
 	void *fn = (void *)cuCtxGetSharedMemConfig_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuCtxGetSharedMemConfig, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuCtxGetSharedMemConfig, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuCtxGetSharedMemConfig, cudastub_cuda_slot_cuCtxGetSharedMemConfig, cudastub_cuda_resolve_cuCtxGetSharedMemConfig, cudastub_cuda_bind_cuCtxGetSharedMemConfig);
@@ -1810,7 +1838,8 @@ static CUresult cuCtxGetSharedMemConfig_resolve(CUsharedconfig *a0)
 {
 	cuCtxGetSharedMemConfig_fn fn = cuCtxGetSharedMemConfig_choose();
 
-	atomic_store_explicit(&cuCtxGetSharedMemConfig_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuCtxGetSharedMemConfig_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -1838,7 +1867,7 @@ void *cudastub_cuda_bind_cuCtxGetStreamPriorityRange(void)
 {
 	void *fn = (void *)cuCtxGetStreamPriorityRange_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuCtxGetStreamPriorityRange, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuCtxGetStreamPriorityRange, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuCtxGetStreamPriorityRange, cudastub_cuda_slot_cuCtxGetStreamPriorityRange, cudastub_cuda_resolve_cuCtxGetStreamPriorityRange, cudastub_cuda_bind_cuCtxGetStreamPriorityRange);
@@ -1853,7 +1882,8 @@ static CUresult cuCtxGetStreamPriorityRange_resolve(int *a0, int *a1)
 {
 	cuCtxGetStreamPriorityRange_fn fn = cuCtxGetStreamPriorityRange_choose();
 
-	atomic_store_explicit(&cuCtxGetStreamPriorityRange_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuCtxGetStreamPriorityRange_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -1880,7 +1910,7 @@ void *cudastub_cuda_bind_cuCtxPopCurrent(void)
 {
 	void *fn = (void *)cuCtxPopCurrent_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuCtxPopCurrent, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuCtxPopCurrent, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuCtxPopCurrent, cudastub_cuda_slot_cuCtxPopCurrent, cudastub_cuda_resolve_cuCtxPopCurrent, cudastub_cuda_bind_cuCtxPopCurrent);
@@ -1895,7 +1925,8 @@ static CUresult cuCtxPopCurrent_resolve(CUcontext *a0)
 {
 	cuCtxPopCurrent_fn fn = cuCtxPopCurrent_choose();
 
-	atomic_store_explicit(&cuCtxPopCurrent_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuCtxPopCurrent_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -1922,7 +1953,7 @@ void *cudastub_cuda_bind_cuCtxPopCurrent_v2(void)
 {
 	void *fn = (void *)cuCtxPopCurrent_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuCtxPopCurrent_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuCtxPopCurrent_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuCtxPopCurrent_v2, cudastub_cuda_slot_cuCtxPopCurrent_v2, cudastub_cuda_resolve_cuCtxPopCurrent_v2, cudastub_cuda_bind_cuCtxPopCurrent_v2);
@@ -1937,7 +1968,8 @@ static CUresult cuCtxPopCurrent_v2_resolve(CUcontext *a0)
 {
 	cuCtxPopCurrent_v2_fn fn = cuCtxPopCurrent_v2_choose();
 
-	atomic_store_explicit(&cuCtxPopCurrent_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuCtxPopCurrent_v2_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -1964,7 +1996,7 @@ void *cudastub_cuda_bind_cuCtxPushCurrent(void)
 {
 	void *fn = (void *)cuCtxPushCurrent_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuCtxPushCurrent, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuCtxPushCurrent, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuCtxPushCurrent, cudastub_cuda_slot_cuCtxPushCurrent, cudastub_cuda_resolve_cuCtxPushCurrent, cudastub_cuda_bind_cuCtxPushCurrent);
@@ -1979,7 +2011,8 @@ static CUresult cuCtxPushCurrent_resolve(CUcontext a0)
 {
 	cuCtxPushCurrent_fn fn = cuCtxPushCurrent_choose();
 
-	atomic_store_explicit(&cuCtxPushCurrent_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuCtxPushCurrent_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -2006,7 +2039,7 @@ void *cudastub_cuda_bind_cuCtxPushCurrent_v2(void)
 {
 	void *fn = (void *)cuCtxPushCurrent_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuCtxPushCurrent_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuCtxPushCurrent_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuCtxPushCurrent_v2, cudastub_cuda_slot_cuCtxPushCurrent_v2, cudastub_cuda_resolve_cuCtxPushCurrent_v2, cudastub_cuda_bind_cuCtxPushCurrent_v2);
@@ -2021,7 +2054,8 @@ static CUresult cuCtxPushCurrent_v2_resolve(CUcontext a0)
 {
 	cuCtxPushCurrent_v2_fn fn = cuCtxPushCurrent_v2_choose();
 
-	atomic_store_explicit(&cuCtxPushCurrent_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuCtxPushCurrent_v2_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -2047,7 +2081,7 @@ void *cudastub_cuda_bind_cuCtxResetPersistingL2Cache(void)
 {
 	void *fn = (void *)cuCtxResetPersistingL2Cache_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuCtxResetPersistingL2Cache, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuCtxResetPersistingL2Cache, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuCtxResetPersistingL2Cache, cudastub_cuda_slot_cuCtxResetPersistingL2Cache, cudastub_cuda_resolve_cuCtxResetPersistingL2Cache, cudastub_cuda_bind_cuCtxResetPersistingL2Cache);
@@ -2062,7 +2096,8 @@ static CUresult cuCtxResetPersistingL2Cache_resolve(void)
 {
 	cuCtxResetPersistingL2Cache_fn fn = cuCtxResetPersistingL2Cache_choose();
 
-	atomic_store_explicit(&cuCtxResetPersistingL2Cache_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuCtxResetPersistingL2Cache_slot, fn, memory_order_release);
 	return fn();
 }
 #endif
@@ -2089,7 +2124,7 @@ void *cudastub_cuda_bind_cuCtxSetCacheConfig(void)
 {
 	void *fn = (void *)cuCtxSetCacheConfig_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuCtxSetCacheConfig, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuCtxSetCacheConfig, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuCtxSetCacheConfig, cudastub_cuda_slot_cuCtxSetCacheConfig, cudastub_cuda_resolve_cuCtxSetCacheConfig, cudastub_cuda_bind_cuCtxSetCacheConfig);
@@ -2104,7 +2139,8 @@ static CUresult cuCtxSetCacheConfig_resolve(CUfunc_cache a0)
 {
 	cuCtxSetCacheConfig_fn fn = cuCtxSetCacheConfig_choose();
 
-	atomic_store_explicit(&cuCtxSetCacheConfig_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuCtxSetCacheConfig_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -2131,7 +2167,7 @@ void *cudastub_cuda_bind_cuCtxSetCurrent(void)
 {
 	void *fn = (void *)cuCtxSetCurrent_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuCtxSetCurrent, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuCtxSetCurrent, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuCtxSetCurrent, cudastub_cuda_slot_cuCtxSetCurrent, cudastub_cuda_resolve_cuCtxSetCurrent, cudastub_cuda_bind_cuCtxSetCurrent);
@@ -2146,7 +2182,8 @@ static CUresult cuCtxSetCurrent_resolve(CUcontext a0)
 {
 	cuCtxSetCurrent_fn fn = cuCtxSetCurrent_choose();
 
-	atomic_store_explicit(&cuCtxSetCurrent_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuCtxSetCurrent_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -2174,7 +2211,7 @@ void *cudastub_cuda_bind_cuCtxSetLimit(void)
 {
 	void *fn = (void *)cuCtxSetLimit_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuCtxSetLimit, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuCtxSetLimit, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuCtxSetLimit, cudastub_cuda_slot_cuCtxSetLimit, cudastub_cuda_resolve_cuCtxSetLimit, cudastub_cuda_bind_cuCtxSetLimit);
@@ -2189,7 +2226,8 @@ static CUresult cuCtxSetLimit_resolve(CUlimit a0, size_t a1)
 {
 	cuCtxSetLimit_fn fn = cuCtxSetLimit_choose();
 
-	atomic_store_explicit(&cuCtxSetLimit_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuCtxSetLimit_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -2216,7 +2254,7 @@ void *cudastub_cuda_bind_cuCtxSetSharedMemConfig(void)
 {
 	void *fn = (void *)cuCtxSetSharedMemConfig_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuCtxSetSharedMemConfig, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuCtxSetSharedMemConfig, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuCtxSetSharedMemConfig, cudastub_cuda_slot_cuCtxSetSharedMemConfig, cudastub_cuda_resolve_cuCtxSetSharedMemConfig, cudastub_cuda_bind_cuCtxSetSharedMemConfig);
@@ -2231,7 +2269,8 @@ static CUresult cuCtxSetSharedMemConfig_resolve(CUsharedconfig a0)
 {
 	cuCtxSetSharedMemConfig_fn fn = cuCtxSetSharedMemConfig_choose();
 
-	atomic_store_explicit(&cuCtxSetSharedMemConfig_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuCtxSetSharedMemConfig_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -2257,7 +2296,7 @@ void *cudastub_cuda_bind_cuCtxSynchronize(void)
 {
 	void *fn = (void *)cuCtxSynchronize_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuCtxSynchronize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuCtxSynchronize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuCtxSynchronize, cudastub_cuda_slot_cuCtxSynchronize, cudastub_cuda_resolve_cuCtxSynchronize, cudastub_cuda_bind_cuCtxSynchronize);
@@ -2272,7 +2311,8 @@ static CUresult cuCtxSynchronize_resolve(void)
 {
 	cuCtxSynchronize_fn fn = cuCtxSynchronize_choose();
 
-	atomic_store_explicit(&cuCtxSynchronize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuCtxSynchronize_slot, fn, memory_order_release);
 	return fn();
 }
 #endif
@@ -2299,7 +2339,7 @@ void *cudastub_cuda_bind_cuDestroyExternalMemory(void)
 {
 	void *fn = (void *)cuDestroyExternalMemory_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuDestroyExternalMemory, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuDestroyExternalMemory, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuDestroyExternalMemory, cudastub_cuda_slot_cuDestroyExternalMemory, cudastub_cuda_resolve_cuDestroyExternalMemory, cudastub_cuda_bind_cuDestroyExternalMemory);
@@ -2314,7 +2354,8 @@ static CUresult cuDestroyExternalMemory_resolve(CUexternalMemory a0)
 {
 	cuDestroyExternalMemory_fn fn = cuDestroyExternalMemory_choose();
 
-	atomic_store_explicit(&cuDestroyExternalMemory_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuDestroyExternalMemory_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -2341,7 +2382,7 @@ void *cudastub_cuda_bind_cuDestroyExternalSemaphore(void)
 {
 	void *fn = (void *)cuDestroyExternalSemaphore_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuDestroyExternalSemaphore, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuDestroyExternalSemaphore, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuDestroyExternalSemaphore, cudastub_cuda_slot_cuDestroyExternalSemaphore, cudastub_cuda_resolve_cuDestroyExternalSemaphore, cudastub_cuda_bind_cuDestroyExternalSemaphore);
@@ -2356,7 +2397,8 @@ static CUresult cuDestroyExternalSemaphore_resolve(CUexternalSemaphore a0)
 {
 	cuDestroyExternalSemaphore_fn fn = cuDestroyExternalSemaphore_choose();
 
-	atomic_store_explicit(&cuDestroyExternalSemaphore_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuDestroyExternalSemaphore_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -2385,7 +2427,7 @@ void *cudastub_cuda_bind_cuDeviceCanAccessPeer(void)
 {
 	void *fn = (void *)cuDeviceCanAccessPeer_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuDeviceCanAccessPeer, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuDeviceCanAccessPeer, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuDeviceCanAccessPeer, cudastub_cuda_slot_cuDeviceCanAccessPeer, cudastub_cuda_resolve_cuDeviceCanAccessPeer, cudastub_cuda_bind_cuDeviceCanAccessPeer);
@@ -2400,7 +2442,8 @@ static CUresult cuDeviceCanAccessPeer_resolve(int *a0, CUdevice a1, CUdevice a2)
 {
 	cuDeviceCanAccessPeer_fn fn = cuDeviceCanAccessPeer_choose();
 
-	atomic_store_explicit(&cuDeviceCanAccessPeer_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuDeviceCanAccessPeer_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -2429,7 +2472,7 @@ void *cudastub_cuda_bind_cuDeviceComputeCapability(void)
 {
 	void *fn = (void *)cuDeviceComputeCapability_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuDeviceComputeCapability, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuDeviceComputeCapability, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuDeviceComputeCapability, cudastub_cuda_slot_cuDeviceComputeCapability, cudastub_cuda_resolve_cuDeviceComputeCapability, cudastub_cuda_bind_cuDeviceComputeCapability);
@@ -2444,7 +2487,8 @@ static CUresult cuDeviceComputeCapability_resolve(int *a0, int *a1, CUdevice a2)
 {
 	cuDeviceComputeCapability_fn fn = cuDeviceComputeCapability_choose();
 
-	atomic_store_explicit(&cuDeviceComputeCapability_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuDeviceComputeCapability_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -2472,7 +2516,7 @@ void *cudastub_cuda_bind_cuDeviceGet(void)
 {
 	void *fn = (void *)cuDeviceGet_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuDeviceGet, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuDeviceGet, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuDeviceGet, cudastub_cuda_slot_cuDeviceGet, cudastub_cuda_resolve_cuDeviceGet, cudastub_cuda_bind_cuDeviceGet);
@@ -2487,7 +2531,8 @@ static CUresult cuDeviceGet_resolve(CUdevice *a0, int a1)
 {
 	cuDeviceGet_fn fn = cuDeviceGet_choose();
 
-	atomic_store_explicit(&cuDeviceGet_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuDeviceGet_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -2516,7 +2561,7 @@ void *cudastub_cuda_bind_cuDeviceGetAttribute(void)
 {
 	void *fn = (void *)cuDeviceGetAttribute_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuDeviceGetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuDeviceGetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuDeviceGetAttribute, cudastub_cuda_slot_cuDeviceGetAttribute, cudastub_cuda_resolve_cuDeviceGetAttribute, cudastub_cuda_bind_cuDeviceGetAttribute);
@@ -2531,7 +2576,8 @@ static CUresult cuDeviceGetAttribute_resolve(int *a0, CUdevice_attribute a1, CUd
 {
 	cuDeviceGetAttribute_fn fn = cuDeviceGetAttribute_choose();
 
-	atomic_store_explicit(&cuDeviceGetAttribute_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuDeviceGetAttribute_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -2559,7 +2605,7 @@ void *cudastub_cuda_bind_cuDeviceGetByPCIBusId(void)
 {
 	void *fn = (void *)cuDeviceGetByPCIBusId_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuDeviceGetByPCIBusId, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuDeviceGetByPCIBusId, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuDeviceGetByPCIBusId, cudastub_cuda_slot_cuDeviceGetByPCIBusId, cudastub_cuda_resolve_cuDeviceGetByPCIBusId, cudastub_cuda_bind_cuDeviceGetByPCIBusId);
@@ -2574,7 +2620,8 @@ static CUresult cuDeviceGetByPCIBusId_resolve(CUdevice *a0, const char *a1)
 {
 	cuDeviceGetByPCIBusId_fn fn = cuDeviceGetByPCIBusId_choose();
 
-	atomic_store_explicit(&cuDeviceGetByPCIBusId_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuDeviceGetByPCIBusId_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -2595,7 +2642,7 @@ void *cudastub_cuda_bind_cuDeviceGetCount(void)
 {
 	void *fn = (void *)cuDeviceGetCount_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuDeviceGetCount, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuDeviceGetCount, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuDeviceGetCount, cudastub_cuda_slot_cuDeviceGetCount, cudastub_cuda_resolve_cuDeviceGetCount, cudastub_cuda_bind_cuDeviceGetCount);
@@ -2610,7 +2657,8 @@ static CUresult cuDeviceGetCount_resolve(int *a0)
 {
 	cuDeviceGetCount_fn fn = cuDeviceGetCount_choose();
 
-	atomic_store_explicit(&cuDeviceGetCount_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuDeviceGetCount_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -2638,7 +2686,7 @@ void *cudastub_cuda_bind_cuDeviceGetDefaultMemPool(void)
 {
 	void *fn = (void *)cuDeviceGetDefaultMemPool_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuDeviceGetDefaultMemPool, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuDeviceGetDefaultMemPool, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuDeviceGetDefaultMemPool, cudastub_cuda_slot_cuDeviceGetDefaultMemPool, cudastub_cuda_resolve_cuDeviceGetDefaultMemPool, cudastub_cuda_bind_cuDeviceGetDefaultMemPool);
@@ -2653,7 +2701,8 @@ static CUresult cuDeviceGetDefaultMemPool_resolve(CUmemoryPool *a0, CUdevice a1)
 {
 	cuDeviceGetDefaultMemPool_fn fn = cuDeviceGetDefaultMemPool_choose();
 
-	atomic_store_explicit(&cuDeviceGetDefaultMemPool_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuDeviceGetDefaultMemPool_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -2682,7 +2731,7 @@ void *cudastub_cuda_bind_cuDeviceGetExecAffinitySupport(void)
 {
 	void *fn = (void *)cuDeviceGetExecAffinitySupport_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuDeviceGetExecAffinitySupport, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuDeviceGetExecAffinitySupport, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuDeviceGetExecAffinitySupport, cudastub_cuda_slot_cuDeviceGetExecAffinitySupport, cudastub_cuda_resolve_cuDeviceGetExecAffinitySupport, cudastub_cuda_bind_cuDeviceGetExecAffinitySupport);
@@ -2697,7 +2746,8 @@ static CUresult cuDeviceGetExecAffinitySupport_resolve(int *a0, CUexecAffinityTy
 {
 	cuDeviceGetExecAffinitySupport_fn fn = cuDeviceGetExecAffinitySupport_choose();
 
-	atomic_store_explicit(&cuDeviceGetExecAffinitySupport_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuDeviceGetExecAffinitySupport_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -2726,7 +2776,7 @@ void *cudastub_cuda_bind_cuDeviceGetGraphMemAttribute(void)
 {
 	void *fn = (void *)cuDeviceGetGraphMemAttribute_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuDeviceGetGraphMemAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuDeviceGetGraphMemAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuDeviceGetGraphMemAttribute, cudastub_cuda_slot_cuDeviceGetGraphMemAttribute, cudastub_cuda_resolve_cuDeviceGetGraphMemAttribute, cudastub_cuda_bind_cuDeviceGetGraphMemAttribute);
@@ -2741,7 +2791,8 @@ static CUresult cuDeviceGetGraphMemAttribute_resolve(CUdevice a0, CUgraphMem_att
 {
 	cuDeviceGetGraphMemAttribute_fn fn = cuDeviceGetGraphMemAttribute_choose();
 
-	atomic_store_explicit(&cuDeviceGetGraphMemAttribute_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuDeviceGetGraphMemAttribute_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -2770,7 +2821,7 @@ void *cudastub_cuda_bind_cuDeviceGetLuid(void)
 {
 	void *fn = (void *)cuDeviceGetLuid_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuDeviceGetLuid, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuDeviceGetLuid, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuDeviceGetLuid, cudastub_cuda_slot_cuDeviceGetLuid, cudastub_cuda_resolve_cuDeviceGetLuid, cudastub_cuda_bind_cuDeviceGetLuid);
@@ -2785,7 +2836,8 @@ static CUresult cuDeviceGetLuid_resolve(char *a0, unsigned int *a1, CUdevice a2)
 {
 	cuDeviceGetLuid_fn fn = cuDeviceGetLuid_choose();
 
-	atomic_store_explicit(&cuDeviceGetLuid_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuDeviceGetLuid_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -2813,7 +2865,7 @@ void *cudastub_cuda_bind_cuDeviceGetMemPool(void)
 {
 	void *fn = (void *)cuDeviceGetMemPool_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuDeviceGetMemPool, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuDeviceGetMemPool, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuDeviceGetMemPool, cudastub_cuda_slot_cuDeviceGetMemPool, cudastub_cuda_resolve_cuDeviceGetMemPool, cudastub_cuda_bind_cuDeviceGetMemPool);
@@ -2828,7 +2880,8 @@ static CUresult cuDeviceGetMemPool_resolve(CUmemoryPool *a0, CUdevice a1)
 {
 	cuDeviceGetMemPool_fn fn = cuDeviceGetMemPool_choose();
 
-	atomic_store_explicit(&cuDeviceGetMemPool_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuDeviceGetMemPool_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -2857,7 +2910,7 @@ void *cudastub_cuda_bind_cuDeviceGetName(void)
 {
 	void *fn = (void *)cuDeviceGetName_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuDeviceGetName, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuDeviceGetName, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuDeviceGetName, cudastub_cuda_slot_cuDeviceGetName, cudastub_cuda_resolve_cuDeviceGetName, cudastub_cuda_bind_cuDeviceGetName);
@@ -2872,7 +2925,8 @@ static CUresult cuDeviceGetName_resolve(char *a0, int a1, CUdevice a2)
 {
 	cuDeviceGetName_fn fn = cuDeviceGetName_choose();
 
-	atomic_store_explicit(&cuDeviceGetName_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuDeviceGetName_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -2901,7 +2955,7 @@ void *cudastub_cuda_bind_cuDeviceGetNvSciSyncAttributes(void)
 {
 	void *fn = (void *)cuDeviceGetNvSciSyncAttributes_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuDeviceGetNvSciSyncAttributes, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuDeviceGetNvSciSyncAttributes, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuDeviceGetNvSciSyncAttributes, cudastub_cuda_slot_cuDeviceGetNvSciSyncAttributes, cudastub_cuda_resolve_cuDeviceGetNvSciSyncAttributes, cudastub_cuda_bind_cuDeviceGetNvSciSyncAttributes);
@@ -2916,7 +2970,8 @@ static CUresult cuDeviceGetNvSciSyncAttributes_resolve(void *a0, CUdevice a1, in
 {
 	cuDeviceGetNvSciSyncAttributes_fn fn = cuDeviceGetNvSciSyncAttributes_choose();
 
-	atomic_store_explicit(&cuDeviceGetNvSciSyncAttributes_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuDeviceGetNvSciSyncAttributes_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -2946,7 +3001,7 @@ void *cudastub_cuda_bind_cuDeviceGetP2PAttribute(void)
 {
 	void *fn = (void *)cuDeviceGetP2PAttribute_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuDeviceGetP2PAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuDeviceGetP2PAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuDeviceGetP2PAttribute, cudastub_cuda_slot_cuDeviceGetP2PAttribute, cudastub_cuda_resolve_cuDeviceGetP2PAttribute, cudastub_cuda_bind_cuDeviceGetP2PAttribute);
@@ -2961,7 +3016,8 @@ static CUresult cuDeviceGetP2PAttribute_resolve(int *a0, CUdevice_P2PAttribute a
 {
 	cuDeviceGetP2PAttribute_fn fn = cuDeviceGetP2PAttribute_choose();
 
-	atomic_store_explicit(&cuDeviceGetP2PAttribute_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuDeviceGetP2PAttribute_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -2990,7 +3046,7 @@ void *cudastub_cuda_bind_cuDeviceGetPCIBusId(void)
 {
 	void *fn = (void *)cuDeviceGetPCIBusId_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuDeviceGetPCIBusId, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuDeviceGetPCIBusId, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuDeviceGetPCIBusId, cudastub_cuda_slot_cuDeviceGetPCIBusId, cudastub_cuda_resolve_cuDeviceGetPCIBusId, cudastub_cuda_bind_cuDeviceGetPCIBusId);
@@ -3005,7 +3061,8 @@ static CUresult cuDeviceGetPCIBusId_resolve(char *a0, int a1, CUdevice a2)
 {
 	cuDeviceGetPCIBusId_fn fn = cuDeviceGetPCIBusId_choose();
 
-	atomic_store_explicit(&cuDeviceGetPCIBusId_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuDeviceGetPCIBusId_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -3033,7 +3090,7 @@ void *cudastub_cuda_bind_cuDeviceGetProperties(void)
 {
 	void *fn = (void *)cuDeviceGetProperties_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuDeviceGetProperties, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuDeviceGetProperties, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuDeviceGetProperties, cudastub_cuda_slot_cuDeviceGetProperties, cudastub_cuda_resolve_cuDeviceGetProperties, cudastub_cuda_bind_cuDeviceGetProperties);
@@ -3048,7 +3105,8 @@ static CUresult cuDeviceGetProperties_resolve(CUdevprop *a0, CUdevice a1)
 {
 	cuDeviceGetProperties_fn fn = cuDeviceGetProperties_choose();
 
-	atomic_store_explicit(&cuDeviceGetProperties_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuDeviceGetProperties_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -3078,7 +3136,7 @@ void *cudastub_cuda_bind_cuDeviceGetTexture1DLinearMaxWidth(void)
 {
 	void *fn = (void *)cuDeviceGetTexture1DLinearMaxWidth_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuDeviceGetTexture1DLinearMaxWidth, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuDeviceGetTexture1DLinearMaxWidth, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuDeviceGetTexture1DLinearMaxWidth, cudastub_cuda_slot_cuDeviceGetTexture1DLinearMaxWidth, cudastub_cuda_resolve_cuDeviceGetTexture1DLinearMaxWidth, cudastub_cuda_bind_cuDeviceGetTexture1DLinearMaxWidth);
@@ -3093,7 +3151,8 @@ static CUresult cuDeviceGetTexture1DLinearMaxWidth_resolve(size_t *a0, CUarray_f
 {
 	cuDeviceGetTexture1DLinearMaxWidth_fn fn = cuDeviceGetTexture1DLinearMaxWidth_choose();
 
-	atomic_store_explicit(&cuDeviceGetTexture1DLinearMaxWidth_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuDeviceGetTexture1DLinearMaxWidth_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -3121,7 +3180,7 @@ void *cudastub_cuda_bind_cuDeviceGetUuid(void)
 {
 	void *fn = (void *)cuDeviceGetUuid_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuDeviceGetUuid, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuDeviceGetUuid, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuDeviceGetUuid, cudastub_cuda_slot_cuDeviceGetUuid, cudastub_cuda_resolve_cuDeviceGetUuid, cudastub_cuda_bind_cuDeviceGetUuid);
@@ -3136,7 +3195,8 @@ static CUresult cuDeviceGetUuid_resolve(CUuuid *a0, CUdevice a1)
 {
 	cuDeviceGetUuid_fn fn = cuDeviceGetUuid_choose();
 
-	atomic_store_explicit(&cuDeviceGetUuid_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuDeviceGetUuid_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -3164,7 +3224,7 @@ void *cudastub_cuda_bind_cuDeviceGetUuid_v2(void)
 {
 	void *fn = (void *)cuDeviceGetUuid_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuDeviceGetUuid_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuDeviceGetUuid_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuDeviceGetUuid_v2, cudastub_cuda_slot_cuDeviceGetUuid_v2, cudastub_cuda_resolve_cuDeviceGetUuid_v2, cudastub_cuda_bind_cuDeviceGetUuid_v2);
@@ -3179,7 +3239,8 @@ static CUresult cuDeviceGetUuid_v2_resolve(CUuuid *a0, CUdevice a1)
 {
 	cuDeviceGetUuid_v2_fn fn = cuDeviceGetUuid_v2_choose();
 
-	atomic_store_explicit(&cuDeviceGetUuid_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuDeviceGetUuid_v2_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -3206,7 +3267,7 @@ void *cudastub_cuda_bind_cuDeviceGraphMemTrim(void)
 {
 	void *fn = (void *)cuDeviceGraphMemTrim_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuDeviceGraphMemTrim, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuDeviceGraphMemTrim, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuDeviceGraphMemTrim, cudastub_cuda_slot_cuDeviceGraphMemTrim, cudastub_cuda_resolve_cuDeviceGraphMemTrim, cudastub_cuda_bind_cuDeviceGraphMemTrim);
@@ -3221,7 +3282,8 @@ static CUresult cuDeviceGraphMemTrim_resolve(CUdevice a0)
 {
 	cuDeviceGraphMemTrim_fn fn = cuDeviceGraphMemTrim_choose();
 
-	atomic_store_explicit(&cuDeviceGraphMemTrim_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuDeviceGraphMemTrim_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -3250,7 +3312,7 @@ void *cudastub_cuda_bind_cuDevicePrimaryCtxGetState(void)
 {
 	void *fn = (void *)cuDevicePrimaryCtxGetState_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuDevicePrimaryCtxGetState, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuDevicePrimaryCtxGetState, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuDevicePrimaryCtxGetState, cudastub_cuda_slot_cuDevicePrimaryCtxGetState, cudastub_cuda_resolve_cuDevicePrimaryCtxGetState, cudastub_cuda_bind_cuDevicePrimaryCtxGetState);
@@ -3265,7 +3327,8 @@ static CUresult cuDevicePrimaryCtxGetState_resolve(CUdevice a0, unsigned int *a1
 {
 	cuDevicePrimaryCtxGetState_fn fn = cuDevicePrimaryCtxGetState_choose();
 
-	atomic_store_explicit(&cuDevicePrimaryCtxGetState_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuDevicePrimaryCtxGetState_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -3292,7 +3355,7 @@ void *cudastub_cuda_bind_cuDevicePrimaryCtxRelease(void)
 {
 	void *fn = (void *)cuDevicePrimaryCtxRelease_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuDevicePrimaryCtxRelease, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuDevicePrimaryCtxRelease, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuDevicePrimaryCtxRelease, cudastub_cuda_slot_cuDevicePrimaryCtxRelease, cudastub_cuda_resolve_cuDevicePrimaryCtxRelease, cudastub_cuda_bind_cuDevicePrimaryCtxRelease);
@@ -3307,7 +3370,8 @@ static CUresult cuDevicePrimaryCtxRelease_resolve(CUdevice a0)
 {
 	cuDevicePrimaryCtxRelease_fn fn = cuDevicePrimaryCtxRelease_choose();
 
-	atomic_store_explicit(&cuDevicePrimaryCtxRelease_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuDevicePrimaryCtxRelease_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -3334,7 +3398,7 @@ void *cudastub_cuda_bind_cuDevicePrimaryCtxRelease_v2(void)
 {
 	void *fn = (void *)cuDevicePrimaryCtxRelease_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuDevicePrimaryCtxRelease_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuDevicePrimaryCtxRelease_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuDevicePrimaryCtxRelease_v2, cudastub_cuda_slot_cuDevicePrimaryCtxRelease_v2, cudastub_cuda_resolve_cuDevicePrimaryCtxRelease_v2, cudastub_cuda_bind_cuDevicePrimaryCtxRelease_v2);
@@ -3349,7 +3413,8 @@ static CUresult cuDevicePrimaryCtxRelease_v2_resolve(CUdevice a0)
 {
 	cuDevicePrimaryCtxRelease_v2_fn fn = cuDevicePrimaryCtxRelease_v2_choose();
 
-	atomic_store_explicit(&cuDevicePrimaryCtxRelease_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuDevicePrimaryCtxRelease_v2_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -3376,7 +3441,7 @@ void *cudastub_cuda_bind_cuDevicePrimaryCtxReset(void)
 {
 	void *fn = (void *)cuDevicePrimaryCtxReset_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuDevicePrimaryCtxReset, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuDevicePrimaryCtxReset, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuDevicePrimaryCtxReset, cudastub_cuda_slot_cuDevicePrimaryCtxReset, cudastub_cuda_resolve_cuDevicePrimaryCtxReset, cudastub_cuda_bind_cuDevicePrimaryCtxReset);
@@ -3391,7 +3456,8 @@ static CUresult cuDevicePrimaryCtxReset_resolve(CUdevice a0)
 {
 	cuDevicePrimaryCtxReset_fn fn = cuDevicePrimaryCtxReset_choose();
 
-	atomic_store_explicit(&cuDevicePrimaryCtxReset_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuDevicePrimaryCtxReset_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -3418,7 +3484,7 @@ void *cudastub_cuda_bind_cuDevicePrimaryCtxReset_v2(void)
 {
 	void *fn = (void *)cuDevicePrimaryCtxReset_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuDevicePrimaryCtxReset_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuDevicePrimaryCtxReset_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuDevicePrimaryCtxReset_v2, cudastub_cuda_slot_cuDevicePrimaryCtxReset_v2, cudastub_cuda_resolve_cuDevicePrimaryCtxReset_v2, cudastub_cuda_bind_cuDevicePrimaryCtxReset_v2);
@@ -3433,7 +3499,8 @@ static CUresult cuDevicePrimaryCtxReset_v2_resolve(CUdevice a0)
 {
 	cuDevicePrimaryCtxReset_v2_fn fn = cuDevicePrimaryCtxReset_v2_choose();
 
-	atomic_store_explicit(&cuDevicePrimaryCtxReset_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuDevicePrimaryCtxReset_v2_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -3461,7 +3528,7 @@ void *cudastub_cuda_bind_cuDevicePrimaryCtxRetain(void)
 {
 	void *fn = (void *)cuDevicePrimaryCtxRetain_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuDevicePrimaryCtxRetain, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuDevicePrimaryCtxRetain, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuDevicePrimaryCtxRetain, cudastub_cuda_slot_cuDevicePrimaryCtxRetain, cudastub_cuda_resolve_cuDevicePrimaryCtxRetain, cudastub_cuda_bind_cuDevicePrimaryCtxRetain);
@@ -3476,7 +3543,8 @@ static CUresult cuDevicePrimaryCtxRetain_resolve(CUcontext *a0, CUdevice a1)
 {
 	cuDevicePrimaryCtxRetain_fn fn = cuDevicePrimaryCtxRetain_choose();
 
-	atomic_store_explicit(&cuDevicePrimaryCtxRetain_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuDevicePrimaryCtxRetain_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -3504,7 +3572,7 @@ void *cudastub_cuda_bind_cuDevicePrimaryCtxSetFlags(void)
 {
 	void *fn = (void *)cuDevicePrimaryCtxSetFlags_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuDevicePrimaryCtxSetFlags, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuDevicePrimaryCtxSetFlags, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuDevicePrimaryCtxSetFlags, cudastub_cuda_slot_cuDevicePrimaryCtxSetFlags, cudastub_cuda_resolve_cuDevicePrimaryCtxSetFlags, cudastub_cuda_bind_cuDevicePrimaryCtxSetFlags);
@@ -3519,7 +3587,8 @@ static CUresult cuDevicePrimaryCtxSetFlags_resolve(CUdevice a0, unsigned int a1)
 {
 	cuDevicePrimaryCtxSetFlags_fn fn = cuDevicePrimaryCtxSetFlags_choose();
 
-	atomic_store_explicit(&cuDevicePrimaryCtxSetFlags_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuDevicePrimaryCtxSetFlags_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -3547,7 +3616,7 @@ void *cudastub_cuda_bind_cuDevicePrimaryCtxSetFlags_v2(void)
 {
 	void *fn = (void *)cuDevicePrimaryCtxSetFlags_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuDevicePrimaryCtxSetFlags_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuDevicePrimaryCtxSetFlags_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuDevicePrimaryCtxSetFlags_v2, cudastub_cuda_slot_cuDevicePrimaryCtxSetFlags_v2, cudastub_cuda_resolve_cuDevicePrimaryCtxSetFlags_v2, cudastub_cuda_bind_cuDevicePrimaryCtxSetFlags_v2);
@@ -3562,7 +3631,8 @@ static CUresult cuDevicePrimaryCtxSetFlags_v2_resolve(CUdevice a0, unsigned int 
 {
 	cuDevicePrimaryCtxSetFlags_v2_fn fn = cuDevicePrimaryCtxSetFlags_v2_choose();
 
-	atomic_store_explicit(&cuDevicePrimaryCtxSetFlags_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuDevicePrimaryCtxSetFlags_v2_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -3591,7 +3661,7 @@ void *cudastub_cuda_bind_cuDeviceSetGraphMemAttribute(void)
 {
 	void *fn = (void *)cuDeviceSetGraphMemAttribute_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuDeviceSetGraphMemAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuDeviceSetGraphMemAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuDeviceSetGraphMemAttribute, cudastub_cuda_slot_cuDeviceSetGraphMemAttribute, cudastub_cuda_resolve_cuDeviceSetGraphMemAttribute, cudastub_cuda_bind_cuDeviceSetGraphMemAttribute);
@@ -3606,7 +3676,8 @@ static CUresult cuDeviceSetGraphMemAttribute_resolve(CUdevice a0, CUgraphMem_att
 {
 	cuDeviceSetGraphMemAttribute_fn fn = cuDeviceSetGraphMemAttribute_choose();
 
-	atomic_store_explicit(&cuDeviceSetGraphMemAttribute_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuDeviceSetGraphMemAttribute_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -3634,7 +3705,7 @@ void *cudastub_cuda_bind_cuDeviceSetMemPool(void)
 {
 	void *fn = (void *)cuDeviceSetMemPool_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuDeviceSetMemPool, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuDeviceSetMemPool, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuDeviceSetMemPool, cudastub_cuda_slot_cuDeviceSetMemPool, cudastub_cuda_resolve_cuDeviceSetMemPool, cudastub_cuda_bind_cuDeviceSetMemPool);
@@ -3649,7 +3720,8 @@ static CUresult cuDeviceSetMemPool_resolve(CUdevice a0, CUmemoryPool a1)
 {
 	cuDeviceSetMemPool_fn fn = cuDeviceSetMemPool_choose();
 
-	atomic_store_explicit(&cuDeviceSetMemPool_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuDeviceSetMemPool_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -3677,7 +3749,7 @@ void *cudastub_cuda_bind_cuDeviceTotalMem(void)
 {
 	void *fn = (void *)cuDeviceTotalMem_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuDeviceTotalMem, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuDeviceTotalMem, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuDeviceTotalMem, cudastub_cuda_slot_cuDeviceTotalMem, cudastub_cuda_resolve_cuDeviceTotalMem, cudastub_cuda_bind_cuDeviceTotalMem);
@@ -3692,7 +3764,8 @@ static CUresult cuDeviceTotalMem_resolve(unsigned int *a0, CUdevice a1)
 {
 	cuDeviceTotalMem_fn fn = cuDeviceTotalMem_choose();
 
-	atomic_store_explicit(&cuDeviceTotalMem_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuDeviceTotalMem_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -3720,7 +3793,7 @@ void *cudastub_cuda_bind_cuDeviceTotalMem_v2(void)
 {
 	void *fn = (void *)cuDeviceTotalMem_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuDeviceTotalMem_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuDeviceTotalMem_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuDeviceTotalMem_v2, cudastub_cuda_slot_cuDeviceTotalMem_v2, cudastub_cuda_resolve_cuDeviceTotalMem_v2, cudastub_cuda_bind_cuDeviceTotalMem_v2);
@@ -3735,7 +3808,8 @@ static CUresult cuDeviceTotalMem_v2_resolve(size_t *a0, CUdevice a1)
 {
 	cuDeviceTotalMem_v2_fn fn = cuDeviceTotalMem_v2_choose();
 
-	atomic_store_explicit(&cuDeviceTotalMem_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuDeviceTotalMem_v2_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -3756,7 +3830,7 @@ void *cudastub_cuda_bind_cuDriverGetVersion(void)
 {
 	void *fn = (void *)cuDriverGetVersion_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuDriverGetVersion, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuDriverGetVersion, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuDriverGetVersion, cudastub_cuda_slot_cuDriverGetVersion, cudastub_cuda_resolve_cuDriverGetVersion, cudastub_cuda_bind_cuDriverGetVersion);
@@ -3771,7 +3845,8 @@ static CUresult cuDriverGetVersion_resolve(int *a0)
 {
 	cuDriverGetVersion_fn fn = cuDriverGetVersion_choose();
 
-	atomic_store_explicit(&cuDriverGetVersion_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuDriverGetVersion_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -3801,7 +3876,7 @@ void *cudastub_cuda_bind_cuEGLStreamConsumerAcquireFrame(void)
 {
 	void *fn = (void *)cuEGLStreamConsumerAcquireFrame_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuEGLStreamConsumerAcquireFrame, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuEGLStreamConsumerAcquireFrame, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuEGLStreamConsumerAcquireFrame, cudastub_cuda_slot_cuEGLStreamConsumerAcquireFrame, cudastub_cuda_resolve_cuEGLStreamConsumerAcquireFrame, cudastub_cuda_bind_cuEGLStreamConsumerAcquireFrame);
@@ -3816,7 +3891,8 @@ static CUresult cuEGLStreamConsumerAcquireFrame_resolve(CUeglStreamConnection *a
 {
 	cuEGLStreamConsumerAcquireFrame_fn fn = cuEGLStreamConsumerAcquireFrame_choose();
 
-	atomic_store_explicit(&cuEGLStreamConsumerAcquireFrame_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuEGLStreamConsumerAcquireFrame_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -3844,7 +3920,7 @@ void *cudastub_cuda_bind_cuEGLStreamConsumerConnect(void)
 {
 	void *fn = (void *)cuEGLStreamConsumerConnect_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuEGLStreamConsumerConnect, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuEGLStreamConsumerConnect, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuEGLStreamConsumerConnect, cudastub_cuda_slot_cuEGLStreamConsumerConnect, cudastub_cuda_resolve_cuEGLStreamConsumerConnect, cudastub_cuda_bind_cuEGLStreamConsumerConnect);
@@ -3859,7 +3935,8 @@ static CUresult cuEGLStreamConsumerConnect_resolve(CUeglStreamConnection *a0, EG
 {
 	cuEGLStreamConsumerConnect_fn fn = cuEGLStreamConsumerConnect_choose();
 
-	atomic_store_explicit(&cuEGLStreamConsumerConnect_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuEGLStreamConsumerConnect_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -3888,7 +3965,7 @@ void *cudastub_cuda_bind_cuEGLStreamConsumerConnectWithFlags(void)
 {
 	void *fn = (void *)cuEGLStreamConsumerConnectWithFlags_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuEGLStreamConsumerConnectWithFlags, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuEGLStreamConsumerConnectWithFlags, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuEGLStreamConsumerConnectWithFlags, cudastub_cuda_slot_cuEGLStreamConsumerConnectWithFlags, cudastub_cuda_resolve_cuEGLStreamConsumerConnectWithFlags, cudastub_cuda_bind_cuEGLStreamConsumerConnectWithFlags);
@@ -3903,7 +3980,8 @@ static CUresult cuEGLStreamConsumerConnectWithFlags_resolve(CUeglStreamConnectio
 {
 	cuEGLStreamConsumerConnectWithFlags_fn fn = cuEGLStreamConsumerConnectWithFlags_choose();
 
-	atomic_store_explicit(&cuEGLStreamConsumerConnectWithFlags_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuEGLStreamConsumerConnectWithFlags_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -3930,7 +4008,7 @@ void *cudastub_cuda_bind_cuEGLStreamConsumerDisconnect(void)
 {
 	void *fn = (void *)cuEGLStreamConsumerDisconnect_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuEGLStreamConsumerDisconnect, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuEGLStreamConsumerDisconnect, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuEGLStreamConsumerDisconnect, cudastub_cuda_slot_cuEGLStreamConsumerDisconnect, cudastub_cuda_resolve_cuEGLStreamConsumerDisconnect, cudastub_cuda_bind_cuEGLStreamConsumerDisconnect);
@@ -3945,7 +4023,8 @@ static CUresult cuEGLStreamConsumerDisconnect_resolve(CUeglStreamConnection *a0)
 {
 	cuEGLStreamConsumerDisconnect_fn fn = cuEGLStreamConsumerDisconnect_choose();
 
-	atomic_store_explicit(&cuEGLStreamConsumerDisconnect_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuEGLStreamConsumerDisconnect_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -3974,7 +4053,7 @@ void *cudastub_cuda_bind_cuEGLStreamConsumerReleaseFrame(void)
 {
 	void *fn = (void *)cuEGLStreamConsumerReleaseFrame_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuEGLStreamConsumerReleaseFrame, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuEGLStreamConsumerReleaseFrame, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuEGLStreamConsumerReleaseFrame, cudastub_cuda_slot_cuEGLStreamConsumerReleaseFrame, cudastub_cuda_resolve_cuEGLStreamConsumerReleaseFrame, cudastub_cuda_bind_cuEGLStreamConsumerReleaseFrame);
@@ -3989,7 +4068,8 @@ static CUresult cuEGLStreamConsumerReleaseFrame_resolve(CUeglStreamConnection *a
 {
 	cuEGLStreamConsumerReleaseFrame_fn fn = cuEGLStreamConsumerReleaseFrame_choose();
 
-	atomic_store_explicit(&cuEGLStreamConsumerReleaseFrame_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuEGLStreamConsumerReleaseFrame_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -4019,7 +4099,7 @@ void *cudastub_cuda_bind_cuEGLStreamProducerConnect(void)
 {
 	void *fn = (void *)cuEGLStreamProducerConnect_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuEGLStreamProducerConnect, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuEGLStreamProducerConnect, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuEGLStreamProducerConnect, cudastub_cuda_slot_cuEGLStreamProducerConnect, cudastub_cuda_resolve_cuEGLStreamProducerConnect, cudastub_cuda_bind_cuEGLStreamProducerConnect);
@@ -4034,7 +4114,8 @@ static CUresult cuEGLStreamProducerConnect_resolve(CUeglStreamConnection *a0, EG
 {
 	cuEGLStreamProducerConnect_fn fn = cuEGLStreamProducerConnect_choose();
 
-	atomic_store_explicit(&cuEGLStreamProducerConnect_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuEGLStreamProducerConnect_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -4061,7 +4142,7 @@ void *cudastub_cuda_bind_cuEGLStreamProducerDisconnect(void)
 {
 	void *fn = (void *)cuEGLStreamProducerDisconnect_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuEGLStreamProducerDisconnect, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuEGLStreamProducerDisconnect, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuEGLStreamProducerDisconnect, cudastub_cuda_slot_cuEGLStreamProducerDisconnect, cudastub_cuda_resolve_cuEGLStreamProducerDisconnect, cudastub_cuda_bind_cuEGLStreamProducerDisconnect);
@@ -4076,7 +4157,8 @@ static CUresult cuEGLStreamProducerDisconnect_resolve(CUeglStreamConnection *a0)
 {
 	cuEGLStreamProducerDisconnect_fn fn = cuEGLStreamProducerDisconnect_choose();
 
-	atomic_store_explicit(&cuEGLStreamProducerDisconnect_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuEGLStreamProducerDisconnect_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -4105,7 +4187,7 @@ void *cudastub_cuda_bind_cuEGLStreamProducerPresentFrame(void)
 {
 	void *fn = (void *)cuEGLStreamProducerPresentFrame_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuEGLStreamProducerPresentFrame, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuEGLStreamProducerPresentFrame, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuEGLStreamProducerPresentFrame, cudastub_cuda_slot_cuEGLStreamProducerPresentFrame, cudastub_cuda_resolve_cuEGLStreamProducerPresentFrame, cudastub_cuda_bind_cuEGLStreamProducerPresentFrame);
@@ -4120,7 +4202,8 @@ static CUresult cuEGLStreamProducerPresentFrame_resolve(CUeglStreamConnection *a
 {
 	cuEGLStreamProducerPresentFrame_fn fn = cuEGLStreamProducerPresentFrame_choose();
 
-	atomic_store_explicit(&cuEGLStreamProducerPresentFrame_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuEGLStreamProducerPresentFrame_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -4149,7 +4232,7 @@ void *cudastub_cuda_bind_cuEGLStreamProducerReturnFrame(void)
 {
 	void *fn = (void *)cuEGLStreamProducerReturnFrame_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuEGLStreamProducerReturnFrame, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuEGLStreamProducerReturnFrame, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuEGLStreamProducerReturnFrame, cudastub_cuda_slot_cuEGLStreamProducerReturnFrame, cudastub_cuda_resolve_cuEGLStreamProducerReturnFrame, cudastub_cuda_bind_cuEGLStreamProducerReturnFrame);
@@ -4164,7 +4247,8 @@ static CUresult cuEGLStreamProducerReturnFrame_resolve(CUeglStreamConnection *a0
 {
 	cuEGLStreamProducerReturnFrame_fn fn = cuEGLStreamProducerReturnFrame_choose();
 
-	atomic_store_explicit(&cuEGLStreamProducerReturnFrame_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuEGLStreamProducerReturnFrame_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -4192,7 +4276,7 @@ void *cudastub_cuda_bind_cuEventCreate(void)
 {
 	void *fn = (void *)cuEventCreate_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuEventCreate, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuEventCreate, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuEventCreate, cudastub_cuda_slot_cuEventCreate, cudastub_cuda_resolve_cuEventCreate, cudastub_cuda_bind_cuEventCreate);
@@ -4207,7 +4291,8 @@ static CUresult cuEventCreate_resolve(CUevent *a0, unsigned int a1)
 {
 	cuEventCreate_fn fn = cuEventCreate_choose();
 
-	atomic_store_explicit(&cuEventCreate_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuEventCreate_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -4236,7 +4321,7 @@ void *cudastub_cuda_bind_cuEventCreateFromEGLSync(void)
 {
 	void *fn = (void *)cuEventCreateFromEGLSync_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuEventCreateFromEGLSync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuEventCreateFromEGLSync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuEventCreateFromEGLSync, cudastub_cuda_slot_cuEventCreateFromEGLSync, cudastub_cuda_resolve_cuEventCreateFromEGLSync, cudastub_cuda_bind_cuEventCreateFromEGLSync);
@@ -4251,7 +4336,8 @@ static CUresult cuEventCreateFromEGLSync_resolve(CUevent *a0, EGLSyncKHR a1, uns
 {
 	cuEventCreateFromEGLSync_fn fn = cuEventCreateFromEGLSync_choose();
 
-	atomic_store_explicit(&cuEventCreateFromEGLSync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuEventCreateFromEGLSync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -4278,7 +4364,7 @@ void *cudastub_cuda_bind_cuEventDestroy(void)
 {
 	void *fn = (void *)cuEventDestroy_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuEventDestroy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuEventDestroy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuEventDestroy, cudastub_cuda_slot_cuEventDestroy, cudastub_cuda_resolve_cuEventDestroy, cudastub_cuda_bind_cuEventDestroy);
@@ -4293,7 +4379,8 @@ static CUresult cuEventDestroy_resolve(CUevent a0)
 {
 	cuEventDestroy_fn fn = cuEventDestroy_choose();
 
-	atomic_store_explicit(&cuEventDestroy_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuEventDestroy_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -4320,7 +4407,7 @@ void *cudastub_cuda_bind_cuEventDestroy_v2(void)
 {
 	void *fn = (void *)cuEventDestroy_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuEventDestroy_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuEventDestroy_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuEventDestroy_v2, cudastub_cuda_slot_cuEventDestroy_v2, cudastub_cuda_resolve_cuEventDestroy_v2, cudastub_cuda_bind_cuEventDestroy_v2);
@@ -4335,7 +4422,8 @@ static CUresult cuEventDestroy_v2_resolve(CUevent a0)
 {
 	cuEventDestroy_v2_fn fn = cuEventDestroy_v2_choose();
 
-	atomic_store_explicit(&cuEventDestroy_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuEventDestroy_v2_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -4364,7 +4452,7 @@ void *cudastub_cuda_bind_cuEventElapsedTime(void)
 {
 	void *fn = (void *)cuEventElapsedTime_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuEventElapsedTime, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuEventElapsedTime, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuEventElapsedTime, cudastub_cuda_slot_cuEventElapsedTime, cudastub_cuda_resolve_cuEventElapsedTime, cudastub_cuda_bind_cuEventElapsedTime);
@@ -4379,7 +4467,8 @@ static CUresult cuEventElapsedTime_resolve(float *a0, CUevent a1, CUevent a2)
 {
 	cuEventElapsedTime_fn fn = cuEventElapsedTime_choose();
 
-	atomic_store_explicit(&cuEventElapsedTime_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuEventElapsedTime_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -4406,7 +4495,7 @@ void *cudastub_cuda_bind_cuEventQuery(void)
 {
 	void *fn = (void *)cuEventQuery_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuEventQuery, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuEventQuery, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuEventQuery, cudastub_cuda_slot_cuEventQuery, cudastub_cuda_resolve_cuEventQuery, cudastub_cuda_bind_cuEventQuery);
@@ -4421,7 +4510,8 @@ static CUresult cuEventQuery_resolve(CUevent a0)
 {
 	cuEventQuery_fn fn = cuEventQuery_choose();
 
-	atomic_store_explicit(&cuEventQuery_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuEventQuery_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -4449,7 +4539,7 @@ void *cudastub_cuda_bind_cuEventRecord(void)
 {
 	void *fn = (void *)cuEventRecord_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuEventRecord, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuEventRecord, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuEventRecord, cudastub_cuda_slot_cuEventRecord, cudastub_cuda_resolve_cuEventRecord, cudastub_cuda_bind_cuEventRecord);
@@ -4464,7 +4554,8 @@ static CUresult cuEventRecord_resolve(CUevent a0, CUstream a1)
 {
 	cuEventRecord_fn fn = cuEventRecord_choose();
 
-	atomic_store_explicit(&cuEventRecord_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuEventRecord_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -4493,7 +4584,7 @@ void *cudastub_cuda_bind_cuEventRecordWithFlags(void)
 {
 	void *fn = (void *)cuEventRecordWithFlags_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuEventRecordWithFlags, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuEventRecordWithFlags, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuEventRecordWithFlags, cudastub_cuda_slot_cuEventRecordWithFlags, cudastub_cuda_resolve_cuEventRecordWithFlags, cudastub_cuda_bind_cuEventRecordWithFlags);
@@ -4508,7 +4599,8 @@ static CUresult cuEventRecordWithFlags_resolve(CUevent a0, CUstream a1, unsigned
 {
 	cuEventRecordWithFlags_fn fn = cuEventRecordWithFlags_choose();
 
-	atomic_store_explicit(&cuEventRecordWithFlags_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuEventRecordWithFlags_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -4537,7 +4629,7 @@ void *cudastub_cuda_bind_cuEventRecordWithFlags_ptsz(void)
 {
 	void *fn = (void *)cuEventRecordWithFlags_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuEventRecordWithFlags_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuEventRecordWithFlags_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuEventRecordWithFlags_ptsz, cudastub_cuda_slot_cuEventRecordWithFlags_ptsz, cudastub_cuda_resolve_cuEventRecordWithFlags_ptsz, cudastub_cuda_bind_cuEventRecordWithFlags_ptsz);
@@ -4552,7 +4644,8 @@ static CUresult cuEventRecordWithFlags_ptsz_resolve(CUevent a0, CUstream a1, uns
 {
 	cuEventRecordWithFlags_ptsz_fn fn = cuEventRecordWithFlags_ptsz_choose();
 
-	atomic_store_explicit(&cuEventRecordWithFlags_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuEventRecordWithFlags_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -4580,7 +4673,7 @@ void *cudastub_cuda_bind_cuEventRecord_ptsz(void)
 {
 	void *fn = (void *)cuEventRecord_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuEventRecord_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuEventRecord_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuEventRecord_ptsz, cudastub_cuda_slot_cuEventRecord_ptsz, cudastub_cuda_resolve_cuEventRecord_ptsz, cudastub_cuda_bind_cuEventRecord_ptsz);
@@ -4595,7 +4688,8 @@ static CUresult cuEventRecord_ptsz_resolve(CUevent a0, CUstream a1)
 {
 	cuEventRecord_ptsz_fn fn = cuEventRecord_ptsz_choose();
 
-	atomic_store_explicit(&cuEventRecord_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuEventRecord_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -4622,7 +4716,7 @@ void *cudastub_cuda_bind_cuEventSynchronize(void)
 {
 	void *fn = (void *)cuEventSynchronize_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuEventSynchronize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuEventSynchronize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuEventSynchronize, cudastub_cuda_slot_cuEventSynchronize, cudastub_cuda_resolve_cuEventSynchronize, cudastub_cuda_bind_cuEventSynchronize);
@@ -4637,7 +4731,8 @@ static CUresult cuEventSynchronize_resolve(CUevent a0)
 {
 	cuEventSynchronize_fn fn = cuEventSynchronize_choose();
 
-	atomic_store_explicit(&cuEventSynchronize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuEventSynchronize_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -4666,7 +4761,7 @@ void *cudastub_cuda_bind_cuExternalMemoryGetMappedBuffer(void)
 {
 	void *fn = (void *)cuExternalMemoryGetMappedBuffer_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuExternalMemoryGetMappedBuffer, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuExternalMemoryGetMappedBuffer, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuExternalMemoryGetMappedBuffer, cudastub_cuda_slot_cuExternalMemoryGetMappedBuffer, cudastub_cuda_resolve_cuExternalMemoryGetMappedBuffer, cudastub_cuda_bind_cuExternalMemoryGetMappedBuffer);
@@ -4681,7 +4776,8 @@ static CUresult cuExternalMemoryGetMappedBuffer_resolve(CUdeviceptr *a0, CUexter
 {
 	cuExternalMemoryGetMappedBuffer_fn fn = cuExternalMemoryGetMappedBuffer_choose();
 
-	atomic_store_explicit(&cuExternalMemoryGetMappedBuffer_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuExternalMemoryGetMappedBuffer_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -4710,7 +4806,7 @@ void *cudastub_cuda_bind_cuExternalMemoryGetMappedMipmappedArray(void)
 {
 	void *fn = (void *)cuExternalMemoryGetMappedMipmappedArray_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuExternalMemoryGetMappedMipmappedArray, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuExternalMemoryGetMappedMipmappedArray, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuExternalMemoryGetMappedMipmappedArray, cudastub_cuda_slot_cuExternalMemoryGetMappedMipmappedArray, cudastub_cuda_resolve_cuExternalMemoryGetMappedMipmappedArray, cudastub_cuda_bind_cuExternalMemoryGetMappedMipmappedArray);
@@ -4725,7 +4821,8 @@ static CUresult cuExternalMemoryGetMappedMipmappedArray_resolve(CUmipmappedArray
 {
 	cuExternalMemoryGetMappedMipmappedArray_fn fn = cuExternalMemoryGetMappedMipmappedArray_choose();
 
-	atomic_store_explicit(&cuExternalMemoryGetMappedMipmappedArray_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuExternalMemoryGetMappedMipmappedArray_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -4753,7 +4850,7 @@ void *cudastub_cuda_bind_cuFlushGPUDirectRDMAWrites(void)
 {
 	void *fn = (void *)cuFlushGPUDirectRDMAWrites_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuFlushGPUDirectRDMAWrites, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuFlushGPUDirectRDMAWrites, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuFlushGPUDirectRDMAWrites, cudastub_cuda_slot_cuFlushGPUDirectRDMAWrites, cudastub_cuda_resolve_cuFlushGPUDirectRDMAWrites, cudastub_cuda_bind_cuFlushGPUDirectRDMAWrites);
@@ -4768,7 +4865,8 @@ static CUresult cuFlushGPUDirectRDMAWrites_resolve(CUflushGPUDirectRDMAWritesTar
 {
 	cuFlushGPUDirectRDMAWrites_fn fn = cuFlushGPUDirectRDMAWrites_choose();
 
-	atomic_store_explicit(&cuFlushGPUDirectRDMAWrites_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuFlushGPUDirectRDMAWrites_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -4797,7 +4895,7 @@ void *cudastub_cuda_bind_cuFuncGetAttribute(void)
 {
 	void *fn = (void *)cuFuncGetAttribute_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuFuncGetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuFuncGetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuFuncGetAttribute, cudastub_cuda_slot_cuFuncGetAttribute, cudastub_cuda_resolve_cuFuncGetAttribute, cudastub_cuda_bind_cuFuncGetAttribute);
@@ -4812,7 +4910,8 @@ static CUresult cuFuncGetAttribute_resolve(int *a0, CUfunction_attribute a1, CUf
 {
 	cuFuncGetAttribute_fn fn = cuFuncGetAttribute_choose();
 
-	atomic_store_explicit(&cuFuncGetAttribute_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuFuncGetAttribute_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -4840,7 +4939,7 @@ void *cudastub_cuda_bind_cuFuncGetModule(void)
 {
 	void *fn = (void *)cuFuncGetModule_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuFuncGetModule, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuFuncGetModule, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuFuncGetModule, cudastub_cuda_slot_cuFuncGetModule, cudastub_cuda_resolve_cuFuncGetModule, cudastub_cuda_bind_cuFuncGetModule);
@@ -4855,7 +4954,8 @@ static CUresult cuFuncGetModule_resolve(CUmodule *a0, CUfunction a1)
 {
 	cuFuncGetModule_fn fn = cuFuncGetModule_choose();
 
-	atomic_store_explicit(&cuFuncGetModule_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuFuncGetModule_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -4884,7 +4984,7 @@ void *cudastub_cuda_bind_cuFuncSetAttribute(void)
 {
 	void *fn = (void *)cuFuncSetAttribute_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuFuncSetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuFuncSetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuFuncSetAttribute, cudastub_cuda_slot_cuFuncSetAttribute, cudastub_cuda_resolve_cuFuncSetAttribute, cudastub_cuda_bind_cuFuncSetAttribute);
@@ -4899,7 +4999,8 @@ static CUresult cuFuncSetAttribute_resolve(CUfunction a0, CUfunction_attribute a
 {
 	cuFuncSetAttribute_fn fn = cuFuncSetAttribute_choose();
 
-	atomic_store_explicit(&cuFuncSetAttribute_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuFuncSetAttribute_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -4929,7 +5030,7 @@ void *cudastub_cuda_bind_cuFuncSetBlockShape(void)
 {
 	void *fn = (void *)cuFuncSetBlockShape_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuFuncSetBlockShape, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuFuncSetBlockShape, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuFuncSetBlockShape, cudastub_cuda_slot_cuFuncSetBlockShape, cudastub_cuda_resolve_cuFuncSetBlockShape, cudastub_cuda_bind_cuFuncSetBlockShape);
@@ -4944,7 +5045,8 @@ static CUresult cuFuncSetBlockShape_resolve(CUfunction a0, int a1, int a2, int a
 {
 	cuFuncSetBlockShape_fn fn = cuFuncSetBlockShape_choose();
 
-	atomic_store_explicit(&cuFuncSetBlockShape_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuFuncSetBlockShape_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -4972,7 +5074,7 @@ void *cudastub_cuda_bind_cuFuncSetCacheConfig(void)
 {
 	void *fn = (void *)cuFuncSetCacheConfig_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuFuncSetCacheConfig, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuFuncSetCacheConfig, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuFuncSetCacheConfig, cudastub_cuda_slot_cuFuncSetCacheConfig, cudastub_cuda_resolve_cuFuncSetCacheConfig, cudastub_cuda_bind_cuFuncSetCacheConfig);
@@ -4987,7 +5089,8 @@ static CUresult cuFuncSetCacheConfig_resolve(CUfunction a0, CUfunc_cache a1)
 {
 	cuFuncSetCacheConfig_fn fn = cuFuncSetCacheConfig_choose();
 
-	atomic_store_explicit(&cuFuncSetCacheConfig_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuFuncSetCacheConfig_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -5015,7 +5118,7 @@ void *cudastub_cuda_bind_cuFuncSetSharedMemConfig(void)
 {
 	void *fn = (void *)cuFuncSetSharedMemConfig_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuFuncSetSharedMemConfig, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuFuncSetSharedMemConfig, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuFuncSetSharedMemConfig, cudastub_cuda_slot_cuFuncSetSharedMemConfig, cudastub_cuda_resolve_cuFuncSetSharedMemConfig, cudastub_cuda_bind_cuFuncSetSharedMemConfig);
@@ -5030,7 +5133,8 @@ static CUresult cuFuncSetSharedMemConfig_resolve(CUfunction a0, CUsharedconfig a
 {
 	cuFuncSetSharedMemConfig_fn fn = cuFuncSetSharedMemConfig_choose();
 
-	atomic_store_explicit(&cuFuncSetSharedMemConfig_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuFuncSetSharedMemConfig_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -5058,7 +5162,7 @@ void *cudastub_cuda_bind_cuFuncSetSharedSize(void)
 {
 	void *fn = (void *)cuFuncSetSharedSize_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuFuncSetSharedSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuFuncSetSharedSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuFuncSetSharedSize, cudastub_cuda_slot_cuFuncSetSharedSize, cudastub_cuda_resolve_cuFuncSetSharedSize, cudastub_cuda_bind_cuFuncSetSharedSize);
@@ -5073,7 +5177,8 @@ static CUresult cuFuncSetSharedSize_resolve(CUfunction a0, unsigned int a1)
 {
 	cuFuncSetSharedSize_fn fn = cuFuncSetSharedSize_choose();
 
-	atomic_store_explicit(&cuFuncSetSharedSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuFuncSetSharedSize_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -5102,7 +5207,7 @@ void *cudastub_cuda_bind_cuGLCtxCreate(void)
 {
 	void *fn = (void *)cuGLCtxCreate_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGLCtxCreate, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGLCtxCreate, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGLCtxCreate, cudastub_cuda_slot_cuGLCtxCreate, cudastub_cuda_resolve_cuGLCtxCreate, cudastub_cuda_bind_cuGLCtxCreate);
@@ -5117,7 +5222,8 @@ static CUresult cuGLCtxCreate_resolve(CUcontext *a0, unsigned int a1, CUdevice a
 {
 	cuGLCtxCreate_fn fn = cuGLCtxCreate_choose();
 
-	atomic_store_explicit(&cuGLCtxCreate_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGLCtxCreate_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -5146,7 +5252,7 @@ void *cudastub_cuda_bind_cuGLCtxCreate_v2(void)
 {
 	void *fn = (void *)cuGLCtxCreate_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGLCtxCreate_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGLCtxCreate_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGLCtxCreate_v2, cudastub_cuda_slot_cuGLCtxCreate_v2, cudastub_cuda_resolve_cuGLCtxCreate_v2, cudastub_cuda_bind_cuGLCtxCreate_v2);
@@ -5161,7 +5267,8 @@ static CUresult cuGLCtxCreate_v2_resolve(CUcontext *a0, unsigned int a1, CUdevic
 {
 	cuGLCtxCreate_v2_fn fn = cuGLCtxCreate_v2_choose();
 
-	atomic_store_explicit(&cuGLCtxCreate_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGLCtxCreate_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -5191,7 +5298,7 @@ void *cudastub_cuda_bind_cuGLGetDevices(void)
 {
 	void *fn = (void *)cuGLGetDevices_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGLGetDevices, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGLGetDevices, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGLGetDevices, cudastub_cuda_slot_cuGLGetDevices, cudastub_cuda_resolve_cuGLGetDevices, cudastub_cuda_bind_cuGLGetDevices);
@@ -5206,7 +5313,8 @@ static CUresult cuGLGetDevices_resolve(unsigned int *a0, CUdevice *a1, unsigned 
 {
 	cuGLGetDevices_fn fn = cuGLGetDevices_choose();
 
-	atomic_store_explicit(&cuGLGetDevices_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGLGetDevices_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -5236,7 +5344,7 @@ void *cudastub_cuda_bind_cuGLGetDevices_v2(void)
 {
 	void *fn = (void *)cuGLGetDevices_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGLGetDevices_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGLGetDevices_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGLGetDevices_v2, cudastub_cuda_slot_cuGLGetDevices_v2, cudastub_cuda_resolve_cuGLGetDevices_v2, cudastub_cuda_bind_cuGLGetDevices_v2);
@@ -5251,7 +5359,8 @@ static CUresult cuGLGetDevices_v2_resolve(unsigned int *a0, CUdevice *a1, unsign
 {
 	cuGLGetDevices_v2_fn fn = cuGLGetDevices_v2_choose();
 
-	atomic_store_explicit(&cuGLGetDevices_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGLGetDevices_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -5277,7 +5386,7 @@ void *cudastub_cuda_bind_cuGLInit(void)
 {
 	void *fn = (void *)cuGLInit_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGLInit, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGLInit, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGLInit, cudastub_cuda_slot_cuGLInit, cudastub_cuda_resolve_cuGLInit, cudastub_cuda_bind_cuGLInit);
@@ -5292,7 +5401,8 @@ static CUresult cuGLInit_resolve(void)
 {
 	cuGLInit_fn fn = cuGLInit_choose();
 
-	atomic_store_explicit(&cuGLInit_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGLInit_slot, fn, memory_order_release);
 	return fn();
 }
 #endif
@@ -5321,7 +5431,7 @@ void *cudastub_cuda_bind_cuGLMapBufferObject(void)
 {
 	void *fn = (void *)cuGLMapBufferObject_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGLMapBufferObject, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGLMapBufferObject, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGLMapBufferObject, cudastub_cuda_slot_cuGLMapBufferObject, cudastub_cuda_resolve_cuGLMapBufferObject, cudastub_cuda_bind_cuGLMapBufferObject);
@@ -5336,7 +5446,8 @@ static CUresult cuGLMapBufferObject_resolve(CUdeviceptr_v1 *a0, unsigned int *a1
 {
 	cuGLMapBufferObject_fn fn = cuGLMapBufferObject_choose();
 
-	atomic_store_explicit(&cuGLMapBufferObject_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGLMapBufferObject_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -5366,7 +5477,7 @@ void *cudastub_cuda_bind_cuGLMapBufferObjectAsync(void)
 {
 	void *fn = (void *)cuGLMapBufferObjectAsync_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGLMapBufferObjectAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGLMapBufferObjectAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGLMapBufferObjectAsync, cudastub_cuda_slot_cuGLMapBufferObjectAsync, cudastub_cuda_resolve_cuGLMapBufferObjectAsync, cudastub_cuda_bind_cuGLMapBufferObjectAsync);
@@ -5381,7 +5492,8 @@ static CUresult cuGLMapBufferObjectAsync_resolve(CUdeviceptr_v1 *a0, unsigned in
 {
 	cuGLMapBufferObjectAsync_fn fn = cuGLMapBufferObjectAsync_choose();
 
-	atomic_store_explicit(&cuGLMapBufferObjectAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGLMapBufferObjectAsync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -5411,7 +5523,7 @@ void *cudastub_cuda_bind_cuGLMapBufferObjectAsync_v2(void)
 {
 	void *fn = (void *)cuGLMapBufferObjectAsync_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGLMapBufferObjectAsync_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGLMapBufferObjectAsync_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGLMapBufferObjectAsync_v2, cudastub_cuda_slot_cuGLMapBufferObjectAsync_v2, cudastub_cuda_resolve_cuGLMapBufferObjectAsync_v2, cudastub_cuda_bind_cuGLMapBufferObjectAsync_v2);
@@ -5426,7 +5538,8 @@ static CUresult cuGLMapBufferObjectAsync_v2_resolve(CUdeviceptr *a0, size_t *a1,
 {
 	cuGLMapBufferObjectAsync_v2_fn fn = cuGLMapBufferObjectAsync_v2_choose();
 
-	atomic_store_explicit(&cuGLMapBufferObjectAsync_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGLMapBufferObjectAsync_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -5456,7 +5569,7 @@ void *cudastub_cuda_bind_cuGLMapBufferObjectAsync_v2_ptsz(void)
 {
 	void *fn = (void *)cuGLMapBufferObjectAsync_v2_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGLMapBufferObjectAsync_v2_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGLMapBufferObjectAsync_v2_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGLMapBufferObjectAsync_v2_ptsz, cudastub_cuda_slot_cuGLMapBufferObjectAsync_v2_ptsz, cudastub_cuda_resolve_cuGLMapBufferObjectAsync_v2_ptsz, cudastub_cuda_bind_cuGLMapBufferObjectAsync_v2_ptsz);
@@ -5471,7 +5584,8 @@ static CUresult cuGLMapBufferObjectAsync_v2_ptsz_resolve(CUdeviceptr *a0, size_t
 {
 	cuGLMapBufferObjectAsync_v2_ptsz_fn fn = cuGLMapBufferObjectAsync_v2_ptsz_choose();
 
-	atomic_store_explicit(&cuGLMapBufferObjectAsync_v2_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGLMapBufferObjectAsync_v2_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -5500,7 +5614,7 @@ void *cudastub_cuda_bind_cuGLMapBufferObject_v2(void)
 {
 	void *fn = (void *)cuGLMapBufferObject_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGLMapBufferObject_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGLMapBufferObject_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGLMapBufferObject_v2, cudastub_cuda_slot_cuGLMapBufferObject_v2, cudastub_cuda_resolve_cuGLMapBufferObject_v2, cudastub_cuda_bind_cuGLMapBufferObject_v2);
@@ -5515,7 +5629,8 @@ static CUresult cuGLMapBufferObject_v2_resolve(CUdeviceptr *a0, size_t *a1, GLui
 {
 	cuGLMapBufferObject_v2_fn fn = cuGLMapBufferObject_v2_choose();
 
-	atomic_store_explicit(&cuGLMapBufferObject_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGLMapBufferObject_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -5544,7 +5659,7 @@ void *cudastub_cuda_bind_cuGLMapBufferObject_v2_ptds(void)
 {
 	void *fn = (void *)cuGLMapBufferObject_v2_ptds_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGLMapBufferObject_v2_ptds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGLMapBufferObject_v2_ptds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGLMapBufferObject_v2_ptds, cudastub_cuda_slot_cuGLMapBufferObject_v2_ptds, cudastub_cuda_resolve_cuGLMapBufferObject_v2_ptds, cudastub_cuda_bind_cuGLMapBufferObject_v2_ptds);
@@ -5559,7 +5674,8 @@ static CUresult cuGLMapBufferObject_v2_ptds_resolve(CUdeviceptr *a0, size_t *a1,
 {
 	cuGLMapBufferObject_v2_ptds_fn fn = cuGLMapBufferObject_v2_ptds_choose();
 
-	atomic_store_explicit(&cuGLMapBufferObject_v2_ptds_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGLMapBufferObject_v2_ptds_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -5586,7 +5702,7 @@ void *cudastub_cuda_bind_cuGLRegisterBufferObject(void)
 {
 	void *fn = (void *)cuGLRegisterBufferObject_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGLRegisterBufferObject, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGLRegisterBufferObject, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGLRegisterBufferObject, cudastub_cuda_slot_cuGLRegisterBufferObject, cudastub_cuda_resolve_cuGLRegisterBufferObject, cudastub_cuda_bind_cuGLRegisterBufferObject);
@@ -5601,7 +5717,8 @@ static CUresult cuGLRegisterBufferObject_resolve(GLuint a0)
 {
 	cuGLRegisterBufferObject_fn fn = cuGLRegisterBufferObject_choose();
 
-	atomic_store_explicit(&cuGLRegisterBufferObject_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGLRegisterBufferObject_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -5629,7 +5746,7 @@ void *cudastub_cuda_bind_cuGLSetBufferObjectMapFlags(void)
 {
 	void *fn = (void *)cuGLSetBufferObjectMapFlags_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGLSetBufferObjectMapFlags, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGLSetBufferObjectMapFlags, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGLSetBufferObjectMapFlags, cudastub_cuda_slot_cuGLSetBufferObjectMapFlags, cudastub_cuda_resolve_cuGLSetBufferObjectMapFlags, cudastub_cuda_bind_cuGLSetBufferObjectMapFlags);
@@ -5644,7 +5761,8 @@ static CUresult cuGLSetBufferObjectMapFlags_resolve(GLuint a0, unsigned int a1)
 {
 	cuGLSetBufferObjectMapFlags_fn fn = cuGLSetBufferObjectMapFlags_choose();
 
-	atomic_store_explicit(&cuGLSetBufferObjectMapFlags_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGLSetBufferObjectMapFlags_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -5671,7 +5789,7 @@ void *cudastub_cuda_bind_cuGLUnmapBufferObject(void)
 {
 	void *fn = (void *)cuGLUnmapBufferObject_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGLUnmapBufferObject, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGLUnmapBufferObject, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGLUnmapBufferObject, cudastub_cuda_slot_cuGLUnmapBufferObject, cudastub_cuda_resolve_cuGLUnmapBufferObject, cudastub_cuda_bind_cuGLUnmapBufferObject);
@@ -5686,7 +5804,8 @@ static CUresult cuGLUnmapBufferObject_resolve(GLuint a0)
 {
 	cuGLUnmapBufferObject_fn fn = cuGLUnmapBufferObject_choose();
 
-	atomic_store_explicit(&cuGLUnmapBufferObject_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGLUnmapBufferObject_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -5714,7 +5833,7 @@ void *cudastub_cuda_bind_cuGLUnmapBufferObjectAsync(void)
 {
 	void *fn = (void *)cuGLUnmapBufferObjectAsync_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGLUnmapBufferObjectAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGLUnmapBufferObjectAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGLUnmapBufferObjectAsync, cudastub_cuda_slot_cuGLUnmapBufferObjectAsync, cudastub_cuda_resolve_cuGLUnmapBufferObjectAsync, cudastub_cuda_bind_cuGLUnmapBufferObjectAsync);
@@ -5729,7 +5848,8 @@ static CUresult cuGLUnmapBufferObjectAsync_resolve(GLuint a0, CUstream a1)
 {
 	cuGLUnmapBufferObjectAsync_fn fn = cuGLUnmapBufferObjectAsync_choose();
 
-	atomic_store_explicit(&cuGLUnmapBufferObjectAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGLUnmapBufferObjectAsync_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -5756,7 +5876,7 @@ void *cudastub_cuda_bind_cuGLUnregisterBufferObject(void)
 {
 	void *fn = (void *)cuGLUnregisterBufferObject_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGLUnregisterBufferObject, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGLUnregisterBufferObject, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGLUnregisterBufferObject, cudastub_cuda_slot_cuGLUnregisterBufferObject, cudastub_cuda_resolve_cuGLUnregisterBufferObject, cudastub_cuda_bind_cuGLUnregisterBufferObject);
@@ -5771,7 +5891,8 @@ static CUresult cuGLUnregisterBufferObject_resolve(GLuint a0)
 {
 	cuGLUnregisterBufferObject_fn fn = cuGLUnregisterBufferObject_choose();
 
-	atomic_store_explicit(&cuGLUnregisterBufferObject_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGLUnregisterBufferObject_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -5792,7 +5913,7 @@ void *cudastub_cuda_bind_cuGetErrorName(void)
 {
 	void *fn = (void *)cuGetErrorName_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGetErrorName, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGetErrorName, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGetErrorName, cudastub_cuda_slot_cuGetErrorName, cudastub_cuda_resolve_cuGetErrorName, cudastub_cuda_bind_cuGetErrorName);
@@ -5807,7 +5928,8 @@ static CUresult cuGetErrorName_resolve(CUresult a0, const char **a1)
 {
 	cuGetErrorName_fn fn = cuGetErrorName_choose();
 
-	atomic_store_explicit(&cuGetErrorName_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGetErrorName_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -5828,7 +5950,7 @@ void *cudastub_cuda_bind_cuGetErrorString(void)
 {
 	void *fn = (void *)cuGetErrorString_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGetErrorString, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGetErrorString, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGetErrorString, cudastub_cuda_slot_cuGetErrorString, cudastub_cuda_resolve_cuGetErrorString, cudastub_cuda_bind_cuGetErrorString);
@@ -5843,7 +5965,8 @@ static CUresult cuGetErrorString_resolve(CUresult a0, const char **a1)
 {
 	cuGetErrorString_fn fn = cuGetErrorString_choose();
 
-	atomic_store_explicit(&cuGetErrorString_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGetErrorString_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -5871,7 +5994,7 @@ void *cudastub_cuda_bind_cuGetExportTable(void)
 {
 	void *fn = (void *)cuGetExportTable_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGetExportTable, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGetExportTable, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGetExportTable, cudastub_cuda_slot_cuGetExportTable, cudastub_cuda_resolve_cuGetExportTable, cudastub_cuda_bind_cuGetExportTable);
@@ -5886,7 +6009,8 @@ static CUresult cuGetExportTable_resolve(const void **a0, const CUuuid *a1)
 {
 	cuGetExportTable_fn fn = cuGetExportTable_choose();
 
-	atomic_store_explicit(&cuGetExportTable_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGetExportTable_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -5916,7 +6040,7 @@ void *cudastub_cuda_bind_cuGetProcAddress(void)
 {
 	void *fn = (void *)cuGetProcAddress_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGetProcAddress, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGetProcAddress, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGetProcAddress, cudastub_cuda_slot_cuGetProcAddress, cudastub_cuda_resolve_cuGetProcAddress, cudastub_cuda_bind_cuGetProcAddress);
@@ -5931,7 +6055,8 @@ static CUresult cuGetProcAddress_resolve(const char *a0, void **a1, int a2, cuui
 {
 	cuGetProcAddress_fn fn = cuGetProcAddress_choose();
 
-	atomic_store_explicit(&cuGetProcAddress_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGetProcAddress_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -5961,7 +6086,7 @@ void *cudastub_cuda_bind_cuGetProcAddress_ptsz(void)
 {
 	void *fn = (void *)cuGetProcAddress_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGetProcAddress_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGetProcAddress_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGetProcAddress_ptsz, cudastub_cuda_slot_cuGetProcAddress_ptsz, cudastub_cuda_resolve_cuGetProcAddress_ptsz, cudastub_cuda_bind_cuGetProcAddress_ptsz);
@@ -5976,7 +6101,8 @@ static CUresult cuGetProcAddress_ptsz_resolve(const char *a0, void **a1, int a2,
 {
 	cuGetProcAddress_ptsz_fn fn = cuGetProcAddress_ptsz_choose();
 
-	atomic_store_explicit(&cuGetProcAddress_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGetProcAddress_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -6007,7 +6133,7 @@ void *cudastub_cuda_bind_cuGraphAddBatchMemOpNode(void)
 {
 	void *fn = (void *)cuGraphAddBatchMemOpNode_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphAddBatchMemOpNode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphAddBatchMemOpNode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphAddBatchMemOpNode, cudastub_cuda_slot_cuGraphAddBatchMemOpNode, cudastub_cuda_resolve_cuGraphAddBatchMemOpNode, cudastub_cuda_bind_cuGraphAddBatchMemOpNode);
@@ -6022,7 +6148,8 @@ static CUresult cuGraphAddBatchMemOpNode_resolve(CUgraphNode *a0, CUgraph a1, co
 {
 	cuGraphAddBatchMemOpNode_fn fn = cuGraphAddBatchMemOpNode_choose();
 
-	atomic_store_explicit(&cuGraphAddBatchMemOpNode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphAddBatchMemOpNode_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -6053,7 +6180,7 @@ void *cudastub_cuda_bind_cuGraphAddChildGraphNode(void)
 {
 	void *fn = (void *)cuGraphAddChildGraphNode_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphAddChildGraphNode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphAddChildGraphNode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphAddChildGraphNode, cudastub_cuda_slot_cuGraphAddChildGraphNode, cudastub_cuda_resolve_cuGraphAddChildGraphNode, cudastub_cuda_bind_cuGraphAddChildGraphNode);
@@ -6068,7 +6195,8 @@ static CUresult cuGraphAddChildGraphNode_resolve(CUgraphNode *a0, CUgraph a1, co
 {
 	cuGraphAddChildGraphNode_fn fn = cuGraphAddChildGraphNode_choose();
 
-	atomic_store_explicit(&cuGraphAddChildGraphNode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphAddChildGraphNode_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -6098,7 +6226,7 @@ void *cudastub_cuda_bind_cuGraphAddDependencies(void)
 {
 	void *fn = (void *)cuGraphAddDependencies_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphAddDependencies, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphAddDependencies, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphAddDependencies, cudastub_cuda_slot_cuGraphAddDependencies, cudastub_cuda_resolve_cuGraphAddDependencies, cudastub_cuda_bind_cuGraphAddDependencies);
@@ -6113,7 +6241,8 @@ static CUresult cuGraphAddDependencies_resolve(CUgraph a0, const CUgraphNode *a1
 {
 	cuGraphAddDependencies_fn fn = cuGraphAddDependencies_choose();
 
-	atomic_store_explicit(&cuGraphAddDependencies_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphAddDependencies_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -6143,7 +6272,7 @@ void *cudastub_cuda_bind_cuGraphAddEmptyNode(void)
 {
 	void *fn = (void *)cuGraphAddEmptyNode_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphAddEmptyNode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphAddEmptyNode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphAddEmptyNode, cudastub_cuda_slot_cuGraphAddEmptyNode, cudastub_cuda_resolve_cuGraphAddEmptyNode, cudastub_cuda_bind_cuGraphAddEmptyNode);
@@ -6158,7 +6287,8 @@ static CUresult cuGraphAddEmptyNode_resolve(CUgraphNode *a0, CUgraph a1, const C
 {
 	cuGraphAddEmptyNode_fn fn = cuGraphAddEmptyNode_choose();
 
-	atomic_store_explicit(&cuGraphAddEmptyNode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphAddEmptyNode_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -6189,7 +6319,7 @@ void *cudastub_cuda_bind_cuGraphAddEventRecordNode(void)
 {
 	void *fn = (void *)cuGraphAddEventRecordNode_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphAddEventRecordNode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphAddEventRecordNode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphAddEventRecordNode, cudastub_cuda_slot_cuGraphAddEventRecordNode, cudastub_cuda_resolve_cuGraphAddEventRecordNode, cudastub_cuda_bind_cuGraphAddEventRecordNode);
@@ -6204,7 +6334,8 @@ static CUresult cuGraphAddEventRecordNode_resolve(CUgraphNode *a0, CUgraph a1, c
 {
 	cuGraphAddEventRecordNode_fn fn = cuGraphAddEventRecordNode_choose();
 
-	atomic_store_explicit(&cuGraphAddEventRecordNode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphAddEventRecordNode_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -6235,7 +6366,7 @@ void *cudastub_cuda_bind_cuGraphAddEventWaitNode(void)
 {
 	void *fn = (void *)cuGraphAddEventWaitNode_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphAddEventWaitNode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphAddEventWaitNode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphAddEventWaitNode, cudastub_cuda_slot_cuGraphAddEventWaitNode, cudastub_cuda_resolve_cuGraphAddEventWaitNode, cudastub_cuda_bind_cuGraphAddEventWaitNode);
@@ -6250,7 +6381,8 @@ static CUresult cuGraphAddEventWaitNode_resolve(CUgraphNode *a0, CUgraph a1, con
 {
 	cuGraphAddEventWaitNode_fn fn = cuGraphAddEventWaitNode_choose();
 
-	atomic_store_explicit(&cuGraphAddEventWaitNode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphAddEventWaitNode_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -6281,7 +6413,7 @@ void *cudastub_cuda_bind_cuGraphAddExternalSemaphoresSignalNode(void)
 {
 	void *fn = (void *)cuGraphAddExternalSemaphoresSignalNode_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphAddExternalSemaphoresSignalNode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphAddExternalSemaphoresSignalNode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphAddExternalSemaphoresSignalNode, cudastub_cuda_slot_cuGraphAddExternalSemaphoresSignalNode, cudastub_cuda_resolve_cuGraphAddExternalSemaphoresSignalNode, cudastub_cuda_bind_cuGraphAddExternalSemaphoresSignalNode);
@@ -6296,7 +6428,8 @@ static CUresult cuGraphAddExternalSemaphoresSignalNode_resolve(CUgraphNode *a0, 
 {
 	cuGraphAddExternalSemaphoresSignalNode_fn fn = cuGraphAddExternalSemaphoresSignalNode_choose();
 
-	atomic_store_explicit(&cuGraphAddExternalSemaphoresSignalNode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphAddExternalSemaphoresSignalNode_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -6327,7 +6460,7 @@ void *cudastub_cuda_bind_cuGraphAddExternalSemaphoresWaitNode(void)
 {
 	void *fn = (void *)cuGraphAddExternalSemaphoresWaitNode_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphAddExternalSemaphoresWaitNode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphAddExternalSemaphoresWaitNode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphAddExternalSemaphoresWaitNode, cudastub_cuda_slot_cuGraphAddExternalSemaphoresWaitNode, cudastub_cuda_resolve_cuGraphAddExternalSemaphoresWaitNode, cudastub_cuda_bind_cuGraphAddExternalSemaphoresWaitNode);
@@ -6342,7 +6475,8 @@ static CUresult cuGraphAddExternalSemaphoresWaitNode_resolve(CUgraphNode *a0, CU
 {
 	cuGraphAddExternalSemaphoresWaitNode_fn fn = cuGraphAddExternalSemaphoresWaitNode_choose();
 
-	atomic_store_explicit(&cuGraphAddExternalSemaphoresWaitNode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphAddExternalSemaphoresWaitNode_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -6373,7 +6507,7 @@ void *cudastub_cuda_bind_cuGraphAddHostNode(void)
 {
 	void *fn = (void *)cuGraphAddHostNode_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphAddHostNode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphAddHostNode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphAddHostNode, cudastub_cuda_slot_cuGraphAddHostNode, cudastub_cuda_resolve_cuGraphAddHostNode, cudastub_cuda_bind_cuGraphAddHostNode);
@@ -6388,7 +6522,8 @@ static CUresult cuGraphAddHostNode_resolve(CUgraphNode *a0, CUgraph a1, const CU
 {
 	cuGraphAddHostNode_fn fn = cuGraphAddHostNode_choose();
 
-	atomic_store_explicit(&cuGraphAddHostNode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphAddHostNode_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -6419,7 +6554,7 @@ void *cudastub_cuda_bind_cuGraphAddKernelNode(void)
 {
 	void *fn = (void *)cuGraphAddKernelNode_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphAddKernelNode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphAddKernelNode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphAddKernelNode, cudastub_cuda_slot_cuGraphAddKernelNode, cudastub_cuda_resolve_cuGraphAddKernelNode, cudastub_cuda_bind_cuGraphAddKernelNode);
@@ -6434,7 +6569,8 @@ static CUresult cuGraphAddKernelNode_resolve(CUgraphNode *a0, CUgraph a1, const 
 {
 	cuGraphAddKernelNode_fn fn = cuGraphAddKernelNode_choose();
 
-	atomic_store_explicit(&cuGraphAddKernelNode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphAddKernelNode_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -6465,7 +6601,7 @@ void *cudastub_cuda_bind_cuGraphAddMemAllocNode(void)
 {
 	void *fn = (void *)cuGraphAddMemAllocNode_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphAddMemAllocNode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphAddMemAllocNode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphAddMemAllocNode, cudastub_cuda_slot_cuGraphAddMemAllocNode, cudastub_cuda_resolve_cuGraphAddMemAllocNode, cudastub_cuda_bind_cuGraphAddMemAllocNode);
@@ -6480,7 +6616,8 @@ static CUresult cuGraphAddMemAllocNode_resolve(CUgraphNode *a0, CUgraph a1, cons
 {
 	cuGraphAddMemAllocNode_fn fn = cuGraphAddMemAllocNode_choose();
 
-	atomic_store_explicit(&cuGraphAddMemAllocNode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphAddMemAllocNode_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -6511,7 +6648,7 @@ void *cudastub_cuda_bind_cuGraphAddMemFreeNode(void)
 {
 	void *fn = (void *)cuGraphAddMemFreeNode_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphAddMemFreeNode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphAddMemFreeNode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphAddMemFreeNode, cudastub_cuda_slot_cuGraphAddMemFreeNode, cudastub_cuda_resolve_cuGraphAddMemFreeNode, cudastub_cuda_bind_cuGraphAddMemFreeNode);
@@ -6526,7 +6663,8 @@ static CUresult cuGraphAddMemFreeNode_resolve(CUgraphNode *a0, CUgraph a1, const
 {
 	cuGraphAddMemFreeNode_fn fn = cuGraphAddMemFreeNode_choose();
 
-	atomic_store_explicit(&cuGraphAddMemFreeNode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphAddMemFreeNode_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -6558,7 +6696,7 @@ void *cudastub_cuda_bind_cuGraphAddMemcpyNode(void)
 {
 	void *fn = (void *)cuGraphAddMemcpyNode_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphAddMemcpyNode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphAddMemcpyNode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphAddMemcpyNode, cudastub_cuda_slot_cuGraphAddMemcpyNode, cudastub_cuda_resolve_cuGraphAddMemcpyNode, cudastub_cuda_bind_cuGraphAddMemcpyNode);
@@ -6573,7 +6711,8 @@ static CUresult cuGraphAddMemcpyNode_resolve(CUgraphNode *a0, CUgraph a1, const 
 {
 	cuGraphAddMemcpyNode_fn fn = cuGraphAddMemcpyNode_choose();
 
-	atomic_store_explicit(&cuGraphAddMemcpyNode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphAddMemcpyNode_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -6605,7 +6744,7 @@ void *cudastub_cuda_bind_cuGraphAddMemsetNode(void)
 {
 	void *fn = (void *)cuGraphAddMemsetNode_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphAddMemsetNode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphAddMemsetNode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphAddMemsetNode, cudastub_cuda_slot_cuGraphAddMemsetNode, cudastub_cuda_resolve_cuGraphAddMemsetNode, cudastub_cuda_bind_cuGraphAddMemsetNode);
@@ -6620,7 +6759,8 @@ static CUresult cuGraphAddMemsetNode_resolve(CUgraphNode *a0, CUgraph a1, const 
 {
 	cuGraphAddMemsetNode_fn fn = cuGraphAddMemsetNode_choose();
 
-	atomic_store_explicit(&cuGraphAddMemsetNode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphAddMemsetNode_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -6648,7 +6788,7 @@ void *cudastub_cuda_bind_cuGraphBatchMemOpNodeGetParams(void)
 {
 	void *fn = (void *)cuGraphBatchMemOpNodeGetParams_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphBatchMemOpNodeGetParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphBatchMemOpNodeGetParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphBatchMemOpNodeGetParams, cudastub_cuda_slot_cuGraphBatchMemOpNodeGetParams, cudastub_cuda_resolve_cuGraphBatchMemOpNodeGetParams, cudastub_cuda_bind_cuGraphBatchMemOpNodeGetParams);
@@ -6663,7 +6803,8 @@ static CUresult cuGraphBatchMemOpNodeGetParams_resolve(CUgraphNode a0, CUDA_BATC
 {
 	cuGraphBatchMemOpNodeGetParams_fn fn = cuGraphBatchMemOpNodeGetParams_choose();
 
-	atomic_store_explicit(&cuGraphBatchMemOpNodeGetParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphBatchMemOpNodeGetParams_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -6691,7 +6832,7 @@ void *cudastub_cuda_bind_cuGraphBatchMemOpNodeSetParams(void)
 {
 	void *fn = (void *)cuGraphBatchMemOpNodeSetParams_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphBatchMemOpNodeSetParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphBatchMemOpNodeSetParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphBatchMemOpNodeSetParams, cudastub_cuda_slot_cuGraphBatchMemOpNodeSetParams, cudastub_cuda_resolve_cuGraphBatchMemOpNodeSetParams, cudastub_cuda_bind_cuGraphBatchMemOpNodeSetParams);
@@ -6706,7 +6847,8 @@ static CUresult cuGraphBatchMemOpNodeSetParams_resolve(CUgraphNode a0, const CUD
 {
 	cuGraphBatchMemOpNodeSetParams_fn fn = cuGraphBatchMemOpNodeSetParams_choose();
 
-	atomic_store_explicit(&cuGraphBatchMemOpNodeSetParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphBatchMemOpNodeSetParams_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -6734,7 +6876,7 @@ void *cudastub_cuda_bind_cuGraphChildGraphNodeGetGraph(void)
 {
 	void *fn = (void *)cuGraphChildGraphNodeGetGraph_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphChildGraphNodeGetGraph, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphChildGraphNodeGetGraph, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphChildGraphNodeGetGraph, cudastub_cuda_slot_cuGraphChildGraphNodeGetGraph, cudastub_cuda_resolve_cuGraphChildGraphNodeGetGraph, cudastub_cuda_bind_cuGraphChildGraphNodeGetGraph);
@@ -6749,7 +6891,8 @@ static CUresult cuGraphChildGraphNodeGetGraph_resolve(CUgraphNode a0, CUgraph *a
 {
 	cuGraphChildGraphNodeGetGraph_fn fn = cuGraphChildGraphNodeGetGraph_choose();
 
-	atomic_store_explicit(&cuGraphChildGraphNodeGetGraph_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphChildGraphNodeGetGraph_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -6777,7 +6920,7 @@ void *cudastub_cuda_bind_cuGraphClone(void)
 {
 	void *fn = (void *)cuGraphClone_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphClone, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphClone, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphClone, cudastub_cuda_slot_cuGraphClone, cudastub_cuda_resolve_cuGraphClone, cudastub_cuda_bind_cuGraphClone);
@@ -6792,7 +6935,8 @@ static CUresult cuGraphClone_resolve(CUgraph *a0, CUgraph a1)
 {
 	cuGraphClone_fn fn = cuGraphClone_choose();
 
-	atomic_store_explicit(&cuGraphClone_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphClone_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -6820,7 +6964,7 @@ void *cudastub_cuda_bind_cuGraphCreate(void)
 {
 	void *fn = (void *)cuGraphCreate_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphCreate, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphCreate, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphCreate, cudastub_cuda_slot_cuGraphCreate, cudastub_cuda_resolve_cuGraphCreate, cudastub_cuda_bind_cuGraphCreate);
@@ -6835,7 +6979,8 @@ static CUresult cuGraphCreate_resolve(CUgraph *a0, unsigned int a1)
 {
 	cuGraphCreate_fn fn = cuGraphCreate_choose();
 
-	atomic_store_explicit(&cuGraphCreate_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphCreate_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -6864,7 +7009,7 @@ void *cudastub_cuda_bind_cuGraphDebugDotPrint(void)
 {
 	void *fn = (void *)cuGraphDebugDotPrint_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphDebugDotPrint, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphDebugDotPrint, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphDebugDotPrint, cudastub_cuda_slot_cuGraphDebugDotPrint, cudastub_cuda_resolve_cuGraphDebugDotPrint, cudastub_cuda_bind_cuGraphDebugDotPrint);
@@ -6879,7 +7024,8 @@ static CUresult cuGraphDebugDotPrint_resolve(CUgraph a0, const char *a1, unsigne
 {
 	cuGraphDebugDotPrint_fn fn = cuGraphDebugDotPrint_choose();
 
-	atomic_store_explicit(&cuGraphDebugDotPrint_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphDebugDotPrint_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -6906,7 +7052,7 @@ void *cudastub_cuda_bind_cuGraphDestroy(void)
 {
 	void *fn = (void *)cuGraphDestroy_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphDestroy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphDestroy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphDestroy, cudastub_cuda_slot_cuGraphDestroy, cudastub_cuda_resolve_cuGraphDestroy, cudastub_cuda_bind_cuGraphDestroy);
@@ -6921,7 +7067,8 @@ static CUresult cuGraphDestroy_resolve(CUgraph a0)
 {
 	cuGraphDestroy_fn fn = cuGraphDestroy_choose();
 
-	atomic_store_explicit(&cuGraphDestroy_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphDestroy_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -6948,7 +7095,7 @@ void *cudastub_cuda_bind_cuGraphDestroyNode(void)
 {
 	void *fn = (void *)cuGraphDestroyNode_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphDestroyNode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphDestroyNode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphDestroyNode, cudastub_cuda_slot_cuGraphDestroyNode, cudastub_cuda_resolve_cuGraphDestroyNode, cudastub_cuda_bind_cuGraphDestroyNode);
@@ -6963,7 +7110,8 @@ static CUresult cuGraphDestroyNode_resolve(CUgraphNode a0)
 {
 	cuGraphDestroyNode_fn fn = cuGraphDestroyNode_choose();
 
-	atomic_store_explicit(&cuGraphDestroyNode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphDestroyNode_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -6991,7 +7139,7 @@ void *cudastub_cuda_bind_cuGraphEventRecordNodeGetEvent(void)
 {
 	void *fn = (void *)cuGraphEventRecordNodeGetEvent_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphEventRecordNodeGetEvent, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphEventRecordNodeGetEvent, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphEventRecordNodeGetEvent, cudastub_cuda_slot_cuGraphEventRecordNodeGetEvent, cudastub_cuda_resolve_cuGraphEventRecordNodeGetEvent, cudastub_cuda_bind_cuGraphEventRecordNodeGetEvent);
@@ -7006,7 +7154,8 @@ static CUresult cuGraphEventRecordNodeGetEvent_resolve(CUgraphNode a0, CUevent *
 {
 	cuGraphEventRecordNodeGetEvent_fn fn = cuGraphEventRecordNodeGetEvent_choose();
 
-	atomic_store_explicit(&cuGraphEventRecordNodeGetEvent_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphEventRecordNodeGetEvent_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -7034,7 +7183,7 @@ void *cudastub_cuda_bind_cuGraphEventRecordNodeSetEvent(void)
 {
 	void *fn = (void *)cuGraphEventRecordNodeSetEvent_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphEventRecordNodeSetEvent, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphEventRecordNodeSetEvent, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphEventRecordNodeSetEvent, cudastub_cuda_slot_cuGraphEventRecordNodeSetEvent, cudastub_cuda_resolve_cuGraphEventRecordNodeSetEvent, cudastub_cuda_bind_cuGraphEventRecordNodeSetEvent);
@@ -7049,7 +7198,8 @@ static CUresult cuGraphEventRecordNodeSetEvent_resolve(CUgraphNode a0, CUevent a
 {
 	cuGraphEventRecordNodeSetEvent_fn fn = cuGraphEventRecordNodeSetEvent_choose();
 
-	atomic_store_explicit(&cuGraphEventRecordNodeSetEvent_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphEventRecordNodeSetEvent_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -7077,7 +7227,7 @@ void *cudastub_cuda_bind_cuGraphEventWaitNodeGetEvent(void)
 {
 	void *fn = (void *)cuGraphEventWaitNodeGetEvent_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphEventWaitNodeGetEvent, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphEventWaitNodeGetEvent, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphEventWaitNodeGetEvent, cudastub_cuda_slot_cuGraphEventWaitNodeGetEvent, cudastub_cuda_resolve_cuGraphEventWaitNodeGetEvent, cudastub_cuda_bind_cuGraphEventWaitNodeGetEvent);
@@ -7092,7 +7242,8 @@ static CUresult cuGraphEventWaitNodeGetEvent_resolve(CUgraphNode a0, CUevent *a1
 {
 	cuGraphEventWaitNodeGetEvent_fn fn = cuGraphEventWaitNodeGetEvent_choose();
 
-	atomic_store_explicit(&cuGraphEventWaitNodeGetEvent_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphEventWaitNodeGetEvent_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -7120,7 +7271,7 @@ void *cudastub_cuda_bind_cuGraphEventWaitNodeSetEvent(void)
 {
 	void *fn = (void *)cuGraphEventWaitNodeSetEvent_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphEventWaitNodeSetEvent, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphEventWaitNodeSetEvent, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphEventWaitNodeSetEvent, cudastub_cuda_slot_cuGraphEventWaitNodeSetEvent, cudastub_cuda_resolve_cuGraphEventWaitNodeSetEvent, cudastub_cuda_bind_cuGraphEventWaitNodeSetEvent);
@@ -7135,7 +7286,8 @@ static CUresult cuGraphEventWaitNodeSetEvent_resolve(CUgraphNode a0, CUevent a1)
 {
 	cuGraphEventWaitNodeSetEvent_fn fn = cuGraphEventWaitNodeSetEvent_choose();
 
-	atomic_store_explicit(&cuGraphEventWaitNodeSetEvent_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphEventWaitNodeSetEvent_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -7164,7 +7316,7 @@ void *cudastub_cuda_bind_cuGraphExecBatchMemOpNodeSetParams(void)
 {
 	void *fn = (void *)cuGraphExecBatchMemOpNodeSetParams_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphExecBatchMemOpNodeSetParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphExecBatchMemOpNodeSetParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphExecBatchMemOpNodeSetParams, cudastub_cuda_slot_cuGraphExecBatchMemOpNodeSetParams, cudastub_cuda_resolve_cuGraphExecBatchMemOpNodeSetParams, cudastub_cuda_bind_cuGraphExecBatchMemOpNodeSetParams);
@@ -7179,7 +7331,8 @@ static CUresult cuGraphExecBatchMemOpNodeSetParams_resolve(CUgraphExec a0, CUgra
 {
 	cuGraphExecBatchMemOpNodeSetParams_fn fn = cuGraphExecBatchMemOpNodeSetParams_choose();
 
-	atomic_store_explicit(&cuGraphExecBatchMemOpNodeSetParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphExecBatchMemOpNodeSetParams_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -7208,7 +7361,7 @@ void *cudastub_cuda_bind_cuGraphExecChildGraphNodeSetParams(void)
 {
 	void *fn = (void *)cuGraphExecChildGraphNodeSetParams_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphExecChildGraphNodeSetParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphExecChildGraphNodeSetParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphExecChildGraphNodeSetParams, cudastub_cuda_slot_cuGraphExecChildGraphNodeSetParams, cudastub_cuda_resolve_cuGraphExecChildGraphNodeSetParams, cudastub_cuda_bind_cuGraphExecChildGraphNodeSetParams);
@@ -7223,7 +7376,8 @@ static CUresult cuGraphExecChildGraphNodeSetParams_resolve(CUgraphExec a0, CUgra
 {
 	cuGraphExecChildGraphNodeSetParams_fn fn = cuGraphExecChildGraphNodeSetParams_choose();
 
-	atomic_store_explicit(&cuGraphExecChildGraphNodeSetParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphExecChildGraphNodeSetParams_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -7250,7 +7404,7 @@ void *cudastub_cuda_bind_cuGraphExecDestroy(void)
 {
 	void *fn = (void *)cuGraphExecDestroy_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphExecDestroy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphExecDestroy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphExecDestroy, cudastub_cuda_slot_cuGraphExecDestroy, cudastub_cuda_resolve_cuGraphExecDestroy, cudastub_cuda_bind_cuGraphExecDestroy);
@@ -7265,7 +7419,8 @@ static CUresult cuGraphExecDestroy_resolve(CUgraphExec a0)
 {
 	cuGraphExecDestroy_fn fn = cuGraphExecDestroy_choose();
 
-	atomic_store_explicit(&cuGraphExecDestroy_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphExecDestroy_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -7294,7 +7449,7 @@ void *cudastub_cuda_bind_cuGraphExecEventRecordNodeSetEvent(void)
 {
 	void *fn = (void *)cuGraphExecEventRecordNodeSetEvent_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphExecEventRecordNodeSetEvent, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphExecEventRecordNodeSetEvent, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphExecEventRecordNodeSetEvent, cudastub_cuda_slot_cuGraphExecEventRecordNodeSetEvent, cudastub_cuda_resolve_cuGraphExecEventRecordNodeSetEvent, cudastub_cuda_bind_cuGraphExecEventRecordNodeSetEvent);
@@ -7309,7 +7464,8 @@ static CUresult cuGraphExecEventRecordNodeSetEvent_resolve(CUgraphExec a0, CUgra
 {
 	cuGraphExecEventRecordNodeSetEvent_fn fn = cuGraphExecEventRecordNodeSetEvent_choose();
 
-	atomic_store_explicit(&cuGraphExecEventRecordNodeSetEvent_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphExecEventRecordNodeSetEvent_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -7338,7 +7494,7 @@ void *cudastub_cuda_bind_cuGraphExecEventWaitNodeSetEvent(void)
 {
 	void *fn = (void *)cuGraphExecEventWaitNodeSetEvent_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphExecEventWaitNodeSetEvent, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphExecEventWaitNodeSetEvent, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphExecEventWaitNodeSetEvent, cudastub_cuda_slot_cuGraphExecEventWaitNodeSetEvent, cudastub_cuda_resolve_cuGraphExecEventWaitNodeSetEvent, cudastub_cuda_bind_cuGraphExecEventWaitNodeSetEvent);
@@ -7353,7 +7509,8 @@ static CUresult cuGraphExecEventWaitNodeSetEvent_resolve(CUgraphExec a0, CUgraph
 {
 	cuGraphExecEventWaitNodeSetEvent_fn fn = cuGraphExecEventWaitNodeSetEvent_choose();
 
-	atomic_store_explicit(&cuGraphExecEventWaitNodeSetEvent_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphExecEventWaitNodeSetEvent_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -7382,7 +7539,7 @@ void *cudastub_cuda_bind_cuGraphExecExternalSemaphoresSignalNodeSetParams(void)
 {
 	void *fn = (void *)cuGraphExecExternalSemaphoresSignalNodeSetParams_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphExecExternalSemaphoresSignalNodeSetParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphExecExternalSemaphoresSignalNodeSetParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphExecExternalSemaphoresSignalNodeSetParams, cudastub_cuda_slot_cuGraphExecExternalSemaphoresSignalNodeSetParams, cudastub_cuda_resolve_cuGraphExecExternalSemaphoresSignalNodeSetParams, cudastub_cuda_bind_cuGraphExecExternalSemaphoresSignalNodeSetParams);
@@ -7397,7 +7554,8 @@ static CUresult cuGraphExecExternalSemaphoresSignalNodeSetParams_resolve(CUgraph
 {
 	cuGraphExecExternalSemaphoresSignalNodeSetParams_fn fn = cuGraphExecExternalSemaphoresSignalNodeSetParams_choose();
 
-	atomic_store_explicit(&cuGraphExecExternalSemaphoresSignalNodeSetParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphExecExternalSemaphoresSignalNodeSetParams_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -7426,7 +7584,7 @@ void *cudastub_cuda_bind_cuGraphExecExternalSemaphoresWaitNodeSetParams(void)
 {
 	void *fn = (void *)cuGraphExecExternalSemaphoresWaitNodeSetParams_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphExecExternalSemaphoresWaitNodeSetParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphExecExternalSemaphoresWaitNodeSetParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphExecExternalSemaphoresWaitNodeSetParams, cudastub_cuda_slot_cuGraphExecExternalSemaphoresWaitNodeSetParams, cudastub_cuda_resolve_cuGraphExecExternalSemaphoresWaitNodeSetParams, cudastub_cuda_bind_cuGraphExecExternalSemaphoresWaitNodeSetParams);
@@ -7441,7 +7599,8 @@ static CUresult cuGraphExecExternalSemaphoresWaitNodeSetParams_resolve(CUgraphEx
 {
 	cuGraphExecExternalSemaphoresWaitNodeSetParams_fn fn = cuGraphExecExternalSemaphoresWaitNodeSetParams_choose();
 
-	atomic_store_explicit(&cuGraphExecExternalSemaphoresWaitNodeSetParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphExecExternalSemaphoresWaitNodeSetParams_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -7470,7 +7629,7 @@ void *cudastub_cuda_bind_cuGraphExecHostNodeSetParams(void)
 {
 	void *fn = (void *)cuGraphExecHostNodeSetParams_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphExecHostNodeSetParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphExecHostNodeSetParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphExecHostNodeSetParams, cudastub_cuda_slot_cuGraphExecHostNodeSetParams, cudastub_cuda_resolve_cuGraphExecHostNodeSetParams, cudastub_cuda_bind_cuGraphExecHostNodeSetParams);
@@ -7485,7 +7644,8 @@ static CUresult cuGraphExecHostNodeSetParams_resolve(CUgraphExec a0, CUgraphNode
 {
 	cuGraphExecHostNodeSetParams_fn fn = cuGraphExecHostNodeSetParams_choose();
 
-	atomic_store_explicit(&cuGraphExecHostNodeSetParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphExecHostNodeSetParams_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -7514,7 +7674,7 @@ void *cudastub_cuda_bind_cuGraphExecKernelNodeSetParams(void)
 {
 	void *fn = (void *)cuGraphExecKernelNodeSetParams_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphExecKernelNodeSetParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphExecKernelNodeSetParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphExecKernelNodeSetParams, cudastub_cuda_slot_cuGraphExecKernelNodeSetParams, cudastub_cuda_resolve_cuGraphExecKernelNodeSetParams, cudastub_cuda_bind_cuGraphExecKernelNodeSetParams);
@@ -7529,7 +7689,8 @@ static CUresult cuGraphExecKernelNodeSetParams_resolve(CUgraphExec a0, CUgraphNo
 {
 	cuGraphExecKernelNodeSetParams_fn fn = cuGraphExecKernelNodeSetParams_choose();
 
-	atomic_store_explicit(&cuGraphExecKernelNodeSetParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphExecKernelNodeSetParams_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -7559,7 +7720,7 @@ void *cudastub_cuda_bind_cuGraphExecMemcpyNodeSetParams(void)
 {
 	void *fn = (void *)cuGraphExecMemcpyNodeSetParams_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphExecMemcpyNodeSetParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphExecMemcpyNodeSetParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphExecMemcpyNodeSetParams, cudastub_cuda_slot_cuGraphExecMemcpyNodeSetParams, cudastub_cuda_resolve_cuGraphExecMemcpyNodeSetParams, cudastub_cuda_bind_cuGraphExecMemcpyNodeSetParams);
@@ -7574,7 +7735,8 @@ static CUresult cuGraphExecMemcpyNodeSetParams_resolve(CUgraphExec a0, CUgraphNo
 {
 	cuGraphExecMemcpyNodeSetParams_fn fn = cuGraphExecMemcpyNodeSetParams_choose();
 
-	atomic_store_explicit(&cuGraphExecMemcpyNodeSetParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphExecMemcpyNodeSetParams_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -7604,7 +7766,7 @@ void *cudastub_cuda_bind_cuGraphExecMemsetNodeSetParams(void)
 {
 	void *fn = (void *)cuGraphExecMemsetNodeSetParams_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphExecMemsetNodeSetParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphExecMemsetNodeSetParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphExecMemsetNodeSetParams, cudastub_cuda_slot_cuGraphExecMemsetNodeSetParams, cudastub_cuda_resolve_cuGraphExecMemsetNodeSetParams, cudastub_cuda_bind_cuGraphExecMemsetNodeSetParams);
@@ -7619,7 +7781,8 @@ static CUresult cuGraphExecMemsetNodeSetParams_resolve(CUgraphExec a0, CUgraphNo
 {
 	cuGraphExecMemsetNodeSetParams_fn fn = cuGraphExecMemsetNodeSetParams_choose();
 
-	atomic_store_explicit(&cuGraphExecMemsetNodeSetParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphExecMemsetNodeSetParams_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -7649,7 +7812,7 @@ void *cudastub_cuda_bind_cuGraphExecUpdate(void)
 {
 	void *fn = (void *)cuGraphExecUpdate_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphExecUpdate, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphExecUpdate, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphExecUpdate, cudastub_cuda_slot_cuGraphExecUpdate, cudastub_cuda_resolve_cuGraphExecUpdate, cudastub_cuda_bind_cuGraphExecUpdate);
@@ -7664,7 +7827,8 @@ static CUresult cuGraphExecUpdate_resolve(CUgraphExec a0, CUgraph a1, CUgraphNod
 {
 	cuGraphExecUpdate_fn fn = cuGraphExecUpdate_choose();
 
-	atomic_store_explicit(&cuGraphExecUpdate_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphExecUpdate_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -7692,7 +7856,7 @@ void *cudastub_cuda_bind_cuGraphExternalSemaphoresSignalNodeGetParams(void)
 {
 	void *fn = (void *)cuGraphExternalSemaphoresSignalNodeGetParams_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphExternalSemaphoresSignalNodeGetParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphExternalSemaphoresSignalNodeGetParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphExternalSemaphoresSignalNodeGetParams, cudastub_cuda_slot_cuGraphExternalSemaphoresSignalNodeGetParams, cudastub_cuda_resolve_cuGraphExternalSemaphoresSignalNodeGetParams, cudastub_cuda_bind_cuGraphExternalSemaphoresSignalNodeGetParams);
@@ -7707,7 +7871,8 @@ static CUresult cuGraphExternalSemaphoresSignalNodeGetParams_resolve(CUgraphNode
 {
 	cuGraphExternalSemaphoresSignalNodeGetParams_fn fn = cuGraphExternalSemaphoresSignalNodeGetParams_choose();
 
-	atomic_store_explicit(&cuGraphExternalSemaphoresSignalNodeGetParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphExternalSemaphoresSignalNodeGetParams_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -7735,7 +7900,7 @@ void *cudastub_cuda_bind_cuGraphExternalSemaphoresSignalNodeSetParams(void)
 {
 	void *fn = (void *)cuGraphExternalSemaphoresSignalNodeSetParams_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphExternalSemaphoresSignalNodeSetParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphExternalSemaphoresSignalNodeSetParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphExternalSemaphoresSignalNodeSetParams, cudastub_cuda_slot_cuGraphExternalSemaphoresSignalNodeSetParams, cudastub_cuda_resolve_cuGraphExternalSemaphoresSignalNodeSetParams, cudastub_cuda_bind_cuGraphExternalSemaphoresSignalNodeSetParams);
@@ -7750,7 +7915,8 @@ static CUresult cuGraphExternalSemaphoresSignalNodeSetParams_resolve(CUgraphNode
 {
 	cuGraphExternalSemaphoresSignalNodeSetParams_fn fn = cuGraphExternalSemaphoresSignalNodeSetParams_choose();
 
-	atomic_store_explicit(&cuGraphExternalSemaphoresSignalNodeSetParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphExternalSemaphoresSignalNodeSetParams_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -7778,7 +7944,7 @@ void *cudastub_cuda_bind_cuGraphExternalSemaphoresWaitNodeGetParams(void)
 {
 	void *fn = (void *)cuGraphExternalSemaphoresWaitNodeGetParams_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphExternalSemaphoresWaitNodeGetParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphExternalSemaphoresWaitNodeGetParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphExternalSemaphoresWaitNodeGetParams, cudastub_cuda_slot_cuGraphExternalSemaphoresWaitNodeGetParams, cudastub_cuda_resolve_cuGraphExternalSemaphoresWaitNodeGetParams, cudastub_cuda_bind_cuGraphExternalSemaphoresWaitNodeGetParams);
@@ -7793,7 +7959,8 @@ static CUresult cuGraphExternalSemaphoresWaitNodeGetParams_resolve(CUgraphNode a
 {
 	cuGraphExternalSemaphoresWaitNodeGetParams_fn fn = cuGraphExternalSemaphoresWaitNodeGetParams_choose();
 
-	atomic_store_explicit(&cuGraphExternalSemaphoresWaitNodeGetParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphExternalSemaphoresWaitNodeGetParams_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -7821,7 +7988,7 @@ void *cudastub_cuda_bind_cuGraphExternalSemaphoresWaitNodeSetParams(void)
 {
 	void *fn = (void *)cuGraphExternalSemaphoresWaitNodeSetParams_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphExternalSemaphoresWaitNodeSetParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphExternalSemaphoresWaitNodeSetParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphExternalSemaphoresWaitNodeSetParams, cudastub_cuda_slot_cuGraphExternalSemaphoresWaitNodeSetParams, cudastub_cuda_resolve_cuGraphExternalSemaphoresWaitNodeSetParams, cudastub_cuda_bind_cuGraphExternalSemaphoresWaitNodeSetParams);
@@ -7836,7 +8003,8 @@ static CUresult cuGraphExternalSemaphoresWaitNodeSetParams_resolve(CUgraphNode a
 {
 	cuGraphExternalSemaphoresWaitNodeSetParams_fn fn = cuGraphExternalSemaphoresWaitNodeSetParams_choose();
 
-	atomic_store_explicit(&cuGraphExternalSemaphoresWaitNodeSetParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphExternalSemaphoresWaitNodeSetParams_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -7866,7 +8034,7 @@ void *cudastub_cuda_bind_cuGraphGetEdges(void)
 {
 	void *fn = (void *)cuGraphGetEdges_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphGetEdges, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphGetEdges, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphGetEdges, cudastub_cuda_slot_cuGraphGetEdges, cudastub_cuda_resolve_cuGraphGetEdges, cudastub_cuda_bind_cuGraphGetEdges);
@@ -7881,7 +8049,8 @@ static CUresult cuGraphGetEdges_resolve(CUgraph a0, CUgraphNode *a1, CUgraphNode
 {
 	cuGraphGetEdges_fn fn = cuGraphGetEdges_choose();
 
-	atomic_store_explicit(&cuGraphGetEdges_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphGetEdges_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -7910,7 +8079,7 @@ void *cudastub_cuda_bind_cuGraphGetNodes(void)
 {
 	void *fn = (void *)cuGraphGetNodes_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphGetNodes, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphGetNodes, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphGetNodes, cudastub_cuda_slot_cuGraphGetNodes, cudastub_cuda_resolve_cuGraphGetNodes, cudastub_cuda_bind_cuGraphGetNodes);
@@ -7925,7 +8094,8 @@ static CUresult cuGraphGetNodes_resolve(CUgraph a0, CUgraphNode *a1, size_t *a2)
 {
 	cuGraphGetNodes_fn fn = cuGraphGetNodes_choose();
 
-	atomic_store_explicit(&cuGraphGetNodes_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphGetNodes_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -7954,7 +8124,7 @@ void *cudastub_cuda_bind_cuGraphGetRootNodes(void)
 {
 	void *fn = (void *)cuGraphGetRootNodes_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphGetRootNodes, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphGetRootNodes, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphGetRootNodes, cudastub_cuda_slot_cuGraphGetRootNodes, cudastub_cuda_resolve_cuGraphGetRootNodes, cudastub_cuda_bind_cuGraphGetRootNodes);
@@ -7969,7 +8139,8 @@ static CUresult cuGraphGetRootNodes_resolve(CUgraph a0, CUgraphNode *a1, size_t 
 {
 	cuGraphGetRootNodes_fn fn = cuGraphGetRootNodes_choose();
 
-	atomic_store_explicit(&cuGraphGetRootNodes_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphGetRootNodes_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -7997,7 +8168,7 @@ void *cudastub_cuda_bind_cuGraphHostNodeGetParams(void)
 {
 	void *fn = (void *)cuGraphHostNodeGetParams_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphHostNodeGetParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphHostNodeGetParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphHostNodeGetParams, cudastub_cuda_slot_cuGraphHostNodeGetParams, cudastub_cuda_resolve_cuGraphHostNodeGetParams, cudastub_cuda_bind_cuGraphHostNodeGetParams);
@@ -8012,7 +8183,8 @@ static CUresult cuGraphHostNodeGetParams_resolve(CUgraphNode a0, CUDA_HOST_NODE_
 {
 	cuGraphHostNodeGetParams_fn fn = cuGraphHostNodeGetParams_choose();
 
-	atomic_store_explicit(&cuGraphHostNodeGetParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphHostNodeGetParams_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -8040,7 +8212,7 @@ void *cudastub_cuda_bind_cuGraphHostNodeSetParams(void)
 {
 	void *fn = (void *)cuGraphHostNodeSetParams_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphHostNodeSetParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphHostNodeSetParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphHostNodeSetParams, cudastub_cuda_slot_cuGraphHostNodeSetParams, cudastub_cuda_resolve_cuGraphHostNodeSetParams, cudastub_cuda_bind_cuGraphHostNodeSetParams);
@@ -8055,7 +8227,8 @@ static CUresult cuGraphHostNodeSetParams_resolve(CUgraphNode a0, const CUDA_HOST
 {
 	cuGraphHostNodeSetParams_fn fn = cuGraphHostNodeSetParams_choose();
 
-	atomic_store_explicit(&cuGraphHostNodeSetParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphHostNodeSetParams_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -8086,7 +8259,7 @@ void *cudastub_cuda_bind_cuGraphInstantiate(void)
 {
 	void *fn = (void *)cuGraphInstantiate_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphInstantiate, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphInstantiate, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphInstantiate, cudastub_cuda_slot_cuGraphInstantiate, cudastub_cuda_resolve_cuGraphInstantiate, cudastub_cuda_bind_cuGraphInstantiate);
@@ -8101,7 +8274,8 @@ static CUresult cuGraphInstantiate_resolve(CUgraphExec *a0, CUgraph a1, CUgraphN
 {
 	cuGraphInstantiate_fn fn = cuGraphInstantiate_choose();
 
-	atomic_store_explicit(&cuGraphInstantiate_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphInstantiate_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -8130,7 +8304,7 @@ void *cudastub_cuda_bind_cuGraphInstantiateWithFlags(void)
 {
 	void *fn = (void *)cuGraphInstantiateWithFlags_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphInstantiateWithFlags, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphInstantiateWithFlags, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphInstantiateWithFlags, cudastub_cuda_slot_cuGraphInstantiateWithFlags, cudastub_cuda_resolve_cuGraphInstantiateWithFlags, cudastub_cuda_bind_cuGraphInstantiateWithFlags);
@@ -8145,7 +8319,8 @@ static CUresult cuGraphInstantiateWithFlags_resolve(CUgraphExec *a0, CUgraph a1,
 {
 	cuGraphInstantiateWithFlags_fn fn = cuGraphInstantiateWithFlags_choose();
 
-	atomic_store_explicit(&cuGraphInstantiateWithFlags_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphInstantiateWithFlags_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -8176,7 +8351,7 @@ void *cudastub_cuda_bind_cuGraphInstantiate_v2(void)
 {
 	void *fn = (void *)cuGraphInstantiate_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphInstantiate_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphInstantiate_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphInstantiate_v2, cudastub_cuda_slot_cuGraphInstantiate_v2, cudastub_cuda_resolve_cuGraphInstantiate_v2, cudastub_cuda_bind_cuGraphInstantiate_v2);
@@ -8191,7 +8366,8 @@ static CUresult cuGraphInstantiate_v2_resolve(CUgraphExec *a0, CUgraph a1, CUgra
 {
 	cuGraphInstantiate_v2_fn fn = cuGraphInstantiate_v2_choose();
 
-	atomic_store_explicit(&cuGraphInstantiate_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphInstantiate_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -8219,7 +8395,7 @@ void *cudastub_cuda_bind_cuGraphKernelNodeCopyAttributes(void)
 {
 	void *fn = (void *)cuGraphKernelNodeCopyAttributes_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphKernelNodeCopyAttributes, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphKernelNodeCopyAttributes, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphKernelNodeCopyAttributes, cudastub_cuda_slot_cuGraphKernelNodeCopyAttributes, cudastub_cuda_resolve_cuGraphKernelNodeCopyAttributes, cudastub_cuda_bind_cuGraphKernelNodeCopyAttributes);
@@ -8234,7 +8410,8 @@ static CUresult cuGraphKernelNodeCopyAttributes_resolve(CUgraphNode a0, CUgraphN
 {
 	cuGraphKernelNodeCopyAttributes_fn fn = cuGraphKernelNodeCopyAttributes_choose();
 
-	atomic_store_explicit(&cuGraphKernelNodeCopyAttributes_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphKernelNodeCopyAttributes_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -8263,7 +8440,7 @@ void *cudastub_cuda_bind_cuGraphKernelNodeGetAttribute(void)
 {
 	void *fn = (void *)cuGraphKernelNodeGetAttribute_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphKernelNodeGetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphKernelNodeGetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphKernelNodeGetAttribute, cudastub_cuda_slot_cuGraphKernelNodeGetAttribute, cudastub_cuda_resolve_cuGraphKernelNodeGetAttribute, cudastub_cuda_bind_cuGraphKernelNodeGetAttribute);
@@ -8278,7 +8455,8 @@ static CUresult cuGraphKernelNodeGetAttribute_resolve(CUgraphNode a0, CUkernelNo
 {
 	cuGraphKernelNodeGetAttribute_fn fn = cuGraphKernelNodeGetAttribute_choose();
 
-	atomic_store_explicit(&cuGraphKernelNodeGetAttribute_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphKernelNodeGetAttribute_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -8306,7 +8484,7 @@ void *cudastub_cuda_bind_cuGraphKernelNodeGetParams(void)
 {
 	void *fn = (void *)cuGraphKernelNodeGetParams_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphKernelNodeGetParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphKernelNodeGetParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphKernelNodeGetParams, cudastub_cuda_slot_cuGraphKernelNodeGetParams, cudastub_cuda_resolve_cuGraphKernelNodeGetParams, cudastub_cuda_bind_cuGraphKernelNodeGetParams);
@@ -8321,7 +8499,8 @@ static CUresult cuGraphKernelNodeGetParams_resolve(CUgraphNode a0, CUDA_KERNEL_N
 {
 	cuGraphKernelNodeGetParams_fn fn = cuGraphKernelNodeGetParams_choose();
 
-	atomic_store_explicit(&cuGraphKernelNodeGetParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphKernelNodeGetParams_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -8350,7 +8529,7 @@ void *cudastub_cuda_bind_cuGraphKernelNodeSetAttribute(void)
 {
 	void *fn = (void *)cuGraphKernelNodeSetAttribute_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphKernelNodeSetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphKernelNodeSetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphKernelNodeSetAttribute, cudastub_cuda_slot_cuGraphKernelNodeSetAttribute, cudastub_cuda_resolve_cuGraphKernelNodeSetAttribute, cudastub_cuda_bind_cuGraphKernelNodeSetAttribute);
@@ -8365,7 +8544,8 @@ static CUresult cuGraphKernelNodeSetAttribute_resolve(CUgraphNode a0, CUkernelNo
 {
 	cuGraphKernelNodeSetAttribute_fn fn = cuGraphKernelNodeSetAttribute_choose();
 
-	atomic_store_explicit(&cuGraphKernelNodeSetAttribute_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphKernelNodeSetAttribute_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -8393,7 +8573,7 @@ void *cudastub_cuda_bind_cuGraphKernelNodeSetParams(void)
 {
 	void *fn = (void *)cuGraphKernelNodeSetParams_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphKernelNodeSetParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphKernelNodeSetParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphKernelNodeSetParams, cudastub_cuda_slot_cuGraphKernelNodeSetParams, cudastub_cuda_resolve_cuGraphKernelNodeSetParams, cudastub_cuda_bind_cuGraphKernelNodeSetParams);
@@ -8408,7 +8588,8 @@ static CUresult cuGraphKernelNodeSetParams_resolve(CUgraphNode a0, const CUDA_KE
 {
 	cuGraphKernelNodeSetParams_fn fn = cuGraphKernelNodeSetParams_choose();
 
-	atomic_store_explicit(&cuGraphKernelNodeSetParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphKernelNodeSetParams_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -8436,7 +8617,7 @@ void *cudastub_cuda_bind_cuGraphLaunch(void)
 {
 	void *fn = (void *)cuGraphLaunch_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphLaunch, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphLaunch, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphLaunch, cudastub_cuda_slot_cuGraphLaunch, cudastub_cuda_resolve_cuGraphLaunch, cudastub_cuda_bind_cuGraphLaunch);
@@ -8451,7 +8632,8 @@ static CUresult cuGraphLaunch_resolve(CUgraphExec a0, CUstream a1)
 {
 	cuGraphLaunch_fn fn = cuGraphLaunch_choose();
 
-	atomic_store_explicit(&cuGraphLaunch_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphLaunch_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -8479,7 +8661,7 @@ void *cudastub_cuda_bind_cuGraphLaunch_ptsz(void)
 {
 	void *fn = (void *)cuGraphLaunch_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphLaunch_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphLaunch_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphLaunch_ptsz, cudastub_cuda_slot_cuGraphLaunch_ptsz, cudastub_cuda_resolve_cuGraphLaunch_ptsz, cudastub_cuda_bind_cuGraphLaunch_ptsz);
@@ -8494,7 +8676,8 @@ static CUresult cuGraphLaunch_ptsz_resolve(CUgraphExec a0, CUstream a1)
 {
 	cuGraphLaunch_ptsz_fn fn = cuGraphLaunch_ptsz_choose();
 
-	atomic_store_explicit(&cuGraphLaunch_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphLaunch_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -8522,7 +8705,7 @@ void *cudastub_cuda_bind_cuGraphMemAllocNodeGetParams(void)
 {
 	void *fn = (void *)cuGraphMemAllocNodeGetParams_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphMemAllocNodeGetParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphMemAllocNodeGetParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphMemAllocNodeGetParams, cudastub_cuda_slot_cuGraphMemAllocNodeGetParams, cudastub_cuda_resolve_cuGraphMemAllocNodeGetParams, cudastub_cuda_bind_cuGraphMemAllocNodeGetParams);
@@ -8537,7 +8720,8 @@ static CUresult cuGraphMemAllocNodeGetParams_resolve(CUgraphNode a0, CUDA_MEM_AL
 {
 	cuGraphMemAllocNodeGetParams_fn fn = cuGraphMemAllocNodeGetParams_choose();
 
-	atomic_store_explicit(&cuGraphMemAllocNodeGetParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphMemAllocNodeGetParams_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -8565,7 +8749,7 @@ void *cudastub_cuda_bind_cuGraphMemFreeNodeGetParams(void)
 {
 	void *fn = (void *)cuGraphMemFreeNodeGetParams_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphMemFreeNodeGetParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphMemFreeNodeGetParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphMemFreeNodeGetParams, cudastub_cuda_slot_cuGraphMemFreeNodeGetParams, cudastub_cuda_resolve_cuGraphMemFreeNodeGetParams, cudastub_cuda_bind_cuGraphMemFreeNodeGetParams);
@@ -8580,7 +8764,8 @@ static CUresult cuGraphMemFreeNodeGetParams_resolve(CUgraphNode a0, CUdeviceptr 
 {
 	cuGraphMemFreeNodeGetParams_fn fn = cuGraphMemFreeNodeGetParams_choose();
 
-	atomic_store_explicit(&cuGraphMemFreeNodeGetParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphMemFreeNodeGetParams_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -8608,7 +8793,7 @@ void *cudastub_cuda_bind_cuGraphMemcpyNodeGetParams(void)
 {
 	void *fn = (void *)cuGraphMemcpyNodeGetParams_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphMemcpyNodeGetParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphMemcpyNodeGetParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphMemcpyNodeGetParams, cudastub_cuda_slot_cuGraphMemcpyNodeGetParams, cudastub_cuda_resolve_cuGraphMemcpyNodeGetParams, cudastub_cuda_bind_cuGraphMemcpyNodeGetParams);
@@ -8623,7 +8808,8 @@ static CUresult cuGraphMemcpyNodeGetParams_resolve(CUgraphNode a0, CUDA_MEMCPY3D
 {
 	cuGraphMemcpyNodeGetParams_fn fn = cuGraphMemcpyNodeGetParams_choose();
 
-	atomic_store_explicit(&cuGraphMemcpyNodeGetParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphMemcpyNodeGetParams_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -8651,7 +8837,7 @@ void *cudastub_cuda_bind_cuGraphMemcpyNodeSetParams(void)
 {
 	void *fn = (void *)cuGraphMemcpyNodeSetParams_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphMemcpyNodeSetParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphMemcpyNodeSetParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphMemcpyNodeSetParams, cudastub_cuda_slot_cuGraphMemcpyNodeSetParams, cudastub_cuda_resolve_cuGraphMemcpyNodeSetParams, cudastub_cuda_bind_cuGraphMemcpyNodeSetParams);
@@ -8666,7 +8852,8 @@ static CUresult cuGraphMemcpyNodeSetParams_resolve(CUgraphNode a0, const CUDA_ME
 {
 	cuGraphMemcpyNodeSetParams_fn fn = cuGraphMemcpyNodeSetParams_choose();
 
-	atomic_store_explicit(&cuGraphMemcpyNodeSetParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphMemcpyNodeSetParams_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -8694,7 +8881,7 @@ void *cudastub_cuda_bind_cuGraphMemsetNodeGetParams(void)
 {
 	void *fn = (void *)cuGraphMemsetNodeGetParams_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphMemsetNodeGetParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphMemsetNodeGetParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphMemsetNodeGetParams, cudastub_cuda_slot_cuGraphMemsetNodeGetParams, cudastub_cuda_resolve_cuGraphMemsetNodeGetParams, cudastub_cuda_bind_cuGraphMemsetNodeGetParams);
@@ -8709,7 +8896,8 @@ static CUresult cuGraphMemsetNodeGetParams_resolve(CUgraphNode a0, CUDA_MEMSET_N
 {
 	cuGraphMemsetNodeGetParams_fn fn = cuGraphMemsetNodeGetParams_choose();
 
-	atomic_store_explicit(&cuGraphMemsetNodeGetParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphMemsetNodeGetParams_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -8737,7 +8925,7 @@ void *cudastub_cuda_bind_cuGraphMemsetNodeSetParams(void)
 {
 	void *fn = (void *)cuGraphMemsetNodeSetParams_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphMemsetNodeSetParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphMemsetNodeSetParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphMemsetNodeSetParams, cudastub_cuda_slot_cuGraphMemsetNodeSetParams, cudastub_cuda_resolve_cuGraphMemsetNodeSetParams, cudastub_cuda_bind_cuGraphMemsetNodeSetParams);
@@ -8752,7 +8940,8 @@ static CUresult cuGraphMemsetNodeSetParams_resolve(CUgraphNode a0, const CUDA_ME
 {
 	cuGraphMemsetNodeSetParams_fn fn = cuGraphMemsetNodeSetParams_choose();
 
-	atomic_store_explicit(&cuGraphMemsetNodeSetParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphMemsetNodeSetParams_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -8781,7 +8970,7 @@ void *cudastub_cuda_bind_cuGraphNodeFindInClone(void)
 {
 	void *fn = (void *)cuGraphNodeFindInClone_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphNodeFindInClone, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphNodeFindInClone, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphNodeFindInClone, cudastub_cuda_slot_cuGraphNodeFindInClone, cudastub_cuda_resolve_cuGraphNodeFindInClone, cudastub_cuda_bind_cuGraphNodeFindInClone);
@@ -8796,7 +8985,8 @@ static CUresult cuGraphNodeFindInClone_resolve(CUgraphNode *a0, CUgraphNode a1, 
 {
 	cuGraphNodeFindInClone_fn fn = cuGraphNodeFindInClone_choose();
 
-	atomic_store_explicit(&cuGraphNodeFindInClone_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphNodeFindInClone_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -8825,7 +9015,7 @@ void *cudastub_cuda_bind_cuGraphNodeGetDependencies(void)
 {
 	void *fn = (void *)cuGraphNodeGetDependencies_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphNodeGetDependencies, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphNodeGetDependencies, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphNodeGetDependencies, cudastub_cuda_slot_cuGraphNodeGetDependencies, cudastub_cuda_resolve_cuGraphNodeGetDependencies, cudastub_cuda_bind_cuGraphNodeGetDependencies);
@@ -8840,7 +9030,8 @@ static CUresult cuGraphNodeGetDependencies_resolve(CUgraphNode a0, CUgraphNode *
 {
 	cuGraphNodeGetDependencies_fn fn = cuGraphNodeGetDependencies_choose();
 
-	atomic_store_explicit(&cuGraphNodeGetDependencies_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphNodeGetDependencies_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -8869,7 +9060,7 @@ void *cudastub_cuda_bind_cuGraphNodeGetDependentNodes(void)
 {
 	void *fn = (void *)cuGraphNodeGetDependentNodes_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphNodeGetDependentNodes, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphNodeGetDependentNodes, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphNodeGetDependentNodes, cudastub_cuda_slot_cuGraphNodeGetDependentNodes, cudastub_cuda_resolve_cuGraphNodeGetDependentNodes, cudastub_cuda_bind_cuGraphNodeGetDependentNodes);
@@ -8884,7 +9075,8 @@ static CUresult cuGraphNodeGetDependentNodes_resolve(CUgraphNode a0, CUgraphNode
 {
 	cuGraphNodeGetDependentNodes_fn fn = cuGraphNodeGetDependentNodes_choose();
 
-	atomic_store_explicit(&cuGraphNodeGetDependentNodes_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphNodeGetDependentNodes_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -8913,7 +9105,7 @@ void *cudastub_cuda_bind_cuGraphNodeGetEnabled(void)
 {
 	void *fn = (void *)cuGraphNodeGetEnabled_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphNodeGetEnabled, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphNodeGetEnabled, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphNodeGetEnabled, cudastub_cuda_slot_cuGraphNodeGetEnabled, cudastub_cuda_resolve_cuGraphNodeGetEnabled, cudastub_cuda_bind_cuGraphNodeGetEnabled);
@@ -8928,7 +9120,8 @@ static CUresult cuGraphNodeGetEnabled_resolve(CUgraphExec a0, CUgraphNode a1, un
 {
 	cuGraphNodeGetEnabled_fn fn = cuGraphNodeGetEnabled_choose();
 
-	atomic_store_explicit(&cuGraphNodeGetEnabled_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphNodeGetEnabled_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -8956,7 +9149,7 @@ void *cudastub_cuda_bind_cuGraphNodeGetType(void)
 {
 	void *fn = (void *)cuGraphNodeGetType_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphNodeGetType, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphNodeGetType, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphNodeGetType, cudastub_cuda_slot_cuGraphNodeGetType, cudastub_cuda_resolve_cuGraphNodeGetType, cudastub_cuda_bind_cuGraphNodeGetType);
@@ -8971,7 +9164,8 @@ static CUresult cuGraphNodeGetType_resolve(CUgraphNode a0, CUgraphNodeType *a1)
 {
 	cuGraphNodeGetType_fn fn = cuGraphNodeGetType_choose();
 
-	atomic_store_explicit(&cuGraphNodeGetType_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphNodeGetType_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -9000,7 +9194,7 @@ void *cudastub_cuda_bind_cuGraphNodeSetEnabled(void)
 {
 	void *fn = (void *)cuGraphNodeSetEnabled_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphNodeSetEnabled, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphNodeSetEnabled, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphNodeSetEnabled, cudastub_cuda_slot_cuGraphNodeSetEnabled, cudastub_cuda_resolve_cuGraphNodeSetEnabled, cudastub_cuda_bind_cuGraphNodeSetEnabled);
@@ -9015,7 +9209,8 @@ static CUresult cuGraphNodeSetEnabled_resolve(CUgraphExec a0, CUgraphNode a1, un
 {
 	cuGraphNodeSetEnabled_fn fn = cuGraphNodeSetEnabled_choose();
 
-	atomic_store_explicit(&cuGraphNodeSetEnabled_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphNodeSetEnabled_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -9044,7 +9239,7 @@ void *cudastub_cuda_bind_cuGraphReleaseUserObject(void)
 {
 	void *fn = (void *)cuGraphReleaseUserObject_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphReleaseUserObject, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphReleaseUserObject, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphReleaseUserObject, cudastub_cuda_slot_cuGraphReleaseUserObject, cudastub_cuda_resolve_cuGraphReleaseUserObject, cudastub_cuda_bind_cuGraphReleaseUserObject);
@@ -9059,7 +9254,8 @@ static CUresult cuGraphReleaseUserObject_resolve(CUgraph a0, CUuserObject a1, un
 {
 	cuGraphReleaseUserObject_fn fn = cuGraphReleaseUserObject_choose();
 
-	atomic_store_explicit(&cuGraphReleaseUserObject_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphReleaseUserObject_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -9089,7 +9285,7 @@ void *cudastub_cuda_bind_cuGraphRemoveDependencies(void)
 {
 	void *fn = (void *)cuGraphRemoveDependencies_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphRemoveDependencies, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphRemoveDependencies, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphRemoveDependencies, cudastub_cuda_slot_cuGraphRemoveDependencies, cudastub_cuda_resolve_cuGraphRemoveDependencies, cudastub_cuda_bind_cuGraphRemoveDependencies);
@@ -9104,7 +9300,8 @@ static CUresult cuGraphRemoveDependencies_resolve(CUgraph a0, const CUgraphNode 
 {
 	cuGraphRemoveDependencies_fn fn = cuGraphRemoveDependencies_choose();
 
-	atomic_store_explicit(&cuGraphRemoveDependencies_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphRemoveDependencies_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -9134,7 +9331,7 @@ void *cudastub_cuda_bind_cuGraphRetainUserObject(void)
 {
 	void *fn = (void *)cuGraphRetainUserObject_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphRetainUserObject, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphRetainUserObject, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphRetainUserObject, cudastub_cuda_slot_cuGraphRetainUserObject, cudastub_cuda_resolve_cuGraphRetainUserObject, cudastub_cuda_bind_cuGraphRetainUserObject);
@@ -9149,7 +9346,8 @@ static CUresult cuGraphRetainUserObject_resolve(CUgraph a0, CUuserObject a1, uns
 {
 	cuGraphRetainUserObject_fn fn = cuGraphRetainUserObject_choose();
 
-	atomic_store_explicit(&cuGraphRetainUserObject_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphRetainUserObject_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -9177,7 +9375,7 @@ void *cudastub_cuda_bind_cuGraphUpload(void)
 {
 	void *fn = (void *)cuGraphUpload_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphUpload, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphUpload, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphUpload, cudastub_cuda_slot_cuGraphUpload, cudastub_cuda_resolve_cuGraphUpload, cudastub_cuda_bind_cuGraphUpload);
@@ -9192,7 +9390,8 @@ static CUresult cuGraphUpload_resolve(CUgraphExec a0, CUstream a1)
 {
 	cuGraphUpload_fn fn = cuGraphUpload_choose();
 
-	atomic_store_explicit(&cuGraphUpload_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphUpload_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -9220,7 +9419,7 @@ void *cudastub_cuda_bind_cuGraphUpload_ptsz(void)
 {
 	void *fn = (void *)cuGraphUpload_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphUpload_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphUpload_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphUpload_ptsz, cudastub_cuda_slot_cuGraphUpload_ptsz, cudastub_cuda_resolve_cuGraphUpload_ptsz, cudastub_cuda_bind_cuGraphUpload_ptsz);
@@ -9235,7 +9434,8 @@ static CUresult cuGraphUpload_ptsz_resolve(CUgraphExec a0, CUstream a1)
 {
 	cuGraphUpload_ptsz_fn fn = cuGraphUpload_ptsz_choose();
 
-	atomic_store_explicit(&cuGraphUpload_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphUpload_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -9264,7 +9464,7 @@ void *cudastub_cuda_bind_cuGraphicsEGLRegisterImage(void)
 {
 	void *fn = (void *)cuGraphicsEGLRegisterImage_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphicsEGLRegisterImage, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphicsEGLRegisterImage, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphicsEGLRegisterImage, cudastub_cuda_slot_cuGraphicsEGLRegisterImage, cudastub_cuda_resolve_cuGraphicsEGLRegisterImage, cudastub_cuda_bind_cuGraphicsEGLRegisterImage);
@@ -9279,7 +9479,8 @@ static CUresult cuGraphicsEGLRegisterImage_resolve(CUgraphicsResource *a0, EGLIm
 {
 	cuGraphicsEGLRegisterImage_fn fn = cuGraphicsEGLRegisterImage_choose();
 
-	atomic_store_explicit(&cuGraphicsEGLRegisterImage_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphicsEGLRegisterImage_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -9308,7 +9509,7 @@ void *cudastub_cuda_bind_cuGraphicsGLRegisterBuffer(void)
 {
 	void *fn = (void *)cuGraphicsGLRegisterBuffer_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphicsGLRegisterBuffer, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphicsGLRegisterBuffer, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphicsGLRegisterBuffer, cudastub_cuda_slot_cuGraphicsGLRegisterBuffer, cudastub_cuda_resolve_cuGraphicsGLRegisterBuffer, cudastub_cuda_bind_cuGraphicsGLRegisterBuffer);
@@ -9323,7 +9524,8 @@ static CUresult cuGraphicsGLRegisterBuffer_resolve(CUgraphicsResource *a0, GLuin
 {
 	cuGraphicsGLRegisterBuffer_fn fn = cuGraphicsGLRegisterBuffer_choose();
 
-	atomic_store_explicit(&cuGraphicsGLRegisterBuffer_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphicsGLRegisterBuffer_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -9353,7 +9555,7 @@ void *cudastub_cuda_bind_cuGraphicsGLRegisterImage(void)
 {
 	void *fn = (void *)cuGraphicsGLRegisterImage_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphicsGLRegisterImage, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphicsGLRegisterImage, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphicsGLRegisterImage, cudastub_cuda_slot_cuGraphicsGLRegisterImage, cudastub_cuda_resolve_cuGraphicsGLRegisterImage, cudastub_cuda_bind_cuGraphicsGLRegisterImage);
@@ -9368,7 +9570,8 @@ static CUresult cuGraphicsGLRegisterImage_resolve(CUgraphicsResource *a0, GLuint
 {
 	cuGraphicsGLRegisterImage_fn fn = cuGraphicsGLRegisterImage_choose();
 
-	atomic_store_explicit(&cuGraphicsGLRegisterImage_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphicsGLRegisterImage_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -9397,7 +9600,7 @@ void *cudastub_cuda_bind_cuGraphicsMapResources(void)
 {
 	void *fn = (void *)cuGraphicsMapResources_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphicsMapResources, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphicsMapResources, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphicsMapResources, cudastub_cuda_slot_cuGraphicsMapResources, cudastub_cuda_resolve_cuGraphicsMapResources, cudastub_cuda_bind_cuGraphicsMapResources);
@@ -9412,7 +9615,8 @@ static CUresult cuGraphicsMapResources_resolve(unsigned int a0, CUgraphicsResour
 {
 	cuGraphicsMapResources_fn fn = cuGraphicsMapResources_choose();
 
-	atomic_store_explicit(&cuGraphicsMapResources_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphicsMapResources_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -9441,7 +9645,7 @@ void *cudastub_cuda_bind_cuGraphicsMapResources_ptsz(void)
 {
 	void *fn = (void *)cuGraphicsMapResources_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphicsMapResources_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphicsMapResources_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphicsMapResources_ptsz, cudastub_cuda_slot_cuGraphicsMapResources_ptsz, cudastub_cuda_resolve_cuGraphicsMapResources_ptsz, cudastub_cuda_bind_cuGraphicsMapResources_ptsz);
@@ -9456,7 +9660,8 @@ static CUresult cuGraphicsMapResources_ptsz_resolve(unsigned int a0, CUgraphicsR
 {
 	cuGraphicsMapResources_ptsz_fn fn = cuGraphicsMapResources_ptsz_choose();
 
-	atomic_store_explicit(&cuGraphicsMapResources_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphicsMapResources_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -9486,7 +9691,7 @@ void *cudastub_cuda_bind_cuGraphicsResourceGetMappedEglFrame(void)
 {
 	void *fn = (void *)cuGraphicsResourceGetMappedEglFrame_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphicsResourceGetMappedEglFrame, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphicsResourceGetMappedEglFrame, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphicsResourceGetMappedEglFrame, cudastub_cuda_slot_cuGraphicsResourceGetMappedEglFrame, cudastub_cuda_resolve_cuGraphicsResourceGetMappedEglFrame, cudastub_cuda_bind_cuGraphicsResourceGetMappedEglFrame);
@@ -9501,7 +9706,8 @@ static CUresult cuGraphicsResourceGetMappedEglFrame_resolve(CUeglFrame *a0, CUgr
 {
 	cuGraphicsResourceGetMappedEglFrame_fn fn = cuGraphicsResourceGetMappedEglFrame_choose();
 
-	atomic_store_explicit(&cuGraphicsResourceGetMappedEglFrame_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphicsResourceGetMappedEglFrame_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -9529,7 +9735,7 @@ void *cudastub_cuda_bind_cuGraphicsResourceGetMappedMipmappedArray(void)
 {
 	void *fn = (void *)cuGraphicsResourceGetMappedMipmappedArray_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphicsResourceGetMappedMipmappedArray, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphicsResourceGetMappedMipmappedArray, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphicsResourceGetMappedMipmappedArray, cudastub_cuda_slot_cuGraphicsResourceGetMappedMipmappedArray, cudastub_cuda_resolve_cuGraphicsResourceGetMappedMipmappedArray, cudastub_cuda_bind_cuGraphicsResourceGetMappedMipmappedArray);
@@ -9544,7 +9750,8 @@ static CUresult cuGraphicsResourceGetMappedMipmappedArray_resolve(CUmipmappedArr
 {
 	cuGraphicsResourceGetMappedMipmappedArray_fn fn = cuGraphicsResourceGetMappedMipmappedArray_choose();
 
-	atomic_store_explicit(&cuGraphicsResourceGetMappedMipmappedArray_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphicsResourceGetMappedMipmappedArray_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -9573,7 +9780,7 @@ void *cudastub_cuda_bind_cuGraphicsResourceGetMappedPointer(void)
 {
 	void *fn = (void *)cuGraphicsResourceGetMappedPointer_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphicsResourceGetMappedPointer, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphicsResourceGetMappedPointer, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphicsResourceGetMappedPointer, cudastub_cuda_slot_cuGraphicsResourceGetMappedPointer, cudastub_cuda_resolve_cuGraphicsResourceGetMappedPointer, cudastub_cuda_bind_cuGraphicsResourceGetMappedPointer);
@@ -9588,7 +9795,8 @@ static CUresult cuGraphicsResourceGetMappedPointer_resolve(CUdeviceptr_v1 *a0, u
 {
 	cuGraphicsResourceGetMappedPointer_fn fn = cuGraphicsResourceGetMappedPointer_choose();
 
-	atomic_store_explicit(&cuGraphicsResourceGetMappedPointer_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphicsResourceGetMappedPointer_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -9617,7 +9825,7 @@ void *cudastub_cuda_bind_cuGraphicsResourceGetMappedPointer_v2(void)
 {
 	void *fn = (void *)cuGraphicsResourceGetMappedPointer_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphicsResourceGetMappedPointer_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphicsResourceGetMappedPointer_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphicsResourceGetMappedPointer_v2, cudastub_cuda_slot_cuGraphicsResourceGetMappedPointer_v2, cudastub_cuda_resolve_cuGraphicsResourceGetMappedPointer_v2, cudastub_cuda_bind_cuGraphicsResourceGetMappedPointer_v2);
@@ -9632,7 +9840,8 @@ static CUresult cuGraphicsResourceGetMappedPointer_v2_resolve(CUdeviceptr *a0, s
 {
 	cuGraphicsResourceGetMappedPointer_v2_fn fn = cuGraphicsResourceGetMappedPointer_v2_choose();
 
-	atomic_store_explicit(&cuGraphicsResourceGetMappedPointer_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphicsResourceGetMappedPointer_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -9660,7 +9869,7 @@ void *cudastub_cuda_bind_cuGraphicsResourceSetMapFlags(void)
 {
 	void *fn = (void *)cuGraphicsResourceSetMapFlags_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphicsResourceSetMapFlags, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphicsResourceSetMapFlags, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphicsResourceSetMapFlags, cudastub_cuda_slot_cuGraphicsResourceSetMapFlags, cudastub_cuda_resolve_cuGraphicsResourceSetMapFlags, cudastub_cuda_bind_cuGraphicsResourceSetMapFlags);
@@ -9675,7 +9884,8 @@ static CUresult cuGraphicsResourceSetMapFlags_resolve(CUgraphicsResource a0, uns
 {
 	cuGraphicsResourceSetMapFlags_fn fn = cuGraphicsResourceSetMapFlags_choose();
 
-	atomic_store_explicit(&cuGraphicsResourceSetMapFlags_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphicsResourceSetMapFlags_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -9703,7 +9913,7 @@ void *cudastub_cuda_bind_cuGraphicsResourceSetMapFlags_v2(void)
 {
 	void *fn = (void *)cuGraphicsResourceSetMapFlags_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphicsResourceSetMapFlags_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphicsResourceSetMapFlags_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphicsResourceSetMapFlags_v2, cudastub_cuda_slot_cuGraphicsResourceSetMapFlags_v2, cudastub_cuda_resolve_cuGraphicsResourceSetMapFlags_v2, cudastub_cuda_bind_cuGraphicsResourceSetMapFlags_v2);
@@ -9718,7 +9928,8 @@ static CUresult cuGraphicsResourceSetMapFlags_v2_resolve(CUgraphicsResource a0, 
 {
 	cuGraphicsResourceSetMapFlags_v2_fn fn = cuGraphicsResourceSetMapFlags_v2_choose();
 
-	atomic_store_explicit(&cuGraphicsResourceSetMapFlags_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphicsResourceSetMapFlags_v2_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -9748,7 +9959,7 @@ void *cudastub_cuda_bind_cuGraphicsSubResourceGetMappedArray(void)
 {
 	void *fn = (void *)cuGraphicsSubResourceGetMappedArray_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphicsSubResourceGetMappedArray, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphicsSubResourceGetMappedArray, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphicsSubResourceGetMappedArray, cudastub_cuda_slot_cuGraphicsSubResourceGetMappedArray, cudastub_cuda_resolve_cuGraphicsSubResourceGetMappedArray, cudastub_cuda_bind_cuGraphicsSubResourceGetMappedArray);
@@ -9763,7 +9974,8 @@ static CUresult cuGraphicsSubResourceGetMappedArray_resolve(CUarray *a0, CUgraph
 {
 	cuGraphicsSubResourceGetMappedArray_fn fn = cuGraphicsSubResourceGetMappedArray_choose();
 
-	atomic_store_explicit(&cuGraphicsSubResourceGetMappedArray_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphicsSubResourceGetMappedArray_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -9792,7 +10004,7 @@ void *cudastub_cuda_bind_cuGraphicsUnmapResources(void)
 {
 	void *fn = (void *)cuGraphicsUnmapResources_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphicsUnmapResources, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphicsUnmapResources, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphicsUnmapResources, cudastub_cuda_slot_cuGraphicsUnmapResources, cudastub_cuda_resolve_cuGraphicsUnmapResources, cudastub_cuda_bind_cuGraphicsUnmapResources);
@@ -9807,7 +10019,8 @@ static CUresult cuGraphicsUnmapResources_resolve(unsigned int a0, CUgraphicsReso
 {
 	cuGraphicsUnmapResources_fn fn = cuGraphicsUnmapResources_choose();
 
-	atomic_store_explicit(&cuGraphicsUnmapResources_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphicsUnmapResources_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -9836,7 +10049,7 @@ void *cudastub_cuda_bind_cuGraphicsUnmapResources_ptsz(void)
 {
 	void *fn = (void *)cuGraphicsUnmapResources_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphicsUnmapResources_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphicsUnmapResources_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphicsUnmapResources_ptsz, cudastub_cuda_slot_cuGraphicsUnmapResources_ptsz, cudastub_cuda_resolve_cuGraphicsUnmapResources_ptsz, cudastub_cuda_bind_cuGraphicsUnmapResources_ptsz);
@@ -9851,7 +10064,8 @@ static CUresult cuGraphicsUnmapResources_ptsz_resolve(unsigned int a0, CUgraphic
 {
 	cuGraphicsUnmapResources_ptsz_fn fn = cuGraphicsUnmapResources_ptsz_choose();
 
-	atomic_store_explicit(&cuGraphicsUnmapResources_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphicsUnmapResources_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -9878,7 +10092,7 @@ void *cudastub_cuda_bind_cuGraphicsUnregisterResource(void)
 {
 	void *fn = (void *)cuGraphicsUnregisterResource_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphicsUnregisterResource, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphicsUnregisterResource, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphicsUnregisterResource, cudastub_cuda_slot_cuGraphicsUnregisterResource, cudastub_cuda_resolve_cuGraphicsUnregisterResource, cudastub_cuda_bind_cuGraphicsUnregisterResource);
@@ -9893,7 +10107,8 @@ static CUresult cuGraphicsUnregisterResource_resolve(CUgraphicsResource a0)
 {
 	cuGraphicsUnregisterResource_fn fn = cuGraphicsUnregisterResource_choose();
 
-	atomic_store_explicit(&cuGraphicsUnregisterResource_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphicsUnregisterResource_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -9922,7 +10137,7 @@ void *cudastub_cuda_bind_cuGraphicsVDPAURegisterOutputSurface(void)
 {
 	void *fn = (void *)cuGraphicsVDPAURegisterOutputSurface_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphicsVDPAURegisterOutputSurface, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphicsVDPAURegisterOutputSurface, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphicsVDPAURegisterOutputSurface, cudastub_cuda_slot_cuGraphicsVDPAURegisterOutputSurface, cudastub_cuda_resolve_cuGraphicsVDPAURegisterOutputSurface, cudastub_cuda_bind_cuGraphicsVDPAURegisterOutputSurface);
@@ -9937,7 +10152,8 @@ static CUresult cuGraphicsVDPAURegisterOutputSurface_resolve(CUgraphicsResource 
 {
 	cuGraphicsVDPAURegisterOutputSurface_fn fn = cuGraphicsVDPAURegisterOutputSurface_choose();
 
-	atomic_store_explicit(&cuGraphicsVDPAURegisterOutputSurface_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphicsVDPAURegisterOutputSurface_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -9966,7 +10182,7 @@ void *cudastub_cuda_bind_cuGraphicsVDPAURegisterVideoSurface(void)
 {
 	void *fn = (void *)cuGraphicsVDPAURegisterVideoSurface_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphicsVDPAURegisterVideoSurface, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphicsVDPAURegisterVideoSurface, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphicsVDPAURegisterVideoSurface, cudastub_cuda_slot_cuGraphicsVDPAURegisterVideoSurface, cudastub_cuda_resolve_cuGraphicsVDPAURegisterVideoSurface, cudastub_cuda_bind_cuGraphicsVDPAURegisterVideoSurface);
@@ -9981,7 +10197,8 @@ static CUresult cuGraphicsVDPAURegisterVideoSurface_resolve(CUgraphicsResource *
 {
 	cuGraphicsVDPAURegisterVideoSurface_fn fn = cuGraphicsVDPAURegisterVideoSurface_choose();
 
-	atomic_store_explicit(&cuGraphicsVDPAURegisterVideoSurface_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphicsVDPAURegisterVideoSurface_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -10009,7 +10226,7 @@ void *cudastub_cuda_bind_cuImportExternalMemory(void)
 {
 	void *fn = (void *)cuImportExternalMemory_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuImportExternalMemory, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuImportExternalMemory, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuImportExternalMemory, cudastub_cuda_slot_cuImportExternalMemory, cudastub_cuda_resolve_cuImportExternalMemory, cudastub_cuda_bind_cuImportExternalMemory);
@@ -10024,7 +10241,8 @@ static CUresult cuImportExternalMemory_resolve(CUexternalMemory *a0, const CUDA_
 {
 	cuImportExternalMemory_fn fn = cuImportExternalMemory_choose();
 
-	atomic_store_explicit(&cuImportExternalMemory_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuImportExternalMemory_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -10052,7 +10270,7 @@ void *cudastub_cuda_bind_cuImportExternalSemaphore(void)
 {
 	void *fn = (void *)cuImportExternalSemaphore_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuImportExternalSemaphore, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuImportExternalSemaphore, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuImportExternalSemaphore, cudastub_cuda_slot_cuImportExternalSemaphore, cudastub_cuda_resolve_cuImportExternalSemaphore, cudastub_cuda_bind_cuImportExternalSemaphore);
@@ -10067,7 +10285,8 @@ static CUresult cuImportExternalSemaphore_resolve(CUexternalSemaphore *a0, const
 {
 	cuImportExternalSemaphore_fn fn = cuImportExternalSemaphore_choose();
 
-	atomic_store_explicit(&cuImportExternalSemaphore_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuImportExternalSemaphore_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -10094,7 +10313,7 @@ void *cudastub_cuda_bind_cuInit(void)
 {
 	void *fn = (void *)cuInit_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuInit, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuInit, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuInit, cudastub_cuda_slot_cuInit, cudastub_cuda_resolve_cuInit, cudastub_cuda_bind_cuInit);
@@ -10109,7 +10328,8 @@ static CUresult cuInit_resolve(unsigned int a0)
 {
 	cuInit_fn fn = cuInit_choose();
 
-	atomic_store_explicit(&cuInit_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuInit_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -10136,7 +10356,7 @@ void *cudastub_cuda_bind_cuIpcCloseMemHandle(void)
 {
 	void *fn = (void *)cuIpcCloseMemHandle_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuIpcCloseMemHandle, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuIpcCloseMemHandle, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuIpcCloseMemHandle, cudastub_cuda_slot_cuIpcCloseMemHandle, cudastub_cuda_resolve_cuIpcCloseMemHandle, cudastub_cuda_bind_cuIpcCloseMemHandle);
@@ -10151,7 +10371,8 @@ static CUresult cuIpcCloseMemHandle_resolve(CUdeviceptr a0)
 {
 	cuIpcCloseMemHandle_fn fn = cuIpcCloseMemHandle_choose();
 
-	atomic_store_explicit(&cuIpcCloseMemHandle_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuIpcCloseMemHandle_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -10179,7 +10400,7 @@ void *cudastub_cuda_bind_cuIpcGetEventHandle(void)
 {
 	void *fn = (void *)cuIpcGetEventHandle_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuIpcGetEventHandle, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuIpcGetEventHandle, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuIpcGetEventHandle, cudastub_cuda_slot_cuIpcGetEventHandle, cudastub_cuda_resolve_cuIpcGetEventHandle, cudastub_cuda_bind_cuIpcGetEventHandle);
@@ -10194,7 +10415,8 @@ static CUresult cuIpcGetEventHandle_resolve(CUipcEventHandle *a0, CUevent a1)
 {
 	cuIpcGetEventHandle_fn fn = cuIpcGetEventHandle_choose();
 
-	atomic_store_explicit(&cuIpcGetEventHandle_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuIpcGetEventHandle_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -10222,7 +10444,7 @@ void *cudastub_cuda_bind_cuIpcGetMemHandle(void)
 {
 	void *fn = (void *)cuIpcGetMemHandle_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuIpcGetMemHandle, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuIpcGetMemHandle, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuIpcGetMemHandle, cudastub_cuda_slot_cuIpcGetMemHandle, cudastub_cuda_resolve_cuIpcGetMemHandle, cudastub_cuda_bind_cuIpcGetMemHandle);
@@ -10237,7 +10459,8 @@ static CUresult cuIpcGetMemHandle_resolve(CUipcMemHandle *a0, CUdeviceptr a1)
 {
 	cuIpcGetMemHandle_fn fn = cuIpcGetMemHandle_choose();
 
-	atomic_store_explicit(&cuIpcGetMemHandle_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuIpcGetMemHandle_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -10265,7 +10488,7 @@ void *cudastub_cuda_bind_cuIpcOpenEventHandle(void)
 {
 	void *fn = (void *)cuIpcOpenEventHandle_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuIpcOpenEventHandle, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuIpcOpenEventHandle, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuIpcOpenEventHandle, cudastub_cuda_slot_cuIpcOpenEventHandle, cudastub_cuda_resolve_cuIpcOpenEventHandle, cudastub_cuda_bind_cuIpcOpenEventHandle);
@@ -10280,7 +10503,8 @@ static CUresult cuIpcOpenEventHandle_resolve(CUevent *a0, CUipcEventHandle a1)
 {
 	cuIpcOpenEventHandle_fn fn = cuIpcOpenEventHandle_choose();
 
-	atomic_store_explicit(&cuIpcOpenEventHandle_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuIpcOpenEventHandle_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -10309,7 +10533,7 @@ void *cudastub_cuda_bind_cuIpcOpenMemHandle(void)
 {
 	void *fn = (void *)cuIpcOpenMemHandle_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuIpcOpenMemHandle, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuIpcOpenMemHandle, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuIpcOpenMemHandle, cudastub_cuda_slot_cuIpcOpenMemHandle, cudastub_cuda_resolve_cuIpcOpenMemHandle, cudastub_cuda_bind_cuIpcOpenMemHandle);
@@ -10324,7 +10548,8 @@ static CUresult cuIpcOpenMemHandle_resolve(CUdeviceptr *a0, CUipcMemHandle a1, u
 {
 	cuIpcOpenMemHandle_fn fn = cuIpcOpenMemHandle_choose();
 
-	atomic_store_explicit(&cuIpcOpenMemHandle_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuIpcOpenMemHandle_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -10353,7 +10578,7 @@ void *cudastub_cuda_bind_cuIpcOpenMemHandle_v2(void)
 {
 	void *fn = (void *)cuIpcOpenMemHandle_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuIpcOpenMemHandle_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuIpcOpenMemHandle_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuIpcOpenMemHandle_v2, cudastub_cuda_slot_cuIpcOpenMemHandle_v2, cudastub_cuda_resolve_cuIpcOpenMemHandle_v2, cudastub_cuda_bind_cuIpcOpenMemHandle_v2);
@@ -10368,7 +10593,8 @@ static CUresult cuIpcOpenMemHandle_v2_resolve(CUdeviceptr *a0, CUipcMemHandle a1
 {
 	cuIpcOpenMemHandle_v2_fn fn = cuIpcOpenMemHandle_v2_choose();
 
-	atomic_store_explicit(&cuIpcOpenMemHandle_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuIpcOpenMemHandle_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -10395,7 +10621,7 @@ void *cudastub_cuda_bind_cuLaunch(void)
 {
 	void *fn = (void *)cuLaunch_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuLaunch, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuLaunch, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuLaunch, cudastub_cuda_slot_cuLaunch, cudastub_cuda_resolve_cuLaunch, cudastub_cuda_bind_cuLaunch);
@@ -10410,7 +10636,8 @@ static CUresult cuLaunch_resolve(CUfunction a0)
 {
 	cuLaunch_fn fn = cuLaunch_choose();
 
-	atomic_store_explicit(&cuLaunch_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuLaunch_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -10446,7 +10673,7 @@ void *cudastub_cuda_bind_cuLaunchCooperativeKernel(void)
 {
 	void *fn = (void *)cuLaunchCooperativeKernel_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuLaunchCooperativeKernel, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuLaunchCooperativeKernel, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuLaunchCooperativeKernel, cudastub_cuda_slot_cuLaunchCooperativeKernel, cudastub_cuda_resolve_cuLaunchCooperativeKernel, cudastub_cuda_bind_cuLaunchCooperativeKernel);
@@ -10461,7 +10688,8 @@ static CUresult cuLaunchCooperativeKernel_resolve(CUfunction a0, unsigned int a1
 {
 	cuLaunchCooperativeKernel_fn fn = cuLaunchCooperativeKernel_choose();
 
-	atomic_store_explicit(&cuLaunchCooperativeKernel_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuLaunchCooperativeKernel_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -10490,7 +10718,7 @@ void *cudastub_cuda_bind_cuLaunchCooperativeKernelMultiDevice(void)
 {
 	void *fn = (void *)cuLaunchCooperativeKernelMultiDevice_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuLaunchCooperativeKernelMultiDevice, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuLaunchCooperativeKernelMultiDevice, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuLaunchCooperativeKernelMultiDevice, cudastub_cuda_slot_cuLaunchCooperativeKernelMultiDevice, cudastub_cuda_resolve_cuLaunchCooperativeKernelMultiDevice, cudastub_cuda_bind_cuLaunchCooperativeKernelMultiDevice);
@@ -10505,7 +10733,8 @@ static CUresult cuLaunchCooperativeKernelMultiDevice_resolve(CUDA_LAUNCH_PARAMS 
 {
 	cuLaunchCooperativeKernelMultiDevice_fn fn = cuLaunchCooperativeKernelMultiDevice_choose();
 
-	atomic_store_explicit(&cuLaunchCooperativeKernelMultiDevice_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuLaunchCooperativeKernelMultiDevice_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -10541,7 +10770,7 @@ void *cudastub_cuda_bind_cuLaunchCooperativeKernel_ptsz(void)
 {
 	void *fn = (void *)cuLaunchCooperativeKernel_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuLaunchCooperativeKernel_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuLaunchCooperativeKernel_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuLaunchCooperativeKernel_ptsz, cudastub_cuda_slot_cuLaunchCooperativeKernel_ptsz, cudastub_cuda_resolve_cuLaunchCooperativeKernel_ptsz, cudastub_cuda_bind_cuLaunchCooperativeKernel_ptsz);
@@ -10556,7 +10785,8 @@ static CUresult cuLaunchCooperativeKernel_ptsz_resolve(CUfunction a0, unsigned i
 {
 	cuLaunchCooperativeKernel_ptsz_fn fn = cuLaunchCooperativeKernel_ptsz_choose();
 
-	atomic_store_explicit(&cuLaunchCooperativeKernel_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuLaunchCooperativeKernel_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -10585,7 +10815,7 @@ void *cudastub_cuda_bind_cuLaunchGrid(void)
 {
 	void *fn = (void *)cuLaunchGrid_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuLaunchGrid, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuLaunchGrid, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuLaunchGrid, cudastub_cuda_slot_cuLaunchGrid, cudastub_cuda_resolve_cuLaunchGrid, cudastub_cuda_bind_cuLaunchGrid);
@@ -10600,7 +10830,8 @@ static CUresult cuLaunchGrid_resolve(CUfunction a0, int a1, int a2)
 {
 	cuLaunchGrid_fn fn = cuLaunchGrid_choose();
 
-	atomic_store_explicit(&cuLaunchGrid_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuLaunchGrid_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -10630,7 +10861,7 @@ void *cudastub_cuda_bind_cuLaunchGridAsync(void)
 {
 	void *fn = (void *)cuLaunchGridAsync_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuLaunchGridAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuLaunchGridAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuLaunchGridAsync, cudastub_cuda_slot_cuLaunchGridAsync, cudastub_cuda_resolve_cuLaunchGridAsync, cudastub_cuda_bind_cuLaunchGridAsync);
@@ -10645,7 +10876,8 @@ static CUresult cuLaunchGridAsync_resolve(CUfunction a0, int a1, int a2, CUstrea
 {
 	cuLaunchGridAsync_fn fn = cuLaunchGridAsync_choose();
 
-	atomic_store_explicit(&cuLaunchGridAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuLaunchGridAsync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -10674,7 +10906,7 @@ void *cudastub_cuda_bind_cuLaunchHostFunc(void)
 {
 	void *fn = (void *)cuLaunchHostFunc_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuLaunchHostFunc, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuLaunchHostFunc, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuLaunchHostFunc, cudastub_cuda_slot_cuLaunchHostFunc, cudastub_cuda_resolve_cuLaunchHostFunc, cudastub_cuda_bind_cuLaunchHostFunc);
@@ -10689,7 +10921,8 @@ static CUresult cuLaunchHostFunc_resolve(CUstream a0, CUhostFn a1, void *a2)
 {
 	cuLaunchHostFunc_fn fn = cuLaunchHostFunc_choose();
 
-	atomic_store_explicit(&cuLaunchHostFunc_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuLaunchHostFunc_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -10718,7 +10951,7 @@ void *cudastub_cuda_bind_cuLaunchHostFunc_ptsz(void)
 {
 	void *fn = (void *)cuLaunchHostFunc_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuLaunchHostFunc_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuLaunchHostFunc_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuLaunchHostFunc_ptsz, cudastub_cuda_slot_cuLaunchHostFunc_ptsz, cudastub_cuda_resolve_cuLaunchHostFunc_ptsz, cudastub_cuda_bind_cuLaunchHostFunc_ptsz);
@@ -10733,7 +10966,8 @@ static CUresult cuLaunchHostFunc_ptsz_resolve(CUstream a0, CUhostFn a1, void *a2
 {
 	cuLaunchHostFunc_ptsz_fn fn = cuLaunchHostFunc_ptsz_choose();
 
-	atomic_store_explicit(&cuLaunchHostFunc_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuLaunchHostFunc_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -10770,7 +11004,7 @@ void *cudastub_cuda_bind_cuLaunchKernel(void)
 {
 	void *fn = (void *)cuLaunchKernel_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuLaunchKernel, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuLaunchKernel, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuLaunchKernel, cudastub_cuda_slot_cuLaunchKernel, cudastub_cuda_resolve_cuLaunchKernel, cudastub_cuda_bind_cuLaunchKernel);
@@ -10785,7 +11019,8 @@ static CUresult cuLaunchKernel_resolve(CUfunction a0, unsigned int a1, unsigned 
 {
 	cuLaunchKernel_fn fn = cuLaunchKernel_choose();
 
-	atomic_store_explicit(&cuLaunchKernel_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuLaunchKernel_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -10815,7 +11050,7 @@ void *cudastub_cuda_bind_cuLaunchKernelEx(void)
 {
 	void *fn = (void *)cuLaunchKernelEx_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuLaunchKernelEx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuLaunchKernelEx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuLaunchKernelEx, cudastub_cuda_slot_cuLaunchKernelEx, cudastub_cuda_resolve_cuLaunchKernelEx, cudastub_cuda_bind_cuLaunchKernelEx);
@@ -10830,7 +11065,8 @@ static CUresult cuLaunchKernelEx_resolve(const CUlaunchConfig *a0, CUfunction a1
 {
 	cuLaunchKernelEx_fn fn = cuLaunchKernelEx_choose();
 
-	atomic_store_explicit(&cuLaunchKernelEx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuLaunchKernelEx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -10860,7 +11096,7 @@ void *cudastub_cuda_bind_cuLaunchKernelEx_ptsz(void)
 {
 	void *fn = (void *)cuLaunchKernelEx_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuLaunchKernelEx_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuLaunchKernelEx_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuLaunchKernelEx_ptsz, cudastub_cuda_slot_cuLaunchKernelEx_ptsz, cudastub_cuda_resolve_cuLaunchKernelEx_ptsz, cudastub_cuda_bind_cuLaunchKernelEx_ptsz);
@@ -10875,7 +11111,8 @@ static CUresult cuLaunchKernelEx_ptsz_resolve(const CUlaunchConfig *a0, CUfuncti
 {
 	cuLaunchKernelEx_ptsz_fn fn = cuLaunchKernelEx_ptsz_choose();
 
-	atomic_store_explicit(&cuLaunchKernelEx_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuLaunchKernelEx_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -10912,7 +11149,7 @@ void *cudastub_cuda_bind_cuLaunchKernel_ptsz(void)
 {
 	void *fn = (void *)cuLaunchKernel_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuLaunchKernel_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuLaunchKernel_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuLaunchKernel_ptsz, cudastub_cuda_slot_cuLaunchKernel_ptsz, cudastub_cuda_resolve_cuLaunchKernel_ptsz, cudastub_cuda_bind_cuLaunchKernel_ptsz);
@@ -10927,7 +11164,8 @@ static CUresult cuLaunchKernel_ptsz_resolve(CUfunction a0, unsigned int a1, unsi
 {
 	cuLaunchKernel_ptsz_fn fn = cuLaunchKernel_ptsz_choose();
 
-	atomic_store_explicit(&cuLaunchKernel_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuLaunchKernel_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -10961,7 +11199,7 @@ void *cudastub_cuda_bind_cuLinkAddData(void)
 {
 	void *fn = (void *)cuLinkAddData_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuLinkAddData, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuLinkAddData, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuLinkAddData, cudastub_cuda_slot_cuLinkAddData, cudastub_cuda_resolve_cuLinkAddData, cudastub_cuda_bind_cuLinkAddData);
@@ -10976,7 +11214,8 @@ static CUresult cuLinkAddData_resolve(CUlinkState a0, CUjitInputType a1, void *a
 {
 	cuLinkAddData_fn fn = cuLinkAddData_choose();
 
-	atomic_store_explicit(&cuLinkAddData_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuLinkAddData_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -11010,7 +11249,7 @@ void *cudastub_cuda_bind_cuLinkAddData_v2(void)
 {
 	void *fn = (void *)cuLinkAddData_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuLinkAddData_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuLinkAddData_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuLinkAddData_v2, cudastub_cuda_slot_cuLinkAddData_v2, cudastub_cuda_resolve_cuLinkAddData_v2, cudastub_cuda_bind_cuLinkAddData_v2);
@@ -11025,7 +11264,8 @@ static CUresult cuLinkAddData_v2_resolve(CUlinkState a0, CUjitInputType a1, void
 {
 	cuLinkAddData_v2_fn fn = cuLinkAddData_v2_choose();
 
-	atomic_store_explicit(&cuLinkAddData_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuLinkAddData_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -11057,7 +11297,7 @@ void *cudastub_cuda_bind_cuLinkAddFile(void)
 {
 	void *fn = (void *)cuLinkAddFile_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuLinkAddFile, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuLinkAddFile, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuLinkAddFile, cudastub_cuda_slot_cuLinkAddFile, cudastub_cuda_resolve_cuLinkAddFile, cudastub_cuda_bind_cuLinkAddFile);
@@ -11072,7 +11312,8 @@ static CUresult cuLinkAddFile_resolve(CUlinkState a0, CUjitInputType a1, const c
 {
 	cuLinkAddFile_fn fn = cuLinkAddFile_choose();
 
-	atomic_store_explicit(&cuLinkAddFile_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuLinkAddFile_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -11104,7 +11345,7 @@ void *cudastub_cuda_bind_cuLinkAddFile_v2(void)
 {
 	void *fn = (void *)cuLinkAddFile_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuLinkAddFile_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuLinkAddFile_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuLinkAddFile_v2, cudastub_cuda_slot_cuLinkAddFile_v2, cudastub_cuda_resolve_cuLinkAddFile_v2, cudastub_cuda_bind_cuLinkAddFile_v2);
@@ -11119,7 +11360,8 @@ static CUresult cuLinkAddFile_v2_resolve(CUlinkState a0, CUjitInputType a1, cons
 {
 	cuLinkAddFile_v2_fn fn = cuLinkAddFile_v2_choose();
 
-	atomic_store_explicit(&cuLinkAddFile_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuLinkAddFile_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -11148,7 +11390,7 @@ void *cudastub_cuda_bind_cuLinkComplete(void)
 {
 	void *fn = (void *)cuLinkComplete_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuLinkComplete, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuLinkComplete, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuLinkComplete, cudastub_cuda_slot_cuLinkComplete, cudastub_cuda_resolve_cuLinkComplete, cudastub_cuda_bind_cuLinkComplete);
@@ -11163,7 +11405,8 @@ static CUresult cuLinkComplete_resolve(CUlinkState a0, void **a1, size_t *a2)
 {
 	cuLinkComplete_fn fn = cuLinkComplete_choose();
 
-	atomic_store_explicit(&cuLinkComplete_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuLinkComplete_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -11193,7 +11436,7 @@ void *cudastub_cuda_bind_cuLinkCreate(void)
 {
 	void *fn = (void *)cuLinkCreate_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuLinkCreate, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuLinkCreate, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuLinkCreate, cudastub_cuda_slot_cuLinkCreate, cudastub_cuda_resolve_cuLinkCreate, cudastub_cuda_bind_cuLinkCreate);
@@ -11208,7 +11451,8 @@ static CUresult cuLinkCreate_resolve(unsigned int a0, CUjit_option *a1, void **a
 {
 	cuLinkCreate_fn fn = cuLinkCreate_choose();
 
-	atomic_store_explicit(&cuLinkCreate_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuLinkCreate_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -11238,7 +11482,7 @@ void *cudastub_cuda_bind_cuLinkCreate_v2(void)
 {
 	void *fn = (void *)cuLinkCreate_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuLinkCreate_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuLinkCreate_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuLinkCreate_v2, cudastub_cuda_slot_cuLinkCreate_v2, cudastub_cuda_resolve_cuLinkCreate_v2, cudastub_cuda_bind_cuLinkCreate_v2);
@@ -11253,7 +11497,8 @@ static CUresult cuLinkCreate_v2_resolve(unsigned int a0, CUjit_option *a1, void 
 {
 	cuLinkCreate_v2_fn fn = cuLinkCreate_v2_choose();
 
-	atomic_store_explicit(&cuLinkCreate_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuLinkCreate_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -11280,7 +11525,7 @@ void *cudastub_cuda_bind_cuLinkDestroy(void)
 {
 	void *fn = (void *)cuLinkDestroy_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuLinkDestroy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuLinkDestroy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuLinkDestroy, cudastub_cuda_slot_cuLinkDestroy, cudastub_cuda_resolve_cuLinkDestroy, cudastub_cuda_bind_cuLinkDestroy);
@@ -11295,7 +11540,8 @@ static CUresult cuLinkDestroy_resolve(CUlinkState a0)
 {
 	cuLinkDestroy_fn fn = cuLinkDestroy_choose();
 
-	atomic_store_explicit(&cuLinkDestroy_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuLinkDestroy_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -11323,7 +11569,7 @@ void *cudastub_cuda_bind_cuMemAddressFree(void)
 {
 	void *fn = (void *)cuMemAddressFree_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemAddressFree, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemAddressFree, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemAddressFree, cudastub_cuda_slot_cuMemAddressFree, cudastub_cuda_resolve_cuMemAddressFree, cudastub_cuda_bind_cuMemAddressFree);
@@ -11338,7 +11584,8 @@ static CUresult cuMemAddressFree_resolve(CUdeviceptr a0, size_t a1)
 {
 	cuMemAddressFree_fn fn = cuMemAddressFree_choose();
 
-	atomic_store_explicit(&cuMemAddressFree_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemAddressFree_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -11369,7 +11616,7 @@ void *cudastub_cuda_bind_cuMemAddressReserve(void)
 {
 	void *fn = (void *)cuMemAddressReserve_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemAddressReserve, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemAddressReserve, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemAddressReserve, cudastub_cuda_slot_cuMemAddressReserve, cudastub_cuda_resolve_cuMemAddressReserve, cudastub_cuda_bind_cuMemAddressReserve);
@@ -11384,7 +11631,8 @@ static CUresult cuMemAddressReserve_resolve(CUdeviceptr *a0, size_t a1, size_t a
 {
 	cuMemAddressReserve_fn fn = cuMemAddressReserve_choose();
 
-	atomic_store_explicit(&cuMemAddressReserve_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemAddressReserve_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -11414,7 +11662,7 @@ void *cudastub_cuda_bind_cuMemAdvise(void)
 {
 	void *fn = (void *)cuMemAdvise_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemAdvise, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemAdvise, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemAdvise, cudastub_cuda_slot_cuMemAdvise, cudastub_cuda_resolve_cuMemAdvise, cudastub_cuda_bind_cuMemAdvise);
@@ -11429,7 +11677,8 @@ static CUresult cuMemAdvise_resolve(CUdeviceptr a0, size_t a1, CUmem_advise a2, 
 {
 	cuMemAdvise_fn fn = cuMemAdvise_choose();
 
-	atomic_store_explicit(&cuMemAdvise_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemAdvise_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -11457,7 +11706,7 @@ void *cudastub_cuda_bind_cuMemAlloc(void)
 {
 	void *fn = (void *)cuMemAlloc_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemAlloc, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemAlloc, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemAlloc, cudastub_cuda_slot_cuMemAlloc, cudastub_cuda_resolve_cuMemAlloc, cudastub_cuda_bind_cuMemAlloc);
@@ -11472,7 +11721,8 @@ static CUresult cuMemAlloc_resolve(CUdeviceptr_v1 *a0, unsigned int a1)
 {
 	cuMemAlloc_fn fn = cuMemAlloc_choose();
 
-	atomic_store_explicit(&cuMemAlloc_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemAlloc_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -11501,7 +11751,7 @@ void *cudastub_cuda_bind_cuMemAllocAsync(void)
 {
 	void *fn = (void *)cuMemAllocAsync_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemAllocAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemAllocAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemAllocAsync, cudastub_cuda_slot_cuMemAllocAsync, cudastub_cuda_resolve_cuMemAllocAsync, cudastub_cuda_bind_cuMemAllocAsync);
@@ -11516,7 +11766,8 @@ static CUresult cuMemAllocAsync_resolve(CUdeviceptr *a0, size_t a1, CUstream a2)
 {
 	cuMemAllocAsync_fn fn = cuMemAllocAsync_choose();
 
-	atomic_store_explicit(&cuMemAllocAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemAllocAsync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -11545,7 +11796,7 @@ void *cudastub_cuda_bind_cuMemAllocAsync_ptsz(void)
 {
 	void *fn = (void *)cuMemAllocAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemAllocAsync_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemAllocAsync_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemAllocAsync_ptsz, cudastub_cuda_slot_cuMemAllocAsync_ptsz, cudastub_cuda_resolve_cuMemAllocAsync_ptsz, cudastub_cuda_bind_cuMemAllocAsync_ptsz);
@@ -11560,7 +11811,8 @@ static CUresult cuMemAllocAsync_ptsz_resolve(CUdeviceptr *a0, size_t a1, CUstrea
 {
 	cuMemAllocAsync_ptsz_fn fn = cuMemAllocAsync_ptsz_choose();
 
-	atomic_store_explicit(&cuMemAllocAsync_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemAllocAsync_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -11590,7 +11842,7 @@ void *cudastub_cuda_bind_cuMemAllocFromPoolAsync(void)
 {
 	void *fn = (void *)cuMemAllocFromPoolAsync_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemAllocFromPoolAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemAllocFromPoolAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemAllocFromPoolAsync, cudastub_cuda_slot_cuMemAllocFromPoolAsync, cudastub_cuda_resolve_cuMemAllocFromPoolAsync, cudastub_cuda_bind_cuMemAllocFromPoolAsync);
@@ -11605,7 +11857,8 @@ static CUresult cuMemAllocFromPoolAsync_resolve(CUdeviceptr *a0, size_t a1, CUme
 {
 	cuMemAllocFromPoolAsync_fn fn = cuMemAllocFromPoolAsync_choose();
 
-	atomic_store_explicit(&cuMemAllocFromPoolAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemAllocFromPoolAsync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -11635,7 +11888,7 @@ void *cudastub_cuda_bind_cuMemAllocFromPoolAsync_ptsz(void)
 {
 	void *fn = (void *)cuMemAllocFromPoolAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemAllocFromPoolAsync_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemAllocFromPoolAsync_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemAllocFromPoolAsync_ptsz, cudastub_cuda_slot_cuMemAllocFromPoolAsync_ptsz, cudastub_cuda_resolve_cuMemAllocFromPoolAsync_ptsz, cudastub_cuda_bind_cuMemAllocFromPoolAsync_ptsz);
@@ -11650,7 +11903,8 @@ static CUresult cuMemAllocFromPoolAsync_ptsz_resolve(CUdeviceptr *a0, size_t a1,
 {
 	cuMemAllocFromPoolAsync_ptsz_fn fn = cuMemAllocFromPoolAsync_ptsz_choose();
 
-	atomic_store_explicit(&cuMemAllocFromPoolAsync_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemAllocFromPoolAsync_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -11678,7 +11932,7 @@ void *cudastub_cuda_bind_cuMemAllocHost(void)
 {
 	void *fn = (void *)cuMemAllocHost_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemAllocHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemAllocHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemAllocHost, cudastub_cuda_slot_cuMemAllocHost, cudastub_cuda_resolve_cuMemAllocHost, cudastub_cuda_bind_cuMemAllocHost);
@@ -11693,7 +11947,8 @@ static CUresult cuMemAllocHost_resolve(void **a0, unsigned int a1)
 {
 	cuMemAllocHost_fn fn = cuMemAllocHost_choose();
 
-	atomic_store_explicit(&cuMemAllocHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemAllocHost_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -11721,7 +11976,7 @@ void *cudastub_cuda_bind_cuMemAllocHost_v2(void)
 {
 	void *fn = (void *)cuMemAllocHost_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemAllocHost_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemAllocHost_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemAllocHost_v2, cudastub_cuda_slot_cuMemAllocHost_v2, cudastub_cuda_resolve_cuMemAllocHost_v2, cudastub_cuda_bind_cuMemAllocHost_v2);
@@ -11736,7 +11991,8 @@ static CUresult cuMemAllocHost_v2_resolve(void **a0, size_t a1)
 {
 	cuMemAllocHost_v2_fn fn = cuMemAllocHost_v2_choose();
 
-	atomic_store_explicit(&cuMemAllocHost_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemAllocHost_v2_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -11765,7 +12021,7 @@ void *cudastub_cuda_bind_cuMemAllocManaged(void)
 {
 	void *fn = (void *)cuMemAllocManaged_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemAllocManaged, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemAllocManaged, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemAllocManaged, cudastub_cuda_slot_cuMemAllocManaged, cudastub_cuda_resolve_cuMemAllocManaged, cudastub_cuda_bind_cuMemAllocManaged);
@@ -11780,7 +12036,8 @@ static CUresult cuMemAllocManaged_resolve(CUdeviceptr *a0, size_t a1, unsigned i
 {
 	cuMemAllocManaged_fn fn = cuMemAllocManaged_choose();
 
-	atomic_store_explicit(&cuMemAllocManaged_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemAllocManaged_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -11811,7 +12068,7 @@ void *cudastub_cuda_bind_cuMemAllocPitch(void)
 {
 	void *fn = (void *)cuMemAllocPitch_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemAllocPitch, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemAllocPitch, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemAllocPitch, cudastub_cuda_slot_cuMemAllocPitch, cudastub_cuda_resolve_cuMemAllocPitch, cudastub_cuda_bind_cuMemAllocPitch);
@@ -11826,7 +12083,8 @@ static CUresult cuMemAllocPitch_resolve(CUdeviceptr_v1 *a0, unsigned int *a1, un
 {
 	cuMemAllocPitch_fn fn = cuMemAllocPitch_choose();
 
-	atomic_store_explicit(&cuMemAllocPitch_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemAllocPitch_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -11857,7 +12115,7 @@ void *cudastub_cuda_bind_cuMemAllocPitch_v2(void)
 {
 	void *fn = (void *)cuMemAllocPitch_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemAllocPitch_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemAllocPitch_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemAllocPitch_v2, cudastub_cuda_slot_cuMemAllocPitch_v2, cudastub_cuda_resolve_cuMemAllocPitch_v2, cudastub_cuda_bind_cuMemAllocPitch_v2);
@@ -11872,7 +12130,8 @@ static CUresult cuMemAllocPitch_v2_resolve(CUdeviceptr *a0, size_t *a1, size_t a
 {
 	cuMemAllocPitch_v2_fn fn = cuMemAllocPitch_v2_choose();
 
-	atomic_store_explicit(&cuMemAllocPitch_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemAllocPitch_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -11900,7 +12159,7 @@ void *cudastub_cuda_bind_cuMemAlloc_v2(void)
 {
 	void *fn = (void *)cuMemAlloc_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemAlloc_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemAlloc_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemAlloc_v2, cudastub_cuda_slot_cuMemAlloc_v2, cudastub_cuda_resolve_cuMemAlloc_v2, cudastub_cuda_bind_cuMemAlloc_v2);
@@ -11915,7 +12174,8 @@ static CUresult cuMemAlloc_v2_resolve(CUdeviceptr *a0, size_t a1)
 {
 	cuMemAlloc_v2_fn fn = cuMemAlloc_v2_choose();
 
-	atomic_store_explicit(&cuMemAlloc_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemAlloc_v2_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -11945,7 +12205,7 @@ void *cudastub_cuda_bind_cuMemCreate(void)
 {
 	void *fn = (void *)cuMemCreate_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemCreate, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemCreate, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemCreate, cudastub_cuda_slot_cuMemCreate, cudastub_cuda_resolve_cuMemCreate, cudastub_cuda_bind_cuMemCreate);
@@ -11960,7 +12220,8 @@ static CUresult cuMemCreate_resolve(CUmemGenericAllocationHandle *a0, size_t a1,
 {
 	cuMemCreate_fn fn = cuMemCreate_choose();
 
-	atomic_store_explicit(&cuMemCreate_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemCreate_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -11990,7 +12251,7 @@ void *cudastub_cuda_bind_cuMemExportToShareableHandle(void)
 {
 	void *fn = (void *)cuMemExportToShareableHandle_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemExportToShareableHandle, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemExportToShareableHandle, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemExportToShareableHandle, cudastub_cuda_slot_cuMemExportToShareableHandle, cudastub_cuda_resolve_cuMemExportToShareableHandle, cudastub_cuda_bind_cuMemExportToShareableHandle);
@@ -12005,7 +12266,8 @@ static CUresult cuMemExportToShareableHandle_resolve(void *a0, CUmemGenericAlloc
 {
 	cuMemExportToShareableHandle_fn fn = cuMemExportToShareableHandle_choose();
 
-	atomic_store_explicit(&cuMemExportToShareableHandle_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemExportToShareableHandle_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -12032,7 +12294,7 @@ void *cudastub_cuda_bind_cuMemFree(void)
 {
 	void *fn = (void *)cuMemFree_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemFree, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemFree, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemFree, cudastub_cuda_slot_cuMemFree, cudastub_cuda_resolve_cuMemFree, cudastub_cuda_bind_cuMemFree);
@@ -12047,7 +12309,8 @@ static CUresult cuMemFree_resolve(CUdeviceptr_v1 a0)
 {
 	cuMemFree_fn fn = cuMemFree_choose();
 
-	atomic_store_explicit(&cuMemFree_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemFree_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -12075,7 +12338,7 @@ void *cudastub_cuda_bind_cuMemFreeAsync(void)
 {
 	void *fn = (void *)cuMemFreeAsync_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemFreeAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemFreeAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemFreeAsync, cudastub_cuda_slot_cuMemFreeAsync, cudastub_cuda_resolve_cuMemFreeAsync, cudastub_cuda_bind_cuMemFreeAsync);
@@ -12090,7 +12353,8 @@ static CUresult cuMemFreeAsync_resolve(CUdeviceptr a0, CUstream a1)
 {
 	cuMemFreeAsync_fn fn = cuMemFreeAsync_choose();
 
-	atomic_store_explicit(&cuMemFreeAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemFreeAsync_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -12118,7 +12382,7 @@ void *cudastub_cuda_bind_cuMemFreeAsync_ptsz(void)
 {
 	void *fn = (void *)cuMemFreeAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemFreeAsync_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemFreeAsync_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemFreeAsync_ptsz, cudastub_cuda_slot_cuMemFreeAsync_ptsz, cudastub_cuda_resolve_cuMemFreeAsync_ptsz, cudastub_cuda_bind_cuMemFreeAsync_ptsz);
@@ -12133,7 +12397,8 @@ static CUresult cuMemFreeAsync_ptsz_resolve(CUdeviceptr a0, CUstream a1)
 {
 	cuMemFreeAsync_ptsz_fn fn = cuMemFreeAsync_ptsz_choose();
 
-	atomic_store_explicit(&cuMemFreeAsync_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemFreeAsync_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -12160,7 +12425,7 @@ void *cudastub_cuda_bind_cuMemFreeHost(void)
 {
 	void *fn = (void *)cuMemFreeHost_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemFreeHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemFreeHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemFreeHost, cudastub_cuda_slot_cuMemFreeHost, cudastub_cuda_resolve_cuMemFreeHost, cudastub_cuda_bind_cuMemFreeHost);
@@ -12175,7 +12440,8 @@ static CUresult cuMemFreeHost_resolve(void *a0)
 {
 	cuMemFreeHost_fn fn = cuMemFreeHost_choose();
 
-	atomic_store_explicit(&cuMemFreeHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemFreeHost_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -12202,7 +12468,7 @@ void *cudastub_cuda_bind_cuMemFree_v2(void)
 {
 	void *fn = (void *)cuMemFree_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemFree_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemFree_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemFree_v2, cudastub_cuda_slot_cuMemFree_v2, cudastub_cuda_resolve_cuMemFree_v2, cudastub_cuda_bind_cuMemFree_v2);
@@ -12217,7 +12483,8 @@ static CUresult cuMemFree_v2_resolve(CUdeviceptr a0)
 {
 	cuMemFree_v2_fn fn = cuMemFree_v2_choose();
 
-	atomic_store_explicit(&cuMemFree_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemFree_v2_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -12246,7 +12513,7 @@ void *cudastub_cuda_bind_cuMemGetAccess(void)
 {
 	void *fn = (void *)cuMemGetAccess_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemGetAccess, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemGetAccess, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemGetAccess, cudastub_cuda_slot_cuMemGetAccess, cudastub_cuda_resolve_cuMemGetAccess, cudastub_cuda_bind_cuMemGetAccess);
@@ -12261,7 +12528,8 @@ static CUresult cuMemGetAccess_resolve(unsigned long long *a0, const CUmemLocati
 {
 	cuMemGetAccess_fn fn = cuMemGetAccess_choose();
 
-	atomic_store_explicit(&cuMemGetAccess_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemGetAccess_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -12290,7 +12558,7 @@ void *cudastub_cuda_bind_cuMemGetAddressRange(void)
 {
 	void *fn = (void *)cuMemGetAddressRange_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemGetAddressRange, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemGetAddressRange, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemGetAddressRange, cudastub_cuda_slot_cuMemGetAddressRange, cudastub_cuda_resolve_cuMemGetAddressRange, cudastub_cuda_bind_cuMemGetAddressRange);
@@ -12305,7 +12573,8 @@ static CUresult cuMemGetAddressRange_resolve(CUdeviceptr_v1 *a0, unsigned int *a
 {
 	cuMemGetAddressRange_fn fn = cuMemGetAddressRange_choose();
 
-	atomic_store_explicit(&cuMemGetAddressRange_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemGetAddressRange_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -12334,7 +12603,7 @@ void *cudastub_cuda_bind_cuMemGetAddressRange_v2(void)
 {
 	void *fn = (void *)cuMemGetAddressRange_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemGetAddressRange_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemGetAddressRange_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemGetAddressRange_v2, cudastub_cuda_slot_cuMemGetAddressRange_v2, cudastub_cuda_resolve_cuMemGetAddressRange_v2, cudastub_cuda_bind_cuMemGetAddressRange_v2);
@@ -12349,7 +12618,8 @@ static CUresult cuMemGetAddressRange_v2_resolve(CUdeviceptr *a0, size_t *a1, CUd
 {
 	cuMemGetAddressRange_v2_fn fn = cuMemGetAddressRange_v2_choose();
 
-	atomic_store_explicit(&cuMemGetAddressRange_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemGetAddressRange_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -12378,7 +12648,7 @@ void *cudastub_cuda_bind_cuMemGetAllocationGranularity(void)
 {
 	void *fn = (void *)cuMemGetAllocationGranularity_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemGetAllocationGranularity, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemGetAllocationGranularity, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemGetAllocationGranularity, cudastub_cuda_slot_cuMemGetAllocationGranularity, cudastub_cuda_resolve_cuMemGetAllocationGranularity, cudastub_cuda_bind_cuMemGetAllocationGranularity);
@@ -12393,7 +12663,8 @@ static CUresult cuMemGetAllocationGranularity_resolve(size_t *a0, const CUmemAll
 {
 	cuMemGetAllocationGranularity_fn fn = cuMemGetAllocationGranularity_choose();
 
-	atomic_store_explicit(&cuMemGetAllocationGranularity_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemGetAllocationGranularity_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -12421,7 +12692,7 @@ void *cudastub_cuda_bind_cuMemGetAllocationPropertiesFromHandle(void)
 {
 	void *fn = (void *)cuMemGetAllocationPropertiesFromHandle_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemGetAllocationPropertiesFromHandle, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemGetAllocationPropertiesFromHandle, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemGetAllocationPropertiesFromHandle, cudastub_cuda_slot_cuMemGetAllocationPropertiesFromHandle, cudastub_cuda_resolve_cuMemGetAllocationPropertiesFromHandle, cudastub_cuda_bind_cuMemGetAllocationPropertiesFromHandle);
@@ -12436,7 +12707,8 @@ static CUresult cuMemGetAllocationPropertiesFromHandle_resolve(CUmemAllocationPr
 {
 	cuMemGetAllocationPropertiesFromHandle_fn fn = cuMemGetAllocationPropertiesFromHandle_choose();
 
-	atomic_store_explicit(&cuMemGetAllocationPropertiesFromHandle_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemGetAllocationPropertiesFromHandle_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -12467,7 +12739,7 @@ void *cudastub_cuda_bind_cuMemGetHandleForAddressRange(void)
 {
 	void *fn = (void *)cuMemGetHandleForAddressRange_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemGetHandleForAddressRange, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemGetHandleForAddressRange, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemGetHandleForAddressRange, cudastub_cuda_slot_cuMemGetHandleForAddressRange, cudastub_cuda_resolve_cuMemGetHandleForAddressRange, cudastub_cuda_bind_cuMemGetHandleForAddressRange);
@@ -12482,7 +12754,8 @@ static CUresult cuMemGetHandleForAddressRange_resolve(void *a0, CUdeviceptr a1, 
 {
 	cuMemGetHandleForAddressRange_fn fn = cuMemGetHandleForAddressRange_choose();
 
-	atomic_store_explicit(&cuMemGetHandleForAddressRange_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemGetHandleForAddressRange_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -12510,7 +12783,7 @@ void *cudastub_cuda_bind_cuMemGetInfo(void)
 {
 	void *fn = (void *)cuMemGetInfo_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemGetInfo, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemGetInfo, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemGetInfo, cudastub_cuda_slot_cuMemGetInfo, cudastub_cuda_resolve_cuMemGetInfo, cudastub_cuda_bind_cuMemGetInfo);
@@ -12525,7 +12798,8 @@ static CUresult cuMemGetInfo_resolve(unsigned int *a0, unsigned int *a1)
 {
 	cuMemGetInfo_fn fn = cuMemGetInfo_choose();
 
-	atomic_store_explicit(&cuMemGetInfo_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemGetInfo_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -12553,7 +12827,7 @@ void *cudastub_cuda_bind_cuMemGetInfo_v2(void)
 {
 	void *fn = (void *)cuMemGetInfo_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemGetInfo_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemGetInfo_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemGetInfo_v2, cudastub_cuda_slot_cuMemGetInfo_v2, cudastub_cuda_resolve_cuMemGetInfo_v2, cudastub_cuda_bind_cuMemGetInfo_v2);
@@ -12568,7 +12842,8 @@ static CUresult cuMemGetInfo_v2_resolve(size_t *a0, size_t *a1)
 {
 	cuMemGetInfo_v2_fn fn = cuMemGetInfo_v2_choose();
 
-	atomic_store_explicit(&cuMemGetInfo_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemGetInfo_v2_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -12597,7 +12872,7 @@ void *cudastub_cuda_bind_cuMemHostAlloc(void)
 {
 	void *fn = (void *)cuMemHostAlloc_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemHostAlloc, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemHostAlloc, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemHostAlloc, cudastub_cuda_slot_cuMemHostAlloc, cudastub_cuda_resolve_cuMemHostAlloc, cudastub_cuda_bind_cuMemHostAlloc);
@@ -12612,7 +12887,8 @@ static CUresult cuMemHostAlloc_resolve(void **a0, size_t a1, unsigned int a2)
 {
 	cuMemHostAlloc_fn fn = cuMemHostAlloc_choose();
 
-	atomic_store_explicit(&cuMemHostAlloc_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemHostAlloc_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -12641,7 +12917,7 @@ void *cudastub_cuda_bind_cuMemHostGetDevicePointer(void)
 {
 	void *fn = (void *)cuMemHostGetDevicePointer_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemHostGetDevicePointer, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemHostGetDevicePointer, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemHostGetDevicePointer, cudastub_cuda_slot_cuMemHostGetDevicePointer, cudastub_cuda_resolve_cuMemHostGetDevicePointer, cudastub_cuda_bind_cuMemHostGetDevicePointer);
@@ -12656,7 +12932,8 @@ static CUresult cuMemHostGetDevicePointer_resolve(CUdeviceptr_v1 *a0, void *a1, 
 {
 	cuMemHostGetDevicePointer_fn fn = cuMemHostGetDevicePointer_choose();
 
-	atomic_store_explicit(&cuMemHostGetDevicePointer_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemHostGetDevicePointer_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -12685,7 +12962,7 @@ void *cudastub_cuda_bind_cuMemHostGetDevicePointer_v2(void)
 {
 	void *fn = (void *)cuMemHostGetDevicePointer_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemHostGetDevicePointer_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemHostGetDevicePointer_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemHostGetDevicePointer_v2, cudastub_cuda_slot_cuMemHostGetDevicePointer_v2, cudastub_cuda_resolve_cuMemHostGetDevicePointer_v2, cudastub_cuda_bind_cuMemHostGetDevicePointer_v2);
@@ -12700,7 +12977,8 @@ static CUresult cuMemHostGetDevicePointer_v2_resolve(CUdeviceptr *a0, void *a1, 
 {
 	cuMemHostGetDevicePointer_v2_fn fn = cuMemHostGetDevicePointer_v2_choose();
 
-	atomic_store_explicit(&cuMemHostGetDevicePointer_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemHostGetDevicePointer_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -12728,7 +13006,7 @@ void *cudastub_cuda_bind_cuMemHostGetFlags(void)
 {
 	void *fn = (void *)cuMemHostGetFlags_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemHostGetFlags, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemHostGetFlags, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemHostGetFlags, cudastub_cuda_slot_cuMemHostGetFlags, cudastub_cuda_resolve_cuMemHostGetFlags, cudastub_cuda_bind_cuMemHostGetFlags);
@@ -12743,7 +13021,8 @@ static CUresult cuMemHostGetFlags_resolve(unsigned int *a0, void *a1)
 {
 	cuMemHostGetFlags_fn fn = cuMemHostGetFlags_choose();
 
-	atomic_store_explicit(&cuMemHostGetFlags_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemHostGetFlags_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -12772,7 +13051,7 @@ void *cudastub_cuda_bind_cuMemHostRegister(void)
 {
 	void *fn = (void *)cuMemHostRegister_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemHostRegister, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemHostRegister, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemHostRegister, cudastub_cuda_slot_cuMemHostRegister, cudastub_cuda_resolve_cuMemHostRegister, cudastub_cuda_bind_cuMemHostRegister);
@@ -12787,7 +13066,8 @@ static CUresult cuMemHostRegister_resolve(void *a0, size_t a1, unsigned int a2)
 {
 	cuMemHostRegister_fn fn = cuMemHostRegister_choose();
 
-	atomic_store_explicit(&cuMemHostRegister_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemHostRegister_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -12816,7 +13096,7 @@ void *cudastub_cuda_bind_cuMemHostRegister_v2(void)
 {
 	void *fn = (void *)cuMemHostRegister_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemHostRegister_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemHostRegister_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemHostRegister_v2, cudastub_cuda_slot_cuMemHostRegister_v2, cudastub_cuda_resolve_cuMemHostRegister_v2, cudastub_cuda_bind_cuMemHostRegister_v2);
@@ -12831,7 +13111,8 @@ static CUresult cuMemHostRegister_v2_resolve(void *a0, size_t a1, unsigned int a
 {
 	cuMemHostRegister_v2_fn fn = cuMemHostRegister_v2_choose();
 
-	atomic_store_explicit(&cuMemHostRegister_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemHostRegister_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -12858,7 +13139,7 @@ void *cudastub_cuda_bind_cuMemHostUnregister(void)
 {
 	void *fn = (void *)cuMemHostUnregister_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemHostUnregister, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemHostUnregister, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemHostUnregister, cudastub_cuda_slot_cuMemHostUnregister, cudastub_cuda_resolve_cuMemHostUnregister, cudastub_cuda_bind_cuMemHostUnregister);
@@ -12873,7 +13154,8 @@ static CUresult cuMemHostUnregister_resolve(void *a0)
 {
 	cuMemHostUnregister_fn fn = cuMemHostUnregister_choose();
 
-	atomic_store_explicit(&cuMemHostUnregister_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemHostUnregister_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -12902,7 +13184,7 @@ void *cudastub_cuda_bind_cuMemImportFromShareableHandle(void)
 {
 	void *fn = (void *)cuMemImportFromShareableHandle_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemImportFromShareableHandle, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemImportFromShareableHandle, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemImportFromShareableHandle, cudastub_cuda_slot_cuMemImportFromShareableHandle, cudastub_cuda_resolve_cuMemImportFromShareableHandle, cudastub_cuda_bind_cuMemImportFromShareableHandle);
@@ -12917,7 +13199,8 @@ static CUresult cuMemImportFromShareableHandle_resolve(CUmemGenericAllocationHan
 {
 	cuMemImportFromShareableHandle_fn fn = cuMemImportFromShareableHandle_choose();
 
-	atomic_store_explicit(&cuMemImportFromShareableHandle_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemImportFromShareableHandle_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -12948,7 +13231,7 @@ void *cudastub_cuda_bind_cuMemMap(void)
 {
 	void *fn = (void *)cuMemMap_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemMap, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemMap, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemMap, cudastub_cuda_slot_cuMemMap, cudastub_cuda_resolve_cuMemMap, cudastub_cuda_bind_cuMemMap);
@@ -12963,7 +13246,8 @@ static CUresult cuMemMap_resolve(CUdeviceptr a0, size_t a1, size_t a2, CUmemGene
 {
 	cuMemMap_fn fn = cuMemMap_choose();
 
-	atomic_store_explicit(&cuMemMap_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemMap_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -12992,7 +13276,7 @@ void *cudastub_cuda_bind_cuMemMapArrayAsync(void)
 {
 	void *fn = (void *)cuMemMapArrayAsync_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemMapArrayAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemMapArrayAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemMapArrayAsync, cudastub_cuda_slot_cuMemMapArrayAsync, cudastub_cuda_resolve_cuMemMapArrayAsync, cudastub_cuda_bind_cuMemMapArrayAsync);
@@ -13007,7 +13291,8 @@ static CUresult cuMemMapArrayAsync_resolve(CUarrayMapInfo *a0, unsigned int a1, 
 {
 	cuMemMapArrayAsync_fn fn = cuMemMapArrayAsync_choose();
 
-	atomic_store_explicit(&cuMemMapArrayAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemMapArrayAsync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -13036,7 +13321,7 @@ void *cudastub_cuda_bind_cuMemMapArrayAsync_ptsz(void)
 {
 	void *fn = (void *)cuMemMapArrayAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemMapArrayAsync_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemMapArrayAsync_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemMapArrayAsync_ptsz, cudastub_cuda_slot_cuMemMapArrayAsync_ptsz, cudastub_cuda_resolve_cuMemMapArrayAsync_ptsz, cudastub_cuda_bind_cuMemMapArrayAsync_ptsz);
@@ -13051,7 +13336,8 @@ static CUresult cuMemMapArrayAsync_ptsz_resolve(CUarrayMapInfo *a0, unsigned int
 {
 	cuMemMapArrayAsync_ptsz_fn fn = cuMemMapArrayAsync_ptsz_choose();
 
-	atomic_store_explicit(&cuMemMapArrayAsync_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemMapArrayAsync_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -13079,7 +13365,7 @@ void *cudastub_cuda_bind_cuMemPoolCreate(void)
 {
 	void *fn = (void *)cuMemPoolCreate_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemPoolCreate, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemPoolCreate, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemPoolCreate, cudastub_cuda_slot_cuMemPoolCreate, cudastub_cuda_resolve_cuMemPoolCreate, cudastub_cuda_bind_cuMemPoolCreate);
@@ -13094,7 +13380,8 @@ static CUresult cuMemPoolCreate_resolve(CUmemoryPool *a0, const CUmemPoolProps *
 {
 	cuMemPoolCreate_fn fn = cuMemPoolCreate_choose();
 
-	atomic_store_explicit(&cuMemPoolCreate_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemPoolCreate_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -13121,7 +13408,7 @@ void *cudastub_cuda_bind_cuMemPoolDestroy(void)
 {
 	void *fn = (void *)cuMemPoolDestroy_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemPoolDestroy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemPoolDestroy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemPoolDestroy, cudastub_cuda_slot_cuMemPoolDestroy, cudastub_cuda_resolve_cuMemPoolDestroy, cudastub_cuda_bind_cuMemPoolDestroy);
@@ -13136,7 +13423,8 @@ static CUresult cuMemPoolDestroy_resolve(CUmemoryPool a0)
 {
 	cuMemPoolDestroy_fn fn = cuMemPoolDestroy_choose();
 
-	atomic_store_explicit(&cuMemPoolDestroy_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemPoolDestroy_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -13164,7 +13452,7 @@ void *cudastub_cuda_bind_cuMemPoolExportPointer(void)
 {
 	void *fn = (void *)cuMemPoolExportPointer_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemPoolExportPointer, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemPoolExportPointer, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemPoolExportPointer, cudastub_cuda_slot_cuMemPoolExportPointer, cudastub_cuda_resolve_cuMemPoolExportPointer, cudastub_cuda_bind_cuMemPoolExportPointer);
@@ -13179,7 +13467,8 @@ static CUresult cuMemPoolExportPointer_resolve(CUmemPoolPtrExportData *a0, CUdev
 {
 	cuMemPoolExportPointer_fn fn = cuMemPoolExportPointer_choose();
 
-	atomic_store_explicit(&cuMemPoolExportPointer_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemPoolExportPointer_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -13209,7 +13498,7 @@ void *cudastub_cuda_bind_cuMemPoolExportToShareableHandle(void)
 {
 	void *fn = (void *)cuMemPoolExportToShareableHandle_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemPoolExportToShareableHandle, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemPoolExportToShareableHandle, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemPoolExportToShareableHandle, cudastub_cuda_slot_cuMemPoolExportToShareableHandle, cudastub_cuda_resolve_cuMemPoolExportToShareableHandle, cudastub_cuda_bind_cuMemPoolExportToShareableHandle);
@@ -13224,7 +13513,8 @@ static CUresult cuMemPoolExportToShareableHandle_resolve(void *a0, CUmemoryPool 
 {
 	cuMemPoolExportToShareableHandle_fn fn = cuMemPoolExportToShareableHandle_choose();
 
-	atomic_store_explicit(&cuMemPoolExportToShareableHandle_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemPoolExportToShareableHandle_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -13253,7 +13543,7 @@ void *cudastub_cuda_bind_cuMemPoolGetAccess(void)
 {
 	void *fn = (void *)cuMemPoolGetAccess_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemPoolGetAccess, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemPoolGetAccess, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemPoolGetAccess, cudastub_cuda_slot_cuMemPoolGetAccess, cudastub_cuda_resolve_cuMemPoolGetAccess, cudastub_cuda_bind_cuMemPoolGetAccess);
@@ -13268,7 +13558,8 @@ static CUresult cuMemPoolGetAccess_resolve(CUmemAccess_flags *a0, CUmemoryPool a
 {
 	cuMemPoolGetAccess_fn fn = cuMemPoolGetAccess_choose();
 
-	atomic_store_explicit(&cuMemPoolGetAccess_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemPoolGetAccess_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -13297,7 +13588,7 @@ void *cudastub_cuda_bind_cuMemPoolGetAttribute(void)
 {
 	void *fn = (void *)cuMemPoolGetAttribute_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemPoolGetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemPoolGetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemPoolGetAttribute, cudastub_cuda_slot_cuMemPoolGetAttribute, cudastub_cuda_resolve_cuMemPoolGetAttribute, cudastub_cuda_bind_cuMemPoolGetAttribute);
@@ -13312,7 +13603,8 @@ static CUresult cuMemPoolGetAttribute_resolve(CUmemoryPool a0, CUmemPool_attribu
 {
 	cuMemPoolGetAttribute_fn fn = cuMemPoolGetAttribute_choose();
 
-	atomic_store_explicit(&cuMemPoolGetAttribute_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemPoolGetAttribute_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -13342,7 +13634,7 @@ void *cudastub_cuda_bind_cuMemPoolImportFromShareableHandle(void)
 {
 	void *fn = (void *)cuMemPoolImportFromShareableHandle_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemPoolImportFromShareableHandle, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemPoolImportFromShareableHandle, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemPoolImportFromShareableHandle, cudastub_cuda_slot_cuMemPoolImportFromShareableHandle, cudastub_cuda_resolve_cuMemPoolImportFromShareableHandle, cudastub_cuda_bind_cuMemPoolImportFromShareableHandle);
@@ -13357,7 +13649,8 @@ static CUresult cuMemPoolImportFromShareableHandle_resolve(CUmemoryPool *a0, voi
 {
 	cuMemPoolImportFromShareableHandle_fn fn = cuMemPoolImportFromShareableHandle_choose();
 
-	atomic_store_explicit(&cuMemPoolImportFromShareableHandle_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemPoolImportFromShareableHandle_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -13386,7 +13679,7 @@ void *cudastub_cuda_bind_cuMemPoolImportPointer(void)
 {
 	void *fn = (void *)cuMemPoolImportPointer_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemPoolImportPointer, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemPoolImportPointer, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemPoolImportPointer, cudastub_cuda_slot_cuMemPoolImportPointer, cudastub_cuda_resolve_cuMemPoolImportPointer, cudastub_cuda_bind_cuMemPoolImportPointer);
@@ -13401,7 +13694,8 @@ static CUresult cuMemPoolImportPointer_resolve(CUdeviceptr *a0, CUmemoryPool a1,
 {
 	cuMemPoolImportPointer_fn fn = cuMemPoolImportPointer_choose();
 
-	atomic_store_explicit(&cuMemPoolImportPointer_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemPoolImportPointer_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -13430,7 +13724,7 @@ void *cudastub_cuda_bind_cuMemPoolSetAccess(void)
 {
 	void *fn = (void *)cuMemPoolSetAccess_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemPoolSetAccess, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemPoolSetAccess, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemPoolSetAccess, cudastub_cuda_slot_cuMemPoolSetAccess, cudastub_cuda_resolve_cuMemPoolSetAccess, cudastub_cuda_bind_cuMemPoolSetAccess);
@@ -13445,7 +13739,8 @@ static CUresult cuMemPoolSetAccess_resolve(CUmemoryPool a0, const CUmemAccessDes
 {
 	cuMemPoolSetAccess_fn fn = cuMemPoolSetAccess_choose();
 
-	atomic_store_explicit(&cuMemPoolSetAccess_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemPoolSetAccess_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -13474,7 +13769,7 @@ void *cudastub_cuda_bind_cuMemPoolSetAttribute(void)
 {
 	void *fn = (void *)cuMemPoolSetAttribute_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemPoolSetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemPoolSetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemPoolSetAttribute, cudastub_cuda_slot_cuMemPoolSetAttribute, cudastub_cuda_resolve_cuMemPoolSetAttribute, cudastub_cuda_bind_cuMemPoolSetAttribute);
@@ -13489,7 +13784,8 @@ static CUresult cuMemPoolSetAttribute_resolve(CUmemoryPool a0, CUmemPool_attribu
 {
 	cuMemPoolSetAttribute_fn fn = cuMemPoolSetAttribute_choose();
 
-	atomic_store_explicit(&cuMemPoolSetAttribute_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemPoolSetAttribute_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -13517,7 +13813,7 @@ void *cudastub_cuda_bind_cuMemPoolTrimTo(void)
 {
 	void *fn = (void *)cuMemPoolTrimTo_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemPoolTrimTo, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemPoolTrimTo, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemPoolTrimTo, cudastub_cuda_slot_cuMemPoolTrimTo, cudastub_cuda_resolve_cuMemPoolTrimTo, cudastub_cuda_bind_cuMemPoolTrimTo);
@@ -13532,7 +13828,8 @@ static CUresult cuMemPoolTrimTo_resolve(CUmemoryPool a0, size_t a1)
 {
 	cuMemPoolTrimTo_fn fn = cuMemPoolTrimTo_choose();
 
-	atomic_store_explicit(&cuMemPoolTrimTo_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemPoolTrimTo_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -13562,7 +13859,7 @@ void *cudastub_cuda_bind_cuMemPrefetchAsync(void)
 {
 	void *fn = (void *)cuMemPrefetchAsync_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemPrefetchAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemPrefetchAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemPrefetchAsync, cudastub_cuda_slot_cuMemPrefetchAsync, cudastub_cuda_resolve_cuMemPrefetchAsync, cudastub_cuda_bind_cuMemPrefetchAsync);
@@ -13577,7 +13874,8 @@ static CUresult cuMemPrefetchAsync_resolve(CUdeviceptr a0, size_t a1, CUdevice a
 {
 	cuMemPrefetchAsync_fn fn = cuMemPrefetchAsync_choose();
 
-	atomic_store_explicit(&cuMemPrefetchAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemPrefetchAsync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -13607,7 +13905,7 @@ void *cudastub_cuda_bind_cuMemPrefetchAsync_ptsz(void)
 {
 	void *fn = (void *)cuMemPrefetchAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemPrefetchAsync_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemPrefetchAsync_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemPrefetchAsync_ptsz, cudastub_cuda_slot_cuMemPrefetchAsync_ptsz, cudastub_cuda_resolve_cuMemPrefetchAsync_ptsz, cudastub_cuda_bind_cuMemPrefetchAsync_ptsz);
@@ -13622,7 +13920,8 @@ static CUresult cuMemPrefetchAsync_ptsz_resolve(CUdeviceptr a0, size_t a1, CUdev
 {
 	cuMemPrefetchAsync_ptsz_fn fn = cuMemPrefetchAsync_ptsz_choose();
 
-	atomic_store_explicit(&cuMemPrefetchAsync_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemPrefetchAsync_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -13653,7 +13952,7 @@ void *cudastub_cuda_bind_cuMemRangeGetAttribute(void)
 {
 	void *fn = (void *)cuMemRangeGetAttribute_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemRangeGetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemRangeGetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemRangeGetAttribute, cudastub_cuda_slot_cuMemRangeGetAttribute, cudastub_cuda_resolve_cuMemRangeGetAttribute, cudastub_cuda_bind_cuMemRangeGetAttribute);
@@ -13668,7 +13967,8 @@ static CUresult cuMemRangeGetAttribute_resolve(void *a0, size_t a1, CUmem_range_
 {
 	cuMemRangeGetAttribute_fn fn = cuMemRangeGetAttribute_choose();
 
-	atomic_store_explicit(&cuMemRangeGetAttribute_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemRangeGetAttribute_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -13700,7 +14000,7 @@ void *cudastub_cuda_bind_cuMemRangeGetAttributes(void)
 {
 	void *fn = (void *)cuMemRangeGetAttributes_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemRangeGetAttributes, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemRangeGetAttributes, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemRangeGetAttributes, cudastub_cuda_slot_cuMemRangeGetAttributes, cudastub_cuda_resolve_cuMemRangeGetAttributes, cudastub_cuda_bind_cuMemRangeGetAttributes);
@@ -13715,7 +14015,8 @@ static CUresult cuMemRangeGetAttributes_resolve(void **a0, size_t *a1, CUmem_ran
 {
 	cuMemRangeGetAttributes_fn fn = cuMemRangeGetAttributes_choose();
 
-	atomic_store_explicit(&cuMemRangeGetAttributes_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemRangeGetAttributes_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -13742,7 +14043,7 @@ void *cudastub_cuda_bind_cuMemRelease(void)
 {
 	void *fn = (void *)cuMemRelease_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemRelease, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemRelease, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemRelease, cudastub_cuda_slot_cuMemRelease, cudastub_cuda_resolve_cuMemRelease, cudastub_cuda_bind_cuMemRelease);
@@ -13757,7 +14058,8 @@ static CUresult cuMemRelease_resolve(CUmemGenericAllocationHandle a0)
 {
 	cuMemRelease_fn fn = cuMemRelease_choose();
 
-	atomic_store_explicit(&cuMemRelease_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemRelease_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -13785,7 +14087,7 @@ void *cudastub_cuda_bind_cuMemRetainAllocationHandle(void)
 {
 	void *fn = (void *)cuMemRetainAllocationHandle_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemRetainAllocationHandle, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemRetainAllocationHandle, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemRetainAllocationHandle, cudastub_cuda_slot_cuMemRetainAllocationHandle, cudastub_cuda_resolve_cuMemRetainAllocationHandle, cudastub_cuda_bind_cuMemRetainAllocationHandle);
@@ -13800,7 +14102,8 @@ static CUresult cuMemRetainAllocationHandle_resolve(CUmemGenericAllocationHandle
 {
 	cuMemRetainAllocationHandle_fn fn = cuMemRetainAllocationHandle_choose();
 
-	atomic_store_explicit(&cuMemRetainAllocationHandle_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemRetainAllocationHandle_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -13830,7 +14133,7 @@ void *cudastub_cuda_bind_cuMemSetAccess(void)
 {
 	void *fn = (void *)cuMemSetAccess_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemSetAccess, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemSetAccess, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemSetAccess, cudastub_cuda_slot_cuMemSetAccess, cudastub_cuda_resolve_cuMemSetAccess, cudastub_cuda_bind_cuMemSetAccess);
@@ -13845,7 +14148,8 @@ static CUresult cuMemSetAccess_resolve(CUdeviceptr a0, size_t a1, const CUmemAcc
 {
 	cuMemSetAccess_fn fn = cuMemSetAccess_choose();
 
-	atomic_store_explicit(&cuMemSetAccess_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemSetAccess_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -13873,7 +14177,7 @@ void *cudastub_cuda_bind_cuMemUnmap(void)
 {
 	void *fn = (void *)cuMemUnmap_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemUnmap, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemUnmap, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemUnmap, cudastub_cuda_slot_cuMemUnmap, cudastub_cuda_resolve_cuMemUnmap, cudastub_cuda_bind_cuMemUnmap);
@@ -13888,7 +14192,8 @@ static CUresult cuMemUnmap_resolve(CUdeviceptr a0, size_t a1)
 {
 	cuMemUnmap_fn fn = cuMemUnmap_choose();
 
-	atomic_store_explicit(&cuMemUnmap_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemUnmap_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -13917,7 +14222,7 @@ void *cudastub_cuda_bind_cuMemcpy(void)
 {
 	void *fn = (void *)cuMemcpy_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpy, cudastub_cuda_slot_cuMemcpy, cudastub_cuda_resolve_cuMemcpy, cudastub_cuda_bind_cuMemcpy);
@@ -13932,7 +14237,8 @@ static CUresult cuMemcpy_resolve(CUdeviceptr a0, CUdeviceptr a1, size_t a2)
 {
 	cuMemcpy_fn fn = cuMemcpy_choose();
 
-	atomic_store_explicit(&cuMemcpy_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpy_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -13959,7 +14265,7 @@ void *cudastub_cuda_bind_cuMemcpy2D(void)
 {
 	void *fn = (void *)cuMemcpy2D_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpy2D, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpy2D, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpy2D, cudastub_cuda_slot_cuMemcpy2D, cudastub_cuda_resolve_cuMemcpy2D, cudastub_cuda_bind_cuMemcpy2D);
@@ -13974,7 +14280,8 @@ static CUresult cuMemcpy2D_resolve(const CUDA_MEMCPY2D_v1 *a0)
 {
 	cuMemcpy2D_fn fn = cuMemcpy2D_choose();
 
-	atomic_store_explicit(&cuMemcpy2D_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpy2D_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -14002,7 +14309,7 @@ void *cudastub_cuda_bind_cuMemcpy2DAsync(void)
 {
 	void *fn = (void *)cuMemcpy2DAsync_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpy2DAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpy2DAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpy2DAsync, cudastub_cuda_slot_cuMemcpy2DAsync, cudastub_cuda_resolve_cuMemcpy2DAsync, cudastub_cuda_bind_cuMemcpy2DAsync);
@@ -14017,7 +14324,8 @@ static CUresult cuMemcpy2DAsync_resolve(const CUDA_MEMCPY2D_v1 *a0, CUstream a1)
 {
 	cuMemcpy2DAsync_fn fn = cuMemcpy2DAsync_choose();
 
-	atomic_store_explicit(&cuMemcpy2DAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpy2DAsync_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -14045,7 +14353,7 @@ void *cudastub_cuda_bind_cuMemcpy2DAsync_v2(void)
 {
 	void *fn = (void *)cuMemcpy2DAsync_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpy2DAsync_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpy2DAsync_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpy2DAsync_v2, cudastub_cuda_slot_cuMemcpy2DAsync_v2, cudastub_cuda_resolve_cuMemcpy2DAsync_v2, cudastub_cuda_bind_cuMemcpy2DAsync_v2);
@@ -14060,7 +14368,8 @@ static CUresult cuMemcpy2DAsync_v2_resolve(const CUDA_MEMCPY2D *a0, CUstream a1)
 {
 	cuMemcpy2DAsync_v2_fn fn = cuMemcpy2DAsync_v2_choose();
 
-	atomic_store_explicit(&cuMemcpy2DAsync_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpy2DAsync_v2_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -14088,7 +14397,7 @@ void *cudastub_cuda_bind_cuMemcpy2DAsync_v2_ptsz(void)
 {
 	void *fn = (void *)cuMemcpy2DAsync_v2_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpy2DAsync_v2_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpy2DAsync_v2_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpy2DAsync_v2_ptsz, cudastub_cuda_slot_cuMemcpy2DAsync_v2_ptsz, cudastub_cuda_resolve_cuMemcpy2DAsync_v2_ptsz, cudastub_cuda_bind_cuMemcpy2DAsync_v2_ptsz);
@@ -14103,7 +14412,8 @@ static CUresult cuMemcpy2DAsync_v2_ptsz_resolve(const CUDA_MEMCPY2D *a0, CUstrea
 {
 	cuMemcpy2DAsync_v2_ptsz_fn fn = cuMemcpy2DAsync_v2_ptsz_choose();
 
-	atomic_store_explicit(&cuMemcpy2DAsync_v2_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpy2DAsync_v2_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -14130,7 +14440,7 @@ void *cudastub_cuda_bind_cuMemcpy2DUnaligned(void)
 {
 	void *fn = (void *)cuMemcpy2DUnaligned_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpy2DUnaligned, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpy2DUnaligned, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpy2DUnaligned, cudastub_cuda_slot_cuMemcpy2DUnaligned, cudastub_cuda_resolve_cuMemcpy2DUnaligned, cudastub_cuda_bind_cuMemcpy2DUnaligned);
@@ -14145,7 +14455,8 @@ static CUresult cuMemcpy2DUnaligned_resolve(const CUDA_MEMCPY2D_v1 *a0)
 {
 	cuMemcpy2DUnaligned_fn fn = cuMemcpy2DUnaligned_choose();
 
-	atomic_store_explicit(&cuMemcpy2DUnaligned_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpy2DUnaligned_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -14172,7 +14483,7 @@ void *cudastub_cuda_bind_cuMemcpy2DUnaligned_v2(void)
 {
 	void *fn = (void *)cuMemcpy2DUnaligned_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpy2DUnaligned_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpy2DUnaligned_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpy2DUnaligned_v2, cudastub_cuda_slot_cuMemcpy2DUnaligned_v2, cudastub_cuda_resolve_cuMemcpy2DUnaligned_v2, cudastub_cuda_bind_cuMemcpy2DUnaligned_v2);
@@ -14187,7 +14498,8 @@ static CUresult cuMemcpy2DUnaligned_v2_resolve(const CUDA_MEMCPY2D *a0)
 {
 	cuMemcpy2DUnaligned_v2_fn fn = cuMemcpy2DUnaligned_v2_choose();
 
-	atomic_store_explicit(&cuMemcpy2DUnaligned_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpy2DUnaligned_v2_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -14214,7 +14526,7 @@ void *cudastub_cuda_bind_cuMemcpy2DUnaligned_v2_ptds(void)
 {
 	void *fn = (void *)cuMemcpy2DUnaligned_v2_ptds_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpy2DUnaligned_v2_ptds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpy2DUnaligned_v2_ptds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpy2DUnaligned_v2_ptds, cudastub_cuda_slot_cuMemcpy2DUnaligned_v2_ptds, cudastub_cuda_resolve_cuMemcpy2DUnaligned_v2_ptds, cudastub_cuda_bind_cuMemcpy2DUnaligned_v2_ptds);
@@ -14229,7 +14541,8 @@ static CUresult cuMemcpy2DUnaligned_v2_ptds_resolve(const CUDA_MEMCPY2D *a0)
 {
 	cuMemcpy2DUnaligned_v2_ptds_fn fn = cuMemcpy2DUnaligned_v2_ptds_choose();
 
-	atomic_store_explicit(&cuMemcpy2DUnaligned_v2_ptds_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpy2DUnaligned_v2_ptds_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -14256,7 +14569,7 @@ void *cudastub_cuda_bind_cuMemcpy2D_v2(void)
 {
 	void *fn = (void *)cuMemcpy2D_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpy2D_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpy2D_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpy2D_v2, cudastub_cuda_slot_cuMemcpy2D_v2, cudastub_cuda_resolve_cuMemcpy2D_v2, cudastub_cuda_bind_cuMemcpy2D_v2);
@@ -14271,7 +14584,8 @@ static CUresult cuMemcpy2D_v2_resolve(const CUDA_MEMCPY2D *a0)
 {
 	cuMemcpy2D_v2_fn fn = cuMemcpy2D_v2_choose();
 
-	atomic_store_explicit(&cuMemcpy2D_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpy2D_v2_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -14298,7 +14612,7 @@ void *cudastub_cuda_bind_cuMemcpy2D_v2_ptds(void)
 {
 	void *fn = (void *)cuMemcpy2D_v2_ptds_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpy2D_v2_ptds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpy2D_v2_ptds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpy2D_v2_ptds, cudastub_cuda_slot_cuMemcpy2D_v2_ptds, cudastub_cuda_resolve_cuMemcpy2D_v2_ptds, cudastub_cuda_bind_cuMemcpy2D_v2_ptds);
@@ -14313,7 +14627,8 @@ static CUresult cuMemcpy2D_v2_ptds_resolve(const CUDA_MEMCPY2D *a0)
 {
 	cuMemcpy2D_v2_ptds_fn fn = cuMemcpy2D_v2_ptds_choose();
 
-	atomic_store_explicit(&cuMemcpy2D_v2_ptds_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpy2D_v2_ptds_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -14340,7 +14655,7 @@ void *cudastub_cuda_bind_cuMemcpy3D(void)
 {
 	void *fn = (void *)cuMemcpy3D_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpy3D, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpy3D, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpy3D, cudastub_cuda_slot_cuMemcpy3D, cudastub_cuda_resolve_cuMemcpy3D, cudastub_cuda_bind_cuMemcpy3D);
@@ -14355,7 +14670,8 @@ static CUresult cuMemcpy3D_resolve(const CUDA_MEMCPY3D_v1 *a0)
 {
 	cuMemcpy3D_fn fn = cuMemcpy3D_choose();
 
-	atomic_store_explicit(&cuMemcpy3D_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpy3D_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -14383,7 +14699,7 @@ void *cudastub_cuda_bind_cuMemcpy3DAsync(void)
 {
 	void *fn = (void *)cuMemcpy3DAsync_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpy3DAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpy3DAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpy3DAsync, cudastub_cuda_slot_cuMemcpy3DAsync, cudastub_cuda_resolve_cuMemcpy3DAsync, cudastub_cuda_bind_cuMemcpy3DAsync);
@@ -14398,7 +14714,8 @@ static CUresult cuMemcpy3DAsync_resolve(const CUDA_MEMCPY3D_v1 *a0, CUstream a1)
 {
 	cuMemcpy3DAsync_fn fn = cuMemcpy3DAsync_choose();
 
-	atomic_store_explicit(&cuMemcpy3DAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpy3DAsync_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -14426,7 +14743,7 @@ void *cudastub_cuda_bind_cuMemcpy3DAsync_v2(void)
 {
 	void *fn = (void *)cuMemcpy3DAsync_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpy3DAsync_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpy3DAsync_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpy3DAsync_v2, cudastub_cuda_slot_cuMemcpy3DAsync_v2, cudastub_cuda_resolve_cuMemcpy3DAsync_v2, cudastub_cuda_bind_cuMemcpy3DAsync_v2);
@@ -14441,7 +14758,8 @@ static CUresult cuMemcpy3DAsync_v2_resolve(const CUDA_MEMCPY3D *a0, CUstream a1)
 {
 	cuMemcpy3DAsync_v2_fn fn = cuMemcpy3DAsync_v2_choose();
 
-	atomic_store_explicit(&cuMemcpy3DAsync_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpy3DAsync_v2_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -14469,7 +14787,7 @@ void *cudastub_cuda_bind_cuMemcpy3DAsync_v2_ptsz(void)
 {
 	void *fn = (void *)cuMemcpy3DAsync_v2_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpy3DAsync_v2_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpy3DAsync_v2_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpy3DAsync_v2_ptsz, cudastub_cuda_slot_cuMemcpy3DAsync_v2_ptsz, cudastub_cuda_resolve_cuMemcpy3DAsync_v2_ptsz, cudastub_cuda_bind_cuMemcpy3DAsync_v2_ptsz);
@@ -14484,7 +14802,8 @@ static CUresult cuMemcpy3DAsync_v2_ptsz_resolve(const CUDA_MEMCPY3D *a0, CUstrea
 {
 	cuMemcpy3DAsync_v2_ptsz_fn fn = cuMemcpy3DAsync_v2_ptsz_choose();
 
-	atomic_store_explicit(&cuMemcpy3DAsync_v2_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpy3DAsync_v2_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -14511,7 +14830,7 @@ void *cudastub_cuda_bind_cuMemcpy3DPeer(void)
 {
 	void *fn = (void *)cuMemcpy3DPeer_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpy3DPeer, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpy3DPeer, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpy3DPeer, cudastub_cuda_slot_cuMemcpy3DPeer, cudastub_cuda_resolve_cuMemcpy3DPeer, cudastub_cuda_bind_cuMemcpy3DPeer);
@@ -14526,7 +14845,8 @@ static CUresult cuMemcpy3DPeer_resolve(const CUDA_MEMCPY3D_PEER *a0)
 {
 	cuMemcpy3DPeer_fn fn = cuMemcpy3DPeer_choose();
 
-	atomic_store_explicit(&cuMemcpy3DPeer_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpy3DPeer_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -14554,7 +14874,7 @@ void *cudastub_cuda_bind_cuMemcpy3DPeerAsync(void)
 {
 	void *fn = (void *)cuMemcpy3DPeerAsync_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpy3DPeerAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpy3DPeerAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpy3DPeerAsync, cudastub_cuda_slot_cuMemcpy3DPeerAsync, cudastub_cuda_resolve_cuMemcpy3DPeerAsync, cudastub_cuda_bind_cuMemcpy3DPeerAsync);
@@ -14569,7 +14889,8 @@ static CUresult cuMemcpy3DPeerAsync_resolve(const CUDA_MEMCPY3D_PEER *a0, CUstre
 {
 	cuMemcpy3DPeerAsync_fn fn = cuMemcpy3DPeerAsync_choose();
 
-	atomic_store_explicit(&cuMemcpy3DPeerAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpy3DPeerAsync_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -14597,7 +14918,7 @@ void *cudastub_cuda_bind_cuMemcpy3DPeerAsync_ptsz(void)
 {
 	void *fn = (void *)cuMemcpy3DPeerAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpy3DPeerAsync_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpy3DPeerAsync_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpy3DPeerAsync_ptsz, cudastub_cuda_slot_cuMemcpy3DPeerAsync_ptsz, cudastub_cuda_resolve_cuMemcpy3DPeerAsync_ptsz, cudastub_cuda_bind_cuMemcpy3DPeerAsync_ptsz);
@@ -14612,7 +14933,8 @@ static CUresult cuMemcpy3DPeerAsync_ptsz_resolve(const CUDA_MEMCPY3D_PEER *a0, C
 {
 	cuMemcpy3DPeerAsync_ptsz_fn fn = cuMemcpy3DPeerAsync_ptsz_choose();
 
-	atomic_store_explicit(&cuMemcpy3DPeerAsync_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpy3DPeerAsync_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -14639,7 +14961,7 @@ void *cudastub_cuda_bind_cuMemcpy3DPeer_ptds(void)
 {
 	void *fn = (void *)cuMemcpy3DPeer_ptds_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpy3DPeer_ptds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpy3DPeer_ptds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpy3DPeer_ptds, cudastub_cuda_slot_cuMemcpy3DPeer_ptds, cudastub_cuda_resolve_cuMemcpy3DPeer_ptds, cudastub_cuda_bind_cuMemcpy3DPeer_ptds);
@@ -14654,7 +14976,8 @@ static CUresult cuMemcpy3DPeer_ptds_resolve(const CUDA_MEMCPY3D_PEER *a0)
 {
 	cuMemcpy3DPeer_ptds_fn fn = cuMemcpy3DPeer_ptds_choose();
 
-	atomic_store_explicit(&cuMemcpy3DPeer_ptds_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpy3DPeer_ptds_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -14681,7 +15004,7 @@ void *cudastub_cuda_bind_cuMemcpy3D_v2(void)
 {
 	void *fn = (void *)cuMemcpy3D_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpy3D_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpy3D_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpy3D_v2, cudastub_cuda_slot_cuMemcpy3D_v2, cudastub_cuda_resolve_cuMemcpy3D_v2, cudastub_cuda_bind_cuMemcpy3D_v2);
@@ -14696,7 +15019,8 @@ static CUresult cuMemcpy3D_v2_resolve(const CUDA_MEMCPY3D *a0)
 {
 	cuMemcpy3D_v2_fn fn = cuMemcpy3D_v2_choose();
 
-	atomic_store_explicit(&cuMemcpy3D_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpy3D_v2_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -14723,7 +15047,7 @@ void *cudastub_cuda_bind_cuMemcpy3D_v2_ptds(void)
 {
 	void *fn = (void *)cuMemcpy3D_v2_ptds_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpy3D_v2_ptds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpy3D_v2_ptds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpy3D_v2_ptds, cudastub_cuda_slot_cuMemcpy3D_v2_ptds, cudastub_cuda_resolve_cuMemcpy3D_v2_ptds, cudastub_cuda_bind_cuMemcpy3D_v2_ptds);
@@ -14738,7 +15062,8 @@ static CUresult cuMemcpy3D_v2_ptds_resolve(const CUDA_MEMCPY3D *a0)
 {
 	cuMemcpy3D_v2_ptds_fn fn = cuMemcpy3D_v2_ptds_choose();
 
-	atomic_store_explicit(&cuMemcpy3D_v2_ptds_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpy3D_v2_ptds_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -14768,7 +15093,7 @@ void *cudastub_cuda_bind_cuMemcpyAsync(void)
 {
 	void *fn = (void *)cuMemcpyAsync_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpyAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpyAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpyAsync, cudastub_cuda_slot_cuMemcpyAsync, cudastub_cuda_resolve_cuMemcpyAsync, cudastub_cuda_bind_cuMemcpyAsync);
@@ -14783,7 +15108,8 @@ static CUresult cuMemcpyAsync_resolve(CUdeviceptr a0, CUdeviceptr a1, size_t a2,
 {
 	cuMemcpyAsync_fn fn = cuMemcpyAsync_choose();
 
-	atomic_store_explicit(&cuMemcpyAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpyAsync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -14813,7 +15139,7 @@ void *cudastub_cuda_bind_cuMemcpyAsync_ptsz(void)
 {
 	void *fn = (void *)cuMemcpyAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpyAsync_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpyAsync_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpyAsync_ptsz, cudastub_cuda_slot_cuMemcpyAsync_ptsz, cudastub_cuda_resolve_cuMemcpyAsync_ptsz, cudastub_cuda_bind_cuMemcpyAsync_ptsz);
@@ -14828,7 +15154,8 @@ static CUresult cuMemcpyAsync_ptsz_resolve(CUdeviceptr a0, CUdeviceptr a1, size_
 {
 	cuMemcpyAsync_ptsz_fn fn = cuMemcpyAsync_ptsz_choose();
 
-	atomic_store_explicit(&cuMemcpyAsync_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpyAsync_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -14859,7 +15186,7 @@ void *cudastub_cuda_bind_cuMemcpyAtoA(void)
 {
 	void *fn = (void *)cuMemcpyAtoA_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpyAtoA, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpyAtoA, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpyAtoA, cudastub_cuda_slot_cuMemcpyAtoA, cudastub_cuda_resolve_cuMemcpyAtoA, cudastub_cuda_bind_cuMemcpyAtoA);
@@ -14874,7 +15201,8 @@ static CUresult cuMemcpyAtoA_resolve(CUarray a0, unsigned int a1, CUarray a2, un
 {
 	cuMemcpyAtoA_fn fn = cuMemcpyAtoA_choose();
 
-	atomic_store_explicit(&cuMemcpyAtoA_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpyAtoA_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -14905,7 +15233,7 @@ void *cudastub_cuda_bind_cuMemcpyAtoA_v2(void)
 {
 	void *fn = (void *)cuMemcpyAtoA_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpyAtoA_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpyAtoA_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpyAtoA_v2, cudastub_cuda_slot_cuMemcpyAtoA_v2, cudastub_cuda_resolve_cuMemcpyAtoA_v2, cudastub_cuda_bind_cuMemcpyAtoA_v2);
@@ -14920,7 +15248,8 @@ static CUresult cuMemcpyAtoA_v2_resolve(CUarray a0, size_t a1, CUarray a2, size_
 {
 	cuMemcpyAtoA_v2_fn fn = cuMemcpyAtoA_v2_choose();
 
-	atomic_store_explicit(&cuMemcpyAtoA_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpyAtoA_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -14951,7 +15280,7 @@ void *cudastub_cuda_bind_cuMemcpyAtoA_v2_ptds(void)
 {
 	void *fn = (void *)cuMemcpyAtoA_v2_ptds_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpyAtoA_v2_ptds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpyAtoA_v2_ptds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpyAtoA_v2_ptds, cudastub_cuda_slot_cuMemcpyAtoA_v2_ptds, cudastub_cuda_resolve_cuMemcpyAtoA_v2_ptds, cudastub_cuda_bind_cuMemcpyAtoA_v2_ptds);
@@ -14966,7 +15295,8 @@ static CUresult cuMemcpyAtoA_v2_ptds_resolve(CUarray a0, size_t a1, CUarray a2, 
 {
 	cuMemcpyAtoA_v2_ptds_fn fn = cuMemcpyAtoA_v2_ptds_choose();
 
-	atomic_store_explicit(&cuMemcpyAtoA_v2_ptds_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpyAtoA_v2_ptds_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -14996,7 +15326,7 @@ void *cudastub_cuda_bind_cuMemcpyAtoD(void)
 {
 	void *fn = (void *)cuMemcpyAtoD_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpyAtoD, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpyAtoD, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpyAtoD, cudastub_cuda_slot_cuMemcpyAtoD, cudastub_cuda_resolve_cuMemcpyAtoD, cudastub_cuda_bind_cuMemcpyAtoD);
@@ -15011,7 +15341,8 @@ static CUresult cuMemcpyAtoD_resolve(CUdeviceptr_v1 a0, CUarray a1, unsigned int
 {
 	cuMemcpyAtoD_fn fn = cuMemcpyAtoD_choose();
 
-	atomic_store_explicit(&cuMemcpyAtoD_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpyAtoD_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -15041,7 +15372,7 @@ void *cudastub_cuda_bind_cuMemcpyAtoD_v2(void)
 {
 	void *fn = (void *)cuMemcpyAtoD_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpyAtoD_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpyAtoD_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpyAtoD_v2, cudastub_cuda_slot_cuMemcpyAtoD_v2, cudastub_cuda_resolve_cuMemcpyAtoD_v2, cudastub_cuda_bind_cuMemcpyAtoD_v2);
@@ -15056,7 +15387,8 @@ static CUresult cuMemcpyAtoD_v2_resolve(CUdeviceptr a0, CUarray a1, size_t a2, s
 {
 	cuMemcpyAtoD_v2_fn fn = cuMemcpyAtoD_v2_choose();
 
-	atomic_store_explicit(&cuMemcpyAtoD_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpyAtoD_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -15086,7 +15418,7 @@ void *cudastub_cuda_bind_cuMemcpyAtoD_v2_ptds(void)
 {
 	void *fn = (void *)cuMemcpyAtoD_v2_ptds_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpyAtoD_v2_ptds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpyAtoD_v2_ptds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpyAtoD_v2_ptds, cudastub_cuda_slot_cuMemcpyAtoD_v2_ptds, cudastub_cuda_resolve_cuMemcpyAtoD_v2_ptds, cudastub_cuda_bind_cuMemcpyAtoD_v2_ptds);
@@ -15101,7 +15433,8 @@ static CUresult cuMemcpyAtoD_v2_ptds_resolve(CUdeviceptr a0, CUarray a1, size_t 
 {
 	cuMemcpyAtoD_v2_ptds_fn fn = cuMemcpyAtoD_v2_ptds_choose();
 
-	atomic_store_explicit(&cuMemcpyAtoD_v2_ptds_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpyAtoD_v2_ptds_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -15131,7 +15464,7 @@ void *cudastub_cuda_bind_cuMemcpyAtoH(void)
 {
 	void *fn = (void *)cuMemcpyAtoH_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpyAtoH, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpyAtoH, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpyAtoH, cudastub_cuda_slot_cuMemcpyAtoH, cudastub_cuda_resolve_cuMemcpyAtoH, cudastub_cuda_bind_cuMemcpyAtoH);
@@ -15146,7 +15479,8 @@ static CUresult cuMemcpyAtoH_resolve(void *a0, CUarray a1, unsigned int a2, unsi
 {
 	cuMemcpyAtoH_fn fn = cuMemcpyAtoH_choose();
 
-	atomic_store_explicit(&cuMemcpyAtoH_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpyAtoH_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -15177,7 +15511,7 @@ void *cudastub_cuda_bind_cuMemcpyAtoHAsync(void)
 {
 	void *fn = (void *)cuMemcpyAtoHAsync_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpyAtoHAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpyAtoHAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpyAtoHAsync, cudastub_cuda_slot_cuMemcpyAtoHAsync, cudastub_cuda_resolve_cuMemcpyAtoHAsync, cudastub_cuda_bind_cuMemcpyAtoHAsync);
@@ -15192,7 +15526,8 @@ static CUresult cuMemcpyAtoHAsync_resolve(void *a0, CUarray a1, unsigned int a2,
 {
 	cuMemcpyAtoHAsync_fn fn = cuMemcpyAtoHAsync_choose();
 
-	atomic_store_explicit(&cuMemcpyAtoHAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpyAtoHAsync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -15223,7 +15558,7 @@ void *cudastub_cuda_bind_cuMemcpyAtoHAsync_v2(void)
 {
 	void *fn = (void *)cuMemcpyAtoHAsync_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpyAtoHAsync_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpyAtoHAsync_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpyAtoHAsync_v2, cudastub_cuda_slot_cuMemcpyAtoHAsync_v2, cudastub_cuda_resolve_cuMemcpyAtoHAsync_v2, cudastub_cuda_bind_cuMemcpyAtoHAsync_v2);
@@ -15238,7 +15573,8 @@ static CUresult cuMemcpyAtoHAsync_v2_resolve(void *a0, CUarray a1, size_t a2, si
 {
 	cuMemcpyAtoHAsync_v2_fn fn = cuMemcpyAtoHAsync_v2_choose();
 
-	atomic_store_explicit(&cuMemcpyAtoHAsync_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpyAtoHAsync_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -15269,7 +15605,7 @@ void *cudastub_cuda_bind_cuMemcpyAtoHAsync_v2_ptsz(void)
 {
 	void *fn = (void *)cuMemcpyAtoHAsync_v2_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpyAtoHAsync_v2_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpyAtoHAsync_v2_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpyAtoHAsync_v2_ptsz, cudastub_cuda_slot_cuMemcpyAtoHAsync_v2_ptsz, cudastub_cuda_resolve_cuMemcpyAtoHAsync_v2_ptsz, cudastub_cuda_bind_cuMemcpyAtoHAsync_v2_ptsz);
@@ -15284,7 +15620,8 @@ static CUresult cuMemcpyAtoHAsync_v2_ptsz_resolve(void *a0, CUarray a1, size_t a
 {
 	cuMemcpyAtoHAsync_v2_ptsz_fn fn = cuMemcpyAtoHAsync_v2_ptsz_choose();
 
-	atomic_store_explicit(&cuMemcpyAtoHAsync_v2_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpyAtoHAsync_v2_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -15314,7 +15651,7 @@ void *cudastub_cuda_bind_cuMemcpyAtoH_v2(void)
 {
 	void *fn = (void *)cuMemcpyAtoH_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpyAtoH_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpyAtoH_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpyAtoH_v2, cudastub_cuda_slot_cuMemcpyAtoH_v2, cudastub_cuda_resolve_cuMemcpyAtoH_v2, cudastub_cuda_bind_cuMemcpyAtoH_v2);
@@ -15329,7 +15666,8 @@ static CUresult cuMemcpyAtoH_v2_resolve(void *a0, CUarray a1, size_t a2, size_t 
 {
 	cuMemcpyAtoH_v2_fn fn = cuMemcpyAtoH_v2_choose();
 
-	atomic_store_explicit(&cuMemcpyAtoH_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpyAtoH_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -15359,7 +15697,7 @@ void *cudastub_cuda_bind_cuMemcpyAtoH_v2_ptds(void)
 {
 	void *fn = (void *)cuMemcpyAtoH_v2_ptds_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpyAtoH_v2_ptds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpyAtoH_v2_ptds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpyAtoH_v2_ptds, cudastub_cuda_slot_cuMemcpyAtoH_v2_ptds, cudastub_cuda_resolve_cuMemcpyAtoH_v2_ptds, cudastub_cuda_bind_cuMemcpyAtoH_v2_ptds);
@@ -15374,7 +15712,8 @@ static CUresult cuMemcpyAtoH_v2_ptds_resolve(void *a0, CUarray a1, size_t a2, si
 {
 	cuMemcpyAtoH_v2_ptds_fn fn = cuMemcpyAtoH_v2_ptds_choose();
 
-	atomic_store_explicit(&cuMemcpyAtoH_v2_ptds_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpyAtoH_v2_ptds_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -15404,7 +15743,7 @@ void *cudastub_cuda_bind_cuMemcpyDtoA(void)
 {
 	void *fn = (void *)cuMemcpyDtoA_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpyDtoA, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpyDtoA, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpyDtoA, cudastub_cuda_slot_cuMemcpyDtoA, cudastub_cuda_resolve_cuMemcpyDtoA, cudastub_cuda_bind_cuMemcpyDtoA);
@@ -15419,7 +15758,8 @@ static CUresult cuMemcpyDtoA_resolve(CUarray a0, unsigned int a1, CUdeviceptr_v1
 {
 	cuMemcpyDtoA_fn fn = cuMemcpyDtoA_choose();
 
-	atomic_store_explicit(&cuMemcpyDtoA_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpyDtoA_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -15449,7 +15789,7 @@ void *cudastub_cuda_bind_cuMemcpyDtoA_v2(void)
 {
 	void *fn = (void *)cuMemcpyDtoA_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpyDtoA_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpyDtoA_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpyDtoA_v2, cudastub_cuda_slot_cuMemcpyDtoA_v2, cudastub_cuda_resolve_cuMemcpyDtoA_v2, cudastub_cuda_bind_cuMemcpyDtoA_v2);
@@ -15464,7 +15804,8 @@ static CUresult cuMemcpyDtoA_v2_resolve(CUarray a0, size_t a1, CUdeviceptr a2, s
 {
 	cuMemcpyDtoA_v2_fn fn = cuMemcpyDtoA_v2_choose();
 
-	atomic_store_explicit(&cuMemcpyDtoA_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpyDtoA_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -15494,7 +15835,7 @@ void *cudastub_cuda_bind_cuMemcpyDtoA_v2_ptds(void)
 {
 	void *fn = (void *)cuMemcpyDtoA_v2_ptds_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpyDtoA_v2_ptds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpyDtoA_v2_ptds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpyDtoA_v2_ptds, cudastub_cuda_slot_cuMemcpyDtoA_v2_ptds, cudastub_cuda_resolve_cuMemcpyDtoA_v2_ptds, cudastub_cuda_bind_cuMemcpyDtoA_v2_ptds);
@@ -15509,7 +15850,8 @@ static CUresult cuMemcpyDtoA_v2_ptds_resolve(CUarray a0, size_t a1, CUdeviceptr 
 {
 	cuMemcpyDtoA_v2_ptds_fn fn = cuMemcpyDtoA_v2_ptds_choose();
 
-	atomic_store_explicit(&cuMemcpyDtoA_v2_ptds_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpyDtoA_v2_ptds_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -15538,7 +15880,7 @@ void *cudastub_cuda_bind_cuMemcpyDtoD(void)
 {
 	void *fn = (void *)cuMemcpyDtoD_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpyDtoD, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpyDtoD, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpyDtoD, cudastub_cuda_slot_cuMemcpyDtoD, cudastub_cuda_resolve_cuMemcpyDtoD, cudastub_cuda_bind_cuMemcpyDtoD);
@@ -15553,7 +15895,8 @@ static CUresult cuMemcpyDtoD_resolve(CUdeviceptr_v1 a0, CUdeviceptr_v1 a1, unsig
 {
 	cuMemcpyDtoD_fn fn = cuMemcpyDtoD_choose();
 
-	atomic_store_explicit(&cuMemcpyDtoD_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpyDtoD_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -15583,7 +15926,7 @@ void *cudastub_cuda_bind_cuMemcpyDtoDAsync(void)
 {
 	void *fn = (void *)cuMemcpyDtoDAsync_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpyDtoDAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpyDtoDAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpyDtoDAsync, cudastub_cuda_slot_cuMemcpyDtoDAsync, cudastub_cuda_resolve_cuMemcpyDtoDAsync, cudastub_cuda_bind_cuMemcpyDtoDAsync);
@@ -15598,7 +15941,8 @@ static CUresult cuMemcpyDtoDAsync_resolve(CUdeviceptr_v1 a0, CUdeviceptr_v1 a1, 
 {
 	cuMemcpyDtoDAsync_fn fn = cuMemcpyDtoDAsync_choose();
 
-	atomic_store_explicit(&cuMemcpyDtoDAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpyDtoDAsync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -15628,7 +15972,7 @@ void *cudastub_cuda_bind_cuMemcpyDtoDAsync_v2(void)
 {
 	void *fn = (void *)cuMemcpyDtoDAsync_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpyDtoDAsync_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpyDtoDAsync_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpyDtoDAsync_v2, cudastub_cuda_slot_cuMemcpyDtoDAsync_v2, cudastub_cuda_resolve_cuMemcpyDtoDAsync_v2, cudastub_cuda_bind_cuMemcpyDtoDAsync_v2);
@@ -15643,7 +15987,8 @@ static CUresult cuMemcpyDtoDAsync_v2_resolve(CUdeviceptr a0, CUdeviceptr a1, siz
 {
 	cuMemcpyDtoDAsync_v2_fn fn = cuMemcpyDtoDAsync_v2_choose();
 
-	atomic_store_explicit(&cuMemcpyDtoDAsync_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpyDtoDAsync_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -15673,7 +16018,7 @@ void *cudastub_cuda_bind_cuMemcpyDtoDAsync_v2_ptsz(void)
 {
 	void *fn = (void *)cuMemcpyDtoDAsync_v2_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpyDtoDAsync_v2_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpyDtoDAsync_v2_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpyDtoDAsync_v2_ptsz, cudastub_cuda_slot_cuMemcpyDtoDAsync_v2_ptsz, cudastub_cuda_resolve_cuMemcpyDtoDAsync_v2_ptsz, cudastub_cuda_bind_cuMemcpyDtoDAsync_v2_ptsz);
@@ -15688,7 +16033,8 @@ static CUresult cuMemcpyDtoDAsync_v2_ptsz_resolve(CUdeviceptr a0, CUdeviceptr a1
 {
 	cuMemcpyDtoDAsync_v2_ptsz_fn fn = cuMemcpyDtoDAsync_v2_ptsz_choose();
 
-	atomic_store_explicit(&cuMemcpyDtoDAsync_v2_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpyDtoDAsync_v2_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -15717,7 +16063,7 @@ void *cudastub_cuda_bind_cuMemcpyDtoD_v2(void)
 {
 	void *fn = (void *)cuMemcpyDtoD_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpyDtoD_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpyDtoD_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpyDtoD_v2, cudastub_cuda_slot_cuMemcpyDtoD_v2, cudastub_cuda_resolve_cuMemcpyDtoD_v2, cudastub_cuda_bind_cuMemcpyDtoD_v2);
@@ -15732,7 +16078,8 @@ static CUresult cuMemcpyDtoD_v2_resolve(CUdeviceptr a0, CUdeviceptr a1, size_t a
 {
 	cuMemcpyDtoD_v2_fn fn = cuMemcpyDtoD_v2_choose();
 
-	atomic_store_explicit(&cuMemcpyDtoD_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpyDtoD_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -15761,7 +16108,7 @@ void *cudastub_cuda_bind_cuMemcpyDtoD_v2_ptds(void)
 {
 	void *fn = (void *)cuMemcpyDtoD_v2_ptds_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpyDtoD_v2_ptds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpyDtoD_v2_ptds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpyDtoD_v2_ptds, cudastub_cuda_slot_cuMemcpyDtoD_v2_ptds, cudastub_cuda_resolve_cuMemcpyDtoD_v2_ptds, cudastub_cuda_bind_cuMemcpyDtoD_v2_ptds);
@@ -15776,7 +16123,8 @@ static CUresult cuMemcpyDtoD_v2_ptds_resolve(CUdeviceptr a0, CUdeviceptr a1, siz
 {
 	cuMemcpyDtoD_v2_ptds_fn fn = cuMemcpyDtoD_v2_ptds_choose();
 
-	atomic_store_explicit(&cuMemcpyDtoD_v2_ptds_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpyDtoD_v2_ptds_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -15805,7 +16153,7 @@ void *cudastub_cuda_bind_cuMemcpyDtoH(void)
 {
 	void *fn = (void *)cuMemcpyDtoH_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpyDtoH, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpyDtoH, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpyDtoH, cudastub_cuda_slot_cuMemcpyDtoH, cudastub_cuda_resolve_cuMemcpyDtoH, cudastub_cuda_bind_cuMemcpyDtoH);
@@ -15820,7 +16168,8 @@ static CUresult cuMemcpyDtoH_resolve(void *a0, CUdeviceptr_v1 a1, unsigned int a
 {
 	cuMemcpyDtoH_fn fn = cuMemcpyDtoH_choose();
 
-	atomic_store_explicit(&cuMemcpyDtoH_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpyDtoH_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -15850,7 +16199,7 @@ void *cudastub_cuda_bind_cuMemcpyDtoHAsync(void)
 {
 	void *fn = (void *)cuMemcpyDtoHAsync_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpyDtoHAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpyDtoHAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpyDtoHAsync, cudastub_cuda_slot_cuMemcpyDtoHAsync, cudastub_cuda_resolve_cuMemcpyDtoHAsync, cudastub_cuda_bind_cuMemcpyDtoHAsync);
@@ -15865,7 +16214,8 @@ static CUresult cuMemcpyDtoHAsync_resolve(void *a0, CUdeviceptr_v1 a1, unsigned 
 {
 	cuMemcpyDtoHAsync_fn fn = cuMemcpyDtoHAsync_choose();
 
-	atomic_store_explicit(&cuMemcpyDtoHAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpyDtoHAsync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -15895,7 +16245,7 @@ void *cudastub_cuda_bind_cuMemcpyDtoHAsync_v2(void)
 {
 	void *fn = (void *)cuMemcpyDtoHAsync_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpyDtoHAsync_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpyDtoHAsync_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpyDtoHAsync_v2, cudastub_cuda_slot_cuMemcpyDtoHAsync_v2, cudastub_cuda_resolve_cuMemcpyDtoHAsync_v2, cudastub_cuda_bind_cuMemcpyDtoHAsync_v2);
@@ -15910,7 +16260,8 @@ static CUresult cuMemcpyDtoHAsync_v2_resolve(void *a0, CUdeviceptr a1, size_t a2
 {
 	cuMemcpyDtoHAsync_v2_fn fn = cuMemcpyDtoHAsync_v2_choose();
 
-	atomic_store_explicit(&cuMemcpyDtoHAsync_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpyDtoHAsync_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -15940,7 +16291,7 @@ void *cudastub_cuda_bind_cuMemcpyDtoHAsync_v2_ptsz(void)
 {
 	void *fn = (void *)cuMemcpyDtoHAsync_v2_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpyDtoHAsync_v2_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpyDtoHAsync_v2_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpyDtoHAsync_v2_ptsz, cudastub_cuda_slot_cuMemcpyDtoHAsync_v2_ptsz, cudastub_cuda_resolve_cuMemcpyDtoHAsync_v2_ptsz, cudastub_cuda_bind_cuMemcpyDtoHAsync_v2_ptsz);
@@ -15955,7 +16306,8 @@ static CUresult cuMemcpyDtoHAsync_v2_ptsz_resolve(void *a0, CUdeviceptr a1, size
 {
 	cuMemcpyDtoHAsync_v2_ptsz_fn fn = cuMemcpyDtoHAsync_v2_ptsz_choose();
 
-	atomic_store_explicit(&cuMemcpyDtoHAsync_v2_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpyDtoHAsync_v2_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -15984,7 +16336,7 @@ void *cudastub_cuda_bind_cuMemcpyDtoH_v2(void)
 {
 	void *fn = (void *)cuMemcpyDtoH_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpyDtoH_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpyDtoH_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpyDtoH_v2, cudastub_cuda_slot_cuMemcpyDtoH_v2, cudastub_cuda_resolve_cuMemcpyDtoH_v2, cudastub_cuda_bind_cuMemcpyDtoH_v2);
@@ -15999,7 +16351,8 @@ static CUresult cuMemcpyDtoH_v2_resolve(void *a0, CUdeviceptr a1, size_t a2)
 {
 	cuMemcpyDtoH_v2_fn fn = cuMemcpyDtoH_v2_choose();
 
-	atomic_store_explicit(&cuMemcpyDtoH_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpyDtoH_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -16028,7 +16381,7 @@ void *cudastub_cuda_bind_cuMemcpyDtoH_v2_ptds(void)
 {
 	void *fn = (void *)cuMemcpyDtoH_v2_ptds_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpyDtoH_v2_ptds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpyDtoH_v2_ptds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpyDtoH_v2_ptds, cudastub_cuda_slot_cuMemcpyDtoH_v2_ptds, cudastub_cuda_resolve_cuMemcpyDtoH_v2_ptds, cudastub_cuda_bind_cuMemcpyDtoH_v2_ptds);
@@ -16043,7 +16396,8 @@ static CUresult cuMemcpyDtoH_v2_ptds_resolve(void *a0, CUdeviceptr a1, size_t a2
 {
 	cuMemcpyDtoH_v2_ptds_fn fn = cuMemcpyDtoH_v2_ptds_choose();
 
-	atomic_store_explicit(&cuMemcpyDtoH_v2_ptds_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpyDtoH_v2_ptds_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -16073,7 +16427,7 @@ void *cudastub_cuda_bind_cuMemcpyHtoA(void)
 {
 	void *fn = (void *)cuMemcpyHtoA_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpyHtoA, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpyHtoA, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpyHtoA, cudastub_cuda_slot_cuMemcpyHtoA, cudastub_cuda_resolve_cuMemcpyHtoA, cudastub_cuda_bind_cuMemcpyHtoA);
@@ -16088,7 +16442,8 @@ static CUresult cuMemcpyHtoA_resolve(CUarray a0, unsigned int a1, const void *a2
 {
 	cuMemcpyHtoA_fn fn = cuMemcpyHtoA_choose();
 
-	atomic_store_explicit(&cuMemcpyHtoA_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpyHtoA_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -16119,7 +16474,7 @@ void *cudastub_cuda_bind_cuMemcpyHtoAAsync(void)
 {
 	void *fn = (void *)cuMemcpyHtoAAsync_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpyHtoAAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpyHtoAAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpyHtoAAsync, cudastub_cuda_slot_cuMemcpyHtoAAsync, cudastub_cuda_resolve_cuMemcpyHtoAAsync, cudastub_cuda_bind_cuMemcpyHtoAAsync);
@@ -16134,7 +16489,8 @@ static CUresult cuMemcpyHtoAAsync_resolve(CUarray a0, unsigned int a1, const voi
 {
 	cuMemcpyHtoAAsync_fn fn = cuMemcpyHtoAAsync_choose();
 
-	atomic_store_explicit(&cuMemcpyHtoAAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpyHtoAAsync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -16165,7 +16521,7 @@ void *cudastub_cuda_bind_cuMemcpyHtoAAsync_v2(void)
 {
 	void *fn = (void *)cuMemcpyHtoAAsync_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpyHtoAAsync_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpyHtoAAsync_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpyHtoAAsync_v2, cudastub_cuda_slot_cuMemcpyHtoAAsync_v2, cudastub_cuda_resolve_cuMemcpyHtoAAsync_v2, cudastub_cuda_bind_cuMemcpyHtoAAsync_v2);
@@ -16180,7 +16536,8 @@ static CUresult cuMemcpyHtoAAsync_v2_resolve(CUarray a0, size_t a1, const void *
 {
 	cuMemcpyHtoAAsync_v2_fn fn = cuMemcpyHtoAAsync_v2_choose();
 
-	atomic_store_explicit(&cuMemcpyHtoAAsync_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpyHtoAAsync_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -16211,7 +16568,7 @@ void *cudastub_cuda_bind_cuMemcpyHtoAAsync_v2_ptsz(void)
 {
 	void *fn = (void *)cuMemcpyHtoAAsync_v2_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpyHtoAAsync_v2_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpyHtoAAsync_v2_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpyHtoAAsync_v2_ptsz, cudastub_cuda_slot_cuMemcpyHtoAAsync_v2_ptsz, cudastub_cuda_resolve_cuMemcpyHtoAAsync_v2_ptsz, cudastub_cuda_bind_cuMemcpyHtoAAsync_v2_ptsz);
@@ -16226,7 +16583,8 @@ static CUresult cuMemcpyHtoAAsync_v2_ptsz_resolve(CUarray a0, size_t a1, const v
 {
 	cuMemcpyHtoAAsync_v2_ptsz_fn fn = cuMemcpyHtoAAsync_v2_ptsz_choose();
 
-	atomic_store_explicit(&cuMemcpyHtoAAsync_v2_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpyHtoAAsync_v2_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -16256,7 +16614,7 @@ void *cudastub_cuda_bind_cuMemcpyHtoA_v2(void)
 {
 	void *fn = (void *)cuMemcpyHtoA_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpyHtoA_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpyHtoA_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpyHtoA_v2, cudastub_cuda_slot_cuMemcpyHtoA_v2, cudastub_cuda_resolve_cuMemcpyHtoA_v2, cudastub_cuda_bind_cuMemcpyHtoA_v2);
@@ -16271,7 +16629,8 @@ static CUresult cuMemcpyHtoA_v2_resolve(CUarray a0, size_t a1, const void *a2, s
 {
 	cuMemcpyHtoA_v2_fn fn = cuMemcpyHtoA_v2_choose();
 
-	atomic_store_explicit(&cuMemcpyHtoA_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpyHtoA_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -16301,7 +16660,7 @@ void *cudastub_cuda_bind_cuMemcpyHtoA_v2_ptds(void)
 {
 	void *fn = (void *)cuMemcpyHtoA_v2_ptds_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpyHtoA_v2_ptds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpyHtoA_v2_ptds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpyHtoA_v2_ptds, cudastub_cuda_slot_cuMemcpyHtoA_v2_ptds, cudastub_cuda_resolve_cuMemcpyHtoA_v2_ptds, cudastub_cuda_bind_cuMemcpyHtoA_v2_ptds);
@@ -16316,7 +16675,8 @@ static CUresult cuMemcpyHtoA_v2_ptds_resolve(CUarray a0, size_t a1, const void *
 {
 	cuMemcpyHtoA_v2_ptds_fn fn = cuMemcpyHtoA_v2_ptds_choose();
 
-	atomic_store_explicit(&cuMemcpyHtoA_v2_ptds_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpyHtoA_v2_ptds_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -16345,7 +16705,7 @@ void *cudastub_cuda_bind_cuMemcpyHtoD(void)
 {
 	void *fn = (void *)cuMemcpyHtoD_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpyHtoD, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpyHtoD, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpyHtoD, cudastub_cuda_slot_cuMemcpyHtoD, cudastub_cuda_resolve_cuMemcpyHtoD, cudastub_cuda_bind_cuMemcpyHtoD);
@@ -16360,7 +16720,8 @@ static CUresult cuMemcpyHtoD_resolve(CUdeviceptr_v1 a0, const void *a1, unsigned
 {
 	cuMemcpyHtoD_fn fn = cuMemcpyHtoD_choose();
 
-	atomic_store_explicit(&cuMemcpyHtoD_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpyHtoD_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -16390,7 +16751,7 @@ void *cudastub_cuda_bind_cuMemcpyHtoDAsync(void)
 {
 	void *fn = (void *)cuMemcpyHtoDAsync_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpyHtoDAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpyHtoDAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpyHtoDAsync, cudastub_cuda_slot_cuMemcpyHtoDAsync, cudastub_cuda_resolve_cuMemcpyHtoDAsync, cudastub_cuda_bind_cuMemcpyHtoDAsync);
@@ -16405,7 +16766,8 @@ static CUresult cuMemcpyHtoDAsync_resolve(CUdeviceptr_v1 a0, const void *a1, uns
 {
 	cuMemcpyHtoDAsync_fn fn = cuMemcpyHtoDAsync_choose();
 
-	atomic_store_explicit(&cuMemcpyHtoDAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpyHtoDAsync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -16435,7 +16797,7 @@ void *cudastub_cuda_bind_cuMemcpyHtoDAsync_v2(void)
 {
 	void *fn = (void *)cuMemcpyHtoDAsync_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpyHtoDAsync_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpyHtoDAsync_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpyHtoDAsync_v2, cudastub_cuda_slot_cuMemcpyHtoDAsync_v2, cudastub_cuda_resolve_cuMemcpyHtoDAsync_v2, cudastub_cuda_bind_cuMemcpyHtoDAsync_v2);
@@ -16450,7 +16812,8 @@ static CUresult cuMemcpyHtoDAsync_v2_resolve(CUdeviceptr a0, const void *a1, siz
 {
 	cuMemcpyHtoDAsync_v2_fn fn = cuMemcpyHtoDAsync_v2_choose();
 
-	atomic_store_explicit(&cuMemcpyHtoDAsync_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpyHtoDAsync_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -16480,7 +16843,7 @@ void *cudastub_cuda_bind_cuMemcpyHtoDAsync_v2_ptsz(void)
 {
 	void *fn = (void *)cuMemcpyHtoDAsync_v2_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpyHtoDAsync_v2_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpyHtoDAsync_v2_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpyHtoDAsync_v2_ptsz, cudastub_cuda_slot_cuMemcpyHtoDAsync_v2_ptsz, cudastub_cuda_resolve_cuMemcpyHtoDAsync_v2_ptsz, cudastub_cuda_bind_cuMemcpyHtoDAsync_v2_ptsz);
@@ -16495,7 +16858,8 @@ static CUresult cuMemcpyHtoDAsync_v2_ptsz_resolve(CUdeviceptr a0, const void *a1
 {
 	cuMemcpyHtoDAsync_v2_ptsz_fn fn = cuMemcpyHtoDAsync_v2_ptsz_choose();
 
-	atomic_store_explicit(&cuMemcpyHtoDAsync_v2_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpyHtoDAsync_v2_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -16524,7 +16888,7 @@ void *cudastub_cuda_bind_cuMemcpyHtoD_v2(void)
 {
 	void *fn = (void *)cuMemcpyHtoD_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpyHtoD_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpyHtoD_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpyHtoD_v2, cudastub_cuda_slot_cuMemcpyHtoD_v2, cudastub_cuda_resolve_cuMemcpyHtoD_v2, cudastub_cuda_bind_cuMemcpyHtoD_v2);
@@ -16539,7 +16903,8 @@ static CUresult cuMemcpyHtoD_v2_resolve(CUdeviceptr a0, const void *a1, size_t a
 {
 	cuMemcpyHtoD_v2_fn fn = cuMemcpyHtoD_v2_choose();
 
-	atomic_store_explicit(&cuMemcpyHtoD_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpyHtoD_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -16568,7 +16933,7 @@ void *cudastub_cuda_bind_cuMemcpyHtoD_v2_ptds(void)
 {
 	void *fn = (void *)cuMemcpyHtoD_v2_ptds_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpyHtoD_v2_ptds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpyHtoD_v2_ptds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpyHtoD_v2_ptds, cudastub_cuda_slot_cuMemcpyHtoD_v2_ptds, cudastub_cuda_resolve_cuMemcpyHtoD_v2_ptds, cudastub_cuda_bind_cuMemcpyHtoD_v2_ptds);
@@ -16583,7 +16948,8 @@ static CUresult cuMemcpyHtoD_v2_ptds_resolve(CUdeviceptr a0, const void *a1, siz
 {
 	cuMemcpyHtoD_v2_ptds_fn fn = cuMemcpyHtoD_v2_ptds_choose();
 
-	atomic_store_explicit(&cuMemcpyHtoD_v2_ptds_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpyHtoD_v2_ptds_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -16614,7 +16980,7 @@ void *cudastub_cuda_bind_cuMemcpyPeer(void)
 {
 	void *fn = (void *)cuMemcpyPeer_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpyPeer, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpyPeer, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpyPeer, cudastub_cuda_slot_cuMemcpyPeer, cudastub_cuda_resolve_cuMemcpyPeer, cudastub_cuda_bind_cuMemcpyPeer);
@@ -16629,7 +16995,8 @@ static CUresult cuMemcpyPeer_resolve(CUdeviceptr a0, CUcontext a1, CUdeviceptr a
 {
 	cuMemcpyPeer_fn fn = cuMemcpyPeer_choose();
 
-	atomic_store_explicit(&cuMemcpyPeer_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpyPeer_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -16661,7 +17028,7 @@ void *cudastub_cuda_bind_cuMemcpyPeerAsync(void)
 {
 	void *fn = (void *)cuMemcpyPeerAsync_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpyPeerAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpyPeerAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpyPeerAsync, cudastub_cuda_slot_cuMemcpyPeerAsync, cudastub_cuda_resolve_cuMemcpyPeerAsync, cudastub_cuda_bind_cuMemcpyPeerAsync);
@@ -16676,7 +17043,8 @@ static CUresult cuMemcpyPeerAsync_resolve(CUdeviceptr a0, CUcontext a1, CUdevice
 {
 	cuMemcpyPeerAsync_fn fn = cuMemcpyPeerAsync_choose();
 
-	atomic_store_explicit(&cuMemcpyPeerAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpyPeerAsync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -16708,7 +17076,7 @@ void *cudastub_cuda_bind_cuMemcpyPeerAsync_ptsz(void)
 {
 	void *fn = (void *)cuMemcpyPeerAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpyPeerAsync_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpyPeerAsync_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpyPeerAsync_ptsz, cudastub_cuda_slot_cuMemcpyPeerAsync_ptsz, cudastub_cuda_resolve_cuMemcpyPeerAsync_ptsz, cudastub_cuda_bind_cuMemcpyPeerAsync_ptsz);
@@ -16723,7 +17091,8 @@ static CUresult cuMemcpyPeerAsync_ptsz_resolve(CUdeviceptr a0, CUcontext a1, CUd
 {
 	cuMemcpyPeerAsync_ptsz_fn fn = cuMemcpyPeerAsync_ptsz_choose();
 
-	atomic_store_explicit(&cuMemcpyPeerAsync_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpyPeerAsync_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -16754,7 +17123,7 @@ void *cudastub_cuda_bind_cuMemcpyPeer_ptds(void)
 {
 	void *fn = (void *)cuMemcpyPeer_ptds_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpyPeer_ptds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpyPeer_ptds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpyPeer_ptds, cudastub_cuda_slot_cuMemcpyPeer_ptds, cudastub_cuda_resolve_cuMemcpyPeer_ptds, cudastub_cuda_bind_cuMemcpyPeer_ptds);
@@ -16769,7 +17138,8 @@ static CUresult cuMemcpyPeer_ptds_resolve(CUdeviceptr a0, CUcontext a1, CUdevice
 {
 	cuMemcpyPeer_ptds_fn fn = cuMemcpyPeer_ptds_choose();
 
-	atomic_store_explicit(&cuMemcpyPeer_ptds_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpyPeer_ptds_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -16798,7 +17168,7 @@ void *cudastub_cuda_bind_cuMemcpy_ptds(void)
 {
 	void *fn = (void *)cuMemcpy_ptds_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpy_ptds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpy_ptds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpy_ptds, cudastub_cuda_slot_cuMemcpy_ptds, cudastub_cuda_resolve_cuMemcpy_ptds, cudastub_cuda_bind_cuMemcpy_ptds);
@@ -16813,7 +17183,8 @@ static CUresult cuMemcpy_ptds_resolve(CUdeviceptr a0, CUdeviceptr a1, size_t a2)
 {
 	cuMemcpy_ptds_fn fn = cuMemcpy_ptds_choose();
 
-	atomic_store_explicit(&cuMemcpy_ptds_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpy_ptds_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -16842,7 +17213,7 @@ void *cudastub_cuda_bind_cuMemsetD16(void)
 {
 	void *fn = (void *)cuMemsetD16_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemsetD16, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemsetD16, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemsetD16, cudastub_cuda_slot_cuMemsetD16, cudastub_cuda_resolve_cuMemsetD16, cudastub_cuda_bind_cuMemsetD16);
@@ -16857,7 +17228,8 @@ static CUresult cuMemsetD16_resolve(CUdeviceptr_v1 a0, unsigned short a1, unsign
 {
 	cuMemsetD16_fn fn = cuMemsetD16_choose();
 
-	atomic_store_explicit(&cuMemsetD16_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemsetD16_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -16887,7 +17259,7 @@ void *cudastub_cuda_bind_cuMemsetD16Async(void)
 {
 	void *fn = (void *)cuMemsetD16Async_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemsetD16Async, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemsetD16Async, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemsetD16Async, cudastub_cuda_slot_cuMemsetD16Async, cudastub_cuda_resolve_cuMemsetD16Async, cudastub_cuda_bind_cuMemsetD16Async);
@@ -16902,7 +17274,8 @@ static CUresult cuMemsetD16Async_resolve(CUdeviceptr a0, unsigned short a1, size
 {
 	cuMemsetD16Async_fn fn = cuMemsetD16Async_choose();
 
-	atomic_store_explicit(&cuMemsetD16Async_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemsetD16Async_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -16932,7 +17305,7 @@ void *cudastub_cuda_bind_cuMemsetD16Async_ptsz(void)
 {
 	void *fn = (void *)cuMemsetD16Async_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemsetD16Async_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemsetD16Async_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemsetD16Async_ptsz, cudastub_cuda_slot_cuMemsetD16Async_ptsz, cudastub_cuda_resolve_cuMemsetD16Async_ptsz, cudastub_cuda_bind_cuMemsetD16Async_ptsz);
@@ -16947,7 +17320,8 @@ static CUresult cuMemsetD16Async_ptsz_resolve(CUdeviceptr a0, unsigned short a1,
 {
 	cuMemsetD16Async_ptsz_fn fn = cuMemsetD16Async_ptsz_choose();
 
-	atomic_store_explicit(&cuMemsetD16Async_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemsetD16Async_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -16976,7 +17350,7 @@ void *cudastub_cuda_bind_cuMemsetD16_v2(void)
 {
 	void *fn = (void *)cuMemsetD16_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemsetD16_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemsetD16_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemsetD16_v2, cudastub_cuda_slot_cuMemsetD16_v2, cudastub_cuda_resolve_cuMemsetD16_v2, cudastub_cuda_bind_cuMemsetD16_v2);
@@ -16991,7 +17365,8 @@ static CUresult cuMemsetD16_v2_resolve(CUdeviceptr a0, unsigned short a1, size_t
 {
 	cuMemsetD16_v2_fn fn = cuMemsetD16_v2_choose();
 
-	atomic_store_explicit(&cuMemsetD16_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemsetD16_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -17020,7 +17395,7 @@ void *cudastub_cuda_bind_cuMemsetD16_v2_ptds(void)
 {
 	void *fn = (void *)cuMemsetD16_v2_ptds_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemsetD16_v2_ptds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemsetD16_v2_ptds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemsetD16_v2_ptds, cudastub_cuda_slot_cuMemsetD16_v2_ptds, cudastub_cuda_resolve_cuMemsetD16_v2_ptds, cudastub_cuda_bind_cuMemsetD16_v2_ptds);
@@ -17035,7 +17410,8 @@ static CUresult cuMemsetD16_v2_ptds_resolve(CUdeviceptr a0, unsigned short a1, s
 {
 	cuMemsetD16_v2_ptds_fn fn = cuMemsetD16_v2_ptds_choose();
 
-	atomic_store_explicit(&cuMemsetD16_v2_ptds_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemsetD16_v2_ptds_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -17066,7 +17442,7 @@ void *cudastub_cuda_bind_cuMemsetD2D16(void)
 {
 	void *fn = (void *)cuMemsetD2D16_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemsetD2D16, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemsetD2D16, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemsetD2D16, cudastub_cuda_slot_cuMemsetD2D16, cudastub_cuda_resolve_cuMemsetD2D16, cudastub_cuda_bind_cuMemsetD2D16);
@@ -17081,7 +17457,8 @@ static CUresult cuMemsetD2D16_resolve(CUdeviceptr_v1 a0, unsigned int a1, unsign
 {
 	cuMemsetD2D16_fn fn = cuMemsetD2D16_choose();
 
-	atomic_store_explicit(&cuMemsetD2D16_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemsetD2D16_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -17113,7 +17490,7 @@ void *cudastub_cuda_bind_cuMemsetD2D16Async(void)
 {
 	void *fn = (void *)cuMemsetD2D16Async_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemsetD2D16Async, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemsetD2D16Async, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemsetD2D16Async, cudastub_cuda_slot_cuMemsetD2D16Async, cudastub_cuda_resolve_cuMemsetD2D16Async, cudastub_cuda_bind_cuMemsetD2D16Async);
@@ -17128,7 +17505,8 @@ static CUresult cuMemsetD2D16Async_resolve(CUdeviceptr a0, size_t a1, unsigned s
 {
 	cuMemsetD2D16Async_fn fn = cuMemsetD2D16Async_choose();
 
-	atomic_store_explicit(&cuMemsetD2D16Async_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemsetD2D16Async_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -17160,7 +17538,7 @@ void *cudastub_cuda_bind_cuMemsetD2D16Async_ptsz(void)
 {
 	void *fn = (void *)cuMemsetD2D16Async_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemsetD2D16Async_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemsetD2D16Async_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemsetD2D16Async_ptsz, cudastub_cuda_slot_cuMemsetD2D16Async_ptsz, cudastub_cuda_resolve_cuMemsetD2D16Async_ptsz, cudastub_cuda_bind_cuMemsetD2D16Async_ptsz);
@@ -17175,7 +17553,8 @@ static CUresult cuMemsetD2D16Async_ptsz_resolve(CUdeviceptr a0, size_t a1, unsig
 {
 	cuMemsetD2D16Async_ptsz_fn fn = cuMemsetD2D16Async_ptsz_choose();
 
-	atomic_store_explicit(&cuMemsetD2D16Async_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemsetD2D16Async_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -17206,7 +17585,7 @@ void *cudastub_cuda_bind_cuMemsetD2D16_v2(void)
 {
 	void *fn = (void *)cuMemsetD2D16_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemsetD2D16_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemsetD2D16_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemsetD2D16_v2, cudastub_cuda_slot_cuMemsetD2D16_v2, cudastub_cuda_resolve_cuMemsetD2D16_v2, cudastub_cuda_bind_cuMemsetD2D16_v2);
@@ -17221,7 +17600,8 @@ static CUresult cuMemsetD2D16_v2_resolve(CUdeviceptr a0, size_t a1, unsigned sho
 {
 	cuMemsetD2D16_v2_fn fn = cuMemsetD2D16_v2_choose();
 
-	atomic_store_explicit(&cuMemsetD2D16_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemsetD2D16_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -17252,7 +17632,7 @@ void *cudastub_cuda_bind_cuMemsetD2D16_v2_ptds(void)
 {
 	void *fn = (void *)cuMemsetD2D16_v2_ptds_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemsetD2D16_v2_ptds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemsetD2D16_v2_ptds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemsetD2D16_v2_ptds, cudastub_cuda_slot_cuMemsetD2D16_v2_ptds, cudastub_cuda_resolve_cuMemsetD2D16_v2_ptds, cudastub_cuda_bind_cuMemsetD2D16_v2_ptds);
@@ -17267,7 +17647,8 @@ static CUresult cuMemsetD2D16_v2_ptds_resolve(CUdeviceptr a0, size_t a1, unsigne
 {
 	cuMemsetD2D16_v2_ptds_fn fn = cuMemsetD2D16_v2_ptds_choose();
 
-	atomic_store_explicit(&cuMemsetD2D16_v2_ptds_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemsetD2D16_v2_ptds_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -17298,7 +17679,7 @@ void *cudastub_cuda_bind_cuMemsetD2D32(void)
 {
 	void *fn = (void *)cuMemsetD2D32_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemsetD2D32, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemsetD2D32, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemsetD2D32, cudastub_cuda_slot_cuMemsetD2D32, cudastub_cuda_resolve_cuMemsetD2D32, cudastub_cuda_bind_cuMemsetD2D32);
@@ -17313,7 +17694,8 @@ static CUresult cuMemsetD2D32_resolve(CUdeviceptr_v1 a0, unsigned int a1, unsign
 {
 	cuMemsetD2D32_fn fn = cuMemsetD2D32_choose();
 
-	atomic_store_explicit(&cuMemsetD2D32_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemsetD2D32_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -17345,7 +17727,7 @@ void *cudastub_cuda_bind_cuMemsetD2D32Async(void)
 {
 	void *fn = (void *)cuMemsetD2D32Async_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemsetD2D32Async, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemsetD2D32Async, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemsetD2D32Async, cudastub_cuda_slot_cuMemsetD2D32Async, cudastub_cuda_resolve_cuMemsetD2D32Async, cudastub_cuda_bind_cuMemsetD2D32Async);
@@ -17360,7 +17742,8 @@ static CUresult cuMemsetD2D32Async_resolve(CUdeviceptr a0, size_t a1, unsigned i
 {
 	cuMemsetD2D32Async_fn fn = cuMemsetD2D32Async_choose();
 
-	atomic_store_explicit(&cuMemsetD2D32Async_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemsetD2D32Async_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -17392,7 +17775,7 @@ void *cudastub_cuda_bind_cuMemsetD2D32Async_ptsz(void)
 {
 	void *fn = (void *)cuMemsetD2D32Async_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemsetD2D32Async_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemsetD2D32Async_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemsetD2D32Async_ptsz, cudastub_cuda_slot_cuMemsetD2D32Async_ptsz, cudastub_cuda_resolve_cuMemsetD2D32Async_ptsz, cudastub_cuda_bind_cuMemsetD2D32Async_ptsz);
@@ -17407,7 +17790,8 @@ static CUresult cuMemsetD2D32Async_ptsz_resolve(CUdeviceptr a0, size_t a1, unsig
 {
 	cuMemsetD2D32Async_ptsz_fn fn = cuMemsetD2D32Async_ptsz_choose();
 
-	atomic_store_explicit(&cuMemsetD2D32Async_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemsetD2D32Async_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -17438,7 +17822,7 @@ void *cudastub_cuda_bind_cuMemsetD2D32_v2(void)
 {
 	void *fn = (void *)cuMemsetD2D32_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemsetD2D32_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemsetD2D32_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemsetD2D32_v2, cudastub_cuda_slot_cuMemsetD2D32_v2, cudastub_cuda_resolve_cuMemsetD2D32_v2, cudastub_cuda_bind_cuMemsetD2D32_v2);
@@ -17453,7 +17837,8 @@ static CUresult cuMemsetD2D32_v2_resolve(CUdeviceptr a0, size_t a1, unsigned int
 {
 	cuMemsetD2D32_v2_fn fn = cuMemsetD2D32_v2_choose();
 
-	atomic_store_explicit(&cuMemsetD2D32_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemsetD2D32_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -17484,7 +17869,7 @@ void *cudastub_cuda_bind_cuMemsetD2D32_v2_ptds(void)
 {
 	void *fn = (void *)cuMemsetD2D32_v2_ptds_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemsetD2D32_v2_ptds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemsetD2D32_v2_ptds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemsetD2D32_v2_ptds, cudastub_cuda_slot_cuMemsetD2D32_v2_ptds, cudastub_cuda_resolve_cuMemsetD2D32_v2_ptds, cudastub_cuda_bind_cuMemsetD2D32_v2_ptds);
@@ -17499,7 +17884,8 @@ static CUresult cuMemsetD2D32_v2_ptds_resolve(CUdeviceptr a0, size_t a1, unsigne
 {
 	cuMemsetD2D32_v2_ptds_fn fn = cuMemsetD2D32_v2_ptds_choose();
 
-	atomic_store_explicit(&cuMemsetD2D32_v2_ptds_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemsetD2D32_v2_ptds_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -17530,7 +17916,7 @@ void *cudastub_cuda_bind_cuMemsetD2D8(void)
 {
 	void *fn = (void *)cuMemsetD2D8_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemsetD2D8, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemsetD2D8, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemsetD2D8, cudastub_cuda_slot_cuMemsetD2D8, cudastub_cuda_resolve_cuMemsetD2D8, cudastub_cuda_bind_cuMemsetD2D8);
@@ -17545,7 +17931,8 @@ static CUresult cuMemsetD2D8_resolve(CUdeviceptr_v1 a0, unsigned int a1, unsigne
 {
 	cuMemsetD2D8_fn fn = cuMemsetD2D8_choose();
 
-	atomic_store_explicit(&cuMemsetD2D8_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemsetD2D8_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -17577,7 +17964,7 @@ void *cudastub_cuda_bind_cuMemsetD2D8Async(void)
 {
 	void *fn = (void *)cuMemsetD2D8Async_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemsetD2D8Async, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemsetD2D8Async, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemsetD2D8Async, cudastub_cuda_slot_cuMemsetD2D8Async, cudastub_cuda_resolve_cuMemsetD2D8Async, cudastub_cuda_bind_cuMemsetD2D8Async);
@@ -17592,7 +17979,8 @@ static CUresult cuMemsetD2D8Async_resolve(CUdeviceptr a0, size_t a1, unsigned ch
 {
 	cuMemsetD2D8Async_fn fn = cuMemsetD2D8Async_choose();
 
-	atomic_store_explicit(&cuMemsetD2D8Async_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemsetD2D8Async_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -17624,7 +18012,7 @@ void *cudastub_cuda_bind_cuMemsetD2D8Async_ptsz(void)
 {
 	void *fn = (void *)cuMemsetD2D8Async_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemsetD2D8Async_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemsetD2D8Async_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemsetD2D8Async_ptsz, cudastub_cuda_slot_cuMemsetD2D8Async_ptsz, cudastub_cuda_resolve_cuMemsetD2D8Async_ptsz, cudastub_cuda_bind_cuMemsetD2D8Async_ptsz);
@@ -17639,7 +18027,8 @@ static CUresult cuMemsetD2D8Async_ptsz_resolve(CUdeviceptr a0, size_t a1, unsign
 {
 	cuMemsetD2D8Async_ptsz_fn fn = cuMemsetD2D8Async_ptsz_choose();
 
-	atomic_store_explicit(&cuMemsetD2D8Async_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemsetD2D8Async_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -17670,7 +18059,7 @@ void *cudastub_cuda_bind_cuMemsetD2D8_v2(void)
 {
 	void *fn = (void *)cuMemsetD2D8_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemsetD2D8_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemsetD2D8_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemsetD2D8_v2, cudastub_cuda_slot_cuMemsetD2D8_v2, cudastub_cuda_resolve_cuMemsetD2D8_v2, cudastub_cuda_bind_cuMemsetD2D8_v2);
@@ -17685,7 +18074,8 @@ static CUresult cuMemsetD2D8_v2_resolve(CUdeviceptr a0, size_t a1, unsigned char
 {
 	cuMemsetD2D8_v2_fn fn = cuMemsetD2D8_v2_choose();
 
-	atomic_store_explicit(&cuMemsetD2D8_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemsetD2D8_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -17716,7 +18106,7 @@ void *cudastub_cuda_bind_cuMemsetD2D8_v2_ptds(void)
 {
 	void *fn = (void *)cuMemsetD2D8_v2_ptds_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemsetD2D8_v2_ptds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemsetD2D8_v2_ptds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemsetD2D8_v2_ptds, cudastub_cuda_slot_cuMemsetD2D8_v2_ptds, cudastub_cuda_resolve_cuMemsetD2D8_v2_ptds, cudastub_cuda_bind_cuMemsetD2D8_v2_ptds);
@@ -17731,7 +18121,8 @@ static CUresult cuMemsetD2D8_v2_ptds_resolve(CUdeviceptr a0, size_t a1, unsigned
 {
 	cuMemsetD2D8_v2_ptds_fn fn = cuMemsetD2D8_v2_ptds_choose();
 
-	atomic_store_explicit(&cuMemsetD2D8_v2_ptds_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemsetD2D8_v2_ptds_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -17760,7 +18151,7 @@ void *cudastub_cuda_bind_cuMemsetD32(void)
 {
 	void *fn = (void *)cuMemsetD32_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemsetD32, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemsetD32, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemsetD32, cudastub_cuda_slot_cuMemsetD32, cudastub_cuda_resolve_cuMemsetD32, cudastub_cuda_bind_cuMemsetD32);
@@ -17775,7 +18166,8 @@ static CUresult cuMemsetD32_resolve(CUdeviceptr_v1 a0, unsigned int a1, unsigned
 {
 	cuMemsetD32_fn fn = cuMemsetD32_choose();
 
-	atomic_store_explicit(&cuMemsetD32_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemsetD32_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -17805,7 +18197,7 @@ void *cudastub_cuda_bind_cuMemsetD32Async(void)
 {
 	void *fn = (void *)cuMemsetD32Async_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemsetD32Async, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemsetD32Async, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemsetD32Async, cudastub_cuda_slot_cuMemsetD32Async, cudastub_cuda_resolve_cuMemsetD32Async, cudastub_cuda_bind_cuMemsetD32Async);
@@ -17820,7 +18212,8 @@ static CUresult cuMemsetD32Async_resolve(CUdeviceptr a0, unsigned int a1, size_t
 {
 	cuMemsetD32Async_fn fn = cuMemsetD32Async_choose();
 
-	atomic_store_explicit(&cuMemsetD32Async_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemsetD32Async_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -17850,7 +18243,7 @@ void *cudastub_cuda_bind_cuMemsetD32Async_ptsz(void)
 {
 	void *fn = (void *)cuMemsetD32Async_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemsetD32Async_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemsetD32Async_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemsetD32Async_ptsz, cudastub_cuda_slot_cuMemsetD32Async_ptsz, cudastub_cuda_resolve_cuMemsetD32Async_ptsz, cudastub_cuda_bind_cuMemsetD32Async_ptsz);
@@ -17865,7 +18258,8 @@ static CUresult cuMemsetD32Async_ptsz_resolve(CUdeviceptr a0, unsigned int a1, s
 {
 	cuMemsetD32Async_ptsz_fn fn = cuMemsetD32Async_ptsz_choose();
 
-	atomic_store_explicit(&cuMemsetD32Async_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemsetD32Async_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -17894,7 +18288,7 @@ void *cudastub_cuda_bind_cuMemsetD32_v2(void)
 {
 	void *fn = (void *)cuMemsetD32_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemsetD32_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemsetD32_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemsetD32_v2, cudastub_cuda_slot_cuMemsetD32_v2, cudastub_cuda_resolve_cuMemsetD32_v2, cudastub_cuda_bind_cuMemsetD32_v2);
@@ -17909,7 +18303,8 @@ static CUresult cuMemsetD32_v2_resolve(CUdeviceptr a0, unsigned int a1, size_t a
 {
 	cuMemsetD32_v2_fn fn = cuMemsetD32_v2_choose();
 
-	atomic_store_explicit(&cuMemsetD32_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemsetD32_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -17938,7 +18333,7 @@ void *cudastub_cuda_bind_cuMemsetD32_v2_ptds(void)
 {
 	void *fn = (void *)cuMemsetD32_v2_ptds_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemsetD32_v2_ptds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemsetD32_v2_ptds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemsetD32_v2_ptds, cudastub_cuda_slot_cuMemsetD32_v2_ptds, cudastub_cuda_resolve_cuMemsetD32_v2_ptds, cudastub_cuda_bind_cuMemsetD32_v2_ptds);
@@ -17953,7 +18348,8 @@ static CUresult cuMemsetD32_v2_ptds_resolve(CUdeviceptr a0, unsigned int a1, siz
 {
 	cuMemsetD32_v2_ptds_fn fn = cuMemsetD32_v2_ptds_choose();
 
-	atomic_store_explicit(&cuMemsetD32_v2_ptds_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemsetD32_v2_ptds_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -17982,7 +18378,7 @@ void *cudastub_cuda_bind_cuMemsetD8(void)
 {
 	void *fn = (void *)cuMemsetD8_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemsetD8, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemsetD8, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemsetD8, cudastub_cuda_slot_cuMemsetD8, cudastub_cuda_resolve_cuMemsetD8, cudastub_cuda_bind_cuMemsetD8);
@@ -17997,7 +18393,8 @@ static CUresult cuMemsetD8_resolve(CUdeviceptr_v1 a0, unsigned char a1, unsigned
 {
 	cuMemsetD8_fn fn = cuMemsetD8_choose();
 
-	atomic_store_explicit(&cuMemsetD8_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemsetD8_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -18027,7 +18424,7 @@ void *cudastub_cuda_bind_cuMemsetD8Async(void)
 {
 	void *fn = (void *)cuMemsetD8Async_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemsetD8Async, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemsetD8Async, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemsetD8Async, cudastub_cuda_slot_cuMemsetD8Async, cudastub_cuda_resolve_cuMemsetD8Async, cudastub_cuda_bind_cuMemsetD8Async);
@@ -18042,7 +18439,8 @@ static CUresult cuMemsetD8Async_resolve(CUdeviceptr a0, unsigned char a1, size_t
 {
 	cuMemsetD8Async_fn fn = cuMemsetD8Async_choose();
 
-	atomic_store_explicit(&cuMemsetD8Async_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemsetD8Async_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -18072,7 +18470,7 @@ void *cudastub_cuda_bind_cuMemsetD8Async_ptsz(void)
 {
 	void *fn = (void *)cuMemsetD8Async_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemsetD8Async_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemsetD8Async_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemsetD8Async_ptsz, cudastub_cuda_slot_cuMemsetD8Async_ptsz, cudastub_cuda_resolve_cuMemsetD8Async_ptsz, cudastub_cuda_bind_cuMemsetD8Async_ptsz);
@@ -18087,7 +18485,8 @@ static CUresult cuMemsetD8Async_ptsz_resolve(CUdeviceptr a0, unsigned char a1, s
 {
 	cuMemsetD8Async_ptsz_fn fn = cuMemsetD8Async_ptsz_choose();
 
-	atomic_store_explicit(&cuMemsetD8Async_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemsetD8Async_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -18116,7 +18515,7 @@ void *cudastub_cuda_bind_cuMemsetD8_v2(void)
 {
 	void *fn = (void *)cuMemsetD8_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemsetD8_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemsetD8_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemsetD8_v2, cudastub_cuda_slot_cuMemsetD8_v2, cudastub_cuda_resolve_cuMemsetD8_v2, cudastub_cuda_bind_cuMemsetD8_v2);
@@ -18131,7 +18530,8 @@ static CUresult cuMemsetD8_v2_resolve(CUdeviceptr a0, unsigned char a1, size_t a
 {
 	cuMemsetD8_v2_fn fn = cuMemsetD8_v2_choose();
 
-	atomic_store_explicit(&cuMemsetD8_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemsetD8_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -18160,7 +18560,7 @@ void *cudastub_cuda_bind_cuMemsetD8_v2_ptds(void)
 {
 	void *fn = (void *)cuMemsetD8_v2_ptds_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemsetD8_v2_ptds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemsetD8_v2_ptds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemsetD8_v2_ptds, cudastub_cuda_slot_cuMemsetD8_v2_ptds, cudastub_cuda_resolve_cuMemsetD8_v2_ptds, cudastub_cuda_bind_cuMemsetD8_v2_ptds);
@@ -18175,7 +18575,8 @@ static CUresult cuMemsetD8_v2_ptds_resolve(CUdeviceptr a0, unsigned char a1, siz
 {
 	cuMemsetD8_v2_ptds_fn fn = cuMemsetD8_v2_ptds_choose();
 
-	atomic_store_explicit(&cuMemsetD8_v2_ptds_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemsetD8_v2_ptds_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -18204,7 +18605,7 @@ void *cudastub_cuda_bind_cuMipmappedArrayCreate(void)
 {
 	void *fn = (void *)cuMipmappedArrayCreate_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMipmappedArrayCreate, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMipmappedArrayCreate, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMipmappedArrayCreate, cudastub_cuda_slot_cuMipmappedArrayCreate, cudastub_cuda_resolve_cuMipmappedArrayCreate, cudastub_cuda_bind_cuMipmappedArrayCreate);
@@ -18219,7 +18620,8 @@ static CUresult cuMipmappedArrayCreate_resolve(CUmipmappedArray *a0, const CUDA_
 {
 	cuMipmappedArrayCreate_fn fn = cuMipmappedArrayCreate_choose();
 
-	atomic_store_explicit(&cuMipmappedArrayCreate_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMipmappedArrayCreate_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -18246,7 +18648,7 @@ void *cudastub_cuda_bind_cuMipmappedArrayDestroy(void)
 {
 	void *fn = (void *)cuMipmappedArrayDestroy_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMipmappedArrayDestroy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMipmappedArrayDestroy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMipmappedArrayDestroy, cudastub_cuda_slot_cuMipmappedArrayDestroy, cudastub_cuda_resolve_cuMipmappedArrayDestroy, cudastub_cuda_bind_cuMipmappedArrayDestroy);
@@ -18261,7 +18663,8 @@ static CUresult cuMipmappedArrayDestroy_resolve(CUmipmappedArray a0)
 {
 	cuMipmappedArrayDestroy_fn fn = cuMipmappedArrayDestroy_choose();
 
-	atomic_store_explicit(&cuMipmappedArrayDestroy_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMipmappedArrayDestroy_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -18290,7 +18693,7 @@ void *cudastub_cuda_bind_cuMipmappedArrayGetLevel(void)
 {
 	void *fn = (void *)cuMipmappedArrayGetLevel_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMipmappedArrayGetLevel, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMipmappedArrayGetLevel, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMipmappedArrayGetLevel, cudastub_cuda_slot_cuMipmappedArrayGetLevel, cudastub_cuda_resolve_cuMipmappedArrayGetLevel, cudastub_cuda_bind_cuMipmappedArrayGetLevel);
@@ -18305,7 +18708,8 @@ static CUresult cuMipmappedArrayGetLevel_resolve(CUarray *a0, CUmipmappedArray a
 {
 	cuMipmappedArrayGetLevel_fn fn = cuMipmappedArrayGetLevel_choose();
 
-	atomic_store_explicit(&cuMipmappedArrayGetLevel_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMipmappedArrayGetLevel_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -18334,7 +18738,7 @@ void *cudastub_cuda_bind_cuMipmappedArrayGetMemoryRequirements(void)
 {
 	void *fn = (void *)cuMipmappedArrayGetMemoryRequirements_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMipmappedArrayGetMemoryRequirements, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMipmappedArrayGetMemoryRequirements, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMipmappedArrayGetMemoryRequirements, cudastub_cuda_slot_cuMipmappedArrayGetMemoryRequirements, cudastub_cuda_resolve_cuMipmappedArrayGetMemoryRequirements, cudastub_cuda_bind_cuMipmappedArrayGetMemoryRequirements);
@@ -18349,7 +18753,8 @@ static CUresult cuMipmappedArrayGetMemoryRequirements_resolve(CUDA_ARRAY_MEMORY_
 {
 	cuMipmappedArrayGetMemoryRequirements_fn fn = cuMipmappedArrayGetMemoryRequirements_choose();
 
-	atomic_store_explicit(&cuMipmappedArrayGetMemoryRequirements_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMipmappedArrayGetMemoryRequirements_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -18377,7 +18782,7 @@ void *cudastub_cuda_bind_cuMipmappedArrayGetSparseProperties(void)
 {
 	void *fn = (void *)cuMipmappedArrayGetSparseProperties_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMipmappedArrayGetSparseProperties, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMipmappedArrayGetSparseProperties, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMipmappedArrayGetSparseProperties, cudastub_cuda_slot_cuMipmappedArrayGetSparseProperties, cudastub_cuda_resolve_cuMipmappedArrayGetSparseProperties, cudastub_cuda_bind_cuMipmappedArrayGetSparseProperties);
@@ -18392,7 +18797,8 @@ static CUresult cuMipmappedArrayGetSparseProperties_resolve(CUDA_ARRAY_SPARSE_PR
 {
 	cuMipmappedArrayGetSparseProperties_fn fn = cuMipmappedArrayGetSparseProperties_choose();
 
-	atomic_store_explicit(&cuMipmappedArrayGetSparseProperties_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMipmappedArrayGetSparseProperties_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -18421,7 +18827,7 @@ void *cudastub_cuda_bind_cuModuleGetFunction(void)
 {
 	void *fn = (void *)cuModuleGetFunction_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuModuleGetFunction, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuModuleGetFunction, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuModuleGetFunction, cudastub_cuda_slot_cuModuleGetFunction, cudastub_cuda_resolve_cuModuleGetFunction, cudastub_cuda_bind_cuModuleGetFunction);
@@ -18436,7 +18842,8 @@ static CUresult cuModuleGetFunction_resolve(CUfunction *a0, CUmodule a1, const c
 {
 	cuModuleGetFunction_fn fn = cuModuleGetFunction_choose();
 
-	atomic_store_explicit(&cuModuleGetFunction_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuModuleGetFunction_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -18466,7 +18873,7 @@ void *cudastub_cuda_bind_cuModuleGetGlobal(void)
 {
 	void *fn = (void *)cuModuleGetGlobal_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuModuleGetGlobal, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuModuleGetGlobal, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuModuleGetGlobal, cudastub_cuda_slot_cuModuleGetGlobal, cudastub_cuda_resolve_cuModuleGetGlobal, cudastub_cuda_bind_cuModuleGetGlobal);
@@ -18481,7 +18888,8 @@ static CUresult cuModuleGetGlobal_resolve(CUdeviceptr_v1 *a0, unsigned int *a1, 
 {
 	cuModuleGetGlobal_fn fn = cuModuleGetGlobal_choose();
 
-	atomic_store_explicit(&cuModuleGetGlobal_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuModuleGetGlobal_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -18511,7 +18919,7 @@ void *cudastub_cuda_bind_cuModuleGetGlobal_v2(void)
 {
 	void *fn = (void *)cuModuleGetGlobal_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuModuleGetGlobal_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuModuleGetGlobal_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuModuleGetGlobal_v2, cudastub_cuda_slot_cuModuleGetGlobal_v2, cudastub_cuda_resolve_cuModuleGetGlobal_v2, cudastub_cuda_bind_cuModuleGetGlobal_v2);
@@ -18526,7 +18934,8 @@ static CUresult cuModuleGetGlobal_v2_resolve(CUdeviceptr *a0, size_t *a1, CUmodu
 {
 	cuModuleGetGlobal_v2_fn fn = cuModuleGetGlobal_v2_choose();
 
-	atomic_store_explicit(&cuModuleGetGlobal_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuModuleGetGlobal_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -18553,7 +18962,7 @@ void *cudastub_cuda_bind_cuModuleGetLoadingMode(void)
 {
 	void *fn = (void *)cuModuleGetLoadingMode_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuModuleGetLoadingMode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuModuleGetLoadingMode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuModuleGetLoadingMode, cudastub_cuda_slot_cuModuleGetLoadingMode, cudastub_cuda_resolve_cuModuleGetLoadingMode, cudastub_cuda_bind_cuModuleGetLoadingMode);
@@ -18568,7 +18977,8 @@ static CUresult cuModuleGetLoadingMode_resolve(CUmoduleLoadingMode *a0)
 {
 	cuModuleGetLoadingMode_fn fn = cuModuleGetLoadingMode_choose();
 
-	atomic_store_explicit(&cuModuleGetLoadingMode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuModuleGetLoadingMode_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -18597,7 +19007,7 @@ void *cudastub_cuda_bind_cuModuleGetSurfRef(void)
 {
 	void *fn = (void *)cuModuleGetSurfRef_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuModuleGetSurfRef, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuModuleGetSurfRef, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuModuleGetSurfRef, cudastub_cuda_slot_cuModuleGetSurfRef, cudastub_cuda_resolve_cuModuleGetSurfRef, cudastub_cuda_bind_cuModuleGetSurfRef);
@@ -18612,7 +19022,8 @@ static CUresult cuModuleGetSurfRef_resolve(CUsurfref *a0, CUmodule a1, const cha
 {
 	cuModuleGetSurfRef_fn fn = cuModuleGetSurfRef_choose();
 
-	atomic_store_explicit(&cuModuleGetSurfRef_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuModuleGetSurfRef_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -18641,7 +19052,7 @@ void *cudastub_cuda_bind_cuModuleGetTexRef(void)
 {
 	void *fn = (void *)cuModuleGetTexRef_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuModuleGetTexRef, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuModuleGetTexRef, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuModuleGetTexRef, cudastub_cuda_slot_cuModuleGetTexRef, cudastub_cuda_resolve_cuModuleGetTexRef, cudastub_cuda_bind_cuModuleGetTexRef);
@@ -18656,7 +19067,8 @@ static CUresult cuModuleGetTexRef_resolve(CUtexref *a0, CUmodule a1, const char 
 {
 	cuModuleGetTexRef_fn fn = cuModuleGetTexRef_choose();
 
-	atomic_store_explicit(&cuModuleGetTexRef_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuModuleGetTexRef_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -18684,7 +19096,7 @@ void *cudastub_cuda_bind_cuModuleLoad(void)
 {
 	void *fn = (void *)cuModuleLoad_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuModuleLoad, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuModuleLoad, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuModuleLoad, cudastub_cuda_slot_cuModuleLoad, cudastub_cuda_resolve_cuModuleLoad, cudastub_cuda_bind_cuModuleLoad);
@@ -18699,7 +19111,8 @@ static CUresult cuModuleLoad_resolve(CUmodule *a0, const char *a1)
 {
 	cuModuleLoad_fn fn = cuModuleLoad_choose();
 
-	atomic_store_explicit(&cuModuleLoad_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuModuleLoad_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -18727,7 +19140,7 @@ void *cudastub_cuda_bind_cuModuleLoadData(void)
 {
 	void *fn = (void *)cuModuleLoadData_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuModuleLoadData, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuModuleLoadData, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuModuleLoadData, cudastub_cuda_slot_cuModuleLoadData, cudastub_cuda_resolve_cuModuleLoadData, cudastub_cuda_bind_cuModuleLoadData);
@@ -18742,7 +19155,8 @@ static CUresult cuModuleLoadData_resolve(CUmodule *a0, const void *a1)
 {
 	cuModuleLoadData_fn fn = cuModuleLoadData_choose();
 
-	atomic_store_explicit(&cuModuleLoadData_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuModuleLoadData_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -18773,7 +19187,7 @@ void *cudastub_cuda_bind_cuModuleLoadDataEx(void)
 {
 	void *fn = (void *)cuModuleLoadDataEx_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuModuleLoadDataEx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuModuleLoadDataEx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuModuleLoadDataEx, cudastub_cuda_slot_cuModuleLoadDataEx, cudastub_cuda_resolve_cuModuleLoadDataEx, cudastub_cuda_bind_cuModuleLoadDataEx);
@@ -18788,7 +19202,8 @@ static CUresult cuModuleLoadDataEx_resolve(CUmodule *a0, const void *a1, unsigne
 {
 	cuModuleLoadDataEx_fn fn = cuModuleLoadDataEx_choose();
 
-	atomic_store_explicit(&cuModuleLoadDataEx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuModuleLoadDataEx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -18816,7 +19231,7 @@ void *cudastub_cuda_bind_cuModuleLoadFatBinary(void)
 {
 	void *fn = (void *)cuModuleLoadFatBinary_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuModuleLoadFatBinary, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuModuleLoadFatBinary, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuModuleLoadFatBinary, cudastub_cuda_slot_cuModuleLoadFatBinary, cudastub_cuda_resolve_cuModuleLoadFatBinary, cudastub_cuda_bind_cuModuleLoadFatBinary);
@@ -18831,7 +19246,8 @@ static CUresult cuModuleLoadFatBinary_resolve(CUmodule *a0, const void *a1)
 {
 	cuModuleLoadFatBinary_fn fn = cuModuleLoadFatBinary_choose();
 
-	atomic_store_explicit(&cuModuleLoadFatBinary_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuModuleLoadFatBinary_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -18858,7 +19274,7 @@ void *cudastub_cuda_bind_cuModuleUnload(void)
 {
 	void *fn = (void *)cuModuleUnload_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuModuleUnload, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuModuleUnload, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuModuleUnload, cudastub_cuda_slot_cuModuleUnload, cudastub_cuda_resolve_cuModuleUnload, cudastub_cuda_bind_cuModuleUnload);
@@ -18873,7 +19289,8 @@ static CUresult cuModuleUnload_resolve(CUmodule a0)
 {
 	cuModuleUnload_fn fn = cuModuleUnload_choose();
 
-	atomic_store_explicit(&cuModuleUnload_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuModuleUnload_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -18903,7 +19320,7 @@ void *cudastub_cuda_bind_cuOccupancyAvailableDynamicSMemPerBlock(void)
 {
 	void *fn = (void *)cuOccupancyAvailableDynamicSMemPerBlock_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuOccupancyAvailableDynamicSMemPerBlock, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuOccupancyAvailableDynamicSMemPerBlock, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuOccupancyAvailableDynamicSMemPerBlock, cudastub_cuda_slot_cuOccupancyAvailableDynamicSMemPerBlock, cudastub_cuda_resolve_cuOccupancyAvailableDynamicSMemPerBlock, cudastub_cuda_bind_cuOccupancyAvailableDynamicSMemPerBlock);
@@ -18918,7 +19335,8 @@ static CUresult cuOccupancyAvailableDynamicSMemPerBlock_resolve(size_t *a0, CUfu
 {
 	cuOccupancyAvailableDynamicSMemPerBlock_fn fn = cuOccupancyAvailableDynamicSMemPerBlock_choose();
 
-	atomic_store_explicit(&cuOccupancyAvailableDynamicSMemPerBlock_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuOccupancyAvailableDynamicSMemPerBlock_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -18948,7 +19366,7 @@ void *cudastub_cuda_bind_cuOccupancyMaxActiveBlocksPerMultiprocessor(void)
 {
 	void *fn = (void *)cuOccupancyMaxActiveBlocksPerMultiprocessor_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuOccupancyMaxActiveBlocksPerMultiprocessor, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuOccupancyMaxActiveBlocksPerMultiprocessor, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuOccupancyMaxActiveBlocksPerMultiprocessor, cudastub_cuda_slot_cuOccupancyMaxActiveBlocksPerMultiprocessor, cudastub_cuda_resolve_cuOccupancyMaxActiveBlocksPerMultiprocessor, cudastub_cuda_bind_cuOccupancyMaxActiveBlocksPerMultiprocessor);
@@ -18963,7 +19381,8 @@ static CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor_resolve(int *a0, CUf
 {
 	cuOccupancyMaxActiveBlocksPerMultiprocessor_fn fn = cuOccupancyMaxActiveBlocksPerMultiprocessor_choose();
 
-	atomic_store_explicit(&cuOccupancyMaxActiveBlocksPerMultiprocessor_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuOccupancyMaxActiveBlocksPerMultiprocessor_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -18994,7 +19413,7 @@ void *cudastub_cuda_bind_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(vo
 {
 	void *fn = (void *)cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, cudastub_cuda_slot_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, cudastub_cuda_resolve_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, cudastub_cuda_bind_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags);
@@ -19009,7 +19428,8 @@ static CUresult cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_resolve(int
 {
 	cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_fn fn = cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_choose();
 
-	atomic_store_explicit(&cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -19038,7 +19458,7 @@ void *cudastub_cuda_bind_cuOccupancyMaxActiveClusters(void)
 {
 	void *fn = (void *)cuOccupancyMaxActiveClusters_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuOccupancyMaxActiveClusters, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuOccupancyMaxActiveClusters, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuOccupancyMaxActiveClusters, cudastub_cuda_slot_cuOccupancyMaxActiveClusters, cudastub_cuda_resolve_cuOccupancyMaxActiveClusters, cudastub_cuda_bind_cuOccupancyMaxActiveClusters);
@@ -19053,7 +19473,8 @@ static CUresult cuOccupancyMaxActiveClusters_resolve(int *a0, CUfunction a1, con
 {
 	cuOccupancyMaxActiveClusters_fn fn = cuOccupancyMaxActiveClusters_choose();
 
-	atomic_store_explicit(&cuOccupancyMaxActiveClusters_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuOccupancyMaxActiveClusters_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -19085,7 +19506,7 @@ void *cudastub_cuda_bind_cuOccupancyMaxPotentialBlockSize(void)
 {
 	void *fn = (void *)cuOccupancyMaxPotentialBlockSize_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuOccupancyMaxPotentialBlockSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuOccupancyMaxPotentialBlockSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuOccupancyMaxPotentialBlockSize, cudastub_cuda_slot_cuOccupancyMaxPotentialBlockSize, cudastub_cuda_resolve_cuOccupancyMaxPotentialBlockSize, cudastub_cuda_bind_cuOccupancyMaxPotentialBlockSize);
@@ -19100,7 +19521,8 @@ static CUresult cuOccupancyMaxPotentialBlockSize_resolve(int *a0, int *a1, CUfun
 {
 	cuOccupancyMaxPotentialBlockSize_fn fn = cuOccupancyMaxPotentialBlockSize_choose();
 
-	atomic_store_explicit(&cuOccupancyMaxPotentialBlockSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuOccupancyMaxPotentialBlockSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -19133,7 +19555,7 @@ void *cudastub_cuda_bind_cuOccupancyMaxPotentialBlockSizeWithFlags(void)
 {
 	void *fn = (void *)cuOccupancyMaxPotentialBlockSizeWithFlags_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuOccupancyMaxPotentialBlockSizeWithFlags, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuOccupancyMaxPotentialBlockSizeWithFlags, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuOccupancyMaxPotentialBlockSizeWithFlags, cudastub_cuda_slot_cuOccupancyMaxPotentialBlockSizeWithFlags, cudastub_cuda_resolve_cuOccupancyMaxPotentialBlockSizeWithFlags, cudastub_cuda_bind_cuOccupancyMaxPotentialBlockSizeWithFlags);
@@ -19148,7 +19570,8 @@ static CUresult cuOccupancyMaxPotentialBlockSizeWithFlags_resolve(int *a0, int *
 {
 	cuOccupancyMaxPotentialBlockSizeWithFlags_fn fn = cuOccupancyMaxPotentialBlockSizeWithFlags_choose();
 
-	atomic_store_explicit(&cuOccupancyMaxPotentialBlockSizeWithFlags_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuOccupancyMaxPotentialBlockSizeWithFlags_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -19177,7 +19600,7 @@ void *cudastub_cuda_bind_cuOccupancyMaxPotentialClusterSize(void)
 {
 	void *fn = (void *)cuOccupancyMaxPotentialClusterSize_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuOccupancyMaxPotentialClusterSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuOccupancyMaxPotentialClusterSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuOccupancyMaxPotentialClusterSize, cudastub_cuda_slot_cuOccupancyMaxPotentialClusterSize, cudastub_cuda_resolve_cuOccupancyMaxPotentialClusterSize, cudastub_cuda_bind_cuOccupancyMaxPotentialClusterSize);
@@ -19192,7 +19615,8 @@ static CUresult cuOccupancyMaxPotentialClusterSize_resolve(int *a0, CUfunction a
 {
 	cuOccupancyMaxPotentialClusterSize_fn fn = cuOccupancyMaxPotentialClusterSize_choose();
 
-	atomic_store_explicit(&cuOccupancyMaxPotentialClusterSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuOccupancyMaxPotentialClusterSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -19220,7 +19644,7 @@ void *cudastub_cuda_bind_cuParamSetSize(void)
 {
 	void *fn = (void *)cuParamSetSize_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuParamSetSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuParamSetSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuParamSetSize, cudastub_cuda_slot_cuParamSetSize, cudastub_cuda_resolve_cuParamSetSize, cudastub_cuda_bind_cuParamSetSize);
@@ -19235,7 +19659,8 @@ static CUresult cuParamSetSize_resolve(CUfunction a0, unsigned int a1)
 {
 	cuParamSetSize_fn fn = cuParamSetSize_choose();
 
-	atomic_store_explicit(&cuParamSetSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuParamSetSize_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -19264,7 +19689,7 @@ void *cudastub_cuda_bind_cuParamSetTexRef(void)
 {
 	void *fn = (void *)cuParamSetTexRef_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuParamSetTexRef, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuParamSetTexRef, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuParamSetTexRef, cudastub_cuda_slot_cuParamSetTexRef, cudastub_cuda_resolve_cuParamSetTexRef, cudastub_cuda_bind_cuParamSetTexRef);
@@ -19279,7 +19704,8 @@ static CUresult cuParamSetTexRef_resolve(CUfunction a0, int a1, CUtexref a2)
 {
 	cuParamSetTexRef_fn fn = cuParamSetTexRef_choose();
 
-	atomic_store_explicit(&cuParamSetTexRef_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuParamSetTexRef_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -19308,7 +19734,7 @@ void *cudastub_cuda_bind_cuParamSetf(void)
 {
 	void *fn = (void *)cuParamSetf_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuParamSetf, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuParamSetf, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuParamSetf, cudastub_cuda_slot_cuParamSetf, cudastub_cuda_resolve_cuParamSetf, cudastub_cuda_bind_cuParamSetf);
@@ -19323,7 +19749,8 @@ static CUresult cuParamSetf_resolve(CUfunction a0, int a1, float a2)
 {
 	cuParamSetf_fn fn = cuParamSetf_choose();
 
-	atomic_store_explicit(&cuParamSetf_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuParamSetf_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -19352,7 +19779,7 @@ void *cudastub_cuda_bind_cuParamSeti(void)
 {
 	void *fn = (void *)cuParamSeti_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuParamSeti, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuParamSeti, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuParamSeti, cudastub_cuda_slot_cuParamSeti, cudastub_cuda_resolve_cuParamSeti, cudastub_cuda_bind_cuParamSeti);
@@ -19367,7 +19794,8 @@ static CUresult cuParamSeti_resolve(CUfunction a0, int a1, unsigned int a2)
 {
 	cuParamSeti_fn fn = cuParamSeti_choose();
 
-	atomic_store_explicit(&cuParamSeti_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuParamSeti_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -19397,7 +19825,7 @@ void *cudastub_cuda_bind_cuParamSetv(void)
 {
 	void *fn = (void *)cuParamSetv_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuParamSetv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuParamSetv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuParamSetv, cudastub_cuda_slot_cuParamSetv, cudastub_cuda_resolve_cuParamSetv, cudastub_cuda_bind_cuParamSetv);
@@ -19412,7 +19840,8 @@ static CUresult cuParamSetv_resolve(CUfunction a0, int a1, void *a2, unsigned in
 {
 	cuParamSetv_fn fn = cuParamSetv_choose();
 
-	atomic_store_explicit(&cuParamSetv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuParamSetv_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -19441,7 +19870,7 @@ void *cudastub_cuda_bind_cuPointerGetAttribute(void)
 {
 	void *fn = (void *)cuPointerGetAttribute_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuPointerGetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuPointerGetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuPointerGetAttribute, cudastub_cuda_slot_cuPointerGetAttribute, cudastub_cuda_resolve_cuPointerGetAttribute, cudastub_cuda_bind_cuPointerGetAttribute);
@@ -19456,7 +19885,8 @@ static CUresult cuPointerGetAttribute_resolve(void *a0, CUpointer_attribute a1, 
 {
 	cuPointerGetAttribute_fn fn = cuPointerGetAttribute_choose();
 
-	atomic_store_explicit(&cuPointerGetAttribute_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuPointerGetAttribute_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -19486,7 +19916,7 @@ void *cudastub_cuda_bind_cuPointerGetAttributes(void)
 {
 	void *fn = (void *)cuPointerGetAttributes_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuPointerGetAttributes, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuPointerGetAttributes, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuPointerGetAttributes, cudastub_cuda_slot_cuPointerGetAttributes, cudastub_cuda_resolve_cuPointerGetAttributes, cudastub_cuda_bind_cuPointerGetAttributes);
@@ -19501,7 +19931,8 @@ static CUresult cuPointerGetAttributes_resolve(unsigned int a0, CUpointer_attrib
 {
 	cuPointerGetAttributes_fn fn = cuPointerGetAttributes_choose();
 
-	atomic_store_explicit(&cuPointerGetAttributes_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuPointerGetAttributes_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -19530,7 +19961,7 @@ void *cudastub_cuda_bind_cuPointerSetAttribute(void)
 {
 	void *fn = (void *)cuPointerSetAttribute_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuPointerSetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuPointerSetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuPointerSetAttribute, cudastub_cuda_slot_cuPointerSetAttribute, cudastub_cuda_resolve_cuPointerSetAttribute, cudastub_cuda_bind_cuPointerSetAttribute);
@@ -19545,7 +19976,8 @@ static CUresult cuPointerSetAttribute_resolve(const void *a0, CUpointer_attribut
 {
 	cuPointerSetAttribute_fn fn = cuPointerSetAttribute_choose();
 
-	atomic_store_explicit(&cuPointerSetAttribute_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuPointerSetAttribute_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -19574,7 +20006,7 @@ void *cudastub_cuda_bind_cuProfilerInitialize(void)
 {
 	void *fn = (void *)cuProfilerInitialize_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuProfilerInitialize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuProfilerInitialize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuProfilerInitialize, cudastub_cuda_slot_cuProfilerInitialize, cudastub_cuda_resolve_cuProfilerInitialize, cudastub_cuda_bind_cuProfilerInitialize);
@@ -19589,7 +20021,8 @@ static CUresult cuProfilerInitialize_resolve(const char *a0, const char *a1, CUo
 {
 	cuProfilerInitialize_fn fn = cuProfilerInitialize_choose();
 
-	atomic_store_explicit(&cuProfilerInitialize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuProfilerInitialize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -19615,7 +20048,7 @@ void *cudastub_cuda_bind_cuProfilerStart(void)
 {
 	void *fn = (void *)cuProfilerStart_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuProfilerStart, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuProfilerStart, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuProfilerStart, cudastub_cuda_slot_cuProfilerStart, cudastub_cuda_resolve_cuProfilerStart, cudastub_cuda_bind_cuProfilerStart);
@@ -19630,7 +20063,8 @@ static CUresult cuProfilerStart_resolve(void)
 {
 	cuProfilerStart_fn fn = cuProfilerStart_choose();
 
-	atomic_store_explicit(&cuProfilerStart_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuProfilerStart_slot, fn, memory_order_release);
 	return fn();
 }
 #endif
@@ -19656,7 +20090,7 @@ void *cudastub_cuda_bind_cuProfilerStop(void)
 {
 	void *fn = (void *)cuProfilerStop_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuProfilerStop, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuProfilerStop, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuProfilerStop, cudastub_cuda_slot_cuProfilerStop, cudastub_cuda_resolve_cuProfilerStop, cudastub_cuda_bind_cuProfilerStop);
@@ -19671,7 +20105,8 @@ static CUresult cuProfilerStop_resolve(void)
 {
 	cuProfilerStop_fn fn = cuProfilerStop_choose();
 
-	atomic_store_explicit(&cuProfilerStop_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuProfilerStop_slot, fn, memory_order_release);
 	return fn();
 }
 #endif
@@ -19701,7 +20136,7 @@ void *cudastub_cuda_bind_cuSignalExternalSemaphoresAsync(void)
 {
 	void *fn = (void *)cuSignalExternalSemaphoresAsync_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuSignalExternalSemaphoresAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuSignalExternalSemaphoresAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuSignalExternalSemaphoresAsync, cudastub_cuda_slot_cuSignalExternalSemaphoresAsync, cudastub_cuda_resolve_cuSignalExternalSemaphoresAsync, cudastub_cuda_bind_cuSignalExternalSemaphoresAsync);
@@ -19716,7 +20151,8 @@ static CUresult cuSignalExternalSemaphoresAsync_resolve(const CUexternalSemaphor
 {
 	cuSignalExternalSemaphoresAsync_fn fn = cuSignalExternalSemaphoresAsync_choose();
 
-	atomic_store_explicit(&cuSignalExternalSemaphoresAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuSignalExternalSemaphoresAsync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -19746,7 +20182,7 @@ void *cudastub_cuda_bind_cuSignalExternalSemaphoresAsync_ptsz(void)
 {
 	void *fn = (void *)cuSignalExternalSemaphoresAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuSignalExternalSemaphoresAsync_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuSignalExternalSemaphoresAsync_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuSignalExternalSemaphoresAsync_ptsz, cudastub_cuda_slot_cuSignalExternalSemaphoresAsync_ptsz, cudastub_cuda_resolve_cuSignalExternalSemaphoresAsync_ptsz, cudastub_cuda_bind_cuSignalExternalSemaphoresAsync_ptsz);
@@ -19761,7 +20197,8 @@ static CUresult cuSignalExternalSemaphoresAsync_ptsz_resolve(const CUexternalSem
 {
 	cuSignalExternalSemaphoresAsync_ptsz_fn fn = cuSignalExternalSemaphoresAsync_ptsz_choose();
 
-	atomic_store_explicit(&cuSignalExternalSemaphoresAsync_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuSignalExternalSemaphoresAsync_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -19791,7 +20228,7 @@ void *cudastub_cuda_bind_cuStreamAddCallback(void)
 {
 	void *fn = (void *)cuStreamAddCallback_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamAddCallback, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamAddCallback, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamAddCallback, cudastub_cuda_slot_cuStreamAddCallback, cudastub_cuda_resolve_cuStreamAddCallback, cudastub_cuda_bind_cuStreamAddCallback);
@@ -19806,7 +20243,8 @@ static CUresult cuStreamAddCallback_resolve(CUstream a0, CUstreamCallback a1, vo
 {
 	cuStreamAddCallback_fn fn = cuStreamAddCallback_choose();
 
-	atomic_store_explicit(&cuStreamAddCallback_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamAddCallback_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -19836,7 +20274,7 @@ void *cudastub_cuda_bind_cuStreamAddCallback_ptsz(void)
 {
 	void *fn = (void *)cuStreamAddCallback_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamAddCallback_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamAddCallback_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamAddCallback_ptsz, cudastub_cuda_slot_cuStreamAddCallback_ptsz, cudastub_cuda_resolve_cuStreamAddCallback_ptsz, cudastub_cuda_bind_cuStreamAddCallback_ptsz);
@@ -19851,7 +20289,8 @@ static CUresult cuStreamAddCallback_ptsz_resolve(CUstream a0, CUstreamCallback a
 {
 	cuStreamAddCallback_ptsz_fn fn = cuStreamAddCallback_ptsz_choose();
 
-	atomic_store_explicit(&cuStreamAddCallback_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamAddCallback_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -19881,7 +20320,7 @@ void *cudastub_cuda_bind_cuStreamAttachMemAsync(void)
 {
 	void *fn = (void *)cuStreamAttachMemAsync_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamAttachMemAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamAttachMemAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamAttachMemAsync, cudastub_cuda_slot_cuStreamAttachMemAsync, cudastub_cuda_resolve_cuStreamAttachMemAsync, cudastub_cuda_bind_cuStreamAttachMemAsync);
@@ -19896,7 +20335,8 @@ static CUresult cuStreamAttachMemAsync_resolve(CUstream a0, CUdeviceptr a1, size
 {
 	cuStreamAttachMemAsync_fn fn = cuStreamAttachMemAsync_choose();
 
-	atomic_store_explicit(&cuStreamAttachMemAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamAttachMemAsync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -19926,7 +20366,7 @@ void *cudastub_cuda_bind_cuStreamAttachMemAsync_ptsz(void)
 {
 	void *fn = (void *)cuStreamAttachMemAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamAttachMemAsync_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamAttachMemAsync_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamAttachMemAsync_ptsz, cudastub_cuda_slot_cuStreamAttachMemAsync_ptsz, cudastub_cuda_resolve_cuStreamAttachMemAsync_ptsz, cudastub_cuda_bind_cuStreamAttachMemAsync_ptsz);
@@ -19941,7 +20381,8 @@ static CUresult cuStreamAttachMemAsync_ptsz_resolve(CUstream a0, CUdeviceptr a1,
 {
 	cuStreamAttachMemAsync_ptsz_fn fn = cuStreamAttachMemAsync_ptsz_choose();
 
-	atomic_store_explicit(&cuStreamAttachMemAsync_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamAttachMemAsync_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -19971,7 +20412,7 @@ void *cudastub_cuda_bind_cuStreamBatchMemOp(void)
 {
 	void *fn = (void *)cuStreamBatchMemOp_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamBatchMemOp, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamBatchMemOp, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamBatchMemOp, cudastub_cuda_slot_cuStreamBatchMemOp, cudastub_cuda_resolve_cuStreamBatchMemOp, cudastub_cuda_bind_cuStreamBatchMemOp);
@@ -19986,7 +20427,8 @@ static CUresult cuStreamBatchMemOp_resolve(CUstream a0, unsigned int a1, CUstrea
 {
 	cuStreamBatchMemOp_fn fn = cuStreamBatchMemOp_choose();
 
-	atomic_store_explicit(&cuStreamBatchMemOp_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamBatchMemOp_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -20016,7 +20458,7 @@ void *cudastub_cuda_bind_cuStreamBatchMemOp_ptsz(void)
 {
 	void *fn = (void *)cuStreamBatchMemOp_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamBatchMemOp_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamBatchMemOp_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamBatchMemOp_ptsz, cudastub_cuda_slot_cuStreamBatchMemOp_ptsz, cudastub_cuda_resolve_cuStreamBatchMemOp_ptsz, cudastub_cuda_bind_cuStreamBatchMemOp_ptsz);
@@ -20031,7 +20473,8 @@ static CUresult cuStreamBatchMemOp_ptsz_resolve(CUstream a0, unsigned int a1, CU
 {
 	cuStreamBatchMemOp_ptsz_fn fn = cuStreamBatchMemOp_ptsz_choose();
 
-	atomic_store_explicit(&cuStreamBatchMemOp_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamBatchMemOp_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -20061,7 +20504,7 @@ void *cudastub_cuda_bind_cuStreamBatchMemOp_v2(void)
 {
 	void *fn = (void *)cuStreamBatchMemOp_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamBatchMemOp_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamBatchMemOp_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamBatchMemOp_v2, cudastub_cuda_slot_cuStreamBatchMemOp_v2, cudastub_cuda_resolve_cuStreamBatchMemOp_v2, cudastub_cuda_bind_cuStreamBatchMemOp_v2);
@@ -20076,7 +20519,8 @@ static CUresult cuStreamBatchMemOp_v2_resolve(CUstream a0, unsigned int a1, CUst
 {
 	cuStreamBatchMemOp_v2_fn fn = cuStreamBatchMemOp_v2_choose();
 
-	atomic_store_explicit(&cuStreamBatchMemOp_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamBatchMemOp_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -20106,7 +20550,7 @@ void *cudastub_cuda_bind_cuStreamBatchMemOp_v2_ptsz(void)
 {
 	void *fn = (void *)cuStreamBatchMemOp_v2_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamBatchMemOp_v2_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamBatchMemOp_v2_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamBatchMemOp_v2_ptsz, cudastub_cuda_slot_cuStreamBatchMemOp_v2_ptsz, cudastub_cuda_resolve_cuStreamBatchMemOp_v2_ptsz, cudastub_cuda_bind_cuStreamBatchMemOp_v2_ptsz);
@@ -20121,7 +20565,8 @@ static CUresult cuStreamBatchMemOp_v2_ptsz_resolve(CUstream a0, unsigned int a1,
 {
 	cuStreamBatchMemOp_v2_ptsz_fn fn = cuStreamBatchMemOp_v2_ptsz_choose();
 
-	atomic_store_explicit(&cuStreamBatchMemOp_v2_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamBatchMemOp_v2_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -20148,7 +20593,7 @@ void *cudastub_cuda_bind_cuStreamBeginCapture(void)
 {
 	void *fn = (void *)cuStreamBeginCapture_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamBeginCapture, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamBeginCapture, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamBeginCapture, cudastub_cuda_slot_cuStreamBeginCapture, cudastub_cuda_resolve_cuStreamBeginCapture, cudastub_cuda_bind_cuStreamBeginCapture);
@@ -20163,7 +20608,8 @@ static CUresult cuStreamBeginCapture_resolve(CUstream a0)
 {
 	cuStreamBeginCapture_fn fn = cuStreamBeginCapture_choose();
 
-	atomic_store_explicit(&cuStreamBeginCapture_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamBeginCapture_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -20190,7 +20636,7 @@ void *cudastub_cuda_bind_cuStreamBeginCapture_ptsz(void)
 {
 	void *fn = (void *)cuStreamBeginCapture_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamBeginCapture_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamBeginCapture_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamBeginCapture_ptsz, cudastub_cuda_slot_cuStreamBeginCapture_ptsz, cudastub_cuda_resolve_cuStreamBeginCapture_ptsz, cudastub_cuda_bind_cuStreamBeginCapture_ptsz);
@@ -20205,7 +20651,8 @@ static CUresult cuStreamBeginCapture_ptsz_resolve(CUstream a0)
 {
 	cuStreamBeginCapture_ptsz_fn fn = cuStreamBeginCapture_ptsz_choose();
 
-	atomic_store_explicit(&cuStreamBeginCapture_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamBeginCapture_ptsz_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -20233,7 +20680,7 @@ void *cudastub_cuda_bind_cuStreamBeginCapture_v2(void)
 {
 	void *fn = (void *)cuStreamBeginCapture_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamBeginCapture_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamBeginCapture_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamBeginCapture_v2, cudastub_cuda_slot_cuStreamBeginCapture_v2, cudastub_cuda_resolve_cuStreamBeginCapture_v2, cudastub_cuda_bind_cuStreamBeginCapture_v2);
@@ -20248,7 +20695,8 @@ static CUresult cuStreamBeginCapture_v2_resolve(CUstream a0, CUstreamCaptureMode
 {
 	cuStreamBeginCapture_v2_fn fn = cuStreamBeginCapture_v2_choose();
 
-	atomic_store_explicit(&cuStreamBeginCapture_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamBeginCapture_v2_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -20276,7 +20724,7 @@ void *cudastub_cuda_bind_cuStreamBeginCapture_v2_ptsz(void)
 {
 	void *fn = (void *)cuStreamBeginCapture_v2_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamBeginCapture_v2_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamBeginCapture_v2_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamBeginCapture_v2_ptsz, cudastub_cuda_slot_cuStreamBeginCapture_v2_ptsz, cudastub_cuda_resolve_cuStreamBeginCapture_v2_ptsz, cudastub_cuda_bind_cuStreamBeginCapture_v2_ptsz);
@@ -20291,7 +20739,8 @@ static CUresult cuStreamBeginCapture_v2_ptsz_resolve(CUstream a0, CUstreamCaptur
 {
 	cuStreamBeginCapture_v2_ptsz_fn fn = cuStreamBeginCapture_v2_ptsz_choose();
 
-	atomic_store_explicit(&cuStreamBeginCapture_v2_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamBeginCapture_v2_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -20319,7 +20768,7 @@ void *cudastub_cuda_bind_cuStreamCopyAttributes(void)
 {
 	void *fn = (void *)cuStreamCopyAttributes_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamCopyAttributes, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamCopyAttributes, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamCopyAttributes, cudastub_cuda_slot_cuStreamCopyAttributes, cudastub_cuda_resolve_cuStreamCopyAttributes, cudastub_cuda_bind_cuStreamCopyAttributes);
@@ -20334,7 +20783,8 @@ static CUresult cuStreamCopyAttributes_resolve(CUstream a0, CUstream a1)
 {
 	cuStreamCopyAttributes_fn fn = cuStreamCopyAttributes_choose();
 
-	atomic_store_explicit(&cuStreamCopyAttributes_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamCopyAttributes_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -20362,7 +20812,7 @@ void *cudastub_cuda_bind_cuStreamCopyAttributes_ptsz(void)
 {
 	void *fn = (void *)cuStreamCopyAttributes_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamCopyAttributes_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamCopyAttributes_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamCopyAttributes_ptsz, cudastub_cuda_slot_cuStreamCopyAttributes_ptsz, cudastub_cuda_resolve_cuStreamCopyAttributes_ptsz, cudastub_cuda_bind_cuStreamCopyAttributes_ptsz);
@@ -20377,7 +20827,8 @@ static CUresult cuStreamCopyAttributes_ptsz_resolve(CUstream a0, CUstream a1)
 {
 	cuStreamCopyAttributes_ptsz_fn fn = cuStreamCopyAttributes_ptsz_choose();
 
-	atomic_store_explicit(&cuStreamCopyAttributes_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamCopyAttributes_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -20405,7 +20856,7 @@ void *cudastub_cuda_bind_cuStreamCreate(void)
 {
 	void *fn = (void *)cuStreamCreate_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamCreate, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamCreate, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamCreate, cudastub_cuda_slot_cuStreamCreate, cudastub_cuda_resolve_cuStreamCreate, cudastub_cuda_bind_cuStreamCreate);
@@ -20420,7 +20871,8 @@ static CUresult cuStreamCreate_resolve(CUstream *a0, unsigned int a1)
 {
 	cuStreamCreate_fn fn = cuStreamCreate_choose();
 
-	atomic_store_explicit(&cuStreamCreate_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamCreate_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -20449,7 +20901,7 @@ void *cudastub_cuda_bind_cuStreamCreateWithPriority(void)
 {
 	void *fn = (void *)cuStreamCreateWithPriority_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamCreateWithPriority, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamCreateWithPriority, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamCreateWithPriority, cudastub_cuda_slot_cuStreamCreateWithPriority, cudastub_cuda_resolve_cuStreamCreateWithPriority, cudastub_cuda_bind_cuStreamCreateWithPriority);
@@ -20464,7 +20916,8 @@ static CUresult cuStreamCreateWithPriority_resolve(CUstream *a0, unsigned int a1
 {
 	cuStreamCreateWithPriority_fn fn = cuStreamCreateWithPriority_choose();
 
-	atomic_store_explicit(&cuStreamCreateWithPriority_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamCreateWithPriority_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -20491,7 +20944,7 @@ void *cudastub_cuda_bind_cuStreamDestroy(void)
 {
 	void *fn = (void *)cuStreamDestroy_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamDestroy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamDestroy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamDestroy, cudastub_cuda_slot_cuStreamDestroy, cudastub_cuda_resolve_cuStreamDestroy, cudastub_cuda_bind_cuStreamDestroy);
@@ -20506,7 +20959,8 @@ static CUresult cuStreamDestroy_resolve(CUstream a0)
 {
 	cuStreamDestroy_fn fn = cuStreamDestroy_choose();
 
-	atomic_store_explicit(&cuStreamDestroy_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamDestroy_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -20533,7 +20987,7 @@ void *cudastub_cuda_bind_cuStreamDestroy_v2(void)
 {
 	void *fn = (void *)cuStreamDestroy_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamDestroy_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamDestroy_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamDestroy_v2, cudastub_cuda_slot_cuStreamDestroy_v2, cudastub_cuda_resolve_cuStreamDestroy_v2, cudastub_cuda_bind_cuStreamDestroy_v2);
@@ -20548,7 +21002,8 @@ static CUresult cuStreamDestroy_v2_resolve(CUstream a0)
 {
 	cuStreamDestroy_v2_fn fn = cuStreamDestroy_v2_choose();
 
-	atomic_store_explicit(&cuStreamDestroy_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamDestroy_v2_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -20576,7 +21031,7 @@ void *cudastub_cuda_bind_cuStreamEndCapture(void)
 {
 	void *fn = (void *)cuStreamEndCapture_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamEndCapture, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamEndCapture, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamEndCapture, cudastub_cuda_slot_cuStreamEndCapture, cudastub_cuda_resolve_cuStreamEndCapture, cudastub_cuda_bind_cuStreamEndCapture);
@@ -20591,7 +21046,8 @@ static CUresult cuStreamEndCapture_resolve(CUstream a0, CUgraph *a1)
 {
 	cuStreamEndCapture_fn fn = cuStreamEndCapture_choose();
 
-	atomic_store_explicit(&cuStreamEndCapture_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamEndCapture_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -20619,7 +21075,7 @@ void *cudastub_cuda_bind_cuStreamEndCapture_ptsz(void)
 {
 	void *fn = (void *)cuStreamEndCapture_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamEndCapture_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamEndCapture_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamEndCapture_ptsz, cudastub_cuda_slot_cuStreamEndCapture_ptsz, cudastub_cuda_resolve_cuStreamEndCapture_ptsz, cudastub_cuda_bind_cuStreamEndCapture_ptsz);
@@ -20634,7 +21090,8 @@ static CUresult cuStreamEndCapture_ptsz_resolve(CUstream a0, CUgraph *a1)
 {
 	cuStreamEndCapture_ptsz_fn fn = cuStreamEndCapture_ptsz_choose();
 
-	atomic_store_explicit(&cuStreamEndCapture_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamEndCapture_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -20663,7 +21120,7 @@ void *cudastub_cuda_bind_cuStreamGetAttribute(void)
 {
 	void *fn = (void *)cuStreamGetAttribute_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamGetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamGetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamGetAttribute, cudastub_cuda_slot_cuStreamGetAttribute, cudastub_cuda_resolve_cuStreamGetAttribute, cudastub_cuda_bind_cuStreamGetAttribute);
@@ -20678,7 +21135,8 @@ static CUresult cuStreamGetAttribute_resolve(CUstream a0, CUstreamAttrID a1, CUs
 {
 	cuStreamGetAttribute_fn fn = cuStreamGetAttribute_choose();
 
-	atomic_store_explicit(&cuStreamGetAttribute_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamGetAttribute_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -20707,7 +21165,7 @@ void *cudastub_cuda_bind_cuStreamGetAttribute_ptsz(void)
 {
 	void *fn = (void *)cuStreamGetAttribute_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamGetAttribute_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamGetAttribute_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamGetAttribute_ptsz, cudastub_cuda_slot_cuStreamGetAttribute_ptsz, cudastub_cuda_resolve_cuStreamGetAttribute_ptsz, cudastub_cuda_bind_cuStreamGetAttribute_ptsz);
@@ -20722,7 +21180,8 @@ static CUresult cuStreamGetAttribute_ptsz_resolve(CUstream a0, CUstreamAttrID a1
 {
 	cuStreamGetAttribute_ptsz_fn fn = cuStreamGetAttribute_ptsz_choose();
 
-	atomic_store_explicit(&cuStreamGetAttribute_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamGetAttribute_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -20751,7 +21210,7 @@ void *cudastub_cuda_bind_cuStreamGetCaptureInfo(void)
 {
 	void *fn = (void *)cuStreamGetCaptureInfo_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamGetCaptureInfo, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamGetCaptureInfo, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamGetCaptureInfo, cudastub_cuda_slot_cuStreamGetCaptureInfo, cudastub_cuda_resolve_cuStreamGetCaptureInfo, cudastub_cuda_bind_cuStreamGetCaptureInfo);
@@ -20766,7 +21225,8 @@ static CUresult cuStreamGetCaptureInfo_resolve(CUstream a0, CUstreamCaptureStatu
 {
 	cuStreamGetCaptureInfo_fn fn = cuStreamGetCaptureInfo_choose();
 
-	atomic_store_explicit(&cuStreamGetCaptureInfo_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamGetCaptureInfo_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -20795,7 +21255,7 @@ void *cudastub_cuda_bind_cuStreamGetCaptureInfo_ptsz(void)
 {
 	void *fn = (void *)cuStreamGetCaptureInfo_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamGetCaptureInfo_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamGetCaptureInfo_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamGetCaptureInfo_ptsz, cudastub_cuda_slot_cuStreamGetCaptureInfo_ptsz, cudastub_cuda_resolve_cuStreamGetCaptureInfo_ptsz, cudastub_cuda_bind_cuStreamGetCaptureInfo_ptsz);
@@ -20810,7 +21270,8 @@ static CUresult cuStreamGetCaptureInfo_ptsz_resolve(CUstream a0, CUstreamCapture
 {
 	cuStreamGetCaptureInfo_ptsz_fn fn = cuStreamGetCaptureInfo_ptsz_choose();
 
-	atomic_store_explicit(&cuStreamGetCaptureInfo_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamGetCaptureInfo_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -20842,7 +21303,7 @@ void *cudastub_cuda_bind_cuStreamGetCaptureInfo_v2(void)
 {
 	void *fn = (void *)cuStreamGetCaptureInfo_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamGetCaptureInfo_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamGetCaptureInfo_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamGetCaptureInfo_v2, cudastub_cuda_slot_cuStreamGetCaptureInfo_v2, cudastub_cuda_resolve_cuStreamGetCaptureInfo_v2, cudastub_cuda_bind_cuStreamGetCaptureInfo_v2);
@@ -20857,7 +21318,8 @@ static CUresult cuStreamGetCaptureInfo_v2_resolve(CUstream a0, CUstreamCaptureSt
 {
 	cuStreamGetCaptureInfo_v2_fn fn = cuStreamGetCaptureInfo_v2_choose();
 
-	atomic_store_explicit(&cuStreamGetCaptureInfo_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamGetCaptureInfo_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -20889,7 +21351,7 @@ void *cudastub_cuda_bind_cuStreamGetCaptureInfo_v2_ptsz(void)
 {
 	void *fn = (void *)cuStreamGetCaptureInfo_v2_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamGetCaptureInfo_v2_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamGetCaptureInfo_v2_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamGetCaptureInfo_v2_ptsz, cudastub_cuda_slot_cuStreamGetCaptureInfo_v2_ptsz, cudastub_cuda_resolve_cuStreamGetCaptureInfo_v2_ptsz, cudastub_cuda_bind_cuStreamGetCaptureInfo_v2_ptsz);
@@ -20904,7 +21366,8 @@ static CUresult cuStreamGetCaptureInfo_v2_ptsz_resolve(CUstream a0, CUstreamCapt
 {
 	cuStreamGetCaptureInfo_v2_ptsz_fn fn = cuStreamGetCaptureInfo_v2_ptsz_choose();
 
-	atomic_store_explicit(&cuStreamGetCaptureInfo_v2_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamGetCaptureInfo_v2_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -20932,7 +21395,7 @@ void *cudastub_cuda_bind_cuStreamGetCtx(void)
 {
 	void *fn = (void *)cuStreamGetCtx_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamGetCtx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamGetCtx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamGetCtx, cudastub_cuda_slot_cuStreamGetCtx, cudastub_cuda_resolve_cuStreamGetCtx, cudastub_cuda_bind_cuStreamGetCtx);
@@ -20947,7 +21410,8 @@ static CUresult cuStreamGetCtx_resolve(CUstream a0, CUcontext *a1)
 {
 	cuStreamGetCtx_fn fn = cuStreamGetCtx_choose();
 
-	atomic_store_explicit(&cuStreamGetCtx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamGetCtx_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -20975,7 +21439,7 @@ void *cudastub_cuda_bind_cuStreamGetCtx_ptsz(void)
 {
 	void *fn = (void *)cuStreamGetCtx_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamGetCtx_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamGetCtx_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamGetCtx_ptsz, cudastub_cuda_slot_cuStreamGetCtx_ptsz, cudastub_cuda_resolve_cuStreamGetCtx_ptsz, cudastub_cuda_bind_cuStreamGetCtx_ptsz);
@@ -20990,7 +21454,8 @@ static CUresult cuStreamGetCtx_ptsz_resolve(CUstream a0, CUcontext *a1)
 {
 	cuStreamGetCtx_ptsz_fn fn = cuStreamGetCtx_ptsz_choose();
 
-	atomic_store_explicit(&cuStreamGetCtx_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamGetCtx_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -21018,7 +21483,7 @@ void *cudastub_cuda_bind_cuStreamGetFlags(void)
 {
 	void *fn = (void *)cuStreamGetFlags_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamGetFlags, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamGetFlags, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamGetFlags, cudastub_cuda_slot_cuStreamGetFlags, cudastub_cuda_resolve_cuStreamGetFlags, cudastub_cuda_bind_cuStreamGetFlags);
@@ -21033,7 +21498,8 @@ static CUresult cuStreamGetFlags_resolve(CUstream a0, unsigned int *a1)
 {
 	cuStreamGetFlags_fn fn = cuStreamGetFlags_choose();
 
-	atomic_store_explicit(&cuStreamGetFlags_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamGetFlags_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -21061,7 +21527,7 @@ void *cudastub_cuda_bind_cuStreamGetFlags_ptsz(void)
 {
 	void *fn = (void *)cuStreamGetFlags_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamGetFlags_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamGetFlags_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamGetFlags_ptsz, cudastub_cuda_slot_cuStreamGetFlags_ptsz, cudastub_cuda_resolve_cuStreamGetFlags_ptsz, cudastub_cuda_bind_cuStreamGetFlags_ptsz);
@@ -21076,7 +21542,8 @@ static CUresult cuStreamGetFlags_ptsz_resolve(CUstream a0, unsigned int *a1)
 {
 	cuStreamGetFlags_ptsz_fn fn = cuStreamGetFlags_ptsz_choose();
 
-	atomic_store_explicit(&cuStreamGetFlags_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamGetFlags_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -21104,7 +21571,7 @@ void *cudastub_cuda_bind_cuStreamGetPriority(void)
 {
 	void *fn = (void *)cuStreamGetPriority_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamGetPriority, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamGetPriority, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamGetPriority, cudastub_cuda_slot_cuStreamGetPriority, cudastub_cuda_resolve_cuStreamGetPriority, cudastub_cuda_bind_cuStreamGetPriority);
@@ -21119,7 +21586,8 @@ static CUresult cuStreamGetPriority_resolve(CUstream a0, int *a1)
 {
 	cuStreamGetPriority_fn fn = cuStreamGetPriority_choose();
 
-	atomic_store_explicit(&cuStreamGetPriority_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamGetPriority_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -21147,7 +21615,7 @@ void *cudastub_cuda_bind_cuStreamGetPriority_ptsz(void)
 {
 	void *fn = (void *)cuStreamGetPriority_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamGetPriority_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamGetPriority_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamGetPriority_ptsz, cudastub_cuda_slot_cuStreamGetPriority_ptsz, cudastub_cuda_resolve_cuStreamGetPriority_ptsz, cudastub_cuda_bind_cuStreamGetPriority_ptsz);
@@ -21162,7 +21630,8 @@ static CUresult cuStreamGetPriority_ptsz_resolve(CUstream a0, int *a1)
 {
 	cuStreamGetPriority_ptsz_fn fn = cuStreamGetPriority_ptsz_choose();
 
-	atomic_store_explicit(&cuStreamGetPriority_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamGetPriority_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -21190,7 +21659,7 @@ void *cudastub_cuda_bind_cuStreamIsCapturing(void)
 {
 	void *fn = (void *)cuStreamIsCapturing_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamIsCapturing, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamIsCapturing, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamIsCapturing, cudastub_cuda_slot_cuStreamIsCapturing, cudastub_cuda_resolve_cuStreamIsCapturing, cudastub_cuda_bind_cuStreamIsCapturing);
@@ -21205,7 +21674,8 @@ static CUresult cuStreamIsCapturing_resolve(CUstream a0, CUstreamCaptureStatus *
 {
 	cuStreamIsCapturing_fn fn = cuStreamIsCapturing_choose();
 
-	atomic_store_explicit(&cuStreamIsCapturing_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamIsCapturing_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -21233,7 +21703,7 @@ void *cudastub_cuda_bind_cuStreamIsCapturing_ptsz(void)
 {
 	void *fn = (void *)cuStreamIsCapturing_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamIsCapturing_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamIsCapturing_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamIsCapturing_ptsz, cudastub_cuda_slot_cuStreamIsCapturing_ptsz, cudastub_cuda_resolve_cuStreamIsCapturing_ptsz, cudastub_cuda_bind_cuStreamIsCapturing_ptsz);
@@ -21248,7 +21718,8 @@ static CUresult cuStreamIsCapturing_ptsz_resolve(CUstream a0, CUstreamCaptureSta
 {
 	cuStreamIsCapturing_ptsz_fn fn = cuStreamIsCapturing_ptsz_choose();
 
-	atomic_store_explicit(&cuStreamIsCapturing_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamIsCapturing_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -21275,7 +21746,7 @@ void *cudastub_cuda_bind_cuStreamQuery(void)
 {
 	void *fn = (void *)cuStreamQuery_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamQuery, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamQuery, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamQuery, cudastub_cuda_slot_cuStreamQuery, cudastub_cuda_resolve_cuStreamQuery, cudastub_cuda_bind_cuStreamQuery);
@@ -21290,7 +21761,8 @@ static CUresult cuStreamQuery_resolve(CUstream a0)
 {
 	cuStreamQuery_fn fn = cuStreamQuery_choose();
 
-	atomic_store_explicit(&cuStreamQuery_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamQuery_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -21317,7 +21789,7 @@ void *cudastub_cuda_bind_cuStreamQuery_ptsz(void)
 {
 	void *fn = (void *)cuStreamQuery_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamQuery_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamQuery_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamQuery_ptsz, cudastub_cuda_slot_cuStreamQuery_ptsz, cudastub_cuda_resolve_cuStreamQuery_ptsz, cudastub_cuda_bind_cuStreamQuery_ptsz);
@@ -21332,7 +21804,8 @@ static CUresult cuStreamQuery_ptsz_resolve(CUstream a0)
 {
 	cuStreamQuery_ptsz_fn fn = cuStreamQuery_ptsz_choose();
 
-	atomic_store_explicit(&cuStreamQuery_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamQuery_ptsz_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -21361,7 +21834,7 @@ void *cudastub_cuda_bind_cuStreamSetAttribute(void)
 {
 	void *fn = (void *)cuStreamSetAttribute_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamSetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamSetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamSetAttribute, cudastub_cuda_slot_cuStreamSetAttribute, cudastub_cuda_resolve_cuStreamSetAttribute, cudastub_cuda_bind_cuStreamSetAttribute);
@@ -21376,7 +21849,8 @@ static CUresult cuStreamSetAttribute_resolve(CUstream a0, CUstreamAttrID a1, con
 {
 	cuStreamSetAttribute_fn fn = cuStreamSetAttribute_choose();
 
-	atomic_store_explicit(&cuStreamSetAttribute_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamSetAttribute_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -21405,7 +21879,7 @@ void *cudastub_cuda_bind_cuStreamSetAttribute_ptsz(void)
 {
 	void *fn = (void *)cuStreamSetAttribute_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamSetAttribute_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamSetAttribute_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamSetAttribute_ptsz, cudastub_cuda_slot_cuStreamSetAttribute_ptsz, cudastub_cuda_resolve_cuStreamSetAttribute_ptsz, cudastub_cuda_bind_cuStreamSetAttribute_ptsz);
@@ -21420,7 +21894,8 @@ static CUresult cuStreamSetAttribute_ptsz_resolve(CUstream a0, CUstreamAttrID a1
 {
 	cuStreamSetAttribute_ptsz_fn fn = cuStreamSetAttribute_ptsz_choose();
 
-	atomic_store_explicit(&cuStreamSetAttribute_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamSetAttribute_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -21447,7 +21922,7 @@ void *cudastub_cuda_bind_cuStreamSynchronize(void)
 {
 	void *fn = (void *)cuStreamSynchronize_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamSynchronize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamSynchronize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamSynchronize, cudastub_cuda_slot_cuStreamSynchronize, cudastub_cuda_resolve_cuStreamSynchronize, cudastub_cuda_bind_cuStreamSynchronize);
@@ -21462,7 +21937,8 @@ static CUresult cuStreamSynchronize_resolve(CUstream a0)
 {
 	cuStreamSynchronize_fn fn = cuStreamSynchronize_choose();
 
-	atomic_store_explicit(&cuStreamSynchronize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamSynchronize_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -21489,7 +21965,7 @@ void *cudastub_cuda_bind_cuStreamSynchronize_ptsz(void)
 {
 	void *fn = (void *)cuStreamSynchronize_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamSynchronize_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamSynchronize_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamSynchronize_ptsz, cudastub_cuda_slot_cuStreamSynchronize_ptsz, cudastub_cuda_resolve_cuStreamSynchronize_ptsz, cudastub_cuda_bind_cuStreamSynchronize_ptsz);
@@ -21504,7 +21980,8 @@ static CUresult cuStreamSynchronize_ptsz_resolve(CUstream a0)
 {
 	cuStreamSynchronize_ptsz_fn fn = cuStreamSynchronize_ptsz_choose();
 
-	atomic_store_explicit(&cuStreamSynchronize_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamSynchronize_ptsz_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -21534,7 +22011,7 @@ void *cudastub_cuda_bind_cuStreamUpdateCaptureDependencies(void)
 {
 	void *fn = (void *)cuStreamUpdateCaptureDependencies_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamUpdateCaptureDependencies, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamUpdateCaptureDependencies, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamUpdateCaptureDependencies, cudastub_cuda_slot_cuStreamUpdateCaptureDependencies, cudastub_cuda_resolve_cuStreamUpdateCaptureDependencies, cudastub_cuda_bind_cuStreamUpdateCaptureDependencies);
@@ -21549,7 +22026,8 @@ static CUresult cuStreamUpdateCaptureDependencies_resolve(CUstream a0, CUgraphNo
 {
 	cuStreamUpdateCaptureDependencies_fn fn = cuStreamUpdateCaptureDependencies_choose();
 
-	atomic_store_explicit(&cuStreamUpdateCaptureDependencies_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamUpdateCaptureDependencies_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -21579,7 +22057,7 @@ void *cudastub_cuda_bind_cuStreamUpdateCaptureDependencies_ptsz(void)
 {
 	void *fn = (void *)cuStreamUpdateCaptureDependencies_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamUpdateCaptureDependencies_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamUpdateCaptureDependencies_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamUpdateCaptureDependencies_ptsz, cudastub_cuda_slot_cuStreamUpdateCaptureDependencies_ptsz, cudastub_cuda_resolve_cuStreamUpdateCaptureDependencies_ptsz, cudastub_cuda_bind_cuStreamUpdateCaptureDependencies_ptsz);
@@ -21594,7 +22072,8 @@ static CUresult cuStreamUpdateCaptureDependencies_ptsz_resolve(CUstream a0, CUgr
 {
 	cuStreamUpdateCaptureDependencies_ptsz_fn fn = cuStreamUpdateCaptureDependencies_ptsz_choose();
 
-	atomic_store_explicit(&cuStreamUpdateCaptureDependencies_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamUpdateCaptureDependencies_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -21623,7 +22102,7 @@ void *cudastub_cuda_bind_cuStreamWaitEvent(void)
 {
 	void *fn = (void *)cuStreamWaitEvent_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamWaitEvent, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamWaitEvent, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamWaitEvent, cudastub_cuda_slot_cuStreamWaitEvent, cudastub_cuda_resolve_cuStreamWaitEvent, cudastub_cuda_bind_cuStreamWaitEvent);
@@ -21638,7 +22117,8 @@ static CUresult cuStreamWaitEvent_resolve(CUstream a0, CUevent a1, unsigned int 
 {
 	cuStreamWaitEvent_fn fn = cuStreamWaitEvent_choose();
 
-	atomic_store_explicit(&cuStreamWaitEvent_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamWaitEvent_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -21667,7 +22147,7 @@ void *cudastub_cuda_bind_cuStreamWaitEvent_ptsz(void)
 {
 	void *fn = (void *)cuStreamWaitEvent_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamWaitEvent_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamWaitEvent_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamWaitEvent_ptsz, cudastub_cuda_slot_cuStreamWaitEvent_ptsz, cudastub_cuda_resolve_cuStreamWaitEvent_ptsz, cudastub_cuda_bind_cuStreamWaitEvent_ptsz);
@@ -21682,7 +22162,8 @@ static CUresult cuStreamWaitEvent_ptsz_resolve(CUstream a0, CUevent a1, unsigned
 {
 	cuStreamWaitEvent_ptsz_fn fn = cuStreamWaitEvent_ptsz_choose();
 
-	atomic_store_explicit(&cuStreamWaitEvent_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamWaitEvent_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -21712,7 +22193,7 @@ void *cudastub_cuda_bind_cuStreamWaitValue32(void)
 {
 	void *fn = (void *)cuStreamWaitValue32_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamWaitValue32, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamWaitValue32, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamWaitValue32, cudastub_cuda_slot_cuStreamWaitValue32, cudastub_cuda_resolve_cuStreamWaitValue32, cudastub_cuda_bind_cuStreamWaitValue32);
@@ -21727,7 +22208,8 @@ static CUresult cuStreamWaitValue32_resolve(CUstream a0, CUdeviceptr a1, cuuint3
 {
 	cuStreamWaitValue32_fn fn = cuStreamWaitValue32_choose();
 
-	atomic_store_explicit(&cuStreamWaitValue32_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamWaitValue32_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -21757,7 +22239,7 @@ void *cudastub_cuda_bind_cuStreamWaitValue32_ptsz(void)
 {
 	void *fn = (void *)cuStreamWaitValue32_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamWaitValue32_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamWaitValue32_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamWaitValue32_ptsz, cudastub_cuda_slot_cuStreamWaitValue32_ptsz, cudastub_cuda_resolve_cuStreamWaitValue32_ptsz, cudastub_cuda_bind_cuStreamWaitValue32_ptsz);
@@ -21772,7 +22254,8 @@ static CUresult cuStreamWaitValue32_ptsz_resolve(CUstream a0, CUdeviceptr a1, cu
 {
 	cuStreamWaitValue32_ptsz_fn fn = cuStreamWaitValue32_ptsz_choose();
 
-	atomic_store_explicit(&cuStreamWaitValue32_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamWaitValue32_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -21802,7 +22285,7 @@ void *cudastub_cuda_bind_cuStreamWaitValue32_v2(void)
 {
 	void *fn = (void *)cuStreamWaitValue32_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamWaitValue32_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamWaitValue32_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamWaitValue32_v2, cudastub_cuda_slot_cuStreamWaitValue32_v2, cudastub_cuda_resolve_cuStreamWaitValue32_v2, cudastub_cuda_bind_cuStreamWaitValue32_v2);
@@ -21817,7 +22300,8 @@ static CUresult cuStreamWaitValue32_v2_resolve(CUstream a0, CUdeviceptr a1, cuui
 {
 	cuStreamWaitValue32_v2_fn fn = cuStreamWaitValue32_v2_choose();
 
-	atomic_store_explicit(&cuStreamWaitValue32_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamWaitValue32_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -21847,7 +22331,7 @@ void *cudastub_cuda_bind_cuStreamWaitValue32_v2_ptsz(void)
 {
 	void *fn = (void *)cuStreamWaitValue32_v2_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamWaitValue32_v2_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamWaitValue32_v2_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamWaitValue32_v2_ptsz, cudastub_cuda_slot_cuStreamWaitValue32_v2_ptsz, cudastub_cuda_resolve_cuStreamWaitValue32_v2_ptsz, cudastub_cuda_bind_cuStreamWaitValue32_v2_ptsz);
@@ -21862,7 +22346,8 @@ static CUresult cuStreamWaitValue32_v2_ptsz_resolve(CUstream a0, CUdeviceptr a1,
 {
 	cuStreamWaitValue32_v2_ptsz_fn fn = cuStreamWaitValue32_v2_ptsz_choose();
 
-	atomic_store_explicit(&cuStreamWaitValue32_v2_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamWaitValue32_v2_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -21892,7 +22377,7 @@ void *cudastub_cuda_bind_cuStreamWaitValue64(void)
 {
 	void *fn = (void *)cuStreamWaitValue64_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamWaitValue64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamWaitValue64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamWaitValue64, cudastub_cuda_slot_cuStreamWaitValue64, cudastub_cuda_resolve_cuStreamWaitValue64, cudastub_cuda_bind_cuStreamWaitValue64);
@@ -21907,7 +22392,8 @@ static CUresult cuStreamWaitValue64_resolve(CUstream a0, CUdeviceptr a1, cuuint6
 {
 	cuStreamWaitValue64_fn fn = cuStreamWaitValue64_choose();
 
-	atomic_store_explicit(&cuStreamWaitValue64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamWaitValue64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -21937,7 +22423,7 @@ void *cudastub_cuda_bind_cuStreamWaitValue64_ptsz(void)
 {
 	void *fn = (void *)cuStreamWaitValue64_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamWaitValue64_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamWaitValue64_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamWaitValue64_ptsz, cudastub_cuda_slot_cuStreamWaitValue64_ptsz, cudastub_cuda_resolve_cuStreamWaitValue64_ptsz, cudastub_cuda_bind_cuStreamWaitValue64_ptsz);
@@ -21952,7 +22438,8 @@ static CUresult cuStreamWaitValue64_ptsz_resolve(CUstream a0, CUdeviceptr a1, cu
 {
 	cuStreamWaitValue64_ptsz_fn fn = cuStreamWaitValue64_ptsz_choose();
 
-	atomic_store_explicit(&cuStreamWaitValue64_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamWaitValue64_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -21982,7 +22469,7 @@ void *cudastub_cuda_bind_cuStreamWaitValue64_v2(void)
 {
 	void *fn = (void *)cuStreamWaitValue64_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamWaitValue64_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamWaitValue64_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamWaitValue64_v2, cudastub_cuda_slot_cuStreamWaitValue64_v2, cudastub_cuda_resolve_cuStreamWaitValue64_v2, cudastub_cuda_bind_cuStreamWaitValue64_v2);
@@ -21997,7 +22484,8 @@ static CUresult cuStreamWaitValue64_v2_resolve(CUstream a0, CUdeviceptr a1, cuui
 {
 	cuStreamWaitValue64_v2_fn fn = cuStreamWaitValue64_v2_choose();
 
-	atomic_store_explicit(&cuStreamWaitValue64_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamWaitValue64_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -22027,7 +22515,7 @@ void *cudastub_cuda_bind_cuStreamWaitValue64_v2_ptsz(void)
 {
 	void *fn = (void *)cuStreamWaitValue64_v2_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamWaitValue64_v2_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamWaitValue64_v2_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamWaitValue64_v2_ptsz, cudastub_cuda_slot_cuStreamWaitValue64_v2_ptsz, cudastub_cuda_resolve_cuStreamWaitValue64_v2_ptsz, cudastub_cuda_bind_cuStreamWaitValue64_v2_ptsz);
@@ -22042,7 +22530,8 @@ static CUresult cuStreamWaitValue64_v2_ptsz_resolve(CUstream a0, CUdeviceptr a1,
 {
 	cuStreamWaitValue64_v2_ptsz_fn fn = cuStreamWaitValue64_v2_ptsz_choose();
 
-	atomic_store_explicit(&cuStreamWaitValue64_v2_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamWaitValue64_v2_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -22072,7 +22561,7 @@ void *cudastub_cuda_bind_cuStreamWriteValue32(void)
 {
 	void *fn = (void *)cuStreamWriteValue32_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamWriteValue32, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamWriteValue32, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamWriteValue32, cudastub_cuda_slot_cuStreamWriteValue32, cudastub_cuda_resolve_cuStreamWriteValue32, cudastub_cuda_bind_cuStreamWriteValue32);
@@ -22087,7 +22576,8 @@ static CUresult cuStreamWriteValue32_resolve(CUstream a0, CUdeviceptr a1, cuuint
 {
 	cuStreamWriteValue32_fn fn = cuStreamWriteValue32_choose();
 
-	atomic_store_explicit(&cuStreamWriteValue32_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamWriteValue32_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -22117,7 +22607,7 @@ void *cudastub_cuda_bind_cuStreamWriteValue32_ptsz(void)
 {
 	void *fn = (void *)cuStreamWriteValue32_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamWriteValue32_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamWriteValue32_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamWriteValue32_ptsz, cudastub_cuda_slot_cuStreamWriteValue32_ptsz, cudastub_cuda_resolve_cuStreamWriteValue32_ptsz, cudastub_cuda_bind_cuStreamWriteValue32_ptsz);
@@ -22132,7 +22622,8 @@ static CUresult cuStreamWriteValue32_ptsz_resolve(CUstream a0, CUdeviceptr a1, c
 {
 	cuStreamWriteValue32_ptsz_fn fn = cuStreamWriteValue32_ptsz_choose();
 
-	atomic_store_explicit(&cuStreamWriteValue32_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamWriteValue32_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -22162,7 +22653,7 @@ void *cudastub_cuda_bind_cuStreamWriteValue32_v2(void)
 {
 	void *fn = (void *)cuStreamWriteValue32_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamWriteValue32_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamWriteValue32_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamWriteValue32_v2, cudastub_cuda_slot_cuStreamWriteValue32_v2, cudastub_cuda_resolve_cuStreamWriteValue32_v2, cudastub_cuda_bind_cuStreamWriteValue32_v2);
@@ -22177,7 +22668,8 @@ static CUresult cuStreamWriteValue32_v2_resolve(CUstream a0, CUdeviceptr a1, cuu
 {
 	cuStreamWriteValue32_v2_fn fn = cuStreamWriteValue32_v2_choose();
 
-	atomic_store_explicit(&cuStreamWriteValue32_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamWriteValue32_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -22207,7 +22699,7 @@ void *cudastub_cuda_bind_cuStreamWriteValue32_v2_ptsz(void)
 {
 	void *fn = (void *)cuStreamWriteValue32_v2_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamWriteValue32_v2_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamWriteValue32_v2_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamWriteValue32_v2_ptsz, cudastub_cuda_slot_cuStreamWriteValue32_v2_ptsz, cudastub_cuda_resolve_cuStreamWriteValue32_v2_ptsz, cudastub_cuda_bind_cuStreamWriteValue32_v2_ptsz);
@@ -22222,7 +22714,8 @@ static CUresult cuStreamWriteValue32_v2_ptsz_resolve(CUstream a0, CUdeviceptr a1
 {
 	cuStreamWriteValue32_v2_ptsz_fn fn = cuStreamWriteValue32_v2_ptsz_choose();
 
-	atomic_store_explicit(&cuStreamWriteValue32_v2_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamWriteValue32_v2_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -22252,7 +22745,7 @@ void *cudastub_cuda_bind_cuStreamWriteValue64(void)
 {
 	void *fn = (void *)cuStreamWriteValue64_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamWriteValue64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamWriteValue64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamWriteValue64, cudastub_cuda_slot_cuStreamWriteValue64, cudastub_cuda_resolve_cuStreamWriteValue64, cudastub_cuda_bind_cuStreamWriteValue64);
@@ -22267,7 +22760,8 @@ static CUresult cuStreamWriteValue64_resolve(CUstream a0, CUdeviceptr a1, cuuint
 {
 	cuStreamWriteValue64_fn fn = cuStreamWriteValue64_choose();
 
-	atomic_store_explicit(&cuStreamWriteValue64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamWriteValue64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -22297,7 +22791,7 @@ void *cudastub_cuda_bind_cuStreamWriteValue64_ptsz(void)
 {
 	void *fn = (void *)cuStreamWriteValue64_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamWriteValue64_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamWriteValue64_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamWriteValue64_ptsz, cudastub_cuda_slot_cuStreamWriteValue64_ptsz, cudastub_cuda_resolve_cuStreamWriteValue64_ptsz, cudastub_cuda_bind_cuStreamWriteValue64_ptsz);
@@ -22312,7 +22806,8 @@ static CUresult cuStreamWriteValue64_ptsz_resolve(CUstream a0, CUdeviceptr a1, c
 {
 	cuStreamWriteValue64_ptsz_fn fn = cuStreamWriteValue64_ptsz_choose();
 
-	atomic_store_explicit(&cuStreamWriteValue64_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamWriteValue64_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -22342,7 +22837,7 @@ void *cudastub_cuda_bind_cuStreamWriteValue64_v2(void)
 {
 	void *fn = (void *)cuStreamWriteValue64_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamWriteValue64_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamWriteValue64_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamWriteValue64_v2, cudastub_cuda_slot_cuStreamWriteValue64_v2, cudastub_cuda_resolve_cuStreamWriteValue64_v2, cudastub_cuda_bind_cuStreamWriteValue64_v2);
@@ -22357,7 +22852,8 @@ static CUresult cuStreamWriteValue64_v2_resolve(CUstream a0, CUdeviceptr a1, cuu
 {
 	cuStreamWriteValue64_v2_fn fn = cuStreamWriteValue64_v2_choose();
 
-	atomic_store_explicit(&cuStreamWriteValue64_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamWriteValue64_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -22387,7 +22883,7 @@ void *cudastub_cuda_bind_cuStreamWriteValue64_v2_ptsz(void)
 {
 	void *fn = (void *)cuStreamWriteValue64_v2_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamWriteValue64_v2_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamWriteValue64_v2_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamWriteValue64_v2_ptsz, cudastub_cuda_slot_cuStreamWriteValue64_v2_ptsz, cudastub_cuda_resolve_cuStreamWriteValue64_v2_ptsz, cudastub_cuda_bind_cuStreamWriteValue64_v2_ptsz);
@@ -22402,7 +22898,8 @@ static CUresult cuStreamWriteValue64_v2_ptsz_resolve(CUstream a0, CUdeviceptr a1
 {
 	cuStreamWriteValue64_v2_ptsz_fn fn = cuStreamWriteValue64_v2_ptsz_choose();
 
-	atomic_store_explicit(&cuStreamWriteValue64_v2_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamWriteValue64_v2_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -22430,7 +22927,7 @@ void *cudastub_cuda_bind_cuSurfObjectCreate(void)
 {
 	void *fn = (void *)cuSurfObjectCreate_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuSurfObjectCreate, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuSurfObjectCreate, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuSurfObjectCreate, cudastub_cuda_slot_cuSurfObjectCreate, cudastub_cuda_resolve_cuSurfObjectCreate, cudastub_cuda_bind_cuSurfObjectCreate);
@@ -22445,7 +22942,8 @@ static CUresult cuSurfObjectCreate_resolve(CUsurfObject *a0, const CUDA_RESOURCE
 {
 	cuSurfObjectCreate_fn fn = cuSurfObjectCreate_choose();
 
-	atomic_store_explicit(&cuSurfObjectCreate_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuSurfObjectCreate_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -22472,7 +22970,7 @@ void *cudastub_cuda_bind_cuSurfObjectDestroy(void)
 {
 	void *fn = (void *)cuSurfObjectDestroy_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuSurfObjectDestroy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuSurfObjectDestroy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuSurfObjectDestroy, cudastub_cuda_slot_cuSurfObjectDestroy, cudastub_cuda_resolve_cuSurfObjectDestroy, cudastub_cuda_bind_cuSurfObjectDestroy);
@@ -22487,7 +22985,8 @@ static CUresult cuSurfObjectDestroy_resolve(CUsurfObject a0)
 {
 	cuSurfObjectDestroy_fn fn = cuSurfObjectDestroy_choose();
 
-	atomic_store_explicit(&cuSurfObjectDestroy_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuSurfObjectDestroy_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -22515,7 +23014,7 @@ void *cudastub_cuda_bind_cuSurfObjectGetResourceDesc(void)
 {
 	void *fn = (void *)cuSurfObjectGetResourceDesc_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuSurfObjectGetResourceDesc, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuSurfObjectGetResourceDesc, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuSurfObjectGetResourceDesc, cudastub_cuda_slot_cuSurfObjectGetResourceDesc, cudastub_cuda_resolve_cuSurfObjectGetResourceDesc, cudastub_cuda_bind_cuSurfObjectGetResourceDesc);
@@ -22530,7 +23029,8 @@ static CUresult cuSurfObjectGetResourceDesc_resolve(CUDA_RESOURCE_DESC *a0, CUsu
 {
 	cuSurfObjectGetResourceDesc_fn fn = cuSurfObjectGetResourceDesc_choose();
 
-	atomic_store_explicit(&cuSurfObjectGetResourceDesc_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuSurfObjectGetResourceDesc_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -22558,7 +23058,7 @@ void *cudastub_cuda_bind_cuSurfRefGetArray(void)
 {
 	void *fn = (void *)cuSurfRefGetArray_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuSurfRefGetArray, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuSurfRefGetArray, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuSurfRefGetArray, cudastub_cuda_slot_cuSurfRefGetArray, cudastub_cuda_resolve_cuSurfRefGetArray, cudastub_cuda_bind_cuSurfRefGetArray);
@@ -22573,7 +23073,8 @@ static CUresult cuSurfRefGetArray_resolve(CUarray *a0, CUsurfref a1)
 {
 	cuSurfRefGetArray_fn fn = cuSurfRefGetArray_choose();
 
-	atomic_store_explicit(&cuSurfRefGetArray_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuSurfRefGetArray_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -22602,7 +23103,7 @@ void *cudastub_cuda_bind_cuSurfRefSetArray(void)
 {
 	void *fn = (void *)cuSurfRefSetArray_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuSurfRefSetArray, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuSurfRefSetArray, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuSurfRefSetArray, cudastub_cuda_slot_cuSurfRefSetArray, cudastub_cuda_resolve_cuSurfRefSetArray, cudastub_cuda_bind_cuSurfRefSetArray);
@@ -22617,7 +23118,8 @@ static CUresult cuSurfRefSetArray_resolve(CUsurfref a0, CUarray a1, unsigned int
 {
 	cuSurfRefSetArray_fn fn = cuSurfRefSetArray_choose();
 
-	atomic_store_explicit(&cuSurfRefSetArray_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuSurfRefSetArray_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -22647,7 +23149,7 @@ void *cudastub_cuda_bind_cuTexObjectCreate(void)
 {
 	void *fn = (void *)cuTexObjectCreate_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuTexObjectCreate, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuTexObjectCreate, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuTexObjectCreate, cudastub_cuda_slot_cuTexObjectCreate, cudastub_cuda_resolve_cuTexObjectCreate, cudastub_cuda_bind_cuTexObjectCreate);
@@ -22662,7 +23164,8 @@ static CUresult cuTexObjectCreate_resolve(CUtexObject *a0, const CUDA_RESOURCE_D
 {
 	cuTexObjectCreate_fn fn = cuTexObjectCreate_choose();
 
-	atomic_store_explicit(&cuTexObjectCreate_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuTexObjectCreate_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -22689,7 +23192,7 @@ void *cudastub_cuda_bind_cuTexObjectDestroy(void)
 {
 	void *fn = (void *)cuTexObjectDestroy_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuTexObjectDestroy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuTexObjectDestroy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuTexObjectDestroy, cudastub_cuda_slot_cuTexObjectDestroy, cudastub_cuda_resolve_cuTexObjectDestroy, cudastub_cuda_bind_cuTexObjectDestroy);
@@ -22704,7 +23207,8 @@ static CUresult cuTexObjectDestroy_resolve(CUtexObject a0)
 {
 	cuTexObjectDestroy_fn fn = cuTexObjectDestroy_choose();
 
-	atomic_store_explicit(&cuTexObjectDestroy_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuTexObjectDestroy_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -22732,7 +23236,7 @@ void *cudastub_cuda_bind_cuTexObjectGetResourceDesc(void)
 {
 	void *fn = (void *)cuTexObjectGetResourceDesc_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuTexObjectGetResourceDesc, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuTexObjectGetResourceDesc, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuTexObjectGetResourceDesc, cudastub_cuda_slot_cuTexObjectGetResourceDesc, cudastub_cuda_resolve_cuTexObjectGetResourceDesc, cudastub_cuda_bind_cuTexObjectGetResourceDesc);
@@ -22747,7 +23251,8 @@ static CUresult cuTexObjectGetResourceDesc_resolve(CUDA_RESOURCE_DESC *a0, CUtex
 {
 	cuTexObjectGetResourceDesc_fn fn = cuTexObjectGetResourceDesc_choose();
 
-	atomic_store_explicit(&cuTexObjectGetResourceDesc_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuTexObjectGetResourceDesc_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -22775,7 +23280,7 @@ void *cudastub_cuda_bind_cuTexObjectGetResourceViewDesc(void)
 {
 	void *fn = (void *)cuTexObjectGetResourceViewDesc_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuTexObjectGetResourceViewDesc, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuTexObjectGetResourceViewDesc, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuTexObjectGetResourceViewDesc, cudastub_cuda_slot_cuTexObjectGetResourceViewDesc, cudastub_cuda_resolve_cuTexObjectGetResourceViewDesc, cudastub_cuda_bind_cuTexObjectGetResourceViewDesc);
@@ -22790,7 +23295,8 @@ static CUresult cuTexObjectGetResourceViewDesc_resolve(CUDA_RESOURCE_VIEW_DESC *
 {
 	cuTexObjectGetResourceViewDesc_fn fn = cuTexObjectGetResourceViewDesc_choose();
 
-	atomic_store_explicit(&cuTexObjectGetResourceViewDesc_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuTexObjectGetResourceViewDesc_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -22818,7 +23324,7 @@ void *cudastub_cuda_bind_cuTexObjectGetTextureDesc(void)
 {
 	void *fn = (void *)cuTexObjectGetTextureDesc_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuTexObjectGetTextureDesc, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuTexObjectGetTextureDesc, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuTexObjectGetTextureDesc, cudastub_cuda_slot_cuTexObjectGetTextureDesc, cudastub_cuda_resolve_cuTexObjectGetTextureDesc, cudastub_cuda_bind_cuTexObjectGetTextureDesc);
@@ -22833,7 +23339,8 @@ static CUresult cuTexObjectGetTextureDesc_resolve(CUDA_TEXTURE_DESC *a0, CUtexOb
 {
 	cuTexObjectGetTextureDesc_fn fn = cuTexObjectGetTextureDesc_choose();
 
-	atomic_store_explicit(&cuTexObjectGetTextureDesc_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuTexObjectGetTextureDesc_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -22860,7 +23367,7 @@ void *cudastub_cuda_bind_cuTexRefCreate(void)
 {
 	void *fn = (void *)cuTexRefCreate_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuTexRefCreate, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuTexRefCreate, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuTexRefCreate, cudastub_cuda_slot_cuTexRefCreate, cudastub_cuda_resolve_cuTexRefCreate, cudastub_cuda_bind_cuTexRefCreate);
@@ -22875,7 +23382,8 @@ static CUresult cuTexRefCreate_resolve(CUtexref *a0)
 {
 	cuTexRefCreate_fn fn = cuTexRefCreate_choose();
 
-	atomic_store_explicit(&cuTexRefCreate_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuTexRefCreate_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -22902,7 +23410,7 @@ void *cudastub_cuda_bind_cuTexRefDestroy(void)
 {
 	void *fn = (void *)cuTexRefDestroy_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuTexRefDestroy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuTexRefDestroy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuTexRefDestroy, cudastub_cuda_slot_cuTexRefDestroy, cudastub_cuda_resolve_cuTexRefDestroy, cudastub_cuda_bind_cuTexRefDestroy);
@@ -22917,7 +23425,8 @@ static CUresult cuTexRefDestroy_resolve(CUtexref a0)
 {
 	cuTexRefDestroy_fn fn = cuTexRefDestroy_choose();
 
-	atomic_store_explicit(&cuTexRefDestroy_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuTexRefDestroy_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -22945,7 +23454,7 @@ void *cudastub_cuda_bind_cuTexRefGetAddress(void)
 {
 	void *fn = (void *)cuTexRefGetAddress_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuTexRefGetAddress, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuTexRefGetAddress, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuTexRefGetAddress, cudastub_cuda_slot_cuTexRefGetAddress, cudastub_cuda_resolve_cuTexRefGetAddress, cudastub_cuda_bind_cuTexRefGetAddress);
@@ -22960,7 +23469,8 @@ static CUresult cuTexRefGetAddress_resolve(CUdeviceptr_v1 *a0, CUtexref a1)
 {
 	cuTexRefGetAddress_fn fn = cuTexRefGetAddress_choose();
 
-	atomic_store_explicit(&cuTexRefGetAddress_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuTexRefGetAddress_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -22989,7 +23499,7 @@ void *cudastub_cuda_bind_cuTexRefGetAddressMode(void)
 {
 	void *fn = (void *)cuTexRefGetAddressMode_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuTexRefGetAddressMode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuTexRefGetAddressMode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuTexRefGetAddressMode, cudastub_cuda_slot_cuTexRefGetAddressMode, cudastub_cuda_resolve_cuTexRefGetAddressMode, cudastub_cuda_bind_cuTexRefGetAddressMode);
@@ -23004,7 +23514,8 @@ static CUresult cuTexRefGetAddressMode_resolve(CUaddress_mode *a0, CUtexref a1, 
 {
 	cuTexRefGetAddressMode_fn fn = cuTexRefGetAddressMode_choose();
 
-	atomic_store_explicit(&cuTexRefGetAddressMode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuTexRefGetAddressMode_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -23032,7 +23543,7 @@ void *cudastub_cuda_bind_cuTexRefGetAddress_v2(void)
 {
 	void *fn = (void *)cuTexRefGetAddress_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuTexRefGetAddress_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuTexRefGetAddress_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuTexRefGetAddress_v2, cudastub_cuda_slot_cuTexRefGetAddress_v2, cudastub_cuda_resolve_cuTexRefGetAddress_v2, cudastub_cuda_bind_cuTexRefGetAddress_v2);
@@ -23047,7 +23558,8 @@ static CUresult cuTexRefGetAddress_v2_resolve(CUdeviceptr *a0, CUtexref a1)
 {
 	cuTexRefGetAddress_v2_fn fn = cuTexRefGetAddress_v2_choose();
 
-	atomic_store_explicit(&cuTexRefGetAddress_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuTexRefGetAddress_v2_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -23075,7 +23587,7 @@ void *cudastub_cuda_bind_cuTexRefGetArray(void)
 {
 	void *fn = (void *)cuTexRefGetArray_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuTexRefGetArray, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuTexRefGetArray, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuTexRefGetArray, cudastub_cuda_slot_cuTexRefGetArray, cudastub_cuda_resolve_cuTexRefGetArray, cudastub_cuda_bind_cuTexRefGetArray);
@@ -23090,7 +23602,8 @@ static CUresult cuTexRefGetArray_resolve(CUarray *a0, CUtexref a1)
 {
 	cuTexRefGetArray_fn fn = cuTexRefGetArray_choose();
 
-	atomic_store_explicit(&cuTexRefGetArray_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuTexRefGetArray_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -23118,7 +23631,7 @@ void *cudastub_cuda_bind_cuTexRefGetBorderColor(void)
 {
 	void *fn = (void *)cuTexRefGetBorderColor_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuTexRefGetBorderColor, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuTexRefGetBorderColor, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuTexRefGetBorderColor, cudastub_cuda_slot_cuTexRefGetBorderColor, cudastub_cuda_resolve_cuTexRefGetBorderColor, cudastub_cuda_bind_cuTexRefGetBorderColor);
@@ -23133,7 +23646,8 @@ static CUresult cuTexRefGetBorderColor_resolve(float *a0, CUtexref a1)
 {
 	cuTexRefGetBorderColor_fn fn = cuTexRefGetBorderColor_choose();
 
-	atomic_store_explicit(&cuTexRefGetBorderColor_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuTexRefGetBorderColor_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -23161,7 +23675,7 @@ void *cudastub_cuda_bind_cuTexRefGetFilterMode(void)
 {
 	void *fn = (void *)cuTexRefGetFilterMode_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuTexRefGetFilterMode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuTexRefGetFilterMode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuTexRefGetFilterMode, cudastub_cuda_slot_cuTexRefGetFilterMode, cudastub_cuda_resolve_cuTexRefGetFilterMode, cudastub_cuda_bind_cuTexRefGetFilterMode);
@@ -23176,7 +23690,8 @@ static CUresult cuTexRefGetFilterMode_resolve(CUfilter_mode *a0, CUtexref a1)
 {
 	cuTexRefGetFilterMode_fn fn = cuTexRefGetFilterMode_choose();
 
-	atomic_store_explicit(&cuTexRefGetFilterMode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuTexRefGetFilterMode_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -23204,7 +23719,7 @@ void *cudastub_cuda_bind_cuTexRefGetFlags(void)
 {
 	void *fn = (void *)cuTexRefGetFlags_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuTexRefGetFlags, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuTexRefGetFlags, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuTexRefGetFlags, cudastub_cuda_slot_cuTexRefGetFlags, cudastub_cuda_resolve_cuTexRefGetFlags, cudastub_cuda_bind_cuTexRefGetFlags);
@@ -23219,7 +23734,8 @@ static CUresult cuTexRefGetFlags_resolve(unsigned int *a0, CUtexref a1)
 {
 	cuTexRefGetFlags_fn fn = cuTexRefGetFlags_choose();
 
-	atomic_store_explicit(&cuTexRefGetFlags_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuTexRefGetFlags_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -23248,7 +23764,7 @@ void *cudastub_cuda_bind_cuTexRefGetFormat(void)
 {
 	void *fn = (void *)cuTexRefGetFormat_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuTexRefGetFormat, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuTexRefGetFormat, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuTexRefGetFormat, cudastub_cuda_slot_cuTexRefGetFormat, cudastub_cuda_resolve_cuTexRefGetFormat, cudastub_cuda_bind_cuTexRefGetFormat);
@@ -23263,7 +23779,8 @@ static CUresult cuTexRefGetFormat_resolve(CUarray_format *a0, int *a1, CUtexref 
 {
 	cuTexRefGetFormat_fn fn = cuTexRefGetFormat_choose();
 
-	atomic_store_explicit(&cuTexRefGetFormat_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuTexRefGetFormat_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -23291,7 +23808,7 @@ void *cudastub_cuda_bind_cuTexRefGetMaxAnisotropy(void)
 {
 	void *fn = (void *)cuTexRefGetMaxAnisotropy_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuTexRefGetMaxAnisotropy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuTexRefGetMaxAnisotropy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuTexRefGetMaxAnisotropy, cudastub_cuda_slot_cuTexRefGetMaxAnisotropy, cudastub_cuda_resolve_cuTexRefGetMaxAnisotropy, cudastub_cuda_bind_cuTexRefGetMaxAnisotropy);
@@ -23306,7 +23823,8 @@ static CUresult cuTexRefGetMaxAnisotropy_resolve(int *a0, CUtexref a1)
 {
 	cuTexRefGetMaxAnisotropy_fn fn = cuTexRefGetMaxAnisotropy_choose();
 
-	atomic_store_explicit(&cuTexRefGetMaxAnisotropy_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuTexRefGetMaxAnisotropy_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -23334,7 +23852,7 @@ void *cudastub_cuda_bind_cuTexRefGetMipmapFilterMode(void)
 {
 	void *fn = (void *)cuTexRefGetMipmapFilterMode_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuTexRefGetMipmapFilterMode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuTexRefGetMipmapFilterMode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuTexRefGetMipmapFilterMode, cudastub_cuda_slot_cuTexRefGetMipmapFilterMode, cudastub_cuda_resolve_cuTexRefGetMipmapFilterMode, cudastub_cuda_bind_cuTexRefGetMipmapFilterMode);
@@ -23349,7 +23867,8 @@ static CUresult cuTexRefGetMipmapFilterMode_resolve(CUfilter_mode *a0, CUtexref 
 {
 	cuTexRefGetMipmapFilterMode_fn fn = cuTexRefGetMipmapFilterMode_choose();
 
-	atomic_store_explicit(&cuTexRefGetMipmapFilterMode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuTexRefGetMipmapFilterMode_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -23377,7 +23896,7 @@ void *cudastub_cuda_bind_cuTexRefGetMipmapLevelBias(void)
 {
 	void *fn = (void *)cuTexRefGetMipmapLevelBias_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuTexRefGetMipmapLevelBias, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuTexRefGetMipmapLevelBias, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuTexRefGetMipmapLevelBias, cudastub_cuda_slot_cuTexRefGetMipmapLevelBias, cudastub_cuda_resolve_cuTexRefGetMipmapLevelBias, cudastub_cuda_bind_cuTexRefGetMipmapLevelBias);
@@ -23392,7 +23911,8 @@ static CUresult cuTexRefGetMipmapLevelBias_resolve(float *a0, CUtexref a1)
 {
 	cuTexRefGetMipmapLevelBias_fn fn = cuTexRefGetMipmapLevelBias_choose();
 
-	atomic_store_explicit(&cuTexRefGetMipmapLevelBias_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuTexRefGetMipmapLevelBias_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -23421,7 +23941,7 @@ void *cudastub_cuda_bind_cuTexRefGetMipmapLevelClamp(void)
 {
 	void *fn = (void *)cuTexRefGetMipmapLevelClamp_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuTexRefGetMipmapLevelClamp, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuTexRefGetMipmapLevelClamp, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuTexRefGetMipmapLevelClamp, cudastub_cuda_slot_cuTexRefGetMipmapLevelClamp, cudastub_cuda_resolve_cuTexRefGetMipmapLevelClamp, cudastub_cuda_bind_cuTexRefGetMipmapLevelClamp);
@@ -23436,7 +23956,8 @@ static CUresult cuTexRefGetMipmapLevelClamp_resolve(float *a0, float *a1, CUtexr
 {
 	cuTexRefGetMipmapLevelClamp_fn fn = cuTexRefGetMipmapLevelClamp_choose();
 
-	atomic_store_explicit(&cuTexRefGetMipmapLevelClamp_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuTexRefGetMipmapLevelClamp_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -23464,7 +23985,7 @@ void *cudastub_cuda_bind_cuTexRefGetMipmappedArray(void)
 {
 	void *fn = (void *)cuTexRefGetMipmappedArray_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuTexRefGetMipmappedArray, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuTexRefGetMipmappedArray, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuTexRefGetMipmappedArray, cudastub_cuda_slot_cuTexRefGetMipmappedArray, cudastub_cuda_resolve_cuTexRefGetMipmappedArray, cudastub_cuda_bind_cuTexRefGetMipmappedArray);
@@ -23479,7 +24000,8 @@ static CUresult cuTexRefGetMipmappedArray_resolve(CUmipmappedArray *a0, CUtexref
 {
 	cuTexRefGetMipmappedArray_fn fn = cuTexRefGetMipmappedArray_choose();
 
-	atomic_store_explicit(&cuTexRefGetMipmappedArray_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuTexRefGetMipmappedArray_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -23509,7 +24031,7 @@ void *cudastub_cuda_bind_cuTexRefSetAddress(void)
 {
 	void *fn = (void *)cuTexRefSetAddress_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuTexRefSetAddress, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuTexRefSetAddress, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuTexRefSetAddress, cudastub_cuda_slot_cuTexRefSetAddress, cudastub_cuda_resolve_cuTexRefSetAddress, cudastub_cuda_bind_cuTexRefSetAddress);
@@ -23524,7 +24046,8 @@ static CUresult cuTexRefSetAddress_resolve(unsigned int *a0, CUtexref a1, CUdevi
 {
 	cuTexRefSetAddress_fn fn = cuTexRefSetAddress_choose();
 
-	atomic_store_explicit(&cuTexRefSetAddress_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuTexRefSetAddress_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -23554,7 +24077,7 @@ void *cudastub_cuda_bind_cuTexRefSetAddress2D(void)
 {
 	void *fn = (void *)cuTexRefSetAddress2D_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuTexRefSetAddress2D, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuTexRefSetAddress2D, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuTexRefSetAddress2D, cudastub_cuda_slot_cuTexRefSetAddress2D, cudastub_cuda_resolve_cuTexRefSetAddress2D, cudastub_cuda_bind_cuTexRefSetAddress2D);
@@ -23569,7 +24092,8 @@ static CUresult cuTexRefSetAddress2D_resolve(CUtexref a0, const CUDA_ARRAY_DESCR
 {
 	cuTexRefSetAddress2D_fn fn = cuTexRefSetAddress2D_choose();
 
-	atomic_store_explicit(&cuTexRefSetAddress2D_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuTexRefSetAddress2D_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -23599,7 +24123,7 @@ void *cudastub_cuda_bind_cuTexRefSetAddress2D_v2(void)
 {
 	void *fn = (void *)cuTexRefSetAddress2D_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuTexRefSetAddress2D_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuTexRefSetAddress2D_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuTexRefSetAddress2D_v2, cudastub_cuda_slot_cuTexRefSetAddress2D_v2, cudastub_cuda_resolve_cuTexRefSetAddress2D_v2, cudastub_cuda_bind_cuTexRefSetAddress2D_v2);
@@ -23614,7 +24138,8 @@ static CUresult cuTexRefSetAddress2D_v2_resolve(CUtexref a0, const CUDA_ARRAY_DE
 {
 	cuTexRefSetAddress2D_v2_fn fn = cuTexRefSetAddress2D_v2_choose();
 
-	atomic_store_explicit(&cuTexRefSetAddress2D_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuTexRefSetAddress2D_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -23644,7 +24169,7 @@ void *cudastub_cuda_bind_cuTexRefSetAddress2D_v3(void)
 {
 	void *fn = (void *)cuTexRefSetAddress2D_v3_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuTexRefSetAddress2D_v3, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuTexRefSetAddress2D_v3, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuTexRefSetAddress2D_v3, cudastub_cuda_slot_cuTexRefSetAddress2D_v3, cudastub_cuda_resolve_cuTexRefSetAddress2D_v3, cudastub_cuda_bind_cuTexRefSetAddress2D_v3);
@@ -23659,7 +24184,8 @@ static CUresult cuTexRefSetAddress2D_v3_resolve(CUtexref a0, const CUDA_ARRAY_DE
 {
 	cuTexRefSetAddress2D_v3_fn fn = cuTexRefSetAddress2D_v3_choose();
 
-	atomic_store_explicit(&cuTexRefSetAddress2D_v3_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuTexRefSetAddress2D_v3_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -23688,7 +24214,7 @@ void *cudastub_cuda_bind_cuTexRefSetAddressMode(void)
 {
 	void *fn = (void *)cuTexRefSetAddressMode_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuTexRefSetAddressMode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuTexRefSetAddressMode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuTexRefSetAddressMode, cudastub_cuda_slot_cuTexRefSetAddressMode, cudastub_cuda_resolve_cuTexRefSetAddressMode, cudastub_cuda_bind_cuTexRefSetAddressMode);
@@ -23703,7 +24229,8 @@ static CUresult cuTexRefSetAddressMode_resolve(CUtexref a0, int a1, CUaddress_mo
 {
 	cuTexRefSetAddressMode_fn fn = cuTexRefSetAddressMode_choose();
 
-	atomic_store_explicit(&cuTexRefSetAddressMode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuTexRefSetAddressMode_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -23733,7 +24260,7 @@ void *cudastub_cuda_bind_cuTexRefSetAddress_v2(void)
 {
 	void *fn = (void *)cuTexRefSetAddress_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuTexRefSetAddress_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuTexRefSetAddress_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuTexRefSetAddress_v2, cudastub_cuda_slot_cuTexRefSetAddress_v2, cudastub_cuda_resolve_cuTexRefSetAddress_v2, cudastub_cuda_bind_cuTexRefSetAddress_v2);
@@ -23748,7 +24275,8 @@ static CUresult cuTexRefSetAddress_v2_resolve(size_t *a0, CUtexref a1, CUdevicep
 {
 	cuTexRefSetAddress_v2_fn fn = cuTexRefSetAddress_v2_choose();
 
-	atomic_store_explicit(&cuTexRefSetAddress_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuTexRefSetAddress_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -23777,7 +24305,7 @@ void *cudastub_cuda_bind_cuTexRefSetArray(void)
 {
 	void *fn = (void *)cuTexRefSetArray_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuTexRefSetArray, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuTexRefSetArray, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuTexRefSetArray, cudastub_cuda_slot_cuTexRefSetArray, cudastub_cuda_resolve_cuTexRefSetArray, cudastub_cuda_bind_cuTexRefSetArray);
@@ -23792,7 +24320,8 @@ static CUresult cuTexRefSetArray_resolve(CUtexref a0, CUarray a1, unsigned int a
 {
 	cuTexRefSetArray_fn fn = cuTexRefSetArray_choose();
 
-	atomic_store_explicit(&cuTexRefSetArray_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuTexRefSetArray_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -23820,7 +24349,7 @@ void *cudastub_cuda_bind_cuTexRefSetBorderColor(void)
 {
 	void *fn = (void *)cuTexRefSetBorderColor_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuTexRefSetBorderColor, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuTexRefSetBorderColor, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuTexRefSetBorderColor, cudastub_cuda_slot_cuTexRefSetBorderColor, cudastub_cuda_resolve_cuTexRefSetBorderColor, cudastub_cuda_bind_cuTexRefSetBorderColor);
@@ -23835,7 +24364,8 @@ static CUresult cuTexRefSetBorderColor_resolve(CUtexref a0, float *a1)
 {
 	cuTexRefSetBorderColor_fn fn = cuTexRefSetBorderColor_choose();
 
-	atomic_store_explicit(&cuTexRefSetBorderColor_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuTexRefSetBorderColor_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -23863,7 +24393,7 @@ void *cudastub_cuda_bind_cuTexRefSetFilterMode(void)
 {
 	void *fn = (void *)cuTexRefSetFilterMode_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuTexRefSetFilterMode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuTexRefSetFilterMode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuTexRefSetFilterMode, cudastub_cuda_slot_cuTexRefSetFilterMode, cudastub_cuda_resolve_cuTexRefSetFilterMode, cudastub_cuda_bind_cuTexRefSetFilterMode);
@@ -23878,7 +24408,8 @@ static CUresult cuTexRefSetFilterMode_resolve(CUtexref a0, CUfilter_mode a1)
 {
 	cuTexRefSetFilterMode_fn fn = cuTexRefSetFilterMode_choose();
 
-	atomic_store_explicit(&cuTexRefSetFilterMode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuTexRefSetFilterMode_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -23906,7 +24437,7 @@ void *cudastub_cuda_bind_cuTexRefSetFlags(void)
 {
 	void *fn = (void *)cuTexRefSetFlags_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuTexRefSetFlags, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuTexRefSetFlags, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuTexRefSetFlags, cudastub_cuda_slot_cuTexRefSetFlags, cudastub_cuda_resolve_cuTexRefSetFlags, cudastub_cuda_bind_cuTexRefSetFlags);
@@ -23921,7 +24452,8 @@ static CUresult cuTexRefSetFlags_resolve(CUtexref a0, unsigned int a1)
 {
 	cuTexRefSetFlags_fn fn = cuTexRefSetFlags_choose();
 
-	atomic_store_explicit(&cuTexRefSetFlags_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuTexRefSetFlags_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -23950,7 +24482,7 @@ void *cudastub_cuda_bind_cuTexRefSetFormat(void)
 {
 	void *fn = (void *)cuTexRefSetFormat_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuTexRefSetFormat, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuTexRefSetFormat, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuTexRefSetFormat, cudastub_cuda_slot_cuTexRefSetFormat, cudastub_cuda_resolve_cuTexRefSetFormat, cudastub_cuda_bind_cuTexRefSetFormat);
@@ -23965,7 +24497,8 @@ static CUresult cuTexRefSetFormat_resolve(CUtexref a0, CUarray_format a1, int a2
 {
 	cuTexRefSetFormat_fn fn = cuTexRefSetFormat_choose();
 
-	atomic_store_explicit(&cuTexRefSetFormat_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuTexRefSetFormat_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -23993,7 +24526,7 @@ void *cudastub_cuda_bind_cuTexRefSetMaxAnisotropy(void)
 {
 	void *fn = (void *)cuTexRefSetMaxAnisotropy_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuTexRefSetMaxAnisotropy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuTexRefSetMaxAnisotropy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuTexRefSetMaxAnisotropy, cudastub_cuda_slot_cuTexRefSetMaxAnisotropy, cudastub_cuda_resolve_cuTexRefSetMaxAnisotropy, cudastub_cuda_bind_cuTexRefSetMaxAnisotropy);
@@ -24008,7 +24541,8 @@ static CUresult cuTexRefSetMaxAnisotropy_resolve(CUtexref a0, unsigned int a1)
 {
 	cuTexRefSetMaxAnisotropy_fn fn = cuTexRefSetMaxAnisotropy_choose();
 
-	atomic_store_explicit(&cuTexRefSetMaxAnisotropy_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuTexRefSetMaxAnisotropy_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -24036,7 +24570,7 @@ void *cudastub_cuda_bind_cuTexRefSetMipmapFilterMode(void)
 {
 	void *fn = (void *)cuTexRefSetMipmapFilterMode_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuTexRefSetMipmapFilterMode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuTexRefSetMipmapFilterMode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuTexRefSetMipmapFilterMode, cudastub_cuda_slot_cuTexRefSetMipmapFilterMode, cudastub_cuda_resolve_cuTexRefSetMipmapFilterMode, cudastub_cuda_bind_cuTexRefSetMipmapFilterMode);
@@ -24051,7 +24585,8 @@ static CUresult cuTexRefSetMipmapFilterMode_resolve(CUtexref a0, CUfilter_mode a
 {
 	cuTexRefSetMipmapFilterMode_fn fn = cuTexRefSetMipmapFilterMode_choose();
 
-	atomic_store_explicit(&cuTexRefSetMipmapFilterMode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuTexRefSetMipmapFilterMode_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -24079,7 +24614,7 @@ void *cudastub_cuda_bind_cuTexRefSetMipmapLevelBias(void)
 {
 	void *fn = (void *)cuTexRefSetMipmapLevelBias_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuTexRefSetMipmapLevelBias, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuTexRefSetMipmapLevelBias, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuTexRefSetMipmapLevelBias, cudastub_cuda_slot_cuTexRefSetMipmapLevelBias, cudastub_cuda_resolve_cuTexRefSetMipmapLevelBias, cudastub_cuda_bind_cuTexRefSetMipmapLevelBias);
@@ -24094,7 +24629,8 @@ static CUresult cuTexRefSetMipmapLevelBias_resolve(CUtexref a0, float a1)
 {
 	cuTexRefSetMipmapLevelBias_fn fn = cuTexRefSetMipmapLevelBias_choose();
 
-	atomic_store_explicit(&cuTexRefSetMipmapLevelBias_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuTexRefSetMipmapLevelBias_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -24123,7 +24659,7 @@ void *cudastub_cuda_bind_cuTexRefSetMipmapLevelClamp(void)
 {
 	void *fn = (void *)cuTexRefSetMipmapLevelClamp_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuTexRefSetMipmapLevelClamp, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuTexRefSetMipmapLevelClamp, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuTexRefSetMipmapLevelClamp, cudastub_cuda_slot_cuTexRefSetMipmapLevelClamp, cudastub_cuda_resolve_cuTexRefSetMipmapLevelClamp, cudastub_cuda_bind_cuTexRefSetMipmapLevelClamp);
@@ -24138,7 +24674,8 @@ static CUresult cuTexRefSetMipmapLevelClamp_resolve(CUtexref a0, float a1, float
 {
 	cuTexRefSetMipmapLevelClamp_fn fn = cuTexRefSetMipmapLevelClamp_choose();
 
-	atomic_store_explicit(&cuTexRefSetMipmapLevelClamp_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuTexRefSetMipmapLevelClamp_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -24167,7 +24704,7 @@ void *cudastub_cuda_bind_cuTexRefSetMipmappedArray(void)
 {
 	void *fn = (void *)cuTexRefSetMipmappedArray_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuTexRefSetMipmappedArray, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuTexRefSetMipmappedArray, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuTexRefSetMipmappedArray, cudastub_cuda_slot_cuTexRefSetMipmappedArray, cudastub_cuda_resolve_cuTexRefSetMipmappedArray, cudastub_cuda_bind_cuTexRefSetMipmappedArray);
@@ -24182,7 +24719,8 @@ static CUresult cuTexRefSetMipmappedArray_resolve(CUtexref a0, CUmipmappedArray 
 {
 	cuTexRefSetMipmappedArray_fn fn = cuTexRefSetMipmappedArray_choose();
 
-	atomic_store_explicit(&cuTexRefSetMipmappedArray_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuTexRefSetMipmappedArray_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -24209,7 +24747,7 @@ void *cudastub_cuda_bind_cuThreadExchangeStreamCaptureMode(void)
 {
 	void *fn = (void *)cuThreadExchangeStreamCaptureMode_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuThreadExchangeStreamCaptureMode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuThreadExchangeStreamCaptureMode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuThreadExchangeStreamCaptureMode, cudastub_cuda_slot_cuThreadExchangeStreamCaptureMode, cudastub_cuda_resolve_cuThreadExchangeStreamCaptureMode, cudastub_cuda_bind_cuThreadExchangeStreamCaptureMode);
@@ -24224,7 +24762,8 @@ static CUresult cuThreadExchangeStreamCaptureMode_resolve(CUstreamCaptureMode *a
 {
 	cuThreadExchangeStreamCaptureMode_fn fn = cuThreadExchangeStreamCaptureMode_choose();
 
-	atomic_store_explicit(&cuThreadExchangeStreamCaptureMode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuThreadExchangeStreamCaptureMode_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -24255,7 +24794,7 @@ void *cudastub_cuda_bind_cuUserObjectCreate(void)
 {
 	void *fn = (void *)cuUserObjectCreate_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuUserObjectCreate, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuUserObjectCreate, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuUserObjectCreate, cudastub_cuda_slot_cuUserObjectCreate, cudastub_cuda_resolve_cuUserObjectCreate, cudastub_cuda_bind_cuUserObjectCreate);
@@ -24270,7 +24809,8 @@ static CUresult cuUserObjectCreate_resolve(CUuserObject *a0, void *a1, CUhostFn 
 {
 	cuUserObjectCreate_fn fn = cuUserObjectCreate_choose();
 
-	atomic_store_explicit(&cuUserObjectCreate_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuUserObjectCreate_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -24298,7 +24838,7 @@ void *cudastub_cuda_bind_cuUserObjectRelease(void)
 {
 	void *fn = (void *)cuUserObjectRelease_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuUserObjectRelease, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuUserObjectRelease, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuUserObjectRelease, cudastub_cuda_slot_cuUserObjectRelease, cudastub_cuda_resolve_cuUserObjectRelease, cudastub_cuda_bind_cuUserObjectRelease);
@@ -24313,7 +24853,8 @@ static CUresult cuUserObjectRelease_resolve(CUuserObject a0, unsigned int a1)
 {
 	cuUserObjectRelease_fn fn = cuUserObjectRelease_choose();
 
-	atomic_store_explicit(&cuUserObjectRelease_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuUserObjectRelease_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -24341,7 +24882,7 @@ void *cudastub_cuda_bind_cuUserObjectRetain(void)
 {
 	void *fn = (void *)cuUserObjectRetain_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuUserObjectRetain, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuUserObjectRetain, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuUserObjectRetain, cudastub_cuda_slot_cuUserObjectRetain, cudastub_cuda_resolve_cuUserObjectRetain, cudastub_cuda_bind_cuUserObjectRetain);
@@ -24356,7 +24897,8 @@ static CUresult cuUserObjectRetain_resolve(CUuserObject a0, unsigned int a1)
 {
 	cuUserObjectRetain_fn fn = cuUserObjectRetain_choose();
 
-	atomic_store_explicit(&cuUserObjectRetain_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuUserObjectRetain_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -24387,7 +24929,7 @@ void *cudastub_cuda_bind_cuVDPAUCtxCreate(void)
 {
 	void *fn = (void *)cuVDPAUCtxCreate_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuVDPAUCtxCreate, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuVDPAUCtxCreate, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuVDPAUCtxCreate, cudastub_cuda_slot_cuVDPAUCtxCreate, cudastub_cuda_resolve_cuVDPAUCtxCreate, cudastub_cuda_bind_cuVDPAUCtxCreate);
@@ -24402,7 +24944,8 @@ static CUresult cuVDPAUCtxCreate_resolve(CUcontext *a0, unsigned int a1, CUdevic
 {
 	cuVDPAUCtxCreate_fn fn = cuVDPAUCtxCreate_choose();
 
-	atomic_store_explicit(&cuVDPAUCtxCreate_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuVDPAUCtxCreate_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -24433,7 +24976,7 @@ void *cudastub_cuda_bind_cuVDPAUCtxCreate_v2(void)
 {
 	void *fn = (void *)cuVDPAUCtxCreate_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuVDPAUCtxCreate_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuVDPAUCtxCreate_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuVDPAUCtxCreate_v2, cudastub_cuda_slot_cuVDPAUCtxCreate_v2, cudastub_cuda_resolve_cuVDPAUCtxCreate_v2, cudastub_cuda_bind_cuVDPAUCtxCreate_v2);
@@ -24448,7 +24991,8 @@ static CUresult cuVDPAUCtxCreate_v2_resolve(CUcontext *a0, unsigned int a1, CUde
 {
 	cuVDPAUCtxCreate_v2_fn fn = cuVDPAUCtxCreate_v2_choose();
 
-	atomic_store_explicit(&cuVDPAUCtxCreate_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuVDPAUCtxCreate_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -24477,7 +25021,7 @@ void *cudastub_cuda_bind_cuVDPAUGetDevice(void)
 {
 	void *fn = (void *)cuVDPAUGetDevice_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuVDPAUGetDevice, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuVDPAUGetDevice, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuVDPAUGetDevice, cudastub_cuda_slot_cuVDPAUGetDevice, cudastub_cuda_resolve_cuVDPAUGetDevice, cudastub_cuda_bind_cuVDPAUGetDevice);
@@ -24492,7 +25036,8 @@ static CUresult cuVDPAUGetDevice_resolve(CUdevice *a0, VdpDevice a1, VdpGetProcA
 {
 	cuVDPAUGetDevice_fn fn = cuVDPAUGetDevice_choose();
 
-	atomic_store_explicit(&cuVDPAUGetDevice_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuVDPAUGetDevice_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -24522,7 +25067,7 @@ void *cudastub_cuda_bind_cuWaitExternalSemaphoresAsync(void)
 {
 	void *fn = (void *)cuWaitExternalSemaphoresAsync_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuWaitExternalSemaphoresAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuWaitExternalSemaphoresAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuWaitExternalSemaphoresAsync, cudastub_cuda_slot_cuWaitExternalSemaphoresAsync, cudastub_cuda_resolve_cuWaitExternalSemaphoresAsync, cudastub_cuda_bind_cuWaitExternalSemaphoresAsync);
@@ -24537,7 +25082,8 @@ static CUresult cuWaitExternalSemaphoresAsync_resolve(const CUexternalSemaphore 
 {
 	cuWaitExternalSemaphoresAsync_fn fn = cuWaitExternalSemaphoresAsync_choose();
 
-	atomic_store_explicit(&cuWaitExternalSemaphoresAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuWaitExternalSemaphoresAsync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -24567,7 +25113,7 @@ void *cudastub_cuda_bind_cuWaitExternalSemaphoresAsync_ptsz(void)
 {
 	void *fn = (void *)cuWaitExternalSemaphoresAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuWaitExternalSemaphoresAsync_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuWaitExternalSemaphoresAsync_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuWaitExternalSemaphoresAsync_ptsz, cudastub_cuda_slot_cuWaitExternalSemaphoresAsync_ptsz, cudastub_cuda_resolve_cuWaitExternalSemaphoresAsync_ptsz, cudastub_cuda_bind_cuWaitExternalSemaphoresAsync_ptsz);
@@ -24582,7 +25128,8 @@ static CUresult cuWaitExternalSemaphoresAsync_ptsz_resolve(const CUexternalSemap
 {
 	cuWaitExternalSemaphoresAsync_ptsz_fn fn = cuWaitExternalSemaphoresAsync_ptsz_choose();
 
-	atomic_store_explicit(&cuWaitExternalSemaphoresAsync_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuWaitExternalSemaphoresAsync_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif

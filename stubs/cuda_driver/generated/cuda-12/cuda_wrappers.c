@@ -674,7 +674,7 @@ void *cudastub_cuda_bind_cuArray3DCreate(void)
 {
 	void *fn = (void *)cuArray3DCreate_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuArray3DCreate, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuArray3DCreate, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuArray3DCreate, cudastub_cuda_slot_cuArray3DCreate, cudastub_cuda_resolve_cuArray3DCreate, cudastub_cuda_bind_cuArray3DCreate);
@@ -689,7 +689,8 @@ static CUresult cuArray3DCreate_resolve(CUarray *a0, const CUDA_ARRAY3D_DESCRIPT
 {
 	cuArray3DCreate_fn fn = cuArray3DCreate_choose();
 
-	atomic_store_explicit(&cuArray3DCreate_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuArray3DCreate_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -717,7 +718,7 @@ void *cudastub_cuda_bind_cuArray3DCreate_v2(void)
 {
 	void *fn = (void *)cuArray3DCreate_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuArray3DCreate_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuArray3DCreate_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuArray3DCreate_v2, cudastub_cuda_slot_cuArray3DCreate_v2, cudastub_cuda_resolve_cuArray3DCreate_v2, cudastub_cuda_bind_cuArray3DCreate_v2);
@@ -732,7 +733,8 @@ static CUresult cuArray3DCreate_v2_resolve(CUarray *a0, const CUDA_ARRAY3D_DESCR
 {
 	cuArray3DCreate_v2_fn fn = cuArray3DCreate_v2_choose();
 
-	atomic_store_explicit(&cuArray3DCreate_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuArray3DCreate_v2_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -760,7 +762,7 @@ void *cudastub_cuda_bind_cuArray3DGetDescriptor(void)
 {
 	void *fn = (void *)cuArray3DGetDescriptor_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuArray3DGetDescriptor, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuArray3DGetDescriptor, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuArray3DGetDescriptor, cudastub_cuda_slot_cuArray3DGetDescriptor, cudastub_cuda_resolve_cuArray3DGetDescriptor, cudastub_cuda_bind_cuArray3DGetDescriptor);
@@ -775,7 +777,8 @@ static CUresult cuArray3DGetDescriptor_resolve(CUDA_ARRAY3D_DESCRIPTOR_v1 *a0, C
 {
 	cuArray3DGetDescriptor_fn fn = cuArray3DGetDescriptor_choose();
 
-	atomic_store_explicit(&cuArray3DGetDescriptor_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuArray3DGetDescriptor_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -803,7 +806,7 @@ void *cudastub_cuda_bind_cuArray3DGetDescriptor_v2(void)
 {
 	void *fn = (void *)cuArray3DGetDescriptor_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuArray3DGetDescriptor_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuArray3DGetDescriptor_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuArray3DGetDescriptor_v2, cudastub_cuda_slot_cuArray3DGetDescriptor_v2, cudastub_cuda_resolve_cuArray3DGetDescriptor_v2, cudastub_cuda_bind_cuArray3DGetDescriptor_v2);
@@ -818,7 +821,8 @@ static CUresult cuArray3DGetDescriptor_v2_resolve(CUDA_ARRAY3D_DESCRIPTOR *a0, C
 {
 	cuArray3DGetDescriptor_v2_fn fn = cuArray3DGetDescriptor_v2_choose();
 
-	atomic_store_explicit(&cuArray3DGetDescriptor_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuArray3DGetDescriptor_v2_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -846,7 +850,7 @@ void *cudastub_cuda_bind_cuArrayCreate(void)
 {
 	void *fn = (void *)cuArrayCreate_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuArrayCreate, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuArrayCreate, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuArrayCreate, cudastub_cuda_slot_cuArrayCreate, cudastub_cuda_resolve_cuArrayCreate, cudastub_cuda_bind_cuArrayCreate);
@@ -861,7 +865,8 @@ static CUresult cuArrayCreate_resolve(CUarray *a0, const CUDA_ARRAY_DESCRIPTOR_v
 {
 	cuArrayCreate_fn fn = cuArrayCreate_choose();
 
-	atomic_store_explicit(&cuArrayCreate_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuArrayCreate_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -889,7 +894,7 @@ void *cudastub_cuda_bind_cuArrayCreate_v2(void)
 {
 	void *fn = (void *)cuArrayCreate_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuArrayCreate_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuArrayCreate_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuArrayCreate_v2, cudastub_cuda_slot_cuArrayCreate_v2, cudastub_cuda_resolve_cuArrayCreate_v2, cudastub_cuda_bind_cuArrayCreate_v2);
@@ -904,7 +909,8 @@ static CUresult cuArrayCreate_v2_resolve(CUarray *a0, const CUDA_ARRAY_DESCRIPTO
 {
 	cuArrayCreate_v2_fn fn = cuArrayCreate_v2_choose();
 
-	atomic_store_explicit(&cuArrayCreate_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuArrayCreate_v2_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -931,7 +937,7 @@ void *cudastub_cuda_bind_cuArrayDestroy(void)
 {
 	void *fn = (void *)cuArrayDestroy_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuArrayDestroy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuArrayDestroy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuArrayDestroy, cudastub_cuda_slot_cuArrayDestroy, cudastub_cuda_resolve_cuArrayDestroy, cudastub_cuda_bind_cuArrayDestroy);
@@ -946,7 +952,8 @@ static CUresult cuArrayDestroy_resolve(CUarray a0)
 {
 	cuArrayDestroy_fn fn = cuArrayDestroy_choose();
 
-	atomic_store_explicit(&cuArrayDestroy_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuArrayDestroy_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -974,7 +981,7 @@ void *cudastub_cuda_bind_cuArrayGetDescriptor(void)
 {
 	void *fn = (void *)cuArrayGetDescriptor_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuArrayGetDescriptor, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuArrayGetDescriptor, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuArrayGetDescriptor, cudastub_cuda_slot_cuArrayGetDescriptor, cudastub_cuda_resolve_cuArrayGetDescriptor, cudastub_cuda_bind_cuArrayGetDescriptor);
@@ -989,7 +996,8 @@ static CUresult cuArrayGetDescriptor_resolve(CUDA_ARRAY_DESCRIPTOR_v1 *a0, CUarr
 {
 	cuArrayGetDescriptor_fn fn = cuArrayGetDescriptor_choose();
 
-	atomic_store_explicit(&cuArrayGetDescriptor_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuArrayGetDescriptor_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -1017,7 +1025,7 @@ void *cudastub_cuda_bind_cuArrayGetDescriptor_v2(void)
 {
 	void *fn = (void *)cuArrayGetDescriptor_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuArrayGetDescriptor_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuArrayGetDescriptor_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuArrayGetDescriptor_v2, cudastub_cuda_slot_cuArrayGetDescriptor_v2, cudastub_cuda_resolve_cuArrayGetDescriptor_v2, cudastub_cuda_bind_cuArrayGetDescriptor_v2);
@@ -1032,7 +1040,8 @@ static CUresult cuArrayGetDescriptor_v2_resolve(CUDA_ARRAY_DESCRIPTOR *a0, CUarr
 {
 	cuArrayGetDescriptor_v2_fn fn = cuArrayGetDescriptor_v2_choose();
 
-	atomic_store_explicit(&cuArrayGetDescriptor_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuArrayGetDescriptor_v2_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -1061,7 +1070,7 @@ void *cudastub_cuda_bind_cuArrayGetMemoryRequirements(void)
 {
 	void *fn = (void *)cuArrayGetMemoryRequirements_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuArrayGetMemoryRequirements, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuArrayGetMemoryRequirements, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuArrayGetMemoryRequirements, cudastub_cuda_slot_cuArrayGetMemoryRequirements, cudastub_cuda_resolve_cuArrayGetMemoryRequirements, cudastub_cuda_bind_cuArrayGetMemoryRequirements);
@@ -1076,7 +1085,8 @@ static CUresult cuArrayGetMemoryRequirements_resolve(CUDA_ARRAY_MEMORY_REQUIREME
 {
 	cuArrayGetMemoryRequirements_fn fn = cuArrayGetMemoryRequirements_choose();
 
-	atomic_store_explicit(&cuArrayGetMemoryRequirements_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuArrayGetMemoryRequirements_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -1105,7 +1115,7 @@ void *cudastub_cuda_bind_cuArrayGetPlane(void)
 {
 	void *fn = (void *)cuArrayGetPlane_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuArrayGetPlane, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuArrayGetPlane, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuArrayGetPlane, cudastub_cuda_slot_cuArrayGetPlane, cudastub_cuda_resolve_cuArrayGetPlane, cudastub_cuda_bind_cuArrayGetPlane);
@@ -1120,7 +1130,8 @@ static CUresult cuArrayGetPlane_resolve(CUarray *a0, CUarray a1, unsigned int a2
 {
 	cuArrayGetPlane_fn fn = cuArrayGetPlane_choose();
 
-	atomic_store_explicit(&cuArrayGetPlane_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuArrayGetPlane_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -1148,7 +1159,7 @@ void *cudastub_cuda_bind_cuArrayGetSparseProperties(void)
 {
 	void *fn = (void *)cuArrayGetSparseProperties_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuArrayGetSparseProperties, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuArrayGetSparseProperties, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuArrayGetSparseProperties, cudastub_cuda_slot_cuArrayGetSparseProperties, cudastub_cuda_resolve_cuArrayGetSparseProperties, cudastub_cuda_bind_cuArrayGetSparseProperties);
@@ -1163,7 +1174,8 @@ static CUresult cuArrayGetSparseProperties_resolve(CUDA_ARRAY_SPARSE_PROPERTIES 
 {
 	cuArrayGetSparseProperties_fn fn = cuArrayGetSparseProperties_choose();
 
-	atomic_store_explicit(&cuArrayGetSparseProperties_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuArrayGetSparseProperties_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -1192,7 +1204,7 @@ void *cudastub_cuda_bind_cuCoredumpGetAttribute(void)
 {
 	void *fn = (void *)cuCoredumpGetAttribute_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuCoredumpGetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuCoredumpGetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuCoredumpGetAttribute, cudastub_cuda_slot_cuCoredumpGetAttribute, cudastub_cuda_resolve_cuCoredumpGetAttribute, cudastub_cuda_bind_cuCoredumpGetAttribute);
@@ -1207,7 +1219,8 @@ static CUresult cuCoredumpGetAttribute_resolve(CUcoredumpSettings a0, void *a1, 
 {
 	cuCoredumpGetAttribute_fn fn = cuCoredumpGetAttribute_choose();
 
-	atomic_store_explicit(&cuCoredumpGetAttribute_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuCoredumpGetAttribute_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -1236,7 +1249,7 @@ void *cudastub_cuda_bind_cuCoredumpGetAttributeGlobal(void)
 {
 	void *fn = (void *)cuCoredumpGetAttributeGlobal_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuCoredumpGetAttributeGlobal, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuCoredumpGetAttributeGlobal, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuCoredumpGetAttributeGlobal, cudastub_cuda_slot_cuCoredumpGetAttributeGlobal, cudastub_cuda_resolve_cuCoredumpGetAttributeGlobal, cudastub_cuda_bind_cuCoredumpGetAttributeGlobal);
@@ -1251,7 +1264,8 @@ static CUresult cuCoredumpGetAttributeGlobal_resolve(CUcoredumpSettings a0, void
 {
 	cuCoredumpGetAttributeGlobal_fn fn = cuCoredumpGetAttributeGlobal_choose();
 
-	atomic_store_explicit(&cuCoredumpGetAttributeGlobal_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuCoredumpGetAttributeGlobal_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -1280,7 +1294,7 @@ void *cudastub_cuda_bind_cuCoredumpSetAttribute(void)
 {
 	void *fn = (void *)cuCoredumpSetAttribute_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuCoredumpSetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuCoredumpSetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuCoredumpSetAttribute, cudastub_cuda_slot_cuCoredumpSetAttribute, cudastub_cuda_resolve_cuCoredumpSetAttribute, cudastub_cuda_bind_cuCoredumpSetAttribute);
@@ -1295,7 +1309,8 @@ static CUresult cuCoredumpSetAttribute_resolve(CUcoredumpSettings a0, void *a1, 
 {
 	cuCoredumpSetAttribute_fn fn = cuCoredumpSetAttribute_choose();
 
-	atomic_store_explicit(&cuCoredumpSetAttribute_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuCoredumpSetAttribute_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -1324,7 +1339,7 @@ void *cudastub_cuda_bind_cuCoredumpSetAttributeGlobal(void)
 {
 	void *fn = (void *)cuCoredumpSetAttributeGlobal_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuCoredumpSetAttributeGlobal, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuCoredumpSetAttributeGlobal, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuCoredumpSetAttributeGlobal, cudastub_cuda_slot_cuCoredumpSetAttributeGlobal, cudastub_cuda_resolve_cuCoredumpSetAttributeGlobal, cudastub_cuda_bind_cuCoredumpSetAttributeGlobal);
@@ -1339,7 +1354,8 @@ static CUresult cuCoredumpSetAttributeGlobal_resolve(CUcoredumpSettings a0, void
 {
 	cuCoredumpSetAttributeGlobal_fn fn = cuCoredumpSetAttributeGlobal_choose();
 
-	atomic_store_explicit(&cuCoredumpSetAttributeGlobal_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuCoredumpSetAttributeGlobal_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -1367,7 +1383,7 @@ void *cudastub_cuda_bind_cuCtxAttach(void)
 {
 	void *fn = (void *)cuCtxAttach_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuCtxAttach, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuCtxAttach, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuCtxAttach, cudastub_cuda_slot_cuCtxAttach, cudastub_cuda_resolve_cuCtxAttach, cudastub_cuda_bind_cuCtxAttach);
@@ -1382,7 +1398,8 @@ static CUresult cuCtxAttach_resolve(CUcontext *a0, unsigned int a1)
 {
 	cuCtxAttach_fn fn = cuCtxAttach_choose();
 
-	atomic_store_explicit(&cuCtxAttach_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuCtxAttach_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -1411,7 +1428,7 @@ void *cudastub_cuda_bind_cuCtxCreate(void)
 {
 	void *fn = (void *)cuCtxCreate_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuCtxCreate, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuCtxCreate, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuCtxCreate, cudastub_cuda_slot_cuCtxCreate, cudastub_cuda_resolve_cuCtxCreate, cudastub_cuda_bind_cuCtxCreate);
@@ -1426,7 +1443,8 @@ static CUresult cuCtxCreate_resolve(CUcontext *a0, unsigned int a1, CUdevice a2)
 {
 	cuCtxCreate_fn fn = cuCtxCreate_choose();
 
-	atomic_store_explicit(&cuCtxCreate_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuCtxCreate_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -1455,7 +1473,7 @@ void *cudastub_cuda_bind_cuCtxCreate_v2(void)
 {
 	void *fn = (void *)cuCtxCreate_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuCtxCreate_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuCtxCreate_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuCtxCreate_v2, cudastub_cuda_slot_cuCtxCreate_v2, cudastub_cuda_resolve_cuCtxCreate_v2, cudastub_cuda_bind_cuCtxCreate_v2);
@@ -1470,7 +1488,8 @@ static CUresult cuCtxCreate_v2_resolve(CUcontext *a0, unsigned int a1, CUdevice 
 {
 	cuCtxCreate_v2_fn fn = cuCtxCreate_v2_choose();
 
-	atomic_store_explicit(&cuCtxCreate_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuCtxCreate_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -1501,7 +1520,7 @@ void *cudastub_cuda_bind_cuCtxCreate_v3(void)
 {
 	void *fn = (void *)cuCtxCreate_v3_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuCtxCreate_v3, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuCtxCreate_v3, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuCtxCreate_v3, cudastub_cuda_slot_cuCtxCreate_v3, cudastub_cuda_resolve_cuCtxCreate_v3, cudastub_cuda_bind_cuCtxCreate_v3);
@@ -1516,7 +1535,8 @@ static CUresult cuCtxCreate_v3_resolve(CUcontext *a0, CUexecAffinityParam *a1, i
 {
 	cuCtxCreate_v3_fn fn = cuCtxCreate_v3_choose();
 
-	atomic_store_explicit(&cuCtxCreate_v3_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuCtxCreate_v3_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -1543,7 +1563,7 @@ void *cudastub_cuda_bind_cuCtxDestroy(void)
 {
 	void *fn = (void *)cuCtxDestroy_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuCtxDestroy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuCtxDestroy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuCtxDestroy, cudastub_cuda_slot_cuCtxDestroy, cudastub_cuda_resolve_cuCtxDestroy, cudastub_cuda_bind_cuCtxDestroy);
@@ -1558,7 +1578,8 @@ static CUresult cuCtxDestroy_resolve(CUcontext a0)
 {
 	cuCtxDestroy_fn fn = cuCtxDestroy_choose();
 
-	atomic_store_explicit(&cuCtxDestroy_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuCtxDestroy_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -1585,7 +1606,7 @@ void *cudastub_cuda_bind_cuCtxDestroy_v2(void)
 {
 	void *fn = (void *)cuCtxDestroy_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuCtxDestroy_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuCtxDestroy_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuCtxDestroy_v2, cudastub_cuda_slot_cuCtxDestroy_v2, cudastub_cuda_resolve_cuCtxDestroy_v2, cudastub_cuda_bind_cuCtxDestroy_v2);
@@ -1600,7 +1621,8 @@ static CUresult cuCtxDestroy_v2_resolve(CUcontext a0)
 {
 	cuCtxDestroy_v2_fn fn = cuCtxDestroy_v2_choose();
 
-	atomic_store_explicit(&cuCtxDestroy_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuCtxDestroy_v2_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -1627,7 +1649,7 @@ void *cudastub_cuda_bind_cuCtxDetach(void)
 {
 	void *fn = (void *)cuCtxDetach_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuCtxDetach, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuCtxDetach, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuCtxDetach, cudastub_cuda_slot_cuCtxDetach, cudastub_cuda_resolve_cuCtxDetach, cudastub_cuda_bind_cuCtxDetach);
@@ -1642,7 +1664,8 @@ static CUresult cuCtxDetach_resolve(CUcontext a0)
 {
 	cuCtxDetach_fn fn = cuCtxDetach_choose();
 
-	atomic_store_explicit(&cuCtxDetach_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuCtxDetach_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -1669,7 +1692,7 @@ void *cudastub_cuda_bind_cuCtxDisablePeerAccess(void)
 {
 	void *fn = (void *)cuCtxDisablePeerAccess_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuCtxDisablePeerAccess, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuCtxDisablePeerAccess, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuCtxDisablePeerAccess, cudastub_cuda_slot_cuCtxDisablePeerAccess, cudastub_cuda_resolve_cuCtxDisablePeerAccess, cudastub_cuda_bind_cuCtxDisablePeerAccess);
@@ -1684,7 +1707,8 @@ static CUresult cuCtxDisablePeerAccess_resolve(CUcontext a0)
 {
 	cuCtxDisablePeerAccess_fn fn = cuCtxDisablePeerAccess_choose();
 
-	atomic_store_explicit(&cuCtxDisablePeerAccess_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuCtxDisablePeerAccess_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -1712,7 +1736,7 @@ void *cudastub_cuda_bind_cuCtxEnablePeerAccess(void)
 {
 	void *fn = (void *)cuCtxEnablePeerAccess_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuCtxEnablePeerAccess, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuCtxEnablePeerAccess, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuCtxEnablePeerAccess, cudastub_cuda_slot_cuCtxEnablePeerAccess, cudastub_cuda_resolve_cuCtxEnablePeerAccess, cudastub_cuda_bind_cuCtxEnablePeerAccess);
@@ -1727,7 +1751,8 @@ static CUresult cuCtxEnablePeerAccess_resolve(CUcontext a0, unsigned int a1)
 {
 	cuCtxEnablePeerAccess_fn fn = cuCtxEnablePeerAccess_choose();
 
-	atomic_store_explicit(&cuCtxEnablePeerAccess_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuCtxEnablePeerAccess_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -1755,7 +1780,7 @@ void *cudastub_cuda_bind_cuCtxFromGreenCtx(void)
 {
 	void *fn = (void *)cuCtxFromGreenCtx_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuCtxFromGreenCtx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuCtxFromGreenCtx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuCtxFromGreenCtx, cudastub_cuda_slot_cuCtxFromGreenCtx, cudastub_cuda_resolve_cuCtxFromGreenCtx, cudastub_cuda_bind_cuCtxFromGreenCtx);
@@ -1770,7 +1795,8 @@ static CUresult cuCtxFromGreenCtx_resolve(CUcontext *a0, CUgreenCtx a1)
 {
 	cuCtxFromGreenCtx_fn fn = cuCtxFromGreenCtx_choose();
 
-	atomic_store_explicit(&cuCtxFromGreenCtx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuCtxFromGreenCtx_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -1798,7 +1824,7 @@ void *cudastub_cuda_bind_cuCtxGetApiVersion(void)
 {
 	void *fn = (void *)cuCtxGetApiVersion_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuCtxGetApiVersion, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuCtxGetApiVersion, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuCtxGetApiVersion, cudastub_cuda_slot_cuCtxGetApiVersion, cudastub_cuda_resolve_cuCtxGetApiVersion, cudastub_cuda_bind_cuCtxGetApiVersion);
@@ -1813,7 +1839,8 @@ static CUresult cuCtxGetApiVersion_resolve(CUcontext a0, unsigned int *a1)
 {
 	cuCtxGetApiVersion_fn fn = cuCtxGetApiVersion_choose();
 
-	atomic_store_explicit(&cuCtxGetApiVersion_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuCtxGetApiVersion_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -1840,7 +1867,7 @@ void *cudastub_cuda_bind_cuCtxGetCacheConfig(void)
 {
 	void *fn = (void *)cuCtxGetCacheConfig_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuCtxGetCacheConfig, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuCtxGetCacheConfig, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuCtxGetCacheConfig, cudastub_cuda_slot_cuCtxGetCacheConfig, cudastub_cuda_resolve_cuCtxGetCacheConfig, cudastub_cuda_bind_cuCtxGetCacheConfig);
@@ -1855,7 +1882,8 @@ static CUresult cuCtxGetCacheConfig_resolve(CUfunc_cache *a0)
 {
 	cuCtxGetCacheConfig_fn fn = cuCtxGetCacheConfig_choose();
 
-	atomic_store_explicit(&cuCtxGetCacheConfig_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuCtxGetCacheConfig_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -1882,7 +1910,7 @@ void *cudastub_cuda_bind_cuCtxGetCurrent(void)
 {
 	void *fn = (void *)cuCtxGetCurrent_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuCtxGetCurrent, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuCtxGetCurrent, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuCtxGetCurrent, cudastub_cuda_slot_cuCtxGetCurrent, cudastub_cuda_resolve_cuCtxGetCurrent, cudastub_cuda_bind_cuCtxGetCurrent);
@@ -1897,7 +1925,8 @@ static CUresult cuCtxGetCurrent_resolve(CUcontext *a0)
 {
 	cuCtxGetCurrent_fn fn = cuCtxGetCurrent_choose();
 
-	atomic_store_explicit(&cuCtxGetCurrent_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuCtxGetCurrent_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -1926,7 +1955,7 @@ void *cudastub_cuda_bind_cuCtxGetDevResource(void)
 {
 	void *fn = (void *)cuCtxGetDevResource_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuCtxGetDevResource, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuCtxGetDevResource, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuCtxGetDevResource, cudastub_cuda_slot_cuCtxGetDevResource, cudastub_cuda_resolve_cuCtxGetDevResource, cudastub_cuda_bind_cuCtxGetDevResource);
@@ -1941,7 +1970,8 @@ static CUresult cuCtxGetDevResource_resolve(CUcontext a0, CUdevResource *a1, CUd
 {
 	cuCtxGetDevResource_fn fn = cuCtxGetDevResource_choose();
 
-	atomic_store_explicit(&cuCtxGetDevResource_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuCtxGetDevResource_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -1968,7 +1998,7 @@ void *cudastub_cuda_bind_cuCtxGetDevice(void)
 {
 	void *fn = (void *)cuCtxGetDevice_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuCtxGetDevice, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuCtxGetDevice, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuCtxGetDevice, cudastub_cuda_slot_cuCtxGetDevice, cudastub_cuda_resolve_cuCtxGetDevice, cudastub_cuda_bind_cuCtxGetDevice);
@@ -1983,7 +2013,8 @@ static CUresult cuCtxGetDevice_resolve(CUdevice *a0)
 {
 	cuCtxGetDevice_fn fn = cuCtxGetDevice_choose();
 
-	atomic_store_explicit(&cuCtxGetDevice_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuCtxGetDevice_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -2011,7 +2042,7 @@ void *cudastub_cuda_bind_cuCtxGetExecAffinity(void)
 {
 	void *fn = (void *)cuCtxGetExecAffinity_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuCtxGetExecAffinity, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuCtxGetExecAffinity, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuCtxGetExecAffinity, cudastub_cuda_slot_cuCtxGetExecAffinity, cudastub_cuda_resolve_cuCtxGetExecAffinity, cudastub_cuda_bind_cuCtxGetExecAffinity);
@@ -2026,7 +2057,8 @@ static CUresult cuCtxGetExecAffinity_resolve(CUexecAffinityParam *a0, CUexecAffi
 {
 	cuCtxGetExecAffinity_fn fn = cuCtxGetExecAffinity_choose();
 
-	atomic_store_explicit(&cuCtxGetExecAffinity_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuCtxGetExecAffinity_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -2053,7 +2085,7 @@ void *cudastub_cuda_bind_cuCtxGetFlags(void)
 {
 	void *fn = (void *)cuCtxGetFlags_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuCtxGetFlags, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuCtxGetFlags, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuCtxGetFlags, cudastub_cuda_slot_cuCtxGetFlags, cudastub_cuda_resolve_cuCtxGetFlags, cudastub_cuda_bind_cuCtxGetFlags);
@@ -2068,7 +2100,8 @@ static CUresult cuCtxGetFlags_resolve(unsigned int *a0)
 {
 	cuCtxGetFlags_fn fn = cuCtxGetFlags_choose();
 
-	atomic_store_explicit(&cuCtxGetFlags_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuCtxGetFlags_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -2096,7 +2129,7 @@ void *cudastub_cuda_bind_cuCtxGetId(void)
 {
 	void *fn = (void *)cuCtxGetId_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuCtxGetId, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuCtxGetId, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuCtxGetId, cudastub_cuda_slot_cuCtxGetId, cudastub_cuda_resolve_cuCtxGetId, cudastub_cuda_bind_cuCtxGetId);
@@ -2111,7 +2144,8 @@ static CUresult cuCtxGetId_resolve(CUcontext a0, unsigned long long *a1)
 {
 	cuCtxGetId_fn fn = cuCtxGetId_choose();
 
-	atomic_store_explicit(&cuCtxGetId_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuCtxGetId_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -2139,7 +2173,7 @@ void *cudastub_cuda_bind_cuCtxGetLimit(void)
 {
 	void *fn = (void *)cuCtxGetLimit_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuCtxGetLimit, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuCtxGetLimit, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuCtxGetLimit, cudastub_cuda_slot_cuCtxGetLimit, cudastub_cuda_resolve_cuCtxGetLimit, cudastub_cuda_bind_cuCtxGetLimit);
@@ -2154,7 +2188,8 @@ static CUresult cuCtxGetLimit_resolve(size_t *a0, CUlimit a1)
 {
 	cuCtxGetLimit_fn fn = cuCtxGetLimit_choose();
 
-	atomic_store_explicit(&cuCtxGetLimit_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuCtxGetLimit_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -2181,7 +2216,7 @@ void *cudastub_cuda_bind_cuCtxGetSharedMemConfig(void)
 {
 	void *fn = (void *)cuCtxGetSharedMemConfig_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuCtxGetSharedMemConfig, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuCtxGetSharedMemConfig, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuCtxGetSharedMemConfig, cudastub_cuda_slot_cuCtxGetSharedMemConfig, cudastub_cuda_resolve_cuCtxGetSharedMemConfig, cudastub_cuda_bind_cuCtxGetSharedMemConfig);
@@ -2196,7 +2231,8 @@ static CUresult cuCtxGetSharedMemConfig_resolve(CUsharedconfig *a0)
 {
 	cuCtxGetSharedMemConfig_fn fn = cuCtxGetSharedMemConfig_choose();
 
-	atomic_store_explicit(&cuCtxGetSharedMemConfig_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuCtxGetSharedMemConfig_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -2224,7 +2260,7 @@ void *cudastub_cuda_bind_cuCtxGetStreamPriorityRange(void)
 {
 	void *fn = (void *)cuCtxGetStreamPriorityRange_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuCtxGetStreamPriorityRange, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuCtxGetStreamPriorityRange, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuCtxGetStreamPriorityRange, cudastub_cuda_slot_cuCtxGetStreamPriorityRange, cudastub_cuda_resolve_cuCtxGetStreamPriorityRange, cudastub_cuda_bind_cuCtxGetStreamPriorityRange);
@@ -2239,7 +2275,8 @@ static CUresult cuCtxGetStreamPriorityRange_resolve(int *a0, int *a1)
 {
 	cuCtxGetStreamPriorityRange_fn fn = cuCtxGetStreamPriorityRange_choose();
 
-	atomic_store_explicit(&cuCtxGetStreamPriorityRange_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuCtxGetStreamPriorityRange_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -2266,7 +2303,7 @@ void *cudastub_cuda_bind_cuCtxPopCurrent(void)
 {
 	void *fn = (void *)cuCtxPopCurrent_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuCtxPopCurrent, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuCtxPopCurrent, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuCtxPopCurrent, cudastub_cuda_slot_cuCtxPopCurrent, cudastub_cuda_resolve_cuCtxPopCurrent, cudastub_cuda_bind_cuCtxPopCurrent);
@@ -2281,7 +2318,8 @@ static CUresult cuCtxPopCurrent_resolve(CUcontext *a0)
 {
 	cuCtxPopCurrent_fn fn = cuCtxPopCurrent_choose();
 
-	atomic_store_explicit(&cuCtxPopCurrent_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuCtxPopCurrent_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -2308,7 +2346,7 @@ void *cudastub_cuda_bind_cuCtxPopCurrent_v2(void)
 {
 	void *fn = (void *)cuCtxPopCurrent_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuCtxPopCurrent_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuCtxPopCurrent_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuCtxPopCurrent_v2, cudastub_cuda_slot_cuCtxPopCurrent_v2, cudastub_cuda_resolve_cuCtxPopCurrent_v2, cudastub_cuda_bind_cuCtxPopCurrent_v2);
@@ -2323,7 +2361,8 @@ static CUresult cuCtxPopCurrent_v2_resolve(CUcontext *a0)
 {
 	cuCtxPopCurrent_v2_fn fn = cuCtxPopCurrent_v2_choose();
 
-	atomic_store_explicit(&cuCtxPopCurrent_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuCtxPopCurrent_v2_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -2350,7 +2389,7 @@ void *cudastub_cuda_bind_cuCtxPushCurrent(void)
 {
 	void *fn = (void *)cuCtxPushCurrent_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuCtxPushCurrent, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuCtxPushCurrent, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuCtxPushCurrent, cudastub_cuda_slot_cuCtxPushCurrent, cudastub_cuda_resolve_cuCtxPushCurrent, cudastub_cuda_bind_cuCtxPushCurrent);
@@ -2365,7 +2404,8 @@ static CUresult cuCtxPushCurrent_resolve(CUcontext a0)
 {
 	cuCtxPushCurrent_fn fn = cuCtxPushCurrent_choose();
 
-	atomic_store_explicit(&cuCtxPushCurrent_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuCtxPushCurrent_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -2392,7 +2432,7 @@ void *cudastub_cuda_bind_cuCtxPushCurrent_v2(void)
 {
 	void *fn = (void *)cuCtxPushCurrent_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuCtxPushCurrent_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuCtxPushCurrent_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuCtxPushCurrent_v2, cudastub_cuda_slot_cuCtxPushCurrent_v2, cudastub_cuda_resolve_cuCtxPushCurrent_v2, cudastub_cuda_bind_cuCtxPushCurrent_v2);
@@ -2407,7 +2447,8 @@ static CUresult cuCtxPushCurrent_v2_resolve(CUcontext a0)
 {
 	cuCtxPushCurrent_v2_fn fn = cuCtxPushCurrent_v2_choose();
 
-	atomic_store_explicit(&cuCtxPushCurrent_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuCtxPushCurrent_v2_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -2433,7 +2474,7 @@ void *cudastub_cuda_bind_cuCtxResetPersistingL2Cache(void)
 {
 	void *fn = (void *)cuCtxResetPersistingL2Cache_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuCtxResetPersistingL2Cache, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuCtxResetPersistingL2Cache, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuCtxResetPersistingL2Cache, cudastub_cuda_slot_cuCtxResetPersistingL2Cache, cudastub_cuda_resolve_cuCtxResetPersistingL2Cache, cudastub_cuda_bind_cuCtxResetPersistingL2Cache);
@@ -2448,7 +2489,8 @@ static CUresult cuCtxResetPersistingL2Cache_resolve(void)
 {
 	cuCtxResetPersistingL2Cache_fn fn = cuCtxResetPersistingL2Cache_choose();
 
-	atomic_store_explicit(&cuCtxResetPersistingL2Cache_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuCtxResetPersistingL2Cache_slot, fn, memory_order_release);
 	return fn();
 }
 #endif
@@ -2475,7 +2517,7 @@ void *cudastub_cuda_bind_cuCtxSetCacheConfig(void)
 {
 	void *fn = (void *)cuCtxSetCacheConfig_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuCtxSetCacheConfig, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuCtxSetCacheConfig, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuCtxSetCacheConfig, cudastub_cuda_slot_cuCtxSetCacheConfig, cudastub_cuda_resolve_cuCtxSetCacheConfig, cudastub_cuda_bind_cuCtxSetCacheConfig);
@@ -2490,7 +2532,8 @@ static CUresult cuCtxSetCacheConfig_resolve(CUfunc_cache a0)
 {
 	cuCtxSetCacheConfig_fn fn = cuCtxSetCacheConfig_choose();
 
-	atomic_store_explicit(&cuCtxSetCacheConfig_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuCtxSetCacheConfig_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -2517,7 +2560,7 @@ void *cudastub_cuda_bind_cuCtxSetCurrent(void)
 {
 	void *fn = (void *)cuCtxSetCurrent_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuCtxSetCurrent, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuCtxSetCurrent, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuCtxSetCurrent, cudastub_cuda_slot_cuCtxSetCurrent, cudastub_cuda_resolve_cuCtxSetCurrent, cudastub_cuda_bind_cuCtxSetCurrent);
@@ -2532,7 +2575,8 @@ static CUresult cuCtxSetCurrent_resolve(CUcontext a0)
 {
 	cuCtxSetCurrent_fn fn = cuCtxSetCurrent_choose();
 
-	atomic_store_explicit(&cuCtxSetCurrent_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuCtxSetCurrent_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -2559,7 +2603,7 @@ void *cudastub_cuda_bind_cuCtxSetFlags(void)
 {
 	void *fn = (void *)cuCtxSetFlags_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuCtxSetFlags, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuCtxSetFlags, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuCtxSetFlags, cudastub_cuda_slot_cuCtxSetFlags, cudastub_cuda_resolve_cuCtxSetFlags, cudastub_cuda_bind_cuCtxSetFlags);
@@ -2574,7 +2618,8 @@ static CUresult cuCtxSetFlags_resolve(unsigned int a0)
 {
 	cuCtxSetFlags_fn fn = cuCtxSetFlags_choose();
 
-	atomic_store_explicit(&cuCtxSetFlags_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuCtxSetFlags_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -2602,7 +2647,7 @@ void *cudastub_cuda_bind_cuCtxSetLimit(void)
 {
 	void *fn = (void *)cuCtxSetLimit_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuCtxSetLimit, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuCtxSetLimit, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuCtxSetLimit, cudastub_cuda_slot_cuCtxSetLimit, cudastub_cuda_resolve_cuCtxSetLimit, cudastub_cuda_bind_cuCtxSetLimit);
@@ -2617,7 +2662,8 @@ static CUresult cuCtxSetLimit_resolve(CUlimit a0, size_t a1)
 {
 	cuCtxSetLimit_fn fn = cuCtxSetLimit_choose();
 
-	atomic_store_explicit(&cuCtxSetLimit_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuCtxSetLimit_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -2644,7 +2690,7 @@ void *cudastub_cuda_bind_cuCtxSetSharedMemConfig(void)
 {
 	void *fn = (void *)cuCtxSetSharedMemConfig_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuCtxSetSharedMemConfig, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuCtxSetSharedMemConfig, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuCtxSetSharedMemConfig, cudastub_cuda_slot_cuCtxSetSharedMemConfig, cudastub_cuda_resolve_cuCtxSetSharedMemConfig, cudastub_cuda_bind_cuCtxSetSharedMemConfig);
@@ -2659,7 +2705,8 @@ static CUresult cuCtxSetSharedMemConfig_resolve(CUsharedconfig a0)
 {
 	cuCtxSetSharedMemConfig_fn fn = cuCtxSetSharedMemConfig_choose();
 
-	atomic_store_explicit(&cuCtxSetSharedMemConfig_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuCtxSetSharedMemConfig_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -2685,7 +2732,7 @@ void *cudastub_cuda_bind_cuCtxSynchronize(void)
 {
 	void *fn = (void *)cuCtxSynchronize_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuCtxSynchronize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuCtxSynchronize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuCtxSynchronize, cudastub_cuda_slot_cuCtxSynchronize, cudastub_cuda_resolve_cuCtxSynchronize, cudastub_cuda_bind_cuCtxSynchronize);
@@ -2700,7 +2747,8 @@ static CUresult cuCtxSynchronize_resolve(void)
 {
 	cuCtxSynchronize_fn fn = cuCtxSynchronize_choose();
 
-	atomic_store_explicit(&cuCtxSynchronize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuCtxSynchronize_slot, fn, memory_order_release);
 	return fn();
 }
 #endif
@@ -2727,7 +2775,7 @@ void *cudastub_cuda_bind_cuDestroyExternalMemory(void)
 {
 	void *fn = (void *)cuDestroyExternalMemory_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuDestroyExternalMemory, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuDestroyExternalMemory, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuDestroyExternalMemory, cudastub_cuda_slot_cuDestroyExternalMemory, cudastub_cuda_resolve_cuDestroyExternalMemory, cudastub_cuda_bind_cuDestroyExternalMemory);
@@ -2742,7 +2790,8 @@ static CUresult cuDestroyExternalMemory_resolve(CUexternalMemory a0)
 {
 	cuDestroyExternalMemory_fn fn = cuDestroyExternalMemory_choose();
 
-	atomic_store_explicit(&cuDestroyExternalMemory_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuDestroyExternalMemory_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -2769,7 +2818,7 @@ void *cudastub_cuda_bind_cuDestroyExternalSemaphore(void)
 {
 	void *fn = (void *)cuDestroyExternalSemaphore_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuDestroyExternalSemaphore, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuDestroyExternalSemaphore, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuDestroyExternalSemaphore, cudastub_cuda_slot_cuDestroyExternalSemaphore, cudastub_cuda_resolve_cuDestroyExternalSemaphore, cudastub_cuda_bind_cuDestroyExternalSemaphore);
@@ -2784,7 +2833,8 @@ static CUresult cuDestroyExternalSemaphore_resolve(CUexternalSemaphore a0)
 {
 	cuDestroyExternalSemaphore_fn fn = cuDestroyExternalSemaphore_choose();
 
-	atomic_store_explicit(&cuDestroyExternalSemaphore_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuDestroyExternalSemaphore_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -2813,7 +2863,7 @@ void *cudastub_cuda_bind_cuDevResourceGenerateDesc(void)
 {
 	void *fn = (void *)cuDevResourceGenerateDesc_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuDevResourceGenerateDesc, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuDevResourceGenerateDesc, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuDevResourceGenerateDesc, cudastub_cuda_slot_cuDevResourceGenerateDesc, cudastub_cuda_resolve_cuDevResourceGenerateDesc, cudastub_cuda_bind_cuDevResourceGenerateDesc);
@@ -2828,7 +2878,8 @@ static CUresult cuDevResourceGenerateDesc_resolve(CUdevResourceDesc *a0, CUdevRe
 {
 	cuDevResourceGenerateDesc_fn fn = cuDevResourceGenerateDesc_choose();
 
-	atomic_store_explicit(&cuDevResourceGenerateDesc_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuDevResourceGenerateDesc_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -2860,7 +2911,7 @@ void *cudastub_cuda_bind_cuDevSmResourceSplitByCount(void)
 {
 	void *fn = (void *)cuDevSmResourceSplitByCount_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuDevSmResourceSplitByCount, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuDevSmResourceSplitByCount, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuDevSmResourceSplitByCount, cudastub_cuda_slot_cuDevSmResourceSplitByCount, cudastub_cuda_resolve_cuDevSmResourceSplitByCount, cudastub_cuda_bind_cuDevSmResourceSplitByCount);
@@ -2875,7 +2926,8 @@ static CUresult cuDevSmResourceSplitByCount_resolve(CUdevResource *a0, unsigned 
 {
 	cuDevSmResourceSplitByCount_fn fn = cuDevSmResourceSplitByCount_choose();
 
-	atomic_store_explicit(&cuDevSmResourceSplitByCount_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuDevSmResourceSplitByCount_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -2904,7 +2956,7 @@ void *cudastub_cuda_bind_cuDeviceCanAccessPeer(void)
 {
 	void *fn = (void *)cuDeviceCanAccessPeer_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuDeviceCanAccessPeer, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuDeviceCanAccessPeer, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuDeviceCanAccessPeer, cudastub_cuda_slot_cuDeviceCanAccessPeer, cudastub_cuda_resolve_cuDeviceCanAccessPeer, cudastub_cuda_bind_cuDeviceCanAccessPeer);
@@ -2919,7 +2971,8 @@ static CUresult cuDeviceCanAccessPeer_resolve(int *a0, CUdevice a1, CUdevice a2)
 {
 	cuDeviceCanAccessPeer_fn fn = cuDeviceCanAccessPeer_choose();
 
-	atomic_store_explicit(&cuDeviceCanAccessPeer_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuDeviceCanAccessPeer_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -2948,7 +3001,7 @@ void *cudastub_cuda_bind_cuDeviceComputeCapability(void)
 {
 	void *fn = (void *)cuDeviceComputeCapability_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuDeviceComputeCapability, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuDeviceComputeCapability, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuDeviceComputeCapability, cudastub_cuda_slot_cuDeviceComputeCapability, cudastub_cuda_resolve_cuDeviceComputeCapability, cudastub_cuda_bind_cuDeviceComputeCapability);
@@ -2963,7 +3016,8 @@ static CUresult cuDeviceComputeCapability_resolve(int *a0, int *a1, CUdevice a2)
 {
 	cuDeviceComputeCapability_fn fn = cuDeviceComputeCapability_choose();
 
-	atomic_store_explicit(&cuDeviceComputeCapability_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuDeviceComputeCapability_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -2991,7 +3045,7 @@ void *cudastub_cuda_bind_cuDeviceGet(void)
 {
 	void *fn = (void *)cuDeviceGet_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuDeviceGet, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuDeviceGet, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuDeviceGet, cudastub_cuda_slot_cuDeviceGet, cudastub_cuda_resolve_cuDeviceGet, cudastub_cuda_bind_cuDeviceGet);
@@ -3006,7 +3060,8 @@ static CUresult cuDeviceGet_resolve(CUdevice *a0, int a1)
 {
 	cuDeviceGet_fn fn = cuDeviceGet_choose();
 
-	atomic_store_explicit(&cuDeviceGet_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuDeviceGet_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -3035,7 +3090,7 @@ void *cudastub_cuda_bind_cuDeviceGetAttribute(void)
 {
 	void *fn = (void *)cuDeviceGetAttribute_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuDeviceGetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuDeviceGetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuDeviceGetAttribute, cudastub_cuda_slot_cuDeviceGetAttribute, cudastub_cuda_resolve_cuDeviceGetAttribute, cudastub_cuda_bind_cuDeviceGetAttribute);
@@ -3050,7 +3105,8 @@ static CUresult cuDeviceGetAttribute_resolve(int *a0, CUdevice_attribute a1, CUd
 {
 	cuDeviceGetAttribute_fn fn = cuDeviceGetAttribute_choose();
 
-	atomic_store_explicit(&cuDeviceGetAttribute_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuDeviceGetAttribute_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -3078,7 +3134,7 @@ void *cudastub_cuda_bind_cuDeviceGetByPCIBusId(void)
 {
 	void *fn = (void *)cuDeviceGetByPCIBusId_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuDeviceGetByPCIBusId, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuDeviceGetByPCIBusId, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuDeviceGetByPCIBusId, cudastub_cuda_slot_cuDeviceGetByPCIBusId, cudastub_cuda_resolve_cuDeviceGetByPCIBusId, cudastub_cuda_bind_cuDeviceGetByPCIBusId);
@@ -3093,7 +3149,8 @@ static CUresult cuDeviceGetByPCIBusId_resolve(CUdevice *a0, const char *a1)
 {
 	cuDeviceGetByPCIBusId_fn fn = cuDeviceGetByPCIBusId_choose();
 
-	atomic_store_explicit(&cuDeviceGetByPCIBusId_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuDeviceGetByPCIBusId_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -3114,7 +3171,7 @@ void *cudastub_cuda_bind_cuDeviceGetCount(void)
 {
 	void *fn = (void *)cuDeviceGetCount_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuDeviceGetCount, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuDeviceGetCount, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuDeviceGetCount, cudastub_cuda_slot_cuDeviceGetCount, cudastub_cuda_resolve_cuDeviceGetCount, cudastub_cuda_bind_cuDeviceGetCount);
@@ -3129,7 +3186,8 @@ static CUresult cuDeviceGetCount_resolve(int *a0)
 {
 	cuDeviceGetCount_fn fn = cuDeviceGetCount_choose();
 
-	atomic_store_explicit(&cuDeviceGetCount_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuDeviceGetCount_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -3157,7 +3215,7 @@ void *cudastub_cuda_bind_cuDeviceGetDefaultMemPool(void)
 {
 	void *fn = (void *)cuDeviceGetDefaultMemPool_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuDeviceGetDefaultMemPool, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuDeviceGetDefaultMemPool, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuDeviceGetDefaultMemPool, cudastub_cuda_slot_cuDeviceGetDefaultMemPool, cudastub_cuda_resolve_cuDeviceGetDefaultMemPool, cudastub_cuda_bind_cuDeviceGetDefaultMemPool);
@@ -3172,7 +3230,8 @@ static CUresult cuDeviceGetDefaultMemPool_resolve(CUmemoryPool *a0, CUdevice a1)
 {
 	cuDeviceGetDefaultMemPool_fn fn = cuDeviceGetDefaultMemPool_choose();
 
-	atomic_store_explicit(&cuDeviceGetDefaultMemPool_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuDeviceGetDefaultMemPool_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -3201,7 +3260,7 @@ void *cudastub_cuda_bind_cuDeviceGetDevResource(void)
 {
 	void *fn = (void *)cuDeviceGetDevResource_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuDeviceGetDevResource, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuDeviceGetDevResource, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuDeviceGetDevResource, cudastub_cuda_slot_cuDeviceGetDevResource, cudastub_cuda_resolve_cuDeviceGetDevResource, cudastub_cuda_bind_cuDeviceGetDevResource);
@@ -3216,7 +3275,8 @@ static CUresult cuDeviceGetDevResource_resolve(CUdevice a0, CUdevResource *a1, C
 {
 	cuDeviceGetDevResource_fn fn = cuDeviceGetDevResource_choose();
 
-	atomic_store_explicit(&cuDeviceGetDevResource_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuDeviceGetDevResource_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -3245,7 +3305,7 @@ void *cudastub_cuda_bind_cuDeviceGetExecAffinitySupport(void)
 {
 	void *fn = (void *)cuDeviceGetExecAffinitySupport_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuDeviceGetExecAffinitySupport, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuDeviceGetExecAffinitySupport, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuDeviceGetExecAffinitySupport, cudastub_cuda_slot_cuDeviceGetExecAffinitySupport, cudastub_cuda_resolve_cuDeviceGetExecAffinitySupport, cudastub_cuda_bind_cuDeviceGetExecAffinitySupport);
@@ -3260,7 +3320,8 @@ static CUresult cuDeviceGetExecAffinitySupport_resolve(int *a0, CUexecAffinityTy
 {
 	cuDeviceGetExecAffinitySupport_fn fn = cuDeviceGetExecAffinitySupport_choose();
 
-	atomic_store_explicit(&cuDeviceGetExecAffinitySupport_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuDeviceGetExecAffinitySupport_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -3289,7 +3350,7 @@ void *cudastub_cuda_bind_cuDeviceGetGraphMemAttribute(void)
 {
 	void *fn = (void *)cuDeviceGetGraphMemAttribute_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuDeviceGetGraphMemAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuDeviceGetGraphMemAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuDeviceGetGraphMemAttribute, cudastub_cuda_slot_cuDeviceGetGraphMemAttribute, cudastub_cuda_resolve_cuDeviceGetGraphMemAttribute, cudastub_cuda_bind_cuDeviceGetGraphMemAttribute);
@@ -3304,7 +3365,8 @@ static CUresult cuDeviceGetGraphMemAttribute_resolve(CUdevice a0, CUgraphMem_att
 {
 	cuDeviceGetGraphMemAttribute_fn fn = cuDeviceGetGraphMemAttribute_choose();
 
-	atomic_store_explicit(&cuDeviceGetGraphMemAttribute_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuDeviceGetGraphMemAttribute_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -3333,7 +3395,7 @@ void *cudastub_cuda_bind_cuDeviceGetLuid(void)
 {
 	void *fn = (void *)cuDeviceGetLuid_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuDeviceGetLuid, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuDeviceGetLuid, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuDeviceGetLuid, cudastub_cuda_slot_cuDeviceGetLuid, cudastub_cuda_resolve_cuDeviceGetLuid, cudastub_cuda_bind_cuDeviceGetLuid);
@@ -3348,7 +3410,8 @@ static CUresult cuDeviceGetLuid_resolve(char *a0, unsigned int *a1, CUdevice a2)
 {
 	cuDeviceGetLuid_fn fn = cuDeviceGetLuid_choose();
 
-	atomic_store_explicit(&cuDeviceGetLuid_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuDeviceGetLuid_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -3376,7 +3439,7 @@ void *cudastub_cuda_bind_cuDeviceGetMemPool(void)
 {
 	void *fn = (void *)cuDeviceGetMemPool_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuDeviceGetMemPool, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuDeviceGetMemPool, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuDeviceGetMemPool, cudastub_cuda_slot_cuDeviceGetMemPool, cudastub_cuda_resolve_cuDeviceGetMemPool, cudastub_cuda_bind_cuDeviceGetMemPool);
@@ -3391,7 +3454,8 @@ static CUresult cuDeviceGetMemPool_resolve(CUmemoryPool *a0, CUdevice a1)
 {
 	cuDeviceGetMemPool_fn fn = cuDeviceGetMemPool_choose();
 
-	atomic_store_explicit(&cuDeviceGetMemPool_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuDeviceGetMemPool_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -3420,7 +3484,7 @@ void *cudastub_cuda_bind_cuDeviceGetName(void)
 {
 	void *fn = (void *)cuDeviceGetName_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuDeviceGetName, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuDeviceGetName, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuDeviceGetName, cudastub_cuda_slot_cuDeviceGetName, cudastub_cuda_resolve_cuDeviceGetName, cudastub_cuda_bind_cuDeviceGetName);
@@ -3435,7 +3499,8 @@ static CUresult cuDeviceGetName_resolve(char *a0, int a1, CUdevice a2)
 {
 	cuDeviceGetName_fn fn = cuDeviceGetName_choose();
 
-	atomic_store_explicit(&cuDeviceGetName_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuDeviceGetName_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -3464,7 +3529,7 @@ void *cudastub_cuda_bind_cuDeviceGetNvSciSyncAttributes(void)
 {
 	void *fn = (void *)cuDeviceGetNvSciSyncAttributes_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuDeviceGetNvSciSyncAttributes, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuDeviceGetNvSciSyncAttributes, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuDeviceGetNvSciSyncAttributes, cudastub_cuda_slot_cuDeviceGetNvSciSyncAttributes, cudastub_cuda_resolve_cuDeviceGetNvSciSyncAttributes, cudastub_cuda_bind_cuDeviceGetNvSciSyncAttributes);
@@ -3479,7 +3544,8 @@ static CUresult cuDeviceGetNvSciSyncAttributes_resolve(void *a0, CUdevice a1, in
 {
 	cuDeviceGetNvSciSyncAttributes_fn fn = cuDeviceGetNvSciSyncAttributes_choose();
 
-	atomic_store_explicit(&cuDeviceGetNvSciSyncAttributes_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuDeviceGetNvSciSyncAttributes_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -3509,7 +3575,7 @@ void *cudastub_cuda_bind_cuDeviceGetP2PAttribute(void)
 {
 	void *fn = (void *)cuDeviceGetP2PAttribute_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuDeviceGetP2PAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuDeviceGetP2PAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuDeviceGetP2PAttribute, cudastub_cuda_slot_cuDeviceGetP2PAttribute, cudastub_cuda_resolve_cuDeviceGetP2PAttribute, cudastub_cuda_bind_cuDeviceGetP2PAttribute);
@@ -3524,7 +3590,8 @@ static CUresult cuDeviceGetP2PAttribute_resolve(int *a0, CUdevice_P2PAttribute a
 {
 	cuDeviceGetP2PAttribute_fn fn = cuDeviceGetP2PAttribute_choose();
 
-	atomic_store_explicit(&cuDeviceGetP2PAttribute_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuDeviceGetP2PAttribute_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -3553,7 +3620,7 @@ void *cudastub_cuda_bind_cuDeviceGetPCIBusId(void)
 {
 	void *fn = (void *)cuDeviceGetPCIBusId_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuDeviceGetPCIBusId, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuDeviceGetPCIBusId, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuDeviceGetPCIBusId, cudastub_cuda_slot_cuDeviceGetPCIBusId, cudastub_cuda_resolve_cuDeviceGetPCIBusId, cudastub_cuda_bind_cuDeviceGetPCIBusId);
@@ -3568,7 +3635,8 @@ static CUresult cuDeviceGetPCIBusId_resolve(char *a0, int a1, CUdevice a2)
 {
 	cuDeviceGetPCIBusId_fn fn = cuDeviceGetPCIBusId_choose();
 
-	atomic_store_explicit(&cuDeviceGetPCIBusId_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuDeviceGetPCIBusId_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -3596,7 +3664,7 @@ void *cudastub_cuda_bind_cuDeviceGetProperties(void)
 {
 	void *fn = (void *)cuDeviceGetProperties_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuDeviceGetProperties, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuDeviceGetProperties, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuDeviceGetProperties, cudastub_cuda_slot_cuDeviceGetProperties, cudastub_cuda_resolve_cuDeviceGetProperties, cudastub_cuda_bind_cuDeviceGetProperties);
@@ -3611,7 +3679,8 @@ static CUresult cuDeviceGetProperties_resolve(CUdevprop *a0, CUdevice a1)
 {
 	cuDeviceGetProperties_fn fn = cuDeviceGetProperties_choose();
 
-	atomic_store_explicit(&cuDeviceGetProperties_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuDeviceGetProperties_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -3641,7 +3710,7 @@ void *cudastub_cuda_bind_cuDeviceGetTexture1DLinearMaxWidth(void)
 {
 	void *fn = (void *)cuDeviceGetTexture1DLinearMaxWidth_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuDeviceGetTexture1DLinearMaxWidth, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuDeviceGetTexture1DLinearMaxWidth, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuDeviceGetTexture1DLinearMaxWidth, cudastub_cuda_slot_cuDeviceGetTexture1DLinearMaxWidth, cudastub_cuda_resolve_cuDeviceGetTexture1DLinearMaxWidth, cudastub_cuda_bind_cuDeviceGetTexture1DLinearMaxWidth);
@@ -3656,7 +3725,8 @@ static CUresult cuDeviceGetTexture1DLinearMaxWidth_resolve(size_t *a0, CUarray_f
 {
 	cuDeviceGetTexture1DLinearMaxWidth_fn fn = cuDeviceGetTexture1DLinearMaxWidth_choose();
 
-	atomic_store_explicit(&cuDeviceGetTexture1DLinearMaxWidth_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuDeviceGetTexture1DLinearMaxWidth_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -3684,7 +3754,7 @@ void *cudastub_cuda_bind_cuDeviceGetUuid(void)
 {
 	void *fn = (void *)cuDeviceGetUuid_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuDeviceGetUuid, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuDeviceGetUuid, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuDeviceGetUuid, cudastub_cuda_slot_cuDeviceGetUuid, cudastub_cuda_resolve_cuDeviceGetUuid, cudastub_cuda_bind_cuDeviceGetUuid);
@@ -3699,7 +3769,8 @@ static CUresult cuDeviceGetUuid_resolve(CUuuid *a0, CUdevice a1)
 {
 	cuDeviceGetUuid_fn fn = cuDeviceGetUuid_choose();
 
-	atomic_store_explicit(&cuDeviceGetUuid_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuDeviceGetUuid_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -3727,7 +3798,7 @@ void *cudastub_cuda_bind_cuDeviceGetUuid_v2(void)
 {
 	void *fn = (void *)cuDeviceGetUuid_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuDeviceGetUuid_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuDeviceGetUuid_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuDeviceGetUuid_v2, cudastub_cuda_slot_cuDeviceGetUuid_v2, cudastub_cuda_resolve_cuDeviceGetUuid_v2, cudastub_cuda_bind_cuDeviceGetUuid_v2);
@@ -3742,7 +3813,8 @@ static CUresult cuDeviceGetUuid_v2_resolve(CUuuid *a0, CUdevice a1)
 {
 	cuDeviceGetUuid_v2_fn fn = cuDeviceGetUuid_v2_choose();
 
-	atomic_store_explicit(&cuDeviceGetUuid_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuDeviceGetUuid_v2_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -3769,7 +3841,7 @@ void *cudastub_cuda_bind_cuDeviceGraphMemTrim(void)
 {
 	void *fn = (void *)cuDeviceGraphMemTrim_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuDeviceGraphMemTrim, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuDeviceGraphMemTrim, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuDeviceGraphMemTrim, cudastub_cuda_slot_cuDeviceGraphMemTrim, cudastub_cuda_resolve_cuDeviceGraphMemTrim, cudastub_cuda_bind_cuDeviceGraphMemTrim);
@@ -3784,7 +3856,8 @@ static CUresult cuDeviceGraphMemTrim_resolve(CUdevice a0)
 {
 	cuDeviceGraphMemTrim_fn fn = cuDeviceGraphMemTrim_choose();
 
-	atomic_store_explicit(&cuDeviceGraphMemTrim_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuDeviceGraphMemTrim_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -3813,7 +3886,7 @@ void *cudastub_cuda_bind_cuDevicePrimaryCtxGetState(void)
 {
 	void *fn = (void *)cuDevicePrimaryCtxGetState_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuDevicePrimaryCtxGetState, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuDevicePrimaryCtxGetState, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuDevicePrimaryCtxGetState, cudastub_cuda_slot_cuDevicePrimaryCtxGetState, cudastub_cuda_resolve_cuDevicePrimaryCtxGetState, cudastub_cuda_bind_cuDevicePrimaryCtxGetState);
@@ -3828,7 +3901,8 @@ static CUresult cuDevicePrimaryCtxGetState_resolve(CUdevice a0, unsigned int *a1
 {
 	cuDevicePrimaryCtxGetState_fn fn = cuDevicePrimaryCtxGetState_choose();
 
-	atomic_store_explicit(&cuDevicePrimaryCtxGetState_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuDevicePrimaryCtxGetState_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -3855,7 +3929,7 @@ void *cudastub_cuda_bind_cuDevicePrimaryCtxRelease(void)
 {
 	void *fn = (void *)cuDevicePrimaryCtxRelease_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuDevicePrimaryCtxRelease, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuDevicePrimaryCtxRelease, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuDevicePrimaryCtxRelease, cudastub_cuda_slot_cuDevicePrimaryCtxRelease, cudastub_cuda_resolve_cuDevicePrimaryCtxRelease, cudastub_cuda_bind_cuDevicePrimaryCtxRelease);
@@ -3870,7 +3944,8 @@ static CUresult cuDevicePrimaryCtxRelease_resolve(CUdevice a0)
 {
 	cuDevicePrimaryCtxRelease_fn fn = cuDevicePrimaryCtxRelease_choose();
 
-	atomic_store_explicit(&cuDevicePrimaryCtxRelease_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuDevicePrimaryCtxRelease_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -3897,7 +3972,7 @@ void *cudastub_cuda_bind_cuDevicePrimaryCtxRelease_v2(void)
 {
 	void *fn = (void *)cuDevicePrimaryCtxRelease_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuDevicePrimaryCtxRelease_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuDevicePrimaryCtxRelease_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuDevicePrimaryCtxRelease_v2, cudastub_cuda_slot_cuDevicePrimaryCtxRelease_v2, cudastub_cuda_resolve_cuDevicePrimaryCtxRelease_v2, cudastub_cuda_bind_cuDevicePrimaryCtxRelease_v2);
@@ -3912,7 +3987,8 @@ static CUresult cuDevicePrimaryCtxRelease_v2_resolve(CUdevice a0)
 {
 	cuDevicePrimaryCtxRelease_v2_fn fn = cuDevicePrimaryCtxRelease_v2_choose();
 
-	atomic_store_explicit(&cuDevicePrimaryCtxRelease_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuDevicePrimaryCtxRelease_v2_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -3939,7 +4015,7 @@ void *cudastub_cuda_bind_cuDevicePrimaryCtxReset(void)
 {
 	void *fn = (void *)cuDevicePrimaryCtxReset_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuDevicePrimaryCtxReset, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuDevicePrimaryCtxReset, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuDevicePrimaryCtxReset, cudastub_cuda_slot_cuDevicePrimaryCtxReset, cudastub_cuda_resolve_cuDevicePrimaryCtxReset, cudastub_cuda_bind_cuDevicePrimaryCtxReset);
@@ -3954,7 +4030,8 @@ static CUresult cuDevicePrimaryCtxReset_resolve(CUdevice a0)
 {
 	cuDevicePrimaryCtxReset_fn fn = cuDevicePrimaryCtxReset_choose();
 
-	atomic_store_explicit(&cuDevicePrimaryCtxReset_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuDevicePrimaryCtxReset_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -3981,7 +4058,7 @@ void *cudastub_cuda_bind_cuDevicePrimaryCtxReset_v2(void)
 {
 	void *fn = (void *)cuDevicePrimaryCtxReset_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuDevicePrimaryCtxReset_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuDevicePrimaryCtxReset_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuDevicePrimaryCtxReset_v2, cudastub_cuda_slot_cuDevicePrimaryCtxReset_v2, cudastub_cuda_resolve_cuDevicePrimaryCtxReset_v2, cudastub_cuda_bind_cuDevicePrimaryCtxReset_v2);
@@ -3996,7 +4073,8 @@ static CUresult cuDevicePrimaryCtxReset_v2_resolve(CUdevice a0)
 {
 	cuDevicePrimaryCtxReset_v2_fn fn = cuDevicePrimaryCtxReset_v2_choose();
 
-	atomic_store_explicit(&cuDevicePrimaryCtxReset_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuDevicePrimaryCtxReset_v2_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -4024,7 +4102,7 @@ void *cudastub_cuda_bind_cuDevicePrimaryCtxRetain(void)
 {
 	void *fn = (void *)cuDevicePrimaryCtxRetain_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuDevicePrimaryCtxRetain, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuDevicePrimaryCtxRetain, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuDevicePrimaryCtxRetain, cudastub_cuda_slot_cuDevicePrimaryCtxRetain, cudastub_cuda_resolve_cuDevicePrimaryCtxRetain, cudastub_cuda_bind_cuDevicePrimaryCtxRetain);
@@ -4039,7 +4117,8 @@ static CUresult cuDevicePrimaryCtxRetain_resolve(CUcontext *a0, CUdevice a1)
 {
 	cuDevicePrimaryCtxRetain_fn fn = cuDevicePrimaryCtxRetain_choose();
 
-	atomic_store_explicit(&cuDevicePrimaryCtxRetain_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuDevicePrimaryCtxRetain_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -4067,7 +4146,7 @@ void *cudastub_cuda_bind_cuDevicePrimaryCtxSetFlags(void)
 {
 	void *fn = (void *)cuDevicePrimaryCtxSetFlags_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuDevicePrimaryCtxSetFlags, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuDevicePrimaryCtxSetFlags, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuDevicePrimaryCtxSetFlags, cudastub_cuda_slot_cuDevicePrimaryCtxSetFlags, cudastub_cuda_resolve_cuDevicePrimaryCtxSetFlags, cudastub_cuda_bind_cuDevicePrimaryCtxSetFlags);
@@ -4082,7 +4161,8 @@ static CUresult cuDevicePrimaryCtxSetFlags_resolve(CUdevice a0, unsigned int a1)
 {
 	cuDevicePrimaryCtxSetFlags_fn fn = cuDevicePrimaryCtxSetFlags_choose();
 
-	atomic_store_explicit(&cuDevicePrimaryCtxSetFlags_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuDevicePrimaryCtxSetFlags_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -4110,7 +4190,7 @@ void *cudastub_cuda_bind_cuDevicePrimaryCtxSetFlags_v2(void)
 {
 	void *fn = (void *)cuDevicePrimaryCtxSetFlags_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuDevicePrimaryCtxSetFlags_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuDevicePrimaryCtxSetFlags_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuDevicePrimaryCtxSetFlags_v2, cudastub_cuda_slot_cuDevicePrimaryCtxSetFlags_v2, cudastub_cuda_resolve_cuDevicePrimaryCtxSetFlags_v2, cudastub_cuda_bind_cuDevicePrimaryCtxSetFlags_v2);
@@ -4125,7 +4205,8 @@ static CUresult cuDevicePrimaryCtxSetFlags_v2_resolve(CUdevice a0, unsigned int 
 {
 	cuDevicePrimaryCtxSetFlags_v2_fn fn = cuDevicePrimaryCtxSetFlags_v2_choose();
 
-	atomic_store_explicit(&cuDevicePrimaryCtxSetFlags_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuDevicePrimaryCtxSetFlags_v2_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -4155,7 +4236,7 @@ void *cudastub_cuda_bind_cuDeviceRegisterAsyncNotification(void)
 {
 	void *fn = (void *)cuDeviceRegisterAsyncNotification_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuDeviceRegisterAsyncNotification, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuDeviceRegisterAsyncNotification, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuDeviceRegisterAsyncNotification, cudastub_cuda_slot_cuDeviceRegisterAsyncNotification, cudastub_cuda_resolve_cuDeviceRegisterAsyncNotification, cudastub_cuda_bind_cuDeviceRegisterAsyncNotification);
@@ -4170,7 +4251,8 @@ static CUresult cuDeviceRegisterAsyncNotification_resolve(CUdevice a0, CUasyncCa
 {
 	cuDeviceRegisterAsyncNotification_fn fn = cuDeviceRegisterAsyncNotification_choose();
 
-	atomic_store_explicit(&cuDeviceRegisterAsyncNotification_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuDeviceRegisterAsyncNotification_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -4199,7 +4281,7 @@ void *cudastub_cuda_bind_cuDeviceSetGraphMemAttribute(void)
 {
 	void *fn = (void *)cuDeviceSetGraphMemAttribute_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuDeviceSetGraphMemAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuDeviceSetGraphMemAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuDeviceSetGraphMemAttribute, cudastub_cuda_slot_cuDeviceSetGraphMemAttribute, cudastub_cuda_resolve_cuDeviceSetGraphMemAttribute, cudastub_cuda_bind_cuDeviceSetGraphMemAttribute);
@@ -4214,7 +4296,8 @@ static CUresult cuDeviceSetGraphMemAttribute_resolve(CUdevice a0, CUgraphMem_att
 {
 	cuDeviceSetGraphMemAttribute_fn fn = cuDeviceSetGraphMemAttribute_choose();
 
-	atomic_store_explicit(&cuDeviceSetGraphMemAttribute_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuDeviceSetGraphMemAttribute_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -4242,7 +4325,7 @@ void *cudastub_cuda_bind_cuDeviceSetMemPool(void)
 {
 	void *fn = (void *)cuDeviceSetMemPool_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuDeviceSetMemPool, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuDeviceSetMemPool, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuDeviceSetMemPool, cudastub_cuda_slot_cuDeviceSetMemPool, cudastub_cuda_resolve_cuDeviceSetMemPool, cudastub_cuda_bind_cuDeviceSetMemPool);
@@ -4257,7 +4340,8 @@ static CUresult cuDeviceSetMemPool_resolve(CUdevice a0, CUmemoryPool a1)
 {
 	cuDeviceSetMemPool_fn fn = cuDeviceSetMemPool_choose();
 
-	atomic_store_explicit(&cuDeviceSetMemPool_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuDeviceSetMemPool_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -4285,7 +4369,7 @@ void *cudastub_cuda_bind_cuDeviceTotalMem(void)
 {
 	void *fn = (void *)cuDeviceTotalMem_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuDeviceTotalMem, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuDeviceTotalMem, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuDeviceTotalMem, cudastub_cuda_slot_cuDeviceTotalMem, cudastub_cuda_resolve_cuDeviceTotalMem, cudastub_cuda_bind_cuDeviceTotalMem);
@@ -4300,7 +4384,8 @@ static CUresult cuDeviceTotalMem_resolve(unsigned int *a0, CUdevice a1)
 {
 	cuDeviceTotalMem_fn fn = cuDeviceTotalMem_choose();
 
-	atomic_store_explicit(&cuDeviceTotalMem_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuDeviceTotalMem_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -4328,7 +4413,7 @@ void *cudastub_cuda_bind_cuDeviceTotalMem_v2(void)
 {
 	void *fn = (void *)cuDeviceTotalMem_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuDeviceTotalMem_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuDeviceTotalMem_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuDeviceTotalMem_v2, cudastub_cuda_slot_cuDeviceTotalMem_v2, cudastub_cuda_resolve_cuDeviceTotalMem_v2, cudastub_cuda_bind_cuDeviceTotalMem_v2);
@@ -4343,7 +4428,8 @@ static CUresult cuDeviceTotalMem_v2_resolve(size_t *a0, CUdevice a1)
 {
 	cuDeviceTotalMem_v2_fn fn = cuDeviceTotalMem_v2_choose();
 
-	atomic_store_explicit(&cuDeviceTotalMem_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuDeviceTotalMem_v2_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -4371,7 +4457,7 @@ void *cudastub_cuda_bind_cuDeviceUnregisterAsyncNotification(void)
 {
 	void *fn = (void *)cuDeviceUnregisterAsyncNotification_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuDeviceUnregisterAsyncNotification, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuDeviceUnregisterAsyncNotification, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuDeviceUnregisterAsyncNotification, cudastub_cuda_slot_cuDeviceUnregisterAsyncNotification, cudastub_cuda_resolve_cuDeviceUnregisterAsyncNotification, cudastub_cuda_bind_cuDeviceUnregisterAsyncNotification);
@@ -4386,7 +4472,8 @@ static CUresult cuDeviceUnregisterAsyncNotification_resolve(CUdevice a0, CUasync
 {
 	cuDeviceUnregisterAsyncNotification_fn fn = cuDeviceUnregisterAsyncNotification_choose();
 
-	atomic_store_explicit(&cuDeviceUnregisterAsyncNotification_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuDeviceUnregisterAsyncNotification_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -4407,7 +4494,7 @@ void *cudastub_cuda_bind_cuDriverGetVersion(void)
 {
 	void *fn = (void *)cuDriverGetVersion_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuDriverGetVersion, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuDriverGetVersion, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuDriverGetVersion, cudastub_cuda_slot_cuDriverGetVersion, cudastub_cuda_resolve_cuDriverGetVersion, cudastub_cuda_bind_cuDriverGetVersion);
@@ -4422,7 +4509,8 @@ static CUresult cuDriverGetVersion_resolve(int *a0)
 {
 	cuDriverGetVersion_fn fn = cuDriverGetVersion_choose();
 
-	atomic_store_explicit(&cuDriverGetVersion_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuDriverGetVersion_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -4452,7 +4540,7 @@ void *cudastub_cuda_bind_cuEGLStreamConsumerAcquireFrame(void)
 {
 	void *fn = (void *)cuEGLStreamConsumerAcquireFrame_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuEGLStreamConsumerAcquireFrame, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuEGLStreamConsumerAcquireFrame, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuEGLStreamConsumerAcquireFrame, cudastub_cuda_slot_cuEGLStreamConsumerAcquireFrame, cudastub_cuda_resolve_cuEGLStreamConsumerAcquireFrame, cudastub_cuda_bind_cuEGLStreamConsumerAcquireFrame);
@@ -4467,7 +4555,8 @@ static CUresult cuEGLStreamConsumerAcquireFrame_resolve(CUeglStreamConnection *a
 {
 	cuEGLStreamConsumerAcquireFrame_fn fn = cuEGLStreamConsumerAcquireFrame_choose();
 
-	atomic_store_explicit(&cuEGLStreamConsumerAcquireFrame_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuEGLStreamConsumerAcquireFrame_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -4495,7 +4584,7 @@ void *cudastub_cuda_bind_cuEGLStreamConsumerConnect(void)
 {
 	void *fn = (void *)cuEGLStreamConsumerConnect_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuEGLStreamConsumerConnect, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuEGLStreamConsumerConnect, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuEGLStreamConsumerConnect, cudastub_cuda_slot_cuEGLStreamConsumerConnect, cudastub_cuda_resolve_cuEGLStreamConsumerConnect, cudastub_cuda_bind_cuEGLStreamConsumerConnect);
@@ -4510,7 +4599,8 @@ static CUresult cuEGLStreamConsumerConnect_resolve(CUeglStreamConnection *a0, EG
 {
 	cuEGLStreamConsumerConnect_fn fn = cuEGLStreamConsumerConnect_choose();
 
-	atomic_store_explicit(&cuEGLStreamConsumerConnect_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuEGLStreamConsumerConnect_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -4539,7 +4629,7 @@ void *cudastub_cuda_bind_cuEGLStreamConsumerConnectWithFlags(void)
 {
 	void *fn = (void *)cuEGLStreamConsumerConnectWithFlags_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuEGLStreamConsumerConnectWithFlags, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuEGLStreamConsumerConnectWithFlags, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuEGLStreamConsumerConnectWithFlags, cudastub_cuda_slot_cuEGLStreamConsumerConnectWithFlags, cudastub_cuda_resolve_cuEGLStreamConsumerConnectWithFlags, cudastub_cuda_bind_cuEGLStreamConsumerConnectWithFlags);
@@ -4554,7 +4644,8 @@ static CUresult cuEGLStreamConsumerConnectWithFlags_resolve(CUeglStreamConnectio
 {
 	cuEGLStreamConsumerConnectWithFlags_fn fn = cuEGLStreamConsumerConnectWithFlags_choose();
 
-	atomic_store_explicit(&cuEGLStreamConsumerConnectWithFlags_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuEGLStreamConsumerConnectWithFlags_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -4581,7 +4672,7 @@ void *cudastub_cuda_bind_cuEGLStreamConsumerDisconnect(void)
 {
 	void *fn = (void *)cuEGLStreamConsumerDisconnect_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuEGLStreamConsumerDisconnect, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuEGLStreamConsumerDisconnect, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuEGLStreamConsumerDisconnect, cudastub_cuda_slot_cuEGLStreamConsumerDisconnect, cudastub_cuda_resolve_cuEGLStreamConsumerDisconnect, cudastub_cuda_bind_cuEGLStreamConsumerDisconnect);
@@ -4596,7 +4687,8 @@ static CUresult cuEGLStreamConsumerDisconnect_resolve(CUeglStreamConnection *a0)
 {
 	cuEGLStreamConsumerDisconnect_fn fn = cuEGLStreamConsumerDisconnect_choose();
 
-	atomic_store_explicit(&cuEGLStreamConsumerDisconnect_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuEGLStreamConsumerDisconnect_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -4625,7 +4717,7 @@ void *cudastub_cuda_bind_cuEGLStreamConsumerReleaseFrame(void)
 {
 	void *fn = (void *)cuEGLStreamConsumerReleaseFrame_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuEGLStreamConsumerReleaseFrame, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuEGLStreamConsumerReleaseFrame, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuEGLStreamConsumerReleaseFrame, cudastub_cuda_slot_cuEGLStreamConsumerReleaseFrame, cudastub_cuda_resolve_cuEGLStreamConsumerReleaseFrame, cudastub_cuda_bind_cuEGLStreamConsumerReleaseFrame);
@@ -4640,7 +4732,8 @@ static CUresult cuEGLStreamConsumerReleaseFrame_resolve(CUeglStreamConnection *a
 {
 	cuEGLStreamConsumerReleaseFrame_fn fn = cuEGLStreamConsumerReleaseFrame_choose();
 
-	atomic_store_explicit(&cuEGLStreamConsumerReleaseFrame_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuEGLStreamConsumerReleaseFrame_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -4670,7 +4763,7 @@ void *cudastub_cuda_bind_cuEGLStreamProducerConnect(void)
 {
 	void *fn = (void *)cuEGLStreamProducerConnect_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuEGLStreamProducerConnect, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuEGLStreamProducerConnect, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuEGLStreamProducerConnect, cudastub_cuda_slot_cuEGLStreamProducerConnect, cudastub_cuda_resolve_cuEGLStreamProducerConnect, cudastub_cuda_bind_cuEGLStreamProducerConnect);
@@ -4685,7 +4778,8 @@ static CUresult cuEGLStreamProducerConnect_resolve(CUeglStreamConnection *a0, EG
 {
 	cuEGLStreamProducerConnect_fn fn = cuEGLStreamProducerConnect_choose();
 
-	atomic_store_explicit(&cuEGLStreamProducerConnect_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuEGLStreamProducerConnect_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -4712,7 +4806,7 @@ void *cudastub_cuda_bind_cuEGLStreamProducerDisconnect(void)
 {
 	void *fn = (void *)cuEGLStreamProducerDisconnect_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuEGLStreamProducerDisconnect, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuEGLStreamProducerDisconnect, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuEGLStreamProducerDisconnect, cudastub_cuda_slot_cuEGLStreamProducerDisconnect, cudastub_cuda_resolve_cuEGLStreamProducerDisconnect, cudastub_cuda_bind_cuEGLStreamProducerDisconnect);
@@ -4727,7 +4821,8 @@ static CUresult cuEGLStreamProducerDisconnect_resolve(CUeglStreamConnection *a0)
 {
 	cuEGLStreamProducerDisconnect_fn fn = cuEGLStreamProducerDisconnect_choose();
 
-	atomic_store_explicit(&cuEGLStreamProducerDisconnect_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuEGLStreamProducerDisconnect_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -4756,7 +4851,7 @@ void *cudastub_cuda_bind_cuEGLStreamProducerPresentFrame(void)
 {
 	void *fn = (void *)cuEGLStreamProducerPresentFrame_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuEGLStreamProducerPresentFrame, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuEGLStreamProducerPresentFrame, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuEGLStreamProducerPresentFrame, cudastub_cuda_slot_cuEGLStreamProducerPresentFrame, cudastub_cuda_resolve_cuEGLStreamProducerPresentFrame, cudastub_cuda_bind_cuEGLStreamProducerPresentFrame);
@@ -4771,7 +4866,8 @@ static CUresult cuEGLStreamProducerPresentFrame_resolve(CUeglStreamConnection *a
 {
 	cuEGLStreamProducerPresentFrame_fn fn = cuEGLStreamProducerPresentFrame_choose();
 
-	atomic_store_explicit(&cuEGLStreamProducerPresentFrame_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuEGLStreamProducerPresentFrame_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -4800,7 +4896,7 @@ void *cudastub_cuda_bind_cuEGLStreamProducerReturnFrame(void)
 {
 	void *fn = (void *)cuEGLStreamProducerReturnFrame_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuEGLStreamProducerReturnFrame, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuEGLStreamProducerReturnFrame, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuEGLStreamProducerReturnFrame, cudastub_cuda_slot_cuEGLStreamProducerReturnFrame, cudastub_cuda_resolve_cuEGLStreamProducerReturnFrame, cudastub_cuda_bind_cuEGLStreamProducerReturnFrame);
@@ -4815,7 +4911,8 @@ static CUresult cuEGLStreamProducerReturnFrame_resolve(CUeglStreamConnection *a0
 {
 	cuEGLStreamProducerReturnFrame_fn fn = cuEGLStreamProducerReturnFrame_choose();
 
-	atomic_store_explicit(&cuEGLStreamProducerReturnFrame_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuEGLStreamProducerReturnFrame_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -4843,7 +4940,7 @@ void *cudastub_cuda_bind_cuEventCreate(void)
 {
 	void *fn = (void *)cuEventCreate_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuEventCreate, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuEventCreate, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuEventCreate, cudastub_cuda_slot_cuEventCreate, cudastub_cuda_resolve_cuEventCreate, cudastub_cuda_bind_cuEventCreate);
@@ -4858,7 +4955,8 @@ static CUresult cuEventCreate_resolve(CUevent *a0, unsigned int a1)
 {
 	cuEventCreate_fn fn = cuEventCreate_choose();
 
-	atomic_store_explicit(&cuEventCreate_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuEventCreate_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -4887,7 +4985,7 @@ void *cudastub_cuda_bind_cuEventCreateFromEGLSync(void)
 {
 	void *fn = (void *)cuEventCreateFromEGLSync_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuEventCreateFromEGLSync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuEventCreateFromEGLSync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuEventCreateFromEGLSync, cudastub_cuda_slot_cuEventCreateFromEGLSync, cudastub_cuda_resolve_cuEventCreateFromEGLSync, cudastub_cuda_bind_cuEventCreateFromEGLSync);
@@ -4902,7 +5000,8 @@ static CUresult cuEventCreateFromEGLSync_resolve(CUevent *a0, EGLSyncKHR a1, uns
 {
 	cuEventCreateFromEGLSync_fn fn = cuEventCreateFromEGLSync_choose();
 
-	atomic_store_explicit(&cuEventCreateFromEGLSync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuEventCreateFromEGLSync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -4929,7 +5028,7 @@ void *cudastub_cuda_bind_cuEventDestroy(void)
 {
 	void *fn = (void *)cuEventDestroy_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuEventDestroy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuEventDestroy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuEventDestroy, cudastub_cuda_slot_cuEventDestroy, cudastub_cuda_resolve_cuEventDestroy, cudastub_cuda_bind_cuEventDestroy);
@@ -4944,7 +5043,8 @@ static CUresult cuEventDestroy_resolve(CUevent a0)
 {
 	cuEventDestroy_fn fn = cuEventDestroy_choose();
 
-	atomic_store_explicit(&cuEventDestroy_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuEventDestroy_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -4971,7 +5071,7 @@ void *cudastub_cuda_bind_cuEventDestroy_v2(void)
 {
 	void *fn = (void *)cuEventDestroy_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuEventDestroy_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuEventDestroy_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuEventDestroy_v2, cudastub_cuda_slot_cuEventDestroy_v2, cudastub_cuda_resolve_cuEventDestroy_v2, cudastub_cuda_bind_cuEventDestroy_v2);
@@ -4986,7 +5086,8 @@ static CUresult cuEventDestroy_v2_resolve(CUevent a0)
 {
 	cuEventDestroy_v2_fn fn = cuEventDestroy_v2_choose();
 
-	atomic_store_explicit(&cuEventDestroy_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuEventDestroy_v2_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -5015,7 +5116,7 @@ void *cudastub_cuda_bind_cuEventElapsedTime(void)
 {
 	void *fn = (void *)cuEventElapsedTime_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuEventElapsedTime, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuEventElapsedTime, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuEventElapsedTime, cudastub_cuda_slot_cuEventElapsedTime, cudastub_cuda_resolve_cuEventElapsedTime, cudastub_cuda_bind_cuEventElapsedTime);
@@ -5030,7 +5131,8 @@ static CUresult cuEventElapsedTime_resolve(float *a0, CUevent a1, CUevent a2)
 {
 	cuEventElapsedTime_fn fn = cuEventElapsedTime_choose();
 
-	atomic_store_explicit(&cuEventElapsedTime_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuEventElapsedTime_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -5057,7 +5159,7 @@ void *cudastub_cuda_bind_cuEventQuery(void)
 {
 	void *fn = (void *)cuEventQuery_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuEventQuery, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuEventQuery, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuEventQuery, cudastub_cuda_slot_cuEventQuery, cudastub_cuda_resolve_cuEventQuery, cudastub_cuda_bind_cuEventQuery);
@@ -5072,7 +5174,8 @@ static CUresult cuEventQuery_resolve(CUevent a0)
 {
 	cuEventQuery_fn fn = cuEventQuery_choose();
 
-	atomic_store_explicit(&cuEventQuery_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuEventQuery_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -5100,7 +5203,7 @@ void *cudastub_cuda_bind_cuEventRecord(void)
 {
 	void *fn = (void *)cuEventRecord_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuEventRecord, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuEventRecord, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuEventRecord, cudastub_cuda_slot_cuEventRecord, cudastub_cuda_resolve_cuEventRecord, cudastub_cuda_bind_cuEventRecord);
@@ -5115,7 +5218,8 @@ static CUresult cuEventRecord_resolve(CUevent a0, CUstream a1)
 {
 	cuEventRecord_fn fn = cuEventRecord_choose();
 
-	atomic_store_explicit(&cuEventRecord_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuEventRecord_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -5144,7 +5248,7 @@ void *cudastub_cuda_bind_cuEventRecordWithFlags(void)
 {
 	void *fn = (void *)cuEventRecordWithFlags_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuEventRecordWithFlags, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuEventRecordWithFlags, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuEventRecordWithFlags, cudastub_cuda_slot_cuEventRecordWithFlags, cudastub_cuda_resolve_cuEventRecordWithFlags, cudastub_cuda_bind_cuEventRecordWithFlags);
@@ -5159,7 +5263,8 @@ static CUresult cuEventRecordWithFlags_resolve(CUevent a0, CUstream a1, unsigned
 {
 	cuEventRecordWithFlags_fn fn = cuEventRecordWithFlags_choose();
 
-	atomic_store_explicit(&cuEventRecordWithFlags_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuEventRecordWithFlags_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -5188,7 +5293,7 @@ void *cudastub_cuda_bind_cuEventRecordWithFlags_ptsz(void)
 {
 	void *fn = (void *)cuEventRecordWithFlags_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuEventRecordWithFlags_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuEventRecordWithFlags_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuEventRecordWithFlags_ptsz, cudastub_cuda_slot_cuEventRecordWithFlags_ptsz, cudastub_cuda_resolve_cuEventRecordWithFlags_ptsz, cudastub_cuda_bind_cuEventRecordWithFlags_ptsz);
@@ -5203,7 +5308,8 @@ static CUresult cuEventRecordWithFlags_ptsz_resolve(CUevent a0, CUstream a1, uns
 {
 	cuEventRecordWithFlags_ptsz_fn fn = cuEventRecordWithFlags_ptsz_choose();
 
-	atomic_store_explicit(&cuEventRecordWithFlags_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuEventRecordWithFlags_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -5231,7 +5337,7 @@ void *cudastub_cuda_bind_cuEventRecord_ptsz(void)
 {
 	void *fn = (void *)cuEventRecord_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuEventRecord_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuEventRecord_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuEventRecord_ptsz, cudastub_cuda_slot_cuEventRecord_ptsz, cudastub_cuda_resolve_cuEventRecord_ptsz, cudastub_cuda_bind_cuEventRecord_ptsz);
@@ -5246,7 +5352,8 @@ static CUresult cuEventRecord_ptsz_resolve(CUevent a0, CUstream a1)
 {
 	cuEventRecord_ptsz_fn fn = cuEventRecord_ptsz_choose();
 
-	atomic_store_explicit(&cuEventRecord_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuEventRecord_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -5273,7 +5380,7 @@ void *cudastub_cuda_bind_cuEventSynchronize(void)
 {
 	void *fn = (void *)cuEventSynchronize_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuEventSynchronize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuEventSynchronize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuEventSynchronize, cudastub_cuda_slot_cuEventSynchronize, cudastub_cuda_resolve_cuEventSynchronize, cudastub_cuda_bind_cuEventSynchronize);
@@ -5288,7 +5395,8 @@ static CUresult cuEventSynchronize_resolve(CUevent a0)
 {
 	cuEventSynchronize_fn fn = cuEventSynchronize_choose();
 
-	atomic_store_explicit(&cuEventSynchronize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuEventSynchronize_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -5317,7 +5425,7 @@ void *cudastub_cuda_bind_cuExternalMemoryGetMappedBuffer(void)
 {
 	void *fn = (void *)cuExternalMemoryGetMappedBuffer_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuExternalMemoryGetMappedBuffer, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuExternalMemoryGetMappedBuffer, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuExternalMemoryGetMappedBuffer, cudastub_cuda_slot_cuExternalMemoryGetMappedBuffer, cudastub_cuda_resolve_cuExternalMemoryGetMappedBuffer, cudastub_cuda_bind_cuExternalMemoryGetMappedBuffer);
@@ -5332,7 +5440,8 @@ static CUresult cuExternalMemoryGetMappedBuffer_resolve(CUdeviceptr *a0, CUexter
 {
 	cuExternalMemoryGetMappedBuffer_fn fn = cuExternalMemoryGetMappedBuffer_choose();
 
-	atomic_store_explicit(&cuExternalMemoryGetMappedBuffer_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuExternalMemoryGetMappedBuffer_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -5361,7 +5470,7 @@ void *cudastub_cuda_bind_cuExternalMemoryGetMappedMipmappedArray(void)
 {
 	void *fn = (void *)cuExternalMemoryGetMappedMipmappedArray_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuExternalMemoryGetMappedMipmappedArray, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuExternalMemoryGetMappedMipmappedArray, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuExternalMemoryGetMappedMipmappedArray, cudastub_cuda_slot_cuExternalMemoryGetMappedMipmappedArray, cudastub_cuda_resolve_cuExternalMemoryGetMappedMipmappedArray, cudastub_cuda_bind_cuExternalMemoryGetMappedMipmappedArray);
@@ -5376,7 +5485,8 @@ static CUresult cuExternalMemoryGetMappedMipmappedArray_resolve(CUmipmappedArray
 {
 	cuExternalMemoryGetMappedMipmappedArray_fn fn = cuExternalMemoryGetMappedMipmappedArray_choose();
 
-	atomic_store_explicit(&cuExternalMemoryGetMappedMipmappedArray_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuExternalMemoryGetMappedMipmappedArray_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -5404,7 +5514,7 @@ void *cudastub_cuda_bind_cuFlushGPUDirectRDMAWrites(void)
 {
 	void *fn = (void *)cuFlushGPUDirectRDMAWrites_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuFlushGPUDirectRDMAWrites, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuFlushGPUDirectRDMAWrites, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuFlushGPUDirectRDMAWrites, cudastub_cuda_slot_cuFlushGPUDirectRDMAWrites, cudastub_cuda_resolve_cuFlushGPUDirectRDMAWrites, cudastub_cuda_bind_cuFlushGPUDirectRDMAWrites);
@@ -5419,7 +5529,8 @@ static CUresult cuFlushGPUDirectRDMAWrites_resolve(CUflushGPUDirectRDMAWritesTar
 {
 	cuFlushGPUDirectRDMAWrites_fn fn = cuFlushGPUDirectRDMAWrites_choose();
 
-	atomic_store_explicit(&cuFlushGPUDirectRDMAWrites_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuFlushGPUDirectRDMAWrites_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -5448,7 +5559,7 @@ void *cudastub_cuda_bind_cuFuncGetAttribute(void)
 {
 	void *fn = (void *)cuFuncGetAttribute_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuFuncGetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuFuncGetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuFuncGetAttribute, cudastub_cuda_slot_cuFuncGetAttribute, cudastub_cuda_resolve_cuFuncGetAttribute, cudastub_cuda_bind_cuFuncGetAttribute);
@@ -5463,7 +5574,8 @@ static CUresult cuFuncGetAttribute_resolve(int *a0, CUfunction_attribute a1, CUf
 {
 	cuFuncGetAttribute_fn fn = cuFuncGetAttribute_choose();
 
-	atomic_store_explicit(&cuFuncGetAttribute_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuFuncGetAttribute_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -5491,7 +5603,7 @@ void *cudastub_cuda_bind_cuFuncGetModule(void)
 {
 	void *fn = (void *)cuFuncGetModule_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuFuncGetModule, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuFuncGetModule, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuFuncGetModule, cudastub_cuda_slot_cuFuncGetModule, cudastub_cuda_resolve_cuFuncGetModule, cudastub_cuda_bind_cuFuncGetModule);
@@ -5506,7 +5618,8 @@ static CUresult cuFuncGetModule_resolve(CUmodule *a0, CUfunction a1)
 {
 	cuFuncGetModule_fn fn = cuFuncGetModule_choose();
 
-	atomic_store_explicit(&cuFuncGetModule_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuFuncGetModule_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -5534,7 +5647,7 @@ void *cudastub_cuda_bind_cuFuncGetName(void)
 {
 	void *fn = (void *)cuFuncGetName_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuFuncGetName, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuFuncGetName, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuFuncGetName, cudastub_cuda_slot_cuFuncGetName, cudastub_cuda_resolve_cuFuncGetName, cudastub_cuda_bind_cuFuncGetName);
@@ -5549,7 +5662,8 @@ static CUresult cuFuncGetName_resolve(const char **a0, CUfunction a1)
 {
 	cuFuncGetName_fn fn = cuFuncGetName_choose();
 
-	atomic_store_explicit(&cuFuncGetName_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuFuncGetName_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -5579,7 +5693,7 @@ void *cudastub_cuda_bind_cuFuncGetParamInfo(void)
 {
 	void *fn = (void *)cuFuncGetParamInfo_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuFuncGetParamInfo, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuFuncGetParamInfo, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuFuncGetParamInfo, cudastub_cuda_slot_cuFuncGetParamInfo, cudastub_cuda_resolve_cuFuncGetParamInfo, cudastub_cuda_bind_cuFuncGetParamInfo);
@@ -5594,7 +5708,8 @@ static CUresult cuFuncGetParamInfo_resolve(CUfunction a0, size_t a1, size_t *a2,
 {
 	cuFuncGetParamInfo_fn fn = cuFuncGetParamInfo_choose();
 
-	atomic_store_explicit(&cuFuncGetParamInfo_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuFuncGetParamInfo_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -5622,7 +5737,7 @@ void *cudastub_cuda_bind_cuFuncIsLoaded(void)
 {
 	void *fn = (void *)cuFuncIsLoaded_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuFuncIsLoaded, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuFuncIsLoaded, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuFuncIsLoaded, cudastub_cuda_slot_cuFuncIsLoaded, cudastub_cuda_resolve_cuFuncIsLoaded, cudastub_cuda_bind_cuFuncIsLoaded);
@@ -5637,7 +5752,8 @@ static CUresult cuFuncIsLoaded_resolve(CUfunctionLoadingState *a0, CUfunction a1
 {
 	cuFuncIsLoaded_fn fn = cuFuncIsLoaded_choose();
 
-	atomic_store_explicit(&cuFuncIsLoaded_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuFuncIsLoaded_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -5664,7 +5780,7 @@ void *cudastub_cuda_bind_cuFuncLoad(void)
 {
 	void *fn = (void *)cuFuncLoad_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuFuncLoad, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuFuncLoad, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuFuncLoad, cudastub_cuda_slot_cuFuncLoad, cudastub_cuda_resolve_cuFuncLoad, cudastub_cuda_bind_cuFuncLoad);
@@ -5679,7 +5795,8 @@ static CUresult cuFuncLoad_resolve(CUfunction a0)
 {
 	cuFuncLoad_fn fn = cuFuncLoad_choose();
 
-	atomic_store_explicit(&cuFuncLoad_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuFuncLoad_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -5708,7 +5825,7 @@ void *cudastub_cuda_bind_cuFuncSetAttribute(void)
 {
 	void *fn = (void *)cuFuncSetAttribute_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuFuncSetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuFuncSetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuFuncSetAttribute, cudastub_cuda_slot_cuFuncSetAttribute, cudastub_cuda_resolve_cuFuncSetAttribute, cudastub_cuda_bind_cuFuncSetAttribute);
@@ -5723,7 +5840,8 @@ static CUresult cuFuncSetAttribute_resolve(CUfunction a0, CUfunction_attribute a
 {
 	cuFuncSetAttribute_fn fn = cuFuncSetAttribute_choose();
 
-	atomic_store_explicit(&cuFuncSetAttribute_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuFuncSetAttribute_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -5753,7 +5871,7 @@ void *cudastub_cuda_bind_cuFuncSetBlockShape(void)
 {
 	void *fn = (void *)cuFuncSetBlockShape_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuFuncSetBlockShape, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuFuncSetBlockShape, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuFuncSetBlockShape, cudastub_cuda_slot_cuFuncSetBlockShape, cudastub_cuda_resolve_cuFuncSetBlockShape, cudastub_cuda_bind_cuFuncSetBlockShape);
@@ -5768,7 +5886,8 @@ static CUresult cuFuncSetBlockShape_resolve(CUfunction a0, int a1, int a2, int a
 {
 	cuFuncSetBlockShape_fn fn = cuFuncSetBlockShape_choose();
 
-	atomic_store_explicit(&cuFuncSetBlockShape_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuFuncSetBlockShape_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -5796,7 +5915,7 @@ void *cudastub_cuda_bind_cuFuncSetCacheConfig(void)
 {
 	void *fn = (void *)cuFuncSetCacheConfig_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuFuncSetCacheConfig, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuFuncSetCacheConfig, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuFuncSetCacheConfig, cudastub_cuda_slot_cuFuncSetCacheConfig, cudastub_cuda_resolve_cuFuncSetCacheConfig, cudastub_cuda_bind_cuFuncSetCacheConfig);
@@ -5811,7 +5930,8 @@ static CUresult cuFuncSetCacheConfig_resolve(CUfunction a0, CUfunc_cache a1)
 {
 	cuFuncSetCacheConfig_fn fn = cuFuncSetCacheConfig_choose();
 
-	atomic_store_explicit(&cuFuncSetCacheConfig_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuFuncSetCacheConfig_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -5839,7 +5959,7 @@ void *cudastub_cuda_bind_cuFuncSetSharedMemConfig(void)
 {
 	void *fn = (void *)cuFuncSetSharedMemConfig_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuFuncSetSharedMemConfig, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuFuncSetSharedMemConfig, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuFuncSetSharedMemConfig, cudastub_cuda_slot_cuFuncSetSharedMemConfig, cudastub_cuda_resolve_cuFuncSetSharedMemConfig, cudastub_cuda_bind_cuFuncSetSharedMemConfig);
@@ -5854,7 +5974,8 @@ static CUresult cuFuncSetSharedMemConfig_resolve(CUfunction a0, CUsharedconfig a
 {
 	cuFuncSetSharedMemConfig_fn fn = cuFuncSetSharedMemConfig_choose();
 
-	atomic_store_explicit(&cuFuncSetSharedMemConfig_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuFuncSetSharedMemConfig_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -5882,7 +6003,7 @@ void *cudastub_cuda_bind_cuFuncSetSharedSize(void)
 {
 	void *fn = (void *)cuFuncSetSharedSize_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuFuncSetSharedSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuFuncSetSharedSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuFuncSetSharedSize, cudastub_cuda_slot_cuFuncSetSharedSize, cudastub_cuda_resolve_cuFuncSetSharedSize, cudastub_cuda_bind_cuFuncSetSharedSize);
@@ -5897,7 +6018,8 @@ static CUresult cuFuncSetSharedSize_resolve(CUfunction a0, unsigned int a1)
 {
 	cuFuncSetSharedSize_fn fn = cuFuncSetSharedSize_choose();
 
-	atomic_store_explicit(&cuFuncSetSharedSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuFuncSetSharedSize_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -5926,7 +6048,7 @@ void *cudastub_cuda_bind_cuGLCtxCreate(void)
 {
 	void *fn = (void *)cuGLCtxCreate_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGLCtxCreate, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGLCtxCreate, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGLCtxCreate, cudastub_cuda_slot_cuGLCtxCreate, cudastub_cuda_resolve_cuGLCtxCreate, cudastub_cuda_bind_cuGLCtxCreate);
@@ -5941,7 +6063,8 @@ static CUresult cuGLCtxCreate_resolve(CUcontext *a0, unsigned int a1, CUdevice a
 {
 	cuGLCtxCreate_fn fn = cuGLCtxCreate_choose();
 
-	atomic_store_explicit(&cuGLCtxCreate_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGLCtxCreate_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -5970,7 +6093,7 @@ void *cudastub_cuda_bind_cuGLCtxCreate_v2(void)
 {
 	void *fn = (void *)cuGLCtxCreate_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGLCtxCreate_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGLCtxCreate_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGLCtxCreate_v2, cudastub_cuda_slot_cuGLCtxCreate_v2, cudastub_cuda_resolve_cuGLCtxCreate_v2, cudastub_cuda_bind_cuGLCtxCreate_v2);
@@ -5985,7 +6108,8 @@ static CUresult cuGLCtxCreate_v2_resolve(CUcontext *a0, unsigned int a1, CUdevic
 {
 	cuGLCtxCreate_v2_fn fn = cuGLCtxCreate_v2_choose();
 
-	atomic_store_explicit(&cuGLCtxCreate_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGLCtxCreate_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -6015,7 +6139,7 @@ void *cudastub_cuda_bind_cuGLGetDevices(void)
 {
 	void *fn = (void *)cuGLGetDevices_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGLGetDevices, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGLGetDevices, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGLGetDevices, cudastub_cuda_slot_cuGLGetDevices, cudastub_cuda_resolve_cuGLGetDevices, cudastub_cuda_bind_cuGLGetDevices);
@@ -6030,7 +6154,8 @@ static CUresult cuGLGetDevices_resolve(unsigned int *a0, CUdevice *a1, unsigned 
 {
 	cuGLGetDevices_fn fn = cuGLGetDevices_choose();
 
-	atomic_store_explicit(&cuGLGetDevices_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGLGetDevices_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -6060,7 +6185,7 @@ void *cudastub_cuda_bind_cuGLGetDevices_v2(void)
 {
 	void *fn = (void *)cuGLGetDevices_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGLGetDevices_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGLGetDevices_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGLGetDevices_v2, cudastub_cuda_slot_cuGLGetDevices_v2, cudastub_cuda_resolve_cuGLGetDevices_v2, cudastub_cuda_bind_cuGLGetDevices_v2);
@@ -6075,7 +6200,8 @@ static CUresult cuGLGetDevices_v2_resolve(unsigned int *a0, CUdevice *a1, unsign
 {
 	cuGLGetDevices_v2_fn fn = cuGLGetDevices_v2_choose();
 
-	atomic_store_explicit(&cuGLGetDevices_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGLGetDevices_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -6101,7 +6227,7 @@ void *cudastub_cuda_bind_cuGLInit(void)
 {
 	void *fn = (void *)cuGLInit_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGLInit, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGLInit, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGLInit, cudastub_cuda_slot_cuGLInit, cudastub_cuda_resolve_cuGLInit, cudastub_cuda_bind_cuGLInit);
@@ -6116,7 +6242,8 @@ static CUresult cuGLInit_resolve(void)
 {
 	cuGLInit_fn fn = cuGLInit_choose();
 
-	atomic_store_explicit(&cuGLInit_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGLInit_slot, fn, memory_order_release);
 	return fn();
 }
 #endif
@@ -6145,7 +6272,7 @@ void *cudastub_cuda_bind_cuGLMapBufferObject(void)
 {
 	void *fn = (void *)cuGLMapBufferObject_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGLMapBufferObject, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGLMapBufferObject, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGLMapBufferObject, cudastub_cuda_slot_cuGLMapBufferObject, cudastub_cuda_resolve_cuGLMapBufferObject, cudastub_cuda_bind_cuGLMapBufferObject);
@@ -6160,7 +6287,8 @@ static CUresult cuGLMapBufferObject_resolve(CUdeviceptr_v1 *a0, unsigned int *a1
 {
 	cuGLMapBufferObject_fn fn = cuGLMapBufferObject_choose();
 
-	atomic_store_explicit(&cuGLMapBufferObject_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGLMapBufferObject_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -6190,7 +6318,7 @@ void *cudastub_cuda_bind_cuGLMapBufferObjectAsync(void)
 {
 	void *fn = (void *)cuGLMapBufferObjectAsync_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGLMapBufferObjectAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGLMapBufferObjectAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGLMapBufferObjectAsync, cudastub_cuda_slot_cuGLMapBufferObjectAsync, cudastub_cuda_resolve_cuGLMapBufferObjectAsync, cudastub_cuda_bind_cuGLMapBufferObjectAsync);
@@ -6205,7 +6333,8 @@ static CUresult cuGLMapBufferObjectAsync_resolve(CUdeviceptr_v1 *a0, unsigned in
 {
 	cuGLMapBufferObjectAsync_fn fn = cuGLMapBufferObjectAsync_choose();
 
-	atomic_store_explicit(&cuGLMapBufferObjectAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGLMapBufferObjectAsync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -6235,7 +6364,7 @@ void *cudastub_cuda_bind_cuGLMapBufferObjectAsync_v2(void)
 {
 	void *fn = (void *)cuGLMapBufferObjectAsync_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGLMapBufferObjectAsync_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGLMapBufferObjectAsync_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGLMapBufferObjectAsync_v2, cudastub_cuda_slot_cuGLMapBufferObjectAsync_v2, cudastub_cuda_resolve_cuGLMapBufferObjectAsync_v2, cudastub_cuda_bind_cuGLMapBufferObjectAsync_v2);
@@ -6250,7 +6379,8 @@ static CUresult cuGLMapBufferObjectAsync_v2_resolve(CUdeviceptr *a0, size_t *a1,
 {
 	cuGLMapBufferObjectAsync_v2_fn fn = cuGLMapBufferObjectAsync_v2_choose();
 
-	atomic_store_explicit(&cuGLMapBufferObjectAsync_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGLMapBufferObjectAsync_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -6280,7 +6410,7 @@ void *cudastub_cuda_bind_cuGLMapBufferObjectAsync_v2_ptsz(void)
 {
 	void *fn = (void *)cuGLMapBufferObjectAsync_v2_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGLMapBufferObjectAsync_v2_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGLMapBufferObjectAsync_v2_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGLMapBufferObjectAsync_v2_ptsz, cudastub_cuda_slot_cuGLMapBufferObjectAsync_v2_ptsz, cudastub_cuda_resolve_cuGLMapBufferObjectAsync_v2_ptsz, cudastub_cuda_bind_cuGLMapBufferObjectAsync_v2_ptsz);
@@ -6295,7 +6425,8 @@ static CUresult cuGLMapBufferObjectAsync_v2_ptsz_resolve(CUdeviceptr *a0, size_t
 {
 	cuGLMapBufferObjectAsync_v2_ptsz_fn fn = cuGLMapBufferObjectAsync_v2_ptsz_choose();
 
-	atomic_store_explicit(&cuGLMapBufferObjectAsync_v2_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGLMapBufferObjectAsync_v2_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -6324,7 +6455,7 @@ void *cudastub_cuda_bind_cuGLMapBufferObject_v2(void)
 {
 	void *fn = (void *)cuGLMapBufferObject_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGLMapBufferObject_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGLMapBufferObject_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGLMapBufferObject_v2, cudastub_cuda_slot_cuGLMapBufferObject_v2, cudastub_cuda_resolve_cuGLMapBufferObject_v2, cudastub_cuda_bind_cuGLMapBufferObject_v2);
@@ -6339,7 +6470,8 @@ static CUresult cuGLMapBufferObject_v2_resolve(CUdeviceptr *a0, size_t *a1, GLui
 {
 	cuGLMapBufferObject_v2_fn fn = cuGLMapBufferObject_v2_choose();
 
-	atomic_store_explicit(&cuGLMapBufferObject_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGLMapBufferObject_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -6368,7 +6500,7 @@ void *cudastub_cuda_bind_cuGLMapBufferObject_v2_ptds(void)
 {
 	void *fn = (void *)cuGLMapBufferObject_v2_ptds_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGLMapBufferObject_v2_ptds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGLMapBufferObject_v2_ptds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGLMapBufferObject_v2_ptds, cudastub_cuda_slot_cuGLMapBufferObject_v2_ptds, cudastub_cuda_resolve_cuGLMapBufferObject_v2_ptds, cudastub_cuda_bind_cuGLMapBufferObject_v2_ptds);
@@ -6383,7 +6515,8 @@ static CUresult cuGLMapBufferObject_v2_ptds_resolve(CUdeviceptr *a0, size_t *a1,
 {
 	cuGLMapBufferObject_v2_ptds_fn fn = cuGLMapBufferObject_v2_ptds_choose();
 
-	atomic_store_explicit(&cuGLMapBufferObject_v2_ptds_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGLMapBufferObject_v2_ptds_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -6410,7 +6543,7 @@ void *cudastub_cuda_bind_cuGLRegisterBufferObject(void)
 {
 	void *fn = (void *)cuGLRegisterBufferObject_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGLRegisterBufferObject, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGLRegisterBufferObject, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGLRegisterBufferObject, cudastub_cuda_slot_cuGLRegisterBufferObject, cudastub_cuda_resolve_cuGLRegisterBufferObject, cudastub_cuda_bind_cuGLRegisterBufferObject);
@@ -6425,7 +6558,8 @@ static CUresult cuGLRegisterBufferObject_resolve(GLuint a0)
 {
 	cuGLRegisterBufferObject_fn fn = cuGLRegisterBufferObject_choose();
 
-	atomic_store_explicit(&cuGLRegisterBufferObject_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGLRegisterBufferObject_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -6453,7 +6587,7 @@ void *cudastub_cuda_bind_cuGLSetBufferObjectMapFlags(void)
 {
 	void *fn = (void *)cuGLSetBufferObjectMapFlags_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGLSetBufferObjectMapFlags, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGLSetBufferObjectMapFlags, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGLSetBufferObjectMapFlags, cudastub_cuda_slot_cuGLSetBufferObjectMapFlags, cudastub_cuda_resolve_cuGLSetBufferObjectMapFlags, cudastub_cuda_bind_cuGLSetBufferObjectMapFlags);
@@ -6468,7 +6602,8 @@ static CUresult cuGLSetBufferObjectMapFlags_resolve(GLuint a0, unsigned int a1)
 {
 	cuGLSetBufferObjectMapFlags_fn fn = cuGLSetBufferObjectMapFlags_choose();
 
-	atomic_store_explicit(&cuGLSetBufferObjectMapFlags_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGLSetBufferObjectMapFlags_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -6495,7 +6630,7 @@ void *cudastub_cuda_bind_cuGLUnmapBufferObject(void)
 {
 	void *fn = (void *)cuGLUnmapBufferObject_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGLUnmapBufferObject, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGLUnmapBufferObject, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGLUnmapBufferObject, cudastub_cuda_slot_cuGLUnmapBufferObject, cudastub_cuda_resolve_cuGLUnmapBufferObject, cudastub_cuda_bind_cuGLUnmapBufferObject);
@@ -6510,7 +6645,8 @@ static CUresult cuGLUnmapBufferObject_resolve(GLuint a0)
 {
 	cuGLUnmapBufferObject_fn fn = cuGLUnmapBufferObject_choose();
 
-	atomic_store_explicit(&cuGLUnmapBufferObject_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGLUnmapBufferObject_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -6538,7 +6674,7 @@ void *cudastub_cuda_bind_cuGLUnmapBufferObjectAsync(void)
 {
 	void *fn = (void *)cuGLUnmapBufferObjectAsync_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGLUnmapBufferObjectAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGLUnmapBufferObjectAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGLUnmapBufferObjectAsync, cudastub_cuda_slot_cuGLUnmapBufferObjectAsync, cudastub_cuda_resolve_cuGLUnmapBufferObjectAsync, cudastub_cuda_bind_cuGLUnmapBufferObjectAsync);
@@ -6553,7 +6689,8 @@ static CUresult cuGLUnmapBufferObjectAsync_resolve(GLuint a0, CUstream a1)
 {
 	cuGLUnmapBufferObjectAsync_fn fn = cuGLUnmapBufferObjectAsync_choose();
 
-	atomic_store_explicit(&cuGLUnmapBufferObjectAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGLUnmapBufferObjectAsync_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -6580,7 +6717,7 @@ void *cudastub_cuda_bind_cuGLUnregisterBufferObject(void)
 {
 	void *fn = (void *)cuGLUnregisterBufferObject_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGLUnregisterBufferObject, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGLUnregisterBufferObject, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGLUnregisterBufferObject, cudastub_cuda_slot_cuGLUnregisterBufferObject, cudastub_cuda_resolve_cuGLUnregisterBufferObject, cudastub_cuda_bind_cuGLUnregisterBufferObject);
@@ -6595,7 +6732,8 @@ static CUresult cuGLUnregisterBufferObject_resolve(GLuint a0)
 {
 	cuGLUnregisterBufferObject_fn fn = cuGLUnregisterBufferObject_choose();
 
-	atomic_store_explicit(&cuGLUnregisterBufferObject_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGLUnregisterBufferObject_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -6616,7 +6754,7 @@ void *cudastub_cuda_bind_cuGetErrorName(void)
 {
 	void *fn = (void *)cuGetErrorName_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGetErrorName, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGetErrorName, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGetErrorName, cudastub_cuda_slot_cuGetErrorName, cudastub_cuda_resolve_cuGetErrorName, cudastub_cuda_bind_cuGetErrorName);
@@ -6631,7 +6769,8 @@ static CUresult cuGetErrorName_resolve(CUresult a0, const char **a1)
 {
 	cuGetErrorName_fn fn = cuGetErrorName_choose();
 
-	atomic_store_explicit(&cuGetErrorName_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGetErrorName_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -6652,7 +6791,7 @@ void *cudastub_cuda_bind_cuGetErrorString(void)
 {
 	void *fn = (void *)cuGetErrorString_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGetErrorString, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGetErrorString, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGetErrorString, cudastub_cuda_slot_cuGetErrorString, cudastub_cuda_resolve_cuGetErrorString, cudastub_cuda_bind_cuGetErrorString);
@@ -6667,7 +6806,8 @@ static CUresult cuGetErrorString_resolve(CUresult a0, const char **a1)
 {
 	cuGetErrorString_fn fn = cuGetErrorString_choose();
 
-	atomic_store_explicit(&cuGetErrorString_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGetErrorString_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -6695,7 +6835,7 @@ void *cudastub_cuda_bind_cuGetExportTable(void)
 {
 	void *fn = (void *)cuGetExportTable_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGetExportTable, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGetExportTable, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGetExportTable, cudastub_cuda_slot_cuGetExportTable, cudastub_cuda_resolve_cuGetExportTable, cudastub_cuda_bind_cuGetExportTable);
@@ -6710,7 +6850,8 @@ static CUresult cuGetExportTable_resolve(const void **a0, const CUuuid *a1)
 {
 	cuGetExportTable_fn fn = cuGetExportTable_choose();
 
-	atomic_store_explicit(&cuGetExportTable_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGetExportTable_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -6740,7 +6881,7 @@ void *cudastub_cuda_bind_cuGetProcAddress(void)
 {
 	void *fn = (void *)cuGetProcAddress_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGetProcAddress, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGetProcAddress, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGetProcAddress, cudastub_cuda_slot_cuGetProcAddress, cudastub_cuda_resolve_cuGetProcAddress, cudastub_cuda_bind_cuGetProcAddress);
@@ -6755,7 +6896,8 @@ static CUresult cuGetProcAddress_resolve(const char *a0, void **a1, int a2, cuui
 {
 	cuGetProcAddress_fn fn = cuGetProcAddress_choose();
 
-	atomic_store_explicit(&cuGetProcAddress_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGetProcAddress_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -6786,7 +6928,7 @@ void *cudastub_cuda_bind_cuGetProcAddress_v2(void)
 {
 	void *fn = (void *)cuGetProcAddress_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGetProcAddress_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGetProcAddress_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGetProcAddress_v2, cudastub_cuda_slot_cuGetProcAddress_v2, cudastub_cuda_resolve_cuGetProcAddress_v2, cudastub_cuda_bind_cuGetProcAddress_v2);
@@ -6801,7 +6943,8 @@ static CUresult cuGetProcAddress_v2_resolve(const char *a0, void **a1, int a2, c
 {
 	cuGetProcAddress_v2_fn fn = cuGetProcAddress_v2_choose();
 
-	atomic_store_explicit(&cuGetProcAddress_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGetProcAddress_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -6832,7 +6975,7 @@ void *cudastub_cuda_bind_cuGetProcAddress_v2_ptsz(void)
 {
 	void *fn = (void *)cuGetProcAddress_v2_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGetProcAddress_v2_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGetProcAddress_v2_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGetProcAddress_v2_ptsz, cudastub_cuda_slot_cuGetProcAddress_v2_ptsz, cudastub_cuda_resolve_cuGetProcAddress_v2_ptsz, cudastub_cuda_bind_cuGetProcAddress_v2_ptsz);
@@ -6847,7 +6990,8 @@ static CUresult cuGetProcAddress_v2_ptsz_resolve(const char *a0, void **a1, int 
 {
 	cuGetProcAddress_v2_ptsz_fn fn = cuGetProcAddress_v2_ptsz_choose();
 
-	atomic_store_explicit(&cuGetProcAddress_v2_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGetProcAddress_v2_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -6878,7 +7022,7 @@ void *cudastub_cuda_bind_cuGraphAddBatchMemOpNode(void)
 {
 	void *fn = (void *)cuGraphAddBatchMemOpNode_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphAddBatchMemOpNode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphAddBatchMemOpNode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphAddBatchMemOpNode, cudastub_cuda_slot_cuGraphAddBatchMemOpNode, cudastub_cuda_resolve_cuGraphAddBatchMemOpNode, cudastub_cuda_bind_cuGraphAddBatchMemOpNode);
@@ -6893,7 +7037,8 @@ static CUresult cuGraphAddBatchMemOpNode_resolve(CUgraphNode *a0, CUgraph a1, co
 {
 	cuGraphAddBatchMemOpNode_fn fn = cuGraphAddBatchMemOpNode_choose();
 
-	atomic_store_explicit(&cuGraphAddBatchMemOpNode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphAddBatchMemOpNode_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -6924,7 +7069,7 @@ void *cudastub_cuda_bind_cuGraphAddChildGraphNode(void)
 {
 	void *fn = (void *)cuGraphAddChildGraphNode_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphAddChildGraphNode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphAddChildGraphNode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphAddChildGraphNode, cudastub_cuda_slot_cuGraphAddChildGraphNode, cudastub_cuda_resolve_cuGraphAddChildGraphNode, cudastub_cuda_bind_cuGraphAddChildGraphNode);
@@ -6939,7 +7084,8 @@ static CUresult cuGraphAddChildGraphNode_resolve(CUgraphNode *a0, CUgraph a1, co
 {
 	cuGraphAddChildGraphNode_fn fn = cuGraphAddChildGraphNode_choose();
 
-	atomic_store_explicit(&cuGraphAddChildGraphNode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphAddChildGraphNode_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -6969,7 +7115,7 @@ void *cudastub_cuda_bind_cuGraphAddDependencies(void)
 {
 	void *fn = (void *)cuGraphAddDependencies_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphAddDependencies, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphAddDependencies, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphAddDependencies, cudastub_cuda_slot_cuGraphAddDependencies, cudastub_cuda_resolve_cuGraphAddDependencies, cudastub_cuda_bind_cuGraphAddDependencies);
@@ -6984,7 +7130,8 @@ static CUresult cuGraphAddDependencies_resolve(CUgraph a0, const CUgraphNode *a1
 {
 	cuGraphAddDependencies_fn fn = cuGraphAddDependencies_choose();
 
-	atomic_store_explicit(&cuGraphAddDependencies_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphAddDependencies_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -7015,7 +7162,7 @@ void *cudastub_cuda_bind_cuGraphAddDependencies_v2(void)
 {
 	void *fn = (void *)cuGraphAddDependencies_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphAddDependencies_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphAddDependencies_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphAddDependencies_v2, cudastub_cuda_slot_cuGraphAddDependencies_v2, cudastub_cuda_resolve_cuGraphAddDependencies_v2, cudastub_cuda_bind_cuGraphAddDependencies_v2);
@@ -7030,7 +7177,8 @@ static CUresult cuGraphAddDependencies_v2_resolve(CUgraph a0, const CUgraphNode 
 {
 	cuGraphAddDependencies_v2_fn fn = cuGraphAddDependencies_v2_choose();
 
-	atomic_store_explicit(&cuGraphAddDependencies_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphAddDependencies_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -7060,7 +7208,7 @@ void *cudastub_cuda_bind_cuGraphAddEmptyNode(void)
 {
 	void *fn = (void *)cuGraphAddEmptyNode_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphAddEmptyNode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphAddEmptyNode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphAddEmptyNode, cudastub_cuda_slot_cuGraphAddEmptyNode, cudastub_cuda_resolve_cuGraphAddEmptyNode, cudastub_cuda_bind_cuGraphAddEmptyNode);
@@ -7075,7 +7223,8 @@ static CUresult cuGraphAddEmptyNode_resolve(CUgraphNode *a0, CUgraph a1, const C
 {
 	cuGraphAddEmptyNode_fn fn = cuGraphAddEmptyNode_choose();
 
-	atomic_store_explicit(&cuGraphAddEmptyNode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphAddEmptyNode_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -7106,7 +7255,7 @@ void *cudastub_cuda_bind_cuGraphAddEventRecordNode(void)
 {
 	void *fn = (void *)cuGraphAddEventRecordNode_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphAddEventRecordNode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphAddEventRecordNode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphAddEventRecordNode, cudastub_cuda_slot_cuGraphAddEventRecordNode, cudastub_cuda_resolve_cuGraphAddEventRecordNode, cudastub_cuda_bind_cuGraphAddEventRecordNode);
@@ -7121,7 +7270,8 @@ static CUresult cuGraphAddEventRecordNode_resolve(CUgraphNode *a0, CUgraph a1, c
 {
 	cuGraphAddEventRecordNode_fn fn = cuGraphAddEventRecordNode_choose();
 
-	atomic_store_explicit(&cuGraphAddEventRecordNode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphAddEventRecordNode_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -7152,7 +7302,7 @@ void *cudastub_cuda_bind_cuGraphAddEventWaitNode(void)
 {
 	void *fn = (void *)cuGraphAddEventWaitNode_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphAddEventWaitNode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphAddEventWaitNode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphAddEventWaitNode, cudastub_cuda_slot_cuGraphAddEventWaitNode, cudastub_cuda_resolve_cuGraphAddEventWaitNode, cudastub_cuda_bind_cuGraphAddEventWaitNode);
@@ -7167,7 +7317,8 @@ static CUresult cuGraphAddEventWaitNode_resolve(CUgraphNode *a0, CUgraph a1, con
 {
 	cuGraphAddEventWaitNode_fn fn = cuGraphAddEventWaitNode_choose();
 
-	atomic_store_explicit(&cuGraphAddEventWaitNode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphAddEventWaitNode_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -7198,7 +7349,7 @@ void *cudastub_cuda_bind_cuGraphAddExternalSemaphoresSignalNode(void)
 {
 	void *fn = (void *)cuGraphAddExternalSemaphoresSignalNode_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphAddExternalSemaphoresSignalNode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphAddExternalSemaphoresSignalNode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphAddExternalSemaphoresSignalNode, cudastub_cuda_slot_cuGraphAddExternalSemaphoresSignalNode, cudastub_cuda_resolve_cuGraphAddExternalSemaphoresSignalNode, cudastub_cuda_bind_cuGraphAddExternalSemaphoresSignalNode);
@@ -7213,7 +7364,8 @@ static CUresult cuGraphAddExternalSemaphoresSignalNode_resolve(CUgraphNode *a0, 
 {
 	cuGraphAddExternalSemaphoresSignalNode_fn fn = cuGraphAddExternalSemaphoresSignalNode_choose();
 
-	atomic_store_explicit(&cuGraphAddExternalSemaphoresSignalNode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphAddExternalSemaphoresSignalNode_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -7244,7 +7396,7 @@ void *cudastub_cuda_bind_cuGraphAddExternalSemaphoresWaitNode(void)
 {
 	void *fn = (void *)cuGraphAddExternalSemaphoresWaitNode_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphAddExternalSemaphoresWaitNode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphAddExternalSemaphoresWaitNode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphAddExternalSemaphoresWaitNode, cudastub_cuda_slot_cuGraphAddExternalSemaphoresWaitNode, cudastub_cuda_resolve_cuGraphAddExternalSemaphoresWaitNode, cudastub_cuda_bind_cuGraphAddExternalSemaphoresWaitNode);
@@ -7259,7 +7411,8 @@ static CUresult cuGraphAddExternalSemaphoresWaitNode_resolve(CUgraphNode *a0, CU
 {
 	cuGraphAddExternalSemaphoresWaitNode_fn fn = cuGraphAddExternalSemaphoresWaitNode_choose();
 
-	atomic_store_explicit(&cuGraphAddExternalSemaphoresWaitNode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphAddExternalSemaphoresWaitNode_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -7290,7 +7443,7 @@ void *cudastub_cuda_bind_cuGraphAddHostNode(void)
 {
 	void *fn = (void *)cuGraphAddHostNode_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphAddHostNode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphAddHostNode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphAddHostNode, cudastub_cuda_slot_cuGraphAddHostNode, cudastub_cuda_resolve_cuGraphAddHostNode, cudastub_cuda_bind_cuGraphAddHostNode);
@@ -7305,7 +7458,8 @@ static CUresult cuGraphAddHostNode_resolve(CUgraphNode *a0, CUgraph a1, const CU
 {
 	cuGraphAddHostNode_fn fn = cuGraphAddHostNode_choose();
 
-	atomic_store_explicit(&cuGraphAddHostNode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphAddHostNode_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -7336,7 +7490,7 @@ void *cudastub_cuda_bind_cuGraphAddKernelNode(void)
 {
 	void *fn = (void *)cuGraphAddKernelNode_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphAddKernelNode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphAddKernelNode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphAddKernelNode, cudastub_cuda_slot_cuGraphAddKernelNode, cudastub_cuda_resolve_cuGraphAddKernelNode, cudastub_cuda_bind_cuGraphAddKernelNode);
@@ -7351,7 +7505,8 @@ static CUresult cuGraphAddKernelNode_resolve(CUgraphNode *a0, CUgraph a1, const 
 {
 	cuGraphAddKernelNode_fn fn = cuGraphAddKernelNode_choose();
 
-	atomic_store_explicit(&cuGraphAddKernelNode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphAddKernelNode_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -7382,7 +7537,7 @@ void *cudastub_cuda_bind_cuGraphAddKernelNode_v2(void)
 {
 	void *fn = (void *)cuGraphAddKernelNode_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphAddKernelNode_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphAddKernelNode_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphAddKernelNode_v2, cudastub_cuda_slot_cuGraphAddKernelNode_v2, cudastub_cuda_resolve_cuGraphAddKernelNode_v2, cudastub_cuda_bind_cuGraphAddKernelNode_v2);
@@ -7397,7 +7552,8 @@ static CUresult cuGraphAddKernelNode_v2_resolve(CUgraphNode *a0, CUgraph a1, con
 {
 	cuGraphAddKernelNode_v2_fn fn = cuGraphAddKernelNode_v2_choose();
 
-	atomic_store_explicit(&cuGraphAddKernelNode_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphAddKernelNode_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -7428,7 +7584,7 @@ void *cudastub_cuda_bind_cuGraphAddMemAllocNode(void)
 {
 	void *fn = (void *)cuGraphAddMemAllocNode_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphAddMemAllocNode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphAddMemAllocNode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphAddMemAllocNode, cudastub_cuda_slot_cuGraphAddMemAllocNode, cudastub_cuda_resolve_cuGraphAddMemAllocNode, cudastub_cuda_bind_cuGraphAddMemAllocNode);
@@ -7443,7 +7599,8 @@ static CUresult cuGraphAddMemAllocNode_resolve(CUgraphNode *a0, CUgraph a1, cons
 {
 	cuGraphAddMemAllocNode_fn fn = cuGraphAddMemAllocNode_choose();
 
-	atomic_store_explicit(&cuGraphAddMemAllocNode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphAddMemAllocNode_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -7474,7 +7631,7 @@ void *cudastub_cuda_bind_cuGraphAddMemFreeNode(void)
 {
 	void *fn = (void *)cuGraphAddMemFreeNode_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphAddMemFreeNode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphAddMemFreeNode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphAddMemFreeNode, cudastub_cuda_slot_cuGraphAddMemFreeNode, cudastub_cuda_resolve_cuGraphAddMemFreeNode, cudastub_cuda_bind_cuGraphAddMemFreeNode);
@@ -7489,7 +7646,8 @@ static CUresult cuGraphAddMemFreeNode_resolve(CUgraphNode *a0, CUgraph a1, const
 {
 	cuGraphAddMemFreeNode_fn fn = cuGraphAddMemFreeNode_choose();
 
-	atomic_store_explicit(&cuGraphAddMemFreeNode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphAddMemFreeNode_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -7521,7 +7679,7 @@ void *cudastub_cuda_bind_cuGraphAddMemcpyNode(void)
 {
 	void *fn = (void *)cuGraphAddMemcpyNode_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphAddMemcpyNode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphAddMemcpyNode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphAddMemcpyNode, cudastub_cuda_slot_cuGraphAddMemcpyNode, cudastub_cuda_resolve_cuGraphAddMemcpyNode, cudastub_cuda_bind_cuGraphAddMemcpyNode);
@@ -7536,7 +7694,8 @@ static CUresult cuGraphAddMemcpyNode_resolve(CUgraphNode *a0, CUgraph a1, const 
 {
 	cuGraphAddMemcpyNode_fn fn = cuGraphAddMemcpyNode_choose();
 
-	atomic_store_explicit(&cuGraphAddMemcpyNode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphAddMemcpyNode_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -7568,7 +7727,7 @@ void *cudastub_cuda_bind_cuGraphAddMemsetNode(void)
 {
 	void *fn = (void *)cuGraphAddMemsetNode_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphAddMemsetNode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphAddMemsetNode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphAddMemsetNode, cudastub_cuda_slot_cuGraphAddMemsetNode, cudastub_cuda_resolve_cuGraphAddMemsetNode, cudastub_cuda_bind_cuGraphAddMemsetNode);
@@ -7583,7 +7742,8 @@ static CUresult cuGraphAddMemsetNode_resolve(CUgraphNode *a0, CUgraph a1, const 
 {
 	cuGraphAddMemsetNode_fn fn = cuGraphAddMemsetNode_choose();
 
-	atomic_store_explicit(&cuGraphAddMemsetNode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphAddMemsetNode_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -7614,7 +7774,7 @@ void *cudastub_cuda_bind_cuGraphAddNode(void)
 {
 	void *fn = (void *)cuGraphAddNode_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphAddNode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphAddNode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphAddNode, cudastub_cuda_slot_cuGraphAddNode, cudastub_cuda_resolve_cuGraphAddNode, cudastub_cuda_bind_cuGraphAddNode);
@@ -7629,7 +7789,8 @@ static CUresult cuGraphAddNode_resolve(CUgraphNode *a0, CUgraph a1, const CUgrap
 {
 	cuGraphAddNode_fn fn = cuGraphAddNode_choose();
 
-	atomic_store_explicit(&cuGraphAddNode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphAddNode_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -7661,7 +7822,7 @@ void *cudastub_cuda_bind_cuGraphAddNode_v2(void)
 {
 	void *fn = (void *)cuGraphAddNode_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphAddNode_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphAddNode_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphAddNode_v2, cudastub_cuda_slot_cuGraphAddNode_v2, cudastub_cuda_resolve_cuGraphAddNode_v2, cudastub_cuda_bind_cuGraphAddNode_v2);
@@ -7676,7 +7837,8 @@ static CUresult cuGraphAddNode_v2_resolve(CUgraphNode *a0, CUgraph a1, const CUg
 {
 	cuGraphAddNode_v2_fn fn = cuGraphAddNode_v2_choose();
 
-	atomic_store_explicit(&cuGraphAddNode_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphAddNode_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -7704,7 +7866,7 @@ void *cudastub_cuda_bind_cuGraphBatchMemOpNodeGetParams(void)
 {
 	void *fn = (void *)cuGraphBatchMemOpNodeGetParams_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphBatchMemOpNodeGetParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphBatchMemOpNodeGetParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphBatchMemOpNodeGetParams, cudastub_cuda_slot_cuGraphBatchMemOpNodeGetParams, cudastub_cuda_resolve_cuGraphBatchMemOpNodeGetParams, cudastub_cuda_bind_cuGraphBatchMemOpNodeGetParams);
@@ -7719,7 +7881,8 @@ static CUresult cuGraphBatchMemOpNodeGetParams_resolve(CUgraphNode a0, CUDA_BATC
 {
 	cuGraphBatchMemOpNodeGetParams_fn fn = cuGraphBatchMemOpNodeGetParams_choose();
 
-	atomic_store_explicit(&cuGraphBatchMemOpNodeGetParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphBatchMemOpNodeGetParams_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -7747,7 +7910,7 @@ void *cudastub_cuda_bind_cuGraphBatchMemOpNodeSetParams(void)
 {
 	void *fn = (void *)cuGraphBatchMemOpNodeSetParams_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphBatchMemOpNodeSetParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphBatchMemOpNodeSetParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphBatchMemOpNodeSetParams, cudastub_cuda_slot_cuGraphBatchMemOpNodeSetParams, cudastub_cuda_resolve_cuGraphBatchMemOpNodeSetParams, cudastub_cuda_bind_cuGraphBatchMemOpNodeSetParams);
@@ -7762,7 +7925,8 @@ static CUresult cuGraphBatchMemOpNodeSetParams_resolve(CUgraphNode a0, const CUD
 {
 	cuGraphBatchMemOpNodeSetParams_fn fn = cuGraphBatchMemOpNodeSetParams_choose();
 
-	atomic_store_explicit(&cuGraphBatchMemOpNodeSetParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphBatchMemOpNodeSetParams_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -7790,7 +7954,7 @@ void *cudastub_cuda_bind_cuGraphChildGraphNodeGetGraph(void)
 {
 	void *fn = (void *)cuGraphChildGraphNodeGetGraph_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphChildGraphNodeGetGraph, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphChildGraphNodeGetGraph, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphChildGraphNodeGetGraph, cudastub_cuda_slot_cuGraphChildGraphNodeGetGraph, cudastub_cuda_resolve_cuGraphChildGraphNodeGetGraph, cudastub_cuda_bind_cuGraphChildGraphNodeGetGraph);
@@ -7805,7 +7969,8 @@ static CUresult cuGraphChildGraphNodeGetGraph_resolve(CUgraphNode a0, CUgraph *a
 {
 	cuGraphChildGraphNodeGetGraph_fn fn = cuGraphChildGraphNodeGetGraph_choose();
 
-	atomic_store_explicit(&cuGraphChildGraphNodeGetGraph_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphChildGraphNodeGetGraph_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -7833,7 +7998,7 @@ void *cudastub_cuda_bind_cuGraphClone(void)
 {
 	void *fn = (void *)cuGraphClone_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphClone, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphClone, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphClone, cudastub_cuda_slot_cuGraphClone, cudastub_cuda_resolve_cuGraphClone, cudastub_cuda_bind_cuGraphClone);
@@ -7848,7 +8013,8 @@ static CUresult cuGraphClone_resolve(CUgraph *a0, CUgraph a1)
 {
 	cuGraphClone_fn fn = cuGraphClone_choose();
 
-	atomic_store_explicit(&cuGraphClone_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphClone_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -7879,7 +8045,7 @@ void *cudastub_cuda_bind_cuGraphConditionalHandleCreate(void)
 {
 	void *fn = (void *)cuGraphConditionalHandleCreate_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphConditionalHandleCreate, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphConditionalHandleCreate, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphConditionalHandleCreate, cudastub_cuda_slot_cuGraphConditionalHandleCreate, cudastub_cuda_resolve_cuGraphConditionalHandleCreate, cudastub_cuda_bind_cuGraphConditionalHandleCreate);
@@ -7894,7 +8060,8 @@ static CUresult cuGraphConditionalHandleCreate_resolve(CUgraphConditionalHandle 
 {
 	cuGraphConditionalHandleCreate_fn fn = cuGraphConditionalHandleCreate_choose();
 
-	atomic_store_explicit(&cuGraphConditionalHandleCreate_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphConditionalHandleCreate_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -7922,7 +8089,7 @@ void *cudastub_cuda_bind_cuGraphCreate(void)
 {
 	void *fn = (void *)cuGraphCreate_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphCreate, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphCreate, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphCreate, cudastub_cuda_slot_cuGraphCreate, cudastub_cuda_resolve_cuGraphCreate, cudastub_cuda_bind_cuGraphCreate);
@@ -7937,7 +8104,8 @@ static CUresult cuGraphCreate_resolve(CUgraph *a0, unsigned int a1)
 {
 	cuGraphCreate_fn fn = cuGraphCreate_choose();
 
-	atomic_store_explicit(&cuGraphCreate_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphCreate_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -7966,7 +8134,7 @@ void *cudastub_cuda_bind_cuGraphDebugDotPrint(void)
 {
 	void *fn = (void *)cuGraphDebugDotPrint_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphDebugDotPrint, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphDebugDotPrint, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphDebugDotPrint, cudastub_cuda_slot_cuGraphDebugDotPrint, cudastub_cuda_resolve_cuGraphDebugDotPrint, cudastub_cuda_bind_cuGraphDebugDotPrint);
@@ -7981,7 +8149,8 @@ static CUresult cuGraphDebugDotPrint_resolve(CUgraph a0, const char *a1, unsigne
 {
 	cuGraphDebugDotPrint_fn fn = cuGraphDebugDotPrint_choose();
 
-	atomic_store_explicit(&cuGraphDebugDotPrint_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphDebugDotPrint_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -8008,7 +8177,7 @@ void *cudastub_cuda_bind_cuGraphDestroy(void)
 {
 	void *fn = (void *)cuGraphDestroy_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphDestroy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphDestroy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphDestroy, cudastub_cuda_slot_cuGraphDestroy, cudastub_cuda_resolve_cuGraphDestroy, cudastub_cuda_bind_cuGraphDestroy);
@@ -8023,7 +8192,8 @@ static CUresult cuGraphDestroy_resolve(CUgraph a0)
 {
 	cuGraphDestroy_fn fn = cuGraphDestroy_choose();
 
-	atomic_store_explicit(&cuGraphDestroy_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphDestroy_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -8050,7 +8220,7 @@ void *cudastub_cuda_bind_cuGraphDestroyNode(void)
 {
 	void *fn = (void *)cuGraphDestroyNode_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphDestroyNode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphDestroyNode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphDestroyNode, cudastub_cuda_slot_cuGraphDestroyNode, cudastub_cuda_resolve_cuGraphDestroyNode, cudastub_cuda_bind_cuGraphDestroyNode);
@@ -8065,7 +8235,8 @@ static CUresult cuGraphDestroyNode_resolve(CUgraphNode a0)
 {
 	cuGraphDestroyNode_fn fn = cuGraphDestroyNode_choose();
 
-	atomic_store_explicit(&cuGraphDestroyNode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphDestroyNode_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -8093,7 +8264,7 @@ void *cudastub_cuda_bind_cuGraphEventRecordNodeGetEvent(void)
 {
 	void *fn = (void *)cuGraphEventRecordNodeGetEvent_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphEventRecordNodeGetEvent, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphEventRecordNodeGetEvent, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphEventRecordNodeGetEvent, cudastub_cuda_slot_cuGraphEventRecordNodeGetEvent, cudastub_cuda_resolve_cuGraphEventRecordNodeGetEvent, cudastub_cuda_bind_cuGraphEventRecordNodeGetEvent);
@@ -8108,7 +8279,8 @@ static CUresult cuGraphEventRecordNodeGetEvent_resolve(CUgraphNode a0, CUevent *
 {
 	cuGraphEventRecordNodeGetEvent_fn fn = cuGraphEventRecordNodeGetEvent_choose();
 
-	atomic_store_explicit(&cuGraphEventRecordNodeGetEvent_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphEventRecordNodeGetEvent_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -8136,7 +8308,7 @@ void *cudastub_cuda_bind_cuGraphEventRecordNodeSetEvent(void)
 {
 	void *fn = (void *)cuGraphEventRecordNodeSetEvent_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphEventRecordNodeSetEvent, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphEventRecordNodeSetEvent, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphEventRecordNodeSetEvent, cudastub_cuda_slot_cuGraphEventRecordNodeSetEvent, cudastub_cuda_resolve_cuGraphEventRecordNodeSetEvent, cudastub_cuda_bind_cuGraphEventRecordNodeSetEvent);
@@ -8151,7 +8323,8 @@ static CUresult cuGraphEventRecordNodeSetEvent_resolve(CUgraphNode a0, CUevent a
 {
 	cuGraphEventRecordNodeSetEvent_fn fn = cuGraphEventRecordNodeSetEvent_choose();
 
-	atomic_store_explicit(&cuGraphEventRecordNodeSetEvent_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphEventRecordNodeSetEvent_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -8179,7 +8352,7 @@ void *cudastub_cuda_bind_cuGraphEventWaitNodeGetEvent(void)
 {
 	void *fn = (void *)cuGraphEventWaitNodeGetEvent_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphEventWaitNodeGetEvent, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphEventWaitNodeGetEvent, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphEventWaitNodeGetEvent, cudastub_cuda_slot_cuGraphEventWaitNodeGetEvent, cudastub_cuda_resolve_cuGraphEventWaitNodeGetEvent, cudastub_cuda_bind_cuGraphEventWaitNodeGetEvent);
@@ -8194,7 +8367,8 @@ static CUresult cuGraphEventWaitNodeGetEvent_resolve(CUgraphNode a0, CUevent *a1
 {
 	cuGraphEventWaitNodeGetEvent_fn fn = cuGraphEventWaitNodeGetEvent_choose();
 
-	atomic_store_explicit(&cuGraphEventWaitNodeGetEvent_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphEventWaitNodeGetEvent_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -8222,7 +8396,7 @@ void *cudastub_cuda_bind_cuGraphEventWaitNodeSetEvent(void)
 {
 	void *fn = (void *)cuGraphEventWaitNodeSetEvent_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphEventWaitNodeSetEvent, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphEventWaitNodeSetEvent, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphEventWaitNodeSetEvent, cudastub_cuda_slot_cuGraphEventWaitNodeSetEvent, cudastub_cuda_resolve_cuGraphEventWaitNodeSetEvent, cudastub_cuda_bind_cuGraphEventWaitNodeSetEvent);
@@ -8237,7 +8411,8 @@ static CUresult cuGraphEventWaitNodeSetEvent_resolve(CUgraphNode a0, CUevent a1)
 {
 	cuGraphEventWaitNodeSetEvent_fn fn = cuGraphEventWaitNodeSetEvent_choose();
 
-	atomic_store_explicit(&cuGraphEventWaitNodeSetEvent_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphEventWaitNodeSetEvent_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -8266,7 +8441,7 @@ void *cudastub_cuda_bind_cuGraphExecBatchMemOpNodeSetParams(void)
 {
 	void *fn = (void *)cuGraphExecBatchMemOpNodeSetParams_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphExecBatchMemOpNodeSetParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphExecBatchMemOpNodeSetParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphExecBatchMemOpNodeSetParams, cudastub_cuda_slot_cuGraphExecBatchMemOpNodeSetParams, cudastub_cuda_resolve_cuGraphExecBatchMemOpNodeSetParams, cudastub_cuda_bind_cuGraphExecBatchMemOpNodeSetParams);
@@ -8281,7 +8456,8 @@ static CUresult cuGraphExecBatchMemOpNodeSetParams_resolve(CUgraphExec a0, CUgra
 {
 	cuGraphExecBatchMemOpNodeSetParams_fn fn = cuGraphExecBatchMemOpNodeSetParams_choose();
 
-	atomic_store_explicit(&cuGraphExecBatchMemOpNodeSetParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphExecBatchMemOpNodeSetParams_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -8310,7 +8486,7 @@ void *cudastub_cuda_bind_cuGraphExecChildGraphNodeSetParams(void)
 {
 	void *fn = (void *)cuGraphExecChildGraphNodeSetParams_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphExecChildGraphNodeSetParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphExecChildGraphNodeSetParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphExecChildGraphNodeSetParams, cudastub_cuda_slot_cuGraphExecChildGraphNodeSetParams, cudastub_cuda_resolve_cuGraphExecChildGraphNodeSetParams, cudastub_cuda_bind_cuGraphExecChildGraphNodeSetParams);
@@ -8325,7 +8501,8 @@ static CUresult cuGraphExecChildGraphNodeSetParams_resolve(CUgraphExec a0, CUgra
 {
 	cuGraphExecChildGraphNodeSetParams_fn fn = cuGraphExecChildGraphNodeSetParams_choose();
 
-	atomic_store_explicit(&cuGraphExecChildGraphNodeSetParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphExecChildGraphNodeSetParams_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -8352,7 +8529,7 @@ void *cudastub_cuda_bind_cuGraphExecDestroy(void)
 {
 	void *fn = (void *)cuGraphExecDestroy_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphExecDestroy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphExecDestroy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphExecDestroy, cudastub_cuda_slot_cuGraphExecDestroy, cudastub_cuda_resolve_cuGraphExecDestroy, cudastub_cuda_bind_cuGraphExecDestroy);
@@ -8367,7 +8544,8 @@ static CUresult cuGraphExecDestroy_resolve(CUgraphExec a0)
 {
 	cuGraphExecDestroy_fn fn = cuGraphExecDestroy_choose();
 
-	atomic_store_explicit(&cuGraphExecDestroy_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphExecDestroy_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -8396,7 +8574,7 @@ void *cudastub_cuda_bind_cuGraphExecEventRecordNodeSetEvent(void)
 {
 	void *fn = (void *)cuGraphExecEventRecordNodeSetEvent_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphExecEventRecordNodeSetEvent, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphExecEventRecordNodeSetEvent, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphExecEventRecordNodeSetEvent, cudastub_cuda_slot_cuGraphExecEventRecordNodeSetEvent, cudastub_cuda_resolve_cuGraphExecEventRecordNodeSetEvent, cudastub_cuda_bind_cuGraphExecEventRecordNodeSetEvent);
@@ -8411,7 +8589,8 @@ static CUresult cuGraphExecEventRecordNodeSetEvent_resolve(CUgraphExec a0, CUgra
 {
 	cuGraphExecEventRecordNodeSetEvent_fn fn = cuGraphExecEventRecordNodeSetEvent_choose();
 
-	atomic_store_explicit(&cuGraphExecEventRecordNodeSetEvent_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphExecEventRecordNodeSetEvent_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -8440,7 +8619,7 @@ void *cudastub_cuda_bind_cuGraphExecEventWaitNodeSetEvent(void)
 {
 	void *fn = (void *)cuGraphExecEventWaitNodeSetEvent_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphExecEventWaitNodeSetEvent, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphExecEventWaitNodeSetEvent, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphExecEventWaitNodeSetEvent, cudastub_cuda_slot_cuGraphExecEventWaitNodeSetEvent, cudastub_cuda_resolve_cuGraphExecEventWaitNodeSetEvent, cudastub_cuda_bind_cuGraphExecEventWaitNodeSetEvent);
@@ -8455,7 +8634,8 @@ static CUresult cuGraphExecEventWaitNodeSetEvent_resolve(CUgraphExec a0, CUgraph
 {
 	cuGraphExecEventWaitNodeSetEvent_fn fn = cuGraphExecEventWaitNodeSetEvent_choose();
 
-	atomic_store_explicit(&cuGraphExecEventWaitNodeSetEvent_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphExecEventWaitNodeSetEvent_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -8484,7 +8664,7 @@ void *cudastub_cuda_bind_cuGraphExecExternalSemaphoresSignalNodeSetParams(void)
 {
 	void *fn = (void *)cuGraphExecExternalSemaphoresSignalNodeSetParams_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphExecExternalSemaphoresSignalNodeSetParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphExecExternalSemaphoresSignalNodeSetParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphExecExternalSemaphoresSignalNodeSetParams, cudastub_cuda_slot_cuGraphExecExternalSemaphoresSignalNodeSetParams, cudastub_cuda_resolve_cuGraphExecExternalSemaphoresSignalNodeSetParams, cudastub_cuda_bind_cuGraphExecExternalSemaphoresSignalNodeSetParams);
@@ -8499,7 +8679,8 @@ static CUresult cuGraphExecExternalSemaphoresSignalNodeSetParams_resolve(CUgraph
 {
 	cuGraphExecExternalSemaphoresSignalNodeSetParams_fn fn = cuGraphExecExternalSemaphoresSignalNodeSetParams_choose();
 
-	atomic_store_explicit(&cuGraphExecExternalSemaphoresSignalNodeSetParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphExecExternalSemaphoresSignalNodeSetParams_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -8528,7 +8709,7 @@ void *cudastub_cuda_bind_cuGraphExecExternalSemaphoresWaitNodeSetParams(void)
 {
 	void *fn = (void *)cuGraphExecExternalSemaphoresWaitNodeSetParams_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphExecExternalSemaphoresWaitNodeSetParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphExecExternalSemaphoresWaitNodeSetParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphExecExternalSemaphoresWaitNodeSetParams, cudastub_cuda_slot_cuGraphExecExternalSemaphoresWaitNodeSetParams, cudastub_cuda_resolve_cuGraphExecExternalSemaphoresWaitNodeSetParams, cudastub_cuda_bind_cuGraphExecExternalSemaphoresWaitNodeSetParams);
@@ -8543,7 +8724,8 @@ static CUresult cuGraphExecExternalSemaphoresWaitNodeSetParams_resolve(CUgraphEx
 {
 	cuGraphExecExternalSemaphoresWaitNodeSetParams_fn fn = cuGraphExecExternalSemaphoresWaitNodeSetParams_choose();
 
-	atomic_store_explicit(&cuGraphExecExternalSemaphoresWaitNodeSetParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphExecExternalSemaphoresWaitNodeSetParams_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -8571,7 +8753,7 @@ void *cudastub_cuda_bind_cuGraphExecGetFlags(void)
 {
 	void *fn = (void *)cuGraphExecGetFlags_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphExecGetFlags, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphExecGetFlags, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphExecGetFlags, cudastub_cuda_slot_cuGraphExecGetFlags, cudastub_cuda_resolve_cuGraphExecGetFlags, cudastub_cuda_bind_cuGraphExecGetFlags);
@@ -8586,7 +8768,8 @@ static CUresult cuGraphExecGetFlags_resolve(CUgraphExec a0, cuuint64_t *a1)
 {
 	cuGraphExecGetFlags_fn fn = cuGraphExecGetFlags_choose();
 
-	atomic_store_explicit(&cuGraphExecGetFlags_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphExecGetFlags_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -8615,7 +8798,7 @@ void *cudastub_cuda_bind_cuGraphExecHostNodeSetParams(void)
 {
 	void *fn = (void *)cuGraphExecHostNodeSetParams_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphExecHostNodeSetParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphExecHostNodeSetParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphExecHostNodeSetParams, cudastub_cuda_slot_cuGraphExecHostNodeSetParams, cudastub_cuda_resolve_cuGraphExecHostNodeSetParams, cudastub_cuda_bind_cuGraphExecHostNodeSetParams);
@@ -8630,7 +8813,8 @@ static CUresult cuGraphExecHostNodeSetParams_resolve(CUgraphExec a0, CUgraphNode
 {
 	cuGraphExecHostNodeSetParams_fn fn = cuGraphExecHostNodeSetParams_choose();
 
-	atomic_store_explicit(&cuGraphExecHostNodeSetParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphExecHostNodeSetParams_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -8659,7 +8843,7 @@ void *cudastub_cuda_bind_cuGraphExecKernelNodeSetParams(void)
 {
 	void *fn = (void *)cuGraphExecKernelNodeSetParams_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphExecKernelNodeSetParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphExecKernelNodeSetParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphExecKernelNodeSetParams, cudastub_cuda_slot_cuGraphExecKernelNodeSetParams, cudastub_cuda_resolve_cuGraphExecKernelNodeSetParams, cudastub_cuda_bind_cuGraphExecKernelNodeSetParams);
@@ -8674,7 +8858,8 @@ static CUresult cuGraphExecKernelNodeSetParams_resolve(CUgraphExec a0, CUgraphNo
 {
 	cuGraphExecKernelNodeSetParams_fn fn = cuGraphExecKernelNodeSetParams_choose();
 
-	atomic_store_explicit(&cuGraphExecKernelNodeSetParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphExecKernelNodeSetParams_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -8703,7 +8888,7 @@ void *cudastub_cuda_bind_cuGraphExecKernelNodeSetParams_v2(void)
 {
 	void *fn = (void *)cuGraphExecKernelNodeSetParams_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphExecKernelNodeSetParams_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphExecKernelNodeSetParams_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphExecKernelNodeSetParams_v2, cudastub_cuda_slot_cuGraphExecKernelNodeSetParams_v2, cudastub_cuda_resolve_cuGraphExecKernelNodeSetParams_v2, cudastub_cuda_bind_cuGraphExecKernelNodeSetParams_v2);
@@ -8718,7 +8903,8 @@ static CUresult cuGraphExecKernelNodeSetParams_v2_resolve(CUgraphExec a0, CUgrap
 {
 	cuGraphExecKernelNodeSetParams_v2_fn fn = cuGraphExecKernelNodeSetParams_v2_choose();
 
-	atomic_store_explicit(&cuGraphExecKernelNodeSetParams_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphExecKernelNodeSetParams_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -8748,7 +8934,7 @@ void *cudastub_cuda_bind_cuGraphExecMemcpyNodeSetParams(void)
 {
 	void *fn = (void *)cuGraphExecMemcpyNodeSetParams_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphExecMemcpyNodeSetParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphExecMemcpyNodeSetParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphExecMemcpyNodeSetParams, cudastub_cuda_slot_cuGraphExecMemcpyNodeSetParams, cudastub_cuda_resolve_cuGraphExecMemcpyNodeSetParams, cudastub_cuda_bind_cuGraphExecMemcpyNodeSetParams);
@@ -8763,7 +8949,8 @@ static CUresult cuGraphExecMemcpyNodeSetParams_resolve(CUgraphExec a0, CUgraphNo
 {
 	cuGraphExecMemcpyNodeSetParams_fn fn = cuGraphExecMemcpyNodeSetParams_choose();
 
-	atomic_store_explicit(&cuGraphExecMemcpyNodeSetParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphExecMemcpyNodeSetParams_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -8793,7 +8980,7 @@ void *cudastub_cuda_bind_cuGraphExecMemsetNodeSetParams(void)
 {
 	void *fn = (void *)cuGraphExecMemsetNodeSetParams_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphExecMemsetNodeSetParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphExecMemsetNodeSetParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphExecMemsetNodeSetParams, cudastub_cuda_slot_cuGraphExecMemsetNodeSetParams, cudastub_cuda_resolve_cuGraphExecMemsetNodeSetParams, cudastub_cuda_bind_cuGraphExecMemsetNodeSetParams);
@@ -8808,7 +8995,8 @@ static CUresult cuGraphExecMemsetNodeSetParams_resolve(CUgraphExec a0, CUgraphNo
 {
 	cuGraphExecMemsetNodeSetParams_fn fn = cuGraphExecMemsetNodeSetParams_choose();
 
-	atomic_store_explicit(&cuGraphExecMemsetNodeSetParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphExecMemsetNodeSetParams_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -8837,7 +9025,7 @@ void *cudastub_cuda_bind_cuGraphExecNodeSetParams(void)
 {
 	void *fn = (void *)cuGraphExecNodeSetParams_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphExecNodeSetParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphExecNodeSetParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphExecNodeSetParams, cudastub_cuda_slot_cuGraphExecNodeSetParams, cudastub_cuda_resolve_cuGraphExecNodeSetParams, cudastub_cuda_bind_cuGraphExecNodeSetParams);
@@ -8852,7 +9040,8 @@ static CUresult cuGraphExecNodeSetParams_resolve(CUgraphExec a0, CUgraphNode a1,
 {
 	cuGraphExecNodeSetParams_fn fn = cuGraphExecNodeSetParams_choose();
 
-	atomic_store_explicit(&cuGraphExecNodeSetParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphExecNodeSetParams_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -8882,7 +9071,7 @@ void *cudastub_cuda_bind_cuGraphExecUpdate(void)
 {
 	void *fn = (void *)cuGraphExecUpdate_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphExecUpdate, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphExecUpdate, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphExecUpdate, cudastub_cuda_slot_cuGraphExecUpdate, cudastub_cuda_resolve_cuGraphExecUpdate, cudastub_cuda_bind_cuGraphExecUpdate);
@@ -8897,7 +9086,8 @@ static CUresult cuGraphExecUpdate_resolve(CUgraphExec a0, CUgraph a1, CUgraphNod
 {
 	cuGraphExecUpdate_fn fn = cuGraphExecUpdate_choose();
 
-	atomic_store_explicit(&cuGraphExecUpdate_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphExecUpdate_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -8926,7 +9116,7 @@ void *cudastub_cuda_bind_cuGraphExecUpdate_v2(void)
 {
 	void *fn = (void *)cuGraphExecUpdate_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphExecUpdate_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphExecUpdate_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphExecUpdate_v2, cudastub_cuda_slot_cuGraphExecUpdate_v2, cudastub_cuda_resolve_cuGraphExecUpdate_v2, cudastub_cuda_bind_cuGraphExecUpdate_v2);
@@ -8941,7 +9131,8 @@ static CUresult cuGraphExecUpdate_v2_resolve(CUgraphExec a0, CUgraph a1, CUgraph
 {
 	cuGraphExecUpdate_v2_fn fn = cuGraphExecUpdate_v2_choose();
 
-	atomic_store_explicit(&cuGraphExecUpdate_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphExecUpdate_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -8969,7 +9160,7 @@ void *cudastub_cuda_bind_cuGraphExternalSemaphoresSignalNodeGetParams(void)
 {
 	void *fn = (void *)cuGraphExternalSemaphoresSignalNodeGetParams_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphExternalSemaphoresSignalNodeGetParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphExternalSemaphoresSignalNodeGetParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphExternalSemaphoresSignalNodeGetParams, cudastub_cuda_slot_cuGraphExternalSemaphoresSignalNodeGetParams, cudastub_cuda_resolve_cuGraphExternalSemaphoresSignalNodeGetParams, cudastub_cuda_bind_cuGraphExternalSemaphoresSignalNodeGetParams);
@@ -8984,7 +9175,8 @@ static CUresult cuGraphExternalSemaphoresSignalNodeGetParams_resolve(CUgraphNode
 {
 	cuGraphExternalSemaphoresSignalNodeGetParams_fn fn = cuGraphExternalSemaphoresSignalNodeGetParams_choose();
 
-	atomic_store_explicit(&cuGraphExternalSemaphoresSignalNodeGetParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphExternalSemaphoresSignalNodeGetParams_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -9012,7 +9204,7 @@ void *cudastub_cuda_bind_cuGraphExternalSemaphoresSignalNodeSetParams(void)
 {
 	void *fn = (void *)cuGraphExternalSemaphoresSignalNodeSetParams_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphExternalSemaphoresSignalNodeSetParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphExternalSemaphoresSignalNodeSetParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphExternalSemaphoresSignalNodeSetParams, cudastub_cuda_slot_cuGraphExternalSemaphoresSignalNodeSetParams, cudastub_cuda_resolve_cuGraphExternalSemaphoresSignalNodeSetParams, cudastub_cuda_bind_cuGraphExternalSemaphoresSignalNodeSetParams);
@@ -9027,7 +9219,8 @@ static CUresult cuGraphExternalSemaphoresSignalNodeSetParams_resolve(CUgraphNode
 {
 	cuGraphExternalSemaphoresSignalNodeSetParams_fn fn = cuGraphExternalSemaphoresSignalNodeSetParams_choose();
 
-	atomic_store_explicit(&cuGraphExternalSemaphoresSignalNodeSetParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphExternalSemaphoresSignalNodeSetParams_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -9055,7 +9248,7 @@ void *cudastub_cuda_bind_cuGraphExternalSemaphoresWaitNodeGetParams(void)
 {
 	void *fn = (void *)cuGraphExternalSemaphoresWaitNodeGetParams_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphExternalSemaphoresWaitNodeGetParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphExternalSemaphoresWaitNodeGetParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphExternalSemaphoresWaitNodeGetParams, cudastub_cuda_slot_cuGraphExternalSemaphoresWaitNodeGetParams, cudastub_cuda_resolve_cuGraphExternalSemaphoresWaitNodeGetParams, cudastub_cuda_bind_cuGraphExternalSemaphoresWaitNodeGetParams);
@@ -9070,7 +9263,8 @@ static CUresult cuGraphExternalSemaphoresWaitNodeGetParams_resolve(CUgraphNode a
 {
 	cuGraphExternalSemaphoresWaitNodeGetParams_fn fn = cuGraphExternalSemaphoresWaitNodeGetParams_choose();
 
-	atomic_store_explicit(&cuGraphExternalSemaphoresWaitNodeGetParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphExternalSemaphoresWaitNodeGetParams_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -9098,7 +9292,7 @@ void *cudastub_cuda_bind_cuGraphExternalSemaphoresWaitNodeSetParams(void)
 {
 	void *fn = (void *)cuGraphExternalSemaphoresWaitNodeSetParams_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphExternalSemaphoresWaitNodeSetParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphExternalSemaphoresWaitNodeSetParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphExternalSemaphoresWaitNodeSetParams, cudastub_cuda_slot_cuGraphExternalSemaphoresWaitNodeSetParams, cudastub_cuda_resolve_cuGraphExternalSemaphoresWaitNodeSetParams, cudastub_cuda_bind_cuGraphExternalSemaphoresWaitNodeSetParams);
@@ -9113,7 +9307,8 @@ static CUresult cuGraphExternalSemaphoresWaitNodeSetParams_resolve(CUgraphNode a
 {
 	cuGraphExternalSemaphoresWaitNodeSetParams_fn fn = cuGraphExternalSemaphoresWaitNodeSetParams_choose();
 
-	atomic_store_explicit(&cuGraphExternalSemaphoresWaitNodeSetParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphExternalSemaphoresWaitNodeSetParams_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -9143,7 +9338,7 @@ void *cudastub_cuda_bind_cuGraphGetEdges(void)
 {
 	void *fn = (void *)cuGraphGetEdges_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphGetEdges, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphGetEdges, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphGetEdges, cudastub_cuda_slot_cuGraphGetEdges, cudastub_cuda_resolve_cuGraphGetEdges, cudastub_cuda_bind_cuGraphGetEdges);
@@ -9158,7 +9353,8 @@ static CUresult cuGraphGetEdges_resolve(CUgraph a0, CUgraphNode *a1, CUgraphNode
 {
 	cuGraphGetEdges_fn fn = cuGraphGetEdges_choose();
 
-	atomic_store_explicit(&cuGraphGetEdges_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphGetEdges_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -9189,7 +9385,7 @@ void *cudastub_cuda_bind_cuGraphGetEdges_v2(void)
 {
 	void *fn = (void *)cuGraphGetEdges_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphGetEdges_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphGetEdges_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphGetEdges_v2, cudastub_cuda_slot_cuGraphGetEdges_v2, cudastub_cuda_resolve_cuGraphGetEdges_v2, cudastub_cuda_bind_cuGraphGetEdges_v2);
@@ -9204,7 +9400,8 @@ static CUresult cuGraphGetEdges_v2_resolve(CUgraph a0, CUgraphNode *a1, CUgraphN
 {
 	cuGraphGetEdges_v2_fn fn = cuGraphGetEdges_v2_choose();
 
-	atomic_store_explicit(&cuGraphGetEdges_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphGetEdges_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -9233,7 +9430,7 @@ void *cudastub_cuda_bind_cuGraphGetNodes(void)
 {
 	void *fn = (void *)cuGraphGetNodes_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphGetNodes, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphGetNodes, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphGetNodes, cudastub_cuda_slot_cuGraphGetNodes, cudastub_cuda_resolve_cuGraphGetNodes, cudastub_cuda_bind_cuGraphGetNodes);
@@ -9248,7 +9445,8 @@ static CUresult cuGraphGetNodes_resolve(CUgraph a0, CUgraphNode *a1, size_t *a2)
 {
 	cuGraphGetNodes_fn fn = cuGraphGetNodes_choose();
 
-	atomic_store_explicit(&cuGraphGetNodes_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphGetNodes_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -9277,7 +9475,7 @@ void *cudastub_cuda_bind_cuGraphGetRootNodes(void)
 {
 	void *fn = (void *)cuGraphGetRootNodes_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphGetRootNodes, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphGetRootNodes, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphGetRootNodes, cudastub_cuda_slot_cuGraphGetRootNodes, cudastub_cuda_resolve_cuGraphGetRootNodes, cudastub_cuda_bind_cuGraphGetRootNodes);
@@ -9292,7 +9490,8 @@ static CUresult cuGraphGetRootNodes_resolve(CUgraph a0, CUgraphNode *a1, size_t 
 {
 	cuGraphGetRootNodes_fn fn = cuGraphGetRootNodes_choose();
 
-	atomic_store_explicit(&cuGraphGetRootNodes_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphGetRootNodes_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -9320,7 +9519,7 @@ void *cudastub_cuda_bind_cuGraphHostNodeGetParams(void)
 {
 	void *fn = (void *)cuGraphHostNodeGetParams_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphHostNodeGetParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphHostNodeGetParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphHostNodeGetParams, cudastub_cuda_slot_cuGraphHostNodeGetParams, cudastub_cuda_resolve_cuGraphHostNodeGetParams, cudastub_cuda_bind_cuGraphHostNodeGetParams);
@@ -9335,7 +9534,8 @@ static CUresult cuGraphHostNodeGetParams_resolve(CUgraphNode a0, CUDA_HOST_NODE_
 {
 	cuGraphHostNodeGetParams_fn fn = cuGraphHostNodeGetParams_choose();
 
-	atomic_store_explicit(&cuGraphHostNodeGetParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphHostNodeGetParams_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -9363,7 +9563,7 @@ void *cudastub_cuda_bind_cuGraphHostNodeSetParams(void)
 {
 	void *fn = (void *)cuGraphHostNodeSetParams_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphHostNodeSetParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphHostNodeSetParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphHostNodeSetParams, cudastub_cuda_slot_cuGraphHostNodeSetParams, cudastub_cuda_resolve_cuGraphHostNodeSetParams, cudastub_cuda_bind_cuGraphHostNodeSetParams);
@@ -9378,7 +9578,8 @@ static CUresult cuGraphHostNodeSetParams_resolve(CUgraphNode a0, const CUDA_HOST
 {
 	cuGraphHostNodeSetParams_fn fn = cuGraphHostNodeSetParams_choose();
 
-	atomic_store_explicit(&cuGraphHostNodeSetParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphHostNodeSetParams_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -9409,7 +9610,7 @@ void *cudastub_cuda_bind_cuGraphInstantiate(void)
 {
 	void *fn = (void *)cuGraphInstantiate_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphInstantiate, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphInstantiate, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphInstantiate, cudastub_cuda_slot_cuGraphInstantiate, cudastub_cuda_resolve_cuGraphInstantiate, cudastub_cuda_bind_cuGraphInstantiate);
@@ -9424,7 +9625,8 @@ static CUresult cuGraphInstantiate_resolve(CUgraphExec *a0, CUgraph a1, CUgraphN
 {
 	cuGraphInstantiate_fn fn = cuGraphInstantiate_choose();
 
-	atomic_store_explicit(&cuGraphInstantiate_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphInstantiate_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -9453,7 +9655,7 @@ void *cudastub_cuda_bind_cuGraphInstantiateWithFlags(void)
 {
 	void *fn = (void *)cuGraphInstantiateWithFlags_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphInstantiateWithFlags, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphInstantiateWithFlags, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphInstantiateWithFlags, cudastub_cuda_slot_cuGraphInstantiateWithFlags, cudastub_cuda_resolve_cuGraphInstantiateWithFlags, cudastub_cuda_bind_cuGraphInstantiateWithFlags);
@@ -9468,7 +9670,8 @@ static CUresult cuGraphInstantiateWithFlags_resolve(CUgraphExec *a0, CUgraph a1,
 {
 	cuGraphInstantiateWithFlags_fn fn = cuGraphInstantiateWithFlags_choose();
 
-	atomic_store_explicit(&cuGraphInstantiateWithFlags_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphInstantiateWithFlags_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -9497,7 +9700,7 @@ void *cudastub_cuda_bind_cuGraphInstantiateWithParams(void)
 {
 	void *fn = (void *)cuGraphInstantiateWithParams_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphInstantiateWithParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphInstantiateWithParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphInstantiateWithParams, cudastub_cuda_slot_cuGraphInstantiateWithParams, cudastub_cuda_resolve_cuGraphInstantiateWithParams, cudastub_cuda_bind_cuGraphInstantiateWithParams);
@@ -9512,7 +9715,8 @@ static CUresult cuGraphInstantiateWithParams_resolve(CUgraphExec *a0, CUgraph a1
 {
 	cuGraphInstantiateWithParams_fn fn = cuGraphInstantiateWithParams_choose();
 
-	atomic_store_explicit(&cuGraphInstantiateWithParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphInstantiateWithParams_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -9541,7 +9745,7 @@ void *cudastub_cuda_bind_cuGraphInstantiateWithParams_ptsz(void)
 {
 	void *fn = (void *)cuGraphInstantiateWithParams_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphInstantiateWithParams_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphInstantiateWithParams_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphInstantiateWithParams_ptsz, cudastub_cuda_slot_cuGraphInstantiateWithParams_ptsz, cudastub_cuda_resolve_cuGraphInstantiateWithParams_ptsz, cudastub_cuda_bind_cuGraphInstantiateWithParams_ptsz);
@@ -9556,7 +9760,8 @@ static CUresult cuGraphInstantiateWithParams_ptsz_resolve(CUgraphExec *a0, CUgra
 {
 	cuGraphInstantiateWithParams_ptsz_fn fn = cuGraphInstantiateWithParams_ptsz_choose();
 
-	atomic_store_explicit(&cuGraphInstantiateWithParams_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphInstantiateWithParams_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -9587,7 +9792,7 @@ void *cudastub_cuda_bind_cuGraphInstantiate_v2(void)
 {
 	void *fn = (void *)cuGraphInstantiate_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphInstantiate_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphInstantiate_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphInstantiate_v2, cudastub_cuda_slot_cuGraphInstantiate_v2, cudastub_cuda_resolve_cuGraphInstantiate_v2, cudastub_cuda_bind_cuGraphInstantiate_v2);
@@ -9602,7 +9807,8 @@ static CUresult cuGraphInstantiate_v2_resolve(CUgraphExec *a0, CUgraph a1, CUgra
 {
 	cuGraphInstantiate_v2_fn fn = cuGraphInstantiate_v2_choose();
 
-	atomic_store_explicit(&cuGraphInstantiate_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphInstantiate_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -9630,7 +9836,7 @@ void *cudastub_cuda_bind_cuGraphKernelNodeCopyAttributes(void)
 {
 	void *fn = (void *)cuGraphKernelNodeCopyAttributes_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphKernelNodeCopyAttributes, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphKernelNodeCopyAttributes, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphKernelNodeCopyAttributes, cudastub_cuda_slot_cuGraphKernelNodeCopyAttributes, cudastub_cuda_resolve_cuGraphKernelNodeCopyAttributes, cudastub_cuda_bind_cuGraphKernelNodeCopyAttributes);
@@ -9645,7 +9851,8 @@ static CUresult cuGraphKernelNodeCopyAttributes_resolve(CUgraphNode a0, CUgraphN
 {
 	cuGraphKernelNodeCopyAttributes_fn fn = cuGraphKernelNodeCopyAttributes_choose();
 
-	atomic_store_explicit(&cuGraphKernelNodeCopyAttributes_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphKernelNodeCopyAttributes_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -9674,7 +9881,7 @@ void *cudastub_cuda_bind_cuGraphKernelNodeGetAttribute(void)
 {
 	void *fn = (void *)cuGraphKernelNodeGetAttribute_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphKernelNodeGetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphKernelNodeGetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphKernelNodeGetAttribute, cudastub_cuda_slot_cuGraphKernelNodeGetAttribute, cudastub_cuda_resolve_cuGraphKernelNodeGetAttribute, cudastub_cuda_bind_cuGraphKernelNodeGetAttribute);
@@ -9689,7 +9896,8 @@ static CUresult cuGraphKernelNodeGetAttribute_resolve(CUgraphNode a0, CUkernelNo
 {
 	cuGraphKernelNodeGetAttribute_fn fn = cuGraphKernelNodeGetAttribute_choose();
 
-	atomic_store_explicit(&cuGraphKernelNodeGetAttribute_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphKernelNodeGetAttribute_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -9717,7 +9925,7 @@ void *cudastub_cuda_bind_cuGraphKernelNodeGetParams(void)
 {
 	void *fn = (void *)cuGraphKernelNodeGetParams_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphKernelNodeGetParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphKernelNodeGetParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphKernelNodeGetParams, cudastub_cuda_slot_cuGraphKernelNodeGetParams, cudastub_cuda_resolve_cuGraphKernelNodeGetParams, cudastub_cuda_bind_cuGraphKernelNodeGetParams);
@@ -9732,7 +9940,8 @@ static CUresult cuGraphKernelNodeGetParams_resolve(CUgraphNode a0, CUDA_KERNEL_N
 {
 	cuGraphKernelNodeGetParams_fn fn = cuGraphKernelNodeGetParams_choose();
 
-	atomic_store_explicit(&cuGraphKernelNodeGetParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphKernelNodeGetParams_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -9760,7 +9969,7 @@ void *cudastub_cuda_bind_cuGraphKernelNodeGetParams_v2(void)
 {
 	void *fn = (void *)cuGraphKernelNodeGetParams_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphKernelNodeGetParams_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphKernelNodeGetParams_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphKernelNodeGetParams_v2, cudastub_cuda_slot_cuGraphKernelNodeGetParams_v2, cudastub_cuda_resolve_cuGraphKernelNodeGetParams_v2, cudastub_cuda_bind_cuGraphKernelNodeGetParams_v2);
@@ -9775,7 +9984,8 @@ static CUresult cuGraphKernelNodeGetParams_v2_resolve(CUgraphNode a0, CUDA_KERNE
 {
 	cuGraphKernelNodeGetParams_v2_fn fn = cuGraphKernelNodeGetParams_v2_choose();
 
-	atomic_store_explicit(&cuGraphKernelNodeGetParams_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphKernelNodeGetParams_v2_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -9804,7 +10014,7 @@ void *cudastub_cuda_bind_cuGraphKernelNodeSetAttribute(void)
 {
 	void *fn = (void *)cuGraphKernelNodeSetAttribute_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphKernelNodeSetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphKernelNodeSetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphKernelNodeSetAttribute, cudastub_cuda_slot_cuGraphKernelNodeSetAttribute, cudastub_cuda_resolve_cuGraphKernelNodeSetAttribute, cudastub_cuda_bind_cuGraphKernelNodeSetAttribute);
@@ -9819,7 +10029,8 @@ static CUresult cuGraphKernelNodeSetAttribute_resolve(CUgraphNode a0, CUkernelNo
 {
 	cuGraphKernelNodeSetAttribute_fn fn = cuGraphKernelNodeSetAttribute_choose();
 
-	atomic_store_explicit(&cuGraphKernelNodeSetAttribute_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphKernelNodeSetAttribute_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -9847,7 +10058,7 @@ void *cudastub_cuda_bind_cuGraphKernelNodeSetParams(void)
 {
 	void *fn = (void *)cuGraphKernelNodeSetParams_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphKernelNodeSetParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphKernelNodeSetParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphKernelNodeSetParams, cudastub_cuda_slot_cuGraphKernelNodeSetParams, cudastub_cuda_resolve_cuGraphKernelNodeSetParams, cudastub_cuda_bind_cuGraphKernelNodeSetParams);
@@ -9862,7 +10073,8 @@ static CUresult cuGraphKernelNodeSetParams_resolve(CUgraphNode a0, const CUDA_KE
 {
 	cuGraphKernelNodeSetParams_fn fn = cuGraphKernelNodeSetParams_choose();
 
-	atomic_store_explicit(&cuGraphKernelNodeSetParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphKernelNodeSetParams_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -9890,7 +10102,7 @@ void *cudastub_cuda_bind_cuGraphKernelNodeSetParams_v2(void)
 {
 	void *fn = (void *)cuGraphKernelNodeSetParams_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphKernelNodeSetParams_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphKernelNodeSetParams_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphKernelNodeSetParams_v2, cudastub_cuda_slot_cuGraphKernelNodeSetParams_v2, cudastub_cuda_resolve_cuGraphKernelNodeSetParams_v2, cudastub_cuda_bind_cuGraphKernelNodeSetParams_v2);
@@ -9905,7 +10117,8 @@ static CUresult cuGraphKernelNodeSetParams_v2_resolve(CUgraphNode a0, const CUDA
 {
 	cuGraphKernelNodeSetParams_v2_fn fn = cuGraphKernelNodeSetParams_v2_choose();
 
-	atomic_store_explicit(&cuGraphKernelNodeSetParams_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphKernelNodeSetParams_v2_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -9933,7 +10146,7 @@ void *cudastub_cuda_bind_cuGraphLaunch(void)
 {
 	void *fn = (void *)cuGraphLaunch_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphLaunch, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphLaunch, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphLaunch, cudastub_cuda_slot_cuGraphLaunch, cudastub_cuda_resolve_cuGraphLaunch, cudastub_cuda_bind_cuGraphLaunch);
@@ -9948,7 +10161,8 @@ static CUresult cuGraphLaunch_resolve(CUgraphExec a0, CUstream a1)
 {
 	cuGraphLaunch_fn fn = cuGraphLaunch_choose();
 
-	atomic_store_explicit(&cuGraphLaunch_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphLaunch_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -9976,7 +10190,7 @@ void *cudastub_cuda_bind_cuGraphLaunch_ptsz(void)
 {
 	void *fn = (void *)cuGraphLaunch_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphLaunch_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphLaunch_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphLaunch_ptsz, cudastub_cuda_slot_cuGraphLaunch_ptsz, cudastub_cuda_resolve_cuGraphLaunch_ptsz, cudastub_cuda_bind_cuGraphLaunch_ptsz);
@@ -9991,7 +10205,8 @@ static CUresult cuGraphLaunch_ptsz_resolve(CUgraphExec a0, CUstream a1)
 {
 	cuGraphLaunch_ptsz_fn fn = cuGraphLaunch_ptsz_choose();
 
-	atomic_store_explicit(&cuGraphLaunch_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphLaunch_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -10019,7 +10234,7 @@ void *cudastub_cuda_bind_cuGraphMemAllocNodeGetParams(void)
 {
 	void *fn = (void *)cuGraphMemAllocNodeGetParams_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphMemAllocNodeGetParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphMemAllocNodeGetParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphMemAllocNodeGetParams, cudastub_cuda_slot_cuGraphMemAllocNodeGetParams, cudastub_cuda_resolve_cuGraphMemAllocNodeGetParams, cudastub_cuda_bind_cuGraphMemAllocNodeGetParams);
@@ -10034,7 +10249,8 @@ static CUresult cuGraphMemAllocNodeGetParams_resolve(CUgraphNode a0, CUDA_MEM_AL
 {
 	cuGraphMemAllocNodeGetParams_fn fn = cuGraphMemAllocNodeGetParams_choose();
 
-	atomic_store_explicit(&cuGraphMemAllocNodeGetParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphMemAllocNodeGetParams_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -10062,7 +10278,7 @@ void *cudastub_cuda_bind_cuGraphMemFreeNodeGetParams(void)
 {
 	void *fn = (void *)cuGraphMemFreeNodeGetParams_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphMemFreeNodeGetParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphMemFreeNodeGetParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphMemFreeNodeGetParams, cudastub_cuda_slot_cuGraphMemFreeNodeGetParams, cudastub_cuda_resolve_cuGraphMemFreeNodeGetParams, cudastub_cuda_bind_cuGraphMemFreeNodeGetParams);
@@ -10077,7 +10293,8 @@ static CUresult cuGraphMemFreeNodeGetParams_resolve(CUgraphNode a0, CUdeviceptr 
 {
 	cuGraphMemFreeNodeGetParams_fn fn = cuGraphMemFreeNodeGetParams_choose();
 
-	atomic_store_explicit(&cuGraphMemFreeNodeGetParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphMemFreeNodeGetParams_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -10105,7 +10322,7 @@ void *cudastub_cuda_bind_cuGraphMemcpyNodeGetParams(void)
 {
 	void *fn = (void *)cuGraphMemcpyNodeGetParams_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphMemcpyNodeGetParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphMemcpyNodeGetParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphMemcpyNodeGetParams, cudastub_cuda_slot_cuGraphMemcpyNodeGetParams, cudastub_cuda_resolve_cuGraphMemcpyNodeGetParams, cudastub_cuda_bind_cuGraphMemcpyNodeGetParams);
@@ -10120,7 +10337,8 @@ static CUresult cuGraphMemcpyNodeGetParams_resolve(CUgraphNode a0, CUDA_MEMCPY3D
 {
 	cuGraphMemcpyNodeGetParams_fn fn = cuGraphMemcpyNodeGetParams_choose();
 
-	atomic_store_explicit(&cuGraphMemcpyNodeGetParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphMemcpyNodeGetParams_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -10148,7 +10366,7 @@ void *cudastub_cuda_bind_cuGraphMemcpyNodeSetParams(void)
 {
 	void *fn = (void *)cuGraphMemcpyNodeSetParams_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphMemcpyNodeSetParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphMemcpyNodeSetParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphMemcpyNodeSetParams, cudastub_cuda_slot_cuGraphMemcpyNodeSetParams, cudastub_cuda_resolve_cuGraphMemcpyNodeSetParams, cudastub_cuda_bind_cuGraphMemcpyNodeSetParams);
@@ -10163,7 +10381,8 @@ static CUresult cuGraphMemcpyNodeSetParams_resolve(CUgraphNode a0, const CUDA_ME
 {
 	cuGraphMemcpyNodeSetParams_fn fn = cuGraphMemcpyNodeSetParams_choose();
 
-	atomic_store_explicit(&cuGraphMemcpyNodeSetParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphMemcpyNodeSetParams_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -10191,7 +10410,7 @@ void *cudastub_cuda_bind_cuGraphMemsetNodeGetParams(void)
 {
 	void *fn = (void *)cuGraphMemsetNodeGetParams_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphMemsetNodeGetParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphMemsetNodeGetParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphMemsetNodeGetParams, cudastub_cuda_slot_cuGraphMemsetNodeGetParams, cudastub_cuda_resolve_cuGraphMemsetNodeGetParams, cudastub_cuda_bind_cuGraphMemsetNodeGetParams);
@@ -10206,7 +10425,8 @@ static CUresult cuGraphMemsetNodeGetParams_resolve(CUgraphNode a0, CUDA_MEMSET_N
 {
 	cuGraphMemsetNodeGetParams_fn fn = cuGraphMemsetNodeGetParams_choose();
 
-	atomic_store_explicit(&cuGraphMemsetNodeGetParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphMemsetNodeGetParams_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -10234,7 +10454,7 @@ void *cudastub_cuda_bind_cuGraphMemsetNodeSetParams(void)
 {
 	void *fn = (void *)cuGraphMemsetNodeSetParams_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphMemsetNodeSetParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphMemsetNodeSetParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphMemsetNodeSetParams, cudastub_cuda_slot_cuGraphMemsetNodeSetParams, cudastub_cuda_resolve_cuGraphMemsetNodeSetParams, cudastub_cuda_bind_cuGraphMemsetNodeSetParams);
@@ -10249,7 +10469,8 @@ static CUresult cuGraphMemsetNodeSetParams_resolve(CUgraphNode a0, const CUDA_ME
 {
 	cuGraphMemsetNodeSetParams_fn fn = cuGraphMemsetNodeSetParams_choose();
 
-	atomic_store_explicit(&cuGraphMemsetNodeSetParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphMemsetNodeSetParams_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -10278,7 +10499,7 @@ void *cudastub_cuda_bind_cuGraphNodeFindInClone(void)
 {
 	void *fn = (void *)cuGraphNodeFindInClone_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphNodeFindInClone, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphNodeFindInClone, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphNodeFindInClone, cudastub_cuda_slot_cuGraphNodeFindInClone, cudastub_cuda_resolve_cuGraphNodeFindInClone, cudastub_cuda_bind_cuGraphNodeFindInClone);
@@ -10293,7 +10514,8 @@ static CUresult cuGraphNodeFindInClone_resolve(CUgraphNode *a0, CUgraphNode a1, 
 {
 	cuGraphNodeFindInClone_fn fn = cuGraphNodeFindInClone_choose();
 
-	atomic_store_explicit(&cuGraphNodeFindInClone_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphNodeFindInClone_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -10322,7 +10544,7 @@ void *cudastub_cuda_bind_cuGraphNodeGetDependencies(void)
 {
 	void *fn = (void *)cuGraphNodeGetDependencies_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphNodeGetDependencies, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphNodeGetDependencies, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphNodeGetDependencies, cudastub_cuda_slot_cuGraphNodeGetDependencies, cudastub_cuda_resolve_cuGraphNodeGetDependencies, cudastub_cuda_bind_cuGraphNodeGetDependencies);
@@ -10337,7 +10559,8 @@ static CUresult cuGraphNodeGetDependencies_resolve(CUgraphNode a0, CUgraphNode *
 {
 	cuGraphNodeGetDependencies_fn fn = cuGraphNodeGetDependencies_choose();
 
-	atomic_store_explicit(&cuGraphNodeGetDependencies_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphNodeGetDependencies_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -10367,7 +10590,7 @@ void *cudastub_cuda_bind_cuGraphNodeGetDependencies_v2(void)
 {
 	void *fn = (void *)cuGraphNodeGetDependencies_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphNodeGetDependencies_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphNodeGetDependencies_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphNodeGetDependencies_v2, cudastub_cuda_slot_cuGraphNodeGetDependencies_v2, cudastub_cuda_resolve_cuGraphNodeGetDependencies_v2, cudastub_cuda_bind_cuGraphNodeGetDependencies_v2);
@@ -10382,7 +10605,8 @@ static CUresult cuGraphNodeGetDependencies_v2_resolve(CUgraphNode a0, CUgraphNod
 {
 	cuGraphNodeGetDependencies_v2_fn fn = cuGraphNodeGetDependencies_v2_choose();
 
-	atomic_store_explicit(&cuGraphNodeGetDependencies_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphNodeGetDependencies_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -10411,7 +10635,7 @@ void *cudastub_cuda_bind_cuGraphNodeGetDependentNodes(void)
 {
 	void *fn = (void *)cuGraphNodeGetDependentNodes_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphNodeGetDependentNodes, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphNodeGetDependentNodes, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphNodeGetDependentNodes, cudastub_cuda_slot_cuGraphNodeGetDependentNodes, cudastub_cuda_resolve_cuGraphNodeGetDependentNodes, cudastub_cuda_bind_cuGraphNodeGetDependentNodes);
@@ -10426,7 +10650,8 @@ static CUresult cuGraphNodeGetDependentNodes_resolve(CUgraphNode a0, CUgraphNode
 {
 	cuGraphNodeGetDependentNodes_fn fn = cuGraphNodeGetDependentNodes_choose();
 
-	atomic_store_explicit(&cuGraphNodeGetDependentNodes_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphNodeGetDependentNodes_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -10456,7 +10681,7 @@ void *cudastub_cuda_bind_cuGraphNodeGetDependentNodes_v2(void)
 {
 	void *fn = (void *)cuGraphNodeGetDependentNodes_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphNodeGetDependentNodes_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphNodeGetDependentNodes_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphNodeGetDependentNodes_v2, cudastub_cuda_slot_cuGraphNodeGetDependentNodes_v2, cudastub_cuda_resolve_cuGraphNodeGetDependentNodes_v2, cudastub_cuda_bind_cuGraphNodeGetDependentNodes_v2);
@@ -10471,7 +10696,8 @@ static CUresult cuGraphNodeGetDependentNodes_v2_resolve(CUgraphNode a0, CUgraphN
 {
 	cuGraphNodeGetDependentNodes_v2_fn fn = cuGraphNodeGetDependentNodes_v2_choose();
 
-	atomic_store_explicit(&cuGraphNodeGetDependentNodes_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphNodeGetDependentNodes_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -10500,7 +10726,7 @@ void *cudastub_cuda_bind_cuGraphNodeGetEnabled(void)
 {
 	void *fn = (void *)cuGraphNodeGetEnabled_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphNodeGetEnabled, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphNodeGetEnabled, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphNodeGetEnabled, cudastub_cuda_slot_cuGraphNodeGetEnabled, cudastub_cuda_resolve_cuGraphNodeGetEnabled, cudastub_cuda_bind_cuGraphNodeGetEnabled);
@@ -10515,7 +10741,8 @@ static CUresult cuGraphNodeGetEnabled_resolve(CUgraphExec a0, CUgraphNode a1, un
 {
 	cuGraphNodeGetEnabled_fn fn = cuGraphNodeGetEnabled_choose();
 
-	atomic_store_explicit(&cuGraphNodeGetEnabled_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphNodeGetEnabled_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -10543,7 +10770,7 @@ void *cudastub_cuda_bind_cuGraphNodeGetType(void)
 {
 	void *fn = (void *)cuGraphNodeGetType_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphNodeGetType, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphNodeGetType, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphNodeGetType, cudastub_cuda_slot_cuGraphNodeGetType, cudastub_cuda_resolve_cuGraphNodeGetType, cudastub_cuda_bind_cuGraphNodeGetType);
@@ -10558,7 +10785,8 @@ static CUresult cuGraphNodeGetType_resolve(CUgraphNode a0, CUgraphNodeType *a1)
 {
 	cuGraphNodeGetType_fn fn = cuGraphNodeGetType_choose();
 
-	atomic_store_explicit(&cuGraphNodeGetType_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphNodeGetType_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -10587,7 +10815,7 @@ void *cudastub_cuda_bind_cuGraphNodeSetEnabled(void)
 {
 	void *fn = (void *)cuGraphNodeSetEnabled_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphNodeSetEnabled, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphNodeSetEnabled, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphNodeSetEnabled, cudastub_cuda_slot_cuGraphNodeSetEnabled, cudastub_cuda_resolve_cuGraphNodeSetEnabled, cudastub_cuda_bind_cuGraphNodeSetEnabled);
@@ -10602,7 +10830,8 @@ static CUresult cuGraphNodeSetEnabled_resolve(CUgraphExec a0, CUgraphNode a1, un
 {
 	cuGraphNodeSetEnabled_fn fn = cuGraphNodeSetEnabled_choose();
 
-	atomic_store_explicit(&cuGraphNodeSetEnabled_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphNodeSetEnabled_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -10630,7 +10859,7 @@ void *cudastub_cuda_bind_cuGraphNodeSetParams(void)
 {
 	void *fn = (void *)cuGraphNodeSetParams_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphNodeSetParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphNodeSetParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphNodeSetParams, cudastub_cuda_slot_cuGraphNodeSetParams, cudastub_cuda_resolve_cuGraphNodeSetParams, cudastub_cuda_bind_cuGraphNodeSetParams);
@@ -10645,7 +10874,8 @@ static CUresult cuGraphNodeSetParams_resolve(CUgraphNode a0, CUgraphNodeParams *
 {
 	cuGraphNodeSetParams_fn fn = cuGraphNodeSetParams_choose();
 
-	atomic_store_explicit(&cuGraphNodeSetParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphNodeSetParams_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -10674,7 +10904,7 @@ void *cudastub_cuda_bind_cuGraphReleaseUserObject(void)
 {
 	void *fn = (void *)cuGraphReleaseUserObject_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphReleaseUserObject, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphReleaseUserObject, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphReleaseUserObject, cudastub_cuda_slot_cuGraphReleaseUserObject, cudastub_cuda_resolve_cuGraphReleaseUserObject, cudastub_cuda_bind_cuGraphReleaseUserObject);
@@ -10689,7 +10919,8 @@ static CUresult cuGraphReleaseUserObject_resolve(CUgraph a0, CUuserObject a1, un
 {
 	cuGraphReleaseUserObject_fn fn = cuGraphReleaseUserObject_choose();
 
-	atomic_store_explicit(&cuGraphReleaseUserObject_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphReleaseUserObject_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -10719,7 +10950,7 @@ void *cudastub_cuda_bind_cuGraphRemoveDependencies(void)
 {
 	void *fn = (void *)cuGraphRemoveDependencies_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphRemoveDependencies, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphRemoveDependencies, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphRemoveDependencies, cudastub_cuda_slot_cuGraphRemoveDependencies, cudastub_cuda_resolve_cuGraphRemoveDependencies, cudastub_cuda_bind_cuGraphRemoveDependencies);
@@ -10734,7 +10965,8 @@ static CUresult cuGraphRemoveDependencies_resolve(CUgraph a0, const CUgraphNode 
 {
 	cuGraphRemoveDependencies_fn fn = cuGraphRemoveDependencies_choose();
 
-	atomic_store_explicit(&cuGraphRemoveDependencies_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphRemoveDependencies_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -10765,7 +10997,7 @@ void *cudastub_cuda_bind_cuGraphRemoveDependencies_v2(void)
 {
 	void *fn = (void *)cuGraphRemoveDependencies_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphRemoveDependencies_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphRemoveDependencies_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphRemoveDependencies_v2, cudastub_cuda_slot_cuGraphRemoveDependencies_v2, cudastub_cuda_resolve_cuGraphRemoveDependencies_v2, cudastub_cuda_bind_cuGraphRemoveDependencies_v2);
@@ -10780,7 +11012,8 @@ static CUresult cuGraphRemoveDependencies_v2_resolve(CUgraph a0, const CUgraphNo
 {
 	cuGraphRemoveDependencies_v2_fn fn = cuGraphRemoveDependencies_v2_choose();
 
-	atomic_store_explicit(&cuGraphRemoveDependencies_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphRemoveDependencies_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -10810,7 +11043,7 @@ void *cudastub_cuda_bind_cuGraphRetainUserObject(void)
 {
 	void *fn = (void *)cuGraphRetainUserObject_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphRetainUserObject, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphRetainUserObject, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphRetainUserObject, cudastub_cuda_slot_cuGraphRetainUserObject, cudastub_cuda_resolve_cuGraphRetainUserObject, cudastub_cuda_bind_cuGraphRetainUserObject);
@@ -10825,7 +11058,8 @@ static CUresult cuGraphRetainUserObject_resolve(CUgraph a0, CUuserObject a1, uns
 {
 	cuGraphRetainUserObject_fn fn = cuGraphRetainUserObject_choose();
 
-	atomic_store_explicit(&cuGraphRetainUserObject_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphRetainUserObject_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -10853,7 +11087,7 @@ void *cudastub_cuda_bind_cuGraphUpload(void)
 {
 	void *fn = (void *)cuGraphUpload_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphUpload, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphUpload, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphUpload, cudastub_cuda_slot_cuGraphUpload, cudastub_cuda_resolve_cuGraphUpload, cudastub_cuda_bind_cuGraphUpload);
@@ -10868,7 +11102,8 @@ static CUresult cuGraphUpload_resolve(CUgraphExec a0, CUstream a1)
 {
 	cuGraphUpload_fn fn = cuGraphUpload_choose();
 
-	atomic_store_explicit(&cuGraphUpload_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphUpload_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -10896,7 +11131,7 @@ void *cudastub_cuda_bind_cuGraphUpload_ptsz(void)
 {
 	void *fn = (void *)cuGraphUpload_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphUpload_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphUpload_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphUpload_ptsz, cudastub_cuda_slot_cuGraphUpload_ptsz, cudastub_cuda_resolve_cuGraphUpload_ptsz, cudastub_cuda_bind_cuGraphUpload_ptsz);
@@ -10911,7 +11146,8 @@ static CUresult cuGraphUpload_ptsz_resolve(CUgraphExec a0, CUstream a1)
 {
 	cuGraphUpload_ptsz_fn fn = cuGraphUpload_ptsz_choose();
 
-	atomic_store_explicit(&cuGraphUpload_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphUpload_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -10940,7 +11176,7 @@ void *cudastub_cuda_bind_cuGraphicsEGLRegisterImage(void)
 {
 	void *fn = (void *)cuGraphicsEGLRegisterImage_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphicsEGLRegisterImage, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphicsEGLRegisterImage, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphicsEGLRegisterImage, cudastub_cuda_slot_cuGraphicsEGLRegisterImage, cudastub_cuda_resolve_cuGraphicsEGLRegisterImage, cudastub_cuda_bind_cuGraphicsEGLRegisterImage);
@@ -10955,7 +11191,8 @@ static CUresult cuGraphicsEGLRegisterImage_resolve(CUgraphicsResource *a0, EGLIm
 {
 	cuGraphicsEGLRegisterImage_fn fn = cuGraphicsEGLRegisterImage_choose();
 
-	atomic_store_explicit(&cuGraphicsEGLRegisterImage_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphicsEGLRegisterImage_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -10984,7 +11221,7 @@ void *cudastub_cuda_bind_cuGraphicsGLRegisterBuffer(void)
 {
 	void *fn = (void *)cuGraphicsGLRegisterBuffer_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphicsGLRegisterBuffer, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphicsGLRegisterBuffer, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphicsGLRegisterBuffer, cudastub_cuda_slot_cuGraphicsGLRegisterBuffer, cudastub_cuda_resolve_cuGraphicsGLRegisterBuffer, cudastub_cuda_bind_cuGraphicsGLRegisterBuffer);
@@ -10999,7 +11236,8 @@ static CUresult cuGraphicsGLRegisterBuffer_resolve(CUgraphicsResource *a0, GLuin
 {
 	cuGraphicsGLRegisterBuffer_fn fn = cuGraphicsGLRegisterBuffer_choose();
 
-	atomic_store_explicit(&cuGraphicsGLRegisterBuffer_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphicsGLRegisterBuffer_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -11029,7 +11267,7 @@ void *cudastub_cuda_bind_cuGraphicsGLRegisterImage(void)
 {
 	void *fn = (void *)cuGraphicsGLRegisterImage_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphicsGLRegisterImage, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphicsGLRegisterImage, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphicsGLRegisterImage, cudastub_cuda_slot_cuGraphicsGLRegisterImage, cudastub_cuda_resolve_cuGraphicsGLRegisterImage, cudastub_cuda_bind_cuGraphicsGLRegisterImage);
@@ -11044,7 +11282,8 @@ static CUresult cuGraphicsGLRegisterImage_resolve(CUgraphicsResource *a0, GLuint
 {
 	cuGraphicsGLRegisterImage_fn fn = cuGraphicsGLRegisterImage_choose();
 
-	atomic_store_explicit(&cuGraphicsGLRegisterImage_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphicsGLRegisterImage_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -11073,7 +11312,7 @@ void *cudastub_cuda_bind_cuGraphicsMapResources(void)
 {
 	void *fn = (void *)cuGraphicsMapResources_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphicsMapResources, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphicsMapResources, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphicsMapResources, cudastub_cuda_slot_cuGraphicsMapResources, cudastub_cuda_resolve_cuGraphicsMapResources, cudastub_cuda_bind_cuGraphicsMapResources);
@@ -11088,7 +11327,8 @@ static CUresult cuGraphicsMapResources_resolve(unsigned int a0, CUgraphicsResour
 {
 	cuGraphicsMapResources_fn fn = cuGraphicsMapResources_choose();
 
-	atomic_store_explicit(&cuGraphicsMapResources_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphicsMapResources_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -11117,7 +11357,7 @@ void *cudastub_cuda_bind_cuGraphicsMapResources_ptsz(void)
 {
 	void *fn = (void *)cuGraphicsMapResources_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphicsMapResources_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphicsMapResources_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphicsMapResources_ptsz, cudastub_cuda_slot_cuGraphicsMapResources_ptsz, cudastub_cuda_resolve_cuGraphicsMapResources_ptsz, cudastub_cuda_bind_cuGraphicsMapResources_ptsz);
@@ -11132,7 +11372,8 @@ static CUresult cuGraphicsMapResources_ptsz_resolve(unsigned int a0, CUgraphicsR
 {
 	cuGraphicsMapResources_ptsz_fn fn = cuGraphicsMapResources_ptsz_choose();
 
-	atomic_store_explicit(&cuGraphicsMapResources_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphicsMapResources_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -11162,7 +11403,7 @@ void *cudastub_cuda_bind_cuGraphicsResourceGetMappedEglFrame(void)
 {
 	void *fn = (void *)cuGraphicsResourceGetMappedEglFrame_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphicsResourceGetMappedEglFrame, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphicsResourceGetMappedEglFrame, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphicsResourceGetMappedEglFrame, cudastub_cuda_slot_cuGraphicsResourceGetMappedEglFrame, cudastub_cuda_resolve_cuGraphicsResourceGetMappedEglFrame, cudastub_cuda_bind_cuGraphicsResourceGetMappedEglFrame);
@@ -11177,7 +11418,8 @@ static CUresult cuGraphicsResourceGetMappedEglFrame_resolve(CUeglFrame *a0, CUgr
 {
 	cuGraphicsResourceGetMappedEglFrame_fn fn = cuGraphicsResourceGetMappedEglFrame_choose();
 
-	atomic_store_explicit(&cuGraphicsResourceGetMappedEglFrame_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphicsResourceGetMappedEglFrame_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -11205,7 +11447,7 @@ void *cudastub_cuda_bind_cuGraphicsResourceGetMappedMipmappedArray(void)
 {
 	void *fn = (void *)cuGraphicsResourceGetMappedMipmappedArray_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphicsResourceGetMappedMipmappedArray, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphicsResourceGetMappedMipmappedArray, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphicsResourceGetMappedMipmappedArray, cudastub_cuda_slot_cuGraphicsResourceGetMappedMipmappedArray, cudastub_cuda_resolve_cuGraphicsResourceGetMappedMipmappedArray, cudastub_cuda_bind_cuGraphicsResourceGetMappedMipmappedArray);
@@ -11220,7 +11462,8 @@ static CUresult cuGraphicsResourceGetMappedMipmappedArray_resolve(CUmipmappedArr
 {
 	cuGraphicsResourceGetMappedMipmappedArray_fn fn = cuGraphicsResourceGetMappedMipmappedArray_choose();
 
-	atomic_store_explicit(&cuGraphicsResourceGetMappedMipmappedArray_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphicsResourceGetMappedMipmappedArray_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -11249,7 +11492,7 @@ void *cudastub_cuda_bind_cuGraphicsResourceGetMappedPointer(void)
 {
 	void *fn = (void *)cuGraphicsResourceGetMappedPointer_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphicsResourceGetMappedPointer, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphicsResourceGetMappedPointer, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphicsResourceGetMappedPointer, cudastub_cuda_slot_cuGraphicsResourceGetMappedPointer, cudastub_cuda_resolve_cuGraphicsResourceGetMappedPointer, cudastub_cuda_bind_cuGraphicsResourceGetMappedPointer);
@@ -11264,7 +11507,8 @@ static CUresult cuGraphicsResourceGetMappedPointer_resolve(CUdeviceptr_v1 *a0, u
 {
 	cuGraphicsResourceGetMappedPointer_fn fn = cuGraphicsResourceGetMappedPointer_choose();
 
-	atomic_store_explicit(&cuGraphicsResourceGetMappedPointer_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphicsResourceGetMappedPointer_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -11293,7 +11537,7 @@ void *cudastub_cuda_bind_cuGraphicsResourceGetMappedPointer_v2(void)
 {
 	void *fn = (void *)cuGraphicsResourceGetMappedPointer_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphicsResourceGetMappedPointer_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphicsResourceGetMappedPointer_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphicsResourceGetMappedPointer_v2, cudastub_cuda_slot_cuGraphicsResourceGetMappedPointer_v2, cudastub_cuda_resolve_cuGraphicsResourceGetMappedPointer_v2, cudastub_cuda_bind_cuGraphicsResourceGetMappedPointer_v2);
@@ -11308,7 +11552,8 @@ static CUresult cuGraphicsResourceGetMappedPointer_v2_resolve(CUdeviceptr *a0, s
 {
 	cuGraphicsResourceGetMappedPointer_v2_fn fn = cuGraphicsResourceGetMappedPointer_v2_choose();
 
-	atomic_store_explicit(&cuGraphicsResourceGetMappedPointer_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphicsResourceGetMappedPointer_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -11336,7 +11581,7 @@ void *cudastub_cuda_bind_cuGraphicsResourceSetMapFlags(void)
 {
 	void *fn = (void *)cuGraphicsResourceSetMapFlags_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphicsResourceSetMapFlags, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphicsResourceSetMapFlags, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphicsResourceSetMapFlags, cudastub_cuda_slot_cuGraphicsResourceSetMapFlags, cudastub_cuda_resolve_cuGraphicsResourceSetMapFlags, cudastub_cuda_bind_cuGraphicsResourceSetMapFlags);
@@ -11351,7 +11596,8 @@ static CUresult cuGraphicsResourceSetMapFlags_resolve(CUgraphicsResource a0, uns
 {
 	cuGraphicsResourceSetMapFlags_fn fn = cuGraphicsResourceSetMapFlags_choose();
 
-	atomic_store_explicit(&cuGraphicsResourceSetMapFlags_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphicsResourceSetMapFlags_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -11379,7 +11625,7 @@ void *cudastub_cuda_bind_cuGraphicsResourceSetMapFlags_v2(void)
 {
 	void *fn = (void *)cuGraphicsResourceSetMapFlags_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphicsResourceSetMapFlags_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphicsResourceSetMapFlags_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphicsResourceSetMapFlags_v2, cudastub_cuda_slot_cuGraphicsResourceSetMapFlags_v2, cudastub_cuda_resolve_cuGraphicsResourceSetMapFlags_v2, cudastub_cuda_bind_cuGraphicsResourceSetMapFlags_v2);
@@ -11394,7 +11640,8 @@ static CUresult cuGraphicsResourceSetMapFlags_v2_resolve(CUgraphicsResource a0, 
 {
 	cuGraphicsResourceSetMapFlags_v2_fn fn = cuGraphicsResourceSetMapFlags_v2_choose();
 
-	atomic_store_explicit(&cuGraphicsResourceSetMapFlags_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphicsResourceSetMapFlags_v2_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -11424,7 +11671,7 @@ void *cudastub_cuda_bind_cuGraphicsSubResourceGetMappedArray(void)
 {
 	void *fn = (void *)cuGraphicsSubResourceGetMappedArray_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphicsSubResourceGetMappedArray, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphicsSubResourceGetMappedArray, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphicsSubResourceGetMappedArray, cudastub_cuda_slot_cuGraphicsSubResourceGetMappedArray, cudastub_cuda_resolve_cuGraphicsSubResourceGetMappedArray, cudastub_cuda_bind_cuGraphicsSubResourceGetMappedArray);
@@ -11439,7 +11686,8 @@ static CUresult cuGraphicsSubResourceGetMappedArray_resolve(CUarray *a0, CUgraph
 {
 	cuGraphicsSubResourceGetMappedArray_fn fn = cuGraphicsSubResourceGetMappedArray_choose();
 
-	atomic_store_explicit(&cuGraphicsSubResourceGetMappedArray_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphicsSubResourceGetMappedArray_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -11468,7 +11716,7 @@ void *cudastub_cuda_bind_cuGraphicsUnmapResources(void)
 {
 	void *fn = (void *)cuGraphicsUnmapResources_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphicsUnmapResources, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphicsUnmapResources, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphicsUnmapResources, cudastub_cuda_slot_cuGraphicsUnmapResources, cudastub_cuda_resolve_cuGraphicsUnmapResources, cudastub_cuda_bind_cuGraphicsUnmapResources);
@@ -11483,7 +11731,8 @@ static CUresult cuGraphicsUnmapResources_resolve(unsigned int a0, CUgraphicsReso
 {
 	cuGraphicsUnmapResources_fn fn = cuGraphicsUnmapResources_choose();
 
-	atomic_store_explicit(&cuGraphicsUnmapResources_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphicsUnmapResources_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -11512,7 +11761,7 @@ void *cudastub_cuda_bind_cuGraphicsUnmapResources_ptsz(void)
 {
 	void *fn = (void *)cuGraphicsUnmapResources_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphicsUnmapResources_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphicsUnmapResources_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphicsUnmapResources_ptsz, cudastub_cuda_slot_cuGraphicsUnmapResources_ptsz, cudastub_cuda_resolve_cuGraphicsUnmapResources_ptsz, cudastub_cuda_bind_cuGraphicsUnmapResources_ptsz);
@@ -11527,7 +11776,8 @@ static CUresult cuGraphicsUnmapResources_ptsz_resolve(unsigned int a0, CUgraphic
 {
 	cuGraphicsUnmapResources_ptsz_fn fn = cuGraphicsUnmapResources_ptsz_choose();
 
-	atomic_store_explicit(&cuGraphicsUnmapResources_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphicsUnmapResources_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -11554,7 +11804,7 @@ void *cudastub_cuda_bind_cuGraphicsUnregisterResource(void)
 {
 	void *fn = (void *)cuGraphicsUnregisterResource_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphicsUnregisterResource, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphicsUnregisterResource, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphicsUnregisterResource, cudastub_cuda_slot_cuGraphicsUnregisterResource, cudastub_cuda_resolve_cuGraphicsUnregisterResource, cudastub_cuda_bind_cuGraphicsUnregisterResource);
@@ -11569,7 +11819,8 @@ static CUresult cuGraphicsUnregisterResource_resolve(CUgraphicsResource a0)
 {
 	cuGraphicsUnregisterResource_fn fn = cuGraphicsUnregisterResource_choose();
 
-	atomic_store_explicit(&cuGraphicsUnregisterResource_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphicsUnregisterResource_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -11598,7 +11849,7 @@ void *cudastub_cuda_bind_cuGraphicsVDPAURegisterOutputSurface(void)
 {
 	void *fn = (void *)cuGraphicsVDPAURegisterOutputSurface_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphicsVDPAURegisterOutputSurface, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphicsVDPAURegisterOutputSurface, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphicsVDPAURegisterOutputSurface, cudastub_cuda_slot_cuGraphicsVDPAURegisterOutputSurface, cudastub_cuda_resolve_cuGraphicsVDPAURegisterOutputSurface, cudastub_cuda_bind_cuGraphicsVDPAURegisterOutputSurface);
@@ -11613,7 +11864,8 @@ static CUresult cuGraphicsVDPAURegisterOutputSurface_resolve(CUgraphicsResource 
 {
 	cuGraphicsVDPAURegisterOutputSurface_fn fn = cuGraphicsVDPAURegisterOutputSurface_choose();
 
-	atomic_store_explicit(&cuGraphicsVDPAURegisterOutputSurface_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphicsVDPAURegisterOutputSurface_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -11642,7 +11894,7 @@ void *cudastub_cuda_bind_cuGraphicsVDPAURegisterVideoSurface(void)
 {
 	void *fn = (void *)cuGraphicsVDPAURegisterVideoSurface_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGraphicsVDPAURegisterVideoSurface, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGraphicsVDPAURegisterVideoSurface, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGraphicsVDPAURegisterVideoSurface, cudastub_cuda_slot_cuGraphicsVDPAURegisterVideoSurface, cudastub_cuda_resolve_cuGraphicsVDPAURegisterVideoSurface, cudastub_cuda_bind_cuGraphicsVDPAURegisterVideoSurface);
@@ -11657,7 +11909,8 @@ static CUresult cuGraphicsVDPAURegisterVideoSurface_resolve(CUgraphicsResource *
 {
 	cuGraphicsVDPAURegisterVideoSurface_fn fn = cuGraphicsVDPAURegisterVideoSurface_choose();
 
-	atomic_store_explicit(&cuGraphicsVDPAURegisterVideoSurface_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGraphicsVDPAURegisterVideoSurface_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -11687,7 +11940,7 @@ void *cudastub_cuda_bind_cuGreenCtxCreate(void)
 {
 	void *fn = (void *)cuGreenCtxCreate_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGreenCtxCreate, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGreenCtxCreate, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGreenCtxCreate, cudastub_cuda_slot_cuGreenCtxCreate, cudastub_cuda_resolve_cuGreenCtxCreate, cudastub_cuda_bind_cuGreenCtxCreate);
@@ -11702,7 +11955,8 @@ static CUresult cuGreenCtxCreate_resolve(CUgreenCtx *a0, CUdevResourceDesc a1, C
 {
 	cuGreenCtxCreate_fn fn = cuGreenCtxCreate_choose();
 
-	atomic_store_explicit(&cuGreenCtxCreate_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGreenCtxCreate_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -11729,7 +11983,7 @@ void *cudastub_cuda_bind_cuGreenCtxDestroy(void)
 {
 	void *fn = (void *)cuGreenCtxDestroy_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGreenCtxDestroy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGreenCtxDestroy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGreenCtxDestroy, cudastub_cuda_slot_cuGreenCtxDestroy, cudastub_cuda_resolve_cuGreenCtxDestroy, cudastub_cuda_bind_cuGreenCtxDestroy);
@@ -11744,7 +11998,8 @@ static CUresult cuGreenCtxDestroy_resolve(CUgreenCtx a0)
 {
 	cuGreenCtxDestroy_fn fn = cuGreenCtxDestroy_choose();
 
-	atomic_store_explicit(&cuGreenCtxDestroy_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGreenCtxDestroy_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -11773,7 +12028,7 @@ void *cudastub_cuda_bind_cuGreenCtxGetDevResource(void)
 {
 	void *fn = (void *)cuGreenCtxGetDevResource_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGreenCtxGetDevResource, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGreenCtxGetDevResource, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGreenCtxGetDevResource, cudastub_cuda_slot_cuGreenCtxGetDevResource, cudastub_cuda_resolve_cuGreenCtxGetDevResource, cudastub_cuda_bind_cuGreenCtxGetDevResource);
@@ -11788,7 +12043,8 @@ static CUresult cuGreenCtxGetDevResource_resolve(CUgreenCtx a0, CUdevResource *a
 {
 	cuGreenCtxGetDevResource_fn fn = cuGreenCtxGetDevResource_choose();
 
-	atomic_store_explicit(&cuGreenCtxGetDevResource_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGreenCtxGetDevResource_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -11816,7 +12072,7 @@ void *cudastub_cuda_bind_cuGreenCtxRecordEvent(void)
 {
 	void *fn = (void *)cuGreenCtxRecordEvent_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGreenCtxRecordEvent, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGreenCtxRecordEvent, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGreenCtxRecordEvent, cudastub_cuda_slot_cuGreenCtxRecordEvent, cudastub_cuda_resolve_cuGreenCtxRecordEvent, cudastub_cuda_bind_cuGreenCtxRecordEvent);
@@ -11831,7 +12087,8 @@ static CUresult cuGreenCtxRecordEvent_resolve(CUgreenCtx a0, CUevent a1)
 {
 	cuGreenCtxRecordEvent_fn fn = cuGreenCtxRecordEvent_choose();
 
-	atomic_store_explicit(&cuGreenCtxRecordEvent_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGreenCtxRecordEvent_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -11859,7 +12116,7 @@ void *cudastub_cuda_bind_cuGreenCtxWaitEvent(void)
 {
 	void *fn = (void *)cuGreenCtxWaitEvent_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuGreenCtxWaitEvent, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuGreenCtxWaitEvent, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuGreenCtxWaitEvent, cudastub_cuda_slot_cuGreenCtxWaitEvent, cudastub_cuda_resolve_cuGreenCtxWaitEvent, cudastub_cuda_bind_cuGreenCtxWaitEvent);
@@ -11874,7 +12131,8 @@ static CUresult cuGreenCtxWaitEvent_resolve(CUgreenCtx a0, CUevent a1)
 {
 	cuGreenCtxWaitEvent_fn fn = cuGreenCtxWaitEvent_choose();
 
-	atomic_store_explicit(&cuGreenCtxWaitEvent_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuGreenCtxWaitEvent_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -11902,7 +12160,7 @@ void *cudastub_cuda_bind_cuImportExternalMemory(void)
 {
 	void *fn = (void *)cuImportExternalMemory_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuImportExternalMemory, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuImportExternalMemory, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuImportExternalMemory, cudastub_cuda_slot_cuImportExternalMemory, cudastub_cuda_resolve_cuImportExternalMemory, cudastub_cuda_bind_cuImportExternalMemory);
@@ -11917,7 +12175,8 @@ static CUresult cuImportExternalMemory_resolve(CUexternalMemory *a0, const CUDA_
 {
 	cuImportExternalMemory_fn fn = cuImportExternalMemory_choose();
 
-	atomic_store_explicit(&cuImportExternalMemory_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuImportExternalMemory_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -11945,7 +12204,7 @@ void *cudastub_cuda_bind_cuImportExternalSemaphore(void)
 {
 	void *fn = (void *)cuImportExternalSemaphore_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuImportExternalSemaphore, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuImportExternalSemaphore, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuImportExternalSemaphore, cudastub_cuda_slot_cuImportExternalSemaphore, cudastub_cuda_resolve_cuImportExternalSemaphore, cudastub_cuda_bind_cuImportExternalSemaphore);
@@ -11960,7 +12219,8 @@ static CUresult cuImportExternalSemaphore_resolve(CUexternalSemaphore *a0, const
 {
 	cuImportExternalSemaphore_fn fn = cuImportExternalSemaphore_choose();
 
-	atomic_store_explicit(&cuImportExternalSemaphore_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuImportExternalSemaphore_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -11987,7 +12247,7 @@ void *cudastub_cuda_bind_cuInit(void)
 {
 	void *fn = (void *)cuInit_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuInit, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuInit, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuInit, cudastub_cuda_slot_cuInit, cudastub_cuda_resolve_cuInit, cudastub_cuda_bind_cuInit);
@@ -12002,7 +12262,8 @@ static CUresult cuInit_resolve(unsigned int a0)
 {
 	cuInit_fn fn = cuInit_choose();
 
-	atomic_store_explicit(&cuInit_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuInit_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -12029,7 +12290,7 @@ void *cudastub_cuda_bind_cuIpcCloseMemHandle(void)
 {
 	void *fn = (void *)cuIpcCloseMemHandle_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuIpcCloseMemHandle, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuIpcCloseMemHandle, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuIpcCloseMemHandle, cudastub_cuda_slot_cuIpcCloseMemHandle, cudastub_cuda_resolve_cuIpcCloseMemHandle, cudastub_cuda_bind_cuIpcCloseMemHandle);
@@ -12044,7 +12305,8 @@ static CUresult cuIpcCloseMemHandle_resolve(CUdeviceptr a0)
 {
 	cuIpcCloseMemHandle_fn fn = cuIpcCloseMemHandle_choose();
 
-	atomic_store_explicit(&cuIpcCloseMemHandle_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuIpcCloseMemHandle_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -12072,7 +12334,7 @@ void *cudastub_cuda_bind_cuIpcGetEventHandle(void)
 {
 	void *fn = (void *)cuIpcGetEventHandle_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuIpcGetEventHandle, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuIpcGetEventHandle, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuIpcGetEventHandle, cudastub_cuda_slot_cuIpcGetEventHandle, cudastub_cuda_resolve_cuIpcGetEventHandle, cudastub_cuda_bind_cuIpcGetEventHandle);
@@ -12087,7 +12349,8 @@ static CUresult cuIpcGetEventHandle_resolve(CUipcEventHandle *a0, CUevent a1)
 {
 	cuIpcGetEventHandle_fn fn = cuIpcGetEventHandle_choose();
 
-	atomic_store_explicit(&cuIpcGetEventHandle_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuIpcGetEventHandle_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -12115,7 +12378,7 @@ void *cudastub_cuda_bind_cuIpcGetMemHandle(void)
 {
 	void *fn = (void *)cuIpcGetMemHandle_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuIpcGetMemHandle, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuIpcGetMemHandle, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuIpcGetMemHandle, cudastub_cuda_slot_cuIpcGetMemHandle, cudastub_cuda_resolve_cuIpcGetMemHandle, cudastub_cuda_bind_cuIpcGetMemHandle);
@@ -12130,7 +12393,8 @@ static CUresult cuIpcGetMemHandle_resolve(CUipcMemHandle *a0, CUdeviceptr a1)
 {
 	cuIpcGetMemHandle_fn fn = cuIpcGetMemHandle_choose();
 
-	atomic_store_explicit(&cuIpcGetMemHandle_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuIpcGetMemHandle_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -12158,7 +12422,7 @@ void *cudastub_cuda_bind_cuIpcOpenEventHandle(void)
 {
 	void *fn = (void *)cuIpcOpenEventHandle_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuIpcOpenEventHandle, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuIpcOpenEventHandle, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuIpcOpenEventHandle, cudastub_cuda_slot_cuIpcOpenEventHandle, cudastub_cuda_resolve_cuIpcOpenEventHandle, cudastub_cuda_bind_cuIpcOpenEventHandle);
@@ -12173,7 +12437,8 @@ static CUresult cuIpcOpenEventHandle_resolve(CUevent *a0, CUipcEventHandle a1)
 {
 	cuIpcOpenEventHandle_fn fn = cuIpcOpenEventHandle_choose();
 
-	atomic_store_explicit(&cuIpcOpenEventHandle_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuIpcOpenEventHandle_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -12202,7 +12467,7 @@ void *cudastub_cuda_bind_cuIpcOpenMemHandle(void)
 {
 	void *fn = (void *)cuIpcOpenMemHandle_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuIpcOpenMemHandle, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuIpcOpenMemHandle, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuIpcOpenMemHandle, cudastub_cuda_slot_cuIpcOpenMemHandle, cudastub_cuda_resolve_cuIpcOpenMemHandle, cudastub_cuda_bind_cuIpcOpenMemHandle);
@@ -12217,7 +12482,8 @@ static CUresult cuIpcOpenMemHandle_resolve(CUdeviceptr *a0, CUipcMemHandle a1, u
 {
 	cuIpcOpenMemHandle_fn fn = cuIpcOpenMemHandle_choose();
 
-	atomic_store_explicit(&cuIpcOpenMemHandle_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuIpcOpenMemHandle_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -12246,7 +12512,7 @@ void *cudastub_cuda_bind_cuIpcOpenMemHandle_v2(void)
 {
 	void *fn = (void *)cuIpcOpenMemHandle_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuIpcOpenMemHandle_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuIpcOpenMemHandle_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuIpcOpenMemHandle_v2, cudastub_cuda_slot_cuIpcOpenMemHandle_v2, cudastub_cuda_resolve_cuIpcOpenMemHandle_v2, cudastub_cuda_bind_cuIpcOpenMemHandle_v2);
@@ -12261,7 +12527,8 @@ static CUresult cuIpcOpenMemHandle_v2_resolve(CUdeviceptr *a0, CUipcMemHandle a1
 {
 	cuIpcOpenMemHandle_v2_fn fn = cuIpcOpenMemHandle_v2_choose();
 
-	atomic_store_explicit(&cuIpcOpenMemHandle_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuIpcOpenMemHandle_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -12291,7 +12558,7 @@ void *cudastub_cuda_bind_cuKernelGetAttribute(void)
 {
 	void *fn = (void *)cuKernelGetAttribute_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuKernelGetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuKernelGetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuKernelGetAttribute, cudastub_cuda_slot_cuKernelGetAttribute, cudastub_cuda_resolve_cuKernelGetAttribute, cudastub_cuda_bind_cuKernelGetAttribute);
@@ -12306,7 +12573,8 @@ static CUresult cuKernelGetAttribute_resolve(int *a0, CUfunction_attribute a1, C
 {
 	cuKernelGetAttribute_fn fn = cuKernelGetAttribute_choose();
 
-	atomic_store_explicit(&cuKernelGetAttribute_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuKernelGetAttribute_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -12334,7 +12602,7 @@ void *cudastub_cuda_bind_cuKernelGetFunction(void)
 {
 	void *fn = (void *)cuKernelGetFunction_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuKernelGetFunction, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuKernelGetFunction, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuKernelGetFunction, cudastub_cuda_slot_cuKernelGetFunction, cudastub_cuda_resolve_cuKernelGetFunction, cudastub_cuda_bind_cuKernelGetFunction);
@@ -12349,7 +12617,8 @@ static CUresult cuKernelGetFunction_resolve(CUfunction *a0, CUkernel a1)
 {
 	cuKernelGetFunction_fn fn = cuKernelGetFunction_choose();
 
-	atomic_store_explicit(&cuKernelGetFunction_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuKernelGetFunction_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -12377,7 +12646,7 @@ void *cudastub_cuda_bind_cuKernelGetName(void)
 {
 	void *fn = (void *)cuKernelGetName_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuKernelGetName, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuKernelGetName, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuKernelGetName, cudastub_cuda_slot_cuKernelGetName, cudastub_cuda_resolve_cuKernelGetName, cudastub_cuda_bind_cuKernelGetName);
@@ -12392,7 +12661,8 @@ static CUresult cuKernelGetName_resolve(const char **a0, CUkernel a1)
 {
 	cuKernelGetName_fn fn = cuKernelGetName_choose();
 
-	atomic_store_explicit(&cuKernelGetName_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuKernelGetName_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -12422,7 +12692,7 @@ void *cudastub_cuda_bind_cuKernelGetParamInfo(void)
 {
 	void *fn = (void *)cuKernelGetParamInfo_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuKernelGetParamInfo, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuKernelGetParamInfo, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuKernelGetParamInfo, cudastub_cuda_slot_cuKernelGetParamInfo, cudastub_cuda_resolve_cuKernelGetParamInfo, cudastub_cuda_bind_cuKernelGetParamInfo);
@@ -12437,7 +12707,8 @@ static CUresult cuKernelGetParamInfo_resolve(CUkernel a0, size_t a1, size_t *a2,
 {
 	cuKernelGetParamInfo_fn fn = cuKernelGetParamInfo_choose();
 
-	atomic_store_explicit(&cuKernelGetParamInfo_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuKernelGetParamInfo_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -12467,7 +12738,7 @@ void *cudastub_cuda_bind_cuKernelSetAttribute(void)
 {
 	void *fn = (void *)cuKernelSetAttribute_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuKernelSetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuKernelSetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuKernelSetAttribute, cudastub_cuda_slot_cuKernelSetAttribute, cudastub_cuda_resolve_cuKernelSetAttribute, cudastub_cuda_bind_cuKernelSetAttribute);
@@ -12482,7 +12753,8 @@ static CUresult cuKernelSetAttribute_resolve(CUfunction_attribute a0, int a1, CU
 {
 	cuKernelSetAttribute_fn fn = cuKernelSetAttribute_choose();
 
-	atomic_store_explicit(&cuKernelSetAttribute_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuKernelSetAttribute_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -12511,7 +12783,7 @@ void *cudastub_cuda_bind_cuKernelSetCacheConfig(void)
 {
 	void *fn = (void *)cuKernelSetCacheConfig_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuKernelSetCacheConfig, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuKernelSetCacheConfig, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuKernelSetCacheConfig, cudastub_cuda_slot_cuKernelSetCacheConfig, cudastub_cuda_resolve_cuKernelSetCacheConfig, cudastub_cuda_bind_cuKernelSetCacheConfig);
@@ -12526,7 +12798,8 @@ static CUresult cuKernelSetCacheConfig_resolve(CUkernel a0, CUfunc_cache a1, CUd
 {
 	cuKernelSetCacheConfig_fn fn = cuKernelSetCacheConfig_choose();
 
-	atomic_store_explicit(&cuKernelSetCacheConfig_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuKernelSetCacheConfig_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -12553,7 +12826,7 @@ void *cudastub_cuda_bind_cuLaunch(void)
 {
 	void *fn = (void *)cuLaunch_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuLaunch, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuLaunch, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuLaunch, cudastub_cuda_slot_cuLaunch, cudastub_cuda_resolve_cuLaunch, cudastub_cuda_bind_cuLaunch);
@@ -12568,7 +12841,8 @@ static CUresult cuLaunch_resolve(CUfunction a0)
 {
 	cuLaunch_fn fn = cuLaunch_choose();
 
-	atomic_store_explicit(&cuLaunch_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuLaunch_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -12604,7 +12878,7 @@ void *cudastub_cuda_bind_cuLaunchCooperativeKernel(void)
 {
 	void *fn = (void *)cuLaunchCooperativeKernel_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuLaunchCooperativeKernel, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuLaunchCooperativeKernel, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuLaunchCooperativeKernel, cudastub_cuda_slot_cuLaunchCooperativeKernel, cudastub_cuda_resolve_cuLaunchCooperativeKernel, cudastub_cuda_bind_cuLaunchCooperativeKernel);
@@ -12619,7 +12893,8 @@ static CUresult cuLaunchCooperativeKernel_resolve(CUfunction a0, unsigned int a1
 {
 	cuLaunchCooperativeKernel_fn fn = cuLaunchCooperativeKernel_choose();
 
-	atomic_store_explicit(&cuLaunchCooperativeKernel_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuLaunchCooperativeKernel_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -12648,7 +12923,7 @@ void *cudastub_cuda_bind_cuLaunchCooperativeKernelMultiDevice(void)
 {
 	void *fn = (void *)cuLaunchCooperativeKernelMultiDevice_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuLaunchCooperativeKernelMultiDevice, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuLaunchCooperativeKernelMultiDevice, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuLaunchCooperativeKernelMultiDevice, cudastub_cuda_slot_cuLaunchCooperativeKernelMultiDevice, cudastub_cuda_resolve_cuLaunchCooperativeKernelMultiDevice, cudastub_cuda_bind_cuLaunchCooperativeKernelMultiDevice);
@@ -12663,7 +12938,8 @@ static CUresult cuLaunchCooperativeKernelMultiDevice_resolve(CUDA_LAUNCH_PARAMS 
 {
 	cuLaunchCooperativeKernelMultiDevice_fn fn = cuLaunchCooperativeKernelMultiDevice_choose();
 
-	atomic_store_explicit(&cuLaunchCooperativeKernelMultiDevice_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuLaunchCooperativeKernelMultiDevice_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -12699,7 +12975,7 @@ void *cudastub_cuda_bind_cuLaunchCooperativeKernel_ptsz(void)
 {
 	void *fn = (void *)cuLaunchCooperativeKernel_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuLaunchCooperativeKernel_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuLaunchCooperativeKernel_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuLaunchCooperativeKernel_ptsz, cudastub_cuda_slot_cuLaunchCooperativeKernel_ptsz, cudastub_cuda_resolve_cuLaunchCooperativeKernel_ptsz, cudastub_cuda_bind_cuLaunchCooperativeKernel_ptsz);
@@ -12714,7 +12990,8 @@ static CUresult cuLaunchCooperativeKernel_ptsz_resolve(CUfunction a0, unsigned i
 {
 	cuLaunchCooperativeKernel_ptsz_fn fn = cuLaunchCooperativeKernel_ptsz_choose();
 
-	atomic_store_explicit(&cuLaunchCooperativeKernel_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuLaunchCooperativeKernel_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -12743,7 +13020,7 @@ void *cudastub_cuda_bind_cuLaunchGrid(void)
 {
 	void *fn = (void *)cuLaunchGrid_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuLaunchGrid, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuLaunchGrid, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuLaunchGrid, cudastub_cuda_slot_cuLaunchGrid, cudastub_cuda_resolve_cuLaunchGrid, cudastub_cuda_bind_cuLaunchGrid);
@@ -12758,7 +13035,8 @@ static CUresult cuLaunchGrid_resolve(CUfunction a0, int a1, int a2)
 {
 	cuLaunchGrid_fn fn = cuLaunchGrid_choose();
 
-	atomic_store_explicit(&cuLaunchGrid_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuLaunchGrid_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -12788,7 +13066,7 @@ void *cudastub_cuda_bind_cuLaunchGridAsync(void)
 {
 	void *fn = (void *)cuLaunchGridAsync_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuLaunchGridAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuLaunchGridAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuLaunchGridAsync, cudastub_cuda_slot_cuLaunchGridAsync, cudastub_cuda_resolve_cuLaunchGridAsync, cudastub_cuda_bind_cuLaunchGridAsync);
@@ -12803,7 +13081,8 @@ static CUresult cuLaunchGridAsync_resolve(CUfunction a0, int a1, int a2, CUstrea
 {
 	cuLaunchGridAsync_fn fn = cuLaunchGridAsync_choose();
 
-	atomic_store_explicit(&cuLaunchGridAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuLaunchGridAsync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -12832,7 +13111,7 @@ void *cudastub_cuda_bind_cuLaunchHostFunc(void)
 {
 	void *fn = (void *)cuLaunchHostFunc_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuLaunchHostFunc, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuLaunchHostFunc, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuLaunchHostFunc, cudastub_cuda_slot_cuLaunchHostFunc, cudastub_cuda_resolve_cuLaunchHostFunc, cudastub_cuda_bind_cuLaunchHostFunc);
@@ -12847,7 +13126,8 @@ static CUresult cuLaunchHostFunc_resolve(CUstream a0, CUhostFn a1, void *a2)
 {
 	cuLaunchHostFunc_fn fn = cuLaunchHostFunc_choose();
 
-	atomic_store_explicit(&cuLaunchHostFunc_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuLaunchHostFunc_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -12876,7 +13156,7 @@ void *cudastub_cuda_bind_cuLaunchHostFunc_ptsz(void)
 {
 	void *fn = (void *)cuLaunchHostFunc_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuLaunchHostFunc_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuLaunchHostFunc_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuLaunchHostFunc_ptsz, cudastub_cuda_slot_cuLaunchHostFunc_ptsz, cudastub_cuda_resolve_cuLaunchHostFunc_ptsz, cudastub_cuda_bind_cuLaunchHostFunc_ptsz);
@@ -12891,7 +13171,8 @@ static CUresult cuLaunchHostFunc_ptsz_resolve(CUstream a0, CUhostFn a1, void *a2
 {
 	cuLaunchHostFunc_ptsz_fn fn = cuLaunchHostFunc_ptsz_choose();
 
-	atomic_store_explicit(&cuLaunchHostFunc_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuLaunchHostFunc_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -12928,7 +13209,7 @@ void *cudastub_cuda_bind_cuLaunchKernel(void)
 {
 	void *fn = (void *)cuLaunchKernel_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuLaunchKernel, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuLaunchKernel, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuLaunchKernel, cudastub_cuda_slot_cuLaunchKernel, cudastub_cuda_resolve_cuLaunchKernel, cudastub_cuda_bind_cuLaunchKernel);
@@ -12943,7 +13224,8 @@ static CUresult cuLaunchKernel_resolve(CUfunction a0, unsigned int a1, unsigned 
 {
 	cuLaunchKernel_fn fn = cuLaunchKernel_choose();
 
-	atomic_store_explicit(&cuLaunchKernel_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuLaunchKernel_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -12973,7 +13255,7 @@ void *cudastub_cuda_bind_cuLaunchKernelEx(void)
 {
 	void *fn = (void *)cuLaunchKernelEx_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuLaunchKernelEx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuLaunchKernelEx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuLaunchKernelEx, cudastub_cuda_slot_cuLaunchKernelEx, cudastub_cuda_resolve_cuLaunchKernelEx, cudastub_cuda_bind_cuLaunchKernelEx);
@@ -12988,7 +13270,8 @@ static CUresult cuLaunchKernelEx_resolve(const CUlaunchConfig *a0, CUfunction a1
 {
 	cuLaunchKernelEx_fn fn = cuLaunchKernelEx_choose();
 
-	atomic_store_explicit(&cuLaunchKernelEx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuLaunchKernelEx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -13018,7 +13301,7 @@ void *cudastub_cuda_bind_cuLaunchKernelEx_ptsz(void)
 {
 	void *fn = (void *)cuLaunchKernelEx_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuLaunchKernelEx_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuLaunchKernelEx_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuLaunchKernelEx_ptsz, cudastub_cuda_slot_cuLaunchKernelEx_ptsz, cudastub_cuda_resolve_cuLaunchKernelEx_ptsz, cudastub_cuda_bind_cuLaunchKernelEx_ptsz);
@@ -13033,7 +13316,8 @@ static CUresult cuLaunchKernelEx_ptsz_resolve(const CUlaunchConfig *a0, CUfuncti
 {
 	cuLaunchKernelEx_ptsz_fn fn = cuLaunchKernelEx_ptsz_choose();
 
-	atomic_store_explicit(&cuLaunchKernelEx_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuLaunchKernelEx_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -13070,7 +13354,7 @@ void *cudastub_cuda_bind_cuLaunchKernel_ptsz(void)
 {
 	void *fn = (void *)cuLaunchKernel_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuLaunchKernel_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuLaunchKernel_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuLaunchKernel_ptsz, cudastub_cuda_slot_cuLaunchKernel_ptsz, cudastub_cuda_resolve_cuLaunchKernel_ptsz, cudastub_cuda_bind_cuLaunchKernel_ptsz);
@@ -13085,7 +13369,8 @@ static CUresult cuLaunchKernel_ptsz_resolve(CUfunction a0, unsigned int a1, unsi
 {
 	cuLaunchKernel_ptsz_fn fn = cuLaunchKernel_ptsz_choose();
 
-	atomic_store_explicit(&cuLaunchKernel_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuLaunchKernel_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -13114,7 +13399,7 @@ void *cudastub_cuda_bind_cuLibraryEnumerateKernels(void)
 {
 	void *fn = (void *)cuLibraryEnumerateKernels_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuLibraryEnumerateKernels, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuLibraryEnumerateKernels, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuLibraryEnumerateKernels, cudastub_cuda_slot_cuLibraryEnumerateKernels, cudastub_cuda_resolve_cuLibraryEnumerateKernels, cudastub_cuda_bind_cuLibraryEnumerateKernels);
@@ -13129,7 +13414,8 @@ static CUresult cuLibraryEnumerateKernels_resolve(CUkernel *a0, unsigned int a1,
 {
 	cuLibraryEnumerateKernels_fn fn = cuLibraryEnumerateKernels_choose();
 
-	atomic_store_explicit(&cuLibraryEnumerateKernels_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuLibraryEnumerateKernels_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -13159,7 +13445,7 @@ void *cudastub_cuda_bind_cuLibraryGetGlobal(void)
 {
 	void *fn = (void *)cuLibraryGetGlobal_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuLibraryGetGlobal, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuLibraryGetGlobal, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuLibraryGetGlobal, cudastub_cuda_slot_cuLibraryGetGlobal, cudastub_cuda_resolve_cuLibraryGetGlobal, cudastub_cuda_bind_cuLibraryGetGlobal);
@@ -13174,7 +13460,8 @@ static CUresult cuLibraryGetGlobal_resolve(CUdeviceptr *a0, size_t *a1, CUlibrar
 {
 	cuLibraryGetGlobal_fn fn = cuLibraryGetGlobal_choose();
 
-	atomic_store_explicit(&cuLibraryGetGlobal_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuLibraryGetGlobal_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -13203,7 +13490,7 @@ void *cudastub_cuda_bind_cuLibraryGetKernel(void)
 {
 	void *fn = (void *)cuLibraryGetKernel_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuLibraryGetKernel, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuLibraryGetKernel, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuLibraryGetKernel, cudastub_cuda_slot_cuLibraryGetKernel, cudastub_cuda_resolve_cuLibraryGetKernel, cudastub_cuda_bind_cuLibraryGetKernel);
@@ -13218,7 +13505,8 @@ static CUresult cuLibraryGetKernel_resolve(CUkernel *a0, CUlibrary a1, const cha
 {
 	cuLibraryGetKernel_fn fn = cuLibraryGetKernel_choose();
 
-	atomic_store_explicit(&cuLibraryGetKernel_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuLibraryGetKernel_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -13246,7 +13534,7 @@ void *cudastub_cuda_bind_cuLibraryGetKernelCount(void)
 {
 	void *fn = (void *)cuLibraryGetKernelCount_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuLibraryGetKernelCount, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuLibraryGetKernelCount, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuLibraryGetKernelCount, cudastub_cuda_slot_cuLibraryGetKernelCount, cudastub_cuda_resolve_cuLibraryGetKernelCount, cudastub_cuda_bind_cuLibraryGetKernelCount);
@@ -13261,7 +13549,8 @@ static CUresult cuLibraryGetKernelCount_resolve(unsigned int *a0, CUlibrary a1)
 {
 	cuLibraryGetKernelCount_fn fn = cuLibraryGetKernelCount_choose();
 
-	atomic_store_explicit(&cuLibraryGetKernelCount_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuLibraryGetKernelCount_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -13291,7 +13580,7 @@ void *cudastub_cuda_bind_cuLibraryGetManaged(void)
 {
 	void *fn = (void *)cuLibraryGetManaged_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuLibraryGetManaged, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuLibraryGetManaged, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuLibraryGetManaged, cudastub_cuda_slot_cuLibraryGetManaged, cudastub_cuda_resolve_cuLibraryGetManaged, cudastub_cuda_bind_cuLibraryGetManaged);
@@ -13306,7 +13595,8 @@ static CUresult cuLibraryGetManaged_resolve(CUdeviceptr *a0, size_t *a1, CUlibra
 {
 	cuLibraryGetManaged_fn fn = cuLibraryGetManaged_choose();
 
-	atomic_store_explicit(&cuLibraryGetManaged_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuLibraryGetManaged_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -13334,7 +13624,7 @@ void *cudastub_cuda_bind_cuLibraryGetModule(void)
 {
 	void *fn = (void *)cuLibraryGetModule_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuLibraryGetModule, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuLibraryGetModule, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuLibraryGetModule, cudastub_cuda_slot_cuLibraryGetModule, cudastub_cuda_resolve_cuLibraryGetModule, cudastub_cuda_bind_cuLibraryGetModule);
@@ -13349,7 +13639,8 @@ static CUresult cuLibraryGetModule_resolve(CUmodule *a0, CUlibrary a1)
 {
 	cuLibraryGetModule_fn fn = cuLibraryGetModule_choose();
 
-	atomic_store_explicit(&cuLibraryGetModule_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuLibraryGetModule_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -13378,7 +13669,7 @@ void *cudastub_cuda_bind_cuLibraryGetUnifiedFunction(void)
 {
 	void *fn = (void *)cuLibraryGetUnifiedFunction_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuLibraryGetUnifiedFunction, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuLibraryGetUnifiedFunction, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuLibraryGetUnifiedFunction, cudastub_cuda_slot_cuLibraryGetUnifiedFunction, cudastub_cuda_resolve_cuLibraryGetUnifiedFunction, cudastub_cuda_bind_cuLibraryGetUnifiedFunction);
@@ -13393,7 +13684,8 @@ static CUresult cuLibraryGetUnifiedFunction_resolve(void **a0, CUlibrary a1, con
 {
 	cuLibraryGetUnifiedFunction_fn fn = cuLibraryGetUnifiedFunction_choose();
 
-	atomic_store_explicit(&cuLibraryGetUnifiedFunction_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuLibraryGetUnifiedFunction_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -13427,7 +13719,7 @@ void *cudastub_cuda_bind_cuLibraryLoadData(void)
 {
 	void *fn = (void *)cuLibraryLoadData_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuLibraryLoadData, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuLibraryLoadData, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuLibraryLoadData, cudastub_cuda_slot_cuLibraryLoadData, cudastub_cuda_resolve_cuLibraryLoadData, cudastub_cuda_bind_cuLibraryLoadData);
@@ -13442,7 +13734,8 @@ static CUresult cuLibraryLoadData_resolve(CUlibrary *a0, const void *a1, CUjit_o
 {
 	cuLibraryLoadData_fn fn = cuLibraryLoadData_choose();
 
-	atomic_store_explicit(&cuLibraryLoadData_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuLibraryLoadData_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -13476,7 +13769,7 @@ void *cudastub_cuda_bind_cuLibraryLoadFromFile(void)
 {
 	void *fn = (void *)cuLibraryLoadFromFile_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuLibraryLoadFromFile, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuLibraryLoadFromFile, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuLibraryLoadFromFile, cudastub_cuda_slot_cuLibraryLoadFromFile, cudastub_cuda_resolve_cuLibraryLoadFromFile, cudastub_cuda_bind_cuLibraryLoadFromFile);
@@ -13491,7 +13784,8 @@ static CUresult cuLibraryLoadFromFile_resolve(CUlibrary *a0, const char *a1, CUj
 {
 	cuLibraryLoadFromFile_fn fn = cuLibraryLoadFromFile_choose();
 
-	atomic_store_explicit(&cuLibraryLoadFromFile_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuLibraryLoadFromFile_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -13518,7 +13812,7 @@ void *cudastub_cuda_bind_cuLibraryUnload(void)
 {
 	void *fn = (void *)cuLibraryUnload_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuLibraryUnload, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuLibraryUnload, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuLibraryUnload, cudastub_cuda_slot_cuLibraryUnload, cudastub_cuda_resolve_cuLibraryUnload, cudastub_cuda_bind_cuLibraryUnload);
@@ -13533,7 +13827,8 @@ static CUresult cuLibraryUnload_resolve(CUlibrary a0)
 {
 	cuLibraryUnload_fn fn = cuLibraryUnload_choose();
 
-	atomic_store_explicit(&cuLibraryUnload_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuLibraryUnload_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -13567,7 +13862,7 @@ void *cudastub_cuda_bind_cuLinkAddData(void)
 {
 	void *fn = (void *)cuLinkAddData_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuLinkAddData, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuLinkAddData, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuLinkAddData, cudastub_cuda_slot_cuLinkAddData, cudastub_cuda_resolve_cuLinkAddData, cudastub_cuda_bind_cuLinkAddData);
@@ -13582,7 +13877,8 @@ static CUresult cuLinkAddData_resolve(CUlinkState a0, CUjitInputType a1, void *a
 {
 	cuLinkAddData_fn fn = cuLinkAddData_choose();
 
-	atomic_store_explicit(&cuLinkAddData_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuLinkAddData_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -13616,7 +13912,7 @@ void *cudastub_cuda_bind_cuLinkAddData_v2(void)
 {
 	void *fn = (void *)cuLinkAddData_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuLinkAddData_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuLinkAddData_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuLinkAddData_v2, cudastub_cuda_slot_cuLinkAddData_v2, cudastub_cuda_resolve_cuLinkAddData_v2, cudastub_cuda_bind_cuLinkAddData_v2);
@@ -13631,7 +13927,8 @@ static CUresult cuLinkAddData_v2_resolve(CUlinkState a0, CUjitInputType a1, void
 {
 	cuLinkAddData_v2_fn fn = cuLinkAddData_v2_choose();
 
-	atomic_store_explicit(&cuLinkAddData_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuLinkAddData_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -13663,7 +13960,7 @@ void *cudastub_cuda_bind_cuLinkAddFile(void)
 {
 	void *fn = (void *)cuLinkAddFile_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuLinkAddFile, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuLinkAddFile, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuLinkAddFile, cudastub_cuda_slot_cuLinkAddFile, cudastub_cuda_resolve_cuLinkAddFile, cudastub_cuda_bind_cuLinkAddFile);
@@ -13678,7 +13975,8 @@ static CUresult cuLinkAddFile_resolve(CUlinkState a0, CUjitInputType a1, const c
 {
 	cuLinkAddFile_fn fn = cuLinkAddFile_choose();
 
-	atomic_store_explicit(&cuLinkAddFile_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuLinkAddFile_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -13710,7 +14008,7 @@ void *cudastub_cuda_bind_cuLinkAddFile_v2(void)
 {
 	void *fn = (void *)cuLinkAddFile_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuLinkAddFile_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuLinkAddFile_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuLinkAddFile_v2, cudastub_cuda_slot_cuLinkAddFile_v2, cudastub_cuda_resolve_cuLinkAddFile_v2, cudastub_cuda_bind_cuLinkAddFile_v2);
@@ -13725,7 +14023,8 @@ static CUresult cuLinkAddFile_v2_resolve(CUlinkState a0, CUjitInputType a1, cons
 {
 	cuLinkAddFile_v2_fn fn = cuLinkAddFile_v2_choose();
 
-	atomic_store_explicit(&cuLinkAddFile_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuLinkAddFile_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -13754,7 +14053,7 @@ void *cudastub_cuda_bind_cuLinkComplete(void)
 {
 	void *fn = (void *)cuLinkComplete_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuLinkComplete, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuLinkComplete, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuLinkComplete, cudastub_cuda_slot_cuLinkComplete, cudastub_cuda_resolve_cuLinkComplete, cudastub_cuda_bind_cuLinkComplete);
@@ -13769,7 +14068,8 @@ static CUresult cuLinkComplete_resolve(CUlinkState a0, void **a1, size_t *a2)
 {
 	cuLinkComplete_fn fn = cuLinkComplete_choose();
 
-	atomic_store_explicit(&cuLinkComplete_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuLinkComplete_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -13799,7 +14099,7 @@ void *cudastub_cuda_bind_cuLinkCreate(void)
 {
 	void *fn = (void *)cuLinkCreate_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuLinkCreate, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuLinkCreate, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuLinkCreate, cudastub_cuda_slot_cuLinkCreate, cudastub_cuda_resolve_cuLinkCreate, cudastub_cuda_bind_cuLinkCreate);
@@ -13814,7 +14114,8 @@ static CUresult cuLinkCreate_resolve(unsigned int a0, CUjit_option *a1, void **a
 {
 	cuLinkCreate_fn fn = cuLinkCreate_choose();
 
-	atomic_store_explicit(&cuLinkCreate_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuLinkCreate_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -13844,7 +14145,7 @@ void *cudastub_cuda_bind_cuLinkCreate_v2(void)
 {
 	void *fn = (void *)cuLinkCreate_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuLinkCreate_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuLinkCreate_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuLinkCreate_v2, cudastub_cuda_slot_cuLinkCreate_v2, cudastub_cuda_resolve_cuLinkCreate_v2, cudastub_cuda_bind_cuLinkCreate_v2);
@@ -13859,7 +14160,8 @@ static CUresult cuLinkCreate_v2_resolve(unsigned int a0, CUjit_option *a1, void 
 {
 	cuLinkCreate_v2_fn fn = cuLinkCreate_v2_choose();
 
-	atomic_store_explicit(&cuLinkCreate_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuLinkCreate_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -13886,7 +14188,7 @@ void *cudastub_cuda_bind_cuLinkDestroy(void)
 {
 	void *fn = (void *)cuLinkDestroy_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuLinkDestroy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuLinkDestroy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuLinkDestroy, cudastub_cuda_slot_cuLinkDestroy, cudastub_cuda_resolve_cuLinkDestroy, cudastub_cuda_bind_cuLinkDestroy);
@@ -13901,7 +14203,8 @@ static CUresult cuLinkDestroy_resolve(CUlinkState a0)
 {
 	cuLinkDestroy_fn fn = cuLinkDestroy_choose();
 
-	atomic_store_explicit(&cuLinkDestroy_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuLinkDestroy_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -13929,7 +14232,7 @@ void *cudastub_cuda_bind_cuMemAddressFree(void)
 {
 	void *fn = (void *)cuMemAddressFree_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemAddressFree, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemAddressFree, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemAddressFree, cudastub_cuda_slot_cuMemAddressFree, cudastub_cuda_resolve_cuMemAddressFree, cudastub_cuda_bind_cuMemAddressFree);
@@ -13944,7 +14247,8 @@ static CUresult cuMemAddressFree_resolve(CUdeviceptr a0, size_t a1)
 {
 	cuMemAddressFree_fn fn = cuMemAddressFree_choose();
 
-	atomic_store_explicit(&cuMemAddressFree_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemAddressFree_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -13975,7 +14279,7 @@ void *cudastub_cuda_bind_cuMemAddressReserve(void)
 {
 	void *fn = (void *)cuMemAddressReserve_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemAddressReserve, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemAddressReserve, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemAddressReserve, cudastub_cuda_slot_cuMemAddressReserve, cudastub_cuda_resolve_cuMemAddressReserve, cudastub_cuda_bind_cuMemAddressReserve);
@@ -13990,7 +14294,8 @@ static CUresult cuMemAddressReserve_resolve(CUdeviceptr *a0, size_t a1, size_t a
 {
 	cuMemAddressReserve_fn fn = cuMemAddressReserve_choose();
 
-	atomic_store_explicit(&cuMemAddressReserve_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemAddressReserve_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -14020,7 +14325,7 @@ void *cudastub_cuda_bind_cuMemAdvise(void)
 {
 	void *fn = (void *)cuMemAdvise_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemAdvise, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemAdvise, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemAdvise, cudastub_cuda_slot_cuMemAdvise, cudastub_cuda_resolve_cuMemAdvise, cudastub_cuda_bind_cuMemAdvise);
@@ -14035,7 +14340,8 @@ static CUresult cuMemAdvise_resolve(CUdeviceptr a0, size_t a1, CUmem_advise a2, 
 {
 	cuMemAdvise_fn fn = cuMemAdvise_choose();
 
-	atomic_store_explicit(&cuMemAdvise_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemAdvise_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -14065,7 +14371,7 @@ void *cudastub_cuda_bind_cuMemAdvise_v2(void)
 {
 	void *fn = (void *)cuMemAdvise_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemAdvise_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemAdvise_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemAdvise_v2, cudastub_cuda_slot_cuMemAdvise_v2, cudastub_cuda_resolve_cuMemAdvise_v2, cudastub_cuda_bind_cuMemAdvise_v2);
@@ -14080,7 +14386,8 @@ static CUresult cuMemAdvise_v2_resolve(CUdeviceptr a0, size_t a1, CUmem_advise a
 {
 	cuMemAdvise_v2_fn fn = cuMemAdvise_v2_choose();
 
-	atomic_store_explicit(&cuMemAdvise_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemAdvise_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -14108,7 +14415,7 @@ void *cudastub_cuda_bind_cuMemAlloc(void)
 {
 	void *fn = (void *)cuMemAlloc_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemAlloc, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemAlloc, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemAlloc, cudastub_cuda_slot_cuMemAlloc, cudastub_cuda_resolve_cuMemAlloc, cudastub_cuda_bind_cuMemAlloc);
@@ -14123,7 +14430,8 @@ static CUresult cuMemAlloc_resolve(CUdeviceptr_v1 *a0, unsigned int a1)
 {
 	cuMemAlloc_fn fn = cuMemAlloc_choose();
 
-	atomic_store_explicit(&cuMemAlloc_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemAlloc_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -14152,7 +14460,7 @@ void *cudastub_cuda_bind_cuMemAllocAsync(void)
 {
 	void *fn = (void *)cuMemAllocAsync_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemAllocAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemAllocAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemAllocAsync, cudastub_cuda_slot_cuMemAllocAsync, cudastub_cuda_resolve_cuMemAllocAsync, cudastub_cuda_bind_cuMemAllocAsync);
@@ -14167,7 +14475,8 @@ static CUresult cuMemAllocAsync_resolve(CUdeviceptr *a0, size_t a1, CUstream a2)
 {
 	cuMemAllocAsync_fn fn = cuMemAllocAsync_choose();
 
-	atomic_store_explicit(&cuMemAllocAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemAllocAsync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -14196,7 +14505,7 @@ void *cudastub_cuda_bind_cuMemAllocAsync_ptsz(void)
 {
 	void *fn = (void *)cuMemAllocAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemAllocAsync_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemAllocAsync_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemAllocAsync_ptsz, cudastub_cuda_slot_cuMemAllocAsync_ptsz, cudastub_cuda_resolve_cuMemAllocAsync_ptsz, cudastub_cuda_bind_cuMemAllocAsync_ptsz);
@@ -14211,7 +14520,8 @@ static CUresult cuMemAllocAsync_ptsz_resolve(CUdeviceptr *a0, size_t a1, CUstrea
 {
 	cuMemAllocAsync_ptsz_fn fn = cuMemAllocAsync_ptsz_choose();
 
-	atomic_store_explicit(&cuMemAllocAsync_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemAllocAsync_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -14241,7 +14551,7 @@ void *cudastub_cuda_bind_cuMemAllocFromPoolAsync(void)
 {
 	void *fn = (void *)cuMemAllocFromPoolAsync_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemAllocFromPoolAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemAllocFromPoolAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemAllocFromPoolAsync, cudastub_cuda_slot_cuMemAllocFromPoolAsync, cudastub_cuda_resolve_cuMemAllocFromPoolAsync, cudastub_cuda_bind_cuMemAllocFromPoolAsync);
@@ -14256,7 +14566,8 @@ static CUresult cuMemAllocFromPoolAsync_resolve(CUdeviceptr *a0, size_t a1, CUme
 {
 	cuMemAllocFromPoolAsync_fn fn = cuMemAllocFromPoolAsync_choose();
 
-	atomic_store_explicit(&cuMemAllocFromPoolAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemAllocFromPoolAsync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -14286,7 +14597,7 @@ void *cudastub_cuda_bind_cuMemAllocFromPoolAsync_ptsz(void)
 {
 	void *fn = (void *)cuMemAllocFromPoolAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemAllocFromPoolAsync_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemAllocFromPoolAsync_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemAllocFromPoolAsync_ptsz, cudastub_cuda_slot_cuMemAllocFromPoolAsync_ptsz, cudastub_cuda_resolve_cuMemAllocFromPoolAsync_ptsz, cudastub_cuda_bind_cuMemAllocFromPoolAsync_ptsz);
@@ -14301,7 +14612,8 @@ static CUresult cuMemAllocFromPoolAsync_ptsz_resolve(CUdeviceptr *a0, size_t a1,
 {
 	cuMemAllocFromPoolAsync_ptsz_fn fn = cuMemAllocFromPoolAsync_ptsz_choose();
 
-	atomic_store_explicit(&cuMemAllocFromPoolAsync_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemAllocFromPoolAsync_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -14329,7 +14641,7 @@ void *cudastub_cuda_bind_cuMemAllocHost(void)
 {
 	void *fn = (void *)cuMemAllocHost_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemAllocHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemAllocHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemAllocHost, cudastub_cuda_slot_cuMemAllocHost, cudastub_cuda_resolve_cuMemAllocHost, cudastub_cuda_bind_cuMemAllocHost);
@@ -14344,7 +14656,8 @@ static CUresult cuMemAllocHost_resolve(void **a0, unsigned int a1)
 {
 	cuMemAllocHost_fn fn = cuMemAllocHost_choose();
 
-	atomic_store_explicit(&cuMemAllocHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemAllocHost_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -14372,7 +14685,7 @@ void *cudastub_cuda_bind_cuMemAllocHost_v2(void)
 {
 	void *fn = (void *)cuMemAllocHost_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemAllocHost_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemAllocHost_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemAllocHost_v2, cudastub_cuda_slot_cuMemAllocHost_v2, cudastub_cuda_resolve_cuMemAllocHost_v2, cudastub_cuda_bind_cuMemAllocHost_v2);
@@ -14387,7 +14700,8 @@ static CUresult cuMemAllocHost_v2_resolve(void **a0, size_t a1)
 {
 	cuMemAllocHost_v2_fn fn = cuMemAllocHost_v2_choose();
 
-	atomic_store_explicit(&cuMemAllocHost_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemAllocHost_v2_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -14416,7 +14730,7 @@ void *cudastub_cuda_bind_cuMemAllocManaged(void)
 {
 	void *fn = (void *)cuMemAllocManaged_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemAllocManaged, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemAllocManaged, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemAllocManaged, cudastub_cuda_slot_cuMemAllocManaged, cudastub_cuda_resolve_cuMemAllocManaged, cudastub_cuda_bind_cuMemAllocManaged);
@@ -14431,7 +14745,8 @@ static CUresult cuMemAllocManaged_resolve(CUdeviceptr *a0, size_t a1, unsigned i
 {
 	cuMemAllocManaged_fn fn = cuMemAllocManaged_choose();
 
-	atomic_store_explicit(&cuMemAllocManaged_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemAllocManaged_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -14462,7 +14777,7 @@ void *cudastub_cuda_bind_cuMemAllocPitch(void)
 {
 	void *fn = (void *)cuMemAllocPitch_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemAllocPitch, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemAllocPitch, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemAllocPitch, cudastub_cuda_slot_cuMemAllocPitch, cudastub_cuda_resolve_cuMemAllocPitch, cudastub_cuda_bind_cuMemAllocPitch);
@@ -14477,7 +14792,8 @@ static CUresult cuMemAllocPitch_resolve(CUdeviceptr_v1 *a0, unsigned int *a1, un
 {
 	cuMemAllocPitch_fn fn = cuMemAllocPitch_choose();
 
-	atomic_store_explicit(&cuMemAllocPitch_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemAllocPitch_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -14508,7 +14824,7 @@ void *cudastub_cuda_bind_cuMemAllocPitch_v2(void)
 {
 	void *fn = (void *)cuMemAllocPitch_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemAllocPitch_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemAllocPitch_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemAllocPitch_v2, cudastub_cuda_slot_cuMemAllocPitch_v2, cudastub_cuda_resolve_cuMemAllocPitch_v2, cudastub_cuda_bind_cuMemAllocPitch_v2);
@@ -14523,7 +14839,8 @@ static CUresult cuMemAllocPitch_v2_resolve(CUdeviceptr *a0, size_t *a1, size_t a
 {
 	cuMemAllocPitch_v2_fn fn = cuMemAllocPitch_v2_choose();
 
-	atomic_store_explicit(&cuMemAllocPitch_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemAllocPitch_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -14551,7 +14868,7 @@ void *cudastub_cuda_bind_cuMemAlloc_v2(void)
 {
 	void *fn = (void *)cuMemAlloc_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemAlloc_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemAlloc_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemAlloc_v2, cudastub_cuda_slot_cuMemAlloc_v2, cudastub_cuda_resolve_cuMemAlloc_v2, cudastub_cuda_bind_cuMemAlloc_v2);
@@ -14566,7 +14883,8 @@ static CUresult cuMemAlloc_v2_resolve(CUdeviceptr *a0, size_t a1)
 {
 	cuMemAlloc_v2_fn fn = cuMemAlloc_v2_choose();
 
-	atomic_store_explicit(&cuMemAlloc_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemAlloc_v2_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -14596,7 +14914,7 @@ void *cudastub_cuda_bind_cuMemCreate(void)
 {
 	void *fn = (void *)cuMemCreate_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemCreate, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemCreate, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemCreate, cudastub_cuda_slot_cuMemCreate, cudastub_cuda_resolve_cuMemCreate, cudastub_cuda_bind_cuMemCreate);
@@ -14611,7 +14929,8 @@ static CUresult cuMemCreate_resolve(CUmemGenericAllocationHandle *a0, size_t a1,
 {
 	cuMemCreate_fn fn = cuMemCreate_choose();
 
-	atomic_store_explicit(&cuMemCreate_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemCreate_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -14641,7 +14960,7 @@ void *cudastub_cuda_bind_cuMemExportToShareableHandle(void)
 {
 	void *fn = (void *)cuMemExportToShareableHandle_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemExportToShareableHandle, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemExportToShareableHandle, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemExportToShareableHandle, cudastub_cuda_slot_cuMemExportToShareableHandle, cudastub_cuda_resolve_cuMemExportToShareableHandle, cudastub_cuda_bind_cuMemExportToShareableHandle);
@@ -14656,7 +14975,8 @@ static CUresult cuMemExportToShareableHandle_resolve(void *a0, CUmemGenericAlloc
 {
 	cuMemExportToShareableHandle_fn fn = cuMemExportToShareableHandle_choose();
 
-	atomic_store_explicit(&cuMemExportToShareableHandle_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemExportToShareableHandle_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -14683,7 +15003,7 @@ void *cudastub_cuda_bind_cuMemFree(void)
 {
 	void *fn = (void *)cuMemFree_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemFree, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemFree, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemFree, cudastub_cuda_slot_cuMemFree, cudastub_cuda_resolve_cuMemFree, cudastub_cuda_bind_cuMemFree);
@@ -14698,7 +15018,8 @@ static CUresult cuMemFree_resolve(CUdeviceptr_v1 a0)
 {
 	cuMemFree_fn fn = cuMemFree_choose();
 
-	atomic_store_explicit(&cuMemFree_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemFree_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -14726,7 +15047,7 @@ void *cudastub_cuda_bind_cuMemFreeAsync(void)
 {
 	void *fn = (void *)cuMemFreeAsync_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemFreeAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemFreeAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemFreeAsync, cudastub_cuda_slot_cuMemFreeAsync, cudastub_cuda_resolve_cuMemFreeAsync, cudastub_cuda_bind_cuMemFreeAsync);
@@ -14741,7 +15062,8 @@ static CUresult cuMemFreeAsync_resolve(CUdeviceptr a0, CUstream a1)
 {
 	cuMemFreeAsync_fn fn = cuMemFreeAsync_choose();
 
-	atomic_store_explicit(&cuMemFreeAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemFreeAsync_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -14769,7 +15091,7 @@ void *cudastub_cuda_bind_cuMemFreeAsync_ptsz(void)
 {
 	void *fn = (void *)cuMemFreeAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemFreeAsync_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemFreeAsync_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemFreeAsync_ptsz, cudastub_cuda_slot_cuMemFreeAsync_ptsz, cudastub_cuda_resolve_cuMemFreeAsync_ptsz, cudastub_cuda_bind_cuMemFreeAsync_ptsz);
@@ -14784,7 +15106,8 @@ static CUresult cuMemFreeAsync_ptsz_resolve(CUdeviceptr a0, CUstream a1)
 {
 	cuMemFreeAsync_ptsz_fn fn = cuMemFreeAsync_ptsz_choose();
 
-	atomic_store_explicit(&cuMemFreeAsync_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemFreeAsync_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -14811,7 +15134,7 @@ void *cudastub_cuda_bind_cuMemFreeHost(void)
 {
 	void *fn = (void *)cuMemFreeHost_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemFreeHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemFreeHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemFreeHost, cudastub_cuda_slot_cuMemFreeHost, cudastub_cuda_resolve_cuMemFreeHost, cudastub_cuda_bind_cuMemFreeHost);
@@ -14826,7 +15149,8 @@ static CUresult cuMemFreeHost_resolve(void *a0)
 {
 	cuMemFreeHost_fn fn = cuMemFreeHost_choose();
 
-	atomic_store_explicit(&cuMemFreeHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemFreeHost_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -14853,7 +15177,7 @@ void *cudastub_cuda_bind_cuMemFree_v2(void)
 {
 	void *fn = (void *)cuMemFree_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemFree_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemFree_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemFree_v2, cudastub_cuda_slot_cuMemFree_v2, cudastub_cuda_resolve_cuMemFree_v2, cudastub_cuda_bind_cuMemFree_v2);
@@ -14868,7 +15192,8 @@ static CUresult cuMemFree_v2_resolve(CUdeviceptr a0)
 {
 	cuMemFree_v2_fn fn = cuMemFree_v2_choose();
 
-	atomic_store_explicit(&cuMemFree_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemFree_v2_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -14897,7 +15222,7 @@ void *cudastub_cuda_bind_cuMemGetAccess(void)
 {
 	void *fn = (void *)cuMemGetAccess_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemGetAccess, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemGetAccess, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemGetAccess, cudastub_cuda_slot_cuMemGetAccess, cudastub_cuda_resolve_cuMemGetAccess, cudastub_cuda_bind_cuMemGetAccess);
@@ -14912,7 +15237,8 @@ static CUresult cuMemGetAccess_resolve(unsigned long long *a0, const CUmemLocati
 {
 	cuMemGetAccess_fn fn = cuMemGetAccess_choose();
 
-	atomic_store_explicit(&cuMemGetAccess_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemGetAccess_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -14941,7 +15267,7 @@ void *cudastub_cuda_bind_cuMemGetAddressRange(void)
 {
 	void *fn = (void *)cuMemGetAddressRange_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemGetAddressRange, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemGetAddressRange, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemGetAddressRange, cudastub_cuda_slot_cuMemGetAddressRange, cudastub_cuda_resolve_cuMemGetAddressRange, cudastub_cuda_bind_cuMemGetAddressRange);
@@ -14956,7 +15282,8 @@ static CUresult cuMemGetAddressRange_resolve(CUdeviceptr_v1 *a0, unsigned int *a
 {
 	cuMemGetAddressRange_fn fn = cuMemGetAddressRange_choose();
 
-	atomic_store_explicit(&cuMemGetAddressRange_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemGetAddressRange_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -14985,7 +15312,7 @@ void *cudastub_cuda_bind_cuMemGetAddressRange_v2(void)
 {
 	void *fn = (void *)cuMemGetAddressRange_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemGetAddressRange_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemGetAddressRange_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemGetAddressRange_v2, cudastub_cuda_slot_cuMemGetAddressRange_v2, cudastub_cuda_resolve_cuMemGetAddressRange_v2, cudastub_cuda_bind_cuMemGetAddressRange_v2);
@@ -15000,7 +15327,8 @@ static CUresult cuMemGetAddressRange_v2_resolve(CUdeviceptr *a0, size_t *a1, CUd
 {
 	cuMemGetAddressRange_v2_fn fn = cuMemGetAddressRange_v2_choose();
 
-	atomic_store_explicit(&cuMemGetAddressRange_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemGetAddressRange_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -15029,7 +15357,7 @@ void *cudastub_cuda_bind_cuMemGetAllocationGranularity(void)
 {
 	void *fn = (void *)cuMemGetAllocationGranularity_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemGetAllocationGranularity, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemGetAllocationGranularity, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemGetAllocationGranularity, cudastub_cuda_slot_cuMemGetAllocationGranularity, cudastub_cuda_resolve_cuMemGetAllocationGranularity, cudastub_cuda_bind_cuMemGetAllocationGranularity);
@@ -15044,7 +15372,8 @@ static CUresult cuMemGetAllocationGranularity_resolve(size_t *a0, const CUmemAll
 {
 	cuMemGetAllocationGranularity_fn fn = cuMemGetAllocationGranularity_choose();
 
-	atomic_store_explicit(&cuMemGetAllocationGranularity_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemGetAllocationGranularity_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -15072,7 +15401,7 @@ void *cudastub_cuda_bind_cuMemGetAllocationPropertiesFromHandle(void)
 {
 	void *fn = (void *)cuMemGetAllocationPropertiesFromHandle_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemGetAllocationPropertiesFromHandle, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemGetAllocationPropertiesFromHandle, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemGetAllocationPropertiesFromHandle, cudastub_cuda_slot_cuMemGetAllocationPropertiesFromHandle, cudastub_cuda_resolve_cuMemGetAllocationPropertiesFromHandle, cudastub_cuda_bind_cuMemGetAllocationPropertiesFromHandle);
@@ -15087,7 +15416,8 @@ static CUresult cuMemGetAllocationPropertiesFromHandle_resolve(CUmemAllocationPr
 {
 	cuMemGetAllocationPropertiesFromHandle_fn fn = cuMemGetAllocationPropertiesFromHandle_choose();
 
-	atomic_store_explicit(&cuMemGetAllocationPropertiesFromHandle_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemGetAllocationPropertiesFromHandle_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -15118,7 +15448,7 @@ void *cudastub_cuda_bind_cuMemGetHandleForAddressRange(void)
 {
 	void *fn = (void *)cuMemGetHandleForAddressRange_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemGetHandleForAddressRange, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemGetHandleForAddressRange, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemGetHandleForAddressRange, cudastub_cuda_slot_cuMemGetHandleForAddressRange, cudastub_cuda_resolve_cuMemGetHandleForAddressRange, cudastub_cuda_bind_cuMemGetHandleForAddressRange);
@@ -15133,7 +15463,8 @@ static CUresult cuMemGetHandleForAddressRange_resolve(void *a0, CUdeviceptr a1, 
 {
 	cuMemGetHandleForAddressRange_fn fn = cuMemGetHandleForAddressRange_choose();
 
-	atomic_store_explicit(&cuMemGetHandleForAddressRange_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemGetHandleForAddressRange_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -15161,7 +15492,7 @@ void *cudastub_cuda_bind_cuMemGetInfo(void)
 {
 	void *fn = (void *)cuMemGetInfo_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemGetInfo, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemGetInfo, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemGetInfo, cudastub_cuda_slot_cuMemGetInfo, cudastub_cuda_resolve_cuMemGetInfo, cudastub_cuda_bind_cuMemGetInfo);
@@ -15176,7 +15507,8 @@ static CUresult cuMemGetInfo_resolve(unsigned int *a0, unsigned int *a1)
 {
 	cuMemGetInfo_fn fn = cuMemGetInfo_choose();
 
-	atomic_store_explicit(&cuMemGetInfo_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemGetInfo_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -15204,7 +15536,7 @@ void *cudastub_cuda_bind_cuMemGetInfo_v2(void)
 {
 	void *fn = (void *)cuMemGetInfo_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemGetInfo_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemGetInfo_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemGetInfo_v2, cudastub_cuda_slot_cuMemGetInfo_v2, cudastub_cuda_resolve_cuMemGetInfo_v2, cudastub_cuda_bind_cuMemGetInfo_v2);
@@ -15219,7 +15551,8 @@ static CUresult cuMemGetInfo_v2_resolve(size_t *a0, size_t *a1)
 {
 	cuMemGetInfo_v2_fn fn = cuMemGetInfo_v2_choose();
 
-	atomic_store_explicit(&cuMemGetInfo_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemGetInfo_v2_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -15248,7 +15581,7 @@ void *cudastub_cuda_bind_cuMemHostAlloc(void)
 {
 	void *fn = (void *)cuMemHostAlloc_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemHostAlloc, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemHostAlloc, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemHostAlloc, cudastub_cuda_slot_cuMemHostAlloc, cudastub_cuda_resolve_cuMemHostAlloc, cudastub_cuda_bind_cuMemHostAlloc);
@@ -15263,7 +15596,8 @@ static CUresult cuMemHostAlloc_resolve(void **a0, size_t a1, unsigned int a2)
 {
 	cuMemHostAlloc_fn fn = cuMemHostAlloc_choose();
 
-	atomic_store_explicit(&cuMemHostAlloc_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemHostAlloc_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -15292,7 +15626,7 @@ void *cudastub_cuda_bind_cuMemHostGetDevicePointer(void)
 {
 	void *fn = (void *)cuMemHostGetDevicePointer_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemHostGetDevicePointer, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemHostGetDevicePointer, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemHostGetDevicePointer, cudastub_cuda_slot_cuMemHostGetDevicePointer, cudastub_cuda_resolve_cuMemHostGetDevicePointer, cudastub_cuda_bind_cuMemHostGetDevicePointer);
@@ -15307,7 +15641,8 @@ static CUresult cuMemHostGetDevicePointer_resolve(CUdeviceptr_v1 *a0, void *a1, 
 {
 	cuMemHostGetDevicePointer_fn fn = cuMemHostGetDevicePointer_choose();
 
-	atomic_store_explicit(&cuMemHostGetDevicePointer_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemHostGetDevicePointer_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -15336,7 +15671,7 @@ void *cudastub_cuda_bind_cuMemHostGetDevicePointer_v2(void)
 {
 	void *fn = (void *)cuMemHostGetDevicePointer_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemHostGetDevicePointer_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemHostGetDevicePointer_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemHostGetDevicePointer_v2, cudastub_cuda_slot_cuMemHostGetDevicePointer_v2, cudastub_cuda_resolve_cuMemHostGetDevicePointer_v2, cudastub_cuda_bind_cuMemHostGetDevicePointer_v2);
@@ -15351,7 +15686,8 @@ static CUresult cuMemHostGetDevicePointer_v2_resolve(CUdeviceptr *a0, void *a1, 
 {
 	cuMemHostGetDevicePointer_v2_fn fn = cuMemHostGetDevicePointer_v2_choose();
 
-	atomic_store_explicit(&cuMemHostGetDevicePointer_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemHostGetDevicePointer_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -15379,7 +15715,7 @@ void *cudastub_cuda_bind_cuMemHostGetFlags(void)
 {
 	void *fn = (void *)cuMemHostGetFlags_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemHostGetFlags, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemHostGetFlags, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemHostGetFlags, cudastub_cuda_slot_cuMemHostGetFlags, cudastub_cuda_resolve_cuMemHostGetFlags, cudastub_cuda_bind_cuMemHostGetFlags);
@@ -15394,7 +15730,8 @@ static CUresult cuMemHostGetFlags_resolve(unsigned int *a0, void *a1)
 {
 	cuMemHostGetFlags_fn fn = cuMemHostGetFlags_choose();
 
-	atomic_store_explicit(&cuMemHostGetFlags_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemHostGetFlags_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -15423,7 +15760,7 @@ void *cudastub_cuda_bind_cuMemHostRegister(void)
 {
 	void *fn = (void *)cuMemHostRegister_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemHostRegister, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemHostRegister, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemHostRegister, cudastub_cuda_slot_cuMemHostRegister, cudastub_cuda_resolve_cuMemHostRegister, cudastub_cuda_bind_cuMemHostRegister);
@@ -15438,7 +15775,8 @@ static CUresult cuMemHostRegister_resolve(void *a0, size_t a1, unsigned int a2)
 {
 	cuMemHostRegister_fn fn = cuMemHostRegister_choose();
 
-	atomic_store_explicit(&cuMemHostRegister_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemHostRegister_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -15467,7 +15805,7 @@ void *cudastub_cuda_bind_cuMemHostRegister_v2(void)
 {
 	void *fn = (void *)cuMemHostRegister_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemHostRegister_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemHostRegister_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemHostRegister_v2, cudastub_cuda_slot_cuMemHostRegister_v2, cudastub_cuda_resolve_cuMemHostRegister_v2, cudastub_cuda_bind_cuMemHostRegister_v2);
@@ -15482,7 +15820,8 @@ static CUresult cuMemHostRegister_v2_resolve(void *a0, size_t a1, unsigned int a
 {
 	cuMemHostRegister_v2_fn fn = cuMemHostRegister_v2_choose();
 
-	atomic_store_explicit(&cuMemHostRegister_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemHostRegister_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -15509,7 +15848,7 @@ void *cudastub_cuda_bind_cuMemHostUnregister(void)
 {
 	void *fn = (void *)cuMemHostUnregister_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemHostUnregister, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemHostUnregister, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemHostUnregister, cudastub_cuda_slot_cuMemHostUnregister, cudastub_cuda_resolve_cuMemHostUnregister, cudastub_cuda_bind_cuMemHostUnregister);
@@ -15524,7 +15863,8 @@ static CUresult cuMemHostUnregister_resolve(void *a0)
 {
 	cuMemHostUnregister_fn fn = cuMemHostUnregister_choose();
 
-	atomic_store_explicit(&cuMemHostUnregister_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemHostUnregister_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -15553,7 +15893,7 @@ void *cudastub_cuda_bind_cuMemImportFromShareableHandle(void)
 {
 	void *fn = (void *)cuMemImportFromShareableHandle_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemImportFromShareableHandle, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemImportFromShareableHandle, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemImportFromShareableHandle, cudastub_cuda_slot_cuMemImportFromShareableHandle, cudastub_cuda_resolve_cuMemImportFromShareableHandle, cudastub_cuda_bind_cuMemImportFromShareableHandle);
@@ -15568,7 +15908,8 @@ static CUresult cuMemImportFromShareableHandle_resolve(CUmemGenericAllocationHan
 {
 	cuMemImportFromShareableHandle_fn fn = cuMemImportFromShareableHandle_choose();
 
-	atomic_store_explicit(&cuMemImportFromShareableHandle_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemImportFromShareableHandle_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -15599,7 +15940,7 @@ void *cudastub_cuda_bind_cuMemMap(void)
 {
 	void *fn = (void *)cuMemMap_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemMap, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemMap, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemMap, cudastub_cuda_slot_cuMemMap, cudastub_cuda_resolve_cuMemMap, cudastub_cuda_bind_cuMemMap);
@@ -15614,7 +15955,8 @@ static CUresult cuMemMap_resolve(CUdeviceptr a0, size_t a1, size_t a2, CUmemGene
 {
 	cuMemMap_fn fn = cuMemMap_choose();
 
-	atomic_store_explicit(&cuMemMap_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemMap_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -15643,7 +15985,7 @@ void *cudastub_cuda_bind_cuMemMapArrayAsync(void)
 {
 	void *fn = (void *)cuMemMapArrayAsync_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemMapArrayAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemMapArrayAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemMapArrayAsync, cudastub_cuda_slot_cuMemMapArrayAsync, cudastub_cuda_resolve_cuMemMapArrayAsync, cudastub_cuda_bind_cuMemMapArrayAsync);
@@ -15658,7 +16000,8 @@ static CUresult cuMemMapArrayAsync_resolve(CUarrayMapInfo *a0, unsigned int a1, 
 {
 	cuMemMapArrayAsync_fn fn = cuMemMapArrayAsync_choose();
 
-	atomic_store_explicit(&cuMemMapArrayAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemMapArrayAsync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -15687,7 +16030,7 @@ void *cudastub_cuda_bind_cuMemMapArrayAsync_ptsz(void)
 {
 	void *fn = (void *)cuMemMapArrayAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemMapArrayAsync_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemMapArrayAsync_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemMapArrayAsync_ptsz, cudastub_cuda_slot_cuMemMapArrayAsync_ptsz, cudastub_cuda_resolve_cuMemMapArrayAsync_ptsz, cudastub_cuda_bind_cuMemMapArrayAsync_ptsz);
@@ -15702,7 +16045,8 @@ static CUresult cuMemMapArrayAsync_ptsz_resolve(CUarrayMapInfo *a0, unsigned int
 {
 	cuMemMapArrayAsync_ptsz_fn fn = cuMemMapArrayAsync_ptsz_choose();
 
-	atomic_store_explicit(&cuMemMapArrayAsync_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemMapArrayAsync_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -15730,7 +16074,7 @@ void *cudastub_cuda_bind_cuMemPoolCreate(void)
 {
 	void *fn = (void *)cuMemPoolCreate_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemPoolCreate, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemPoolCreate, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemPoolCreate, cudastub_cuda_slot_cuMemPoolCreate, cudastub_cuda_resolve_cuMemPoolCreate, cudastub_cuda_bind_cuMemPoolCreate);
@@ -15745,7 +16089,8 @@ static CUresult cuMemPoolCreate_resolve(CUmemoryPool *a0, const CUmemPoolProps *
 {
 	cuMemPoolCreate_fn fn = cuMemPoolCreate_choose();
 
-	atomic_store_explicit(&cuMemPoolCreate_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemPoolCreate_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -15772,7 +16117,7 @@ void *cudastub_cuda_bind_cuMemPoolDestroy(void)
 {
 	void *fn = (void *)cuMemPoolDestroy_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemPoolDestroy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemPoolDestroy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemPoolDestroy, cudastub_cuda_slot_cuMemPoolDestroy, cudastub_cuda_resolve_cuMemPoolDestroy, cudastub_cuda_bind_cuMemPoolDestroy);
@@ -15787,7 +16132,8 @@ static CUresult cuMemPoolDestroy_resolve(CUmemoryPool a0)
 {
 	cuMemPoolDestroy_fn fn = cuMemPoolDestroy_choose();
 
-	atomic_store_explicit(&cuMemPoolDestroy_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemPoolDestroy_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -15815,7 +16161,7 @@ void *cudastub_cuda_bind_cuMemPoolExportPointer(void)
 {
 	void *fn = (void *)cuMemPoolExportPointer_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemPoolExportPointer, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemPoolExportPointer, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemPoolExportPointer, cudastub_cuda_slot_cuMemPoolExportPointer, cudastub_cuda_resolve_cuMemPoolExportPointer, cudastub_cuda_bind_cuMemPoolExportPointer);
@@ -15830,7 +16176,8 @@ static CUresult cuMemPoolExportPointer_resolve(CUmemPoolPtrExportData *a0, CUdev
 {
 	cuMemPoolExportPointer_fn fn = cuMemPoolExportPointer_choose();
 
-	atomic_store_explicit(&cuMemPoolExportPointer_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemPoolExportPointer_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -15860,7 +16207,7 @@ void *cudastub_cuda_bind_cuMemPoolExportToShareableHandle(void)
 {
 	void *fn = (void *)cuMemPoolExportToShareableHandle_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemPoolExportToShareableHandle, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemPoolExportToShareableHandle, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemPoolExportToShareableHandle, cudastub_cuda_slot_cuMemPoolExportToShareableHandle, cudastub_cuda_resolve_cuMemPoolExportToShareableHandle, cudastub_cuda_bind_cuMemPoolExportToShareableHandle);
@@ -15875,7 +16222,8 @@ static CUresult cuMemPoolExportToShareableHandle_resolve(void *a0, CUmemoryPool 
 {
 	cuMemPoolExportToShareableHandle_fn fn = cuMemPoolExportToShareableHandle_choose();
 
-	atomic_store_explicit(&cuMemPoolExportToShareableHandle_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemPoolExportToShareableHandle_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -15904,7 +16252,7 @@ void *cudastub_cuda_bind_cuMemPoolGetAccess(void)
 {
 	void *fn = (void *)cuMemPoolGetAccess_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemPoolGetAccess, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemPoolGetAccess, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemPoolGetAccess, cudastub_cuda_slot_cuMemPoolGetAccess, cudastub_cuda_resolve_cuMemPoolGetAccess, cudastub_cuda_bind_cuMemPoolGetAccess);
@@ -15919,7 +16267,8 @@ static CUresult cuMemPoolGetAccess_resolve(CUmemAccess_flags *a0, CUmemoryPool a
 {
 	cuMemPoolGetAccess_fn fn = cuMemPoolGetAccess_choose();
 
-	atomic_store_explicit(&cuMemPoolGetAccess_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemPoolGetAccess_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -15948,7 +16297,7 @@ void *cudastub_cuda_bind_cuMemPoolGetAttribute(void)
 {
 	void *fn = (void *)cuMemPoolGetAttribute_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemPoolGetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemPoolGetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemPoolGetAttribute, cudastub_cuda_slot_cuMemPoolGetAttribute, cudastub_cuda_resolve_cuMemPoolGetAttribute, cudastub_cuda_bind_cuMemPoolGetAttribute);
@@ -15963,7 +16312,8 @@ static CUresult cuMemPoolGetAttribute_resolve(CUmemoryPool a0, CUmemPool_attribu
 {
 	cuMemPoolGetAttribute_fn fn = cuMemPoolGetAttribute_choose();
 
-	atomic_store_explicit(&cuMemPoolGetAttribute_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemPoolGetAttribute_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -15993,7 +16343,7 @@ void *cudastub_cuda_bind_cuMemPoolImportFromShareableHandle(void)
 {
 	void *fn = (void *)cuMemPoolImportFromShareableHandle_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemPoolImportFromShareableHandle, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemPoolImportFromShareableHandle, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemPoolImportFromShareableHandle, cudastub_cuda_slot_cuMemPoolImportFromShareableHandle, cudastub_cuda_resolve_cuMemPoolImportFromShareableHandle, cudastub_cuda_bind_cuMemPoolImportFromShareableHandle);
@@ -16008,7 +16358,8 @@ static CUresult cuMemPoolImportFromShareableHandle_resolve(CUmemoryPool *a0, voi
 {
 	cuMemPoolImportFromShareableHandle_fn fn = cuMemPoolImportFromShareableHandle_choose();
 
-	atomic_store_explicit(&cuMemPoolImportFromShareableHandle_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemPoolImportFromShareableHandle_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -16037,7 +16388,7 @@ void *cudastub_cuda_bind_cuMemPoolImportPointer(void)
 {
 	void *fn = (void *)cuMemPoolImportPointer_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemPoolImportPointer, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemPoolImportPointer, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemPoolImportPointer, cudastub_cuda_slot_cuMemPoolImportPointer, cudastub_cuda_resolve_cuMemPoolImportPointer, cudastub_cuda_bind_cuMemPoolImportPointer);
@@ -16052,7 +16403,8 @@ static CUresult cuMemPoolImportPointer_resolve(CUdeviceptr *a0, CUmemoryPool a1,
 {
 	cuMemPoolImportPointer_fn fn = cuMemPoolImportPointer_choose();
 
-	atomic_store_explicit(&cuMemPoolImportPointer_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemPoolImportPointer_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -16081,7 +16433,7 @@ void *cudastub_cuda_bind_cuMemPoolSetAccess(void)
 {
 	void *fn = (void *)cuMemPoolSetAccess_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemPoolSetAccess, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemPoolSetAccess, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemPoolSetAccess, cudastub_cuda_slot_cuMemPoolSetAccess, cudastub_cuda_resolve_cuMemPoolSetAccess, cudastub_cuda_bind_cuMemPoolSetAccess);
@@ -16096,7 +16448,8 @@ static CUresult cuMemPoolSetAccess_resolve(CUmemoryPool a0, const CUmemAccessDes
 {
 	cuMemPoolSetAccess_fn fn = cuMemPoolSetAccess_choose();
 
-	atomic_store_explicit(&cuMemPoolSetAccess_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemPoolSetAccess_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -16125,7 +16478,7 @@ void *cudastub_cuda_bind_cuMemPoolSetAttribute(void)
 {
 	void *fn = (void *)cuMemPoolSetAttribute_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemPoolSetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemPoolSetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemPoolSetAttribute, cudastub_cuda_slot_cuMemPoolSetAttribute, cudastub_cuda_resolve_cuMemPoolSetAttribute, cudastub_cuda_bind_cuMemPoolSetAttribute);
@@ -16140,7 +16493,8 @@ static CUresult cuMemPoolSetAttribute_resolve(CUmemoryPool a0, CUmemPool_attribu
 {
 	cuMemPoolSetAttribute_fn fn = cuMemPoolSetAttribute_choose();
 
-	atomic_store_explicit(&cuMemPoolSetAttribute_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemPoolSetAttribute_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -16168,7 +16522,7 @@ void *cudastub_cuda_bind_cuMemPoolTrimTo(void)
 {
 	void *fn = (void *)cuMemPoolTrimTo_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemPoolTrimTo, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemPoolTrimTo, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemPoolTrimTo, cudastub_cuda_slot_cuMemPoolTrimTo, cudastub_cuda_resolve_cuMemPoolTrimTo, cudastub_cuda_bind_cuMemPoolTrimTo);
@@ -16183,7 +16537,8 @@ static CUresult cuMemPoolTrimTo_resolve(CUmemoryPool a0, size_t a1)
 {
 	cuMemPoolTrimTo_fn fn = cuMemPoolTrimTo_choose();
 
-	atomic_store_explicit(&cuMemPoolTrimTo_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemPoolTrimTo_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -16213,7 +16568,7 @@ void *cudastub_cuda_bind_cuMemPrefetchAsync(void)
 {
 	void *fn = (void *)cuMemPrefetchAsync_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemPrefetchAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemPrefetchAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemPrefetchAsync, cudastub_cuda_slot_cuMemPrefetchAsync, cudastub_cuda_resolve_cuMemPrefetchAsync, cudastub_cuda_bind_cuMemPrefetchAsync);
@@ -16228,7 +16583,8 @@ static CUresult cuMemPrefetchAsync_resolve(CUdeviceptr a0, size_t a1, CUdevice a
 {
 	cuMemPrefetchAsync_fn fn = cuMemPrefetchAsync_choose();
 
-	atomic_store_explicit(&cuMemPrefetchAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemPrefetchAsync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -16258,7 +16614,7 @@ void *cudastub_cuda_bind_cuMemPrefetchAsync_ptsz(void)
 {
 	void *fn = (void *)cuMemPrefetchAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemPrefetchAsync_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemPrefetchAsync_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemPrefetchAsync_ptsz, cudastub_cuda_slot_cuMemPrefetchAsync_ptsz, cudastub_cuda_resolve_cuMemPrefetchAsync_ptsz, cudastub_cuda_bind_cuMemPrefetchAsync_ptsz);
@@ -16273,7 +16629,8 @@ static CUresult cuMemPrefetchAsync_ptsz_resolve(CUdeviceptr a0, size_t a1, CUdev
 {
 	cuMemPrefetchAsync_ptsz_fn fn = cuMemPrefetchAsync_ptsz_choose();
 
-	atomic_store_explicit(&cuMemPrefetchAsync_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemPrefetchAsync_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -16304,7 +16661,7 @@ void *cudastub_cuda_bind_cuMemPrefetchAsync_v2(void)
 {
 	void *fn = (void *)cuMemPrefetchAsync_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemPrefetchAsync_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemPrefetchAsync_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemPrefetchAsync_v2, cudastub_cuda_slot_cuMemPrefetchAsync_v2, cudastub_cuda_resolve_cuMemPrefetchAsync_v2, cudastub_cuda_bind_cuMemPrefetchAsync_v2);
@@ -16319,7 +16676,8 @@ static CUresult cuMemPrefetchAsync_v2_resolve(CUdeviceptr a0, size_t a1, CUmemLo
 {
 	cuMemPrefetchAsync_v2_fn fn = cuMemPrefetchAsync_v2_choose();
 
-	atomic_store_explicit(&cuMemPrefetchAsync_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemPrefetchAsync_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -16350,7 +16708,7 @@ void *cudastub_cuda_bind_cuMemPrefetchAsync_v2_ptsz(void)
 {
 	void *fn = (void *)cuMemPrefetchAsync_v2_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemPrefetchAsync_v2_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemPrefetchAsync_v2_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemPrefetchAsync_v2_ptsz, cudastub_cuda_slot_cuMemPrefetchAsync_v2_ptsz, cudastub_cuda_resolve_cuMemPrefetchAsync_v2_ptsz, cudastub_cuda_bind_cuMemPrefetchAsync_v2_ptsz);
@@ -16365,7 +16723,8 @@ static CUresult cuMemPrefetchAsync_v2_ptsz_resolve(CUdeviceptr a0, size_t a1, CU
 {
 	cuMemPrefetchAsync_v2_ptsz_fn fn = cuMemPrefetchAsync_v2_ptsz_choose();
 
-	atomic_store_explicit(&cuMemPrefetchAsync_v2_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemPrefetchAsync_v2_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -16396,7 +16755,7 @@ void *cudastub_cuda_bind_cuMemRangeGetAttribute(void)
 {
 	void *fn = (void *)cuMemRangeGetAttribute_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemRangeGetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemRangeGetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemRangeGetAttribute, cudastub_cuda_slot_cuMemRangeGetAttribute, cudastub_cuda_resolve_cuMemRangeGetAttribute, cudastub_cuda_bind_cuMemRangeGetAttribute);
@@ -16411,7 +16770,8 @@ static CUresult cuMemRangeGetAttribute_resolve(void *a0, size_t a1, CUmem_range_
 {
 	cuMemRangeGetAttribute_fn fn = cuMemRangeGetAttribute_choose();
 
-	atomic_store_explicit(&cuMemRangeGetAttribute_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemRangeGetAttribute_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -16443,7 +16803,7 @@ void *cudastub_cuda_bind_cuMemRangeGetAttributes(void)
 {
 	void *fn = (void *)cuMemRangeGetAttributes_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemRangeGetAttributes, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemRangeGetAttributes, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemRangeGetAttributes, cudastub_cuda_slot_cuMemRangeGetAttributes, cudastub_cuda_resolve_cuMemRangeGetAttributes, cudastub_cuda_bind_cuMemRangeGetAttributes);
@@ -16458,7 +16818,8 @@ static CUresult cuMemRangeGetAttributes_resolve(void **a0, size_t *a1, CUmem_ran
 {
 	cuMemRangeGetAttributes_fn fn = cuMemRangeGetAttributes_choose();
 
-	atomic_store_explicit(&cuMemRangeGetAttributes_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemRangeGetAttributes_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -16485,7 +16846,7 @@ void *cudastub_cuda_bind_cuMemRelease(void)
 {
 	void *fn = (void *)cuMemRelease_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemRelease, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemRelease, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemRelease, cudastub_cuda_slot_cuMemRelease, cudastub_cuda_resolve_cuMemRelease, cudastub_cuda_bind_cuMemRelease);
@@ -16500,7 +16861,8 @@ static CUresult cuMemRelease_resolve(CUmemGenericAllocationHandle a0)
 {
 	cuMemRelease_fn fn = cuMemRelease_choose();
 
-	atomic_store_explicit(&cuMemRelease_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemRelease_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -16528,7 +16890,7 @@ void *cudastub_cuda_bind_cuMemRetainAllocationHandle(void)
 {
 	void *fn = (void *)cuMemRetainAllocationHandle_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemRetainAllocationHandle, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemRetainAllocationHandle, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemRetainAllocationHandle, cudastub_cuda_slot_cuMemRetainAllocationHandle, cudastub_cuda_resolve_cuMemRetainAllocationHandle, cudastub_cuda_bind_cuMemRetainAllocationHandle);
@@ -16543,7 +16905,8 @@ static CUresult cuMemRetainAllocationHandle_resolve(CUmemGenericAllocationHandle
 {
 	cuMemRetainAllocationHandle_fn fn = cuMemRetainAllocationHandle_choose();
 
-	atomic_store_explicit(&cuMemRetainAllocationHandle_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemRetainAllocationHandle_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -16573,7 +16936,7 @@ void *cudastub_cuda_bind_cuMemSetAccess(void)
 {
 	void *fn = (void *)cuMemSetAccess_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemSetAccess, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemSetAccess, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemSetAccess, cudastub_cuda_slot_cuMemSetAccess, cudastub_cuda_resolve_cuMemSetAccess, cudastub_cuda_bind_cuMemSetAccess);
@@ -16588,7 +16951,8 @@ static CUresult cuMemSetAccess_resolve(CUdeviceptr a0, size_t a1, const CUmemAcc
 {
 	cuMemSetAccess_fn fn = cuMemSetAccess_choose();
 
-	atomic_store_explicit(&cuMemSetAccess_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemSetAccess_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -16616,7 +16980,7 @@ void *cudastub_cuda_bind_cuMemUnmap(void)
 {
 	void *fn = (void *)cuMemUnmap_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemUnmap, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemUnmap, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemUnmap, cudastub_cuda_slot_cuMemUnmap, cudastub_cuda_resolve_cuMemUnmap, cudastub_cuda_bind_cuMemUnmap);
@@ -16631,7 +16995,8 @@ static CUresult cuMemUnmap_resolve(CUdeviceptr a0, size_t a1)
 {
 	cuMemUnmap_fn fn = cuMemUnmap_choose();
 
-	atomic_store_explicit(&cuMemUnmap_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemUnmap_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -16660,7 +17025,7 @@ void *cudastub_cuda_bind_cuMemcpy(void)
 {
 	void *fn = (void *)cuMemcpy_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpy, cudastub_cuda_slot_cuMemcpy, cudastub_cuda_resolve_cuMemcpy, cudastub_cuda_bind_cuMemcpy);
@@ -16675,7 +17040,8 @@ static CUresult cuMemcpy_resolve(CUdeviceptr a0, CUdeviceptr a1, size_t a2)
 {
 	cuMemcpy_fn fn = cuMemcpy_choose();
 
-	atomic_store_explicit(&cuMemcpy_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpy_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -16702,7 +17068,7 @@ void *cudastub_cuda_bind_cuMemcpy2D(void)
 {
 	void *fn = (void *)cuMemcpy2D_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpy2D, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpy2D, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpy2D, cudastub_cuda_slot_cuMemcpy2D, cudastub_cuda_resolve_cuMemcpy2D, cudastub_cuda_bind_cuMemcpy2D);
@@ -16717,7 +17083,8 @@ static CUresult cuMemcpy2D_resolve(const CUDA_MEMCPY2D_v1 *a0)
 {
 	cuMemcpy2D_fn fn = cuMemcpy2D_choose();
 
-	atomic_store_explicit(&cuMemcpy2D_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpy2D_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -16745,7 +17112,7 @@ void *cudastub_cuda_bind_cuMemcpy2DAsync(void)
 {
 	void *fn = (void *)cuMemcpy2DAsync_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpy2DAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpy2DAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpy2DAsync, cudastub_cuda_slot_cuMemcpy2DAsync, cudastub_cuda_resolve_cuMemcpy2DAsync, cudastub_cuda_bind_cuMemcpy2DAsync);
@@ -16760,7 +17127,8 @@ static CUresult cuMemcpy2DAsync_resolve(const CUDA_MEMCPY2D_v1 *a0, CUstream a1)
 {
 	cuMemcpy2DAsync_fn fn = cuMemcpy2DAsync_choose();
 
-	atomic_store_explicit(&cuMemcpy2DAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpy2DAsync_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -16788,7 +17156,7 @@ void *cudastub_cuda_bind_cuMemcpy2DAsync_v2(void)
 {
 	void *fn = (void *)cuMemcpy2DAsync_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpy2DAsync_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpy2DAsync_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpy2DAsync_v2, cudastub_cuda_slot_cuMemcpy2DAsync_v2, cudastub_cuda_resolve_cuMemcpy2DAsync_v2, cudastub_cuda_bind_cuMemcpy2DAsync_v2);
@@ -16803,7 +17171,8 @@ static CUresult cuMemcpy2DAsync_v2_resolve(const CUDA_MEMCPY2D *a0, CUstream a1)
 {
 	cuMemcpy2DAsync_v2_fn fn = cuMemcpy2DAsync_v2_choose();
 
-	atomic_store_explicit(&cuMemcpy2DAsync_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpy2DAsync_v2_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -16831,7 +17200,7 @@ void *cudastub_cuda_bind_cuMemcpy2DAsync_v2_ptsz(void)
 {
 	void *fn = (void *)cuMemcpy2DAsync_v2_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpy2DAsync_v2_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpy2DAsync_v2_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpy2DAsync_v2_ptsz, cudastub_cuda_slot_cuMemcpy2DAsync_v2_ptsz, cudastub_cuda_resolve_cuMemcpy2DAsync_v2_ptsz, cudastub_cuda_bind_cuMemcpy2DAsync_v2_ptsz);
@@ -16846,7 +17215,8 @@ static CUresult cuMemcpy2DAsync_v2_ptsz_resolve(const CUDA_MEMCPY2D *a0, CUstrea
 {
 	cuMemcpy2DAsync_v2_ptsz_fn fn = cuMemcpy2DAsync_v2_ptsz_choose();
 
-	atomic_store_explicit(&cuMemcpy2DAsync_v2_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpy2DAsync_v2_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -16873,7 +17243,7 @@ void *cudastub_cuda_bind_cuMemcpy2DUnaligned(void)
 {
 	void *fn = (void *)cuMemcpy2DUnaligned_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpy2DUnaligned, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpy2DUnaligned, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpy2DUnaligned, cudastub_cuda_slot_cuMemcpy2DUnaligned, cudastub_cuda_resolve_cuMemcpy2DUnaligned, cudastub_cuda_bind_cuMemcpy2DUnaligned);
@@ -16888,7 +17258,8 @@ static CUresult cuMemcpy2DUnaligned_resolve(const CUDA_MEMCPY2D_v1 *a0)
 {
 	cuMemcpy2DUnaligned_fn fn = cuMemcpy2DUnaligned_choose();
 
-	atomic_store_explicit(&cuMemcpy2DUnaligned_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpy2DUnaligned_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -16915,7 +17286,7 @@ void *cudastub_cuda_bind_cuMemcpy2DUnaligned_v2(void)
 {
 	void *fn = (void *)cuMemcpy2DUnaligned_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpy2DUnaligned_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpy2DUnaligned_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpy2DUnaligned_v2, cudastub_cuda_slot_cuMemcpy2DUnaligned_v2, cudastub_cuda_resolve_cuMemcpy2DUnaligned_v2, cudastub_cuda_bind_cuMemcpy2DUnaligned_v2);
@@ -16930,7 +17301,8 @@ static CUresult cuMemcpy2DUnaligned_v2_resolve(const CUDA_MEMCPY2D *a0)
 {
 	cuMemcpy2DUnaligned_v2_fn fn = cuMemcpy2DUnaligned_v2_choose();
 
-	atomic_store_explicit(&cuMemcpy2DUnaligned_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpy2DUnaligned_v2_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -16957,7 +17329,7 @@ void *cudastub_cuda_bind_cuMemcpy2DUnaligned_v2_ptds(void)
 {
 	void *fn = (void *)cuMemcpy2DUnaligned_v2_ptds_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpy2DUnaligned_v2_ptds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpy2DUnaligned_v2_ptds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpy2DUnaligned_v2_ptds, cudastub_cuda_slot_cuMemcpy2DUnaligned_v2_ptds, cudastub_cuda_resolve_cuMemcpy2DUnaligned_v2_ptds, cudastub_cuda_bind_cuMemcpy2DUnaligned_v2_ptds);
@@ -16972,7 +17344,8 @@ static CUresult cuMemcpy2DUnaligned_v2_ptds_resolve(const CUDA_MEMCPY2D *a0)
 {
 	cuMemcpy2DUnaligned_v2_ptds_fn fn = cuMemcpy2DUnaligned_v2_ptds_choose();
 
-	atomic_store_explicit(&cuMemcpy2DUnaligned_v2_ptds_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpy2DUnaligned_v2_ptds_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -16999,7 +17372,7 @@ void *cudastub_cuda_bind_cuMemcpy2D_v2(void)
 {
 	void *fn = (void *)cuMemcpy2D_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpy2D_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpy2D_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpy2D_v2, cudastub_cuda_slot_cuMemcpy2D_v2, cudastub_cuda_resolve_cuMemcpy2D_v2, cudastub_cuda_bind_cuMemcpy2D_v2);
@@ -17014,7 +17387,8 @@ static CUresult cuMemcpy2D_v2_resolve(const CUDA_MEMCPY2D *a0)
 {
 	cuMemcpy2D_v2_fn fn = cuMemcpy2D_v2_choose();
 
-	atomic_store_explicit(&cuMemcpy2D_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpy2D_v2_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -17041,7 +17415,7 @@ void *cudastub_cuda_bind_cuMemcpy2D_v2_ptds(void)
 {
 	void *fn = (void *)cuMemcpy2D_v2_ptds_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpy2D_v2_ptds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpy2D_v2_ptds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpy2D_v2_ptds, cudastub_cuda_slot_cuMemcpy2D_v2_ptds, cudastub_cuda_resolve_cuMemcpy2D_v2_ptds, cudastub_cuda_bind_cuMemcpy2D_v2_ptds);
@@ -17056,7 +17430,8 @@ static CUresult cuMemcpy2D_v2_ptds_resolve(const CUDA_MEMCPY2D *a0)
 {
 	cuMemcpy2D_v2_ptds_fn fn = cuMemcpy2D_v2_ptds_choose();
 
-	atomic_store_explicit(&cuMemcpy2D_v2_ptds_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpy2D_v2_ptds_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -17083,7 +17458,7 @@ void *cudastub_cuda_bind_cuMemcpy3D(void)
 {
 	void *fn = (void *)cuMemcpy3D_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpy3D, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpy3D, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpy3D, cudastub_cuda_slot_cuMemcpy3D, cudastub_cuda_resolve_cuMemcpy3D, cudastub_cuda_bind_cuMemcpy3D);
@@ -17098,7 +17473,8 @@ static CUresult cuMemcpy3D_resolve(const CUDA_MEMCPY3D_v1 *a0)
 {
 	cuMemcpy3D_fn fn = cuMemcpy3D_choose();
 
-	atomic_store_explicit(&cuMemcpy3D_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpy3D_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -17126,7 +17502,7 @@ void *cudastub_cuda_bind_cuMemcpy3DAsync(void)
 {
 	void *fn = (void *)cuMemcpy3DAsync_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpy3DAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpy3DAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpy3DAsync, cudastub_cuda_slot_cuMemcpy3DAsync, cudastub_cuda_resolve_cuMemcpy3DAsync, cudastub_cuda_bind_cuMemcpy3DAsync);
@@ -17141,7 +17517,8 @@ static CUresult cuMemcpy3DAsync_resolve(const CUDA_MEMCPY3D_v1 *a0, CUstream a1)
 {
 	cuMemcpy3DAsync_fn fn = cuMemcpy3DAsync_choose();
 
-	atomic_store_explicit(&cuMemcpy3DAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpy3DAsync_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -17169,7 +17546,7 @@ void *cudastub_cuda_bind_cuMemcpy3DAsync_v2(void)
 {
 	void *fn = (void *)cuMemcpy3DAsync_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpy3DAsync_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpy3DAsync_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpy3DAsync_v2, cudastub_cuda_slot_cuMemcpy3DAsync_v2, cudastub_cuda_resolve_cuMemcpy3DAsync_v2, cudastub_cuda_bind_cuMemcpy3DAsync_v2);
@@ -17184,7 +17561,8 @@ static CUresult cuMemcpy3DAsync_v2_resolve(const CUDA_MEMCPY3D *a0, CUstream a1)
 {
 	cuMemcpy3DAsync_v2_fn fn = cuMemcpy3DAsync_v2_choose();
 
-	atomic_store_explicit(&cuMemcpy3DAsync_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpy3DAsync_v2_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -17212,7 +17590,7 @@ void *cudastub_cuda_bind_cuMemcpy3DAsync_v2_ptsz(void)
 {
 	void *fn = (void *)cuMemcpy3DAsync_v2_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpy3DAsync_v2_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpy3DAsync_v2_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpy3DAsync_v2_ptsz, cudastub_cuda_slot_cuMemcpy3DAsync_v2_ptsz, cudastub_cuda_resolve_cuMemcpy3DAsync_v2_ptsz, cudastub_cuda_bind_cuMemcpy3DAsync_v2_ptsz);
@@ -17227,7 +17605,8 @@ static CUresult cuMemcpy3DAsync_v2_ptsz_resolve(const CUDA_MEMCPY3D *a0, CUstrea
 {
 	cuMemcpy3DAsync_v2_ptsz_fn fn = cuMemcpy3DAsync_v2_ptsz_choose();
 
-	atomic_store_explicit(&cuMemcpy3DAsync_v2_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpy3DAsync_v2_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -17254,7 +17633,7 @@ void *cudastub_cuda_bind_cuMemcpy3DPeer(void)
 {
 	void *fn = (void *)cuMemcpy3DPeer_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpy3DPeer, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpy3DPeer, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpy3DPeer, cudastub_cuda_slot_cuMemcpy3DPeer, cudastub_cuda_resolve_cuMemcpy3DPeer, cudastub_cuda_bind_cuMemcpy3DPeer);
@@ -17269,7 +17648,8 @@ static CUresult cuMemcpy3DPeer_resolve(const CUDA_MEMCPY3D_PEER *a0)
 {
 	cuMemcpy3DPeer_fn fn = cuMemcpy3DPeer_choose();
 
-	atomic_store_explicit(&cuMemcpy3DPeer_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpy3DPeer_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -17297,7 +17677,7 @@ void *cudastub_cuda_bind_cuMemcpy3DPeerAsync(void)
 {
 	void *fn = (void *)cuMemcpy3DPeerAsync_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpy3DPeerAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpy3DPeerAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpy3DPeerAsync, cudastub_cuda_slot_cuMemcpy3DPeerAsync, cudastub_cuda_resolve_cuMemcpy3DPeerAsync, cudastub_cuda_bind_cuMemcpy3DPeerAsync);
@@ -17312,7 +17692,8 @@ static CUresult cuMemcpy3DPeerAsync_resolve(const CUDA_MEMCPY3D_PEER *a0, CUstre
 {
 	cuMemcpy3DPeerAsync_fn fn = cuMemcpy3DPeerAsync_choose();
 
-	atomic_store_explicit(&cuMemcpy3DPeerAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpy3DPeerAsync_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -17340,7 +17721,7 @@ void *cudastub_cuda_bind_cuMemcpy3DPeerAsync_ptsz(void)
 {
 	void *fn = (void *)cuMemcpy3DPeerAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpy3DPeerAsync_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpy3DPeerAsync_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpy3DPeerAsync_ptsz, cudastub_cuda_slot_cuMemcpy3DPeerAsync_ptsz, cudastub_cuda_resolve_cuMemcpy3DPeerAsync_ptsz, cudastub_cuda_bind_cuMemcpy3DPeerAsync_ptsz);
@@ -17355,7 +17736,8 @@ static CUresult cuMemcpy3DPeerAsync_ptsz_resolve(const CUDA_MEMCPY3D_PEER *a0, C
 {
 	cuMemcpy3DPeerAsync_ptsz_fn fn = cuMemcpy3DPeerAsync_ptsz_choose();
 
-	atomic_store_explicit(&cuMemcpy3DPeerAsync_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpy3DPeerAsync_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -17382,7 +17764,7 @@ void *cudastub_cuda_bind_cuMemcpy3DPeer_ptds(void)
 {
 	void *fn = (void *)cuMemcpy3DPeer_ptds_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpy3DPeer_ptds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpy3DPeer_ptds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpy3DPeer_ptds, cudastub_cuda_slot_cuMemcpy3DPeer_ptds, cudastub_cuda_resolve_cuMemcpy3DPeer_ptds, cudastub_cuda_bind_cuMemcpy3DPeer_ptds);
@@ -17397,7 +17779,8 @@ static CUresult cuMemcpy3DPeer_ptds_resolve(const CUDA_MEMCPY3D_PEER *a0)
 {
 	cuMemcpy3DPeer_ptds_fn fn = cuMemcpy3DPeer_ptds_choose();
 
-	atomic_store_explicit(&cuMemcpy3DPeer_ptds_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpy3DPeer_ptds_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -17424,7 +17807,7 @@ void *cudastub_cuda_bind_cuMemcpy3D_v2(void)
 {
 	void *fn = (void *)cuMemcpy3D_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpy3D_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpy3D_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpy3D_v2, cudastub_cuda_slot_cuMemcpy3D_v2, cudastub_cuda_resolve_cuMemcpy3D_v2, cudastub_cuda_bind_cuMemcpy3D_v2);
@@ -17439,7 +17822,8 @@ static CUresult cuMemcpy3D_v2_resolve(const CUDA_MEMCPY3D *a0)
 {
 	cuMemcpy3D_v2_fn fn = cuMemcpy3D_v2_choose();
 
-	atomic_store_explicit(&cuMemcpy3D_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpy3D_v2_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -17466,7 +17850,7 @@ void *cudastub_cuda_bind_cuMemcpy3D_v2_ptds(void)
 {
 	void *fn = (void *)cuMemcpy3D_v2_ptds_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpy3D_v2_ptds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpy3D_v2_ptds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpy3D_v2_ptds, cudastub_cuda_slot_cuMemcpy3D_v2_ptds, cudastub_cuda_resolve_cuMemcpy3D_v2_ptds, cudastub_cuda_bind_cuMemcpy3D_v2_ptds);
@@ -17481,7 +17865,8 @@ static CUresult cuMemcpy3D_v2_ptds_resolve(const CUDA_MEMCPY3D *a0)
 {
 	cuMemcpy3D_v2_ptds_fn fn = cuMemcpy3D_v2_ptds_choose();
 
-	atomic_store_explicit(&cuMemcpy3D_v2_ptds_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpy3D_v2_ptds_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -17511,7 +17896,7 @@ void *cudastub_cuda_bind_cuMemcpyAsync(void)
 {
 	void *fn = (void *)cuMemcpyAsync_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpyAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpyAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpyAsync, cudastub_cuda_slot_cuMemcpyAsync, cudastub_cuda_resolve_cuMemcpyAsync, cudastub_cuda_bind_cuMemcpyAsync);
@@ -17526,7 +17911,8 @@ static CUresult cuMemcpyAsync_resolve(CUdeviceptr a0, CUdeviceptr a1, size_t a2,
 {
 	cuMemcpyAsync_fn fn = cuMemcpyAsync_choose();
 
-	atomic_store_explicit(&cuMemcpyAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpyAsync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -17556,7 +17942,7 @@ void *cudastub_cuda_bind_cuMemcpyAsync_ptsz(void)
 {
 	void *fn = (void *)cuMemcpyAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpyAsync_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpyAsync_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpyAsync_ptsz, cudastub_cuda_slot_cuMemcpyAsync_ptsz, cudastub_cuda_resolve_cuMemcpyAsync_ptsz, cudastub_cuda_bind_cuMemcpyAsync_ptsz);
@@ -17571,7 +17957,8 @@ static CUresult cuMemcpyAsync_ptsz_resolve(CUdeviceptr a0, CUdeviceptr a1, size_
 {
 	cuMemcpyAsync_ptsz_fn fn = cuMemcpyAsync_ptsz_choose();
 
-	atomic_store_explicit(&cuMemcpyAsync_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpyAsync_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -17602,7 +17989,7 @@ void *cudastub_cuda_bind_cuMemcpyAtoA(void)
 {
 	void *fn = (void *)cuMemcpyAtoA_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpyAtoA, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpyAtoA, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpyAtoA, cudastub_cuda_slot_cuMemcpyAtoA, cudastub_cuda_resolve_cuMemcpyAtoA, cudastub_cuda_bind_cuMemcpyAtoA);
@@ -17617,7 +18004,8 @@ static CUresult cuMemcpyAtoA_resolve(CUarray a0, unsigned int a1, CUarray a2, un
 {
 	cuMemcpyAtoA_fn fn = cuMemcpyAtoA_choose();
 
-	atomic_store_explicit(&cuMemcpyAtoA_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpyAtoA_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -17648,7 +18036,7 @@ void *cudastub_cuda_bind_cuMemcpyAtoA_v2(void)
 {
 	void *fn = (void *)cuMemcpyAtoA_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpyAtoA_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpyAtoA_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpyAtoA_v2, cudastub_cuda_slot_cuMemcpyAtoA_v2, cudastub_cuda_resolve_cuMemcpyAtoA_v2, cudastub_cuda_bind_cuMemcpyAtoA_v2);
@@ -17663,7 +18051,8 @@ static CUresult cuMemcpyAtoA_v2_resolve(CUarray a0, size_t a1, CUarray a2, size_
 {
 	cuMemcpyAtoA_v2_fn fn = cuMemcpyAtoA_v2_choose();
 
-	atomic_store_explicit(&cuMemcpyAtoA_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpyAtoA_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -17694,7 +18083,7 @@ void *cudastub_cuda_bind_cuMemcpyAtoA_v2_ptds(void)
 {
 	void *fn = (void *)cuMemcpyAtoA_v2_ptds_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpyAtoA_v2_ptds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpyAtoA_v2_ptds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpyAtoA_v2_ptds, cudastub_cuda_slot_cuMemcpyAtoA_v2_ptds, cudastub_cuda_resolve_cuMemcpyAtoA_v2_ptds, cudastub_cuda_bind_cuMemcpyAtoA_v2_ptds);
@@ -17709,7 +18098,8 @@ static CUresult cuMemcpyAtoA_v2_ptds_resolve(CUarray a0, size_t a1, CUarray a2, 
 {
 	cuMemcpyAtoA_v2_ptds_fn fn = cuMemcpyAtoA_v2_ptds_choose();
 
-	atomic_store_explicit(&cuMemcpyAtoA_v2_ptds_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpyAtoA_v2_ptds_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -17739,7 +18129,7 @@ void *cudastub_cuda_bind_cuMemcpyAtoD(void)
 {
 	void *fn = (void *)cuMemcpyAtoD_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpyAtoD, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpyAtoD, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpyAtoD, cudastub_cuda_slot_cuMemcpyAtoD, cudastub_cuda_resolve_cuMemcpyAtoD, cudastub_cuda_bind_cuMemcpyAtoD);
@@ -17754,7 +18144,8 @@ static CUresult cuMemcpyAtoD_resolve(CUdeviceptr_v1 a0, CUarray a1, unsigned int
 {
 	cuMemcpyAtoD_fn fn = cuMemcpyAtoD_choose();
 
-	atomic_store_explicit(&cuMemcpyAtoD_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpyAtoD_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -17784,7 +18175,7 @@ void *cudastub_cuda_bind_cuMemcpyAtoD_v2(void)
 {
 	void *fn = (void *)cuMemcpyAtoD_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpyAtoD_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpyAtoD_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpyAtoD_v2, cudastub_cuda_slot_cuMemcpyAtoD_v2, cudastub_cuda_resolve_cuMemcpyAtoD_v2, cudastub_cuda_bind_cuMemcpyAtoD_v2);
@@ -17799,7 +18190,8 @@ static CUresult cuMemcpyAtoD_v2_resolve(CUdeviceptr a0, CUarray a1, size_t a2, s
 {
 	cuMemcpyAtoD_v2_fn fn = cuMemcpyAtoD_v2_choose();
 
-	atomic_store_explicit(&cuMemcpyAtoD_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpyAtoD_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -17829,7 +18221,7 @@ void *cudastub_cuda_bind_cuMemcpyAtoD_v2_ptds(void)
 {
 	void *fn = (void *)cuMemcpyAtoD_v2_ptds_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpyAtoD_v2_ptds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpyAtoD_v2_ptds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpyAtoD_v2_ptds, cudastub_cuda_slot_cuMemcpyAtoD_v2_ptds, cudastub_cuda_resolve_cuMemcpyAtoD_v2_ptds, cudastub_cuda_bind_cuMemcpyAtoD_v2_ptds);
@@ -17844,7 +18236,8 @@ static CUresult cuMemcpyAtoD_v2_ptds_resolve(CUdeviceptr a0, CUarray a1, size_t 
 {
 	cuMemcpyAtoD_v2_ptds_fn fn = cuMemcpyAtoD_v2_ptds_choose();
 
-	atomic_store_explicit(&cuMemcpyAtoD_v2_ptds_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpyAtoD_v2_ptds_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -17874,7 +18267,7 @@ void *cudastub_cuda_bind_cuMemcpyAtoH(void)
 {
 	void *fn = (void *)cuMemcpyAtoH_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpyAtoH, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpyAtoH, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpyAtoH, cudastub_cuda_slot_cuMemcpyAtoH, cudastub_cuda_resolve_cuMemcpyAtoH, cudastub_cuda_bind_cuMemcpyAtoH);
@@ -17889,7 +18282,8 @@ static CUresult cuMemcpyAtoH_resolve(void *a0, CUarray a1, unsigned int a2, unsi
 {
 	cuMemcpyAtoH_fn fn = cuMemcpyAtoH_choose();
 
-	atomic_store_explicit(&cuMemcpyAtoH_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpyAtoH_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -17920,7 +18314,7 @@ void *cudastub_cuda_bind_cuMemcpyAtoHAsync(void)
 {
 	void *fn = (void *)cuMemcpyAtoHAsync_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpyAtoHAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpyAtoHAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpyAtoHAsync, cudastub_cuda_slot_cuMemcpyAtoHAsync, cudastub_cuda_resolve_cuMemcpyAtoHAsync, cudastub_cuda_bind_cuMemcpyAtoHAsync);
@@ -17935,7 +18329,8 @@ static CUresult cuMemcpyAtoHAsync_resolve(void *a0, CUarray a1, unsigned int a2,
 {
 	cuMemcpyAtoHAsync_fn fn = cuMemcpyAtoHAsync_choose();
 
-	atomic_store_explicit(&cuMemcpyAtoHAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpyAtoHAsync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -17966,7 +18361,7 @@ void *cudastub_cuda_bind_cuMemcpyAtoHAsync_v2(void)
 {
 	void *fn = (void *)cuMemcpyAtoHAsync_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpyAtoHAsync_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpyAtoHAsync_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpyAtoHAsync_v2, cudastub_cuda_slot_cuMemcpyAtoHAsync_v2, cudastub_cuda_resolve_cuMemcpyAtoHAsync_v2, cudastub_cuda_bind_cuMemcpyAtoHAsync_v2);
@@ -17981,7 +18376,8 @@ static CUresult cuMemcpyAtoHAsync_v2_resolve(void *a0, CUarray a1, size_t a2, si
 {
 	cuMemcpyAtoHAsync_v2_fn fn = cuMemcpyAtoHAsync_v2_choose();
 
-	atomic_store_explicit(&cuMemcpyAtoHAsync_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpyAtoHAsync_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -18012,7 +18408,7 @@ void *cudastub_cuda_bind_cuMemcpyAtoHAsync_v2_ptsz(void)
 {
 	void *fn = (void *)cuMemcpyAtoHAsync_v2_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpyAtoHAsync_v2_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpyAtoHAsync_v2_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpyAtoHAsync_v2_ptsz, cudastub_cuda_slot_cuMemcpyAtoHAsync_v2_ptsz, cudastub_cuda_resolve_cuMemcpyAtoHAsync_v2_ptsz, cudastub_cuda_bind_cuMemcpyAtoHAsync_v2_ptsz);
@@ -18027,7 +18423,8 @@ static CUresult cuMemcpyAtoHAsync_v2_ptsz_resolve(void *a0, CUarray a1, size_t a
 {
 	cuMemcpyAtoHAsync_v2_ptsz_fn fn = cuMemcpyAtoHAsync_v2_ptsz_choose();
 
-	atomic_store_explicit(&cuMemcpyAtoHAsync_v2_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpyAtoHAsync_v2_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -18057,7 +18454,7 @@ void *cudastub_cuda_bind_cuMemcpyAtoH_v2(void)
 {
 	void *fn = (void *)cuMemcpyAtoH_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpyAtoH_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpyAtoH_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpyAtoH_v2, cudastub_cuda_slot_cuMemcpyAtoH_v2, cudastub_cuda_resolve_cuMemcpyAtoH_v2, cudastub_cuda_bind_cuMemcpyAtoH_v2);
@@ -18072,7 +18469,8 @@ static CUresult cuMemcpyAtoH_v2_resolve(void *a0, CUarray a1, size_t a2, size_t 
 {
 	cuMemcpyAtoH_v2_fn fn = cuMemcpyAtoH_v2_choose();
 
-	atomic_store_explicit(&cuMemcpyAtoH_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpyAtoH_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -18102,7 +18500,7 @@ void *cudastub_cuda_bind_cuMemcpyAtoH_v2_ptds(void)
 {
 	void *fn = (void *)cuMemcpyAtoH_v2_ptds_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpyAtoH_v2_ptds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpyAtoH_v2_ptds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpyAtoH_v2_ptds, cudastub_cuda_slot_cuMemcpyAtoH_v2_ptds, cudastub_cuda_resolve_cuMemcpyAtoH_v2_ptds, cudastub_cuda_bind_cuMemcpyAtoH_v2_ptds);
@@ -18117,7 +18515,8 @@ static CUresult cuMemcpyAtoH_v2_ptds_resolve(void *a0, CUarray a1, size_t a2, si
 {
 	cuMemcpyAtoH_v2_ptds_fn fn = cuMemcpyAtoH_v2_ptds_choose();
 
-	atomic_store_explicit(&cuMemcpyAtoH_v2_ptds_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpyAtoH_v2_ptds_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -18147,7 +18546,7 @@ void *cudastub_cuda_bind_cuMemcpyDtoA(void)
 {
 	void *fn = (void *)cuMemcpyDtoA_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpyDtoA, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpyDtoA, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpyDtoA, cudastub_cuda_slot_cuMemcpyDtoA, cudastub_cuda_resolve_cuMemcpyDtoA, cudastub_cuda_bind_cuMemcpyDtoA);
@@ -18162,7 +18561,8 @@ static CUresult cuMemcpyDtoA_resolve(CUarray a0, unsigned int a1, CUdeviceptr_v1
 {
 	cuMemcpyDtoA_fn fn = cuMemcpyDtoA_choose();
 
-	atomic_store_explicit(&cuMemcpyDtoA_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpyDtoA_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -18192,7 +18592,7 @@ void *cudastub_cuda_bind_cuMemcpyDtoA_v2(void)
 {
 	void *fn = (void *)cuMemcpyDtoA_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpyDtoA_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpyDtoA_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpyDtoA_v2, cudastub_cuda_slot_cuMemcpyDtoA_v2, cudastub_cuda_resolve_cuMemcpyDtoA_v2, cudastub_cuda_bind_cuMemcpyDtoA_v2);
@@ -18207,7 +18607,8 @@ static CUresult cuMemcpyDtoA_v2_resolve(CUarray a0, size_t a1, CUdeviceptr a2, s
 {
 	cuMemcpyDtoA_v2_fn fn = cuMemcpyDtoA_v2_choose();
 
-	atomic_store_explicit(&cuMemcpyDtoA_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpyDtoA_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -18237,7 +18638,7 @@ void *cudastub_cuda_bind_cuMemcpyDtoA_v2_ptds(void)
 {
 	void *fn = (void *)cuMemcpyDtoA_v2_ptds_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpyDtoA_v2_ptds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpyDtoA_v2_ptds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpyDtoA_v2_ptds, cudastub_cuda_slot_cuMemcpyDtoA_v2_ptds, cudastub_cuda_resolve_cuMemcpyDtoA_v2_ptds, cudastub_cuda_bind_cuMemcpyDtoA_v2_ptds);
@@ -18252,7 +18653,8 @@ static CUresult cuMemcpyDtoA_v2_ptds_resolve(CUarray a0, size_t a1, CUdeviceptr 
 {
 	cuMemcpyDtoA_v2_ptds_fn fn = cuMemcpyDtoA_v2_ptds_choose();
 
-	atomic_store_explicit(&cuMemcpyDtoA_v2_ptds_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpyDtoA_v2_ptds_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -18281,7 +18683,7 @@ void *cudastub_cuda_bind_cuMemcpyDtoD(void)
 {
 	void *fn = (void *)cuMemcpyDtoD_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpyDtoD, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpyDtoD, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpyDtoD, cudastub_cuda_slot_cuMemcpyDtoD, cudastub_cuda_resolve_cuMemcpyDtoD, cudastub_cuda_bind_cuMemcpyDtoD);
@@ -18296,7 +18698,8 @@ static CUresult cuMemcpyDtoD_resolve(CUdeviceptr_v1 a0, CUdeviceptr_v1 a1, unsig
 {
 	cuMemcpyDtoD_fn fn = cuMemcpyDtoD_choose();
 
-	atomic_store_explicit(&cuMemcpyDtoD_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpyDtoD_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -18326,7 +18729,7 @@ void *cudastub_cuda_bind_cuMemcpyDtoDAsync(void)
 {
 	void *fn = (void *)cuMemcpyDtoDAsync_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpyDtoDAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpyDtoDAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpyDtoDAsync, cudastub_cuda_slot_cuMemcpyDtoDAsync, cudastub_cuda_resolve_cuMemcpyDtoDAsync, cudastub_cuda_bind_cuMemcpyDtoDAsync);
@@ -18341,7 +18744,8 @@ static CUresult cuMemcpyDtoDAsync_resolve(CUdeviceptr_v1 a0, CUdeviceptr_v1 a1, 
 {
 	cuMemcpyDtoDAsync_fn fn = cuMemcpyDtoDAsync_choose();
 
-	atomic_store_explicit(&cuMemcpyDtoDAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpyDtoDAsync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -18371,7 +18775,7 @@ void *cudastub_cuda_bind_cuMemcpyDtoDAsync_v2(void)
 {
 	void *fn = (void *)cuMemcpyDtoDAsync_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpyDtoDAsync_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpyDtoDAsync_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpyDtoDAsync_v2, cudastub_cuda_slot_cuMemcpyDtoDAsync_v2, cudastub_cuda_resolve_cuMemcpyDtoDAsync_v2, cudastub_cuda_bind_cuMemcpyDtoDAsync_v2);
@@ -18386,7 +18790,8 @@ static CUresult cuMemcpyDtoDAsync_v2_resolve(CUdeviceptr a0, CUdeviceptr a1, siz
 {
 	cuMemcpyDtoDAsync_v2_fn fn = cuMemcpyDtoDAsync_v2_choose();
 
-	atomic_store_explicit(&cuMemcpyDtoDAsync_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpyDtoDAsync_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -18416,7 +18821,7 @@ void *cudastub_cuda_bind_cuMemcpyDtoDAsync_v2_ptsz(void)
 {
 	void *fn = (void *)cuMemcpyDtoDAsync_v2_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpyDtoDAsync_v2_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpyDtoDAsync_v2_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpyDtoDAsync_v2_ptsz, cudastub_cuda_slot_cuMemcpyDtoDAsync_v2_ptsz, cudastub_cuda_resolve_cuMemcpyDtoDAsync_v2_ptsz, cudastub_cuda_bind_cuMemcpyDtoDAsync_v2_ptsz);
@@ -18431,7 +18836,8 @@ static CUresult cuMemcpyDtoDAsync_v2_ptsz_resolve(CUdeviceptr a0, CUdeviceptr a1
 {
 	cuMemcpyDtoDAsync_v2_ptsz_fn fn = cuMemcpyDtoDAsync_v2_ptsz_choose();
 
-	atomic_store_explicit(&cuMemcpyDtoDAsync_v2_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpyDtoDAsync_v2_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -18460,7 +18866,7 @@ void *cudastub_cuda_bind_cuMemcpyDtoD_v2(void)
 {
 	void *fn = (void *)cuMemcpyDtoD_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpyDtoD_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpyDtoD_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpyDtoD_v2, cudastub_cuda_slot_cuMemcpyDtoD_v2, cudastub_cuda_resolve_cuMemcpyDtoD_v2, cudastub_cuda_bind_cuMemcpyDtoD_v2);
@@ -18475,7 +18881,8 @@ static CUresult cuMemcpyDtoD_v2_resolve(CUdeviceptr a0, CUdeviceptr a1, size_t a
 {
 	cuMemcpyDtoD_v2_fn fn = cuMemcpyDtoD_v2_choose();
 
-	atomic_store_explicit(&cuMemcpyDtoD_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpyDtoD_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -18504,7 +18911,7 @@ void *cudastub_cuda_bind_cuMemcpyDtoD_v2_ptds(void)
 {
 	void *fn = (void *)cuMemcpyDtoD_v2_ptds_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpyDtoD_v2_ptds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpyDtoD_v2_ptds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpyDtoD_v2_ptds, cudastub_cuda_slot_cuMemcpyDtoD_v2_ptds, cudastub_cuda_resolve_cuMemcpyDtoD_v2_ptds, cudastub_cuda_bind_cuMemcpyDtoD_v2_ptds);
@@ -18519,7 +18926,8 @@ static CUresult cuMemcpyDtoD_v2_ptds_resolve(CUdeviceptr a0, CUdeviceptr a1, siz
 {
 	cuMemcpyDtoD_v2_ptds_fn fn = cuMemcpyDtoD_v2_ptds_choose();
 
-	atomic_store_explicit(&cuMemcpyDtoD_v2_ptds_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpyDtoD_v2_ptds_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -18548,7 +18956,7 @@ void *cudastub_cuda_bind_cuMemcpyDtoH(void)
 {
 	void *fn = (void *)cuMemcpyDtoH_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpyDtoH, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpyDtoH, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpyDtoH, cudastub_cuda_slot_cuMemcpyDtoH, cudastub_cuda_resolve_cuMemcpyDtoH, cudastub_cuda_bind_cuMemcpyDtoH);
@@ -18563,7 +18971,8 @@ static CUresult cuMemcpyDtoH_resolve(void *a0, CUdeviceptr_v1 a1, unsigned int a
 {
 	cuMemcpyDtoH_fn fn = cuMemcpyDtoH_choose();
 
-	atomic_store_explicit(&cuMemcpyDtoH_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpyDtoH_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -18593,7 +19002,7 @@ void *cudastub_cuda_bind_cuMemcpyDtoHAsync(void)
 {
 	void *fn = (void *)cuMemcpyDtoHAsync_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpyDtoHAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpyDtoHAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpyDtoHAsync, cudastub_cuda_slot_cuMemcpyDtoHAsync, cudastub_cuda_resolve_cuMemcpyDtoHAsync, cudastub_cuda_bind_cuMemcpyDtoHAsync);
@@ -18608,7 +19017,8 @@ static CUresult cuMemcpyDtoHAsync_resolve(void *a0, CUdeviceptr_v1 a1, unsigned 
 {
 	cuMemcpyDtoHAsync_fn fn = cuMemcpyDtoHAsync_choose();
 
-	atomic_store_explicit(&cuMemcpyDtoHAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpyDtoHAsync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -18638,7 +19048,7 @@ void *cudastub_cuda_bind_cuMemcpyDtoHAsync_v2(void)
 {
 	void *fn = (void *)cuMemcpyDtoHAsync_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpyDtoHAsync_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpyDtoHAsync_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpyDtoHAsync_v2, cudastub_cuda_slot_cuMemcpyDtoHAsync_v2, cudastub_cuda_resolve_cuMemcpyDtoHAsync_v2, cudastub_cuda_bind_cuMemcpyDtoHAsync_v2);
@@ -18653,7 +19063,8 @@ static CUresult cuMemcpyDtoHAsync_v2_resolve(void *a0, CUdeviceptr a1, size_t a2
 {
 	cuMemcpyDtoHAsync_v2_fn fn = cuMemcpyDtoHAsync_v2_choose();
 
-	atomic_store_explicit(&cuMemcpyDtoHAsync_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpyDtoHAsync_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -18683,7 +19094,7 @@ void *cudastub_cuda_bind_cuMemcpyDtoHAsync_v2_ptsz(void)
 {
 	void *fn = (void *)cuMemcpyDtoHAsync_v2_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpyDtoHAsync_v2_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpyDtoHAsync_v2_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpyDtoHAsync_v2_ptsz, cudastub_cuda_slot_cuMemcpyDtoHAsync_v2_ptsz, cudastub_cuda_resolve_cuMemcpyDtoHAsync_v2_ptsz, cudastub_cuda_bind_cuMemcpyDtoHAsync_v2_ptsz);
@@ -18698,7 +19109,8 @@ static CUresult cuMemcpyDtoHAsync_v2_ptsz_resolve(void *a0, CUdeviceptr a1, size
 {
 	cuMemcpyDtoHAsync_v2_ptsz_fn fn = cuMemcpyDtoHAsync_v2_ptsz_choose();
 
-	atomic_store_explicit(&cuMemcpyDtoHAsync_v2_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpyDtoHAsync_v2_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -18727,7 +19139,7 @@ void *cudastub_cuda_bind_cuMemcpyDtoH_v2(void)
 {
 	void *fn = (void *)cuMemcpyDtoH_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpyDtoH_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpyDtoH_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpyDtoH_v2, cudastub_cuda_slot_cuMemcpyDtoH_v2, cudastub_cuda_resolve_cuMemcpyDtoH_v2, cudastub_cuda_bind_cuMemcpyDtoH_v2);
@@ -18742,7 +19154,8 @@ static CUresult cuMemcpyDtoH_v2_resolve(void *a0, CUdeviceptr a1, size_t a2)
 {
 	cuMemcpyDtoH_v2_fn fn = cuMemcpyDtoH_v2_choose();
 
-	atomic_store_explicit(&cuMemcpyDtoH_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpyDtoH_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -18771,7 +19184,7 @@ void *cudastub_cuda_bind_cuMemcpyDtoH_v2_ptds(void)
 {
 	void *fn = (void *)cuMemcpyDtoH_v2_ptds_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpyDtoH_v2_ptds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpyDtoH_v2_ptds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpyDtoH_v2_ptds, cudastub_cuda_slot_cuMemcpyDtoH_v2_ptds, cudastub_cuda_resolve_cuMemcpyDtoH_v2_ptds, cudastub_cuda_bind_cuMemcpyDtoH_v2_ptds);
@@ -18786,7 +19199,8 @@ static CUresult cuMemcpyDtoH_v2_ptds_resolve(void *a0, CUdeviceptr a1, size_t a2
 {
 	cuMemcpyDtoH_v2_ptds_fn fn = cuMemcpyDtoH_v2_ptds_choose();
 
-	atomic_store_explicit(&cuMemcpyDtoH_v2_ptds_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpyDtoH_v2_ptds_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -18816,7 +19230,7 @@ void *cudastub_cuda_bind_cuMemcpyHtoA(void)
 {
 	void *fn = (void *)cuMemcpyHtoA_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpyHtoA, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpyHtoA, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpyHtoA, cudastub_cuda_slot_cuMemcpyHtoA, cudastub_cuda_resolve_cuMemcpyHtoA, cudastub_cuda_bind_cuMemcpyHtoA);
@@ -18831,7 +19245,8 @@ static CUresult cuMemcpyHtoA_resolve(CUarray a0, unsigned int a1, const void *a2
 {
 	cuMemcpyHtoA_fn fn = cuMemcpyHtoA_choose();
 
-	atomic_store_explicit(&cuMemcpyHtoA_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpyHtoA_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -18862,7 +19277,7 @@ void *cudastub_cuda_bind_cuMemcpyHtoAAsync(void)
 {
 	void *fn = (void *)cuMemcpyHtoAAsync_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpyHtoAAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpyHtoAAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpyHtoAAsync, cudastub_cuda_slot_cuMemcpyHtoAAsync, cudastub_cuda_resolve_cuMemcpyHtoAAsync, cudastub_cuda_bind_cuMemcpyHtoAAsync);
@@ -18877,7 +19292,8 @@ static CUresult cuMemcpyHtoAAsync_resolve(CUarray a0, unsigned int a1, const voi
 {
 	cuMemcpyHtoAAsync_fn fn = cuMemcpyHtoAAsync_choose();
 
-	atomic_store_explicit(&cuMemcpyHtoAAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpyHtoAAsync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -18908,7 +19324,7 @@ void *cudastub_cuda_bind_cuMemcpyHtoAAsync_v2(void)
 {
 	void *fn = (void *)cuMemcpyHtoAAsync_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpyHtoAAsync_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpyHtoAAsync_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpyHtoAAsync_v2, cudastub_cuda_slot_cuMemcpyHtoAAsync_v2, cudastub_cuda_resolve_cuMemcpyHtoAAsync_v2, cudastub_cuda_bind_cuMemcpyHtoAAsync_v2);
@@ -18923,7 +19339,8 @@ static CUresult cuMemcpyHtoAAsync_v2_resolve(CUarray a0, size_t a1, const void *
 {
 	cuMemcpyHtoAAsync_v2_fn fn = cuMemcpyHtoAAsync_v2_choose();
 
-	atomic_store_explicit(&cuMemcpyHtoAAsync_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpyHtoAAsync_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -18954,7 +19371,7 @@ void *cudastub_cuda_bind_cuMemcpyHtoAAsync_v2_ptsz(void)
 {
 	void *fn = (void *)cuMemcpyHtoAAsync_v2_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpyHtoAAsync_v2_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpyHtoAAsync_v2_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpyHtoAAsync_v2_ptsz, cudastub_cuda_slot_cuMemcpyHtoAAsync_v2_ptsz, cudastub_cuda_resolve_cuMemcpyHtoAAsync_v2_ptsz, cudastub_cuda_bind_cuMemcpyHtoAAsync_v2_ptsz);
@@ -18969,7 +19386,8 @@ static CUresult cuMemcpyHtoAAsync_v2_ptsz_resolve(CUarray a0, size_t a1, const v
 {
 	cuMemcpyHtoAAsync_v2_ptsz_fn fn = cuMemcpyHtoAAsync_v2_ptsz_choose();
 
-	atomic_store_explicit(&cuMemcpyHtoAAsync_v2_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpyHtoAAsync_v2_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -18999,7 +19417,7 @@ void *cudastub_cuda_bind_cuMemcpyHtoA_v2(void)
 {
 	void *fn = (void *)cuMemcpyHtoA_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpyHtoA_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpyHtoA_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpyHtoA_v2, cudastub_cuda_slot_cuMemcpyHtoA_v2, cudastub_cuda_resolve_cuMemcpyHtoA_v2, cudastub_cuda_bind_cuMemcpyHtoA_v2);
@@ -19014,7 +19432,8 @@ static CUresult cuMemcpyHtoA_v2_resolve(CUarray a0, size_t a1, const void *a2, s
 {
 	cuMemcpyHtoA_v2_fn fn = cuMemcpyHtoA_v2_choose();
 
-	atomic_store_explicit(&cuMemcpyHtoA_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpyHtoA_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -19044,7 +19463,7 @@ void *cudastub_cuda_bind_cuMemcpyHtoA_v2_ptds(void)
 {
 	void *fn = (void *)cuMemcpyHtoA_v2_ptds_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpyHtoA_v2_ptds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpyHtoA_v2_ptds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpyHtoA_v2_ptds, cudastub_cuda_slot_cuMemcpyHtoA_v2_ptds, cudastub_cuda_resolve_cuMemcpyHtoA_v2_ptds, cudastub_cuda_bind_cuMemcpyHtoA_v2_ptds);
@@ -19059,7 +19478,8 @@ static CUresult cuMemcpyHtoA_v2_ptds_resolve(CUarray a0, size_t a1, const void *
 {
 	cuMemcpyHtoA_v2_ptds_fn fn = cuMemcpyHtoA_v2_ptds_choose();
 
-	atomic_store_explicit(&cuMemcpyHtoA_v2_ptds_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpyHtoA_v2_ptds_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -19088,7 +19508,7 @@ void *cudastub_cuda_bind_cuMemcpyHtoD(void)
 {
 	void *fn = (void *)cuMemcpyHtoD_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpyHtoD, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpyHtoD, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpyHtoD, cudastub_cuda_slot_cuMemcpyHtoD, cudastub_cuda_resolve_cuMemcpyHtoD, cudastub_cuda_bind_cuMemcpyHtoD);
@@ -19103,7 +19523,8 @@ static CUresult cuMemcpyHtoD_resolve(CUdeviceptr_v1 a0, const void *a1, unsigned
 {
 	cuMemcpyHtoD_fn fn = cuMemcpyHtoD_choose();
 
-	atomic_store_explicit(&cuMemcpyHtoD_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpyHtoD_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -19133,7 +19554,7 @@ void *cudastub_cuda_bind_cuMemcpyHtoDAsync(void)
 {
 	void *fn = (void *)cuMemcpyHtoDAsync_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpyHtoDAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpyHtoDAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpyHtoDAsync, cudastub_cuda_slot_cuMemcpyHtoDAsync, cudastub_cuda_resolve_cuMemcpyHtoDAsync, cudastub_cuda_bind_cuMemcpyHtoDAsync);
@@ -19148,7 +19569,8 @@ static CUresult cuMemcpyHtoDAsync_resolve(CUdeviceptr_v1 a0, const void *a1, uns
 {
 	cuMemcpyHtoDAsync_fn fn = cuMemcpyHtoDAsync_choose();
 
-	atomic_store_explicit(&cuMemcpyHtoDAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpyHtoDAsync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -19178,7 +19600,7 @@ void *cudastub_cuda_bind_cuMemcpyHtoDAsync_v2(void)
 {
 	void *fn = (void *)cuMemcpyHtoDAsync_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpyHtoDAsync_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpyHtoDAsync_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpyHtoDAsync_v2, cudastub_cuda_slot_cuMemcpyHtoDAsync_v2, cudastub_cuda_resolve_cuMemcpyHtoDAsync_v2, cudastub_cuda_bind_cuMemcpyHtoDAsync_v2);
@@ -19193,7 +19615,8 @@ static CUresult cuMemcpyHtoDAsync_v2_resolve(CUdeviceptr a0, const void *a1, siz
 {
 	cuMemcpyHtoDAsync_v2_fn fn = cuMemcpyHtoDAsync_v2_choose();
 
-	atomic_store_explicit(&cuMemcpyHtoDAsync_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpyHtoDAsync_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -19223,7 +19646,7 @@ void *cudastub_cuda_bind_cuMemcpyHtoDAsync_v2_ptsz(void)
 {
 	void *fn = (void *)cuMemcpyHtoDAsync_v2_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpyHtoDAsync_v2_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpyHtoDAsync_v2_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpyHtoDAsync_v2_ptsz, cudastub_cuda_slot_cuMemcpyHtoDAsync_v2_ptsz, cudastub_cuda_resolve_cuMemcpyHtoDAsync_v2_ptsz, cudastub_cuda_bind_cuMemcpyHtoDAsync_v2_ptsz);
@@ -19238,7 +19661,8 @@ static CUresult cuMemcpyHtoDAsync_v2_ptsz_resolve(CUdeviceptr a0, const void *a1
 {
 	cuMemcpyHtoDAsync_v2_ptsz_fn fn = cuMemcpyHtoDAsync_v2_ptsz_choose();
 
-	atomic_store_explicit(&cuMemcpyHtoDAsync_v2_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpyHtoDAsync_v2_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -19267,7 +19691,7 @@ void *cudastub_cuda_bind_cuMemcpyHtoD_v2(void)
 {
 	void *fn = (void *)cuMemcpyHtoD_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpyHtoD_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpyHtoD_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpyHtoD_v2, cudastub_cuda_slot_cuMemcpyHtoD_v2, cudastub_cuda_resolve_cuMemcpyHtoD_v2, cudastub_cuda_bind_cuMemcpyHtoD_v2);
@@ -19282,7 +19706,8 @@ static CUresult cuMemcpyHtoD_v2_resolve(CUdeviceptr a0, const void *a1, size_t a
 {
 	cuMemcpyHtoD_v2_fn fn = cuMemcpyHtoD_v2_choose();
 
-	atomic_store_explicit(&cuMemcpyHtoD_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpyHtoD_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -19311,7 +19736,7 @@ void *cudastub_cuda_bind_cuMemcpyHtoD_v2_ptds(void)
 {
 	void *fn = (void *)cuMemcpyHtoD_v2_ptds_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpyHtoD_v2_ptds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpyHtoD_v2_ptds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpyHtoD_v2_ptds, cudastub_cuda_slot_cuMemcpyHtoD_v2_ptds, cudastub_cuda_resolve_cuMemcpyHtoD_v2_ptds, cudastub_cuda_bind_cuMemcpyHtoD_v2_ptds);
@@ -19326,7 +19751,8 @@ static CUresult cuMemcpyHtoD_v2_ptds_resolve(CUdeviceptr a0, const void *a1, siz
 {
 	cuMemcpyHtoD_v2_ptds_fn fn = cuMemcpyHtoD_v2_ptds_choose();
 
-	atomic_store_explicit(&cuMemcpyHtoD_v2_ptds_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpyHtoD_v2_ptds_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -19357,7 +19783,7 @@ void *cudastub_cuda_bind_cuMemcpyPeer(void)
 {
 	void *fn = (void *)cuMemcpyPeer_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpyPeer, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpyPeer, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpyPeer, cudastub_cuda_slot_cuMemcpyPeer, cudastub_cuda_resolve_cuMemcpyPeer, cudastub_cuda_bind_cuMemcpyPeer);
@@ -19372,7 +19798,8 @@ static CUresult cuMemcpyPeer_resolve(CUdeviceptr a0, CUcontext a1, CUdeviceptr a
 {
 	cuMemcpyPeer_fn fn = cuMemcpyPeer_choose();
 
-	atomic_store_explicit(&cuMemcpyPeer_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpyPeer_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -19404,7 +19831,7 @@ void *cudastub_cuda_bind_cuMemcpyPeerAsync(void)
 {
 	void *fn = (void *)cuMemcpyPeerAsync_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpyPeerAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpyPeerAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpyPeerAsync, cudastub_cuda_slot_cuMemcpyPeerAsync, cudastub_cuda_resolve_cuMemcpyPeerAsync, cudastub_cuda_bind_cuMemcpyPeerAsync);
@@ -19419,7 +19846,8 @@ static CUresult cuMemcpyPeerAsync_resolve(CUdeviceptr a0, CUcontext a1, CUdevice
 {
 	cuMemcpyPeerAsync_fn fn = cuMemcpyPeerAsync_choose();
 
-	atomic_store_explicit(&cuMemcpyPeerAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpyPeerAsync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -19451,7 +19879,7 @@ void *cudastub_cuda_bind_cuMemcpyPeerAsync_ptsz(void)
 {
 	void *fn = (void *)cuMemcpyPeerAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpyPeerAsync_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpyPeerAsync_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpyPeerAsync_ptsz, cudastub_cuda_slot_cuMemcpyPeerAsync_ptsz, cudastub_cuda_resolve_cuMemcpyPeerAsync_ptsz, cudastub_cuda_bind_cuMemcpyPeerAsync_ptsz);
@@ -19466,7 +19894,8 @@ static CUresult cuMemcpyPeerAsync_ptsz_resolve(CUdeviceptr a0, CUcontext a1, CUd
 {
 	cuMemcpyPeerAsync_ptsz_fn fn = cuMemcpyPeerAsync_ptsz_choose();
 
-	atomic_store_explicit(&cuMemcpyPeerAsync_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpyPeerAsync_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -19497,7 +19926,7 @@ void *cudastub_cuda_bind_cuMemcpyPeer_ptds(void)
 {
 	void *fn = (void *)cuMemcpyPeer_ptds_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpyPeer_ptds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpyPeer_ptds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpyPeer_ptds, cudastub_cuda_slot_cuMemcpyPeer_ptds, cudastub_cuda_resolve_cuMemcpyPeer_ptds, cudastub_cuda_bind_cuMemcpyPeer_ptds);
@@ -19512,7 +19941,8 @@ static CUresult cuMemcpyPeer_ptds_resolve(CUdeviceptr a0, CUcontext a1, CUdevice
 {
 	cuMemcpyPeer_ptds_fn fn = cuMemcpyPeer_ptds_choose();
 
-	atomic_store_explicit(&cuMemcpyPeer_ptds_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpyPeer_ptds_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -19541,7 +19971,7 @@ void *cudastub_cuda_bind_cuMemcpy_ptds(void)
 {
 	void *fn = (void *)cuMemcpy_ptds_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemcpy_ptds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemcpy_ptds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemcpy_ptds, cudastub_cuda_slot_cuMemcpy_ptds, cudastub_cuda_resolve_cuMemcpy_ptds, cudastub_cuda_bind_cuMemcpy_ptds);
@@ -19556,7 +19986,8 @@ static CUresult cuMemcpy_ptds_resolve(CUdeviceptr a0, CUdeviceptr a1, size_t a2)
 {
 	cuMemcpy_ptds_fn fn = cuMemcpy_ptds_choose();
 
-	atomic_store_explicit(&cuMemcpy_ptds_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemcpy_ptds_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -19585,7 +20016,7 @@ void *cudastub_cuda_bind_cuMemsetD16(void)
 {
 	void *fn = (void *)cuMemsetD16_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemsetD16, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemsetD16, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemsetD16, cudastub_cuda_slot_cuMemsetD16, cudastub_cuda_resolve_cuMemsetD16, cudastub_cuda_bind_cuMemsetD16);
@@ -19600,7 +20031,8 @@ static CUresult cuMemsetD16_resolve(CUdeviceptr_v1 a0, unsigned short a1, unsign
 {
 	cuMemsetD16_fn fn = cuMemsetD16_choose();
 
-	atomic_store_explicit(&cuMemsetD16_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemsetD16_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -19630,7 +20062,7 @@ void *cudastub_cuda_bind_cuMemsetD16Async(void)
 {
 	void *fn = (void *)cuMemsetD16Async_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemsetD16Async, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemsetD16Async, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemsetD16Async, cudastub_cuda_slot_cuMemsetD16Async, cudastub_cuda_resolve_cuMemsetD16Async, cudastub_cuda_bind_cuMemsetD16Async);
@@ -19645,7 +20077,8 @@ static CUresult cuMemsetD16Async_resolve(CUdeviceptr a0, unsigned short a1, size
 {
 	cuMemsetD16Async_fn fn = cuMemsetD16Async_choose();
 
-	atomic_store_explicit(&cuMemsetD16Async_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemsetD16Async_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -19675,7 +20108,7 @@ void *cudastub_cuda_bind_cuMemsetD16Async_ptsz(void)
 {
 	void *fn = (void *)cuMemsetD16Async_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemsetD16Async_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemsetD16Async_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemsetD16Async_ptsz, cudastub_cuda_slot_cuMemsetD16Async_ptsz, cudastub_cuda_resolve_cuMemsetD16Async_ptsz, cudastub_cuda_bind_cuMemsetD16Async_ptsz);
@@ -19690,7 +20123,8 @@ static CUresult cuMemsetD16Async_ptsz_resolve(CUdeviceptr a0, unsigned short a1,
 {
 	cuMemsetD16Async_ptsz_fn fn = cuMemsetD16Async_ptsz_choose();
 
-	atomic_store_explicit(&cuMemsetD16Async_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemsetD16Async_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -19719,7 +20153,7 @@ void *cudastub_cuda_bind_cuMemsetD16_v2(void)
 {
 	void *fn = (void *)cuMemsetD16_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemsetD16_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemsetD16_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemsetD16_v2, cudastub_cuda_slot_cuMemsetD16_v2, cudastub_cuda_resolve_cuMemsetD16_v2, cudastub_cuda_bind_cuMemsetD16_v2);
@@ -19734,7 +20168,8 @@ static CUresult cuMemsetD16_v2_resolve(CUdeviceptr a0, unsigned short a1, size_t
 {
 	cuMemsetD16_v2_fn fn = cuMemsetD16_v2_choose();
 
-	atomic_store_explicit(&cuMemsetD16_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemsetD16_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -19763,7 +20198,7 @@ void *cudastub_cuda_bind_cuMemsetD16_v2_ptds(void)
 {
 	void *fn = (void *)cuMemsetD16_v2_ptds_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemsetD16_v2_ptds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemsetD16_v2_ptds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemsetD16_v2_ptds, cudastub_cuda_slot_cuMemsetD16_v2_ptds, cudastub_cuda_resolve_cuMemsetD16_v2_ptds, cudastub_cuda_bind_cuMemsetD16_v2_ptds);
@@ -19778,7 +20213,8 @@ static CUresult cuMemsetD16_v2_ptds_resolve(CUdeviceptr a0, unsigned short a1, s
 {
 	cuMemsetD16_v2_ptds_fn fn = cuMemsetD16_v2_ptds_choose();
 
-	atomic_store_explicit(&cuMemsetD16_v2_ptds_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemsetD16_v2_ptds_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -19809,7 +20245,7 @@ void *cudastub_cuda_bind_cuMemsetD2D16(void)
 {
 	void *fn = (void *)cuMemsetD2D16_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemsetD2D16, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemsetD2D16, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemsetD2D16, cudastub_cuda_slot_cuMemsetD2D16, cudastub_cuda_resolve_cuMemsetD2D16, cudastub_cuda_bind_cuMemsetD2D16);
@@ -19824,7 +20260,8 @@ static CUresult cuMemsetD2D16_resolve(CUdeviceptr_v1 a0, unsigned int a1, unsign
 {
 	cuMemsetD2D16_fn fn = cuMemsetD2D16_choose();
 
-	atomic_store_explicit(&cuMemsetD2D16_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemsetD2D16_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -19856,7 +20293,7 @@ void *cudastub_cuda_bind_cuMemsetD2D16Async(void)
 {
 	void *fn = (void *)cuMemsetD2D16Async_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemsetD2D16Async, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemsetD2D16Async, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemsetD2D16Async, cudastub_cuda_slot_cuMemsetD2D16Async, cudastub_cuda_resolve_cuMemsetD2D16Async, cudastub_cuda_bind_cuMemsetD2D16Async);
@@ -19871,7 +20308,8 @@ static CUresult cuMemsetD2D16Async_resolve(CUdeviceptr a0, size_t a1, unsigned s
 {
 	cuMemsetD2D16Async_fn fn = cuMemsetD2D16Async_choose();
 
-	atomic_store_explicit(&cuMemsetD2D16Async_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemsetD2D16Async_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -19903,7 +20341,7 @@ void *cudastub_cuda_bind_cuMemsetD2D16Async_ptsz(void)
 {
 	void *fn = (void *)cuMemsetD2D16Async_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemsetD2D16Async_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemsetD2D16Async_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemsetD2D16Async_ptsz, cudastub_cuda_slot_cuMemsetD2D16Async_ptsz, cudastub_cuda_resolve_cuMemsetD2D16Async_ptsz, cudastub_cuda_bind_cuMemsetD2D16Async_ptsz);
@@ -19918,7 +20356,8 @@ static CUresult cuMemsetD2D16Async_ptsz_resolve(CUdeviceptr a0, size_t a1, unsig
 {
 	cuMemsetD2D16Async_ptsz_fn fn = cuMemsetD2D16Async_ptsz_choose();
 
-	atomic_store_explicit(&cuMemsetD2D16Async_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemsetD2D16Async_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -19949,7 +20388,7 @@ void *cudastub_cuda_bind_cuMemsetD2D16_v2(void)
 {
 	void *fn = (void *)cuMemsetD2D16_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemsetD2D16_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemsetD2D16_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemsetD2D16_v2, cudastub_cuda_slot_cuMemsetD2D16_v2, cudastub_cuda_resolve_cuMemsetD2D16_v2, cudastub_cuda_bind_cuMemsetD2D16_v2);
@@ -19964,7 +20403,8 @@ static CUresult cuMemsetD2D16_v2_resolve(CUdeviceptr a0, size_t a1, unsigned sho
 {
 	cuMemsetD2D16_v2_fn fn = cuMemsetD2D16_v2_choose();
 
-	atomic_store_explicit(&cuMemsetD2D16_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemsetD2D16_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -19995,7 +20435,7 @@ void *cudastub_cuda_bind_cuMemsetD2D16_v2_ptds(void)
 {
 	void *fn = (void *)cuMemsetD2D16_v2_ptds_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemsetD2D16_v2_ptds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemsetD2D16_v2_ptds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemsetD2D16_v2_ptds, cudastub_cuda_slot_cuMemsetD2D16_v2_ptds, cudastub_cuda_resolve_cuMemsetD2D16_v2_ptds, cudastub_cuda_bind_cuMemsetD2D16_v2_ptds);
@@ -20010,7 +20450,8 @@ static CUresult cuMemsetD2D16_v2_ptds_resolve(CUdeviceptr a0, size_t a1, unsigne
 {
 	cuMemsetD2D16_v2_ptds_fn fn = cuMemsetD2D16_v2_ptds_choose();
 
-	atomic_store_explicit(&cuMemsetD2D16_v2_ptds_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemsetD2D16_v2_ptds_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -20041,7 +20482,7 @@ void *cudastub_cuda_bind_cuMemsetD2D32(void)
 {
 	void *fn = (void *)cuMemsetD2D32_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemsetD2D32, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemsetD2D32, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemsetD2D32, cudastub_cuda_slot_cuMemsetD2D32, cudastub_cuda_resolve_cuMemsetD2D32, cudastub_cuda_bind_cuMemsetD2D32);
@@ -20056,7 +20497,8 @@ static CUresult cuMemsetD2D32_resolve(CUdeviceptr_v1 a0, unsigned int a1, unsign
 {
 	cuMemsetD2D32_fn fn = cuMemsetD2D32_choose();
 
-	atomic_store_explicit(&cuMemsetD2D32_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemsetD2D32_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -20088,7 +20530,7 @@ void *cudastub_cuda_bind_cuMemsetD2D32Async(void)
 {
 	void *fn = (void *)cuMemsetD2D32Async_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemsetD2D32Async, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemsetD2D32Async, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemsetD2D32Async, cudastub_cuda_slot_cuMemsetD2D32Async, cudastub_cuda_resolve_cuMemsetD2D32Async, cudastub_cuda_bind_cuMemsetD2D32Async);
@@ -20103,7 +20545,8 @@ static CUresult cuMemsetD2D32Async_resolve(CUdeviceptr a0, size_t a1, unsigned i
 {
 	cuMemsetD2D32Async_fn fn = cuMemsetD2D32Async_choose();
 
-	atomic_store_explicit(&cuMemsetD2D32Async_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemsetD2D32Async_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -20135,7 +20578,7 @@ void *cudastub_cuda_bind_cuMemsetD2D32Async_ptsz(void)
 {
 	void *fn = (void *)cuMemsetD2D32Async_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemsetD2D32Async_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemsetD2D32Async_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemsetD2D32Async_ptsz, cudastub_cuda_slot_cuMemsetD2D32Async_ptsz, cudastub_cuda_resolve_cuMemsetD2D32Async_ptsz, cudastub_cuda_bind_cuMemsetD2D32Async_ptsz);
@@ -20150,7 +20593,8 @@ static CUresult cuMemsetD2D32Async_ptsz_resolve(CUdeviceptr a0, size_t a1, unsig
 {
 	cuMemsetD2D32Async_ptsz_fn fn = cuMemsetD2D32Async_ptsz_choose();
 
-	atomic_store_explicit(&cuMemsetD2D32Async_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemsetD2D32Async_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -20181,7 +20625,7 @@ void *cudastub_cuda_bind_cuMemsetD2D32_v2(void)
 {
 	void *fn = (void *)cuMemsetD2D32_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemsetD2D32_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemsetD2D32_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemsetD2D32_v2, cudastub_cuda_slot_cuMemsetD2D32_v2, cudastub_cuda_resolve_cuMemsetD2D32_v2, cudastub_cuda_bind_cuMemsetD2D32_v2);
@@ -20196,7 +20640,8 @@ static CUresult cuMemsetD2D32_v2_resolve(CUdeviceptr a0, size_t a1, unsigned int
 {
 	cuMemsetD2D32_v2_fn fn = cuMemsetD2D32_v2_choose();
 
-	atomic_store_explicit(&cuMemsetD2D32_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemsetD2D32_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -20227,7 +20672,7 @@ void *cudastub_cuda_bind_cuMemsetD2D32_v2_ptds(void)
 {
 	void *fn = (void *)cuMemsetD2D32_v2_ptds_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemsetD2D32_v2_ptds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemsetD2D32_v2_ptds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemsetD2D32_v2_ptds, cudastub_cuda_slot_cuMemsetD2D32_v2_ptds, cudastub_cuda_resolve_cuMemsetD2D32_v2_ptds, cudastub_cuda_bind_cuMemsetD2D32_v2_ptds);
@@ -20242,7 +20687,8 @@ static CUresult cuMemsetD2D32_v2_ptds_resolve(CUdeviceptr a0, size_t a1, unsigne
 {
 	cuMemsetD2D32_v2_ptds_fn fn = cuMemsetD2D32_v2_ptds_choose();
 
-	atomic_store_explicit(&cuMemsetD2D32_v2_ptds_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemsetD2D32_v2_ptds_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -20273,7 +20719,7 @@ void *cudastub_cuda_bind_cuMemsetD2D8(void)
 {
 	void *fn = (void *)cuMemsetD2D8_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemsetD2D8, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemsetD2D8, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemsetD2D8, cudastub_cuda_slot_cuMemsetD2D8, cudastub_cuda_resolve_cuMemsetD2D8, cudastub_cuda_bind_cuMemsetD2D8);
@@ -20288,7 +20734,8 @@ static CUresult cuMemsetD2D8_resolve(CUdeviceptr_v1 a0, unsigned int a1, unsigne
 {
 	cuMemsetD2D8_fn fn = cuMemsetD2D8_choose();
 
-	atomic_store_explicit(&cuMemsetD2D8_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemsetD2D8_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -20320,7 +20767,7 @@ void *cudastub_cuda_bind_cuMemsetD2D8Async(void)
 {
 	void *fn = (void *)cuMemsetD2D8Async_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemsetD2D8Async, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemsetD2D8Async, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemsetD2D8Async, cudastub_cuda_slot_cuMemsetD2D8Async, cudastub_cuda_resolve_cuMemsetD2D8Async, cudastub_cuda_bind_cuMemsetD2D8Async);
@@ -20335,7 +20782,8 @@ static CUresult cuMemsetD2D8Async_resolve(CUdeviceptr a0, size_t a1, unsigned ch
 {
 	cuMemsetD2D8Async_fn fn = cuMemsetD2D8Async_choose();
 
-	atomic_store_explicit(&cuMemsetD2D8Async_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemsetD2D8Async_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -20367,7 +20815,7 @@ void *cudastub_cuda_bind_cuMemsetD2D8Async_ptsz(void)
 {
 	void *fn = (void *)cuMemsetD2D8Async_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemsetD2D8Async_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemsetD2D8Async_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemsetD2D8Async_ptsz, cudastub_cuda_slot_cuMemsetD2D8Async_ptsz, cudastub_cuda_resolve_cuMemsetD2D8Async_ptsz, cudastub_cuda_bind_cuMemsetD2D8Async_ptsz);
@@ -20382,7 +20830,8 @@ static CUresult cuMemsetD2D8Async_ptsz_resolve(CUdeviceptr a0, size_t a1, unsign
 {
 	cuMemsetD2D8Async_ptsz_fn fn = cuMemsetD2D8Async_ptsz_choose();
 
-	atomic_store_explicit(&cuMemsetD2D8Async_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemsetD2D8Async_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -20413,7 +20862,7 @@ void *cudastub_cuda_bind_cuMemsetD2D8_v2(void)
 {
 	void *fn = (void *)cuMemsetD2D8_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemsetD2D8_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemsetD2D8_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemsetD2D8_v2, cudastub_cuda_slot_cuMemsetD2D8_v2, cudastub_cuda_resolve_cuMemsetD2D8_v2, cudastub_cuda_bind_cuMemsetD2D8_v2);
@@ -20428,7 +20877,8 @@ static CUresult cuMemsetD2D8_v2_resolve(CUdeviceptr a0, size_t a1, unsigned char
 {
 	cuMemsetD2D8_v2_fn fn = cuMemsetD2D8_v2_choose();
 
-	atomic_store_explicit(&cuMemsetD2D8_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemsetD2D8_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -20459,7 +20909,7 @@ void *cudastub_cuda_bind_cuMemsetD2D8_v2_ptds(void)
 {
 	void *fn = (void *)cuMemsetD2D8_v2_ptds_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemsetD2D8_v2_ptds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemsetD2D8_v2_ptds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemsetD2D8_v2_ptds, cudastub_cuda_slot_cuMemsetD2D8_v2_ptds, cudastub_cuda_resolve_cuMemsetD2D8_v2_ptds, cudastub_cuda_bind_cuMemsetD2D8_v2_ptds);
@@ -20474,7 +20924,8 @@ static CUresult cuMemsetD2D8_v2_ptds_resolve(CUdeviceptr a0, size_t a1, unsigned
 {
 	cuMemsetD2D8_v2_ptds_fn fn = cuMemsetD2D8_v2_ptds_choose();
 
-	atomic_store_explicit(&cuMemsetD2D8_v2_ptds_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemsetD2D8_v2_ptds_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -20503,7 +20954,7 @@ void *cudastub_cuda_bind_cuMemsetD32(void)
 {
 	void *fn = (void *)cuMemsetD32_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemsetD32, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemsetD32, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemsetD32, cudastub_cuda_slot_cuMemsetD32, cudastub_cuda_resolve_cuMemsetD32, cudastub_cuda_bind_cuMemsetD32);
@@ -20518,7 +20969,8 @@ static CUresult cuMemsetD32_resolve(CUdeviceptr_v1 a0, unsigned int a1, unsigned
 {
 	cuMemsetD32_fn fn = cuMemsetD32_choose();
 
-	atomic_store_explicit(&cuMemsetD32_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemsetD32_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -20548,7 +21000,7 @@ void *cudastub_cuda_bind_cuMemsetD32Async(void)
 {
 	void *fn = (void *)cuMemsetD32Async_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemsetD32Async, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemsetD32Async, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemsetD32Async, cudastub_cuda_slot_cuMemsetD32Async, cudastub_cuda_resolve_cuMemsetD32Async, cudastub_cuda_bind_cuMemsetD32Async);
@@ -20563,7 +21015,8 @@ static CUresult cuMemsetD32Async_resolve(CUdeviceptr a0, unsigned int a1, size_t
 {
 	cuMemsetD32Async_fn fn = cuMemsetD32Async_choose();
 
-	atomic_store_explicit(&cuMemsetD32Async_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemsetD32Async_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -20593,7 +21046,7 @@ void *cudastub_cuda_bind_cuMemsetD32Async_ptsz(void)
 {
 	void *fn = (void *)cuMemsetD32Async_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemsetD32Async_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemsetD32Async_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemsetD32Async_ptsz, cudastub_cuda_slot_cuMemsetD32Async_ptsz, cudastub_cuda_resolve_cuMemsetD32Async_ptsz, cudastub_cuda_bind_cuMemsetD32Async_ptsz);
@@ -20608,7 +21061,8 @@ static CUresult cuMemsetD32Async_ptsz_resolve(CUdeviceptr a0, unsigned int a1, s
 {
 	cuMemsetD32Async_ptsz_fn fn = cuMemsetD32Async_ptsz_choose();
 
-	atomic_store_explicit(&cuMemsetD32Async_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemsetD32Async_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -20637,7 +21091,7 @@ void *cudastub_cuda_bind_cuMemsetD32_v2(void)
 {
 	void *fn = (void *)cuMemsetD32_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemsetD32_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemsetD32_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemsetD32_v2, cudastub_cuda_slot_cuMemsetD32_v2, cudastub_cuda_resolve_cuMemsetD32_v2, cudastub_cuda_bind_cuMemsetD32_v2);
@@ -20652,7 +21106,8 @@ static CUresult cuMemsetD32_v2_resolve(CUdeviceptr a0, unsigned int a1, size_t a
 {
 	cuMemsetD32_v2_fn fn = cuMemsetD32_v2_choose();
 
-	atomic_store_explicit(&cuMemsetD32_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemsetD32_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -20681,7 +21136,7 @@ void *cudastub_cuda_bind_cuMemsetD32_v2_ptds(void)
 {
 	void *fn = (void *)cuMemsetD32_v2_ptds_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemsetD32_v2_ptds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemsetD32_v2_ptds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemsetD32_v2_ptds, cudastub_cuda_slot_cuMemsetD32_v2_ptds, cudastub_cuda_resolve_cuMemsetD32_v2_ptds, cudastub_cuda_bind_cuMemsetD32_v2_ptds);
@@ -20696,7 +21151,8 @@ static CUresult cuMemsetD32_v2_ptds_resolve(CUdeviceptr a0, unsigned int a1, siz
 {
 	cuMemsetD32_v2_ptds_fn fn = cuMemsetD32_v2_ptds_choose();
 
-	atomic_store_explicit(&cuMemsetD32_v2_ptds_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemsetD32_v2_ptds_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -20725,7 +21181,7 @@ void *cudastub_cuda_bind_cuMemsetD8(void)
 {
 	void *fn = (void *)cuMemsetD8_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemsetD8, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemsetD8, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemsetD8, cudastub_cuda_slot_cuMemsetD8, cudastub_cuda_resolve_cuMemsetD8, cudastub_cuda_bind_cuMemsetD8);
@@ -20740,7 +21196,8 @@ static CUresult cuMemsetD8_resolve(CUdeviceptr_v1 a0, unsigned char a1, unsigned
 {
 	cuMemsetD8_fn fn = cuMemsetD8_choose();
 
-	atomic_store_explicit(&cuMemsetD8_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemsetD8_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -20770,7 +21227,7 @@ void *cudastub_cuda_bind_cuMemsetD8Async(void)
 {
 	void *fn = (void *)cuMemsetD8Async_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemsetD8Async, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemsetD8Async, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemsetD8Async, cudastub_cuda_slot_cuMemsetD8Async, cudastub_cuda_resolve_cuMemsetD8Async, cudastub_cuda_bind_cuMemsetD8Async);
@@ -20785,7 +21242,8 @@ static CUresult cuMemsetD8Async_resolve(CUdeviceptr a0, unsigned char a1, size_t
 {
 	cuMemsetD8Async_fn fn = cuMemsetD8Async_choose();
 
-	atomic_store_explicit(&cuMemsetD8Async_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemsetD8Async_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -20815,7 +21273,7 @@ void *cudastub_cuda_bind_cuMemsetD8Async_ptsz(void)
 {
 	void *fn = (void *)cuMemsetD8Async_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemsetD8Async_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemsetD8Async_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemsetD8Async_ptsz, cudastub_cuda_slot_cuMemsetD8Async_ptsz, cudastub_cuda_resolve_cuMemsetD8Async_ptsz, cudastub_cuda_bind_cuMemsetD8Async_ptsz);
@@ -20830,7 +21288,8 @@ static CUresult cuMemsetD8Async_ptsz_resolve(CUdeviceptr a0, unsigned char a1, s
 {
 	cuMemsetD8Async_ptsz_fn fn = cuMemsetD8Async_ptsz_choose();
 
-	atomic_store_explicit(&cuMemsetD8Async_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemsetD8Async_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -20859,7 +21318,7 @@ void *cudastub_cuda_bind_cuMemsetD8_v2(void)
 {
 	void *fn = (void *)cuMemsetD8_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemsetD8_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemsetD8_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemsetD8_v2, cudastub_cuda_slot_cuMemsetD8_v2, cudastub_cuda_resolve_cuMemsetD8_v2, cudastub_cuda_bind_cuMemsetD8_v2);
@@ -20874,7 +21333,8 @@ static CUresult cuMemsetD8_v2_resolve(CUdeviceptr a0, unsigned char a1, size_t a
 {
 	cuMemsetD8_v2_fn fn = cuMemsetD8_v2_choose();
 
-	atomic_store_explicit(&cuMemsetD8_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemsetD8_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -20903,7 +21363,7 @@ void *cudastub_cuda_bind_cuMemsetD8_v2_ptds(void)
 {
 	void *fn = (void *)cuMemsetD8_v2_ptds_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMemsetD8_v2_ptds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMemsetD8_v2_ptds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMemsetD8_v2_ptds, cudastub_cuda_slot_cuMemsetD8_v2_ptds, cudastub_cuda_resolve_cuMemsetD8_v2_ptds, cudastub_cuda_bind_cuMemsetD8_v2_ptds);
@@ -20918,7 +21378,8 @@ static CUresult cuMemsetD8_v2_ptds_resolve(CUdeviceptr a0, unsigned char a1, siz
 {
 	cuMemsetD8_v2_ptds_fn fn = cuMemsetD8_v2_ptds_choose();
 
-	atomic_store_explicit(&cuMemsetD8_v2_ptds_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMemsetD8_v2_ptds_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -20947,7 +21408,7 @@ void *cudastub_cuda_bind_cuMipmappedArrayCreate(void)
 {
 	void *fn = (void *)cuMipmappedArrayCreate_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMipmappedArrayCreate, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMipmappedArrayCreate, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMipmappedArrayCreate, cudastub_cuda_slot_cuMipmappedArrayCreate, cudastub_cuda_resolve_cuMipmappedArrayCreate, cudastub_cuda_bind_cuMipmappedArrayCreate);
@@ -20962,7 +21423,8 @@ static CUresult cuMipmappedArrayCreate_resolve(CUmipmappedArray *a0, const CUDA_
 {
 	cuMipmappedArrayCreate_fn fn = cuMipmappedArrayCreate_choose();
 
-	atomic_store_explicit(&cuMipmappedArrayCreate_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMipmappedArrayCreate_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -20989,7 +21451,7 @@ void *cudastub_cuda_bind_cuMipmappedArrayDestroy(void)
 {
 	void *fn = (void *)cuMipmappedArrayDestroy_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMipmappedArrayDestroy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMipmappedArrayDestroy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMipmappedArrayDestroy, cudastub_cuda_slot_cuMipmappedArrayDestroy, cudastub_cuda_resolve_cuMipmappedArrayDestroy, cudastub_cuda_bind_cuMipmappedArrayDestroy);
@@ -21004,7 +21466,8 @@ static CUresult cuMipmappedArrayDestroy_resolve(CUmipmappedArray a0)
 {
 	cuMipmappedArrayDestroy_fn fn = cuMipmappedArrayDestroy_choose();
 
-	atomic_store_explicit(&cuMipmappedArrayDestroy_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMipmappedArrayDestroy_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -21033,7 +21496,7 @@ void *cudastub_cuda_bind_cuMipmappedArrayGetLevel(void)
 {
 	void *fn = (void *)cuMipmappedArrayGetLevel_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMipmappedArrayGetLevel, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMipmappedArrayGetLevel, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMipmappedArrayGetLevel, cudastub_cuda_slot_cuMipmappedArrayGetLevel, cudastub_cuda_resolve_cuMipmappedArrayGetLevel, cudastub_cuda_bind_cuMipmappedArrayGetLevel);
@@ -21048,7 +21511,8 @@ static CUresult cuMipmappedArrayGetLevel_resolve(CUarray *a0, CUmipmappedArray a
 {
 	cuMipmappedArrayGetLevel_fn fn = cuMipmappedArrayGetLevel_choose();
 
-	atomic_store_explicit(&cuMipmappedArrayGetLevel_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMipmappedArrayGetLevel_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -21077,7 +21541,7 @@ void *cudastub_cuda_bind_cuMipmappedArrayGetMemoryRequirements(void)
 {
 	void *fn = (void *)cuMipmappedArrayGetMemoryRequirements_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMipmappedArrayGetMemoryRequirements, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMipmappedArrayGetMemoryRequirements, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMipmappedArrayGetMemoryRequirements, cudastub_cuda_slot_cuMipmappedArrayGetMemoryRequirements, cudastub_cuda_resolve_cuMipmappedArrayGetMemoryRequirements, cudastub_cuda_bind_cuMipmappedArrayGetMemoryRequirements);
@@ -21092,7 +21556,8 @@ static CUresult cuMipmappedArrayGetMemoryRequirements_resolve(CUDA_ARRAY_MEMORY_
 {
 	cuMipmappedArrayGetMemoryRequirements_fn fn = cuMipmappedArrayGetMemoryRequirements_choose();
 
-	atomic_store_explicit(&cuMipmappedArrayGetMemoryRequirements_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMipmappedArrayGetMemoryRequirements_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -21120,7 +21585,7 @@ void *cudastub_cuda_bind_cuMipmappedArrayGetSparseProperties(void)
 {
 	void *fn = (void *)cuMipmappedArrayGetSparseProperties_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMipmappedArrayGetSparseProperties, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMipmappedArrayGetSparseProperties, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMipmappedArrayGetSparseProperties, cudastub_cuda_slot_cuMipmappedArrayGetSparseProperties, cudastub_cuda_resolve_cuMipmappedArrayGetSparseProperties, cudastub_cuda_bind_cuMipmappedArrayGetSparseProperties);
@@ -21135,7 +21600,8 @@ static CUresult cuMipmappedArrayGetSparseProperties_resolve(CUDA_ARRAY_SPARSE_PR
 {
 	cuMipmappedArrayGetSparseProperties_fn fn = cuMipmappedArrayGetSparseProperties_choose();
 
-	atomic_store_explicit(&cuMipmappedArrayGetSparseProperties_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMipmappedArrayGetSparseProperties_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -21164,7 +21630,7 @@ void *cudastub_cuda_bind_cuModuleEnumerateFunctions(void)
 {
 	void *fn = (void *)cuModuleEnumerateFunctions_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuModuleEnumerateFunctions, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuModuleEnumerateFunctions, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuModuleEnumerateFunctions, cudastub_cuda_slot_cuModuleEnumerateFunctions, cudastub_cuda_resolve_cuModuleEnumerateFunctions, cudastub_cuda_bind_cuModuleEnumerateFunctions);
@@ -21179,7 +21645,8 @@ static CUresult cuModuleEnumerateFunctions_resolve(CUfunction *a0, unsigned int 
 {
 	cuModuleEnumerateFunctions_fn fn = cuModuleEnumerateFunctions_choose();
 
-	atomic_store_explicit(&cuModuleEnumerateFunctions_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuModuleEnumerateFunctions_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -21208,7 +21675,7 @@ void *cudastub_cuda_bind_cuModuleGetFunction(void)
 {
 	void *fn = (void *)cuModuleGetFunction_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuModuleGetFunction, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuModuleGetFunction, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuModuleGetFunction, cudastub_cuda_slot_cuModuleGetFunction, cudastub_cuda_resolve_cuModuleGetFunction, cudastub_cuda_bind_cuModuleGetFunction);
@@ -21223,7 +21690,8 @@ static CUresult cuModuleGetFunction_resolve(CUfunction *a0, CUmodule a1, const c
 {
 	cuModuleGetFunction_fn fn = cuModuleGetFunction_choose();
 
-	atomic_store_explicit(&cuModuleGetFunction_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuModuleGetFunction_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -21251,7 +21719,7 @@ void *cudastub_cuda_bind_cuModuleGetFunctionCount(void)
 {
 	void *fn = (void *)cuModuleGetFunctionCount_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuModuleGetFunctionCount, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuModuleGetFunctionCount, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuModuleGetFunctionCount, cudastub_cuda_slot_cuModuleGetFunctionCount, cudastub_cuda_resolve_cuModuleGetFunctionCount, cudastub_cuda_bind_cuModuleGetFunctionCount);
@@ -21266,7 +21734,8 @@ static CUresult cuModuleGetFunctionCount_resolve(unsigned int *a0, CUmodule a1)
 {
 	cuModuleGetFunctionCount_fn fn = cuModuleGetFunctionCount_choose();
 
-	atomic_store_explicit(&cuModuleGetFunctionCount_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuModuleGetFunctionCount_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -21296,7 +21765,7 @@ void *cudastub_cuda_bind_cuModuleGetGlobal(void)
 {
 	void *fn = (void *)cuModuleGetGlobal_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuModuleGetGlobal, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuModuleGetGlobal, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuModuleGetGlobal, cudastub_cuda_slot_cuModuleGetGlobal, cudastub_cuda_resolve_cuModuleGetGlobal, cudastub_cuda_bind_cuModuleGetGlobal);
@@ -21311,7 +21780,8 @@ static CUresult cuModuleGetGlobal_resolve(CUdeviceptr_v1 *a0, unsigned int *a1, 
 {
 	cuModuleGetGlobal_fn fn = cuModuleGetGlobal_choose();
 
-	atomic_store_explicit(&cuModuleGetGlobal_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuModuleGetGlobal_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -21341,7 +21811,7 @@ void *cudastub_cuda_bind_cuModuleGetGlobal_v2(void)
 {
 	void *fn = (void *)cuModuleGetGlobal_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuModuleGetGlobal_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuModuleGetGlobal_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuModuleGetGlobal_v2, cudastub_cuda_slot_cuModuleGetGlobal_v2, cudastub_cuda_resolve_cuModuleGetGlobal_v2, cudastub_cuda_bind_cuModuleGetGlobal_v2);
@@ -21356,7 +21826,8 @@ static CUresult cuModuleGetGlobal_v2_resolve(CUdeviceptr *a0, size_t *a1, CUmodu
 {
 	cuModuleGetGlobal_v2_fn fn = cuModuleGetGlobal_v2_choose();
 
-	atomic_store_explicit(&cuModuleGetGlobal_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuModuleGetGlobal_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -21383,7 +21854,7 @@ void *cudastub_cuda_bind_cuModuleGetLoadingMode(void)
 {
 	void *fn = (void *)cuModuleGetLoadingMode_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuModuleGetLoadingMode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuModuleGetLoadingMode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuModuleGetLoadingMode, cudastub_cuda_slot_cuModuleGetLoadingMode, cudastub_cuda_resolve_cuModuleGetLoadingMode, cudastub_cuda_bind_cuModuleGetLoadingMode);
@@ -21398,7 +21869,8 @@ static CUresult cuModuleGetLoadingMode_resolve(CUmoduleLoadingMode *a0)
 {
 	cuModuleGetLoadingMode_fn fn = cuModuleGetLoadingMode_choose();
 
-	atomic_store_explicit(&cuModuleGetLoadingMode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuModuleGetLoadingMode_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -21427,7 +21899,7 @@ void *cudastub_cuda_bind_cuModuleGetSurfRef(void)
 {
 	void *fn = (void *)cuModuleGetSurfRef_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuModuleGetSurfRef, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuModuleGetSurfRef, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuModuleGetSurfRef, cudastub_cuda_slot_cuModuleGetSurfRef, cudastub_cuda_resolve_cuModuleGetSurfRef, cudastub_cuda_bind_cuModuleGetSurfRef);
@@ -21442,7 +21914,8 @@ static CUresult cuModuleGetSurfRef_resolve(CUsurfref *a0, CUmodule a1, const cha
 {
 	cuModuleGetSurfRef_fn fn = cuModuleGetSurfRef_choose();
 
-	atomic_store_explicit(&cuModuleGetSurfRef_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuModuleGetSurfRef_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -21471,7 +21944,7 @@ void *cudastub_cuda_bind_cuModuleGetTexRef(void)
 {
 	void *fn = (void *)cuModuleGetTexRef_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuModuleGetTexRef, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuModuleGetTexRef, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuModuleGetTexRef, cudastub_cuda_slot_cuModuleGetTexRef, cudastub_cuda_resolve_cuModuleGetTexRef, cudastub_cuda_bind_cuModuleGetTexRef);
@@ -21486,7 +21959,8 @@ static CUresult cuModuleGetTexRef_resolve(CUtexref *a0, CUmodule a1, const char 
 {
 	cuModuleGetTexRef_fn fn = cuModuleGetTexRef_choose();
 
-	atomic_store_explicit(&cuModuleGetTexRef_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuModuleGetTexRef_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -21514,7 +21988,7 @@ void *cudastub_cuda_bind_cuModuleLoad(void)
 {
 	void *fn = (void *)cuModuleLoad_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuModuleLoad, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuModuleLoad, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuModuleLoad, cudastub_cuda_slot_cuModuleLoad, cudastub_cuda_resolve_cuModuleLoad, cudastub_cuda_bind_cuModuleLoad);
@@ -21529,7 +22003,8 @@ static CUresult cuModuleLoad_resolve(CUmodule *a0, const char *a1)
 {
 	cuModuleLoad_fn fn = cuModuleLoad_choose();
 
-	atomic_store_explicit(&cuModuleLoad_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuModuleLoad_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -21557,7 +22032,7 @@ void *cudastub_cuda_bind_cuModuleLoadData(void)
 {
 	void *fn = (void *)cuModuleLoadData_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuModuleLoadData, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuModuleLoadData, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuModuleLoadData, cudastub_cuda_slot_cuModuleLoadData, cudastub_cuda_resolve_cuModuleLoadData, cudastub_cuda_bind_cuModuleLoadData);
@@ -21572,7 +22047,8 @@ static CUresult cuModuleLoadData_resolve(CUmodule *a0, const void *a1)
 {
 	cuModuleLoadData_fn fn = cuModuleLoadData_choose();
 
-	atomic_store_explicit(&cuModuleLoadData_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuModuleLoadData_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -21603,7 +22079,7 @@ void *cudastub_cuda_bind_cuModuleLoadDataEx(void)
 {
 	void *fn = (void *)cuModuleLoadDataEx_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuModuleLoadDataEx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuModuleLoadDataEx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuModuleLoadDataEx, cudastub_cuda_slot_cuModuleLoadDataEx, cudastub_cuda_resolve_cuModuleLoadDataEx, cudastub_cuda_bind_cuModuleLoadDataEx);
@@ -21618,7 +22094,8 @@ static CUresult cuModuleLoadDataEx_resolve(CUmodule *a0, const void *a1, unsigne
 {
 	cuModuleLoadDataEx_fn fn = cuModuleLoadDataEx_choose();
 
-	atomic_store_explicit(&cuModuleLoadDataEx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuModuleLoadDataEx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -21646,7 +22123,7 @@ void *cudastub_cuda_bind_cuModuleLoadFatBinary(void)
 {
 	void *fn = (void *)cuModuleLoadFatBinary_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuModuleLoadFatBinary, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuModuleLoadFatBinary, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuModuleLoadFatBinary, cudastub_cuda_slot_cuModuleLoadFatBinary, cudastub_cuda_resolve_cuModuleLoadFatBinary, cudastub_cuda_bind_cuModuleLoadFatBinary);
@@ -21661,7 +22138,8 @@ static CUresult cuModuleLoadFatBinary_resolve(CUmodule *a0, const void *a1)
 {
 	cuModuleLoadFatBinary_fn fn = cuModuleLoadFatBinary_choose();
 
-	atomic_store_explicit(&cuModuleLoadFatBinary_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuModuleLoadFatBinary_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -21688,7 +22166,7 @@ void *cudastub_cuda_bind_cuModuleUnload(void)
 {
 	void *fn = (void *)cuModuleUnload_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuModuleUnload, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuModuleUnload, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuModuleUnload, cudastub_cuda_slot_cuModuleUnload, cudastub_cuda_resolve_cuModuleUnload, cudastub_cuda_bind_cuModuleUnload);
@@ -21703,7 +22181,8 @@ static CUresult cuModuleUnload_resolve(CUmodule a0)
 {
 	cuModuleUnload_fn fn = cuModuleUnload_choose();
 
-	atomic_store_explicit(&cuModuleUnload_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuModuleUnload_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -21731,7 +22210,7 @@ void *cudastub_cuda_bind_cuMulticastAddDevice(void)
 {
 	void *fn = (void *)cuMulticastAddDevice_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMulticastAddDevice, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMulticastAddDevice, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMulticastAddDevice, cudastub_cuda_slot_cuMulticastAddDevice, cudastub_cuda_resolve_cuMulticastAddDevice, cudastub_cuda_bind_cuMulticastAddDevice);
@@ -21746,7 +22225,8 @@ static CUresult cuMulticastAddDevice_resolve(CUmemGenericAllocationHandle a0, CU
 {
 	cuMulticastAddDevice_fn fn = cuMulticastAddDevice_choose();
 
-	atomic_store_explicit(&cuMulticastAddDevice_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMulticastAddDevice_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -21777,7 +22257,7 @@ void *cudastub_cuda_bind_cuMulticastBindAddr(void)
 {
 	void *fn = (void *)cuMulticastBindAddr_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMulticastBindAddr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMulticastBindAddr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMulticastBindAddr, cudastub_cuda_slot_cuMulticastBindAddr, cudastub_cuda_resolve_cuMulticastBindAddr, cudastub_cuda_bind_cuMulticastBindAddr);
@@ -21792,7 +22272,8 @@ static CUresult cuMulticastBindAddr_resolve(CUmemGenericAllocationHandle a0, siz
 {
 	cuMulticastBindAddr_fn fn = cuMulticastBindAddr_choose();
 
-	atomic_store_explicit(&cuMulticastBindAddr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMulticastBindAddr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -21824,7 +22305,7 @@ void *cudastub_cuda_bind_cuMulticastBindMem(void)
 {
 	void *fn = (void *)cuMulticastBindMem_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMulticastBindMem, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMulticastBindMem, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMulticastBindMem, cudastub_cuda_slot_cuMulticastBindMem, cudastub_cuda_resolve_cuMulticastBindMem, cudastub_cuda_bind_cuMulticastBindMem);
@@ -21839,7 +22320,8 @@ static CUresult cuMulticastBindMem_resolve(CUmemGenericAllocationHandle a0, size
 {
 	cuMulticastBindMem_fn fn = cuMulticastBindMem_choose();
 
-	atomic_store_explicit(&cuMulticastBindMem_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMulticastBindMem_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -21867,7 +22349,7 @@ void *cudastub_cuda_bind_cuMulticastCreate(void)
 {
 	void *fn = (void *)cuMulticastCreate_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMulticastCreate, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMulticastCreate, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMulticastCreate, cudastub_cuda_slot_cuMulticastCreate, cudastub_cuda_resolve_cuMulticastCreate, cudastub_cuda_bind_cuMulticastCreate);
@@ -21882,7 +22364,8 @@ static CUresult cuMulticastCreate_resolve(CUmemGenericAllocationHandle *a0, cons
 {
 	cuMulticastCreate_fn fn = cuMulticastCreate_choose();
 
-	atomic_store_explicit(&cuMulticastCreate_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMulticastCreate_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -21911,7 +22394,7 @@ void *cudastub_cuda_bind_cuMulticastGetGranularity(void)
 {
 	void *fn = (void *)cuMulticastGetGranularity_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMulticastGetGranularity, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMulticastGetGranularity, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMulticastGetGranularity, cudastub_cuda_slot_cuMulticastGetGranularity, cudastub_cuda_resolve_cuMulticastGetGranularity, cudastub_cuda_bind_cuMulticastGetGranularity);
@@ -21926,7 +22409,8 @@ static CUresult cuMulticastGetGranularity_resolve(size_t *a0, const CUmulticastO
 {
 	cuMulticastGetGranularity_fn fn = cuMulticastGetGranularity_choose();
 
-	atomic_store_explicit(&cuMulticastGetGranularity_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMulticastGetGranularity_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -21956,7 +22440,7 @@ void *cudastub_cuda_bind_cuMulticastUnbind(void)
 {
 	void *fn = (void *)cuMulticastUnbind_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuMulticastUnbind, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuMulticastUnbind, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuMulticastUnbind, cudastub_cuda_slot_cuMulticastUnbind, cudastub_cuda_resolve_cuMulticastUnbind, cudastub_cuda_bind_cuMulticastUnbind);
@@ -21971,7 +22455,8 @@ static CUresult cuMulticastUnbind_resolve(CUmemGenericAllocationHandle a0, CUdev
 {
 	cuMulticastUnbind_fn fn = cuMulticastUnbind_choose();
 
-	atomic_store_explicit(&cuMulticastUnbind_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuMulticastUnbind_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -22001,7 +22486,7 @@ void *cudastub_cuda_bind_cuOccupancyAvailableDynamicSMemPerBlock(void)
 {
 	void *fn = (void *)cuOccupancyAvailableDynamicSMemPerBlock_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuOccupancyAvailableDynamicSMemPerBlock, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuOccupancyAvailableDynamicSMemPerBlock, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuOccupancyAvailableDynamicSMemPerBlock, cudastub_cuda_slot_cuOccupancyAvailableDynamicSMemPerBlock, cudastub_cuda_resolve_cuOccupancyAvailableDynamicSMemPerBlock, cudastub_cuda_bind_cuOccupancyAvailableDynamicSMemPerBlock);
@@ -22016,7 +22501,8 @@ static CUresult cuOccupancyAvailableDynamicSMemPerBlock_resolve(size_t *a0, CUfu
 {
 	cuOccupancyAvailableDynamicSMemPerBlock_fn fn = cuOccupancyAvailableDynamicSMemPerBlock_choose();
 
-	atomic_store_explicit(&cuOccupancyAvailableDynamicSMemPerBlock_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuOccupancyAvailableDynamicSMemPerBlock_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -22046,7 +22532,7 @@ void *cudastub_cuda_bind_cuOccupancyMaxActiveBlocksPerMultiprocessor(void)
 {
 	void *fn = (void *)cuOccupancyMaxActiveBlocksPerMultiprocessor_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuOccupancyMaxActiveBlocksPerMultiprocessor, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuOccupancyMaxActiveBlocksPerMultiprocessor, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuOccupancyMaxActiveBlocksPerMultiprocessor, cudastub_cuda_slot_cuOccupancyMaxActiveBlocksPerMultiprocessor, cudastub_cuda_resolve_cuOccupancyMaxActiveBlocksPerMultiprocessor, cudastub_cuda_bind_cuOccupancyMaxActiveBlocksPerMultiprocessor);
@@ -22061,7 +22547,8 @@ static CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor_resolve(int *a0, CUf
 {
 	cuOccupancyMaxActiveBlocksPerMultiprocessor_fn fn = cuOccupancyMaxActiveBlocksPerMultiprocessor_choose();
 
-	atomic_store_explicit(&cuOccupancyMaxActiveBlocksPerMultiprocessor_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuOccupancyMaxActiveBlocksPerMultiprocessor_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -22092,7 +22579,7 @@ void *cudastub_cuda_bind_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(vo
 {
 	void *fn = (void *)cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, cudastub_cuda_slot_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, cudastub_cuda_resolve_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, cudastub_cuda_bind_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags);
@@ -22107,7 +22594,8 @@ static CUresult cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_resolve(int
 {
 	cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_fn fn = cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_choose();
 
-	atomic_store_explicit(&cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -22136,7 +22624,7 @@ void *cudastub_cuda_bind_cuOccupancyMaxActiveClusters(void)
 {
 	void *fn = (void *)cuOccupancyMaxActiveClusters_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuOccupancyMaxActiveClusters, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuOccupancyMaxActiveClusters, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuOccupancyMaxActiveClusters, cudastub_cuda_slot_cuOccupancyMaxActiveClusters, cudastub_cuda_resolve_cuOccupancyMaxActiveClusters, cudastub_cuda_bind_cuOccupancyMaxActiveClusters);
@@ -22151,7 +22639,8 @@ static CUresult cuOccupancyMaxActiveClusters_resolve(int *a0, CUfunction a1, con
 {
 	cuOccupancyMaxActiveClusters_fn fn = cuOccupancyMaxActiveClusters_choose();
 
-	atomic_store_explicit(&cuOccupancyMaxActiveClusters_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuOccupancyMaxActiveClusters_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -22183,7 +22672,7 @@ void *cudastub_cuda_bind_cuOccupancyMaxPotentialBlockSize(void)
 {
 	void *fn = (void *)cuOccupancyMaxPotentialBlockSize_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuOccupancyMaxPotentialBlockSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuOccupancyMaxPotentialBlockSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuOccupancyMaxPotentialBlockSize, cudastub_cuda_slot_cuOccupancyMaxPotentialBlockSize, cudastub_cuda_resolve_cuOccupancyMaxPotentialBlockSize, cudastub_cuda_bind_cuOccupancyMaxPotentialBlockSize);
@@ -22198,7 +22687,8 @@ static CUresult cuOccupancyMaxPotentialBlockSize_resolve(int *a0, int *a1, CUfun
 {
 	cuOccupancyMaxPotentialBlockSize_fn fn = cuOccupancyMaxPotentialBlockSize_choose();
 
-	atomic_store_explicit(&cuOccupancyMaxPotentialBlockSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuOccupancyMaxPotentialBlockSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -22231,7 +22721,7 @@ void *cudastub_cuda_bind_cuOccupancyMaxPotentialBlockSizeWithFlags(void)
 {
 	void *fn = (void *)cuOccupancyMaxPotentialBlockSizeWithFlags_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuOccupancyMaxPotentialBlockSizeWithFlags, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuOccupancyMaxPotentialBlockSizeWithFlags, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuOccupancyMaxPotentialBlockSizeWithFlags, cudastub_cuda_slot_cuOccupancyMaxPotentialBlockSizeWithFlags, cudastub_cuda_resolve_cuOccupancyMaxPotentialBlockSizeWithFlags, cudastub_cuda_bind_cuOccupancyMaxPotentialBlockSizeWithFlags);
@@ -22246,7 +22736,8 @@ static CUresult cuOccupancyMaxPotentialBlockSizeWithFlags_resolve(int *a0, int *
 {
 	cuOccupancyMaxPotentialBlockSizeWithFlags_fn fn = cuOccupancyMaxPotentialBlockSizeWithFlags_choose();
 
-	atomic_store_explicit(&cuOccupancyMaxPotentialBlockSizeWithFlags_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuOccupancyMaxPotentialBlockSizeWithFlags_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -22275,7 +22766,7 @@ void *cudastub_cuda_bind_cuOccupancyMaxPotentialClusterSize(void)
 {
 	void *fn = (void *)cuOccupancyMaxPotentialClusterSize_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuOccupancyMaxPotentialClusterSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuOccupancyMaxPotentialClusterSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuOccupancyMaxPotentialClusterSize, cudastub_cuda_slot_cuOccupancyMaxPotentialClusterSize, cudastub_cuda_resolve_cuOccupancyMaxPotentialClusterSize, cudastub_cuda_bind_cuOccupancyMaxPotentialClusterSize);
@@ -22290,7 +22781,8 @@ static CUresult cuOccupancyMaxPotentialClusterSize_resolve(int *a0, CUfunction a
 {
 	cuOccupancyMaxPotentialClusterSize_fn fn = cuOccupancyMaxPotentialClusterSize_choose();
 
-	atomic_store_explicit(&cuOccupancyMaxPotentialClusterSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuOccupancyMaxPotentialClusterSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -22318,7 +22810,7 @@ void *cudastub_cuda_bind_cuParamSetSize(void)
 {
 	void *fn = (void *)cuParamSetSize_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuParamSetSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuParamSetSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuParamSetSize, cudastub_cuda_slot_cuParamSetSize, cudastub_cuda_resolve_cuParamSetSize, cudastub_cuda_bind_cuParamSetSize);
@@ -22333,7 +22825,8 @@ static CUresult cuParamSetSize_resolve(CUfunction a0, unsigned int a1)
 {
 	cuParamSetSize_fn fn = cuParamSetSize_choose();
 
-	atomic_store_explicit(&cuParamSetSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuParamSetSize_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -22362,7 +22855,7 @@ void *cudastub_cuda_bind_cuParamSetTexRef(void)
 {
 	void *fn = (void *)cuParamSetTexRef_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuParamSetTexRef, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuParamSetTexRef, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuParamSetTexRef, cudastub_cuda_slot_cuParamSetTexRef, cudastub_cuda_resolve_cuParamSetTexRef, cudastub_cuda_bind_cuParamSetTexRef);
@@ -22377,7 +22870,8 @@ static CUresult cuParamSetTexRef_resolve(CUfunction a0, int a1, CUtexref a2)
 {
 	cuParamSetTexRef_fn fn = cuParamSetTexRef_choose();
 
-	atomic_store_explicit(&cuParamSetTexRef_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuParamSetTexRef_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -22406,7 +22900,7 @@ void *cudastub_cuda_bind_cuParamSetf(void)
 {
 	void *fn = (void *)cuParamSetf_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuParamSetf, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuParamSetf, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuParamSetf, cudastub_cuda_slot_cuParamSetf, cudastub_cuda_resolve_cuParamSetf, cudastub_cuda_bind_cuParamSetf);
@@ -22421,7 +22915,8 @@ static CUresult cuParamSetf_resolve(CUfunction a0, int a1, float a2)
 {
 	cuParamSetf_fn fn = cuParamSetf_choose();
 
-	atomic_store_explicit(&cuParamSetf_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuParamSetf_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -22450,7 +22945,7 @@ void *cudastub_cuda_bind_cuParamSeti(void)
 {
 	void *fn = (void *)cuParamSeti_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuParamSeti, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuParamSeti, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuParamSeti, cudastub_cuda_slot_cuParamSeti, cudastub_cuda_resolve_cuParamSeti, cudastub_cuda_bind_cuParamSeti);
@@ -22465,7 +22960,8 @@ static CUresult cuParamSeti_resolve(CUfunction a0, int a1, unsigned int a2)
 {
 	cuParamSeti_fn fn = cuParamSeti_choose();
 
-	atomic_store_explicit(&cuParamSeti_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuParamSeti_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -22495,7 +22991,7 @@ void *cudastub_cuda_bind_cuParamSetv(void)
 {
 	void *fn = (void *)cuParamSetv_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuParamSetv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuParamSetv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuParamSetv, cudastub_cuda_slot_cuParamSetv, cudastub_cuda_resolve_cuParamSetv, cudastub_cuda_bind_cuParamSetv);
@@ -22510,7 +23006,8 @@ static CUresult cuParamSetv_resolve(CUfunction a0, int a1, void *a2, unsigned in
 {
 	cuParamSetv_fn fn = cuParamSetv_choose();
 
-	atomic_store_explicit(&cuParamSetv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuParamSetv_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -22539,7 +23036,7 @@ void *cudastub_cuda_bind_cuPointerGetAttribute(void)
 {
 	void *fn = (void *)cuPointerGetAttribute_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuPointerGetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuPointerGetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuPointerGetAttribute, cudastub_cuda_slot_cuPointerGetAttribute, cudastub_cuda_resolve_cuPointerGetAttribute, cudastub_cuda_bind_cuPointerGetAttribute);
@@ -22554,7 +23051,8 @@ static CUresult cuPointerGetAttribute_resolve(void *a0, CUpointer_attribute a1, 
 {
 	cuPointerGetAttribute_fn fn = cuPointerGetAttribute_choose();
 
-	atomic_store_explicit(&cuPointerGetAttribute_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuPointerGetAttribute_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -22584,7 +23082,7 @@ void *cudastub_cuda_bind_cuPointerGetAttributes(void)
 {
 	void *fn = (void *)cuPointerGetAttributes_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuPointerGetAttributes, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuPointerGetAttributes, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuPointerGetAttributes, cudastub_cuda_slot_cuPointerGetAttributes, cudastub_cuda_resolve_cuPointerGetAttributes, cudastub_cuda_bind_cuPointerGetAttributes);
@@ -22599,7 +23097,8 @@ static CUresult cuPointerGetAttributes_resolve(unsigned int a0, CUpointer_attrib
 {
 	cuPointerGetAttributes_fn fn = cuPointerGetAttributes_choose();
 
-	atomic_store_explicit(&cuPointerGetAttributes_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuPointerGetAttributes_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -22628,7 +23127,7 @@ void *cudastub_cuda_bind_cuPointerSetAttribute(void)
 {
 	void *fn = (void *)cuPointerSetAttribute_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuPointerSetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuPointerSetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuPointerSetAttribute, cudastub_cuda_slot_cuPointerSetAttribute, cudastub_cuda_resolve_cuPointerSetAttribute, cudastub_cuda_bind_cuPointerSetAttribute);
@@ -22643,7 +23142,8 @@ static CUresult cuPointerSetAttribute_resolve(const void *a0, CUpointer_attribut
 {
 	cuPointerSetAttribute_fn fn = cuPointerSetAttribute_choose();
 
-	atomic_store_explicit(&cuPointerSetAttribute_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuPointerSetAttribute_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -22672,7 +23172,7 @@ void *cudastub_cuda_bind_cuProfilerInitialize(void)
 {
 	void *fn = (void *)cuProfilerInitialize_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuProfilerInitialize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuProfilerInitialize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuProfilerInitialize, cudastub_cuda_slot_cuProfilerInitialize, cudastub_cuda_resolve_cuProfilerInitialize, cudastub_cuda_bind_cuProfilerInitialize);
@@ -22687,7 +23187,8 @@ static CUresult cuProfilerInitialize_resolve(const char *a0, const char *a1, CUo
 {
 	cuProfilerInitialize_fn fn = cuProfilerInitialize_choose();
 
-	atomic_store_explicit(&cuProfilerInitialize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuProfilerInitialize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -22713,7 +23214,7 @@ void *cudastub_cuda_bind_cuProfilerStart(void)
 {
 	void *fn = (void *)cuProfilerStart_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuProfilerStart, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuProfilerStart, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuProfilerStart, cudastub_cuda_slot_cuProfilerStart, cudastub_cuda_resolve_cuProfilerStart, cudastub_cuda_bind_cuProfilerStart);
@@ -22728,7 +23229,8 @@ static CUresult cuProfilerStart_resolve(void)
 {
 	cuProfilerStart_fn fn = cuProfilerStart_choose();
 
-	atomic_store_explicit(&cuProfilerStart_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuProfilerStart_slot, fn, memory_order_release);
 	return fn();
 }
 #endif
@@ -22754,7 +23256,7 @@ void *cudastub_cuda_bind_cuProfilerStop(void)
 {
 	void *fn = (void *)cuProfilerStop_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuProfilerStop, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuProfilerStop, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuProfilerStop, cudastub_cuda_slot_cuProfilerStop, cudastub_cuda_resolve_cuProfilerStop, cudastub_cuda_bind_cuProfilerStop);
@@ -22769,7 +23271,8 @@ static CUresult cuProfilerStop_resolve(void)
 {
 	cuProfilerStop_fn fn = cuProfilerStop_choose();
 
-	atomic_store_explicit(&cuProfilerStop_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuProfilerStop_slot, fn, memory_order_release);
 	return fn();
 }
 #endif
@@ -22799,7 +23302,7 @@ void *cudastub_cuda_bind_cuSignalExternalSemaphoresAsync(void)
 {
 	void *fn = (void *)cuSignalExternalSemaphoresAsync_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuSignalExternalSemaphoresAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuSignalExternalSemaphoresAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuSignalExternalSemaphoresAsync, cudastub_cuda_slot_cuSignalExternalSemaphoresAsync, cudastub_cuda_resolve_cuSignalExternalSemaphoresAsync, cudastub_cuda_bind_cuSignalExternalSemaphoresAsync);
@@ -22814,7 +23317,8 @@ static CUresult cuSignalExternalSemaphoresAsync_resolve(const CUexternalSemaphor
 {
 	cuSignalExternalSemaphoresAsync_fn fn = cuSignalExternalSemaphoresAsync_choose();
 
-	atomic_store_explicit(&cuSignalExternalSemaphoresAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuSignalExternalSemaphoresAsync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -22844,7 +23348,7 @@ void *cudastub_cuda_bind_cuSignalExternalSemaphoresAsync_ptsz(void)
 {
 	void *fn = (void *)cuSignalExternalSemaphoresAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuSignalExternalSemaphoresAsync_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuSignalExternalSemaphoresAsync_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuSignalExternalSemaphoresAsync_ptsz, cudastub_cuda_slot_cuSignalExternalSemaphoresAsync_ptsz, cudastub_cuda_resolve_cuSignalExternalSemaphoresAsync_ptsz, cudastub_cuda_bind_cuSignalExternalSemaphoresAsync_ptsz);
@@ -22859,7 +23363,8 @@ static CUresult cuSignalExternalSemaphoresAsync_ptsz_resolve(const CUexternalSem
 {
 	cuSignalExternalSemaphoresAsync_ptsz_fn fn = cuSignalExternalSemaphoresAsync_ptsz_choose();
 
-	atomic_store_explicit(&cuSignalExternalSemaphoresAsync_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuSignalExternalSemaphoresAsync_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -22889,7 +23394,7 @@ void *cudastub_cuda_bind_cuStreamAddCallback(void)
 {
 	void *fn = (void *)cuStreamAddCallback_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamAddCallback, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamAddCallback, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamAddCallback, cudastub_cuda_slot_cuStreamAddCallback, cudastub_cuda_resolve_cuStreamAddCallback, cudastub_cuda_bind_cuStreamAddCallback);
@@ -22904,7 +23409,8 @@ static CUresult cuStreamAddCallback_resolve(CUstream a0, CUstreamCallback a1, vo
 {
 	cuStreamAddCallback_fn fn = cuStreamAddCallback_choose();
 
-	atomic_store_explicit(&cuStreamAddCallback_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamAddCallback_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -22934,7 +23440,7 @@ void *cudastub_cuda_bind_cuStreamAddCallback_ptsz(void)
 {
 	void *fn = (void *)cuStreamAddCallback_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamAddCallback_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamAddCallback_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamAddCallback_ptsz, cudastub_cuda_slot_cuStreamAddCallback_ptsz, cudastub_cuda_resolve_cuStreamAddCallback_ptsz, cudastub_cuda_bind_cuStreamAddCallback_ptsz);
@@ -22949,7 +23455,8 @@ static CUresult cuStreamAddCallback_ptsz_resolve(CUstream a0, CUstreamCallback a
 {
 	cuStreamAddCallback_ptsz_fn fn = cuStreamAddCallback_ptsz_choose();
 
-	atomic_store_explicit(&cuStreamAddCallback_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamAddCallback_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -22979,7 +23486,7 @@ void *cudastub_cuda_bind_cuStreamAttachMemAsync(void)
 {
 	void *fn = (void *)cuStreamAttachMemAsync_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamAttachMemAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamAttachMemAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamAttachMemAsync, cudastub_cuda_slot_cuStreamAttachMemAsync, cudastub_cuda_resolve_cuStreamAttachMemAsync, cudastub_cuda_bind_cuStreamAttachMemAsync);
@@ -22994,7 +23501,8 @@ static CUresult cuStreamAttachMemAsync_resolve(CUstream a0, CUdeviceptr a1, size
 {
 	cuStreamAttachMemAsync_fn fn = cuStreamAttachMemAsync_choose();
 
-	atomic_store_explicit(&cuStreamAttachMemAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamAttachMemAsync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -23024,7 +23532,7 @@ void *cudastub_cuda_bind_cuStreamAttachMemAsync_ptsz(void)
 {
 	void *fn = (void *)cuStreamAttachMemAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamAttachMemAsync_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamAttachMemAsync_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamAttachMemAsync_ptsz, cudastub_cuda_slot_cuStreamAttachMemAsync_ptsz, cudastub_cuda_resolve_cuStreamAttachMemAsync_ptsz, cudastub_cuda_bind_cuStreamAttachMemAsync_ptsz);
@@ -23039,7 +23547,8 @@ static CUresult cuStreamAttachMemAsync_ptsz_resolve(CUstream a0, CUdeviceptr a1,
 {
 	cuStreamAttachMemAsync_ptsz_fn fn = cuStreamAttachMemAsync_ptsz_choose();
 
-	atomic_store_explicit(&cuStreamAttachMemAsync_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamAttachMemAsync_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -23069,7 +23578,7 @@ void *cudastub_cuda_bind_cuStreamBatchMemOp(void)
 {
 	void *fn = (void *)cuStreamBatchMemOp_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamBatchMemOp, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamBatchMemOp, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamBatchMemOp, cudastub_cuda_slot_cuStreamBatchMemOp, cudastub_cuda_resolve_cuStreamBatchMemOp, cudastub_cuda_bind_cuStreamBatchMemOp);
@@ -23084,7 +23593,8 @@ static CUresult cuStreamBatchMemOp_resolve(CUstream a0, unsigned int a1, CUstrea
 {
 	cuStreamBatchMemOp_fn fn = cuStreamBatchMemOp_choose();
 
-	atomic_store_explicit(&cuStreamBatchMemOp_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamBatchMemOp_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -23114,7 +23624,7 @@ void *cudastub_cuda_bind_cuStreamBatchMemOp_ptsz(void)
 {
 	void *fn = (void *)cuStreamBatchMemOp_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamBatchMemOp_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamBatchMemOp_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamBatchMemOp_ptsz, cudastub_cuda_slot_cuStreamBatchMemOp_ptsz, cudastub_cuda_resolve_cuStreamBatchMemOp_ptsz, cudastub_cuda_bind_cuStreamBatchMemOp_ptsz);
@@ -23129,7 +23639,8 @@ static CUresult cuStreamBatchMemOp_ptsz_resolve(CUstream a0, unsigned int a1, CU
 {
 	cuStreamBatchMemOp_ptsz_fn fn = cuStreamBatchMemOp_ptsz_choose();
 
-	atomic_store_explicit(&cuStreamBatchMemOp_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamBatchMemOp_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -23159,7 +23670,7 @@ void *cudastub_cuda_bind_cuStreamBatchMemOp_v2(void)
 {
 	void *fn = (void *)cuStreamBatchMemOp_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamBatchMemOp_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamBatchMemOp_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamBatchMemOp_v2, cudastub_cuda_slot_cuStreamBatchMemOp_v2, cudastub_cuda_resolve_cuStreamBatchMemOp_v2, cudastub_cuda_bind_cuStreamBatchMemOp_v2);
@@ -23174,7 +23685,8 @@ static CUresult cuStreamBatchMemOp_v2_resolve(CUstream a0, unsigned int a1, CUst
 {
 	cuStreamBatchMemOp_v2_fn fn = cuStreamBatchMemOp_v2_choose();
 
-	atomic_store_explicit(&cuStreamBatchMemOp_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamBatchMemOp_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -23204,7 +23716,7 @@ void *cudastub_cuda_bind_cuStreamBatchMemOp_v2_ptsz(void)
 {
 	void *fn = (void *)cuStreamBatchMemOp_v2_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamBatchMemOp_v2_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamBatchMemOp_v2_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamBatchMemOp_v2_ptsz, cudastub_cuda_slot_cuStreamBatchMemOp_v2_ptsz, cudastub_cuda_resolve_cuStreamBatchMemOp_v2_ptsz, cudastub_cuda_bind_cuStreamBatchMemOp_v2_ptsz);
@@ -23219,7 +23731,8 @@ static CUresult cuStreamBatchMemOp_v2_ptsz_resolve(CUstream a0, unsigned int a1,
 {
 	cuStreamBatchMemOp_v2_ptsz_fn fn = cuStreamBatchMemOp_v2_ptsz_choose();
 
-	atomic_store_explicit(&cuStreamBatchMemOp_v2_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamBatchMemOp_v2_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -23246,7 +23759,7 @@ void *cudastub_cuda_bind_cuStreamBeginCapture(void)
 {
 	void *fn = (void *)cuStreamBeginCapture_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamBeginCapture, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamBeginCapture, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamBeginCapture, cudastub_cuda_slot_cuStreamBeginCapture, cudastub_cuda_resolve_cuStreamBeginCapture, cudastub_cuda_bind_cuStreamBeginCapture);
@@ -23261,7 +23774,8 @@ static CUresult cuStreamBeginCapture_resolve(CUstream a0)
 {
 	cuStreamBeginCapture_fn fn = cuStreamBeginCapture_choose();
 
-	atomic_store_explicit(&cuStreamBeginCapture_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamBeginCapture_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -23293,7 +23807,7 @@ void *cudastub_cuda_bind_cuStreamBeginCaptureToGraph(void)
 {
 	void *fn = (void *)cuStreamBeginCaptureToGraph_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamBeginCaptureToGraph, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamBeginCaptureToGraph, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamBeginCaptureToGraph, cudastub_cuda_slot_cuStreamBeginCaptureToGraph, cudastub_cuda_resolve_cuStreamBeginCaptureToGraph, cudastub_cuda_bind_cuStreamBeginCaptureToGraph);
@@ -23308,7 +23822,8 @@ static CUresult cuStreamBeginCaptureToGraph_resolve(CUstream a0, CUgraph a1, con
 {
 	cuStreamBeginCaptureToGraph_fn fn = cuStreamBeginCaptureToGraph_choose();
 
-	atomic_store_explicit(&cuStreamBeginCaptureToGraph_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamBeginCaptureToGraph_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -23340,7 +23855,7 @@ void *cudastub_cuda_bind_cuStreamBeginCaptureToGraph_ptsz(void)
 {
 	void *fn = (void *)cuStreamBeginCaptureToGraph_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamBeginCaptureToGraph_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamBeginCaptureToGraph_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamBeginCaptureToGraph_ptsz, cudastub_cuda_slot_cuStreamBeginCaptureToGraph_ptsz, cudastub_cuda_resolve_cuStreamBeginCaptureToGraph_ptsz, cudastub_cuda_bind_cuStreamBeginCaptureToGraph_ptsz);
@@ -23355,7 +23870,8 @@ static CUresult cuStreamBeginCaptureToGraph_ptsz_resolve(CUstream a0, CUgraph a1
 {
 	cuStreamBeginCaptureToGraph_ptsz_fn fn = cuStreamBeginCaptureToGraph_ptsz_choose();
 
-	atomic_store_explicit(&cuStreamBeginCaptureToGraph_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamBeginCaptureToGraph_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -23382,7 +23898,7 @@ void *cudastub_cuda_bind_cuStreamBeginCapture_ptsz(void)
 {
 	void *fn = (void *)cuStreamBeginCapture_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamBeginCapture_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamBeginCapture_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamBeginCapture_ptsz, cudastub_cuda_slot_cuStreamBeginCapture_ptsz, cudastub_cuda_resolve_cuStreamBeginCapture_ptsz, cudastub_cuda_bind_cuStreamBeginCapture_ptsz);
@@ -23397,7 +23913,8 @@ static CUresult cuStreamBeginCapture_ptsz_resolve(CUstream a0)
 {
 	cuStreamBeginCapture_ptsz_fn fn = cuStreamBeginCapture_ptsz_choose();
 
-	atomic_store_explicit(&cuStreamBeginCapture_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamBeginCapture_ptsz_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -23425,7 +23942,7 @@ void *cudastub_cuda_bind_cuStreamBeginCapture_v2(void)
 {
 	void *fn = (void *)cuStreamBeginCapture_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamBeginCapture_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamBeginCapture_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamBeginCapture_v2, cudastub_cuda_slot_cuStreamBeginCapture_v2, cudastub_cuda_resolve_cuStreamBeginCapture_v2, cudastub_cuda_bind_cuStreamBeginCapture_v2);
@@ -23440,7 +23957,8 @@ static CUresult cuStreamBeginCapture_v2_resolve(CUstream a0, CUstreamCaptureMode
 {
 	cuStreamBeginCapture_v2_fn fn = cuStreamBeginCapture_v2_choose();
 
-	atomic_store_explicit(&cuStreamBeginCapture_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamBeginCapture_v2_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -23468,7 +23986,7 @@ void *cudastub_cuda_bind_cuStreamBeginCapture_v2_ptsz(void)
 {
 	void *fn = (void *)cuStreamBeginCapture_v2_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamBeginCapture_v2_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamBeginCapture_v2_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamBeginCapture_v2_ptsz, cudastub_cuda_slot_cuStreamBeginCapture_v2_ptsz, cudastub_cuda_resolve_cuStreamBeginCapture_v2_ptsz, cudastub_cuda_bind_cuStreamBeginCapture_v2_ptsz);
@@ -23483,7 +24001,8 @@ static CUresult cuStreamBeginCapture_v2_ptsz_resolve(CUstream a0, CUstreamCaptur
 {
 	cuStreamBeginCapture_v2_ptsz_fn fn = cuStreamBeginCapture_v2_ptsz_choose();
 
-	atomic_store_explicit(&cuStreamBeginCapture_v2_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamBeginCapture_v2_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -23511,7 +24030,7 @@ void *cudastub_cuda_bind_cuStreamCopyAttributes(void)
 {
 	void *fn = (void *)cuStreamCopyAttributes_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamCopyAttributes, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamCopyAttributes, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamCopyAttributes, cudastub_cuda_slot_cuStreamCopyAttributes, cudastub_cuda_resolve_cuStreamCopyAttributes, cudastub_cuda_bind_cuStreamCopyAttributes);
@@ -23526,7 +24045,8 @@ static CUresult cuStreamCopyAttributes_resolve(CUstream a0, CUstream a1)
 {
 	cuStreamCopyAttributes_fn fn = cuStreamCopyAttributes_choose();
 
-	atomic_store_explicit(&cuStreamCopyAttributes_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamCopyAttributes_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -23554,7 +24074,7 @@ void *cudastub_cuda_bind_cuStreamCopyAttributes_ptsz(void)
 {
 	void *fn = (void *)cuStreamCopyAttributes_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamCopyAttributes_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamCopyAttributes_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamCopyAttributes_ptsz, cudastub_cuda_slot_cuStreamCopyAttributes_ptsz, cudastub_cuda_resolve_cuStreamCopyAttributes_ptsz, cudastub_cuda_bind_cuStreamCopyAttributes_ptsz);
@@ -23569,7 +24089,8 @@ static CUresult cuStreamCopyAttributes_ptsz_resolve(CUstream a0, CUstream a1)
 {
 	cuStreamCopyAttributes_ptsz_fn fn = cuStreamCopyAttributes_ptsz_choose();
 
-	atomic_store_explicit(&cuStreamCopyAttributes_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamCopyAttributes_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -23597,7 +24118,7 @@ void *cudastub_cuda_bind_cuStreamCreate(void)
 {
 	void *fn = (void *)cuStreamCreate_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamCreate, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamCreate, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamCreate, cudastub_cuda_slot_cuStreamCreate, cudastub_cuda_resolve_cuStreamCreate, cudastub_cuda_bind_cuStreamCreate);
@@ -23612,7 +24133,8 @@ static CUresult cuStreamCreate_resolve(CUstream *a0, unsigned int a1)
 {
 	cuStreamCreate_fn fn = cuStreamCreate_choose();
 
-	atomic_store_explicit(&cuStreamCreate_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamCreate_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -23641,7 +24163,7 @@ void *cudastub_cuda_bind_cuStreamCreateWithPriority(void)
 {
 	void *fn = (void *)cuStreamCreateWithPriority_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamCreateWithPriority, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamCreateWithPriority, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamCreateWithPriority, cudastub_cuda_slot_cuStreamCreateWithPriority, cudastub_cuda_resolve_cuStreamCreateWithPriority, cudastub_cuda_bind_cuStreamCreateWithPriority);
@@ -23656,7 +24178,8 @@ static CUresult cuStreamCreateWithPriority_resolve(CUstream *a0, unsigned int a1
 {
 	cuStreamCreateWithPriority_fn fn = cuStreamCreateWithPriority_choose();
 
-	atomic_store_explicit(&cuStreamCreateWithPriority_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamCreateWithPriority_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -23683,7 +24206,7 @@ void *cudastub_cuda_bind_cuStreamDestroy(void)
 {
 	void *fn = (void *)cuStreamDestroy_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamDestroy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamDestroy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamDestroy, cudastub_cuda_slot_cuStreamDestroy, cudastub_cuda_resolve_cuStreamDestroy, cudastub_cuda_bind_cuStreamDestroy);
@@ -23698,7 +24221,8 @@ static CUresult cuStreamDestroy_resolve(CUstream a0)
 {
 	cuStreamDestroy_fn fn = cuStreamDestroy_choose();
 
-	atomic_store_explicit(&cuStreamDestroy_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamDestroy_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -23725,7 +24249,7 @@ void *cudastub_cuda_bind_cuStreamDestroy_v2(void)
 {
 	void *fn = (void *)cuStreamDestroy_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamDestroy_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamDestroy_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamDestroy_v2, cudastub_cuda_slot_cuStreamDestroy_v2, cudastub_cuda_resolve_cuStreamDestroy_v2, cudastub_cuda_bind_cuStreamDestroy_v2);
@@ -23740,7 +24264,8 @@ static CUresult cuStreamDestroy_v2_resolve(CUstream a0)
 {
 	cuStreamDestroy_v2_fn fn = cuStreamDestroy_v2_choose();
 
-	atomic_store_explicit(&cuStreamDestroy_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamDestroy_v2_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -23768,7 +24293,7 @@ void *cudastub_cuda_bind_cuStreamEndCapture(void)
 {
 	void *fn = (void *)cuStreamEndCapture_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamEndCapture, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamEndCapture, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamEndCapture, cudastub_cuda_slot_cuStreamEndCapture, cudastub_cuda_resolve_cuStreamEndCapture, cudastub_cuda_bind_cuStreamEndCapture);
@@ -23783,7 +24308,8 @@ static CUresult cuStreamEndCapture_resolve(CUstream a0, CUgraph *a1)
 {
 	cuStreamEndCapture_fn fn = cuStreamEndCapture_choose();
 
-	atomic_store_explicit(&cuStreamEndCapture_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamEndCapture_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -23811,7 +24337,7 @@ void *cudastub_cuda_bind_cuStreamEndCapture_ptsz(void)
 {
 	void *fn = (void *)cuStreamEndCapture_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamEndCapture_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamEndCapture_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamEndCapture_ptsz, cudastub_cuda_slot_cuStreamEndCapture_ptsz, cudastub_cuda_resolve_cuStreamEndCapture_ptsz, cudastub_cuda_bind_cuStreamEndCapture_ptsz);
@@ -23826,7 +24352,8 @@ static CUresult cuStreamEndCapture_ptsz_resolve(CUstream a0, CUgraph *a1)
 {
 	cuStreamEndCapture_ptsz_fn fn = cuStreamEndCapture_ptsz_choose();
 
-	atomic_store_explicit(&cuStreamEndCapture_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamEndCapture_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -23855,7 +24382,7 @@ void *cudastub_cuda_bind_cuStreamGetAttribute(void)
 {
 	void *fn = (void *)cuStreamGetAttribute_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamGetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamGetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamGetAttribute, cudastub_cuda_slot_cuStreamGetAttribute, cudastub_cuda_resolve_cuStreamGetAttribute, cudastub_cuda_bind_cuStreamGetAttribute);
@@ -23870,7 +24397,8 @@ static CUresult cuStreamGetAttribute_resolve(CUstream a0, CUstreamAttrID a1, CUs
 {
 	cuStreamGetAttribute_fn fn = cuStreamGetAttribute_choose();
 
-	atomic_store_explicit(&cuStreamGetAttribute_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamGetAttribute_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -23899,7 +24427,7 @@ void *cudastub_cuda_bind_cuStreamGetAttribute_ptsz(void)
 {
 	void *fn = (void *)cuStreamGetAttribute_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamGetAttribute_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamGetAttribute_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamGetAttribute_ptsz, cudastub_cuda_slot_cuStreamGetAttribute_ptsz, cudastub_cuda_resolve_cuStreamGetAttribute_ptsz, cudastub_cuda_bind_cuStreamGetAttribute_ptsz);
@@ -23914,7 +24442,8 @@ static CUresult cuStreamGetAttribute_ptsz_resolve(CUstream a0, CUstreamAttrID a1
 {
 	cuStreamGetAttribute_ptsz_fn fn = cuStreamGetAttribute_ptsz_choose();
 
-	atomic_store_explicit(&cuStreamGetAttribute_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamGetAttribute_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -23943,7 +24472,7 @@ void *cudastub_cuda_bind_cuStreamGetCaptureInfo(void)
 {
 	void *fn = (void *)cuStreamGetCaptureInfo_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamGetCaptureInfo, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamGetCaptureInfo, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamGetCaptureInfo, cudastub_cuda_slot_cuStreamGetCaptureInfo, cudastub_cuda_resolve_cuStreamGetCaptureInfo, cudastub_cuda_bind_cuStreamGetCaptureInfo);
@@ -23958,7 +24487,8 @@ static CUresult cuStreamGetCaptureInfo_resolve(CUstream a0, CUstreamCaptureStatu
 {
 	cuStreamGetCaptureInfo_fn fn = cuStreamGetCaptureInfo_choose();
 
-	atomic_store_explicit(&cuStreamGetCaptureInfo_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamGetCaptureInfo_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -23987,7 +24517,7 @@ void *cudastub_cuda_bind_cuStreamGetCaptureInfo_ptsz(void)
 {
 	void *fn = (void *)cuStreamGetCaptureInfo_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamGetCaptureInfo_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamGetCaptureInfo_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamGetCaptureInfo_ptsz, cudastub_cuda_slot_cuStreamGetCaptureInfo_ptsz, cudastub_cuda_resolve_cuStreamGetCaptureInfo_ptsz, cudastub_cuda_bind_cuStreamGetCaptureInfo_ptsz);
@@ -24002,7 +24532,8 @@ static CUresult cuStreamGetCaptureInfo_ptsz_resolve(CUstream a0, CUstreamCapture
 {
 	cuStreamGetCaptureInfo_ptsz_fn fn = cuStreamGetCaptureInfo_ptsz_choose();
 
-	atomic_store_explicit(&cuStreamGetCaptureInfo_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamGetCaptureInfo_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -24034,7 +24565,7 @@ void *cudastub_cuda_bind_cuStreamGetCaptureInfo_v2(void)
 {
 	void *fn = (void *)cuStreamGetCaptureInfo_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamGetCaptureInfo_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamGetCaptureInfo_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamGetCaptureInfo_v2, cudastub_cuda_slot_cuStreamGetCaptureInfo_v2, cudastub_cuda_resolve_cuStreamGetCaptureInfo_v2, cudastub_cuda_bind_cuStreamGetCaptureInfo_v2);
@@ -24049,7 +24580,8 @@ static CUresult cuStreamGetCaptureInfo_v2_resolve(CUstream a0, CUstreamCaptureSt
 {
 	cuStreamGetCaptureInfo_v2_fn fn = cuStreamGetCaptureInfo_v2_choose();
 
-	atomic_store_explicit(&cuStreamGetCaptureInfo_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamGetCaptureInfo_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -24081,7 +24613,7 @@ void *cudastub_cuda_bind_cuStreamGetCaptureInfo_v2_ptsz(void)
 {
 	void *fn = (void *)cuStreamGetCaptureInfo_v2_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamGetCaptureInfo_v2_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamGetCaptureInfo_v2_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamGetCaptureInfo_v2_ptsz, cudastub_cuda_slot_cuStreamGetCaptureInfo_v2_ptsz, cudastub_cuda_resolve_cuStreamGetCaptureInfo_v2_ptsz, cudastub_cuda_bind_cuStreamGetCaptureInfo_v2_ptsz);
@@ -24096,7 +24628,8 @@ static CUresult cuStreamGetCaptureInfo_v2_ptsz_resolve(CUstream a0, CUstreamCapt
 {
 	cuStreamGetCaptureInfo_v2_ptsz_fn fn = cuStreamGetCaptureInfo_v2_ptsz_choose();
 
-	atomic_store_explicit(&cuStreamGetCaptureInfo_v2_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamGetCaptureInfo_v2_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -24129,7 +24662,7 @@ void *cudastub_cuda_bind_cuStreamGetCaptureInfo_v3(void)
 {
 	void *fn = (void *)cuStreamGetCaptureInfo_v3_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamGetCaptureInfo_v3, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamGetCaptureInfo_v3, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamGetCaptureInfo_v3, cudastub_cuda_slot_cuStreamGetCaptureInfo_v3, cudastub_cuda_resolve_cuStreamGetCaptureInfo_v3, cudastub_cuda_bind_cuStreamGetCaptureInfo_v3);
@@ -24144,7 +24677,8 @@ static CUresult cuStreamGetCaptureInfo_v3_resolve(CUstream a0, CUstreamCaptureSt
 {
 	cuStreamGetCaptureInfo_v3_fn fn = cuStreamGetCaptureInfo_v3_choose();
 
-	atomic_store_explicit(&cuStreamGetCaptureInfo_v3_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamGetCaptureInfo_v3_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -24177,7 +24711,7 @@ void *cudastub_cuda_bind_cuStreamGetCaptureInfo_v3_ptsz(void)
 {
 	void *fn = (void *)cuStreamGetCaptureInfo_v3_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamGetCaptureInfo_v3_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamGetCaptureInfo_v3_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamGetCaptureInfo_v3_ptsz, cudastub_cuda_slot_cuStreamGetCaptureInfo_v3_ptsz, cudastub_cuda_resolve_cuStreamGetCaptureInfo_v3_ptsz, cudastub_cuda_bind_cuStreamGetCaptureInfo_v3_ptsz);
@@ -24192,7 +24726,8 @@ static CUresult cuStreamGetCaptureInfo_v3_ptsz_resolve(CUstream a0, CUstreamCapt
 {
 	cuStreamGetCaptureInfo_v3_ptsz_fn fn = cuStreamGetCaptureInfo_v3_ptsz_choose();
 
-	atomic_store_explicit(&cuStreamGetCaptureInfo_v3_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamGetCaptureInfo_v3_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -24220,7 +24755,7 @@ void *cudastub_cuda_bind_cuStreamGetCtx(void)
 {
 	void *fn = (void *)cuStreamGetCtx_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamGetCtx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamGetCtx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamGetCtx, cudastub_cuda_slot_cuStreamGetCtx, cudastub_cuda_resolve_cuStreamGetCtx, cudastub_cuda_bind_cuStreamGetCtx);
@@ -24235,7 +24770,8 @@ static CUresult cuStreamGetCtx_resolve(CUstream a0, CUcontext *a1)
 {
 	cuStreamGetCtx_fn fn = cuStreamGetCtx_choose();
 
-	atomic_store_explicit(&cuStreamGetCtx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamGetCtx_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -24263,7 +24799,7 @@ void *cudastub_cuda_bind_cuStreamGetCtx_ptsz(void)
 {
 	void *fn = (void *)cuStreamGetCtx_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamGetCtx_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamGetCtx_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamGetCtx_ptsz, cudastub_cuda_slot_cuStreamGetCtx_ptsz, cudastub_cuda_resolve_cuStreamGetCtx_ptsz, cudastub_cuda_bind_cuStreamGetCtx_ptsz);
@@ -24278,7 +24814,8 @@ static CUresult cuStreamGetCtx_ptsz_resolve(CUstream a0, CUcontext *a1)
 {
 	cuStreamGetCtx_ptsz_fn fn = cuStreamGetCtx_ptsz_choose();
 
-	atomic_store_explicit(&cuStreamGetCtx_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamGetCtx_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -24306,7 +24843,7 @@ void *cudastub_cuda_bind_cuStreamGetFlags(void)
 {
 	void *fn = (void *)cuStreamGetFlags_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamGetFlags, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamGetFlags, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamGetFlags, cudastub_cuda_slot_cuStreamGetFlags, cudastub_cuda_resolve_cuStreamGetFlags, cudastub_cuda_bind_cuStreamGetFlags);
@@ -24321,7 +24858,8 @@ static CUresult cuStreamGetFlags_resolve(CUstream a0, unsigned int *a1)
 {
 	cuStreamGetFlags_fn fn = cuStreamGetFlags_choose();
 
-	atomic_store_explicit(&cuStreamGetFlags_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamGetFlags_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -24349,7 +24887,7 @@ void *cudastub_cuda_bind_cuStreamGetFlags_ptsz(void)
 {
 	void *fn = (void *)cuStreamGetFlags_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamGetFlags_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamGetFlags_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamGetFlags_ptsz, cudastub_cuda_slot_cuStreamGetFlags_ptsz, cudastub_cuda_resolve_cuStreamGetFlags_ptsz, cudastub_cuda_bind_cuStreamGetFlags_ptsz);
@@ -24364,7 +24902,8 @@ static CUresult cuStreamGetFlags_ptsz_resolve(CUstream a0, unsigned int *a1)
 {
 	cuStreamGetFlags_ptsz_fn fn = cuStreamGetFlags_ptsz_choose();
 
-	atomic_store_explicit(&cuStreamGetFlags_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamGetFlags_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -24392,7 +24931,7 @@ void *cudastub_cuda_bind_cuStreamGetGreenCtx(void)
 {
 	void *fn = (void *)cuStreamGetGreenCtx_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamGetGreenCtx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamGetGreenCtx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamGetGreenCtx, cudastub_cuda_slot_cuStreamGetGreenCtx, cudastub_cuda_resolve_cuStreamGetGreenCtx, cudastub_cuda_bind_cuStreamGetGreenCtx);
@@ -24407,7 +24946,8 @@ static CUresult cuStreamGetGreenCtx_resolve(CUstream a0, CUgreenCtx *a1)
 {
 	cuStreamGetGreenCtx_fn fn = cuStreamGetGreenCtx_choose();
 
-	atomic_store_explicit(&cuStreamGetGreenCtx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamGetGreenCtx_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -24435,7 +24975,7 @@ void *cudastub_cuda_bind_cuStreamGetId(void)
 {
 	void *fn = (void *)cuStreamGetId_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamGetId, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamGetId, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamGetId, cudastub_cuda_slot_cuStreamGetId, cudastub_cuda_resolve_cuStreamGetId, cudastub_cuda_bind_cuStreamGetId);
@@ -24450,7 +24990,8 @@ static CUresult cuStreamGetId_resolve(CUstream a0, unsigned long long *a1)
 {
 	cuStreamGetId_fn fn = cuStreamGetId_choose();
 
-	atomic_store_explicit(&cuStreamGetId_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamGetId_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -24478,7 +25019,7 @@ void *cudastub_cuda_bind_cuStreamGetId_ptsz(void)
 {
 	void *fn = (void *)cuStreamGetId_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamGetId_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamGetId_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamGetId_ptsz, cudastub_cuda_slot_cuStreamGetId_ptsz, cudastub_cuda_resolve_cuStreamGetId_ptsz, cudastub_cuda_bind_cuStreamGetId_ptsz);
@@ -24493,7 +25034,8 @@ static CUresult cuStreamGetId_ptsz_resolve(CUstream a0, unsigned long long *a1)
 {
 	cuStreamGetId_ptsz_fn fn = cuStreamGetId_ptsz_choose();
 
-	atomic_store_explicit(&cuStreamGetId_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamGetId_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -24521,7 +25063,7 @@ void *cudastub_cuda_bind_cuStreamGetPriority(void)
 {
 	void *fn = (void *)cuStreamGetPriority_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamGetPriority, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamGetPriority, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamGetPriority, cudastub_cuda_slot_cuStreamGetPriority, cudastub_cuda_resolve_cuStreamGetPriority, cudastub_cuda_bind_cuStreamGetPriority);
@@ -24536,7 +25078,8 @@ static CUresult cuStreamGetPriority_resolve(CUstream a0, int *a1)
 {
 	cuStreamGetPriority_fn fn = cuStreamGetPriority_choose();
 
-	atomic_store_explicit(&cuStreamGetPriority_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamGetPriority_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -24564,7 +25107,7 @@ void *cudastub_cuda_bind_cuStreamGetPriority_ptsz(void)
 {
 	void *fn = (void *)cuStreamGetPriority_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamGetPriority_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamGetPriority_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamGetPriority_ptsz, cudastub_cuda_slot_cuStreamGetPriority_ptsz, cudastub_cuda_resolve_cuStreamGetPriority_ptsz, cudastub_cuda_bind_cuStreamGetPriority_ptsz);
@@ -24579,7 +25122,8 @@ static CUresult cuStreamGetPriority_ptsz_resolve(CUstream a0, int *a1)
 {
 	cuStreamGetPriority_ptsz_fn fn = cuStreamGetPriority_ptsz_choose();
 
-	atomic_store_explicit(&cuStreamGetPriority_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamGetPriority_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -24607,7 +25151,7 @@ void *cudastub_cuda_bind_cuStreamIsCapturing(void)
 {
 	void *fn = (void *)cuStreamIsCapturing_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamIsCapturing, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamIsCapturing, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamIsCapturing, cudastub_cuda_slot_cuStreamIsCapturing, cudastub_cuda_resolve_cuStreamIsCapturing, cudastub_cuda_bind_cuStreamIsCapturing);
@@ -24622,7 +25166,8 @@ static CUresult cuStreamIsCapturing_resolve(CUstream a0, CUstreamCaptureStatus *
 {
 	cuStreamIsCapturing_fn fn = cuStreamIsCapturing_choose();
 
-	atomic_store_explicit(&cuStreamIsCapturing_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamIsCapturing_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -24650,7 +25195,7 @@ void *cudastub_cuda_bind_cuStreamIsCapturing_ptsz(void)
 {
 	void *fn = (void *)cuStreamIsCapturing_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamIsCapturing_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamIsCapturing_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamIsCapturing_ptsz, cudastub_cuda_slot_cuStreamIsCapturing_ptsz, cudastub_cuda_resolve_cuStreamIsCapturing_ptsz, cudastub_cuda_bind_cuStreamIsCapturing_ptsz);
@@ -24665,7 +25210,8 @@ static CUresult cuStreamIsCapturing_ptsz_resolve(CUstream a0, CUstreamCaptureSta
 {
 	cuStreamIsCapturing_ptsz_fn fn = cuStreamIsCapturing_ptsz_choose();
 
-	atomic_store_explicit(&cuStreamIsCapturing_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamIsCapturing_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -24692,7 +25238,7 @@ void *cudastub_cuda_bind_cuStreamQuery(void)
 {
 	void *fn = (void *)cuStreamQuery_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamQuery, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamQuery, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamQuery, cudastub_cuda_slot_cuStreamQuery, cudastub_cuda_resolve_cuStreamQuery, cudastub_cuda_bind_cuStreamQuery);
@@ -24707,7 +25253,8 @@ static CUresult cuStreamQuery_resolve(CUstream a0)
 {
 	cuStreamQuery_fn fn = cuStreamQuery_choose();
 
-	atomic_store_explicit(&cuStreamQuery_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamQuery_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -24734,7 +25281,7 @@ void *cudastub_cuda_bind_cuStreamQuery_ptsz(void)
 {
 	void *fn = (void *)cuStreamQuery_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamQuery_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamQuery_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamQuery_ptsz, cudastub_cuda_slot_cuStreamQuery_ptsz, cudastub_cuda_resolve_cuStreamQuery_ptsz, cudastub_cuda_bind_cuStreamQuery_ptsz);
@@ -24749,7 +25296,8 @@ static CUresult cuStreamQuery_ptsz_resolve(CUstream a0)
 {
 	cuStreamQuery_ptsz_fn fn = cuStreamQuery_ptsz_choose();
 
-	atomic_store_explicit(&cuStreamQuery_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamQuery_ptsz_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -24778,7 +25326,7 @@ void *cudastub_cuda_bind_cuStreamSetAttribute(void)
 {
 	void *fn = (void *)cuStreamSetAttribute_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamSetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamSetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamSetAttribute, cudastub_cuda_slot_cuStreamSetAttribute, cudastub_cuda_resolve_cuStreamSetAttribute, cudastub_cuda_bind_cuStreamSetAttribute);
@@ -24793,7 +25341,8 @@ static CUresult cuStreamSetAttribute_resolve(CUstream a0, CUstreamAttrID a1, con
 {
 	cuStreamSetAttribute_fn fn = cuStreamSetAttribute_choose();
 
-	atomic_store_explicit(&cuStreamSetAttribute_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamSetAttribute_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -24822,7 +25371,7 @@ void *cudastub_cuda_bind_cuStreamSetAttribute_ptsz(void)
 {
 	void *fn = (void *)cuStreamSetAttribute_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamSetAttribute_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamSetAttribute_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamSetAttribute_ptsz, cudastub_cuda_slot_cuStreamSetAttribute_ptsz, cudastub_cuda_resolve_cuStreamSetAttribute_ptsz, cudastub_cuda_bind_cuStreamSetAttribute_ptsz);
@@ -24837,7 +25386,8 @@ static CUresult cuStreamSetAttribute_ptsz_resolve(CUstream a0, CUstreamAttrID a1
 {
 	cuStreamSetAttribute_ptsz_fn fn = cuStreamSetAttribute_ptsz_choose();
 
-	atomic_store_explicit(&cuStreamSetAttribute_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamSetAttribute_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -24864,7 +25414,7 @@ void *cudastub_cuda_bind_cuStreamSynchronize(void)
 {
 	void *fn = (void *)cuStreamSynchronize_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamSynchronize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamSynchronize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamSynchronize, cudastub_cuda_slot_cuStreamSynchronize, cudastub_cuda_resolve_cuStreamSynchronize, cudastub_cuda_bind_cuStreamSynchronize);
@@ -24879,7 +25429,8 @@ static CUresult cuStreamSynchronize_resolve(CUstream a0)
 {
 	cuStreamSynchronize_fn fn = cuStreamSynchronize_choose();
 
-	atomic_store_explicit(&cuStreamSynchronize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamSynchronize_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -24906,7 +25457,7 @@ void *cudastub_cuda_bind_cuStreamSynchronize_ptsz(void)
 {
 	void *fn = (void *)cuStreamSynchronize_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamSynchronize_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamSynchronize_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamSynchronize_ptsz, cudastub_cuda_slot_cuStreamSynchronize_ptsz, cudastub_cuda_resolve_cuStreamSynchronize_ptsz, cudastub_cuda_bind_cuStreamSynchronize_ptsz);
@@ -24921,7 +25472,8 @@ static CUresult cuStreamSynchronize_ptsz_resolve(CUstream a0)
 {
 	cuStreamSynchronize_ptsz_fn fn = cuStreamSynchronize_ptsz_choose();
 
-	atomic_store_explicit(&cuStreamSynchronize_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamSynchronize_ptsz_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -24951,7 +25503,7 @@ void *cudastub_cuda_bind_cuStreamUpdateCaptureDependencies(void)
 {
 	void *fn = (void *)cuStreamUpdateCaptureDependencies_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamUpdateCaptureDependencies, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamUpdateCaptureDependencies, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamUpdateCaptureDependencies, cudastub_cuda_slot_cuStreamUpdateCaptureDependencies, cudastub_cuda_resolve_cuStreamUpdateCaptureDependencies, cudastub_cuda_bind_cuStreamUpdateCaptureDependencies);
@@ -24966,7 +25518,8 @@ static CUresult cuStreamUpdateCaptureDependencies_resolve(CUstream a0, CUgraphNo
 {
 	cuStreamUpdateCaptureDependencies_fn fn = cuStreamUpdateCaptureDependencies_choose();
 
-	atomic_store_explicit(&cuStreamUpdateCaptureDependencies_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamUpdateCaptureDependencies_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -24996,7 +25549,7 @@ void *cudastub_cuda_bind_cuStreamUpdateCaptureDependencies_ptsz(void)
 {
 	void *fn = (void *)cuStreamUpdateCaptureDependencies_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamUpdateCaptureDependencies_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamUpdateCaptureDependencies_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamUpdateCaptureDependencies_ptsz, cudastub_cuda_slot_cuStreamUpdateCaptureDependencies_ptsz, cudastub_cuda_resolve_cuStreamUpdateCaptureDependencies_ptsz, cudastub_cuda_bind_cuStreamUpdateCaptureDependencies_ptsz);
@@ -25011,7 +25564,8 @@ static CUresult cuStreamUpdateCaptureDependencies_ptsz_resolve(CUstream a0, CUgr
 {
 	cuStreamUpdateCaptureDependencies_ptsz_fn fn = cuStreamUpdateCaptureDependencies_ptsz_choose();
 
-	atomic_store_explicit(&cuStreamUpdateCaptureDependencies_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamUpdateCaptureDependencies_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -25042,7 +25596,7 @@ void *cudastub_cuda_bind_cuStreamUpdateCaptureDependencies_v2(void)
 {
 	void *fn = (void *)cuStreamUpdateCaptureDependencies_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamUpdateCaptureDependencies_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamUpdateCaptureDependencies_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamUpdateCaptureDependencies_v2, cudastub_cuda_slot_cuStreamUpdateCaptureDependencies_v2, cudastub_cuda_resolve_cuStreamUpdateCaptureDependencies_v2, cudastub_cuda_bind_cuStreamUpdateCaptureDependencies_v2);
@@ -25057,7 +25611,8 @@ static CUresult cuStreamUpdateCaptureDependencies_v2_resolve(CUstream a0, CUgrap
 {
 	cuStreamUpdateCaptureDependencies_v2_fn fn = cuStreamUpdateCaptureDependencies_v2_choose();
 
-	atomic_store_explicit(&cuStreamUpdateCaptureDependencies_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamUpdateCaptureDependencies_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -25088,7 +25643,7 @@ void *cudastub_cuda_bind_cuStreamUpdateCaptureDependencies_v2_ptsz(void)
 {
 	void *fn = (void *)cuStreamUpdateCaptureDependencies_v2_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamUpdateCaptureDependencies_v2_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamUpdateCaptureDependencies_v2_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamUpdateCaptureDependencies_v2_ptsz, cudastub_cuda_slot_cuStreamUpdateCaptureDependencies_v2_ptsz, cudastub_cuda_resolve_cuStreamUpdateCaptureDependencies_v2_ptsz, cudastub_cuda_bind_cuStreamUpdateCaptureDependencies_v2_ptsz);
@@ -25103,7 +25658,8 @@ static CUresult cuStreamUpdateCaptureDependencies_v2_ptsz_resolve(CUstream a0, C
 {
 	cuStreamUpdateCaptureDependencies_v2_ptsz_fn fn = cuStreamUpdateCaptureDependencies_v2_ptsz_choose();
 
-	atomic_store_explicit(&cuStreamUpdateCaptureDependencies_v2_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamUpdateCaptureDependencies_v2_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -25132,7 +25688,7 @@ void *cudastub_cuda_bind_cuStreamWaitEvent(void)
 {
 	void *fn = (void *)cuStreamWaitEvent_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamWaitEvent, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamWaitEvent, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamWaitEvent, cudastub_cuda_slot_cuStreamWaitEvent, cudastub_cuda_resolve_cuStreamWaitEvent, cudastub_cuda_bind_cuStreamWaitEvent);
@@ -25147,7 +25703,8 @@ static CUresult cuStreamWaitEvent_resolve(CUstream a0, CUevent a1, unsigned int 
 {
 	cuStreamWaitEvent_fn fn = cuStreamWaitEvent_choose();
 
-	atomic_store_explicit(&cuStreamWaitEvent_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamWaitEvent_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -25176,7 +25733,7 @@ void *cudastub_cuda_bind_cuStreamWaitEvent_ptsz(void)
 {
 	void *fn = (void *)cuStreamWaitEvent_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamWaitEvent_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamWaitEvent_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamWaitEvent_ptsz, cudastub_cuda_slot_cuStreamWaitEvent_ptsz, cudastub_cuda_resolve_cuStreamWaitEvent_ptsz, cudastub_cuda_bind_cuStreamWaitEvent_ptsz);
@@ -25191,7 +25748,8 @@ static CUresult cuStreamWaitEvent_ptsz_resolve(CUstream a0, CUevent a1, unsigned
 {
 	cuStreamWaitEvent_ptsz_fn fn = cuStreamWaitEvent_ptsz_choose();
 
-	atomic_store_explicit(&cuStreamWaitEvent_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamWaitEvent_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -25221,7 +25779,7 @@ void *cudastub_cuda_bind_cuStreamWaitValue32(void)
 {
 	void *fn = (void *)cuStreamWaitValue32_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamWaitValue32, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamWaitValue32, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamWaitValue32, cudastub_cuda_slot_cuStreamWaitValue32, cudastub_cuda_resolve_cuStreamWaitValue32, cudastub_cuda_bind_cuStreamWaitValue32);
@@ -25236,7 +25794,8 @@ static CUresult cuStreamWaitValue32_resolve(CUstream a0, CUdeviceptr a1, cuuint3
 {
 	cuStreamWaitValue32_fn fn = cuStreamWaitValue32_choose();
 
-	atomic_store_explicit(&cuStreamWaitValue32_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamWaitValue32_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -25266,7 +25825,7 @@ void *cudastub_cuda_bind_cuStreamWaitValue32_ptsz(void)
 {
 	void *fn = (void *)cuStreamWaitValue32_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamWaitValue32_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamWaitValue32_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamWaitValue32_ptsz, cudastub_cuda_slot_cuStreamWaitValue32_ptsz, cudastub_cuda_resolve_cuStreamWaitValue32_ptsz, cudastub_cuda_bind_cuStreamWaitValue32_ptsz);
@@ -25281,7 +25840,8 @@ static CUresult cuStreamWaitValue32_ptsz_resolve(CUstream a0, CUdeviceptr a1, cu
 {
 	cuStreamWaitValue32_ptsz_fn fn = cuStreamWaitValue32_ptsz_choose();
 
-	atomic_store_explicit(&cuStreamWaitValue32_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamWaitValue32_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -25311,7 +25871,7 @@ void *cudastub_cuda_bind_cuStreamWaitValue32_v2(void)
 {
 	void *fn = (void *)cuStreamWaitValue32_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamWaitValue32_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamWaitValue32_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamWaitValue32_v2, cudastub_cuda_slot_cuStreamWaitValue32_v2, cudastub_cuda_resolve_cuStreamWaitValue32_v2, cudastub_cuda_bind_cuStreamWaitValue32_v2);
@@ -25326,7 +25886,8 @@ static CUresult cuStreamWaitValue32_v2_resolve(CUstream a0, CUdeviceptr a1, cuui
 {
 	cuStreamWaitValue32_v2_fn fn = cuStreamWaitValue32_v2_choose();
 
-	atomic_store_explicit(&cuStreamWaitValue32_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamWaitValue32_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -25356,7 +25917,7 @@ void *cudastub_cuda_bind_cuStreamWaitValue32_v2_ptsz(void)
 {
 	void *fn = (void *)cuStreamWaitValue32_v2_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamWaitValue32_v2_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamWaitValue32_v2_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamWaitValue32_v2_ptsz, cudastub_cuda_slot_cuStreamWaitValue32_v2_ptsz, cudastub_cuda_resolve_cuStreamWaitValue32_v2_ptsz, cudastub_cuda_bind_cuStreamWaitValue32_v2_ptsz);
@@ -25371,7 +25932,8 @@ static CUresult cuStreamWaitValue32_v2_ptsz_resolve(CUstream a0, CUdeviceptr a1,
 {
 	cuStreamWaitValue32_v2_ptsz_fn fn = cuStreamWaitValue32_v2_ptsz_choose();
 
-	atomic_store_explicit(&cuStreamWaitValue32_v2_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamWaitValue32_v2_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -25401,7 +25963,7 @@ void *cudastub_cuda_bind_cuStreamWaitValue64(void)
 {
 	void *fn = (void *)cuStreamWaitValue64_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamWaitValue64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamWaitValue64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamWaitValue64, cudastub_cuda_slot_cuStreamWaitValue64, cudastub_cuda_resolve_cuStreamWaitValue64, cudastub_cuda_bind_cuStreamWaitValue64);
@@ -25416,7 +25978,8 @@ static CUresult cuStreamWaitValue64_resolve(CUstream a0, CUdeviceptr a1, cuuint6
 {
 	cuStreamWaitValue64_fn fn = cuStreamWaitValue64_choose();
 
-	atomic_store_explicit(&cuStreamWaitValue64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamWaitValue64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -25446,7 +26009,7 @@ void *cudastub_cuda_bind_cuStreamWaitValue64_ptsz(void)
 {
 	void *fn = (void *)cuStreamWaitValue64_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamWaitValue64_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamWaitValue64_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamWaitValue64_ptsz, cudastub_cuda_slot_cuStreamWaitValue64_ptsz, cudastub_cuda_resolve_cuStreamWaitValue64_ptsz, cudastub_cuda_bind_cuStreamWaitValue64_ptsz);
@@ -25461,7 +26024,8 @@ static CUresult cuStreamWaitValue64_ptsz_resolve(CUstream a0, CUdeviceptr a1, cu
 {
 	cuStreamWaitValue64_ptsz_fn fn = cuStreamWaitValue64_ptsz_choose();
 
-	atomic_store_explicit(&cuStreamWaitValue64_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamWaitValue64_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -25491,7 +26055,7 @@ void *cudastub_cuda_bind_cuStreamWaitValue64_v2(void)
 {
 	void *fn = (void *)cuStreamWaitValue64_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamWaitValue64_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamWaitValue64_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamWaitValue64_v2, cudastub_cuda_slot_cuStreamWaitValue64_v2, cudastub_cuda_resolve_cuStreamWaitValue64_v2, cudastub_cuda_bind_cuStreamWaitValue64_v2);
@@ -25506,7 +26070,8 @@ static CUresult cuStreamWaitValue64_v2_resolve(CUstream a0, CUdeviceptr a1, cuui
 {
 	cuStreamWaitValue64_v2_fn fn = cuStreamWaitValue64_v2_choose();
 
-	atomic_store_explicit(&cuStreamWaitValue64_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamWaitValue64_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -25536,7 +26101,7 @@ void *cudastub_cuda_bind_cuStreamWaitValue64_v2_ptsz(void)
 {
 	void *fn = (void *)cuStreamWaitValue64_v2_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamWaitValue64_v2_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamWaitValue64_v2_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamWaitValue64_v2_ptsz, cudastub_cuda_slot_cuStreamWaitValue64_v2_ptsz, cudastub_cuda_resolve_cuStreamWaitValue64_v2_ptsz, cudastub_cuda_bind_cuStreamWaitValue64_v2_ptsz);
@@ -25551,7 +26116,8 @@ static CUresult cuStreamWaitValue64_v2_ptsz_resolve(CUstream a0, CUdeviceptr a1,
 {
 	cuStreamWaitValue64_v2_ptsz_fn fn = cuStreamWaitValue64_v2_ptsz_choose();
 
-	atomic_store_explicit(&cuStreamWaitValue64_v2_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamWaitValue64_v2_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -25581,7 +26147,7 @@ void *cudastub_cuda_bind_cuStreamWriteValue32(void)
 {
 	void *fn = (void *)cuStreamWriteValue32_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamWriteValue32, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamWriteValue32, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamWriteValue32, cudastub_cuda_slot_cuStreamWriteValue32, cudastub_cuda_resolve_cuStreamWriteValue32, cudastub_cuda_bind_cuStreamWriteValue32);
@@ -25596,7 +26162,8 @@ static CUresult cuStreamWriteValue32_resolve(CUstream a0, CUdeviceptr a1, cuuint
 {
 	cuStreamWriteValue32_fn fn = cuStreamWriteValue32_choose();
 
-	atomic_store_explicit(&cuStreamWriteValue32_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamWriteValue32_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -25626,7 +26193,7 @@ void *cudastub_cuda_bind_cuStreamWriteValue32_ptsz(void)
 {
 	void *fn = (void *)cuStreamWriteValue32_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamWriteValue32_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamWriteValue32_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamWriteValue32_ptsz, cudastub_cuda_slot_cuStreamWriteValue32_ptsz, cudastub_cuda_resolve_cuStreamWriteValue32_ptsz, cudastub_cuda_bind_cuStreamWriteValue32_ptsz);
@@ -25641,7 +26208,8 @@ static CUresult cuStreamWriteValue32_ptsz_resolve(CUstream a0, CUdeviceptr a1, c
 {
 	cuStreamWriteValue32_ptsz_fn fn = cuStreamWriteValue32_ptsz_choose();
 
-	atomic_store_explicit(&cuStreamWriteValue32_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamWriteValue32_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -25671,7 +26239,7 @@ void *cudastub_cuda_bind_cuStreamWriteValue32_v2(void)
 {
 	void *fn = (void *)cuStreamWriteValue32_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamWriteValue32_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamWriteValue32_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamWriteValue32_v2, cudastub_cuda_slot_cuStreamWriteValue32_v2, cudastub_cuda_resolve_cuStreamWriteValue32_v2, cudastub_cuda_bind_cuStreamWriteValue32_v2);
@@ -25686,7 +26254,8 @@ static CUresult cuStreamWriteValue32_v2_resolve(CUstream a0, CUdeviceptr a1, cuu
 {
 	cuStreamWriteValue32_v2_fn fn = cuStreamWriteValue32_v2_choose();
 
-	atomic_store_explicit(&cuStreamWriteValue32_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamWriteValue32_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -25716,7 +26285,7 @@ void *cudastub_cuda_bind_cuStreamWriteValue32_v2_ptsz(void)
 {
 	void *fn = (void *)cuStreamWriteValue32_v2_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamWriteValue32_v2_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamWriteValue32_v2_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamWriteValue32_v2_ptsz, cudastub_cuda_slot_cuStreamWriteValue32_v2_ptsz, cudastub_cuda_resolve_cuStreamWriteValue32_v2_ptsz, cudastub_cuda_bind_cuStreamWriteValue32_v2_ptsz);
@@ -25731,7 +26300,8 @@ static CUresult cuStreamWriteValue32_v2_ptsz_resolve(CUstream a0, CUdeviceptr a1
 {
 	cuStreamWriteValue32_v2_ptsz_fn fn = cuStreamWriteValue32_v2_ptsz_choose();
 
-	atomic_store_explicit(&cuStreamWriteValue32_v2_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamWriteValue32_v2_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -25761,7 +26331,7 @@ void *cudastub_cuda_bind_cuStreamWriteValue64(void)
 {
 	void *fn = (void *)cuStreamWriteValue64_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamWriteValue64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamWriteValue64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamWriteValue64, cudastub_cuda_slot_cuStreamWriteValue64, cudastub_cuda_resolve_cuStreamWriteValue64, cudastub_cuda_bind_cuStreamWriteValue64);
@@ -25776,7 +26346,8 @@ static CUresult cuStreamWriteValue64_resolve(CUstream a0, CUdeviceptr a1, cuuint
 {
 	cuStreamWriteValue64_fn fn = cuStreamWriteValue64_choose();
 
-	atomic_store_explicit(&cuStreamWriteValue64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamWriteValue64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -25806,7 +26377,7 @@ void *cudastub_cuda_bind_cuStreamWriteValue64_ptsz(void)
 {
 	void *fn = (void *)cuStreamWriteValue64_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamWriteValue64_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamWriteValue64_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamWriteValue64_ptsz, cudastub_cuda_slot_cuStreamWriteValue64_ptsz, cudastub_cuda_resolve_cuStreamWriteValue64_ptsz, cudastub_cuda_bind_cuStreamWriteValue64_ptsz);
@@ -25821,7 +26392,8 @@ static CUresult cuStreamWriteValue64_ptsz_resolve(CUstream a0, CUdeviceptr a1, c
 {
 	cuStreamWriteValue64_ptsz_fn fn = cuStreamWriteValue64_ptsz_choose();
 
-	atomic_store_explicit(&cuStreamWriteValue64_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamWriteValue64_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -25851,7 +26423,7 @@ void *cudastub_cuda_bind_cuStreamWriteValue64_v2(void)
 {
 	void *fn = (void *)cuStreamWriteValue64_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamWriteValue64_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamWriteValue64_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamWriteValue64_v2, cudastub_cuda_slot_cuStreamWriteValue64_v2, cudastub_cuda_resolve_cuStreamWriteValue64_v2, cudastub_cuda_bind_cuStreamWriteValue64_v2);
@@ -25866,7 +26438,8 @@ static CUresult cuStreamWriteValue64_v2_resolve(CUstream a0, CUdeviceptr a1, cuu
 {
 	cuStreamWriteValue64_v2_fn fn = cuStreamWriteValue64_v2_choose();
 
-	atomic_store_explicit(&cuStreamWriteValue64_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamWriteValue64_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -25896,7 +26469,7 @@ void *cudastub_cuda_bind_cuStreamWriteValue64_v2_ptsz(void)
 {
 	void *fn = (void *)cuStreamWriteValue64_v2_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuStreamWriteValue64_v2_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuStreamWriteValue64_v2_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuStreamWriteValue64_v2_ptsz, cudastub_cuda_slot_cuStreamWriteValue64_v2_ptsz, cudastub_cuda_resolve_cuStreamWriteValue64_v2_ptsz, cudastub_cuda_bind_cuStreamWriteValue64_v2_ptsz);
@@ -25911,7 +26484,8 @@ static CUresult cuStreamWriteValue64_v2_ptsz_resolve(CUstream a0, CUdeviceptr a1
 {
 	cuStreamWriteValue64_v2_ptsz_fn fn = cuStreamWriteValue64_v2_ptsz_choose();
 
-	atomic_store_explicit(&cuStreamWriteValue64_v2_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuStreamWriteValue64_v2_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -25939,7 +26513,7 @@ void *cudastub_cuda_bind_cuSurfObjectCreate(void)
 {
 	void *fn = (void *)cuSurfObjectCreate_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuSurfObjectCreate, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuSurfObjectCreate, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuSurfObjectCreate, cudastub_cuda_slot_cuSurfObjectCreate, cudastub_cuda_resolve_cuSurfObjectCreate, cudastub_cuda_bind_cuSurfObjectCreate);
@@ -25954,7 +26528,8 @@ static CUresult cuSurfObjectCreate_resolve(CUsurfObject *a0, const CUDA_RESOURCE
 {
 	cuSurfObjectCreate_fn fn = cuSurfObjectCreate_choose();
 
-	atomic_store_explicit(&cuSurfObjectCreate_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuSurfObjectCreate_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -25981,7 +26556,7 @@ void *cudastub_cuda_bind_cuSurfObjectDestroy(void)
 {
 	void *fn = (void *)cuSurfObjectDestroy_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuSurfObjectDestroy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuSurfObjectDestroy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuSurfObjectDestroy, cudastub_cuda_slot_cuSurfObjectDestroy, cudastub_cuda_resolve_cuSurfObjectDestroy, cudastub_cuda_bind_cuSurfObjectDestroy);
@@ -25996,7 +26571,8 @@ static CUresult cuSurfObjectDestroy_resolve(CUsurfObject a0)
 {
 	cuSurfObjectDestroy_fn fn = cuSurfObjectDestroy_choose();
 
-	atomic_store_explicit(&cuSurfObjectDestroy_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuSurfObjectDestroy_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -26024,7 +26600,7 @@ void *cudastub_cuda_bind_cuSurfObjectGetResourceDesc(void)
 {
 	void *fn = (void *)cuSurfObjectGetResourceDesc_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuSurfObjectGetResourceDesc, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuSurfObjectGetResourceDesc, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuSurfObjectGetResourceDesc, cudastub_cuda_slot_cuSurfObjectGetResourceDesc, cudastub_cuda_resolve_cuSurfObjectGetResourceDesc, cudastub_cuda_bind_cuSurfObjectGetResourceDesc);
@@ -26039,7 +26615,8 @@ static CUresult cuSurfObjectGetResourceDesc_resolve(CUDA_RESOURCE_DESC *a0, CUsu
 {
 	cuSurfObjectGetResourceDesc_fn fn = cuSurfObjectGetResourceDesc_choose();
 
-	atomic_store_explicit(&cuSurfObjectGetResourceDesc_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuSurfObjectGetResourceDesc_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -26067,7 +26644,7 @@ void *cudastub_cuda_bind_cuSurfRefGetArray(void)
 {
 	void *fn = (void *)cuSurfRefGetArray_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuSurfRefGetArray, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuSurfRefGetArray, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuSurfRefGetArray, cudastub_cuda_slot_cuSurfRefGetArray, cudastub_cuda_resolve_cuSurfRefGetArray, cudastub_cuda_bind_cuSurfRefGetArray);
@@ -26082,7 +26659,8 @@ static CUresult cuSurfRefGetArray_resolve(CUarray *a0, CUsurfref a1)
 {
 	cuSurfRefGetArray_fn fn = cuSurfRefGetArray_choose();
 
-	atomic_store_explicit(&cuSurfRefGetArray_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuSurfRefGetArray_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -26111,7 +26689,7 @@ void *cudastub_cuda_bind_cuSurfRefSetArray(void)
 {
 	void *fn = (void *)cuSurfRefSetArray_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuSurfRefSetArray, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuSurfRefSetArray, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuSurfRefSetArray, cudastub_cuda_slot_cuSurfRefSetArray, cudastub_cuda_resolve_cuSurfRefSetArray, cudastub_cuda_bind_cuSurfRefSetArray);
@@ -26126,7 +26704,8 @@ static CUresult cuSurfRefSetArray_resolve(CUsurfref a0, CUarray a1, unsigned int
 {
 	cuSurfRefSetArray_fn fn = cuSurfRefSetArray_choose();
 
-	atomic_store_explicit(&cuSurfRefSetArray_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuSurfRefSetArray_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -26167,7 +26746,7 @@ void *cudastub_cuda_bind_cuTensorMapEncodeIm2col(void)
 {
 	void *fn = (void *)cuTensorMapEncodeIm2col_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuTensorMapEncodeIm2col, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuTensorMapEncodeIm2col, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuTensorMapEncodeIm2col, cudastub_cuda_slot_cuTensorMapEncodeIm2col, cudastub_cuda_resolve_cuTensorMapEncodeIm2col, cudastub_cuda_bind_cuTensorMapEncodeIm2col);
@@ -26182,7 +26761,8 @@ static CUresult cuTensorMapEncodeIm2col_resolve(CUtensorMap *a0, CUtensorMapData
 {
 	cuTensorMapEncodeIm2col_fn fn = cuTensorMapEncodeIm2col_choose();
 
-	atomic_store_explicit(&cuTensorMapEncodeIm2col_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuTensorMapEncodeIm2col_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
 }
 #endif
@@ -26220,7 +26800,7 @@ void *cudastub_cuda_bind_cuTensorMapEncodeTiled(void)
 {
 	void *fn = (void *)cuTensorMapEncodeTiled_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuTensorMapEncodeTiled, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuTensorMapEncodeTiled, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuTensorMapEncodeTiled, cudastub_cuda_slot_cuTensorMapEncodeTiled, cudastub_cuda_resolve_cuTensorMapEncodeTiled, cudastub_cuda_bind_cuTensorMapEncodeTiled);
@@ -26235,7 +26815,8 @@ static CUresult cuTensorMapEncodeTiled_resolve(CUtensorMap *a0, CUtensorMapDataT
 {
 	cuTensorMapEncodeTiled_fn fn = cuTensorMapEncodeTiled_choose();
 
-	atomic_store_explicit(&cuTensorMapEncodeTiled_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuTensorMapEncodeTiled_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -26263,7 +26844,7 @@ void *cudastub_cuda_bind_cuTensorMapReplaceAddress(void)
 {
 	void *fn = (void *)cuTensorMapReplaceAddress_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuTensorMapReplaceAddress, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuTensorMapReplaceAddress, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuTensorMapReplaceAddress, cudastub_cuda_slot_cuTensorMapReplaceAddress, cudastub_cuda_resolve_cuTensorMapReplaceAddress, cudastub_cuda_bind_cuTensorMapReplaceAddress);
@@ -26278,7 +26859,8 @@ static CUresult cuTensorMapReplaceAddress_resolve(CUtensorMap *a0, void *a1)
 {
 	cuTensorMapReplaceAddress_fn fn = cuTensorMapReplaceAddress_choose();
 
-	atomic_store_explicit(&cuTensorMapReplaceAddress_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuTensorMapReplaceAddress_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -26308,7 +26890,7 @@ void *cudastub_cuda_bind_cuTexObjectCreate(void)
 {
 	void *fn = (void *)cuTexObjectCreate_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuTexObjectCreate, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuTexObjectCreate, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuTexObjectCreate, cudastub_cuda_slot_cuTexObjectCreate, cudastub_cuda_resolve_cuTexObjectCreate, cudastub_cuda_bind_cuTexObjectCreate);
@@ -26323,7 +26905,8 @@ static CUresult cuTexObjectCreate_resolve(CUtexObject *a0, const CUDA_RESOURCE_D
 {
 	cuTexObjectCreate_fn fn = cuTexObjectCreate_choose();
 
-	atomic_store_explicit(&cuTexObjectCreate_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuTexObjectCreate_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -26350,7 +26933,7 @@ void *cudastub_cuda_bind_cuTexObjectDestroy(void)
 {
 	void *fn = (void *)cuTexObjectDestroy_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuTexObjectDestroy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuTexObjectDestroy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuTexObjectDestroy, cudastub_cuda_slot_cuTexObjectDestroy, cudastub_cuda_resolve_cuTexObjectDestroy, cudastub_cuda_bind_cuTexObjectDestroy);
@@ -26365,7 +26948,8 @@ static CUresult cuTexObjectDestroy_resolve(CUtexObject a0)
 {
 	cuTexObjectDestroy_fn fn = cuTexObjectDestroy_choose();
 
-	atomic_store_explicit(&cuTexObjectDestroy_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuTexObjectDestroy_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -26393,7 +26977,7 @@ void *cudastub_cuda_bind_cuTexObjectGetResourceDesc(void)
 {
 	void *fn = (void *)cuTexObjectGetResourceDesc_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuTexObjectGetResourceDesc, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuTexObjectGetResourceDesc, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuTexObjectGetResourceDesc, cudastub_cuda_slot_cuTexObjectGetResourceDesc, cudastub_cuda_resolve_cuTexObjectGetResourceDesc, cudastub_cuda_bind_cuTexObjectGetResourceDesc);
@@ -26408,7 +26992,8 @@ static CUresult cuTexObjectGetResourceDesc_resolve(CUDA_RESOURCE_DESC *a0, CUtex
 {
 	cuTexObjectGetResourceDesc_fn fn = cuTexObjectGetResourceDesc_choose();
 
-	atomic_store_explicit(&cuTexObjectGetResourceDesc_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuTexObjectGetResourceDesc_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -26436,7 +27021,7 @@ void *cudastub_cuda_bind_cuTexObjectGetResourceViewDesc(void)
 {
 	void *fn = (void *)cuTexObjectGetResourceViewDesc_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuTexObjectGetResourceViewDesc, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuTexObjectGetResourceViewDesc, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuTexObjectGetResourceViewDesc, cudastub_cuda_slot_cuTexObjectGetResourceViewDesc, cudastub_cuda_resolve_cuTexObjectGetResourceViewDesc, cudastub_cuda_bind_cuTexObjectGetResourceViewDesc);
@@ -26451,7 +27036,8 @@ static CUresult cuTexObjectGetResourceViewDesc_resolve(CUDA_RESOURCE_VIEW_DESC *
 {
 	cuTexObjectGetResourceViewDesc_fn fn = cuTexObjectGetResourceViewDesc_choose();
 
-	atomic_store_explicit(&cuTexObjectGetResourceViewDesc_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuTexObjectGetResourceViewDesc_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -26479,7 +27065,7 @@ void *cudastub_cuda_bind_cuTexObjectGetTextureDesc(void)
 {
 	void *fn = (void *)cuTexObjectGetTextureDesc_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuTexObjectGetTextureDesc, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuTexObjectGetTextureDesc, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuTexObjectGetTextureDesc, cudastub_cuda_slot_cuTexObjectGetTextureDesc, cudastub_cuda_resolve_cuTexObjectGetTextureDesc, cudastub_cuda_bind_cuTexObjectGetTextureDesc);
@@ -26494,7 +27080,8 @@ static CUresult cuTexObjectGetTextureDesc_resolve(CUDA_TEXTURE_DESC *a0, CUtexOb
 {
 	cuTexObjectGetTextureDesc_fn fn = cuTexObjectGetTextureDesc_choose();
 
-	atomic_store_explicit(&cuTexObjectGetTextureDesc_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuTexObjectGetTextureDesc_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -26521,7 +27108,7 @@ void *cudastub_cuda_bind_cuTexRefCreate(void)
 {
 	void *fn = (void *)cuTexRefCreate_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuTexRefCreate, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuTexRefCreate, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuTexRefCreate, cudastub_cuda_slot_cuTexRefCreate, cudastub_cuda_resolve_cuTexRefCreate, cudastub_cuda_bind_cuTexRefCreate);
@@ -26536,7 +27123,8 @@ static CUresult cuTexRefCreate_resolve(CUtexref *a0)
 {
 	cuTexRefCreate_fn fn = cuTexRefCreate_choose();
 
-	atomic_store_explicit(&cuTexRefCreate_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuTexRefCreate_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -26563,7 +27151,7 @@ void *cudastub_cuda_bind_cuTexRefDestroy(void)
 {
 	void *fn = (void *)cuTexRefDestroy_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuTexRefDestroy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuTexRefDestroy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuTexRefDestroy, cudastub_cuda_slot_cuTexRefDestroy, cudastub_cuda_resolve_cuTexRefDestroy, cudastub_cuda_bind_cuTexRefDestroy);
@@ -26578,7 +27166,8 @@ static CUresult cuTexRefDestroy_resolve(CUtexref a0)
 {
 	cuTexRefDestroy_fn fn = cuTexRefDestroy_choose();
 
-	atomic_store_explicit(&cuTexRefDestroy_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuTexRefDestroy_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -26606,7 +27195,7 @@ void *cudastub_cuda_bind_cuTexRefGetAddress(void)
 {
 	void *fn = (void *)cuTexRefGetAddress_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuTexRefGetAddress, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuTexRefGetAddress, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuTexRefGetAddress, cudastub_cuda_slot_cuTexRefGetAddress, cudastub_cuda_resolve_cuTexRefGetAddress, cudastub_cuda_bind_cuTexRefGetAddress);
@@ -26621,7 +27210,8 @@ static CUresult cuTexRefGetAddress_resolve(CUdeviceptr_v1 *a0, CUtexref a1)
 {
 	cuTexRefGetAddress_fn fn = cuTexRefGetAddress_choose();
 
-	atomic_store_explicit(&cuTexRefGetAddress_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuTexRefGetAddress_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -26650,7 +27240,7 @@ void *cudastub_cuda_bind_cuTexRefGetAddressMode(void)
 {
 	void *fn = (void *)cuTexRefGetAddressMode_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuTexRefGetAddressMode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuTexRefGetAddressMode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuTexRefGetAddressMode, cudastub_cuda_slot_cuTexRefGetAddressMode, cudastub_cuda_resolve_cuTexRefGetAddressMode, cudastub_cuda_bind_cuTexRefGetAddressMode);
@@ -26665,7 +27255,8 @@ static CUresult cuTexRefGetAddressMode_resolve(CUaddress_mode *a0, CUtexref a1, 
 {
 	cuTexRefGetAddressMode_fn fn = cuTexRefGetAddressMode_choose();
 
-	atomic_store_explicit(&cuTexRefGetAddressMode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuTexRefGetAddressMode_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -26693,7 +27284,7 @@ void *cudastub_cuda_bind_cuTexRefGetAddress_v2(void)
 {
 	void *fn = (void *)cuTexRefGetAddress_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuTexRefGetAddress_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuTexRefGetAddress_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuTexRefGetAddress_v2, cudastub_cuda_slot_cuTexRefGetAddress_v2, cudastub_cuda_resolve_cuTexRefGetAddress_v2, cudastub_cuda_bind_cuTexRefGetAddress_v2);
@@ -26708,7 +27299,8 @@ static CUresult cuTexRefGetAddress_v2_resolve(CUdeviceptr *a0, CUtexref a1)
 {
 	cuTexRefGetAddress_v2_fn fn = cuTexRefGetAddress_v2_choose();
 
-	atomic_store_explicit(&cuTexRefGetAddress_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuTexRefGetAddress_v2_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -26736,7 +27328,7 @@ void *cudastub_cuda_bind_cuTexRefGetArray(void)
 {
 	void *fn = (void *)cuTexRefGetArray_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuTexRefGetArray, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuTexRefGetArray, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuTexRefGetArray, cudastub_cuda_slot_cuTexRefGetArray, cudastub_cuda_resolve_cuTexRefGetArray, cudastub_cuda_bind_cuTexRefGetArray);
@@ -26751,7 +27343,8 @@ static CUresult cuTexRefGetArray_resolve(CUarray *a0, CUtexref a1)
 {
 	cuTexRefGetArray_fn fn = cuTexRefGetArray_choose();
 
-	atomic_store_explicit(&cuTexRefGetArray_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuTexRefGetArray_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -26779,7 +27372,7 @@ void *cudastub_cuda_bind_cuTexRefGetBorderColor(void)
 {
 	void *fn = (void *)cuTexRefGetBorderColor_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuTexRefGetBorderColor, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuTexRefGetBorderColor, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuTexRefGetBorderColor, cudastub_cuda_slot_cuTexRefGetBorderColor, cudastub_cuda_resolve_cuTexRefGetBorderColor, cudastub_cuda_bind_cuTexRefGetBorderColor);
@@ -26794,7 +27387,8 @@ static CUresult cuTexRefGetBorderColor_resolve(float *a0, CUtexref a1)
 {
 	cuTexRefGetBorderColor_fn fn = cuTexRefGetBorderColor_choose();
 
-	atomic_store_explicit(&cuTexRefGetBorderColor_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuTexRefGetBorderColor_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -26822,7 +27416,7 @@ void *cudastub_cuda_bind_cuTexRefGetFilterMode(void)
 {
 	void *fn = (void *)cuTexRefGetFilterMode_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuTexRefGetFilterMode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuTexRefGetFilterMode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuTexRefGetFilterMode, cudastub_cuda_slot_cuTexRefGetFilterMode, cudastub_cuda_resolve_cuTexRefGetFilterMode, cudastub_cuda_bind_cuTexRefGetFilterMode);
@@ -26837,7 +27431,8 @@ static CUresult cuTexRefGetFilterMode_resolve(CUfilter_mode *a0, CUtexref a1)
 {
 	cuTexRefGetFilterMode_fn fn = cuTexRefGetFilterMode_choose();
 
-	atomic_store_explicit(&cuTexRefGetFilterMode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuTexRefGetFilterMode_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -26865,7 +27460,7 @@ void *cudastub_cuda_bind_cuTexRefGetFlags(void)
 {
 	void *fn = (void *)cuTexRefGetFlags_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuTexRefGetFlags, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuTexRefGetFlags, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuTexRefGetFlags, cudastub_cuda_slot_cuTexRefGetFlags, cudastub_cuda_resolve_cuTexRefGetFlags, cudastub_cuda_bind_cuTexRefGetFlags);
@@ -26880,7 +27475,8 @@ static CUresult cuTexRefGetFlags_resolve(unsigned int *a0, CUtexref a1)
 {
 	cuTexRefGetFlags_fn fn = cuTexRefGetFlags_choose();
 
-	atomic_store_explicit(&cuTexRefGetFlags_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuTexRefGetFlags_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -26909,7 +27505,7 @@ void *cudastub_cuda_bind_cuTexRefGetFormat(void)
 {
 	void *fn = (void *)cuTexRefGetFormat_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuTexRefGetFormat, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuTexRefGetFormat, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuTexRefGetFormat, cudastub_cuda_slot_cuTexRefGetFormat, cudastub_cuda_resolve_cuTexRefGetFormat, cudastub_cuda_bind_cuTexRefGetFormat);
@@ -26924,7 +27520,8 @@ static CUresult cuTexRefGetFormat_resolve(CUarray_format *a0, int *a1, CUtexref 
 {
 	cuTexRefGetFormat_fn fn = cuTexRefGetFormat_choose();
 
-	atomic_store_explicit(&cuTexRefGetFormat_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuTexRefGetFormat_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -26952,7 +27549,7 @@ void *cudastub_cuda_bind_cuTexRefGetMaxAnisotropy(void)
 {
 	void *fn = (void *)cuTexRefGetMaxAnisotropy_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuTexRefGetMaxAnisotropy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuTexRefGetMaxAnisotropy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuTexRefGetMaxAnisotropy, cudastub_cuda_slot_cuTexRefGetMaxAnisotropy, cudastub_cuda_resolve_cuTexRefGetMaxAnisotropy, cudastub_cuda_bind_cuTexRefGetMaxAnisotropy);
@@ -26967,7 +27564,8 @@ static CUresult cuTexRefGetMaxAnisotropy_resolve(int *a0, CUtexref a1)
 {
 	cuTexRefGetMaxAnisotropy_fn fn = cuTexRefGetMaxAnisotropy_choose();
 
-	atomic_store_explicit(&cuTexRefGetMaxAnisotropy_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuTexRefGetMaxAnisotropy_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -26995,7 +27593,7 @@ void *cudastub_cuda_bind_cuTexRefGetMipmapFilterMode(void)
 {
 	void *fn = (void *)cuTexRefGetMipmapFilterMode_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuTexRefGetMipmapFilterMode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuTexRefGetMipmapFilterMode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuTexRefGetMipmapFilterMode, cudastub_cuda_slot_cuTexRefGetMipmapFilterMode, cudastub_cuda_resolve_cuTexRefGetMipmapFilterMode, cudastub_cuda_bind_cuTexRefGetMipmapFilterMode);
@@ -27010,7 +27608,8 @@ static CUresult cuTexRefGetMipmapFilterMode_resolve(CUfilter_mode *a0, CUtexref 
 {
 	cuTexRefGetMipmapFilterMode_fn fn = cuTexRefGetMipmapFilterMode_choose();
 
-	atomic_store_explicit(&cuTexRefGetMipmapFilterMode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuTexRefGetMipmapFilterMode_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -27038,7 +27637,7 @@ void *cudastub_cuda_bind_cuTexRefGetMipmapLevelBias(void)
 {
 	void *fn = (void *)cuTexRefGetMipmapLevelBias_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuTexRefGetMipmapLevelBias, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuTexRefGetMipmapLevelBias, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuTexRefGetMipmapLevelBias, cudastub_cuda_slot_cuTexRefGetMipmapLevelBias, cudastub_cuda_resolve_cuTexRefGetMipmapLevelBias, cudastub_cuda_bind_cuTexRefGetMipmapLevelBias);
@@ -27053,7 +27652,8 @@ static CUresult cuTexRefGetMipmapLevelBias_resolve(float *a0, CUtexref a1)
 {
 	cuTexRefGetMipmapLevelBias_fn fn = cuTexRefGetMipmapLevelBias_choose();
 
-	atomic_store_explicit(&cuTexRefGetMipmapLevelBias_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuTexRefGetMipmapLevelBias_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -27082,7 +27682,7 @@ void *cudastub_cuda_bind_cuTexRefGetMipmapLevelClamp(void)
 {
 	void *fn = (void *)cuTexRefGetMipmapLevelClamp_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuTexRefGetMipmapLevelClamp, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuTexRefGetMipmapLevelClamp, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuTexRefGetMipmapLevelClamp, cudastub_cuda_slot_cuTexRefGetMipmapLevelClamp, cudastub_cuda_resolve_cuTexRefGetMipmapLevelClamp, cudastub_cuda_bind_cuTexRefGetMipmapLevelClamp);
@@ -27097,7 +27697,8 @@ static CUresult cuTexRefGetMipmapLevelClamp_resolve(float *a0, float *a1, CUtexr
 {
 	cuTexRefGetMipmapLevelClamp_fn fn = cuTexRefGetMipmapLevelClamp_choose();
 
-	atomic_store_explicit(&cuTexRefGetMipmapLevelClamp_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuTexRefGetMipmapLevelClamp_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -27125,7 +27726,7 @@ void *cudastub_cuda_bind_cuTexRefGetMipmappedArray(void)
 {
 	void *fn = (void *)cuTexRefGetMipmappedArray_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuTexRefGetMipmappedArray, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuTexRefGetMipmappedArray, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuTexRefGetMipmappedArray, cudastub_cuda_slot_cuTexRefGetMipmappedArray, cudastub_cuda_resolve_cuTexRefGetMipmappedArray, cudastub_cuda_bind_cuTexRefGetMipmappedArray);
@@ -27140,7 +27741,8 @@ static CUresult cuTexRefGetMipmappedArray_resolve(CUmipmappedArray *a0, CUtexref
 {
 	cuTexRefGetMipmappedArray_fn fn = cuTexRefGetMipmappedArray_choose();
 
-	atomic_store_explicit(&cuTexRefGetMipmappedArray_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuTexRefGetMipmappedArray_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -27170,7 +27772,7 @@ void *cudastub_cuda_bind_cuTexRefSetAddress(void)
 {
 	void *fn = (void *)cuTexRefSetAddress_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuTexRefSetAddress, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuTexRefSetAddress, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuTexRefSetAddress, cudastub_cuda_slot_cuTexRefSetAddress, cudastub_cuda_resolve_cuTexRefSetAddress, cudastub_cuda_bind_cuTexRefSetAddress);
@@ -27185,7 +27787,8 @@ static CUresult cuTexRefSetAddress_resolve(unsigned int *a0, CUtexref a1, CUdevi
 {
 	cuTexRefSetAddress_fn fn = cuTexRefSetAddress_choose();
 
-	atomic_store_explicit(&cuTexRefSetAddress_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuTexRefSetAddress_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -27215,7 +27818,7 @@ void *cudastub_cuda_bind_cuTexRefSetAddress2D(void)
 {
 	void *fn = (void *)cuTexRefSetAddress2D_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuTexRefSetAddress2D, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuTexRefSetAddress2D, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuTexRefSetAddress2D, cudastub_cuda_slot_cuTexRefSetAddress2D, cudastub_cuda_resolve_cuTexRefSetAddress2D, cudastub_cuda_bind_cuTexRefSetAddress2D);
@@ -27230,7 +27833,8 @@ static CUresult cuTexRefSetAddress2D_resolve(CUtexref a0, const CUDA_ARRAY_DESCR
 {
 	cuTexRefSetAddress2D_fn fn = cuTexRefSetAddress2D_choose();
 
-	atomic_store_explicit(&cuTexRefSetAddress2D_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuTexRefSetAddress2D_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -27260,7 +27864,7 @@ void *cudastub_cuda_bind_cuTexRefSetAddress2D_v2(void)
 {
 	void *fn = (void *)cuTexRefSetAddress2D_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuTexRefSetAddress2D_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuTexRefSetAddress2D_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuTexRefSetAddress2D_v2, cudastub_cuda_slot_cuTexRefSetAddress2D_v2, cudastub_cuda_resolve_cuTexRefSetAddress2D_v2, cudastub_cuda_bind_cuTexRefSetAddress2D_v2);
@@ -27275,7 +27879,8 @@ static CUresult cuTexRefSetAddress2D_v2_resolve(CUtexref a0, const CUDA_ARRAY_DE
 {
 	cuTexRefSetAddress2D_v2_fn fn = cuTexRefSetAddress2D_v2_choose();
 
-	atomic_store_explicit(&cuTexRefSetAddress2D_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuTexRefSetAddress2D_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -27305,7 +27910,7 @@ void *cudastub_cuda_bind_cuTexRefSetAddress2D_v3(void)
 {
 	void *fn = (void *)cuTexRefSetAddress2D_v3_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuTexRefSetAddress2D_v3, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuTexRefSetAddress2D_v3, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuTexRefSetAddress2D_v3, cudastub_cuda_slot_cuTexRefSetAddress2D_v3, cudastub_cuda_resolve_cuTexRefSetAddress2D_v3, cudastub_cuda_bind_cuTexRefSetAddress2D_v3);
@@ -27320,7 +27925,8 @@ static CUresult cuTexRefSetAddress2D_v3_resolve(CUtexref a0, const CUDA_ARRAY_DE
 {
 	cuTexRefSetAddress2D_v3_fn fn = cuTexRefSetAddress2D_v3_choose();
 
-	atomic_store_explicit(&cuTexRefSetAddress2D_v3_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuTexRefSetAddress2D_v3_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -27349,7 +27955,7 @@ void *cudastub_cuda_bind_cuTexRefSetAddressMode(void)
 {
 	void *fn = (void *)cuTexRefSetAddressMode_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuTexRefSetAddressMode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuTexRefSetAddressMode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuTexRefSetAddressMode, cudastub_cuda_slot_cuTexRefSetAddressMode, cudastub_cuda_resolve_cuTexRefSetAddressMode, cudastub_cuda_bind_cuTexRefSetAddressMode);
@@ -27364,7 +27970,8 @@ static CUresult cuTexRefSetAddressMode_resolve(CUtexref a0, int a1, CUaddress_mo
 {
 	cuTexRefSetAddressMode_fn fn = cuTexRefSetAddressMode_choose();
 
-	atomic_store_explicit(&cuTexRefSetAddressMode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuTexRefSetAddressMode_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -27394,7 +28001,7 @@ void *cudastub_cuda_bind_cuTexRefSetAddress_v2(void)
 {
 	void *fn = (void *)cuTexRefSetAddress_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuTexRefSetAddress_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuTexRefSetAddress_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuTexRefSetAddress_v2, cudastub_cuda_slot_cuTexRefSetAddress_v2, cudastub_cuda_resolve_cuTexRefSetAddress_v2, cudastub_cuda_bind_cuTexRefSetAddress_v2);
@@ -27409,7 +28016,8 @@ static CUresult cuTexRefSetAddress_v2_resolve(size_t *a0, CUtexref a1, CUdevicep
 {
 	cuTexRefSetAddress_v2_fn fn = cuTexRefSetAddress_v2_choose();
 
-	atomic_store_explicit(&cuTexRefSetAddress_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuTexRefSetAddress_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -27438,7 +28046,7 @@ void *cudastub_cuda_bind_cuTexRefSetArray(void)
 {
 	void *fn = (void *)cuTexRefSetArray_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuTexRefSetArray, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuTexRefSetArray, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuTexRefSetArray, cudastub_cuda_slot_cuTexRefSetArray, cudastub_cuda_resolve_cuTexRefSetArray, cudastub_cuda_bind_cuTexRefSetArray);
@@ -27453,7 +28061,8 @@ static CUresult cuTexRefSetArray_resolve(CUtexref a0, CUarray a1, unsigned int a
 {
 	cuTexRefSetArray_fn fn = cuTexRefSetArray_choose();
 
-	atomic_store_explicit(&cuTexRefSetArray_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuTexRefSetArray_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -27481,7 +28090,7 @@ void *cudastub_cuda_bind_cuTexRefSetBorderColor(void)
 {
 	void *fn = (void *)cuTexRefSetBorderColor_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuTexRefSetBorderColor, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuTexRefSetBorderColor, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuTexRefSetBorderColor, cudastub_cuda_slot_cuTexRefSetBorderColor, cudastub_cuda_resolve_cuTexRefSetBorderColor, cudastub_cuda_bind_cuTexRefSetBorderColor);
@@ -27496,7 +28105,8 @@ static CUresult cuTexRefSetBorderColor_resolve(CUtexref a0, float *a1)
 {
 	cuTexRefSetBorderColor_fn fn = cuTexRefSetBorderColor_choose();
 
-	atomic_store_explicit(&cuTexRefSetBorderColor_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuTexRefSetBorderColor_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -27524,7 +28134,7 @@ void *cudastub_cuda_bind_cuTexRefSetFilterMode(void)
 {
 	void *fn = (void *)cuTexRefSetFilterMode_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuTexRefSetFilterMode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuTexRefSetFilterMode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuTexRefSetFilterMode, cudastub_cuda_slot_cuTexRefSetFilterMode, cudastub_cuda_resolve_cuTexRefSetFilterMode, cudastub_cuda_bind_cuTexRefSetFilterMode);
@@ -27539,7 +28149,8 @@ static CUresult cuTexRefSetFilterMode_resolve(CUtexref a0, CUfilter_mode a1)
 {
 	cuTexRefSetFilterMode_fn fn = cuTexRefSetFilterMode_choose();
 
-	atomic_store_explicit(&cuTexRefSetFilterMode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuTexRefSetFilterMode_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -27567,7 +28178,7 @@ void *cudastub_cuda_bind_cuTexRefSetFlags(void)
 {
 	void *fn = (void *)cuTexRefSetFlags_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuTexRefSetFlags, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuTexRefSetFlags, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuTexRefSetFlags, cudastub_cuda_slot_cuTexRefSetFlags, cudastub_cuda_resolve_cuTexRefSetFlags, cudastub_cuda_bind_cuTexRefSetFlags);
@@ -27582,7 +28193,8 @@ static CUresult cuTexRefSetFlags_resolve(CUtexref a0, unsigned int a1)
 {
 	cuTexRefSetFlags_fn fn = cuTexRefSetFlags_choose();
 
-	atomic_store_explicit(&cuTexRefSetFlags_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuTexRefSetFlags_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -27611,7 +28223,7 @@ void *cudastub_cuda_bind_cuTexRefSetFormat(void)
 {
 	void *fn = (void *)cuTexRefSetFormat_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuTexRefSetFormat, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuTexRefSetFormat, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuTexRefSetFormat, cudastub_cuda_slot_cuTexRefSetFormat, cudastub_cuda_resolve_cuTexRefSetFormat, cudastub_cuda_bind_cuTexRefSetFormat);
@@ -27626,7 +28238,8 @@ static CUresult cuTexRefSetFormat_resolve(CUtexref a0, CUarray_format a1, int a2
 {
 	cuTexRefSetFormat_fn fn = cuTexRefSetFormat_choose();
 
-	atomic_store_explicit(&cuTexRefSetFormat_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuTexRefSetFormat_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -27654,7 +28267,7 @@ void *cudastub_cuda_bind_cuTexRefSetMaxAnisotropy(void)
 {
 	void *fn = (void *)cuTexRefSetMaxAnisotropy_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuTexRefSetMaxAnisotropy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuTexRefSetMaxAnisotropy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuTexRefSetMaxAnisotropy, cudastub_cuda_slot_cuTexRefSetMaxAnisotropy, cudastub_cuda_resolve_cuTexRefSetMaxAnisotropy, cudastub_cuda_bind_cuTexRefSetMaxAnisotropy);
@@ -27669,7 +28282,8 @@ static CUresult cuTexRefSetMaxAnisotropy_resolve(CUtexref a0, unsigned int a1)
 {
 	cuTexRefSetMaxAnisotropy_fn fn = cuTexRefSetMaxAnisotropy_choose();
 
-	atomic_store_explicit(&cuTexRefSetMaxAnisotropy_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuTexRefSetMaxAnisotropy_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -27697,7 +28311,7 @@ void *cudastub_cuda_bind_cuTexRefSetMipmapFilterMode(void)
 {
 	void *fn = (void *)cuTexRefSetMipmapFilterMode_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuTexRefSetMipmapFilterMode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuTexRefSetMipmapFilterMode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuTexRefSetMipmapFilterMode, cudastub_cuda_slot_cuTexRefSetMipmapFilterMode, cudastub_cuda_resolve_cuTexRefSetMipmapFilterMode, cudastub_cuda_bind_cuTexRefSetMipmapFilterMode);
@@ -27712,7 +28326,8 @@ static CUresult cuTexRefSetMipmapFilterMode_resolve(CUtexref a0, CUfilter_mode a
 {
 	cuTexRefSetMipmapFilterMode_fn fn = cuTexRefSetMipmapFilterMode_choose();
 
-	atomic_store_explicit(&cuTexRefSetMipmapFilterMode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuTexRefSetMipmapFilterMode_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -27740,7 +28355,7 @@ void *cudastub_cuda_bind_cuTexRefSetMipmapLevelBias(void)
 {
 	void *fn = (void *)cuTexRefSetMipmapLevelBias_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuTexRefSetMipmapLevelBias, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuTexRefSetMipmapLevelBias, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuTexRefSetMipmapLevelBias, cudastub_cuda_slot_cuTexRefSetMipmapLevelBias, cudastub_cuda_resolve_cuTexRefSetMipmapLevelBias, cudastub_cuda_bind_cuTexRefSetMipmapLevelBias);
@@ -27755,7 +28370,8 @@ static CUresult cuTexRefSetMipmapLevelBias_resolve(CUtexref a0, float a1)
 {
 	cuTexRefSetMipmapLevelBias_fn fn = cuTexRefSetMipmapLevelBias_choose();
 
-	atomic_store_explicit(&cuTexRefSetMipmapLevelBias_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuTexRefSetMipmapLevelBias_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -27784,7 +28400,7 @@ void *cudastub_cuda_bind_cuTexRefSetMipmapLevelClamp(void)
 {
 	void *fn = (void *)cuTexRefSetMipmapLevelClamp_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuTexRefSetMipmapLevelClamp, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuTexRefSetMipmapLevelClamp, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuTexRefSetMipmapLevelClamp, cudastub_cuda_slot_cuTexRefSetMipmapLevelClamp, cudastub_cuda_resolve_cuTexRefSetMipmapLevelClamp, cudastub_cuda_bind_cuTexRefSetMipmapLevelClamp);
@@ -27799,7 +28415,8 @@ static CUresult cuTexRefSetMipmapLevelClamp_resolve(CUtexref a0, float a1, float
 {
 	cuTexRefSetMipmapLevelClamp_fn fn = cuTexRefSetMipmapLevelClamp_choose();
 
-	atomic_store_explicit(&cuTexRefSetMipmapLevelClamp_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuTexRefSetMipmapLevelClamp_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -27828,7 +28445,7 @@ void *cudastub_cuda_bind_cuTexRefSetMipmappedArray(void)
 {
 	void *fn = (void *)cuTexRefSetMipmappedArray_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuTexRefSetMipmappedArray, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuTexRefSetMipmappedArray, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuTexRefSetMipmappedArray, cudastub_cuda_slot_cuTexRefSetMipmappedArray, cudastub_cuda_resolve_cuTexRefSetMipmappedArray, cudastub_cuda_bind_cuTexRefSetMipmappedArray);
@@ -27843,7 +28460,8 @@ static CUresult cuTexRefSetMipmappedArray_resolve(CUtexref a0, CUmipmappedArray 
 {
 	cuTexRefSetMipmappedArray_fn fn = cuTexRefSetMipmappedArray_choose();
 
-	atomic_store_explicit(&cuTexRefSetMipmappedArray_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuTexRefSetMipmappedArray_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -27870,7 +28488,7 @@ void *cudastub_cuda_bind_cuThreadExchangeStreamCaptureMode(void)
 {
 	void *fn = (void *)cuThreadExchangeStreamCaptureMode_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuThreadExchangeStreamCaptureMode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuThreadExchangeStreamCaptureMode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuThreadExchangeStreamCaptureMode, cudastub_cuda_slot_cuThreadExchangeStreamCaptureMode, cudastub_cuda_resolve_cuThreadExchangeStreamCaptureMode, cudastub_cuda_bind_cuThreadExchangeStreamCaptureMode);
@@ -27885,7 +28503,8 @@ static CUresult cuThreadExchangeStreamCaptureMode_resolve(CUstreamCaptureMode *a
 {
 	cuThreadExchangeStreamCaptureMode_fn fn = cuThreadExchangeStreamCaptureMode_choose();
 
-	atomic_store_explicit(&cuThreadExchangeStreamCaptureMode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuThreadExchangeStreamCaptureMode_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -27916,7 +28535,7 @@ void *cudastub_cuda_bind_cuUserObjectCreate(void)
 {
 	void *fn = (void *)cuUserObjectCreate_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuUserObjectCreate, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuUserObjectCreate, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuUserObjectCreate, cudastub_cuda_slot_cuUserObjectCreate, cudastub_cuda_resolve_cuUserObjectCreate, cudastub_cuda_bind_cuUserObjectCreate);
@@ -27931,7 +28550,8 @@ static CUresult cuUserObjectCreate_resolve(CUuserObject *a0, void *a1, CUhostFn 
 {
 	cuUserObjectCreate_fn fn = cuUserObjectCreate_choose();
 
-	atomic_store_explicit(&cuUserObjectCreate_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuUserObjectCreate_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -27959,7 +28579,7 @@ void *cudastub_cuda_bind_cuUserObjectRelease(void)
 {
 	void *fn = (void *)cuUserObjectRelease_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuUserObjectRelease, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuUserObjectRelease, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuUserObjectRelease, cudastub_cuda_slot_cuUserObjectRelease, cudastub_cuda_resolve_cuUserObjectRelease, cudastub_cuda_bind_cuUserObjectRelease);
@@ -27974,7 +28594,8 @@ static CUresult cuUserObjectRelease_resolve(CUuserObject a0, unsigned int a1)
 {
 	cuUserObjectRelease_fn fn = cuUserObjectRelease_choose();
 
-	atomic_store_explicit(&cuUserObjectRelease_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuUserObjectRelease_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -28002,7 +28623,7 @@ void *cudastub_cuda_bind_cuUserObjectRetain(void)
 {
 	void *fn = (void *)cuUserObjectRetain_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuUserObjectRetain, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuUserObjectRetain, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuUserObjectRetain, cudastub_cuda_slot_cuUserObjectRetain, cudastub_cuda_resolve_cuUserObjectRetain, cudastub_cuda_bind_cuUserObjectRetain);
@@ -28017,7 +28638,8 @@ static CUresult cuUserObjectRetain_resolve(CUuserObject a0, unsigned int a1)
 {
 	cuUserObjectRetain_fn fn = cuUserObjectRetain_choose();
 
-	atomic_store_explicit(&cuUserObjectRetain_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuUserObjectRetain_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -28048,7 +28670,7 @@ void *cudastub_cuda_bind_cuVDPAUCtxCreate(void)
 {
 	void *fn = (void *)cuVDPAUCtxCreate_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuVDPAUCtxCreate, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuVDPAUCtxCreate, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuVDPAUCtxCreate, cudastub_cuda_slot_cuVDPAUCtxCreate, cudastub_cuda_resolve_cuVDPAUCtxCreate, cudastub_cuda_bind_cuVDPAUCtxCreate);
@@ -28063,7 +28685,8 @@ static CUresult cuVDPAUCtxCreate_resolve(CUcontext *a0, unsigned int a1, CUdevic
 {
 	cuVDPAUCtxCreate_fn fn = cuVDPAUCtxCreate_choose();
 
-	atomic_store_explicit(&cuVDPAUCtxCreate_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuVDPAUCtxCreate_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -28094,7 +28717,7 @@ void *cudastub_cuda_bind_cuVDPAUCtxCreate_v2(void)
 {
 	void *fn = (void *)cuVDPAUCtxCreate_v2_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuVDPAUCtxCreate_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuVDPAUCtxCreate_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuVDPAUCtxCreate_v2, cudastub_cuda_slot_cuVDPAUCtxCreate_v2, cudastub_cuda_resolve_cuVDPAUCtxCreate_v2, cudastub_cuda_bind_cuVDPAUCtxCreate_v2);
@@ -28109,7 +28732,8 @@ static CUresult cuVDPAUCtxCreate_v2_resolve(CUcontext *a0, unsigned int a1, CUde
 {
 	cuVDPAUCtxCreate_v2_fn fn = cuVDPAUCtxCreate_v2_choose();
 
-	atomic_store_explicit(&cuVDPAUCtxCreate_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuVDPAUCtxCreate_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -28138,7 +28762,7 @@ void *cudastub_cuda_bind_cuVDPAUGetDevice(void)
 {
 	void *fn = (void *)cuVDPAUGetDevice_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuVDPAUGetDevice, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuVDPAUGetDevice, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuVDPAUGetDevice, cudastub_cuda_slot_cuVDPAUGetDevice, cudastub_cuda_resolve_cuVDPAUGetDevice, cudastub_cuda_bind_cuVDPAUGetDevice);
@@ -28153,7 +28777,8 @@ static CUresult cuVDPAUGetDevice_resolve(CUdevice *a0, VdpDevice a1, VdpGetProcA
 {
 	cuVDPAUGetDevice_fn fn = cuVDPAUGetDevice_choose();
 
-	atomic_store_explicit(&cuVDPAUGetDevice_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuVDPAUGetDevice_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -28183,7 +28808,7 @@ void *cudastub_cuda_bind_cuWaitExternalSemaphoresAsync(void)
 {
 	void *fn = (void *)cuWaitExternalSemaphoresAsync_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuWaitExternalSemaphoresAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuWaitExternalSemaphoresAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuWaitExternalSemaphoresAsync, cudastub_cuda_slot_cuWaitExternalSemaphoresAsync, cudastub_cuda_resolve_cuWaitExternalSemaphoresAsync, cudastub_cuda_bind_cuWaitExternalSemaphoresAsync);
@@ -28198,7 +28823,8 @@ static CUresult cuWaitExternalSemaphoresAsync_resolve(const CUexternalSemaphore 
 {
 	cuWaitExternalSemaphoresAsync_fn fn = cuWaitExternalSemaphoresAsync_choose();
 
-	atomic_store_explicit(&cuWaitExternalSemaphoresAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuWaitExternalSemaphoresAsync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -28228,7 +28854,7 @@ void *cudastub_cuda_bind_cuWaitExternalSemaphoresAsync_ptsz(void)
 {
 	void *fn = (void *)cuWaitExternalSemaphoresAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cuda_slot_cuWaitExternalSemaphoresAsync_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cuda_library, &cudastub_cuda_slot_cuWaitExternalSemaphoresAsync_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cuWaitExternalSemaphoresAsync_ptsz, cudastub_cuda_slot_cuWaitExternalSemaphoresAsync_ptsz, cudastub_cuda_resolve_cuWaitExternalSemaphoresAsync_ptsz, cudastub_cuda_bind_cuWaitExternalSemaphoresAsync_ptsz);
@@ -28243,7 +28869,8 @@ static CUresult cuWaitExternalSemaphoresAsync_ptsz_resolve(const CUexternalSemap
 {
 	cuWaitExternalSemaphoresAsync_ptsz_fn fn = cuWaitExternalSemaphoresAsync_ptsz_choose();
 
-	atomic_store_explicit(&cuWaitExternalSemaphoresAsync_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cuda_library))
+		atomic_store_explicit(&cuWaitExternalSemaphoresAsync_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif

@@ -37,7 +37,7 @@ void *cudastub_cudart_bind___cudaRegisterHostVar(void)
 {
 	void *fn = choose___cudaRegisterHostVar();
 
-	atomic_store_explicit(&cudastub_cudart_slot___cudaRegisterHostVar, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot___cudaRegisterHostVar, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(__cudaRegisterHostVar, cudastub_cudart_slot___cudaRegisterHostVar, cudastub_cudart_resolve___cudaRegisterHostVar, cudastub_cudart_bind___cudaRegisterHostVar);
@@ -61,7 +61,7 @@ void *cudastub_cudart_bind_cudaSignalExternalSemaphoresAsync(void)
 {
 	void *fn = choose_cudaSignalExternalSemaphoresAsync();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaSignalExternalSemaphoresAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaSignalExternalSemaphoresAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaSignalExternalSemaphoresAsync, cudastub_cudart_slot_cudaSignalExternalSemaphoresAsync, cudastub_cudart_resolve_cudaSignalExternalSemaphoresAsync, cudastub_cudart_bind_cudaSignalExternalSemaphoresAsync);
@@ -85,7 +85,7 @@ void *cudastub_cudart_bind_cudaSignalExternalSemaphoresAsync_ptsz(void)
 {
 	void *fn = choose_cudaSignalExternalSemaphoresAsync_ptsz();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaSignalExternalSemaphoresAsync_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaSignalExternalSemaphoresAsync_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaSignalExternalSemaphoresAsync_ptsz, cudastub_cudart_slot_cudaSignalExternalSemaphoresAsync_ptsz, cudastub_cudart_resolve_cudaSignalExternalSemaphoresAsync_ptsz, cudastub_cudart_bind_cudaSignalExternalSemaphoresAsync_ptsz);
@@ -109,7 +109,7 @@ void *cudastub_cudart_bind_cudaStreamUpdateCaptureDependencies_ptsz(void)
 {
 	void *fn = choose_cudaStreamUpdateCaptureDependencies_ptsz();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaStreamUpdateCaptureDependencies_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaStreamUpdateCaptureDependencies_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaStreamUpdateCaptureDependencies_ptsz, cudastub_cudart_slot_cudaStreamUpdateCaptureDependencies_ptsz, cudastub_cudart_resolve_cudaStreamUpdateCaptureDependencies_ptsz, cudastub_cudart_bind_cudaStreamUpdateCaptureDependencies_ptsz);
@@ -133,7 +133,7 @@ void *cudastub_cudart_bind_cudaWaitExternalSemaphoresAsync(void)
 {
 	void *fn = choose_cudaWaitExternalSemaphoresAsync();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaWaitExternalSemaphoresAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaWaitExternalSemaphoresAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaWaitExternalSemaphoresAsync, cudastub_cudart_slot_cudaWaitExternalSemaphoresAsync, cudastub_cudart_resolve_cudaWaitExternalSemaphoresAsync, cudastub_cudart_bind_cudaWaitExternalSemaphoresAsync);
@@ -157,7 +157,7 @@ void *cudastub_cudart_bind_cudaWaitExternalSemaphoresAsync_ptsz(void)
 {
 	void *fn = choose_cudaWaitExternalSemaphoresAsync_ptsz();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaWaitExternalSemaphoresAsync_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaWaitExternalSemaphoresAsync_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaWaitExternalSemaphoresAsync_ptsz, cudastub_cudart_slot_cudaWaitExternalSemaphoresAsync_ptsz, cudastub_cudart_resolve_cudaWaitExternalSemaphoresAsync_ptsz, cudastub_cudart_bind_cudaWaitExternalSemaphoresAsync_ptsz);

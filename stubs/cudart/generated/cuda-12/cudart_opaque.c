@@ -40,7 +40,7 @@ void *cudastub_cudart_bind___cudaRegisterHostVar(void)
 {
 	void *fn = choose___cudaRegisterHostVar();
 
-	atomic_store_explicit(&cudastub_cudart_slot___cudaRegisterHostVar, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot___cudaRegisterHostVar, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(__cudaRegisterHostVar, cudastub_cudart_slot___cudaRegisterHostVar, cudastub_cudart_resolve___cudaRegisterHostVar, cudastub_cudart_bind___cudaRegisterHostVar);
@@ -64,7 +64,7 @@ void *cudastub_cudart_bind___cudaRegisterUnifiedTable(void)
 {
 	void *fn = choose___cudaRegisterUnifiedTable();
 
-	atomic_store_explicit(&cudastub_cudart_slot___cudaRegisterUnifiedTable, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot___cudaRegisterUnifiedTable, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(__cudaRegisterUnifiedTable, cudastub_cudart_slot___cudaRegisterUnifiedTable, cudastub_cudart_resolve___cudaRegisterUnifiedTable, cudastub_cudart_bind___cudaRegisterUnifiedTable);
@@ -88,7 +88,7 @@ void *cudastub_cudart_bind_cudaGetDeviceProperties(void)
 {
 	void *fn = choose_cudaGetDeviceProperties();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGetDeviceProperties, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGetDeviceProperties, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGetDeviceProperties, cudastub_cudart_slot_cudaGetDeviceProperties, cudastub_cudart_resolve_cudaGetDeviceProperties, cudastub_cudart_bind_cudaGetDeviceProperties);
@@ -112,7 +112,7 @@ void *cudastub_cudart_bind_cudaSignalExternalSemaphoresAsync(void)
 {
 	void *fn = choose_cudaSignalExternalSemaphoresAsync();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaSignalExternalSemaphoresAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaSignalExternalSemaphoresAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaSignalExternalSemaphoresAsync, cudastub_cudart_slot_cudaSignalExternalSemaphoresAsync, cudastub_cudart_resolve_cudaSignalExternalSemaphoresAsync, cudastub_cudart_bind_cudaSignalExternalSemaphoresAsync);
@@ -136,7 +136,7 @@ void *cudastub_cudart_bind_cudaSignalExternalSemaphoresAsync_ptsz(void)
 {
 	void *fn = choose_cudaSignalExternalSemaphoresAsync_ptsz();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaSignalExternalSemaphoresAsync_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaSignalExternalSemaphoresAsync_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaSignalExternalSemaphoresAsync_ptsz, cudastub_cudart_slot_cudaSignalExternalSemaphoresAsync_ptsz, cudastub_cudart_resolve_cudaSignalExternalSemaphoresAsync_ptsz, cudastub_cudart_bind_cudaSignalExternalSemaphoresAsync_ptsz);
@@ -160,7 +160,7 @@ void *cudastub_cudart_bind_cudaStreamGetCaptureInfo(void)
 {
 	void *fn = choose_cudaStreamGetCaptureInfo();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaStreamGetCaptureInfo, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaStreamGetCaptureInfo, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaStreamGetCaptureInfo, cudastub_cudart_slot_cudaStreamGetCaptureInfo, cudastub_cudart_resolve_cudaStreamGetCaptureInfo, cudastub_cudart_bind_cudaStreamGetCaptureInfo);
@@ -184,7 +184,7 @@ void *cudastub_cudart_bind_cudaStreamGetCaptureInfo_ptsz(void)
 {
 	void *fn = choose_cudaStreamGetCaptureInfo_ptsz();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaStreamGetCaptureInfo_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaStreamGetCaptureInfo_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaStreamGetCaptureInfo_ptsz, cudastub_cudart_slot_cudaStreamGetCaptureInfo_ptsz, cudastub_cudart_resolve_cudaStreamGetCaptureInfo_ptsz, cudastub_cudart_bind_cudaStreamGetCaptureInfo_ptsz);
@@ -208,7 +208,7 @@ void *cudastub_cudart_bind_cudaWaitExternalSemaphoresAsync(void)
 {
 	void *fn = choose_cudaWaitExternalSemaphoresAsync();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaWaitExternalSemaphoresAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaWaitExternalSemaphoresAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaWaitExternalSemaphoresAsync, cudastub_cudart_slot_cudaWaitExternalSemaphoresAsync, cudastub_cudart_resolve_cudaWaitExternalSemaphoresAsync, cudastub_cudart_bind_cudaWaitExternalSemaphoresAsync);
@@ -232,7 +232,7 @@ void *cudastub_cudart_bind_cudaWaitExternalSemaphoresAsync_ptsz(void)
 {
 	void *fn = choose_cudaWaitExternalSemaphoresAsync_ptsz();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaWaitExternalSemaphoresAsync_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaWaitExternalSemaphoresAsync_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaWaitExternalSemaphoresAsync_ptsz, cudastub_cudart_slot_cudaWaitExternalSemaphoresAsync_ptsz, cudastub_cudart_resolve_cudaWaitExternalSemaphoresAsync_ptsz, cudastub_cudart_bind_cudaWaitExternalSemaphoresAsync_ptsz);

@@ -454,7 +454,7 @@ void *cudastub_cudart_bind___cudaGetKernel(void)
 {
 	void *fn = (void *)__cudaGetKernel_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot___cudaGetKernel, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot___cudaGetKernel, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(__cudaGetKernel, cudastub_cudart_slot___cudaGetKernel, cudastub_cudart_resolve___cudaGetKernel, cudastub_cudart_bind___cudaGetKernel);
@@ -469,7 +469,8 @@ static cudaError_t __cudaGetKernel_resolve(cudaKernel_t *a0, const void *a1)
 {
 	__cudaGetKernel_fn fn = __cudaGetKernel_choose();
 
-	atomic_store_explicit(&__cudaGetKernel_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&__cudaGetKernel_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -499,7 +500,8 @@ static char __cudaInitModule_resolve(void **a0)
 {
 	__cudaInitModule_fn fn = __cudaInitModule_choose();
 
-	atomic_store_explicit(&__cudaInitModule_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&__cudaInitModule_slot, fn, memory_order_release);
 	return fn(a0);
 }
 
@@ -530,7 +532,7 @@ void *cudastub_cudart_bind___cudaLaunchKernel(void)
 {
 	void *fn = (void *)__cudaLaunchKernel_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot___cudaLaunchKernel, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot___cudaLaunchKernel, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(__cudaLaunchKernel, cudastub_cudart_slot___cudaLaunchKernel, cudastub_cudart_resolve___cudaLaunchKernel, cudastub_cudart_bind___cudaLaunchKernel);
@@ -545,7 +547,8 @@ static cudaError_t __cudaLaunchKernel_resolve(cudaKernel_t a0, dim3 a1, dim3 a2,
 {
 	__cudaLaunchKernel_fn fn = __cudaLaunchKernel_choose();
 
-	atomic_store_explicit(&__cudaLaunchKernel_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&__cudaLaunchKernel_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -577,7 +580,7 @@ void *cudastub_cudart_bind___cudaLaunchKernel_ptsz(void)
 {
 	void *fn = (void *)__cudaLaunchKernel_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot___cudaLaunchKernel_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot___cudaLaunchKernel_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(__cudaLaunchKernel_ptsz, cudastub_cudart_slot___cudaLaunchKernel_ptsz, cudastub_cudart_resolve___cudaLaunchKernel_ptsz, cudastub_cudart_bind___cudaLaunchKernel_ptsz);
@@ -592,7 +595,8 @@ static cudaError_t __cudaLaunchKernel_ptsz_resolve(cudaKernel_t a0, dim3 a1, dim
 {
 	__cudaLaunchKernel_ptsz_fn fn = __cudaLaunchKernel_ptsz_choose();
 
-	atomic_store_explicit(&__cudaLaunchKernel_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&__cudaLaunchKernel_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -622,7 +626,7 @@ void *cudastub_cudart_bind___cudaPopCallConfiguration(void)
 {
 	void *fn = (void *)__cudaPopCallConfiguration_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot___cudaPopCallConfiguration, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot___cudaPopCallConfiguration, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(__cudaPopCallConfiguration, cudastub_cudart_slot___cudaPopCallConfiguration, cudastub_cudart_resolve___cudaPopCallConfiguration, cudastub_cudart_bind___cudaPopCallConfiguration);
@@ -637,7 +641,8 @@ static cudaError_t __cudaPopCallConfiguration_resolve(dim3 *a0, dim3 *a1, size_t
 {
 	__cudaPopCallConfiguration_fn fn = __cudaPopCallConfiguration_choose();
 
-	atomic_store_explicit(&__cudaPopCallConfiguration_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&__cudaPopCallConfiguration_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -668,7 +673,7 @@ void *cudastub_cudart_bind___cudaPushCallConfiguration(void)
 {
 	void *fn = (void *)__cudaPushCallConfiguration_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot___cudaPushCallConfiguration, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot___cudaPushCallConfiguration, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(__cudaPushCallConfiguration, cudastub_cudart_slot___cudaPushCallConfiguration, cudastub_cudart_resolve___cudaPushCallConfiguration, cudastub_cudart_bind___cudaPushCallConfiguration);
@@ -683,7 +688,8 @@ static unsigned int __cudaPushCallConfiguration_resolve(dim3 a0, dim3 a1, size_t
 {
 	__cudaPushCallConfiguration_fn fn = __cudaPushCallConfiguration_choose();
 
-	atomic_store_explicit(&__cudaPushCallConfiguration_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&__cudaPushCallConfiguration_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -711,7 +717,8 @@ static void ** __cudaRegisterFatBinary_resolve(void *a0)
 {
 	__cudaRegisterFatBinary_fn fn = __cudaRegisterFatBinary_choose();
 
-	atomic_store_explicit(&__cudaRegisterFatBinary_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&__cudaRegisterFatBinary_slot, fn, memory_order_release);
 	return fn(a0);
 }
 
@@ -737,7 +744,8 @@ static void __cudaRegisterFatBinaryEnd_resolve(void **a0)
 {
 	__cudaRegisterFatBinaryEnd_fn fn = __cudaRegisterFatBinaryEnd_choose();
 
-	atomic_store_explicit(&__cudaRegisterFatBinaryEnd_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&__cudaRegisterFatBinaryEnd_slot, fn, memory_order_release);
 	fn(a0);
 }
 
@@ -772,7 +780,8 @@ static void __cudaRegisterFunction_resolve(void **a0, const char *a1, char *a2, 
 {
 	__cudaRegisterFunction_fn fn = __cudaRegisterFunction_choose();
 
-	atomic_store_explicit(&__cudaRegisterFunction_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&__cudaRegisterFunction_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 
@@ -805,7 +814,8 @@ static void __cudaRegisterManagedVar_resolve(void **a0, void **a1, char *a2, con
 {
 	__cudaRegisterManagedVar_fn fn = __cudaRegisterManagedVar_choose();
 
-	atomic_store_explicit(&__cudaRegisterManagedVar_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&__cudaRegisterManagedVar_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 
@@ -838,7 +848,8 @@ static void __cudaRegisterVar_resolve(void **a0, char *a1, char *a2, const char 
 {
 	__cudaRegisterVar_fn fn = __cudaRegisterVar_choose();
 
-	atomic_store_explicit(&__cudaRegisterVar_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&__cudaRegisterVar_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 
@@ -864,7 +875,8 @@ static void __cudaUnregisterFatBinary_resolve(void **a0)
 {
 	__cudaUnregisterFatBinary_fn fn = __cudaUnregisterFatBinary_choose();
 
-	atomic_store_explicit(&__cudaUnregisterFatBinary_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&__cudaUnregisterFatBinary_slot, fn, memory_order_release);
 	fn(a0);
 }
 
@@ -893,7 +905,7 @@ void *cudastub_cudart_bind_cudaArrayGetInfo(void)
 {
 	void *fn = (void *)cudaArrayGetInfo_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaArrayGetInfo, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaArrayGetInfo, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaArrayGetInfo, cudastub_cudart_slot_cudaArrayGetInfo, cudastub_cudart_resolve_cudaArrayGetInfo, cudastub_cudart_bind_cudaArrayGetInfo);
@@ -908,7 +920,8 @@ static cudaError_t cudaArrayGetInfo_resolve(struct cudaChannelFormatDesc *a0, st
 {
 	cudaArrayGetInfo_fn fn = cudaArrayGetInfo_choose();
 
-	atomic_store_explicit(&cudaArrayGetInfo_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaArrayGetInfo_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -937,7 +950,7 @@ void *cudastub_cudart_bind_cudaArrayGetMemoryRequirements(void)
 {
 	void *fn = (void *)cudaArrayGetMemoryRequirements_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaArrayGetMemoryRequirements, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaArrayGetMemoryRequirements, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaArrayGetMemoryRequirements, cudastub_cudart_slot_cudaArrayGetMemoryRequirements, cudastub_cudart_resolve_cudaArrayGetMemoryRequirements, cudastub_cudart_bind_cudaArrayGetMemoryRequirements);
@@ -952,7 +965,8 @@ static cudaError_t cudaArrayGetMemoryRequirements_resolve(struct cudaArrayMemory
 {
 	cudaArrayGetMemoryRequirements_fn fn = cudaArrayGetMemoryRequirements_choose();
 
-	atomic_store_explicit(&cudaArrayGetMemoryRequirements_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaArrayGetMemoryRequirements_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -981,7 +995,7 @@ void *cudastub_cudart_bind_cudaArrayGetPlane(void)
 {
 	void *fn = (void *)cudaArrayGetPlane_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaArrayGetPlane, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaArrayGetPlane, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaArrayGetPlane, cudastub_cudart_slot_cudaArrayGetPlane, cudastub_cudart_resolve_cudaArrayGetPlane, cudastub_cudart_bind_cudaArrayGetPlane);
@@ -996,7 +1010,8 @@ static cudaError_t cudaArrayGetPlane_resolve(cudaArray_t *a0, cudaArray_t a1, un
 {
 	cudaArrayGetPlane_fn fn = cudaArrayGetPlane_choose();
 
-	atomic_store_explicit(&cudaArrayGetPlane_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaArrayGetPlane_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -1024,7 +1039,7 @@ void *cudastub_cudart_bind_cudaArrayGetSparseProperties(void)
 {
 	void *fn = (void *)cudaArrayGetSparseProperties_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaArrayGetSparseProperties, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaArrayGetSparseProperties, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaArrayGetSparseProperties, cudastub_cudart_slot_cudaArrayGetSparseProperties, cudastub_cudart_resolve_cudaArrayGetSparseProperties, cudastub_cudart_bind_cudaArrayGetSparseProperties);
@@ -1039,7 +1054,8 @@ static cudaError_t cudaArrayGetSparseProperties_resolve(struct cudaArraySparsePr
 {
 	cudaArrayGetSparseProperties_fn fn = cudaArrayGetSparseProperties_choose();
 
-	atomic_store_explicit(&cudaArrayGetSparseProperties_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaArrayGetSparseProperties_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -1068,7 +1084,7 @@ void *cudastub_cudart_bind_cudaChooseDevice(void)
 {
 	void *fn = (void *)cudaChooseDevice_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaChooseDevice, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaChooseDevice, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaChooseDevice, cudastub_cudart_slot_cudaChooseDevice, cudastub_cudart_resolve_cudaChooseDevice, cudastub_cudart_bind_cudaChooseDevice);
@@ -1083,7 +1099,8 @@ static cudaError_t cudaChooseDevice_resolve(int *a0, const struct cudaDeviceProp
 {
 	cudaChooseDevice_fn fn = cudaChooseDevice_choose();
 
-	atomic_store_explicit(&cudaChooseDevice_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaChooseDevice_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -1115,7 +1132,7 @@ void *cudastub_cudart_bind_cudaCreateChannelDesc(void)
 {
 	void *fn = (void *)cudaCreateChannelDesc_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaCreateChannelDesc, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaCreateChannelDesc, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaCreateChannelDesc, cudastub_cudart_slot_cudaCreateChannelDesc, cudastub_cudart_resolve_cudaCreateChannelDesc, cudastub_cudart_bind_cudaCreateChannelDesc);
@@ -1130,7 +1147,8 @@ static struct cudaChannelFormatDesc cudaCreateChannelDesc_resolve(int a0, int a1
 {
 	cudaCreateChannelDesc_fn fn = cudaCreateChannelDesc_choose();
 
-	atomic_store_explicit(&cudaCreateChannelDesc_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaCreateChannelDesc_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -1159,7 +1177,7 @@ void *cudastub_cudart_bind_cudaCreateSurfaceObject(void)
 {
 	void *fn = (void *)cudaCreateSurfaceObject_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaCreateSurfaceObject, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaCreateSurfaceObject, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaCreateSurfaceObject, cudastub_cudart_slot_cudaCreateSurfaceObject, cudastub_cudart_resolve_cudaCreateSurfaceObject, cudastub_cudart_bind_cudaCreateSurfaceObject);
@@ -1174,7 +1192,8 @@ static cudaError_t cudaCreateSurfaceObject_resolve(cudaSurfaceObject_t *a0, cons
 {
 	cudaCreateSurfaceObject_fn fn = cudaCreateSurfaceObject_choose();
 
-	atomic_store_explicit(&cudaCreateSurfaceObject_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaCreateSurfaceObject_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -1205,7 +1224,7 @@ void *cudastub_cudart_bind_cudaCreateTextureObject(void)
 {
 	void *fn = (void *)cudaCreateTextureObject_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaCreateTextureObject, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaCreateTextureObject, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaCreateTextureObject, cudastub_cudart_slot_cudaCreateTextureObject, cudastub_cudart_resolve_cudaCreateTextureObject, cudastub_cudart_bind_cudaCreateTextureObject);
@@ -1220,7 +1239,8 @@ static cudaError_t cudaCreateTextureObject_resolve(cudaTextureObject_t *a0, cons
 {
 	cudaCreateTextureObject_fn fn = cudaCreateTextureObject_choose();
 
-	atomic_store_explicit(&cudaCreateTextureObject_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaCreateTextureObject_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -1246,7 +1266,7 @@ void *cudastub_cudart_bind_cudaCtxResetPersistingL2Cache(void)
 {
 	void *fn = (void *)cudaCtxResetPersistingL2Cache_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaCtxResetPersistingL2Cache, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaCtxResetPersistingL2Cache, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaCtxResetPersistingL2Cache, cudastub_cudart_slot_cudaCtxResetPersistingL2Cache, cudastub_cudart_resolve_cudaCtxResetPersistingL2Cache, cudastub_cudart_bind_cudaCtxResetPersistingL2Cache);
@@ -1261,7 +1281,8 @@ static cudaError_t cudaCtxResetPersistingL2Cache_resolve(void)
 {
 	cudaCtxResetPersistingL2Cache_fn fn = cudaCtxResetPersistingL2Cache_choose();
 
-	atomic_store_explicit(&cudaCtxResetPersistingL2Cache_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaCtxResetPersistingL2Cache_slot, fn, memory_order_release);
 	return fn();
 }
 #endif
@@ -1288,7 +1309,7 @@ void *cudastub_cudart_bind_cudaDestroyExternalMemory(void)
 {
 	void *fn = (void *)cudaDestroyExternalMemory_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaDestroyExternalMemory, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaDestroyExternalMemory, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaDestroyExternalMemory, cudastub_cudart_slot_cudaDestroyExternalMemory, cudastub_cudart_resolve_cudaDestroyExternalMemory, cudastub_cudart_bind_cudaDestroyExternalMemory);
@@ -1303,7 +1324,8 @@ static cudaError_t cudaDestroyExternalMemory_resolve(cudaExternalMemory_t a0)
 {
 	cudaDestroyExternalMemory_fn fn = cudaDestroyExternalMemory_choose();
 
-	atomic_store_explicit(&cudaDestroyExternalMemory_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaDestroyExternalMemory_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -1330,7 +1352,7 @@ void *cudastub_cudart_bind_cudaDestroyExternalSemaphore(void)
 {
 	void *fn = (void *)cudaDestroyExternalSemaphore_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaDestroyExternalSemaphore, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaDestroyExternalSemaphore, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaDestroyExternalSemaphore, cudastub_cudart_slot_cudaDestroyExternalSemaphore, cudastub_cudart_resolve_cudaDestroyExternalSemaphore, cudastub_cudart_bind_cudaDestroyExternalSemaphore);
@@ -1345,7 +1367,8 @@ static cudaError_t cudaDestroyExternalSemaphore_resolve(cudaExternalSemaphore_t 
 {
 	cudaDestroyExternalSemaphore_fn fn = cudaDestroyExternalSemaphore_choose();
 
-	atomic_store_explicit(&cudaDestroyExternalSemaphore_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaDestroyExternalSemaphore_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -1372,7 +1395,7 @@ void *cudastub_cudart_bind_cudaDestroySurfaceObject(void)
 {
 	void *fn = (void *)cudaDestroySurfaceObject_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaDestroySurfaceObject, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaDestroySurfaceObject, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaDestroySurfaceObject, cudastub_cudart_slot_cudaDestroySurfaceObject, cudastub_cudart_resolve_cudaDestroySurfaceObject, cudastub_cudart_bind_cudaDestroySurfaceObject);
@@ -1387,7 +1410,8 @@ static cudaError_t cudaDestroySurfaceObject_resolve(cudaSurfaceObject_t a0)
 {
 	cudaDestroySurfaceObject_fn fn = cudaDestroySurfaceObject_choose();
 
-	atomic_store_explicit(&cudaDestroySurfaceObject_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaDestroySurfaceObject_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -1414,7 +1438,7 @@ void *cudastub_cudart_bind_cudaDestroyTextureObject(void)
 {
 	void *fn = (void *)cudaDestroyTextureObject_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaDestroyTextureObject, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaDestroyTextureObject, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaDestroyTextureObject, cudastub_cudart_slot_cudaDestroyTextureObject, cudastub_cudart_resolve_cudaDestroyTextureObject, cudastub_cudart_bind_cudaDestroyTextureObject);
@@ -1429,7 +1453,8 @@ static cudaError_t cudaDestroyTextureObject_resolve(cudaTextureObject_t a0)
 {
 	cudaDestroyTextureObject_fn fn = cudaDestroyTextureObject_choose();
 
-	atomic_store_explicit(&cudaDestroyTextureObject_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaDestroyTextureObject_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -1458,7 +1483,7 @@ void *cudastub_cudart_bind_cudaDeviceCanAccessPeer(void)
 {
 	void *fn = (void *)cudaDeviceCanAccessPeer_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaDeviceCanAccessPeer, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaDeviceCanAccessPeer, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaDeviceCanAccessPeer, cudastub_cudart_slot_cudaDeviceCanAccessPeer, cudastub_cudart_resolve_cudaDeviceCanAccessPeer, cudastub_cudart_bind_cudaDeviceCanAccessPeer);
@@ -1473,7 +1498,8 @@ static cudaError_t cudaDeviceCanAccessPeer_resolve(int *a0, int a1, int a2)
 {
 	cudaDeviceCanAccessPeer_fn fn = cudaDeviceCanAccessPeer_choose();
 
-	atomic_store_explicit(&cudaDeviceCanAccessPeer_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaDeviceCanAccessPeer_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -1500,7 +1526,7 @@ void *cudastub_cudart_bind_cudaDeviceDisablePeerAccess(void)
 {
 	void *fn = (void *)cudaDeviceDisablePeerAccess_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaDeviceDisablePeerAccess, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaDeviceDisablePeerAccess, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaDeviceDisablePeerAccess, cudastub_cudart_slot_cudaDeviceDisablePeerAccess, cudastub_cudart_resolve_cudaDeviceDisablePeerAccess, cudastub_cudart_bind_cudaDeviceDisablePeerAccess);
@@ -1515,7 +1541,8 @@ static cudaError_t cudaDeviceDisablePeerAccess_resolve(int a0)
 {
 	cudaDeviceDisablePeerAccess_fn fn = cudaDeviceDisablePeerAccess_choose();
 
-	atomic_store_explicit(&cudaDeviceDisablePeerAccess_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaDeviceDisablePeerAccess_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -1543,7 +1570,7 @@ void *cudastub_cudart_bind_cudaDeviceEnablePeerAccess(void)
 {
 	void *fn = (void *)cudaDeviceEnablePeerAccess_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaDeviceEnablePeerAccess, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaDeviceEnablePeerAccess, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaDeviceEnablePeerAccess, cudastub_cudart_slot_cudaDeviceEnablePeerAccess, cudastub_cudart_resolve_cudaDeviceEnablePeerAccess, cudastub_cudart_bind_cudaDeviceEnablePeerAccess);
@@ -1558,7 +1585,8 @@ static cudaError_t cudaDeviceEnablePeerAccess_resolve(int a0, unsigned int a1)
 {
 	cudaDeviceEnablePeerAccess_fn fn = cudaDeviceEnablePeerAccess_choose();
 
-	atomic_store_explicit(&cudaDeviceEnablePeerAccess_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaDeviceEnablePeerAccess_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -1586,7 +1614,7 @@ void *cudastub_cudart_bind_cudaDeviceFlushGPUDirectRDMAWrites(void)
 {
 	void *fn = (void *)cudaDeviceFlushGPUDirectRDMAWrites_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaDeviceFlushGPUDirectRDMAWrites, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaDeviceFlushGPUDirectRDMAWrites, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaDeviceFlushGPUDirectRDMAWrites, cudastub_cudart_slot_cudaDeviceFlushGPUDirectRDMAWrites, cudastub_cudart_resolve_cudaDeviceFlushGPUDirectRDMAWrites, cudastub_cudart_bind_cudaDeviceFlushGPUDirectRDMAWrites);
@@ -1601,7 +1629,8 @@ static cudaError_t cudaDeviceFlushGPUDirectRDMAWrites_resolve(enum cudaFlushGPUD
 {
 	cudaDeviceFlushGPUDirectRDMAWrites_fn fn = cudaDeviceFlushGPUDirectRDMAWrites_choose();
 
-	atomic_store_explicit(&cudaDeviceFlushGPUDirectRDMAWrites_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaDeviceFlushGPUDirectRDMAWrites_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -1630,7 +1659,7 @@ void *cudastub_cudart_bind_cudaDeviceGetAttribute(void)
 {
 	void *fn = (void *)cudaDeviceGetAttribute_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaDeviceGetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaDeviceGetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaDeviceGetAttribute, cudastub_cudart_slot_cudaDeviceGetAttribute, cudastub_cudart_resolve_cudaDeviceGetAttribute, cudastub_cudart_bind_cudaDeviceGetAttribute);
@@ -1645,7 +1674,8 @@ static cudaError_t cudaDeviceGetAttribute_resolve(int *a0, enum cudaDeviceAttr a
 {
 	cudaDeviceGetAttribute_fn fn = cudaDeviceGetAttribute_choose();
 
-	atomic_store_explicit(&cudaDeviceGetAttribute_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaDeviceGetAttribute_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -1673,7 +1703,7 @@ void *cudastub_cudart_bind_cudaDeviceGetByPCIBusId(void)
 {
 	void *fn = (void *)cudaDeviceGetByPCIBusId_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaDeviceGetByPCIBusId, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaDeviceGetByPCIBusId, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaDeviceGetByPCIBusId, cudastub_cudart_slot_cudaDeviceGetByPCIBusId, cudastub_cudart_resolve_cudaDeviceGetByPCIBusId, cudastub_cudart_bind_cudaDeviceGetByPCIBusId);
@@ -1688,7 +1718,8 @@ static cudaError_t cudaDeviceGetByPCIBusId_resolve(int *a0, const char *a1)
 {
 	cudaDeviceGetByPCIBusId_fn fn = cudaDeviceGetByPCIBusId_choose();
 
-	atomic_store_explicit(&cudaDeviceGetByPCIBusId_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaDeviceGetByPCIBusId_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -1715,7 +1746,7 @@ void *cudastub_cudart_bind_cudaDeviceGetCacheConfig(void)
 {
 	void *fn = (void *)cudaDeviceGetCacheConfig_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaDeviceGetCacheConfig, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaDeviceGetCacheConfig, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaDeviceGetCacheConfig, cudastub_cudart_slot_cudaDeviceGetCacheConfig, cudastub_cudart_resolve_cudaDeviceGetCacheConfig, cudastub_cudart_bind_cudaDeviceGetCacheConfig);
@@ -1730,7 +1761,8 @@ static cudaError_t cudaDeviceGetCacheConfig_resolve(enum cudaFuncCache *a0)
 {
 	cudaDeviceGetCacheConfig_fn fn = cudaDeviceGetCacheConfig_choose();
 
-	atomic_store_explicit(&cudaDeviceGetCacheConfig_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaDeviceGetCacheConfig_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -1758,7 +1790,7 @@ void *cudastub_cudart_bind_cudaDeviceGetDefaultMemPool(void)
 {
 	void *fn = (void *)cudaDeviceGetDefaultMemPool_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaDeviceGetDefaultMemPool, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaDeviceGetDefaultMemPool, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaDeviceGetDefaultMemPool, cudastub_cudart_slot_cudaDeviceGetDefaultMemPool, cudastub_cudart_resolve_cudaDeviceGetDefaultMemPool, cudastub_cudart_bind_cudaDeviceGetDefaultMemPool);
@@ -1773,7 +1805,8 @@ static cudaError_t cudaDeviceGetDefaultMemPool_resolve(cudaMemPool_t *a0, int a1
 {
 	cudaDeviceGetDefaultMemPool_fn fn = cudaDeviceGetDefaultMemPool_choose();
 
-	atomic_store_explicit(&cudaDeviceGetDefaultMemPool_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaDeviceGetDefaultMemPool_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -1802,7 +1835,7 @@ void *cudastub_cudart_bind_cudaDeviceGetGraphMemAttribute(void)
 {
 	void *fn = (void *)cudaDeviceGetGraphMemAttribute_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaDeviceGetGraphMemAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaDeviceGetGraphMemAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaDeviceGetGraphMemAttribute, cudastub_cudart_slot_cudaDeviceGetGraphMemAttribute, cudastub_cudart_resolve_cudaDeviceGetGraphMemAttribute, cudastub_cudart_bind_cudaDeviceGetGraphMemAttribute);
@@ -1817,7 +1850,8 @@ static cudaError_t cudaDeviceGetGraphMemAttribute_resolve(int a0, enum cudaGraph
 {
 	cudaDeviceGetGraphMemAttribute_fn fn = cudaDeviceGetGraphMemAttribute_choose();
 
-	atomic_store_explicit(&cudaDeviceGetGraphMemAttribute_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaDeviceGetGraphMemAttribute_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -1845,7 +1879,7 @@ void *cudastub_cudart_bind_cudaDeviceGetLimit(void)
 {
 	void *fn = (void *)cudaDeviceGetLimit_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaDeviceGetLimit, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaDeviceGetLimit, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaDeviceGetLimit, cudastub_cudart_slot_cudaDeviceGetLimit, cudastub_cudart_resolve_cudaDeviceGetLimit, cudastub_cudart_bind_cudaDeviceGetLimit);
@@ -1860,7 +1894,8 @@ static cudaError_t cudaDeviceGetLimit_resolve(size_t *a0, enum cudaLimit a1)
 {
 	cudaDeviceGetLimit_fn fn = cudaDeviceGetLimit_choose();
 
-	atomic_store_explicit(&cudaDeviceGetLimit_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaDeviceGetLimit_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -1888,7 +1923,7 @@ void *cudastub_cudart_bind_cudaDeviceGetMemPool(void)
 {
 	void *fn = (void *)cudaDeviceGetMemPool_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaDeviceGetMemPool, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaDeviceGetMemPool, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaDeviceGetMemPool, cudastub_cudart_slot_cudaDeviceGetMemPool, cudastub_cudart_resolve_cudaDeviceGetMemPool, cudastub_cudart_bind_cudaDeviceGetMemPool);
@@ -1903,7 +1938,8 @@ static cudaError_t cudaDeviceGetMemPool_resolve(cudaMemPool_t *a0, int a1)
 {
 	cudaDeviceGetMemPool_fn fn = cudaDeviceGetMemPool_choose();
 
-	atomic_store_explicit(&cudaDeviceGetMemPool_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaDeviceGetMemPool_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -1932,7 +1968,7 @@ void *cudastub_cudart_bind_cudaDeviceGetNvSciSyncAttributes(void)
 {
 	void *fn = (void *)cudaDeviceGetNvSciSyncAttributes_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaDeviceGetNvSciSyncAttributes, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaDeviceGetNvSciSyncAttributes, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaDeviceGetNvSciSyncAttributes, cudastub_cudart_slot_cudaDeviceGetNvSciSyncAttributes, cudastub_cudart_resolve_cudaDeviceGetNvSciSyncAttributes, cudastub_cudart_bind_cudaDeviceGetNvSciSyncAttributes);
@@ -1947,7 +1983,8 @@ static cudaError_t cudaDeviceGetNvSciSyncAttributes_resolve(void *a0, int a1, in
 {
 	cudaDeviceGetNvSciSyncAttributes_fn fn = cudaDeviceGetNvSciSyncAttributes_choose();
 
-	atomic_store_explicit(&cudaDeviceGetNvSciSyncAttributes_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaDeviceGetNvSciSyncAttributes_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -1977,7 +2014,7 @@ void *cudastub_cudart_bind_cudaDeviceGetP2PAttribute(void)
 {
 	void *fn = (void *)cudaDeviceGetP2PAttribute_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaDeviceGetP2PAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaDeviceGetP2PAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaDeviceGetP2PAttribute, cudastub_cudart_slot_cudaDeviceGetP2PAttribute, cudastub_cudart_resolve_cudaDeviceGetP2PAttribute, cudastub_cudart_bind_cudaDeviceGetP2PAttribute);
@@ -1992,7 +2029,8 @@ static cudaError_t cudaDeviceGetP2PAttribute_resolve(int *a0, enum cudaDeviceP2P
 {
 	cudaDeviceGetP2PAttribute_fn fn = cudaDeviceGetP2PAttribute_choose();
 
-	atomic_store_explicit(&cudaDeviceGetP2PAttribute_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaDeviceGetP2PAttribute_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -2021,7 +2059,7 @@ void *cudastub_cudart_bind_cudaDeviceGetPCIBusId(void)
 {
 	void *fn = (void *)cudaDeviceGetPCIBusId_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaDeviceGetPCIBusId, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaDeviceGetPCIBusId, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaDeviceGetPCIBusId, cudastub_cudart_slot_cudaDeviceGetPCIBusId, cudastub_cudart_resolve_cudaDeviceGetPCIBusId, cudastub_cudart_bind_cudaDeviceGetPCIBusId);
@@ -2036,7 +2074,8 @@ static cudaError_t cudaDeviceGetPCIBusId_resolve(char *a0, int a1, int a2)
 {
 	cudaDeviceGetPCIBusId_fn fn = cudaDeviceGetPCIBusId_choose();
 
-	atomic_store_explicit(&cudaDeviceGetPCIBusId_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaDeviceGetPCIBusId_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -2063,7 +2102,7 @@ void *cudastub_cudart_bind_cudaDeviceGetSharedMemConfig(void)
 {
 	void *fn = (void *)cudaDeviceGetSharedMemConfig_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaDeviceGetSharedMemConfig, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaDeviceGetSharedMemConfig, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaDeviceGetSharedMemConfig, cudastub_cudart_slot_cudaDeviceGetSharedMemConfig, cudastub_cudart_resolve_cudaDeviceGetSharedMemConfig, cudastub_cudart_bind_cudaDeviceGetSharedMemConfig);
@@ -2078,7 +2117,8 @@ static cudaError_t cudaDeviceGetSharedMemConfig_resolve(enum cudaSharedMemConfig
 {
 	cudaDeviceGetSharedMemConfig_fn fn = cudaDeviceGetSharedMemConfig_choose();
 
-	atomic_store_explicit(&cudaDeviceGetSharedMemConfig_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaDeviceGetSharedMemConfig_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -2106,7 +2146,7 @@ void *cudastub_cudart_bind_cudaDeviceGetStreamPriorityRange(void)
 {
 	void *fn = (void *)cudaDeviceGetStreamPriorityRange_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaDeviceGetStreamPriorityRange, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaDeviceGetStreamPriorityRange, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaDeviceGetStreamPriorityRange, cudastub_cudart_slot_cudaDeviceGetStreamPriorityRange, cudastub_cudart_resolve_cudaDeviceGetStreamPriorityRange, cudastub_cudart_bind_cudaDeviceGetStreamPriorityRange);
@@ -2121,7 +2161,8 @@ static cudaError_t cudaDeviceGetStreamPriorityRange_resolve(int *a0, int *a1)
 {
 	cudaDeviceGetStreamPriorityRange_fn fn = cudaDeviceGetStreamPriorityRange_choose();
 
-	atomic_store_explicit(&cudaDeviceGetStreamPriorityRange_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaDeviceGetStreamPriorityRange_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -2150,7 +2191,7 @@ void *cudastub_cudart_bind_cudaDeviceGetTexture1DLinearMaxWidth(void)
 {
 	void *fn = (void *)cudaDeviceGetTexture1DLinearMaxWidth_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaDeviceGetTexture1DLinearMaxWidth, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaDeviceGetTexture1DLinearMaxWidth, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaDeviceGetTexture1DLinearMaxWidth, cudastub_cudart_slot_cudaDeviceGetTexture1DLinearMaxWidth, cudastub_cudart_resolve_cudaDeviceGetTexture1DLinearMaxWidth, cudastub_cudart_bind_cudaDeviceGetTexture1DLinearMaxWidth);
@@ -2165,7 +2206,8 @@ static cudaError_t cudaDeviceGetTexture1DLinearMaxWidth_resolve(size_t *a0, cons
 {
 	cudaDeviceGetTexture1DLinearMaxWidth_fn fn = cudaDeviceGetTexture1DLinearMaxWidth_choose();
 
-	atomic_store_explicit(&cudaDeviceGetTexture1DLinearMaxWidth_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaDeviceGetTexture1DLinearMaxWidth_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -2192,7 +2234,7 @@ void *cudastub_cudart_bind_cudaDeviceGraphMemTrim(void)
 {
 	void *fn = (void *)cudaDeviceGraphMemTrim_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaDeviceGraphMemTrim, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaDeviceGraphMemTrim, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaDeviceGraphMemTrim, cudastub_cudart_slot_cudaDeviceGraphMemTrim, cudastub_cudart_resolve_cudaDeviceGraphMemTrim, cudastub_cudart_bind_cudaDeviceGraphMemTrim);
@@ -2207,7 +2249,8 @@ static cudaError_t cudaDeviceGraphMemTrim_resolve(int a0)
 {
 	cudaDeviceGraphMemTrim_fn fn = cudaDeviceGraphMemTrim_choose();
 
-	atomic_store_explicit(&cudaDeviceGraphMemTrim_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaDeviceGraphMemTrim_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -2237,7 +2280,7 @@ void *cudastub_cudart_bind_cudaDeviceRegisterAsyncNotification(void)
 {
 	void *fn = (void *)cudaDeviceRegisterAsyncNotification_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaDeviceRegisterAsyncNotification, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaDeviceRegisterAsyncNotification, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaDeviceRegisterAsyncNotification, cudastub_cudart_slot_cudaDeviceRegisterAsyncNotification, cudastub_cudart_resolve_cudaDeviceRegisterAsyncNotification, cudastub_cudart_bind_cudaDeviceRegisterAsyncNotification);
@@ -2252,7 +2295,8 @@ static cudaError_t cudaDeviceRegisterAsyncNotification_resolve(int a0, cudaAsync
 {
 	cudaDeviceRegisterAsyncNotification_fn fn = cudaDeviceRegisterAsyncNotification_choose();
 
-	atomic_store_explicit(&cudaDeviceRegisterAsyncNotification_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaDeviceRegisterAsyncNotification_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -2278,7 +2322,7 @@ void *cudastub_cudart_bind_cudaDeviceReset(void)
 {
 	void *fn = (void *)cudaDeviceReset_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaDeviceReset, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaDeviceReset, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaDeviceReset, cudastub_cudart_slot_cudaDeviceReset, cudastub_cudart_resolve_cudaDeviceReset, cudastub_cudart_bind_cudaDeviceReset);
@@ -2293,7 +2337,8 @@ static cudaError_t cudaDeviceReset_resolve(void)
 {
 	cudaDeviceReset_fn fn = cudaDeviceReset_choose();
 
-	atomic_store_explicit(&cudaDeviceReset_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaDeviceReset_slot, fn, memory_order_release);
 	return fn();
 }
 #endif
@@ -2320,7 +2365,7 @@ void *cudastub_cudart_bind_cudaDeviceSetCacheConfig(void)
 {
 	void *fn = (void *)cudaDeviceSetCacheConfig_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaDeviceSetCacheConfig, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaDeviceSetCacheConfig, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaDeviceSetCacheConfig, cudastub_cudart_slot_cudaDeviceSetCacheConfig, cudastub_cudart_resolve_cudaDeviceSetCacheConfig, cudastub_cudart_bind_cudaDeviceSetCacheConfig);
@@ -2335,7 +2380,8 @@ static cudaError_t cudaDeviceSetCacheConfig_resolve(enum cudaFuncCache a0)
 {
 	cudaDeviceSetCacheConfig_fn fn = cudaDeviceSetCacheConfig_choose();
 
-	atomic_store_explicit(&cudaDeviceSetCacheConfig_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaDeviceSetCacheConfig_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -2364,7 +2410,7 @@ void *cudastub_cudart_bind_cudaDeviceSetGraphMemAttribute(void)
 {
 	void *fn = (void *)cudaDeviceSetGraphMemAttribute_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaDeviceSetGraphMemAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaDeviceSetGraphMemAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaDeviceSetGraphMemAttribute, cudastub_cudart_slot_cudaDeviceSetGraphMemAttribute, cudastub_cudart_resolve_cudaDeviceSetGraphMemAttribute, cudastub_cudart_bind_cudaDeviceSetGraphMemAttribute);
@@ -2379,7 +2425,8 @@ static cudaError_t cudaDeviceSetGraphMemAttribute_resolve(int a0, enum cudaGraph
 {
 	cudaDeviceSetGraphMemAttribute_fn fn = cudaDeviceSetGraphMemAttribute_choose();
 
-	atomic_store_explicit(&cudaDeviceSetGraphMemAttribute_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaDeviceSetGraphMemAttribute_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -2407,7 +2454,7 @@ void *cudastub_cudart_bind_cudaDeviceSetLimit(void)
 {
 	void *fn = (void *)cudaDeviceSetLimit_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaDeviceSetLimit, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaDeviceSetLimit, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaDeviceSetLimit, cudastub_cudart_slot_cudaDeviceSetLimit, cudastub_cudart_resolve_cudaDeviceSetLimit, cudastub_cudart_bind_cudaDeviceSetLimit);
@@ -2422,7 +2469,8 @@ static cudaError_t cudaDeviceSetLimit_resolve(enum cudaLimit a0, size_t a1)
 {
 	cudaDeviceSetLimit_fn fn = cudaDeviceSetLimit_choose();
 
-	atomic_store_explicit(&cudaDeviceSetLimit_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaDeviceSetLimit_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -2450,7 +2498,7 @@ void *cudastub_cudart_bind_cudaDeviceSetMemPool(void)
 {
 	void *fn = (void *)cudaDeviceSetMemPool_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaDeviceSetMemPool, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaDeviceSetMemPool, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaDeviceSetMemPool, cudastub_cudart_slot_cudaDeviceSetMemPool, cudastub_cudart_resolve_cudaDeviceSetMemPool, cudastub_cudart_bind_cudaDeviceSetMemPool);
@@ -2465,7 +2513,8 @@ static cudaError_t cudaDeviceSetMemPool_resolve(int a0, cudaMemPool_t a1)
 {
 	cudaDeviceSetMemPool_fn fn = cudaDeviceSetMemPool_choose();
 
-	atomic_store_explicit(&cudaDeviceSetMemPool_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaDeviceSetMemPool_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -2492,7 +2541,7 @@ void *cudastub_cudart_bind_cudaDeviceSetSharedMemConfig(void)
 {
 	void *fn = (void *)cudaDeviceSetSharedMemConfig_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaDeviceSetSharedMemConfig, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaDeviceSetSharedMemConfig, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaDeviceSetSharedMemConfig, cudastub_cudart_slot_cudaDeviceSetSharedMemConfig, cudastub_cudart_resolve_cudaDeviceSetSharedMemConfig, cudastub_cudart_bind_cudaDeviceSetSharedMemConfig);
@@ -2507,7 +2556,8 @@ static cudaError_t cudaDeviceSetSharedMemConfig_resolve(enum cudaSharedMemConfig
 {
 	cudaDeviceSetSharedMemConfig_fn fn = cudaDeviceSetSharedMemConfig_choose();
 
-	atomic_store_explicit(&cudaDeviceSetSharedMemConfig_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaDeviceSetSharedMemConfig_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -2533,7 +2583,7 @@ void *cudastub_cudart_bind_cudaDeviceSynchronize(void)
 {
 	void *fn = (void *)cudaDeviceSynchronize_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaDeviceSynchronize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaDeviceSynchronize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaDeviceSynchronize, cudastub_cudart_slot_cudaDeviceSynchronize, cudastub_cudart_resolve_cudaDeviceSynchronize, cudastub_cudart_bind_cudaDeviceSynchronize);
@@ -2548,7 +2598,8 @@ static cudaError_t cudaDeviceSynchronize_resolve(void)
 {
 	cudaDeviceSynchronize_fn fn = cudaDeviceSynchronize_choose();
 
-	atomic_store_explicit(&cudaDeviceSynchronize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaDeviceSynchronize_slot, fn, memory_order_release);
 	return fn();
 }
 #endif
@@ -2576,7 +2627,7 @@ void *cudastub_cudart_bind_cudaDeviceUnregisterAsyncNotification(void)
 {
 	void *fn = (void *)cudaDeviceUnregisterAsyncNotification_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaDeviceUnregisterAsyncNotification, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaDeviceUnregisterAsyncNotification, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaDeviceUnregisterAsyncNotification, cudastub_cudart_slot_cudaDeviceUnregisterAsyncNotification, cudastub_cudart_resolve_cudaDeviceUnregisterAsyncNotification, cudastub_cudart_bind_cudaDeviceUnregisterAsyncNotification);
@@ -2591,7 +2642,8 @@ static cudaError_t cudaDeviceUnregisterAsyncNotification_resolve(int a0, cudaAsy
 {
 	cudaDeviceUnregisterAsyncNotification_fn fn = cudaDeviceUnregisterAsyncNotification_choose();
 
-	atomic_store_explicit(&cudaDeviceUnregisterAsyncNotification_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaDeviceUnregisterAsyncNotification_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -2612,7 +2664,7 @@ void *cudastub_cudart_bind_cudaDriverGetVersion(void)
 {
 	void *fn = (void *)cudaDriverGetVersion_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaDriverGetVersion, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaDriverGetVersion, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaDriverGetVersion, cudastub_cudart_slot_cudaDriverGetVersion, cudastub_cudart_resolve_cudaDriverGetVersion, cudastub_cudart_bind_cudaDriverGetVersion);
@@ -2627,7 +2679,8 @@ static cudaError_t cudaDriverGetVersion_resolve(int *a0)
 {
 	cudaDriverGetVersion_fn fn = cudaDriverGetVersion_choose();
 
-	atomic_store_explicit(&cudaDriverGetVersion_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaDriverGetVersion_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -2657,7 +2710,7 @@ void *cudastub_cudart_bind_cudaEGLStreamConsumerAcquireFrame(void)
 {
 	void *fn = (void *)cudaEGLStreamConsumerAcquireFrame_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaEGLStreamConsumerAcquireFrame, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaEGLStreamConsumerAcquireFrame, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaEGLStreamConsumerAcquireFrame, cudastub_cudart_slot_cudaEGLStreamConsumerAcquireFrame, cudastub_cudart_resolve_cudaEGLStreamConsumerAcquireFrame, cudastub_cudart_bind_cudaEGLStreamConsumerAcquireFrame);
@@ -2672,7 +2725,8 @@ static cudaError_t cudaEGLStreamConsumerAcquireFrame_resolve(cudaEglStreamConnec
 {
 	cudaEGLStreamConsumerAcquireFrame_fn fn = cudaEGLStreamConsumerAcquireFrame_choose();
 
-	atomic_store_explicit(&cudaEGLStreamConsumerAcquireFrame_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaEGLStreamConsumerAcquireFrame_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -2700,7 +2754,7 @@ void *cudastub_cudart_bind_cudaEGLStreamConsumerConnect(void)
 {
 	void *fn = (void *)cudaEGLStreamConsumerConnect_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaEGLStreamConsumerConnect, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaEGLStreamConsumerConnect, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaEGLStreamConsumerConnect, cudastub_cudart_slot_cudaEGLStreamConsumerConnect, cudastub_cudart_resolve_cudaEGLStreamConsumerConnect, cudastub_cudart_bind_cudaEGLStreamConsumerConnect);
@@ -2715,7 +2769,8 @@ static cudaError_t cudaEGLStreamConsumerConnect_resolve(cudaEglStreamConnection 
 {
 	cudaEGLStreamConsumerConnect_fn fn = cudaEGLStreamConsumerConnect_choose();
 
-	atomic_store_explicit(&cudaEGLStreamConsumerConnect_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaEGLStreamConsumerConnect_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -2744,7 +2799,7 @@ void *cudastub_cudart_bind_cudaEGLStreamConsumerConnectWithFlags(void)
 {
 	void *fn = (void *)cudaEGLStreamConsumerConnectWithFlags_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaEGLStreamConsumerConnectWithFlags, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaEGLStreamConsumerConnectWithFlags, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaEGLStreamConsumerConnectWithFlags, cudastub_cudart_slot_cudaEGLStreamConsumerConnectWithFlags, cudastub_cudart_resolve_cudaEGLStreamConsumerConnectWithFlags, cudastub_cudart_bind_cudaEGLStreamConsumerConnectWithFlags);
@@ -2759,7 +2814,8 @@ static cudaError_t cudaEGLStreamConsumerConnectWithFlags_resolve(cudaEglStreamCo
 {
 	cudaEGLStreamConsumerConnectWithFlags_fn fn = cudaEGLStreamConsumerConnectWithFlags_choose();
 
-	atomic_store_explicit(&cudaEGLStreamConsumerConnectWithFlags_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaEGLStreamConsumerConnectWithFlags_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -2786,7 +2842,7 @@ void *cudastub_cudart_bind_cudaEGLStreamConsumerDisconnect(void)
 {
 	void *fn = (void *)cudaEGLStreamConsumerDisconnect_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaEGLStreamConsumerDisconnect, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaEGLStreamConsumerDisconnect, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaEGLStreamConsumerDisconnect, cudastub_cudart_slot_cudaEGLStreamConsumerDisconnect, cudastub_cudart_resolve_cudaEGLStreamConsumerDisconnect, cudastub_cudart_bind_cudaEGLStreamConsumerDisconnect);
@@ -2801,7 +2857,8 @@ static cudaError_t cudaEGLStreamConsumerDisconnect_resolve(cudaEglStreamConnecti
 {
 	cudaEGLStreamConsumerDisconnect_fn fn = cudaEGLStreamConsumerDisconnect_choose();
 
-	atomic_store_explicit(&cudaEGLStreamConsumerDisconnect_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaEGLStreamConsumerDisconnect_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -2830,7 +2887,7 @@ void *cudastub_cudart_bind_cudaEGLStreamConsumerReleaseFrame(void)
 {
 	void *fn = (void *)cudaEGLStreamConsumerReleaseFrame_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaEGLStreamConsumerReleaseFrame, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaEGLStreamConsumerReleaseFrame, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaEGLStreamConsumerReleaseFrame, cudastub_cudart_slot_cudaEGLStreamConsumerReleaseFrame, cudastub_cudart_resolve_cudaEGLStreamConsumerReleaseFrame, cudastub_cudart_bind_cudaEGLStreamConsumerReleaseFrame);
@@ -2845,7 +2902,8 @@ static cudaError_t cudaEGLStreamConsumerReleaseFrame_resolve(cudaEglStreamConnec
 {
 	cudaEGLStreamConsumerReleaseFrame_fn fn = cudaEGLStreamConsumerReleaseFrame_choose();
 
-	atomic_store_explicit(&cudaEGLStreamConsumerReleaseFrame_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaEGLStreamConsumerReleaseFrame_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -2875,7 +2933,7 @@ void *cudastub_cudart_bind_cudaEGLStreamProducerConnect(void)
 {
 	void *fn = (void *)cudaEGLStreamProducerConnect_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaEGLStreamProducerConnect, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaEGLStreamProducerConnect, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaEGLStreamProducerConnect, cudastub_cudart_slot_cudaEGLStreamProducerConnect, cudastub_cudart_resolve_cudaEGLStreamProducerConnect, cudastub_cudart_bind_cudaEGLStreamProducerConnect);
@@ -2890,7 +2948,8 @@ static cudaError_t cudaEGLStreamProducerConnect_resolve(cudaEglStreamConnection 
 {
 	cudaEGLStreamProducerConnect_fn fn = cudaEGLStreamProducerConnect_choose();
 
-	atomic_store_explicit(&cudaEGLStreamProducerConnect_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaEGLStreamProducerConnect_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -2917,7 +2976,7 @@ void *cudastub_cudart_bind_cudaEGLStreamProducerDisconnect(void)
 {
 	void *fn = (void *)cudaEGLStreamProducerDisconnect_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaEGLStreamProducerDisconnect, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaEGLStreamProducerDisconnect, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaEGLStreamProducerDisconnect, cudastub_cudart_slot_cudaEGLStreamProducerDisconnect, cudastub_cudart_resolve_cudaEGLStreamProducerDisconnect, cudastub_cudart_bind_cudaEGLStreamProducerDisconnect);
@@ -2932,7 +2991,8 @@ static cudaError_t cudaEGLStreamProducerDisconnect_resolve(cudaEglStreamConnecti
 {
 	cudaEGLStreamProducerDisconnect_fn fn = cudaEGLStreamProducerDisconnect_choose();
 
-	atomic_store_explicit(&cudaEGLStreamProducerDisconnect_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaEGLStreamProducerDisconnect_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -2961,7 +3021,7 @@ void *cudastub_cudart_bind_cudaEGLStreamProducerPresentFrame(void)
 {
 	void *fn = (void *)cudaEGLStreamProducerPresentFrame_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaEGLStreamProducerPresentFrame, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaEGLStreamProducerPresentFrame, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaEGLStreamProducerPresentFrame, cudastub_cudart_slot_cudaEGLStreamProducerPresentFrame, cudastub_cudart_resolve_cudaEGLStreamProducerPresentFrame, cudastub_cudart_bind_cudaEGLStreamProducerPresentFrame);
@@ -2976,7 +3036,8 @@ static cudaError_t cudaEGLStreamProducerPresentFrame_resolve(cudaEglStreamConnec
 {
 	cudaEGLStreamProducerPresentFrame_fn fn = cudaEGLStreamProducerPresentFrame_choose();
 
-	atomic_store_explicit(&cudaEGLStreamProducerPresentFrame_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaEGLStreamProducerPresentFrame_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -3005,7 +3066,7 @@ void *cudastub_cudart_bind_cudaEGLStreamProducerReturnFrame(void)
 {
 	void *fn = (void *)cudaEGLStreamProducerReturnFrame_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaEGLStreamProducerReturnFrame, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaEGLStreamProducerReturnFrame, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaEGLStreamProducerReturnFrame, cudastub_cudart_slot_cudaEGLStreamProducerReturnFrame, cudastub_cudart_resolve_cudaEGLStreamProducerReturnFrame, cudastub_cudart_bind_cudaEGLStreamProducerReturnFrame);
@@ -3020,7 +3081,8 @@ static cudaError_t cudaEGLStreamProducerReturnFrame_resolve(cudaEglStreamConnect
 {
 	cudaEGLStreamProducerReturnFrame_fn fn = cudaEGLStreamProducerReturnFrame_choose();
 
-	atomic_store_explicit(&cudaEGLStreamProducerReturnFrame_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaEGLStreamProducerReturnFrame_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -3047,7 +3109,7 @@ void *cudastub_cudart_bind_cudaEventCreate(void)
 {
 	void *fn = (void *)cudaEventCreate_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaEventCreate, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaEventCreate, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaEventCreate, cudastub_cudart_slot_cudaEventCreate, cudastub_cudart_resolve_cudaEventCreate, cudastub_cudart_bind_cudaEventCreate);
@@ -3062,7 +3124,8 @@ static cudaError_t cudaEventCreate_resolve(cudaEvent_t *a0)
 {
 	cudaEventCreate_fn fn = cudaEventCreate_choose();
 
-	atomic_store_explicit(&cudaEventCreate_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaEventCreate_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -3091,7 +3154,7 @@ void *cudastub_cudart_bind_cudaEventCreateFromEGLSync(void)
 {
 	void *fn = (void *)cudaEventCreateFromEGLSync_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaEventCreateFromEGLSync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaEventCreateFromEGLSync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaEventCreateFromEGLSync, cudastub_cudart_slot_cudaEventCreateFromEGLSync, cudastub_cudart_resolve_cudaEventCreateFromEGLSync, cudastub_cudart_bind_cudaEventCreateFromEGLSync);
@@ -3106,7 +3169,8 @@ static cudaError_t cudaEventCreateFromEGLSync_resolve(cudaEvent_t *a0, EGLSyncKH
 {
 	cudaEventCreateFromEGLSync_fn fn = cudaEventCreateFromEGLSync_choose();
 
-	atomic_store_explicit(&cudaEventCreateFromEGLSync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaEventCreateFromEGLSync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -3134,7 +3198,7 @@ void *cudastub_cudart_bind_cudaEventCreateWithFlags(void)
 {
 	void *fn = (void *)cudaEventCreateWithFlags_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaEventCreateWithFlags, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaEventCreateWithFlags, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaEventCreateWithFlags, cudastub_cudart_slot_cudaEventCreateWithFlags, cudastub_cudart_resolve_cudaEventCreateWithFlags, cudastub_cudart_bind_cudaEventCreateWithFlags);
@@ -3149,7 +3213,8 @@ static cudaError_t cudaEventCreateWithFlags_resolve(cudaEvent_t *a0, unsigned in
 {
 	cudaEventCreateWithFlags_fn fn = cudaEventCreateWithFlags_choose();
 
-	atomic_store_explicit(&cudaEventCreateWithFlags_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaEventCreateWithFlags_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -3176,7 +3241,7 @@ void *cudastub_cudart_bind_cudaEventDestroy(void)
 {
 	void *fn = (void *)cudaEventDestroy_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaEventDestroy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaEventDestroy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaEventDestroy, cudastub_cudart_slot_cudaEventDestroy, cudastub_cudart_resolve_cudaEventDestroy, cudastub_cudart_bind_cudaEventDestroy);
@@ -3191,7 +3256,8 @@ static cudaError_t cudaEventDestroy_resolve(cudaEvent_t a0)
 {
 	cudaEventDestroy_fn fn = cudaEventDestroy_choose();
 
-	atomic_store_explicit(&cudaEventDestroy_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaEventDestroy_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -3220,7 +3286,7 @@ void *cudastub_cudart_bind_cudaEventElapsedTime(void)
 {
 	void *fn = (void *)cudaEventElapsedTime_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaEventElapsedTime, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaEventElapsedTime, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaEventElapsedTime, cudastub_cudart_slot_cudaEventElapsedTime, cudastub_cudart_resolve_cudaEventElapsedTime, cudastub_cudart_bind_cudaEventElapsedTime);
@@ -3235,7 +3301,8 @@ static cudaError_t cudaEventElapsedTime_resolve(float *a0, cudaEvent_t a1, cudaE
 {
 	cudaEventElapsedTime_fn fn = cudaEventElapsedTime_choose();
 
-	atomic_store_explicit(&cudaEventElapsedTime_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaEventElapsedTime_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -3262,7 +3329,7 @@ void *cudastub_cudart_bind_cudaEventQuery(void)
 {
 	void *fn = (void *)cudaEventQuery_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaEventQuery, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaEventQuery, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaEventQuery, cudastub_cudart_slot_cudaEventQuery, cudastub_cudart_resolve_cudaEventQuery, cudastub_cudart_bind_cudaEventQuery);
@@ -3277,7 +3344,8 @@ static cudaError_t cudaEventQuery_resolve(cudaEvent_t a0)
 {
 	cudaEventQuery_fn fn = cudaEventQuery_choose();
 
-	atomic_store_explicit(&cudaEventQuery_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaEventQuery_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -3305,7 +3373,7 @@ void *cudastub_cudart_bind_cudaEventRecord(void)
 {
 	void *fn = (void *)cudaEventRecord_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaEventRecord, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaEventRecord, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaEventRecord, cudastub_cudart_slot_cudaEventRecord, cudastub_cudart_resolve_cudaEventRecord, cudastub_cudart_bind_cudaEventRecord);
@@ -3320,7 +3388,8 @@ static cudaError_t cudaEventRecord_resolve(cudaEvent_t a0, cudaStream_t a1)
 {
 	cudaEventRecord_fn fn = cudaEventRecord_choose();
 
-	atomic_store_explicit(&cudaEventRecord_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaEventRecord_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -3349,7 +3418,7 @@ void *cudastub_cudart_bind_cudaEventRecordWithFlags(void)
 {
 	void *fn = (void *)cudaEventRecordWithFlags_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaEventRecordWithFlags, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaEventRecordWithFlags, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaEventRecordWithFlags, cudastub_cudart_slot_cudaEventRecordWithFlags, cudastub_cudart_resolve_cudaEventRecordWithFlags, cudastub_cudart_bind_cudaEventRecordWithFlags);
@@ -3364,7 +3433,8 @@ static cudaError_t cudaEventRecordWithFlags_resolve(cudaEvent_t a0, cudaStream_t
 {
 	cudaEventRecordWithFlags_fn fn = cudaEventRecordWithFlags_choose();
 
-	atomic_store_explicit(&cudaEventRecordWithFlags_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaEventRecordWithFlags_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -3393,7 +3463,7 @@ void *cudastub_cudart_bind_cudaEventRecordWithFlags_ptsz(void)
 {
 	void *fn = (void *)cudaEventRecordWithFlags_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaEventRecordWithFlags_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaEventRecordWithFlags_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaEventRecordWithFlags_ptsz, cudastub_cudart_slot_cudaEventRecordWithFlags_ptsz, cudastub_cudart_resolve_cudaEventRecordWithFlags_ptsz, cudastub_cudart_bind_cudaEventRecordWithFlags_ptsz);
@@ -3408,7 +3478,8 @@ static cudaError_t cudaEventRecordWithFlags_ptsz_resolve(cudaEvent_t a0, cudaStr
 {
 	cudaEventRecordWithFlags_ptsz_fn fn = cudaEventRecordWithFlags_ptsz_choose();
 
-	atomic_store_explicit(&cudaEventRecordWithFlags_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaEventRecordWithFlags_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -3436,7 +3507,7 @@ void *cudastub_cudart_bind_cudaEventRecord_ptsz(void)
 {
 	void *fn = (void *)cudaEventRecord_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaEventRecord_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaEventRecord_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaEventRecord_ptsz, cudastub_cudart_slot_cudaEventRecord_ptsz, cudastub_cudart_resolve_cudaEventRecord_ptsz, cudastub_cudart_bind_cudaEventRecord_ptsz);
@@ -3451,7 +3522,8 @@ static cudaError_t cudaEventRecord_ptsz_resolve(cudaEvent_t a0, cudaStream_t a1)
 {
 	cudaEventRecord_ptsz_fn fn = cudaEventRecord_ptsz_choose();
 
-	atomic_store_explicit(&cudaEventRecord_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaEventRecord_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -3478,7 +3550,7 @@ void *cudastub_cudart_bind_cudaEventSynchronize(void)
 {
 	void *fn = (void *)cudaEventSynchronize_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaEventSynchronize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaEventSynchronize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaEventSynchronize, cudastub_cudart_slot_cudaEventSynchronize, cudastub_cudart_resolve_cudaEventSynchronize, cudastub_cudart_bind_cudaEventSynchronize);
@@ -3493,7 +3565,8 @@ static cudaError_t cudaEventSynchronize_resolve(cudaEvent_t a0)
 {
 	cudaEventSynchronize_fn fn = cudaEventSynchronize_choose();
 
-	atomic_store_explicit(&cudaEventSynchronize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaEventSynchronize_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -3523,7 +3596,7 @@ void *cudastub_cudart_bind_cudaExternalMemoryGetMappedBuffer(void)
 {
 	void *fn = (void *)cudaExternalMemoryGetMappedBuffer_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaExternalMemoryGetMappedBuffer, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaExternalMemoryGetMappedBuffer, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaExternalMemoryGetMappedBuffer, cudastub_cudart_slot_cudaExternalMemoryGetMappedBuffer, cudastub_cudart_resolve_cudaExternalMemoryGetMappedBuffer, cudastub_cudart_bind_cudaExternalMemoryGetMappedBuffer);
@@ -3538,7 +3611,8 @@ static cudaError_t cudaExternalMemoryGetMappedBuffer_resolve(void **a0, cudaExte
 {
 	cudaExternalMemoryGetMappedBuffer_fn fn = cudaExternalMemoryGetMappedBuffer_choose();
 
-	atomic_store_explicit(&cudaExternalMemoryGetMappedBuffer_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaExternalMemoryGetMappedBuffer_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -3568,7 +3642,7 @@ void *cudastub_cudart_bind_cudaExternalMemoryGetMappedMipmappedArray(void)
 {
 	void *fn = (void *)cudaExternalMemoryGetMappedMipmappedArray_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaExternalMemoryGetMappedMipmappedArray, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaExternalMemoryGetMappedMipmappedArray, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaExternalMemoryGetMappedMipmappedArray, cudastub_cudart_slot_cudaExternalMemoryGetMappedMipmappedArray, cudastub_cudart_resolve_cudaExternalMemoryGetMappedMipmappedArray, cudastub_cudart_bind_cudaExternalMemoryGetMappedMipmappedArray);
@@ -3583,7 +3657,8 @@ static cudaError_t cudaExternalMemoryGetMappedMipmappedArray_resolve(cudaMipmapp
 {
 	cudaExternalMemoryGetMappedMipmappedArray_fn fn = cudaExternalMemoryGetMappedMipmappedArray_choose();
 
-	atomic_store_explicit(&cudaExternalMemoryGetMappedMipmappedArray_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaExternalMemoryGetMappedMipmappedArray_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -3610,7 +3685,7 @@ void *cudastub_cudart_bind_cudaFree(void)
 {
 	void *fn = (void *)cudaFree_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaFree, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaFree, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaFree, cudastub_cudart_slot_cudaFree, cudastub_cudart_resolve_cudaFree, cudastub_cudart_bind_cudaFree);
@@ -3625,7 +3700,8 @@ static cudaError_t cudaFree_resolve(void *a0)
 {
 	cudaFree_fn fn = cudaFree_choose();
 
-	atomic_store_explicit(&cudaFree_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaFree_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -3652,7 +3728,7 @@ void *cudastub_cudart_bind_cudaFreeArray(void)
 {
 	void *fn = (void *)cudaFreeArray_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaFreeArray, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaFreeArray, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaFreeArray, cudastub_cudart_slot_cudaFreeArray, cudastub_cudart_resolve_cudaFreeArray, cudastub_cudart_bind_cudaFreeArray);
@@ -3667,7 +3743,8 @@ static cudaError_t cudaFreeArray_resolve(cudaArray_t a0)
 {
 	cudaFreeArray_fn fn = cudaFreeArray_choose();
 
-	atomic_store_explicit(&cudaFreeArray_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaFreeArray_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -3695,7 +3772,7 @@ void *cudastub_cudart_bind_cudaFreeAsync(void)
 {
 	void *fn = (void *)cudaFreeAsync_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaFreeAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaFreeAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaFreeAsync, cudastub_cudart_slot_cudaFreeAsync, cudastub_cudart_resolve_cudaFreeAsync, cudastub_cudart_bind_cudaFreeAsync);
@@ -3710,7 +3787,8 @@ static cudaError_t cudaFreeAsync_resolve(void *a0, cudaStream_t a1)
 {
 	cudaFreeAsync_fn fn = cudaFreeAsync_choose();
 
-	atomic_store_explicit(&cudaFreeAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaFreeAsync_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -3738,7 +3816,7 @@ void *cudastub_cudart_bind_cudaFreeAsync_ptsz(void)
 {
 	void *fn = (void *)cudaFreeAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaFreeAsync_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaFreeAsync_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaFreeAsync_ptsz, cudastub_cudart_slot_cudaFreeAsync_ptsz, cudastub_cudart_resolve_cudaFreeAsync_ptsz, cudastub_cudart_bind_cudaFreeAsync_ptsz);
@@ -3753,7 +3831,8 @@ static cudaError_t cudaFreeAsync_ptsz_resolve(void *a0, cudaStream_t a1)
 {
 	cudaFreeAsync_ptsz_fn fn = cudaFreeAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudaFreeAsync_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaFreeAsync_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -3780,7 +3859,7 @@ void *cudastub_cudart_bind_cudaFreeHost(void)
 {
 	void *fn = (void *)cudaFreeHost_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaFreeHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaFreeHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaFreeHost, cudastub_cudart_slot_cudaFreeHost, cudastub_cudart_resolve_cudaFreeHost, cudastub_cudart_bind_cudaFreeHost);
@@ -3795,7 +3874,8 @@ static cudaError_t cudaFreeHost_resolve(void *a0)
 {
 	cudaFreeHost_fn fn = cudaFreeHost_choose();
 
-	atomic_store_explicit(&cudaFreeHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaFreeHost_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -3822,7 +3902,7 @@ void *cudastub_cudart_bind_cudaFreeMipmappedArray(void)
 {
 	void *fn = (void *)cudaFreeMipmappedArray_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaFreeMipmappedArray, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaFreeMipmappedArray, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaFreeMipmappedArray, cudastub_cudart_slot_cudaFreeMipmappedArray, cudastub_cudart_resolve_cudaFreeMipmappedArray, cudastub_cudart_bind_cudaFreeMipmappedArray);
@@ -3837,7 +3917,8 @@ static cudaError_t cudaFreeMipmappedArray_resolve(cudaMipmappedArray_t a0)
 {
 	cudaFreeMipmappedArray_fn fn = cudaFreeMipmappedArray_choose();
 
-	atomic_store_explicit(&cudaFreeMipmappedArray_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaFreeMipmappedArray_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -3866,7 +3947,7 @@ void *cudastub_cudart_bind_cudaFuncGetAttributes(void)
 {
 	void *fn = (void *)cudaFuncGetAttributes_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaFuncGetAttributes, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaFuncGetAttributes, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaFuncGetAttributes, cudastub_cudart_slot_cudaFuncGetAttributes, cudastub_cudart_resolve_cudaFuncGetAttributes, cudastub_cudart_bind_cudaFuncGetAttributes);
@@ -3881,7 +3962,8 @@ static cudaError_t cudaFuncGetAttributes_resolve(struct cudaFuncAttributes *a0, 
 {
 	cudaFuncGetAttributes_fn fn = cudaFuncGetAttributes_choose();
 
-	atomic_store_explicit(&cudaFuncGetAttributes_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaFuncGetAttributes_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -3909,7 +3991,7 @@ void *cudastub_cudart_bind_cudaFuncGetName(void)
 {
 	void *fn = (void *)cudaFuncGetName_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaFuncGetName, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaFuncGetName, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaFuncGetName, cudastub_cudart_slot_cudaFuncGetName, cudastub_cudart_resolve_cudaFuncGetName, cudastub_cudart_bind_cudaFuncGetName);
@@ -3924,7 +4006,8 @@ static cudaError_t cudaFuncGetName_resolve(const char **a0, const void *a1)
 {
 	cudaFuncGetName_fn fn = cudaFuncGetName_choose();
 
-	atomic_store_explicit(&cudaFuncGetName_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaFuncGetName_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -3954,7 +4037,7 @@ void *cudastub_cudart_bind_cudaFuncGetParamInfo(void)
 {
 	void *fn = (void *)cudaFuncGetParamInfo_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaFuncGetParamInfo, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaFuncGetParamInfo, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaFuncGetParamInfo, cudastub_cudart_slot_cudaFuncGetParamInfo, cudastub_cudart_resolve_cudaFuncGetParamInfo, cudastub_cudart_bind_cudaFuncGetParamInfo);
@@ -3969,7 +4052,8 @@ static cudaError_t cudaFuncGetParamInfo_resolve(const void *a0, size_t a1, size_
 {
 	cudaFuncGetParamInfo_fn fn = cudaFuncGetParamInfo_choose();
 
-	atomic_store_explicit(&cudaFuncGetParamInfo_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaFuncGetParamInfo_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -3998,7 +4082,7 @@ void *cudastub_cudart_bind_cudaFuncSetAttribute(void)
 {
 	void *fn = (void *)cudaFuncSetAttribute_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaFuncSetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaFuncSetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaFuncSetAttribute, cudastub_cudart_slot_cudaFuncSetAttribute, cudastub_cudart_resolve_cudaFuncSetAttribute, cudastub_cudart_bind_cudaFuncSetAttribute);
@@ -4013,7 +4097,8 @@ static cudaError_t cudaFuncSetAttribute_resolve(const void *a0, enum cudaFuncAtt
 {
 	cudaFuncSetAttribute_fn fn = cudaFuncSetAttribute_choose();
 
-	atomic_store_explicit(&cudaFuncSetAttribute_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaFuncSetAttribute_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -4041,7 +4126,7 @@ void *cudastub_cudart_bind_cudaFuncSetCacheConfig(void)
 {
 	void *fn = (void *)cudaFuncSetCacheConfig_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaFuncSetCacheConfig, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaFuncSetCacheConfig, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaFuncSetCacheConfig, cudastub_cudart_slot_cudaFuncSetCacheConfig, cudastub_cudart_resolve_cudaFuncSetCacheConfig, cudastub_cudart_bind_cudaFuncSetCacheConfig);
@@ -4056,7 +4141,8 @@ static cudaError_t cudaFuncSetCacheConfig_resolve(const void *a0, enum cudaFuncC
 {
 	cudaFuncSetCacheConfig_fn fn = cudaFuncSetCacheConfig_choose();
 
-	atomic_store_explicit(&cudaFuncSetCacheConfig_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaFuncSetCacheConfig_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -4084,7 +4170,7 @@ void *cudastub_cudart_bind_cudaFuncSetSharedMemConfig(void)
 {
 	void *fn = (void *)cudaFuncSetSharedMemConfig_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaFuncSetSharedMemConfig, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaFuncSetSharedMemConfig, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaFuncSetSharedMemConfig, cudastub_cudart_slot_cudaFuncSetSharedMemConfig, cudastub_cudart_resolve_cudaFuncSetSharedMemConfig, cudastub_cudart_bind_cudaFuncSetSharedMemConfig);
@@ -4099,7 +4185,8 @@ static cudaError_t cudaFuncSetSharedMemConfig_resolve(const void *a0, enum cudaS
 {
 	cudaFuncSetSharedMemConfig_fn fn = cudaFuncSetSharedMemConfig_choose();
 
-	atomic_store_explicit(&cudaFuncSetSharedMemConfig_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaFuncSetSharedMemConfig_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -4129,7 +4216,7 @@ void *cudastub_cudart_bind_cudaGLGetDevices(void)
 {
 	void *fn = (void *)cudaGLGetDevices_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGLGetDevices, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGLGetDevices, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGLGetDevices, cudastub_cudart_slot_cudaGLGetDevices, cudastub_cudart_resolve_cudaGLGetDevices, cudastub_cudart_bind_cudaGLGetDevices);
@@ -4144,7 +4231,8 @@ static cudaError_t cudaGLGetDevices_resolve(unsigned int *a0, int *a1, unsigned 
 {
 	cudaGLGetDevices_fn fn = cudaGLGetDevices_choose();
 
-	atomic_store_explicit(&cudaGLGetDevices_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGLGetDevices_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -4172,7 +4260,7 @@ void *cudastub_cudart_bind_cudaGLMapBufferObject(void)
 {
 	void *fn = (void *)cudaGLMapBufferObject_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGLMapBufferObject, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGLMapBufferObject, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGLMapBufferObject, cudastub_cudart_slot_cudaGLMapBufferObject, cudastub_cudart_resolve_cudaGLMapBufferObject, cudastub_cudart_bind_cudaGLMapBufferObject);
@@ -4187,7 +4275,8 @@ static cudaError_t cudaGLMapBufferObject_resolve(void **a0, GLuint a1)
 {
 	cudaGLMapBufferObject_fn fn = cudaGLMapBufferObject_choose();
 
-	atomic_store_explicit(&cudaGLMapBufferObject_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGLMapBufferObject_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -4216,7 +4305,7 @@ void *cudastub_cudart_bind_cudaGLMapBufferObjectAsync(void)
 {
 	void *fn = (void *)cudaGLMapBufferObjectAsync_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGLMapBufferObjectAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGLMapBufferObjectAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGLMapBufferObjectAsync, cudastub_cudart_slot_cudaGLMapBufferObjectAsync, cudastub_cudart_resolve_cudaGLMapBufferObjectAsync, cudastub_cudart_bind_cudaGLMapBufferObjectAsync);
@@ -4231,7 +4320,8 @@ static cudaError_t cudaGLMapBufferObjectAsync_resolve(void **a0, GLuint a1, cuda
 {
 	cudaGLMapBufferObjectAsync_fn fn = cudaGLMapBufferObjectAsync_choose();
 
-	atomic_store_explicit(&cudaGLMapBufferObjectAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGLMapBufferObjectAsync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -4258,7 +4348,7 @@ void *cudastub_cudart_bind_cudaGLRegisterBufferObject(void)
 {
 	void *fn = (void *)cudaGLRegisterBufferObject_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGLRegisterBufferObject, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGLRegisterBufferObject, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGLRegisterBufferObject, cudastub_cudart_slot_cudaGLRegisterBufferObject, cudastub_cudart_resolve_cudaGLRegisterBufferObject, cudastub_cudart_bind_cudaGLRegisterBufferObject);
@@ -4273,7 +4363,8 @@ static cudaError_t cudaGLRegisterBufferObject_resolve(GLuint a0)
 {
 	cudaGLRegisterBufferObject_fn fn = cudaGLRegisterBufferObject_choose();
 
-	atomic_store_explicit(&cudaGLRegisterBufferObject_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGLRegisterBufferObject_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -4301,7 +4392,7 @@ void *cudastub_cudart_bind_cudaGLSetBufferObjectMapFlags(void)
 {
 	void *fn = (void *)cudaGLSetBufferObjectMapFlags_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGLSetBufferObjectMapFlags, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGLSetBufferObjectMapFlags, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGLSetBufferObjectMapFlags, cudastub_cudart_slot_cudaGLSetBufferObjectMapFlags, cudastub_cudart_resolve_cudaGLSetBufferObjectMapFlags, cudastub_cudart_bind_cudaGLSetBufferObjectMapFlags);
@@ -4316,7 +4407,8 @@ static cudaError_t cudaGLSetBufferObjectMapFlags_resolve(GLuint a0, unsigned int
 {
 	cudaGLSetBufferObjectMapFlags_fn fn = cudaGLSetBufferObjectMapFlags_choose();
 
-	atomic_store_explicit(&cudaGLSetBufferObjectMapFlags_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGLSetBufferObjectMapFlags_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -4343,7 +4435,7 @@ void *cudastub_cudart_bind_cudaGLSetGLDevice(void)
 {
 	void *fn = (void *)cudaGLSetGLDevice_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGLSetGLDevice, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGLSetGLDevice, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGLSetGLDevice, cudastub_cudart_slot_cudaGLSetGLDevice, cudastub_cudart_resolve_cudaGLSetGLDevice, cudastub_cudart_bind_cudaGLSetGLDevice);
@@ -4358,7 +4450,8 @@ static cudaError_t cudaGLSetGLDevice_resolve(int a0)
 {
 	cudaGLSetGLDevice_fn fn = cudaGLSetGLDevice_choose();
 
-	atomic_store_explicit(&cudaGLSetGLDevice_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGLSetGLDevice_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -4385,7 +4478,7 @@ void *cudastub_cudart_bind_cudaGLUnmapBufferObject(void)
 {
 	void *fn = (void *)cudaGLUnmapBufferObject_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGLUnmapBufferObject, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGLUnmapBufferObject, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGLUnmapBufferObject, cudastub_cudart_slot_cudaGLUnmapBufferObject, cudastub_cudart_resolve_cudaGLUnmapBufferObject, cudastub_cudart_bind_cudaGLUnmapBufferObject);
@@ -4400,7 +4493,8 @@ static cudaError_t cudaGLUnmapBufferObject_resolve(GLuint a0)
 {
 	cudaGLUnmapBufferObject_fn fn = cudaGLUnmapBufferObject_choose();
 
-	atomic_store_explicit(&cudaGLUnmapBufferObject_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGLUnmapBufferObject_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -4428,7 +4522,7 @@ void *cudastub_cudart_bind_cudaGLUnmapBufferObjectAsync(void)
 {
 	void *fn = (void *)cudaGLUnmapBufferObjectAsync_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGLUnmapBufferObjectAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGLUnmapBufferObjectAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGLUnmapBufferObjectAsync, cudastub_cudart_slot_cudaGLUnmapBufferObjectAsync, cudastub_cudart_resolve_cudaGLUnmapBufferObjectAsync, cudastub_cudart_bind_cudaGLUnmapBufferObjectAsync);
@@ -4443,7 +4537,8 @@ static cudaError_t cudaGLUnmapBufferObjectAsync_resolve(GLuint a0, cudaStream_t 
 {
 	cudaGLUnmapBufferObjectAsync_fn fn = cudaGLUnmapBufferObjectAsync_choose();
 
-	atomic_store_explicit(&cudaGLUnmapBufferObjectAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGLUnmapBufferObjectAsync_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -4470,7 +4565,7 @@ void *cudastub_cudart_bind_cudaGLUnregisterBufferObject(void)
 {
 	void *fn = (void *)cudaGLUnregisterBufferObject_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGLUnregisterBufferObject, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGLUnregisterBufferObject, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGLUnregisterBufferObject, cudastub_cudart_slot_cudaGLUnregisterBufferObject, cudastub_cudart_resolve_cudaGLUnregisterBufferObject, cudastub_cudart_bind_cudaGLUnregisterBufferObject);
@@ -4485,7 +4580,8 @@ static cudaError_t cudaGLUnregisterBufferObject_resolve(GLuint a0)
 {
 	cudaGLUnregisterBufferObject_fn fn = cudaGLUnregisterBufferObject_choose();
 
-	atomic_store_explicit(&cudaGLUnregisterBufferObject_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGLUnregisterBufferObject_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -4513,7 +4609,7 @@ void *cudastub_cudart_bind_cudaGetChannelDesc(void)
 {
 	void *fn = (void *)cudaGetChannelDesc_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGetChannelDesc, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGetChannelDesc, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGetChannelDesc, cudastub_cudart_slot_cudaGetChannelDesc, cudastub_cudart_resolve_cudaGetChannelDesc, cudastub_cudart_bind_cudaGetChannelDesc);
@@ -4528,7 +4624,8 @@ static cudaError_t cudaGetChannelDesc_resolve(struct cudaChannelFormatDesc *a0, 
 {
 	cudaGetChannelDesc_fn fn = cudaGetChannelDesc_choose();
 
-	atomic_store_explicit(&cudaGetChannelDesc_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGetChannelDesc_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -4555,7 +4652,7 @@ void *cudastub_cudart_bind_cudaGetDevice(void)
 {
 	void *fn = (void *)cudaGetDevice_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGetDevice, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGetDevice, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGetDevice, cudastub_cudart_slot_cudaGetDevice, cudastub_cudart_resolve_cudaGetDevice, cudastub_cudart_bind_cudaGetDevice);
@@ -4570,7 +4667,8 @@ static cudaError_t cudaGetDevice_resolve(int *a0)
 {
 	cudaGetDevice_fn fn = cudaGetDevice_choose();
 
-	atomic_store_explicit(&cudaGetDevice_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGetDevice_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -4591,7 +4689,7 @@ void *cudastub_cudart_bind_cudaGetDeviceCount(void)
 {
 	void *fn = (void *)cudaGetDeviceCount_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGetDeviceCount, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGetDeviceCount, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGetDeviceCount, cudastub_cudart_slot_cudaGetDeviceCount, cudastub_cudart_resolve_cudaGetDeviceCount, cudastub_cudart_bind_cudaGetDeviceCount);
@@ -4606,7 +4704,8 @@ static cudaError_t cudaGetDeviceCount_resolve(int *a0)
 {
 	cudaGetDeviceCount_fn fn = cudaGetDeviceCount_choose();
 
-	atomic_store_explicit(&cudaGetDeviceCount_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGetDeviceCount_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -4633,7 +4732,7 @@ void *cudastub_cudart_bind_cudaGetDeviceFlags(void)
 {
 	void *fn = (void *)cudaGetDeviceFlags_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGetDeviceFlags, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGetDeviceFlags, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGetDeviceFlags, cudastub_cudart_slot_cudaGetDeviceFlags, cudastub_cudart_resolve_cudaGetDeviceFlags, cudastub_cudart_bind_cudaGetDeviceFlags);
@@ -4648,7 +4747,8 @@ static cudaError_t cudaGetDeviceFlags_resolve(unsigned int *a0)
 {
 	cudaGetDeviceFlags_fn fn = cudaGetDeviceFlags_choose();
 
-	atomic_store_explicit(&cudaGetDeviceFlags_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGetDeviceFlags_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -4677,7 +4777,7 @@ void *cudastub_cudart_bind_cudaGetDeviceProperties_v2(void)
 {
 	void *fn = (void *)cudaGetDeviceProperties_v2_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGetDeviceProperties_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGetDeviceProperties_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGetDeviceProperties_v2, cudastub_cudart_slot_cudaGetDeviceProperties_v2, cudastub_cudart_resolve_cudaGetDeviceProperties_v2, cudastub_cudart_bind_cudaGetDeviceProperties_v2);
@@ -4692,7 +4792,8 @@ static cudaError_t cudaGetDeviceProperties_v2_resolve(struct cudaDeviceProp *a0,
 {
 	cudaGetDeviceProperties_v2_fn fn = cudaGetDeviceProperties_v2_choose();
 
-	atomic_store_explicit(&cudaGetDeviceProperties_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGetDeviceProperties_v2_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -4723,7 +4824,7 @@ void *cudastub_cudart_bind_cudaGetDriverEntryPoint(void)
 {
 	void *fn = (void *)cudaGetDriverEntryPoint_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGetDriverEntryPoint, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGetDriverEntryPoint, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGetDriverEntryPoint, cudastub_cudart_slot_cudaGetDriverEntryPoint, cudastub_cudart_resolve_cudaGetDriverEntryPoint, cudastub_cudart_bind_cudaGetDriverEntryPoint);
@@ -4738,7 +4839,8 @@ static cudaError_t cudaGetDriverEntryPoint_resolve(const char *a0, void **a1, un
 {
 	cudaGetDriverEntryPoint_fn fn = cudaGetDriverEntryPoint_choose();
 
-	atomic_store_explicit(&cudaGetDriverEntryPoint_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGetDriverEntryPoint_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -4769,7 +4871,7 @@ void *cudastub_cudart_bind_cudaGetDriverEntryPoint_ptsz(void)
 {
 	void *fn = (void *)cudaGetDriverEntryPoint_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGetDriverEntryPoint_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGetDriverEntryPoint_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGetDriverEntryPoint_ptsz, cudastub_cudart_slot_cudaGetDriverEntryPoint_ptsz, cudastub_cudart_resolve_cudaGetDriverEntryPoint_ptsz, cudastub_cudart_bind_cudaGetDriverEntryPoint_ptsz);
@@ -4784,7 +4886,8 @@ static cudaError_t cudaGetDriverEntryPoint_ptsz_resolve(const char *a0, void **a
 {
 	cudaGetDriverEntryPoint_ptsz_fn fn = cudaGetDriverEntryPoint_ptsz_choose();
 
-	atomic_store_explicit(&cudaGetDriverEntryPoint_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGetDriverEntryPoint_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -4805,7 +4908,7 @@ void *cudastub_cudart_bind_cudaGetErrorName(void)
 {
 	void *fn = (void *)cudaGetErrorName_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGetErrorName, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGetErrorName, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGetErrorName, cudastub_cudart_slot_cudaGetErrorName, cudastub_cudart_resolve_cudaGetErrorName, cudastub_cudart_bind_cudaGetErrorName);
@@ -4820,7 +4923,8 @@ static const char * cudaGetErrorName_resolve(cudaError_t a0)
 {
 	cudaGetErrorName_fn fn = cudaGetErrorName_choose();
 
-	atomic_store_explicit(&cudaGetErrorName_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGetErrorName_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -4841,7 +4945,7 @@ void *cudastub_cudart_bind_cudaGetErrorString(void)
 {
 	void *fn = (void *)cudaGetErrorString_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGetErrorString, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGetErrorString, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGetErrorString, cudastub_cudart_slot_cudaGetErrorString, cudastub_cudart_resolve_cudaGetErrorString, cudastub_cudart_bind_cudaGetErrorString);
@@ -4856,7 +4960,8 @@ static const char * cudaGetErrorString_resolve(cudaError_t a0)
 {
 	cudaGetErrorString_fn fn = cudaGetErrorString_choose();
 
-	atomic_store_explicit(&cudaGetErrorString_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGetErrorString_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -4884,7 +4989,7 @@ void *cudastub_cudart_bind_cudaGetExportTable(void)
 {
 	void *fn = (void *)cudaGetExportTable_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGetExportTable, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGetExportTable, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGetExportTable, cudastub_cudart_slot_cudaGetExportTable, cudastub_cudart_resolve_cudaGetExportTable, cudastub_cudart_bind_cudaGetExportTable);
@@ -4899,7 +5004,8 @@ static cudaError_t cudaGetExportTable_resolve(const void **a0, const cudaUUID_t 
 {
 	cudaGetExportTable_fn fn = cudaGetExportTable_choose();
 
-	atomic_store_explicit(&cudaGetExportTable_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGetExportTable_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -4927,7 +5033,7 @@ void *cudastub_cudart_bind_cudaGetFuncBySymbol(void)
 {
 	void *fn = (void *)cudaGetFuncBySymbol_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGetFuncBySymbol, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGetFuncBySymbol, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGetFuncBySymbol, cudastub_cudart_slot_cudaGetFuncBySymbol, cudastub_cudart_resolve_cudaGetFuncBySymbol, cudastub_cudart_bind_cudaGetFuncBySymbol);
@@ -4942,7 +5048,8 @@ static cudaError_t cudaGetFuncBySymbol_resolve(cudaFunction_t *a0, const void *a
 {
 	cudaGetFuncBySymbol_fn fn = cudaGetFuncBySymbol_choose();
 
-	atomic_store_explicit(&cudaGetFuncBySymbol_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGetFuncBySymbol_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -4970,7 +5077,7 @@ void *cudastub_cudart_bind_cudaGetKernel(void)
 {
 	void *fn = (void *)cudaGetKernel_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGetKernel, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGetKernel, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGetKernel, cudastub_cudart_slot_cudaGetKernel, cudastub_cudart_resolve_cudaGetKernel, cudastub_cudart_bind_cudaGetKernel);
@@ -4985,7 +5092,8 @@ static cudaError_t cudaGetKernel_resolve(cudaKernel_t *a0, const void *a1)
 {
 	cudaGetKernel_fn fn = cudaGetKernel_choose();
 
-	atomic_store_explicit(&cudaGetKernel_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGetKernel_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -5011,7 +5119,7 @@ void *cudastub_cudart_bind_cudaGetLastError(void)
 {
 	void *fn = (void *)cudaGetLastError_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGetLastError, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGetLastError, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGetLastError, cudastub_cudart_slot_cudaGetLastError, cudastub_cudart_resolve_cudaGetLastError, cudastub_cudart_bind_cudaGetLastError);
@@ -5026,7 +5134,8 @@ static cudaError_t cudaGetLastError_resolve(void)
 {
 	cudaGetLastError_fn fn = cudaGetLastError_choose();
 
-	atomic_store_explicit(&cudaGetLastError_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGetLastError_slot, fn, memory_order_release);
 	return fn();
 }
 #endif
@@ -5055,7 +5164,7 @@ void *cudastub_cudart_bind_cudaGetMipmappedArrayLevel(void)
 {
 	void *fn = (void *)cudaGetMipmappedArrayLevel_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGetMipmappedArrayLevel, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGetMipmappedArrayLevel, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGetMipmappedArrayLevel, cudastub_cudart_slot_cudaGetMipmappedArrayLevel, cudastub_cudart_resolve_cudaGetMipmappedArrayLevel, cudastub_cudart_bind_cudaGetMipmappedArrayLevel);
@@ -5070,7 +5179,8 @@ static cudaError_t cudaGetMipmappedArrayLevel_resolve(cudaArray_t *a0, cudaMipma
 {
 	cudaGetMipmappedArrayLevel_fn fn = cudaGetMipmappedArrayLevel_choose();
 
-	atomic_store_explicit(&cudaGetMipmappedArrayLevel_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGetMipmappedArrayLevel_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -5099,7 +5209,7 @@ void *cudastub_cudart_bind_cudaGetSurfaceObjectResourceDesc(void)
 {
 	void *fn = (void *)cudaGetSurfaceObjectResourceDesc_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGetSurfaceObjectResourceDesc, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGetSurfaceObjectResourceDesc, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGetSurfaceObjectResourceDesc, cudastub_cudart_slot_cudaGetSurfaceObjectResourceDesc, cudastub_cudart_resolve_cudaGetSurfaceObjectResourceDesc, cudastub_cudart_bind_cudaGetSurfaceObjectResourceDesc);
@@ -5114,7 +5224,8 @@ static cudaError_t cudaGetSurfaceObjectResourceDesc_resolve(struct cudaResourceD
 {
 	cudaGetSurfaceObjectResourceDesc_fn fn = cudaGetSurfaceObjectResourceDesc_choose();
 
-	atomic_store_explicit(&cudaGetSurfaceObjectResourceDesc_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGetSurfaceObjectResourceDesc_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -5142,7 +5253,7 @@ void *cudastub_cudart_bind_cudaGetSymbolAddress(void)
 {
 	void *fn = (void *)cudaGetSymbolAddress_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGetSymbolAddress, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGetSymbolAddress, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGetSymbolAddress, cudastub_cudart_slot_cudaGetSymbolAddress, cudastub_cudart_resolve_cudaGetSymbolAddress, cudastub_cudart_bind_cudaGetSymbolAddress);
@@ -5157,7 +5268,8 @@ static cudaError_t cudaGetSymbolAddress_resolve(void **a0, const void *a1)
 {
 	cudaGetSymbolAddress_fn fn = cudaGetSymbolAddress_choose();
 
-	atomic_store_explicit(&cudaGetSymbolAddress_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGetSymbolAddress_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -5185,7 +5297,7 @@ void *cudastub_cudart_bind_cudaGetSymbolSize(void)
 {
 	void *fn = (void *)cudaGetSymbolSize_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGetSymbolSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGetSymbolSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGetSymbolSize, cudastub_cudart_slot_cudaGetSymbolSize, cudastub_cudart_resolve_cudaGetSymbolSize, cudastub_cudart_bind_cudaGetSymbolSize);
@@ -5200,7 +5312,8 @@ static cudaError_t cudaGetSymbolSize_resolve(size_t *a0, const void *a1)
 {
 	cudaGetSymbolSize_fn fn = cudaGetSymbolSize_choose();
 
-	atomic_store_explicit(&cudaGetSymbolSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGetSymbolSize_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -5229,7 +5342,7 @@ void *cudastub_cudart_bind_cudaGetTextureObjectResourceDesc(void)
 {
 	void *fn = (void *)cudaGetTextureObjectResourceDesc_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGetTextureObjectResourceDesc, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGetTextureObjectResourceDesc, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGetTextureObjectResourceDesc, cudastub_cudart_slot_cudaGetTextureObjectResourceDesc, cudastub_cudart_resolve_cudaGetTextureObjectResourceDesc, cudastub_cudart_bind_cudaGetTextureObjectResourceDesc);
@@ -5244,7 +5357,8 @@ static cudaError_t cudaGetTextureObjectResourceDesc_resolve(struct cudaResourceD
 {
 	cudaGetTextureObjectResourceDesc_fn fn = cudaGetTextureObjectResourceDesc_choose();
 
-	atomic_store_explicit(&cudaGetTextureObjectResourceDesc_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGetTextureObjectResourceDesc_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -5273,7 +5387,7 @@ void *cudastub_cudart_bind_cudaGetTextureObjectResourceViewDesc(void)
 {
 	void *fn = (void *)cudaGetTextureObjectResourceViewDesc_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGetTextureObjectResourceViewDesc, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGetTextureObjectResourceViewDesc, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGetTextureObjectResourceViewDesc, cudastub_cudart_slot_cudaGetTextureObjectResourceViewDesc, cudastub_cudart_resolve_cudaGetTextureObjectResourceViewDesc, cudastub_cudart_bind_cudaGetTextureObjectResourceViewDesc);
@@ -5288,7 +5402,8 @@ static cudaError_t cudaGetTextureObjectResourceViewDesc_resolve(struct cudaResou
 {
 	cudaGetTextureObjectResourceViewDesc_fn fn = cudaGetTextureObjectResourceViewDesc_choose();
 
-	atomic_store_explicit(&cudaGetTextureObjectResourceViewDesc_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGetTextureObjectResourceViewDesc_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -5317,7 +5432,7 @@ void *cudastub_cudart_bind_cudaGetTextureObjectTextureDesc(void)
 {
 	void *fn = (void *)cudaGetTextureObjectTextureDesc_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGetTextureObjectTextureDesc, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGetTextureObjectTextureDesc, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGetTextureObjectTextureDesc, cudastub_cudart_slot_cudaGetTextureObjectTextureDesc, cudastub_cudart_resolve_cudaGetTextureObjectTextureDesc, cudastub_cudart_bind_cudaGetTextureObjectTextureDesc);
@@ -5332,7 +5447,8 @@ static cudaError_t cudaGetTextureObjectTextureDesc_resolve(struct cudaTextureDes
 {
 	cudaGetTextureObjectTextureDesc_fn fn = cudaGetTextureObjectTextureDesc_choose();
 
-	atomic_store_explicit(&cudaGetTextureObjectTextureDesc_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGetTextureObjectTextureDesc_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -5363,7 +5479,7 @@ void *cudastub_cudart_bind_cudaGraphAddChildGraphNode(void)
 {
 	void *fn = (void *)cudaGraphAddChildGraphNode_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphAddChildGraphNode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphAddChildGraphNode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphAddChildGraphNode, cudastub_cudart_slot_cudaGraphAddChildGraphNode, cudastub_cudart_resolve_cudaGraphAddChildGraphNode, cudastub_cudart_bind_cudaGraphAddChildGraphNode);
@@ -5378,7 +5494,8 @@ static cudaError_t cudaGraphAddChildGraphNode_resolve(cudaGraphNode_t *a0, cudaG
 {
 	cudaGraphAddChildGraphNode_fn fn = cudaGraphAddChildGraphNode_choose();
 
-	atomic_store_explicit(&cudaGraphAddChildGraphNode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphAddChildGraphNode_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -5409,7 +5526,7 @@ void *cudastub_cudart_bind_cudaGraphAddDependencies(void)
 {
 	void *fn = (void *)cudaGraphAddDependencies_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphAddDependencies, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphAddDependencies, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphAddDependencies, cudastub_cudart_slot_cudaGraphAddDependencies, cudastub_cudart_resolve_cudaGraphAddDependencies, cudastub_cudart_bind_cudaGraphAddDependencies);
@@ -5424,7 +5541,8 @@ static cudaError_t cudaGraphAddDependencies_resolve(cudaGraph_t a0, const cudaGr
 {
 	cudaGraphAddDependencies_fn fn = cudaGraphAddDependencies_choose();
 
-	atomic_store_explicit(&cudaGraphAddDependencies_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphAddDependencies_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -5456,7 +5574,7 @@ void *cudastub_cudart_bind_cudaGraphAddDependencies_v2(void)
 {
 	void *fn = (void *)cudaGraphAddDependencies_v2_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphAddDependencies_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphAddDependencies_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphAddDependencies_v2, cudastub_cudart_slot_cudaGraphAddDependencies_v2, cudastub_cudart_resolve_cudaGraphAddDependencies_v2, cudastub_cudart_bind_cudaGraphAddDependencies_v2);
@@ -5471,7 +5589,8 @@ static cudaError_t cudaGraphAddDependencies_v2_resolve(cudaGraph_t a0, const cud
 {
 	cudaGraphAddDependencies_v2_fn fn = cudaGraphAddDependencies_v2_choose();
 
-	atomic_store_explicit(&cudaGraphAddDependencies_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphAddDependencies_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -5501,7 +5620,7 @@ void *cudastub_cudart_bind_cudaGraphAddEmptyNode(void)
 {
 	void *fn = (void *)cudaGraphAddEmptyNode_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphAddEmptyNode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphAddEmptyNode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphAddEmptyNode, cudastub_cudart_slot_cudaGraphAddEmptyNode, cudastub_cudart_resolve_cudaGraphAddEmptyNode, cudastub_cudart_bind_cudaGraphAddEmptyNode);
@@ -5516,7 +5635,8 @@ static cudaError_t cudaGraphAddEmptyNode_resolve(cudaGraphNode_t *a0, cudaGraph_
 {
 	cudaGraphAddEmptyNode_fn fn = cudaGraphAddEmptyNode_choose();
 
-	atomic_store_explicit(&cudaGraphAddEmptyNode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphAddEmptyNode_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -5547,7 +5667,7 @@ void *cudastub_cudart_bind_cudaGraphAddEventRecordNode(void)
 {
 	void *fn = (void *)cudaGraphAddEventRecordNode_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphAddEventRecordNode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphAddEventRecordNode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphAddEventRecordNode, cudastub_cudart_slot_cudaGraphAddEventRecordNode, cudastub_cudart_resolve_cudaGraphAddEventRecordNode, cudastub_cudart_bind_cudaGraphAddEventRecordNode);
@@ -5562,7 +5682,8 @@ static cudaError_t cudaGraphAddEventRecordNode_resolve(cudaGraphNode_t *a0, cuda
 {
 	cudaGraphAddEventRecordNode_fn fn = cudaGraphAddEventRecordNode_choose();
 
-	atomic_store_explicit(&cudaGraphAddEventRecordNode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphAddEventRecordNode_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -5593,7 +5714,7 @@ void *cudastub_cudart_bind_cudaGraphAddEventWaitNode(void)
 {
 	void *fn = (void *)cudaGraphAddEventWaitNode_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphAddEventWaitNode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphAddEventWaitNode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphAddEventWaitNode, cudastub_cudart_slot_cudaGraphAddEventWaitNode, cudastub_cudart_resolve_cudaGraphAddEventWaitNode, cudastub_cudart_bind_cudaGraphAddEventWaitNode);
@@ -5608,7 +5729,8 @@ static cudaError_t cudaGraphAddEventWaitNode_resolve(cudaGraphNode_t *a0, cudaGr
 {
 	cudaGraphAddEventWaitNode_fn fn = cudaGraphAddEventWaitNode_choose();
 
-	atomic_store_explicit(&cudaGraphAddEventWaitNode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphAddEventWaitNode_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -5639,7 +5761,7 @@ void *cudastub_cudart_bind_cudaGraphAddExternalSemaphoresSignalNode(void)
 {
 	void *fn = (void *)cudaGraphAddExternalSemaphoresSignalNode_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphAddExternalSemaphoresSignalNode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphAddExternalSemaphoresSignalNode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphAddExternalSemaphoresSignalNode, cudastub_cudart_slot_cudaGraphAddExternalSemaphoresSignalNode, cudastub_cudart_resolve_cudaGraphAddExternalSemaphoresSignalNode, cudastub_cudart_bind_cudaGraphAddExternalSemaphoresSignalNode);
@@ -5654,7 +5776,8 @@ static cudaError_t cudaGraphAddExternalSemaphoresSignalNode_resolve(cudaGraphNod
 {
 	cudaGraphAddExternalSemaphoresSignalNode_fn fn = cudaGraphAddExternalSemaphoresSignalNode_choose();
 
-	atomic_store_explicit(&cudaGraphAddExternalSemaphoresSignalNode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphAddExternalSemaphoresSignalNode_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -5685,7 +5808,7 @@ void *cudastub_cudart_bind_cudaGraphAddExternalSemaphoresWaitNode(void)
 {
 	void *fn = (void *)cudaGraphAddExternalSemaphoresWaitNode_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphAddExternalSemaphoresWaitNode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphAddExternalSemaphoresWaitNode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphAddExternalSemaphoresWaitNode, cudastub_cudart_slot_cudaGraphAddExternalSemaphoresWaitNode, cudastub_cudart_resolve_cudaGraphAddExternalSemaphoresWaitNode, cudastub_cudart_bind_cudaGraphAddExternalSemaphoresWaitNode);
@@ -5700,7 +5823,8 @@ static cudaError_t cudaGraphAddExternalSemaphoresWaitNode_resolve(cudaGraphNode_
 {
 	cudaGraphAddExternalSemaphoresWaitNode_fn fn = cudaGraphAddExternalSemaphoresWaitNode_choose();
 
-	atomic_store_explicit(&cudaGraphAddExternalSemaphoresWaitNode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphAddExternalSemaphoresWaitNode_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -5731,7 +5855,7 @@ void *cudastub_cudart_bind_cudaGraphAddHostNode(void)
 {
 	void *fn = (void *)cudaGraphAddHostNode_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphAddHostNode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphAddHostNode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphAddHostNode, cudastub_cudart_slot_cudaGraphAddHostNode, cudastub_cudart_resolve_cudaGraphAddHostNode, cudastub_cudart_bind_cudaGraphAddHostNode);
@@ -5746,7 +5870,8 @@ static cudaError_t cudaGraphAddHostNode_resolve(cudaGraphNode_t *a0, cudaGraph_t
 {
 	cudaGraphAddHostNode_fn fn = cudaGraphAddHostNode_choose();
 
-	atomic_store_explicit(&cudaGraphAddHostNode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphAddHostNode_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -5777,7 +5902,7 @@ void *cudastub_cudart_bind_cudaGraphAddKernelNode(void)
 {
 	void *fn = (void *)cudaGraphAddKernelNode_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphAddKernelNode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphAddKernelNode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphAddKernelNode, cudastub_cudart_slot_cudaGraphAddKernelNode, cudastub_cudart_resolve_cudaGraphAddKernelNode, cudastub_cudart_bind_cudaGraphAddKernelNode);
@@ -5792,7 +5917,8 @@ static cudaError_t cudaGraphAddKernelNode_resolve(cudaGraphNode_t *a0, cudaGraph
 {
 	cudaGraphAddKernelNode_fn fn = cudaGraphAddKernelNode_choose();
 
-	atomic_store_explicit(&cudaGraphAddKernelNode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphAddKernelNode_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -5824,7 +5950,7 @@ void *cudastub_cudart_bind_cudaGraphAddMemAllocNode(void)
 {
 	void *fn = (void *)cudaGraphAddMemAllocNode_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphAddMemAllocNode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphAddMemAllocNode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphAddMemAllocNode, cudastub_cudart_slot_cudaGraphAddMemAllocNode, cudastub_cudart_resolve_cudaGraphAddMemAllocNode, cudastub_cudart_bind_cudaGraphAddMemAllocNode);
@@ -5839,7 +5965,8 @@ static cudaError_t cudaGraphAddMemAllocNode_resolve(cudaGraphNode_t *a0, cudaGra
 {
 	cudaGraphAddMemAllocNode_fn fn = cudaGraphAddMemAllocNode_choose();
 
-	atomic_store_explicit(&cudaGraphAddMemAllocNode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphAddMemAllocNode_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -5870,7 +5997,7 @@ void *cudastub_cudart_bind_cudaGraphAddMemFreeNode(void)
 {
 	void *fn = (void *)cudaGraphAddMemFreeNode_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphAddMemFreeNode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphAddMemFreeNode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphAddMemFreeNode, cudastub_cudart_slot_cudaGraphAddMemFreeNode, cudastub_cudart_resolve_cudaGraphAddMemFreeNode, cudastub_cudart_bind_cudaGraphAddMemFreeNode);
@@ -5885,7 +6012,8 @@ static cudaError_t cudaGraphAddMemFreeNode_resolve(cudaGraphNode_t *a0, cudaGrap
 {
 	cudaGraphAddMemFreeNode_fn fn = cudaGraphAddMemFreeNode_choose();
 
-	atomic_store_explicit(&cudaGraphAddMemFreeNode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphAddMemFreeNode_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -5916,7 +6044,7 @@ void *cudastub_cudart_bind_cudaGraphAddMemcpyNode(void)
 {
 	void *fn = (void *)cudaGraphAddMemcpyNode_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphAddMemcpyNode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphAddMemcpyNode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphAddMemcpyNode, cudastub_cudart_slot_cudaGraphAddMemcpyNode, cudastub_cudart_resolve_cudaGraphAddMemcpyNode, cudastub_cudart_bind_cudaGraphAddMemcpyNode);
@@ -5931,7 +6059,8 @@ static cudaError_t cudaGraphAddMemcpyNode_resolve(cudaGraphNode_t *a0, cudaGraph
 {
 	cudaGraphAddMemcpyNode_fn fn = cudaGraphAddMemcpyNode_choose();
 
-	atomic_store_explicit(&cudaGraphAddMemcpyNode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphAddMemcpyNode_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -5965,7 +6094,7 @@ void *cudastub_cudart_bind_cudaGraphAddMemcpyNode1D(void)
 {
 	void *fn = (void *)cudaGraphAddMemcpyNode1D_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphAddMemcpyNode1D, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphAddMemcpyNode1D, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphAddMemcpyNode1D, cudastub_cudart_slot_cudaGraphAddMemcpyNode1D, cudastub_cudart_resolve_cudaGraphAddMemcpyNode1D, cudastub_cudart_bind_cudaGraphAddMemcpyNode1D);
@@ -5980,7 +6109,8 @@ static cudaError_t cudaGraphAddMemcpyNode1D_resolve(cudaGraphNode_t *a0, cudaGra
 {
 	cudaGraphAddMemcpyNode1D_fn fn = cudaGraphAddMemcpyNode1D_choose();
 
-	atomic_store_explicit(&cudaGraphAddMemcpyNode1D_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphAddMemcpyNode1D_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -6015,7 +6145,7 @@ void *cudastub_cudart_bind_cudaGraphAddMemcpyNodeFromSymbol(void)
 {
 	void *fn = (void *)cudaGraphAddMemcpyNodeFromSymbol_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphAddMemcpyNodeFromSymbol, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphAddMemcpyNodeFromSymbol, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphAddMemcpyNodeFromSymbol, cudastub_cudart_slot_cudaGraphAddMemcpyNodeFromSymbol, cudastub_cudart_resolve_cudaGraphAddMemcpyNodeFromSymbol, cudastub_cudart_bind_cudaGraphAddMemcpyNodeFromSymbol);
@@ -6030,7 +6160,8 @@ static cudaError_t cudaGraphAddMemcpyNodeFromSymbol_resolve(cudaGraphNode_t *a0,
 {
 	cudaGraphAddMemcpyNodeFromSymbol_fn fn = cudaGraphAddMemcpyNodeFromSymbol_choose();
 
-	atomic_store_explicit(&cudaGraphAddMemcpyNodeFromSymbol_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphAddMemcpyNodeFromSymbol_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -6065,7 +6196,7 @@ void *cudastub_cudart_bind_cudaGraphAddMemcpyNodeToSymbol(void)
 {
 	void *fn = (void *)cudaGraphAddMemcpyNodeToSymbol_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphAddMemcpyNodeToSymbol, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphAddMemcpyNodeToSymbol, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphAddMemcpyNodeToSymbol, cudastub_cudart_slot_cudaGraphAddMemcpyNodeToSymbol, cudastub_cudart_resolve_cudaGraphAddMemcpyNodeToSymbol, cudastub_cudart_bind_cudaGraphAddMemcpyNodeToSymbol);
@@ -6080,7 +6211,8 @@ static cudaError_t cudaGraphAddMemcpyNodeToSymbol_resolve(cudaGraphNode_t *a0, c
 {
 	cudaGraphAddMemcpyNodeToSymbol_fn fn = cudaGraphAddMemcpyNodeToSymbol_choose();
 
-	atomic_store_explicit(&cudaGraphAddMemcpyNodeToSymbol_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphAddMemcpyNodeToSymbol_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -6111,7 +6243,7 @@ void *cudastub_cudart_bind_cudaGraphAddMemsetNode(void)
 {
 	void *fn = (void *)cudaGraphAddMemsetNode_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphAddMemsetNode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphAddMemsetNode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphAddMemsetNode, cudastub_cudart_slot_cudaGraphAddMemsetNode, cudastub_cudart_resolve_cudaGraphAddMemsetNode, cudastub_cudart_bind_cudaGraphAddMemsetNode);
@@ -6126,7 +6258,8 @@ static cudaError_t cudaGraphAddMemsetNode_resolve(cudaGraphNode_t *a0, cudaGraph
 {
 	cudaGraphAddMemsetNode_fn fn = cudaGraphAddMemsetNode_choose();
 
-	atomic_store_explicit(&cudaGraphAddMemsetNode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphAddMemsetNode_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -6158,7 +6291,7 @@ void *cudastub_cudart_bind_cudaGraphAddNode(void)
 {
 	void *fn = (void *)cudaGraphAddNode_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphAddNode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphAddNode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphAddNode, cudastub_cudart_slot_cudaGraphAddNode, cudastub_cudart_resolve_cudaGraphAddNode, cudastub_cudart_bind_cudaGraphAddNode);
@@ -6173,7 +6306,8 @@ static cudaError_t cudaGraphAddNode_resolve(cudaGraphNode_t *a0, cudaGraph_t a1,
 {
 	cudaGraphAddNode_fn fn = cudaGraphAddNode_choose();
 
-	atomic_store_explicit(&cudaGraphAddNode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphAddNode_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -6206,7 +6340,7 @@ void *cudastub_cudart_bind_cudaGraphAddNode_v2(void)
 {
 	void *fn = (void *)cudaGraphAddNode_v2_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphAddNode_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphAddNode_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphAddNode_v2, cudastub_cudart_slot_cudaGraphAddNode_v2, cudastub_cudart_resolve_cudaGraphAddNode_v2, cudastub_cudart_bind_cudaGraphAddNode_v2);
@@ -6221,7 +6355,8 @@ static cudaError_t cudaGraphAddNode_v2_resolve(cudaGraphNode_t *a0, cudaGraph_t 
 {
 	cudaGraphAddNode_v2_fn fn = cudaGraphAddNode_v2_choose();
 
-	atomic_store_explicit(&cudaGraphAddNode_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphAddNode_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -6249,7 +6384,7 @@ void *cudastub_cudart_bind_cudaGraphChildGraphNodeGetGraph(void)
 {
 	void *fn = (void *)cudaGraphChildGraphNodeGetGraph_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphChildGraphNodeGetGraph, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphChildGraphNodeGetGraph, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphChildGraphNodeGetGraph, cudastub_cudart_slot_cudaGraphChildGraphNodeGetGraph, cudastub_cudart_resolve_cudaGraphChildGraphNodeGetGraph, cudastub_cudart_bind_cudaGraphChildGraphNodeGetGraph);
@@ -6264,7 +6399,8 @@ static cudaError_t cudaGraphChildGraphNodeGetGraph_resolve(cudaGraphNode_t a0, c
 {
 	cudaGraphChildGraphNodeGetGraph_fn fn = cudaGraphChildGraphNodeGetGraph_choose();
 
-	atomic_store_explicit(&cudaGraphChildGraphNodeGetGraph_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphChildGraphNodeGetGraph_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -6292,7 +6428,7 @@ void *cudastub_cudart_bind_cudaGraphClone(void)
 {
 	void *fn = (void *)cudaGraphClone_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphClone, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphClone, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphClone, cudastub_cudart_slot_cudaGraphClone, cudastub_cudart_resolve_cudaGraphClone, cudastub_cudart_bind_cudaGraphClone);
@@ -6307,7 +6443,8 @@ static cudaError_t cudaGraphClone_resolve(cudaGraph_t *a0, cudaGraph_t a1)
 {
 	cudaGraphClone_fn fn = cudaGraphClone_choose();
 
-	atomic_store_explicit(&cudaGraphClone_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphClone_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -6337,7 +6474,7 @@ void *cudastub_cudart_bind_cudaGraphConditionalHandleCreate(void)
 {
 	void *fn = (void *)cudaGraphConditionalHandleCreate_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphConditionalHandleCreate, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphConditionalHandleCreate, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphConditionalHandleCreate, cudastub_cudart_slot_cudaGraphConditionalHandleCreate, cudastub_cudart_resolve_cudaGraphConditionalHandleCreate, cudastub_cudart_bind_cudaGraphConditionalHandleCreate);
@@ -6352,7 +6489,8 @@ static cudaError_t cudaGraphConditionalHandleCreate_resolve(cudaGraphConditional
 {
 	cudaGraphConditionalHandleCreate_fn fn = cudaGraphConditionalHandleCreate_choose();
 
-	atomic_store_explicit(&cudaGraphConditionalHandleCreate_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphConditionalHandleCreate_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -6380,7 +6518,7 @@ void *cudastub_cudart_bind_cudaGraphCreate(void)
 {
 	void *fn = (void *)cudaGraphCreate_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphCreate, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphCreate, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphCreate, cudastub_cudart_slot_cudaGraphCreate, cudastub_cudart_resolve_cudaGraphCreate, cudastub_cudart_bind_cudaGraphCreate);
@@ -6395,7 +6533,8 @@ static cudaError_t cudaGraphCreate_resolve(cudaGraph_t *a0, unsigned int a1)
 {
 	cudaGraphCreate_fn fn = cudaGraphCreate_choose();
 
-	atomic_store_explicit(&cudaGraphCreate_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphCreate_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -6424,7 +6563,7 @@ void *cudastub_cudart_bind_cudaGraphDebugDotPrint(void)
 {
 	void *fn = (void *)cudaGraphDebugDotPrint_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphDebugDotPrint, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphDebugDotPrint, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphDebugDotPrint, cudastub_cudart_slot_cudaGraphDebugDotPrint, cudastub_cudart_resolve_cudaGraphDebugDotPrint, cudastub_cudart_bind_cudaGraphDebugDotPrint);
@@ -6439,7 +6578,8 @@ static cudaError_t cudaGraphDebugDotPrint_resolve(cudaGraph_t a0, const char *a1
 {
 	cudaGraphDebugDotPrint_fn fn = cudaGraphDebugDotPrint_choose();
 
-	atomic_store_explicit(&cudaGraphDebugDotPrint_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphDebugDotPrint_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -6466,7 +6606,7 @@ void *cudastub_cudart_bind_cudaGraphDestroy(void)
 {
 	void *fn = (void *)cudaGraphDestroy_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphDestroy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphDestroy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphDestroy, cudastub_cudart_slot_cudaGraphDestroy, cudastub_cudart_resolve_cudaGraphDestroy, cudastub_cudart_bind_cudaGraphDestroy);
@@ -6481,7 +6621,8 @@ static cudaError_t cudaGraphDestroy_resolve(cudaGraph_t a0)
 {
 	cudaGraphDestroy_fn fn = cudaGraphDestroy_choose();
 
-	atomic_store_explicit(&cudaGraphDestroy_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphDestroy_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -6508,7 +6649,7 @@ void *cudastub_cudart_bind_cudaGraphDestroyNode(void)
 {
 	void *fn = (void *)cudaGraphDestroyNode_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphDestroyNode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphDestroyNode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphDestroyNode, cudastub_cudart_slot_cudaGraphDestroyNode, cudastub_cudart_resolve_cudaGraphDestroyNode, cudastub_cudart_bind_cudaGraphDestroyNode);
@@ -6523,7 +6664,8 @@ static cudaError_t cudaGraphDestroyNode_resolve(cudaGraphNode_t a0)
 {
 	cudaGraphDestroyNode_fn fn = cudaGraphDestroyNode_choose();
 
-	atomic_store_explicit(&cudaGraphDestroyNode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphDestroyNode_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -6551,7 +6693,7 @@ void *cudastub_cudart_bind_cudaGraphEventRecordNodeGetEvent(void)
 {
 	void *fn = (void *)cudaGraphEventRecordNodeGetEvent_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphEventRecordNodeGetEvent, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphEventRecordNodeGetEvent, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphEventRecordNodeGetEvent, cudastub_cudart_slot_cudaGraphEventRecordNodeGetEvent, cudastub_cudart_resolve_cudaGraphEventRecordNodeGetEvent, cudastub_cudart_bind_cudaGraphEventRecordNodeGetEvent);
@@ -6566,7 +6708,8 @@ static cudaError_t cudaGraphEventRecordNodeGetEvent_resolve(cudaGraphNode_t a0, 
 {
 	cudaGraphEventRecordNodeGetEvent_fn fn = cudaGraphEventRecordNodeGetEvent_choose();
 
-	atomic_store_explicit(&cudaGraphEventRecordNodeGetEvent_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphEventRecordNodeGetEvent_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -6594,7 +6737,7 @@ void *cudastub_cudart_bind_cudaGraphEventRecordNodeSetEvent(void)
 {
 	void *fn = (void *)cudaGraphEventRecordNodeSetEvent_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphEventRecordNodeSetEvent, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphEventRecordNodeSetEvent, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphEventRecordNodeSetEvent, cudastub_cudart_slot_cudaGraphEventRecordNodeSetEvent, cudastub_cudart_resolve_cudaGraphEventRecordNodeSetEvent, cudastub_cudart_bind_cudaGraphEventRecordNodeSetEvent);
@@ -6609,7 +6752,8 @@ static cudaError_t cudaGraphEventRecordNodeSetEvent_resolve(cudaGraphNode_t a0, 
 {
 	cudaGraphEventRecordNodeSetEvent_fn fn = cudaGraphEventRecordNodeSetEvent_choose();
 
-	atomic_store_explicit(&cudaGraphEventRecordNodeSetEvent_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphEventRecordNodeSetEvent_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -6637,7 +6781,7 @@ void *cudastub_cudart_bind_cudaGraphEventWaitNodeGetEvent(void)
 {
 	void *fn = (void *)cudaGraphEventWaitNodeGetEvent_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphEventWaitNodeGetEvent, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphEventWaitNodeGetEvent, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphEventWaitNodeGetEvent, cudastub_cudart_slot_cudaGraphEventWaitNodeGetEvent, cudastub_cudart_resolve_cudaGraphEventWaitNodeGetEvent, cudastub_cudart_bind_cudaGraphEventWaitNodeGetEvent);
@@ -6652,7 +6796,8 @@ static cudaError_t cudaGraphEventWaitNodeGetEvent_resolve(cudaGraphNode_t a0, cu
 {
 	cudaGraphEventWaitNodeGetEvent_fn fn = cudaGraphEventWaitNodeGetEvent_choose();
 
-	atomic_store_explicit(&cudaGraphEventWaitNodeGetEvent_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphEventWaitNodeGetEvent_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -6680,7 +6825,7 @@ void *cudastub_cudart_bind_cudaGraphEventWaitNodeSetEvent(void)
 {
 	void *fn = (void *)cudaGraphEventWaitNodeSetEvent_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphEventWaitNodeSetEvent, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphEventWaitNodeSetEvent, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphEventWaitNodeSetEvent, cudastub_cudart_slot_cudaGraphEventWaitNodeSetEvent, cudastub_cudart_resolve_cudaGraphEventWaitNodeSetEvent, cudastub_cudart_bind_cudaGraphEventWaitNodeSetEvent);
@@ -6695,7 +6840,8 @@ static cudaError_t cudaGraphEventWaitNodeSetEvent_resolve(cudaGraphNode_t a0, cu
 {
 	cudaGraphEventWaitNodeSetEvent_fn fn = cudaGraphEventWaitNodeSetEvent_choose();
 
-	atomic_store_explicit(&cudaGraphEventWaitNodeSetEvent_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphEventWaitNodeSetEvent_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -6724,7 +6870,7 @@ void *cudastub_cudart_bind_cudaGraphExecChildGraphNodeSetParams(void)
 {
 	void *fn = (void *)cudaGraphExecChildGraphNodeSetParams_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphExecChildGraphNodeSetParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphExecChildGraphNodeSetParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphExecChildGraphNodeSetParams, cudastub_cudart_slot_cudaGraphExecChildGraphNodeSetParams, cudastub_cudart_resolve_cudaGraphExecChildGraphNodeSetParams, cudastub_cudart_bind_cudaGraphExecChildGraphNodeSetParams);
@@ -6739,7 +6885,8 @@ static cudaError_t cudaGraphExecChildGraphNodeSetParams_resolve(cudaGraphExec_t 
 {
 	cudaGraphExecChildGraphNodeSetParams_fn fn = cudaGraphExecChildGraphNodeSetParams_choose();
 
-	atomic_store_explicit(&cudaGraphExecChildGraphNodeSetParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphExecChildGraphNodeSetParams_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -6766,7 +6913,7 @@ void *cudastub_cudart_bind_cudaGraphExecDestroy(void)
 {
 	void *fn = (void *)cudaGraphExecDestroy_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphExecDestroy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphExecDestroy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphExecDestroy, cudastub_cudart_slot_cudaGraphExecDestroy, cudastub_cudart_resolve_cudaGraphExecDestroy, cudastub_cudart_bind_cudaGraphExecDestroy);
@@ -6781,7 +6928,8 @@ static cudaError_t cudaGraphExecDestroy_resolve(cudaGraphExec_t a0)
 {
 	cudaGraphExecDestroy_fn fn = cudaGraphExecDestroy_choose();
 
-	atomic_store_explicit(&cudaGraphExecDestroy_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphExecDestroy_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -6810,7 +6958,7 @@ void *cudastub_cudart_bind_cudaGraphExecEventRecordNodeSetEvent(void)
 {
 	void *fn = (void *)cudaGraphExecEventRecordNodeSetEvent_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphExecEventRecordNodeSetEvent, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphExecEventRecordNodeSetEvent, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphExecEventRecordNodeSetEvent, cudastub_cudart_slot_cudaGraphExecEventRecordNodeSetEvent, cudastub_cudart_resolve_cudaGraphExecEventRecordNodeSetEvent, cudastub_cudart_bind_cudaGraphExecEventRecordNodeSetEvent);
@@ -6825,7 +6973,8 @@ static cudaError_t cudaGraphExecEventRecordNodeSetEvent_resolve(cudaGraphExec_t 
 {
 	cudaGraphExecEventRecordNodeSetEvent_fn fn = cudaGraphExecEventRecordNodeSetEvent_choose();
 
-	atomic_store_explicit(&cudaGraphExecEventRecordNodeSetEvent_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphExecEventRecordNodeSetEvent_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -6854,7 +7003,7 @@ void *cudastub_cudart_bind_cudaGraphExecEventWaitNodeSetEvent(void)
 {
 	void *fn = (void *)cudaGraphExecEventWaitNodeSetEvent_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphExecEventWaitNodeSetEvent, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphExecEventWaitNodeSetEvent, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphExecEventWaitNodeSetEvent, cudastub_cudart_slot_cudaGraphExecEventWaitNodeSetEvent, cudastub_cudart_resolve_cudaGraphExecEventWaitNodeSetEvent, cudastub_cudart_bind_cudaGraphExecEventWaitNodeSetEvent);
@@ -6869,7 +7018,8 @@ static cudaError_t cudaGraphExecEventWaitNodeSetEvent_resolve(cudaGraphExec_t a0
 {
 	cudaGraphExecEventWaitNodeSetEvent_fn fn = cudaGraphExecEventWaitNodeSetEvent_choose();
 
-	atomic_store_explicit(&cudaGraphExecEventWaitNodeSetEvent_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphExecEventWaitNodeSetEvent_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -6898,7 +7048,7 @@ void *cudastub_cudart_bind_cudaGraphExecExternalSemaphoresSignalNodeSetParams(vo
 {
 	void *fn = (void *)cudaGraphExecExternalSemaphoresSignalNodeSetParams_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphExecExternalSemaphoresSignalNodeSetParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphExecExternalSemaphoresSignalNodeSetParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphExecExternalSemaphoresSignalNodeSetParams, cudastub_cudart_slot_cudaGraphExecExternalSemaphoresSignalNodeSetParams, cudastub_cudart_resolve_cudaGraphExecExternalSemaphoresSignalNodeSetParams, cudastub_cudart_bind_cudaGraphExecExternalSemaphoresSignalNodeSetParams);
@@ -6913,7 +7063,8 @@ static cudaError_t cudaGraphExecExternalSemaphoresSignalNodeSetParams_resolve(cu
 {
 	cudaGraphExecExternalSemaphoresSignalNodeSetParams_fn fn = cudaGraphExecExternalSemaphoresSignalNodeSetParams_choose();
 
-	atomic_store_explicit(&cudaGraphExecExternalSemaphoresSignalNodeSetParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphExecExternalSemaphoresSignalNodeSetParams_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -6942,7 +7093,7 @@ void *cudastub_cudart_bind_cudaGraphExecExternalSemaphoresWaitNodeSetParams(void
 {
 	void *fn = (void *)cudaGraphExecExternalSemaphoresWaitNodeSetParams_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphExecExternalSemaphoresWaitNodeSetParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphExecExternalSemaphoresWaitNodeSetParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphExecExternalSemaphoresWaitNodeSetParams, cudastub_cudart_slot_cudaGraphExecExternalSemaphoresWaitNodeSetParams, cudastub_cudart_resolve_cudaGraphExecExternalSemaphoresWaitNodeSetParams, cudastub_cudart_bind_cudaGraphExecExternalSemaphoresWaitNodeSetParams);
@@ -6957,7 +7108,8 @@ static cudaError_t cudaGraphExecExternalSemaphoresWaitNodeSetParams_resolve(cuda
 {
 	cudaGraphExecExternalSemaphoresWaitNodeSetParams_fn fn = cudaGraphExecExternalSemaphoresWaitNodeSetParams_choose();
 
-	atomic_store_explicit(&cudaGraphExecExternalSemaphoresWaitNodeSetParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphExecExternalSemaphoresWaitNodeSetParams_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -6985,7 +7137,7 @@ void *cudastub_cudart_bind_cudaGraphExecGetFlags(void)
 {
 	void *fn = (void *)cudaGraphExecGetFlags_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphExecGetFlags, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphExecGetFlags, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphExecGetFlags, cudastub_cudart_slot_cudaGraphExecGetFlags, cudastub_cudart_resolve_cudaGraphExecGetFlags, cudastub_cudart_bind_cudaGraphExecGetFlags);
@@ -7000,7 +7152,8 @@ static cudaError_t cudaGraphExecGetFlags_resolve(cudaGraphExec_t a0, unsigned lo
 {
 	cudaGraphExecGetFlags_fn fn = cudaGraphExecGetFlags_choose();
 
-	atomic_store_explicit(&cudaGraphExecGetFlags_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphExecGetFlags_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -7029,7 +7182,7 @@ void *cudastub_cudart_bind_cudaGraphExecHostNodeSetParams(void)
 {
 	void *fn = (void *)cudaGraphExecHostNodeSetParams_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphExecHostNodeSetParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphExecHostNodeSetParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphExecHostNodeSetParams, cudastub_cudart_slot_cudaGraphExecHostNodeSetParams, cudastub_cudart_resolve_cudaGraphExecHostNodeSetParams, cudastub_cudart_bind_cudaGraphExecHostNodeSetParams);
@@ -7044,7 +7197,8 @@ static cudaError_t cudaGraphExecHostNodeSetParams_resolve(cudaGraphExec_t a0, cu
 {
 	cudaGraphExecHostNodeSetParams_fn fn = cudaGraphExecHostNodeSetParams_choose();
 
-	atomic_store_explicit(&cudaGraphExecHostNodeSetParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphExecHostNodeSetParams_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -7073,7 +7227,7 @@ void *cudastub_cudart_bind_cudaGraphExecKernelNodeSetParams(void)
 {
 	void *fn = (void *)cudaGraphExecKernelNodeSetParams_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphExecKernelNodeSetParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphExecKernelNodeSetParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphExecKernelNodeSetParams, cudastub_cudart_slot_cudaGraphExecKernelNodeSetParams, cudastub_cudart_resolve_cudaGraphExecKernelNodeSetParams, cudastub_cudart_bind_cudaGraphExecKernelNodeSetParams);
@@ -7088,7 +7242,8 @@ static cudaError_t cudaGraphExecKernelNodeSetParams_resolve(cudaGraphExec_t a0, 
 {
 	cudaGraphExecKernelNodeSetParams_fn fn = cudaGraphExecKernelNodeSetParams_choose();
 
-	atomic_store_explicit(&cudaGraphExecKernelNodeSetParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphExecKernelNodeSetParams_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -7117,7 +7272,7 @@ void *cudastub_cudart_bind_cudaGraphExecMemcpyNodeSetParams(void)
 {
 	void *fn = (void *)cudaGraphExecMemcpyNodeSetParams_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphExecMemcpyNodeSetParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphExecMemcpyNodeSetParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphExecMemcpyNodeSetParams, cudastub_cudart_slot_cudaGraphExecMemcpyNodeSetParams, cudastub_cudart_resolve_cudaGraphExecMemcpyNodeSetParams, cudastub_cudart_bind_cudaGraphExecMemcpyNodeSetParams);
@@ -7132,7 +7287,8 @@ static cudaError_t cudaGraphExecMemcpyNodeSetParams_resolve(cudaGraphExec_t a0, 
 {
 	cudaGraphExecMemcpyNodeSetParams_fn fn = cudaGraphExecMemcpyNodeSetParams_choose();
 
-	atomic_store_explicit(&cudaGraphExecMemcpyNodeSetParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphExecMemcpyNodeSetParams_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -7164,7 +7320,7 @@ void *cudastub_cudart_bind_cudaGraphExecMemcpyNodeSetParams1D(void)
 {
 	void *fn = (void *)cudaGraphExecMemcpyNodeSetParams1D_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphExecMemcpyNodeSetParams1D, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphExecMemcpyNodeSetParams1D, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphExecMemcpyNodeSetParams1D, cudastub_cudart_slot_cudaGraphExecMemcpyNodeSetParams1D, cudastub_cudart_resolve_cudaGraphExecMemcpyNodeSetParams1D, cudastub_cudart_bind_cudaGraphExecMemcpyNodeSetParams1D);
@@ -7179,7 +7335,8 @@ static cudaError_t cudaGraphExecMemcpyNodeSetParams1D_resolve(cudaGraphExec_t a0
 {
 	cudaGraphExecMemcpyNodeSetParams1D_fn fn = cudaGraphExecMemcpyNodeSetParams1D_choose();
 
-	atomic_store_explicit(&cudaGraphExecMemcpyNodeSetParams1D_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphExecMemcpyNodeSetParams1D_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -7212,7 +7369,7 @@ void *cudastub_cudart_bind_cudaGraphExecMemcpyNodeSetParamsFromSymbol(void)
 {
 	void *fn = (void *)cudaGraphExecMemcpyNodeSetParamsFromSymbol_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphExecMemcpyNodeSetParamsFromSymbol, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphExecMemcpyNodeSetParamsFromSymbol, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphExecMemcpyNodeSetParamsFromSymbol, cudastub_cudart_slot_cudaGraphExecMemcpyNodeSetParamsFromSymbol, cudastub_cudart_resolve_cudaGraphExecMemcpyNodeSetParamsFromSymbol, cudastub_cudart_bind_cudaGraphExecMemcpyNodeSetParamsFromSymbol);
@@ -7227,7 +7384,8 @@ static cudaError_t cudaGraphExecMemcpyNodeSetParamsFromSymbol_resolve(cudaGraphE
 {
 	cudaGraphExecMemcpyNodeSetParamsFromSymbol_fn fn = cudaGraphExecMemcpyNodeSetParamsFromSymbol_choose();
 
-	atomic_store_explicit(&cudaGraphExecMemcpyNodeSetParamsFromSymbol_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphExecMemcpyNodeSetParamsFromSymbol_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -7260,7 +7418,7 @@ void *cudastub_cudart_bind_cudaGraphExecMemcpyNodeSetParamsToSymbol(void)
 {
 	void *fn = (void *)cudaGraphExecMemcpyNodeSetParamsToSymbol_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphExecMemcpyNodeSetParamsToSymbol, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphExecMemcpyNodeSetParamsToSymbol, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphExecMemcpyNodeSetParamsToSymbol, cudastub_cudart_slot_cudaGraphExecMemcpyNodeSetParamsToSymbol, cudastub_cudart_resolve_cudaGraphExecMemcpyNodeSetParamsToSymbol, cudastub_cudart_bind_cudaGraphExecMemcpyNodeSetParamsToSymbol);
@@ -7275,7 +7433,8 @@ static cudaError_t cudaGraphExecMemcpyNodeSetParamsToSymbol_resolve(cudaGraphExe
 {
 	cudaGraphExecMemcpyNodeSetParamsToSymbol_fn fn = cudaGraphExecMemcpyNodeSetParamsToSymbol_choose();
 
-	atomic_store_explicit(&cudaGraphExecMemcpyNodeSetParamsToSymbol_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphExecMemcpyNodeSetParamsToSymbol_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -7304,7 +7463,7 @@ void *cudastub_cudart_bind_cudaGraphExecMemsetNodeSetParams(void)
 {
 	void *fn = (void *)cudaGraphExecMemsetNodeSetParams_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphExecMemsetNodeSetParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphExecMemsetNodeSetParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphExecMemsetNodeSetParams, cudastub_cudart_slot_cudaGraphExecMemsetNodeSetParams, cudastub_cudart_resolve_cudaGraphExecMemsetNodeSetParams, cudastub_cudart_bind_cudaGraphExecMemsetNodeSetParams);
@@ -7319,7 +7478,8 @@ static cudaError_t cudaGraphExecMemsetNodeSetParams_resolve(cudaGraphExec_t a0, 
 {
 	cudaGraphExecMemsetNodeSetParams_fn fn = cudaGraphExecMemsetNodeSetParams_choose();
 
-	atomic_store_explicit(&cudaGraphExecMemsetNodeSetParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphExecMemsetNodeSetParams_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -7349,7 +7509,7 @@ void *cudastub_cudart_bind_cudaGraphExecNodeSetParams(void)
 {
 	void *fn = (void *)cudaGraphExecNodeSetParams_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphExecNodeSetParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphExecNodeSetParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphExecNodeSetParams, cudastub_cudart_slot_cudaGraphExecNodeSetParams, cudastub_cudart_resolve_cudaGraphExecNodeSetParams, cudastub_cudart_bind_cudaGraphExecNodeSetParams);
@@ -7364,7 +7524,8 @@ static cudaError_t cudaGraphExecNodeSetParams_resolve(cudaGraphExec_t a0, cudaGr
 {
 	cudaGraphExecNodeSetParams_fn fn = cudaGraphExecNodeSetParams_choose();
 
-	atomic_store_explicit(&cudaGraphExecNodeSetParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphExecNodeSetParams_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -7394,7 +7555,7 @@ void *cudastub_cudart_bind_cudaGraphExecUpdate(void)
 {
 	void *fn = (void *)cudaGraphExecUpdate_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphExecUpdate, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphExecUpdate, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphExecUpdate, cudastub_cudart_slot_cudaGraphExecUpdate, cudastub_cudart_resolve_cudaGraphExecUpdate, cudastub_cudart_bind_cudaGraphExecUpdate);
@@ -7409,7 +7570,8 @@ static cudaError_t cudaGraphExecUpdate_resolve(cudaGraphExec_t a0, cudaGraph_t a
 {
 	cudaGraphExecUpdate_fn fn = cudaGraphExecUpdate_choose();
 
-	atomic_store_explicit(&cudaGraphExecUpdate_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphExecUpdate_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -7437,7 +7599,7 @@ void *cudastub_cudart_bind_cudaGraphExternalSemaphoresSignalNodeGetParams(void)
 {
 	void *fn = (void *)cudaGraphExternalSemaphoresSignalNodeGetParams_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphExternalSemaphoresSignalNodeGetParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphExternalSemaphoresSignalNodeGetParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphExternalSemaphoresSignalNodeGetParams, cudastub_cudart_slot_cudaGraphExternalSemaphoresSignalNodeGetParams, cudastub_cudart_resolve_cudaGraphExternalSemaphoresSignalNodeGetParams, cudastub_cudart_bind_cudaGraphExternalSemaphoresSignalNodeGetParams);
@@ -7452,7 +7614,8 @@ static cudaError_t cudaGraphExternalSemaphoresSignalNodeGetParams_resolve(cudaGr
 {
 	cudaGraphExternalSemaphoresSignalNodeGetParams_fn fn = cudaGraphExternalSemaphoresSignalNodeGetParams_choose();
 
-	atomic_store_explicit(&cudaGraphExternalSemaphoresSignalNodeGetParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphExternalSemaphoresSignalNodeGetParams_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -7480,7 +7643,7 @@ void *cudastub_cudart_bind_cudaGraphExternalSemaphoresSignalNodeSetParams(void)
 {
 	void *fn = (void *)cudaGraphExternalSemaphoresSignalNodeSetParams_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphExternalSemaphoresSignalNodeSetParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphExternalSemaphoresSignalNodeSetParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphExternalSemaphoresSignalNodeSetParams, cudastub_cudart_slot_cudaGraphExternalSemaphoresSignalNodeSetParams, cudastub_cudart_resolve_cudaGraphExternalSemaphoresSignalNodeSetParams, cudastub_cudart_bind_cudaGraphExternalSemaphoresSignalNodeSetParams);
@@ -7495,7 +7658,8 @@ static cudaError_t cudaGraphExternalSemaphoresSignalNodeSetParams_resolve(cudaGr
 {
 	cudaGraphExternalSemaphoresSignalNodeSetParams_fn fn = cudaGraphExternalSemaphoresSignalNodeSetParams_choose();
 
-	atomic_store_explicit(&cudaGraphExternalSemaphoresSignalNodeSetParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphExternalSemaphoresSignalNodeSetParams_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -7523,7 +7687,7 @@ void *cudastub_cudart_bind_cudaGraphExternalSemaphoresWaitNodeGetParams(void)
 {
 	void *fn = (void *)cudaGraphExternalSemaphoresWaitNodeGetParams_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphExternalSemaphoresWaitNodeGetParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphExternalSemaphoresWaitNodeGetParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphExternalSemaphoresWaitNodeGetParams, cudastub_cudart_slot_cudaGraphExternalSemaphoresWaitNodeGetParams, cudastub_cudart_resolve_cudaGraphExternalSemaphoresWaitNodeGetParams, cudastub_cudart_bind_cudaGraphExternalSemaphoresWaitNodeGetParams);
@@ -7538,7 +7702,8 @@ static cudaError_t cudaGraphExternalSemaphoresWaitNodeGetParams_resolve(cudaGrap
 {
 	cudaGraphExternalSemaphoresWaitNodeGetParams_fn fn = cudaGraphExternalSemaphoresWaitNodeGetParams_choose();
 
-	atomic_store_explicit(&cudaGraphExternalSemaphoresWaitNodeGetParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphExternalSemaphoresWaitNodeGetParams_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -7566,7 +7731,7 @@ void *cudastub_cudart_bind_cudaGraphExternalSemaphoresWaitNodeSetParams(void)
 {
 	void *fn = (void *)cudaGraphExternalSemaphoresWaitNodeSetParams_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphExternalSemaphoresWaitNodeSetParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphExternalSemaphoresWaitNodeSetParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphExternalSemaphoresWaitNodeSetParams, cudastub_cudart_slot_cudaGraphExternalSemaphoresWaitNodeSetParams, cudastub_cudart_resolve_cudaGraphExternalSemaphoresWaitNodeSetParams, cudastub_cudart_bind_cudaGraphExternalSemaphoresWaitNodeSetParams);
@@ -7581,7 +7746,8 @@ static cudaError_t cudaGraphExternalSemaphoresWaitNodeSetParams_resolve(cudaGrap
 {
 	cudaGraphExternalSemaphoresWaitNodeSetParams_fn fn = cudaGraphExternalSemaphoresWaitNodeSetParams_choose();
 
-	atomic_store_explicit(&cudaGraphExternalSemaphoresWaitNodeSetParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphExternalSemaphoresWaitNodeSetParams_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -7612,7 +7778,7 @@ void *cudastub_cudart_bind_cudaGraphGetEdges(void)
 {
 	void *fn = (void *)cudaGraphGetEdges_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphGetEdges, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphGetEdges, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphGetEdges, cudastub_cudart_slot_cudaGraphGetEdges, cudastub_cudart_resolve_cudaGraphGetEdges, cudastub_cudart_bind_cudaGraphGetEdges);
@@ -7627,7 +7793,8 @@ static cudaError_t cudaGraphGetEdges_resolve(cudaGraph_t a0, cudaGraphNode_t *a1
 {
 	cudaGraphGetEdges_fn fn = cudaGraphGetEdges_choose();
 
-	atomic_store_explicit(&cudaGraphGetEdges_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphGetEdges_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -7659,7 +7826,7 @@ void *cudastub_cudart_bind_cudaGraphGetEdges_v2(void)
 {
 	void *fn = (void *)cudaGraphGetEdges_v2_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphGetEdges_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphGetEdges_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphGetEdges_v2, cudastub_cudart_slot_cudaGraphGetEdges_v2, cudastub_cudart_resolve_cudaGraphGetEdges_v2, cudastub_cudart_bind_cudaGraphGetEdges_v2);
@@ -7674,7 +7841,8 @@ static cudaError_t cudaGraphGetEdges_v2_resolve(cudaGraph_t a0, cudaGraphNode_t 
 {
 	cudaGraphGetEdges_v2_fn fn = cudaGraphGetEdges_v2_choose();
 
-	atomic_store_explicit(&cudaGraphGetEdges_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphGetEdges_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -7703,7 +7871,7 @@ void *cudastub_cudart_bind_cudaGraphGetNodes(void)
 {
 	void *fn = (void *)cudaGraphGetNodes_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphGetNodes, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphGetNodes, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphGetNodes, cudastub_cudart_slot_cudaGraphGetNodes, cudastub_cudart_resolve_cudaGraphGetNodes, cudastub_cudart_bind_cudaGraphGetNodes);
@@ -7718,7 +7886,8 @@ static cudaError_t cudaGraphGetNodes_resolve(cudaGraph_t a0, cudaGraphNode_t *a1
 {
 	cudaGraphGetNodes_fn fn = cudaGraphGetNodes_choose();
 
-	atomic_store_explicit(&cudaGraphGetNodes_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphGetNodes_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -7747,7 +7916,7 @@ void *cudastub_cudart_bind_cudaGraphGetRootNodes(void)
 {
 	void *fn = (void *)cudaGraphGetRootNodes_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphGetRootNodes, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphGetRootNodes, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphGetRootNodes, cudastub_cudart_slot_cudaGraphGetRootNodes, cudastub_cudart_resolve_cudaGraphGetRootNodes, cudastub_cudart_bind_cudaGraphGetRootNodes);
@@ -7762,7 +7931,8 @@ static cudaError_t cudaGraphGetRootNodes_resolve(cudaGraph_t a0, cudaGraphNode_t
 {
 	cudaGraphGetRootNodes_fn fn = cudaGraphGetRootNodes_choose();
 
-	atomic_store_explicit(&cudaGraphGetRootNodes_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphGetRootNodes_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -7790,7 +7960,7 @@ void *cudastub_cudart_bind_cudaGraphHostNodeGetParams(void)
 {
 	void *fn = (void *)cudaGraphHostNodeGetParams_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphHostNodeGetParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphHostNodeGetParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphHostNodeGetParams, cudastub_cudart_slot_cudaGraphHostNodeGetParams, cudastub_cudart_resolve_cudaGraphHostNodeGetParams, cudastub_cudart_bind_cudaGraphHostNodeGetParams);
@@ -7805,7 +7975,8 @@ static cudaError_t cudaGraphHostNodeGetParams_resolve(cudaGraphNode_t a0, struct
 {
 	cudaGraphHostNodeGetParams_fn fn = cudaGraphHostNodeGetParams_choose();
 
-	atomic_store_explicit(&cudaGraphHostNodeGetParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphHostNodeGetParams_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -7833,7 +8004,7 @@ void *cudastub_cudart_bind_cudaGraphHostNodeSetParams(void)
 {
 	void *fn = (void *)cudaGraphHostNodeSetParams_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphHostNodeSetParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphHostNodeSetParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphHostNodeSetParams, cudastub_cudart_slot_cudaGraphHostNodeSetParams, cudastub_cudart_resolve_cudaGraphHostNodeSetParams, cudastub_cudart_bind_cudaGraphHostNodeSetParams);
@@ -7848,7 +8019,8 @@ static cudaError_t cudaGraphHostNodeSetParams_resolve(cudaGraphNode_t a0, const 
 {
 	cudaGraphHostNodeSetParams_fn fn = cudaGraphHostNodeSetParams_choose();
 
-	atomic_store_explicit(&cudaGraphHostNodeSetParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphHostNodeSetParams_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -7878,7 +8050,7 @@ void *cudastub_cudart_bind_cudaGraphInstantiate(void)
 {
 	void *fn = (void *)cudaGraphInstantiate_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphInstantiate, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphInstantiate, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphInstantiate, cudastub_cudart_slot_cudaGraphInstantiate, cudastub_cudart_resolve_cudaGraphInstantiate, cudastub_cudart_bind_cudaGraphInstantiate);
@@ -7893,7 +8065,8 @@ static cudaError_t cudaGraphInstantiate_resolve(cudaGraphExec_t *a0, cudaGraph_t
 {
 	cudaGraphInstantiate_fn fn = cudaGraphInstantiate_choose();
 
-	atomic_store_explicit(&cudaGraphInstantiate_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphInstantiate_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -7922,7 +8095,7 @@ void *cudastub_cudart_bind_cudaGraphInstantiateWithFlags(void)
 {
 	void *fn = (void *)cudaGraphInstantiateWithFlags_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphInstantiateWithFlags, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphInstantiateWithFlags, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphInstantiateWithFlags, cudastub_cudart_slot_cudaGraphInstantiateWithFlags, cudastub_cudart_resolve_cudaGraphInstantiateWithFlags, cudastub_cudart_bind_cudaGraphInstantiateWithFlags);
@@ -7937,7 +8110,8 @@ static cudaError_t cudaGraphInstantiateWithFlags_resolve(cudaGraphExec_t *a0, cu
 {
 	cudaGraphInstantiateWithFlags_fn fn = cudaGraphInstantiateWithFlags_choose();
 
-	atomic_store_explicit(&cudaGraphInstantiateWithFlags_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphInstantiateWithFlags_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -7966,7 +8140,7 @@ void *cudastub_cudart_bind_cudaGraphInstantiateWithParams(void)
 {
 	void *fn = (void *)cudaGraphInstantiateWithParams_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphInstantiateWithParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphInstantiateWithParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphInstantiateWithParams, cudastub_cudart_slot_cudaGraphInstantiateWithParams, cudastub_cudart_resolve_cudaGraphInstantiateWithParams, cudastub_cudart_bind_cudaGraphInstantiateWithParams);
@@ -7981,7 +8155,8 @@ static cudaError_t cudaGraphInstantiateWithParams_resolve(cudaGraphExec_t *a0, c
 {
 	cudaGraphInstantiateWithParams_fn fn = cudaGraphInstantiateWithParams_choose();
 
-	atomic_store_explicit(&cudaGraphInstantiateWithParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphInstantiateWithParams_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -8010,7 +8185,7 @@ void *cudastub_cudart_bind_cudaGraphInstantiateWithParams_ptsz(void)
 {
 	void *fn = (void *)cudaGraphInstantiateWithParams_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphInstantiateWithParams_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphInstantiateWithParams_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphInstantiateWithParams_ptsz, cudastub_cudart_slot_cudaGraphInstantiateWithParams_ptsz, cudastub_cudart_resolve_cudaGraphInstantiateWithParams_ptsz, cudastub_cudart_bind_cudaGraphInstantiateWithParams_ptsz);
@@ -8025,7 +8200,8 @@ static cudaError_t cudaGraphInstantiateWithParams_ptsz_resolve(cudaGraphExec_t *
 {
 	cudaGraphInstantiateWithParams_ptsz_fn fn = cudaGraphInstantiateWithParams_ptsz_choose();
 
-	atomic_store_explicit(&cudaGraphInstantiateWithParams_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphInstantiateWithParams_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -8053,7 +8229,7 @@ void *cudastub_cudart_bind_cudaGraphKernelNodeCopyAttributes(void)
 {
 	void *fn = (void *)cudaGraphKernelNodeCopyAttributes_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphKernelNodeCopyAttributes, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphKernelNodeCopyAttributes, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphKernelNodeCopyAttributes, cudastub_cudart_slot_cudaGraphKernelNodeCopyAttributes, cudastub_cudart_resolve_cudaGraphKernelNodeCopyAttributes, cudastub_cudart_bind_cudaGraphKernelNodeCopyAttributes);
@@ -8068,7 +8244,8 @@ static cudaError_t cudaGraphKernelNodeCopyAttributes_resolve(cudaGraphNode_t a0,
 {
 	cudaGraphKernelNodeCopyAttributes_fn fn = cudaGraphKernelNodeCopyAttributes_choose();
 
-	atomic_store_explicit(&cudaGraphKernelNodeCopyAttributes_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphKernelNodeCopyAttributes_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -8098,7 +8275,7 @@ void *cudastub_cudart_bind_cudaGraphKernelNodeGetAttribute(void)
 {
 	void *fn = (void *)cudaGraphKernelNodeGetAttribute_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphKernelNodeGetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphKernelNodeGetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphKernelNodeGetAttribute, cudastub_cudart_slot_cudaGraphKernelNodeGetAttribute, cudastub_cudart_resolve_cudaGraphKernelNodeGetAttribute, cudastub_cudart_bind_cudaGraphKernelNodeGetAttribute);
@@ -8113,7 +8290,8 @@ static cudaError_t cudaGraphKernelNodeGetAttribute_resolve(cudaGraphNode_t a0, c
 {
 	cudaGraphKernelNodeGetAttribute_fn fn = cudaGraphKernelNodeGetAttribute_choose();
 
-	atomic_store_explicit(&cudaGraphKernelNodeGetAttribute_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphKernelNodeGetAttribute_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -8141,7 +8319,7 @@ void *cudastub_cudart_bind_cudaGraphKernelNodeGetParams(void)
 {
 	void *fn = (void *)cudaGraphKernelNodeGetParams_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphKernelNodeGetParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphKernelNodeGetParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphKernelNodeGetParams, cudastub_cudart_slot_cudaGraphKernelNodeGetParams, cudastub_cudart_resolve_cudaGraphKernelNodeGetParams, cudastub_cudart_bind_cudaGraphKernelNodeGetParams);
@@ -8156,7 +8334,8 @@ static cudaError_t cudaGraphKernelNodeGetParams_resolve(cudaGraphNode_t a0, stru
 {
 	cudaGraphKernelNodeGetParams_fn fn = cudaGraphKernelNodeGetParams_choose();
 
-	atomic_store_explicit(&cudaGraphKernelNodeGetParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphKernelNodeGetParams_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -8186,7 +8365,7 @@ void *cudastub_cudart_bind_cudaGraphKernelNodeSetAttribute(void)
 {
 	void *fn = (void *)cudaGraphKernelNodeSetAttribute_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphKernelNodeSetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphKernelNodeSetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphKernelNodeSetAttribute, cudastub_cudart_slot_cudaGraphKernelNodeSetAttribute, cudastub_cudart_resolve_cudaGraphKernelNodeSetAttribute, cudastub_cudart_bind_cudaGraphKernelNodeSetAttribute);
@@ -8201,7 +8380,8 @@ static cudaError_t cudaGraphKernelNodeSetAttribute_resolve(cudaGraphNode_t a0, c
 {
 	cudaGraphKernelNodeSetAttribute_fn fn = cudaGraphKernelNodeSetAttribute_choose();
 
-	atomic_store_explicit(&cudaGraphKernelNodeSetAttribute_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphKernelNodeSetAttribute_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -8229,7 +8409,7 @@ void *cudastub_cudart_bind_cudaGraphKernelNodeSetParams(void)
 {
 	void *fn = (void *)cudaGraphKernelNodeSetParams_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphKernelNodeSetParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphKernelNodeSetParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphKernelNodeSetParams, cudastub_cudart_slot_cudaGraphKernelNodeSetParams, cudastub_cudart_resolve_cudaGraphKernelNodeSetParams, cudastub_cudart_bind_cudaGraphKernelNodeSetParams);
@@ -8244,7 +8424,8 @@ static cudaError_t cudaGraphKernelNodeSetParams_resolve(cudaGraphNode_t a0, cons
 {
 	cudaGraphKernelNodeSetParams_fn fn = cudaGraphKernelNodeSetParams_choose();
 
-	atomic_store_explicit(&cudaGraphKernelNodeSetParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphKernelNodeSetParams_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -8272,7 +8453,7 @@ void *cudastub_cudart_bind_cudaGraphLaunch(void)
 {
 	void *fn = (void *)cudaGraphLaunch_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphLaunch, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphLaunch, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphLaunch, cudastub_cudart_slot_cudaGraphLaunch, cudastub_cudart_resolve_cudaGraphLaunch, cudastub_cudart_bind_cudaGraphLaunch);
@@ -8287,7 +8468,8 @@ static cudaError_t cudaGraphLaunch_resolve(cudaGraphExec_t a0, cudaStream_t a1)
 {
 	cudaGraphLaunch_fn fn = cudaGraphLaunch_choose();
 
-	atomic_store_explicit(&cudaGraphLaunch_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphLaunch_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -8315,7 +8497,7 @@ void *cudastub_cudart_bind_cudaGraphLaunch_ptsz(void)
 {
 	void *fn = (void *)cudaGraphLaunch_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphLaunch_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphLaunch_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphLaunch_ptsz, cudastub_cudart_slot_cudaGraphLaunch_ptsz, cudastub_cudart_resolve_cudaGraphLaunch_ptsz, cudastub_cudart_bind_cudaGraphLaunch_ptsz);
@@ -8330,7 +8512,8 @@ static cudaError_t cudaGraphLaunch_ptsz_resolve(cudaGraphExec_t a0, cudaStream_t
 {
 	cudaGraphLaunch_ptsz_fn fn = cudaGraphLaunch_ptsz_choose();
 
-	atomic_store_explicit(&cudaGraphLaunch_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphLaunch_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -8359,7 +8542,7 @@ void *cudastub_cudart_bind_cudaGraphMemAllocNodeGetParams(void)
 {
 	void *fn = (void *)cudaGraphMemAllocNodeGetParams_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphMemAllocNodeGetParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphMemAllocNodeGetParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphMemAllocNodeGetParams, cudastub_cudart_slot_cudaGraphMemAllocNodeGetParams, cudastub_cudart_resolve_cudaGraphMemAllocNodeGetParams, cudastub_cudart_bind_cudaGraphMemAllocNodeGetParams);
@@ -8374,7 +8557,8 @@ static cudaError_t cudaGraphMemAllocNodeGetParams_resolve(cudaGraphNode_t a0, st
 {
 	cudaGraphMemAllocNodeGetParams_fn fn = cudaGraphMemAllocNodeGetParams_choose();
 
-	atomic_store_explicit(&cudaGraphMemAllocNodeGetParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphMemAllocNodeGetParams_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -8402,7 +8586,7 @@ void *cudastub_cudart_bind_cudaGraphMemFreeNodeGetParams(void)
 {
 	void *fn = (void *)cudaGraphMemFreeNodeGetParams_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphMemFreeNodeGetParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphMemFreeNodeGetParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphMemFreeNodeGetParams, cudastub_cudart_slot_cudaGraphMemFreeNodeGetParams, cudastub_cudart_resolve_cudaGraphMemFreeNodeGetParams, cudastub_cudart_bind_cudaGraphMemFreeNodeGetParams);
@@ -8417,7 +8601,8 @@ static cudaError_t cudaGraphMemFreeNodeGetParams_resolve(cudaGraphNode_t a0, voi
 {
 	cudaGraphMemFreeNodeGetParams_fn fn = cudaGraphMemFreeNodeGetParams_choose();
 
-	atomic_store_explicit(&cudaGraphMemFreeNodeGetParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphMemFreeNodeGetParams_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -8445,7 +8630,7 @@ void *cudastub_cudart_bind_cudaGraphMemcpyNodeGetParams(void)
 {
 	void *fn = (void *)cudaGraphMemcpyNodeGetParams_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphMemcpyNodeGetParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphMemcpyNodeGetParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphMemcpyNodeGetParams, cudastub_cudart_slot_cudaGraphMemcpyNodeGetParams, cudastub_cudart_resolve_cudaGraphMemcpyNodeGetParams, cudastub_cudart_bind_cudaGraphMemcpyNodeGetParams);
@@ -8460,7 +8645,8 @@ static cudaError_t cudaGraphMemcpyNodeGetParams_resolve(cudaGraphNode_t a0, stru
 {
 	cudaGraphMemcpyNodeGetParams_fn fn = cudaGraphMemcpyNodeGetParams_choose();
 
-	atomic_store_explicit(&cudaGraphMemcpyNodeGetParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphMemcpyNodeGetParams_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -8488,7 +8674,7 @@ void *cudastub_cudart_bind_cudaGraphMemcpyNodeSetParams(void)
 {
 	void *fn = (void *)cudaGraphMemcpyNodeSetParams_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphMemcpyNodeSetParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphMemcpyNodeSetParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphMemcpyNodeSetParams, cudastub_cudart_slot_cudaGraphMemcpyNodeSetParams, cudastub_cudart_resolve_cudaGraphMemcpyNodeSetParams, cudastub_cudart_bind_cudaGraphMemcpyNodeSetParams);
@@ -8503,7 +8689,8 @@ static cudaError_t cudaGraphMemcpyNodeSetParams_resolve(cudaGraphNode_t a0, cons
 {
 	cudaGraphMemcpyNodeSetParams_fn fn = cudaGraphMemcpyNodeSetParams_choose();
 
-	atomic_store_explicit(&cudaGraphMemcpyNodeSetParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphMemcpyNodeSetParams_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -8534,7 +8721,7 @@ void *cudastub_cudart_bind_cudaGraphMemcpyNodeSetParams1D(void)
 {
 	void *fn = (void *)cudaGraphMemcpyNodeSetParams1D_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphMemcpyNodeSetParams1D, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphMemcpyNodeSetParams1D, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphMemcpyNodeSetParams1D, cudastub_cudart_slot_cudaGraphMemcpyNodeSetParams1D, cudastub_cudart_resolve_cudaGraphMemcpyNodeSetParams1D, cudastub_cudart_bind_cudaGraphMemcpyNodeSetParams1D);
@@ -8549,7 +8736,8 @@ static cudaError_t cudaGraphMemcpyNodeSetParams1D_resolve(cudaGraphNode_t a0, vo
 {
 	cudaGraphMemcpyNodeSetParams1D_fn fn = cudaGraphMemcpyNodeSetParams1D_choose();
 
-	atomic_store_explicit(&cudaGraphMemcpyNodeSetParams1D_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphMemcpyNodeSetParams1D_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -8581,7 +8769,7 @@ void *cudastub_cudart_bind_cudaGraphMemcpyNodeSetParamsFromSymbol(void)
 {
 	void *fn = (void *)cudaGraphMemcpyNodeSetParamsFromSymbol_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphMemcpyNodeSetParamsFromSymbol, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphMemcpyNodeSetParamsFromSymbol, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphMemcpyNodeSetParamsFromSymbol, cudastub_cudart_slot_cudaGraphMemcpyNodeSetParamsFromSymbol, cudastub_cudart_resolve_cudaGraphMemcpyNodeSetParamsFromSymbol, cudastub_cudart_bind_cudaGraphMemcpyNodeSetParamsFromSymbol);
@@ -8596,7 +8784,8 @@ static cudaError_t cudaGraphMemcpyNodeSetParamsFromSymbol_resolve(cudaGraphNode_
 {
 	cudaGraphMemcpyNodeSetParamsFromSymbol_fn fn = cudaGraphMemcpyNodeSetParamsFromSymbol_choose();
 
-	atomic_store_explicit(&cudaGraphMemcpyNodeSetParamsFromSymbol_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphMemcpyNodeSetParamsFromSymbol_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -8628,7 +8817,7 @@ void *cudastub_cudart_bind_cudaGraphMemcpyNodeSetParamsToSymbol(void)
 {
 	void *fn = (void *)cudaGraphMemcpyNodeSetParamsToSymbol_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphMemcpyNodeSetParamsToSymbol, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphMemcpyNodeSetParamsToSymbol, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphMemcpyNodeSetParamsToSymbol, cudastub_cudart_slot_cudaGraphMemcpyNodeSetParamsToSymbol, cudastub_cudart_resolve_cudaGraphMemcpyNodeSetParamsToSymbol, cudastub_cudart_bind_cudaGraphMemcpyNodeSetParamsToSymbol);
@@ -8643,7 +8832,8 @@ static cudaError_t cudaGraphMemcpyNodeSetParamsToSymbol_resolve(cudaGraphNode_t 
 {
 	cudaGraphMemcpyNodeSetParamsToSymbol_fn fn = cudaGraphMemcpyNodeSetParamsToSymbol_choose();
 
-	atomic_store_explicit(&cudaGraphMemcpyNodeSetParamsToSymbol_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphMemcpyNodeSetParamsToSymbol_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -8671,7 +8861,7 @@ void *cudastub_cudart_bind_cudaGraphMemsetNodeGetParams(void)
 {
 	void *fn = (void *)cudaGraphMemsetNodeGetParams_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphMemsetNodeGetParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphMemsetNodeGetParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphMemsetNodeGetParams, cudastub_cudart_slot_cudaGraphMemsetNodeGetParams, cudastub_cudart_resolve_cudaGraphMemsetNodeGetParams, cudastub_cudart_bind_cudaGraphMemsetNodeGetParams);
@@ -8686,7 +8876,8 @@ static cudaError_t cudaGraphMemsetNodeGetParams_resolve(cudaGraphNode_t a0, stru
 {
 	cudaGraphMemsetNodeGetParams_fn fn = cudaGraphMemsetNodeGetParams_choose();
 
-	atomic_store_explicit(&cudaGraphMemsetNodeGetParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphMemsetNodeGetParams_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -8714,7 +8905,7 @@ void *cudastub_cudart_bind_cudaGraphMemsetNodeSetParams(void)
 {
 	void *fn = (void *)cudaGraphMemsetNodeSetParams_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphMemsetNodeSetParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphMemsetNodeSetParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphMemsetNodeSetParams, cudastub_cudart_slot_cudaGraphMemsetNodeSetParams, cudastub_cudart_resolve_cudaGraphMemsetNodeSetParams, cudastub_cudart_bind_cudaGraphMemsetNodeSetParams);
@@ -8729,7 +8920,8 @@ static cudaError_t cudaGraphMemsetNodeSetParams_resolve(cudaGraphNode_t a0, cons
 {
 	cudaGraphMemsetNodeSetParams_fn fn = cudaGraphMemsetNodeSetParams_choose();
 
-	atomic_store_explicit(&cudaGraphMemsetNodeSetParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphMemsetNodeSetParams_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -8758,7 +8950,7 @@ void *cudastub_cudart_bind_cudaGraphNodeFindInClone(void)
 {
 	void *fn = (void *)cudaGraphNodeFindInClone_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphNodeFindInClone, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphNodeFindInClone, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphNodeFindInClone, cudastub_cudart_slot_cudaGraphNodeFindInClone, cudastub_cudart_resolve_cudaGraphNodeFindInClone, cudastub_cudart_bind_cudaGraphNodeFindInClone);
@@ -8773,7 +8965,8 @@ static cudaError_t cudaGraphNodeFindInClone_resolve(cudaGraphNode_t *a0, cudaGra
 {
 	cudaGraphNodeFindInClone_fn fn = cudaGraphNodeFindInClone_choose();
 
-	atomic_store_explicit(&cudaGraphNodeFindInClone_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphNodeFindInClone_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -8803,7 +8996,7 @@ void *cudastub_cudart_bind_cudaGraphNodeGetDependencies(void)
 {
 	void *fn = (void *)cudaGraphNodeGetDependencies_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphNodeGetDependencies, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphNodeGetDependencies, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphNodeGetDependencies, cudastub_cudart_slot_cudaGraphNodeGetDependencies, cudastub_cudart_resolve_cudaGraphNodeGetDependencies, cudastub_cudart_bind_cudaGraphNodeGetDependencies);
@@ -8818,7 +9011,8 @@ static cudaError_t cudaGraphNodeGetDependencies_resolve(cudaGraphNode_t a0, cuda
 {
 	cudaGraphNodeGetDependencies_fn fn = cudaGraphNodeGetDependencies_choose();
 
-	atomic_store_explicit(&cudaGraphNodeGetDependencies_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphNodeGetDependencies_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -8849,7 +9043,7 @@ void *cudastub_cudart_bind_cudaGraphNodeGetDependencies_v2(void)
 {
 	void *fn = (void *)cudaGraphNodeGetDependencies_v2_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphNodeGetDependencies_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphNodeGetDependencies_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphNodeGetDependencies_v2, cudastub_cudart_slot_cudaGraphNodeGetDependencies_v2, cudastub_cudart_resolve_cudaGraphNodeGetDependencies_v2, cudastub_cudart_bind_cudaGraphNodeGetDependencies_v2);
@@ -8864,7 +9058,8 @@ static cudaError_t cudaGraphNodeGetDependencies_v2_resolve(cudaGraphNode_t a0, c
 {
 	cudaGraphNodeGetDependencies_v2_fn fn = cudaGraphNodeGetDependencies_v2_choose();
 
-	atomic_store_explicit(&cudaGraphNodeGetDependencies_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphNodeGetDependencies_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -8894,7 +9089,7 @@ void *cudastub_cudart_bind_cudaGraphNodeGetDependentNodes(void)
 {
 	void *fn = (void *)cudaGraphNodeGetDependentNodes_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphNodeGetDependentNodes, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphNodeGetDependentNodes, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphNodeGetDependentNodes, cudastub_cudart_slot_cudaGraphNodeGetDependentNodes, cudastub_cudart_resolve_cudaGraphNodeGetDependentNodes, cudastub_cudart_bind_cudaGraphNodeGetDependentNodes);
@@ -8909,7 +9104,8 @@ static cudaError_t cudaGraphNodeGetDependentNodes_resolve(cudaGraphNode_t a0, cu
 {
 	cudaGraphNodeGetDependentNodes_fn fn = cudaGraphNodeGetDependentNodes_choose();
 
-	atomic_store_explicit(&cudaGraphNodeGetDependentNodes_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphNodeGetDependentNodes_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -8940,7 +9136,7 @@ void *cudastub_cudart_bind_cudaGraphNodeGetDependentNodes_v2(void)
 {
 	void *fn = (void *)cudaGraphNodeGetDependentNodes_v2_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphNodeGetDependentNodes_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphNodeGetDependentNodes_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphNodeGetDependentNodes_v2, cudastub_cudart_slot_cudaGraphNodeGetDependentNodes_v2, cudastub_cudart_resolve_cudaGraphNodeGetDependentNodes_v2, cudastub_cudart_bind_cudaGraphNodeGetDependentNodes_v2);
@@ -8955,7 +9151,8 @@ static cudaError_t cudaGraphNodeGetDependentNodes_v2_resolve(cudaGraphNode_t a0,
 {
 	cudaGraphNodeGetDependentNodes_v2_fn fn = cudaGraphNodeGetDependentNodes_v2_choose();
 
-	atomic_store_explicit(&cudaGraphNodeGetDependentNodes_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphNodeGetDependentNodes_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -8984,7 +9181,7 @@ void *cudastub_cudart_bind_cudaGraphNodeGetEnabled(void)
 {
 	void *fn = (void *)cudaGraphNodeGetEnabled_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphNodeGetEnabled, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphNodeGetEnabled, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphNodeGetEnabled, cudastub_cudart_slot_cudaGraphNodeGetEnabled, cudastub_cudart_resolve_cudaGraphNodeGetEnabled, cudastub_cudart_bind_cudaGraphNodeGetEnabled);
@@ -8999,7 +9196,8 @@ static cudaError_t cudaGraphNodeGetEnabled_resolve(cudaGraphExec_t a0, cudaGraph
 {
 	cudaGraphNodeGetEnabled_fn fn = cudaGraphNodeGetEnabled_choose();
 
-	atomic_store_explicit(&cudaGraphNodeGetEnabled_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphNodeGetEnabled_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -9027,7 +9225,7 @@ void *cudastub_cudart_bind_cudaGraphNodeGetType(void)
 {
 	void *fn = (void *)cudaGraphNodeGetType_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphNodeGetType, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphNodeGetType, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphNodeGetType, cudastub_cudart_slot_cudaGraphNodeGetType, cudastub_cudart_resolve_cudaGraphNodeGetType, cudastub_cudart_bind_cudaGraphNodeGetType);
@@ -9042,7 +9240,8 @@ static cudaError_t cudaGraphNodeGetType_resolve(cudaGraphNode_t a0, enum cudaGra
 {
 	cudaGraphNodeGetType_fn fn = cudaGraphNodeGetType_choose();
 
-	atomic_store_explicit(&cudaGraphNodeGetType_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphNodeGetType_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -9071,7 +9270,7 @@ void *cudastub_cudart_bind_cudaGraphNodeSetEnabled(void)
 {
 	void *fn = (void *)cudaGraphNodeSetEnabled_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphNodeSetEnabled, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphNodeSetEnabled, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphNodeSetEnabled, cudastub_cudart_slot_cudaGraphNodeSetEnabled, cudastub_cudart_resolve_cudaGraphNodeSetEnabled, cudastub_cudart_bind_cudaGraphNodeSetEnabled);
@@ -9086,7 +9285,8 @@ static cudaError_t cudaGraphNodeSetEnabled_resolve(cudaGraphExec_t a0, cudaGraph
 {
 	cudaGraphNodeSetEnabled_fn fn = cudaGraphNodeSetEnabled_choose();
 
-	atomic_store_explicit(&cudaGraphNodeSetEnabled_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphNodeSetEnabled_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -9115,7 +9315,7 @@ void *cudastub_cudart_bind_cudaGraphNodeSetParams(void)
 {
 	void *fn = (void *)cudaGraphNodeSetParams_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphNodeSetParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphNodeSetParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphNodeSetParams, cudastub_cudart_slot_cudaGraphNodeSetParams, cudastub_cudart_resolve_cudaGraphNodeSetParams, cudastub_cudart_bind_cudaGraphNodeSetParams);
@@ -9130,7 +9330,8 @@ static cudaError_t cudaGraphNodeSetParams_resolve(cudaGraphNode_t a0, struct cud
 {
 	cudaGraphNodeSetParams_fn fn = cudaGraphNodeSetParams_choose();
 
-	atomic_store_explicit(&cudaGraphNodeSetParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphNodeSetParams_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -9159,7 +9360,7 @@ void *cudastub_cudart_bind_cudaGraphReleaseUserObject(void)
 {
 	void *fn = (void *)cudaGraphReleaseUserObject_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphReleaseUserObject, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphReleaseUserObject, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphReleaseUserObject, cudastub_cudart_slot_cudaGraphReleaseUserObject, cudastub_cudart_resolve_cudaGraphReleaseUserObject, cudastub_cudart_bind_cudaGraphReleaseUserObject);
@@ -9174,7 +9375,8 @@ static cudaError_t cudaGraphReleaseUserObject_resolve(cudaGraph_t a0, cudaUserOb
 {
 	cudaGraphReleaseUserObject_fn fn = cudaGraphReleaseUserObject_choose();
 
-	atomic_store_explicit(&cudaGraphReleaseUserObject_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphReleaseUserObject_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -9205,7 +9407,7 @@ void *cudastub_cudart_bind_cudaGraphRemoveDependencies(void)
 {
 	void *fn = (void *)cudaGraphRemoveDependencies_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphRemoveDependencies, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphRemoveDependencies, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphRemoveDependencies, cudastub_cudart_slot_cudaGraphRemoveDependencies, cudastub_cudart_resolve_cudaGraphRemoveDependencies, cudastub_cudart_bind_cudaGraphRemoveDependencies);
@@ -9220,7 +9422,8 @@ static cudaError_t cudaGraphRemoveDependencies_resolve(cudaGraph_t a0, const cud
 {
 	cudaGraphRemoveDependencies_fn fn = cudaGraphRemoveDependencies_choose();
 
-	atomic_store_explicit(&cudaGraphRemoveDependencies_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphRemoveDependencies_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -9252,7 +9455,7 @@ void *cudastub_cudart_bind_cudaGraphRemoveDependencies_v2(void)
 {
 	void *fn = (void *)cudaGraphRemoveDependencies_v2_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphRemoveDependencies_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphRemoveDependencies_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphRemoveDependencies_v2, cudastub_cudart_slot_cudaGraphRemoveDependencies_v2, cudastub_cudart_resolve_cudaGraphRemoveDependencies_v2, cudastub_cudart_bind_cudaGraphRemoveDependencies_v2);
@@ -9267,7 +9470,8 @@ static cudaError_t cudaGraphRemoveDependencies_v2_resolve(cudaGraph_t a0, const 
 {
 	cudaGraphRemoveDependencies_v2_fn fn = cudaGraphRemoveDependencies_v2_choose();
 
-	atomic_store_explicit(&cudaGraphRemoveDependencies_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphRemoveDependencies_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -9297,7 +9501,7 @@ void *cudastub_cudart_bind_cudaGraphRetainUserObject(void)
 {
 	void *fn = (void *)cudaGraphRetainUserObject_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphRetainUserObject, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphRetainUserObject, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphRetainUserObject, cudastub_cudart_slot_cudaGraphRetainUserObject, cudastub_cudart_resolve_cudaGraphRetainUserObject, cudastub_cudart_bind_cudaGraphRetainUserObject);
@@ -9312,7 +9516,8 @@ static cudaError_t cudaGraphRetainUserObject_resolve(cudaGraph_t a0, cudaUserObj
 {
 	cudaGraphRetainUserObject_fn fn = cudaGraphRetainUserObject_choose();
 
-	atomic_store_explicit(&cudaGraphRetainUserObject_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphRetainUserObject_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -9340,7 +9545,7 @@ void *cudastub_cudart_bind_cudaGraphUpload(void)
 {
 	void *fn = (void *)cudaGraphUpload_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphUpload, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphUpload, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphUpload, cudastub_cudart_slot_cudaGraphUpload, cudastub_cudart_resolve_cudaGraphUpload, cudastub_cudart_bind_cudaGraphUpload);
@@ -9355,7 +9560,8 @@ static cudaError_t cudaGraphUpload_resolve(cudaGraphExec_t a0, cudaStream_t a1)
 {
 	cudaGraphUpload_fn fn = cudaGraphUpload_choose();
 
-	atomic_store_explicit(&cudaGraphUpload_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphUpload_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -9383,7 +9589,7 @@ void *cudastub_cudart_bind_cudaGraphUpload_ptsz(void)
 {
 	void *fn = (void *)cudaGraphUpload_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphUpload_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphUpload_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphUpload_ptsz, cudastub_cudart_slot_cudaGraphUpload_ptsz, cudastub_cudart_resolve_cudaGraphUpload_ptsz, cudastub_cudart_bind_cudaGraphUpload_ptsz);
@@ -9398,7 +9604,8 @@ static cudaError_t cudaGraphUpload_ptsz_resolve(cudaGraphExec_t a0, cudaStream_t
 {
 	cudaGraphUpload_ptsz_fn fn = cudaGraphUpload_ptsz_choose();
 
-	atomic_store_explicit(&cudaGraphUpload_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphUpload_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -9427,7 +9634,7 @@ void *cudastub_cudart_bind_cudaGraphicsEGLRegisterImage(void)
 {
 	void *fn = (void *)cudaGraphicsEGLRegisterImage_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphicsEGLRegisterImage, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphicsEGLRegisterImage, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphicsEGLRegisterImage, cudastub_cudart_slot_cudaGraphicsEGLRegisterImage, cudastub_cudart_resolve_cudaGraphicsEGLRegisterImage, cudastub_cudart_bind_cudaGraphicsEGLRegisterImage);
@@ -9442,7 +9649,8 @@ static cudaError_t cudaGraphicsEGLRegisterImage_resolve(struct cudaGraphicsResou
 {
 	cudaGraphicsEGLRegisterImage_fn fn = cudaGraphicsEGLRegisterImage_choose();
 
-	atomic_store_explicit(&cudaGraphicsEGLRegisterImage_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphicsEGLRegisterImage_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -9471,7 +9679,7 @@ void *cudastub_cudart_bind_cudaGraphicsGLRegisterBuffer(void)
 {
 	void *fn = (void *)cudaGraphicsGLRegisterBuffer_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphicsGLRegisterBuffer, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphicsGLRegisterBuffer, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphicsGLRegisterBuffer, cudastub_cudart_slot_cudaGraphicsGLRegisterBuffer, cudastub_cudart_resolve_cudaGraphicsGLRegisterBuffer, cudastub_cudart_bind_cudaGraphicsGLRegisterBuffer);
@@ -9486,7 +9694,8 @@ static cudaError_t cudaGraphicsGLRegisterBuffer_resolve(struct cudaGraphicsResou
 {
 	cudaGraphicsGLRegisterBuffer_fn fn = cudaGraphicsGLRegisterBuffer_choose();
 
-	atomic_store_explicit(&cudaGraphicsGLRegisterBuffer_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphicsGLRegisterBuffer_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -9516,7 +9725,7 @@ void *cudastub_cudart_bind_cudaGraphicsGLRegisterImage(void)
 {
 	void *fn = (void *)cudaGraphicsGLRegisterImage_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphicsGLRegisterImage, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphicsGLRegisterImage, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphicsGLRegisterImage, cudastub_cudart_slot_cudaGraphicsGLRegisterImage, cudastub_cudart_resolve_cudaGraphicsGLRegisterImage, cudastub_cudart_bind_cudaGraphicsGLRegisterImage);
@@ -9531,7 +9740,8 @@ static cudaError_t cudaGraphicsGLRegisterImage_resolve(struct cudaGraphicsResour
 {
 	cudaGraphicsGLRegisterImage_fn fn = cudaGraphicsGLRegisterImage_choose();
 
-	atomic_store_explicit(&cudaGraphicsGLRegisterImage_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphicsGLRegisterImage_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -9560,7 +9770,7 @@ void *cudastub_cudart_bind_cudaGraphicsMapResources(void)
 {
 	void *fn = (void *)cudaGraphicsMapResources_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphicsMapResources, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphicsMapResources, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphicsMapResources, cudastub_cudart_slot_cudaGraphicsMapResources, cudastub_cudart_resolve_cudaGraphicsMapResources, cudastub_cudart_bind_cudaGraphicsMapResources);
@@ -9575,7 +9785,8 @@ static cudaError_t cudaGraphicsMapResources_resolve(int a0, cudaGraphicsResource
 {
 	cudaGraphicsMapResources_fn fn = cudaGraphicsMapResources_choose();
 
-	atomic_store_explicit(&cudaGraphicsMapResources_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphicsMapResources_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -9605,7 +9816,7 @@ void *cudastub_cudart_bind_cudaGraphicsResourceGetMappedEglFrame(void)
 {
 	void *fn = (void *)cudaGraphicsResourceGetMappedEglFrame_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphicsResourceGetMappedEglFrame, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphicsResourceGetMappedEglFrame, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphicsResourceGetMappedEglFrame, cudastub_cudart_slot_cudaGraphicsResourceGetMappedEglFrame, cudastub_cudart_resolve_cudaGraphicsResourceGetMappedEglFrame, cudastub_cudart_bind_cudaGraphicsResourceGetMappedEglFrame);
@@ -9620,7 +9831,8 @@ static cudaError_t cudaGraphicsResourceGetMappedEglFrame_resolve(cudaEglFrame *a
 {
 	cudaGraphicsResourceGetMappedEglFrame_fn fn = cudaGraphicsResourceGetMappedEglFrame_choose();
 
-	atomic_store_explicit(&cudaGraphicsResourceGetMappedEglFrame_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphicsResourceGetMappedEglFrame_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -9648,7 +9860,7 @@ void *cudastub_cudart_bind_cudaGraphicsResourceGetMappedMipmappedArray(void)
 {
 	void *fn = (void *)cudaGraphicsResourceGetMappedMipmappedArray_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphicsResourceGetMappedMipmappedArray, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphicsResourceGetMappedMipmappedArray, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphicsResourceGetMappedMipmappedArray, cudastub_cudart_slot_cudaGraphicsResourceGetMappedMipmappedArray, cudastub_cudart_resolve_cudaGraphicsResourceGetMappedMipmappedArray, cudastub_cudart_bind_cudaGraphicsResourceGetMappedMipmappedArray);
@@ -9663,7 +9875,8 @@ static cudaError_t cudaGraphicsResourceGetMappedMipmappedArray_resolve(cudaMipma
 {
 	cudaGraphicsResourceGetMappedMipmappedArray_fn fn = cudaGraphicsResourceGetMappedMipmappedArray_choose();
 
-	atomic_store_explicit(&cudaGraphicsResourceGetMappedMipmappedArray_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphicsResourceGetMappedMipmappedArray_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -9692,7 +9905,7 @@ void *cudastub_cudart_bind_cudaGraphicsResourceGetMappedPointer(void)
 {
 	void *fn = (void *)cudaGraphicsResourceGetMappedPointer_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphicsResourceGetMappedPointer, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphicsResourceGetMappedPointer, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphicsResourceGetMappedPointer, cudastub_cudart_slot_cudaGraphicsResourceGetMappedPointer, cudastub_cudart_resolve_cudaGraphicsResourceGetMappedPointer, cudastub_cudart_bind_cudaGraphicsResourceGetMappedPointer);
@@ -9707,7 +9920,8 @@ static cudaError_t cudaGraphicsResourceGetMappedPointer_resolve(void **a0, size_
 {
 	cudaGraphicsResourceGetMappedPointer_fn fn = cudaGraphicsResourceGetMappedPointer_choose();
 
-	atomic_store_explicit(&cudaGraphicsResourceGetMappedPointer_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphicsResourceGetMappedPointer_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -9735,7 +9949,7 @@ void *cudastub_cudart_bind_cudaGraphicsResourceSetMapFlags(void)
 {
 	void *fn = (void *)cudaGraphicsResourceSetMapFlags_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphicsResourceSetMapFlags, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphicsResourceSetMapFlags, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphicsResourceSetMapFlags, cudastub_cudart_slot_cudaGraphicsResourceSetMapFlags, cudastub_cudart_resolve_cudaGraphicsResourceSetMapFlags, cudastub_cudart_bind_cudaGraphicsResourceSetMapFlags);
@@ -9750,7 +9964,8 @@ static cudaError_t cudaGraphicsResourceSetMapFlags_resolve(cudaGraphicsResource_
 {
 	cudaGraphicsResourceSetMapFlags_fn fn = cudaGraphicsResourceSetMapFlags_choose();
 
-	atomic_store_explicit(&cudaGraphicsResourceSetMapFlags_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphicsResourceSetMapFlags_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -9780,7 +9995,7 @@ void *cudastub_cudart_bind_cudaGraphicsSubResourceGetMappedArray(void)
 {
 	void *fn = (void *)cudaGraphicsSubResourceGetMappedArray_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphicsSubResourceGetMappedArray, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphicsSubResourceGetMappedArray, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphicsSubResourceGetMappedArray, cudastub_cudart_slot_cudaGraphicsSubResourceGetMappedArray, cudastub_cudart_resolve_cudaGraphicsSubResourceGetMappedArray, cudastub_cudart_bind_cudaGraphicsSubResourceGetMappedArray);
@@ -9795,7 +10010,8 @@ static cudaError_t cudaGraphicsSubResourceGetMappedArray_resolve(cudaArray_t *a0
 {
 	cudaGraphicsSubResourceGetMappedArray_fn fn = cudaGraphicsSubResourceGetMappedArray_choose();
 
-	atomic_store_explicit(&cudaGraphicsSubResourceGetMappedArray_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphicsSubResourceGetMappedArray_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -9824,7 +10040,7 @@ void *cudastub_cudart_bind_cudaGraphicsUnmapResources(void)
 {
 	void *fn = (void *)cudaGraphicsUnmapResources_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphicsUnmapResources, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphicsUnmapResources, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphicsUnmapResources, cudastub_cudart_slot_cudaGraphicsUnmapResources, cudastub_cudart_resolve_cudaGraphicsUnmapResources, cudastub_cudart_bind_cudaGraphicsUnmapResources);
@@ -9839,7 +10055,8 @@ static cudaError_t cudaGraphicsUnmapResources_resolve(int a0, cudaGraphicsResour
 {
 	cudaGraphicsUnmapResources_fn fn = cudaGraphicsUnmapResources_choose();
 
-	atomic_store_explicit(&cudaGraphicsUnmapResources_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphicsUnmapResources_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -9866,7 +10083,7 @@ void *cudastub_cudart_bind_cudaGraphicsUnregisterResource(void)
 {
 	void *fn = (void *)cudaGraphicsUnregisterResource_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphicsUnregisterResource, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphicsUnregisterResource, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphicsUnregisterResource, cudastub_cudart_slot_cudaGraphicsUnregisterResource, cudastub_cudart_resolve_cudaGraphicsUnregisterResource, cudastub_cudart_bind_cudaGraphicsUnregisterResource);
@@ -9881,7 +10098,8 @@ static cudaError_t cudaGraphicsUnregisterResource_resolve(cudaGraphicsResource_t
 {
 	cudaGraphicsUnregisterResource_fn fn = cudaGraphicsUnregisterResource_choose();
 
-	atomic_store_explicit(&cudaGraphicsUnregisterResource_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphicsUnregisterResource_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -9910,7 +10128,7 @@ void *cudastub_cudart_bind_cudaGraphicsVDPAURegisterOutputSurface(void)
 {
 	void *fn = (void *)cudaGraphicsVDPAURegisterOutputSurface_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphicsVDPAURegisterOutputSurface, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphicsVDPAURegisterOutputSurface, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphicsVDPAURegisterOutputSurface, cudastub_cudart_slot_cudaGraphicsVDPAURegisterOutputSurface, cudastub_cudart_resolve_cudaGraphicsVDPAURegisterOutputSurface, cudastub_cudart_bind_cudaGraphicsVDPAURegisterOutputSurface);
@@ -9925,7 +10143,8 @@ static cudaError_t cudaGraphicsVDPAURegisterOutputSurface_resolve(struct cudaGra
 {
 	cudaGraphicsVDPAURegisterOutputSurface_fn fn = cudaGraphicsVDPAURegisterOutputSurface_choose();
 
-	atomic_store_explicit(&cudaGraphicsVDPAURegisterOutputSurface_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphicsVDPAURegisterOutputSurface_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -9954,7 +10173,7 @@ void *cudastub_cudart_bind_cudaGraphicsVDPAURegisterVideoSurface(void)
 {
 	void *fn = (void *)cudaGraphicsVDPAURegisterVideoSurface_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphicsVDPAURegisterVideoSurface, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphicsVDPAURegisterVideoSurface, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphicsVDPAURegisterVideoSurface, cudastub_cudart_slot_cudaGraphicsVDPAURegisterVideoSurface, cudastub_cudart_resolve_cudaGraphicsVDPAURegisterVideoSurface, cudastub_cudart_bind_cudaGraphicsVDPAURegisterVideoSurface);
@@ -9969,7 +10188,8 @@ static cudaError_t cudaGraphicsVDPAURegisterVideoSurface_resolve(struct cudaGrap
 {
 	cudaGraphicsVDPAURegisterVideoSurface_fn fn = cudaGraphicsVDPAURegisterVideoSurface_choose();
 
-	atomic_store_explicit(&cudaGraphicsVDPAURegisterVideoSurface_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphicsVDPAURegisterVideoSurface_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -9998,7 +10218,7 @@ void *cudastub_cudart_bind_cudaHostAlloc(void)
 {
 	void *fn = (void *)cudaHostAlloc_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaHostAlloc, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaHostAlloc, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaHostAlloc, cudastub_cudart_slot_cudaHostAlloc, cudastub_cudart_resolve_cudaHostAlloc, cudastub_cudart_bind_cudaHostAlloc);
@@ -10013,7 +10233,8 @@ static cudaError_t cudaHostAlloc_resolve(void **a0, size_t a1, unsigned int a2)
 {
 	cudaHostAlloc_fn fn = cudaHostAlloc_choose();
 
-	atomic_store_explicit(&cudaHostAlloc_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaHostAlloc_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -10042,7 +10263,7 @@ void *cudastub_cudart_bind_cudaHostGetDevicePointer(void)
 {
 	void *fn = (void *)cudaHostGetDevicePointer_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaHostGetDevicePointer, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaHostGetDevicePointer, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaHostGetDevicePointer, cudastub_cudart_slot_cudaHostGetDevicePointer, cudastub_cudart_resolve_cudaHostGetDevicePointer, cudastub_cudart_bind_cudaHostGetDevicePointer);
@@ -10057,7 +10278,8 @@ static cudaError_t cudaHostGetDevicePointer_resolve(void **a0, void *a1, unsigne
 {
 	cudaHostGetDevicePointer_fn fn = cudaHostGetDevicePointer_choose();
 
-	atomic_store_explicit(&cudaHostGetDevicePointer_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaHostGetDevicePointer_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -10085,7 +10307,7 @@ void *cudastub_cudart_bind_cudaHostGetFlags(void)
 {
 	void *fn = (void *)cudaHostGetFlags_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaHostGetFlags, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaHostGetFlags, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaHostGetFlags, cudastub_cudart_slot_cudaHostGetFlags, cudastub_cudart_resolve_cudaHostGetFlags, cudastub_cudart_bind_cudaHostGetFlags);
@@ -10100,7 +10322,8 @@ static cudaError_t cudaHostGetFlags_resolve(unsigned int *a0, void *a1)
 {
 	cudaHostGetFlags_fn fn = cudaHostGetFlags_choose();
 
-	atomic_store_explicit(&cudaHostGetFlags_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaHostGetFlags_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -10129,7 +10352,7 @@ void *cudastub_cudart_bind_cudaHostRegister(void)
 {
 	void *fn = (void *)cudaHostRegister_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaHostRegister, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaHostRegister, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaHostRegister, cudastub_cudart_slot_cudaHostRegister, cudastub_cudart_resolve_cudaHostRegister, cudastub_cudart_bind_cudaHostRegister);
@@ -10144,7 +10367,8 @@ static cudaError_t cudaHostRegister_resolve(void *a0, size_t a1, unsigned int a2
 {
 	cudaHostRegister_fn fn = cudaHostRegister_choose();
 
-	atomic_store_explicit(&cudaHostRegister_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaHostRegister_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -10171,7 +10395,7 @@ void *cudastub_cudart_bind_cudaHostUnregister(void)
 {
 	void *fn = (void *)cudaHostUnregister_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaHostUnregister, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaHostUnregister, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaHostUnregister, cudastub_cudart_slot_cudaHostUnregister, cudastub_cudart_resolve_cudaHostUnregister, cudastub_cudart_bind_cudaHostUnregister);
@@ -10186,7 +10410,8 @@ static cudaError_t cudaHostUnregister_resolve(void *a0)
 {
 	cudaHostUnregister_fn fn = cudaHostUnregister_choose();
 
-	atomic_store_explicit(&cudaHostUnregister_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaHostUnregister_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -10215,7 +10440,7 @@ void *cudastub_cudart_bind_cudaImportExternalMemory(void)
 {
 	void *fn = (void *)cudaImportExternalMemory_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaImportExternalMemory, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaImportExternalMemory, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaImportExternalMemory, cudastub_cudart_slot_cudaImportExternalMemory, cudastub_cudart_resolve_cudaImportExternalMemory, cudastub_cudart_bind_cudaImportExternalMemory);
@@ -10230,7 +10455,8 @@ static cudaError_t cudaImportExternalMemory_resolve(cudaExternalMemory_t *a0, co
 {
 	cudaImportExternalMemory_fn fn = cudaImportExternalMemory_choose();
 
-	atomic_store_explicit(&cudaImportExternalMemory_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaImportExternalMemory_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -10259,7 +10485,7 @@ void *cudastub_cudart_bind_cudaImportExternalSemaphore(void)
 {
 	void *fn = (void *)cudaImportExternalSemaphore_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaImportExternalSemaphore, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaImportExternalSemaphore, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaImportExternalSemaphore, cudastub_cudart_slot_cudaImportExternalSemaphore, cudastub_cudart_resolve_cudaImportExternalSemaphore, cudastub_cudart_bind_cudaImportExternalSemaphore);
@@ -10274,7 +10500,8 @@ static cudaError_t cudaImportExternalSemaphore_resolve(cudaExternalSemaphore_t *
 {
 	cudaImportExternalSemaphore_fn fn = cudaImportExternalSemaphore_choose();
 
-	atomic_store_explicit(&cudaImportExternalSemaphore_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaImportExternalSemaphore_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -10303,7 +10530,7 @@ void *cudastub_cudart_bind_cudaInitDevice(void)
 {
 	void *fn = (void *)cudaInitDevice_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaInitDevice, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaInitDevice, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaInitDevice, cudastub_cudart_slot_cudaInitDevice, cudastub_cudart_resolve_cudaInitDevice, cudastub_cudart_bind_cudaInitDevice);
@@ -10318,7 +10545,8 @@ static cudaError_t cudaInitDevice_resolve(int a0, unsigned int a1, unsigned int 
 {
 	cudaInitDevice_fn fn = cudaInitDevice_choose();
 
-	atomic_store_explicit(&cudaInitDevice_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaInitDevice_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -10345,7 +10573,7 @@ void *cudastub_cudart_bind_cudaIpcCloseMemHandle(void)
 {
 	void *fn = (void *)cudaIpcCloseMemHandle_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaIpcCloseMemHandle, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaIpcCloseMemHandle, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaIpcCloseMemHandle, cudastub_cudart_slot_cudaIpcCloseMemHandle, cudastub_cudart_resolve_cudaIpcCloseMemHandle, cudastub_cudart_bind_cudaIpcCloseMemHandle);
@@ -10360,7 +10588,8 @@ static cudaError_t cudaIpcCloseMemHandle_resolve(void *a0)
 {
 	cudaIpcCloseMemHandle_fn fn = cudaIpcCloseMemHandle_choose();
 
-	atomic_store_explicit(&cudaIpcCloseMemHandle_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaIpcCloseMemHandle_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -10388,7 +10617,7 @@ void *cudastub_cudart_bind_cudaIpcGetEventHandle(void)
 {
 	void *fn = (void *)cudaIpcGetEventHandle_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaIpcGetEventHandle, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaIpcGetEventHandle, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaIpcGetEventHandle, cudastub_cudart_slot_cudaIpcGetEventHandle, cudastub_cudart_resolve_cudaIpcGetEventHandle, cudastub_cudart_bind_cudaIpcGetEventHandle);
@@ -10403,7 +10632,8 @@ static cudaError_t cudaIpcGetEventHandle_resolve(cudaIpcEventHandle_t *a0, cudaE
 {
 	cudaIpcGetEventHandle_fn fn = cudaIpcGetEventHandle_choose();
 
-	atomic_store_explicit(&cudaIpcGetEventHandle_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaIpcGetEventHandle_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -10431,7 +10661,7 @@ void *cudastub_cudart_bind_cudaIpcGetMemHandle(void)
 {
 	void *fn = (void *)cudaIpcGetMemHandle_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaIpcGetMemHandle, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaIpcGetMemHandle, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaIpcGetMemHandle, cudastub_cudart_slot_cudaIpcGetMemHandle, cudastub_cudart_resolve_cudaIpcGetMemHandle, cudastub_cudart_bind_cudaIpcGetMemHandle);
@@ -10446,7 +10676,8 @@ static cudaError_t cudaIpcGetMemHandle_resolve(cudaIpcMemHandle_t *a0, void *a1)
 {
 	cudaIpcGetMemHandle_fn fn = cudaIpcGetMemHandle_choose();
 
-	atomic_store_explicit(&cudaIpcGetMemHandle_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaIpcGetMemHandle_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -10474,7 +10705,7 @@ void *cudastub_cudart_bind_cudaIpcOpenEventHandle(void)
 {
 	void *fn = (void *)cudaIpcOpenEventHandle_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaIpcOpenEventHandle, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaIpcOpenEventHandle, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaIpcOpenEventHandle, cudastub_cudart_slot_cudaIpcOpenEventHandle, cudastub_cudart_resolve_cudaIpcOpenEventHandle, cudastub_cudart_bind_cudaIpcOpenEventHandle);
@@ -10489,7 +10720,8 @@ static cudaError_t cudaIpcOpenEventHandle_resolve(cudaEvent_t *a0, cudaIpcEventH
 {
 	cudaIpcOpenEventHandle_fn fn = cudaIpcOpenEventHandle_choose();
 
-	atomic_store_explicit(&cudaIpcOpenEventHandle_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaIpcOpenEventHandle_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -10518,7 +10750,7 @@ void *cudastub_cudart_bind_cudaIpcOpenMemHandle(void)
 {
 	void *fn = (void *)cudaIpcOpenMemHandle_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaIpcOpenMemHandle, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaIpcOpenMemHandle, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaIpcOpenMemHandle, cudastub_cudart_slot_cudaIpcOpenMemHandle, cudastub_cudart_resolve_cudaIpcOpenMemHandle, cudastub_cudart_bind_cudaIpcOpenMemHandle);
@@ -10533,7 +10765,8 @@ static cudaError_t cudaIpcOpenMemHandle_resolve(void **a0, cudaIpcMemHandle_t a1
 {
 	cudaIpcOpenMemHandle_fn fn = cudaIpcOpenMemHandle_choose();
 
-	atomic_store_explicit(&cudaIpcOpenMemHandle_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaIpcOpenMemHandle_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -10565,7 +10798,7 @@ void *cudastub_cudart_bind_cudaLaunchCooperativeKernel(void)
 {
 	void *fn = (void *)cudaLaunchCooperativeKernel_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaLaunchCooperativeKernel, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaLaunchCooperativeKernel, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaLaunchCooperativeKernel, cudastub_cudart_slot_cudaLaunchCooperativeKernel, cudastub_cudart_resolve_cudaLaunchCooperativeKernel, cudastub_cudart_bind_cudaLaunchCooperativeKernel);
@@ -10580,7 +10813,8 @@ static cudaError_t cudaLaunchCooperativeKernel_resolve(const void *a0, dim3 a1, 
 {
 	cudaLaunchCooperativeKernel_fn fn = cudaLaunchCooperativeKernel_choose();
 
-	atomic_store_explicit(&cudaLaunchCooperativeKernel_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaLaunchCooperativeKernel_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -10609,7 +10843,7 @@ void *cudastub_cudart_bind_cudaLaunchCooperativeKernelMultiDevice(void)
 {
 	void *fn = (void *)cudaLaunchCooperativeKernelMultiDevice_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaLaunchCooperativeKernelMultiDevice, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaLaunchCooperativeKernelMultiDevice, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaLaunchCooperativeKernelMultiDevice, cudastub_cudart_slot_cudaLaunchCooperativeKernelMultiDevice, cudastub_cudart_resolve_cudaLaunchCooperativeKernelMultiDevice, cudastub_cudart_bind_cudaLaunchCooperativeKernelMultiDevice);
@@ -10624,7 +10858,8 @@ static cudaError_t cudaLaunchCooperativeKernelMultiDevice_resolve(struct cudaLau
 {
 	cudaLaunchCooperativeKernelMultiDevice_fn fn = cudaLaunchCooperativeKernelMultiDevice_choose();
 
-	atomic_store_explicit(&cudaLaunchCooperativeKernelMultiDevice_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaLaunchCooperativeKernelMultiDevice_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -10656,7 +10891,7 @@ void *cudastub_cudart_bind_cudaLaunchCooperativeKernel_ptsz(void)
 {
 	void *fn = (void *)cudaLaunchCooperativeKernel_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaLaunchCooperativeKernel_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaLaunchCooperativeKernel_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaLaunchCooperativeKernel_ptsz, cudastub_cudart_slot_cudaLaunchCooperativeKernel_ptsz, cudastub_cudart_resolve_cudaLaunchCooperativeKernel_ptsz, cudastub_cudart_bind_cudaLaunchCooperativeKernel_ptsz);
@@ -10671,7 +10906,8 @@ static cudaError_t cudaLaunchCooperativeKernel_ptsz_resolve(const void *a0, dim3
 {
 	cudaLaunchCooperativeKernel_ptsz_fn fn = cudaLaunchCooperativeKernel_ptsz_choose();
 
-	atomic_store_explicit(&cudaLaunchCooperativeKernel_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaLaunchCooperativeKernel_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -10700,7 +10936,7 @@ void *cudastub_cudart_bind_cudaLaunchHostFunc(void)
 {
 	void *fn = (void *)cudaLaunchHostFunc_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaLaunchHostFunc, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaLaunchHostFunc, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaLaunchHostFunc, cudastub_cudart_slot_cudaLaunchHostFunc, cudastub_cudart_resolve_cudaLaunchHostFunc, cudastub_cudart_bind_cudaLaunchHostFunc);
@@ -10715,7 +10951,8 @@ static cudaError_t cudaLaunchHostFunc_resolve(cudaStream_t a0, cudaHostFn_t a1, 
 {
 	cudaLaunchHostFunc_fn fn = cudaLaunchHostFunc_choose();
 
-	atomic_store_explicit(&cudaLaunchHostFunc_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaLaunchHostFunc_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -10744,7 +10981,7 @@ void *cudastub_cudart_bind_cudaLaunchHostFunc_ptsz(void)
 {
 	void *fn = (void *)cudaLaunchHostFunc_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaLaunchHostFunc_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaLaunchHostFunc_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaLaunchHostFunc_ptsz, cudastub_cudart_slot_cudaLaunchHostFunc_ptsz, cudastub_cudart_resolve_cudaLaunchHostFunc_ptsz, cudastub_cudart_bind_cudaLaunchHostFunc_ptsz);
@@ -10759,7 +10996,8 @@ static cudaError_t cudaLaunchHostFunc_ptsz_resolve(cudaStream_t a0, cudaHostFn_t
 {
 	cudaLaunchHostFunc_ptsz_fn fn = cudaLaunchHostFunc_ptsz_choose();
 
-	atomic_store_explicit(&cudaLaunchHostFunc_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaLaunchHostFunc_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -10791,7 +11029,7 @@ void *cudastub_cudart_bind_cudaLaunchKernel(void)
 {
 	void *fn = (void *)cudaLaunchKernel_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaLaunchKernel, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaLaunchKernel, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaLaunchKernel, cudastub_cudart_slot_cudaLaunchKernel, cudastub_cudart_resolve_cudaLaunchKernel, cudastub_cudart_bind_cudaLaunchKernel);
@@ -10806,7 +11044,8 @@ static cudaError_t cudaLaunchKernel_resolve(const void *a0, dim3 a1, dim3 a2, vo
 {
 	cudaLaunchKernel_fn fn = cudaLaunchKernel_choose();
 
-	atomic_store_explicit(&cudaLaunchKernel_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaLaunchKernel_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -10836,7 +11075,7 @@ void *cudastub_cudart_bind_cudaLaunchKernelExC(void)
 {
 	void *fn = (void *)cudaLaunchKernelExC_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaLaunchKernelExC, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaLaunchKernelExC, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaLaunchKernelExC, cudastub_cudart_slot_cudaLaunchKernelExC, cudastub_cudart_resolve_cudaLaunchKernelExC, cudastub_cudart_bind_cudaLaunchKernelExC);
@@ -10851,7 +11090,8 @@ static cudaError_t cudaLaunchKernelExC_resolve(const cudaLaunchConfig_t *a0, con
 {
 	cudaLaunchKernelExC_fn fn = cudaLaunchKernelExC_choose();
 
-	atomic_store_explicit(&cudaLaunchKernelExC_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaLaunchKernelExC_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -10881,7 +11121,7 @@ void *cudastub_cudart_bind_cudaLaunchKernelExC_ptsz(void)
 {
 	void *fn = (void *)cudaLaunchKernelExC_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaLaunchKernelExC_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaLaunchKernelExC_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaLaunchKernelExC_ptsz, cudastub_cudart_slot_cudaLaunchKernelExC_ptsz, cudastub_cudart_resolve_cudaLaunchKernelExC_ptsz, cudastub_cudart_bind_cudaLaunchKernelExC_ptsz);
@@ -10896,7 +11136,8 @@ static cudaError_t cudaLaunchKernelExC_ptsz_resolve(const cudaLaunchConfig_t *a0
 {
 	cudaLaunchKernelExC_ptsz_fn fn = cudaLaunchKernelExC_ptsz_choose();
 
-	atomic_store_explicit(&cudaLaunchKernelExC_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaLaunchKernelExC_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -10928,7 +11169,7 @@ void *cudastub_cudart_bind_cudaLaunchKernel_ptsz(void)
 {
 	void *fn = (void *)cudaLaunchKernel_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaLaunchKernel_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaLaunchKernel_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaLaunchKernel_ptsz, cudastub_cudart_slot_cudaLaunchKernel_ptsz, cudastub_cudart_resolve_cudaLaunchKernel_ptsz, cudastub_cudart_bind_cudaLaunchKernel_ptsz);
@@ -10943,7 +11184,8 @@ static cudaError_t cudaLaunchKernel_ptsz_resolve(const void *a0, dim3 a1, dim3 a
 {
 	cudaLaunchKernel_ptsz_fn fn = cudaLaunchKernel_ptsz_choose();
 
-	atomic_store_explicit(&cudaLaunchKernel_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaLaunchKernel_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -10971,7 +11213,7 @@ void *cudastub_cudart_bind_cudaMalloc(void)
 {
 	void *fn = (void *)cudaMalloc_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMalloc, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMalloc, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMalloc, cudastub_cudart_slot_cudaMalloc, cudastub_cudart_resolve_cudaMalloc, cudastub_cudart_bind_cudaMalloc);
@@ -10986,7 +11228,8 @@ static cudaError_t cudaMalloc_resolve(void **a0, size_t a1)
 {
 	cudaMalloc_fn fn = cudaMalloc_choose();
 
-	atomic_store_explicit(&cudaMalloc_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMalloc_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -11014,7 +11257,7 @@ void *cudastub_cudart_bind_cudaMalloc3D(void)
 {
 	void *fn = (void *)cudaMalloc3D_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMalloc3D, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMalloc3D, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMalloc3D, cudastub_cudart_slot_cudaMalloc3D, cudastub_cudart_resolve_cudaMalloc3D, cudastub_cudart_bind_cudaMalloc3D);
@@ -11029,7 +11272,8 @@ static cudaError_t cudaMalloc3D_resolve(struct cudaPitchedPtr *a0, struct cudaEx
 {
 	cudaMalloc3D_fn fn = cudaMalloc3D_choose();
 
-	atomic_store_explicit(&cudaMalloc3D_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMalloc3D_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -11059,7 +11303,7 @@ void *cudastub_cudart_bind_cudaMalloc3DArray(void)
 {
 	void *fn = (void *)cudaMalloc3DArray_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMalloc3DArray, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMalloc3DArray, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMalloc3DArray, cudastub_cudart_slot_cudaMalloc3DArray, cudastub_cudart_resolve_cudaMalloc3DArray, cudastub_cudart_bind_cudaMalloc3DArray);
@@ -11074,7 +11318,8 @@ static cudaError_t cudaMalloc3DArray_resolve(cudaArray_t *a0, const struct cudaC
 {
 	cudaMalloc3DArray_fn fn = cudaMalloc3DArray_choose();
 
-	atomic_store_explicit(&cudaMalloc3DArray_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMalloc3DArray_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -11105,7 +11350,7 @@ void *cudastub_cudart_bind_cudaMallocArray(void)
 {
 	void *fn = (void *)cudaMallocArray_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMallocArray, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMallocArray, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMallocArray, cudastub_cudart_slot_cudaMallocArray, cudastub_cudart_resolve_cudaMallocArray, cudastub_cudart_bind_cudaMallocArray);
@@ -11120,7 +11365,8 @@ static cudaError_t cudaMallocArray_resolve(cudaArray_t *a0, const struct cudaCha
 {
 	cudaMallocArray_fn fn = cudaMallocArray_choose();
 
-	atomic_store_explicit(&cudaMallocArray_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMallocArray_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -11149,7 +11395,7 @@ void *cudastub_cudart_bind_cudaMallocAsync(void)
 {
 	void *fn = (void *)cudaMallocAsync_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMallocAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMallocAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMallocAsync, cudastub_cudart_slot_cudaMallocAsync, cudastub_cudart_resolve_cudaMallocAsync, cudastub_cudart_bind_cudaMallocAsync);
@@ -11164,7 +11410,8 @@ static cudaError_t cudaMallocAsync_resolve(void **a0, size_t a1, cudaStream_t a2
 {
 	cudaMallocAsync_fn fn = cudaMallocAsync_choose();
 
-	atomic_store_explicit(&cudaMallocAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMallocAsync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -11193,7 +11440,7 @@ void *cudastub_cudart_bind_cudaMallocAsync_ptsz(void)
 {
 	void *fn = (void *)cudaMallocAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMallocAsync_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMallocAsync_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMallocAsync_ptsz, cudastub_cudart_slot_cudaMallocAsync_ptsz, cudastub_cudart_resolve_cudaMallocAsync_ptsz, cudastub_cudart_bind_cudaMallocAsync_ptsz);
@@ -11208,7 +11455,8 @@ static cudaError_t cudaMallocAsync_ptsz_resolve(void **a0, size_t a1, cudaStream
 {
 	cudaMallocAsync_ptsz_fn fn = cudaMallocAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudaMallocAsync_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMallocAsync_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -11238,7 +11486,7 @@ void *cudastub_cudart_bind_cudaMallocFromPoolAsync(void)
 {
 	void *fn = (void *)cudaMallocFromPoolAsync_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMallocFromPoolAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMallocFromPoolAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMallocFromPoolAsync, cudastub_cudart_slot_cudaMallocFromPoolAsync, cudastub_cudart_resolve_cudaMallocFromPoolAsync, cudastub_cudart_bind_cudaMallocFromPoolAsync);
@@ -11253,7 +11501,8 @@ static cudaError_t cudaMallocFromPoolAsync_resolve(void **a0, size_t a1, cudaMem
 {
 	cudaMallocFromPoolAsync_fn fn = cudaMallocFromPoolAsync_choose();
 
-	atomic_store_explicit(&cudaMallocFromPoolAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMallocFromPoolAsync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -11283,7 +11532,7 @@ void *cudastub_cudart_bind_cudaMallocFromPoolAsync_ptsz(void)
 {
 	void *fn = (void *)cudaMallocFromPoolAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMallocFromPoolAsync_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMallocFromPoolAsync_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMallocFromPoolAsync_ptsz, cudastub_cudart_slot_cudaMallocFromPoolAsync_ptsz, cudastub_cudart_resolve_cudaMallocFromPoolAsync_ptsz, cudastub_cudart_bind_cudaMallocFromPoolAsync_ptsz);
@@ -11298,7 +11547,8 @@ static cudaError_t cudaMallocFromPoolAsync_ptsz_resolve(void **a0, size_t a1, cu
 {
 	cudaMallocFromPoolAsync_ptsz_fn fn = cudaMallocFromPoolAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudaMallocFromPoolAsync_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMallocFromPoolAsync_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -11326,7 +11576,7 @@ void *cudastub_cudart_bind_cudaMallocHost(void)
 {
 	void *fn = (void *)cudaMallocHost_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMallocHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMallocHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMallocHost, cudastub_cudart_slot_cudaMallocHost, cudastub_cudart_resolve_cudaMallocHost, cudastub_cudart_bind_cudaMallocHost);
@@ -11341,7 +11591,8 @@ static cudaError_t cudaMallocHost_resolve(void **a0, size_t a1)
 {
 	cudaMallocHost_fn fn = cudaMallocHost_choose();
 
-	atomic_store_explicit(&cudaMallocHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMallocHost_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -11370,7 +11621,7 @@ void *cudastub_cudart_bind_cudaMallocManaged(void)
 {
 	void *fn = (void *)cudaMallocManaged_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMallocManaged, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMallocManaged, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMallocManaged, cudastub_cudart_slot_cudaMallocManaged, cudastub_cudart_resolve_cudaMallocManaged, cudastub_cudart_bind_cudaMallocManaged);
@@ -11385,7 +11636,8 @@ static cudaError_t cudaMallocManaged_resolve(void **a0, size_t a1, unsigned int 
 {
 	cudaMallocManaged_fn fn = cudaMallocManaged_choose();
 
-	atomic_store_explicit(&cudaMallocManaged_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMallocManaged_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -11416,7 +11668,7 @@ void *cudastub_cudart_bind_cudaMallocMipmappedArray(void)
 {
 	void *fn = (void *)cudaMallocMipmappedArray_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMallocMipmappedArray, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMallocMipmappedArray, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMallocMipmappedArray, cudastub_cudart_slot_cudaMallocMipmappedArray, cudastub_cudart_resolve_cudaMallocMipmappedArray, cudastub_cudart_bind_cudaMallocMipmappedArray);
@@ -11431,7 +11683,8 @@ static cudaError_t cudaMallocMipmappedArray_resolve(cudaMipmappedArray_t *a0, co
 {
 	cudaMallocMipmappedArray_fn fn = cudaMallocMipmappedArray_choose();
 
-	atomic_store_explicit(&cudaMallocMipmappedArray_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMallocMipmappedArray_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -11461,7 +11714,7 @@ void *cudastub_cudart_bind_cudaMallocPitch(void)
 {
 	void *fn = (void *)cudaMallocPitch_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMallocPitch, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMallocPitch, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMallocPitch, cudastub_cudart_slot_cudaMallocPitch, cudastub_cudart_resolve_cudaMallocPitch, cudastub_cudart_bind_cudaMallocPitch);
@@ -11476,7 +11729,8 @@ static cudaError_t cudaMallocPitch_resolve(void **a0, size_t *a1, size_t a2, siz
 {
 	cudaMallocPitch_fn fn = cudaMallocPitch_choose();
 
-	atomic_store_explicit(&cudaMallocPitch_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMallocPitch_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -11507,7 +11761,7 @@ void *cudastub_cudart_bind_cudaMemAdvise(void)
 {
 	void *fn = (void *)cudaMemAdvise_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemAdvise, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemAdvise, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemAdvise, cudastub_cudart_slot_cudaMemAdvise, cudastub_cudart_resolve_cudaMemAdvise, cudastub_cudart_bind_cudaMemAdvise);
@@ -11522,7 +11776,8 @@ static cudaError_t cudaMemAdvise_resolve(const void *a0, size_t a1, enum cudaMem
 {
 	cudaMemAdvise_fn fn = cudaMemAdvise_choose();
 
-	atomic_store_explicit(&cudaMemAdvise_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemAdvise_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -11553,7 +11808,7 @@ void *cudastub_cudart_bind_cudaMemAdvise_v2(void)
 {
 	void *fn = (void *)cudaMemAdvise_v2_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemAdvise_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemAdvise_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemAdvise_v2, cudastub_cudart_slot_cudaMemAdvise_v2, cudastub_cudart_resolve_cudaMemAdvise_v2, cudastub_cudart_bind_cudaMemAdvise_v2);
@@ -11568,7 +11823,8 @@ static cudaError_t cudaMemAdvise_v2_resolve(const void *a0, size_t a1, enum cuda
 {
 	cudaMemAdvise_v2_fn fn = cudaMemAdvise_v2_choose();
 
-	atomic_store_explicit(&cudaMemAdvise_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemAdvise_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -11596,7 +11852,7 @@ void *cudastub_cudart_bind_cudaMemGetInfo(void)
 {
 	void *fn = (void *)cudaMemGetInfo_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemGetInfo, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemGetInfo, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemGetInfo, cudastub_cudart_slot_cudaMemGetInfo, cudastub_cudart_resolve_cudaMemGetInfo, cudastub_cudart_bind_cudaMemGetInfo);
@@ -11611,7 +11867,8 @@ static cudaError_t cudaMemGetInfo_resolve(size_t *a0, size_t *a1)
 {
 	cudaMemGetInfo_fn fn = cudaMemGetInfo_choose();
 
-	atomic_store_explicit(&cudaMemGetInfo_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemGetInfo_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -11640,7 +11897,7 @@ void *cudastub_cudart_bind_cudaMemPoolCreate(void)
 {
 	void *fn = (void *)cudaMemPoolCreate_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemPoolCreate, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemPoolCreate, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemPoolCreate, cudastub_cudart_slot_cudaMemPoolCreate, cudastub_cudart_resolve_cudaMemPoolCreate, cudastub_cudart_bind_cudaMemPoolCreate);
@@ -11655,7 +11912,8 @@ static cudaError_t cudaMemPoolCreate_resolve(cudaMemPool_t *a0, const struct cud
 {
 	cudaMemPoolCreate_fn fn = cudaMemPoolCreate_choose();
 
-	atomic_store_explicit(&cudaMemPoolCreate_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemPoolCreate_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -11682,7 +11940,7 @@ void *cudastub_cudart_bind_cudaMemPoolDestroy(void)
 {
 	void *fn = (void *)cudaMemPoolDestroy_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemPoolDestroy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemPoolDestroy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemPoolDestroy, cudastub_cudart_slot_cudaMemPoolDestroy, cudastub_cudart_resolve_cudaMemPoolDestroy, cudastub_cudart_bind_cudaMemPoolDestroy);
@@ -11697,7 +11955,8 @@ static cudaError_t cudaMemPoolDestroy_resolve(cudaMemPool_t a0)
 {
 	cudaMemPoolDestroy_fn fn = cudaMemPoolDestroy_choose();
 
-	atomic_store_explicit(&cudaMemPoolDestroy_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemPoolDestroy_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -11725,7 +11984,7 @@ void *cudastub_cudart_bind_cudaMemPoolExportPointer(void)
 {
 	void *fn = (void *)cudaMemPoolExportPointer_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemPoolExportPointer, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemPoolExportPointer, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemPoolExportPointer, cudastub_cudart_slot_cudaMemPoolExportPointer, cudastub_cudart_resolve_cudaMemPoolExportPointer, cudastub_cudart_bind_cudaMemPoolExportPointer);
@@ -11740,7 +11999,8 @@ static cudaError_t cudaMemPoolExportPointer_resolve(struct cudaMemPoolPtrExportD
 {
 	cudaMemPoolExportPointer_fn fn = cudaMemPoolExportPointer_choose();
 
-	atomic_store_explicit(&cudaMemPoolExportPointer_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemPoolExportPointer_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -11770,7 +12030,7 @@ void *cudastub_cudart_bind_cudaMemPoolExportToShareableHandle(void)
 {
 	void *fn = (void *)cudaMemPoolExportToShareableHandle_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemPoolExportToShareableHandle, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemPoolExportToShareableHandle, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemPoolExportToShareableHandle, cudastub_cudart_slot_cudaMemPoolExportToShareableHandle, cudastub_cudart_resolve_cudaMemPoolExportToShareableHandle, cudastub_cudart_bind_cudaMemPoolExportToShareableHandle);
@@ -11785,7 +12045,8 @@ static cudaError_t cudaMemPoolExportToShareableHandle_resolve(void *a0, cudaMemP
 {
 	cudaMemPoolExportToShareableHandle_fn fn = cudaMemPoolExportToShareableHandle_choose();
 
-	atomic_store_explicit(&cudaMemPoolExportToShareableHandle_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemPoolExportToShareableHandle_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -11814,7 +12075,7 @@ void *cudastub_cudart_bind_cudaMemPoolGetAccess(void)
 {
 	void *fn = (void *)cudaMemPoolGetAccess_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemPoolGetAccess, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemPoolGetAccess, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemPoolGetAccess, cudastub_cudart_slot_cudaMemPoolGetAccess, cudastub_cudart_resolve_cudaMemPoolGetAccess, cudastub_cudart_bind_cudaMemPoolGetAccess);
@@ -11829,7 +12090,8 @@ static cudaError_t cudaMemPoolGetAccess_resolve(enum cudaMemAccessFlags *a0, cud
 {
 	cudaMemPoolGetAccess_fn fn = cudaMemPoolGetAccess_choose();
 
-	atomic_store_explicit(&cudaMemPoolGetAccess_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemPoolGetAccess_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -11858,7 +12120,7 @@ void *cudastub_cudart_bind_cudaMemPoolGetAttribute(void)
 {
 	void *fn = (void *)cudaMemPoolGetAttribute_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemPoolGetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemPoolGetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemPoolGetAttribute, cudastub_cudart_slot_cudaMemPoolGetAttribute, cudastub_cudart_resolve_cudaMemPoolGetAttribute, cudastub_cudart_bind_cudaMemPoolGetAttribute);
@@ -11873,7 +12135,8 @@ static cudaError_t cudaMemPoolGetAttribute_resolve(cudaMemPool_t a0, enum cudaMe
 {
 	cudaMemPoolGetAttribute_fn fn = cudaMemPoolGetAttribute_choose();
 
-	atomic_store_explicit(&cudaMemPoolGetAttribute_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemPoolGetAttribute_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -11903,7 +12166,7 @@ void *cudastub_cudart_bind_cudaMemPoolImportFromShareableHandle(void)
 {
 	void *fn = (void *)cudaMemPoolImportFromShareableHandle_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemPoolImportFromShareableHandle, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemPoolImportFromShareableHandle, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemPoolImportFromShareableHandle, cudastub_cudart_slot_cudaMemPoolImportFromShareableHandle, cudastub_cudart_resolve_cudaMemPoolImportFromShareableHandle, cudastub_cudart_bind_cudaMemPoolImportFromShareableHandle);
@@ -11918,7 +12181,8 @@ static cudaError_t cudaMemPoolImportFromShareableHandle_resolve(cudaMemPool_t *a
 {
 	cudaMemPoolImportFromShareableHandle_fn fn = cudaMemPoolImportFromShareableHandle_choose();
 
-	atomic_store_explicit(&cudaMemPoolImportFromShareableHandle_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemPoolImportFromShareableHandle_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -11947,7 +12211,7 @@ void *cudastub_cudart_bind_cudaMemPoolImportPointer(void)
 {
 	void *fn = (void *)cudaMemPoolImportPointer_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemPoolImportPointer, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemPoolImportPointer, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemPoolImportPointer, cudastub_cudart_slot_cudaMemPoolImportPointer, cudastub_cudart_resolve_cudaMemPoolImportPointer, cudastub_cudart_bind_cudaMemPoolImportPointer);
@@ -11962,7 +12226,8 @@ static cudaError_t cudaMemPoolImportPointer_resolve(void **a0, cudaMemPool_t a1,
 {
 	cudaMemPoolImportPointer_fn fn = cudaMemPoolImportPointer_choose();
 
-	atomic_store_explicit(&cudaMemPoolImportPointer_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemPoolImportPointer_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -11991,7 +12256,7 @@ void *cudastub_cudart_bind_cudaMemPoolSetAccess(void)
 {
 	void *fn = (void *)cudaMemPoolSetAccess_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemPoolSetAccess, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemPoolSetAccess, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemPoolSetAccess, cudastub_cudart_slot_cudaMemPoolSetAccess, cudastub_cudart_resolve_cudaMemPoolSetAccess, cudastub_cudart_bind_cudaMemPoolSetAccess);
@@ -12006,7 +12271,8 @@ static cudaError_t cudaMemPoolSetAccess_resolve(cudaMemPool_t a0, const struct c
 {
 	cudaMemPoolSetAccess_fn fn = cudaMemPoolSetAccess_choose();
 
-	atomic_store_explicit(&cudaMemPoolSetAccess_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemPoolSetAccess_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -12035,7 +12301,7 @@ void *cudastub_cudart_bind_cudaMemPoolSetAttribute(void)
 {
 	void *fn = (void *)cudaMemPoolSetAttribute_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemPoolSetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemPoolSetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemPoolSetAttribute, cudastub_cudart_slot_cudaMemPoolSetAttribute, cudastub_cudart_resolve_cudaMemPoolSetAttribute, cudastub_cudart_bind_cudaMemPoolSetAttribute);
@@ -12050,7 +12316,8 @@ static cudaError_t cudaMemPoolSetAttribute_resolve(cudaMemPool_t a0, enum cudaMe
 {
 	cudaMemPoolSetAttribute_fn fn = cudaMemPoolSetAttribute_choose();
 
-	atomic_store_explicit(&cudaMemPoolSetAttribute_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemPoolSetAttribute_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -12078,7 +12345,7 @@ void *cudastub_cudart_bind_cudaMemPoolTrimTo(void)
 {
 	void *fn = (void *)cudaMemPoolTrimTo_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemPoolTrimTo, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemPoolTrimTo, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemPoolTrimTo, cudastub_cudart_slot_cudaMemPoolTrimTo, cudastub_cudart_resolve_cudaMemPoolTrimTo, cudastub_cudart_bind_cudaMemPoolTrimTo);
@@ -12093,7 +12360,8 @@ static cudaError_t cudaMemPoolTrimTo_resolve(cudaMemPool_t a0, size_t a1)
 {
 	cudaMemPoolTrimTo_fn fn = cudaMemPoolTrimTo_choose();
 
-	atomic_store_explicit(&cudaMemPoolTrimTo_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemPoolTrimTo_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -12124,7 +12392,7 @@ void *cudastub_cudart_bind_cudaMemPrefetchAsync(void)
 {
 	void *fn = (void *)cudaMemPrefetchAsync_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemPrefetchAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemPrefetchAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemPrefetchAsync, cudastub_cudart_slot_cudaMemPrefetchAsync, cudastub_cudart_resolve_cudaMemPrefetchAsync, cudastub_cudart_bind_cudaMemPrefetchAsync);
@@ -12139,7 +12407,8 @@ static cudaError_t cudaMemPrefetchAsync_resolve(const void *a0, size_t a1, int a
 {
 	cudaMemPrefetchAsync_fn fn = cudaMemPrefetchAsync_choose();
 
-	atomic_store_explicit(&cudaMemPrefetchAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemPrefetchAsync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -12170,7 +12439,7 @@ void *cudastub_cudart_bind_cudaMemPrefetchAsync_ptsz(void)
 {
 	void *fn = (void *)cudaMemPrefetchAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemPrefetchAsync_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemPrefetchAsync_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemPrefetchAsync_ptsz, cudastub_cudart_slot_cudaMemPrefetchAsync_ptsz, cudastub_cudart_resolve_cudaMemPrefetchAsync_ptsz, cudastub_cudart_bind_cudaMemPrefetchAsync_ptsz);
@@ -12185,7 +12454,8 @@ static cudaError_t cudaMemPrefetchAsync_ptsz_resolve(const void *a0, size_t a1, 
 {
 	cudaMemPrefetchAsync_ptsz_fn fn = cudaMemPrefetchAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudaMemPrefetchAsync_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemPrefetchAsync_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -12217,7 +12487,7 @@ void *cudastub_cudart_bind_cudaMemPrefetchAsync_v2(void)
 {
 	void *fn = (void *)cudaMemPrefetchAsync_v2_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemPrefetchAsync_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemPrefetchAsync_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemPrefetchAsync_v2, cudastub_cudart_slot_cudaMemPrefetchAsync_v2, cudastub_cudart_resolve_cudaMemPrefetchAsync_v2, cudastub_cudart_bind_cudaMemPrefetchAsync_v2);
@@ -12232,7 +12502,8 @@ static cudaError_t cudaMemPrefetchAsync_v2_resolve(const void *a0, size_t a1, st
 {
 	cudaMemPrefetchAsync_v2_fn fn = cudaMemPrefetchAsync_v2_choose();
 
-	atomic_store_explicit(&cudaMemPrefetchAsync_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemPrefetchAsync_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -12264,7 +12535,7 @@ void *cudastub_cudart_bind_cudaMemPrefetchAsync_v2_ptsz(void)
 {
 	void *fn = (void *)cudaMemPrefetchAsync_v2_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemPrefetchAsync_v2_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemPrefetchAsync_v2_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemPrefetchAsync_v2_ptsz, cudastub_cudart_slot_cudaMemPrefetchAsync_v2_ptsz, cudastub_cudart_resolve_cudaMemPrefetchAsync_v2_ptsz, cudastub_cudart_bind_cudaMemPrefetchAsync_v2_ptsz);
@@ -12279,7 +12550,8 @@ static cudaError_t cudaMemPrefetchAsync_v2_ptsz_resolve(const void *a0, size_t a
 {
 	cudaMemPrefetchAsync_v2_ptsz_fn fn = cudaMemPrefetchAsync_v2_ptsz_choose();
 
-	atomic_store_explicit(&cudaMemPrefetchAsync_v2_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemPrefetchAsync_v2_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -12310,7 +12582,7 @@ void *cudastub_cudart_bind_cudaMemRangeGetAttribute(void)
 {
 	void *fn = (void *)cudaMemRangeGetAttribute_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemRangeGetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemRangeGetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemRangeGetAttribute, cudastub_cudart_slot_cudaMemRangeGetAttribute, cudastub_cudart_resolve_cudaMemRangeGetAttribute, cudastub_cudart_bind_cudaMemRangeGetAttribute);
@@ -12325,7 +12597,8 @@ static cudaError_t cudaMemRangeGetAttribute_resolve(void *a0, size_t a1, enum cu
 {
 	cudaMemRangeGetAttribute_fn fn = cudaMemRangeGetAttribute_choose();
 
-	atomic_store_explicit(&cudaMemRangeGetAttribute_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemRangeGetAttribute_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -12357,7 +12630,7 @@ void *cudastub_cudart_bind_cudaMemRangeGetAttributes(void)
 {
 	void *fn = (void *)cudaMemRangeGetAttributes_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemRangeGetAttributes, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemRangeGetAttributes, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemRangeGetAttributes, cudastub_cudart_slot_cudaMemRangeGetAttributes, cudastub_cudart_resolve_cudaMemRangeGetAttributes, cudastub_cudart_bind_cudaMemRangeGetAttributes);
@@ -12372,7 +12645,8 @@ static cudaError_t cudaMemRangeGetAttributes_resolve(void **a0, size_t *a1, enum
 {
 	cudaMemRangeGetAttributes_fn fn = cudaMemRangeGetAttributes_choose();
 
-	atomic_store_explicit(&cudaMemRangeGetAttributes_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemRangeGetAttributes_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -12402,7 +12676,7 @@ void *cudastub_cudart_bind_cudaMemcpy(void)
 {
 	void *fn = (void *)cudaMemcpy_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemcpy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemcpy, cudastub_cudart_slot_cudaMemcpy, cudastub_cudart_resolve_cudaMemcpy, cudastub_cudart_bind_cudaMemcpy);
@@ -12417,7 +12691,8 @@ static cudaError_t cudaMemcpy_resolve(void *a0, const void *a1, size_t a2, enum 
 {
 	cudaMemcpy_fn fn = cudaMemcpy_choose();
 
-	atomic_store_explicit(&cudaMemcpy_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemcpy_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -12450,7 +12725,7 @@ void *cudastub_cudart_bind_cudaMemcpy2D(void)
 {
 	void *fn = (void *)cudaMemcpy2D_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpy2D, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemcpy2D, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemcpy2D, cudastub_cudart_slot_cudaMemcpy2D, cudastub_cudart_resolve_cudaMemcpy2D, cudastub_cudart_bind_cudaMemcpy2D);
@@ -12465,7 +12740,8 @@ static cudaError_t cudaMemcpy2D_resolve(void *a0, size_t a1, const void *a2, siz
 {
 	cudaMemcpy2D_fn fn = cudaMemcpy2D_choose();
 
-	atomic_store_explicit(&cudaMemcpy2D_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemcpy2D_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -12500,7 +12776,7 @@ void *cudastub_cudart_bind_cudaMemcpy2DArrayToArray(void)
 {
 	void *fn = (void *)cudaMemcpy2DArrayToArray_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpy2DArrayToArray, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemcpy2DArrayToArray, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemcpy2DArrayToArray, cudastub_cudart_slot_cudaMemcpy2DArrayToArray, cudastub_cudart_resolve_cudaMemcpy2DArrayToArray, cudastub_cudart_bind_cudaMemcpy2DArrayToArray);
@@ -12515,7 +12791,8 @@ static cudaError_t cudaMemcpy2DArrayToArray_resolve(cudaArray_t a0, size_t a1, s
 {
 	cudaMemcpy2DArrayToArray_fn fn = cudaMemcpy2DArrayToArray_choose();
 
-	atomic_store_explicit(&cudaMemcpy2DArrayToArray_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemcpy2DArrayToArray_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -12550,7 +12827,7 @@ void *cudastub_cudart_bind_cudaMemcpy2DArrayToArray_ptds(void)
 {
 	void *fn = (void *)cudaMemcpy2DArrayToArray_ptds_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpy2DArrayToArray_ptds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemcpy2DArrayToArray_ptds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemcpy2DArrayToArray_ptds, cudastub_cudart_slot_cudaMemcpy2DArrayToArray_ptds, cudastub_cudart_resolve_cudaMemcpy2DArrayToArray_ptds, cudastub_cudart_bind_cudaMemcpy2DArrayToArray_ptds);
@@ -12565,7 +12842,8 @@ static cudaError_t cudaMemcpy2DArrayToArray_ptds_resolve(cudaArray_t a0, size_t 
 {
 	cudaMemcpy2DArrayToArray_ptds_fn fn = cudaMemcpy2DArrayToArray_ptds_choose();
 
-	atomic_store_explicit(&cudaMemcpy2DArrayToArray_ptds_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemcpy2DArrayToArray_ptds_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -12599,7 +12877,7 @@ void *cudastub_cudart_bind_cudaMemcpy2DAsync(void)
 {
 	void *fn = (void *)cudaMemcpy2DAsync_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpy2DAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemcpy2DAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemcpy2DAsync, cudastub_cudart_slot_cudaMemcpy2DAsync, cudastub_cudart_resolve_cudaMemcpy2DAsync, cudastub_cudart_bind_cudaMemcpy2DAsync);
@@ -12614,7 +12892,8 @@ static cudaError_t cudaMemcpy2DAsync_resolve(void *a0, size_t a1, const void *a2
 {
 	cudaMemcpy2DAsync_fn fn = cudaMemcpy2DAsync_choose();
 
-	atomic_store_explicit(&cudaMemcpy2DAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemcpy2DAsync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -12648,7 +12927,7 @@ void *cudastub_cudart_bind_cudaMemcpy2DAsync_ptsz(void)
 {
 	void *fn = (void *)cudaMemcpy2DAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpy2DAsync_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemcpy2DAsync_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemcpy2DAsync_ptsz, cudastub_cudart_slot_cudaMemcpy2DAsync_ptsz, cudastub_cudart_resolve_cudaMemcpy2DAsync_ptsz, cudastub_cudart_bind_cudaMemcpy2DAsync_ptsz);
@@ -12663,7 +12942,8 @@ static cudaError_t cudaMemcpy2DAsync_ptsz_resolve(void *a0, size_t a1, const voi
 {
 	cudaMemcpy2DAsync_ptsz_fn fn = cudaMemcpy2DAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudaMemcpy2DAsync_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemcpy2DAsync_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -12697,7 +12977,7 @@ void *cudastub_cudart_bind_cudaMemcpy2DFromArray(void)
 {
 	void *fn = (void *)cudaMemcpy2DFromArray_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpy2DFromArray, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemcpy2DFromArray, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemcpy2DFromArray, cudastub_cudart_slot_cudaMemcpy2DFromArray, cudastub_cudart_resolve_cudaMemcpy2DFromArray, cudastub_cudart_bind_cudaMemcpy2DFromArray);
@@ -12712,7 +12992,8 @@ static cudaError_t cudaMemcpy2DFromArray_resolve(void *a0, size_t a1, cudaArray_
 {
 	cudaMemcpy2DFromArray_fn fn = cudaMemcpy2DFromArray_choose();
 
-	atomic_store_explicit(&cudaMemcpy2DFromArray_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemcpy2DFromArray_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -12747,7 +13028,7 @@ void *cudastub_cudart_bind_cudaMemcpy2DFromArrayAsync(void)
 {
 	void *fn = (void *)cudaMemcpy2DFromArrayAsync_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpy2DFromArrayAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemcpy2DFromArrayAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemcpy2DFromArrayAsync, cudastub_cudart_slot_cudaMemcpy2DFromArrayAsync, cudastub_cudart_resolve_cudaMemcpy2DFromArrayAsync, cudastub_cudart_bind_cudaMemcpy2DFromArrayAsync);
@@ -12762,7 +13043,8 @@ static cudaError_t cudaMemcpy2DFromArrayAsync_resolve(void *a0, size_t a1, cudaA
 {
 	cudaMemcpy2DFromArrayAsync_fn fn = cudaMemcpy2DFromArrayAsync_choose();
 
-	atomic_store_explicit(&cudaMemcpy2DFromArrayAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemcpy2DFromArrayAsync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -12797,7 +13079,7 @@ void *cudastub_cudart_bind_cudaMemcpy2DFromArrayAsync_ptsz(void)
 {
 	void *fn = (void *)cudaMemcpy2DFromArrayAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpy2DFromArrayAsync_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemcpy2DFromArrayAsync_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemcpy2DFromArrayAsync_ptsz, cudastub_cudart_slot_cudaMemcpy2DFromArrayAsync_ptsz, cudastub_cudart_resolve_cudaMemcpy2DFromArrayAsync_ptsz, cudastub_cudart_bind_cudaMemcpy2DFromArrayAsync_ptsz);
@@ -12812,7 +13094,8 @@ static cudaError_t cudaMemcpy2DFromArrayAsync_ptsz_resolve(void *a0, size_t a1, 
 {
 	cudaMemcpy2DFromArrayAsync_ptsz_fn fn = cudaMemcpy2DFromArrayAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudaMemcpy2DFromArrayAsync_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemcpy2DFromArrayAsync_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -12846,7 +13129,7 @@ void *cudastub_cudart_bind_cudaMemcpy2DFromArray_ptds(void)
 {
 	void *fn = (void *)cudaMemcpy2DFromArray_ptds_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpy2DFromArray_ptds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemcpy2DFromArray_ptds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemcpy2DFromArray_ptds, cudastub_cudart_slot_cudaMemcpy2DFromArray_ptds, cudastub_cudart_resolve_cudaMemcpy2DFromArray_ptds, cudastub_cudart_bind_cudaMemcpy2DFromArray_ptds);
@@ -12861,7 +13144,8 @@ static cudaError_t cudaMemcpy2DFromArray_ptds_resolve(void *a0, size_t a1, cudaA
 {
 	cudaMemcpy2DFromArray_ptds_fn fn = cudaMemcpy2DFromArray_ptds_choose();
 
-	atomic_store_explicit(&cudaMemcpy2DFromArray_ptds_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemcpy2DFromArray_ptds_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -12895,7 +13179,7 @@ void *cudastub_cudart_bind_cudaMemcpy2DToArray(void)
 {
 	void *fn = (void *)cudaMemcpy2DToArray_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpy2DToArray, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemcpy2DToArray, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemcpy2DToArray, cudastub_cudart_slot_cudaMemcpy2DToArray, cudastub_cudart_resolve_cudaMemcpy2DToArray, cudastub_cudart_bind_cudaMemcpy2DToArray);
@@ -12910,7 +13194,8 @@ static cudaError_t cudaMemcpy2DToArray_resolve(cudaArray_t a0, size_t a1, size_t
 {
 	cudaMemcpy2DToArray_fn fn = cudaMemcpy2DToArray_choose();
 
-	atomic_store_explicit(&cudaMemcpy2DToArray_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemcpy2DToArray_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -12945,7 +13230,7 @@ void *cudastub_cudart_bind_cudaMemcpy2DToArrayAsync(void)
 {
 	void *fn = (void *)cudaMemcpy2DToArrayAsync_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpy2DToArrayAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemcpy2DToArrayAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemcpy2DToArrayAsync, cudastub_cudart_slot_cudaMemcpy2DToArrayAsync, cudastub_cudart_resolve_cudaMemcpy2DToArrayAsync, cudastub_cudart_bind_cudaMemcpy2DToArrayAsync);
@@ -12960,7 +13245,8 @@ static cudaError_t cudaMemcpy2DToArrayAsync_resolve(cudaArray_t a0, size_t a1, s
 {
 	cudaMemcpy2DToArrayAsync_fn fn = cudaMemcpy2DToArrayAsync_choose();
 
-	atomic_store_explicit(&cudaMemcpy2DToArrayAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemcpy2DToArrayAsync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -12995,7 +13281,7 @@ void *cudastub_cudart_bind_cudaMemcpy2DToArrayAsync_ptsz(void)
 {
 	void *fn = (void *)cudaMemcpy2DToArrayAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpy2DToArrayAsync_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemcpy2DToArrayAsync_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemcpy2DToArrayAsync_ptsz, cudastub_cudart_slot_cudaMemcpy2DToArrayAsync_ptsz, cudastub_cudart_resolve_cudaMemcpy2DToArrayAsync_ptsz, cudastub_cudart_bind_cudaMemcpy2DToArrayAsync_ptsz);
@@ -13010,7 +13296,8 @@ static cudaError_t cudaMemcpy2DToArrayAsync_ptsz_resolve(cudaArray_t a0, size_t 
 {
 	cudaMemcpy2DToArrayAsync_ptsz_fn fn = cudaMemcpy2DToArrayAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudaMemcpy2DToArrayAsync_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemcpy2DToArrayAsync_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -13044,7 +13331,7 @@ void *cudastub_cudart_bind_cudaMemcpy2DToArray_ptds(void)
 {
 	void *fn = (void *)cudaMemcpy2DToArray_ptds_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpy2DToArray_ptds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemcpy2DToArray_ptds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemcpy2DToArray_ptds, cudastub_cudart_slot_cudaMemcpy2DToArray_ptds, cudastub_cudart_resolve_cudaMemcpy2DToArray_ptds, cudastub_cudart_bind_cudaMemcpy2DToArray_ptds);
@@ -13059,7 +13346,8 @@ static cudaError_t cudaMemcpy2DToArray_ptds_resolve(cudaArray_t a0, size_t a1, s
 {
 	cudaMemcpy2DToArray_ptds_fn fn = cudaMemcpy2DToArray_ptds_choose();
 
-	atomic_store_explicit(&cudaMemcpy2DToArray_ptds_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemcpy2DToArray_ptds_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -13092,7 +13380,7 @@ void *cudastub_cudart_bind_cudaMemcpy2D_ptds(void)
 {
 	void *fn = (void *)cudaMemcpy2D_ptds_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpy2D_ptds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemcpy2D_ptds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemcpy2D_ptds, cudastub_cudart_slot_cudaMemcpy2D_ptds, cudastub_cudart_resolve_cudaMemcpy2D_ptds, cudastub_cudart_bind_cudaMemcpy2D_ptds);
@@ -13107,7 +13395,8 @@ static cudaError_t cudaMemcpy2D_ptds_resolve(void *a0, size_t a1, const void *a2
 {
 	cudaMemcpy2D_ptds_fn fn = cudaMemcpy2D_ptds_choose();
 
-	atomic_store_explicit(&cudaMemcpy2D_ptds_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemcpy2D_ptds_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -13134,7 +13423,7 @@ void *cudastub_cudart_bind_cudaMemcpy3D(void)
 {
 	void *fn = (void *)cudaMemcpy3D_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpy3D, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemcpy3D, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemcpy3D, cudastub_cudart_slot_cudaMemcpy3D, cudastub_cudart_resolve_cudaMemcpy3D, cudastub_cudart_bind_cudaMemcpy3D);
@@ -13149,7 +13438,8 @@ static cudaError_t cudaMemcpy3D_resolve(const struct cudaMemcpy3DParms *a0)
 {
 	cudaMemcpy3D_fn fn = cudaMemcpy3D_choose();
 
-	atomic_store_explicit(&cudaMemcpy3D_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemcpy3D_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -13177,7 +13467,7 @@ void *cudastub_cudart_bind_cudaMemcpy3DAsync(void)
 {
 	void *fn = (void *)cudaMemcpy3DAsync_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpy3DAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemcpy3DAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemcpy3DAsync, cudastub_cudart_slot_cudaMemcpy3DAsync, cudastub_cudart_resolve_cudaMemcpy3DAsync, cudastub_cudart_bind_cudaMemcpy3DAsync);
@@ -13192,7 +13482,8 @@ static cudaError_t cudaMemcpy3DAsync_resolve(const struct cudaMemcpy3DParms *a0,
 {
 	cudaMemcpy3DAsync_fn fn = cudaMemcpy3DAsync_choose();
 
-	atomic_store_explicit(&cudaMemcpy3DAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemcpy3DAsync_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -13220,7 +13511,7 @@ void *cudastub_cudart_bind_cudaMemcpy3DAsync_ptsz(void)
 {
 	void *fn = (void *)cudaMemcpy3DAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpy3DAsync_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemcpy3DAsync_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemcpy3DAsync_ptsz, cudastub_cudart_slot_cudaMemcpy3DAsync_ptsz, cudastub_cudart_resolve_cudaMemcpy3DAsync_ptsz, cudastub_cudart_bind_cudaMemcpy3DAsync_ptsz);
@@ -13235,7 +13526,8 @@ static cudaError_t cudaMemcpy3DAsync_ptsz_resolve(const struct cudaMemcpy3DParms
 {
 	cudaMemcpy3DAsync_ptsz_fn fn = cudaMemcpy3DAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudaMemcpy3DAsync_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemcpy3DAsync_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -13262,7 +13554,7 @@ void *cudastub_cudart_bind_cudaMemcpy3DPeer(void)
 {
 	void *fn = (void *)cudaMemcpy3DPeer_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpy3DPeer, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemcpy3DPeer, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemcpy3DPeer, cudastub_cudart_slot_cudaMemcpy3DPeer, cudastub_cudart_resolve_cudaMemcpy3DPeer, cudastub_cudart_bind_cudaMemcpy3DPeer);
@@ -13277,7 +13569,8 @@ static cudaError_t cudaMemcpy3DPeer_resolve(const struct cudaMemcpy3DPeerParms *
 {
 	cudaMemcpy3DPeer_fn fn = cudaMemcpy3DPeer_choose();
 
-	atomic_store_explicit(&cudaMemcpy3DPeer_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemcpy3DPeer_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -13305,7 +13598,7 @@ void *cudastub_cudart_bind_cudaMemcpy3DPeerAsync(void)
 {
 	void *fn = (void *)cudaMemcpy3DPeerAsync_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpy3DPeerAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemcpy3DPeerAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemcpy3DPeerAsync, cudastub_cudart_slot_cudaMemcpy3DPeerAsync, cudastub_cudart_resolve_cudaMemcpy3DPeerAsync, cudastub_cudart_bind_cudaMemcpy3DPeerAsync);
@@ -13320,7 +13613,8 @@ static cudaError_t cudaMemcpy3DPeerAsync_resolve(const struct cudaMemcpy3DPeerPa
 {
 	cudaMemcpy3DPeerAsync_fn fn = cudaMemcpy3DPeerAsync_choose();
 
-	atomic_store_explicit(&cudaMemcpy3DPeerAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemcpy3DPeerAsync_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -13348,7 +13642,7 @@ void *cudastub_cudart_bind_cudaMemcpy3DPeerAsync_ptsz(void)
 {
 	void *fn = (void *)cudaMemcpy3DPeerAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpy3DPeerAsync_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemcpy3DPeerAsync_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemcpy3DPeerAsync_ptsz, cudastub_cudart_slot_cudaMemcpy3DPeerAsync_ptsz, cudastub_cudart_resolve_cudaMemcpy3DPeerAsync_ptsz, cudastub_cudart_bind_cudaMemcpy3DPeerAsync_ptsz);
@@ -13363,7 +13657,8 @@ static cudaError_t cudaMemcpy3DPeerAsync_ptsz_resolve(const struct cudaMemcpy3DP
 {
 	cudaMemcpy3DPeerAsync_ptsz_fn fn = cudaMemcpy3DPeerAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudaMemcpy3DPeerAsync_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemcpy3DPeerAsync_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -13390,7 +13685,7 @@ void *cudastub_cudart_bind_cudaMemcpy3DPeer_ptds(void)
 {
 	void *fn = (void *)cudaMemcpy3DPeer_ptds_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpy3DPeer_ptds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemcpy3DPeer_ptds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemcpy3DPeer_ptds, cudastub_cudart_slot_cudaMemcpy3DPeer_ptds, cudastub_cudart_resolve_cudaMemcpy3DPeer_ptds, cudastub_cudart_bind_cudaMemcpy3DPeer_ptds);
@@ -13405,7 +13700,8 @@ static cudaError_t cudaMemcpy3DPeer_ptds_resolve(const struct cudaMemcpy3DPeerPa
 {
 	cudaMemcpy3DPeer_ptds_fn fn = cudaMemcpy3DPeer_ptds_choose();
 
-	atomic_store_explicit(&cudaMemcpy3DPeer_ptds_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemcpy3DPeer_ptds_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -13432,7 +13728,7 @@ void *cudastub_cudart_bind_cudaMemcpy3D_ptds(void)
 {
 	void *fn = (void *)cudaMemcpy3D_ptds_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpy3D_ptds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemcpy3D_ptds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemcpy3D_ptds, cudastub_cudart_slot_cudaMemcpy3D_ptds, cudastub_cudart_resolve_cudaMemcpy3D_ptds, cudastub_cudart_bind_cudaMemcpy3D_ptds);
@@ -13447,7 +13743,8 @@ static cudaError_t cudaMemcpy3D_ptds_resolve(const struct cudaMemcpy3DParms *a0)
 {
 	cudaMemcpy3D_ptds_fn fn = cudaMemcpy3D_ptds_choose();
 
-	atomic_store_explicit(&cudaMemcpy3D_ptds_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemcpy3D_ptds_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -13481,7 +13778,7 @@ void *cudastub_cudart_bind_cudaMemcpyArrayToArray(void)
 {
 	void *fn = (void *)cudaMemcpyArrayToArray_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpyArrayToArray, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemcpyArrayToArray, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemcpyArrayToArray, cudastub_cudart_slot_cudaMemcpyArrayToArray, cudastub_cudart_resolve_cudaMemcpyArrayToArray, cudastub_cudart_bind_cudaMemcpyArrayToArray);
@@ -13496,7 +13793,8 @@ static cudaError_t cudaMemcpyArrayToArray_resolve(cudaArray_t a0, size_t a1, siz
 {
 	cudaMemcpyArrayToArray_fn fn = cudaMemcpyArrayToArray_choose();
 
-	atomic_store_explicit(&cudaMemcpyArrayToArray_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemcpyArrayToArray_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -13530,7 +13828,7 @@ void *cudastub_cudart_bind_cudaMemcpyArrayToArray_ptds(void)
 {
 	void *fn = (void *)cudaMemcpyArrayToArray_ptds_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpyArrayToArray_ptds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemcpyArrayToArray_ptds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemcpyArrayToArray_ptds, cudastub_cudart_slot_cudaMemcpyArrayToArray_ptds, cudastub_cudart_resolve_cudaMemcpyArrayToArray_ptds, cudastub_cudart_bind_cudaMemcpyArrayToArray_ptds);
@@ -13545,7 +13843,8 @@ static cudaError_t cudaMemcpyArrayToArray_ptds_resolve(cudaArray_t a0, size_t a1
 {
 	cudaMemcpyArrayToArray_ptds_fn fn = cudaMemcpyArrayToArray_ptds_choose();
 
-	atomic_store_explicit(&cudaMemcpyArrayToArray_ptds_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemcpyArrayToArray_ptds_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -13576,7 +13875,7 @@ void *cudastub_cudart_bind_cudaMemcpyAsync(void)
 {
 	void *fn = (void *)cudaMemcpyAsync_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpyAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemcpyAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemcpyAsync, cudastub_cudart_slot_cudaMemcpyAsync, cudastub_cudart_resolve_cudaMemcpyAsync, cudastub_cudart_bind_cudaMemcpyAsync);
@@ -13591,7 +13890,8 @@ static cudaError_t cudaMemcpyAsync_resolve(void *a0, const void *a1, size_t a2, 
 {
 	cudaMemcpyAsync_fn fn = cudaMemcpyAsync_choose();
 
-	atomic_store_explicit(&cudaMemcpyAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemcpyAsync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -13622,7 +13922,7 @@ void *cudastub_cudart_bind_cudaMemcpyAsync_ptsz(void)
 {
 	void *fn = (void *)cudaMemcpyAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpyAsync_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemcpyAsync_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemcpyAsync_ptsz, cudastub_cudart_slot_cudaMemcpyAsync_ptsz, cudastub_cudart_resolve_cudaMemcpyAsync_ptsz, cudastub_cudart_bind_cudaMemcpyAsync_ptsz);
@@ -13637,7 +13937,8 @@ static cudaError_t cudaMemcpyAsync_ptsz_resolve(void *a0, const void *a1, size_t
 {
 	cudaMemcpyAsync_ptsz_fn fn = cudaMemcpyAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudaMemcpyAsync_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemcpyAsync_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -13669,7 +13970,7 @@ void *cudastub_cudart_bind_cudaMemcpyFromArray(void)
 {
 	void *fn = (void *)cudaMemcpyFromArray_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpyFromArray, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemcpyFromArray, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemcpyFromArray, cudastub_cudart_slot_cudaMemcpyFromArray, cudastub_cudart_resolve_cudaMemcpyFromArray, cudastub_cudart_bind_cudaMemcpyFromArray);
@@ -13684,7 +13985,8 @@ static cudaError_t cudaMemcpyFromArray_resolve(void *a0, cudaArray_const_t a1, s
 {
 	cudaMemcpyFromArray_fn fn = cudaMemcpyFromArray_choose();
 
-	atomic_store_explicit(&cudaMemcpyFromArray_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemcpyFromArray_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -13717,7 +14019,7 @@ void *cudastub_cudart_bind_cudaMemcpyFromArrayAsync(void)
 {
 	void *fn = (void *)cudaMemcpyFromArrayAsync_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpyFromArrayAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemcpyFromArrayAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemcpyFromArrayAsync, cudastub_cudart_slot_cudaMemcpyFromArrayAsync, cudastub_cudart_resolve_cudaMemcpyFromArrayAsync, cudastub_cudart_bind_cudaMemcpyFromArrayAsync);
@@ -13732,7 +14034,8 @@ static cudaError_t cudaMemcpyFromArrayAsync_resolve(void *a0, cudaArray_const_t 
 {
 	cudaMemcpyFromArrayAsync_fn fn = cudaMemcpyFromArrayAsync_choose();
 
-	atomic_store_explicit(&cudaMemcpyFromArrayAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemcpyFromArrayAsync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -13765,7 +14068,7 @@ void *cudastub_cudart_bind_cudaMemcpyFromArrayAsync_ptsz(void)
 {
 	void *fn = (void *)cudaMemcpyFromArrayAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpyFromArrayAsync_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemcpyFromArrayAsync_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemcpyFromArrayAsync_ptsz, cudastub_cudart_slot_cudaMemcpyFromArrayAsync_ptsz, cudastub_cudart_resolve_cudaMemcpyFromArrayAsync_ptsz, cudastub_cudart_bind_cudaMemcpyFromArrayAsync_ptsz);
@@ -13780,7 +14083,8 @@ static cudaError_t cudaMemcpyFromArrayAsync_ptsz_resolve(void *a0, cudaArray_con
 {
 	cudaMemcpyFromArrayAsync_ptsz_fn fn = cudaMemcpyFromArrayAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudaMemcpyFromArrayAsync_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemcpyFromArrayAsync_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -13812,7 +14116,7 @@ void *cudastub_cudart_bind_cudaMemcpyFromArray_ptds(void)
 {
 	void *fn = (void *)cudaMemcpyFromArray_ptds_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpyFromArray_ptds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemcpyFromArray_ptds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemcpyFromArray_ptds, cudastub_cudart_slot_cudaMemcpyFromArray_ptds, cudastub_cudart_resolve_cudaMemcpyFromArray_ptds, cudastub_cudart_bind_cudaMemcpyFromArray_ptds);
@@ -13827,7 +14131,8 @@ static cudaError_t cudaMemcpyFromArray_ptds_resolve(void *a0, cudaArray_const_t 
 {
 	cudaMemcpyFromArray_ptds_fn fn = cudaMemcpyFromArray_ptds_choose();
 
-	atomic_store_explicit(&cudaMemcpyFromArray_ptds_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemcpyFromArray_ptds_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -13858,7 +14163,7 @@ void *cudastub_cudart_bind_cudaMemcpyFromSymbol(void)
 {
 	void *fn = (void *)cudaMemcpyFromSymbol_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpyFromSymbol, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemcpyFromSymbol, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemcpyFromSymbol, cudastub_cudart_slot_cudaMemcpyFromSymbol, cudastub_cudart_resolve_cudaMemcpyFromSymbol, cudastub_cudart_bind_cudaMemcpyFromSymbol);
@@ -13873,7 +14178,8 @@ static cudaError_t cudaMemcpyFromSymbol_resolve(void *a0, const void *a1, size_t
 {
 	cudaMemcpyFromSymbol_fn fn = cudaMemcpyFromSymbol_choose();
 
-	atomic_store_explicit(&cudaMemcpyFromSymbol_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemcpyFromSymbol_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -13905,7 +14211,7 @@ void *cudastub_cudart_bind_cudaMemcpyFromSymbolAsync(void)
 {
 	void *fn = (void *)cudaMemcpyFromSymbolAsync_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpyFromSymbolAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemcpyFromSymbolAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemcpyFromSymbolAsync, cudastub_cudart_slot_cudaMemcpyFromSymbolAsync, cudastub_cudart_resolve_cudaMemcpyFromSymbolAsync, cudastub_cudart_bind_cudaMemcpyFromSymbolAsync);
@@ -13920,7 +14226,8 @@ static cudaError_t cudaMemcpyFromSymbolAsync_resolve(void *a0, const void *a1, s
 {
 	cudaMemcpyFromSymbolAsync_fn fn = cudaMemcpyFromSymbolAsync_choose();
 
-	atomic_store_explicit(&cudaMemcpyFromSymbolAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemcpyFromSymbolAsync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -13952,7 +14259,7 @@ void *cudastub_cudart_bind_cudaMemcpyFromSymbolAsync_ptsz(void)
 {
 	void *fn = (void *)cudaMemcpyFromSymbolAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpyFromSymbolAsync_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemcpyFromSymbolAsync_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemcpyFromSymbolAsync_ptsz, cudastub_cudart_slot_cudaMemcpyFromSymbolAsync_ptsz, cudastub_cudart_resolve_cudaMemcpyFromSymbolAsync_ptsz, cudastub_cudart_bind_cudaMemcpyFromSymbolAsync_ptsz);
@@ -13967,7 +14274,8 @@ static cudaError_t cudaMemcpyFromSymbolAsync_ptsz_resolve(void *a0, const void *
 {
 	cudaMemcpyFromSymbolAsync_ptsz_fn fn = cudaMemcpyFromSymbolAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudaMemcpyFromSymbolAsync_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemcpyFromSymbolAsync_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -13998,7 +14306,7 @@ void *cudastub_cudart_bind_cudaMemcpyFromSymbol_ptds(void)
 {
 	void *fn = (void *)cudaMemcpyFromSymbol_ptds_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpyFromSymbol_ptds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemcpyFromSymbol_ptds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemcpyFromSymbol_ptds, cudastub_cudart_slot_cudaMemcpyFromSymbol_ptds, cudastub_cudart_resolve_cudaMemcpyFromSymbol_ptds, cudastub_cudart_bind_cudaMemcpyFromSymbol_ptds);
@@ -14013,7 +14321,8 @@ static cudaError_t cudaMemcpyFromSymbol_ptds_resolve(void *a0, const void *a1, s
 {
 	cudaMemcpyFromSymbol_ptds_fn fn = cudaMemcpyFromSymbol_ptds_choose();
 
-	atomic_store_explicit(&cudaMemcpyFromSymbol_ptds_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemcpyFromSymbol_ptds_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -14044,7 +14353,7 @@ void *cudastub_cudart_bind_cudaMemcpyPeer(void)
 {
 	void *fn = (void *)cudaMemcpyPeer_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpyPeer, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemcpyPeer, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemcpyPeer, cudastub_cudart_slot_cudaMemcpyPeer, cudastub_cudart_resolve_cudaMemcpyPeer, cudastub_cudart_bind_cudaMemcpyPeer);
@@ -14059,7 +14368,8 @@ static cudaError_t cudaMemcpyPeer_resolve(void *a0, int a1, const void *a2, int 
 {
 	cudaMemcpyPeer_fn fn = cudaMemcpyPeer_choose();
 
-	atomic_store_explicit(&cudaMemcpyPeer_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemcpyPeer_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -14091,7 +14401,7 @@ void *cudastub_cudart_bind_cudaMemcpyPeerAsync(void)
 {
 	void *fn = (void *)cudaMemcpyPeerAsync_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpyPeerAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemcpyPeerAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemcpyPeerAsync, cudastub_cudart_slot_cudaMemcpyPeerAsync, cudastub_cudart_resolve_cudaMemcpyPeerAsync, cudastub_cudart_bind_cudaMemcpyPeerAsync);
@@ -14106,7 +14416,8 @@ static cudaError_t cudaMemcpyPeerAsync_resolve(void *a0, int a1, const void *a2,
 {
 	cudaMemcpyPeerAsync_fn fn = cudaMemcpyPeerAsync_choose();
 
-	atomic_store_explicit(&cudaMemcpyPeerAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemcpyPeerAsync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -14138,7 +14449,7 @@ void *cudastub_cudart_bind_cudaMemcpyToArray(void)
 {
 	void *fn = (void *)cudaMemcpyToArray_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpyToArray, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemcpyToArray, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemcpyToArray, cudastub_cudart_slot_cudaMemcpyToArray, cudastub_cudart_resolve_cudaMemcpyToArray, cudastub_cudart_bind_cudaMemcpyToArray);
@@ -14153,7 +14464,8 @@ static cudaError_t cudaMemcpyToArray_resolve(cudaArray_t a0, size_t a1, size_t a
 {
 	cudaMemcpyToArray_fn fn = cudaMemcpyToArray_choose();
 
-	atomic_store_explicit(&cudaMemcpyToArray_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemcpyToArray_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -14186,7 +14498,7 @@ void *cudastub_cudart_bind_cudaMemcpyToArrayAsync(void)
 {
 	void *fn = (void *)cudaMemcpyToArrayAsync_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpyToArrayAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemcpyToArrayAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemcpyToArrayAsync, cudastub_cudart_slot_cudaMemcpyToArrayAsync, cudastub_cudart_resolve_cudaMemcpyToArrayAsync, cudastub_cudart_bind_cudaMemcpyToArrayAsync);
@@ -14201,7 +14513,8 @@ static cudaError_t cudaMemcpyToArrayAsync_resolve(cudaArray_t a0, size_t a1, siz
 {
 	cudaMemcpyToArrayAsync_fn fn = cudaMemcpyToArrayAsync_choose();
 
-	atomic_store_explicit(&cudaMemcpyToArrayAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemcpyToArrayAsync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -14234,7 +14547,7 @@ void *cudastub_cudart_bind_cudaMemcpyToArrayAsync_ptsz(void)
 {
 	void *fn = (void *)cudaMemcpyToArrayAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpyToArrayAsync_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemcpyToArrayAsync_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemcpyToArrayAsync_ptsz, cudastub_cudart_slot_cudaMemcpyToArrayAsync_ptsz, cudastub_cudart_resolve_cudaMemcpyToArrayAsync_ptsz, cudastub_cudart_bind_cudaMemcpyToArrayAsync_ptsz);
@@ -14249,7 +14562,8 @@ static cudaError_t cudaMemcpyToArrayAsync_ptsz_resolve(cudaArray_t a0, size_t a1
 {
 	cudaMemcpyToArrayAsync_ptsz_fn fn = cudaMemcpyToArrayAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudaMemcpyToArrayAsync_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemcpyToArrayAsync_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -14281,7 +14595,7 @@ void *cudastub_cudart_bind_cudaMemcpyToArray_ptds(void)
 {
 	void *fn = (void *)cudaMemcpyToArray_ptds_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpyToArray_ptds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemcpyToArray_ptds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemcpyToArray_ptds, cudastub_cudart_slot_cudaMemcpyToArray_ptds, cudastub_cudart_resolve_cudaMemcpyToArray_ptds, cudastub_cudart_bind_cudaMemcpyToArray_ptds);
@@ -14296,7 +14610,8 @@ static cudaError_t cudaMemcpyToArray_ptds_resolve(cudaArray_t a0, size_t a1, siz
 {
 	cudaMemcpyToArray_ptds_fn fn = cudaMemcpyToArray_ptds_choose();
 
-	atomic_store_explicit(&cudaMemcpyToArray_ptds_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemcpyToArray_ptds_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -14327,7 +14642,7 @@ void *cudastub_cudart_bind_cudaMemcpyToSymbol(void)
 {
 	void *fn = (void *)cudaMemcpyToSymbol_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpyToSymbol, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemcpyToSymbol, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemcpyToSymbol, cudastub_cudart_slot_cudaMemcpyToSymbol, cudastub_cudart_resolve_cudaMemcpyToSymbol, cudastub_cudart_bind_cudaMemcpyToSymbol);
@@ -14342,7 +14657,8 @@ static cudaError_t cudaMemcpyToSymbol_resolve(const void *a0, const void *a1, si
 {
 	cudaMemcpyToSymbol_fn fn = cudaMemcpyToSymbol_choose();
 
-	atomic_store_explicit(&cudaMemcpyToSymbol_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemcpyToSymbol_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -14374,7 +14690,7 @@ void *cudastub_cudart_bind_cudaMemcpyToSymbolAsync(void)
 {
 	void *fn = (void *)cudaMemcpyToSymbolAsync_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpyToSymbolAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemcpyToSymbolAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemcpyToSymbolAsync, cudastub_cudart_slot_cudaMemcpyToSymbolAsync, cudastub_cudart_resolve_cudaMemcpyToSymbolAsync, cudastub_cudart_bind_cudaMemcpyToSymbolAsync);
@@ -14389,7 +14705,8 @@ static cudaError_t cudaMemcpyToSymbolAsync_resolve(const void *a0, const void *a
 {
 	cudaMemcpyToSymbolAsync_fn fn = cudaMemcpyToSymbolAsync_choose();
 
-	atomic_store_explicit(&cudaMemcpyToSymbolAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemcpyToSymbolAsync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -14421,7 +14738,7 @@ void *cudastub_cudart_bind_cudaMemcpyToSymbolAsync_ptsz(void)
 {
 	void *fn = (void *)cudaMemcpyToSymbolAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpyToSymbolAsync_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemcpyToSymbolAsync_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemcpyToSymbolAsync_ptsz, cudastub_cudart_slot_cudaMemcpyToSymbolAsync_ptsz, cudastub_cudart_resolve_cudaMemcpyToSymbolAsync_ptsz, cudastub_cudart_bind_cudaMemcpyToSymbolAsync_ptsz);
@@ -14436,7 +14753,8 @@ static cudaError_t cudaMemcpyToSymbolAsync_ptsz_resolve(const void *a0, const vo
 {
 	cudaMemcpyToSymbolAsync_ptsz_fn fn = cudaMemcpyToSymbolAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudaMemcpyToSymbolAsync_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemcpyToSymbolAsync_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -14467,7 +14785,7 @@ void *cudastub_cudart_bind_cudaMemcpyToSymbol_ptds(void)
 {
 	void *fn = (void *)cudaMemcpyToSymbol_ptds_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpyToSymbol_ptds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemcpyToSymbol_ptds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemcpyToSymbol_ptds, cudastub_cudart_slot_cudaMemcpyToSymbol_ptds, cudastub_cudart_resolve_cudaMemcpyToSymbol_ptds, cudastub_cudart_bind_cudaMemcpyToSymbol_ptds);
@@ -14482,7 +14800,8 @@ static cudaError_t cudaMemcpyToSymbol_ptds_resolve(const void *a0, const void *a
 {
 	cudaMemcpyToSymbol_ptds_fn fn = cudaMemcpyToSymbol_ptds_choose();
 
-	atomic_store_explicit(&cudaMemcpyToSymbol_ptds_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemcpyToSymbol_ptds_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -14512,7 +14831,7 @@ void *cudastub_cudart_bind_cudaMemcpy_ptds(void)
 {
 	void *fn = (void *)cudaMemcpy_ptds_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpy_ptds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemcpy_ptds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemcpy_ptds, cudastub_cudart_slot_cudaMemcpy_ptds, cudastub_cudart_resolve_cudaMemcpy_ptds, cudastub_cudart_bind_cudaMemcpy_ptds);
@@ -14527,7 +14846,8 @@ static cudaError_t cudaMemcpy_ptds_resolve(void *a0, const void *a1, size_t a2, 
 {
 	cudaMemcpy_ptds_fn fn = cudaMemcpy_ptds_choose();
 
-	atomic_store_explicit(&cudaMemcpy_ptds_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemcpy_ptds_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -14556,7 +14876,7 @@ void *cudastub_cudart_bind_cudaMemset(void)
 {
 	void *fn = (void *)cudaMemset_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemset, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemset, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemset, cudastub_cudart_slot_cudaMemset, cudastub_cudart_resolve_cudaMemset, cudastub_cudart_bind_cudaMemset);
@@ -14571,7 +14891,8 @@ static cudaError_t cudaMemset_resolve(void *a0, int a1, size_t a2)
 {
 	cudaMemset_fn fn = cudaMemset_choose();
 
-	atomic_store_explicit(&cudaMemset_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemset_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -14602,7 +14923,7 @@ void *cudastub_cudart_bind_cudaMemset2D(void)
 {
 	void *fn = (void *)cudaMemset2D_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemset2D, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemset2D, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemset2D, cudastub_cudart_slot_cudaMemset2D, cudastub_cudart_resolve_cudaMemset2D, cudastub_cudart_bind_cudaMemset2D);
@@ -14617,7 +14938,8 @@ static cudaError_t cudaMemset2D_resolve(void *a0, size_t a1, int a2, size_t a3, 
 {
 	cudaMemset2D_fn fn = cudaMemset2D_choose();
 
-	atomic_store_explicit(&cudaMemset2D_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemset2D_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -14649,7 +14971,7 @@ void *cudastub_cudart_bind_cudaMemset2DAsync(void)
 {
 	void *fn = (void *)cudaMemset2DAsync_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemset2DAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemset2DAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemset2DAsync, cudastub_cudart_slot_cudaMemset2DAsync, cudastub_cudart_resolve_cudaMemset2DAsync, cudastub_cudart_bind_cudaMemset2DAsync);
@@ -14664,7 +14986,8 @@ static cudaError_t cudaMemset2DAsync_resolve(void *a0, size_t a1, int a2, size_t
 {
 	cudaMemset2DAsync_fn fn = cudaMemset2DAsync_choose();
 
-	atomic_store_explicit(&cudaMemset2DAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemset2DAsync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -14696,7 +15019,7 @@ void *cudastub_cudart_bind_cudaMemset2DAsync_ptsz(void)
 {
 	void *fn = (void *)cudaMemset2DAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemset2DAsync_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemset2DAsync_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemset2DAsync_ptsz, cudastub_cudart_slot_cudaMemset2DAsync_ptsz, cudastub_cudart_resolve_cudaMemset2DAsync_ptsz, cudastub_cudart_bind_cudaMemset2DAsync_ptsz);
@@ -14711,7 +15034,8 @@ static cudaError_t cudaMemset2DAsync_ptsz_resolve(void *a0, size_t a1, int a2, s
 {
 	cudaMemset2DAsync_ptsz_fn fn = cudaMemset2DAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudaMemset2DAsync_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemset2DAsync_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -14742,7 +15066,7 @@ void *cudastub_cudart_bind_cudaMemset2D_ptds(void)
 {
 	void *fn = (void *)cudaMemset2D_ptds_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemset2D_ptds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemset2D_ptds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemset2D_ptds, cudastub_cudart_slot_cudaMemset2D_ptds, cudastub_cudart_resolve_cudaMemset2D_ptds, cudastub_cudart_bind_cudaMemset2D_ptds);
@@ -14757,7 +15081,8 @@ static cudaError_t cudaMemset2D_ptds_resolve(void *a0, size_t a1, int a2, size_t
 {
 	cudaMemset2D_ptds_fn fn = cudaMemset2D_ptds_choose();
 
-	atomic_store_explicit(&cudaMemset2D_ptds_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemset2D_ptds_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -14786,7 +15111,7 @@ void *cudastub_cudart_bind_cudaMemset3D(void)
 {
 	void *fn = (void *)cudaMemset3D_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemset3D, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemset3D, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemset3D, cudastub_cudart_slot_cudaMemset3D, cudastub_cudart_resolve_cudaMemset3D, cudastub_cudart_bind_cudaMemset3D);
@@ -14801,7 +15126,8 @@ static cudaError_t cudaMemset3D_resolve(struct cudaPitchedPtr a0, int a1, struct
 {
 	cudaMemset3D_fn fn = cudaMemset3D_choose();
 
-	atomic_store_explicit(&cudaMemset3D_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemset3D_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -14831,7 +15157,7 @@ void *cudastub_cudart_bind_cudaMemset3DAsync(void)
 {
 	void *fn = (void *)cudaMemset3DAsync_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemset3DAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemset3DAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemset3DAsync, cudastub_cudart_slot_cudaMemset3DAsync, cudastub_cudart_resolve_cudaMemset3DAsync, cudastub_cudart_bind_cudaMemset3DAsync);
@@ -14846,7 +15172,8 @@ static cudaError_t cudaMemset3DAsync_resolve(struct cudaPitchedPtr a0, int a1, s
 {
 	cudaMemset3DAsync_fn fn = cudaMemset3DAsync_choose();
 
-	atomic_store_explicit(&cudaMemset3DAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemset3DAsync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -14876,7 +15203,7 @@ void *cudastub_cudart_bind_cudaMemset3DAsync_ptsz(void)
 {
 	void *fn = (void *)cudaMemset3DAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemset3DAsync_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemset3DAsync_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemset3DAsync_ptsz, cudastub_cudart_slot_cudaMemset3DAsync_ptsz, cudastub_cudart_resolve_cudaMemset3DAsync_ptsz, cudastub_cudart_bind_cudaMemset3DAsync_ptsz);
@@ -14891,7 +15218,8 @@ static cudaError_t cudaMemset3DAsync_ptsz_resolve(struct cudaPitchedPtr a0, int 
 {
 	cudaMemset3DAsync_ptsz_fn fn = cudaMemset3DAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudaMemset3DAsync_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemset3DAsync_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -14920,7 +15248,7 @@ void *cudastub_cudart_bind_cudaMemset3D_ptds(void)
 {
 	void *fn = (void *)cudaMemset3D_ptds_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemset3D_ptds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemset3D_ptds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemset3D_ptds, cudastub_cudart_slot_cudaMemset3D_ptds, cudastub_cudart_resolve_cudaMemset3D_ptds, cudastub_cudart_bind_cudaMemset3D_ptds);
@@ -14935,7 +15263,8 @@ static cudaError_t cudaMemset3D_ptds_resolve(struct cudaPitchedPtr a0, int a1, s
 {
 	cudaMemset3D_ptds_fn fn = cudaMemset3D_ptds_choose();
 
-	atomic_store_explicit(&cudaMemset3D_ptds_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemset3D_ptds_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -14965,7 +15294,7 @@ void *cudastub_cudart_bind_cudaMemsetAsync(void)
 {
 	void *fn = (void *)cudaMemsetAsync_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemsetAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemsetAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemsetAsync, cudastub_cudart_slot_cudaMemsetAsync, cudastub_cudart_resolve_cudaMemsetAsync, cudastub_cudart_bind_cudaMemsetAsync);
@@ -14980,7 +15309,8 @@ static cudaError_t cudaMemsetAsync_resolve(void *a0, int a1, size_t a2, cudaStre
 {
 	cudaMemsetAsync_fn fn = cudaMemsetAsync_choose();
 
-	atomic_store_explicit(&cudaMemsetAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemsetAsync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -15010,7 +15340,7 @@ void *cudastub_cudart_bind_cudaMemsetAsync_ptsz(void)
 {
 	void *fn = (void *)cudaMemsetAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemsetAsync_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemsetAsync_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemsetAsync_ptsz, cudastub_cudart_slot_cudaMemsetAsync_ptsz, cudastub_cudart_resolve_cudaMemsetAsync_ptsz, cudastub_cudart_bind_cudaMemsetAsync_ptsz);
@@ -15025,7 +15355,8 @@ static cudaError_t cudaMemsetAsync_ptsz_resolve(void *a0, int a1, size_t a2, cud
 {
 	cudaMemsetAsync_ptsz_fn fn = cudaMemsetAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudaMemsetAsync_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemsetAsync_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -15054,7 +15385,7 @@ void *cudastub_cudart_bind_cudaMemset_ptds(void)
 {
 	void *fn = (void *)cudaMemset_ptds_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemset_ptds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemset_ptds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemset_ptds, cudastub_cudart_slot_cudaMemset_ptds, cudastub_cudart_resolve_cudaMemset_ptds, cudastub_cudart_bind_cudaMemset_ptds);
@@ -15069,7 +15400,8 @@ static cudaError_t cudaMemset_ptds_resolve(void *a0, int a1, size_t a2)
 {
 	cudaMemset_ptds_fn fn = cudaMemset_ptds_choose();
 
-	atomic_store_explicit(&cudaMemset_ptds_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemset_ptds_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -15098,7 +15430,7 @@ void *cudastub_cudart_bind_cudaMipmappedArrayGetMemoryRequirements(void)
 {
 	void *fn = (void *)cudaMipmappedArrayGetMemoryRequirements_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMipmappedArrayGetMemoryRequirements, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMipmappedArrayGetMemoryRequirements, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMipmappedArrayGetMemoryRequirements, cudastub_cudart_slot_cudaMipmappedArrayGetMemoryRequirements, cudastub_cudart_resolve_cudaMipmappedArrayGetMemoryRequirements, cudastub_cudart_bind_cudaMipmappedArrayGetMemoryRequirements);
@@ -15113,7 +15445,8 @@ static cudaError_t cudaMipmappedArrayGetMemoryRequirements_resolve(struct cudaAr
 {
 	cudaMipmappedArrayGetMemoryRequirements_fn fn = cudaMipmappedArrayGetMemoryRequirements_choose();
 
-	atomic_store_explicit(&cudaMipmappedArrayGetMemoryRequirements_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMipmappedArrayGetMemoryRequirements_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -15141,7 +15474,7 @@ void *cudastub_cudart_bind_cudaMipmappedArrayGetSparseProperties(void)
 {
 	void *fn = (void *)cudaMipmappedArrayGetSparseProperties_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMipmappedArrayGetSparseProperties, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMipmappedArrayGetSparseProperties, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMipmappedArrayGetSparseProperties, cudastub_cudart_slot_cudaMipmappedArrayGetSparseProperties, cudastub_cudart_resolve_cudaMipmappedArrayGetSparseProperties, cudastub_cudart_bind_cudaMipmappedArrayGetSparseProperties);
@@ -15156,7 +15489,8 @@ static cudaError_t cudaMipmappedArrayGetSparseProperties_resolve(struct cudaArra
 {
 	cudaMipmappedArrayGetSparseProperties_fn fn = cudaMipmappedArrayGetSparseProperties_choose();
 
-	atomic_store_explicit(&cudaMipmappedArrayGetSparseProperties_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMipmappedArrayGetSparseProperties_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -15186,7 +15520,7 @@ void *cudastub_cudart_bind_cudaOccupancyAvailableDynamicSMemPerBlock(void)
 {
 	void *fn = (void *)cudaOccupancyAvailableDynamicSMemPerBlock_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaOccupancyAvailableDynamicSMemPerBlock, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaOccupancyAvailableDynamicSMemPerBlock, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaOccupancyAvailableDynamicSMemPerBlock, cudastub_cudart_slot_cudaOccupancyAvailableDynamicSMemPerBlock, cudastub_cudart_resolve_cudaOccupancyAvailableDynamicSMemPerBlock, cudastub_cudart_bind_cudaOccupancyAvailableDynamicSMemPerBlock);
@@ -15201,7 +15535,8 @@ static cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock_resolve(size_t *a0,
 {
 	cudaOccupancyAvailableDynamicSMemPerBlock_fn fn = cudaOccupancyAvailableDynamicSMemPerBlock_choose();
 
-	atomic_store_explicit(&cudaOccupancyAvailableDynamicSMemPerBlock_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaOccupancyAvailableDynamicSMemPerBlock_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -15231,7 +15566,7 @@ void *cudastub_cudart_bind_cudaOccupancyMaxActiveBlocksPerMultiprocessor(void)
 {
 	void *fn = (void *)cudaOccupancyMaxActiveBlocksPerMultiprocessor_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaOccupancyMaxActiveBlocksPerMultiprocessor, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaOccupancyMaxActiveBlocksPerMultiprocessor, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaOccupancyMaxActiveBlocksPerMultiprocessor, cudastub_cudart_slot_cudaOccupancyMaxActiveBlocksPerMultiprocessor, cudastub_cudart_resolve_cudaOccupancyMaxActiveBlocksPerMultiprocessor, cudastub_cudart_bind_cudaOccupancyMaxActiveBlocksPerMultiprocessor);
@@ -15246,7 +15581,8 @@ static cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor_resolve(int *a0
 {
 	cudaOccupancyMaxActiveBlocksPerMultiprocessor_fn fn = cudaOccupancyMaxActiveBlocksPerMultiprocessor_choose();
 
-	atomic_store_explicit(&cudaOccupancyMaxActiveBlocksPerMultiprocessor_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaOccupancyMaxActiveBlocksPerMultiprocessor_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -15277,7 +15613,7 @@ void *cudastub_cudart_bind_cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlag
 {
 	void *fn = (void *)cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, cudastub_cudart_slot_cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, cudastub_cudart_resolve_cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, cudastub_cudart_bind_cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags);
@@ -15292,7 +15628,8 @@ static cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_resolv
 {
 	cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_fn fn = cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_choose();
 
-	atomic_store_explicit(&cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -15322,7 +15659,7 @@ void *cudastub_cudart_bind_cudaOccupancyMaxActiveClusters(void)
 {
 	void *fn = (void *)cudaOccupancyMaxActiveClusters_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaOccupancyMaxActiveClusters, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaOccupancyMaxActiveClusters, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaOccupancyMaxActiveClusters, cudastub_cudart_slot_cudaOccupancyMaxActiveClusters, cudastub_cudart_resolve_cudaOccupancyMaxActiveClusters, cudastub_cudart_bind_cudaOccupancyMaxActiveClusters);
@@ -15337,7 +15674,8 @@ static cudaError_t cudaOccupancyMaxActiveClusters_resolve(int *a0, const void *a
 {
 	cudaOccupancyMaxActiveClusters_fn fn = cudaOccupancyMaxActiveClusters_choose();
 
-	atomic_store_explicit(&cudaOccupancyMaxActiveClusters_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaOccupancyMaxActiveClusters_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -15367,7 +15705,7 @@ void *cudastub_cudart_bind_cudaOccupancyMaxPotentialClusterSize(void)
 {
 	void *fn = (void *)cudaOccupancyMaxPotentialClusterSize_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaOccupancyMaxPotentialClusterSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaOccupancyMaxPotentialClusterSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaOccupancyMaxPotentialClusterSize, cudastub_cudart_slot_cudaOccupancyMaxPotentialClusterSize, cudastub_cudart_resolve_cudaOccupancyMaxPotentialClusterSize, cudastub_cudart_bind_cudaOccupancyMaxPotentialClusterSize);
@@ -15382,7 +15720,8 @@ static cudaError_t cudaOccupancyMaxPotentialClusterSize_resolve(int *a0, const v
 {
 	cudaOccupancyMaxPotentialClusterSize_fn fn = cudaOccupancyMaxPotentialClusterSize_choose();
 
-	atomic_store_explicit(&cudaOccupancyMaxPotentialClusterSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaOccupancyMaxPotentialClusterSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -15408,7 +15747,7 @@ void *cudastub_cudart_bind_cudaPeekAtLastError(void)
 {
 	void *fn = (void *)cudaPeekAtLastError_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaPeekAtLastError, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaPeekAtLastError, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaPeekAtLastError, cudastub_cudart_slot_cudaPeekAtLastError, cudastub_cudart_resolve_cudaPeekAtLastError, cudastub_cudart_bind_cudaPeekAtLastError);
@@ -15423,7 +15762,8 @@ static cudaError_t cudaPeekAtLastError_resolve(void)
 {
 	cudaPeekAtLastError_fn fn = cudaPeekAtLastError_choose();
 
-	atomic_store_explicit(&cudaPeekAtLastError_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaPeekAtLastError_slot, fn, memory_order_release);
 	return fn();
 }
 #endif
@@ -15452,7 +15792,7 @@ void *cudastub_cudart_bind_cudaPointerGetAttributes(void)
 {
 	void *fn = (void *)cudaPointerGetAttributes_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaPointerGetAttributes, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaPointerGetAttributes, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaPointerGetAttributes, cudastub_cudart_slot_cudaPointerGetAttributes, cudastub_cudart_resolve_cudaPointerGetAttributes, cudastub_cudart_bind_cudaPointerGetAttributes);
@@ -15467,7 +15807,8 @@ static cudaError_t cudaPointerGetAttributes_resolve(struct cudaPointerAttributes
 {
 	cudaPointerGetAttributes_fn fn = cudaPointerGetAttributes_choose();
 
-	atomic_store_explicit(&cudaPointerGetAttributes_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaPointerGetAttributes_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -15493,7 +15834,7 @@ void *cudastub_cudart_bind_cudaProfilerStart(void)
 {
 	void *fn = (void *)cudaProfilerStart_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaProfilerStart, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaProfilerStart, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaProfilerStart, cudastub_cudart_slot_cudaProfilerStart, cudastub_cudart_resolve_cudaProfilerStart, cudastub_cudart_bind_cudaProfilerStart);
@@ -15508,7 +15849,8 @@ static cudaError_t cudaProfilerStart_resolve(void)
 {
 	cudaProfilerStart_fn fn = cudaProfilerStart_choose();
 
-	atomic_store_explicit(&cudaProfilerStart_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaProfilerStart_slot, fn, memory_order_release);
 	return fn();
 }
 #endif
@@ -15534,7 +15876,7 @@ void *cudastub_cudart_bind_cudaProfilerStop(void)
 {
 	void *fn = (void *)cudaProfilerStop_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaProfilerStop, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaProfilerStop, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaProfilerStop, cudastub_cudart_slot_cudaProfilerStop, cudastub_cudart_resolve_cudaProfilerStop, cudastub_cudart_bind_cudaProfilerStop);
@@ -15549,7 +15891,8 @@ static cudaError_t cudaProfilerStop_resolve(void)
 {
 	cudaProfilerStop_fn fn = cudaProfilerStop_choose();
 
-	atomic_store_explicit(&cudaProfilerStop_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaProfilerStop_slot, fn, memory_order_release);
 	return fn();
 }
 #endif
@@ -15570,7 +15913,7 @@ void *cudastub_cudart_bind_cudaRuntimeGetVersion(void)
 {
 	void *fn = (void *)cudaRuntimeGetVersion_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaRuntimeGetVersion, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaRuntimeGetVersion, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaRuntimeGetVersion, cudastub_cudart_slot_cudaRuntimeGetVersion, cudastub_cudart_resolve_cudaRuntimeGetVersion, cudastub_cudart_bind_cudaRuntimeGetVersion);
@@ -15585,7 +15928,8 @@ static cudaError_t cudaRuntimeGetVersion_resolve(int *a0)
 {
 	cudaRuntimeGetVersion_fn fn = cudaRuntimeGetVersion_choose();
 
-	atomic_store_explicit(&cudaRuntimeGetVersion_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaRuntimeGetVersion_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -15612,7 +15956,7 @@ void *cudastub_cudart_bind_cudaSetDevice(void)
 {
 	void *fn = (void *)cudaSetDevice_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaSetDevice, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaSetDevice, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaSetDevice, cudastub_cudart_slot_cudaSetDevice, cudastub_cudart_resolve_cudaSetDevice, cudastub_cudart_bind_cudaSetDevice);
@@ -15627,7 +15971,8 @@ static cudaError_t cudaSetDevice_resolve(int a0)
 {
 	cudaSetDevice_fn fn = cudaSetDevice_choose();
 
-	atomic_store_explicit(&cudaSetDevice_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaSetDevice_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -15654,7 +15999,7 @@ void *cudastub_cudart_bind_cudaSetDeviceFlags(void)
 {
 	void *fn = (void *)cudaSetDeviceFlags_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaSetDeviceFlags, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaSetDeviceFlags, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaSetDeviceFlags, cudastub_cudart_slot_cudaSetDeviceFlags, cudastub_cudart_resolve_cudaSetDeviceFlags, cudastub_cudart_bind_cudaSetDeviceFlags);
@@ -15669,7 +16014,8 @@ static cudaError_t cudaSetDeviceFlags_resolve(unsigned int a0)
 {
 	cudaSetDeviceFlags_fn fn = cudaSetDeviceFlags_choose();
 
-	atomic_store_explicit(&cudaSetDeviceFlags_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaSetDeviceFlags_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -15696,7 +16042,7 @@ void *cudastub_cudart_bind_cudaSetDoubleForDevice(void)
 {
 	void *fn = (void *)cudaSetDoubleForDevice_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaSetDoubleForDevice, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaSetDoubleForDevice, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaSetDoubleForDevice, cudastub_cudart_slot_cudaSetDoubleForDevice, cudastub_cudart_resolve_cudaSetDoubleForDevice, cudastub_cudart_bind_cudaSetDoubleForDevice);
@@ -15711,7 +16057,8 @@ static cudaError_t cudaSetDoubleForDevice_resolve(double *a0)
 {
 	cudaSetDoubleForDevice_fn fn = cudaSetDoubleForDevice_choose();
 
-	atomic_store_explicit(&cudaSetDoubleForDevice_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaSetDoubleForDevice_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -15738,7 +16085,7 @@ void *cudastub_cudart_bind_cudaSetDoubleForHost(void)
 {
 	void *fn = (void *)cudaSetDoubleForHost_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaSetDoubleForHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaSetDoubleForHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaSetDoubleForHost, cudastub_cudart_slot_cudaSetDoubleForHost, cudastub_cudart_resolve_cudaSetDoubleForHost, cudastub_cudart_bind_cudaSetDoubleForHost);
@@ -15753,7 +16100,8 @@ static cudaError_t cudaSetDoubleForHost_resolve(double *a0)
 {
 	cudaSetDoubleForHost_fn fn = cudaSetDoubleForHost_choose();
 
-	atomic_store_explicit(&cudaSetDoubleForHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaSetDoubleForHost_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -15781,7 +16129,7 @@ void *cudastub_cudart_bind_cudaSetValidDevices(void)
 {
 	void *fn = (void *)cudaSetValidDevices_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaSetValidDevices, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaSetValidDevices, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaSetValidDevices, cudastub_cudart_slot_cudaSetValidDevices, cudastub_cudart_resolve_cudaSetValidDevices, cudastub_cudart_bind_cudaSetValidDevices);
@@ -15796,7 +16144,8 @@ static cudaError_t cudaSetValidDevices_resolve(int *a0, int a1)
 {
 	cudaSetValidDevices_fn fn = cudaSetValidDevices_choose();
 
-	atomic_store_explicit(&cudaSetValidDevices_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaSetValidDevices_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -15827,7 +16176,7 @@ void *cudastub_cudart_bind_cudaSignalExternalSemaphoresAsync_v2(void)
 {
 	void *fn = (void *)cudaSignalExternalSemaphoresAsync_v2_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaSignalExternalSemaphoresAsync_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaSignalExternalSemaphoresAsync_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaSignalExternalSemaphoresAsync_v2, cudastub_cudart_slot_cudaSignalExternalSemaphoresAsync_v2, cudastub_cudart_resolve_cudaSignalExternalSemaphoresAsync_v2, cudastub_cudart_bind_cudaSignalExternalSemaphoresAsync_v2);
@@ -15842,7 +16191,8 @@ static cudaError_t cudaSignalExternalSemaphoresAsync_v2_resolve(const cudaExtern
 {
 	cudaSignalExternalSemaphoresAsync_v2_fn fn = cudaSignalExternalSemaphoresAsync_v2_choose();
 
-	atomic_store_explicit(&cudaSignalExternalSemaphoresAsync_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaSignalExternalSemaphoresAsync_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -15873,7 +16223,7 @@ void *cudastub_cudart_bind_cudaSignalExternalSemaphoresAsync_v2_ptsz(void)
 {
 	void *fn = (void *)cudaSignalExternalSemaphoresAsync_v2_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaSignalExternalSemaphoresAsync_v2_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaSignalExternalSemaphoresAsync_v2_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaSignalExternalSemaphoresAsync_v2_ptsz, cudastub_cudart_slot_cudaSignalExternalSemaphoresAsync_v2_ptsz, cudastub_cudart_resolve_cudaSignalExternalSemaphoresAsync_v2_ptsz, cudastub_cudart_bind_cudaSignalExternalSemaphoresAsync_v2_ptsz);
@@ -15888,7 +16238,8 @@ static cudaError_t cudaSignalExternalSemaphoresAsync_v2_ptsz_resolve(const cudaE
 {
 	cudaSignalExternalSemaphoresAsync_v2_ptsz_fn fn = cudaSignalExternalSemaphoresAsync_v2_ptsz_choose();
 
-	atomic_store_explicit(&cudaSignalExternalSemaphoresAsync_v2_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaSignalExternalSemaphoresAsync_v2_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -15918,7 +16269,7 @@ void *cudastub_cudart_bind_cudaStreamAddCallback(void)
 {
 	void *fn = (void *)cudaStreamAddCallback_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaStreamAddCallback, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaStreamAddCallback, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaStreamAddCallback, cudastub_cudart_slot_cudaStreamAddCallback, cudastub_cudart_resolve_cudaStreamAddCallback, cudastub_cudart_bind_cudaStreamAddCallback);
@@ -15933,7 +16284,8 @@ static cudaError_t cudaStreamAddCallback_resolve(cudaStream_t a0, cudaStreamCall
 {
 	cudaStreamAddCallback_fn fn = cudaStreamAddCallback_choose();
 
-	atomic_store_explicit(&cudaStreamAddCallback_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaStreamAddCallback_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -15963,7 +16315,7 @@ void *cudastub_cudart_bind_cudaStreamAddCallback_ptsz(void)
 {
 	void *fn = (void *)cudaStreamAddCallback_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaStreamAddCallback_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaStreamAddCallback_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaStreamAddCallback_ptsz, cudastub_cudart_slot_cudaStreamAddCallback_ptsz, cudastub_cudart_resolve_cudaStreamAddCallback_ptsz, cudastub_cudart_bind_cudaStreamAddCallback_ptsz);
@@ -15978,7 +16330,8 @@ static cudaError_t cudaStreamAddCallback_ptsz_resolve(cudaStream_t a0, cudaStrea
 {
 	cudaStreamAddCallback_ptsz_fn fn = cudaStreamAddCallback_ptsz_choose();
 
-	atomic_store_explicit(&cudaStreamAddCallback_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaStreamAddCallback_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -16008,7 +16361,7 @@ void *cudastub_cudart_bind_cudaStreamAttachMemAsync(void)
 {
 	void *fn = (void *)cudaStreamAttachMemAsync_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaStreamAttachMemAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaStreamAttachMemAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaStreamAttachMemAsync, cudastub_cudart_slot_cudaStreamAttachMemAsync, cudastub_cudart_resolve_cudaStreamAttachMemAsync, cudastub_cudart_bind_cudaStreamAttachMemAsync);
@@ -16023,7 +16376,8 @@ static cudaError_t cudaStreamAttachMemAsync_resolve(cudaStream_t a0, void *a1, s
 {
 	cudaStreamAttachMemAsync_fn fn = cudaStreamAttachMemAsync_choose();
 
-	atomic_store_explicit(&cudaStreamAttachMemAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaStreamAttachMemAsync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -16053,7 +16407,7 @@ void *cudastub_cudart_bind_cudaStreamAttachMemAsync_ptsz(void)
 {
 	void *fn = (void *)cudaStreamAttachMemAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaStreamAttachMemAsync_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaStreamAttachMemAsync_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaStreamAttachMemAsync_ptsz, cudastub_cudart_slot_cudaStreamAttachMemAsync_ptsz, cudastub_cudart_resolve_cudaStreamAttachMemAsync_ptsz, cudastub_cudart_bind_cudaStreamAttachMemAsync_ptsz);
@@ -16068,7 +16422,8 @@ static cudaError_t cudaStreamAttachMemAsync_ptsz_resolve(cudaStream_t a0, void *
 {
 	cudaStreamAttachMemAsync_ptsz_fn fn = cudaStreamAttachMemAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudaStreamAttachMemAsync_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaStreamAttachMemAsync_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -16096,7 +16451,7 @@ void *cudastub_cudart_bind_cudaStreamBeginCapture(void)
 {
 	void *fn = (void *)cudaStreamBeginCapture_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaStreamBeginCapture, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaStreamBeginCapture, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaStreamBeginCapture, cudastub_cudart_slot_cudaStreamBeginCapture, cudastub_cudart_resolve_cudaStreamBeginCapture, cudastub_cudart_bind_cudaStreamBeginCapture);
@@ -16111,7 +16466,8 @@ static cudaError_t cudaStreamBeginCapture_resolve(cudaStream_t a0, enum cudaStre
 {
 	cudaStreamBeginCapture_fn fn = cudaStreamBeginCapture_choose();
 
-	atomic_store_explicit(&cudaStreamBeginCapture_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaStreamBeginCapture_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -16143,7 +16499,7 @@ void *cudastub_cudart_bind_cudaStreamBeginCaptureToGraph(void)
 {
 	void *fn = (void *)cudaStreamBeginCaptureToGraph_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaStreamBeginCaptureToGraph, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaStreamBeginCaptureToGraph, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaStreamBeginCaptureToGraph, cudastub_cudart_slot_cudaStreamBeginCaptureToGraph, cudastub_cudart_resolve_cudaStreamBeginCaptureToGraph, cudastub_cudart_bind_cudaStreamBeginCaptureToGraph);
@@ -16158,7 +16514,8 @@ static cudaError_t cudaStreamBeginCaptureToGraph_resolve(cudaStream_t a0, cudaGr
 {
 	cudaStreamBeginCaptureToGraph_fn fn = cudaStreamBeginCaptureToGraph_choose();
 
-	atomic_store_explicit(&cudaStreamBeginCaptureToGraph_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaStreamBeginCaptureToGraph_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -16190,7 +16547,7 @@ void *cudastub_cudart_bind_cudaStreamBeginCaptureToGraph_ptsz(void)
 {
 	void *fn = (void *)cudaStreamBeginCaptureToGraph_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaStreamBeginCaptureToGraph_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaStreamBeginCaptureToGraph_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaStreamBeginCaptureToGraph_ptsz, cudastub_cudart_slot_cudaStreamBeginCaptureToGraph_ptsz, cudastub_cudart_resolve_cudaStreamBeginCaptureToGraph_ptsz, cudastub_cudart_bind_cudaStreamBeginCaptureToGraph_ptsz);
@@ -16205,7 +16562,8 @@ static cudaError_t cudaStreamBeginCaptureToGraph_ptsz_resolve(cudaStream_t a0, c
 {
 	cudaStreamBeginCaptureToGraph_ptsz_fn fn = cudaStreamBeginCaptureToGraph_ptsz_choose();
 
-	atomic_store_explicit(&cudaStreamBeginCaptureToGraph_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaStreamBeginCaptureToGraph_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -16233,7 +16591,7 @@ void *cudastub_cudart_bind_cudaStreamBeginCapture_ptsz(void)
 {
 	void *fn = (void *)cudaStreamBeginCapture_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaStreamBeginCapture_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaStreamBeginCapture_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaStreamBeginCapture_ptsz, cudastub_cudart_slot_cudaStreamBeginCapture_ptsz, cudastub_cudart_resolve_cudaStreamBeginCapture_ptsz, cudastub_cudart_bind_cudaStreamBeginCapture_ptsz);
@@ -16248,7 +16606,8 @@ static cudaError_t cudaStreamBeginCapture_ptsz_resolve(cudaStream_t a0, enum cud
 {
 	cudaStreamBeginCapture_ptsz_fn fn = cudaStreamBeginCapture_ptsz_choose();
 
-	atomic_store_explicit(&cudaStreamBeginCapture_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaStreamBeginCapture_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -16276,7 +16635,7 @@ void *cudastub_cudart_bind_cudaStreamCopyAttributes(void)
 {
 	void *fn = (void *)cudaStreamCopyAttributes_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaStreamCopyAttributes, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaStreamCopyAttributes, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaStreamCopyAttributes, cudastub_cudart_slot_cudaStreamCopyAttributes, cudastub_cudart_resolve_cudaStreamCopyAttributes, cudastub_cudart_bind_cudaStreamCopyAttributes);
@@ -16291,7 +16650,8 @@ static cudaError_t cudaStreamCopyAttributes_resolve(cudaStream_t a0, cudaStream_
 {
 	cudaStreamCopyAttributes_fn fn = cudaStreamCopyAttributes_choose();
 
-	atomic_store_explicit(&cudaStreamCopyAttributes_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaStreamCopyAttributes_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -16319,7 +16679,7 @@ void *cudastub_cudart_bind_cudaStreamCopyAttributes_ptsz(void)
 {
 	void *fn = (void *)cudaStreamCopyAttributes_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaStreamCopyAttributes_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaStreamCopyAttributes_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaStreamCopyAttributes_ptsz, cudastub_cudart_slot_cudaStreamCopyAttributes_ptsz, cudastub_cudart_resolve_cudaStreamCopyAttributes_ptsz, cudastub_cudart_bind_cudaStreamCopyAttributes_ptsz);
@@ -16334,7 +16694,8 @@ static cudaError_t cudaStreamCopyAttributes_ptsz_resolve(cudaStream_t a0, cudaSt
 {
 	cudaStreamCopyAttributes_ptsz_fn fn = cudaStreamCopyAttributes_ptsz_choose();
 
-	atomic_store_explicit(&cudaStreamCopyAttributes_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaStreamCopyAttributes_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -16361,7 +16722,7 @@ void *cudastub_cudart_bind_cudaStreamCreate(void)
 {
 	void *fn = (void *)cudaStreamCreate_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaStreamCreate, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaStreamCreate, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaStreamCreate, cudastub_cudart_slot_cudaStreamCreate, cudastub_cudart_resolve_cudaStreamCreate, cudastub_cudart_bind_cudaStreamCreate);
@@ -16376,7 +16737,8 @@ static cudaError_t cudaStreamCreate_resolve(cudaStream_t *a0)
 {
 	cudaStreamCreate_fn fn = cudaStreamCreate_choose();
 
-	atomic_store_explicit(&cudaStreamCreate_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaStreamCreate_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -16404,7 +16766,7 @@ void *cudastub_cudart_bind_cudaStreamCreateWithFlags(void)
 {
 	void *fn = (void *)cudaStreamCreateWithFlags_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaStreamCreateWithFlags, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaStreamCreateWithFlags, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaStreamCreateWithFlags, cudastub_cudart_slot_cudaStreamCreateWithFlags, cudastub_cudart_resolve_cudaStreamCreateWithFlags, cudastub_cudart_bind_cudaStreamCreateWithFlags);
@@ -16419,7 +16781,8 @@ static cudaError_t cudaStreamCreateWithFlags_resolve(cudaStream_t *a0, unsigned 
 {
 	cudaStreamCreateWithFlags_fn fn = cudaStreamCreateWithFlags_choose();
 
-	atomic_store_explicit(&cudaStreamCreateWithFlags_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaStreamCreateWithFlags_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -16448,7 +16811,7 @@ void *cudastub_cudart_bind_cudaStreamCreateWithPriority(void)
 {
 	void *fn = (void *)cudaStreamCreateWithPriority_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaStreamCreateWithPriority, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaStreamCreateWithPriority, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaStreamCreateWithPriority, cudastub_cudart_slot_cudaStreamCreateWithPriority, cudastub_cudart_resolve_cudaStreamCreateWithPriority, cudastub_cudart_bind_cudaStreamCreateWithPriority);
@@ -16463,7 +16826,8 @@ static cudaError_t cudaStreamCreateWithPriority_resolve(cudaStream_t *a0, unsign
 {
 	cudaStreamCreateWithPriority_fn fn = cudaStreamCreateWithPriority_choose();
 
-	atomic_store_explicit(&cudaStreamCreateWithPriority_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaStreamCreateWithPriority_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -16490,7 +16854,7 @@ void *cudastub_cudart_bind_cudaStreamDestroy(void)
 {
 	void *fn = (void *)cudaStreamDestroy_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaStreamDestroy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaStreamDestroy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaStreamDestroy, cudastub_cudart_slot_cudaStreamDestroy, cudastub_cudart_resolve_cudaStreamDestroy, cudastub_cudart_bind_cudaStreamDestroy);
@@ -16505,7 +16869,8 @@ static cudaError_t cudaStreamDestroy_resolve(cudaStream_t a0)
 {
 	cudaStreamDestroy_fn fn = cudaStreamDestroy_choose();
 
-	atomic_store_explicit(&cudaStreamDestroy_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaStreamDestroy_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -16533,7 +16898,7 @@ void *cudastub_cudart_bind_cudaStreamEndCapture(void)
 {
 	void *fn = (void *)cudaStreamEndCapture_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaStreamEndCapture, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaStreamEndCapture, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaStreamEndCapture, cudastub_cudart_slot_cudaStreamEndCapture, cudastub_cudart_resolve_cudaStreamEndCapture, cudastub_cudart_bind_cudaStreamEndCapture);
@@ -16548,7 +16913,8 @@ static cudaError_t cudaStreamEndCapture_resolve(cudaStream_t a0, cudaGraph_t *a1
 {
 	cudaStreamEndCapture_fn fn = cudaStreamEndCapture_choose();
 
-	atomic_store_explicit(&cudaStreamEndCapture_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaStreamEndCapture_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -16576,7 +16942,7 @@ void *cudastub_cudart_bind_cudaStreamEndCapture_ptsz(void)
 {
 	void *fn = (void *)cudaStreamEndCapture_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaStreamEndCapture_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaStreamEndCapture_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaStreamEndCapture_ptsz, cudastub_cudart_slot_cudaStreamEndCapture_ptsz, cudastub_cudart_resolve_cudaStreamEndCapture_ptsz, cudastub_cudart_bind_cudaStreamEndCapture_ptsz);
@@ -16591,7 +16957,8 @@ static cudaError_t cudaStreamEndCapture_ptsz_resolve(cudaStream_t a0, cudaGraph_
 {
 	cudaStreamEndCapture_ptsz_fn fn = cudaStreamEndCapture_ptsz_choose();
 
-	atomic_store_explicit(&cudaStreamEndCapture_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaStreamEndCapture_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -16621,7 +16988,7 @@ void *cudastub_cudart_bind_cudaStreamGetAttribute(void)
 {
 	void *fn = (void *)cudaStreamGetAttribute_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaStreamGetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaStreamGetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaStreamGetAttribute, cudastub_cudart_slot_cudaStreamGetAttribute, cudastub_cudart_resolve_cudaStreamGetAttribute, cudastub_cudart_bind_cudaStreamGetAttribute);
@@ -16636,7 +17003,8 @@ static cudaError_t cudaStreamGetAttribute_resolve(cudaStream_t a0, cudaLaunchAtt
 {
 	cudaStreamGetAttribute_fn fn = cudaStreamGetAttribute_choose();
 
-	atomic_store_explicit(&cudaStreamGetAttribute_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaStreamGetAttribute_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -16666,7 +17034,7 @@ void *cudastub_cudart_bind_cudaStreamGetAttribute_ptsz(void)
 {
 	void *fn = (void *)cudaStreamGetAttribute_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaStreamGetAttribute_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaStreamGetAttribute_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaStreamGetAttribute_ptsz, cudastub_cudart_slot_cudaStreamGetAttribute_ptsz, cudastub_cudart_resolve_cudaStreamGetAttribute_ptsz, cudastub_cudart_bind_cudaStreamGetAttribute_ptsz);
@@ -16681,7 +17049,8 @@ static cudaError_t cudaStreamGetAttribute_ptsz_resolve(cudaStream_t a0, cudaLaun
 {
 	cudaStreamGetAttribute_ptsz_fn fn = cudaStreamGetAttribute_ptsz_choose();
 
-	atomic_store_explicit(&cudaStreamGetAttribute_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaStreamGetAttribute_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -16714,7 +17083,7 @@ void *cudastub_cudart_bind_cudaStreamGetCaptureInfo_v2(void)
 {
 	void *fn = (void *)cudaStreamGetCaptureInfo_v2_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaStreamGetCaptureInfo_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaStreamGetCaptureInfo_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaStreamGetCaptureInfo_v2, cudastub_cudart_slot_cudaStreamGetCaptureInfo_v2, cudastub_cudart_resolve_cudaStreamGetCaptureInfo_v2, cudastub_cudart_bind_cudaStreamGetCaptureInfo_v2);
@@ -16729,7 +17098,8 @@ static cudaError_t cudaStreamGetCaptureInfo_v2_resolve(cudaStream_t a0, enum cud
 {
 	cudaStreamGetCaptureInfo_v2_fn fn = cudaStreamGetCaptureInfo_v2_choose();
 
-	atomic_store_explicit(&cudaStreamGetCaptureInfo_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaStreamGetCaptureInfo_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -16762,7 +17132,7 @@ void *cudastub_cudart_bind_cudaStreamGetCaptureInfo_v2_ptsz(void)
 {
 	void *fn = (void *)cudaStreamGetCaptureInfo_v2_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaStreamGetCaptureInfo_v2_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaStreamGetCaptureInfo_v2_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaStreamGetCaptureInfo_v2_ptsz, cudastub_cudart_slot_cudaStreamGetCaptureInfo_v2_ptsz, cudastub_cudart_resolve_cudaStreamGetCaptureInfo_v2_ptsz, cudastub_cudart_bind_cudaStreamGetCaptureInfo_v2_ptsz);
@@ -16777,7 +17147,8 @@ static cudaError_t cudaStreamGetCaptureInfo_v2_ptsz_resolve(cudaStream_t a0, enu
 {
 	cudaStreamGetCaptureInfo_v2_ptsz_fn fn = cudaStreamGetCaptureInfo_v2_ptsz_choose();
 
-	atomic_store_explicit(&cudaStreamGetCaptureInfo_v2_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaStreamGetCaptureInfo_v2_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -16811,7 +17182,7 @@ void *cudastub_cudart_bind_cudaStreamGetCaptureInfo_v3(void)
 {
 	void *fn = (void *)cudaStreamGetCaptureInfo_v3_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaStreamGetCaptureInfo_v3, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaStreamGetCaptureInfo_v3, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaStreamGetCaptureInfo_v3, cudastub_cudart_slot_cudaStreamGetCaptureInfo_v3, cudastub_cudart_resolve_cudaStreamGetCaptureInfo_v3, cudastub_cudart_bind_cudaStreamGetCaptureInfo_v3);
@@ -16826,7 +17197,8 @@ static cudaError_t cudaStreamGetCaptureInfo_v3_resolve(cudaStream_t a0, enum cud
 {
 	cudaStreamGetCaptureInfo_v3_fn fn = cudaStreamGetCaptureInfo_v3_choose();
 
-	atomic_store_explicit(&cudaStreamGetCaptureInfo_v3_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaStreamGetCaptureInfo_v3_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -16860,7 +17232,7 @@ void *cudastub_cudart_bind_cudaStreamGetCaptureInfo_v3_ptsz(void)
 {
 	void *fn = (void *)cudaStreamGetCaptureInfo_v3_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaStreamGetCaptureInfo_v3_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaStreamGetCaptureInfo_v3_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaStreamGetCaptureInfo_v3_ptsz, cudastub_cudart_slot_cudaStreamGetCaptureInfo_v3_ptsz, cudastub_cudart_resolve_cudaStreamGetCaptureInfo_v3_ptsz, cudastub_cudart_bind_cudaStreamGetCaptureInfo_v3_ptsz);
@@ -16875,7 +17247,8 @@ static cudaError_t cudaStreamGetCaptureInfo_v3_ptsz_resolve(cudaStream_t a0, enu
 {
 	cudaStreamGetCaptureInfo_v3_ptsz_fn fn = cudaStreamGetCaptureInfo_v3_ptsz_choose();
 
-	atomic_store_explicit(&cudaStreamGetCaptureInfo_v3_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaStreamGetCaptureInfo_v3_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -16903,7 +17276,7 @@ void *cudastub_cudart_bind_cudaStreamGetFlags(void)
 {
 	void *fn = (void *)cudaStreamGetFlags_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaStreamGetFlags, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaStreamGetFlags, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaStreamGetFlags, cudastub_cudart_slot_cudaStreamGetFlags, cudastub_cudart_resolve_cudaStreamGetFlags, cudastub_cudart_bind_cudaStreamGetFlags);
@@ -16918,7 +17291,8 @@ static cudaError_t cudaStreamGetFlags_resolve(cudaStream_t a0, unsigned int *a1)
 {
 	cudaStreamGetFlags_fn fn = cudaStreamGetFlags_choose();
 
-	atomic_store_explicit(&cudaStreamGetFlags_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaStreamGetFlags_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -16946,7 +17320,7 @@ void *cudastub_cudart_bind_cudaStreamGetFlags_ptsz(void)
 {
 	void *fn = (void *)cudaStreamGetFlags_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaStreamGetFlags_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaStreamGetFlags_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaStreamGetFlags_ptsz, cudastub_cudart_slot_cudaStreamGetFlags_ptsz, cudastub_cudart_resolve_cudaStreamGetFlags_ptsz, cudastub_cudart_bind_cudaStreamGetFlags_ptsz);
@@ -16961,7 +17335,8 @@ static cudaError_t cudaStreamGetFlags_ptsz_resolve(cudaStream_t a0, unsigned int
 {
 	cudaStreamGetFlags_ptsz_fn fn = cudaStreamGetFlags_ptsz_choose();
 
-	atomic_store_explicit(&cudaStreamGetFlags_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaStreamGetFlags_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -16989,7 +17364,7 @@ void *cudastub_cudart_bind_cudaStreamGetId(void)
 {
 	void *fn = (void *)cudaStreamGetId_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaStreamGetId, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaStreamGetId, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaStreamGetId, cudastub_cudart_slot_cudaStreamGetId, cudastub_cudart_resolve_cudaStreamGetId, cudastub_cudart_bind_cudaStreamGetId);
@@ -17004,7 +17379,8 @@ static cudaError_t cudaStreamGetId_resolve(cudaStream_t a0, unsigned long long *
 {
 	cudaStreamGetId_fn fn = cudaStreamGetId_choose();
 
-	atomic_store_explicit(&cudaStreamGetId_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaStreamGetId_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -17032,7 +17408,7 @@ void *cudastub_cudart_bind_cudaStreamGetId_ptsz(void)
 {
 	void *fn = (void *)cudaStreamGetId_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaStreamGetId_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaStreamGetId_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaStreamGetId_ptsz, cudastub_cudart_slot_cudaStreamGetId_ptsz, cudastub_cudart_resolve_cudaStreamGetId_ptsz, cudastub_cudart_bind_cudaStreamGetId_ptsz);
@@ -17047,7 +17423,8 @@ static cudaError_t cudaStreamGetId_ptsz_resolve(cudaStream_t a0, unsigned long l
 {
 	cudaStreamGetId_ptsz_fn fn = cudaStreamGetId_ptsz_choose();
 
-	atomic_store_explicit(&cudaStreamGetId_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaStreamGetId_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -17075,7 +17452,7 @@ void *cudastub_cudart_bind_cudaStreamGetPriority(void)
 {
 	void *fn = (void *)cudaStreamGetPriority_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaStreamGetPriority, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaStreamGetPriority, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaStreamGetPriority, cudastub_cudart_slot_cudaStreamGetPriority, cudastub_cudart_resolve_cudaStreamGetPriority, cudastub_cudart_bind_cudaStreamGetPriority);
@@ -17090,7 +17467,8 @@ static cudaError_t cudaStreamGetPriority_resolve(cudaStream_t a0, int *a1)
 {
 	cudaStreamGetPriority_fn fn = cudaStreamGetPriority_choose();
 
-	atomic_store_explicit(&cudaStreamGetPriority_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaStreamGetPriority_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -17118,7 +17496,7 @@ void *cudastub_cudart_bind_cudaStreamGetPriority_ptsz(void)
 {
 	void *fn = (void *)cudaStreamGetPriority_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaStreamGetPriority_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaStreamGetPriority_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaStreamGetPriority_ptsz, cudastub_cudart_slot_cudaStreamGetPriority_ptsz, cudastub_cudart_resolve_cudaStreamGetPriority_ptsz, cudastub_cudart_bind_cudaStreamGetPriority_ptsz);
@@ -17133,7 +17511,8 @@ static cudaError_t cudaStreamGetPriority_ptsz_resolve(cudaStream_t a0, int *a1)
 {
 	cudaStreamGetPriority_ptsz_fn fn = cudaStreamGetPriority_ptsz_choose();
 
-	atomic_store_explicit(&cudaStreamGetPriority_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaStreamGetPriority_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -17161,7 +17540,7 @@ void *cudastub_cudart_bind_cudaStreamIsCapturing(void)
 {
 	void *fn = (void *)cudaStreamIsCapturing_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaStreamIsCapturing, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaStreamIsCapturing, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaStreamIsCapturing, cudastub_cudart_slot_cudaStreamIsCapturing, cudastub_cudart_resolve_cudaStreamIsCapturing, cudastub_cudart_bind_cudaStreamIsCapturing);
@@ -17176,7 +17555,8 @@ static cudaError_t cudaStreamIsCapturing_resolve(cudaStream_t a0, enum cudaStrea
 {
 	cudaStreamIsCapturing_fn fn = cudaStreamIsCapturing_choose();
 
-	atomic_store_explicit(&cudaStreamIsCapturing_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaStreamIsCapturing_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -17204,7 +17584,7 @@ void *cudastub_cudart_bind_cudaStreamIsCapturing_ptsz(void)
 {
 	void *fn = (void *)cudaStreamIsCapturing_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaStreamIsCapturing_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaStreamIsCapturing_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaStreamIsCapturing_ptsz, cudastub_cudart_slot_cudaStreamIsCapturing_ptsz, cudastub_cudart_resolve_cudaStreamIsCapturing_ptsz, cudastub_cudart_bind_cudaStreamIsCapturing_ptsz);
@@ -17219,7 +17599,8 @@ static cudaError_t cudaStreamIsCapturing_ptsz_resolve(cudaStream_t a0, enum cuda
 {
 	cudaStreamIsCapturing_ptsz_fn fn = cudaStreamIsCapturing_ptsz_choose();
 
-	atomic_store_explicit(&cudaStreamIsCapturing_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaStreamIsCapturing_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -17246,7 +17627,7 @@ void *cudastub_cudart_bind_cudaStreamQuery(void)
 {
 	void *fn = (void *)cudaStreamQuery_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaStreamQuery, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaStreamQuery, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaStreamQuery, cudastub_cudart_slot_cudaStreamQuery, cudastub_cudart_resolve_cudaStreamQuery, cudastub_cudart_bind_cudaStreamQuery);
@@ -17261,7 +17642,8 @@ static cudaError_t cudaStreamQuery_resolve(cudaStream_t a0)
 {
 	cudaStreamQuery_fn fn = cudaStreamQuery_choose();
 
-	atomic_store_explicit(&cudaStreamQuery_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaStreamQuery_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -17288,7 +17670,7 @@ void *cudastub_cudart_bind_cudaStreamQuery_ptsz(void)
 {
 	void *fn = (void *)cudaStreamQuery_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaStreamQuery_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaStreamQuery_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaStreamQuery_ptsz, cudastub_cudart_slot_cudaStreamQuery_ptsz, cudastub_cudart_resolve_cudaStreamQuery_ptsz, cudastub_cudart_bind_cudaStreamQuery_ptsz);
@@ -17303,7 +17685,8 @@ static cudaError_t cudaStreamQuery_ptsz_resolve(cudaStream_t a0)
 {
 	cudaStreamQuery_ptsz_fn fn = cudaStreamQuery_ptsz_choose();
 
-	atomic_store_explicit(&cudaStreamQuery_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaStreamQuery_ptsz_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -17333,7 +17716,7 @@ void *cudastub_cudart_bind_cudaStreamSetAttribute(void)
 {
 	void *fn = (void *)cudaStreamSetAttribute_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaStreamSetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaStreamSetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaStreamSetAttribute, cudastub_cudart_slot_cudaStreamSetAttribute, cudastub_cudart_resolve_cudaStreamSetAttribute, cudastub_cudart_bind_cudaStreamSetAttribute);
@@ -17348,7 +17731,8 @@ static cudaError_t cudaStreamSetAttribute_resolve(cudaStream_t a0, cudaLaunchAtt
 {
 	cudaStreamSetAttribute_fn fn = cudaStreamSetAttribute_choose();
 
-	atomic_store_explicit(&cudaStreamSetAttribute_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaStreamSetAttribute_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -17378,7 +17762,7 @@ void *cudastub_cudart_bind_cudaStreamSetAttribute_ptsz(void)
 {
 	void *fn = (void *)cudaStreamSetAttribute_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaStreamSetAttribute_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaStreamSetAttribute_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaStreamSetAttribute_ptsz, cudastub_cudart_slot_cudaStreamSetAttribute_ptsz, cudastub_cudart_resolve_cudaStreamSetAttribute_ptsz, cudastub_cudart_bind_cudaStreamSetAttribute_ptsz);
@@ -17393,7 +17777,8 @@ static cudaError_t cudaStreamSetAttribute_ptsz_resolve(cudaStream_t a0, cudaLaun
 {
 	cudaStreamSetAttribute_ptsz_fn fn = cudaStreamSetAttribute_ptsz_choose();
 
-	atomic_store_explicit(&cudaStreamSetAttribute_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaStreamSetAttribute_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -17420,7 +17805,7 @@ void *cudastub_cudart_bind_cudaStreamSynchronize(void)
 {
 	void *fn = (void *)cudaStreamSynchronize_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaStreamSynchronize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaStreamSynchronize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaStreamSynchronize, cudastub_cudart_slot_cudaStreamSynchronize, cudastub_cudart_resolve_cudaStreamSynchronize, cudastub_cudart_bind_cudaStreamSynchronize);
@@ -17435,7 +17820,8 @@ static cudaError_t cudaStreamSynchronize_resolve(cudaStream_t a0)
 {
 	cudaStreamSynchronize_fn fn = cudaStreamSynchronize_choose();
 
-	atomic_store_explicit(&cudaStreamSynchronize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaStreamSynchronize_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -17462,7 +17848,7 @@ void *cudastub_cudart_bind_cudaStreamSynchronize_ptsz(void)
 {
 	void *fn = (void *)cudaStreamSynchronize_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaStreamSynchronize_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaStreamSynchronize_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaStreamSynchronize_ptsz, cudastub_cudart_slot_cudaStreamSynchronize_ptsz, cudastub_cudart_resolve_cudaStreamSynchronize_ptsz, cudastub_cudart_bind_cudaStreamSynchronize_ptsz);
@@ -17477,7 +17863,8 @@ static cudaError_t cudaStreamSynchronize_ptsz_resolve(cudaStream_t a0)
 {
 	cudaStreamSynchronize_ptsz_fn fn = cudaStreamSynchronize_ptsz_choose();
 
-	atomic_store_explicit(&cudaStreamSynchronize_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaStreamSynchronize_ptsz_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -17508,7 +17895,7 @@ void *cudastub_cudart_bind_cudaStreamUpdateCaptureDependencies(void)
 {
 	void *fn = (void *)cudaStreamUpdateCaptureDependencies_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaStreamUpdateCaptureDependencies, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaStreamUpdateCaptureDependencies, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaStreamUpdateCaptureDependencies, cudastub_cudart_slot_cudaStreamUpdateCaptureDependencies, cudastub_cudart_resolve_cudaStreamUpdateCaptureDependencies, cudastub_cudart_bind_cudaStreamUpdateCaptureDependencies);
@@ -17523,7 +17910,8 @@ static cudaError_t cudaStreamUpdateCaptureDependencies_resolve(cudaStream_t a0, 
 {
 	cudaStreamUpdateCaptureDependencies_fn fn = cudaStreamUpdateCaptureDependencies_choose();
 
-	atomic_store_explicit(&cudaStreamUpdateCaptureDependencies_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaStreamUpdateCaptureDependencies_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -17554,7 +17942,7 @@ void *cudastub_cudart_bind_cudaStreamUpdateCaptureDependencies_ptsz(void)
 {
 	void *fn = (void *)cudaStreamUpdateCaptureDependencies_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaStreamUpdateCaptureDependencies_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaStreamUpdateCaptureDependencies_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaStreamUpdateCaptureDependencies_ptsz, cudastub_cudart_slot_cudaStreamUpdateCaptureDependencies_ptsz, cudastub_cudart_resolve_cudaStreamUpdateCaptureDependencies_ptsz, cudastub_cudart_bind_cudaStreamUpdateCaptureDependencies_ptsz);
@@ -17569,7 +17957,8 @@ static cudaError_t cudaStreamUpdateCaptureDependencies_ptsz_resolve(cudaStream_t
 {
 	cudaStreamUpdateCaptureDependencies_ptsz_fn fn = cudaStreamUpdateCaptureDependencies_ptsz_choose();
 
-	atomic_store_explicit(&cudaStreamUpdateCaptureDependencies_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaStreamUpdateCaptureDependencies_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -17601,7 +17990,7 @@ void *cudastub_cudart_bind_cudaStreamUpdateCaptureDependencies_v2(void)
 {
 	void *fn = (void *)cudaStreamUpdateCaptureDependencies_v2_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaStreamUpdateCaptureDependencies_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaStreamUpdateCaptureDependencies_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaStreamUpdateCaptureDependencies_v2, cudastub_cudart_slot_cudaStreamUpdateCaptureDependencies_v2, cudastub_cudart_resolve_cudaStreamUpdateCaptureDependencies_v2, cudastub_cudart_bind_cudaStreamUpdateCaptureDependencies_v2);
@@ -17616,7 +18005,8 @@ static cudaError_t cudaStreamUpdateCaptureDependencies_v2_resolve(cudaStream_t a
 {
 	cudaStreamUpdateCaptureDependencies_v2_fn fn = cudaStreamUpdateCaptureDependencies_v2_choose();
 
-	atomic_store_explicit(&cudaStreamUpdateCaptureDependencies_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaStreamUpdateCaptureDependencies_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -17648,7 +18038,7 @@ void *cudastub_cudart_bind_cudaStreamUpdateCaptureDependencies_v2_ptsz(void)
 {
 	void *fn = (void *)cudaStreamUpdateCaptureDependencies_v2_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaStreamUpdateCaptureDependencies_v2_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaStreamUpdateCaptureDependencies_v2_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaStreamUpdateCaptureDependencies_v2_ptsz, cudastub_cudart_slot_cudaStreamUpdateCaptureDependencies_v2_ptsz, cudastub_cudart_resolve_cudaStreamUpdateCaptureDependencies_v2_ptsz, cudastub_cudart_bind_cudaStreamUpdateCaptureDependencies_v2_ptsz);
@@ -17663,7 +18053,8 @@ static cudaError_t cudaStreamUpdateCaptureDependencies_v2_ptsz_resolve(cudaStrea
 {
 	cudaStreamUpdateCaptureDependencies_v2_ptsz_fn fn = cudaStreamUpdateCaptureDependencies_v2_ptsz_choose();
 
-	atomic_store_explicit(&cudaStreamUpdateCaptureDependencies_v2_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaStreamUpdateCaptureDependencies_v2_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -17692,7 +18083,7 @@ void *cudastub_cudart_bind_cudaStreamWaitEvent(void)
 {
 	void *fn = (void *)cudaStreamWaitEvent_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaStreamWaitEvent, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaStreamWaitEvent, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaStreamWaitEvent, cudastub_cudart_slot_cudaStreamWaitEvent, cudastub_cudart_resolve_cudaStreamWaitEvent, cudastub_cudart_bind_cudaStreamWaitEvent);
@@ -17707,7 +18098,8 @@ static cudaError_t cudaStreamWaitEvent_resolve(cudaStream_t a0, cudaEvent_t a1, 
 {
 	cudaStreamWaitEvent_fn fn = cudaStreamWaitEvent_choose();
 
-	atomic_store_explicit(&cudaStreamWaitEvent_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaStreamWaitEvent_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -17736,7 +18128,7 @@ void *cudastub_cudart_bind_cudaStreamWaitEvent_ptsz(void)
 {
 	void *fn = (void *)cudaStreamWaitEvent_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaStreamWaitEvent_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaStreamWaitEvent_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaStreamWaitEvent_ptsz, cudastub_cudart_slot_cudaStreamWaitEvent_ptsz, cudastub_cudart_resolve_cudaStreamWaitEvent_ptsz, cudastub_cudart_bind_cudaStreamWaitEvent_ptsz);
@@ -17751,7 +18143,8 @@ static cudaError_t cudaStreamWaitEvent_ptsz_resolve(cudaStream_t a0, cudaEvent_t
 {
 	cudaStreamWaitEvent_ptsz_fn fn = cudaStreamWaitEvent_ptsz_choose();
 
-	atomic_store_explicit(&cudaStreamWaitEvent_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaStreamWaitEvent_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -17778,7 +18171,7 @@ void *cudastub_cudart_bind_cudaThreadExchangeStreamCaptureMode(void)
 {
 	void *fn = (void *)cudaThreadExchangeStreamCaptureMode_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaThreadExchangeStreamCaptureMode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaThreadExchangeStreamCaptureMode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaThreadExchangeStreamCaptureMode, cudastub_cudart_slot_cudaThreadExchangeStreamCaptureMode, cudastub_cudart_resolve_cudaThreadExchangeStreamCaptureMode, cudastub_cudart_bind_cudaThreadExchangeStreamCaptureMode);
@@ -17793,7 +18186,8 @@ static cudaError_t cudaThreadExchangeStreamCaptureMode_resolve(enum cudaStreamCa
 {
 	cudaThreadExchangeStreamCaptureMode_fn fn = cudaThreadExchangeStreamCaptureMode_choose();
 
-	atomic_store_explicit(&cudaThreadExchangeStreamCaptureMode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaThreadExchangeStreamCaptureMode_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -17820,7 +18214,7 @@ void *cudastub_cudart_bind_cudaThreadExit(void)
 {
 	void *fn = (void *)cudaThreadExit_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaThreadExit, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaThreadExit, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaThreadExit, cudastub_cudart_slot_cudaThreadExit, cudastub_cudart_resolve_cudaThreadExit, cudastub_cudart_bind_cudaThreadExit);
@@ -17835,7 +18229,8 @@ static cudaError_t cudaThreadExit_resolve(void)
 {
 	cudaThreadExit_fn fn = cudaThreadExit_choose();
 
-	atomic_store_explicit(&cudaThreadExit_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaThreadExit_slot, fn, memory_order_release);
 	return fn();
 }
 #endif
@@ -17863,7 +18258,7 @@ void *cudastub_cudart_bind_cudaThreadGetCacheConfig(void)
 {
 	void *fn = (void *)cudaThreadGetCacheConfig_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaThreadGetCacheConfig, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaThreadGetCacheConfig, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaThreadGetCacheConfig, cudastub_cudart_slot_cudaThreadGetCacheConfig, cudastub_cudart_resolve_cudaThreadGetCacheConfig, cudastub_cudart_bind_cudaThreadGetCacheConfig);
@@ -17878,7 +18273,8 @@ static cudaError_t cudaThreadGetCacheConfig_resolve(enum cudaFuncCache *a0)
 {
 	cudaThreadGetCacheConfig_fn fn = cudaThreadGetCacheConfig_choose();
 
-	atomic_store_explicit(&cudaThreadGetCacheConfig_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaThreadGetCacheConfig_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -17907,7 +18303,7 @@ void *cudastub_cudart_bind_cudaThreadGetLimit(void)
 {
 	void *fn = (void *)cudaThreadGetLimit_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaThreadGetLimit, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaThreadGetLimit, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaThreadGetLimit, cudastub_cudart_slot_cudaThreadGetLimit, cudastub_cudart_resolve_cudaThreadGetLimit, cudastub_cudart_bind_cudaThreadGetLimit);
@@ -17922,7 +18318,8 @@ static cudaError_t cudaThreadGetLimit_resolve(size_t *a0, enum cudaLimit a1)
 {
 	cudaThreadGetLimit_fn fn = cudaThreadGetLimit_choose();
 
-	atomic_store_explicit(&cudaThreadGetLimit_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaThreadGetLimit_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -17950,7 +18347,7 @@ void *cudastub_cudart_bind_cudaThreadSetCacheConfig(void)
 {
 	void *fn = (void *)cudaThreadSetCacheConfig_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaThreadSetCacheConfig, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaThreadSetCacheConfig, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaThreadSetCacheConfig, cudastub_cudart_slot_cudaThreadSetCacheConfig, cudastub_cudart_resolve_cudaThreadSetCacheConfig, cudastub_cudart_bind_cudaThreadSetCacheConfig);
@@ -17965,7 +18362,8 @@ static cudaError_t cudaThreadSetCacheConfig_resolve(enum cudaFuncCache a0)
 {
 	cudaThreadSetCacheConfig_fn fn = cudaThreadSetCacheConfig_choose();
 
-	atomic_store_explicit(&cudaThreadSetCacheConfig_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaThreadSetCacheConfig_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -17994,7 +18392,7 @@ void *cudastub_cudart_bind_cudaThreadSetLimit(void)
 {
 	void *fn = (void *)cudaThreadSetLimit_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaThreadSetLimit, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaThreadSetLimit, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaThreadSetLimit, cudastub_cudart_slot_cudaThreadSetLimit, cudastub_cudart_resolve_cudaThreadSetLimit, cudastub_cudart_bind_cudaThreadSetLimit);
@@ -18009,7 +18407,8 @@ static cudaError_t cudaThreadSetLimit_resolve(enum cudaLimit a0, size_t a1)
 {
 	cudaThreadSetLimit_fn fn = cudaThreadSetLimit_choose();
 
-	atomic_store_explicit(&cudaThreadSetLimit_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaThreadSetLimit_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -18036,7 +18435,7 @@ void *cudastub_cudart_bind_cudaThreadSynchronize(void)
 {
 	void *fn = (void *)cudaThreadSynchronize_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaThreadSynchronize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaThreadSynchronize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaThreadSynchronize, cudastub_cudart_slot_cudaThreadSynchronize, cudastub_cudart_resolve_cudaThreadSynchronize, cudastub_cudart_bind_cudaThreadSynchronize);
@@ -18051,7 +18450,8 @@ static cudaError_t cudaThreadSynchronize_resolve(void)
 {
 	cudaThreadSynchronize_fn fn = cudaThreadSynchronize_choose();
 
-	atomic_store_explicit(&cudaThreadSynchronize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaThreadSynchronize_slot, fn, memory_order_release);
 	return fn();
 }
 #endif
@@ -18082,7 +18482,7 @@ void *cudastub_cudart_bind_cudaUserObjectCreate(void)
 {
 	void *fn = (void *)cudaUserObjectCreate_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaUserObjectCreate, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaUserObjectCreate, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaUserObjectCreate, cudastub_cudart_slot_cudaUserObjectCreate, cudastub_cudart_resolve_cudaUserObjectCreate, cudastub_cudart_bind_cudaUserObjectCreate);
@@ -18097,7 +18497,8 @@ static cudaError_t cudaUserObjectCreate_resolve(cudaUserObject_t *a0, void *a1, 
 {
 	cudaUserObjectCreate_fn fn = cudaUserObjectCreate_choose();
 
-	atomic_store_explicit(&cudaUserObjectCreate_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaUserObjectCreate_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -18125,7 +18526,7 @@ void *cudastub_cudart_bind_cudaUserObjectRelease(void)
 {
 	void *fn = (void *)cudaUserObjectRelease_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaUserObjectRelease, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaUserObjectRelease, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaUserObjectRelease, cudastub_cudart_slot_cudaUserObjectRelease, cudastub_cudart_resolve_cudaUserObjectRelease, cudastub_cudart_bind_cudaUserObjectRelease);
@@ -18140,7 +18541,8 @@ static cudaError_t cudaUserObjectRelease_resolve(cudaUserObject_t a0, unsigned i
 {
 	cudaUserObjectRelease_fn fn = cudaUserObjectRelease_choose();
 
-	atomic_store_explicit(&cudaUserObjectRelease_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaUserObjectRelease_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -18168,7 +18570,7 @@ void *cudastub_cudart_bind_cudaUserObjectRetain(void)
 {
 	void *fn = (void *)cudaUserObjectRetain_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaUserObjectRetain, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaUserObjectRetain, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaUserObjectRetain, cudastub_cudart_slot_cudaUserObjectRetain, cudastub_cudart_resolve_cudaUserObjectRetain, cudastub_cudart_bind_cudaUserObjectRetain);
@@ -18183,7 +18585,8 @@ static cudaError_t cudaUserObjectRetain_resolve(cudaUserObject_t a0, unsigned in
 {
 	cudaUserObjectRetain_fn fn = cudaUserObjectRetain_choose();
 
-	atomic_store_explicit(&cudaUserObjectRetain_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaUserObjectRetain_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -18212,7 +18615,7 @@ void *cudastub_cudart_bind_cudaVDPAUGetDevice(void)
 {
 	void *fn = (void *)cudaVDPAUGetDevice_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaVDPAUGetDevice, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaVDPAUGetDevice, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaVDPAUGetDevice, cudastub_cudart_slot_cudaVDPAUGetDevice, cudastub_cudart_resolve_cudaVDPAUGetDevice, cudastub_cudart_bind_cudaVDPAUGetDevice);
@@ -18227,7 +18630,8 @@ static cudaError_t cudaVDPAUGetDevice_resolve(int *a0, VdpDevice a1, VdpGetProcA
 {
 	cudaVDPAUGetDevice_fn fn = cudaVDPAUGetDevice_choose();
 
-	atomic_store_explicit(&cudaVDPAUGetDevice_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaVDPAUGetDevice_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -18256,7 +18660,7 @@ void *cudastub_cudart_bind_cudaVDPAUSetVDPAUDevice(void)
 {
 	void *fn = (void *)cudaVDPAUSetVDPAUDevice_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaVDPAUSetVDPAUDevice, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaVDPAUSetVDPAUDevice, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaVDPAUSetVDPAUDevice, cudastub_cudart_slot_cudaVDPAUSetVDPAUDevice, cudastub_cudart_resolve_cudaVDPAUSetVDPAUDevice, cudastub_cudart_bind_cudaVDPAUSetVDPAUDevice);
@@ -18271,7 +18675,8 @@ static cudaError_t cudaVDPAUSetVDPAUDevice_resolve(int a0, VdpDevice a1, VdpGetP
 {
 	cudaVDPAUSetVDPAUDevice_fn fn = cudaVDPAUSetVDPAUDevice_choose();
 
-	atomic_store_explicit(&cudaVDPAUSetVDPAUDevice_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaVDPAUSetVDPAUDevice_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -18302,7 +18707,7 @@ void *cudastub_cudart_bind_cudaWaitExternalSemaphoresAsync_v2(void)
 {
 	void *fn = (void *)cudaWaitExternalSemaphoresAsync_v2_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaWaitExternalSemaphoresAsync_v2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaWaitExternalSemaphoresAsync_v2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaWaitExternalSemaphoresAsync_v2, cudastub_cudart_slot_cudaWaitExternalSemaphoresAsync_v2, cudastub_cudart_resolve_cudaWaitExternalSemaphoresAsync_v2, cudastub_cudart_bind_cudaWaitExternalSemaphoresAsync_v2);
@@ -18317,7 +18722,8 @@ static cudaError_t cudaWaitExternalSemaphoresAsync_v2_resolve(const cudaExternal
 {
 	cudaWaitExternalSemaphoresAsync_v2_fn fn = cudaWaitExternalSemaphoresAsync_v2_choose();
 
-	atomic_store_explicit(&cudaWaitExternalSemaphoresAsync_v2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaWaitExternalSemaphoresAsync_v2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -18348,7 +18754,7 @@ void *cudastub_cudart_bind_cudaWaitExternalSemaphoresAsync_v2_ptsz(void)
 {
 	void *fn = (void *)cudaWaitExternalSemaphoresAsync_v2_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaWaitExternalSemaphoresAsync_v2_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaWaitExternalSemaphoresAsync_v2_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaWaitExternalSemaphoresAsync_v2_ptsz, cudastub_cudart_slot_cudaWaitExternalSemaphoresAsync_v2_ptsz, cudastub_cudart_resolve_cudaWaitExternalSemaphoresAsync_v2_ptsz, cudastub_cudart_bind_cudaWaitExternalSemaphoresAsync_v2_ptsz);
@@ -18363,7 +18769,8 @@ static cudaError_t cudaWaitExternalSemaphoresAsync_v2_ptsz_resolve(const cudaExt
 {
 	cudaWaitExternalSemaphoresAsync_v2_ptsz_fn fn = cudaWaitExternalSemaphoresAsync_v2_ptsz_choose();
 
-	atomic_store_explicit(&cudaWaitExternalSemaphoresAsync_v2_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaWaitExternalSemaphoresAsync_v2_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif

@@ -34,7 +34,7 @@ void *cudastub_cudart_bind___cudaGetProcAddress(void)
 {
 	void *fn = choose___cudaGetProcAddress();
 
-	atomic_store_explicit(&cudastub_cudart_slot___cudaGetProcAddress, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot___cudaGetProcAddress, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(__cudaGetProcAddress, cudastub_cudart_slot___cudaGetProcAddress, cudastub_cudart_resolve___cudaGetProcAddress, cudastub_cudart_bind___cudaGetProcAddress);
@@ -58,7 +58,7 @@ void *cudastub_cudart_bind___cudaRegisterHostVar(void)
 {
 	void *fn = choose___cudaRegisterHostVar();
 
-	atomic_store_explicit(&cudastub_cudart_slot___cudaRegisterHostVar, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot___cudaRegisterHostVar, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(__cudaRegisterHostVar, cudastub_cudart_slot___cudaRegisterHostVar, cudastub_cudart_resolve___cudaRegisterHostVar, cudastub_cudart_bind___cudaRegisterHostVar);
@@ -82,7 +82,7 @@ void *cudastub_cudart_bind___cudaRegisterUnifiedTable(void)
 {
 	void *fn = choose___cudaRegisterUnifiedTable();
 
-	atomic_store_explicit(&cudastub_cudart_slot___cudaRegisterUnifiedTable, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot___cudaRegisterUnifiedTable, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(__cudaRegisterUnifiedTable, cudastub_cudart_slot___cudaRegisterUnifiedTable, cudastub_cudart_resolve___cudaRegisterUnifiedTable, cudastub_cudart_bind___cudaRegisterUnifiedTable);

@@ -466,7 +466,7 @@ void *cudastub_cudart_bind___cudaGetKernel(void)
 {
 	void *fn = (void *)__cudaGetKernel_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot___cudaGetKernel, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot___cudaGetKernel, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(__cudaGetKernel, cudastub_cudart_slot___cudaGetKernel, cudastub_cudart_resolve___cudaGetKernel, cudastub_cudart_bind___cudaGetKernel);
@@ -481,7 +481,8 @@ static cudaError_t __cudaGetKernel_resolve(cudaKernel_t *a0, const void *a1)
 {
 	__cudaGetKernel_fn fn = __cudaGetKernel_choose();
 
-	atomic_store_explicit(&__cudaGetKernel_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&__cudaGetKernel_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -511,7 +512,8 @@ static char __cudaInitModule_resolve(void **a0)
 {
 	__cudaInitModule_fn fn = __cudaInitModule_choose();
 
-	atomic_store_explicit(&__cudaInitModule_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&__cudaInitModule_slot, fn, memory_order_release);
 	return fn(a0);
 }
 
@@ -542,7 +544,7 @@ void *cudastub_cudart_bind___cudaLaunchKernel(void)
 {
 	void *fn = (void *)__cudaLaunchKernel_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot___cudaLaunchKernel, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot___cudaLaunchKernel, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(__cudaLaunchKernel, cudastub_cudart_slot___cudaLaunchKernel, cudastub_cudart_resolve___cudaLaunchKernel, cudastub_cudart_bind___cudaLaunchKernel);
@@ -557,7 +559,8 @@ static cudaError_t __cudaLaunchKernel_resolve(cudaKernel_t a0, dim3 a1, dim3 a2,
 {
 	__cudaLaunchKernel_fn fn = __cudaLaunchKernel_choose();
 
-	atomic_store_explicit(&__cudaLaunchKernel_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&__cudaLaunchKernel_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -589,7 +592,7 @@ void *cudastub_cudart_bind___cudaLaunchKernel_ptsz(void)
 {
 	void *fn = (void *)__cudaLaunchKernel_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot___cudaLaunchKernel_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot___cudaLaunchKernel_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(__cudaLaunchKernel_ptsz, cudastub_cudart_slot___cudaLaunchKernel_ptsz, cudastub_cudart_resolve___cudaLaunchKernel_ptsz, cudastub_cudart_bind___cudaLaunchKernel_ptsz);
@@ -604,7 +607,8 @@ static cudaError_t __cudaLaunchKernel_ptsz_resolve(cudaKernel_t a0, dim3 a1, dim
 {
 	__cudaLaunchKernel_ptsz_fn fn = __cudaLaunchKernel_ptsz_choose();
 
-	atomic_store_explicit(&__cudaLaunchKernel_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&__cudaLaunchKernel_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -634,7 +638,7 @@ void *cudastub_cudart_bind___cudaPopCallConfiguration(void)
 {
 	void *fn = (void *)__cudaPopCallConfiguration_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot___cudaPopCallConfiguration, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot___cudaPopCallConfiguration, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(__cudaPopCallConfiguration, cudastub_cudart_slot___cudaPopCallConfiguration, cudastub_cudart_resolve___cudaPopCallConfiguration, cudastub_cudart_bind___cudaPopCallConfiguration);
@@ -649,7 +653,8 @@ static cudaError_t __cudaPopCallConfiguration_resolve(dim3 *a0, dim3 *a1, size_t
 {
 	__cudaPopCallConfiguration_fn fn = __cudaPopCallConfiguration_choose();
 
-	atomic_store_explicit(&__cudaPopCallConfiguration_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&__cudaPopCallConfiguration_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -680,7 +685,7 @@ void *cudastub_cudart_bind___cudaPushCallConfiguration(void)
 {
 	void *fn = (void *)__cudaPushCallConfiguration_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot___cudaPushCallConfiguration, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot___cudaPushCallConfiguration, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(__cudaPushCallConfiguration, cudastub_cudart_slot___cudaPushCallConfiguration, cudastub_cudart_resolve___cudaPushCallConfiguration, cudastub_cudart_bind___cudaPushCallConfiguration);
@@ -695,7 +700,8 @@ static unsigned int __cudaPushCallConfiguration_resolve(dim3 a0, dim3 a1, size_t
 {
 	__cudaPushCallConfiguration_fn fn = __cudaPushCallConfiguration_choose();
 
-	atomic_store_explicit(&__cudaPushCallConfiguration_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&__cudaPushCallConfiguration_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -723,7 +729,8 @@ static void ** __cudaRegisterFatBinary_resolve(void *a0)
 {
 	__cudaRegisterFatBinary_fn fn = __cudaRegisterFatBinary_choose();
 
-	atomic_store_explicit(&__cudaRegisterFatBinary_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&__cudaRegisterFatBinary_slot, fn, memory_order_release);
 	return fn(a0);
 }
 
@@ -749,7 +756,8 @@ static void __cudaRegisterFatBinaryEnd_resolve(void **a0)
 {
 	__cudaRegisterFatBinaryEnd_fn fn = __cudaRegisterFatBinaryEnd_choose();
 
-	atomic_store_explicit(&__cudaRegisterFatBinaryEnd_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&__cudaRegisterFatBinaryEnd_slot, fn, memory_order_release);
 	fn(a0);
 }
 
@@ -784,7 +792,8 @@ static void __cudaRegisterFunction_resolve(void **a0, const char *a1, char *a2, 
 {
 	__cudaRegisterFunction_fn fn = __cudaRegisterFunction_choose();
 
-	atomic_store_explicit(&__cudaRegisterFunction_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&__cudaRegisterFunction_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 
@@ -817,7 +826,8 @@ static void __cudaRegisterManagedVar_resolve(void **a0, void **a1, char *a2, con
 {
 	__cudaRegisterManagedVar_fn fn = __cudaRegisterManagedVar_choose();
 
-	atomic_store_explicit(&__cudaRegisterManagedVar_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&__cudaRegisterManagedVar_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 
@@ -850,7 +860,8 @@ static void __cudaRegisterVar_resolve(void **a0, char *a1, char *a2, const char 
 {
 	__cudaRegisterVar_fn fn = __cudaRegisterVar_choose();
 
-	atomic_store_explicit(&__cudaRegisterVar_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&__cudaRegisterVar_slot, fn, memory_order_release);
 	fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 
@@ -876,7 +887,8 @@ static void __cudaUnregisterFatBinary_resolve(void **a0)
 {
 	__cudaUnregisterFatBinary_fn fn = __cudaUnregisterFatBinary_choose();
 
-	atomic_store_explicit(&__cudaUnregisterFatBinary_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&__cudaUnregisterFatBinary_slot, fn, memory_order_release);
 	fn(a0);
 }
 
@@ -905,7 +917,7 @@ void *cudastub_cudart_bind_cudaArrayGetInfo(void)
 {
 	void *fn = (void *)cudaArrayGetInfo_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaArrayGetInfo, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaArrayGetInfo, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaArrayGetInfo, cudastub_cudart_slot_cudaArrayGetInfo, cudastub_cudart_resolve_cudaArrayGetInfo, cudastub_cudart_bind_cudaArrayGetInfo);
@@ -920,7 +932,8 @@ static cudaError_t cudaArrayGetInfo_resolve(struct cudaChannelFormatDesc *a0, st
 {
 	cudaArrayGetInfo_fn fn = cudaArrayGetInfo_choose();
 
-	atomic_store_explicit(&cudaArrayGetInfo_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaArrayGetInfo_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -949,7 +962,7 @@ void *cudastub_cudart_bind_cudaArrayGetMemoryRequirements(void)
 {
 	void *fn = (void *)cudaArrayGetMemoryRequirements_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaArrayGetMemoryRequirements, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaArrayGetMemoryRequirements, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaArrayGetMemoryRequirements, cudastub_cudart_slot_cudaArrayGetMemoryRequirements, cudastub_cudart_resolve_cudaArrayGetMemoryRequirements, cudastub_cudart_bind_cudaArrayGetMemoryRequirements);
@@ -964,7 +977,8 @@ static cudaError_t cudaArrayGetMemoryRequirements_resolve(struct cudaArrayMemory
 {
 	cudaArrayGetMemoryRequirements_fn fn = cudaArrayGetMemoryRequirements_choose();
 
-	atomic_store_explicit(&cudaArrayGetMemoryRequirements_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaArrayGetMemoryRequirements_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -993,7 +1007,7 @@ void *cudastub_cudart_bind_cudaArrayGetPlane(void)
 {
 	void *fn = (void *)cudaArrayGetPlane_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaArrayGetPlane, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaArrayGetPlane, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaArrayGetPlane, cudastub_cudart_slot_cudaArrayGetPlane, cudastub_cudart_resolve_cudaArrayGetPlane, cudastub_cudart_bind_cudaArrayGetPlane);
@@ -1008,7 +1022,8 @@ static cudaError_t cudaArrayGetPlane_resolve(cudaArray_t *a0, cudaArray_t a1, un
 {
 	cudaArrayGetPlane_fn fn = cudaArrayGetPlane_choose();
 
-	atomic_store_explicit(&cudaArrayGetPlane_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaArrayGetPlane_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -1036,7 +1051,7 @@ void *cudastub_cudart_bind_cudaArrayGetSparseProperties(void)
 {
 	void *fn = (void *)cudaArrayGetSparseProperties_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaArrayGetSparseProperties, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaArrayGetSparseProperties, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaArrayGetSparseProperties, cudastub_cudart_slot_cudaArrayGetSparseProperties, cudastub_cudart_resolve_cudaArrayGetSparseProperties, cudastub_cudart_bind_cudaArrayGetSparseProperties);
@@ -1051,7 +1066,8 @@ static cudaError_t cudaArrayGetSparseProperties_resolve(struct cudaArraySparsePr
 {
 	cudaArrayGetSparseProperties_fn fn = cudaArrayGetSparseProperties_choose();
 
-	atomic_store_explicit(&cudaArrayGetSparseProperties_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaArrayGetSparseProperties_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -1080,7 +1096,7 @@ void *cudastub_cudart_bind_cudaChooseDevice(void)
 {
 	void *fn = (void *)cudaChooseDevice_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaChooseDevice, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaChooseDevice, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaChooseDevice, cudastub_cudart_slot_cudaChooseDevice, cudastub_cudart_resolve_cudaChooseDevice, cudastub_cudart_bind_cudaChooseDevice);
@@ -1095,7 +1111,8 @@ static cudaError_t cudaChooseDevice_resolve(int *a0, const struct cudaDeviceProp
 {
 	cudaChooseDevice_fn fn = cudaChooseDevice_choose();
 
-	atomic_store_explicit(&cudaChooseDevice_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaChooseDevice_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -1127,7 +1144,7 @@ void *cudastub_cudart_bind_cudaCreateChannelDesc(void)
 {
 	void *fn = (void *)cudaCreateChannelDesc_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaCreateChannelDesc, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaCreateChannelDesc, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaCreateChannelDesc, cudastub_cudart_slot_cudaCreateChannelDesc, cudastub_cudart_resolve_cudaCreateChannelDesc, cudastub_cudart_bind_cudaCreateChannelDesc);
@@ -1142,7 +1159,8 @@ static struct cudaChannelFormatDesc cudaCreateChannelDesc_resolve(int a0, int a1
 {
 	cudaCreateChannelDesc_fn fn = cudaCreateChannelDesc_choose();
 
-	atomic_store_explicit(&cudaCreateChannelDesc_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaCreateChannelDesc_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -1171,7 +1189,7 @@ void *cudastub_cudart_bind_cudaCreateSurfaceObject(void)
 {
 	void *fn = (void *)cudaCreateSurfaceObject_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaCreateSurfaceObject, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaCreateSurfaceObject, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaCreateSurfaceObject, cudastub_cudart_slot_cudaCreateSurfaceObject, cudastub_cudart_resolve_cudaCreateSurfaceObject, cudastub_cudart_bind_cudaCreateSurfaceObject);
@@ -1186,7 +1204,8 @@ static cudaError_t cudaCreateSurfaceObject_resolve(cudaSurfaceObject_t *a0, cons
 {
 	cudaCreateSurfaceObject_fn fn = cudaCreateSurfaceObject_choose();
 
-	atomic_store_explicit(&cudaCreateSurfaceObject_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaCreateSurfaceObject_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -1217,7 +1236,7 @@ void *cudastub_cudart_bind_cudaCreateTextureObject(void)
 {
 	void *fn = (void *)cudaCreateTextureObject_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaCreateTextureObject, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaCreateTextureObject, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaCreateTextureObject, cudastub_cudart_slot_cudaCreateTextureObject, cudastub_cudart_resolve_cudaCreateTextureObject, cudastub_cudart_bind_cudaCreateTextureObject);
@@ -1232,7 +1251,8 @@ static cudaError_t cudaCreateTextureObject_resolve(cudaTextureObject_t *a0, cons
 {
 	cudaCreateTextureObject_fn fn = cudaCreateTextureObject_choose();
 
-	atomic_store_explicit(&cudaCreateTextureObject_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaCreateTextureObject_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -1258,7 +1278,7 @@ void *cudastub_cudart_bind_cudaCtxResetPersistingL2Cache(void)
 {
 	void *fn = (void *)cudaCtxResetPersistingL2Cache_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaCtxResetPersistingL2Cache, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaCtxResetPersistingL2Cache, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaCtxResetPersistingL2Cache, cudastub_cudart_slot_cudaCtxResetPersistingL2Cache, cudastub_cudart_resolve_cudaCtxResetPersistingL2Cache, cudastub_cudart_bind_cudaCtxResetPersistingL2Cache);
@@ -1273,7 +1293,8 @@ static cudaError_t cudaCtxResetPersistingL2Cache_resolve(void)
 {
 	cudaCtxResetPersistingL2Cache_fn fn = cudaCtxResetPersistingL2Cache_choose();
 
-	atomic_store_explicit(&cudaCtxResetPersistingL2Cache_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaCtxResetPersistingL2Cache_slot, fn, memory_order_release);
 	return fn();
 }
 #endif
@@ -1300,7 +1321,7 @@ void *cudastub_cudart_bind_cudaDestroyExternalMemory(void)
 {
 	void *fn = (void *)cudaDestroyExternalMemory_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaDestroyExternalMemory, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaDestroyExternalMemory, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaDestroyExternalMemory, cudastub_cudart_slot_cudaDestroyExternalMemory, cudastub_cudart_resolve_cudaDestroyExternalMemory, cudastub_cudart_bind_cudaDestroyExternalMemory);
@@ -1315,7 +1336,8 @@ static cudaError_t cudaDestroyExternalMemory_resolve(cudaExternalMemory_t a0)
 {
 	cudaDestroyExternalMemory_fn fn = cudaDestroyExternalMemory_choose();
 
-	atomic_store_explicit(&cudaDestroyExternalMemory_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaDestroyExternalMemory_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -1342,7 +1364,7 @@ void *cudastub_cudart_bind_cudaDestroyExternalSemaphore(void)
 {
 	void *fn = (void *)cudaDestroyExternalSemaphore_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaDestroyExternalSemaphore, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaDestroyExternalSemaphore, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaDestroyExternalSemaphore, cudastub_cudart_slot_cudaDestroyExternalSemaphore, cudastub_cudart_resolve_cudaDestroyExternalSemaphore, cudastub_cudart_bind_cudaDestroyExternalSemaphore);
@@ -1357,7 +1379,8 @@ static cudaError_t cudaDestroyExternalSemaphore_resolve(cudaExternalSemaphore_t 
 {
 	cudaDestroyExternalSemaphore_fn fn = cudaDestroyExternalSemaphore_choose();
 
-	atomic_store_explicit(&cudaDestroyExternalSemaphore_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaDestroyExternalSemaphore_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -1384,7 +1407,7 @@ void *cudastub_cudart_bind_cudaDestroySurfaceObject(void)
 {
 	void *fn = (void *)cudaDestroySurfaceObject_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaDestroySurfaceObject, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaDestroySurfaceObject, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaDestroySurfaceObject, cudastub_cudart_slot_cudaDestroySurfaceObject, cudastub_cudart_resolve_cudaDestroySurfaceObject, cudastub_cudart_bind_cudaDestroySurfaceObject);
@@ -1399,7 +1422,8 @@ static cudaError_t cudaDestroySurfaceObject_resolve(cudaSurfaceObject_t a0)
 {
 	cudaDestroySurfaceObject_fn fn = cudaDestroySurfaceObject_choose();
 
-	atomic_store_explicit(&cudaDestroySurfaceObject_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaDestroySurfaceObject_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -1426,7 +1450,7 @@ void *cudastub_cudart_bind_cudaDestroyTextureObject(void)
 {
 	void *fn = (void *)cudaDestroyTextureObject_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaDestroyTextureObject, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaDestroyTextureObject, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaDestroyTextureObject, cudastub_cudart_slot_cudaDestroyTextureObject, cudastub_cudart_resolve_cudaDestroyTextureObject, cudastub_cudart_bind_cudaDestroyTextureObject);
@@ -1441,7 +1465,8 @@ static cudaError_t cudaDestroyTextureObject_resolve(cudaTextureObject_t a0)
 {
 	cudaDestroyTextureObject_fn fn = cudaDestroyTextureObject_choose();
 
-	atomic_store_explicit(&cudaDestroyTextureObject_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaDestroyTextureObject_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -1470,7 +1495,7 @@ void *cudastub_cudart_bind_cudaDeviceCanAccessPeer(void)
 {
 	void *fn = (void *)cudaDeviceCanAccessPeer_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaDeviceCanAccessPeer, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaDeviceCanAccessPeer, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaDeviceCanAccessPeer, cudastub_cudart_slot_cudaDeviceCanAccessPeer, cudastub_cudart_resolve_cudaDeviceCanAccessPeer, cudastub_cudart_bind_cudaDeviceCanAccessPeer);
@@ -1485,7 +1510,8 @@ static cudaError_t cudaDeviceCanAccessPeer_resolve(int *a0, int a1, int a2)
 {
 	cudaDeviceCanAccessPeer_fn fn = cudaDeviceCanAccessPeer_choose();
 
-	atomic_store_explicit(&cudaDeviceCanAccessPeer_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaDeviceCanAccessPeer_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -1512,7 +1538,7 @@ void *cudastub_cudart_bind_cudaDeviceDisablePeerAccess(void)
 {
 	void *fn = (void *)cudaDeviceDisablePeerAccess_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaDeviceDisablePeerAccess, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaDeviceDisablePeerAccess, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaDeviceDisablePeerAccess, cudastub_cudart_slot_cudaDeviceDisablePeerAccess, cudastub_cudart_resolve_cudaDeviceDisablePeerAccess, cudastub_cudart_bind_cudaDeviceDisablePeerAccess);
@@ -1527,7 +1553,8 @@ static cudaError_t cudaDeviceDisablePeerAccess_resolve(int a0)
 {
 	cudaDeviceDisablePeerAccess_fn fn = cudaDeviceDisablePeerAccess_choose();
 
-	atomic_store_explicit(&cudaDeviceDisablePeerAccess_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaDeviceDisablePeerAccess_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -1555,7 +1582,7 @@ void *cudastub_cudart_bind_cudaDeviceEnablePeerAccess(void)
 {
 	void *fn = (void *)cudaDeviceEnablePeerAccess_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaDeviceEnablePeerAccess, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaDeviceEnablePeerAccess, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaDeviceEnablePeerAccess, cudastub_cudart_slot_cudaDeviceEnablePeerAccess, cudastub_cudart_resolve_cudaDeviceEnablePeerAccess, cudastub_cudart_bind_cudaDeviceEnablePeerAccess);
@@ -1570,7 +1597,8 @@ static cudaError_t cudaDeviceEnablePeerAccess_resolve(int a0, unsigned int a1)
 {
 	cudaDeviceEnablePeerAccess_fn fn = cudaDeviceEnablePeerAccess_choose();
 
-	atomic_store_explicit(&cudaDeviceEnablePeerAccess_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaDeviceEnablePeerAccess_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -1598,7 +1626,7 @@ void *cudastub_cudart_bind_cudaDeviceFlushGPUDirectRDMAWrites(void)
 {
 	void *fn = (void *)cudaDeviceFlushGPUDirectRDMAWrites_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaDeviceFlushGPUDirectRDMAWrites, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaDeviceFlushGPUDirectRDMAWrites, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaDeviceFlushGPUDirectRDMAWrites, cudastub_cudart_slot_cudaDeviceFlushGPUDirectRDMAWrites, cudastub_cudart_resolve_cudaDeviceFlushGPUDirectRDMAWrites, cudastub_cudart_bind_cudaDeviceFlushGPUDirectRDMAWrites);
@@ -1613,7 +1641,8 @@ static cudaError_t cudaDeviceFlushGPUDirectRDMAWrites_resolve(enum cudaFlushGPUD
 {
 	cudaDeviceFlushGPUDirectRDMAWrites_fn fn = cudaDeviceFlushGPUDirectRDMAWrites_choose();
 
-	atomic_store_explicit(&cudaDeviceFlushGPUDirectRDMAWrites_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaDeviceFlushGPUDirectRDMAWrites_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -1642,7 +1671,7 @@ void *cudastub_cudart_bind_cudaDeviceGetAttribute(void)
 {
 	void *fn = (void *)cudaDeviceGetAttribute_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaDeviceGetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaDeviceGetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaDeviceGetAttribute, cudastub_cudart_slot_cudaDeviceGetAttribute, cudastub_cudart_resolve_cudaDeviceGetAttribute, cudastub_cudart_bind_cudaDeviceGetAttribute);
@@ -1657,7 +1686,8 @@ static cudaError_t cudaDeviceGetAttribute_resolve(int *a0, enum cudaDeviceAttr a
 {
 	cudaDeviceGetAttribute_fn fn = cudaDeviceGetAttribute_choose();
 
-	atomic_store_explicit(&cudaDeviceGetAttribute_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaDeviceGetAttribute_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -1685,7 +1715,7 @@ void *cudastub_cudart_bind_cudaDeviceGetByPCIBusId(void)
 {
 	void *fn = (void *)cudaDeviceGetByPCIBusId_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaDeviceGetByPCIBusId, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaDeviceGetByPCIBusId, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaDeviceGetByPCIBusId, cudastub_cudart_slot_cudaDeviceGetByPCIBusId, cudastub_cudart_resolve_cudaDeviceGetByPCIBusId, cudastub_cudart_bind_cudaDeviceGetByPCIBusId);
@@ -1700,7 +1730,8 @@ static cudaError_t cudaDeviceGetByPCIBusId_resolve(int *a0, const char *a1)
 {
 	cudaDeviceGetByPCIBusId_fn fn = cudaDeviceGetByPCIBusId_choose();
 
-	atomic_store_explicit(&cudaDeviceGetByPCIBusId_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaDeviceGetByPCIBusId_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -1727,7 +1758,7 @@ void *cudastub_cudart_bind_cudaDeviceGetCacheConfig(void)
 {
 	void *fn = (void *)cudaDeviceGetCacheConfig_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaDeviceGetCacheConfig, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaDeviceGetCacheConfig, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaDeviceGetCacheConfig, cudastub_cudart_slot_cudaDeviceGetCacheConfig, cudastub_cudart_resolve_cudaDeviceGetCacheConfig, cudastub_cudart_bind_cudaDeviceGetCacheConfig);
@@ -1742,7 +1773,8 @@ static cudaError_t cudaDeviceGetCacheConfig_resolve(enum cudaFuncCache *a0)
 {
 	cudaDeviceGetCacheConfig_fn fn = cudaDeviceGetCacheConfig_choose();
 
-	atomic_store_explicit(&cudaDeviceGetCacheConfig_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaDeviceGetCacheConfig_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -1770,7 +1802,7 @@ void *cudastub_cudart_bind_cudaDeviceGetDefaultMemPool(void)
 {
 	void *fn = (void *)cudaDeviceGetDefaultMemPool_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaDeviceGetDefaultMemPool, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaDeviceGetDefaultMemPool, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaDeviceGetDefaultMemPool, cudastub_cudart_slot_cudaDeviceGetDefaultMemPool, cudastub_cudart_resolve_cudaDeviceGetDefaultMemPool, cudastub_cudart_bind_cudaDeviceGetDefaultMemPool);
@@ -1785,7 +1817,8 @@ static cudaError_t cudaDeviceGetDefaultMemPool_resolve(cudaMemPool_t *a0, int a1
 {
 	cudaDeviceGetDefaultMemPool_fn fn = cudaDeviceGetDefaultMemPool_choose();
 
-	atomic_store_explicit(&cudaDeviceGetDefaultMemPool_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaDeviceGetDefaultMemPool_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -1814,7 +1847,7 @@ void *cudastub_cudart_bind_cudaDeviceGetGraphMemAttribute(void)
 {
 	void *fn = (void *)cudaDeviceGetGraphMemAttribute_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaDeviceGetGraphMemAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaDeviceGetGraphMemAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaDeviceGetGraphMemAttribute, cudastub_cudart_slot_cudaDeviceGetGraphMemAttribute, cudastub_cudart_resolve_cudaDeviceGetGraphMemAttribute, cudastub_cudart_bind_cudaDeviceGetGraphMemAttribute);
@@ -1829,7 +1862,8 @@ static cudaError_t cudaDeviceGetGraphMemAttribute_resolve(int a0, enum cudaGraph
 {
 	cudaDeviceGetGraphMemAttribute_fn fn = cudaDeviceGetGraphMemAttribute_choose();
 
-	atomic_store_explicit(&cudaDeviceGetGraphMemAttribute_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaDeviceGetGraphMemAttribute_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -1859,7 +1893,7 @@ void *cudastub_cudart_bind_cudaDeviceGetHostAtomicCapabilities(void)
 {
 	void *fn = (void *)cudaDeviceGetHostAtomicCapabilities_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaDeviceGetHostAtomicCapabilities, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaDeviceGetHostAtomicCapabilities, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaDeviceGetHostAtomicCapabilities, cudastub_cudart_slot_cudaDeviceGetHostAtomicCapabilities, cudastub_cudart_resolve_cudaDeviceGetHostAtomicCapabilities, cudastub_cudart_bind_cudaDeviceGetHostAtomicCapabilities);
@@ -1874,7 +1908,8 @@ static cudaError_t cudaDeviceGetHostAtomicCapabilities_resolve(unsigned int *a0,
 {
 	cudaDeviceGetHostAtomicCapabilities_fn fn = cudaDeviceGetHostAtomicCapabilities_choose();
 
-	atomic_store_explicit(&cudaDeviceGetHostAtomicCapabilities_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaDeviceGetHostAtomicCapabilities_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -1902,7 +1937,7 @@ void *cudastub_cudart_bind_cudaDeviceGetLimit(void)
 {
 	void *fn = (void *)cudaDeviceGetLimit_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaDeviceGetLimit, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaDeviceGetLimit, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaDeviceGetLimit, cudastub_cudart_slot_cudaDeviceGetLimit, cudastub_cudart_resolve_cudaDeviceGetLimit, cudastub_cudart_bind_cudaDeviceGetLimit);
@@ -1917,7 +1952,8 @@ static cudaError_t cudaDeviceGetLimit_resolve(size_t *a0, enum cudaLimit a1)
 {
 	cudaDeviceGetLimit_fn fn = cudaDeviceGetLimit_choose();
 
-	atomic_store_explicit(&cudaDeviceGetLimit_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaDeviceGetLimit_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -1945,7 +1981,7 @@ void *cudastub_cudart_bind_cudaDeviceGetMemPool(void)
 {
 	void *fn = (void *)cudaDeviceGetMemPool_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaDeviceGetMemPool, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaDeviceGetMemPool, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaDeviceGetMemPool, cudastub_cudart_slot_cudaDeviceGetMemPool, cudastub_cudart_resolve_cudaDeviceGetMemPool, cudastub_cudart_bind_cudaDeviceGetMemPool);
@@ -1960,7 +1996,8 @@ static cudaError_t cudaDeviceGetMemPool_resolve(cudaMemPool_t *a0, int a1)
 {
 	cudaDeviceGetMemPool_fn fn = cudaDeviceGetMemPool_choose();
 
-	atomic_store_explicit(&cudaDeviceGetMemPool_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaDeviceGetMemPool_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -1989,7 +2026,7 @@ void *cudastub_cudart_bind_cudaDeviceGetNvSciSyncAttributes(void)
 {
 	void *fn = (void *)cudaDeviceGetNvSciSyncAttributes_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaDeviceGetNvSciSyncAttributes, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaDeviceGetNvSciSyncAttributes, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaDeviceGetNvSciSyncAttributes, cudastub_cudart_slot_cudaDeviceGetNvSciSyncAttributes, cudastub_cudart_resolve_cudaDeviceGetNvSciSyncAttributes, cudastub_cudart_bind_cudaDeviceGetNvSciSyncAttributes);
@@ -2004,7 +2041,8 @@ static cudaError_t cudaDeviceGetNvSciSyncAttributes_resolve(void *a0, int a1, in
 {
 	cudaDeviceGetNvSciSyncAttributes_fn fn = cudaDeviceGetNvSciSyncAttributes_choose();
 
-	atomic_store_explicit(&cudaDeviceGetNvSciSyncAttributes_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaDeviceGetNvSciSyncAttributes_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -2035,7 +2073,7 @@ void *cudastub_cudart_bind_cudaDeviceGetP2PAtomicCapabilities(void)
 {
 	void *fn = (void *)cudaDeviceGetP2PAtomicCapabilities_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaDeviceGetP2PAtomicCapabilities, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaDeviceGetP2PAtomicCapabilities, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaDeviceGetP2PAtomicCapabilities, cudastub_cudart_slot_cudaDeviceGetP2PAtomicCapabilities, cudastub_cudart_resolve_cudaDeviceGetP2PAtomicCapabilities, cudastub_cudart_bind_cudaDeviceGetP2PAtomicCapabilities);
@@ -2050,7 +2088,8 @@ static cudaError_t cudaDeviceGetP2PAtomicCapabilities_resolve(unsigned int *a0, 
 {
 	cudaDeviceGetP2PAtomicCapabilities_fn fn = cudaDeviceGetP2PAtomicCapabilities_choose();
 
-	atomic_store_explicit(&cudaDeviceGetP2PAtomicCapabilities_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaDeviceGetP2PAtomicCapabilities_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -2080,7 +2119,7 @@ void *cudastub_cudart_bind_cudaDeviceGetP2PAttribute(void)
 {
 	void *fn = (void *)cudaDeviceGetP2PAttribute_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaDeviceGetP2PAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaDeviceGetP2PAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaDeviceGetP2PAttribute, cudastub_cudart_slot_cudaDeviceGetP2PAttribute, cudastub_cudart_resolve_cudaDeviceGetP2PAttribute, cudastub_cudart_bind_cudaDeviceGetP2PAttribute);
@@ -2095,7 +2134,8 @@ static cudaError_t cudaDeviceGetP2PAttribute_resolve(int *a0, enum cudaDeviceP2P
 {
 	cudaDeviceGetP2PAttribute_fn fn = cudaDeviceGetP2PAttribute_choose();
 
-	atomic_store_explicit(&cudaDeviceGetP2PAttribute_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaDeviceGetP2PAttribute_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -2124,7 +2164,7 @@ void *cudastub_cudart_bind_cudaDeviceGetPCIBusId(void)
 {
 	void *fn = (void *)cudaDeviceGetPCIBusId_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaDeviceGetPCIBusId, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaDeviceGetPCIBusId, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaDeviceGetPCIBusId, cudastub_cudart_slot_cudaDeviceGetPCIBusId, cudastub_cudart_resolve_cudaDeviceGetPCIBusId, cudastub_cudart_bind_cudaDeviceGetPCIBusId);
@@ -2139,7 +2179,8 @@ static cudaError_t cudaDeviceGetPCIBusId_resolve(char *a0, int a1, int a2)
 {
 	cudaDeviceGetPCIBusId_fn fn = cudaDeviceGetPCIBusId_choose();
 
-	atomic_store_explicit(&cudaDeviceGetPCIBusId_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaDeviceGetPCIBusId_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -2166,7 +2207,7 @@ void *cudastub_cudart_bind_cudaDeviceGetSharedMemConfig(void)
 {
 	void *fn = (void *)cudaDeviceGetSharedMemConfig_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaDeviceGetSharedMemConfig, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaDeviceGetSharedMemConfig, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaDeviceGetSharedMemConfig, cudastub_cudart_slot_cudaDeviceGetSharedMemConfig, cudastub_cudart_resolve_cudaDeviceGetSharedMemConfig, cudastub_cudart_bind_cudaDeviceGetSharedMemConfig);
@@ -2181,7 +2222,8 @@ static cudaError_t cudaDeviceGetSharedMemConfig_resolve(enum cudaSharedMemConfig
 {
 	cudaDeviceGetSharedMemConfig_fn fn = cudaDeviceGetSharedMemConfig_choose();
 
-	atomic_store_explicit(&cudaDeviceGetSharedMemConfig_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaDeviceGetSharedMemConfig_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -2209,7 +2251,7 @@ void *cudastub_cudart_bind_cudaDeviceGetStreamPriorityRange(void)
 {
 	void *fn = (void *)cudaDeviceGetStreamPriorityRange_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaDeviceGetStreamPriorityRange, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaDeviceGetStreamPriorityRange, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaDeviceGetStreamPriorityRange, cudastub_cudart_slot_cudaDeviceGetStreamPriorityRange, cudastub_cudart_resolve_cudaDeviceGetStreamPriorityRange, cudastub_cudart_bind_cudaDeviceGetStreamPriorityRange);
@@ -2224,7 +2266,8 @@ static cudaError_t cudaDeviceGetStreamPriorityRange_resolve(int *a0, int *a1)
 {
 	cudaDeviceGetStreamPriorityRange_fn fn = cudaDeviceGetStreamPriorityRange_choose();
 
-	atomic_store_explicit(&cudaDeviceGetStreamPriorityRange_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaDeviceGetStreamPriorityRange_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -2253,7 +2296,7 @@ void *cudastub_cudart_bind_cudaDeviceGetTexture1DLinearMaxWidth(void)
 {
 	void *fn = (void *)cudaDeviceGetTexture1DLinearMaxWidth_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaDeviceGetTexture1DLinearMaxWidth, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaDeviceGetTexture1DLinearMaxWidth, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaDeviceGetTexture1DLinearMaxWidth, cudastub_cudart_slot_cudaDeviceGetTexture1DLinearMaxWidth, cudastub_cudart_resolve_cudaDeviceGetTexture1DLinearMaxWidth, cudastub_cudart_bind_cudaDeviceGetTexture1DLinearMaxWidth);
@@ -2268,7 +2311,8 @@ static cudaError_t cudaDeviceGetTexture1DLinearMaxWidth_resolve(size_t *a0, cons
 {
 	cudaDeviceGetTexture1DLinearMaxWidth_fn fn = cudaDeviceGetTexture1DLinearMaxWidth_choose();
 
-	atomic_store_explicit(&cudaDeviceGetTexture1DLinearMaxWidth_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaDeviceGetTexture1DLinearMaxWidth_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -2295,7 +2339,7 @@ void *cudastub_cudart_bind_cudaDeviceGraphMemTrim(void)
 {
 	void *fn = (void *)cudaDeviceGraphMemTrim_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaDeviceGraphMemTrim, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaDeviceGraphMemTrim, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaDeviceGraphMemTrim, cudastub_cudart_slot_cudaDeviceGraphMemTrim, cudastub_cudart_resolve_cudaDeviceGraphMemTrim, cudastub_cudart_bind_cudaDeviceGraphMemTrim);
@@ -2310,7 +2354,8 @@ static cudaError_t cudaDeviceGraphMemTrim_resolve(int a0)
 {
 	cudaDeviceGraphMemTrim_fn fn = cudaDeviceGraphMemTrim_choose();
 
-	atomic_store_explicit(&cudaDeviceGraphMemTrim_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaDeviceGraphMemTrim_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -2340,7 +2385,7 @@ void *cudastub_cudart_bind_cudaDeviceRegisterAsyncNotification(void)
 {
 	void *fn = (void *)cudaDeviceRegisterAsyncNotification_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaDeviceRegisterAsyncNotification, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaDeviceRegisterAsyncNotification, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaDeviceRegisterAsyncNotification, cudastub_cudart_slot_cudaDeviceRegisterAsyncNotification, cudastub_cudart_resolve_cudaDeviceRegisterAsyncNotification, cudastub_cudart_bind_cudaDeviceRegisterAsyncNotification);
@@ -2355,7 +2400,8 @@ static cudaError_t cudaDeviceRegisterAsyncNotification_resolve(int a0, cudaAsync
 {
 	cudaDeviceRegisterAsyncNotification_fn fn = cudaDeviceRegisterAsyncNotification_choose();
 
-	atomic_store_explicit(&cudaDeviceRegisterAsyncNotification_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaDeviceRegisterAsyncNotification_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -2381,7 +2427,7 @@ void *cudastub_cudart_bind_cudaDeviceReset(void)
 {
 	void *fn = (void *)cudaDeviceReset_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaDeviceReset, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaDeviceReset, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaDeviceReset, cudastub_cudart_slot_cudaDeviceReset, cudastub_cudart_resolve_cudaDeviceReset, cudastub_cudart_bind_cudaDeviceReset);
@@ -2396,7 +2442,8 @@ static cudaError_t cudaDeviceReset_resolve(void)
 {
 	cudaDeviceReset_fn fn = cudaDeviceReset_choose();
 
-	atomic_store_explicit(&cudaDeviceReset_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaDeviceReset_slot, fn, memory_order_release);
 	return fn();
 }
 #endif
@@ -2423,7 +2470,7 @@ void *cudastub_cudart_bind_cudaDeviceSetCacheConfig(void)
 {
 	void *fn = (void *)cudaDeviceSetCacheConfig_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaDeviceSetCacheConfig, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaDeviceSetCacheConfig, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaDeviceSetCacheConfig, cudastub_cudart_slot_cudaDeviceSetCacheConfig, cudastub_cudart_resolve_cudaDeviceSetCacheConfig, cudastub_cudart_bind_cudaDeviceSetCacheConfig);
@@ -2438,7 +2485,8 @@ static cudaError_t cudaDeviceSetCacheConfig_resolve(enum cudaFuncCache a0)
 {
 	cudaDeviceSetCacheConfig_fn fn = cudaDeviceSetCacheConfig_choose();
 
-	atomic_store_explicit(&cudaDeviceSetCacheConfig_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaDeviceSetCacheConfig_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -2467,7 +2515,7 @@ void *cudastub_cudart_bind_cudaDeviceSetGraphMemAttribute(void)
 {
 	void *fn = (void *)cudaDeviceSetGraphMemAttribute_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaDeviceSetGraphMemAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaDeviceSetGraphMemAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaDeviceSetGraphMemAttribute, cudastub_cudart_slot_cudaDeviceSetGraphMemAttribute, cudastub_cudart_resolve_cudaDeviceSetGraphMemAttribute, cudastub_cudart_bind_cudaDeviceSetGraphMemAttribute);
@@ -2482,7 +2530,8 @@ static cudaError_t cudaDeviceSetGraphMemAttribute_resolve(int a0, enum cudaGraph
 {
 	cudaDeviceSetGraphMemAttribute_fn fn = cudaDeviceSetGraphMemAttribute_choose();
 
-	atomic_store_explicit(&cudaDeviceSetGraphMemAttribute_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaDeviceSetGraphMemAttribute_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -2510,7 +2559,7 @@ void *cudastub_cudart_bind_cudaDeviceSetLimit(void)
 {
 	void *fn = (void *)cudaDeviceSetLimit_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaDeviceSetLimit, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaDeviceSetLimit, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaDeviceSetLimit, cudastub_cudart_slot_cudaDeviceSetLimit, cudastub_cudart_resolve_cudaDeviceSetLimit, cudastub_cudart_bind_cudaDeviceSetLimit);
@@ -2525,7 +2574,8 @@ static cudaError_t cudaDeviceSetLimit_resolve(enum cudaLimit a0, size_t a1)
 {
 	cudaDeviceSetLimit_fn fn = cudaDeviceSetLimit_choose();
 
-	atomic_store_explicit(&cudaDeviceSetLimit_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaDeviceSetLimit_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -2553,7 +2603,7 @@ void *cudastub_cudart_bind_cudaDeviceSetMemPool(void)
 {
 	void *fn = (void *)cudaDeviceSetMemPool_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaDeviceSetMemPool, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaDeviceSetMemPool, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaDeviceSetMemPool, cudastub_cudart_slot_cudaDeviceSetMemPool, cudastub_cudart_resolve_cudaDeviceSetMemPool, cudastub_cudart_bind_cudaDeviceSetMemPool);
@@ -2568,7 +2618,8 @@ static cudaError_t cudaDeviceSetMemPool_resolve(int a0, cudaMemPool_t a1)
 {
 	cudaDeviceSetMemPool_fn fn = cudaDeviceSetMemPool_choose();
 
-	atomic_store_explicit(&cudaDeviceSetMemPool_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaDeviceSetMemPool_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -2595,7 +2646,7 @@ void *cudastub_cudart_bind_cudaDeviceSetSharedMemConfig(void)
 {
 	void *fn = (void *)cudaDeviceSetSharedMemConfig_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaDeviceSetSharedMemConfig, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaDeviceSetSharedMemConfig, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaDeviceSetSharedMemConfig, cudastub_cudart_slot_cudaDeviceSetSharedMemConfig, cudastub_cudart_resolve_cudaDeviceSetSharedMemConfig, cudastub_cudart_bind_cudaDeviceSetSharedMemConfig);
@@ -2610,7 +2661,8 @@ static cudaError_t cudaDeviceSetSharedMemConfig_resolve(enum cudaSharedMemConfig
 {
 	cudaDeviceSetSharedMemConfig_fn fn = cudaDeviceSetSharedMemConfig_choose();
 
-	atomic_store_explicit(&cudaDeviceSetSharedMemConfig_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaDeviceSetSharedMemConfig_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -2636,7 +2688,7 @@ void *cudastub_cudart_bind_cudaDeviceSynchronize(void)
 {
 	void *fn = (void *)cudaDeviceSynchronize_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaDeviceSynchronize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaDeviceSynchronize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaDeviceSynchronize, cudastub_cudart_slot_cudaDeviceSynchronize, cudastub_cudart_resolve_cudaDeviceSynchronize, cudastub_cudart_bind_cudaDeviceSynchronize);
@@ -2651,7 +2703,8 @@ static cudaError_t cudaDeviceSynchronize_resolve(void)
 {
 	cudaDeviceSynchronize_fn fn = cudaDeviceSynchronize_choose();
 
-	atomic_store_explicit(&cudaDeviceSynchronize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaDeviceSynchronize_slot, fn, memory_order_release);
 	return fn();
 }
 #endif
@@ -2679,7 +2732,7 @@ void *cudastub_cudart_bind_cudaDeviceUnregisterAsyncNotification(void)
 {
 	void *fn = (void *)cudaDeviceUnregisterAsyncNotification_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaDeviceUnregisterAsyncNotification, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaDeviceUnregisterAsyncNotification, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaDeviceUnregisterAsyncNotification, cudastub_cudart_slot_cudaDeviceUnregisterAsyncNotification, cudastub_cudart_resolve_cudaDeviceUnregisterAsyncNotification, cudastub_cudart_bind_cudaDeviceUnregisterAsyncNotification);
@@ -2694,7 +2747,8 @@ static cudaError_t cudaDeviceUnregisterAsyncNotification_resolve(int a0, cudaAsy
 {
 	cudaDeviceUnregisterAsyncNotification_fn fn = cudaDeviceUnregisterAsyncNotification_choose();
 
-	atomic_store_explicit(&cudaDeviceUnregisterAsyncNotification_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaDeviceUnregisterAsyncNotification_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -2715,7 +2769,7 @@ void *cudastub_cudart_bind_cudaDriverGetVersion(void)
 {
 	void *fn = (void *)cudaDriverGetVersion_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaDriverGetVersion, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaDriverGetVersion, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaDriverGetVersion, cudastub_cudart_slot_cudaDriverGetVersion, cudastub_cudart_resolve_cudaDriverGetVersion, cudastub_cudart_bind_cudaDriverGetVersion);
@@ -2730,7 +2784,8 @@ static cudaError_t cudaDriverGetVersion_resolve(int *a0)
 {
 	cudaDriverGetVersion_fn fn = cudaDriverGetVersion_choose();
 
-	atomic_store_explicit(&cudaDriverGetVersion_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaDriverGetVersion_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -2760,7 +2815,7 @@ void *cudastub_cudart_bind_cudaEGLStreamConsumerAcquireFrame(void)
 {
 	void *fn = (void *)cudaEGLStreamConsumerAcquireFrame_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaEGLStreamConsumerAcquireFrame, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaEGLStreamConsumerAcquireFrame, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaEGLStreamConsumerAcquireFrame, cudastub_cudart_slot_cudaEGLStreamConsumerAcquireFrame, cudastub_cudart_resolve_cudaEGLStreamConsumerAcquireFrame, cudastub_cudart_bind_cudaEGLStreamConsumerAcquireFrame);
@@ -2775,7 +2830,8 @@ static cudaError_t cudaEGLStreamConsumerAcquireFrame_resolve(cudaEglStreamConnec
 {
 	cudaEGLStreamConsumerAcquireFrame_fn fn = cudaEGLStreamConsumerAcquireFrame_choose();
 
-	atomic_store_explicit(&cudaEGLStreamConsumerAcquireFrame_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaEGLStreamConsumerAcquireFrame_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -2803,7 +2859,7 @@ void *cudastub_cudart_bind_cudaEGLStreamConsumerConnect(void)
 {
 	void *fn = (void *)cudaEGLStreamConsumerConnect_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaEGLStreamConsumerConnect, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaEGLStreamConsumerConnect, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaEGLStreamConsumerConnect, cudastub_cudart_slot_cudaEGLStreamConsumerConnect, cudastub_cudart_resolve_cudaEGLStreamConsumerConnect, cudastub_cudart_bind_cudaEGLStreamConsumerConnect);
@@ -2818,7 +2874,8 @@ static cudaError_t cudaEGLStreamConsumerConnect_resolve(cudaEglStreamConnection 
 {
 	cudaEGLStreamConsumerConnect_fn fn = cudaEGLStreamConsumerConnect_choose();
 
-	atomic_store_explicit(&cudaEGLStreamConsumerConnect_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaEGLStreamConsumerConnect_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -2847,7 +2904,7 @@ void *cudastub_cudart_bind_cudaEGLStreamConsumerConnectWithFlags(void)
 {
 	void *fn = (void *)cudaEGLStreamConsumerConnectWithFlags_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaEGLStreamConsumerConnectWithFlags, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaEGLStreamConsumerConnectWithFlags, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaEGLStreamConsumerConnectWithFlags, cudastub_cudart_slot_cudaEGLStreamConsumerConnectWithFlags, cudastub_cudart_resolve_cudaEGLStreamConsumerConnectWithFlags, cudastub_cudart_bind_cudaEGLStreamConsumerConnectWithFlags);
@@ -2862,7 +2919,8 @@ static cudaError_t cudaEGLStreamConsumerConnectWithFlags_resolve(cudaEglStreamCo
 {
 	cudaEGLStreamConsumerConnectWithFlags_fn fn = cudaEGLStreamConsumerConnectWithFlags_choose();
 
-	atomic_store_explicit(&cudaEGLStreamConsumerConnectWithFlags_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaEGLStreamConsumerConnectWithFlags_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -2889,7 +2947,7 @@ void *cudastub_cudart_bind_cudaEGLStreamConsumerDisconnect(void)
 {
 	void *fn = (void *)cudaEGLStreamConsumerDisconnect_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaEGLStreamConsumerDisconnect, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaEGLStreamConsumerDisconnect, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaEGLStreamConsumerDisconnect, cudastub_cudart_slot_cudaEGLStreamConsumerDisconnect, cudastub_cudart_resolve_cudaEGLStreamConsumerDisconnect, cudastub_cudart_bind_cudaEGLStreamConsumerDisconnect);
@@ -2904,7 +2962,8 @@ static cudaError_t cudaEGLStreamConsumerDisconnect_resolve(cudaEglStreamConnecti
 {
 	cudaEGLStreamConsumerDisconnect_fn fn = cudaEGLStreamConsumerDisconnect_choose();
 
-	atomic_store_explicit(&cudaEGLStreamConsumerDisconnect_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaEGLStreamConsumerDisconnect_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -2933,7 +2992,7 @@ void *cudastub_cudart_bind_cudaEGLStreamConsumerReleaseFrame(void)
 {
 	void *fn = (void *)cudaEGLStreamConsumerReleaseFrame_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaEGLStreamConsumerReleaseFrame, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaEGLStreamConsumerReleaseFrame, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaEGLStreamConsumerReleaseFrame, cudastub_cudart_slot_cudaEGLStreamConsumerReleaseFrame, cudastub_cudart_resolve_cudaEGLStreamConsumerReleaseFrame, cudastub_cudart_bind_cudaEGLStreamConsumerReleaseFrame);
@@ -2948,7 +3007,8 @@ static cudaError_t cudaEGLStreamConsumerReleaseFrame_resolve(cudaEglStreamConnec
 {
 	cudaEGLStreamConsumerReleaseFrame_fn fn = cudaEGLStreamConsumerReleaseFrame_choose();
 
-	atomic_store_explicit(&cudaEGLStreamConsumerReleaseFrame_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaEGLStreamConsumerReleaseFrame_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -2978,7 +3038,7 @@ void *cudastub_cudart_bind_cudaEGLStreamProducerConnect(void)
 {
 	void *fn = (void *)cudaEGLStreamProducerConnect_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaEGLStreamProducerConnect, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaEGLStreamProducerConnect, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaEGLStreamProducerConnect, cudastub_cudart_slot_cudaEGLStreamProducerConnect, cudastub_cudart_resolve_cudaEGLStreamProducerConnect, cudastub_cudart_bind_cudaEGLStreamProducerConnect);
@@ -2993,7 +3053,8 @@ static cudaError_t cudaEGLStreamProducerConnect_resolve(cudaEglStreamConnection 
 {
 	cudaEGLStreamProducerConnect_fn fn = cudaEGLStreamProducerConnect_choose();
 
-	atomic_store_explicit(&cudaEGLStreamProducerConnect_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaEGLStreamProducerConnect_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -3020,7 +3081,7 @@ void *cudastub_cudart_bind_cudaEGLStreamProducerDisconnect(void)
 {
 	void *fn = (void *)cudaEGLStreamProducerDisconnect_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaEGLStreamProducerDisconnect, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaEGLStreamProducerDisconnect, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaEGLStreamProducerDisconnect, cudastub_cudart_slot_cudaEGLStreamProducerDisconnect, cudastub_cudart_resolve_cudaEGLStreamProducerDisconnect, cudastub_cudart_bind_cudaEGLStreamProducerDisconnect);
@@ -3035,7 +3096,8 @@ static cudaError_t cudaEGLStreamProducerDisconnect_resolve(cudaEglStreamConnecti
 {
 	cudaEGLStreamProducerDisconnect_fn fn = cudaEGLStreamProducerDisconnect_choose();
 
-	atomic_store_explicit(&cudaEGLStreamProducerDisconnect_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaEGLStreamProducerDisconnect_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -3064,7 +3126,7 @@ void *cudastub_cudart_bind_cudaEGLStreamProducerPresentFrame(void)
 {
 	void *fn = (void *)cudaEGLStreamProducerPresentFrame_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaEGLStreamProducerPresentFrame, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaEGLStreamProducerPresentFrame, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaEGLStreamProducerPresentFrame, cudastub_cudart_slot_cudaEGLStreamProducerPresentFrame, cudastub_cudart_resolve_cudaEGLStreamProducerPresentFrame, cudastub_cudart_bind_cudaEGLStreamProducerPresentFrame);
@@ -3079,7 +3141,8 @@ static cudaError_t cudaEGLStreamProducerPresentFrame_resolve(cudaEglStreamConnec
 {
 	cudaEGLStreamProducerPresentFrame_fn fn = cudaEGLStreamProducerPresentFrame_choose();
 
-	atomic_store_explicit(&cudaEGLStreamProducerPresentFrame_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaEGLStreamProducerPresentFrame_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -3108,7 +3171,7 @@ void *cudastub_cudart_bind_cudaEGLStreamProducerReturnFrame(void)
 {
 	void *fn = (void *)cudaEGLStreamProducerReturnFrame_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaEGLStreamProducerReturnFrame, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaEGLStreamProducerReturnFrame, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaEGLStreamProducerReturnFrame, cudastub_cudart_slot_cudaEGLStreamProducerReturnFrame, cudastub_cudart_resolve_cudaEGLStreamProducerReturnFrame, cudastub_cudart_bind_cudaEGLStreamProducerReturnFrame);
@@ -3123,7 +3186,8 @@ static cudaError_t cudaEGLStreamProducerReturnFrame_resolve(cudaEglStreamConnect
 {
 	cudaEGLStreamProducerReturnFrame_fn fn = cudaEGLStreamProducerReturnFrame_choose();
 
-	atomic_store_explicit(&cudaEGLStreamProducerReturnFrame_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaEGLStreamProducerReturnFrame_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -3150,7 +3214,7 @@ void *cudastub_cudart_bind_cudaEventCreate(void)
 {
 	void *fn = (void *)cudaEventCreate_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaEventCreate, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaEventCreate, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaEventCreate, cudastub_cudart_slot_cudaEventCreate, cudastub_cudart_resolve_cudaEventCreate, cudastub_cudart_bind_cudaEventCreate);
@@ -3165,7 +3229,8 @@ static cudaError_t cudaEventCreate_resolve(cudaEvent_t *a0)
 {
 	cudaEventCreate_fn fn = cudaEventCreate_choose();
 
-	atomic_store_explicit(&cudaEventCreate_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaEventCreate_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -3194,7 +3259,7 @@ void *cudastub_cudart_bind_cudaEventCreateFromEGLSync(void)
 {
 	void *fn = (void *)cudaEventCreateFromEGLSync_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaEventCreateFromEGLSync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaEventCreateFromEGLSync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaEventCreateFromEGLSync, cudastub_cudart_slot_cudaEventCreateFromEGLSync, cudastub_cudart_resolve_cudaEventCreateFromEGLSync, cudastub_cudart_bind_cudaEventCreateFromEGLSync);
@@ -3209,7 +3274,8 @@ static cudaError_t cudaEventCreateFromEGLSync_resolve(cudaEvent_t *a0, EGLSyncKH
 {
 	cudaEventCreateFromEGLSync_fn fn = cudaEventCreateFromEGLSync_choose();
 
-	atomic_store_explicit(&cudaEventCreateFromEGLSync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaEventCreateFromEGLSync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -3237,7 +3303,7 @@ void *cudastub_cudart_bind_cudaEventCreateWithFlags(void)
 {
 	void *fn = (void *)cudaEventCreateWithFlags_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaEventCreateWithFlags, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaEventCreateWithFlags, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaEventCreateWithFlags, cudastub_cudart_slot_cudaEventCreateWithFlags, cudastub_cudart_resolve_cudaEventCreateWithFlags, cudastub_cudart_bind_cudaEventCreateWithFlags);
@@ -3252,7 +3318,8 @@ static cudaError_t cudaEventCreateWithFlags_resolve(cudaEvent_t *a0, unsigned in
 {
 	cudaEventCreateWithFlags_fn fn = cudaEventCreateWithFlags_choose();
 
-	atomic_store_explicit(&cudaEventCreateWithFlags_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaEventCreateWithFlags_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -3279,7 +3346,7 @@ void *cudastub_cudart_bind_cudaEventDestroy(void)
 {
 	void *fn = (void *)cudaEventDestroy_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaEventDestroy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaEventDestroy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaEventDestroy, cudastub_cudart_slot_cudaEventDestroy, cudastub_cudart_resolve_cudaEventDestroy, cudastub_cudart_bind_cudaEventDestroy);
@@ -3294,7 +3361,8 @@ static cudaError_t cudaEventDestroy_resolve(cudaEvent_t a0)
 {
 	cudaEventDestroy_fn fn = cudaEventDestroy_choose();
 
-	atomic_store_explicit(&cudaEventDestroy_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaEventDestroy_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -3323,7 +3391,7 @@ void *cudastub_cudart_bind_cudaEventElapsedTime(void)
 {
 	void *fn = (void *)cudaEventElapsedTime_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaEventElapsedTime, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaEventElapsedTime, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaEventElapsedTime, cudastub_cudart_slot_cudaEventElapsedTime, cudastub_cudart_resolve_cudaEventElapsedTime, cudastub_cudart_bind_cudaEventElapsedTime);
@@ -3338,7 +3406,8 @@ static cudaError_t cudaEventElapsedTime_resolve(float *a0, cudaEvent_t a1, cudaE
 {
 	cudaEventElapsedTime_fn fn = cudaEventElapsedTime_choose();
 
-	atomic_store_explicit(&cudaEventElapsedTime_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaEventElapsedTime_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -3365,7 +3434,7 @@ void *cudastub_cudart_bind_cudaEventQuery(void)
 {
 	void *fn = (void *)cudaEventQuery_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaEventQuery, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaEventQuery, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaEventQuery, cudastub_cudart_slot_cudaEventQuery, cudastub_cudart_resolve_cudaEventQuery, cudastub_cudart_bind_cudaEventQuery);
@@ -3380,7 +3449,8 @@ static cudaError_t cudaEventQuery_resolve(cudaEvent_t a0)
 {
 	cudaEventQuery_fn fn = cudaEventQuery_choose();
 
-	atomic_store_explicit(&cudaEventQuery_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaEventQuery_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -3408,7 +3478,7 @@ void *cudastub_cudart_bind_cudaEventRecord(void)
 {
 	void *fn = (void *)cudaEventRecord_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaEventRecord, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaEventRecord, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaEventRecord, cudastub_cudart_slot_cudaEventRecord, cudastub_cudart_resolve_cudaEventRecord, cudastub_cudart_bind_cudaEventRecord);
@@ -3423,7 +3493,8 @@ static cudaError_t cudaEventRecord_resolve(cudaEvent_t a0, cudaStream_t a1)
 {
 	cudaEventRecord_fn fn = cudaEventRecord_choose();
 
-	atomic_store_explicit(&cudaEventRecord_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaEventRecord_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -3452,7 +3523,7 @@ void *cudastub_cudart_bind_cudaEventRecordWithFlags(void)
 {
 	void *fn = (void *)cudaEventRecordWithFlags_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaEventRecordWithFlags, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaEventRecordWithFlags, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaEventRecordWithFlags, cudastub_cudart_slot_cudaEventRecordWithFlags, cudastub_cudart_resolve_cudaEventRecordWithFlags, cudastub_cudart_bind_cudaEventRecordWithFlags);
@@ -3467,7 +3538,8 @@ static cudaError_t cudaEventRecordWithFlags_resolve(cudaEvent_t a0, cudaStream_t
 {
 	cudaEventRecordWithFlags_fn fn = cudaEventRecordWithFlags_choose();
 
-	atomic_store_explicit(&cudaEventRecordWithFlags_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaEventRecordWithFlags_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -3496,7 +3568,7 @@ void *cudastub_cudart_bind_cudaEventRecordWithFlags_ptsz(void)
 {
 	void *fn = (void *)cudaEventRecordWithFlags_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaEventRecordWithFlags_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaEventRecordWithFlags_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaEventRecordWithFlags_ptsz, cudastub_cudart_slot_cudaEventRecordWithFlags_ptsz, cudastub_cudart_resolve_cudaEventRecordWithFlags_ptsz, cudastub_cudart_bind_cudaEventRecordWithFlags_ptsz);
@@ -3511,7 +3583,8 @@ static cudaError_t cudaEventRecordWithFlags_ptsz_resolve(cudaEvent_t a0, cudaStr
 {
 	cudaEventRecordWithFlags_ptsz_fn fn = cudaEventRecordWithFlags_ptsz_choose();
 
-	atomic_store_explicit(&cudaEventRecordWithFlags_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaEventRecordWithFlags_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -3539,7 +3612,7 @@ void *cudastub_cudart_bind_cudaEventRecord_ptsz(void)
 {
 	void *fn = (void *)cudaEventRecord_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaEventRecord_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaEventRecord_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaEventRecord_ptsz, cudastub_cudart_slot_cudaEventRecord_ptsz, cudastub_cudart_resolve_cudaEventRecord_ptsz, cudastub_cudart_bind_cudaEventRecord_ptsz);
@@ -3554,7 +3627,8 @@ static cudaError_t cudaEventRecord_ptsz_resolve(cudaEvent_t a0, cudaStream_t a1)
 {
 	cudaEventRecord_ptsz_fn fn = cudaEventRecord_ptsz_choose();
 
-	atomic_store_explicit(&cudaEventRecord_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaEventRecord_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -3581,7 +3655,7 @@ void *cudastub_cudart_bind_cudaEventSynchronize(void)
 {
 	void *fn = (void *)cudaEventSynchronize_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaEventSynchronize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaEventSynchronize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaEventSynchronize, cudastub_cudart_slot_cudaEventSynchronize, cudastub_cudart_resolve_cudaEventSynchronize, cudastub_cudart_bind_cudaEventSynchronize);
@@ -3596,7 +3670,8 @@ static cudaError_t cudaEventSynchronize_resolve(cudaEvent_t a0)
 {
 	cudaEventSynchronize_fn fn = cudaEventSynchronize_choose();
 
-	atomic_store_explicit(&cudaEventSynchronize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaEventSynchronize_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -3626,7 +3701,7 @@ void *cudastub_cudart_bind_cudaExternalMemoryGetMappedBuffer(void)
 {
 	void *fn = (void *)cudaExternalMemoryGetMappedBuffer_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaExternalMemoryGetMappedBuffer, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaExternalMemoryGetMappedBuffer, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaExternalMemoryGetMappedBuffer, cudastub_cudart_slot_cudaExternalMemoryGetMappedBuffer, cudastub_cudart_resolve_cudaExternalMemoryGetMappedBuffer, cudastub_cudart_bind_cudaExternalMemoryGetMappedBuffer);
@@ -3641,7 +3716,8 @@ static cudaError_t cudaExternalMemoryGetMappedBuffer_resolve(void **a0, cudaExte
 {
 	cudaExternalMemoryGetMappedBuffer_fn fn = cudaExternalMemoryGetMappedBuffer_choose();
 
-	atomic_store_explicit(&cudaExternalMemoryGetMappedBuffer_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaExternalMemoryGetMappedBuffer_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -3671,7 +3747,7 @@ void *cudastub_cudart_bind_cudaExternalMemoryGetMappedMipmappedArray(void)
 {
 	void *fn = (void *)cudaExternalMemoryGetMappedMipmappedArray_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaExternalMemoryGetMappedMipmappedArray, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaExternalMemoryGetMappedMipmappedArray, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaExternalMemoryGetMappedMipmappedArray, cudastub_cudart_slot_cudaExternalMemoryGetMappedMipmappedArray, cudastub_cudart_resolve_cudaExternalMemoryGetMappedMipmappedArray, cudastub_cudart_bind_cudaExternalMemoryGetMappedMipmappedArray);
@@ -3686,7 +3762,8 @@ static cudaError_t cudaExternalMemoryGetMappedMipmappedArray_resolve(cudaMipmapp
 {
 	cudaExternalMemoryGetMappedMipmappedArray_fn fn = cudaExternalMemoryGetMappedMipmappedArray_choose();
 
-	atomic_store_explicit(&cudaExternalMemoryGetMappedMipmappedArray_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaExternalMemoryGetMappedMipmappedArray_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -3713,7 +3790,7 @@ void *cudastub_cudart_bind_cudaFree(void)
 {
 	void *fn = (void *)cudaFree_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaFree, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaFree, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaFree, cudastub_cudart_slot_cudaFree, cudastub_cudart_resolve_cudaFree, cudastub_cudart_bind_cudaFree);
@@ -3728,7 +3805,8 @@ static cudaError_t cudaFree_resolve(void *a0)
 {
 	cudaFree_fn fn = cudaFree_choose();
 
-	atomic_store_explicit(&cudaFree_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaFree_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -3755,7 +3833,7 @@ void *cudastub_cudart_bind_cudaFreeArray(void)
 {
 	void *fn = (void *)cudaFreeArray_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaFreeArray, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaFreeArray, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaFreeArray, cudastub_cudart_slot_cudaFreeArray, cudastub_cudart_resolve_cudaFreeArray, cudastub_cudart_bind_cudaFreeArray);
@@ -3770,7 +3848,8 @@ static cudaError_t cudaFreeArray_resolve(cudaArray_t a0)
 {
 	cudaFreeArray_fn fn = cudaFreeArray_choose();
 
-	atomic_store_explicit(&cudaFreeArray_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaFreeArray_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -3798,7 +3877,7 @@ void *cudastub_cudart_bind_cudaFreeAsync(void)
 {
 	void *fn = (void *)cudaFreeAsync_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaFreeAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaFreeAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaFreeAsync, cudastub_cudart_slot_cudaFreeAsync, cudastub_cudart_resolve_cudaFreeAsync, cudastub_cudart_bind_cudaFreeAsync);
@@ -3813,7 +3892,8 @@ static cudaError_t cudaFreeAsync_resolve(void *a0, cudaStream_t a1)
 {
 	cudaFreeAsync_fn fn = cudaFreeAsync_choose();
 
-	atomic_store_explicit(&cudaFreeAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaFreeAsync_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -3841,7 +3921,7 @@ void *cudastub_cudart_bind_cudaFreeAsync_ptsz(void)
 {
 	void *fn = (void *)cudaFreeAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaFreeAsync_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaFreeAsync_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaFreeAsync_ptsz, cudastub_cudart_slot_cudaFreeAsync_ptsz, cudastub_cudart_resolve_cudaFreeAsync_ptsz, cudastub_cudart_bind_cudaFreeAsync_ptsz);
@@ -3856,7 +3936,8 @@ static cudaError_t cudaFreeAsync_ptsz_resolve(void *a0, cudaStream_t a1)
 {
 	cudaFreeAsync_ptsz_fn fn = cudaFreeAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudaFreeAsync_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaFreeAsync_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -3883,7 +3964,7 @@ void *cudastub_cudart_bind_cudaFreeHost(void)
 {
 	void *fn = (void *)cudaFreeHost_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaFreeHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaFreeHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaFreeHost, cudastub_cudart_slot_cudaFreeHost, cudastub_cudart_resolve_cudaFreeHost, cudastub_cudart_bind_cudaFreeHost);
@@ -3898,7 +3979,8 @@ static cudaError_t cudaFreeHost_resolve(void *a0)
 {
 	cudaFreeHost_fn fn = cudaFreeHost_choose();
 
-	atomic_store_explicit(&cudaFreeHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaFreeHost_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -3925,7 +4007,7 @@ void *cudastub_cudart_bind_cudaFreeMipmappedArray(void)
 {
 	void *fn = (void *)cudaFreeMipmappedArray_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaFreeMipmappedArray, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaFreeMipmappedArray, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaFreeMipmappedArray, cudastub_cudart_slot_cudaFreeMipmappedArray, cudastub_cudart_resolve_cudaFreeMipmappedArray, cudastub_cudart_bind_cudaFreeMipmappedArray);
@@ -3940,7 +4022,8 @@ static cudaError_t cudaFreeMipmappedArray_resolve(cudaMipmappedArray_t a0)
 {
 	cudaFreeMipmappedArray_fn fn = cudaFreeMipmappedArray_choose();
 
-	atomic_store_explicit(&cudaFreeMipmappedArray_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaFreeMipmappedArray_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -3969,7 +4052,7 @@ void *cudastub_cudart_bind_cudaFuncGetAttributes(void)
 {
 	void *fn = (void *)cudaFuncGetAttributes_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaFuncGetAttributes, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaFuncGetAttributes, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaFuncGetAttributes, cudastub_cudart_slot_cudaFuncGetAttributes, cudastub_cudart_resolve_cudaFuncGetAttributes, cudastub_cudart_bind_cudaFuncGetAttributes);
@@ -3984,7 +4067,8 @@ static cudaError_t cudaFuncGetAttributes_resolve(struct cudaFuncAttributes *a0, 
 {
 	cudaFuncGetAttributes_fn fn = cudaFuncGetAttributes_choose();
 
-	atomic_store_explicit(&cudaFuncGetAttributes_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaFuncGetAttributes_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -4012,7 +4096,7 @@ void *cudastub_cudart_bind_cudaFuncGetName(void)
 {
 	void *fn = (void *)cudaFuncGetName_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaFuncGetName, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaFuncGetName, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaFuncGetName, cudastub_cudart_slot_cudaFuncGetName, cudastub_cudart_resolve_cudaFuncGetName, cudastub_cudart_bind_cudaFuncGetName);
@@ -4027,7 +4111,8 @@ static cudaError_t cudaFuncGetName_resolve(const char **a0, const void *a1)
 {
 	cudaFuncGetName_fn fn = cudaFuncGetName_choose();
 
-	atomic_store_explicit(&cudaFuncGetName_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaFuncGetName_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -4057,7 +4142,7 @@ void *cudastub_cudart_bind_cudaFuncGetParamInfo(void)
 {
 	void *fn = (void *)cudaFuncGetParamInfo_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaFuncGetParamInfo, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaFuncGetParamInfo, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaFuncGetParamInfo, cudastub_cudart_slot_cudaFuncGetParamInfo, cudastub_cudart_resolve_cudaFuncGetParamInfo, cudastub_cudart_bind_cudaFuncGetParamInfo);
@@ -4072,7 +4157,8 @@ static cudaError_t cudaFuncGetParamInfo_resolve(const void *a0, size_t a1, size_
 {
 	cudaFuncGetParamInfo_fn fn = cudaFuncGetParamInfo_choose();
 
-	atomic_store_explicit(&cudaFuncGetParamInfo_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaFuncGetParamInfo_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -4101,7 +4187,7 @@ void *cudastub_cudart_bind_cudaFuncSetAttribute(void)
 {
 	void *fn = (void *)cudaFuncSetAttribute_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaFuncSetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaFuncSetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaFuncSetAttribute, cudastub_cudart_slot_cudaFuncSetAttribute, cudastub_cudart_resolve_cudaFuncSetAttribute, cudastub_cudart_bind_cudaFuncSetAttribute);
@@ -4116,7 +4202,8 @@ static cudaError_t cudaFuncSetAttribute_resolve(const void *a0, enum cudaFuncAtt
 {
 	cudaFuncSetAttribute_fn fn = cudaFuncSetAttribute_choose();
 
-	atomic_store_explicit(&cudaFuncSetAttribute_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaFuncSetAttribute_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -4144,7 +4231,7 @@ void *cudastub_cudart_bind_cudaFuncSetCacheConfig(void)
 {
 	void *fn = (void *)cudaFuncSetCacheConfig_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaFuncSetCacheConfig, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaFuncSetCacheConfig, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaFuncSetCacheConfig, cudastub_cudart_slot_cudaFuncSetCacheConfig, cudastub_cudart_resolve_cudaFuncSetCacheConfig, cudastub_cudart_bind_cudaFuncSetCacheConfig);
@@ -4159,7 +4246,8 @@ static cudaError_t cudaFuncSetCacheConfig_resolve(const void *a0, enum cudaFuncC
 {
 	cudaFuncSetCacheConfig_fn fn = cudaFuncSetCacheConfig_choose();
 
-	atomic_store_explicit(&cudaFuncSetCacheConfig_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaFuncSetCacheConfig_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -4187,7 +4275,7 @@ void *cudastub_cudart_bind_cudaFuncSetSharedMemConfig(void)
 {
 	void *fn = (void *)cudaFuncSetSharedMemConfig_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaFuncSetSharedMemConfig, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaFuncSetSharedMemConfig, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaFuncSetSharedMemConfig, cudastub_cudart_slot_cudaFuncSetSharedMemConfig, cudastub_cudart_resolve_cudaFuncSetSharedMemConfig, cudastub_cudart_bind_cudaFuncSetSharedMemConfig);
@@ -4202,7 +4290,8 @@ static cudaError_t cudaFuncSetSharedMemConfig_resolve(const void *a0, enum cudaS
 {
 	cudaFuncSetSharedMemConfig_fn fn = cudaFuncSetSharedMemConfig_choose();
 
-	atomic_store_explicit(&cudaFuncSetSharedMemConfig_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaFuncSetSharedMemConfig_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -4232,7 +4321,7 @@ void *cudastub_cudart_bind_cudaGLGetDevices(void)
 {
 	void *fn = (void *)cudaGLGetDevices_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGLGetDevices, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGLGetDevices, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGLGetDevices, cudastub_cudart_slot_cudaGLGetDevices, cudastub_cudart_resolve_cudaGLGetDevices, cudastub_cudart_bind_cudaGLGetDevices);
@@ -4247,7 +4336,8 @@ static cudaError_t cudaGLGetDevices_resolve(unsigned int *a0, int *a1, unsigned 
 {
 	cudaGLGetDevices_fn fn = cudaGLGetDevices_choose();
 
-	atomic_store_explicit(&cudaGLGetDevices_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGLGetDevices_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -4275,7 +4365,7 @@ void *cudastub_cudart_bind_cudaGLMapBufferObject(void)
 {
 	void *fn = (void *)cudaGLMapBufferObject_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGLMapBufferObject, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGLMapBufferObject, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGLMapBufferObject, cudastub_cudart_slot_cudaGLMapBufferObject, cudastub_cudart_resolve_cudaGLMapBufferObject, cudastub_cudart_bind_cudaGLMapBufferObject);
@@ -4290,7 +4380,8 @@ static cudaError_t cudaGLMapBufferObject_resolve(void **a0, GLuint a1)
 {
 	cudaGLMapBufferObject_fn fn = cudaGLMapBufferObject_choose();
 
-	atomic_store_explicit(&cudaGLMapBufferObject_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGLMapBufferObject_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -4319,7 +4410,7 @@ void *cudastub_cudart_bind_cudaGLMapBufferObjectAsync(void)
 {
 	void *fn = (void *)cudaGLMapBufferObjectAsync_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGLMapBufferObjectAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGLMapBufferObjectAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGLMapBufferObjectAsync, cudastub_cudart_slot_cudaGLMapBufferObjectAsync, cudastub_cudart_resolve_cudaGLMapBufferObjectAsync, cudastub_cudart_bind_cudaGLMapBufferObjectAsync);
@@ -4334,7 +4425,8 @@ static cudaError_t cudaGLMapBufferObjectAsync_resolve(void **a0, GLuint a1, cuda
 {
 	cudaGLMapBufferObjectAsync_fn fn = cudaGLMapBufferObjectAsync_choose();
 
-	atomic_store_explicit(&cudaGLMapBufferObjectAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGLMapBufferObjectAsync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -4361,7 +4453,7 @@ void *cudastub_cudart_bind_cudaGLRegisterBufferObject(void)
 {
 	void *fn = (void *)cudaGLRegisterBufferObject_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGLRegisterBufferObject, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGLRegisterBufferObject, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGLRegisterBufferObject, cudastub_cudart_slot_cudaGLRegisterBufferObject, cudastub_cudart_resolve_cudaGLRegisterBufferObject, cudastub_cudart_bind_cudaGLRegisterBufferObject);
@@ -4376,7 +4468,8 @@ static cudaError_t cudaGLRegisterBufferObject_resolve(GLuint a0)
 {
 	cudaGLRegisterBufferObject_fn fn = cudaGLRegisterBufferObject_choose();
 
-	atomic_store_explicit(&cudaGLRegisterBufferObject_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGLRegisterBufferObject_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -4404,7 +4497,7 @@ void *cudastub_cudart_bind_cudaGLSetBufferObjectMapFlags(void)
 {
 	void *fn = (void *)cudaGLSetBufferObjectMapFlags_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGLSetBufferObjectMapFlags, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGLSetBufferObjectMapFlags, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGLSetBufferObjectMapFlags, cudastub_cudart_slot_cudaGLSetBufferObjectMapFlags, cudastub_cudart_resolve_cudaGLSetBufferObjectMapFlags, cudastub_cudart_bind_cudaGLSetBufferObjectMapFlags);
@@ -4419,7 +4512,8 @@ static cudaError_t cudaGLSetBufferObjectMapFlags_resolve(GLuint a0, unsigned int
 {
 	cudaGLSetBufferObjectMapFlags_fn fn = cudaGLSetBufferObjectMapFlags_choose();
 
-	atomic_store_explicit(&cudaGLSetBufferObjectMapFlags_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGLSetBufferObjectMapFlags_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -4446,7 +4540,7 @@ void *cudastub_cudart_bind_cudaGLSetGLDevice(void)
 {
 	void *fn = (void *)cudaGLSetGLDevice_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGLSetGLDevice, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGLSetGLDevice, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGLSetGLDevice, cudastub_cudart_slot_cudaGLSetGLDevice, cudastub_cudart_resolve_cudaGLSetGLDevice, cudastub_cudart_bind_cudaGLSetGLDevice);
@@ -4461,7 +4555,8 @@ static cudaError_t cudaGLSetGLDevice_resolve(int a0)
 {
 	cudaGLSetGLDevice_fn fn = cudaGLSetGLDevice_choose();
 
-	atomic_store_explicit(&cudaGLSetGLDevice_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGLSetGLDevice_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -4488,7 +4583,7 @@ void *cudastub_cudart_bind_cudaGLUnmapBufferObject(void)
 {
 	void *fn = (void *)cudaGLUnmapBufferObject_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGLUnmapBufferObject, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGLUnmapBufferObject, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGLUnmapBufferObject, cudastub_cudart_slot_cudaGLUnmapBufferObject, cudastub_cudart_resolve_cudaGLUnmapBufferObject, cudastub_cudart_bind_cudaGLUnmapBufferObject);
@@ -4503,7 +4598,8 @@ static cudaError_t cudaGLUnmapBufferObject_resolve(GLuint a0)
 {
 	cudaGLUnmapBufferObject_fn fn = cudaGLUnmapBufferObject_choose();
 
-	atomic_store_explicit(&cudaGLUnmapBufferObject_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGLUnmapBufferObject_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -4531,7 +4627,7 @@ void *cudastub_cudart_bind_cudaGLUnmapBufferObjectAsync(void)
 {
 	void *fn = (void *)cudaGLUnmapBufferObjectAsync_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGLUnmapBufferObjectAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGLUnmapBufferObjectAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGLUnmapBufferObjectAsync, cudastub_cudart_slot_cudaGLUnmapBufferObjectAsync, cudastub_cudart_resolve_cudaGLUnmapBufferObjectAsync, cudastub_cudart_bind_cudaGLUnmapBufferObjectAsync);
@@ -4546,7 +4642,8 @@ static cudaError_t cudaGLUnmapBufferObjectAsync_resolve(GLuint a0, cudaStream_t 
 {
 	cudaGLUnmapBufferObjectAsync_fn fn = cudaGLUnmapBufferObjectAsync_choose();
 
-	atomic_store_explicit(&cudaGLUnmapBufferObjectAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGLUnmapBufferObjectAsync_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -4573,7 +4670,7 @@ void *cudastub_cudart_bind_cudaGLUnregisterBufferObject(void)
 {
 	void *fn = (void *)cudaGLUnregisterBufferObject_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGLUnregisterBufferObject, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGLUnregisterBufferObject, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGLUnregisterBufferObject, cudastub_cudart_slot_cudaGLUnregisterBufferObject, cudastub_cudart_resolve_cudaGLUnregisterBufferObject, cudastub_cudart_bind_cudaGLUnregisterBufferObject);
@@ -4588,7 +4685,8 @@ static cudaError_t cudaGLUnregisterBufferObject_resolve(GLuint a0)
 {
 	cudaGLUnregisterBufferObject_fn fn = cudaGLUnregisterBufferObject_choose();
 
-	atomic_store_explicit(&cudaGLUnregisterBufferObject_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGLUnregisterBufferObject_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -4616,7 +4714,7 @@ void *cudastub_cudart_bind_cudaGetChannelDesc(void)
 {
 	void *fn = (void *)cudaGetChannelDesc_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGetChannelDesc, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGetChannelDesc, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGetChannelDesc, cudastub_cudart_slot_cudaGetChannelDesc, cudastub_cudart_resolve_cudaGetChannelDesc, cudastub_cudart_bind_cudaGetChannelDesc);
@@ -4631,7 +4729,8 @@ static cudaError_t cudaGetChannelDesc_resolve(struct cudaChannelFormatDesc *a0, 
 {
 	cudaGetChannelDesc_fn fn = cudaGetChannelDesc_choose();
 
-	atomic_store_explicit(&cudaGetChannelDesc_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGetChannelDesc_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -4658,7 +4757,7 @@ void *cudastub_cudart_bind_cudaGetDevice(void)
 {
 	void *fn = (void *)cudaGetDevice_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGetDevice, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGetDevice, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGetDevice, cudastub_cudart_slot_cudaGetDevice, cudastub_cudart_resolve_cudaGetDevice, cudastub_cudart_bind_cudaGetDevice);
@@ -4673,7 +4772,8 @@ static cudaError_t cudaGetDevice_resolve(int *a0)
 {
 	cudaGetDevice_fn fn = cudaGetDevice_choose();
 
-	atomic_store_explicit(&cudaGetDevice_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGetDevice_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -4694,7 +4794,7 @@ void *cudastub_cudart_bind_cudaGetDeviceCount(void)
 {
 	void *fn = (void *)cudaGetDeviceCount_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGetDeviceCount, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGetDeviceCount, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGetDeviceCount, cudastub_cudart_slot_cudaGetDeviceCount, cudastub_cudart_resolve_cudaGetDeviceCount, cudastub_cudart_bind_cudaGetDeviceCount);
@@ -4709,7 +4809,8 @@ static cudaError_t cudaGetDeviceCount_resolve(int *a0)
 {
 	cudaGetDeviceCount_fn fn = cudaGetDeviceCount_choose();
 
-	atomic_store_explicit(&cudaGetDeviceCount_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGetDeviceCount_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -4736,7 +4837,7 @@ void *cudastub_cudart_bind_cudaGetDeviceFlags(void)
 {
 	void *fn = (void *)cudaGetDeviceFlags_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGetDeviceFlags, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGetDeviceFlags, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGetDeviceFlags, cudastub_cudart_slot_cudaGetDeviceFlags, cudastub_cudart_resolve_cudaGetDeviceFlags, cudastub_cudart_bind_cudaGetDeviceFlags);
@@ -4751,7 +4852,8 @@ static cudaError_t cudaGetDeviceFlags_resolve(unsigned int *a0)
 {
 	cudaGetDeviceFlags_fn fn = cudaGetDeviceFlags_choose();
 
-	atomic_store_explicit(&cudaGetDeviceFlags_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGetDeviceFlags_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -4780,7 +4882,7 @@ void *cudastub_cudart_bind_cudaGetDeviceProperties(void)
 {
 	void *fn = (void *)cudaGetDeviceProperties_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGetDeviceProperties, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGetDeviceProperties, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGetDeviceProperties, cudastub_cudart_slot_cudaGetDeviceProperties, cudastub_cudart_resolve_cudaGetDeviceProperties, cudastub_cudart_bind_cudaGetDeviceProperties);
@@ -4795,7 +4897,8 @@ static cudaError_t cudaGetDeviceProperties_resolve(struct cudaDeviceProp *a0, in
 {
 	cudaGetDeviceProperties_fn fn = cudaGetDeviceProperties_choose();
 
-	atomic_store_explicit(&cudaGetDeviceProperties_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGetDeviceProperties_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -4826,7 +4929,7 @@ void *cudastub_cudart_bind_cudaGetDriverEntryPoint(void)
 {
 	void *fn = (void *)cudaGetDriverEntryPoint_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGetDriverEntryPoint, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGetDriverEntryPoint, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGetDriverEntryPoint, cudastub_cudart_slot_cudaGetDriverEntryPoint, cudastub_cudart_resolve_cudaGetDriverEntryPoint, cudastub_cudart_bind_cudaGetDriverEntryPoint);
@@ -4841,7 +4944,8 @@ static cudaError_t cudaGetDriverEntryPoint_resolve(const char *a0, void **a1, un
 {
 	cudaGetDriverEntryPoint_fn fn = cudaGetDriverEntryPoint_choose();
 
-	atomic_store_explicit(&cudaGetDriverEntryPoint_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGetDriverEntryPoint_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -4872,7 +4976,7 @@ void *cudastub_cudart_bind_cudaGetDriverEntryPointByVersion(void)
 {
 	void *fn = (void *)cudaGetDriverEntryPointByVersion_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGetDriverEntryPointByVersion, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGetDriverEntryPointByVersion, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGetDriverEntryPointByVersion, cudastub_cudart_slot_cudaGetDriverEntryPointByVersion, cudastub_cudart_resolve_cudaGetDriverEntryPointByVersion, cudastub_cudart_bind_cudaGetDriverEntryPointByVersion);
@@ -4887,7 +4991,8 @@ static cudaError_t cudaGetDriverEntryPointByVersion_resolve(const char *a0, void
 {
 	cudaGetDriverEntryPointByVersion_fn fn = cudaGetDriverEntryPointByVersion_choose();
 
-	atomic_store_explicit(&cudaGetDriverEntryPointByVersion_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGetDriverEntryPointByVersion_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -4918,7 +5023,7 @@ void *cudastub_cudart_bind_cudaGetDriverEntryPointByVersion_ptsz(void)
 {
 	void *fn = (void *)cudaGetDriverEntryPointByVersion_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGetDriverEntryPointByVersion_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGetDriverEntryPointByVersion_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGetDriverEntryPointByVersion_ptsz, cudastub_cudart_slot_cudaGetDriverEntryPointByVersion_ptsz, cudastub_cudart_resolve_cudaGetDriverEntryPointByVersion_ptsz, cudastub_cudart_bind_cudaGetDriverEntryPointByVersion_ptsz);
@@ -4933,7 +5038,8 @@ static cudaError_t cudaGetDriverEntryPointByVersion_ptsz_resolve(const char *a0,
 {
 	cudaGetDriverEntryPointByVersion_ptsz_fn fn = cudaGetDriverEntryPointByVersion_ptsz_choose();
 
-	atomic_store_explicit(&cudaGetDriverEntryPointByVersion_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGetDriverEntryPointByVersion_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -4964,7 +5070,7 @@ void *cudastub_cudart_bind_cudaGetDriverEntryPoint_ptsz(void)
 {
 	void *fn = (void *)cudaGetDriverEntryPoint_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGetDriverEntryPoint_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGetDriverEntryPoint_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGetDriverEntryPoint_ptsz, cudastub_cudart_slot_cudaGetDriverEntryPoint_ptsz, cudastub_cudart_resolve_cudaGetDriverEntryPoint_ptsz, cudastub_cudart_bind_cudaGetDriverEntryPoint_ptsz);
@@ -4979,7 +5085,8 @@ static cudaError_t cudaGetDriverEntryPoint_ptsz_resolve(const char *a0, void **a
 {
 	cudaGetDriverEntryPoint_ptsz_fn fn = cudaGetDriverEntryPoint_ptsz_choose();
 
-	atomic_store_explicit(&cudaGetDriverEntryPoint_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGetDriverEntryPoint_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -5000,7 +5107,7 @@ void *cudastub_cudart_bind_cudaGetErrorName(void)
 {
 	void *fn = (void *)cudaGetErrorName_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGetErrorName, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGetErrorName, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGetErrorName, cudastub_cudart_slot_cudaGetErrorName, cudastub_cudart_resolve_cudaGetErrorName, cudastub_cudart_bind_cudaGetErrorName);
@@ -5015,7 +5122,8 @@ static const char * cudaGetErrorName_resolve(cudaError_t a0)
 {
 	cudaGetErrorName_fn fn = cudaGetErrorName_choose();
 
-	atomic_store_explicit(&cudaGetErrorName_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGetErrorName_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -5036,7 +5144,7 @@ void *cudastub_cudart_bind_cudaGetErrorString(void)
 {
 	void *fn = (void *)cudaGetErrorString_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGetErrorString, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGetErrorString, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGetErrorString, cudastub_cudart_slot_cudaGetErrorString, cudastub_cudart_resolve_cudaGetErrorString, cudastub_cudart_bind_cudaGetErrorString);
@@ -5051,7 +5159,8 @@ static const char * cudaGetErrorString_resolve(cudaError_t a0)
 {
 	cudaGetErrorString_fn fn = cudaGetErrorString_choose();
 
-	atomic_store_explicit(&cudaGetErrorString_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGetErrorString_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -5079,7 +5188,7 @@ void *cudastub_cudart_bind_cudaGetExportTable(void)
 {
 	void *fn = (void *)cudaGetExportTable_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGetExportTable, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGetExportTable, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGetExportTable, cudastub_cudart_slot_cudaGetExportTable, cudastub_cudart_resolve_cudaGetExportTable, cudastub_cudart_bind_cudaGetExportTable);
@@ -5094,7 +5203,8 @@ static cudaError_t cudaGetExportTable_resolve(const void **a0, const cudaUUID_t 
 {
 	cudaGetExportTable_fn fn = cudaGetExportTable_choose();
 
-	atomic_store_explicit(&cudaGetExportTable_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGetExportTable_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -5122,7 +5232,7 @@ void *cudastub_cudart_bind_cudaGetFuncBySymbol(void)
 {
 	void *fn = (void *)cudaGetFuncBySymbol_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGetFuncBySymbol, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGetFuncBySymbol, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGetFuncBySymbol, cudastub_cudart_slot_cudaGetFuncBySymbol, cudastub_cudart_resolve_cudaGetFuncBySymbol, cudastub_cudart_bind_cudaGetFuncBySymbol);
@@ -5137,7 +5247,8 @@ static cudaError_t cudaGetFuncBySymbol_resolve(cudaFunction_t *a0, const void *a
 {
 	cudaGetFuncBySymbol_fn fn = cudaGetFuncBySymbol_choose();
 
-	atomic_store_explicit(&cudaGetFuncBySymbol_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGetFuncBySymbol_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -5165,7 +5276,7 @@ void *cudastub_cudart_bind_cudaGetKernel(void)
 {
 	void *fn = (void *)cudaGetKernel_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGetKernel, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGetKernel, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGetKernel, cudastub_cudart_slot_cudaGetKernel, cudastub_cudart_resolve_cudaGetKernel, cudastub_cudart_bind_cudaGetKernel);
@@ -5180,7 +5291,8 @@ static cudaError_t cudaGetKernel_resolve(cudaKernel_t *a0, const void *a1)
 {
 	cudaGetKernel_fn fn = cudaGetKernel_choose();
 
-	atomic_store_explicit(&cudaGetKernel_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGetKernel_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -5206,7 +5318,7 @@ void *cudastub_cudart_bind_cudaGetLastError(void)
 {
 	void *fn = (void *)cudaGetLastError_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGetLastError, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGetLastError, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGetLastError, cudastub_cudart_slot_cudaGetLastError, cudastub_cudart_resolve_cudaGetLastError, cudastub_cudart_bind_cudaGetLastError);
@@ -5221,7 +5333,8 @@ static cudaError_t cudaGetLastError_resolve(void)
 {
 	cudaGetLastError_fn fn = cudaGetLastError_choose();
 
-	atomic_store_explicit(&cudaGetLastError_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGetLastError_slot, fn, memory_order_release);
 	return fn();
 }
 #endif
@@ -5250,7 +5363,7 @@ void *cudastub_cudart_bind_cudaGetMipmappedArrayLevel(void)
 {
 	void *fn = (void *)cudaGetMipmappedArrayLevel_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGetMipmappedArrayLevel, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGetMipmappedArrayLevel, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGetMipmappedArrayLevel, cudastub_cudart_slot_cudaGetMipmappedArrayLevel, cudastub_cudart_resolve_cudaGetMipmappedArrayLevel, cudastub_cudart_bind_cudaGetMipmappedArrayLevel);
@@ -5265,7 +5378,8 @@ static cudaError_t cudaGetMipmappedArrayLevel_resolve(cudaArray_t *a0, cudaMipma
 {
 	cudaGetMipmappedArrayLevel_fn fn = cudaGetMipmappedArrayLevel_choose();
 
-	atomic_store_explicit(&cudaGetMipmappedArrayLevel_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGetMipmappedArrayLevel_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -5294,7 +5408,7 @@ void *cudastub_cudart_bind_cudaGetSurfaceObjectResourceDesc(void)
 {
 	void *fn = (void *)cudaGetSurfaceObjectResourceDesc_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGetSurfaceObjectResourceDesc, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGetSurfaceObjectResourceDesc, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGetSurfaceObjectResourceDesc, cudastub_cudart_slot_cudaGetSurfaceObjectResourceDesc, cudastub_cudart_resolve_cudaGetSurfaceObjectResourceDesc, cudastub_cudart_bind_cudaGetSurfaceObjectResourceDesc);
@@ -5309,7 +5423,8 @@ static cudaError_t cudaGetSurfaceObjectResourceDesc_resolve(struct cudaResourceD
 {
 	cudaGetSurfaceObjectResourceDesc_fn fn = cudaGetSurfaceObjectResourceDesc_choose();
 
-	atomic_store_explicit(&cudaGetSurfaceObjectResourceDesc_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGetSurfaceObjectResourceDesc_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -5337,7 +5452,7 @@ void *cudastub_cudart_bind_cudaGetSymbolAddress(void)
 {
 	void *fn = (void *)cudaGetSymbolAddress_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGetSymbolAddress, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGetSymbolAddress, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGetSymbolAddress, cudastub_cudart_slot_cudaGetSymbolAddress, cudastub_cudart_resolve_cudaGetSymbolAddress, cudastub_cudart_bind_cudaGetSymbolAddress);
@@ -5352,7 +5467,8 @@ static cudaError_t cudaGetSymbolAddress_resolve(void **a0, const void *a1)
 {
 	cudaGetSymbolAddress_fn fn = cudaGetSymbolAddress_choose();
 
-	atomic_store_explicit(&cudaGetSymbolAddress_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGetSymbolAddress_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -5380,7 +5496,7 @@ void *cudastub_cudart_bind_cudaGetSymbolSize(void)
 {
 	void *fn = (void *)cudaGetSymbolSize_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGetSymbolSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGetSymbolSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGetSymbolSize, cudastub_cudart_slot_cudaGetSymbolSize, cudastub_cudart_resolve_cudaGetSymbolSize, cudastub_cudart_bind_cudaGetSymbolSize);
@@ -5395,7 +5511,8 @@ static cudaError_t cudaGetSymbolSize_resolve(size_t *a0, const void *a1)
 {
 	cudaGetSymbolSize_fn fn = cudaGetSymbolSize_choose();
 
-	atomic_store_explicit(&cudaGetSymbolSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGetSymbolSize_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -5424,7 +5541,7 @@ void *cudastub_cudart_bind_cudaGetTextureObjectResourceDesc(void)
 {
 	void *fn = (void *)cudaGetTextureObjectResourceDesc_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGetTextureObjectResourceDesc, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGetTextureObjectResourceDesc, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGetTextureObjectResourceDesc, cudastub_cudart_slot_cudaGetTextureObjectResourceDesc, cudastub_cudart_resolve_cudaGetTextureObjectResourceDesc, cudastub_cudart_bind_cudaGetTextureObjectResourceDesc);
@@ -5439,7 +5556,8 @@ static cudaError_t cudaGetTextureObjectResourceDesc_resolve(struct cudaResourceD
 {
 	cudaGetTextureObjectResourceDesc_fn fn = cudaGetTextureObjectResourceDesc_choose();
 
-	atomic_store_explicit(&cudaGetTextureObjectResourceDesc_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGetTextureObjectResourceDesc_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -5468,7 +5586,7 @@ void *cudastub_cudart_bind_cudaGetTextureObjectResourceViewDesc(void)
 {
 	void *fn = (void *)cudaGetTextureObjectResourceViewDesc_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGetTextureObjectResourceViewDesc, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGetTextureObjectResourceViewDesc, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGetTextureObjectResourceViewDesc, cudastub_cudart_slot_cudaGetTextureObjectResourceViewDesc, cudastub_cudart_resolve_cudaGetTextureObjectResourceViewDesc, cudastub_cudart_bind_cudaGetTextureObjectResourceViewDesc);
@@ -5483,7 +5601,8 @@ static cudaError_t cudaGetTextureObjectResourceViewDesc_resolve(struct cudaResou
 {
 	cudaGetTextureObjectResourceViewDesc_fn fn = cudaGetTextureObjectResourceViewDesc_choose();
 
-	atomic_store_explicit(&cudaGetTextureObjectResourceViewDesc_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGetTextureObjectResourceViewDesc_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -5512,7 +5631,7 @@ void *cudastub_cudart_bind_cudaGetTextureObjectTextureDesc(void)
 {
 	void *fn = (void *)cudaGetTextureObjectTextureDesc_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGetTextureObjectTextureDesc, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGetTextureObjectTextureDesc, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGetTextureObjectTextureDesc, cudastub_cudart_slot_cudaGetTextureObjectTextureDesc, cudastub_cudart_resolve_cudaGetTextureObjectTextureDesc, cudastub_cudart_bind_cudaGetTextureObjectTextureDesc);
@@ -5527,7 +5646,8 @@ static cudaError_t cudaGetTextureObjectTextureDesc_resolve(struct cudaTextureDes
 {
 	cudaGetTextureObjectTextureDesc_fn fn = cudaGetTextureObjectTextureDesc_choose();
 
-	atomic_store_explicit(&cudaGetTextureObjectTextureDesc_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGetTextureObjectTextureDesc_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -5558,7 +5678,7 @@ void *cudastub_cudart_bind_cudaGraphAddChildGraphNode(void)
 {
 	void *fn = (void *)cudaGraphAddChildGraphNode_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphAddChildGraphNode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphAddChildGraphNode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphAddChildGraphNode, cudastub_cudart_slot_cudaGraphAddChildGraphNode, cudastub_cudart_resolve_cudaGraphAddChildGraphNode, cudastub_cudart_bind_cudaGraphAddChildGraphNode);
@@ -5573,7 +5693,8 @@ static cudaError_t cudaGraphAddChildGraphNode_resolve(cudaGraphNode_t *a0, cudaG
 {
 	cudaGraphAddChildGraphNode_fn fn = cudaGraphAddChildGraphNode_choose();
 
-	atomic_store_explicit(&cudaGraphAddChildGraphNode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphAddChildGraphNode_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -5605,7 +5726,7 @@ void *cudastub_cudart_bind_cudaGraphAddDependencies(void)
 {
 	void *fn = (void *)cudaGraphAddDependencies_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphAddDependencies, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphAddDependencies, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphAddDependencies, cudastub_cudart_slot_cudaGraphAddDependencies, cudastub_cudart_resolve_cudaGraphAddDependencies, cudastub_cudart_bind_cudaGraphAddDependencies);
@@ -5620,7 +5741,8 @@ static cudaError_t cudaGraphAddDependencies_resolve(cudaGraph_t a0, const cudaGr
 {
 	cudaGraphAddDependencies_fn fn = cudaGraphAddDependencies_choose();
 
-	atomic_store_explicit(&cudaGraphAddDependencies_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphAddDependencies_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -5650,7 +5772,7 @@ void *cudastub_cudart_bind_cudaGraphAddEmptyNode(void)
 {
 	void *fn = (void *)cudaGraphAddEmptyNode_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphAddEmptyNode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphAddEmptyNode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphAddEmptyNode, cudastub_cudart_slot_cudaGraphAddEmptyNode, cudastub_cudart_resolve_cudaGraphAddEmptyNode, cudastub_cudart_bind_cudaGraphAddEmptyNode);
@@ -5665,7 +5787,8 @@ static cudaError_t cudaGraphAddEmptyNode_resolve(cudaGraphNode_t *a0, cudaGraph_
 {
 	cudaGraphAddEmptyNode_fn fn = cudaGraphAddEmptyNode_choose();
 
-	atomic_store_explicit(&cudaGraphAddEmptyNode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphAddEmptyNode_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -5696,7 +5819,7 @@ void *cudastub_cudart_bind_cudaGraphAddEventRecordNode(void)
 {
 	void *fn = (void *)cudaGraphAddEventRecordNode_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphAddEventRecordNode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphAddEventRecordNode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphAddEventRecordNode, cudastub_cudart_slot_cudaGraphAddEventRecordNode, cudastub_cudart_resolve_cudaGraphAddEventRecordNode, cudastub_cudart_bind_cudaGraphAddEventRecordNode);
@@ -5711,7 +5834,8 @@ static cudaError_t cudaGraphAddEventRecordNode_resolve(cudaGraphNode_t *a0, cuda
 {
 	cudaGraphAddEventRecordNode_fn fn = cudaGraphAddEventRecordNode_choose();
 
-	atomic_store_explicit(&cudaGraphAddEventRecordNode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphAddEventRecordNode_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -5742,7 +5866,7 @@ void *cudastub_cudart_bind_cudaGraphAddEventWaitNode(void)
 {
 	void *fn = (void *)cudaGraphAddEventWaitNode_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphAddEventWaitNode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphAddEventWaitNode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphAddEventWaitNode, cudastub_cudart_slot_cudaGraphAddEventWaitNode, cudastub_cudart_resolve_cudaGraphAddEventWaitNode, cudastub_cudart_bind_cudaGraphAddEventWaitNode);
@@ -5757,7 +5881,8 @@ static cudaError_t cudaGraphAddEventWaitNode_resolve(cudaGraphNode_t *a0, cudaGr
 {
 	cudaGraphAddEventWaitNode_fn fn = cudaGraphAddEventWaitNode_choose();
 
-	atomic_store_explicit(&cudaGraphAddEventWaitNode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphAddEventWaitNode_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -5788,7 +5913,7 @@ void *cudastub_cudart_bind_cudaGraphAddExternalSemaphoresSignalNode(void)
 {
 	void *fn = (void *)cudaGraphAddExternalSemaphoresSignalNode_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphAddExternalSemaphoresSignalNode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphAddExternalSemaphoresSignalNode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphAddExternalSemaphoresSignalNode, cudastub_cudart_slot_cudaGraphAddExternalSemaphoresSignalNode, cudastub_cudart_resolve_cudaGraphAddExternalSemaphoresSignalNode, cudastub_cudart_bind_cudaGraphAddExternalSemaphoresSignalNode);
@@ -5803,7 +5928,8 @@ static cudaError_t cudaGraphAddExternalSemaphoresSignalNode_resolve(cudaGraphNod
 {
 	cudaGraphAddExternalSemaphoresSignalNode_fn fn = cudaGraphAddExternalSemaphoresSignalNode_choose();
 
-	atomic_store_explicit(&cudaGraphAddExternalSemaphoresSignalNode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphAddExternalSemaphoresSignalNode_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -5834,7 +5960,7 @@ void *cudastub_cudart_bind_cudaGraphAddExternalSemaphoresWaitNode(void)
 {
 	void *fn = (void *)cudaGraphAddExternalSemaphoresWaitNode_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphAddExternalSemaphoresWaitNode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphAddExternalSemaphoresWaitNode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphAddExternalSemaphoresWaitNode, cudastub_cudart_slot_cudaGraphAddExternalSemaphoresWaitNode, cudastub_cudart_resolve_cudaGraphAddExternalSemaphoresWaitNode, cudastub_cudart_bind_cudaGraphAddExternalSemaphoresWaitNode);
@@ -5849,7 +5975,8 @@ static cudaError_t cudaGraphAddExternalSemaphoresWaitNode_resolve(cudaGraphNode_
 {
 	cudaGraphAddExternalSemaphoresWaitNode_fn fn = cudaGraphAddExternalSemaphoresWaitNode_choose();
 
-	atomic_store_explicit(&cudaGraphAddExternalSemaphoresWaitNode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphAddExternalSemaphoresWaitNode_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -5880,7 +6007,7 @@ void *cudastub_cudart_bind_cudaGraphAddHostNode(void)
 {
 	void *fn = (void *)cudaGraphAddHostNode_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphAddHostNode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphAddHostNode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphAddHostNode, cudastub_cudart_slot_cudaGraphAddHostNode, cudastub_cudart_resolve_cudaGraphAddHostNode, cudastub_cudart_bind_cudaGraphAddHostNode);
@@ -5895,7 +6022,8 @@ static cudaError_t cudaGraphAddHostNode_resolve(cudaGraphNode_t *a0, cudaGraph_t
 {
 	cudaGraphAddHostNode_fn fn = cudaGraphAddHostNode_choose();
 
-	atomic_store_explicit(&cudaGraphAddHostNode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphAddHostNode_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -5926,7 +6054,7 @@ void *cudastub_cudart_bind_cudaGraphAddKernelNode(void)
 {
 	void *fn = (void *)cudaGraphAddKernelNode_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphAddKernelNode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphAddKernelNode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphAddKernelNode, cudastub_cudart_slot_cudaGraphAddKernelNode, cudastub_cudart_resolve_cudaGraphAddKernelNode, cudastub_cudart_bind_cudaGraphAddKernelNode);
@@ -5941,7 +6069,8 @@ static cudaError_t cudaGraphAddKernelNode_resolve(cudaGraphNode_t *a0, cudaGraph
 {
 	cudaGraphAddKernelNode_fn fn = cudaGraphAddKernelNode_choose();
 
-	atomic_store_explicit(&cudaGraphAddKernelNode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphAddKernelNode_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -5973,7 +6102,7 @@ void *cudastub_cudart_bind_cudaGraphAddMemAllocNode(void)
 {
 	void *fn = (void *)cudaGraphAddMemAllocNode_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphAddMemAllocNode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphAddMemAllocNode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphAddMemAllocNode, cudastub_cudart_slot_cudaGraphAddMemAllocNode, cudastub_cudart_resolve_cudaGraphAddMemAllocNode, cudastub_cudart_bind_cudaGraphAddMemAllocNode);
@@ -5988,7 +6117,8 @@ static cudaError_t cudaGraphAddMemAllocNode_resolve(cudaGraphNode_t *a0, cudaGra
 {
 	cudaGraphAddMemAllocNode_fn fn = cudaGraphAddMemAllocNode_choose();
 
-	atomic_store_explicit(&cudaGraphAddMemAllocNode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphAddMemAllocNode_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -6019,7 +6149,7 @@ void *cudastub_cudart_bind_cudaGraphAddMemFreeNode(void)
 {
 	void *fn = (void *)cudaGraphAddMemFreeNode_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphAddMemFreeNode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphAddMemFreeNode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphAddMemFreeNode, cudastub_cudart_slot_cudaGraphAddMemFreeNode, cudastub_cudart_resolve_cudaGraphAddMemFreeNode, cudastub_cudart_bind_cudaGraphAddMemFreeNode);
@@ -6034,7 +6164,8 @@ static cudaError_t cudaGraphAddMemFreeNode_resolve(cudaGraphNode_t *a0, cudaGrap
 {
 	cudaGraphAddMemFreeNode_fn fn = cudaGraphAddMemFreeNode_choose();
 
-	atomic_store_explicit(&cudaGraphAddMemFreeNode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphAddMemFreeNode_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -6065,7 +6196,7 @@ void *cudastub_cudart_bind_cudaGraphAddMemcpyNode(void)
 {
 	void *fn = (void *)cudaGraphAddMemcpyNode_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphAddMemcpyNode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphAddMemcpyNode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphAddMemcpyNode, cudastub_cudart_slot_cudaGraphAddMemcpyNode, cudastub_cudart_resolve_cudaGraphAddMemcpyNode, cudastub_cudart_bind_cudaGraphAddMemcpyNode);
@@ -6080,7 +6211,8 @@ static cudaError_t cudaGraphAddMemcpyNode_resolve(cudaGraphNode_t *a0, cudaGraph
 {
 	cudaGraphAddMemcpyNode_fn fn = cudaGraphAddMemcpyNode_choose();
 
-	atomic_store_explicit(&cudaGraphAddMemcpyNode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphAddMemcpyNode_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -6114,7 +6246,7 @@ void *cudastub_cudart_bind_cudaGraphAddMemcpyNode1D(void)
 {
 	void *fn = (void *)cudaGraphAddMemcpyNode1D_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphAddMemcpyNode1D, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphAddMemcpyNode1D, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphAddMemcpyNode1D, cudastub_cudart_slot_cudaGraphAddMemcpyNode1D, cudastub_cudart_resolve_cudaGraphAddMemcpyNode1D, cudastub_cudart_bind_cudaGraphAddMemcpyNode1D);
@@ -6129,7 +6261,8 @@ static cudaError_t cudaGraphAddMemcpyNode1D_resolve(cudaGraphNode_t *a0, cudaGra
 {
 	cudaGraphAddMemcpyNode1D_fn fn = cudaGraphAddMemcpyNode1D_choose();
 
-	atomic_store_explicit(&cudaGraphAddMemcpyNode1D_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphAddMemcpyNode1D_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -6164,7 +6297,7 @@ void *cudastub_cudart_bind_cudaGraphAddMemcpyNodeFromSymbol(void)
 {
 	void *fn = (void *)cudaGraphAddMemcpyNodeFromSymbol_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphAddMemcpyNodeFromSymbol, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphAddMemcpyNodeFromSymbol, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphAddMemcpyNodeFromSymbol, cudastub_cudart_slot_cudaGraphAddMemcpyNodeFromSymbol, cudastub_cudart_resolve_cudaGraphAddMemcpyNodeFromSymbol, cudastub_cudart_bind_cudaGraphAddMemcpyNodeFromSymbol);
@@ -6179,7 +6312,8 @@ static cudaError_t cudaGraphAddMemcpyNodeFromSymbol_resolve(cudaGraphNode_t *a0,
 {
 	cudaGraphAddMemcpyNodeFromSymbol_fn fn = cudaGraphAddMemcpyNodeFromSymbol_choose();
 
-	atomic_store_explicit(&cudaGraphAddMemcpyNodeFromSymbol_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphAddMemcpyNodeFromSymbol_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -6214,7 +6348,7 @@ void *cudastub_cudart_bind_cudaGraphAddMemcpyNodeToSymbol(void)
 {
 	void *fn = (void *)cudaGraphAddMemcpyNodeToSymbol_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphAddMemcpyNodeToSymbol, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphAddMemcpyNodeToSymbol, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphAddMemcpyNodeToSymbol, cudastub_cudart_slot_cudaGraphAddMemcpyNodeToSymbol, cudastub_cudart_resolve_cudaGraphAddMemcpyNodeToSymbol, cudastub_cudart_bind_cudaGraphAddMemcpyNodeToSymbol);
@@ -6229,7 +6363,8 @@ static cudaError_t cudaGraphAddMemcpyNodeToSymbol_resolve(cudaGraphNode_t *a0, c
 {
 	cudaGraphAddMemcpyNodeToSymbol_fn fn = cudaGraphAddMemcpyNodeToSymbol_choose();
 
-	atomic_store_explicit(&cudaGraphAddMemcpyNodeToSymbol_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphAddMemcpyNodeToSymbol_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -6260,7 +6395,7 @@ void *cudastub_cudart_bind_cudaGraphAddMemsetNode(void)
 {
 	void *fn = (void *)cudaGraphAddMemsetNode_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphAddMemsetNode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphAddMemsetNode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphAddMemsetNode, cudastub_cudart_slot_cudaGraphAddMemsetNode, cudastub_cudart_resolve_cudaGraphAddMemsetNode, cudastub_cudart_bind_cudaGraphAddMemsetNode);
@@ -6275,7 +6410,8 @@ static cudaError_t cudaGraphAddMemsetNode_resolve(cudaGraphNode_t *a0, cudaGraph
 {
 	cudaGraphAddMemsetNode_fn fn = cudaGraphAddMemsetNode_choose();
 
-	atomic_store_explicit(&cudaGraphAddMemsetNode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphAddMemsetNode_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -6308,7 +6444,7 @@ void *cudastub_cudart_bind_cudaGraphAddNode(void)
 {
 	void *fn = (void *)cudaGraphAddNode_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphAddNode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphAddNode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphAddNode, cudastub_cudart_slot_cudaGraphAddNode, cudastub_cudart_resolve_cudaGraphAddNode, cudastub_cudart_bind_cudaGraphAddNode);
@@ -6323,7 +6459,8 @@ static cudaError_t cudaGraphAddNode_resolve(cudaGraphNode_t *a0, cudaGraph_t a1,
 {
 	cudaGraphAddNode_fn fn = cudaGraphAddNode_choose();
 
-	atomic_store_explicit(&cudaGraphAddNode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphAddNode_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -6351,7 +6488,7 @@ void *cudastub_cudart_bind_cudaGraphChildGraphNodeGetGraph(void)
 {
 	void *fn = (void *)cudaGraphChildGraphNodeGetGraph_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphChildGraphNodeGetGraph, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphChildGraphNodeGetGraph, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphChildGraphNodeGetGraph, cudastub_cudart_slot_cudaGraphChildGraphNodeGetGraph, cudastub_cudart_resolve_cudaGraphChildGraphNodeGetGraph, cudastub_cudart_bind_cudaGraphChildGraphNodeGetGraph);
@@ -6366,7 +6503,8 @@ static cudaError_t cudaGraphChildGraphNodeGetGraph_resolve(cudaGraphNode_t a0, c
 {
 	cudaGraphChildGraphNodeGetGraph_fn fn = cudaGraphChildGraphNodeGetGraph_choose();
 
-	atomic_store_explicit(&cudaGraphChildGraphNodeGetGraph_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphChildGraphNodeGetGraph_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -6394,7 +6532,7 @@ void *cudastub_cudart_bind_cudaGraphClone(void)
 {
 	void *fn = (void *)cudaGraphClone_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphClone, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphClone, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphClone, cudastub_cudart_slot_cudaGraphClone, cudastub_cudart_resolve_cudaGraphClone, cudastub_cudart_bind_cudaGraphClone);
@@ -6409,7 +6547,8 @@ static cudaError_t cudaGraphClone_resolve(cudaGraph_t *a0, cudaGraph_t a1)
 {
 	cudaGraphClone_fn fn = cudaGraphClone_choose();
 
-	atomic_store_explicit(&cudaGraphClone_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphClone_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -6439,7 +6578,7 @@ void *cudastub_cudart_bind_cudaGraphConditionalHandleCreate(void)
 {
 	void *fn = (void *)cudaGraphConditionalHandleCreate_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphConditionalHandleCreate, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphConditionalHandleCreate, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphConditionalHandleCreate, cudastub_cudart_slot_cudaGraphConditionalHandleCreate, cudastub_cudart_resolve_cudaGraphConditionalHandleCreate, cudastub_cudart_bind_cudaGraphConditionalHandleCreate);
@@ -6454,7 +6593,8 @@ static cudaError_t cudaGraphConditionalHandleCreate_resolve(cudaGraphConditional
 {
 	cudaGraphConditionalHandleCreate_fn fn = cudaGraphConditionalHandleCreate_choose();
 
-	atomic_store_explicit(&cudaGraphConditionalHandleCreate_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphConditionalHandleCreate_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -6482,7 +6622,7 @@ void *cudastub_cudart_bind_cudaGraphCreate(void)
 {
 	void *fn = (void *)cudaGraphCreate_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphCreate, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphCreate, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphCreate, cudastub_cudart_slot_cudaGraphCreate, cudastub_cudart_resolve_cudaGraphCreate, cudastub_cudart_bind_cudaGraphCreate);
@@ -6497,7 +6637,8 @@ static cudaError_t cudaGraphCreate_resolve(cudaGraph_t *a0, unsigned int a1)
 {
 	cudaGraphCreate_fn fn = cudaGraphCreate_choose();
 
-	atomic_store_explicit(&cudaGraphCreate_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphCreate_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -6526,7 +6667,7 @@ void *cudastub_cudart_bind_cudaGraphDebugDotPrint(void)
 {
 	void *fn = (void *)cudaGraphDebugDotPrint_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphDebugDotPrint, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphDebugDotPrint, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphDebugDotPrint, cudastub_cudart_slot_cudaGraphDebugDotPrint, cudastub_cudart_resolve_cudaGraphDebugDotPrint, cudastub_cudart_bind_cudaGraphDebugDotPrint);
@@ -6541,7 +6682,8 @@ static cudaError_t cudaGraphDebugDotPrint_resolve(cudaGraph_t a0, const char *a1
 {
 	cudaGraphDebugDotPrint_fn fn = cudaGraphDebugDotPrint_choose();
 
-	atomic_store_explicit(&cudaGraphDebugDotPrint_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphDebugDotPrint_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -6568,7 +6710,7 @@ void *cudastub_cudart_bind_cudaGraphDestroy(void)
 {
 	void *fn = (void *)cudaGraphDestroy_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphDestroy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphDestroy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphDestroy, cudastub_cudart_slot_cudaGraphDestroy, cudastub_cudart_resolve_cudaGraphDestroy, cudastub_cudart_bind_cudaGraphDestroy);
@@ -6583,7 +6725,8 @@ static cudaError_t cudaGraphDestroy_resolve(cudaGraph_t a0)
 {
 	cudaGraphDestroy_fn fn = cudaGraphDestroy_choose();
 
-	atomic_store_explicit(&cudaGraphDestroy_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphDestroy_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -6610,7 +6753,7 @@ void *cudastub_cudart_bind_cudaGraphDestroyNode(void)
 {
 	void *fn = (void *)cudaGraphDestroyNode_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphDestroyNode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphDestroyNode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphDestroyNode, cudastub_cudart_slot_cudaGraphDestroyNode, cudastub_cudart_resolve_cudaGraphDestroyNode, cudastub_cudart_bind_cudaGraphDestroyNode);
@@ -6625,7 +6768,8 @@ static cudaError_t cudaGraphDestroyNode_resolve(cudaGraphNode_t a0)
 {
 	cudaGraphDestroyNode_fn fn = cudaGraphDestroyNode_choose();
 
-	atomic_store_explicit(&cudaGraphDestroyNode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphDestroyNode_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -6653,7 +6797,7 @@ void *cudastub_cudart_bind_cudaGraphEventRecordNodeGetEvent(void)
 {
 	void *fn = (void *)cudaGraphEventRecordNodeGetEvent_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphEventRecordNodeGetEvent, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphEventRecordNodeGetEvent, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphEventRecordNodeGetEvent, cudastub_cudart_slot_cudaGraphEventRecordNodeGetEvent, cudastub_cudart_resolve_cudaGraphEventRecordNodeGetEvent, cudastub_cudart_bind_cudaGraphEventRecordNodeGetEvent);
@@ -6668,7 +6812,8 @@ static cudaError_t cudaGraphEventRecordNodeGetEvent_resolve(cudaGraphNode_t a0, 
 {
 	cudaGraphEventRecordNodeGetEvent_fn fn = cudaGraphEventRecordNodeGetEvent_choose();
 
-	atomic_store_explicit(&cudaGraphEventRecordNodeGetEvent_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphEventRecordNodeGetEvent_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -6696,7 +6841,7 @@ void *cudastub_cudart_bind_cudaGraphEventRecordNodeSetEvent(void)
 {
 	void *fn = (void *)cudaGraphEventRecordNodeSetEvent_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphEventRecordNodeSetEvent, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphEventRecordNodeSetEvent, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphEventRecordNodeSetEvent, cudastub_cudart_slot_cudaGraphEventRecordNodeSetEvent, cudastub_cudart_resolve_cudaGraphEventRecordNodeSetEvent, cudastub_cudart_bind_cudaGraphEventRecordNodeSetEvent);
@@ -6711,7 +6856,8 @@ static cudaError_t cudaGraphEventRecordNodeSetEvent_resolve(cudaGraphNode_t a0, 
 {
 	cudaGraphEventRecordNodeSetEvent_fn fn = cudaGraphEventRecordNodeSetEvent_choose();
 
-	atomic_store_explicit(&cudaGraphEventRecordNodeSetEvent_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphEventRecordNodeSetEvent_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -6739,7 +6885,7 @@ void *cudastub_cudart_bind_cudaGraphEventWaitNodeGetEvent(void)
 {
 	void *fn = (void *)cudaGraphEventWaitNodeGetEvent_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphEventWaitNodeGetEvent, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphEventWaitNodeGetEvent, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphEventWaitNodeGetEvent, cudastub_cudart_slot_cudaGraphEventWaitNodeGetEvent, cudastub_cudart_resolve_cudaGraphEventWaitNodeGetEvent, cudastub_cudart_bind_cudaGraphEventWaitNodeGetEvent);
@@ -6754,7 +6900,8 @@ static cudaError_t cudaGraphEventWaitNodeGetEvent_resolve(cudaGraphNode_t a0, cu
 {
 	cudaGraphEventWaitNodeGetEvent_fn fn = cudaGraphEventWaitNodeGetEvent_choose();
 
-	atomic_store_explicit(&cudaGraphEventWaitNodeGetEvent_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphEventWaitNodeGetEvent_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -6782,7 +6929,7 @@ void *cudastub_cudart_bind_cudaGraphEventWaitNodeSetEvent(void)
 {
 	void *fn = (void *)cudaGraphEventWaitNodeSetEvent_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphEventWaitNodeSetEvent, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphEventWaitNodeSetEvent, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphEventWaitNodeSetEvent, cudastub_cudart_slot_cudaGraphEventWaitNodeSetEvent, cudastub_cudart_resolve_cudaGraphEventWaitNodeSetEvent, cudastub_cudart_bind_cudaGraphEventWaitNodeSetEvent);
@@ -6797,7 +6944,8 @@ static cudaError_t cudaGraphEventWaitNodeSetEvent_resolve(cudaGraphNode_t a0, cu
 {
 	cudaGraphEventWaitNodeSetEvent_fn fn = cudaGraphEventWaitNodeSetEvent_choose();
 
-	atomic_store_explicit(&cudaGraphEventWaitNodeSetEvent_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphEventWaitNodeSetEvent_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -6826,7 +6974,7 @@ void *cudastub_cudart_bind_cudaGraphExecChildGraphNodeSetParams(void)
 {
 	void *fn = (void *)cudaGraphExecChildGraphNodeSetParams_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphExecChildGraphNodeSetParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphExecChildGraphNodeSetParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphExecChildGraphNodeSetParams, cudastub_cudart_slot_cudaGraphExecChildGraphNodeSetParams, cudastub_cudart_resolve_cudaGraphExecChildGraphNodeSetParams, cudastub_cudart_bind_cudaGraphExecChildGraphNodeSetParams);
@@ -6841,7 +6989,8 @@ static cudaError_t cudaGraphExecChildGraphNodeSetParams_resolve(cudaGraphExec_t 
 {
 	cudaGraphExecChildGraphNodeSetParams_fn fn = cudaGraphExecChildGraphNodeSetParams_choose();
 
-	atomic_store_explicit(&cudaGraphExecChildGraphNodeSetParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphExecChildGraphNodeSetParams_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -6868,7 +7017,7 @@ void *cudastub_cudart_bind_cudaGraphExecDestroy(void)
 {
 	void *fn = (void *)cudaGraphExecDestroy_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphExecDestroy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphExecDestroy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphExecDestroy, cudastub_cudart_slot_cudaGraphExecDestroy, cudastub_cudart_resolve_cudaGraphExecDestroy, cudastub_cudart_bind_cudaGraphExecDestroy);
@@ -6883,7 +7032,8 @@ static cudaError_t cudaGraphExecDestroy_resolve(cudaGraphExec_t a0)
 {
 	cudaGraphExecDestroy_fn fn = cudaGraphExecDestroy_choose();
 
-	atomic_store_explicit(&cudaGraphExecDestroy_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphExecDestroy_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -6912,7 +7062,7 @@ void *cudastub_cudart_bind_cudaGraphExecEventRecordNodeSetEvent(void)
 {
 	void *fn = (void *)cudaGraphExecEventRecordNodeSetEvent_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphExecEventRecordNodeSetEvent, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphExecEventRecordNodeSetEvent, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphExecEventRecordNodeSetEvent, cudastub_cudart_slot_cudaGraphExecEventRecordNodeSetEvent, cudastub_cudart_resolve_cudaGraphExecEventRecordNodeSetEvent, cudastub_cudart_bind_cudaGraphExecEventRecordNodeSetEvent);
@@ -6927,7 +7077,8 @@ static cudaError_t cudaGraphExecEventRecordNodeSetEvent_resolve(cudaGraphExec_t 
 {
 	cudaGraphExecEventRecordNodeSetEvent_fn fn = cudaGraphExecEventRecordNodeSetEvent_choose();
 
-	atomic_store_explicit(&cudaGraphExecEventRecordNodeSetEvent_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphExecEventRecordNodeSetEvent_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -6956,7 +7107,7 @@ void *cudastub_cudart_bind_cudaGraphExecEventWaitNodeSetEvent(void)
 {
 	void *fn = (void *)cudaGraphExecEventWaitNodeSetEvent_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphExecEventWaitNodeSetEvent, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphExecEventWaitNodeSetEvent, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphExecEventWaitNodeSetEvent, cudastub_cudart_slot_cudaGraphExecEventWaitNodeSetEvent, cudastub_cudart_resolve_cudaGraphExecEventWaitNodeSetEvent, cudastub_cudart_bind_cudaGraphExecEventWaitNodeSetEvent);
@@ -6971,7 +7122,8 @@ static cudaError_t cudaGraphExecEventWaitNodeSetEvent_resolve(cudaGraphExec_t a0
 {
 	cudaGraphExecEventWaitNodeSetEvent_fn fn = cudaGraphExecEventWaitNodeSetEvent_choose();
 
-	atomic_store_explicit(&cudaGraphExecEventWaitNodeSetEvent_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphExecEventWaitNodeSetEvent_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -7000,7 +7152,7 @@ void *cudastub_cudart_bind_cudaGraphExecExternalSemaphoresSignalNodeSetParams(vo
 {
 	void *fn = (void *)cudaGraphExecExternalSemaphoresSignalNodeSetParams_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphExecExternalSemaphoresSignalNodeSetParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphExecExternalSemaphoresSignalNodeSetParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphExecExternalSemaphoresSignalNodeSetParams, cudastub_cudart_slot_cudaGraphExecExternalSemaphoresSignalNodeSetParams, cudastub_cudart_resolve_cudaGraphExecExternalSemaphoresSignalNodeSetParams, cudastub_cudart_bind_cudaGraphExecExternalSemaphoresSignalNodeSetParams);
@@ -7015,7 +7167,8 @@ static cudaError_t cudaGraphExecExternalSemaphoresSignalNodeSetParams_resolve(cu
 {
 	cudaGraphExecExternalSemaphoresSignalNodeSetParams_fn fn = cudaGraphExecExternalSemaphoresSignalNodeSetParams_choose();
 
-	atomic_store_explicit(&cudaGraphExecExternalSemaphoresSignalNodeSetParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphExecExternalSemaphoresSignalNodeSetParams_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -7044,7 +7197,7 @@ void *cudastub_cudart_bind_cudaGraphExecExternalSemaphoresWaitNodeSetParams(void
 {
 	void *fn = (void *)cudaGraphExecExternalSemaphoresWaitNodeSetParams_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphExecExternalSemaphoresWaitNodeSetParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphExecExternalSemaphoresWaitNodeSetParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphExecExternalSemaphoresWaitNodeSetParams, cudastub_cudart_slot_cudaGraphExecExternalSemaphoresWaitNodeSetParams, cudastub_cudart_resolve_cudaGraphExecExternalSemaphoresWaitNodeSetParams, cudastub_cudart_bind_cudaGraphExecExternalSemaphoresWaitNodeSetParams);
@@ -7059,7 +7212,8 @@ static cudaError_t cudaGraphExecExternalSemaphoresWaitNodeSetParams_resolve(cuda
 {
 	cudaGraphExecExternalSemaphoresWaitNodeSetParams_fn fn = cudaGraphExecExternalSemaphoresWaitNodeSetParams_choose();
 
-	atomic_store_explicit(&cudaGraphExecExternalSemaphoresWaitNodeSetParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphExecExternalSemaphoresWaitNodeSetParams_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -7087,7 +7241,7 @@ void *cudastub_cudart_bind_cudaGraphExecGetFlags(void)
 {
 	void *fn = (void *)cudaGraphExecGetFlags_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphExecGetFlags, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphExecGetFlags, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphExecGetFlags, cudastub_cudart_slot_cudaGraphExecGetFlags, cudastub_cudart_resolve_cudaGraphExecGetFlags, cudastub_cudart_bind_cudaGraphExecGetFlags);
@@ -7102,7 +7256,8 @@ static cudaError_t cudaGraphExecGetFlags_resolve(cudaGraphExec_t a0, unsigned lo
 {
 	cudaGraphExecGetFlags_fn fn = cudaGraphExecGetFlags_choose();
 
-	atomic_store_explicit(&cudaGraphExecGetFlags_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphExecGetFlags_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -7131,7 +7286,7 @@ void *cudastub_cudart_bind_cudaGraphExecHostNodeSetParams(void)
 {
 	void *fn = (void *)cudaGraphExecHostNodeSetParams_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphExecHostNodeSetParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphExecHostNodeSetParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphExecHostNodeSetParams, cudastub_cudart_slot_cudaGraphExecHostNodeSetParams, cudastub_cudart_resolve_cudaGraphExecHostNodeSetParams, cudastub_cudart_bind_cudaGraphExecHostNodeSetParams);
@@ -7146,7 +7301,8 @@ static cudaError_t cudaGraphExecHostNodeSetParams_resolve(cudaGraphExec_t a0, cu
 {
 	cudaGraphExecHostNodeSetParams_fn fn = cudaGraphExecHostNodeSetParams_choose();
 
-	atomic_store_explicit(&cudaGraphExecHostNodeSetParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphExecHostNodeSetParams_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -7175,7 +7331,7 @@ void *cudastub_cudart_bind_cudaGraphExecKernelNodeSetParams(void)
 {
 	void *fn = (void *)cudaGraphExecKernelNodeSetParams_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphExecKernelNodeSetParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphExecKernelNodeSetParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphExecKernelNodeSetParams, cudastub_cudart_slot_cudaGraphExecKernelNodeSetParams, cudastub_cudart_resolve_cudaGraphExecKernelNodeSetParams, cudastub_cudart_bind_cudaGraphExecKernelNodeSetParams);
@@ -7190,7 +7346,8 @@ static cudaError_t cudaGraphExecKernelNodeSetParams_resolve(cudaGraphExec_t a0, 
 {
 	cudaGraphExecKernelNodeSetParams_fn fn = cudaGraphExecKernelNodeSetParams_choose();
 
-	atomic_store_explicit(&cudaGraphExecKernelNodeSetParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphExecKernelNodeSetParams_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -7219,7 +7376,7 @@ void *cudastub_cudart_bind_cudaGraphExecMemcpyNodeSetParams(void)
 {
 	void *fn = (void *)cudaGraphExecMemcpyNodeSetParams_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphExecMemcpyNodeSetParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphExecMemcpyNodeSetParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphExecMemcpyNodeSetParams, cudastub_cudart_slot_cudaGraphExecMemcpyNodeSetParams, cudastub_cudart_resolve_cudaGraphExecMemcpyNodeSetParams, cudastub_cudart_bind_cudaGraphExecMemcpyNodeSetParams);
@@ -7234,7 +7391,8 @@ static cudaError_t cudaGraphExecMemcpyNodeSetParams_resolve(cudaGraphExec_t a0, 
 {
 	cudaGraphExecMemcpyNodeSetParams_fn fn = cudaGraphExecMemcpyNodeSetParams_choose();
 
-	atomic_store_explicit(&cudaGraphExecMemcpyNodeSetParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphExecMemcpyNodeSetParams_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -7266,7 +7424,7 @@ void *cudastub_cudart_bind_cudaGraphExecMemcpyNodeSetParams1D(void)
 {
 	void *fn = (void *)cudaGraphExecMemcpyNodeSetParams1D_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphExecMemcpyNodeSetParams1D, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphExecMemcpyNodeSetParams1D, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphExecMemcpyNodeSetParams1D, cudastub_cudart_slot_cudaGraphExecMemcpyNodeSetParams1D, cudastub_cudart_resolve_cudaGraphExecMemcpyNodeSetParams1D, cudastub_cudart_bind_cudaGraphExecMemcpyNodeSetParams1D);
@@ -7281,7 +7439,8 @@ static cudaError_t cudaGraphExecMemcpyNodeSetParams1D_resolve(cudaGraphExec_t a0
 {
 	cudaGraphExecMemcpyNodeSetParams1D_fn fn = cudaGraphExecMemcpyNodeSetParams1D_choose();
 
-	atomic_store_explicit(&cudaGraphExecMemcpyNodeSetParams1D_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphExecMemcpyNodeSetParams1D_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -7314,7 +7473,7 @@ void *cudastub_cudart_bind_cudaGraphExecMemcpyNodeSetParamsFromSymbol(void)
 {
 	void *fn = (void *)cudaGraphExecMemcpyNodeSetParamsFromSymbol_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphExecMemcpyNodeSetParamsFromSymbol, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphExecMemcpyNodeSetParamsFromSymbol, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphExecMemcpyNodeSetParamsFromSymbol, cudastub_cudart_slot_cudaGraphExecMemcpyNodeSetParamsFromSymbol, cudastub_cudart_resolve_cudaGraphExecMemcpyNodeSetParamsFromSymbol, cudastub_cudart_bind_cudaGraphExecMemcpyNodeSetParamsFromSymbol);
@@ -7329,7 +7488,8 @@ static cudaError_t cudaGraphExecMemcpyNodeSetParamsFromSymbol_resolve(cudaGraphE
 {
 	cudaGraphExecMemcpyNodeSetParamsFromSymbol_fn fn = cudaGraphExecMemcpyNodeSetParamsFromSymbol_choose();
 
-	atomic_store_explicit(&cudaGraphExecMemcpyNodeSetParamsFromSymbol_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphExecMemcpyNodeSetParamsFromSymbol_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -7362,7 +7522,7 @@ void *cudastub_cudart_bind_cudaGraphExecMemcpyNodeSetParamsToSymbol(void)
 {
 	void *fn = (void *)cudaGraphExecMemcpyNodeSetParamsToSymbol_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphExecMemcpyNodeSetParamsToSymbol, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphExecMemcpyNodeSetParamsToSymbol, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphExecMemcpyNodeSetParamsToSymbol, cudastub_cudart_slot_cudaGraphExecMemcpyNodeSetParamsToSymbol, cudastub_cudart_resolve_cudaGraphExecMemcpyNodeSetParamsToSymbol, cudastub_cudart_bind_cudaGraphExecMemcpyNodeSetParamsToSymbol);
@@ -7377,7 +7537,8 @@ static cudaError_t cudaGraphExecMemcpyNodeSetParamsToSymbol_resolve(cudaGraphExe
 {
 	cudaGraphExecMemcpyNodeSetParamsToSymbol_fn fn = cudaGraphExecMemcpyNodeSetParamsToSymbol_choose();
 
-	atomic_store_explicit(&cudaGraphExecMemcpyNodeSetParamsToSymbol_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphExecMemcpyNodeSetParamsToSymbol_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -7406,7 +7567,7 @@ void *cudastub_cudart_bind_cudaGraphExecMemsetNodeSetParams(void)
 {
 	void *fn = (void *)cudaGraphExecMemsetNodeSetParams_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphExecMemsetNodeSetParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphExecMemsetNodeSetParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphExecMemsetNodeSetParams, cudastub_cudart_slot_cudaGraphExecMemsetNodeSetParams, cudastub_cudart_resolve_cudaGraphExecMemsetNodeSetParams, cudastub_cudart_bind_cudaGraphExecMemsetNodeSetParams);
@@ -7421,7 +7582,8 @@ static cudaError_t cudaGraphExecMemsetNodeSetParams_resolve(cudaGraphExec_t a0, 
 {
 	cudaGraphExecMemsetNodeSetParams_fn fn = cudaGraphExecMemsetNodeSetParams_choose();
 
-	atomic_store_explicit(&cudaGraphExecMemsetNodeSetParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphExecMemsetNodeSetParams_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -7451,7 +7613,7 @@ void *cudastub_cudart_bind_cudaGraphExecNodeSetParams(void)
 {
 	void *fn = (void *)cudaGraphExecNodeSetParams_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphExecNodeSetParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphExecNodeSetParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphExecNodeSetParams, cudastub_cudart_slot_cudaGraphExecNodeSetParams, cudastub_cudart_resolve_cudaGraphExecNodeSetParams, cudastub_cudart_bind_cudaGraphExecNodeSetParams);
@@ -7466,7 +7628,8 @@ static cudaError_t cudaGraphExecNodeSetParams_resolve(cudaGraphExec_t a0, cudaGr
 {
 	cudaGraphExecNodeSetParams_fn fn = cudaGraphExecNodeSetParams_choose();
 
-	atomic_store_explicit(&cudaGraphExecNodeSetParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphExecNodeSetParams_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -7496,7 +7659,7 @@ void *cudastub_cudart_bind_cudaGraphExecUpdate(void)
 {
 	void *fn = (void *)cudaGraphExecUpdate_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphExecUpdate, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphExecUpdate, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphExecUpdate, cudastub_cudart_slot_cudaGraphExecUpdate, cudastub_cudart_resolve_cudaGraphExecUpdate, cudastub_cudart_bind_cudaGraphExecUpdate);
@@ -7511,7 +7674,8 @@ static cudaError_t cudaGraphExecUpdate_resolve(cudaGraphExec_t a0, cudaGraph_t a
 {
 	cudaGraphExecUpdate_fn fn = cudaGraphExecUpdate_choose();
 
-	atomic_store_explicit(&cudaGraphExecUpdate_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphExecUpdate_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -7539,7 +7703,7 @@ void *cudastub_cudart_bind_cudaGraphExternalSemaphoresSignalNodeGetParams(void)
 {
 	void *fn = (void *)cudaGraphExternalSemaphoresSignalNodeGetParams_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphExternalSemaphoresSignalNodeGetParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphExternalSemaphoresSignalNodeGetParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphExternalSemaphoresSignalNodeGetParams, cudastub_cudart_slot_cudaGraphExternalSemaphoresSignalNodeGetParams, cudastub_cudart_resolve_cudaGraphExternalSemaphoresSignalNodeGetParams, cudastub_cudart_bind_cudaGraphExternalSemaphoresSignalNodeGetParams);
@@ -7554,7 +7718,8 @@ static cudaError_t cudaGraphExternalSemaphoresSignalNodeGetParams_resolve(cudaGr
 {
 	cudaGraphExternalSemaphoresSignalNodeGetParams_fn fn = cudaGraphExternalSemaphoresSignalNodeGetParams_choose();
 
-	atomic_store_explicit(&cudaGraphExternalSemaphoresSignalNodeGetParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphExternalSemaphoresSignalNodeGetParams_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -7582,7 +7747,7 @@ void *cudastub_cudart_bind_cudaGraphExternalSemaphoresSignalNodeSetParams(void)
 {
 	void *fn = (void *)cudaGraphExternalSemaphoresSignalNodeSetParams_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphExternalSemaphoresSignalNodeSetParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphExternalSemaphoresSignalNodeSetParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphExternalSemaphoresSignalNodeSetParams, cudastub_cudart_slot_cudaGraphExternalSemaphoresSignalNodeSetParams, cudastub_cudart_resolve_cudaGraphExternalSemaphoresSignalNodeSetParams, cudastub_cudart_bind_cudaGraphExternalSemaphoresSignalNodeSetParams);
@@ -7597,7 +7762,8 @@ static cudaError_t cudaGraphExternalSemaphoresSignalNodeSetParams_resolve(cudaGr
 {
 	cudaGraphExternalSemaphoresSignalNodeSetParams_fn fn = cudaGraphExternalSemaphoresSignalNodeSetParams_choose();
 
-	atomic_store_explicit(&cudaGraphExternalSemaphoresSignalNodeSetParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphExternalSemaphoresSignalNodeSetParams_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -7625,7 +7791,7 @@ void *cudastub_cudart_bind_cudaGraphExternalSemaphoresWaitNodeGetParams(void)
 {
 	void *fn = (void *)cudaGraphExternalSemaphoresWaitNodeGetParams_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphExternalSemaphoresWaitNodeGetParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphExternalSemaphoresWaitNodeGetParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphExternalSemaphoresWaitNodeGetParams, cudastub_cudart_slot_cudaGraphExternalSemaphoresWaitNodeGetParams, cudastub_cudart_resolve_cudaGraphExternalSemaphoresWaitNodeGetParams, cudastub_cudart_bind_cudaGraphExternalSemaphoresWaitNodeGetParams);
@@ -7640,7 +7806,8 @@ static cudaError_t cudaGraphExternalSemaphoresWaitNodeGetParams_resolve(cudaGrap
 {
 	cudaGraphExternalSemaphoresWaitNodeGetParams_fn fn = cudaGraphExternalSemaphoresWaitNodeGetParams_choose();
 
-	atomic_store_explicit(&cudaGraphExternalSemaphoresWaitNodeGetParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphExternalSemaphoresWaitNodeGetParams_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -7668,7 +7835,7 @@ void *cudastub_cudart_bind_cudaGraphExternalSemaphoresWaitNodeSetParams(void)
 {
 	void *fn = (void *)cudaGraphExternalSemaphoresWaitNodeSetParams_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphExternalSemaphoresWaitNodeSetParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphExternalSemaphoresWaitNodeSetParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphExternalSemaphoresWaitNodeSetParams, cudastub_cudart_slot_cudaGraphExternalSemaphoresWaitNodeSetParams, cudastub_cudart_resolve_cudaGraphExternalSemaphoresWaitNodeSetParams, cudastub_cudart_bind_cudaGraphExternalSemaphoresWaitNodeSetParams);
@@ -7683,7 +7850,8 @@ static cudaError_t cudaGraphExternalSemaphoresWaitNodeSetParams_resolve(cudaGrap
 {
 	cudaGraphExternalSemaphoresWaitNodeSetParams_fn fn = cudaGraphExternalSemaphoresWaitNodeSetParams_choose();
 
-	atomic_store_explicit(&cudaGraphExternalSemaphoresWaitNodeSetParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphExternalSemaphoresWaitNodeSetParams_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -7715,7 +7883,7 @@ void *cudastub_cudart_bind_cudaGraphGetEdges(void)
 {
 	void *fn = (void *)cudaGraphGetEdges_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphGetEdges, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphGetEdges, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphGetEdges, cudastub_cudart_slot_cudaGraphGetEdges, cudastub_cudart_resolve_cudaGraphGetEdges, cudastub_cudart_bind_cudaGraphGetEdges);
@@ -7730,7 +7898,8 @@ static cudaError_t cudaGraphGetEdges_resolve(cudaGraph_t a0, cudaGraphNode_t *a1
 {
 	cudaGraphGetEdges_fn fn = cudaGraphGetEdges_choose();
 
-	atomic_store_explicit(&cudaGraphGetEdges_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphGetEdges_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -7759,7 +7928,7 @@ void *cudastub_cudart_bind_cudaGraphGetNodes(void)
 {
 	void *fn = (void *)cudaGraphGetNodes_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphGetNodes, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphGetNodes, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphGetNodes, cudastub_cudart_slot_cudaGraphGetNodes, cudastub_cudart_resolve_cudaGraphGetNodes, cudastub_cudart_bind_cudaGraphGetNodes);
@@ -7774,7 +7943,8 @@ static cudaError_t cudaGraphGetNodes_resolve(cudaGraph_t a0, cudaGraphNode_t *a1
 {
 	cudaGraphGetNodes_fn fn = cudaGraphGetNodes_choose();
 
-	atomic_store_explicit(&cudaGraphGetNodes_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphGetNodes_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -7803,7 +7973,7 @@ void *cudastub_cudart_bind_cudaGraphGetRootNodes(void)
 {
 	void *fn = (void *)cudaGraphGetRootNodes_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphGetRootNodes, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphGetRootNodes, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphGetRootNodes, cudastub_cudart_slot_cudaGraphGetRootNodes, cudastub_cudart_resolve_cudaGraphGetRootNodes, cudastub_cudart_bind_cudaGraphGetRootNodes);
@@ -7818,7 +7988,8 @@ static cudaError_t cudaGraphGetRootNodes_resolve(cudaGraph_t a0, cudaGraphNode_t
 {
 	cudaGraphGetRootNodes_fn fn = cudaGraphGetRootNodes_choose();
 
-	atomic_store_explicit(&cudaGraphGetRootNodes_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphGetRootNodes_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -7846,7 +8017,7 @@ void *cudastub_cudart_bind_cudaGraphHostNodeGetParams(void)
 {
 	void *fn = (void *)cudaGraphHostNodeGetParams_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphHostNodeGetParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphHostNodeGetParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphHostNodeGetParams, cudastub_cudart_slot_cudaGraphHostNodeGetParams, cudastub_cudart_resolve_cudaGraphHostNodeGetParams, cudastub_cudart_bind_cudaGraphHostNodeGetParams);
@@ -7861,7 +8032,8 @@ static cudaError_t cudaGraphHostNodeGetParams_resolve(cudaGraphNode_t a0, struct
 {
 	cudaGraphHostNodeGetParams_fn fn = cudaGraphHostNodeGetParams_choose();
 
-	atomic_store_explicit(&cudaGraphHostNodeGetParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphHostNodeGetParams_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -7889,7 +8061,7 @@ void *cudastub_cudart_bind_cudaGraphHostNodeSetParams(void)
 {
 	void *fn = (void *)cudaGraphHostNodeSetParams_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphHostNodeSetParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphHostNodeSetParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphHostNodeSetParams, cudastub_cudart_slot_cudaGraphHostNodeSetParams, cudastub_cudart_resolve_cudaGraphHostNodeSetParams, cudastub_cudart_bind_cudaGraphHostNodeSetParams);
@@ -7904,7 +8076,8 @@ static cudaError_t cudaGraphHostNodeSetParams_resolve(cudaGraphNode_t a0, const 
 {
 	cudaGraphHostNodeSetParams_fn fn = cudaGraphHostNodeSetParams_choose();
 
-	atomic_store_explicit(&cudaGraphHostNodeSetParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphHostNodeSetParams_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -7934,7 +8107,7 @@ void *cudastub_cudart_bind_cudaGraphInstantiate(void)
 {
 	void *fn = (void *)cudaGraphInstantiate_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphInstantiate, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphInstantiate, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphInstantiate, cudastub_cudart_slot_cudaGraphInstantiate, cudastub_cudart_resolve_cudaGraphInstantiate, cudastub_cudart_bind_cudaGraphInstantiate);
@@ -7949,7 +8122,8 @@ static cudaError_t cudaGraphInstantiate_resolve(cudaGraphExec_t *a0, cudaGraph_t
 {
 	cudaGraphInstantiate_fn fn = cudaGraphInstantiate_choose();
 
-	atomic_store_explicit(&cudaGraphInstantiate_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphInstantiate_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -7978,7 +8152,7 @@ void *cudastub_cudart_bind_cudaGraphInstantiateWithFlags(void)
 {
 	void *fn = (void *)cudaGraphInstantiateWithFlags_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphInstantiateWithFlags, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphInstantiateWithFlags, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphInstantiateWithFlags, cudastub_cudart_slot_cudaGraphInstantiateWithFlags, cudastub_cudart_resolve_cudaGraphInstantiateWithFlags, cudastub_cudart_bind_cudaGraphInstantiateWithFlags);
@@ -7993,7 +8167,8 @@ static cudaError_t cudaGraphInstantiateWithFlags_resolve(cudaGraphExec_t *a0, cu
 {
 	cudaGraphInstantiateWithFlags_fn fn = cudaGraphInstantiateWithFlags_choose();
 
-	atomic_store_explicit(&cudaGraphInstantiateWithFlags_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphInstantiateWithFlags_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -8022,7 +8197,7 @@ void *cudastub_cudart_bind_cudaGraphInstantiateWithParams(void)
 {
 	void *fn = (void *)cudaGraphInstantiateWithParams_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphInstantiateWithParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphInstantiateWithParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphInstantiateWithParams, cudastub_cudart_slot_cudaGraphInstantiateWithParams, cudastub_cudart_resolve_cudaGraphInstantiateWithParams, cudastub_cudart_bind_cudaGraphInstantiateWithParams);
@@ -8037,7 +8212,8 @@ static cudaError_t cudaGraphInstantiateWithParams_resolve(cudaGraphExec_t *a0, c
 {
 	cudaGraphInstantiateWithParams_fn fn = cudaGraphInstantiateWithParams_choose();
 
-	atomic_store_explicit(&cudaGraphInstantiateWithParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphInstantiateWithParams_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -8066,7 +8242,7 @@ void *cudastub_cudart_bind_cudaGraphInstantiateWithParams_ptsz(void)
 {
 	void *fn = (void *)cudaGraphInstantiateWithParams_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphInstantiateWithParams_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphInstantiateWithParams_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphInstantiateWithParams_ptsz, cudastub_cudart_slot_cudaGraphInstantiateWithParams_ptsz, cudastub_cudart_resolve_cudaGraphInstantiateWithParams_ptsz, cudastub_cudart_bind_cudaGraphInstantiateWithParams_ptsz);
@@ -8081,7 +8257,8 @@ static cudaError_t cudaGraphInstantiateWithParams_ptsz_resolve(cudaGraphExec_t *
 {
 	cudaGraphInstantiateWithParams_ptsz_fn fn = cudaGraphInstantiateWithParams_ptsz_choose();
 
-	atomic_store_explicit(&cudaGraphInstantiateWithParams_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphInstantiateWithParams_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -8109,7 +8286,7 @@ void *cudastub_cudart_bind_cudaGraphKernelNodeCopyAttributes(void)
 {
 	void *fn = (void *)cudaGraphKernelNodeCopyAttributes_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphKernelNodeCopyAttributes, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphKernelNodeCopyAttributes, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphKernelNodeCopyAttributes, cudastub_cudart_slot_cudaGraphKernelNodeCopyAttributes, cudastub_cudart_resolve_cudaGraphKernelNodeCopyAttributes, cudastub_cudart_bind_cudaGraphKernelNodeCopyAttributes);
@@ -8124,7 +8301,8 @@ static cudaError_t cudaGraphKernelNodeCopyAttributes_resolve(cudaGraphNode_t a0,
 {
 	cudaGraphKernelNodeCopyAttributes_fn fn = cudaGraphKernelNodeCopyAttributes_choose();
 
-	atomic_store_explicit(&cudaGraphKernelNodeCopyAttributes_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphKernelNodeCopyAttributes_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -8154,7 +8332,7 @@ void *cudastub_cudart_bind_cudaGraphKernelNodeGetAttribute(void)
 {
 	void *fn = (void *)cudaGraphKernelNodeGetAttribute_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphKernelNodeGetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphKernelNodeGetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphKernelNodeGetAttribute, cudastub_cudart_slot_cudaGraphKernelNodeGetAttribute, cudastub_cudart_resolve_cudaGraphKernelNodeGetAttribute, cudastub_cudart_bind_cudaGraphKernelNodeGetAttribute);
@@ -8169,7 +8347,8 @@ static cudaError_t cudaGraphKernelNodeGetAttribute_resolve(cudaGraphNode_t a0, c
 {
 	cudaGraphKernelNodeGetAttribute_fn fn = cudaGraphKernelNodeGetAttribute_choose();
 
-	atomic_store_explicit(&cudaGraphKernelNodeGetAttribute_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphKernelNodeGetAttribute_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -8197,7 +8376,7 @@ void *cudastub_cudart_bind_cudaGraphKernelNodeGetParams(void)
 {
 	void *fn = (void *)cudaGraphKernelNodeGetParams_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphKernelNodeGetParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphKernelNodeGetParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphKernelNodeGetParams, cudastub_cudart_slot_cudaGraphKernelNodeGetParams, cudastub_cudart_resolve_cudaGraphKernelNodeGetParams, cudastub_cudart_bind_cudaGraphKernelNodeGetParams);
@@ -8212,7 +8391,8 @@ static cudaError_t cudaGraphKernelNodeGetParams_resolve(cudaGraphNode_t a0, stru
 {
 	cudaGraphKernelNodeGetParams_fn fn = cudaGraphKernelNodeGetParams_choose();
 
-	atomic_store_explicit(&cudaGraphKernelNodeGetParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphKernelNodeGetParams_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -8242,7 +8422,7 @@ void *cudastub_cudart_bind_cudaGraphKernelNodeSetAttribute(void)
 {
 	void *fn = (void *)cudaGraphKernelNodeSetAttribute_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphKernelNodeSetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphKernelNodeSetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphKernelNodeSetAttribute, cudastub_cudart_slot_cudaGraphKernelNodeSetAttribute, cudastub_cudart_resolve_cudaGraphKernelNodeSetAttribute, cudastub_cudart_bind_cudaGraphKernelNodeSetAttribute);
@@ -8257,7 +8437,8 @@ static cudaError_t cudaGraphKernelNodeSetAttribute_resolve(cudaGraphNode_t a0, c
 {
 	cudaGraphKernelNodeSetAttribute_fn fn = cudaGraphKernelNodeSetAttribute_choose();
 
-	atomic_store_explicit(&cudaGraphKernelNodeSetAttribute_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphKernelNodeSetAttribute_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -8285,7 +8466,7 @@ void *cudastub_cudart_bind_cudaGraphKernelNodeSetParams(void)
 {
 	void *fn = (void *)cudaGraphKernelNodeSetParams_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphKernelNodeSetParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphKernelNodeSetParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphKernelNodeSetParams, cudastub_cudart_slot_cudaGraphKernelNodeSetParams, cudastub_cudart_resolve_cudaGraphKernelNodeSetParams, cudastub_cudart_bind_cudaGraphKernelNodeSetParams);
@@ -8300,7 +8481,8 @@ static cudaError_t cudaGraphKernelNodeSetParams_resolve(cudaGraphNode_t a0, cons
 {
 	cudaGraphKernelNodeSetParams_fn fn = cudaGraphKernelNodeSetParams_choose();
 
-	atomic_store_explicit(&cudaGraphKernelNodeSetParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphKernelNodeSetParams_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -8328,7 +8510,7 @@ void *cudastub_cudart_bind_cudaGraphLaunch(void)
 {
 	void *fn = (void *)cudaGraphLaunch_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphLaunch, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphLaunch, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphLaunch, cudastub_cudart_slot_cudaGraphLaunch, cudastub_cudart_resolve_cudaGraphLaunch, cudastub_cudart_bind_cudaGraphLaunch);
@@ -8343,7 +8525,8 @@ static cudaError_t cudaGraphLaunch_resolve(cudaGraphExec_t a0, cudaStream_t a1)
 {
 	cudaGraphLaunch_fn fn = cudaGraphLaunch_choose();
 
-	atomic_store_explicit(&cudaGraphLaunch_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphLaunch_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -8371,7 +8554,7 @@ void *cudastub_cudart_bind_cudaGraphLaunch_ptsz(void)
 {
 	void *fn = (void *)cudaGraphLaunch_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphLaunch_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphLaunch_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphLaunch_ptsz, cudastub_cudart_slot_cudaGraphLaunch_ptsz, cudastub_cudart_resolve_cudaGraphLaunch_ptsz, cudastub_cudart_bind_cudaGraphLaunch_ptsz);
@@ -8386,7 +8569,8 @@ static cudaError_t cudaGraphLaunch_ptsz_resolve(cudaGraphExec_t a0, cudaStream_t
 {
 	cudaGraphLaunch_ptsz_fn fn = cudaGraphLaunch_ptsz_choose();
 
-	atomic_store_explicit(&cudaGraphLaunch_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphLaunch_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -8415,7 +8599,7 @@ void *cudastub_cudart_bind_cudaGraphMemAllocNodeGetParams(void)
 {
 	void *fn = (void *)cudaGraphMemAllocNodeGetParams_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphMemAllocNodeGetParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphMemAllocNodeGetParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphMemAllocNodeGetParams, cudastub_cudart_slot_cudaGraphMemAllocNodeGetParams, cudastub_cudart_resolve_cudaGraphMemAllocNodeGetParams, cudastub_cudart_bind_cudaGraphMemAllocNodeGetParams);
@@ -8430,7 +8614,8 @@ static cudaError_t cudaGraphMemAllocNodeGetParams_resolve(cudaGraphNode_t a0, st
 {
 	cudaGraphMemAllocNodeGetParams_fn fn = cudaGraphMemAllocNodeGetParams_choose();
 
-	atomic_store_explicit(&cudaGraphMemAllocNodeGetParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphMemAllocNodeGetParams_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -8458,7 +8643,7 @@ void *cudastub_cudart_bind_cudaGraphMemFreeNodeGetParams(void)
 {
 	void *fn = (void *)cudaGraphMemFreeNodeGetParams_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphMemFreeNodeGetParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphMemFreeNodeGetParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphMemFreeNodeGetParams, cudastub_cudart_slot_cudaGraphMemFreeNodeGetParams, cudastub_cudart_resolve_cudaGraphMemFreeNodeGetParams, cudastub_cudart_bind_cudaGraphMemFreeNodeGetParams);
@@ -8473,7 +8658,8 @@ static cudaError_t cudaGraphMemFreeNodeGetParams_resolve(cudaGraphNode_t a0, voi
 {
 	cudaGraphMemFreeNodeGetParams_fn fn = cudaGraphMemFreeNodeGetParams_choose();
 
-	atomic_store_explicit(&cudaGraphMemFreeNodeGetParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphMemFreeNodeGetParams_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -8501,7 +8687,7 @@ void *cudastub_cudart_bind_cudaGraphMemcpyNodeGetParams(void)
 {
 	void *fn = (void *)cudaGraphMemcpyNodeGetParams_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphMemcpyNodeGetParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphMemcpyNodeGetParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphMemcpyNodeGetParams, cudastub_cudart_slot_cudaGraphMemcpyNodeGetParams, cudastub_cudart_resolve_cudaGraphMemcpyNodeGetParams, cudastub_cudart_bind_cudaGraphMemcpyNodeGetParams);
@@ -8516,7 +8702,8 @@ static cudaError_t cudaGraphMemcpyNodeGetParams_resolve(cudaGraphNode_t a0, stru
 {
 	cudaGraphMemcpyNodeGetParams_fn fn = cudaGraphMemcpyNodeGetParams_choose();
 
-	atomic_store_explicit(&cudaGraphMemcpyNodeGetParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphMemcpyNodeGetParams_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -8544,7 +8731,7 @@ void *cudastub_cudart_bind_cudaGraphMemcpyNodeSetParams(void)
 {
 	void *fn = (void *)cudaGraphMemcpyNodeSetParams_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphMemcpyNodeSetParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphMemcpyNodeSetParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphMemcpyNodeSetParams, cudastub_cudart_slot_cudaGraphMemcpyNodeSetParams, cudastub_cudart_resolve_cudaGraphMemcpyNodeSetParams, cudastub_cudart_bind_cudaGraphMemcpyNodeSetParams);
@@ -8559,7 +8746,8 @@ static cudaError_t cudaGraphMemcpyNodeSetParams_resolve(cudaGraphNode_t a0, cons
 {
 	cudaGraphMemcpyNodeSetParams_fn fn = cudaGraphMemcpyNodeSetParams_choose();
 
-	atomic_store_explicit(&cudaGraphMemcpyNodeSetParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphMemcpyNodeSetParams_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -8590,7 +8778,7 @@ void *cudastub_cudart_bind_cudaGraphMemcpyNodeSetParams1D(void)
 {
 	void *fn = (void *)cudaGraphMemcpyNodeSetParams1D_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphMemcpyNodeSetParams1D, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphMemcpyNodeSetParams1D, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphMemcpyNodeSetParams1D, cudastub_cudart_slot_cudaGraphMemcpyNodeSetParams1D, cudastub_cudart_resolve_cudaGraphMemcpyNodeSetParams1D, cudastub_cudart_bind_cudaGraphMemcpyNodeSetParams1D);
@@ -8605,7 +8793,8 @@ static cudaError_t cudaGraphMemcpyNodeSetParams1D_resolve(cudaGraphNode_t a0, vo
 {
 	cudaGraphMemcpyNodeSetParams1D_fn fn = cudaGraphMemcpyNodeSetParams1D_choose();
 
-	atomic_store_explicit(&cudaGraphMemcpyNodeSetParams1D_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphMemcpyNodeSetParams1D_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -8637,7 +8826,7 @@ void *cudastub_cudart_bind_cudaGraphMemcpyNodeSetParamsFromSymbol(void)
 {
 	void *fn = (void *)cudaGraphMemcpyNodeSetParamsFromSymbol_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphMemcpyNodeSetParamsFromSymbol, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphMemcpyNodeSetParamsFromSymbol, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphMemcpyNodeSetParamsFromSymbol, cudastub_cudart_slot_cudaGraphMemcpyNodeSetParamsFromSymbol, cudastub_cudart_resolve_cudaGraphMemcpyNodeSetParamsFromSymbol, cudastub_cudart_bind_cudaGraphMemcpyNodeSetParamsFromSymbol);
@@ -8652,7 +8841,8 @@ static cudaError_t cudaGraphMemcpyNodeSetParamsFromSymbol_resolve(cudaGraphNode_
 {
 	cudaGraphMemcpyNodeSetParamsFromSymbol_fn fn = cudaGraphMemcpyNodeSetParamsFromSymbol_choose();
 
-	atomic_store_explicit(&cudaGraphMemcpyNodeSetParamsFromSymbol_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphMemcpyNodeSetParamsFromSymbol_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -8684,7 +8874,7 @@ void *cudastub_cudart_bind_cudaGraphMemcpyNodeSetParamsToSymbol(void)
 {
 	void *fn = (void *)cudaGraphMemcpyNodeSetParamsToSymbol_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphMemcpyNodeSetParamsToSymbol, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphMemcpyNodeSetParamsToSymbol, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphMemcpyNodeSetParamsToSymbol, cudastub_cudart_slot_cudaGraphMemcpyNodeSetParamsToSymbol, cudastub_cudart_resolve_cudaGraphMemcpyNodeSetParamsToSymbol, cudastub_cudart_bind_cudaGraphMemcpyNodeSetParamsToSymbol);
@@ -8699,7 +8889,8 @@ static cudaError_t cudaGraphMemcpyNodeSetParamsToSymbol_resolve(cudaGraphNode_t 
 {
 	cudaGraphMemcpyNodeSetParamsToSymbol_fn fn = cudaGraphMemcpyNodeSetParamsToSymbol_choose();
 
-	atomic_store_explicit(&cudaGraphMemcpyNodeSetParamsToSymbol_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphMemcpyNodeSetParamsToSymbol_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -8727,7 +8918,7 @@ void *cudastub_cudart_bind_cudaGraphMemsetNodeGetParams(void)
 {
 	void *fn = (void *)cudaGraphMemsetNodeGetParams_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphMemsetNodeGetParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphMemsetNodeGetParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphMemsetNodeGetParams, cudastub_cudart_slot_cudaGraphMemsetNodeGetParams, cudastub_cudart_resolve_cudaGraphMemsetNodeGetParams, cudastub_cudart_bind_cudaGraphMemsetNodeGetParams);
@@ -8742,7 +8933,8 @@ static cudaError_t cudaGraphMemsetNodeGetParams_resolve(cudaGraphNode_t a0, stru
 {
 	cudaGraphMemsetNodeGetParams_fn fn = cudaGraphMemsetNodeGetParams_choose();
 
-	atomic_store_explicit(&cudaGraphMemsetNodeGetParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphMemsetNodeGetParams_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -8770,7 +8962,7 @@ void *cudastub_cudart_bind_cudaGraphMemsetNodeSetParams(void)
 {
 	void *fn = (void *)cudaGraphMemsetNodeSetParams_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphMemsetNodeSetParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphMemsetNodeSetParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphMemsetNodeSetParams, cudastub_cudart_slot_cudaGraphMemsetNodeSetParams, cudastub_cudart_resolve_cudaGraphMemsetNodeSetParams, cudastub_cudart_bind_cudaGraphMemsetNodeSetParams);
@@ -8785,7 +8977,8 @@ static cudaError_t cudaGraphMemsetNodeSetParams_resolve(cudaGraphNode_t a0, cons
 {
 	cudaGraphMemsetNodeSetParams_fn fn = cudaGraphMemsetNodeSetParams_choose();
 
-	atomic_store_explicit(&cudaGraphMemsetNodeSetParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphMemsetNodeSetParams_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -8814,7 +9007,7 @@ void *cudastub_cudart_bind_cudaGraphNodeFindInClone(void)
 {
 	void *fn = (void *)cudaGraphNodeFindInClone_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphNodeFindInClone, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphNodeFindInClone, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphNodeFindInClone, cudastub_cudart_slot_cudaGraphNodeFindInClone, cudastub_cudart_resolve_cudaGraphNodeFindInClone, cudastub_cudart_bind_cudaGraphNodeFindInClone);
@@ -8829,7 +9022,8 @@ static cudaError_t cudaGraphNodeFindInClone_resolve(cudaGraphNode_t *a0, cudaGra
 {
 	cudaGraphNodeFindInClone_fn fn = cudaGraphNodeFindInClone_choose();
 
-	atomic_store_explicit(&cudaGraphNodeFindInClone_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphNodeFindInClone_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -8860,7 +9054,7 @@ void *cudastub_cudart_bind_cudaGraphNodeGetDependencies(void)
 {
 	void *fn = (void *)cudaGraphNodeGetDependencies_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphNodeGetDependencies, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphNodeGetDependencies, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphNodeGetDependencies, cudastub_cudart_slot_cudaGraphNodeGetDependencies, cudastub_cudart_resolve_cudaGraphNodeGetDependencies, cudastub_cudart_bind_cudaGraphNodeGetDependencies);
@@ -8875,7 +9069,8 @@ static cudaError_t cudaGraphNodeGetDependencies_resolve(cudaGraphNode_t a0, cuda
 {
 	cudaGraphNodeGetDependencies_fn fn = cudaGraphNodeGetDependencies_choose();
 
-	atomic_store_explicit(&cudaGraphNodeGetDependencies_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphNodeGetDependencies_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -8906,7 +9101,7 @@ void *cudastub_cudart_bind_cudaGraphNodeGetDependentNodes(void)
 {
 	void *fn = (void *)cudaGraphNodeGetDependentNodes_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphNodeGetDependentNodes, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphNodeGetDependentNodes, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphNodeGetDependentNodes, cudastub_cudart_slot_cudaGraphNodeGetDependentNodes, cudastub_cudart_resolve_cudaGraphNodeGetDependentNodes, cudastub_cudart_bind_cudaGraphNodeGetDependentNodes);
@@ -8921,7 +9116,8 @@ static cudaError_t cudaGraphNodeGetDependentNodes_resolve(cudaGraphNode_t a0, cu
 {
 	cudaGraphNodeGetDependentNodes_fn fn = cudaGraphNodeGetDependentNodes_choose();
 
-	atomic_store_explicit(&cudaGraphNodeGetDependentNodes_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphNodeGetDependentNodes_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -8950,7 +9146,7 @@ void *cudastub_cudart_bind_cudaGraphNodeGetEnabled(void)
 {
 	void *fn = (void *)cudaGraphNodeGetEnabled_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphNodeGetEnabled, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphNodeGetEnabled, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphNodeGetEnabled, cudastub_cudart_slot_cudaGraphNodeGetEnabled, cudastub_cudart_resolve_cudaGraphNodeGetEnabled, cudastub_cudart_bind_cudaGraphNodeGetEnabled);
@@ -8965,7 +9161,8 @@ static cudaError_t cudaGraphNodeGetEnabled_resolve(cudaGraphExec_t a0, cudaGraph
 {
 	cudaGraphNodeGetEnabled_fn fn = cudaGraphNodeGetEnabled_choose();
 
-	atomic_store_explicit(&cudaGraphNodeGetEnabled_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphNodeGetEnabled_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -8993,7 +9190,7 @@ void *cudastub_cudart_bind_cudaGraphNodeGetType(void)
 {
 	void *fn = (void *)cudaGraphNodeGetType_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphNodeGetType, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphNodeGetType, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphNodeGetType, cudastub_cudart_slot_cudaGraphNodeGetType, cudastub_cudart_resolve_cudaGraphNodeGetType, cudastub_cudart_bind_cudaGraphNodeGetType);
@@ -9008,7 +9205,8 @@ static cudaError_t cudaGraphNodeGetType_resolve(cudaGraphNode_t a0, enum cudaGra
 {
 	cudaGraphNodeGetType_fn fn = cudaGraphNodeGetType_choose();
 
-	atomic_store_explicit(&cudaGraphNodeGetType_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphNodeGetType_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -9037,7 +9235,7 @@ void *cudastub_cudart_bind_cudaGraphNodeSetEnabled(void)
 {
 	void *fn = (void *)cudaGraphNodeSetEnabled_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphNodeSetEnabled, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphNodeSetEnabled, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphNodeSetEnabled, cudastub_cudart_slot_cudaGraphNodeSetEnabled, cudastub_cudart_resolve_cudaGraphNodeSetEnabled, cudastub_cudart_bind_cudaGraphNodeSetEnabled);
@@ -9052,7 +9250,8 @@ static cudaError_t cudaGraphNodeSetEnabled_resolve(cudaGraphExec_t a0, cudaGraph
 {
 	cudaGraphNodeSetEnabled_fn fn = cudaGraphNodeSetEnabled_choose();
 
-	atomic_store_explicit(&cudaGraphNodeSetEnabled_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphNodeSetEnabled_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -9081,7 +9280,7 @@ void *cudastub_cudart_bind_cudaGraphNodeSetParams(void)
 {
 	void *fn = (void *)cudaGraphNodeSetParams_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphNodeSetParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphNodeSetParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphNodeSetParams, cudastub_cudart_slot_cudaGraphNodeSetParams, cudastub_cudart_resolve_cudaGraphNodeSetParams, cudastub_cudart_bind_cudaGraphNodeSetParams);
@@ -9096,7 +9295,8 @@ static cudaError_t cudaGraphNodeSetParams_resolve(cudaGraphNode_t a0, struct cud
 {
 	cudaGraphNodeSetParams_fn fn = cudaGraphNodeSetParams_choose();
 
-	atomic_store_explicit(&cudaGraphNodeSetParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphNodeSetParams_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -9125,7 +9325,7 @@ void *cudastub_cudart_bind_cudaGraphReleaseUserObject(void)
 {
 	void *fn = (void *)cudaGraphReleaseUserObject_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphReleaseUserObject, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphReleaseUserObject, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphReleaseUserObject, cudastub_cudart_slot_cudaGraphReleaseUserObject, cudastub_cudart_resolve_cudaGraphReleaseUserObject, cudastub_cudart_bind_cudaGraphReleaseUserObject);
@@ -9140,7 +9340,8 @@ static cudaError_t cudaGraphReleaseUserObject_resolve(cudaGraph_t a0, cudaUserOb
 {
 	cudaGraphReleaseUserObject_fn fn = cudaGraphReleaseUserObject_choose();
 
-	atomic_store_explicit(&cudaGraphReleaseUserObject_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphReleaseUserObject_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -9172,7 +9373,7 @@ void *cudastub_cudart_bind_cudaGraphRemoveDependencies(void)
 {
 	void *fn = (void *)cudaGraphRemoveDependencies_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphRemoveDependencies, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphRemoveDependencies, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphRemoveDependencies, cudastub_cudart_slot_cudaGraphRemoveDependencies, cudastub_cudart_resolve_cudaGraphRemoveDependencies, cudastub_cudart_bind_cudaGraphRemoveDependencies);
@@ -9187,7 +9388,8 @@ static cudaError_t cudaGraphRemoveDependencies_resolve(cudaGraph_t a0, const cud
 {
 	cudaGraphRemoveDependencies_fn fn = cudaGraphRemoveDependencies_choose();
 
-	atomic_store_explicit(&cudaGraphRemoveDependencies_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphRemoveDependencies_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -9217,7 +9419,7 @@ void *cudastub_cudart_bind_cudaGraphRetainUserObject(void)
 {
 	void *fn = (void *)cudaGraphRetainUserObject_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphRetainUserObject, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphRetainUserObject, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphRetainUserObject, cudastub_cudart_slot_cudaGraphRetainUserObject, cudastub_cudart_resolve_cudaGraphRetainUserObject, cudastub_cudart_bind_cudaGraphRetainUserObject);
@@ -9232,7 +9434,8 @@ static cudaError_t cudaGraphRetainUserObject_resolve(cudaGraph_t a0, cudaUserObj
 {
 	cudaGraphRetainUserObject_fn fn = cudaGraphRetainUserObject_choose();
 
-	atomic_store_explicit(&cudaGraphRetainUserObject_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphRetainUserObject_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -9260,7 +9463,7 @@ void *cudastub_cudart_bind_cudaGraphUpload(void)
 {
 	void *fn = (void *)cudaGraphUpload_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphUpload, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphUpload, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphUpload, cudastub_cudart_slot_cudaGraphUpload, cudastub_cudart_resolve_cudaGraphUpload, cudastub_cudart_bind_cudaGraphUpload);
@@ -9275,7 +9478,8 @@ static cudaError_t cudaGraphUpload_resolve(cudaGraphExec_t a0, cudaStream_t a1)
 {
 	cudaGraphUpload_fn fn = cudaGraphUpload_choose();
 
-	atomic_store_explicit(&cudaGraphUpload_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphUpload_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -9303,7 +9507,7 @@ void *cudastub_cudart_bind_cudaGraphUpload_ptsz(void)
 {
 	void *fn = (void *)cudaGraphUpload_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphUpload_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphUpload_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphUpload_ptsz, cudastub_cudart_slot_cudaGraphUpload_ptsz, cudastub_cudart_resolve_cudaGraphUpload_ptsz, cudastub_cudart_bind_cudaGraphUpload_ptsz);
@@ -9318,7 +9522,8 @@ static cudaError_t cudaGraphUpload_ptsz_resolve(cudaGraphExec_t a0, cudaStream_t
 {
 	cudaGraphUpload_ptsz_fn fn = cudaGraphUpload_ptsz_choose();
 
-	atomic_store_explicit(&cudaGraphUpload_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphUpload_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -9347,7 +9552,7 @@ void *cudastub_cudart_bind_cudaGraphicsEGLRegisterImage(void)
 {
 	void *fn = (void *)cudaGraphicsEGLRegisterImage_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphicsEGLRegisterImage, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphicsEGLRegisterImage, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphicsEGLRegisterImage, cudastub_cudart_slot_cudaGraphicsEGLRegisterImage, cudastub_cudart_resolve_cudaGraphicsEGLRegisterImage, cudastub_cudart_bind_cudaGraphicsEGLRegisterImage);
@@ -9362,7 +9567,8 @@ static cudaError_t cudaGraphicsEGLRegisterImage_resolve(struct cudaGraphicsResou
 {
 	cudaGraphicsEGLRegisterImage_fn fn = cudaGraphicsEGLRegisterImage_choose();
 
-	atomic_store_explicit(&cudaGraphicsEGLRegisterImage_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphicsEGLRegisterImage_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -9391,7 +9597,7 @@ void *cudastub_cudart_bind_cudaGraphicsGLRegisterBuffer(void)
 {
 	void *fn = (void *)cudaGraphicsGLRegisterBuffer_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphicsGLRegisterBuffer, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphicsGLRegisterBuffer, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphicsGLRegisterBuffer, cudastub_cudart_slot_cudaGraphicsGLRegisterBuffer, cudastub_cudart_resolve_cudaGraphicsGLRegisterBuffer, cudastub_cudart_bind_cudaGraphicsGLRegisterBuffer);
@@ -9406,7 +9612,8 @@ static cudaError_t cudaGraphicsGLRegisterBuffer_resolve(struct cudaGraphicsResou
 {
 	cudaGraphicsGLRegisterBuffer_fn fn = cudaGraphicsGLRegisterBuffer_choose();
 
-	atomic_store_explicit(&cudaGraphicsGLRegisterBuffer_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphicsGLRegisterBuffer_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -9436,7 +9643,7 @@ void *cudastub_cudart_bind_cudaGraphicsGLRegisterImage(void)
 {
 	void *fn = (void *)cudaGraphicsGLRegisterImage_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphicsGLRegisterImage, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphicsGLRegisterImage, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphicsGLRegisterImage, cudastub_cudart_slot_cudaGraphicsGLRegisterImage, cudastub_cudart_resolve_cudaGraphicsGLRegisterImage, cudastub_cudart_bind_cudaGraphicsGLRegisterImage);
@@ -9451,7 +9658,8 @@ static cudaError_t cudaGraphicsGLRegisterImage_resolve(struct cudaGraphicsResour
 {
 	cudaGraphicsGLRegisterImage_fn fn = cudaGraphicsGLRegisterImage_choose();
 
-	atomic_store_explicit(&cudaGraphicsGLRegisterImage_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphicsGLRegisterImage_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -9480,7 +9688,7 @@ void *cudastub_cudart_bind_cudaGraphicsMapResources(void)
 {
 	void *fn = (void *)cudaGraphicsMapResources_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphicsMapResources, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphicsMapResources, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphicsMapResources, cudastub_cudart_slot_cudaGraphicsMapResources, cudastub_cudart_resolve_cudaGraphicsMapResources, cudastub_cudart_bind_cudaGraphicsMapResources);
@@ -9495,7 +9703,8 @@ static cudaError_t cudaGraphicsMapResources_resolve(int a0, cudaGraphicsResource
 {
 	cudaGraphicsMapResources_fn fn = cudaGraphicsMapResources_choose();
 
-	atomic_store_explicit(&cudaGraphicsMapResources_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphicsMapResources_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -9525,7 +9734,7 @@ void *cudastub_cudart_bind_cudaGraphicsResourceGetMappedEglFrame(void)
 {
 	void *fn = (void *)cudaGraphicsResourceGetMappedEglFrame_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphicsResourceGetMappedEglFrame, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphicsResourceGetMappedEglFrame, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphicsResourceGetMappedEglFrame, cudastub_cudart_slot_cudaGraphicsResourceGetMappedEglFrame, cudastub_cudart_resolve_cudaGraphicsResourceGetMappedEglFrame, cudastub_cudart_bind_cudaGraphicsResourceGetMappedEglFrame);
@@ -9540,7 +9749,8 @@ static cudaError_t cudaGraphicsResourceGetMappedEglFrame_resolve(cudaEglFrame *a
 {
 	cudaGraphicsResourceGetMappedEglFrame_fn fn = cudaGraphicsResourceGetMappedEglFrame_choose();
 
-	atomic_store_explicit(&cudaGraphicsResourceGetMappedEglFrame_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphicsResourceGetMappedEglFrame_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -9568,7 +9778,7 @@ void *cudastub_cudart_bind_cudaGraphicsResourceGetMappedMipmappedArray(void)
 {
 	void *fn = (void *)cudaGraphicsResourceGetMappedMipmappedArray_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphicsResourceGetMappedMipmappedArray, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphicsResourceGetMappedMipmappedArray, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphicsResourceGetMappedMipmappedArray, cudastub_cudart_slot_cudaGraphicsResourceGetMappedMipmappedArray, cudastub_cudart_resolve_cudaGraphicsResourceGetMappedMipmappedArray, cudastub_cudart_bind_cudaGraphicsResourceGetMappedMipmappedArray);
@@ -9583,7 +9793,8 @@ static cudaError_t cudaGraphicsResourceGetMappedMipmappedArray_resolve(cudaMipma
 {
 	cudaGraphicsResourceGetMappedMipmappedArray_fn fn = cudaGraphicsResourceGetMappedMipmappedArray_choose();
 
-	atomic_store_explicit(&cudaGraphicsResourceGetMappedMipmappedArray_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphicsResourceGetMappedMipmappedArray_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -9612,7 +9823,7 @@ void *cudastub_cudart_bind_cudaGraphicsResourceGetMappedPointer(void)
 {
 	void *fn = (void *)cudaGraphicsResourceGetMappedPointer_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphicsResourceGetMappedPointer, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphicsResourceGetMappedPointer, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphicsResourceGetMappedPointer, cudastub_cudart_slot_cudaGraphicsResourceGetMappedPointer, cudastub_cudart_resolve_cudaGraphicsResourceGetMappedPointer, cudastub_cudart_bind_cudaGraphicsResourceGetMappedPointer);
@@ -9627,7 +9838,8 @@ static cudaError_t cudaGraphicsResourceGetMappedPointer_resolve(void **a0, size_
 {
 	cudaGraphicsResourceGetMappedPointer_fn fn = cudaGraphicsResourceGetMappedPointer_choose();
 
-	atomic_store_explicit(&cudaGraphicsResourceGetMappedPointer_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphicsResourceGetMappedPointer_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -9655,7 +9867,7 @@ void *cudastub_cudart_bind_cudaGraphicsResourceSetMapFlags(void)
 {
 	void *fn = (void *)cudaGraphicsResourceSetMapFlags_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphicsResourceSetMapFlags, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphicsResourceSetMapFlags, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphicsResourceSetMapFlags, cudastub_cudart_slot_cudaGraphicsResourceSetMapFlags, cudastub_cudart_resolve_cudaGraphicsResourceSetMapFlags, cudastub_cudart_bind_cudaGraphicsResourceSetMapFlags);
@@ -9670,7 +9882,8 @@ static cudaError_t cudaGraphicsResourceSetMapFlags_resolve(cudaGraphicsResource_
 {
 	cudaGraphicsResourceSetMapFlags_fn fn = cudaGraphicsResourceSetMapFlags_choose();
 
-	atomic_store_explicit(&cudaGraphicsResourceSetMapFlags_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphicsResourceSetMapFlags_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -9700,7 +9913,7 @@ void *cudastub_cudart_bind_cudaGraphicsSubResourceGetMappedArray(void)
 {
 	void *fn = (void *)cudaGraphicsSubResourceGetMappedArray_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphicsSubResourceGetMappedArray, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphicsSubResourceGetMappedArray, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphicsSubResourceGetMappedArray, cudastub_cudart_slot_cudaGraphicsSubResourceGetMappedArray, cudastub_cudart_resolve_cudaGraphicsSubResourceGetMappedArray, cudastub_cudart_bind_cudaGraphicsSubResourceGetMappedArray);
@@ -9715,7 +9928,8 @@ static cudaError_t cudaGraphicsSubResourceGetMappedArray_resolve(cudaArray_t *a0
 {
 	cudaGraphicsSubResourceGetMappedArray_fn fn = cudaGraphicsSubResourceGetMappedArray_choose();
 
-	atomic_store_explicit(&cudaGraphicsSubResourceGetMappedArray_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphicsSubResourceGetMappedArray_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -9744,7 +9958,7 @@ void *cudastub_cudart_bind_cudaGraphicsUnmapResources(void)
 {
 	void *fn = (void *)cudaGraphicsUnmapResources_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphicsUnmapResources, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphicsUnmapResources, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphicsUnmapResources, cudastub_cudart_slot_cudaGraphicsUnmapResources, cudastub_cudart_resolve_cudaGraphicsUnmapResources, cudastub_cudart_bind_cudaGraphicsUnmapResources);
@@ -9759,7 +9973,8 @@ static cudaError_t cudaGraphicsUnmapResources_resolve(int a0, cudaGraphicsResour
 {
 	cudaGraphicsUnmapResources_fn fn = cudaGraphicsUnmapResources_choose();
 
-	atomic_store_explicit(&cudaGraphicsUnmapResources_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphicsUnmapResources_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -9786,7 +10001,7 @@ void *cudastub_cudart_bind_cudaGraphicsUnregisterResource(void)
 {
 	void *fn = (void *)cudaGraphicsUnregisterResource_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphicsUnregisterResource, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphicsUnregisterResource, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphicsUnregisterResource, cudastub_cudart_slot_cudaGraphicsUnregisterResource, cudastub_cudart_resolve_cudaGraphicsUnregisterResource, cudastub_cudart_bind_cudaGraphicsUnregisterResource);
@@ -9801,7 +10016,8 @@ static cudaError_t cudaGraphicsUnregisterResource_resolve(cudaGraphicsResource_t
 {
 	cudaGraphicsUnregisterResource_fn fn = cudaGraphicsUnregisterResource_choose();
 
-	atomic_store_explicit(&cudaGraphicsUnregisterResource_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphicsUnregisterResource_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -9830,7 +10046,7 @@ void *cudastub_cudart_bind_cudaGraphicsVDPAURegisterOutputSurface(void)
 {
 	void *fn = (void *)cudaGraphicsVDPAURegisterOutputSurface_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphicsVDPAURegisterOutputSurface, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphicsVDPAURegisterOutputSurface, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphicsVDPAURegisterOutputSurface, cudastub_cudart_slot_cudaGraphicsVDPAURegisterOutputSurface, cudastub_cudart_resolve_cudaGraphicsVDPAURegisterOutputSurface, cudastub_cudart_bind_cudaGraphicsVDPAURegisterOutputSurface);
@@ -9845,7 +10061,8 @@ static cudaError_t cudaGraphicsVDPAURegisterOutputSurface_resolve(struct cudaGra
 {
 	cudaGraphicsVDPAURegisterOutputSurface_fn fn = cudaGraphicsVDPAURegisterOutputSurface_choose();
 
-	atomic_store_explicit(&cudaGraphicsVDPAURegisterOutputSurface_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphicsVDPAURegisterOutputSurface_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -9874,7 +10091,7 @@ void *cudastub_cudart_bind_cudaGraphicsVDPAURegisterVideoSurface(void)
 {
 	void *fn = (void *)cudaGraphicsVDPAURegisterVideoSurface_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaGraphicsVDPAURegisterVideoSurface, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaGraphicsVDPAURegisterVideoSurface, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaGraphicsVDPAURegisterVideoSurface, cudastub_cudart_slot_cudaGraphicsVDPAURegisterVideoSurface, cudastub_cudart_resolve_cudaGraphicsVDPAURegisterVideoSurface, cudastub_cudart_bind_cudaGraphicsVDPAURegisterVideoSurface);
@@ -9889,7 +10106,8 @@ static cudaError_t cudaGraphicsVDPAURegisterVideoSurface_resolve(struct cudaGrap
 {
 	cudaGraphicsVDPAURegisterVideoSurface_fn fn = cudaGraphicsVDPAURegisterVideoSurface_choose();
 
-	atomic_store_explicit(&cudaGraphicsVDPAURegisterVideoSurface_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaGraphicsVDPAURegisterVideoSurface_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -9918,7 +10136,7 @@ void *cudastub_cudart_bind_cudaHostAlloc(void)
 {
 	void *fn = (void *)cudaHostAlloc_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaHostAlloc, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaHostAlloc, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaHostAlloc, cudastub_cudart_slot_cudaHostAlloc, cudastub_cudart_resolve_cudaHostAlloc, cudastub_cudart_bind_cudaHostAlloc);
@@ -9933,7 +10151,8 @@ static cudaError_t cudaHostAlloc_resolve(void **a0, size_t a1, unsigned int a2)
 {
 	cudaHostAlloc_fn fn = cudaHostAlloc_choose();
 
-	atomic_store_explicit(&cudaHostAlloc_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaHostAlloc_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -9962,7 +10181,7 @@ void *cudastub_cudart_bind_cudaHostGetDevicePointer(void)
 {
 	void *fn = (void *)cudaHostGetDevicePointer_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaHostGetDevicePointer, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaHostGetDevicePointer, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaHostGetDevicePointer, cudastub_cudart_slot_cudaHostGetDevicePointer, cudastub_cudart_resolve_cudaHostGetDevicePointer, cudastub_cudart_bind_cudaHostGetDevicePointer);
@@ -9977,7 +10196,8 @@ static cudaError_t cudaHostGetDevicePointer_resolve(void **a0, void *a1, unsigne
 {
 	cudaHostGetDevicePointer_fn fn = cudaHostGetDevicePointer_choose();
 
-	atomic_store_explicit(&cudaHostGetDevicePointer_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaHostGetDevicePointer_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -10005,7 +10225,7 @@ void *cudastub_cudart_bind_cudaHostGetFlags(void)
 {
 	void *fn = (void *)cudaHostGetFlags_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaHostGetFlags, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaHostGetFlags, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaHostGetFlags, cudastub_cudart_slot_cudaHostGetFlags, cudastub_cudart_resolve_cudaHostGetFlags, cudastub_cudart_bind_cudaHostGetFlags);
@@ -10020,7 +10240,8 @@ static cudaError_t cudaHostGetFlags_resolve(unsigned int *a0, void *a1)
 {
 	cudaHostGetFlags_fn fn = cudaHostGetFlags_choose();
 
-	atomic_store_explicit(&cudaHostGetFlags_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaHostGetFlags_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -10049,7 +10270,7 @@ void *cudastub_cudart_bind_cudaHostRegister(void)
 {
 	void *fn = (void *)cudaHostRegister_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaHostRegister, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaHostRegister, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaHostRegister, cudastub_cudart_slot_cudaHostRegister, cudastub_cudart_resolve_cudaHostRegister, cudastub_cudart_bind_cudaHostRegister);
@@ -10064,7 +10285,8 @@ static cudaError_t cudaHostRegister_resolve(void *a0, size_t a1, unsigned int a2
 {
 	cudaHostRegister_fn fn = cudaHostRegister_choose();
 
-	atomic_store_explicit(&cudaHostRegister_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaHostRegister_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -10091,7 +10313,7 @@ void *cudastub_cudart_bind_cudaHostUnregister(void)
 {
 	void *fn = (void *)cudaHostUnregister_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaHostUnregister, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaHostUnregister, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaHostUnregister, cudastub_cudart_slot_cudaHostUnregister, cudastub_cudart_resolve_cudaHostUnregister, cudastub_cudart_bind_cudaHostUnregister);
@@ -10106,7 +10328,8 @@ static cudaError_t cudaHostUnregister_resolve(void *a0)
 {
 	cudaHostUnregister_fn fn = cudaHostUnregister_choose();
 
-	atomic_store_explicit(&cudaHostUnregister_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaHostUnregister_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -10135,7 +10358,7 @@ void *cudastub_cudart_bind_cudaImportExternalMemory(void)
 {
 	void *fn = (void *)cudaImportExternalMemory_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaImportExternalMemory, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaImportExternalMemory, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaImportExternalMemory, cudastub_cudart_slot_cudaImportExternalMemory, cudastub_cudart_resolve_cudaImportExternalMemory, cudastub_cudart_bind_cudaImportExternalMemory);
@@ -10150,7 +10373,8 @@ static cudaError_t cudaImportExternalMemory_resolve(cudaExternalMemory_t *a0, co
 {
 	cudaImportExternalMemory_fn fn = cudaImportExternalMemory_choose();
 
-	atomic_store_explicit(&cudaImportExternalMemory_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaImportExternalMemory_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -10179,7 +10403,7 @@ void *cudastub_cudart_bind_cudaImportExternalSemaphore(void)
 {
 	void *fn = (void *)cudaImportExternalSemaphore_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaImportExternalSemaphore, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaImportExternalSemaphore, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaImportExternalSemaphore, cudastub_cudart_slot_cudaImportExternalSemaphore, cudastub_cudart_resolve_cudaImportExternalSemaphore, cudastub_cudart_bind_cudaImportExternalSemaphore);
@@ -10194,7 +10418,8 @@ static cudaError_t cudaImportExternalSemaphore_resolve(cudaExternalSemaphore_t *
 {
 	cudaImportExternalSemaphore_fn fn = cudaImportExternalSemaphore_choose();
 
-	atomic_store_explicit(&cudaImportExternalSemaphore_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaImportExternalSemaphore_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -10223,7 +10448,7 @@ void *cudastub_cudart_bind_cudaInitDevice(void)
 {
 	void *fn = (void *)cudaInitDevice_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaInitDevice, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaInitDevice, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaInitDevice, cudastub_cudart_slot_cudaInitDevice, cudastub_cudart_resolve_cudaInitDevice, cudastub_cudart_bind_cudaInitDevice);
@@ -10238,7 +10463,8 @@ static cudaError_t cudaInitDevice_resolve(int a0, unsigned int a1, unsigned int 
 {
 	cudaInitDevice_fn fn = cudaInitDevice_choose();
 
-	atomic_store_explicit(&cudaInitDevice_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaInitDevice_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -10265,7 +10491,7 @@ void *cudastub_cudart_bind_cudaIpcCloseMemHandle(void)
 {
 	void *fn = (void *)cudaIpcCloseMemHandle_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaIpcCloseMemHandle, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaIpcCloseMemHandle, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaIpcCloseMemHandle, cudastub_cudart_slot_cudaIpcCloseMemHandle, cudastub_cudart_resolve_cudaIpcCloseMemHandle, cudastub_cudart_bind_cudaIpcCloseMemHandle);
@@ -10280,7 +10506,8 @@ static cudaError_t cudaIpcCloseMemHandle_resolve(void *a0)
 {
 	cudaIpcCloseMemHandle_fn fn = cudaIpcCloseMemHandle_choose();
 
-	atomic_store_explicit(&cudaIpcCloseMemHandle_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaIpcCloseMemHandle_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -10308,7 +10535,7 @@ void *cudastub_cudart_bind_cudaIpcGetEventHandle(void)
 {
 	void *fn = (void *)cudaIpcGetEventHandle_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaIpcGetEventHandle, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaIpcGetEventHandle, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaIpcGetEventHandle, cudastub_cudart_slot_cudaIpcGetEventHandle, cudastub_cudart_resolve_cudaIpcGetEventHandle, cudastub_cudart_bind_cudaIpcGetEventHandle);
@@ -10323,7 +10550,8 @@ static cudaError_t cudaIpcGetEventHandle_resolve(cudaIpcEventHandle_t *a0, cudaE
 {
 	cudaIpcGetEventHandle_fn fn = cudaIpcGetEventHandle_choose();
 
-	atomic_store_explicit(&cudaIpcGetEventHandle_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaIpcGetEventHandle_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -10351,7 +10579,7 @@ void *cudastub_cudart_bind_cudaIpcGetMemHandle(void)
 {
 	void *fn = (void *)cudaIpcGetMemHandle_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaIpcGetMemHandle, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaIpcGetMemHandle, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaIpcGetMemHandle, cudastub_cudart_slot_cudaIpcGetMemHandle, cudastub_cudart_resolve_cudaIpcGetMemHandle, cudastub_cudart_bind_cudaIpcGetMemHandle);
@@ -10366,7 +10594,8 @@ static cudaError_t cudaIpcGetMemHandle_resolve(cudaIpcMemHandle_t *a0, void *a1)
 {
 	cudaIpcGetMemHandle_fn fn = cudaIpcGetMemHandle_choose();
 
-	atomic_store_explicit(&cudaIpcGetMemHandle_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaIpcGetMemHandle_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -10394,7 +10623,7 @@ void *cudastub_cudart_bind_cudaIpcOpenEventHandle(void)
 {
 	void *fn = (void *)cudaIpcOpenEventHandle_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaIpcOpenEventHandle, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaIpcOpenEventHandle, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaIpcOpenEventHandle, cudastub_cudart_slot_cudaIpcOpenEventHandle, cudastub_cudart_resolve_cudaIpcOpenEventHandle, cudastub_cudart_bind_cudaIpcOpenEventHandle);
@@ -10409,7 +10638,8 @@ static cudaError_t cudaIpcOpenEventHandle_resolve(cudaEvent_t *a0, cudaIpcEventH
 {
 	cudaIpcOpenEventHandle_fn fn = cudaIpcOpenEventHandle_choose();
 
-	atomic_store_explicit(&cudaIpcOpenEventHandle_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaIpcOpenEventHandle_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -10438,7 +10668,7 @@ void *cudastub_cudart_bind_cudaIpcOpenMemHandle(void)
 {
 	void *fn = (void *)cudaIpcOpenMemHandle_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaIpcOpenMemHandle, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaIpcOpenMemHandle, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaIpcOpenMemHandle, cudastub_cudart_slot_cudaIpcOpenMemHandle, cudastub_cudart_resolve_cudaIpcOpenMemHandle, cudastub_cudart_bind_cudaIpcOpenMemHandle);
@@ -10453,7 +10683,8 @@ static cudaError_t cudaIpcOpenMemHandle_resolve(void **a0, cudaIpcMemHandle_t a1
 {
 	cudaIpcOpenMemHandle_fn fn = cudaIpcOpenMemHandle_choose();
 
-	atomic_store_explicit(&cudaIpcOpenMemHandle_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaIpcOpenMemHandle_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -10483,7 +10714,7 @@ void *cudastub_cudart_bind_cudaKernelSetAttributeForDevice(void)
 {
 	void *fn = (void *)cudaKernelSetAttributeForDevice_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaKernelSetAttributeForDevice, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaKernelSetAttributeForDevice, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaKernelSetAttributeForDevice, cudastub_cudart_slot_cudaKernelSetAttributeForDevice, cudastub_cudart_resolve_cudaKernelSetAttributeForDevice, cudastub_cudart_bind_cudaKernelSetAttributeForDevice);
@@ -10498,7 +10729,8 @@ static cudaError_t cudaKernelSetAttributeForDevice_resolve(cudaKernel_t a0, enum
 {
 	cudaKernelSetAttributeForDevice_fn fn = cudaKernelSetAttributeForDevice_choose();
 
-	atomic_store_explicit(&cudaKernelSetAttributeForDevice_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaKernelSetAttributeForDevice_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -10530,7 +10762,7 @@ void *cudastub_cudart_bind_cudaLaunchCooperativeKernel(void)
 {
 	void *fn = (void *)cudaLaunchCooperativeKernel_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaLaunchCooperativeKernel, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaLaunchCooperativeKernel, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaLaunchCooperativeKernel, cudastub_cudart_slot_cudaLaunchCooperativeKernel, cudastub_cudart_resolve_cudaLaunchCooperativeKernel, cudastub_cudart_bind_cudaLaunchCooperativeKernel);
@@ -10545,7 +10777,8 @@ static cudaError_t cudaLaunchCooperativeKernel_resolve(const void *a0, dim3 a1, 
 {
 	cudaLaunchCooperativeKernel_fn fn = cudaLaunchCooperativeKernel_choose();
 
-	atomic_store_explicit(&cudaLaunchCooperativeKernel_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaLaunchCooperativeKernel_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -10577,7 +10810,7 @@ void *cudastub_cudart_bind_cudaLaunchCooperativeKernel_ptsz(void)
 {
 	void *fn = (void *)cudaLaunchCooperativeKernel_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaLaunchCooperativeKernel_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaLaunchCooperativeKernel_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaLaunchCooperativeKernel_ptsz, cudastub_cudart_slot_cudaLaunchCooperativeKernel_ptsz, cudastub_cudart_resolve_cudaLaunchCooperativeKernel_ptsz, cudastub_cudart_bind_cudaLaunchCooperativeKernel_ptsz);
@@ -10592,7 +10825,8 @@ static cudaError_t cudaLaunchCooperativeKernel_ptsz_resolve(const void *a0, dim3
 {
 	cudaLaunchCooperativeKernel_ptsz_fn fn = cudaLaunchCooperativeKernel_ptsz_choose();
 
-	atomic_store_explicit(&cudaLaunchCooperativeKernel_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaLaunchCooperativeKernel_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -10621,7 +10855,7 @@ void *cudastub_cudart_bind_cudaLaunchHostFunc(void)
 {
 	void *fn = (void *)cudaLaunchHostFunc_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaLaunchHostFunc, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaLaunchHostFunc, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaLaunchHostFunc, cudastub_cudart_slot_cudaLaunchHostFunc, cudastub_cudart_resolve_cudaLaunchHostFunc, cudastub_cudart_bind_cudaLaunchHostFunc);
@@ -10636,7 +10870,8 @@ static cudaError_t cudaLaunchHostFunc_resolve(cudaStream_t a0, cudaHostFn_t a1, 
 {
 	cudaLaunchHostFunc_fn fn = cudaLaunchHostFunc_choose();
 
-	atomic_store_explicit(&cudaLaunchHostFunc_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaLaunchHostFunc_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -10665,7 +10900,7 @@ void *cudastub_cudart_bind_cudaLaunchHostFunc_ptsz(void)
 {
 	void *fn = (void *)cudaLaunchHostFunc_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaLaunchHostFunc_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaLaunchHostFunc_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaLaunchHostFunc_ptsz, cudastub_cudart_slot_cudaLaunchHostFunc_ptsz, cudastub_cudart_resolve_cudaLaunchHostFunc_ptsz, cudastub_cudart_bind_cudaLaunchHostFunc_ptsz);
@@ -10680,7 +10915,8 @@ static cudaError_t cudaLaunchHostFunc_ptsz_resolve(cudaStream_t a0, cudaHostFn_t
 {
 	cudaLaunchHostFunc_ptsz_fn fn = cudaLaunchHostFunc_ptsz_choose();
 
-	atomic_store_explicit(&cudaLaunchHostFunc_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaLaunchHostFunc_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -10712,7 +10948,7 @@ void *cudastub_cudart_bind_cudaLaunchKernel(void)
 {
 	void *fn = (void *)cudaLaunchKernel_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaLaunchKernel, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaLaunchKernel, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaLaunchKernel, cudastub_cudart_slot_cudaLaunchKernel, cudastub_cudart_resolve_cudaLaunchKernel, cudastub_cudart_bind_cudaLaunchKernel);
@@ -10727,7 +10963,8 @@ static cudaError_t cudaLaunchKernel_resolve(const void *a0, dim3 a1, dim3 a2, vo
 {
 	cudaLaunchKernel_fn fn = cudaLaunchKernel_choose();
 
-	atomic_store_explicit(&cudaLaunchKernel_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaLaunchKernel_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -10757,7 +10994,7 @@ void *cudastub_cudart_bind_cudaLaunchKernelExC(void)
 {
 	void *fn = (void *)cudaLaunchKernelExC_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaLaunchKernelExC, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaLaunchKernelExC, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaLaunchKernelExC, cudastub_cudart_slot_cudaLaunchKernelExC, cudastub_cudart_resolve_cudaLaunchKernelExC, cudastub_cudart_bind_cudaLaunchKernelExC);
@@ -10772,7 +11009,8 @@ static cudaError_t cudaLaunchKernelExC_resolve(const cudaLaunchConfig_t *a0, con
 {
 	cudaLaunchKernelExC_fn fn = cudaLaunchKernelExC_choose();
 
-	atomic_store_explicit(&cudaLaunchKernelExC_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaLaunchKernelExC_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -10802,7 +11040,7 @@ void *cudastub_cudart_bind_cudaLaunchKernelExC_ptsz(void)
 {
 	void *fn = (void *)cudaLaunchKernelExC_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaLaunchKernelExC_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaLaunchKernelExC_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaLaunchKernelExC_ptsz, cudastub_cudart_slot_cudaLaunchKernelExC_ptsz, cudastub_cudart_resolve_cudaLaunchKernelExC_ptsz, cudastub_cudart_bind_cudaLaunchKernelExC_ptsz);
@@ -10817,7 +11055,8 @@ static cudaError_t cudaLaunchKernelExC_ptsz_resolve(const cudaLaunchConfig_t *a0
 {
 	cudaLaunchKernelExC_ptsz_fn fn = cudaLaunchKernelExC_ptsz_choose();
 
-	atomic_store_explicit(&cudaLaunchKernelExC_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaLaunchKernelExC_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -10849,7 +11088,7 @@ void *cudastub_cudart_bind_cudaLaunchKernel_ptsz(void)
 {
 	void *fn = (void *)cudaLaunchKernel_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaLaunchKernel_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaLaunchKernel_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaLaunchKernel_ptsz, cudastub_cudart_slot_cudaLaunchKernel_ptsz, cudastub_cudart_resolve_cudaLaunchKernel_ptsz, cudastub_cudart_bind_cudaLaunchKernel_ptsz);
@@ -10864,7 +11103,8 @@ static cudaError_t cudaLaunchKernel_ptsz_resolve(const void *a0, dim3 a1, dim3 a
 {
 	cudaLaunchKernel_ptsz_fn fn = cudaLaunchKernel_ptsz_choose();
 
-	atomic_store_explicit(&cudaLaunchKernel_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaLaunchKernel_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -10893,7 +11133,7 @@ void *cudastub_cudart_bind_cudaLibraryEnumerateKernels(void)
 {
 	void *fn = (void *)cudaLibraryEnumerateKernels_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaLibraryEnumerateKernels, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaLibraryEnumerateKernels, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaLibraryEnumerateKernels, cudastub_cudart_slot_cudaLibraryEnumerateKernels, cudastub_cudart_resolve_cudaLibraryEnumerateKernels, cudastub_cudart_bind_cudaLibraryEnumerateKernels);
@@ -10908,7 +11148,8 @@ static cudaError_t cudaLibraryEnumerateKernels_resolve(cudaKernel_t *a0, unsigne
 {
 	cudaLibraryEnumerateKernels_fn fn = cudaLibraryEnumerateKernels_choose();
 
-	atomic_store_explicit(&cudaLibraryEnumerateKernels_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaLibraryEnumerateKernels_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -10938,7 +11179,7 @@ void *cudastub_cudart_bind_cudaLibraryGetGlobal(void)
 {
 	void *fn = (void *)cudaLibraryGetGlobal_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaLibraryGetGlobal, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaLibraryGetGlobal, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaLibraryGetGlobal, cudastub_cudart_slot_cudaLibraryGetGlobal, cudastub_cudart_resolve_cudaLibraryGetGlobal, cudastub_cudart_bind_cudaLibraryGetGlobal);
@@ -10953,7 +11194,8 @@ static cudaError_t cudaLibraryGetGlobal_resolve(void **a0, size_t *a1, cudaLibra
 {
 	cudaLibraryGetGlobal_fn fn = cudaLibraryGetGlobal_choose();
 
-	atomic_store_explicit(&cudaLibraryGetGlobal_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaLibraryGetGlobal_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -10982,7 +11224,7 @@ void *cudastub_cudart_bind_cudaLibraryGetKernel(void)
 {
 	void *fn = (void *)cudaLibraryGetKernel_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaLibraryGetKernel, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaLibraryGetKernel, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaLibraryGetKernel, cudastub_cudart_slot_cudaLibraryGetKernel, cudastub_cudart_resolve_cudaLibraryGetKernel, cudastub_cudart_bind_cudaLibraryGetKernel);
@@ -10997,7 +11239,8 @@ static cudaError_t cudaLibraryGetKernel_resolve(cudaKernel_t *a0, cudaLibrary_t 
 {
 	cudaLibraryGetKernel_fn fn = cudaLibraryGetKernel_choose();
 
-	atomic_store_explicit(&cudaLibraryGetKernel_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaLibraryGetKernel_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -11025,7 +11268,7 @@ void *cudastub_cudart_bind_cudaLibraryGetKernelCount(void)
 {
 	void *fn = (void *)cudaLibraryGetKernelCount_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaLibraryGetKernelCount, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaLibraryGetKernelCount, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaLibraryGetKernelCount, cudastub_cudart_slot_cudaLibraryGetKernelCount, cudastub_cudart_resolve_cudaLibraryGetKernelCount, cudastub_cudart_bind_cudaLibraryGetKernelCount);
@@ -11040,7 +11283,8 @@ static cudaError_t cudaLibraryGetKernelCount_resolve(unsigned int *a0, cudaLibra
 {
 	cudaLibraryGetKernelCount_fn fn = cudaLibraryGetKernelCount_choose();
 
-	atomic_store_explicit(&cudaLibraryGetKernelCount_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaLibraryGetKernelCount_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -11070,7 +11314,7 @@ void *cudastub_cudart_bind_cudaLibraryGetManaged(void)
 {
 	void *fn = (void *)cudaLibraryGetManaged_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaLibraryGetManaged, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaLibraryGetManaged, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaLibraryGetManaged, cudastub_cudart_slot_cudaLibraryGetManaged, cudastub_cudart_resolve_cudaLibraryGetManaged, cudastub_cudart_bind_cudaLibraryGetManaged);
@@ -11085,7 +11329,8 @@ static cudaError_t cudaLibraryGetManaged_resolve(void **a0, size_t *a1, cudaLibr
 {
 	cudaLibraryGetManaged_fn fn = cudaLibraryGetManaged_choose();
 
-	atomic_store_explicit(&cudaLibraryGetManaged_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaLibraryGetManaged_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -11114,7 +11359,7 @@ void *cudastub_cudart_bind_cudaLibraryGetUnifiedFunction(void)
 {
 	void *fn = (void *)cudaLibraryGetUnifiedFunction_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaLibraryGetUnifiedFunction, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaLibraryGetUnifiedFunction, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaLibraryGetUnifiedFunction, cudastub_cudart_slot_cudaLibraryGetUnifiedFunction, cudastub_cudart_resolve_cudaLibraryGetUnifiedFunction, cudastub_cudart_bind_cudaLibraryGetUnifiedFunction);
@@ -11129,7 +11374,8 @@ static cudaError_t cudaLibraryGetUnifiedFunction_resolve(void **a0, cudaLibrary_
 {
 	cudaLibraryGetUnifiedFunction_fn fn = cudaLibraryGetUnifiedFunction_choose();
 
-	atomic_store_explicit(&cudaLibraryGetUnifiedFunction_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaLibraryGetUnifiedFunction_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -11163,7 +11409,7 @@ void *cudastub_cudart_bind_cudaLibraryLoadData(void)
 {
 	void *fn = (void *)cudaLibraryLoadData_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaLibraryLoadData, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaLibraryLoadData, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaLibraryLoadData, cudastub_cudart_slot_cudaLibraryLoadData, cudastub_cudart_resolve_cudaLibraryLoadData, cudastub_cudart_bind_cudaLibraryLoadData);
@@ -11178,7 +11424,8 @@ static cudaError_t cudaLibraryLoadData_resolve(cudaLibrary_t *a0, const void *a1
 {
 	cudaLibraryLoadData_fn fn = cudaLibraryLoadData_choose();
 
-	atomic_store_explicit(&cudaLibraryLoadData_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaLibraryLoadData_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -11212,7 +11459,7 @@ void *cudastub_cudart_bind_cudaLibraryLoadFromFile(void)
 {
 	void *fn = (void *)cudaLibraryLoadFromFile_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaLibraryLoadFromFile, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaLibraryLoadFromFile, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaLibraryLoadFromFile, cudastub_cudart_slot_cudaLibraryLoadFromFile, cudastub_cudart_resolve_cudaLibraryLoadFromFile, cudastub_cudart_bind_cudaLibraryLoadFromFile);
@@ -11227,7 +11474,8 @@ static cudaError_t cudaLibraryLoadFromFile_resolve(cudaLibrary_t *a0, const char
 {
 	cudaLibraryLoadFromFile_fn fn = cudaLibraryLoadFromFile_choose();
 
-	atomic_store_explicit(&cudaLibraryLoadFromFile_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaLibraryLoadFromFile_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -11254,7 +11502,7 @@ void *cudastub_cudart_bind_cudaLibraryUnload(void)
 {
 	void *fn = (void *)cudaLibraryUnload_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaLibraryUnload, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaLibraryUnload, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaLibraryUnload, cudastub_cudart_slot_cudaLibraryUnload, cudastub_cudart_resolve_cudaLibraryUnload, cudastub_cudart_bind_cudaLibraryUnload);
@@ -11269,7 +11517,8 @@ static cudaError_t cudaLibraryUnload_resolve(cudaLibrary_t a0)
 {
 	cudaLibraryUnload_fn fn = cudaLibraryUnload_choose();
 
-	atomic_store_explicit(&cudaLibraryUnload_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaLibraryUnload_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -11297,7 +11546,7 @@ void *cudastub_cudart_bind_cudaLogsCurrent(void)
 {
 	void *fn = (void *)cudaLogsCurrent_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaLogsCurrent, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaLogsCurrent, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaLogsCurrent, cudastub_cudart_slot_cudaLogsCurrent, cudastub_cudart_resolve_cudaLogsCurrent, cudastub_cudart_bind_cudaLogsCurrent);
@@ -11312,7 +11561,8 @@ static cudaError_t cudaLogsCurrent_resolve(cudaLogIterator *a0, unsigned int a1)
 {
 	cudaLogsCurrent_fn fn = cudaLogsCurrent_choose();
 
-	atomic_store_explicit(&cudaLogsCurrent_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaLogsCurrent_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -11341,7 +11591,7 @@ void *cudastub_cudart_bind_cudaLogsDumpToFile(void)
 {
 	void *fn = (void *)cudaLogsDumpToFile_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaLogsDumpToFile, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaLogsDumpToFile, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaLogsDumpToFile, cudastub_cudart_slot_cudaLogsDumpToFile, cudastub_cudart_resolve_cudaLogsDumpToFile, cudastub_cudart_bind_cudaLogsDumpToFile);
@@ -11356,7 +11606,8 @@ static cudaError_t cudaLogsDumpToFile_resolve(cudaLogIterator *a0, const char *a
 {
 	cudaLogsDumpToFile_fn fn = cudaLogsDumpToFile_choose();
 
-	atomic_store_explicit(&cudaLogsDumpToFile_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaLogsDumpToFile_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -11386,7 +11637,7 @@ void *cudastub_cudart_bind_cudaLogsDumpToMemory(void)
 {
 	void *fn = (void *)cudaLogsDumpToMemory_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaLogsDumpToMemory, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaLogsDumpToMemory, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaLogsDumpToMemory, cudastub_cudart_slot_cudaLogsDumpToMemory, cudastub_cudart_resolve_cudaLogsDumpToMemory, cudastub_cudart_bind_cudaLogsDumpToMemory);
@@ -11401,7 +11652,8 @@ static cudaError_t cudaLogsDumpToMemory_resolve(cudaLogIterator *a0, char *a1, s
 {
 	cudaLogsDumpToMemory_fn fn = cudaLogsDumpToMemory_choose();
 
-	atomic_store_explicit(&cudaLogsDumpToMemory_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaLogsDumpToMemory_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -11430,7 +11682,7 @@ void *cudastub_cudart_bind_cudaLogsRegisterCallback(void)
 {
 	void *fn = (void *)cudaLogsRegisterCallback_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaLogsRegisterCallback, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaLogsRegisterCallback, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaLogsRegisterCallback, cudastub_cudart_slot_cudaLogsRegisterCallback, cudastub_cudart_resolve_cudaLogsRegisterCallback, cudastub_cudart_bind_cudaLogsRegisterCallback);
@@ -11445,7 +11697,8 @@ static cudaError_t cudaLogsRegisterCallback_resolve(cudaLogsCallback_t a0, void 
 {
 	cudaLogsRegisterCallback_fn fn = cudaLogsRegisterCallback_choose();
 
-	atomic_store_explicit(&cudaLogsRegisterCallback_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaLogsRegisterCallback_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -11472,7 +11725,7 @@ void *cudastub_cudart_bind_cudaLogsUnregisterCallback(void)
 {
 	void *fn = (void *)cudaLogsUnregisterCallback_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaLogsUnregisterCallback, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaLogsUnregisterCallback, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaLogsUnregisterCallback, cudastub_cudart_slot_cudaLogsUnregisterCallback, cudastub_cudart_resolve_cudaLogsUnregisterCallback, cudastub_cudart_bind_cudaLogsUnregisterCallback);
@@ -11487,7 +11740,8 @@ static cudaError_t cudaLogsUnregisterCallback_resolve(cudaLogsCallbackHandle a0)
 {
 	cudaLogsUnregisterCallback_fn fn = cudaLogsUnregisterCallback_choose();
 
-	atomic_store_explicit(&cudaLogsUnregisterCallback_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaLogsUnregisterCallback_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -11515,7 +11769,7 @@ void *cudastub_cudart_bind_cudaMalloc(void)
 {
 	void *fn = (void *)cudaMalloc_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMalloc, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMalloc, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMalloc, cudastub_cudart_slot_cudaMalloc, cudastub_cudart_resolve_cudaMalloc, cudastub_cudart_bind_cudaMalloc);
@@ -11530,7 +11784,8 @@ static cudaError_t cudaMalloc_resolve(void **a0, size_t a1)
 {
 	cudaMalloc_fn fn = cudaMalloc_choose();
 
-	atomic_store_explicit(&cudaMalloc_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMalloc_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -11558,7 +11813,7 @@ void *cudastub_cudart_bind_cudaMalloc3D(void)
 {
 	void *fn = (void *)cudaMalloc3D_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMalloc3D, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMalloc3D, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMalloc3D, cudastub_cudart_slot_cudaMalloc3D, cudastub_cudart_resolve_cudaMalloc3D, cudastub_cudart_bind_cudaMalloc3D);
@@ -11573,7 +11828,8 @@ static cudaError_t cudaMalloc3D_resolve(struct cudaPitchedPtr *a0, struct cudaEx
 {
 	cudaMalloc3D_fn fn = cudaMalloc3D_choose();
 
-	atomic_store_explicit(&cudaMalloc3D_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMalloc3D_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -11603,7 +11859,7 @@ void *cudastub_cudart_bind_cudaMalloc3DArray(void)
 {
 	void *fn = (void *)cudaMalloc3DArray_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMalloc3DArray, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMalloc3DArray, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMalloc3DArray, cudastub_cudart_slot_cudaMalloc3DArray, cudastub_cudart_resolve_cudaMalloc3DArray, cudastub_cudart_bind_cudaMalloc3DArray);
@@ -11618,7 +11874,8 @@ static cudaError_t cudaMalloc3DArray_resolve(cudaArray_t *a0, const struct cudaC
 {
 	cudaMalloc3DArray_fn fn = cudaMalloc3DArray_choose();
 
-	atomic_store_explicit(&cudaMalloc3DArray_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMalloc3DArray_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -11649,7 +11906,7 @@ void *cudastub_cudart_bind_cudaMallocArray(void)
 {
 	void *fn = (void *)cudaMallocArray_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMallocArray, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMallocArray, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMallocArray, cudastub_cudart_slot_cudaMallocArray, cudastub_cudart_resolve_cudaMallocArray, cudastub_cudart_bind_cudaMallocArray);
@@ -11664,7 +11921,8 @@ static cudaError_t cudaMallocArray_resolve(cudaArray_t *a0, const struct cudaCha
 {
 	cudaMallocArray_fn fn = cudaMallocArray_choose();
 
-	atomic_store_explicit(&cudaMallocArray_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMallocArray_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -11693,7 +11951,7 @@ void *cudastub_cudart_bind_cudaMallocAsync(void)
 {
 	void *fn = (void *)cudaMallocAsync_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMallocAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMallocAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMallocAsync, cudastub_cudart_slot_cudaMallocAsync, cudastub_cudart_resolve_cudaMallocAsync, cudastub_cudart_bind_cudaMallocAsync);
@@ -11708,7 +11966,8 @@ static cudaError_t cudaMallocAsync_resolve(void **a0, size_t a1, cudaStream_t a2
 {
 	cudaMallocAsync_fn fn = cudaMallocAsync_choose();
 
-	atomic_store_explicit(&cudaMallocAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMallocAsync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -11737,7 +11996,7 @@ void *cudastub_cudart_bind_cudaMallocAsync_ptsz(void)
 {
 	void *fn = (void *)cudaMallocAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMallocAsync_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMallocAsync_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMallocAsync_ptsz, cudastub_cudart_slot_cudaMallocAsync_ptsz, cudastub_cudart_resolve_cudaMallocAsync_ptsz, cudastub_cudart_bind_cudaMallocAsync_ptsz);
@@ -11752,7 +12011,8 @@ static cudaError_t cudaMallocAsync_ptsz_resolve(void **a0, size_t a1, cudaStream
 {
 	cudaMallocAsync_ptsz_fn fn = cudaMallocAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudaMallocAsync_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMallocAsync_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -11782,7 +12042,7 @@ void *cudastub_cudart_bind_cudaMallocFromPoolAsync(void)
 {
 	void *fn = (void *)cudaMallocFromPoolAsync_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMallocFromPoolAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMallocFromPoolAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMallocFromPoolAsync, cudastub_cudart_slot_cudaMallocFromPoolAsync, cudastub_cudart_resolve_cudaMallocFromPoolAsync, cudastub_cudart_bind_cudaMallocFromPoolAsync);
@@ -11797,7 +12057,8 @@ static cudaError_t cudaMallocFromPoolAsync_resolve(void **a0, size_t a1, cudaMem
 {
 	cudaMallocFromPoolAsync_fn fn = cudaMallocFromPoolAsync_choose();
 
-	atomic_store_explicit(&cudaMallocFromPoolAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMallocFromPoolAsync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -11827,7 +12088,7 @@ void *cudastub_cudart_bind_cudaMallocFromPoolAsync_ptsz(void)
 {
 	void *fn = (void *)cudaMallocFromPoolAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMallocFromPoolAsync_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMallocFromPoolAsync_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMallocFromPoolAsync_ptsz, cudastub_cudart_slot_cudaMallocFromPoolAsync_ptsz, cudastub_cudart_resolve_cudaMallocFromPoolAsync_ptsz, cudastub_cudart_bind_cudaMallocFromPoolAsync_ptsz);
@@ -11842,7 +12103,8 @@ static cudaError_t cudaMallocFromPoolAsync_ptsz_resolve(void **a0, size_t a1, cu
 {
 	cudaMallocFromPoolAsync_ptsz_fn fn = cudaMallocFromPoolAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudaMallocFromPoolAsync_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMallocFromPoolAsync_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -11870,7 +12132,7 @@ void *cudastub_cudart_bind_cudaMallocHost(void)
 {
 	void *fn = (void *)cudaMallocHost_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMallocHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMallocHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMallocHost, cudastub_cudart_slot_cudaMallocHost, cudastub_cudart_resolve_cudaMallocHost, cudastub_cudart_bind_cudaMallocHost);
@@ -11885,7 +12147,8 @@ static cudaError_t cudaMallocHost_resolve(void **a0, size_t a1)
 {
 	cudaMallocHost_fn fn = cudaMallocHost_choose();
 
-	atomic_store_explicit(&cudaMallocHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMallocHost_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -11914,7 +12177,7 @@ void *cudastub_cudart_bind_cudaMallocManaged(void)
 {
 	void *fn = (void *)cudaMallocManaged_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMallocManaged, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMallocManaged, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMallocManaged, cudastub_cudart_slot_cudaMallocManaged, cudastub_cudart_resolve_cudaMallocManaged, cudastub_cudart_bind_cudaMallocManaged);
@@ -11929,7 +12192,8 @@ static cudaError_t cudaMallocManaged_resolve(void **a0, size_t a1, unsigned int 
 {
 	cudaMallocManaged_fn fn = cudaMallocManaged_choose();
 
-	atomic_store_explicit(&cudaMallocManaged_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMallocManaged_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -11960,7 +12224,7 @@ void *cudastub_cudart_bind_cudaMallocMipmappedArray(void)
 {
 	void *fn = (void *)cudaMallocMipmappedArray_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMallocMipmappedArray, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMallocMipmappedArray, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMallocMipmappedArray, cudastub_cudart_slot_cudaMallocMipmappedArray, cudastub_cudart_resolve_cudaMallocMipmappedArray, cudastub_cudart_bind_cudaMallocMipmappedArray);
@@ -11975,7 +12239,8 @@ static cudaError_t cudaMallocMipmappedArray_resolve(cudaMipmappedArray_t *a0, co
 {
 	cudaMallocMipmappedArray_fn fn = cudaMallocMipmappedArray_choose();
 
-	atomic_store_explicit(&cudaMallocMipmappedArray_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMallocMipmappedArray_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -12005,7 +12270,7 @@ void *cudastub_cudart_bind_cudaMallocPitch(void)
 {
 	void *fn = (void *)cudaMallocPitch_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMallocPitch, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMallocPitch, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMallocPitch, cudastub_cudart_slot_cudaMallocPitch, cudastub_cudart_resolve_cudaMallocPitch, cudastub_cudart_bind_cudaMallocPitch);
@@ -12020,7 +12285,8 @@ static cudaError_t cudaMallocPitch_resolve(void **a0, size_t *a1, size_t a2, siz
 {
 	cudaMallocPitch_fn fn = cudaMallocPitch_choose();
 
-	atomic_store_explicit(&cudaMallocPitch_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMallocPitch_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -12051,7 +12317,7 @@ void *cudastub_cudart_bind_cudaMemAdvise(void)
 {
 	void *fn = (void *)cudaMemAdvise_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemAdvise, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemAdvise, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemAdvise, cudastub_cudart_slot_cudaMemAdvise, cudastub_cudart_resolve_cudaMemAdvise, cudastub_cudart_bind_cudaMemAdvise);
@@ -12066,7 +12332,8 @@ static cudaError_t cudaMemAdvise_resolve(const void *a0, size_t a1, enum cudaMem
 {
 	cudaMemAdvise_fn fn = cudaMemAdvise_choose();
 
-	atomic_store_explicit(&cudaMemAdvise_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemAdvise_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -12100,7 +12367,7 @@ void *cudastub_cudart_bind_cudaMemDiscardAndPrefetchBatchAsync(void)
 {
 	void *fn = (void *)cudaMemDiscardAndPrefetchBatchAsync_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemDiscardAndPrefetchBatchAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemDiscardAndPrefetchBatchAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemDiscardAndPrefetchBatchAsync, cudastub_cudart_slot_cudaMemDiscardAndPrefetchBatchAsync, cudastub_cudart_resolve_cudaMemDiscardAndPrefetchBatchAsync, cudastub_cudart_bind_cudaMemDiscardAndPrefetchBatchAsync);
@@ -12115,7 +12382,8 @@ static cudaError_t cudaMemDiscardAndPrefetchBatchAsync_resolve(void **a0, size_t
 {
 	cudaMemDiscardAndPrefetchBatchAsync_fn fn = cudaMemDiscardAndPrefetchBatchAsync_choose();
 
-	atomic_store_explicit(&cudaMemDiscardAndPrefetchBatchAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemDiscardAndPrefetchBatchAsync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -12149,7 +12417,7 @@ void *cudastub_cudart_bind_cudaMemDiscardAndPrefetchBatchAsync_ptsz(void)
 {
 	void *fn = (void *)cudaMemDiscardAndPrefetchBatchAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemDiscardAndPrefetchBatchAsync_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemDiscardAndPrefetchBatchAsync_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemDiscardAndPrefetchBatchAsync_ptsz, cudastub_cudart_slot_cudaMemDiscardAndPrefetchBatchAsync_ptsz, cudastub_cudart_resolve_cudaMemDiscardAndPrefetchBatchAsync_ptsz, cudastub_cudart_bind_cudaMemDiscardAndPrefetchBatchAsync_ptsz);
@@ -12164,7 +12432,8 @@ static cudaError_t cudaMemDiscardAndPrefetchBatchAsync_ptsz_resolve(void **a0, s
 {
 	cudaMemDiscardAndPrefetchBatchAsync_ptsz_fn fn = cudaMemDiscardAndPrefetchBatchAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudaMemDiscardAndPrefetchBatchAsync_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemDiscardAndPrefetchBatchAsync_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -12195,7 +12464,7 @@ void *cudastub_cudart_bind_cudaMemDiscardBatchAsync(void)
 {
 	void *fn = (void *)cudaMemDiscardBatchAsync_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemDiscardBatchAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemDiscardBatchAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemDiscardBatchAsync, cudastub_cudart_slot_cudaMemDiscardBatchAsync, cudastub_cudart_resolve_cudaMemDiscardBatchAsync, cudastub_cudart_bind_cudaMemDiscardBatchAsync);
@@ -12210,7 +12479,8 @@ static cudaError_t cudaMemDiscardBatchAsync_resolve(void **a0, size_t *a1, size_
 {
 	cudaMemDiscardBatchAsync_fn fn = cudaMemDiscardBatchAsync_choose();
 
-	atomic_store_explicit(&cudaMemDiscardBatchAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemDiscardBatchAsync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -12241,7 +12511,7 @@ void *cudastub_cudart_bind_cudaMemDiscardBatchAsync_ptsz(void)
 {
 	void *fn = (void *)cudaMemDiscardBatchAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemDiscardBatchAsync_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemDiscardBatchAsync_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemDiscardBatchAsync_ptsz, cudastub_cudart_slot_cudaMemDiscardBatchAsync_ptsz, cudastub_cudart_resolve_cudaMemDiscardBatchAsync_ptsz, cudastub_cudart_bind_cudaMemDiscardBatchAsync_ptsz);
@@ -12256,7 +12526,8 @@ static cudaError_t cudaMemDiscardBatchAsync_ptsz_resolve(void **a0, size_t *a1, 
 {
 	cudaMemDiscardBatchAsync_ptsz_fn fn = cudaMemDiscardBatchAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudaMemDiscardBatchAsync_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemDiscardBatchAsync_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -12285,7 +12556,7 @@ void *cudastub_cudart_bind_cudaMemGetDefaultMemPool(void)
 {
 	void *fn = (void *)cudaMemGetDefaultMemPool_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemGetDefaultMemPool, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemGetDefaultMemPool, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemGetDefaultMemPool, cudastub_cudart_slot_cudaMemGetDefaultMemPool, cudastub_cudart_resolve_cudaMemGetDefaultMemPool, cudastub_cudart_bind_cudaMemGetDefaultMemPool);
@@ -12300,7 +12571,8 @@ static cudaError_t cudaMemGetDefaultMemPool_resolve(cudaMemPool_t *a0, struct cu
 {
 	cudaMemGetDefaultMemPool_fn fn = cudaMemGetDefaultMemPool_choose();
 
-	atomic_store_explicit(&cudaMemGetDefaultMemPool_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemGetDefaultMemPool_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -12328,7 +12600,7 @@ void *cudastub_cudart_bind_cudaMemGetInfo(void)
 {
 	void *fn = (void *)cudaMemGetInfo_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemGetInfo, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemGetInfo, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemGetInfo, cudastub_cudart_slot_cudaMemGetInfo, cudastub_cudart_resolve_cudaMemGetInfo, cudastub_cudart_bind_cudaMemGetInfo);
@@ -12343,7 +12615,8 @@ static cudaError_t cudaMemGetInfo_resolve(size_t *a0, size_t *a1)
 {
 	cudaMemGetInfo_fn fn = cudaMemGetInfo_choose();
 
-	atomic_store_explicit(&cudaMemGetInfo_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemGetInfo_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -12372,7 +12645,7 @@ void *cudastub_cudart_bind_cudaMemGetMemPool(void)
 {
 	void *fn = (void *)cudaMemGetMemPool_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemGetMemPool, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemGetMemPool, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemGetMemPool, cudastub_cudart_slot_cudaMemGetMemPool, cudastub_cudart_resolve_cudaMemGetMemPool, cudastub_cudart_bind_cudaMemGetMemPool);
@@ -12387,7 +12660,8 @@ static cudaError_t cudaMemGetMemPool_resolve(cudaMemPool_t *a0, struct cudaMemLo
 {
 	cudaMemGetMemPool_fn fn = cudaMemGetMemPool_choose();
 
-	atomic_store_explicit(&cudaMemGetMemPool_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemGetMemPool_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -12416,7 +12690,7 @@ void *cudastub_cudart_bind_cudaMemPoolCreate(void)
 {
 	void *fn = (void *)cudaMemPoolCreate_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemPoolCreate, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemPoolCreate, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemPoolCreate, cudastub_cudart_slot_cudaMemPoolCreate, cudastub_cudart_resolve_cudaMemPoolCreate, cudastub_cudart_bind_cudaMemPoolCreate);
@@ -12431,7 +12705,8 @@ static cudaError_t cudaMemPoolCreate_resolve(cudaMemPool_t *a0, const struct cud
 {
 	cudaMemPoolCreate_fn fn = cudaMemPoolCreate_choose();
 
-	atomic_store_explicit(&cudaMemPoolCreate_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemPoolCreate_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -12458,7 +12733,7 @@ void *cudastub_cudart_bind_cudaMemPoolDestroy(void)
 {
 	void *fn = (void *)cudaMemPoolDestroy_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemPoolDestroy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemPoolDestroy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemPoolDestroy, cudastub_cudart_slot_cudaMemPoolDestroy, cudastub_cudart_resolve_cudaMemPoolDestroy, cudastub_cudart_bind_cudaMemPoolDestroy);
@@ -12473,7 +12748,8 @@ static cudaError_t cudaMemPoolDestroy_resolve(cudaMemPool_t a0)
 {
 	cudaMemPoolDestroy_fn fn = cudaMemPoolDestroy_choose();
 
-	atomic_store_explicit(&cudaMemPoolDestroy_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemPoolDestroy_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -12501,7 +12777,7 @@ void *cudastub_cudart_bind_cudaMemPoolExportPointer(void)
 {
 	void *fn = (void *)cudaMemPoolExportPointer_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemPoolExportPointer, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemPoolExportPointer, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemPoolExportPointer, cudastub_cudart_slot_cudaMemPoolExportPointer, cudastub_cudart_resolve_cudaMemPoolExportPointer, cudastub_cudart_bind_cudaMemPoolExportPointer);
@@ -12516,7 +12792,8 @@ static cudaError_t cudaMemPoolExportPointer_resolve(struct cudaMemPoolPtrExportD
 {
 	cudaMemPoolExportPointer_fn fn = cudaMemPoolExportPointer_choose();
 
-	atomic_store_explicit(&cudaMemPoolExportPointer_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemPoolExportPointer_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -12546,7 +12823,7 @@ void *cudastub_cudart_bind_cudaMemPoolExportToShareableHandle(void)
 {
 	void *fn = (void *)cudaMemPoolExportToShareableHandle_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemPoolExportToShareableHandle, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemPoolExportToShareableHandle, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemPoolExportToShareableHandle, cudastub_cudart_slot_cudaMemPoolExportToShareableHandle, cudastub_cudart_resolve_cudaMemPoolExportToShareableHandle, cudastub_cudart_bind_cudaMemPoolExportToShareableHandle);
@@ -12561,7 +12838,8 @@ static cudaError_t cudaMemPoolExportToShareableHandle_resolve(void *a0, cudaMemP
 {
 	cudaMemPoolExportToShareableHandle_fn fn = cudaMemPoolExportToShareableHandle_choose();
 
-	atomic_store_explicit(&cudaMemPoolExportToShareableHandle_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemPoolExportToShareableHandle_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -12590,7 +12868,7 @@ void *cudastub_cudart_bind_cudaMemPoolGetAccess(void)
 {
 	void *fn = (void *)cudaMemPoolGetAccess_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemPoolGetAccess, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemPoolGetAccess, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemPoolGetAccess, cudastub_cudart_slot_cudaMemPoolGetAccess, cudastub_cudart_resolve_cudaMemPoolGetAccess, cudastub_cudart_bind_cudaMemPoolGetAccess);
@@ -12605,7 +12883,8 @@ static cudaError_t cudaMemPoolGetAccess_resolve(enum cudaMemAccessFlags *a0, cud
 {
 	cudaMemPoolGetAccess_fn fn = cudaMemPoolGetAccess_choose();
 
-	atomic_store_explicit(&cudaMemPoolGetAccess_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemPoolGetAccess_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -12634,7 +12913,7 @@ void *cudastub_cudart_bind_cudaMemPoolGetAttribute(void)
 {
 	void *fn = (void *)cudaMemPoolGetAttribute_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemPoolGetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemPoolGetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemPoolGetAttribute, cudastub_cudart_slot_cudaMemPoolGetAttribute, cudastub_cudart_resolve_cudaMemPoolGetAttribute, cudastub_cudart_bind_cudaMemPoolGetAttribute);
@@ -12649,7 +12928,8 @@ static cudaError_t cudaMemPoolGetAttribute_resolve(cudaMemPool_t a0, enum cudaMe
 {
 	cudaMemPoolGetAttribute_fn fn = cudaMemPoolGetAttribute_choose();
 
-	atomic_store_explicit(&cudaMemPoolGetAttribute_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemPoolGetAttribute_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -12679,7 +12959,7 @@ void *cudastub_cudart_bind_cudaMemPoolImportFromShareableHandle(void)
 {
 	void *fn = (void *)cudaMemPoolImportFromShareableHandle_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemPoolImportFromShareableHandle, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemPoolImportFromShareableHandle, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemPoolImportFromShareableHandle, cudastub_cudart_slot_cudaMemPoolImportFromShareableHandle, cudastub_cudart_resolve_cudaMemPoolImportFromShareableHandle, cudastub_cudart_bind_cudaMemPoolImportFromShareableHandle);
@@ -12694,7 +12974,8 @@ static cudaError_t cudaMemPoolImportFromShareableHandle_resolve(cudaMemPool_t *a
 {
 	cudaMemPoolImportFromShareableHandle_fn fn = cudaMemPoolImportFromShareableHandle_choose();
 
-	atomic_store_explicit(&cudaMemPoolImportFromShareableHandle_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemPoolImportFromShareableHandle_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -12723,7 +13004,7 @@ void *cudastub_cudart_bind_cudaMemPoolImportPointer(void)
 {
 	void *fn = (void *)cudaMemPoolImportPointer_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemPoolImportPointer, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemPoolImportPointer, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemPoolImportPointer, cudastub_cudart_slot_cudaMemPoolImportPointer, cudastub_cudart_resolve_cudaMemPoolImportPointer, cudastub_cudart_bind_cudaMemPoolImportPointer);
@@ -12738,7 +13019,8 @@ static cudaError_t cudaMemPoolImportPointer_resolve(void **a0, cudaMemPool_t a1,
 {
 	cudaMemPoolImportPointer_fn fn = cudaMemPoolImportPointer_choose();
 
-	atomic_store_explicit(&cudaMemPoolImportPointer_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemPoolImportPointer_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -12767,7 +13049,7 @@ void *cudastub_cudart_bind_cudaMemPoolSetAccess(void)
 {
 	void *fn = (void *)cudaMemPoolSetAccess_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemPoolSetAccess, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemPoolSetAccess, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemPoolSetAccess, cudastub_cudart_slot_cudaMemPoolSetAccess, cudastub_cudart_resolve_cudaMemPoolSetAccess, cudastub_cudart_bind_cudaMemPoolSetAccess);
@@ -12782,7 +13064,8 @@ static cudaError_t cudaMemPoolSetAccess_resolve(cudaMemPool_t a0, const struct c
 {
 	cudaMemPoolSetAccess_fn fn = cudaMemPoolSetAccess_choose();
 
-	atomic_store_explicit(&cudaMemPoolSetAccess_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemPoolSetAccess_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -12811,7 +13094,7 @@ void *cudastub_cudart_bind_cudaMemPoolSetAttribute(void)
 {
 	void *fn = (void *)cudaMemPoolSetAttribute_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemPoolSetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemPoolSetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemPoolSetAttribute, cudastub_cudart_slot_cudaMemPoolSetAttribute, cudastub_cudart_resolve_cudaMemPoolSetAttribute, cudastub_cudart_bind_cudaMemPoolSetAttribute);
@@ -12826,7 +13109,8 @@ static cudaError_t cudaMemPoolSetAttribute_resolve(cudaMemPool_t a0, enum cudaMe
 {
 	cudaMemPoolSetAttribute_fn fn = cudaMemPoolSetAttribute_choose();
 
-	atomic_store_explicit(&cudaMemPoolSetAttribute_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemPoolSetAttribute_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -12854,7 +13138,7 @@ void *cudastub_cudart_bind_cudaMemPoolTrimTo(void)
 {
 	void *fn = (void *)cudaMemPoolTrimTo_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemPoolTrimTo, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemPoolTrimTo, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemPoolTrimTo, cudastub_cudart_slot_cudaMemPoolTrimTo, cudastub_cudart_resolve_cudaMemPoolTrimTo, cudastub_cudart_bind_cudaMemPoolTrimTo);
@@ -12869,7 +13153,8 @@ static cudaError_t cudaMemPoolTrimTo_resolve(cudaMemPool_t a0, size_t a1)
 {
 	cudaMemPoolTrimTo_fn fn = cudaMemPoolTrimTo_choose();
 
-	atomic_store_explicit(&cudaMemPoolTrimTo_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemPoolTrimTo_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -12901,7 +13186,7 @@ void *cudastub_cudart_bind_cudaMemPrefetchAsync(void)
 {
 	void *fn = (void *)cudaMemPrefetchAsync_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemPrefetchAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemPrefetchAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemPrefetchAsync, cudastub_cudart_slot_cudaMemPrefetchAsync, cudastub_cudart_resolve_cudaMemPrefetchAsync, cudastub_cudart_bind_cudaMemPrefetchAsync);
@@ -12916,7 +13201,8 @@ static cudaError_t cudaMemPrefetchAsync_resolve(const void *a0, size_t a1, struc
 {
 	cudaMemPrefetchAsync_fn fn = cudaMemPrefetchAsync_choose();
 
-	atomic_store_explicit(&cudaMemPrefetchAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemPrefetchAsync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -12948,7 +13234,7 @@ void *cudastub_cudart_bind_cudaMemPrefetchAsync_ptsz(void)
 {
 	void *fn = (void *)cudaMemPrefetchAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemPrefetchAsync_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemPrefetchAsync_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemPrefetchAsync_ptsz, cudastub_cudart_slot_cudaMemPrefetchAsync_ptsz, cudastub_cudart_resolve_cudaMemPrefetchAsync_ptsz, cudastub_cudart_bind_cudaMemPrefetchAsync_ptsz);
@@ -12963,7 +13249,8 @@ static cudaError_t cudaMemPrefetchAsync_ptsz_resolve(const void *a0, size_t a1, 
 {
 	cudaMemPrefetchAsync_ptsz_fn fn = cudaMemPrefetchAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudaMemPrefetchAsync_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemPrefetchAsync_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -12997,7 +13284,7 @@ void *cudastub_cudart_bind_cudaMemPrefetchBatchAsync(void)
 {
 	void *fn = (void *)cudaMemPrefetchBatchAsync_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemPrefetchBatchAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemPrefetchBatchAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemPrefetchBatchAsync, cudastub_cudart_slot_cudaMemPrefetchBatchAsync, cudastub_cudart_resolve_cudaMemPrefetchBatchAsync, cudastub_cudart_bind_cudaMemPrefetchBatchAsync);
@@ -13012,7 +13299,8 @@ static cudaError_t cudaMemPrefetchBatchAsync_resolve(void **a0, size_t *a1, size
 {
 	cudaMemPrefetchBatchAsync_fn fn = cudaMemPrefetchBatchAsync_choose();
 
-	atomic_store_explicit(&cudaMemPrefetchBatchAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemPrefetchBatchAsync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -13046,7 +13334,7 @@ void *cudastub_cudart_bind_cudaMemPrefetchBatchAsync_ptsz(void)
 {
 	void *fn = (void *)cudaMemPrefetchBatchAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemPrefetchBatchAsync_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemPrefetchBatchAsync_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemPrefetchBatchAsync_ptsz, cudastub_cudart_slot_cudaMemPrefetchBatchAsync_ptsz, cudastub_cudart_resolve_cudaMemPrefetchBatchAsync_ptsz, cudastub_cudart_bind_cudaMemPrefetchBatchAsync_ptsz);
@@ -13061,7 +13349,8 @@ static cudaError_t cudaMemPrefetchBatchAsync_ptsz_resolve(void **a0, size_t *a1,
 {
 	cudaMemPrefetchBatchAsync_ptsz_fn fn = cudaMemPrefetchBatchAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudaMemPrefetchBatchAsync_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemPrefetchBatchAsync_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -13092,7 +13381,7 @@ void *cudastub_cudart_bind_cudaMemRangeGetAttribute(void)
 {
 	void *fn = (void *)cudaMemRangeGetAttribute_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemRangeGetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemRangeGetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemRangeGetAttribute, cudastub_cudart_slot_cudaMemRangeGetAttribute, cudastub_cudart_resolve_cudaMemRangeGetAttribute, cudastub_cudart_bind_cudaMemRangeGetAttribute);
@@ -13107,7 +13396,8 @@ static cudaError_t cudaMemRangeGetAttribute_resolve(void *a0, size_t a1, enum cu
 {
 	cudaMemRangeGetAttribute_fn fn = cudaMemRangeGetAttribute_choose();
 
-	atomic_store_explicit(&cudaMemRangeGetAttribute_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemRangeGetAttribute_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -13139,7 +13429,7 @@ void *cudastub_cudart_bind_cudaMemRangeGetAttributes(void)
 {
 	void *fn = (void *)cudaMemRangeGetAttributes_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemRangeGetAttributes, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemRangeGetAttributes, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemRangeGetAttributes, cudastub_cudart_slot_cudaMemRangeGetAttributes, cudastub_cudart_resolve_cudaMemRangeGetAttributes, cudastub_cudart_bind_cudaMemRangeGetAttributes);
@@ -13154,7 +13444,8 @@ static cudaError_t cudaMemRangeGetAttributes_resolve(void **a0, size_t *a1, enum
 {
 	cudaMemRangeGetAttributes_fn fn = cudaMemRangeGetAttributes_choose();
 
-	atomic_store_explicit(&cudaMemRangeGetAttributes_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemRangeGetAttributes_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -13183,7 +13474,7 @@ void *cudastub_cudart_bind_cudaMemSetMemPool(void)
 {
 	void *fn = (void *)cudaMemSetMemPool_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemSetMemPool, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemSetMemPool, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemSetMemPool, cudastub_cudart_slot_cudaMemSetMemPool, cudastub_cudart_resolve_cudaMemSetMemPool, cudastub_cudart_bind_cudaMemSetMemPool);
@@ -13198,7 +13489,8 @@ static cudaError_t cudaMemSetMemPool_resolve(struct cudaMemLocation *a0, enum cu
 {
 	cudaMemSetMemPool_fn fn = cudaMemSetMemPool_choose();
 
-	atomic_store_explicit(&cudaMemSetMemPool_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemSetMemPool_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -13228,7 +13520,7 @@ void *cudastub_cudart_bind_cudaMemcpy(void)
 {
 	void *fn = (void *)cudaMemcpy_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemcpy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemcpy, cudastub_cudart_slot_cudaMemcpy, cudastub_cudart_resolve_cudaMemcpy, cudastub_cudart_bind_cudaMemcpy);
@@ -13243,7 +13535,8 @@ static cudaError_t cudaMemcpy_resolve(void *a0, const void *a1, size_t a2, enum 
 {
 	cudaMemcpy_fn fn = cudaMemcpy_choose();
 
-	atomic_store_explicit(&cudaMemcpy_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemcpy_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -13276,7 +13569,7 @@ void *cudastub_cudart_bind_cudaMemcpy2D(void)
 {
 	void *fn = (void *)cudaMemcpy2D_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpy2D, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemcpy2D, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemcpy2D, cudastub_cudart_slot_cudaMemcpy2D, cudastub_cudart_resolve_cudaMemcpy2D, cudastub_cudart_bind_cudaMemcpy2D);
@@ -13291,7 +13584,8 @@ static cudaError_t cudaMemcpy2D_resolve(void *a0, size_t a1, const void *a2, siz
 {
 	cudaMemcpy2D_fn fn = cudaMemcpy2D_choose();
 
-	atomic_store_explicit(&cudaMemcpy2D_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemcpy2D_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -13326,7 +13620,7 @@ void *cudastub_cudart_bind_cudaMemcpy2DArrayToArray(void)
 {
 	void *fn = (void *)cudaMemcpy2DArrayToArray_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpy2DArrayToArray, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemcpy2DArrayToArray, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemcpy2DArrayToArray, cudastub_cudart_slot_cudaMemcpy2DArrayToArray, cudastub_cudart_resolve_cudaMemcpy2DArrayToArray, cudastub_cudart_bind_cudaMemcpy2DArrayToArray);
@@ -13341,7 +13635,8 @@ static cudaError_t cudaMemcpy2DArrayToArray_resolve(cudaArray_t a0, size_t a1, s
 {
 	cudaMemcpy2DArrayToArray_fn fn = cudaMemcpy2DArrayToArray_choose();
 
-	atomic_store_explicit(&cudaMemcpy2DArrayToArray_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemcpy2DArrayToArray_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -13376,7 +13671,7 @@ void *cudastub_cudart_bind_cudaMemcpy2DArrayToArray_ptds(void)
 {
 	void *fn = (void *)cudaMemcpy2DArrayToArray_ptds_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpy2DArrayToArray_ptds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemcpy2DArrayToArray_ptds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemcpy2DArrayToArray_ptds, cudastub_cudart_slot_cudaMemcpy2DArrayToArray_ptds, cudastub_cudart_resolve_cudaMemcpy2DArrayToArray_ptds, cudastub_cudart_bind_cudaMemcpy2DArrayToArray_ptds);
@@ -13391,7 +13686,8 @@ static cudaError_t cudaMemcpy2DArrayToArray_ptds_resolve(cudaArray_t a0, size_t 
 {
 	cudaMemcpy2DArrayToArray_ptds_fn fn = cudaMemcpy2DArrayToArray_ptds_choose();
 
-	atomic_store_explicit(&cudaMemcpy2DArrayToArray_ptds_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemcpy2DArrayToArray_ptds_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -13425,7 +13721,7 @@ void *cudastub_cudart_bind_cudaMemcpy2DAsync(void)
 {
 	void *fn = (void *)cudaMemcpy2DAsync_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpy2DAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemcpy2DAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemcpy2DAsync, cudastub_cudart_slot_cudaMemcpy2DAsync, cudastub_cudart_resolve_cudaMemcpy2DAsync, cudastub_cudart_bind_cudaMemcpy2DAsync);
@@ -13440,7 +13736,8 @@ static cudaError_t cudaMemcpy2DAsync_resolve(void *a0, size_t a1, const void *a2
 {
 	cudaMemcpy2DAsync_fn fn = cudaMemcpy2DAsync_choose();
 
-	atomic_store_explicit(&cudaMemcpy2DAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemcpy2DAsync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -13474,7 +13771,7 @@ void *cudastub_cudart_bind_cudaMemcpy2DAsync_ptsz(void)
 {
 	void *fn = (void *)cudaMemcpy2DAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpy2DAsync_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemcpy2DAsync_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemcpy2DAsync_ptsz, cudastub_cudart_slot_cudaMemcpy2DAsync_ptsz, cudastub_cudart_resolve_cudaMemcpy2DAsync_ptsz, cudastub_cudart_bind_cudaMemcpy2DAsync_ptsz);
@@ -13489,7 +13786,8 @@ static cudaError_t cudaMemcpy2DAsync_ptsz_resolve(void *a0, size_t a1, const voi
 {
 	cudaMemcpy2DAsync_ptsz_fn fn = cudaMemcpy2DAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudaMemcpy2DAsync_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemcpy2DAsync_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -13523,7 +13821,7 @@ void *cudastub_cudart_bind_cudaMemcpy2DFromArray(void)
 {
 	void *fn = (void *)cudaMemcpy2DFromArray_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpy2DFromArray, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemcpy2DFromArray, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemcpy2DFromArray, cudastub_cudart_slot_cudaMemcpy2DFromArray, cudastub_cudart_resolve_cudaMemcpy2DFromArray, cudastub_cudart_bind_cudaMemcpy2DFromArray);
@@ -13538,7 +13836,8 @@ static cudaError_t cudaMemcpy2DFromArray_resolve(void *a0, size_t a1, cudaArray_
 {
 	cudaMemcpy2DFromArray_fn fn = cudaMemcpy2DFromArray_choose();
 
-	atomic_store_explicit(&cudaMemcpy2DFromArray_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemcpy2DFromArray_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -13573,7 +13872,7 @@ void *cudastub_cudart_bind_cudaMemcpy2DFromArrayAsync(void)
 {
 	void *fn = (void *)cudaMemcpy2DFromArrayAsync_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpy2DFromArrayAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemcpy2DFromArrayAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemcpy2DFromArrayAsync, cudastub_cudart_slot_cudaMemcpy2DFromArrayAsync, cudastub_cudart_resolve_cudaMemcpy2DFromArrayAsync, cudastub_cudart_bind_cudaMemcpy2DFromArrayAsync);
@@ -13588,7 +13887,8 @@ static cudaError_t cudaMemcpy2DFromArrayAsync_resolve(void *a0, size_t a1, cudaA
 {
 	cudaMemcpy2DFromArrayAsync_fn fn = cudaMemcpy2DFromArrayAsync_choose();
 
-	atomic_store_explicit(&cudaMemcpy2DFromArrayAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemcpy2DFromArrayAsync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -13623,7 +13923,7 @@ void *cudastub_cudart_bind_cudaMemcpy2DFromArrayAsync_ptsz(void)
 {
 	void *fn = (void *)cudaMemcpy2DFromArrayAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpy2DFromArrayAsync_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemcpy2DFromArrayAsync_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemcpy2DFromArrayAsync_ptsz, cudastub_cudart_slot_cudaMemcpy2DFromArrayAsync_ptsz, cudastub_cudart_resolve_cudaMemcpy2DFromArrayAsync_ptsz, cudastub_cudart_bind_cudaMemcpy2DFromArrayAsync_ptsz);
@@ -13638,7 +13938,8 @@ static cudaError_t cudaMemcpy2DFromArrayAsync_ptsz_resolve(void *a0, size_t a1, 
 {
 	cudaMemcpy2DFromArrayAsync_ptsz_fn fn = cudaMemcpy2DFromArrayAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudaMemcpy2DFromArrayAsync_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemcpy2DFromArrayAsync_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -13672,7 +13973,7 @@ void *cudastub_cudart_bind_cudaMemcpy2DFromArray_ptds(void)
 {
 	void *fn = (void *)cudaMemcpy2DFromArray_ptds_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpy2DFromArray_ptds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemcpy2DFromArray_ptds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemcpy2DFromArray_ptds, cudastub_cudart_slot_cudaMemcpy2DFromArray_ptds, cudastub_cudart_resolve_cudaMemcpy2DFromArray_ptds, cudastub_cudart_bind_cudaMemcpy2DFromArray_ptds);
@@ -13687,7 +13988,8 @@ static cudaError_t cudaMemcpy2DFromArray_ptds_resolve(void *a0, size_t a1, cudaA
 {
 	cudaMemcpy2DFromArray_ptds_fn fn = cudaMemcpy2DFromArray_ptds_choose();
 
-	atomic_store_explicit(&cudaMemcpy2DFromArray_ptds_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemcpy2DFromArray_ptds_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -13721,7 +14023,7 @@ void *cudastub_cudart_bind_cudaMemcpy2DToArray(void)
 {
 	void *fn = (void *)cudaMemcpy2DToArray_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpy2DToArray, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemcpy2DToArray, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemcpy2DToArray, cudastub_cudart_slot_cudaMemcpy2DToArray, cudastub_cudart_resolve_cudaMemcpy2DToArray, cudastub_cudart_bind_cudaMemcpy2DToArray);
@@ -13736,7 +14038,8 @@ static cudaError_t cudaMemcpy2DToArray_resolve(cudaArray_t a0, size_t a1, size_t
 {
 	cudaMemcpy2DToArray_fn fn = cudaMemcpy2DToArray_choose();
 
-	atomic_store_explicit(&cudaMemcpy2DToArray_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemcpy2DToArray_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -13771,7 +14074,7 @@ void *cudastub_cudart_bind_cudaMemcpy2DToArrayAsync(void)
 {
 	void *fn = (void *)cudaMemcpy2DToArrayAsync_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpy2DToArrayAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemcpy2DToArrayAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemcpy2DToArrayAsync, cudastub_cudart_slot_cudaMemcpy2DToArrayAsync, cudastub_cudart_resolve_cudaMemcpy2DToArrayAsync, cudastub_cudart_bind_cudaMemcpy2DToArrayAsync);
@@ -13786,7 +14089,8 @@ static cudaError_t cudaMemcpy2DToArrayAsync_resolve(cudaArray_t a0, size_t a1, s
 {
 	cudaMemcpy2DToArrayAsync_fn fn = cudaMemcpy2DToArrayAsync_choose();
 
-	atomic_store_explicit(&cudaMemcpy2DToArrayAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemcpy2DToArrayAsync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -13821,7 +14125,7 @@ void *cudastub_cudart_bind_cudaMemcpy2DToArrayAsync_ptsz(void)
 {
 	void *fn = (void *)cudaMemcpy2DToArrayAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpy2DToArrayAsync_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemcpy2DToArrayAsync_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemcpy2DToArrayAsync_ptsz, cudastub_cudart_slot_cudaMemcpy2DToArrayAsync_ptsz, cudastub_cudart_resolve_cudaMemcpy2DToArrayAsync_ptsz, cudastub_cudart_bind_cudaMemcpy2DToArrayAsync_ptsz);
@@ -13836,7 +14140,8 @@ static cudaError_t cudaMemcpy2DToArrayAsync_ptsz_resolve(cudaArray_t a0, size_t 
 {
 	cudaMemcpy2DToArrayAsync_ptsz_fn fn = cudaMemcpy2DToArrayAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudaMemcpy2DToArrayAsync_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemcpy2DToArrayAsync_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -13870,7 +14175,7 @@ void *cudastub_cudart_bind_cudaMemcpy2DToArray_ptds(void)
 {
 	void *fn = (void *)cudaMemcpy2DToArray_ptds_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpy2DToArray_ptds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemcpy2DToArray_ptds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemcpy2DToArray_ptds, cudastub_cudart_slot_cudaMemcpy2DToArray_ptds, cudastub_cudart_resolve_cudaMemcpy2DToArray_ptds, cudastub_cudart_bind_cudaMemcpy2DToArray_ptds);
@@ -13885,7 +14190,8 @@ static cudaError_t cudaMemcpy2DToArray_ptds_resolve(cudaArray_t a0, size_t a1, s
 {
 	cudaMemcpy2DToArray_ptds_fn fn = cudaMemcpy2DToArray_ptds_choose();
 
-	atomic_store_explicit(&cudaMemcpy2DToArray_ptds_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemcpy2DToArray_ptds_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -13918,7 +14224,7 @@ void *cudastub_cudart_bind_cudaMemcpy2D_ptds(void)
 {
 	void *fn = (void *)cudaMemcpy2D_ptds_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpy2D_ptds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemcpy2D_ptds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemcpy2D_ptds, cudastub_cudart_slot_cudaMemcpy2D_ptds, cudastub_cudart_resolve_cudaMemcpy2D_ptds, cudastub_cudart_bind_cudaMemcpy2D_ptds);
@@ -13933,7 +14239,8 @@ static cudaError_t cudaMemcpy2D_ptds_resolve(void *a0, size_t a1, const void *a2
 {
 	cudaMemcpy2D_ptds_fn fn = cudaMemcpy2D_ptds_choose();
 
-	atomic_store_explicit(&cudaMemcpy2D_ptds_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemcpy2D_ptds_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -13960,7 +14267,7 @@ void *cudastub_cudart_bind_cudaMemcpy3D(void)
 {
 	void *fn = (void *)cudaMemcpy3D_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpy3D, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemcpy3D, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemcpy3D, cudastub_cudart_slot_cudaMemcpy3D, cudastub_cudart_resolve_cudaMemcpy3D, cudastub_cudart_bind_cudaMemcpy3D);
@@ -13975,7 +14282,8 @@ static cudaError_t cudaMemcpy3D_resolve(const struct cudaMemcpy3DParms *a0)
 {
 	cudaMemcpy3D_fn fn = cudaMemcpy3D_choose();
 
-	atomic_store_explicit(&cudaMemcpy3D_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemcpy3D_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -14003,7 +14311,7 @@ void *cudastub_cudart_bind_cudaMemcpy3DAsync(void)
 {
 	void *fn = (void *)cudaMemcpy3DAsync_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpy3DAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemcpy3DAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemcpy3DAsync, cudastub_cudart_slot_cudaMemcpy3DAsync, cudastub_cudart_resolve_cudaMemcpy3DAsync, cudastub_cudart_bind_cudaMemcpy3DAsync);
@@ -14018,7 +14326,8 @@ static cudaError_t cudaMemcpy3DAsync_resolve(const struct cudaMemcpy3DParms *a0,
 {
 	cudaMemcpy3DAsync_fn fn = cudaMemcpy3DAsync_choose();
 
-	atomic_store_explicit(&cudaMemcpy3DAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemcpy3DAsync_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -14046,7 +14355,7 @@ void *cudastub_cudart_bind_cudaMemcpy3DAsync_ptsz(void)
 {
 	void *fn = (void *)cudaMemcpy3DAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpy3DAsync_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemcpy3DAsync_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemcpy3DAsync_ptsz, cudastub_cudart_slot_cudaMemcpy3DAsync_ptsz, cudastub_cudart_resolve_cudaMemcpy3DAsync_ptsz, cudastub_cudart_bind_cudaMemcpy3DAsync_ptsz);
@@ -14061,7 +14370,8 @@ static cudaError_t cudaMemcpy3DAsync_ptsz_resolve(const struct cudaMemcpy3DParms
 {
 	cudaMemcpy3DAsync_ptsz_fn fn = cudaMemcpy3DAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudaMemcpy3DAsync_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemcpy3DAsync_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -14091,7 +14401,7 @@ void *cudastub_cudart_bind_cudaMemcpy3DBatchAsync(void)
 {
 	void *fn = (void *)cudaMemcpy3DBatchAsync_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpy3DBatchAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemcpy3DBatchAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemcpy3DBatchAsync, cudastub_cudart_slot_cudaMemcpy3DBatchAsync, cudastub_cudart_resolve_cudaMemcpy3DBatchAsync, cudastub_cudart_bind_cudaMemcpy3DBatchAsync);
@@ -14106,7 +14416,8 @@ static cudaError_t cudaMemcpy3DBatchAsync_resolve(size_t a0, struct cudaMemcpy3D
 {
 	cudaMemcpy3DBatchAsync_fn fn = cudaMemcpy3DBatchAsync_choose();
 
-	atomic_store_explicit(&cudaMemcpy3DBatchAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemcpy3DBatchAsync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -14136,7 +14447,7 @@ void *cudastub_cudart_bind_cudaMemcpy3DBatchAsync_ptsz(void)
 {
 	void *fn = (void *)cudaMemcpy3DBatchAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpy3DBatchAsync_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemcpy3DBatchAsync_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemcpy3DBatchAsync_ptsz, cudastub_cudart_slot_cudaMemcpy3DBatchAsync_ptsz, cudastub_cudart_resolve_cudaMemcpy3DBatchAsync_ptsz, cudastub_cudart_bind_cudaMemcpy3DBatchAsync_ptsz);
@@ -14151,7 +14462,8 @@ static cudaError_t cudaMemcpy3DBatchAsync_ptsz_resolve(size_t a0, struct cudaMem
 {
 	cudaMemcpy3DBatchAsync_ptsz_fn fn = cudaMemcpy3DBatchAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudaMemcpy3DBatchAsync_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemcpy3DBatchAsync_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -14178,7 +14490,7 @@ void *cudastub_cudart_bind_cudaMemcpy3DPeer(void)
 {
 	void *fn = (void *)cudaMemcpy3DPeer_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpy3DPeer, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemcpy3DPeer, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemcpy3DPeer, cudastub_cudart_slot_cudaMemcpy3DPeer, cudastub_cudart_resolve_cudaMemcpy3DPeer, cudastub_cudart_bind_cudaMemcpy3DPeer);
@@ -14193,7 +14505,8 @@ static cudaError_t cudaMemcpy3DPeer_resolve(const struct cudaMemcpy3DPeerParms *
 {
 	cudaMemcpy3DPeer_fn fn = cudaMemcpy3DPeer_choose();
 
-	atomic_store_explicit(&cudaMemcpy3DPeer_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemcpy3DPeer_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -14221,7 +14534,7 @@ void *cudastub_cudart_bind_cudaMemcpy3DPeerAsync(void)
 {
 	void *fn = (void *)cudaMemcpy3DPeerAsync_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpy3DPeerAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemcpy3DPeerAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemcpy3DPeerAsync, cudastub_cudart_slot_cudaMemcpy3DPeerAsync, cudastub_cudart_resolve_cudaMemcpy3DPeerAsync, cudastub_cudart_bind_cudaMemcpy3DPeerAsync);
@@ -14236,7 +14549,8 @@ static cudaError_t cudaMemcpy3DPeerAsync_resolve(const struct cudaMemcpy3DPeerPa
 {
 	cudaMemcpy3DPeerAsync_fn fn = cudaMemcpy3DPeerAsync_choose();
 
-	atomic_store_explicit(&cudaMemcpy3DPeerAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemcpy3DPeerAsync_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -14264,7 +14578,7 @@ void *cudastub_cudart_bind_cudaMemcpy3DPeerAsync_ptsz(void)
 {
 	void *fn = (void *)cudaMemcpy3DPeerAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpy3DPeerAsync_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemcpy3DPeerAsync_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemcpy3DPeerAsync_ptsz, cudastub_cudart_slot_cudaMemcpy3DPeerAsync_ptsz, cudastub_cudart_resolve_cudaMemcpy3DPeerAsync_ptsz, cudastub_cudart_bind_cudaMemcpy3DPeerAsync_ptsz);
@@ -14279,7 +14593,8 @@ static cudaError_t cudaMemcpy3DPeerAsync_ptsz_resolve(const struct cudaMemcpy3DP
 {
 	cudaMemcpy3DPeerAsync_ptsz_fn fn = cudaMemcpy3DPeerAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudaMemcpy3DPeerAsync_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemcpy3DPeerAsync_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -14306,7 +14621,7 @@ void *cudastub_cudart_bind_cudaMemcpy3DPeer_ptds(void)
 {
 	void *fn = (void *)cudaMemcpy3DPeer_ptds_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpy3DPeer_ptds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemcpy3DPeer_ptds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemcpy3DPeer_ptds, cudastub_cudart_slot_cudaMemcpy3DPeer_ptds, cudastub_cudart_resolve_cudaMemcpy3DPeer_ptds, cudastub_cudart_bind_cudaMemcpy3DPeer_ptds);
@@ -14321,7 +14636,8 @@ static cudaError_t cudaMemcpy3DPeer_ptds_resolve(const struct cudaMemcpy3DPeerPa
 {
 	cudaMemcpy3DPeer_ptds_fn fn = cudaMemcpy3DPeer_ptds_choose();
 
-	atomic_store_explicit(&cudaMemcpy3DPeer_ptds_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemcpy3DPeer_ptds_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -14348,7 +14664,7 @@ void *cudastub_cudart_bind_cudaMemcpy3D_ptds(void)
 {
 	void *fn = (void *)cudaMemcpy3D_ptds_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpy3D_ptds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemcpy3D_ptds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemcpy3D_ptds, cudastub_cudart_slot_cudaMemcpy3D_ptds, cudastub_cudart_resolve_cudaMemcpy3D_ptds, cudastub_cudart_bind_cudaMemcpy3D_ptds);
@@ -14363,7 +14679,8 @@ static cudaError_t cudaMemcpy3D_ptds_resolve(const struct cudaMemcpy3DParms *a0)
 {
 	cudaMemcpy3D_ptds_fn fn = cudaMemcpy3D_ptds_choose();
 
-	atomic_store_explicit(&cudaMemcpy3D_ptds_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemcpy3D_ptds_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -14397,7 +14714,7 @@ void *cudastub_cudart_bind_cudaMemcpyArrayToArray(void)
 {
 	void *fn = (void *)cudaMemcpyArrayToArray_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpyArrayToArray, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemcpyArrayToArray, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemcpyArrayToArray, cudastub_cudart_slot_cudaMemcpyArrayToArray, cudastub_cudart_resolve_cudaMemcpyArrayToArray, cudastub_cudart_bind_cudaMemcpyArrayToArray);
@@ -14412,7 +14729,8 @@ static cudaError_t cudaMemcpyArrayToArray_resolve(cudaArray_t a0, size_t a1, siz
 {
 	cudaMemcpyArrayToArray_fn fn = cudaMemcpyArrayToArray_choose();
 
-	atomic_store_explicit(&cudaMemcpyArrayToArray_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemcpyArrayToArray_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -14446,7 +14764,7 @@ void *cudastub_cudart_bind_cudaMemcpyArrayToArray_ptds(void)
 {
 	void *fn = (void *)cudaMemcpyArrayToArray_ptds_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpyArrayToArray_ptds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemcpyArrayToArray_ptds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemcpyArrayToArray_ptds, cudastub_cudart_slot_cudaMemcpyArrayToArray_ptds, cudastub_cudart_resolve_cudaMemcpyArrayToArray_ptds, cudastub_cudart_bind_cudaMemcpyArrayToArray_ptds);
@@ -14461,7 +14779,8 @@ static cudaError_t cudaMemcpyArrayToArray_ptds_resolve(cudaArray_t a0, size_t a1
 {
 	cudaMemcpyArrayToArray_ptds_fn fn = cudaMemcpyArrayToArray_ptds_choose();
 
-	atomic_store_explicit(&cudaMemcpyArrayToArray_ptds_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemcpyArrayToArray_ptds_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -14492,7 +14811,7 @@ void *cudastub_cudart_bind_cudaMemcpyAsync(void)
 {
 	void *fn = (void *)cudaMemcpyAsync_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpyAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemcpyAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemcpyAsync, cudastub_cudart_slot_cudaMemcpyAsync, cudastub_cudart_resolve_cudaMemcpyAsync, cudastub_cudart_bind_cudaMemcpyAsync);
@@ -14507,7 +14826,8 @@ static cudaError_t cudaMemcpyAsync_resolve(void *a0, const void *a1, size_t a2, 
 {
 	cudaMemcpyAsync_fn fn = cudaMemcpyAsync_choose();
 
-	atomic_store_explicit(&cudaMemcpyAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemcpyAsync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -14538,7 +14858,7 @@ void *cudastub_cudart_bind_cudaMemcpyAsync_ptsz(void)
 {
 	void *fn = (void *)cudaMemcpyAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpyAsync_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemcpyAsync_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemcpyAsync_ptsz, cudastub_cudart_slot_cudaMemcpyAsync_ptsz, cudastub_cudart_resolve_cudaMemcpyAsync_ptsz, cudastub_cudart_bind_cudaMemcpyAsync_ptsz);
@@ -14553,7 +14873,8 @@ static cudaError_t cudaMemcpyAsync_ptsz_resolve(void *a0, const void *a1, size_t
 {
 	cudaMemcpyAsync_ptsz_fn fn = cudaMemcpyAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudaMemcpyAsync_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemcpyAsync_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -14587,7 +14908,7 @@ void *cudastub_cudart_bind_cudaMemcpyBatchAsync(void)
 {
 	void *fn = (void *)cudaMemcpyBatchAsync_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpyBatchAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemcpyBatchAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemcpyBatchAsync, cudastub_cudart_slot_cudaMemcpyBatchAsync, cudastub_cudart_resolve_cudaMemcpyBatchAsync, cudastub_cudart_bind_cudaMemcpyBatchAsync);
@@ -14602,7 +14923,8 @@ static cudaError_t cudaMemcpyBatchAsync_resolve(void *const *a0, const void *con
 {
 	cudaMemcpyBatchAsync_fn fn = cudaMemcpyBatchAsync_choose();
 
-	atomic_store_explicit(&cudaMemcpyBatchAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemcpyBatchAsync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -14636,7 +14958,7 @@ void *cudastub_cudart_bind_cudaMemcpyBatchAsync_ptsz(void)
 {
 	void *fn = (void *)cudaMemcpyBatchAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpyBatchAsync_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemcpyBatchAsync_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemcpyBatchAsync_ptsz, cudastub_cudart_slot_cudaMemcpyBatchAsync_ptsz, cudastub_cudart_resolve_cudaMemcpyBatchAsync_ptsz, cudastub_cudart_bind_cudaMemcpyBatchAsync_ptsz);
@@ -14651,7 +14973,8 @@ static cudaError_t cudaMemcpyBatchAsync_ptsz_resolve(void *const *a0, const void
 {
 	cudaMemcpyBatchAsync_ptsz_fn fn = cudaMemcpyBatchAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudaMemcpyBatchAsync_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemcpyBatchAsync_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -14683,7 +15006,7 @@ void *cudastub_cudart_bind_cudaMemcpyFromArray(void)
 {
 	void *fn = (void *)cudaMemcpyFromArray_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpyFromArray, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemcpyFromArray, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemcpyFromArray, cudastub_cudart_slot_cudaMemcpyFromArray, cudastub_cudart_resolve_cudaMemcpyFromArray, cudastub_cudart_bind_cudaMemcpyFromArray);
@@ -14698,7 +15021,8 @@ static cudaError_t cudaMemcpyFromArray_resolve(void *a0, cudaArray_const_t a1, s
 {
 	cudaMemcpyFromArray_fn fn = cudaMemcpyFromArray_choose();
 
-	atomic_store_explicit(&cudaMemcpyFromArray_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemcpyFromArray_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -14731,7 +15055,7 @@ void *cudastub_cudart_bind_cudaMemcpyFromArrayAsync(void)
 {
 	void *fn = (void *)cudaMemcpyFromArrayAsync_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpyFromArrayAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemcpyFromArrayAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemcpyFromArrayAsync, cudastub_cudart_slot_cudaMemcpyFromArrayAsync, cudastub_cudart_resolve_cudaMemcpyFromArrayAsync, cudastub_cudart_bind_cudaMemcpyFromArrayAsync);
@@ -14746,7 +15070,8 @@ static cudaError_t cudaMemcpyFromArrayAsync_resolve(void *a0, cudaArray_const_t 
 {
 	cudaMemcpyFromArrayAsync_fn fn = cudaMemcpyFromArrayAsync_choose();
 
-	atomic_store_explicit(&cudaMemcpyFromArrayAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemcpyFromArrayAsync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -14779,7 +15104,7 @@ void *cudastub_cudart_bind_cudaMemcpyFromArrayAsync_ptsz(void)
 {
 	void *fn = (void *)cudaMemcpyFromArrayAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpyFromArrayAsync_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemcpyFromArrayAsync_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemcpyFromArrayAsync_ptsz, cudastub_cudart_slot_cudaMemcpyFromArrayAsync_ptsz, cudastub_cudart_resolve_cudaMemcpyFromArrayAsync_ptsz, cudastub_cudart_bind_cudaMemcpyFromArrayAsync_ptsz);
@@ -14794,7 +15119,8 @@ static cudaError_t cudaMemcpyFromArrayAsync_ptsz_resolve(void *a0, cudaArray_con
 {
 	cudaMemcpyFromArrayAsync_ptsz_fn fn = cudaMemcpyFromArrayAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudaMemcpyFromArrayAsync_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemcpyFromArrayAsync_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -14826,7 +15152,7 @@ void *cudastub_cudart_bind_cudaMemcpyFromArray_ptds(void)
 {
 	void *fn = (void *)cudaMemcpyFromArray_ptds_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpyFromArray_ptds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemcpyFromArray_ptds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemcpyFromArray_ptds, cudastub_cudart_slot_cudaMemcpyFromArray_ptds, cudastub_cudart_resolve_cudaMemcpyFromArray_ptds, cudastub_cudart_bind_cudaMemcpyFromArray_ptds);
@@ -14841,7 +15167,8 @@ static cudaError_t cudaMemcpyFromArray_ptds_resolve(void *a0, cudaArray_const_t 
 {
 	cudaMemcpyFromArray_ptds_fn fn = cudaMemcpyFromArray_ptds_choose();
 
-	atomic_store_explicit(&cudaMemcpyFromArray_ptds_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemcpyFromArray_ptds_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -14872,7 +15199,7 @@ void *cudastub_cudart_bind_cudaMemcpyFromSymbol(void)
 {
 	void *fn = (void *)cudaMemcpyFromSymbol_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpyFromSymbol, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemcpyFromSymbol, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemcpyFromSymbol, cudastub_cudart_slot_cudaMemcpyFromSymbol, cudastub_cudart_resolve_cudaMemcpyFromSymbol, cudastub_cudart_bind_cudaMemcpyFromSymbol);
@@ -14887,7 +15214,8 @@ static cudaError_t cudaMemcpyFromSymbol_resolve(void *a0, const void *a1, size_t
 {
 	cudaMemcpyFromSymbol_fn fn = cudaMemcpyFromSymbol_choose();
 
-	atomic_store_explicit(&cudaMemcpyFromSymbol_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemcpyFromSymbol_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -14919,7 +15247,7 @@ void *cudastub_cudart_bind_cudaMemcpyFromSymbolAsync(void)
 {
 	void *fn = (void *)cudaMemcpyFromSymbolAsync_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpyFromSymbolAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemcpyFromSymbolAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemcpyFromSymbolAsync, cudastub_cudart_slot_cudaMemcpyFromSymbolAsync, cudastub_cudart_resolve_cudaMemcpyFromSymbolAsync, cudastub_cudart_bind_cudaMemcpyFromSymbolAsync);
@@ -14934,7 +15262,8 @@ static cudaError_t cudaMemcpyFromSymbolAsync_resolve(void *a0, const void *a1, s
 {
 	cudaMemcpyFromSymbolAsync_fn fn = cudaMemcpyFromSymbolAsync_choose();
 
-	atomic_store_explicit(&cudaMemcpyFromSymbolAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemcpyFromSymbolAsync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -14966,7 +15295,7 @@ void *cudastub_cudart_bind_cudaMemcpyFromSymbolAsync_ptsz(void)
 {
 	void *fn = (void *)cudaMemcpyFromSymbolAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpyFromSymbolAsync_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemcpyFromSymbolAsync_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemcpyFromSymbolAsync_ptsz, cudastub_cudart_slot_cudaMemcpyFromSymbolAsync_ptsz, cudastub_cudart_resolve_cudaMemcpyFromSymbolAsync_ptsz, cudastub_cudart_bind_cudaMemcpyFromSymbolAsync_ptsz);
@@ -14981,7 +15310,8 @@ static cudaError_t cudaMemcpyFromSymbolAsync_ptsz_resolve(void *a0, const void *
 {
 	cudaMemcpyFromSymbolAsync_ptsz_fn fn = cudaMemcpyFromSymbolAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudaMemcpyFromSymbolAsync_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemcpyFromSymbolAsync_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -15012,7 +15342,7 @@ void *cudastub_cudart_bind_cudaMemcpyFromSymbol_ptds(void)
 {
 	void *fn = (void *)cudaMemcpyFromSymbol_ptds_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpyFromSymbol_ptds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemcpyFromSymbol_ptds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemcpyFromSymbol_ptds, cudastub_cudart_slot_cudaMemcpyFromSymbol_ptds, cudastub_cudart_resolve_cudaMemcpyFromSymbol_ptds, cudastub_cudart_bind_cudaMemcpyFromSymbol_ptds);
@@ -15027,7 +15357,8 @@ static cudaError_t cudaMemcpyFromSymbol_ptds_resolve(void *a0, const void *a1, s
 {
 	cudaMemcpyFromSymbol_ptds_fn fn = cudaMemcpyFromSymbol_ptds_choose();
 
-	atomic_store_explicit(&cudaMemcpyFromSymbol_ptds_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemcpyFromSymbol_ptds_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -15058,7 +15389,7 @@ void *cudastub_cudart_bind_cudaMemcpyPeer(void)
 {
 	void *fn = (void *)cudaMemcpyPeer_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpyPeer, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemcpyPeer, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemcpyPeer, cudastub_cudart_slot_cudaMemcpyPeer, cudastub_cudart_resolve_cudaMemcpyPeer, cudastub_cudart_bind_cudaMemcpyPeer);
@@ -15073,7 +15404,8 @@ static cudaError_t cudaMemcpyPeer_resolve(void *a0, int a1, const void *a2, int 
 {
 	cudaMemcpyPeer_fn fn = cudaMemcpyPeer_choose();
 
-	atomic_store_explicit(&cudaMemcpyPeer_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemcpyPeer_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -15105,7 +15437,7 @@ void *cudastub_cudart_bind_cudaMemcpyPeerAsync(void)
 {
 	void *fn = (void *)cudaMemcpyPeerAsync_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpyPeerAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemcpyPeerAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemcpyPeerAsync, cudastub_cudart_slot_cudaMemcpyPeerAsync, cudastub_cudart_resolve_cudaMemcpyPeerAsync, cudastub_cudart_bind_cudaMemcpyPeerAsync);
@@ -15120,7 +15452,8 @@ static cudaError_t cudaMemcpyPeerAsync_resolve(void *a0, int a1, const void *a2,
 {
 	cudaMemcpyPeerAsync_fn fn = cudaMemcpyPeerAsync_choose();
 
-	atomic_store_explicit(&cudaMemcpyPeerAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemcpyPeerAsync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -15152,7 +15485,7 @@ void *cudastub_cudart_bind_cudaMemcpyToArray(void)
 {
 	void *fn = (void *)cudaMemcpyToArray_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpyToArray, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemcpyToArray, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemcpyToArray, cudastub_cudart_slot_cudaMemcpyToArray, cudastub_cudart_resolve_cudaMemcpyToArray, cudastub_cudart_bind_cudaMemcpyToArray);
@@ -15167,7 +15500,8 @@ static cudaError_t cudaMemcpyToArray_resolve(cudaArray_t a0, size_t a1, size_t a
 {
 	cudaMemcpyToArray_fn fn = cudaMemcpyToArray_choose();
 
-	atomic_store_explicit(&cudaMemcpyToArray_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemcpyToArray_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -15200,7 +15534,7 @@ void *cudastub_cudart_bind_cudaMemcpyToArrayAsync(void)
 {
 	void *fn = (void *)cudaMemcpyToArrayAsync_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpyToArrayAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemcpyToArrayAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemcpyToArrayAsync, cudastub_cudart_slot_cudaMemcpyToArrayAsync, cudastub_cudart_resolve_cudaMemcpyToArrayAsync, cudastub_cudart_bind_cudaMemcpyToArrayAsync);
@@ -15215,7 +15549,8 @@ static cudaError_t cudaMemcpyToArrayAsync_resolve(cudaArray_t a0, size_t a1, siz
 {
 	cudaMemcpyToArrayAsync_fn fn = cudaMemcpyToArrayAsync_choose();
 
-	atomic_store_explicit(&cudaMemcpyToArrayAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemcpyToArrayAsync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -15248,7 +15583,7 @@ void *cudastub_cudart_bind_cudaMemcpyToArrayAsync_ptsz(void)
 {
 	void *fn = (void *)cudaMemcpyToArrayAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpyToArrayAsync_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemcpyToArrayAsync_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemcpyToArrayAsync_ptsz, cudastub_cudart_slot_cudaMemcpyToArrayAsync_ptsz, cudastub_cudart_resolve_cudaMemcpyToArrayAsync_ptsz, cudastub_cudart_bind_cudaMemcpyToArrayAsync_ptsz);
@@ -15263,7 +15598,8 @@ static cudaError_t cudaMemcpyToArrayAsync_ptsz_resolve(cudaArray_t a0, size_t a1
 {
 	cudaMemcpyToArrayAsync_ptsz_fn fn = cudaMemcpyToArrayAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudaMemcpyToArrayAsync_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemcpyToArrayAsync_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -15295,7 +15631,7 @@ void *cudastub_cudart_bind_cudaMemcpyToArray_ptds(void)
 {
 	void *fn = (void *)cudaMemcpyToArray_ptds_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpyToArray_ptds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemcpyToArray_ptds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemcpyToArray_ptds, cudastub_cudart_slot_cudaMemcpyToArray_ptds, cudastub_cudart_resolve_cudaMemcpyToArray_ptds, cudastub_cudart_bind_cudaMemcpyToArray_ptds);
@@ -15310,7 +15646,8 @@ static cudaError_t cudaMemcpyToArray_ptds_resolve(cudaArray_t a0, size_t a1, siz
 {
 	cudaMemcpyToArray_ptds_fn fn = cudaMemcpyToArray_ptds_choose();
 
-	atomic_store_explicit(&cudaMemcpyToArray_ptds_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemcpyToArray_ptds_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -15341,7 +15678,7 @@ void *cudastub_cudart_bind_cudaMemcpyToSymbol(void)
 {
 	void *fn = (void *)cudaMemcpyToSymbol_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpyToSymbol, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemcpyToSymbol, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemcpyToSymbol, cudastub_cudart_slot_cudaMemcpyToSymbol, cudastub_cudart_resolve_cudaMemcpyToSymbol, cudastub_cudart_bind_cudaMemcpyToSymbol);
@@ -15356,7 +15693,8 @@ static cudaError_t cudaMemcpyToSymbol_resolve(const void *a0, const void *a1, si
 {
 	cudaMemcpyToSymbol_fn fn = cudaMemcpyToSymbol_choose();
 
-	atomic_store_explicit(&cudaMemcpyToSymbol_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemcpyToSymbol_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -15388,7 +15726,7 @@ void *cudastub_cudart_bind_cudaMemcpyToSymbolAsync(void)
 {
 	void *fn = (void *)cudaMemcpyToSymbolAsync_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpyToSymbolAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemcpyToSymbolAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemcpyToSymbolAsync, cudastub_cudart_slot_cudaMemcpyToSymbolAsync, cudastub_cudart_resolve_cudaMemcpyToSymbolAsync, cudastub_cudart_bind_cudaMemcpyToSymbolAsync);
@@ -15403,7 +15741,8 @@ static cudaError_t cudaMemcpyToSymbolAsync_resolve(const void *a0, const void *a
 {
 	cudaMemcpyToSymbolAsync_fn fn = cudaMemcpyToSymbolAsync_choose();
 
-	atomic_store_explicit(&cudaMemcpyToSymbolAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemcpyToSymbolAsync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -15435,7 +15774,7 @@ void *cudastub_cudart_bind_cudaMemcpyToSymbolAsync_ptsz(void)
 {
 	void *fn = (void *)cudaMemcpyToSymbolAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpyToSymbolAsync_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemcpyToSymbolAsync_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemcpyToSymbolAsync_ptsz, cudastub_cudart_slot_cudaMemcpyToSymbolAsync_ptsz, cudastub_cudart_resolve_cudaMemcpyToSymbolAsync_ptsz, cudastub_cudart_bind_cudaMemcpyToSymbolAsync_ptsz);
@@ -15450,7 +15789,8 @@ static cudaError_t cudaMemcpyToSymbolAsync_ptsz_resolve(const void *a0, const vo
 {
 	cudaMemcpyToSymbolAsync_ptsz_fn fn = cudaMemcpyToSymbolAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudaMemcpyToSymbolAsync_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemcpyToSymbolAsync_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -15481,7 +15821,7 @@ void *cudastub_cudart_bind_cudaMemcpyToSymbol_ptds(void)
 {
 	void *fn = (void *)cudaMemcpyToSymbol_ptds_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpyToSymbol_ptds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemcpyToSymbol_ptds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemcpyToSymbol_ptds, cudastub_cudart_slot_cudaMemcpyToSymbol_ptds, cudastub_cudart_resolve_cudaMemcpyToSymbol_ptds, cudastub_cudart_bind_cudaMemcpyToSymbol_ptds);
@@ -15496,7 +15836,8 @@ static cudaError_t cudaMemcpyToSymbol_ptds_resolve(const void *a0, const void *a
 {
 	cudaMemcpyToSymbol_ptds_fn fn = cudaMemcpyToSymbol_ptds_choose();
 
-	atomic_store_explicit(&cudaMemcpyToSymbol_ptds_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemcpyToSymbol_ptds_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -15526,7 +15867,7 @@ void *cudastub_cudart_bind_cudaMemcpy_ptds(void)
 {
 	void *fn = (void *)cudaMemcpy_ptds_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemcpy_ptds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemcpy_ptds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemcpy_ptds, cudastub_cudart_slot_cudaMemcpy_ptds, cudastub_cudart_resolve_cudaMemcpy_ptds, cudastub_cudart_bind_cudaMemcpy_ptds);
@@ -15541,7 +15882,8 @@ static cudaError_t cudaMemcpy_ptds_resolve(void *a0, const void *a1, size_t a2, 
 {
 	cudaMemcpy_ptds_fn fn = cudaMemcpy_ptds_choose();
 
-	atomic_store_explicit(&cudaMemcpy_ptds_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemcpy_ptds_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -15570,7 +15912,7 @@ void *cudastub_cudart_bind_cudaMemset(void)
 {
 	void *fn = (void *)cudaMemset_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemset, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemset, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemset, cudastub_cudart_slot_cudaMemset, cudastub_cudart_resolve_cudaMemset, cudastub_cudart_bind_cudaMemset);
@@ -15585,7 +15927,8 @@ static cudaError_t cudaMemset_resolve(void *a0, int a1, size_t a2)
 {
 	cudaMemset_fn fn = cudaMemset_choose();
 
-	atomic_store_explicit(&cudaMemset_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemset_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -15616,7 +15959,7 @@ void *cudastub_cudart_bind_cudaMemset2D(void)
 {
 	void *fn = (void *)cudaMemset2D_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemset2D, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemset2D, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemset2D, cudastub_cudart_slot_cudaMemset2D, cudastub_cudart_resolve_cudaMemset2D, cudastub_cudart_bind_cudaMemset2D);
@@ -15631,7 +15974,8 @@ static cudaError_t cudaMemset2D_resolve(void *a0, size_t a1, int a2, size_t a3, 
 {
 	cudaMemset2D_fn fn = cudaMemset2D_choose();
 
-	atomic_store_explicit(&cudaMemset2D_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemset2D_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -15663,7 +16007,7 @@ void *cudastub_cudart_bind_cudaMemset2DAsync(void)
 {
 	void *fn = (void *)cudaMemset2DAsync_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemset2DAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemset2DAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemset2DAsync, cudastub_cudart_slot_cudaMemset2DAsync, cudastub_cudart_resolve_cudaMemset2DAsync, cudastub_cudart_bind_cudaMemset2DAsync);
@@ -15678,7 +16022,8 @@ static cudaError_t cudaMemset2DAsync_resolve(void *a0, size_t a1, int a2, size_t
 {
 	cudaMemset2DAsync_fn fn = cudaMemset2DAsync_choose();
 
-	atomic_store_explicit(&cudaMemset2DAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemset2DAsync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -15710,7 +16055,7 @@ void *cudastub_cudart_bind_cudaMemset2DAsync_ptsz(void)
 {
 	void *fn = (void *)cudaMemset2DAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemset2DAsync_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemset2DAsync_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemset2DAsync_ptsz, cudastub_cudart_slot_cudaMemset2DAsync_ptsz, cudastub_cudart_resolve_cudaMemset2DAsync_ptsz, cudastub_cudart_bind_cudaMemset2DAsync_ptsz);
@@ -15725,7 +16070,8 @@ static cudaError_t cudaMemset2DAsync_ptsz_resolve(void *a0, size_t a1, int a2, s
 {
 	cudaMemset2DAsync_ptsz_fn fn = cudaMemset2DAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudaMemset2DAsync_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemset2DAsync_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -15756,7 +16102,7 @@ void *cudastub_cudart_bind_cudaMemset2D_ptds(void)
 {
 	void *fn = (void *)cudaMemset2D_ptds_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemset2D_ptds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemset2D_ptds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemset2D_ptds, cudastub_cudart_slot_cudaMemset2D_ptds, cudastub_cudart_resolve_cudaMemset2D_ptds, cudastub_cudart_bind_cudaMemset2D_ptds);
@@ -15771,7 +16117,8 @@ static cudaError_t cudaMemset2D_ptds_resolve(void *a0, size_t a1, int a2, size_t
 {
 	cudaMemset2D_ptds_fn fn = cudaMemset2D_ptds_choose();
 
-	atomic_store_explicit(&cudaMemset2D_ptds_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemset2D_ptds_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -15800,7 +16147,7 @@ void *cudastub_cudart_bind_cudaMemset3D(void)
 {
 	void *fn = (void *)cudaMemset3D_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemset3D, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemset3D, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemset3D, cudastub_cudart_slot_cudaMemset3D, cudastub_cudart_resolve_cudaMemset3D, cudastub_cudart_bind_cudaMemset3D);
@@ -15815,7 +16162,8 @@ static cudaError_t cudaMemset3D_resolve(struct cudaPitchedPtr a0, int a1, struct
 {
 	cudaMemset3D_fn fn = cudaMemset3D_choose();
 
-	atomic_store_explicit(&cudaMemset3D_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemset3D_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -15845,7 +16193,7 @@ void *cudastub_cudart_bind_cudaMemset3DAsync(void)
 {
 	void *fn = (void *)cudaMemset3DAsync_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemset3DAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemset3DAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemset3DAsync, cudastub_cudart_slot_cudaMemset3DAsync, cudastub_cudart_resolve_cudaMemset3DAsync, cudastub_cudart_bind_cudaMemset3DAsync);
@@ -15860,7 +16208,8 @@ static cudaError_t cudaMemset3DAsync_resolve(struct cudaPitchedPtr a0, int a1, s
 {
 	cudaMemset3DAsync_fn fn = cudaMemset3DAsync_choose();
 
-	atomic_store_explicit(&cudaMemset3DAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemset3DAsync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -15890,7 +16239,7 @@ void *cudastub_cudart_bind_cudaMemset3DAsync_ptsz(void)
 {
 	void *fn = (void *)cudaMemset3DAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemset3DAsync_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemset3DAsync_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemset3DAsync_ptsz, cudastub_cudart_slot_cudaMemset3DAsync_ptsz, cudastub_cudart_resolve_cudaMemset3DAsync_ptsz, cudastub_cudart_bind_cudaMemset3DAsync_ptsz);
@@ -15905,7 +16254,8 @@ static cudaError_t cudaMemset3DAsync_ptsz_resolve(struct cudaPitchedPtr a0, int 
 {
 	cudaMemset3DAsync_ptsz_fn fn = cudaMemset3DAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudaMemset3DAsync_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemset3DAsync_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -15934,7 +16284,7 @@ void *cudastub_cudart_bind_cudaMemset3D_ptds(void)
 {
 	void *fn = (void *)cudaMemset3D_ptds_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemset3D_ptds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemset3D_ptds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemset3D_ptds, cudastub_cudart_slot_cudaMemset3D_ptds, cudastub_cudart_resolve_cudaMemset3D_ptds, cudastub_cudart_bind_cudaMemset3D_ptds);
@@ -15949,7 +16299,8 @@ static cudaError_t cudaMemset3D_ptds_resolve(struct cudaPitchedPtr a0, int a1, s
 {
 	cudaMemset3D_ptds_fn fn = cudaMemset3D_ptds_choose();
 
-	atomic_store_explicit(&cudaMemset3D_ptds_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemset3D_ptds_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -15979,7 +16330,7 @@ void *cudastub_cudart_bind_cudaMemsetAsync(void)
 {
 	void *fn = (void *)cudaMemsetAsync_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemsetAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemsetAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemsetAsync, cudastub_cudart_slot_cudaMemsetAsync, cudastub_cudart_resolve_cudaMemsetAsync, cudastub_cudart_bind_cudaMemsetAsync);
@@ -15994,7 +16345,8 @@ static cudaError_t cudaMemsetAsync_resolve(void *a0, int a1, size_t a2, cudaStre
 {
 	cudaMemsetAsync_fn fn = cudaMemsetAsync_choose();
 
-	atomic_store_explicit(&cudaMemsetAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemsetAsync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -16024,7 +16376,7 @@ void *cudastub_cudart_bind_cudaMemsetAsync_ptsz(void)
 {
 	void *fn = (void *)cudaMemsetAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemsetAsync_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemsetAsync_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemsetAsync_ptsz, cudastub_cudart_slot_cudaMemsetAsync_ptsz, cudastub_cudart_resolve_cudaMemsetAsync_ptsz, cudastub_cudart_bind_cudaMemsetAsync_ptsz);
@@ -16039,7 +16391,8 @@ static cudaError_t cudaMemsetAsync_ptsz_resolve(void *a0, int a1, size_t a2, cud
 {
 	cudaMemsetAsync_ptsz_fn fn = cudaMemsetAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudaMemsetAsync_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemsetAsync_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -16068,7 +16421,7 @@ void *cudastub_cudart_bind_cudaMemset_ptds(void)
 {
 	void *fn = (void *)cudaMemset_ptds_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMemset_ptds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMemset_ptds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMemset_ptds, cudastub_cudart_slot_cudaMemset_ptds, cudastub_cudart_resolve_cudaMemset_ptds, cudastub_cudart_bind_cudaMemset_ptds);
@@ -16083,7 +16436,8 @@ static cudaError_t cudaMemset_ptds_resolve(void *a0, int a1, size_t a2)
 {
 	cudaMemset_ptds_fn fn = cudaMemset_ptds_choose();
 
-	atomic_store_explicit(&cudaMemset_ptds_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMemset_ptds_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -16112,7 +16466,7 @@ void *cudastub_cudart_bind_cudaMipmappedArrayGetMemoryRequirements(void)
 {
 	void *fn = (void *)cudaMipmappedArrayGetMemoryRequirements_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMipmappedArrayGetMemoryRequirements, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMipmappedArrayGetMemoryRequirements, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMipmappedArrayGetMemoryRequirements, cudastub_cudart_slot_cudaMipmappedArrayGetMemoryRequirements, cudastub_cudart_resolve_cudaMipmappedArrayGetMemoryRequirements, cudastub_cudart_bind_cudaMipmappedArrayGetMemoryRequirements);
@@ -16127,7 +16481,8 @@ static cudaError_t cudaMipmappedArrayGetMemoryRequirements_resolve(struct cudaAr
 {
 	cudaMipmappedArrayGetMemoryRequirements_fn fn = cudaMipmappedArrayGetMemoryRequirements_choose();
 
-	atomic_store_explicit(&cudaMipmappedArrayGetMemoryRequirements_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMipmappedArrayGetMemoryRequirements_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -16155,7 +16510,7 @@ void *cudastub_cudart_bind_cudaMipmappedArrayGetSparseProperties(void)
 {
 	void *fn = (void *)cudaMipmappedArrayGetSparseProperties_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaMipmappedArrayGetSparseProperties, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaMipmappedArrayGetSparseProperties, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaMipmappedArrayGetSparseProperties, cudastub_cudart_slot_cudaMipmappedArrayGetSparseProperties, cudastub_cudart_resolve_cudaMipmappedArrayGetSparseProperties, cudastub_cudart_bind_cudaMipmappedArrayGetSparseProperties);
@@ -16170,7 +16525,8 @@ static cudaError_t cudaMipmappedArrayGetSparseProperties_resolve(struct cudaArra
 {
 	cudaMipmappedArrayGetSparseProperties_fn fn = cudaMipmappedArrayGetSparseProperties_choose();
 
-	atomic_store_explicit(&cudaMipmappedArrayGetSparseProperties_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaMipmappedArrayGetSparseProperties_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -16200,7 +16556,7 @@ void *cudastub_cudart_bind_cudaOccupancyAvailableDynamicSMemPerBlock(void)
 {
 	void *fn = (void *)cudaOccupancyAvailableDynamicSMemPerBlock_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaOccupancyAvailableDynamicSMemPerBlock, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaOccupancyAvailableDynamicSMemPerBlock, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaOccupancyAvailableDynamicSMemPerBlock, cudastub_cudart_slot_cudaOccupancyAvailableDynamicSMemPerBlock, cudastub_cudart_resolve_cudaOccupancyAvailableDynamicSMemPerBlock, cudastub_cudart_bind_cudaOccupancyAvailableDynamicSMemPerBlock);
@@ -16215,7 +16571,8 @@ static cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock_resolve(size_t *a0,
 {
 	cudaOccupancyAvailableDynamicSMemPerBlock_fn fn = cudaOccupancyAvailableDynamicSMemPerBlock_choose();
 
-	atomic_store_explicit(&cudaOccupancyAvailableDynamicSMemPerBlock_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaOccupancyAvailableDynamicSMemPerBlock_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -16245,7 +16602,7 @@ void *cudastub_cudart_bind_cudaOccupancyMaxActiveBlocksPerMultiprocessor(void)
 {
 	void *fn = (void *)cudaOccupancyMaxActiveBlocksPerMultiprocessor_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaOccupancyMaxActiveBlocksPerMultiprocessor, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaOccupancyMaxActiveBlocksPerMultiprocessor, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaOccupancyMaxActiveBlocksPerMultiprocessor, cudastub_cudart_slot_cudaOccupancyMaxActiveBlocksPerMultiprocessor, cudastub_cudart_resolve_cudaOccupancyMaxActiveBlocksPerMultiprocessor, cudastub_cudart_bind_cudaOccupancyMaxActiveBlocksPerMultiprocessor);
@@ -16260,7 +16617,8 @@ static cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor_resolve(int *a0
 {
 	cudaOccupancyMaxActiveBlocksPerMultiprocessor_fn fn = cudaOccupancyMaxActiveBlocksPerMultiprocessor_choose();
 
-	atomic_store_explicit(&cudaOccupancyMaxActiveBlocksPerMultiprocessor_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaOccupancyMaxActiveBlocksPerMultiprocessor_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -16291,7 +16649,7 @@ void *cudastub_cudart_bind_cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlag
 {
 	void *fn = (void *)cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, cudastub_cudart_slot_cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, cudastub_cudart_resolve_cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, cudastub_cudart_bind_cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags);
@@ -16306,7 +16664,8 @@ static cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_resolv
 {
 	cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_fn fn = cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_choose();
 
-	atomic_store_explicit(&cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -16336,7 +16695,7 @@ void *cudastub_cudart_bind_cudaOccupancyMaxActiveClusters(void)
 {
 	void *fn = (void *)cudaOccupancyMaxActiveClusters_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaOccupancyMaxActiveClusters, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaOccupancyMaxActiveClusters, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaOccupancyMaxActiveClusters, cudastub_cudart_slot_cudaOccupancyMaxActiveClusters, cudastub_cudart_resolve_cudaOccupancyMaxActiveClusters, cudastub_cudart_bind_cudaOccupancyMaxActiveClusters);
@@ -16351,7 +16710,8 @@ static cudaError_t cudaOccupancyMaxActiveClusters_resolve(int *a0, const void *a
 {
 	cudaOccupancyMaxActiveClusters_fn fn = cudaOccupancyMaxActiveClusters_choose();
 
-	atomic_store_explicit(&cudaOccupancyMaxActiveClusters_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaOccupancyMaxActiveClusters_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -16381,7 +16741,7 @@ void *cudastub_cudart_bind_cudaOccupancyMaxPotentialClusterSize(void)
 {
 	void *fn = (void *)cudaOccupancyMaxPotentialClusterSize_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaOccupancyMaxPotentialClusterSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaOccupancyMaxPotentialClusterSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaOccupancyMaxPotentialClusterSize, cudastub_cudart_slot_cudaOccupancyMaxPotentialClusterSize, cudastub_cudart_resolve_cudaOccupancyMaxPotentialClusterSize, cudastub_cudart_bind_cudaOccupancyMaxPotentialClusterSize);
@@ -16396,7 +16756,8 @@ static cudaError_t cudaOccupancyMaxPotentialClusterSize_resolve(int *a0, const v
 {
 	cudaOccupancyMaxPotentialClusterSize_fn fn = cudaOccupancyMaxPotentialClusterSize_choose();
 
-	atomic_store_explicit(&cudaOccupancyMaxPotentialClusterSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaOccupancyMaxPotentialClusterSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -16422,7 +16783,7 @@ void *cudastub_cudart_bind_cudaPeekAtLastError(void)
 {
 	void *fn = (void *)cudaPeekAtLastError_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaPeekAtLastError, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaPeekAtLastError, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaPeekAtLastError, cudastub_cudart_slot_cudaPeekAtLastError, cudastub_cudart_resolve_cudaPeekAtLastError, cudastub_cudart_bind_cudaPeekAtLastError);
@@ -16437,7 +16798,8 @@ static cudaError_t cudaPeekAtLastError_resolve(void)
 {
 	cudaPeekAtLastError_fn fn = cudaPeekAtLastError_choose();
 
-	atomic_store_explicit(&cudaPeekAtLastError_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaPeekAtLastError_slot, fn, memory_order_release);
 	return fn();
 }
 #endif
@@ -16466,7 +16828,7 @@ void *cudastub_cudart_bind_cudaPointerGetAttributes(void)
 {
 	void *fn = (void *)cudaPointerGetAttributes_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaPointerGetAttributes, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaPointerGetAttributes, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaPointerGetAttributes, cudastub_cudart_slot_cudaPointerGetAttributes, cudastub_cudart_resolve_cudaPointerGetAttributes, cudastub_cudart_bind_cudaPointerGetAttributes);
@@ -16481,7 +16843,8 @@ static cudaError_t cudaPointerGetAttributes_resolve(struct cudaPointerAttributes
 {
 	cudaPointerGetAttributes_fn fn = cudaPointerGetAttributes_choose();
 
-	atomic_store_explicit(&cudaPointerGetAttributes_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaPointerGetAttributes_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -16507,7 +16870,7 @@ void *cudastub_cudart_bind_cudaProfilerStart(void)
 {
 	void *fn = (void *)cudaProfilerStart_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaProfilerStart, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaProfilerStart, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaProfilerStart, cudastub_cudart_slot_cudaProfilerStart, cudastub_cudart_resolve_cudaProfilerStart, cudastub_cudart_bind_cudaProfilerStart);
@@ -16522,7 +16885,8 @@ static cudaError_t cudaProfilerStart_resolve(void)
 {
 	cudaProfilerStart_fn fn = cudaProfilerStart_choose();
 
-	atomic_store_explicit(&cudaProfilerStart_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaProfilerStart_slot, fn, memory_order_release);
 	return fn();
 }
 #endif
@@ -16548,7 +16912,7 @@ void *cudastub_cudart_bind_cudaProfilerStop(void)
 {
 	void *fn = (void *)cudaProfilerStop_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaProfilerStop, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaProfilerStop, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaProfilerStop, cudastub_cudart_slot_cudaProfilerStop, cudastub_cudart_resolve_cudaProfilerStop, cudastub_cudart_bind_cudaProfilerStop);
@@ -16563,7 +16927,8 @@ static cudaError_t cudaProfilerStop_resolve(void)
 {
 	cudaProfilerStop_fn fn = cudaProfilerStop_choose();
 
-	atomic_store_explicit(&cudaProfilerStop_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaProfilerStop_slot, fn, memory_order_release);
 	return fn();
 }
 #endif
@@ -16584,7 +16949,7 @@ void *cudastub_cudart_bind_cudaRuntimeGetVersion(void)
 {
 	void *fn = (void *)cudaRuntimeGetVersion_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaRuntimeGetVersion, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaRuntimeGetVersion, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaRuntimeGetVersion, cudastub_cudart_slot_cudaRuntimeGetVersion, cudastub_cudart_resolve_cudaRuntimeGetVersion, cudastub_cudart_bind_cudaRuntimeGetVersion);
@@ -16599,7 +16964,8 @@ static cudaError_t cudaRuntimeGetVersion_resolve(int *a0)
 {
 	cudaRuntimeGetVersion_fn fn = cudaRuntimeGetVersion_choose();
 
-	atomic_store_explicit(&cudaRuntimeGetVersion_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaRuntimeGetVersion_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -16626,7 +16992,7 @@ void *cudastub_cudart_bind_cudaSetDevice(void)
 {
 	void *fn = (void *)cudaSetDevice_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaSetDevice, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaSetDevice, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaSetDevice, cudastub_cudart_slot_cudaSetDevice, cudastub_cudart_resolve_cudaSetDevice, cudastub_cudart_bind_cudaSetDevice);
@@ -16641,7 +17007,8 @@ static cudaError_t cudaSetDevice_resolve(int a0)
 {
 	cudaSetDevice_fn fn = cudaSetDevice_choose();
 
-	atomic_store_explicit(&cudaSetDevice_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaSetDevice_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -16668,7 +17035,7 @@ void *cudastub_cudart_bind_cudaSetDeviceFlags(void)
 {
 	void *fn = (void *)cudaSetDeviceFlags_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaSetDeviceFlags, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaSetDeviceFlags, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaSetDeviceFlags, cudastub_cudart_slot_cudaSetDeviceFlags, cudastub_cudart_resolve_cudaSetDeviceFlags, cudastub_cudart_bind_cudaSetDeviceFlags);
@@ -16683,7 +17050,8 @@ static cudaError_t cudaSetDeviceFlags_resolve(unsigned int a0)
 {
 	cudaSetDeviceFlags_fn fn = cudaSetDeviceFlags_choose();
 
-	atomic_store_explicit(&cudaSetDeviceFlags_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaSetDeviceFlags_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -16711,7 +17079,7 @@ void *cudastub_cudart_bind_cudaSetValidDevices(void)
 {
 	void *fn = (void *)cudaSetValidDevices_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaSetValidDevices, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaSetValidDevices, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaSetValidDevices, cudastub_cudart_slot_cudaSetValidDevices, cudastub_cudart_resolve_cudaSetValidDevices, cudastub_cudart_bind_cudaSetValidDevices);
@@ -16726,7 +17094,8 @@ static cudaError_t cudaSetValidDevices_resolve(int *a0, int a1)
 {
 	cudaSetValidDevices_fn fn = cudaSetValidDevices_choose();
 
-	atomic_store_explicit(&cudaSetValidDevices_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaSetValidDevices_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -16757,7 +17126,7 @@ void *cudastub_cudart_bind_cudaSignalExternalSemaphoresAsync(void)
 {
 	void *fn = (void *)cudaSignalExternalSemaphoresAsync_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaSignalExternalSemaphoresAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaSignalExternalSemaphoresAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaSignalExternalSemaphoresAsync, cudastub_cudart_slot_cudaSignalExternalSemaphoresAsync, cudastub_cudart_resolve_cudaSignalExternalSemaphoresAsync, cudastub_cudart_bind_cudaSignalExternalSemaphoresAsync);
@@ -16772,7 +17141,8 @@ static cudaError_t cudaSignalExternalSemaphoresAsync_resolve(const cudaExternalS
 {
 	cudaSignalExternalSemaphoresAsync_fn fn = cudaSignalExternalSemaphoresAsync_choose();
 
-	atomic_store_explicit(&cudaSignalExternalSemaphoresAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaSignalExternalSemaphoresAsync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -16803,7 +17173,7 @@ void *cudastub_cudart_bind_cudaSignalExternalSemaphoresAsync_ptsz(void)
 {
 	void *fn = (void *)cudaSignalExternalSemaphoresAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaSignalExternalSemaphoresAsync_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaSignalExternalSemaphoresAsync_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaSignalExternalSemaphoresAsync_ptsz, cudastub_cudart_slot_cudaSignalExternalSemaphoresAsync_ptsz, cudastub_cudart_resolve_cudaSignalExternalSemaphoresAsync_ptsz, cudastub_cudart_bind_cudaSignalExternalSemaphoresAsync_ptsz);
@@ -16818,7 +17188,8 @@ static cudaError_t cudaSignalExternalSemaphoresAsync_ptsz_resolve(const cudaExte
 {
 	cudaSignalExternalSemaphoresAsync_ptsz_fn fn = cudaSignalExternalSemaphoresAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudaSignalExternalSemaphoresAsync_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaSignalExternalSemaphoresAsync_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -16848,7 +17219,7 @@ void *cudastub_cudart_bind_cudaStreamAddCallback(void)
 {
 	void *fn = (void *)cudaStreamAddCallback_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaStreamAddCallback, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaStreamAddCallback, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaStreamAddCallback, cudastub_cudart_slot_cudaStreamAddCallback, cudastub_cudart_resolve_cudaStreamAddCallback, cudastub_cudart_bind_cudaStreamAddCallback);
@@ -16863,7 +17234,8 @@ static cudaError_t cudaStreamAddCallback_resolve(cudaStream_t a0, cudaStreamCall
 {
 	cudaStreamAddCallback_fn fn = cudaStreamAddCallback_choose();
 
-	atomic_store_explicit(&cudaStreamAddCallback_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaStreamAddCallback_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -16893,7 +17265,7 @@ void *cudastub_cudart_bind_cudaStreamAddCallback_ptsz(void)
 {
 	void *fn = (void *)cudaStreamAddCallback_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaStreamAddCallback_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaStreamAddCallback_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaStreamAddCallback_ptsz, cudastub_cudart_slot_cudaStreamAddCallback_ptsz, cudastub_cudart_resolve_cudaStreamAddCallback_ptsz, cudastub_cudart_bind_cudaStreamAddCallback_ptsz);
@@ -16908,7 +17280,8 @@ static cudaError_t cudaStreamAddCallback_ptsz_resolve(cudaStream_t a0, cudaStrea
 {
 	cudaStreamAddCallback_ptsz_fn fn = cudaStreamAddCallback_ptsz_choose();
 
-	atomic_store_explicit(&cudaStreamAddCallback_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaStreamAddCallback_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -16938,7 +17311,7 @@ void *cudastub_cudart_bind_cudaStreamAttachMemAsync(void)
 {
 	void *fn = (void *)cudaStreamAttachMemAsync_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaStreamAttachMemAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaStreamAttachMemAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaStreamAttachMemAsync, cudastub_cudart_slot_cudaStreamAttachMemAsync, cudastub_cudart_resolve_cudaStreamAttachMemAsync, cudastub_cudart_bind_cudaStreamAttachMemAsync);
@@ -16953,7 +17326,8 @@ static cudaError_t cudaStreamAttachMemAsync_resolve(cudaStream_t a0, void *a1, s
 {
 	cudaStreamAttachMemAsync_fn fn = cudaStreamAttachMemAsync_choose();
 
-	atomic_store_explicit(&cudaStreamAttachMemAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaStreamAttachMemAsync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -16983,7 +17357,7 @@ void *cudastub_cudart_bind_cudaStreamAttachMemAsync_ptsz(void)
 {
 	void *fn = (void *)cudaStreamAttachMemAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaStreamAttachMemAsync_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaStreamAttachMemAsync_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaStreamAttachMemAsync_ptsz, cudastub_cudart_slot_cudaStreamAttachMemAsync_ptsz, cudastub_cudart_resolve_cudaStreamAttachMemAsync_ptsz, cudastub_cudart_bind_cudaStreamAttachMemAsync_ptsz);
@@ -16998,7 +17372,8 @@ static cudaError_t cudaStreamAttachMemAsync_ptsz_resolve(cudaStream_t a0, void *
 {
 	cudaStreamAttachMemAsync_ptsz_fn fn = cudaStreamAttachMemAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudaStreamAttachMemAsync_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaStreamAttachMemAsync_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -17026,7 +17401,7 @@ void *cudastub_cudart_bind_cudaStreamBeginCapture(void)
 {
 	void *fn = (void *)cudaStreamBeginCapture_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaStreamBeginCapture, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaStreamBeginCapture, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaStreamBeginCapture, cudastub_cudart_slot_cudaStreamBeginCapture, cudastub_cudart_resolve_cudaStreamBeginCapture, cudastub_cudart_bind_cudaStreamBeginCapture);
@@ -17041,7 +17416,8 @@ static cudaError_t cudaStreamBeginCapture_resolve(cudaStream_t a0, enum cudaStre
 {
 	cudaStreamBeginCapture_fn fn = cudaStreamBeginCapture_choose();
 
-	atomic_store_explicit(&cudaStreamBeginCapture_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaStreamBeginCapture_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -17073,7 +17449,7 @@ void *cudastub_cudart_bind_cudaStreamBeginCaptureToGraph(void)
 {
 	void *fn = (void *)cudaStreamBeginCaptureToGraph_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaStreamBeginCaptureToGraph, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaStreamBeginCaptureToGraph, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaStreamBeginCaptureToGraph, cudastub_cudart_slot_cudaStreamBeginCaptureToGraph, cudastub_cudart_resolve_cudaStreamBeginCaptureToGraph, cudastub_cudart_bind_cudaStreamBeginCaptureToGraph);
@@ -17088,7 +17464,8 @@ static cudaError_t cudaStreamBeginCaptureToGraph_resolve(cudaStream_t a0, cudaGr
 {
 	cudaStreamBeginCaptureToGraph_fn fn = cudaStreamBeginCaptureToGraph_choose();
 
-	atomic_store_explicit(&cudaStreamBeginCaptureToGraph_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaStreamBeginCaptureToGraph_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -17120,7 +17497,7 @@ void *cudastub_cudart_bind_cudaStreamBeginCaptureToGraph_ptsz(void)
 {
 	void *fn = (void *)cudaStreamBeginCaptureToGraph_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaStreamBeginCaptureToGraph_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaStreamBeginCaptureToGraph_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaStreamBeginCaptureToGraph_ptsz, cudastub_cudart_slot_cudaStreamBeginCaptureToGraph_ptsz, cudastub_cudart_resolve_cudaStreamBeginCaptureToGraph_ptsz, cudastub_cudart_bind_cudaStreamBeginCaptureToGraph_ptsz);
@@ -17135,7 +17512,8 @@ static cudaError_t cudaStreamBeginCaptureToGraph_ptsz_resolve(cudaStream_t a0, c
 {
 	cudaStreamBeginCaptureToGraph_ptsz_fn fn = cudaStreamBeginCaptureToGraph_ptsz_choose();
 
-	atomic_store_explicit(&cudaStreamBeginCaptureToGraph_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaStreamBeginCaptureToGraph_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -17163,7 +17541,7 @@ void *cudastub_cudart_bind_cudaStreamBeginCapture_ptsz(void)
 {
 	void *fn = (void *)cudaStreamBeginCapture_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaStreamBeginCapture_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaStreamBeginCapture_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaStreamBeginCapture_ptsz, cudastub_cudart_slot_cudaStreamBeginCapture_ptsz, cudastub_cudart_resolve_cudaStreamBeginCapture_ptsz, cudastub_cudart_bind_cudaStreamBeginCapture_ptsz);
@@ -17178,7 +17556,8 @@ static cudaError_t cudaStreamBeginCapture_ptsz_resolve(cudaStream_t a0, enum cud
 {
 	cudaStreamBeginCapture_ptsz_fn fn = cudaStreamBeginCapture_ptsz_choose();
 
-	atomic_store_explicit(&cudaStreamBeginCapture_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaStreamBeginCapture_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -17206,7 +17585,7 @@ void *cudastub_cudart_bind_cudaStreamCopyAttributes(void)
 {
 	void *fn = (void *)cudaStreamCopyAttributes_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaStreamCopyAttributes, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaStreamCopyAttributes, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaStreamCopyAttributes, cudastub_cudart_slot_cudaStreamCopyAttributes, cudastub_cudart_resolve_cudaStreamCopyAttributes, cudastub_cudart_bind_cudaStreamCopyAttributes);
@@ -17221,7 +17600,8 @@ static cudaError_t cudaStreamCopyAttributes_resolve(cudaStream_t a0, cudaStream_
 {
 	cudaStreamCopyAttributes_fn fn = cudaStreamCopyAttributes_choose();
 
-	atomic_store_explicit(&cudaStreamCopyAttributes_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaStreamCopyAttributes_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -17249,7 +17629,7 @@ void *cudastub_cudart_bind_cudaStreamCopyAttributes_ptsz(void)
 {
 	void *fn = (void *)cudaStreamCopyAttributes_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaStreamCopyAttributes_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaStreamCopyAttributes_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaStreamCopyAttributes_ptsz, cudastub_cudart_slot_cudaStreamCopyAttributes_ptsz, cudastub_cudart_resolve_cudaStreamCopyAttributes_ptsz, cudastub_cudart_bind_cudaStreamCopyAttributes_ptsz);
@@ -17264,7 +17644,8 @@ static cudaError_t cudaStreamCopyAttributes_ptsz_resolve(cudaStream_t a0, cudaSt
 {
 	cudaStreamCopyAttributes_ptsz_fn fn = cudaStreamCopyAttributes_ptsz_choose();
 
-	atomic_store_explicit(&cudaStreamCopyAttributes_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaStreamCopyAttributes_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -17291,7 +17672,7 @@ void *cudastub_cudart_bind_cudaStreamCreate(void)
 {
 	void *fn = (void *)cudaStreamCreate_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaStreamCreate, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaStreamCreate, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaStreamCreate, cudastub_cudart_slot_cudaStreamCreate, cudastub_cudart_resolve_cudaStreamCreate, cudastub_cudart_bind_cudaStreamCreate);
@@ -17306,7 +17687,8 @@ static cudaError_t cudaStreamCreate_resolve(cudaStream_t *a0)
 {
 	cudaStreamCreate_fn fn = cudaStreamCreate_choose();
 
-	atomic_store_explicit(&cudaStreamCreate_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaStreamCreate_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -17334,7 +17716,7 @@ void *cudastub_cudart_bind_cudaStreamCreateWithFlags(void)
 {
 	void *fn = (void *)cudaStreamCreateWithFlags_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaStreamCreateWithFlags, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaStreamCreateWithFlags, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaStreamCreateWithFlags, cudastub_cudart_slot_cudaStreamCreateWithFlags, cudastub_cudart_resolve_cudaStreamCreateWithFlags, cudastub_cudart_bind_cudaStreamCreateWithFlags);
@@ -17349,7 +17731,8 @@ static cudaError_t cudaStreamCreateWithFlags_resolve(cudaStream_t *a0, unsigned 
 {
 	cudaStreamCreateWithFlags_fn fn = cudaStreamCreateWithFlags_choose();
 
-	atomic_store_explicit(&cudaStreamCreateWithFlags_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaStreamCreateWithFlags_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -17378,7 +17761,7 @@ void *cudastub_cudart_bind_cudaStreamCreateWithPriority(void)
 {
 	void *fn = (void *)cudaStreamCreateWithPriority_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaStreamCreateWithPriority, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaStreamCreateWithPriority, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaStreamCreateWithPriority, cudastub_cudart_slot_cudaStreamCreateWithPriority, cudastub_cudart_resolve_cudaStreamCreateWithPriority, cudastub_cudart_bind_cudaStreamCreateWithPriority);
@@ -17393,7 +17776,8 @@ static cudaError_t cudaStreamCreateWithPriority_resolve(cudaStream_t *a0, unsign
 {
 	cudaStreamCreateWithPriority_fn fn = cudaStreamCreateWithPriority_choose();
 
-	atomic_store_explicit(&cudaStreamCreateWithPriority_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaStreamCreateWithPriority_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -17420,7 +17804,7 @@ void *cudastub_cudart_bind_cudaStreamDestroy(void)
 {
 	void *fn = (void *)cudaStreamDestroy_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaStreamDestroy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaStreamDestroy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaStreamDestroy, cudastub_cudart_slot_cudaStreamDestroy, cudastub_cudart_resolve_cudaStreamDestroy, cudastub_cudart_bind_cudaStreamDestroy);
@@ -17435,7 +17819,8 @@ static cudaError_t cudaStreamDestroy_resolve(cudaStream_t a0)
 {
 	cudaStreamDestroy_fn fn = cudaStreamDestroy_choose();
 
-	atomic_store_explicit(&cudaStreamDestroy_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaStreamDestroy_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -17463,7 +17848,7 @@ void *cudastub_cudart_bind_cudaStreamEndCapture(void)
 {
 	void *fn = (void *)cudaStreamEndCapture_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaStreamEndCapture, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaStreamEndCapture, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaStreamEndCapture, cudastub_cudart_slot_cudaStreamEndCapture, cudastub_cudart_resolve_cudaStreamEndCapture, cudastub_cudart_bind_cudaStreamEndCapture);
@@ -17478,7 +17863,8 @@ static cudaError_t cudaStreamEndCapture_resolve(cudaStream_t a0, cudaGraph_t *a1
 {
 	cudaStreamEndCapture_fn fn = cudaStreamEndCapture_choose();
 
-	atomic_store_explicit(&cudaStreamEndCapture_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaStreamEndCapture_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -17506,7 +17892,7 @@ void *cudastub_cudart_bind_cudaStreamEndCapture_ptsz(void)
 {
 	void *fn = (void *)cudaStreamEndCapture_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaStreamEndCapture_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaStreamEndCapture_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaStreamEndCapture_ptsz, cudastub_cudart_slot_cudaStreamEndCapture_ptsz, cudastub_cudart_resolve_cudaStreamEndCapture_ptsz, cudastub_cudart_bind_cudaStreamEndCapture_ptsz);
@@ -17521,7 +17907,8 @@ static cudaError_t cudaStreamEndCapture_ptsz_resolve(cudaStream_t a0, cudaGraph_
 {
 	cudaStreamEndCapture_ptsz_fn fn = cudaStreamEndCapture_ptsz_choose();
 
-	atomic_store_explicit(&cudaStreamEndCapture_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaStreamEndCapture_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -17551,7 +17938,7 @@ void *cudastub_cudart_bind_cudaStreamGetAttribute(void)
 {
 	void *fn = (void *)cudaStreamGetAttribute_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaStreamGetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaStreamGetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaStreamGetAttribute, cudastub_cudart_slot_cudaStreamGetAttribute, cudastub_cudart_resolve_cudaStreamGetAttribute, cudastub_cudart_bind_cudaStreamGetAttribute);
@@ -17566,7 +17953,8 @@ static cudaError_t cudaStreamGetAttribute_resolve(cudaStream_t a0, cudaLaunchAtt
 {
 	cudaStreamGetAttribute_fn fn = cudaStreamGetAttribute_choose();
 
-	atomic_store_explicit(&cudaStreamGetAttribute_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaStreamGetAttribute_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -17596,7 +17984,7 @@ void *cudastub_cudart_bind_cudaStreamGetAttribute_ptsz(void)
 {
 	void *fn = (void *)cudaStreamGetAttribute_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaStreamGetAttribute_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaStreamGetAttribute_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaStreamGetAttribute_ptsz, cudastub_cudart_slot_cudaStreamGetAttribute_ptsz, cudastub_cudart_resolve_cudaStreamGetAttribute_ptsz, cudastub_cudart_bind_cudaStreamGetAttribute_ptsz);
@@ -17611,7 +17999,8 @@ static cudaError_t cudaStreamGetAttribute_ptsz_resolve(cudaStream_t a0, cudaLaun
 {
 	cudaStreamGetAttribute_ptsz_fn fn = cudaStreamGetAttribute_ptsz_choose();
 
-	atomic_store_explicit(&cudaStreamGetAttribute_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaStreamGetAttribute_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -17645,7 +18034,7 @@ void *cudastub_cudart_bind_cudaStreamGetCaptureInfo(void)
 {
 	void *fn = (void *)cudaStreamGetCaptureInfo_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaStreamGetCaptureInfo, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaStreamGetCaptureInfo, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaStreamGetCaptureInfo, cudastub_cudart_slot_cudaStreamGetCaptureInfo, cudastub_cudart_resolve_cudaStreamGetCaptureInfo, cudastub_cudart_bind_cudaStreamGetCaptureInfo);
@@ -17660,7 +18049,8 @@ static cudaError_t cudaStreamGetCaptureInfo_resolve(cudaStream_t a0, enum cudaSt
 {
 	cudaStreamGetCaptureInfo_fn fn = cudaStreamGetCaptureInfo_choose();
 
-	atomic_store_explicit(&cudaStreamGetCaptureInfo_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaStreamGetCaptureInfo_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -17694,7 +18084,7 @@ void *cudastub_cudart_bind_cudaStreamGetCaptureInfo_ptsz(void)
 {
 	void *fn = (void *)cudaStreamGetCaptureInfo_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaStreamGetCaptureInfo_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaStreamGetCaptureInfo_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaStreamGetCaptureInfo_ptsz, cudastub_cudart_slot_cudaStreamGetCaptureInfo_ptsz, cudastub_cudart_resolve_cudaStreamGetCaptureInfo_ptsz, cudastub_cudart_bind_cudaStreamGetCaptureInfo_ptsz);
@@ -17709,7 +18099,8 @@ static cudaError_t cudaStreamGetCaptureInfo_ptsz_resolve(cudaStream_t a0, enum c
 {
 	cudaStreamGetCaptureInfo_ptsz_fn fn = cudaStreamGetCaptureInfo_ptsz_choose();
 
-	atomic_store_explicit(&cudaStreamGetCaptureInfo_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaStreamGetCaptureInfo_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -17737,7 +18128,7 @@ void *cudastub_cudart_bind_cudaStreamGetDevice(void)
 {
 	void *fn = (void *)cudaStreamGetDevice_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaStreamGetDevice, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaStreamGetDevice, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaStreamGetDevice, cudastub_cudart_slot_cudaStreamGetDevice, cudastub_cudart_resolve_cudaStreamGetDevice, cudastub_cudart_bind_cudaStreamGetDevice);
@@ -17752,7 +18143,8 @@ static cudaError_t cudaStreamGetDevice_resolve(cudaStream_t a0, int *a1)
 {
 	cudaStreamGetDevice_fn fn = cudaStreamGetDevice_choose();
 
-	atomic_store_explicit(&cudaStreamGetDevice_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaStreamGetDevice_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -17780,7 +18172,7 @@ void *cudastub_cudart_bind_cudaStreamGetDevice_ptsz(void)
 {
 	void *fn = (void *)cudaStreamGetDevice_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaStreamGetDevice_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaStreamGetDevice_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaStreamGetDevice_ptsz, cudastub_cudart_slot_cudaStreamGetDevice_ptsz, cudastub_cudart_resolve_cudaStreamGetDevice_ptsz, cudastub_cudart_bind_cudaStreamGetDevice_ptsz);
@@ -17795,7 +18187,8 @@ static cudaError_t cudaStreamGetDevice_ptsz_resolve(cudaStream_t a0, int *a1)
 {
 	cudaStreamGetDevice_ptsz_fn fn = cudaStreamGetDevice_ptsz_choose();
 
-	atomic_store_explicit(&cudaStreamGetDevice_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaStreamGetDevice_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -17823,7 +18216,7 @@ void *cudastub_cudart_bind_cudaStreamGetFlags(void)
 {
 	void *fn = (void *)cudaStreamGetFlags_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaStreamGetFlags, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaStreamGetFlags, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaStreamGetFlags, cudastub_cudart_slot_cudaStreamGetFlags, cudastub_cudart_resolve_cudaStreamGetFlags, cudastub_cudart_bind_cudaStreamGetFlags);
@@ -17838,7 +18231,8 @@ static cudaError_t cudaStreamGetFlags_resolve(cudaStream_t a0, unsigned int *a1)
 {
 	cudaStreamGetFlags_fn fn = cudaStreamGetFlags_choose();
 
-	atomic_store_explicit(&cudaStreamGetFlags_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaStreamGetFlags_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -17866,7 +18260,7 @@ void *cudastub_cudart_bind_cudaStreamGetFlags_ptsz(void)
 {
 	void *fn = (void *)cudaStreamGetFlags_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaStreamGetFlags_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaStreamGetFlags_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaStreamGetFlags_ptsz, cudastub_cudart_slot_cudaStreamGetFlags_ptsz, cudastub_cudart_resolve_cudaStreamGetFlags_ptsz, cudastub_cudart_bind_cudaStreamGetFlags_ptsz);
@@ -17881,7 +18275,8 @@ static cudaError_t cudaStreamGetFlags_ptsz_resolve(cudaStream_t a0, unsigned int
 {
 	cudaStreamGetFlags_ptsz_fn fn = cudaStreamGetFlags_ptsz_choose();
 
-	atomic_store_explicit(&cudaStreamGetFlags_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaStreamGetFlags_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -17909,7 +18304,7 @@ void *cudastub_cudart_bind_cudaStreamGetId(void)
 {
 	void *fn = (void *)cudaStreamGetId_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaStreamGetId, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaStreamGetId, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaStreamGetId, cudastub_cudart_slot_cudaStreamGetId, cudastub_cudart_resolve_cudaStreamGetId, cudastub_cudart_bind_cudaStreamGetId);
@@ -17924,7 +18319,8 @@ static cudaError_t cudaStreamGetId_resolve(cudaStream_t a0, unsigned long long *
 {
 	cudaStreamGetId_fn fn = cudaStreamGetId_choose();
 
-	atomic_store_explicit(&cudaStreamGetId_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaStreamGetId_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -17952,7 +18348,7 @@ void *cudastub_cudart_bind_cudaStreamGetId_ptsz(void)
 {
 	void *fn = (void *)cudaStreamGetId_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaStreamGetId_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaStreamGetId_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaStreamGetId_ptsz, cudastub_cudart_slot_cudaStreamGetId_ptsz, cudastub_cudart_resolve_cudaStreamGetId_ptsz, cudastub_cudart_bind_cudaStreamGetId_ptsz);
@@ -17967,7 +18363,8 @@ static cudaError_t cudaStreamGetId_ptsz_resolve(cudaStream_t a0, unsigned long l
 {
 	cudaStreamGetId_ptsz_fn fn = cudaStreamGetId_ptsz_choose();
 
-	atomic_store_explicit(&cudaStreamGetId_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaStreamGetId_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -17995,7 +18392,7 @@ void *cudastub_cudart_bind_cudaStreamGetPriority(void)
 {
 	void *fn = (void *)cudaStreamGetPriority_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaStreamGetPriority, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaStreamGetPriority, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaStreamGetPriority, cudastub_cudart_slot_cudaStreamGetPriority, cudastub_cudart_resolve_cudaStreamGetPriority, cudastub_cudart_bind_cudaStreamGetPriority);
@@ -18010,7 +18407,8 @@ static cudaError_t cudaStreamGetPriority_resolve(cudaStream_t a0, int *a1)
 {
 	cudaStreamGetPriority_fn fn = cudaStreamGetPriority_choose();
 
-	atomic_store_explicit(&cudaStreamGetPriority_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaStreamGetPriority_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -18038,7 +18436,7 @@ void *cudastub_cudart_bind_cudaStreamGetPriority_ptsz(void)
 {
 	void *fn = (void *)cudaStreamGetPriority_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaStreamGetPriority_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaStreamGetPriority_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaStreamGetPriority_ptsz, cudastub_cudart_slot_cudaStreamGetPriority_ptsz, cudastub_cudart_resolve_cudaStreamGetPriority_ptsz, cudastub_cudart_bind_cudaStreamGetPriority_ptsz);
@@ -18053,7 +18451,8 @@ static cudaError_t cudaStreamGetPriority_ptsz_resolve(cudaStream_t a0, int *a1)
 {
 	cudaStreamGetPriority_ptsz_fn fn = cudaStreamGetPriority_ptsz_choose();
 
-	atomic_store_explicit(&cudaStreamGetPriority_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaStreamGetPriority_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -18081,7 +18480,7 @@ void *cudastub_cudart_bind_cudaStreamIsCapturing(void)
 {
 	void *fn = (void *)cudaStreamIsCapturing_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaStreamIsCapturing, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaStreamIsCapturing, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaStreamIsCapturing, cudastub_cudart_slot_cudaStreamIsCapturing, cudastub_cudart_resolve_cudaStreamIsCapturing, cudastub_cudart_bind_cudaStreamIsCapturing);
@@ -18096,7 +18495,8 @@ static cudaError_t cudaStreamIsCapturing_resolve(cudaStream_t a0, enum cudaStrea
 {
 	cudaStreamIsCapturing_fn fn = cudaStreamIsCapturing_choose();
 
-	atomic_store_explicit(&cudaStreamIsCapturing_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaStreamIsCapturing_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -18124,7 +18524,7 @@ void *cudastub_cudart_bind_cudaStreamIsCapturing_ptsz(void)
 {
 	void *fn = (void *)cudaStreamIsCapturing_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaStreamIsCapturing_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaStreamIsCapturing_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaStreamIsCapturing_ptsz, cudastub_cudart_slot_cudaStreamIsCapturing_ptsz, cudastub_cudart_resolve_cudaStreamIsCapturing_ptsz, cudastub_cudart_bind_cudaStreamIsCapturing_ptsz);
@@ -18139,7 +18539,8 @@ static cudaError_t cudaStreamIsCapturing_ptsz_resolve(cudaStream_t a0, enum cuda
 {
 	cudaStreamIsCapturing_ptsz_fn fn = cudaStreamIsCapturing_ptsz_choose();
 
-	atomic_store_explicit(&cudaStreamIsCapturing_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaStreamIsCapturing_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -18166,7 +18567,7 @@ void *cudastub_cudart_bind_cudaStreamQuery(void)
 {
 	void *fn = (void *)cudaStreamQuery_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaStreamQuery, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaStreamQuery, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaStreamQuery, cudastub_cudart_slot_cudaStreamQuery, cudastub_cudart_resolve_cudaStreamQuery, cudastub_cudart_bind_cudaStreamQuery);
@@ -18181,7 +18582,8 @@ static cudaError_t cudaStreamQuery_resolve(cudaStream_t a0)
 {
 	cudaStreamQuery_fn fn = cudaStreamQuery_choose();
 
-	atomic_store_explicit(&cudaStreamQuery_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaStreamQuery_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -18208,7 +18610,7 @@ void *cudastub_cudart_bind_cudaStreamQuery_ptsz(void)
 {
 	void *fn = (void *)cudaStreamQuery_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaStreamQuery_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaStreamQuery_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaStreamQuery_ptsz, cudastub_cudart_slot_cudaStreamQuery_ptsz, cudastub_cudart_resolve_cudaStreamQuery_ptsz, cudastub_cudart_bind_cudaStreamQuery_ptsz);
@@ -18223,7 +18625,8 @@ static cudaError_t cudaStreamQuery_ptsz_resolve(cudaStream_t a0)
 {
 	cudaStreamQuery_ptsz_fn fn = cudaStreamQuery_ptsz_choose();
 
-	atomic_store_explicit(&cudaStreamQuery_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaStreamQuery_ptsz_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -18253,7 +18656,7 @@ void *cudastub_cudart_bind_cudaStreamSetAttribute(void)
 {
 	void *fn = (void *)cudaStreamSetAttribute_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaStreamSetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaStreamSetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaStreamSetAttribute, cudastub_cudart_slot_cudaStreamSetAttribute, cudastub_cudart_resolve_cudaStreamSetAttribute, cudastub_cudart_bind_cudaStreamSetAttribute);
@@ -18268,7 +18671,8 @@ static cudaError_t cudaStreamSetAttribute_resolve(cudaStream_t a0, cudaLaunchAtt
 {
 	cudaStreamSetAttribute_fn fn = cudaStreamSetAttribute_choose();
 
-	atomic_store_explicit(&cudaStreamSetAttribute_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaStreamSetAttribute_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -18298,7 +18702,7 @@ void *cudastub_cudart_bind_cudaStreamSetAttribute_ptsz(void)
 {
 	void *fn = (void *)cudaStreamSetAttribute_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaStreamSetAttribute_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaStreamSetAttribute_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaStreamSetAttribute_ptsz, cudastub_cudart_slot_cudaStreamSetAttribute_ptsz, cudastub_cudart_resolve_cudaStreamSetAttribute_ptsz, cudastub_cudart_bind_cudaStreamSetAttribute_ptsz);
@@ -18313,7 +18717,8 @@ static cudaError_t cudaStreamSetAttribute_ptsz_resolve(cudaStream_t a0, cudaLaun
 {
 	cudaStreamSetAttribute_ptsz_fn fn = cudaStreamSetAttribute_ptsz_choose();
 
-	atomic_store_explicit(&cudaStreamSetAttribute_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaStreamSetAttribute_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -18340,7 +18745,7 @@ void *cudastub_cudart_bind_cudaStreamSynchronize(void)
 {
 	void *fn = (void *)cudaStreamSynchronize_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaStreamSynchronize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaStreamSynchronize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaStreamSynchronize, cudastub_cudart_slot_cudaStreamSynchronize, cudastub_cudart_resolve_cudaStreamSynchronize, cudastub_cudart_bind_cudaStreamSynchronize);
@@ -18355,7 +18760,8 @@ static cudaError_t cudaStreamSynchronize_resolve(cudaStream_t a0)
 {
 	cudaStreamSynchronize_fn fn = cudaStreamSynchronize_choose();
 
-	atomic_store_explicit(&cudaStreamSynchronize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaStreamSynchronize_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -18382,7 +18788,7 @@ void *cudastub_cudart_bind_cudaStreamSynchronize_ptsz(void)
 {
 	void *fn = (void *)cudaStreamSynchronize_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaStreamSynchronize_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaStreamSynchronize_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaStreamSynchronize_ptsz, cudastub_cudart_slot_cudaStreamSynchronize_ptsz, cudastub_cudart_resolve_cudaStreamSynchronize_ptsz, cudastub_cudart_bind_cudaStreamSynchronize_ptsz);
@@ -18397,7 +18803,8 @@ static cudaError_t cudaStreamSynchronize_ptsz_resolve(cudaStream_t a0)
 {
 	cudaStreamSynchronize_ptsz_fn fn = cudaStreamSynchronize_ptsz_choose();
 
-	atomic_store_explicit(&cudaStreamSynchronize_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaStreamSynchronize_ptsz_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -18429,7 +18836,7 @@ void *cudastub_cudart_bind_cudaStreamUpdateCaptureDependencies(void)
 {
 	void *fn = (void *)cudaStreamUpdateCaptureDependencies_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaStreamUpdateCaptureDependencies, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaStreamUpdateCaptureDependencies, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaStreamUpdateCaptureDependencies, cudastub_cudart_slot_cudaStreamUpdateCaptureDependencies, cudastub_cudart_resolve_cudaStreamUpdateCaptureDependencies, cudastub_cudart_bind_cudaStreamUpdateCaptureDependencies);
@@ -18444,7 +18851,8 @@ static cudaError_t cudaStreamUpdateCaptureDependencies_resolve(cudaStream_t a0, 
 {
 	cudaStreamUpdateCaptureDependencies_fn fn = cudaStreamUpdateCaptureDependencies_choose();
 
-	atomic_store_explicit(&cudaStreamUpdateCaptureDependencies_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaStreamUpdateCaptureDependencies_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -18476,7 +18884,7 @@ void *cudastub_cudart_bind_cudaStreamUpdateCaptureDependencies_ptsz(void)
 {
 	void *fn = (void *)cudaStreamUpdateCaptureDependencies_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaStreamUpdateCaptureDependencies_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaStreamUpdateCaptureDependencies_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaStreamUpdateCaptureDependencies_ptsz, cudastub_cudart_slot_cudaStreamUpdateCaptureDependencies_ptsz, cudastub_cudart_resolve_cudaStreamUpdateCaptureDependencies_ptsz, cudastub_cudart_bind_cudaStreamUpdateCaptureDependencies_ptsz);
@@ -18491,7 +18899,8 @@ static cudaError_t cudaStreamUpdateCaptureDependencies_ptsz_resolve(cudaStream_t
 {
 	cudaStreamUpdateCaptureDependencies_ptsz_fn fn = cudaStreamUpdateCaptureDependencies_ptsz_choose();
 
-	atomic_store_explicit(&cudaStreamUpdateCaptureDependencies_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaStreamUpdateCaptureDependencies_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -18520,7 +18929,7 @@ void *cudastub_cudart_bind_cudaStreamWaitEvent(void)
 {
 	void *fn = (void *)cudaStreamWaitEvent_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaStreamWaitEvent, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaStreamWaitEvent, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaStreamWaitEvent, cudastub_cudart_slot_cudaStreamWaitEvent, cudastub_cudart_resolve_cudaStreamWaitEvent, cudastub_cudart_bind_cudaStreamWaitEvent);
@@ -18535,7 +18944,8 @@ static cudaError_t cudaStreamWaitEvent_resolve(cudaStream_t a0, cudaEvent_t a1, 
 {
 	cudaStreamWaitEvent_fn fn = cudaStreamWaitEvent_choose();
 
-	atomic_store_explicit(&cudaStreamWaitEvent_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaStreamWaitEvent_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -18564,7 +18974,7 @@ void *cudastub_cudart_bind_cudaStreamWaitEvent_ptsz(void)
 {
 	void *fn = (void *)cudaStreamWaitEvent_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaStreamWaitEvent_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaStreamWaitEvent_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaStreamWaitEvent_ptsz, cudastub_cudart_slot_cudaStreamWaitEvent_ptsz, cudastub_cudart_resolve_cudaStreamWaitEvent_ptsz, cudastub_cudart_bind_cudaStreamWaitEvent_ptsz);
@@ -18579,7 +18989,8 @@ static cudaError_t cudaStreamWaitEvent_ptsz_resolve(cudaStream_t a0, cudaEvent_t
 {
 	cudaStreamWaitEvent_ptsz_fn fn = cudaStreamWaitEvent_ptsz_choose();
 
-	atomic_store_explicit(&cudaStreamWaitEvent_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaStreamWaitEvent_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -18606,7 +19017,7 @@ void *cudastub_cudart_bind_cudaThreadExchangeStreamCaptureMode(void)
 {
 	void *fn = (void *)cudaThreadExchangeStreamCaptureMode_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaThreadExchangeStreamCaptureMode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaThreadExchangeStreamCaptureMode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaThreadExchangeStreamCaptureMode, cudastub_cudart_slot_cudaThreadExchangeStreamCaptureMode, cudastub_cudart_resolve_cudaThreadExchangeStreamCaptureMode, cudastub_cudart_bind_cudaThreadExchangeStreamCaptureMode);
@@ -18621,7 +19032,8 @@ static cudaError_t cudaThreadExchangeStreamCaptureMode_resolve(enum cudaStreamCa
 {
 	cudaThreadExchangeStreamCaptureMode_fn fn = cudaThreadExchangeStreamCaptureMode_choose();
 
-	atomic_store_explicit(&cudaThreadExchangeStreamCaptureMode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaThreadExchangeStreamCaptureMode_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -18652,7 +19064,7 @@ void *cudastub_cudart_bind_cudaUserObjectCreate(void)
 {
 	void *fn = (void *)cudaUserObjectCreate_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaUserObjectCreate, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaUserObjectCreate, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaUserObjectCreate, cudastub_cudart_slot_cudaUserObjectCreate, cudastub_cudart_resolve_cudaUserObjectCreate, cudastub_cudart_bind_cudaUserObjectCreate);
@@ -18667,7 +19079,8 @@ static cudaError_t cudaUserObjectCreate_resolve(cudaUserObject_t *a0, void *a1, 
 {
 	cudaUserObjectCreate_fn fn = cudaUserObjectCreate_choose();
 
-	atomic_store_explicit(&cudaUserObjectCreate_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaUserObjectCreate_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -18695,7 +19108,7 @@ void *cudastub_cudart_bind_cudaUserObjectRelease(void)
 {
 	void *fn = (void *)cudaUserObjectRelease_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaUserObjectRelease, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaUserObjectRelease, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaUserObjectRelease, cudastub_cudart_slot_cudaUserObjectRelease, cudastub_cudart_resolve_cudaUserObjectRelease, cudastub_cudart_bind_cudaUserObjectRelease);
@@ -18710,7 +19123,8 @@ static cudaError_t cudaUserObjectRelease_resolve(cudaUserObject_t a0, unsigned i
 {
 	cudaUserObjectRelease_fn fn = cudaUserObjectRelease_choose();
 
-	atomic_store_explicit(&cudaUserObjectRelease_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaUserObjectRelease_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -18738,7 +19152,7 @@ void *cudastub_cudart_bind_cudaUserObjectRetain(void)
 {
 	void *fn = (void *)cudaUserObjectRetain_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaUserObjectRetain, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaUserObjectRetain, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaUserObjectRetain, cudastub_cudart_slot_cudaUserObjectRetain, cudastub_cudart_resolve_cudaUserObjectRetain, cudastub_cudart_bind_cudaUserObjectRetain);
@@ -18753,7 +19167,8 @@ static cudaError_t cudaUserObjectRetain_resolve(cudaUserObject_t a0, unsigned in
 {
 	cudaUserObjectRetain_fn fn = cudaUserObjectRetain_choose();
 
-	atomic_store_explicit(&cudaUserObjectRetain_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaUserObjectRetain_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -18782,7 +19197,7 @@ void *cudastub_cudart_bind_cudaVDPAUGetDevice(void)
 {
 	void *fn = (void *)cudaVDPAUGetDevice_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaVDPAUGetDevice, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaVDPAUGetDevice, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaVDPAUGetDevice, cudastub_cudart_slot_cudaVDPAUGetDevice, cudastub_cudart_resolve_cudaVDPAUGetDevice, cudastub_cudart_bind_cudaVDPAUGetDevice);
@@ -18797,7 +19212,8 @@ static cudaError_t cudaVDPAUGetDevice_resolve(int *a0, VdpDevice a1, VdpGetProcA
 {
 	cudaVDPAUGetDevice_fn fn = cudaVDPAUGetDevice_choose();
 
-	atomic_store_explicit(&cudaVDPAUGetDevice_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaVDPAUGetDevice_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -18826,7 +19242,7 @@ void *cudastub_cudart_bind_cudaVDPAUSetVDPAUDevice(void)
 {
 	void *fn = (void *)cudaVDPAUSetVDPAUDevice_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaVDPAUSetVDPAUDevice, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaVDPAUSetVDPAUDevice, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaVDPAUSetVDPAUDevice, cudastub_cudart_slot_cudaVDPAUSetVDPAUDevice, cudastub_cudart_resolve_cudaVDPAUSetVDPAUDevice, cudastub_cudart_bind_cudaVDPAUSetVDPAUDevice);
@@ -18841,7 +19257,8 @@ static cudaError_t cudaVDPAUSetVDPAUDevice_resolve(int a0, VdpDevice a1, VdpGetP
 {
 	cudaVDPAUSetVDPAUDevice_fn fn = cudaVDPAUSetVDPAUDevice_choose();
 
-	atomic_store_explicit(&cudaVDPAUSetVDPAUDevice_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaVDPAUSetVDPAUDevice_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -18872,7 +19289,7 @@ void *cudastub_cudart_bind_cudaWaitExternalSemaphoresAsync(void)
 {
 	void *fn = (void *)cudaWaitExternalSemaphoresAsync_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaWaitExternalSemaphoresAsync, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaWaitExternalSemaphoresAsync, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaWaitExternalSemaphoresAsync, cudastub_cudart_slot_cudaWaitExternalSemaphoresAsync, cudastub_cudart_resolve_cudaWaitExternalSemaphoresAsync, cudastub_cudart_bind_cudaWaitExternalSemaphoresAsync);
@@ -18887,7 +19304,8 @@ static cudaError_t cudaWaitExternalSemaphoresAsync_resolve(const cudaExternalSem
 {
 	cudaWaitExternalSemaphoresAsync_fn fn = cudaWaitExternalSemaphoresAsync_choose();
 
-	atomic_store_explicit(&cudaWaitExternalSemaphoresAsync_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaWaitExternalSemaphoresAsync_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -18918,7 +19336,7 @@ void *cudastub_cudart_bind_cudaWaitExternalSemaphoresAsync_ptsz(void)
 {
 	void *fn = (void *)cudaWaitExternalSemaphoresAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaWaitExternalSemaphoresAsync_ptsz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaWaitExternalSemaphoresAsync_ptsz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaWaitExternalSemaphoresAsync_ptsz, cudastub_cudart_slot_cudaWaitExternalSemaphoresAsync_ptsz, cudastub_cudart_resolve_cudaWaitExternalSemaphoresAsync_ptsz, cudastub_cudart_bind_cudaWaitExternalSemaphoresAsync_ptsz);
@@ -18933,7 +19351,8 @@ static cudaError_t cudaWaitExternalSemaphoresAsync_ptsz_resolve(const cudaExtern
 {
 	cudaWaitExternalSemaphoresAsync_ptsz_fn fn = cudaWaitExternalSemaphoresAsync_ptsz_choose();
 
-	atomic_store_explicit(&cudaWaitExternalSemaphoresAsync_ptsz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cudart_library))
+		atomic_store_explicit(&cudaWaitExternalSemaphoresAsync_ptsz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif

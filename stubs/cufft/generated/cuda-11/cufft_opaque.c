@@ -36,7 +36,7 @@ void *cudastub_cufft_bind_cufftDebug(void)
 {
 	void *fn = choose_cufftDebug();
 
-	atomic_store_explicit(&cudastub_cufft_slot_cufftDebug, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cufft_library, &cudastub_cufft_slot_cufftDebug, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cufftDebug, cudastub_cufft_slot_cufftDebug, cudastub_cufft_resolve_cufftDebug, cudastub_cufft_bind_cufftDebug);
@@ -60,7 +60,7 @@ void *cudastub_cufft_bind_cufftEnterCS(void)
 {
 	void *fn = choose_cufftEnterCS();
 
-	atomic_store_explicit(&cudastub_cufft_slot_cufftEnterCS, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cufft_library, &cudastub_cufft_slot_cufftEnterCS, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cufftEnterCS, cudastub_cufft_slot_cufftEnterCS, cudastub_cufft_resolve_cufftEnterCS, cudastub_cufft_bind_cufftEnterCS);
@@ -84,7 +84,7 @@ void *cudastub_cufft_bind_cufftLeaveCS(void)
 {
 	void *fn = choose_cufftLeaveCS();
 
-	atomic_store_explicit(&cudastub_cufft_slot_cufftLeaveCS, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cufft_library, &cudastub_cufft_slot_cufftLeaveCS, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cufftLeaveCS, cudastub_cufft_slot_cufftLeaveCS, cudastub_cufft_resolve_cufftLeaveCS, cudastub_cufft_bind_cufftLeaveCS);
@@ -108,7 +108,7 @@ void *cudastub_cufft_bind_cufftMakePlanGuru64(void)
 {
 	void *fn = choose_cufftMakePlanGuru64();
 
-	atomic_store_explicit(&cudastub_cufft_slot_cufftMakePlanGuru64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cufft_library, &cudastub_cufft_slot_cufftMakePlanGuru64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cufftMakePlanGuru64, cudastub_cufft_slot_cufftMakePlanGuru64, cudastub_cufft_resolve_cufftMakePlanGuru64, cudastub_cufft_bind_cufftMakePlanGuru64);
@@ -132,7 +132,7 @@ void *cudastub_cufft_bind_cufftXtMakePlanGuru64(void)
 {
 	void *fn = choose_cufftXtMakePlanGuru64();
 
-	atomic_store_explicit(&cudastub_cufft_slot_cufftXtMakePlanGuru64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cufft_library, &cudastub_cufft_slot_cufftXtMakePlanGuru64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cufftXtMakePlanGuru64, cudastub_cufft_slot_cufftXtMakePlanGuru64, cudastub_cufft_resolve_cufftXtMakePlanGuru64, cudastub_cufft_bind_cufftXtMakePlanGuru64);

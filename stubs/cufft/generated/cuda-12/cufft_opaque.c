@@ -33,7 +33,7 @@ void *cudastub_cufft_bind_cufftDebug(void)
 {
 	void *fn = choose_cufftDebug();
 
-	atomic_store_explicit(&cudastub_cufft_slot_cufftDebug, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cufft_library, &cudastub_cufft_slot_cufftDebug, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cufftDebug, cudastub_cufft_slot_cufftDebug, cudastub_cufft_resolve_cufftDebug, cudastub_cufft_bind_cufftDebug);
@@ -57,7 +57,7 @@ void *cudastub_cufft_bind_cufftXtMakePlanGuru64(void)
 {
 	void *fn = choose_cufftXtMakePlanGuru64();
 
-	atomic_store_explicit(&cudastub_cufft_slot_cufftXtMakePlanGuru64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cufft_library, &cudastub_cufft_slot_cufftXtMakePlanGuru64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cufftXtMakePlanGuru64, cudastub_cufft_slot_cufftXtMakePlanGuru64, cudastub_cufft_resolve_cufftXtMakePlanGuru64, cudastub_cufft_bind_cufftXtMakePlanGuru64);

@@ -101,7 +101,7 @@ void *cudastub_cufft_bind_cufftCreate(void)
 {
 	void *fn = (void *)cufftCreate_choose();
 
-	atomic_store_explicit(&cudastub_cufft_slot_cufftCreate, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cufft_library, &cudastub_cufft_slot_cufftCreate, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cufftCreate, cudastub_cufft_slot_cufftCreate, cudastub_cufft_resolve_cufftCreate, cudastub_cufft_bind_cufftCreate);
@@ -116,7 +116,8 @@ static cufftResult cufftCreate_resolve(cufftHandle *a0)
 {
 	cufftCreate_fn fn = cufftCreate_choose();
 
-	atomic_store_explicit(&cufftCreate_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cufft_library))
+		atomic_store_explicit(&cufftCreate_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -143,7 +144,7 @@ void *cudastub_cufft_bind_cufftDestroy(void)
 {
 	void *fn = (void *)cufftDestroy_choose();
 
-	atomic_store_explicit(&cudastub_cufft_slot_cufftDestroy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cufft_library, &cudastub_cufft_slot_cufftDestroy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cufftDestroy, cudastub_cufft_slot_cufftDestroy, cudastub_cufft_resolve_cufftDestroy, cudastub_cufft_bind_cufftDestroy);
@@ -158,7 +159,8 @@ static cufftResult cufftDestroy_resolve(cufftHandle a0)
 {
 	cufftDestroy_fn fn = cufftDestroy_choose();
 
-	atomic_store_explicit(&cufftDestroy_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cufft_library))
+		atomic_store_explicit(&cufftDestroy_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -188,7 +190,7 @@ void *cudastub_cufft_bind_cufftEstimate1d(void)
 {
 	void *fn = (void *)cufftEstimate1d_choose();
 
-	atomic_store_explicit(&cudastub_cufft_slot_cufftEstimate1d, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cufft_library, &cudastub_cufft_slot_cufftEstimate1d, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cufftEstimate1d, cudastub_cufft_slot_cufftEstimate1d, cudastub_cufft_resolve_cufftEstimate1d, cudastub_cufft_bind_cufftEstimate1d);
@@ -203,7 +205,8 @@ static cufftResult cufftEstimate1d_resolve(int a0, cufftType a1, int a2, size_t 
 {
 	cufftEstimate1d_fn fn = cufftEstimate1d_choose();
 
-	atomic_store_explicit(&cufftEstimate1d_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cufft_library))
+		atomic_store_explicit(&cufftEstimate1d_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -233,7 +236,7 @@ void *cudastub_cufft_bind_cufftEstimate2d(void)
 {
 	void *fn = (void *)cufftEstimate2d_choose();
 
-	atomic_store_explicit(&cudastub_cufft_slot_cufftEstimate2d, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cufft_library, &cudastub_cufft_slot_cufftEstimate2d, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cufftEstimate2d, cudastub_cufft_slot_cufftEstimate2d, cudastub_cufft_resolve_cufftEstimate2d, cudastub_cufft_bind_cufftEstimate2d);
@@ -248,7 +251,8 @@ static cufftResult cufftEstimate2d_resolve(int a0, int a1, cufftType a2, size_t 
 {
 	cufftEstimate2d_fn fn = cufftEstimate2d_choose();
 
-	atomic_store_explicit(&cufftEstimate2d_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cufft_library))
+		atomic_store_explicit(&cufftEstimate2d_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -279,7 +283,7 @@ void *cudastub_cufft_bind_cufftEstimate3d(void)
 {
 	void *fn = (void *)cufftEstimate3d_choose();
 
-	atomic_store_explicit(&cudastub_cufft_slot_cufftEstimate3d, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cufft_library, &cudastub_cufft_slot_cufftEstimate3d, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cufftEstimate3d, cudastub_cufft_slot_cufftEstimate3d, cudastub_cufft_resolve_cufftEstimate3d, cudastub_cufft_bind_cufftEstimate3d);
@@ -294,7 +298,8 @@ static cufftResult cufftEstimate3d_resolve(int a0, int a1, int a2, cufftType a3,
 {
 	cufftEstimate3d_fn fn = cufftEstimate3d_choose();
 
-	atomic_store_explicit(&cufftEstimate3d_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cufft_library))
+		atomic_store_explicit(&cufftEstimate3d_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -331,7 +336,7 @@ void *cudastub_cufft_bind_cufftEstimateMany(void)
 {
 	void *fn = (void *)cufftEstimateMany_choose();
 
-	atomic_store_explicit(&cudastub_cufft_slot_cufftEstimateMany, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cufft_library, &cudastub_cufft_slot_cufftEstimateMany, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cufftEstimateMany, cudastub_cufft_slot_cufftEstimateMany, cudastub_cufft_resolve_cufftEstimateMany, cudastub_cufft_bind_cufftEstimateMany);
@@ -346,7 +351,8 @@ static cufftResult cufftEstimateMany_resolve(int a0, int *a1, int *a2, int a3, i
 {
 	cufftEstimateMany_fn fn = cufftEstimateMany_choose();
 
-	atomic_store_explicit(&cufftEstimateMany_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cufft_library))
+		atomic_store_explicit(&cufftEstimateMany_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -376,7 +382,7 @@ void *cudastub_cufft_bind_cufftExecC2C(void)
 {
 	void *fn = (void *)cufftExecC2C_choose();
 
-	atomic_store_explicit(&cudastub_cufft_slot_cufftExecC2C, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cufft_library, &cudastub_cufft_slot_cufftExecC2C, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cufftExecC2C, cudastub_cufft_slot_cufftExecC2C, cudastub_cufft_resolve_cufftExecC2C, cudastub_cufft_bind_cufftExecC2C);
@@ -391,7 +397,8 @@ static cufftResult cufftExecC2C_resolve(cufftHandle a0, cufftComplex *a1, cufftC
 {
 	cufftExecC2C_fn fn = cufftExecC2C_choose();
 
-	atomic_store_explicit(&cufftExecC2C_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cufft_library))
+		atomic_store_explicit(&cufftExecC2C_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -420,7 +427,7 @@ void *cudastub_cufft_bind_cufftExecC2R(void)
 {
 	void *fn = (void *)cufftExecC2R_choose();
 
-	atomic_store_explicit(&cudastub_cufft_slot_cufftExecC2R, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cufft_library, &cudastub_cufft_slot_cufftExecC2R, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cufftExecC2R, cudastub_cufft_slot_cufftExecC2R, cudastub_cufft_resolve_cufftExecC2R, cudastub_cufft_bind_cufftExecC2R);
@@ -435,7 +442,8 @@ static cufftResult cufftExecC2R_resolve(cufftHandle a0, cufftComplex *a1, cufftR
 {
 	cufftExecC2R_fn fn = cufftExecC2R_choose();
 
-	atomic_store_explicit(&cufftExecC2R_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cufft_library))
+		atomic_store_explicit(&cufftExecC2R_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -464,7 +472,7 @@ void *cudastub_cufft_bind_cufftExecD2Z(void)
 {
 	void *fn = (void *)cufftExecD2Z_choose();
 
-	atomic_store_explicit(&cudastub_cufft_slot_cufftExecD2Z, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cufft_library, &cudastub_cufft_slot_cufftExecD2Z, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cufftExecD2Z, cudastub_cufft_slot_cufftExecD2Z, cudastub_cufft_resolve_cufftExecD2Z, cudastub_cufft_bind_cufftExecD2Z);
@@ -479,7 +487,8 @@ static cufftResult cufftExecD2Z_resolve(cufftHandle a0, cufftDoubleReal *a1, cuf
 {
 	cufftExecD2Z_fn fn = cufftExecD2Z_choose();
 
-	atomic_store_explicit(&cufftExecD2Z_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cufft_library))
+		atomic_store_explicit(&cufftExecD2Z_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -508,7 +517,7 @@ void *cudastub_cufft_bind_cufftExecR2C(void)
 {
 	void *fn = (void *)cufftExecR2C_choose();
 
-	atomic_store_explicit(&cudastub_cufft_slot_cufftExecR2C, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cufft_library, &cudastub_cufft_slot_cufftExecR2C, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cufftExecR2C, cudastub_cufft_slot_cufftExecR2C, cudastub_cufft_resolve_cufftExecR2C, cudastub_cufft_bind_cufftExecR2C);
@@ -523,7 +532,8 @@ static cufftResult cufftExecR2C_resolve(cufftHandle a0, cufftReal *a1, cufftComp
 {
 	cufftExecR2C_fn fn = cufftExecR2C_choose();
 
-	atomic_store_explicit(&cufftExecR2C_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cufft_library))
+		atomic_store_explicit(&cufftExecR2C_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -552,7 +562,7 @@ void *cudastub_cufft_bind_cufftExecZ2D(void)
 {
 	void *fn = (void *)cufftExecZ2D_choose();
 
-	atomic_store_explicit(&cudastub_cufft_slot_cufftExecZ2D, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cufft_library, &cudastub_cufft_slot_cufftExecZ2D, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cufftExecZ2D, cudastub_cufft_slot_cufftExecZ2D, cudastub_cufft_resolve_cufftExecZ2D, cudastub_cufft_bind_cufftExecZ2D);
@@ -567,7 +577,8 @@ static cufftResult cufftExecZ2D_resolve(cufftHandle a0, cufftDoubleComplex *a1, 
 {
 	cufftExecZ2D_fn fn = cufftExecZ2D_choose();
 
-	atomic_store_explicit(&cufftExecZ2D_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cufft_library))
+		atomic_store_explicit(&cufftExecZ2D_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -597,7 +608,7 @@ void *cudastub_cufft_bind_cufftExecZ2Z(void)
 {
 	void *fn = (void *)cufftExecZ2Z_choose();
 
-	atomic_store_explicit(&cudastub_cufft_slot_cufftExecZ2Z, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cufft_library, &cudastub_cufft_slot_cufftExecZ2Z, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cufftExecZ2Z, cudastub_cufft_slot_cufftExecZ2Z, cudastub_cufft_resolve_cufftExecZ2Z, cudastub_cufft_bind_cufftExecZ2Z);
@@ -612,7 +623,8 @@ static cufftResult cufftExecZ2Z_resolve(cufftHandle a0, cufftDoubleComplex *a1, 
 {
 	cufftExecZ2Z_fn fn = cufftExecZ2Z_choose();
 
-	atomic_store_explicit(&cufftExecZ2Z_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cufft_library))
+		atomic_store_explicit(&cufftExecZ2Z_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -641,7 +653,7 @@ void *cudastub_cufft_bind_cufftGetPlanPropertyInt64(void)
 {
 	void *fn = (void *)cufftGetPlanPropertyInt64_choose();
 
-	atomic_store_explicit(&cudastub_cufft_slot_cufftGetPlanPropertyInt64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cufft_library, &cudastub_cufft_slot_cufftGetPlanPropertyInt64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cufftGetPlanPropertyInt64, cudastub_cufft_slot_cufftGetPlanPropertyInt64, cudastub_cufft_resolve_cufftGetPlanPropertyInt64, cudastub_cufft_bind_cufftGetPlanPropertyInt64);
@@ -656,7 +668,8 @@ static cufftResult cufftGetPlanPropertyInt64_resolve(cufftHandle a0, cufftProper
 {
 	cufftGetPlanPropertyInt64_fn fn = cufftGetPlanPropertyInt64_choose();
 
-	atomic_store_explicit(&cufftGetPlanPropertyInt64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cufft_library))
+		atomic_store_explicit(&cufftGetPlanPropertyInt64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -686,7 +699,7 @@ void *cudastub_cufft_bind_cufftGetProperty(void)
 {
 	void *fn = (void *)cufftGetProperty_choose();
 
-	atomic_store_explicit(&cudastub_cufft_slot_cufftGetProperty, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cufft_library, &cudastub_cufft_slot_cufftGetProperty, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cufftGetProperty, cudastub_cufft_slot_cufftGetProperty, cudastub_cufft_resolve_cufftGetProperty, cudastub_cufft_bind_cufftGetProperty);
@@ -701,7 +714,8 @@ static cufftResult cufftGetProperty_resolve(libraryPropertyType a0, int *a1)
 {
 	cufftGetProperty_fn fn = cufftGetProperty_choose();
 
-	atomic_store_explicit(&cufftGetProperty_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cufft_library))
+		atomic_store_explicit(&cufftGetProperty_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -729,7 +743,7 @@ void *cudastub_cufft_bind_cufftGetSize(void)
 {
 	void *fn = (void *)cufftGetSize_choose();
 
-	atomic_store_explicit(&cudastub_cufft_slot_cufftGetSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cufft_library, &cudastub_cufft_slot_cufftGetSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cufftGetSize, cudastub_cufft_slot_cufftGetSize, cudastub_cufft_resolve_cufftGetSize, cudastub_cufft_bind_cufftGetSize);
@@ -744,7 +758,8 @@ static cufftResult cufftGetSize_resolve(cufftHandle a0, size_t *a1)
 {
 	cufftGetSize_fn fn = cufftGetSize_choose();
 
-	atomic_store_explicit(&cufftGetSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cufft_library))
+		atomic_store_explicit(&cufftGetSize_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -775,7 +790,7 @@ void *cudastub_cufft_bind_cufftGetSize1d(void)
 {
 	void *fn = (void *)cufftGetSize1d_choose();
 
-	atomic_store_explicit(&cudastub_cufft_slot_cufftGetSize1d, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cufft_library, &cudastub_cufft_slot_cufftGetSize1d, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cufftGetSize1d, cudastub_cufft_slot_cufftGetSize1d, cudastub_cufft_resolve_cufftGetSize1d, cudastub_cufft_bind_cufftGetSize1d);
@@ -790,7 +805,8 @@ static cufftResult cufftGetSize1d_resolve(cufftHandle a0, int a1, cufftType a2, 
 {
 	cufftGetSize1d_fn fn = cufftGetSize1d_choose();
 
-	atomic_store_explicit(&cufftGetSize1d_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cufft_library))
+		atomic_store_explicit(&cufftGetSize1d_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -821,7 +837,7 @@ void *cudastub_cufft_bind_cufftGetSize2d(void)
 {
 	void *fn = (void *)cufftGetSize2d_choose();
 
-	atomic_store_explicit(&cudastub_cufft_slot_cufftGetSize2d, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cufft_library, &cudastub_cufft_slot_cufftGetSize2d, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cufftGetSize2d, cudastub_cufft_slot_cufftGetSize2d, cudastub_cufft_resolve_cufftGetSize2d, cudastub_cufft_bind_cufftGetSize2d);
@@ -836,7 +852,8 @@ static cufftResult cufftGetSize2d_resolve(cufftHandle a0, int a1, int a2, cufftT
 {
 	cufftGetSize2d_fn fn = cufftGetSize2d_choose();
 
-	atomic_store_explicit(&cufftGetSize2d_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cufft_library))
+		atomic_store_explicit(&cufftGetSize2d_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -868,7 +885,7 @@ void *cudastub_cufft_bind_cufftGetSize3d(void)
 {
 	void *fn = (void *)cufftGetSize3d_choose();
 
-	atomic_store_explicit(&cudastub_cufft_slot_cufftGetSize3d, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cufft_library, &cudastub_cufft_slot_cufftGetSize3d, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cufftGetSize3d, cudastub_cufft_slot_cufftGetSize3d, cudastub_cufft_resolve_cufftGetSize3d, cudastub_cufft_bind_cufftGetSize3d);
@@ -883,7 +900,8 @@ static cufftResult cufftGetSize3d_resolve(cufftHandle a0, int a1, int a2, int a3
 {
 	cufftGetSize3d_fn fn = cufftGetSize3d_choose();
 
-	atomic_store_explicit(&cufftGetSize3d_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cufft_library))
+		atomic_store_explicit(&cufftGetSize3d_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -921,7 +939,7 @@ void *cudastub_cufft_bind_cufftGetSizeMany(void)
 {
 	void *fn = (void *)cufftGetSizeMany_choose();
 
-	atomic_store_explicit(&cudastub_cufft_slot_cufftGetSizeMany, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cufft_library, &cudastub_cufft_slot_cufftGetSizeMany, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cufftGetSizeMany, cudastub_cufft_slot_cufftGetSizeMany, cudastub_cufft_resolve_cufftGetSizeMany, cudastub_cufft_bind_cufftGetSizeMany);
@@ -936,7 +954,8 @@ static cufftResult cufftGetSizeMany_resolve(cufftHandle a0, int a1, int *a2, int
 {
 	cufftGetSizeMany_fn fn = cufftGetSizeMany_choose();
 
-	atomic_store_explicit(&cufftGetSizeMany_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cufft_library))
+		atomic_store_explicit(&cufftGetSizeMany_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -974,7 +993,7 @@ void *cudastub_cufft_bind_cufftGetSizeMany64(void)
 {
 	void *fn = (void *)cufftGetSizeMany64_choose();
 
-	atomic_store_explicit(&cudastub_cufft_slot_cufftGetSizeMany64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cufft_library, &cudastub_cufft_slot_cufftGetSizeMany64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cufftGetSizeMany64, cudastub_cufft_slot_cufftGetSizeMany64, cudastub_cufft_resolve_cufftGetSizeMany64, cudastub_cufft_bind_cufftGetSizeMany64);
@@ -989,7 +1008,8 @@ static cufftResult cufftGetSizeMany64_resolve(cufftHandle a0, int a1, long long 
 {
 	cufftGetSizeMany64_fn fn = cufftGetSizeMany64_choose();
 
-	atomic_store_explicit(&cufftGetSizeMany64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cufft_library))
+		atomic_store_explicit(&cufftGetSizeMany64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -1018,7 +1038,7 @@ void *cudastub_cufft_bind_cufftGetVersion(void)
 {
 	void *fn = (void *)cufftGetVersion_choose();
 
-	atomic_store_explicit(&cudastub_cufft_slot_cufftGetVersion, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cufft_library, &cudastub_cufft_slot_cufftGetVersion, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cufftGetVersion, cudastub_cufft_slot_cufftGetVersion, cudastub_cufft_resolve_cufftGetVersion, cudastub_cufft_bind_cufftGetVersion);
@@ -1033,7 +1053,8 @@ static cufftResult cufftGetVersion_resolve(int *a0)
 {
 	cufftGetVersion_fn fn = cufftGetVersion_choose();
 
-	atomic_store_explicit(&cufftGetVersion_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cufft_library))
+		atomic_store_explicit(&cufftGetVersion_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -1064,7 +1085,7 @@ void *cudastub_cufft_bind_cufftMakePlan1d(void)
 {
 	void *fn = (void *)cufftMakePlan1d_choose();
 
-	atomic_store_explicit(&cudastub_cufft_slot_cufftMakePlan1d, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cufft_library, &cudastub_cufft_slot_cufftMakePlan1d, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cufftMakePlan1d, cudastub_cufft_slot_cufftMakePlan1d, cudastub_cufft_resolve_cufftMakePlan1d, cudastub_cufft_bind_cufftMakePlan1d);
@@ -1079,7 +1100,8 @@ static cufftResult cufftMakePlan1d_resolve(cufftHandle a0, int a1, cufftType a2,
 {
 	cufftMakePlan1d_fn fn = cufftMakePlan1d_choose();
 
-	atomic_store_explicit(&cufftMakePlan1d_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cufft_library))
+		atomic_store_explicit(&cufftMakePlan1d_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -1110,7 +1132,7 @@ void *cudastub_cufft_bind_cufftMakePlan2d(void)
 {
 	void *fn = (void *)cufftMakePlan2d_choose();
 
-	atomic_store_explicit(&cudastub_cufft_slot_cufftMakePlan2d, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cufft_library, &cudastub_cufft_slot_cufftMakePlan2d, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cufftMakePlan2d, cudastub_cufft_slot_cufftMakePlan2d, cudastub_cufft_resolve_cufftMakePlan2d, cudastub_cufft_bind_cufftMakePlan2d);
@@ -1125,7 +1147,8 @@ static cufftResult cufftMakePlan2d_resolve(cufftHandle a0, int a1, int a2, cufft
 {
 	cufftMakePlan2d_fn fn = cufftMakePlan2d_choose();
 
-	atomic_store_explicit(&cufftMakePlan2d_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cufft_library))
+		atomic_store_explicit(&cufftMakePlan2d_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -1157,7 +1180,7 @@ void *cudastub_cufft_bind_cufftMakePlan3d(void)
 {
 	void *fn = (void *)cufftMakePlan3d_choose();
 
-	atomic_store_explicit(&cudastub_cufft_slot_cufftMakePlan3d, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cufft_library, &cudastub_cufft_slot_cufftMakePlan3d, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cufftMakePlan3d, cudastub_cufft_slot_cufftMakePlan3d, cudastub_cufft_resolve_cufftMakePlan3d, cudastub_cufft_bind_cufftMakePlan3d);
@@ -1172,7 +1195,8 @@ static cufftResult cufftMakePlan3d_resolve(cufftHandle a0, int a1, int a2, int a
 {
 	cufftMakePlan3d_fn fn = cufftMakePlan3d_choose();
 
-	atomic_store_explicit(&cufftMakePlan3d_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cufft_library))
+		atomic_store_explicit(&cufftMakePlan3d_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -1210,7 +1234,7 @@ void *cudastub_cufft_bind_cufftMakePlanMany(void)
 {
 	void *fn = (void *)cufftMakePlanMany_choose();
 
-	atomic_store_explicit(&cudastub_cufft_slot_cufftMakePlanMany, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cufft_library, &cudastub_cufft_slot_cufftMakePlanMany, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cufftMakePlanMany, cudastub_cufft_slot_cufftMakePlanMany, cudastub_cufft_resolve_cufftMakePlanMany, cudastub_cufft_bind_cufftMakePlanMany);
@@ -1225,7 +1249,8 @@ static cufftResult cufftMakePlanMany_resolve(cufftHandle a0, int a1, int *a2, in
 {
 	cufftMakePlanMany_fn fn = cufftMakePlanMany_choose();
 
-	atomic_store_explicit(&cufftMakePlanMany_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cufft_library))
+		atomic_store_explicit(&cufftMakePlanMany_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -1263,7 +1288,7 @@ void *cudastub_cufft_bind_cufftMakePlanMany64(void)
 {
 	void *fn = (void *)cufftMakePlanMany64_choose();
 
-	atomic_store_explicit(&cudastub_cufft_slot_cufftMakePlanMany64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cufft_library, &cudastub_cufft_slot_cufftMakePlanMany64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cufftMakePlanMany64, cudastub_cufft_slot_cufftMakePlanMany64, cudastub_cufft_resolve_cufftMakePlanMany64, cudastub_cufft_bind_cufftMakePlanMany64);
@@ -1278,7 +1303,8 @@ static cufftResult cufftMakePlanMany64_resolve(cufftHandle a0, int a1, long long
 {
 	cufftMakePlanMany64_fn fn = cufftMakePlanMany64_choose();
 
-	atomic_store_explicit(&cufftMakePlanMany64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cufft_library))
+		atomic_store_explicit(&cufftMakePlanMany64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -1308,7 +1334,7 @@ void *cudastub_cufft_bind_cufftPlan1d(void)
 {
 	void *fn = (void *)cufftPlan1d_choose();
 
-	atomic_store_explicit(&cudastub_cufft_slot_cufftPlan1d, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cufft_library, &cudastub_cufft_slot_cufftPlan1d, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cufftPlan1d, cudastub_cufft_slot_cufftPlan1d, cudastub_cufft_resolve_cufftPlan1d, cudastub_cufft_bind_cufftPlan1d);
@@ -1323,7 +1349,8 @@ static cufftResult cufftPlan1d_resolve(cufftHandle *a0, int a1, cufftType a2, in
 {
 	cufftPlan1d_fn fn = cufftPlan1d_choose();
 
-	atomic_store_explicit(&cufftPlan1d_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cufft_library))
+		atomic_store_explicit(&cufftPlan1d_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -1353,7 +1380,7 @@ void *cudastub_cufft_bind_cufftPlan2d(void)
 {
 	void *fn = (void *)cufftPlan2d_choose();
 
-	atomic_store_explicit(&cudastub_cufft_slot_cufftPlan2d, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cufft_library, &cudastub_cufft_slot_cufftPlan2d, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cufftPlan2d, cudastub_cufft_slot_cufftPlan2d, cudastub_cufft_resolve_cufftPlan2d, cudastub_cufft_bind_cufftPlan2d);
@@ -1368,7 +1395,8 @@ static cufftResult cufftPlan2d_resolve(cufftHandle *a0, int a1, int a2, cufftTyp
 {
 	cufftPlan2d_fn fn = cufftPlan2d_choose();
 
-	atomic_store_explicit(&cufftPlan2d_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cufft_library))
+		atomic_store_explicit(&cufftPlan2d_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -1399,7 +1427,7 @@ void *cudastub_cufft_bind_cufftPlan3d(void)
 {
 	void *fn = (void *)cufftPlan3d_choose();
 
-	atomic_store_explicit(&cudastub_cufft_slot_cufftPlan3d, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cufft_library, &cudastub_cufft_slot_cufftPlan3d, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cufftPlan3d, cudastub_cufft_slot_cufftPlan3d, cudastub_cufft_resolve_cufftPlan3d, cudastub_cufft_bind_cufftPlan3d);
@@ -1414,7 +1442,8 @@ static cufftResult cufftPlan3d_resolve(cufftHandle *a0, int a1, int a2, int a3, 
 {
 	cufftPlan3d_fn fn = cufftPlan3d_choose();
 
-	atomic_store_explicit(&cufftPlan3d_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cufft_library))
+		atomic_store_explicit(&cufftPlan3d_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -1451,7 +1480,7 @@ void *cudastub_cufft_bind_cufftPlanMany(void)
 {
 	void *fn = (void *)cufftPlanMany_choose();
 
-	atomic_store_explicit(&cudastub_cufft_slot_cufftPlanMany, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cufft_library, &cudastub_cufft_slot_cufftPlanMany, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cufftPlanMany, cudastub_cufft_slot_cufftPlanMany, cudastub_cufft_resolve_cufftPlanMany, cudastub_cufft_bind_cufftPlanMany);
@@ -1466,7 +1495,8 @@ static cufftResult cufftPlanMany_resolve(cufftHandle *a0, int a1, int *a2, int *
 {
 	cufftPlanMany_fn fn = cufftPlanMany_choose();
 
-	atomic_store_explicit(&cufftPlanMany_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cufft_library))
+		atomic_store_explicit(&cufftPlanMany_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -1494,7 +1524,7 @@ void *cudastub_cufft_bind_cufftResetPlanProperty(void)
 {
 	void *fn = (void *)cufftResetPlanProperty_choose();
 
-	atomic_store_explicit(&cudastub_cufft_slot_cufftResetPlanProperty, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cufft_library, &cudastub_cufft_slot_cufftResetPlanProperty, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cufftResetPlanProperty, cudastub_cufft_slot_cufftResetPlanProperty, cudastub_cufft_resolve_cufftResetPlanProperty, cudastub_cufft_bind_cufftResetPlanProperty);
@@ -1509,7 +1539,8 @@ static cufftResult cufftResetPlanProperty_resolve(cufftHandle a0, cufftProperty 
 {
 	cufftResetPlanProperty_fn fn = cufftResetPlanProperty_choose();
 
-	atomic_store_explicit(&cufftResetPlanProperty_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cufft_library))
+		atomic_store_explicit(&cufftResetPlanProperty_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -1537,7 +1568,7 @@ void *cudastub_cufft_bind_cufftSetAutoAllocation(void)
 {
 	void *fn = (void *)cufftSetAutoAllocation_choose();
 
-	atomic_store_explicit(&cudastub_cufft_slot_cufftSetAutoAllocation, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cufft_library, &cudastub_cufft_slot_cufftSetAutoAllocation, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cufftSetAutoAllocation, cudastub_cufft_slot_cufftSetAutoAllocation, cudastub_cufft_resolve_cufftSetAutoAllocation, cudastub_cufft_bind_cufftSetAutoAllocation);
@@ -1552,7 +1583,8 @@ static cufftResult cufftSetAutoAllocation_resolve(cufftHandle a0, int a1)
 {
 	cufftSetAutoAllocation_fn fn = cufftSetAutoAllocation_choose();
 
-	atomic_store_explicit(&cufftSetAutoAllocation_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cufft_library))
+		atomic_store_explicit(&cufftSetAutoAllocation_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -1581,7 +1613,7 @@ void *cudastub_cufft_bind_cufftSetPlanPropertyInt64(void)
 {
 	void *fn = (void *)cufftSetPlanPropertyInt64_choose();
 
-	atomic_store_explicit(&cudastub_cufft_slot_cufftSetPlanPropertyInt64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cufft_library, &cudastub_cufft_slot_cufftSetPlanPropertyInt64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cufftSetPlanPropertyInt64, cudastub_cufft_slot_cufftSetPlanPropertyInt64, cudastub_cufft_resolve_cufftSetPlanPropertyInt64, cudastub_cufft_bind_cufftSetPlanPropertyInt64);
@@ -1596,7 +1628,8 @@ static cufftResult cufftSetPlanPropertyInt64_resolve(cufftHandle a0, cufftProper
 {
 	cufftSetPlanPropertyInt64_fn fn = cufftSetPlanPropertyInt64_choose();
 
-	atomic_store_explicit(&cufftSetPlanPropertyInt64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cufft_library))
+		atomic_store_explicit(&cufftSetPlanPropertyInt64_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -1624,7 +1657,7 @@ void *cudastub_cufft_bind_cufftSetStream(void)
 {
 	void *fn = (void *)cufftSetStream_choose();
 
-	atomic_store_explicit(&cudastub_cufft_slot_cufftSetStream, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cufft_library, &cudastub_cufft_slot_cufftSetStream, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cufftSetStream, cudastub_cufft_slot_cufftSetStream, cudastub_cufft_resolve_cufftSetStream, cudastub_cufft_bind_cufftSetStream);
@@ -1639,7 +1672,8 @@ static cufftResult cufftSetStream_resolve(cufftHandle a0, cudaStream_t a1)
 {
 	cufftSetStream_fn fn = cufftSetStream_choose();
 
-	atomic_store_explicit(&cufftSetStream_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cufft_library))
+		atomic_store_explicit(&cufftSetStream_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -1667,7 +1701,7 @@ void *cudastub_cufft_bind_cufftSetWorkArea(void)
 {
 	void *fn = (void *)cufftSetWorkArea_choose();
 
-	atomic_store_explicit(&cudastub_cufft_slot_cufftSetWorkArea, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cufft_library, &cudastub_cufft_slot_cufftSetWorkArea, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cufftSetWorkArea, cudastub_cufft_slot_cufftSetWorkArea, cudastub_cufft_resolve_cufftSetWorkArea, cudastub_cufft_bind_cufftSetWorkArea);
@@ -1682,7 +1716,8 @@ static cufftResult cufftSetWorkArea_resolve(cufftHandle a0, void *a1)
 {
 	cufftSetWorkArea_fn fn = cufftSetWorkArea_choose();
 
-	atomic_store_explicit(&cufftSetWorkArea_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cufft_library))
+		atomic_store_explicit(&cufftSetWorkArea_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -1710,7 +1745,7 @@ void *cudastub_cufft_bind_cufftXtClearCallback(void)
 {
 	void *fn = (void *)cufftXtClearCallback_choose();
 
-	atomic_store_explicit(&cudastub_cufft_slot_cufftXtClearCallback, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cufft_library, &cudastub_cufft_slot_cufftXtClearCallback, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cufftXtClearCallback, cudastub_cufft_slot_cufftXtClearCallback, cudastub_cufft_resolve_cufftXtClearCallback, cudastub_cufft_bind_cufftXtClearCallback);
@@ -1725,7 +1760,8 @@ static cufftResult cufftXtClearCallback_resolve(cufftHandle a0, cufftXtCallbackT
 {
 	cufftXtClearCallback_fn fn = cufftXtClearCallback_choose();
 
-	atomic_store_explicit(&cufftXtClearCallback_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cufft_library))
+		atomic_store_explicit(&cufftXtClearCallback_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -1755,7 +1791,7 @@ void *cudastub_cufft_bind_cufftXtExec(void)
 {
 	void *fn = (void *)cufftXtExec_choose();
 
-	atomic_store_explicit(&cudastub_cufft_slot_cufftXtExec, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cufft_library, &cudastub_cufft_slot_cufftXtExec, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cufftXtExec, cudastub_cufft_slot_cufftXtExec, cudastub_cufft_resolve_cufftXtExec, cudastub_cufft_bind_cufftXtExec);
@@ -1770,7 +1806,8 @@ static cufftResult cufftXtExec_resolve(cufftHandle a0, void *a1, void *a2, int a
 {
 	cufftXtExec_fn fn = cufftXtExec_choose();
 
-	atomic_store_explicit(&cufftXtExec_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cufft_library))
+		atomic_store_explicit(&cufftXtExec_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -1800,7 +1837,7 @@ void *cudastub_cufft_bind_cufftXtExecDescriptor(void)
 {
 	void *fn = (void *)cufftXtExecDescriptor_choose();
 
-	atomic_store_explicit(&cudastub_cufft_slot_cufftXtExecDescriptor, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cufft_library, &cudastub_cufft_slot_cufftXtExecDescriptor, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cufftXtExecDescriptor, cudastub_cufft_slot_cufftXtExecDescriptor, cudastub_cufft_resolve_cufftXtExecDescriptor, cudastub_cufft_bind_cufftXtExecDescriptor);
@@ -1815,7 +1852,8 @@ static cufftResult cufftXtExecDescriptor_resolve(cufftHandle a0, cudaLibXtDesc *
 {
 	cufftXtExecDescriptor_fn fn = cufftXtExecDescriptor_choose();
 
-	atomic_store_explicit(&cufftXtExecDescriptor_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cufft_library))
+		atomic_store_explicit(&cufftXtExecDescriptor_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -1845,7 +1883,7 @@ void *cudastub_cufft_bind_cufftXtExecDescriptorC2C(void)
 {
 	void *fn = (void *)cufftXtExecDescriptorC2C_choose();
 
-	atomic_store_explicit(&cudastub_cufft_slot_cufftXtExecDescriptorC2C, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cufft_library, &cudastub_cufft_slot_cufftXtExecDescriptorC2C, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cufftXtExecDescriptorC2C, cudastub_cufft_slot_cufftXtExecDescriptorC2C, cudastub_cufft_resolve_cufftXtExecDescriptorC2C, cudastub_cufft_bind_cufftXtExecDescriptorC2C);
@@ -1860,7 +1898,8 @@ static cufftResult cufftXtExecDescriptorC2C_resolve(cufftHandle a0, cudaLibXtDes
 {
 	cufftXtExecDescriptorC2C_fn fn = cufftXtExecDescriptorC2C_choose();
 
-	atomic_store_explicit(&cufftXtExecDescriptorC2C_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cufft_library))
+		atomic_store_explicit(&cufftXtExecDescriptorC2C_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -1889,7 +1928,7 @@ void *cudastub_cufft_bind_cufftXtExecDescriptorC2R(void)
 {
 	void *fn = (void *)cufftXtExecDescriptorC2R_choose();
 
-	atomic_store_explicit(&cudastub_cufft_slot_cufftXtExecDescriptorC2R, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cufft_library, &cudastub_cufft_slot_cufftXtExecDescriptorC2R, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cufftXtExecDescriptorC2R, cudastub_cufft_slot_cufftXtExecDescriptorC2R, cudastub_cufft_resolve_cufftXtExecDescriptorC2R, cudastub_cufft_bind_cufftXtExecDescriptorC2R);
@@ -1904,7 +1943,8 @@ static cufftResult cufftXtExecDescriptorC2R_resolve(cufftHandle a0, cudaLibXtDes
 {
 	cufftXtExecDescriptorC2R_fn fn = cufftXtExecDescriptorC2R_choose();
 
-	atomic_store_explicit(&cufftXtExecDescriptorC2R_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cufft_library))
+		atomic_store_explicit(&cufftXtExecDescriptorC2R_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -1933,7 +1973,7 @@ void *cudastub_cufft_bind_cufftXtExecDescriptorD2Z(void)
 {
 	void *fn = (void *)cufftXtExecDescriptorD2Z_choose();
 
-	atomic_store_explicit(&cudastub_cufft_slot_cufftXtExecDescriptorD2Z, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cufft_library, &cudastub_cufft_slot_cufftXtExecDescriptorD2Z, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cufftXtExecDescriptorD2Z, cudastub_cufft_slot_cufftXtExecDescriptorD2Z, cudastub_cufft_resolve_cufftXtExecDescriptorD2Z, cudastub_cufft_bind_cufftXtExecDescriptorD2Z);
@@ -1948,7 +1988,8 @@ static cufftResult cufftXtExecDescriptorD2Z_resolve(cufftHandle a0, cudaLibXtDes
 {
 	cufftXtExecDescriptorD2Z_fn fn = cufftXtExecDescriptorD2Z_choose();
 
-	atomic_store_explicit(&cufftXtExecDescriptorD2Z_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cufft_library))
+		atomic_store_explicit(&cufftXtExecDescriptorD2Z_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -1977,7 +2018,7 @@ void *cudastub_cufft_bind_cufftXtExecDescriptorR2C(void)
 {
 	void *fn = (void *)cufftXtExecDescriptorR2C_choose();
 
-	atomic_store_explicit(&cudastub_cufft_slot_cufftXtExecDescriptorR2C, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cufft_library, &cudastub_cufft_slot_cufftXtExecDescriptorR2C, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cufftXtExecDescriptorR2C, cudastub_cufft_slot_cufftXtExecDescriptorR2C, cudastub_cufft_resolve_cufftXtExecDescriptorR2C, cudastub_cufft_bind_cufftXtExecDescriptorR2C);
@@ -1992,7 +2033,8 @@ static cufftResult cufftXtExecDescriptorR2C_resolve(cufftHandle a0, cudaLibXtDes
 {
 	cufftXtExecDescriptorR2C_fn fn = cufftXtExecDescriptorR2C_choose();
 
-	atomic_store_explicit(&cufftXtExecDescriptorR2C_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cufft_library))
+		atomic_store_explicit(&cufftXtExecDescriptorR2C_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -2021,7 +2063,7 @@ void *cudastub_cufft_bind_cufftXtExecDescriptorZ2D(void)
 {
 	void *fn = (void *)cufftXtExecDescriptorZ2D_choose();
 
-	atomic_store_explicit(&cudastub_cufft_slot_cufftXtExecDescriptorZ2D, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cufft_library, &cudastub_cufft_slot_cufftXtExecDescriptorZ2D, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cufftXtExecDescriptorZ2D, cudastub_cufft_slot_cufftXtExecDescriptorZ2D, cudastub_cufft_resolve_cufftXtExecDescriptorZ2D, cudastub_cufft_bind_cufftXtExecDescriptorZ2D);
@@ -2036,7 +2078,8 @@ static cufftResult cufftXtExecDescriptorZ2D_resolve(cufftHandle a0, cudaLibXtDes
 {
 	cufftXtExecDescriptorZ2D_fn fn = cufftXtExecDescriptorZ2D_choose();
 
-	atomic_store_explicit(&cufftXtExecDescriptorZ2D_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cufft_library))
+		atomic_store_explicit(&cufftXtExecDescriptorZ2D_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -2066,7 +2109,7 @@ void *cudastub_cufft_bind_cufftXtExecDescriptorZ2Z(void)
 {
 	void *fn = (void *)cufftXtExecDescriptorZ2Z_choose();
 
-	atomic_store_explicit(&cudastub_cufft_slot_cufftXtExecDescriptorZ2Z, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cufft_library, &cudastub_cufft_slot_cufftXtExecDescriptorZ2Z, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cufftXtExecDescriptorZ2Z, cudastub_cufft_slot_cufftXtExecDescriptorZ2Z, cudastub_cufft_resolve_cufftXtExecDescriptorZ2Z, cudastub_cufft_bind_cufftXtExecDescriptorZ2Z);
@@ -2081,7 +2124,8 @@ static cufftResult cufftXtExecDescriptorZ2Z_resolve(cufftHandle a0, cudaLibXtDes
 {
 	cufftXtExecDescriptorZ2Z_fn fn = cufftXtExecDescriptorZ2Z_choose();
 
-	atomic_store_explicit(&cufftXtExecDescriptorZ2Z_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cufft_library))
+		atomic_store_explicit(&cufftXtExecDescriptorZ2Z_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -2108,7 +2152,7 @@ void *cudastub_cufft_bind_cufftXtFree(void)
 {
 	void *fn = (void *)cufftXtFree_choose();
 
-	atomic_store_explicit(&cudastub_cufft_slot_cufftXtFree, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cufft_library, &cudastub_cufft_slot_cufftXtFree, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cufftXtFree, cudastub_cufft_slot_cufftXtFree, cudastub_cufft_resolve_cufftXtFree, cudastub_cufft_bind_cufftXtFree);
@@ -2123,7 +2167,8 @@ static cufftResult cufftXtFree_resolve(cudaLibXtDesc *a0)
 {
 	cufftXtFree_fn fn = cufftXtFree_choose();
 
-	atomic_store_explicit(&cufftXtFree_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cufft_library))
+		atomic_store_explicit(&cufftXtFree_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -2163,7 +2208,7 @@ void *cudastub_cufft_bind_cufftXtGetSizeMany(void)
 {
 	void *fn = (void *)cufftXtGetSizeMany_choose();
 
-	atomic_store_explicit(&cudastub_cufft_slot_cufftXtGetSizeMany, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cufft_library, &cudastub_cufft_slot_cufftXtGetSizeMany, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cufftXtGetSizeMany, cudastub_cufft_slot_cufftXtGetSizeMany, cudastub_cufft_resolve_cufftXtGetSizeMany, cudastub_cufft_bind_cufftXtGetSizeMany);
@@ -2178,7 +2223,8 @@ static cufftResult cufftXtGetSizeMany_resolve(cufftHandle a0, int a1, long long 
 {
 	cufftXtGetSizeMany_fn fn = cufftXtGetSizeMany_choose();
 
-	atomic_store_explicit(&cufftXtGetSizeMany_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cufft_library))
+		atomic_store_explicit(&cufftXtGetSizeMany_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -2218,7 +2264,7 @@ void *cudastub_cufft_bind_cufftXtMakePlanMany(void)
 {
 	void *fn = (void *)cufftXtMakePlanMany_choose();
 
-	atomic_store_explicit(&cudastub_cufft_slot_cufftXtMakePlanMany, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cufft_library, &cudastub_cufft_slot_cufftXtMakePlanMany, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cufftXtMakePlanMany, cudastub_cufft_slot_cufftXtMakePlanMany, cudastub_cufft_resolve_cufftXtMakePlanMany, cudastub_cufft_bind_cufftXtMakePlanMany);
@@ -2233,7 +2279,8 @@ static cufftResult cufftXtMakePlanMany_resolve(cufftHandle a0, int a1, long long
 {
 	cufftXtMakePlanMany_fn fn = cufftXtMakePlanMany_choose();
 
-	atomic_store_explicit(&cufftXtMakePlanMany_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cufft_library))
+		atomic_store_explicit(&cufftXtMakePlanMany_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -2262,7 +2309,7 @@ void *cudastub_cufft_bind_cufftXtMalloc(void)
 {
 	void *fn = (void *)cufftXtMalloc_choose();
 
-	atomic_store_explicit(&cudastub_cufft_slot_cufftXtMalloc, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cufft_library, &cudastub_cufft_slot_cufftXtMalloc, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cufftXtMalloc, cudastub_cufft_slot_cufftXtMalloc, cudastub_cufft_resolve_cufftXtMalloc, cudastub_cufft_bind_cufftXtMalloc);
@@ -2277,7 +2324,8 @@ static cufftResult cufftXtMalloc_resolve(cufftHandle a0, cudaLibXtDesc **a1, cuf
 {
 	cufftXtMalloc_fn fn = cufftXtMalloc_choose();
 
-	atomic_store_explicit(&cufftXtMalloc_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cufft_library))
+		atomic_store_explicit(&cufftXtMalloc_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -2307,7 +2355,7 @@ void *cudastub_cufft_bind_cufftXtMemcpy(void)
 {
 	void *fn = (void *)cufftXtMemcpy_choose();
 
-	atomic_store_explicit(&cudastub_cufft_slot_cufftXtMemcpy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cufft_library, &cudastub_cufft_slot_cufftXtMemcpy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cufftXtMemcpy, cudastub_cufft_slot_cufftXtMemcpy, cudastub_cufft_resolve_cufftXtMemcpy, cudastub_cufft_bind_cufftXtMemcpy);
@@ -2322,7 +2370,8 @@ static cufftResult cufftXtMemcpy_resolve(cufftHandle a0, void *a1, void *a2, cuf
 {
 	cufftXtMemcpy_fn fn = cufftXtMemcpy_choose();
 
-	atomic_store_explicit(&cufftXtMemcpy_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cufft_library))
+		atomic_store_explicit(&cufftXtMemcpy_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -2351,7 +2400,7 @@ void *cudastub_cufft_bind_cufftXtQueryPlan(void)
 {
 	void *fn = (void *)cufftXtQueryPlan_choose();
 
-	atomic_store_explicit(&cudastub_cufft_slot_cufftXtQueryPlan, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cufft_library, &cudastub_cufft_slot_cufftXtQueryPlan, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cufftXtQueryPlan, cudastub_cufft_slot_cufftXtQueryPlan, cudastub_cufft_resolve_cufftXtQueryPlan, cudastub_cufft_bind_cufftXtQueryPlan);
@@ -2366,7 +2415,8 @@ static cufftResult cufftXtQueryPlan_resolve(cufftHandle a0, void *a1, cufftXtQue
 {
 	cufftXtQueryPlan_fn fn = cufftXtQueryPlan_choose();
 
-	atomic_store_explicit(&cufftXtQueryPlan_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cufft_library))
+		atomic_store_explicit(&cufftXtQueryPlan_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -2396,7 +2446,7 @@ void *cudastub_cufft_bind_cufftXtSetCallback(void)
 {
 	void *fn = (void *)cufftXtSetCallback_choose();
 
-	atomic_store_explicit(&cudastub_cufft_slot_cufftXtSetCallback, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cufft_library, &cudastub_cufft_slot_cufftXtSetCallback, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cufftXtSetCallback, cudastub_cufft_slot_cufftXtSetCallback, cudastub_cufft_resolve_cufftXtSetCallback, cudastub_cufft_bind_cufftXtSetCallback);
@@ -2411,7 +2461,8 @@ static cufftResult cufftXtSetCallback_resolve(cufftHandle a0, void **a1, cufftXt
 {
 	cufftXtSetCallback_fn fn = cufftXtSetCallback_choose();
 
-	atomic_store_explicit(&cufftXtSetCallback_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cufft_library))
+		atomic_store_explicit(&cufftXtSetCallback_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -2440,7 +2491,7 @@ void *cudastub_cufft_bind_cufftXtSetCallbackSharedSize(void)
 {
 	void *fn = (void *)cufftXtSetCallbackSharedSize_choose();
 
-	atomic_store_explicit(&cudastub_cufft_slot_cufftXtSetCallbackSharedSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cufft_library, &cudastub_cufft_slot_cufftXtSetCallbackSharedSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cufftXtSetCallbackSharedSize, cudastub_cufft_slot_cufftXtSetCallbackSharedSize, cudastub_cufft_resolve_cufftXtSetCallbackSharedSize, cudastub_cufft_bind_cufftXtSetCallbackSharedSize);
@@ -2455,7 +2506,8 @@ static cufftResult cufftXtSetCallbackSharedSize_resolve(cufftHandle a0, cufftXtC
 {
 	cufftXtSetCallbackSharedSize_fn fn = cufftXtSetCallbackSharedSize_choose();
 
-	atomic_store_explicit(&cufftXtSetCallbackSharedSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cufft_library))
+		atomic_store_explicit(&cufftXtSetCallbackSharedSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -2484,7 +2536,7 @@ void *cudastub_cufft_bind_cufftXtSetGPUs(void)
 {
 	void *fn = (void *)cufftXtSetGPUs_choose();
 
-	atomic_store_explicit(&cudastub_cufft_slot_cufftXtSetGPUs, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cufft_library, &cudastub_cufft_slot_cufftXtSetGPUs, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cufftXtSetGPUs, cudastub_cufft_slot_cufftXtSetGPUs, cudastub_cufft_resolve_cufftXtSetGPUs, cudastub_cufft_bind_cufftXtSetGPUs);
@@ -2499,7 +2551,8 @@ static cufftResult cufftXtSetGPUs_resolve(cufftHandle a0, int a1, int *a2)
 {
 	cufftXtSetGPUs_fn fn = cufftXtSetGPUs_choose();
 
-	atomic_store_explicit(&cufftXtSetGPUs_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cufft_library))
+		atomic_store_explicit(&cufftXtSetGPUs_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -2527,7 +2580,7 @@ void *cudastub_cufft_bind_cufftXtSetWorkArea(void)
 {
 	void *fn = (void *)cufftXtSetWorkArea_choose();
 
-	atomic_store_explicit(&cudastub_cufft_slot_cufftXtSetWorkArea, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cufft_library, &cudastub_cufft_slot_cufftXtSetWorkArea, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cufftXtSetWorkArea, cudastub_cufft_slot_cufftXtSetWorkArea, cudastub_cufft_resolve_cufftXtSetWorkArea, cudastub_cufft_bind_cufftXtSetWorkArea);
@@ -2542,7 +2595,8 @@ static cufftResult cufftXtSetWorkArea_resolve(cufftHandle a0, void **a1)
 {
 	cufftXtSetWorkArea_fn fn = cufftXtSetWorkArea_choose();
 
-	atomic_store_explicit(&cufftXtSetWorkArea_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cufft_library))
+		atomic_store_explicit(&cufftXtSetWorkArea_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -2571,7 +2625,7 @@ void *cudastub_cufft_bind_cufftXtSetWorkAreaPolicy(void)
 {
 	void *fn = (void *)cufftXtSetWorkAreaPolicy_choose();
 
-	atomic_store_explicit(&cudastub_cufft_slot_cufftXtSetWorkAreaPolicy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cufft_library, &cudastub_cufft_slot_cufftXtSetWorkAreaPolicy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cufftXtSetWorkAreaPolicy, cudastub_cufft_slot_cufftXtSetWorkAreaPolicy, cudastub_cufft_resolve_cufftXtSetWorkAreaPolicy, cudastub_cufft_bind_cufftXtSetWorkAreaPolicy);
@@ -2586,7 +2640,8 @@ static cufftResult cufftXtSetWorkAreaPolicy_resolve(cufftHandle a0, cufftXtWorkA
 {
 	cufftXtSetWorkAreaPolicy_fn fn = cufftXtSetWorkAreaPolicy_choose();
 
-	atomic_store_explicit(&cufftXtSetWorkAreaPolicy_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cufft_library))
+		atomic_store_explicit(&cufftXtSetWorkAreaPolicy_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif

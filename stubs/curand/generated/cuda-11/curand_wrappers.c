@@ -76,7 +76,7 @@ void *cudastub_curand_bind_curandCreateGenerator(void)
 {
 	void *fn = (void *)curandCreateGenerator_choose();
 
-	atomic_store_explicit(&cudastub_curand_slot_curandCreateGenerator, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_curand_library, &cudastub_curand_slot_curandCreateGenerator, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(curandCreateGenerator, cudastub_curand_slot_curandCreateGenerator, cudastub_curand_resolve_curandCreateGenerator, cudastub_curand_bind_curandCreateGenerator);
@@ -91,7 +91,8 @@ static curandStatus_t curandCreateGenerator_resolve(curandGenerator_t *a0, curan
 {
 	curandCreateGenerator_fn fn = curandCreateGenerator_choose();
 
-	atomic_store_explicit(&curandCreateGenerator_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_curand_library))
+		atomic_store_explicit(&curandCreateGenerator_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -119,7 +120,7 @@ void *cudastub_curand_bind_curandCreateGeneratorHost(void)
 {
 	void *fn = (void *)curandCreateGeneratorHost_choose();
 
-	atomic_store_explicit(&cudastub_curand_slot_curandCreateGeneratorHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_curand_library, &cudastub_curand_slot_curandCreateGeneratorHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(curandCreateGeneratorHost, cudastub_curand_slot_curandCreateGeneratorHost, cudastub_curand_resolve_curandCreateGeneratorHost, cudastub_curand_bind_curandCreateGeneratorHost);
@@ -134,7 +135,8 @@ static curandStatus_t curandCreateGeneratorHost_resolve(curandGenerator_t *a0, c
 {
 	curandCreateGeneratorHost_fn fn = curandCreateGeneratorHost_choose();
 
-	atomic_store_explicit(&curandCreateGeneratorHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_curand_library))
+		atomic_store_explicit(&curandCreateGeneratorHost_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -162,7 +164,7 @@ void *cudastub_curand_bind_curandCreatePoissonDistribution(void)
 {
 	void *fn = (void *)curandCreatePoissonDistribution_choose();
 
-	atomic_store_explicit(&cudastub_curand_slot_curandCreatePoissonDistribution, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_curand_library, &cudastub_curand_slot_curandCreatePoissonDistribution, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(curandCreatePoissonDistribution, cudastub_curand_slot_curandCreatePoissonDistribution, cudastub_curand_resolve_curandCreatePoissonDistribution, cudastub_curand_bind_curandCreatePoissonDistribution);
@@ -177,7 +179,8 @@ static curandStatus_t curandCreatePoissonDistribution_resolve(double a0, curandD
 {
 	curandCreatePoissonDistribution_fn fn = curandCreatePoissonDistribution_choose();
 
-	atomic_store_explicit(&curandCreatePoissonDistribution_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_curand_library))
+		atomic_store_explicit(&curandCreatePoissonDistribution_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -204,7 +207,7 @@ void *cudastub_curand_bind_curandDestroyDistribution(void)
 {
 	void *fn = (void *)curandDestroyDistribution_choose();
 
-	atomic_store_explicit(&cudastub_curand_slot_curandDestroyDistribution, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_curand_library, &cudastub_curand_slot_curandDestroyDistribution, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(curandDestroyDistribution, cudastub_curand_slot_curandDestroyDistribution, cudastub_curand_resolve_curandDestroyDistribution, cudastub_curand_bind_curandDestroyDistribution);
@@ -219,7 +222,8 @@ static curandStatus_t curandDestroyDistribution_resolve(curandDiscreteDistributi
 {
 	curandDestroyDistribution_fn fn = curandDestroyDistribution_choose();
 
-	atomic_store_explicit(&curandDestroyDistribution_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_curand_library))
+		atomic_store_explicit(&curandDestroyDistribution_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -246,7 +250,7 @@ void *cudastub_curand_bind_curandDestroyGenerator(void)
 {
 	void *fn = (void *)curandDestroyGenerator_choose();
 
-	atomic_store_explicit(&cudastub_curand_slot_curandDestroyGenerator, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_curand_library, &cudastub_curand_slot_curandDestroyGenerator, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(curandDestroyGenerator, cudastub_curand_slot_curandDestroyGenerator, cudastub_curand_resolve_curandDestroyGenerator, cudastub_curand_bind_curandDestroyGenerator);
@@ -261,7 +265,8 @@ static curandStatus_t curandDestroyGenerator_resolve(curandGenerator_t a0)
 {
 	curandDestroyGenerator_fn fn = curandDestroyGenerator_choose();
 
-	atomic_store_explicit(&curandDestroyGenerator_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_curand_library))
+		atomic_store_explicit(&curandDestroyGenerator_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -290,7 +295,7 @@ void *cudastub_curand_bind_curandGenerate(void)
 {
 	void *fn = (void *)curandGenerate_choose();
 
-	atomic_store_explicit(&cudastub_curand_slot_curandGenerate, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_curand_library, &cudastub_curand_slot_curandGenerate, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(curandGenerate, cudastub_curand_slot_curandGenerate, cudastub_curand_resolve_curandGenerate, cudastub_curand_bind_curandGenerate);
@@ -305,7 +310,8 @@ static curandStatus_t curandGenerate_resolve(curandGenerator_t a0, unsigned int 
 {
 	curandGenerate_fn fn = curandGenerate_choose();
 
-	atomic_store_explicit(&curandGenerate_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_curand_library))
+		atomic_store_explicit(&curandGenerate_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -336,7 +342,7 @@ void *cudastub_curand_bind_curandGenerateBinomial(void)
 {
 	void *fn = (void *)curandGenerateBinomial_choose();
 
-	atomic_store_explicit(&cudastub_curand_slot_curandGenerateBinomial, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_curand_library, &cudastub_curand_slot_curandGenerateBinomial, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(curandGenerateBinomial, cudastub_curand_slot_curandGenerateBinomial, cudastub_curand_resolve_curandGenerateBinomial, cudastub_curand_bind_curandGenerateBinomial);
@@ -351,7 +357,8 @@ static curandStatus_t curandGenerateBinomial_resolve(curandGenerator_t a0, unsig
 {
 	curandGenerateBinomial_fn fn = curandGenerateBinomial_choose();
 
-	atomic_store_explicit(&curandGenerateBinomial_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_curand_library))
+		atomic_store_explicit(&curandGenerateBinomial_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -383,7 +390,7 @@ void *cudastub_curand_bind_curandGenerateBinomialMethod(void)
 {
 	void *fn = (void *)curandGenerateBinomialMethod_choose();
 
-	atomic_store_explicit(&cudastub_curand_slot_curandGenerateBinomialMethod, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_curand_library, &cudastub_curand_slot_curandGenerateBinomialMethod, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(curandGenerateBinomialMethod, cudastub_curand_slot_curandGenerateBinomialMethod, cudastub_curand_resolve_curandGenerateBinomialMethod, cudastub_curand_bind_curandGenerateBinomialMethod);
@@ -398,7 +405,8 @@ static curandStatus_t curandGenerateBinomialMethod_resolve(curandGenerator_t a0,
 {
 	curandGenerateBinomialMethod_fn fn = curandGenerateBinomialMethod_choose();
 
-	atomic_store_explicit(&curandGenerateBinomialMethod_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_curand_library))
+		atomic_store_explicit(&curandGenerateBinomialMethod_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -429,7 +437,7 @@ void *cudastub_curand_bind_curandGenerateLogNormal(void)
 {
 	void *fn = (void *)curandGenerateLogNormal_choose();
 
-	atomic_store_explicit(&cudastub_curand_slot_curandGenerateLogNormal, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_curand_library, &cudastub_curand_slot_curandGenerateLogNormal, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(curandGenerateLogNormal, cudastub_curand_slot_curandGenerateLogNormal, cudastub_curand_resolve_curandGenerateLogNormal, cudastub_curand_bind_curandGenerateLogNormal);
@@ -444,7 +452,8 @@ static curandStatus_t curandGenerateLogNormal_resolve(curandGenerator_t a0, floa
 {
 	curandGenerateLogNormal_fn fn = curandGenerateLogNormal_choose();
 
-	atomic_store_explicit(&curandGenerateLogNormal_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_curand_library))
+		atomic_store_explicit(&curandGenerateLogNormal_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -475,7 +484,7 @@ void *cudastub_curand_bind_curandGenerateLogNormalDouble(void)
 {
 	void *fn = (void *)curandGenerateLogNormalDouble_choose();
 
-	atomic_store_explicit(&cudastub_curand_slot_curandGenerateLogNormalDouble, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_curand_library, &cudastub_curand_slot_curandGenerateLogNormalDouble, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(curandGenerateLogNormalDouble, cudastub_curand_slot_curandGenerateLogNormalDouble, cudastub_curand_resolve_curandGenerateLogNormalDouble, cudastub_curand_bind_curandGenerateLogNormalDouble);
@@ -490,7 +499,8 @@ static curandStatus_t curandGenerateLogNormalDouble_resolve(curandGenerator_t a0
 {
 	curandGenerateLogNormalDouble_fn fn = curandGenerateLogNormalDouble_choose();
 
-	atomic_store_explicit(&curandGenerateLogNormalDouble_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_curand_library))
+		atomic_store_explicit(&curandGenerateLogNormalDouble_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -519,7 +529,7 @@ void *cudastub_curand_bind_curandGenerateLongLong(void)
 {
 	void *fn = (void *)curandGenerateLongLong_choose();
 
-	atomic_store_explicit(&cudastub_curand_slot_curandGenerateLongLong, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_curand_library, &cudastub_curand_slot_curandGenerateLongLong, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(curandGenerateLongLong, cudastub_curand_slot_curandGenerateLongLong, cudastub_curand_resolve_curandGenerateLongLong, cudastub_curand_bind_curandGenerateLongLong);
@@ -534,7 +544,8 @@ static curandStatus_t curandGenerateLongLong_resolve(curandGenerator_t a0, unsig
 {
 	curandGenerateLongLong_fn fn = curandGenerateLongLong_choose();
 
-	atomic_store_explicit(&curandGenerateLongLong_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_curand_library))
+		atomic_store_explicit(&curandGenerateLongLong_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -565,7 +576,7 @@ void *cudastub_curand_bind_curandGenerateNormal(void)
 {
 	void *fn = (void *)curandGenerateNormal_choose();
 
-	atomic_store_explicit(&cudastub_curand_slot_curandGenerateNormal, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_curand_library, &cudastub_curand_slot_curandGenerateNormal, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(curandGenerateNormal, cudastub_curand_slot_curandGenerateNormal, cudastub_curand_resolve_curandGenerateNormal, cudastub_curand_bind_curandGenerateNormal);
@@ -580,7 +591,8 @@ static curandStatus_t curandGenerateNormal_resolve(curandGenerator_t a0, float *
 {
 	curandGenerateNormal_fn fn = curandGenerateNormal_choose();
 
-	atomic_store_explicit(&curandGenerateNormal_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_curand_library))
+		atomic_store_explicit(&curandGenerateNormal_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -611,7 +623,7 @@ void *cudastub_curand_bind_curandGenerateNormalDouble(void)
 {
 	void *fn = (void *)curandGenerateNormalDouble_choose();
 
-	atomic_store_explicit(&cudastub_curand_slot_curandGenerateNormalDouble, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_curand_library, &cudastub_curand_slot_curandGenerateNormalDouble, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(curandGenerateNormalDouble, cudastub_curand_slot_curandGenerateNormalDouble, cudastub_curand_resolve_curandGenerateNormalDouble, cudastub_curand_bind_curandGenerateNormalDouble);
@@ -626,7 +638,8 @@ static curandStatus_t curandGenerateNormalDouble_resolve(curandGenerator_t a0, d
 {
 	curandGenerateNormalDouble_fn fn = curandGenerateNormalDouble_choose();
 
-	atomic_store_explicit(&curandGenerateNormalDouble_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_curand_library))
+		atomic_store_explicit(&curandGenerateNormalDouble_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -656,7 +669,7 @@ void *cudastub_curand_bind_curandGeneratePoisson(void)
 {
 	void *fn = (void *)curandGeneratePoisson_choose();
 
-	atomic_store_explicit(&cudastub_curand_slot_curandGeneratePoisson, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_curand_library, &cudastub_curand_slot_curandGeneratePoisson, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(curandGeneratePoisson, cudastub_curand_slot_curandGeneratePoisson, cudastub_curand_resolve_curandGeneratePoisson, cudastub_curand_bind_curandGeneratePoisson);
@@ -671,7 +684,8 @@ static curandStatus_t curandGeneratePoisson_resolve(curandGenerator_t a0, unsign
 {
 	curandGeneratePoisson_fn fn = curandGeneratePoisson_choose();
 
-	atomic_store_explicit(&curandGeneratePoisson_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_curand_library))
+		atomic_store_explicit(&curandGeneratePoisson_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -702,7 +716,7 @@ void *cudastub_curand_bind_curandGeneratePoissonMethod(void)
 {
 	void *fn = (void *)curandGeneratePoissonMethod_choose();
 
-	atomic_store_explicit(&cudastub_curand_slot_curandGeneratePoissonMethod, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_curand_library, &cudastub_curand_slot_curandGeneratePoissonMethod, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(curandGeneratePoissonMethod, cudastub_curand_slot_curandGeneratePoissonMethod, cudastub_curand_resolve_curandGeneratePoissonMethod, cudastub_curand_bind_curandGeneratePoissonMethod);
@@ -717,7 +731,8 @@ static curandStatus_t curandGeneratePoissonMethod_resolve(curandGenerator_t a0, 
 {
 	curandGeneratePoissonMethod_fn fn = curandGeneratePoissonMethod_choose();
 
-	atomic_store_explicit(&curandGeneratePoissonMethod_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_curand_library))
+		atomic_store_explicit(&curandGeneratePoissonMethod_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -744,7 +759,7 @@ void *cudastub_curand_bind_curandGenerateSeeds(void)
 {
 	void *fn = (void *)curandGenerateSeeds_choose();
 
-	atomic_store_explicit(&cudastub_curand_slot_curandGenerateSeeds, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_curand_library, &cudastub_curand_slot_curandGenerateSeeds, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(curandGenerateSeeds, cudastub_curand_slot_curandGenerateSeeds, cudastub_curand_resolve_curandGenerateSeeds, cudastub_curand_bind_curandGenerateSeeds);
@@ -759,7 +774,8 @@ static curandStatus_t curandGenerateSeeds_resolve(curandGenerator_t a0)
 {
 	curandGenerateSeeds_fn fn = curandGenerateSeeds_choose();
 
-	atomic_store_explicit(&curandGenerateSeeds_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_curand_library))
+		atomic_store_explicit(&curandGenerateSeeds_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -788,7 +804,7 @@ void *cudastub_curand_bind_curandGenerateUniform(void)
 {
 	void *fn = (void *)curandGenerateUniform_choose();
 
-	atomic_store_explicit(&cudastub_curand_slot_curandGenerateUniform, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_curand_library, &cudastub_curand_slot_curandGenerateUniform, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(curandGenerateUniform, cudastub_curand_slot_curandGenerateUniform, cudastub_curand_resolve_curandGenerateUniform, cudastub_curand_bind_curandGenerateUniform);
@@ -803,7 +819,8 @@ static curandStatus_t curandGenerateUniform_resolve(curandGenerator_t a0, float 
 {
 	curandGenerateUniform_fn fn = curandGenerateUniform_choose();
 
-	atomic_store_explicit(&curandGenerateUniform_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_curand_library))
+		atomic_store_explicit(&curandGenerateUniform_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -832,7 +849,7 @@ void *cudastub_curand_bind_curandGenerateUniformDouble(void)
 {
 	void *fn = (void *)curandGenerateUniformDouble_choose();
 
-	atomic_store_explicit(&cudastub_curand_slot_curandGenerateUniformDouble, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_curand_library, &cudastub_curand_slot_curandGenerateUniformDouble, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(curandGenerateUniformDouble, cudastub_curand_slot_curandGenerateUniformDouble, cudastub_curand_resolve_curandGenerateUniformDouble, cudastub_curand_bind_curandGenerateUniformDouble);
@@ -847,7 +864,8 @@ static curandStatus_t curandGenerateUniformDouble_resolve(curandGenerator_t a0, 
 {
 	curandGenerateUniformDouble_fn fn = curandGenerateUniformDouble_choose();
 
-	atomic_store_explicit(&curandGenerateUniformDouble_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_curand_library))
+		atomic_store_explicit(&curandGenerateUniformDouble_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -875,7 +893,7 @@ void *cudastub_curand_bind_curandGetDirectionVectors32(void)
 {
 	void *fn = (void *)curandGetDirectionVectors32_choose();
 
-	atomic_store_explicit(&cudastub_curand_slot_curandGetDirectionVectors32, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_curand_library, &cudastub_curand_slot_curandGetDirectionVectors32, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(curandGetDirectionVectors32, cudastub_curand_slot_curandGetDirectionVectors32, cudastub_curand_resolve_curandGetDirectionVectors32, cudastub_curand_bind_curandGetDirectionVectors32);
@@ -890,7 +908,8 @@ static curandStatus_t curandGetDirectionVectors32_resolve(curandDirectionVectors
 {
 	curandGetDirectionVectors32_fn fn = curandGetDirectionVectors32_choose();
 
-	atomic_store_explicit(&curandGetDirectionVectors32_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_curand_library))
+		atomic_store_explicit(&curandGetDirectionVectors32_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -918,7 +937,7 @@ void *cudastub_curand_bind_curandGetDirectionVectors64(void)
 {
 	void *fn = (void *)curandGetDirectionVectors64_choose();
 
-	atomic_store_explicit(&cudastub_curand_slot_curandGetDirectionVectors64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_curand_library, &cudastub_curand_slot_curandGetDirectionVectors64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(curandGetDirectionVectors64, cudastub_curand_slot_curandGetDirectionVectors64, cudastub_curand_resolve_curandGetDirectionVectors64, cudastub_curand_bind_curandGetDirectionVectors64);
@@ -933,7 +952,8 @@ static curandStatus_t curandGetDirectionVectors64_resolve(curandDirectionVectors
 {
 	curandGetDirectionVectors64_fn fn = curandGetDirectionVectors64_choose();
 
-	atomic_store_explicit(&curandGetDirectionVectors64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_curand_library))
+		atomic_store_explicit(&curandGetDirectionVectors64_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -963,7 +983,7 @@ void *cudastub_curand_bind_curandGetProperty(void)
 {
 	void *fn = (void *)curandGetProperty_choose();
 
-	atomic_store_explicit(&cudastub_curand_slot_curandGetProperty, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_curand_library, &cudastub_curand_slot_curandGetProperty, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(curandGetProperty, cudastub_curand_slot_curandGetProperty, cudastub_curand_resolve_curandGetProperty, cudastub_curand_bind_curandGetProperty);
@@ -978,7 +998,8 @@ static curandStatus_t curandGetProperty_resolve(libraryPropertyType a0, int *a1)
 {
 	curandGetProperty_fn fn = curandGetProperty_choose();
 
-	atomic_store_explicit(&curandGetProperty_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_curand_library))
+		atomic_store_explicit(&curandGetProperty_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -1005,7 +1026,7 @@ void *cudastub_curand_bind_curandGetScrambleConstants32(void)
 {
 	void *fn = (void *)curandGetScrambleConstants32_choose();
 
-	atomic_store_explicit(&cudastub_curand_slot_curandGetScrambleConstants32, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_curand_library, &cudastub_curand_slot_curandGetScrambleConstants32, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(curandGetScrambleConstants32, cudastub_curand_slot_curandGetScrambleConstants32, cudastub_curand_resolve_curandGetScrambleConstants32, cudastub_curand_bind_curandGetScrambleConstants32);
@@ -1020,7 +1041,8 @@ static curandStatus_t curandGetScrambleConstants32_resolve(unsigned int **a0)
 {
 	curandGetScrambleConstants32_fn fn = curandGetScrambleConstants32_choose();
 
-	atomic_store_explicit(&curandGetScrambleConstants32_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_curand_library))
+		atomic_store_explicit(&curandGetScrambleConstants32_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -1047,7 +1069,7 @@ void *cudastub_curand_bind_curandGetScrambleConstants64(void)
 {
 	void *fn = (void *)curandGetScrambleConstants64_choose();
 
-	atomic_store_explicit(&cudastub_curand_slot_curandGetScrambleConstants64, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_curand_library, &cudastub_curand_slot_curandGetScrambleConstants64, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(curandGetScrambleConstants64, cudastub_curand_slot_curandGetScrambleConstants64, cudastub_curand_resolve_curandGetScrambleConstants64, cudastub_curand_bind_curandGetScrambleConstants64);
@@ -1062,7 +1084,8 @@ static curandStatus_t curandGetScrambleConstants64_resolve(unsigned long long **
 {
 	curandGetScrambleConstants64_fn fn = curandGetScrambleConstants64_choose();
 
-	atomic_store_explicit(&curandGetScrambleConstants64_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_curand_library))
+		atomic_store_explicit(&curandGetScrambleConstants64_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -1091,7 +1114,7 @@ void *cudastub_curand_bind_curandGetVersion(void)
 {
 	void *fn = (void *)curandGetVersion_choose();
 
-	atomic_store_explicit(&cudastub_curand_slot_curandGetVersion, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_curand_library, &cudastub_curand_slot_curandGetVersion, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(curandGetVersion, cudastub_curand_slot_curandGetVersion, cudastub_curand_resolve_curandGetVersion, cudastub_curand_bind_curandGetVersion);
@@ -1106,7 +1129,8 @@ static curandStatus_t curandGetVersion_resolve(int *a0)
 {
 	curandGetVersion_fn fn = curandGetVersion_choose();
 
-	atomic_store_explicit(&curandGetVersion_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_curand_library))
+		atomic_store_explicit(&curandGetVersion_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -1134,7 +1158,7 @@ void *cudastub_curand_bind_curandSetGeneratorOffset(void)
 {
 	void *fn = (void *)curandSetGeneratorOffset_choose();
 
-	atomic_store_explicit(&cudastub_curand_slot_curandSetGeneratorOffset, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_curand_library, &cudastub_curand_slot_curandSetGeneratorOffset, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(curandSetGeneratorOffset, cudastub_curand_slot_curandSetGeneratorOffset, cudastub_curand_resolve_curandSetGeneratorOffset, cudastub_curand_bind_curandSetGeneratorOffset);
@@ -1149,7 +1173,8 @@ static curandStatus_t curandSetGeneratorOffset_resolve(curandGenerator_t a0, uns
 {
 	curandSetGeneratorOffset_fn fn = curandSetGeneratorOffset_choose();
 
-	atomic_store_explicit(&curandSetGeneratorOffset_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_curand_library))
+		atomic_store_explicit(&curandSetGeneratorOffset_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -1177,7 +1202,7 @@ void *cudastub_curand_bind_curandSetGeneratorOrdering(void)
 {
 	void *fn = (void *)curandSetGeneratorOrdering_choose();
 
-	atomic_store_explicit(&cudastub_curand_slot_curandSetGeneratorOrdering, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_curand_library, &cudastub_curand_slot_curandSetGeneratorOrdering, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(curandSetGeneratorOrdering, cudastub_curand_slot_curandSetGeneratorOrdering, cudastub_curand_resolve_curandSetGeneratorOrdering, cudastub_curand_bind_curandSetGeneratorOrdering);
@@ -1192,7 +1217,8 @@ static curandStatus_t curandSetGeneratorOrdering_resolve(curandGenerator_t a0, c
 {
 	curandSetGeneratorOrdering_fn fn = curandSetGeneratorOrdering_choose();
 
-	atomic_store_explicit(&curandSetGeneratorOrdering_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_curand_library))
+		atomic_store_explicit(&curandSetGeneratorOrdering_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -1220,7 +1246,7 @@ void *cudastub_curand_bind_curandSetPseudoRandomGeneratorSeed(void)
 {
 	void *fn = (void *)curandSetPseudoRandomGeneratorSeed_choose();
 
-	atomic_store_explicit(&cudastub_curand_slot_curandSetPseudoRandomGeneratorSeed, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_curand_library, &cudastub_curand_slot_curandSetPseudoRandomGeneratorSeed, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(curandSetPseudoRandomGeneratorSeed, cudastub_curand_slot_curandSetPseudoRandomGeneratorSeed, cudastub_curand_resolve_curandSetPseudoRandomGeneratorSeed, cudastub_curand_bind_curandSetPseudoRandomGeneratorSeed);
@@ -1235,7 +1261,8 @@ static curandStatus_t curandSetPseudoRandomGeneratorSeed_resolve(curandGenerator
 {
 	curandSetPseudoRandomGeneratorSeed_fn fn = curandSetPseudoRandomGeneratorSeed_choose();
 
-	atomic_store_explicit(&curandSetPseudoRandomGeneratorSeed_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_curand_library))
+		atomic_store_explicit(&curandSetPseudoRandomGeneratorSeed_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -1263,7 +1290,7 @@ void *cudastub_curand_bind_curandSetQuasiRandomGeneratorDimensions(void)
 {
 	void *fn = (void *)curandSetQuasiRandomGeneratorDimensions_choose();
 
-	atomic_store_explicit(&cudastub_curand_slot_curandSetQuasiRandomGeneratorDimensions, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_curand_library, &cudastub_curand_slot_curandSetQuasiRandomGeneratorDimensions, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(curandSetQuasiRandomGeneratorDimensions, cudastub_curand_slot_curandSetQuasiRandomGeneratorDimensions, cudastub_curand_resolve_curandSetQuasiRandomGeneratorDimensions, cudastub_curand_bind_curandSetQuasiRandomGeneratorDimensions);
@@ -1278,7 +1305,8 @@ static curandStatus_t curandSetQuasiRandomGeneratorDimensions_resolve(curandGene
 {
 	curandSetQuasiRandomGeneratorDimensions_fn fn = curandSetQuasiRandomGeneratorDimensions_choose();
 
-	atomic_store_explicit(&curandSetQuasiRandomGeneratorDimensions_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_curand_library))
+		atomic_store_explicit(&curandSetQuasiRandomGeneratorDimensions_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -1306,7 +1334,7 @@ void *cudastub_curand_bind_curandSetStream(void)
 {
 	void *fn = (void *)curandSetStream_choose();
 
-	atomic_store_explicit(&cudastub_curand_slot_curandSetStream, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_curand_library, &cudastub_curand_slot_curandSetStream, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(curandSetStream, cudastub_curand_slot_curandSetStream, cudastub_curand_resolve_curandSetStream, cudastub_curand_bind_curandSetStream);
@@ -1321,7 +1349,8 @@ static curandStatus_t curandSetStream_resolve(curandGenerator_t a0, cudaStream_t
 {
 	curandSetStream_fn fn = curandSetStream_choose();
 
-	atomic_store_explicit(&curandSetStream_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_curand_library))
+		atomic_store_explicit(&curandSetStream_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif

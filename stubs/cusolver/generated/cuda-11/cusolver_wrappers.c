@@ -638,7 +638,7 @@ void *cudastub_cusolver_bind_cusolverDnCCgels(void)
 {
 	void *fn = (void *)cusolverDnCCgels_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCCgels, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCCgels, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCCgels, cudastub_cusolver_slot_cusolverDnCCgels, cudastub_cusolver_resolve_cusolverDnCCgels, cudastub_cusolver_bind_cusolverDnCCgels);
@@ -653,7 +653,8 @@ static cusolverStatus_t cusolverDnCCgels_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnCCgels_fn fn = cusolverDnCCgels_choose();
 
-	atomic_store_explicit(&cusolverDnCCgels_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCCgels_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -691,7 +692,7 @@ void *cudastub_cusolver_bind_cusolverDnCCgels_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnCCgels_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCCgels_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCCgels_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCCgels_bufferSize, cudastub_cusolver_slot_cusolverDnCCgels_bufferSize, cudastub_cusolver_resolve_cusolverDnCCgels_bufferSize, cudastub_cusolver_bind_cusolverDnCCgels_bufferSize);
@@ -706,7 +707,8 @@ static cusolverStatus_t cusolverDnCCgels_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnCCgels_bufferSize_fn fn = cusolverDnCCgels_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnCCgels_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCCgels_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -746,7 +748,7 @@ void *cudastub_cusolver_bind_cusolverDnCCgesv(void)
 {
 	void *fn = (void *)cusolverDnCCgesv_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCCgesv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCCgesv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCCgesv, cudastub_cusolver_slot_cusolverDnCCgesv, cudastub_cusolver_resolve_cusolverDnCCgesv, cudastub_cusolver_bind_cusolverDnCCgesv);
@@ -761,7 +763,8 @@ static cusolverStatus_t cusolverDnCCgesv_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnCCgesv_fn fn = cusolverDnCCgesv_choose();
 
-	atomic_store_explicit(&cusolverDnCCgesv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCCgesv_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -799,7 +802,7 @@ void *cudastub_cusolver_bind_cusolverDnCCgesv_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnCCgesv_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCCgesv_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCCgesv_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCCgesv_bufferSize, cudastub_cusolver_slot_cusolverDnCCgesv_bufferSize, cudastub_cusolver_resolve_cusolverDnCCgesv_bufferSize, cudastub_cusolver_bind_cusolverDnCCgesv_bufferSize);
@@ -814,7 +817,8 @@ static cusolverStatus_t cusolverDnCCgesv_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnCCgesv_bufferSize_fn fn = cusolverDnCCgesv_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnCCgesv_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCCgesv_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -854,7 +858,7 @@ void *cudastub_cusolver_bind_cusolverDnCEgels(void)
 {
 	void *fn = (void *)cusolverDnCEgels_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCEgels, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCEgels, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCEgels, cudastub_cusolver_slot_cusolverDnCEgels, cudastub_cusolver_resolve_cusolverDnCEgels, cudastub_cusolver_bind_cusolverDnCEgels);
@@ -869,7 +873,8 @@ static cusolverStatus_t cusolverDnCEgels_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnCEgels_fn fn = cusolverDnCEgels_choose();
 
-	atomic_store_explicit(&cusolverDnCEgels_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCEgels_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -907,7 +912,7 @@ void *cudastub_cusolver_bind_cusolverDnCEgels_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnCEgels_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCEgels_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCEgels_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCEgels_bufferSize, cudastub_cusolver_slot_cusolverDnCEgels_bufferSize, cudastub_cusolver_resolve_cusolverDnCEgels_bufferSize, cudastub_cusolver_bind_cusolverDnCEgels_bufferSize);
@@ -922,7 +927,8 @@ static cusolverStatus_t cusolverDnCEgels_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnCEgels_bufferSize_fn fn = cusolverDnCEgels_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnCEgels_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCEgels_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -962,7 +968,7 @@ void *cudastub_cusolver_bind_cusolverDnCEgesv(void)
 {
 	void *fn = (void *)cusolverDnCEgesv_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCEgesv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCEgesv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCEgesv, cudastub_cusolver_slot_cusolverDnCEgesv, cudastub_cusolver_resolve_cusolverDnCEgesv, cudastub_cusolver_bind_cusolverDnCEgesv);
@@ -977,7 +983,8 @@ static cusolverStatus_t cusolverDnCEgesv_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnCEgesv_fn fn = cusolverDnCEgesv_choose();
 
-	atomic_store_explicit(&cusolverDnCEgesv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCEgesv_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -1015,7 +1022,7 @@ void *cudastub_cusolver_bind_cusolverDnCEgesv_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnCEgesv_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCEgesv_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCEgesv_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCEgesv_bufferSize, cudastub_cusolver_slot_cusolverDnCEgesv_bufferSize, cudastub_cusolver_resolve_cusolverDnCEgesv_bufferSize, cudastub_cusolver_bind_cusolverDnCEgesv_bufferSize);
@@ -1030,7 +1037,8 @@ static cusolverStatus_t cusolverDnCEgesv_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnCEgesv_bufferSize_fn fn = cusolverDnCEgesv_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnCEgesv_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCEgesv_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -1070,7 +1078,7 @@ void *cudastub_cusolver_bind_cusolverDnCKgels(void)
 {
 	void *fn = (void *)cusolverDnCKgels_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCKgels, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCKgels, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCKgels, cudastub_cusolver_slot_cusolverDnCKgels, cudastub_cusolver_resolve_cusolverDnCKgels, cudastub_cusolver_bind_cusolverDnCKgels);
@@ -1085,7 +1093,8 @@ static cusolverStatus_t cusolverDnCKgels_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnCKgels_fn fn = cusolverDnCKgels_choose();
 
-	atomic_store_explicit(&cusolverDnCKgels_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCKgels_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -1123,7 +1132,7 @@ void *cudastub_cusolver_bind_cusolverDnCKgels_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnCKgels_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCKgels_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCKgels_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCKgels_bufferSize, cudastub_cusolver_slot_cusolverDnCKgels_bufferSize, cudastub_cusolver_resolve_cusolverDnCKgels_bufferSize, cudastub_cusolver_bind_cusolverDnCKgels_bufferSize);
@@ -1138,7 +1147,8 @@ static cusolverStatus_t cusolverDnCKgels_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnCKgels_bufferSize_fn fn = cusolverDnCKgels_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnCKgels_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCKgels_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -1178,7 +1188,7 @@ void *cudastub_cusolver_bind_cusolverDnCKgesv(void)
 {
 	void *fn = (void *)cusolverDnCKgesv_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCKgesv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCKgesv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCKgesv, cudastub_cusolver_slot_cusolverDnCKgesv, cudastub_cusolver_resolve_cusolverDnCKgesv, cudastub_cusolver_bind_cusolverDnCKgesv);
@@ -1193,7 +1203,8 @@ static cusolverStatus_t cusolverDnCKgesv_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnCKgesv_fn fn = cusolverDnCKgesv_choose();
 
-	atomic_store_explicit(&cusolverDnCKgesv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCKgesv_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -1231,7 +1242,7 @@ void *cudastub_cusolver_bind_cusolverDnCKgesv_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnCKgesv_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCKgesv_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCKgesv_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCKgesv_bufferSize, cudastub_cusolver_slot_cusolverDnCKgesv_bufferSize, cudastub_cusolver_resolve_cusolverDnCKgesv_bufferSize, cudastub_cusolver_bind_cusolverDnCKgesv_bufferSize);
@@ -1246,7 +1257,8 @@ static cusolverStatus_t cusolverDnCKgesv_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnCKgesv_bufferSize_fn fn = cusolverDnCKgesv_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnCKgesv_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCKgesv_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -1286,7 +1298,7 @@ void *cudastub_cusolver_bind_cusolverDnCYgels(void)
 {
 	void *fn = (void *)cusolverDnCYgels_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCYgels, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCYgels, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCYgels, cudastub_cusolver_slot_cusolverDnCYgels, cudastub_cusolver_resolve_cusolverDnCYgels, cudastub_cusolver_bind_cusolverDnCYgels);
@@ -1301,7 +1313,8 @@ static cusolverStatus_t cusolverDnCYgels_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnCYgels_fn fn = cusolverDnCYgels_choose();
 
-	atomic_store_explicit(&cusolverDnCYgels_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCYgels_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -1339,7 +1352,7 @@ void *cudastub_cusolver_bind_cusolverDnCYgels_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnCYgels_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCYgels_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCYgels_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCYgels_bufferSize, cudastub_cusolver_slot_cusolverDnCYgels_bufferSize, cudastub_cusolver_resolve_cusolverDnCYgels_bufferSize, cudastub_cusolver_bind_cusolverDnCYgels_bufferSize);
@@ -1354,7 +1367,8 @@ static cusolverStatus_t cusolverDnCYgels_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnCYgels_bufferSize_fn fn = cusolverDnCYgels_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnCYgels_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCYgels_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -1394,7 +1408,7 @@ void *cudastub_cusolver_bind_cusolverDnCYgesv(void)
 {
 	void *fn = (void *)cusolverDnCYgesv_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCYgesv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCYgesv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCYgesv, cudastub_cusolver_slot_cusolverDnCYgesv, cudastub_cusolver_resolve_cusolverDnCYgesv, cudastub_cusolver_bind_cusolverDnCYgesv);
@@ -1409,7 +1423,8 @@ static cusolverStatus_t cusolverDnCYgesv_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnCYgesv_fn fn = cusolverDnCYgesv_choose();
 
-	atomic_store_explicit(&cusolverDnCYgesv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCYgesv_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -1447,7 +1462,7 @@ void *cudastub_cusolver_bind_cusolverDnCYgesv_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnCYgesv_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCYgesv_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCYgesv_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCYgesv_bufferSize, cudastub_cusolver_slot_cusolverDnCYgesv_bufferSize, cudastub_cusolver_resolve_cusolverDnCYgesv_bufferSize, cudastub_cusolver_bind_cusolverDnCYgesv_bufferSize);
@@ -1462,7 +1477,8 @@ static cusolverStatus_t cusolverDnCYgesv_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnCYgesv_bufferSize_fn fn = cusolverDnCYgesv_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnCYgesv_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCYgesv_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -1500,7 +1516,7 @@ void *cudastub_cusolver_bind_cusolverDnCgebrd(void)
 {
 	void *fn = (void *)cusolverDnCgebrd_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCgebrd, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCgebrd, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCgebrd, cudastub_cusolver_slot_cusolverDnCgebrd, cudastub_cusolver_resolve_cusolverDnCgebrd, cudastub_cusolver_bind_cusolverDnCgebrd);
@@ -1515,7 +1531,8 @@ static cusolverStatus_t cusolverDnCgebrd_resolve(cusolverDnHandle_t a0, int a1, 
 {
 	cusolverDnCgebrd_fn fn = cusolverDnCgebrd_choose();
 
-	atomic_store_explicit(&cusolverDnCgebrd_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCgebrd_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -1545,7 +1562,7 @@ void *cudastub_cusolver_bind_cusolverDnCgebrd_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnCgebrd_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCgebrd_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCgebrd_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCgebrd_bufferSize, cudastub_cusolver_slot_cusolverDnCgebrd_bufferSize, cudastub_cusolver_resolve_cusolverDnCgebrd_bufferSize, cudastub_cusolver_bind_cusolverDnCgebrd_bufferSize);
@@ -1560,7 +1577,8 @@ static cusolverStatus_t cusolverDnCgebrd_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnCgebrd_bufferSize_fn fn = cusolverDnCgebrd_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnCgebrd_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCgebrd_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -1595,7 +1613,7 @@ void *cudastub_cusolver_bind_cusolverDnCgeqrf(void)
 {
 	void *fn = (void *)cusolverDnCgeqrf_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCgeqrf, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCgeqrf, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCgeqrf, cudastub_cusolver_slot_cusolverDnCgeqrf, cudastub_cusolver_resolve_cusolverDnCgeqrf, cudastub_cusolver_bind_cusolverDnCgeqrf);
@@ -1610,7 +1628,8 @@ static cusolverStatus_t cusolverDnCgeqrf_resolve(cusolverDnHandle_t a0, int a1, 
 {
 	cusolverDnCgeqrf_fn fn = cusolverDnCgeqrf_choose();
 
-	atomic_store_explicit(&cusolverDnCgeqrf_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCgeqrf_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -1642,7 +1661,7 @@ void *cudastub_cusolver_bind_cusolverDnCgeqrf_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnCgeqrf_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCgeqrf_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCgeqrf_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCgeqrf_bufferSize, cudastub_cusolver_slot_cusolverDnCgeqrf_bufferSize, cudastub_cusolver_resolve_cusolverDnCgeqrf_bufferSize, cudastub_cusolver_bind_cusolverDnCgeqrf_bufferSize);
@@ -1657,7 +1676,8 @@ static cusolverStatus_t cusolverDnCgeqrf_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnCgeqrf_bufferSize_fn fn = cusolverDnCgeqrf_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnCgeqrf_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCgeqrf_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -1699,7 +1719,7 @@ void *cudastub_cusolver_bind_cusolverDnCgesvd(void)
 {
 	void *fn = (void *)cusolverDnCgesvd_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCgesvd, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCgesvd, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCgesvd, cudastub_cusolver_slot_cusolverDnCgesvd, cudastub_cusolver_resolve_cusolverDnCgesvd, cudastub_cusolver_bind_cusolverDnCgesvd);
@@ -1714,7 +1734,8 @@ static cusolverStatus_t cusolverDnCgesvd_resolve(cusolverDnHandle_t a0, signed c
 {
 	cusolverDnCgesvd_fn fn = cusolverDnCgesvd_choose();
 
-	atomic_store_explicit(&cusolverDnCgesvd_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCgesvd_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
 }
 #endif
@@ -1744,7 +1765,7 @@ void *cudastub_cusolver_bind_cusolverDnCgesvd_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnCgesvd_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCgesvd_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCgesvd_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCgesvd_bufferSize, cudastub_cusolver_slot_cusolverDnCgesvd_bufferSize, cudastub_cusolver_resolve_cusolverDnCgesvd_bufferSize, cudastub_cusolver_bind_cusolverDnCgesvd_bufferSize);
@@ -1759,7 +1780,8 @@ static cusolverStatus_t cusolverDnCgesvd_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnCgesvd_bufferSize_fn fn = cusolverDnCgesvd_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnCgesvd_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCgesvd_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -1806,7 +1828,7 @@ void *cudastub_cusolver_bind_cusolverDnCgesvdaStridedBatched(void)
 {
 	void *fn = (void *)cusolverDnCgesvdaStridedBatched_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCgesvdaStridedBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCgesvdaStridedBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCgesvdaStridedBatched, cudastub_cusolver_slot_cusolverDnCgesvdaStridedBatched, cudastub_cusolver_resolve_cusolverDnCgesvdaStridedBatched, cudastub_cusolver_bind_cusolverDnCgesvdaStridedBatched);
@@ -1821,7 +1843,8 @@ static cusolverStatus_t cusolverDnCgesvdaStridedBatched_resolve(cusolverDnHandle
 {
 	cusolverDnCgesvdaStridedBatched_fn fn = cusolverDnCgesvdaStridedBatched_choose();
 
-	atomic_store_explicit(&cusolverDnCgesvdaStridedBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCgesvdaStridedBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20);
 }
 #endif
@@ -1865,7 +1888,7 @@ void *cudastub_cusolver_bind_cusolverDnCgesvdaStridedBatched_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnCgesvdaStridedBatched_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCgesvdaStridedBatched_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCgesvdaStridedBatched_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCgesvdaStridedBatched_bufferSize, cudastub_cusolver_slot_cusolverDnCgesvdaStridedBatched_bufferSize, cudastub_cusolver_resolve_cusolverDnCgesvdaStridedBatched_bufferSize, cudastub_cusolver_bind_cusolverDnCgesvdaStridedBatched_bufferSize);
@@ -1880,7 +1903,8 @@ static cusolverStatus_t cusolverDnCgesvdaStridedBatched_bufferSize_resolve(cusol
 {
 	cusolverDnCgesvdaStridedBatched_bufferSize_fn fn = cusolverDnCgesvdaStridedBatched_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnCgesvdaStridedBatched_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCgesvdaStridedBatched_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
 }
 #endif
@@ -1922,7 +1946,7 @@ void *cudastub_cusolver_bind_cusolverDnCgesvdj(void)
 {
 	void *fn = (void *)cusolverDnCgesvdj_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCgesvdj, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCgesvdj, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCgesvdj, cudastub_cusolver_slot_cusolverDnCgesvdj, cudastub_cusolver_resolve_cusolverDnCgesvdj, cudastub_cusolver_bind_cusolverDnCgesvdj);
@@ -1937,7 +1961,8 @@ static cusolverStatus_t cusolverDnCgesvdj_resolve(cusolverDnHandle_t a0, cusolve
 {
 	cusolverDnCgesvdj_fn fn = cusolverDnCgesvdj_choose();
 
-	atomic_store_explicit(&cusolverDnCgesvdj_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCgesvdj_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
 }
 #endif
@@ -1979,7 +2004,7 @@ void *cudastub_cusolver_bind_cusolverDnCgesvdjBatched(void)
 {
 	void *fn = (void *)cusolverDnCgesvdjBatched_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCgesvdjBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCgesvdjBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCgesvdjBatched, cudastub_cusolver_slot_cusolverDnCgesvdjBatched, cudastub_cusolver_resolve_cusolverDnCgesvdjBatched, cudastub_cusolver_bind_cusolverDnCgesvdjBatched);
@@ -1994,7 +2019,8 @@ static cusolverStatus_t cusolverDnCgesvdjBatched_resolve(cusolverDnHandle_t a0, 
 {
 	cusolverDnCgesvdjBatched_fn fn = cusolverDnCgesvdjBatched_choose();
 
-	atomic_store_explicit(&cusolverDnCgesvdjBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCgesvdjBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
 }
 #endif
@@ -2034,7 +2060,7 @@ void *cudastub_cusolver_bind_cusolverDnCgesvdjBatched_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnCgesvdjBatched_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCgesvdjBatched_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCgesvdjBatched_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCgesvdjBatched_bufferSize, cudastub_cusolver_slot_cusolverDnCgesvdjBatched_bufferSize, cudastub_cusolver_resolve_cusolverDnCgesvdjBatched_bufferSize, cudastub_cusolver_bind_cusolverDnCgesvdjBatched_bufferSize);
@@ -2049,7 +2075,8 @@ static cusolverStatus_t cusolverDnCgesvdjBatched_bufferSize_resolve(cusolverDnHa
 {
 	cusolverDnCgesvdjBatched_bufferSize_fn fn = cusolverDnCgesvdjBatched_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnCgesvdjBatched_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCgesvdjBatched_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -2089,7 +2116,7 @@ void *cudastub_cusolver_bind_cusolverDnCgesvdj_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnCgesvdj_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCgesvdj_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCgesvdj_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCgesvdj_bufferSize, cudastub_cusolver_slot_cusolverDnCgesvdj_bufferSize, cudastub_cusolver_resolve_cusolverDnCgesvdj_bufferSize, cudastub_cusolver_bind_cusolverDnCgesvdj_bufferSize);
@@ -2104,7 +2131,8 @@ static cusolverStatus_t cusolverDnCgesvdj_bufferSize_resolve(cusolverDnHandle_t 
 {
 	cusolverDnCgesvdj_bufferSize_fn fn = cusolverDnCgesvdj_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnCgesvdj_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCgesvdj_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -2138,7 +2166,7 @@ void *cudastub_cusolver_bind_cusolverDnCgetrf(void)
 {
 	void *fn = (void *)cusolverDnCgetrf_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCgetrf, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCgetrf, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCgetrf, cudastub_cusolver_slot_cusolverDnCgetrf, cudastub_cusolver_resolve_cusolverDnCgetrf, cudastub_cusolver_bind_cusolverDnCgetrf);
@@ -2153,7 +2181,8 @@ static cusolverStatus_t cusolverDnCgetrf_resolve(cusolverDnHandle_t a0, int a1, 
 {
 	cusolverDnCgetrf_fn fn = cusolverDnCgetrf_choose();
 
-	atomic_store_explicit(&cusolverDnCgetrf_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCgetrf_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -2185,7 +2214,7 @@ void *cudastub_cusolver_bind_cusolverDnCgetrf_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnCgetrf_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCgetrf_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCgetrf_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCgetrf_bufferSize, cudastub_cusolver_slot_cusolverDnCgetrf_bufferSize, cudastub_cusolver_resolve_cusolverDnCgetrf_bufferSize, cudastub_cusolver_bind_cusolverDnCgetrf_bufferSize);
@@ -2200,7 +2229,8 @@ static cusolverStatus_t cusolverDnCgetrf_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnCgetrf_bufferSize_fn fn = cusolverDnCgetrf_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnCgetrf_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCgetrf_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -2236,7 +2266,7 @@ void *cudastub_cusolver_bind_cusolverDnCgetrs(void)
 {
 	void *fn = (void *)cusolverDnCgetrs_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCgetrs, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCgetrs, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCgetrs, cudastub_cusolver_slot_cusolverDnCgetrs, cudastub_cusolver_resolve_cusolverDnCgetrs, cudastub_cusolver_bind_cusolverDnCgetrs);
@@ -2251,7 +2281,8 @@ static cusolverStatus_t cusolverDnCgetrs_resolve(cusolverDnHandle_t a0, cublasOp
 {
 	cusolverDnCgetrs_fn fn = cusolverDnCgetrs_choose();
 
-	atomic_store_explicit(&cusolverDnCgetrs_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCgetrs_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -2287,7 +2318,7 @@ void *cudastub_cusolver_bind_cusolverDnCheevd(void)
 {
 	void *fn = (void *)cusolverDnCheevd_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCheevd, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCheevd, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCheevd, cudastub_cusolver_slot_cusolverDnCheevd, cudastub_cusolver_resolve_cusolverDnCheevd, cudastub_cusolver_bind_cusolverDnCheevd);
@@ -2302,7 +2333,8 @@ static cusolverStatus_t cusolverDnCheevd_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnCheevd_fn fn = cusolverDnCheevd_choose();
 
-	atomic_store_explicit(&cusolverDnCheevd_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCheevd_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -2336,7 +2368,7 @@ void *cudastub_cusolver_bind_cusolverDnCheevd_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnCheevd_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCheevd_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCheevd_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCheevd_bufferSize, cudastub_cusolver_slot_cusolverDnCheevd_bufferSize, cudastub_cusolver_resolve_cusolverDnCheevd_bufferSize, cudastub_cusolver_bind_cusolverDnCheevd_bufferSize);
@@ -2351,7 +2383,8 @@ static cusolverStatus_t cusolverDnCheevd_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnCheevd_bufferSize_fn fn = cusolverDnCheevd_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnCheevd_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCheevd_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -2393,7 +2426,7 @@ void *cudastub_cusolver_bind_cusolverDnCheevdx(void)
 {
 	void *fn = (void *)cusolverDnCheevdx_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCheevdx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCheevdx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCheevdx, cudastub_cusolver_slot_cusolverDnCheevdx, cudastub_cusolver_resolve_cusolverDnCheevdx, cudastub_cusolver_bind_cusolverDnCheevdx);
@@ -2408,7 +2441,8 @@ static cusolverStatus_t cusolverDnCheevdx_resolve(cusolverDnHandle_t a0, cusolve
 {
 	cusolverDnCheevdx_fn fn = cusolverDnCheevdx_choose();
 
-	atomic_store_explicit(&cusolverDnCheevdx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCheevdx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
 }
 #endif
@@ -2448,7 +2482,7 @@ void *cudastub_cusolver_bind_cusolverDnCheevdx_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnCheevdx_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCheevdx_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCheevdx_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCheevdx_bufferSize, cudastub_cusolver_slot_cusolverDnCheevdx_bufferSize, cudastub_cusolver_resolve_cusolverDnCheevdx_bufferSize, cudastub_cusolver_bind_cusolverDnCheevdx_bufferSize);
@@ -2463,7 +2497,8 @@ static cusolverStatus_t cusolverDnCheevdx_bufferSize_resolve(cusolverDnHandle_t 
 {
 	cusolverDnCheevdx_bufferSize_fn fn = cusolverDnCheevdx_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnCheevdx_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCheevdx_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -2500,7 +2535,7 @@ void *cudastub_cusolver_bind_cusolverDnCheevj(void)
 {
 	void *fn = (void *)cusolverDnCheevj_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCheevj, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCheevj, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCheevj, cudastub_cusolver_slot_cusolverDnCheevj, cudastub_cusolver_resolve_cusolverDnCheevj, cudastub_cusolver_bind_cusolverDnCheevj);
@@ -2515,7 +2550,8 @@ static cusolverStatus_t cusolverDnCheevj_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnCheevj_fn fn = cusolverDnCheevj_choose();
 
-	atomic_store_explicit(&cusolverDnCheevj_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCheevj_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -2553,7 +2589,7 @@ void *cudastub_cusolver_bind_cusolverDnCheevjBatched(void)
 {
 	void *fn = (void *)cusolverDnCheevjBatched_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCheevjBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCheevjBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCheevjBatched, cudastub_cusolver_slot_cusolverDnCheevjBatched, cudastub_cusolver_resolve_cusolverDnCheevjBatched, cudastub_cusolver_bind_cusolverDnCheevjBatched);
@@ -2568,7 +2604,8 @@ static cusolverStatus_t cusolverDnCheevjBatched_resolve(cusolverDnHandle_t a0, c
 {
 	cusolverDnCheevjBatched_fn fn = cusolverDnCheevjBatched_choose();
 
-	atomic_store_explicit(&cusolverDnCheevjBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCheevjBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -2604,7 +2641,7 @@ void *cudastub_cusolver_bind_cusolverDnCheevjBatched_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnCheevjBatched_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCheevjBatched_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCheevjBatched_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCheevjBatched_bufferSize, cudastub_cusolver_slot_cusolverDnCheevjBatched_bufferSize, cudastub_cusolver_resolve_cusolverDnCheevjBatched_bufferSize, cudastub_cusolver_bind_cusolverDnCheevjBatched_bufferSize);
@@ -2619,7 +2656,8 @@ static cusolverStatus_t cusolverDnCheevjBatched_bufferSize_resolve(cusolverDnHan
 {
 	cusolverDnCheevjBatched_bufferSize_fn fn = cusolverDnCheevjBatched_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnCheevjBatched_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCheevjBatched_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -2654,7 +2692,7 @@ void *cudastub_cusolver_bind_cusolverDnCheevj_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnCheevj_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCheevj_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCheevj_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCheevj_bufferSize, cudastub_cusolver_slot_cusolverDnCheevj_bufferSize, cudastub_cusolver_resolve_cusolverDnCheevj_bufferSize, cudastub_cusolver_bind_cusolverDnCheevj_bufferSize);
@@ -2669,7 +2707,8 @@ static cusolverStatus_t cusolverDnCheevj_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnCheevj_bufferSize_fn fn = cusolverDnCheevj_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnCheevj_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCheevj_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -2708,7 +2747,7 @@ void *cudastub_cusolver_bind_cusolverDnChegvd(void)
 {
 	void *fn = (void *)cusolverDnChegvd_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnChegvd, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnChegvd, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnChegvd, cudastub_cusolver_slot_cusolverDnChegvd, cudastub_cusolver_resolve_cusolverDnChegvd, cudastub_cusolver_bind_cusolverDnChegvd);
@@ -2723,7 +2762,8 @@ static cusolverStatus_t cusolverDnChegvd_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnChegvd_fn fn = cusolverDnChegvd_choose();
 
-	atomic_store_explicit(&cusolverDnChegvd_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnChegvd_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -2760,7 +2800,7 @@ void *cudastub_cusolver_bind_cusolverDnChegvd_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnChegvd_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnChegvd_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnChegvd_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnChegvd_bufferSize, cudastub_cusolver_slot_cusolverDnChegvd_bufferSize, cudastub_cusolver_resolve_cusolverDnChegvd_bufferSize, cudastub_cusolver_bind_cusolverDnChegvd_bufferSize);
@@ -2775,7 +2815,8 @@ static cusolverStatus_t cusolverDnChegvd_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnChegvd_bufferSize_fn fn = cusolverDnChegvd_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnChegvd_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnChegvd_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -2820,7 +2861,7 @@ void *cudastub_cusolver_bind_cusolverDnChegvdx(void)
 {
 	void *fn = (void *)cusolverDnChegvdx_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnChegvdx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnChegvdx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnChegvdx, cudastub_cusolver_slot_cusolverDnChegvdx, cudastub_cusolver_resolve_cusolverDnChegvdx, cudastub_cusolver_bind_cusolverDnChegvdx);
@@ -2835,7 +2876,8 @@ static cusolverStatus_t cusolverDnChegvdx_resolve(cusolverDnHandle_t a0, cusolve
 {
 	cusolverDnChegvdx_fn fn = cusolverDnChegvdx_choose();
 
-	atomic_store_explicit(&cusolverDnChegvdx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnChegvdx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18);
 }
 #endif
@@ -2878,7 +2920,7 @@ void *cudastub_cusolver_bind_cusolverDnChegvdx_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnChegvdx_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnChegvdx_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnChegvdx_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnChegvdx_bufferSize, cudastub_cusolver_slot_cusolverDnChegvdx_bufferSize, cudastub_cusolver_resolve_cusolverDnChegvdx_bufferSize, cudastub_cusolver_bind_cusolverDnChegvdx_bufferSize);
@@ -2893,7 +2935,8 @@ static cusolverStatus_t cusolverDnChegvdx_bufferSize_resolve(cusolverDnHandle_t 
 {
 	cusolverDnChegvdx_bufferSize_fn fn = cusolverDnChegvdx_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnChegvdx_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnChegvdx_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
 }
 #endif
@@ -2933,7 +2976,7 @@ void *cudastub_cusolver_bind_cusolverDnChegvj(void)
 {
 	void *fn = (void *)cusolverDnChegvj_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnChegvj, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnChegvj, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnChegvj, cudastub_cusolver_slot_cusolverDnChegvj, cudastub_cusolver_resolve_cusolverDnChegvj, cudastub_cusolver_bind_cusolverDnChegvj);
@@ -2948,7 +2991,8 @@ static cusolverStatus_t cusolverDnChegvj_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnChegvj_fn fn = cusolverDnChegvj_choose();
 
-	atomic_store_explicit(&cusolverDnChegvj_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnChegvj_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -2986,7 +3030,7 @@ void *cudastub_cusolver_bind_cusolverDnChegvj_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnChegvj_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnChegvj_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnChegvj_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnChegvj_bufferSize, cudastub_cusolver_slot_cusolverDnChegvj_bufferSize, cudastub_cusolver_resolve_cusolverDnChegvj_bufferSize, cudastub_cusolver_bind_cusolverDnChegvj_bufferSize);
@@ -3001,7 +3045,8 @@ static cusolverStatus_t cusolverDnChegvj_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnChegvj_bufferSize_fn fn = cusolverDnChegvj_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnChegvj_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnChegvj_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -3038,7 +3083,7 @@ void *cudastub_cusolver_bind_cusolverDnChetrd(void)
 {
 	void *fn = (void *)cusolverDnChetrd_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnChetrd, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnChetrd, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnChetrd, cudastub_cusolver_slot_cusolverDnChetrd, cudastub_cusolver_resolve_cusolverDnChetrd, cudastub_cusolver_bind_cusolverDnChetrd);
@@ -3053,7 +3098,8 @@ static cusolverStatus_t cusolverDnChetrd_resolve(cusolverDnHandle_t a0, cublasFi
 {
 	cusolverDnChetrd_fn fn = cusolverDnChetrd_choose();
 
-	atomic_store_explicit(&cusolverDnChetrd_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnChetrd_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -3088,7 +3134,7 @@ void *cudastub_cusolver_bind_cusolverDnChetrd_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnChetrd_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnChetrd_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnChetrd_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnChetrd_bufferSize, cudastub_cusolver_slot_cusolverDnChetrd_bufferSize, cudastub_cusolver_resolve_cusolverDnChetrd_bufferSize, cudastub_cusolver_bind_cusolverDnChetrd_bufferSize);
@@ -3103,7 +3149,8 @@ static cusolverStatus_t cusolverDnChetrd_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnChetrd_bufferSize_fn fn = cusolverDnChetrd_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnChetrd_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnChetrd_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -3137,7 +3184,7 @@ void *cudastub_cusolver_bind_cusolverDnClaswp(void)
 {
 	void *fn = (void *)cusolverDnClaswp_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnClaswp, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnClaswp, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnClaswp, cudastub_cusolver_slot_cusolverDnClaswp, cudastub_cusolver_resolve_cusolverDnClaswp, cudastub_cusolver_bind_cusolverDnClaswp);
@@ -3152,7 +3199,8 @@ static cusolverStatus_t cusolverDnClaswp_resolve(cusolverDnHandle_t a0, int a1, 
 {
 	cusolverDnClaswp_fn fn = cusolverDnClaswp_choose();
 
-	atomic_store_explicit(&cusolverDnClaswp_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnClaswp_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -3186,7 +3234,7 @@ void *cudastub_cusolver_bind_cusolverDnClauum(void)
 {
 	void *fn = (void *)cusolverDnClauum_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnClauum, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnClauum, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnClauum, cudastub_cusolver_slot_cusolverDnClauum, cudastub_cusolver_resolve_cusolverDnClauum, cudastub_cusolver_bind_cusolverDnClauum);
@@ -3201,7 +3249,8 @@ static cusolverStatus_t cusolverDnClauum_resolve(cusolverDnHandle_t a0, cublasFi
 {
 	cusolverDnClauum_fn fn = cusolverDnClauum_choose();
 
-	atomic_store_explicit(&cusolverDnClauum_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnClauum_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -3233,7 +3282,7 @@ void *cudastub_cusolver_bind_cusolverDnClauum_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnClauum_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnClauum_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnClauum_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnClauum_bufferSize, cudastub_cusolver_slot_cusolverDnClauum_bufferSize, cudastub_cusolver_resolve_cusolverDnClauum_bufferSize, cudastub_cusolver_bind_cusolverDnClauum_bufferSize);
@@ -3248,7 +3297,8 @@ static cusolverStatus_t cusolverDnClauum_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnClauum_bufferSize_fn fn = cusolverDnClauum_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnClauum_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnClauum_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -3282,7 +3332,7 @@ void *cudastub_cusolver_bind_cusolverDnCpotrf(void)
 {
 	void *fn = (void *)cusolverDnCpotrf_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCpotrf, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCpotrf, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCpotrf, cudastub_cusolver_slot_cusolverDnCpotrf, cudastub_cusolver_resolve_cusolverDnCpotrf, cudastub_cusolver_bind_cusolverDnCpotrf);
@@ -3297,7 +3347,8 @@ static cusolverStatus_t cusolverDnCpotrf_resolve(cusolverDnHandle_t a0, cublasFi
 {
 	cusolverDnCpotrf_fn fn = cusolverDnCpotrf_choose();
 
-	atomic_store_explicit(&cusolverDnCpotrf_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCpotrf_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -3330,7 +3381,7 @@ void *cudastub_cusolver_bind_cusolverDnCpotrfBatched(void)
 {
 	void *fn = (void *)cusolverDnCpotrfBatched_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCpotrfBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCpotrfBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCpotrfBatched, cudastub_cusolver_slot_cusolverDnCpotrfBatched, cudastub_cusolver_resolve_cusolverDnCpotrfBatched, cudastub_cusolver_bind_cusolverDnCpotrfBatched);
@@ -3345,7 +3396,8 @@ static cusolverStatus_t cusolverDnCpotrfBatched_resolve(cusolverDnHandle_t a0, c
 {
 	cusolverDnCpotrfBatched_fn fn = cusolverDnCpotrfBatched_choose();
 
-	atomic_store_explicit(&cusolverDnCpotrfBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCpotrfBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -3377,7 +3429,7 @@ void *cudastub_cusolver_bind_cusolverDnCpotrf_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnCpotrf_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCpotrf_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCpotrf_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCpotrf_bufferSize, cudastub_cusolver_slot_cusolverDnCpotrf_bufferSize, cudastub_cusolver_resolve_cusolverDnCpotrf_bufferSize, cudastub_cusolver_bind_cusolverDnCpotrf_bufferSize);
@@ -3392,7 +3444,8 @@ static cusolverStatus_t cusolverDnCpotrf_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnCpotrf_bufferSize_fn fn = cusolverDnCpotrf_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnCpotrf_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCpotrf_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -3426,7 +3479,7 @@ void *cudastub_cusolver_bind_cusolverDnCpotri(void)
 {
 	void *fn = (void *)cusolverDnCpotri_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCpotri, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCpotri, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCpotri, cudastub_cusolver_slot_cusolverDnCpotri, cudastub_cusolver_resolve_cusolverDnCpotri, cudastub_cusolver_bind_cusolverDnCpotri);
@@ -3441,7 +3494,8 @@ static cusolverStatus_t cusolverDnCpotri_resolve(cusolverDnHandle_t a0, cublasFi
 {
 	cusolverDnCpotri_fn fn = cusolverDnCpotri_choose();
 
-	atomic_store_explicit(&cusolverDnCpotri_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCpotri_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -3473,7 +3527,7 @@ void *cudastub_cusolver_bind_cusolverDnCpotri_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnCpotri_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCpotri_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCpotri_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCpotri_bufferSize, cudastub_cusolver_slot_cusolverDnCpotri_bufferSize, cudastub_cusolver_resolve_cusolverDnCpotri_bufferSize, cudastub_cusolver_bind_cusolverDnCpotri_bufferSize);
@@ -3488,7 +3542,8 @@ static cusolverStatus_t cusolverDnCpotri_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnCpotri_bufferSize_fn fn = cusolverDnCpotri_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnCpotri_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCpotri_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -3523,7 +3578,7 @@ void *cudastub_cusolver_bind_cusolverDnCpotrs(void)
 {
 	void *fn = (void *)cusolverDnCpotrs_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCpotrs, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCpotrs, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCpotrs, cudastub_cusolver_slot_cusolverDnCpotrs, cudastub_cusolver_resolve_cusolverDnCpotrs, cudastub_cusolver_bind_cusolverDnCpotrs);
@@ -3538,7 +3593,8 @@ static cusolverStatus_t cusolverDnCpotrs_resolve(cusolverDnHandle_t a0, cublasFi
 {
 	cusolverDnCpotrs_fn fn = cusolverDnCpotrs_choose();
 
-	atomic_store_explicit(&cusolverDnCpotrs_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCpotrs_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -3574,7 +3630,7 @@ void *cudastub_cusolver_bind_cusolverDnCpotrsBatched(void)
 {
 	void *fn = (void *)cusolverDnCpotrsBatched_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCpotrsBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCpotrsBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCpotrsBatched, cudastub_cusolver_slot_cusolverDnCpotrsBatched, cudastub_cusolver_resolve_cusolverDnCpotrsBatched, cudastub_cusolver_bind_cusolverDnCpotrsBatched);
@@ -3589,7 +3645,8 @@ static cusolverStatus_t cusolverDnCpotrsBatched_resolve(cusolverDnHandle_t a0, c
 {
 	cusolverDnCpotrsBatched_fn fn = cusolverDnCpotrsBatched_choose();
 
-	atomic_store_explicit(&cusolverDnCpotrsBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCpotrsBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -3616,7 +3673,7 @@ void *cudastub_cusolver_bind_cusolverDnCreate(void)
 {
 	void *fn = (void *)cusolverDnCreate_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCreate, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCreate, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCreate, cudastub_cusolver_slot_cusolverDnCreate, cudastub_cusolver_resolve_cusolverDnCreate, cudastub_cusolver_bind_cusolverDnCreate);
@@ -3631,7 +3688,8 @@ static cusolverStatus_t cusolverDnCreate_resolve(cusolverDnHandle_t *a0)
 {
 	cusolverDnCreate_fn fn = cusolverDnCreate_choose();
 
-	atomic_store_explicit(&cusolverDnCreate_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCreate_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -3658,7 +3716,7 @@ void *cudastub_cusolver_bind_cusolverDnCreateGesvdjInfo(void)
 {
 	void *fn = (void *)cusolverDnCreateGesvdjInfo_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCreateGesvdjInfo, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCreateGesvdjInfo, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCreateGesvdjInfo, cudastub_cusolver_slot_cusolverDnCreateGesvdjInfo, cudastub_cusolver_resolve_cusolverDnCreateGesvdjInfo, cudastub_cusolver_bind_cusolverDnCreateGesvdjInfo);
@@ -3673,7 +3731,8 @@ static cusolverStatus_t cusolverDnCreateGesvdjInfo_resolve(gesvdjInfo_t *a0)
 {
 	cusolverDnCreateGesvdjInfo_fn fn = cusolverDnCreateGesvdjInfo_choose();
 
-	atomic_store_explicit(&cusolverDnCreateGesvdjInfo_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCreateGesvdjInfo_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -3700,7 +3759,7 @@ void *cudastub_cusolver_bind_cusolverDnCreateParams(void)
 {
 	void *fn = (void *)cusolverDnCreateParams_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCreateParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCreateParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCreateParams, cudastub_cusolver_slot_cusolverDnCreateParams, cudastub_cusolver_resolve_cusolverDnCreateParams, cudastub_cusolver_bind_cusolverDnCreateParams);
@@ -3715,7 +3774,8 @@ static cusolverStatus_t cusolverDnCreateParams_resolve(cusolverDnParams_t *a0)
 {
 	cusolverDnCreateParams_fn fn = cusolverDnCreateParams_choose();
 
-	atomic_store_explicit(&cusolverDnCreateParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCreateParams_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -3742,7 +3802,7 @@ void *cudastub_cusolver_bind_cusolverDnCreateSyevjInfo(void)
 {
 	void *fn = (void *)cusolverDnCreateSyevjInfo_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCreateSyevjInfo, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCreateSyevjInfo, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCreateSyevjInfo, cudastub_cusolver_slot_cusolverDnCreateSyevjInfo, cudastub_cusolver_resolve_cusolverDnCreateSyevjInfo, cudastub_cusolver_bind_cusolverDnCreateSyevjInfo);
@@ -3757,7 +3817,8 @@ static cusolverStatus_t cusolverDnCreateSyevjInfo_resolve(syevjInfo_t *a0)
 {
 	cusolverDnCreateSyevjInfo_fn fn = cusolverDnCreateSyevjInfo_choose();
 
-	atomic_store_explicit(&cusolverDnCreateSyevjInfo_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCreateSyevjInfo_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -3792,7 +3853,7 @@ void *cudastub_cusolver_bind_cusolverDnCsytrf(void)
 {
 	void *fn = (void *)cusolverDnCsytrf_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCsytrf, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCsytrf, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCsytrf, cudastub_cusolver_slot_cusolverDnCsytrf, cudastub_cusolver_resolve_cusolverDnCsytrf, cudastub_cusolver_bind_cusolverDnCsytrf);
@@ -3807,7 +3868,8 @@ static cusolverStatus_t cusolverDnCsytrf_resolve(cusolverDnHandle_t a0, cublasFi
 {
 	cusolverDnCsytrf_fn fn = cusolverDnCsytrf_choose();
 
-	atomic_store_explicit(&cusolverDnCsytrf_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCsytrf_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -3838,7 +3900,7 @@ void *cudastub_cusolver_bind_cusolverDnCsytrf_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnCsytrf_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCsytrf_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCsytrf_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCsytrf_bufferSize, cudastub_cusolver_slot_cusolverDnCsytrf_bufferSize, cudastub_cusolver_resolve_cusolverDnCsytrf_bufferSize, cudastub_cusolver_bind_cusolverDnCsytrf_bufferSize);
@@ -3853,7 +3915,8 @@ static cusolverStatus_t cusolverDnCsytrf_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnCsytrf_bufferSize_fn fn = cusolverDnCsytrf_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnCsytrf_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCsytrf_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -3888,7 +3951,7 @@ void *cudastub_cusolver_bind_cusolverDnCsytri(void)
 {
 	void *fn = (void *)cusolverDnCsytri_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCsytri, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCsytri, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCsytri, cudastub_cusolver_slot_cusolverDnCsytri, cudastub_cusolver_resolve_cusolverDnCsytri, cudastub_cusolver_bind_cusolverDnCsytri);
@@ -3903,7 +3966,8 @@ static cusolverStatus_t cusolverDnCsytri_resolve(cusolverDnHandle_t a0, cublasFi
 {
 	cusolverDnCsytri_fn fn = cusolverDnCsytri_choose();
 
-	atomic_store_explicit(&cusolverDnCsytri_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCsytri_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -3936,7 +4000,7 @@ void *cudastub_cusolver_bind_cusolverDnCsytri_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnCsytri_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCsytri_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCsytri_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCsytri_bufferSize, cudastub_cusolver_slot_cusolverDnCsytri_bufferSize, cudastub_cusolver_resolve_cusolverDnCsytri_bufferSize, cudastub_cusolver_bind_cusolverDnCsytri_bufferSize);
@@ -3951,7 +4015,8 @@ static cusolverStatus_t cusolverDnCsytri_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnCsytri_bufferSize_fn fn = cusolverDnCsytri_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnCsytri_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCsytri_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -3988,7 +4053,7 @@ void *cudastub_cusolver_bind_cusolverDnCungbr(void)
 {
 	void *fn = (void *)cusolverDnCungbr_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCungbr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCungbr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCungbr, cudastub_cusolver_slot_cusolverDnCungbr, cudastub_cusolver_resolve_cusolverDnCungbr, cudastub_cusolver_bind_cusolverDnCungbr);
@@ -4003,7 +4068,8 @@ static cusolverStatus_t cusolverDnCungbr_resolve(cusolverDnHandle_t a0, cublasSi
 {
 	cusolverDnCungbr_fn fn = cusolverDnCungbr_choose();
 
-	atomic_store_explicit(&cusolverDnCungbr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCungbr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -4038,7 +4104,7 @@ void *cudastub_cusolver_bind_cusolverDnCungbr_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnCungbr_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCungbr_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCungbr_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCungbr_bufferSize, cudastub_cusolver_slot_cusolverDnCungbr_bufferSize, cudastub_cusolver_resolve_cusolverDnCungbr_bufferSize, cudastub_cusolver_bind_cusolverDnCungbr_bufferSize);
@@ -4053,7 +4119,8 @@ static cusolverStatus_t cusolverDnCungbr_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnCungbr_bufferSize_fn fn = cusolverDnCungbr_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnCungbr_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCungbr_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -4089,7 +4156,7 @@ void *cudastub_cusolver_bind_cusolverDnCungqr(void)
 {
 	void *fn = (void *)cusolverDnCungqr_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCungqr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCungqr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCungqr, cudastub_cusolver_slot_cusolverDnCungqr, cudastub_cusolver_resolve_cusolverDnCungqr, cudastub_cusolver_bind_cusolverDnCungqr);
@@ -4104,7 +4171,8 @@ static cusolverStatus_t cusolverDnCungqr_resolve(cusolverDnHandle_t a0, int a1, 
 {
 	cusolverDnCungqr_fn fn = cusolverDnCungqr_choose();
 
-	atomic_store_explicit(&cusolverDnCungqr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCungqr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -4138,7 +4206,7 @@ void *cudastub_cusolver_bind_cusolverDnCungqr_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnCungqr_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCungqr_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCungqr_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCungqr_bufferSize, cudastub_cusolver_slot_cusolverDnCungqr_bufferSize, cudastub_cusolver_resolve_cusolverDnCungqr_bufferSize, cudastub_cusolver_bind_cusolverDnCungqr_bufferSize);
@@ -4153,7 +4221,8 @@ static cusolverStatus_t cusolverDnCungqr_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnCungqr_bufferSize_fn fn = cusolverDnCungqr_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnCungqr_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCungqr_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -4188,7 +4257,7 @@ void *cudastub_cusolver_bind_cusolverDnCungtr(void)
 {
 	void *fn = (void *)cusolverDnCungtr_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCungtr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCungtr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCungtr, cudastub_cusolver_slot_cusolverDnCungtr, cudastub_cusolver_resolve_cusolverDnCungtr, cudastub_cusolver_bind_cusolverDnCungtr);
@@ -4203,7 +4272,8 @@ static cusolverStatus_t cusolverDnCungtr_resolve(cusolverDnHandle_t a0, cublasFi
 {
 	cusolverDnCungtr_fn fn = cusolverDnCungtr_choose();
 
-	atomic_store_explicit(&cusolverDnCungtr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCungtr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -4236,7 +4306,7 @@ void *cudastub_cusolver_bind_cusolverDnCungtr_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnCungtr_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCungtr_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCungtr_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCungtr_bufferSize, cudastub_cusolver_slot_cusolverDnCungtr_bufferSize, cudastub_cusolver_resolve_cusolverDnCungtr_bufferSize, cudastub_cusolver_bind_cusolverDnCungtr_bufferSize);
@@ -4251,7 +4321,8 @@ static cusolverStatus_t cusolverDnCungtr_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnCungtr_bufferSize_fn fn = cusolverDnCungtr_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnCungtr_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCungtr_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -4291,7 +4362,7 @@ void *cudastub_cusolver_bind_cusolverDnCunmqr(void)
 {
 	void *fn = (void *)cusolverDnCunmqr_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCunmqr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCunmqr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCunmqr, cudastub_cusolver_slot_cusolverDnCunmqr, cudastub_cusolver_resolve_cusolverDnCunmqr, cudastub_cusolver_bind_cusolverDnCunmqr);
@@ -4306,7 +4377,8 @@ static cusolverStatus_t cusolverDnCunmqr_resolve(cusolverDnHandle_t a0, cublasSi
 {
 	cusolverDnCunmqr_fn fn = cusolverDnCunmqr_choose();
 
-	atomic_store_explicit(&cusolverDnCunmqr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCunmqr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -4344,7 +4416,7 @@ void *cudastub_cusolver_bind_cusolverDnCunmqr_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnCunmqr_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCunmqr_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCunmqr_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCunmqr_bufferSize, cudastub_cusolver_slot_cusolverDnCunmqr_bufferSize, cudastub_cusolver_resolve_cusolverDnCunmqr_bufferSize, cudastub_cusolver_bind_cusolverDnCunmqr_bufferSize);
@@ -4359,7 +4431,8 @@ static cusolverStatus_t cusolverDnCunmqr_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnCunmqr_bufferSize_fn fn = cusolverDnCunmqr_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnCunmqr_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCunmqr_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -4399,7 +4472,7 @@ void *cudastub_cusolver_bind_cusolverDnCunmtr(void)
 {
 	void *fn = (void *)cusolverDnCunmtr_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCunmtr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCunmtr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCunmtr, cudastub_cusolver_slot_cusolverDnCunmtr, cudastub_cusolver_resolve_cusolverDnCunmtr, cudastub_cusolver_bind_cusolverDnCunmtr);
@@ -4414,7 +4487,8 @@ static cusolverStatus_t cusolverDnCunmtr_resolve(cusolverDnHandle_t a0, cublasSi
 {
 	cusolverDnCunmtr_fn fn = cusolverDnCunmtr_choose();
 
-	atomic_store_explicit(&cusolverDnCunmtr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCunmtr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -4452,7 +4526,7 @@ void *cudastub_cusolver_bind_cusolverDnCunmtr_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnCunmtr_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCunmtr_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCunmtr_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCunmtr_bufferSize, cudastub_cusolver_slot_cusolverDnCunmtr_bufferSize, cudastub_cusolver_resolve_cusolverDnCunmtr_bufferSize, cudastub_cusolver_bind_cusolverDnCunmtr_bufferSize);
@@ -4467,7 +4541,8 @@ static cusolverStatus_t cusolverDnCunmtr_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnCunmtr_bufferSize_fn fn = cusolverDnCunmtr_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnCunmtr_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCunmtr_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -4507,7 +4582,7 @@ void *cudastub_cusolver_bind_cusolverDnDBgels(void)
 {
 	void *fn = (void *)cusolverDnDBgels_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDBgels, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDBgels, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDBgels, cudastub_cusolver_slot_cusolverDnDBgels, cudastub_cusolver_resolve_cusolverDnDBgels, cudastub_cusolver_bind_cusolverDnDBgels);
@@ -4522,7 +4597,8 @@ static cusolverStatus_t cusolverDnDBgels_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnDBgels_fn fn = cusolverDnDBgels_choose();
 
-	atomic_store_explicit(&cusolverDnDBgels_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDBgels_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -4560,7 +4636,7 @@ void *cudastub_cusolver_bind_cusolverDnDBgels_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnDBgels_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDBgels_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDBgels_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDBgels_bufferSize, cudastub_cusolver_slot_cusolverDnDBgels_bufferSize, cudastub_cusolver_resolve_cusolverDnDBgels_bufferSize, cudastub_cusolver_bind_cusolverDnDBgels_bufferSize);
@@ -4575,7 +4651,8 @@ static cusolverStatus_t cusolverDnDBgels_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnDBgels_bufferSize_fn fn = cusolverDnDBgels_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnDBgels_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDBgels_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -4615,7 +4692,7 @@ void *cudastub_cusolver_bind_cusolverDnDBgesv(void)
 {
 	void *fn = (void *)cusolverDnDBgesv_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDBgesv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDBgesv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDBgesv, cudastub_cusolver_slot_cusolverDnDBgesv, cudastub_cusolver_resolve_cusolverDnDBgesv, cudastub_cusolver_bind_cusolverDnDBgesv);
@@ -4630,7 +4707,8 @@ static cusolverStatus_t cusolverDnDBgesv_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnDBgesv_fn fn = cusolverDnDBgesv_choose();
 
-	atomic_store_explicit(&cusolverDnDBgesv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDBgesv_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -4668,7 +4746,7 @@ void *cudastub_cusolver_bind_cusolverDnDBgesv_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnDBgesv_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDBgesv_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDBgesv_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDBgesv_bufferSize, cudastub_cusolver_slot_cusolverDnDBgesv_bufferSize, cudastub_cusolver_resolve_cusolverDnDBgesv_bufferSize, cudastub_cusolver_bind_cusolverDnDBgesv_bufferSize);
@@ -4683,7 +4761,8 @@ static cusolverStatus_t cusolverDnDBgesv_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnDBgesv_bufferSize_fn fn = cusolverDnDBgesv_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnDBgesv_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDBgesv_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -4723,7 +4802,7 @@ void *cudastub_cusolver_bind_cusolverDnDDgels(void)
 {
 	void *fn = (void *)cusolverDnDDgels_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDDgels, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDDgels, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDDgels, cudastub_cusolver_slot_cusolverDnDDgels, cudastub_cusolver_resolve_cusolverDnDDgels, cudastub_cusolver_bind_cusolverDnDDgels);
@@ -4738,7 +4817,8 @@ static cusolverStatus_t cusolverDnDDgels_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnDDgels_fn fn = cusolverDnDDgels_choose();
 
-	atomic_store_explicit(&cusolverDnDDgels_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDDgels_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -4776,7 +4856,7 @@ void *cudastub_cusolver_bind_cusolverDnDDgels_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnDDgels_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDDgels_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDDgels_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDDgels_bufferSize, cudastub_cusolver_slot_cusolverDnDDgels_bufferSize, cudastub_cusolver_resolve_cusolverDnDDgels_bufferSize, cudastub_cusolver_bind_cusolverDnDDgels_bufferSize);
@@ -4791,7 +4871,8 @@ static cusolverStatus_t cusolverDnDDgels_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnDDgels_bufferSize_fn fn = cusolverDnDDgels_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnDDgels_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDDgels_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -4831,7 +4912,7 @@ void *cudastub_cusolver_bind_cusolverDnDDgesv(void)
 {
 	void *fn = (void *)cusolverDnDDgesv_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDDgesv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDDgesv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDDgesv, cudastub_cusolver_slot_cusolverDnDDgesv, cudastub_cusolver_resolve_cusolverDnDDgesv, cudastub_cusolver_bind_cusolverDnDDgesv);
@@ -4846,7 +4927,8 @@ static cusolverStatus_t cusolverDnDDgesv_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnDDgesv_fn fn = cusolverDnDDgesv_choose();
 
-	atomic_store_explicit(&cusolverDnDDgesv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDDgesv_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -4884,7 +4966,7 @@ void *cudastub_cusolver_bind_cusolverDnDDgesv_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnDDgesv_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDDgesv_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDDgesv_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDDgesv_bufferSize, cudastub_cusolver_slot_cusolverDnDDgesv_bufferSize, cudastub_cusolver_resolve_cusolverDnDDgesv_bufferSize, cudastub_cusolver_bind_cusolverDnDDgesv_bufferSize);
@@ -4899,7 +4981,8 @@ static cusolverStatus_t cusolverDnDDgesv_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnDDgesv_bufferSize_fn fn = cusolverDnDDgesv_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnDDgesv_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDDgesv_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -4939,7 +5022,7 @@ void *cudastub_cusolver_bind_cusolverDnDHgels(void)
 {
 	void *fn = (void *)cusolverDnDHgels_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDHgels, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDHgels, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDHgels, cudastub_cusolver_slot_cusolverDnDHgels, cudastub_cusolver_resolve_cusolverDnDHgels, cudastub_cusolver_bind_cusolverDnDHgels);
@@ -4954,7 +5037,8 @@ static cusolverStatus_t cusolverDnDHgels_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnDHgels_fn fn = cusolverDnDHgels_choose();
 
-	atomic_store_explicit(&cusolverDnDHgels_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDHgels_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -4992,7 +5076,7 @@ void *cudastub_cusolver_bind_cusolverDnDHgels_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnDHgels_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDHgels_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDHgels_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDHgels_bufferSize, cudastub_cusolver_slot_cusolverDnDHgels_bufferSize, cudastub_cusolver_resolve_cusolverDnDHgels_bufferSize, cudastub_cusolver_bind_cusolverDnDHgels_bufferSize);
@@ -5007,7 +5091,8 @@ static cusolverStatus_t cusolverDnDHgels_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnDHgels_bufferSize_fn fn = cusolverDnDHgels_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnDHgels_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDHgels_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -5047,7 +5132,7 @@ void *cudastub_cusolver_bind_cusolverDnDHgesv(void)
 {
 	void *fn = (void *)cusolverDnDHgesv_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDHgesv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDHgesv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDHgesv, cudastub_cusolver_slot_cusolverDnDHgesv, cudastub_cusolver_resolve_cusolverDnDHgesv, cudastub_cusolver_bind_cusolverDnDHgesv);
@@ -5062,7 +5147,8 @@ static cusolverStatus_t cusolverDnDHgesv_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnDHgesv_fn fn = cusolverDnDHgesv_choose();
 
-	atomic_store_explicit(&cusolverDnDHgesv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDHgesv_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -5100,7 +5186,7 @@ void *cudastub_cusolver_bind_cusolverDnDHgesv_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnDHgesv_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDHgesv_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDHgesv_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDHgesv_bufferSize, cudastub_cusolver_slot_cusolverDnDHgesv_bufferSize, cudastub_cusolver_resolve_cusolverDnDHgesv_bufferSize, cudastub_cusolver_bind_cusolverDnDHgesv_bufferSize);
@@ -5115,7 +5201,8 @@ static cusolverStatus_t cusolverDnDHgesv_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnDHgesv_bufferSize_fn fn = cusolverDnDHgesv_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnDHgesv_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDHgesv_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -5155,7 +5242,7 @@ void *cudastub_cusolver_bind_cusolverDnDSgels(void)
 {
 	void *fn = (void *)cusolverDnDSgels_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDSgels, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDSgels, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDSgels, cudastub_cusolver_slot_cusolverDnDSgels, cudastub_cusolver_resolve_cusolverDnDSgels, cudastub_cusolver_bind_cusolverDnDSgels);
@@ -5170,7 +5257,8 @@ static cusolverStatus_t cusolverDnDSgels_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnDSgels_fn fn = cusolverDnDSgels_choose();
 
-	atomic_store_explicit(&cusolverDnDSgels_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDSgels_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -5208,7 +5296,7 @@ void *cudastub_cusolver_bind_cusolverDnDSgels_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnDSgels_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDSgels_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDSgels_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDSgels_bufferSize, cudastub_cusolver_slot_cusolverDnDSgels_bufferSize, cudastub_cusolver_resolve_cusolverDnDSgels_bufferSize, cudastub_cusolver_bind_cusolverDnDSgels_bufferSize);
@@ -5223,7 +5311,8 @@ static cusolverStatus_t cusolverDnDSgels_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnDSgels_bufferSize_fn fn = cusolverDnDSgels_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnDSgels_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDSgels_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -5263,7 +5352,7 @@ void *cudastub_cusolver_bind_cusolverDnDSgesv(void)
 {
 	void *fn = (void *)cusolverDnDSgesv_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDSgesv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDSgesv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDSgesv, cudastub_cusolver_slot_cusolverDnDSgesv, cudastub_cusolver_resolve_cusolverDnDSgesv, cudastub_cusolver_bind_cusolverDnDSgesv);
@@ -5278,7 +5367,8 @@ static cusolverStatus_t cusolverDnDSgesv_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnDSgesv_fn fn = cusolverDnDSgesv_choose();
 
-	atomic_store_explicit(&cusolverDnDSgesv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDSgesv_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -5316,7 +5406,7 @@ void *cudastub_cusolver_bind_cusolverDnDSgesv_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnDSgesv_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDSgesv_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDSgesv_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDSgesv_bufferSize, cudastub_cusolver_slot_cusolverDnDSgesv_bufferSize, cudastub_cusolver_resolve_cusolverDnDSgesv_bufferSize, cudastub_cusolver_bind_cusolverDnDSgesv_bufferSize);
@@ -5331,7 +5421,8 @@ static cusolverStatus_t cusolverDnDSgesv_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnDSgesv_bufferSize_fn fn = cusolverDnDSgesv_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnDSgesv_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDSgesv_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -5371,7 +5462,7 @@ void *cudastub_cusolver_bind_cusolverDnDXgels(void)
 {
 	void *fn = (void *)cusolverDnDXgels_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDXgels, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDXgels, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDXgels, cudastub_cusolver_slot_cusolverDnDXgels, cudastub_cusolver_resolve_cusolverDnDXgels, cudastub_cusolver_bind_cusolverDnDXgels);
@@ -5386,7 +5477,8 @@ static cusolverStatus_t cusolverDnDXgels_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnDXgels_fn fn = cusolverDnDXgels_choose();
 
-	atomic_store_explicit(&cusolverDnDXgels_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDXgels_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -5424,7 +5516,7 @@ void *cudastub_cusolver_bind_cusolverDnDXgels_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnDXgels_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDXgels_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDXgels_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDXgels_bufferSize, cudastub_cusolver_slot_cusolverDnDXgels_bufferSize, cudastub_cusolver_resolve_cusolverDnDXgels_bufferSize, cudastub_cusolver_bind_cusolverDnDXgels_bufferSize);
@@ -5439,7 +5531,8 @@ static cusolverStatus_t cusolverDnDXgels_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnDXgels_bufferSize_fn fn = cusolverDnDXgels_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnDXgels_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDXgels_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -5479,7 +5572,7 @@ void *cudastub_cusolver_bind_cusolverDnDXgesv(void)
 {
 	void *fn = (void *)cusolverDnDXgesv_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDXgesv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDXgesv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDXgesv, cudastub_cusolver_slot_cusolverDnDXgesv, cudastub_cusolver_resolve_cusolverDnDXgesv, cudastub_cusolver_bind_cusolverDnDXgesv);
@@ -5494,7 +5587,8 @@ static cusolverStatus_t cusolverDnDXgesv_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnDXgesv_fn fn = cusolverDnDXgesv_choose();
 
-	atomic_store_explicit(&cusolverDnDXgesv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDXgesv_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -5532,7 +5626,7 @@ void *cudastub_cusolver_bind_cusolverDnDXgesv_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnDXgesv_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDXgesv_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDXgesv_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDXgesv_bufferSize, cudastub_cusolver_slot_cusolverDnDXgesv_bufferSize, cudastub_cusolver_resolve_cusolverDnDXgesv_bufferSize, cudastub_cusolver_bind_cusolverDnDXgesv_bufferSize);
@@ -5547,7 +5641,8 @@ static cusolverStatus_t cusolverDnDXgesv_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnDXgesv_bufferSize_fn fn = cusolverDnDXgesv_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnDXgesv_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDXgesv_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -5574,7 +5669,7 @@ void *cudastub_cusolver_bind_cusolverDnDestroy(void)
 {
 	void *fn = (void *)cusolverDnDestroy_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDestroy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDestroy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDestroy, cudastub_cusolver_slot_cusolverDnDestroy, cudastub_cusolver_resolve_cusolverDnDestroy, cudastub_cusolver_bind_cusolverDnDestroy);
@@ -5589,7 +5684,8 @@ static cusolverStatus_t cusolverDnDestroy_resolve(cusolverDnHandle_t a0)
 {
 	cusolverDnDestroy_fn fn = cusolverDnDestroy_choose();
 
-	atomic_store_explicit(&cusolverDnDestroy_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDestroy_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -5616,7 +5712,7 @@ void *cudastub_cusolver_bind_cusolverDnDestroyGesvdjInfo(void)
 {
 	void *fn = (void *)cusolverDnDestroyGesvdjInfo_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDestroyGesvdjInfo, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDestroyGesvdjInfo, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDestroyGesvdjInfo, cudastub_cusolver_slot_cusolverDnDestroyGesvdjInfo, cudastub_cusolver_resolve_cusolverDnDestroyGesvdjInfo, cudastub_cusolver_bind_cusolverDnDestroyGesvdjInfo);
@@ -5631,7 +5727,8 @@ static cusolverStatus_t cusolverDnDestroyGesvdjInfo_resolve(gesvdjInfo_t a0)
 {
 	cusolverDnDestroyGesvdjInfo_fn fn = cusolverDnDestroyGesvdjInfo_choose();
 
-	atomic_store_explicit(&cusolverDnDestroyGesvdjInfo_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDestroyGesvdjInfo_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -5658,7 +5755,7 @@ void *cudastub_cusolver_bind_cusolverDnDestroyParams(void)
 {
 	void *fn = (void *)cusolverDnDestroyParams_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDestroyParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDestroyParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDestroyParams, cudastub_cusolver_slot_cusolverDnDestroyParams, cudastub_cusolver_resolve_cusolverDnDestroyParams, cudastub_cusolver_bind_cusolverDnDestroyParams);
@@ -5673,7 +5770,8 @@ static cusolverStatus_t cusolverDnDestroyParams_resolve(cusolverDnParams_t a0)
 {
 	cusolverDnDestroyParams_fn fn = cusolverDnDestroyParams_choose();
 
-	atomic_store_explicit(&cusolverDnDestroyParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDestroyParams_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -5700,7 +5798,7 @@ void *cudastub_cusolver_bind_cusolverDnDestroySyevjInfo(void)
 {
 	void *fn = (void *)cusolverDnDestroySyevjInfo_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDestroySyevjInfo, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDestroySyevjInfo, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDestroySyevjInfo, cudastub_cusolver_slot_cusolverDnDestroySyevjInfo, cudastub_cusolver_resolve_cusolverDnDestroySyevjInfo, cudastub_cusolver_bind_cusolverDnDestroySyevjInfo);
@@ -5715,7 +5813,8 @@ static cusolverStatus_t cusolverDnDestroySyevjInfo_resolve(syevjInfo_t a0)
 {
 	cusolverDnDestroySyevjInfo_fn fn = cusolverDnDestroySyevjInfo_choose();
 
-	atomic_store_explicit(&cusolverDnDestroySyevjInfo_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDestroySyevjInfo_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -5753,7 +5852,7 @@ void *cudastub_cusolver_bind_cusolverDnDgebrd(void)
 {
 	void *fn = (void *)cusolverDnDgebrd_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDgebrd, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDgebrd, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDgebrd, cudastub_cusolver_slot_cusolverDnDgebrd, cudastub_cusolver_resolve_cusolverDnDgebrd, cudastub_cusolver_bind_cusolverDnDgebrd);
@@ -5768,7 +5867,8 @@ static cusolverStatus_t cusolverDnDgebrd_resolve(cusolverDnHandle_t a0, int a1, 
 {
 	cusolverDnDgebrd_fn fn = cusolverDnDgebrd_choose();
 
-	atomic_store_explicit(&cusolverDnDgebrd_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDgebrd_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -5798,7 +5898,7 @@ void *cudastub_cusolver_bind_cusolverDnDgebrd_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnDgebrd_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDgebrd_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDgebrd_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDgebrd_bufferSize, cudastub_cusolver_slot_cusolverDnDgebrd_bufferSize, cudastub_cusolver_resolve_cusolverDnDgebrd_bufferSize, cudastub_cusolver_bind_cusolverDnDgebrd_bufferSize);
@@ -5813,7 +5913,8 @@ static cusolverStatus_t cusolverDnDgebrd_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnDgebrd_bufferSize_fn fn = cusolverDnDgebrd_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnDgebrd_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDgebrd_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -5848,7 +5949,7 @@ void *cudastub_cusolver_bind_cusolverDnDgeqrf(void)
 {
 	void *fn = (void *)cusolverDnDgeqrf_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDgeqrf, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDgeqrf, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDgeqrf, cudastub_cusolver_slot_cusolverDnDgeqrf, cudastub_cusolver_resolve_cusolverDnDgeqrf, cudastub_cusolver_bind_cusolverDnDgeqrf);
@@ -5863,7 +5964,8 @@ static cusolverStatus_t cusolverDnDgeqrf_resolve(cusolverDnHandle_t a0, int a1, 
 {
 	cusolverDnDgeqrf_fn fn = cusolverDnDgeqrf_choose();
 
-	atomic_store_explicit(&cusolverDnDgeqrf_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDgeqrf_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -5895,7 +5997,7 @@ void *cudastub_cusolver_bind_cusolverDnDgeqrf_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnDgeqrf_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDgeqrf_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDgeqrf_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDgeqrf_bufferSize, cudastub_cusolver_slot_cusolverDnDgeqrf_bufferSize, cudastub_cusolver_resolve_cusolverDnDgeqrf_bufferSize, cudastub_cusolver_bind_cusolverDnDgeqrf_bufferSize);
@@ -5910,7 +6012,8 @@ static cusolverStatus_t cusolverDnDgeqrf_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnDgeqrf_bufferSize_fn fn = cusolverDnDgeqrf_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnDgeqrf_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDgeqrf_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -5952,7 +6055,7 @@ void *cudastub_cusolver_bind_cusolverDnDgesvd(void)
 {
 	void *fn = (void *)cusolverDnDgesvd_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDgesvd, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDgesvd, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDgesvd, cudastub_cusolver_slot_cusolverDnDgesvd, cudastub_cusolver_resolve_cusolverDnDgesvd, cudastub_cusolver_bind_cusolverDnDgesvd);
@@ -5967,7 +6070,8 @@ static cusolverStatus_t cusolverDnDgesvd_resolve(cusolverDnHandle_t a0, signed c
 {
 	cusolverDnDgesvd_fn fn = cusolverDnDgesvd_choose();
 
-	atomic_store_explicit(&cusolverDnDgesvd_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDgesvd_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
 }
 #endif
@@ -5997,7 +6101,7 @@ void *cudastub_cusolver_bind_cusolverDnDgesvd_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnDgesvd_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDgesvd_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDgesvd_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDgesvd_bufferSize, cudastub_cusolver_slot_cusolverDnDgesvd_bufferSize, cudastub_cusolver_resolve_cusolverDnDgesvd_bufferSize, cudastub_cusolver_bind_cusolverDnDgesvd_bufferSize);
@@ -6012,7 +6116,8 @@ static cusolverStatus_t cusolverDnDgesvd_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnDgesvd_bufferSize_fn fn = cusolverDnDgesvd_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnDgesvd_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDgesvd_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -6059,7 +6164,7 @@ void *cudastub_cusolver_bind_cusolverDnDgesvdaStridedBatched(void)
 {
 	void *fn = (void *)cusolverDnDgesvdaStridedBatched_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDgesvdaStridedBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDgesvdaStridedBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDgesvdaStridedBatched, cudastub_cusolver_slot_cusolverDnDgesvdaStridedBatched, cudastub_cusolver_resolve_cusolverDnDgesvdaStridedBatched, cudastub_cusolver_bind_cusolverDnDgesvdaStridedBatched);
@@ -6074,7 +6179,8 @@ static cusolverStatus_t cusolverDnDgesvdaStridedBatched_resolve(cusolverDnHandle
 {
 	cusolverDnDgesvdaStridedBatched_fn fn = cusolverDnDgesvdaStridedBatched_choose();
 
-	atomic_store_explicit(&cusolverDnDgesvdaStridedBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDgesvdaStridedBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20);
 }
 #endif
@@ -6118,7 +6224,7 @@ void *cudastub_cusolver_bind_cusolverDnDgesvdaStridedBatched_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnDgesvdaStridedBatched_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDgesvdaStridedBatched_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDgesvdaStridedBatched_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDgesvdaStridedBatched_bufferSize, cudastub_cusolver_slot_cusolverDnDgesvdaStridedBatched_bufferSize, cudastub_cusolver_resolve_cusolverDnDgesvdaStridedBatched_bufferSize, cudastub_cusolver_bind_cusolverDnDgesvdaStridedBatched_bufferSize);
@@ -6133,7 +6239,8 @@ static cusolverStatus_t cusolverDnDgesvdaStridedBatched_bufferSize_resolve(cusol
 {
 	cusolverDnDgesvdaStridedBatched_bufferSize_fn fn = cusolverDnDgesvdaStridedBatched_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnDgesvdaStridedBatched_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDgesvdaStridedBatched_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
 }
 #endif
@@ -6175,7 +6282,7 @@ void *cudastub_cusolver_bind_cusolverDnDgesvdj(void)
 {
 	void *fn = (void *)cusolverDnDgesvdj_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDgesvdj, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDgesvdj, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDgesvdj, cudastub_cusolver_slot_cusolverDnDgesvdj, cudastub_cusolver_resolve_cusolverDnDgesvdj, cudastub_cusolver_bind_cusolverDnDgesvdj);
@@ -6190,7 +6297,8 @@ static cusolverStatus_t cusolverDnDgesvdj_resolve(cusolverDnHandle_t a0, cusolve
 {
 	cusolverDnDgesvdj_fn fn = cusolverDnDgesvdj_choose();
 
-	atomic_store_explicit(&cusolverDnDgesvdj_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDgesvdj_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
 }
 #endif
@@ -6232,7 +6340,7 @@ void *cudastub_cusolver_bind_cusolverDnDgesvdjBatched(void)
 {
 	void *fn = (void *)cusolverDnDgesvdjBatched_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDgesvdjBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDgesvdjBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDgesvdjBatched, cudastub_cusolver_slot_cusolverDnDgesvdjBatched, cudastub_cusolver_resolve_cusolverDnDgesvdjBatched, cudastub_cusolver_bind_cusolverDnDgesvdjBatched);
@@ -6247,7 +6355,8 @@ static cusolverStatus_t cusolverDnDgesvdjBatched_resolve(cusolverDnHandle_t a0, 
 {
 	cusolverDnDgesvdjBatched_fn fn = cusolverDnDgesvdjBatched_choose();
 
-	atomic_store_explicit(&cusolverDnDgesvdjBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDgesvdjBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
 }
 #endif
@@ -6287,7 +6396,7 @@ void *cudastub_cusolver_bind_cusolverDnDgesvdjBatched_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnDgesvdjBatched_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDgesvdjBatched_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDgesvdjBatched_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDgesvdjBatched_bufferSize, cudastub_cusolver_slot_cusolverDnDgesvdjBatched_bufferSize, cudastub_cusolver_resolve_cusolverDnDgesvdjBatched_bufferSize, cudastub_cusolver_bind_cusolverDnDgesvdjBatched_bufferSize);
@@ -6302,7 +6411,8 @@ static cusolverStatus_t cusolverDnDgesvdjBatched_bufferSize_resolve(cusolverDnHa
 {
 	cusolverDnDgesvdjBatched_bufferSize_fn fn = cusolverDnDgesvdjBatched_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnDgesvdjBatched_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDgesvdjBatched_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -6342,7 +6452,7 @@ void *cudastub_cusolver_bind_cusolverDnDgesvdj_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnDgesvdj_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDgesvdj_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDgesvdj_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDgesvdj_bufferSize, cudastub_cusolver_slot_cusolverDnDgesvdj_bufferSize, cudastub_cusolver_resolve_cusolverDnDgesvdj_bufferSize, cudastub_cusolver_bind_cusolverDnDgesvdj_bufferSize);
@@ -6357,7 +6467,8 @@ static cusolverStatus_t cusolverDnDgesvdj_bufferSize_resolve(cusolverDnHandle_t 
 {
 	cusolverDnDgesvdj_bufferSize_fn fn = cusolverDnDgesvdj_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnDgesvdj_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDgesvdj_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -6391,7 +6502,7 @@ void *cudastub_cusolver_bind_cusolverDnDgetrf(void)
 {
 	void *fn = (void *)cusolverDnDgetrf_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDgetrf, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDgetrf, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDgetrf, cudastub_cusolver_slot_cusolverDnDgetrf, cudastub_cusolver_resolve_cusolverDnDgetrf, cudastub_cusolver_bind_cusolverDnDgetrf);
@@ -6406,7 +6517,8 @@ static cusolverStatus_t cusolverDnDgetrf_resolve(cusolverDnHandle_t a0, int a1, 
 {
 	cusolverDnDgetrf_fn fn = cusolverDnDgetrf_choose();
 
-	atomic_store_explicit(&cusolverDnDgetrf_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDgetrf_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -6438,7 +6550,7 @@ void *cudastub_cusolver_bind_cusolverDnDgetrf_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnDgetrf_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDgetrf_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDgetrf_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDgetrf_bufferSize, cudastub_cusolver_slot_cusolverDnDgetrf_bufferSize, cudastub_cusolver_resolve_cusolverDnDgetrf_bufferSize, cudastub_cusolver_bind_cusolverDnDgetrf_bufferSize);
@@ -6453,7 +6565,8 @@ static cusolverStatus_t cusolverDnDgetrf_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnDgetrf_bufferSize_fn fn = cusolverDnDgetrf_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnDgetrf_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDgetrf_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -6489,7 +6602,7 @@ void *cudastub_cusolver_bind_cusolverDnDgetrs(void)
 {
 	void *fn = (void *)cusolverDnDgetrs_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDgetrs, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDgetrs, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDgetrs, cudastub_cusolver_slot_cusolverDnDgetrs, cudastub_cusolver_resolve_cusolverDnDgetrs, cudastub_cusolver_bind_cusolverDnDgetrs);
@@ -6504,7 +6617,8 @@ static cusolverStatus_t cusolverDnDgetrs_resolve(cusolverDnHandle_t a0, cublasOp
 {
 	cusolverDnDgetrs_fn fn = cusolverDnDgetrs_choose();
 
-	atomic_store_explicit(&cusolverDnDgetrs_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDgetrs_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -6538,7 +6652,7 @@ void *cudastub_cusolver_bind_cusolverDnDlaswp(void)
 {
 	void *fn = (void *)cusolverDnDlaswp_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDlaswp, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDlaswp, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDlaswp, cudastub_cusolver_slot_cusolverDnDlaswp, cudastub_cusolver_resolve_cusolverDnDlaswp, cudastub_cusolver_bind_cusolverDnDlaswp);
@@ -6553,7 +6667,8 @@ static cusolverStatus_t cusolverDnDlaswp_resolve(cusolverDnHandle_t a0, int a1, 
 {
 	cusolverDnDlaswp_fn fn = cusolverDnDlaswp_choose();
 
-	atomic_store_explicit(&cusolverDnDlaswp_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDlaswp_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -6587,7 +6702,7 @@ void *cudastub_cusolver_bind_cusolverDnDlauum(void)
 {
 	void *fn = (void *)cusolverDnDlauum_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDlauum, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDlauum, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDlauum, cudastub_cusolver_slot_cusolverDnDlauum, cudastub_cusolver_resolve_cusolverDnDlauum, cudastub_cusolver_bind_cusolverDnDlauum);
@@ -6602,7 +6717,8 @@ static cusolverStatus_t cusolverDnDlauum_resolve(cusolverDnHandle_t a0, cublasFi
 {
 	cusolverDnDlauum_fn fn = cusolverDnDlauum_choose();
 
-	atomic_store_explicit(&cusolverDnDlauum_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDlauum_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -6634,7 +6750,7 @@ void *cudastub_cusolver_bind_cusolverDnDlauum_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnDlauum_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDlauum_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDlauum_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDlauum_bufferSize, cudastub_cusolver_slot_cusolverDnDlauum_bufferSize, cudastub_cusolver_resolve_cusolverDnDlauum_bufferSize, cudastub_cusolver_bind_cusolverDnDlauum_bufferSize);
@@ -6649,7 +6765,8 @@ static cusolverStatus_t cusolverDnDlauum_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnDlauum_bufferSize_fn fn = cusolverDnDlauum_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnDlauum_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDlauum_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -6686,7 +6803,7 @@ void *cudastub_cusolver_bind_cusolverDnDorgbr(void)
 {
 	void *fn = (void *)cusolverDnDorgbr_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDorgbr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDorgbr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDorgbr, cudastub_cusolver_slot_cusolverDnDorgbr, cudastub_cusolver_resolve_cusolverDnDorgbr, cudastub_cusolver_bind_cusolverDnDorgbr);
@@ -6701,7 +6818,8 @@ static cusolverStatus_t cusolverDnDorgbr_resolve(cusolverDnHandle_t a0, cublasSi
 {
 	cusolverDnDorgbr_fn fn = cusolverDnDorgbr_choose();
 
-	atomic_store_explicit(&cusolverDnDorgbr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDorgbr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -6736,7 +6854,7 @@ void *cudastub_cusolver_bind_cusolverDnDorgbr_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnDorgbr_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDorgbr_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDorgbr_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDorgbr_bufferSize, cudastub_cusolver_slot_cusolverDnDorgbr_bufferSize, cudastub_cusolver_resolve_cusolverDnDorgbr_bufferSize, cudastub_cusolver_bind_cusolverDnDorgbr_bufferSize);
@@ -6751,7 +6869,8 @@ static cusolverStatus_t cusolverDnDorgbr_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnDorgbr_bufferSize_fn fn = cusolverDnDorgbr_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnDorgbr_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDorgbr_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -6787,7 +6906,7 @@ void *cudastub_cusolver_bind_cusolverDnDorgqr(void)
 {
 	void *fn = (void *)cusolverDnDorgqr_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDorgqr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDorgqr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDorgqr, cudastub_cusolver_slot_cusolverDnDorgqr, cudastub_cusolver_resolve_cusolverDnDorgqr, cudastub_cusolver_bind_cusolverDnDorgqr);
@@ -6802,7 +6921,8 @@ static cusolverStatus_t cusolverDnDorgqr_resolve(cusolverDnHandle_t a0, int a1, 
 {
 	cusolverDnDorgqr_fn fn = cusolverDnDorgqr_choose();
 
-	atomic_store_explicit(&cusolverDnDorgqr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDorgqr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -6836,7 +6956,7 @@ void *cudastub_cusolver_bind_cusolverDnDorgqr_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnDorgqr_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDorgqr_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDorgqr_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDorgqr_bufferSize, cudastub_cusolver_slot_cusolverDnDorgqr_bufferSize, cudastub_cusolver_resolve_cusolverDnDorgqr_bufferSize, cudastub_cusolver_bind_cusolverDnDorgqr_bufferSize);
@@ -6851,7 +6971,8 @@ static cusolverStatus_t cusolverDnDorgqr_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnDorgqr_bufferSize_fn fn = cusolverDnDorgqr_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnDorgqr_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDorgqr_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -6886,7 +7007,7 @@ void *cudastub_cusolver_bind_cusolverDnDorgtr(void)
 {
 	void *fn = (void *)cusolverDnDorgtr_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDorgtr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDorgtr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDorgtr, cudastub_cusolver_slot_cusolverDnDorgtr, cudastub_cusolver_resolve_cusolverDnDorgtr, cudastub_cusolver_bind_cusolverDnDorgtr);
@@ -6901,7 +7022,8 @@ static cusolverStatus_t cusolverDnDorgtr_resolve(cusolverDnHandle_t a0, cublasFi
 {
 	cusolverDnDorgtr_fn fn = cusolverDnDorgtr_choose();
 
-	atomic_store_explicit(&cusolverDnDorgtr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDorgtr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -6934,7 +7056,7 @@ void *cudastub_cusolver_bind_cusolverDnDorgtr_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnDorgtr_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDorgtr_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDorgtr_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDorgtr_bufferSize, cudastub_cusolver_slot_cusolverDnDorgtr_bufferSize, cudastub_cusolver_resolve_cusolverDnDorgtr_bufferSize, cudastub_cusolver_bind_cusolverDnDorgtr_bufferSize);
@@ -6949,7 +7071,8 @@ static cusolverStatus_t cusolverDnDorgtr_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnDorgtr_bufferSize_fn fn = cusolverDnDorgtr_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnDorgtr_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDorgtr_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -6989,7 +7112,7 @@ void *cudastub_cusolver_bind_cusolverDnDormqr(void)
 {
 	void *fn = (void *)cusolverDnDormqr_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDormqr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDormqr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDormqr, cudastub_cusolver_slot_cusolverDnDormqr, cudastub_cusolver_resolve_cusolverDnDormqr, cudastub_cusolver_bind_cusolverDnDormqr);
@@ -7004,7 +7127,8 @@ static cusolverStatus_t cusolverDnDormqr_resolve(cusolverDnHandle_t a0, cublasSi
 {
 	cusolverDnDormqr_fn fn = cusolverDnDormqr_choose();
 
-	atomic_store_explicit(&cusolverDnDormqr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDormqr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -7042,7 +7166,7 @@ void *cudastub_cusolver_bind_cusolverDnDormqr_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnDormqr_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDormqr_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDormqr_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDormqr_bufferSize, cudastub_cusolver_slot_cusolverDnDormqr_bufferSize, cudastub_cusolver_resolve_cusolverDnDormqr_bufferSize, cudastub_cusolver_bind_cusolverDnDormqr_bufferSize);
@@ -7057,7 +7181,8 @@ static cusolverStatus_t cusolverDnDormqr_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnDormqr_bufferSize_fn fn = cusolverDnDormqr_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnDormqr_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDormqr_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -7097,7 +7222,7 @@ void *cudastub_cusolver_bind_cusolverDnDormtr(void)
 {
 	void *fn = (void *)cusolverDnDormtr_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDormtr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDormtr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDormtr, cudastub_cusolver_slot_cusolverDnDormtr, cudastub_cusolver_resolve_cusolverDnDormtr, cudastub_cusolver_bind_cusolverDnDormtr);
@@ -7112,7 +7237,8 @@ static cusolverStatus_t cusolverDnDormtr_resolve(cusolverDnHandle_t a0, cublasSi
 {
 	cusolverDnDormtr_fn fn = cusolverDnDormtr_choose();
 
-	atomic_store_explicit(&cusolverDnDormtr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDormtr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -7150,7 +7276,7 @@ void *cudastub_cusolver_bind_cusolverDnDormtr_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnDormtr_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDormtr_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDormtr_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDormtr_bufferSize, cudastub_cusolver_slot_cusolverDnDormtr_bufferSize, cudastub_cusolver_resolve_cusolverDnDormtr_bufferSize, cudastub_cusolver_bind_cusolverDnDormtr_bufferSize);
@@ -7165,7 +7291,8 @@ static cusolverStatus_t cusolverDnDormtr_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnDormtr_bufferSize_fn fn = cusolverDnDormtr_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnDormtr_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDormtr_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -7199,7 +7326,7 @@ void *cudastub_cusolver_bind_cusolverDnDpotrf(void)
 {
 	void *fn = (void *)cusolverDnDpotrf_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDpotrf, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDpotrf, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDpotrf, cudastub_cusolver_slot_cusolverDnDpotrf, cudastub_cusolver_resolve_cusolverDnDpotrf, cudastub_cusolver_bind_cusolverDnDpotrf);
@@ -7214,7 +7341,8 @@ static cusolverStatus_t cusolverDnDpotrf_resolve(cusolverDnHandle_t a0, cublasFi
 {
 	cusolverDnDpotrf_fn fn = cusolverDnDpotrf_choose();
 
-	atomic_store_explicit(&cusolverDnDpotrf_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDpotrf_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -7247,7 +7375,7 @@ void *cudastub_cusolver_bind_cusolverDnDpotrfBatched(void)
 {
 	void *fn = (void *)cusolverDnDpotrfBatched_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDpotrfBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDpotrfBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDpotrfBatched, cudastub_cusolver_slot_cusolverDnDpotrfBatched, cudastub_cusolver_resolve_cusolverDnDpotrfBatched, cudastub_cusolver_bind_cusolverDnDpotrfBatched);
@@ -7262,7 +7390,8 @@ static cusolverStatus_t cusolverDnDpotrfBatched_resolve(cusolverDnHandle_t a0, c
 {
 	cusolverDnDpotrfBatched_fn fn = cusolverDnDpotrfBatched_choose();
 
-	atomic_store_explicit(&cusolverDnDpotrfBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDpotrfBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -7294,7 +7423,7 @@ void *cudastub_cusolver_bind_cusolverDnDpotrf_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnDpotrf_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDpotrf_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDpotrf_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDpotrf_bufferSize, cudastub_cusolver_slot_cusolverDnDpotrf_bufferSize, cudastub_cusolver_resolve_cusolverDnDpotrf_bufferSize, cudastub_cusolver_bind_cusolverDnDpotrf_bufferSize);
@@ -7309,7 +7438,8 @@ static cusolverStatus_t cusolverDnDpotrf_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnDpotrf_bufferSize_fn fn = cusolverDnDpotrf_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnDpotrf_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDpotrf_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -7343,7 +7473,7 @@ void *cudastub_cusolver_bind_cusolverDnDpotri(void)
 {
 	void *fn = (void *)cusolverDnDpotri_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDpotri, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDpotri, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDpotri, cudastub_cusolver_slot_cusolverDnDpotri, cudastub_cusolver_resolve_cusolverDnDpotri, cudastub_cusolver_bind_cusolverDnDpotri);
@@ -7358,7 +7488,8 @@ static cusolverStatus_t cusolverDnDpotri_resolve(cusolverDnHandle_t a0, cublasFi
 {
 	cusolverDnDpotri_fn fn = cusolverDnDpotri_choose();
 
-	atomic_store_explicit(&cusolverDnDpotri_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDpotri_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -7390,7 +7521,7 @@ void *cudastub_cusolver_bind_cusolverDnDpotri_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnDpotri_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDpotri_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDpotri_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDpotri_bufferSize, cudastub_cusolver_slot_cusolverDnDpotri_bufferSize, cudastub_cusolver_resolve_cusolverDnDpotri_bufferSize, cudastub_cusolver_bind_cusolverDnDpotri_bufferSize);
@@ -7405,7 +7536,8 @@ static cusolverStatus_t cusolverDnDpotri_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnDpotri_bufferSize_fn fn = cusolverDnDpotri_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnDpotri_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDpotri_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -7440,7 +7572,7 @@ void *cudastub_cusolver_bind_cusolverDnDpotrs(void)
 {
 	void *fn = (void *)cusolverDnDpotrs_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDpotrs, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDpotrs, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDpotrs, cudastub_cusolver_slot_cusolverDnDpotrs, cudastub_cusolver_resolve_cusolverDnDpotrs, cudastub_cusolver_bind_cusolverDnDpotrs);
@@ -7455,7 +7587,8 @@ static cusolverStatus_t cusolverDnDpotrs_resolve(cusolverDnHandle_t a0, cublasFi
 {
 	cusolverDnDpotrs_fn fn = cusolverDnDpotrs_choose();
 
-	atomic_store_explicit(&cusolverDnDpotrs_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDpotrs_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -7491,7 +7624,7 @@ void *cudastub_cusolver_bind_cusolverDnDpotrsBatched(void)
 {
 	void *fn = (void *)cusolverDnDpotrsBatched_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDpotrsBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDpotrsBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDpotrsBatched, cudastub_cusolver_slot_cusolverDnDpotrsBatched, cudastub_cusolver_resolve_cusolverDnDpotrsBatched, cudastub_cusolver_bind_cusolverDnDpotrsBatched);
@@ -7506,7 +7639,8 @@ static cusolverStatus_t cusolverDnDpotrsBatched_resolve(cusolverDnHandle_t a0, c
 {
 	cusolverDnDpotrsBatched_fn fn = cusolverDnDpotrsBatched_choose();
 
-	atomic_store_explicit(&cusolverDnDpotrsBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDpotrsBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -7542,7 +7676,7 @@ void *cudastub_cusolver_bind_cusolverDnDsyevd(void)
 {
 	void *fn = (void *)cusolverDnDsyevd_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDsyevd, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDsyevd, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDsyevd, cudastub_cusolver_slot_cusolverDnDsyevd, cudastub_cusolver_resolve_cusolverDnDsyevd, cudastub_cusolver_bind_cusolverDnDsyevd);
@@ -7557,7 +7691,8 @@ static cusolverStatus_t cusolverDnDsyevd_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnDsyevd_fn fn = cusolverDnDsyevd_choose();
 
-	atomic_store_explicit(&cusolverDnDsyevd_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDsyevd_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -7591,7 +7726,7 @@ void *cudastub_cusolver_bind_cusolverDnDsyevd_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnDsyevd_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDsyevd_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDsyevd_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDsyevd_bufferSize, cudastub_cusolver_slot_cusolverDnDsyevd_bufferSize, cudastub_cusolver_resolve_cusolverDnDsyevd_bufferSize, cudastub_cusolver_bind_cusolverDnDsyevd_bufferSize);
@@ -7606,7 +7741,8 @@ static cusolverStatus_t cusolverDnDsyevd_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnDsyevd_bufferSize_fn fn = cusolverDnDsyevd_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnDsyevd_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDsyevd_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -7648,7 +7784,7 @@ void *cudastub_cusolver_bind_cusolverDnDsyevdx(void)
 {
 	void *fn = (void *)cusolverDnDsyevdx_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDsyevdx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDsyevdx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDsyevdx, cudastub_cusolver_slot_cusolverDnDsyevdx, cudastub_cusolver_resolve_cusolverDnDsyevdx, cudastub_cusolver_bind_cusolverDnDsyevdx);
@@ -7663,7 +7799,8 @@ static cusolverStatus_t cusolverDnDsyevdx_resolve(cusolverDnHandle_t a0, cusolve
 {
 	cusolverDnDsyevdx_fn fn = cusolverDnDsyevdx_choose();
 
-	atomic_store_explicit(&cusolverDnDsyevdx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDsyevdx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
 }
 #endif
@@ -7703,7 +7840,7 @@ void *cudastub_cusolver_bind_cusolverDnDsyevdx_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnDsyevdx_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDsyevdx_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDsyevdx_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDsyevdx_bufferSize, cudastub_cusolver_slot_cusolverDnDsyevdx_bufferSize, cudastub_cusolver_resolve_cusolverDnDsyevdx_bufferSize, cudastub_cusolver_bind_cusolverDnDsyevdx_bufferSize);
@@ -7718,7 +7855,8 @@ static cusolverStatus_t cusolverDnDsyevdx_bufferSize_resolve(cusolverDnHandle_t 
 {
 	cusolverDnDsyevdx_bufferSize_fn fn = cusolverDnDsyevdx_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnDsyevdx_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDsyevdx_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -7755,7 +7893,7 @@ void *cudastub_cusolver_bind_cusolverDnDsyevj(void)
 {
 	void *fn = (void *)cusolverDnDsyevj_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDsyevj, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDsyevj, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDsyevj, cudastub_cusolver_slot_cusolverDnDsyevj, cudastub_cusolver_resolve_cusolverDnDsyevj, cudastub_cusolver_bind_cusolverDnDsyevj);
@@ -7770,7 +7908,8 @@ static cusolverStatus_t cusolverDnDsyevj_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnDsyevj_fn fn = cusolverDnDsyevj_choose();
 
-	atomic_store_explicit(&cusolverDnDsyevj_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDsyevj_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -7808,7 +7947,7 @@ void *cudastub_cusolver_bind_cusolverDnDsyevjBatched(void)
 {
 	void *fn = (void *)cusolverDnDsyevjBatched_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDsyevjBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDsyevjBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDsyevjBatched, cudastub_cusolver_slot_cusolverDnDsyevjBatched, cudastub_cusolver_resolve_cusolverDnDsyevjBatched, cudastub_cusolver_bind_cusolverDnDsyevjBatched);
@@ -7823,7 +7962,8 @@ static cusolverStatus_t cusolverDnDsyevjBatched_resolve(cusolverDnHandle_t a0, c
 {
 	cusolverDnDsyevjBatched_fn fn = cusolverDnDsyevjBatched_choose();
 
-	atomic_store_explicit(&cusolverDnDsyevjBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDsyevjBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -7859,7 +7999,7 @@ void *cudastub_cusolver_bind_cusolverDnDsyevjBatched_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnDsyevjBatched_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDsyevjBatched_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDsyevjBatched_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDsyevjBatched_bufferSize, cudastub_cusolver_slot_cusolverDnDsyevjBatched_bufferSize, cudastub_cusolver_resolve_cusolverDnDsyevjBatched_bufferSize, cudastub_cusolver_bind_cusolverDnDsyevjBatched_bufferSize);
@@ -7874,7 +8014,8 @@ static cusolverStatus_t cusolverDnDsyevjBatched_bufferSize_resolve(cusolverDnHan
 {
 	cusolverDnDsyevjBatched_bufferSize_fn fn = cusolverDnDsyevjBatched_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnDsyevjBatched_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDsyevjBatched_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -7909,7 +8050,7 @@ void *cudastub_cusolver_bind_cusolverDnDsyevj_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnDsyevj_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDsyevj_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDsyevj_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDsyevj_bufferSize, cudastub_cusolver_slot_cusolverDnDsyevj_bufferSize, cudastub_cusolver_resolve_cusolverDnDsyevj_bufferSize, cudastub_cusolver_bind_cusolverDnDsyevj_bufferSize);
@@ -7924,7 +8065,8 @@ static cusolverStatus_t cusolverDnDsyevj_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnDsyevj_bufferSize_fn fn = cusolverDnDsyevj_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnDsyevj_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDsyevj_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -7963,7 +8105,7 @@ void *cudastub_cusolver_bind_cusolverDnDsygvd(void)
 {
 	void *fn = (void *)cusolverDnDsygvd_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDsygvd, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDsygvd, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDsygvd, cudastub_cusolver_slot_cusolverDnDsygvd, cudastub_cusolver_resolve_cusolverDnDsygvd, cudastub_cusolver_bind_cusolverDnDsygvd);
@@ -7978,7 +8120,8 @@ static cusolverStatus_t cusolverDnDsygvd_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnDsygvd_fn fn = cusolverDnDsygvd_choose();
 
-	atomic_store_explicit(&cusolverDnDsygvd_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDsygvd_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -8015,7 +8158,7 @@ void *cudastub_cusolver_bind_cusolverDnDsygvd_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnDsygvd_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDsygvd_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDsygvd_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDsygvd_bufferSize, cudastub_cusolver_slot_cusolverDnDsygvd_bufferSize, cudastub_cusolver_resolve_cusolverDnDsygvd_bufferSize, cudastub_cusolver_bind_cusolverDnDsygvd_bufferSize);
@@ -8030,7 +8173,8 @@ static cusolverStatus_t cusolverDnDsygvd_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnDsygvd_bufferSize_fn fn = cusolverDnDsygvd_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnDsygvd_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDsygvd_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -8075,7 +8219,7 @@ void *cudastub_cusolver_bind_cusolverDnDsygvdx(void)
 {
 	void *fn = (void *)cusolverDnDsygvdx_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDsygvdx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDsygvdx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDsygvdx, cudastub_cusolver_slot_cusolverDnDsygvdx, cudastub_cusolver_resolve_cusolverDnDsygvdx, cudastub_cusolver_bind_cusolverDnDsygvdx);
@@ -8090,7 +8234,8 @@ static cusolverStatus_t cusolverDnDsygvdx_resolve(cusolverDnHandle_t a0, cusolve
 {
 	cusolverDnDsygvdx_fn fn = cusolverDnDsygvdx_choose();
 
-	atomic_store_explicit(&cusolverDnDsygvdx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDsygvdx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18);
 }
 #endif
@@ -8133,7 +8278,7 @@ void *cudastub_cusolver_bind_cusolverDnDsygvdx_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnDsygvdx_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDsygvdx_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDsygvdx_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDsygvdx_bufferSize, cudastub_cusolver_slot_cusolverDnDsygvdx_bufferSize, cudastub_cusolver_resolve_cusolverDnDsygvdx_bufferSize, cudastub_cusolver_bind_cusolverDnDsygvdx_bufferSize);
@@ -8148,7 +8293,8 @@ static cusolverStatus_t cusolverDnDsygvdx_bufferSize_resolve(cusolverDnHandle_t 
 {
 	cusolverDnDsygvdx_bufferSize_fn fn = cusolverDnDsygvdx_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnDsygvdx_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDsygvdx_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
 }
 #endif
@@ -8188,7 +8334,7 @@ void *cudastub_cusolver_bind_cusolverDnDsygvj(void)
 {
 	void *fn = (void *)cusolverDnDsygvj_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDsygvj, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDsygvj, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDsygvj, cudastub_cusolver_slot_cusolverDnDsygvj, cudastub_cusolver_resolve_cusolverDnDsygvj, cudastub_cusolver_bind_cusolverDnDsygvj);
@@ -8203,7 +8349,8 @@ static cusolverStatus_t cusolverDnDsygvj_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnDsygvj_fn fn = cusolverDnDsygvj_choose();
 
-	atomic_store_explicit(&cusolverDnDsygvj_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDsygvj_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -8241,7 +8388,7 @@ void *cudastub_cusolver_bind_cusolverDnDsygvj_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnDsygvj_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDsygvj_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDsygvj_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDsygvj_bufferSize, cudastub_cusolver_slot_cusolverDnDsygvj_bufferSize, cudastub_cusolver_resolve_cusolverDnDsygvj_bufferSize, cudastub_cusolver_bind_cusolverDnDsygvj_bufferSize);
@@ -8256,7 +8403,8 @@ static cusolverStatus_t cusolverDnDsygvj_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnDsygvj_bufferSize_fn fn = cusolverDnDsygvj_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnDsygvj_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDsygvj_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -8293,7 +8441,7 @@ void *cudastub_cusolver_bind_cusolverDnDsytrd(void)
 {
 	void *fn = (void *)cusolverDnDsytrd_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDsytrd, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDsytrd, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDsytrd, cudastub_cusolver_slot_cusolverDnDsytrd, cudastub_cusolver_resolve_cusolverDnDsytrd, cudastub_cusolver_bind_cusolverDnDsytrd);
@@ -8308,7 +8456,8 @@ static cusolverStatus_t cusolverDnDsytrd_resolve(cusolverDnHandle_t a0, cublasFi
 {
 	cusolverDnDsytrd_fn fn = cusolverDnDsytrd_choose();
 
-	atomic_store_explicit(&cusolverDnDsytrd_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDsytrd_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -8343,7 +8492,7 @@ void *cudastub_cusolver_bind_cusolverDnDsytrd_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnDsytrd_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDsytrd_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDsytrd_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDsytrd_bufferSize, cudastub_cusolver_slot_cusolverDnDsytrd_bufferSize, cudastub_cusolver_resolve_cusolverDnDsytrd_bufferSize, cudastub_cusolver_bind_cusolverDnDsytrd_bufferSize);
@@ -8358,7 +8507,8 @@ static cusolverStatus_t cusolverDnDsytrd_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnDsytrd_bufferSize_fn fn = cusolverDnDsytrd_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnDsytrd_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDsytrd_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -8393,7 +8543,7 @@ void *cudastub_cusolver_bind_cusolverDnDsytrf(void)
 {
 	void *fn = (void *)cusolverDnDsytrf_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDsytrf, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDsytrf, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDsytrf, cudastub_cusolver_slot_cusolverDnDsytrf, cudastub_cusolver_resolve_cusolverDnDsytrf, cudastub_cusolver_bind_cusolverDnDsytrf);
@@ -8408,7 +8558,8 @@ static cusolverStatus_t cusolverDnDsytrf_resolve(cusolverDnHandle_t a0, cublasFi
 {
 	cusolverDnDsytrf_fn fn = cusolverDnDsytrf_choose();
 
-	atomic_store_explicit(&cusolverDnDsytrf_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDsytrf_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -8439,7 +8590,7 @@ void *cudastub_cusolver_bind_cusolverDnDsytrf_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnDsytrf_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDsytrf_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDsytrf_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDsytrf_bufferSize, cudastub_cusolver_slot_cusolverDnDsytrf_bufferSize, cudastub_cusolver_resolve_cusolverDnDsytrf_bufferSize, cudastub_cusolver_bind_cusolverDnDsytrf_bufferSize);
@@ -8454,7 +8605,8 @@ static cusolverStatus_t cusolverDnDsytrf_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnDsytrf_bufferSize_fn fn = cusolverDnDsytrf_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnDsytrf_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDsytrf_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -8489,7 +8641,7 @@ void *cudastub_cusolver_bind_cusolverDnDsytri(void)
 {
 	void *fn = (void *)cusolverDnDsytri_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDsytri, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDsytri, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDsytri, cudastub_cusolver_slot_cusolverDnDsytri, cudastub_cusolver_resolve_cusolverDnDsytri, cudastub_cusolver_bind_cusolverDnDsytri);
@@ -8504,7 +8656,8 @@ static cusolverStatus_t cusolverDnDsytri_resolve(cusolverDnHandle_t a0, cublasFi
 {
 	cusolverDnDsytri_fn fn = cusolverDnDsytri_choose();
 
-	atomic_store_explicit(&cusolverDnDsytri_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDsytri_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -8537,7 +8690,7 @@ void *cudastub_cusolver_bind_cusolverDnDsytri_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnDsytri_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDsytri_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDsytri_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDsytri_bufferSize, cudastub_cusolver_slot_cusolverDnDsytri_bufferSize, cudastub_cusolver_resolve_cusolverDnDsytri_bufferSize, cudastub_cusolver_bind_cusolverDnDsytri_bufferSize);
@@ -8552,7 +8705,8 @@ static cusolverStatus_t cusolverDnDsytri_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnDsytri_bufferSize_fn fn = cusolverDnDsytri_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnDsytri_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDsytri_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -8591,7 +8745,7 @@ void *cudastub_cusolver_bind_cusolverDnGeqrf(void)
 {
 	void *fn = (void *)cusolverDnGeqrf_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnGeqrf, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnGeqrf, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnGeqrf, cudastub_cusolver_slot_cusolverDnGeqrf, cudastub_cusolver_resolve_cusolverDnGeqrf, cudastub_cusolver_bind_cusolverDnGeqrf);
@@ -8606,7 +8760,8 @@ static cusolverStatus_t cusolverDnGeqrf_resolve(cusolverDnHandle_t a0, cusolverD
 {
 	cusolverDnGeqrf_fn fn = cusolverDnGeqrf_choose();
 
-	atomic_store_explicit(&cusolverDnGeqrf_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnGeqrf_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -8643,7 +8798,7 @@ void *cudastub_cusolver_bind_cusolverDnGeqrf_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnGeqrf_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnGeqrf_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnGeqrf_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnGeqrf_bufferSize, cudastub_cusolver_slot_cusolverDnGeqrf_bufferSize, cudastub_cusolver_resolve_cusolverDnGeqrf_bufferSize, cudastub_cusolver_bind_cusolverDnGeqrf_bufferSize);
@@ -8658,7 +8813,8 @@ static cusolverStatus_t cusolverDnGeqrf_bufferSize_resolve(cusolverDnHandle_t a0
 {
 	cusolverDnGeqrf_bufferSize_fn fn = cusolverDnGeqrf_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnGeqrf_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnGeqrf_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -8705,7 +8861,7 @@ void *cudastub_cusolver_bind_cusolverDnGesvd(void)
 {
 	void *fn = (void *)cusolverDnGesvd_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnGesvd, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnGesvd, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnGesvd, cudastub_cusolver_slot_cusolverDnGesvd, cudastub_cusolver_resolve_cusolverDnGesvd, cudastub_cusolver_bind_cusolverDnGesvd);
@@ -8720,7 +8876,8 @@ static cusolverStatus_t cusolverDnGesvd_resolve(cusolverDnHandle_t a0, cusolverD
 {
 	cusolverDnGesvd_fn fn = cusolverDnGesvd_choose();
 
-	atomic_store_explicit(&cusolverDnGesvd_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnGesvd_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20);
 }
 #endif
@@ -8765,7 +8922,7 @@ void *cudastub_cusolver_bind_cusolverDnGesvd_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnGesvd_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnGesvd_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnGesvd_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnGesvd_bufferSize, cudastub_cusolver_slot_cusolverDnGesvd_bufferSize, cudastub_cusolver_resolve_cusolverDnGesvd_bufferSize, cudastub_cusolver_bind_cusolverDnGesvd_bufferSize);
@@ -8780,7 +8937,8 @@ static cusolverStatus_t cusolverDnGesvd_bufferSize_resolve(cusolverDnHandle_t a0
 {
 	cusolverDnGesvd_bufferSize_fn fn = cusolverDnGesvd_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnGesvd_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnGesvd_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18);
 }
 #endif
@@ -8808,7 +8966,7 @@ void *cudastub_cusolver_bind_cusolverDnGetStream(void)
 {
 	void *fn = (void *)cusolverDnGetStream_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnGetStream, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnGetStream, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnGetStream, cudastub_cusolver_slot_cusolverDnGetStream, cudastub_cusolver_resolve_cusolverDnGetStream, cudastub_cusolver_bind_cusolverDnGetStream);
@@ -8823,7 +8981,8 @@ static cusolverStatus_t cusolverDnGetStream_resolve(cusolverDnHandle_t a0, cudaS
 {
 	cusolverDnGetStream_fn fn = cusolverDnGetStream_choose();
 
-	atomic_store_explicit(&cusolverDnGetStream_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnGetStream_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -8861,7 +9020,7 @@ void *cudastub_cusolver_bind_cusolverDnGetrf(void)
 {
 	void *fn = (void *)cusolverDnGetrf_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnGetrf, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnGetrf, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnGetrf, cudastub_cusolver_slot_cusolverDnGetrf, cudastub_cusolver_resolve_cusolverDnGetrf, cudastub_cusolver_bind_cusolverDnGetrf);
@@ -8876,7 +9035,8 @@ static cusolverStatus_t cusolverDnGetrf_resolve(cusolverDnHandle_t a0, cusolverD
 {
 	cusolverDnGetrf_fn fn = cusolverDnGetrf_choose();
 
-	atomic_store_explicit(&cusolverDnGetrf_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnGetrf_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -8911,7 +9071,7 @@ void *cudastub_cusolver_bind_cusolverDnGetrf_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnGetrf_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnGetrf_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnGetrf_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnGetrf_bufferSize, cudastub_cusolver_slot_cusolverDnGetrf_bufferSize, cudastub_cusolver_resolve_cusolverDnGetrf_bufferSize, cudastub_cusolver_bind_cusolverDnGetrf_bufferSize);
@@ -8926,7 +9086,8 @@ static cusolverStatus_t cusolverDnGetrf_bufferSize_resolve(cusolverDnHandle_t a0
 {
 	cusolverDnGetrf_bufferSize_fn fn = cusolverDnGetrf_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnGetrf_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnGetrf_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -8965,7 +9126,7 @@ void *cudastub_cusolver_bind_cusolverDnGetrs(void)
 {
 	void *fn = (void *)cusolverDnGetrs_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnGetrs, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnGetrs, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnGetrs, cudastub_cusolver_slot_cusolverDnGetrs, cudastub_cusolver_resolve_cusolverDnGetrs, cudastub_cusolver_bind_cusolverDnGetrs);
@@ -8980,7 +9141,8 @@ static cusolverStatus_t cusolverDnGetrs_resolve(cusolverDnHandle_t a0, cusolverD
 {
 	cusolverDnGetrs_fn fn = cusolverDnGetrs_choose();
 
-	atomic_store_explicit(&cusolverDnGetrs_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnGetrs_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -9007,7 +9169,7 @@ void *cudastub_cusolver_bind_cusolverDnIRSInfosCreate(void)
 {
 	void *fn = (void *)cusolverDnIRSInfosCreate_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnIRSInfosCreate, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnIRSInfosCreate, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnIRSInfosCreate, cudastub_cusolver_slot_cusolverDnIRSInfosCreate, cudastub_cusolver_resolve_cusolverDnIRSInfosCreate, cudastub_cusolver_bind_cusolverDnIRSInfosCreate);
@@ -9022,7 +9184,8 @@ static cusolverStatus_t cusolverDnIRSInfosCreate_resolve(cusolverDnIRSInfos_t *a
 {
 	cusolverDnIRSInfosCreate_fn fn = cusolverDnIRSInfosCreate_choose();
 
-	atomic_store_explicit(&cusolverDnIRSInfosCreate_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnIRSInfosCreate_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -9049,7 +9212,7 @@ void *cudastub_cusolver_bind_cusolverDnIRSInfosDestroy(void)
 {
 	void *fn = (void *)cusolverDnIRSInfosDestroy_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnIRSInfosDestroy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnIRSInfosDestroy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnIRSInfosDestroy, cudastub_cusolver_slot_cusolverDnIRSInfosDestroy, cudastub_cusolver_resolve_cusolverDnIRSInfosDestroy, cudastub_cusolver_bind_cusolverDnIRSInfosDestroy);
@@ -9064,7 +9227,8 @@ static cusolverStatus_t cusolverDnIRSInfosDestroy_resolve(cusolverDnIRSInfos_t a
 {
 	cusolverDnIRSInfosDestroy_fn fn = cusolverDnIRSInfosDestroy_choose();
 
-	atomic_store_explicit(&cusolverDnIRSInfosDestroy_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnIRSInfosDestroy_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -9092,7 +9256,7 @@ void *cudastub_cusolver_bind_cusolverDnIRSInfosGetMaxIters(void)
 {
 	void *fn = (void *)cusolverDnIRSInfosGetMaxIters_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnIRSInfosGetMaxIters, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnIRSInfosGetMaxIters, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnIRSInfosGetMaxIters, cudastub_cusolver_slot_cusolverDnIRSInfosGetMaxIters, cudastub_cusolver_resolve_cusolverDnIRSInfosGetMaxIters, cudastub_cusolver_bind_cusolverDnIRSInfosGetMaxIters);
@@ -9107,7 +9271,8 @@ static cusolverStatus_t cusolverDnIRSInfosGetMaxIters_resolve(cusolverDnIRSInfos
 {
 	cusolverDnIRSInfosGetMaxIters_fn fn = cusolverDnIRSInfosGetMaxIters_choose();
 
-	atomic_store_explicit(&cusolverDnIRSInfosGetMaxIters_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnIRSInfosGetMaxIters_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -9135,7 +9300,7 @@ void *cudastub_cusolver_bind_cusolverDnIRSInfosGetNiters(void)
 {
 	void *fn = (void *)cusolverDnIRSInfosGetNiters_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnIRSInfosGetNiters, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnIRSInfosGetNiters, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnIRSInfosGetNiters, cudastub_cusolver_slot_cusolverDnIRSInfosGetNiters, cudastub_cusolver_resolve_cusolverDnIRSInfosGetNiters, cudastub_cusolver_bind_cusolverDnIRSInfosGetNiters);
@@ -9150,7 +9315,8 @@ static cusolverStatus_t cusolverDnIRSInfosGetNiters_resolve(cusolverDnIRSInfos_t
 {
 	cusolverDnIRSInfosGetNiters_fn fn = cusolverDnIRSInfosGetNiters_choose();
 
-	atomic_store_explicit(&cusolverDnIRSInfosGetNiters_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnIRSInfosGetNiters_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -9178,7 +9344,7 @@ void *cudastub_cusolver_bind_cusolverDnIRSInfosGetOuterNiters(void)
 {
 	void *fn = (void *)cusolverDnIRSInfosGetOuterNiters_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnIRSInfosGetOuterNiters, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnIRSInfosGetOuterNiters, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnIRSInfosGetOuterNiters, cudastub_cusolver_slot_cusolverDnIRSInfosGetOuterNiters, cudastub_cusolver_resolve_cusolverDnIRSInfosGetOuterNiters, cudastub_cusolver_bind_cusolverDnIRSInfosGetOuterNiters);
@@ -9193,7 +9359,8 @@ static cusolverStatus_t cusolverDnIRSInfosGetOuterNiters_resolve(cusolverDnIRSIn
 {
 	cusolverDnIRSInfosGetOuterNiters_fn fn = cusolverDnIRSInfosGetOuterNiters_choose();
 
-	atomic_store_explicit(&cusolverDnIRSInfosGetOuterNiters_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnIRSInfosGetOuterNiters_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -9221,7 +9388,7 @@ void *cudastub_cusolver_bind_cusolverDnIRSInfosGetResidualHistory(void)
 {
 	void *fn = (void *)cusolverDnIRSInfosGetResidualHistory_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnIRSInfosGetResidualHistory, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnIRSInfosGetResidualHistory, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnIRSInfosGetResidualHistory, cudastub_cusolver_slot_cusolverDnIRSInfosGetResidualHistory, cudastub_cusolver_resolve_cusolverDnIRSInfosGetResidualHistory, cudastub_cusolver_bind_cusolverDnIRSInfosGetResidualHistory);
@@ -9236,7 +9403,8 @@ static cusolverStatus_t cusolverDnIRSInfosGetResidualHistory_resolve(cusolverDnI
 {
 	cusolverDnIRSInfosGetResidualHistory_fn fn = cusolverDnIRSInfosGetResidualHistory_choose();
 
-	atomic_store_explicit(&cusolverDnIRSInfosGetResidualHistory_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnIRSInfosGetResidualHistory_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -9263,7 +9431,7 @@ void *cudastub_cusolver_bind_cusolverDnIRSInfosRequestResidual(void)
 {
 	void *fn = (void *)cusolverDnIRSInfosRequestResidual_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnIRSInfosRequestResidual, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnIRSInfosRequestResidual, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnIRSInfosRequestResidual, cudastub_cusolver_slot_cusolverDnIRSInfosRequestResidual, cudastub_cusolver_resolve_cusolverDnIRSInfosRequestResidual, cudastub_cusolver_bind_cusolverDnIRSInfosRequestResidual);
@@ -9278,7 +9446,8 @@ static cusolverStatus_t cusolverDnIRSInfosRequestResidual_resolve(cusolverDnIRSI
 {
 	cusolverDnIRSInfosRequestResidual_fn fn = cusolverDnIRSInfosRequestResidual_choose();
 
-	atomic_store_explicit(&cusolverDnIRSInfosRequestResidual_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnIRSInfosRequestResidual_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -9305,7 +9474,7 @@ void *cudastub_cusolver_bind_cusolverDnIRSParamsCreate(void)
 {
 	void *fn = (void *)cusolverDnIRSParamsCreate_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnIRSParamsCreate, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnIRSParamsCreate, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnIRSParamsCreate, cudastub_cusolver_slot_cusolverDnIRSParamsCreate, cudastub_cusolver_resolve_cusolverDnIRSParamsCreate, cudastub_cusolver_bind_cusolverDnIRSParamsCreate);
@@ -9320,7 +9489,8 @@ static cusolverStatus_t cusolverDnIRSParamsCreate_resolve(cusolverDnIRSParams_t 
 {
 	cusolverDnIRSParamsCreate_fn fn = cusolverDnIRSParamsCreate_choose();
 
-	atomic_store_explicit(&cusolverDnIRSParamsCreate_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnIRSParamsCreate_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -9347,7 +9517,7 @@ void *cudastub_cusolver_bind_cusolverDnIRSParamsDestroy(void)
 {
 	void *fn = (void *)cusolverDnIRSParamsDestroy_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnIRSParamsDestroy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnIRSParamsDestroy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnIRSParamsDestroy, cudastub_cusolver_slot_cusolverDnIRSParamsDestroy, cudastub_cusolver_resolve_cusolverDnIRSParamsDestroy, cudastub_cusolver_bind_cusolverDnIRSParamsDestroy);
@@ -9362,7 +9532,8 @@ static cusolverStatus_t cusolverDnIRSParamsDestroy_resolve(cusolverDnIRSParams_t
 {
 	cusolverDnIRSParamsDestroy_fn fn = cusolverDnIRSParamsDestroy_choose();
 
-	atomic_store_explicit(&cusolverDnIRSParamsDestroy_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnIRSParamsDestroy_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -9389,7 +9560,7 @@ void *cudastub_cusolver_bind_cusolverDnIRSParamsDisableFallback(void)
 {
 	void *fn = (void *)cusolverDnIRSParamsDisableFallback_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnIRSParamsDisableFallback, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnIRSParamsDisableFallback, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnIRSParamsDisableFallback, cudastub_cusolver_slot_cusolverDnIRSParamsDisableFallback, cudastub_cusolver_resolve_cusolverDnIRSParamsDisableFallback, cudastub_cusolver_bind_cusolverDnIRSParamsDisableFallback);
@@ -9404,7 +9575,8 @@ static cusolverStatus_t cusolverDnIRSParamsDisableFallback_resolve(cusolverDnIRS
 {
 	cusolverDnIRSParamsDisableFallback_fn fn = cusolverDnIRSParamsDisableFallback_choose();
 
-	atomic_store_explicit(&cusolverDnIRSParamsDisableFallback_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnIRSParamsDisableFallback_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -9431,7 +9603,7 @@ void *cudastub_cusolver_bind_cusolverDnIRSParamsEnableFallback(void)
 {
 	void *fn = (void *)cusolverDnIRSParamsEnableFallback_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnIRSParamsEnableFallback, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnIRSParamsEnableFallback, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnIRSParamsEnableFallback, cudastub_cusolver_slot_cusolverDnIRSParamsEnableFallback, cudastub_cusolver_resolve_cusolverDnIRSParamsEnableFallback, cudastub_cusolver_bind_cusolverDnIRSParamsEnableFallback);
@@ -9446,7 +9618,8 @@ static cusolverStatus_t cusolverDnIRSParamsEnableFallback_resolve(cusolverDnIRSP
 {
 	cusolverDnIRSParamsEnableFallback_fn fn = cusolverDnIRSParamsEnableFallback_choose();
 
-	atomic_store_explicit(&cusolverDnIRSParamsEnableFallback_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnIRSParamsEnableFallback_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -9474,7 +9647,7 @@ void *cudastub_cusolver_bind_cusolverDnIRSParamsGetMaxIters(void)
 {
 	void *fn = (void *)cusolverDnIRSParamsGetMaxIters_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnIRSParamsGetMaxIters, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnIRSParamsGetMaxIters, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnIRSParamsGetMaxIters, cudastub_cusolver_slot_cusolverDnIRSParamsGetMaxIters, cudastub_cusolver_resolve_cusolverDnIRSParamsGetMaxIters, cudastub_cusolver_bind_cusolverDnIRSParamsGetMaxIters);
@@ -9489,7 +9662,8 @@ static cusolverStatus_t cusolverDnIRSParamsGetMaxIters_resolve(cusolverDnIRSPara
 {
 	cusolverDnIRSParamsGetMaxIters_fn fn = cusolverDnIRSParamsGetMaxIters_choose();
 
-	atomic_store_explicit(&cusolverDnIRSParamsGetMaxIters_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnIRSParamsGetMaxIters_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -9517,7 +9691,7 @@ void *cudastub_cusolver_bind_cusolverDnIRSParamsSetMaxIters(void)
 {
 	void *fn = (void *)cusolverDnIRSParamsSetMaxIters_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnIRSParamsSetMaxIters, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnIRSParamsSetMaxIters, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnIRSParamsSetMaxIters, cudastub_cusolver_slot_cusolverDnIRSParamsSetMaxIters, cudastub_cusolver_resolve_cusolverDnIRSParamsSetMaxIters, cudastub_cusolver_bind_cusolverDnIRSParamsSetMaxIters);
@@ -9532,7 +9706,8 @@ static cusolverStatus_t cusolverDnIRSParamsSetMaxIters_resolve(cusolverDnIRSPara
 {
 	cusolverDnIRSParamsSetMaxIters_fn fn = cusolverDnIRSParamsSetMaxIters_choose();
 
-	atomic_store_explicit(&cusolverDnIRSParamsSetMaxIters_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnIRSParamsSetMaxIters_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -9560,7 +9735,7 @@ void *cudastub_cusolver_bind_cusolverDnIRSParamsSetMaxItersInner(void)
 {
 	void *fn = (void *)cusolverDnIRSParamsSetMaxItersInner_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnIRSParamsSetMaxItersInner, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnIRSParamsSetMaxItersInner, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnIRSParamsSetMaxItersInner, cudastub_cusolver_slot_cusolverDnIRSParamsSetMaxItersInner, cudastub_cusolver_resolve_cusolverDnIRSParamsSetMaxItersInner, cudastub_cusolver_bind_cusolverDnIRSParamsSetMaxItersInner);
@@ -9575,7 +9750,8 @@ static cusolverStatus_t cusolverDnIRSParamsSetMaxItersInner_resolve(cusolverDnIR
 {
 	cusolverDnIRSParamsSetMaxItersInner_fn fn = cusolverDnIRSParamsSetMaxItersInner_choose();
 
-	atomic_store_explicit(&cusolverDnIRSParamsSetMaxItersInner_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnIRSParamsSetMaxItersInner_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -9603,7 +9779,7 @@ void *cudastub_cusolver_bind_cusolverDnIRSParamsSetRefinementSolver(void)
 {
 	void *fn = (void *)cusolverDnIRSParamsSetRefinementSolver_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnIRSParamsSetRefinementSolver, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnIRSParamsSetRefinementSolver, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnIRSParamsSetRefinementSolver, cudastub_cusolver_slot_cusolverDnIRSParamsSetRefinementSolver, cudastub_cusolver_resolve_cusolverDnIRSParamsSetRefinementSolver, cudastub_cusolver_bind_cusolverDnIRSParamsSetRefinementSolver);
@@ -9618,7 +9794,8 @@ static cusolverStatus_t cusolverDnIRSParamsSetRefinementSolver_resolve(cusolverD
 {
 	cusolverDnIRSParamsSetRefinementSolver_fn fn = cusolverDnIRSParamsSetRefinementSolver_choose();
 
-	atomic_store_explicit(&cusolverDnIRSParamsSetRefinementSolver_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnIRSParamsSetRefinementSolver_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -9646,7 +9823,7 @@ void *cudastub_cusolver_bind_cusolverDnIRSParamsSetSolverLowestPrecision(void)
 {
 	void *fn = (void *)cusolverDnIRSParamsSetSolverLowestPrecision_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnIRSParamsSetSolverLowestPrecision, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnIRSParamsSetSolverLowestPrecision, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnIRSParamsSetSolverLowestPrecision, cudastub_cusolver_slot_cusolverDnIRSParamsSetSolverLowestPrecision, cudastub_cusolver_resolve_cusolverDnIRSParamsSetSolverLowestPrecision, cudastub_cusolver_bind_cusolverDnIRSParamsSetSolverLowestPrecision);
@@ -9661,7 +9838,8 @@ static cusolverStatus_t cusolverDnIRSParamsSetSolverLowestPrecision_resolve(cuso
 {
 	cusolverDnIRSParamsSetSolverLowestPrecision_fn fn = cusolverDnIRSParamsSetSolverLowestPrecision_choose();
 
-	atomic_store_explicit(&cusolverDnIRSParamsSetSolverLowestPrecision_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnIRSParamsSetSolverLowestPrecision_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -9689,7 +9867,7 @@ void *cudastub_cusolver_bind_cusolverDnIRSParamsSetSolverMainPrecision(void)
 {
 	void *fn = (void *)cusolverDnIRSParamsSetSolverMainPrecision_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnIRSParamsSetSolverMainPrecision, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnIRSParamsSetSolverMainPrecision, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnIRSParamsSetSolverMainPrecision, cudastub_cusolver_slot_cusolverDnIRSParamsSetSolverMainPrecision, cudastub_cusolver_resolve_cusolverDnIRSParamsSetSolverMainPrecision, cudastub_cusolver_bind_cusolverDnIRSParamsSetSolverMainPrecision);
@@ -9704,7 +9882,8 @@ static cusolverStatus_t cusolverDnIRSParamsSetSolverMainPrecision_resolve(cusolv
 {
 	cusolverDnIRSParamsSetSolverMainPrecision_fn fn = cusolverDnIRSParamsSetSolverMainPrecision_choose();
 
-	atomic_store_explicit(&cusolverDnIRSParamsSetSolverMainPrecision_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnIRSParamsSetSolverMainPrecision_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -9733,7 +9912,7 @@ void *cudastub_cusolver_bind_cusolverDnIRSParamsSetSolverPrecisions(void)
 {
 	void *fn = (void *)cusolverDnIRSParamsSetSolverPrecisions_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnIRSParamsSetSolverPrecisions, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnIRSParamsSetSolverPrecisions, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnIRSParamsSetSolverPrecisions, cudastub_cusolver_slot_cusolverDnIRSParamsSetSolverPrecisions, cudastub_cusolver_resolve_cusolverDnIRSParamsSetSolverPrecisions, cudastub_cusolver_bind_cusolverDnIRSParamsSetSolverPrecisions);
@@ -9748,7 +9927,8 @@ static cusolverStatus_t cusolverDnIRSParamsSetSolverPrecisions_resolve(cusolverD
 {
 	cusolverDnIRSParamsSetSolverPrecisions_fn fn = cusolverDnIRSParamsSetSolverPrecisions_choose();
 
-	atomic_store_explicit(&cusolverDnIRSParamsSetSolverPrecisions_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnIRSParamsSetSolverPrecisions_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -9776,7 +9956,7 @@ void *cudastub_cusolver_bind_cusolverDnIRSParamsSetTol(void)
 {
 	void *fn = (void *)cusolverDnIRSParamsSetTol_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnIRSParamsSetTol, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnIRSParamsSetTol, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnIRSParamsSetTol, cudastub_cusolver_slot_cusolverDnIRSParamsSetTol, cudastub_cusolver_resolve_cusolverDnIRSParamsSetTol, cudastub_cusolver_bind_cusolverDnIRSParamsSetTol);
@@ -9791,7 +9971,8 @@ static cusolverStatus_t cusolverDnIRSParamsSetTol_resolve(cusolverDnIRSParams_t 
 {
 	cusolverDnIRSParamsSetTol_fn fn = cusolverDnIRSParamsSetTol_choose();
 
-	atomic_store_explicit(&cusolverDnIRSParamsSetTol_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnIRSParamsSetTol_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -9819,7 +10000,7 @@ void *cudastub_cusolver_bind_cusolverDnIRSParamsSetTolInner(void)
 {
 	void *fn = (void *)cusolverDnIRSParamsSetTolInner_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnIRSParamsSetTolInner, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnIRSParamsSetTolInner, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnIRSParamsSetTolInner, cudastub_cusolver_slot_cusolverDnIRSParamsSetTolInner, cudastub_cusolver_resolve_cusolverDnIRSParamsSetTolInner, cudastub_cusolver_bind_cusolverDnIRSParamsSetTolInner);
@@ -9834,7 +10015,8 @@ static cusolverStatus_t cusolverDnIRSParamsSetTolInner_resolve(cusolverDnIRSPara
 {
 	cusolverDnIRSParamsSetTolInner_fn fn = cusolverDnIRSParamsSetTolInner_choose();
 
-	atomic_store_explicit(&cusolverDnIRSParamsSetTolInner_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnIRSParamsSetTolInner_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -9876,7 +10058,7 @@ void *cudastub_cusolver_bind_cusolverDnIRSXgels(void)
 {
 	void *fn = (void *)cusolverDnIRSXgels_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnIRSXgels, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnIRSXgels, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnIRSXgels, cudastub_cusolver_slot_cusolverDnIRSXgels, cudastub_cusolver_resolve_cusolverDnIRSXgels, cudastub_cusolver_bind_cusolverDnIRSXgels);
@@ -9891,7 +10073,8 @@ static cusolverStatus_t cusolverDnIRSXgels_resolve(cusolverDnHandle_t a0, cusolv
 {
 	cusolverDnIRSXgels_fn fn = cusolverDnIRSXgels_choose();
 
-	atomic_store_explicit(&cusolverDnIRSXgels_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnIRSXgels_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
 }
 #endif
@@ -9923,7 +10106,7 @@ void *cudastub_cusolver_bind_cusolverDnIRSXgels_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnIRSXgels_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnIRSXgels_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnIRSXgels_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnIRSXgels_bufferSize, cudastub_cusolver_slot_cusolverDnIRSXgels_bufferSize, cudastub_cusolver_resolve_cusolverDnIRSXgels_bufferSize, cudastub_cusolver_bind_cusolverDnIRSXgels_bufferSize);
@@ -9938,7 +10121,8 @@ static cusolverStatus_t cusolverDnIRSXgels_bufferSize_resolve(cusolverDnHandle_t
 {
 	cusolverDnIRSXgels_bufferSize_fn fn = cusolverDnIRSXgels_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnIRSXgels_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnIRSXgels_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -9979,7 +10163,7 @@ void *cudastub_cusolver_bind_cusolverDnIRSXgesv(void)
 {
 	void *fn = (void *)cusolverDnIRSXgesv_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnIRSXgesv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnIRSXgesv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnIRSXgesv, cudastub_cusolver_slot_cusolverDnIRSXgesv, cudastub_cusolver_resolve_cusolverDnIRSXgesv, cudastub_cusolver_bind_cusolverDnIRSXgesv);
@@ -9994,7 +10178,8 @@ static cusolverStatus_t cusolverDnIRSXgesv_resolve(cusolverDnHandle_t a0, cusolv
 {
 	cusolverDnIRSXgesv_fn fn = cusolverDnIRSXgesv_choose();
 
-	atomic_store_explicit(&cusolverDnIRSXgesv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnIRSXgesv_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
 }
 #endif
@@ -10025,7 +10210,7 @@ void *cudastub_cusolver_bind_cusolverDnIRSXgesv_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnIRSXgesv_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnIRSXgesv_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnIRSXgesv_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnIRSXgesv_bufferSize, cudastub_cusolver_slot_cusolverDnIRSXgesv_bufferSize, cudastub_cusolver_resolve_cusolverDnIRSXgesv_bufferSize, cudastub_cusolver_bind_cusolverDnIRSXgesv_bufferSize);
@@ -10040,7 +10225,8 @@ static cusolverStatus_t cusolverDnIRSXgesv_bufferSize_resolve(cusolverDnHandle_t
 {
 	cusolverDnIRSXgesv_bufferSize_fn fn = cusolverDnIRSXgesv_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnIRSXgesv_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnIRSXgesv_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -10066,7 +10252,7 @@ void *cudastub_cusolver_bind_cusolverDnLoggerForceDisable(void)
 {
 	void *fn = (void *)cusolverDnLoggerForceDisable_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnLoggerForceDisable, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnLoggerForceDisable, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnLoggerForceDisable, cudastub_cusolver_slot_cusolverDnLoggerForceDisable, cudastub_cusolver_resolve_cusolverDnLoggerForceDisable, cudastub_cusolver_bind_cusolverDnLoggerForceDisable);
@@ -10081,7 +10267,8 @@ static cusolverStatus_t cusolverDnLoggerForceDisable_resolve(void)
 {
 	cusolverDnLoggerForceDisable_fn fn = cusolverDnLoggerForceDisable_choose();
 
-	atomic_store_explicit(&cusolverDnLoggerForceDisable_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnLoggerForceDisable_slot, fn, memory_order_release);
 	return fn();
 }
 #endif
@@ -10108,7 +10295,7 @@ void *cudastub_cusolver_bind_cusolverDnLoggerOpenFile(void)
 {
 	void *fn = (void *)cusolverDnLoggerOpenFile_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnLoggerOpenFile, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnLoggerOpenFile, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnLoggerOpenFile, cudastub_cusolver_slot_cusolverDnLoggerOpenFile, cudastub_cusolver_resolve_cusolverDnLoggerOpenFile, cudastub_cusolver_bind_cusolverDnLoggerOpenFile);
@@ -10123,7 +10310,8 @@ static cusolverStatus_t cusolverDnLoggerOpenFile_resolve(const char *a0)
 {
 	cusolverDnLoggerOpenFile_fn fn = cusolverDnLoggerOpenFile_choose();
 
-	atomic_store_explicit(&cusolverDnLoggerOpenFile_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnLoggerOpenFile_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -10150,7 +10338,7 @@ void *cudastub_cusolver_bind_cusolverDnLoggerSetCallback(void)
 {
 	void *fn = (void *)cusolverDnLoggerSetCallback_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnLoggerSetCallback, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnLoggerSetCallback, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnLoggerSetCallback, cudastub_cusolver_slot_cusolverDnLoggerSetCallback, cudastub_cusolver_resolve_cusolverDnLoggerSetCallback, cudastub_cusolver_bind_cusolverDnLoggerSetCallback);
@@ -10165,7 +10353,8 @@ static cusolverStatus_t cusolverDnLoggerSetCallback_resolve(cusolverDnLoggerCall
 {
 	cusolverDnLoggerSetCallback_fn fn = cusolverDnLoggerSetCallback_choose();
 
-	atomic_store_explicit(&cusolverDnLoggerSetCallback_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnLoggerSetCallback_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -10192,7 +10381,7 @@ void *cudastub_cusolver_bind_cusolverDnLoggerSetFile(void)
 {
 	void *fn = (void *)cusolverDnLoggerSetFile_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnLoggerSetFile, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnLoggerSetFile, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnLoggerSetFile, cudastub_cusolver_slot_cusolverDnLoggerSetFile, cudastub_cusolver_resolve_cusolverDnLoggerSetFile, cudastub_cusolver_bind_cusolverDnLoggerSetFile);
@@ -10207,7 +10396,8 @@ static cusolverStatus_t cusolverDnLoggerSetFile_resolve(FILE *a0)
 {
 	cusolverDnLoggerSetFile_fn fn = cusolverDnLoggerSetFile_choose();
 
-	atomic_store_explicit(&cusolverDnLoggerSetFile_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnLoggerSetFile_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -10234,7 +10424,7 @@ void *cudastub_cusolver_bind_cusolverDnLoggerSetLevel(void)
 {
 	void *fn = (void *)cusolverDnLoggerSetLevel_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnLoggerSetLevel, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnLoggerSetLevel, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnLoggerSetLevel, cudastub_cusolver_slot_cusolverDnLoggerSetLevel, cudastub_cusolver_resolve_cusolverDnLoggerSetLevel, cudastub_cusolver_bind_cusolverDnLoggerSetLevel);
@@ -10249,7 +10439,8 @@ static cusolverStatus_t cusolverDnLoggerSetLevel_resolve(int a0)
 {
 	cusolverDnLoggerSetLevel_fn fn = cusolverDnLoggerSetLevel_choose();
 
-	atomic_store_explicit(&cusolverDnLoggerSetLevel_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnLoggerSetLevel_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -10276,7 +10467,7 @@ void *cudastub_cusolver_bind_cusolverDnLoggerSetMask(void)
 {
 	void *fn = (void *)cusolverDnLoggerSetMask_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnLoggerSetMask, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnLoggerSetMask, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnLoggerSetMask, cudastub_cusolver_slot_cusolverDnLoggerSetMask, cudastub_cusolver_resolve_cusolverDnLoggerSetMask, cudastub_cusolver_bind_cusolverDnLoggerSetMask);
@@ -10291,7 +10482,8 @@ static cusolverStatus_t cusolverDnLoggerSetMask_resolve(int a0)
 {
 	cusolverDnLoggerSetMask_fn fn = cusolverDnLoggerSetMask_choose();
 
-	atomic_store_explicit(&cusolverDnLoggerSetMask_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnLoggerSetMask_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -10328,7 +10520,7 @@ void *cudastub_cusolver_bind_cusolverDnPotrf(void)
 {
 	void *fn = (void *)cusolverDnPotrf_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnPotrf, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnPotrf, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnPotrf, cudastub_cusolver_slot_cusolverDnPotrf, cudastub_cusolver_resolve_cusolverDnPotrf, cudastub_cusolver_bind_cusolverDnPotrf);
@@ -10343,7 +10535,8 @@ static cusolverStatus_t cusolverDnPotrf_resolve(cusolverDnHandle_t a0, cusolverD
 {
 	cusolverDnPotrf_fn fn = cusolverDnPotrf_choose();
 
-	atomic_store_explicit(&cusolverDnPotrf_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnPotrf_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -10378,7 +10571,7 @@ void *cudastub_cusolver_bind_cusolverDnPotrf_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnPotrf_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnPotrf_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnPotrf_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnPotrf_bufferSize, cudastub_cusolver_slot_cusolverDnPotrf_bufferSize, cudastub_cusolver_resolve_cusolverDnPotrf_bufferSize, cudastub_cusolver_bind_cusolverDnPotrf_bufferSize);
@@ -10393,7 +10586,8 @@ static cusolverStatus_t cusolverDnPotrf_bufferSize_resolve(cusolverDnHandle_t a0
 {
 	cusolverDnPotrf_bufferSize_fn fn = cusolverDnPotrf_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnPotrf_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnPotrf_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -10431,7 +10625,7 @@ void *cudastub_cusolver_bind_cusolverDnPotrs(void)
 {
 	void *fn = (void *)cusolverDnPotrs_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnPotrs, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnPotrs, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnPotrs, cudastub_cusolver_slot_cusolverDnPotrs, cudastub_cusolver_resolve_cusolverDnPotrs, cudastub_cusolver_bind_cusolverDnPotrs);
@@ -10446,7 +10640,8 @@ static cusolverStatus_t cusolverDnPotrs_resolve(cusolverDnHandle_t a0, cusolverD
 {
 	cusolverDnPotrs_fn fn = cusolverDnPotrs_choose();
 
-	atomic_store_explicit(&cusolverDnPotrs_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnPotrs_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -10486,7 +10681,7 @@ void *cudastub_cusolver_bind_cusolverDnSBgels(void)
 {
 	void *fn = (void *)cusolverDnSBgels_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSBgels, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSBgels, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSBgels, cudastub_cusolver_slot_cusolverDnSBgels, cudastub_cusolver_resolve_cusolverDnSBgels, cudastub_cusolver_bind_cusolverDnSBgels);
@@ -10501,7 +10696,8 @@ static cusolverStatus_t cusolverDnSBgels_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnSBgels_fn fn = cusolverDnSBgels_choose();
 
-	atomic_store_explicit(&cusolverDnSBgels_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSBgels_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -10539,7 +10735,7 @@ void *cudastub_cusolver_bind_cusolverDnSBgels_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnSBgels_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSBgels_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSBgels_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSBgels_bufferSize, cudastub_cusolver_slot_cusolverDnSBgels_bufferSize, cudastub_cusolver_resolve_cusolverDnSBgels_bufferSize, cudastub_cusolver_bind_cusolverDnSBgels_bufferSize);
@@ -10554,7 +10750,8 @@ static cusolverStatus_t cusolverDnSBgels_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnSBgels_bufferSize_fn fn = cusolverDnSBgels_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnSBgels_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSBgels_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -10594,7 +10791,7 @@ void *cudastub_cusolver_bind_cusolverDnSBgesv(void)
 {
 	void *fn = (void *)cusolverDnSBgesv_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSBgesv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSBgesv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSBgesv, cudastub_cusolver_slot_cusolverDnSBgesv, cudastub_cusolver_resolve_cusolverDnSBgesv, cudastub_cusolver_bind_cusolverDnSBgesv);
@@ -10609,7 +10806,8 @@ static cusolverStatus_t cusolverDnSBgesv_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnSBgesv_fn fn = cusolverDnSBgesv_choose();
 
-	atomic_store_explicit(&cusolverDnSBgesv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSBgesv_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -10647,7 +10845,7 @@ void *cudastub_cusolver_bind_cusolverDnSBgesv_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnSBgesv_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSBgesv_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSBgesv_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSBgesv_bufferSize, cudastub_cusolver_slot_cusolverDnSBgesv_bufferSize, cudastub_cusolver_resolve_cusolverDnSBgesv_bufferSize, cudastub_cusolver_bind_cusolverDnSBgesv_bufferSize);
@@ -10662,7 +10860,8 @@ static cusolverStatus_t cusolverDnSBgesv_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnSBgesv_bufferSize_fn fn = cusolverDnSBgesv_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnSBgesv_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSBgesv_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -10702,7 +10901,7 @@ void *cudastub_cusolver_bind_cusolverDnSHgels(void)
 {
 	void *fn = (void *)cusolverDnSHgels_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSHgels, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSHgels, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSHgels, cudastub_cusolver_slot_cusolverDnSHgels, cudastub_cusolver_resolve_cusolverDnSHgels, cudastub_cusolver_bind_cusolverDnSHgels);
@@ -10717,7 +10916,8 @@ static cusolverStatus_t cusolverDnSHgels_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnSHgels_fn fn = cusolverDnSHgels_choose();
 
-	atomic_store_explicit(&cusolverDnSHgels_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSHgels_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -10755,7 +10955,7 @@ void *cudastub_cusolver_bind_cusolverDnSHgels_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnSHgels_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSHgels_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSHgels_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSHgels_bufferSize, cudastub_cusolver_slot_cusolverDnSHgels_bufferSize, cudastub_cusolver_resolve_cusolverDnSHgels_bufferSize, cudastub_cusolver_bind_cusolverDnSHgels_bufferSize);
@@ -10770,7 +10970,8 @@ static cusolverStatus_t cusolverDnSHgels_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnSHgels_bufferSize_fn fn = cusolverDnSHgels_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnSHgels_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSHgels_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -10810,7 +11011,7 @@ void *cudastub_cusolver_bind_cusolverDnSHgesv(void)
 {
 	void *fn = (void *)cusolverDnSHgesv_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSHgesv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSHgesv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSHgesv, cudastub_cusolver_slot_cusolverDnSHgesv, cudastub_cusolver_resolve_cusolverDnSHgesv, cudastub_cusolver_bind_cusolverDnSHgesv);
@@ -10825,7 +11026,8 @@ static cusolverStatus_t cusolverDnSHgesv_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnSHgesv_fn fn = cusolverDnSHgesv_choose();
 
-	atomic_store_explicit(&cusolverDnSHgesv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSHgesv_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -10863,7 +11065,7 @@ void *cudastub_cusolver_bind_cusolverDnSHgesv_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnSHgesv_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSHgesv_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSHgesv_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSHgesv_bufferSize, cudastub_cusolver_slot_cusolverDnSHgesv_bufferSize, cudastub_cusolver_resolve_cusolverDnSHgesv_bufferSize, cudastub_cusolver_bind_cusolverDnSHgesv_bufferSize);
@@ -10878,7 +11080,8 @@ static cusolverStatus_t cusolverDnSHgesv_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnSHgesv_bufferSize_fn fn = cusolverDnSHgesv_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnSHgesv_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSHgesv_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -10918,7 +11121,7 @@ void *cudastub_cusolver_bind_cusolverDnSSgels(void)
 {
 	void *fn = (void *)cusolverDnSSgels_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSSgels, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSSgels, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSSgels, cudastub_cusolver_slot_cusolverDnSSgels, cudastub_cusolver_resolve_cusolverDnSSgels, cudastub_cusolver_bind_cusolverDnSSgels);
@@ -10933,7 +11136,8 @@ static cusolverStatus_t cusolverDnSSgels_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnSSgels_fn fn = cusolverDnSSgels_choose();
 
-	atomic_store_explicit(&cusolverDnSSgels_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSSgels_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -10971,7 +11175,7 @@ void *cudastub_cusolver_bind_cusolverDnSSgels_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnSSgels_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSSgels_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSSgels_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSSgels_bufferSize, cudastub_cusolver_slot_cusolverDnSSgels_bufferSize, cudastub_cusolver_resolve_cusolverDnSSgels_bufferSize, cudastub_cusolver_bind_cusolverDnSSgels_bufferSize);
@@ -10986,7 +11190,8 @@ static cusolverStatus_t cusolverDnSSgels_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnSSgels_bufferSize_fn fn = cusolverDnSSgels_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnSSgels_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSSgels_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -11026,7 +11231,7 @@ void *cudastub_cusolver_bind_cusolverDnSSgesv(void)
 {
 	void *fn = (void *)cusolverDnSSgesv_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSSgesv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSSgesv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSSgesv, cudastub_cusolver_slot_cusolverDnSSgesv, cudastub_cusolver_resolve_cusolverDnSSgesv, cudastub_cusolver_bind_cusolverDnSSgesv);
@@ -11041,7 +11246,8 @@ static cusolverStatus_t cusolverDnSSgesv_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnSSgesv_fn fn = cusolverDnSSgesv_choose();
 
-	atomic_store_explicit(&cusolverDnSSgesv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSSgesv_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -11079,7 +11285,7 @@ void *cudastub_cusolver_bind_cusolverDnSSgesv_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnSSgesv_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSSgesv_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSSgesv_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSSgesv_bufferSize, cudastub_cusolver_slot_cusolverDnSSgesv_bufferSize, cudastub_cusolver_resolve_cusolverDnSSgesv_bufferSize, cudastub_cusolver_bind_cusolverDnSSgesv_bufferSize);
@@ -11094,7 +11300,8 @@ static cusolverStatus_t cusolverDnSSgesv_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnSSgesv_bufferSize_fn fn = cusolverDnSSgesv_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnSSgesv_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSSgesv_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -11134,7 +11341,7 @@ void *cudastub_cusolver_bind_cusolverDnSXgels(void)
 {
 	void *fn = (void *)cusolverDnSXgels_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSXgels, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSXgels, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSXgels, cudastub_cusolver_slot_cusolverDnSXgels, cudastub_cusolver_resolve_cusolverDnSXgels, cudastub_cusolver_bind_cusolverDnSXgels);
@@ -11149,7 +11356,8 @@ static cusolverStatus_t cusolverDnSXgels_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnSXgels_fn fn = cusolverDnSXgels_choose();
 
-	atomic_store_explicit(&cusolverDnSXgels_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSXgels_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -11187,7 +11395,7 @@ void *cudastub_cusolver_bind_cusolverDnSXgels_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnSXgels_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSXgels_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSXgels_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSXgels_bufferSize, cudastub_cusolver_slot_cusolverDnSXgels_bufferSize, cudastub_cusolver_resolve_cusolverDnSXgels_bufferSize, cudastub_cusolver_bind_cusolverDnSXgels_bufferSize);
@@ -11202,7 +11410,8 @@ static cusolverStatus_t cusolverDnSXgels_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnSXgels_bufferSize_fn fn = cusolverDnSXgels_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnSXgels_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSXgels_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -11242,7 +11451,7 @@ void *cudastub_cusolver_bind_cusolverDnSXgesv(void)
 {
 	void *fn = (void *)cusolverDnSXgesv_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSXgesv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSXgesv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSXgesv, cudastub_cusolver_slot_cusolverDnSXgesv, cudastub_cusolver_resolve_cusolverDnSXgesv, cudastub_cusolver_bind_cusolverDnSXgesv);
@@ -11257,7 +11466,8 @@ static cusolverStatus_t cusolverDnSXgesv_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnSXgesv_fn fn = cusolverDnSXgesv_choose();
 
-	atomic_store_explicit(&cusolverDnSXgesv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSXgesv_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -11295,7 +11505,7 @@ void *cudastub_cusolver_bind_cusolverDnSXgesv_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnSXgesv_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSXgesv_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSXgesv_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSXgesv_bufferSize, cudastub_cusolver_slot_cusolverDnSXgesv_bufferSize, cudastub_cusolver_resolve_cusolverDnSXgesv_bufferSize, cudastub_cusolver_bind_cusolverDnSXgesv_bufferSize);
@@ -11310,7 +11520,8 @@ static cusolverStatus_t cusolverDnSXgesv_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnSXgesv_bufferSize_fn fn = cusolverDnSXgesv_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnSXgesv_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSXgesv_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -11339,7 +11550,7 @@ void *cudastub_cusolver_bind_cusolverDnSetAdvOptions(void)
 {
 	void *fn = (void *)cusolverDnSetAdvOptions_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSetAdvOptions, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSetAdvOptions, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSetAdvOptions, cudastub_cusolver_slot_cusolverDnSetAdvOptions, cudastub_cusolver_resolve_cusolverDnSetAdvOptions, cudastub_cusolver_bind_cusolverDnSetAdvOptions);
@@ -11354,7 +11565,8 @@ static cusolverStatus_t cusolverDnSetAdvOptions_resolve(cusolverDnParams_t a0, c
 {
 	cusolverDnSetAdvOptions_fn fn = cusolverDnSetAdvOptions_choose();
 
-	atomic_store_explicit(&cusolverDnSetAdvOptions_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSetAdvOptions_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -11382,7 +11594,7 @@ void *cudastub_cusolver_bind_cusolverDnSetStream(void)
 {
 	void *fn = (void *)cusolverDnSetStream_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSetStream, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSetStream, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSetStream, cudastub_cusolver_slot_cusolverDnSetStream, cudastub_cusolver_resolve_cusolverDnSetStream, cudastub_cusolver_bind_cusolverDnSetStream);
@@ -11397,7 +11609,8 @@ static cusolverStatus_t cusolverDnSetStream_resolve(cusolverDnHandle_t a0, cudaS
 {
 	cusolverDnSetStream_fn fn = cusolverDnSetStream_choose();
 
-	atomic_store_explicit(&cusolverDnSetStream_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSetStream_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -11435,7 +11648,7 @@ void *cudastub_cusolver_bind_cusolverDnSgebrd(void)
 {
 	void *fn = (void *)cusolverDnSgebrd_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSgebrd, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSgebrd, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSgebrd, cudastub_cusolver_slot_cusolverDnSgebrd, cudastub_cusolver_resolve_cusolverDnSgebrd, cudastub_cusolver_bind_cusolverDnSgebrd);
@@ -11450,7 +11663,8 @@ static cusolverStatus_t cusolverDnSgebrd_resolve(cusolverDnHandle_t a0, int a1, 
 {
 	cusolverDnSgebrd_fn fn = cusolverDnSgebrd_choose();
 
-	atomic_store_explicit(&cusolverDnSgebrd_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSgebrd_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -11480,7 +11694,7 @@ void *cudastub_cusolver_bind_cusolverDnSgebrd_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnSgebrd_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSgebrd_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSgebrd_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSgebrd_bufferSize, cudastub_cusolver_slot_cusolverDnSgebrd_bufferSize, cudastub_cusolver_resolve_cusolverDnSgebrd_bufferSize, cudastub_cusolver_bind_cusolverDnSgebrd_bufferSize);
@@ -11495,7 +11709,8 @@ static cusolverStatus_t cusolverDnSgebrd_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnSgebrd_bufferSize_fn fn = cusolverDnSgebrd_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnSgebrd_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSgebrd_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -11530,7 +11745,7 @@ void *cudastub_cusolver_bind_cusolverDnSgeqrf(void)
 {
 	void *fn = (void *)cusolverDnSgeqrf_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSgeqrf, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSgeqrf, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSgeqrf, cudastub_cusolver_slot_cusolverDnSgeqrf, cudastub_cusolver_resolve_cusolverDnSgeqrf, cudastub_cusolver_bind_cusolverDnSgeqrf);
@@ -11545,7 +11760,8 @@ static cusolverStatus_t cusolverDnSgeqrf_resolve(cusolverDnHandle_t a0, int a1, 
 {
 	cusolverDnSgeqrf_fn fn = cusolverDnSgeqrf_choose();
 
-	atomic_store_explicit(&cusolverDnSgeqrf_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSgeqrf_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -11577,7 +11793,7 @@ void *cudastub_cusolver_bind_cusolverDnSgeqrf_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnSgeqrf_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSgeqrf_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSgeqrf_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSgeqrf_bufferSize, cudastub_cusolver_slot_cusolverDnSgeqrf_bufferSize, cudastub_cusolver_resolve_cusolverDnSgeqrf_bufferSize, cudastub_cusolver_bind_cusolverDnSgeqrf_bufferSize);
@@ -11592,7 +11808,8 @@ static cusolverStatus_t cusolverDnSgeqrf_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnSgeqrf_bufferSize_fn fn = cusolverDnSgeqrf_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnSgeqrf_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSgeqrf_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -11634,7 +11851,7 @@ void *cudastub_cusolver_bind_cusolverDnSgesvd(void)
 {
 	void *fn = (void *)cusolverDnSgesvd_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSgesvd, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSgesvd, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSgesvd, cudastub_cusolver_slot_cusolverDnSgesvd, cudastub_cusolver_resolve_cusolverDnSgesvd, cudastub_cusolver_bind_cusolverDnSgesvd);
@@ -11649,7 +11866,8 @@ static cusolverStatus_t cusolverDnSgesvd_resolve(cusolverDnHandle_t a0, signed c
 {
 	cusolverDnSgesvd_fn fn = cusolverDnSgesvd_choose();
 
-	atomic_store_explicit(&cusolverDnSgesvd_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSgesvd_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
 }
 #endif
@@ -11679,7 +11897,7 @@ void *cudastub_cusolver_bind_cusolverDnSgesvd_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnSgesvd_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSgesvd_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSgesvd_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSgesvd_bufferSize, cudastub_cusolver_slot_cusolverDnSgesvd_bufferSize, cudastub_cusolver_resolve_cusolverDnSgesvd_bufferSize, cudastub_cusolver_bind_cusolverDnSgesvd_bufferSize);
@@ -11694,7 +11912,8 @@ static cusolverStatus_t cusolverDnSgesvd_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnSgesvd_bufferSize_fn fn = cusolverDnSgesvd_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnSgesvd_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSgesvd_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -11741,7 +11960,7 @@ void *cudastub_cusolver_bind_cusolverDnSgesvdaStridedBatched(void)
 {
 	void *fn = (void *)cusolverDnSgesvdaStridedBatched_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSgesvdaStridedBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSgesvdaStridedBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSgesvdaStridedBatched, cudastub_cusolver_slot_cusolverDnSgesvdaStridedBatched, cudastub_cusolver_resolve_cusolverDnSgesvdaStridedBatched, cudastub_cusolver_bind_cusolverDnSgesvdaStridedBatched);
@@ -11756,7 +11975,8 @@ static cusolverStatus_t cusolverDnSgesvdaStridedBatched_resolve(cusolverDnHandle
 {
 	cusolverDnSgesvdaStridedBatched_fn fn = cusolverDnSgesvdaStridedBatched_choose();
 
-	atomic_store_explicit(&cusolverDnSgesvdaStridedBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSgesvdaStridedBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20);
 }
 #endif
@@ -11800,7 +12020,7 @@ void *cudastub_cusolver_bind_cusolverDnSgesvdaStridedBatched_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnSgesvdaStridedBatched_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSgesvdaStridedBatched_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSgesvdaStridedBatched_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSgesvdaStridedBatched_bufferSize, cudastub_cusolver_slot_cusolverDnSgesvdaStridedBatched_bufferSize, cudastub_cusolver_resolve_cusolverDnSgesvdaStridedBatched_bufferSize, cudastub_cusolver_bind_cusolverDnSgesvdaStridedBatched_bufferSize);
@@ -11815,7 +12035,8 @@ static cusolverStatus_t cusolverDnSgesvdaStridedBatched_bufferSize_resolve(cusol
 {
 	cusolverDnSgesvdaStridedBatched_bufferSize_fn fn = cusolverDnSgesvdaStridedBatched_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnSgesvdaStridedBatched_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSgesvdaStridedBatched_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
 }
 #endif
@@ -11857,7 +12078,7 @@ void *cudastub_cusolver_bind_cusolverDnSgesvdj(void)
 {
 	void *fn = (void *)cusolverDnSgesvdj_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSgesvdj, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSgesvdj, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSgesvdj, cudastub_cusolver_slot_cusolverDnSgesvdj, cudastub_cusolver_resolve_cusolverDnSgesvdj, cudastub_cusolver_bind_cusolverDnSgesvdj);
@@ -11872,7 +12093,8 @@ static cusolverStatus_t cusolverDnSgesvdj_resolve(cusolverDnHandle_t a0, cusolve
 {
 	cusolverDnSgesvdj_fn fn = cusolverDnSgesvdj_choose();
 
-	atomic_store_explicit(&cusolverDnSgesvdj_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSgesvdj_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
 }
 #endif
@@ -11914,7 +12136,7 @@ void *cudastub_cusolver_bind_cusolverDnSgesvdjBatched(void)
 {
 	void *fn = (void *)cusolverDnSgesvdjBatched_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSgesvdjBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSgesvdjBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSgesvdjBatched, cudastub_cusolver_slot_cusolverDnSgesvdjBatched, cudastub_cusolver_resolve_cusolverDnSgesvdjBatched, cudastub_cusolver_bind_cusolverDnSgesvdjBatched);
@@ -11929,7 +12151,8 @@ static cusolverStatus_t cusolverDnSgesvdjBatched_resolve(cusolverDnHandle_t a0, 
 {
 	cusolverDnSgesvdjBatched_fn fn = cusolverDnSgesvdjBatched_choose();
 
-	atomic_store_explicit(&cusolverDnSgesvdjBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSgesvdjBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
 }
 #endif
@@ -11969,7 +12192,7 @@ void *cudastub_cusolver_bind_cusolverDnSgesvdjBatched_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnSgesvdjBatched_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSgesvdjBatched_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSgesvdjBatched_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSgesvdjBatched_bufferSize, cudastub_cusolver_slot_cusolverDnSgesvdjBatched_bufferSize, cudastub_cusolver_resolve_cusolverDnSgesvdjBatched_bufferSize, cudastub_cusolver_bind_cusolverDnSgesvdjBatched_bufferSize);
@@ -11984,7 +12207,8 @@ static cusolverStatus_t cusolverDnSgesvdjBatched_bufferSize_resolve(cusolverDnHa
 {
 	cusolverDnSgesvdjBatched_bufferSize_fn fn = cusolverDnSgesvdjBatched_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnSgesvdjBatched_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSgesvdjBatched_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -12024,7 +12248,7 @@ void *cudastub_cusolver_bind_cusolverDnSgesvdj_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnSgesvdj_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSgesvdj_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSgesvdj_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSgesvdj_bufferSize, cudastub_cusolver_slot_cusolverDnSgesvdj_bufferSize, cudastub_cusolver_resolve_cusolverDnSgesvdj_bufferSize, cudastub_cusolver_bind_cusolverDnSgesvdj_bufferSize);
@@ -12039,7 +12263,8 @@ static cusolverStatus_t cusolverDnSgesvdj_bufferSize_resolve(cusolverDnHandle_t 
 {
 	cusolverDnSgesvdj_bufferSize_fn fn = cusolverDnSgesvdj_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnSgesvdj_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSgesvdj_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -12073,7 +12298,7 @@ void *cudastub_cusolver_bind_cusolverDnSgetrf(void)
 {
 	void *fn = (void *)cusolverDnSgetrf_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSgetrf, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSgetrf, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSgetrf, cudastub_cusolver_slot_cusolverDnSgetrf, cudastub_cusolver_resolve_cusolverDnSgetrf, cudastub_cusolver_bind_cusolverDnSgetrf);
@@ -12088,7 +12313,8 @@ static cusolverStatus_t cusolverDnSgetrf_resolve(cusolverDnHandle_t a0, int a1, 
 {
 	cusolverDnSgetrf_fn fn = cusolverDnSgetrf_choose();
 
-	atomic_store_explicit(&cusolverDnSgetrf_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSgetrf_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -12120,7 +12346,7 @@ void *cudastub_cusolver_bind_cusolverDnSgetrf_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnSgetrf_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSgetrf_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSgetrf_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSgetrf_bufferSize, cudastub_cusolver_slot_cusolverDnSgetrf_bufferSize, cudastub_cusolver_resolve_cusolverDnSgetrf_bufferSize, cudastub_cusolver_bind_cusolverDnSgetrf_bufferSize);
@@ -12135,7 +12361,8 @@ static cusolverStatus_t cusolverDnSgetrf_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnSgetrf_bufferSize_fn fn = cusolverDnSgetrf_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnSgetrf_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSgetrf_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -12171,7 +12398,7 @@ void *cudastub_cusolver_bind_cusolverDnSgetrs(void)
 {
 	void *fn = (void *)cusolverDnSgetrs_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSgetrs, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSgetrs, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSgetrs, cudastub_cusolver_slot_cusolverDnSgetrs, cudastub_cusolver_resolve_cusolverDnSgetrs, cudastub_cusolver_bind_cusolverDnSgetrs);
@@ -12186,7 +12413,8 @@ static cusolverStatus_t cusolverDnSgetrs_resolve(cusolverDnHandle_t a0, cublasOp
 {
 	cusolverDnSgetrs_fn fn = cusolverDnSgetrs_choose();
 
-	atomic_store_explicit(&cusolverDnSgetrs_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSgetrs_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -12220,7 +12448,7 @@ void *cudastub_cusolver_bind_cusolverDnSlaswp(void)
 {
 	void *fn = (void *)cusolverDnSlaswp_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSlaswp, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSlaswp, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSlaswp, cudastub_cusolver_slot_cusolverDnSlaswp, cudastub_cusolver_resolve_cusolverDnSlaswp, cudastub_cusolver_bind_cusolverDnSlaswp);
@@ -12235,7 +12463,8 @@ static cusolverStatus_t cusolverDnSlaswp_resolve(cusolverDnHandle_t a0, int a1, 
 {
 	cusolverDnSlaswp_fn fn = cusolverDnSlaswp_choose();
 
-	atomic_store_explicit(&cusolverDnSlaswp_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSlaswp_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -12269,7 +12498,7 @@ void *cudastub_cusolver_bind_cusolverDnSlauum(void)
 {
 	void *fn = (void *)cusolverDnSlauum_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSlauum, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSlauum, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSlauum, cudastub_cusolver_slot_cusolverDnSlauum, cudastub_cusolver_resolve_cusolverDnSlauum, cudastub_cusolver_bind_cusolverDnSlauum);
@@ -12284,7 +12513,8 @@ static cusolverStatus_t cusolverDnSlauum_resolve(cusolverDnHandle_t a0, cublasFi
 {
 	cusolverDnSlauum_fn fn = cusolverDnSlauum_choose();
 
-	atomic_store_explicit(&cusolverDnSlauum_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSlauum_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -12316,7 +12546,7 @@ void *cudastub_cusolver_bind_cusolverDnSlauum_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnSlauum_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSlauum_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSlauum_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSlauum_bufferSize, cudastub_cusolver_slot_cusolverDnSlauum_bufferSize, cudastub_cusolver_resolve_cusolverDnSlauum_bufferSize, cudastub_cusolver_bind_cusolverDnSlauum_bufferSize);
@@ -12331,7 +12561,8 @@ static cusolverStatus_t cusolverDnSlauum_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnSlauum_bufferSize_fn fn = cusolverDnSlauum_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnSlauum_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSlauum_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -12368,7 +12599,7 @@ void *cudastub_cusolver_bind_cusolverDnSorgbr(void)
 {
 	void *fn = (void *)cusolverDnSorgbr_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSorgbr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSorgbr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSorgbr, cudastub_cusolver_slot_cusolverDnSorgbr, cudastub_cusolver_resolve_cusolverDnSorgbr, cudastub_cusolver_bind_cusolverDnSorgbr);
@@ -12383,7 +12614,8 @@ static cusolverStatus_t cusolverDnSorgbr_resolve(cusolverDnHandle_t a0, cublasSi
 {
 	cusolverDnSorgbr_fn fn = cusolverDnSorgbr_choose();
 
-	atomic_store_explicit(&cusolverDnSorgbr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSorgbr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -12418,7 +12650,7 @@ void *cudastub_cusolver_bind_cusolverDnSorgbr_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnSorgbr_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSorgbr_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSorgbr_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSorgbr_bufferSize, cudastub_cusolver_slot_cusolverDnSorgbr_bufferSize, cudastub_cusolver_resolve_cusolverDnSorgbr_bufferSize, cudastub_cusolver_bind_cusolverDnSorgbr_bufferSize);
@@ -12433,7 +12665,8 @@ static cusolverStatus_t cusolverDnSorgbr_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnSorgbr_bufferSize_fn fn = cusolverDnSorgbr_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnSorgbr_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSorgbr_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -12469,7 +12702,7 @@ void *cudastub_cusolver_bind_cusolverDnSorgqr(void)
 {
 	void *fn = (void *)cusolverDnSorgqr_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSorgqr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSorgqr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSorgqr, cudastub_cusolver_slot_cusolverDnSorgqr, cudastub_cusolver_resolve_cusolverDnSorgqr, cudastub_cusolver_bind_cusolverDnSorgqr);
@@ -12484,7 +12717,8 @@ static cusolverStatus_t cusolverDnSorgqr_resolve(cusolverDnHandle_t a0, int a1, 
 {
 	cusolverDnSorgqr_fn fn = cusolverDnSorgqr_choose();
 
-	atomic_store_explicit(&cusolverDnSorgqr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSorgqr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -12518,7 +12752,7 @@ void *cudastub_cusolver_bind_cusolverDnSorgqr_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnSorgqr_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSorgqr_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSorgqr_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSorgqr_bufferSize, cudastub_cusolver_slot_cusolverDnSorgqr_bufferSize, cudastub_cusolver_resolve_cusolverDnSorgqr_bufferSize, cudastub_cusolver_bind_cusolverDnSorgqr_bufferSize);
@@ -12533,7 +12767,8 @@ static cusolverStatus_t cusolverDnSorgqr_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnSorgqr_bufferSize_fn fn = cusolverDnSorgqr_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnSorgqr_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSorgqr_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -12568,7 +12803,7 @@ void *cudastub_cusolver_bind_cusolverDnSorgtr(void)
 {
 	void *fn = (void *)cusolverDnSorgtr_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSorgtr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSorgtr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSorgtr, cudastub_cusolver_slot_cusolverDnSorgtr, cudastub_cusolver_resolve_cusolverDnSorgtr, cudastub_cusolver_bind_cusolverDnSorgtr);
@@ -12583,7 +12818,8 @@ static cusolverStatus_t cusolverDnSorgtr_resolve(cusolverDnHandle_t a0, cublasFi
 {
 	cusolverDnSorgtr_fn fn = cusolverDnSorgtr_choose();
 
-	atomic_store_explicit(&cusolverDnSorgtr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSorgtr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -12616,7 +12852,7 @@ void *cudastub_cusolver_bind_cusolverDnSorgtr_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnSorgtr_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSorgtr_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSorgtr_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSorgtr_bufferSize, cudastub_cusolver_slot_cusolverDnSorgtr_bufferSize, cudastub_cusolver_resolve_cusolverDnSorgtr_bufferSize, cudastub_cusolver_bind_cusolverDnSorgtr_bufferSize);
@@ -12631,7 +12867,8 @@ static cusolverStatus_t cusolverDnSorgtr_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnSorgtr_bufferSize_fn fn = cusolverDnSorgtr_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnSorgtr_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSorgtr_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -12671,7 +12908,7 @@ void *cudastub_cusolver_bind_cusolverDnSormqr(void)
 {
 	void *fn = (void *)cusolverDnSormqr_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSormqr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSormqr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSormqr, cudastub_cusolver_slot_cusolverDnSormqr, cudastub_cusolver_resolve_cusolverDnSormqr, cudastub_cusolver_bind_cusolverDnSormqr);
@@ -12686,7 +12923,8 @@ static cusolverStatus_t cusolverDnSormqr_resolve(cusolverDnHandle_t a0, cublasSi
 {
 	cusolverDnSormqr_fn fn = cusolverDnSormqr_choose();
 
-	atomic_store_explicit(&cusolverDnSormqr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSormqr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -12724,7 +12962,7 @@ void *cudastub_cusolver_bind_cusolverDnSormqr_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnSormqr_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSormqr_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSormqr_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSormqr_bufferSize, cudastub_cusolver_slot_cusolverDnSormqr_bufferSize, cudastub_cusolver_resolve_cusolverDnSormqr_bufferSize, cudastub_cusolver_bind_cusolverDnSormqr_bufferSize);
@@ -12739,7 +12977,8 @@ static cusolverStatus_t cusolverDnSormqr_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnSormqr_bufferSize_fn fn = cusolverDnSormqr_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnSormqr_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSormqr_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -12779,7 +13018,7 @@ void *cudastub_cusolver_bind_cusolverDnSormtr(void)
 {
 	void *fn = (void *)cusolverDnSormtr_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSormtr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSormtr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSormtr, cudastub_cusolver_slot_cusolverDnSormtr, cudastub_cusolver_resolve_cusolverDnSormtr, cudastub_cusolver_bind_cusolverDnSormtr);
@@ -12794,7 +13033,8 @@ static cusolverStatus_t cusolverDnSormtr_resolve(cusolverDnHandle_t a0, cublasSi
 {
 	cusolverDnSormtr_fn fn = cusolverDnSormtr_choose();
 
-	atomic_store_explicit(&cusolverDnSormtr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSormtr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -12832,7 +13072,7 @@ void *cudastub_cusolver_bind_cusolverDnSormtr_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnSormtr_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSormtr_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSormtr_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSormtr_bufferSize, cudastub_cusolver_slot_cusolverDnSormtr_bufferSize, cudastub_cusolver_resolve_cusolverDnSormtr_bufferSize, cudastub_cusolver_bind_cusolverDnSormtr_bufferSize);
@@ -12847,7 +13087,8 @@ static cusolverStatus_t cusolverDnSormtr_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnSormtr_bufferSize_fn fn = cusolverDnSormtr_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnSormtr_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSormtr_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -12881,7 +13122,7 @@ void *cudastub_cusolver_bind_cusolverDnSpotrf(void)
 {
 	void *fn = (void *)cusolverDnSpotrf_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSpotrf, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSpotrf, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSpotrf, cudastub_cusolver_slot_cusolverDnSpotrf, cudastub_cusolver_resolve_cusolverDnSpotrf, cudastub_cusolver_bind_cusolverDnSpotrf);
@@ -12896,7 +13137,8 @@ static cusolverStatus_t cusolverDnSpotrf_resolve(cusolverDnHandle_t a0, cublasFi
 {
 	cusolverDnSpotrf_fn fn = cusolverDnSpotrf_choose();
 
-	atomic_store_explicit(&cusolverDnSpotrf_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSpotrf_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -12929,7 +13171,7 @@ void *cudastub_cusolver_bind_cusolverDnSpotrfBatched(void)
 {
 	void *fn = (void *)cusolverDnSpotrfBatched_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSpotrfBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSpotrfBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSpotrfBatched, cudastub_cusolver_slot_cusolverDnSpotrfBatched, cudastub_cusolver_resolve_cusolverDnSpotrfBatched, cudastub_cusolver_bind_cusolverDnSpotrfBatched);
@@ -12944,7 +13186,8 @@ static cusolverStatus_t cusolverDnSpotrfBatched_resolve(cusolverDnHandle_t a0, c
 {
 	cusolverDnSpotrfBatched_fn fn = cusolverDnSpotrfBatched_choose();
 
-	atomic_store_explicit(&cusolverDnSpotrfBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSpotrfBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -12976,7 +13219,7 @@ void *cudastub_cusolver_bind_cusolverDnSpotrf_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnSpotrf_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSpotrf_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSpotrf_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSpotrf_bufferSize, cudastub_cusolver_slot_cusolverDnSpotrf_bufferSize, cudastub_cusolver_resolve_cusolverDnSpotrf_bufferSize, cudastub_cusolver_bind_cusolverDnSpotrf_bufferSize);
@@ -12991,7 +13234,8 @@ static cusolverStatus_t cusolverDnSpotrf_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnSpotrf_bufferSize_fn fn = cusolverDnSpotrf_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnSpotrf_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSpotrf_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -13025,7 +13269,7 @@ void *cudastub_cusolver_bind_cusolverDnSpotri(void)
 {
 	void *fn = (void *)cusolverDnSpotri_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSpotri, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSpotri, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSpotri, cudastub_cusolver_slot_cusolverDnSpotri, cudastub_cusolver_resolve_cusolverDnSpotri, cudastub_cusolver_bind_cusolverDnSpotri);
@@ -13040,7 +13284,8 @@ static cusolverStatus_t cusolverDnSpotri_resolve(cusolverDnHandle_t a0, cublasFi
 {
 	cusolverDnSpotri_fn fn = cusolverDnSpotri_choose();
 
-	atomic_store_explicit(&cusolverDnSpotri_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSpotri_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -13072,7 +13317,7 @@ void *cudastub_cusolver_bind_cusolverDnSpotri_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnSpotri_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSpotri_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSpotri_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSpotri_bufferSize, cudastub_cusolver_slot_cusolverDnSpotri_bufferSize, cudastub_cusolver_resolve_cusolverDnSpotri_bufferSize, cudastub_cusolver_bind_cusolverDnSpotri_bufferSize);
@@ -13087,7 +13332,8 @@ static cusolverStatus_t cusolverDnSpotri_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnSpotri_bufferSize_fn fn = cusolverDnSpotri_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnSpotri_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSpotri_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -13122,7 +13368,7 @@ void *cudastub_cusolver_bind_cusolverDnSpotrs(void)
 {
 	void *fn = (void *)cusolverDnSpotrs_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSpotrs, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSpotrs, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSpotrs, cudastub_cusolver_slot_cusolverDnSpotrs, cudastub_cusolver_resolve_cusolverDnSpotrs, cudastub_cusolver_bind_cusolverDnSpotrs);
@@ -13137,7 +13383,8 @@ static cusolverStatus_t cusolverDnSpotrs_resolve(cusolverDnHandle_t a0, cublasFi
 {
 	cusolverDnSpotrs_fn fn = cusolverDnSpotrs_choose();
 
-	atomic_store_explicit(&cusolverDnSpotrs_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSpotrs_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -13173,7 +13420,7 @@ void *cudastub_cusolver_bind_cusolverDnSpotrsBatched(void)
 {
 	void *fn = (void *)cusolverDnSpotrsBatched_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSpotrsBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSpotrsBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSpotrsBatched, cudastub_cusolver_slot_cusolverDnSpotrsBatched, cudastub_cusolver_resolve_cusolverDnSpotrsBatched, cudastub_cusolver_bind_cusolverDnSpotrsBatched);
@@ -13188,7 +13435,8 @@ static cusolverStatus_t cusolverDnSpotrsBatched_resolve(cusolverDnHandle_t a0, c
 {
 	cusolverDnSpotrsBatched_fn fn = cusolverDnSpotrsBatched_choose();
 
-	atomic_store_explicit(&cusolverDnSpotrsBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSpotrsBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -13224,7 +13472,7 @@ void *cudastub_cusolver_bind_cusolverDnSsyevd(void)
 {
 	void *fn = (void *)cusolverDnSsyevd_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSsyevd, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSsyevd, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSsyevd, cudastub_cusolver_slot_cusolverDnSsyevd, cudastub_cusolver_resolve_cusolverDnSsyevd, cudastub_cusolver_bind_cusolverDnSsyevd);
@@ -13239,7 +13487,8 @@ static cusolverStatus_t cusolverDnSsyevd_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnSsyevd_fn fn = cusolverDnSsyevd_choose();
 
-	atomic_store_explicit(&cusolverDnSsyevd_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSsyevd_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -13273,7 +13522,7 @@ void *cudastub_cusolver_bind_cusolverDnSsyevd_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnSsyevd_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSsyevd_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSsyevd_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSsyevd_bufferSize, cudastub_cusolver_slot_cusolverDnSsyevd_bufferSize, cudastub_cusolver_resolve_cusolverDnSsyevd_bufferSize, cudastub_cusolver_bind_cusolverDnSsyevd_bufferSize);
@@ -13288,7 +13537,8 @@ static cusolverStatus_t cusolverDnSsyevd_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnSsyevd_bufferSize_fn fn = cusolverDnSsyevd_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnSsyevd_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSsyevd_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -13330,7 +13580,7 @@ void *cudastub_cusolver_bind_cusolverDnSsyevdx(void)
 {
 	void *fn = (void *)cusolverDnSsyevdx_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSsyevdx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSsyevdx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSsyevdx, cudastub_cusolver_slot_cusolverDnSsyevdx, cudastub_cusolver_resolve_cusolverDnSsyevdx, cudastub_cusolver_bind_cusolverDnSsyevdx);
@@ -13345,7 +13595,8 @@ static cusolverStatus_t cusolverDnSsyevdx_resolve(cusolverDnHandle_t a0, cusolve
 {
 	cusolverDnSsyevdx_fn fn = cusolverDnSsyevdx_choose();
 
-	atomic_store_explicit(&cusolverDnSsyevdx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSsyevdx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
 }
 #endif
@@ -13385,7 +13636,7 @@ void *cudastub_cusolver_bind_cusolverDnSsyevdx_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnSsyevdx_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSsyevdx_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSsyevdx_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSsyevdx_bufferSize, cudastub_cusolver_slot_cusolverDnSsyevdx_bufferSize, cudastub_cusolver_resolve_cusolverDnSsyevdx_bufferSize, cudastub_cusolver_bind_cusolverDnSsyevdx_bufferSize);
@@ -13400,7 +13651,8 @@ static cusolverStatus_t cusolverDnSsyevdx_bufferSize_resolve(cusolverDnHandle_t 
 {
 	cusolverDnSsyevdx_bufferSize_fn fn = cusolverDnSsyevdx_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnSsyevdx_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSsyevdx_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -13437,7 +13689,7 @@ void *cudastub_cusolver_bind_cusolverDnSsyevj(void)
 {
 	void *fn = (void *)cusolverDnSsyevj_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSsyevj, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSsyevj, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSsyevj, cudastub_cusolver_slot_cusolverDnSsyevj, cudastub_cusolver_resolve_cusolverDnSsyevj, cudastub_cusolver_bind_cusolverDnSsyevj);
@@ -13452,7 +13704,8 @@ static cusolverStatus_t cusolverDnSsyevj_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnSsyevj_fn fn = cusolverDnSsyevj_choose();
 
-	atomic_store_explicit(&cusolverDnSsyevj_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSsyevj_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -13490,7 +13743,7 @@ void *cudastub_cusolver_bind_cusolverDnSsyevjBatched(void)
 {
 	void *fn = (void *)cusolverDnSsyevjBatched_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSsyevjBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSsyevjBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSsyevjBatched, cudastub_cusolver_slot_cusolverDnSsyevjBatched, cudastub_cusolver_resolve_cusolverDnSsyevjBatched, cudastub_cusolver_bind_cusolverDnSsyevjBatched);
@@ -13505,7 +13758,8 @@ static cusolverStatus_t cusolverDnSsyevjBatched_resolve(cusolverDnHandle_t a0, c
 {
 	cusolverDnSsyevjBatched_fn fn = cusolverDnSsyevjBatched_choose();
 
-	atomic_store_explicit(&cusolverDnSsyevjBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSsyevjBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -13541,7 +13795,7 @@ void *cudastub_cusolver_bind_cusolverDnSsyevjBatched_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnSsyevjBatched_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSsyevjBatched_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSsyevjBatched_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSsyevjBatched_bufferSize, cudastub_cusolver_slot_cusolverDnSsyevjBatched_bufferSize, cudastub_cusolver_resolve_cusolverDnSsyevjBatched_bufferSize, cudastub_cusolver_bind_cusolverDnSsyevjBatched_bufferSize);
@@ -13556,7 +13810,8 @@ static cusolverStatus_t cusolverDnSsyevjBatched_bufferSize_resolve(cusolverDnHan
 {
 	cusolverDnSsyevjBatched_bufferSize_fn fn = cusolverDnSsyevjBatched_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnSsyevjBatched_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSsyevjBatched_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -13591,7 +13846,7 @@ void *cudastub_cusolver_bind_cusolverDnSsyevj_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnSsyevj_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSsyevj_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSsyevj_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSsyevj_bufferSize, cudastub_cusolver_slot_cusolverDnSsyevj_bufferSize, cudastub_cusolver_resolve_cusolverDnSsyevj_bufferSize, cudastub_cusolver_bind_cusolverDnSsyevj_bufferSize);
@@ -13606,7 +13861,8 @@ static cusolverStatus_t cusolverDnSsyevj_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnSsyevj_bufferSize_fn fn = cusolverDnSsyevj_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnSsyevj_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSsyevj_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -13645,7 +13901,7 @@ void *cudastub_cusolver_bind_cusolverDnSsygvd(void)
 {
 	void *fn = (void *)cusolverDnSsygvd_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSsygvd, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSsygvd, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSsygvd, cudastub_cusolver_slot_cusolverDnSsygvd, cudastub_cusolver_resolve_cusolverDnSsygvd, cudastub_cusolver_bind_cusolverDnSsygvd);
@@ -13660,7 +13916,8 @@ static cusolverStatus_t cusolverDnSsygvd_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnSsygvd_fn fn = cusolverDnSsygvd_choose();
 
-	atomic_store_explicit(&cusolverDnSsygvd_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSsygvd_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -13697,7 +13954,7 @@ void *cudastub_cusolver_bind_cusolverDnSsygvd_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnSsygvd_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSsygvd_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSsygvd_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSsygvd_bufferSize, cudastub_cusolver_slot_cusolverDnSsygvd_bufferSize, cudastub_cusolver_resolve_cusolverDnSsygvd_bufferSize, cudastub_cusolver_bind_cusolverDnSsygvd_bufferSize);
@@ -13712,7 +13969,8 @@ static cusolverStatus_t cusolverDnSsygvd_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnSsygvd_bufferSize_fn fn = cusolverDnSsygvd_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnSsygvd_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSsygvd_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -13757,7 +14015,7 @@ void *cudastub_cusolver_bind_cusolverDnSsygvdx(void)
 {
 	void *fn = (void *)cusolverDnSsygvdx_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSsygvdx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSsygvdx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSsygvdx, cudastub_cusolver_slot_cusolverDnSsygvdx, cudastub_cusolver_resolve_cusolverDnSsygvdx, cudastub_cusolver_bind_cusolverDnSsygvdx);
@@ -13772,7 +14030,8 @@ static cusolverStatus_t cusolverDnSsygvdx_resolve(cusolverDnHandle_t a0, cusolve
 {
 	cusolverDnSsygvdx_fn fn = cusolverDnSsygvdx_choose();
 
-	atomic_store_explicit(&cusolverDnSsygvdx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSsygvdx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18);
 }
 #endif
@@ -13815,7 +14074,7 @@ void *cudastub_cusolver_bind_cusolverDnSsygvdx_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnSsygvdx_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSsygvdx_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSsygvdx_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSsygvdx_bufferSize, cudastub_cusolver_slot_cusolverDnSsygvdx_bufferSize, cudastub_cusolver_resolve_cusolverDnSsygvdx_bufferSize, cudastub_cusolver_bind_cusolverDnSsygvdx_bufferSize);
@@ -13830,7 +14089,8 @@ static cusolverStatus_t cusolverDnSsygvdx_bufferSize_resolve(cusolverDnHandle_t 
 {
 	cusolverDnSsygvdx_bufferSize_fn fn = cusolverDnSsygvdx_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnSsygvdx_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSsygvdx_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
 }
 #endif
@@ -13870,7 +14130,7 @@ void *cudastub_cusolver_bind_cusolverDnSsygvj(void)
 {
 	void *fn = (void *)cusolverDnSsygvj_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSsygvj, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSsygvj, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSsygvj, cudastub_cusolver_slot_cusolverDnSsygvj, cudastub_cusolver_resolve_cusolverDnSsygvj, cudastub_cusolver_bind_cusolverDnSsygvj);
@@ -13885,7 +14145,8 @@ static cusolverStatus_t cusolverDnSsygvj_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnSsygvj_fn fn = cusolverDnSsygvj_choose();
 
-	atomic_store_explicit(&cusolverDnSsygvj_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSsygvj_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -13923,7 +14184,7 @@ void *cudastub_cusolver_bind_cusolverDnSsygvj_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnSsygvj_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSsygvj_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSsygvj_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSsygvj_bufferSize, cudastub_cusolver_slot_cusolverDnSsygvj_bufferSize, cudastub_cusolver_resolve_cusolverDnSsygvj_bufferSize, cudastub_cusolver_bind_cusolverDnSsygvj_bufferSize);
@@ -13938,7 +14199,8 @@ static cusolverStatus_t cusolverDnSsygvj_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnSsygvj_bufferSize_fn fn = cusolverDnSsygvj_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnSsygvj_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSsygvj_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -13975,7 +14237,7 @@ void *cudastub_cusolver_bind_cusolverDnSsytrd(void)
 {
 	void *fn = (void *)cusolverDnSsytrd_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSsytrd, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSsytrd, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSsytrd, cudastub_cusolver_slot_cusolverDnSsytrd, cudastub_cusolver_resolve_cusolverDnSsytrd, cudastub_cusolver_bind_cusolverDnSsytrd);
@@ -13990,7 +14252,8 @@ static cusolverStatus_t cusolverDnSsytrd_resolve(cusolverDnHandle_t a0, cublasFi
 {
 	cusolverDnSsytrd_fn fn = cusolverDnSsytrd_choose();
 
-	atomic_store_explicit(&cusolverDnSsytrd_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSsytrd_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -14025,7 +14288,7 @@ void *cudastub_cusolver_bind_cusolverDnSsytrd_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnSsytrd_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSsytrd_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSsytrd_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSsytrd_bufferSize, cudastub_cusolver_slot_cusolverDnSsytrd_bufferSize, cudastub_cusolver_resolve_cusolverDnSsytrd_bufferSize, cudastub_cusolver_bind_cusolverDnSsytrd_bufferSize);
@@ -14040,7 +14303,8 @@ static cusolverStatus_t cusolverDnSsytrd_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnSsytrd_bufferSize_fn fn = cusolverDnSsytrd_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnSsytrd_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSsytrd_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -14075,7 +14339,7 @@ void *cudastub_cusolver_bind_cusolverDnSsytrf(void)
 {
 	void *fn = (void *)cusolverDnSsytrf_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSsytrf, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSsytrf, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSsytrf, cudastub_cusolver_slot_cusolverDnSsytrf, cudastub_cusolver_resolve_cusolverDnSsytrf, cudastub_cusolver_bind_cusolverDnSsytrf);
@@ -14090,7 +14354,8 @@ static cusolverStatus_t cusolverDnSsytrf_resolve(cusolverDnHandle_t a0, cublasFi
 {
 	cusolverDnSsytrf_fn fn = cusolverDnSsytrf_choose();
 
-	atomic_store_explicit(&cusolverDnSsytrf_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSsytrf_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -14121,7 +14386,7 @@ void *cudastub_cusolver_bind_cusolverDnSsytrf_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnSsytrf_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSsytrf_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSsytrf_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSsytrf_bufferSize, cudastub_cusolver_slot_cusolverDnSsytrf_bufferSize, cudastub_cusolver_resolve_cusolverDnSsytrf_bufferSize, cudastub_cusolver_bind_cusolverDnSsytrf_bufferSize);
@@ -14136,7 +14401,8 @@ static cusolverStatus_t cusolverDnSsytrf_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnSsytrf_bufferSize_fn fn = cusolverDnSsytrf_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnSsytrf_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSsytrf_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -14171,7 +14437,7 @@ void *cudastub_cusolver_bind_cusolverDnSsytri(void)
 {
 	void *fn = (void *)cusolverDnSsytri_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSsytri, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSsytri, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSsytri, cudastub_cusolver_slot_cusolverDnSsytri, cudastub_cusolver_resolve_cusolverDnSsytri, cudastub_cusolver_bind_cusolverDnSsytri);
@@ -14186,7 +14452,8 @@ static cusolverStatus_t cusolverDnSsytri_resolve(cusolverDnHandle_t a0, cublasFi
 {
 	cusolverDnSsytri_fn fn = cusolverDnSsytri_choose();
 
-	atomic_store_explicit(&cusolverDnSsytri_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSsytri_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -14219,7 +14486,7 @@ void *cudastub_cusolver_bind_cusolverDnSsytri_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnSsytri_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSsytri_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSsytri_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSsytri_bufferSize, cudastub_cusolver_slot_cusolverDnSsytri_bufferSize, cudastub_cusolver_resolve_cusolverDnSsytri_bufferSize, cudastub_cusolver_bind_cusolverDnSsytri_bufferSize);
@@ -14234,7 +14501,8 @@ static cusolverStatus_t cusolverDnSsytri_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnSsytri_bufferSize_fn fn = cusolverDnSsytri_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnSsytri_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSsytri_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -14274,7 +14542,7 @@ void *cudastub_cusolver_bind_cusolverDnSyevd(void)
 {
 	void *fn = (void *)cusolverDnSyevd_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSyevd, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSyevd, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSyevd, cudastub_cusolver_slot_cusolverDnSyevd, cudastub_cusolver_resolve_cusolverDnSyevd, cudastub_cusolver_bind_cusolverDnSyevd);
@@ -14289,7 +14557,8 @@ static cusolverStatus_t cusolverDnSyevd_resolve(cusolverDnHandle_t a0, cusolverD
 {
 	cusolverDnSyevd_fn fn = cusolverDnSyevd_choose();
 
-	atomic_store_explicit(&cusolverDnSyevd_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSyevd_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -14327,7 +14596,7 @@ void *cudastub_cusolver_bind_cusolverDnSyevd_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnSyevd_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSyevd_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSyevd_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSyevd_bufferSize, cudastub_cusolver_slot_cusolverDnSyevd_bufferSize, cudastub_cusolver_resolve_cusolverDnSyevd_bufferSize, cudastub_cusolver_bind_cusolverDnSyevd_bufferSize);
@@ -14342,7 +14611,8 @@ static cusolverStatus_t cusolverDnSyevd_bufferSize_resolve(cusolverDnHandle_t a0
 {
 	cusolverDnSyevd_bufferSize_fn fn = cusolverDnSyevd_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnSyevd_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSyevd_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -14388,7 +14658,7 @@ void *cudastub_cusolver_bind_cusolverDnSyevdx(void)
 {
 	void *fn = (void *)cusolverDnSyevdx_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSyevdx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSyevdx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSyevdx, cudastub_cusolver_slot_cusolverDnSyevdx, cudastub_cusolver_resolve_cusolverDnSyevdx, cudastub_cusolver_bind_cusolverDnSyevdx);
@@ -14403,7 +14673,8 @@ static cusolverStatus_t cusolverDnSyevdx_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnSyevdx_fn fn = cusolverDnSyevdx_choose();
 
-	atomic_store_explicit(&cusolverDnSyevdx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSyevdx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
 }
 #endif
@@ -14447,7 +14718,7 @@ void *cudastub_cusolver_bind_cusolverDnSyevdx_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnSyevdx_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSyevdx_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSyevdx_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSyevdx_bufferSize, cudastub_cusolver_slot_cusolverDnSyevdx_bufferSize, cudastub_cusolver_resolve_cusolverDnSyevdx_bufferSize, cudastub_cusolver_bind_cusolverDnSyevdx_bufferSize);
@@ -14462,7 +14733,8 @@ static cusolverStatus_t cusolverDnSyevdx_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnSyevdx_bufferSize_fn fn = cusolverDnSyevdx_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnSyevdx_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSyevdx_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
 }
 #endif
@@ -14503,7 +14775,7 @@ void *cudastub_cusolver_bind_cusolverDnXgeqrf(void)
 {
 	void *fn = (void *)cusolverDnXgeqrf_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnXgeqrf, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnXgeqrf, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnXgeqrf, cudastub_cusolver_slot_cusolverDnXgeqrf, cudastub_cusolver_resolve_cusolverDnXgeqrf, cudastub_cusolver_bind_cusolverDnXgeqrf);
@@ -14518,7 +14790,8 @@ static cusolverStatus_t cusolverDnXgeqrf_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnXgeqrf_fn fn = cusolverDnXgeqrf_choose();
 
-	atomic_store_explicit(&cusolverDnXgeqrf_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnXgeqrf_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
 }
 #endif
@@ -14556,7 +14829,7 @@ void *cudastub_cusolver_bind_cusolverDnXgeqrf_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnXgeqrf_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnXgeqrf_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnXgeqrf_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnXgeqrf_bufferSize, cudastub_cusolver_slot_cusolverDnXgeqrf_bufferSize, cudastub_cusolver_resolve_cusolverDnXgeqrf_bufferSize, cudastub_cusolver_bind_cusolverDnXgeqrf_bufferSize);
@@ -14571,7 +14844,8 @@ static cusolverStatus_t cusolverDnXgeqrf_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnXgeqrf_bufferSize_fn fn = cusolverDnXgeqrf_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnXgeqrf_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnXgeqrf_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -14620,7 +14894,7 @@ void *cudastub_cusolver_bind_cusolverDnXgesvd(void)
 {
 	void *fn = (void *)cusolverDnXgesvd_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnXgesvd, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnXgesvd, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnXgesvd, cudastub_cusolver_slot_cusolverDnXgesvd, cudastub_cusolver_resolve_cusolverDnXgesvd, cudastub_cusolver_bind_cusolverDnXgesvd);
@@ -14635,7 +14909,8 @@ static cusolverStatus_t cusolverDnXgesvd_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnXgesvd_fn fn = cusolverDnXgesvd_choose();
 
-	atomic_store_explicit(&cusolverDnXgesvd_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnXgesvd_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20, a21, a22);
 }
 #endif
@@ -14681,7 +14956,7 @@ void *cudastub_cusolver_bind_cusolverDnXgesvd_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnXgesvd_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnXgesvd_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnXgesvd_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnXgesvd_bufferSize, cudastub_cusolver_slot_cusolverDnXgesvd_bufferSize, cudastub_cusolver_resolve_cusolverDnXgesvd_bufferSize, cudastub_cusolver_bind_cusolverDnXgesvd_bufferSize);
@@ -14696,7 +14971,8 @@ static cusolverStatus_t cusolverDnXgesvd_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnXgesvd_bufferSize_fn fn = cusolverDnXgesvd_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnXgesvd_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnXgesvd_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
 }
 #endif
@@ -14725,7 +15001,7 @@ void *cudastub_cusolver_bind_cusolverDnXgesvdjGetResidual(void)
 {
 	void *fn = (void *)cusolverDnXgesvdjGetResidual_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnXgesvdjGetResidual, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnXgesvdjGetResidual, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnXgesvdjGetResidual, cudastub_cusolver_slot_cusolverDnXgesvdjGetResidual, cudastub_cusolver_resolve_cusolverDnXgesvdjGetResidual, cudastub_cusolver_bind_cusolverDnXgesvdjGetResidual);
@@ -14740,7 +15016,8 @@ static cusolverStatus_t cusolverDnXgesvdjGetResidual_resolve(cusolverDnHandle_t 
 {
 	cusolverDnXgesvdjGetResidual_fn fn = cusolverDnXgesvdjGetResidual_choose();
 
-	atomic_store_explicit(&cusolverDnXgesvdjGetResidual_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnXgesvdjGetResidual_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -14769,7 +15046,7 @@ void *cudastub_cusolver_bind_cusolverDnXgesvdjGetSweeps(void)
 {
 	void *fn = (void *)cusolverDnXgesvdjGetSweeps_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnXgesvdjGetSweeps, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnXgesvdjGetSweeps, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnXgesvdjGetSweeps, cudastub_cusolver_slot_cusolverDnXgesvdjGetSweeps, cudastub_cusolver_resolve_cusolverDnXgesvdjGetSweeps, cudastub_cusolver_bind_cusolverDnXgesvdjGetSweeps);
@@ -14784,7 +15061,8 @@ static cusolverStatus_t cusolverDnXgesvdjGetSweeps_resolve(cusolverDnHandle_t a0
 {
 	cusolverDnXgesvdjGetSweeps_fn fn = cusolverDnXgesvdjGetSweeps_choose();
 
-	atomic_store_explicit(&cusolverDnXgesvdjGetSweeps_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnXgesvdjGetSweeps_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -14812,7 +15090,7 @@ void *cudastub_cusolver_bind_cusolverDnXgesvdjSetMaxSweeps(void)
 {
 	void *fn = (void *)cusolverDnXgesvdjSetMaxSweeps_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnXgesvdjSetMaxSweeps, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnXgesvdjSetMaxSweeps, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnXgesvdjSetMaxSweeps, cudastub_cusolver_slot_cusolverDnXgesvdjSetMaxSweeps, cudastub_cusolver_resolve_cusolverDnXgesvdjSetMaxSweeps, cudastub_cusolver_bind_cusolverDnXgesvdjSetMaxSweeps);
@@ -14827,7 +15105,8 @@ static cusolverStatus_t cusolverDnXgesvdjSetMaxSweeps_resolve(gesvdjInfo_t a0, i
 {
 	cusolverDnXgesvdjSetMaxSweeps_fn fn = cusolverDnXgesvdjSetMaxSweeps_choose();
 
-	atomic_store_explicit(&cusolverDnXgesvdjSetMaxSweeps_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnXgesvdjSetMaxSweeps_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -14855,7 +15134,7 @@ void *cudastub_cusolver_bind_cusolverDnXgesvdjSetSortEig(void)
 {
 	void *fn = (void *)cusolverDnXgesvdjSetSortEig_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnXgesvdjSetSortEig, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnXgesvdjSetSortEig, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnXgesvdjSetSortEig, cudastub_cusolver_slot_cusolverDnXgesvdjSetSortEig, cudastub_cusolver_resolve_cusolverDnXgesvdjSetSortEig, cudastub_cusolver_bind_cusolverDnXgesvdjSetSortEig);
@@ -14870,7 +15149,8 @@ static cusolverStatus_t cusolverDnXgesvdjSetSortEig_resolve(gesvdjInfo_t a0, int
 {
 	cusolverDnXgesvdjSetSortEig_fn fn = cusolverDnXgesvdjSetSortEig_choose();
 
-	atomic_store_explicit(&cusolverDnXgesvdjSetSortEig_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnXgesvdjSetSortEig_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -14898,7 +15178,7 @@ void *cudastub_cusolver_bind_cusolverDnXgesvdjSetTolerance(void)
 {
 	void *fn = (void *)cusolverDnXgesvdjSetTolerance_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnXgesvdjSetTolerance, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnXgesvdjSetTolerance, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnXgesvdjSetTolerance, cudastub_cusolver_slot_cusolverDnXgesvdjSetTolerance, cudastub_cusolver_resolve_cusolverDnXgesvdjSetTolerance, cudastub_cusolver_bind_cusolverDnXgesvdjSetTolerance);
@@ -14913,7 +15193,8 @@ static cusolverStatus_t cusolverDnXgesvdjSetTolerance_resolve(gesvdjInfo_t a0, d
 {
 	cusolverDnXgesvdjSetTolerance_fn fn = cusolverDnXgesvdjSetTolerance_choose();
 
-	atomic_store_explicit(&cusolverDnXgesvdjSetTolerance_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnXgesvdjSetTolerance_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -14963,7 +15244,7 @@ void *cudastub_cusolver_bind_cusolverDnXgesvdp(void)
 {
 	void *fn = (void *)cusolverDnXgesvdp_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnXgesvdp, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnXgesvdp, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnXgesvdp, cudastub_cusolver_slot_cusolverDnXgesvdp, cudastub_cusolver_resolve_cusolverDnXgesvdp, cudastub_cusolver_bind_cusolverDnXgesvdp);
@@ -14978,7 +15259,8 @@ static cusolverStatus_t cusolverDnXgesvdp_resolve(cusolverDnHandle_t a0, cusolve
 {
 	cusolverDnXgesvdp_fn fn = cusolverDnXgesvdp_choose();
 
-	atomic_store_explicit(&cusolverDnXgesvdp_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnXgesvdp_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20, a21, a22, a23);
 }
 #endif
@@ -15024,7 +15306,7 @@ void *cudastub_cusolver_bind_cusolverDnXgesvdp_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnXgesvdp_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnXgesvdp_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnXgesvdp_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnXgesvdp_bufferSize, cudastub_cusolver_slot_cusolverDnXgesvdp_bufferSize, cudastub_cusolver_resolve_cusolverDnXgesvdp_bufferSize, cudastub_cusolver_bind_cusolverDnXgesvdp_bufferSize);
@@ -15039,7 +15321,8 @@ static cusolverStatus_t cusolverDnXgesvdp_bufferSize_resolve(cusolverDnHandle_t 
 {
 	cusolverDnXgesvdp_bufferSize_fn fn = cusolverDnXgesvdp_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnXgesvdp_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnXgesvdp_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
 }
 #endif
@@ -15091,7 +15374,7 @@ void *cudastub_cusolver_bind_cusolverDnXgesvdr(void)
 {
 	void *fn = (void *)cusolverDnXgesvdr_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnXgesvdr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnXgesvdr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnXgesvdr, cudastub_cusolver_slot_cusolverDnXgesvdr, cudastub_cusolver_resolve_cusolverDnXgesvdr, cudastub_cusolver_bind_cusolverDnXgesvdr);
@@ -15106,7 +15389,8 @@ static cusolverStatus_t cusolverDnXgesvdr_resolve(cusolverDnHandle_t a0, cusolve
 {
 	cusolverDnXgesvdr_fn fn = cusolverDnXgesvdr_choose();
 
-	atomic_store_explicit(&cusolverDnXgesvdr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnXgesvdr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20, a21, a22, a23, a24, a25);
 }
 #endif
@@ -15155,7 +15439,7 @@ void *cudastub_cusolver_bind_cusolverDnXgesvdr_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnXgesvdr_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnXgesvdr_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnXgesvdr_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnXgesvdr_bufferSize, cudastub_cusolver_slot_cusolverDnXgesvdr_bufferSize, cudastub_cusolver_resolve_cusolverDnXgesvdr_bufferSize, cudastub_cusolver_bind_cusolverDnXgesvdr_bufferSize);
@@ -15170,7 +15454,8 @@ static cusolverStatus_t cusolverDnXgesvdr_bufferSize_resolve(cusolverDnHandle_t 
 {
 	cusolverDnXgesvdr_bufferSize_fn fn = cusolverDnXgesvdr_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnXgesvdr_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnXgesvdr_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20, a21, a22);
 }
 #endif
@@ -15210,7 +15495,7 @@ void *cudastub_cusolver_bind_cusolverDnXgetrf(void)
 {
 	void *fn = (void *)cusolverDnXgetrf_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnXgetrf, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnXgetrf, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnXgetrf, cudastub_cusolver_slot_cusolverDnXgetrf, cudastub_cusolver_resolve_cusolverDnXgetrf, cudastub_cusolver_bind_cusolverDnXgetrf);
@@ -15225,7 +15510,8 @@ static cusolverStatus_t cusolverDnXgetrf_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnXgetrf_fn fn = cusolverDnXgetrf_choose();
 
-	atomic_store_explicit(&cusolverDnXgetrf_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnXgetrf_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -15261,7 +15547,7 @@ void *cudastub_cusolver_bind_cusolverDnXgetrf_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnXgetrf_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnXgetrf_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnXgetrf_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnXgetrf_bufferSize, cudastub_cusolver_slot_cusolverDnXgetrf_bufferSize, cudastub_cusolver_resolve_cusolverDnXgetrf_bufferSize, cudastub_cusolver_bind_cusolverDnXgetrf_bufferSize);
@@ -15276,7 +15562,8 @@ static cusolverStatus_t cusolverDnXgetrf_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnXgetrf_bufferSize_fn fn = cusolverDnXgetrf_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnXgetrf_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnXgetrf_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -15315,7 +15602,7 @@ void *cudastub_cusolver_bind_cusolverDnXgetrs(void)
 {
 	void *fn = (void *)cusolverDnXgetrs_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnXgetrs, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnXgetrs, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnXgetrs, cudastub_cusolver_slot_cusolverDnXgetrs, cudastub_cusolver_resolve_cusolverDnXgetrs, cudastub_cusolver_bind_cusolverDnXgetrs);
@@ -15330,7 +15617,8 @@ static cusolverStatus_t cusolverDnXgetrs_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnXgetrs_fn fn = cusolverDnXgetrs_choose();
 
-	atomic_store_explicit(&cusolverDnXgetrs_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnXgetrs_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -15369,7 +15657,7 @@ void *cudastub_cusolver_bind_cusolverDnXpotrf(void)
 {
 	void *fn = (void *)cusolverDnXpotrf_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnXpotrf, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnXpotrf, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnXpotrf, cudastub_cusolver_slot_cusolverDnXpotrf, cudastub_cusolver_resolve_cusolverDnXpotrf, cudastub_cusolver_bind_cusolverDnXpotrf);
@@ -15384,7 +15672,8 @@ static cusolverStatus_t cusolverDnXpotrf_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnXpotrf_fn fn = cusolverDnXpotrf_choose();
 
-	atomic_store_explicit(&cusolverDnXpotrf_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnXpotrf_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -15420,7 +15709,7 @@ void *cudastub_cusolver_bind_cusolverDnXpotrf_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnXpotrf_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnXpotrf_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnXpotrf_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnXpotrf_bufferSize, cudastub_cusolver_slot_cusolverDnXpotrf_bufferSize, cudastub_cusolver_resolve_cusolverDnXpotrf_bufferSize, cudastub_cusolver_bind_cusolverDnXpotrf_bufferSize);
@@ -15435,7 +15724,8 @@ static cusolverStatus_t cusolverDnXpotrf_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnXpotrf_bufferSize_fn fn = cusolverDnXpotrf_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnXpotrf_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnXpotrf_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -15473,7 +15763,7 @@ void *cudastub_cusolver_bind_cusolverDnXpotrs(void)
 {
 	void *fn = (void *)cusolverDnXpotrs_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnXpotrs, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnXpotrs, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnXpotrs, cudastub_cusolver_slot_cusolverDnXpotrs, cudastub_cusolver_resolve_cusolverDnXpotrs, cudastub_cusolver_bind_cusolverDnXpotrs);
@@ -15488,7 +15778,8 @@ static cusolverStatus_t cusolverDnXpotrs_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnXpotrs_fn fn = cusolverDnXpotrs_choose();
 
-	atomic_store_explicit(&cusolverDnXpotrs_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnXpotrs_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -15530,7 +15821,7 @@ void *cudastub_cusolver_bind_cusolverDnXsyevd(void)
 {
 	void *fn = (void *)cusolverDnXsyevd_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnXsyevd, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnXsyevd, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnXsyevd, cudastub_cusolver_slot_cusolverDnXsyevd, cudastub_cusolver_resolve_cusolverDnXsyevd, cudastub_cusolver_bind_cusolverDnXsyevd);
@@ -15545,7 +15836,8 @@ static cusolverStatus_t cusolverDnXsyevd_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnXsyevd_fn fn = cusolverDnXsyevd_choose();
 
-	atomic_store_explicit(&cusolverDnXsyevd_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnXsyevd_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
 }
 #endif
@@ -15584,7 +15876,7 @@ void *cudastub_cusolver_bind_cusolverDnXsyevd_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnXsyevd_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnXsyevd_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnXsyevd_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnXsyevd_bufferSize, cudastub_cusolver_slot_cusolverDnXsyevd_bufferSize, cudastub_cusolver_resolve_cusolverDnXsyevd_bufferSize, cudastub_cusolver_bind_cusolverDnXsyevd_bufferSize);
@@ -15599,7 +15891,8 @@ static cusolverStatus_t cusolverDnXsyevd_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnXsyevd_bufferSize_fn fn = cusolverDnXsyevd_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnXsyevd_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnXsyevd_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -15647,7 +15940,7 @@ void *cudastub_cusolver_bind_cusolverDnXsyevdx(void)
 {
 	void *fn = (void *)cusolverDnXsyevdx_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnXsyevdx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnXsyevdx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnXsyevdx, cudastub_cusolver_slot_cusolverDnXsyevdx, cudastub_cusolver_resolve_cusolverDnXsyevdx, cudastub_cusolver_bind_cusolverDnXsyevdx);
@@ -15662,7 +15955,8 @@ static cusolverStatus_t cusolverDnXsyevdx_resolve(cusolverDnHandle_t a0, cusolve
 {
 	cusolverDnXsyevdx_fn fn = cusolverDnXsyevdx_choose();
 
-	atomic_store_explicit(&cusolverDnXsyevdx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnXsyevdx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20, a21);
 }
 #endif
@@ -15707,7 +16001,7 @@ void *cudastub_cusolver_bind_cusolverDnXsyevdx_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnXsyevdx_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnXsyevdx_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnXsyevdx_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnXsyevdx_bufferSize, cudastub_cusolver_slot_cusolverDnXsyevdx_bufferSize, cudastub_cusolver_resolve_cusolverDnXsyevdx_bufferSize, cudastub_cusolver_bind_cusolverDnXsyevdx_bufferSize);
@@ -15722,7 +16016,8 @@ static cusolverStatus_t cusolverDnXsyevdx_bufferSize_resolve(cusolverDnHandle_t 
 {
 	cusolverDnXsyevdx_bufferSize_fn fn = cusolverDnXsyevdx_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnXsyevdx_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnXsyevdx_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18);
 }
 #endif
@@ -15751,7 +16046,7 @@ void *cudastub_cusolver_bind_cusolverDnXsyevjGetResidual(void)
 {
 	void *fn = (void *)cusolverDnXsyevjGetResidual_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnXsyevjGetResidual, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnXsyevjGetResidual, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnXsyevjGetResidual, cudastub_cusolver_slot_cusolverDnXsyevjGetResidual, cudastub_cusolver_resolve_cusolverDnXsyevjGetResidual, cudastub_cusolver_bind_cusolverDnXsyevjGetResidual);
@@ -15766,7 +16061,8 @@ static cusolverStatus_t cusolverDnXsyevjGetResidual_resolve(cusolverDnHandle_t a
 {
 	cusolverDnXsyevjGetResidual_fn fn = cusolverDnXsyevjGetResidual_choose();
 
-	atomic_store_explicit(&cusolverDnXsyevjGetResidual_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnXsyevjGetResidual_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -15795,7 +16091,7 @@ void *cudastub_cusolver_bind_cusolverDnXsyevjGetSweeps(void)
 {
 	void *fn = (void *)cusolverDnXsyevjGetSweeps_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnXsyevjGetSweeps, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnXsyevjGetSweeps, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnXsyevjGetSweeps, cudastub_cusolver_slot_cusolverDnXsyevjGetSweeps, cudastub_cusolver_resolve_cusolverDnXsyevjGetSweeps, cudastub_cusolver_bind_cusolverDnXsyevjGetSweeps);
@@ -15810,7 +16106,8 @@ static cusolverStatus_t cusolverDnXsyevjGetSweeps_resolve(cusolverDnHandle_t a0,
 {
 	cusolverDnXsyevjGetSweeps_fn fn = cusolverDnXsyevjGetSweeps_choose();
 
-	atomic_store_explicit(&cusolverDnXsyevjGetSweeps_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnXsyevjGetSweeps_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -15838,7 +16135,7 @@ void *cudastub_cusolver_bind_cusolverDnXsyevjSetMaxSweeps(void)
 {
 	void *fn = (void *)cusolverDnXsyevjSetMaxSweeps_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnXsyevjSetMaxSweeps, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnXsyevjSetMaxSweeps, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnXsyevjSetMaxSweeps, cudastub_cusolver_slot_cusolverDnXsyevjSetMaxSweeps, cudastub_cusolver_resolve_cusolverDnXsyevjSetMaxSweeps, cudastub_cusolver_bind_cusolverDnXsyevjSetMaxSweeps);
@@ -15853,7 +16150,8 @@ static cusolverStatus_t cusolverDnXsyevjSetMaxSweeps_resolve(syevjInfo_t a0, int
 {
 	cusolverDnXsyevjSetMaxSweeps_fn fn = cusolverDnXsyevjSetMaxSweeps_choose();
 
-	atomic_store_explicit(&cusolverDnXsyevjSetMaxSweeps_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnXsyevjSetMaxSweeps_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -15881,7 +16179,7 @@ void *cudastub_cusolver_bind_cusolverDnXsyevjSetSortEig(void)
 {
 	void *fn = (void *)cusolverDnXsyevjSetSortEig_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnXsyevjSetSortEig, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnXsyevjSetSortEig, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnXsyevjSetSortEig, cudastub_cusolver_slot_cusolverDnXsyevjSetSortEig, cudastub_cusolver_resolve_cusolverDnXsyevjSetSortEig, cudastub_cusolver_bind_cusolverDnXsyevjSetSortEig);
@@ -15896,7 +16194,8 @@ static cusolverStatus_t cusolverDnXsyevjSetSortEig_resolve(syevjInfo_t a0, int a
 {
 	cusolverDnXsyevjSetSortEig_fn fn = cusolverDnXsyevjSetSortEig_choose();
 
-	atomic_store_explicit(&cusolverDnXsyevjSetSortEig_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnXsyevjSetSortEig_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -15924,7 +16223,7 @@ void *cudastub_cusolver_bind_cusolverDnXsyevjSetTolerance(void)
 {
 	void *fn = (void *)cusolverDnXsyevjSetTolerance_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnXsyevjSetTolerance, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnXsyevjSetTolerance, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnXsyevjSetTolerance, cudastub_cusolver_slot_cusolverDnXsyevjSetTolerance, cudastub_cusolver_resolve_cusolverDnXsyevjSetTolerance, cudastub_cusolver_bind_cusolverDnXsyevjSetTolerance);
@@ -15939,7 +16238,8 @@ static cusolverStatus_t cusolverDnXsyevjSetTolerance_resolve(syevjInfo_t a0, dou
 {
 	cusolverDnXsyevjSetTolerance_fn fn = cusolverDnXsyevjSetTolerance_choose();
 
-	atomic_store_explicit(&cusolverDnXsyevjSetTolerance_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnXsyevjSetTolerance_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -15981,7 +16281,7 @@ void *cudastub_cusolver_bind_cusolverDnXsytrs(void)
 {
 	void *fn = (void *)cusolverDnXsytrs_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnXsytrs, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnXsytrs, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnXsytrs, cudastub_cusolver_slot_cusolverDnXsytrs, cudastub_cusolver_resolve_cusolverDnXsytrs, cudastub_cusolver_bind_cusolverDnXsytrs);
@@ -15996,7 +16296,8 @@ static cusolverStatus_t cusolverDnXsytrs_resolve(cusolverDnHandle_t a0, cublasFi
 {
 	cusolverDnXsytrs_fn fn = cusolverDnXsytrs_choose();
 
-	atomic_store_explicit(&cusolverDnXsytrs_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnXsytrs_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
 }
 #endif
@@ -16035,7 +16336,7 @@ void *cudastub_cusolver_bind_cusolverDnXsytrs_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnXsytrs_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnXsytrs_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnXsytrs_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnXsytrs_bufferSize, cudastub_cusolver_slot_cusolverDnXsytrs_bufferSize, cudastub_cusolver_resolve_cusolverDnXsytrs_bufferSize, cudastub_cusolver_bind_cusolverDnXsytrs_bufferSize);
@@ -16050,7 +16351,8 @@ static cusolverStatus_t cusolverDnXsytrs_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnXsytrs_bufferSize_fn fn = cusolverDnXsytrs_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnXsytrs_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnXsytrs_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -16088,7 +16390,7 @@ void *cudastub_cusolver_bind_cusolverDnXtrtri(void)
 {
 	void *fn = (void *)cusolverDnXtrtri_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnXtrtri, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnXtrtri, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnXtrtri, cudastub_cusolver_slot_cusolverDnXtrtri, cudastub_cusolver_resolve_cusolverDnXtrtri, cudastub_cusolver_bind_cusolverDnXtrtri);
@@ -16103,7 +16405,8 @@ static cusolverStatus_t cusolverDnXtrtri_resolve(cusolverDnHandle_t a0, cublasFi
 {
 	cusolverDnXtrtri_fn fn = cusolverDnXtrtri_choose();
 
-	atomic_store_explicit(&cusolverDnXtrtri_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnXtrtri_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -16138,7 +16441,7 @@ void *cudastub_cusolver_bind_cusolverDnXtrtri_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnXtrtri_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnXtrtri_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnXtrtri_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnXtrtri_bufferSize, cudastub_cusolver_slot_cusolverDnXtrtri_bufferSize, cudastub_cusolver_resolve_cusolverDnXtrtri_bufferSize, cudastub_cusolver_bind_cusolverDnXtrtri_bufferSize);
@@ -16153,7 +16456,8 @@ static cusolverStatus_t cusolverDnXtrtri_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnXtrtri_bufferSize_fn fn = cusolverDnXtrtri_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnXtrtri_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnXtrtri_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -16193,7 +16497,7 @@ void *cudastub_cusolver_bind_cusolverDnZCgels(void)
 {
 	void *fn = (void *)cusolverDnZCgels_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZCgels, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZCgels, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZCgels, cudastub_cusolver_slot_cusolverDnZCgels, cudastub_cusolver_resolve_cusolverDnZCgels, cudastub_cusolver_bind_cusolverDnZCgels);
@@ -16208,7 +16512,8 @@ static cusolverStatus_t cusolverDnZCgels_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnZCgels_fn fn = cusolverDnZCgels_choose();
 
-	atomic_store_explicit(&cusolverDnZCgels_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZCgels_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -16246,7 +16551,7 @@ void *cudastub_cusolver_bind_cusolverDnZCgels_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnZCgels_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZCgels_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZCgels_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZCgels_bufferSize, cudastub_cusolver_slot_cusolverDnZCgels_bufferSize, cudastub_cusolver_resolve_cusolverDnZCgels_bufferSize, cudastub_cusolver_bind_cusolverDnZCgels_bufferSize);
@@ -16261,7 +16566,8 @@ static cusolverStatus_t cusolverDnZCgels_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnZCgels_bufferSize_fn fn = cusolverDnZCgels_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnZCgels_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZCgels_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -16301,7 +16607,7 @@ void *cudastub_cusolver_bind_cusolverDnZCgesv(void)
 {
 	void *fn = (void *)cusolverDnZCgesv_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZCgesv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZCgesv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZCgesv, cudastub_cusolver_slot_cusolverDnZCgesv, cudastub_cusolver_resolve_cusolverDnZCgesv, cudastub_cusolver_bind_cusolverDnZCgesv);
@@ -16316,7 +16622,8 @@ static cusolverStatus_t cusolverDnZCgesv_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnZCgesv_fn fn = cusolverDnZCgesv_choose();
 
-	atomic_store_explicit(&cusolverDnZCgesv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZCgesv_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -16354,7 +16661,7 @@ void *cudastub_cusolver_bind_cusolverDnZCgesv_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnZCgesv_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZCgesv_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZCgesv_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZCgesv_bufferSize, cudastub_cusolver_slot_cusolverDnZCgesv_bufferSize, cudastub_cusolver_resolve_cusolverDnZCgesv_bufferSize, cudastub_cusolver_bind_cusolverDnZCgesv_bufferSize);
@@ -16369,7 +16676,8 @@ static cusolverStatus_t cusolverDnZCgesv_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnZCgesv_bufferSize_fn fn = cusolverDnZCgesv_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnZCgesv_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZCgesv_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -16409,7 +16717,7 @@ void *cudastub_cusolver_bind_cusolverDnZEgels(void)
 {
 	void *fn = (void *)cusolverDnZEgels_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZEgels, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZEgels, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZEgels, cudastub_cusolver_slot_cusolverDnZEgels, cudastub_cusolver_resolve_cusolverDnZEgels, cudastub_cusolver_bind_cusolverDnZEgels);
@@ -16424,7 +16732,8 @@ static cusolverStatus_t cusolverDnZEgels_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnZEgels_fn fn = cusolverDnZEgels_choose();
 
-	atomic_store_explicit(&cusolverDnZEgels_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZEgels_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -16462,7 +16771,7 @@ void *cudastub_cusolver_bind_cusolverDnZEgels_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnZEgels_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZEgels_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZEgels_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZEgels_bufferSize, cudastub_cusolver_slot_cusolverDnZEgels_bufferSize, cudastub_cusolver_resolve_cusolverDnZEgels_bufferSize, cudastub_cusolver_bind_cusolverDnZEgels_bufferSize);
@@ -16477,7 +16786,8 @@ static cusolverStatus_t cusolverDnZEgels_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnZEgels_bufferSize_fn fn = cusolverDnZEgels_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnZEgels_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZEgels_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -16517,7 +16827,7 @@ void *cudastub_cusolver_bind_cusolverDnZEgesv(void)
 {
 	void *fn = (void *)cusolverDnZEgesv_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZEgesv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZEgesv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZEgesv, cudastub_cusolver_slot_cusolverDnZEgesv, cudastub_cusolver_resolve_cusolverDnZEgesv, cudastub_cusolver_bind_cusolverDnZEgesv);
@@ -16532,7 +16842,8 @@ static cusolverStatus_t cusolverDnZEgesv_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnZEgesv_fn fn = cusolverDnZEgesv_choose();
 
-	atomic_store_explicit(&cusolverDnZEgesv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZEgesv_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -16570,7 +16881,7 @@ void *cudastub_cusolver_bind_cusolverDnZEgesv_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnZEgesv_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZEgesv_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZEgesv_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZEgesv_bufferSize, cudastub_cusolver_slot_cusolverDnZEgesv_bufferSize, cudastub_cusolver_resolve_cusolverDnZEgesv_bufferSize, cudastub_cusolver_bind_cusolverDnZEgesv_bufferSize);
@@ -16585,7 +16896,8 @@ static cusolverStatus_t cusolverDnZEgesv_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnZEgesv_bufferSize_fn fn = cusolverDnZEgesv_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnZEgesv_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZEgesv_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -16625,7 +16937,7 @@ void *cudastub_cusolver_bind_cusolverDnZKgels(void)
 {
 	void *fn = (void *)cusolverDnZKgels_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZKgels, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZKgels, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZKgels, cudastub_cusolver_slot_cusolverDnZKgels, cudastub_cusolver_resolve_cusolverDnZKgels, cudastub_cusolver_bind_cusolverDnZKgels);
@@ -16640,7 +16952,8 @@ static cusolverStatus_t cusolverDnZKgels_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnZKgels_fn fn = cusolverDnZKgels_choose();
 
-	atomic_store_explicit(&cusolverDnZKgels_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZKgels_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -16678,7 +16991,7 @@ void *cudastub_cusolver_bind_cusolverDnZKgels_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnZKgels_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZKgels_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZKgels_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZKgels_bufferSize, cudastub_cusolver_slot_cusolverDnZKgels_bufferSize, cudastub_cusolver_resolve_cusolverDnZKgels_bufferSize, cudastub_cusolver_bind_cusolverDnZKgels_bufferSize);
@@ -16693,7 +17006,8 @@ static cusolverStatus_t cusolverDnZKgels_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnZKgels_bufferSize_fn fn = cusolverDnZKgels_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnZKgels_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZKgels_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -16733,7 +17047,7 @@ void *cudastub_cusolver_bind_cusolverDnZKgesv(void)
 {
 	void *fn = (void *)cusolverDnZKgesv_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZKgesv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZKgesv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZKgesv, cudastub_cusolver_slot_cusolverDnZKgesv, cudastub_cusolver_resolve_cusolverDnZKgesv, cudastub_cusolver_bind_cusolverDnZKgesv);
@@ -16748,7 +17062,8 @@ static cusolverStatus_t cusolverDnZKgesv_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnZKgesv_fn fn = cusolverDnZKgesv_choose();
 
-	atomic_store_explicit(&cusolverDnZKgesv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZKgesv_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -16786,7 +17101,7 @@ void *cudastub_cusolver_bind_cusolverDnZKgesv_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnZKgesv_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZKgesv_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZKgesv_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZKgesv_bufferSize, cudastub_cusolver_slot_cusolverDnZKgesv_bufferSize, cudastub_cusolver_resolve_cusolverDnZKgesv_bufferSize, cudastub_cusolver_bind_cusolverDnZKgesv_bufferSize);
@@ -16801,7 +17116,8 @@ static cusolverStatus_t cusolverDnZKgesv_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnZKgesv_bufferSize_fn fn = cusolverDnZKgesv_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnZKgesv_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZKgesv_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -16841,7 +17157,7 @@ void *cudastub_cusolver_bind_cusolverDnZYgels(void)
 {
 	void *fn = (void *)cusolverDnZYgels_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZYgels, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZYgels, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZYgels, cudastub_cusolver_slot_cusolverDnZYgels, cudastub_cusolver_resolve_cusolverDnZYgels, cudastub_cusolver_bind_cusolverDnZYgels);
@@ -16856,7 +17172,8 @@ static cusolverStatus_t cusolverDnZYgels_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnZYgels_fn fn = cusolverDnZYgels_choose();
 
-	atomic_store_explicit(&cusolverDnZYgels_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZYgels_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -16894,7 +17211,7 @@ void *cudastub_cusolver_bind_cusolverDnZYgels_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnZYgels_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZYgels_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZYgels_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZYgels_bufferSize, cudastub_cusolver_slot_cusolverDnZYgels_bufferSize, cudastub_cusolver_resolve_cusolverDnZYgels_bufferSize, cudastub_cusolver_bind_cusolverDnZYgels_bufferSize);
@@ -16909,7 +17226,8 @@ static cusolverStatus_t cusolverDnZYgels_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnZYgels_bufferSize_fn fn = cusolverDnZYgels_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnZYgels_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZYgels_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -16949,7 +17267,7 @@ void *cudastub_cusolver_bind_cusolverDnZYgesv(void)
 {
 	void *fn = (void *)cusolverDnZYgesv_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZYgesv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZYgesv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZYgesv, cudastub_cusolver_slot_cusolverDnZYgesv, cudastub_cusolver_resolve_cusolverDnZYgesv, cudastub_cusolver_bind_cusolverDnZYgesv);
@@ -16964,7 +17282,8 @@ static cusolverStatus_t cusolverDnZYgesv_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnZYgesv_fn fn = cusolverDnZYgesv_choose();
 
-	atomic_store_explicit(&cusolverDnZYgesv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZYgesv_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -17002,7 +17321,7 @@ void *cudastub_cusolver_bind_cusolverDnZYgesv_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnZYgesv_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZYgesv_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZYgesv_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZYgesv_bufferSize, cudastub_cusolver_slot_cusolverDnZYgesv_bufferSize, cudastub_cusolver_resolve_cusolverDnZYgesv_bufferSize, cudastub_cusolver_bind_cusolverDnZYgesv_bufferSize);
@@ -17017,7 +17336,8 @@ static cusolverStatus_t cusolverDnZYgesv_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnZYgesv_bufferSize_fn fn = cusolverDnZYgesv_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnZYgesv_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZYgesv_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -17057,7 +17377,7 @@ void *cudastub_cusolver_bind_cusolverDnZZgels(void)
 {
 	void *fn = (void *)cusolverDnZZgels_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZZgels, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZZgels, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZZgels, cudastub_cusolver_slot_cusolverDnZZgels, cudastub_cusolver_resolve_cusolverDnZZgels, cudastub_cusolver_bind_cusolverDnZZgels);
@@ -17072,7 +17392,8 @@ static cusolverStatus_t cusolverDnZZgels_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnZZgels_fn fn = cusolverDnZZgels_choose();
 
-	atomic_store_explicit(&cusolverDnZZgels_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZZgels_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -17110,7 +17431,7 @@ void *cudastub_cusolver_bind_cusolverDnZZgels_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnZZgels_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZZgels_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZZgels_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZZgels_bufferSize, cudastub_cusolver_slot_cusolverDnZZgels_bufferSize, cudastub_cusolver_resolve_cusolverDnZZgels_bufferSize, cudastub_cusolver_bind_cusolverDnZZgels_bufferSize);
@@ -17125,7 +17446,8 @@ static cusolverStatus_t cusolverDnZZgels_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnZZgels_bufferSize_fn fn = cusolverDnZZgels_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnZZgels_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZZgels_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -17165,7 +17487,7 @@ void *cudastub_cusolver_bind_cusolverDnZZgesv(void)
 {
 	void *fn = (void *)cusolverDnZZgesv_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZZgesv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZZgesv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZZgesv, cudastub_cusolver_slot_cusolverDnZZgesv, cudastub_cusolver_resolve_cusolverDnZZgesv, cudastub_cusolver_bind_cusolverDnZZgesv);
@@ -17180,7 +17502,8 @@ static cusolverStatus_t cusolverDnZZgesv_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnZZgesv_fn fn = cusolverDnZZgesv_choose();
 
-	atomic_store_explicit(&cusolverDnZZgesv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZZgesv_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -17218,7 +17541,7 @@ void *cudastub_cusolver_bind_cusolverDnZZgesv_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnZZgesv_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZZgesv_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZZgesv_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZZgesv_bufferSize, cudastub_cusolver_slot_cusolverDnZZgesv_bufferSize, cudastub_cusolver_resolve_cusolverDnZZgesv_bufferSize, cudastub_cusolver_bind_cusolverDnZZgesv_bufferSize);
@@ -17233,7 +17556,8 @@ static cusolverStatus_t cusolverDnZZgesv_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnZZgesv_bufferSize_fn fn = cusolverDnZZgesv_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnZZgesv_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZZgesv_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -17271,7 +17595,7 @@ void *cudastub_cusolver_bind_cusolverDnZgebrd(void)
 {
 	void *fn = (void *)cusolverDnZgebrd_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZgebrd, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZgebrd, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZgebrd, cudastub_cusolver_slot_cusolverDnZgebrd, cudastub_cusolver_resolve_cusolverDnZgebrd, cudastub_cusolver_bind_cusolverDnZgebrd);
@@ -17286,7 +17610,8 @@ static cusolverStatus_t cusolverDnZgebrd_resolve(cusolverDnHandle_t a0, int a1, 
 {
 	cusolverDnZgebrd_fn fn = cusolverDnZgebrd_choose();
 
-	atomic_store_explicit(&cusolverDnZgebrd_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZgebrd_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -17316,7 +17641,7 @@ void *cudastub_cusolver_bind_cusolverDnZgebrd_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnZgebrd_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZgebrd_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZgebrd_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZgebrd_bufferSize, cudastub_cusolver_slot_cusolverDnZgebrd_bufferSize, cudastub_cusolver_resolve_cusolverDnZgebrd_bufferSize, cudastub_cusolver_bind_cusolverDnZgebrd_bufferSize);
@@ -17331,7 +17656,8 @@ static cusolverStatus_t cusolverDnZgebrd_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnZgebrd_bufferSize_fn fn = cusolverDnZgebrd_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnZgebrd_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZgebrd_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -17366,7 +17692,7 @@ void *cudastub_cusolver_bind_cusolverDnZgeqrf(void)
 {
 	void *fn = (void *)cusolverDnZgeqrf_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZgeqrf, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZgeqrf, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZgeqrf, cudastub_cusolver_slot_cusolverDnZgeqrf, cudastub_cusolver_resolve_cusolverDnZgeqrf, cudastub_cusolver_bind_cusolverDnZgeqrf);
@@ -17381,7 +17707,8 @@ static cusolverStatus_t cusolverDnZgeqrf_resolve(cusolverDnHandle_t a0, int a1, 
 {
 	cusolverDnZgeqrf_fn fn = cusolverDnZgeqrf_choose();
 
-	atomic_store_explicit(&cusolverDnZgeqrf_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZgeqrf_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -17413,7 +17740,7 @@ void *cudastub_cusolver_bind_cusolverDnZgeqrf_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnZgeqrf_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZgeqrf_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZgeqrf_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZgeqrf_bufferSize, cudastub_cusolver_slot_cusolverDnZgeqrf_bufferSize, cudastub_cusolver_resolve_cusolverDnZgeqrf_bufferSize, cudastub_cusolver_bind_cusolverDnZgeqrf_bufferSize);
@@ -17428,7 +17755,8 @@ static cusolverStatus_t cusolverDnZgeqrf_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnZgeqrf_bufferSize_fn fn = cusolverDnZgeqrf_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnZgeqrf_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZgeqrf_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -17470,7 +17798,7 @@ void *cudastub_cusolver_bind_cusolverDnZgesvd(void)
 {
 	void *fn = (void *)cusolverDnZgesvd_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZgesvd, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZgesvd, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZgesvd, cudastub_cusolver_slot_cusolverDnZgesvd, cudastub_cusolver_resolve_cusolverDnZgesvd, cudastub_cusolver_bind_cusolverDnZgesvd);
@@ -17485,7 +17813,8 @@ static cusolverStatus_t cusolverDnZgesvd_resolve(cusolverDnHandle_t a0, signed c
 {
 	cusolverDnZgesvd_fn fn = cusolverDnZgesvd_choose();
 
-	atomic_store_explicit(&cusolverDnZgesvd_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZgesvd_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
 }
 #endif
@@ -17515,7 +17844,7 @@ void *cudastub_cusolver_bind_cusolverDnZgesvd_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnZgesvd_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZgesvd_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZgesvd_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZgesvd_bufferSize, cudastub_cusolver_slot_cusolverDnZgesvd_bufferSize, cudastub_cusolver_resolve_cusolverDnZgesvd_bufferSize, cudastub_cusolver_bind_cusolverDnZgesvd_bufferSize);
@@ -17530,7 +17859,8 @@ static cusolverStatus_t cusolverDnZgesvd_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnZgesvd_bufferSize_fn fn = cusolverDnZgesvd_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnZgesvd_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZgesvd_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -17577,7 +17907,7 @@ void *cudastub_cusolver_bind_cusolverDnZgesvdaStridedBatched(void)
 {
 	void *fn = (void *)cusolverDnZgesvdaStridedBatched_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZgesvdaStridedBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZgesvdaStridedBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZgesvdaStridedBatched, cudastub_cusolver_slot_cusolverDnZgesvdaStridedBatched, cudastub_cusolver_resolve_cusolverDnZgesvdaStridedBatched, cudastub_cusolver_bind_cusolverDnZgesvdaStridedBatched);
@@ -17592,7 +17922,8 @@ static cusolverStatus_t cusolverDnZgesvdaStridedBatched_resolve(cusolverDnHandle
 {
 	cusolverDnZgesvdaStridedBatched_fn fn = cusolverDnZgesvdaStridedBatched_choose();
 
-	atomic_store_explicit(&cusolverDnZgesvdaStridedBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZgesvdaStridedBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20);
 }
 #endif
@@ -17636,7 +17967,7 @@ void *cudastub_cusolver_bind_cusolverDnZgesvdaStridedBatched_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnZgesvdaStridedBatched_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZgesvdaStridedBatched_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZgesvdaStridedBatched_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZgesvdaStridedBatched_bufferSize, cudastub_cusolver_slot_cusolverDnZgesvdaStridedBatched_bufferSize, cudastub_cusolver_resolve_cusolverDnZgesvdaStridedBatched_bufferSize, cudastub_cusolver_bind_cusolverDnZgesvdaStridedBatched_bufferSize);
@@ -17651,7 +17982,8 @@ static cusolverStatus_t cusolverDnZgesvdaStridedBatched_bufferSize_resolve(cusol
 {
 	cusolverDnZgesvdaStridedBatched_bufferSize_fn fn = cusolverDnZgesvdaStridedBatched_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnZgesvdaStridedBatched_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZgesvdaStridedBatched_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
 }
 #endif
@@ -17693,7 +18025,7 @@ void *cudastub_cusolver_bind_cusolverDnZgesvdj(void)
 {
 	void *fn = (void *)cusolverDnZgesvdj_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZgesvdj, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZgesvdj, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZgesvdj, cudastub_cusolver_slot_cusolverDnZgesvdj, cudastub_cusolver_resolve_cusolverDnZgesvdj, cudastub_cusolver_bind_cusolverDnZgesvdj);
@@ -17708,7 +18040,8 @@ static cusolverStatus_t cusolverDnZgesvdj_resolve(cusolverDnHandle_t a0, cusolve
 {
 	cusolverDnZgesvdj_fn fn = cusolverDnZgesvdj_choose();
 
-	atomic_store_explicit(&cusolverDnZgesvdj_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZgesvdj_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
 }
 #endif
@@ -17750,7 +18083,7 @@ void *cudastub_cusolver_bind_cusolverDnZgesvdjBatched(void)
 {
 	void *fn = (void *)cusolverDnZgesvdjBatched_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZgesvdjBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZgesvdjBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZgesvdjBatched, cudastub_cusolver_slot_cusolverDnZgesvdjBatched, cudastub_cusolver_resolve_cusolverDnZgesvdjBatched, cudastub_cusolver_bind_cusolverDnZgesvdjBatched);
@@ -17765,7 +18098,8 @@ static cusolverStatus_t cusolverDnZgesvdjBatched_resolve(cusolverDnHandle_t a0, 
 {
 	cusolverDnZgesvdjBatched_fn fn = cusolverDnZgesvdjBatched_choose();
 
-	atomic_store_explicit(&cusolverDnZgesvdjBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZgesvdjBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
 }
 #endif
@@ -17805,7 +18139,7 @@ void *cudastub_cusolver_bind_cusolverDnZgesvdjBatched_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnZgesvdjBatched_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZgesvdjBatched_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZgesvdjBatched_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZgesvdjBatched_bufferSize, cudastub_cusolver_slot_cusolverDnZgesvdjBatched_bufferSize, cudastub_cusolver_resolve_cusolverDnZgesvdjBatched_bufferSize, cudastub_cusolver_bind_cusolverDnZgesvdjBatched_bufferSize);
@@ -17820,7 +18154,8 @@ static cusolverStatus_t cusolverDnZgesvdjBatched_bufferSize_resolve(cusolverDnHa
 {
 	cusolverDnZgesvdjBatched_bufferSize_fn fn = cusolverDnZgesvdjBatched_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnZgesvdjBatched_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZgesvdjBatched_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -17860,7 +18195,7 @@ void *cudastub_cusolver_bind_cusolverDnZgesvdj_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnZgesvdj_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZgesvdj_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZgesvdj_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZgesvdj_bufferSize, cudastub_cusolver_slot_cusolverDnZgesvdj_bufferSize, cudastub_cusolver_resolve_cusolverDnZgesvdj_bufferSize, cudastub_cusolver_bind_cusolverDnZgesvdj_bufferSize);
@@ -17875,7 +18210,8 @@ static cusolverStatus_t cusolverDnZgesvdj_bufferSize_resolve(cusolverDnHandle_t 
 {
 	cusolverDnZgesvdj_bufferSize_fn fn = cusolverDnZgesvdj_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnZgesvdj_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZgesvdj_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -17909,7 +18245,7 @@ void *cudastub_cusolver_bind_cusolverDnZgetrf(void)
 {
 	void *fn = (void *)cusolverDnZgetrf_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZgetrf, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZgetrf, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZgetrf, cudastub_cusolver_slot_cusolverDnZgetrf, cudastub_cusolver_resolve_cusolverDnZgetrf, cudastub_cusolver_bind_cusolverDnZgetrf);
@@ -17924,7 +18260,8 @@ static cusolverStatus_t cusolverDnZgetrf_resolve(cusolverDnHandle_t a0, int a1, 
 {
 	cusolverDnZgetrf_fn fn = cusolverDnZgetrf_choose();
 
-	atomic_store_explicit(&cusolverDnZgetrf_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZgetrf_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -17956,7 +18293,7 @@ void *cudastub_cusolver_bind_cusolverDnZgetrf_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnZgetrf_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZgetrf_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZgetrf_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZgetrf_bufferSize, cudastub_cusolver_slot_cusolverDnZgetrf_bufferSize, cudastub_cusolver_resolve_cusolverDnZgetrf_bufferSize, cudastub_cusolver_bind_cusolverDnZgetrf_bufferSize);
@@ -17971,7 +18308,8 @@ static cusolverStatus_t cusolverDnZgetrf_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnZgetrf_bufferSize_fn fn = cusolverDnZgetrf_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnZgetrf_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZgetrf_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -18007,7 +18345,7 @@ void *cudastub_cusolver_bind_cusolverDnZgetrs(void)
 {
 	void *fn = (void *)cusolverDnZgetrs_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZgetrs, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZgetrs, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZgetrs, cudastub_cusolver_slot_cusolverDnZgetrs, cudastub_cusolver_resolve_cusolverDnZgetrs, cudastub_cusolver_bind_cusolverDnZgetrs);
@@ -18022,7 +18360,8 @@ static cusolverStatus_t cusolverDnZgetrs_resolve(cusolverDnHandle_t a0, cublasOp
 {
 	cusolverDnZgetrs_fn fn = cusolverDnZgetrs_choose();
 
-	atomic_store_explicit(&cusolverDnZgetrs_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZgetrs_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -18058,7 +18397,7 @@ void *cudastub_cusolver_bind_cusolverDnZheevd(void)
 {
 	void *fn = (void *)cusolverDnZheevd_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZheevd, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZheevd, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZheevd, cudastub_cusolver_slot_cusolverDnZheevd, cudastub_cusolver_resolve_cusolverDnZheevd, cudastub_cusolver_bind_cusolverDnZheevd);
@@ -18073,7 +18412,8 @@ static cusolverStatus_t cusolverDnZheevd_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnZheevd_fn fn = cusolverDnZheevd_choose();
 
-	atomic_store_explicit(&cusolverDnZheevd_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZheevd_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -18107,7 +18447,7 @@ void *cudastub_cusolver_bind_cusolverDnZheevd_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnZheevd_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZheevd_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZheevd_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZheevd_bufferSize, cudastub_cusolver_slot_cusolverDnZheevd_bufferSize, cudastub_cusolver_resolve_cusolverDnZheevd_bufferSize, cudastub_cusolver_bind_cusolverDnZheevd_bufferSize);
@@ -18122,7 +18462,8 @@ static cusolverStatus_t cusolverDnZheevd_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnZheevd_bufferSize_fn fn = cusolverDnZheevd_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnZheevd_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZheevd_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -18164,7 +18505,7 @@ void *cudastub_cusolver_bind_cusolverDnZheevdx(void)
 {
 	void *fn = (void *)cusolverDnZheevdx_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZheevdx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZheevdx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZheevdx, cudastub_cusolver_slot_cusolverDnZheevdx, cudastub_cusolver_resolve_cusolverDnZheevdx, cudastub_cusolver_bind_cusolverDnZheevdx);
@@ -18179,7 +18520,8 @@ static cusolverStatus_t cusolverDnZheevdx_resolve(cusolverDnHandle_t a0, cusolve
 {
 	cusolverDnZheevdx_fn fn = cusolverDnZheevdx_choose();
 
-	atomic_store_explicit(&cusolverDnZheevdx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZheevdx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
 }
 #endif
@@ -18219,7 +18561,7 @@ void *cudastub_cusolver_bind_cusolverDnZheevdx_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnZheevdx_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZheevdx_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZheevdx_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZheevdx_bufferSize, cudastub_cusolver_slot_cusolverDnZheevdx_bufferSize, cudastub_cusolver_resolve_cusolverDnZheevdx_bufferSize, cudastub_cusolver_bind_cusolverDnZheevdx_bufferSize);
@@ -18234,7 +18576,8 @@ static cusolverStatus_t cusolverDnZheevdx_bufferSize_resolve(cusolverDnHandle_t 
 {
 	cusolverDnZheevdx_bufferSize_fn fn = cusolverDnZheevdx_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnZheevdx_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZheevdx_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -18271,7 +18614,7 @@ void *cudastub_cusolver_bind_cusolverDnZheevj(void)
 {
 	void *fn = (void *)cusolverDnZheevj_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZheevj, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZheevj, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZheevj, cudastub_cusolver_slot_cusolverDnZheevj, cudastub_cusolver_resolve_cusolverDnZheevj, cudastub_cusolver_bind_cusolverDnZheevj);
@@ -18286,7 +18629,8 @@ static cusolverStatus_t cusolverDnZheevj_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnZheevj_fn fn = cusolverDnZheevj_choose();
 
-	atomic_store_explicit(&cusolverDnZheevj_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZheevj_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -18324,7 +18668,7 @@ void *cudastub_cusolver_bind_cusolverDnZheevjBatched(void)
 {
 	void *fn = (void *)cusolverDnZheevjBatched_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZheevjBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZheevjBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZheevjBatched, cudastub_cusolver_slot_cusolverDnZheevjBatched, cudastub_cusolver_resolve_cusolverDnZheevjBatched, cudastub_cusolver_bind_cusolverDnZheevjBatched);
@@ -18339,7 +18683,8 @@ static cusolverStatus_t cusolverDnZheevjBatched_resolve(cusolverDnHandle_t a0, c
 {
 	cusolverDnZheevjBatched_fn fn = cusolverDnZheevjBatched_choose();
 
-	atomic_store_explicit(&cusolverDnZheevjBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZheevjBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -18375,7 +18720,7 @@ void *cudastub_cusolver_bind_cusolverDnZheevjBatched_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnZheevjBatched_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZheevjBatched_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZheevjBatched_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZheevjBatched_bufferSize, cudastub_cusolver_slot_cusolverDnZheevjBatched_bufferSize, cudastub_cusolver_resolve_cusolverDnZheevjBatched_bufferSize, cudastub_cusolver_bind_cusolverDnZheevjBatched_bufferSize);
@@ -18390,7 +18735,8 @@ static cusolverStatus_t cusolverDnZheevjBatched_bufferSize_resolve(cusolverDnHan
 {
 	cusolverDnZheevjBatched_bufferSize_fn fn = cusolverDnZheevjBatched_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnZheevjBatched_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZheevjBatched_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -18425,7 +18771,7 @@ void *cudastub_cusolver_bind_cusolverDnZheevj_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnZheevj_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZheevj_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZheevj_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZheevj_bufferSize, cudastub_cusolver_slot_cusolverDnZheevj_bufferSize, cudastub_cusolver_resolve_cusolverDnZheevj_bufferSize, cudastub_cusolver_bind_cusolverDnZheevj_bufferSize);
@@ -18440,7 +18786,8 @@ static cusolverStatus_t cusolverDnZheevj_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnZheevj_bufferSize_fn fn = cusolverDnZheevj_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnZheevj_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZheevj_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -18479,7 +18826,7 @@ void *cudastub_cusolver_bind_cusolverDnZhegvd(void)
 {
 	void *fn = (void *)cusolverDnZhegvd_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZhegvd, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZhegvd, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZhegvd, cudastub_cusolver_slot_cusolverDnZhegvd, cudastub_cusolver_resolve_cusolverDnZhegvd, cudastub_cusolver_bind_cusolverDnZhegvd);
@@ -18494,7 +18841,8 @@ static cusolverStatus_t cusolverDnZhegvd_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnZhegvd_fn fn = cusolverDnZhegvd_choose();
 
-	atomic_store_explicit(&cusolverDnZhegvd_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZhegvd_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -18531,7 +18879,7 @@ void *cudastub_cusolver_bind_cusolverDnZhegvd_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnZhegvd_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZhegvd_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZhegvd_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZhegvd_bufferSize, cudastub_cusolver_slot_cusolverDnZhegvd_bufferSize, cudastub_cusolver_resolve_cusolverDnZhegvd_bufferSize, cudastub_cusolver_bind_cusolverDnZhegvd_bufferSize);
@@ -18546,7 +18894,8 @@ static cusolverStatus_t cusolverDnZhegvd_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnZhegvd_bufferSize_fn fn = cusolverDnZhegvd_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnZhegvd_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZhegvd_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -18591,7 +18940,7 @@ void *cudastub_cusolver_bind_cusolverDnZhegvdx(void)
 {
 	void *fn = (void *)cusolverDnZhegvdx_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZhegvdx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZhegvdx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZhegvdx, cudastub_cusolver_slot_cusolverDnZhegvdx, cudastub_cusolver_resolve_cusolverDnZhegvdx, cudastub_cusolver_bind_cusolverDnZhegvdx);
@@ -18606,7 +18955,8 @@ static cusolverStatus_t cusolverDnZhegvdx_resolve(cusolverDnHandle_t a0, cusolve
 {
 	cusolverDnZhegvdx_fn fn = cusolverDnZhegvdx_choose();
 
-	atomic_store_explicit(&cusolverDnZhegvdx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZhegvdx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18);
 }
 #endif
@@ -18649,7 +18999,7 @@ void *cudastub_cusolver_bind_cusolverDnZhegvdx_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnZhegvdx_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZhegvdx_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZhegvdx_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZhegvdx_bufferSize, cudastub_cusolver_slot_cusolverDnZhegvdx_bufferSize, cudastub_cusolver_resolve_cusolverDnZhegvdx_bufferSize, cudastub_cusolver_bind_cusolverDnZhegvdx_bufferSize);
@@ -18664,7 +19014,8 @@ static cusolverStatus_t cusolverDnZhegvdx_bufferSize_resolve(cusolverDnHandle_t 
 {
 	cusolverDnZhegvdx_bufferSize_fn fn = cusolverDnZhegvdx_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnZhegvdx_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZhegvdx_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
 }
 #endif
@@ -18704,7 +19055,7 @@ void *cudastub_cusolver_bind_cusolverDnZhegvj(void)
 {
 	void *fn = (void *)cusolverDnZhegvj_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZhegvj, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZhegvj, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZhegvj, cudastub_cusolver_slot_cusolverDnZhegvj, cudastub_cusolver_resolve_cusolverDnZhegvj, cudastub_cusolver_bind_cusolverDnZhegvj);
@@ -18719,7 +19070,8 @@ static cusolverStatus_t cusolverDnZhegvj_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnZhegvj_fn fn = cusolverDnZhegvj_choose();
 
-	atomic_store_explicit(&cusolverDnZhegvj_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZhegvj_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -18757,7 +19109,7 @@ void *cudastub_cusolver_bind_cusolverDnZhegvj_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnZhegvj_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZhegvj_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZhegvj_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZhegvj_bufferSize, cudastub_cusolver_slot_cusolverDnZhegvj_bufferSize, cudastub_cusolver_resolve_cusolverDnZhegvj_bufferSize, cudastub_cusolver_bind_cusolverDnZhegvj_bufferSize);
@@ -18772,7 +19124,8 @@ static cusolverStatus_t cusolverDnZhegvj_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnZhegvj_bufferSize_fn fn = cusolverDnZhegvj_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnZhegvj_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZhegvj_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -18809,7 +19162,7 @@ void *cudastub_cusolver_bind_cusolverDnZhetrd(void)
 {
 	void *fn = (void *)cusolverDnZhetrd_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZhetrd, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZhetrd, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZhetrd, cudastub_cusolver_slot_cusolverDnZhetrd, cudastub_cusolver_resolve_cusolverDnZhetrd, cudastub_cusolver_bind_cusolverDnZhetrd);
@@ -18824,7 +19177,8 @@ static cusolverStatus_t cusolverDnZhetrd_resolve(cusolverDnHandle_t a0, cublasFi
 {
 	cusolverDnZhetrd_fn fn = cusolverDnZhetrd_choose();
 
-	atomic_store_explicit(&cusolverDnZhetrd_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZhetrd_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -18859,7 +19213,7 @@ void *cudastub_cusolver_bind_cusolverDnZhetrd_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnZhetrd_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZhetrd_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZhetrd_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZhetrd_bufferSize, cudastub_cusolver_slot_cusolverDnZhetrd_bufferSize, cudastub_cusolver_resolve_cusolverDnZhetrd_bufferSize, cudastub_cusolver_bind_cusolverDnZhetrd_bufferSize);
@@ -18874,7 +19228,8 @@ static cusolverStatus_t cusolverDnZhetrd_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnZhetrd_bufferSize_fn fn = cusolverDnZhetrd_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnZhetrd_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZhetrd_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -18908,7 +19263,7 @@ void *cudastub_cusolver_bind_cusolverDnZlaswp(void)
 {
 	void *fn = (void *)cusolverDnZlaswp_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZlaswp, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZlaswp, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZlaswp, cudastub_cusolver_slot_cusolverDnZlaswp, cudastub_cusolver_resolve_cusolverDnZlaswp, cudastub_cusolver_bind_cusolverDnZlaswp);
@@ -18923,7 +19278,8 @@ static cusolverStatus_t cusolverDnZlaswp_resolve(cusolverDnHandle_t a0, int a1, 
 {
 	cusolverDnZlaswp_fn fn = cusolverDnZlaswp_choose();
 
-	atomic_store_explicit(&cusolverDnZlaswp_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZlaswp_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -18957,7 +19313,7 @@ void *cudastub_cusolver_bind_cusolverDnZlauum(void)
 {
 	void *fn = (void *)cusolverDnZlauum_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZlauum, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZlauum, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZlauum, cudastub_cusolver_slot_cusolverDnZlauum, cudastub_cusolver_resolve_cusolverDnZlauum, cudastub_cusolver_bind_cusolverDnZlauum);
@@ -18972,7 +19328,8 @@ static cusolverStatus_t cusolverDnZlauum_resolve(cusolverDnHandle_t a0, cublasFi
 {
 	cusolverDnZlauum_fn fn = cusolverDnZlauum_choose();
 
-	atomic_store_explicit(&cusolverDnZlauum_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZlauum_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -19004,7 +19361,7 @@ void *cudastub_cusolver_bind_cusolverDnZlauum_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnZlauum_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZlauum_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZlauum_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZlauum_bufferSize, cudastub_cusolver_slot_cusolverDnZlauum_bufferSize, cudastub_cusolver_resolve_cusolverDnZlauum_bufferSize, cudastub_cusolver_bind_cusolverDnZlauum_bufferSize);
@@ -19019,7 +19376,8 @@ static cusolverStatus_t cusolverDnZlauum_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnZlauum_bufferSize_fn fn = cusolverDnZlauum_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnZlauum_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZlauum_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -19053,7 +19411,7 @@ void *cudastub_cusolver_bind_cusolverDnZpotrf(void)
 {
 	void *fn = (void *)cusolverDnZpotrf_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZpotrf, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZpotrf, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZpotrf, cudastub_cusolver_slot_cusolverDnZpotrf, cudastub_cusolver_resolve_cusolverDnZpotrf, cudastub_cusolver_bind_cusolverDnZpotrf);
@@ -19068,7 +19426,8 @@ static cusolverStatus_t cusolverDnZpotrf_resolve(cusolverDnHandle_t a0, cublasFi
 {
 	cusolverDnZpotrf_fn fn = cusolverDnZpotrf_choose();
 
-	atomic_store_explicit(&cusolverDnZpotrf_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZpotrf_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -19101,7 +19460,7 @@ void *cudastub_cusolver_bind_cusolverDnZpotrfBatched(void)
 {
 	void *fn = (void *)cusolverDnZpotrfBatched_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZpotrfBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZpotrfBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZpotrfBatched, cudastub_cusolver_slot_cusolverDnZpotrfBatched, cudastub_cusolver_resolve_cusolverDnZpotrfBatched, cudastub_cusolver_bind_cusolverDnZpotrfBatched);
@@ -19116,7 +19475,8 @@ static cusolverStatus_t cusolverDnZpotrfBatched_resolve(cusolverDnHandle_t a0, c
 {
 	cusolverDnZpotrfBatched_fn fn = cusolverDnZpotrfBatched_choose();
 
-	atomic_store_explicit(&cusolverDnZpotrfBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZpotrfBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -19148,7 +19508,7 @@ void *cudastub_cusolver_bind_cusolverDnZpotrf_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnZpotrf_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZpotrf_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZpotrf_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZpotrf_bufferSize, cudastub_cusolver_slot_cusolverDnZpotrf_bufferSize, cudastub_cusolver_resolve_cusolverDnZpotrf_bufferSize, cudastub_cusolver_bind_cusolverDnZpotrf_bufferSize);
@@ -19163,7 +19523,8 @@ static cusolverStatus_t cusolverDnZpotrf_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnZpotrf_bufferSize_fn fn = cusolverDnZpotrf_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnZpotrf_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZpotrf_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -19197,7 +19558,7 @@ void *cudastub_cusolver_bind_cusolverDnZpotri(void)
 {
 	void *fn = (void *)cusolverDnZpotri_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZpotri, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZpotri, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZpotri, cudastub_cusolver_slot_cusolverDnZpotri, cudastub_cusolver_resolve_cusolverDnZpotri, cudastub_cusolver_bind_cusolverDnZpotri);
@@ -19212,7 +19573,8 @@ static cusolverStatus_t cusolverDnZpotri_resolve(cusolverDnHandle_t a0, cublasFi
 {
 	cusolverDnZpotri_fn fn = cusolverDnZpotri_choose();
 
-	atomic_store_explicit(&cusolverDnZpotri_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZpotri_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -19244,7 +19606,7 @@ void *cudastub_cusolver_bind_cusolverDnZpotri_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnZpotri_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZpotri_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZpotri_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZpotri_bufferSize, cudastub_cusolver_slot_cusolverDnZpotri_bufferSize, cudastub_cusolver_resolve_cusolverDnZpotri_bufferSize, cudastub_cusolver_bind_cusolverDnZpotri_bufferSize);
@@ -19259,7 +19621,8 @@ static cusolverStatus_t cusolverDnZpotri_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnZpotri_bufferSize_fn fn = cusolverDnZpotri_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnZpotri_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZpotri_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -19294,7 +19657,7 @@ void *cudastub_cusolver_bind_cusolverDnZpotrs(void)
 {
 	void *fn = (void *)cusolverDnZpotrs_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZpotrs, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZpotrs, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZpotrs, cudastub_cusolver_slot_cusolverDnZpotrs, cudastub_cusolver_resolve_cusolverDnZpotrs, cudastub_cusolver_bind_cusolverDnZpotrs);
@@ -19309,7 +19672,8 @@ static cusolverStatus_t cusolverDnZpotrs_resolve(cusolverDnHandle_t a0, cublasFi
 {
 	cusolverDnZpotrs_fn fn = cusolverDnZpotrs_choose();
 
-	atomic_store_explicit(&cusolverDnZpotrs_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZpotrs_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -19345,7 +19709,7 @@ void *cudastub_cusolver_bind_cusolverDnZpotrsBatched(void)
 {
 	void *fn = (void *)cusolverDnZpotrsBatched_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZpotrsBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZpotrsBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZpotrsBatched, cudastub_cusolver_slot_cusolverDnZpotrsBatched, cudastub_cusolver_resolve_cusolverDnZpotrsBatched, cudastub_cusolver_bind_cusolverDnZpotrsBatched);
@@ -19360,7 +19724,8 @@ static cusolverStatus_t cusolverDnZpotrsBatched_resolve(cusolverDnHandle_t a0, c
 {
 	cusolverDnZpotrsBatched_fn fn = cusolverDnZpotrsBatched_choose();
 
-	atomic_store_explicit(&cusolverDnZpotrsBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZpotrsBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -19395,7 +19760,7 @@ void *cudastub_cusolver_bind_cusolverDnZsytrf(void)
 {
 	void *fn = (void *)cusolverDnZsytrf_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZsytrf, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZsytrf, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZsytrf, cudastub_cusolver_slot_cusolverDnZsytrf, cudastub_cusolver_resolve_cusolverDnZsytrf, cudastub_cusolver_bind_cusolverDnZsytrf);
@@ -19410,7 +19775,8 @@ static cusolverStatus_t cusolverDnZsytrf_resolve(cusolverDnHandle_t a0, cublasFi
 {
 	cusolverDnZsytrf_fn fn = cusolverDnZsytrf_choose();
 
-	atomic_store_explicit(&cusolverDnZsytrf_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZsytrf_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -19441,7 +19807,7 @@ void *cudastub_cusolver_bind_cusolverDnZsytrf_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnZsytrf_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZsytrf_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZsytrf_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZsytrf_bufferSize, cudastub_cusolver_slot_cusolverDnZsytrf_bufferSize, cudastub_cusolver_resolve_cusolverDnZsytrf_bufferSize, cudastub_cusolver_bind_cusolverDnZsytrf_bufferSize);
@@ -19456,7 +19822,8 @@ static cusolverStatus_t cusolverDnZsytrf_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnZsytrf_bufferSize_fn fn = cusolverDnZsytrf_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnZsytrf_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZsytrf_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -19491,7 +19858,7 @@ void *cudastub_cusolver_bind_cusolverDnZsytri(void)
 {
 	void *fn = (void *)cusolverDnZsytri_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZsytri, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZsytri, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZsytri, cudastub_cusolver_slot_cusolverDnZsytri, cudastub_cusolver_resolve_cusolverDnZsytri, cudastub_cusolver_bind_cusolverDnZsytri);
@@ -19506,7 +19873,8 @@ static cusolverStatus_t cusolverDnZsytri_resolve(cusolverDnHandle_t a0, cublasFi
 {
 	cusolverDnZsytri_fn fn = cusolverDnZsytri_choose();
 
-	atomic_store_explicit(&cusolverDnZsytri_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZsytri_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -19539,7 +19907,7 @@ void *cudastub_cusolver_bind_cusolverDnZsytri_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnZsytri_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZsytri_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZsytri_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZsytri_bufferSize, cudastub_cusolver_slot_cusolverDnZsytri_bufferSize, cudastub_cusolver_resolve_cusolverDnZsytri_bufferSize, cudastub_cusolver_bind_cusolverDnZsytri_bufferSize);
@@ -19554,7 +19922,8 @@ static cusolverStatus_t cusolverDnZsytri_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnZsytri_bufferSize_fn fn = cusolverDnZsytri_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnZsytri_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZsytri_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -19591,7 +19960,7 @@ void *cudastub_cusolver_bind_cusolverDnZungbr(void)
 {
 	void *fn = (void *)cusolverDnZungbr_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZungbr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZungbr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZungbr, cudastub_cusolver_slot_cusolverDnZungbr, cudastub_cusolver_resolve_cusolverDnZungbr, cudastub_cusolver_bind_cusolverDnZungbr);
@@ -19606,7 +19975,8 @@ static cusolverStatus_t cusolverDnZungbr_resolve(cusolverDnHandle_t a0, cublasSi
 {
 	cusolverDnZungbr_fn fn = cusolverDnZungbr_choose();
 
-	atomic_store_explicit(&cusolverDnZungbr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZungbr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -19641,7 +20011,7 @@ void *cudastub_cusolver_bind_cusolverDnZungbr_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnZungbr_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZungbr_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZungbr_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZungbr_bufferSize, cudastub_cusolver_slot_cusolverDnZungbr_bufferSize, cudastub_cusolver_resolve_cusolverDnZungbr_bufferSize, cudastub_cusolver_bind_cusolverDnZungbr_bufferSize);
@@ -19656,7 +20026,8 @@ static cusolverStatus_t cusolverDnZungbr_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnZungbr_bufferSize_fn fn = cusolverDnZungbr_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnZungbr_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZungbr_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -19692,7 +20063,7 @@ void *cudastub_cusolver_bind_cusolverDnZungqr(void)
 {
 	void *fn = (void *)cusolverDnZungqr_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZungqr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZungqr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZungqr, cudastub_cusolver_slot_cusolverDnZungqr, cudastub_cusolver_resolve_cusolverDnZungqr, cudastub_cusolver_bind_cusolverDnZungqr);
@@ -19707,7 +20078,8 @@ static cusolverStatus_t cusolverDnZungqr_resolve(cusolverDnHandle_t a0, int a1, 
 {
 	cusolverDnZungqr_fn fn = cusolverDnZungqr_choose();
 
-	atomic_store_explicit(&cusolverDnZungqr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZungqr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -19741,7 +20113,7 @@ void *cudastub_cusolver_bind_cusolverDnZungqr_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnZungqr_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZungqr_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZungqr_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZungqr_bufferSize, cudastub_cusolver_slot_cusolverDnZungqr_bufferSize, cudastub_cusolver_resolve_cusolverDnZungqr_bufferSize, cudastub_cusolver_bind_cusolverDnZungqr_bufferSize);
@@ -19756,7 +20128,8 @@ static cusolverStatus_t cusolverDnZungqr_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnZungqr_bufferSize_fn fn = cusolverDnZungqr_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnZungqr_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZungqr_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -19791,7 +20164,7 @@ void *cudastub_cusolver_bind_cusolverDnZungtr(void)
 {
 	void *fn = (void *)cusolverDnZungtr_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZungtr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZungtr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZungtr, cudastub_cusolver_slot_cusolverDnZungtr, cudastub_cusolver_resolve_cusolverDnZungtr, cudastub_cusolver_bind_cusolverDnZungtr);
@@ -19806,7 +20179,8 @@ static cusolverStatus_t cusolverDnZungtr_resolve(cusolverDnHandle_t a0, cublasFi
 {
 	cusolverDnZungtr_fn fn = cusolverDnZungtr_choose();
 
-	atomic_store_explicit(&cusolverDnZungtr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZungtr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -19839,7 +20213,7 @@ void *cudastub_cusolver_bind_cusolverDnZungtr_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnZungtr_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZungtr_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZungtr_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZungtr_bufferSize, cudastub_cusolver_slot_cusolverDnZungtr_bufferSize, cudastub_cusolver_resolve_cusolverDnZungtr_bufferSize, cudastub_cusolver_bind_cusolverDnZungtr_bufferSize);
@@ -19854,7 +20228,8 @@ static cusolverStatus_t cusolverDnZungtr_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnZungtr_bufferSize_fn fn = cusolverDnZungtr_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnZungtr_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZungtr_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -19894,7 +20269,7 @@ void *cudastub_cusolver_bind_cusolverDnZunmqr(void)
 {
 	void *fn = (void *)cusolverDnZunmqr_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZunmqr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZunmqr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZunmqr, cudastub_cusolver_slot_cusolverDnZunmqr, cudastub_cusolver_resolve_cusolverDnZunmqr, cudastub_cusolver_bind_cusolverDnZunmqr);
@@ -19909,7 +20284,8 @@ static cusolverStatus_t cusolverDnZunmqr_resolve(cusolverDnHandle_t a0, cublasSi
 {
 	cusolverDnZunmqr_fn fn = cusolverDnZunmqr_choose();
 
-	atomic_store_explicit(&cusolverDnZunmqr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZunmqr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -19947,7 +20323,7 @@ void *cudastub_cusolver_bind_cusolverDnZunmqr_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnZunmqr_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZunmqr_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZunmqr_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZunmqr_bufferSize, cudastub_cusolver_slot_cusolverDnZunmqr_bufferSize, cudastub_cusolver_resolve_cusolverDnZunmqr_bufferSize, cudastub_cusolver_bind_cusolverDnZunmqr_bufferSize);
@@ -19962,7 +20338,8 @@ static cusolverStatus_t cusolverDnZunmqr_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnZunmqr_bufferSize_fn fn = cusolverDnZunmqr_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnZunmqr_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZunmqr_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -20002,7 +20379,7 @@ void *cudastub_cusolver_bind_cusolverDnZunmtr(void)
 {
 	void *fn = (void *)cusolverDnZunmtr_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZunmtr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZunmtr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZunmtr, cudastub_cusolver_slot_cusolverDnZunmtr, cudastub_cusolver_resolve_cusolverDnZunmtr, cudastub_cusolver_bind_cusolverDnZunmtr);
@@ -20017,7 +20394,8 @@ static cusolverStatus_t cusolverDnZunmtr_resolve(cusolverDnHandle_t a0, cublasSi
 {
 	cusolverDnZunmtr_fn fn = cusolverDnZunmtr_choose();
 
-	atomic_store_explicit(&cusolverDnZunmtr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZunmtr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -20055,7 +20433,7 @@ void *cudastub_cusolver_bind_cusolverDnZunmtr_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnZunmtr_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZunmtr_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZunmtr_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZunmtr_bufferSize, cudastub_cusolver_slot_cusolverDnZunmtr_bufferSize, cudastub_cusolver_resolve_cusolverDnZunmtr_bufferSize, cudastub_cusolver_bind_cusolverDnZunmtr_bufferSize);
@@ -20070,7 +20448,8 @@ static cusolverStatus_t cusolverDnZunmtr_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnZunmtr_bufferSize_fn fn = cusolverDnZunmtr_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnZunmtr_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZunmtr_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -20100,7 +20479,7 @@ void *cudastub_cusolver_bind_cusolverGetProperty(void)
 {
 	void *fn = (void *)cusolverGetProperty_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverGetProperty, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverGetProperty, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverGetProperty, cudastub_cusolver_slot_cusolverGetProperty, cudastub_cusolver_resolve_cusolverGetProperty, cudastub_cusolver_bind_cusolverGetProperty);
@@ -20115,7 +20494,8 @@ static cusolverStatus_t cusolverGetProperty_resolve(libraryPropertyType a0, int 
 {
 	cusolverGetProperty_fn fn = cusolverGetProperty_choose();
 
-	atomic_store_explicit(&cusolverGetProperty_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverGetProperty_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -20144,7 +20524,7 @@ void *cudastub_cusolver_bind_cusolverGetVersion(void)
 {
 	void *fn = (void *)cusolverGetVersion_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverGetVersion, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverGetVersion, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverGetVersion, cudastub_cusolver_slot_cusolverGetVersion, cudastub_cusolver_resolve_cusolverGetVersion, cudastub_cusolver_bind_cusolverGetVersion);
@@ -20159,7 +20539,8 @@ static cusolverStatus_t cusolverGetVersion_resolve(int *a0)
 {
 	cusolverGetVersion_fn fn = cusolverGetVersion_choose();
 
-	atomic_store_explicit(&cusolverGetVersion_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverGetVersion_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -20190,7 +20571,7 @@ void *cudastub_cusolver_bind_cusolverRfAccessBundledFactorsDevice(void)
 {
 	void *fn = (void *)cusolverRfAccessBundledFactorsDevice_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverRfAccessBundledFactorsDevice, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverRfAccessBundledFactorsDevice, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverRfAccessBundledFactorsDevice, cudastub_cusolver_slot_cusolverRfAccessBundledFactorsDevice, cudastub_cusolver_resolve_cusolverRfAccessBundledFactorsDevice, cudastub_cusolver_bind_cusolverRfAccessBundledFactorsDevice);
@@ -20205,7 +20586,8 @@ static cusolverStatus_t cusolverRfAccessBundledFactorsDevice_resolve(cusolverRfH
 {
 	cusolverRfAccessBundledFactorsDevice_fn fn = cusolverRfAccessBundledFactorsDevice_choose();
 
-	atomic_store_explicit(&cusolverRfAccessBundledFactorsDevice_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverRfAccessBundledFactorsDevice_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -20232,7 +20614,7 @@ void *cudastub_cusolver_bind_cusolverRfAnalyze(void)
 {
 	void *fn = (void *)cusolverRfAnalyze_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverRfAnalyze, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverRfAnalyze, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverRfAnalyze, cudastub_cusolver_slot_cusolverRfAnalyze, cudastub_cusolver_resolve_cusolverRfAnalyze, cudastub_cusolver_bind_cusolverRfAnalyze);
@@ -20247,7 +20629,8 @@ static cusolverStatus_t cusolverRfAnalyze_resolve(cusolverRfHandle_t a0)
 {
 	cusolverRfAnalyze_fn fn = cusolverRfAnalyze_choose();
 
-	atomic_store_explicit(&cusolverRfAnalyze_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverRfAnalyze_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -20274,7 +20657,7 @@ void *cudastub_cusolver_bind_cusolverRfBatchAnalyze(void)
 {
 	void *fn = (void *)cusolverRfBatchAnalyze_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverRfBatchAnalyze, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverRfBatchAnalyze, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverRfBatchAnalyze, cudastub_cusolver_slot_cusolverRfBatchAnalyze, cudastub_cusolver_resolve_cusolverRfBatchAnalyze, cudastub_cusolver_bind_cusolverRfBatchAnalyze);
@@ -20289,7 +20672,8 @@ static cusolverStatus_t cusolverRfBatchAnalyze_resolve(cusolverRfHandle_t a0)
 {
 	cusolverRfBatchAnalyze_fn fn = cusolverRfBatchAnalyze_choose();
 
-	atomic_store_explicit(&cusolverRfBatchAnalyze_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverRfBatchAnalyze_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -20316,7 +20700,7 @@ void *cudastub_cusolver_bind_cusolverRfBatchRefactor(void)
 {
 	void *fn = (void *)cusolverRfBatchRefactor_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverRfBatchRefactor, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverRfBatchRefactor, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverRfBatchRefactor, cudastub_cusolver_slot_cusolverRfBatchRefactor, cudastub_cusolver_resolve_cusolverRfBatchRefactor, cudastub_cusolver_bind_cusolverRfBatchRefactor);
@@ -20331,7 +20715,8 @@ static cusolverStatus_t cusolverRfBatchRefactor_resolve(cusolverRfHandle_t a0)
 {
 	cusolverRfBatchRefactor_fn fn = cusolverRfBatchRefactor_choose();
 
-	atomic_store_explicit(&cusolverRfBatchRefactor_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverRfBatchRefactor_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -20366,7 +20751,7 @@ void *cudastub_cusolver_bind_cusolverRfBatchResetValues(void)
 {
 	void *fn = (void *)cusolverRfBatchResetValues_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverRfBatchResetValues, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverRfBatchResetValues, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverRfBatchResetValues, cudastub_cusolver_slot_cusolverRfBatchResetValues, cudastub_cusolver_resolve_cusolverRfBatchResetValues, cudastub_cusolver_bind_cusolverRfBatchResetValues);
@@ -20381,7 +20766,8 @@ static cusolverStatus_t cusolverRfBatchResetValues_resolve(int a0, int a1, int a
 {
 	cusolverRfBatchResetValues_fn fn = cusolverRfBatchResetValues_choose();
 
-	atomic_store_explicit(&cusolverRfBatchResetValues_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverRfBatchResetValues_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -20424,7 +20810,7 @@ void *cudastub_cusolver_bind_cusolverRfBatchSetupHost(void)
 {
 	void *fn = (void *)cusolverRfBatchSetupHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverRfBatchSetupHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverRfBatchSetupHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverRfBatchSetupHost, cudastub_cusolver_slot_cusolverRfBatchSetupHost, cudastub_cusolver_resolve_cusolverRfBatchSetupHost, cudastub_cusolver_bind_cusolverRfBatchSetupHost);
@@ -20439,7 +20825,8 @@ static cusolverStatus_t cusolverRfBatchSetupHost_resolve(int a0, int a1, int a2,
 {
 	cusolverRfBatchSetupHost_fn fn = cusolverRfBatchSetupHost_choose();
 
-	atomic_store_explicit(&cusolverRfBatchSetupHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverRfBatchSetupHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
 }
 #endif
@@ -20473,7 +20860,7 @@ void *cudastub_cusolver_bind_cusolverRfBatchSolve(void)
 {
 	void *fn = (void *)cusolverRfBatchSolve_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverRfBatchSolve, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverRfBatchSolve, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverRfBatchSolve, cudastub_cusolver_slot_cusolverRfBatchSolve, cudastub_cusolver_resolve_cusolverRfBatchSolve, cudastub_cusolver_bind_cusolverRfBatchSolve);
@@ -20488,7 +20875,8 @@ static cusolverStatus_t cusolverRfBatchSolve_resolve(cusolverRfHandle_t a0, int 
 {
 	cusolverRfBatchSolve_fn fn = cusolverRfBatchSolve_choose();
 
-	atomic_store_explicit(&cusolverRfBatchSolve_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverRfBatchSolve_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -20516,7 +20904,7 @@ void *cudastub_cusolver_bind_cusolverRfBatchZeroPivot(void)
 {
 	void *fn = (void *)cusolverRfBatchZeroPivot_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverRfBatchZeroPivot, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverRfBatchZeroPivot, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverRfBatchZeroPivot, cudastub_cusolver_slot_cusolverRfBatchZeroPivot, cudastub_cusolver_resolve_cusolverRfBatchZeroPivot, cudastub_cusolver_bind_cusolverRfBatchZeroPivot);
@@ -20531,7 +20919,8 @@ static cusolverStatus_t cusolverRfBatchZeroPivot_resolve(cusolverRfHandle_t a0, 
 {
 	cusolverRfBatchZeroPivot_fn fn = cusolverRfBatchZeroPivot_choose();
 
-	atomic_store_explicit(&cusolverRfBatchZeroPivot_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverRfBatchZeroPivot_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -20558,7 +20947,7 @@ void *cudastub_cusolver_bind_cusolverRfCreate(void)
 {
 	void *fn = (void *)cusolverRfCreate_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverRfCreate, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverRfCreate, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverRfCreate, cudastub_cusolver_slot_cusolverRfCreate, cudastub_cusolver_resolve_cusolverRfCreate, cudastub_cusolver_bind_cusolverRfCreate);
@@ -20573,7 +20962,8 @@ static cusolverStatus_t cusolverRfCreate_resolve(cusolverRfHandle_t *a0)
 {
 	cusolverRfCreate_fn fn = cusolverRfCreate_choose();
 
-	atomic_store_explicit(&cusolverRfCreate_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverRfCreate_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -20600,7 +20990,7 @@ void *cudastub_cusolver_bind_cusolverRfDestroy(void)
 {
 	void *fn = (void *)cusolverRfDestroy_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverRfDestroy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverRfDestroy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverRfDestroy, cudastub_cusolver_slot_cusolverRfDestroy, cudastub_cusolver_resolve_cusolverRfDestroy, cudastub_cusolver_bind_cusolverRfDestroy);
@@ -20615,7 +21005,8 @@ static cusolverStatus_t cusolverRfDestroy_resolve(cusolverRfHandle_t a0)
 {
 	cusolverRfDestroy_fn fn = cusolverRfDestroy_choose();
 
-	atomic_store_explicit(&cusolverRfDestroy_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverRfDestroy_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -20646,7 +21037,7 @@ void *cudastub_cusolver_bind_cusolverRfExtractBundledFactorsHost(void)
 {
 	void *fn = (void *)cusolverRfExtractBundledFactorsHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverRfExtractBundledFactorsHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverRfExtractBundledFactorsHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverRfExtractBundledFactorsHost, cudastub_cusolver_slot_cusolverRfExtractBundledFactorsHost, cudastub_cusolver_resolve_cusolverRfExtractBundledFactorsHost, cudastub_cusolver_bind_cusolverRfExtractBundledFactorsHost);
@@ -20661,7 +21052,8 @@ static cusolverStatus_t cusolverRfExtractBundledFactorsHost_resolve(cusolverRfHa
 {
 	cusolverRfExtractBundledFactorsHost_fn fn = cusolverRfExtractBundledFactorsHost_choose();
 
-	atomic_store_explicit(&cusolverRfExtractBundledFactorsHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverRfExtractBundledFactorsHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -20696,7 +21088,7 @@ void *cudastub_cusolver_bind_cusolverRfExtractSplitFactorsHost(void)
 {
 	void *fn = (void *)cusolverRfExtractSplitFactorsHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverRfExtractSplitFactorsHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverRfExtractSplitFactorsHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverRfExtractSplitFactorsHost, cudastub_cusolver_slot_cusolverRfExtractSplitFactorsHost, cudastub_cusolver_resolve_cusolverRfExtractSplitFactorsHost, cudastub_cusolver_bind_cusolverRfExtractSplitFactorsHost);
@@ -20711,7 +21103,8 @@ static cusolverStatus_t cusolverRfExtractSplitFactorsHost_resolve(cusolverRfHand
 {
 	cusolverRfExtractSplitFactorsHost_fn fn = cusolverRfExtractSplitFactorsHost_choose();
 
-	atomic_store_explicit(&cusolverRfExtractSplitFactorsHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverRfExtractSplitFactorsHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -20740,7 +21133,7 @@ void *cudastub_cusolver_bind_cusolverRfGetAlgs(void)
 {
 	void *fn = (void *)cusolverRfGetAlgs_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverRfGetAlgs, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverRfGetAlgs, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverRfGetAlgs, cudastub_cusolver_slot_cusolverRfGetAlgs, cudastub_cusolver_resolve_cusolverRfGetAlgs, cudastub_cusolver_bind_cusolverRfGetAlgs);
@@ -20755,7 +21148,8 @@ static cusolverStatus_t cusolverRfGetAlgs_resolve(cusolverRfHandle_t a0, cusolve
 {
 	cusolverRfGetAlgs_fn fn = cusolverRfGetAlgs_choose();
 
-	atomic_store_explicit(&cusolverRfGetAlgs_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverRfGetAlgs_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -20784,7 +21178,7 @@ void *cudastub_cusolver_bind_cusolverRfGetMatrixFormat(void)
 {
 	void *fn = (void *)cusolverRfGetMatrixFormat_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverRfGetMatrixFormat, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverRfGetMatrixFormat, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverRfGetMatrixFormat, cudastub_cusolver_slot_cusolverRfGetMatrixFormat, cudastub_cusolver_resolve_cusolverRfGetMatrixFormat, cudastub_cusolver_bind_cusolverRfGetMatrixFormat);
@@ -20799,7 +21193,8 @@ static cusolverStatus_t cusolverRfGetMatrixFormat_resolve(cusolverRfHandle_t a0,
 {
 	cusolverRfGetMatrixFormat_fn fn = cusolverRfGetMatrixFormat_choose();
 
-	atomic_store_explicit(&cusolverRfGetMatrixFormat_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverRfGetMatrixFormat_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -20827,7 +21222,7 @@ void *cudastub_cusolver_bind_cusolverRfGetNumericBoostReport(void)
 {
 	void *fn = (void *)cusolverRfGetNumericBoostReport_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverRfGetNumericBoostReport, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverRfGetNumericBoostReport, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverRfGetNumericBoostReport, cudastub_cusolver_slot_cusolverRfGetNumericBoostReport, cudastub_cusolver_resolve_cusolverRfGetNumericBoostReport, cudastub_cusolver_bind_cusolverRfGetNumericBoostReport);
@@ -20842,7 +21237,8 @@ static cusolverStatus_t cusolverRfGetNumericBoostReport_resolve(cusolverRfHandle
 {
 	cusolverRfGetNumericBoostReport_fn fn = cusolverRfGetNumericBoostReport_choose();
 
-	atomic_store_explicit(&cusolverRfGetNumericBoostReport_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverRfGetNumericBoostReport_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -20871,7 +21267,7 @@ void *cudastub_cusolver_bind_cusolverRfGetNumericProperties(void)
 {
 	void *fn = (void *)cusolverRfGetNumericProperties_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverRfGetNumericProperties, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverRfGetNumericProperties, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverRfGetNumericProperties, cudastub_cusolver_slot_cusolverRfGetNumericProperties, cudastub_cusolver_resolve_cusolverRfGetNumericProperties, cudastub_cusolver_bind_cusolverRfGetNumericProperties);
@@ -20886,7 +21282,8 @@ static cusolverStatus_t cusolverRfGetNumericProperties_resolve(cusolverRfHandle_
 {
 	cusolverRfGetNumericProperties_fn fn = cusolverRfGetNumericProperties_choose();
 
-	atomic_store_explicit(&cusolverRfGetNumericProperties_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverRfGetNumericProperties_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -20914,7 +21311,7 @@ void *cudastub_cusolver_bind_cusolverRfGetResetValuesFastMode(void)
 {
 	void *fn = (void *)cusolverRfGetResetValuesFastMode_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverRfGetResetValuesFastMode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverRfGetResetValuesFastMode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverRfGetResetValuesFastMode, cudastub_cusolver_slot_cusolverRfGetResetValuesFastMode, cudastub_cusolver_resolve_cusolverRfGetResetValuesFastMode, cudastub_cusolver_bind_cusolverRfGetResetValuesFastMode);
@@ -20929,7 +21326,8 @@ static cusolverStatus_t cusolverRfGetResetValuesFastMode_resolve(cusolverRfHandl
 {
 	cusolverRfGetResetValuesFastMode_fn fn = cusolverRfGetResetValuesFastMode_choose();
 
-	atomic_store_explicit(&cusolverRfGetResetValuesFastMode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverRfGetResetValuesFastMode_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -20956,7 +21354,7 @@ void *cudastub_cusolver_bind_cusolverRfRefactor(void)
 {
 	void *fn = (void *)cusolverRfRefactor_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverRfRefactor, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverRfRefactor, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverRfRefactor, cudastub_cusolver_slot_cusolverRfRefactor, cudastub_cusolver_resolve_cusolverRfRefactor, cudastub_cusolver_bind_cusolverRfRefactor);
@@ -20971,7 +21369,8 @@ static cusolverStatus_t cusolverRfRefactor_resolve(cusolverRfHandle_t a0)
 {
 	cusolverRfRefactor_fn fn = cusolverRfRefactor_choose();
 
-	atomic_store_explicit(&cusolverRfRefactor_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverRfRefactor_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -21005,7 +21404,7 @@ void *cudastub_cusolver_bind_cusolverRfResetValues(void)
 {
 	void *fn = (void *)cusolverRfResetValues_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverRfResetValues, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverRfResetValues, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverRfResetValues, cudastub_cusolver_slot_cusolverRfResetValues, cudastub_cusolver_resolve_cusolverRfResetValues, cudastub_cusolver_bind_cusolverRfResetValues);
@@ -21020,7 +21419,8 @@ static cusolverStatus_t cusolverRfResetValues_resolve(int a0, int a1, int *a2, i
 {
 	cusolverRfResetValues_fn fn = cusolverRfResetValues_choose();
 
-	atomic_store_explicit(&cusolverRfResetValues_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverRfResetValues_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -21049,7 +21449,7 @@ void *cudastub_cusolver_bind_cusolverRfSetAlgs(void)
 {
 	void *fn = (void *)cusolverRfSetAlgs_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverRfSetAlgs, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverRfSetAlgs, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverRfSetAlgs, cudastub_cusolver_slot_cusolverRfSetAlgs, cudastub_cusolver_resolve_cusolverRfSetAlgs, cudastub_cusolver_bind_cusolverRfSetAlgs);
@@ -21064,7 +21464,8 @@ static cusolverStatus_t cusolverRfSetAlgs_resolve(cusolverRfHandle_t a0, cusolve
 {
 	cusolverRfSetAlgs_fn fn = cusolverRfSetAlgs_choose();
 
-	atomic_store_explicit(&cusolverRfSetAlgs_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverRfSetAlgs_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -21093,7 +21494,7 @@ void *cudastub_cusolver_bind_cusolverRfSetMatrixFormat(void)
 {
 	void *fn = (void *)cusolverRfSetMatrixFormat_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverRfSetMatrixFormat, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverRfSetMatrixFormat, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverRfSetMatrixFormat, cudastub_cusolver_slot_cusolverRfSetMatrixFormat, cudastub_cusolver_resolve_cusolverRfSetMatrixFormat, cudastub_cusolver_bind_cusolverRfSetMatrixFormat);
@@ -21108,7 +21509,8 @@ static cusolverStatus_t cusolverRfSetMatrixFormat_resolve(cusolverRfHandle_t a0,
 {
 	cusolverRfSetMatrixFormat_fn fn = cusolverRfSetMatrixFormat_choose();
 
-	atomic_store_explicit(&cusolverRfSetMatrixFormat_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverRfSetMatrixFormat_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -21137,7 +21539,7 @@ void *cudastub_cusolver_bind_cusolverRfSetNumericProperties(void)
 {
 	void *fn = (void *)cusolverRfSetNumericProperties_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverRfSetNumericProperties, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverRfSetNumericProperties, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverRfSetNumericProperties, cudastub_cusolver_slot_cusolverRfSetNumericProperties, cudastub_cusolver_resolve_cusolverRfSetNumericProperties, cudastub_cusolver_bind_cusolverRfSetNumericProperties);
@@ -21152,7 +21554,8 @@ static cusolverStatus_t cusolverRfSetNumericProperties_resolve(cusolverRfHandle_
 {
 	cusolverRfSetNumericProperties_fn fn = cusolverRfSetNumericProperties_choose();
 
-	atomic_store_explicit(&cusolverRfSetNumericProperties_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverRfSetNumericProperties_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -21180,7 +21583,7 @@ void *cudastub_cusolver_bind_cusolverRfSetResetValuesFastMode(void)
 {
 	void *fn = (void *)cusolverRfSetResetValuesFastMode_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverRfSetResetValuesFastMode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverRfSetResetValuesFastMode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverRfSetResetValuesFastMode, cudastub_cusolver_slot_cusolverRfSetResetValuesFastMode, cudastub_cusolver_resolve_cusolverRfSetResetValuesFastMode, cudastub_cusolver_bind_cusolverRfSetResetValuesFastMode);
@@ -21195,7 +21598,8 @@ static cusolverStatus_t cusolverRfSetResetValuesFastMode_resolve(cusolverRfHandl
 {
 	cusolverRfSetResetValuesFastMode_fn fn = cusolverRfSetResetValuesFastMode_choose();
 
-	atomic_store_explicit(&cusolverRfSetResetValuesFastMode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverRfSetResetValuesFastMode_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -21237,7 +21641,7 @@ void *cudastub_cusolver_bind_cusolverRfSetupDevice(void)
 {
 	void *fn = (void *)cusolverRfSetupDevice_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverRfSetupDevice, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverRfSetupDevice, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverRfSetupDevice, cudastub_cusolver_slot_cusolverRfSetupDevice, cudastub_cusolver_resolve_cusolverRfSetupDevice, cudastub_cusolver_bind_cusolverRfSetupDevice);
@@ -21252,7 +21656,8 @@ static cusolverStatus_t cusolverRfSetupDevice_resolve(int a0, int a1, int *a2, i
 {
 	cusolverRfSetupDevice_fn fn = cusolverRfSetupDevice_choose();
 
-	atomic_store_explicit(&cusolverRfSetupDevice_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverRfSetupDevice_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
 }
 #endif
@@ -21294,7 +21699,7 @@ void *cudastub_cusolver_bind_cusolverRfSetupHost(void)
 {
 	void *fn = (void *)cusolverRfSetupHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverRfSetupHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverRfSetupHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverRfSetupHost, cudastub_cusolver_slot_cusolverRfSetupHost, cudastub_cusolver_resolve_cusolverRfSetupHost, cudastub_cusolver_bind_cusolverRfSetupHost);
@@ -21309,7 +21714,8 @@ static cusolverStatus_t cusolverRfSetupHost_resolve(int a0, int a1, int *a2, int
 {
 	cusolverRfSetupHost_fn fn = cusolverRfSetupHost_choose();
 
-	atomic_store_explicit(&cusolverRfSetupHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverRfSetupHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
 }
 #endif
@@ -21343,7 +21749,7 @@ void *cudastub_cusolver_bind_cusolverRfSolve(void)
 {
 	void *fn = (void *)cusolverRfSolve_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverRfSolve, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverRfSolve, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverRfSolve, cudastub_cusolver_slot_cusolverRfSolve, cudastub_cusolver_resolve_cusolverRfSolve, cudastub_cusolver_bind_cusolverRfSolve);
@@ -21358,7 +21764,8 @@ static cusolverStatus_t cusolverRfSolve_resolve(cusolverRfHandle_t a0, int *a1, 
 {
 	cusolverRfSolve_fn fn = cusolverRfSolve_choose();
 
-	atomic_store_explicit(&cusolverRfSolve_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverRfSolve_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -21394,7 +21801,7 @@ void *cudastub_cusolver_bind_cusolverSpCcsrcholBufferInfo(void)
 {
 	void *fn = (void *)cusolverSpCcsrcholBufferInfo_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCcsrcholBufferInfo, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCcsrcholBufferInfo, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCcsrcholBufferInfo, cudastub_cusolver_slot_cusolverSpCcsrcholBufferInfo, cudastub_cusolver_resolve_cusolverSpCcsrcholBufferInfo, cudastub_cusolver_bind_cusolverSpCcsrcholBufferInfo);
@@ -21409,7 +21816,8 @@ static cusolverStatus_t cusolverSpCcsrcholBufferInfo_resolve(cusolverSpHandle_t 
 {
 	cusolverSpCcsrcholBufferInfo_fn fn = cusolverSpCcsrcholBufferInfo_choose();
 
-	atomic_store_explicit(&cusolverSpCcsrcholBufferInfo_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpCcsrcholBufferInfo_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -21445,7 +21853,7 @@ void *cudastub_cusolver_bind_cusolverSpCcsrcholBufferInfoHost(void)
 {
 	void *fn = (void *)cusolverSpCcsrcholBufferInfoHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCcsrcholBufferInfoHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCcsrcholBufferInfoHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCcsrcholBufferInfoHost, cudastub_cusolver_slot_cusolverSpCcsrcholBufferInfoHost, cudastub_cusolver_resolve_cusolverSpCcsrcholBufferInfoHost, cudastub_cusolver_bind_cusolverSpCcsrcholBufferInfoHost);
@@ -21460,7 +21868,8 @@ static cusolverStatus_t cusolverSpCcsrcholBufferInfoHost_resolve(cusolverSpHandl
 {
 	cusolverSpCcsrcholBufferInfoHost_fn fn = cusolverSpCcsrcholBufferInfoHost_choose();
 
-	atomic_store_explicit(&cusolverSpCcsrcholBufferInfoHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpCcsrcholBufferInfoHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -21489,7 +21898,7 @@ void *cudastub_cusolver_bind_cusolverSpCcsrcholDiag(void)
 {
 	void *fn = (void *)cusolverSpCcsrcholDiag_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCcsrcholDiag, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCcsrcholDiag, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCcsrcholDiag, cudastub_cusolver_slot_cusolverSpCcsrcholDiag, cudastub_cusolver_resolve_cusolverSpCcsrcholDiag, cudastub_cusolver_bind_cusolverSpCcsrcholDiag);
@@ -21504,7 +21913,8 @@ static cusolverStatus_t cusolverSpCcsrcholDiag_resolve(cusolverSpHandle_t a0, cs
 {
 	cusolverSpCcsrcholDiag_fn fn = cusolverSpCcsrcholDiag_choose();
 
-	atomic_store_explicit(&cusolverSpCcsrcholDiag_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpCcsrcholDiag_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -21539,7 +21949,7 @@ void *cudastub_cusolver_bind_cusolverSpCcsrcholFactor(void)
 {
 	void *fn = (void *)cusolverSpCcsrcholFactor_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCcsrcholFactor, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCcsrcholFactor, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCcsrcholFactor, cudastub_cusolver_slot_cusolverSpCcsrcholFactor, cudastub_cusolver_resolve_cusolverSpCcsrcholFactor, cudastub_cusolver_bind_cusolverSpCcsrcholFactor);
@@ -21554,7 +21964,8 @@ static cusolverStatus_t cusolverSpCcsrcholFactor_resolve(cusolverSpHandle_t a0, 
 {
 	cusolverSpCcsrcholFactor_fn fn = cusolverSpCcsrcholFactor_choose();
 
-	atomic_store_explicit(&cusolverSpCcsrcholFactor_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpCcsrcholFactor_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -21589,7 +22000,7 @@ void *cudastub_cusolver_bind_cusolverSpCcsrcholFactorHost(void)
 {
 	void *fn = (void *)cusolverSpCcsrcholFactorHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCcsrcholFactorHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCcsrcholFactorHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCcsrcholFactorHost, cudastub_cusolver_slot_cusolverSpCcsrcholFactorHost, cudastub_cusolver_resolve_cusolverSpCcsrcholFactorHost, cudastub_cusolver_bind_cusolverSpCcsrcholFactorHost);
@@ -21604,7 +22015,8 @@ static cusolverStatus_t cusolverSpCcsrcholFactorHost_resolve(cusolverSpHandle_t 
 {
 	cusolverSpCcsrcholFactorHost_fn fn = cusolverSpCcsrcholFactorHost_choose();
 
-	atomic_store_explicit(&cusolverSpCcsrcholFactorHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpCcsrcholFactorHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -21636,7 +22048,7 @@ void *cudastub_cusolver_bind_cusolverSpCcsrcholSolve(void)
 {
 	void *fn = (void *)cusolverSpCcsrcholSolve_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCcsrcholSolve, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCcsrcholSolve, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCcsrcholSolve, cudastub_cusolver_slot_cusolverSpCcsrcholSolve, cudastub_cusolver_resolve_cusolverSpCcsrcholSolve, cudastub_cusolver_bind_cusolverSpCcsrcholSolve);
@@ -21651,7 +22063,8 @@ static cusolverStatus_t cusolverSpCcsrcholSolve_resolve(cusolverSpHandle_t a0, i
 {
 	cusolverSpCcsrcholSolve_fn fn = cusolverSpCcsrcholSolve_choose();
 
-	atomic_store_explicit(&cusolverSpCcsrcholSolve_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpCcsrcholSolve_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -21683,7 +22096,7 @@ void *cudastub_cusolver_bind_cusolverSpCcsrcholSolveHost(void)
 {
 	void *fn = (void *)cusolverSpCcsrcholSolveHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCcsrcholSolveHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCcsrcholSolveHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCcsrcholSolveHost, cudastub_cusolver_slot_cusolverSpCcsrcholSolveHost, cudastub_cusolver_resolve_cusolverSpCcsrcholSolveHost, cudastub_cusolver_bind_cusolverSpCcsrcholSolveHost);
@@ -21698,7 +22111,8 @@ static cusolverStatus_t cusolverSpCcsrcholSolveHost_resolve(cusolverSpHandle_t a
 {
 	cusolverSpCcsrcholSolveHost_fn fn = cusolverSpCcsrcholSolveHost_choose();
 
-	atomic_store_explicit(&cusolverSpCcsrcholSolveHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpCcsrcholSolveHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -21728,7 +22142,7 @@ void *cudastub_cusolver_bind_cusolverSpCcsrcholZeroPivot(void)
 {
 	void *fn = (void *)cusolverSpCcsrcholZeroPivot_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCcsrcholZeroPivot, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCcsrcholZeroPivot, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCcsrcholZeroPivot, cudastub_cusolver_slot_cusolverSpCcsrcholZeroPivot, cudastub_cusolver_resolve_cusolverSpCcsrcholZeroPivot, cudastub_cusolver_bind_cusolverSpCcsrcholZeroPivot);
@@ -21743,7 +22157,8 @@ static cusolverStatus_t cusolverSpCcsrcholZeroPivot_resolve(cusolverSpHandle_t a
 {
 	cusolverSpCcsrcholZeroPivot_fn fn = cusolverSpCcsrcholZeroPivot_choose();
 
-	atomic_store_explicit(&cusolverSpCcsrcholZeroPivot_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpCcsrcholZeroPivot_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -21773,7 +22188,7 @@ void *cudastub_cusolver_bind_cusolverSpCcsrcholZeroPivotHost(void)
 {
 	void *fn = (void *)cusolverSpCcsrcholZeroPivotHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCcsrcholZeroPivotHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCcsrcholZeroPivotHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCcsrcholZeroPivotHost, cudastub_cusolver_slot_cusolverSpCcsrcholZeroPivotHost, cudastub_cusolver_resolve_cusolverSpCcsrcholZeroPivotHost, cudastub_cusolver_bind_cusolverSpCcsrcholZeroPivotHost);
@@ -21788,7 +22203,8 @@ static cusolverStatus_t cusolverSpCcsrcholZeroPivotHost_resolve(cusolverSpHandle
 {
 	cusolverSpCcsrcholZeroPivotHost_fn fn = cusolverSpCcsrcholZeroPivotHost_choose();
 
-	atomic_store_explicit(&cusolverSpCcsrcholZeroPivotHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpCcsrcholZeroPivotHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -21824,7 +22240,7 @@ void *cudastub_cusolver_bind_cusolverSpCcsreigsHost(void)
 {
 	void *fn = (void *)cusolverSpCcsreigsHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCcsreigsHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCcsreigsHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCcsreigsHost, cudastub_cusolver_slot_cusolverSpCcsreigsHost, cudastub_cusolver_resolve_cusolverSpCcsreigsHost, cudastub_cusolver_bind_cusolverSpCcsreigsHost);
@@ -21839,7 +22255,8 @@ static cusolverStatus_t cusolverSpCcsreigsHost_resolve(cusolverSpHandle_t a0, in
 {
 	cusolverSpCcsreigsHost_fn fn = cusolverSpCcsreigsHost_choose();
 
-	atomic_store_explicit(&cusolverSpCcsreigsHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpCcsreigsHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -21878,7 +22295,7 @@ void *cudastub_cusolver_bind_cusolverSpCcsreigvsi(void)
 {
 	void *fn = (void *)cusolverSpCcsreigvsi_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCcsreigvsi, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCcsreigvsi, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCcsreigvsi, cudastub_cusolver_slot_cusolverSpCcsreigvsi, cudastub_cusolver_resolve_cusolverSpCcsreigvsi, cudastub_cusolver_bind_cusolverSpCcsreigvsi);
@@ -21893,7 +22310,8 @@ static cusolverStatus_t cusolverSpCcsreigvsi_resolve(cusolverSpHandle_t a0, int 
 {
 	cusolverSpCcsreigvsi_fn fn = cusolverSpCcsreigvsi_choose();
 
-	atomic_store_explicit(&cusolverSpCcsreigvsi_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpCcsreigvsi_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -21932,7 +22350,7 @@ void *cudastub_cusolver_bind_cusolverSpCcsreigvsiHost(void)
 {
 	void *fn = (void *)cusolverSpCcsreigvsiHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCcsreigvsiHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCcsreigvsiHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCcsreigvsiHost, cudastub_cusolver_slot_cusolverSpCcsreigvsiHost, cudastub_cusolver_resolve_cusolverSpCcsreigvsiHost, cudastub_cusolver_bind_cusolverSpCcsreigvsiHost);
@@ -21947,7 +22365,8 @@ static cusolverStatus_t cusolverSpCcsreigvsiHost_resolve(cusolverSpHandle_t a0, 
 {
 	cusolverSpCcsreigvsiHost_fn fn = cusolverSpCcsreigvsiHost_choose();
 
-	atomic_store_explicit(&cusolverSpCcsreigvsiHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpCcsreigvsiHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -21987,7 +22406,7 @@ void *cudastub_cusolver_bind_cusolverSpCcsrlsqvqrHost(void)
 {
 	void *fn = (void *)cusolverSpCcsrlsqvqrHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCcsrlsqvqrHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCcsrlsqvqrHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCcsrlsqvqrHost, cudastub_cusolver_slot_cusolverSpCcsrlsqvqrHost, cudastub_cusolver_resolve_cusolverSpCcsrlsqvqrHost, cudastub_cusolver_bind_cusolverSpCcsrlsqvqrHost);
@@ -22002,7 +22421,8 @@ static cusolverStatus_t cusolverSpCcsrlsqvqrHost_resolve(cusolverSpHandle_t a0, 
 {
 	cusolverSpCcsrlsqvqrHost_fn fn = cusolverSpCcsrlsqvqrHost_choose();
 
-	atomic_store_explicit(&cusolverSpCcsrlsqvqrHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpCcsrlsqvqrHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -22040,7 +22460,7 @@ void *cudastub_cusolver_bind_cusolverSpCcsrlsvchol(void)
 {
 	void *fn = (void *)cusolverSpCcsrlsvchol_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCcsrlsvchol, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCcsrlsvchol, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCcsrlsvchol, cudastub_cusolver_slot_cusolverSpCcsrlsvchol, cudastub_cusolver_resolve_cusolverSpCcsrlsvchol, cudastub_cusolver_bind_cusolverSpCcsrlsvchol);
@@ -22055,7 +22475,8 @@ static cusolverStatus_t cusolverSpCcsrlsvchol_resolve(cusolverSpHandle_t a0, int
 {
 	cusolverSpCcsrlsvchol_fn fn = cusolverSpCcsrlsvchol_choose();
 
-	atomic_store_explicit(&cusolverSpCcsrlsvchol_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpCcsrlsvchol_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -22093,7 +22514,7 @@ void *cudastub_cusolver_bind_cusolverSpCcsrlsvcholHost(void)
 {
 	void *fn = (void *)cusolverSpCcsrlsvcholHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCcsrlsvcholHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCcsrlsvcholHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCcsrlsvcholHost, cudastub_cusolver_slot_cusolverSpCcsrlsvcholHost, cudastub_cusolver_resolve_cusolverSpCcsrlsvcholHost, cudastub_cusolver_bind_cusolverSpCcsrlsvcholHost);
@@ -22108,7 +22529,8 @@ static cusolverStatus_t cusolverSpCcsrlsvcholHost_resolve(cusolverSpHandle_t a0,
 {
 	cusolverSpCcsrlsvcholHost_fn fn = cusolverSpCcsrlsvcholHost_choose();
 
-	atomic_store_explicit(&cusolverSpCcsrlsvcholHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpCcsrlsvcholHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -22146,7 +22568,7 @@ void *cudastub_cusolver_bind_cusolverSpCcsrlsvluHost(void)
 {
 	void *fn = (void *)cusolverSpCcsrlsvluHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCcsrlsvluHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCcsrlsvluHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCcsrlsvluHost, cudastub_cusolver_slot_cusolverSpCcsrlsvluHost, cudastub_cusolver_resolve_cusolverSpCcsrlsvluHost, cudastub_cusolver_bind_cusolverSpCcsrlsvluHost);
@@ -22161,7 +22583,8 @@ static cusolverStatus_t cusolverSpCcsrlsvluHost_resolve(cusolverSpHandle_t a0, i
 {
 	cusolverSpCcsrlsvluHost_fn fn = cusolverSpCcsrlsvluHost_choose();
 
-	atomic_store_explicit(&cusolverSpCcsrlsvluHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpCcsrlsvluHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -22199,7 +22622,7 @@ void *cudastub_cusolver_bind_cusolverSpCcsrlsvqr(void)
 {
 	void *fn = (void *)cusolverSpCcsrlsvqr_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCcsrlsvqr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCcsrlsvqr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCcsrlsvqr, cudastub_cusolver_slot_cusolverSpCcsrlsvqr, cudastub_cusolver_resolve_cusolverSpCcsrlsvqr, cudastub_cusolver_bind_cusolverSpCcsrlsvqr);
@@ -22214,7 +22637,8 @@ static cusolverStatus_t cusolverSpCcsrlsvqr_resolve(cusolverSpHandle_t a0, int a
 {
 	cusolverSpCcsrlsvqr_fn fn = cusolverSpCcsrlsvqr_choose();
 
-	atomic_store_explicit(&cusolverSpCcsrlsvqr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpCcsrlsvqr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -22252,7 +22676,7 @@ void *cudastub_cusolver_bind_cusolverSpCcsrlsvqrHost(void)
 {
 	void *fn = (void *)cusolverSpCcsrlsvqrHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCcsrlsvqrHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCcsrlsvqrHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCcsrlsvqrHost, cudastub_cusolver_slot_cusolverSpCcsrlsvqrHost, cudastub_cusolver_resolve_cusolverSpCcsrlsvqrHost, cudastub_cusolver_bind_cusolverSpCcsrlsvqrHost);
@@ -22267,7 +22691,8 @@ static cusolverStatus_t cusolverSpCcsrlsvqrHost_resolve(cusolverSpHandle_t a0, i
 {
 	cusolverSpCcsrlsvqrHost_fn fn = cusolverSpCcsrlsvqrHost_choose();
 
-	atomic_store_explicit(&cusolverSpCcsrlsvqrHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpCcsrlsvqrHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -22303,7 +22728,7 @@ void *cudastub_cusolver_bind_cusolverSpCcsrluBufferInfoHost(void)
 {
 	void *fn = (void *)cusolverSpCcsrluBufferInfoHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCcsrluBufferInfoHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCcsrluBufferInfoHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCcsrluBufferInfoHost, cudastub_cusolver_slot_cusolverSpCcsrluBufferInfoHost, cudastub_cusolver_resolve_cusolverSpCcsrluBufferInfoHost, cudastub_cusolver_bind_cusolverSpCcsrluBufferInfoHost);
@@ -22318,7 +22743,8 @@ static cusolverStatus_t cusolverSpCcsrluBufferInfoHost_resolve(cusolverSpHandle_
 {
 	cusolverSpCcsrluBufferInfoHost_fn fn = cusolverSpCcsrluBufferInfoHost_choose();
 
-	atomic_store_explicit(&cusolverSpCcsrluBufferInfoHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpCcsrluBufferInfoHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -22357,7 +22783,7 @@ void *cudastub_cusolver_bind_cusolverSpCcsrluExtractHost(void)
 {
 	void *fn = (void *)cusolverSpCcsrluExtractHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCcsrluExtractHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCcsrluExtractHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCcsrluExtractHost, cudastub_cusolver_slot_cusolverSpCcsrluExtractHost, cudastub_cusolver_resolve_cusolverSpCcsrluExtractHost, cudastub_cusolver_bind_cusolverSpCcsrluExtractHost);
@@ -22372,7 +22798,8 @@ static cusolverStatus_t cusolverSpCcsrluExtractHost_resolve(cusolverSpHandle_t a
 {
 	cusolverSpCcsrluExtractHost_fn fn = cusolverSpCcsrluExtractHost_choose();
 
-	atomic_store_explicit(&cusolverSpCcsrluExtractHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpCcsrluExtractHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -22408,7 +22835,7 @@ void *cudastub_cusolver_bind_cusolverSpCcsrluFactorHost(void)
 {
 	void *fn = (void *)cusolverSpCcsrluFactorHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCcsrluFactorHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCcsrluFactorHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCcsrluFactorHost, cudastub_cusolver_slot_cusolverSpCcsrluFactorHost, cudastub_cusolver_resolve_cusolverSpCcsrluFactorHost, cudastub_cusolver_bind_cusolverSpCcsrluFactorHost);
@@ -22423,7 +22850,8 @@ static cusolverStatus_t cusolverSpCcsrluFactorHost_resolve(cusolverSpHandle_t a0
 {
 	cusolverSpCcsrluFactorHost_fn fn = cusolverSpCcsrluFactorHost_choose();
 
-	atomic_store_explicit(&cusolverSpCcsrluFactorHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpCcsrluFactorHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -22455,7 +22883,7 @@ void *cudastub_cusolver_bind_cusolverSpCcsrluSolveHost(void)
 {
 	void *fn = (void *)cusolverSpCcsrluSolveHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCcsrluSolveHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCcsrluSolveHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCcsrluSolveHost, cudastub_cusolver_slot_cusolverSpCcsrluSolveHost, cudastub_cusolver_resolve_cusolverSpCcsrluSolveHost, cudastub_cusolver_bind_cusolverSpCcsrluSolveHost);
@@ -22470,7 +22898,8 @@ static cusolverStatus_t cusolverSpCcsrluSolveHost_resolve(cusolverSpHandle_t a0,
 {
 	cusolverSpCcsrluSolveHost_fn fn = cusolverSpCcsrluSolveHost_choose();
 
-	atomic_store_explicit(&cusolverSpCcsrluSolveHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpCcsrluSolveHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -22500,7 +22929,7 @@ void *cudastub_cusolver_bind_cusolverSpCcsrluZeroPivotHost(void)
 {
 	void *fn = (void *)cusolverSpCcsrluZeroPivotHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCcsrluZeroPivotHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCcsrluZeroPivotHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCcsrluZeroPivotHost, cudastub_cusolver_slot_cusolverSpCcsrluZeroPivotHost, cudastub_cusolver_resolve_cusolverSpCcsrluZeroPivotHost, cudastub_cusolver_bind_cusolverSpCcsrluZeroPivotHost);
@@ -22515,7 +22944,8 @@ static cusolverStatus_t cusolverSpCcsrluZeroPivotHost_resolve(cusolverSpHandle_t
 {
 	cusolverSpCcsrluZeroPivotHost_fn fn = cusolverSpCcsrluZeroPivotHost_choose();
 
-	atomic_store_explicit(&cusolverSpCcsrluZeroPivotHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpCcsrluZeroPivotHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -22552,7 +22982,7 @@ void *cudastub_cusolver_bind_cusolverSpCcsrqrBufferInfo(void)
 {
 	void *fn = (void *)cusolverSpCcsrqrBufferInfo_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCcsrqrBufferInfo, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCcsrqrBufferInfo, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCcsrqrBufferInfo, cudastub_cusolver_slot_cusolverSpCcsrqrBufferInfo, cudastub_cusolver_resolve_cusolverSpCcsrqrBufferInfo, cudastub_cusolver_bind_cusolverSpCcsrqrBufferInfo);
@@ -22567,7 +22997,8 @@ static cusolverStatus_t cusolverSpCcsrqrBufferInfo_resolve(cusolverSpHandle_t a0
 {
 	cusolverSpCcsrqrBufferInfo_fn fn = cusolverSpCcsrqrBufferInfo_choose();
 
-	atomic_store_explicit(&cusolverSpCcsrqrBufferInfo_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpCcsrqrBufferInfo_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -22605,7 +23036,7 @@ void *cudastub_cusolver_bind_cusolverSpCcsrqrBufferInfoBatched(void)
 {
 	void *fn = (void *)cusolverSpCcsrqrBufferInfoBatched_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCcsrqrBufferInfoBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCcsrqrBufferInfoBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCcsrqrBufferInfoBatched, cudastub_cusolver_slot_cusolverSpCcsrqrBufferInfoBatched, cudastub_cusolver_resolve_cusolverSpCcsrqrBufferInfoBatched, cudastub_cusolver_bind_cusolverSpCcsrqrBufferInfoBatched);
@@ -22620,7 +23051,8 @@ static cusolverStatus_t cusolverSpCcsrqrBufferInfoBatched_resolve(cusolverSpHand
 {
 	cusolverSpCcsrqrBufferInfoBatched_fn fn = cusolverSpCcsrqrBufferInfoBatched_choose();
 
-	atomic_store_explicit(&cusolverSpCcsrqrBufferInfoBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpCcsrqrBufferInfoBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -22657,7 +23089,7 @@ void *cudastub_cusolver_bind_cusolverSpCcsrqrBufferInfoHost(void)
 {
 	void *fn = (void *)cusolverSpCcsrqrBufferInfoHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCcsrqrBufferInfoHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCcsrqrBufferInfoHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCcsrqrBufferInfoHost, cudastub_cusolver_slot_cusolverSpCcsrqrBufferInfoHost, cudastub_cusolver_resolve_cusolverSpCcsrqrBufferInfoHost, cudastub_cusolver_bind_cusolverSpCcsrqrBufferInfoHost);
@@ -22672,7 +23104,8 @@ static cusolverStatus_t cusolverSpCcsrqrBufferInfoHost_resolve(cusolverSpHandle_
 {
 	cusolverSpCcsrqrBufferInfoHost_fn fn = cusolverSpCcsrqrBufferInfoHost_choose();
 
-	atomic_store_explicit(&cusolverSpCcsrqrBufferInfoHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpCcsrqrBufferInfoHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -22706,7 +23139,7 @@ void *cudastub_cusolver_bind_cusolverSpCcsrqrFactor(void)
 {
 	void *fn = (void *)cusolverSpCcsrqrFactor_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCcsrqrFactor, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCcsrqrFactor, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCcsrqrFactor, cudastub_cusolver_slot_cusolverSpCcsrqrFactor, cudastub_cusolver_resolve_cusolverSpCcsrqrFactor, cudastub_cusolver_bind_cusolverSpCcsrqrFactor);
@@ -22721,7 +23154,8 @@ static cusolverStatus_t cusolverSpCcsrqrFactor_resolve(cusolverSpHandle_t a0, in
 {
 	cusolverSpCcsrqrFactor_fn fn = cusolverSpCcsrqrFactor_choose();
 
-	atomic_store_explicit(&cusolverSpCcsrqrFactor_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpCcsrqrFactor_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -22755,7 +23189,7 @@ void *cudastub_cusolver_bind_cusolverSpCcsrqrFactorHost(void)
 {
 	void *fn = (void *)cusolverSpCcsrqrFactorHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCcsrqrFactorHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCcsrqrFactorHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCcsrqrFactorHost, cudastub_cusolver_slot_cusolverSpCcsrqrFactorHost, cudastub_cusolver_resolve_cusolverSpCcsrqrFactorHost, cudastub_cusolver_bind_cusolverSpCcsrqrFactorHost);
@@ -22770,7 +23204,8 @@ static cusolverStatus_t cusolverSpCcsrqrFactorHost_resolve(cusolverSpHandle_t a0
 {
 	cusolverSpCcsrqrFactorHost_fn fn = cusolverSpCcsrqrFactorHost_choose();
 
-	atomic_store_explicit(&cusolverSpCcsrqrFactorHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpCcsrqrFactorHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -22806,7 +23241,7 @@ void *cudastub_cusolver_bind_cusolverSpCcsrqrSetup(void)
 {
 	void *fn = (void *)cusolverSpCcsrqrSetup_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCcsrqrSetup, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCcsrqrSetup, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCcsrqrSetup, cudastub_cusolver_slot_cusolverSpCcsrqrSetup, cudastub_cusolver_resolve_cusolverSpCcsrqrSetup, cudastub_cusolver_bind_cusolverSpCcsrqrSetup);
@@ -22821,7 +23256,8 @@ static cusolverStatus_t cusolverSpCcsrqrSetup_resolve(cusolverSpHandle_t a0, int
 {
 	cusolverSpCcsrqrSetup_fn fn = cusolverSpCcsrqrSetup_choose();
 
-	atomic_store_explicit(&cusolverSpCcsrqrSetup_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpCcsrqrSetup_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -22857,7 +23293,7 @@ void *cudastub_cusolver_bind_cusolverSpCcsrqrSetupHost(void)
 {
 	void *fn = (void *)cusolverSpCcsrqrSetupHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCcsrqrSetupHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCcsrqrSetupHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCcsrqrSetupHost, cudastub_cusolver_slot_cusolverSpCcsrqrSetupHost, cudastub_cusolver_resolve_cusolverSpCcsrqrSetupHost, cudastub_cusolver_bind_cusolverSpCcsrqrSetupHost);
@@ -22872,7 +23308,8 @@ static cusolverStatus_t cusolverSpCcsrqrSetupHost_resolve(cusolverSpHandle_t a0,
 {
 	cusolverSpCcsrqrSetupHost_fn fn = cusolverSpCcsrqrSetupHost_choose();
 
-	atomic_store_explicit(&cusolverSpCcsrqrSetupHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpCcsrqrSetupHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -22905,7 +23342,7 @@ void *cudastub_cusolver_bind_cusolverSpCcsrqrSolve(void)
 {
 	void *fn = (void *)cusolverSpCcsrqrSolve_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCcsrqrSolve, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCcsrqrSolve, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCcsrqrSolve, cudastub_cusolver_slot_cusolverSpCcsrqrSolve, cudastub_cusolver_resolve_cusolverSpCcsrqrSolve, cudastub_cusolver_bind_cusolverSpCcsrqrSolve);
@@ -22920,7 +23357,8 @@ static cusolverStatus_t cusolverSpCcsrqrSolve_resolve(cusolverSpHandle_t a0, int
 {
 	cusolverSpCcsrqrSolve_fn fn = cusolverSpCcsrqrSolve_choose();
 
-	atomic_store_explicit(&cusolverSpCcsrqrSolve_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpCcsrqrSolve_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -22953,7 +23391,7 @@ void *cudastub_cusolver_bind_cusolverSpCcsrqrSolveHost(void)
 {
 	void *fn = (void *)cusolverSpCcsrqrSolveHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCcsrqrSolveHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCcsrqrSolveHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCcsrqrSolveHost, cudastub_cusolver_slot_cusolverSpCcsrqrSolveHost, cudastub_cusolver_resolve_cusolverSpCcsrqrSolveHost, cudastub_cusolver_bind_cusolverSpCcsrqrSolveHost);
@@ -22968,7 +23406,8 @@ static cusolverStatus_t cusolverSpCcsrqrSolveHost_resolve(cusolverSpHandle_t a0,
 {
 	cusolverSpCcsrqrSolveHost_fn fn = cusolverSpCcsrqrSolveHost_choose();
 
-	atomic_store_explicit(&cusolverSpCcsrqrSolveHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpCcsrqrSolveHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -22998,7 +23437,7 @@ void *cudastub_cusolver_bind_cusolverSpCcsrqrZeroPivot(void)
 {
 	void *fn = (void *)cusolverSpCcsrqrZeroPivot_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCcsrqrZeroPivot, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCcsrqrZeroPivot, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCcsrqrZeroPivot, cudastub_cusolver_slot_cusolverSpCcsrqrZeroPivot, cudastub_cusolver_resolve_cusolverSpCcsrqrZeroPivot, cudastub_cusolver_bind_cusolverSpCcsrqrZeroPivot);
@@ -23013,7 +23452,8 @@ static cusolverStatus_t cusolverSpCcsrqrZeroPivot_resolve(cusolverSpHandle_t a0,
 {
 	cusolverSpCcsrqrZeroPivot_fn fn = cusolverSpCcsrqrZeroPivot_choose();
 
-	atomic_store_explicit(&cusolverSpCcsrqrZeroPivot_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpCcsrqrZeroPivot_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -23043,7 +23483,7 @@ void *cudastub_cusolver_bind_cusolverSpCcsrqrZeroPivotHost(void)
 {
 	void *fn = (void *)cusolverSpCcsrqrZeroPivotHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCcsrqrZeroPivotHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCcsrqrZeroPivotHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCcsrqrZeroPivotHost, cudastub_cusolver_slot_cusolverSpCcsrqrZeroPivotHost, cudastub_cusolver_resolve_cusolverSpCcsrqrZeroPivotHost, cudastub_cusolver_bind_cusolverSpCcsrqrZeroPivotHost);
@@ -23058,7 +23498,8 @@ static cusolverStatus_t cusolverSpCcsrqrZeroPivotHost_resolve(cusolverSpHandle_t
 {
 	cusolverSpCcsrqrZeroPivotHost_fn fn = cusolverSpCcsrqrZeroPivotHost_choose();
 
-	atomic_store_explicit(&cusolverSpCcsrqrZeroPivotHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpCcsrqrZeroPivotHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -23097,7 +23538,7 @@ void *cudastub_cusolver_bind_cusolverSpCcsrqrsvBatched(void)
 {
 	void *fn = (void *)cusolverSpCcsrqrsvBatched_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCcsrqrsvBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCcsrqrsvBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCcsrqrsvBatched, cudastub_cusolver_slot_cusolverSpCcsrqrsvBatched, cudastub_cusolver_resolve_cusolverSpCcsrqrsvBatched, cudastub_cusolver_bind_cusolverSpCcsrqrsvBatched);
@@ -23112,7 +23553,8 @@ static cusolverStatus_t cusolverSpCcsrqrsvBatched_resolve(cusolverSpHandle_t a0,
 {
 	cusolverSpCcsrqrsvBatched_fn fn = cusolverSpCcsrqrsvBatched_choose();
 
-	atomic_store_explicit(&cusolverSpCcsrqrsvBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpCcsrqrsvBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -23147,7 +23589,7 @@ void *cudastub_cusolver_bind_cusolverSpCcsrzfdHost(void)
 {
 	void *fn = (void *)cusolverSpCcsrzfdHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCcsrzfdHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCcsrzfdHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCcsrzfdHost, cudastub_cusolver_slot_cusolverSpCcsrzfdHost, cudastub_cusolver_resolve_cusolverSpCcsrzfdHost, cudastub_cusolver_bind_cusolverSpCcsrzfdHost);
@@ -23162,7 +23604,8 @@ static cusolverStatus_t cusolverSpCcsrzfdHost_resolve(cusolverSpHandle_t a0, int
 {
 	cusolverSpCcsrzfdHost_fn fn = cusolverSpCcsrzfdHost_choose();
 
-	atomic_store_explicit(&cusolverSpCcsrzfdHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpCcsrzfdHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -23189,7 +23632,7 @@ void *cudastub_cusolver_bind_cusolverSpCreate(void)
 {
 	void *fn = (void *)cusolverSpCreate_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCreate, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCreate, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCreate, cudastub_cusolver_slot_cusolverSpCreate, cudastub_cusolver_resolve_cusolverSpCreate, cudastub_cusolver_bind_cusolverSpCreate);
@@ -23204,7 +23647,8 @@ static cusolverStatus_t cusolverSpCreate_resolve(cusolverSpHandle_t *a0)
 {
 	cusolverSpCreate_fn fn = cusolverSpCreate_choose();
 
-	atomic_store_explicit(&cusolverSpCreate_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpCreate_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -23231,7 +23675,7 @@ void *cudastub_cusolver_bind_cusolverSpCreateCsrcholInfo(void)
 {
 	void *fn = (void *)cusolverSpCreateCsrcholInfo_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCreateCsrcholInfo, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCreateCsrcholInfo, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCreateCsrcholInfo, cudastub_cusolver_slot_cusolverSpCreateCsrcholInfo, cudastub_cusolver_resolve_cusolverSpCreateCsrcholInfo, cudastub_cusolver_bind_cusolverSpCreateCsrcholInfo);
@@ -23246,7 +23690,8 @@ static cusolverStatus_t cusolverSpCreateCsrcholInfo_resolve(csrcholInfo_t *a0)
 {
 	cusolverSpCreateCsrcholInfo_fn fn = cusolverSpCreateCsrcholInfo_choose();
 
-	atomic_store_explicit(&cusolverSpCreateCsrcholInfo_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpCreateCsrcholInfo_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -23273,7 +23718,7 @@ void *cudastub_cusolver_bind_cusolverSpCreateCsrcholInfoHost(void)
 {
 	void *fn = (void *)cusolverSpCreateCsrcholInfoHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCreateCsrcholInfoHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCreateCsrcholInfoHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCreateCsrcholInfoHost, cudastub_cusolver_slot_cusolverSpCreateCsrcholInfoHost, cudastub_cusolver_resolve_cusolverSpCreateCsrcholInfoHost, cudastub_cusolver_bind_cusolverSpCreateCsrcholInfoHost);
@@ -23288,7 +23733,8 @@ static cusolverStatus_t cusolverSpCreateCsrcholInfoHost_resolve(csrcholInfoHost_
 {
 	cusolverSpCreateCsrcholInfoHost_fn fn = cusolverSpCreateCsrcholInfoHost_choose();
 
-	atomic_store_explicit(&cusolverSpCreateCsrcholInfoHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpCreateCsrcholInfoHost_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -23315,7 +23761,7 @@ void *cudastub_cusolver_bind_cusolverSpCreateCsrluInfoHost(void)
 {
 	void *fn = (void *)cusolverSpCreateCsrluInfoHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCreateCsrluInfoHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCreateCsrluInfoHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCreateCsrluInfoHost, cudastub_cusolver_slot_cusolverSpCreateCsrluInfoHost, cudastub_cusolver_resolve_cusolverSpCreateCsrluInfoHost, cudastub_cusolver_bind_cusolverSpCreateCsrluInfoHost);
@@ -23330,7 +23776,8 @@ static cusolverStatus_t cusolverSpCreateCsrluInfoHost_resolve(csrluInfoHost_t *a
 {
 	cusolverSpCreateCsrluInfoHost_fn fn = cusolverSpCreateCsrluInfoHost_choose();
 
-	atomic_store_explicit(&cusolverSpCreateCsrluInfoHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpCreateCsrluInfoHost_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -23357,7 +23804,7 @@ void *cudastub_cusolver_bind_cusolverSpCreateCsrqrInfo(void)
 {
 	void *fn = (void *)cusolverSpCreateCsrqrInfo_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCreateCsrqrInfo, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCreateCsrqrInfo, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCreateCsrqrInfo, cudastub_cusolver_slot_cusolverSpCreateCsrqrInfo, cudastub_cusolver_resolve_cusolverSpCreateCsrqrInfo, cudastub_cusolver_bind_cusolverSpCreateCsrqrInfo);
@@ -23372,7 +23819,8 @@ static cusolverStatus_t cusolverSpCreateCsrqrInfo_resolve(csrqrInfo_t *a0)
 {
 	cusolverSpCreateCsrqrInfo_fn fn = cusolverSpCreateCsrqrInfo_choose();
 
-	atomic_store_explicit(&cusolverSpCreateCsrqrInfo_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpCreateCsrqrInfo_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -23399,7 +23847,7 @@ void *cudastub_cusolver_bind_cusolverSpCreateCsrqrInfoHost(void)
 {
 	void *fn = (void *)cusolverSpCreateCsrqrInfoHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCreateCsrqrInfoHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCreateCsrqrInfoHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCreateCsrqrInfoHost, cudastub_cusolver_slot_cusolverSpCreateCsrqrInfoHost, cudastub_cusolver_resolve_cusolverSpCreateCsrqrInfoHost, cudastub_cusolver_bind_cusolverSpCreateCsrqrInfoHost);
@@ -23414,7 +23862,8 @@ static cusolverStatus_t cusolverSpCreateCsrqrInfoHost_resolve(csrqrInfoHost_t *a
 {
 	cusolverSpCreateCsrqrInfoHost_fn fn = cusolverSpCreateCsrqrInfoHost_choose();
 
-	atomic_store_explicit(&cusolverSpCreateCsrqrInfoHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpCreateCsrqrInfoHost_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -23450,7 +23899,7 @@ void *cudastub_cusolver_bind_cusolverSpDcsrcholBufferInfo(void)
 {
 	void *fn = (void *)cusolverSpDcsrcholBufferInfo_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDcsrcholBufferInfo, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDcsrcholBufferInfo, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDcsrcholBufferInfo, cudastub_cusolver_slot_cusolverSpDcsrcholBufferInfo, cudastub_cusolver_resolve_cusolverSpDcsrcholBufferInfo, cudastub_cusolver_bind_cusolverSpDcsrcholBufferInfo);
@@ -23465,7 +23914,8 @@ static cusolverStatus_t cusolverSpDcsrcholBufferInfo_resolve(cusolverSpHandle_t 
 {
 	cusolverSpDcsrcholBufferInfo_fn fn = cusolverSpDcsrcholBufferInfo_choose();
 
-	atomic_store_explicit(&cusolverSpDcsrcholBufferInfo_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpDcsrcholBufferInfo_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -23501,7 +23951,7 @@ void *cudastub_cusolver_bind_cusolverSpDcsrcholBufferInfoHost(void)
 {
 	void *fn = (void *)cusolverSpDcsrcholBufferInfoHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDcsrcholBufferInfoHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDcsrcholBufferInfoHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDcsrcholBufferInfoHost, cudastub_cusolver_slot_cusolverSpDcsrcholBufferInfoHost, cudastub_cusolver_resolve_cusolverSpDcsrcholBufferInfoHost, cudastub_cusolver_bind_cusolverSpDcsrcholBufferInfoHost);
@@ -23516,7 +23966,8 @@ static cusolverStatus_t cusolverSpDcsrcholBufferInfoHost_resolve(cusolverSpHandl
 {
 	cusolverSpDcsrcholBufferInfoHost_fn fn = cusolverSpDcsrcholBufferInfoHost_choose();
 
-	atomic_store_explicit(&cusolverSpDcsrcholBufferInfoHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpDcsrcholBufferInfoHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -23545,7 +23996,7 @@ void *cudastub_cusolver_bind_cusolverSpDcsrcholDiag(void)
 {
 	void *fn = (void *)cusolverSpDcsrcholDiag_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDcsrcholDiag, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDcsrcholDiag, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDcsrcholDiag, cudastub_cusolver_slot_cusolverSpDcsrcholDiag, cudastub_cusolver_resolve_cusolverSpDcsrcholDiag, cudastub_cusolver_bind_cusolverSpDcsrcholDiag);
@@ -23560,7 +24011,8 @@ static cusolverStatus_t cusolverSpDcsrcholDiag_resolve(cusolverSpHandle_t a0, cs
 {
 	cusolverSpDcsrcholDiag_fn fn = cusolverSpDcsrcholDiag_choose();
 
-	atomic_store_explicit(&cusolverSpDcsrcholDiag_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpDcsrcholDiag_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -23595,7 +24047,7 @@ void *cudastub_cusolver_bind_cusolverSpDcsrcholFactor(void)
 {
 	void *fn = (void *)cusolverSpDcsrcholFactor_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDcsrcholFactor, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDcsrcholFactor, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDcsrcholFactor, cudastub_cusolver_slot_cusolverSpDcsrcholFactor, cudastub_cusolver_resolve_cusolverSpDcsrcholFactor, cudastub_cusolver_bind_cusolverSpDcsrcholFactor);
@@ -23610,7 +24062,8 @@ static cusolverStatus_t cusolverSpDcsrcholFactor_resolve(cusolverSpHandle_t a0, 
 {
 	cusolverSpDcsrcholFactor_fn fn = cusolverSpDcsrcholFactor_choose();
 
-	atomic_store_explicit(&cusolverSpDcsrcholFactor_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpDcsrcholFactor_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -23645,7 +24098,7 @@ void *cudastub_cusolver_bind_cusolverSpDcsrcholFactorHost(void)
 {
 	void *fn = (void *)cusolverSpDcsrcholFactorHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDcsrcholFactorHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDcsrcholFactorHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDcsrcholFactorHost, cudastub_cusolver_slot_cusolverSpDcsrcholFactorHost, cudastub_cusolver_resolve_cusolverSpDcsrcholFactorHost, cudastub_cusolver_bind_cusolverSpDcsrcholFactorHost);
@@ -23660,7 +24113,8 @@ static cusolverStatus_t cusolverSpDcsrcholFactorHost_resolve(cusolverSpHandle_t 
 {
 	cusolverSpDcsrcholFactorHost_fn fn = cusolverSpDcsrcholFactorHost_choose();
 
-	atomic_store_explicit(&cusolverSpDcsrcholFactorHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpDcsrcholFactorHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -23692,7 +24146,7 @@ void *cudastub_cusolver_bind_cusolverSpDcsrcholSolve(void)
 {
 	void *fn = (void *)cusolverSpDcsrcholSolve_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDcsrcholSolve, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDcsrcholSolve, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDcsrcholSolve, cudastub_cusolver_slot_cusolverSpDcsrcholSolve, cudastub_cusolver_resolve_cusolverSpDcsrcholSolve, cudastub_cusolver_bind_cusolverSpDcsrcholSolve);
@@ -23707,7 +24161,8 @@ static cusolverStatus_t cusolverSpDcsrcholSolve_resolve(cusolverSpHandle_t a0, i
 {
 	cusolverSpDcsrcholSolve_fn fn = cusolverSpDcsrcholSolve_choose();
 
-	atomic_store_explicit(&cusolverSpDcsrcholSolve_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpDcsrcholSolve_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -23739,7 +24194,7 @@ void *cudastub_cusolver_bind_cusolverSpDcsrcholSolveHost(void)
 {
 	void *fn = (void *)cusolverSpDcsrcholSolveHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDcsrcholSolveHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDcsrcholSolveHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDcsrcholSolveHost, cudastub_cusolver_slot_cusolverSpDcsrcholSolveHost, cudastub_cusolver_resolve_cusolverSpDcsrcholSolveHost, cudastub_cusolver_bind_cusolverSpDcsrcholSolveHost);
@@ -23754,7 +24209,8 @@ static cusolverStatus_t cusolverSpDcsrcholSolveHost_resolve(cusolverSpHandle_t a
 {
 	cusolverSpDcsrcholSolveHost_fn fn = cusolverSpDcsrcholSolveHost_choose();
 
-	atomic_store_explicit(&cusolverSpDcsrcholSolveHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpDcsrcholSolveHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -23784,7 +24240,7 @@ void *cudastub_cusolver_bind_cusolverSpDcsrcholZeroPivot(void)
 {
 	void *fn = (void *)cusolverSpDcsrcholZeroPivot_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDcsrcholZeroPivot, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDcsrcholZeroPivot, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDcsrcholZeroPivot, cudastub_cusolver_slot_cusolverSpDcsrcholZeroPivot, cudastub_cusolver_resolve_cusolverSpDcsrcholZeroPivot, cudastub_cusolver_bind_cusolverSpDcsrcholZeroPivot);
@@ -23799,7 +24255,8 @@ static cusolverStatus_t cusolverSpDcsrcholZeroPivot_resolve(cusolverSpHandle_t a
 {
 	cusolverSpDcsrcholZeroPivot_fn fn = cusolverSpDcsrcholZeroPivot_choose();
 
-	atomic_store_explicit(&cusolverSpDcsrcholZeroPivot_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpDcsrcholZeroPivot_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -23829,7 +24286,7 @@ void *cudastub_cusolver_bind_cusolverSpDcsrcholZeroPivotHost(void)
 {
 	void *fn = (void *)cusolverSpDcsrcholZeroPivotHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDcsrcholZeroPivotHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDcsrcholZeroPivotHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDcsrcholZeroPivotHost, cudastub_cusolver_slot_cusolverSpDcsrcholZeroPivotHost, cudastub_cusolver_resolve_cusolverSpDcsrcholZeroPivotHost, cudastub_cusolver_bind_cusolverSpDcsrcholZeroPivotHost);
@@ -23844,7 +24301,8 @@ static cusolverStatus_t cusolverSpDcsrcholZeroPivotHost_resolve(cusolverSpHandle
 {
 	cusolverSpDcsrcholZeroPivotHost_fn fn = cusolverSpDcsrcholZeroPivotHost_choose();
 
-	atomic_store_explicit(&cusolverSpDcsrcholZeroPivotHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpDcsrcholZeroPivotHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -23880,7 +24338,7 @@ void *cudastub_cusolver_bind_cusolverSpDcsreigsHost(void)
 {
 	void *fn = (void *)cusolverSpDcsreigsHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDcsreigsHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDcsreigsHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDcsreigsHost, cudastub_cusolver_slot_cusolverSpDcsreigsHost, cudastub_cusolver_resolve_cusolverSpDcsreigsHost, cudastub_cusolver_bind_cusolverSpDcsreigsHost);
@@ -23895,7 +24353,8 @@ static cusolverStatus_t cusolverSpDcsreigsHost_resolve(cusolverSpHandle_t a0, in
 {
 	cusolverSpDcsreigsHost_fn fn = cusolverSpDcsreigsHost_choose();
 
-	atomic_store_explicit(&cusolverSpDcsreigsHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpDcsreigsHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -23934,7 +24393,7 @@ void *cudastub_cusolver_bind_cusolverSpDcsreigvsi(void)
 {
 	void *fn = (void *)cusolverSpDcsreigvsi_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDcsreigvsi, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDcsreigvsi, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDcsreigvsi, cudastub_cusolver_slot_cusolverSpDcsreigvsi, cudastub_cusolver_resolve_cusolverSpDcsreigvsi, cudastub_cusolver_bind_cusolverSpDcsreigvsi);
@@ -23949,7 +24408,8 @@ static cusolverStatus_t cusolverSpDcsreigvsi_resolve(cusolverSpHandle_t a0, int 
 {
 	cusolverSpDcsreigvsi_fn fn = cusolverSpDcsreigvsi_choose();
 
-	atomic_store_explicit(&cusolverSpDcsreigvsi_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpDcsreigvsi_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -23988,7 +24448,7 @@ void *cudastub_cusolver_bind_cusolverSpDcsreigvsiHost(void)
 {
 	void *fn = (void *)cusolverSpDcsreigvsiHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDcsreigvsiHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDcsreigvsiHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDcsreigvsiHost, cudastub_cusolver_slot_cusolverSpDcsreigvsiHost, cudastub_cusolver_resolve_cusolverSpDcsreigvsiHost, cudastub_cusolver_bind_cusolverSpDcsreigvsiHost);
@@ -24003,7 +24463,8 @@ static cusolverStatus_t cusolverSpDcsreigvsiHost_resolve(cusolverSpHandle_t a0, 
 {
 	cusolverSpDcsreigvsiHost_fn fn = cusolverSpDcsreigvsiHost_choose();
 
-	atomic_store_explicit(&cusolverSpDcsreigvsiHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpDcsreigvsiHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -24043,7 +24504,7 @@ void *cudastub_cusolver_bind_cusolverSpDcsrlsqvqrHost(void)
 {
 	void *fn = (void *)cusolverSpDcsrlsqvqrHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDcsrlsqvqrHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDcsrlsqvqrHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDcsrlsqvqrHost, cudastub_cusolver_slot_cusolverSpDcsrlsqvqrHost, cudastub_cusolver_resolve_cusolverSpDcsrlsqvqrHost, cudastub_cusolver_bind_cusolverSpDcsrlsqvqrHost);
@@ -24058,7 +24519,8 @@ static cusolverStatus_t cusolverSpDcsrlsqvqrHost_resolve(cusolverSpHandle_t a0, 
 {
 	cusolverSpDcsrlsqvqrHost_fn fn = cusolverSpDcsrlsqvqrHost_choose();
 
-	atomic_store_explicit(&cusolverSpDcsrlsqvqrHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpDcsrlsqvqrHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -24096,7 +24558,7 @@ void *cudastub_cusolver_bind_cusolverSpDcsrlsvchol(void)
 {
 	void *fn = (void *)cusolverSpDcsrlsvchol_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDcsrlsvchol, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDcsrlsvchol, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDcsrlsvchol, cudastub_cusolver_slot_cusolverSpDcsrlsvchol, cudastub_cusolver_resolve_cusolverSpDcsrlsvchol, cudastub_cusolver_bind_cusolverSpDcsrlsvchol);
@@ -24111,7 +24573,8 @@ static cusolverStatus_t cusolverSpDcsrlsvchol_resolve(cusolverSpHandle_t a0, int
 {
 	cusolverSpDcsrlsvchol_fn fn = cusolverSpDcsrlsvchol_choose();
 
-	atomic_store_explicit(&cusolverSpDcsrlsvchol_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpDcsrlsvchol_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -24149,7 +24612,7 @@ void *cudastub_cusolver_bind_cusolverSpDcsrlsvcholHost(void)
 {
 	void *fn = (void *)cusolverSpDcsrlsvcholHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDcsrlsvcholHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDcsrlsvcholHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDcsrlsvcholHost, cudastub_cusolver_slot_cusolverSpDcsrlsvcholHost, cudastub_cusolver_resolve_cusolverSpDcsrlsvcholHost, cudastub_cusolver_bind_cusolverSpDcsrlsvcholHost);
@@ -24164,7 +24627,8 @@ static cusolverStatus_t cusolverSpDcsrlsvcholHost_resolve(cusolverSpHandle_t a0,
 {
 	cusolverSpDcsrlsvcholHost_fn fn = cusolverSpDcsrlsvcholHost_choose();
 
-	atomic_store_explicit(&cusolverSpDcsrlsvcholHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpDcsrlsvcholHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -24202,7 +24666,7 @@ void *cudastub_cusolver_bind_cusolverSpDcsrlsvluHost(void)
 {
 	void *fn = (void *)cusolverSpDcsrlsvluHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDcsrlsvluHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDcsrlsvluHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDcsrlsvluHost, cudastub_cusolver_slot_cusolverSpDcsrlsvluHost, cudastub_cusolver_resolve_cusolverSpDcsrlsvluHost, cudastub_cusolver_bind_cusolverSpDcsrlsvluHost);
@@ -24217,7 +24681,8 @@ static cusolverStatus_t cusolverSpDcsrlsvluHost_resolve(cusolverSpHandle_t a0, i
 {
 	cusolverSpDcsrlsvluHost_fn fn = cusolverSpDcsrlsvluHost_choose();
 
-	atomic_store_explicit(&cusolverSpDcsrlsvluHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpDcsrlsvluHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -24255,7 +24720,7 @@ void *cudastub_cusolver_bind_cusolverSpDcsrlsvqr(void)
 {
 	void *fn = (void *)cusolverSpDcsrlsvqr_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDcsrlsvqr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDcsrlsvqr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDcsrlsvqr, cudastub_cusolver_slot_cusolverSpDcsrlsvqr, cudastub_cusolver_resolve_cusolverSpDcsrlsvqr, cudastub_cusolver_bind_cusolverSpDcsrlsvqr);
@@ -24270,7 +24735,8 @@ static cusolverStatus_t cusolverSpDcsrlsvqr_resolve(cusolverSpHandle_t a0, int a
 {
 	cusolverSpDcsrlsvqr_fn fn = cusolverSpDcsrlsvqr_choose();
 
-	atomic_store_explicit(&cusolverSpDcsrlsvqr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpDcsrlsvqr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -24308,7 +24774,7 @@ void *cudastub_cusolver_bind_cusolverSpDcsrlsvqrHost(void)
 {
 	void *fn = (void *)cusolverSpDcsrlsvqrHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDcsrlsvqrHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDcsrlsvqrHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDcsrlsvqrHost, cudastub_cusolver_slot_cusolverSpDcsrlsvqrHost, cudastub_cusolver_resolve_cusolverSpDcsrlsvqrHost, cudastub_cusolver_bind_cusolverSpDcsrlsvqrHost);
@@ -24323,7 +24789,8 @@ static cusolverStatus_t cusolverSpDcsrlsvqrHost_resolve(cusolverSpHandle_t a0, i
 {
 	cusolverSpDcsrlsvqrHost_fn fn = cusolverSpDcsrlsvqrHost_choose();
 
-	atomic_store_explicit(&cusolverSpDcsrlsvqrHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpDcsrlsvqrHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -24359,7 +24826,7 @@ void *cudastub_cusolver_bind_cusolverSpDcsrluBufferInfoHost(void)
 {
 	void *fn = (void *)cusolverSpDcsrluBufferInfoHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDcsrluBufferInfoHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDcsrluBufferInfoHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDcsrluBufferInfoHost, cudastub_cusolver_slot_cusolverSpDcsrluBufferInfoHost, cudastub_cusolver_resolve_cusolverSpDcsrluBufferInfoHost, cudastub_cusolver_bind_cusolverSpDcsrluBufferInfoHost);
@@ -24374,7 +24841,8 @@ static cusolverStatus_t cusolverSpDcsrluBufferInfoHost_resolve(cusolverSpHandle_
 {
 	cusolverSpDcsrluBufferInfoHost_fn fn = cusolverSpDcsrluBufferInfoHost_choose();
 
-	atomic_store_explicit(&cusolverSpDcsrluBufferInfoHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpDcsrluBufferInfoHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -24413,7 +24881,7 @@ void *cudastub_cusolver_bind_cusolverSpDcsrluExtractHost(void)
 {
 	void *fn = (void *)cusolverSpDcsrluExtractHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDcsrluExtractHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDcsrluExtractHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDcsrluExtractHost, cudastub_cusolver_slot_cusolverSpDcsrluExtractHost, cudastub_cusolver_resolve_cusolverSpDcsrluExtractHost, cudastub_cusolver_bind_cusolverSpDcsrluExtractHost);
@@ -24428,7 +24896,8 @@ static cusolverStatus_t cusolverSpDcsrluExtractHost_resolve(cusolverSpHandle_t a
 {
 	cusolverSpDcsrluExtractHost_fn fn = cusolverSpDcsrluExtractHost_choose();
 
-	atomic_store_explicit(&cusolverSpDcsrluExtractHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpDcsrluExtractHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -24464,7 +24933,7 @@ void *cudastub_cusolver_bind_cusolverSpDcsrluFactorHost(void)
 {
 	void *fn = (void *)cusolverSpDcsrluFactorHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDcsrluFactorHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDcsrluFactorHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDcsrluFactorHost, cudastub_cusolver_slot_cusolverSpDcsrluFactorHost, cudastub_cusolver_resolve_cusolverSpDcsrluFactorHost, cudastub_cusolver_bind_cusolverSpDcsrluFactorHost);
@@ -24479,7 +24948,8 @@ static cusolverStatus_t cusolverSpDcsrluFactorHost_resolve(cusolverSpHandle_t a0
 {
 	cusolverSpDcsrluFactorHost_fn fn = cusolverSpDcsrluFactorHost_choose();
 
-	atomic_store_explicit(&cusolverSpDcsrluFactorHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpDcsrluFactorHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -24511,7 +24981,7 @@ void *cudastub_cusolver_bind_cusolverSpDcsrluSolveHost(void)
 {
 	void *fn = (void *)cusolverSpDcsrluSolveHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDcsrluSolveHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDcsrluSolveHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDcsrluSolveHost, cudastub_cusolver_slot_cusolverSpDcsrluSolveHost, cudastub_cusolver_resolve_cusolverSpDcsrluSolveHost, cudastub_cusolver_bind_cusolverSpDcsrluSolveHost);
@@ -24526,7 +24996,8 @@ static cusolverStatus_t cusolverSpDcsrluSolveHost_resolve(cusolverSpHandle_t a0,
 {
 	cusolverSpDcsrluSolveHost_fn fn = cusolverSpDcsrluSolveHost_choose();
 
-	atomic_store_explicit(&cusolverSpDcsrluSolveHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpDcsrluSolveHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -24556,7 +25027,7 @@ void *cudastub_cusolver_bind_cusolverSpDcsrluZeroPivotHost(void)
 {
 	void *fn = (void *)cusolverSpDcsrluZeroPivotHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDcsrluZeroPivotHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDcsrluZeroPivotHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDcsrluZeroPivotHost, cudastub_cusolver_slot_cusolverSpDcsrluZeroPivotHost, cudastub_cusolver_resolve_cusolverSpDcsrluZeroPivotHost, cudastub_cusolver_bind_cusolverSpDcsrluZeroPivotHost);
@@ -24571,7 +25042,8 @@ static cusolverStatus_t cusolverSpDcsrluZeroPivotHost_resolve(cusolverSpHandle_t
 {
 	cusolverSpDcsrluZeroPivotHost_fn fn = cusolverSpDcsrluZeroPivotHost_choose();
 
-	atomic_store_explicit(&cusolverSpDcsrluZeroPivotHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpDcsrluZeroPivotHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -24608,7 +25080,7 @@ void *cudastub_cusolver_bind_cusolverSpDcsrqrBufferInfo(void)
 {
 	void *fn = (void *)cusolverSpDcsrqrBufferInfo_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDcsrqrBufferInfo, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDcsrqrBufferInfo, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDcsrqrBufferInfo, cudastub_cusolver_slot_cusolverSpDcsrqrBufferInfo, cudastub_cusolver_resolve_cusolverSpDcsrqrBufferInfo, cudastub_cusolver_bind_cusolverSpDcsrqrBufferInfo);
@@ -24623,7 +25095,8 @@ static cusolverStatus_t cusolverSpDcsrqrBufferInfo_resolve(cusolverSpHandle_t a0
 {
 	cusolverSpDcsrqrBufferInfo_fn fn = cusolverSpDcsrqrBufferInfo_choose();
 
-	atomic_store_explicit(&cusolverSpDcsrqrBufferInfo_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpDcsrqrBufferInfo_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -24661,7 +25134,7 @@ void *cudastub_cusolver_bind_cusolverSpDcsrqrBufferInfoBatched(void)
 {
 	void *fn = (void *)cusolverSpDcsrqrBufferInfoBatched_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDcsrqrBufferInfoBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDcsrqrBufferInfoBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDcsrqrBufferInfoBatched, cudastub_cusolver_slot_cusolverSpDcsrqrBufferInfoBatched, cudastub_cusolver_resolve_cusolverSpDcsrqrBufferInfoBatched, cudastub_cusolver_bind_cusolverSpDcsrqrBufferInfoBatched);
@@ -24676,7 +25149,8 @@ static cusolverStatus_t cusolverSpDcsrqrBufferInfoBatched_resolve(cusolverSpHand
 {
 	cusolverSpDcsrqrBufferInfoBatched_fn fn = cusolverSpDcsrqrBufferInfoBatched_choose();
 
-	atomic_store_explicit(&cusolverSpDcsrqrBufferInfoBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpDcsrqrBufferInfoBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -24713,7 +25187,7 @@ void *cudastub_cusolver_bind_cusolverSpDcsrqrBufferInfoHost(void)
 {
 	void *fn = (void *)cusolverSpDcsrqrBufferInfoHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDcsrqrBufferInfoHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDcsrqrBufferInfoHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDcsrqrBufferInfoHost, cudastub_cusolver_slot_cusolverSpDcsrqrBufferInfoHost, cudastub_cusolver_resolve_cusolverSpDcsrqrBufferInfoHost, cudastub_cusolver_bind_cusolverSpDcsrqrBufferInfoHost);
@@ -24728,7 +25202,8 @@ static cusolverStatus_t cusolverSpDcsrqrBufferInfoHost_resolve(cusolverSpHandle_
 {
 	cusolverSpDcsrqrBufferInfoHost_fn fn = cusolverSpDcsrqrBufferInfoHost_choose();
 
-	atomic_store_explicit(&cusolverSpDcsrqrBufferInfoHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpDcsrqrBufferInfoHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -24762,7 +25237,7 @@ void *cudastub_cusolver_bind_cusolverSpDcsrqrFactor(void)
 {
 	void *fn = (void *)cusolverSpDcsrqrFactor_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDcsrqrFactor, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDcsrqrFactor, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDcsrqrFactor, cudastub_cusolver_slot_cusolverSpDcsrqrFactor, cudastub_cusolver_resolve_cusolverSpDcsrqrFactor, cudastub_cusolver_bind_cusolverSpDcsrqrFactor);
@@ -24777,7 +25252,8 @@ static cusolverStatus_t cusolverSpDcsrqrFactor_resolve(cusolverSpHandle_t a0, in
 {
 	cusolverSpDcsrqrFactor_fn fn = cusolverSpDcsrqrFactor_choose();
 
-	atomic_store_explicit(&cusolverSpDcsrqrFactor_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpDcsrqrFactor_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -24811,7 +25287,7 @@ void *cudastub_cusolver_bind_cusolverSpDcsrqrFactorHost(void)
 {
 	void *fn = (void *)cusolverSpDcsrqrFactorHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDcsrqrFactorHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDcsrqrFactorHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDcsrqrFactorHost, cudastub_cusolver_slot_cusolverSpDcsrqrFactorHost, cudastub_cusolver_resolve_cusolverSpDcsrqrFactorHost, cudastub_cusolver_bind_cusolverSpDcsrqrFactorHost);
@@ -24826,7 +25302,8 @@ static cusolverStatus_t cusolverSpDcsrqrFactorHost_resolve(cusolverSpHandle_t a0
 {
 	cusolverSpDcsrqrFactorHost_fn fn = cusolverSpDcsrqrFactorHost_choose();
 
-	atomic_store_explicit(&cusolverSpDcsrqrFactorHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpDcsrqrFactorHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -24862,7 +25339,7 @@ void *cudastub_cusolver_bind_cusolverSpDcsrqrSetup(void)
 {
 	void *fn = (void *)cusolverSpDcsrqrSetup_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDcsrqrSetup, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDcsrqrSetup, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDcsrqrSetup, cudastub_cusolver_slot_cusolverSpDcsrqrSetup, cudastub_cusolver_resolve_cusolverSpDcsrqrSetup, cudastub_cusolver_bind_cusolverSpDcsrqrSetup);
@@ -24877,7 +25354,8 @@ static cusolverStatus_t cusolverSpDcsrqrSetup_resolve(cusolverSpHandle_t a0, int
 {
 	cusolverSpDcsrqrSetup_fn fn = cusolverSpDcsrqrSetup_choose();
 
-	atomic_store_explicit(&cusolverSpDcsrqrSetup_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpDcsrqrSetup_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -24913,7 +25391,7 @@ void *cudastub_cusolver_bind_cusolverSpDcsrqrSetupHost(void)
 {
 	void *fn = (void *)cusolverSpDcsrqrSetupHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDcsrqrSetupHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDcsrqrSetupHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDcsrqrSetupHost, cudastub_cusolver_slot_cusolverSpDcsrqrSetupHost, cudastub_cusolver_resolve_cusolverSpDcsrqrSetupHost, cudastub_cusolver_bind_cusolverSpDcsrqrSetupHost);
@@ -24928,7 +25406,8 @@ static cusolverStatus_t cusolverSpDcsrqrSetupHost_resolve(cusolverSpHandle_t a0,
 {
 	cusolverSpDcsrqrSetupHost_fn fn = cusolverSpDcsrqrSetupHost_choose();
 
-	atomic_store_explicit(&cusolverSpDcsrqrSetupHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpDcsrqrSetupHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -24961,7 +25440,7 @@ void *cudastub_cusolver_bind_cusolverSpDcsrqrSolve(void)
 {
 	void *fn = (void *)cusolverSpDcsrqrSolve_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDcsrqrSolve, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDcsrqrSolve, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDcsrqrSolve, cudastub_cusolver_slot_cusolverSpDcsrqrSolve, cudastub_cusolver_resolve_cusolverSpDcsrqrSolve, cudastub_cusolver_bind_cusolverSpDcsrqrSolve);
@@ -24976,7 +25455,8 @@ static cusolverStatus_t cusolverSpDcsrqrSolve_resolve(cusolverSpHandle_t a0, int
 {
 	cusolverSpDcsrqrSolve_fn fn = cusolverSpDcsrqrSolve_choose();
 
-	atomic_store_explicit(&cusolverSpDcsrqrSolve_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpDcsrqrSolve_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -25009,7 +25489,7 @@ void *cudastub_cusolver_bind_cusolverSpDcsrqrSolveHost(void)
 {
 	void *fn = (void *)cusolverSpDcsrqrSolveHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDcsrqrSolveHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDcsrqrSolveHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDcsrqrSolveHost, cudastub_cusolver_slot_cusolverSpDcsrqrSolveHost, cudastub_cusolver_resolve_cusolverSpDcsrqrSolveHost, cudastub_cusolver_bind_cusolverSpDcsrqrSolveHost);
@@ -25024,7 +25504,8 @@ static cusolverStatus_t cusolverSpDcsrqrSolveHost_resolve(cusolverSpHandle_t a0,
 {
 	cusolverSpDcsrqrSolveHost_fn fn = cusolverSpDcsrqrSolveHost_choose();
 
-	atomic_store_explicit(&cusolverSpDcsrqrSolveHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpDcsrqrSolveHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -25054,7 +25535,7 @@ void *cudastub_cusolver_bind_cusolverSpDcsrqrZeroPivot(void)
 {
 	void *fn = (void *)cusolverSpDcsrqrZeroPivot_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDcsrqrZeroPivot, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDcsrqrZeroPivot, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDcsrqrZeroPivot, cudastub_cusolver_slot_cusolverSpDcsrqrZeroPivot, cudastub_cusolver_resolve_cusolverSpDcsrqrZeroPivot, cudastub_cusolver_bind_cusolverSpDcsrqrZeroPivot);
@@ -25069,7 +25550,8 @@ static cusolverStatus_t cusolverSpDcsrqrZeroPivot_resolve(cusolverSpHandle_t a0,
 {
 	cusolverSpDcsrqrZeroPivot_fn fn = cusolverSpDcsrqrZeroPivot_choose();
 
-	atomic_store_explicit(&cusolverSpDcsrqrZeroPivot_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpDcsrqrZeroPivot_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -25099,7 +25581,7 @@ void *cudastub_cusolver_bind_cusolverSpDcsrqrZeroPivotHost(void)
 {
 	void *fn = (void *)cusolverSpDcsrqrZeroPivotHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDcsrqrZeroPivotHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDcsrqrZeroPivotHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDcsrqrZeroPivotHost, cudastub_cusolver_slot_cusolverSpDcsrqrZeroPivotHost, cudastub_cusolver_resolve_cusolverSpDcsrqrZeroPivotHost, cudastub_cusolver_bind_cusolverSpDcsrqrZeroPivotHost);
@@ -25114,7 +25596,8 @@ static cusolverStatus_t cusolverSpDcsrqrZeroPivotHost_resolve(cusolverSpHandle_t
 {
 	cusolverSpDcsrqrZeroPivotHost_fn fn = cusolverSpDcsrqrZeroPivotHost_choose();
 
-	atomic_store_explicit(&cusolverSpDcsrqrZeroPivotHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpDcsrqrZeroPivotHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -25153,7 +25636,7 @@ void *cudastub_cusolver_bind_cusolverSpDcsrqrsvBatched(void)
 {
 	void *fn = (void *)cusolverSpDcsrqrsvBatched_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDcsrqrsvBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDcsrqrsvBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDcsrqrsvBatched, cudastub_cusolver_slot_cusolverSpDcsrqrsvBatched, cudastub_cusolver_resolve_cusolverSpDcsrqrsvBatched, cudastub_cusolver_bind_cusolverSpDcsrqrsvBatched);
@@ -25168,7 +25651,8 @@ static cusolverStatus_t cusolverSpDcsrqrsvBatched_resolve(cusolverSpHandle_t a0,
 {
 	cusolverSpDcsrqrsvBatched_fn fn = cusolverSpDcsrqrsvBatched_choose();
 
-	atomic_store_explicit(&cusolverSpDcsrqrsvBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpDcsrqrsvBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -25203,7 +25687,7 @@ void *cudastub_cusolver_bind_cusolverSpDcsrzfdHost(void)
 {
 	void *fn = (void *)cusolverSpDcsrzfdHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDcsrzfdHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDcsrzfdHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDcsrzfdHost, cudastub_cusolver_slot_cusolverSpDcsrzfdHost, cudastub_cusolver_resolve_cusolverSpDcsrzfdHost, cudastub_cusolver_bind_cusolverSpDcsrzfdHost);
@@ -25218,7 +25702,8 @@ static cusolverStatus_t cusolverSpDcsrzfdHost_resolve(cusolverSpHandle_t a0, int
 {
 	cusolverSpDcsrzfdHost_fn fn = cusolverSpDcsrzfdHost_choose();
 
-	atomic_store_explicit(&cusolverSpDcsrzfdHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpDcsrzfdHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -25245,7 +25730,7 @@ void *cudastub_cusolver_bind_cusolverSpDestroy(void)
 {
 	void *fn = (void *)cusolverSpDestroy_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDestroy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDestroy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDestroy, cudastub_cusolver_slot_cusolverSpDestroy, cudastub_cusolver_resolve_cusolverSpDestroy, cudastub_cusolver_bind_cusolverSpDestroy);
@@ -25260,7 +25745,8 @@ static cusolverStatus_t cusolverSpDestroy_resolve(cusolverSpHandle_t a0)
 {
 	cusolverSpDestroy_fn fn = cusolverSpDestroy_choose();
 
-	atomic_store_explicit(&cusolverSpDestroy_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpDestroy_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -25287,7 +25773,7 @@ void *cudastub_cusolver_bind_cusolverSpDestroyCsrcholInfo(void)
 {
 	void *fn = (void *)cusolverSpDestroyCsrcholInfo_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDestroyCsrcholInfo, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDestroyCsrcholInfo, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDestroyCsrcholInfo, cudastub_cusolver_slot_cusolverSpDestroyCsrcholInfo, cudastub_cusolver_resolve_cusolverSpDestroyCsrcholInfo, cudastub_cusolver_bind_cusolverSpDestroyCsrcholInfo);
@@ -25302,7 +25788,8 @@ static cusolverStatus_t cusolverSpDestroyCsrcholInfo_resolve(csrcholInfo_t a0)
 {
 	cusolverSpDestroyCsrcholInfo_fn fn = cusolverSpDestroyCsrcholInfo_choose();
 
-	atomic_store_explicit(&cusolverSpDestroyCsrcholInfo_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpDestroyCsrcholInfo_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -25329,7 +25816,7 @@ void *cudastub_cusolver_bind_cusolverSpDestroyCsrcholInfoHost(void)
 {
 	void *fn = (void *)cusolverSpDestroyCsrcholInfoHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDestroyCsrcholInfoHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDestroyCsrcholInfoHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDestroyCsrcholInfoHost, cudastub_cusolver_slot_cusolverSpDestroyCsrcholInfoHost, cudastub_cusolver_resolve_cusolverSpDestroyCsrcholInfoHost, cudastub_cusolver_bind_cusolverSpDestroyCsrcholInfoHost);
@@ -25344,7 +25831,8 @@ static cusolverStatus_t cusolverSpDestroyCsrcholInfoHost_resolve(csrcholInfoHost
 {
 	cusolverSpDestroyCsrcholInfoHost_fn fn = cusolverSpDestroyCsrcholInfoHost_choose();
 
-	atomic_store_explicit(&cusolverSpDestroyCsrcholInfoHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpDestroyCsrcholInfoHost_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -25371,7 +25859,7 @@ void *cudastub_cusolver_bind_cusolverSpDestroyCsrluInfoHost(void)
 {
 	void *fn = (void *)cusolverSpDestroyCsrluInfoHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDestroyCsrluInfoHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDestroyCsrluInfoHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDestroyCsrluInfoHost, cudastub_cusolver_slot_cusolverSpDestroyCsrluInfoHost, cudastub_cusolver_resolve_cusolverSpDestroyCsrluInfoHost, cudastub_cusolver_bind_cusolverSpDestroyCsrluInfoHost);
@@ -25386,7 +25874,8 @@ static cusolverStatus_t cusolverSpDestroyCsrluInfoHost_resolve(csrluInfoHost_t a
 {
 	cusolverSpDestroyCsrluInfoHost_fn fn = cusolverSpDestroyCsrluInfoHost_choose();
 
-	atomic_store_explicit(&cusolverSpDestroyCsrluInfoHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpDestroyCsrluInfoHost_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -25413,7 +25902,7 @@ void *cudastub_cusolver_bind_cusolverSpDestroyCsrqrInfo(void)
 {
 	void *fn = (void *)cusolverSpDestroyCsrqrInfo_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDestroyCsrqrInfo, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDestroyCsrqrInfo, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDestroyCsrqrInfo, cudastub_cusolver_slot_cusolverSpDestroyCsrqrInfo, cudastub_cusolver_resolve_cusolverSpDestroyCsrqrInfo, cudastub_cusolver_bind_cusolverSpDestroyCsrqrInfo);
@@ -25428,7 +25917,8 @@ static cusolverStatus_t cusolverSpDestroyCsrqrInfo_resolve(csrqrInfo_t a0)
 {
 	cusolverSpDestroyCsrqrInfo_fn fn = cusolverSpDestroyCsrqrInfo_choose();
 
-	atomic_store_explicit(&cusolverSpDestroyCsrqrInfo_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpDestroyCsrqrInfo_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -25455,7 +25945,7 @@ void *cudastub_cusolver_bind_cusolverSpDestroyCsrqrInfoHost(void)
 {
 	void *fn = (void *)cusolverSpDestroyCsrqrInfoHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDestroyCsrqrInfoHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDestroyCsrqrInfoHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDestroyCsrqrInfoHost, cudastub_cusolver_slot_cusolverSpDestroyCsrqrInfoHost, cudastub_cusolver_resolve_cusolverSpDestroyCsrqrInfoHost, cudastub_cusolver_bind_cusolverSpDestroyCsrqrInfoHost);
@@ -25470,7 +25960,8 @@ static cusolverStatus_t cusolverSpDestroyCsrqrInfoHost_resolve(csrqrInfoHost_t a
 {
 	cusolverSpDestroyCsrqrInfoHost_fn fn = cusolverSpDestroyCsrqrInfoHost_choose();
 
-	atomic_store_explicit(&cusolverSpDestroyCsrqrInfoHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpDestroyCsrqrInfoHost_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -25498,7 +25989,7 @@ void *cudastub_cusolver_bind_cusolverSpGetStream(void)
 {
 	void *fn = (void *)cusolverSpGetStream_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpGetStream, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpGetStream, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpGetStream, cudastub_cusolver_slot_cusolverSpGetStream, cudastub_cusolver_resolve_cusolverSpGetStream, cudastub_cusolver_bind_cusolverSpGetStream);
@@ -25513,7 +26004,8 @@ static cusolverStatus_t cusolverSpGetStream_resolve(cusolverSpHandle_t a0, cudaS
 {
 	cusolverSpGetStream_fn fn = cusolverSpGetStream_choose();
 
-	atomic_store_explicit(&cusolverSpGetStream_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpGetStream_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -25549,7 +26041,7 @@ void *cudastub_cusolver_bind_cusolverSpScsrcholBufferInfo(void)
 {
 	void *fn = (void *)cusolverSpScsrcholBufferInfo_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpScsrcholBufferInfo, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpScsrcholBufferInfo, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpScsrcholBufferInfo, cudastub_cusolver_slot_cusolverSpScsrcholBufferInfo, cudastub_cusolver_resolve_cusolverSpScsrcholBufferInfo, cudastub_cusolver_bind_cusolverSpScsrcholBufferInfo);
@@ -25564,7 +26056,8 @@ static cusolverStatus_t cusolverSpScsrcholBufferInfo_resolve(cusolverSpHandle_t 
 {
 	cusolverSpScsrcholBufferInfo_fn fn = cusolverSpScsrcholBufferInfo_choose();
 
-	atomic_store_explicit(&cusolverSpScsrcholBufferInfo_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpScsrcholBufferInfo_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -25600,7 +26093,7 @@ void *cudastub_cusolver_bind_cusolverSpScsrcholBufferInfoHost(void)
 {
 	void *fn = (void *)cusolverSpScsrcholBufferInfoHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpScsrcholBufferInfoHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpScsrcholBufferInfoHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpScsrcholBufferInfoHost, cudastub_cusolver_slot_cusolverSpScsrcholBufferInfoHost, cudastub_cusolver_resolve_cusolverSpScsrcholBufferInfoHost, cudastub_cusolver_bind_cusolverSpScsrcholBufferInfoHost);
@@ -25615,7 +26108,8 @@ static cusolverStatus_t cusolverSpScsrcholBufferInfoHost_resolve(cusolverSpHandl
 {
 	cusolverSpScsrcholBufferInfoHost_fn fn = cusolverSpScsrcholBufferInfoHost_choose();
 
-	atomic_store_explicit(&cusolverSpScsrcholBufferInfoHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpScsrcholBufferInfoHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -25644,7 +26138,7 @@ void *cudastub_cusolver_bind_cusolverSpScsrcholDiag(void)
 {
 	void *fn = (void *)cusolverSpScsrcholDiag_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpScsrcholDiag, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpScsrcholDiag, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpScsrcholDiag, cudastub_cusolver_slot_cusolverSpScsrcholDiag, cudastub_cusolver_resolve_cusolverSpScsrcholDiag, cudastub_cusolver_bind_cusolverSpScsrcholDiag);
@@ -25659,7 +26153,8 @@ static cusolverStatus_t cusolverSpScsrcholDiag_resolve(cusolverSpHandle_t a0, cs
 {
 	cusolverSpScsrcholDiag_fn fn = cusolverSpScsrcholDiag_choose();
 
-	atomic_store_explicit(&cusolverSpScsrcholDiag_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpScsrcholDiag_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -25694,7 +26189,7 @@ void *cudastub_cusolver_bind_cusolverSpScsrcholFactor(void)
 {
 	void *fn = (void *)cusolverSpScsrcholFactor_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpScsrcholFactor, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpScsrcholFactor, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpScsrcholFactor, cudastub_cusolver_slot_cusolverSpScsrcholFactor, cudastub_cusolver_resolve_cusolverSpScsrcholFactor, cudastub_cusolver_bind_cusolverSpScsrcholFactor);
@@ -25709,7 +26204,8 @@ static cusolverStatus_t cusolverSpScsrcholFactor_resolve(cusolverSpHandle_t a0, 
 {
 	cusolverSpScsrcholFactor_fn fn = cusolverSpScsrcholFactor_choose();
 
-	atomic_store_explicit(&cusolverSpScsrcholFactor_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpScsrcholFactor_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -25744,7 +26240,7 @@ void *cudastub_cusolver_bind_cusolverSpScsrcholFactorHost(void)
 {
 	void *fn = (void *)cusolverSpScsrcholFactorHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpScsrcholFactorHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpScsrcholFactorHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpScsrcholFactorHost, cudastub_cusolver_slot_cusolverSpScsrcholFactorHost, cudastub_cusolver_resolve_cusolverSpScsrcholFactorHost, cudastub_cusolver_bind_cusolverSpScsrcholFactorHost);
@@ -25759,7 +26255,8 @@ static cusolverStatus_t cusolverSpScsrcholFactorHost_resolve(cusolverSpHandle_t 
 {
 	cusolverSpScsrcholFactorHost_fn fn = cusolverSpScsrcholFactorHost_choose();
 
-	atomic_store_explicit(&cusolverSpScsrcholFactorHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpScsrcholFactorHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -25791,7 +26288,7 @@ void *cudastub_cusolver_bind_cusolverSpScsrcholSolve(void)
 {
 	void *fn = (void *)cusolverSpScsrcholSolve_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpScsrcholSolve, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpScsrcholSolve, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpScsrcholSolve, cudastub_cusolver_slot_cusolverSpScsrcholSolve, cudastub_cusolver_resolve_cusolverSpScsrcholSolve, cudastub_cusolver_bind_cusolverSpScsrcholSolve);
@@ -25806,7 +26303,8 @@ static cusolverStatus_t cusolverSpScsrcholSolve_resolve(cusolverSpHandle_t a0, i
 {
 	cusolverSpScsrcholSolve_fn fn = cusolverSpScsrcholSolve_choose();
 
-	atomic_store_explicit(&cusolverSpScsrcholSolve_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpScsrcholSolve_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -25838,7 +26336,7 @@ void *cudastub_cusolver_bind_cusolverSpScsrcholSolveHost(void)
 {
 	void *fn = (void *)cusolverSpScsrcholSolveHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpScsrcholSolveHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpScsrcholSolveHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpScsrcholSolveHost, cudastub_cusolver_slot_cusolverSpScsrcholSolveHost, cudastub_cusolver_resolve_cusolverSpScsrcholSolveHost, cudastub_cusolver_bind_cusolverSpScsrcholSolveHost);
@@ -25853,7 +26351,8 @@ static cusolverStatus_t cusolverSpScsrcholSolveHost_resolve(cusolverSpHandle_t a
 {
 	cusolverSpScsrcholSolveHost_fn fn = cusolverSpScsrcholSolveHost_choose();
 
-	atomic_store_explicit(&cusolverSpScsrcholSolveHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpScsrcholSolveHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -25883,7 +26382,7 @@ void *cudastub_cusolver_bind_cusolverSpScsrcholZeroPivot(void)
 {
 	void *fn = (void *)cusolverSpScsrcholZeroPivot_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpScsrcholZeroPivot, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpScsrcholZeroPivot, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpScsrcholZeroPivot, cudastub_cusolver_slot_cusolverSpScsrcholZeroPivot, cudastub_cusolver_resolve_cusolverSpScsrcholZeroPivot, cudastub_cusolver_bind_cusolverSpScsrcholZeroPivot);
@@ -25898,7 +26397,8 @@ static cusolverStatus_t cusolverSpScsrcholZeroPivot_resolve(cusolverSpHandle_t a
 {
 	cusolverSpScsrcholZeroPivot_fn fn = cusolverSpScsrcholZeroPivot_choose();
 
-	atomic_store_explicit(&cusolverSpScsrcholZeroPivot_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpScsrcholZeroPivot_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -25928,7 +26428,7 @@ void *cudastub_cusolver_bind_cusolverSpScsrcholZeroPivotHost(void)
 {
 	void *fn = (void *)cusolverSpScsrcholZeroPivotHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpScsrcholZeroPivotHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpScsrcholZeroPivotHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpScsrcholZeroPivotHost, cudastub_cusolver_slot_cusolverSpScsrcholZeroPivotHost, cudastub_cusolver_resolve_cusolverSpScsrcholZeroPivotHost, cudastub_cusolver_bind_cusolverSpScsrcholZeroPivotHost);
@@ -25943,7 +26443,8 @@ static cusolverStatus_t cusolverSpScsrcholZeroPivotHost_resolve(cusolverSpHandle
 {
 	cusolverSpScsrcholZeroPivotHost_fn fn = cusolverSpScsrcholZeroPivotHost_choose();
 
-	atomic_store_explicit(&cusolverSpScsrcholZeroPivotHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpScsrcholZeroPivotHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -25979,7 +26480,7 @@ void *cudastub_cusolver_bind_cusolverSpScsreigsHost(void)
 {
 	void *fn = (void *)cusolverSpScsreigsHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpScsreigsHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpScsreigsHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpScsreigsHost, cudastub_cusolver_slot_cusolverSpScsreigsHost, cudastub_cusolver_resolve_cusolverSpScsreigsHost, cudastub_cusolver_bind_cusolverSpScsreigsHost);
@@ -25994,7 +26495,8 @@ static cusolverStatus_t cusolverSpScsreigsHost_resolve(cusolverSpHandle_t a0, in
 {
 	cusolverSpScsreigsHost_fn fn = cusolverSpScsreigsHost_choose();
 
-	atomic_store_explicit(&cusolverSpScsreigsHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpScsreigsHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -26033,7 +26535,7 @@ void *cudastub_cusolver_bind_cusolverSpScsreigvsi(void)
 {
 	void *fn = (void *)cusolverSpScsreigvsi_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpScsreigvsi, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpScsreigvsi, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpScsreigvsi, cudastub_cusolver_slot_cusolverSpScsreigvsi, cudastub_cusolver_resolve_cusolverSpScsreigvsi, cudastub_cusolver_bind_cusolverSpScsreigvsi);
@@ -26048,7 +26550,8 @@ static cusolverStatus_t cusolverSpScsreigvsi_resolve(cusolverSpHandle_t a0, int 
 {
 	cusolverSpScsreigvsi_fn fn = cusolverSpScsreigvsi_choose();
 
-	atomic_store_explicit(&cusolverSpScsreigvsi_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpScsreigvsi_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -26087,7 +26590,7 @@ void *cudastub_cusolver_bind_cusolverSpScsreigvsiHost(void)
 {
 	void *fn = (void *)cusolverSpScsreigvsiHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpScsreigvsiHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpScsreigvsiHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpScsreigvsiHost, cudastub_cusolver_slot_cusolverSpScsreigvsiHost, cudastub_cusolver_resolve_cusolverSpScsreigvsiHost, cudastub_cusolver_bind_cusolverSpScsreigvsiHost);
@@ -26102,7 +26605,8 @@ static cusolverStatus_t cusolverSpScsreigvsiHost_resolve(cusolverSpHandle_t a0, 
 {
 	cusolverSpScsreigvsiHost_fn fn = cusolverSpScsreigvsiHost_choose();
 
-	atomic_store_explicit(&cusolverSpScsreigvsiHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpScsreigvsiHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -26142,7 +26646,7 @@ void *cudastub_cusolver_bind_cusolverSpScsrlsqvqrHost(void)
 {
 	void *fn = (void *)cusolverSpScsrlsqvqrHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpScsrlsqvqrHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpScsrlsqvqrHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpScsrlsqvqrHost, cudastub_cusolver_slot_cusolverSpScsrlsqvqrHost, cudastub_cusolver_resolve_cusolverSpScsrlsqvqrHost, cudastub_cusolver_bind_cusolverSpScsrlsqvqrHost);
@@ -26157,7 +26661,8 @@ static cusolverStatus_t cusolverSpScsrlsqvqrHost_resolve(cusolverSpHandle_t a0, 
 {
 	cusolverSpScsrlsqvqrHost_fn fn = cusolverSpScsrlsqvqrHost_choose();
 
-	atomic_store_explicit(&cusolverSpScsrlsqvqrHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpScsrlsqvqrHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -26195,7 +26700,7 @@ void *cudastub_cusolver_bind_cusolverSpScsrlsvchol(void)
 {
 	void *fn = (void *)cusolverSpScsrlsvchol_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpScsrlsvchol, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpScsrlsvchol, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpScsrlsvchol, cudastub_cusolver_slot_cusolverSpScsrlsvchol, cudastub_cusolver_resolve_cusolverSpScsrlsvchol, cudastub_cusolver_bind_cusolverSpScsrlsvchol);
@@ -26210,7 +26715,8 @@ static cusolverStatus_t cusolverSpScsrlsvchol_resolve(cusolverSpHandle_t a0, int
 {
 	cusolverSpScsrlsvchol_fn fn = cusolverSpScsrlsvchol_choose();
 
-	atomic_store_explicit(&cusolverSpScsrlsvchol_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpScsrlsvchol_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -26248,7 +26754,7 @@ void *cudastub_cusolver_bind_cusolverSpScsrlsvcholHost(void)
 {
 	void *fn = (void *)cusolverSpScsrlsvcholHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpScsrlsvcholHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpScsrlsvcholHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpScsrlsvcholHost, cudastub_cusolver_slot_cusolverSpScsrlsvcholHost, cudastub_cusolver_resolve_cusolverSpScsrlsvcholHost, cudastub_cusolver_bind_cusolverSpScsrlsvcholHost);
@@ -26263,7 +26769,8 @@ static cusolverStatus_t cusolverSpScsrlsvcholHost_resolve(cusolverSpHandle_t a0,
 {
 	cusolverSpScsrlsvcholHost_fn fn = cusolverSpScsrlsvcholHost_choose();
 
-	atomic_store_explicit(&cusolverSpScsrlsvcholHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpScsrlsvcholHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -26301,7 +26808,7 @@ void *cudastub_cusolver_bind_cusolverSpScsrlsvluHost(void)
 {
 	void *fn = (void *)cusolverSpScsrlsvluHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpScsrlsvluHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpScsrlsvluHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpScsrlsvluHost, cudastub_cusolver_slot_cusolverSpScsrlsvluHost, cudastub_cusolver_resolve_cusolverSpScsrlsvluHost, cudastub_cusolver_bind_cusolverSpScsrlsvluHost);
@@ -26316,7 +26823,8 @@ static cusolverStatus_t cusolverSpScsrlsvluHost_resolve(cusolverSpHandle_t a0, i
 {
 	cusolverSpScsrlsvluHost_fn fn = cusolverSpScsrlsvluHost_choose();
 
-	atomic_store_explicit(&cusolverSpScsrlsvluHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpScsrlsvluHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -26354,7 +26862,7 @@ void *cudastub_cusolver_bind_cusolverSpScsrlsvqr(void)
 {
 	void *fn = (void *)cusolverSpScsrlsvqr_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpScsrlsvqr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpScsrlsvqr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpScsrlsvqr, cudastub_cusolver_slot_cusolverSpScsrlsvqr, cudastub_cusolver_resolve_cusolverSpScsrlsvqr, cudastub_cusolver_bind_cusolverSpScsrlsvqr);
@@ -26369,7 +26877,8 @@ static cusolverStatus_t cusolverSpScsrlsvqr_resolve(cusolverSpHandle_t a0, int a
 {
 	cusolverSpScsrlsvqr_fn fn = cusolverSpScsrlsvqr_choose();
 
-	atomic_store_explicit(&cusolverSpScsrlsvqr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpScsrlsvqr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -26407,7 +26916,7 @@ void *cudastub_cusolver_bind_cusolverSpScsrlsvqrHost(void)
 {
 	void *fn = (void *)cusolverSpScsrlsvqrHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpScsrlsvqrHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpScsrlsvqrHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpScsrlsvqrHost, cudastub_cusolver_slot_cusolverSpScsrlsvqrHost, cudastub_cusolver_resolve_cusolverSpScsrlsvqrHost, cudastub_cusolver_bind_cusolverSpScsrlsvqrHost);
@@ -26422,7 +26931,8 @@ static cusolverStatus_t cusolverSpScsrlsvqrHost_resolve(cusolverSpHandle_t a0, i
 {
 	cusolverSpScsrlsvqrHost_fn fn = cusolverSpScsrlsvqrHost_choose();
 
-	atomic_store_explicit(&cusolverSpScsrlsvqrHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpScsrlsvqrHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -26458,7 +26968,7 @@ void *cudastub_cusolver_bind_cusolverSpScsrluBufferInfoHost(void)
 {
 	void *fn = (void *)cusolverSpScsrluBufferInfoHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpScsrluBufferInfoHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpScsrluBufferInfoHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpScsrluBufferInfoHost, cudastub_cusolver_slot_cusolverSpScsrluBufferInfoHost, cudastub_cusolver_resolve_cusolverSpScsrluBufferInfoHost, cudastub_cusolver_bind_cusolverSpScsrluBufferInfoHost);
@@ -26473,7 +26983,8 @@ static cusolverStatus_t cusolverSpScsrluBufferInfoHost_resolve(cusolverSpHandle_
 {
 	cusolverSpScsrluBufferInfoHost_fn fn = cusolverSpScsrluBufferInfoHost_choose();
 
-	atomic_store_explicit(&cusolverSpScsrluBufferInfoHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpScsrluBufferInfoHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -26512,7 +27023,7 @@ void *cudastub_cusolver_bind_cusolverSpScsrluExtractHost(void)
 {
 	void *fn = (void *)cusolverSpScsrluExtractHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpScsrluExtractHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpScsrluExtractHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpScsrluExtractHost, cudastub_cusolver_slot_cusolverSpScsrluExtractHost, cudastub_cusolver_resolve_cusolverSpScsrluExtractHost, cudastub_cusolver_bind_cusolverSpScsrluExtractHost);
@@ -26527,7 +27038,8 @@ static cusolverStatus_t cusolverSpScsrluExtractHost_resolve(cusolverSpHandle_t a
 {
 	cusolverSpScsrluExtractHost_fn fn = cusolverSpScsrluExtractHost_choose();
 
-	atomic_store_explicit(&cusolverSpScsrluExtractHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpScsrluExtractHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -26563,7 +27075,7 @@ void *cudastub_cusolver_bind_cusolverSpScsrluFactorHost(void)
 {
 	void *fn = (void *)cusolverSpScsrluFactorHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpScsrluFactorHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpScsrluFactorHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpScsrluFactorHost, cudastub_cusolver_slot_cusolverSpScsrluFactorHost, cudastub_cusolver_resolve_cusolverSpScsrluFactorHost, cudastub_cusolver_bind_cusolverSpScsrluFactorHost);
@@ -26578,7 +27090,8 @@ static cusolverStatus_t cusolverSpScsrluFactorHost_resolve(cusolverSpHandle_t a0
 {
 	cusolverSpScsrluFactorHost_fn fn = cusolverSpScsrluFactorHost_choose();
 
-	atomic_store_explicit(&cusolverSpScsrluFactorHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpScsrluFactorHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -26610,7 +27123,7 @@ void *cudastub_cusolver_bind_cusolverSpScsrluSolveHost(void)
 {
 	void *fn = (void *)cusolverSpScsrluSolveHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpScsrluSolveHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpScsrluSolveHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpScsrluSolveHost, cudastub_cusolver_slot_cusolverSpScsrluSolveHost, cudastub_cusolver_resolve_cusolverSpScsrluSolveHost, cudastub_cusolver_bind_cusolverSpScsrluSolveHost);
@@ -26625,7 +27138,8 @@ static cusolverStatus_t cusolverSpScsrluSolveHost_resolve(cusolverSpHandle_t a0,
 {
 	cusolverSpScsrluSolveHost_fn fn = cusolverSpScsrluSolveHost_choose();
 
-	atomic_store_explicit(&cusolverSpScsrluSolveHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpScsrluSolveHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -26655,7 +27169,7 @@ void *cudastub_cusolver_bind_cusolverSpScsrluZeroPivotHost(void)
 {
 	void *fn = (void *)cusolverSpScsrluZeroPivotHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpScsrluZeroPivotHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpScsrluZeroPivotHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpScsrluZeroPivotHost, cudastub_cusolver_slot_cusolverSpScsrluZeroPivotHost, cudastub_cusolver_resolve_cusolverSpScsrluZeroPivotHost, cudastub_cusolver_bind_cusolverSpScsrluZeroPivotHost);
@@ -26670,7 +27184,8 @@ static cusolverStatus_t cusolverSpScsrluZeroPivotHost_resolve(cusolverSpHandle_t
 {
 	cusolverSpScsrluZeroPivotHost_fn fn = cusolverSpScsrluZeroPivotHost_choose();
 
-	atomic_store_explicit(&cusolverSpScsrluZeroPivotHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpScsrluZeroPivotHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -26707,7 +27222,7 @@ void *cudastub_cusolver_bind_cusolverSpScsrqrBufferInfo(void)
 {
 	void *fn = (void *)cusolverSpScsrqrBufferInfo_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpScsrqrBufferInfo, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpScsrqrBufferInfo, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpScsrqrBufferInfo, cudastub_cusolver_slot_cusolverSpScsrqrBufferInfo, cudastub_cusolver_resolve_cusolverSpScsrqrBufferInfo, cudastub_cusolver_bind_cusolverSpScsrqrBufferInfo);
@@ -26722,7 +27237,8 @@ static cusolverStatus_t cusolverSpScsrqrBufferInfo_resolve(cusolverSpHandle_t a0
 {
 	cusolverSpScsrqrBufferInfo_fn fn = cusolverSpScsrqrBufferInfo_choose();
 
-	atomic_store_explicit(&cusolverSpScsrqrBufferInfo_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpScsrqrBufferInfo_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -26760,7 +27276,7 @@ void *cudastub_cusolver_bind_cusolverSpScsrqrBufferInfoBatched(void)
 {
 	void *fn = (void *)cusolverSpScsrqrBufferInfoBatched_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpScsrqrBufferInfoBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpScsrqrBufferInfoBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpScsrqrBufferInfoBatched, cudastub_cusolver_slot_cusolverSpScsrqrBufferInfoBatched, cudastub_cusolver_resolve_cusolverSpScsrqrBufferInfoBatched, cudastub_cusolver_bind_cusolverSpScsrqrBufferInfoBatched);
@@ -26775,7 +27291,8 @@ static cusolverStatus_t cusolverSpScsrqrBufferInfoBatched_resolve(cusolverSpHand
 {
 	cusolverSpScsrqrBufferInfoBatched_fn fn = cusolverSpScsrqrBufferInfoBatched_choose();
 
-	atomic_store_explicit(&cusolverSpScsrqrBufferInfoBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpScsrqrBufferInfoBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -26812,7 +27329,7 @@ void *cudastub_cusolver_bind_cusolverSpScsrqrBufferInfoHost(void)
 {
 	void *fn = (void *)cusolverSpScsrqrBufferInfoHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpScsrqrBufferInfoHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpScsrqrBufferInfoHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpScsrqrBufferInfoHost, cudastub_cusolver_slot_cusolverSpScsrqrBufferInfoHost, cudastub_cusolver_resolve_cusolverSpScsrqrBufferInfoHost, cudastub_cusolver_bind_cusolverSpScsrqrBufferInfoHost);
@@ -26827,7 +27344,8 @@ static cusolverStatus_t cusolverSpScsrqrBufferInfoHost_resolve(cusolverSpHandle_
 {
 	cusolverSpScsrqrBufferInfoHost_fn fn = cusolverSpScsrqrBufferInfoHost_choose();
 
-	atomic_store_explicit(&cusolverSpScsrqrBufferInfoHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpScsrqrBufferInfoHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -26861,7 +27379,7 @@ void *cudastub_cusolver_bind_cusolverSpScsrqrFactor(void)
 {
 	void *fn = (void *)cusolverSpScsrqrFactor_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpScsrqrFactor, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpScsrqrFactor, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpScsrqrFactor, cudastub_cusolver_slot_cusolverSpScsrqrFactor, cudastub_cusolver_resolve_cusolverSpScsrqrFactor, cudastub_cusolver_bind_cusolverSpScsrqrFactor);
@@ -26876,7 +27394,8 @@ static cusolverStatus_t cusolverSpScsrqrFactor_resolve(cusolverSpHandle_t a0, in
 {
 	cusolverSpScsrqrFactor_fn fn = cusolverSpScsrqrFactor_choose();
 
-	atomic_store_explicit(&cusolverSpScsrqrFactor_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpScsrqrFactor_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -26910,7 +27429,7 @@ void *cudastub_cusolver_bind_cusolverSpScsrqrFactorHost(void)
 {
 	void *fn = (void *)cusolverSpScsrqrFactorHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpScsrqrFactorHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpScsrqrFactorHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpScsrqrFactorHost, cudastub_cusolver_slot_cusolverSpScsrqrFactorHost, cudastub_cusolver_resolve_cusolverSpScsrqrFactorHost, cudastub_cusolver_bind_cusolverSpScsrqrFactorHost);
@@ -26925,7 +27444,8 @@ static cusolverStatus_t cusolverSpScsrqrFactorHost_resolve(cusolverSpHandle_t a0
 {
 	cusolverSpScsrqrFactorHost_fn fn = cusolverSpScsrqrFactorHost_choose();
 
-	atomic_store_explicit(&cusolverSpScsrqrFactorHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpScsrqrFactorHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -26961,7 +27481,7 @@ void *cudastub_cusolver_bind_cusolverSpScsrqrSetup(void)
 {
 	void *fn = (void *)cusolverSpScsrqrSetup_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpScsrqrSetup, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpScsrqrSetup, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpScsrqrSetup, cudastub_cusolver_slot_cusolverSpScsrqrSetup, cudastub_cusolver_resolve_cusolverSpScsrqrSetup, cudastub_cusolver_bind_cusolverSpScsrqrSetup);
@@ -26976,7 +27496,8 @@ static cusolverStatus_t cusolverSpScsrqrSetup_resolve(cusolverSpHandle_t a0, int
 {
 	cusolverSpScsrqrSetup_fn fn = cusolverSpScsrqrSetup_choose();
 
-	atomic_store_explicit(&cusolverSpScsrqrSetup_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpScsrqrSetup_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -27012,7 +27533,7 @@ void *cudastub_cusolver_bind_cusolverSpScsrqrSetupHost(void)
 {
 	void *fn = (void *)cusolverSpScsrqrSetupHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpScsrqrSetupHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpScsrqrSetupHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpScsrqrSetupHost, cudastub_cusolver_slot_cusolverSpScsrqrSetupHost, cudastub_cusolver_resolve_cusolverSpScsrqrSetupHost, cudastub_cusolver_bind_cusolverSpScsrqrSetupHost);
@@ -27027,7 +27548,8 @@ static cusolverStatus_t cusolverSpScsrqrSetupHost_resolve(cusolverSpHandle_t a0,
 {
 	cusolverSpScsrqrSetupHost_fn fn = cusolverSpScsrqrSetupHost_choose();
 
-	atomic_store_explicit(&cusolverSpScsrqrSetupHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpScsrqrSetupHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -27060,7 +27582,7 @@ void *cudastub_cusolver_bind_cusolverSpScsrqrSolve(void)
 {
 	void *fn = (void *)cusolverSpScsrqrSolve_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpScsrqrSolve, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpScsrqrSolve, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpScsrqrSolve, cudastub_cusolver_slot_cusolverSpScsrqrSolve, cudastub_cusolver_resolve_cusolverSpScsrqrSolve, cudastub_cusolver_bind_cusolverSpScsrqrSolve);
@@ -27075,7 +27597,8 @@ static cusolverStatus_t cusolverSpScsrqrSolve_resolve(cusolverSpHandle_t a0, int
 {
 	cusolverSpScsrqrSolve_fn fn = cusolverSpScsrqrSolve_choose();
 
-	atomic_store_explicit(&cusolverSpScsrqrSolve_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpScsrqrSolve_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -27108,7 +27631,7 @@ void *cudastub_cusolver_bind_cusolverSpScsrqrSolveHost(void)
 {
 	void *fn = (void *)cusolverSpScsrqrSolveHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpScsrqrSolveHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpScsrqrSolveHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpScsrqrSolveHost, cudastub_cusolver_slot_cusolverSpScsrqrSolveHost, cudastub_cusolver_resolve_cusolverSpScsrqrSolveHost, cudastub_cusolver_bind_cusolverSpScsrqrSolveHost);
@@ -27123,7 +27646,8 @@ static cusolverStatus_t cusolverSpScsrqrSolveHost_resolve(cusolverSpHandle_t a0,
 {
 	cusolverSpScsrqrSolveHost_fn fn = cusolverSpScsrqrSolveHost_choose();
 
-	atomic_store_explicit(&cusolverSpScsrqrSolveHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpScsrqrSolveHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -27153,7 +27677,7 @@ void *cudastub_cusolver_bind_cusolverSpScsrqrZeroPivot(void)
 {
 	void *fn = (void *)cusolverSpScsrqrZeroPivot_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpScsrqrZeroPivot, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpScsrqrZeroPivot, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpScsrqrZeroPivot, cudastub_cusolver_slot_cusolverSpScsrqrZeroPivot, cudastub_cusolver_resolve_cusolverSpScsrqrZeroPivot, cudastub_cusolver_bind_cusolverSpScsrqrZeroPivot);
@@ -27168,7 +27692,8 @@ static cusolverStatus_t cusolverSpScsrqrZeroPivot_resolve(cusolverSpHandle_t a0,
 {
 	cusolverSpScsrqrZeroPivot_fn fn = cusolverSpScsrqrZeroPivot_choose();
 
-	atomic_store_explicit(&cusolverSpScsrqrZeroPivot_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpScsrqrZeroPivot_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -27198,7 +27723,7 @@ void *cudastub_cusolver_bind_cusolverSpScsrqrZeroPivotHost(void)
 {
 	void *fn = (void *)cusolverSpScsrqrZeroPivotHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpScsrqrZeroPivotHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpScsrqrZeroPivotHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpScsrqrZeroPivotHost, cudastub_cusolver_slot_cusolverSpScsrqrZeroPivotHost, cudastub_cusolver_resolve_cusolverSpScsrqrZeroPivotHost, cudastub_cusolver_bind_cusolverSpScsrqrZeroPivotHost);
@@ -27213,7 +27738,8 @@ static cusolverStatus_t cusolverSpScsrqrZeroPivotHost_resolve(cusolverSpHandle_t
 {
 	cusolverSpScsrqrZeroPivotHost_fn fn = cusolverSpScsrqrZeroPivotHost_choose();
 
-	atomic_store_explicit(&cusolverSpScsrqrZeroPivotHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpScsrqrZeroPivotHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -27252,7 +27778,7 @@ void *cudastub_cusolver_bind_cusolverSpScsrqrsvBatched(void)
 {
 	void *fn = (void *)cusolverSpScsrqrsvBatched_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpScsrqrsvBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpScsrqrsvBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpScsrqrsvBatched, cudastub_cusolver_slot_cusolverSpScsrqrsvBatched, cudastub_cusolver_resolve_cusolverSpScsrqrsvBatched, cudastub_cusolver_bind_cusolverSpScsrqrsvBatched);
@@ -27267,7 +27793,8 @@ static cusolverStatus_t cusolverSpScsrqrsvBatched_resolve(cusolverSpHandle_t a0,
 {
 	cusolverSpScsrqrsvBatched_fn fn = cusolverSpScsrqrsvBatched_choose();
 
-	atomic_store_explicit(&cusolverSpScsrqrsvBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpScsrqrsvBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -27302,7 +27829,7 @@ void *cudastub_cusolver_bind_cusolverSpScsrzfdHost(void)
 {
 	void *fn = (void *)cusolverSpScsrzfdHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpScsrzfdHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpScsrzfdHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpScsrzfdHost, cudastub_cusolver_slot_cusolverSpScsrzfdHost, cudastub_cusolver_resolve_cusolverSpScsrzfdHost, cudastub_cusolver_bind_cusolverSpScsrzfdHost);
@@ -27317,7 +27844,8 @@ static cusolverStatus_t cusolverSpScsrzfdHost_resolve(cusolverSpHandle_t a0, int
 {
 	cusolverSpScsrzfdHost_fn fn = cusolverSpScsrzfdHost_choose();
 
-	atomic_store_explicit(&cusolverSpScsrzfdHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpScsrzfdHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -27345,7 +27873,7 @@ void *cudastub_cusolver_bind_cusolverSpSetStream(void)
 {
 	void *fn = (void *)cusolverSpSetStream_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpSetStream, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpSetStream, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpSetStream, cudastub_cusolver_slot_cusolverSpSetStream, cudastub_cusolver_resolve_cusolverSpSetStream, cudastub_cusolver_bind_cusolverSpSetStream);
@@ -27360,7 +27888,8 @@ static cusolverStatus_t cusolverSpSetStream_resolve(cusolverSpHandle_t a0, cudaS
 {
 	cusolverSpSetStream_fn fn = cusolverSpSetStream_choose();
 
-	atomic_store_explicit(&cusolverSpSetStream_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpSetStream_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -27393,7 +27922,7 @@ void *cudastub_cusolver_bind_cusolverSpXcsrcholAnalysis(void)
 {
 	void *fn = (void *)cusolverSpXcsrcholAnalysis_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpXcsrcholAnalysis, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpXcsrcholAnalysis, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpXcsrcholAnalysis, cudastub_cusolver_slot_cusolverSpXcsrcholAnalysis, cudastub_cusolver_resolve_cusolverSpXcsrcholAnalysis, cudastub_cusolver_bind_cusolverSpXcsrcholAnalysis);
@@ -27408,7 +27937,8 @@ static cusolverStatus_t cusolverSpXcsrcholAnalysis_resolve(cusolverSpHandle_t a0
 {
 	cusolverSpXcsrcholAnalysis_fn fn = cusolverSpXcsrcholAnalysis_choose();
 
-	atomic_store_explicit(&cusolverSpXcsrcholAnalysis_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpXcsrcholAnalysis_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -27441,7 +27971,7 @@ void *cudastub_cusolver_bind_cusolverSpXcsrcholAnalysisHost(void)
 {
 	void *fn = (void *)cusolverSpXcsrcholAnalysisHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpXcsrcholAnalysisHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpXcsrcholAnalysisHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpXcsrcholAnalysisHost, cudastub_cusolver_slot_cusolverSpXcsrcholAnalysisHost, cudastub_cusolver_resolve_cusolverSpXcsrcholAnalysisHost, cudastub_cusolver_bind_cusolverSpXcsrcholAnalysisHost);
@@ -27456,7 +27986,8 @@ static cusolverStatus_t cusolverSpXcsrcholAnalysisHost_resolve(cusolverSpHandle_
 {
 	cusolverSpXcsrcholAnalysisHost_fn fn = cusolverSpXcsrcholAnalysisHost_choose();
 
-	atomic_store_explicit(&cusolverSpXcsrcholAnalysisHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpXcsrcholAnalysisHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -27490,7 +28021,7 @@ void *cudastub_cusolver_bind_cusolverSpXcsrissymHost(void)
 {
 	void *fn = (void *)cusolverSpXcsrissymHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpXcsrissymHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpXcsrissymHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpXcsrissymHost, cudastub_cusolver_slot_cusolverSpXcsrissymHost, cudastub_cusolver_resolve_cusolverSpXcsrissymHost, cudastub_cusolver_bind_cusolverSpXcsrissymHost);
@@ -27505,7 +28036,8 @@ static cusolverStatus_t cusolverSpXcsrissymHost_resolve(cusolverSpHandle_t a0, i
 {
 	cusolverSpXcsrissymHost_fn fn = cusolverSpXcsrissymHost_choose();
 
-	atomic_store_explicit(&cusolverSpXcsrissymHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpXcsrissymHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -27538,7 +28070,7 @@ void *cudastub_cusolver_bind_cusolverSpXcsrluAnalysisHost(void)
 {
 	void *fn = (void *)cusolverSpXcsrluAnalysisHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpXcsrluAnalysisHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpXcsrluAnalysisHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpXcsrluAnalysisHost, cudastub_cusolver_slot_cusolverSpXcsrluAnalysisHost, cudastub_cusolver_resolve_cusolverSpXcsrluAnalysisHost, cudastub_cusolver_bind_cusolverSpXcsrluAnalysisHost);
@@ -27553,7 +28085,8 @@ static cusolverStatus_t cusolverSpXcsrluAnalysisHost_resolve(cusolverSpHandle_t 
 {
 	cusolverSpXcsrluAnalysisHost_fn fn = cusolverSpXcsrluAnalysisHost_choose();
 
-	atomic_store_explicit(&cusolverSpXcsrluAnalysisHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpXcsrluAnalysisHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -27583,7 +28116,7 @@ void *cudastub_cusolver_bind_cusolverSpXcsrluNnzHost(void)
 {
 	void *fn = (void *)cusolverSpXcsrluNnzHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpXcsrluNnzHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpXcsrluNnzHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpXcsrluNnzHost, cudastub_cusolver_slot_cusolverSpXcsrluNnzHost, cudastub_cusolver_resolve_cusolverSpXcsrluNnzHost, cudastub_cusolver_bind_cusolverSpXcsrluNnzHost);
@@ -27598,7 +28131,8 @@ static cusolverStatus_t cusolverSpXcsrluNnzHost_resolve(cusolverSpHandle_t a0, i
 {
 	cusolverSpXcsrluNnzHost_fn fn = cusolverSpXcsrluNnzHost_choose();
 
-	atomic_store_explicit(&cusolverSpXcsrluNnzHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpXcsrluNnzHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -27632,7 +28166,7 @@ void *cudastub_cusolver_bind_cusolverSpXcsrmetisndHost(void)
 {
 	void *fn = (void *)cusolverSpXcsrmetisndHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpXcsrmetisndHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpXcsrmetisndHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpXcsrmetisndHost, cudastub_cusolver_slot_cusolverSpXcsrmetisndHost, cudastub_cusolver_resolve_cusolverSpXcsrmetisndHost, cudastub_cusolver_bind_cusolverSpXcsrmetisndHost);
@@ -27647,7 +28181,8 @@ static cusolverStatus_t cusolverSpXcsrmetisndHost_resolve(cusolverSpHandle_t a0,
 {
 	cusolverSpXcsrmetisndHost_fn fn = cusolverSpXcsrmetisndHost_choose();
 
-	atomic_store_explicit(&cusolverSpXcsrmetisndHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpXcsrmetisndHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -27684,7 +28219,7 @@ void *cudastub_cusolver_bind_cusolverSpXcsrpermHost(void)
 {
 	void *fn = (void *)cusolverSpXcsrpermHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpXcsrpermHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpXcsrpermHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpXcsrpermHost, cudastub_cusolver_slot_cusolverSpXcsrpermHost, cudastub_cusolver_resolve_cusolverSpXcsrpermHost, cudastub_cusolver_bind_cusolverSpXcsrpermHost);
@@ -27699,7 +28234,8 @@ static cusolverStatus_t cusolverSpXcsrpermHost_resolve(cusolverSpHandle_t a0, in
 {
 	cusolverSpXcsrpermHost_fn fn = cusolverSpXcsrpermHost_choose();
 
-	atomic_store_explicit(&cusolverSpXcsrpermHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpXcsrpermHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -27735,7 +28271,7 @@ void *cudastub_cusolver_bind_cusolverSpXcsrperm_bufferSizeHost(void)
 {
 	void *fn = (void *)cusolverSpXcsrperm_bufferSizeHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpXcsrperm_bufferSizeHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpXcsrperm_bufferSizeHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpXcsrperm_bufferSizeHost, cudastub_cusolver_slot_cusolverSpXcsrperm_bufferSizeHost, cudastub_cusolver_resolve_cusolverSpXcsrperm_bufferSizeHost, cudastub_cusolver_bind_cusolverSpXcsrperm_bufferSizeHost);
@@ -27750,7 +28286,8 @@ static cusolverStatus_t cusolverSpXcsrperm_bufferSizeHost_resolve(cusolverSpHand
 {
 	cusolverSpXcsrperm_bufferSizeHost_fn fn = cusolverSpXcsrperm_bufferSizeHost_choose();
 
-	atomic_store_explicit(&cusolverSpXcsrperm_bufferSizeHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpXcsrperm_bufferSizeHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -27784,7 +28321,7 @@ void *cudastub_cusolver_bind_cusolverSpXcsrqrAnalysis(void)
 {
 	void *fn = (void *)cusolverSpXcsrqrAnalysis_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpXcsrqrAnalysis, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpXcsrqrAnalysis, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpXcsrqrAnalysis, cudastub_cusolver_slot_cusolverSpXcsrqrAnalysis, cudastub_cusolver_resolve_cusolverSpXcsrqrAnalysis, cudastub_cusolver_bind_cusolverSpXcsrqrAnalysis);
@@ -27799,7 +28336,8 @@ static cusolverStatus_t cusolverSpXcsrqrAnalysis_resolve(cusolverSpHandle_t a0, 
 {
 	cusolverSpXcsrqrAnalysis_fn fn = cusolverSpXcsrqrAnalysis_choose();
 
-	atomic_store_explicit(&cusolverSpXcsrqrAnalysis_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpXcsrqrAnalysis_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -27833,7 +28371,7 @@ void *cudastub_cusolver_bind_cusolverSpXcsrqrAnalysisBatched(void)
 {
 	void *fn = (void *)cusolverSpXcsrqrAnalysisBatched_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpXcsrqrAnalysisBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpXcsrqrAnalysisBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpXcsrqrAnalysisBatched, cudastub_cusolver_slot_cusolverSpXcsrqrAnalysisBatched, cudastub_cusolver_resolve_cusolverSpXcsrqrAnalysisBatched, cudastub_cusolver_bind_cusolverSpXcsrqrAnalysisBatched);
@@ -27848,7 +28386,8 @@ static cusolverStatus_t cusolverSpXcsrqrAnalysisBatched_resolve(cusolverSpHandle
 {
 	cusolverSpXcsrqrAnalysisBatched_fn fn = cusolverSpXcsrqrAnalysisBatched_choose();
 
-	atomic_store_explicit(&cusolverSpXcsrqrAnalysisBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpXcsrqrAnalysisBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -27882,7 +28421,7 @@ void *cudastub_cusolver_bind_cusolverSpXcsrqrAnalysisHost(void)
 {
 	void *fn = (void *)cusolverSpXcsrqrAnalysisHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpXcsrqrAnalysisHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpXcsrqrAnalysisHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpXcsrqrAnalysisHost, cudastub_cusolver_slot_cusolverSpXcsrqrAnalysisHost, cudastub_cusolver_resolve_cusolverSpXcsrqrAnalysisHost, cudastub_cusolver_bind_cusolverSpXcsrqrAnalysisHost);
@@ -27897,7 +28436,8 @@ static cusolverStatus_t cusolverSpXcsrqrAnalysisHost_resolve(cusolverSpHandle_t 
 {
 	cusolverSpXcsrqrAnalysisHost_fn fn = cusolverSpXcsrqrAnalysisHost_choose();
 
-	atomic_store_explicit(&cusolverSpXcsrqrAnalysisHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpXcsrqrAnalysisHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -27930,7 +28470,7 @@ void *cudastub_cusolver_bind_cusolverSpXcsrsymamdHost(void)
 {
 	void *fn = (void *)cusolverSpXcsrsymamdHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpXcsrsymamdHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpXcsrsymamdHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpXcsrsymamdHost, cudastub_cusolver_slot_cusolverSpXcsrsymamdHost, cudastub_cusolver_resolve_cusolverSpXcsrsymamdHost, cudastub_cusolver_bind_cusolverSpXcsrsymamdHost);
@@ -27945,7 +28485,8 @@ static cusolverStatus_t cusolverSpXcsrsymamdHost_resolve(cusolverSpHandle_t a0, 
 {
 	cusolverSpXcsrsymamdHost_fn fn = cusolverSpXcsrsymamdHost_choose();
 
-	atomic_store_explicit(&cusolverSpXcsrsymamdHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpXcsrsymamdHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -27978,7 +28519,7 @@ void *cudastub_cusolver_bind_cusolverSpXcsrsymmdqHost(void)
 {
 	void *fn = (void *)cusolverSpXcsrsymmdqHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpXcsrsymmdqHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpXcsrsymmdqHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpXcsrsymmdqHost, cudastub_cusolver_slot_cusolverSpXcsrsymmdqHost, cudastub_cusolver_resolve_cusolverSpXcsrsymmdqHost, cudastub_cusolver_bind_cusolverSpXcsrsymmdqHost);
@@ -27993,7 +28534,8 @@ static cusolverStatus_t cusolverSpXcsrsymmdqHost_resolve(cusolverSpHandle_t a0, 
 {
 	cusolverSpXcsrsymmdqHost_fn fn = cusolverSpXcsrsymmdqHost_choose();
 
-	atomic_store_explicit(&cusolverSpXcsrsymmdqHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpXcsrsymmdqHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -28026,7 +28568,7 @@ void *cudastub_cusolver_bind_cusolverSpXcsrsymrcmHost(void)
 {
 	void *fn = (void *)cusolverSpXcsrsymrcmHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpXcsrsymrcmHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpXcsrsymrcmHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpXcsrsymrcmHost, cudastub_cusolver_slot_cusolverSpXcsrsymrcmHost, cudastub_cusolver_resolve_cusolverSpXcsrsymrcmHost, cudastub_cusolver_bind_cusolverSpXcsrsymrcmHost);
@@ -28041,7 +28583,8 @@ static cusolverStatus_t cusolverSpXcsrsymrcmHost_resolve(cusolverSpHandle_t a0, 
 {
 	cusolverSpXcsrsymrcmHost_fn fn = cusolverSpXcsrsymrcmHost_choose();
 
-	atomic_store_explicit(&cusolverSpXcsrsymrcmHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpXcsrsymrcmHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -28077,7 +28620,7 @@ void *cudastub_cusolver_bind_cusolverSpZcsrcholBufferInfo(void)
 {
 	void *fn = (void *)cusolverSpZcsrcholBufferInfo_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpZcsrcholBufferInfo, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpZcsrcholBufferInfo, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpZcsrcholBufferInfo, cudastub_cusolver_slot_cusolverSpZcsrcholBufferInfo, cudastub_cusolver_resolve_cusolverSpZcsrcholBufferInfo, cudastub_cusolver_bind_cusolverSpZcsrcholBufferInfo);
@@ -28092,7 +28635,8 @@ static cusolverStatus_t cusolverSpZcsrcholBufferInfo_resolve(cusolverSpHandle_t 
 {
 	cusolverSpZcsrcholBufferInfo_fn fn = cusolverSpZcsrcholBufferInfo_choose();
 
-	atomic_store_explicit(&cusolverSpZcsrcholBufferInfo_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpZcsrcholBufferInfo_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -28128,7 +28672,7 @@ void *cudastub_cusolver_bind_cusolverSpZcsrcholBufferInfoHost(void)
 {
 	void *fn = (void *)cusolverSpZcsrcholBufferInfoHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpZcsrcholBufferInfoHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpZcsrcholBufferInfoHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpZcsrcholBufferInfoHost, cudastub_cusolver_slot_cusolverSpZcsrcholBufferInfoHost, cudastub_cusolver_resolve_cusolverSpZcsrcholBufferInfoHost, cudastub_cusolver_bind_cusolverSpZcsrcholBufferInfoHost);
@@ -28143,7 +28687,8 @@ static cusolverStatus_t cusolverSpZcsrcholBufferInfoHost_resolve(cusolverSpHandl
 {
 	cusolverSpZcsrcholBufferInfoHost_fn fn = cusolverSpZcsrcholBufferInfoHost_choose();
 
-	atomic_store_explicit(&cusolverSpZcsrcholBufferInfoHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpZcsrcholBufferInfoHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -28172,7 +28717,7 @@ void *cudastub_cusolver_bind_cusolverSpZcsrcholDiag(void)
 {
 	void *fn = (void *)cusolverSpZcsrcholDiag_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpZcsrcholDiag, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpZcsrcholDiag, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpZcsrcholDiag, cudastub_cusolver_slot_cusolverSpZcsrcholDiag, cudastub_cusolver_resolve_cusolverSpZcsrcholDiag, cudastub_cusolver_bind_cusolverSpZcsrcholDiag);
@@ -28187,7 +28732,8 @@ static cusolverStatus_t cusolverSpZcsrcholDiag_resolve(cusolverSpHandle_t a0, cs
 {
 	cusolverSpZcsrcholDiag_fn fn = cusolverSpZcsrcholDiag_choose();
 
-	atomic_store_explicit(&cusolverSpZcsrcholDiag_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpZcsrcholDiag_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -28222,7 +28768,7 @@ void *cudastub_cusolver_bind_cusolverSpZcsrcholFactor(void)
 {
 	void *fn = (void *)cusolverSpZcsrcholFactor_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpZcsrcholFactor, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpZcsrcholFactor, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpZcsrcholFactor, cudastub_cusolver_slot_cusolverSpZcsrcholFactor, cudastub_cusolver_resolve_cusolverSpZcsrcholFactor, cudastub_cusolver_bind_cusolverSpZcsrcholFactor);
@@ -28237,7 +28783,8 @@ static cusolverStatus_t cusolverSpZcsrcholFactor_resolve(cusolverSpHandle_t a0, 
 {
 	cusolverSpZcsrcholFactor_fn fn = cusolverSpZcsrcholFactor_choose();
 
-	atomic_store_explicit(&cusolverSpZcsrcholFactor_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpZcsrcholFactor_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -28272,7 +28819,7 @@ void *cudastub_cusolver_bind_cusolverSpZcsrcholFactorHost(void)
 {
 	void *fn = (void *)cusolverSpZcsrcholFactorHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpZcsrcholFactorHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpZcsrcholFactorHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpZcsrcholFactorHost, cudastub_cusolver_slot_cusolverSpZcsrcholFactorHost, cudastub_cusolver_resolve_cusolverSpZcsrcholFactorHost, cudastub_cusolver_bind_cusolverSpZcsrcholFactorHost);
@@ -28287,7 +28834,8 @@ static cusolverStatus_t cusolverSpZcsrcholFactorHost_resolve(cusolverSpHandle_t 
 {
 	cusolverSpZcsrcholFactorHost_fn fn = cusolverSpZcsrcholFactorHost_choose();
 
-	atomic_store_explicit(&cusolverSpZcsrcholFactorHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpZcsrcholFactorHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -28319,7 +28867,7 @@ void *cudastub_cusolver_bind_cusolverSpZcsrcholSolve(void)
 {
 	void *fn = (void *)cusolverSpZcsrcholSolve_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpZcsrcholSolve, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpZcsrcholSolve, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpZcsrcholSolve, cudastub_cusolver_slot_cusolverSpZcsrcholSolve, cudastub_cusolver_resolve_cusolverSpZcsrcholSolve, cudastub_cusolver_bind_cusolverSpZcsrcholSolve);
@@ -28334,7 +28882,8 @@ static cusolverStatus_t cusolverSpZcsrcholSolve_resolve(cusolverSpHandle_t a0, i
 {
 	cusolverSpZcsrcholSolve_fn fn = cusolverSpZcsrcholSolve_choose();
 
-	atomic_store_explicit(&cusolverSpZcsrcholSolve_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpZcsrcholSolve_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -28366,7 +28915,7 @@ void *cudastub_cusolver_bind_cusolverSpZcsrcholSolveHost(void)
 {
 	void *fn = (void *)cusolverSpZcsrcholSolveHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpZcsrcholSolveHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpZcsrcholSolveHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpZcsrcholSolveHost, cudastub_cusolver_slot_cusolverSpZcsrcholSolveHost, cudastub_cusolver_resolve_cusolverSpZcsrcholSolveHost, cudastub_cusolver_bind_cusolverSpZcsrcholSolveHost);
@@ -28381,7 +28930,8 @@ static cusolverStatus_t cusolverSpZcsrcholSolveHost_resolve(cusolverSpHandle_t a
 {
 	cusolverSpZcsrcholSolveHost_fn fn = cusolverSpZcsrcholSolveHost_choose();
 
-	atomic_store_explicit(&cusolverSpZcsrcholSolveHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpZcsrcholSolveHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -28411,7 +28961,7 @@ void *cudastub_cusolver_bind_cusolverSpZcsrcholZeroPivot(void)
 {
 	void *fn = (void *)cusolverSpZcsrcholZeroPivot_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpZcsrcholZeroPivot, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpZcsrcholZeroPivot, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpZcsrcholZeroPivot, cudastub_cusolver_slot_cusolverSpZcsrcholZeroPivot, cudastub_cusolver_resolve_cusolverSpZcsrcholZeroPivot, cudastub_cusolver_bind_cusolverSpZcsrcholZeroPivot);
@@ -28426,7 +28976,8 @@ static cusolverStatus_t cusolverSpZcsrcholZeroPivot_resolve(cusolverSpHandle_t a
 {
 	cusolverSpZcsrcholZeroPivot_fn fn = cusolverSpZcsrcholZeroPivot_choose();
 
-	atomic_store_explicit(&cusolverSpZcsrcholZeroPivot_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpZcsrcholZeroPivot_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -28456,7 +29007,7 @@ void *cudastub_cusolver_bind_cusolverSpZcsrcholZeroPivotHost(void)
 {
 	void *fn = (void *)cusolverSpZcsrcholZeroPivotHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpZcsrcholZeroPivotHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpZcsrcholZeroPivotHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpZcsrcholZeroPivotHost, cudastub_cusolver_slot_cusolverSpZcsrcholZeroPivotHost, cudastub_cusolver_resolve_cusolverSpZcsrcholZeroPivotHost, cudastub_cusolver_bind_cusolverSpZcsrcholZeroPivotHost);
@@ -28471,7 +29022,8 @@ static cusolverStatus_t cusolverSpZcsrcholZeroPivotHost_resolve(cusolverSpHandle
 {
 	cusolverSpZcsrcholZeroPivotHost_fn fn = cusolverSpZcsrcholZeroPivotHost_choose();
 
-	atomic_store_explicit(&cusolverSpZcsrcholZeroPivotHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpZcsrcholZeroPivotHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -28507,7 +29059,7 @@ void *cudastub_cusolver_bind_cusolverSpZcsreigsHost(void)
 {
 	void *fn = (void *)cusolverSpZcsreigsHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpZcsreigsHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpZcsreigsHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpZcsreigsHost, cudastub_cusolver_slot_cusolverSpZcsreigsHost, cudastub_cusolver_resolve_cusolverSpZcsreigsHost, cudastub_cusolver_bind_cusolverSpZcsreigsHost);
@@ -28522,7 +29074,8 @@ static cusolverStatus_t cusolverSpZcsreigsHost_resolve(cusolverSpHandle_t a0, in
 {
 	cusolverSpZcsreigsHost_fn fn = cusolverSpZcsreigsHost_choose();
 
-	atomic_store_explicit(&cusolverSpZcsreigsHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpZcsreigsHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -28561,7 +29114,7 @@ void *cudastub_cusolver_bind_cusolverSpZcsreigvsi(void)
 {
 	void *fn = (void *)cusolverSpZcsreigvsi_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpZcsreigvsi, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpZcsreigvsi, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpZcsreigvsi, cudastub_cusolver_slot_cusolverSpZcsreigvsi, cudastub_cusolver_resolve_cusolverSpZcsreigvsi, cudastub_cusolver_bind_cusolverSpZcsreigvsi);
@@ -28576,7 +29129,8 @@ static cusolverStatus_t cusolverSpZcsreigvsi_resolve(cusolverSpHandle_t a0, int 
 {
 	cusolverSpZcsreigvsi_fn fn = cusolverSpZcsreigvsi_choose();
 
-	atomic_store_explicit(&cusolverSpZcsreigvsi_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpZcsreigvsi_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -28615,7 +29169,7 @@ void *cudastub_cusolver_bind_cusolverSpZcsreigvsiHost(void)
 {
 	void *fn = (void *)cusolverSpZcsreigvsiHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpZcsreigvsiHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpZcsreigvsiHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpZcsreigvsiHost, cudastub_cusolver_slot_cusolverSpZcsreigvsiHost, cudastub_cusolver_resolve_cusolverSpZcsreigvsiHost, cudastub_cusolver_bind_cusolverSpZcsreigvsiHost);
@@ -28630,7 +29184,8 @@ static cusolverStatus_t cusolverSpZcsreigvsiHost_resolve(cusolverSpHandle_t a0, 
 {
 	cusolverSpZcsreigvsiHost_fn fn = cusolverSpZcsreigvsiHost_choose();
 
-	atomic_store_explicit(&cusolverSpZcsreigvsiHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpZcsreigvsiHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -28670,7 +29225,7 @@ void *cudastub_cusolver_bind_cusolverSpZcsrlsqvqrHost(void)
 {
 	void *fn = (void *)cusolverSpZcsrlsqvqrHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpZcsrlsqvqrHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpZcsrlsqvqrHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpZcsrlsqvqrHost, cudastub_cusolver_slot_cusolverSpZcsrlsqvqrHost, cudastub_cusolver_resolve_cusolverSpZcsrlsqvqrHost, cudastub_cusolver_bind_cusolverSpZcsrlsqvqrHost);
@@ -28685,7 +29240,8 @@ static cusolverStatus_t cusolverSpZcsrlsqvqrHost_resolve(cusolverSpHandle_t a0, 
 {
 	cusolverSpZcsrlsqvqrHost_fn fn = cusolverSpZcsrlsqvqrHost_choose();
 
-	atomic_store_explicit(&cusolverSpZcsrlsqvqrHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpZcsrlsqvqrHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -28723,7 +29279,7 @@ void *cudastub_cusolver_bind_cusolverSpZcsrlsvchol(void)
 {
 	void *fn = (void *)cusolverSpZcsrlsvchol_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpZcsrlsvchol, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpZcsrlsvchol, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpZcsrlsvchol, cudastub_cusolver_slot_cusolverSpZcsrlsvchol, cudastub_cusolver_resolve_cusolverSpZcsrlsvchol, cudastub_cusolver_bind_cusolverSpZcsrlsvchol);
@@ -28738,7 +29294,8 @@ static cusolverStatus_t cusolverSpZcsrlsvchol_resolve(cusolverSpHandle_t a0, int
 {
 	cusolverSpZcsrlsvchol_fn fn = cusolverSpZcsrlsvchol_choose();
 
-	atomic_store_explicit(&cusolverSpZcsrlsvchol_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpZcsrlsvchol_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -28776,7 +29333,7 @@ void *cudastub_cusolver_bind_cusolverSpZcsrlsvcholHost(void)
 {
 	void *fn = (void *)cusolverSpZcsrlsvcholHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpZcsrlsvcholHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpZcsrlsvcholHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpZcsrlsvcholHost, cudastub_cusolver_slot_cusolverSpZcsrlsvcholHost, cudastub_cusolver_resolve_cusolverSpZcsrlsvcholHost, cudastub_cusolver_bind_cusolverSpZcsrlsvcholHost);
@@ -28791,7 +29348,8 @@ static cusolverStatus_t cusolverSpZcsrlsvcholHost_resolve(cusolverSpHandle_t a0,
 {
 	cusolverSpZcsrlsvcholHost_fn fn = cusolverSpZcsrlsvcholHost_choose();
 
-	atomic_store_explicit(&cusolverSpZcsrlsvcholHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpZcsrlsvcholHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -28829,7 +29387,7 @@ void *cudastub_cusolver_bind_cusolverSpZcsrlsvluHost(void)
 {
 	void *fn = (void *)cusolverSpZcsrlsvluHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpZcsrlsvluHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpZcsrlsvluHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpZcsrlsvluHost, cudastub_cusolver_slot_cusolverSpZcsrlsvluHost, cudastub_cusolver_resolve_cusolverSpZcsrlsvluHost, cudastub_cusolver_bind_cusolverSpZcsrlsvluHost);
@@ -28844,7 +29402,8 @@ static cusolverStatus_t cusolverSpZcsrlsvluHost_resolve(cusolverSpHandle_t a0, i
 {
 	cusolverSpZcsrlsvluHost_fn fn = cusolverSpZcsrlsvluHost_choose();
 
-	atomic_store_explicit(&cusolverSpZcsrlsvluHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpZcsrlsvluHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -28882,7 +29441,7 @@ void *cudastub_cusolver_bind_cusolverSpZcsrlsvqr(void)
 {
 	void *fn = (void *)cusolverSpZcsrlsvqr_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpZcsrlsvqr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpZcsrlsvqr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpZcsrlsvqr, cudastub_cusolver_slot_cusolverSpZcsrlsvqr, cudastub_cusolver_resolve_cusolverSpZcsrlsvqr, cudastub_cusolver_bind_cusolverSpZcsrlsvqr);
@@ -28897,7 +29456,8 @@ static cusolverStatus_t cusolverSpZcsrlsvqr_resolve(cusolverSpHandle_t a0, int a
 {
 	cusolverSpZcsrlsvqr_fn fn = cusolverSpZcsrlsvqr_choose();
 
-	atomic_store_explicit(&cusolverSpZcsrlsvqr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpZcsrlsvqr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -28935,7 +29495,7 @@ void *cudastub_cusolver_bind_cusolverSpZcsrlsvqrHost(void)
 {
 	void *fn = (void *)cusolverSpZcsrlsvqrHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpZcsrlsvqrHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpZcsrlsvqrHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpZcsrlsvqrHost, cudastub_cusolver_slot_cusolverSpZcsrlsvqrHost, cudastub_cusolver_resolve_cusolverSpZcsrlsvqrHost, cudastub_cusolver_bind_cusolverSpZcsrlsvqrHost);
@@ -28950,7 +29510,8 @@ static cusolverStatus_t cusolverSpZcsrlsvqrHost_resolve(cusolverSpHandle_t a0, i
 {
 	cusolverSpZcsrlsvqrHost_fn fn = cusolverSpZcsrlsvqrHost_choose();
 
-	atomic_store_explicit(&cusolverSpZcsrlsvqrHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpZcsrlsvqrHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -28986,7 +29547,7 @@ void *cudastub_cusolver_bind_cusolverSpZcsrluBufferInfoHost(void)
 {
 	void *fn = (void *)cusolverSpZcsrluBufferInfoHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpZcsrluBufferInfoHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpZcsrluBufferInfoHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpZcsrluBufferInfoHost, cudastub_cusolver_slot_cusolverSpZcsrluBufferInfoHost, cudastub_cusolver_resolve_cusolverSpZcsrluBufferInfoHost, cudastub_cusolver_bind_cusolverSpZcsrluBufferInfoHost);
@@ -29001,7 +29562,8 @@ static cusolverStatus_t cusolverSpZcsrluBufferInfoHost_resolve(cusolverSpHandle_
 {
 	cusolverSpZcsrluBufferInfoHost_fn fn = cusolverSpZcsrluBufferInfoHost_choose();
 
-	atomic_store_explicit(&cusolverSpZcsrluBufferInfoHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpZcsrluBufferInfoHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -29040,7 +29602,7 @@ void *cudastub_cusolver_bind_cusolverSpZcsrluExtractHost(void)
 {
 	void *fn = (void *)cusolverSpZcsrluExtractHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpZcsrluExtractHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpZcsrluExtractHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpZcsrluExtractHost, cudastub_cusolver_slot_cusolverSpZcsrluExtractHost, cudastub_cusolver_resolve_cusolverSpZcsrluExtractHost, cudastub_cusolver_bind_cusolverSpZcsrluExtractHost);
@@ -29055,7 +29617,8 @@ static cusolverStatus_t cusolverSpZcsrluExtractHost_resolve(cusolverSpHandle_t a
 {
 	cusolverSpZcsrluExtractHost_fn fn = cusolverSpZcsrluExtractHost_choose();
 
-	atomic_store_explicit(&cusolverSpZcsrluExtractHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpZcsrluExtractHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -29091,7 +29654,7 @@ void *cudastub_cusolver_bind_cusolverSpZcsrluFactorHost(void)
 {
 	void *fn = (void *)cusolverSpZcsrluFactorHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpZcsrluFactorHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpZcsrluFactorHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpZcsrluFactorHost, cudastub_cusolver_slot_cusolverSpZcsrluFactorHost, cudastub_cusolver_resolve_cusolverSpZcsrluFactorHost, cudastub_cusolver_bind_cusolverSpZcsrluFactorHost);
@@ -29106,7 +29669,8 @@ static cusolverStatus_t cusolverSpZcsrluFactorHost_resolve(cusolverSpHandle_t a0
 {
 	cusolverSpZcsrluFactorHost_fn fn = cusolverSpZcsrluFactorHost_choose();
 
-	atomic_store_explicit(&cusolverSpZcsrluFactorHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpZcsrluFactorHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -29138,7 +29702,7 @@ void *cudastub_cusolver_bind_cusolverSpZcsrluSolveHost(void)
 {
 	void *fn = (void *)cusolverSpZcsrluSolveHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpZcsrluSolveHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpZcsrluSolveHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpZcsrluSolveHost, cudastub_cusolver_slot_cusolverSpZcsrluSolveHost, cudastub_cusolver_resolve_cusolverSpZcsrluSolveHost, cudastub_cusolver_bind_cusolverSpZcsrluSolveHost);
@@ -29153,7 +29717,8 @@ static cusolverStatus_t cusolverSpZcsrluSolveHost_resolve(cusolverSpHandle_t a0,
 {
 	cusolverSpZcsrluSolveHost_fn fn = cusolverSpZcsrluSolveHost_choose();
 
-	atomic_store_explicit(&cusolverSpZcsrluSolveHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpZcsrluSolveHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -29183,7 +29748,7 @@ void *cudastub_cusolver_bind_cusolverSpZcsrluZeroPivotHost(void)
 {
 	void *fn = (void *)cusolverSpZcsrluZeroPivotHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpZcsrluZeroPivotHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpZcsrluZeroPivotHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpZcsrluZeroPivotHost, cudastub_cusolver_slot_cusolverSpZcsrluZeroPivotHost, cudastub_cusolver_resolve_cusolverSpZcsrluZeroPivotHost, cudastub_cusolver_bind_cusolverSpZcsrluZeroPivotHost);
@@ -29198,7 +29763,8 @@ static cusolverStatus_t cusolverSpZcsrluZeroPivotHost_resolve(cusolverSpHandle_t
 {
 	cusolverSpZcsrluZeroPivotHost_fn fn = cusolverSpZcsrluZeroPivotHost_choose();
 
-	atomic_store_explicit(&cusolverSpZcsrluZeroPivotHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpZcsrluZeroPivotHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -29235,7 +29801,7 @@ void *cudastub_cusolver_bind_cusolverSpZcsrqrBufferInfo(void)
 {
 	void *fn = (void *)cusolverSpZcsrqrBufferInfo_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpZcsrqrBufferInfo, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpZcsrqrBufferInfo, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpZcsrqrBufferInfo, cudastub_cusolver_slot_cusolverSpZcsrqrBufferInfo, cudastub_cusolver_resolve_cusolverSpZcsrqrBufferInfo, cudastub_cusolver_bind_cusolverSpZcsrqrBufferInfo);
@@ -29250,7 +29816,8 @@ static cusolverStatus_t cusolverSpZcsrqrBufferInfo_resolve(cusolverSpHandle_t a0
 {
 	cusolverSpZcsrqrBufferInfo_fn fn = cusolverSpZcsrqrBufferInfo_choose();
 
-	atomic_store_explicit(&cusolverSpZcsrqrBufferInfo_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpZcsrqrBufferInfo_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -29288,7 +29855,7 @@ void *cudastub_cusolver_bind_cusolverSpZcsrqrBufferInfoBatched(void)
 {
 	void *fn = (void *)cusolverSpZcsrqrBufferInfoBatched_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpZcsrqrBufferInfoBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpZcsrqrBufferInfoBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpZcsrqrBufferInfoBatched, cudastub_cusolver_slot_cusolverSpZcsrqrBufferInfoBatched, cudastub_cusolver_resolve_cusolverSpZcsrqrBufferInfoBatched, cudastub_cusolver_bind_cusolverSpZcsrqrBufferInfoBatched);
@@ -29303,7 +29870,8 @@ static cusolverStatus_t cusolverSpZcsrqrBufferInfoBatched_resolve(cusolverSpHand
 {
 	cusolverSpZcsrqrBufferInfoBatched_fn fn = cusolverSpZcsrqrBufferInfoBatched_choose();
 
-	atomic_store_explicit(&cusolverSpZcsrqrBufferInfoBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpZcsrqrBufferInfoBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -29340,7 +29908,7 @@ void *cudastub_cusolver_bind_cusolverSpZcsrqrBufferInfoHost(void)
 {
 	void *fn = (void *)cusolverSpZcsrqrBufferInfoHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpZcsrqrBufferInfoHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpZcsrqrBufferInfoHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpZcsrqrBufferInfoHost, cudastub_cusolver_slot_cusolverSpZcsrqrBufferInfoHost, cudastub_cusolver_resolve_cusolverSpZcsrqrBufferInfoHost, cudastub_cusolver_bind_cusolverSpZcsrqrBufferInfoHost);
@@ -29355,7 +29923,8 @@ static cusolverStatus_t cusolverSpZcsrqrBufferInfoHost_resolve(cusolverSpHandle_
 {
 	cusolverSpZcsrqrBufferInfoHost_fn fn = cusolverSpZcsrqrBufferInfoHost_choose();
 
-	atomic_store_explicit(&cusolverSpZcsrqrBufferInfoHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpZcsrqrBufferInfoHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -29389,7 +29958,7 @@ void *cudastub_cusolver_bind_cusolverSpZcsrqrFactor(void)
 {
 	void *fn = (void *)cusolverSpZcsrqrFactor_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpZcsrqrFactor, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpZcsrqrFactor, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpZcsrqrFactor, cudastub_cusolver_slot_cusolverSpZcsrqrFactor, cudastub_cusolver_resolve_cusolverSpZcsrqrFactor, cudastub_cusolver_bind_cusolverSpZcsrqrFactor);
@@ -29404,7 +29973,8 @@ static cusolverStatus_t cusolverSpZcsrqrFactor_resolve(cusolverSpHandle_t a0, in
 {
 	cusolverSpZcsrqrFactor_fn fn = cusolverSpZcsrqrFactor_choose();
 
-	atomic_store_explicit(&cusolverSpZcsrqrFactor_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpZcsrqrFactor_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -29438,7 +30008,7 @@ void *cudastub_cusolver_bind_cusolverSpZcsrqrFactorHost(void)
 {
 	void *fn = (void *)cusolverSpZcsrqrFactorHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpZcsrqrFactorHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpZcsrqrFactorHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpZcsrqrFactorHost, cudastub_cusolver_slot_cusolverSpZcsrqrFactorHost, cudastub_cusolver_resolve_cusolverSpZcsrqrFactorHost, cudastub_cusolver_bind_cusolverSpZcsrqrFactorHost);
@@ -29453,7 +30023,8 @@ static cusolverStatus_t cusolverSpZcsrqrFactorHost_resolve(cusolverSpHandle_t a0
 {
 	cusolverSpZcsrqrFactorHost_fn fn = cusolverSpZcsrqrFactorHost_choose();
 
-	atomic_store_explicit(&cusolverSpZcsrqrFactorHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpZcsrqrFactorHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -29489,7 +30060,7 @@ void *cudastub_cusolver_bind_cusolverSpZcsrqrSetup(void)
 {
 	void *fn = (void *)cusolverSpZcsrqrSetup_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpZcsrqrSetup, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpZcsrqrSetup, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpZcsrqrSetup, cudastub_cusolver_slot_cusolverSpZcsrqrSetup, cudastub_cusolver_resolve_cusolverSpZcsrqrSetup, cudastub_cusolver_bind_cusolverSpZcsrqrSetup);
@@ -29504,7 +30075,8 @@ static cusolverStatus_t cusolverSpZcsrqrSetup_resolve(cusolverSpHandle_t a0, int
 {
 	cusolverSpZcsrqrSetup_fn fn = cusolverSpZcsrqrSetup_choose();
 
-	atomic_store_explicit(&cusolverSpZcsrqrSetup_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpZcsrqrSetup_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -29540,7 +30112,7 @@ void *cudastub_cusolver_bind_cusolverSpZcsrqrSetupHost(void)
 {
 	void *fn = (void *)cusolverSpZcsrqrSetupHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpZcsrqrSetupHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpZcsrqrSetupHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpZcsrqrSetupHost, cudastub_cusolver_slot_cusolverSpZcsrqrSetupHost, cudastub_cusolver_resolve_cusolverSpZcsrqrSetupHost, cudastub_cusolver_bind_cusolverSpZcsrqrSetupHost);
@@ -29555,7 +30127,8 @@ static cusolverStatus_t cusolverSpZcsrqrSetupHost_resolve(cusolverSpHandle_t a0,
 {
 	cusolverSpZcsrqrSetupHost_fn fn = cusolverSpZcsrqrSetupHost_choose();
 
-	atomic_store_explicit(&cusolverSpZcsrqrSetupHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpZcsrqrSetupHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -29588,7 +30161,7 @@ void *cudastub_cusolver_bind_cusolverSpZcsrqrSolve(void)
 {
 	void *fn = (void *)cusolverSpZcsrqrSolve_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpZcsrqrSolve, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpZcsrqrSolve, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpZcsrqrSolve, cudastub_cusolver_slot_cusolverSpZcsrqrSolve, cudastub_cusolver_resolve_cusolverSpZcsrqrSolve, cudastub_cusolver_bind_cusolverSpZcsrqrSolve);
@@ -29603,7 +30176,8 @@ static cusolverStatus_t cusolverSpZcsrqrSolve_resolve(cusolverSpHandle_t a0, int
 {
 	cusolverSpZcsrqrSolve_fn fn = cusolverSpZcsrqrSolve_choose();
 
-	atomic_store_explicit(&cusolverSpZcsrqrSolve_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpZcsrqrSolve_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -29636,7 +30210,7 @@ void *cudastub_cusolver_bind_cusolverSpZcsrqrSolveHost(void)
 {
 	void *fn = (void *)cusolverSpZcsrqrSolveHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpZcsrqrSolveHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpZcsrqrSolveHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpZcsrqrSolveHost, cudastub_cusolver_slot_cusolverSpZcsrqrSolveHost, cudastub_cusolver_resolve_cusolverSpZcsrqrSolveHost, cudastub_cusolver_bind_cusolverSpZcsrqrSolveHost);
@@ -29651,7 +30225,8 @@ static cusolverStatus_t cusolverSpZcsrqrSolveHost_resolve(cusolverSpHandle_t a0,
 {
 	cusolverSpZcsrqrSolveHost_fn fn = cusolverSpZcsrqrSolveHost_choose();
 
-	atomic_store_explicit(&cusolverSpZcsrqrSolveHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpZcsrqrSolveHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -29681,7 +30256,7 @@ void *cudastub_cusolver_bind_cusolverSpZcsrqrZeroPivot(void)
 {
 	void *fn = (void *)cusolverSpZcsrqrZeroPivot_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpZcsrqrZeroPivot, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpZcsrqrZeroPivot, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpZcsrqrZeroPivot, cudastub_cusolver_slot_cusolverSpZcsrqrZeroPivot, cudastub_cusolver_resolve_cusolverSpZcsrqrZeroPivot, cudastub_cusolver_bind_cusolverSpZcsrqrZeroPivot);
@@ -29696,7 +30271,8 @@ static cusolverStatus_t cusolverSpZcsrqrZeroPivot_resolve(cusolverSpHandle_t a0,
 {
 	cusolverSpZcsrqrZeroPivot_fn fn = cusolverSpZcsrqrZeroPivot_choose();
 
-	atomic_store_explicit(&cusolverSpZcsrqrZeroPivot_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpZcsrqrZeroPivot_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -29726,7 +30302,7 @@ void *cudastub_cusolver_bind_cusolverSpZcsrqrZeroPivotHost(void)
 {
 	void *fn = (void *)cusolverSpZcsrqrZeroPivotHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpZcsrqrZeroPivotHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpZcsrqrZeroPivotHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpZcsrqrZeroPivotHost, cudastub_cusolver_slot_cusolverSpZcsrqrZeroPivotHost, cudastub_cusolver_resolve_cusolverSpZcsrqrZeroPivotHost, cudastub_cusolver_bind_cusolverSpZcsrqrZeroPivotHost);
@@ -29741,7 +30317,8 @@ static cusolverStatus_t cusolverSpZcsrqrZeroPivotHost_resolve(cusolverSpHandle_t
 {
 	cusolverSpZcsrqrZeroPivotHost_fn fn = cusolverSpZcsrqrZeroPivotHost_choose();
 
-	atomic_store_explicit(&cusolverSpZcsrqrZeroPivotHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpZcsrqrZeroPivotHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -29780,7 +30357,7 @@ void *cudastub_cusolver_bind_cusolverSpZcsrqrsvBatched(void)
 {
 	void *fn = (void *)cusolverSpZcsrqrsvBatched_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpZcsrqrsvBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpZcsrqrsvBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpZcsrqrsvBatched, cudastub_cusolver_slot_cusolverSpZcsrqrsvBatched, cudastub_cusolver_resolve_cusolverSpZcsrqrsvBatched, cudastub_cusolver_bind_cusolverSpZcsrqrsvBatched);
@@ -29795,7 +30372,8 @@ static cusolverStatus_t cusolverSpZcsrqrsvBatched_resolve(cusolverSpHandle_t a0,
 {
 	cusolverSpZcsrqrsvBatched_fn fn = cusolverSpZcsrqrsvBatched_choose();
 
-	atomic_store_explicit(&cusolverSpZcsrqrsvBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpZcsrqrsvBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -29830,7 +30408,7 @@ void *cudastub_cusolver_bind_cusolverSpZcsrzfdHost(void)
 {
 	void *fn = (void *)cusolverSpZcsrzfdHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpZcsrzfdHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpZcsrzfdHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpZcsrzfdHost, cudastub_cusolver_slot_cusolverSpZcsrzfdHost, cudastub_cusolver_resolve_cusolverSpZcsrzfdHost, cudastub_cusolver_bind_cusolverSpZcsrzfdHost);
@@ -29845,7 +30423,8 @@ static cusolverStatus_t cusolverSpZcsrzfdHost_resolve(cusolverSpHandle_t a0, int
 {
 	cusolverSpZcsrzfdHost_fn fn = cusolverSpZcsrzfdHost_choose();
 
-	atomic_store_explicit(&cusolverSpZcsrzfdHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpZcsrzfdHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif

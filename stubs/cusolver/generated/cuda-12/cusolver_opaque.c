@@ -360,7 +360,7 @@ void *cudastub_cusolver_bind_cublasCbatchAccGemm(void)
 {
 	void *fn = choose_cublasCbatchAccGemm();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cublasCbatchAccGemm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cublasCbatchAccGemm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCbatchAccGemm, cudastub_cusolver_slot_cublasCbatchAccGemm, cudastub_cusolver_resolve_cublasCbatchAccGemm, cudastub_cusolver_bind_cublasCbatchAccGemm);
@@ -384,7 +384,7 @@ void *cudastub_cusolver_bind_cublasCbatchAccGemm_BufferSize(void)
 {
 	void *fn = choose_cublasCbatchAccGemm_BufferSize();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cublasCbatchAccGemm_BufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cublasCbatchAccGemm_BufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCbatchAccGemm_BufferSize, cudastub_cusolver_slot_cublasCbatchAccGemm_BufferSize, cudastub_cusolver_resolve_cublasCbatchAccGemm_BufferSize, cudastub_cusolver_bind_cublasCbatchAccGemm_BufferSize);
@@ -408,7 +408,7 @@ void *cudastub_cusolver_bind_cublasCbatchGemm(void)
 {
 	void *fn = choose_cublasCbatchGemm();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cublasCbatchGemm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cublasCbatchGemm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCbatchGemm, cudastub_cusolver_slot_cublasCbatchGemm, cudastub_cusolver_resolve_cublasCbatchGemm, cudastub_cusolver_bind_cublasCbatchGemm);
@@ -432,7 +432,7 @@ void *cudastub_cusolver_bind_cublasCbatchTrsm(void)
 {
 	void *fn = choose_cublasCbatchTrsm();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cublasCbatchTrsm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cublasCbatchTrsm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCbatchTrsm, cudastub_cusolver_slot_cublasCbatchTrsm, cudastub_cusolver_resolve_cublasCbatchTrsm, cudastub_cusolver_bind_cublasCbatchTrsm);
@@ -456,7 +456,7 @@ void *cudastub_cusolver_bind_cublasDbatchAccGemm(void)
 {
 	void *fn = choose_cublasDbatchAccGemm();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cublasDbatchAccGemm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cublasDbatchAccGemm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDbatchAccGemm, cudastub_cusolver_slot_cublasDbatchAccGemm, cudastub_cusolver_resolve_cublasDbatchAccGemm, cudastub_cusolver_bind_cublasDbatchAccGemm);
@@ -480,7 +480,7 @@ void *cudastub_cusolver_bind_cublasDbatchAccGemm_BufferSize(void)
 {
 	void *fn = choose_cublasDbatchAccGemm_BufferSize();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cublasDbatchAccGemm_BufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cublasDbatchAccGemm_BufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDbatchAccGemm_BufferSize, cudastub_cusolver_slot_cublasDbatchAccGemm_BufferSize, cudastub_cusolver_resolve_cublasDbatchAccGemm_BufferSize, cudastub_cusolver_bind_cublasDbatchAccGemm_BufferSize);
@@ -504,7 +504,7 @@ void *cudastub_cusolver_bind_cublasDbatchGemm(void)
 {
 	void *fn = choose_cublasDbatchGemm();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cublasDbatchGemm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cublasDbatchGemm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDbatchGemm, cudastub_cusolver_slot_cublasDbatchGemm, cudastub_cusolver_resolve_cublasDbatchGemm, cudastub_cusolver_bind_cublasDbatchGemm);
@@ -528,7 +528,7 @@ void *cudastub_cusolver_bind_cublasDbatchTrsm(void)
 {
 	void *fn = choose_cublasDbatchTrsm();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cublasDbatchTrsm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cublasDbatchTrsm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDbatchTrsm, cudastub_cusolver_slot_cublasDbatchTrsm, cudastub_cusolver_resolve_cublasDbatchTrsm, cudastub_cusolver_bind_cublasDbatchTrsm);
@@ -552,7 +552,7 @@ void *cudastub_cusolver_bind_cublasSbatchAccGemm(void)
 {
 	void *fn = choose_cublasSbatchAccGemm();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cublasSbatchAccGemm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cublasSbatchAccGemm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSbatchAccGemm, cudastub_cusolver_slot_cublasSbatchAccGemm, cudastub_cusolver_resolve_cublasSbatchAccGemm, cudastub_cusolver_bind_cublasSbatchAccGemm);
@@ -576,7 +576,7 @@ void *cudastub_cusolver_bind_cublasSbatchAccGemm_BufferSize(void)
 {
 	void *fn = choose_cublasSbatchAccGemm_BufferSize();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cublasSbatchAccGemm_BufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cublasSbatchAccGemm_BufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSbatchAccGemm_BufferSize, cudastub_cusolver_slot_cublasSbatchAccGemm_BufferSize, cudastub_cusolver_resolve_cublasSbatchAccGemm_BufferSize, cudastub_cusolver_bind_cublasSbatchAccGemm_BufferSize);
@@ -600,7 +600,7 @@ void *cudastub_cusolver_bind_cublasSbatchGemm(void)
 {
 	void *fn = choose_cublasSbatchGemm();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cublasSbatchGemm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cublasSbatchGemm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSbatchGemm, cudastub_cusolver_slot_cublasSbatchGemm, cudastub_cusolver_resolve_cublasSbatchGemm, cudastub_cusolver_bind_cublasSbatchGemm);
@@ -624,7 +624,7 @@ void *cudastub_cusolver_bind_cublasSbatchTrsm(void)
 {
 	void *fn = choose_cublasSbatchTrsm();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cublasSbatchTrsm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cublasSbatchTrsm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSbatchTrsm, cudastub_cusolver_slot_cublasSbatchTrsm, cudastub_cusolver_resolve_cublasSbatchTrsm, cudastub_cusolver_bind_cublasSbatchTrsm);
@@ -648,7 +648,7 @@ void *cudastub_cusolver_bind_cublasZbatchAccGemm(void)
 {
 	void *fn = choose_cublasZbatchAccGemm();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cublasZbatchAccGemm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cublasZbatchAccGemm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZbatchAccGemm, cudastub_cusolver_slot_cublasZbatchAccGemm, cudastub_cusolver_resolve_cublasZbatchAccGemm, cudastub_cusolver_bind_cublasZbatchAccGemm);
@@ -672,7 +672,7 @@ void *cudastub_cusolver_bind_cublasZbatchAccGemm_BufferSize(void)
 {
 	void *fn = choose_cublasZbatchAccGemm_BufferSize();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cublasZbatchAccGemm_BufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cublasZbatchAccGemm_BufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZbatchAccGemm_BufferSize, cudastub_cusolver_slot_cublasZbatchAccGemm_BufferSize, cudastub_cusolver_resolve_cublasZbatchAccGemm_BufferSize, cudastub_cusolver_bind_cublasZbatchAccGemm_BufferSize);
@@ -696,7 +696,7 @@ void *cudastub_cusolver_bind_cublasZbatchGemm(void)
 {
 	void *fn = choose_cublasZbatchGemm();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cublasZbatchGemm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cublasZbatchGemm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZbatchGemm, cudastub_cusolver_slot_cublasZbatchGemm, cudastub_cusolver_resolve_cublasZbatchGemm, cudastub_cusolver_bind_cublasZbatchGemm);
@@ -720,7 +720,7 @@ void *cudastub_cusolver_bind_cublasZbatchTrsm(void)
 {
 	void *fn = choose_cublasZbatchTrsm();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cublasZbatchTrsm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cublasZbatchTrsm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZbatchTrsm, cudastub_cusolver_slot_cublasZbatchTrsm, cudastub_cusolver_resolve_cublasZbatchTrsm, cudastub_cusolver_bind_cublasZbatchTrsm);
@@ -744,7 +744,7 @@ void *cudastub_cusolver_bind_cusolverDnCaxpyHost(void)
 {
 	void *fn = choose_cusolverDnCaxpyHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCaxpyHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCaxpyHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCaxpyHost, cudastub_cusolver_slot_cusolverDnCaxpyHost, cudastub_cusolver_resolve_cusolverDnCaxpyHost, cudastub_cusolver_bind_cusolverDnCaxpyHost);
@@ -768,7 +768,7 @@ void *cudastub_cusolver_bind_cusolverDnCeyeBatch(void)
 {
 	void *fn = choose_cusolverDnCeyeBatch();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCeyeBatch, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCeyeBatch, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCeyeBatch, cudastub_cusolver_slot_cusolverDnCeyeBatch, cudastub_cusolver_resolve_cusolverDnCeyeBatch, cudastub_cusolver_bind_cusolverDnCeyeBatch);
@@ -792,7 +792,7 @@ void *cudastub_cusolver_bind_cusolverDnCgehrd(void)
 {
 	void *fn = choose_cusolverDnCgehrd();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCgehrd, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCgehrd, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCgehrd, cudastub_cusolver_slot_cusolverDnCgehrd, cudastub_cusolver_resolve_cusolverDnCgehrd, cudastub_cusolver_bind_cusolverDnCgehrd);
@@ -816,7 +816,7 @@ void *cudastub_cusolver_bind_cusolverDnCgehrd_bufferSize(void)
 {
 	void *fn = choose_cusolverDnCgehrd_bufferSize();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCgehrd_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCgehrd_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCgehrd_bufferSize, cudastub_cusolver_slot_cusolverDnCgehrd_bufferSize, cudastub_cusolver_resolve_cusolverDnCgehrd_bufferSize, cudastub_cusolver_bind_cusolverDnCgehrd_bufferSize);
@@ -840,7 +840,7 @@ void *cudastub_cusolver_bind_cusolverDnCgelqfHost(void)
 {
 	void *fn = choose_cusolverDnCgelqfHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCgelqfHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCgelqfHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCgelqfHost, cudastub_cusolver_slot_cusolverDnCgelqfHost, cudastub_cusolver_resolve_cusolverDnCgelqfHost, cudastub_cusolver_bind_cusolverDnCgelqfHost);
@@ -864,7 +864,7 @@ void *cudastub_cusolver_bind_cusolverDnCgemmHost(void)
 {
 	void *fn = choose_cusolverDnCgemmHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCgemmHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCgemmHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCgemmHost, cudastub_cusolver_slot_cusolverDnCgemmHost, cudastub_cusolver_resolve_cusolverDnCgemmHost, cudastub_cusolver_bind_cusolverDnCgemmHost);
@@ -888,7 +888,7 @@ void *cudastub_cusolver_bind_cusolverDnCgeqlfHost(void)
 {
 	void *fn = choose_cusolverDnCgeqlfHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCgeqlfHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCgeqlfHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCgeqlfHost, cudastub_cusolver_slot_cusolverDnCgeqlfHost, cudastub_cusolver_resolve_cusolverDnCgeqlfHost, cudastub_cusolver_bind_cusolverDnCgeqlfHost);
@@ -912,7 +912,7 @@ void *cudastub_cusolver_bind_cusolverDnCgeqrfHost(void)
 {
 	void *fn = choose_cusolverDnCgeqrfHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCgeqrfHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCgeqrfHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCgeqrfHost, cudastub_cusolver_slot_cusolverDnCgeqrfHost, cudastub_cusolver_resolve_cusolverDnCgeqrfHost, cudastub_cusolver_bind_cusolverDnCgeqrfHost);
@@ -936,7 +936,7 @@ void *cudastub_cusolver_bind_cusolverDnCgeqrf_ApI(void)
 {
 	void *fn = choose_cusolverDnCgeqrf_ApI();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCgeqrf_ApI, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCgeqrf_ApI, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCgeqrf_ApI, cudastub_cusolver_slot_cusolverDnCgeqrf_ApI, cudastub_cusolver_resolve_cusolverDnCgeqrf_ApI, cudastub_cusolver_bind_cusolverDnCgeqrf_ApI);
@@ -960,7 +960,7 @@ void *cudastub_cusolver_bind_cusolverDnCgeqrf_ApI_bufferSize(void)
 {
 	void *fn = choose_cusolverDnCgeqrf_ApI_bufferSize();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCgeqrf_ApI_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCgeqrf_ApI_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCgeqrf_ApI_bufferSize, cudastub_cusolver_slot_cusolverDnCgeqrf_ApI_bufferSize, cudastub_cusolver_resolve_cusolverDnCgeqrf_ApI_bufferSize, cudastub_cusolver_bind_cusolverDnCgeqrf_ApI_bufferSize);
@@ -984,7 +984,7 @@ void *cudastub_cusolver_bind_cusolverDnCgercond(void)
 {
 	void *fn = choose_cusolverDnCgercond();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCgercond, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCgercond, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCgercond, cudastub_cusolver_slot_cusolverDnCgercond, cudastub_cusolver_resolve_cusolverDnCgercond, cudastub_cusolver_bind_cusolverDnCgercond);
@@ -1008,7 +1008,7 @@ void *cudastub_cusolver_bind_cusolverDnCgercond_bufferSize(void)
 {
 	void *fn = choose_cusolverDnCgercond_bufferSize();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCgercond_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCgercond_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCgercond_bufferSize, cudastub_cusolver_slot_cusolverDnCgercond_bufferSize, cudastub_cusolver_resolve_cusolverDnCgercond_bufferSize, cudastub_cusolver_bind_cusolverDnCgercond_bufferSize);
@@ -1032,7 +1032,7 @@ void *cudastub_cusolver_bind_cusolverDnChegst(void)
 {
 	void *fn = choose_cusolverDnChegst();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnChegst, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnChegst, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnChegst, cudastub_cusolver_slot_cusolverDnChegst, cudastub_cusolver_resolve_cusolverDnChegst, cudastub_cusolver_bind_cusolverDnChegst);
@@ -1056,7 +1056,7 @@ void *cudastub_cusolver_bind_cusolverDnChegst2(void)
 {
 	void *fn = choose_cusolverDnChegst2();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnChegst2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnChegst2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnChegst2, cudastub_cusolver_slot_cusolverDnChegst2, cudastub_cusolver_resolve_cusolverDnChegst2, cudastub_cusolver_bind_cusolverDnChegst2);
@@ -1080,7 +1080,7 @@ void *cudastub_cusolver_bind_cusolverDnChegst2_bufferSize(void)
 {
 	void *fn = choose_cusolverDnChegst2_bufferSize();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnChegst2_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnChegst2_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnChegst2_bufferSize, cudastub_cusolver_slot_cusolverDnChegst2_bufferSize, cudastub_cusolver_resolve_cusolverDnChegst2_bufferSize, cudastub_cusolver_bind_cusolverDnChegst2_bufferSize);
@@ -1104,7 +1104,7 @@ void *cudastub_cusolver_bind_cusolverDnChegst_bufferSize(void)
 {
 	void *fn = choose_cusolverDnChegst_bufferSize();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnChegst_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnChegst_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnChegst_bufferSize, cudastub_cusolver_slot_cusolverDnChegst_bufferSize, cudastub_cusolver_resolve_cusolverDnChegst_bufferSize, cudastub_cusolver_bind_cusolverDnChegst_bufferSize);
@@ -1128,7 +1128,7 @@ void *cudastub_cusolver_bind_cusolverDnChemv(void)
 {
 	void *fn = choose_cusolverDnChemv();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnChemv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnChemv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnChemv, cudastub_cusolver_slot_cusolverDnChemv, cudastub_cusolver_resolve_cusolverDnChemv, cudastub_cusolver_bind_cusolverDnChemv);
@@ -1152,7 +1152,7 @@ void *cudastub_cusolver_bind_cusolverDnChemv_bufferSize(void)
 {
 	void *fn = choose_cusolverDnChemv_bufferSize();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnChemv_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnChemv_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnChemv_bufferSize, cudastub_cusolver_slot_cusolverDnChemv_bufferSize, cudastub_cusolver_resolve_cusolverDnChemv_bufferSize, cudastub_cusolver_bind_cusolverDnChemv_bufferSize);
@@ -1176,7 +1176,7 @@ void *cudastub_cusolver_bind_cusolverDnClacpyHost(void)
 {
 	void *fn = choose_cusolverDnClacpyHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnClacpyHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnClacpyHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnClacpyHost, cudastub_cusolver_slot_cusolverDnClacpyHost, cudastub_cusolver_resolve_cusolverDnClacpyHost, cudastub_cusolver_bind_cusolverDnClacpyHost);
@@ -1200,7 +1200,7 @@ void *cudastub_cusolver_bind_cusolverDnClange(void)
 {
 	void *fn = choose_cusolverDnClange();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnClange, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnClange, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnClange, cudastub_cusolver_slot_cusolverDnClange, cudastub_cusolver_resolve_cusolverDnClange, cudastub_cusolver_bind_cusolverDnClange);
@@ -1224,7 +1224,7 @@ void *cudastub_cusolver_bind_cusolverDnClangeHost(void)
 {
 	void *fn = choose_cusolverDnClangeHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnClangeHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnClangeHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnClangeHost, cudastub_cusolver_slot_cusolverDnClangeHost, cudastub_cusolver_resolve_cusolverDnClangeHost, cudastub_cusolver_bind_cusolverDnClangeHost);
@@ -1248,7 +1248,7 @@ void *cudastub_cusolver_bind_cusolverDnClange_bufferSize(void)
 {
 	void *fn = choose_cusolverDnClange_bufferSize();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnClange_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnClange_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnClange_bufferSize, cudastub_cusolver_slot_cusolverDnClange_bufferSize, cudastub_cusolver_resolve_cusolverDnClange_bufferSize, cudastub_cusolver_bind_cusolverDnClange_bufferSize);
@@ -1272,7 +1272,7 @@ void *cudastub_cusolver_bind_cusolverDnClanheHost(void)
 {
 	void *fn = choose_cusolverDnClanheHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnClanheHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnClanheHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnClanheHost, cudastub_cusolver_slot_cusolverDnClanheHost, cudastub_cusolver_resolve_cusolverDnClanheHost, cudastub_cusolver_bind_cusolverDnClanheHost);
@@ -1296,7 +1296,7 @@ void *cudastub_cusolver_bind_cusolverDnClantrHost(void)
 {
 	void *fn = choose_cusolverDnClantrHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnClantrHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnClantrHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnClantrHost, cudastub_cusolver_slot_cusolverDnClantrHost, cudastub_cusolver_resolve_cusolverDnClantrHost, cudastub_cusolver_bind_cusolverDnClantrHost);
@@ -1320,7 +1320,7 @@ void *cudastub_cusolver_bind_cusolverDnClarfgHost(void)
 {
 	void *fn = choose_cusolverDnClarfgHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnClarfgHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnClarfgHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnClarfgHost, cudastub_cusolver_slot_cusolverDnClarfgHost, cudastub_cusolver_resolve_cusolverDnClarfgHost, cudastub_cusolver_bind_cusolverDnClarfgHost);
@@ -1344,7 +1344,7 @@ void *cudastub_cusolver_bind_cusolverDnClarft(void)
 {
 	void *fn = choose_cusolverDnClarft();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnClarft, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnClarft, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnClarft, cudastub_cusolver_slot_cusolverDnClarft, cudastub_cusolver_resolve_cusolverDnClarft, cudastub_cusolver_bind_cusolverDnClarft);
@@ -1368,7 +1368,7 @@ void *cudastub_cusolver_bind_cusolverDnClarft_bufferSize(void)
 {
 	void *fn = choose_cusolverDnClarft_bufferSize();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnClarft_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnClarft_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnClarft_bufferSize, cudastub_cusolver_slot_cusolverDnClarft_bufferSize, cudastub_cusolver_resolve_cusolverDnClarft_bufferSize, cudastub_cusolver_bind_cusolverDnClarft_bufferSize);
@@ -1392,7 +1392,7 @@ void *cudastub_cusolver_bind_cusolverDnClarnvHost(void)
 {
 	void *fn = choose_cusolverDnClarnvHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnClarnvHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnClarnvHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnClarnvHost, cudastub_cusolver_slot_cusolverDnClarnvHost, cudastub_cusolver_resolve_cusolverDnClarnvHost, cudastub_cusolver_bind_cusolverDnClarnvHost);
@@ -1416,7 +1416,7 @@ void *cudastub_cusolver_bind_cusolverDnClascl(void)
 {
 	void *fn = choose_cusolverDnClascl();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnClascl, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnClascl, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnClascl, cudastub_cusolver_slot_cusolverDnClascl, cudastub_cusolver_resolve_cusolverDnClascl, cudastub_cusolver_bind_cusolverDnClascl);
@@ -1440,7 +1440,7 @@ void *cudastub_cusolver_bind_cusolverDnClasetHost(void)
 {
 	void *fn = choose_cusolverDnClasetHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnClasetHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnClasetHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnClasetHost, cudastub_cusolver_slot_cusolverDnClasetHost, cudastub_cusolver_resolve_cusolverDnClasetHost, cudastub_cusolver_bind_cusolverDnClasetHost);
@@ -1464,7 +1464,7 @@ void *cudastub_cusolver_bind_cusolverDnClauumHost(void)
 {
 	void *fn = choose_cusolverDnClauumHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnClauumHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnClauumHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnClauumHost, cudastub_cusolver_slot_cusolverDnClauumHost, cudastub_cusolver_resolve_cusolverDnClauumHost, cudastub_cusolver_bind_cusolverDnClauumHost);
@@ -1488,7 +1488,7 @@ void *cudastub_cusolver_bind_cusolverDnCnrm2Host(void)
 {
 	void *fn = choose_cusolverDnCnrm2Host();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCnrm2Host, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCnrm2Host, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCnrm2Host, cudastub_cusolver_slot_cusolverDnCnrm2Host, cudastub_cusolver_resolve_cusolverDnCnrm2Host, cudastub_cusolver_bind_cusolverDnCnrm2Host);
@@ -1512,7 +1512,7 @@ void *cudastub_cusolver_bind_cusolverDnCpolar(void)
 {
 	void *fn = choose_cusolverDnCpolar();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCpolar, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCpolar, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCpolar, cudastub_cusolver_slot_cusolverDnCpolar, cudastub_cusolver_resolve_cusolverDnCpolar, cudastub_cusolver_bind_cusolverDnCpolar);
@@ -1536,7 +1536,7 @@ void *cudastub_cusolver_bind_cusolverDnCpolar_bufferSize(void)
 {
 	void *fn = choose_cusolverDnCpolar_bufferSize();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCpolar_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCpolar_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCpolar_bufferSize, cudastub_cusolver_slot_cusolverDnCpolar_bufferSize, cudastub_cusolver_resolve_cusolverDnCpolar_bufferSize, cudastub_cusolver_bind_cusolverDnCpolar_bufferSize);
@@ -1560,7 +1560,7 @@ void *cudastub_cusolver_bind_cusolverDnCpotrfHost(void)
 {
 	void *fn = choose_cusolverDnCpotrfHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCpotrfHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCpotrfHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCpotrfHost, cudastub_cusolver_slot_cusolverDnCpotrfHost, cudastub_cusolver_resolve_cusolverDnCpotrfHost, cudastub_cusolver_bind_cusolverDnCpotrfHost);
@@ -1584,7 +1584,7 @@ void *cudastub_cusolver_bind_cusolverDnCpotriHost(void)
 {
 	void *fn = choose_cusolverDnCpotriHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCpotriHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCpotriHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCpotriHost, cudastub_cusolver_slot_cusolverDnCpotriHost, cudastub_cusolver_resolve_cusolverDnCpotriHost, cudastub_cusolver_bind_cusolverDnCpotriHost);
@@ -1608,7 +1608,7 @@ void *cudastub_cusolver_bind_cusolverDnCpotrsHost(void)
 {
 	void *fn = choose_cusolverDnCpotrsHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCpotrsHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCpotrsHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCpotrsHost, cudastub_cusolver_slot_cusolverDnCpotrsHost, cudastub_cusolver_resolve_cusolverDnCpotrsHost, cudastub_cusolver_bind_cusolverDnCpotrsHost);
@@ -1632,7 +1632,7 @@ void *cudastub_cusolver_bind_cusolverDnCsscalHost(void)
 {
 	void *fn = choose_cusolverDnCsscalHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCsscalHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCsscalHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCsscalHost, cudastub_cusolver_slot_cusolverDnCsscalHost, cudastub_cusolver_resolve_cusolverDnCsscalHost, cudastub_cusolver_bind_cusolverDnCsscalHost);
@@ -1656,7 +1656,7 @@ void *cudastub_cusolver_bind_cusolverDnCsytriHost(void)
 {
 	void *fn = choose_cusolverDnCsytriHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCsytriHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCsytriHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCsytriHost, cudastub_cusolver_slot_cusolverDnCsytriHost, cudastub_cusolver_resolve_cusolverDnCsytriHost, cudastub_cusolver_bind_cusolverDnCsytriHost);
@@ -1680,7 +1680,7 @@ void *cudastub_cusolver_bind_cusolverDnCsytrsHost(void)
 {
 	void *fn = choose_cusolverDnCsytrsHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCsytrsHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCsytrsHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCsytrsHost, cudastub_cusolver_slot_cusolverDnCsytrsHost, cudastub_cusolver_resolve_cusolverDnCsytrsHost, cudastub_cusolver_bind_cusolverDnCsytrsHost);
@@ -1704,7 +1704,7 @@ void *cudastub_cusolver_bind_cusolverDnCtrtriHost(void)
 {
 	void *fn = choose_cusolverDnCtrtriHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCtrtriHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCtrtriHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCtrtriHost, cudastub_cusolver_slot_cusolverDnCtrtriHost, cudastub_cusolver_resolve_cusolverDnCtrtriHost, cudastub_cusolver_bind_cusolverDnCtrtriHost);
@@ -1728,7 +1728,7 @@ void *cudastub_cusolver_bind_cusolverDnCungbrHost(void)
 {
 	void *fn = choose_cusolverDnCungbrHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCungbrHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCungbrHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCungbrHost, cudastub_cusolver_slot_cusolverDnCungbrHost, cudastub_cusolver_resolve_cusolverDnCungbrHost, cudastub_cusolver_bind_cusolverDnCungbrHost);
@@ -1752,7 +1752,7 @@ void *cudastub_cusolver_bind_cusolverDnCunghrHost(void)
 {
 	void *fn = choose_cusolverDnCunghrHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCunghrHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCunghrHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCunghrHost, cudastub_cusolver_slot_cusolverDnCunghrHost, cudastub_cusolver_resolve_cusolverDnCunghrHost, cudastub_cusolver_bind_cusolverDnCunghrHost);
@@ -1776,7 +1776,7 @@ void *cudastub_cusolver_bind_cusolverDnCunglqHost(void)
 {
 	void *fn = choose_cusolverDnCunglqHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCunglqHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCunglqHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCunglqHost, cudastub_cusolver_slot_cusolverDnCunglqHost, cudastub_cusolver_resolve_cusolverDnCunglqHost, cudastub_cusolver_bind_cusolverDnCunglqHost);
@@ -1800,7 +1800,7 @@ void *cudastub_cusolver_bind_cusolverDnCungqr_ApI(void)
 {
 	void *fn = choose_cusolverDnCungqr_ApI();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCungqr_ApI, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCungqr_ApI, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCungqr_ApI, cudastub_cusolver_slot_cusolverDnCungqr_ApI, cudastub_cusolver_resolve_cusolverDnCungqr_ApI, cudastub_cusolver_bind_cusolverDnCungqr_ApI);
@@ -1824,7 +1824,7 @@ void *cudastub_cusolver_bind_cusolverDnCungqr_ApI_bufferSize(void)
 {
 	void *fn = choose_cusolverDnCungqr_ApI_bufferSize();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCungqr_ApI_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCungqr_ApI_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCungqr_ApI_bufferSize, cudastub_cusolver_slot_cusolverDnCungqr_ApI_bufferSize, cudastub_cusolver_resolve_cusolverDnCungqr_ApI_bufferSize, cudastub_cusolver_bind_cusolverDnCungqr_ApI_bufferSize);
@@ -1848,7 +1848,7 @@ void *cudastub_cusolver_bind_cusolverDnCungtrHost(void)
 {
 	void *fn = choose_cusolverDnCungtrHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCungtrHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCungtrHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCungtrHost, cudastub_cusolver_slot_cusolverDnCungtrHost, cudastub_cusolver_resolve_cusolverDnCungtrHost, cudastub_cusolver_bind_cusolverDnCungtrHost);
@@ -1872,7 +1872,7 @@ void *cudastub_cusolver_bind_cusolverDnCunmqrHost(void)
 {
 	void *fn = choose_cusolverDnCunmqrHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCunmqrHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCunmqrHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCunmqrHost, cudastub_cusolver_slot_cusolverDnCunmqrHost, cudastub_cusolver_resolve_cusolverDnCunmqrHost, cudastub_cusolver_bind_cusolverDnCunmqrHost);
@@ -1896,7 +1896,7 @@ void *cudastub_cusolver_bind_cusolverDnCunmtrHost(void)
 {
 	void *fn = choose_cusolverDnCunmtrHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCunmtrHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCunmtrHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCunmtrHost, cudastub_cusolver_slot_cusolverDnCunmtrHost, cudastub_cusolver_resolve_cusolverDnCunmtrHost, cudastub_cusolver_bind_cusolverDnCunmtrHost);
@@ -1920,7 +1920,7 @@ void *cudastub_cusolver_bind_cusolverDnDaxpyHost(void)
 {
 	void *fn = choose_cusolverDnDaxpyHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDaxpyHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDaxpyHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDaxpyHost, cudastub_cusolver_slot_cusolverDnDaxpyHost, cudastub_cusolver_resolve_cusolverDnDaxpyHost, cudastub_cusolver_bind_cusolverDnDaxpyHost);
@@ -1944,7 +1944,7 @@ void *cudastub_cusolver_bind_cusolverDnDeyeBatch(void)
 {
 	void *fn = choose_cusolverDnDeyeBatch();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDeyeBatch, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDeyeBatch, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDeyeBatch, cudastub_cusolver_slot_cusolverDnDeyeBatch, cudastub_cusolver_resolve_cusolverDnDeyeBatch, cudastub_cusolver_bind_cusolverDnDeyeBatch);
@@ -1968,7 +1968,7 @@ void *cudastub_cusolver_bind_cusolverDnDgehrd(void)
 {
 	void *fn = choose_cusolverDnDgehrd();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDgehrd, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDgehrd, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDgehrd, cudastub_cusolver_slot_cusolverDnDgehrd, cudastub_cusolver_resolve_cusolverDnDgehrd, cudastub_cusolver_bind_cusolverDnDgehrd);
@@ -1992,7 +1992,7 @@ void *cudastub_cusolver_bind_cusolverDnDgehrd_bufferSize(void)
 {
 	void *fn = choose_cusolverDnDgehrd_bufferSize();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDgehrd_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDgehrd_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDgehrd_bufferSize, cudastub_cusolver_slot_cusolverDnDgehrd_bufferSize, cudastub_cusolver_resolve_cusolverDnDgehrd_bufferSize, cudastub_cusolver_bind_cusolverDnDgehrd_bufferSize);
@@ -2016,7 +2016,7 @@ void *cudastub_cusolver_bind_cusolverDnDgelqfHost(void)
 {
 	void *fn = choose_cusolverDnDgelqfHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDgelqfHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDgelqfHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDgelqfHost, cudastub_cusolver_slot_cusolverDnDgelqfHost, cudastub_cusolver_resolve_cusolverDnDgelqfHost, cudastub_cusolver_bind_cusolverDnDgelqfHost);
@@ -2040,7 +2040,7 @@ void *cudastub_cusolver_bind_cusolverDnDgemmHost(void)
 {
 	void *fn = choose_cusolverDnDgemmHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDgemmHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDgemmHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDgemmHost, cudastub_cusolver_slot_cusolverDnDgemmHost, cudastub_cusolver_resolve_cusolverDnDgemmHost, cudastub_cusolver_bind_cusolverDnDgemmHost);
@@ -2064,7 +2064,7 @@ void *cudastub_cusolver_bind_cusolverDnDgeqlfHost(void)
 {
 	void *fn = choose_cusolverDnDgeqlfHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDgeqlfHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDgeqlfHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDgeqlfHost, cudastub_cusolver_slot_cusolverDnDgeqlfHost, cudastub_cusolver_resolve_cusolverDnDgeqlfHost, cudastub_cusolver_bind_cusolverDnDgeqlfHost);
@@ -2088,7 +2088,7 @@ void *cudastub_cusolver_bind_cusolverDnDgeqrfHost(void)
 {
 	void *fn = choose_cusolverDnDgeqrfHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDgeqrfHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDgeqrfHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDgeqrfHost, cudastub_cusolver_slot_cusolverDnDgeqrfHost, cudastub_cusolver_resolve_cusolverDnDgeqrfHost, cudastub_cusolver_bind_cusolverDnDgeqrfHost);
@@ -2112,7 +2112,7 @@ void *cudastub_cusolver_bind_cusolverDnDgeqrf_ApI(void)
 {
 	void *fn = choose_cusolverDnDgeqrf_ApI();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDgeqrf_ApI, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDgeqrf_ApI, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDgeqrf_ApI, cudastub_cusolver_slot_cusolverDnDgeqrf_ApI, cudastub_cusolver_resolve_cusolverDnDgeqrf_ApI, cudastub_cusolver_bind_cusolverDnDgeqrf_ApI);
@@ -2136,7 +2136,7 @@ void *cudastub_cusolver_bind_cusolverDnDgeqrf_ApI_bufferSize(void)
 {
 	void *fn = choose_cusolverDnDgeqrf_ApI_bufferSize();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDgeqrf_ApI_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDgeqrf_ApI_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDgeqrf_ApI_bufferSize, cudastub_cusolver_slot_cusolverDnDgeqrf_ApI_bufferSize, cudastub_cusolver_resolve_cusolverDnDgeqrf_ApI_bufferSize, cudastub_cusolver_bind_cusolverDnDgeqrf_ApI_bufferSize);
@@ -2160,7 +2160,7 @@ void *cudastub_cusolver_bind_cusolverDnDgercond(void)
 {
 	void *fn = choose_cusolverDnDgercond();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDgercond, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDgercond, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDgercond, cudastub_cusolver_slot_cusolverDnDgercond, cudastub_cusolver_resolve_cusolverDnDgercond, cudastub_cusolver_bind_cusolverDnDgercond);
@@ -2184,7 +2184,7 @@ void *cudastub_cusolver_bind_cusolverDnDgercond_bufferSize(void)
 {
 	void *fn = choose_cusolverDnDgercond_bufferSize();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDgercond_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDgercond_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDgercond_bufferSize, cudastub_cusolver_slot_cusolverDnDgercond_bufferSize, cudastub_cusolver_resolve_cusolverDnDgercond_bufferSize, cudastub_cusolver_bind_cusolverDnDgercond_bufferSize);
@@ -2208,7 +2208,7 @@ void *cudastub_cusolver_bind_cusolverDnDlacpyHost(void)
 {
 	void *fn = choose_cusolverDnDlacpyHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDlacpyHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDlacpyHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDlacpyHost, cudastub_cusolver_slot_cusolverDnDlacpyHost, cudastub_cusolver_resolve_cusolverDnDlacpyHost, cudastub_cusolver_bind_cusolverDnDlacpyHost);
@@ -2232,7 +2232,7 @@ void *cudastub_cusolver_bind_cusolverDnDlamchHost(void)
 {
 	void *fn = choose_cusolverDnDlamchHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDlamchHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDlamchHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDlamchHost, cudastub_cusolver_slot_cusolverDnDlamchHost, cudastub_cusolver_resolve_cusolverDnDlamchHost, cudastub_cusolver_bind_cusolverDnDlamchHost);
@@ -2256,7 +2256,7 @@ void *cudastub_cusolver_bind_cusolverDnDlange(void)
 {
 	void *fn = choose_cusolverDnDlange();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDlange, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDlange, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDlange, cudastub_cusolver_slot_cusolverDnDlange, cudastub_cusolver_resolve_cusolverDnDlange, cudastub_cusolver_bind_cusolverDnDlange);
@@ -2280,7 +2280,7 @@ void *cudastub_cusolver_bind_cusolverDnDlangeHost(void)
 {
 	void *fn = choose_cusolverDnDlangeHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDlangeHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDlangeHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDlangeHost, cudastub_cusolver_slot_cusolverDnDlangeHost, cudastub_cusolver_resolve_cusolverDnDlangeHost, cudastub_cusolver_bind_cusolverDnDlangeHost);
@@ -2304,7 +2304,7 @@ void *cudastub_cusolver_bind_cusolverDnDlange_bufferSize(void)
 {
 	void *fn = choose_cusolverDnDlange_bufferSize();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDlange_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDlange_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDlange_bufferSize, cudastub_cusolver_slot_cusolverDnDlange_bufferSize, cudastub_cusolver_resolve_cusolverDnDlange_bufferSize, cudastub_cusolver_bind_cusolverDnDlange_bufferSize);
@@ -2328,7 +2328,7 @@ void *cudastub_cusolver_bind_cusolverDnDlansyHost(void)
 {
 	void *fn = choose_cusolverDnDlansyHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDlansyHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDlansyHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDlansyHost, cudastub_cusolver_slot_cusolverDnDlansyHost, cudastub_cusolver_resolve_cusolverDnDlansyHost, cudastub_cusolver_bind_cusolverDnDlansyHost);
@@ -2352,7 +2352,7 @@ void *cudastub_cusolver_bind_cusolverDnDlantrHost(void)
 {
 	void *fn = choose_cusolverDnDlantrHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDlantrHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDlantrHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDlantrHost, cudastub_cusolver_slot_cusolverDnDlantrHost, cudastub_cusolver_resolve_cusolverDnDlantrHost, cudastub_cusolver_bind_cusolverDnDlantrHost);
@@ -2376,7 +2376,7 @@ void *cudastub_cusolver_bind_cusolverDnDlarfgHost(void)
 {
 	void *fn = choose_cusolverDnDlarfgHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDlarfgHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDlarfgHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDlarfgHost, cudastub_cusolver_slot_cusolverDnDlarfgHost, cudastub_cusolver_resolve_cusolverDnDlarfgHost, cudastub_cusolver_bind_cusolverDnDlarfgHost);
@@ -2400,7 +2400,7 @@ void *cudastub_cusolver_bind_cusolverDnDlarft(void)
 {
 	void *fn = choose_cusolverDnDlarft();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDlarft, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDlarft, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDlarft, cudastub_cusolver_slot_cusolverDnDlarft, cudastub_cusolver_resolve_cusolverDnDlarft, cudastub_cusolver_bind_cusolverDnDlarft);
@@ -2424,7 +2424,7 @@ void *cudastub_cusolver_bind_cusolverDnDlarft_bufferSize(void)
 {
 	void *fn = choose_cusolverDnDlarft_bufferSize();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDlarft_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDlarft_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDlarft_bufferSize, cudastub_cusolver_slot_cusolverDnDlarft_bufferSize, cudastub_cusolver_resolve_cusolverDnDlarft_bufferSize, cudastub_cusolver_bind_cusolverDnDlarft_bufferSize);
@@ -2448,7 +2448,7 @@ void *cudastub_cusolver_bind_cusolverDnDlarnvHost(void)
 {
 	void *fn = choose_cusolverDnDlarnvHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDlarnvHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDlarnvHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDlarnvHost, cudastub_cusolver_slot_cusolverDnDlarnvHost, cudastub_cusolver_resolve_cusolverDnDlarnvHost, cudastub_cusolver_bind_cusolverDnDlarnvHost);
@@ -2472,7 +2472,7 @@ void *cudastub_cusolver_bind_cusolverDnDlascl(void)
 {
 	void *fn = choose_cusolverDnDlascl();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDlascl, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDlascl, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDlascl, cudastub_cusolver_slot_cusolverDnDlascl, cudastub_cusolver_resolve_cusolverDnDlascl, cudastub_cusolver_bind_cusolverDnDlascl);
@@ -2496,7 +2496,7 @@ void *cudastub_cusolver_bind_cusolverDnDlasetHost(void)
 {
 	void *fn = choose_cusolverDnDlasetHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDlasetHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDlasetHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDlasetHost, cudastub_cusolver_slot_cusolverDnDlasetHost, cudastub_cusolver_resolve_cusolverDnDlasetHost, cudastub_cusolver_bind_cusolverDnDlasetHost);
@@ -2520,7 +2520,7 @@ void *cudastub_cusolver_bind_cusolverDnDlauumHost(void)
 {
 	void *fn = choose_cusolverDnDlauumHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDlauumHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDlauumHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDlauumHost, cudastub_cusolver_slot_cusolverDnDlauumHost, cudastub_cusolver_resolve_cusolverDnDlauumHost, cudastub_cusolver_bind_cusolverDnDlauumHost);
@@ -2544,7 +2544,7 @@ void *cudastub_cusolver_bind_cusolverDnDnrm2Host(void)
 {
 	void *fn = choose_cusolverDnDnrm2Host();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDnrm2Host, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDnrm2Host, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDnrm2Host, cudastub_cusolver_slot_cusolverDnDnrm2Host, cudastub_cusolver_resolve_cusolverDnDnrm2Host, cudastub_cusolver_bind_cusolverDnDnrm2Host);
@@ -2568,7 +2568,7 @@ void *cudastub_cusolver_bind_cusolverDnDorgbrHost(void)
 {
 	void *fn = choose_cusolverDnDorgbrHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDorgbrHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDorgbrHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDorgbrHost, cudastub_cusolver_slot_cusolverDnDorgbrHost, cudastub_cusolver_resolve_cusolverDnDorgbrHost, cudastub_cusolver_bind_cusolverDnDorgbrHost);
@@ -2592,7 +2592,7 @@ void *cudastub_cusolver_bind_cusolverDnDorghrHost(void)
 {
 	void *fn = choose_cusolverDnDorghrHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDorghrHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDorghrHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDorghrHost, cudastub_cusolver_slot_cusolverDnDorghrHost, cudastub_cusolver_resolve_cusolverDnDorghrHost, cudastub_cusolver_bind_cusolverDnDorghrHost);
@@ -2616,7 +2616,7 @@ void *cudastub_cusolver_bind_cusolverDnDorglqHost(void)
 {
 	void *fn = choose_cusolverDnDorglqHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDorglqHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDorglqHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDorglqHost, cudastub_cusolver_slot_cusolverDnDorglqHost, cudastub_cusolver_resolve_cusolverDnDorglqHost, cudastub_cusolver_bind_cusolverDnDorglqHost);
@@ -2640,7 +2640,7 @@ void *cudastub_cusolver_bind_cusolverDnDorgqr_ApI(void)
 {
 	void *fn = choose_cusolverDnDorgqr_ApI();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDorgqr_ApI, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDorgqr_ApI, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDorgqr_ApI, cudastub_cusolver_slot_cusolverDnDorgqr_ApI, cudastub_cusolver_resolve_cusolverDnDorgqr_ApI, cudastub_cusolver_bind_cusolverDnDorgqr_ApI);
@@ -2664,7 +2664,7 @@ void *cudastub_cusolver_bind_cusolverDnDorgqr_ApI_bufferSize(void)
 {
 	void *fn = choose_cusolverDnDorgqr_ApI_bufferSize();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDorgqr_ApI_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDorgqr_ApI_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDorgqr_ApI_bufferSize, cudastub_cusolver_slot_cusolverDnDorgqr_ApI_bufferSize, cudastub_cusolver_resolve_cusolverDnDorgqr_ApI_bufferSize, cudastub_cusolver_bind_cusolverDnDorgqr_ApI_bufferSize);
@@ -2688,7 +2688,7 @@ void *cudastub_cusolver_bind_cusolverDnDorgtrHost(void)
 {
 	void *fn = choose_cusolverDnDorgtrHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDorgtrHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDorgtrHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDorgtrHost, cudastub_cusolver_slot_cusolverDnDorgtrHost, cudastub_cusolver_resolve_cusolverDnDorgtrHost, cudastub_cusolver_bind_cusolverDnDorgtrHost);
@@ -2712,7 +2712,7 @@ void *cudastub_cusolver_bind_cusolverDnDormqrHost(void)
 {
 	void *fn = choose_cusolverDnDormqrHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDormqrHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDormqrHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDormqrHost, cudastub_cusolver_slot_cusolverDnDormqrHost, cudastub_cusolver_resolve_cusolverDnDormqrHost, cudastub_cusolver_bind_cusolverDnDormqrHost);
@@ -2736,7 +2736,7 @@ void *cudastub_cusolver_bind_cusolverDnDormtrHost(void)
 {
 	void *fn = choose_cusolverDnDormtrHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDormtrHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDormtrHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDormtrHost, cudastub_cusolver_slot_cusolverDnDormtrHost, cudastub_cusolver_resolve_cusolverDnDormtrHost, cudastub_cusolver_bind_cusolverDnDormtrHost);
@@ -2760,7 +2760,7 @@ void *cudastub_cusolver_bind_cusolverDnDpolar(void)
 {
 	void *fn = choose_cusolverDnDpolar();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDpolar, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDpolar, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDpolar, cudastub_cusolver_slot_cusolverDnDpolar, cudastub_cusolver_resolve_cusolverDnDpolar, cudastub_cusolver_bind_cusolverDnDpolar);
@@ -2784,7 +2784,7 @@ void *cudastub_cusolver_bind_cusolverDnDpolar_bufferSize(void)
 {
 	void *fn = choose_cusolverDnDpolar_bufferSize();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDpolar_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDpolar_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDpolar_bufferSize, cudastub_cusolver_slot_cusolverDnDpolar_bufferSize, cudastub_cusolver_resolve_cusolverDnDpolar_bufferSize, cudastub_cusolver_bind_cusolverDnDpolar_bufferSize);
@@ -2808,7 +2808,7 @@ void *cudastub_cusolver_bind_cusolverDnDpotrfHost(void)
 {
 	void *fn = choose_cusolverDnDpotrfHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDpotrfHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDpotrfHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDpotrfHost, cudastub_cusolver_slot_cusolverDnDpotrfHost, cudastub_cusolver_resolve_cusolverDnDpotrfHost, cudastub_cusolver_bind_cusolverDnDpotrfHost);
@@ -2832,7 +2832,7 @@ void *cudastub_cusolver_bind_cusolverDnDpotriHost(void)
 {
 	void *fn = choose_cusolverDnDpotriHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDpotriHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDpotriHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDpotriHost, cudastub_cusolver_slot_cusolverDnDpotriHost, cudastub_cusolver_resolve_cusolverDnDpotriHost, cudastub_cusolver_bind_cusolverDnDpotriHost);
@@ -2856,7 +2856,7 @@ void *cudastub_cusolver_bind_cusolverDnDpotrsHost(void)
 {
 	void *fn = choose_cusolverDnDpotrsHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDpotrsHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDpotrsHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDpotrsHost, cudastub_cusolver_slot_cusolverDnDpotrsHost, cudastub_cusolver_resolve_cusolverDnDpotrsHost, cudastub_cusolver_bind_cusolverDnDpotrsHost);
@@ -2880,7 +2880,7 @@ void *cudastub_cusolver_bind_cusolverDnDscalHost(void)
 {
 	void *fn = choose_cusolverDnDscalHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDscalHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDscalHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDscalHost, cudastub_cusolver_slot_cusolverDnDscalHost, cudastub_cusolver_resolve_cusolverDnDscalHost, cudastub_cusolver_bind_cusolverDnDscalHost);
@@ -2904,7 +2904,7 @@ void *cudastub_cusolver_bind_cusolverDnDsteqrHost(void)
 {
 	void *fn = choose_cusolverDnDsteqrHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDsteqrHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDsteqrHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDsteqrHost, cudastub_cusolver_slot_cusolverDnDsteqrHost, cudastub_cusolver_resolve_cusolverDnDsteqrHost, cudastub_cusolver_bind_cusolverDnDsteqrHost);
@@ -2928,7 +2928,7 @@ void *cudastub_cusolver_bind_cusolverDnDsterfHost(void)
 {
 	void *fn = choose_cusolverDnDsterfHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDsterfHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDsterfHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDsterfHost, cudastub_cusolver_slot_cusolverDnDsterfHost, cudastub_cusolver_resolve_cusolverDnDsterfHost, cudastub_cusolver_bind_cusolverDnDsterfHost);
@@ -2952,7 +2952,7 @@ void *cudastub_cusolver_bind_cusolverDnDsygst(void)
 {
 	void *fn = choose_cusolverDnDsygst();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDsygst, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDsygst, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDsygst, cudastub_cusolver_slot_cusolverDnDsygst, cudastub_cusolver_resolve_cusolverDnDsygst, cudastub_cusolver_bind_cusolverDnDsygst);
@@ -2976,7 +2976,7 @@ void *cudastub_cusolver_bind_cusolverDnDsygst2(void)
 {
 	void *fn = choose_cusolverDnDsygst2();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDsygst2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDsygst2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDsygst2, cudastub_cusolver_slot_cusolverDnDsygst2, cudastub_cusolver_resolve_cusolverDnDsygst2, cudastub_cusolver_bind_cusolverDnDsygst2);
@@ -3000,7 +3000,7 @@ void *cudastub_cusolver_bind_cusolverDnDsygst2_bufferSize(void)
 {
 	void *fn = choose_cusolverDnDsygst2_bufferSize();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDsygst2_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDsygst2_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDsygst2_bufferSize, cudastub_cusolver_slot_cusolverDnDsygst2_bufferSize, cudastub_cusolver_resolve_cusolverDnDsygst2_bufferSize, cudastub_cusolver_bind_cusolverDnDsygst2_bufferSize);
@@ -3024,7 +3024,7 @@ void *cudastub_cusolver_bind_cusolverDnDsygst_bufferSize(void)
 {
 	void *fn = choose_cusolverDnDsygst_bufferSize();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDsygst_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDsygst_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDsygst_bufferSize, cudastub_cusolver_slot_cusolverDnDsygst_bufferSize, cudastub_cusolver_resolve_cusolverDnDsygst_bufferSize, cudastub_cusolver_bind_cusolverDnDsygst_bufferSize);
@@ -3048,7 +3048,7 @@ void *cudastub_cusolver_bind_cusolverDnDsymv(void)
 {
 	void *fn = choose_cusolverDnDsymv();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDsymv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDsymv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDsymv, cudastub_cusolver_slot_cusolverDnDsymv, cudastub_cusolver_resolve_cusolverDnDsymv, cudastub_cusolver_bind_cusolverDnDsymv);
@@ -3072,7 +3072,7 @@ void *cudastub_cusolver_bind_cusolverDnDsymv_bufferSize(void)
 {
 	void *fn = choose_cusolverDnDsymv_bufferSize();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDsymv_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDsymv_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDsymv_bufferSize, cudastub_cusolver_slot_cusolverDnDsymv_bufferSize, cudastub_cusolver_resolve_cusolverDnDsymv_bufferSize, cudastub_cusolver_bind_cusolverDnDsymv_bufferSize);
@@ -3096,7 +3096,7 @@ void *cudastub_cusolver_bind_cusolverDnDsytriHost(void)
 {
 	void *fn = choose_cusolverDnDsytriHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDsytriHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDsytriHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDsytriHost, cudastub_cusolver_slot_cusolverDnDsytriHost, cudastub_cusolver_resolve_cusolverDnDsytriHost, cudastub_cusolver_bind_cusolverDnDsytriHost);
@@ -3120,7 +3120,7 @@ void *cudastub_cusolver_bind_cusolverDnDsytrsHost(void)
 {
 	void *fn = choose_cusolverDnDsytrsHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDsytrsHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDsytrsHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDsytrsHost, cudastub_cusolver_slot_cusolverDnDsytrsHost, cudastub_cusolver_resolve_cusolverDnDsytrsHost, cudastub_cusolver_bind_cusolverDnDsytrsHost);
@@ -3144,7 +3144,7 @@ void *cudastub_cusolver_bind_cusolverDnDtrtriHost(void)
 {
 	void *fn = choose_cusolverDnDtrtriHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDtrtriHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDtrtriHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDtrtriHost, cudastub_cusolver_slot_cusolverDnDtrtriHost, cudastub_cusolver_resolve_cusolverDnDtrtriHost, cudastub_cusolver_bind_cusolverDnDtrtriHost);
@@ -3168,7 +3168,7 @@ void *cudastub_cusolver_bind_cusolverDnSaxpyHost(void)
 {
 	void *fn = choose_cusolverDnSaxpyHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSaxpyHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSaxpyHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSaxpyHost, cudastub_cusolver_slot_cusolverDnSaxpyHost, cudastub_cusolver_resolve_cusolverDnSaxpyHost, cudastub_cusolver_bind_cusolverDnSaxpyHost);
@@ -3192,7 +3192,7 @@ void *cudastub_cusolver_bind_cusolverDnSeyeBatch(void)
 {
 	void *fn = choose_cusolverDnSeyeBatch();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSeyeBatch, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSeyeBatch, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSeyeBatch, cudastub_cusolver_slot_cusolverDnSeyeBatch, cudastub_cusolver_resolve_cusolverDnSeyeBatch, cudastub_cusolver_bind_cusolverDnSeyeBatch);
@@ -3216,7 +3216,7 @@ void *cudastub_cusolver_bind_cusolverDnSgehrd(void)
 {
 	void *fn = choose_cusolverDnSgehrd();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSgehrd, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSgehrd, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSgehrd, cudastub_cusolver_slot_cusolverDnSgehrd, cudastub_cusolver_resolve_cusolverDnSgehrd, cudastub_cusolver_bind_cusolverDnSgehrd);
@@ -3240,7 +3240,7 @@ void *cudastub_cusolver_bind_cusolverDnSgehrd_bufferSize(void)
 {
 	void *fn = choose_cusolverDnSgehrd_bufferSize();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSgehrd_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSgehrd_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSgehrd_bufferSize, cudastub_cusolver_slot_cusolverDnSgehrd_bufferSize, cudastub_cusolver_resolve_cusolverDnSgehrd_bufferSize, cudastub_cusolver_bind_cusolverDnSgehrd_bufferSize);
@@ -3264,7 +3264,7 @@ void *cudastub_cusolver_bind_cusolverDnSgelqfHost(void)
 {
 	void *fn = choose_cusolverDnSgelqfHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSgelqfHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSgelqfHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSgelqfHost, cudastub_cusolver_slot_cusolverDnSgelqfHost, cudastub_cusolver_resolve_cusolverDnSgelqfHost, cudastub_cusolver_bind_cusolverDnSgelqfHost);
@@ -3288,7 +3288,7 @@ void *cudastub_cusolver_bind_cusolverDnSgemmHost(void)
 {
 	void *fn = choose_cusolverDnSgemmHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSgemmHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSgemmHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSgemmHost, cudastub_cusolver_slot_cusolverDnSgemmHost, cudastub_cusolver_resolve_cusolverDnSgemmHost, cudastub_cusolver_bind_cusolverDnSgemmHost);
@@ -3312,7 +3312,7 @@ void *cudastub_cusolver_bind_cusolverDnSgeqlfHost(void)
 {
 	void *fn = choose_cusolverDnSgeqlfHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSgeqlfHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSgeqlfHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSgeqlfHost, cudastub_cusolver_slot_cusolverDnSgeqlfHost, cudastub_cusolver_resolve_cusolverDnSgeqlfHost, cudastub_cusolver_bind_cusolverDnSgeqlfHost);
@@ -3336,7 +3336,7 @@ void *cudastub_cusolver_bind_cusolverDnSgeqrfHost(void)
 {
 	void *fn = choose_cusolverDnSgeqrfHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSgeqrfHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSgeqrfHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSgeqrfHost, cudastub_cusolver_slot_cusolverDnSgeqrfHost, cudastub_cusolver_resolve_cusolverDnSgeqrfHost, cudastub_cusolver_bind_cusolverDnSgeqrfHost);
@@ -3360,7 +3360,7 @@ void *cudastub_cusolver_bind_cusolverDnSgeqrf_ApI(void)
 {
 	void *fn = choose_cusolverDnSgeqrf_ApI();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSgeqrf_ApI, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSgeqrf_ApI, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSgeqrf_ApI, cudastub_cusolver_slot_cusolverDnSgeqrf_ApI, cudastub_cusolver_resolve_cusolverDnSgeqrf_ApI, cudastub_cusolver_bind_cusolverDnSgeqrf_ApI);
@@ -3384,7 +3384,7 @@ void *cudastub_cusolver_bind_cusolverDnSgeqrf_ApI_bufferSize(void)
 {
 	void *fn = choose_cusolverDnSgeqrf_ApI_bufferSize();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSgeqrf_ApI_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSgeqrf_ApI_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSgeqrf_ApI_bufferSize, cudastub_cusolver_slot_cusolverDnSgeqrf_ApI_bufferSize, cudastub_cusolver_resolve_cusolverDnSgeqrf_ApI_bufferSize, cudastub_cusolver_bind_cusolverDnSgeqrf_ApI_bufferSize);
@@ -3408,7 +3408,7 @@ void *cudastub_cusolver_bind_cusolverDnSgercond(void)
 {
 	void *fn = choose_cusolverDnSgercond();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSgercond, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSgercond, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSgercond, cudastub_cusolver_slot_cusolverDnSgercond, cudastub_cusolver_resolve_cusolverDnSgercond, cudastub_cusolver_bind_cusolverDnSgercond);
@@ -3432,7 +3432,7 @@ void *cudastub_cusolver_bind_cusolverDnSgercond_bufferSize(void)
 {
 	void *fn = choose_cusolverDnSgercond_bufferSize();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSgercond_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSgercond_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSgercond_bufferSize, cudastub_cusolver_slot_cusolverDnSgercond_bufferSize, cudastub_cusolver_resolve_cusolverDnSgercond_bufferSize, cudastub_cusolver_bind_cusolverDnSgercond_bufferSize);
@@ -3456,7 +3456,7 @@ void *cudastub_cusolver_bind_cusolverDnSlacpyHost(void)
 {
 	void *fn = choose_cusolverDnSlacpyHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSlacpyHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSlacpyHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSlacpyHost, cudastub_cusolver_slot_cusolverDnSlacpyHost, cudastub_cusolver_resolve_cusolverDnSlacpyHost, cudastub_cusolver_bind_cusolverDnSlacpyHost);
@@ -3480,7 +3480,7 @@ void *cudastub_cusolver_bind_cusolverDnSlamchHost(void)
 {
 	void *fn = choose_cusolverDnSlamchHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSlamchHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSlamchHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSlamchHost, cudastub_cusolver_slot_cusolverDnSlamchHost, cudastub_cusolver_resolve_cusolverDnSlamchHost, cudastub_cusolver_bind_cusolverDnSlamchHost);
@@ -3504,7 +3504,7 @@ void *cudastub_cusolver_bind_cusolverDnSlange(void)
 {
 	void *fn = choose_cusolverDnSlange();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSlange, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSlange, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSlange, cudastub_cusolver_slot_cusolverDnSlange, cudastub_cusolver_resolve_cusolverDnSlange, cudastub_cusolver_bind_cusolverDnSlange);
@@ -3528,7 +3528,7 @@ void *cudastub_cusolver_bind_cusolverDnSlangeHost(void)
 {
 	void *fn = choose_cusolverDnSlangeHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSlangeHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSlangeHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSlangeHost, cudastub_cusolver_slot_cusolverDnSlangeHost, cudastub_cusolver_resolve_cusolverDnSlangeHost, cudastub_cusolver_bind_cusolverDnSlangeHost);
@@ -3552,7 +3552,7 @@ void *cudastub_cusolver_bind_cusolverDnSlange_bufferSize(void)
 {
 	void *fn = choose_cusolverDnSlange_bufferSize();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSlange_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSlange_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSlange_bufferSize, cudastub_cusolver_slot_cusolverDnSlange_bufferSize, cudastub_cusolver_resolve_cusolverDnSlange_bufferSize, cudastub_cusolver_bind_cusolverDnSlange_bufferSize);
@@ -3576,7 +3576,7 @@ void *cudastub_cusolver_bind_cusolverDnSlansyHost(void)
 {
 	void *fn = choose_cusolverDnSlansyHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSlansyHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSlansyHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSlansyHost, cudastub_cusolver_slot_cusolverDnSlansyHost, cudastub_cusolver_resolve_cusolverDnSlansyHost, cudastub_cusolver_bind_cusolverDnSlansyHost);
@@ -3600,7 +3600,7 @@ void *cudastub_cusolver_bind_cusolverDnSlantrHost(void)
 {
 	void *fn = choose_cusolverDnSlantrHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSlantrHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSlantrHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSlantrHost, cudastub_cusolver_slot_cusolverDnSlantrHost, cudastub_cusolver_resolve_cusolverDnSlantrHost, cudastub_cusolver_bind_cusolverDnSlantrHost);
@@ -3624,7 +3624,7 @@ void *cudastub_cusolver_bind_cusolverDnSlarfgHost(void)
 {
 	void *fn = choose_cusolverDnSlarfgHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSlarfgHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSlarfgHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSlarfgHost, cudastub_cusolver_slot_cusolverDnSlarfgHost, cudastub_cusolver_resolve_cusolverDnSlarfgHost, cudastub_cusolver_bind_cusolverDnSlarfgHost);
@@ -3648,7 +3648,7 @@ void *cudastub_cusolver_bind_cusolverDnSlarft(void)
 {
 	void *fn = choose_cusolverDnSlarft();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSlarft, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSlarft, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSlarft, cudastub_cusolver_slot_cusolverDnSlarft, cudastub_cusolver_resolve_cusolverDnSlarft, cudastub_cusolver_bind_cusolverDnSlarft);
@@ -3672,7 +3672,7 @@ void *cudastub_cusolver_bind_cusolverDnSlarft_bufferSize(void)
 {
 	void *fn = choose_cusolverDnSlarft_bufferSize();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSlarft_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSlarft_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSlarft_bufferSize, cudastub_cusolver_slot_cusolverDnSlarft_bufferSize, cudastub_cusolver_resolve_cusolverDnSlarft_bufferSize, cudastub_cusolver_bind_cusolverDnSlarft_bufferSize);
@@ -3696,7 +3696,7 @@ void *cudastub_cusolver_bind_cusolverDnSlarnvHost(void)
 {
 	void *fn = choose_cusolverDnSlarnvHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSlarnvHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSlarnvHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSlarnvHost, cudastub_cusolver_slot_cusolverDnSlarnvHost, cudastub_cusolver_resolve_cusolverDnSlarnvHost, cudastub_cusolver_bind_cusolverDnSlarnvHost);
@@ -3720,7 +3720,7 @@ void *cudastub_cusolver_bind_cusolverDnSlascl(void)
 {
 	void *fn = choose_cusolverDnSlascl();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSlascl, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSlascl, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSlascl, cudastub_cusolver_slot_cusolverDnSlascl, cudastub_cusolver_resolve_cusolverDnSlascl, cudastub_cusolver_bind_cusolverDnSlascl);
@@ -3744,7 +3744,7 @@ void *cudastub_cusolver_bind_cusolverDnSlasetHost(void)
 {
 	void *fn = choose_cusolverDnSlasetHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSlasetHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSlasetHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSlasetHost, cudastub_cusolver_slot_cusolverDnSlasetHost, cudastub_cusolver_resolve_cusolverDnSlasetHost, cudastub_cusolver_bind_cusolverDnSlasetHost);
@@ -3768,7 +3768,7 @@ void *cudastub_cusolver_bind_cusolverDnSlauumHost(void)
 {
 	void *fn = choose_cusolverDnSlauumHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSlauumHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSlauumHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSlauumHost, cudastub_cusolver_slot_cusolverDnSlauumHost, cudastub_cusolver_resolve_cusolverDnSlauumHost, cudastub_cusolver_bind_cusolverDnSlauumHost);
@@ -3792,7 +3792,7 @@ void *cudastub_cusolver_bind_cusolverDnSnrm2Host(void)
 {
 	void *fn = choose_cusolverDnSnrm2Host();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSnrm2Host, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSnrm2Host, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSnrm2Host, cudastub_cusolver_slot_cusolverDnSnrm2Host, cudastub_cusolver_resolve_cusolverDnSnrm2Host, cudastub_cusolver_bind_cusolverDnSnrm2Host);
@@ -3816,7 +3816,7 @@ void *cudastub_cusolver_bind_cusolverDnSorgbrHost(void)
 {
 	void *fn = choose_cusolverDnSorgbrHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSorgbrHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSorgbrHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSorgbrHost, cudastub_cusolver_slot_cusolverDnSorgbrHost, cudastub_cusolver_resolve_cusolverDnSorgbrHost, cudastub_cusolver_bind_cusolverDnSorgbrHost);
@@ -3840,7 +3840,7 @@ void *cudastub_cusolver_bind_cusolverDnSorghrHost(void)
 {
 	void *fn = choose_cusolverDnSorghrHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSorghrHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSorghrHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSorghrHost, cudastub_cusolver_slot_cusolverDnSorghrHost, cudastub_cusolver_resolve_cusolverDnSorghrHost, cudastub_cusolver_bind_cusolverDnSorghrHost);
@@ -3864,7 +3864,7 @@ void *cudastub_cusolver_bind_cusolverDnSorglqHost(void)
 {
 	void *fn = choose_cusolverDnSorglqHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSorglqHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSorglqHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSorglqHost, cudastub_cusolver_slot_cusolverDnSorglqHost, cudastub_cusolver_resolve_cusolverDnSorglqHost, cudastub_cusolver_bind_cusolverDnSorglqHost);
@@ -3888,7 +3888,7 @@ void *cudastub_cusolver_bind_cusolverDnSorgqr_ApI(void)
 {
 	void *fn = choose_cusolverDnSorgqr_ApI();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSorgqr_ApI, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSorgqr_ApI, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSorgqr_ApI, cudastub_cusolver_slot_cusolverDnSorgqr_ApI, cudastub_cusolver_resolve_cusolverDnSorgqr_ApI, cudastub_cusolver_bind_cusolverDnSorgqr_ApI);
@@ -3912,7 +3912,7 @@ void *cudastub_cusolver_bind_cusolverDnSorgqr_ApI_bufferSize(void)
 {
 	void *fn = choose_cusolverDnSorgqr_ApI_bufferSize();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSorgqr_ApI_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSorgqr_ApI_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSorgqr_ApI_bufferSize, cudastub_cusolver_slot_cusolverDnSorgqr_ApI_bufferSize, cudastub_cusolver_resolve_cusolverDnSorgqr_ApI_bufferSize, cudastub_cusolver_bind_cusolverDnSorgqr_ApI_bufferSize);
@@ -3936,7 +3936,7 @@ void *cudastub_cusolver_bind_cusolverDnSorgtrHost(void)
 {
 	void *fn = choose_cusolverDnSorgtrHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSorgtrHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSorgtrHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSorgtrHost, cudastub_cusolver_slot_cusolverDnSorgtrHost, cudastub_cusolver_resolve_cusolverDnSorgtrHost, cudastub_cusolver_bind_cusolverDnSorgtrHost);
@@ -3960,7 +3960,7 @@ void *cudastub_cusolver_bind_cusolverDnSormqrHost(void)
 {
 	void *fn = choose_cusolverDnSormqrHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSormqrHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSormqrHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSormqrHost, cudastub_cusolver_slot_cusolverDnSormqrHost, cudastub_cusolver_resolve_cusolverDnSormqrHost, cudastub_cusolver_bind_cusolverDnSormqrHost);
@@ -3984,7 +3984,7 @@ void *cudastub_cusolver_bind_cusolverDnSormtrHost(void)
 {
 	void *fn = choose_cusolverDnSormtrHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSormtrHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSormtrHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSormtrHost, cudastub_cusolver_slot_cusolverDnSormtrHost, cudastub_cusolver_resolve_cusolverDnSormtrHost, cudastub_cusolver_bind_cusolverDnSormtrHost);
@@ -4008,7 +4008,7 @@ void *cudastub_cusolver_bind_cusolverDnSpolar(void)
 {
 	void *fn = choose_cusolverDnSpolar();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSpolar, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSpolar, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSpolar, cudastub_cusolver_slot_cusolverDnSpolar, cudastub_cusolver_resolve_cusolverDnSpolar, cudastub_cusolver_bind_cusolverDnSpolar);
@@ -4032,7 +4032,7 @@ void *cudastub_cusolver_bind_cusolverDnSpolar_bufferSize(void)
 {
 	void *fn = choose_cusolverDnSpolar_bufferSize();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSpolar_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSpolar_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSpolar_bufferSize, cudastub_cusolver_slot_cusolverDnSpolar_bufferSize, cudastub_cusolver_resolve_cusolverDnSpolar_bufferSize, cudastub_cusolver_bind_cusolverDnSpolar_bufferSize);
@@ -4056,7 +4056,7 @@ void *cudastub_cusolver_bind_cusolverDnSpotrfHost(void)
 {
 	void *fn = choose_cusolverDnSpotrfHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSpotrfHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSpotrfHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSpotrfHost, cudastub_cusolver_slot_cusolverDnSpotrfHost, cudastub_cusolver_resolve_cusolverDnSpotrfHost, cudastub_cusolver_bind_cusolverDnSpotrfHost);
@@ -4080,7 +4080,7 @@ void *cudastub_cusolver_bind_cusolverDnSpotriHost(void)
 {
 	void *fn = choose_cusolverDnSpotriHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSpotriHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSpotriHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSpotriHost, cudastub_cusolver_slot_cusolverDnSpotriHost, cudastub_cusolver_resolve_cusolverDnSpotriHost, cudastub_cusolver_bind_cusolverDnSpotriHost);
@@ -4104,7 +4104,7 @@ void *cudastub_cusolver_bind_cusolverDnSpotrsHost(void)
 {
 	void *fn = choose_cusolverDnSpotrsHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSpotrsHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSpotrsHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSpotrsHost, cudastub_cusolver_slot_cusolverDnSpotrsHost, cudastub_cusolver_resolve_cusolverDnSpotrsHost, cudastub_cusolver_bind_cusolverDnSpotrsHost);
@@ -4128,7 +4128,7 @@ void *cudastub_cusolver_bind_cusolverDnSscalHost(void)
 {
 	void *fn = choose_cusolverDnSscalHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSscalHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSscalHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSscalHost, cudastub_cusolver_slot_cusolverDnSscalHost, cudastub_cusolver_resolve_cusolverDnSscalHost, cudastub_cusolver_bind_cusolverDnSscalHost);
@@ -4152,7 +4152,7 @@ void *cudastub_cusolver_bind_cusolverDnSsteqrHost(void)
 {
 	void *fn = choose_cusolverDnSsteqrHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSsteqrHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSsteqrHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSsteqrHost, cudastub_cusolver_slot_cusolverDnSsteqrHost, cudastub_cusolver_resolve_cusolverDnSsteqrHost, cudastub_cusolver_bind_cusolverDnSsteqrHost);
@@ -4176,7 +4176,7 @@ void *cudastub_cusolver_bind_cusolverDnSsterfHost(void)
 {
 	void *fn = choose_cusolverDnSsterfHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSsterfHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSsterfHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSsterfHost, cudastub_cusolver_slot_cusolverDnSsterfHost, cudastub_cusolver_resolve_cusolverDnSsterfHost, cudastub_cusolver_bind_cusolverDnSsterfHost);
@@ -4200,7 +4200,7 @@ void *cudastub_cusolver_bind_cusolverDnSsygst(void)
 {
 	void *fn = choose_cusolverDnSsygst();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSsygst, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSsygst, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSsygst, cudastub_cusolver_slot_cusolverDnSsygst, cudastub_cusolver_resolve_cusolverDnSsygst, cudastub_cusolver_bind_cusolverDnSsygst);
@@ -4224,7 +4224,7 @@ void *cudastub_cusolver_bind_cusolverDnSsygst2(void)
 {
 	void *fn = choose_cusolverDnSsygst2();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSsygst2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSsygst2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSsygst2, cudastub_cusolver_slot_cusolverDnSsygst2, cudastub_cusolver_resolve_cusolverDnSsygst2, cudastub_cusolver_bind_cusolverDnSsygst2);
@@ -4248,7 +4248,7 @@ void *cudastub_cusolver_bind_cusolverDnSsygst2_bufferSize(void)
 {
 	void *fn = choose_cusolverDnSsygst2_bufferSize();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSsygst2_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSsygst2_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSsygst2_bufferSize, cudastub_cusolver_slot_cusolverDnSsygst2_bufferSize, cudastub_cusolver_resolve_cusolverDnSsygst2_bufferSize, cudastub_cusolver_bind_cusolverDnSsygst2_bufferSize);
@@ -4272,7 +4272,7 @@ void *cudastub_cusolver_bind_cusolverDnSsygst_bufferSize(void)
 {
 	void *fn = choose_cusolverDnSsygst_bufferSize();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSsygst_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSsygst_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSsygst_bufferSize, cudastub_cusolver_slot_cusolverDnSsygst_bufferSize, cudastub_cusolver_resolve_cusolverDnSsygst_bufferSize, cudastub_cusolver_bind_cusolverDnSsygst_bufferSize);
@@ -4296,7 +4296,7 @@ void *cudastub_cusolver_bind_cusolverDnSsymv(void)
 {
 	void *fn = choose_cusolverDnSsymv();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSsymv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSsymv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSsymv, cudastub_cusolver_slot_cusolverDnSsymv, cudastub_cusolver_resolve_cusolverDnSsymv, cudastub_cusolver_bind_cusolverDnSsymv);
@@ -4320,7 +4320,7 @@ void *cudastub_cusolver_bind_cusolverDnSsymv_bufferSize(void)
 {
 	void *fn = choose_cusolverDnSsymv_bufferSize();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSsymv_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSsymv_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSsymv_bufferSize, cudastub_cusolver_slot_cusolverDnSsymv_bufferSize, cudastub_cusolver_resolve_cusolverDnSsymv_bufferSize, cudastub_cusolver_bind_cusolverDnSsymv_bufferSize);
@@ -4344,7 +4344,7 @@ void *cudastub_cusolver_bind_cusolverDnSsytriHost(void)
 {
 	void *fn = choose_cusolverDnSsytriHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSsytriHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSsytriHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSsytriHost, cudastub_cusolver_slot_cusolverDnSsytriHost, cudastub_cusolver_resolve_cusolverDnSsytriHost, cudastub_cusolver_bind_cusolverDnSsytriHost);
@@ -4368,7 +4368,7 @@ void *cudastub_cusolver_bind_cusolverDnSsytrsHost(void)
 {
 	void *fn = choose_cusolverDnSsytrsHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSsytrsHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSsytrsHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSsytrsHost, cudastub_cusolver_slot_cusolverDnSsytrsHost, cudastub_cusolver_resolve_cusolverDnSsytrsHost, cudastub_cusolver_bind_cusolverDnSsytrsHost);
@@ -4392,7 +4392,7 @@ void *cudastub_cusolver_bind_cusolverDnStrtriHost(void)
 {
 	void *fn = choose_cusolverDnStrtriHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnStrtriHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnStrtriHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnStrtriHost, cudastub_cusolver_slot_cusolverDnStrtriHost, cudastub_cusolver_resolve_cusolverDnStrtriHost, cudastub_cusolver_bind_cusolverDnStrtriHost);
@@ -4416,7 +4416,7 @@ void *cudastub_cusolver_bind_cusolverDnXfillRandNormalOnDevice(void)
 {
 	void *fn = choose_cusolverDnXfillRandNormalOnDevice();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnXfillRandNormalOnDevice, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnXfillRandNormalOnDevice, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnXfillRandNormalOnDevice, cudastub_cusolver_slot_cusolverDnXfillRandNormalOnDevice, cudastub_cusolver_resolve_cusolverDnXfillRandNormalOnDevice, cudastub_cusolver_bind_cusolverDnXfillRandNormalOnDevice);
@@ -4440,7 +4440,7 @@ void *cudastub_cusolver_bind_cusolverDnXfillRandNormalOnHost(void)
 {
 	void *fn = choose_cusolverDnXfillRandNormalOnHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnXfillRandNormalOnHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnXfillRandNormalOnHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnXfillRandNormalOnHost, cudastub_cusolver_slot_cusolverDnXfillRandNormalOnHost, cudastub_cusolver_resolve_cusolverDnXfillRandNormalOnHost, cudastub_cusolver_bind_cusolverDnXfillRandNormalOnHost);
@@ -4464,7 +4464,7 @@ void *cudastub_cusolver_bind_cusolverDnXlansy(void)
 {
 	void *fn = choose_cusolverDnXlansy();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnXlansy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnXlansy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnXlansy, cudastub_cusolver_slot_cusolverDnXlansy, cudastub_cusolver_resolve_cusolverDnXlansy, cudastub_cusolver_bind_cusolverDnXlansy);
@@ -4488,7 +4488,7 @@ void *cudastub_cusolver_bind_cusolverDnXlansy_bufferSize(void)
 {
 	void *fn = choose_cusolverDnXlansy_bufferSize();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnXlansy_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnXlansy_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnXlansy_bufferSize, cudastub_cusolver_slot_cusolverDnXlansy_bufferSize, cudastub_cusolver_resolve_cusolverDnXlansy_bufferSize, cudastub_cusolver_bind_cusolverDnXlansy_bufferSize);
@@ -4512,7 +4512,7 @@ void *cudastub_cusolver_bind_cusolverDnZaxpyHost(void)
 {
 	void *fn = choose_cusolverDnZaxpyHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZaxpyHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZaxpyHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZaxpyHost, cudastub_cusolver_slot_cusolverDnZaxpyHost, cudastub_cusolver_resolve_cusolverDnZaxpyHost, cudastub_cusolver_bind_cusolverDnZaxpyHost);
@@ -4536,7 +4536,7 @@ void *cudastub_cusolver_bind_cusolverDnZdscalHost(void)
 {
 	void *fn = choose_cusolverDnZdscalHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZdscalHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZdscalHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZdscalHost, cudastub_cusolver_slot_cusolverDnZdscalHost, cudastub_cusolver_resolve_cusolverDnZdscalHost, cudastub_cusolver_bind_cusolverDnZdscalHost);
@@ -4560,7 +4560,7 @@ void *cudastub_cusolver_bind_cusolverDnZeyeBatch(void)
 {
 	void *fn = choose_cusolverDnZeyeBatch();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZeyeBatch, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZeyeBatch, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZeyeBatch, cudastub_cusolver_slot_cusolverDnZeyeBatch, cudastub_cusolver_resolve_cusolverDnZeyeBatch, cudastub_cusolver_bind_cusolverDnZeyeBatch);
@@ -4584,7 +4584,7 @@ void *cudastub_cusolver_bind_cusolverDnZgehrd(void)
 {
 	void *fn = choose_cusolverDnZgehrd();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZgehrd, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZgehrd, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZgehrd, cudastub_cusolver_slot_cusolverDnZgehrd, cudastub_cusolver_resolve_cusolverDnZgehrd, cudastub_cusolver_bind_cusolverDnZgehrd);
@@ -4608,7 +4608,7 @@ void *cudastub_cusolver_bind_cusolverDnZgehrd_bufferSize(void)
 {
 	void *fn = choose_cusolverDnZgehrd_bufferSize();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZgehrd_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZgehrd_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZgehrd_bufferSize, cudastub_cusolver_slot_cusolverDnZgehrd_bufferSize, cudastub_cusolver_resolve_cusolverDnZgehrd_bufferSize, cudastub_cusolver_bind_cusolverDnZgehrd_bufferSize);
@@ -4632,7 +4632,7 @@ void *cudastub_cusolver_bind_cusolverDnZgelqfHost(void)
 {
 	void *fn = choose_cusolverDnZgelqfHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZgelqfHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZgelqfHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZgelqfHost, cudastub_cusolver_slot_cusolverDnZgelqfHost, cudastub_cusolver_resolve_cusolverDnZgelqfHost, cudastub_cusolver_bind_cusolverDnZgelqfHost);
@@ -4656,7 +4656,7 @@ void *cudastub_cusolver_bind_cusolverDnZgemmHost(void)
 {
 	void *fn = choose_cusolverDnZgemmHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZgemmHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZgemmHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZgemmHost, cudastub_cusolver_slot_cusolverDnZgemmHost, cudastub_cusolver_resolve_cusolverDnZgemmHost, cudastub_cusolver_bind_cusolverDnZgemmHost);
@@ -4680,7 +4680,7 @@ void *cudastub_cusolver_bind_cusolverDnZgeqlfHost(void)
 {
 	void *fn = choose_cusolverDnZgeqlfHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZgeqlfHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZgeqlfHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZgeqlfHost, cudastub_cusolver_slot_cusolverDnZgeqlfHost, cudastub_cusolver_resolve_cusolverDnZgeqlfHost, cudastub_cusolver_bind_cusolverDnZgeqlfHost);
@@ -4704,7 +4704,7 @@ void *cudastub_cusolver_bind_cusolverDnZgeqrfHost(void)
 {
 	void *fn = choose_cusolverDnZgeqrfHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZgeqrfHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZgeqrfHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZgeqrfHost, cudastub_cusolver_slot_cusolverDnZgeqrfHost, cudastub_cusolver_resolve_cusolverDnZgeqrfHost, cudastub_cusolver_bind_cusolverDnZgeqrfHost);
@@ -4728,7 +4728,7 @@ void *cudastub_cusolver_bind_cusolverDnZgeqrf_ApI(void)
 {
 	void *fn = choose_cusolverDnZgeqrf_ApI();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZgeqrf_ApI, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZgeqrf_ApI, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZgeqrf_ApI, cudastub_cusolver_slot_cusolverDnZgeqrf_ApI, cudastub_cusolver_resolve_cusolverDnZgeqrf_ApI, cudastub_cusolver_bind_cusolverDnZgeqrf_ApI);
@@ -4752,7 +4752,7 @@ void *cudastub_cusolver_bind_cusolverDnZgeqrf_ApI_bufferSize(void)
 {
 	void *fn = choose_cusolverDnZgeqrf_ApI_bufferSize();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZgeqrf_ApI_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZgeqrf_ApI_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZgeqrf_ApI_bufferSize, cudastub_cusolver_slot_cusolverDnZgeqrf_ApI_bufferSize, cudastub_cusolver_resolve_cusolverDnZgeqrf_ApI_bufferSize, cudastub_cusolver_bind_cusolverDnZgeqrf_ApI_bufferSize);
@@ -4776,7 +4776,7 @@ void *cudastub_cusolver_bind_cusolverDnZgercond(void)
 {
 	void *fn = choose_cusolverDnZgercond();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZgercond, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZgercond, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZgercond, cudastub_cusolver_slot_cusolverDnZgercond, cudastub_cusolver_resolve_cusolverDnZgercond, cudastub_cusolver_bind_cusolverDnZgercond);
@@ -4800,7 +4800,7 @@ void *cudastub_cusolver_bind_cusolverDnZgercond_bufferSize(void)
 {
 	void *fn = choose_cusolverDnZgercond_bufferSize();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZgercond_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZgercond_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZgercond_bufferSize, cudastub_cusolver_slot_cusolverDnZgercond_bufferSize, cudastub_cusolver_resolve_cusolverDnZgercond_bufferSize, cudastub_cusolver_bind_cusolverDnZgercond_bufferSize);
@@ -4824,7 +4824,7 @@ void *cudastub_cusolver_bind_cusolverDnZhegst(void)
 {
 	void *fn = choose_cusolverDnZhegst();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZhegst, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZhegst, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZhegst, cudastub_cusolver_slot_cusolverDnZhegst, cudastub_cusolver_resolve_cusolverDnZhegst, cudastub_cusolver_bind_cusolverDnZhegst);
@@ -4848,7 +4848,7 @@ void *cudastub_cusolver_bind_cusolverDnZhegst2(void)
 {
 	void *fn = choose_cusolverDnZhegst2();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZhegst2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZhegst2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZhegst2, cudastub_cusolver_slot_cusolverDnZhegst2, cudastub_cusolver_resolve_cusolverDnZhegst2, cudastub_cusolver_bind_cusolverDnZhegst2);
@@ -4872,7 +4872,7 @@ void *cudastub_cusolver_bind_cusolverDnZhegst2_bufferSize(void)
 {
 	void *fn = choose_cusolverDnZhegst2_bufferSize();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZhegst2_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZhegst2_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZhegst2_bufferSize, cudastub_cusolver_slot_cusolverDnZhegst2_bufferSize, cudastub_cusolver_resolve_cusolverDnZhegst2_bufferSize, cudastub_cusolver_bind_cusolverDnZhegst2_bufferSize);
@@ -4896,7 +4896,7 @@ void *cudastub_cusolver_bind_cusolverDnZhegst_bufferSize(void)
 {
 	void *fn = choose_cusolverDnZhegst_bufferSize();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZhegst_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZhegst_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZhegst_bufferSize, cudastub_cusolver_slot_cusolverDnZhegst_bufferSize, cudastub_cusolver_resolve_cusolverDnZhegst_bufferSize, cudastub_cusolver_bind_cusolverDnZhegst_bufferSize);
@@ -4920,7 +4920,7 @@ void *cudastub_cusolver_bind_cusolverDnZhemv(void)
 {
 	void *fn = choose_cusolverDnZhemv();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZhemv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZhemv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZhemv, cudastub_cusolver_slot_cusolverDnZhemv, cudastub_cusolver_resolve_cusolverDnZhemv, cudastub_cusolver_bind_cusolverDnZhemv);
@@ -4944,7 +4944,7 @@ void *cudastub_cusolver_bind_cusolverDnZhemv_bufferSize(void)
 {
 	void *fn = choose_cusolverDnZhemv_bufferSize();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZhemv_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZhemv_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZhemv_bufferSize, cudastub_cusolver_slot_cusolverDnZhemv_bufferSize, cudastub_cusolver_resolve_cusolverDnZhemv_bufferSize, cudastub_cusolver_bind_cusolverDnZhemv_bufferSize);
@@ -4968,7 +4968,7 @@ void *cudastub_cusolver_bind_cusolverDnZlacpyHost(void)
 {
 	void *fn = choose_cusolverDnZlacpyHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZlacpyHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZlacpyHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZlacpyHost, cudastub_cusolver_slot_cusolverDnZlacpyHost, cudastub_cusolver_resolve_cusolverDnZlacpyHost, cudastub_cusolver_bind_cusolverDnZlacpyHost);
@@ -4992,7 +4992,7 @@ void *cudastub_cusolver_bind_cusolverDnZlange(void)
 {
 	void *fn = choose_cusolverDnZlange();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZlange, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZlange, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZlange, cudastub_cusolver_slot_cusolverDnZlange, cudastub_cusolver_resolve_cusolverDnZlange, cudastub_cusolver_bind_cusolverDnZlange);
@@ -5016,7 +5016,7 @@ void *cudastub_cusolver_bind_cusolverDnZlangeHost(void)
 {
 	void *fn = choose_cusolverDnZlangeHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZlangeHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZlangeHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZlangeHost, cudastub_cusolver_slot_cusolverDnZlangeHost, cudastub_cusolver_resolve_cusolverDnZlangeHost, cudastub_cusolver_bind_cusolverDnZlangeHost);
@@ -5040,7 +5040,7 @@ void *cudastub_cusolver_bind_cusolverDnZlange_bufferSize(void)
 {
 	void *fn = choose_cusolverDnZlange_bufferSize();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZlange_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZlange_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZlange_bufferSize, cudastub_cusolver_slot_cusolverDnZlange_bufferSize, cudastub_cusolver_resolve_cusolverDnZlange_bufferSize, cudastub_cusolver_bind_cusolverDnZlange_bufferSize);
@@ -5064,7 +5064,7 @@ void *cudastub_cusolver_bind_cusolverDnZlanheHost(void)
 {
 	void *fn = choose_cusolverDnZlanheHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZlanheHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZlanheHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZlanheHost, cudastub_cusolver_slot_cusolverDnZlanheHost, cudastub_cusolver_resolve_cusolverDnZlanheHost, cudastub_cusolver_bind_cusolverDnZlanheHost);
@@ -5088,7 +5088,7 @@ void *cudastub_cusolver_bind_cusolverDnZlantrHost(void)
 {
 	void *fn = choose_cusolverDnZlantrHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZlantrHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZlantrHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZlantrHost, cudastub_cusolver_slot_cusolverDnZlantrHost, cudastub_cusolver_resolve_cusolverDnZlantrHost, cudastub_cusolver_bind_cusolverDnZlantrHost);
@@ -5112,7 +5112,7 @@ void *cudastub_cusolver_bind_cusolverDnZlarfgHost(void)
 {
 	void *fn = choose_cusolverDnZlarfgHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZlarfgHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZlarfgHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZlarfgHost, cudastub_cusolver_slot_cusolverDnZlarfgHost, cudastub_cusolver_resolve_cusolverDnZlarfgHost, cudastub_cusolver_bind_cusolverDnZlarfgHost);
@@ -5136,7 +5136,7 @@ void *cudastub_cusolver_bind_cusolverDnZlarft(void)
 {
 	void *fn = choose_cusolverDnZlarft();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZlarft, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZlarft, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZlarft, cudastub_cusolver_slot_cusolverDnZlarft, cudastub_cusolver_resolve_cusolverDnZlarft, cudastub_cusolver_bind_cusolverDnZlarft);
@@ -5160,7 +5160,7 @@ void *cudastub_cusolver_bind_cusolverDnZlarft_bufferSize(void)
 {
 	void *fn = choose_cusolverDnZlarft_bufferSize();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZlarft_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZlarft_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZlarft_bufferSize, cudastub_cusolver_slot_cusolverDnZlarft_bufferSize, cudastub_cusolver_resolve_cusolverDnZlarft_bufferSize, cudastub_cusolver_bind_cusolverDnZlarft_bufferSize);
@@ -5184,7 +5184,7 @@ void *cudastub_cusolver_bind_cusolverDnZlarnvHost(void)
 {
 	void *fn = choose_cusolverDnZlarnvHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZlarnvHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZlarnvHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZlarnvHost, cudastub_cusolver_slot_cusolverDnZlarnvHost, cudastub_cusolver_resolve_cusolverDnZlarnvHost, cudastub_cusolver_bind_cusolverDnZlarnvHost);
@@ -5208,7 +5208,7 @@ void *cudastub_cusolver_bind_cusolverDnZlascl(void)
 {
 	void *fn = choose_cusolverDnZlascl();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZlascl, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZlascl, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZlascl, cudastub_cusolver_slot_cusolverDnZlascl, cudastub_cusolver_resolve_cusolverDnZlascl, cudastub_cusolver_bind_cusolverDnZlascl);
@@ -5232,7 +5232,7 @@ void *cudastub_cusolver_bind_cusolverDnZlasetHost(void)
 {
 	void *fn = choose_cusolverDnZlasetHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZlasetHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZlasetHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZlasetHost, cudastub_cusolver_slot_cusolverDnZlasetHost, cudastub_cusolver_resolve_cusolverDnZlasetHost, cudastub_cusolver_bind_cusolverDnZlasetHost);
@@ -5256,7 +5256,7 @@ void *cudastub_cusolver_bind_cusolverDnZlauumHost(void)
 {
 	void *fn = choose_cusolverDnZlauumHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZlauumHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZlauumHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZlauumHost, cudastub_cusolver_slot_cusolverDnZlauumHost, cudastub_cusolver_resolve_cusolverDnZlauumHost, cudastub_cusolver_bind_cusolverDnZlauumHost);
@@ -5280,7 +5280,7 @@ void *cudastub_cusolver_bind_cusolverDnZnrm2Host(void)
 {
 	void *fn = choose_cusolverDnZnrm2Host();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZnrm2Host, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZnrm2Host, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZnrm2Host, cudastub_cusolver_slot_cusolverDnZnrm2Host, cudastub_cusolver_resolve_cusolverDnZnrm2Host, cudastub_cusolver_bind_cusolverDnZnrm2Host);
@@ -5304,7 +5304,7 @@ void *cudastub_cusolver_bind_cusolverDnZpolar(void)
 {
 	void *fn = choose_cusolverDnZpolar();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZpolar, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZpolar, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZpolar, cudastub_cusolver_slot_cusolverDnZpolar, cudastub_cusolver_resolve_cusolverDnZpolar, cudastub_cusolver_bind_cusolverDnZpolar);
@@ -5328,7 +5328,7 @@ void *cudastub_cusolver_bind_cusolverDnZpolar_bufferSize(void)
 {
 	void *fn = choose_cusolverDnZpolar_bufferSize();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZpolar_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZpolar_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZpolar_bufferSize, cudastub_cusolver_slot_cusolverDnZpolar_bufferSize, cudastub_cusolver_resolve_cusolverDnZpolar_bufferSize, cudastub_cusolver_bind_cusolverDnZpolar_bufferSize);
@@ -5352,7 +5352,7 @@ void *cudastub_cusolver_bind_cusolverDnZpotrfHost(void)
 {
 	void *fn = choose_cusolverDnZpotrfHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZpotrfHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZpotrfHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZpotrfHost, cudastub_cusolver_slot_cusolverDnZpotrfHost, cudastub_cusolver_resolve_cusolverDnZpotrfHost, cudastub_cusolver_bind_cusolverDnZpotrfHost);
@@ -5376,7 +5376,7 @@ void *cudastub_cusolver_bind_cusolverDnZpotriHost(void)
 {
 	void *fn = choose_cusolverDnZpotriHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZpotriHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZpotriHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZpotriHost, cudastub_cusolver_slot_cusolverDnZpotriHost, cudastub_cusolver_resolve_cusolverDnZpotriHost, cudastub_cusolver_bind_cusolverDnZpotriHost);
@@ -5400,7 +5400,7 @@ void *cudastub_cusolver_bind_cusolverDnZpotrsHost(void)
 {
 	void *fn = choose_cusolverDnZpotrsHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZpotrsHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZpotrsHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZpotrsHost, cudastub_cusolver_slot_cusolverDnZpotrsHost, cudastub_cusolver_resolve_cusolverDnZpotrsHost, cudastub_cusolver_bind_cusolverDnZpotrsHost);
@@ -5424,7 +5424,7 @@ void *cudastub_cusolver_bind_cusolverDnZsytriHost(void)
 {
 	void *fn = choose_cusolverDnZsytriHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZsytriHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZsytriHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZsytriHost, cudastub_cusolver_slot_cusolverDnZsytriHost, cudastub_cusolver_resolve_cusolverDnZsytriHost, cudastub_cusolver_bind_cusolverDnZsytriHost);
@@ -5448,7 +5448,7 @@ void *cudastub_cusolver_bind_cusolverDnZsytrsHost(void)
 {
 	void *fn = choose_cusolverDnZsytrsHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZsytrsHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZsytrsHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZsytrsHost, cudastub_cusolver_slot_cusolverDnZsytrsHost, cudastub_cusolver_resolve_cusolverDnZsytrsHost, cudastub_cusolver_bind_cusolverDnZsytrsHost);
@@ -5472,7 +5472,7 @@ void *cudastub_cusolver_bind_cusolverDnZtrtriHost(void)
 {
 	void *fn = choose_cusolverDnZtrtriHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZtrtriHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZtrtriHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZtrtriHost, cudastub_cusolver_slot_cusolverDnZtrtriHost, cudastub_cusolver_resolve_cusolverDnZtrtriHost, cudastub_cusolver_bind_cusolverDnZtrtriHost);
@@ -5496,7 +5496,7 @@ void *cudastub_cusolver_bind_cusolverDnZungbrHost(void)
 {
 	void *fn = choose_cusolverDnZungbrHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZungbrHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZungbrHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZungbrHost, cudastub_cusolver_slot_cusolverDnZungbrHost, cudastub_cusolver_resolve_cusolverDnZungbrHost, cudastub_cusolver_bind_cusolverDnZungbrHost);
@@ -5520,7 +5520,7 @@ void *cudastub_cusolver_bind_cusolverDnZunghrHost(void)
 {
 	void *fn = choose_cusolverDnZunghrHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZunghrHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZunghrHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZunghrHost, cudastub_cusolver_slot_cusolverDnZunghrHost, cudastub_cusolver_resolve_cusolverDnZunghrHost, cudastub_cusolver_bind_cusolverDnZunghrHost);
@@ -5544,7 +5544,7 @@ void *cudastub_cusolver_bind_cusolverDnZunglqHost(void)
 {
 	void *fn = choose_cusolverDnZunglqHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZunglqHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZunglqHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZunglqHost, cudastub_cusolver_slot_cusolverDnZunglqHost, cudastub_cusolver_resolve_cusolverDnZunglqHost, cudastub_cusolver_bind_cusolverDnZunglqHost);
@@ -5568,7 +5568,7 @@ void *cudastub_cusolver_bind_cusolverDnZungqr_ApI(void)
 {
 	void *fn = choose_cusolverDnZungqr_ApI();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZungqr_ApI, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZungqr_ApI, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZungqr_ApI, cudastub_cusolver_slot_cusolverDnZungqr_ApI, cudastub_cusolver_resolve_cusolverDnZungqr_ApI, cudastub_cusolver_bind_cusolverDnZungqr_ApI);
@@ -5592,7 +5592,7 @@ void *cudastub_cusolver_bind_cusolverDnZungqr_ApI_bufferSize(void)
 {
 	void *fn = choose_cusolverDnZungqr_ApI_bufferSize();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZungqr_ApI_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZungqr_ApI_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZungqr_ApI_bufferSize, cudastub_cusolver_slot_cusolverDnZungqr_ApI_bufferSize, cudastub_cusolver_resolve_cusolverDnZungqr_ApI_bufferSize, cudastub_cusolver_bind_cusolverDnZungqr_ApI_bufferSize);
@@ -5616,7 +5616,7 @@ void *cudastub_cusolver_bind_cusolverDnZungtrHost(void)
 {
 	void *fn = choose_cusolverDnZungtrHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZungtrHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZungtrHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZungtrHost, cudastub_cusolver_slot_cusolverDnZungtrHost, cudastub_cusolver_resolve_cusolverDnZungtrHost, cudastub_cusolver_bind_cusolverDnZungtrHost);
@@ -5640,7 +5640,7 @@ void *cudastub_cusolver_bind_cusolverDnZunmqrHost(void)
 {
 	void *fn = choose_cusolverDnZunmqrHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZunmqrHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZunmqrHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZunmqrHost, cudastub_cusolver_slot_cusolverDnZunmqrHost, cudastub_cusolver_resolve_cusolverDnZunmqrHost, cudastub_cusolver_bind_cusolverDnZunmqrHost);
@@ -5664,7 +5664,7 @@ void *cudastub_cusolver_bind_cusolverDnZunmtrHost(void)
 {
 	void *fn = choose_cusolverDnZunmtrHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZunmtrHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZunmtrHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZunmtrHost, cudastub_cusolver_slot_cusolverDnZunmtrHost, cudastub_cusolver_resolve_cusolverDnZunmtrHost, cudastub_cusolver_bind_cusolverDnZunmtrHost);
@@ -5688,7 +5688,7 @@ void *cudastub_cusolver_bind_cusolverIidentityHost(void)
 {
 	void *fn = choose_cusolverIidentityHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverIidentityHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverIidentityHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverIidentityHost, cudastub_cusolver_slot_cusolverIidentityHost, cudastub_cusolver_resolve_cusolverIidentityHost, cudastub_cusolver_bind_cusolverIidentityHost);
@@ -5712,7 +5712,7 @@ void *cudastub_cusolver_bind_cusolverRfSetupM(void)
 {
 	void *fn = choose_cusolverRfSetupM();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverRfSetupM, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverRfSetupM, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverRfSetupM, cudastub_cusolver_slot_cusolverRfSetupM, cudastub_cusolver_resolve_cusolverRfSetupM, cudastub_cusolver_bind_cusolverRfSetupM);
@@ -5736,7 +5736,7 @@ void *cudastub_cusolver_bind_cusolverSpCcsrbtfHost(void)
 {
 	void *fn = choose_cusolverSpCcsrbtfHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCcsrbtfHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCcsrbtfHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCcsrbtfHost, cudastub_cusolver_slot_cusolverSpCcsrbtfHost, cudastub_cusolver_resolve_cusolverSpCcsrbtfHost, cudastub_cusolver_bind_cusolverSpCcsrbtfHost);
@@ -5760,7 +5760,7 @@ void *cudastub_cusolver_bind_cusolverSpCcsrluAnalysisHost(void)
 {
 	void *fn = choose_cusolverSpCcsrluAnalysisHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCcsrluAnalysisHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCcsrluAnalysisHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCcsrluAnalysisHost, cudastub_cusolver_slot_cusolverSpCcsrluAnalysisHost, cudastub_cusolver_resolve_cusolverSpCcsrluAnalysisHost, cudastub_cusolver_bind_cusolverSpCcsrluAnalysisHost);
@@ -5784,7 +5784,7 @@ void *cudastub_cusolver_bind_cusolverSpCcsrluExtractBTFHost(void)
 {
 	void *fn = choose_cusolverSpCcsrluExtractBTFHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCcsrluExtractBTFHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCcsrluExtractBTFHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCcsrluExtractBTFHost, cudastub_cusolver_slot_cusolverSpCcsrluExtractBTFHost, cudastub_cusolver_resolve_cusolverSpCcsrluExtractBTFHost, cudastub_cusolver_bind_cusolverSpCcsrluExtractBTFHost);
@@ -5808,7 +5808,7 @@ void *cudastub_cusolver_bind_cusolverSpCcsrluExtractMHost(void)
 {
 	void *fn = choose_cusolverSpCcsrluExtractMHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCcsrluExtractMHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCcsrluExtractMHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCcsrluExtractMHost, cudastub_cusolver_slot_cusolverSpCcsrluExtractMHost, cudastub_cusolver_resolve_cusolverSpCcsrluExtractMHost, cudastub_cusolver_bind_cusolverSpCcsrluExtractMHost);
@@ -5832,7 +5832,7 @@ void *cudastub_cusolver_bind_cusolverSpCcsrlucondHost(void)
 {
 	void *fn = choose_cusolverSpCcsrlucondHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCcsrlucondHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCcsrlucondHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCcsrlucondHost, cudastub_cusolver_slot_cusolverSpCcsrlucondHost, cudastub_cusolver_resolve_cusolverSpCcsrlucondHost, cudastub_cusolver_bind_cusolverSpCcsrlucondHost);
@@ -5856,7 +5856,7 @@ void *cudastub_cusolver_bind_cusolverSpCcsrqrrcond(void)
 {
 	void *fn = choose_cusolverSpCcsrqrrcond();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCcsrqrrcond, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCcsrqrrcond, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCcsrqrrcond, cudastub_cusolver_slot_cusolverSpCcsrqrrcond, cudastub_cusolver_resolve_cusolverSpCcsrqrrcond, cudastub_cusolver_bind_cusolverSpCcsrqrrcond);
@@ -5880,7 +5880,7 @@ void *cudastub_cusolver_bind_cusolverSpCcsrsubm2denseHost(void)
 {
 	void *fn = choose_cusolverSpCcsrsubm2denseHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCcsrsubm2denseHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCcsrsubm2denseHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCcsrsubm2denseHost, cudastub_cusolver_slot_cusolverSpCcsrsubm2denseHost, cudastub_cusolver_resolve_cusolverSpCcsrsubm2denseHost, cudastub_cusolver_bind_cusolverSpCcsrsubm2denseHost);
@@ -5904,7 +5904,7 @@ void *cudastub_cusolver_bind_cusolverSpCreateGluInfo(void)
 {
 	void *fn = choose_cusolverSpCreateGluInfo();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCreateGluInfo, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCreateGluInfo, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCreateGluInfo, cudastub_cusolver_slot_cusolverSpCreateGluInfo, cudastub_cusolver_resolve_cusolverSpCreateGluInfo, cudastub_cusolver_bind_cusolverSpCreateGluInfo);
@@ -5928,7 +5928,7 @@ void *cudastub_cusolver_bind_cusolverSpCreateSnluInfo(void)
 {
 	void *fn = choose_cusolverSpCreateSnluInfo();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCreateSnluInfo, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCreateSnluInfo, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCreateSnluInfo, cudastub_cusolver_slot_cusolverSpCreateSnluInfo, cudastub_cusolver_resolve_cusolverSpCreateSnluInfo, cudastub_cusolver_bind_cusolverSpCreateSnluInfo);
@@ -5952,7 +5952,7 @@ void *cudastub_cusolver_bind_cusolverSpCsnluBuffersize(void)
 {
 	void *fn = choose_cusolverSpCsnluBuffersize();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCsnluBuffersize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCsnluBuffersize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCsnluBuffersize, cudastub_cusolver_slot_cusolverSpCsnluBuffersize, cudastub_cusolver_resolve_cusolverSpCsnluBuffersize, cudastub_cusolver_bind_cusolverSpCsnluBuffersize);
@@ -5976,7 +5976,7 @@ void *cudastub_cusolver_bind_cusolverSpCsnluFactor(void)
 {
 	void *fn = choose_cusolverSpCsnluFactor();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCsnluFactor, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCsnluFactor, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCsnluFactor, cudastub_cusolver_slot_cusolverSpCsnluFactor, cudastub_cusolver_resolve_cusolverSpCsnluFactor, cudastub_cusolver_bind_cusolverSpCsnluFactor);
@@ -6000,7 +6000,7 @@ void *cudastub_cusolver_bind_cusolverSpCsnluSolve(void)
 {
 	void *fn = choose_cusolverSpCsnluSolve();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCsnluSolve, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCsnluSolve, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCsnluSolve, cudastub_cusolver_slot_cusolverSpCsnluSolve, cudastub_cusolver_resolve_cusolverSpCsnluSolve, cudastub_cusolver_bind_cusolverSpCsnluSolve);
@@ -6024,7 +6024,7 @@ void *cudastub_cusolver_bind_cusolverSpCsymgthr(void)
 {
 	void *fn = choose_cusolverSpCsymgthr();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCsymgthr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCsymgthr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCsymgthr, cudastub_cusolver_slot_cusolverSpCsymgthr, cudastub_cusolver_resolve_cusolverSpCsymgthr, cudastub_cusolver_bind_cusolverSpCsymgthr);
@@ -6048,7 +6048,7 @@ void *cudastub_cusolver_bind_cusolverSpCsymgthrHost(void)
 {
 	void *fn = choose_cusolverSpCsymgthrHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCsymgthrHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCsymgthrHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCsymgthrHost, cudastub_cusolver_slot_cusolverSpCsymgthrHost, cudastub_cusolver_resolve_cusolverSpCsymgthrHost, cudastub_cusolver_bind_cusolverSpCsymgthrHost);
@@ -6072,7 +6072,7 @@ void *cudastub_cusolver_bind_cusolverSpDcsrbtfHost(void)
 {
 	void *fn = choose_cusolverSpDcsrbtfHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDcsrbtfHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDcsrbtfHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDcsrbtfHost, cudastub_cusolver_slot_cusolverSpDcsrbtfHost, cudastub_cusolver_resolve_cusolverSpDcsrbtfHost, cudastub_cusolver_bind_cusolverSpDcsrbtfHost);
@@ -6096,7 +6096,7 @@ void *cudastub_cusolver_bind_cusolverSpDcsrluAnalysisHost(void)
 {
 	void *fn = choose_cusolverSpDcsrluAnalysisHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDcsrluAnalysisHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDcsrluAnalysisHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDcsrluAnalysisHost, cudastub_cusolver_slot_cusolverSpDcsrluAnalysisHost, cudastub_cusolver_resolve_cusolverSpDcsrluAnalysisHost, cudastub_cusolver_bind_cusolverSpDcsrluAnalysisHost);
@@ -6120,7 +6120,7 @@ void *cudastub_cusolver_bind_cusolverSpDcsrluExtractBTFHost(void)
 {
 	void *fn = choose_cusolverSpDcsrluExtractBTFHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDcsrluExtractBTFHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDcsrluExtractBTFHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDcsrluExtractBTFHost, cudastub_cusolver_slot_cusolverSpDcsrluExtractBTFHost, cudastub_cusolver_resolve_cusolverSpDcsrluExtractBTFHost, cudastub_cusolver_bind_cusolverSpDcsrluExtractBTFHost);
@@ -6144,7 +6144,7 @@ void *cudastub_cusolver_bind_cusolverSpDcsrluExtractMHost(void)
 {
 	void *fn = choose_cusolverSpDcsrluExtractMHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDcsrluExtractMHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDcsrluExtractMHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDcsrluExtractMHost, cudastub_cusolver_slot_cusolverSpDcsrluExtractMHost, cudastub_cusolver_resolve_cusolverSpDcsrluExtractMHost, cudastub_cusolver_bind_cusolverSpDcsrluExtractMHost);
@@ -6168,7 +6168,7 @@ void *cudastub_cusolver_bind_cusolverSpDcsrlucondHost(void)
 {
 	void *fn = choose_cusolverSpDcsrlucondHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDcsrlucondHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDcsrlucondHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDcsrlucondHost, cudastub_cusolver_slot_cusolverSpDcsrlucondHost, cudastub_cusolver_resolve_cusolverSpDcsrlucondHost, cudastub_cusolver_bind_cusolverSpDcsrlucondHost);
@@ -6192,7 +6192,7 @@ void *cudastub_cusolver_bind_cusolverSpDcsrqrrcond(void)
 {
 	void *fn = choose_cusolverSpDcsrqrrcond();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDcsrqrrcond, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDcsrqrrcond, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDcsrqrrcond, cudastub_cusolver_slot_cusolverSpDcsrqrrcond, cudastub_cusolver_resolve_cusolverSpDcsrqrrcond, cudastub_cusolver_bind_cusolverSpDcsrqrrcond);
@@ -6216,7 +6216,7 @@ void *cudastub_cusolver_bind_cusolverSpDcsrsubm2denseHost(void)
 {
 	void *fn = choose_cusolverSpDcsrsubm2denseHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDcsrsubm2denseHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDcsrsubm2denseHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDcsrsubm2denseHost, cudastub_cusolver_slot_cusolverSpDcsrsubm2denseHost, cudastub_cusolver_resolve_cusolverSpDcsrsubm2denseHost, cudastub_cusolver_bind_cusolverSpDcsrsubm2denseHost);
@@ -6240,7 +6240,7 @@ void *cudastub_cusolver_bind_cusolverSpDestroyGluInfo(void)
 {
 	void *fn = choose_cusolverSpDestroyGluInfo();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDestroyGluInfo, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDestroyGluInfo, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDestroyGluInfo, cudastub_cusolver_slot_cusolverSpDestroyGluInfo, cudastub_cusolver_resolve_cusolverSpDestroyGluInfo, cudastub_cusolver_bind_cusolverSpDestroyGluInfo);
@@ -6264,7 +6264,7 @@ void *cudastub_cusolver_bind_cusolverSpDestroySnluInfo(void)
 {
 	void *fn = choose_cusolverSpDestroySnluInfo();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDestroySnluInfo, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDestroySnluInfo, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDestroySnluInfo, cudastub_cusolver_slot_cusolverSpDestroySnluInfo, cudastub_cusolver_resolve_cusolverSpDestroySnluInfo, cudastub_cusolver_bind_cusolverSpDestroySnluInfo);
@@ -6288,7 +6288,7 @@ void *cudastub_cusolver_bind_cusolverSpDgluAnalysis(void)
 {
 	void *fn = choose_cusolverSpDgluAnalysis();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDgluAnalysis, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDgluAnalysis, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDgluAnalysis, cudastub_cusolver_slot_cusolverSpDgluAnalysis, cudastub_cusolver_resolve_cusolverSpDgluAnalysis, cudastub_cusolver_bind_cusolverSpDgluAnalysis);
@@ -6312,7 +6312,7 @@ void *cudastub_cusolver_bind_cusolverSpDgluBufferSize(void)
 {
 	void *fn = choose_cusolverSpDgluBufferSize();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDgluBufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDgluBufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDgluBufferSize, cudastub_cusolver_slot_cusolverSpDgluBufferSize, cudastub_cusolver_resolve_cusolverSpDgluBufferSize, cudastub_cusolver_bind_cusolverSpDgluBufferSize);
@@ -6336,7 +6336,7 @@ void *cudastub_cusolver_bind_cusolverSpDgluExtractMHost(void)
 {
 	void *fn = choose_cusolverSpDgluExtractMHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDgluExtractMHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDgluExtractMHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDgluExtractMHost, cudastub_cusolver_slot_cusolverSpDgluExtractMHost, cudastub_cusolver_resolve_cusolverSpDgluExtractMHost, cudastub_cusolver_bind_cusolverSpDgluExtractMHost);
@@ -6360,7 +6360,7 @@ void *cudastub_cusolver_bind_cusolverSpDgluFactor(void)
 {
 	void *fn = choose_cusolverSpDgluFactor();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDgluFactor, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDgluFactor, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDgluFactor, cudastub_cusolver_slot_cusolverSpDgluFactor, cudastub_cusolver_resolve_cusolverSpDgluFactor, cudastub_cusolver_bind_cusolverSpDgluFactor);
@@ -6384,7 +6384,7 @@ void *cudastub_cusolver_bind_cusolverSpDgluNumericBoost(void)
 {
 	void *fn = choose_cusolverSpDgluNumericBoost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDgluNumericBoost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDgluNumericBoost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDgluNumericBoost, cudastub_cusolver_slot_cusolverSpDgluNumericBoost, cudastub_cusolver_resolve_cusolverSpDgluNumericBoost, cudastub_cusolver_bind_cusolverSpDgluNumericBoost);
@@ -6408,7 +6408,7 @@ void *cudastub_cusolver_bind_cusolverSpDgluReset(void)
 {
 	void *fn = choose_cusolverSpDgluReset();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDgluReset, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDgluReset, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDgluReset, cudastub_cusolver_slot_cusolverSpDgluReset, cudastub_cusolver_resolve_cusolverSpDgluReset, cudastub_cusolver_bind_cusolverSpDgluReset);
@@ -6432,7 +6432,7 @@ void *cudastub_cusolver_bind_cusolverSpDgluSetup(void)
 {
 	void *fn = choose_cusolverSpDgluSetup();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDgluSetup, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDgluSetup, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDgluSetup, cudastub_cusolver_slot_cusolverSpDgluSetup, cudastub_cusolver_resolve_cusolverSpDgluSetup, cudastub_cusolver_bind_cusolverSpDgluSetup);
@@ -6456,7 +6456,7 @@ void *cudastub_cusolver_bind_cusolverSpDgluSetupByTile(void)
 {
 	void *fn = choose_cusolverSpDgluSetupByTile();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDgluSetupByTile, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDgluSetupByTile, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDgluSetupByTile, cudastub_cusolver_slot_cusolverSpDgluSetupByTile, cudastub_cusolver_resolve_cusolverSpDgluSetupByTile, cudastub_cusolver_bind_cusolverSpDgluSetupByTile);
@@ -6480,7 +6480,7 @@ void *cudastub_cusolver_bind_cusolverSpDgluSolve(void)
 {
 	void *fn = choose_cusolverSpDgluSolve();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDgluSolve, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDgluSolve, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDgluSolve, cudastub_cusolver_slot_cusolverSpDgluSolve, cudastub_cusolver_resolve_cusolverSpDgluSolve, cudastub_cusolver_bind_cusolverSpDgluSolve);
@@ -6504,7 +6504,7 @@ void *cudastub_cusolver_bind_cusolverSpDnrminf(void)
 {
 	void *fn = choose_cusolverSpDnrminf();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDnrminf, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDnrminf, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDnrminf, cudastub_cusolver_slot_cusolverSpDnrminf, cudastub_cusolver_resolve_cusolverSpDnrminf, cudastub_cusolver_bind_cusolverSpDnrminf);
@@ -6528,7 +6528,7 @@ void *cudastub_cusolver_bind_cusolverSpDsnluBuffersize(void)
 {
 	void *fn = choose_cusolverSpDsnluBuffersize();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDsnluBuffersize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDsnluBuffersize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDsnluBuffersize, cudastub_cusolver_slot_cusolverSpDsnluBuffersize, cudastub_cusolver_resolve_cusolverSpDsnluBuffersize, cudastub_cusolver_bind_cusolverSpDsnluBuffersize);
@@ -6552,7 +6552,7 @@ void *cudastub_cusolver_bind_cusolverSpDsnluFactor(void)
 {
 	void *fn = choose_cusolverSpDsnluFactor();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDsnluFactor, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDsnluFactor, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDsnluFactor, cudastub_cusolver_slot_cusolverSpDsnluFactor, cudastub_cusolver_resolve_cusolverSpDsnluFactor, cudastub_cusolver_bind_cusolverSpDsnluFactor);
@@ -6576,7 +6576,7 @@ void *cudastub_cusolver_bind_cusolverSpDsnluSolve(void)
 {
 	void *fn = choose_cusolverSpDsnluSolve();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDsnluSolve, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDsnluSolve, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDsnluSolve, cudastub_cusolver_slot_cusolverSpDsnluSolve, cudastub_cusolver_resolve_cusolverSpDsnluSolve, cudastub_cusolver_bind_cusolverSpDsnluSolve);
@@ -6600,7 +6600,7 @@ void *cudastub_cusolver_bind_cusolverSpDsymgthr(void)
 {
 	void *fn = choose_cusolverSpDsymgthr();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDsymgthr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDsymgthr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDsymgthr, cudastub_cusolver_slot_cusolverSpDsymgthr, cudastub_cusolver_resolve_cusolverSpDsymgthr, cudastub_cusolver_bind_cusolverSpDsymgthr);
@@ -6624,7 +6624,7 @@ void *cudastub_cusolver_bind_cusolverSpDsymgthrHost(void)
 {
 	void *fn = choose_cusolverSpDsymgthrHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDsymgthrHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDsymgthrHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDsymgthrHost, cudastub_cusolver_slot_cusolverSpDsymgthrHost, cudastub_cusolver_resolve_cusolverSpDsymgthrHost, cudastub_cusolver_bind_cusolverSpDsymgthrHost);
@@ -6648,7 +6648,7 @@ void *cudastub_cusolver_bind_cusolverSpLcsrqrBufferInfo(void)
 {
 	void *fn = choose_cusolverSpLcsrqrBufferInfo();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpLcsrqrBufferInfo, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpLcsrqrBufferInfo, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpLcsrqrBufferInfo, cudastub_cusolver_slot_cusolverSpLcsrqrBufferInfo, cudastub_cusolver_resolve_cusolverSpLcsrqrBufferInfo, cudastub_cusolver_bind_cusolverSpLcsrqrBufferInfo);
@@ -6672,7 +6672,7 @@ void *cudastub_cusolver_bind_cusolverSpLcsrqrFactor(void)
 {
 	void *fn = choose_cusolverSpLcsrqrFactor();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpLcsrqrFactor, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpLcsrqrFactor, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpLcsrqrFactor, cudastub_cusolver_slot_cusolverSpLcsrqrFactor, cudastub_cusolver_resolve_cusolverSpLcsrqrFactor, cudastub_cusolver_bind_cusolverSpLcsrqrFactor);
@@ -6696,7 +6696,7 @@ void *cudastub_cusolver_bind_cusolverSpLcsrqrSetup(void)
 {
 	void *fn = choose_cusolverSpLcsrqrSetup();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpLcsrqrSetup, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpLcsrqrSetup, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpLcsrqrSetup, cudastub_cusolver_slot_cusolverSpLcsrqrSetup, cudastub_cusolver_resolve_cusolverSpLcsrqrSetup, cudastub_cusolver_bind_cusolverSpLcsrqrSetup);
@@ -6720,7 +6720,7 @@ void *cudastub_cusolver_bind_cusolverSpLcsrqrSolve(void)
 {
 	void *fn = choose_cusolverSpLcsrqrSolve();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpLcsrqrSolve, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpLcsrqrSolve, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpLcsrqrSolve, cudastub_cusolver_slot_cusolverSpLcsrqrSolve, cudastub_cusolver_resolve_cusolverSpLcsrqrSolve, cudastub_cusolver_bind_cusolverSpLcsrqrSolve);
@@ -6744,7 +6744,7 @@ void *cudastub_cusolver_bind_cusolverSpLcsrqrSolveRefine(void)
 {
 	void *fn = choose_cusolverSpLcsrqrSolveRefine();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpLcsrqrSolveRefine, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpLcsrqrSolveRefine, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpLcsrqrSolveRefine, cudastub_cusolver_slot_cusolverSpLcsrqrSolveRefine, cudastub_cusolver_resolve_cusolverSpLcsrqrSolveRefine, cudastub_cusolver_bind_cusolverSpLcsrqrSolveRefine);
@@ -6768,7 +6768,7 @@ void *cudastub_cusolver_bind_cusolverSpLcsrqrZeroPivot(void)
 {
 	void *fn = choose_cusolverSpLcsrqrZeroPivot();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpLcsrqrZeroPivot, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpLcsrqrZeroPivot, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpLcsrqrZeroPivot, cudastub_cusolver_slot_cusolverSpLcsrqrZeroPivot, cudastub_cusolver_resolve_cusolverSpLcsrqrZeroPivot, cudastub_cusolver_bind_cusolverSpLcsrqrZeroPivot);
@@ -6792,7 +6792,7 @@ void *cudastub_cusolver_bind_cusolverSpLcsrqrrcond(void)
 {
 	void *fn = choose_cusolverSpLcsrqrrcond();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpLcsrqrrcond, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpLcsrqrrcond, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpLcsrqrrcond, cudastub_cusolver_slot_cusolverSpLcsrqrrcond, cudastub_cusolver_resolve_cusolverSpLcsrqrrcond, cudastub_cusolver_bind_cusolverSpLcsrqrrcond);
@@ -6816,7 +6816,7 @@ void *cudastub_cusolver_bind_cusolverSpQcsrqrBufferInfo(void)
 {
 	void *fn = choose_cusolverSpQcsrqrBufferInfo();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpQcsrqrBufferInfo, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpQcsrqrBufferInfo, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpQcsrqrBufferInfo, cudastub_cusolver_slot_cusolverSpQcsrqrBufferInfo, cudastub_cusolver_resolve_cusolverSpQcsrqrBufferInfo, cudastub_cusolver_bind_cusolverSpQcsrqrBufferInfo);
@@ -6840,7 +6840,7 @@ void *cudastub_cusolver_bind_cusolverSpQcsrqrFactor(void)
 {
 	void *fn = choose_cusolverSpQcsrqrFactor();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpQcsrqrFactor, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpQcsrqrFactor, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpQcsrqrFactor, cudastub_cusolver_slot_cusolverSpQcsrqrFactor, cudastub_cusolver_resolve_cusolverSpQcsrqrFactor, cudastub_cusolver_bind_cusolverSpQcsrqrFactor);
@@ -6864,7 +6864,7 @@ void *cudastub_cusolver_bind_cusolverSpQcsrqrSetup(void)
 {
 	void *fn = choose_cusolverSpQcsrqrSetup();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpQcsrqrSetup, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpQcsrqrSetup, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpQcsrqrSetup, cudastub_cusolver_slot_cusolverSpQcsrqrSetup, cudastub_cusolver_resolve_cusolverSpQcsrqrSetup, cudastub_cusolver_bind_cusolverSpQcsrqrSetup);
@@ -6888,7 +6888,7 @@ void *cudastub_cusolver_bind_cusolverSpQcsrqrSolve(void)
 {
 	void *fn = choose_cusolverSpQcsrqrSolve();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpQcsrqrSolve, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpQcsrqrSolve, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpQcsrqrSolve, cudastub_cusolver_slot_cusolverSpQcsrqrSolve, cudastub_cusolver_resolve_cusolverSpQcsrqrSolve, cudastub_cusolver_bind_cusolverSpQcsrqrSolve);
@@ -6912,7 +6912,7 @@ void *cudastub_cusolver_bind_cusolverSpQcsrqrSolveRefine(void)
 {
 	void *fn = choose_cusolverSpQcsrqrSolveRefine();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpQcsrqrSolveRefine, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpQcsrqrSolveRefine, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpQcsrqrSolveRefine, cudastub_cusolver_slot_cusolverSpQcsrqrSolveRefine, cudastub_cusolver_resolve_cusolverSpQcsrqrSolveRefine, cudastub_cusolver_bind_cusolverSpQcsrqrSolveRefine);
@@ -6936,7 +6936,7 @@ void *cudastub_cusolver_bind_cusolverSpQcsrqrZeroPivot(void)
 {
 	void *fn = choose_cusolverSpQcsrqrZeroPivot();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpQcsrqrZeroPivot, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpQcsrqrZeroPivot, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpQcsrqrZeroPivot, cudastub_cusolver_slot_cusolverSpQcsrqrZeroPivot, cudastub_cusolver_resolve_cusolverSpQcsrqrZeroPivot, cudastub_cusolver_bind_cusolverSpQcsrqrZeroPivot);
@@ -6960,7 +6960,7 @@ void *cudastub_cusolver_bind_cusolverSpQcsrqrrcond(void)
 {
 	void *fn = choose_cusolverSpQcsrqrrcond();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpQcsrqrrcond, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpQcsrqrrcond, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpQcsrqrrcond, cudastub_cusolver_slot_cusolverSpQcsrqrrcond, cudastub_cusolver_resolve_cusolverSpQcsrqrrcond, cudastub_cusolver_bind_cusolverSpQcsrqrrcond);
@@ -6984,7 +6984,7 @@ void *cudastub_cusolver_bind_cusolverSpScsrbtfHost(void)
 {
 	void *fn = choose_cusolverSpScsrbtfHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpScsrbtfHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpScsrbtfHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpScsrbtfHost, cudastub_cusolver_slot_cusolverSpScsrbtfHost, cudastub_cusolver_resolve_cusolverSpScsrbtfHost, cudastub_cusolver_bind_cusolverSpScsrbtfHost);
@@ -7008,7 +7008,7 @@ void *cudastub_cusolver_bind_cusolverSpScsrluAnalysisHost(void)
 {
 	void *fn = choose_cusolverSpScsrluAnalysisHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpScsrluAnalysisHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpScsrluAnalysisHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpScsrluAnalysisHost, cudastub_cusolver_slot_cusolverSpScsrluAnalysisHost, cudastub_cusolver_resolve_cusolverSpScsrluAnalysisHost, cudastub_cusolver_bind_cusolverSpScsrluAnalysisHost);
@@ -7032,7 +7032,7 @@ void *cudastub_cusolver_bind_cusolverSpScsrluExtractBTFHost(void)
 {
 	void *fn = choose_cusolverSpScsrluExtractBTFHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpScsrluExtractBTFHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpScsrluExtractBTFHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpScsrluExtractBTFHost, cudastub_cusolver_slot_cusolverSpScsrluExtractBTFHost, cudastub_cusolver_resolve_cusolverSpScsrluExtractBTFHost, cudastub_cusolver_bind_cusolverSpScsrluExtractBTFHost);
@@ -7056,7 +7056,7 @@ void *cudastub_cusolver_bind_cusolverSpScsrluExtractMHost(void)
 {
 	void *fn = choose_cusolverSpScsrluExtractMHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpScsrluExtractMHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpScsrluExtractMHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpScsrluExtractMHost, cudastub_cusolver_slot_cusolverSpScsrluExtractMHost, cudastub_cusolver_resolve_cusolverSpScsrluExtractMHost, cudastub_cusolver_bind_cusolverSpScsrluExtractMHost);
@@ -7080,7 +7080,7 @@ void *cudastub_cusolver_bind_cusolverSpScsrlucondHost(void)
 {
 	void *fn = choose_cusolverSpScsrlucondHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpScsrlucondHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpScsrlucondHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpScsrlucondHost, cudastub_cusolver_slot_cusolverSpScsrlucondHost, cudastub_cusolver_resolve_cusolverSpScsrlucondHost, cudastub_cusolver_bind_cusolverSpScsrlucondHost);
@@ -7104,7 +7104,7 @@ void *cudastub_cusolver_bind_cusolverSpScsrqrrcond(void)
 {
 	void *fn = choose_cusolverSpScsrqrrcond();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpScsrqrrcond, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpScsrqrrcond, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpScsrqrrcond, cudastub_cusolver_slot_cusolverSpScsrqrrcond, cudastub_cusolver_resolve_cusolverSpScsrqrrcond, cudastub_cusolver_bind_cusolverSpScsrqrrcond);
@@ -7128,7 +7128,7 @@ void *cudastub_cusolver_bind_cusolverSpScsrsubm2denseHost(void)
 {
 	void *fn = choose_cusolverSpScsrsubm2denseHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpScsrsubm2denseHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpScsrsubm2denseHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpScsrsubm2denseHost, cudastub_cusolver_slot_cusolverSpScsrsubm2denseHost, cudastub_cusolver_resolve_cusolverSpScsrsubm2denseHost, cudastub_cusolver_bind_cusolverSpScsrsubm2denseHost);
@@ -7152,7 +7152,7 @@ void *cudastub_cusolver_bind_cusolverSpSsnluBuffersize(void)
 {
 	void *fn = choose_cusolverSpSsnluBuffersize();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpSsnluBuffersize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpSsnluBuffersize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpSsnluBuffersize, cudastub_cusolver_slot_cusolverSpSsnluBuffersize, cudastub_cusolver_resolve_cusolverSpSsnluBuffersize, cudastub_cusolver_bind_cusolverSpSsnluBuffersize);
@@ -7176,7 +7176,7 @@ void *cudastub_cusolver_bind_cusolverSpSsnluFactor(void)
 {
 	void *fn = choose_cusolverSpSsnluFactor();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpSsnluFactor, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpSsnluFactor, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpSsnluFactor, cudastub_cusolver_slot_cusolverSpSsnluFactor, cudastub_cusolver_resolve_cusolverSpSsnluFactor, cudastub_cusolver_bind_cusolverSpSsnluFactor);
@@ -7200,7 +7200,7 @@ void *cudastub_cusolver_bind_cusolverSpSsnluSolve(void)
 {
 	void *fn = choose_cusolverSpSsnluSolve();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpSsnluSolve, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpSsnluSolve, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpSsnluSolve, cudastub_cusolver_slot_cusolverSpSsnluSolve, cudastub_cusolver_resolve_cusolverSpSsnluSolve, cudastub_cusolver_bind_cusolverSpSsnluSolve);
@@ -7224,7 +7224,7 @@ void *cudastub_cusolver_bind_cusolverSpSsymgthr(void)
 {
 	void *fn = choose_cusolverSpSsymgthr();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpSsymgthr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpSsymgthr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpSsymgthr, cudastub_cusolver_slot_cusolverSpSsymgthr, cudastub_cusolver_resolve_cusolverSpSsymgthr, cudastub_cusolver_bind_cusolverSpSsymgthr);
@@ -7248,7 +7248,7 @@ void *cudastub_cusolver_bind_cusolverSpSsymgthrHost(void)
 {
 	void *fn = choose_cusolverSpSsymgthrHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpSsymgthrHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpSsymgthrHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpSsymgthrHost, cudastub_cusolver_slot_cusolverSpSsymgthrHost, cudastub_cusolver_resolve_cusolverSpSsymgthrHost, cudastub_cusolver_bind_cusolverSpSsymgthrHost);
@@ -7272,7 +7272,7 @@ void *cudastub_cusolver_bind_cusolverSpXcsr2cscHost(void)
 {
 	void *fn = choose_cusolverSpXcsr2cscHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpXcsr2cscHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpXcsr2cscHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpXcsr2cscHost, cudastub_cusolver_slot_cusolverSpXcsr2cscHost, cudastub_cusolver_resolve_cusolverSpXcsr2cscHost, cudastub_cusolver_bind_cusolverSpXcsr2cscHost);
@@ -7296,7 +7296,7 @@ void *cudastub_cusolver_bind_cusolverSpXcsr2csc_bufferSizeHost(void)
 {
 	void *fn = choose_cusolverSpXcsr2csc_bufferSizeHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpXcsr2csc_bufferSizeHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpXcsr2csc_bufferSizeHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpXcsr2csc_bufferSizeHost, cudastub_cusolver_slot_cusolverSpXcsr2csc_bufferSizeHost, cudastub_cusolver_resolve_cusolverSpXcsr2csc_bufferSizeHost, cudastub_cusolver_bind_cusolverSpXcsr2csc_bufferSizeHost);
@@ -7320,7 +7320,7 @@ void *cudastub_cusolver_bind_cusolverSpXcsrluConfigHost(void)
 {
 	void *fn = choose_cusolverSpXcsrluConfigHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpXcsrluConfigHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpXcsrluConfigHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpXcsrluConfigHost, cudastub_cusolver_slot_cusolverSpXcsrluConfigHost, cudastub_cusolver_resolve_cusolverSpXcsrluConfigHost, cudastub_cusolver_bind_cusolverSpXcsrluConfigHost);
@@ -7344,7 +7344,7 @@ void *cudastub_cusolver_bind_cusolverSpXcsrluNnzMHost(void)
 {
 	void *fn = choose_cusolverSpXcsrluNnzMHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpXcsrluNnzMHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpXcsrluNnzMHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpXcsrluNnzMHost, cudastub_cusolver_slot_cusolverSpXcsrluNnzMHost, cudastub_cusolver_resolve_cusolverSpXcsrluNnzMHost, cudastub_cusolver_bind_cusolverSpXcsrluNnzMHost);
@@ -7368,7 +7368,7 @@ void *cudastub_cusolver_bind_cusolverSpXcsrnsepHost(void)
 {
 	void *fn = choose_cusolverSpXcsrnsepHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpXcsrnsepHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpXcsrnsepHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpXcsrnsepHost, cudastub_cusolver_slot_cusolverSpXcsrnsepHost, cudastub_cusolver_resolve_cusolverSpXcsrnsepHost, cudastub_cusolver_bind_cusolverSpXcsrnsepHost);
@@ -7392,7 +7392,7 @@ void *cudastub_cusolver_bind_cusolverSpXcsrqrConfigInfo(void)
 {
 	void *fn = choose_cusolverSpXcsrqrConfigInfo();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpXcsrqrConfigInfo, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpXcsrqrConfigInfo, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpXcsrqrConfigInfo, cudastub_cusolver_slot_cusolverSpXcsrqrConfigInfo, cudastub_cusolver_resolve_cusolverSpXcsrqrConfigInfo, cudastub_cusolver_bind_cusolverSpXcsrqrConfigInfo);
@@ -7416,7 +7416,7 @@ void *cudastub_cusolver_bind_cusolverSpXcsrsubmHost(void)
 {
 	void *fn = choose_cusolverSpXcsrsubmHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpXcsrsubmHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpXcsrsubmHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpXcsrsubmHost, cudastub_cusolver_slot_cusolverSpXcsrsubmHost, cudastub_cusolver_resolve_cusolverSpXcsrsubmHost, cudastub_cusolver_bind_cusolverSpXcsrsubmHost);
@@ -7440,7 +7440,7 @@ void *cudastub_cusolver_bind_cusolverSpXcsrsubmNnzHost(void)
 {
 	void *fn = choose_cusolverSpXcsrsubmNnzHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpXcsrsubmNnzHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpXcsrsubmNnzHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpXcsrsubmNnzHost, cudastub_cusolver_slot_cusolverSpXcsrsubmNnzHost, cudastub_cusolver_resolve_cusolverSpXcsrsubmNnzHost, cudastub_cusolver_bind_cusolverSpXcsrsubmNnzHost);
@@ -7464,7 +7464,7 @@ void *cudastub_cusolver_bind_cusolverSpXcsrsympermHost(void)
 {
 	void *fn = choose_cusolverSpXcsrsympermHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpXcsrsympermHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpXcsrsympermHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpXcsrsympermHost, cudastub_cusolver_slot_cusolverSpXcsrsympermHost, cudastub_cusolver_resolve_cusolverSpXcsrsympermHost, cudastub_cusolver_bind_cusolverSpXcsrsympermHost);
@@ -7488,7 +7488,7 @@ void *cudastub_cusolver_bind_cusolverSpXcsrsymperm_bufferSizeHost(void)
 {
 	void *fn = choose_cusolverSpXcsrsymperm_bufferSizeHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpXcsrsymperm_bufferSizeHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpXcsrsymperm_bufferSizeHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpXcsrsymperm_bufferSizeHost, cudastub_cusolver_slot_cusolverSpXcsrsymperm_bufferSizeHost, cudastub_cusolver_resolve_cusolverSpXcsrsymperm_bufferSizeHost, cudastub_cusolver_bind_cusolverSpXcsrsymperm_bufferSizeHost);
@@ -7512,7 +7512,7 @@ void *cudastub_cusolver_bind_cusolverSpXgluZeroPivot(void)
 {
 	void *fn = choose_cusolverSpXgluZeroPivot();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpXgluZeroPivot, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpXgluZeroPivot, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpXgluZeroPivot, cudastub_cusolver_slot_cusolverSpXgluZeroPivot, cudastub_cusolver_resolve_cusolverSpXgluZeroPivot, cudastub_cusolver_bind_cusolverSpXgluZeroPivot);
@@ -7536,7 +7536,7 @@ void *cudastub_cusolver_bind_cusolverSpXsnluAnalysis(void)
 {
 	void *fn = choose_cusolverSpXsnluAnalysis();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpXsnluAnalysis, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpXsnluAnalysis, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpXsnluAnalysis, cudastub_cusolver_slot_cusolverSpXsnluAnalysis, cudastub_cusolver_resolve_cusolverSpXsnluAnalysis, cudastub_cusolver_bind_cusolverSpXsnluAnalysis);
@@ -7560,7 +7560,7 @@ void *cudastub_cusolver_bind_cusolverSpXsnluFlops(void)
 {
 	void *fn = choose_cusolverSpXsnluFlops();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpXsnluFlops, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpXsnluFlops, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpXsnluFlops, cudastub_cusolver_slot_cusolverSpXsnluFlops, cudastub_cusolver_resolve_cusolverSpXsnluFlops, cudastub_cusolver_bind_cusolverSpXsnluFlops);
@@ -7584,7 +7584,7 @@ void *cudastub_cusolver_bind_cusolverSpXsnluReport(void)
 {
 	void *fn = choose_cusolverSpXsnluReport();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpXsnluReport, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpXsnluReport, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpXsnluReport, cudastub_cusolver_slot_cusolverSpXsnluReport, cudastub_cusolver_resolve_cusolverSpXsnluReport, cudastub_cusolver_bind_cusolverSpXsnluReport);
@@ -7608,7 +7608,7 @@ void *cudastub_cusolver_bind_cusolverSpXsnluResizeSupernodeBy(void)
 {
 	void *fn = choose_cusolverSpXsnluResizeSupernodeBy();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpXsnluResizeSupernodeBy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpXsnluResizeSupernodeBy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpXsnluResizeSupernodeBy, cudastub_cusolver_slot_cusolverSpXsnluResizeSupernodeBy, cudastub_cusolver_resolve_cusolverSpXsnluResizeSupernodeBy, cudastub_cusolver_bind_cusolverSpXsnluResizeSupernodeBy);
@@ -7632,7 +7632,7 @@ void *cudastub_cusolver_bind_cusolverSpXsnluSetReorder(void)
 {
 	void *fn = choose_cusolverSpXsnluSetReorder();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpXsnluSetReorder, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpXsnluSetReorder, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpXsnluSetReorder, cudastub_cusolver_slot_cusolverSpXsnluSetReorder, cudastub_cusolver_resolve_cusolverSpXsnluSetReorder, cudastub_cusolver_bind_cusolverSpXsnluSetReorder);
@@ -7656,7 +7656,7 @@ void *cudastub_cusolver_bind_cusolverSpZcsrbtfHost(void)
 {
 	void *fn = choose_cusolverSpZcsrbtfHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpZcsrbtfHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpZcsrbtfHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpZcsrbtfHost, cudastub_cusolver_slot_cusolverSpZcsrbtfHost, cudastub_cusolver_resolve_cusolverSpZcsrbtfHost, cudastub_cusolver_bind_cusolverSpZcsrbtfHost);
@@ -7680,7 +7680,7 @@ void *cudastub_cusolver_bind_cusolverSpZcsrluAnalysisHost(void)
 {
 	void *fn = choose_cusolverSpZcsrluAnalysisHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpZcsrluAnalysisHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpZcsrluAnalysisHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpZcsrluAnalysisHost, cudastub_cusolver_slot_cusolverSpZcsrluAnalysisHost, cudastub_cusolver_resolve_cusolverSpZcsrluAnalysisHost, cudastub_cusolver_bind_cusolverSpZcsrluAnalysisHost);
@@ -7704,7 +7704,7 @@ void *cudastub_cusolver_bind_cusolverSpZcsrluExtractBTFHost(void)
 {
 	void *fn = choose_cusolverSpZcsrluExtractBTFHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpZcsrluExtractBTFHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpZcsrluExtractBTFHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpZcsrluExtractBTFHost, cudastub_cusolver_slot_cusolverSpZcsrluExtractBTFHost, cudastub_cusolver_resolve_cusolverSpZcsrluExtractBTFHost, cudastub_cusolver_bind_cusolverSpZcsrluExtractBTFHost);
@@ -7728,7 +7728,7 @@ void *cudastub_cusolver_bind_cusolverSpZcsrluExtractMHost(void)
 {
 	void *fn = choose_cusolverSpZcsrluExtractMHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpZcsrluExtractMHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpZcsrluExtractMHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpZcsrluExtractMHost, cudastub_cusolver_slot_cusolverSpZcsrluExtractMHost, cudastub_cusolver_resolve_cusolverSpZcsrluExtractMHost, cudastub_cusolver_bind_cusolverSpZcsrluExtractMHost);
@@ -7752,7 +7752,7 @@ void *cudastub_cusolver_bind_cusolverSpZcsrlucondHost(void)
 {
 	void *fn = choose_cusolverSpZcsrlucondHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpZcsrlucondHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpZcsrlucondHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpZcsrlucondHost, cudastub_cusolver_slot_cusolverSpZcsrlucondHost, cudastub_cusolver_resolve_cusolverSpZcsrlucondHost, cudastub_cusolver_bind_cusolverSpZcsrlucondHost);
@@ -7776,7 +7776,7 @@ void *cudastub_cusolver_bind_cusolverSpZcsrqrrcond(void)
 {
 	void *fn = choose_cusolverSpZcsrqrrcond();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpZcsrqrrcond, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpZcsrqrrcond, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpZcsrqrrcond, cudastub_cusolver_slot_cusolverSpZcsrqrrcond, cudastub_cusolver_resolve_cusolverSpZcsrqrrcond, cudastub_cusolver_bind_cusolverSpZcsrqrrcond);
@@ -7800,7 +7800,7 @@ void *cudastub_cusolver_bind_cusolverSpZcsrsubm2denseHost(void)
 {
 	void *fn = choose_cusolverSpZcsrsubm2denseHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpZcsrsubm2denseHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpZcsrsubm2denseHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpZcsrsubm2denseHost, cudastub_cusolver_slot_cusolverSpZcsrsubm2denseHost, cudastub_cusolver_resolve_cusolverSpZcsrsubm2denseHost, cudastub_cusolver_bind_cusolverSpZcsrsubm2denseHost);
@@ -7824,7 +7824,7 @@ void *cudastub_cusolver_bind_cusolverSpZsnluBuffersize(void)
 {
 	void *fn = choose_cusolverSpZsnluBuffersize();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpZsnluBuffersize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpZsnluBuffersize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpZsnluBuffersize, cudastub_cusolver_slot_cusolverSpZsnluBuffersize, cudastub_cusolver_resolve_cusolverSpZsnluBuffersize, cudastub_cusolver_bind_cusolverSpZsnluBuffersize);
@@ -7848,7 +7848,7 @@ void *cudastub_cusolver_bind_cusolverSpZsnluFactor(void)
 {
 	void *fn = choose_cusolverSpZsnluFactor();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpZsnluFactor, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpZsnluFactor, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpZsnluFactor, cudastub_cusolver_slot_cusolverSpZsnluFactor, cudastub_cusolver_resolve_cusolverSpZsnluFactor, cudastub_cusolver_bind_cusolverSpZsnluFactor);
@@ -7872,7 +7872,7 @@ void *cudastub_cusolver_bind_cusolverSpZsnluSolve(void)
 {
 	void *fn = choose_cusolverSpZsnluSolve();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpZsnluSolve, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpZsnluSolve, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpZsnluSolve, cudastub_cusolver_slot_cusolverSpZsnluSolve, cudastub_cusolver_resolve_cusolverSpZsnluSolve, cudastub_cusolver_bind_cusolverSpZsnluSolve);
@@ -7896,7 +7896,7 @@ void *cudastub_cusolver_bind_cusolverSpZsymgthr(void)
 {
 	void *fn = choose_cusolverSpZsymgthr();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpZsymgthr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpZsymgthr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpZsymgthr, cudastub_cusolver_slot_cusolverSpZsymgthr, cudastub_cusolver_resolve_cusolverSpZsymgthr, cudastub_cusolver_bind_cusolverSpZsymgthr);
@@ -7920,7 +7920,7 @@ void *cudastub_cusolver_bind_cusolverSpZsymgthrHost(void)
 {
 	void *fn = choose_cusolverSpZsymgthrHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpZsymgthrHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpZsymgthrHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpZsymgthrHost, cudastub_cusolver_slot_cusolverSpZsymgthrHost, cudastub_cusolver_resolve_cusolverSpZsymgthrHost, cudastub_cusolver_bind_cusolverSpZsymgthrHost);
@@ -7944,7 +7944,7 @@ void *cudastub_cusolver_bind_cusolverXcsrqr_dump(void)
 {
 	void *fn = choose_cusolverXcsrqr_dump();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverXcsrqr_dump, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverXcsrqr_dump, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverXcsrqr_dump, cudastub_cusolver_slot_cusolverXcsrqr_dump, cudastub_cusolver_resolve_cusolverXcsrqr_dump, cudastub_cusolver_bind_cusolverXcsrqr_dump);
@@ -7968,7 +7968,7 @@ void *cudastub_cusolver_bind_pegasusCcsr2dense(void)
 {
 	void *fn = choose_pegasusCcsr2dense();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_pegasusCcsr2dense, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_pegasusCcsr2dense, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(pegasusCcsr2dense, cudastub_cusolver_slot_pegasusCcsr2dense, cudastub_cusolver_resolve_pegasusCcsr2dense, cudastub_cusolver_bind_pegasusCcsr2dense);
@@ -7992,7 +7992,7 @@ void *cudastub_cusolver_bind_pegasusCcsrmvHost(void)
 {
 	void *fn = choose_pegasusCcsrmvHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_pegasusCcsrmvHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_pegasusCcsrmvHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(pegasusCcsrmvHost, cudastub_cusolver_slot_pegasusCcsrmvHost, cudastub_cusolver_resolve_pegasusCcsrmvHost, cudastub_cusolver_bind_pegasusCcsrmvHost);
@@ -8016,7 +8016,7 @@ void *cudastub_cusolver_bind_pegasusDcsr2dense(void)
 {
 	void *fn = choose_pegasusDcsr2dense();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_pegasusDcsr2dense, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_pegasusDcsr2dense, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(pegasusDcsr2dense, cudastub_cusolver_slot_pegasusDcsr2dense, cudastub_cusolver_resolve_pegasusDcsr2dense, cudastub_cusolver_bind_pegasusDcsr2dense);
@@ -8040,7 +8040,7 @@ void *cudastub_cusolver_bind_pegasusDcsrmvHost(void)
 {
 	void *fn = choose_pegasusDcsrmvHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_pegasusDcsrmvHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_pegasusDcsrmvHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(pegasusDcsrmvHost, cudastub_cusolver_slot_pegasusDcsrmvHost, cudastub_cusolver_resolve_pegasusDcsrmvHost, cudastub_cusolver_bind_pegasusDcsrmvHost);
@@ -8064,7 +8064,7 @@ void *cudastub_cusolver_bind_pegasusScsr2dense(void)
 {
 	void *fn = choose_pegasusScsr2dense();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_pegasusScsr2dense, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_pegasusScsr2dense, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(pegasusScsr2dense, cudastub_cusolver_slot_pegasusScsr2dense, cudastub_cusolver_resolve_pegasusScsr2dense, cudastub_cusolver_bind_pegasusScsr2dense);
@@ -8088,7 +8088,7 @@ void *cudastub_cusolver_bind_pegasusScsrmvHost(void)
 {
 	void *fn = choose_pegasusScsrmvHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_pegasusScsrmvHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_pegasusScsrmvHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(pegasusScsrmvHost, cudastub_cusolver_slot_pegasusScsrmvHost, cudastub_cusolver_resolve_pegasusScsrmvHost, cudastub_cusolver_bind_pegasusScsrmvHost);
@@ -8112,7 +8112,7 @@ void *cudastub_cusolver_bind_pegasusXcoo2csr(void)
 {
 	void *fn = choose_pegasusXcoo2csr();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_pegasusXcoo2csr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_pegasusXcoo2csr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(pegasusXcoo2csr, cudastub_cusolver_slot_pegasusXcoo2csr, cudastub_cusolver_resolve_pegasusXcoo2csr, cudastub_cusolver_bind_pegasusXcoo2csr);
@@ -8136,7 +8136,7 @@ void *cudastub_cusolver_bind_pegasusXcooStableSortByRow(void)
 {
 	void *fn = choose_pegasusXcooStableSortByRow();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_pegasusXcooStableSortByRow, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_pegasusXcooStableSortByRow, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(pegasusXcooStableSortByRow, cudastub_cusolver_slot_pegasusXcooStableSortByRow, cudastub_cusolver_resolve_pegasusXcooStableSortByRow, cudastub_cusolver_bind_pegasusXcooStableSortByRow);
@@ -8160,7 +8160,7 @@ void *cudastub_cusolver_bind_pegasusXcooStableSort_bufferSizeExt(void)
 {
 	void *fn = choose_pegasusXcooStableSort_bufferSizeExt();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_pegasusXcooStableSort_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_pegasusXcooStableSort_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(pegasusXcooStableSort_bufferSizeExt, cudastub_cusolver_slot_pegasusXcooStableSort_bufferSizeExt, cudastub_cusolver_resolve_pegasusXcooStableSort_bufferSizeExt, cudastub_cusolver_bind_pegasusXcooStableSort_bufferSizeExt);
@@ -8184,7 +8184,7 @@ void *cudastub_cusolver_bind_pegasusXcsr2coo(void)
 {
 	void *fn = choose_pegasusXcsr2coo();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_pegasusXcsr2coo, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_pegasusXcsr2coo, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(pegasusXcsr2coo, cudastub_cusolver_slot_pegasusXcsr2coo, cudastub_cusolver_resolve_pegasusXcsr2coo, cudastub_cusolver_bind_pegasusXcsr2coo);
@@ -8208,7 +8208,7 @@ void *cudastub_cusolver_bind_pegasusZcsr2dense(void)
 {
 	void *fn = choose_pegasusZcsr2dense();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_pegasusZcsr2dense, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_pegasusZcsr2dense, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(pegasusZcsr2dense, cudastub_cusolver_slot_pegasusZcsr2dense, cudastub_cusolver_resolve_pegasusZcsr2dense, cudastub_cusolver_bind_pegasusZcsr2dense);
@@ -8232,7 +8232,7 @@ void *cudastub_cusolver_bind_pegasusZcsrmvHost(void)
 {
 	void *fn = choose_pegasusZcsrmvHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_pegasusZcsrmvHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_pegasusZcsrmvHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(pegasusZcsrmvHost, cudastub_cusolver_slot_pegasusZcsrmvHost, cudastub_cusolver_resolve_pegasusZcsrmvHost, cudastub_cusolver_bind_pegasusZcsrmvHost);

@@ -292,7 +292,7 @@ void *cudastub_cusolver_bind_cublasCbatchAccGemm(void)
 {
 	void *fn = choose_cublasCbatchAccGemm();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cublasCbatchAccGemm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cublasCbatchAccGemm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCbatchAccGemm, cudastub_cusolver_slot_cublasCbatchAccGemm, cudastub_cusolver_resolve_cublasCbatchAccGemm, cudastub_cusolver_bind_cublasCbatchAccGemm);
@@ -316,7 +316,7 @@ void *cudastub_cusolver_bind_cublasCbatchAccGemm_BufferSize(void)
 {
 	void *fn = choose_cublasCbatchAccGemm_BufferSize();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cublasCbatchAccGemm_BufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cublasCbatchAccGemm_BufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCbatchAccGemm_BufferSize, cudastub_cusolver_slot_cublasCbatchAccGemm_BufferSize, cudastub_cusolver_resolve_cublasCbatchAccGemm_BufferSize, cudastub_cusolver_bind_cublasCbatchAccGemm_BufferSize);
@@ -340,7 +340,7 @@ void *cudastub_cusolver_bind_cublasCbatchGemm(void)
 {
 	void *fn = choose_cublasCbatchGemm();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cublasCbatchGemm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cublasCbatchGemm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCbatchGemm, cudastub_cusolver_slot_cublasCbatchGemm, cudastub_cusolver_resolve_cublasCbatchGemm, cudastub_cusolver_bind_cublasCbatchGemm);
@@ -364,7 +364,7 @@ void *cudastub_cusolver_bind_cublasCbatchTrsm(void)
 {
 	void *fn = choose_cublasCbatchTrsm();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cublasCbatchTrsm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cublasCbatchTrsm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasCbatchTrsm, cudastub_cusolver_slot_cublasCbatchTrsm, cudastub_cusolver_resolve_cublasCbatchTrsm, cudastub_cusolver_bind_cublasCbatchTrsm);
@@ -388,7 +388,7 @@ void *cudastub_cusolver_bind_cublasDbatchAccGemm(void)
 {
 	void *fn = choose_cublasDbatchAccGemm();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cublasDbatchAccGemm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cublasDbatchAccGemm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDbatchAccGemm, cudastub_cusolver_slot_cublasDbatchAccGemm, cudastub_cusolver_resolve_cublasDbatchAccGemm, cudastub_cusolver_bind_cublasDbatchAccGemm);
@@ -412,7 +412,7 @@ void *cudastub_cusolver_bind_cublasDbatchAccGemm_BufferSize(void)
 {
 	void *fn = choose_cublasDbatchAccGemm_BufferSize();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cublasDbatchAccGemm_BufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cublasDbatchAccGemm_BufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDbatchAccGemm_BufferSize, cudastub_cusolver_slot_cublasDbatchAccGemm_BufferSize, cudastub_cusolver_resolve_cublasDbatchAccGemm_BufferSize, cudastub_cusolver_bind_cublasDbatchAccGemm_BufferSize);
@@ -436,7 +436,7 @@ void *cudastub_cusolver_bind_cublasDbatchGemm(void)
 {
 	void *fn = choose_cublasDbatchGemm();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cublasDbatchGemm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cublasDbatchGemm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDbatchGemm, cudastub_cusolver_slot_cublasDbatchGemm, cudastub_cusolver_resolve_cublasDbatchGemm, cudastub_cusolver_bind_cublasDbatchGemm);
@@ -460,7 +460,7 @@ void *cudastub_cusolver_bind_cublasDbatchTrsm(void)
 {
 	void *fn = choose_cublasDbatchTrsm();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cublasDbatchTrsm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cublasDbatchTrsm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasDbatchTrsm, cudastub_cusolver_slot_cublasDbatchTrsm, cudastub_cusolver_resolve_cublasDbatchTrsm, cudastub_cusolver_bind_cublasDbatchTrsm);
@@ -484,7 +484,7 @@ void *cudastub_cusolver_bind_cublasSbatchAccGemm(void)
 {
 	void *fn = choose_cublasSbatchAccGemm();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cublasSbatchAccGemm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cublasSbatchAccGemm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSbatchAccGemm, cudastub_cusolver_slot_cublasSbatchAccGemm, cudastub_cusolver_resolve_cublasSbatchAccGemm, cudastub_cusolver_bind_cublasSbatchAccGemm);
@@ -508,7 +508,7 @@ void *cudastub_cusolver_bind_cublasSbatchAccGemm_BufferSize(void)
 {
 	void *fn = choose_cublasSbatchAccGemm_BufferSize();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cublasSbatchAccGemm_BufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cublasSbatchAccGemm_BufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSbatchAccGemm_BufferSize, cudastub_cusolver_slot_cublasSbatchAccGemm_BufferSize, cudastub_cusolver_resolve_cublasSbatchAccGemm_BufferSize, cudastub_cusolver_bind_cublasSbatchAccGemm_BufferSize);
@@ -532,7 +532,7 @@ void *cudastub_cusolver_bind_cublasSbatchGemm(void)
 {
 	void *fn = choose_cublasSbatchGemm();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cublasSbatchGemm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cublasSbatchGemm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSbatchGemm, cudastub_cusolver_slot_cublasSbatchGemm, cudastub_cusolver_resolve_cublasSbatchGemm, cudastub_cusolver_bind_cublasSbatchGemm);
@@ -556,7 +556,7 @@ void *cudastub_cusolver_bind_cublasSbatchTrsm(void)
 {
 	void *fn = choose_cublasSbatchTrsm();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cublasSbatchTrsm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cublasSbatchTrsm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasSbatchTrsm, cudastub_cusolver_slot_cublasSbatchTrsm, cudastub_cusolver_resolve_cublasSbatchTrsm, cudastub_cusolver_bind_cublasSbatchTrsm);
@@ -580,7 +580,7 @@ void *cudastub_cusolver_bind_cublasZbatchAccGemm(void)
 {
 	void *fn = choose_cublasZbatchAccGemm();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cublasZbatchAccGemm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cublasZbatchAccGemm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZbatchAccGemm, cudastub_cusolver_slot_cublasZbatchAccGemm, cudastub_cusolver_resolve_cublasZbatchAccGemm, cudastub_cusolver_bind_cublasZbatchAccGemm);
@@ -604,7 +604,7 @@ void *cudastub_cusolver_bind_cublasZbatchAccGemm_BufferSize(void)
 {
 	void *fn = choose_cublasZbatchAccGemm_BufferSize();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cublasZbatchAccGemm_BufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cublasZbatchAccGemm_BufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZbatchAccGemm_BufferSize, cudastub_cusolver_slot_cublasZbatchAccGemm_BufferSize, cudastub_cusolver_resolve_cublasZbatchAccGemm_BufferSize, cudastub_cusolver_bind_cublasZbatchAccGemm_BufferSize);
@@ -628,7 +628,7 @@ void *cudastub_cusolver_bind_cublasZbatchGemm(void)
 {
 	void *fn = choose_cublasZbatchGemm();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cublasZbatchGemm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cublasZbatchGemm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZbatchGemm, cudastub_cusolver_slot_cublasZbatchGemm, cudastub_cusolver_resolve_cublasZbatchGemm, cudastub_cusolver_bind_cublasZbatchGemm);
@@ -652,7 +652,7 @@ void *cudastub_cusolver_bind_cublasZbatchTrsm(void)
 {
 	void *fn = choose_cublasZbatchTrsm();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cublasZbatchTrsm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cublasZbatchTrsm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cublasZbatchTrsm, cudastub_cusolver_slot_cublasZbatchTrsm, cudastub_cusolver_resolve_cublasZbatchTrsm, cudastub_cusolver_bind_cublasZbatchTrsm);
@@ -676,7 +676,7 @@ void *cudastub_cusolver_bind_cusolverDnCaxpyHost(void)
 {
 	void *fn = choose_cusolverDnCaxpyHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCaxpyHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCaxpyHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCaxpyHost, cudastub_cusolver_slot_cusolverDnCaxpyHost, cudastub_cusolver_resolve_cusolverDnCaxpyHost, cudastub_cusolver_bind_cusolverDnCaxpyHost);
@@ -700,7 +700,7 @@ void *cudastub_cusolver_bind_cusolverDnCeyeBatch(void)
 {
 	void *fn = choose_cusolverDnCeyeBatch();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCeyeBatch, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCeyeBatch, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCeyeBatch, cudastub_cusolver_slot_cusolverDnCeyeBatch, cudastub_cusolver_resolve_cusolverDnCeyeBatch, cudastub_cusolver_bind_cusolverDnCeyeBatch);
@@ -724,7 +724,7 @@ void *cudastub_cusolver_bind_cusolverDnCgelqfHost(void)
 {
 	void *fn = choose_cusolverDnCgelqfHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCgelqfHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCgelqfHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCgelqfHost, cudastub_cusolver_slot_cusolverDnCgelqfHost, cudastub_cusolver_resolve_cusolverDnCgelqfHost, cudastub_cusolver_bind_cusolverDnCgelqfHost);
@@ -748,7 +748,7 @@ void *cudastub_cusolver_bind_cusolverDnCgemmHost(void)
 {
 	void *fn = choose_cusolverDnCgemmHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCgemmHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCgemmHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCgemmHost, cudastub_cusolver_slot_cusolverDnCgemmHost, cudastub_cusolver_resolve_cusolverDnCgemmHost, cudastub_cusolver_bind_cusolverDnCgemmHost);
@@ -772,7 +772,7 @@ void *cudastub_cusolver_bind_cusolverDnCgeqlfHost(void)
 {
 	void *fn = choose_cusolverDnCgeqlfHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCgeqlfHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCgeqlfHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCgeqlfHost, cudastub_cusolver_slot_cusolverDnCgeqlfHost, cudastub_cusolver_resolve_cusolverDnCgeqlfHost, cudastub_cusolver_bind_cusolverDnCgeqlfHost);
@@ -796,7 +796,7 @@ void *cudastub_cusolver_bind_cusolverDnCgeqrfHost(void)
 {
 	void *fn = choose_cusolverDnCgeqrfHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCgeqrfHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCgeqrfHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCgeqrfHost, cudastub_cusolver_slot_cusolverDnCgeqrfHost, cudastub_cusolver_resolve_cusolverDnCgeqrfHost, cudastub_cusolver_bind_cusolverDnCgeqrfHost);
@@ -820,7 +820,7 @@ void *cudastub_cusolver_bind_cusolverDnChegst(void)
 {
 	void *fn = choose_cusolverDnChegst();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnChegst, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnChegst, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnChegst, cudastub_cusolver_slot_cusolverDnChegst, cudastub_cusolver_resolve_cusolverDnChegst, cudastub_cusolver_bind_cusolverDnChegst);
@@ -844,7 +844,7 @@ void *cudastub_cusolver_bind_cusolverDnChegst_bufferSize(void)
 {
 	void *fn = choose_cusolverDnChegst_bufferSize();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnChegst_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnChegst_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnChegst_bufferSize, cudastub_cusolver_slot_cusolverDnChegst_bufferSize, cudastub_cusolver_resolve_cusolverDnChegst_bufferSize, cudastub_cusolver_bind_cusolverDnChegst_bufferSize);
@@ -868,7 +868,7 @@ void *cudastub_cusolver_bind_cusolverDnClacpyHost(void)
 {
 	void *fn = choose_cusolverDnClacpyHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnClacpyHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnClacpyHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnClacpyHost, cudastub_cusolver_slot_cusolverDnClacpyHost, cudastub_cusolver_resolve_cusolverDnClacpyHost, cudastub_cusolver_bind_cusolverDnClacpyHost);
@@ -892,7 +892,7 @@ void *cudastub_cusolver_bind_cusolverDnClange(void)
 {
 	void *fn = choose_cusolverDnClange();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnClange, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnClange, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnClange, cudastub_cusolver_slot_cusolverDnClange, cudastub_cusolver_resolve_cusolverDnClange, cudastub_cusolver_bind_cusolverDnClange);
@@ -916,7 +916,7 @@ void *cudastub_cusolver_bind_cusolverDnClangeHost(void)
 {
 	void *fn = choose_cusolverDnClangeHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnClangeHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnClangeHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnClangeHost, cudastub_cusolver_slot_cusolverDnClangeHost, cudastub_cusolver_resolve_cusolverDnClangeHost, cudastub_cusolver_bind_cusolverDnClangeHost);
@@ -940,7 +940,7 @@ void *cudastub_cusolver_bind_cusolverDnClange_bufferSize(void)
 {
 	void *fn = choose_cusolverDnClange_bufferSize();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnClange_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnClange_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnClange_bufferSize, cudastub_cusolver_slot_cusolverDnClange_bufferSize, cudastub_cusolver_resolve_cusolverDnClange_bufferSize, cudastub_cusolver_bind_cusolverDnClange_bufferSize);
@@ -964,7 +964,7 @@ void *cudastub_cusolver_bind_cusolverDnClanheHost(void)
 {
 	void *fn = choose_cusolverDnClanheHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnClanheHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnClanheHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnClanheHost, cudastub_cusolver_slot_cusolverDnClanheHost, cudastub_cusolver_resolve_cusolverDnClanheHost, cudastub_cusolver_bind_cusolverDnClanheHost);
@@ -988,7 +988,7 @@ void *cudastub_cusolver_bind_cusolverDnClantrHost(void)
 {
 	void *fn = choose_cusolverDnClantrHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnClantrHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnClantrHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnClantrHost, cudastub_cusolver_slot_cusolverDnClantrHost, cudastub_cusolver_resolve_cusolverDnClantrHost, cudastub_cusolver_bind_cusolverDnClantrHost);
@@ -1012,7 +1012,7 @@ void *cudastub_cusolver_bind_cusolverDnClarfgHost(void)
 {
 	void *fn = choose_cusolverDnClarfgHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnClarfgHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnClarfgHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnClarfgHost, cudastub_cusolver_slot_cusolverDnClarfgHost, cudastub_cusolver_resolve_cusolverDnClarfgHost, cudastub_cusolver_bind_cusolverDnClarfgHost);
@@ -1036,7 +1036,7 @@ void *cudastub_cusolver_bind_cusolverDnClarnvHost(void)
 {
 	void *fn = choose_cusolverDnClarnvHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnClarnvHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnClarnvHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnClarnvHost, cudastub_cusolver_slot_cusolverDnClarnvHost, cudastub_cusolver_resolve_cusolverDnClarnvHost, cudastub_cusolver_bind_cusolverDnClarnvHost);
@@ -1060,7 +1060,7 @@ void *cudastub_cusolver_bind_cusolverDnClasetHost(void)
 {
 	void *fn = choose_cusolverDnClasetHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnClasetHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnClasetHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnClasetHost, cudastub_cusolver_slot_cusolverDnClasetHost, cudastub_cusolver_resolve_cusolverDnClasetHost, cudastub_cusolver_bind_cusolverDnClasetHost);
@@ -1084,7 +1084,7 @@ void *cudastub_cusolver_bind_cusolverDnClauumHost(void)
 {
 	void *fn = choose_cusolverDnClauumHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnClauumHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnClauumHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnClauumHost, cudastub_cusolver_slot_cusolverDnClauumHost, cudastub_cusolver_resolve_cusolverDnClauumHost, cudastub_cusolver_bind_cusolverDnClauumHost);
@@ -1108,7 +1108,7 @@ void *cudastub_cusolver_bind_cusolverDnCnrm2Host(void)
 {
 	void *fn = choose_cusolverDnCnrm2Host();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCnrm2Host, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCnrm2Host, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCnrm2Host, cudastub_cusolver_slot_cusolverDnCnrm2Host, cudastub_cusolver_resolve_cusolverDnCnrm2Host, cudastub_cusolver_bind_cusolverDnCnrm2Host);
@@ -1132,7 +1132,7 @@ void *cudastub_cusolver_bind_cusolverDnCpotrfHost(void)
 {
 	void *fn = choose_cusolverDnCpotrfHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCpotrfHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCpotrfHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCpotrfHost, cudastub_cusolver_slot_cusolverDnCpotrfHost, cudastub_cusolver_resolve_cusolverDnCpotrfHost, cudastub_cusolver_bind_cusolverDnCpotrfHost);
@@ -1156,7 +1156,7 @@ void *cudastub_cusolver_bind_cusolverDnCpotriHost(void)
 {
 	void *fn = choose_cusolverDnCpotriHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCpotriHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCpotriHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCpotriHost, cudastub_cusolver_slot_cusolverDnCpotriHost, cudastub_cusolver_resolve_cusolverDnCpotriHost, cudastub_cusolver_bind_cusolverDnCpotriHost);
@@ -1180,7 +1180,7 @@ void *cudastub_cusolver_bind_cusolverDnCpotrsHost(void)
 {
 	void *fn = choose_cusolverDnCpotrsHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCpotrsHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCpotrsHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCpotrsHost, cudastub_cusolver_slot_cusolverDnCpotrsHost, cudastub_cusolver_resolve_cusolverDnCpotrsHost, cudastub_cusolver_bind_cusolverDnCpotrsHost);
@@ -1204,7 +1204,7 @@ void *cudastub_cusolver_bind_cusolverDnCsscalHost(void)
 {
 	void *fn = choose_cusolverDnCsscalHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCsscalHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCsscalHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCsscalHost, cudastub_cusolver_slot_cusolverDnCsscalHost, cudastub_cusolver_resolve_cusolverDnCsscalHost, cudastub_cusolver_bind_cusolverDnCsscalHost);
@@ -1228,7 +1228,7 @@ void *cudastub_cusolver_bind_cusolverDnCsytriHost(void)
 {
 	void *fn = choose_cusolverDnCsytriHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCsytriHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCsytriHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCsytriHost, cudastub_cusolver_slot_cusolverDnCsytriHost, cudastub_cusolver_resolve_cusolverDnCsytriHost, cudastub_cusolver_bind_cusolverDnCsytriHost);
@@ -1252,7 +1252,7 @@ void *cudastub_cusolver_bind_cusolverDnCsytrsHost(void)
 {
 	void *fn = choose_cusolverDnCsytrsHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCsytrsHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCsytrsHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCsytrsHost, cudastub_cusolver_slot_cusolverDnCsytrsHost, cudastub_cusolver_resolve_cusolverDnCsytrsHost, cudastub_cusolver_bind_cusolverDnCsytrsHost);
@@ -1276,7 +1276,7 @@ void *cudastub_cusolver_bind_cusolverDnCtrtriHost(void)
 {
 	void *fn = choose_cusolverDnCtrtriHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCtrtriHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCtrtriHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCtrtriHost, cudastub_cusolver_slot_cusolverDnCtrtriHost, cudastub_cusolver_resolve_cusolverDnCtrtriHost, cudastub_cusolver_bind_cusolverDnCtrtriHost);
@@ -1300,7 +1300,7 @@ void *cudastub_cusolver_bind_cusolverDnCungbrHost(void)
 {
 	void *fn = choose_cusolverDnCungbrHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCungbrHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCungbrHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCungbrHost, cudastub_cusolver_slot_cusolverDnCungbrHost, cudastub_cusolver_resolve_cusolverDnCungbrHost, cudastub_cusolver_bind_cusolverDnCungbrHost);
@@ -1324,7 +1324,7 @@ void *cudastub_cusolver_bind_cusolverDnCunghrHost(void)
 {
 	void *fn = choose_cusolverDnCunghrHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCunghrHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCunghrHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCunghrHost, cudastub_cusolver_slot_cusolverDnCunghrHost, cudastub_cusolver_resolve_cusolverDnCunghrHost, cudastub_cusolver_bind_cusolverDnCunghrHost);
@@ -1348,7 +1348,7 @@ void *cudastub_cusolver_bind_cusolverDnCunglqHost(void)
 {
 	void *fn = choose_cusolverDnCunglqHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCunglqHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCunglqHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCunglqHost, cudastub_cusolver_slot_cusolverDnCunglqHost, cudastub_cusolver_resolve_cusolverDnCunglqHost, cudastub_cusolver_bind_cusolverDnCunglqHost);
@@ -1372,7 +1372,7 @@ void *cudastub_cusolver_bind_cusolverDnCungtrHost(void)
 {
 	void *fn = choose_cusolverDnCungtrHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCungtrHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCungtrHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCungtrHost, cudastub_cusolver_slot_cusolverDnCungtrHost, cudastub_cusolver_resolve_cusolverDnCungtrHost, cudastub_cusolver_bind_cusolverDnCungtrHost);
@@ -1396,7 +1396,7 @@ void *cudastub_cusolver_bind_cusolverDnCunmqrHost(void)
 {
 	void *fn = choose_cusolverDnCunmqrHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCunmqrHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCunmqrHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCunmqrHost, cudastub_cusolver_slot_cusolverDnCunmqrHost, cudastub_cusolver_resolve_cusolverDnCunmqrHost, cudastub_cusolver_bind_cusolverDnCunmqrHost);
@@ -1420,7 +1420,7 @@ void *cudastub_cusolver_bind_cusolverDnCunmtrHost(void)
 {
 	void *fn = choose_cusolverDnCunmtrHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCunmtrHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCunmtrHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCunmtrHost, cudastub_cusolver_slot_cusolverDnCunmtrHost, cudastub_cusolver_resolve_cusolverDnCunmtrHost, cudastub_cusolver_bind_cusolverDnCunmtrHost);
@@ -1444,7 +1444,7 @@ void *cudastub_cusolver_bind_cusolverDnDaxpyHost(void)
 {
 	void *fn = choose_cusolverDnDaxpyHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDaxpyHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDaxpyHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDaxpyHost, cudastub_cusolver_slot_cusolverDnDaxpyHost, cudastub_cusolver_resolve_cusolverDnDaxpyHost, cudastub_cusolver_bind_cusolverDnDaxpyHost);
@@ -1468,7 +1468,7 @@ void *cudastub_cusolver_bind_cusolverDnDeyeBatch(void)
 {
 	void *fn = choose_cusolverDnDeyeBatch();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDeyeBatch, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDeyeBatch, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDeyeBatch, cudastub_cusolver_slot_cusolverDnDeyeBatch, cudastub_cusolver_resolve_cusolverDnDeyeBatch, cudastub_cusolver_bind_cusolverDnDeyeBatch);
@@ -1492,7 +1492,7 @@ void *cudastub_cusolver_bind_cusolverDnDgelqfHost(void)
 {
 	void *fn = choose_cusolverDnDgelqfHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDgelqfHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDgelqfHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDgelqfHost, cudastub_cusolver_slot_cusolverDnDgelqfHost, cudastub_cusolver_resolve_cusolverDnDgelqfHost, cudastub_cusolver_bind_cusolverDnDgelqfHost);
@@ -1516,7 +1516,7 @@ void *cudastub_cusolver_bind_cusolverDnDgemmHost(void)
 {
 	void *fn = choose_cusolverDnDgemmHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDgemmHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDgemmHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDgemmHost, cudastub_cusolver_slot_cusolverDnDgemmHost, cudastub_cusolver_resolve_cusolverDnDgemmHost, cudastub_cusolver_bind_cusolverDnDgemmHost);
@@ -1540,7 +1540,7 @@ void *cudastub_cusolver_bind_cusolverDnDgeqlfHost(void)
 {
 	void *fn = choose_cusolverDnDgeqlfHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDgeqlfHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDgeqlfHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDgeqlfHost, cudastub_cusolver_slot_cusolverDnDgeqlfHost, cudastub_cusolver_resolve_cusolverDnDgeqlfHost, cudastub_cusolver_bind_cusolverDnDgeqlfHost);
@@ -1564,7 +1564,7 @@ void *cudastub_cusolver_bind_cusolverDnDgeqrfHost(void)
 {
 	void *fn = choose_cusolverDnDgeqrfHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDgeqrfHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDgeqrfHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDgeqrfHost, cudastub_cusolver_slot_cusolverDnDgeqrfHost, cudastub_cusolver_resolve_cusolverDnDgeqrfHost, cudastub_cusolver_bind_cusolverDnDgeqrfHost);
@@ -1588,7 +1588,7 @@ void *cudastub_cusolver_bind_cusolverDnDlacpyHost(void)
 {
 	void *fn = choose_cusolverDnDlacpyHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDlacpyHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDlacpyHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDlacpyHost, cudastub_cusolver_slot_cusolverDnDlacpyHost, cudastub_cusolver_resolve_cusolverDnDlacpyHost, cudastub_cusolver_bind_cusolverDnDlacpyHost);
@@ -1612,7 +1612,7 @@ void *cudastub_cusolver_bind_cusolverDnDlamchHost(void)
 {
 	void *fn = choose_cusolverDnDlamchHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDlamchHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDlamchHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDlamchHost, cudastub_cusolver_slot_cusolverDnDlamchHost, cudastub_cusolver_resolve_cusolverDnDlamchHost, cudastub_cusolver_bind_cusolverDnDlamchHost);
@@ -1636,7 +1636,7 @@ void *cudastub_cusolver_bind_cusolverDnDlange(void)
 {
 	void *fn = choose_cusolverDnDlange();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDlange, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDlange, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDlange, cudastub_cusolver_slot_cusolverDnDlange, cudastub_cusolver_resolve_cusolverDnDlange, cudastub_cusolver_bind_cusolverDnDlange);
@@ -1660,7 +1660,7 @@ void *cudastub_cusolver_bind_cusolverDnDlangeHost(void)
 {
 	void *fn = choose_cusolverDnDlangeHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDlangeHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDlangeHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDlangeHost, cudastub_cusolver_slot_cusolverDnDlangeHost, cudastub_cusolver_resolve_cusolverDnDlangeHost, cudastub_cusolver_bind_cusolverDnDlangeHost);
@@ -1684,7 +1684,7 @@ void *cudastub_cusolver_bind_cusolverDnDlange_bufferSize(void)
 {
 	void *fn = choose_cusolverDnDlange_bufferSize();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDlange_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDlange_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDlange_bufferSize, cudastub_cusolver_slot_cusolverDnDlange_bufferSize, cudastub_cusolver_resolve_cusolverDnDlange_bufferSize, cudastub_cusolver_bind_cusolverDnDlange_bufferSize);
@@ -1708,7 +1708,7 @@ void *cudastub_cusolver_bind_cusolverDnDlansyHost(void)
 {
 	void *fn = choose_cusolverDnDlansyHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDlansyHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDlansyHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDlansyHost, cudastub_cusolver_slot_cusolverDnDlansyHost, cudastub_cusolver_resolve_cusolverDnDlansyHost, cudastub_cusolver_bind_cusolverDnDlansyHost);
@@ -1732,7 +1732,7 @@ void *cudastub_cusolver_bind_cusolverDnDlantrHost(void)
 {
 	void *fn = choose_cusolverDnDlantrHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDlantrHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDlantrHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDlantrHost, cudastub_cusolver_slot_cusolverDnDlantrHost, cudastub_cusolver_resolve_cusolverDnDlantrHost, cudastub_cusolver_bind_cusolverDnDlantrHost);
@@ -1756,7 +1756,7 @@ void *cudastub_cusolver_bind_cusolverDnDlarfgHost(void)
 {
 	void *fn = choose_cusolverDnDlarfgHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDlarfgHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDlarfgHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDlarfgHost, cudastub_cusolver_slot_cusolverDnDlarfgHost, cudastub_cusolver_resolve_cusolverDnDlarfgHost, cudastub_cusolver_bind_cusolverDnDlarfgHost);
@@ -1780,7 +1780,7 @@ void *cudastub_cusolver_bind_cusolverDnDlarnvHost(void)
 {
 	void *fn = choose_cusolverDnDlarnvHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDlarnvHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDlarnvHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDlarnvHost, cudastub_cusolver_slot_cusolverDnDlarnvHost, cudastub_cusolver_resolve_cusolverDnDlarnvHost, cudastub_cusolver_bind_cusolverDnDlarnvHost);
@@ -1804,7 +1804,7 @@ void *cudastub_cusolver_bind_cusolverDnDlasetHost(void)
 {
 	void *fn = choose_cusolverDnDlasetHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDlasetHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDlasetHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDlasetHost, cudastub_cusolver_slot_cusolverDnDlasetHost, cudastub_cusolver_resolve_cusolverDnDlasetHost, cudastub_cusolver_bind_cusolverDnDlasetHost);
@@ -1828,7 +1828,7 @@ void *cudastub_cusolver_bind_cusolverDnDlauumHost(void)
 {
 	void *fn = choose_cusolverDnDlauumHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDlauumHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDlauumHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDlauumHost, cudastub_cusolver_slot_cusolverDnDlauumHost, cudastub_cusolver_resolve_cusolverDnDlauumHost, cudastub_cusolver_bind_cusolverDnDlauumHost);
@@ -1852,7 +1852,7 @@ void *cudastub_cusolver_bind_cusolverDnDnrm2Host(void)
 {
 	void *fn = choose_cusolverDnDnrm2Host();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDnrm2Host, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDnrm2Host, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDnrm2Host, cudastub_cusolver_slot_cusolverDnDnrm2Host, cudastub_cusolver_resolve_cusolverDnDnrm2Host, cudastub_cusolver_bind_cusolverDnDnrm2Host);
@@ -1876,7 +1876,7 @@ void *cudastub_cusolver_bind_cusolverDnDorgbrHost(void)
 {
 	void *fn = choose_cusolverDnDorgbrHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDorgbrHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDorgbrHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDorgbrHost, cudastub_cusolver_slot_cusolverDnDorgbrHost, cudastub_cusolver_resolve_cusolverDnDorgbrHost, cudastub_cusolver_bind_cusolverDnDorgbrHost);
@@ -1900,7 +1900,7 @@ void *cudastub_cusolver_bind_cusolverDnDorghrHost(void)
 {
 	void *fn = choose_cusolverDnDorghrHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDorghrHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDorghrHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDorghrHost, cudastub_cusolver_slot_cusolverDnDorghrHost, cudastub_cusolver_resolve_cusolverDnDorghrHost, cudastub_cusolver_bind_cusolverDnDorghrHost);
@@ -1924,7 +1924,7 @@ void *cudastub_cusolver_bind_cusolverDnDorglqHost(void)
 {
 	void *fn = choose_cusolverDnDorglqHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDorglqHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDorglqHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDorglqHost, cudastub_cusolver_slot_cusolverDnDorglqHost, cudastub_cusolver_resolve_cusolverDnDorglqHost, cudastub_cusolver_bind_cusolverDnDorglqHost);
@@ -1948,7 +1948,7 @@ void *cudastub_cusolver_bind_cusolverDnDorgtrHost(void)
 {
 	void *fn = choose_cusolverDnDorgtrHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDorgtrHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDorgtrHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDorgtrHost, cudastub_cusolver_slot_cusolverDnDorgtrHost, cudastub_cusolver_resolve_cusolverDnDorgtrHost, cudastub_cusolver_bind_cusolverDnDorgtrHost);
@@ -1972,7 +1972,7 @@ void *cudastub_cusolver_bind_cusolverDnDormqrHost(void)
 {
 	void *fn = choose_cusolverDnDormqrHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDormqrHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDormqrHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDormqrHost, cudastub_cusolver_slot_cusolverDnDormqrHost, cudastub_cusolver_resolve_cusolverDnDormqrHost, cudastub_cusolver_bind_cusolverDnDormqrHost);
@@ -1996,7 +1996,7 @@ void *cudastub_cusolver_bind_cusolverDnDormtrHost(void)
 {
 	void *fn = choose_cusolverDnDormtrHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDormtrHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDormtrHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDormtrHost, cudastub_cusolver_slot_cusolverDnDormtrHost, cudastub_cusolver_resolve_cusolverDnDormtrHost, cudastub_cusolver_bind_cusolverDnDormtrHost);
@@ -2020,7 +2020,7 @@ void *cudastub_cusolver_bind_cusolverDnDpotrfHost(void)
 {
 	void *fn = choose_cusolverDnDpotrfHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDpotrfHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDpotrfHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDpotrfHost, cudastub_cusolver_slot_cusolverDnDpotrfHost, cudastub_cusolver_resolve_cusolverDnDpotrfHost, cudastub_cusolver_bind_cusolverDnDpotrfHost);
@@ -2044,7 +2044,7 @@ void *cudastub_cusolver_bind_cusolverDnDpotriHost(void)
 {
 	void *fn = choose_cusolverDnDpotriHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDpotriHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDpotriHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDpotriHost, cudastub_cusolver_slot_cusolverDnDpotriHost, cudastub_cusolver_resolve_cusolverDnDpotriHost, cudastub_cusolver_bind_cusolverDnDpotriHost);
@@ -2068,7 +2068,7 @@ void *cudastub_cusolver_bind_cusolverDnDpotrsHost(void)
 {
 	void *fn = choose_cusolverDnDpotrsHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDpotrsHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDpotrsHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDpotrsHost, cudastub_cusolver_slot_cusolverDnDpotrsHost, cudastub_cusolver_resolve_cusolverDnDpotrsHost, cudastub_cusolver_bind_cusolverDnDpotrsHost);
@@ -2092,7 +2092,7 @@ void *cudastub_cusolver_bind_cusolverDnDscalHost(void)
 {
 	void *fn = choose_cusolverDnDscalHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDscalHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDscalHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDscalHost, cudastub_cusolver_slot_cusolverDnDscalHost, cudastub_cusolver_resolve_cusolverDnDscalHost, cudastub_cusolver_bind_cusolverDnDscalHost);
@@ -2116,7 +2116,7 @@ void *cudastub_cusolver_bind_cusolverDnDsteqrHost(void)
 {
 	void *fn = choose_cusolverDnDsteqrHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDsteqrHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDsteqrHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDsteqrHost, cudastub_cusolver_slot_cusolverDnDsteqrHost, cudastub_cusolver_resolve_cusolverDnDsteqrHost, cudastub_cusolver_bind_cusolverDnDsteqrHost);
@@ -2140,7 +2140,7 @@ void *cudastub_cusolver_bind_cusolverDnDsterfHost(void)
 {
 	void *fn = choose_cusolverDnDsterfHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDsterfHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDsterfHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDsterfHost, cudastub_cusolver_slot_cusolverDnDsterfHost, cudastub_cusolver_resolve_cusolverDnDsterfHost, cudastub_cusolver_bind_cusolverDnDsterfHost);
@@ -2164,7 +2164,7 @@ void *cudastub_cusolver_bind_cusolverDnDsygst(void)
 {
 	void *fn = choose_cusolverDnDsygst();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDsygst, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDsygst, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDsygst, cudastub_cusolver_slot_cusolverDnDsygst, cudastub_cusolver_resolve_cusolverDnDsygst, cudastub_cusolver_bind_cusolverDnDsygst);
@@ -2188,7 +2188,7 @@ void *cudastub_cusolver_bind_cusolverDnDsygst_bufferSize(void)
 {
 	void *fn = choose_cusolverDnDsygst_bufferSize();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDsygst_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDsygst_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDsygst_bufferSize, cudastub_cusolver_slot_cusolverDnDsygst_bufferSize, cudastub_cusolver_resolve_cusolverDnDsygst_bufferSize, cudastub_cusolver_bind_cusolverDnDsygst_bufferSize);
@@ -2212,7 +2212,7 @@ void *cudastub_cusolver_bind_cusolverDnDsytriHost(void)
 {
 	void *fn = choose_cusolverDnDsytriHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDsytriHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDsytriHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDsytriHost, cudastub_cusolver_slot_cusolverDnDsytriHost, cudastub_cusolver_resolve_cusolverDnDsytriHost, cudastub_cusolver_bind_cusolverDnDsytriHost);
@@ -2236,7 +2236,7 @@ void *cudastub_cusolver_bind_cusolverDnDsytrsHost(void)
 {
 	void *fn = choose_cusolverDnDsytrsHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDsytrsHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDsytrsHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDsytrsHost, cudastub_cusolver_slot_cusolverDnDsytrsHost, cudastub_cusolver_resolve_cusolverDnDsytrsHost, cudastub_cusolver_bind_cusolverDnDsytrsHost);
@@ -2260,7 +2260,7 @@ void *cudastub_cusolver_bind_cusolverDnDtrtriHost(void)
 {
 	void *fn = choose_cusolverDnDtrtriHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDtrtriHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDtrtriHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDtrtriHost, cudastub_cusolver_slot_cusolverDnDtrtriHost, cudastub_cusolver_resolve_cusolverDnDtrtriHost, cudastub_cusolver_bind_cusolverDnDtrtriHost);
@@ -2284,7 +2284,7 @@ void *cudastub_cusolver_bind_cusolverDnSaxpyHost(void)
 {
 	void *fn = choose_cusolverDnSaxpyHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSaxpyHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSaxpyHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSaxpyHost, cudastub_cusolver_slot_cusolverDnSaxpyHost, cudastub_cusolver_resolve_cusolverDnSaxpyHost, cudastub_cusolver_bind_cusolverDnSaxpyHost);
@@ -2308,7 +2308,7 @@ void *cudastub_cusolver_bind_cusolverDnSeyeBatch(void)
 {
 	void *fn = choose_cusolverDnSeyeBatch();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSeyeBatch, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSeyeBatch, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSeyeBatch, cudastub_cusolver_slot_cusolverDnSeyeBatch, cudastub_cusolver_resolve_cusolverDnSeyeBatch, cudastub_cusolver_bind_cusolverDnSeyeBatch);
@@ -2332,7 +2332,7 @@ void *cudastub_cusolver_bind_cusolverDnSgelqfHost(void)
 {
 	void *fn = choose_cusolverDnSgelqfHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSgelqfHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSgelqfHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSgelqfHost, cudastub_cusolver_slot_cusolverDnSgelqfHost, cudastub_cusolver_resolve_cusolverDnSgelqfHost, cudastub_cusolver_bind_cusolverDnSgelqfHost);
@@ -2356,7 +2356,7 @@ void *cudastub_cusolver_bind_cusolverDnSgemmHost(void)
 {
 	void *fn = choose_cusolverDnSgemmHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSgemmHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSgemmHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSgemmHost, cudastub_cusolver_slot_cusolverDnSgemmHost, cudastub_cusolver_resolve_cusolverDnSgemmHost, cudastub_cusolver_bind_cusolverDnSgemmHost);
@@ -2380,7 +2380,7 @@ void *cudastub_cusolver_bind_cusolverDnSgeqlfHost(void)
 {
 	void *fn = choose_cusolverDnSgeqlfHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSgeqlfHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSgeqlfHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSgeqlfHost, cudastub_cusolver_slot_cusolverDnSgeqlfHost, cudastub_cusolver_resolve_cusolverDnSgeqlfHost, cudastub_cusolver_bind_cusolverDnSgeqlfHost);
@@ -2404,7 +2404,7 @@ void *cudastub_cusolver_bind_cusolverDnSgeqrfHost(void)
 {
 	void *fn = choose_cusolverDnSgeqrfHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSgeqrfHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSgeqrfHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSgeqrfHost, cudastub_cusolver_slot_cusolverDnSgeqrfHost, cudastub_cusolver_resolve_cusolverDnSgeqrfHost, cudastub_cusolver_bind_cusolverDnSgeqrfHost);
@@ -2428,7 +2428,7 @@ void *cudastub_cusolver_bind_cusolverDnSlacpyHost(void)
 {
 	void *fn = choose_cusolverDnSlacpyHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSlacpyHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSlacpyHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSlacpyHost, cudastub_cusolver_slot_cusolverDnSlacpyHost, cudastub_cusolver_resolve_cusolverDnSlacpyHost, cudastub_cusolver_bind_cusolverDnSlacpyHost);
@@ -2452,7 +2452,7 @@ void *cudastub_cusolver_bind_cusolverDnSlamchHost(void)
 {
 	void *fn = choose_cusolverDnSlamchHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSlamchHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSlamchHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSlamchHost, cudastub_cusolver_slot_cusolverDnSlamchHost, cudastub_cusolver_resolve_cusolverDnSlamchHost, cudastub_cusolver_bind_cusolverDnSlamchHost);
@@ -2476,7 +2476,7 @@ void *cudastub_cusolver_bind_cusolverDnSlange(void)
 {
 	void *fn = choose_cusolverDnSlange();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSlange, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSlange, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSlange, cudastub_cusolver_slot_cusolverDnSlange, cudastub_cusolver_resolve_cusolverDnSlange, cudastub_cusolver_bind_cusolverDnSlange);
@@ -2500,7 +2500,7 @@ void *cudastub_cusolver_bind_cusolverDnSlangeHost(void)
 {
 	void *fn = choose_cusolverDnSlangeHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSlangeHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSlangeHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSlangeHost, cudastub_cusolver_slot_cusolverDnSlangeHost, cudastub_cusolver_resolve_cusolverDnSlangeHost, cudastub_cusolver_bind_cusolverDnSlangeHost);
@@ -2524,7 +2524,7 @@ void *cudastub_cusolver_bind_cusolverDnSlange_bufferSize(void)
 {
 	void *fn = choose_cusolverDnSlange_bufferSize();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSlange_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSlange_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSlange_bufferSize, cudastub_cusolver_slot_cusolverDnSlange_bufferSize, cudastub_cusolver_resolve_cusolverDnSlange_bufferSize, cudastub_cusolver_bind_cusolverDnSlange_bufferSize);
@@ -2548,7 +2548,7 @@ void *cudastub_cusolver_bind_cusolverDnSlansyHost(void)
 {
 	void *fn = choose_cusolverDnSlansyHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSlansyHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSlansyHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSlansyHost, cudastub_cusolver_slot_cusolverDnSlansyHost, cudastub_cusolver_resolve_cusolverDnSlansyHost, cudastub_cusolver_bind_cusolverDnSlansyHost);
@@ -2572,7 +2572,7 @@ void *cudastub_cusolver_bind_cusolverDnSlantrHost(void)
 {
 	void *fn = choose_cusolverDnSlantrHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSlantrHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSlantrHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSlantrHost, cudastub_cusolver_slot_cusolverDnSlantrHost, cudastub_cusolver_resolve_cusolverDnSlantrHost, cudastub_cusolver_bind_cusolverDnSlantrHost);
@@ -2596,7 +2596,7 @@ void *cudastub_cusolver_bind_cusolverDnSlarfgHost(void)
 {
 	void *fn = choose_cusolverDnSlarfgHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSlarfgHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSlarfgHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSlarfgHost, cudastub_cusolver_slot_cusolverDnSlarfgHost, cudastub_cusolver_resolve_cusolverDnSlarfgHost, cudastub_cusolver_bind_cusolverDnSlarfgHost);
@@ -2620,7 +2620,7 @@ void *cudastub_cusolver_bind_cusolverDnSlarnvHost(void)
 {
 	void *fn = choose_cusolverDnSlarnvHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSlarnvHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSlarnvHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSlarnvHost, cudastub_cusolver_slot_cusolverDnSlarnvHost, cudastub_cusolver_resolve_cusolverDnSlarnvHost, cudastub_cusolver_bind_cusolverDnSlarnvHost);
@@ -2644,7 +2644,7 @@ void *cudastub_cusolver_bind_cusolverDnSlasetHost(void)
 {
 	void *fn = choose_cusolverDnSlasetHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSlasetHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSlasetHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSlasetHost, cudastub_cusolver_slot_cusolverDnSlasetHost, cudastub_cusolver_resolve_cusolverDnSlasetHost, cudastub_cusolver_bind_cusolverDnSlasetHost);
@@ -2668,7 +2668,7 @@ void *cudastub_cusolver_bind_cusolverDnSlauumHost(void)
 {
 	void *fn = choose_cusolverDnSlauumHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSlauumHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSlauumHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSlauumHost, cudastub_cusolver_slot_cusolverDnSlauumHost, cudastub_cusolver_resolve_cusolverDnSlauumHost, cudastub_cusolver_bind_cusolverDnSlauumHost);
@@ -2692,7 +2692,7 @@ void *cudastub_cusolver_bind_cusolverDnSnrm2Host(void)
 {
 	void *fn = choose_cusolverDnSnrm2Host();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSnrm2Host, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSnrm2Host, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSnrm2Host, cudastub_cusolver_slot_cusolverDnSnrm2Host, cudastub_cusolver_resolve_cusolverDnSnrm2Host, cudastub_cusolver_bind_cusolverDnSnrm2Host);
@@ -2716,7 +2716,7 @@ void *cudastub_cusolver_bind_cusolverDnSorgbrHost(void)
 {
 	void *fn = choose_cusolverDnSorgbrHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSorgbrHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSorgbrHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSorgbrHost, cudastub_cusolver_slot_cusolverDnSorgbrHost, cudastub_cusolver_resolve_cusolverDnSorgbrHost, cudastub_cusolver_bind_cusolverDnSorgbrHost);
@@ -2740,7 +2740,7 @@ void *cudastub_cusolver_bind_cusolverDnSorghrHost(void)
 {
 	void *fn = choose_cusolverDnSorghrHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSorghrHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSorghrHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSorghrHost, cudastub_cusolver_slot_cusolverDnSorghrHost, cudastub_cusolver_resolve_cusolverDnSorghrHost, cudastub_cusolver_bind_cusolverDnSorghrHost);
@@ -2764,7 +2764,7 @@ void *cudastub_cusolver_bind_cusolverDnSorglqHost(void)
 {
 	void *fn = choose_cusolverDnSorglqHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSorglqHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSorglqHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSorglqHost, cudastub_cusolver_slot_cusolverDnSorglqHost, cudastub_cusolver_resolve_cusolverDnSorglqHost, cudastub_cusolver_bind_cusolverDnSorglqHost);
@@ -2788,7 +2788,7 @@ void *cudastub_cusolver_bind_cusolverDnSorgtrHost(void)
 {
 	void *fn = choose_cusolverDnSorgtrHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSorgtrHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSorgtrHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSorgtrHost, cudastub_cusolver_slot_cusolverDnSorgtrHost, cudastub_cusolver_resolve_cusolverDnSorgtrHost, cudastub_cusolver_bind_cusolverDnSorgtrHost);
@@ -2812,7 +2812,7 @@ void *cudastub_cusolver_bind_cusolverDnSormqrHost(void)
 {
 	void *fn = choose_cusolverDnSormqrHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSormqrHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSormqrHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSormqrHost, cudastub_cusolver_slot_cusolverDnSormqrHost, cudastub_cusolver_resolve_cusolverDnSormqrHost, cudastub_cusolver_bind_cusolverDnSormqrHost);
@@ -2836,7 +2836,7 @@ void *cudastub_cusolver_bind_cusolverDnSormtrHost(void)
 {
 	void *fn = choose_cusolverDnSormtrHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSormtrHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSormtrHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSormtrHost, cudastub_cusolver_slot_cusolverDnSormtrHost, cudastub_cusolver_resolve_cusolverDnSormtrHost, cudastub_cusolver_bind_cusolverDnSormtrHost);
@@ -2860,7 +2860,7 @@ void *cudastub_cusolver_bind_cusolverDnSpotrfHost(void)
 {
 	void *fn = choose_cusolverDnSpotrfHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSpotrfHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSpotrfHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSpotrfHost, cudastub_cusolver_slot_cusolverDnSpotrfHost, cudastub_cusolver_resolve_cusolverDnSpotrfHost, cudastub_cusolver_bind_cusolverDnSpotrfHost);
@@ -2884,7 +2884,7 @@ void *cudastub_cusolver_bind_cusolverDnSpotriHost(void)
 {
 	void *fn = choose_cusolverDnSpotriHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSpotriHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSpotriHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSpotriHost, cudastub_cusolver_slot_cusolverDnSpotriHost, cudastub_cusolver_resolve_cusolverDnSpotriHost, cudastub_cusolver_bind_cusolverDnSpotriHost);
@@ -2908,7 +2908,7 @@ void *cudastub_cusolver_bind_cusolverDnSpotrsHost(void)
 {
 	void *fn = choose_cusolverDnSpotrsHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSpotrsHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSpotrsHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSpotrsHost, cudastub_cusolver_slot_cusolverDnSpotrsHost, cudastub_cusolver_resolve_cusolverDnSpotrsHost, cudastub_cusolver_bind_cusolverDnSpotrsHost);
@@ -2932,7 +2932,7 @@ void *cudastub_cusolver_bind_cusolverDnSscalHost(void)
 {
 	void *fn = choose_cusolverDnSscalHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSscalHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSscalHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSscalHost, cudastub_cusolver_slot_cusolverDnSscalHost, cudastub_cusolver_resolve_cusolverDnSscalHost, cudastub_cusolver_bind_cusolverDnSscalHost);
@@ -2956,7 +2956,7 @@ void *cudastub_cusolver_bind_cusolverDnSsteqrHost(void)
 {
 	void *fn = choose_cusolverDnSsteqrHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSsteqrHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSsteqrHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSsteqrHost, cudastub_cusolver_slot_cusolverDnSsteqrHost, cudastub_cusolver_resolve_cusolverDnSsteqrHost, cudastub_cusolver_bind_cusolverDnSsteqrHost);
@@ -2980,7 +2980,7 @@ void *cudastub_cusolver_bind_cusolverDnSsterfHost(void)
 {
 	void *fn = choose_cusolverDnSsterfHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSsterfHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSsterfHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSsterfHost, cudastub_cusolver_slot_cusolverDnSsterfHost, cudastub_cusolver_resolve_cusolverDnSsterfHost, cudastub_cusolver_bind_cusolverDnSsterfHost);
@@ -3004,7 +3004,7 @@ void *cudastub_cusolver_bind_cusolverDnSsygst(void)
 {
 	void *fn = choose_cusolverDnSsygst();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSsygst, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSsygst, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSsygst, cudastub_cusolver_slot_cusolverDnSsygst, cudastub_cusolver_resolve_cusolverDnSsygst, cudastub_cusolver_bind_cusolverDnSsygst);
@@ -3028,7 +3028,7 @@ void *cudastub_cusolver_bind_cusolverDnSsygst_bufferSize(void)
 {
 	void *fn = choose_cusolverDnSsygst_bufferSize();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSsygst_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSsygst_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSsygst_bufferSize, cudastub_cusolver_slot_cusolverDnSsygst_bufferSize, cudastub_cusolver_resolve_cusolverDnSsygst_bufferSize, cudastub_cusolver_bind_cusolverDnSsygst_bufferSize);
@@ -3052,7 +3052,7 @@ void *cudastub_cusolver_bind_cusolverDnSsytriHost(void)
 {
 	void *fn = choose_cusolverDnSsytriHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSsytriHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSsytriHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSsytriHost, cudastub_cusolver_slot_cusolverDnSsytriHost, cudastub_cusolver_resolve_cusolverDnSsytriHost, cudastub_cusolver_bind_cusolverDnSsytriHost);
@@ -3076,7 +3076,7 @@ void *cudastub_cusolver_bind_cusolverDnSsytrsHost(void)
 {
 	void *fn = choose_cusolverDnSsytrsHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSsytrsHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSsytrsHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSsytrsHost, cudastub_cusolver_slot_cusolverDnSsytrsHost, cudastub_cusolver_resolve_cusolverDnSsytrsHost, cudastub_cusolver_bind_cusolverDnSsytrsHost);
@@ -3100,7 +3100,7 @@ void *cudastub_cusolver_bind_cusolverDnStrtriHost(void)
 {
 	void *fn = choose_cusolverDnStrtriHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnStrtriHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnStrtriHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnStrtriHost, cudastub_cusolver_slot_cusolverDnStrtriHost, cudastub_cusolver_resolve_cusolverDnStrtriHost, cudastub_cusolver_bind_cusolverDnStrtriHost);
@@ -3124,7 +3124,7 @@ void *cudastub_cusolver_bind_cusolverDnXfillRandNormalOnDevice(void)
 {
 	void *fn = choose_cusolverDnXfillRandNormalOnDevice();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnXfillRandNormalOnDevice, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnXfillRandNormalOnDevice, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnXfillRandNormalOnDevice, cudastub_cusolver_slot_cusolverDnXfillRandNormalOnDevice, cudastub_cusolver_resolve_cusolverDnXfillRandNormalOnDevice, cudastub_cusolver_bind_cusolverDnXfillRandNormalOnDevice);
@@ -3148,7 +3148,7 @@ void *cudastub_cusolver_bind_cusolverDnXfillRandNormalOnHost(void)
 {
 	void *fn = choose_cusolverDnXfillRandNormalOnHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnXfillRandNormalOnHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnXfillRandNormalOnHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnXfillRandNormalOnHost, cudastub_cusolver_slot_cusolverDnXfillRandNormalOnHost, cudastub_cusolver_resolve_cusolverDnXfillRandNormalOnHost, cudastub_cusolver_bind_cusolverDnXfillRandNormalOnHost);
@@ -3172,7 +3172,7 @@ void *cudastub_cusolver_bind_cusolverDnXlansy(void)
 {
 	void *fn = choose_cusolverDnXlansy();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnXlansy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnXlansy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnXlansy, cudastub_cusolver_slot_cusolverDnXlansy, cudastub_cusolver_resolve_cusolverDnXlansy, cudastub_cusolver_bind_cusolverDnXlansy);
@@ -3196,7 +3196,7 @@ void *cudastub_cusolver_bind_cusolverDnXlansy_bufferSize(void)
 {
 	void *fn = choose_cusolverDnXlansy_bufferSize();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnXlansy_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnXlansy_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnXlansy_bufferSize, cudastub_cusolver_slot_cusolverDnXlansy_bufferSize, cudastub_cusolver_resolve_cusolverDnXlansy_bufferSize, cudastub_cusolver_bind_cusolverDnXlansy_bufferSize);
@@ -3220,7 +3220,7 @@ void *cudastub_cusolver_bind_cusolverDnZaxpyHost(void)
 {
 	void *fn = choose_cusolverDnZaxpyHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZaxpyHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZaxpyHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZaxpyHost, cudastub_cusolver_slot_cusolverDnZaxpyHost, cudastub_cusolver_resolve_cusolverDnZaxpyHost, cudastub_cusolver_bind_cusolverDnZaxpyHost);
@@ -3244,7 +3244,7 @@ void *cudastub_cusolver_bind_cusolverDnZdscalHost(void)
 {
 	void *fn = choose_cusolverDnZdscalHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZdscalHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZdscalHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZdscalHost, cudastub_cusolver_slot_cusolverDnZdscalHost, cudastub_cusolver_resolve_cusolverDnZdscalHost, cudastub_cusolver_bind_cusolverDnZdscalHost);
@@ -3268,7 +3268,7 @@ void *cudastub_cusolver_bind_cusolverDnZeyeBatch(void)
 {
 	void *fn = choose_cusolverDnZeyeBatch();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZeyeBatch, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZeyeBatch, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZeyeBatch, cudastub_cusolver_slot_cusolverDnZeyeBatch, cudastub_cusolver_resolve_cusolverDnZeyeBatch, cudastub_cusolver_bind_cusolverDnZeyeBatch);
@@ -3292,7 +3292,7 @@ void *cudastub_cusolver_bind_cusolverDnZgelqfHost(void)
 {
 	void *fn = choose_cusolverDnZgelqfHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZgelqfHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZgelqfHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZgelqfHost, cudastub_cusolver_slot_cusolverDnZgelqfHost, cudastub_cusolver_resolve_cusolverDnZgelqfHost, cudastub_cusolver_bind_cusolverDnZgelqfHost);
@@ -3316,7 +3316,7 @@ void *cudastub_cusolver_bind_cusolverDnZgemmHost(void)
 {
 	void *fn = choose_cusolverDnZgemmHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZgemmHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZgemmHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZgemmHost, cudastub_cusolver_slot_cusolverDnZgemmHost, cudastub_cusolver_resolve_cusolverDnZgemmHost, cudastub_cusolver_bind_cusolverDnZgemmHost);
@@ -3340,7 +3340,7 @@ void *cudastub_cusolver_bind_cusolverDnZgeqlfHost(void)
 {
 	void *fn = choose_cusolverDnZgeqlfHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZgeqlfHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZgeqlfHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZgeqlfHost, cudastub_cusolver_slot_cusolverDnZgeqlfHost, cudastub_cusolver_resolve_cusolverDnZgeqlfHost, cudastub_cusolver_bind_cusolverDnZgeqlfHost);
@@ -3364,7 +3364,7 @@ void *cudastub_cusolver_bind_cusolverDnZgeqrfHost(void)
 {
 	void *fn = choose_cusolverDnZgeqrfHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZgeqrfHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZgeqrfHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZgeqrfHost, cudastub_cusolver_slot_cusolverDnZgeqrfHost, cudastub_cusolver_resolve_cusolverDnZgeqrfHost, cudastub_cusolver_bind_cusolverDnZgeqrfHost);
@@ -3388,7 +3388,7 @@ void *cudastub_cusolver_bind_cusolverDnZhegst(void)
 {
 	void *fn = choose_cusolverDnZhegst();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZhegst, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZhegst, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZhegst, cudastub_cusolver_slot_cusolverDnZhegst, cudastub_cusolver_resolve_cusolverDnZhegst, cudastub_cusolver_bind_cusolverDnZhegst);
@@ -3412,7 +3412,7 @@ void *cudastub_cusolver_bind_cusolverDnZhegst_bufferSize(void)
 {
 	void *fn = choose_cusolverDnZhegst_bufferSize();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZhegst_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZhegst_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZhegst_bufferSize, cudastub_cusolver_slot_cusolverDnZhegst_bufferSize, cudastub_cusolver_resolve_cusolverDnZhegst_bufferSize, cudastub_cusolver_bind_cusolverDnZhegst_bufferSize);
@@ -3436,7 +3436,7 @@ void *cudastub_cusolver_bind_cusolverDnZlacpyHost(void)
 {
 	void *fn = choose_cusolverDnZlacpyHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZlacpyHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZlacpyHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZlacpyHost, cudastub_cusolver_slot_cusolverDnZlacpyHost, cudastub_cusolver_resolve_cusolverDnZlacpyHost, cudastub_cusolver_bind_cusolverDnZlacpyHost);
@@ -3460,7 +3460,7 @@ void *cudastub_cusolver_bind_cusolverDnZlange(void)
 {
 	void *fn = choose_cusolverDnZlange();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZlange, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZlange, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZlange, cudastub_cusolver_slot_cusolverDnZlange, cudastub_cusolver_resolve_cusolverDnZlange, cudastub_cusolver_bind_cusolverDnZlange);
@@ -3484,7 +3484,7 @@ void *cudastub_cusolver_bind_cusolverDnZlangeHost(void)
 {
 	void *fn = choose_cusolverDnZlangeHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZlangeHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZlangeHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZlangeHost, cudastub_cusolver_slot_cusolverDnZlangeHost, cudastub_cusolver_resolve_cusolverDnZlangeHost, cudastub_cusolver_bind_cusolverDnZlangeHost);
@@ -3508,7 +3508,7 @@ void *cudastub_cusolver_bind_cusolverDnZlange_bufferSize(void)
 {
 	void *fn = choose_cusolverDnZlange_bufferSize();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZlange_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZlange_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZlange_bufferSize, cudastub_cusolver_slot_cusolverDnZlange_bufferSize, cudastub_cusolver_resolve_cusolverDnZlange_bufferSize, cudastub_cusolver_bind_cusolverDnZlange_bufferSize);
@@ -3532,7 +3532,7 @@ void *cudastub_cusolver_bind_cusolverDnZlanheHost(void)
 {
 	void *fn = choose_cusolverDnZlanheHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZlanheHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZlanheHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZlanheHost, cudastub_cusolver_slot_cusolverDnZlanheHost, cudastub_cusolver_resolve_cusolverDnZlanheHost, cudastub_cusolver_bind_cusolverDnZlanheHost);
@@ -3556,7 +3556,7 @@ void *cudastub_cusolver_bind_cusolverDnZlantrHost(void)
 {
 	void *fn = choose_cusolverDnZlantrHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZlantrHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZlantrHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZlantrHost, cudastub_cusolver_slot_cusolverDnZlantrHost, cudastub_cusolver_resolve_cusolverDnZlantrHost, cudastub_cusolver_bind_cusolverDnZlantrHost);
@@ -3580,7 +3580,7 @@ void *cudastub_cusolver_bind_cusolverDnZlarfgHost(void)
 {
 	void *fn = choose_cusolverDnZlarfgHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZlarfgHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZlarfgHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZlarfgHost, cudastub_cusolver_slot_cusolverDnZlarfgHost, cudastub_cusolver_resolve_cusolverDnZlarfgHost, cudastub_cusolver_bind_cusolverDnZlarfgHost);
@@ -3604,7 +3604,7 @@ void *cudastub_cusolver_bind_cusolverDnZlarnvHost(void)
 {
 	void *fn = choose_cusolverDnZlarnvHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZlarnvHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZlarnvHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZlarnvHost, cudastub_cusolver_slot_cusolverDnZlarnvHost, cudastub_cusolver_resolve_cusolverDnZlarnvHost, cudastub_cusolver_bind_cusolverDnZlarnvHost);
@@ -3628,7 +3628,7 @@ void *cudastub_cusolver_bind_cusolverDnZlasetHost(void)
 {
 	void *fn = choose_cusolverDnZlasetHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZlasetHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZlasetHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZlasetHost, cudastub_cusolver_slot_cusolverDnZlasetHost, cudastub_cusolver_resolve_cusolverDnZlasetHost, cudastub_cusolver_bind_cusolverDnZlasetHost);
@@ -3652,7 +3652,7 @@ void *cudastub_cusolver_bind_cusolverDnZlauumHost(void)
 {
 	void *fn = choose_cusolverDnZlauumHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZlauumHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZlauumHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZlauumHost, cudastub_cusolver_slot_cusolverDnZlauumHost, cudastub_cusolver_resolve_cusolverDnZlauumHost, cudastub_cusolver_bind_cusolverDnZlauumHost);
@@ -3676,7 +3676,7 @@ void *cudastub_cusolver_bind_cusolverDnZnrm2Host(void)
 {
 	void *fn = choose_cusolverDnZnrm2Host();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZnrm2Host, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZnrm2Host, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZnrm2Host, cudastub_cusolver_slot_cusolverDnZnrm2Host, cudastub_cusolver_resolve_cusolverDnZnrm2Host, cudastub_cusolver_bind_cusolverDnZnrm2Host);
@@ -3700,7 +3700,7 @@ void *cudastub_cusolver_bind_cusolverDnZpotrfHost(void)
 {
 	void *fn = choose_cusolverDnZpotrfHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZpotrfHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZpotrfHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZpotrfHost, cudastub_cusolver_slot_cusolverDnZpotrfHost, cudastub_cusolver_resolve_cusolverDnZpotrfHost, cudastub_cusolver_bind_cusolverDnZpotrfHost);
@@ -3724,7 +3724,7 @@ void *cudastub_cusolver_bind_cusolverDnZpotriHost(void)
 {
 	void *fn = choose_cusolverDnZpotriHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZpotriHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZpotriHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZpotriHost, cudastub_cusolver_slot_cusolverDnZpotriHost, cudastub_cusolver_resolve_cusolverDnZpotriHost, cudastub_cusolver_bind_cusolverDnZpotriHost);
@@ -3748,7 +3748,7 @@ void *cudastub_cusolver_bind_cusolverDnZpotrsHost(void)
 {
 	void *fn = choose_cusolverDnZpotrsHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZpotrsHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZpotrsHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZpotrsHost, cudastub_cusolver_slot_cusolverDnZpotrsHost, cudastub_cusolver_resolve_cusolverDnZpotrsHost, cudastub_cusolver_bind_cusolverDnZpotrsHost);
@@ -3772,7 +3772,7 @@ void *cudastub_cusolver_bind_cusolverDnZsytriHost(void)
 {
 	void *fn = choose_cusolverDnZsytriHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZsytriHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZsytriHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZsytriHost, cudastub_cusolver_slot_cusolverDnZsytriHost, cudastub_cusolver_resolve_cusolverDnZsytriHost, cudastub_cusolver_bind_cusolverDnZsytriHost);
@@ -3796,7 +3796,7 @@ void *cudastub_cusolver_bind_cusolverDnZsytrsHost(void)
 {
 	void *fn = choose_cusolverDnZsytrsHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZsytrsHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZsytrsHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZsytrsHost, cudastub_cusolver_slot_cusolverDnZsytrsHost, cudastub_cusolver_resolve_cusolverDnZsytrsHost, cudastub_cusolver_bind_cusolverDnZsytrsHost);
@@ -3820,7 +3820,7 @@ void *cudastub_cusolver_bind_cusolverDnZtrtriHost(void)
 {
 	void *fn = choose_cusolverDnZtrtriHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZtrtriHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZtrtriHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZtrtriHost, cudastub_cusolver_slot_cusolverDnZtrtriHost, cudastub_cusolver_resolve_cusolverDnZtrtriHost, cudastub_cusolver_bind_cusolverDnZtrtriHost);
@@ -3844,7 +3844,7 @@ void *cudastub_cusolver_bind_cusolverDnZungbrHost(void)
 {
 	void *fn = choose_cusolverDnZungbrHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZungbrHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZungbrHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZungbrHost, cudastub_cusolver_slot_cusolverDnZungbrHost, cudastub_cusolver_resolve_cusolverDnZungbrHost, cudastub_cusolver_bind_cusolverDnZungbrHost);
@@ -3868,7 +3868,7 @@ void *cudastub_cusolver_bind_cusolverDnZunghrHost(void)
 {
 	void *fn = choose_cusolverDnZunghrHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZunghrHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZunghrHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZunghrHost, cudastub_cusolver_slot_cusolverDnZunghrHost, cudastub_cusolver_resolve_cusolverDnZunghrHost, cudastub_cusolver_bind_cusolverDnZunghrHost);
@@ -3892,7 +3892,7 @@ void *cudastub_cusolver_bind_cusolverDnZunglqHost(void)
 {
 	void *fn = choose_cusolverDnZunglqHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZunglqHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZunglqHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZunglqHost, cudastub_cusolver_slot_cusolverDnZunglqHost, cudastub_cusolver_resolve_cusolverDnZunglqHost, cudastub_cusolver_bind_cusolverDnZunglqHost);
@@ -3916,7 +3916,7 @@ void *cudastub_cusolver_bind_cusolverDnZungtrHost(void)
 {
 	void *fn = choose_cusolverDnZungtrHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZungtrHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZungtrHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZungtrHost, cudastub_cusolver_slot_cusolverDnZungtrHost, cudastub_cusolver_resolve_cusolverDnZungtrHost, cudastub_cusolver_bind_cusolverDnZungtrHost);
@@ -3940,7 +3940,7 @@ void *cudastub_cusolver_bind_cusolverDnZunmqrHost(void)
 {
 	void *fn = choose_cusolverDnZunmqrHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZunmqrHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZunmqrHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZunmqrHost, cudastub_cusolver_slot_cusolverDnZunmqrHost, cudastub_cusolver_resolve_cusolverDnZunmqrHost, cudastub_cusolver_bind_cusolverDnZunmqrHost);
@@ -3964,7 +3964,7 @@ void *cudastub_cusolver_bind_cusolverDnZunmtrHost(void)
 {
 	void *fn = choose_cusolverDnZunmtrHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZunmtrHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZunmtrHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZunmtrHost, cudastub_cusolver_slot_cusolverDnZunmtrHost, cudastub_cusolver_resolve_cusolverDnZunmtrHost, cudastub_cusolver_bind_cusolverDnZunmtrHost);
@@ -3988,7 +3988,7 @@ void *cudastub_cusolver_bind_cusolverIidentityHost(void)
 {
 	void *fn = choose_cusolverIidentityHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverIidentityHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverIidentityHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverIidentityHost, cudastub_cusolver_slot_cusolverIidentityHost, cudastub_cusolver_resolve_cusolverIidentityHost, cudastub_cusolver_bind_cusolverIidentityHost);
@@ -4012,7 +4012,7 @@ void *cudastub_cusolver_bind_cusolverRfSetupM(void)
 {
 	void *fn = choose_cusolverRfSetupM();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverRfSetupM, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverRfSetupM, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverRfSetupM, cudastub_cusolver_slot_cusolverRfSetupM, cudastub_cusolver_resolve_cusolverRfSetupM, cudastub_cusolver_bind_cusolverRfSetupM);
@@ -4036,7 +4036,7 @@ void *cudastub_cusolver_bind_cusolverSpCcsrbtfHost(void)
 {
 	void *fn = choose_cusolverSpCcsrbtfHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCcsrbtfHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCcsrbtfHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCcsrbtfHost, cudastub_cusolver_slot_cusolverSpCcsrbtfHost, cudastub_cusolver_resolve_cusolverSpCcsrbtfHost, cudastub_cusolver_bind_cusolverSpCcsrbtfHost);
@@ -4060,7 +4060,7 @@ void *cudastub_cusolver_bind_cusolverSpCcsrluAnalysisHost(void)
 {
 	void *fn = choose_cusolverSpCcsrluAnalysisHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCcsrluAnalysisHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCcsrluAnalysisHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCcsrluAnalysisHost, cudastub_cusolver_slot_cusolverSpCcsrluAnalysisHost, cudastub_cusolver_resolve_cusolverSpCcsrluAnalysisHost, cudastub_cusolver_bind_cusolverSpCcsrluAnalysisHost);
@@ -4084,7 +4084,7 @@ void *cudastub_cusolver_bind_cusolverSpCcsrluExtractBTFHost(void)
 {
 	void *fn = choose_cusolverSpCcsrluExtractBTFHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCcsrluExtractBTFHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCcsrluExtractBTFHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCcsrluExtractBTFHost, cudastub_cusolver_slot_cusolverSpCcsrluExtractBTFHost, cudastub_cusolver_resolve_cusolverSpCcsrluExtractBTFHost, cudastub_cusolver_bind_cusolverSpCcsrluExtractBTFHost);
@@ -4108,7 +4108,7 @@ void *cudastub_cusolver_bind_cusolverSpCcsrluExtractMHost(void)
 {
 	void *fn = choose_cusolverSpCcsrluExtractMHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCcsrluExtractMHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCcsrluExtractMHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCcsrluExtractMHost, cudastub_cusolver_slot_cusolverSpCcsrluExtractMHost, cudastub_cusolver_resolve_cusolverSpCcsrluExtractMHost, cudastub_cusolver_bind_cusolverSpCcsrluExtractMHost);
@@ -4132,7 +4132,7 @@ void *cudastub_cusolver_bind_cusolverSpCcsrlucondHost(void)
 {
 	void *fn = choose_cusolverSpCcsrlucondHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCcsrlucondHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCcsrlucondHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCcsrlucondHost, cudastub_cusolver_slot_cusolverSpCcsrlucondHost, cudastub_cusolver_resolve_cusolverSpCcsrlucondHost, cudastub_cusolver_bind_cusolverSpCcsrlucondHost);
@@ -4156,7 +4156,7 @@ void *cudastub_cusolver_bind_cusolverSpCcsrqrrcond(void)
 {
 	void *fn = choose_cusolverSpCcsrqrrcond();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCcsrqrrcond, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCcsrqrrcond, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCcsrqrrcond, cudastub_cusolver_slot_cusolverSpCcsrqrrcond, cudastub_cusolver_resolve_cusolverSpCcsrqrrcond, cudastub_cusolver_bind_cusolverSpCcsrqrrcond);
@@ -4180,7 +4180,7 @@ void *cudastub_cusolver_bind_cusolverSpCcsrsubm2denseHost(void)
 {
 	void *fn = choose_cusolverSpCcsrsubm2denseHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCcsrsubm2denseHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCcsrsubm2denseHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCcsrsubm2denseHost, cudastub_cusolver_slot_cusolverSpCcsrsubm2denseHost, cudastub_cusolver_resolve_cusolverSpCcsrsubm2denseHost, cudastub_cusolver_bind_cusolverSpCcsrsubm2denseHost);
@@ -4204,7 +4204,7 @@ void *cudastub_cusolver_bind_cusolverSpCreateGluInfo(void)
 {
 	void *fn = choose_cusolverSpCreateGluInfo();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCreateGluInfo, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCreateGluInfo, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCreateGluInfo, cudastub_cusolver_slot_cusolverSpCreateGluInfo, cudastub_cusolver_resolve_cusolverSpCreateGluInfo, cudastub_cusolver_bind_cusolverSpCreateGluInfo);
@@ -4228,7 +4228,7 @@ void *cudastub_cusolver_bind_cusolverSpCreateSnluInfo(void)
 {
 	void *fn = choose_cusolverSpCreateSnluInfo();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCreateSnluInfo, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCreateSnluInfo, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCreateSnluInfo, cudastub_cusolver_slot_cusolverSpCreateSnluInfo, cudastub_cusolver_resolve_cusolverSpCreateSnluInfo, cudastub_cusolver_bind_cusolverSpCreateSnluInfo);
@@ -4252,7 +4252,7 @@ void *cudastub_cusolver_bind_cusolverSpCsnluBuffersize(void)
 {
 	void *fn = choose_cusolverSpCsnluBuffersize();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCsnluBuffersize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCsnluBuffersize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCsnluBuffersize, cudastub_cusolver_slot_cusolverSpCsnluBuffersize, cudastub_cusolver_resolve_cusolverSpCsnluBuffersize, cudastub_cusolver_bind_cusolverSpCsnluBuffersize);
@@ -4276,7 +4276,7 @@ void *cudastub_cusolver_bind_cusolverSpCsnluFactor(void)
 {
 	void *fn = choose_cusolverSpCsnluFactor();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCsnluFactor, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCsnluFactor, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCsnluFactor, cudastub_cusolver_slot_cusolverSpCsnluFactor, cudastub_cusolver_resolve_cusolverSpCsnluFactor, cudastub_cusolver_bind_cusolverSpCsnluFactor);
@@ -4300,7 +4300,7 @@ void *cudastub_cusolver_bind_cusolverSpCsnluSolve(void)
 {
 	void *fn = choose_cusolverSpCsnluSolve();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCsnluSolve, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCsnluSolve, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCsnluSolve, cudastub_cusolver_slot_cusolverSpCsnluSolve, cudastub_cusolver_resolve_cusolverSpCsnluSolve, cudastub_cusolver_bind_cusolverSpCsnluSolve);
@@ -4324,7 +4324,7 @@ void *cudastub_cusolver_bind_cusolverSpCsymgthr(void)
 {
 	void *fn = choose_cusolverSpCsymgthr();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCsymgthr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCsymgthr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCsymgthr, cudastub_cusolver_slot_cusolverSpCsymgthr, cudastub_cusolver_resolve_cusolverSpCsymgthr, cudastub_cusolver_bind_cusolverSpCsymgthr);
@@ -4348,7 +4348,7 @@ void *cudastub_cusolver_bind_cusolverSpCsymgthrHost(void)
 {
 	void *fn = choose_cusolverSpCsymgthrHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCsymgthrHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCsymgthrHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCsymgthrHost, cudastub_cusolver_slot_cusolverSpCsymgthrHost, cudastub_cusolver_resolve_cusolverSpCsymgthrHost, cudastub_cusolver_bind_cusolverSpCsymgthrHost);
@@ -4372,7 +4372,7 @@ void *cudastub_cusolver_bind_cusolverSpDcsrbtfHost(void)
 {
 	void *fn = choose_cusolverSpDcsrbtfHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDcsrbtfHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDcsrbtfHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDcsrbtfHost, cudastub_cusolver_slot_cusolverSpDcsrbtfHost, cudastub_cusolver_resolve_cusolverSpDcsrbtfHost, cudastub_cusolver_bind_cusolverSpDcsrbtfHost);
@@ -4396,7 +4396,7 @@ void *cudastub_cusolver_bind_cusolverSpDcsrluAnalysisHost(void)
 {
 	void *fn = choose_cusolverSpDcsrluAnalysisHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDcsrluAnalysisHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDcsrluAnalysisHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDcsrluAnalysisHost, cudastub_cusolver_slot_cusolverSpDcsrluAnalysisHost, cudastub_cusolver_resolve_cusolverSpDcsrluAnalysisHost, cudastub_cusolver_bind_cusolverSpDcsrluAnalysisHost);
@@ -4420,7 +4420,7 @@ void *cudastub_cusolver_bind_cusolverSpDcsrluExtractBTFHost(void)
 {
 	void *fn = choose_cusolverSpDcsrluExtractBTFHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDcsrluExtractBTFHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDcsrluExtractBTFHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDcsrluExtractBTFHost, cudastub_cusolver_slot_cusolverSpDcsrluExtractBTFHost, cudastub_cusolver_resolve_cusolverSpDcsrluExtractBTFHost, cudastub_cusolver_bind_cusolverSpDcsrluExtractBTFHost);
@@ -4444,7 +4444,7 @@ void *cudastub_cusolver_bind_cusolverSpDcsrluExtractMHost(void)
 {
 	void *fn = choose_cusolverSpDcsrluExtractMHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDcsrluExtractMHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDcsrluExtractMHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDcsrluExtractMHost, cudastub_cusolver_slot_cusolverSpDcsrluExtractMHost, cudastub_cusolver_resolve_cusolverSpDcsrluExtractMHost, cudastub_cusolver_bind_cusolverSpDcsrluExtractMHost);
@@ -4468,7 +4468,7 @@ void *cudastub_cusolver_bind_cusolverSpDcsrlucondHost(void)
 {
 	void *fn = choose_cusolverSpDcsrlucondHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDcsrlucondHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDcsrlucondHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDcsrlucondHost, cudastub_cusolver_slot_cusolverSpDcsrlucondHost, cudastub_cusolver_resolve_cusolverSpDcsrlucondHost, cudastub_cusolver_bind_cusolverSpDcsrlucondHost);
@@ -4492,7 +4492,7 @@ void *cudastub_cusolver_bind_cusolverSpDcsrqrrcond(void)
 {
 	void *fn = choose_cusolverSpDcsrqrrcond();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDcsrqrrcond, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDcsrqrrcond, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDcsrqrrcond, cudastub_cusolver_slot_cusolverSpDcsrqrrcond, cudastub_cusolver_resolve_cusolverSpDcsrqrrcond, cudastub_cusolver_bind_cusolverSpDcsrqrrcond);
@@ -4516,7 +4516,7 @@ void *cudastub_cusolver_bind_cusolverSpDcsrsubm2denseHost(void)
 {
 	void *fn = choose_cusolverSpDcsrsubm2denseHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDcsrsubm2denseHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDcsrsubm2denseHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDcsrsubm2denseHost, cudastub_cusolver_slot_cusolverSpDcsrsubm2denseHost, cudastub_cusolver_resolve_cusolverSpDcsrsubm2denseHost, cudastub_cusolver_bind_cusolverSpDcsrsubm2denseHost);
@@ -4540,7 +4540,7 @@ void *cudastub_cusolver_bind_cusolverSpDestroyGluInfo(void)
 {
 	void *fn = choose_cusolverSpDestroyGluInfo();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDestroyGluInfo, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDestroyGluInfo, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDestroyGluInfo, cudastub_cusolver_slot_cusolverSpDestroyGluInfo, cudastub_cusolver_resolve_cusolverSpDestroyGluInfo, cudastub_cusolver_bind_cusolverSpDestroyGluInfo);
@@ -4564,7 +4564,7 @@ void *cudastub_cusolver_bind_cusolverSpDestroySnluInfo(void)
 {
 	void *fn = choose_cusolverSpDestroySnluInfo();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDestroySnluInfo, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDestroySnluInfo, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDestroySnluInfo, cudastub_cusolver_slot_cusolverSpDestroySnluInfo, cudastub_cusolver_resolve_cusolverSpDestroySnluInfo, cudastub_cusolver_bind_cusolverSpDestroySnluInfo);
@@ -4588,7 +4588,7 @@ void *cudastub_cusolver_bind_cusolverSpDgluAnalysis(void)
 {
 	void *fn = choose_cusolverSpDgluAnalysis();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDgluAnalysis, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDgluAnalysis, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDgluAnalysis, cudastub_cusolver_slot_cusolverSpDgluAnalysis, cudastub_cusolver_resolve_cusolverSpDgluAnalysis, cudastub_cusolver_bind_cusolverSpDgluAnalysis);
@@ -4612,7 +4612,7 @@ void *cudastub_cusolver_bind_cusolverSpDgluBufferSize(void)
 {
 	void *fn = choose_cusolverSpDgluBufferSize();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDgluBufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDgluBufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDgluBufferSize, cudastub_cusolver_slot_cusolverSpDgluBufferSize, cudastub_cusolver_resolve_cusolverSpDgluBufferSize, cudastub_cusolver_bind_cusolverSpDgluBufferSize);
@@ -4636,7 +4636,7 @@ void *cudastub_cusolver_bind_cusolverSpDgluExtractMHost(void)
 {
 	void *fn = choose_cusolverSpDgluExtractMHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDgluExtractMHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDgluExtractMHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDgluExtractMHost, cudastub_cusolver_slot_cusolverSpDgluExtractMHost, cudastub_cusolver_resolve_cusolverSpDgluExtractMHost, cudastub_cusolver_bind_cusolverSpDgluExtractMHost);
@@ -4660,7 +4660,7 @@ void *cudastub_cusolver_bind_cusolverSpDgluFactor(void)
 {
 	void *fn = choose_cusolverSpDgluFactor();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDgluFactor, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDgluFactor, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDgluFactor, cudastub_cusolver_slot_cusolverSpDgluFactor, cudastub_cusolver_resolve_cusolverSpDgluFactor, cudastub_cusolver_bind_cusolverSpDgluFactor);
@@ -4684,7 +4684,7 @@ void *cudastub_cusolver_bind_cusolverSpDgluNumericBoost(void)
 {
 	void *fn = choose_cusolverSpDgluNumericBoost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDgluNumericBoost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDgluNumericBoost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDgluNumericBoost, cudastub_cusolver_slot_cusolverSpDgluNumericBoost, cudastub_cusolver_resolve_cusolverSpDgluNumericBoost, cudastub_cusolver_bind_cusolverSpDgluNumericBoost);
@@ -4708,7 +4708,7 @@ void *cudastub_cusolver_bind_cusolverSpDgluReset(void)
 {
 	void *fn = choose_cusolverSpDgluReset();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDgluReset, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDgluReset, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDgluReset, cudastub_cusolver_slot_cusolverSpDgluReset, cudastub_cusolver_resolve_cusolverSpDgluReset, cudastub_cusolver_bind_cusolverSpDgluReset);
@@ -4732,7 +4732,7 @@ void *cudastub_cusolver_bind_cusolverSpDgluSetup(void)
 {
 	void *fn = choose_cusolverSpDgluSetup();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDgluSetup, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDgluSetup, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDgluSetup, cudastub_cusolver_slot_cusolverSpDgluSetup, cudastub_cusolver_resolve_cusolverSpDgluSetup, cudastub_cusolver_bind_cusolverSpDgluSetup);
@@ -4756,7 +4756,7 @@ void *cudastub_cusolver_bind_cusolverSpDgluSetupByTile(void)
 {
 	void *fn = choose_cusolverSpDgluSetupByTile();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDgluSetupByTile, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDgluSetupByTile, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDgluSetupByTile, cudastub_cusolver_slot_cusolverSpDgluSetupByTile, cudastub_cusolver_resolve_cusolverSpDgluSetupByTile, cudastub_cusolver_bind_cusolverSpDgluSetupByTile);
@@ -4780,7 +4780,7 @@ void *cudastub_cusolver_bind_cusolverSpDgluSolve(void)
 {
 	void *fn = choose_cusolverSpDgluSolve();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDgluSolve, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDgluSolve, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDgluSolve, cudastub_cusolver_slot_cusolverSpDgluSolve, cudastub_cusolver_resolve_cusolverSpDgluSolve, cudastub_cusolver_bind_cusolverSpDgluSolve);
@@ -4804,7 +4804,7 @@ void *cudastub_cusolver_bind_cusolverSpDnrminf(void)
 {
 	void *fn = choose_cusolverSpDnrminf();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDnrminf, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDnrminf, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDnrminf, cudastub_cusolver_slot_cusolverSpDnrminf, cudastub_cusolver_resolve_cusolverSpDnrminf, cudastub_cusolver_bind_cusolverSpDnrminf);
@@ -4828,7 +4828,7 @@ void *cudastub_cusolver_bind_cusolverSpDsnluBuffersize(void)
 {
 	void *fn = choose_cusolverSpDsnluBuffersize();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDsnluBuffersize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDsnluBuffersize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDsnluBuffersize, cudastub_cusolver_slot_cusolverSpDsnluBuffersize, cudastub_cusolver_resolve_cusolverSpDsnluBuffersize, cudastub_cusolver_bind_cusolverSpDsnluBuffersize);
@@ -4852,7 +4852,7 @@ void *cudastub_cusolver_bind_cusolverSpDsnluFactor(void)
 {
 	void *fn = choose_cusolverSpDsnluFactor();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDsnluFactor, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDsnluFactor, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDsnluFactor, cudastub_cusolver_slot_cusolverSpDsnluFactor, cudastub_cusolver_resolve_cusolverSpDsnluFactor, cudastub_cusolver_bind_cusolverSpDsnluFactor);
@@ -4876,7 +4876,7 @@ void *cudastub_cusolver_bind_cusolverSpDsnluSolve(void)
 {
 	void *fn = choose_cusolverSpDsnluSolve();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDsnluSolve, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDsnluSolve, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDsnluSolve, cudastub_cusolver_slot_cusolverSpDsnluSolve, cudastub_cusolver_resolve_cusolverSpDsnluSolve, cudastub_cusolver_bind_cusolverSpDsnluSolve);
@@ -4900,7 +4900,7 @@ void *cudastub_cusolver_bind_cusolverSpDsymgthr(void)
 {
 	void *fn = choose_cusolverSpDsymgthr();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDsymgthr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDsymgthr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDsymgthr, cudastub_cusolver_slot_cusolverSpDsymgthr, cudastub_cusolver_resolve_cusolverSpDsymgthr, cudastub_cusolver_bind_cusolverSpDsymgthr);
@@ -4924,7 +4924,7 @@ void *cudastub_cusolver_bind_cusolverSpDsymgthrHost(void)
 {
 	void *fn = choose_cusolverSpDsymgthrHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDsymgthrHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDsymgthrHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDsymgthrHost, cudastub_cusolver_slot_cusolverSpDsymgthrHost, cudastub_cusolver_resolve_cusolverSpDsymgthrHost, cudastub_cusolver_bind_cusolverSpDsymgthrHost);
@@ -4948,7 +4948,7 @@ void *cudastub_cusolver_bind_cusolverSpLcsrqrBufferInfo(void)
 {
 	void *fn = choose_cusolverSpLcsrqrBufferInfo();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpLcsrqrBufferInfo, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpLcsrqrBufferInfo, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpLcsrqrBufferInfo, cudastub_cusolver_slot_cusolverSpLcsrqrBufferInfo, cudastub_cusolver_resolve_cusolverSpLcsrqrBufferInfo, cudastub_cusolver_bind_cusolverSpLcsrqrBufferInfo);
@@ -4972,7 +4972,7 @@ void *cudastub_cusolver_bind_cusolverSpLcsrqrFactor(void)
 {
 	void *fn = choose_cusolverSpLcsrqrFactor();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpLcsrqrFactor, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpLcsrqrFactor, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpLcsrqrFactor, cudastub_cusolver_slot_cusolverSpLcsrqrFactor, cudastub_cusolver_resolve_cusolverSpLcsrqrFactor, cudastub_cusolver_bind_cusolverSpLcsrqrFactor);
@@ -4996,7 +4996,7 @@ void *cudastub_cusolver_bind_cusolverSpLcsrqrSetup(void)
 {
 	void *fn = choose_cusolverSpLcsrqrSetup();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpLcsrqrSetup, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpLcsrqrSetup, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpLcsrqrSetup, cudastub_cusolver_slot_cusolverSpLcsrqrSetup, cudastub_cusolver_resolve_cusolverSpLcsrqrSetup, cudastub_cusolver_bind_cusolverSpLcsrqrSetup);
@@ -5020,7 +5020,7 @@ void *cudastub_cusolver_bind_cusolverSpLcsrqrSolve(void)
 {
 	void *fn = choose_cusolverSpLcsrqrSolve();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpLcsrqrSolve, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpLcsrqrSolve, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpLcsrqrSolve, cudastub_cusolver_slot_cusolverSpLcsrqrSolve, cudastub_cusolver_resolve_cusolverSpLcsrqrSolve, cudastub_cusolver_bind_cusolverSpLcsrqrSolve);
@@ -5044,7 +5044,7 @@ void *cudastub_cusolver_bind_cusolverSpLcsrqrSolveRefine(void)
 {
 	void *fn = choose_cusolverSpLcsrqrSolveRefine();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpLcsrqrSolveRefine, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpLcsrqrSolveRefine, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpLcsrqrSolveRefine, cudastub_cusolver_slot_cusolverSpLcsrqrSolveRefine, cudastub_cusolver_resolve_cusolverSpLcsrqrSolveRefine, cudastub_cusolver_bind_cusolverSpLcsrqrSolveRefine);
@@ -5068,7 +5068,7 @@ void *cudastub_cusolver_bind_cusolverSpLcsrqrZeroPivot(void)
 {
 	void *fn = choose_cusolverSpLcsrqrZeroPivot();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpLcsrqrZeroPivot, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpLcsrqrZeroPivot, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpLcsrqrZeroPivot, cudastub_cusolver_slot_cusolverSpLcsrqrZeroPivot, cudastub_cusolver_resolve_cusolverSpLcsrqrZeroPivot, cudastub_cusolver_bind_cusolverSpLcsrqrZeroPivot);
@@ -5092,7 +5092,7 @@ void *cudastub_cusolver_bind_cusolverSpLcsrqrrcond(void)
 {
 	void *fn = choose_cusolverSpLcsrqrrcond();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpLcsrqrrcond, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpLcsrqrrcond, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpLcsrqrrcond, cudastub_cusolver_slot_cusolverSpLcsrqrrcond, cudastub_cusolver_resolve_cusolverSpLcsrqrrcond, cudastub_cusolver_bind_cusolverSpLcsrqrrcond);
@@ -5116,7 +5116,7 @@ void *cudastub_cusolver_bind_cusolverSpQcsrqrBufferInfo(void)
 {
 	void *fn = choose_cusolverSpQcsrqrBufferInfo();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpQcsrqrBufferInfo, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpQcsrqrBufferInfo, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpQcsrqrBufferInfo, cudastub_cusolver_slot_cusolverSpQcsrqrBufferInfo, cudastub_cusolver_resolve_cusolverSpQcsrqrBufferInfo, cudastub_cusolver_bind_cusolverSpQcsrqrBufferInfo);
@@ -5140,7 +5140,7 @@ void *cudastub_cusolver_bind_cusolverSpQcsrqrFactor(void)
 {
 	void *fn = choose_cusolverSpQcsrqrFactor();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpQcsrqrFactor, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpQcsrqrFactor, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpQcsrqrFactor, cudastub_cusolver_slot_cusolverSpQcsrqrFactor, cudastub_cusolver_resolve_cusolverSpQcsrqrFactor, cudastub_cusolver_bind_cusolverSpQcsrqrFactor);
@@ -5164,7 +5164,7 @@ void *cudastub_cusolver_bind_cusolverSpQcsrqrSetup(void)
 {
 	void *fn = choose_cusolverSpQcsrqrSetup();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpQcsrqrSetup, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpQcsrqrSetup, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpQcsrqrSetup, cudastub_cusolver_slot_cusolverSpQcsrqrSetup, cudastub_cusolver_resolve_cusolverSpQcsrqrSetup, cudastub_cusolver_bind_cusolverSpQcsrqrSetup);
@@ -5188,7 +5188,7 @@ void *cudastub_cusolver_bind_cusolverSpQcsrqrSolve(void)
 {
 	void *fn = choose_cusolverSpQcsrqrSolve();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpQcsrqrSolve, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpQcsrqrSolve, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpQcsrqrSolve, cudastub_cusolver_slot_cusolverSpQcsrqrSolve, cudastub_cusolver_resolve_cusolverSpQcsrqrSolve, cudastub_cusolver_bind_cusolverSpQcsrqrSolve);
@@ -5212,7 +5212,7 @@ void *cudastub_cusolver_bind_cusolverSpQcsrqrSolveRefine(void)
 {
 	void *fn = choose_cusolverSpQcsrqrSolveRefine();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpQcsrqrSolveRefine, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpQcsrqrSolveRefine, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpQcsrqrSolveRefine, cudastub_cusolver_slot_cusolverSpQcsrqrSolveRefine, cudastub_cusolver_resolve_cusolverSpQcsrqrSolveRefine, cudastub_cusolver_bind_cusolverSpQcsrqrSolveRefine);
@@ -5236,7 +5236,7 @@ void *cudastub_cusolver_bind_cusolverSpQcsrqrZeroPivot(void)
 {
 	void *fn = choose_cusolverSpQcsrqrZeroPivot();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpQcsrqrZeroPivot, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpQcsrqrZeroPivot, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpQcsrqrZeroPivot, cudastub_cusolver_slot_cusolverSpQcsrqrZeroPivot, cudastub_cusolver_resolve_cusolverSpQcsrqrZeroPivot, cudastub_cusolver_bind_cusolverSpQcsrqrZeroPivot);
@@ -5260,7 +5260,7 @@ void *cudastub_cusolver_bind_cusolverSpQcsrqrrcond(void)
 {
 	void *fn = choose_cusolverSpQcsrqrrcond();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpQcsrqrrcond, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpQcsrqrrcond, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpQcsrqrrcond, cudastub_cusolver_slot_cusolverSpQcsrqrrcond, cudastub_cusolver_resolve_cusolverSpQcsrqrrcond, cudastub_cusolver_bind_cusolverSpQcsrqrrcond);
@@ -5284,7 +5284,7 @@ void *cudastub_cusolver_bind_cusolverSpScsrbtfHost(void)
 {
 	void *fn = choose_cusolverSpScsrbtfHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpScsrbtfHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpScsrbtfHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpScsrbtfHost, cudastub_cusolver_slot_cusolverSpScsrbtfHost, cudastub_cusolver_resolve_cusolverSpScsrbtfHost, cudastub_cusolver_bind_cusolverSpScsrbtfHost);
@@ -5308,7 +5308,7 @@ void *cudastub_cusolver_bind_cusolverSpScsrluAnalysisHost(void)
 {
 	void *fn = choose_cusolverSpScsrluAnalysisHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpScsrluAnalysisHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpScsrluAnalysisHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpScsrluAnalysisHost, cudastub_cusolver_slot_cusolverSpScsrluAnalysisHost, cudastub_cusolver_resolve_cusolverSpScsrluAnalysisHost, cudastub_cusolver_bind_cusolverSpScsrluAnalysisHost);
@@ -5332,7 +5332,7 @@ void *cudastub_cusolver_bind_cusolverSpScsrluExtractBTFHost(void)
 {
 	void *fn = choose_cusolverSpScsrluExtractBTFHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpScsrluExtractBTFHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpScsrluExtractBTFHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpScsrluExtractBTFHost, cudastub_cusolver_slot_cusolverSpScsrluExtractBTFHost, cudastub_cusolver_resolve_cusolverSpScsrluExtractBTFHost, cudastub_cusolver_bind_cusolverSpScsrluExtractBTFHost);
@@ -5356,7 +5356,7 @@ void *cudastub_cusolver_bind_cusolverSpScsrluExtractMHost(void)
 {
 	void *fn = choose_cusolverSpScsrluExtractMHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpScsrluExtractMHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpScsrluExtractMHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpScsrluExtractMHost, cudastub_cusolver_slot_cusolverSpScsrluExtractMHost, cudastub_cusolver_resolve_cusolverSpScsrluExtractMHost, cudastub_cusolver_bind_cusolverSpScsrluExtractMHost);
@@ -5380,7 +5380,7 @@ void *cudastub_cusolver_bind_cusolverSpScsrlucondHost(void)
 {
 	void *fn = choose_cusolverSpScsrlucondHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpScsrlucondHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpScsrlucondHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpScsrlucondHost, cudastub_cusolver_slot_cusolverSpScsrlucondHost, cudastub_cusolver_resolve_cusolverSpScsrlucondHost, cudastub_cusolver_bind_cusolverSpScsrlucondHost);
@@ -5404,7 +5404,7 @@ void *cudastub_cusolver_bind_cusolverSpScsrqrrcond(void)
 {
 	void *fn = choose_cusolverSpScsrqrrcond();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpScsrqrrcond, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpScsrqrrcond, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpScsrqrrcond, cudastub_cusolver_slot_cusolverSpScsrqrrcond, cudastub_cusolver_resolve_cusolverSpScsrqrrcond, cudastub_cusolver_bind_cusolverSpScsrqrrcond);
@@ -5428,7 +5428,7 @@ void *cudastub_cusolver_bind_cusolverSpScsrsubm2denseHost(void)
 {
 	void *fn = choose_cusolverSpScsrsubm2denseHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpScsrsubm2denseHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpScsrsubm2denseHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpScsrsubm2denseHost, cudastub_cusolver_slot_cusolverSpScsrsubm2denseHost, cudastub_cusolver_resolve_cusolverSpScsrsubm2denseHost, cudastub_cusolver_bind_cusolverSpScsrsubm2denseHost);
@@ -5452,7 +5452,7 @@ void *cudastub_cusolver_bind_cusolverSpSsnluBuffersize(void)
 {
 	void *fn = choose_cusolverSpSsnluBuffersize();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpSsnluBuffersize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpSsnluBuffersize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpSsnluBuffersize, cudastub_cusolver_slot_cusolverSpSsnluBuffersize, cudastub_cusolver_resolve_cusolverSpSsnluBuffersize, cudastub_cusolver_bind_cusolverSpSsnluBuffersize);
@@ -5476,7 +5476,7 @@ void *cudastub_cusolver_bind_cusolverSpSsnluFactor(void)
 {
 	void *fn = choose_cusolverSpSsnluFactor();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpSsnluFactor, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpSsnluFactor, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpSsnluFactor, cudastub_cusolver_slot_cusolverSpSsnluFactor, cudastub_cusolver_resolve_cusolverSpSsnluFactor, cudastub_cusolver_bind_cusolverSpSsnluFactor);
@@ -5500,7 +5500,7 @@ void *cudastub_cusolver_bind_cusolverSpSsnluSolve(void)
 {
 	void *fn = choose_cusolverSpSsnluSolve();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpSsnluSolve, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpSsnluSolve, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpSsnluSolve, cudastub_cusolver_slot_cusolverSpSsnluSolve, cudastub_cusolver_resolve_cusolverSpSsnluSolve, cudastub_cusolver_bind_cusolverSpSsnluSolve);
@@ -5524,7 +5524,7 @@ void *cudastub_cusolver_bind_cusolverSpSsymgthr(void)
 {
 	void *fn = choose_cusolverSpSsymgthr();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpSsymgthr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpSsymgthr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpSsymgthr, cudastub_cusolver_slot_cusolverSpSsymgthr, cudastub_cusolver_resolve_cusolverSpSsymgthr, cudastub_cusolver_bind_cusolverSpSsymgthr);
@@ -5548,7 +5548,7 @@ void *cudastub_cusolver_bind_cusolverSpSsymgthrHost(void)
 {
 	void *fn = choose_cusolverSpSsymgthrHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpSsymgthrHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpSsymgthrHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpSsymgthrHost, cudastub_cusolver_slot_cusolverSpSsymgthrHost, cudastub_cusolver_resolve_cusolverSpSsymgthrHost, cudastub_cusolver_bind_cusolverSpSsymgthrHost);
@@ -5572,7 +5572,7 @@ void *cudastub_cusolver_bind_cusolverSpXcsr2cscHost(void)
 {
 	void *fn = choose_cusolverSpXcsr2cscHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpXcsr2cscHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpXcsr2cscHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpXcsr2cscHost, cudastub_cusolver_slot_cusolverSpXcsr2cscHost, cudastub_cusolver_resolve_cusolverSpXcsr2cscHost, cudastub_cusolver_bind_cusolverSpXcsr2cscHost);
@@ -5596,7 +5596,7 @@ void *cudastub_cusolver_bind_cusolverSpXcsr2csc_bufferSizeHost(void)
 {
 	void *fn = choose_cusolverSpXcsr2csc_bufferSizeHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpXcsr2csc_bufferSizeHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpXcsr2csc_bufferSizeHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpXcsr2csc_bufferSizeHost, cudastub_cusolver_slot_cusolverSpXcsr2csc_bufferSizeHost, cudastub_cusolver_resolve_cusolverSpXcsr2csc_bufferSizeHost, cudastub_cusolver_bind_cusolverSpXcsr2csc_bufferSizeHost);
@@ -5620,7 +5620,7 @@ void *cudastub_cusolver_bind_cusolverSpXcsrluConfigHost(void)
 {
 	void *fn = choose_cusolverSpXcsrluConfigHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpXcsrluConfigHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpXcsrluConfigHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpXcsrluConfigHost, cudastub_cusolver_slot_cusolverSpXcsrluConfigHost, cudastub_cusolver_resolve_cusolverSpXcsrluConfigHost, cudastub_cusolver_bind_cusolverSpXcsrluConfigHost);
@@ -5644,7 +5644,7 @@ void *cudastub_cusolver_bind_cusolverSpXcsrluNnzMHost(void)
 {
 	void *fn = choose_cusolverSpXcsrluNnzMHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpXcsrluNnzMHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpXcsrluNnzMHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpXcsrluNnzMHost, cudastub_cusolver_slot_cusolverSpXcsrluNnzMHost, cudastub_cusolver_resolve_cusolverSpXcsrluNnzMHost, cudastub_cusolver_bind_cusolverSpXcsrluNnzMHost);
@@ -5668,7 +5668,7 @@ void *cudastub_cusolver_bind_cusolverSpXcsrnsepHost(void)
 {
 	void *fn = choose_cusolverSpXcsrnsepHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpXcsrnsepHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpXcsrnsepHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpXcsrnsepHost, cudastub_cusolver_slot_cusolverSpXcsrnsepHost, cudastub_cusolver_resolve_cusolverSpXcsrnsepHost, cudastub_cusolver_bind_cusolverSpXcsrnsepHost);
@@ -5692,7 +5692,7 @@ void *cudastub_cusolver_bind_cusolverSpXcsrqrConfigInfo(void)
 {
 	void *fn = choose_cusolverSpXcsrqrConfigInfo();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpXcsrqrConfigInfo, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpXcsrqrConfigInfo, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpXcsrqrConfigInfo, cudastub_cusolver_slot_cusolverSpXcsrqrConfigInfo, cudastub_cusolver_resolve_cusolverSpXcsrqrConfigInfo, cudastub_cusolver_bind_cusolverSpXcsrqrConfigInfo);
@@ -5716,7 +5716,7 @@ void *cudastub_cusolver_bind_cusolverSpXcsrsubmHost(void)
 {
 	void *fn = choose_cusolverSpXcsrsubmHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpXcsrsubmHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpXcsrsubmHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpXcsrsubmHost, cudastub_cusolver_slot_cusolverSpXcsrsubmHost, cudastub_cusolver_resolve_cusolverSpXcsrsubmHost, cudastub_cusolver_bind_cusolverSpXcsrsubmHost);
@@ -5740,7 +5740,7 @@ void *cudastub_cusolver_bind_cusolverSpXcsrsubmNnzHost(void)
 {
 	void *fn = choose_cusolverSpXcsrsubmNnzHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpXcsrsubmNnzHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpXcsrsubmNnzHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpXcsrsubmNnzHost, cudastub_cusolver_slot_cusolverSpXcsrsubmNnzHost, cudastub_cusolver_resolve_cusolverSpXcsrsubmNnzHost, cudastub_cusolver_bind_cusolverSpXcsrsubmNnzHost);
@@ -5764,7 +5764,7 @@ void *cudastub_cusolver_bind_cusolverSpXcsrsympermHost(void)
 {
 	void *fn = choose_cusolverSpXcsrsympermHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpXcsrsympermHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpXcsrsympermHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpXcsrsympermHost, cudastub_cusolver_slot_cusolverSpXcsrsympermHost, cudastub_cusolver_resolve_cusolverSpXcsrsympermHost, cudastub_cusolver_bind_cusolverSpXcsrsympermHost);
@@ -5788,7 +5788,7 @@ void *cudastub_cusolver_bind_cusolverSpXcsrsymperm_bufferSizeHost(void)
 {
 	void *fn = choose_cusolverSpXcsrsymperm_bufferSizeHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpXcsrsymperm_bufferSizeHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpXcsrsymperm_bufferSizeHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpXcsrsymperm_bufferSizeHost, cudastub_cusolver_slot_cusolverSpXcsrsymperm_bufferSizeHost, cudastub_cusolver_resolve_cusolverSpXcsrsymperm_bufferSizeHost, cudastub_cusolver_bind_cusolverSpXcsrsymperm_bufferSizeHost);
@@ -5812,7 +5812,7 @@ void *cudastub_cusolver_bind_cusolverSpXgluZeroPivot(void)
 {
 	void *fn = choose_cusolverSpXgluZeroPivot();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpXgluZeroPivot, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpXgluZeroPivot, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpXgluZeroPivot, cudastub_cusolver_slot_cusolverSpXgluZeroPivot, cudastub_cusolver_resolve_cusolverSpXgluZeroPivot, cudastub_cusolver_bind_cusolverSpXgluZeroPivot);
@@ -5836,7 +5836,7 @@ void *cudastub_cusolver_bind_cusolverSpXsnluAnalysis(void)
 {
 	void *fn = choose_cusolverSpXsnluAnalysis();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpXsnluAnalysis, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpXsnluAnalysis, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpXsnluAnalysis, cudastub_cusolver_slot_cusolverSpXsnluAnalysis, cudastub_cusolver_resolve_cusolverSpXsnluAnalysis, cudastub_cusolver_bind_cusolverSpXsnluAnalysis);
@@ -5860,7 +5860,7 @@ void *cudastub_cusolver_bind_cusolverSpXsnluFlops(void)
 {
 	void *fn = choose_cusolverSpXsnluFlops();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpXsnluFlops, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpXsnluFlops, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpXsnluFlops, cudastub_cusolver_slot_cusolverSpXsnluFlops, cudastub_cusolver_resolve_cusolverSpXsnluFlops, cudastub_cusolver_bind_cusolverSpXsnluFlops);
@@ -5884,7 +5884,7 @@ void *cudastub_cusolver_bind_cusolverSpXsnluReport(void)
 {
 	void *fn = choose_cusolverSpXsnluReport();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpXsnluReport, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpXsnluReport, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpXsnluReport, cudastub_cusolver_slot_cusolverSpXsnluReport, cudastub_cusolver_resolve_cusolverSpXsnluReport, cudastub_cusolver_bind_cusolverSpXsnluReport);
@@ -5908,7 +5908,7 @@ void *cudastub_cusolver_bind_cusolverSpXsnluResizeSupernodeBy(void)
 {
 	void *fn = choose_cusolverSpXsnluResizeSupernodeBy();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpXsnluResizeSupernodeBy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpXsnluResizeSupernodeBy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpXsnluResizeSupernodeBy, cudastub_cusolver_slot_cusolverSpXsnluResizeSupernodeBy, cudastub_cusolver_resolve_cusolverSpXsnluResizeSupernodeBy, cudastub_cusolver_bind_cusolverSpXsnluResizeSupernodeBy);
@@ -5932,7 +5932,7 @@ void *cudastub_cusolver_bind_cusolverSpXsnluSetReorder(void)
 {
 	void *fn = choose_cusolverSpXsnluSetReorder();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpXsnluSetReorder, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpXsnluSetReorder, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpXsnluSetReorder, cudastub_cusolver_slot_cusolverSpXsnluSetReorder, cudastub_cusolver_resolve_cusolverSpXsnluSetReorder, cudastub_cusolver_bind_cusolverSpXsnluSetReorder);
@@ -5956,7 +5956,7 @@ void *cudastub_cusolver_bind_cusolverSpZcsrbtfHost(void)
 {
 	void *fn = choose_cusolverSpZcsrbtfHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpZcsrbtfHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpZcsrbtfHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpZcsrbtfHost, cudastub_cusolver_slot_cusolverSpZcsrbtfHost, cudastub_cusolver_resolve_cusolverSpZcsrbtfHost, cudastub_cusolver_bind_cusolverSpZcsrbtfHost);
@@ -5980,7 +5980,7 @@ void *cudastub_cusolver_bind_cusolverSpZcsrluAnalysisHost(void)
 {
 	void *fn = choose_cusolverSpZcsrluAnalysisHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpZcsrluAnalysisHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpZcsrluAnalysisHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpZcsrluAnalysisHost, cudastub_cusolver_slot_cusolverSpZcsrluAnalysisHost, cudastub_cusolver_resolve_cusolverSpZcsrluAnalysisHost, cudastub_cusolver_bind_cusolverSpZcsrluAnalysisHost);
@@ -6004,7 +6004,7 @@ void *cudastub_cusolver_bind_cusolverSpZcsrluExtractBTFHost(void)
 {
 	void *fn = choose_cusolverSpZcsrluExtractBTFHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpZcsrluExtractBTFHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpZcsrluExtractBTFHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpZcsrluExtractBTFHost, cudastub_cusolver_slot_cusolverSpZcsrluExtractBTFHost, cudastub_cusolver_resolve_cusolverSpZcsrluExtractBTFHost, cudastub_cusolver_bind_cusolverSpZcsrluExtractBTFHost);
@@ -6028,7 +6028,7 @@ void *cudastub_cusolver_bind_cusolverSpZcsrluExtractMHost(void)
 {
 	void *fn = choose_cusolverSpZcsrluExtractMHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpZcsrluExtractMHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpZcsrluExtractMHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpZcsrluExtractMHost, cudastub_cusolver_slot_cusolverSpZcsrluExtractMHost, cudastub_cusolver_resolve_cusolverSpZcsrluExtractMHost, cudastub_cusolver_bind_cusolverSpZcsrluExtractMHost);
@@ -6052,7 +6052,7 @@ void *cudastub_cusolver_bind_cusolverSpZcsrlucondHost(void)
 {
 	void *fn = choose_cusolverSpZcsrlucondHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpZcsrlucondHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpZcsrlucondHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpZcsrlucondHost, cudastub_cusolver_slot_cusolverSpZcsrlucondHost, cudastub_cusolver_resolve_cusolverSpZcsrlucondHost, cudastub_cusolver_bind_cusolverSpZcsrlucondHost);
@@ -6076,7 +6076,7 @@ void *cudastub_cusolver_bind_cusolverSpZcsrqrrcond(void)
 {
 	void *fn = choose_cusolverSpZcsrqrrcond();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpZcsrqrrcond, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpZcsrqrrcond, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpZcsrqrrcond, cudastub_cusolver_slot_cusolverSpZcsrqrrcond, cudastub_cusolver_resolve_cusolverSpZcsrqrrcond, cudastub_cusolver_bind_cusolverSpZcsrqrrcond);
@@ -6100,7 +6100,7 @@ void *cudastub_cusolver_bind_cusolverSpZcsrsubm2denseHost(void)
 {
 	void *fn = choose_cusolverSpZcsrsubm2denseHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpZcsrsubm2denseHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpZcsrsubm2denseHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpZcsrsubm2denseHost, cudastub_cusolver_slot_cusolverSpZcsrsubm2denseHost, cudastub_cusolver_resolve_cusolverSpZcsrsubm2denseHost, cudastub_cusolver_bind_cusolverSpZcsrsubm2denseHost);
@@ -6124,7 +6124,7 @@ void *cudastub_cusolver_bind_cusolverSpZsnluBuffersize(void)
 {
 	void *fn = choose_cusolverSpZsnluBuffersize();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpZsnluBuffersize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpZsnluBuffersize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpZsnluBuffersize, cudastub_cusolver_slot_cusolverSpZsnluBuffersize, cudastub_cusolver_resolve_cusolverSpZsnluBuffersize, cudastub_cusolver_bind_cusolverSpZsnluBuffersize);
@@ -6148,7 +6148,7 @@ void *cudastub_cusolver_bind_cusolverSpZsnluFactor(void)
 {
 	void *fn = choose_cusolverSpZsnluFactor();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpZsnluFactor, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpZsnluFactor, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpZsnluFactor, cudastub_cusolver_slot_cusolverSpZsnluFactor, cudastub_cusolver_resolve_cusolverSpZsnluFactor, cudastub_cusolver_bind_cusolverSpZsnluFactor);
@@ -6172,7 +6172,7 @@ void *cudastub_cusolver_bind_cusolverSpZsnluSolve(void)
 {
 	void *fn = choose_cusolverSpZsnluSolve();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpZsnluSolve, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpZsnluSolve, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpZsnluSolve, cudastub_cusolver_slot_cusolverSpZsnluSolve, cudastub_cusolver_resolve_cusolverSpZsnluSolve, cudastub_cusolver_bind_cusolverSpZsnluSolve);
@@ -6196,7 +6196,7 @@ void *cudastub_cusolver_bind_cusolverSpZsymgthr(void)
 {
 	void *fn = choose_cusolverSpZsymgthr();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpZsymgthr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpZsymgthr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpZsymgthr, cudastub_cusolver_slot_cusolverSpZsymgthr, cudastub_cusolver_resolve_cusolverSpZsymgthr, cudastub_cusolver_bind_cusolverSpZsymgthr);
@@ -6220,7 +6220,7 @@ void *cudastub_cusolver_bind_cusolverSpZsymgthrHost(void)
 {
 	void *fn = choose_cusolverSpZsymgthrHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpZsymgthrHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpZsymgthrHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpZsymgthrHost, cudastub_cusolver_slot_cusolverSpZsymgthrHost, cudastub_cusolver_resolve_cusolverSpZsymgthrHost, cudastub_cusolver_bind_cusolverSpZsymgthrHost);
@@ -6244,7 +6244,7 @@ void *cudastub_cusolver_bind_cusolverXcsrqr_dump(void)
 {
 	void *fn = choose_cusolverXcsrqr_dump();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverXcsrqr_dump, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverXcsrqr_dump, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverXcsrqr_dump, cudastub_cusolver_slot_cusolverXcsrqr_dump, cudastub_cusolver_resolve_cusolverXcsrqr_dump, cudastub_cusolver_bind_cusolverXcsrqr_dump);
@@ -6268,7 +6268,7 @@ void *cudastub_cusolver_bind_pegasusCcsr2dense(void)
 {
 	void *fn = choose_pegasusCcsr2dense();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_pegasusCcsr2dense, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_pegasusCcsr2dense, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(pegasusCcsr2dense, cudastub_cusolver_slot_pegasusCcsr2dense, cudastub_cusolver_resolve_pegasusCcsr2dense, cudastub_cusolver_bind_pegasusCcsr2dense);
@@ -6292,7 +6292,7 @@ void *cudastub_cusolver_bind_pegasusCcsrmvHost(void)
 {
 	void *fn = choose_pegasusCcsrmvHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_pegasusCcsrmvHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_pegasusCcsrmvHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(pegasusCcsrmvHost, cudastub_cusolver_slot_pegasusCcsrmvHost, cudastub_cusolver_resolve_pegasusCcsrmvHost, cudastub_cusolver_bind_pegasusCcsrmvHost);
@@ -6316,7 +6316,7 @@ void *cudastub_cusolver_bind_pegasusDcsr2dense(void)
 {
 	void *fn = choose_pegasusDcsr2dense();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_pegasusDcsr2dense, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_pegasusDcsr2dense, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(pegasusDcsr2dense, cudastub_cusolver_slot_pegasusDcsr2dense, cudastub_cusolver_resolve_pegasusDcsr2dense, cudastub_cusolver_bind_pegasusDcsr2dense);
@@ -6340,7 +6340,7 @@ void *cudastub_cusolver_bind_pegasusDcsrmvHost(void)
 {
 	void *fn = choose_pegasusDcsrmvHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_pegasusDcsrmvHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_pegasusDcsrmvHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(pegasusDcsrmvHost, cudastub_cusolver_slot_pegasusDcsrmvHost, cudastub_cusolver_resolve_pegasusDcsrmvHost, cudastub_cusolver_bind_pegasusDcsrmvHost);
@@ -6364,7 +6364,7 @@ void *cudastub_cusolver_bind_pegasusScsr2dense(void)
 {
 	void *fn = choose_pegasusScsr2dense();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_pegasusScsr2dense, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_pegasusScsr2dense, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(pegasusScsr2dense, cudastub_cusolver_slot_pegasusScsr2dense, cudastub_cusolver_resolve_pegasusScsr2dense, cudastub_cusolver_bind_pegasusScsr2dense);
@@ -6388,7 +6388,7 @@ void *cudastub_cusolver_bind_pegasusScsrmvHost(void)
 {
 	void *fn = choose_pegasusScsrmvHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_pegasusScsrmvHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_pegasusScsrmvHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(pegasusScsrmvHost, cudastub_cusolver_slot_pegasusScsrmvHost, cudastub_cusolver_resolve_pegasusScsrmvHost, cudastub_cusolver_bind_pegasusScsrmvHost);
@@ -6412,7 +6412,7 @@ void *cudastub_cusolver_bind_pegasusXcoo2csr(void)
 {
 	void *fn = choose_pegasusXcoo2csr();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_pegasusXcoo2csr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_pegasusXcoo2csr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(pegasusXcoo2csr, cudastub_cusolver_slot_pegasusXcoo2csr, cudastub_cusolver_resolve_pegasusXcoo2csr, cudastub_cusolver_bind_pegasusXcoo2csr);
@@ -6436,7 +6436,7 @@ void *cudastub_cusolver_bind_pegasusXcooStableSortByRow(void)
 {
 	void *fn = choose_pegasusXcooStableSortByRow();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_pegasusXcooStableSortByRow, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_pegasusXcooStableSortByRow, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(pegasusXcooStableSortByRow, cudastub_cusolver_slot_pegasusXcooStableSortByRow, cudastub_cusolver_resolve_pegasusXcooStableSortByRow, cudastub_cusolver_bind_pegasusXcooStableSortByRow);
@@ -6460,7 +6460,7 @@ void *cudastub_cusolver_bind_pegasusXcooStableSort_bufferSizeExt(void)
 {
 	void *fn = choose_pegasusXcooStableSort_bufferSizeExt();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_pegasusXcooStableSort_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_pegasusXcooStableSort_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(pegasusXcooStableSort_bufferSizeExt, cudastub_cusolver_slot_pegasusXcooStableSort_bufferSizeExt, cudastub_cusolver_resolve_pegasusXcooStableSort_bufferSizeExt, cudastub_cusolver_bind_pegasusXcooStableSort_bufferSizeExt);
@@ -6484,7 +6484,7 @@ void *cudastub_cusolver_bind_pegasusXcsr2coo(void)
 {
 	void *fn = choose_pegasusXcsr2coo();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_pegasusXcsr2coo, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_pegasusXcsr2coo, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(pegasusXcsr2coo, cudastub_cusolver_slot_pegasusXcsr2coo, cudastub_cusolver_resolve_pegasusXcsr2coo, cudastub_cusolver_bind_pegasusXcsr2coo);
@@ -6508,7 +6508,7 @@ void *cudastub_cusolver_bind_pegasusZcsr2dense(void)
 {
 	void *fn = choose_pegasusZcsr2dense();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_pegasusZcsr2dense, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_pegasusZcsr2dense, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(pegasusZcsr2dense, cudastub_cusolver_slot_pegasusZcsr2dense, cudastub_cusolver_resolve_pegasusZcsr2dense, cudastub_cusolver_bind_pegasusZcsr2dense);
@@ -6532,7 +6532,7 @@ void *cudastub_cusolver_bind_pegasusZcsrmvHost(void)
 {
 	void *fn = choose_pegasusZcsrmvHost();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_pegasusZcsrmvHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_pegasusZcsrmvHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(pegasusZcsrmvHost, cudastub_cusolver_slot_pegasusZcsrmvHost, cudastub_cusolver_resolve_pegasusZcsrmvHost, cudastub_cusolver_bind_pegasusZcsrmvHost);

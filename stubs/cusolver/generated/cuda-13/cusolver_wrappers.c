@@ -636,7 +636,7 @@ void *cudastub_cusolver_bind_cusolverDnCCgels(void)
 {
 	void *fn = (void *)cusolverDnCCgels_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCCgels, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCCgels, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCCgels, cudastub_cusolver_slot_cusolverDnCCgels, cudastub_cusolver_resolve_cusolverDnCCgels, cudastub_cusolver_bind_cusolverDnCCgels);
@@ -651,7 +651,8 @@ static cusolverStatus_t cusolverDnCCgels_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnCCgels_fn fn = cusolverDnCCgels_choose();
 
-	atomic_store_explicit(&cusolverDnCCgels_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCCgels_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -689,7 +690,7 @@ void *cudastub_cusolver_bind_cusolverDnCCgels_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnCCgels_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCCgels_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCCgels_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCCgels_bufferSize, cudastub_cusolver_slot_cusolverDnCCgels_bufferSize, cudastub_cusolver_resolve_cusolverDnCCgels_bufferSize, cudastub_cusolver_bind_cusolverDnCCgels_bufferSize);
@@ -704,7 +705,8 @@ static cusolverStatus_t cusolverDnCCgels_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnCCgels_bufferSize_fn fn = cusolverDnCCgels_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnCCgels_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCCgels_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -744,7 +746,7 @@ void *cudastub_cusolver_bind_cusolverDnCCgesv(void)
 {
 	void *fn = (void *)cusolverDnCCgesv_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCCgesv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCCgesv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCCgesv, cudastub_cusolver_slot_cusolverDnCCgesv, cudastub_cusolver_resolve_cusolverDnCCgesv, cudastub_cusolver_bind_cusolverDnCCgesv);
@@ -759,7 +761,8 @@ static cusolverStatus_t cusolverDnCCgesv_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnCCgesv_fn fn = cusolverDnCCgesv_choose();
 
-	atomic_store_explicit(&cusolverDnCCgesv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCCgesv_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -797,7 +800,7 @@ void *cudastub_cusolver_bind_cusolverDnCCgesv_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnCCgesv_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCCgesv_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCCgesv_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCCgesv_bufferSize, cudastub_cusolver_slot_cusolverDnCCgesv_bufferSize, cudastub_cusolver_resolve_cusolverDnCCgesv_bufferSize, cudastub_cusolver_bind_cusolverDnCCgesv_bufferSize);
@@ -812,7 +815,8 @@ static cusolverStatus_t cusolverDnCCgesv_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnCCgesv_bufferSize_fn fn = cusolverDnCCgesv_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnCCgesv_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCCgesv_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -852,7 +856,7 @@ void *cudastub_cusolver_bind_cusolverDnCEgels(void)
 {
 	void *fn = (void *)cusolverDnCEgels_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCEgels, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCEgels, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCEgels, cudastub_cusolver_slot_cusolverDnCEgels, cudastub_cusolver_resolve_cusolverDnCEgels, cudastub_cusolver_bind_cusolverDnCEgels);
@@ -867,7 +871,8 @@ static cusolverStatus_t cusolverDnCEgels_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnCEgels_fn fn = cusolverDnCEgels_choose();
 
-	atomic_store_explicit(&cusolverDnCEgels_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCEgels_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -905,7 +910,7 @@ void *cudastub_cusolver_bind_cusolverDnCEgels_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnCEgels_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCEgels_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCEgels_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCEgels_bufferSize, cudastub_cusolver_slot_cusolverDnCEgels_bufferSize, cudastub_cusolver_resolve_cusolverDnCEgels_bufferSize, cudastub_cusolver_bind_cusolverDnCEgels_bufferSize);
@@ -920,7 +925,8 @@ static cusolverStatus_t cusolverDnCEgels_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnCEgels_bufferSize_fn fn = cusolverDnCEgels_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnCEgels_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCEgels_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -960,7 +966,7 @@ void *cudastub_cusolver_bind_cusolverDnCEgesv(void)
 {
 	void *fn = (void *)cusolverDnCEgesv_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCEgesv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCEgesv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCEgesv, cudastub_cusolver_slot_cusolverDnCEgesv, cudastub_cusolver_resolve_cusolverDnCEgesv, cudastub_cusolver_bind_cusolverDnCEgesv);
@@ -975,7 +981,8 @@ static cusolverStatus_t cusolverDnCEgesv_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnCEgesv_fn fn = cusolverDnCEgesv_choose();
 
-	atomic_store_explicit(&cusolverDnCEgesv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCEgesv_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -1013,7 +1020,7 @@ void *cudastub_cusolver_bind_cusolverDnCEgesv_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnCEgesv_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCEgesv_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCEgesv_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCEgesv_bufferSize, cudastub_cusolver_slot_cusolverDnCEgesv_bufferSize, cudastub_cusolver_resolve_cusolverDnCEgesv_bufferSize, cudastub_cusolver_bind_cusolverDnCEgesv_bufferSize);
@@ -1028,7 +1035,8 @@ static cusolverStatus_t cusolverDnCEgesv_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnCEgesv_bufferSize_fn fn = cusolverDnCEgesv_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnCEgesv_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCEgesv_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -1068,7 +1076,7 @@ void *cudastub_cusolver_bind_cusolverDnCKgels(void)
 {
 	void *fn = (void *)cusolverDnCKgels_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCKgels, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCKgels, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCKgels, cudastub_cusolver_slot_cusolverDnCKgels, cudastub_cusolver_resolve_cusolverDnCKgels, cudastub_cusolver_bind_cusolverDnCKgels);
@@ -1083,7 +1091,8 @@ static cusolverStatus_t cusolverDnCKgels_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnCKgels_fn fn = cusolverDnCKgels_choose();
 
-	atomic_store_explicit(&cusolverDnCKgels_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCKgels_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -1121,7 +1130,7 @@ void *cudastub_cusolver_bind_cusolverDnCKgels_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnCKgels_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCKgels_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCKgels_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCKgels_bufferSize, cudastub_cusolver_slot_cusolverDnCKgels_bufferSize, cudastub_cusolver_resolve_cusolverDnCKgels_bufferSize, cudastub_cusolver_bind_cusolverDnCKgels_bufferSize);
@@ -1136,7 +1145,8 @@ static cusolverStatus_t cusolverDnCKgels_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnCKgels_bufferSize_fn fn = cusolverDnCKgels_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnCKgels_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCKgels_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -1176,7 +1186,7 @@ void *cudastub_cusolver_bind_cusolverDnCKgesv(void)
 {
 	void *fn = (void *)cusolverDnCKgesv_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCKgesv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCKgesv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCKgesv, cudastub_cusolver_slot_cusolverDnCKgesv, cudastub_cusolver_resolve_cusolverDnCKgesv, cudastub_cusolver_bind_cusolverDnCKgesv);
@@ -1191,7 +1201,8 @@ static cusolverStatus_t cusolverDnCKgesv_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnCKgesv_fn fn = cusolverDnCKgesv_choose();
 
-	atomic_store_explicit(&cusolverDnCKgesv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCKgesv_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -1229,7 +1240,7 @@ void *cudastub_cusolver_bind_cusolverDnCKgesv_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnCKgesv_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCKgesv_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCKgesv_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCKgesv_bufferSize, cudastub_cusolver_slot_cusolverDnCKgesv_bufferSize, cudastub_cusolver_resolve_cusolverDnCKgesv_bufferSize, cudastub_cusolver_bind_cusolverDnCKgesv_bufferSize);
@@ -1244,7 +1255,8 @@ static cusolverStatus_t cusolverDnCKgesv_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnCKgesv_bufferSize_fn fn = cusolverDnCKgesv_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnCKgesv_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCKgesv_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -1284,7 +1296,7 @@ void *cudastub_cusolver_bind_cusolverDnCYgels(void)
 {
 	void *fn = (void *)cusolverDnCYgels_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCYgels, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCYgels, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCYgels, cudastub_cusolver_slot_cusolverDnCYgels, cudastub_cusolver_resolve_cusolverDnCYgels, cudastub_cusolver_bind_cusolverDnCYgels);
@@ -1299,7 +1311,8 @@ static cusolverStatus_t cusolverDnCYgels_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnCYgels_fn fn = cusolverDnCYgels_choose();
 
-	atomic_store_explicit(&cusolverDnCYgels_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCYgels_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -1337,7 +1350,7 @@ void *cudastub_cusolver_bind_cusolverDnCYgels_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnCYgels_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCYgels_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCYgels_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCYgels_bufferSize, cudastub_cusolver_slot_cusolverDnCYgels_bufferSize, cudastub_cusolver_resolve_cusolverDnCYgels_bufferSize, cudastub_cusolver_bind_cusolverDnCYgels_bufferSize);
@@ -1352,7 +1365,8 @@ static cusolverStatus_t cusolverDnCYgels_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnCYgels_bufferSize_fn fn = cusolverDnCYgels_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnCYgels_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCYgels_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -1392,7 +1406,7 @@ void *cudastub_cusolver_bind_cusolverDnCYgesv(void)
 {
 	void *fn = (void *)cusolverDnCYgesv_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCYgesv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCYgesv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCYgesv, cudastub_cusolver_slot_cusolverDnCYgesv, cudastub_cusolver_resolve_cusolverDnCYgesv, cudastub_cusolver_bind_cusolverDnCYgesv);
@@ -1407,7 +1421,8 @@ static cusolverStatus_t cusolverDnCYgesv_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnCYgesv_fn fn = cusolverDnCYgesv_choose();
 
-	atomic_store_explicit(&cusolverDnCYgesv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCYgesv_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -1445,7 +1460,7 @@ void *cudastub_cusolver_bind_cusolverDnCYgesv_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnCYgesv_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCYgesv_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCYgesv_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCYgesv_bufferSize, cudastub_cusolver_slot_cusolverDnCYgesv_bufferSize, cudastub_cusolver_resolve_cusolverDnCYgesv_bufferSize, cudastub_cusolver_bind_cusolverDnCYgesv_bufferSize);
@@ -1460,7 +1475,8 @@ static cusolverStatus_t cusolverDnCYgesv_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnCYgesv_bufferSize_fn fn = cusolverDnCYgesv_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnCYgesv_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCYgesv_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -1498,7 +1514,7 @@ void *cudastub_cusolver_bind_cusolverDnCgebrd(void)
 {
 	void *fn = (void *)cusolverDnCgebrd_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCgebrd, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCgebrd, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCgebrd, cudastub_cusolver_slot_cusolverDnCgebrd, cudastub_cusolver_resolve_cusolverDnCgebrd, cudastub_cusolver_bind_cusolverDnCgebrd);
@@ -1513,7 +1529,8 @@ static cusolverStatus_t cusolverDnCgebrd_resolve(cusolverDnHandle_t a0, int a1, 
 {
 	cusolverDnCgebrd_fn fn = cusolverDnCgebrd_choose();
 
-	atomic_store_explicit(&cusolverDnCgebrd_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCgebrd_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -1543,7 +1560,7 @@ void *cudastub_cusolver_bind_cusolverDnCgebrd_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnCgebrd_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCgebrd_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCgebrd_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCgebrd_bufferSize, cudastub_cusolver_slot_cusolverDnCgebrd_bufferSize, cudastub_cusolver_resolve_cusolverDnCgebrd_bufferSize, cudastub_cusolver_bind_cusolverDnCgebrd_bufferSize);
@@ -1558,7 +1575,8 @@ static cusolverStatus_t cusolverDnCgebrd_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnCgebrd_bufferSize_fn fn = cusolverDnCgebrd_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnCgebrd_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCgebrd_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -1593,7 +1611,7 @@ void *cudastub_cusolver_bind_cusolverDnCgeqrf(void)
 {
 	void *fn = (void *)cusolverDnCgeqrf_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCgeqrf, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCgeqrf, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCgeqrf, cudastub_cusolver_slot_cusolverDnCgeqrf, cudastub_cusolver_resolve_cusolverDnCgeqrf, cudastub_cusolver_bind_cusolverDnCgeqrf);
@@ -1608,7 +1626,8 @@ static cusolverStatus_t cusolverDnCgeqrf_resolve(cusolverDnHandle_t a0, int a1, 
 {
 	cusolverDnCgeqrf_fn fn = cusolverDnCgeqrf_choose();
 
-	atomic_store_explicit(&cusolverDnCgeqrf_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCgeqrf_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -1640,7 +1659,7 @@ void *cudastub_cusolver_bind_cusolverDnCgeqrf_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnCgeqrf_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCgeqrf_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCgeqrf_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCgeqrf_bufferSize, cudastub_cusolver_slot_cusolverDnCgeqrf_bufferSize, cudastub_cusolver_resolve_cusolverDnCgeqrf_bufferSize, cudastub_cusolver_bind_cusolverDnCgeqrf_bufferSize);
@@ -1655,7 +1674,8 @@ static cusolverStatus_t cusolverDnCgeqrf_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnCgeqrf_bufferSize_fn fn = cusolverDnCgeqrf_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnCgeqrf_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCgeqrf_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -1697,7 +1717,7 @@ void *cudastub_cusolver_bind_cusolverDnCgesvd(void)
 {
 	void *fn = (void *)cusolverDnCgesvd_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCgesvd, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCgesvd, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCgesvd, cudastub_cusolver_slot_cusolverDnCgesvd, cudastub_cusolver_resolve_cusolverDnCgesvd, cudastub_cusolver_bind_cusolverDnCgesvd);
@@ -1712,7 +1732,8 @@ static cusolverStatus_t cusolverDnCgesvd_resolve(cusolverDnHandle_t a0, signed c
 {
 	cusolverDnCgesvd_fn fn = cusolverDnCgesvd_choose();
 
-	atomic_store_explicit(&cusolverDnCgesvd_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCgesvd_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
 }
 #endif
@@ -1742,7 +1763,7 @@ void *cudastub_cusolver_bind_cusolverDnCgesvd_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnCgesvd_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCgesvd_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCgesvd_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCgesvd_bufferSize, cudastub_cusolver_slot_cusolverDnCgesvd_bufferSize, cudastub_cusolver_resolve_cusolverDnCgesvd_bufferSize, cudastub_cusolver_bind_cusolverDnCgesvd_bufferSize);
@@ -1757,7 +1778,8 @@ static cusolverStatus_t cusolverDnCgesvd_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnCgesvd_bufferSize_fn fn = cusolverDnCgesvd_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnCgesvd_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCgesvd_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -1804,7 +1826,7 @@ void *cudastub_cusolver_bind_cusolverDnCgesvdaStridedBatched(void)
 {
 	void *fn = (void *)cusolverDnCgesvdaStridedBatched_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCgesvdaStridedBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCgesvdaStridedBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCgesvdaStridedBatched, cudastub_cusolver_slot_cusolverDnCgesvdaStridedBatched, cudastub_cusolver_resolve_cusolverDnCgesvdaStridedBatched, cudastub_cusolver_bind_cusolverDnCgesvdaStridedBatched);
@@ -1819,7 +1841,8 @@ static cusolverStatus_t cusolverDnCgesvdaStridedBatched_resolve(cusolverDnHandle
 {
 	cusolverDnCgesvdaStridedBatched_fn fn = cusolverDnCgesvdaStridedBatched_choose();
 
-	atomic_store_explicit(&cusolverDnCgesvdaStridedBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCgesvdaStridedBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20);
 }
 #endif
@@ -1863,7 +1886,7 @@ void *cudastub_cusolver_bind_cusolverDnCgesvdaStridedBatched_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnCgesvdaStridedBatched_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCgesvdaStridedBatched_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCgesvdaStridedBatched_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCgesvdaStridedBatched_bufferSize, cudastub_cusolver_slot_cusolverDnCgesvdaStridedBatched_bufferSize, cudastub_cusolver_resolve_cusolverDnCgesvdaStridedBatched_bufferSize, cudastub_cusolver_bind_cusolverDnCgesvdaStridedBatched_bufferSize);
@@ -1878,7 +1901,8 @@ static cusolverStatus_t cusolverDnCgesvdaStridedBatched_bufferSize_resolve(cusol
 {
 	cusolverDnCgesvdaStridedBatched_bufferSize_fn fn = cusolverDnCgesvdaStridedBatched_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnCgesvdaStridedBatched_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCgesvdaStridedBatched_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
 }
 #endif
@@ -1920,7 +1944,7 @@ void *cudastub_cusolver_bind_cusolverDnCgesvdj(void)
 {
 	void *fn = (void *)cusolverDnCgesvdj_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCgesvdj, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCgesvdj, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCgesvdj, cudastub_cusolver_slot_cusolverDnCgesvdj, cudastub_cusolver_resolve_cusolverDnCgesvdj, cudastub_cusolver_bind_cusolverDnCgesvdj);
@@ -1935,7 +1959,8 @@ static cusolverStatus_t cusolverDnCgesvdj_resolve(cusolverDnHandle_t a0, cusolve
 {
 	cusolverDnCgesvdj_fn fn = cusolverDnCgesvdj_choose();
 
-	atomic_store_explicit(&cusolverDnCgesvdj_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCgesvdj_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
 }
 #endif
@@ -1977,7 +2002,7 @@ void *cudastub_cusolver_bind_cusolverDnCgesvdjBatched(void)
 {
 	void *fn = (void *)cusolverDnCgesvdjBatched_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCgesvdjBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCgesvdjBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCgesvdjBatched, cudastub_cusolver_slot_cusolverDnCgesvdjBatched, cudastub_cusolver_resolve_cusolverDnCgesvdjBatched, cudastub_cusolver_bind_cusolverDnCgesvdjBatched);
@@ -1992,7 +2017,8 @@ static cusolverStatus_t cusolverDnCgesvdjBatched_resolve(cusolverDnHandle_t a0, 
 {
 	cusolverDnCgesvdjBatched_fn fn = cusolverDnCgesvdjBatched_choose();
 
-	atomic_store_explicit(&cusolverDnCgesvdjBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCgesvdjBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
 }
 #endif
@@ -2032,7 +2058,7 @@ void *cudastub_cusolver_bind_cusolverDnCgesvdjBatched_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnCgesvdjBatched_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCgesvdjBatched_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCgesvdjBatched_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCgesvdjBatched_bufferSize, cudastub_cusolver_slot_cusolverDnCgesvdjBatched_bufferSize, cudastub_cusolver_resolve_cusolverDnCgesvdjBatched_bufferSize, cudastub_cusolver_bind_cusolverDnCgesvdjBatched_bufferSize);
@@ -2047,7 +2073,8 @@ static cusolverStatus_t cusolverDnCgesvdjBatched_bufferSize_resolve(cusolverDnHa
 {
 	cusolverDnCgesvdjBatched_bufferSize_fn fn = cusolverDnCgesvdjBatched_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnCgesvdjBatched_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCgesvdjBatched_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -2087,7 +2114,7 @@ void *cudastub_cusolver_bind_cusolverDnCgesvdj_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnCgesvdj_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCgesvdj_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCgesvdj_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCgesvdj_bufferSize, cudastub_cusolver_slot_cusolverDnCgesvdj_bufferSize, cudastub_cusolver_resolve_cusolverDnCgesvdj_bufferSize, cudastub_cusolver_bind_cusolverDnCgesvdj_bufferSize);
@@ -2102,7 +2129,8 @@ static cusolverStatus_t cusolverDnCgesvdj_bufferSize_resolve(cusolverDnHandle_t 
 {
 	cusolverDnCgesvdj_bufferSize_fn fn = cusolverDnCgesvdj_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnCgesvdj_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCgesvdj_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -2136,7 +2164,7 @@ void *cudastub_cusolver_bind_cusolverDnCgetrf(void)
 {
 	void *fn = (void *)cusolverDnCgetrf_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCgetrf, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCgetrf, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCgetrf, cudastub_cusolver_slot_cusolverDnCgetrf, cudastub_cusolver_resolve_cusolverDnCgetrf, cudastub_cusolver_bind_cusolverDnCgetrf);
@@ -2151,7 +2179,8 @@ static cusolverStatus_t cusolverDnCgetrf_resolve(cusolverDnHandle_t a0, int a1, 
 {
 	cusolverDnCgetrf_fn fn = cusolverDnCgetrf_choose();
 
-	atomic_store_explicit(&cusolverDnCgetrf_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCgetrf_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -2183,7 +2212,7 @@ void *cudastub_cusolver_bind_cusolverDnCgetrf_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnCgetrf_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCgetrf_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCgetrf_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCgetrf_bufferSize, cudastub_cusolver_slot_cusolverDnCgetrf_bufferSize, cudastub_cusolver_resolve_cusolverDnCgetrf_bufferSize, cudastub_cusolver_bind_cusolverDnCgetrf_bufferSize);
@@ -2198,7 +2227,8 @@ static cusolverStatus_t cusolverDnCgetrf_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnCgetrf_bufferSize_fn fn = cusolverDnCgetrf_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnCgetrf_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCgetrf_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -2234,7 +2264,7 @@ void *cudastub_cusolver_bind_cusolverDnCgetrs(void)
 {
 	void *fn = (void *)cusolverDnCgetrs_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCgetrs, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCgetrs, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCgetrs, cudastub_cusolver_slot_cusolverDnCgetrs, cudastub_cusolver_resolve_cusolverDnCgetrs, cudastub_cusolver_bind_cusolverDnCgetrs);
@@ -2249,7 +2279,8 @@ static cusolverStatus_t cusolverDnCgetrs_resolve(cusolverDnHandle_t a0, cublasOp
 {
 	cusolverDnCgetrs_fn fn = cusolverDnCgetrs_choose();
 
-	atomic_store_explicit(&cusolverDnCgetrs_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCgetrs_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -2285,7 +2316,7 @@ void *cudastub_cusolver_bind_cusolverDnCheevd(void)
 {
 	void *fn = (void *)cusolverDnCheevd_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCheevd, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCheevd, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCheevd, cudastub_cusolver_slot_cusolverDnCheevd, cudastub_cusolver_resolve_cusolverDnCheevd, cudastub_cusolver_bind_cusolverDnCheevd);
@@ -2300,7 +2331,8 @@ static cusolverStatus_t cusolverDnCheevd_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnCheevd_fn fn = cusolverDnCheevd_choose();
 
-	atomic_store_explicit(&cusolverDnCheevd_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCheevd_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -2334,7 +2366,7 @@ void *cudastub_cusolver_bind_cusolverDnCheevd_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnCheevd_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCheevd_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCheevd_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCheevd_bufferSize, cudastub_cusolver_slot_cusolverDnCheevd_bufferSize, cudastub_cusolver_resolve_cusolverDnCheevd_bufferSize, cudastub_cusolver_bind_cusolverDnCheevd_bufferSize);
@@ -2349,7 +2381,8 @@ static cusolverStatus_t cusolverDnCheevd_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnCheevd_bufferSize_fn fn = cusolverDnCheevd_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnCheevd_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCheevd_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -2391,7 +2424,7 @@ void *cudastub_cusolver_bind_cusolverDnCheevdx(void)
 {
 	void *fn = (void *)cusolverDnCheevdx_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCheevdx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCheevdx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCheevdx, cudastub_cusolver_slot_cusolverDnCheevdx, cudastub_cusolver_resolve_cusolverDnCheevdx, cudastub_cusolver_bind_cusolverDnCheevdx);
@@ -2406,7 +2439,8 @@ static cusolverStatus_t cusolverDnCheevdx_resolve(cusolverDnHandle_t a0, cusolve
 {
 	cusolverDnCheevdx_fn fn = cusolverDnCheevdx_choose();
 
-	atomic_store_explicit(&cusolverDnCheevdx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCheevdx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
 }
 #endif
@@ -2446,7 +2480,7 @@ void *cudastub_cusolver_bind_cusolverDnCheevdx_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnCheevdx_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCheevdx_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCheevdx_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCheevdx_bufferSize, cudastub_cusolver_slot_cusolverDnCheevdx_bufferSize, cudastub_cusolver_resolve_cusolverDnCheevdx_bufferSize, cudastub_cusolver_bind_cusolverDnCheevdx_bufferSize);
@@ -2461,7 +2495,8 @@ static cusolverStatus_t cusolverDnCheevdx_bufferSize_resolve(cusolverDnHandle_t 
 {
 	cusolverDnCheevdx_bufferSize_fn fn = cusolverDnCheevdx_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnCheevdx_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCheevdx_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -2498,7 +2533,7 @@ void *cudastub_cusolver_bind_cusolverDnCheevj(void)
 {
 	void *fn = (void *)cusolverDnCheevj_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCheevj, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCheevj, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCheevj, cudastub_cusolver_slot_cusolverDnCheevj, cudastub_cusolver_resolve_cusolverDnCheevj, cudastub_cusolver_bind_cusolverDnCheevj);
@@ -2513,7 +2548,8 @@ static cusolverStatus_t cusolverDnCheevj_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnCheevj_fn fn = cusolverDnCheevj_choose();
 
-	atomic_store_explicit(&cusolverDnCheevj_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCheevj_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -2551,7 +2587,7 @@ void *cudastub_cusolver_bind_cusolverDnCheevjBatched(void)
 {
 	void *fn = (void *)cusolverDnCheevjBatched_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCheevjBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCheevjBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCheevjBatched, cudastub_cusolver_slot_cusolverDnCheevjBatched, cudastub_cusolver_resolve_cusolverDnCheevjBatched, cudastub_cusolver_bind_cusolverDnCheevjBatched);
@@ -2566,7 +2602,8 @@ static cusolverStatus_t cusolverDnCheevjBatched_resolve(cusolverDnHandle_t a0, c
 {
 	cusolverDnCheevjBatched_fn fn = cusolverDnCheevjBatched_choose();
 
-	atomic_store_explicit(&cusolverDnCheevjBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCheevjBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -2602,7 +2639,7 @@ void *cudastub_cusolver_bind_cusolverDnCheevjBatched_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnCheevjBatched_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCheevjBatched_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCheevjBatched_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCheevjBatched_bufferSize, cudastub_cusolver_slot_cusolverDnCheevjBatched_bufferSize, cudastub_cusolver_resolve_cusolverDnCheevjBatched_bufferSize, cudastub_cusolver_bind_cusolverDnCheevjBatched_bufferSize);
@@ -2617,7 +2654,8 @@ static cusolverStatus_t cusolverDnCheevjBatched_bufferSize_resolve(cusolverDnHan
 {
 	cusolverDnCheevjBatched_bufferSize_fn fn = cusolverDnCheevjBatched_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnCheevjBatched_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCheevjBatched_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -2652,7 +2690,7 @@ void *cudastub_cusolver_bind_cusolverDnCheevj_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnCheevj_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCheevj_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCheevj_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCheevj_bufferSize, cudastub_cusolver_slot_cusolverDnCheevj_bufferSize, cudastub_cusolver_resolve_cusolverDnCheevj_bufferSize, cudastub_cusolver_bind_cusolverDnCheevj_bufferSize);
@@ -2667,7 +2705,8 @@ static cusolverStatus_t cusolverDnCheevj_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnCheevj_bufferSize_fn fn = cusolverDnCheevj_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnCheevj_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCheevj_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -2706,7 +2745,7 @@ void *cudastub_cusolver_bind_cusolverDnChegvd(void)
 {
 	void *fn = (void *)cusolverDnChegvd_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnChegvd, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnChegvd, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnChegvd, cudastub_cusolver_slot_cusolverDnChegvd, cudastub_cusolver_resolve_cusolverDnChegvd, cudastub_cusolver_bind_cusolverDnChegvd);
@@ -2721,7 +2760,8 @@ static cusolverStatus_t cusolverDnChegvd_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnChegvd_fn fn = cusolverDnChegvd_choose();
 
-	atomic_store_explicit(&cusolverDnChegvd_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnChegvd_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -2758,7 +2798,7 @@ void *cudastub_cusolver_bind_cusolverDnChegvd_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnChegvd_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnChegvd_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnChegvd_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnChegvd_bufferSize, cudastub_cusolver_slot_cusolverDnChegvd_bufferSize, cudastub_cusolver_resolve_cusolverDnChegvd_bufferSize, cudastub_cusolver_bind_cusolverDnChegvd_bufferSize);
@@ -2773,7 +2813,8 @@ static cusolverStatus_t cusolverDnChegvd_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnChegvd_bufferSize_fn fn = cusolverDnChegvd_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnChegvd_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnChegvd_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -2818,7 +2859,7 @@ void *cudastub_cusolver_bind_cusolverDnChegvdx(void)
 {
 	void *fn = (void *)cusolverDnChegvdx_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnChegvdx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnChegvdx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnChegvdx, cudastub_cusolver_slot_cusolverDnChegvdx, cudastub_cusolver_resolve_cusolverDnChegvdx, cudastub_cusolver_bind_cusolverDnChegvdx);
@@ -2833,7 +2874,8 @@ static cusolverStatus_t cusolverDnChegvdx_resolve(cusolverDnHandle_t a0, cusolve
 {
 	cusolverDnChegvdx_fn fn = cusolverDnChegvdx_choose();
 
-	atomic_store_explicit(&cusolverDnChegvdx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnChegvdx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18);
 }
 #endif
@@ -2876,7 +2918,7 @@ void *cudastub_cusolver_bind_cusolverDnChegvdx_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnChegvdx_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnChegvdx_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnChegvdx_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnChegvdx_bufferSize, cudastub_cusolver_slot_cusolverDnChegvdx_bufferSize, cudastub_cusolver_resolve_cusolverDnChegvdx_bufferSize, cudastub_cusolver_bind_cusolverDnChegvdx_bufferSize);
@@ -2891,7 +2933,8 @@ static cusolverStatus_t cusolverDnChegvdx_bufferSize_resolve(cusolverDnHandle_t 
 {
 	cusolverDnChegvdx_bufferSize_fn fn = cusolverDnChegvdx_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnChegvdx_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnChegvdx_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
 }
 #endif
@@ -2931,7 +2974,7 @@ void *cudastub_cusolver_bind_cusolverDnChegvj(void)
 {
 	void *fn = (void *)cusolverDnChegvj_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnChegvj, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnChegvj, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnChegvj, cudastub_cusolver_slot_cusolverDnChegvj, cudastub_cusolver_resolve_cusolverDnChegvj, cudastub_cusolver_bind_cusolverDnChegvj);
@@ -2946,7 +2989,8 @@ static cusolverStatus_t cusolverDnChegvj_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnChegvj_fn fn = cusolverDnChegvj_choose();
 
-	atomic_store_explicit(&cusolverDnChegvj_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnChegvj_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -2984,7 +3028,7 @@ void *cudastub_cusolver_bind_cusolverDnChegvj_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnChegvj_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnChegvj_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnChegvj_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnChegvj_bufferSize, cudastub_cusolver_slot_cusolverDnChegvj_bufferSize, cudastub_cusolver_resolve_cusolverDnChegvj_bufferSize, cudastub_cusolver_bind_cusolverDnChegvj_bufferSize);
@@ -2999,7 +3043,8 @@ static cusolverStatus_t cusolverDnChegvj_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnChegvj_bufferSize_fn fn = cusolverDnChegvj_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnChegvj_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnChegvj_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -3036,7 +3081,7 @@ void *cudastub_cusolver_bind_cusolverDnChetrd(void)
 {
 	void *fn = (void *)cusolverDnChetrd_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnChetrd, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnChetrd, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnChetrd, cudastub_cusolver_slot_cusolverDnChetrd, cudastub_cusolver_resolve_cusolverDnChetrd, cudastub_cusolver_bind_cusolverDnChetrd);
@@ -3051,7 +3096,8 @@ static cusolverStatus_t cusolverDnChetrd_resolve(cusolverDnHandle_t a0, cublasFi
 {
 	cusolverDnChetrd_fn fn = cusolverDnChetrd_choose();
 
-	atomic_store_explicit(&cusolverDnChetrd_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnChetrd_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -3086,7 +3132,7 @@ void *cudastub_cusolver_bind_cusolverDnChetrd_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnChetrd_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnChetrd_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnChetrd_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnChetrd_bufferSize, cudastub_cusolver_slot_cusolverDnChetrd_bufferSize, cudastub_cusolver_resolve_cusolverDnChetrd_bufferSize, cudastub_cusolver_bind_cusolverDnChetrd_bufferSize);
@@ -3101,7 +3147,8 @@ static cusolverStatus_t cusolverDnChetrd_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnChetrd_bufferSize_fn fn = cusolverDnChetrd_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnChetrd_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnChetrd_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -3135,7 +3182,7 @@ void *cudastub_cusolver_bind_cusolverDnClaswp(void)
 {
 	void *fn = (void *)cusolverDnClaswp_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnClaswp, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnClaswp, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnClaswp, cudastub_cusolver_slot_cusolverDnClaswp, cudastub_cusolver_resolve_cusolverDnClaswp, cudastub_cusolver_bind_cusolverDnClaswp);
@@ -3150,7 +3197,8 @@ static cusolverStatus_t cusolverDnClaswp_resolve(cusolverDnHandle_t a0, int a1, 
 {
 	cusolverDnClaswp_fn fn = cusolverDnClaswp_choose();
 
-	atomic_store_explicit(&cusolverDnClaswp_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnClaswp_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -3184,7 +3232,7 @@ void *cudastub_cusolver_bind_cusolverDnClauum(void)
 {
 	void *fn = (void *)cusolverDnClauum_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnClauum, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnClauum, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnClauum, cudastub_cusolver_slot_cusolverDnClauum, cudastub_cusolver_resolve_cusolverDnClauum, cudastub_cusolver_bind_cusolverDnClauum);
@@ -3199,7 +3247,8 @@ static cusolverStatus_t cusolverDnClauum_resolve(cusolverDnHandle_t a0, cublasFi
 {
 	cusolverDnClauum_fn fn = cusolverDnClauum_choose();
 
-	atomic_store_explicit(&cusolverDnClauum_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnClauum_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -3231,7 +3280,7 @@ void *cudastub_cusolver_bind_cusolverDnClauum_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnClauum_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnClauum_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnClauum_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnClauum_bufferSize, cudastub_cusolver_slot_cusolverDnClauum_bufferSize, cudastub_cusolver_resolve_cusolverDnClauum_bufferSize, cudastub_cusolver_bind_cusolverDnClauum_bufferSize);
@@ -3246,7 +3295,8 @@ static cusolverStatus_t cusolverDnClauum_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnClauum_bufferSize_fn fn = cusolverDnClauum_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnClauum_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnClauum_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -3280,7 +3330,7 @@ void *cudastub_cusolver_bind_cusolverDnCpotrf(void)
 {
 	void *fn = (void *)cusolverDnCpotrf_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCpotrf, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCpotrf, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCpotrf, cudastub_cusolver_slot_cusolverDnCpotrf, cudastub_cusolver_resolve_cusolverDnCpotrf, cudastub_cusolver_bind_cusolverDnCpotrf);
@@ -3295,7 +3345,8 @@ static cusolverStatus_t cusolverDnCpotrf_resolve(cusolverDnHandle_t a0, cublasFi
 {
 	cusolverDnCpotrf_fn fn = cusolverDnCpotrf_choose();
 
-	atomic_store_explicit(&cusolverDnCpotrf_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCpotrf_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -3328,7 +3379,7 @@ void *cudastub_cusolver_bind_cusolverDnCpotrfBatched(void)
 {
 	void *fn = (void *)cusolverDnCpotrfBatched_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCpotrfBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCpotrfBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCpotrfBatched, cudastub_cusolver_slot_cusolverDnCpotrfBatched, cudastub_cusolver_resolve_cusolverDnCpotrfBatched, cudastub_cusolver_bind_cusolverDnCpotrfBatched);
@@ -3343,7 +3394,8 @@ static cusolverStatus_t cusolverDnCpotrfBatched_resolve(cusolverDnHandle_t a0, c
 {
 	cusolverDnCpotrfBatched_fn fn = cusolverDnCpotrfBatched_choose();
 
-	atomic_store_explicit(&cusolverDnCpotrfBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCpotrfBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -3375,7 +3427,7 @@ void *cudastub_cusolver_bind_cusolverDnCpotrf_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnCpotrf_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCpotrf_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCpotrf_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCpotrf_bufferSize, cudastub_cusolver_slot_cusolverDnCpotrf_bufferSize, cudastub_cusolver_resolve_cusolverDnCpotrf_bufferSize, cudastub_cusolver_bind_cusolverDnCpotrf_bufferSize);
@@ -3390,7 +3442,8 @@ static cusolverStatus_t cusolverDnCpotrf_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnCpotrf_bufferSize_fn fn = cusolverDnCpotrf_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnCpotrf_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCpotrf_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -3424,7 +3477,7 @@ void *cudastub_cusolver_bind_cusolverDnCpotri(void)
 {
 	void *fn = (void *)cusolverDnCpotri_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCpotri, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCpotri, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCpotri, cudastub_cusolver_slot_cusolverDnCpotri, cudastub_cusolver_resolve_cusolverDnCpotri, cudastub_cusolver_bind_cusolverDnCpotri);
@@ -3439,7 +3492,8 @@ static cusolverStatus_t cusolverDnCpotri_resolve(cusolverDnHandle_t a0, cublasFi
 {
 	cusolverDnCpotri_fn fn = cusolverDnCpotri_choose();
 
-	atomic_store_explicit(&cusolverDnCpotri_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCpotri_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -3471,7 +3525,7 @@ void *cudastub_cusolver_bind_cusolverDnCpotri_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnCpotri_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCpotri_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCpotri_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCpotri_bufferSize, cudastub_cusolver_slot_cusolverDnCpotri_bufferSize, cudastub_cusolver_resolve_cusolverDnCpotri_bufferSize, cudastub_cusolver_bind_cusolverDnCpotri_bufferSize);
@@ -3486,7 +3540,8 @@ static cusolverStatus_t cusolverDnCpotri_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnCpotri_bufferSize_fn fn = cusolverDnCpotri_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnCpotri_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCpotri_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -3521,7 +3576,7 @@ void *cudastub_cusolver_bind_cusolverDnCpotrs(void)
 {
 	void *fn = (void *)cusolverDnCpotrs_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCpotrs, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCpotrs, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCpotrs, cudastub_cusolver_slot_cusolverDnCpotrs, cudastub_cusolver_resolve_cusolverDnCpotrs, cudastub_cusolver_bind_cusolverDnCpotrs);
@@ -3536,7 +3591,8 @@ static cusolverStatus_t cusolverDnCpotrs_resolve(cusolverDnHandle_t a0, cublasFi
 {
 	cusolverDnCpotrs_fn fn = cusolverDnCpotrs_choose();
 
-	atomic_store_explicit(&cusolverDnCpotrs_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCpotrs_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -3572,7 +3628,7 @@ void *cudastub_cusolver_bind_cusolverDnCpotrsBatched(void)
 {
 	void *fn = (void *)cusolverDnCpotrsBatched_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCpotrsBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCpotrsBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCpotrsBatched, cudastub_cusolver_slot_cusolverDnCpotrsBatched, cudastub_cusolver_resolve_cusolverDnCpotrsBatched, cudastub_cusolver_bind_cusolverDnCpotrsBatched);
@@ -3587,7 +3643,8 @@ static cusolverStatus_t cusolverDnCpotrsBatched_resolve(cusolverDnHandle_t a0, c
 {
 	cusolverDnCpotrsBatched_fn fn = cusolverDnCpotrsBatched_choose();
 
-	atomic_store_explicit(&cusolverDnCpotrsBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCpotrsBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -3614,7 +3671,7 @@ void *cudastub_cusolver_bind_cusolverDnCreate(void)
 {
 	void *fn = (void *)cusolverDnCreate_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCreate, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCreate, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCreate, cudastub_cusolver_slot_cusolverDnCreate, cudastub_cusolver_resolve_cusolverDnCreate, cudastub_cusolver_bind_cusolverDnCreate);
@@ -3629,7 +3686,8 @@ static cusolverStatus_t cusolverDnCreate_resolve(cusolverDnHandle_t *a0)
 {
 	cusolverDnCreate_fn fn = cusolverDnCreate_choose();
 
-	atomic_store_explicit(&cusolverDnCreate_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCreate_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -3656,7 +3714,7 @@ void *cudastub_cusolver_bind_cusolverDnCreateGesvdjInfo(void)
 {
 	void *fn = (void *)cusolverDnCreateGesvdjInfo_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCreateGesvdjInfo, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCreateGesvdjInfo, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCreateGesvdjInfo, cudastub_cusolver_slot_cusolverDnCreateGesvdjInfo, cudastub_cusolver_resolve_cusolverDnCreateGesvdjInfo, cudastub_cusolver_bind_cusolverDnCreateGesvdjInfo);
@@ -3671,7 +3729,8 @@ static cusolverStatus_t cusolverDnCreateGesvdjInfo_resolve(gesvdjInfo_t *a0)
 {
 	cusolverDnCreateGesvdjInfo_fn fn = cusolverDnCreateGesvdjInfo_choose();
 
-	atomic_store_explicit(&cusolverDnCreateGesvdjInfo_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCreateGesvdjInfo_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -3698,7 +3757,7 @@ void *cudastub_cusolver_bind_cusolverDnCreateParams(void)
 {
 	void *fn = (void *)cusolverDnCreateParams_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCreateParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCreateParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCreateParams, cudastub_cusolver_slot_cusolverDnCreateParams, cudastub_cusolver_resolve_cusolverDnCreateParams, cudastub_cusolver_bind_cusolverDnCreateParams);
@@ -3713,7 +3772,8 @@ static cusolverStatus_t cusolverDnCreateParams_resolve(cusolverDnParams_t *a0)
 {
 	cusolverDnCreateParams_fn fn = cusolverDnCreateParams_choose();
 
-	atomic_store_explicit(&cusolverDnCreateParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCreateParams_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -3740,7 +3800,7 @@ void *cudastub_cusolver_bind_cusolverDnCreateSyevjInfo(void)
 {
 	void *fn = (void *)cusolverDnCreateSyevjInfo_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCreateSyevjInfo, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCreateSyevjInfo, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCreateSyevjInfo, cudastub_cusolver_slot_cusolverDnCreateSyevjInfo, cudastub_cusolver_resolve_cusolverDnCreateSyevjInfo, cudastub_cusolver_bind_cusolverDnCreateSyevjInfo);
@@ -3755,7 +3815,8 @@ static cusolverStatus_t cusolverDnCreateSyevjInfo_resolve(syevjInfo_t *a0)
 {
 	cusolverDnCreateSyevjInfo_fn fn = cusolverDnCreateSyevjInfo_choose();
 
-	atomic_store_explicit(&cusolverDnCreateSyevjInfo_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCreateSyevjInfo_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -3790,7 +3851,7 @@ void *cudastub_cusolver_bind_cusolverDnCsytrf(void)
 {
 	void *fn = (void *)cusolverDnCsytrf_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCsytrf, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCsytrf, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCsytrf, cudastub_cusolver_slot_cusolverDnCsytrf, cudastub_cusolver_resolve_cusolverDnCsytrf, cudastub_cusolver_bind_cusolverDnCsytrf);
@@ -3805,7 +3866,8 @@ static cusolverStatus_t cusolverDnCsytrf_resolve(cusolverDnHandle_t a0, cublasFi
 {
 	cusolverDnCsytrf_fn fn = cusolverDnCsytrf_choose();
 
-	atomic_store_explicit(&cusolverDnCsytrf_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCsytrf_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -3836,7 +3898,7 @@ void *cudastub_cusolver_bind_cusolverDnCsytrf_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnCsytrf_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCsytrf_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCsytrf_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCsytrf_bufferSize, cudastub_cusolver_slot_cusolverDnCsytrf_bufferSize, cudastub_cusolver_resolve_cusolverDnCsytrf_bufferSize, cudastub_cusolver_bind_cusolverDnCsytrf_bufferSize);
@@ -3851,7 +3913,8 @@ static cusolverStatus_t cusolverDnCsytrf_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnCsytrf_bufferSize_fn fn = cusolverDnCsytrf_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnCsytrf_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCsytrf_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -3886,7 +3949,7 @@ void *cudastub_cusolver_bind_cusolverDnCsytri(void)
 {
 	void *fn = (void *)cusolverDnCsytri_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCsytri, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCsytri, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCsytri, cudastub_cusolver_slot_cusolverDnCsytri, cudastub_cusolver_resolve_cusolverDnCsytri, cudastub_cusolver_bind_cusolverDnCsytri);
@@ -3901,7 +3964,8 @@ static cusolverStatus_t cusolverDnCsytri_resolve(cusolverDnHandle_t a0, cublasFi
 {
 	cusolverDnCsytri_fn fn = cusolverDnCsytri_choose();
 
-	atomic_store_explicit(&cusolverDnCsytri_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCsytri_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -3934,7 +3998,7 @@ void *cudastub_cusolver_bind_cusolverDnCsytri_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnCsytri_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCsytri_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCsytri_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCsytri_bufferSize, cudastub_cusolver_slot_cusolverDnCsytri_bufferSize, cudastub_cusolver_resolve_cusolverDnCsytri_bufferSize, cudastub_cusolver_bind_cusolverDnCsytri_bufferSize);
@@ -3949,7 +4013,8 @@ static cusolverStatus_t cusolverDnCsytri_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnCsytri_bufferSize_fn fn = cusolverDnCsytri_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnCsytri_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCsytri_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -3986,7 +4051,7 @@ void *cudastub_cusolver_bind_cusolverDnCungbr(void)
 {
 	void *fn = (void *)cusolverDnCungbr_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCungbr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCungbr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCungbr, cudastub_cusolver_slot_cusolverDnCungbr, cudastub_cusolver_resolve_cusolverDnCungbr, cudastub_cusolver_bind_cusolverDnCungbr);
@@ -4001,7 +4066,8 @@ static cusolverStatus_t cusolverDnCungbr_resolve(cusolverDnHandle_t a0, cublasSi
 {
 	cusolverDnCungbr_fn fn = cusolverDnCungbr_choose();
 
-	atomic_store_explicit(&cusolverDnCungbr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCungbr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -4036,7 +4102,7 @@ void *cudastub_cusolver_bind_cusolverDnCungbr_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnCungbr_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCungbr_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCungbr_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCungbr_bufferSize, cudastub_cusolver_slot_cusolverDnCungbr_bufferSize, cudastub_cusolver_resolve_cusolverDnCungbr_bufferSize, cudastub_cusolver_bind_cusolverDnCungbr_bufferSize);
@@ -4051,7 +4117,8 @@ static cusolverStatus_t cusolverDnCungbr_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnCungbr_bufferSize_fn fn = cusolverDnCungbr_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnCungbr_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCungbr_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -4087,7 +4154,7 @@ void *cudastub_cusolver_bind_cusolverDnCungqr(void)
 {
 	void *fn = (void *)cusolverDnCungqr_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCungqr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCungqr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCungqr, cudastub_cusolver_slot_cusolverDnCungqr, cudastub_cusolver_resolve_cusolverDnCungqr, cudastub_cusolver_bind_cusolverDnCungqr);
@@ -4102,7 +4169,8 @@ static cusolverStatus_t cusolverDnCungqr_resolve(cusolverDnHandle_t a0, int a1, 
 {
 	cusolverDnCungqr_fn fn = cusolverDnCungqr_choose();
 
-	atomic_store_explicit(&cusolverDnCungqr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCungqr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -4136,7 +4204,7 @@ void *cudastub_cusolver_bind_cusolverDnCungqr_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnCungqr_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCungqr_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCungqr_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCungqr_bufferSize, cudastub_cusolver_slot_cusolverDnCungqr_bufferSize, cudastub_cusolver_resolve_cusolverDnCungqr_bufferSize, cudastub_cusolver_bind_cusolverDnCungqr_bufferSize);
@@ -4151,7 +4219,8 @@ static cusolverStatus_t cusolverDnCungqr_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnCungqr_bufferSize_fn fn = cusolverDnCungqr_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnCungqr_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCungqr_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -4186,7 +4255,7 @@ void *cudastub_cusolver_bind_cusolverDnCungtr(void)
 {
 	void *fn = (void *)cusolverDnCungtr_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCungtr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCungtr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCungtr, cudastub_cusolver_slot_cusolverDnCungtr, cudastub_cusolver_resolve_cusolverDnCungtr, cudastub_cusolver_bind_cusolverDnCungtr);
@@ -4201,7 +4270,8 @@ static cusolverStatus_t cusolverDnCungtr_resolve(cusolverDnHandle_t a0, cublasFi
 {
 	cusolverDnCungtr_fn fn = cusolverDnCungtr_choose();
 
-	atomic_store_explicit(&cusolverDnCungtr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCungtr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -4234,7 +4304,7 @@ void *cudastub_cusolver_bind_cusolverDnCungtr_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnCungtr_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCungtr_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCungtr_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCungtr_bufferSize, cudastub_cusolver_slot_cusolverDnCungtr_bufferSize, cudastub_cusolver_resolve_cusolverDnCungtr_bufferSize, cudastub_cusolver_bind_cusolverDnCungtr_bufferSize);
@@ -4249,7 +4319,8 @@ static cusolverStatus_t cusolverDnCungtr_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnCungtr_bufferSize_fn fn = cusolverDnCungtr_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnCungtr_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCungtr_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -4289,7 +4360,7 @@ void *cudastub_cusolver_bind_cusolverDnCunmqr(void)
 {
 	void *fn = (void *)cusolverDnCunmqr_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCunmqr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCunmqr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCunmqr, cudastub_cusolver_slot_cusolverDnCunmqr, cudastub_cusolver_resolve_cusolverDnCunmqr, cudastub_cusolver_bind_cusolverDnCunmqr);
@@ -4304,7 +4375,8 @@ static cusolverStatus_t cusolverDnCunmqr_resolve(cusolverDnHandle_t a0, cublasSi
 {
 	cusolverDnCunmqr_fn fn = cusolverDnCunmqr_choose();
 
-	atomic_store_explicit(&cusolverDnCunmqr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCunmqr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -4342,7 +4414,7 @@ void *cudastub_cusolver_bind_cusolverDnCunmqr_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnCunmqr_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCunmqr_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCunmqr_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCunmqr_bufferSize, cudastub_cusolver_slot_cusolverDnCunmqr_bufferSize, cudastub_cusolver_resolve_cusolverDnCunmqr_bufferSize, cudastub_cusolver_bind_cusolverDnCunmqr_bufferSize);
@@ -4357,7 +4429,8 @@ static cusolverStatus_t cusolverDnCunmqr_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnCunmqr_bufferSize_fn fn = cusolverDnCunmqr_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnCunmqr_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCunmqr_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -4397,7 +4470,7 @@ void *cudastub_cusolver_bind_cusolverDnCunmtr(void)
 {
 	void *fn = (void *)cusolverDnCunmtr_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCunmtr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCunmtr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCunmtr, cudastub_cusolver_slot_cusolverDnCunmtr, cudastub_cusolver_resolve_cusolverDnCunmtr, cudastub_cusolver_bind_cusolverDnCunmtr);
@@ -4412,7 +4485,8 @@ static cusolverStatus_t cusolverDnCunmtr_resolve(cusolverDnHandle_t a0, cublasSi
 {
 	cusolverDnCunmtr_fn fn = cusolverDnCunmtr_choose();
 
-	atomic_store_explicit(&cusolverDnCunmtr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCunmtr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -4450,7 +4524,7 @@ void *cudastub_cusolver_bind_cusolverDnCunmtr_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnCunmtr_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnCunmtr_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnCunmtr_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnCunmtr_bufferSize, cudastub_cusolver_slot_cusolverDnCunmtr_bufferSize, cudastub_cusolver_resolve_cusolverDnCunmtr_bufferSize, cudastub_cusolver_bind_cusolverDnCunmtr_bufferSize);
@@ -4465,7 +4539,8 @@ static cusolverStatus_t cusolverDnCunmtr_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnCunmtr_bufferSize_fn fn = cusolverDnCunmtr_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnCunmtr_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnCunmtr_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -4505,7 +4580,7 @@ void *cudastub_cusolver_bind_cusolverDnDBgels(void)
 {
 	void *fn = (void *)cusolverDnDBgels_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDBgels, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDBgels, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDBgels, cudastub_cusolver_slot_cusolverDnDBgels, cudastub_cusolver_resolve_cusolverDnDBgels, cudastub_cusolver_bind_cusolverDnDBgels);
@@ -4520,7 +4595,8 @@ static cusolverStatus_t cusolverDnDBgels_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnDBgels_fn fn = cusolverDnDBgels_choose();
 
-	atomic_store_explicit(&cusolverDnDBgels_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDBgels_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -4558,7 +4634,7 @@ void *cudastub_cusolver_bind_cusolverDnDBgels_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnDBgels_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDBgels_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDBgels_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDBgels_bufferSize, cudastub_cusolver_slot_cusolverDnDBgels_bufferSize, cudastub_cusolver_resolve_cusolverDnDBgels_bufferSize, cudastub_cusolver_bind_cusolverDnDBgels_bufferSize);
@@ -4573,7 +4649,8 @@ static cusolverStatus_t cusolverDnDBgels_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnDBgels_bufferSize_fn fn = cusolverDnDBgels_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnDBgels_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDBgels_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -4613,7 +4690,7 @@ void *cudastub_cusolver_bind_cusolverDnDBgesv(void)
 {
 	void *fn = (void *)cusolverDnDBgesv_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDBgesv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDBgesv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDBgesv, cudastub_cusolver_slot_cusolverDnDBgesv, cudastub_cusolver_resolve_cusolverDnDBgesv, cudastub_cusolver_bind_cusolverDnDBgesv);
@@ -4628,7 +4705,8 @@ static cusolverStatus_t cusolverDnDBgesv_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnDBgesv_fn fn = cusolverDnDBgesv_choose();
 
-	atomic_store_explicit(&cusolverDnDBgesv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDBgesv_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -4666,7 +4744,7 @@ void *cudastub_cusolver_bind_cusolverDnDBgesv_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnDBgesv_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDBgesv_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDBgesv_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDBgesv_bufferSize, cudastub_cusolver_slot_cusolverDnDBgesv_bufferSize, cudastub_cusolver_resolve_cusolverDnDBgesv_bufferSize, cudastub_cusolver_bind_cusolverDnDBgesv_bufferSize);
@@ -4681,7 +4759,8 @@ static cusolverStatus_t cusolverDnDBgesv_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnDBgesv_bufferSize_fn fn = cusolverDnDBgesv_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnDBgesv_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDBgesv_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -4721,7 +4800,7 @@ void *cudastub_cusolver_bind_cusolverDnDDgels(void)
 {
 	void *fn = (void *)cusolverDnDDgels_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDDgels, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDDgels, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDDgels, cudastub_cusolver_slot_cusolverDnDDgels, cudastub_cusolver_resolve_cusolverDnDDgels, cudastub_cusolver_bind_cusolverDnDDgels);
@@ -4736,7 +4815,8 @@ static cusolverStatus_t cusolverDnDDgels_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnDDgels_fn fn = cusolverDnDDgels_choose();
 
-	atomic_store_explicit(&cusolverDnDDgels_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDDgels_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -4774,7 +4854,7 @@ void *cudastub_cusolver_bind_cusolverDnDDgels_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnDDgels_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDDgels_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDDgels_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDDgels_bufferSize, cudastub_cusolver_slot_cusolverDnDDgels_bufferSize, cudastub_cusolver_resolve_cusolverDnDDgels_bufferSize, cudastub_cusolver_bind_cusolverDnDDgels_bufferSize);
@@ -4789,7 +4869,8 @@ static cusolverStatus_t cusolverDnDDgels_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnDDgels_bufferSize_fn fn = cusolverDnDDgels_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnDDgels_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDDgels_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -4829,7 +4910,7 @@ void *cudastub_cusolver_bind_cusolverDnDDgesv(void)
 {
 	void *fn = (void *)cusolverDnDDgesv_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDDgesv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDDgesv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDDgesv, cudastub_cusolver_slot_cusolverDnDDgesv, cudastub_cusolver_resolve_cusolverDnDDgesv, cudastub_cusolver_bind_cusolverDnDDgesv);
@@ -4844,7 +4925,8 @@ static cusolverStatus_t cusolverDnDDgesv_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnDDgesv_fn fn = cusolverDnDDgesv_choose();
 
-	atomic_store_explicit(&cusolverDnDDgesv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDDgesv_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -4882,7 +4964,7 @@ void *cudastub_cusolver_bind_cusolverDnDDgesv_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnDDgesv_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDDgesv_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDDgesv_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDDgesv_bufferSize, cudastub_cusolver_slot_cusolverDnDDgesv_bufferSize, cudastub_cusolver_resolve_cusolverDnDDgesv_bufferSize, cudastub_cusolver_bind_cusolverDnDDgesv_bufferSize);
@@ -4897,7 +4979,8 @@ static cusolverStatus_t cusolverDnDDgesv_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnDDgesv_bufferSize_fn fn = cusolverDnDDgesv_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnDDgesv_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDDgesv_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -4937,7 +5020,7 @@ void *cudastub_cusolver_bind_cusolverDnDHgels(void)
 {
 	void *fn = (void *)cusolverDnDHgels_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDHgels, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDHgels, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDHgels, cudastub_cusolver_slot_cusolverDnDHgels, cudastub_cusolver_resolve_cusolverDnDHgels, cudastub_cusolver_bind_cusolverDnDHgels);
@@ -4952,7 +5035,8 @@ static cusolverStatus_t cusolverDnDHgels_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnDHgels_fn fn = cusolverDnDHgels_choose();
 
-	atomic_store_explicit(&cusolverDnDHgels_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDHgels_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -4990,7 +5074,7 @@ void *cudastub_cusolver_bind_cusolverDnDHgels_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnDHgels_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDHgels_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDHgels_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDHgels_bufferSize, cudastub_cusolver_slot_cusolverDnDHgels_bufferSize, cudastub_cusolver_resolve_cusolverDnDHgels_bufferSize, cudastub_cusolver_bind_cusolverDnDHgels_bufferSize);
@@ -5005,7 +5089,8 @@ static cusolverStatus_t cusolverDnDHgels_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnDHgels_bufferSize_fn fn = cusolverDnDHgels_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnDHgels_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDHgels_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -5045,7 +5130,7 @@ void *cudastub_cusolver_bind_cusolverDnDHgesv(void)
 {
 	void *fn = (void *)cusolverDnDHgesv_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDHgesv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDHgesv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDHgesv, cudastub_cusolver_slot_cusolverDnDHgesv, cudastub_cusolver_resolve_cusolverDnDHgesv, cudastub_cusolver_bind_cusolverDnDHgesv);
@@ -5060,7 +5145,8 @@ static cusolverStatus_t cusolverDnDHgesv_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnDHgesv_fn fn = cusolverDnDHgesv_choose();
 
-	atomic_store_explicit(&cusolverDnDHgesv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDHgesv_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -5098,7 +5184,7 @@ void *cudastub_cusolver_bind_cusolverDnDHgesv_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnDHgesv_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDHgesv_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDHgesv_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDHgesv_bufferSize, cudastub_cusolver_slot_cusolverDnDHgesv_bufferSize, cudastub_cusolver_resolve_cusolverDnDHgesv_bufferSize, cudastub_cusolver_bind_cusolverDnDHgesv_bufferSize);
@@ -5113,7 +5199,8 @@ static cusolverStatus_t cusolverDnDHgesv_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnDHgesv_bufferSize_fn fn = cusolverDnDHgesv_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnDHgesv_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDHgesv_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -5153,7 +5240,7 @@ void *cudastub_cusolver_bind_cusolverDnDSgels(void)
 {
 	void *fn = (void *)cusolverDnDSgels_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDSgels, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDSgels, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDSgels, cudastub_cusolver_slot_cusolverDnDSgels, cudastub_cusolver_resolve_cusolverDnDSgels, cudastub_cusolver_bind_cusolverDnDSgels);
@@ -5168,7 +5255,8 @@ static cusolverStatus_t cusolverDnDSgels_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnDSgels_fn fn = cusolverDnDSgels_choose();
 
-	atomic_store_explicit(&cusolverDnDSgels_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDSgels_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -5206,7 +5294,7 @@ void *cudastub_cusolver_bind_cusolverDnDSgels_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnDSgels_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDSgels_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDSgels_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDSgels_bufferSize, cudastub_cusolver_slot_cusolverDnDSgels_bufferSize, cudastub_cusolver_resolve_cusolverDnDSgels_bufferSize, cudastub_cusolver_bind_cusolverDnDSgels_bufferSize);
@@ -5221,7 +5309,8 @@ static cusolverStatus_t cusolverDnDSgels_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnDSgels_bufferSize_fn fn = cusolverDnDSgels_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnDSgels_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDSgels_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -5261,7 +5350,7 @@ void *cudastub_cusolver_bind_cusolverDnDSgesv(void)
 {
 	void *fn = (void *)cusolverDnDSgesv_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDSgesv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDSgesv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDSgesv, cudastub_cusolver_slot_cusolverDnDSgesv, cudastub_cusolver_resolve_cusolverDnDSgesv, cudastub_cusolver_bind_cusolverDnDSgesv);
@@ -5276,7 +5365,8 @@ static cusolverStatus_t cusolverDnDSgesv_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnDSgesv_fn fn = cusolverDnDSgesv_choose();
 
-	atomic_store_explicit(&cusolverDnDSgesv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDSgesv_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -5314,7 +5404,7 @@ void *cudastub_cusolver_bind_cusolverDnDSgesv_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnDSgesv_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDSgesv_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDSgesv_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDSgesv_bufferSize, cudastub_cusolver_slot_cusolverDnDSgesv_bufferSize, cudastub_cusolver_resolve_cusolverDnDSgesv_bufferSize, cudastub_cusolver_bind_cusolverDnDSgesv_bufferSize);
@@ -5329,7 +5419,8 @@ static cusolverStatus_t cusolverDnDSgesv_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnDSgesv_bufferSize_fn fn = cusolverDnDSgesv_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnDSgesv_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDSgesv_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -5369,7 +5460,7 @@ void *cudastub_cusolver_bind_cusolverDnDXgels(void)
 {
 	void *fn = (void *)cusolverDnDXgels_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDXgels, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDXgels, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDXgels, cudastub_cusolver_slot_cusolverDnDXgels, cudastub_cusolver_resolve_cusolverDnDXgels, cudastub_cusolver_bind_cusolverDnDXgels);
@@ -5384,7 +5475,8 @@ static cusolverStatus_t cusolverDnDXgels_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnDXgels_fn fn = cusolverDnDXgels_choose();
 
-	atomic_store_explicit(&cusolverDnDXgels_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDXgels_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -5422,7 +5514,7 @@ void *cudastub_cusolver_bind_cusolverDnDXgels_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnDXgels_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDXgels_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDXgels_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDXgels_bufferSize, cudastub_cusolver_slot_cusolverDnDXgels_bufferSize, cudastub_cusolver_resolve_cusolverDnDXgels_bufferSize, cudastub_cusolver_bind_cusolverDnDXgels_bufferSize);
@@ -5437,7 +5529,8 @@ static cusolverStatus_t cusolverDnDXgels_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnDXgels_bufferSize_fn fn = cusolverDnDXgels_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnDXgels_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDXgels_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -5477,7 +5570,7 @@ void *cudastub_cusolver_bind_cusolverDnDXgesv(void)
 {
 	void *fn = (void *)cusolverDnDXgesv_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDXgesv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDXgesv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDXgesv, cudastub_cusolver_slot_cusolverDnDXgesv, cudastub_cusolver_resolve_cusolverDnDXgesv, cudastub_cusolver_bind_cusolverDnDXgesv);
@@ -5492,7 +5585,8 @@ static cusolverStatus_t cusolverDnDXgesv_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnDXgesv_fn fn = cusolverDnDXgesv_choose();
 
-	atomic_store_explicit(&cusolverDnDXgesv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDXgesv_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -5530,7 +5624,7 @@ void *cudastub_cusolver_bind_cusolverDnDXgesv_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnDXgesv_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDXgesv_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDXgesv_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDXgesv_bufferSize, cudastub_cusolver_slot_cusolverDnDXgesv_bufferSize, cudastub_cusolver_resolve_cusolverDnDXgesv_bufferSize, cudastub_cusolver_bind_cusolverDnDXgesv_bufferSize);
@@ -5545,7 +5639,8 @@ static cusolverStatus_t cusolverDnDXgesv_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnDXgesv_bufferSize_fn fn = cusolverDnDXgesv_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnDXgesv_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDXgesv_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -5572,7 +5667,7 @@ void *cudastub_cusolver_bind_cusolverDnDestroy(void)
 {
 	void *fn = (void *)cusolverDnDestroy_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDestroy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDestroy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDestroy, cudastub_cusolver_slot_cusolverDnDestroy, cudastub_cusolver_resolve_cusolverDnDestroy, cudastub_cusolver_bind_cusolverDnDestroy);
@@ -5587,7 +5682,8 @@ static cusolverStatus_t cusolverDnDestroy_resolve(cusolverDnHandle_t a0)
 {
 	cusolverDnDestroy_fn fn = cusolverDnDestroy_choose();
 
-	atomic_store_explicit(&cusolverDnDestroy_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDestroy_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -5614,7 +5710,7 @@ void *cudastub_cusolver_bind_cusolverDnDestroyGesvdjInfo(void)
 {
 	void *fn = (void *)cusolverDnDestroyGesvdjInfo_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDestroyGesvdjInfo, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDestroyGesvdjInfo, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDestroyGesvdjInfo, cudastub_cusolver_slot_cusolverDnDestroyGesvdjInfo, cudastub_cusolver_resolve_cusolverDnDestroyGesvdjInfo, cudastub_cusolver_bind_cusolverDnDestroyGesvdjInfo);
@@ -5629,7 +5725,8 @@ static cusolverStatus_t cusolverDnDestroyGesvdjInfo_resolve(gesvdjInfo_t a0)
 {
 	cusolverDnDestroyGesvdjInfo_fn fn = cusolverDnDestroyGesvdjInfo_choose();
 
-	atomic_store_explicit(&cusolverDnDestroyGesvdjInfo_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDestroyGesvdjInfo_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -5656,7 +5753,7 @@ void *cudastub_cusolver_bind_cusolverDnDestroyParams(void)
 {
 	void *fn = (void *)cusolverDnDestroyParams_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDestroyParams, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDestroyParams, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDestroyParams, cudastub_cusolver_slot_cusolverDnDestroyParams, cudastub_cusolver_resolve_cusolverDnDestroyParams, cudastub_cusolver_bind_cusolverDnDestroyParams);
@@ -5671,7 +5768,8 @@ static cusolverStatus_t cusolverDnDestroyParams_resolve(cusolverDnParams_t a0)
 {
 	cusolverDnDestroyParams_fn fn = cusolverDnDestroyParams_choose();
 
-	atomic_store_explicit(&cusolverDnDestroyParams_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDestroyParams_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -5698,7 +5796,7 @@ void *cudastub_cusolver_bind_cusolverDnDestroySyevjInfo(void)
 {
 	void *fn = (void *)cusolverDnDestroySyevjInfo_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDestroySyevjInfo, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDestroySyevjInfo, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDestroySyevjInfo, cudastub_cusolver_slot_cusolverDnDestroySyevjInfo, cudastub_cusolver_resolve_cusolverDnDestroySyevjInfo, cudastub_cusolver_bind_cusolverDnDestroySyevjInfo);
@@ -5713,7 +5811,8 @@ static cusolverStatus_t cusolverDnDestroySyevjInfo_resolve(syevjInfo_t a0)
 {
 	cusolverDnDestroySyevjInfo_fn fn = cusolverDnDestroySyevjInfo_choose();
 
-	atomic_store_explicit(&cusolverDnDestroySyevjInfo_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDestroySyevjInfo_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -5751,7 +5850,7 @@ void *cudastub_cusolver_bind_cusolverDnDgebrd(void)
 {
 	void *fn = (void *)cusolverDnDgebrd_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDgebrd, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDgebrd, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDgebrd, cudastub_cusolver_slot_cusolverDnDgebrd, cudastub_cusolver_resolve_cusolverDnDgebrd, cudastub_cusolver_bind_cusolverDnDgebrd);
@@ -5766,7 +5865,8 @@ static cusolverStatus_t cusolverDnDgebrd_resolve(cusolverDnHandle_t a0, int a1, 
 {
 	cusolverDnDgebrd_fn fn = cusolverDnDgebrd_choose();
 
-	atomic_store_explicit(&cusolverDnDgebrd_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDgebrd_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -5796,7 +5896,7 @@ void *cudastub_cusolver_bind_cusolverDnDgebrd_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnDgebrd_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDgebrd_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDgebrd_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDgebrd_bufferSize, cudastub_cusolver_slot_cusolverDnDgebrd_bufferSize, cudastub_cusolver_resolve_cusolverDnDgebrd_bufferSize, cudastub_cusolver_bind_cusolverDnDgebrd_bufferSize);
@@ -5811,7 +5911,8 @@ static cusolverStatus_t cusolverDnDgebrd_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnDgebrd_bufferSize_fn fn = cusolverDnDgebrd_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnDgebrd_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDgebrd_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -5846,7 +5947,7 @@ void *cudastub_cusolver_bind_cusolverDnDgeqrf(void)
 {
 	void *fn = (void *)cusolverDnDgeqrf_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDgeqrf, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDgeqrf, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDgeqrf, cudastub_cusolver_slot_cusolverDnDgeqrf, cudastub_cusolver_resolve_cusolverDnDgeqrf, cudastub_cusolver_bind_cusolverDnDgeqrf);
@@ -5861,7 +5962,8 @@ static cusolverStatus_t cusolverDnDgeqrf_resolve(cusolverDnHandle_t a0, int a1, 
 {
 	cusolverDnDgeqrf_fn fn = cusolverDnDgeqrf_choose();
 
-	atomic_store_explicit(&cusolverDnDgeqrf_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDgeqrf_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -5893,7 +5995,7 @@ void *cudastub_cusolver_bind_cusolverDnDgeqrf_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnDgeqrf_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDgeqrf_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDgeqrf_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDgeqrf_bufferSize, cudastub_cusolver_slot_cusolverDnDgeqrf_bufferSize, cudastub_cusolver_resolve_cusolverDnDgeqrf_bufferSize, cudastub_cusolver_bind_cusolverDnDgeqrf_bufferSize);
@@ -5908,7 +6010,8 @@ static cusolverStatus_t cusolverDnDgeqrf_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnDgeqrf_bufferSize_fn fn = cusolverDnDgeqrf_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnDgeqrf_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDgeqrf_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -5950,7 +6053,7 @@ void *cudastub_cusolver_bind_cusolverDnDgesvd(void)
 {
 	void *fn = (void *)cusolverDnDgesvd_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDgesvd, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDgesvd, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDgesvd, cudastub_cusolver_slot_cusolverDnDgesvd, cudastub_cusolver_resolve_cusolverDnDgesvd, cudastub_cusolver_bind_cusolverDnDgesvd);
@@ -5965,7 +6068,8 @@ static cusolverStatus_t cusolverDnDgesvd_resolve(cusolverDnHandle_t a0, signed c
 {
 	cusolverDnDgesvd_fn fn = cusolverDnDgesvd_choose();
 
-	atomic_store_explicit(&cusolverDnDgesvd_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDgesvd_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
 }
 #endif
@@ -5995,7 +6099,7 @@ void *cudastub_cusolver_bind_cusolverDnDgesvd_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnDgesvd_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDgesvd_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDgesvd_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDgesvd_bufferSize, cudastub_cusolver_slot_cusolverDnDgesvd_bufferSize, cudastub_cusolver_resolve_cusolverDnDgesvd_bufferSize, cudastub_cusolver_bind_cusolverDnDgesvd_bufferSize);
@@ -6010,7 +6114,8 @@ static cusolverStatus_t cusolverDnDgesvd_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnDgesvd_bufferSize_fn fn = cusolverDnDgesvd_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnDgesvd_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDgesvd_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -6057,7 +6162,7 @@ void *cudastub_cusolver_bind_cusolverDnDgesvdaStridedBatched(void)
 {
 	void *fn = (void *)cusolverDnDgesvdaStridedBatched_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDgesvdaStridedBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDgesvdaStridedBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDgesvdaStridedBatched, cudastub_cusolver_slot_cusolverDnDgesvdaStridedBatched, cudastub_cusolver_resolve_cusolverDnDgesvdaStridedBatched, cudastub_cusolver_bind_cusolverDnDgesvdaStridedBatched);
@@ -6072,7 +6177,8 @@ static cusolverStatus_t cusolverDnDgesvdaStridedBatched_resolve(cusolverDnHandle
 {
 	cusolverDnDgesvdaStridedBatched_fn fn = cusolverDnDgesvdaStridedBatched_choose();
 
-	atomic_store_explicit(&cusolverDnDgesvdaStridedBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDgesvdaStridedBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20);
 }
 #endif
@@ -6116,7 +6222,7 @@ void *cudastub_cusolver_bind_cusolverDnDgesvdaStridedBatched_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnDgesvdaStridedBatched_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDgesvdaStridedBatched_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDgesvdaStridedBatched_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDgesvdaStridedBatched_bufferSize, cudastub_cusolver_slot_cusolverDnDgesvdaStridedBatched_bufferSize, cudastub_cusolver_resolve_cusolverDnDgesvdaStridedBatched_bufferSize, cudastub_cusolver_bind_cusolverDnDgesvdaStridedBatched_bufferSize);
@@ -6131,7 +6237,8 @@ static cusolverStatus_t cusolverDnDgesvdaStridedBatched_bufferSize_resolve(cusol
 {
 	cusolverDnDgesvdaStridedBatched_bufferSize_fn fn = cusolverDnDgesvdaStridedBatched_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnDgesvdaStridedBatched_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDgesvdaStridedBatched_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
 }
 #endif
@@ -6173,7 +6280,7 @@ void *cudastub_cusolver_bind_cusolverDnDgesvdj(void)
 {
 	void *fn = (void *)cusolverDnDgesvdj_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDgesvdj, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDgesvdj, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDgesvdj, cudastub_cusolver_slot_cusolverDnDgesvdj, cudastub_cusolver_resolve_cusolverDnDgesvdj, cudastub_cusolver_bind_cusolverDnDgesvdj);
@@ -6188,7 +6295,8 @@ static cusolverStatus_t cusolverDnDgesvdj_resolve(cusolverDnHandle_t a0, cusolve
 {
 	cusolverDnDgesvdj_fn fn = cusolverDnDgesvdj_choose();
 
-	atomic_store_explicit(&cusolverDnDgesvdj_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDgesvdj_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
 }
 #endif
@@ -6230,7 +6338,7 @@ void *cudastub_cusolver_bind_cusolverDnDgesvdjBatched(void)
 {
 	void *fn = (void *)cusolverDnDgesvdjBatched_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDgesvdjBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDgesvdjBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDgesvdjBatched, cudastub_cusolver_slot_cusolverDnDgesvdjBatched, cudastub_cusolver_resolve_cusolverDnDgesvdjBatched, cudastub_cusolver_bind_cusolverDnDgesvdjBatched);
@@ -6245,7 +6353,8 @@ static cusolverStatus_t cusolverDnDgesvdjBatched_resolve(cusolverDnHandle_t a0, 
 {
 	cusolverDnDgesvdjBatched_fn fn = cusolverDnDgesvdjBatched_choose();
 
-	atomic_store_explicit(&cusolverDnDgesvdjBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDgesvdjBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
 }
 #endif
@@ -6285,7 +6394,7 @@ void *cudastub_cusolver_bind_cusolverDnDgesvdjBatched_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnDgesvdjBatched_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDgesvdjBatched_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDgesvdjBatched_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDgesvdjBatched_bufferSize, cudastub_cusolver_slot_cusolverDnDgesvdjBatched_bufferSize, cudastub_cusolver_resolve_cusolverDnDgesvdjBatched_bufferSize, cudastub_cusolver_bind_cusolverDnDgesvdjBatched_bufferSize);
@@ -6300,7 +6409,8 @@ static cusolverStatus_t cusolverDnDgesvdjBatched_bufferSize_resolve(cusolverDnHa
 {
 	cusolverDnDgesvdjBatched_bufferSize_fn fn = cusolverDnDgesvdjBatched_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnDgesvdjBatched_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDgesvdjBatched_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -6340,7 +6450,7 @@ void *cudastub_cusolver_bind_cusolverDnDgesvdj_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnDgesvdj_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDgesvdj_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDgesvdj_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDgesvdj_bufferSize, cudastub_cusolver_slot_cusolverDnDgesvdj_bufferSize, cudastub_cusolver_resolve_cusolverDnDgesvdj_bufferSize, cudastub_cusolver_bind_cusolverDnDgesvdj_bufferSize);
@@ -6355,7 +6465,8 @@ static cusolverStatus_t cusolverDnDgesvdj_bufferSize_resolve(cusolverDnHandle_t 
 {
 	cusolverDnDgesvdj_bufferSize_fn fn = cusolverDnDgesvdj_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnDgesvdj_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDgesvdj_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -6389,7 +6500,7 @@ void *cudastub_cusolver_bind_cusolverDnDgetrf(void)
 {
 	void *fn = (void *)cusolverDnDgetrf_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDgetrf, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDgetrf, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDgetrf, cudastub_cusolver_slot_cusolverDnDgetrf, cudastub_cusolver_resolve_cusolverDnDgetrf, cudastub_cusolver_bind_cusolverDnDgetrf);
@@ -6404,7 +6515,8 @@ static cusolverStatus_t cusolverDnDgetrf_resolve(cusolverDnHandle_t a0, int a1, 
 {
 	cusolverDnDgetrf_fn fn = cusolverDnDgetrf_choose();
 
-	atomic_store_explicit(&cusolverDnDgetrf_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDgetrf_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -6436,7 +6548,7 @@ void *cudastub_cusolver_bind_cusolverDnDgetrf_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnDgetrf_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDgetrf_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDgetrf_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDgetrf_bufferSize, cudastub_cusolver_slot_cusolverDnDgetrf_bufferSize, cudastub_cusolver_resolve_cusolverDnDgetrf_bufferSize, cudastub_cusolver_bind_cusolverDnDgetrf_bufferSize);
@@ -6451,7 +6563,8 @@ static cusolverStatus_t cusolverDnDgetrf_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnDgetrf_bufferSize_fn fn = cusolverDnDgetrf_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnDgetrf_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDgetrf_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -6487,7 +6600,7 @@ void *cudastub_cusolver_bind_cusolverDnDgetrs(void)
 {
 	void *fn = (void *)cusolverDnDgetrs_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDgetrs, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDgetrs, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDgetrs, cudastub_cusolver_slot_cusolverDnDgetrs, cudastub_cusolver_resolve_cusolverDnDgetrs, cudastub_cusolver_bind_cusolverDnDgetrs);
@@ -6502,7 +6615,8 @@ static cusolverStatus_t cusolverDnDgetrs_resolve(cusolverDnHandle_t a0, cublasOp
 {
 	cusolverDnDgetrs_fn fn = cusolverDnDgetrs_choose();
 
-	atomic_store_explicit(&cusolverDnDgetrs_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDgetrs_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -6536,7 +6650,7 @@ void *cudastub_cusolver_bind_cusolverDnDlaswp(void)
 {
 	void *fn = (void *)cusolverDnDlaswp_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDlaswp, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDlaswp, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDlaswp, cudastub_cusolver_slot_cusolverDnDlaswp, cudastub_cusolver_resolve_cusolverDnDlaswp, cudastub_cusolver_bind_cusolverDnDlaswp);
@@ -6551,7 +6665,8 @@ static cusolverStatus_t cusolverDnDlaswp_resolve(cusolverDnHandle_t a0, int a1, 
 {
 	cusolverDnDlaswp_fn fn = cusolverDnDlaswp_choose();
 
-	atomic_store_explicit(&cusolverDnDlaswp_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDlaswp_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -6585,7 +6700,7 @@ void *cudastub_cusolver_bind_cusolverDnDlauum(void)
 {
 	void *fn = (void *)cusolverDnDlauum_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDlauum, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDlauum, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDlauum, cudastub_cusolver_slot_cusolverDnDlauum, cudastub_cusolver_resolve_cusolverDnDlauum, cudastub_cusolver_bind_cusolverDnDlauum);
@@ -6600,7 +6715,8 @@ static cusolverStatus_t cusolverDnDlauum_resolve(cusolverDnHandle_t a0, cublasFi
 {
 	cusolverDnDlauum_fn fn = cusolverDnDlauum_choose();
 
-	atomic_store_explicit(&cusolverDnDlauum_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDlauum_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -6632,7 +6748,7 @@ void *cudastub_cusolver_bind_cusolverDnDlauum_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnDlauum_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDlauum_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDlauum_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDlauum_bufferSize, cudastub_cusolver_slot_cusolverDnDlauum_bufferSize, cudastub_cusolver_resolve_cusolverDnDlauum_bufferSize, cudastub_cusolver_bind_cusolverDnDlauum_bufferSize);
@@ -6647,7 +6763,8 @@ static cusolverStatus_t cusolverDnDlauum_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnDlauum_bufferSize_fn fn = cusolverDnDlauum_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnDlauum_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDlauum_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -6684,7 +6801,7 @@ void *cudastub_cusolver_bind_cusolverDnDorgbr(void)
 {
 	void *fn = (void *)cusolverDnDorgbr_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDorgbr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDorgbr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDorgbr, cudastub_cusolver_slot_cusolverDnDorgbr, cudastub_cusolver_resolve_cusolverDnDorgbr, cudastub_cusolver_bind_cusolverDnDorgbr);
@@ -6699,7 +6816,8 @@ static cusolverStatus_t cusolverDnDorgbr_resolve(cusolverDnHandle_t a0, cublasSi
 {
 	cusolverDnDorgbr_fn fn = cusolverDnDorgbr_choose();
 
-	atomic_store_explicit(&cusolverDnDorgbr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDorgbr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -6734,7 +6852,7 @@ void *cudastub_cusolver_bind_cusolverDnDorgbr_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnDorgbr_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDorgbr_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDorgbr_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDorgbr_bufferSize, cudastub_cusolver_slot_cusolverDnDorgbr_bufferSize, cudastub_cusolver_resolve_cusolverDnDorgbr_bufferSize, cudastub_cusolver_bind_cusolverDnDorgbr_bufferSize);
@@ -6749,7 +6867,8 @@ static cusolverStatus_t cusolverDnDorgbr_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnDorgbr_bufferSize_fn fn = cusolverDnDorgbr_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnDorgbr_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDorgbr_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -6785,7 +6904,7 @@ void *cudastub_cusolver_bind_cusolverDnDorgqr(void)
 {
 	void *fn = (void *)cusolverDnDorgqr_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDorgqr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDorgqr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDorgqr, cudastub_cusolver_slot_cusolverDnDorgqr, cudastub_cusolver_resolve_cusolverDnDorgqr, cudastub_cusolver_bind_cusolverDnDorgqr);
@@ -6800,7 +6919,8 @@ static cusolverStatus_t cusolverDnDorgqr_resolve(cusolverDnHandle_t a0, int a1, 
 {
 	cusolverDnDorgqr_fn fn = cusolverDnDorgqr_choose();
 
-	atomic_store_explicit(&cusolverDnDorgqr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDorgqr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -6834,7 +6954,7 @@ void *cudastub_cusolver_bind_cusolverDnDorgqr_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnDorgqr_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDorgqr_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDorgqr_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDorgqr_bufferSize, cudastub_cusolver_slot_cusolverDnDorgqr_bufferSize, cudastub_cusolver_resolve_cusolverDnDorgqr_bufferSize, cudastub_cusolver_bind_cusolverDnDorgqr_bufferSize);
@@ -6849,7 +6969,8 @@ static cusolverStatus_t cusolverDnDorgqr_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnDorgqr_bufferSize_fn fn = cusolverDnDorgqr_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnDorgqr_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDorgqr_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -6884,7 +7005,7 @@ void *cudastub_cusolver_bind_cusolverDnDorgtr(void)
 {
 	void *fn = (void *)cusolverDnDorgtr_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDorgtr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDorgtr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDorgtr, cudastub_cusolver_slot_cusolverDnDorgtr, cudastub_cusolver_resolve_cusolverDnDorgtr, cudastub_cusolver_bind_cusolverDnDorgtr);
@@ -6899,7 +7020,8 @@ static cusolverStatus_t cusolverDnDorgtr_resolve(cusolverDnHandle_t a0, cublasFi
 {
 	cusolverDnDorgtr_fn fn = cusolverDnDorgtr_choose();
 
-	atomic_store_explicit(&cusolverDnDorgtr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDorgtr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -6932,7 +7054,7 @@ void *cudastub_cusolver_bind_cusolverDnDorgtr_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnDorgtr_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDorgtr_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDorgtr_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDorgtr_bufferSize, cudastub_cusolver_slot_cusolverDnDorgtr_bufferSize, cudastub_cusolver_resolve_cusolverDnDorgtr_bufferSize, cudastub_cusolver_bind_cusolverDnDorgtr_bufferSize);
@@ -6947,7 +7069,8 @@ static cusolverStatus_t cusolverDnDorgtr_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnDorgtr_bufferSize_fn fn = cusolverDnDorgtr_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnDorgtr_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDorgtr_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -6987,7 +7110,7 @@ void *cudastub_cusolver_bind_cusolverDnDormqr(void)
 {
 	void *fn = (void *)cusolverDnDormqr_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDormqr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDormqr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDormqr, cudastub_cusolver_slot_cusolverDnDormqr, cudastub_cusolver_resolve_cusolverDnDormqr, cudastub_cusolver_bind_cusolverDnDormqr);
@@ -7002,7 +7125,8 @@ static cusolverStatus_t cusolverDnDormqr_resolve(cusolverDnHandle_t a0, cublasSi
 {
 	cusolverDnDormqr_fn fn = cusolverDnDormqr_choose();
 
-	atomic_store_explicit(&cusolverDnDormqr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDormqr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -7040,7 +7164,7 @@ void *cudastub_cusolver_bind_cusolverDnDormqr_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnDormqr_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDormqr_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDormqr_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDormqr_bufferSize, cudastub_cusolver_slot_cusolverDnDormqr_bufferSize, cudastub_cusolver_resolve_cusolverDnDormqr_bufferSize, cudastub_cusolver_bind_cusolverDnDormqr_bufferSize);
@@ -7055,7 +7179,8 @@ static cusolverStatus_t cusolverDnDormqr_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnDormqr_bufferSize_fn fn = cusolverDnDormqr_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnDormqr_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDormqr_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -7095,7 +7220,7 @@ void *cudastub_cusolver_bind_cusolverDnDormtr(void)
 {
 	void *fn = (void *)cusolverDnDormtr_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDormtr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDormtr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDormtr, cudastub_cusolver_slot_cusolverDnDormtr, cudastub_cusolver_resolve_cusolverDnDormtr, cudastub_cusolver_bind_cusolverDnDormtr);
@@ -7110,7 +7235,8 @@ static cusolverStatus_t cusolverDnDormtr_resolve(cusolverDnHandle_t a0, cublasSi
 {
 	cusolverDnDormtr_fn fn = cusolverDnDormtr_choose();
 
-	atomic_store_explicit(&cusolverDnDormtr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDormtr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -7148,7 +7274,7 @@ void *cudastub_cusolver_bind_cusolverDnDormtr_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnDormtr_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDormtr_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDormtr_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDormtr_bufferSize, cudastub_cusolver_slot_cusolverDnDormtr_bufferSize, cudastub_cusolver_resolve_cusolverDnDormtr_bufferSize, cudastub_cusolver_bind_cusolverDnDormtr_bufferSize);
@@ -7163,7 +7289,8 @@ static cusolverStatus_t cusolverDnDormtr_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnDormtr_bufferSize_fn fn = cusolverDnDormtr_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnDormtr_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDormtr_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -7197,7 +7324,7 @@ void *cudastub_cusolver_bind_cusolverDnDpotrf(void)
 {
 	void *fn = (void *)cusolverDnDpotrf_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDpotrf, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDpotrf, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDpotrf, cudastub_cusolver_slot_cusolverDnDpotrf, cudastub_cusolver_resolve_cusolverDnDpotrf, cudastub_cusolver_bind_cusolverDnDpotrf);
@@ -7212,7 +7339,8 @@ static cusolverStatus_t cusolverDnDpotrf_resolve(cusolverDnHandle_t a0, cublasFi
 {
 	cusolverDnDpotrf_fn fn = cusolverDnDpotrf_choose();
 
-	atomic_store_explicit(&cusolverDnDpotrf_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDpotrf_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -7245,7 +7373,7 @@ void *cudastub_cusolver_bind_cusolverDnDpotrfBatched(void)
 {
 	void *fn = (void *)cusolverDnDpotrfBatched_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDpotrfBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDpotrfBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDpotrfBatched, cudastub_cusolver_slot_cusolverDnDpotrfBatched, cudastub_cusolver_resolve_cusolverDnDpotrfBatched, cudastub_cusolver_bind_cusolverDnDpotrfBatched);
@@ -7260,7 +7388,8 @@ static cusolverStatus_t cusolverDnDpotrfBatched_resolve(cusolverDnHandle_t a0, c
 {
 	cusolverDnDpotrfBatched_fn fn = cusolverDnDpotrfBatched_choose();
 
-	atomic_store_explicit(&cusolverDnDpotrfBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDpotrfBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -7292,7 +7421,7 @@ void *cudastub_cusolver_bind_cusolverDnDpotrf_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnDpotrf_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDpotrf_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDpotrf_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDpotrf_bufferSize, cudastub_cusolver_slot_cusolverDnDpotrf_bufferSize, cudastub_cusolver_resolve_cusolverDnDpotrf_bufferSize, cudastub_cusolver_bind_cusolverDnDpotrf_bufferSize);
@@ -7307,7 +7436,8 @@ static cusolverStatus_t cusolverDnDpotrf_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnDpotrf_bufferSize_fn fn = cusolverDnDpotrf_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnDpotrf_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDpotrf_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -7341,7 +7471,7 @@ void *cudastub_cusolver_bind_cusolverDnDpotri(void)
 {
 	void *fn = (void *)cusolverDnDpotri_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDpotri, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDpotri, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDpotri, cudastub_cusolver_slot_cusolverDnDpotri, cudastub_cusolver_resolve_cusolverDnDpotri, cudastub_cusolver_bind_cusolverDnDpotri);
@@ -7356,7 +7486,8 @@ static cusolverStatus_t cusolverDnDpotri_resolve(cusolverDnHandle_t a0, cublasFi
 {
 	cusolverDnDpotri_fn fn = cusolverDnDpotri_choose();
 
-	atomic_store_explicit(&cusolverDnDpotri_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDpotri_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -7388,7 +7519,7 @@ void *cudastub_cusolver_bind_cusolverDnDpotri_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnDpotri_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDpotri_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDpotri_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDpotri_bufferSize, cudastub_cusolver_slot_cusolverDnDpotri_bufferSize, cudastub_cusolver_resolve_cusolverDnDpotri_bufferSize, cudastub_cusolver_bind_cusolverDnDpotri_bufferSize);
@@ -7403,7 +7534,8 @@ static cusolverStatus_t cusolverDnDpotri_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnDpotri_bufferSize_fn fn = cusolverDnDpotri_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnDpotri_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDpotri_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -7438,7 +7570,7 @@ void *cudastub_cusolver_bind_cusolverDnDpotrs(void)
 {
 	void *fn = (void *)cusolverDnDpotrs_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDpotrs, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDpotrs, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDpotrs, cudastub_cusolver_slot_cusolverDnDpotrs, cudastub_cusolver_resolve_cusolverDnDpotrs, cudastub_cusolver_bind_cusolverDnDpotrs);
@@ -7453,7 +7585,8 @@ static cusolverStatus_t cusolverDnDpotrs_resolve(cusolverDnHandle_t a0, cublasFi
 {
 	cusolverDnDpotrs_fn fn = cusolverDnDpotrs_choose();
 
-	atomic_store_explicit(&cusolverDnDpotrs_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDpotrs_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -7489,7 +7622,7 @@ void *cudastub_cusolver_bind_cusolverDnDpotrsBatched(void)
 {
 	void *fn = (void *)cusolverDnDpotrsBatched_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDpotrsBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDpotrsBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDpotrsBatched, cudastub_cusolver_slot_cusolverDnDpotrsBatched, cudastub_cusolver_resolve_cusolverDnDpotrsBatched, cudastub_cusolver_bind_cusolverDnDpotrsBatched);
@@ -7504,7 +7637,8 @@ static cusolverStatus_t cusolverDnDpotrsBatched_resolve(cusolverDnHandle_t a0, c
 {
 	cusolverDnDpotrsBatched_fn fn = cusolverDnDpotrsBatched_choose();
 
-	atomic_store_explicit(&cusolverDnDpotrsBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDpotrsBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -7540,7 +7674,7 @@ void *cudastub_cusolver_bind_cusolverDnDsyevd(void)
 {
 	void *fn = (void *)cusolverDnDsyevd_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDsyevd, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDsyevd, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDsyevd, cudastub_cusolver_slot_cusolverDnDsyevd, cudastub_cusolver_resolve_cusolverDnDsyevd, cudastub_cusolver_bind_cusolverDnDsyevd);
@@ -7555,7 +7689,8 @@ static cusolverStatus_t cusolverDnDsyevd_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnDsyevd_fn fn = cusolverDnDsyevd_choose();
 
-	atomic_store_explicit(&cusolverDnDsyevd_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDsyevd_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -7589,7 +7724,7 @@ void *cudastub_cusolver_bind_cusolverDnDsyevd_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnDsyevd_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDsyevd_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDsyevd_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDsyevd_bufferSize, cudastub_cusolver_slot_cusolverDnDsyevd_bufferSize, cudastub_cusolver_resolve_cusolverDnDsyevd_bufferSize, cudastub_cusolver_bind_cusolverDnDsyevd_bufferSize);
@@ -7604,7 +7739,8 @@ static cusolverStatus_t cusolverDnDsyevd_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnDsyevd_bufferSize_fn fn = cusolverDnDsyevd_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnDsyevd_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDsyevd_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -7646,7 +7782,7 @@ void *cudastub_cusolver_bind_cusolverDnDsyevdx(void)
 {
 	void *fn = (void *)cusolverDnDsyevdx_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDsyevdx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDsyevdx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDsyevdx, cudastub_cusolver_slot_cusolverDnDsyevdx, cudastub_cusolver_resolve_cusolverDnDsyevdx, cudastub_cusolver_bind_cusolverDnDsyevdx);
@@ -7661,7 +7797,8 @@ static cusolverStatus_t cusolverDnDsyevdx_resolve(cusolverDnHandle_t a0, cusolve
 {
 	cusolverDnDsyevdx_fn fn = cusolverDnDsyevdx_choose();
 
-	atomic_store_explicit(&cusolverDnDsyevdx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDsyevdx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
 }
 #endif
@@ -7701,7 +7838,7 @@ void *cudastub_cusolver_bind_cusolverDnDsyevdx_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnDsyevdx_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDsyevdx_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDsyevdx_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDsyevdx_bufferSize, cudastub_cusolver_slot_cusolverDnDsyevdx_bufferSize, cudastub_cusolver_resolve_cusolverDnDsyevdx_bufferSize, cudastub_cusolver_bind_cusolverDnDsyevdx_bufferSize);
@@ -7716,7 +7853,8 @@ static cusolverStatus_t cusolverDnDsyevdx_bufferSize_resolve(cusolverDnHandle_t 
 {
 	cusolverDnDsyevdx_bufferSize_fn fn = cusolverDnDsyevdx_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnDsyevdx_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDsyevdx_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -7753,7 +7891,7 @@ void *cudastub_cusolver_bind_cusolverDnDsyevj(void)
 {
 	void *fn = (void *)cusolverDnDsyevj_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDsyevj, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDsyevj, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDsyevj, cudastub_cusolver_slot_cusolverDnDsyevj, cudastub_cusolver_resolve_cusolverDnDsyevj, cudastub_cusolver_bind_cusolverDnDsyevj);
@@ -7768,7 +7906,8 @@ static cusolverStatus_t cusolverDnDsyevj_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnDsyevj_fn fn = cusolverDnDsyevj_choose();
 
-	atomic_store_explicit(&cusolverDnDsyevj_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDsyevj_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -7806,7 +7945,7 @@ void *cudastub_cusolver_bind_cusolverDnDsyevjBatched(void)
 {
 	void *fn = (void *)cusolverDnDsyevjBatched_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDsyevjBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDsyevjBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDsyevjBatched, cudastub_cusolver_slot_cusolverDnDsyevjBatched, cudastub_cusolver_resolve_cusolverDnDsyevjBatched, cudastub_cusolver_bind_cusolverDnDsyevjBatched);
@@ -7821,7 +7960,8 @@ static cusolverStatus_t cusolverDnDsyevjBatched_resolve(cusolverDnHandle_t a0, c
 {
 	cusolverDnDsyevjBatched_fn fn = cusolverDnDsyevjBatched_choose();
 
-	atomic_store_explicit(&cusolverDnDsyevjBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDsyevjBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -7857,7 +7997,7 @@ void *cudastub_cusolver_bind_cusolverDnDsyevjBatched_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnDsyevjBatched_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDsyevjBatched_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDsyevjBatched_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDsyevjBatched_bufferSize, cudastub_cusolver_slot_cusolverDnDsyevjBatched_bufferSize, cudastub_cusolver_resolve_cusolverDnDsyevjBatched_bufferSize, cudastub_cusolver_bind_cusolverDnDsyevjBatched_bufferSize);
@@ -7872,7 +8012,8 @@ static cusolverStatus_t cusolverDnDsyevjBatched_bufferSize_resolve(cusolverDnHan
 {
 	cusolverDnDsyevjBatched_bufferSize_fn fn = cusolverDnDsyevjBatched_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnDsyevjBatched_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDsyevjBatched_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -7907,7 +8048,7 @@ void *cudastub_cusolver_bind_cusolverDnDsyevj_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnDsyevj_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDsyevj_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDsyevj_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDsyevj_bufferSize, cudastub_cusolver_slot_cusolverDnDsyevj_bufferSize, cudastub_cusolver_resolve_cusolverDnDsyevj_bufferSize, cudastub_cusolver_bind_cusolverDnDsyevj_bufferSize);
@@ -7922,7 +8063,8 @@ static cusolverStatus_t cusolverDnDsyevj_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnDsyevj_bufferSize_fn fn = cusolverDnDsyevj_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnDsyevj_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDsyevj_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -7961,7 +8103,7 @@ void *cudastub_cusolver_bind_cusolverDnDsygvd(void)
 {
 	void *fn = (void *)cusolverDnDsygvd_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDsygvd, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDsygvd, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDsygvd, cudastub_cusolver_slot_cusolverDnDsygvd, cudastub_cusolver_resolve_cusolverDnDsygvd, cudastub_cusolver_bind_cusolverDnDsygvd);
@@ -7976,7 +8118,8 @@ static cusolverStatus_t cusolverDnDsygvd_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnDsygvd_fn fn = cusolverDnDsygvd_choose();
 
-	atomic_store_explicit(&cusolverDnDsygvd_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDsygvd_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -8013,7 +8156,7 @@ void *cudastub_cusolver_bind_cusolverDnDsygvd_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnDsygvd_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDsygvd_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDsygvd_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDsygvd_bufferSize, cudastub_cusolver_slot_cusolverDnDsygvd_bufferSize, cudastub_cusolver_resolve_cusolverDnDsygvd_bufferSize, cudastub_cusolver_bind_cusolverDnDsygvd_bufferSize);
@@ -8028,7 +8171,8 @@ static cusolverStatus_t cusolverDnDsygvd_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnDsygvd_bufferSize_fn fn = cusolverDnDsygvd_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnDsygvd_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDsygvd_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -8073,7 +8217,7 @@ void *cudastub_cusolver_bind_cusolverDnDsygvdx(void)
 {
 	void *fn = (void *)cusolverDnDsygvdx_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDsygvdx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDsygvdx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDsygvdx, cudastub_cusolver_slot_cusolverDnDsygvdx, cudastub_cusolver_resolve_cusolverDnDsygvdx, cudastub_cusolver_bind_cusolverDnDsygvdx);
@@ -8088,7 +8232,8 @@ static cusolverStatus_t cusolverDnDsygvdx_resolve(cusolverDnHandle_t a0, cusolve
 {
 	cusolverDnDsygvdx_fn fn = cusolverDnDsygvdx_choose();
 
-	atomic_store_explicit(&cusolverDnDsygvdx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDsygvdx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18);
 }
 #endif
@@ -8131,7 +8276,7 @@ void *cudastub_cusolver_bind_cusolverDnDsygvdx_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnDsygvdx_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDsygvdx_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDsygvdx_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDsygvdx_bufferSize, cudastub_cusolver_slot_cusolverDnDsygvdx_bufferSize, cudastub_cusolver_resolve_cusolverDnDsygvdx_bufferSize, cudastub_cusolver_bind_cusolverDnDsygvdx_bufferSize);
@@ -8146,7 +8291,8 @@ static cusolverStatus_t cusolverDnDsygvdx_bufferSize_resolve(cusolverDnHandle_t 
 {
 	cusolverDnDsygvdx_bufferSize_fn fn = cusolverDnDsygvdx_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnDsygvdx_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDsygvdx_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
 }
 #endif
@@ -8186,7 +8332,7 @@ void *cudastub_cusolver_bind_cusolverDnDsygvj(void)
 {
 	void *fn = (void *)cusolverDnDsygvj_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDsygvj, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDsygvj, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDsygvj, cudastub_cusolver_slot_cusolverDnDsygvj, cudastub_cusolver_resolve_cusolverDnDsygvj, cudastub_cusolver_bind_cusolverDnDsygvj);
@@ -8201,7 +8347,8 @@ static cusolverStatus_t cusolverDnDsygvj_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnDsygvj_fn fn = cusolverDnDsygvj_choose();
 
-	atomic_store_explicit(&cusolverDnDsygvj_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDsygvj_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -8239,7 +8386,7 @@ void *cudastub_cusolver_bind_cusolverDnDsygvj_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnDsygvj_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDsygvj_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDsygvj_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDsygvj_bufferSize, cudastub_cusolver_slot_cusolverDnDsygvj_bufferSize, cudastub_cusolver_resolve_cusolverDnDsygvj_bufferSize, cudastub_cusolver_bind_cusolverDnDsygvj_bufferSize);
@@ -8254,7 +8401,8 @@ static cusolverStatus_t cusolverDnDsygvj_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnDsygvj_bufferSize_fn fn = cusolverDnDsygvj_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnDsygvj_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDsygvj_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -8291,7 +8439,7 @@ void *cudastub_cusolver_bind_cusolverDnDsytrd(void)
 {
 	void *fn = (void *)cusolverDnDsytrd_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDsytrd, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDsytrd, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDsytrd, cudastub_cusolver_slot_cusolverDnDsytrd, cudastub_cusolver_resolve_cusolverDnDsytrd, cudastub_cusolver_bind_cusolverDnDsytrd);
@@ -8306,7 +8454,8 @@ static cusolverStatus_t cusolverDnDsytrd_resolve(cusolverDnHandle_t a0, cublasFi
 {
 	cusolverDnDsytrd_fn fn = cusolverDnDsytrd_choose();
 
-	atomic_store_explicit(&cusolverDnDsytrd_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDsytrd_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -8341,7 +8490,7 @@ void *cudastub_cusolver_bind_cusolverDnDsytrd_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnDsytrd_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDsytrd_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDsytrd_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDsytrd_bufferSize, cudastub_cusolver_slot_cusolverDnDsytrd_bufferSize, cudastub_cusolver_resolve_cusolverDnDsytrd_bufferSize, cudastub_cusolver_bind_cusolverDnDsytrd_bufferSize);
@@ -8356,7 +8505,8 @@ static cusolverStatus_t cusolverDnDsytrd_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnDsytrd_bufferSize_fn fn = cusolverDnDsytrd_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnDsytrd_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDsytrd_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -8391,7 +8541,7 @@ void *cudastub_cusolver_bind_cusolverDnDsytrf(void)
 {
 	void *fn = (void *)cusolverDnDsytrf_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDsytrf, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDsytrf, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDsytrf, cudastub_cusolver_slot_cusolverDnDsytrf, cudastub_cusolver_resolve_cusolverDnDsytrf, cudastub_cusolver_bind_cusolverDnDsytrf);
@@ -8406,7 +8556,8 @@ static cusolverStatus_t cusolverDnDsytrf_resolve(cusolverDnHandle_t a0, cublasFi
 {
 	cusolverDnDsytrf_fn fn = cusolverDnDsytrf_choose();
 
-	atomic_store_explicit(&cusolverDnDsytrf_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDsytrf_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -8437,7 +8588,7 @@ void *cudastub_cusolver_bind_cusolverDnDsytrf_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnDsytrf_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDsytrf_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDsytrf_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDsytrf_bufferSize, cudastub_cusolver_slot_cusolverDnDsytrf_bufferSize, cudastub_cusolver_resolve_cusolverDnDsytrf_bufferSize, cudastub_cusolver_bind_cusolverDnDsytrf_bufferSize);
@@ -8452,7 +8603,8 @@ static cusolverStatus_t cusolverDnDsytrf_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnDsytrf_bufferSize_fn fn = cusolverDnDsytrf_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnDsytrf_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDsytrf_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -8487,7 +8639,7 @@ void *cudastub_cusolver_bind_cusolverDnDsytri(void)
 {
 	void *fn = (void *)cusolverDnDsytri_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDsytri, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDsytri, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDsytri, cudastub_cusolver_slot_cusolverDnDsytri, cudastub_cusolver_resolve_cusolverDnDsytri, cudastub_cusolver_bind_cusolverDnDsytri);
@@ -8502,7 +8654,8 @@ static cusolverStatus_t cusolverDnDsytri_resolve(cusolverDnHandle_t a0, cublasFi
 {
 	cusolverDnDsytri_fn fn = cusolverDnDsytri_choose();
 
-	atomic_store_explicit(&cusolverDnDsytri_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDsytri_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -8535,7 +8688,7 @@ void *cudastub_cusolver_bind_cusolverDnDsytri_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnDsytri_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnDsytri_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnDsytri_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnDsytri_bufferSize, cudastub_cusolver_slot_cusolverDnDsytri_bufferSize, cudastub_cusolver_resolve_cusolverDnDsytri_bufferSize, cudastub_cusolver_bind_cusolverDnDsytri_bufferSize);
@@ -8550,7 +8703,8 @@ static cusolverStatus_t cusolverDnDsytri_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnDsytri_bufferSize_fn fn = cusolverDnDsytri_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnDsytri_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnDsytri_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -8578,7 +8732,7 @@ void *cudastub_cusolver_bind_cusolverDnGetDeterministicMode(void)
 {
 	void *fn = (void *)cusolverDnGetDeterministicMode_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnGetDeterministicMode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnGetDeterministicMode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnGetDeterministicMode, cudastub_cusolver_slot_cusolverDnGetDeterministicMode, cudastub_cusolver_resolve_cusolverDnGetDeterministicMode, cudastub_cusolver_bind_cusolverDnGetDeterministicMode);
@@ -8593,7 +8747,8 @@ static cusolverStatus_t cusolverDnGetDeterministicMode_resolve(cusolverDnHandle_
 {
 	cusolverDnGetDeterministicMode_fn fn = cusolverDnGetDeterministicMode_choose();
 
-	atomic_store_explicit(&cusolverDnGetDeterministicMode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnGetDeterministicMode_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -8621,7 +8776,7 @@ void *cudastub_cusolver_bind_cusolverDnGetEmulationStrategy(void)
 {
 	void *fn = (void *)cusolverDnGetEmulationStrategy_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnGetEmulationStrategy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnGetEmulationStrategy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnGetEmulationStrategy, cudastub_cusolver_slot_cusolverDnGetEmulationStrategy, cudastub_cusolver_resolve_cusolverDnGetEmulationStrategy, cudastub_cusolver_bind_cusolverDnGetEmulationStrategy);
@@ -8636,7 +8791,8 @@ static cusolverStatus_t cusolverDnGetEmulationStrategy_resolve(cusolverDnHandle_
 {
 	cusolverDnGetEmulationStrategy_fn fn = cusolverDnGetEmulationStrategy_choose();
 
-	atomic_store_explicit(&cusolverDnGetEmulationStrategy_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnGetEmulationStrategy_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -8664,7 +8820,7 @@ void *cudastub_cusolver_bind_cusolverDnGetMathMode(void)
 {
 	void *fn = (void *)cusolverDnGetMathMode_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnGetMathMode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnGetMathMode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnGetMathMode, cudastub_cusolver_slot_cusolverDnGetMathMode, cudastub_cusolver_resolve_cusolverDnGetMathMode, cudastub_cusolver_bind_cusolverDnGetMathMode);
@@ -8679,7 +8835,8 @@ static cusolverStatus_t cusolverDnGetMathMode_resolve(cusolverDnHandle_t a0, cus
 {
 	cusolverDnGetMathMode_fn fn = cusolverDnGetMathMode_choose();
 
-	atomic_store_explicit(&cusolverDnGetMathMode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnGetMathMode_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -8707,7 +8864,7 @@ void *cudastub_cusolver_bind_cusolverDnGetStream(void)
 {
 	void *fn = (void *)cusolverDnGetStream_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnGetStream, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnGetStream, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnGetStream, cudastub_cusolver_slot_cusolverDnGetStream, cudastub_cusolver_resolve_cusolverDnGetStream, cudastub_cusolver_bind_cusolverDnGetStream);
@@ -8722,7 +8879,8 @@ static cusolverStatus_t cusolverDnGetStream_resolve(cusolverDnHandle_t a0, cudaS
 {
 	cusolverDnGetStream_fn fn = cusolverDnGetStream_choose();
 
-	atomic_store_explicit(&cusolverDnGetStream_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnGetStream_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -8749,7 +8907,7 @@ void *cudastub_cusolver_bind_cusolverDnIRSInfosCreate(void)
 {
 	void *fn = (void *)cusolverDnIRSInfosCreate_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnIRSInfosCreate, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnIRSInfosCreate, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnIRSInfosCreate, cudastub_cusolver_slot_cusolverDnIRSInfosCreate, cudastub_cusolver_resolve_cusolverDnIRSInfosCreate, cudastub_cusolver_bind_cusolverDnIRSInfosCreate);
@@ -8764,7 +8922,8 @@ static cusolverStatus_t cusolverDnIRSInfosCreate_resolve(cusolverDnIRSInfos_t *a
 {
 	cusolverDnIRSInfosCreate_fn fn = cusolverDnIRSInfosCreate_choose();
 
-	atomic_store_explicit(&cusolverDnIRSInfosCreate_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnIRSInfosCreate_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -8791,7 +8950,7 @@ void *cudastub_cusolver_bind_cusolverDnIRSInfosDestroy(void)
 {
 	void *fn = (void *)cusolverDnIRSInfosDestroy_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnIRSInfosDestroy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnIRSInfosDestroy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnIRSInfosDestroy, cudastub_cusolver_slot_cusolverDnIRSInfosDestroy, cudastub_cusolver_resolve_cusolverDnIRSInfosDestroy, cudastub_cusolver_bind_cusolverDnIRSInfosDestroy);
@@ -8806,7 +8965,8 @@ static cusolverStatus_t cusolverDnIRSInfosDestroy_resolve(cusolverDnIRSInfos_t a
 {
 	cusolverDnIRSInfosDestroy_fn fn = cusolverDnIRSInfosDestroy_choose();
 
-	atomic_store_explicit(&cusolverDnIRSInfosDestroy_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnIRSInfosDestroy_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -8834,7 +8994,7 @@ void *cudastub_cusolver_bind_cusolverDnIRSInfosGetMaxIters(void)
 {
 	void *fn = (void *)cusolverDnIRSInfosGetMaxIters_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnIRSInfosGetMaxIters, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnIRSInfosGetMaxIters, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnIRSInfosGetMaxIters, cudastub_cusolver_slot_cusolverDnIRSInfosGetMaxIters, cudastub_cusolver_resolve_cusolverDnIRSInfosGetMaxIters, cudastub_cusolver_bind_cusolverDnIRSInfosGetMaxIters);
@@ -8849,7 +9009,8 @@ static cusolverStatus_t cusolverDnIRSInfosGetMaxIters_resolve(cusolverDnIRSInfos
 {
 	cusolverDnIRSInfosGetMaxIters_fn fn = cusolverDnIRSInfosGetMaxIters_choose();
 
-	atomic_store_explicit(&cusolverDnIRSInfosGetMaxIters_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnIRSInfosGetMaxIters_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -8877,7 +9038,7 @@ void *cudastub_cusolver_bind_cusolverDnIRSInfosGetNiters(void)
 {
 	void *fn = (void *)cusolverDnIRSInfosGetNiters_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnIRSInfosGetNiters, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnIRSInfosGetNiters, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnIRSInfosGetNiters, cudastub_cusolver_slot_cusolverDnIRSInfosGetNiters, cudastub_cusolver_resolve_cusolverDnIRSInfosGetNiters, cudastub_cusolver_bind_cusolverDnIRSInfosGetNiters);
@@ -8892,7 +9053,8 @@ static cusolverStatus_t cusolverDnIRSInfosGetNiters_resolve(cusolverDnIRSInfos_t
 {
 	cusolverDnIRSInfosGetNiters_fn fn = cusolverDnIRSInfosGetNiters_choose();
 
-	atomic_store_explicit(&cusolverDnIRSInfosGetNiters_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnIRSInfosGetNiters_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -8920,7 +9082,7 @@ void *cudastub_cusolver_bind_cusolverDnIRSInfosGetOuterNiters(void)
 {
 	void *fn = (void *)cusolverDnIRSInfosGetOuterNiters_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnIRSInfosGetOuterNiters, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnIRSInfosGetOuterNiters, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnIRSInfosGetOuterNiters, cudastub_cusolver_slot_cusolverDnIRSInfosGetOuterNiters, cudastub_cusolver_resolve_cusolverDnIRSInfosGetOuterNiters, cudastub_cusolver_bind_cusolverDnIRSInfosGetOuterNiters);
@@ -8935,7 +9097,8 @@ static cusolverStatus_t cusolverDnIRSInfosGetOuterNiters_resolve(cusolverDnIRSIn
 {
 	cusolverDnIRSInfosGetOuterNiters_fn fn = cusolverDnIRSInfosGetOuterNiters_choose();
 
-	atomic_store_explicit(&cusolverDnIRSInfosGetOuterNiters_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnIRSInfosGetOuterNiters_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -8963,7 +9126,7 @@ void *cudastub_cusolver_bind_cusolverDnIRSInfosGetResidualHistory(void)
 {
 	void *fn = (void *)cusolverDnIRSInfosGetResidualHistory_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnIRSInfosGetResidualHistory, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnIRSInfosGetResidualHistory, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnIRSInfosGetResidualHistory, cudastub_cusolver_slot_cusolverDnIRSInfosGetResidualHistory, cudastub_cusolver_resolve_cusolverDnIRSInfosGetResidualHistory, cudastub_cusolver_bind_cusolverDnIRSInfosGetResidualHistory);
@@ -8978,7 +9141,8 @@ static cusolverStatus_t cusolverDnIRSInfosGetResidualHistory_resolve(cusolverDnI
 {
 	cusolverDnIRSInfosGetResidualHistory_fn fn = cusolverDnIRSInfosGetResidualHistory_choose();
 
-	atomic_store_explicit(&cusolverDnIRSInfosGetResidualHistory_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnIRSInfosGetResidualHistory_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -9005,7 +9169,7 @@ void *cudastub_cusolver_bind_cusolverDnIRSInfosRequestResidual(void)
 {
 	void *fn = (void *)cusolverDnIRSInfosRequestResidual_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnIRSInfosRequestResidual, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnIRSInfosRequestResidual, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnIRSInfosRequestResidual, cudastub_cusolver_slot_cusolverDnIRSInfosRequestResidual, cudastub_cusolver_resolve_cusolverDnIRSInfosRequestResidual, cudastub_cusolver_bind_cusolverDnIRSInfosRequestResidual);
@@ -9020,7 +9184,8 @@ static cusolverStatus_t cusolverDnIRSInfosRequestResidual_resolve(cusolverDnIRSI
 {
 	cusolverDnIRSInfosRequestResidual_fn fn = cusolverDnIRSInfosRequestResidual_choose();
 
-	atomic_store_explicit(&cusolverDnIRSInfosRequestResidual_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnIRSInfosRequestResidual_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -9047,7 +9212,7 @@ void *cudastub_cusolver_bind_cusolverDnIRSParamsCreate(void)
 {
 	void *fn = (void *)cusolverDnIRSParamsCreate_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnIRSParamsCreate, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnIRSParamsCreate, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnIRSParamsCreate, cudastub_cusolver_slot_cusolverDnIRSParamsCreate, cudastub_cusolver_resolve_cusolverDnIRSParamsCreate, cudastub_cusolver_bind_cusolverDnIRSParamsCreate);
@@ -9062,7 +9227,8 @@ static cusolverStatus_t cusolverDnIRSParamsCreate_resolve(cusolverDnIRSParams_t 
 {
 	cusolverDnIRSParamsCreate_fn fn = cusolverDnIRSParamsCreate_choose();
 
-	atomic_store_explicit(&cusolverDnIRSParamsCreate_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnIRSParamsCreate_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -9089,7 +9255,7 @@ void *cudastub_cusolver_bind_cusolverDnIRSParamsDestroy(void)
 {
 	void *fn = (void *)cusolverDnIRSParamsDestroy_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnIRSParamsDestroy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnIRSParamsDestroy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnIRSParamsDestroy, cudastub_cusolver_slot_cusolverDnIRSParamsDestroy, cudastub_cusolver_resolve_cusolverDnIRSParamsDestroy, cudastub_cusolver_bind_cusolverDnIRSParamsDestroy);
@@ -9104,7 +9270,8 @@ static cusolverStatus_t cusolverDnIRSParamsDestroy_resolve(cusolverDnIRSParams_t
 {
 	cusolverDnIRSParamsDestroy_fn fn = cusolverDnIRSParamsDestroy_choose();
 
-	atomic_store_explicit(&cusolverDnIRSParamsDestroy_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnIRSParamsDestroy_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -9131,7 +9298,7 @@ void *cudastub_cusolver_bind_cusolverDnIRSParamsDisableFallback(void)
 {
 	void *fn = (void *)cusolverDnIRSParamsDisableFallback_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnIRSParamsDisableFallback, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnIRSParamsDisableFallback, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnIRSParamsDisableFallback, cudastub_cusolver_slot_cusolverDnIRSParamsDisableFallback, cudastub_cusolver_resolve_cusolverDnIRSParamsDisableFallback, cudastub_cusolver_bind_cusolverDnIRSParamsDisableFallback);
@@ -9146,7 +9313,8 @@ static cusolverStatus_t cusolverDnIRSParamsDisableFallback_resolve(cusolverDnIRS
 {
 	cusolverDnIRSParamsDisableFallback_fn fn = cusolverDnIRSParamsDisableFallback_choose();
 
-	atomic_store_explicit(&cusolverDnIRSParamsDisableFallback_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnIRSParamsDisableFallback_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -9173,7 +9341,7 @@ void *cudastub_cusolver_bind_cusolverDnIRSParamsEnableFallback(void)
 {
 	void *fn = (void *)cusolverDnIRSParamsEnableFallback_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnIRSParamsEnableFallback, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnIRSParamsEnableFallback, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnIRSParamsEnableFallback, cudastub_cusolver_slot_cusolverDnIRSParamsEnableFallback, cudastub_cusolver_resolve_cusolverDnIRSParamsEnableFallback, cudastub_cusolver_bind_cusolverDnIRSParamsEnableFallback);
@@ -9188,7 +9356,8 @@ static cusolverStatus_t cusolverDnIRSParamsEnableFallback_resolve(cusolverDnIRSP
 {
 	cusolverDnIRSParamsEnableFallback_fn fn = cusolverDnIRSParamsEnableFallback_choose();
 
-	atomic_store_explicit(&cusolverDnIRSParamsEnableFallback_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnIRSParamsEnableFallback_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -9216,7 +9385,7 @@ void *cudastub_cusolver_bind_cusolverDnIRSParamsGetMaxIters(void)
 {
 	void *fn = (void *)cusolverDnIRSParamsGetMaxIters_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnIRSParamsGetMaxIters, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnIRSParamsGetMaxIters, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnIRSParamsGetMaxIters, cudastub_cusolver_slot_cusolverDnIRSParamsGetMaxIters, cudastub_cusolver_resolve_cusolverDnIRSParamsGetMaxIters, cudastub_cusolver_bind_cusolverDnIRSParamsGetMaxIters);
@@ -9231,7 +9400,8 @@ static cusolverStatus_t cusolverDnIRSParamsGetMaxIters_resolve(cusolverDnIRSPara
 {
 	cusolverDnIRSParamsGetMaxIters_fn fn = cusolverDnIRSParamsGetMaxIters_choose();
 
-	atomic_store_explicit(&cusolverDnIRSParamsGetMaxIters_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnIRSParamsGetMaxIters_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -9259,7 +9429,7 @@ void *cudastub_cusolver_bind_cusolverDnIRSParamsSetMaxIters(void)
 {
 	void *fn = (void *)cusolverDnIRSParamsSetMaxIters_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnIRSParamsSetMaxIters, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnIRSParamsSetMaxIters, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnIRSParamsSetMaxIters, cudastub_cusolver_slot_cusolverDnIRSParamsSetMaxIters, cudastub_cusolver_resolve_cusolverDnIRSParamsSetMaxIters, cudastub_cusolver_bind_cusolverDnIRSParamsSetMaxIters);
@@ -9274,7 +9444,8 @@ static cusolverStatus_t cusolverDnIRSParamsSetMaxIters_resolve(cusolverDnIRSPara
 {
 	cusolverDnIRSParamsSetMaxIters_fn fn = cusolverDnIRSParamsSetMaxIters_choose();
 
-	atomic_store_explicit(&cusolverDnIRSParamsSetMaxIters_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnIRSParamsSetMaxIters_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -9302,7 +9473,7 @@ void *cudastub_cusolver_bind_cusolverDnIRSParamsSetMaxItersInner(void)
 {
 	void *fn = (void *)cusolverDnIRSParamsSetMaxItersInner_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnIRSParamsSetMaxItersInner, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnIRSParamsSetMaxItersInner, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnIRSParamsSetMaxItersInner, cudastub_cusolver_slot_cusolverDnIRSParamsSetMaxItersInner, cudastub_cusolver_resolve_cusolverDnIRSParamsSetMaxItersInner, cudastub_cusolver_bind_cusolverDnIRSParamsSetMaxItersInner);
@@ -9317,7 +9488,8 @@ static cusolverStatus_t cusolverDnIRSParamsSetMaxItersInner_resolve(cusolverDnIR
 {
 	cusolverDnIRSParamsSetMaxItersInner_fn fn = cusolverDnIRSParamsSetMaxItersInner_choose();
 
-	atomic_store_explicit(&cusolverDnIRSParamsSetMaxItersInner_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnIRSParamsSetMaxItersInner_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -9345,7 +9517,7 @@ void *cudastub_cusolver_bind_cusolverDnIRSParamsSetRefinementSolver(void)
 {
 	void *fn = (void *)cusolverDnIRSParamsSetRefinementSolver_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnIRSParamsSetRefinementSolver, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnIRSParamsSetRefinementSolver, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnIRSParamsSetRefinementSolver, cudastub_cusolver_slot_cusolverDnIRSParamsSetRefinementSolver, cudastub_cusolver_resolve_cusolverDnIRSParamsSetRefinementSolver, cudastub_cusolver_bind_cusolverDnIRSParamsSetRefinementSolver);
@@ -9360,7 +9532,8 @@ static cusolverStatus_t cusolverDnIRSParamsSetRefinementSolver_resolve(cusolverD
 {
 	cusolverDnIRSParamsSetRefinementSolver_fn fn = cusolverDnIRSParamsSetRefinementSolver_choose();
 
-	atomic_store_explicit(&cusolverDnIRSParamsSetRefinementSolver_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnIRSParamsSetRefinementSolver_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -9388,7 +9561,7 @@ void *cudastub_cusolver_bind_cusolverDnIRSParamsSetSolverLowestPrecision(void)
 {
 	void *fn = (void *)cusolverDnIRSParamsSetSolverLowestPrecision_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnIRSParamsSetSolverLowestPrecision, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnIRSParamsSetSolverLowestPrecision, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnIRSParamsSetSolverLowestPrecision, cudastub_cusolver_slot_cusolverDnIRSParamsSetSolverLowestPrecision, cudastub_cusolver_resolve_cusolverDnIRSParamsSetSolverLowestPrecision, cudastub_cusolver_bind_cusolverDnIRSParamsSetSolverLowestPrecision);
@@ -9403,7 +9576,8 @@ static cusolverStatus_t cusolverDnIRSParamsSetSolverLowestPrecision_resolve(cuso
 {
 	cusolverDnIRSParamsSetSolverLowestPrecision_fn fn = cusolverDnIRSParamsSetSolverLowestPrecision_choose();
 
-	atomic_store_explicit(&cusolverDnIRSParamsSetSolverLowestPrecision_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnIRSParamsSetSolverLowestPrecision_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -9431,7 +9605,7 @@ void *cudastub_cusolver_bind_cusolverDnIRSParamsSetSolverMainPrecision(void)
 {
 	void *fn = (void *)cusolverDnIRSParamsSetSolverMainPrecision_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnIRSParamsSetSolverMainPrecision, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnIRSParamsSetSolverMainPrecision, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnIRSParamsSetSolverMainPrecision, cudastub_cusolver_slot_cusolverDnIRSParamsSetSolverMainPrecision, cudastub_cusolver_resolve_cusolverDnIRSParamsSetSolverMainPrecision, cudastub_cusolver_bind_cusolverDnIRSParamsSetSolverMainPrecision);
@@ -9446,7 +9620,8 @@ static cusolverStatus_t cusolverDnIRSParamsSetSolverMainPrecision_resolve(cusolv
 {
 	cusolverDnIRSParamsSetSolverMainPrecision_fn fn = cusolverDnIRSParamsSetSolverMainPrecision_choose();
 
-	atomic_store_explicit(&cusolverDnIRSParamsSetSolverMainPrecision_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnIRSParamsSetSolverMainPrecision_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -9475,7 +9650,7 @@ void *cudastub_cusolver_bind_cusolverDnIRSParamsSetSolverPrecisions(void)
 {
 	void *fn = (void *)cusolverDnIRSParamsSetSolverPrecisions_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnIRSParamsSetSolverPrecisions, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnIRSParamsSetSolverPrecisions, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnIRSParamsSetSolverPrecisions, cudastub_cusolver_slot_cusolverDnIRSParamsSetSolverPrecisions, cudastub_cusolver_resolve_cusolverDnIRSParamsSetSolverPrecisions, cudastub_cusolver_bind_cusolverDnIRSParamsSetSolverPrecisions);
@@ -9490,7 +9665,8 @@ static cusolverStatus_t cusolverDnIRSParamsSetSolverPrecisions_resolve(cusolverD
 {
 	cusolverDnIRSParamsSetSolverPrecisions_fn fn = cusolverDnIRSParamsSetSolverPrecisions_choose();
 
-	atomic_store_explicit(&cusolverDnIRSParamsSetSolverPrecisions_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnIRSParamsSetSolverPrecisions_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -9518,7 +9694,7 @@ void *cudastub_cusolver_bind_cusolverDnIRSParamsSetTol(void)
 {
 	void *fn = (void *)cusolverDnIRSParamsSetTol_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnIRSParamsSetTol, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnIRSParamsSetTol, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnIRSParamsSetTol, cudastub_cusolver_slot_cusolverDnIRSParamsSetTol, cudastub_cusolver_resolve_cusolverDnIRSParamsSetTol, cudastub_cusolver_bind_cusolverDnIRSParamsSetTol);
@@ -9533,7 +9709,8 @@ static cusolverStatus_t cusolverDnIRSParamsSetTol_resolve(cusolverDnIRSParams_t 
 {
 	cusolverDnIRSParamsSetTol_fn fn = cusolverDnIRSParamsSetTol_choose();
 
-	atomic_store_explicit(&cusolverDnIRSParamsSetTol_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnIRSParamsSetTol_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -9561,7 +9738,7 @@ void *cudastub_cusolver_bind_cusolverDnIRSParamsSetTolInner(void)
 {
 	void *fn = (void *)cusolverDnIRSParamsSetTolInner_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnIRSParamsSetTolInner, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnIRSParamsSetTolInner, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnIRSParamsSetTolInner, cudastub_cusolver_slot_cusolverDnIRSParamsSetTolInner, cudastub_cusolver_resolve_cusolverDnIRSParamsSetTolInner, cudastub_cusolver_bind_cusolverDnIRSParamsSetTolInner);
@@ -9576,7 +9753,8 @@ static cusolverStatus_t cusolverDnIRSParamsSetTolInner_resolve(cusolverDnIRSPara
 {
 	cusolverDnIRSParamsSetTolInner_fn fn = cusolverDnIRSParamsSetTolInner_choose();
 
-	atomic_store_explicit(&cusolverDnIRSParamsSetTolInner_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnIRSParamsSetTolInner_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -9618,7 +9796,7 @@ void *cudastub_cusolver_bind_cusolverDnIRSXgels(void)
 {
 	void *fn = (void *)cusolverDnIRSXgels_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnIRSXgels, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnIRSXgels, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnIRSXgels, cudastub_cusolver_slot_cusolverDnIRSXgels, cudastub_cusolver_resolve_cusolverDnIRSXgels, cudastub_cusolver_bind_cusolverDnIRSXgels);
@@ -9633,7 +9811,8 @@ static cusolverStatus_t cusolverDnIRSXgels_resolve(cusolverDnHandle_t a0, cusolv
 {
 	cusolverDnIRSXgels_fn fn = cusolverDnIRSXgels_choose();
 
-	atomic_store_explicit(&cusolverDnIRSXgels_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnIRSXgels_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
 }
 #endif
@@ -9665,7 +9844,7 @@ void *cudastub_cusolver_bind_cusolverDnIRSXgels_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnIRSXgels_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnIRSXgels_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnIRSXgels_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnIRSXgels_bufferSize, cudastub_cusolver_slot_cusolverDnIRSXgels_bufferSize, cudastub_cusolver_resolve_cusolverDnIRSXgels_bufferSize, cudastub_cusolver_bind_cusolverDnIRSXgels_bufferSize);
@@ -9680,7 +9859,8 @@ static cusolverStatus_t cusolverDnIRSXgels_bufferSize_resolve(cusolverDnHandle_t
 {
 	cusolverDnIRSXgels_bufferSize_fn fn = cusolverDnIRSXgels_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnIRSXgels_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnIRSXgels_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -9721,7 +9901,7 @@ void *cudastub_cusolver_bind_cusolverDnIRSXgesv(void)
 {
 	void *fn = (void *)cusolverDnIRSXgesv_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnIRSXgesv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnIRSXgesv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnIRSXgesv, cudastub_cusolver_slot_cusolverDnIRSXgesv, cudastub_cusolver_resolve_cusolverDnIRSXgesv, cudastub_cusolver_bind_cusolverDnIRSXgesv);
@@ -9736,7 +9916,8 @@ static cusolverStatus_t cusolverDnIRSXgesv_resolve(cusolverDnHandle_t a0, cusolv
 {
 	cusolverDnIRSXgesv_fn fn = cusolverDnIRSXgesv_choose();
 
-	atomic_store_explicit(&cusolverDnIRSXgesv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnIRSXgesv_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
 }
 #endif
@@ -9767,7 +9948,7 @@ void *cudastub_cusolver_bind_cusolverDnIRSXgesv_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnIRSXgesv_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnIRSXgesv_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnIRSXgesv_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnIRSXgesv_bufferSize, cudastub_cusolver_slot_cusolverDnIRSXgesv_bufferSize, cudastub_cusolver_resolve_cusolverDnIRSXgesv_bufferSize, cudastub_cusolver_bind_cusolverDnIRSXgesv_bufferSize);
@@ -9782,7 +9963,8 @@ static cusolverStatus_t cusolverDnIRSXgesv_bufferSize_resolve(cusolverDnHandle_t
 {
 	cusolverDnIRSXgesv_bufferSize_fn fn = cusolverDnIRSXgesv_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnIRSXgesv_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnIRSXgesv_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -9808,7 +9990,7 @@ void *cudastub_cusolver_bind_cusolverDnLoggerForceDisable(void)
 {
 	void *fn = (void *)cusolverDnLoggerForceDisable_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnLoggerForceDisable, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnLoggerForceDisable, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnLoggerForceDisable, cudastub_cusolver_slot_cusolverDnLoggerForceDisable, cudastub_cusolver_resolve_cusolverDnLoggerForceDisable, cudastub_cusolver_bind_cusolverDnLoggerForceDisable);
@@ -9823,7 +10005,8 @@ static cusolverStatus_t cusolverDnLoggerForceDisable_resolve(void)
 {
 	cusolverDnLoggerForceDisable_fn fn = cusolverDnLoggerForceDisable_choose();
 
-	atomic_store_explicit(&cusolverDnLoggerForceDisable_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnLoggerForceDisable_slot, fn, memory_order_release);
 	return fn();
 }
 #endif
@@ -9850,7 +10033,7 @@ void *cudastub_cusolver_bind_cusolverDnLoggerOpenFile(void)
 {
 	void *fn = (void *)cusolverDnLoggerOpenFile_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnLoggerOpenFile, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnLoggerOpenFile, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnLoggerOpenFile, cudastub_cusolver_slot_cusolverDnLoggerOpenFile, cudastub_cusolver_resolve_cusolverDnLoggerOpenFile, cudastub_cusolver_bind_cusolverDnLoggerOpenFile);
@@ -9865,7 +10048,8 @@ static cusolverStatus_t cusolverDnLoggerOpenFile_resolve(const char *a0)
 {
 	cusolverDnLoggerOpenFile_fn fn = cusolverDnLoggerOpenFile_choose();
 
-	atomic_store_explicit(&cusolverDnLoggerOpenFile_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnLoggerOpenFile_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -9892,7 +10076,7 @@ void *cudastub_cusolver_bind_cusolverDnLoggerSetCallback(void)
 {
 	void *fn = (void *)cusolverDnLoggerSetCallback_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnLoggerSetCallback, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnLoggerSetCallback, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnLoggerSetCallback, cudastub_cusolver_slot_cusolverDnLoggerSetCallback, cudastub_cusolver_resolve_cusolverDnLoggerSetCallback, cudastub_cusolver_bind_cusolverDnLoggerSetCallback);
@@ -9907,7 +10091,8 @@ static cusolverStatus_t cusolverDnLoggerSetCallback_resolve(cusolverDnLoggerCall
 {
 	cusolverDnLoggerSetCallback_fn fn = cusolverDnLoggerSetCallback_choose();
 
-	atomic_store_explicit(&cusolverDnLoggerSetCallback_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnLoggerSetCallback_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -9934,7 +10119,7 @@ void *cudastub_cusolver_bind_cusolverDnLoggerSetFile(void)
 {
 	void *fn = (void *)cusolverDnLoggerSetFile_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnLoggerSetFile, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnLoggerSetFile, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnLoggerSetFile, cudastub_cusolver_slot_cusolverDnLoggerSetFile, cudastub_cusolver_resolve_cusolverDnLoggerSetFile, cudastub_cusolver_bind_cusolverDnLoggerSetFile);
@@ -9949,7 +10134,8 @@ static cusolverStatus_t cusolverDnLoggerSetFile_resolve(FILE *a0)
 {
 	cusolverDnLoggerSetFile_fn fn = cusolverDnLoggerSetFile_choose();
 
-	atomic_store_explicit(&cusolverDnLoggerSetFile_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnLoggerSetFile_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -9976,7 +10162,7 @@ void *cudastub_cusolver_bind_cusolverDnLoggerSetLevel(void)
 {
 	void *fn = (void *)cusolverDnLoggerSetLevel_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnLoggerSetLevel, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnLoggerSetLevel, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnLoggerSetLevel, cudastub_cusolver_slot_cusolverDnLoggerSetLevel, cudastub_cusolver_resolve_cusolverDnLoggerSetLevel, cudastub_cusolver_bind_cusolverDnLoggerSetLevel);
@@ -9991,7 +10177,8 @@ static cusolverStatus_t cusolverDnLoggerSetLevel_resolve(int a0)
 {
 	cusolverDnLoggerSetLevel_fn fn = cusolverDnLoggerSetLevel_choose();
 
-	atomic_store_explicit(&cusolverDnLoggerSetLevel_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnLoggerSetLevel_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -10018,7 +10205,7 @@ void *cudastub_cusolver_bind_cusolverDnLoggerSetMask(void)
 {
 	void *fn = (void *)cusolverDnLoggerSetMask_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnLoggerSetMask, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnLoggerSetMask, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnLoggerSetMask, cudastub_cusolver_slot_cusolverDnLoggerSetMask, cudastub_cusolver_resolve_cusolverDnLoggerSetMask, cudastub_cusolver_bind_cusolverDnLoggerSetMask);
@@ -10033,7 +10220,8 @@ static cusolverStatus_t cusolverDnLoggerSetMask_resolve(int a0)
 {
 	cusolverDnLoggerSetMask_fn fn = cusolverDnLoggerSetMask_choose();
 
-	atomic_store_explicit(&cusolverDnLoggerSetMask_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnLoggerSetMask_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -10073,7 +10261,7 @@ void *cudastub_cusolver_bind_cusolverDnSBgels(void)
 {
 	void *fn = (void *)cusolverDnSBgels_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSBgels, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSBgels, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSBgels, cudastub_cusolver_slot_cusolverDnSBgels, cudastub_cusolver_resolve_cusolverDnSBgels, cudastub_cusolver_bind_cusolverDnSBgels);
@@ -10088,7 +10276,8 @@ static cusolverStatus_t cusolverDnSBgels_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnSBgels_fn fn = cusolverDnSBgels_choose();
 
-	atomic_store_explicit(&cusolverDnSBgels_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSBgels_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -10126,7 +10315,7 @@ void *cudastub_cusolver_bind_cusolverDnSBgels_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnSBgels_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSBgels_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSBgels_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSBgels_bufferSize, cudastub_cusolver_slot_cusolverDnSBgels_bufferSize, cudastub_cusolver_resolve_cusolverDnSBgels_bufferSize, cudastub_cusolver_bind_cusolverDnSBgels_bufferSize);
@@ -10141,7 +10330,8 @@ static cusolverStatus_t cusolverDnSBgels_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnSBgels_bufferSize_fn fn = cusolverDnSBgels_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnSBgels_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSBgels_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -10181,7 +10371,7 @@ void *cudastub_cusolver_bind_cusolverDnSBgesv(void)
 {
 	void *fn = (void *)cusolverDnSBgesv_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSBgesv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSBgesv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSBgesv, cudastub_cusolver_slot_cusolverDnSBgesv, cudastub_cusolver_resolve_cusolverDnSBgesv, cudastub_cusolver_bind_cusolverDnSBgesv);
@@ -10196,7 +10386,8 @@ static cusolverStatus_t cusolverDnSBgesv_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnSBgesv_fn fn = cusolverDnSBgesv_choose();
 
-	atomic_store_explicit(&cusolverDnSBgesv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSBgesv_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -10234,7 +10425,7 @@ void *cudastub_cusolver_bind_cusolverDnSBgesv_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnSBgesv_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSBgesv_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSBgesv_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSBgesv_bufferSize, cudastub_cusolver_slot_cusolverDnSBgesv_bufferSize, cudastub_cusolver_resolve_cusolverDnSBgesv_bufferSize, cudastub_cusolver_bind_cusolverDnSBgesv_bufferSize);
@@ -10249,7 +10440,8 @@ static cusolverStatus_t cusolverDnSBgesv_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnSBgesv_bufferSize_fn fn = cusolverDnSBgesv_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnSBgesv_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSBgesv_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -10289,7 +10481,7 @@ void *cudastub_cusolver_bind_cusolverDnSHgels(void)
 {
 	void *fn = (void *)cusolverDnSHgels_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSHgels, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSHgels, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSHgels, cudastub_cusolver_slot_cusolverDnSHgels, cudastub_cusolver_resolve_cusolverDnSHgels, cudastub_cusolver_bind_cusolverDnSHgels);
@@ -10304,7 +10496,8 @@ static cusolverStatus_t cusolverDnSHgels_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnSHgels_fn fn = cusolverDnSHgels_choose();
 
-	atomic_store_explicit(&cusolverDnSHgels_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSHgels_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -10342,7 +10535,7 @@ void *cudastub_cusolver_bind_cusolverDnSHgels_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnSHgels_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSHgels_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSHgels_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSHgels_bufferSize, cudastub_cusolver_slot_cusolverDnSHgels_bufferSize, cudastub_cusolver_resolve_cusolverDnSHgels_bufferSize, cudastub_cusolver_bind_cusolverDnSHgels_bufferSize);
@@ -10357,7 +10550,8 @@ static cusolverStatus_t cusolverDnSHgels_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnSHgels_bufferSize_fn fn = cusolverDnSHgels_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnSHgels_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSHgels_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -10397,7 +10591,7 @@ void *cudastub_cusolver_bind_cusolverDnSHgesv(void)
 {
 	void *fn = (void *)cusolverDnSHgesv_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSHgesv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSHgesv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSHgesv, cudastub_cusolver_slot_cusolverDnSHgesv, cudastub_cusolver_resolve_cusolverDnSHgesv, cudastub_cusolver_bind_cusolverDnSHgesv);
@@ -10412,7 +10606,8 @@ static cusolverStatus_t cusolverDnSHgesv_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnSHgesv_fn fn = cusolverDnSHgesv_choose();
 
-	atomic_store_explicit(&cusolverDnSHgesv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSHgesv_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -10450,7 +10645,7 @@ void *cudastub_cusolver_bind_cusolverDnSHgesv_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnSHgesv_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSHgesv_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSHgesv_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSHgesv_bufferSize, cudastub_cusolver_slot_cusolverDnSHgesv_bufferSize, cudastub_cusolver_resolve_cusolverDnSHgesv_bufferSize, cudastub_cusolver_bind_cusolverDnSHgesv_bufferSize);
@@ -10465,7 +10660,8 @@ static cusolverStatus_t cusolverDnSHgesv_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnSHgesv_bufferSize_fn fn = cusolverDnSHgesv_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnSHgesv_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSHgesv_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -10505,7 +10701,7 @@ void *cudastub_cusolver_bind_cusolverDnSSgels(void)
 {
 	void *fn = (void *)cusolverDnSSgels_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSSgels, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSSgels, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSSgels, cudastub_cusolver_slot_cusolverDnSSgels, cudastub_cusolver_resolve_cusolverDnSSgels, cudastub_cusolver_bind_cusolverDnSSgels);
@@ -10520,7 +10716,8 @@ static cusolverStatus_t cusolverDnSSgels_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnSSgels_fn fn = cusolverDnSSgels_choose();
 
-	atomic_store_explicit(&cusolverDnSSgels_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSSgels_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -10558,7 +10755,7 @@ void *cudastub_cusolver_bind_cusolverDnSSgels_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnSSgels_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSSgels_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSSgels_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSSgels_bufferSize, cudastub_cusolver_slot_cusolverDnSSgels_bufferSize, cudastub_cusolver_resolve_cusolverDnSSgels_bufferSize, cudastub_cusolver_bind_cusolverDnSSgels_bufferSize);
@@ -10573,7 +10770,8 @@ static cusolverStatus_t cusolverDnSSgels_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnSSgels_bufferSize_fn fn = cusolverDnSSgels_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnSSgels_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSSgels_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -10613,7 +10811,7 @@ void *cudastub_cusolver_bind_cusolverDnSSgesv(void)
 {
 	void *fn = (void *)cusolverDnSSgesv_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSSgesv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSSgesv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSSgesv, cudastub_cusolver_slot_cusolverDnSSgesv, cudastub_cusolver_resolve_cusolverDnSSgesv, cudastub_cusolver_bind_cusolverDnSSgesv);
@@ -10628,7 +10826,8 @@ static cusolverStatus_t cusolverDnSSgesv_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnSSgesv_fn fn = cusolverDnSSgesv_choose();
 
-	atomic_store_explicit(&cusolverDnSSgesv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSSgesv_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -10666,7 +10865,7 @@ void *cudastub_cusolver_bind_cusolverDnSSgesv_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnSSgesv_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSSgesv_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSSgesv_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSSgesv_bufferSize, cudastub_cusolver_slot_cusolverDnSSgesv_bufferSize, cudastub_cusolver_resolve_cusolverDnSSgesv_bufferSize, cudastub_cusolver_bind_cusolverDnSSgesv_bufferSize);
@@ -10681,7 +10880,8 @@ static cusolverStatus_t cusolverDnSSgesv_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnSSgesv_bufferSize_fn fn = cusolverDnSSgesv_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnSSgesv_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSSgesv_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -10721,7 +10921,7 @@ void *cudastub_cusolver_bind_cusolverDnSXgels(void)
 {
 	void *fn = (void *)cusolverDnSXgels_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSXgels, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSXgels, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSXgels, cudastub_cusolver_slot_cusolverDnSXgels, cudastub_cusolver_resolve_cusolverDnSXgels, cudastub_cusolver_bind_cusolverDnSXgels);
@@ -10736,7 +10936,8 @@ static cusolverStatus_t cusolverDnSXgels_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnSXgels_fn fn = cusolverDnSXgels_choose();
 
-	atomic_store_explicit(&cusolverDnSXgels_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSXgels_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -10774,7 +10975,7 @@ void *cudastub_cusolver_bind_cusolverDnSXgels_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnSXgels_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSXgels_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSXgels_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSXgels_bufferSize, cudastub_cusolver_slot_cusolverDnSXgels_bufferSize, cudastub_cusolver_resolve_cusolverDnSXgels_bufferSize, cudastub_cusolver_bind_cusolverDnSXgels_bufferSize);
@@ -10789,7 +10990,8 @@ static cusolverStatus_t cusolverDnSXgels_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnSXgels_bufferSize_fn fn = cusolverDnSXgels_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnSXgels_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSXgels_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -10829,7 +11031,7 @@ void *cudastub_cusolver_bind_cusolverDnSXgesv(void)
 {
 	void *fn = (void *)cusolverDnSXgesv_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSXgesv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSXgesv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSXgesv, cudastub_cusolver_slot_cusolverDnSXgesv, cudastub_cusolver_resolve_cusolverDnSXgesv, cudastub_cusolver_bind_cusolverDnSXgesv);
@@ -10844,7 +11046,8 @@ static cusolverStatus_t cusolverDnSXgesv_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnSXgesv_fn fn = cusolverDnSXgesv_choose();
 
-	atomic_store_explicit(&cusolverDnSXgesv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSXgesv_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -10882,7 +11085,7 @@ void *cudastub_cusolver_bind_cusolverDnSXgesv_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnSXgesv_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSXgesv_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSXgesv_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSXgesv_bufferSize, cudastub_cusolver_slot_cusolverDnSXgesv_bufferSize, cudastub_cusolver_resolve_cusolverDnSXgesv_bufferSize, cudastub_cusolver_bind_cusolverDnSXgesv_bufferSize);
@@ -10897,7 +11100,8 @@ static cusolverStatus_t cusolverDnSXgesv_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnSXgesv_bufferSize_fn fn = cusolverDnSXgesv_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnSXgesv_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSXgesv_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -10926,7 +11130,7 @@ void *cudastub_cusolver_bind_cusolverDnSetAdvOptions(void)
 {
 	void *fn = (void *)cusolverDnSetAdvOptions_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSetAdvOptions, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSetAdvOptions, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSetAdvOptions, cudastub_cusolver_slot_cusolverDnSetAdvOptions, cudastub_cusolver_resolve_cusolverDnSetAdvOptions, cudastub_cusolver_bind_cusolverDnSetAdvOptions);
@@ -10941,7 +11145,8 @@ static cusolverStatus_t cusolverDnSetAdvOptions_resolve(cusolverDnParams_t a0, c
 {
 	cusolverDnSetAdvOptions_fn fn = cusolverDnSetAdvOptions_choose();
 
-	atomic_store_explicit(&cusolverDnSetAdvOptions_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSetAdvOptions_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -10969,7 +11174,7 @@ void *cudastub_cusolver_bind_cusolverDnSetDeterministicMode(void)
 {
 	void *fn = (void *)cusolverDnSetDeterministicMode_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSetDeterministicMode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSetDeterministicMode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSetDeterministicMode, cudastub_cusolver_slot_cusolverDnSetDeterministicMode, cudastub_cusolver_resolve_cusolverDnSetDeterministicMode, cudastub_cusolver_bind_cusolverDnSetDeterministicMode);
@@ -10984,7 +11189,8 @@ static cusolverStatus_t cusolverDnSetDeterministicMode_resolve(cusolverDnHandle_
 {
 	cusolverDnSetDeterministicMode_fn fn = cusolverDnSetDeterministicMode_choose();
 
-	atomic_store_explicit(&cusolverDnSetDeterministicMode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSetDeterministicMode_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -11012,7 +11218,7 @@ void *cudastub_cusolver_bind_cusolverDnSetEmulationStrategy(void)
 {
 	void *fn = (void *)cusolverDnSetEmulationStrategy_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSetEmulationStrategy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSetEmulationStrategy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSetEmulationStrategy, cudastub_cusolver_slot_cusolverDnSetEmulationStrategy, cudastub_cusolver_resolve_cusolverDnSetEmulationStrategy, cudastub_cusolver_bind_cusolverDnSetEmulationStrategy);
@@ -11027,7 +11233,8 @@ static cusolverStatus_t cusolverDnSetEmulationStrategy_resolve(cusolverDnHandle_
 {
 	cusolverDnSetEmulationStrategy_fn fn = cusolverDnSetEmulationStrategy_choose();
 
-	atomic_store_explicit(&cusolverDnSetEmulationStrategy_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSetEmulationStrategy_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -11055,7 +11262,7 @@ void *cudastub_cusolver_bind_cusolverDnSetMathMode(void)
 {
 	void *fn = (void *)cusolverDnSetMathMode_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSetMathMode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSetMathMode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSetMathMode, cudastub_cusolver_slot_cusolverDnSetMathMode, cudastub_cusolver_resolve_cusolverDnSetMathMode, cudastub_cusolver_bind_cusolverDnSetMathMode);
@@ -11070,7 +11277,8 @@ static cusolverStatus_t cusolverDnSetMathMode_resolve(cusolverDnHandle_t a0, cus
 {
 	cusolverDnSetMathMode_fn fn = cusolverDnSetMathMode_choose();
 
-	atomic_store_explicit(&cusolverDnSetMathMode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSetMathMode_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -11098,7 +11306,7 @@ void *cudastub_cusolver_bind_cusolverDnSetStream(void)
 {
 	void *fn = (void *)cusolverDnSetStream_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSetStream, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSetStream, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSetStream, cudastub_cusolver_slot_cusolverDnSetStream, cudastub_cusolver_resolve_cusolverDnSetStream, cudastub_cusolver_bind_cusolverDnSetStream);
@@ -11113,7 +11321,8 @@ static cusolverStatus_t cusolverDnSetStream_resolve(cusolverDnHandle_t a0, cudaS
 {
 	cusolverDnSetStream_fn fn = cusolverDnSetStream_choose();
 
-	atomic_store_explicit(&cusolverDnSetStream_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSetStream_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -11151,7 +11360,7 @@ void *cudastub_cusolver_bind_cusolverDnSgebrd(void)
 {
 	void *fn = (void *)cusolverDnSgebrd_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSgebrd, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSgebrd, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSgebrd, cudastub_cusolver_slot_cusolverDnSgebrd, cudastub_cusolver_resolve_cusolverDnSgebrd, cudastub_cusolver_bind_cusolverDnSgebrd);
@@ -11166,7 +11375,8 @@ static cusolverStatus_t cusolverDnSgebrd_resolve(cusolverDnHandle_t a0, int a1, 
 {
 	cusolverDnSgebrd_fn fn = cusolverDnSgebrd_choose();
 
-	atomic_store_explicit(&cusolverDnSgebrd_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSgebrd_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -11196,7 +11406,7 @@ void *cudastub_cusolver_bind_cusolverDnSgebrd_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnSgebrd_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSgebrd_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSgebrd_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSgebrd_bufferSize, cudastub_cusolver_slot_cusolverDnSgebrd_bufferSize, cudastub_cusolver_resolve_cusolverDnSgebrd_bufferSize, cudastub_cusolver_bind_cusolverDnSgebrd_bufferSize);
@@ -11211,7 +11421,8 @@ static cusolverStatus_t cusolverDnSgebrd_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnSgebrd_bufferSize_fn fn = cusolverDnSgebrd_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnSgebrd_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSgebrd_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -11246,7 +11457,7 @@ void *cudastub_cusolver_bind_cusolverDnSgeqrf(void)
 {
 	void *fn = (void *)cusolverDnSgeqrf_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSgeqrf, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSgeqrf, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSgeqrf, cudastub_cusolver_slot_cusolverDnSgeqrf, cudastub_cusolver_resolve_cusolverDnSgeqrf, cudastub_cusolver_bind_cusolverDnSgeqrf);
@@ -11261,7 +11472,8 @@ static cusolverStatus_t cusolverDnSgeqrf_resolve(cusolverDnHandle_t a0, int a1, 
 {
 	cusolverDnSgeqrf_fn fn = cusolverDnSgeqrf_choose();
 
-	atomic_store_explicit(&cusolverDnSgeqrf_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSgeqrf_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -11293,7 +11505,7 @@ void *cudastub_cusolver_bind_cusolverDnSgeqrf_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnSgeqrf_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSgeqrf_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSgeqrf_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSgeqrf_bufferSize, cudastub_cusolver_slot_cusolverDnSgeqrf_bufferSize, cudastub_cusolver_resolve_cusolverDnSgeqrf_bufferSize, cudastub_cusolver_bind_cusolverDnSgeqrf_bufferSize);
@@ -11308,7 +11520,8 @@ static cusolverStatus_t cusolverDnSgeqrf_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnSgeqrf_bufferSize_fn fn = cusolverDnSgeqrf_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnSgeqrf_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSgeqrf_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -11350,7 +11563,7 @@ void *cudastub_cusolver_bind_cusolverDnSgesvd(void)
 {
 	void *fn = (void *)cusolverDnSgesvd_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSgesvd, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSgesvd, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSgesvd, cudastub_cusolver_slot_cusolverDnSgesvd, cudastub_cusolver_resolve_cusolverDnSgesvd, cudastub_cusolver_bind_cusolverDnSgesvd);
@@ -11365,7 +11578,8 @@ static cusolverStatus_t cusolverDnSgesvd_resolve(cusolverDnHandle_t a0, signed c
 {
 	cusolverDnSgesvd_fn fn = cusolverDnSgesvd_choose();
 
-	atomic_store_explicit(&cusolverDnSgesvd_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSgesvd_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
 }
 #endif
@@ -11395,7 +11609,7 @@ void *cudastub_cusolver_bind_cusolverDnSgesvd_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnSgesvd_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSgesvd_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSgesvd_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSgesvd_bufferSize, cudastub_cusolver_slot_cusolverDnSgesvd_bufferSize, cudastub_cusolver_resolve_cusolverDnSgesvd_bufferSize, cudastub_cusolver_bind_cusolverDnSgesvd_bufferSize);
@@ -11410,7 +11624,8 @@ static cusolverStatus_t cusolverDnSgesvd_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnSgesvd_bufferSize_fn fn = cusolverDnSgesvd_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnSgesvd_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSgesvd_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -11457,7 +11672,7 @@ void *cudastub_cusolver_bind_cusolverDnSgesvdaStridedBatched(void)
 {
 	void *fn = (void *)cusolverDnSgesvdaStridedBatched_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSgesvdaStridedBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSgesvdaStridedBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSgesvdaStridedBatched, cudastub_cusolver_slot_cusolverDnSgesvdaStridedBatched, cudastub_cusolver_resolve_cusolverDnSgesvdaStridedBatched, cudastub_cusolver_bind_cusolverDnSgesvdaStridedBatched);
@@ -11472,7 +11687,8 @@ static cusolverStatus_t cusolverDnSgesvdaStridedBatched_resolve(cusolverDnHandle
 {
 	cusolverDnSgesvdaStridedBatched_fn fn = cusolverDnSgesvdaStridedBatched_choose();
 
-	atomic_store_explicit(&cusolverDnSgesvdaStridedBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSgesvdaStridedBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20);
 }
 #endif
@@ -11516,7 +11732,7 @@ void *cudastub_cusolver_bind_cusolverDnSgesvdaStridedBatched_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnSgesvdaStridedBatched_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSgesvdaStridedBatched_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSgesvdaStridedBatched_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSgesvdaStridedBatched_bufferSize, cudastub_cusolver_slot_cusolverDnSgesvdaStridedBatched_bufferSize, cudastub_cusolver_resolve_cusolverDnSgesvdaStridedBatched_bufferSize, cudastub_cusolver_bind_cusolverDnSgesvdaStridedBatched_bufferSize);
@@ -11531,7 +11747,8 @@ static cusolverStatus_t cusolverDnSgesvdaStridedBatched_bufferSize_resolve(cusol
 {
 	cusolverDnSgesvdaStridedBatched_bufferSize_fn fn = cusolverDnSgesvdaStridedBatched_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnSgesvdaStridedBatched_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSgesvdaStridedBatched_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
 }
 #endif
@@ -11573,7 +11790,7 @@ void *cudastub_cusolver_bind_cusolverDnSgesvdj(void)
 {
 	void *fn = (void *)cusolverDnSgesvdj_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSgesvdj, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSgesvdj, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSgesvdj, cudastub_cusolver_slot_cusolverDnSgesvdj, cudastub_cusolver_resolve_cusolverDnSgesvdj, cudastub_cusolver_bind_cusolverDnSgesvdj);
@@ -11588,7 +11805,8 @@ static cusolverStatus_t cusolverDnSgesvdj_resolve(cusolverDnHandle_t a0, cusolve
 {
 	cusolverDnSgesvdj_fn fn = cusolverDnSgesvdj_choose();
 
-	atomic_store_explicit(&cusolverDnSgesvdj_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSgesvdj_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
 }
 #endif
@@ -11630,7 +11848,7 @@ void *cudastub_cusolver_bind_cusolverDnSgesvdjBatched(void)
 {
 	void *fn = (void *)cusolverDnSgesvdjBatched_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSgesvdjBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSgesvdjBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSgesvdjBatched, cudastub_cusolver_slot_cusolverDnSgesvdjBatched, cudastub_cusolver_resolve_cusolverDnSgesvdjBatched, cudastub_cusolver_bind_cusolverDnSgesvdjBatched);
@@ -11645,7 +11863,8 @@ static cusolverStatus_t cusolverDnSgesvdjBatched_resolve(cusolverDnHandle_t a0, 
 {
 	cusolverDnSgesvdjBatched_fn fn = cusolverDnSgesvdjBatched_choose();
 
-	atomic_store_explicit(&cusolverDnSgesvdjBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSgesvdjBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
 }
 #endif
@@ -11685,7 +11904,7 @@ void *cudastub_cusolver_bind_cusolverDnSgesvdjBatched_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnSgesvdjBatched_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSgesvdjBatched_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSgesvdjBatched_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSgesvdjBatched_bufferSize, cudastub_cusolver_slot_cusolverDnSgesvdjBatched_bufferSize, cudastub_cusolver_resolve_cusolverDnSgesvdjBatched_bufferSize, cudastub_cusolver_bind_cusolverDnSgesvdjBatched_bufferSize);
@@ -11700,7 +11919,8 @@ static cusolverStatus_t cusolverDnSgesvdjBatched_bufferSize_resolve(cusolverDnHa
 {
 	cusolverDnSgesvdjBatched_bufferSize_fn fn = cusolverDnSgesvdjBatched_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnSgesvdjBatched_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSgesvdjBatched_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -11740,7 +11960,7 @@ void *cudastub_cusolver_bind_cusolverDnSgesvdj_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnSgesvdj_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSgesvdj_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSgesvdj_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSgesvdj_bufferSize, cudastub_cusolver_slot_cusolverDnSgesvdj_bufferSize, cudastub_cusolver_resolve_cusolverDnSgesvdj_bufferSize, cudastub_cusolver_bind_cusolverDnSgesvdj_bufferSize);
@@ -11755,7 +11975,8 @@ static cusolverStatus_t cusolverDnSgesvdj_bufferSize_resolve(cusolverDnHandle_t 
 {
 	cusolverDnSgesvdj_bufferSize_fn fn = cusolverDnSgesvdj_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnSgesvdj_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSgesvdj_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -11789,7 +12010,7 @@ void *cudastub_cusolver_bind_cusolverDnSgetrf(void)
 {
 	void *fn = (void *)cusolverDnSgetrf_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSgetrf, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSgetrf, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSgetrf, cudastub_cusolver_slot_cusolverDnSgetrf, cudastub_cusolver_resolve_cusolverDnSgetrf, cudastub_cusolver_bind_cusolverDnSgetrf);
@@ -11804,7 +12025,8 @@ static cusolverStatus_t cusolverDnSgetrf_resolve(cusolverDnHandle_t a0, int a1, 
 {
 	cusolverDnSgetrf_fn fn = cusolverDnSgetrf_choose();
 
-	atomic_store_explicit(&cusolverDnSgetrf_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSgetrf_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -11836,7 +12058,7 @@ void *cudastub_cusolver_bind_cusolverDnSgetrf_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnSgetrf_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSgetrf_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSgetrf_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSgetrf_bufferSize, cudastub_cusolver_slot_cusolverDnSgetrf_bufferSize, cudastub_cusolver_resolve_cusolverDnSgetrf_bufferSize, cudastub_cusolver_bind_cusolverDnSgetrf_bufferSize);
@@ -11851,7 +12073,8 @@ static cusolverStatus_t cusolverDnSgetrf_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnSgetrf_bufferSize_fn fn = cusolverDnSgetrf_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnSgetrf_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSgetrf_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -11887,7 +12110,7 @@ void *cudastub_cusolver_bind_cusolverDnSgetrs(void)
 {
 	void *fn = (void *)cusolverDnSgetrs_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSgetrs, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSgetrs, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSgetrs, cudastub_cusolver_slot_cusolverDnSgetrs, cudastub_cusolver_resolve_cusolverDnSgetrs, cudastub_cusolver_bind_cusolverDnSgetrs);
@@ -11902,7 +12125,8 @@ static cusolverStatus_t cusolverDnSgetrs_resolve(cusolverDnHandle_t a0, cublasOp
 {
 	cusolverDnSgetrs_fn fn = cusolverDnSgetrs_choose();
 
-	atomic_store_explicit(&cusolverDnSgetrs_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSgetrs_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -11936,7 +12160,7 @@ void *cudastub_cusolver_bind_cusolverDnSlaswp(void)
 {
 	void *fn = (void *)cusolverDnSlaswp_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSlaswp, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSlaswp, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSlaswp, cudastub_cusolver_slot_cusolverDnSlaswp, cudastub_cusolver_resolve_cusolverDnSlaswp, cudastub_cusolver_bind_cusolverDnSlaswp);
@@ -11951,7 +12175,8 @@ static cusolverStatus_t cusolverDnSlaswp_resolve(cusolverDnHandle_t a0, int a1, 
 {
 	cusolverDnSlaswp_fn fn = cusolverDnSlaswp_choose();
 
-	atomic_store_explicit(&cusolverDnSlaswp_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSlaswp_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -11985,7 +12210,7 @@ void *cudastub_cusolver_bind_cusolverDnSlauum(void)
 {
 	void *fn = (void *)cusolverDnSlauum_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSlauum, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSlauum, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSlauum, cudastub_cusolver_slot_cusolverDnSlauum, cudastub_cusolver_resolve_cusolverDnSlauum, cudastub_cusolver_bind_cusolverDnSlauum);
@@ -12000,7 +12225,8 @@ static cusolverStatus_t cusolverDnSlauum_resolve(cusolverDnHandle_t a0, cublasFi
 {
 	cusolverDnSlauum_fn fn = cusolverDnSlauum_choose();
 
-	atomic_store_explicit(&cusolverDnSlauum_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSlauum_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -12032,7 +12258,7 @@ void *cudastub_cusolver_bind_cusolverDnSlauum_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnSlauum_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSlauum_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSlauum_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSlauum_bufferSize, cudastub_cusolver_slot_cusolverDnSlauum_bufferSize, cudastub_cusolver_resolve_cusolverDnSlauum_bufferSize, cudastub_cusolver_bind_cusolverDnSlauum_bufferSize);
@@ -12047,7 +12273,8 @@ static cusolverStatus_t cusolverDnSlauum_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnSlauum_bufferSize_fn fn = cusolverDnSlauum_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnSlauum_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSlauum_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -12084,7 +12311,7 @@ void *cudastub_cusolver_bind_cusolverDnSorgbr(void)
 {
 	void *fn = (void *)cusolverDnSorgbr_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSorgbr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSorgbr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSorgbr, cudastub_cusolver_slot_cusolverDnSorgbr, cudastub_cusolver_resolve_cusolverDnSorgbr, cudastub_cusolver_bind_cusolverDnSorgbr);
@@ -12099,7 +12326,8 @@ static cusolverStatus_t cusolverDnSorgbr_resolve(cusolverDnHandle_t a0, cublasSi
 {
 	cusolverDnSorgbr_fn fn = cusolverDnSorgbr_choose();
 
-	atomic_store_explicit(&cusolverDnSorgbr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSorgbr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -12134,7 +12362,7 @@ void *cudastub_cusolver_bind_cusolverDnSorgbr_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnSorgbr_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSorgbr_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSorgbr_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSorgbr_bufferSize, cudastub_cusolver_slot_cusolverDnSorgbr_bufferSize, cudastub_cusolver_resolve_cusolverDnSorgbr_bufferSize, cudastub_cusolver_bind_cusolverDnSorgbr_bufferSize);
@@ -12149,7 +12377,8 @@ static cusolverStatus_t cusolverDnSorgbr_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnSorgbr_bufferSize_fn fn = cusolverDnSorgbr_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnSorgbr_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSorgbr_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -12185,7 +12414,7 @@ void *cudastub_cusolver_bind_cusolverDnSorgqr(void)
 {
 	void *fn = (void *)cusolverDnSorgqr_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSorgqr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSorgqr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSorgqr, cudastub_cusolver_slot_cusolverDnSorgqr, cudastub_cusolver_resolve_cusolverDnSorgqr, cudastub_cusolver_bind_cusolverDnSorgqr);
@@ -12200,7 +12429,8 @@ static cusolverStatus_t cusolverDnSorgqr_resolve(cusolverDnHandle_t a0, int a1, 
 {
 	cusolverDnSorgqr_fn fn = cusolverDnSorgqr_choose();
 
-	atomic_store_explicit(&cusolverDnSorgqr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSorgqr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -12234,7 +12464,7 @@ void *cudastub_cusolver_bind_cusolverDnSorgqr_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnSorgqr_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSorgqr_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSorgqr_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSorgqr_bufferSize, cudastub_cusolver_slot_cusolverDnSorgqr_bufferSize, cudastub_cusolver_resolve_cusolverDnSorgqr_bufferSize, cudastub_cusolver_bind_cusolverDnSorgqr_bufferSize);
@@ -12249,7 +12479,8 @@ static cusolverStatus_t cusolverDnSorgqr_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnSorgqr_bufferSize_fn fn = cusolverDnSorgqr_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnSorgqr_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSorgqr_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -12284,7 +12515,7 @@ void *cudastub_cusolver_bind_cusolverDnSorgtr(void)
 {
 	void *fn = (void *)cusolverDnSorgtr_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSorgtr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSorgtr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSorgtr, cudastub_cusolver_slot_cusolverDnSorgtr, cudastub_cusolver_resolve_cusolverDnSorgtr, cudastub_cusolver_bind_cusolverDnSorgtr);
@@ -12299,7 +12530,8 @@ static cusolverStatus_t cusolverDnSorgtr_resolve(cusolverDnHandle_t a0, cublasFi
 {
 	cusolverDnSorgtr_fn fn = cusolverDnSorgtr_choose();
 
-	atomic_store_explicit(&cusolverDnSorgtr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSorgtr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -12332,7 +12564,7 @@ void *cudastub_cusolver_bind_cusolverDnSorgtr_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnSorgtr_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSorgtr_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSorgtr_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSorgtr_bufferSize, cudastub_cusolver_slot_cusolverDnSorgtr_bufferSize, cudastub_cusolver_resolve_cusolverDnSorgtr_bufferSize, cudastub_cusolver_bind_cusolverDnSorgtr_bufferSize);
@@ -12347,7 +12579,8 @@ static cusolverStatus_t cusolverDnSorgtr_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnSorgtr_bufferSize_fn fn = cusolverDnSorgtr_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnSorgtr_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSorgtr_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -12387,7 +12620,7 @@ void *cudastub_cusolver_bind_cusolverDnSormqr(void)
 {
 	void *fn = (void *)cusolverDnSormqr_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSormqr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSormqr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSormqr, cudastub_cusolver_slot_cusolverDnSormqr, cudastub_cusolver_resolve_cusolverDnSormqr, cudastub_cusolver_bind_cusolverDnSormqr);
@@ -12402,7 +12635,8 @@ static cusolverStatus_t cusolverDnSormqr_resolve(cusolverDnHandle_t a0, cublasSi
 {
 	cusolverDnSormqr_fn fn = cusolverDnSormqr_choose();
 
-	atomic_store_explicit(&cusolverDnSormqr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSormqr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -12440,7 +12674,7 @@ void *cudastub_cusolver_bind_cusolverDnSormqr_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnSormqr_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSormqr_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSormqr_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSormqr_bufferSize, cudastub_cusolver_slot_cusolverDnSormqr_bufferSize, cudastub_cusolver_resolve_cusolverDnSormqr_bufferSize, cudastub_cusolver_bind_cusolverDnSormqr_bufferSize);
@@ -12455,7 +12689,8 @@ static cusolverStatus_t cusolverDnSormqr_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnSormqr_bufferSize_fn fn = cusolverDnSormqr_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnSormqr_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSormqr_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -12495,7 +12730,7 @@ void *cudastub_cusolver_bind_cusolverDnSormtr(void)
 {
 	void *fn = (void *)cusolverDnSormtr_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSormtr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSormtr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSormtr, cudastub_cusolver_slot_cusolverDnSormtr, cudastub_cusolver_resolve_cusolverDnSormtr, cudastub_cusolver_bind_cusolverDnSormtr);
@@ -12510,7 +12745,8 @@ static cusolverStatus_t cusolverDnSormtr_resolve(cusolverDnHandle_t a0, cublasSi
 {
 	cusolverDnSormtr_fn fn = cusolverDnSormtr_choose();
 
-	atomic_store_explicit(&cusolverDnSormtr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSormtr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -12548,7 +12784,7 @@ void *cudastub_cusolver_bind_cusolverDnSormtr_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnSormtr_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSormtr_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSormtr_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSormtr_bufferSize, cudastub_cusolver_slot_cusolverDnSormtr_bufferSize, cudastub_cusolver_resolve_cusolverDnSormtr_bufferSize, cudastub_cusolver_bind_cusolverDnSormtr_bufferSize);
@@ -12563,7 +12799,8 @@ static cusolverStatus_t cusolverDnSormtr_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnSormtr_bufferSize_fn fn = cusolverDnSormtr_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnSormtr_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSormtr_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -12597,7 +12834,7 @@ void *cudastub_cusolver_bind_cusolverDnSpotrf(void)
 {
 	void *fn = (void *)cusolverDnSpotrf_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSpotrf, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSpotrf, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSpotrf, cudastub_cusolver_slot_cusolverDnSpotrf, cudastub_cusolver_resolve_cusolverDnSpotrf, cudastub_cusolver_bind_cusolverDnSpotrf);
@@ -12612,7 +12849,8 @@ static cusolverStatus_t cusolverDnSpotrf_resolve(cusolverDnHandle_t a0, cublasFi
 {
 	cusolverDnSpotrf_fn fn = cusolverDnSpotrf_choose();
 
-	atomic_store_explicit(&cusolverDnSpotrf_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSpotrf_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -12645,7 +12883,7 @@ void *cudastub_cusolver_bind_cusolverDnSpotrfBatched(void)
 {
 	void *fn = (void *)cusolverDnSpotrfBatched_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSpotrfBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSpotrfBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSpotrfBatched, cudastub_cusolver_slot_cusolverDnSpotrfBatched, cudastub_cusolver_resolve_cusolverDnSpotrfBatched, cudastub_cusolver_bind_cusolverDnSpotrfBatched);
@@ -12660,7 +12898,8 @@ static cusolverStatus_t cusolverDnSpotrfBatched_resolve(cusolverDnHandle_t a0, c
 {
 	cusolverDnSpotrfBatched_fn fn = cusolverDnSpotrfBatched_choose();
 
-	atomic_store_explicit(&cusolverDnSpotrfBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSpotrfBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -12692,7 +12931,7 @@ void *cudastub_cusolver_bind_cusolverDnSpotrf_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnSpotrf_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSpotrf_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSpotrf_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSpotrf_bufferSize, cudastub_cusolver_slot_cusolverDnSpotrf_bufferSize, cudastub_cusolver_resolve_cusolverDnSpotrf_bufferSize, cudastub_cusolver_bind_cusolverDnSpotrf_bufferSize);
@@ -12707,7 +12946,8 @@ static cusolverStatus_t cusolverDnSpotrf_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnSpotrf_bufferSize_fn fn = cusolverDnSpotrf_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnSpotrf_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSpotrf_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -12741,7 +12981,7 @@ void *cudastub_cusolver_bind_cusolverDnSpotri(void)
 {
 	void *fn = (void *)cusolverDnSpotri_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSpotri, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSpotri, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSpotri, cudastub_cusolver_slot_cusolverDnSpotri, cudastub_cusolver_resolve_cusolverDnSpotri, cudastub_cusolver_bind_cusolverDnSpotri);
@@ -12756,7 +12996,8 @@ static cusolverStatus_t cusolverDnSpotri_resolve(cusolverDnHandle_t a0, cublasFi
 {
 	cusolverDnSpotri_fn fn = cusolverDnSpotri_choose();
 
-	atomic_store_explicit(&cusolverDnSpotri_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSpotri_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -12788,7 +13029,7 @@ void *cudastub_cusolver_bind_cusolverDnSpotri_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnSpotri_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSpotri_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSpotri_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSpotri_bufferSize, cudastub_cusolver_slot_cusolverDnSpotri_bufferSize, cudastub_cusolver_resolve_cusolverDnSpotri_bufferSize, cudastub_cusolver_bind_cusolverDnSpotri_bufferSize);
@@ -12803,7 +13044,8 @@ static cusolverStatus_t cusolverDnSpotri_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnSpotri_bufferSize_fn fn = cusolverDnSpotri_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnSpotri_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSpotri_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -12838,7 +13080,7 @@ void *cudastub_cusolver_bind_cusolverDnSpotrs(void)
 {
 	void *fn = (void *)cusolverDnSpotrs_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSpotrs, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSpotrs, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSpotrs, cudastub_cusolver_slot_cusolverDnSpotrs, cudastub_cusolver_resolve_cusolverDnSpotrs, cudastub_cusolver_bind_cusolverDnSpotrs);
@@ -12853,7 +13095,8 @@ static cusolverStatus_t cusolverDnSpotrs_resolve(cusolverDnHandle_t a0, cublasFi
 {
 	cusolverDnSpotrs_fn fn = cusolverDnSpotrs_choose();
 
-	atomic_store_explicit(&cusolverDnSpotrs_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSpotrs_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -12889,7 +13132,7 @@ void *cudastub_cusolver_bind_cusolverDnSpotrsBatched(void)
 {
 	void *fn = (void *)cusolverDnSpotrsBatched_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSpotrsBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSpotrsBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSpotrsBatched, cudastub_cusolver_slot_cusolverDnSpotrsBatched, cudastub_cusolver_resolve_cusolverDnSpotrsBatched, cudastub_cusolver_bind_cusolverDnSpotrsBatched);
@@ -12904,7 +13147,8 @@ static cusolverStatus_t cusolverDnSpotrsBatched_resolve(cusolverDnHandle_t a0, c
 {
 	cusolverDnSpotrsBatched_fn fn = cusolverDnSpotrsBatched_choose();
 
-	atomic_store_explicit(&cusolverDnSpotrsBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSpotrsBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -12940,7 +13184,7 @@ void *cudastub_cusolver_bind_cusolverDnSsyevd(void)
 {
 	void *fn = (void *)cusolverDnSsyevd_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSsyevd, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSsyevd, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSsyevd, cudastub_cusolver_slot_cusolverDnSsyevd, cudastub_cusolver_resolve_cusolverDnSsyevd, cudastub_cusolver_bind_cusolverDnSsyevd);
@@ -12955,7 +13199,8 @@ static cusolverStatus_t cusolverDnSsyevd_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnSsyevd_fn fn = cusolverDnSsyevd_choose();
 
-	atomic_store_explicit(&cusolverDnSsyevd_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSsyevd_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -12989,7 +13234,7 @@ void *cudastub_cusolver_bind_cusolverDnSsyevd_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnSsyevd_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSsyevd_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSsyevd_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSsyevd_bufferSize, cudastub_cusolver_slot_cusolverDnSsyevd_bufferSize, cudastub_cusolver_resolve_cusolverDnSsyevd_bufferSize, cudastub_cusolver_bind_cusolverDnSsyevd_bufferSize);
@@ -13004,7 +13249,8 @@ static cusolverStatus_t cusolverDnSsyevd_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnSsyevd_bufferSize_fn fn = cusolverDnSsyevd_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnSsyevd_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSsyevd_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -13046,7 +13292,7 @@ void *cudastub_cusolver_bind_cusolverDnSsyevdx(void)
 {
 	void *fn = (void *)cusolverDnSsyevdx_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSsyevdx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSsyevdx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSsyevdx, cudastub_cusolver_slot_cusolverDnSsyevdx, cudastub_cusolver_resolve_cusolverDnSsyevdx, cudastub_cusolver_bind_cusolverDnSsyevdx);
@@ -13061,7 +13307,8 @@ static cusolverStatus_t cusolverDnSsyevdx_resolve(cusolverDnHandle_t a0, cusolve
 {
 	cusolverDnSsyevdx_fn fn = cusolverDnSsyevdx_choose();
 
-	atomic_store_explicit(&cusolverDnSsyevdx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSsyevdx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
 }
 #endif
@@ -13101,7 +13348,7 @@ void *cudastub_cusolver_bind_cusolverDnSsyevdx_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnSsyevdx_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSsyevdx_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSsyevdx_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSsyevdx_bufferSize, cudastub_cusolver_slot_cusolverDnSsyevdx_bufferSize, cudastub_cusolver_resolve_cusolverDnSsyevdx_bufferSize, cudastub_cusolver_bind_cusolverDnSsyevdx_bufferSize);
@@ -13116,7 +13363,8 @@ static cusolverStatus_t cusolverDnSsyevdx_bufferSize_resolve(cusolverDnHandle_t 
 {
 	cusolverDnSsyevdx_bufferSize_fn fn = cusolverDnSsyevdx_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnSsyevdx_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSsyevdx_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -13153,7 +13401,7 @@ void *cudastub_cusolver_bind_cusolverDnSsyevj(void)
 {
 	void *fn = (void *)cusolverDnSsyevj_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSsyevj, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSsyevj, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSsyevj, cudastub_cusolver_slot_cusolverDnSsyevj, cudastub_cusolver_resolve_cusolverDnSsyevj, cudastub_cusolver_bind_cusolverDnSsyevj);
@@ -13168,7 +13416,8 @@ static cusolverStatus_t cusolverDnSsyevj_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnSsyevj_fn fn = cusolverDnSsyevj_choose();
 
-	atomic_store_explicit(&cusolverDnSsyevj_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSsyevj_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -13206,7 +13455,7 @@ void *cudastub_cusolver_bind_cusolverDnSsyevjBatched(void)
 {
 	void *fn = (void *)cusolverDnSsyevjBatched_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSsyevjBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSsyevjBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSsyevjBatched, cudastub_cusolver_slot_cusolverDnSsyevjBatched, cudastub_cusolver_resolve_cusolverDnSsyevjBatched, cudastub_cusolver_bind_cusolverDnSsyevjBatched);
@@ -13221,7 +13470,8 @@ static cusolverStatus_t cusolverDnSsyevjBatched_resolve(cusolverDnHandle_t a0, c
 {
 	cusolverDnSsyevjBatched_fn fn = cusolverDnSsyevjBatched_choose();
 
-	atomic_store_explicit(&cusolverDnSsyevjBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSsyevjBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -13257,7 +13507,7 @@ void *cudastub_cusolver_bind_cusolverDnSsyevjBatched_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnSsyevjBatched_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSsyevjBatched_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSsyevjBatched_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSsyevjBatched_bufferSize, cudastub_cusolver_slot_cusolverDnSsyevjBatched_bufferSize, cudastub_cusolver_resolve_cusolverDnSsyevjBatched_bufferSize, cudastub_cusolver_bind_cusolverDnSsyevjBatched_bufferSize);
@@ -13272,7 +13522,8 @@ static cusolverStatus_t cusolverDnSsyevjBatched_bufferSize_resolve(cusolverDnHan
 {
 	cusolverDnSsyevjBatched_bufferSize_fn fn = cusolverDnSsyevjBatched_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnSsyevjBatched_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSsyevjBatched_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -13307,7 +13558,7 @@ void *cudastub_cusolver_bind_cusolverDnSsyevj_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnSsyevj_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSsyevj_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSsyevj_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSsyevj_bufferSize, cudastub_cusolver_slot_cusolverDnSsyevj_bufferSize, cudastub_cusolver_resolve_cusolverDnSsyevj_bufferSize, cudastub_cusolver_bind_cusolverDnSsyevj_bufferSize);
@@ -13322,7 +13573,8 @@ static cusolverStatus_t cusolverDnSsyevj_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnSsyevj_bufferSize_fn fn = cusolverDnSsyevj_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnSsyevj_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSsyevj_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -13361,7 +13613,7 @@ void *cudastub_cusolver_bind_cusolverDnSsygvd(void)
 {
 	void *fn = (void *)cusolverDnSsygvd_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSsygvd, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSsygvd, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSsygvd, cudastub_cusolver_slot_cusolverDnSsygvd, cudastub_cusolver_resolve_cusolverDnSsygvd, cudastub_cusolver_bind_cusolverDnSsygvd);
@@ -13376,7 +13628,8 @@ static cusolverStatus_t cusolverDnSsygvd_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnSsygvd_fn fn = cusolverDnSsygvd_choose();
 
-	atomic_store_explicit(&cusolverDnSsygvd_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSsygvd_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -13413,7 +13666,7 @@ void *cudastub_cusolver_bind_cusolverDnSsygvd_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnSsygvd_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSsygvd_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSsygvd_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSsygvd_bufferSize, cudastub_cusolver_slot_cusolverDnSsygvd_bufferSize, cudastub_cusolver_resolve_cusolverDnSsygvd_bufferSize, cudastub_cusolver_bind_cusolverDnSsygvd_bufferSize);
@@ -13428,7 +13681,8 @@ static cusolverStatus_t cusolverDnSsygvd_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnSsygvd_bufferSize_fn fn = cusolverDnSsygvd_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnSsygvd_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSsygvd_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -13473,7 +13727,7 @@ void *cudastub_cusolver_bind_cusolverDnSsygvdx(void)
 {
 	void *fn = (void *)cusolverDnSsygvdx_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSsygvdx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSsygvdx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSsygvdx, cudastub_cusolver_slot_cusolverDnSsygvdx, cudastub_cusolver_resolve_cusolverDnSsygvdx, cudastub_cusolver_bind_cusolverDnSsygvdx);
@@ -13488,7 +13742,8 @@ static cusolverStatus_t cusolverDnSsygvdx_resolve(cusolverDnHandle_t a0, cusolve
 {
 	cusolverDnSsygvdx_fn fn = cusolverDnSsygvdx_choose();
 
-	atomic_store_explicit(&cusolverDnSsygvdx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSsygvdx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18);
 }
 #endif
@@ -13531,7 +13786,7 @@ void *cudastub_cusolver_bind_cusolverDnSsygvdx_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnSsygvdx_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSsygvdx_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSsygvdx_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSsygvdx_bufferSize, cudastub_cusolver_slot_cusolverDnSsygvdx_bufferSize, cudastub_cusolver_resolve_cusolverDnSsygvdx_bufferSize, cudastub_cusolver_bind_cusolverDnSsygvdx_bufferSize);
@@ -13546,7 +13801,8 @@ static cusolverStatus_t cusolverDnSsygvdx_bufferSize_resolve(cusolverDnHandle_t 
 {
 	cusolverDnSsygvdx_bufferSize_fn fn = cusolverDnSsygvdx_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnSsygvdx_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSsygvdx_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
 }
 #endif
@@ -13586,7 +13842,7 @@ void *cudastub_cusolver_bind_cusolverDnSsygvj(void)
 {
 	void *fn = (void *)cusolverDnSsygvj_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSsygvj, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSsygvj, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSsygvj, cudastub_cusolver_slot_cusolverDnSsygvj, cudastub_cusolver_resolve_cusolverDnSsygvj, cudastub_cusolver_bind_cusolverDnSsygvj);
@@ -13601,7 +13857,8 @@ static cusolverStatus_t cusolverDnSsygvj_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnSsygvj_fn fn = cusolverDnSsygvj_choose();
 
-	atomic_store_explicit(&cusolverDnSsygvj_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSsygvj_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -13639,7 +13896,7 @@ void *cudastub_cusolver_bind_cusolverDnSsygvj_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnSsygvj_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSsygvj_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSsygvj_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSsygvj_bufferSize, cudastub_cusolver_slot_cusolverDnSsygvj_bufferSize, cudastub_cusolver_resolve_cusolverDnSsygvj_bufferSize, cudastub_cusolver_bind_cusolverDnSsygvj_bufferSize);
@@ -13654,7 +13911,8 @@ static cusolverStatus_t cusolverDnSsygvj_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnSsygvj_bufferSize_fn fn = cusolverDnSsygvj_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnSsygvj_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSsygvj_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -13691,7 +13949,7 @@ void *cudastub_cusolver_bind_cusolverDnSsytrd(void)
 {
 	void *fn = (void *)cusolverDnSsytrd_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSsytrd, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSsytrd, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSsytrd, cudastub_cusolver_slot_cusolverDnSsytrd, cudastub_cusolver_resolve_cusolverDnSsytrd, cudastub_cusolver_bind_cusolverDnSsytrd);
@@ -13706,7 +13964,8 @@ static cusolverStatus_t cusolverDnSsytrd_resolve(cusolverDnHandle_t a0, cublasFi
 {
 	cusolverDnSsytrd_fn fn = cusolverDnSsytrd_choose();
 
-	atomic_store_explicit(&cusolverDnSsytrd_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSsytrd_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -13741,7 +14000,7 @@ void *cudastub_cusolver_bind_cusolverDnSsytrd_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnSsytrd_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSsytrd_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSsytrd_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSsytrd_bufferSize, cudastub_cusolver_slot_cusolverDnSsytrd_bufferSize, cudastub_cusolver_resolve_cusolverDnSsytrd_bufferSize, cudastub_cusolver_bind_cusolverDnSsytrd_bufferSize);
@@ -13756,7 +14015,8 @@ static cusolverStatus_t cusolverDnSsytrd_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnSsytrd_bufferSize_fn fn = cusolverDnSsytrd_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnSsytrd_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSsytrd_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -13791,7 +14051,7 @@ void *cudastub_cusolver_bind_cusolverDnSsytrf(void)
 {
 	void *fn = (void *)cusolverDnSsytrf_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSsytrf, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSsytrf, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSsytrf, cudastub_cusolver_slot_cusolverDnSsytrf, cudastub_cusolver_resolve_cusolverDnSsytrf, cudastub_cusolver_bind_cusolverDnSsytrf);
@@ -13806,7 +14066,8 @@ static cusolverStatus_t cusolverDnSsytrf_resolve(cusolverDnHandle_t a0, cublasFi
 {
 	cusolverDnSsytrf_fn fn = cusolverDnSsytrf_choose();
 
-	atomic_store_explicit(&cusolverDnSsytrf_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSsytrf_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -13837,7 +14098,7 @@ void *cudastub_cusolver_bind_cusolverDnSsytrf_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnSsytrf_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSsytrf_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSsytrf_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSsytrf_bufferSize, cudastub_cusolver_slot_cusolverDnSsytrf_bufferSize, cudastub_cusolver_resolve_cusolverDnSsytrf_bufferSize, cudastub_cusolver_bind_cusolverDnSsytrf_bufferSize);
@@ -13852,7 +14113,8 @@ static cusolverStatus_t cusolverDnSsytrf_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnSsytrf_bufferSize_fn fn = cusolverDnSsytrf_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnSsytrf_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSsytrf_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -13887,7 +14149,7 @@ void *cudastub_cusolver_bind_cusolverDnSsytri(void)
 {
 	void *fn = (void *)cusolverDnSsytri_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSsytri, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSsytri, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSsytri, cudastub_cusolver_slot_cusolverDnSsytri, cudastub_cusolver_resolve_cusolverDnSsytri, cudastub_cusolver_bind_cusolverDnSsytri);
@@ -13902,7 +14164,8 @@ static cusolverStatus_t cusolverDnSsytri_resolve(cusolverDnHandle_t a0, cublasFi
 {
 	cusolverDnSsytri_fn fn = cusolverDnSsytri_choose();
 
-	atomic_store_explicit(&cusolverDnSsytri_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSsytri_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -13935,7 +14198,7 @@ void *cudastub_cusolver_bind_cusolverDnSsytri_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnSsytri_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnSsytri_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnSsytri_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnSsytri_bufferSize, cudastub_cusolver_slot_cusolverDnSsytri_bufferSize, cudastub_cusolver_resolve_cusolverDnSsytri_bufferSize, cudastub_cusolver_bind_cusolverDnSsytri_bufferSize);
@@ -13950,7 +14213,8 @@ static cusolverStatus_t cusolverDnSsytri_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnSsytri_bufferSize_fn fn = cusolverDnSsytri_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnSsytri_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnSsytri_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -13998,7 +14262,7 @@ void *cudastub_cusolver_bind_cusolverDnXgeev(void)
 {
 	void *fn = (void *)cusolverDnXgeev_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnXgeev, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnXgeev, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnXgeev, cudastub_cusolver_slot_cusolverDnXgeev, cudastub_cusolver_resolve_cusolverDnXgeev, cudastub_cusolver_bind_cusolverDnXgeev);
@@ -14013,7 +14277,8 @@ static cusolverStatus_t cusolverDnXgeev_resolve(cusolverDnHandle_t a0, cusolverD
 {
 	cusolverDnXgeev_fn fn = cusolverDnXgeev_choose();
 
-	atomic_store_explicit(&cusolverDnXgeev_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnXgeev_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20, a21);
 }
 #endif
@@ -14058,7 +14323,7 @@ void *cudastub_cusolver_bind_cusolverDnXgeev_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnXgeev_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnXgeev_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnXgeev_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnXgeev_bufferSize, cudastub_cusolver_slot_cusolverDnXgeev_bufferSize, cudastub_cusolver_resolve_cusolverDnXgeev_bufferSize, cudastub_cusolver_bind_cusolverDnXgeev_bufferSize);
@@ -14073,7 +14338,8 @@ static cusolverStatus_t cusolverDnXgeev_bufferSize_resolve(cusolverDnHandle_t a0
 {
 	cusolverDnXgeev_bufferSize_fn fn = cusolverDnXgeev_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnXgeev_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnXgeev_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18);
 }
 #endif
@@ -14114,7 +14380,7 @@ void *cudastub_cusolver_bind_cusolverDnXgeqrf(void)
 {
 	void *fn = (void *)cusolverDnXgeqrf_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnXgeqrf, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnXgeqrf, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnXgeqrf, cudastub_cusolver_slot_cusolverDnXgeqrf, cudastub_cusolver_resolve_cusolverDnXgeqrf, cudastub_cusolver_bind_cusolverDnXgeqrf);
@@ -14129,7 +14395,8 @@ static cusolverStatus_t cusolverDnXgeqrf_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnXgeqrf_fn fn = cusolverDnXgeqrf_choose();
 
-	atomic_store_explicit(&cusolverDnXgeqrf_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnXgeqrf_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
 }
 #endif
@@ -14167,7 +14434,7 @@ void *cudastub_cusolver_bind_cusolverDnXgeqrf_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnXgeqrf_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnXgeqrf_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnXgeqrf_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnXgeqrf_bufferSize, cudastub_cusolver_slot_cusolverDnXgeqrf_bufferSize, cudastub_cusolver_resolve_cusolverDnXgeqrf_bufferSize, cudastub_cusolver_bind_cusolverDnXgeqrf_bufferSize);
@@ -14182,7 +14449,8 @@ static cusolverStatus_t cusolverDnXgeqrf_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnXgeqrf_bufferSize_fn fn = cusolverDnXgeqrf_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnXgeqrf_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnXgeqrf_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -14231,7 +14499,7 @@ void *cudastub_cusolver_bind_cusolverDnXgesvd(void)
 {
 	void *fn = (void *)cusolverDnXgesvd_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnXgesvd, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnXgesvd, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnXgesvd, cudastub_cusolver_slot_cusolverDnXgesvd, cudastub_cusolver_resolve_cusolverDnXgesvd, cudastub_cusolver_bind_cusolverDnXgesvd);
@@ -14246,7 +14514,8 @@ static cusolverStatus_t cusolverDnXgesvd_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnXgesvd_fn fn = cusolverDnXgesvd_choose();
 
-	atomic_store_explicit(&cusolverDnXgesvd_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnXgesvd_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20, a21, a22);
 }
 #endif
@@ -14292,7 +14561,7 @@ void *cudastub_cusolver_bind_cusolverDnXgesvd_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnXgesvd_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnXgesvd_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnXgesvd_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnXgesvd_bufferSize, cudastub_cusolver_slot_cusolverDnXgesvd_bufferSize, cudastub_cusolver_resolve_cusolverDnXgesvd_bufferSize, cudastub_cusolver_bind_cusolverDnXgesvd_bufferSize);
@@ -14307,7 +14576,8 @@ static cusolverStatus_t cusolverDnXgesvd_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnXgesvd_bufferSize_fn fn = cusolverDnXgesvd_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnXgesvd_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnXgesvd_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
 }
 #endif
@@ -14336,7 +14606,7 @@ void *cudastub_cusolver_bind_cusolverDnXgesvdjGetResidual(void)
 {
 	void *fn = (void *)cusolverDnXgesvdjGetResidual_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnXgesvdjGetResidual, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnXgesvdjGetResidual, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnXgesvdjGetResidual, cudastub_cusolver_slot_cusolverDnXgesvdjGetResidual, cudastub_cusolver_resolve_cusolverDnXgesvdjGetResidual, cudastub_cusolver_bind_cusolverDnXgesvdjGetResidual);
@@ -14351,7 +14621,8 @@ static cusolverStatus_t cusolverDnXgesvdjGetResidual_resolve(cusolverDnHandle_t 
 {
 	cusolverDnXgesvdjGetResidual_fn fn = cusolverDnXgesvdjGetResidual_choose();
 
-	atomic_store_explicit(&cusolverDnXgesvdjGetResidual_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnXgesvdjGetResidual_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -14380,7 +14651,7 @@ void *cudastub_cusolver_bind_cusolverDnXgesvdjGetSweeps(void)
 {
 	void *fn = (void *)cusolverDnXgesvdjGetSweeps_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnXgesvdjGetSweeps, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnXgesvdjGetSweeps, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnXgesvdjGetSweeps, cudastub_cusolver_slot_cusolverDnXgesvdjGetSweeps, cudastub_cusolver_resolve_cusolverDnXgesvdjGetSweeps, cudastub_cusolver_bind_cusolverDnXgesvdjGetSweeps);
@@ -14395,7 +14666,8 @@ static cusolverStatus_t cusolverDnXgesvdjGetSweeps_resolve(cusolverDnHandle_t a0
 {
 	cusolverDnXgesvdjGetSweeps_fn fn = cusolverDnXgesvdjGetSweeps_choose();
 
-	atomic_store_explicit(&cusolverDnXgesvdjGetSweeps_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnXgesvdjGetSweeps_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -14423,7 +14695,7 @@ void *cudastub_cusolver_bind_cusolverDnXgesvdjSetMaxSweeps(void)
 {
 	void *fn = (void *)cusolverDnXgesvdjSetMaxSweeps_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnXgesvdjSetMaxSweeps, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnXgesvdjSetMaxSweeps, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnXgesvdjSetMaxSweeps, cudastub_cusolver_slot_cusolverDnXgesvdjSetMaxSweeps, cudastub_cusolver_resolve_cusolverDnXgesvdjSetMaxSweeps, cudastub_cusolver_bind_cusolverDnXgesvdjSetMaxSweeps);
@@ -14438,7 +14710,8 @@ static cusolverStatus_t cusolverDnXgesvdjSetMaxSweeps_resolve(gesvdjInfo_t a0, i
 {
 	cusolverDnXgesvdjSetMaxSweeps_fn fn = cusolverDnXgesvdjSetMaxSweeps_choose();
 
-	atomic_store_explicit(&cusolverDnXgesvdjSetMaxSweeps_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnXgesvdjSetMaxSweeps_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -14466,7 +14739,7 @@ void *cudastub_cusolver_bind_cusolverDnXgesvdjSetSortEig(void)
 {
 	void *fn = (void *)cusolverDnXgesvdjSetSortEig_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnXgesvdjSetSortEig, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnXgesvdjSetSortEig, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnXgesvdjSetSortEig, cudastub_cusolver_slot_cusolverDnXgesvdjSetSortEig, cudastub_cusolver_resolve_cusolverDnXgesvdjSetSortEig, cudastub_cusolver_bind_cusolverDnXgesvdjSetSortEig);
@@ -14481,7 +14754,8 @@ static cusolverStatus_t cusolverDnXgesvdjSetSortEig_resolve(gesvdjInfo_t a0, int
 {
 	cusolverDnXgesvdjSetSortEig_fn fn = cusolverDnXgesvdjSetSortEig_choose();
 
-	atomic_store_explicit(&cusolverDnXgesvdjSetSortEig_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnXgesvdjSetSortEig_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -14509,7 +14783,7 @@ void *cudastub_cusolver_bind_cusolverDnXgesvdjSetTolerance(void)
 {
 	void *fn = (void *)cusolverDnXgesvdjSetTolerance_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnXgesvdjSetTolerance, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnXgesvdjSetTolerance, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnXgesvdjSetTolerance, cudastub_cusolver_slot_cusolverDnXgesvdjSetTolerance, cudastub_cusolver_resolve_cusolverDnXgesvdjSetTolerance, cudastub_cusolver_bind_cusolverDnXgesvdjSetTolerance);
@@ -14524,7 +14798,8 @@ static cusolverStatus_t cusolverDnXgesvdjSetTolerance_resolve(gesvdjInfo_t a0, d
 {
 	cusolverDnXgesvdjSetTolerance_fn fn = cusolverDnXgesvdjSetTolerance_choose();
 
-	atomic_store_explicit(&cusolverDnXgesvdjSetTolerance_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnXgesvdjSetTolerance_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -14574,7 +14849,7 @@ void *cudastub_cusolver_bind_cusolverDnXgesvdp(void)
 {
 	void *fn = (void *)cusolverDnXgesvdp_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnXgesvdp, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnXgesvdp, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnXgesvdp, cudastub_cusolver_slot_cusolverDnXgesvdp, cudastub_cusolver_resolve_cusolverDnXgesvdp, cudastub_cusolver_bind_cusolverDnXgesvdp);
@@ -14589,7 +14864,8 @@ static cusolverStatus_t cusolverDnXgesvdp_resolve(cusolverDnHandle_t a0, cusolve
 {
 	cusolverDnXgesvdp_fn fn = cusolverDnXgesvdp_choose();
 
-	atomic_store_explicit(&cusolverDnXgesvdp_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnXgesvdp_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20, a21, a22, a23);
 }
 #endif
@@ -14635,7 +14911,7 @@ void *cudastub_cusolver_bind_cusolverDnXgesvdp_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnXgesvdp_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnXgesvdp_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnXgesvdp_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnXgesvdp_bufferSize, cudastub_cusolver_slot_cusolverDnXgesvdp_bufferSize, cudastub_cusolver_resolve_cusolverDnXgesvdp_bufferSize, cudastub_cusolver_bind_cusolverDnXgesvdp_bufferSize);
@@ -14650,7 +14926,8 @@ static cusolverStatus_t cusolverDnXgesvdp_bufferSize_resolve(cusolverDnHandle_t 
 {
 	cusolverDnXgesvdp_bufferSize_fn fn = cusolverDnXgesvdp_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnXgesvdp_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnXgesvdp_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
 }
 #endif
@@ -14702,7 +14979,7 @@ void *cudastub_cusolver_bind_cusolverDnXgesvdr(void)
 {
 	void *fn = (void *)cusolverDnXgesvdr_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnXgesvdr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnXgesvdr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnXgesvdr, cudastub_cusolver_slot_cusolverDnXgesvdr, cudastub_cusolver_resolve_cusolverDnXgesvdr, cudastub_cusolver_bind_cusolverDnXgesvdr);
@@ -14717,7 +14994,8 @@ static cusolverStatus_t cusolverDnXgesvdr_resolve(cusolverDnHandle_t a0, cusolve
 {
 	cusolverDnXgesvdr_fn fn = cusolverDnXgesvdr_choose();
 
-	atomic_store_explicit(&cusolverDnXgesvdr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnXgesvdr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20, a21, a22, a23, a24, a25);
 }
 #endif
@@ -14766,7 +15044,7 @@ void *cudastub_cusolver_bind_cusolverDnXgesvdr_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnXgesvdr_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnXgesvdr_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnXgesvdr_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnXgesvdr_bufferSize, cudastub_cusolver_slot_cusolverDnXgesvdr_bufferSize, cudastub_cusolver_resolve_cusolverDnXgesvdr_bufferSize, cudastub_cusolver_bind_cusolverDnXgesvdr_bufferSize);
@@ -14781,7 +15059,8 @@ static cusolverStatus_t cusolverDnXgesvdr_bufferSize_resolve(cusolverDnHandle_t 
 {
 	cusolverDnXgesvdr_bufferSize_fn fn = cusolverDnXgesvdr_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnXgesvdr_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnXgesvdr_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20, a21, a22);
 }
 #endif
@@ -14821,7 +15100,7 @@ void *cudastub_cusolver_bind_cusolverDnXgetrf(void)
 {
 	void *fn = (void *)cusolverDnXgetrf_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnXgetrf, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnXgetrf, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnXgetrf, cudastub_cusolver_slot_cusolverDnXgetrf, cudastub_cusolver_resolve_cusolverDnXgetrf, cudastub_cusolver_bind_cusolverDnXgetrf);
@@ -14836,7 +15115,8 @@ static cusolverStatus_t cusolverDnXgetrf_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnXgetrf_fn fn = cusolverDnXgetrf_choose();
 
-	atomic_store_explicit(&cusolverDnXgetrf_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnXgetrf_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -14872,7 +15152,7 @@ void *cudastub_cusolver_bind_cusolverDnXgetrf_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnXgetrf_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnXgetrf_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnXgetrf_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnXgetrf_bufferSize, cudastub_cusolver_slot_cusolverDnXgetrf_bufferSize, cudastub_cusolver_resolve_cusolverDnXgetrf_bufferSize, cudastub_cusolver_bind_cusolverDnXgetrf_bufferSize);
@@ -14887,7 +15167,8 @@ static cusolverStatus_t cusolverDnXgetrf_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnXgetrf_bufferSize_fn fn = cusolverDnXgetrf_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnXgetrf_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnXgetrf_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -14926,7 +15207,7 @@ void *cudastub_cusolver_bind_cusolverDnXgetrs(void)
 {
 	void *fn = (void *)cusolverDnXgetrs_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnXgetrs, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnXgetrs, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnXgetrs, cudastub_cusolver_slot_cusolverDnXgetrs, cudastub_cusolver_resolve_cusolverDnXgetrs, cudastub_cusolver_bind_cusolverDnXgetrs);
@@ -14941,7 +15222,8 @@ static cusolverStatus_t cusolverDnXgetrs_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnXgetrs_fn fn = cusolverDnXgetrs_choose();
 
-	atomic_store_explicit(&cusolverDnXgetrs_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnXgetrs_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -14986,7 +15268,7 @@ void *cudastub_cusolver_bind_cusolverDnXlarft(void)
 {
 	void *fn = (void *)cusolverDnXlarft_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnXlarft, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnXlarft, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnXlarft, cudastub_cusolver_slot_cusolverDnXlarft, cudastub_cusolver_resolve_cusolverDnXlarft, cudastub_cusolver_bind_cusolverDnXlarft);
@@ -15001,7 +15283,8 @@ static cusolverStatus_t cusolverDnXlarft_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnXlarft_fn fn = cusolverDnXlarft_choose();
 
-	atomic_store_explicit(&cusolverDnXlarft_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnXlarft_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18);
 }
 #endif
@@ -15044,7 +15327,7 @@ void *cudastub_cusolver_bind_cusolverDnXlarft_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnXlarft_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnXlarft_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnXlarft_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnXlarft_bufferSize, cudastub_cusolver_slot_cusolverDnXlarft_bufferSize, cudastub_cusolver_resolve_cusolverDnXlarft_bufferSize, cudastub_cusolver_bind_cusolverDnXlarft_bufferSize);
@@ -15059,7 +15342,8 @@ static cusolverStatus_t cusolverDnXlarft_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnXlarft_bufferSize_fn fn = cusolverDnXlarft_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnXlarft_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnXlarft_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
 }
 #endif
@@ -15098,7 +15382,7 @@ void *cudastub_cusolver_bind_cusolverDnXpotrf(void)
 {
 	void *fn = (void *)cusolverDnXpotrf_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnXpotrf, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnXpotrf, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnXpotrf, cudastub_cusolver_slot_cusolverDnXpotrf, cudastub_cusolver_resolve_cusolverDnXpotrf, cudastub_cusolver_bind_cusolverDnXpotrf);
@@ -15113,7 +15397,8 @@ static cusolverStatus_t cusolverDnXpotrf_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnXpotrf_fn fn = cusolverDnXpotrf_choose();
 
-	atomic_store_explicit(&cusolverDnXpotrf_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnXpotrf_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -15149,7 +15434,7 @@ void *cudastub_cusolver_bind_cusolverDnXpotrf_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnXpotrf_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnXpotrf_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnXpotrf_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnXpotrf_bufferSize, cudastub_cusolver_slot_cusolverDnXpotrf_bufferSize, cudastub_cusolver_resolve_cusolverDnXpotrf_bufferSize, cudastub_cusolver_bind_cusolverDnXpotrf_bufferSize);
@@ -15164,7 +15449,8 @@ static cusolverStatus_t cusolverDnXpotrf_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnXpotrf_bufferSize_fn fn = cusolverDnXpotrf_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnXpotrf_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnXpotrf_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -15202,7 +15488,7 @@ void *cudastub_cusolver_bind_cusolverDnXpotrs(void)
 {
 	void *fn = (void *)cusolverDnXpotrs_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnXpotrs, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnXpotrs, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnXpotrs, cudastub_cusolver_slot_cusolverDnXpotrs, cudastub_cusolver_resolve_cusolverDnXpotrs, cudastub_cusolver_bind_cusolverDnXpotrs);
@@ -15217,7 +15503,8 @@ static cusolverStatus_t cusolverDnXpotrs_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnXpotrs_fn fn = cusolverDnXpotrs_choose();
 
-	atomic_store_explicit(&cusolverDnXpotrs_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnXpotrs_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -15260,7 +15547,7 @@ void *cudastub_cusolver_bind_cusolverDnXsyevBatched(void)
 {
 	void *fn = (void *)cusolverDnXsyevBatched_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnXsyevBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnXsyevBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnXsyevBatched, cudastub_cusolver_slot_cusolverDnXsyevBatched, cudastub_cusolver_resolve_cusolverDnXsyevBatched, cudastub_cusolver_bind_cusolverDnXsyevBatched);
@@ -15275,7 +15562,8 @@ static cusolverStatus_t cusolverDnXsyevBatched_resolve(cusolverDnHandle_t a0, cu
 {
 	cusolverDnXsyevBatched_fn fn = cusolverDnXsyevBatched_choose();
 
-	atomic_store_explicit(&cusolverDnXsyevBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnXsyevBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
 }
 #endif
@@ -15315,7 +15603,7 @@ void *cudastub_cusolver_bind_cusolverDnXsyevBatched_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnXsyevBatched_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnXsyevBatched_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnXsyevBatched_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnXsyevBatched_bufferSize, cudastub_cusolver_slot_cusolverDnXsyevBatched_bufferSize, cudastub_cusolver_resolve_cusolverDnXsyevBatched_bufferSize, cudastub_cusolver_bind_cusolverDnXsyevBatched_bufferSize);
@@ -15330,7 +15618,8 @@ static cusolverStatus_t cusolverDnXsyevBatched_bufferSize_resolve(cusolverDnHand
 {
 	cusolverDnXsyevBatched_bufferSize_fn fn = cusolverDnXsyevBatched_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnXsyevBatched_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnXsyevBatched_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -15372,7 +15661,7 @@ void *cudastub_cusolver_bind_cusolverDnXsyevd(void)
 {
 	void *fn = (void *)cusolverDnXsyevd_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnXsyevd, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnXsyevd, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnXsyevd, cudastub_cusolver_slot_cusolverDnXsyevd, cudastub_cusolver_resolve_cusolverDnXsyevd, cudastub_cusolver_bind_cusolverDnXsyevd);
@@ -15387,7 +15676,8 @@ static cusolverStatus_t cusolverDnXsyevd_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnXsyevd_fn fn = cusolverDnXsyevd_choose();
 
-	atomic_store_explicit(&cusolverDnXsyevd_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnXsyevd_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
 }
 #endif
@@ -15426,7 +15716,7 @@ void *cudastub_cusolver_bind_cusolverDnXsyevd_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnXsyevd_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnXsyevd_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnXsyevd_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnXsyevd_bufferSize, cudastub_cusolver_slot_cusolverDnXsyevd_bufferSize, cudastub_cusolver_resolve_cusolverDnXsyevd_bufferSize, cudastub_cusolver_bind_cusolverDnXsyevd_bufferSize);
@@ -15441,7 +15731,8 @@ static cusolverStatus_t cusolverDnXsyevd_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnXsyevd_bufferSize_fn fn = cusolverDnXsyevd_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnXsyevd_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnXsyevd_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -15489,7 +15780,7 @@ void *cudastub_cusolver_bind_cusolverDnXsyevdx(void)
 {
 	void *fn = (void *)cusolverDnXsyevdx_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnXsyevdx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnXsyevdx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnXsyevdx, cudastub_cusolver_slot_cusolverDnXsyevdx, cudastub_cusolver_resolve_cusolverDnXsyevdx, cudastub_cusolver_bind_cusolverDnXsyevdx);
@@ -15504,7 +15795,8 @@ static cusolverStatus_t cusolverDnXsyevdx_resolve(cusolverDnHandle_t a0, cusolve
 {
 	cusolverDnXsyevdx_fn fn = cusolverDnXsyevdx_choose();
 
-	atomic_store_explicit(&cusolverDnXsyevdx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnXsyevdx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20, a21);
 }
 #endif
@@ -15549,7 +15841,7 @@ void *cudastub_cusolver_bind_cusolverDnXsyevdx_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnXsyevdx_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnXsyevdx_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnXsyevdx_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnXsyevdx_bufferSize, cudastub_cusolver_slot_cusolverDnXsyevdx_bufferSize, cudastub_cusolver_resolve_cusolverDnXsyevdx_bufferSize, cudastub_cusolver_bind_cusolverDnXsyevdx_bufferSize);
@@ -15564,7 +15856,8 @@ static cusolverStatus_t cusolverDnXsyevdx_bufferSize_resolve(cusolverDnHandle_t 
 {
 	cusolverDnXsyevdx_bufferSize_fn fn = cusolverDnXsyevdx_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnXsyevdx_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnXsyevdx_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18);
 }
 #endif
@@ -15593,7 +15886,7 @@ void *cudastub_cusolver_bind_cusolverDnXsyevjGetResidual(void)
 {
 	void *fn = (void *)cusolverDnXsyevjGetResidual_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnXsyevjGetResidual, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnXsyevjGetResidual, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnXsyevjGetResidual, cudastub_cusolver_slot_cusolverDnXsyevjGetResidual, cudastub_cusolver_resolve_cusolverDnXsyevjGetResidual, cudastub_cusolver_bind_cusolverDnXsyevjGetResidual);
@@ -15608,7 +15901,8 @@ static cusolverStatus_t cusolverDnXsyevjGetResidual_resolve(cusolverDnHandle_t a
 {
 	cusolverDnXsyevjGetResidual_fn fn = cusolverDnXsyevjGetResidual_choose();
 
-	atomic_store_explicit(&cusolverDnXsyevjGetResidual_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnXsyevjGetResidual_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -15637,7 +15931,7 @@ void *cudastub_cusolver_bind_cusolverDnXsyevjGetSweeps(void)
 {
 	void *fn = (void *)cusolverDnXsyevjGetSweeps_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnXsyevjGetSweeps, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnXsyevjGetSweeps, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnXsyevjGetSweeps, cudastub_cusolver_slot_cusolverDnXsyevjGetSweeps, cudastub_cusolver_resolve_cusolverDnXsyevjGetSweeps, cudastub_cusolver_bind_cusolverDnXsyevjGetSweeps);
@@ -15652,7 +15946,8 @@ static cusolverStatus_t cusolverDnXsyevjGetSweeps_resolve(cusolverDnHandle_t a0,
 {
 	cusolverDnXsyevjGetSweeps_fn fn = cusolverDnXsyevjGetSweeps_choose();
 
-	atomic_store_explicit(&cusolverDnXsyevjGetSweeps_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnXsyevjGetSweeps_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -15680,7 +15975,7 @@ void *cudastub_cusolver_bind_cusolverDnXsyevjSetMaxSweeps(void)
 {
 	void *fn = (void *)cusolverDnXsyevjSetMaxSweeps_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnXsyevjSetMaxSweeps, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnXsyevjSetMaxSweeps, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnXsyevjSetMaxSweeps, cudastub_cusolver_slot_cusolverDnXsyevjSetMaxSweeps, cudastub_cusolver_resolve_cusolverDnXsyevjSetMaxSweeps, cudastub_cusolver_bind_cusolverDnXsyevjSetMaxSweeps);
@@ -15695,7 +15990,8 @@ static cusolverStatus_t cusolverDnXsyevjSetMaxSweeps_resolve(syevjInfo_t a0, int
 {
 	cusolverDnXsyevjSetMaxSweeps_fn fn = cusolverDnXsyevjSetMaxSweeps_choose();
 
-	atomic_store_explicit(&cusolverDnXsyevjSetMaxSweeps_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnXsyevjSetMaxSweeps_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -15723,7 +16019,7 @@ void *cudastub_cusolver_bind_cusolverDnXsyevjSetSortEig(void)
 {
 	void *fn = (void *)cusolverDnXsyevjSetSortEig_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnXsyevjSetSortEig, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnXsyevjSetSortEig, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnXsyevjSetSortEig, cudastub_cusolver_slot_cusolverDnXsyevjSetSortEig, cudastub_cusolver_resolve_cusolverDnXsyevjSetSortEig, cudastub_cusolver_bind_cusolverDnXsyevjSetSortEig);
@@ -15738,7 +16034,8 @@ static cusolverStatus_t cusolverDnXsyevjSetSortEig_resolve(syevjInfo_t a0, int a
 {
 	cusolverDnXsyevjSetSortEig_fn fn = cusolverDnXsyevjSetSortEig_choose();
 
-	atomic_store_explicit(&cusolverDnXsyevjSetSortEig_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnXsyevjSetSortEig_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -15766,7 +16063,7 @@ void *cudastub_cusolver_bind_cusolverDnXsyevjSetTolerance(void)
 {
 	void *fn = (void *)cusolverDnXsyevjSetTolerance_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnXsyevjSetTolerance, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnXsyevjSetTolerance, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnXsyevjSetTolerance, cudastub_cusolver_slot_cusolverDnXsyevjSetTolerance, cudastub_cusolver_resolve_cusolverDnXsyevjSetTolerance, cudastub_cusolver_bind_cusolverDnXsyevjSetTolerance);
@@ -15781,7 +16078,8 @@ static cusolverStatus_t cusolverDnXsyevjSetTolerance_resolve(syevjInfo_t a0, dou
 {
 	cusolverDnXsyevjSetTolerance_fn fn = cusolverDnXsyevjSetTolerance_choose();
 
-	atomic_store_explicit(&cusolverDnXsyevjSetTolerance_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnXsyevjSetTolerance_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -15823,7 +16121,7 @@ void *cudastub_cusolver_bind_cusolverDnXsytrs(void)
 {
 	void *fn = (void *)cusolverDnXsytrs_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnXsytrs, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnXsytrs, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnXsytrs, cudastub_cusolver_slot_cusolverDnXsytrs, cudastub_cusolver_resolve_cusolverDnXsytrs, cudastub_cusolver_bind_cusolverDnXsytrs);
@@ -15838,7 +16136,8 @@ static cusolverStatus_t cusolverDnXsytrs_resolve(cusolverDnHandle_t a0, cublasFi
 {
 	cusolverDnXsytrs_fn fn = cusolverDnXsytrs_choose();
 
-	atomic_store_explicit(&cusolverDnXsytrs_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnXsytrs_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
 }
 #endif
@@ -15877,7 +16176,7 @@ void *cudastub_cusolver_bind_cusolverDnXsytrs_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnXsytrs_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnXsytrs_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnXsytrs_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnXsytrs_bufferSize, cudastub_cusolver_slot_cusolverDnXsytrs_bufferSize, cudastub_cusolver_resolve_cusolverDnXsytrs_bufferSize, cudastub_cusolver_bind_cusolverDnXsytrs_bufferSize);
@@ -15892,7 +16191,8 @@ static cusolverStatus_t cusolverDnXsytrs_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnXsytrs_bufferSize_fn fn = cusolverDnXsytrs_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnXsytrs_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnXsytrs_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -15930,7 +16230,7 @@ void *cudastub_cusolver_bind_cusolverDnXtrtri(void)
 {
 	void *fn = (void *)cusolverDnXtrtri_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnXtrtri, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnXtrtri, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnXtrtri, cudastub_cusolver_slot_cusolverDnXtrtri, cudastub_cusolver_resolve_cusolverDnXtrtri, cudastub_cusolver_bind_cusolverDnXtrtri);
@@ -15945,7 +16245,8 @@ static cusolverStatus_t cusolverDnXtrtri_resolve(cusolverDnHandle_t a0, cublasFi
 {
 	cusolverDnXtrtri_fn fn = cusolverDnXtrtri_choose();
 
-	atomic_store_explicit(&cusolverDnXtrtri_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnXtrtri_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -15980,7 +16281,7 @@ void *cudastub_cusolver_bind_cusolverDnXtrtri_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnXtrtri_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnXtrtri_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnXtrtri_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnXtrtri_bufferSize, cudastub_cusolver_slot_cusolverDnXtrtri_bufferSize, cudastub_cusolver_resolve_cusolverDnXtrtri_bufferSize, cudastub_cusolver_bind_cusolverDnXtrtri_bufferSize);
@@ -15995,7 +16296,8 @@ static cusolverStatus_t cusolverDnXtrtri_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnXtrtri_bufferSize_fn fn = cusolverDnXtrtri_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnXtrtri_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnXtrtri_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -16035,7 +16337,7 @@ void *cudastub_cusolver_bind_cusolverDnZCgels(void)
 {
 	void *fn = (void *)cusolverDnZCgels_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZCgels, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZCgels, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZCgels, cudastub_cusolver_slot_cusolverDnZCgels, cudastub_cusolver_resolve_cusolverDnZCgels, cudastub_cusolver_bind_cusolverDnZCgels);
@@ -16050,7 +16352,8 @@ static cusolverStatus_t cusolverDnZCgels_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnZCgels_fn fn = cusolverDnZCgels_choose();
 
-	atomic_store_explicit(&cusolverDnZCgels_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZCgels_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -16088,7 +16391,7 @@ void *cudastub_cusolver_bind_cusolverDnZCgels_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnZCgels_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZCgels_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZCgels_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZCgels_bufferSize, cudastub_cusolver_slot_cusolverDnZCgels_bufferSize, cudastub_cusolver_resolve_cusolverDnZCgels_bufferSize, cudastub_cusolver_bind_cusolverDnZCgels_bufferSize);
@@ -16103,7 +16406,8 @@ static cusolverStatus_t cusolverDnZCgels_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnZCgels_bufferSize_fn fn = cusolverDnZCgels_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnZCgels_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZCgels_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -16143,7 +16447,7 @@ void *cudastub_cusolver_bind_cusolverDnZCgesv(void)
 {
 	void *fn = (void *)cusolverDnZCgesv_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZCgesv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZCgesv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZCgesv, cudastub_cusolver_slot_cusolverDnZCgesv, cudastub_cusolver_resolve_cusolverDnZCgesv, cudastub_cusolver_bind_cusolverDnZCgesv);
@@ -16158,7 +16462,8 @@ static cusolverStatus_t cusolverDnZCgesv_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnZCgesv_fn fn = cusolverDnZCgesv_choose();
 
-	atomic_store_explicit(&cusolverDnZCgesv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZCgesv_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -16196,7 +16501,7 @@ void *cudastub_cusolver_bind_cusolverDnZCgesv_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnZCgesv_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZCgesv_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZCgesv_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZCgesv_bufferSize, cudastub_cusolver_slot_cusolverDnZCgesv_bufferSize, cudastub_cusolver_resolve_cusolverDnZCgesv_bufferSize, cudastub_cusolver_bind_cusolverDnZCgesv_bufferSize);
@@ -16211,7 +16516,8 @@ static cusolverStatus_t cusolverDnZCgesv_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnZCgesv_bufferSize_fn fn = cusolverDnZCgesv_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnZCgesv_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZCgesv_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -16251,7 +16557,7 @@ void *cudastub_cusolver_bind_cusolverDnZEgels(void)
 {
 	void *fn = (void *)cusolverDnZEgels_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZEgels, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZEgels, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZEgels, cudastub_cusolver_slot_cusolverDnZEgels, cudastub_cusolver_resolve_cusolverDnZEgels, cudastub_cusolver_bind_cusolverDnZEgels);
@@ -16266,7 +16572,8 @@ static cusolverStatus_t cusolverDnZEgels_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnZEgels_fn fn = cusolverDnZEgels_choose();
 
-	atomic_store_explicit(&cusolverDnZEgels_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZEgels_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -16304,7 +16611,7 @@ void *cudastub_cusolver_bind_cusolverDnZEgels_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnZEgels_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZEgels_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZEgels_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZEgels_bufferSize, cudastub_cusolver_slot_cusolverDnZEgels_bufferSize, cudastub_cusolver_resolve_cusolverDnZEgels_bufferSize, cudastub_cusolver_bind_cusolverDnZEgels_bufferSize);
@@ -16319,7 +16626,8 @@ static cusolverStatus_t cusolverDnZEgels_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnZEgels_bufferSize_fn fn = cusolverDnZEgels_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnZEgels_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZEgels_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -16359,7 +16667,7 @@ void *cudastub_cusolver_bind_cusolverDnZEgesv(void)
 {
 	void *fn = (void *)cusolverDnZEgesv_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZEgesv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZEgesv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZEgesv, cudastub_cusolver_slot_cusolverDnZEgesv, cudastub_cusolver_resolve_cusolverDnZEgesv, cudastub_cusolver_bind_cusolverDnZEgesv);
@@ -16374,7 +16682,8 @@ static cusolverStatus_t cusolverDnZEgesv_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnZEgesv_fn fn = cusolverDnZEgesv_choose();
 
-	atomic_store_explicit(&cusolverDnZEgesv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZEgesv_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -16412,7 +16721,7 @@ void *cudastub_cusolver_bind_cusolverDnZEgesv_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnZEgesv_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZEgesv_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZEgesv_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZEgesv_bufferSize, cudastub_cusolver_slot_cusolverDnZEgesv_bufferSize, cudastub_cusolver_resolve_cusolverDnZEgesv_bufferSize, cudastub_cusolver_bind_cusolverDnZEgesv_bufferSize);
@@ -16427,7 +16736,8 @@ static cusolverStatus_t cusolverDnZEgesv_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnZEgesv_bufferSize_fn fn = cusolverDnZEgesv_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnZEgesv_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZEgesv_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -16467,7 +16777,7 @@ void *cudastub_cusolver_bind_cusolverDnZKgels(void)
 {
 	void *fn = (void *)cusolverDnZKgels_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZKgels, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZKgels, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZKgels, cudastub_cusolver_slot_cusolverDnZKgels, cudastub_cusolver_resolve_cusolverDnZKgels, cudastub_cusolver_bind_cusolverDnZKgels);
@@ -16482,7 +16792,8 @@ static cusolverStatus_t cusolverDnZKgels_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnZKgels_fn fn = cusolverDnZKgels_choose();
 
-	atomic_store_explicit(&cusolverDnZKgels_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZKgels_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -16520,7 +16831,7 @@ void *cudastub_cusolver_bind_cusolverDnZKgels_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnZKgels_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZKgels_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZKgels_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZKgels_bufferSize, cudastub_cusolver_slot_cusolverDnZKgels_bufferSize, cudastub_cusolver_resolve_cusolverDnZKgels_bufferSize, cudastub_cusolver_bind_cusolverDnZKgels_bufferSize);
@@ -16535,7 +16846,8 @@ static cusolverStatus_t cusolverDnZKgels_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnZKgels_bufferSize_fn fn = cusolverDnZKgels_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnZKgels_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZKgels_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -16575,7 +16887,7 @@ void *cudastub_cusolver_bind_cusolverDnZKgesv(void)
 {
 	void *fn = (void *)cusolverDnZKgesv_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZKgesv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZKgesv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZKgesv, cudastub_cusolver_slot_cusolverDnZKgesv, cudastub_cusolver_resolve_cusolverDnZKgesv, cudastub_cusolver_bind_cusolverDnZKgesv);
@@ -16590,7 +16902,8 @@ static cusolverStatus_t cusolverDnZKgesv_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnZKgesv_fn fn = cusolverDnZKgesv_choose();
 
-	atomic_store_explicit(&cusolverDnZKgesv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZKgesv_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -16628,7 +16941,7 @@ void *cudastub_cusolver_bind_cusolverDnZKgesv_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnZKgesv_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZKgesv_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZKgesv_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZKgesv_bufferSize, cudastub_cusolver_slot_cusolverDnZKgesv_bufferSize, cudastub_cusolver_resolve_cusolverDnZKgesv_bufferSize, cudastub_cusolver_bind_cusolverDnZKgesv_bufferSize);
@@ -16643,7 +16956,8 @@ static cusolverStatus_t cusolverDnZKgesv_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnZKgesv_bufferSize_fn fn = cusolverDnZKgesv_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnZKgesv_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZKgesv_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -16683,7 +16997,7 @@ void *cudastub_cusolver_bind_cusolverDnZYgels(void)
 {
 	void *fn = (void *)cusolverDnZYgels_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZYgels, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZYgels, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZYgels, cudastub_cusolver_slot_cusolverDnZYgels, cudastub_cusolver_resolve_cusolverDnZYgels, cudastub_cusolver_bind_cusolverDnZYgels);
@@ -16698,7 +17012,8 @@ static cusolverStatus_t cusolverDnZYgels_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnZYgels_fn fn = cusolverDnZYgels_choose();
 
-	atomic_store_explicit(&cusolverDnZYgels_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZYgels_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -16736,7 +17051,7 @@ void *cudastub_cusolver_bind_cusolverDnZYgels_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnZYgels_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZYgels_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZYgels_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZYgels_bufferSize, cudastub_cusolver_slot_cusolverDnZYgels_bufferSize, cudastub_cusolver_resolve_cusolverDnZYgels_bufferSize, cudastub_cusolver_bind_cusolverDnZYgels_bufferSize);
@@ -16751,7 +17066,8 @@ static cusolverStatus_t cusolverDnZYgels_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnZYgels_bufferSize_fn fn = cusolverDnZYgels_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnZYgels_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZYgels_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -16791,7 +17107,7 @@ void *cudastub_cusolver_bind_cusolverDnZYgesv(void)
 {
 	void *fn = (void *)cusolverDnZYgesv_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZYgesv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZYgesv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZYgesv, cudastub_cusolver_slot_cusolverDnZYgesv, cudastub_cusolver_resolve_cusolverDnZYgesv, cudastub_cusolver_bind_cusolverDnZYgesv);
@@ -16806,7 +17122,8 @@ static cusolverStatus_t cusolverDnZYgesv_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnZYgesv_fn fn = cusolverDnZYgesv_choose();
 
-	atomic_store_explicit(&cusolverDnZYgesv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZYgesv_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -16844,7 +17161,7 @@ void *cudastub_cusolver_bind_cusolverDnZYgesv_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnZYgesv_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZYgesv_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZYgesv_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZYgesv_bufferSize, cudastub_cusolver_slot_cusolverDnZYgesv_bufferSize, cudastub_cusolver_resolve_cusolverDnZYgesv_bufferSize, cudastub_cusolver_bind_cusolverDnZYgesv_bufferSize);
@@ -16859,7 +17176,8 @@ static cusolverStatus_t cusolverDnZYgesv_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnZYgesv_bufferSize_fn fn = cusolverDnZYgesv_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnZYgesv_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZYgesv_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -16899,7 +17217,7 @@ void *cudastub_cusolver_bind_cusolverDnZZgels(void)
 {
 	void *fn = (void *)cusolverDnZZgels_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZZgels, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZZgels, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZZgels, cudastub_cusolver_slot_cusolverDnZZgels, cudastub_cusolver_resolve_cusolverDnZZgels, cudastub_cusolver_bind_cusolverDnZZgels);
@@ -16914,7 +17232,8 @@ static cusolverStatus_t cusolverDnZZgels_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnZZgels_fn fn = cusolverDnZZgels_choose();
 
-	atomic_store_explicit(&cusolverDnZZgels_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZZgels_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -16952,7 +17271,7 @@ void *cudastub_cusolver_bind_cusolverDnZZgels_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnZZgels_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZZgels_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZZgels_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZZgels_bufferSize, cudastub_cusolver_slot_cusolverDnZZgels_bufferSize, cudastub_cusolver_resolve_cusolverDnZZgels_bufferSize, cudastub_cusolver_bind_cusolverDnZZgels_bufferSize);
@@ -16967,7 +17286,8 @@ static cusolverStatus_t cusolverDnZZgels_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnZZgels_bufferSize_fn fn = cusolverDnZZgels_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnZZgels_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZZgels_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -17007,7 +17327,7 @@ void *cudastub_cusolver_bind_cusolverDnZZgesv(void)
 {
 	void *fn = (void *)cusolverDnZZgesv_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZZgesv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZZgesv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZZgesv, cudastub_cusolver_slot_cusolverDnZZgesv, cudastub_cusolver_resolve_cusolverDnZZgesv, cudastub_cusolver_bind_cusolverDnZZgesv);
@@ -17022,7 +17342,8 @@ static cusolverStatus_t cusolverDnZZgesv_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnZZgesv_fn fn = cusolverDnZZgesv_choose();
 
-	atomic_store_explicit(&cusolverDnZZgesv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZZgesv_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -17060,7 +17381,7 @@ void *cudastub_cusolver_bind_cusolverDnZZgesv_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnZZgesv_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZZgesv_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZZgesv_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZZgesv_bufferSize, cudastub_cusolver_slot_cusolverDnZZgesv_bufferSize, cudastub_cusolver_resolve_cusolverDnZZgesv_bufferSize, cudastub_cusolver_bind_cusolverDnZZgesv_bufferSize);
@@ -17075,7 +17396,8 @@ static cusolverStatus_t cusolverDnZZgesv_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnZZgesv_bufferSize_fn fn = cusolverDnZZgesv_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnZZgesv_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZZgesv_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -17113,7 +17435,7 @@ void *cudastub_cusolver_bind_cusolverDnZgebrd(void)
 {
 	void *fn = (void *)cusolverDnZgebrd_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZgebrd, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZgebrd, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZgebrd, cudastub_cusolver_slot_cusolverDnZgebrd, cudastub_cusolver_resolve_cusolverDnZgebrd, cudastub_cusolver_bind_cusolverDnZgebrd);
@@ -17128,7 +17450,8 @@ static cusolverStatus_t cusolverDnZgebrd_resolve(cusolverDnHandle_t a0, int a1, 
 {
 	cusolverDnZgebrd_fn fn = cusolverDnZgebrd_choose();
 
-	atomic_store_explicit(&cusolverDnZgebrd_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZgebrd_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -17158,7 +17481,7 @@ void *cudastub_cusolver_bind_cusolverDnZgebrd_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnZgebrd_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZgebrd_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZgebrd_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZgebrd_bufferSize, cudastub_cusolver_slot_cusolverDnZgebrd_bufferSize, cudastub_cusolver_resolve_cusolverDnZgebrd_bufferSize, cudastub_cusolver_bind_cusolverDnZgebrd_bufferSize);
@@ -17173,7 +17496,8 @@ static cusolverStatus_t cusolverDnZgebrd_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnZgebrd_bufferSize_fn fn = cusolverDnZgebrd_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnZgebrd_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZgebrd_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -17208,7 +17532,7 @@ void *cudastub_cusolver_bind_cusolverDnZgeqrf(void)
 {
 	void *fn = (void *)cusolverDnZgeqrf_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZgeqrf, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZgeqrf, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZgeqrf, cudastub_cusolver_slot_cusolverDnZgeqrf, cudastub_cusolver_resolve_cusolverDnZgeqrf, cudastub_cusolver_bind_cusolverDnZgeqrf);
@@ -17223,7 +17547,8 @@ static cusolverStatus_t cusolverDnZgeqrf_resolve(cusolverDnHandle_t a0, int a1, 
 {
 	cusolverDnZgeqrf_fn fn = cusolverDnZgeqrf_choose();
 
-	atomic_store_explicit(&cusolverDnZgeqrf_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZgeqrf_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -17255,7 +17580,7 @@ void *cudastub_cusolver_bind_cusolverDnZgeqrf_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnZgeqrf_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZgeqrf_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZgeqrf_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZgeqrf_bufferSize, cudastub_cusolver_slot_cusolverDnZgeqrf_bufferSize, cudastub_cusolver_resolve_cusolverDnZgeqrf_bufferSize, cudastub_cusolver_bind_cusolverDnZgeqrf_bufferSize);
@@ -17270,7 +17595,8 @@ static cusolverStatus_t cusolverDnZgeqrf_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnZgeqrf_bufferSize_fn fn = cusolverDnZgeqrf_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnZgeqrf_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZgeqrf_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -17312,7 +17638,7 @@ void *cudastub_cusolver_bind_cusolverDnZgesvd(void)
 {
 	void *fn = (void *)cusolverDnZgesvd_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZgesvd, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZgesvd, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZgesvd, cudastub_cusolver_slot_cusolverDnZgesvd, cudastub_cusolver_resolve_cusolverDnZgesvd, cudastub_cusolver_bind_cusolverDnZgesvd);
@@ -17327,7 +17653,8 @@ static cusolverStatus_t cusolverDnZgesvd_resolve(cusolverDnHandle_t a0, signed c
 {
 	cusolverDnZgesvd_fn fn = cusolverDnZgesvd_choose();
 
-	atomic_store_explicit(&cusolverDnZgesvd_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZgesvd_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
 }
 #endif
@@ -17357,7 +17684,7 @@ void *cudastub_cusolver_bind_cusolverDnZgesvd_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnZgesvd_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZgesvd_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZgesvd_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZgesvd_bufferSize, cudastub_cusolver_slot_cusolverDnZgesvd_bufferSize, cudastub_cusolver_resolve_cusolverDnZgesvd_bufferSize, cudastub_cusolver_bind_cusolverDnZgesvd_bufferSize);
@@ -17372,7 +17699,8 @@ static cusolverStatus_t cusolverDnZgesvd_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnZgesvd_bufferSize_fn fn = cusolverDnZgesvd_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnZgesvd_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZgesvd_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -17419,7 +17747,7 @@ void *cudastub_cusolver_bind_cusolverDnZgesvdaStridedBatched(void)
 {
 	void *fn = (void *)cusolverDnZgesvdaStridedBatched_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZgesvdaStridedBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZgesvdaStridedBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZgesvdaStridedBatched, cudastub_cusolver_slot_cusolverDnZgesvdaStridedBatched, cudastub_cusolver_resolve_cusolverDnZgesvdaStridedBatched, cudastub_cusolver_bind_cusolverDnZgesvdaStridedBatched);
@@ -17434,7 +17762,8 @@ static cusolverStatus_t cusolverDnZgesvdaStridedBatched_resolve(cusolverDnHandle
 {
 	cusolverDnZgesvdaStridedBatched_fn fn = cusolverDnZgesvdaStridedBatched_choose();
 
-	atomic_store_explicit(&cusolverDnZgesvdaStridedBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZgesvdaStridedBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20);
 }
 #endif
@@ -17478,7 +17807,7 @@ void *cudastub_cusolver_bind_cusolverDnZgesvdaStridedBatched_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnZgesvdaStridedBatched_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZgesvdaStridedBatched_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZgesvdaStridedBatched_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZgesvdaStridedBatched_bufferSize, cudastub_cusolver_slot_cusolverDnZgesvdaStridedBatched_bufferSize, cudastub_cusolver_resolve_cusolverDnZgesvdaStridedBatched_bufferSize, cudastub_cusolver_bind_cusolverDnZgesvdaStridedBatched_bufferSize);
@@ -17493,7 +17822,8 @@ static cusolverStatus_t cusolverDnZgesvdaStridedBatched_bufferSize_resolve(cusol
 {
 	cusolverDnZgesvdaStridedBatched_bufferSize_fn fn = cusolverDnZgesvdaStridedBatched_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnZgesvdaStridedBatched_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZgesvdaStridedBatched_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
 }
 #endif
@@ -17535,7 +17865,7 @@ void *cudastub_cusolver_bind_cusolverDnZgesvdj(void)
 {
 	void *fn = (void *)cusolverDnZgesvdj_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZgesvdj, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZgesvdj, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZgesvdj, cudastub_cusolver_slot_cusolverDnZgesvdj, cudastub_cusolver_resolve_cusolverDnZgesvdj, cudastub_cusolver_bind_cusolverDnZgesvdj);
@@ -17550,7 +17880,8 @@ static cusolverStatus_t cusolverDnZgesvdj_resolve(cusolverDnHandle_t a0, cusolve
 {
 	cusolverDnZgesvdj_fn fn = cusolverDnZgesvdj_choose();
 
-	atomic_store_explicit(&cusolverDnZgesvdj_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZgesvdj_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
 }
 #endif
@@ -17592,7 +17923,7 @@ void *cudastub_cusolver_bind_cusolverDnZgesvdjBatched(void)
 {
 	void *fn = (void *)cusolverDnZgesvdjBatched_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZgesvdjBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZgesvdjBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZgesvdjBatched, cudastub_cusolver_slot_cusolverDnZgesvdjBatched, cudastub_cusolver_resolve_cusolverDnZgesvdjBatched, cudastub_cusolver_bind_cusolverDnZgesvdjBatched);
@@ -17607,7 +17938,8 @@ static cusolverStatus_t cusolverDnZgesvdjBatched_resolve(cusolverDnHandle_t a0, 
 {
 	cusolverDnZgesvdjBatched_fn fn = cusolverDnZgesvdjBatched_choose();
 
-	atomic_store_explicit(&cusolverDnZgesvdjBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZgesvdjBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
 }
 #endif
@@ -17647,7 +17979,7 @@ void *cudastub_cusolver_bind_cusolverDnZgesvdjBatched_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnZgesvdjBatched_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZgesvdjBatched_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZgesvdjBatched_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZgesvdjBatched_bufferSize, cudastub_cusolver_slot_cusolverDnZgesvdjBatched_bufferSize, cudastub_cusolver_resolve_cusolverDnZgesvdjBatched_bufferSize, cudastub_cusolver_bind_cusolverDnZgesvdjBatched_bufferSize);
@@ -17662,7 +17994,8 @@ static cusolverStatus_t cusolverDnZgesvdjBatched_bufferSize_resolve(cusolverDnHa
 {
 	cusolverDnZgesvdjBatched_bufferSize_fn fn = cusolverDnZgesvdjBatched_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnZgesvdjBatched_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZgesvdjBatched_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -17702,7 +18035,7 @@ void *cudastub_cusolver_bind_cusolverDnZgesvdj_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnZgesvdj_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZgesvdj_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZgesvdj_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZgesvdj_bufferSize, cudastub_cusolver_slot_cusolverDnZgesvdj_bufferSize, cudastub_cusolver_resolve_cusolverDnZgesvdj_bufferSize, cudastub_cusolver_bind_cusolverDnZgesvdj_bufferSize);
@@ -17717,7 +18050,8 @@ static cusolverStatus_t cusolverDnZgesvdj_bufferSize_resolve(cusolverDnHandle_t 
 {
 	cusolverDnZgesvdj_bufferSize_fn fn = cusolverDnZgesvdj_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnZgesvdj_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZgesvdj_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -17751,7 +18085,7 @@ void *cudastub_cusolver_bind_cusolverDnZgetrf(void)
 {
 	void *fn = (void *)cusolverDnZgetrf_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZgetrf, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZgetrf, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZgetrf, cudastub_cusolver_slot_cusolverDnZgetrf, cudastub_cusolver_resolve_cusolverDnZgetrf, cudastub_cusolver_bind_cusolverDnZgetrf);
@@ -17766,7 +18100,8 @@ static cusolverStatus_t cusolverDnZgetrf_resolve(cusolverDnHandle_t a0, int a1, 
 {
 	cusolverDnZgetrf_fn fn = cusolverDnZgetrf_choose();
 
-	atomic_store_explicit(&cusolverDnZgetrf_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZgetrf_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -17798,7 +18133,7 @@ void *cudastub_cusolver_bind_cusolverDnZgetrf_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnZgetrf_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZgetrf_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZgetrf_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZgetrf_bufferSize, cudastub_cusolver_slot_cusolverDnZgetrf_bufferSize, cudastub_cusolver_resolve_cusolverDnZgetrf_bufferSize, cudastub_cusolver_bind_cusolverDnZgetrf_bufferSize);
@@ -17813,7 +18148,8 @@ static cusolverStatus_t cusolverDnZgetrf_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnZgetrf_bufferSize_fn fn = cusolverDnZgetrf_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnZgetrf_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZgetrf_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -17849,7 +18185,7 @@ void *cudastub_cusolver_bind_cusolverDnZgetrs(void)
 {
 	void *fn = (void *)cusolverDnZgetrs_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZgetrs, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZgetrs, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZgetrs, cudastub_cusolver_slot_cusolverDnZgetrs, cudastub_cusolver_resolve_cusolverDnZgetrs, cudastub_cusolver_bind_cusolverDnZgetrs);
@@ -17864,7 +18200,8 @@ static cusolverStatus_t cusolverDnZgetrs_resolve(cusolverDnHandle_t a0, cublasOp
 {
 	cusolverDnZgetrs_fn fn = cusolverDnZgetrs_choose();
 
-	atomic_store_explicit(&cusolverDnZgetrs_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZgetrs_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -17900,7 +18237,7 @@ void *cudastub_cusolver_bind_cusolverDnZheevd(void)
 {
 	void *fn = (void *)cusolverDnZheevd_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZheevd, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZheevd, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZheevd, cudastub_cusolver_slot_cusolverDnZheevd, cudastub_cusolver_resolve_cusolverDnZheevd, cudastub_cusolver_bind_cusolverDnZheevd);
@@ -17915,7 +18252,8 @@ static cusolverStatus_t cusolverDnZheevd_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnZheevd_fn fn = cusolverDnZheevd_choose();
 
-	atomic_store_explicit(&cusolverDnZheevd_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZheevd_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -17949,7 +18287,7 @@ void *cudastub_cusolver_bind_cusolverDnZheevd_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnZheevd_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZheevd_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZheevd_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZheevd_bufferSize, cudastub_cusolver_slot_cusolverDnZheevd_bufferSize, cudastub_cusolver_resolve_cusolverDnZheevd_bufferSize, cudastub_cusolver_bind_cusolverDnZheevd_bufferSize);
@@ -17964,7 +18302,8 @@ static cusolverStatus_t cusolverDnZheevd_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnZheevd_bufferSize_fn fn = cusolverDnZheevd_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnZheevd_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZheevd_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -18006,7 +18345,7 @@ void *cudastub_cusolver_bind_cusolverDnZheevdx(void)
 {
 	void *fn = (void *)cusolverDnZheevdx_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZheevdx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZheevdx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZheevdx, cudastub_cusolver_slot_cusolverDnZheevdx, cudastub_cusolver_resolve_cusolverDnZheevdx, cudastub_cusolver_bind_cusolverDnZheevdx);
@@ -18021,7 +18360,8 @@ static cusolverStatus_t cusolverDnZheevdx_resolve(cusolverDnHandle_t a0, cusolve
 {
 	cusolverDnZheevdx_fn fn = cusolverDnZheevdx_choose();
 
-	atomic_store_explicit(&cusolverDnZheevdx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZheevdx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
 }
 #endif
@@ -18061,7 +18401,7 @@ void *cudastub_cusolver_bind_cusolverDnZheevdx_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnZheevdx_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZheevdx_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZheevdx_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZheevdx_bufferSize, cudastub_cusolver_slot_cusolverDnZheevdx_bufferSize, cudastub_cusolver_resolve_cusolverDnZheevdx_bufferSize, cudastub_cusolver_bind_cusolverDnZheevdx_bufferSize);
@@ -18076,7 +18416,8 @@ static cusolverStatus_t cusolverDnZheevdx_bufferSize_resolve(cusolverDnHandle_t 
 {
 	cusolverDnZheevdx_bufferSize_fn fn = cusolverDnZheevdx_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnZheevdx_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZheevdx_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -18113,7 +18454,7 @@ void *cudastub_cusolver_bind_cusolverDnZheevj(void)
 {
 	void *fn = (void *)cusolverDnZheevj_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZheevj, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZheevj, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZheevj, cudastub_cusolver_slot_cusolverDnZheevj, cudastub_cusolver_resolve_cusolverDnZheevj, cudastub_cusolver_bind_cusolverDnZheevj);
@@ -18128,7 +18469,8 @@ static cusolverStatus_t cusolverDnZheevj_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnZheevj_fn fn = cusolverDnZheevj_choose();
 
-	atomic_store_explicit(&cusolverDnZheevj_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZheevj_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -18166,7 +18508,7 @@ void *cudastub_cusolver_bind_cusolverDnZheevjBatched(void)
 {
 	void *fn = (void *)cusolverDnZheevjBatched_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZheevjBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZheevjBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZheevjBatched, cudastub_cusolver_slot_cusolverDnZheevjBatched, cudastub_cusolver_resolve_cusolverDnZheevjBatched, cudastub_cusolver_bind_cusolverDnZheevjBatched);
@@ -18181,7 +18523,8 @@ static cusolverStatus_t cusolverDnZheevjBatched_resolve(cusolverDnHandle_t a0, c
 {
 	cusolverDnZheevjBatched_fn fn = cusolverDnZheevjBatched_choose();
 
-	atomic_store_explicit(&cusolverDnZheevjBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZheevjBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -18217,7 +18560,7 @@ void *cudastub_cusolver_bind_cusolverDnZheevjBatched_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnZheevjBatched_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZheevjBatched_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZheevjBatched_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZheevjBatched_bufferSize, cudastub_cusolver_slot_cusolverDnZheevjBatched_bufferSize, cudastub_cusolver_resolve_cusolverDnZheevjBatched_bufferSize, cudastub_cusolver_bind_cusolverDnZheevjBatched_bufferSize);
@@ -18232,7 +18575,8 @@ static cusolverStatus_t cusolverDnZheevjBatched_bufferSize_resolve(cusolverDnHan
 {
 	cusolverDnZheevjBatched_bufferSize_fn fn = cusolverDnZheevjBatched_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnZheevjBatched_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZheevjBatched_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -18267,7 +18611,7 @@ void *cudastub_cusolver_bind_cusolverDnZheevj_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnZheevj_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZheevj_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZheevj_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZheevj_bufferSize, cudastub_cusolver_slot_cusolverDnZheevj_bufferSize, cudastub_cusolver_resolve_cusolverDnZheevj_bufferSize, cudastub_cusolver_bind_cusolverDnZheevj_bufferSize);
@@ -18282,7 +18626,8 @@ static cusolverStatus_t cusolverDnZheevj_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnZheevj_bufferSize_fn fn = cusolverDnZheevj_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnZheevj_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZheevj_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -18321,7 +18666,7 @@ void *cudastub_cusolver_bind_cusolverDnZhegvd(void)
 {
 	void *fn = (void *)cusolverDnZhegvd_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZhegvd, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZhegvd, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZhegvd, cudastub_cusolver_slot_cusolverDnZhegvd, cudastub_cusolver_resolve_cusolverDnZhegvd, cudastub_cusolver_bind_cusolverDnZhegvd);
@@ -18336,7 +18681,8 @@ static cusolverStatus_t cusolverDnZhegvd_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnZhegvd_fn fn = cusolverDnZhegvd_choose();
 
-	atomic_store_explicit(&cusolverDnZhegvd_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZhegvd_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -18373,7 +18719,7 @@ void *cudastub_cusolver_bind_cusolverDnZhegvd_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnZhegvd_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZhegvd_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZhegvd_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZhegvd_bufferSize, cudastub_cusolver_slot_cusolverDnZhegvd_bufferSize, cudastub_cusolver_resolve_cusolverDnZhegvd_bufferSize, cudastub_cusolver_bind_cusolverDnZhegvd_bufferSize);
@@ -18388,7 +18734,8 @@ static cusolverStatus_t cusolverDnZhegvd_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnZhegvd_bufferSize_fn fn = cusolverDnZhegvd_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnZhegvd_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZhegvd_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -18433,7 +18780,7 @@ void *cudastub_cusolver_bind_cusolverDnZhegvdx(void)
 {
 	void *fn = (void *)cusolverDnZhegvdx_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZhegvdx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZhegvdx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZhegvdx, cudastub_cusolver_slot_cusolverDnZhegvdx, cudastub_cusolver_resolve_cusolverDnZhegvdx, cudastub_cusolver_bind_cusolverDnZhegvdx);
@@ -18448,7 +18795,8 @@ static cusolverStatus_t cusolverDnZhegvdx_resolve(cusolverDnHandle_t a0, cusolve
 {
 	cusolverDnZhegvdx_fn fn = cusolverDnZhegvdx_choose();
 
-	atomic_store_explicit(&cusolverDnZhegvdx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZhegvdx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18);
 }
 #endif
@@ -18491,7 +18839,7 @@ void *cudastub_cusolver_bind_cusolverDnZhegvdx_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnZhegvdx_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZhegvdx_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZhegvdx_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZhegvdx_bufferSize, cudastub_cusolver_slot_cusolverDnZhegvdx_bufferSize, cudastub_cusolver_resolve_cusolverDnZhegvdx_bufferSize, cudastub_cusolver_bind_cusolverDnZhegvdx_bufferSize);
@@ -18506,7 +18854,8 @@ static cusolverStatus_t cusolverDnZhegvdx_bufferSize_resolve(cusolverDnHandle_t 
 {
 	cusolverDnZhegvdx_bufferSize_fn fn = cusolverDnZhegvdx_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnZhegvdx_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZhegvdx_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
 }
 #endif
@@ -18546,7 +18895,7 @@ void *cudastub_cusolver_bind_cusolverDnZhegvj(void)
 {
 	void *fn = (void *)cusolverDnZhegvj_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZhegvj, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZhegvj, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZhegvj, cudastub_cusolver_slot_cusolverDnZhegvj, cudastub_cusolver_resolve_cusolverDnZhegvj, cudastub_cusolver_bind_cusolverDnZhegvj);
@@ -18561,7 +18910,8 @@ static cusolverStatus_t cusolverDnZhegvj_resolve(cusolverDnHandle_t a0, cusolver
 {
 	cusolverDnZhegvj_fn fn = cusolverDnZhegvj_choose();
 
-	atomic_store_explicit(&cusolverDnZhegvj_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZhegvj_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -18599,7 +18949,7 @@ void *cudastub_cusolver_bind_cusolverDnZhegvj_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnZhegvj_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZhegvj_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZhegvj_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZhegvj_bufferSize, cudastub_cusolver_slot_cusolverDnZhegvj_bufferSize, cudastub_cusolver_resolve_cusolverDnZhegvj_bufferSize, cudastub_cusolver_bind_cusolverDnZhegvj_bufferSize);
@@ -18614,7 +18964,8 @@ static cusolverStatus_t cusolverDnZhegvj_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnZhegvj_bufferSize_fn fn = cusolverDnZhegvj_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnZhegvj_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZhegvj_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -18651,7 +19002,7 @@ void *cudastub_cusolver_bind_cusolverDnZhetrd(void)
 {
 	void *fn = (void *)cusolverDnZhetrd_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZhetrd, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZhetrd, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZhetrd, cudastub_cusolver_slot_cusolverDnZhetrd, cudastub_cusolver_resolve_cusolverDnZhetrd, cudastub_cusolver_bind_cusolverDnZhetrd);
@@ -18666,7 +19017,8 @@ static cusolverStatus_t cusolverDnZhetrd_resolve(cusolverDnHandle_t a0, cublasFi
 {
 	cusolverDnZhetrd_fn fn = cusolverDnZhetrd_choose();
 
-	atomic_store_explicit(&cusolverDnZhetrd_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZhetrd_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -18701,7 +19053,7 @@ void *cudastub_cusolver_bind_cusolverDnZhetrd_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnZhetrd_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZhetrd_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZhetrd_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZhetrd_bufferSize, cudastub_cusolver_slot_cusolverDnZhetrd_bufferSize, cudastub_cusolver_resolve_cusolverDnZhetrd_bufferSize, cudastub_cusolver_bind_cusolverDnZhetrd_bufferSize);
@@ -18716,7 +19068,8 @@ static cusolverStatus_t cusolverDnZhetrd_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnZhetrd_bufferSize_fn fn = cusolverDnZhetrd_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnZhetrd_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZhetrd_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -18750,7 +19103,7 @@ void *cudastub_cusolver_bind_cusolverDnZlaswp(void)
 {
 	void *fn = (void *)cusolverDnZlaswp_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZlaswp, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZlaswp, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZlaswp, cudastub_cusolver_slot_cusolverDnZlaswp, cudastub_cusolver_resolve_cusolverDnZlaswp, cudastub_cusolver_bind_cusolverDnZlaswp);
@@ -18765,7 +19118,8 @@ static cusolverStatus_t cusolverDnZlaswp_resolve(cusolverDnHandle_t a0, int a1, 
 {
 	cusolverDnZlaswp_fn fn = cusolverDnZlaswp_choose();
 
-	atomic_store_explicit(&cusolverDnZlaswp_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZlaswp_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -18799,7 +19153,7 @@ void *cudastub_cusolver_bind_cusolverDnZlauum(void)
 {
 	void *fn = (void *)cusolverDnZlauum_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZlauum, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZlauum, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZlauum, cudastub_cusolver_slot_cusolverDnZlauum, cudastub_cusolver_resolve_cusolverDnZlauum, cudastub_cusolver_bind_cusolverDnZlauum);
@@ -18814,7 +19168,8 @@ static cusolverStatus_t cusolverDnZlauum_resolve(cusolverDnHandle_t a0, cublasFi
 {
 	cusolverDnZlauum_fn fn = cusolverDnZlauum_choose();
 
-	atomic_store_explicit(&cusolverDnZlauum_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZlauum_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -18846,7 +19201,7 @@ void *cudastub_cusolver_bind_cusolverDnZlauum_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnZlauum_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZlauum_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZlauum_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZlauum_bufferSize, cudastub_cusolver_slot_cusolverDnZlauum_bufferSize, cudastub_cusolver_resolve_cusolverDnZlauum_bufferSize, cudastub_cusolver_bind_cusolverDnZlauum_bufferSize);
@@ -18861,7 +19216,8 @@ static cusolverStatus_t cusolverDnZlauum_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnZlauum_bufferSize_fn fn = cusolverDnZlauum_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnZlauum_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZlauum_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -18895,7 +19251,7 @@ void *cudastub_cusolver_bind_cusolverDnZpotrf(void)
 {
 	void *fn = (void *)cusolverDnZpotrf_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZpotrf, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZpotrf, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZpotrf, cudastub_cusolver_slot_cusolverDnZpotrf, cudastub_cusolver_resolve_cusolverDnZpotrf, cudastub_cusolver_bind_cusolverDnZpotrf);
@@ -18910,7 +19266,8 @@ static cusolverStatus_t cusolverDnZpotrf_resolve(cusolverDnHandle_t a0, cublasFi
 {
 	cusolverDnZpotrf_fn fn = cusolverDnZpotrf_choose();
 
-	atomic_store_explicit(&cusolverDnZpotrf_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZpotrf_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -18943,7 +19300,7 @@ void *cudastub_cusolver_bind_cusolverDnZpotrfBatched(void)
 {
 	void *fn = (void *)cusolverDnZpotrfBatched_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZpotrfBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZpotrfBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZpotrfBatched, cudastub_cusolver_slot_cusolverDnZpotrfBatched, cudastub_cusolver_resolve_cusolverDnZpotrfBatched, cudastub_cusolver_bind_cusolverDnZpotrfBatched);
@@ -18958,7 +19315,8 @@ static cusolverStatus_t cusolverDnZpotrfBatched_resolve(cusolverDnHandle_t a0, c
 {
 	cusolverDnZpotrfBatched_fn fn = cusolverDnZpotrfBatched_choose();
 
-	atomic_store_explicit(&cusolverDnZpotrfBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZpotrfBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -18990,7 +19348,7 @@ void *cudastub_cusolver_bind_cusolverDnZpotrf_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnZpotrf_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZpotrf_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZpotrf_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZpotrf_bufferSize, cudastub_cusolver_slot_cusolverDnZpotrf_bufferSize, cudastub_cusolver_resolve_cusolverDnZpotrf_bufferSize, cudastub_cusolver_bind_cusolverDnZpotrf_bufferSize);
@@ -19005,7 +19363,8 @@ static cusolverStatus_t cusolverDnZpotrf_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnZpotrf_bufferSize_fn fn = cusolverDnZpotrf_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnZpotrf_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZpotrf_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -19039,7 +19398,7 @@ void *cudastub_cusolver_bind_cusolverDnZpotri(void)
 {
 	void *fn = (void *)cusolverDnZpotri_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZpotri, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZpotri, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZpotri, cudastub_cusolver_slot_cusolverDnZpotri, cudastub_cusolver_resolve_cusolverDnZpotri, cudastub_cusolver_bind_cusolverDnZpotri);
@@ -19054,7 +19413,8 @@ static cusolverStatus_t cusolverDnZpotri_resolve(cusolverDnHandle_t a0, cublasFi
 {
 	cusolverDnZpotri_fn fn = cusolverDnZpotri_choose();
 
-	atomic_store_explicit(&cusolverDnZpotri_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZpotri_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -19086,7 +19446,7 @@ void *cudastub_cusolver_bind_cusolverDnZpotri_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnZpotri_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZpotri_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZpotri_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZpotri_bufferSize, cudastub_cusolver_slot_cusolverDnZpotri_bufferSize, cudastub_cusolver_resolve_cusolverDnZpotri_bufferSize, cudastub_cusolver_bind_cusolverDnZpotri_bufferSize);
@@ -19101,7 +19461,8 @@ static cusolverStatus_t cusolverDnZpotri_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnZpotri_bufferSize_fn fn = cusolverDnZpotri_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnZpotri_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZpotri_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -19136,7 +19497,7 @@ void *cudastub_cusolver_bind_cusolverDnZpotrs(void)
 {
 	void *fn = (void *)cusolverDnZpotrs_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZpotrs, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZpotrs, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZpotrs, cudastub_cusolver_slot_cusolverDnZpotrs, cudastub_cusolver_resolve_cusolverDnZpotrs, cudastub_cusolver_bind_cusolverDnZpotrs);
@@ -19151,7 +19512,8 @@ static cusolverStatus_t cusolverDnZpotrs_resolve(cusolverDnHandle_t a0, cublasFi
 {
 	cusolverDnZpotrs_fn fn = cusolverDnZpotrs_choose();
 
-	atomic_store_explicit(&cusolverDnZpotrs_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZpotrs_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -19187,7 +19549,7 @@ void *cudastub_cusolver_bind_cusolverDnZpotrsBatched(void)
 {
 	void *fn = (void *)cusolverDnZpotrsBatched_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZpotrsBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZpotrsBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZpotrsBatched, cudastub_cusolver_slot_cusolverDnZpotrsBatched, cudastub_cusolver_resolve_cusolverDnZpotrsBatched, cudastub_cusolver_bind_cusolverDnZpotrsBatched);
@@ -19202,7 +19564,8 @@ static cusolverStatus_t cusolverDnZpotrsBatched_resolve(cusolverDnHandle_t a0, c
 {
 	cusolverDnZpotrsBatched_fn fn = cusolverDnZpotrsBatched_choose();
 
-	atomic_store_explicit(&cusolverDnZpotrsBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZpotrsBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -19237,7 +19600,7 @@ void *cudastub_cusolver_bind_cusolverDnZsytrf(void)
 {
 	void *fn = (void *)cusolverDnZsytrf_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZsytrf, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZsytrf, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZsytrf, cudastub_cusolver_slot_cusolverDnZsytrf, cudastub_cusolver_resolve_cusolverDnZsytrf, cudastub_cusolver_bind_cusolverDnZsytrf);
@@ -19252,7 +19615,8 @@ static cusolverStatus_t cusolverDnZsytrf_resolve(cusolverDnHandle_t a0, cublasFi
 {
 	cusolverDnZsytrf_fn fn = cusolverDnZsytrf_choose();
 
-	atomic_store_explicit(&cusolverDnZsytrf_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZsytrf_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -19283,7 +19647,7 @@ void *cudastub_cusolver_bind_cusolverDnZsytrf_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnZsytrf_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZsytrf_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZsytrf_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZsytrf_bufferSize, cudastub_cusolver_slot_cusolverDnZsytrf_bufferSize, cudastub_cusolver_resolve_cusolverDnZsytrf_bufferSize, cudastub_cusolver_bind_cusolverDnZsytrf_bufferSize);
@@ -19298,7 +19662,8 @@ static cusolverStatus_t cusolverDnZsytrf_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnZsytrf_bufferSize_fn fn = cusolverDnZsytrf_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnZsytrf_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZsytrf_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -19333,7 +19698,7 @@ void *cudastub_cusolver_bind_cusolverDnZsytri(void)
 {
 	void *fn = (void *)cusolverDnZsytri_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZsytri, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZsytri, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZsytri, cudastub_cusolver_slot_cusolverDnZsytri, cudastub_cusolver_resolve_cusolverDnZsytri, cudastub_cusolver_bind_cusolverDnZsytri);
@@ -19348,7 +19713,8 @@ static cusolverStatus_t cusolverDnZsytri_resolve(cusolverDnHandle_t a0, cublasFi
 {
 	cusolverDnZsytri_fn fn = cusolverDnZsytri_choose();
 
-	atomic_store_explicit(&cusolverDnZsytri_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZsytri_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -19381,7 +19747,7 @@ void *cudastub_cusolver_bind_cusolverDnZsytri_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnZsytri_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZsytri_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZsytri_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZsytri_bufferSize, cudastub_cusolver_slot_cusolverDnZsytri_bufferSize, cudastub_cusolver_resolve_cusolverDnZsytri_bufferSize, cudastub_cusolver_bind_cusolverDnZsytri_bufferSize);
@@ -19396,7 +19762,8 @@ static cusolverStatus_t cusolverDnZsytri_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnZsytri_bufferSize_fn fn = cusolverDnZsytri_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnZsytri_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZsytri_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -19433,7 +19800,7 @@ void *cudastub_cusolver_bind_cusolverDnZungbr(void)
 {
 	void *fn = (void *)cusolverDnZungbr_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZungbr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZungbr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZungbr, cudastub_cusolver_slot_cusolverDnZungbr, cudastub_cusolver_resolve_cusolverDnZungbr, cudastub_cusolver_bind_cusolverDnZungbr);
@@ -19448,7 +19815,8 @@ static cusolverStatus_t cusolverDnZungbr_resolve(cusolverDnHandle_t a0, cublasSi
 {
 	cusolverDnZungbr_fn fn = cusolverDnZungbr_choose();
 
-	atomic_store_explicit(&cusolverDnZungbr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZungbr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -19483,7 +19851,7 @@ void *cudastub_cusolver_bind_cusolverDnZungbr_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnZungbr_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZungbr_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZungbr_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZungbr_bufferSize, cudastub_cusolver_slot_cusolverDnZungbr_bufferSize, cudastub_cusolver_resolve_cusolverDnZungbr_bufferSize, cudastub_cusolver_bind_cusolverDnZungbr_bufferSize);
@@ -19498,7 +19866,8 @@ static cusolverStatus_t cusolverDnZungbr_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnZungbr_bufferSize_fn fn = cusolverDnZungbr_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnZungbr_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZungbr_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -19534,7 +19903,7 @@ void *cudastub_cusolver_bind_cusolverDnZungqr(void)
 {
 	void *fn = (void *)cusolverDnZungqr_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZungqr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZungqr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZungqr, cudastub_cusolver_slot_cusolverDnZungqr, cudastub_cusolver_resolve_cusolverDnZungqr, cudastub_cusolver_bind_cusolverDnZungqr);
@@ -19549,7 +19918,8 @@ static cusolverStatus_t cusolverDnZungqr_resolve(cusolverDnHandle_t a0, int a1, 
 {
 	cusolverDnZungqr_fn fn = cusolverDnZungqr_choose();
 
-	atomic_store_explicit(&cusolverDnZungqr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZungqr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -19583,7 +19953,7 @@ void *cudastub_cusolver_bind_cusolverDnZungqr_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnZungqr_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZungqr_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZungqr_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZungqr_bufferSize, cudastub_cusolver_slot_cusolverDnZungqr_bufferSize, cudastub_cusolver_resolve_cusolverDnZungqr_bufferSize, cudastub_cusolver_bind_cusolverDnZungqr_bufferSize);
@@ -19598,7 +19968,8 @@ static cusolverStatus_t cusolverDnZungqr_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnZungqr_bufferSize_fn fn = cusolverDnZungqr_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnZungqr_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZungqr_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -19633,7 +20004,7 @@ void *cudastub_cusolver_bind_cusolverDnZungtr(void)
 {
 	void *fn = (void *)cusolverDnZungtr_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZungtr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZungtr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZungtr, cudastub_cusolver_slot_cusolverDnZungtr, cudastub_cusolver_resolve_cusolverDnZungtr, cudastub_cusolver_bind_cusolverDnZungtr);
@@ -19648,7 +20019,8 @@ static cusolverStatus_t cusolverDnZungtr_resolve(cusolverDnHandle_t a0, cublasFi
 {
 	cusolverDnZungtr_fn fn = cusolverDnZungtr_choose();
 
-	atomic_store_explicit(&cusolverDnZungtr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZungtr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -19681,7 +20053,7 @@ void *cudastub_cusolver_bind_cusolverDnZungtr_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnZungtr_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZungtr_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZungtr_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZungtr_bufferSize, cudastub_cusolver_slot_cusolverDnZungtr_bufferSize, cudastub_cusolver_resolve_cusolverDnZungtr_bufferSize, cudastub_cusolver_bind_cusolverDnZungtr_bufferSize);
@@ -19696,7 +20068,8 @@ static cusolverStatus_t cusolverDnZungtr_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnZungtr_bufferSize_fn fn = cusolverDnZungtr_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnZungtr_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZungtr_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -19736,7 +20109,7 @@ void *cudastub_cusolver_bind_cusolverDnZunmqr(void)
 {
 	void *fn = (void *)cusolverDnZunmqr_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZunmqr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZunmqr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZunmqr, cudastub_cusolver_slot_cusolverDnZunmqr, cudastub_cusolver_resolve_cusolverDnZunmqr, cudastub_cusolver_bind_cusolverDnZunmqr);
@@ -19751,7 +20124,8 @@ static cusolverStatus_t cusolverDnZunmqr_resolve(cusolverDnHandle_t a0, cublasSi
 {
 	cusolverDnZunmqr_fn fn = cusolverDnZunmqr_choose();
 
-	atomic_store_explicit(&cusolverDnZunmqr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZunmqr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -19789,7 +20163,7 @@ void *cudastub_cusolver_bind_cusolverDnZunmqr_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnZunmqr_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZunmqr_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZunmqr_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZunmqr_bufferSize, cudastub_cusolver_slot_cusolverDnZunmqr_bufferSize, cudastub_cusolver_resolve_cusolverDnZunmqr_bufferSize, cudastub_cusolver_bind_cusolverDnZunmqr_bufferSize);
@@ -19804,7 +20178,8 @@ static cusolverStatus_t cusolverDnZunmqr_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnZunmqr_bufferSize_fn fn = cusolverDnZunmqr_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnZunmqr_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZunmqr_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -19844,7 +20219,7 @@ void *cudastub_cusolver_bind_cusolverDnZunmtr(void)
 {
 	void *fn = (void *)cusolverDnZunmtr_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZunmtr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZunmtr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZunmtr, cudastub_cusolver_slot_cusolverDnZunmtr, cudastub_cusolver_resolve_cusolverDnZunmtr, cudastub_cusolver_bind_cusolverDnZunmtr);
@@ -19859,7 +20234,8 @@ static cusolverStatus_t cusolverDnZunmtr_resolve(cusolverDnHandle_t a0, cublasSi
 {
 	cusolverDnZunmtr_fn fn = cusolverDnZunmtr_choose();
 
-	atomic_store_explicit(&cusolverDnZunmtr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZunmtr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -19897,7 +20273,7 @@ void *cudastub_cusolver_bind_cusolverDnZunmtr_bufferSize(void)
 {
 	void *fn = (void *)cusolverDnZunmtr_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverDnZunmtr_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverDnZunmtr_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverDnZunmtr_bufferSize, cudastub_cusolver_slot_cusolverDnZunmtr_bufferSize, cudastub_cusolver_resolve_cusolverDnZunmtr_bufferSize, cudastub_cusolver_bind_cusolverDnZunmtr_bufferSize);
@@ -19912,7 +20288,8 @@ static cusolverStatus_t cusolverDnZunmtr_bufferSize_resolve(cusolverDnHandle_t a
 {
 	cusolverDnZunmtr_bufferSize_fn fn = cusolverDnZunmtr_bufferSize_choose();
 
-	atomic_store_explicit(&cusolverDnZunmtr_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverDnZunmtr_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -19942,7 +20319,7 @@ void *cudastub_cusolver_bind_cusolverGetProperty(void)
 {
 	void *fn = (void *)cusolverGetProperty_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverGetProperty, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverGetProperty, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverGetProperty, cudastub_cusolver_slot_cusolverGetProperty, cudastub_cusolver_resolve_cusolverGetProperty, cudastub_cusolver_bind_cusolverGetProperty);
@@ -19957,7 +20334,8 @@ static cusolverStatus_t cusolverGetProperty_resolve(libraryPropertyType a0, int 
 {
 	cusolverGetProperty_fn fn = cusolverGetProperty_choose();
 
-	atomic_store_explicit(&cusolverGetProperty_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverGetProperty_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -19986,7 +20364,7 @@ void *cudastub_cusolver_bind_cusolverGetVersion(void)
 {
 	void *fn = (void *)cusolverGetVersion_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverGetVersion, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverGetVersion, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverGetVersion, cudastub_cusolver_slot_cusolverGetVersion, cudastub_cusolver_resolve_cusolverGetVersion, cudastub_cusolver_bind_cusolverGetVersion);
@@ -20001,7 +20379,8 @@ static cusolverStatus_t cusolverGetVersion_resolve(int *a0)
 {
 	cusolverGetVersion_fn fn = cusolverGetVersion_choose();
 
-	atomic_store_explicit(&cusolverGetVersion_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverGetVersion_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -20032,7 +20411,7 @@ void *cudastub_cusolver_bind_cusolverRfAccessBundledFactorsDevice(void)
 {
 	void *fn = (void *)cusolverRfAccessBundledFactorsDevice_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverRfAccessBundledFactorsDevice, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverRfAccessBundledFactorsDevice, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverRfAccessBundledFactorsDevice, cudastub_cusolver_slot_cusolverRfAccessBundledFactorsDevice, cudastub_cusolver_resolve_cusolverRfAccessBundledFactorsDevice, cudastub_cusolver_bind_cusolverRfAccessBundledFactorsDevice);
@@ -20047,7 +20426,8 @@ static cusolverStatus_t cusolverRfAccessBundledFactorsDevice_resolve(cusolverRfH
 {
 	cusolverRfAccessBundledFactorsDevice_fn fn = cusolverRfAccessBundledFactorsDevice_choose();
 
-	atomic_store_explicit(&cusolverRfAccessBundledFactorsDevice_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverRfAccessBundledFactorsDevice_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -20074,7 +20454,7 @@ void *cudastub_cusolver_bind_cusolverRfAnalyze(void)
 {
 	void *fn = (void *)cusolverRfAnalyze_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverRfAnalyze, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverRfAnalyze, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverRfAnalyze, cudastub_cusolver_slot_cusolverRfAnalyze, cudastub_cusolver_resolve_cusolverRfAnalyze, cudastub_cusolver_bind_cusolverRfAnalyze);
@@ -20089,7 +20469,8 @@ static cusolverStatus_t cusolverRfAnalyze_resolve(cusolverRfHandle_t a0)
 {
 	cusolverRfAnalyze_fn fn = cusolverRfAnalyze_choose();
 
-	atomic_store_explicit(&cusolverRfAnalyze_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverRfAnalyze_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -20116,7 +20497,7 @@ void *cudastub_cusolver_bind_cusolverRfBatchAnalyze(void)
 {
 	void *fn = (void *)cusolverRfBatchAnalyze_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverRfBatchAnalyze, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverRfBatchAnalyze, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverRfBatchAnalyze, cudastub_cusolver_slot_cusolverRfBatchAnalyze, cudastub_cusolver_resolve_cusolverRfBatchAnalyze, cudastub_cusolver_bind_cusolverRfBatchAnalyze);
@@ -20131,7 +20512,8 @@ static cusolverStatus_t cusolverRfBatchAnalyze_resolve(cusolverRfHandle_t a0)
 {
 	cusolverRfBatchAnalyze_fn fn = cusolverRfBatchAnalyze_choose();
 
-	atomic_store_explicit(&cusolverRfBatchAnalyze_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverRfBatchAnalyze_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -20158,7 +20540,7 @@ void *cudastub_cusolver_bind_cusolverRfBatchRefactor(void)
 {
 	void *fn = (void *)cusolverRfBatchRefactor_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverRfBatchRefactor, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverRfBatchRefactor, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverRfBatchRefactor, cudastub_cusolver_slot_cusolverRfBatchRefactor, cudastub_cusolver_resolve_cusolverRfBatchRefactor, cudastub_cusolver_bind_cusolverRfBatchRefactor);
@@ -20173,7 +20555,8 @@ static cusolverStatus_t cusolverRfBatchRefactor_resolve(cusolverRfHandle_t a0)
 {
 	cusolverRfBatchRefactor_fn fn = cusolverRfBatchRefactor_choose();
 
-	atomic_store_explicit(&cusolverRfBatchRefactor_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverRfBatchRefactor_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -20208,7 +20591,7 @@ void *cudastub_cusolver_bind_cusolverRfBatchResetValues(void)
 {
 	void *fn = (void *)cusolverRfBatchResetValues_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverRfBatchResetValues, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverRfBatchResetValues, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverRfBatchResetValues, cudastub_cusolver_slot_cusolverRfBatchResetValues, cudastub_cusolver_resolve_cusolverRfBatchResetValues, cudastub_cusolver_bind_cusolverRfBatchResetValues);
@@ -20223,7 +20606,8 @@ static cusolverStatus_t cusolverRfBatchResetValues_resolve(int a0, int a1, int a
 {
 	cusolverRfBatchResetValues_fn fn = cusolverRfBatchResetValues_choose();
 
-	atomic_store_explicit(&cusolverRfBatchResetValues_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverRfBatchResetValues_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -20266,7 +20650,7 @@ void *cudastub_cusolver_bind_cusolverRfBatchSetupHost(void)
 {
 	void *fn = (void *)cusolverRfBatchSetupHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverRfBatchSetupHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverRfBatchSetupHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverRfBatchSetupHost, cudastub_cusolver_slot_cusolverRfBatchSetupHost, cudastub_cusolver_resolve_cusolverRfBatchSetupHost, cudastub_cusolver_bind_cusolverRfBatchSetupHost);
@@ -20281,7 +20665,8 @@ static cusolverStatus_t cusolverRfBatchSetupHost_resolve(int a0, int a1, int a2,
 {
 	cusolverRfBatchSetupHost_fn fn = cusolverRfBatchSetupHost_choose();
 
-	atomic_store_explicit(&cusolverRfBatchSetupHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverRfBatchSetupHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
 }
 #endif
@@ -20315,7 +20700,7 @@ void *cudastub_cusolver_bind_cusolverRfBatchSolve(void)
 {
 	void *fn = (void *)cusolverRfBatchSolve_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverRfBatchSolve, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverRfBatchSolve, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverRfBatchSolve, cudastub_cusolver_slot_cusolverRfBatchSolve, cudastub_cusolver_resolve_cusolverRfBatchSolve, cudastub_cusolver_bind_cusolverRfBatchSolve);
@@ -20330,7 +20715,8 @@ static cusolverStatus_t cusolverRfBatchSolve_resolve(cusolverRfHandle_t a0, int 
 {
 	cusolverRfBatchSolve_fn fn = cusolverRfBatchSolve_choose();
 
-	atomic_store_explicit(&cusolverRfBatchSolve_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverRfBatchSolve_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -20358,7 +20744,7 @@ void *cudastub_cusolver_bind_cusolverRfBatchZeroPivot(void)
 {
 	void *fn = (void *)cusolverRfBatchZeroPivot_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverRfBatchZeroPivot, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverRfBatchZeroPivot, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverRfBatchZeroPivot, cudastub_cusolver_slot_cusolverRfBatchZeroPivot, cudastub_cusolver_resolve_cusolverRfBatchZeroPivot, cudastub_cusolver_bind_cusolverRfBatchZeroPivot);
@@ -20373,7 +20759,8 @@ static cusolverStatus_t cusolverRfBatchZeroPivot_resolve(cusolverRfHandle_t a0, 
 {
 	cusolverRfBatchZeroPivot_fn fn = cusolverRfBatchZeroPivot_choose();
 
-	atomic_store_explicit(&cusolverRfBatchZeroPivot_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverRfBatchZeroPivot_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -20400,7 +20787,7 @@ void *cudastub_cusolver_bind_cusolverRfCreate(void)
 {
 	void *fn = (void *)cusolverRfCreate_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverRfCreate, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverRfCreate, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverRfCreate, cudastub_cusolver_slot_cusolverRfCreate, cudastub_cusolver_resolve_cusolverRfCreate, cudastub_cusolver_bind_cusolverRfCreate);
@@ -20415,7 +20802,8 @@ static cusolverStatus_t cusolverRfCreate_resolve(cusolverRfHandle_t *a0)
 {
 	cusolverRfCreate_fn fn = cusolverRfCreate_choose();
 
-	atomic_store_explicit(&cusolverRfCreate_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverRfCreate_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -20442,7 +20830,7 @@ void *cudastub_cusolver_bind_cusolverRfDestroy(void)
 {
 	void *fn = (void *)cusolverRfDestroy_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverRfDestroy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverRfDestroy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverRfDestroy, cudastub_cusolver_slot_cusolverRfDestroy, cudastub_cusolver_resolve_cusolverRfDestroy, cudastub_cusolver_bind_cusolverRfDestroy);
@@ -20457,7 +20845,8 @@ static cusolverStatus_t cusolverRfDestroy_resolve(cusolverRfHandle_t a0)
 {
 	cusolverRfDestroy_fn fn = cusolverRfDestroy_choose();
 
-	atomic_store_explicit(&cusolverRfDestroy_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverRfDestroy_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -20488,7 +20877,7 @@ void *cudastub_cusolver_bind_cusolverRfExtractBundledFactorsHost(void)
 {
 	void *fn = (void *)cusolverRfExtractBundledFactorsHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverRfExtractBundledFactorsHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverRfExtractBundledFactorsHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverRfExtractBundledFactorsHost, cudastub_cusolver_slot_cusolverRfExtractBundledFactorsHost, cudastub_cusolver_resolve_cusolverRfExtractBundledFactorsHost, cudastub_cusolver_bind_cusolverRfExtractBundledFactorsHost);
@@ -20503,7 +20892,8 @@ static cusolverStatus_t cusolverRfExtractBundledFactorsHost_resolve(cusolverRfHa
 {
 	cusolverRfExtractBundledFactorsHost_fn fn = cusolverRfExtractBundledFactorsHost_choose();
 
-	atomic_store_explicit(&cusolverRfExtractBundledFactorsHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverRfExtractBundledFactorsHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -20538,7 +20928,7 @@ void *cudastub_cusolver_bind_cusolverRfExtractSplitFactorsHost(void)
 {
 	void *fn = (void *)cusolverRfExtractSplitFactorsHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverRfExtractSplitFactorsHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverRfExtractSplitFactorsHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverRfExtractSplitFactorsHost, cudastub_cusolver_slot_cusolverRfExtractSplitFactorsHost, cudastub_cusolver_resolve_cusolverRfExtractSplitFactorsHost, cudastub_cusolver_bind_cusolverRfExtractSplitFactorsHost);
@@ -20553,7 +20943,8 @@ static cusolverStatus_t cusolverRfExtractSplitFactorsHost_resolve(cusolverRfHand
 {
 	cusolverRfExtractSplitFactorsHost_fn fn = cusolverRfExtractSplitFactorsHost_choose();
 
-	atomic_store_explicit(&cusolverRfExtractSplitFactorsHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverRfExtractSplitFactorsHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -20582,7 +20973,7 @@ void *cudastub_cusolver_bind_cusolverRfGetAlgs(void)
 {
 	void *fn = (void *)cusolverRfGetAlgs_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverRfGetAlgs, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverRfGetAlgs, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverRfGetAlgs, cudastub_cusolver_slot_cusolverRfGetAlgs, cudastub_cusolver_resolve_cusolverRfGetAlgs, cudastub_cusolver_bind_cusolverRfGetAlgs);
@@ -20597,7 +20988,8 @@ static cusolverStatus_t cusolverRfGetAlgs_resolve(cusolverRfHandle_t a0, cusolve
 {
 	cusolverRfGetAlgs_fn fn = cusolverRfGetAlgs_choose();
 
-	atomic_store_explicit(&cusolverRfGetAlgs_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverRfGetAlgs_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -20626,7 +21018,7 @@ void *cudastub_cusolver_bind_cusolverRfGetMatrixFormat(void)
 {
 	void *fn = (void *)cusolverRfGetMatrixFormat_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverRfGetMatrixFormat, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverRfGetMatrixFormat, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverRfGetMatrixFormat, cudastub_cusolver_slot_cusolverRfGetMatrixFormat, cudastub_cusolver_resolve_cusolverRfGetMatrixFormat, cudastub_cusolver_bind_cusolverRfGetMatrixFormat);
@@ -20641,7 +21033,8 @@ static cusolverStatus_t cusolverRfGetMatrixFormat_resolve(cusolverRfHandle_t a0,
 {
 	cusolverRfGetMatrixFormat_fn fn = cusolverRfGetMatrixFormat_choose();
 
-	atomic_store_explicit(&cusolverRfGetMatrixFormat_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverRfGetMatrixFormat_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -20669,7 +21062,7 @@ void *cudastub_cusolver_bind_cusolverRfGetNumericBoostReport(void)
 {
 	void *fn = (void *)cusolverRfGetNumericBoostReport_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverRfGetNumericBoostReport, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverRfGetNumericBoostReport, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverRfGetNumericBoostReport, cudastub_cusolver_slot_cusolverRfGetNumericBoostReport, cudastub_cusolver_resolve_cusolverRfGetNumericBoostReport, cudastub_cusolver_bind_cusolverRfGetNumericBoostReport);
@@ -20684,7 +21077,8 @@ static cusolverStatus_t cusolverRfGetNumericBoostReport_resolve(cusolverRfHandle
 {
 	cusolverRfGetNumericBoostReport_fn fn = cusolverRfGetNumericBoostReport_choose();
 
-	atomic_store_explicit(&cusolverRfGetNumericBoostReport_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverRfGetNumericBoostReport_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -20713,7 +21107,7 @@ void *cudastub_cusolver_bind_cusolverRfGetNumericProperties(void)
 {
 	void *fn = (void *)cusolverRfGetNumericProperties_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverRfGetNumericProperties, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverRfGetNumericProperties, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverRfGetNumericProperties, cudastub_cusolver_slot_cusolverRfGetNumericProperties, cudastub_cusolver_resolve_cusolverRfGetNumericProperties, cudastub_cusolver_bind_cusolverRfGetNumericProperties);
@@ -20728,7 +21122,8 @@ static cusolverStatus_t cusolverRfGetNumericProperties_resolve(cusolverRfHandle_
 {
 	cusolverRfGetNumericProperties_fn fn = cusolverRfGetNumericProperties_choose();
 
-	atomic_store_explicit(&cusolverRfGetNumericProperties_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverRfGetNumericProperties_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -20756,7 +21151,7 @@ void *cudastub_cusolver_bind_cusolverRfGetResetValuesFastMode(void)
 {
 	void *fn = (void *)cusolverRfGetResetValuesFastMode_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverRfGetResetValuesFastMode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverRfGetResetValuesFastMode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverRfGetResetValuesFastMode, cudastub_cusolver_slot_cusolverRfGetResetValuesFastMode, cudastub_cusolver_resolve_cusolverRfGetResetValuesFastMode, cudastub_cusolver_bind_cusolverRfGetResetValuesFastMode);
@@ -20771,7 +21166,8 @@ static cusolverStatus_t cusolverRfGetResetValuesFastMode_resolve(cusolverRfHandl
 {
 	cusolverRfGetResetValuesFastMode_fn fn = cusolverRfGetResetValuesFastMode_choose();
 
-	atomic_store_explicit(&cusolverRfGetResetValuesFastMode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverRfGetResetValuesFastMode_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -20798,7 +21194,7 @@ void *cudastub_cusolver_bind_cusolverRfRefactor(void)
 {
 	void *fn = (void *)cusolverRfRefactor_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverRfRefactor, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverRfRefactor, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverRfRefactor, cudastub_cusolver_slot_cusolverRfRefactor, cudastub_cusolver_resolve_cusolverRfRefactor, cudastub_cusolver_bind_cusolverRfRefactor);
@@ -20813,7 +21209,8 @@ static cusolverStatus_t cusolverRfRefactor_resolve(cusolverRfHandle_t a0)
 {
 	cusolverRfRefactor_fn fn = cusolverRfRefactor_choose();
 
-	atomic_store_explicit(&cusolverRfRefactor_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverRfRefactor_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -20847,7 +21244,7 @@ void *cudastub_cusolver_bind_cusolverRfResetValues(void)
 {
 	void *fn = (void *)cusolverRfResetValues_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverRfResetValues, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverRfResetValues, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverRfResetValues, cudastub_cusolver_slot_cusolverRfResetValues, cudastub_cusolver_resolve_cusolverRfResetValues, cudastub_cusolver_bind_cusolverRfResetValues);
@@ -20862,7 +21259,8 @@ static cusolverStatus_t cusolverRfResetValues_resolve(int a0, int a1, int *a2, i
 {
 	cusolverRfResetValues_fn fn = cusolverRfResetValues_choose();
 
-	atomic_store_explicit(&cusolverRfResetValues_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverRfResetValues_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -20891,7 +21289,7 @@ void *cudastub_cusolver_bind_cusolverRfSetAlgs(void)
 {
 	void *fn = (void *)cusolverRfSetAlgs_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverRfSetAlgs, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverRfSetAlgs, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverRfSetAlgs, cudastub_cusolver_slot_cusolverRfSetAlgs, cudastub_cusolver_resolve_cusolverRfSetAlgs, cudastub_cusolver_bind_cusolverRfSetAlgs);
@@ -20906,7 +21304,8 @@ static cusolverStatus_t cusolverRfSetAlgs_resolve(cusolverRfHandle_t a0, cusolve
 {
 	cusolverRfSetAlgs_fn fn = cusolverRfSetAlgs_choose();
 
-	atomic_store_explicit(&cusolverRfSetAlgs_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverRfSetAlgs_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -20935,7 +21334,7 @@ void *cudastub_cusolver_bind_cusolverRfSetMatrixFormat(void)
 {
 	void *fn = (void *)cusolverRfSetMatrixFormat_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverRfSetMatrixFormat, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverRfSetMatrixFormat, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverRfSetMatrixFormat, cudastub_cusolver_slot_cusolverRfSetMatrixFormat, cudastub_cusolver_resolve_cusolverRfSetMatrixFormat, cudastub_cusolver_bind_cusolverRfSetMatrixFormat);
@@ -20950,7 +21349,8 @@ static cusolverStatus_t cusolverRfSetMatrixFormat_resolve(cusolverRfHandle_t a0,
 {
 	cusolverRfSetMatrixFormat_fn fn = cusolverRfSetMatrixFormat_choose();
 
-	atomic_store_explicit(&cusolverRfSetMatrixFormat_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverRfSetMatrixFormat_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -20979,7 +21379,7 @@ void *cudastub_cusolver_bind_cusolverRfSetNumericProperties(void)
 {
 	void *fn = (void *)cusolverRfSetNumericProperties_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverRfSetNumericProperties, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverRfSetNumericProperties, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverRfSetNumericProperties, cudastub_cusolver_slot_cusolverRfSetNumericProperties, cudastub_cusolver_resolve_cusolverRfSetNumericProperties, cudastub_cusolver_bind_cusolverRfSetNumericProperties);
@@ -20994,7 +21394,8 @@ static cusolverStatus_t cusolverRfSetNumericProperties_resolve(cusolverRfHandle_
 {
 	cusolverRfSetNumericProperties_fn fn = cusolverRfSetNumericProperties_choose();
 
-	atomic_store_explicit(&cusolverRfSetNumericProperties_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverRfSetNumericProperties_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -21022,7 +21423,7 @@ void *cudastub_cusolver_bind_cusolverRfSetResetValuesFastMode(void)
 {
 	void *fn = (void *)cusolverRfSetResetValuesFastMode_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverRfSetResetValuesFastMode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverRfSetResetValuesFastMode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverRfSetResetValuesFastMode, cudastub_cusolver_slot_cusolverRfSetResetValuesFastMode, cudastub_cusolver_resolve_cusolverRfSetResetValuesFastMode, cudastub_cusolver_bind_cusolverRfSetResetValuesFastMode);
@@ -21037,7 +21438,8 @@ static cusolverStatus_t cusolverRfSetResetValuesFastMode_resolve(cusolverRfHandl
 {
 	cusolverRfSetResetValuesFastMode_fn fn = cusolverRfSetResetValuesFastMode_choose();
 
-	atomic_store_explicit(&cusolverRfSetResetValuesFastMode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverRfSetResetValuesFastMode_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -21079,7 +21481,7 @@ void *cudastub_cusolver_bind_cusolverRfSetupDevice(void)
 {
 	void *fn = (void *)cusolverRfSetupDevice_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverRfSetupDevice, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverRfSetupDevice, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverRfSetupDevice, cudastub_cusolver_slot_cusolverRfSetupDevice, cudastub_cusolver_resolve_cusolverRfSetupDevice, cudastub_cusolver_bind_cusolverRfSetupDevice);
@@ -21094,7 +21496,8 @@ static cusolverStatus_t cusolverRfSetupDevice_resolve(int a0, int a1, int *a2, i
 {
 	cusolverRfSetupDevice_fn fn = cusolverRfSetupDevice_choose();
 
-	atomic_store_explicit(&cusolverRfSetupDevice_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverRfSetupDevice_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
 }
 #endif
@@ -21136,7 +21539,7 @@ void *cudastub_cusolver_bind_cusolverRfSetupHost(void)
 {
 	void *fn = (void *)cusolverRfSetupHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverRfSetupHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverRfSetupHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverRfSetupHost, cudastub_cusolver_slot_cusolverRfSetupHost, cudastub_cusolver_resolve_cusolverRfSetupHost, cudastub_cusolver_bind_cusolverRfSetupHost);
@@ -21151,7 +21554,8 @@ static cusolverStatus_t cusolverRfSetupHost_resolve(int a0, int a1, int *a2, int
 {
 	cusolverRfSetupHost_fn fn = cusolverRfSetupHost_choose();
 
-	atomic_store_explicit(&cusolverRfSetupHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverRfSetupHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
 }
 #endif
@@ -21185,7 +21589,7 @@ void *cudastub_cusolver_bind_cusolverRfSolve(void)
 {
 	void *fn = (void *)cusolverRfSolve_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverRfSolve, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverRfSolve, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverRfSolve, cudastub_cusolver_slot_cusolverRfSolve, cudastub_cusolver_resolve_cusolverRfSolve, cudastub_cusolver_bind_cusolverRfSolve);
@@ -21200,7 +21604,8 @@ static cusolverStatus_t cusolverRfSolve_resolve(cusolverRfHandle_t a0, int *a1, 
 {
 	cusolverRfSolve_fn fn = cusolverRfSolve_choose();
 
-	atomic_store_explicit(&cusolverRfSolve_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverRfSolve_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -21236,7 +21641,7 @@ void *cudastub_cusolver_bind_cusolverSpCcsrcholBufferInfo(void)
 {
 	void *fn = (void *)cusolverSpCcsrcholBufferInfo_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCcsrcholBufferInfo, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCcsrcholBufferInfo, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCcsrcholBufferInfo, cudastub_cusolver_slot_cusolverSpCcsrcholBufferInfo, cudastub_cusolver_resolve_cusolverSpCcsrcholBufferInfo, cudastub_cusolver_bind_cusolverSpCcsrcholBufferInfo);
@@ -21251,7 +21656,8 @@ static cusolverStatus_t cusolverSpCcsrcholBufferInfo_resolve(cusolverSpHandle_t 
 {
 	cusolverSpCcsrcholBufferInfo_fn fn = cusolverSpCcsrcholBufferInfo_choose();
 
-	atomic_store_explicit(&cusolverSpCcsrcholBufferInfo_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpCcsrcholBufferInfo_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -21287,7 +21693,7 @@ void *cudastub_cusolver_bind_cusolverSpCcsrcholBufferInfoHost(void)
 {
 	void *fn = (void *)cusolverSpCcsrcholBufferInfoHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCcsrcholBufferInfoHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCcsrcholBufferInfoHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCcsrcholBufferInfoHost, cudastub_cusolver_slot_cusolverSpCcsrcholBufferInfoHost, cudastub_cusolver_resolve_cusolverSpCcsrcholBufferInfoHost, cudastub_cusolver_bind_cusolverSpCcsrcholBufferInfoHost);
@@ -21302,7 +21708,8 @@ static cusolverStatus_t cusolverSpCcsrcholBufferInfoHost_resolve(cusolverSpHandl
 {
 	cusolverSpCcsrcholBufferInfoHost_fn fn = cusolverSpCcsrcholBufferInfoHost_choose();
 
-	atomic_store_explicit(&cusolverSpCcsrcholBufferInfoHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpCcsrcholBufferInfoHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -21331,7 +21738,7 @@ void *cudastub_cusolver_bind_cusolverSpCcsrcholDiag(void)
 {
 	void *fn = (void *)cusolverSpCcsrcholDiag_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCcsrcholDiag, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCcsrcholDiag, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCcsrcholDiag, cudastub_cusolver_slot_cusolverSpCcsrcholDiag, cudastub_cusolver_resolve_cusolverSpCcsrcholDiag, cudastub_cusolver_bind_cusolverSpCcsrcholDiag);
@@ -21346,7 +21753,8 @@ static cusolverStatus_t cusolverSpCcsrcholDiag_resolve(cusolverSpHandle_t a0, cs
 {
 	cusolverSpCcsrcholDiag_fn fn = cusolverSpCcsrcholDiag_choose();
 
-	atomic_store_explicit(&cusolverSpCcsrcholDiag_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpCcsrcholDiag_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -21381,7 +21789,7 @@ void *cudastub_cusolver_bind_cusolverSpCcsrcholFactor(void)
 {
 	void *fn = (void *)cusolverSpCcsrcholFactor_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCcsrcholFactor, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCcsrcholFactor, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCcsrcholFactor, cudastub_cusolver_slot_cusolverSpCcsrcholFactor, cudastub_cusolver_resolve_cusolverSpCcsrcholFactor, cudastub_cusolver_bind_cusolverSpCcsrcholFactor);
@@ -21396,7 +21804,8 @@ static cusolverStatus_t cusolverSpCcsrcholFactor_resolve(cusolverSpHandle_t a0, 
 {
 	cusolverSpCcsrcholFactor_fn fn = cusolverSpCcsrcholFactor_choose();
 
-	atomic_store_explicit(&cusolverSpCcsrcholFactor_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpCcsrcholFactor_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -21431,7 +21840,7 @@ void *cudastub_cusolver_bind_cusolverSpCcsrcholFactorHost(void)
 {
 	void *fn = (void *)cusolverSpCcsrcholFactorHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCcsrcholFactorHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCcsrcholFactorHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCcsrcholFactorHost, cudastub_cusolver_slot_cusolverSpCcsrcholFactorHost, cudastub_cusolver_resolve_cusolverSpCcsrcholFactorHost, cudastub_cusolver_bind_cusolverSpCcsrcholFactorHost);
@@ -21446,7 +21855,8 @@ static cusolverStatus_t cusolverSpCcsrcholFactorHost_resolve(cusolverSpHandle_t 
 {
 	cusolverSpCcsrcholFactorHost_fn fn = cusolverSpCcsrcholFactorHost_choose();
 
-	atomic_store_explicit(&cusolverSpCcsrcholFactorHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpCcsrcholFactorHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -21478,7 +21888,7 @@ void *cudastub_cusolver_bind_cusolverSpCcsrcholSolve(void)
 {
 	void *fn = (void *)cusolverSpCcsrcholSolve_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCcsrcholSolve, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCcsrcholSolve, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCcsrcholSolve, cudastub_cusolver_slot_cusolverSpCcsrcholSolve, cudastub_cusolver_resolve_cusolverSpCcsrcholSolve, cudastub_cusolver_bind_cusolverSpCcsrcholSolve);
@@ -21493,7 +21903,8 @@ static cusolverStatus_t cusolverSpCcsrcholSolve_resolve(cusolverSpHandle_t a0, i
 {
 	cusolverSpCcsrcholSolve_fn fn = cusolverSpCcsrcholSolve_choose();
 
-	atomic_store_explicit(&cusolverSpCcsrcholSolve_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpCcsrcholSolve_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -21525,7 +21936,7 @@ void *cudastub_cusolver_bind_cusolverSpCcsrcholSolveHost(void)
 {
 	void *fn = (void *)cusolverSpCcsrcholSolveHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCcsrcholSolveHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCcsrcholSolveHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCcsrcholSolveHost, cudastub_cusolver_slot_cusolverSpCcsrcholSolveHost, cudastub_cusolver_resolve_cusolverSpCcsrcholSolveHost, cudastub_cusolver_bind_cusolverSpCcsrcholSolveHost);
@@ -21540,7 +21951,8 @@ static cusolverStatus_t cusolverSpCcsrcholSolveHost_resolve(cusolverSpHandle_t a
 {
 	cusolverSpCcsrcholSolveHost_fn fn = cusolverSpCcsrcholSolveHost_choose();
 
-	atomic_store_explicit(&cusolverSpCcsrcholSolveHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpCcsrcholSolveHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -21570,7 +21982,7 @@ void *cudastub_cusolver_bind_cusolverSpCcsrcholZeroPivot(void)
 {
 	void *fn = (void *)cusolverSpCcsrcholZeroPivot_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCcsrcholZeroPivot, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCcsrcholZeroPivot, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCcsrcholZeroPivot, cudastub_cusolver_slot_cusolverSpCcsrcholZeroPivot, cudastub_cusolver_resolve_cusolverSpCcsrcholZeroPivot, cudastub_cusolver_bind_cusolverSpCcsrcholZeroPivot);
@@ -21585,7 +21997,8 @@ static cusolverStatus_t cusolverSpCcsrcholZeroPivot_resolve(cusolverSpHandle_t a
 {
 	cusolverSpCcsrcholZeroPivot_fn fn = cusolverSpCcsrcholZeroPivot_choose();
 
-	atomic_store_explicit(&cusolverSpCcsrcholZeroPivot_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpCcsrcholZeroPivot_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -21615,7 +22028,7 @@ void *cudastub_cusolver_bind_cusolverSpCcsrcholZeroPivotHost(void)
 {
 	void *fn = (void *)cusolverSpCcsrcholZeroPivotHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCcsrcholZeroPivotHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCcsrcholZeroPivotHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCcsrcholZeroPivotHost, cudastub_cusolver_slot_cusolverSpCcsrcholZeroPivotHost, cudastub_cusolver_resolve_cusolverSpCcsrcholZeroPivotHost, cudastub_cusolver_bind_cusolverSpCcsrcholZeroPivotHost);
@@ -21630,7 +22043,8 @@ static cusolverStatus_t cusolverSpCcsrcholZeroPivotHost_resolve(cusolverSpHandle
 {
 	cusolverSpCcsrcholZeroPivotHost_fn fn = cusolverSpCcsrcholZeroPivotHost_choose();
 
-	atomic_store_explicit(&cusolverSpCcsrcholZeroPivotHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpCcsrcholZeroPivotHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -21666,7 +22080,7 @@ void *cudastub_cusolver_bind_cusolverSpCcsreigsHost(void)
 {
 	void *fn = (void *)cusolverSpCcsreigsHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCcsreigsHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCcsreigsHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCcsreigsHost, cudastub_cusolver_slot_cusolverSpCcsreigsHost, cudastub_cusolver_resolve_cusolverSpCcsreigsHost, cudastub_cusolver_bind_cusolverSpCcsreigsHost);
@@ -21681,7 +22095,8 @@ static cusolverStatus_t cusolverSpCcsreigsHost_resolve(cusolverSpHandle_t a0, in
 {
 	cusolverSpCcsreigsHost_fn fn = cusolverSpCcsreigsHost_choose();
 
-	atomic_store_explicit(&cusolverSpCcsreigsHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpCcsreigsHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -21720,7 +22135,7 @@ void *cudastub_cusolver_bind_cusolverSpCcsreigvsi(void)
 {
 	void *fn = (void *)cusolverSpCcsreigvsi_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCcsreigvsi, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCcsreigvsi, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCcsreigvsi, cudastub_cusolver_slot_cusolverSpCcsreigvsi, cudastub_cusolver_resolve_cusolverSpCcsreigvsi, cudastub_cusolver_bind_cusolverSpCcsreigvsi);
@@ -21735,7 +22150,8 @@ static cusolverStatus_t cusolverSpCcsreigvsi_resolve(cusolverSpHandle_t a0, int 
 {
 	cusolverSpCcsreigvsi_fn fn = cusolverSpCcsreigvsi_choose();
 
-	atomic_store_explicit(&cusolverSpCcsreigvsi_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpCcsreigvsi_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -21774,7 +22190,7 @@ void *cudastub_cusolver_bind_cusolverSpCcsreigvsiHost(void)
 {
 	void *fn = (void *)cusolverSpCcsreigvsiHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCcsreigvsiHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCcsreigvsiHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCcsreigvsiHost, cudastub_cusolver_slot_cusolverSpCcsreigvsiHost, cudastub_cusolver_resolve_cusolverSpCcsreigvsiHost, cudastub_cusolver_bind_cusolverSpCcsreigvsiHost);
@@ -21789,7 +22205,8 @@ static cusolverStatus_t cusolverSpCcsreigvsiHost_resolve(cusolverSpHandle_t a0, 
 {
 	cusolverSpCcsreigvsiHost_fn fn = cusolverSpCcsreigvsiHost_choose();
 
-	atomic_store_explicit(&cusolverSpCcsreigvsiHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpCcsreigvsiHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -21829,7 +22246,7 @@ void *cudastub_cusolver_bind_cusolverSpCcsrlsqvqrHost(void)
 {
 	void *fn = (void *)cusolverSpCcsrlsqvqrHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCcsrlsqvqrHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCcsrlsqvqrHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCcsrlsqvqrHost, cudastub_cusolver_slot_cusolverSpCcsrlsqvqrHost, cudastub_cusolver_resolve_cusolverSpCcsrlsqvqrHost, cudastub_cusolver_bind_cusolverSpCcsrlsqvqrHost);
@@ -21844,7 +22261,8 @@ static cusolverStatus_t cusolverSpCcsrlsqvqrHost_resolve(cusolverSpHandle_t a0, 
 {
 	cusolverSpCcsrlsqvqrHost_fn fn = cusolverSpCcsrlsqvqrHost_choose();
 
-	atomic_store_explicit(&cusolverSpCcsrlsqvqrHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpCcsrlsqvqrHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -21882,7 +22300,7 @@ void *cudastub_cusolver_bind_cusolverSpCcsrlsvchol(void)
 {
 	void *fn = (void *)cusolverSpCcsrlsvchol_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCcsrlsvchol, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCcsrlsvchol, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCcsrlsvchol, cudastub_cusolver_slot_cusolverSpCcsrlsvchol, cudastub_cusolver_resolve_cusolverSpCcsrlsvchol, cudastub_cusolver_bind_cusolverSpCcsrlsvchol);
@@ -21897,7 +22315,8 @@ static cusolverStatus_t cusolverSpCcsrlsvchol_resolve(cusolverSpHandle_t a0, int
 {
 	cusolverSpCcsrlsvchol_fn fn = cusolverSpCcsrlsvchol_choose();
 
-	atomic_store_explicit(&cusolverSpCcsrlsvchol_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpCcsrlsvchol_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -21935,7 +22354,7 @@ void *cudastub_cusolver_bind_cusolverSpCcsrlsvcholHost(void)
 {
 	void *fn = (void *)cusolverSpCcsrlsvcholHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCcsrlsvcholHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCcsrlsvcholHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCcsrlsvcholHost, cudastub_cusolver_slot_cusolverSpCcsrlsvcholHost, cudastub_cusolver_resolve_cusolverSpCcsrlsvcholHost, cudastub_cusolver_bind_cusolverSpCcsrlsvcholHost);
@@ -21950,7 +22369,8 @@ static cusolverStatus_t cusolverSpCcsrlsvcholHost_resolve(cusolverSpHandle_t a0,
 {
 	cusolverSpCcsrlsvcholHost_fn fn = cusolverSpCcsrlsvcholHost_choose();
 
-	atomic_store_explicit(&cusolverSpCcsrlsvcholHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpCcsrlsvcholHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -21988,7 +22408,7 @@ void *cudastub_cusolver_bind_cusolverSpCcsrlsvluHost(void)
 {
 	void *fn = (void *)cusolverSpCcsrlsvluHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCcsrlsvluHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCcsrlsvluHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCcsrlsvluHost, cudastub_cusolver_slot_cusolverSpCcsrlsvluHost, cudastub_cusolver_resolve_cusolverSpCcsrlsvluHost, cudastub_cusolver_bind_cusolverSpCcsrlsvluHost);
@@ -22003,7 +22423,8 @@ static cusolverStatus_t cusolverSpCcsrlsvluHost_resolve(cusolverSpHandle_t a0, i
 {
 	cusolverSpCcsrlsvluHost_fn fn = cusolverSpCcsrlsvluHost_choose();
 
-	atomic_store_explicit(&cusolverSpCcsrlsvluHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpCcsrlsvluHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -22041,7 +22462,7 @@ void *cudastub_cusolver_bind_cusolverSpCcsrlsvqr(void)
 {
 	void *fn = (void *)cusolverSpCcsrlsvqr_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCcsrlsvqr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCcsrlsvqr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCcsrlsvqr, cudastub_cusolver_slot_cusolverSpCcsrlsvqr, cudastub_cusolver_resolve_cusolverSpCcsrlsvqr, cudastub_cusolver_bind_cusolverSpCcsrlsvqr);
@@ -22056,7 +22477,8 @@ static cusolverStatus_t cusolverSpCcsrlsvqr_resolve(cusolverSpHandle_t a0, int a
 {
 	cusolverSpCcsrlsvqr_fn fn = cusolverSpCcsrlsvqr_choose();
 
-	atomic_store_explicit(&cusolverSpCcsrlsvqr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpCcsrlsvqr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -22094,7 +22516,7 @@ void *cudastub_cusolver_bind_cusolverSpCcsrlsvqrHost(void)
 {
 	void *fn = (void *)cusolverSpCcsrlsvqrHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCcsrlsvqrHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCcsrlsvqrHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCcsrlsvqrHost, cudastub_cusolver_slot_cusolverSpCcsrlsvqrHost, cudastub_cusolver_resolve_cusolverSpCcsrlsvqrHost, cudastub_cusolver_bind_cusolverSpCcsrlsvqrHost);
@@ -22109,7 +22531,8 @@ static cusolverStatus_t cusolverSpCcsrlsvqrHost_resolve(cusolverSpHandle_t a0, i
 {
 	cusolverSpCcsrlsvqrHost_fn fn = cusolverSpCcsrlsvqrHost_choose();
 
-	atomic_store_explicit(&cusolverSpCcsrlsvqrHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpCcsrlsvqrHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -22145,7 +22568,7 @@ void *cudastub_cusolver_bind_cusolverSpCcsrluBufferInfoHost(void)
 {
 	void *fn = (void *)cusolverSpCcsrluBufferInfoHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCcsrluBufferInfoHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCcsrluBufferInfoHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCcsrluBufferInfoHost, cudastub_cusolver_slot_cusolverSpCcsrluBufferInfoHost, cudastub_cusolver_resolve_cusolverSpCcsrluBufferInfoHost, cudastub_cusolver_bind_cusolverSpCcsrluBufferInfoHost);
@@ -22160,7 +22583,8 @@ static cusolverStatus_t cusolverSpCcsrluBufferInfoHost_resolve(cusolverSpHandle_
 {
 	cusolverSpCcsrluBufferInfoHost_fn fn = cusolverSpCcsrluBufferInfoHost_choose();
 
-	atomic_store_explicit(&cusolverSpCcsrluBufferInfoHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpCcsrluBufferInfoHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -22199,7 +22623,7 @@ void *cudastub_cusolver_bind_cusolverSpCcsrluExtractHost(void)
 {
 	void *fn = (void *)cusolverSpCcsrluExtractHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCcsrluExtractHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCcsrluExtractHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCcsrluExtractHost, cudastub_cusolver_slot_cusolverSpCcsrluExtractHost, cudastub_cusolver_resolve_cusolverSpCcsrluExtractHost, cudastub_cusolver_bind_cusolverSpCcsrluExtractHost);
@@ -22214,7 +22638,8 @@ static cusolverStatus_t cusolverSpCcsrluExtractHost_resolve(cusolverSpHandle_t a
 {
 	cusolverSpCcsrluExtractHost_fn fn = cusolverSpCcsrluExtractHost_choose();
 
-	atomic_store_explicit(&cusolverSpCcsrluExtractHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpCcsrluExtractHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -22250,7 +22675,7 @@ void *cudastub_cusolver_bind_cusolverSpCcsrluFactorHost(void)
 {
 	void *fn = (void *)cusolverSpCcsrluFactorHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCcsrluFactorHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCcsrluFactorHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCcsrluFactorHost, cudastub_cusolver_slot_cusolverSpCcsrluFactorHost, cudastub_cusolver_resolve_cusolverSpCcsrluFactorHost, cudastub_cusolver_bind_cusolverSpCcsrluFactorHost);
@@ -22265,7 +22690,8 @@ static cusolverStatus_t cusolverSpCcsrluFactorHost_resolve(cusolverSpHandle_t a0
 {
 	cusolverSpCcsrluFactorHost_fn fn = cusolverSpCcsrluFactorHost_choose();
 
-	atomic_store_explicit(&cusolverSpCcsrluFactorHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpCcsrluFactorHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -22297,7 +22723,7 @@ void *cudastub_cusolver_bind_cusolverSpCcsrluSolveHost(void)
 {
 	void *fn = (void *)cusolverSpCcsrluSolveHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCcsrluSolveHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCcsrluSolveHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCcsrluSolveHost, cudastub_cusolver_slot_cusolverSpCcsrluSolveHost, cudastub_cusolver_resolve_cusolverSpCcsrluSolveHost, cudastub_cusolver_bind_cusolverSpCcsrluSolveHost);
@@ -22312,7 +22738,8 @@ static cusolverStatus_t cusolverSpCcsrluSolveHost_resolve(cusolverSpHandle_t a0,
 {
 	cusolverSpCcsrluSolveHost_fn fn = cusolverSpCcsrluSolveHost_choose();
 
-	atomic_store_explicit(&cusolverSpCcsrluSolveHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpCcsrluSolveHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -22342,7 +22769,7 @@ void *cudastub_cusolver_bind_cusolverSpCcsrluZeroPivotHost(void)
 {
 	void *fn = (void *)cusolverSpCcsrluZeroPivotHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCcsrluZeroPivotHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCcsrluZeroPivotHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCcsrluZeroPivotHost, cudastub_cusolver_slot_cusolverSpCcsrluZeroPivotHost, cudastub_cusolver_resolve_cusolverSpCcsrluZeroPivotHost, cudastub_cusolver_bind_cusolverSpCcsrluZeroPivotHost);
@@ -22357,7 +22784,8 @@ static cusolverStatus_t cusolverSpCcsrluZeroPivotHost_resolve(cusolverSpHandle_t
 {
 	cusolverSpCcsrluZeroPivotHost_fn fn = cusolverSpCcsrluZeroPivotHost_choose();
 
-	atomic_store_explicit(&cusolverSpCcsrluZeroPivotHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpCcsrluZeroPivotHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -22394,7 +22822,7 @@ void *cudastub_cusolver_bind_cusolverSpCcsrqrBufferInfo(void)
 {
 	void *fn = (void *)cusolverSpCcsrqrBufferInfo_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCcsrqrBufferInfo, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCcsrqrBufferInfo, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCcsrqrBufferInfo, cudastub_cusolver_slot_cusolverSpCcsrqrBufferInfo, cudastub_cusolver_resolve_cusolverSpCcsrqrBufferInfo, cudastub_cusolver_bind_cusolverSpCcsrqrBufferInfo);
@@ -22409,7 +22837,8 @@ static cusolverStatus_t cusolverSpCcsrqrBufferInfo_resolve(cusolverSpHandle_t a0
 {
 	cusolverSpCcsrqrBufferInfo_fn fn = cusolverSpCcsrqrBufferInfo_choose();
 
-	atomic_store_explicit(&cusolverSpCcsrqrBufferInfo_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpCcsrqrBufferInfo_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -22447,7 +22876,7 @@ void *cudastub_cusolver_bind_cusolverSpCcsrqrBufferInfoBatched(void)
 {
 	void *fn = (void *)cusolverSpCcsrqrBufferInfoBatched_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCcsrqrBufferInfoBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCcsrqrBufferInfoBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCcsrqrBufferInfoBatched, cudastub_cusolver_slot_cusolverSpCcsrqrBufferInfoBatched, cudastub_cusolver_resolve_cusolverSpCcsrqrBufferInfoBatched, cudastub_cusolver_bind_cusolverSpCcsrqrBufferInfoBatched);
@@ -22462,7 +22891,8 @@ static cusolverStatus_t cusolverSpCcsrqrBufferInfoBatched_resolve(cusolverSpHand
 {
 	cusolverSpCcsrqrBufferInfoBatched_fn fn = cusolverSpCcsrqrBufferInfoBatched_choose();
 
-	atomic_store_explicit(&cusolverSpCcsrqrBufferInfoBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpCcsrqrBufferInfoBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -22499,7 +22929,7 @@ void *cudastub_cusolver_bind_cusolverSpCcsrqrBufferInfoHost(void)
 {
 	void *fn = (void *)cusolverSpCcsrqrBufferInfoHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCcsrqrBufferInfoHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCcsrqrBufferInfoHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCcsrqrBufferInfoHost, cudastub_cusolver_slot_cusolverSpCcsrqrBufferInfoHost, cudastub_cusolver_resolve_cusolverSpCcsrqrBufferInfoHost, cudastub_cusolver_bind_cusolverSpCcsrqrBufferInfoHost);
@@ -22514,7 +22944,8 @@ static cusolverStatus_t cusolverSpCcsrqrBufferInfoHost_resolve(cusolverSpHandle_
 {
 	cusolverSpCcsrqrBufferInfoHost_fn fn = cusolverSpCcsrqrBufferInfoHost_choose();
 
-	atomic_store_explicit(&cusolverSpCcsrqrBufferInfoHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpCcsrqrBufferInfoHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -22548,7 +22979,7 @@ void *cudastub_cusolver_bind_cusolverSpCcsrqrFactor(void)
 {
 	void *fn = (void *)cusolverSpCcsrqrFactor_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCcsrqrFactor, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCcsrqrFactor, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCcsrqrFactor, cudastub_cusolver_slot_cusolverSpCcsrqrFactor, cudastub_cusolver_resolve_cusolverSpCcsrqrFactor, cudastub_cusolver_bind_cusolverSpCcsrqrFactor);
@@ -22563,7 +22994,8 @@ static cusolverStatus_t cusolverSpCcsrqrFactor_resolve(cusolverSpHandle_t a0, in
 {
 	cusolverSpCcsrqrFactor_fn fn = cusolverSpCcsrqrFactor_choose();
 
-	atomic_store_explicit(&cusolverSpCcsrqrFactor_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpCcsrqrFactor_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -22597,7 +23029,7 @@ void *cudastub_cusolver_bind_cusolverSpCcsrqrFactorHost(void)
 {
 	void *fn = (void *)cusolverSpCcsrqrFactorHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCcsrqrFactorHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCcsrqrFactorHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCcsrqrFactorHost, cudastub_cusolver_slot_cusolverSpCcsrqrFactorHost, cudastub_cusolver_resolve_cusolverSpCcsrqrFactorHost, cudastub_cusolver_bind_cusolverSpCcsrqrFactorHost);
@@ -22612,7 +23044,8 @@ static cusolverStatus_t cusolverSpCcsrqrFactorHost_resolve(cusolverSpHandle_t a0
 {
 	cusolverSpCcsrqrFactorHost_fn fn = cusolverSpCcsrqrFactorHost_choose();
 
-	atomic_store_explicit(&cusolverSpCcsrqrFactorHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpCcsrqrFactorHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -22648,7 +23081,7 @@ void *cudastub_cusolver_bind_cusolverSpCcsrqrSetup(void)
 {
 	void *fn = (void *)cusolverSpCcsrqrSetup_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCcsrqrSetup, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCcsrqrSetup, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCcsrqrSetup, cudastub_cusolver_slot_cusolverSpCcsrqrSetup, cudastub_cusolver_resolve_cusolverSpCcsrqrSetup, cudastub_cusolver_bind_cusolverSpCcsrqrSetup);
@@ -22663,7 +23096,8 @@ static cusolverStatus_t cusolverSpCcsrqrSetup_resolve(cusolverSpHandle_t a0, int
 {
 	cusolverSpCcsrqrSetup_fn fn = cusolverSpCcsrqrSetup_choose();
 
-	atomic_store_explicit(&cusolverSpCcsrqrSetup_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpCcsrqrSetup_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -22699,7 +23133,7 @@ void *cudastub_cusolver_bind_cusolverSpCcsrqrSetupHost(void)
 {
 	void *fn = (void *)cusolverSpCcsrqrSetupHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCcsrqrSetupHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCcsrqrSetupHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCcsrqrSetupHost, cudastub_cusolver_slot_cusolverSpCcsrqrSetupHost, cudastub_cusolver_resolve_cusolverSpCcsrqrSetupHost, cudastub_cusolver_bind_cusolverSpCcsrqrSetupHost);
@@ -22714,7 +23148,8 @@ static cusolverStatus_t cusolverSpCcsrqrSetupHost_resolve(cusolverSpHandle_t a0,
 {
 	cusolverSpCcsrqrSetupHost_fn fn = cusolverSpCcsrqrSetupHost_choose();
 
-	atomic_store_explicit(&cusolverSpCcsrqrSetupHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpCcsrqrSetupHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -22747,7 +23182,7 @@ void *cudastub_cusolver_bind_cusolverSpCcsrqrSolve(void)
 {
 	void *fn = (void *)cusolverSpCcsrqrSolve_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCcsrqrSolve, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCcsrqrSolve, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCcsrqrSolve, cudastub_cusolver_slot_cusolverSpCcsrqrSolve, cudastub_cusolver_resolve_cusolverSpCcsrqrSolve, cudastub_cusolver_bind_cusolverSpCcsrqrSolve);
@@ -22762,7 +23197,8 @@ static cusolverStatus_t cusolverSpCcsrqrSolve_resolve(cusolverSpHandle_t a0, int
 {
 	cusolverSpCcsrqrSolve_fn fn = cusolverSpCcsrqrSolve_choose();
 
-	atomic_store_explicit(&cusolverSpCcsrqrSolve_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpCcsrqrSolve_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -22795,7 +23231,7 @@ void *cudastub_cusolver_bind_cusolverSpCcsrqrSolveHost(void)
 {
 	void *fn = (void *)cusolverSpCcsrqrSolveHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCcsrqrSolveHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCcsrqrSolveHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCcsrqrSolveHost, cudastub_cusolver_slot_cusolverSpCcsrqrSolveHost, cudastub_cusolver_resolve_cusolverSpCcsrqrSolveHost, cudastub_cusolver_bind_cusolverSpCcsrqrSolveHost);
@@ -22810,7 +23246,8 @@ static cusolverStatus_t cusolverSpCcsrqrSolveHost_resolve(cusolverSpHandle_t a0,
 {
 	cusolverSpCcsrqrSolveHost_fn fn = cusolverSpCcsrqrSolveHost_choose();
 
-	atomic_store_explicit(&cusolverSpCcsrqrSolveHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpCcsrqrSolveHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -22840,7 +23277,7 @@ void *cudastub_cusolver_bind_cusolverSpCcsrqrZeroPivot(void)
 {
 	void *fn = (void *)cusolverSpCcsrqrZeroPivot_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCcsrqrZeroPivot, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCcsrqrZeroPivot, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCcsrqrZeroPivot, cudastub_cusolver_slot_cusolverSpCcsrqrZeroPivot, cudastub_cusolver_resolve_cusolverSpCcsrqrZeroPivot, cudastub_cusolver_bind_cusolverSpCcsrqrZeroPivot);
@@ -22855,7 +23292,8 @@ static cusolverStatus_t cusolverSpCcsrqrZeroPivot_resolve(cusolverSpHandle_t a0,
 {
 	cusolverSpCcsrqrZeroPivot_fn fn = cusolverSpCcsrqrZeroPivot_choose();
 
-	atomic_store_explicit(&cusolverSpCcsrqrZeroPivot_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpCcsrqrZeroPivot_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -22885,7 +23323,7 @@ void *cudastub_cusolver_bind_cusolverSpCcsrqrZeroPivotHost(void)
 {
 	void *fn = (void *)cusolverSpCcsrqrZeroPivotHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCcsrqrZeroPivotHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCcsrqrZeroPivotHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCcsrqrZeroPivotHost, cudastub_cusolver_slot_cusolverSpCcsrqrZeroPivotHost, cudastub_cusolver_resolve_cusolverSpCcsrqrZeroPivotHost, cudastub_cusolver_bind_cusolverSpCcsrqrZeroPivotHost);
@@ -22900,7 +23338,8 @@ static cusolverStatus_t cusolverSpCcsrqrZeroPivotHost_resolve(cusolverSpHandle_t
 {
 	cusolverSpCcsrqrZeroPivotHost_fn fn = cusolverSpCcsrqrZeroPivotHost_choose();
 
-	atomic_store_explicit(&cusolverSpCcsrqrZeroPivotHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpCcsrqrZeroPivotHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -22939,7 +23378,7 @@ void *cudastub_cusolver_bind_cusolverSpCcsrqrsvBatched(void)
 {
 	void *fn = (void *)cusolverSpCcsrqrsvBatched_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCcsrqrsvBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCcsrqrsvBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCcsrqrsvBatched, cudastub_cusolver_slot_cusolverSpCcsrqrsvBatched, cudastub_cusolver_resolve_cusolverSpCcsrqrsvBatched, cudastub_cusolver_bind_cusolverSpCcsrqrsvBatched);
@@ -22954,7 +23393,8 @@ static cusolverStatus_t cusolverSpCcsrqrsvBatched_resolve(cusolverSpHandle_t a0,
 {
 	cusolverSpCcsrqrsvBatched_fn fn = cusolverSpCcsrqrsvBatched_choose();
 
-	atomic_store_explicit(&cusolverSpCcsrqrsvBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpCcsrqrsvBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -22989,7 +23429,7 @@ void *cudastub_cusolver_bind_cusolverSpCcsrzfdHost(void)
 {
 	void *fn = (void *)cusolverSpCcsrzfdHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCcsrzfdHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCcsrzfdHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCcsrzfdHost, cudastub_cusolver_slot_cusolverSpCcsrzfdHost, cudastub_cusolver_resolve_cusolverSpCcsrzfdHost, cudastub_cusolver_bind_cusolverSpCcsrzfdHost);
@@ -23004,7 +23444,8 @@ static cusolverStatus_t cusolverSpCcsrzfdHost_resolve(cusolverSpHandle_t a0, int
 {
 	cusolverSpCcsrzfdHost_fn fn = cusolverSpCcsrzfdHost_choose();
 
-	atomic_store_explicit(&cusolverSpCcsrzfdHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpCcsrzfdHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -23031,7 +23472,7 @@ void *cudastub_cusolver_bind_cusolverSpCreate(void)
 {
 	void *fn = (void *)cusolverSpCreate_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCreate, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCreate, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCreate, cudastub_cusolver_slot_cusolverSpCreate, cudastub_cusolver_resolve_cusolverSpCreate, cudastub_cusolver_bind_cusolverSpCreate);
@@ -23046,7 +23487,8 @@ static cusolverStatus_t cusolverSpCreate_resolve(cusolverSpHandle_t *a0)
 {
 	cusolverSpCreate_fn fn = cusolverSpCreate_choose();
 
-	atomic_store_explicit(&cusolverSpCreate_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpCreate_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -23073,7 +23515,7 @@ void *cudastub_cusolver_bind_cusolverSpCreateCsrcholInfo(void)
 {
 	void *fn = (void *)cusolverSpCreateCsrcholInfo_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCreateCsrcholInfo, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCreateCsrcholInfo, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCreateCsrcholInfo, cudastub_cusolver_slot_cusolverSpCreateCsrcholInfo, cudastub_cusolver_resolve_cusolverSpCreateCsrcholInfo, cudastub_cusolver_bind_cusolverSpCreateCsrcholInfo);
@@ -23088,7 +23530,8 @@ static cusolverStatus_t cusolverSpCreateCsrcholInfo_resolve(csrcholInfo_t *a0)
 {
 	cusolverSpCreateCsrcholInfo_fn fn = cusolverSpCreateCsrcholInfo_choose();
 
-	atomic_store_explicit(&cusolverSpCreateCsrcholInfo_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpCreateCsrcholInfo_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -23115,7 +23558,7 @@ void *cudastub_cusolver_bind_cusolverSpCreateCsrcholInfoHost(void)
 {
 	void *fn = (void *)cusolverSpCreateCsrcholInfoHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCreateCsrcholInfoHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCreateCsrcholInfoHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCreateCsrcholInfoHost, cudastub_cusolver_slot_cusolverSpCreateCsrcholInfoHost, cudastub_cusolver_resolve_cusolverSpCreateCsrcholInfoHost, cudastub_cusolver_bind_cusolverSpCreateCsrcholInfoHost);
@@ -23130,7 +23573,8 @@ static cusolverStatus_t cusolverSpCreateCsrcholInfoHost_resolve(csrcholInfoHost_
 {
 	cusolverSpCreateCsrcholInfoHost_fn fn = cusolverSpCreateCsrcholInfoHost_choose();
 
-	atomic_store_explicit(&cusolverSpCreateCsrcholInfoHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpCreateCsrcholInfoHost_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -23157,7 +23601,7 @@ void *cudastub_cusolver_bind_cusolverSpCreateCsrluInfoHost(void)
 {
 	void *fn = (void *)cusolverSpCreateCsrluInfoHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCreateCsrluInfoHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCreateCsrluInfoHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCreateCsrluInfoHost, cudastub_cusolver_slot_cusolverSpCreateCsrluInfoHost, cudastub_cusolver_resolve_cusolverSpCreateCsrluInfoHost, cudastub_cusolver_bind_cusolverSpCreateCsrluInfoHost);
@@ -23172,7 +23616,8 @@ static cusolverStatus_t cusolverSpCreateCsrluInfoHost_resolve(csrluInfoHost_t *a
 {
 	cusolverSpCreateCsrluInfoHost_fn fn = cusolverSpCreateCsrluInfoHost_choose();
 
-	atomic_store_explicit(&cusolverSpCreateCsrluInfoHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpCreateCsrluInfoHost_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -23199,7 +23644,7 @@ void *cudastub_cusolver_bind_cusolverSpCreateCsrqrInfo(void)
 {
 	void *fn = (void *)cusolverSpCreateCsrqrInfo_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCreateCsrqrInfo, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCreateCsrqrInfo, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCreateCsrqrInfo, cudastub_cusolver_slot_cusolverSpCreateCsrqrInfo, cudastub_cusolver_resolve_cusolverSpCreateCsrqrInfo, cudastub_cusolver_bind_cusolverSpCreateCsrqrInfo);
@@ -23214,7 +23659,8 @@ static cusolverStatus_t cusolverSpCreateCsrqrInfo_resolve(csrqrInfo_t *a0)
 {
 	cusolverSpCreateCsrqrInfo_fn fn = cusolverSpCreateCsrqrInfo_choose();
 
-	atomic_store_explicit(&cusolverSpCreateCsrqrInfo_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpCreateCsrqrInfo_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -23241,7 +23687,7 @@ void *cudastub_cusolver_bind_cusolverSpCreateCsrqrInfoHost(void)
 {
 	void *fn = (void *)cusolverSpCreateCsrqrInfoHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpCreateCsrqrInfoHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpCreateCsrqrInfoHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpCreateCsrqrInfoHost, cudastub_cusolver_slot_cusolverSpCreateCsrqrInfoHost, cudastub_cusolver_resolve_cusolverSpCreateCsrqrInfoHost, cudastub_cusolver_bind_cusolverSpCreateCsrqrInfoHost);
@@ -23256,7 +23702,8 @@ static cusolverStatus_t cusolverSpCreateCsrqrInfoHost_resolve(csrqrInfoHost_t *a
 {
 	cusolverSpCreateCsrqrInfoHost_fn fn = cusolverSpCreateCsrqrInfoHost_choose();
 
-	atomic_store_explicit(&cusolverSpCreateCsrqrInfoHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpCreateCsrqrInfoHost_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -23292,7 +23739,7 @@ void *cudastub_cusolver_bind_cusolverSpDcsrcholBufferInfo(void)
 {
 	void *fn = (void *)cusolverSpDcsrcholBufferInfo_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDcsrcholBufferInfo, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDcsrcholBufferInfo, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDcsrcholBufferInfo, cudastub_cusolver_slot_cusolverSpDcsrcholBufferInfo, cudastub_cusolver_resolve_cusolverSpDcsrcholBufferInfo, cudastub_cusolver_bind_cusolverSpDcsrcholBufferInfo);
@@ -23307,7 +23754,8 @@ static cusolverStatus_t cusolverSpDcsrcholBufferInfo_resolve(cusolverSpHandle_t 
 {
 	cusolverSpDcsrcholBufferInfo_fn fn = cusolverSpDcsrcholBufferInfo_choose();
 
-	atomic_store_explicit(&cusolverSpDcsrcholBufferInfo_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpDcsrcholBufferInfo_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -23343,7 +23791,7 @@ void *cudastub_cusolver_bind_cusolverSpDcsrcholBufferInfoHost(void)
 {
 	void *fn = (void *)cusolverSpDcsrcholBufferInfoHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDcsrcholBufferInfoHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDcsrcholBufferInfoHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDcsrcholBufferInfoHost, cudastub_cusolver_slot_cusolverSpDcsrcholBufferInfoHost, cudastub_cusolver_resolve_cusolverSpDcsrcholBufferInfoHost, cudastub_cusolver_bind_cusolverSpDcsrcholBufferInfoHost);
@@ -23358,7 +23806,8 @@ static cusolverStatus_t cusolverSpDcsrcholBufferInfoHost_resolve(cusolverSpHandl
 {
 	cusolverSpDcsrcholBufferInfoHost_fn fn = cusolverSpDcsrcholBufferInfoHost_choose();
 
-	atomic_store_explicit(&cusolverSpDcsrcholBufferInfoHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpDcsrcholBufferInfoHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -23387,7 +23836,7 @@ void *cudastub_cusolver_bind_cusolverSpDcsrcholDiag(void)
 {
 	void *fn = (void *)cusolverSpDcsrcholDiag_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDcsrcholDiag, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDcsrcholDiag, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDcsrcholDiag, cudastub_cusolver_slot_cusolverSpDcsrcholDiag, cudastub_cusolver_resolve_cusolverSpDcsrcholDiag, cudastub_cusolver_bind_cusolverSpDcsrcholDiag);
@@ -23402,7 +23851,8 @@ static cusolverStatus_t cusolverSpDcsrcholDiag_resolve(cusolverSpHandle_t a0, cs
 {
 	cusolverSpDcsrcholDiag_fn fn = cusolverSpDcsrcholDiag_choose();
 
-	atomic_store_explicit(&cusolverSpDcsrcholDiag_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpDcsrcholDiag_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -23437,7 +23887,7 @@ void *cudastub_cusolver_bind_cusolverSpDcsrcholFactor(void)
 {
 	void *fn = (void *)cusolverSpDcsrcholFactor_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDcsrcholFactor, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDcsrcholFactor, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDcsrcholFactor, cudastub_cusolver_slot_cusolverSpDcsrcholFactor, cudastub_cusolver_resolve_cusolverSpDcsrcholFactor, cudastub_cusolver_bind_cusolverSpDcsrcholFactor);
@@ -23452,7 +23902,8 @@ static cusolverStatus_t cusolverSpDcsrcholFactor_resolve(cusolverSpHandle_t a0, 
 {
 	cusolverSpDcsrcholFactor_fn fn = cusolverSpDcsrcholFactor_choose();
 
-	atomic_store_explicit(&cusolverSpDcsrcholFactor_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpDcsrcholFactor_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -23487,7 +23938,7 @@ void *cudastub_cusolver_bind_cusolverSpDcsrcholFactorHost(void)
 {
 	void *fn = (void *)cusolverSpDcsrcholFactorHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDcsrcholFactorHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDcsrcholFactorHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDcsrcholFactorHost, cudastub_cusolver_slot_cusolverSpDcsrcholFactorHost, cudastub_cusolver_resolve_cusolverSpDcsrcholFactorHost, cudastub_cusolver_bind_cusolverSpDcsrcholFactorHost);
@@ -23502,7 +23953,8 @@ static cusolverStatus_t cusolverSpDcsrcholFactorHost_resolve(cusolverSpHandle_t 
 {
 	cusolverSpDcsrcholFactorHost_fn fn = cusolverSpDcsrcholFactorHost_choose();
 
-	atomic_store_explicit(&cusolverSpDcsrcholFactorHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpDcsrcholFactorHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -23534,7 +23986,7 @@ void *cudastub_cusolver_bind_cusolverSpDcsrcholSolve(void)
 {
 	void *fn = (void *)cusolverSpDcsrcholSolve_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDcsrcholSolve, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDcsrcholSolve, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDcsrcholSolve, cudastub_cusolver_slot_cusolverSpDcsrcholSolve, cudastub_cusolver_resolve_cusolverSpDcsrcholSolve, cudastub_cusolver_bind_cusolverSpDcsrcholSolve);
@@ -23549,7 +24001,8 @@ static cusolverStatus_t cusolverSpDcsrcholSolve_resolve(cusolverSpHandle_t a0, i
 {
 	cusolverSpDcsrcholSolve_fn fn = cusolverSpDcsrcholSolve_choose();
 
-	atomic_store_explicit(&cusolverSpDcsrcholSolve_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpDcsrcholSolve_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -23581,7 +24034,7 @@ void *cudastub_cusolver_bind_cusolverSpDcsrcholSolveHost(void)
 {
 	void *fn = (void *)cusolverSpDcsrcholSolveHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDcsrcholSolveHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDcsrcholSolveHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDcsrcholSolveHost, cudastub_cusolver_slot_cusolverSpDcsrcholSolveHost, cudastub_cusolver_resolve_cusolverSpDcsrcholSolveHost, cudastub_cusolver_bind_cusolverSpDcsrcholSolveHost);
@@ -23596,7 +24049,8 @@ static cusolverStatus_t cusolverSpDcsrcholSolveHost_resolve(cusolverSpHandle_t a
 {
 	cusolverSpDcsrcholSolveHost_fn fn = cusolverSpDcsrcholSolveHost_choose();
 
-	atomic_store_explicit(&cusolverSpDcsrcholSolveHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpDcsrcholSolveHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -23626,7 +24080,7 @@ void *cudastub_cusolver_bind_cusolverSpDcsrcholZeroPivot(void)
 {
 	void *fn = (void *)cusolverSpDcsrcholZeroPivot_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDcsrcholZeroPivot, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDcsrcholZeroPivot, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDcsrcholZeroPivot, cudastub_cusolver_slot_cusolverSpDcsrcholZeroPivot, cudastub_cusolver_resolve_cusolverSpDcsrcholZeroPivot, cudastub_cusolver_bind_cusolverSpDcsrcholZeroPivot);
@@ -23641,7 +24095,8 @@ static cusolverStatus_t cusolverSpDcsrcholZeroPivot_resolve(cusolverSpHandle_t a
 {
 	cusolverSpDcsrcholZeroPivot_fn fn = cusolverSpDcsrcholZeroPivot_choose();
 
-	atomic_store_explicit(&cusolverSpDcsrcholZeroPivot_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpDcsrcholZeroPivot_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -23671,7 +24126,7 @@ void *cudastub_cusolver_bind_cusolverSpDcsrcholZeroPivotHost(void)
 {
 	void *fn = (void *)cusolverSpDcsrcholZeroPivotHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDcsrcholZeroPivotHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDcsrcholZeroPivotHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDcsrcholZeroPivotHost, cudastub_cusolver_slot_cusolverSpDcsrcholZeroPivotHost, cudastub_cusolver_resolve_cusolverSpDcsrcholZeroPivotHost, cudastub_cusolver_bind_cusolverSpDcsrcholZeroPivotHost);
@@ -23686,7 +24141,8 @@ static cusolverStatus_t cusolverSpDcsrcholZeroPivotHost_resolve(cusolverSpHandle
 {
 	cusolverSpDcsrcholZeroPivotHost_fn fn = cusolverSpDcsrcholZeroPivotHost_choose();
 
-	atomic_store_explicit(&cusolverSpDcsrcholZeroPivotHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpDcsrcholZeroPivotHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -23722,7 +24178,7 @@ void *cudastub_cusolver_bind_cusolverSpDcsreigsHost(void)
 {
 	void *fn = (void *)cusolverSpDcsreigsHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDcsreigsHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDcsreigsHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDcsreigsHost, cudastub_cusolver_slot_cusolverSpDcsreigsHost, cudastub_cusolver_resolve_cusolverSpDcsreigsHost, cudastub_cusolver_bind_cusolverSpDcsreigsHost);
@@ -23737,7 +24193,8 @@ static cusolverStatus_t cusolverSpDcsreigsHost_resolve(cusolverSpHandle_t a0, in
 {
 	cusolverSpDcsreigsHost_fn fn = cusolverSpDcsreigsHost_choose();
 
-	atomic_store_explicit(&cusolverSpDcsreigsHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpDcsreigsHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -23776,7 +24233,7 @@ void *cudastub_cusolver_bind_cusolverSpDcsreigvsi(void)
 {
 	void *fn = (void *)cusolverSpDcsreigvsi_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDcsreigvsi, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDcsreigvsi, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDcsreigvsi, cudastub_cusolver_slot_cusolverSpDcsreigvsi, cudastub_cusolver_resolve_cusolverSpDcsreigvsi, cudastub_cusolver_bind_cusolverSpDcsreigvsi);
@@ -23791,7 +24248,8 @@ static cusolverStatus_t cusolverSpDcsreigvsi_resolve(cusolverSpHandle_t a0, int 
 {
 	cusolverSpDcsreigvsi_fn fn = cusolverSpDcsreigvsi_choose();
 
-	atomic_store_explicit(&cusolverSpDcsreigvsi_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpDcsreigvsi_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -23830,7 +24288,7 @@ void *cudastub_cusolver_bind_cusolverSpDcsreigvsiHost(void)
 {
 	void *fn = (void *)cusolverSpDcsreigvsiHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDcsreigvsiHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDcsreigvsiHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDcsreigvsiHost, cudastub_cusolver_slot_cusolverSpDcsreigvsiHost, cudastub_cusolver_resolve_cusolverSpDcsreigvsiHost, cudastub_cusolver_bind_cusolverSpDcsreigvsiHost);
@@ -23845,7 +24303,8 @@ static cusolverStatus_t cusolverSpDcsreigvsiHost_resolve(cusolverSpHandle_t a0, 
 {
 	cusolverSpDcsreigvsiHost_fn fn = cusolverSpDcsreigvsiHost_choose();
 
-	atomic_store_explicit(&cusolverSpDcsreigvsiHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpDcsreigvsiHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -23885,7 +24344,7 @@ void *cudastub_cusolver_bind_cusolverSpDcsrlsqvqrHost(void)
 {
 	void *fn = (void *)cusolverSpDcsrlsqvqrHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDcsrlsqvqrHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDcsrlsqvqrHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDcsrlsqvqrHost, cudastub_cusolver_slot_cusolverSpDcsrlsqvqrHost, cudastub_cusolver_resolve_cusolverSpDcsrlsqvqrHost, cudastub_cusolver_bind_cusolverSpDcsrlsqvqrHost);
@@ -23900,7 +24359,8 @@ static cusolverStatus_t cusolverSpDcsrlsqvqrHost_resolve(cusolverSpHandle_t a0, 
 {
 	cusolverSpDcsrlsqvqrHost_fn fn = cusolverSpDcsrlsqvqrHost_choose();
 
-	atomic_store_explicit(&cusolverSpDcsrlsqvqrHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpDcsrlsqvqrHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -23938,7 +24398,7 @@ void *cudastub_cusolver_bind_cusolverSpDcsrlsvchol(void)
 {
 	void *fn = (void *)cusolverSpDcsrlsvchol_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDcsrlsvchol, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDcsrlsvchol, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDcsrlsvchol, cudastub_cusolver_slot_cusolverSpDcsrlsvchol, cudastub_cusolver_resolve_cusolverSpDcsrlsvchol, cudastub_cusolver_bind_cusolverSpDcsrlsvchol);
@@ -23953,7 +24413,8 @@ static cusolverStatus_t cusolverSpDcsrlsvchol_resolve(cusolverSpHandle_t a0, int
 {
 	cusolverSpDcsrlsvchol_fn fn = cusolverSpDcsrlsvchol_choose();
 
-	atomic_store_explicit(&cusolverSpDcsrlsvchol_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpDcsrlsvchol_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -23991,7 +24452,7 @@ void *cudastub_cusolver_bind_cusolverSpDcsrlsvcholHost(void)
 {
 	void *fn = (void *)cusolverSpDcsrlsvcholHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDcsrlsvcholHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDcsrlsvcholHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDcsrlsvcholHost, cudastub_cusolver_slot_cusolverSpDcsrlsvcholHost, cudastub_cusolver_resolve_cusolverSpDcsrlsvcholHost, cudastub_cusolver_bind_cusolverSpDcsrlsvcholHost);
@@ -24006,7 +24467,8 @@ static cusolverStatus_t cusolverSpDcsrlsvcholHost_resolve(cusolverSpHandle_t a0,
 {
 	cusolverSpDcsrlsvcholHost_fn fn = cusolverSpDcsrlsvcholHost_choose();
 
-	atomic_store_explicit(&cusolverSpDcsrlsvcholHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpDcsrlsvcholHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -24044,7 +24506,7 @@ void *cudastub_cusolver_bind_cusolverSpDcsrlsvluHost(void)
 {
 	void *fn = (void *)cusolverSpDcsrlsvluHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDcsrlsvluHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDcsrlsvluHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDcsrlsvluHost, cudastub_cusolver_slot_cusolverSpDcsrlsvluHost, cudastub_cusolver_resolve_cusolverSpDcsrlsvluHost, cudastub_cusolver_bind_cusolverSpDcsrlsvluHost);
@@ -24059,7 +24521,8 @@ static cusolverStatus_t cusolverSpDcsrlsvluHost_resolve(cusolverSpHandle_t a0, i
 {
 	cusolverSpDcsrlsvluHost_fn fn = cusolverSpDcsrlsvluHost_choose();
 
-	atomic_store_explicit(&cusolverSpDcsrlsvluHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpDcsrlsvluHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -24097,7 +24560,7 @@ void *cudastub_cusolver_bind_cusolverSpDcsrlsvqr(void)
 {
 	void *fn = (void *)cusolverSpDcsrlsvqr_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDcsrlsvqr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDcsrlsvqr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDcsrlsvqr, cudastub_cusolver_slot_cusolverSpDcsrlsvqr, cudastub_cusolver_resolve_cusolverSpDcsrlsvqr, cudastub_cusolver_bind_cusolverSpDcsrlsvqr);
@@ -24112,7 +24575,8 @@ static cusolverStatus_t cusolverSpDcsrlsvqr_resolve(cusolverSpHandle_t a0, int a
 {
 	cusolverSpDcsrlsvqr_fn fn = cusolverSpDcsrlsvqr_choose();
 
-	atomic_store_explicit(&cusolverSpDcsrlsvqr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpDcsrlsvqr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -24150,7 +24614,7 @@ void *cudastub_cusolver_bind_cusolverSpDcsrlsvqrHost(void)
 {
 	void *fn = (void *)cusolverSpDcsrlsvqrHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDcsrlsvqrHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDcsrlsvqrHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDcsrlsvqrHost, cudastub_cusolver_slot_cusolverSpDcsrlsvqrHost, cudastub_cusolver_resolve_cusolverSpDcsrlsvqrHost, cudastub_cusolver_bind_cusolverSpDcsrlsvqrHost);
@@ -24165,7 +24629,8 @@ static cusolverStatus_t cusolverSpDcsrlsvqrHost_resolve(cusolverSpHandle_t a0, i
 {
 	cusolverSpDcsrlsvqrHost_fn fn = cusolverSpDcsrlsvqrHost_choose();
 
-	atomic_store_explicit(&cusolverSpDcsrlsvqrHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpDcsrlsvqrHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -24201,7 +24666,7 @@ void *cudastub_cusolver_bind_cusolverSpDcsrluBufferInfoHost(void)
 {
 	void *fn = (void *)cusolverSpDcsrluBufferInfoHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDcsrluBufferInfoHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDcsrluBufferInfoHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDcsrluBufferInfoHost, cudastub_cusolver_slot_cusolverSpDcsrluBufferInfoHost, cudastub_cusolver_resolve_cusolverSpDcsrluBufferInfoHost, cudastub_cusolver_bind_cusolverSpDcsrluBufferInfoHost);
@@ -24216,7 +24681,8 @@ static cusolverStatus_t cusolverSpDcsrluBufferInfoHost_resolve(cusolverSpHandle_
 {
 	cusolverSpDcsrluBufferInfoHost_fn fn = cusolverSpDcsrluBufferInfoHost_choose();
 
-	atomic_store_explicit(&cusolverSpDcsrluBufferInfoHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpDcsrluBufferInfoHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -24255,7 +24721,7 @@ void *cudastub_cusolver_bind_cusolverSpDcsrluExtractHost(void)
 {
 	void *fn = (void *)cusolverSpDcsrluExtractHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDcsrluExtractHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDcsrluExtractHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDcsrluExtractHost, cudastub_cusolver_slot_cusolverSpDcsrluExtractHost, cudastub_cusolver_resolve_cusolverSpDcsrluExtractHost, cudastub_cusolver_bind_cusolverSpDcsrluExtractHost);
@@ -24270,7 +24736,8 @@ static cusolverStatus_t cusolverSpDcsrluExtractHost_resolve(cusolverSpHandle_t a
 {
 	cusolverSpDcsrluExtractHost_fn fn = cusolverSpDcsrluExtractHost_choose();
 
-	atomic_store_explicit(&cusolverSpDcsrluExtractHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpDcsrluExtractHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -24306,7 +24773,7 @@ void *cudastub_cusolver_bind_cusolverSpDcsrluFactorHost(void)
 {
 	void *fn = (void *)cusolverSpDcsrluFactorHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDcsrluFactorHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDcsrluFactorHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDcsrluFactorHost, cudastub_cusolver_slot_cusolverSpDcsrluFactorHost, cudastub_cusolver_resolve_cusolverSpDcsrluFactorHost, cudastub_cusolver_bind_cusolverSpDcsrluFactorHost);
@@ -24321,7 +24788,8 @@ static cusolverStatus_t cusolverSpDcsrluFactorHost_resolve(cusolverSpHandle_t a0
 {
 	cusolverSpDcsrluFactorHost_fn fn = cusolverSpDcsrluFactorHost_choose();
 
-	atomic_store_explicit(&cusolverSpDcsrluFactorHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpDcsrluFactorHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -24353,7 +24821,7 @@ void *cudastub_cusolver_bind_cusolverSpDcsrluSolveHost(void)
 {
 	void *fn = (void *)cusolverSpDcsrluSolveHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDcsrluSolveHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDcsrluSolveHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDcsrluSolveHost, cudastub_cusolver_slot_cusolverSpDcsrluSolveHost, cudastub_cusolver_resolve_cusolverSpDcsrluSolveHost, cudastub_cusolver_bind_cusolverSpDcsrluSolveHost);
@@ -24368,7 +24836,8 @@ static cusolverStatus_t cusolverSpDcsrluSolveHost_resolve(cusolverSpHandle_t a0,
 {
 	cusolverSpDcsrluSolveHost_fn fn = cusolverSpDcsrluSolveHost_choose();
 
-	atomic_store_explicit(&cusolverSpDcsrluSolveHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpDcsrluSolveHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -24398,7 +24867,7 @@ void *cudastub_cusolver_bind_cusolverSpDcsrluZeroPivotHost(void)
 {
 	void *fn = (void *)cusolverSpDcsrluZeroPivotHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDcsrluZeroPivotHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDcsrluZeroPivotHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDcsrluZeroPivotHost, cudastub_cusolver_slot_cusolverSpDcsrluZeroPivotHost, cudastub_cusolver_resolve_cusolverSpDcsrluZeroPivotHost, cudastub_cusolver_bind_cusolverSpDcsrluZeroPivotHost);
@@ -24413,7 +24882,8 @@ static cusolverStatus_t cusolverSpDcsrluZeroPivotHost_resolve(cusolverSpHandle_t
 {
 	cusolverSpDcsrluZeroPivotHost_fn fn = cusolverSpDcsrluZeroPivotHost_choose();
 
-	atomic_store_explicit(&cusolverSpDcsrluZeroPivotHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpDcsrluZeroPivotHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -24450,7 +24920,7 @@ void *cudastub_cusolver_bind_cusolverSpDcsrqrBufferInfo(void)
 {
 	void *fn = (void *)cusolverSpDcsrqrBufferInfo_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDcsrqrBufferInfo, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDcsrqrBufferInfo, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDcsrqrBufferInfo, cudastub_cusolver_slot_cusolverSpDcsrqrBufferInfo, cudastub_cusolver_resolve_cusolverSpDcsrqrBufferInfo, cudastub_cusolver_bind_cusolverSpDcsrqrBufferInfo);
@@ -24465,7 +24935,8 @@ static cusolverStatus_t cusolverSpDcsrqrBufferInfo_resolve(cusolverSpHandle_t a0
 {
 	cusolverSpDcsrqrBufferInfo_fn fn = cusolverSpDcsrqrBufferInfo_choose();
 
-	atomic_store_explicit(&cusolverSpDcsrqrBufferInfo_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpDcsrqrBufferInfo_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -24503,7 +24974,7 @@ void *cudastub_cusolver_bind_cusolverSpDcsrqrBufferInfoBatched(void)
 {
 	void *fn = (void *)cusolverSpDcsrqrBufferInfoBatched_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDcsrqrBufferInfoBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDcsrqrBufferInfoBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDcsrqrBufferInfoBatched, cudastub_cusolver_slot_cusolverSpDcsrqrBufferInfoBatched, cudastub_cusolver_resolve_cusolverSpDcsrqrBufferInfoBatched, cudastub_cusolver_bind_cusolverSpDcsrqrBufferInfoBatched);
@@ -24518,7 +24989,8 @@ static cusolverStatus_t cusolverSpDcsrqrBufferInfoBatched_resolve(cusolverSpHand
 {
 	cusolverSpDcsrqrBufferInfoBatched_fn fn = cusolverSpDcsrqrBufferInfoBatched_choose();
 
-	atomic_store_explicit(&cusolverSpDcsrqrBufferInfoBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpDcsrqrBufferInfoBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -24555,7 +25027,7 @@ void *cudastub_cusolver_bind_cusolverSpDcsrqrBufferInfoHost(void)
 {
 	void *fn = (void *)cusolverSpDcsrqrBufferInfoHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDcsrqrBufferInfoHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDcsrqrBufferInfoHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDcsrqrBufferInfoHost, cudastub_cusolver_slot_cusolverSpDcsrqrBufferInfoHost, cudastub_cusolver_resolve_cusolverSpDcsrqrBufferInfoHost, cudastub_cusolver_bind_cusolverSpDcsrqrBufferInfoHost);
@@ -24570,7 +25042,8 @@ static cusolverStatus_t cusolverSpDcsrqrBufferInfoHost_resolve(cusolverSpHandle_
 {
 	cusolverSpDcsrqrBufferInfoHost_fn fn = cusolverSpDcsrqrBufferInfoHost_choose();
 
-	atomic_store_explicit(&cusolverSpDcsrqrBufferInfoHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpDcsrqrBufferInfoHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -24604,7 +25077,7 @@ void *cudastub_cusolver_bind_cusolverSpDcsrqrFactor(void)
 {
 	void *fn = (void *)cusolverSpDcsrqrFactor_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDcsrqrFactor, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDcsrqrFactor, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDcsrqrFactor, cudastub_cusolver_slot_cusolverSpDcsrqrFactor, cudastub_cusolver_resolve_cusolverSpDcsrqrFactor, cudastub_cusolver_bind_cusolverSpDcsrqrFactor);
@@ -24619,7 +25092,8 @@ static cusolverStatus_t cusolverSpDcsrqrFactor_resolve(cusolverSpHandle_t a0, in
 {
 	cusolverSpDcsrqrFactor_fn fn = cusolverSpDcsrqrFactor_choose();
 
-	atomic_store_explicit(&cusolverSpDcsrqrFactor_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpDcsrqrFactor_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -24653,7 +25127,7 @@ void *cudastub_cusolver_bind_cusolverSpDcsrqrFactorHost(void)
 {
 	void *fn = (void *)cusolverSpDcsrqrFactorHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDcsrqrFactorHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDcsrqrFactorHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDcsrqrFactorHost, cudastub_cusolver_slot_cusolverSpDcsrqrFactorHost, cudastub_cusolver_resolve_cusolverSpDcsrqrFactorHost, cudastub_cusolver_bind_cusolverSpDcsrqrFactorHost);
@@ -24668,7 +25142,8 @@ static cusolverStatus_t cusolverSpDcsrqrFactorHost_resolve(cusolverSpHandle_t a0
 {
 	cusolverSpDcsrqrFactorHost_fn fn = cusolverSpDcsrqrFactorHost_choose();
 
-	atomic_store_explicit(&cusolverSpDcsrqrFactorHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpDcsrqrFactorHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -24704,7 +25179,7 @@ void *cudastub_cusolver_bind_cusolverSpDcsrqrSetup(void)
 {
 	void *fn = (void *)cusolverSpDcsrqrSetup_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDcsrqrSetup, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDcsrqrSetup, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDcsrqrSetup, cudastub_cusolver_slot_cusolverSpDcsrqrSetup, cudastub_cusolver_resolve_cusolverSpDcsrqrSetup, cudastub_cusolver_bind_cusolverSpDcsrqrSetup);
@@ -24719,7 +25194,8 @@ static cusolverStatus_t cusolverSpDcsrqrSetup_resolve(cusolverSpHandle_t a0, int
 {
 	cusolverSpDcsrqrSetup_fn fn = cusolverSpDcsrqrSetup_choose();
 
-	atomic_store_explicit(&cusolverSpDcsrqrSetup_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpDcsrqrSetup_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -24755,7 +25231,7 @@ void *cudastub_cusolver_bind_cusolverSpDcsrqrSetupHost(void)
 {
 	void *fn = (void *)cusolverSpDcsrqrSetupHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDcsrqrSetupHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDcsrqrSetupHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDcsrqrSetupHost, cudastub_cusolver_slot_cusolverSpDcsrqrSetupHost, cudastub_cusolver_resolve_cusolverSpDcsrqrSetupHost, cudastub_cusolver_bind_cusolverSpDcsrqrSetupHost);
@@ -24770,7 +25246,8 @@ static cusolverStatus_t cusolverSpDcsrqrSetupHost_resolve(cusolverSpHandle_t a0,
 {
 	cusolverSpDcsrqrSetupHost_fn fn = cusolverSpDcsrqrSetupHost_choose();
 
-	atomic_store_explicit(&cusolverSpDcsrqrSetupHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpDcsrqrSetupHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -24803,7 +25280,7 @@ void *cudastub_cusolver_bind_cusolverSpDcsrqrSolve(void)
 {
 	void *fn = (void *)cusolverSpDcsrqrSolve_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDcsrqrSolve, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDcsrqrSolve, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDcsrqrSolve, cudastub_cusolver_slot_cusolverSpDcsrqrSolve, cudastub_cusolver_resolve_cusolverSpDcsrqrSolve, cudastub_cusolver_bind_cusolverSpDcsrqrSolve);
@@ -24818,7 +25295,8 @@ static cusolverStatus_t cusolverSpDcsrqrSolve_resolve(cusolverSpHandle_t a0, int
 {
 	cusolverSpDcsrqrSolve_fn fn = cusolverSpDcsrqrSolve_choose();
 
-	atomic_store_explicit(&cusolverSpDcsrqrSolve_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpDcsrqrSolve_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -24851,7 +25329,7 @@ void *cudastub_cusolver_bind_cusolverSpDcsrqrSolveHost(void)
 {
 	void *fn = (void *)cusolverSpDcsrqrSolveHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDcsrqrSolveHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDcsrqrSolveHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDcsrqrSolveHost, cudastub_cusolver_slot_cusolverSpDcsrqrSolveHost, cudastub_cusolver_resolve_cusolverSpDcsrqrSolveHost, cudastub_cusolver_bind_cusolverSpDcsrqrSolveHost);
@@ -24866,7 +25344,8 @@ static cusolverStatus_t cusolverSpDcsrqrSolveHost_resolve(cusolverSpHandle_t a0,
 {
 	cusolverSpDcsrqrSolveHost_fn fn = cusolverSpDcsrqrSolveHost_choose();
 
-	atomic_store_explicit(&cusolverSpDcsrqrSolveHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpDcsrqrSolveHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -24896,7 +25375,7 @@ void *cudastub_cusolver_bind_cusolverSpDcsrqrZeroPivot(void)
 {
 	void *fn = (void *)cusolverSpDcsrqrZeroPivot_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDcsrqrZeroPivot, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDcsrqrZeroPivot, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDcsrqrZeroPivot, cudastub_cusolver_slot_cusolverSpDcsrqrZeroPivot, cudastub_cusolver_resolve_cusolverSpDcsrqrZeroPivot, cudastub_cusolver_bind_cusolverSpDcsrqrZeroPivot);
@@ -24911,7 +25390,8 @@ static cusolverStatus_t cusolverSpDcsrqrZeroPivot_resolve(cusolverSpHandle_t a0,
 {
 	cusolverSpDcsrqrZeroPivot_fn fn = cusolverSpDcsrqrZeroPivot_choose();
 
-	atomic_store_explicit(&cusolverSpDcsrqrZeroPivot_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpDcsrqrZeroPivot_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -24941,7 +25421,7 @@ void *cudastub_cusolver_bind_cusolverSpDcsrqrZeroPivotHost(void)
 {
 	void *fn = (void *)cusolverSpDcsrqrZeroPivotHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDcsrqrZeroPivotHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDcsrqrZeroPivotHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDcsrqrZeroPivotHost, cudastub_cusolver_slot_cusolverSpDcsrqrZeroPivotHost, cudastub_cusolver_resolve_cusolverSpDcsrqrZeroPivotHost, cudastub_cusolver_bind_cusolverSpDcsrqrZeroPivotHost);
@@ -24956,7 +25436,8 @@ static cusolverStatus_t cusolverSpDcsrqrZeroPivotHost_resolve(cusolverSpHandle_t
 {
 	cusolverSpDcsrqrZeroPivotHost_fn fn = cusolverSpDcsrqrZeroPivotHost_choose();
 
-	atomic_store_explicit(&cusolverSpDcsrqrZeroPivotHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpDcsrqrZeroPivotHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -24995,7 +25476,7 @@ void *cudastub_cusolver_bind_cusolverSpDcsrqrsvBatched(void)
 {
 	void *fn = (void *)cusolverSpDcsrqrsvBatched_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDcsrqrsvBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDcsrqrsvBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDcsrqrsvBatched, cudastub_cusolver_slot_cusolverSpDcsrqrsvBatched, cudastub_cusolver_resolve_cusolverSpDcsrqrsvBatched, cudastub_cusolver_bind_cusolverSpDcsrqrsvBatched);
@@ -25010,7 +25491,8 @@ static cusolverStatus_t cusolverSpDcsrqrsvBatched_resolve(cusolverSpHandle_t a0,
 {
 	cusolverSpDcsrqrsvBatched_fn fn = cusolverSpDcsrqrsvBatched_choose();
 
-	atomic_store_explicit(&cusolverSpDcsrqrsvBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpDcsrqrsvBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -25045,7 +25527,7 @@ void *cudastub_cusolver_bind_cusolverSpDcsrzfdHost(void)
 {
 	void *fn = (void *)cusolverSpDcsrzfdHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDcsrzfdHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDcsrzfdHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDcsrzfdHost, cudastub_cusolver_slot_cusolverSpDcsrzfdHost, cudastub_cusolver_resolve_cusolverSpDcsrzfdHost, cudastub_cusolver_bind_cusolverSpDcsrzfdHost);
@@ -25060,7 +25542,8 @@ static cusolverStatus_t cusolverSpDcsrzfdHost_resolve(cusolverSpHandle_t a0, int
 {
 	cusolverSpDcsrzfdHost_fn fn = cusolverSpDcsrzfdHost_choose();
 
-	atomic_store_explicit(&cusolverSpDcsrzfdHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpDcsrzfdHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -25087,7 +25570,7 @@ void *cudastub_cusolver_bind_cusolverSpDestroy(void)
 {
 	void *fn = (void *)cusolverSpDestroy_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDestroy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDestroy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDestroy, cudastub_cusolver_slot_cusolverSpDestroy, cudastub_cusolver_resolve_cusolverSpDestroy, cudastub_cusolver_bind_cusolverSpDestroy);
@@ -25102,7 +25585,8 @@ static cusolverStatus_t cusolverSpDestroy_resolve(cusolverSpHandle_t a0)
 {
 	cusolverSpDestroy_fn fn = cusolverSpDestroy_choose();
 
-	atomic_store_explicit(&cusolverSpDestroy_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpDestroy_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -25129,7 +25613,7 @@ void *cudastub_cusolver_bind_cusolverSpDestroyCsrcholInfo(void)
 {
 	void *fn = (void *)cusolverSpDestroyCsrcholInfo_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDestroyCsrcholInfo, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDestroyCsrcholInfo, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDestroyCsrcholInfo, cudastub_cusolver_slot_cusolverSpDestroyCsrcholInfo, cudastub_cusolver_resolve_cusolverSpDestroyCsrcholInfo, cudastub_cusolver_bind_cusolverSpDestroyCsrcholInfo);
@@ -25144,7 +25628,8 @@ static cusolverStatus_t cusolverSpDestroyCsrcholInfo_resolve(csrcholInfo_t a0)
 {
 	cusolverSpDestroyCsrcholInfo_fn fn = cusolverSpDestroyCsrcholInfo_choose();
 
-	atomic_store_explicit(&cusolverSpDestroyCsrcholInfo_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpDestroyCsrcholInfo_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -25171,7 +25656,7 @@ void *cudastub_cusolver_bind_cusolverSpDestroyCsrcholInfoHost(void)
 {
 	void *fn = (void *)cusolverSpDestroyCsrcholInfoHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDestroyCsrcholInfoHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDestroyCsrcholInfoHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDestroyCsrcholInfoHost, cudastub_cusolver_slot_cusolverSpDestroyCsrcholInfoHost, cudastub_cusolver_resolve_cusolverSpDestroyCsrcholInfoHost, cudastub_cusolver_bind_cusolverSpDestroyCsrcholInfoHost);
@@ -25186,7 +25671,8 @@ static cusolverStatus_t cusolverSpDestroyCsrcholInfoHost_resolve(csrcholInfoHost
 {
 	cusolverSpDestroyCsrcholInfoHost_fn fn = cusolverSpDestroyCsrcholInfoHost_choose();
 
-	atomic_store_explicit(&cusolverSpDestroyCsrcholInfoHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpDestroyCsrcholInfoHost_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -25213,7 +25699,7 @@ void *cudastub_cusolver_bind_cusolverSpDestroyCsrluInfoHost(void)
 {
 	void *fn = (void *)cusolverSpDestroyCsrluInfoHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDestroyCsrluInfoHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDestroyCsrluInfoHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDestroyCsrluInfoHost, cudastub_cusolver_slot_cusolverSpDestroyCsrluInfoHost, cudastub_cusolver_resolve_cusolverSpDestroyCsrluInfoHost, cudastub_cusolver_bind_cusolverSpDestroyCsrluInfoHost);
@@ -25228,7 +25714,8 @@ static cusolverStatus_t cusolverSpDestroyCsrluInfoHost_resolve(csrluInfoHost_t a
 {
 	cusolverSpDestroyCsrluInfoHost_fn fn = cusolverSpDestroyCsrluInfoHost_choose();
 
-	atomic_store_explicit(&cusolverSpDestroyCsrluInfoHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpDestroyCsrluInfoHost_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -25255,7 +25742,7 @@ void *cudastub_cusolver_bind_cusolverSpDestroyCsrqrInfo(void)
 {
 	void *fn = (void *)cusolverSpDestroyCsrqrInfo_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDestroyCsrqrInfo, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDestroyCsrqrInfo, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDestroyCsrqrInfo, cudastub_cusolver_slot_cusolverSpDestroyCsrqrInfo, cudastub_cusolver_resolve_cusolverSpDestroyCsrqrInfo, cudastub_cusolver_bind_cusolverSpDestroyCsrqrInfo);
@@ -25270,7 +25757,8 @@ static cusolverStatus_t cusolverSpDestroyCsrqrInfo_resolve(csrqrInfo_t a0)
 {
 	cusolverSpDestroyCsrqrInfo_fn fn = cusolverSpDestroyCsrqrInfo_choose();
 
-	atomic_store_explicit(&cusolverSpDestroyCsrqrInfo_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpDestroyCsrqrInfo_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -25297,7 +25785,7 @@ void *cudastub_cusolver_bind_cusolverSpDestroyCsrqrInfoHost(void)
 {
 	void *fn = (void *)cusolverSpDestroyCsrqrInfoHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpDestroyCsrqrInfoHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpDestroyCsrqrInfoHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpDestroyCsrqrInfoHost, cudastub_cusolver_slot_cusolverSpDestroyCsrqrInfoHost, cudastub_cusolver_resolve_cusolverSpDestroyCsrqrInfoHost, cudastub_cusolver_bind_cusolverSpDestroyCsrqrInfoHost);
@@ -25312,7 +25800,8 @@ static cusolverStatus_t cusolverSpDestroyCsrqrInfoHost_resolve(csrqrInfoHost_t a
 {
 	cusolverSpDestroyCsrqrInfoHost_fn fn = cusolverSpDestroyCsrqrInfoHost_choose();
 
-	atomic_store_explicit(&cusolverSpDestroyCsrqrInfoHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpDestroyCsrqrInfoHost_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -25340,7 +25829,7 @@ void *cudastub_cusolver_bind_cusolverSpGetStream(void)
 {
 	void *fn = (void *)cusolverSpGetStream_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpGetStream, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpGetStream, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpGetStream, cudastub_cusolver_slot_cusolverSpGetStream, cudastub_cusolver_resolve_cusolverSpGetStream, cudastub_cusolver_bind_cusolverSpGetStream);
@@ -25355,7 +25844,8 @@ static cusolverStatus_t cusolverSpGetStream_resolve(cusolverSpHandle_t a0, cudaS
 {
 	cusolverSpGetStream_fn fn = cusolverSpGetStream_choose();
 
-	atomic_store_explicit(&cusolverSpGetStream_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpGetStream_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -25391,7 +25881,7 @@ void *cudastub_cusolver_bind_cusolverSpScsrcholBufferInfo(void)
 {
 	void *fn = (void *)cusolverSpScsrcholBufferInfo_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpScsrcholBufferInfo, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpScsrcholBufferInfo, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpScsrcholBufferInfo, cudastub_cusolver_slot_cusolverSpScsrcholBufferInfo, cudastub_cusolver_resolve_cusolverSpScsrcholBufferInfo, cudastub_cusolver_bind_cusolverSpScsrcholBufferInfo);
@@ -25406,7 +25896,8 @@ static cusolverStatus_t cusolverSpScsrcholBufferInfo_resolve(cusolverSpHandle_t 
 {
 	cusolverSpScsrcholBufferInfo_fn fn = cusolverSpScsrcholBufferInfo_choose();
 
-	atomic_store_explicit(&cusolverSpScsrcholBufferInfo_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpScsrcholBufferInfo_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -25442,7 +25933,7 @@ void *cudastub_cusolver_bind_cusolverSpScsrcholBufferInfoHost(void)
 {
 	void *fn = (void *)cusolverSpScsrcholBufferInfoHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpScsrcholBufferInfoHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpScsrcholBufferInfoHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpScsrcholBufferInfoHost, cudastub_cusolver_slot_cusolverSpScsrcholBufferInfoHost, cudastub_cusolver_resolve_cusolverSpScsrcholBufferInfoHost, cudastub_cusolver_bind_cusolverSpScsrcholBufferInfoHost);
@@ -25457,7 +25948,8 @@ static cusolverStatus_t cusolverSpScsrcholBufferInfoHost_resolve(cusolverSpHandl
 {
 	cusolverSpScsrcholBufferInfoHost_fn fn = cusolverSpScsrcholBufferInfoHost_choose();
 
-	atomic_store_explicit(&cusolverSpScsrcholBufferInfoHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpScsrcholBufferInfoHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -25486,7 +25978,7 @@ void *cudastub_cusolver_bind_cusolverSpScsrcholDiag(void)
 {
 	void *fn = (void *)cusolverSpScsrcholDiag_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpScsrcholDiag, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpScsrcholDiag, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpScsrcholDiag, cudastub_cusolver_slot_cusolverSpScsrcholDiag, cudastub_cusolver_resolve_cusolverSpScsrcholDiag, cudastub_cusolver_bind_cusolverSpScsrcholDiag);
@@ -25501,7 +25993,8 @@ static cusolverStatus_t cusolverSpScsrcholDiag_resolve(cusolverSpHandle_t a0, cs
 {
 	cusolverSpScsrcholDiag_fn fn = cusolverSpScsrcholDiag_choose();
 
-	atomic_store_explicit(&cusolverSpScsrcholDiag_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpScsrcholDiag_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -25536,7 +26029,7 @@ void *cudastub_cusolver_bind_cusolverSpScsrcholFactor(void)
 {
 	void *fn = (void *)cusolverSpScsrcholFactor_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpScsrcholFactor, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpScsrcholFactor, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpScsrcholFactor, cudastub_cusolver_slot_cusolverSpScsrcholFactor, cudastub_cusolver_resolve_cusolverSpScsrcholFactor, cudastub_cusolver_bind_cusolverSpScsrcholFactor);
@@ -25551,7 +26044,8 @@ static cusolverStatus_t cusolverSpScsrcholFactor_resolve(cusolverSpHandle_t a0, 
 {
 	cusolverSpScsrcholFactor_fn fn = cusolverSpScsrcholFactor_choose();
 
-	atomic_store_explicit(&cusolverSpScsrcholFactor_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpScsrcholFactor_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -25586,7 +26080,7 @@ void *cudastub_cusolver_bind_cusolverSpScsrcholFactorHost(void)
 {
 	void *fn = (void *)cusolverSpScsrcholFactorHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpScsrcholFactorHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpScsrcholFactorHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpScsrcholFactorHost, cudastub_cusolver_slot_cusolverSpScsrcholFactorHost, cudastub_cusolver_resolve_cusolverSpScsrcholFactorHost, cudastub_cusolver_bind_cusolverSpScsrcholFactorHost);
@@ -25601,7 +26095,8 @@ static cusolverStatus_t cusolverSpScsrcholFactorHost_resolve(cusolverSpHandle_t 
 {
 	cusolverSpScsrcholFactorHost_fn fn = cusolverSpScsrcholFactorHost_choose();
 
-	atomic_store_explicit(&cusolverSpScsrcholFactorHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpScsrcholFactorHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -25633,7 +26128,7 @@ void *cudastub_cusolver_bind_cusolverSpScsrcholSolve(void)
 {
 	void *fn = (void *)cusolverSpScsrcholSolve_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpScsrcholSolve, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpScsrcholSolve, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpScsrcholSolve, cudastub_cusolver_slot_cusolverSpScsrcholSolve, cudastub_cusolver_resolve_cusolverSpScsrcholSolve, cudastub_cusolver_bind_cusolverSpScsrcholSolve);
@@ -25648,7 +26143,8 @@ static cusolverStatus_t cusolverSpScsrcholSolve_resolve(cusolverSpHandle_t a0, i
 {
 	cusolverSpScsrcholSolve_fn fn = cusolverSpScsrcholSolve_choose();
 
-	atomic_store_explicit(&cusolverSpScsrcholSolve_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpScsrcholSolve_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -25680,7 +26176,7 @@ void *cudastub_cusolver_bind_cusolverSpScsrcholSolveHost(void)
 {
 	void *fn = (void *)cusolverSpScsrcholSolveHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpScsrcholSolveHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpScsrcholSolveHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpScsrcholSolveHost, cudastub_cusolver_slot_cusolverSpScsrcholSolveHost, cudastub_cusolver_resolve_cusolverSpScsrcholSolveHost, cudastub_cusolver_bind_cusolverSpScsrcholSolveHost);
@@ -25695,7 +26191,8 @@ static cusolverStatus_t cusolverSpScsrcholSolveHost_resolve(cusolverSpHandle_t a
 {
 	cusolverSpScsrcholSolveHost_fn fn = cusolverSpScsrcholSolveHost_choose();
 
-	atomic_store_explicit(&cusolverSpScsrcholSolveHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpScsrcholSolveHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -25725,7 +26222,7 @@ void *cudastub_cusolver_bind_cusolverSpScsrcholZeroPivot(void)
 {
 	void *fn = (void *)cusolverSpScsrcholZeroPivot_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpScsrcholZeroPivot, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpScsrcholZeroPivot, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpScsrcholZeroPivot, cudastub_cusolver_slot_cusolverSpScsrcholZeroPivot, cudastub_cusolver_resolve_cusolverSpScsrcholZeroPivot, cudastub_cusolver_bind_cusolverSpScsrcholZeroPivot);
@@ -25740,7 +26237,8 @@ static cusolverStatus_t cusolverSpScsrcholZeroPivot_resolve(cusolverSpHandle_t a
 {
 	cusolverSpScsrcholZeroPivot_fn fn = cusolverSpScsrcholZeroPivot_choose();
 
-	atomic_store_explicit(&cusolverSpScsrcholZeroPivot_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpScsrcholZeroPivot_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -25770,7 +26268,7 @@ void *cudastub_cusolver_bind_cusolverSpScsrcholZeroPivotHost(void)
 {
 	void *fn = (void *)cusolverSpScsrcholZeroPivotHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpScsrcholZeroPivotHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpScsrcholZeroPivotHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpScsrcholZeroPivotHost, cudastub_cusolver_slot_cusolverSpScsrcholZeroPivotHost, cudastub_cusolver_resolve_cusolverSpScsrcholZeroPivotHost, cudastub_cusolver_bind_cusolverSpScsrcholZeroPivotHost);
@@ -25785,7 +26283,8 @@ static cusolverStatus_t cusolverSpScsrcholZeroPivotHost_resolve(cusolverSpHandle
 {
 	cusolverSpScsrcholZeroPivotHost_fn fn = cusolverSpScsrcholZeroPivotHost_choose();
 
-	atomic_store_explicit(&cusolverSpScsrcholZeroPivotHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpScsrcholZeroPivotHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -25821,7 +26320,7 @@ void *cudastub_cusolver_bind_cusolverSpScsreigsHost(void)
 {
 	void *fn = (void *)cusolverSpScsreigsHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpScsreigsHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpScsreigsHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpScsreigsHost, cudastub_cusolver_slot_cusolverSpScsreigsHost, cudastub_cusolver_resolve_cusolverSpScsreigsHost, cudastub_cusolver_bind_cusolverSpScsreigsHost);
@@ -25836,7 +26335,8 @@ static cusolverStatus_t cusolverSpScsreigsHost_resolve(cusolverSpHandle_t a0, in
 {
 	cusolverSpScsreigsHost_fn fn = cusolverSpScsreigsHost_choose();
 
-	atomic_store_explicit(&cusolverSpScsreigsHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpScsreigsHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -25875,7 +26375,7 @@ void *cudastub_cusolver_bind_cusolverSpScsreigvsi(void)
 {
 	void *fn = (void *)cusolverSpScsreigvsi_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpScsreigvsi, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpScsreigvsi, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpScsreigvsi, cudastub_cusolver_slot_cusolverSpScsreigvsi, cudastub_cusolver_resolve_cusolverSpScsreigvsi, cudastub_cusolver_bind_cusolverSpScsreigvsi);
@@ -25890,7 +26390,8 @@ static cusolverStatus_t cusolverSpScsreigvsi_resolve(cusolverSpHandle_t a0, int 
 {
 	cusolverSpScsreigvsi_fn fn = cusolverSpScsreigvsi_choose();
 
-	atomic_store_explicit(&cusolverSpScsreigvsi_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpScsreigvsi_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -25929,7 +26430,7 @@ void *cudastub_cusolver_bind_cusolverSpScsreigvsiHost(void)
 {
 	void *fn = (void *)cusolverSpScsreigvsiHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpScsreigvsiHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpScsreigvsiHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpScsreigvsiHost, cudastub_cusolver_slot_cusolverSpScsreigvsiHost, cudastub_cusolver_resolve_cusolverSpScsreigvsiHost, cudastub_cusolver_bind_cusolverSpScsreigvsiHost);
@@ -25944,7 +26445,8 @@ static cusolverStatus_t cusolverSpScsreigvsiHost_resolve(cusolverSpHandle_t a0, 
 {
 	cusolverSpScsreigvsiHost_fn fn = cusolverSpScsreigvsiHost_choose();
 
-	atomic_store_explicit(&cusolverSpScsreigvsiHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpScsreigvsiHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -25984,7 +26486,7 @@ void *cudastub_cusolver_bind_cusolverSpScsrlsqvqrHost(void)
 {
 	void *fn = (void *)cusolverSpScsrlsqvqrHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpScsrlsqvqrHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpScsrlsqvqrHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpScsrlsqvqrHost, cudastub_cusolver_slot_cusolverSpScsrlsqvqrHost, cudastub_cusolver_resolve_cusolverSpScsrlsqvqrHost, cudastub_cusolver_bind_cusolverSpScsrlsqvqrHost);
@@ -25999,7 +26501,8 @@ static cusolverStatus_t cusolverSpScsrlsqvqrHost_resolve(cusolverSpHandle_t a0, 
 {
 	cusolverSpScsrlsqvqrHost_fn fn = cusolverSpScsrlsqvqrHost_choose();
 
-	atomic_store_explicit(&cusolverSpScsrlsqvqrHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpScsrlsqvqrHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -26037,7 +26540,7 @@ void *cudastub_cusolver_bind_cusolverSpScsrlsvchol(void)
 {
 	void *fn = (void *)cusolverSpScsrlsvchol_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpScsrlsvchol, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpScsrlsvchol, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpScsrlsvchol, cudastub_cusolver_slot_cusolverSpScsrlsvchol, cudastub_cusolver_resolve_cusolverSpScsrlsvchol, cudastub_cusolver_bind_cusolverSpScsrlsvchol);
@@ -26052,7 +26555,8 @@ static cusolverStatus_t cusolverSpScsrlsvchol_resolve(cusolverSpHandle_t a0, int
 {
 	cusolverSpScsrlsvchol_fn fn = cusolverSpScsrlsvchol_choose();
 
-	atomic_store_explicit(&cusolverSpScsrlsvchol_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpScsrlsvchol_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -26090,7 +26594,7 @@ void *cudastub_cusolver_bind_cusolverSpScsrlsvcholHost(void)
 {
 	void *fn = (void *)cusolverSpScsrlsvcholHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpScsrlsvcholHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpScsrlsvcholHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpScsrlsvcholHost, cudastub_cusolver_slot_cusolverSpScsrlsvcholHost, cudastub_cusolver_resolve_cusolverSpScsrlsvcholHost, cudastub_cusolver_bind_cusolverSpScsrlsvcholHost);
@@ -26105,7 +26609,8 @@ static cusolverStatus_t cusolverSpScsrlsvcholHost_resolve(cusolverSpHandle_t a0,
 {
 	cusolverSpScsrlsvcholHost_fn fn = cusolverSpScsrlsvcholHost_choose();
 
-	atomic_store_explicit(&cusolverSpScsrlsvcholHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpScsrlsvcholHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -26143,7 +26648,7 @@ void *cudastub_cusolver_bind_cusolverSpScsrlsvluHost(void)
 {
 	void *fn = (void *)cusolverSpScsrlsvluHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpScsrlsvluHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpScsrlsvluHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpScsrlsvluHost, cudastub_cusolver_slot_cusolverSpScsrlsvluHost, cudastub_cusolver_resolve_cusolverSpScsrlsvluHost, cudastub_cusolver_bind_cusolverSpScsrlsvluHost);
@@ -26158,7 +26663,8 @@ static cusolverStatus_t cusolverSpScsrlsvluHost_resolve(cusolverSpHandle_t a0, i
 {
 	cusolverSpScsrlsvluHost_fn fn = cusolverSpScsrlsvluHost_choose();
 
-	atomic_store_explicit(&cusolverSpScsrlsvluHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpScsrlsvluHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -26196,7 +26702,7 @@ void *cudastub_cusolver_bind_cusolverSpScsrlsvqr(void)
 {
 	void *fn = (void *)cusolverSpScsrlsvqr_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpScsrlsvqr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpScsrlsvqr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpScsrlsvqr, cudastub_cusolver_slot_cusolverSpScsrlsvqr, cudastub_cusolver_resolve_cusolverSpScsrlsvqr, cudastub_cusolver_bind_cusolverSpScsrlsvqr);
@@ -26211,7 +26717,8 @@ static cusolverStatus_t cusolverSpScsrlsvqr_resolve(cusolverSpHandle_t a0, int a
 {
 	cusolverSpScsrlsvqr_fn fn = cusolverSpScsrlsvqr_choose();
 
-	atomic_store_explicit(&cusolverSpScsrlsvqr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpScsrlsvqr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -26249,7 +26756,7 @@ void *cudastub_cusolver_bind_cusolverSpScsrlsvqrHost(void)
 {
 	void *fn = (void *)cusolverSpScsrlsvqrHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpScsrlsvqrHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpScsrlsvqrHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpScsrlsvqrHost, cudastub_cusolver_slot_cusolverSpScsrlsvqrHost, cudastub_cusolver_resolve_cusolverSpScsrlsvqrHost, cudastub_cusolver_bind_cusolverSpScsrlsvqrHost);
@@ -26264,7 +26771,8 @@ static cusolverStatus_t cusolverSpScsrlsvqrHost_resolve(cusolverSpHandle_t a0, i
 {
 	cusolverSpScsrlsvqrHost_fn fn = cusolverSpScsrlsvqrHost_choose();
 
-	atomic_store_explicit(&cusolverSpScsrlsvqrHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpScsrlsvqrHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -26300,7 +26808,7 @@ void *cudastub_cusolver_bind_cusolverSpScsrluBufferInfoHost(void)
 {
 	void *fn = (void *)cusolverSpScsrluBufferInfoHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpScsrluBufferInfoHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpScsrluBufferInfoHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpScsrluBufferInfoHost, cudastub_cusolver_slot_cusolverSpScsrluBufferInfoHost, cudastub_cusolver_resolve_cusolverSpScsrluBufferInfoHost, cudastub_cusolver_bind_cusolverSpScsrluBufferInfoHost);
@@ -26315,7 +26823,8 @@ static cusolverStatus_t cusolverSpScsrluBufferInfoHost_resolve(cusolverSpHandle_
 {
 	cusolverSpScsrluBufferInfoHost_fn fn = cusolverSpScsrluBufferInfoHost_choose();
 
-	atomic_store_explicit(&cusolverSpScsrluBufferInfoHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpScsrluBufferInfoHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -26354,7 +26863,7 @@ void *cudastub_cusolver_bind_cusolverSpScsrluExtractHost(void)
 {
 	void *fn = (void *)cusolverSpScsrluExtractHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpScsrluExtractHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpScsrluExtractHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpScsrluExtractHost, cudastub_cusolver_slot_cusolverSpScsrluExtractHost, cudastub_cusolver_resolve_cusolverSpScsrluExtractHost, cudastub_cusolver_bind_cusolverSpScsrluExtractHost);
@@ -26369,7 +26878,8 @@ static cusolverStatus_t cusolverSpScsrluExtractHost_resolve(cusolverSpHandle_t a
 {
 	cusolverSpScsrluExtractHost_fn fn = cusolverSpScsrluExtractHost_choose();
 
-	atomic_store_explicit(&cusolverSpScsrluExtractHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpScsrluExtractHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -26405,7 +26915,7 @@ void *cudastub_cusolver_bind_cusolverSpScsrluFactorHost(void)
 {
 	void *fn = (void *)cusolverSpScsrluFactorHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpScsrluFactorHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpScsrluFactorHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpScsrluFactorHost, cudastub_cusolver_slot_cusolverSpScsrluFactorHost, cudastub_cusolver_resolve_cusolverSpScsrluFactorHost, cudastub_cusolver_bind_cusolverSpScsrluFactorHost);
@@ -26420,7 +26930,8 @@ static cusolverStatus_t cusolverSpScsrluFactorHost_resolve(cusolverSpHandle_t a0
 {
 	cusolverSpScsrluFactorHost_fn fn = cusolverSpScsrluFactorHost_choose();
 
-	atomic_store_explicit(&cusolverSpScsrluFactorHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpScsrluFactorHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -26452,7 +26963,7 @@ void *cudastub_cusolver_bind_cusolverSpScsrluSolveHost(void)
 {
 	void *fn = (void *)cusolverSpScsrluSolveHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpScsrluSolveHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpScsrluSolveHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpScsrluSolveHost, cudastub_cusolver_slot_cusolverSpScsrluSolveHost, cudastub_cusolver_resolve_cusolverSpScsrluSolveHost, cudastub_cusolver_bind_cusolverSpScsrluSolveHost);
@@ -26467,7 +26978,8 @@ static cusolverStatus_t cusolverSpScsrluSolveHost_resolve(cusolverSpHandle_t a0,
 {
 	cusolverSpScsrluSolveHost_fn fn = cusolverSpScsrluSolveHost_choose();
 
-	atomic_store_explicit(&cusolverSpScsrluSolveHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpScsrluSolveHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -26497,7 +27009,7 @@ void *cudastub_cusolver_bind_cusolverSpScsrluZeroPivotHost(void)
 {
 	void *fn = (void *)cusolverSpScsrluZeroPivotHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpScsrluZeroPivotHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpScsrluZeroPivotHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpScsrluZeroPivotHost, cudastub_cusolver_slot_cusolverSpScsrluZeroPivotHost, cudastub_cusolver_resolve_cusolverSpScsrluZeroPivotHost, cudastub_cusolver_bind_cusolverSpScsrluZeroPivotHost);
@@ -26512,7 +27024,8 @@ static cusolverStatus_t cusolverSpScsrluZeroPivotHost_resolve(cusolverSpHandle_t
 {
 	cusolverSpScsrluZeroPivotHost_fn fn = cusolverSpScsrluZeroPivotHost_choose();
 
-	atomic_store_explicit(&cusolverSpScsrluZeroPivotHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpScsrluZeroPivotHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -26549,7 +27062,7 @@ void *cudastub_cusolver_bind_cusolverSpScsrqrBufferInfo(void)
 {
 	void *fn = (void *)cusolverSpScsrqrBufferInfo_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpScsrqrBufferInfo, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpScsrqrBufferInfo, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpScsrqrBufferInfo, cudastub_cusolver_slot_cusolverSpScsrqrBufferInfo, cudastub_cusolver_resolve_cusolverSpScsrqrBufferInfo, cudastub_cusolver_bind_cusolverSpScsrqrBufferInfo);
@@ -26564,7 +27077,8 @@ static cusolverStatus_t cusolverSpScsrqrBufferInfo_resolve(cusolverSpHandle_t a0
 {
 	cusolverSpScsrqrBufferInfo_fn fn = cusolverSpScsrqrBufferInfo_choose();
 
-	atomic_store_explicit(&cusolverSpScsrqrBufferInfo_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpScsrqrBufferInfo_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -26602,7 +27116,7 @@ void *cudastub_cusolver_bind_cusolverSpScsrqrBufferInfoBatched(void)
 {
 	void *fn = (void *)cusolverSpScsrqrBufferInfoBatched_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpScsrqrBufferInfoBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpScsrqrBufferInfoBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpScsrqrBufferInfoBatched, cudastub_cusolver_slot_cusolverSpScsrqrBufferInfoBatched, cudastub_cusolver_resolve_cusolverSpScsrqrBufferInfoBatched, cudastub_cusolver_bind_cusolverSpScsrqrBufferInfoBatched);
@@ -26617,7 +27131,8 @@ static cusolverStatus_t cusolverSpScsrqrBufferInfoBatched_resolve(cusolverSpHand
 {
 	cusolverSpScsrqrBufferInfoBatched_fn fn = cusolverSpScsrqrBufferInfoBatched_choose();
 
-	atomic_store_explicit(&cusolverSpScsrqrBufferInfoBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpScsrqrBufferInfoBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -26654,7 +27169,7 @@ void *cudastub_cusolver_bind_cusolverSpScsrqrBufferInfoHost(void)
 {
 	void *fn = (void *)cusolverSpScsrqrBufferInfoHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpScsrqrBufferInfoHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpScsrqrBufferInfoHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpScsrqrBufferInfoHost, cudastub_cusolver_slot_cusolverSpScsrqrBufferInfoHost, cudastub_cusolver_resolve_cusolverSpScsrqrBufferInfoHost, cudastub_cusolver_bind_cusolverSpScsrqrBufferInfoHost);
@@ -26669,7 +27184,8 @@ static cusolverStatus_t cusolverSpScsrqrBufferInfoHost_resolve(cusolverSpHandle_
 {
 	cusolverSpScsrqrBufferInfoHost_fn fn = cusolverSpScsrqrBufferInfoHost_choose();
 
-	atomic_store_explicit(&cusolverSpScsrqrBufferInfoHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpScsrqrBufferInfoHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -26703,7 +27219,7 @@ void *cudastub_cusolver_bind_cusolverSpScsrqrFactor(void)
 {
 	void *fn = (void *)cusolverSpScsrqrFactor_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpScsrqrFactor, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpScsrqrFactor, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpScsrqrFactor, cudastub_cusolver_slot_cusolverSpScsrqrFactor, cudastub_cusolver_resolve_cusolverSpScsrqrFactor, cudastub_cusolver_bind_cusolverSpScsrqrFactor);
@@ -26718,7 +27234,8 @@ static cusolverStatus_t cusolverSpScsrqrFactor_resolve(cusolverSpHandle_t a0, in
 {
 	cusolverSpScsrqrFactor_fn fn = cusolverSpScsrqrFactor_choose();
 
-	atomic_store_explicit(&cusolverSpScsrqrFactor_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpScsrqrFactor_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -26752,7 +27269,7 @@ void *cudastub_cusolver_bind_cusolverSpScsrqrFactorHost(void)
 {
 	void *fn = (void *)cusolverSpScsrqrFactorHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpScsrqrFactorHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpScsrqrFactorHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpScsrqrFactorHost, cudastub_cusolver_slot_cusolverSpScsrqrFactorHost, cudastub_cusolver_resolve_cusolverSpScsrqrFactorHost, cudastub_cusolver_bind_cusolverSpScsrqrFactorHost);
@@ -26767,7 +27284,8 @@ static cusolverStatus_t cusolverSpScsrqrFactorHost_resolve(cusolverSpHandle_t a0
 {
 	cusolverSpScsrqrFactorHost_fn fn = cusolverSpScsrqrFactorHost_choose();
 
-	atomic_store_explicit(&cusolverSpScsrqrFactorHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpScsrqrFactorHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -26803,7 +27321,7 @@ void *cudastub_cusolver_bind_cusolverSpScsrqrSetup(void)
 {
 	void *fn = (void *)cusolverSpScsrqrSetup_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpScsrqrSetup, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpScsrqrSetup, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpScsrqrSetup, cudastub_cusolver_slot_cusolverSpScsrqrSetup, cudastub_cusolver_resolve_cusolverSpScsrqrSetup, cudastub_cusolver_bind_cusolverSpScsrqrSetup);
@@ -26818,7 +27336,8 @@ static cusolverStatus_t cusolverSpScsrqrSetup_resolve(cusolverSpHandle_t a0, int
 {
 	cusolverSpScsrqrSetup_fn fn = cusolverSpScsrqrSetup_choose();
 
-	atomic_store_explicit(&cusolverSpScsrqrSetup_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpScsrqrSetup_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -26854,7 +27373,7 @@ void *cudastub_cusolver_bind_cusolverSpScsrqrSetupHost(void)
 {
 	void *fn = (void *)cusolverSpScsrqrSetupHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpScsrqrSetupHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpScsrqrSetupHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpScsrqrSetupHost, cudastub_cusolver_slot_cusolverSpScsrqrSetupHost, cudastub_cusolver_resolve_cusolverSpScsrqrSetupHost, cudastub_cusolver_bind_cusolverSpScsrqrSetupHost);
@@ -26869,7 +27388,8 @@ static cusolverStatus_t cusolverSpScsrqrSetupHost_resolve(cusolverSpHandle_t a0,
 {
 	cusolverSpScsrqrSetupHost_fn fn = cusolverSpScsrqrSetupHost_choose();
 
-	atomic_store_explicit(&cusolverSpScsrqrSetupHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpScsrqrSetupHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -26902,7 +27422,7 @@ void *cudastub_cusolver_bind_cusolverSpScsrqrSolve(void)
 {
 	void *fn = (void *)cusolverSpScsrqrSolve_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpScsrqrSolve, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpScsrqrSolve, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpScsrqrSolve, cudastub_cusolver_slot_cusolverSpScsrqrSolve, cudastub_cusolver_resolve_cusolverSpScsrqrSolve, cudastub_cusolver_bind_cusolverSpScsrqrSolve);
@@ -26917,7 +27437,8 @@ static cusolverStatus_t cusolverSpScsrqrSolve_resolve(cusolverSpHandle_t a0, int
 {
 	cusolverSpScsrqrSolve_fn fn = cusolverSpScsrqrSolve_choose();
 
-	atomic_store_explicit(&cusolverSpScsrqrSolve_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpScsrqrSolve_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -26950,7 +27471,7 @@ void *cudastub_cusolver_bind_cusolverSpScsrqrSolveHost(void)
 {
 	void *fn = (void *)cusolverSpScsrqrSolveHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpScsrqrSolveHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpScsrqrSolveHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpScsrqrSolveHost, cudastub_cusolver_slot_cusolverSpScsrqrSolveHost, cudastub_cusolver_resolve_cusolverSpScsrqrSolveHost, cudastub_cusolver_bind_cusolverSpScsrqrSolveHost);
@@ -26965,7 +27486,8 @@ static cusolverStatus_t cusolverSpScsrqrSolveHost_resolve(cusolverSpHandle_t a0,
 {
 	cusolverSpScsrqrSolveHost_fn fn = cusolverSpScsrqrSolveHost_choose();
 
-	atomic_store_explicit(&cusolverSpScsrqrSolveHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpScsrqrSolveHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -26995,7 +27517,7 @@ void *cudastub_cusolver_bind_cusolverSpScsrqrZeroPivot(void)
 {
 	void *fn = (void *)cusolverSpScsrqrZeroPivot_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpScsrqrZeroPivot, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpScsrqrZeroPivot, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpScsrqrZeroPivot, cudastub_cusolver_slot_cusolverSpScsrqrZeroPivot, cudastub_cusolver_resolve_cusolverSpScsrqrZeroPivot, cudastub_cusolver_bind_cusolverSpScsrqrZeroPivot);
@@ -27010,7 +27532,8 @@ static cusolverStatus_t cusolverSpScsrqrZeroPivot_resolve(cusolverSpHandle_t a0,
 {
 	cusolverSpScsrqrZeroPivot_fn fn = cusolverSpScsrqrZeroPivot_choose();
 
-	atomic_store_explicit(&cusolverSpScsrqrZeroPivot_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpScsrqrZeroPivot_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -27040,7 +27563,7 @@ void *cudastub_cusolver_bind_cusolverSpScsrqrZeroPivotHost(void)
 {
 	void *fn = (void *)cusolverSpScsrqrZeroPivotHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpScsrqrZeroPivotHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpScsrqrZeroPivotHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpScsrqrZeroPivotHost, cudastub_cusolver_slot_cusolverSpScsrqrZeroPivotHost, cudastub_cusolver_resolve_cusolverSpScsrqrZeroPivotHost, cudastub_cusolver_bind_cusolverSpScsrqrZeroPivotHost);
@@ -27055,7 +27578,8 @@ static cusolverStatus_t cusolverSpScsrqrZeroPivotHost_resolve(cusolverSpHandle_t
 {
 	cusolverSpScsrqrZeroPivotHost_fn fn = cusolverSpScsrqrZeroPivotHost_choose();
 
-	atomic_store_explicit(&cusolverSpScsrqrZeroPivotHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpScsrqrZeroPivotHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -27094,7 +27618,7 @@ void *cudastub_cusolver_bind_cusolverSpScsrqrsvBatched(void)
 {
 	void *fn = (void *)cusolverSpScsrqrsvBatched_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpScsrqrsvBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpScsrqrsvBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpScsrqrsvBatched, cudastub_cusolver_slot_cusolverSpScsrqrsvBatched, cudastub_cusolver_resolve_cusolverSpScsrqrsvBatched, cudastub_cusolver_bind_cusolverSpScsrqrsvBatched);
@@ -27109,7 +27633,8 @@ static cusolverStatus_t cusolverSpScsrqrsvBatched_resolve(cusolverSpHandle_t a0,
 {
 	cusolverSpScsrqrsvBatched_fn fn = cusolverSpScsrqrsvBatched_choose();
 
-	atomic_store_explicit(&cusolverSpScsrqrsvBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpScsrqrsvBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -27144,7 +27669,7 @@ void *cudastub_cusolver_bind_cusolverSpScsrzfdHost(void)
 {
 	void *fn = (void *)cusolverSpScsrzfdHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpScsrzfdHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpScsrzfdHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpScsrzfdHost, cudastub_cusolver_slot_cusolverSpScsrzfdHost, cudastub_cusolver_resolve_cusolverSpScsrzfdHost, cudastub_cusolver_bind_cusolverSpScsrzfdHost);
@@ -27159,7 +27684,8 @@ static cusolverStatus_t cusolverSpScsrzfdHost_resolve(cusolverSpHandle_t a0, int
 {
 	cusolverSpScsrzfdHost_fn fn = cusolverSpScsrzfdHost_choose();
 
-	atomic_store_explicit(&cusolverSpScsrzfdHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpScsrzfdHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -27187,7 +27713,7 @@ void *cudastub_cusolver_bind_cusolverSpSetStream(void)
 {
 	void *fn = (void *)cusolverSpSetStream_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpSetStream, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpSetStream, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpSetStream, cudastub_cusolver_slot_cusolverSpSetStream, cudastub_cusolver_resolve_cusolverSpSetStream, cudastub_cusolver_bind_cusolverSpSetStream);
@@ -27202,7 +27728,8 @@ static cusolverStatus_t cusolverSpSetStream_resolve(cusolverSpHandle_t a0, cudaS
 {
 	cusolverSpSetStream_fn fn = cusolverSpSetStream_choose();
 
-	atomic_store_explicit(&cusolverSpSetStream_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpSetStream_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -27235,7 +27762,7 @@ void *cudastub_cusolver_bind_cusolverSpXcsrcholAnalysis(void)
 {
 	void *fn = (void *)cusolverSpXcsrcholAnalysis_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpXcsrcholAnalysis, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpXcsrcholAnalysis, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpXcsrcholAnalysis, cudastub_cusolver_slot_cusolverSpXcsrcholAnalysis, cudastub_cusolver_resolve_cusolverSpXcsrcholAnalysis, cudastub_cusolver_bind_cusolverSpXcsrcholAnalysis);
@@ -27250,7 +27777,8 @@ static cusolverStatus_t cusolverSpXcsrcholAnalysis_resolve(cusolverSpHandle_t a0
 {
 	cusolverSpXcsrcholAnalysis_fn fn = cusolverSpXcsrcholAnalysis_choose();
 
-	atomic_store_explicit(&cusolverSpXcsrcholAnalysis_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpXcsrcholAnalysis_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -27283,7 +27811,7 @@ void *cudastub_cusolver_bind_cusolverSpXcsrcholAnalysisHost(void)
 {
 	void *fn = (void *)cusolverSpXcsrcholAnalysisHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpXcsrcholAnalysisHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpXcsrcholAnalysisHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpXcsrcholAnalysisHost, cudastub_cusolver_slot_cusolverSpXcsrcholAnalysisHost, cudastub_cusolver_resolve_cusolverSpXcsrcholAnalysisHost, cudastub_cusolver_bind_cusolverSpXcsrcholAnalysisHost);
@@ -27298,7 +27826,8 @@ static cusolverStatus_t cusolverSpXcsrcholAnalysisHost_resolve(cusolverSpHandle_
 {
 	cusolverSpXcsrcholAnalysisHost_fn fn = cusolverSpXcsrcholAnalysisHost_choose();
 
-	atomic_store_explicit(&cusolverSpXcsrcholAnalysisHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpXcsrcholAnalysisHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -27332,7 +27861,7 @@ void *cudastub_cusolver_bind_cusolverSpXcsrissymHost(void)
 {
 	void *fn = (void *)cusolverSpXcsrissymHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpXcsrissymHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpXcsrissymHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpXcsrissymHost, cudastub_cusolver_slot_cusolverSpXcsrissymHost, cudastub_cusolver_resolve_cusolverSpXcsrissymHost, cudastub_cusolver_bind_cusolverSpXcsrissymHost);
@@ -27347,7 +27876,8 @@ static cusolverStatus_t cusolverSpXcsrissymHost_resolve(cusolverSpHandle_t a0, i
 {
 	cusolverSpXcsrissymHost_fn fn = cusolverSpXcsrissymHost_choose();
 
-	atomic_store_explicit(&cusolverSpXcsrissymHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpXcsrissymHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -27380,7 +27910,7 @@ void *cudastub_cusolver_bind_cusolverSpXcsrluAnalysisHost(void)
 {
 	void *fn = (void *)cusolverSpXcsrluAnalysisHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpXcsrluAnalysisHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpXcsrluAnalysisHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpXcsrluAnalysisHost, cudastub_cusolver_slot_cusolverSpXcsrluAnalysisHost, cudastub_cusolver_resolve_cusolverSpXcsrluAnalysisHost, cudastub_cusolver_bind_cusolverSpXcsrluAnalysisHost);
@@ -27395,7 +27925,8 @@ static cusolverStatus_t cusolverSpXcsrluAnalysisHost_resolve(cusolverSpHandle_t 
 {
 	cusolverSpXcsrluAnalysisHost_fn fn = cusolverSpXcsrluAnalysisHost_choose();
 
-	atomic_store_explicit(&cusolverSpXcsrluAnalysisHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpXcsrluAnalysisHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -27425,7 +27956,7 @@ void *cudastub_cusolver_bind_cusolverSpXcsrluNnzHost(void)
 {
 	void *fn = (void *)cusolverSpXcsrluNnzHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpXcsrluNnzHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpXcsrluNnzHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpXcsrluNnzHost, cudastub_cusolver_slot_cusolverSpXcsrluNnzHost, cudastub_cusolver_resolve_cusolverSpXcsrluNnzHost, cudastub_cusolver_bind_cusolverSpXcsrluNnzHost);
@@ -27440,7 +27971,8 @@ static cusolverStatus_t cusolverSpXcsrluNnzHost_resolve(cusolverSpHandle_t a0, i
 {
 	cusolverSpXcsrluNnzHost_fn fn = cusolverSpXcsrluNnzHost_choose();
 
-	atomic_store_explicit(&cusolverSpXcsrluNnzHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpXcsrluNnzHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -27474,7 +28006,7 @@ void *cudastub_cusolver_bind_cusolverSpXcsrmetisndHost(void)
 {
 	void *fn = (void *)cusolverSpXcsrmetisndHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpXcsrmetisndHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpXcsrmetisndHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpXcsrmetisndHost, cudastub_cusolver_slot_cusolverSpXcsrmetisndHost, cudastub_cusolver_resolve_cusolverSpXcsrmetisndHost, cudastub_cusolver_bind_cusolverSpXcsrmetisndHost);
@@ -27489,7 +28021,8 @@ static cusolverStatus_t cusolverSpXcsrmetisndHost_resolve(cusolverSpHandle_t a0,
 {
 	cusolverSpXcsrmetisndHost_fn fn = cusolverSpXcsrmetisndHost_choose();
 
-	atomic_store_explicit(&cusolverSpXcsrmetisndHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpXcsrmetisndHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -27526,7 +28059,7 @@ void *cudastub_cusolver_bind_cusolverSpXcsrpermHost(void)
 {
 	void *fn = (void *)cusolverSpXcsrpermHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpXcsrpermHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpXcsrpermHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpXcsrpermHost, cudastub_cusolver_slot_cusolverSpXcsrpermHost, cudastub_cusolver_resolve_cusolverSpXcsrpermHost, cudastub_cusolver_bind_cusolverSpXcsrpermHost);
@@ -27541,7 +28074,8 @@ static cusolverStatus_t cusolverSpXcsrpermHost_resolve(cusolverSpHandle_t a0, in
 {
 	cusolverSpXcsrpermHost_fn fn = cusolverSpXcsrpermHost_choose();
 
-	atomic_store_explicit(&cusolverSpXcsrpermHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpXcsrpermHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -27577,7 +28111,7 @@ void *cudastub_cusolver_bind_cusolverSpXcsrperm_bufferSizeHost(void)
 {
 	void *fn = (void *)cusolverSpXcsrperm_bufferSizeHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpXcsrperm_bufferSizeHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpXcsrperm_bufferSizeHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpXcsrperm_bufferSizeHost, cudastub_cusolver_slot_cusolverSpXcsrperm_bufferSizeHost, cudastub_cusolver_resolve_cusolverSpXcsrperm_bufferSizeHost, cudastub_cusolver_bind_cusolverSpXcsrperm_bufferSizeHost);
@@ -27592,7 +28126,8 @@ static cusolverStatus_t cusolverSpXcsrperm_bufferSizeHost_resolve(cusolverSpHand
 {
 	cusolverSpXcsrperm_bufferSizeHost_fn fn = cusolverSpXcsrperm_bufferSizeHost_choose();
 
-	atomic_store_explicit(&cusolverSpXcsrperm_bufferSizeHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpXcsrperm_bufferSizeHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -27626,7 +28161,7 @@ void *cudastub_cusolver_bind_cusolverSpXcsrqrAnalysis(void)
 {
 	void *fn = (void *)cusolverSpXcsrqrAnalysis_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpXcsrqrAnalysis, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpXcsrqrAnalysis, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpXcsrqrAnalysis, cudastub_cusolver_slot_cusolverSpXcsrqrAnalysis, cudastub_cusolver_resolve_cusolverSpXcsrqrAnalysis, cudastub_cusolver_bind_cusolverSpXcsrqrAnalysis);
@@ -27641,7 +28176,8 @@ static cusolverStatus_t cusolverSpXcsrqrAnalysis_resolve(cusolverSpHandle_t a0, 
 {
 	cusolverSpXcsrqrAnalysis_fn fn = cusolverSpXcsrqrAnalysis_choose();
 
-	atomic_store_explicit(&cusolverSpXcsrqrAnalysis_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpXcsrqrAnalysis_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -27675,7 +28211,7 @@ void *cudastub_cusolver_bind_cusolverSpXcsrqrAnalysisBatched(void)
 {
 	void *fn = (void *)cusolverSpXcsrqrAnalysisBatched_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpXcsrqrAnalysisBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpXcsrqrAnalysisBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpXcsrqrAnalysisBatched, cudastub_cusolver_slot_cusolverSpXcsrqrAnalysisBatched, cudastub_cusolver_resolve_cusolverSpXcsrqrAnalysisBatched, cudastub_cusolver_bind_cusolverSpXcsrqrAnalysisBatched);
@@ -27690,7 +28226,8 @@ static cusolverStatus_t cusolverSpXcsrqrAnalysisBatched_resolve(cusolverSpHandle
 {
 	cusolverSpXcsrqrAnalysisBatched_fn fn = cusolverSpXcsrqrAnalysisBatched_choose();
 
-	atomic_store_explicit(&cusolverSpXcsrqrAnalysisBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpXcsrqrAnalysisBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -27724,7 +28261,7 @@ void *cudastub_cusolver_bind_cusolverSpXcsrqrAnalysisHost(void)
 {
 	void *fn = (void *)cusolverSpXcsrqrAnalysisHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpXcsrqrAnalysisHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpXcsrqrAnalysisHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpXcsrqrAnalysisHost, cudastub_cusolver_slot_cusolverSpXcsrqrAnalysisHost, cudastub_cusolver_resolve_cusolverSpXcsrqrAnalysisHost, cudastub_cusolver_bind_cusolverSpXcsrqrAnalysisHost);
@@ -27739,7 +28276,8 @@ static cusolverStatus_t cusolverSpXcsrqrAnalysisHost_resolve(cusolverSpHandle_t 
 {
 	cusolverSpXcsrqrAnalysisHost_fn fn = cusolverSpXcsrqrAnalysisHost_choose();
 
-	atomic_store_explicit(&cusolverSpXcsrqrAnalysisHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpXcsrqrAnalysisHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -27772,7 +28310,7 @@ void *cudastub_cusolver_bind_cusolverSpXcsrsymamdHost(void)
 {
 	void *fn = (void *)cusolverSpXcsrsymamdHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpXcsrsymamdHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpXcsrsymamdHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpXcsrsymamdHost, cudastub_cusolver_slot_cusolverSpXcsrsymamdHost, cudastub_cusolver_resolve_cusolverSpXcsrsymamdHost, cudastub_cusolver_bind_cusolverSpXcsrsymamdHost);
@@ -27787,7 +28325,8 @@ static cusolverStatus_t cusolverSpXcsrsymamdHost_resolve(cusolverSpHandle_t a0, 
 {
 	cusolverSpXcsrsymamdHost_fn fn = cusolverSpXcsrsymamdHost_choose();
 
-	atomic_store_explicit(&cusolverSpXcsrsymamdHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpXcsrsymamdHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -27820,7 +28359,7 @@ void *cudastub_cusolver_bind_cusolverSpXcsrsymmdqHost(void)
 {
 	void *fn = (void *)cusolverSpXcsrsymmdqHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpXcsrsymmdqHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpXcsrsymmdqHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpXcsrsymmdqHost, cudastub_cusolver_slot_cusolverSpXcsrsymmdqHost, cudastub_cusolver_resolve_cusolverSpXcsrsymmdqHost, cudastub_cusolver_bind_cusolverSpXcsrsymmdqHost);
@@ -27835,7 +28374,8 @@ static cusolverStatus_t cusolverSpXcsrsymmdqHost_resolve(cusolverSpHandle_t a0, 
 {
 	cusolverSpXcsrsymmdqHost_fn fn = cusolverSpXcsrsymmdqHost_choose();
 
-	atomic_store_explicit(&cusolverSpXcsrsymmdqHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpXcsrsymmdqHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -27868,7 +28408,7 @@ void *cudastub_cusolver_bind_cusolverSpXcsrsymrcmHost(void)
 {
 	void *fn = (void *)cusolverSpXcsrsymrcmHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpXcsrsymrcmHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpXcsrsymrcmHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpXcsrsymrcmHost, cudastub_cusolver_slot_cusolverSpXcsrsymrcmHost, cudastub_cusolver_resolve_cusolverSpXcsrsymrcmHost, cudastub_cusolver_bind_cusolverSpXcsrsymrcmHost);
@@ -27883,7 +28423,8 @@ static cusolverStatus_t cusolverSpXcsrsymrcmHost_resolve(cusolverSpHandle_t a0, 
 {
 	cusolverSpXcsrsymrcmHost_fn fn = cusolverSpXcsrsymrcmHost_choose();
 
-	atomic_store_explicit(&cusolverSpXcsrsymrcmHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpXcsrsymrcmHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -27919,7 +28460,7 @@ void *cudastub_cusolver_bind_cusolverSpZcsrcholBufferInfo(void)
 {
 	void *fn = (void *)cusolverSpZcsrcholBufferInfo_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpZcsrcholBufferInfo, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpZcsrcholBufferInfo, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpZcsrcholBufferInfo, cudastub_cusolver_slot_cusolverSpZcsrcholBufferInfo, cudastub_cusolver_resolve_cusolverSpZcsrcholBufferInfo, cudastub_cusolver_bind_cusolverSpZcsrcholBufferInfo);
@@ -27934,7 +28475,8 @@ static cusolverStatus_t cusolverSpZcsrcholBufferInfo_resolve(cusolverSpHandle_t 
 {
 	cusolverSpZcsrcholBufferInfo_fn fn = cusolverSpZcsrcholBufferInfo_choose();
 
-	atomic_store_explicit(&cusolverSpZcsrcholBufferInfo_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpZcsrcholBufferInfo_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -27970,7 +28512,7 @@ void *cudastub_cusolver_bind_cusolverSpZcsrcholBufferInfoHost(void)
 {
 	void *fn = (void *)cusolverSpZcsrcholBufferInfoHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpZcsrcholBufferInfoHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpZcsrcholBufferInfoHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpZcsrcholBufferInfoHost, cudastub_cusolver_slot_cusolverSpZcsrcholBufferInfoHost, cudastub_cusolver_resolve_cusolverSpZcsrcholBufferInfoHost, cudastub_cusolver_bind_cusolverSpZcsrcholBufferInfoHost);
@@ -27985,7 +28527,8 @@ static cusolverStatus_t cusolverSpZcsrcholBufferInfoHost_resolve(cusolverSpHandl
 {
 	cusolverSpZcsrcholBufferInfoHost_fn fn = cusolverSpZcsrcholBufferInfoHost_choose();
 
-	atomic_store_explicit(&cusolverSpZcsrcholBufferInfoHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpZcsrcholBufferInfoHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -28014,7 +28557,7 @@ void *cudastub_cusolver_bind_cusolverSpZcsrcholDiag(void)
 {
 	void *fn = (void *)cusolverSpZcsrcholDiag_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpZcsrcholDiag, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpZcsrcholDiag, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpZcsrcholDiag, cudastub_cusolver_slot_cusolverSpZcsrcholDiag, cudastub_cusolver_resolve_cusolverSpZcsrcholDiag, cudastub_cusolver_bind_cusolverSpZcsrcholDiag);
@@ -28029,7 +28572,8 @@ static cusolverStatus_t cusolverSpZcsrcholDiag_resolve(cusolverSpHandle_t a0, cs
 {
 	cusolverSpZcsrcholDiag_fn fn = cusolverSpZcsrcholDiag_choose();
 
-	atomic_store_explicit(&cusolverSpZcsrcholDiag_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpZcsrcholDiag_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -28064,7 +28608,7 @@ void *cudastub_cusolver_bind_cusolverSpZcsrcholFactor(void)
 {
 	void *fn = (void *)cusolverSpZcsrcholFactor_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpZcsrcholFactor, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpZcsrcholFactor, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpZcsrcholFactor, cudastub_cusolver_slot_cusolverSpZcsrcholFactor, cudastub_cusolver_resolve_cusolverSpZcsrcholFactor, cudastub_cusolver_bind_cusolverSpZcsrcholFactor);
@@ -28079,7 +28623,8 @@ static cusolverStatus_t cusolverSpZcsrcholFactor_resolve(cusolverSpHandle_t a0, 
 {
 	cusolverSpZcsrcholFactor_fn fn = cusolverSpZcsrcholFactor_choose();
 
-	atomic_store_explicit(&cusolverSpZcsrcholFactor_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpZcsrcholFactor_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -28114,7 +28659,7 @@ void *cudastub_cusolver_bind_cusolverSpZcsrcholFactorHost(void)
 {
 	void *fn = (void *)cusolverSpZcsrcholFactorHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpZcsrcholFactorHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpZcsrcholFactorHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpZcsrcholFactorHost, cudastub_cusolver_slot_cusolverSpZcsrcholFactorHost, cudastub_cusolver_resolve_cusolverSpZcsrcholFactorHost, cudastub_cusolver_bind_cusolverSpZcsrcholFactorHost);
@@ -28129,7 +28674,8 @@ static cusolverStatus_t cusolverSpZcsrcholFactorHost_resolve(cusolverSpHandle_t 
 {
 	cusolverSpZcsrcholFactorHost_fn fn = cusolverSpZcsrcholFactorHost_choose();
 
-	atomic_store_explicit(&cusolverSpZcsrcholFactorHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpZcsrcholFactorHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -28161,7 +28707,7 @@ void *cudastub_cusolver_bind_cusolverSpZcsrcholSolve(void)
 {
 	void *fn = (void *)cusolverSpZcsrcholSolve_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpZcsrcholSolve, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpZcsrcholSolve, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpZcsrcholSolve, cudastub_cusolver_slot_cusolverSpZcsrcholSolve, cudastub_cusolver_resolve_cusolverSpZcsrcholSolve, cudastub_cusolver_bind_cusolverSpZcsrcholSolve);
@@ -28176,7 +28722,8 @@ static cusolverStatus_t cusolverSpZcsrcholSolve_resolve(cusolverSpHandle_t a0, i
 {
 	cusolverSpZcsrcholSolve_fn fn = cusolverSpZcsrcholSolve_choose();
 
-	atomic_store_explicit(&cusolverSpZcsrcholSolve_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpZcsrcholSolve_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -28208,7 +28755,7 @@ void *cudastub_cusolver_bind_cusolverSpZcsrcholSolveHost(void)
 {
 	void *fn = (void *)cusolverSpZcsrcholSolveHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpZcsrcholSolveHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpZcsrcholSolveHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpZcsrcholSolveHost, cudastub_cusolver_slot_cusolverSpZcsrcholSolveHost, cudastub_cusolver_resolve_cusolverSpZcsrcholSolveHost, cudastub_cusolver_bind_cusolverSpZcsrcholSolveHost);
@@ -28223,7 +28770,8 @@ static cusolverStatus_t cusolverSpZcsrcholSolveHost_resolve(cusolverSpHandle_t a
 {
 	cusolverSpZcsrcholSolveHost_fn fn = cusolverSpZcsrcholSolveHost_choose();
 
-	atomic_store_explicit(&cusolverSpZcsrcholSolveHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpZcsrcholSolveHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -28253,7 +28801,7 @@ void *cudastub_cusolver_bind_cusolverSpZcsrcholZeroPivot(void)
 {
 	void *fn = (void *)cusolverSpZcsrcholZeroPivot_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpZcsrcholZeroPivot, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpZcsrcholZeroPivot, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpZcsrcholZeroPivot, cudastub_cusolver_slot_cusolverSpZcsrcholZeroPivot, cudastub_cusolver_resolve_cusolverSpZcsrcholZeroPivot, cudastub_cusolver_bind_cusolverSpZcsrcholZeroPivot);
@@ -28268,7 +28816,8 @@ static cusolverStatus_t cusolverSpZcsrcholZeroPivot_resolve(cusolverSpHandle_t a
 {
 	cusolverSpZcsrcholZeroPivot_fn fn = cusolverSpZcsrcholZeroPivot_choose();
 
-	atomic_store_explicit(&cusolverSpZcsrcholZeroPivot_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpZcsrcholZeroPivot_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -28298,7 +28847,7 @@ void *cudastub_cusolver_bind_cusolverSpZcsrcholZeroPivotHost(void)
 {
 	void *fn = (void *)cusolverSpZcsrcholZeroPivotHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpZcsrcholZeroPivotHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpZcsrcholZeroPivotHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpZcsrcholZeroPivotHost, cudastub_cusolver_slot_cusolverSpZcsrcholZeroPivotHost, cudastub_cusolver_resolve_cusolverSpZcsrcholZeroPivotHost, cudastub_cusolver_bind_cusolverSpZcsrcholZeroPivotHost);
@@ -28313,7 +28862,8 @@ static cusolverStatus_t cusolverSpZcsrcholZeroPivotHost_resolve(cusolverSpHandle
 {
 	cusolverSpZcsrcholZeroPivotHost_fn fn = cusolverSpZcsrcholZeroPivotHost_choose();
 
-	atomic_store_explicit(&cusolverSpZcsrcholZeroPivotHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpZcsrcholZeroPivotHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -28349,7 +28899,7 @@ void *cudastub_cusolver_bind_cusolverSpZcsreigsHost(void)
 {
 	void *fn = (void *)cusolverSpZcsreigsHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpZcsreigsHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpZcsreigsHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpZcsreigsHost, cudastub_cusolver_slot_cusolverSpZcsreigsHost, cudastub_cusolver_resolve_cusolverSpZcsreigsHost, cudastub_cusolver_bind_cusolverSpZcsreigsHost);
@@ -28364,7 +28914,8 @@ static cusolverStatus_t cusolverSpZcsreigsHost_resolve(cusolverSpHandle_t a0, in
 {
 	cusolverSpZcsreigsHost_fn fn = cusolverSpZcsreigsHost_choose();
 
-	atomic_store_explicit(&cusolverSpZcsreigsHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpZcsreigsHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -28403,7 +28954,7 @@ void *cudastub_cusolver_bind_cusolverSpZcsreigvsi(void)
 {
 	void *fn = (void *)cusolverSpZcsreigvsi_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpZcsreigvsi, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpZcsreigvsi, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpZcsreigvsi, cudastub_cusolver_slot_cusolverSpZcsreigvsi, cudastub_cusolver_resolve_cusolverSpZcsreigvsi, cudastub_cusolver_bind_cusolverSpZcsreigvsi);
@@ -28418,7 +28969,8 @@ static cusolverStatus_t cusolverSpZcsreigvsi_resolve(cusolverSpHandle_t a0, int 
 {
 	cusolverSpZcsreigvsi_fn fn = cusolverSpZcsreigvsi_choose();
 
-	atomic_store_explicit(&cusolverSpZcsreigvsi_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpZcsreigvsi_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -28457,7 +29009,7 @@ void *cudastub_cusolver_bind_cusolverSpZcsreigvsiHost(void)
 {
 	void *fn = (void *)cusolverSpZcsreigvsiHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpZcsreigvsiHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpZcsreigvsiHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpZcsreigvsiHost, cudastub_cusolver_slot_cusolverSpZcsreigvsiHost, cudastub_cusolver_resolve_cusolverSpZcsreigvsiHost, cudastub_cusolver_bind_cusolverSpZcsreigvsiHost);
@@ -28472,7 +29024,8 @@ static cusolverStatus_t cusolverSpZcsreigvsiHost_resolve(cusolverSpHandle_t a0, 
 {
 	cusolverSpZcsreigvsiHost_fn fn = cusolverSpZcsreigvsiHost_choose();
 
-	atomic_store_explicit(&cusolverSpZcsreigvsiHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpZcsreigvsiHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -28512,7 +29065,7 @@ void *cudastub_cusolver_bind_cusolverSpZcsrlsqvqrHost(void)
 {
 	void *fn = (void *)cusolverSpZcsrlsqvqrHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpZcsrlsqvqrHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpZcsrlsqvqrHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpZcsrlsqvqrHost, cudastub_cusolver_slot_cusolverSpZcsrlsqvqrHost, cudastub_cusolver_resolve_cusolverSpZcsrlsqvqrHost, cudastub_cusolver_bind_cusolverSpZcsrlsqvqrHost);
@@ -28527,7 +29080,8 @@ static cusolverStatus_t cusolverSpZcsrlsqvqrHost_resolve(cusolverSpHandle_t a0, 
 {
 	cusolverSpZcsrlsqvqrHost_fn fn = cusolverSpZcsrlsqvqrHost_choose();
 
-	atomic_store_explicit(&cusolverSpZcsrlsqvqrHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpZcsrlsqvqrHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -28565,7 +29119,7 @@ void *cudastub_cusolver_bind_cusolverSpZcsrlsvchol(void)
 {
 	void *fn = (void *)cusolverSpZcsrlsvchol_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpZcsrlsvchol, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpZcsrlsvchol, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpZcsrlsvchol, cudastub_cusolver_slot_cusolverSpZcsrlsvchol, cudastub_cusolver_resolve_cusolverSpZcsrlsvchol, cudastub_cusolver_bind_cusolverSpZcsrlsvchol);
@@ -28580,7 +29134,8 @@ static cusolverStatus_t cusolverSpZcsrlsvchol_resolve(cusolverSpHandle_t a0, int
 {
 	cusolverSpZcsrlsvchol_fn fn = cusolverSpZcsrlsvchol_choose();
 
-	atomic_store_explicit(&cusolverSpZcsrlsvchol_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpZcsrlsvchol_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -28618,7 +29173,7 @@ void *cudastub_cusolver_bind_cusolverSpZcsrlsvcholHost(void)
 {
 	void *fn = (void *)cusolverSpZcsrlsvcholHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpZcsrlsvcholHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpZcsrlsvcholHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpZcsrlsvcholHost, cudastub_cusolver_slot_cusolverSpZcsrlsvcholHost, cudastub_cusolver_resolve_cusolverSpZcsrlsvcholHost, cudastub_cusolver_bind_cusolverSpZcsrlsvcholHost);
@@ -28633,7 +29188,8 @@ static cusolverStatus_t cusolverSpZcsrlsvcholHost_resolve(cusolverSpHandle_t a0,
 {
 	cusolverSpZcsrlsvcholHost_fn fn = cusolverSpZcsrlsvcholHost_choose();
 
-	atomic_store_explicit(&cusolverSpZcsrlsvcholHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpZcsrlsvcholHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -28671,7 +29227,7 @@ void *cudastub_cusolver_bind_cusolverSpZcsrlsvluHost(void)
 {
 	void *fn = (void *)cusolverSpZcsrlsvluHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpZcsrlsvluHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpZcsrlsvluHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpZcsrlsvluHost, cudastub_cusolver_slot_cusolverSpZcsrlsvluHost, cudastub_cusolver_resolve_cusolverSpZcsrlsvluHost, cudastub_cusolver_bind_cusolverSpZcsrlsvluHost);
@@ -28686,7 +29242,8 @@ static cusolverStatus_t cusolverSpZcsrlsvluHost_resolve(cusolverSpHandle_t a0, i
 {
 	cusolverSpZcsrlsvluHost_fn fn = cusolverSpZcsrlsvluHost_choose();
 
-	atomic_store_explicit(&cusolverSpZcsrlsvluHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpZcsrlsvluHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -28724,7 +29281,7 @@ void *cudastub_cusolver_bind_cusolverSpZcsrlsvqr(void)
 {
 	void *fn = (void *)cusolverSpZcsrlsvqr_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpZcsrlsvqr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpZcsrlsvqr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpZcsrlsvqr, cudastub_cusolver_slot_cusolverSpZcsrlsvqr, cudastub_cusolver_resolve_cusolverSpZcsrlsvqr, cudastub_cusolver_bind_cusolverSpZcsrlsvqr);
@@ -28739,7 +29296,8 @@ static cusolverStatus_t cusolverSpZcsrlsvqr_resolve(cusolverSpHandle_t a0, int a
 {
 	cusolverSpZcsrlsvqr_fn fn = cusolverSpZcsrlsvqr_choose();
 
-	atomic_store_explicit(&cusolverSpZcsrlsvqr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpZcsrlsvqr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -28777,7 +29335,7 @@ void *cudastub_cusolver_bind_cusolverSpZcsrlsvqrHost(void)
 {
 	void *fn = (void *)cusolverSpZcsrlsvqrHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpZcsrlsvqrHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpZcsrlsvqrHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpZcsrlsvqrHost, cudastub_cusolver_slot_cusolverSpZcsrlsvqrHost, cudastub_cusolver_resolve_cusolverSpZcsrlsvqrHost, cudastub_cusolver_bind_cusolverSpZcsrlsvqrHost);
@@ -28792,7 +29350,8 @@ static cusolverStatus_t cusolverSpZcsrlsvqrHost_resolve(cusolverSpHandle_t a0, i
 {
 	cusolverSpZcsrlsvqrHost_fn fn = cusolverSpZcsrlsvqrHost_choose();
 
-	atomic_store_explicit(&cusolverSpZcsrlsvqrHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpZcsrlsvqrHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -28828,7 +29387,7 @@ void *cudastub_cusolver_bind_cusolverSpZcsrluBufferInfoHost(void)
 {
 	void *fn = (void *)cusolverSpZcsrluBufferInfoHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpZcsrluBufferInfoHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpZcsrluBufferInfoHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpZcsrluBufferInfoHost, cudastub_cusolver_slot_cusolverSpZcsrluBufferInfoHost, cudastub_cusolver_resolve_cusolverSpZcsrluBufferInfoHost, cudastub_cusolver_bind_cusolverSpZcsrluBufferInfoHost);
@@ -28843,7 +29402,8 @@ static cusolverStatus_t cusolverSpZcsrluBufferInfoHost_resolve(cusolverSpHandle_
 {
 	cusolverSpZcsrluBufferInfoHost_fn fn = cusolverSpZcsrluBufferInfoHost_choose();
 
-	atomic_store_explicit(&cusolverSpZcsrluBufferInfoHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpZcsrluBufferInfoHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -28882,7 +29442,7 @@ void *cudastub_cusolver_bind_cusolverSpZcsrluExtractHost(void)
 {
 	void *fn = (void *)cusolverSpZcsrluExtractHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpZcsrluExtractHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpZcsrluExtractHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpZcsrluExtractHost, cudastub_cusolver_slot_cusolverSpZcsrluExtractHost, cudastub_cusolver_resolve_cusolverSpZcsrluExtractHost, cudastub_cusolver_bind_cusolverSpZcsrluExtractHost);
@@ -28897,7 +29457,8 @@ static cusolverStatus_t cusolverSpZcsrluExtractHost_resolve(cusolverSpHandle_t a
 {
 	cusolverSpZcsrluExtractHost_fn fn = cusolverSpZcsrluExtractHost_choose();
 
-	atomic_store_explicit(&cusolverSpZcsrluExtractHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpZcsrluExtractHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -28933,7 +29494,7 @@ void *cudastub_cusolver_bind_cusolverSpZcsrluFactorHost(void)
 {
 	void *fn = (void *)cusolverSpZcsrluFactorHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpZcsrluFactorHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpZcsrluFactorHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpZcsrluFactorHost, cudastub_cusolver_slot_cusolverSpZcsrluFactorHost, cudastub_cusolver_resolve_cusolverSpZcsrluFactorHost, cudastub_cusolver_bind_cusolverSpZcsrluFactorHost);
@@ -28948,7 +29509,8 @@ static cusolverStatus_t cusolverSpZcsrluFactorHost_resolve(cusolverSpHandle_t a0
 {
 	cusolverSpZcsrluFactorHost_fn fn = cusolverSpZcsrluFactorHost_choose();
 
-	atomic_store_explicit(&cusolverSpZcsrluFactorHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpZcsrluFactorHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -28980,7 +29542,7 @@ void *cudastub_cusolver_bind_cusolverSpZcsrluSolveHost(void)
 {
 	void *fn = (void *)cusolverSpZcsrluSolveHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpZcsrluSolveHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpZcsrluSolveHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpZcsrluSolveHost, cudastub_cusolver_slot_cusolverSpZcsrluSolveHost, cudastub_cusolver_resolve_cusolverSpZcsrluSolveHost, cudastub_cusolver_bind_cusolverSpZcsrluSolveHost);
@@ -28995,7 +29557,8 @@ static cusolverStatus_t cusolverSpZcsrluSolveHost_resolve(cusolverSpHandle_t a0,
 {
 	cusolverSpZcsrluSolveHost_fn fn = cusolverSpZcsrluSolveHost_choose();
 
-	atomic_store_explicit(&cusolverSpZcsrluSolveHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpZcsrluSolveHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -29025,7 +29588,7 @@ void *cudastub_cusolver_bind_cusolverSpZcsrluZeroPivotHost(void)
 {
 	void *fn = (void *)cusolverSpZcsrluZeroPivotHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpZcsrluZeroPivotHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpZcsrluZeroPivotHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpZcsrluZeroPivotHost, cudastub_cusolver_slot_cusolverSpZcsrluZeroPivotHost, cudastub_cusolver_resolve_cusolverSpZcsrluZeroPivotHost, cudastub_cusolver_bind_cusolverSpZcsrluZeroPivotHost);
@@ -29040,7 +29603,8 @@ static cusolverStatus_t cusolverSpZcsrluZeroPivotHost_resolve(cusolverSpHandle_t
 {
 	cusolverSpZcsrluZeroPivotHost_fn fn = cusolverSpZcsrluZeroPivotHost_choose();
 
-	atomic_store_explicit(&cusolverSpZcsrluZeroPivotHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpZcsrluZeroPivotHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -29077,7 +29641,7 @@ void *cudastub_cusolver_bind_cusolverSpZcsrqrBufferInfo(void)
 {
 	void *fn = (void *)cusolverSpZcsrqrBufferInfo_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpZcsrqrBufferInfo, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpZcsrqrBufferInfo, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpZcsrqrBufferInfo, cudastub_cusolver_slot_cusolverSpZcsrqrBufferInfo, cudastub_cusolver_resolve_cusolverSpZcsrqrBufferInfo, cudastub_cusolver_bind_cusolverSpZcsrqrBufferInfo);
@@ -29092,7 +29656,8 @@ static cusolverStatus_t cusolverSpZcsrqrBufferInfo_resolve(cusolverSpHandle_t a0
 {
 	cusolverSpZcsrqrBufferInfo_fn fn = cusolverSpZcsrqrBufferInfo_choose();
 
-	atomic_store_explicit(&cusolverSpZcsrqrBufferInfo_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpZcsrqrBufferInfo_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -29130,7 +29695,7 @@ void *cudastub_cusolver_bind_cusolverSpZcsrqrBufferInfoBatched(void)
 {
 	void *fn = (void *)cusolverSpZcsrqrBufferInfoBatched_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpZcsrqrBufferInfoBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpZcsrqrBufferInfoBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpZcsrqrBufferInfoBatched, cudastub_cusolver_slot_cusolverSpZcsrqrBufferInfoBatched, cudastub_cusolver_resolve_cusolverSpZcsrqrBufferInfoBatched, cudastub_cusolver_bind_cusolverSpZcsrqrBufferInfoBatched);
@@ -29145,7 +29710,8 @@ static cusolverStatus_t cusolverSpZcsrqrBufferInfoBatched_resolve(cusolverSpHand
 {
 	cusolverSpZcsrqrBufferInfoBatched_fn fn = cusolverSpZcsrqrBufferInfoBatched_choose();
 
-	atomic_store_explicit(&cusolverSpZcsrqrBufferInfoBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpZcsrqrBufferInfoBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -29182,7 +29748,7 @@ void *cudastub_cusolver_bind_cusolverSpZcsrqrBufferInfoHost(void)
 {
 	void *fn = (void *)cusolverSpZcsrqrBufferInfoHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpZcsrqrBufferInfoHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpZcsrqrBufferInfoHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpZcsrqrBufferInfoHost, cudastub_cusolver_slot_cusolverSpZcsrqrBufferInfoHost, cudastub_cusolver_resolve_cusolverSpZcsrqrBufferInfoHost, cudastub_cusolver_bind_cusolverSpZcsrqrBufferInfoHost);
@@ -29197,7 +29763,8 @@ static cusolverStatus_t cusolverSpZcsrqrBufferInfoHost_resolve(cusolverSpHandle_
 {
 	cusolverSpZcsrqrBufferInfoHost_fn fn = cusolverSpZcsrqrBufferInfoHost_choose();
 
-	atomic_store_explicit(&cusolverSpZcsrqrBufferInfoHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpZcsrqrBufferInfoHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -29231,7 +29798,7 @@ void *cudastub_cusolver_bind_cusolverSpZcsrqrFactor(void)
 {
 	void *fn = (void *)cusolverSpZcsrqrFactor_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpZcsrqrFactor, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpZcsrqrFactor, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpZcsrqrFactor, cudastub_cusolver_slot_cusolverSpZcsrqrFactor, cudastub_cusolver_resolve_cusolverSpZcsrqrFactor, cudastub_cusolver_bind_cusolverSpZcsrqrFactor);
@@ -29246,7 +29813,8 @@ static cusolverStatus_t cusolverSpZcsrqrFactor_resolve(cusolverSpHandle_t a0, in
 {
 	cusolverSpZcsrqrFactor_fn fn = cusolverSpZcsrqrFactor_choose();
 
-	atomic_store_explicit(&cusolverSpZcsrqrFactor_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpZcsrqrFactor_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -29280,7 +29848,7 @@ void *cudastub_cusolver_bind_cusolverSpZcsrqrFactorHost(void)
 {
 	void *fn = (void *)cusolverSpZcsrqrFactorHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpZcsrqrFactorHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpZcsrqrFactorHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpZcsrqrFactorHost, cudastub_cusolver_slot_cusolverSpZcsrqrFactorHost, cudastub_cusolver_resolve_cusolverSpZcsrqrFactorHost, cudastub_cusolver_bind_cusolverSpZcsrqrFactorHost);
@@ -29295,7 +29863,8 @@ static cusolverStatus_t cusolverSpZcsrqrFactorHost_resolve(cusolverSpHandle_t a0
 {
 	cusolverSpZcsrqrFactorHost_fn fn = cusolverSpZcsrqrFactorHost_choose();
 
-	atomic_store_explicit(&cusolverSpZcsrqrFactorHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpZcsrqrFactorHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -29331,7 +29900,7 @@ void *cudastub_cusolver_bind_cusolverSpZcsrqrSetup(void)
 {
 	void *fn = (void *)cusolverSpZcsrqrSetup_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpZcsrqrSetup, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpZcsrqrSetup, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpZcsrqrSetup, cudastub_cusolver_slot_cusolverSpZcsrqrSetup, cudastub_cusolver_resolve_cusolverSpZcsrqrSetup, cudastub_cusolver_bind_cusolverSpZcsrqrSetup);
@@ -29346,7 +29915,8 @@ static cusolverStatus_t cusolverSpZcsrqrSetup_resolve(cusolverSpHandle_t a0, int
 {
 	cusolverSpZcsrqrSetup_fn fn = cusolverSpZcsrqrSetup_choose();
 
-	atomic_store_explicit(&cusolverSpZcsrqrSetup_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpZcsrqrSetup_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -29382,7 +29952,7 @@ void *cudastub_cusolver_bind_cusolverSpZcsrqrSetupHost(void)
 {
 	void *fn = (void *)cusolverSpZcsrqrSetupHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpZcsrqrSetupHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpZcsrqrSetupHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpZcsrqrSetupHost, cudastub_cusolver_slot_cusolverSpZcsrqrSetupHost, cudastub_cusolver_resolve_cusolverSpZcsrqrSetupHost, cudastub_cusolver_bind_cusolverSpZcsrqrSetupHost);
@@ -29397,7 +29967,8 @@ static cusolverStatus_t cusolverSpZcsrqrSetupHost_resolve(cusolverSpHandle_t a0,
 {
 	cusolverSpZcsrqrSetupHost_fn fn = cusolverSpZcsrqrSetupHost_choose();
 
-	atomic_store_explicit(&cusolverSpZcsrqrSetupHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpZcsrqrSetupHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -29430,7 +30001,7 @@ void *cudastub_cusolver_bind_cusolverSpZcsrqrSolve(void)
 {
 	void *fn = (void *)cusolverSpZcsrqrSolve_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpZcsrqrSolve, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpZcsrqrSolve, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpZcsrqrSolve, cudastub_cusolver_slot_cusolverSpZcsrqrSolve, cudastub_cusolver_resolve_cusolverSpZcsrqrSolve, cudastub_cusolver_bind_cusolverSpZcsrqrSolve);
@@ -29445,7 +30016,8 @@ static cusolverStatus_t cusolverSpZcsrqrSolve_resolve(cusolverSpHandle_t a0, int
 {
 	cusolverSpZcsrqrSolve_fn fn = cusolverSpZcsrqrSolve_choose();
 
-	atomic_store_explicit(&cusolverSpZcsrqrSolve_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpZcsrqrSolve_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -29478,7 +30050,7 @@ void *cudastub_cusolver_bind_cusolverSpZcsrqrSolveHost(void)
 {
 	void *fn = (void *)cusolverSpZcsrqrSolveHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpZcsrqrSolveHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpZcsrqrSolveHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpZcsrqrSolveHost, cudastub_cusolver_slot_cusolverSpZcsrqrSolveHost, cudastub_cusolver_resolve_cusolverSpZcsrqrSolveHost, cudastub_cusolver_bind_cusolverSpZcsrqrSolveHost);
@@ -29493,7 +30065,8 @@ static cusolverStatus_t cusolverSpZcsrqrSolveHost_resolve(cusolverSpHandle_t a0,
 {
 	cusolverSpZcsrqrSolveHost_fn fn = cusolverSpZcsrqrSolveHost_choose();
 
-	atomic_store_explicit(&cusolverSpZcsrqrSolveHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpZcsrqrSolveHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -29523,7 +30096,7 @@ void *cudastub_cusolver_bind_cusolverSpZcsrqrZeroPivot(void)
 {
 	void *fn = (void *)cusolverSpZcsrqrZeroPivot_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpZcsrqrZeroPivot, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpZcsrqrZeroPivot, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpZcsrqrZeroPivot, cudastub_cusolver_slot_cusolverSpZcsrqrZeroPivot, cudastub_cusolver_resolve_cusolverSpZcsrqrZeroPivot, cudastub_cusolver_bind_cusolverSpZcsrqrZeroPivot);
@@ -29538,7 +30111,8 @@ static cusolverStatus_t cusolverSpZcsrqrZeroPivot_resolve(cusolverSpHandle_t a0,
 {
 	cusolverSpZcsrqrZeroPivot_fn fn = cusolverSpZcsrqrZeroPivot_choose();
 
-	atomic_store_explicit(&cusolverSpZcsrqrZeroPivot_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpZcsrqrZeroPivot_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -29568,7 +30142,7 @@ void *cudastub_cusolver_bind_cusolverSpZcsrqrZeroPivotHost(void)
 {
 	void *fn = (void *)cusolverSpZcsrqrZeroPivotHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpZcsrqrZeroPivotHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpZcsrqrZeroPivotHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpZcsrqrZeroPivotHost, cudastub_cusolver_slot_cusolverSpZcsrqrZeroPivotHost, cudastub_cusolver_resolve_cusolverSpZcsrqrZeroPivotHost, cudastub_cusolver_bind_cusolverSpZcsrqrZeroPivotHost);
@@ -29583,7 +30157,8 @@ static cusolverStatus_t cusolverSpZcsrqrZeroPivotHost_resolve(cusolverSpHandle_t
 {
 	cusolverSpZcsrqrZeroPivotHost_fn fn = cusolverSpZcsrqrZeroPivotHost_choose();
 
-	atomic_store_explicit(&cusolverSpZcsrqrZeroPivotHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpZcsrqrZeroPivotHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -29622,7 +30197,7 @@ void *cudastub_cusolver_bind_cusolverSpZcsrqrsvBatched(void)
 {
 	void *fn = (void *)cusolverSpZcsrqrsvBatched_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpZcsrqrsvBatched, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpZcsrqrsvBatched, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpZcsrqrsvBatched, cudastub_cusolver_slot_cusolverSpZcsrqrsvBatched, cudastub_cusolver_resolve_cusolverSpZcsrqrsvBatched, cudastub_cusolver_bind_cusolverSpZcsrqrsvBatched);
@@ -29637,7 +30212,8 @@ static cusolverStatus_t cusolverSpZcsrqrsvBatched_resolve(cusolverSpHandle_t a0,
 {
 	cusolverSpZcsrqrsvBatched_fn fn = cusolverSpZcsrqrsvBatched_choose();
 
-	atomic_store_explicit(&cusolverSpZcsrqrsvBatched_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpZcsrqrsvBatched_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -29672,7 +30248,7 @@ void *cudastub_cusolver_bind_cusolverSpZcsrzfdHost(void)
 {
 	void *fn = (void *)cusolverSpZcsrzfdHost_choose();
 
-	atomic_store_explicit(&cudastub_cusolver_slot_cusolverSpZcsrzfdHost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusolver_library, &cudastub_cusolver_slot_cusolverSpZcsrzfdHost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusolverSpZcsrzfdHost, cudastub_cusolver_slot_cusolverSpZcsrzfdHost, cudastub_cusolver_resolve_cusolverSpZcsrzfdHost, cudastub_cusolver_bind_cusolverSpZcsrzfdHost);
@@ -29687,7 +30263,8 @@ static cusolverStatus_t cusolverSpZcsrzfdHost_resolve(cusolverSpHandle_t a0, int
 {
 	cusolverSpZcsrzfdHost_fn fn = cusolverSpZcsrzfdHost_choose();
 
-	atomic_store_explicit(&cusolverSpZcsrzfdHost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusolver_library))
+		atomic_store_explicit(&cusolverSpZcsrzfdHost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif

@@ -563,7 +563,7 @@ void *cudastub_cusparse_bind_cusparseAxpby(void)
 {
 	void *fn = (void *)cusparseAxpby_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseAxpby, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseAxpby, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseAxpby, cudastub_cusparse_slot_cusparseAxpby, cudastub_cusparse_resolve_cusparseAxpby, cudastub_cusparse_bind_cusparseAxpby);
@@ -578,7 +578,8 @@ static cusparseStatus_t cusparseAxpby_resolve(cusparseHandle_t a0, const void *a
 {
 	cusparseAxpby_fn fn = cusparseAxpby_choose();
 
-	atomic_store_explicit(&cusparseAxpby_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseAxpby_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -614,7 +615,7 @@ void *cudastub_cusparse_bind_cusparseBlockedEllGet(void)
 {
 	void *fn = (void *)cusparseBlockedEllGet_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseBlockedEllGet, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseBlockedEllGet, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseBlockedEllGet, cudastub_cusparse_slot_cusparseBlockedEllGet, cudastub_cusparse_resolve_cusparseBlockedEllGet, cudastub_cusparse_bind_cusparseBlockedEllGet);
@@ -629,7 +630,8 @@ static cusparseStatus_t cusparseBlockedEllGet_resolve(cusparseSpMatDescr_t a0, i
 {
 	cusparseBlockedEllGet_fn fn = cusparseBlockedEllGet_choose();
 
-	atomic_store_explicit(&cusparseBlockedEllGet_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseBlockedEllGet_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -662,7 +664,7 @@ void *cudastub_cusparse_bind_cusparseCaxpyi(void)
 {
 	void *fn = (void *)cusparseCaxpyi_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCaxpyi, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCaxpyi, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCaxpyi, cudastub_cusparse_slot_cusparseCaxpyi, cudastub_cusparse_resolve_cusparseCaxpyi, cudastub_cusparse_bind_cusparseCaxpyi);
@@ -677,7 +679,8 @@ static cusparseStatus_t cusparseCaxpyi_resolve(cusparseHandle_t a0, int a1, cons
 {
 	cusparseCaxpyi_fn fn = cusparseCaxpyi_choose();
 
-	atomic_store_explicit(&cusparseCaxpyi_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCaxpyi_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -716,7 +719,7 @@ void *cudastub_cusparse_bind_cusparseCbsr2csr(void)
 {
 	void *fn = (void *)cusparseCbsr2csr_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCbsr2csr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCbsr2csr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCbsr2csr, cudastub_cusparse_slot_cusparseCbsr2csr, cudastub_cusparse_resolve_cusparseCbsr2csr, cudastub_cusparse_bind_cusparseCbsr2csr);
@@ -731,7 +734,8 @@ static cusparseStatus_t cusparseCbsr2csr_resolve(cusparseHandle_t a0, cusparseDi
 {
 	cusparseCbsr2csr_fn fn = cusparseCbsr2csr_choose();
 
-	atomic_store_explicit(&cusparseCbsr2csr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCbsr2csr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -769,7 +773,7 @@ void *cudastub_cusparse_bind_cusparseCbsric02(void)
 {
 	void *fn = (void *)cusparseCbsric02_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCbsric02, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCbsric02, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCbsric02, cudastub_cusparse_slot_cusparseCbsric02, cudastub_cusparse_resolve_cusparseCbsric02, cudastub_cusparse_bind_cusparseCbsric02);
@@ -784,7 +788,8 @@ static cusparseStatus_t cusparseCbsric02_resolve(cusparseHandle_t a0, cusparseDi
 {
 	cusparseCbsric02_fn fn = cusparseCbsric02_choose();
 
-	atomic_store_explicit(&cusparseCbsric02_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCbsric02_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -822,7 +827,7 @@ void *cudastub_cusparse_bind_cusparseCbsric02_analysis(void)
 {
 	void *fn = (void *)cusparseCbsric02_analysis_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCbsric02_analysis, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCbsric02_analysis, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCbsric02_analysis, cudastub_cusparse_slot_cusparseCbsric02_analysis, cudastub_cusparse_resolve_cusparseCbsric02_analysis, cudastub_cusparse_bind_cusparseCbsric02_analysis);
@@ -837,7 +842,8 @@ static cusparseStatus_t cusparseCbsric02_analysis_resolve(cusparseHandle_t a0, c
 {
 	cusparseCbsric02_analysis_fn fn = cusparseCbsric02_analysis_choose();
 
-	atomic_store_explicit(&cusparseCbsric02_analysis_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCbsric02_analysis_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -874,7 +880,7 @@ void *cudastub_cusparse_bind_cusparseCbsric02_bufferSize(void)
 {
 	void *fn = (void *)cusparseCbsric02_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCbsric02_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCbsric02_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCbsric02_bufferSize, cudastub_cusparse_slot_cusparseCbsric02_bufferSize, cudastub_cusparse_resolve_cusparseCbsric02_bufferSize, cudastub_cusparse_bind_cusparseCbsric02_bufferSize);
@@ -889,7 +895,8 @@ static cusparseStatus_t cusparseCbsric02_bufferSize_resolve(cusparseHandle_t a0,
 {
 	cusparseCbsric02_bufferSize_fn fn = cusparseCbsric02_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseCbsric02_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCbsric02_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -926,7 +933,7 @@ void *cudastub_cusparse_bind_cusparseCbsric02_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseCbsric02_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCbsric02_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCbsric02_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCbsric02_bufferSizeExt, cudastub_cusparse_slot_cusparseCbsric02_bufferSizeExt, cudastub_cusparse_resolve_cusparseCbsric02_bufferSizeExt, cudastub_cusparse_bind_cusparseCbsric02_bufferSizeExt);
@@ -941,7 +948,8 @@ static cusparseStatus_t cusparseCbsric02_bufferSizeExt_resolve(cusparseHandle_t 
 {
 	cusparseCbsric02_bufferSizeExt_fn fn = cusparseCbsric02_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseCbsric02_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCbsric02_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -979,7 +987,7 @@ void *cudastub_cusparse_bind_cusparseCbsrilu02(void)
 {
 	void *fn = (void *)cusparseCbsrilu02_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCbsrilu02, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCbsrilu02, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCbsrilu02, cudastub_cusparse_slot_cusparseCbsrilu02, cudastub_cusparse_resolve_cusparseCbsrilu02, cudastub_cusparse_bind_cusparseCbsrilu02);
@@ -994,7 +1002,8 @@ static cusparseStatus_t cusparseCbsrilu02_resolve(cusparseHandle_t a0, cusparseD
 {
 	cusparseCbsrilu02_fn fn = cusparseCbsrilu02_choose();
 
-	atomic_store_explicit(&cusparseCbsrilu02_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCbsrilu02_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -1032,7 +1041,7 @@ void *cudastub_cusparse_bind_cusparseCbsrilu02_analysis(void)
 {
 	void *fn = (void *)cusparseCbsrilu02_analysis_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCbsrilu02_analysis, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCbsrilu02_analysis, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCbsrilu02_analysis, cudastub_cusparse_slot_cusparseCbsrilu02_analysis, cudastub_cusparse_resolve_cusparseCbsrilu02_analysis, cudastub_cusparse_bind_cusparseCbsrilu02_analysis);
@@ -1047,7 +1056,8 @@ static cusparseStatus_t cusparseCbsrilu02_analysis_resolve(cusparseHandle_t a0, 
 {
 	cusparseCbsrilu02_analysis_fn fn = cusparseCbsrilu02_analysis_choose();
 
-	atomic_store_explicit(&cusparseCbsrilu02_analysis_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCbsrilu02_analysis_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -1084,7 +1094,7 @@ void *cudastub_cusparse_bind_cusparseCbsrilu02_bufferSize(void)
 {
 	void *fn = (void *)cusparseCbsrilu02_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCbsrilu02_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCbsrilu02_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCbsrilu02_bufferSize, cudastub_cusparse_slot_cusparseCbsrilu02_bufferSize, cudastub_cusparse_resolve_cusparseCbsrilu02_bufferSize, cudastub_cusparse_bind_cusparseCbsrilu02_bufferSize);
@@ -1099,7 +1109,8 @@ static cusparseStatus_t cusparseCbsrilu02_bufferSize_resolve(cusparseHandle_t a0
 {
 	cusparseCbsrilu02_bufferSize_fn fn = cusparseCbsrilu02_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseCbsrilu02_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCbsrilu02_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -1136,7 +1147,7 @@ void *cudastub_cusparse_bind_cusparseCbsrilu02_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseCbsrilu02_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCbsrilu02_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCbsrilu02_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCbsrilu02_bufferSizeExt, cudastub_cusparse_slot_cusparseCbsrilu02_bufferSizeExt, cudastub_cusparse_resolve_cusparseCbsrilu02_bufferSizeExt, cudastub_cusparse_bind_cusparseCbsrilu02_bufferSizeExt);
@@ -1151,7 +1162,8 @@ static cusparseStatus_t cusparseCbsrilu02_bufferSizeExt_resolve(cusparseHandle_t
 {
 	cusparseCbsrilu02_bufferSizeExt_fn fn = cusparseCbsrilu02_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseCbsrilu02_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCbsrilu02_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -1182,7 +1194,7 @@ void *cudastub_cusparse_bind_cusparseCbsrilu02_numericBoost(void)
 {
 	void *fn = (void *)cusparseCbsrilu02_numericBoost_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCbsrilu02_numericBoost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCbsrilu02_numericBoost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCbsrilu02_numericBoost, cudastub_cusparse_slot_cusparseCbsrilu02_numericBoost, cudastub_cusparse_resolve_cusparseCbsrilu02_numericBoost, cudastub_cusparse_bind_cusparseCbsrilu02_numericBoost);
@@ -1197,7 +1209,8 @@ static cusparseStatus_t cusparseCbsrilu02_numericBoost_resolve(cusparseHandle_t 
 {
 	cusparseCbsrilu02_numericBoost_fn fn = cusparseCbsrilu02_numericBoost_choose();
 
-	atomic_store_explicit(&cusparseCbsrilu02_numericBoost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCbsrilu02_numericBoost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -1242,7 +1255,7 @@ void *cudastub_cusparse_bind_cusparseCbsrmm(void)
 {
 	void *fn = (void *)cusparseCbsrmm_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCbsrmm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCbsrmm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCbsrmm, cudastub_cusparse_slot_cusparseCbsrmm, cudastub_cusparse_resolve_cusparseCbsrmm, cudastub_cusparse_bind_cusparseCbsrmm);
@@ -1257,7 +1270,8 @@ static cusparseStatus_t cusparseCbsrmm_resolve(cusparseHandle_t a0, cusparseDire
 {
 	cusparseCbsrmm_fn fn = cusparseCbsrmm_choose();
 
-	atomic_store_explicit(&cusparseCbsrmm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCbsrmm_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18);
 }
 #endif
@@ -1298,7 +1312,7 @@ void *cudastub_cusparse_bind_cusparseCbsrmv(void)
 {
 	void *fn = (void *)cusparseCbsrmv_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCbsrmv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCbsrmv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCbsrmv, cudastub_cusparse_slot_cusparseCbsrmv, cudastub_cusparse_resolve_cusparseCbsrmv, cudastub_cusparse_bind_cusparseCbsrmv);
@@ -1313,7 +1327,8 @@ static cusparseStatus_t cusparseCbsrmv_resolve(cusparseHandle_t a0, cusparseDire
 {
 	cusparseCbsrmv_fn fn = cusparseCbsrmv_choose();
 
-	atomic_store_explicit(&cusparseCbsrmv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCbsrmv_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
 }
 #endif
@@ -1354,7 +1369,7 @@ void *cudastub_cusparse_bind_cusparseCbsrsm2_analysis(void)
 {
 	void *fn = (void *)cusparseCbsrsm2_analysis_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCbsrsm2_analysis, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCbsrsm2_analysis, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCbsrsm2_analysis, cudastub_cusparse_slot_cusparseCbsrsm2_analysis, cudastub_cusparse_resolve_cusparseCbsrsm2_analysis, cudastub_cusparse_bind_cusparseCbsrsm2_analysis);
@@ -1369,7 +1384,8 @@ static cusparseStatus_t cusparseCbsrsm2_analysis_resolve(cusparseHandle_t a0, cu
 {
 	cusparseCbsrsm2_analysis_fn fn = cusparseCbsrsm2_analysis_choose();
 
-	atomic_store_explicit(&cusparseCbsrsm2_analysis_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCbsrsm2_analysis_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
 }
 #endif
@@ -1409,7 +1425,7 @@ void *cudastub_cusparse_bind_cusparseCbsrsm2_bufferSize(void)
 {
 	void *fn = (void *)cusparseCbsrsm2_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCbsrsm2_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCbsrsm2_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCbsrsm2_bufferSize, cudastub_cusparse_slot_cusparseCbsrsm2_bufferSize, cudastub_cusparse_resolve_cusparseCbsrsm2_bufferSize, cudastub_cusparse_bind_cusparseCbsrsm2_bufferSize);
@@ -1424,7 +1440,8 @@ static cusparseStatus_t cusparseCbsrsm2_bufferSize_resolve(cusparseHandle_t a0, 
 {
 	cusparseCbsrsm2_bufferSize_fn fn = cusparseCbsrsm2_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseCbsrsm2_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCbsrsm2_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -1464,7 +1481,7 @@ void *cudastub_cusparse_bind_cusparseCbsrsm2_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseCbsrsm2_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCbsrsm2_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCbsrsm2_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCbsrsm2_bufferSizeExt, cudastub_cusparse_slot_cusparseCbsrsm2_bufferSizeExt, cudastub_cusparse_resolve_cusparseCbsrsm2_bufferSizeExt, cudastub_cusparse_bind_cusparseCbsrsm2_bufferSizeExt);
@@ -1479,7 +1496,8 @@ static cusparseStatus_t cusparseCbsrsm2_bufferSizeExt_resolve(cusparseHandle_t a
 {
 	cusparseCbsrsm2_bufferSizeExt_fn fn = cusparseCbsrsm2_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseCbsrsm2_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCbsrsm2_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -1525,7 +1543,7 @@ void *cudastub_cusparse_bind_cusparseCbsrsm2_solve(void)
 {
 	void *fn = (void *)cusparseCbsrsm2_solve_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCbsrsm2_solve, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCbsrsm2_solve, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCbsrsm2_solve, cudastub_cusparse_slot_cusparseCbsrsm2_solve, cudastub_cusparse_resolve_cusparseCbsrsm2_solve, cudastub_cusparse_bind_cusparseCbsrsm2_solve);
@@ -1540,7 +1558,8 @@ static cusparseStatus_t cusparseCbsrsm2_solve_resolve(cusparseHandle_t a0, cuspa
 {
 	cusparseCbsrsm2_solve_fn fn = cusparseCbsrsm2_solve_choose();
 
-	atomic_store_explicit(&cusparseCbsrsm2_solve_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCbsrsm2_solve_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
 }
 #endif
@@ -1579,7 +1598,7 @@ void *cudastub_cusparse_bind_cusparseCbsrsv2_analysis(void)
 {
 	void *fn = (void *)cusparseCbsrsv2_analysis_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCbsrsv2_analysis, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCbsrsv2_analysis, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCbsrsv2_analysis, cudastub_cusparse_slot_cusparseCbsrsv2_analysis, cudastub_cusparse_resolve_cusparseCbsrsv2_analysis, cudastub_cusparse_bind_cusparseCbsrsv2_analysis);
@@ -1594,7 +1613,8 @@ static cusparseStatus_t cusparseCbsrsv2_analysis_resolve(cusparseHandle_t a0, cu
 {
 	cusparseCbsrsv2_analysis_fn fn = cusparseCbsrsv2_analysis_choose();
 
-	atomic_store_explicit(&cusparseCbsrsv2_analysis_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCbsrsv2_analysis_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -1632,7 +1652,7 @@ void *cudastub_cusparse_bind_cusparseCbsrsv2_bufferSize(void)
 {
 	void *fn = (void *)cusparseCbsrsv2_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCbsrsv2_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCbsrsv2_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCbsrsv2_bufferSize, cudastub_cusparse_slot_cusparseCbsrsv2_bufferSize, cudastub_cusparse_resolve_cusparseCbsrsv2_bufferSize, cudastub_cusparse_bind_cusparseCbsrsv2_bufferSize);
@@ -1647,7 +1667,8 @@ static cusparseStatus_t cusparseCbsrsv2_bufferSize_resolve(cusparseHandle_t a0, 
 {
 	cusparseCbsrsv2_bufferSize_fn fn = cusparseCbsrsv2_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseCbsrsv2_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCbsrsv2_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -1685,7 +1706,7 @@ void *cudastub_cusparse_bind_cusparseCbsrsv2_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseCbsrsv2_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCbsrsv2_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCbsrsv2_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCbsrsv2_bufferSizeExt, cudastub_cusparse_slot_cusparseCbsrsv2_bufferSizeExt, cudastub_cusparse_resolve_cusparseCbsrsv2_bufferSizeExt, cudastub_cusparse_bind_cusparseCbsrsv2_bufferSizeExt);
@@ -1700,7 +1721,8 @@ static cusparseStatus_t cusparseCbsrsv2_bufferSizeExt_resolve(cusparseHandle_t a
 {
 	cusparseCbsrsv2_bufferSizeExt_fn fn = cusparseCbsrsv2_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseCbsrsv2_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCbsrsv2_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -1742,7 +1764,7 @@ void *cudastub_cusparse_bind_cusparseCbsrsv2_solve(void)
 {
 	void *fn = (void *)cusparseCbsrsv2_solve_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCbsrsv2_solve, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCbsrsv2_solve, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCbsrsv2_solve, cudastub_cusparse_slot_cusparseCbsrsv2_solve, cudastub_cusparse_resolve_cusparseCbsrsv2_solve, cudastub_cusparse_bind_cusparseCbsrsv2_solve);
@@ -1757,7 +1779,8 @@ static cusparseStatus_t cusparseCbsrsv2_solve_resolve(cusparseHandle_t a0, cuspa
 {
 	cusparseCbsrsv2_solve_fn fn = cusparseCbsrsv2_solve_choose();
 
-	atomic_store_explicit(&cusparseCbsrsv2_solve_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCbsrsv2_solve_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
 }
 #endif
@@ -1801,7 +1824,7 @@ void *cudastub_cusparse_bind_cusparseCbsrxmv(void)
 {
 	void *fn = (void *)cusparseCbsrxmv_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCbsrxmv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCbsrxmv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCbsrxmv, cudastub_cusparse_slot_cusparseCbsrxmv, cudastub_cusparse_resolve_cusparseCbsrxmv, cudastub_cusparse_bind_cusparseCbsrxmv);
@@ -1816,7 +1839,8 @@ static cusparseStatus_t cusparseCbsrxmv_resolve(cusparseHandle_t a0, cusparseDir
 {
 	cusparseCbsrxmv_fn fn = cusparseCbsrxmv_choose();
 
-	atomic_store_explicit(&cusparseCbsrxmv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCbsrxmv_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
 }
 #endif
@@ -1851,7 +1875,7 @@ void *cudastub_cusparse_bind_cusparseCcsc2dense(void)
 {
 	void *fn = (void *)cusparseCcsc2dense_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCcsc2dense, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCcsc2dense, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCcsc2dense, cudastub_cusparse_slot_cusparseCcsc2dense, cudastub_cusparse_resolve_cusparseCcsc2dense, cudastub_cusparse_bind_cusparseCcsc2dense);
@@ -1866,7 +1890,8 @@ static cusparseStatus_t cusparseCcsc2dense_resolve(cusparseHandle_t a0, int a1, 
 {
 	cusparseCcsc2dense_fn fn = cusparseCcsc2dense_choose();
 
-	atomic_store_explicit(&cusparseCcsc2dense_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCcsc2dense_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -1905,7 +1930,7 @@ void *cudastub_cusparse_bind_cusparseCcsr2bsr(void)
 {
 	void *fn = (void *)cusparseCcsr2bsr_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCcsr2bsr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCcsr2bsr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCcsr2bsr, cudastub_cusparse_slot_cusparseCcsr2bsr, cudastub_cusparse_resolve_cusparseCcsr2bsr, cudastub_cusparse_bind_cusparseCcsr2bsr);
@@ -1920,7 +1945,8 @@ static cusparseStatus_t cusparseCcsr2bsr_resolve(cusparseHandle_t a0, cusparseDi
 {
 	cusparseCcsr2bsr_fn fn = cusparseCcsr2bsr_choose();
 
-	atomic_store_explicit(&cusparseCcsr2bsr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCcsr2bsr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -1959,7 +1985,7 @@ void *cudastub_cusparse_bind_cusparseCcsr2csr_compress(void)
 {
 	void *fn = (void *)cusparseCcsr2csr_compress_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCcsr2csr_compress, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCcsr2csr_compress, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCcsr2csr_compress, cudastub_cusparse_slot_cusparseCcsr2csr_compress, cudastub_cusparse_resolve_cusparseCcsr2csr_compress, cudastub_cusparse_bind_cusparseCcsr2csr_compress);
@@ -1974,7 +2000,8 @@ static cusparseStatus_t cusparseCcsr2csr_compress_resolve(cusparseHandle_t a0, i
 {
 	cusparseCcsr2csr_compress_fn fn = cusparseCcsr2csr_compress_choose();
 
-	atomic_store_explicit(&cusparseCcsr2csr_compress_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCcsr2csr_compress_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -2010,7 +2037,7 @@ void *cudastub_cusparse_bind_cusparseCcsr2csru(void)
 {
 	void *fn = (void *)cusparseCcsr2csru_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCcsr2csru, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCcsr2csru, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCcsr2csru, cudastub_cusparse_slot_cusparseCcsr2csru, cudastub_cusparse_resolve_cusparseCcsr2csru, cudastub_cusparse_bind_cusparseCcsr2csru);
@@ -2025,7 +2052,8 @@ static cusparseStatus_t cusparseCcsr2csru_resolve(cusparseHandle_t a0, int a1, i
 {
 	cusparseCcsr2csru_fn fn = cusparseCcsr2csru_choose();
 
-	atomic_store_explicit(&cusparseCcsr2csru_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCcsr2csru_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -2060,7 +2088,7 @@ void *cudastub_cusparse_bind_cusparseCcsr2dense(void)
 {
 	void *fn = (void *)cusparseCcsr2dense_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCcsr2dense, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCcsr2dense, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCcsr2dense, cudastub_cusparse_slot_cusparseCcsr2dense, cudastub_cusparse_resolve_cusparseCcsr2dense, cudastub_cusparse_bind_cusparseCcsr2dense);
@@ -2075,7 +2103,8 @@ static cusparseStatus_t cusparseCcsr2dense_resolve(cusparseHandle_t a0, int a1, 
 {
 	cusparseCcsr2dense_fn fn = cusparseCcsr2dense_choose();
 
-	atomic_store_explicit(&cusparseCcsr2dense_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCcsr2dense_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -2116,7 +2145,7 @@ void *cudastub_cusparse_bind_cusparseCcsr2gebsr(void)
 {
 	void *fn = (void *)cusparseCcsr2gebsr_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCcsr2gebsr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCcsr2gebsr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCcsr2gebsr, cudastub_cusparse_slot_cusparseCcsr2gebsr, cudastub_cusparse_resolve_cusparseCcsr2gebsr, cudastub_cusparse_bind_cusparseCcsr2gebsr);
@@ -2131,7 +2160,8 @@ static cusparseStatus_t cusparseCcsr2gebsr_resolve(cusparseHandle_t a0, cusparse
 {
 	cusparseCcsr2gebsr_fn fn = cusparseCcsr2gebsr_choose();
 
-	atomic_store_explicit(&cusparseCcsr2gebsr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCcsr2gebsr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
 }
 #endif
@@ -2168,7 +2198,7 @@ void *cudastub_cusparse_bind_cusparseCcsr2gebsr_bufferSize(void)
 {
 	void *fn = (void *)cusparseCcsr2gebsr_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCcsr2gebsr_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCcsr2gebsr_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCcsr2gebsr_bufferSize, cudastub_cusparse_slot_cusparseCcsr2gebsr_bufferSize, cudastub_cusparse_resolve_cusparseCcsr2gebsr_bufferSize, cudastub_cusparse_bind_cusparseCcsr2gebsr_bufferSize);
@@ -2183,7 +2213,8 @@ static cusparseStatus_t cusparseCcsr2gebsr_bufferSize_resolve(cusparseHandle_t a
 {
 	cusparseCcsr2gebsr_bufferSize_fn fn = cusparseCcsr2gebsr_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseCcsr2gebsr_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCcsr2gebsr_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -2220,7 +2251,7 @@ void *cudastub_cusparse_bind_cusparseCcsr2gebsr_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseCcsr2gebsr_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCcsr2gebsr_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCcsr2gebsr_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCcsr2gebsr_bufferSizeExt, cudastub_cusparse_slot_cusparseCcsr2gebsr_bufferSizeExt, cudastub_cusparse_resolve_cusparseCcsr2gebsr_bufferSizeExt, cudastub_cusparse_bind_cusparseCcsr2gebsr_bufferSizeExt);
@@ -2235,7 +2266,8 @@ static cusparseStatus_t cusparseCcsr2gebsr_bufferSizeExt_resolve(cusparseHandle_
 {
 	cusparseCcsr2gebsr_bufferSizeExt_fn fn = cusparseCcsr2gebsr_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseCcsr2gebsr_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCcsr2gebsr_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -2273,7 +2305,7 @@ void *cudastub_cusparse_bind_cusparseCcsrcolor(void)
 {
 	void *fn = (void *)cusparseCcsrcolor_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCcsrcolor, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCcsrcolor, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCcsrcolor, cudastub_cusparse_slot_cusparseCcsrcolor, cudastub_cusparse_resolve_cusparseCcsrcolor, cudastub_cusparse_bind_cusparseCcsrcolor);
@@ -2288,7 +2320,8 @@ static cusparseStatus_t cusparseCcsrcolor_resolve(cusparseHandle_t a0, int a1, i
 {
 	cusparseCcsrcolor_fn fn = cusparseCcsrcolor_choose();
 
-	atomic_store_explicit(&cusparseCcsrcolor_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCcsrcolor_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -2334,7 +2367,7 @@ void *cudastub_cusparse_bind_cusparseCcsrgeam2(void)
 {
 	void *fn = (void *)cusparseCcsrgeam2_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCcsrgeam2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCcsrgeam2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCcsrgeam2, cudastub_cusparse_slot_cusparseCcsrgeam2, cudastub_cusparse_resolve_cusparseCcsrgeam2, cudastub_cusparse_bind_cusparseCcsrgeam2);
@@ -2349,7 +2382,8 @@ static cusparseStatus_t cusparseCcsrgeam2_resolve(cusparseHandle_t a0, int a1, i
 {
 	cusparseCcsrgeam2_fn fn = cusparseCcsrgeam2_choose();
 
-	atomic_store_explicit(&cusparseCcsrgeam2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCcsrgeam2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
 }
 #endif
@@ -2395,7 +2429,7 @@ void *cudastub_cusparse_bind_cusparseCcsrgeam2_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseCcsrgeam2_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCcsrgeam2_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCcsrgeam2_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCcsrgeam2_bufferSizeExt, cudastub_cusparse_slot_cusparseCcsrgeam2_bufferSizeExt, cudastub_cusparse_resolve_cusparseCcsrgeam2_bufferSizeExt, cudastub_cusparse_bind_cusparseCcsrgeam2_bufferSizeExt);
@@ -2410,7 +2444,8 @@ static cusparseStatus_t cusparseCcsrgeam2_bufferSizeExt_resolve(cusparseHandle_t
 {
 	cusparseCcsrgeam2_bufferSizeExt_fn fn = cusparseCcsrgeam2_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseCcsrgeam2_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCcsrgeam2_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
 }
 #endif
@@ -2463,7 +2498,7 @@ void *cudastub_cusparse_bind_cusparseCcsrgemm2(void)
 {
 	void *fn = (void *)cusparseCcsrgemm2_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCcsrgemm2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCcsrgemm2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCcsrgemm2, cudastub_cusparse_slot_cusparseCcsrgemm2, cudastub_cusparse_resolve_cusparseCcsrgemm2, cudastub_cusparse_bind_cusparseCcsrgemm2);
@@ -2478,7 +2513,8 @@ static cusparseStatus_t cusparseCcsrgemm2_resolve(cusparseHandle_t a0, int a1, i
 {
 	cusparseCcsrgemm2_fn fn = cusparseCcsrgemm2_choose();
 
-	atomic_store_explicit(&cusparseCcsrgemm2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCcsrgemm2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20, a21, a22, a23, a24, a25, a26);
 }
 #endif
@@ -2524,7 +2560,7 @@ void *cudastub_cusparse_bind_cusparseCcsrgemm2_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseCcsrgemm2_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCcsrgemm2_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCcsrgemm2_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCcsrgemm2_bufferSizeExt, cudastub_cusparse_slot_cusparseCcsrgemm2_bufferSizeExt, cudastub_cusparse_resolve_cusparseCcsrgemm2_bufferSizeExt, cudastub_cusparse_bind_cusparseCcsrgemm2_bufferSizeExt);
@@ -2539,7 +2575,8 @@ static cusparseStatus_t cusparseCcsrgemm2_bufferSizeExt_resolve(cusparseHandle_t
 {
 	cusparseCcsrgemm2_bufferSizeExt_fn fn = cusparseCcsrgemm2_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseCcsrgemm2_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCcsrgemm2_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
 }
 #endif
@@ -2575,7 +2612,7 @@ void *cudastub_cusparse_bind_cusparseCcsric02(void)
 {
 	void *fn = (void *)cusparseCcsric02_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCcsric02, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCcsric02, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCcsric02, cudastub_cusparse_slot_cusparseCcsric02, cudastub_cusparse_resolve_cusparseCcsric02, cudastub_cusparse_bind_cusparseCcsric02);
@@ -2590,7 +2627,8 @@ static cusparseStatus_t cusparseCcsric02_resolve(cusparseHandle_t a0, int a1, in
 {
 	cusparseCcsric02_fn fn = cusparseCcsric02_choose();
 
-	atomic_store_explicit(&cusparseCcsric02_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCcsric02_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -2626,7 +2664,7 @@ void *cudastub_cusparse_bind_cusparseCcsric02_analysis(void)
 {
 	void *fn = (void *)cusparseCcsric02_analysis_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCcsric02_analysis, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCcsric02_analysis, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCcsric02_analysis, cudastub_cusparse_slot_cusparseCcsric02_analysis, cudastub_cusparse_resolve_cusparseCcsric02_analysis, cudastub_cusparse_bind_cusparseCcsric02_analysis);
@@ -2641,7 +2679,8 @@ static cusparseStatus_t cusparseCcsric02_analysis_resolve(cusparseHandle_t a0, i
 {
 	cusparseCcsric02_analysis_fn fn = cusparseCcsric02_analysis_choose();
 
-	atomic_store_explicit(&cusparseCcsric02_analysis_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCcsric02_analysis_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -2676,7 +2715,7 @@ void *cudastub_cusparse_bind_cusparseCcsric02_bufferSize(void)
 {
 	void *fn = (void *)cusparseCcsric02_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCcsric02_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCcsric02_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCcsric02_bufferSize, cudastub_cusparse_slot_cusparseCcsric02_bufferSize, cudastub_cusparse_resolve_cusparseCcsric02_bufferSize, cudastub_cusparse_bind_cusparseCcsric02_bufferSize);
@@ -2691,7 +2730,8 @@ static cusparseStatus_t cusparseCcsric02_bufferSize_resolve(cusparseHandle_t a0,
 {
 	cusparseCcsric02_bufferSize_fn fn = cusparseCcsric02_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseCcsric02_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCcsric02_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -2726,7 +2766,7 @@ void *cudastub_cusparse_bind_cusparseCcsric02_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseCcsric02_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCcsric02_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCcsric02_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCcsric02_bufferSizeExt, cudastub_cusparse_slot_cusparseCcsric02_bufferSizeExt, cudastub_cusparse_resolve_cusparseCcsric02_bufferSizeExt, cudastub_cusparse_bind_cusparseCcsric02_bufferSizeExt);
@@ -2741,7 +2781,8 @@ static cusparseStatus_t cusparseCcsric02_bufferSizeExt_resolve(cusparseHandle_t 
 {
 	cusparseCcsric02_bufferSizeExt_fn fn = cusparseCcsric02_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseCcsric02_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCcsric02_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -2777,7 +2818,7 @@ void *cudastub_cusparse_bind_cusparseCcsrilu02(void)
 {
 	void *fn = (void *)cusparseCcsrilu02_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCcsrilu02, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCcsrilu02, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCcsrilu02, cudastub_cusparse_slot_cusparseCcsrilu02, cudastub_cusparse_resolve_cusparseCcsrilu02, cudastub_cusparse_bind_cusparseCcsrilu02);
@@ -2792,7 +2833,8 @@ static cusparseStatus_t cusparseCcsrilu02_resolve(cusparseHandle_t a0, int a1, i
 {
 	cusparseCcsrilu02_fn fn = cusparseCcsrilu02_choose();
 
-	atomic_store_explicit(&cusparseCcsrilu02_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCcsrilu02_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -2828,7 +2870,7 @@ void *cudastub_cusparse_bind_cusparseCcsrilu02_analysis(void)
 {
 	void *fn = (void *)cusparseCcsrilu02_analysis_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCcsrilu02_analysis, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCcsrilu02_analysis, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCcsrilu02_analysis, cudastub_cusparse_slot_cusparseCcsrilu02_analysis, cudastub_cusparse_resolve_cusparseCcsrilu02_analysis, cudastub_cusparse_bind_cusparseCcsrilu02_analysis);
@@ -2843,7 +2885,8 @@ static cusparseStatus_t cusparseCcsrilu02_analysis_resolve(cusparseHandle_t a0, 
 {
 	cusparseCcsrilu02_analysis_fn fn = cusparseCcsrilu02_analysis_choose();
 
-	atomic_store_explicit(&cusparseCcsrilu02_analysis_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCcsrilu02_analysis_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -2878,7 +2921,7 @@ void *cudastub_cusparse_bind_cusparseCcsrilu02_bufferSize(void)
 {
 	void *fn = (void *)cusparseCcsrilu02_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCcsrilu02_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCcsrilu02_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCcsrilu02_bufferSize, cudastub_cusparse_slot_cusparseCcsrilu02_bufferSize, cudastub_cusparse_resolve_cusparseCcsrilu02_bufferSize, cudastub_cusparse_bind_cusparseCcsrilu02_bufferSize);
@@ -2893,7 +2936,8 @@ static cusparseStatus_t cusparseCcsrilu02_bufferSize_resolve(cusparseHandle_t a0
 {
 	cusparseCcsrilu02_bufferSize_fn fn = cusparseCcsrilu02_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseCcsrilu02_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCcsrilu02_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -2928,7 +2972,7 @@ void *cudastub_cusparse_bind_cusparseCcsrilu02_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseCcsrilu02_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCcsrilu02_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCcsrilu02_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCcsrilu02_bufferSizeExt, cudastub_cusparse_slot_cusparseCcsrilu02_bufferSizeExt, cudastub_cusparse_resolve_cusparseCcsrilu02_bufferSizeExt, cudastub_cusparse_bind_cusparseCcsrilu02_bufferSizeExt);
@@ -2943,7 +2987,8 @@ static cusparseStatus_t cusparseCcsrilu02_bufferSizeExt_resolve(cusparseHandle_t
 {
 	cusparseCcsrilu02_bufferSizeExt_fn fn = cusparseCcsrilu02_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseCcsrilu02_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCcsrilu02_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -2974,7 +3019,7 @@ void *cudastub_cusparse_bind_cusparseCcsrilu02_numericBoost(void)
 {
 	void *fn = (void *)cusparseCcsrilu02_numericBoost_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCcsrilu02_numericBoost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCcsrilu02_numericBoost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCcsrilu02_numericBoost, cudastub_cusparse_slot_cusparseCcsrilu02_numericBoost, cudastub_cusparse_resolve_cusparseCcsrilu02_numericBoost, cudastub_cusparse_bind_cusparseCcsrilu02_numericBoost);
@@ -2989,7 +3034,8 @@ static cusparseStatus_t cusparseCcsrilu02_numericBoost_resolve(cusparseHandle_t 
 {
 	cusparseCcsrilu02_numericBoost_fn fn = cusparseCcsrilu02_numericBoost_choose();
 
-	atomic_store_explicit(&cusparseCcsrilu02_numericBoost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCcsrilu02_numericBoost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -3032,7 +3078,7 @@ void *cudastub_cusparse_bind_cusparseCcsrsm2_analysis(void)
 {
 	void *fn = (void *)cusparseCcsrsm2_analysis_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCcsrsm2_analysis, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCcsrsm2_analysis, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCcsrsm2_analysis, cudastub_cusparse_slot_cusparseCcsrsm2_analysis, cudastub_cusparse_resolve_cusparseCcsrsm2_analysis, cudastub_cusparse_bind_cusparseCcsrsm2_analysis);
@@ -3047,7 +3093,8 @@ static cusparseStatus_t cusparseCcsrsm2_analysis_resolve(cusparseHandle_t a0, in
 {
 	cusparseCcsrsm2_analysis_fn fn = cusparseCcsrsm2_analysis_choose();
 
-	atomic_store_explicit(&cusparseCcsrsm2_analysis_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCcsrsm2_analysis_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
 }
 #endif
@@ -3090,7 +3137,7 @@ void *cudastub_cusparse_bind_cusparseCcsrsm2_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseCcsrsm2_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCcsrsm2_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCcsrsm2_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCcsrsm2_bufferSizeExt, cudastub_cusparse_slot_cusparseCcsrsm2_bufferSizeExt, cudastub_cusparse_resolve_cusparseCcsrsm2_bufferSizeExt, cudastub_cusparse_bind_cusparseCcsrsm2_bufferSizeExt);
@@ -3105,7 +3152,8 @@ static cusparseStatus_t cusparseCcsrsm2_bufferSizeExt_resolve(cusparseHandle_t a
 {
 	cusparseCcsrsm2_bufferSizeExt_fn fn = cusparseCcsrsm2_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseCcsrsm2_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCcsrsm2_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
 }
 #endif
@@ -3148,7 +3196,7 @@ void *cudastub_cusparse_bind_cusparseCcsrsm2_solve(void)
 {
 	void *fn = (void *)cusparseCcsrsm2_solve_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCcsrsm2_solve, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCcsrsm2_solve, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCcsrsm2_solve, cudastub_cusparse_slot_cusparseCcsrsm2_solve, cudastub_cusparse_resolve_cusparseCcsrsm2_solve, cudastub_cusparse_bind_cusparseCcsrsm2_solve);
@@ -3163,7 +3211,8 @@ static cusparseStatus_t cusparseCcsrsm2_solve_resolve(cusparseHandle_t a0, int a
 {
 	cusparseCcsrsm2_solve_fn fn = cusparseCcsrsm2_solve_choose();
 
-	atomic_store_explicit(&cusparseCcsrsm2_solve_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCcsrsm2_solve_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
 }
 #endif
@@ -3200,7 +3249,7 @@ void *cudastub_cusparse_bind_cusparseCcsrsv2_analysis(void)
 {
 	void *fn = (void *)cusparseCcsrsv2_analysis_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCcsrsv2_analysis, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCcsrsv2_analysis, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCcsrsv2_analysis, cudastub_cusparse_slot_cusparseCcsrsv2_analysis, cudastub_cusparse_resolve_cusparseCcsrsv2_analysis, cudastub_cusparse_bind_cusparseCcsrsv2_analysis);
@@ -3215,7 +3264,8 @@ static cusparseStatus_t cusparseCcsrsv2_analysis_resolve(cusparseHandle_t a0, cu
 {
 	cusparseCcsrsv2_analysis_fn fn = cusparseCcsrsv2_analysis_choose();
 
-	atomic_store_explicit(&cusparseCcsrsv2_analysis_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCcsrsv2_analysis_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -3251,7 +3301,7 @@ void *cudastub_cusparse_bind_cusparseCcsrsv2_bufferSize(void)
 {
 	void *fn = (void *)cusparseCcsrsv2_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCcsrsv2_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCcsrsv2_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCcsrsv2_bufferSize, cudastub_cusparse_slot_cusparseCcsrsv2_bufferSize, cudastub_cusparse_resolve_cusparseCcsrsv2_bufferSize, cudastub_cusparse_bind_cusparseCcsrsv2_bufferSize);
@@ -3266,7 +3316,8 @@ static cusparseStatus_t cusparseCcsrsv2_bufferSize_resolve(cusparseHandle_t a0, 
 {
 	cusparseCcsrsv2_bufferSize_fn fn = cusparseCcsrsv2_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseCcsrsv2_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCcsrsv2_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -3302,7 +3353,7 @@ void *cudastub_cusparse_bind_cusparseCcsrsv2_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseCcsrsv2_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCcsrsv2_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCcsrsv2_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCcsrsv2_bufferSizeExt, cudastub_cusparse_slot_cusparseCcsrsv2_bufferSizeExt, cudastub_cusparse_resolve_cusparseCcsrsv2_bufferSizeExt, cudastub_cusparse_bind_cusparseCcsrsv2_bufferSizeExt);
@@ -3317,7 +3368,8 @@ static cusparseStatus_t cusparseCcsrsv2_bufferSizeExt_resolve(cusparseHandle_t a
 {
 	cusparseCcsrsv2_bufferSizeExt_fn fn = cusparseCcsrsv2_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseCcsrsv2_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCcsrsv2_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -3357,7 +3409,7 @@ void *cudastub_cusparse_bind_cusparseCcsrsv2_solve(void)
 {
 	void *fn = (void *)cusparseCcsrsv2_solve_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCcsrsv2_solve, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCcsrsv2_solve, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCcsrsv2_solve, cudastub_cusparse_slot_cusparseCcsrsv2_solve, cudastub_cusparse_resolve_cusparseCcsrsv2_solve, cudastub_cusparse_bind_cusparseCcsrsv2_solve);
@@ -3372,7 +3424,8 @@ static cusparseStatus_t cusparseCcsrsv2_solve_resolve(cusparseHandle_t a0, cuspa
 {
 	cusparseCcsrsv2_solve_fn fn = cusparseCcsrsv2_solve_choose();
 
-	atomic_store_explicit(&cusparseCcsrsv2_solve_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCcsrsv2_solve_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -3408,7 +3461,7 @@ void *cudastub_cusparse_bind_cusparseCcsru2csr(void)
 {
 	void *fn = (void *)cusparseCcsru2csr_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCcsru2csr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCcsru2csr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCcsru2csr, cudastub_cusparse_slot_cusparseCcsru2csr, cudastub_cusparse_resolve_cusparseCcsru2csr, cudastub_cusparse_bind_cusparseCcsru2csr);
@@ -3423,7 +3476,8 @@ static cusparseStatus_t cusparseCcsru2csr_resolve(cusparseHandle_t a0, int a1, i
 {
 	cusparseCcsru2csr_fn fn = cusparseCcsru2csr_choose();
 
-	atomic_store_explicit(&cusparseCcsru2csr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCcsru2csr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -3458,7 +3512,7 @@ void *cudastub_cusparse_bind_cusparseCcsru2csr_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseCcsru2csr_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCcsru2csr_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCcsru2csr_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCcsru2csr_bufferSizeExt, cudastub_cusparse_slot_cusparseCcsru2csr_bufferSizeExt, cudastub_cusparse_resolve_cusparseCcsru2csr_bufferSizeExt, cudastub_cusparse_bind_cusparseCcsru2csr_bufferSizeExt);
@@ -3473,7 +3527,8 @@ static cusparseStatus_t cusparseCcsru2csr_bufferSizeExt_resolve(cusparseHandle_t
 {
 	cusparseCcsru2csr_bufferSizeExt_fn fn = cusparseCcsru2csr_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseCcsru2csr_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCcsru2csr_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -3509,7 +3564,7 @@ void *cudastub_cusparse_bind_cusparseCdense2csc(void)
 {
 	void *fn = (void *)cusparseCdense2csc_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCdense2csc, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCdense2csc, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCdense2csc, cudastub_cusparse_slot_cusparseCdense2csc, cudastub_cusparse_resolve_cusparseCdense2csc, cudastub_cusparse_bind_cusparseCdense2csc);
@@ -3524,7 +3579,8 @@ static cusparseStatus_t cusparseCdense2csc_resolve(cusparseHandle_t a0, int a1, 
 {
 	cusparseCdense2csc_fn fn = cusparseCdense2csc_choose();
 
-	atomic_store_explicit(&cusparseCdense2csc_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCdense2csc_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -3560,7 +3616,7 @@ void *cudastub_cusparse_bind_cusparseCdense2csr(void)
 {
 	void *fn = (void *)cusparseCdense2csr_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCdense2csr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCdense2csr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCdense2csr, cudastub_cusparse_slot_cusparseCdense2csr, cudastub_cusparse_resolve_cusparseCdense2csr, cudastub_cusparse_bind_cusparseCdense2csr);
@@ -3575,7 +3631,8 @@ static cusparseStatus_t cusparseCdense2csr_resolve(cusparseHandle_t a0, int a1, 
 {
 	cusparseCdense2csr_fn fn = cusparseCdense2csr_choose();
 
-	atomic_store_explicit(&cusparseCdense2csr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCdense2csr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -3615,7 +3672,7 @@ void *cudastub_cusparse_bind_cusparseCgebsr2csr(void)
 {
 	void *fn = (void *)cusparseCgebsr2csr_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCgebsr2csr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCgebsr2csr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCgebsr2csr, cudastub_cusparse_slot_cusparseCgebsr2csr, cudastub_cusparse_resolve_cusparseCgebsr2csr, cudastub_cusparse_bind_cusparseCgebsr2csr);
@@ -3630,7 +3687,8 @@ static cusparseStatus_t cusparseCgebsr2csr_resolve(cusparseHandle_t a0, cusparse
 {
 	cusparseCgebsr2csr_fn fn = cusparseCgebsr2csr_choose();
 
-	atomic_store_explicit(&cusparseCgebsr2csr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCgebsr2csr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -3671,7 +3729,7 @@ void *cudastub_cusparse_bind_cusparseCgebsr2gebsc(void)
 {
 	void *fn = (void *)cusparseCgebsr2gebsc_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCgebsr2gebsc, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCgebsr2gebsc, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCgebsr2gebsc, cudastub_cusparse_slot_cusparseCgebsr2gebsc, cudastub_cusparse_resolve_cusparseCgebsr2gebsc, cudastub_cusparse_bind_cusparseCgebsr2gebsc);
@@ -3686,7 +3744,8 @@ static cusparseStatus_t cusparseCgebsr2gebsc_resolve(cusparseHandle_t a0, int a1
 {
 	cusparseCgebsr2gebsc_fn fn = cusparseCgebsr2gebsc_choose();
 
-	atomic_store_explicit(&cusparseCgebsr2gebsc_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCgebsr2gebsc_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
 }
 #endif
@@ -3722,7 +3781,7 @@ void *cudastub_cusparse_bind_cusparseCgebsr2gebsc_bufferSize(void)
 {
 	void *fn = (void *)cusparseCgebsr2gebsc_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCgebsr2gebsc_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCgebsr2gebsc_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCgebsr2gebsc_bufferSize, cudastub_cusparse_slot_cusparseCgebsr2gebsc_bufferSize, cudastub_cusparse_resolve_cusparseCgebsr2gebsc_bufferSize, cudastub_cusparse_bind_cusparseCgebsr2gebsc_bufferSize);
@@ -3737,7 +3796,8 @@ static cusparseStatus_t cusparseCgebsr2gebsc_bufferSize_resolve(cusparseHandle_t
 {
 	cusparseCgebsr2gebsc_bufferSize_fn fn = cusparseCgebsr2gebsc_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseCgebsr2gebsc_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCgebsr2gebsc_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -3773,7 +3833,7 @@ void *cudastub_cusparse_bind_cusparseCgebsr2gebsc_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseCgebsr2gebsc_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCgebsr2gebsc_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCgebsr2gebsc_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCgebsr2gebsc_bufferSizeExt, cudastub_cusparse_slot_cusparseCgebsr2gebsc_bufferSizeExt, cudastub_cusparse_resolve_cusparseCgebsr2gebsc_bufferSizeExt, cudastub_cusparse_bind_cusparseCgebsr2gebsc_bufferSizeExt);
@@ -3788,7 +3848,8 @@ static cusparseStatus_t cusparseCgebsr2gebsc_bufferSizeExt_resolve(cusparseHandl
 {
 	cusparseCgebsr2gebsc_bufferSizeExt_fn fn = cusparseCgebsr2gebsc_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseCgebsr2gebsc_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCgebsr2gebsc_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -3832,7 +3893,7 @@ void *cudastub_cusparse_bind_cusparseCgebsr2gebsr(void)
 {
 	void *fn = (void *)cusparseCgebsr2gebsr_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCgebsr2gebsr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCgebsr2gebsr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCgebsr2gebsr, cudastub_cusparse_slot_cusparseCgebsr2gebsr, cudastub_cusparse_resolve_cusparseCgebsr2gebsr, cudastub_cusparse_bind_cusparseCgebsr2gebsr);
@@ -3847,7 +3908,8 @@ static cusparseStatus_t cusparseCgebsr2gebsr_resolve(cusparseHandle_t a0, cuspar
 {
 	cusparseCgebsr2gebsr_fn fn = cusparseCgebsr2gebsr_choose();
 
-	atomic_store_explicit(&cusparseCgebsr2gebsr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCgebsr2gebsr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
 }
 #endif
@@ -3887,7 +3949,7 @@ void *cudastub_cusparse_bind_cusparseCgebsr2gebsr_bufferSize(void)
 {
 	void *fn = (void *)cusparseCgebsr2gebsr_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCgebsr2gebsr_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCgebsr2gebsr_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCgebsr2gebsr_bufferSize, cudastub_cusparse_slot_cusparseCgebsr2gebsr_bufferSize, cudastub_cusparse_resolve_cusparseCgebsr2gebsr_bufferSize, cudastub_cusparse_bind_cusparseCgebsr2gebsr_bufferSize);
@@ -3902,7 +3964,8 @@ static cusparseStatus_t cusparseCgebsr2gebsr_bufferSize_resolve(cusparseHandle_t
 {
 	cusparseCgebsr2gebsr_bufferSize_fn fn = cusparseCgebsr2gebsr_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseCgebsr2gebsr_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCgebsr2gebsr_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -3942,7 +4005,7 @@ void *cudastub_cusparse_bind_cusparseCgebsr2gebsr_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseCgebsr2gebsr_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCgebsr2gebsr_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCgebsr2gebsr_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCgebsr2gebsr_bufferSizeExt, cudastub_cusparse_slot_cusparseCgebsr2gebsr_bufferSizeExt, cudastub_cusparse_resolve_cusparseCgebsr2gebsr_bufferSizeExt, cudastub_cusparse_bind_cusparseCgebsr2gebsr_bufferSizeExt);
@@ -3957,7 +4020,8 @@ static cusparseStatus_t cusparseCgebsr2gebsr_bufferSizeExt_resolve(cusparseHandl
 {
 	cusparseCgebsr2gebsr_bufferSizeExt_fn fn = cusparseCgebsr2gebsr_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseCgebsr2gebsr_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCgebsr2gebsr_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -3997,7 +4061,7 @@ void *cudastub_cusparse_bind_cusparseCgemmi(void)
 {
 	void *fn = (void *)cusparseCgemmi_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCgemmi, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCgemmi, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCgemmi, cudastub_cusparse_slot_cusparseCgemmi, cudastub_cusparse_resolve_cusparseCgemmi, cudastub_cusparse_bind_cusparseCgemmi);
@@ -4012,7 +4076,8 @@ static cusparseStatus_t cusparseCgemmi_resolve(cusparseHandle_t a0, int a1, int 
 {
 	cusparseCgemmi_fn fn = cusparseCgemmi_choose();
 
-	atomic_store_explicit(&cusparseCgemmi_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCgemmi_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -4052,7 +4117,7 @@ void *cudastub_cusparse_bind_cusparseCgemvi(void)
 {
 	void *fn = (void *)cusparseCgemvi_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCgemvi, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCgemvi, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCgemvi, cudastub_cusparse_slot_cusparseCgemvi, cudastub_cusparse_resolve_cusparseCgemvi, cudastub_cusparse_bind_cusparseCgemvi);
@@ -4067,7 +4132,8 @@ static cusparseStatus_t cusparseCgemvi_resolve(cusparseHandle_t a0, cusparseOper
 {
 	cusparseCgemvi_fn fn = cusparseCgemvi_choose();
 
-	atomic_store_explicit(&cusparseCgemvi_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCgemvi_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -4099,7 +4165,7 @@ void *cudastub_cusparse_bind_cusparseCgemvi_bufferSize(void)
 {
 	void *fn = (void *)cusparseCgemvi_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCgemvi_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCgemvi_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCgemvi_bufferSize, cudastub_cusparse_slot_cusparseCgemvi_bufferSize, cudastub_cusparse_resolve_cusparseCgemvi_bufferSize, cudastub_cusparse_bind_cusparseCgemvi_bufferSize);
@@ -4114,7 +4180,8 @@ static cusparseStatus_t cusparseCgemvi_bufferSize_resolve(cusparseHandle_t a0, c
 {
 	cusparseCgemvi_bufferSize_fn fn = cusparseCgemvi_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseCgemvi_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCgemvi_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -4151,7 +4218,7 @@ void *cudastub_cusparse_bind_cusparseCgpsvInterleavedBatch(void)
 {
 	void *fn = (void *)cusparseCgpsvInterleavedBatch_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCgpsvInterleavedBatch, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCgpsvInterleavedBatch, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCgpsvInterleavedBatch, cudastub_cusparse_slot_cusparseCgpsvInterleavedBatch, cudastub_cusparse_resolve_cusparseCgpsvInterleavedBatch, cudastub_cusparse_bind_cusparseCgpsvInterleavedBatch);
@@ -4166,7 +4233,8 @@ static cusparseStatus_t cusparseCgpsvInterleavedBatch_resolve(cusparseHandle_t a
 {
 	cusparseCgpsvInterleavedBatch_fn fn = cusparseCgpsvInterleavedBatch_choose();
 
-	atomic_store_explicit(&cusparseCgpsvInterleavedBatch_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCgpsvInterleavedBatch_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -4203,7 +4271,7 @@ void *cudastub_cusparse_bind_cusparseCgpsvInterleavedBatch_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseCgpsvInterleavedBatch_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCgpsvInterleavedBatch_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCgpsvInterleavedBatch_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCgpsvInterleavedBatch_bufferSizeExt, cudastub_cusparse_slot_cusparseCgpsvInterleavedBatch_bufferSizeExt, cudastub_cusparse_resolve_cusparseCgpsvInterleavedBatch_bufferSizeExt, cudastub_cusparse_bind_cusparseCgpsvInterleavedBatch_bufferSizeExt);
@@ -4218,7 +4286,8 @@ static cusparseStatus_t cusparseCgpsvInterleavedBatch_bufferSizeExt_resolve(cusp
 {
 	cusparseCgpsvInterleavedBatch_bufferSizeExt_fn fn = cusparseCgpsvInterleavedBatch_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseCgpsvInterleavedBatch_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCgpsvInterleavedBatch_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -4250,7 +4319,7 @@ void *cudastub_cusparse_bind_cusparseCgthr(void)
 {
 	void *fn = (void *)cusparseCgthr_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCgthr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCgthr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCgthr, cudastub_cusparse_slot_cusparseCgthr, cudastub_cusparse_resolve_cusparseCgthr, cudastub_cusparse_bind_cusparseCgthr);
@@ -4265,7 +4334,8 @@ static cusparseStatus_t cusparseCgthr_resolve(cusparseHandle_t a0, int a1, const
 {
 	cusparseCgthr_fn fn = cusparseCgthr_choose();
 
-	atomic_store_explicit(&cusparseCgthr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCgthr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -4297,7 +4367,7 @@ void *cudastub_cusparse_bind_cusparseCgthrz(void)
 {
 	void *fn = (void *)cusparseCgthrz_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCgthrz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCgthrz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCgthrz, cudastub_cusparse_slot_cusparseCgthrz, cudastub_cusparse_resolve_cusparseCgthrz, cudastub_cusparse_bind_cusparseCgthrz);
@@ -4312,7 +4382,8 @@ static cusparseStatus_t cusparseCgthrz_resolve(cusparseHandle_t a0, int a1, cuCo
 {
 	cusparseCgthrz_fn fn = cusparseCgthrz_choose();
 
-	atomic_store_explicit(&cusparseCgthrz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCgthrz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -4347,7 +4418,7 @@ void *cudastub_cusparse_bind_cusparseCgtsv2(void)
 {
 	void *fn = (void *)cusparseCgtsv2_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCgtsv2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCgtsv2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCgtsv2, cudastub_cusparse_slot_cusparseCgtsv2, cudastub_cusparse_resolve_cusparseCgtsv2, cudastub_cusparse_bind_cusparseCgtsv2);
@@ -4362,7 +4433,8 @@ static cusparseStatus_t cusparseCgtsv2_resolve(cusparseHandle_t a0, int a1, int 
 {
 	cusparseCgtsv2_fn fn = cusparseCgtsv2_choose();
 
-	atomic_store_explicit(&cusparseCgtsv2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCgtsv2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -4397,7 +4469,7 @@ void *cudastub_cusparse_bind_cusparseCgtsv2StridedBatch(void)
 {
 	void *fn = (void *)cusparseCgtsv2StridedBatch_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCgtsv2StridedBatch, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCgtsv2StridedBatch, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCgtsv2StridedBatch, cudastub_cusparse_slot_cusparseCgtsv2StridedBatch, cudastub_cusparse_resolve_cusparseCgtsv2StridedBatch, cudastub_cusparse_bind_cusparseCgtsv2StridedBatch);
@@ -4412,7 +4484,8 @@ static cusparseStatus_t cusparseCgtsv2StridedBatch_resolve(cusparseHandle_t a0, 
 {
 	cusparseCgtsv2StridedBatch_fn fn = cusparseCgtsv2StridedBatch_choose();
 
-	atomic_store_explicit(&cusparseCgtsv2StridedBatch_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCgtsv2StridedBatch_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -4447,7 +4520,7 @@ void *cudastub_cusparse_bind_cusparseCgtsv2StridedBatch_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseCgtsv2StridedBatch_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCgtsv2StridedBatch_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCgtsv2StridedBatch_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCgtsv2StridedBatch_bufferSizeExt, cudastub_cusparse_slot_cusparseCgtsv2StridedBatch_bufferSizeExt, cudastub_cusparse_resolve_cusparseCgtsv2StridedBatch_bufferSizeExt, cudastub_cusparse_bind_cusparseCgtsv2StridedBatch_bufferSizeExt);
@@ -4462,7 +4535,8 @@ static cusparseStatus_t cusparseCgtsv2StridedBatch_bufferSizeExt_resolve(cuspars
 {
 	cusparseCgtsv2StridedBatch_bufferSizeExt_fn fn = cusparseCgtsv2StridedBatch_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseCgtsv2StridedBatch_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCgtsv2StridedBatch_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -4497,7 +4571,7 @@ void *cudastub_cusparse_bind_cusparseCgtsv2_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseCgtsv2_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCgtsv2_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCgtsv2_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCgtsv2_bufferSizeExt, cudastub_cusparse_slot_cusparseCgtsv2_bufferSizeExt, cudastub_cusparse_resolve_cusparseCgtsv2_bufferSizeExt, cudastub_cusparse_bind_cusparseCgtsv2_bufferSizeExt);
@@ -4512,7 +4586,8 @@ static cusparseStatus_t cusparseCgtsv2_bufferSizeExt_resolve(cusparseHandle_t a0
 {
 	cusparseCgtsv2_bufferSizeExt_fn fn = cusparseCgtsv2_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseCgtsv2_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCgtsv2_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -4547,7 +4622,7 @@ void *cudastub_cusparse_bind_cusparseCgtsv2_nopivot(void)
 {
 	void *fn = (void *)cusparseCgtsv2_nopivot_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCgtsv2_nopivot, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCgtsv2_nopivot, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCgtsv2_nopivot, cudastub_cusparse_slot_cusparseCgtsv2_nopivot, cudastub_cusparse_resolve_cusparseCgtsv2_nopivot, cudastub_cusparse_bind_cusparseCgtsv2_nopivot);
@@ -4562,7 +4637,8 @@ static cusparseStatus_t cusparseCgtsv2_nopivot_resolve(cusparseHandle_t a0, int 
 {
 	cusparseCgtsv2_nopivot_fn fn = cusparseCgtsv2_nopivot_choose();
 
-	atomic_store_explicit(&cusparseCgtsv2_nopivot_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCgtsv2_nopivot_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -4597,7 +4673,7 @@ void *cudastub_cusparse_bind_cusparseCgtsv2_nopivot_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseCgtsv2_nopivot_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCgtsv2_nopivot_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCgtsv2_nopivot_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCgtsv2_nopivot_bufferSizeExt, cudastub_cusparse_slot_cusparseCgtsv2_nopivot_bufferSizeExt, cudastub_cusparse_resolve_cusparseCgtsv2_nopivot_bufferSizeExt, cudastub_cusparse_bind_cusparseCgtsv2_nopivot_bufferSizeExt);
@@ -4612,7 +4688,8 @@ static cusparseStatus_t cusparseCgtsv2_nopivot_bufferSizeExt_resolve(cusparseHan
 {
 	cusparseCgtsv2_nopivot_bufferSizeExt_fn fn = cusparseCgtsv2_nopivot_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseCgtsv2_nopivot_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCgtsv2_nopivot_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -4647,7 +4724,7 @@ void *cudastub_cusparse_bind_cusparseCgtsvInterleavedBatch(void)
 {
 	void *fn = (void *)cusparseCgtsvInterleavedBatch_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCgtsvInterleavedBatch, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCgtsvInterleavedBatch, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCgtsvInterleavedBatch, cudastub_cusparse_slot_cusparseCgtsvInterleavedBatch, cudastub_cusparse_resolve_cusparseCgtsvInterleavedBatch, cudastub_cusparse_bind_cusparseCgtsvInterleavedBatch);
@@ -4662,7 +4739,8 @@ static cusparseStatus_t cusparseCgtsvInterleavedBatch_resolve(cusparseHandle_t a
 {
 	cusparseCgtsvInterleavedBatch_fn fn = cusparseCgtsvInterleavedBatch_choose();
 
-	atomic_store_explicit(&cusparseCgtsvInterleavedBatch_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCgtsvInterleavedBatch_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -4697,7 +4775,7 @@ void *cudastub_cusparse_bind_cusparseCgtsvInterleavedBatch_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseCgtsvInterleavedBatch_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCgtsvInterleavedBatch_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCgtsvInterleavedBatch_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCgtsvInterleavedBatch_bufferSizeExt, cudastub_cusparse_slot_cusparseCgtsvInterleavedBatch_bufferSizeExt, cudastub_cusparse_resolve_cusparseCgtsvInterleavedBatch_bufferSizeExt, cudastub_cusparse_bind_cusparseCgtsvInterleavedBatch_bufferSizeExt);
@@ -4712,7 +4790,8 @@ static cusparseStatus_t cusparseCgtsvInterleavedBatch_bufferSizeExt_resolve(cusp
 {
 	cusparseCgtsvInterleavedBatch_bufferSizeExt_fn fn = cusparseCgtsvInterleavedBatch_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseCgtsvInterleavedBatch_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCgtsvInterleavedBatch_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -4747,7 +4826,7 @@ void *cudastub_cusparse_bind_cusparseCnnz(void)
 {
 	void *fn = (void *)cusparseCnnz_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCnnz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCnnz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCnnz, cudastub_cusparse_slot_cusparseCnnz, cudastub_cusparse_resolve_cusparseCnnz, cudastub_cusparse_bind_cusparseCnnz);
@@ -4762,7 +4841,8 @@ static cusparseStatus_t cusparseCnnz_resolve(cusparseHandle_t a0, cusparseDirect
 {
 	cusparseCnnz_fn fn = cusparseCnnz_choose();
 
-	atomic_store_explicit(&cusparseCnnz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCnnz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -4796,7 +4876,7 @@ void *cudastub_cusparse_bind_cusparseCnnz_compress(void)
 {
 	void *fn = (void *)cusparseCnnz_compress_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCnnz_compress, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCnnz_compress, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCnnz_compress, cudastub_cusparse_slot_cusparseCnnz_compress, cudastub_cusparse_resolve_cusparseCnnz_compress, cudastub_cusparse_bind_cusparseCnnz_compress);
@@ -4811,7 +4891,8 @@ static cusparseStatus_t cusparseCnnz_compress_resolve(cusparseHandle_t a0, int a
 {
 	cusparseCnnz_compress_fn fn = cusparseCnnz_compress_choose();
 
-	atomic_store_explicit(&cusparseCnnz_compress_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCnnz_compress_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -4847,7 +4928,7 @@ void *cudastub_cusparse_bind_cusparseConstrainedGeMM(void)
 {
 	void *fn = (void *)cusparseConstrainedGeMM_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseConstrainedGeMM, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseConstrainedGeMM, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseConstrainedGeMM, cudastub_cusparse_slot_cusparseConstrainedGeMM, cudastub_cusparse_resolve_cusparseConstrainedGeMM, cudastub_cusparse_bind_cusparseConstrainedGeMM);
@@ -4862,7 +4943,8 @@ static cusparseStatus_t cusparseConstrainedGeMM_resolve(cusparseHandle_t a0, cus
 {
 	cusparseConstrainedGeMM_fn fn = cusparseConstrainedGeMM_choose();
 
-	atomic_store_explicit(&cusparseConstrainedGeMM_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseConstrainedGeMM_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -4898,7 +4980,7 @@ void *cudastub_cusparse_bind_cusparseConstrainedGeMM_bufferSize(void)
 {
 	void *fn = (void *)cusparseConstrainedGeMM_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseConstrainedGeMM_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseConstrainedGeMM_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseConstrainedGeMM_bufferSize, cudastub_cusparse_slot_cusparseConstrainedGeMM_bufferSize, cudastub_cusparse_resolve_cusparseConstrainedGeMM_bufferSize, cudastub_cusparse_bind_cusparseConstrainedGeMM_bufferSize);
@@ -4913,7 +4995,8 @@ static cusparseStatus_t cusparseConstrainedGeMM_bufferSize_resolve(cusparseHandl
 {
 	cusparseConstrainedGeMM_bufferSize_fn fn = cusparseConstrainedGeMM_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseConstrainedGeMM_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseConstrainedGeMM_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -4948,7 +5031,7 @@ void *cudastub_cusparse_bind_cusparseCooAoSGet(void)
 {
 	void *fn = (void *)cusparseCooAoSGet_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCooAoSGet, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCooAoSGet, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCooAoSGet, cudastub_cusparse_slot_cusparseCooAoSGet, cudastub_cusparse_resolve_cusparseCooAoSGet, cudastub_cusparse_bind_cusparseCooAoSGet);
@@ -4963,7 +5046,8 @@ static cusparseStatus_t cusparseCooAoSGet_resolve(cusparseSpMatDescr_t a0, int64
 {
 	cusparseCooAoSGet_fn fn = cusparseCooAoSGet_choose();
 
-	atomic_store_explicit(&cusparseCooAoSGet_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCooAoSGet_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -4999,7 +5083,7 @@ void *cudastub_cusparse_bind_cusparseCooGet(void)
 {
 	void *fn = (void *)cusparseCooGet_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCooGet, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCooGet, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCooGet, cudastub_cusparse_slot_cusparseCooGet, cudastub_cusparse_resolve_cusparseCooGet, cudastub_cusparse_bind_cusparseCooGet);
@@ -5014,7 +5098,8 @@ static cusparseStatus_t cusparseCooGet_resolve(cusparseSpMatDescr_t a0, int64_t 
 {
 	cusparseCooGet_fn fn = cusparseCooGet_choose();
 
-	atomic_store_explicit(&cusparseCooGet_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCooGet_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -5044,7 +5129,7 @@ void *cudastub_cusparse_bind_cusparseCooSetPointers(void)
 {
 	void *fn = (void *)cusparseCooSetPointers_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCooSetPointers, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCooSetPointers, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCooSetPointers, cudastub_cusparse_slot_cusparseCooSetPointers, cudastub_cusparse_resolve_cusparseCooSetPointers, cudastub_cusparse_bind_cusparseCooSetPointers);
@@ -5059,7 +5144,8 @@ static cusparseStatus_t cusparseCooSetPointers_resolve(cusparseSpMatDescr_t a0, 
 {
 	cusparseCooSetPointers_fn fn = cusparseCooSetPointers_choose();
 
-	atomic_store_explicit(&cusparseCooSetPointers_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCooSetPointers_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -5088,7 +5174,7 @@ void *cudastub_cusparse_bind_cusparseCooSetStridedBatch(void)
 {
 	void *fn = (void *)cusparseCooSetStridedBatch_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCooSetStridedBatch, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCooSetStridedBatch, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCooSetStridedBatch, cudastub_cusparse_slot_cusparseCooSetStridedBatch, cudastub_cusparse_resolve_cusparseCooSetStridedBatch, cudastub_cusparse_bind_cusparseCooSetStridedBatch);
@@ -5103,7 +5189,8 @@ static cusparseStatus_t cusparseCooSetStridedBatch_resolve(cusparseSpMatDescr_t 
 {
 	cusparseCooSetStridedBatch_fn fn = cusparseCooSetStridedBatch_choose();
 
-	atomic_store_explicit(&cusparseCooSetStridedBatch_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCooSetStridedBatch_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -5131,7 +5218,7 @@ void *cudastub_cusparse_bind_cusparseCopyMatDescr(void)
 {
 	void *fn = (void *)cusparseCopyMatDescr_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCopyMatDescr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCopyMatDescr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCopyMatDescr, cudastub_cusparse_slot_cusparseCopyMatDescr, cudastub_cusparse_resolve_cusparseCopyMatDescr, cudastub_cusparse_bind_cusparseCopyMatDescr);
@@ -5146,7 +5233,8 @@ static cusparseStatus_t cusparseCopyMatDescr_resolve(cusparseMatDescr_t a0, cons
 {
 	cusparseCopyMatDescr_fn fn = cusparseCopyMatDescr_choose();
 
-	atomic_store_explicit(&cusparseCopyMatDescr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCopyMatDescr_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -5173,7 +5261,7 @@ void *cudastub_cusparse_bind_cusparseCreate(void)
 {
 	void *fn = (void *)cusparseCreate_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCreate, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCreate, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCreate, cudastub_cusparse_slot_cusparseCreate, cudastub_cusparse_resolve_cusparseCreate, cudastub_cusparse_bind_cusparseCreate);
@@ -5188,7 +5276,8 @@ static cusparseStatus_t cusparseCreate_resolve(cusparseHandle_t *a0)
 {
 	cusparseCreate_fn fn = cusparseCreate_choose();
 
-	atomic_store_explicit(&cusparseCreate_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCreate_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -5224,7 +5313,7 @@ void *cudastub_cusparse_bind_cusparseCreateBlockedEll(void)
 {
 	void *fn = (void *)cusparseCreateBlockedEll_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCreateBlockedEll, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCreateBlockedEll, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCreateBlockedEll, cudastub_cusparse_slot_cusparseCreateBlockedEll, cudastub_cusparse_resolve_cusparseCreateBlockedEll, cudastub_cusparse_bind_cusparseCreateBlockedEll);
@@ -5239,7 +5328,8 @@ static cusparseStatus_t cusparseCreateBlockedEll_resolve(cusparseSpMatDescr_t *a
 {
 	cusparseCreateBlockedEll_fn fn = cusparseCreateBlockedEll_choose();
 
-	atomic_store_explicit(&cusparseCreateBlockedEll_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCreateBlockedEll_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -5266,7 +5356,7 @@ void *cudastub_cusparse_bind_cusparseCreateBsric02Info(void)
 {
 	void *fn = (void *)cusparseCreateBsric02Info_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCreateBsric02Info, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCreateBsric02Info, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCreateBsric02Info, cudastub_cusparse_slot_cusparseCreateBsric02Info, cudastub_cusparse_resolve_cusparseCreateBsric02Info, cudastub_cusparse_bind_cusparseCreateBsric02Info);
@@ -5281,7 +5371,8 @@ static cusparseStatus_t cusparseCreateBsric02Info_resolve(bsric02Info_t *a0)
 {
 	cusparseCreateBsric02Info_fn fn = cusparseCreateBsric02Info_choose();
 
-	atomic_store_explicit(&cusparseCreateBsric02Info_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCreateBsric02Info_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -5308,7 +5399,7 @@ void *cudastub_cusparse_bind_cusparseCreateBsrilu02Info(void)
 {
 	void *fn = (void *)cusparseCreateBsrilu02Info_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCreateBsrilu02Info, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCreateBsrilu02Info, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCreateBsrilu02Info, cudastub_cusparse_slot_cusparseCreateBsrilu02Info, cudastub_cusparse_resolve_cusparseCreateBsrilu02Info, cudastub_cusparse_bind_cusparseCreateBsrilu02Info);
@@ -5323,7 +5414,8 @@ static cusparseStatus_t cusparseCreateBsrilu02Info_resolve(bsrilu02Info_t *a0)
 {
 	cusparseCreateBsrilu02Info_fn fn = cusparseCreateBsrilu02Info_choose();
 
-	atomic_store_explicit(&cusparseCreateBsrilu02Info_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCreateBsrilu02Info_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -5350,7 +5442,7 @@ void *cudastub_cusparse_bind_cusparseCreateBsrsm2Info(void)
 {
 	void *fn = (void *)cusparseCreateBsrsm2Info_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCreateBsrsm2Info, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCreateBsrsm2Info, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCreateBsrsm2Info, cudastub_cusparse_slot_cusparseCreateBsrsm2Info, cudastub_cusparse_resolve_cusparseCreateBsrsm2Info, cudastub_cusparse_bind_cusparseCreateBsrsm2Info);
@@ -5365,7 +5457,8 @@ static cusparseStatus_t cusparseCreateBsrsm2Info_resolve(bsrsm2Info_t *a0)
 {
 	cusparseCreateBsrsm2Info_fn fn = cusparseCreateBsrsm2Info_choose();
 
-	atomic_store_explicit(&cusparseCreateBsrsm2Info_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCreateBsrsm2Info_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -5392,7 +5485,7 @@ void *cudastub_cusparse_bind_cusparseCreateBsrsv2Info(void)
 {
 	void *fn = (void *)cusparseCreateBsrsv2Info_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCreateBsrsv2Info, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCreateBsrsv2Info, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCreateBsrsv2Info, cudastub_cusparse_slot_cusparseCreateBsrsv2Info, cudastub_cusparse_resolve_cusparseCreateBsrsv2Info, cudastub_cusparse_bind_cusparseCreateBsrsv2Info);
@@ -5407,7 +5500,8 @@ static cusparseStatus_t cusparseCreateBsrsv2Info_resolve(bsrsv2Info_t *a0)
 {
 	cusparseCreateBsrsv2Info_fn fn = cusparseCreateBsrsv2Info_choose();
 
-	atomic_store_explicit(&cusparseCreateBsrsv2Info_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCreateBsrsv2Info_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -5434,7 +5528,7 @@ void *cudastub_cusparse_bind_cusparseCreateColorInfo(void)
 {
 	void *fn = (void *)cusparseCreateColorInfo_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCreateColorInfo, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCreateColorInfo, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCreateColorInfo, cudastub_cusparse_slot_cusparseCreateColorInfo, cudastub_cusparse_resolve_cusparseCreateColorInfo, cudastub_cusparse_bind_cusparseCreateColorInfo);
@@ -5449,7 +5543,8 @@ static cusparseStatus_t cusparseCreateColorInfo_resolve(cusparseColorInfo_t *a0)
 {
 	cusparseCreateColorInfo_fn fn = cusparseCreateColorInfo_choose();
 
-	atomic_store_explicit(&cusparseCreateColorInfo_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCreateColorInfo_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -5485,7 +5580,7 @@ void *cudastub_cusparse_bind_cusparseCreateCoo(void)
 {
 	void *fn = (void *)cusparseCreateCoo_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCreateCoo, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCreateCoo, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCreateCoo, cudastub_cusparse_slot_cusparseCreateCoo, cudastub_cusparse_resolve_cusparseCreateCoo, cudastub_cusparse_bind_cusparseCreateCoo);
@@ -5500,7 +5595,8 @@ static cusparseStatus_t cusparseCreateCoo_resolve(cusparseSpMatDescr_t *a0, int6
 {
 	cusparseCreateCoo_fn fn = cusparseCreateCoo_choose();
 
-	atomic_store_explicit(&cusparseCreateCoo_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCreateCoo_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -5535,7 +5631,7 @@ void *cudastub_cusparse_bind_cusparseCreateCooAoS(void)
 {
 	void *fn = (void *)cusparseCreateCooAoS_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCreateCooAoS, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCreateCooAoS, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCreateCooAoS, cudastub_cusparse_slot_cusparseCreateCooAoS, cudastub_cusparse_resolve_cusparseCreateCooAoS, cudastub_cusparse_bind_cusparseCreateCooAoS);
@@ -5550,7 +5646,8 @@ static cusparseStatus_t cusparseCreateCooAoS_resolve(cusparseSpMatDescr_t *a0, i
 {
 	cusparseCreateCooAoS_fn fn = cusparseCreateCooAoS_choose();
 
-	atomic_store_explicit(&cusparseCreateCooAoS_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCreateCooAoS_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -5587,7 +5684,7 @@ void *cudastub_cusparse_bind_cusparseCreateCsc(void)
 {
 	void *fn = (void *)cusparseCreateCsc_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCreateCsc, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCreateCsc, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCreateCsc, cudastub_cusparse_slot_cusparseCreateCsc, cudastub_cusparse_resolve_cusparseCreateCsc, cudastub_cusparse_bind_cusparseCreateCsc);
@@ -5602,7 +5699,8 @@ static cusparseStatus_t cusparseCreateCsc_resolve(cusparseSpMatDescr_t *a0, int6
 {
 	cusparseCreateCsc_fn fn = cusparseCreateCsc_choose();
 
-	atomic_store_explicit(&cusparseCreateCsc_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCreateCsc_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -5639,7 +5737,7 @@ void *cudastub_cusparse_bind_cusparseCreateCsr(void)
 {
 	void *fn = (void *)cusparseCreateCsr_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCreateCsr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCreateCsr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCreateCsr, cudastub_cusparse_slot_cusparseCreateCsr, cudastub_cusparse_resolve_cusparseCreateCsr, cudastub_cusparse_bind_cusparseCreateCsr);
@@ -5654,7 +5752,8 @@ static cusparseStatus_t cusparseCreateCsr_resolve(cusparseSpMatDescr_t *a0, int6
 {
 	cusparseCreateCsr_fn fn = cusparseCreateCsr_choose();
 
-	atomic_store_explicit(&cusparseCreateCsr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCreateCsr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -5681,7 +5780,7 @@ void *cudastub_cusparse_bind_cusparseCreateCsrgemm2Info(void)
 {
 	void *fn = (void *)cusparseCreateCsrgemm2Info_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCreateCsrgemm2Info, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCreateCsrgemm2Info, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCreateCsrgemm2Info, cudastub_cusparse_slot_cusparseCreateCsrgemm2Info, cudastub_cusparse_resolve_cusparseCreateCsrgemm2Info, cudastub_cusparse_bind_cusparseCreateCsrgemm2Info);
@@ -5696,7 +5795,8 @@ static cusparseStatus_t cusparseCreateCsrgemm2Info_resolve(csrgemm2Info_t *a0)
 {
 	cusparseCreateCsrgemm2Info_fn fn = cusparseCreateCsrgemm2Info_choose();
 
-	atomic_store_explicit(&cusparseCreateCsrgemm2Info_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCreateCsrgemm2Info_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -5723,7 +5823,7 @@ void *cudastub_cusparse_bind_cusparseCreateCsric02Info(void)
 {
 	void *fn = (void *)cusparseCreateCsric02Info_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCreateCsric02Info, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCreateCsric02Info, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCreateCsric02Info, cudastub_cusparse_slot_cusparseCreateCsric02Info, cudastub_cusparse_resolve_cusparseCreateCsric02Info, cudastub_cusparse_bind_cusparseCreateCsric02Info);
@@ -5738,7 +5838,8 @@ static cusparseStatus_t cusparseCreateCsric02Info_resolve(csric02Info_t *a0)
 {
 	cusparseCreateCsric02Info_fn fn = cusparseCreateCsric02Info_choose();
 
-	atomic_store_explicit(&cusparseCreateCsric02Info_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCreateCsric02Info_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -5765,7 +5866,7 @@ void *cudastub_cusparse_bind_cusparseCreateCsrilu02Info(void)
 {
 	void *fn = (void *)cusparseCreateCsrilu02Info_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCreateCsrilu02Info, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCreateCsrilu02Info, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCreateCsrilu02Info, cudastub_cusparse_slot_cusparseCreateCsrilu02Info, cudastub_cusparse_resolve_cusparseCreateCsrilu02Info, cudastub_cusparse_bind_cusparseCreateCsrilu02Info);
@@ -5780,7 +5881,8 @@ static cusparseStatus_t cusparseCreateCsrilu02Info_resolve(csrilu02Info_t *a0)
 {
 	cusparseCreateCsrilu02Info_fn fn = cusparseCreateCsrilu02Info_choose();
 
-	atomic_store_explicit(&cusparseCreateCsrilu02Info_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCreateCsrilu02Info_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -5807,7 +5909,7 @@ void *cudastub_cusparse_bind_cusparseCreateCsrsm2Info(void)
 {
 	void *fn = (void *)cusparseCreateCsrsm2Info_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCreateCsrsm2Info, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCreateCsrsm2Info, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCreateCsrsm2Info, cudastub_cusparse_slot_cusparseCreateCsrsm2Info, cudastub_cusparse_resolve_cusparseCreateCsrsm2Info, cudastub_cusparse_bind_cusparseCreateCsrsm2Info);
@@ -5822,7 +5924,8 @@ static cusparseStatus_t cusparseCreateCsrsm2Info_resolve(csrsm2Info_t *a0)
 {
 	cusparseCreateCsrsm2Info_fn fn = cusparseCreateCsrsm2Info_choose();
 
-	atomic_store_explicit(&cusparseCreateCsrsm2Info_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCreateCsrsm2Info_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -5849,7 +5952,7 @@ void *cudastub_cusparse_bind_cusparseCreateCsrsv2Info(void)
 {
 	void *fn = (void *)cusparseCreateCsrsv2Info_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCreateCsrsv2Info, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCreateCsrsv2Info, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCreateCsrsv2Info, cudastub_cusparse_slot_cusparseCreateCsrsv2Info, cudastub_cusparse_resolve_cusparseCreateCsrsv2Info, cudastub_cusparse_bind_cusparseCreateCsrsv2Info);
@@ -5864,7 +5967,8 @@ static cusparseStatus_t cusparseCreateCsrsv2Info_resolve(csrsv2Info_t *a0)
 {
 	cusparseCreateCsrsv2Info_fn fn = cusparseCreateCsrsv2Info_choose();
 
-	atomic_store_explicit(&cusparseCreateCsrsv2Info_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCreateCsrsv2Info_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -5891,7 +5995,7 @@ void *cudastub_cusparse_bind_cusparseCreateCsru2csrInfo(void)
 {
 	void *fn = (void *)cusparseCreateCsru2csrInfo_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCreateCsru2csrInfo, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCreateCsru2csrInfo, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCreateCsru2csrInfo, cudastub_cusparse_slot_cusparseCreateCsru2csrInfo, cudastub_cusparse_resolve_cusparseCreateCsru2csrInfo, cudastub_cusparse_bind_cusparseCreateCsru2csrInfo);
@@ -5906,7 +6010,8 @@ static cusparseStatus_t cusparseCreateCsru2csrInfo_resolve(csru2csrInfo_t *a0)
 {
 	cusparseCreateCsru2csrInfo_fn fn = cusparseCreateCsru2csrInfo_choose();
 
-	atomic_store_explicit(&cusparseCreateCsru2csrInfo_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCreateCsru2csrInfo_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -5939,7 +6044,7 @@ void *cudastub_cusparse_bind_cusparseCreateDnMat(void)
 {
 	void *fn = (void *)cusparseCreateDnMat_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCreateDnMat, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCreateDnMat, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCreateDnMat, cudastub_cusparse_slot_cusparseCreateDnMat, cudastub_cusparse_resolve_cusparseCreateDnMat, cudastub_cusparse_bind_cusparseCreateDnMat);
@@ -5954,7 +6059,8 @@ static cusparseStatus_t cusparseCreateDnMat_resolve(cusparseDnMatDescr_t *a0, in
 {
 	cusparseCreateDnMat_fn fn = cusparseCreateDnMat_choose();
 
-	atomic_store_explicit(&cusparseCreateDnMat_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCreateDnMat_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -5984,7 +6090,7 @@ void *cudastub_cusparse_bind_cusparseCreateDnVec(void)
 {
 	void *fn = (void *)cusparseCreateDnVec_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCreateDnVec, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCreateDnVec, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCreateDnVec, cudastub_cusparse_slot_cusparseCreateDnVec, cudastub_cusparse_resolve_cusparseCreateDnVec, cudastub_cusparse_bind_cusparseCreateDnVec);
@@ -5999,7 +6105,8 @@ static cusparseStatus_t cusparseCreateDnVec_resolve(cusparseDnVecDescr_t *a0, in
 {
 	cusparseCreateDnVec_fn fn = cusparseCreateDnVec_choose();
 
-	atomic_store_explicit(&cusparseCreateDnVec_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCreateDnVec_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -6028,7 +6135,7 @@ void *cudastub_cusparse_bind_cusparseCreateIdentityPermutation(void)
 {
 	void *fn = (void *)cusparseCreateIdentityPermutation_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCreateIdentityPermutation, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCreateIdentityPermutation, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCreateIdentityPermutation, cudastub_cusparse_slot_cusparseCreateIdentityPermutation, cudastub_cusparse_resolve_cusparseCreateIdentityPermutation, cudastub_cusparse_bind_cusparseCreateIdentityPermutation);
@@ -6043,7 +6150,8 @@ static cusparseStatus_t cusparseCreateIdentityPermutation_resolve(cusparseHandle
 {
 	cusparseCreateIdentityPermutation_fn fn = cusparseCreateIdentityPermutation_choose();
 
-	atomic_store_explicit(&cusparseCreateIdentityPermutation_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCreateIdentityPermutation_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -6070,7 +6178,7 @@ void *cudastub_cusparse_bind_cusparseCreateMatDescr(void)
 {
 	void *fn = (void *)cusparseCreateMatDescr_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCreateMatDescr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCreateMatDescr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCreateMatDescr, cudastub_cusparse_slot_cusparseCreateMatDescr, cudastub_cusparse_resolve_cusparseCreateMatDescr, cudastub_cusparse_bind_cusparseCreateMatDescr);
@@ -6085,7 +6193,8 @@ static cusparseStatus_t cusparseCreateMatDescr_resolve(cusparseMatDescr_t *a0)
 {
 	cusparseCreateMatDescr_fn fn = cusparseCreateMatDescr_choose();
 
-	atomic_store_explicit(&cusparseCreateMatDescr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCreateMatDescr_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -6112,7 +6221,7 @@ void *cudastub_cusparse_bind_cusparseCreatePruneInfo(void)
 {
 	void *fn = (void *)cusparseCreatePruneInfo_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCreatePruneInfo, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCreatePruneInfo, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCreatePruneInfo, cudastub_cusparse_slot_cusparseCreatePruneInfo, cudastub_cusparse_resolve_cusparseCreatePruneInfo, cudastub_cusparse_bind_cusparseCreatePruneInfo);
@@ -6127,7 +6236,8 @@ static cusparseStatus_t cusparseCreatePruneInfo_resolve(pruneInfo_t *a0)
 {
 	cusparseCreatePruneInfo_fn fn = cusparseCreatePruneInfo_choose();
 
-	atomic_store_explicit(&cusparseCreatePruneInfo_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCreatePruneInfo_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -6161,7 +6271,7 @@ void *cudastub_cusparse_bind_cusparseCreateSpVec(void)
 {
 	void *fn = (void *)cusparseCreateSpVec_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCreateSpVec, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCreateSpVec, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCreateSpVec, cudastub_cusparse_slot_cusparseCreateSpVec, cudastub_cusparse_resolve_cusparseCreateSpVec, cudastub_cusparse_bind_cusparseCreateSpVec);
@@ -6176,7 +6286,8 @@ static cusparseStatus_t cusparseCreateSpVec_resolve(cusparseSpVecDescr_t *a0, in
 {
 	cusparseCreateSpVec_fn fn = cusparseCreateSpVec_choose();
 
-	atomic_store_explicit(&cusparseCreateSpVec_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCreateSpVec_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -6213,7 +6324,7 @@ void *cudastub_cusparse_bind_cusparseCscGet(void)
 {
 	void *fn = (void *)cusparseCscGet_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCscGet, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCscGet, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCscGet, cudastub_cusparse_slot_cusparseCscGet, cudastub_cusparse_resolve_cusparseCscGet, cudastub_cusparse_bind_cusparseCscGet);
@@ -6228,7 +6339,8 @@ static cusparseStatus_t cusparseCscGet_resolve(cusparseSpMatDescr_t a0, int64_t 
 {
 	cusparseCscGet_fn fn = cusparseCscGet_choose();
 
-	atomic_store_explicit(&cusparseCscGet_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCscGet_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -6258,7 +6370,7 @@ void *cudastub_cusparse_bind_cusparseCscSetPointers(void)
 {
 	void *fn = (void *)cusparseCscSetPointers_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCscSetPointers, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCscSetPointers, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCscSetPointers, cudastub_cusparse_slot_cusparseCscSetPointers, cudastub_cusparse_resolve_cusparseCscSetPointers, cudastub_cusparse_bind_cusparseCscSetPointers);
@@ -6273,7 +6385,8 @@ static cusparseStatus_t cusparseCscSetPointers_resolve(cusparseSpMatDescr_t a0, 
 {
 	cusparseCscSetPointers_fn fn = cusparseCscSetPointers_choose();
 
-	atomic_store_explicit(&cusparseCscSetPointers_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCscSetPointers_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -6305,7 +6418,7 @@ void *cudastub_cusparse_bind_cusparseCsctr(void)
 {
 	void *fn = (void *)cusparseCsctr_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCsctr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCsctr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCsctr, cudastub_cusparse_slot_cusparseCsctr, cudastub_cusparse_resolve_cusparseCsctr, cudastub_cusparse_bind_cusparseCsctr);
@@ -6320,7 +6433,8 @@ static cusparseStatus_t cusparseCsctr_resolve(cusparseHandle_t a0, int a1, const
 {
 	cusparseCsctr_fn fn = cusparseCsctr_choose();
 
-	atomic_store_explicit(&cusparseCsctr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCsctr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -6361,7 +6475,7 @@ void *cudastub_cusparse_bind_cusparseCsr2cscEx2(void)
 {
 	void *fn = (void *)cusparseCsr2cscEx2_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCsr2cscEx2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCsr2cscEx2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCsr2cscEx2, cudastub_cusparse_slot_cusparseCsr2cscEx2, cudastub_cusparse_resolve_cusparseCsr2cscEx2, cudastub_cusparse_bind_cusparseCsr2cscEx2);
@@ -6376,7 +6490,8 @@ static cusparseStatus_t cusparseCsr2cscEx2_resolve(cusparseHandle_t a0, int a1, 
 {
 	cusparseCsr2cscEx2_fn fn = cusparseCsr2cscEx2_choose();
 
-	atomic_store_explicit(&cusparseCsr2cscEx2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCsr2cscEx2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
 }
 #endif
@@ -6417,7 +6532,7 @@ void *cudastub_cusparse_bind_cusparseCsr2cscEx2_bufferSize(void)
 {
 	void *fn = (void *)cusparseCsr2cscEx2_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCsr2cscEx2_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCsr2cscEx2_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCsr2cscEx2_bufferSize, cudastub_cusparse_slot_cusparseCsr2cscEx2_bufferSize, cudastub_cusparse_resolve_cusparseCsr2cscEx2_bufferSize, cudastub_cusparse_bind_cusparseCsr2cscEx2_bufferSize);
@@ -6432,7 +6547,8 @@ static cusparseStatus_t cusparseCsr2cscEx2_bufferSize_resolve(cusparseHandle_t a
 {
 	cusparseCsr2cscEx2_bufferSize_fn fn = cusparseCsr2cscEx2_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseCsr2cscEx2_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCsr2cscEx2_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
 }
 #endif
@@ -6469,7 +6585,7 @@ void *cudastub_cusparse_bind_cusparseCsrGet(void)
 {
 	void *fn = (void *)cusparseCsrGet_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCsrGet, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCsrGet, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCsrGet, cudastub_cusparse_slot_cusparseCsrGet, cudastub_cusparse_resolve_cusparseCsrGet, cudastub_cusparse_bind_cusparseCsrGet);
@@ -6484,7 +6600,8 @@ static cusparseStatus_t cusparseCsrGet_resolve(cusparseSpMatDescr_t a0, int64_t 
 {
 	cusparseCsrGet_fn fn = cusparseCsrGet_choose();
 
-	atomic_store_explicit(&cusparseCsrGet_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCsrGet_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -6514,7 +6631,7 @@ void *cudastub_cusparse_bind_cusparseCsrSetPointers(void)
 {
 	void *fn = (void *)cusparseCsrSetPointers_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCsrSetPointers, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCsrSetPointers, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCsrSetPointers, cudastub_cusparse_slot_cusparseCsrSetPointers, cudastub_cusparse_resolve_cusparseCsrSetPointers, cudastub_cusparse_bind_cusparseCsrSetPointers);
@@ -6529,7 +6646,8 @@ static cusparseStatus_t cusparseCsrSetPointers_resolve(cusparseSpMatDescr_t a0, 
 {
 	cusparseCsrSetPointers_fn fn = cusparseCsrSetPointers_choose();
 
-	atomic_store_explicit(&cusparseCsrSetPointers_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCsrSetPointers_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -6559,7 +6677,7 @@ void *cudastub_cusparse_bind_cusparseCsrSetStridedBatch(void)
 {
 	void *fn = (void *)cusparseCsrSetStridedBatch_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCsrSetStridedBatch, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCsrSetStridedBatch, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCsrSetStridedBatch, cudastub_cusparse_slot_cusparseCsrSetStridedBatch, cudastub_cusparse_resolve_cusparseCsrSetStridedBatch, cudastub_cusparse_bind_cusparseCsrSetStridedBatch);
@@ -6574,7 +6692,8 @@ static cusparseStatus_t cusparseCsrSetStridedBatch_resolve(cusparseSpMatDescr_t 
 {
 	cusparseCsrSetStridedBatch_fn fn = cusparseCsrSetStridedBatch_choose();
 
-	atomic_store_explicit(&cusparseCsrSetStridedBatch_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCsrSetStridedBatch_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -6621,7 +6740,7 @@ void *cudastub_cusparse_bind_cusparseCsrmvEx(void)
 {
 	void *fn = (void *)cusparseCsrmvEx_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCsrmvEx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCsrmvEx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCsrmvEx, cudastub_cusparse_slot_cusparseCsrmvEx, cudastub_cusparse_resolve_cusparseCsrmvEx, cudastub_cusparse_bind_cusparseCsrmvEx);
@@ -6636,7 +6755,8 @@ static cusparseStatus_t cusparseCsrmvEx_resolve(cusparseHandle_t a0, cusparseAlg
 {
 	cusparseCsrmvEx_fn fn = cusparseCsrmvEx_choose();
 
-	atomic_store_explicit(&cusparseCsrmvEx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCsrmvEx_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20);
 }
 #endif
@@ -6683,7 +6803,7 @@ void *cudastub_cusparse_bind_cusparseCsrmvEx_bufferSize(void)
 {
 	void *fn = (void *)cusparseCsrmvEx_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCsrmvEx_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCsrmvEx_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCsrmvEx_bufferSize, cudastub_cusparse_slot_cusparseCsrmvEx_bufferSize, cudastub_cusparse_resolve_cusparseCsrmvEx_bufferSize, cudastub_cusparse_bind_cusparseCsrmvEx_bufferSize);
@@ -6698,7 +6818,8 @@ static cusparseStatus_t cusparseCsrmvEx_bufferSize_resolve(cusparseHandle_t a0, 
 {
 	cusparseCsrmvEx_bufferSize_fn fn = cusparseCsrmvEx_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseCsrmvEx_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCsrmvEx_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20);
 }
 #endif
@@ -6731,7 +6852,7 @@ void *cudastub_cusparse_bind_cusparseDaxpyi(void)
 {
 	void *fn = (void *)cusparseDaxpyi_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDaxpyi, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDaxpyi, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDaxpyi, cudastub_cusparse_slot_cusparseDaxpyi, cudastub_cusparse_resolve_cusparseDaxpyi, cudastub_cusparse_bind_cusparseDaxpyi);
@@ -6746,7 +6867,8 @@ static cusparseStatus_t cusparseDaxpyi_resolve(cusparseHandle_t a0, int a1, cons
 {
 	cusparseDaxpyi_fn fn = cusparseDaxpyi_choose();
 
-	atomic_store_explicit(&cusparseDaxpyi_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDaxpyi_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -6785,7 +6907,7 @@ void *cudastub_cusparse_bind_cusparseDbsr2csr(void)
 {
 	void *fn = (void *)cusparseDbsr2csr_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDbsr2csr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDbsr2csr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDbsr2csr, cudastub_cusparse_slot_cusparseDbsr2csr, cudastub_cusparse_resolve_cusparseDbsr2csr, cudastub_cusparse_bind_cusparseDbsr2csr);
@@ -6800,7 +6922,8 @@ static cusparseStatus_t cusparseDbsr2csr_resolve(cusparseHandle_t a0, cusparseDi
 {
 	cusparseDbsr2csr_fn fn = cusparseDbsr2csr_choose();
 
-	atomic_store_explicit(&cusparseDbsr2csr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDbsr2csr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -6838,7 +6961,7 @@ void *cudastub_cusparse_bind_cusparseDbsric02(void)
 {
 	void *fn = (void *)cusparseDbsric02_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDbsric02, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDbsric02, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDbsric02, cudastub_cusparse_slot_cusparseDbsric02, cudastub_cusparse_resolve_cusparseDbsric02, cudastub_cusparse_bind_cusparseDbsric02);
@@ -6853,7 +6976,8 @@ static cusparseStatus_t cusparseDbsric02_resolve(cusparseHandle_t a0, cusparseDi
 {
 	cusparseDbsric02_fn fn = cusparseDbsric02_choose();
 
-	atomic_store_explicit(&cusparseDbsric02_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDbsric02_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -6891,7 +7015,7 @@ void *cudastub_cusparse_bind_cusparseDbsric02_analysis(void)
 {
 	void *fn = (void *)cusparseDbsric02_analysis_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDbsric02_analysis, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDbsric02_analysis, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDbsric02_analysis, cudastub_cusparse_slot_cusparseDbsric02_analysis, cudastub_cusparse_resolve_cusparseDbsric02_analysis, cudastub_cusparse_bind_cusparseDbsric02_analysis);
@@ -6906,7 +7030,8 @@ static cusparseStatus_t cusparseDbsric02_analysis_resolve(cusparseHandle_t a0, c
 {
 	cusparseDbsric02_analysis_fn fn = cusparseDbsric02_analysis_choose();
 
-	atomic_store_explicit(&cusparseDbsric02_analysis_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDbsric02_analysis_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -6943,7 +7068,7 @@ void *cudastub_cusparse_bind_cusparseDbsric02_bufferSize(void)
 {
 	void *fn = (void *)cusparseDbsric02_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDbsric02_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDbsric02_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDbsric02_bufferSize, cudastub_cusparse_slot_cusparseDbsric02_bufferSize, cudastub_cusparse_resolve_cusparseDbsric02_bufferSize, cudastub_cusparse_bind_cusparseDbsric02_bufferSize);
@@ -6958,7 +7083,8 @@ static cusparseStatus_t cusparseDbsric02_bufferSize_resolve(cusparseHandle_t a0,
 {
 	cusparseDbsric02_bufferSize_fn fn = cusparseDbsric02_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseDbsric02_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDbsric02_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -6995,7 +7121,7 @@ void *cudastub_cusparse_bind_cusparseDbsric02_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseDbsric02_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDbsric02_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDbsric02_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDbsric02_bufferSizeExt, cudastub_cusparse_slot_cusparseDbsric02_bufferSizeExt, cudastub_cusparse_resolve_cusparseDbsric02_bufferSizeExt, cudastub_cusparse_bind_cusparseDbsric02_bufferSizeExt);
@@ -7010,7 +7136,8 @@ static cusparseStatus_t cusparseDbsric02_bufferSizeExt_resolve(cusparseHandle_t 
 {
 	cusparseDbsric02_bufferSizeExt_fn fn = cusparseDbsric02_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseDbsric02_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDbsric02_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -7048,7 +7175,7 @@ void *cudastub_cusparse_bind_cusparseDbsrilu02(void)
 {
 	void *fn = (void *)cusparseDbsrilu02_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDbsrilu02, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDbsrilu02, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDbsrilu02, cudastub_cusparse_slot_cusparseDbsrilu02, cudastub_cusparse_resolve_cusparseDbsrilu02, cudastub_cusparse_bind_cusparseDbsrilu02);
@@ -7063,7 +7190,8 @@ static cusparseStatus_t cusparseDbsrilu02_resolve(cusparseHandle_t a0, cusparseD
 {
 	cusparseDbsrilu02_fn fn = cusparseDbsrilu02_choose();
 
-	atomic_store_explicit(&cusparseDbsrilu02_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDbsrilu02_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -7101,7 +7229,7 @@ void *cudastub_cusparse_bind_cusparseDbsrilu02_analysis(void)
 {
 	void *fn = (void *)cusparseDbsrilu02_analysis_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDbsrilu02_analysis, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDbsrilu02_analysis, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDbsrilu02_analysis, cudastub_cusparse_slot_cusparseDbsrilu02_analysis, cudastub_cusparse_resolve_cusparseDbsrilu02_analysis, cudastub_cusparse_bind_cusparseDbsrilu02_analysis);
@@ -7116,7 +7244,8 @@ static cusparseStatus_t cusparseDbsrilu02_analysis_resolve(cusparseHandle_t a0, 
 {
 	cusparseDbsrilu02_analysis_fn fn = cusparseDbsrilu02_analysis_choose();
 
-	atomic_store_explicit(&cusparseDbsrilu02_analysis_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDbsrilu02_analysis_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -7153,7 +7282,7 @@ void *cudastub_cusparse_bind_cusparseDbsrilu02_bufferSize(void)
 {
 	void *fn = (void *)cusparseDbsrilu02_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDbsrilu02_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDbsrilu02_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDbsrilu02_bufferSize, cudastub_cusparse_slot_cusparseDbsrilu02_bufferSize, cudastub_cusparse_resolve_cusparseDbsrilu02_bufferSize, cudastub_cusparse_bind_cusparseDbsrilu02_bufferSize);
@@ -7168,7 +7297,8 @@ static cusparseStatus_t cusparseDbsrilu02_bufferSize_resolve(cusparseHandle_t a0
 {
 	cusparseDbsrilu02_bufferSize_fn fn = cusparseDbsrilu02_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseDbsrilu02_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDbsrilu02_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -7205,7 +7335,7 @@ void *cudastub_cusparse_bind_cusparseDbsrilu02_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseDbsrilu02_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDbsrilu02_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDbsrilu02_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDbsrilu02_bufferSizeExt, cudastub_cusparse_slot_cusparseDbsrilu02_bufferSizeExt, cudastub_cusparse_resolve_cusparseDbsrilu02_bufferSizeExt, cudastub_cusparse_bind_cusparseDbsrilu02_bufferSizeExt);
@@ -7220,7 +7350,8 @@ static cusparseStatus_t cusparseDbsrilu02_bufferSizeExt_resolve(cusparseHandle_t
 {
 	cusparseDbsrilu02_bufferSizeExt_fn fn = cusparseDbsrilu02_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseDbsrilu02_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDbsrilu02_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -7251,7 +7382,7 @@ void *cudastub_cusparse_bind_cusparseDbsrilu02_numericBoost(void)
 {
 	void *fn = (void *)cusparseDbsrilu02_numericBoost_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDbsrilu02_numericBoost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDbsrilu02_numericBoost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDbsrilu02_numericBoost, cudastub_cusparse_slot_cusparseDbsrilu02_numericBoost, cudastub_cusparse_resolve_cusparseDbsrilu02_numericBoost, cudastub_cusparse_bind_cusparseDbsrilu02_numericBoost);
@@ -7266,7 +7397,8 @@ static cusparseStatus_t cusparseDbsrilu02_numericBoost_resolve(cusparseHandle_t 
 {
 	cusparseDbsrilu02_numericBoost_fn fn = cusparseDbsrilu02_numericBoost_choose();
 
-	atomic_store_explicit(&cusparseDbsrilu02_numericBoost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDbsrilu02_numericBoost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -7311,7 +7443,7 @@ void *cudastub_cusparse_bind_cusparseDbsrmm(void)
 {
 	void *fn = (void *)cusparseDbsrmm_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDbsrmm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDbsrmm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDbsrmm, cudastub_cusparse_slot_cusparseDbsrmm, cudastub_cusparse_resolve_cusparseDbsrmm, cudastub_cusparse_bind_cusparseDbsrmm);
@@ -7326,7 +7458,8 @@ static cusparseStatus_t cusparseDbsrmm_resolve(cusparseHandle_t a0, cusparseDire
 {
 	cusparseDbsrmm_fn fn = cusparseDbsrmm_choose();
 
-	atomic_store_explicit(&cusparseDbsrmm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDbsrmm_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18);
 }
 #endif
@@ -7367,7 +7500,7 @@ void *cudastub_cusparse_bind_cusparseDbsrmv(void)
 {
 	void *fn = (void *)cusparseDbsrmv_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDbsrmv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDbsrmv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDbsrmv, cudastub_cusparse_slot_cusparseDbsrmv, cudastub_cusparse_resolve_cusparseDbsrmv, cudastub_cusparse_bind_cusparseDbsrmv);
@@ -7382,7 +7515,8 @@ static cusparseStatus_t cusparseDbsrmv_resolve(cusparseHandle_t a0, cusparseDire
 {
 	cusparseDbsrmv_fn fn = cusparseDbsrmv_choose();
 
-	atomic_store_explicit(&cusparseDbsrmv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDbsrmv_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
 }
 #endif
@@ -7423,7 +7557,7 @@ void *cudastub_cusparse_bind_cusparseDbsrsm2_analysis(void)
 {
 	void *fn = (void *)cusparseDbsrsm2_analysis_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDbsrsm2_analysis, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDbsrsm2_analysis, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDbsrsm2_analysis, cudastub_cusparse_slot_cusparseDbsrsm2_analysis, cudastub_cusparse_resolve_cusparseDbsrsm2_analysis, cudastub_cusparse_bind_cusparseDbsrsm2_analysis);
@@ -7438,7 +7572,8 @@ static cusparseStatus_t cusparseDbsrsm2_analysis_resolve(cusparseHandle_t a0, cu
 {
 	cusparseDbsrsm2_analysis_fn fn = cusparseDbsrsm2_analysis_choose();
 
-	atomic_store_explicit(&cusparseDbsrsm2_analysis_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDbsrsm2_analysis_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
 }
 #endif
@@ -7478,7 +7613,7 @@ void *cudastub_cusparse_bind_cusparseDbsrsm2_bufferSize(void)
 {
 	void *fn = (void *)cusparseDbsrsm2_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDbsrsm2_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDbsrsm2_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDbsrsm2_bufferSize, cudastub_cusparse_slot_cusparseDbsrsm2_bufferSize, cudastub_cusparse_resolve_cusparseDbsrsm2_bufferSize, cudastub_cusparse_bind_cusparseDbsrsm2_bufferSize);
@@ -7493,7 +7628,8 @@ static cusparseStatus_t cusparseDbsrsm2_bufferSize_resolve(cusparseHandle_t a0, 
 {
 	cusparseDbsrsm2_bufferSize_fn fn = cusparseDbsrsm2_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseDbsrsm2_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDbsrsm2_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -7533,7 +7669,7 @@ void *cudastub_cusparse_bind_cusparseDbsrsm2_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseDbsrsm2_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDbsrsm2_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDbsrsm2_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDbsrsm2_bufferSizeExt, cudastub_cusparse_slot_cusparseDbsrsm2_bufferSizeExt, cudastub_cusparse_resolve_cusparseDbsrsm2_bufferSizeExt, cudastub_cusparse_bind_cusparseDbsrsm2_bufferSizeExt);
@@ -7548,7 +7684,8 @@ static cusparseStatus_t cusparseDbsrsm2_bufferSizeExt_resolve(cusparseHandle_t a
 {
 	cusparseDbsrsm2_bufferSizeExt_fn fn = cusparseDbsrsm2_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseDbsrsm2_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDbsrsm2_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -7594,7 +7731,7 @@ void *cudastub_cusparse_bind_cusparseDbsrsm2_solve(void)
 {
 	void *fn = (void *)cusparseDbsrsm2_solve_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDbsrsm2_solve, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDbsrsm2_solve, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDbsrsm2_solve, cudastub_cusparse_slot_cusparseDbsrsm2_solve, cudastub_cusparse_resolve_cusparseDbsrsm2_solve, cudastub_cusparse_bind_cusparseDbsrsm2_solve);
@@ -7609,7 +7746,8 @@ static cusparseStatus_t cusparseDbsrsm2_solve_resolve(cusparseHandle_t a0, cuspa
 {
 	cusparseDbsrsm2_solve_fn fn = cusparseDbsrsm2_solve_choose();
 
-	atomic_store_explicit(&cusparseDbsrsm2_solve_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDbsrsm2_solve_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
 }
 #endif
@@ -7648,7 +7786,7 @@ void *cudastub_cusparse_bind_cusparseDbsrsv2_analysis(void)
 {
 	void *fn = (void *)cusparseDbsrsv2_analysis_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDbsrsv2_analysis, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDbsrsv2_analysis, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDbsrsv2_analysis, cudastub_cusparse_slot_cusparseDbsrsv2_analysis, cudastub_cusparse_resolve_cusparseDbsrsv2_analysis, cudastub_cusparse_bind_cusparseDbsrsv2_analysis);
@@ -7663,7 +7801,8 @@ static cusparseStatus_t cusparseDbsrsv2_analysis_resolve(cusparseHandle_t a0, cu
 {
 	cusparseDbsrsv2_analysis_fn fn = cusparseDbsrsv2_analysis_choose();
 
-	atomic_store_explicit(&cusparseDbsrsv2_analysis_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDbsrsv2_analysis_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -7701,7 +7840,7 @@ void *cudastub_cusparse_bind_cusparseDbsrsv2_bufferSize(void)
 {
 	void *fn = (void *)cusparseDbsrsv2_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDbsrsv2_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDbsrsv2_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDbsrsv2_bufferSize, cudastub_cusparse_slot_cusparseDbsrsv2_bufferSize, cudastub_cusparse_resolve_cusparseDbsrsv2_bufferSize, cudastub_cusparse_bind_cusparseDbsrsv2_bufferSize);
@@ -7716,7 +7855,8 @@ static cusparseStatus_t cusparseDbsrsv2_bufferSize_resolve(cusparseHandle_t a0, 
 {
 	cusparseDbsrsv2_bufferSize_fn fn = cusparseDbsrsv2_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseDbsrsv2_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDbsrsv2_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -7754,7 +7894,7 @@ void *cudastub_cusparse_bind_cusparseDbsrsv2_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseDbsrsv2_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDbsrsv2_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDbsrsv2_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDbsrsv2_bufferSizeExt, cudastub_cusparse_slot_cusparseDbsrsv2_bufferSizeExt, cudastub_cusparse_resolve_cusparseDbsrsv2_bufferSizeExt, cudastub_cusparse_bind_cusparseDbsrsv2_bufferSizeExt);
@@ -7769,7 +7909,8 @@ static cusparseStatus_t cusparseDbsrsv2_bufferSizeExt_resolve(cusparseHandle_t a
 {
 	cusparseDbsrsv2_bufferSizeExt_fn fn = cusparseDbsrsv2_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseDbsrsv2_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDbsrsv2_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -7811,7 +7952,7 @@ void *cudastub_cusparse_bind_cusparseDbsrsv2_solve(void)
 {
 	void *fn = (void *)cusparseDbsrsv2_solve_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDbsrsv2_solve, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDbsrsv2_solve, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDbsrsv2_solve, cudastub_cusparse_slot_cusparseDbsrsv2_solve, cudastub_cusparse_resolve_cusparseDbsrsv2_solve, cudastub_cusparse_bind_cusparseDbsrsv2_solve);
@@ -7826,7 +7967,8 @@ static cusparseStatus_t cusparseDbsrsv2_solve_resolve(cusparseHandle_t a0, cuspa
 {
 	cusparseDbsrsv2_solve_fn fn = cusparseDbsrsv2_solve_choose();
 
-	atomic_store_explicit(&cusparseDbsrsv2_solve_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDbsrsv2_solve_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
 }
 #endif
@@ -7870,7 +8012,7 @@ void *cudastub_cusparse_bind_cusparseDbsrxmv(void)
 {
 	void *fn = (void *)cusparseDbsrxmv_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDbsrxmv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDbsrxmv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDbsrxmv, cudastub_cusparse_slot_cusparseDbsrxmv, cudastub_cusparse_resolve_cusparseDbsrxmv, cudastub_cusparse_bind_cusparseDbsrxmv);
@@ -7885,7 +8027,8 @@ static cusparseStatus_t cusparseDbsrxmv_resolve(cusparseHandle_t a0, cusparseDir
 {
 	cusparseDbsrxmv_fn fn = cusparseDbsrxmv_choose();
 
-	atomic_store_explicit(&cusparseDbsrxmv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDbsrxmv_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
 }
 #endif
@@ -7920,7 +8063,7 @@ void *cudastub_cusparse_bind_cusparseDcsc2dense(void)
 {
 	void *fn = (void *)cusparseDcsc2dense_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDcsc2dense, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDcsc2dense, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDcsc2dense, cudastub_cusparse_slot_cusparseDcsc2dense, cudastub_cusparse_resolve_cusparseDcsc2dense, cudastub_cusparse_bind_cusparseDcsc2dense);
@@ -7935,7 +8078,8 @@ static cusparseStatus_t cusparseDcsc2dense_resolve(cusparseHandle_t a0, int a1, 
 {
 	cusparseDcsc2dense_fn fn = cusparseDcsc2dense_choose();
 
-	atomic_store_explicit(&cusparseDcsc2dense_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDcsc2dense_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -7974,7 +8118,7 @@ void *cudastub_cusparse_bind_cusparseDcsr2bsr(void)
 {
 	void *fn = (void *)cusparseDcsr2bsr_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDcsr2bsr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDcsr2bsr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDcsr2bsr, cudastub_cusparse_slot_cusparseDcsr2bsr, cudastub_cusparse_resolve_cusparseDcsr2bsr, cudastub_cusparse_bind_cusparseDcsr2bsr);
@@ -7989,7 +8133,8 @@ static cusparseStatus_t cusparseDcsr2bsr_resolve(cusparseHandle_t a0, cusparseDi
 {
 	cusparseDcsr2bsr_fn fn = cusparseDcsr2bsr_choose();
 
-	atomic_store_explicit(&cusparseDcsr2bsr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDcsr2bsr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -8028,7 +8173,7 @@ void *cudastub_cusparse_bind_cusparseDcsr2csr_compress(void)
 {
 	void *fn = (void *)cusparseDcsr2csr_compress_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDcsr2csr_compress, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDcsr2csr_compress, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDcsr2csr_compress, cudastub_cusparse_slot_cusparseDcsr2csr_compress, cudastub_cusparse_resolve_cusparseDcsr2csr_compress, cudastub_cusparse_bind_cusparseDcsr2csr_compress);
@@ -8043,7 +8188,8 @@ static cusparseStatus_t cusparseDcsr2csr_compress_resolve(cusparseHandle_t a0, i
 {
 	cusparseDcsr2csr_compress_fn fn = cusparseDcsr2csr_compress_choose();
 
-	atomic_store_explicit(&cusparseDcsr2csr_compress_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDcsr2csr_compress_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -8079,7 +8225,7 @@ void *cudastub_cusparse_bind_cusparseDcsr2csru(void)
 {
 	void *fn = (void *)cusparseDcsr2csru_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDcsr2csru, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDcsr2csru, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDcsr2csru, cudastub_cusparse_slot_cusparseDcsr2csru, cudastub_cusparse_resolve_cusparseDcsr2csru, cudastub_cusparse_bind_cusparseDcsr2csru);
@@ -8094,7 +8240,8 @@ static cusparseStatus_t cusparseDcsr2csru_resolve(cusparseHandle_t a0, int a1, i
 {
 	cusparseDcsr2csru_fn fn = cusparseDcsr2csru_choose();
 
-	atomic_store_explicit(&cusparseDcsr2csru_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDcsr2csru_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -8129,7 +8276,7 @@ void *cudastub_cusparse_bind_cusparseDcsr2dense(void)
 {
 	void *fn = (void *)cusparseDcsr2dense_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDcsr2dense, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDcsr2dense, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDcsr2dense, cudastub_cusparse_slot_cusparseDcsr2dense, cudastub_cusparse_resolve_cusparseDcsr2dense, cudastub_cusparse_bind_cusparseDcsr2dense);
@@ -8144,7 +8291,8 @@ static cusparseStatus_t cusparseDcsr2dense_resolve(cusparseHandle_t a0, int a1, 
 {
 	cusparseDcsr2dense_fn fn = cusparseDcsr2dense_choose();
 
-	atomic_store_explicit(&cusparseDcsr2dense_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDcsr2dense_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -8185,7 +8333,7 @@ void *cudastub_cusparse_bind_cusparseDcsr2gebsr(void)
 {
 	void *fn = (void *)cusparseDcsr2gebsr_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDcsr2gebsr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDcsr2gebsr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDcsr2gebsr, cudastub_cusparse_slot_cusparseDcsr2gebsr, cudastub_cusparse_resolve_cusparseDcsr2gebsr, cudastub_cusparse_bind_cusparseDcsr2gebsr);
@@ -8200,7 +8348,8 @@ static cusparseStatus_t cusparseDcsr2gebsr_resolve(cusparseHandle_t a0, cusparse
 {
 	cusparseDcsr2gebsr_fn fn = cusparseDcsr2gebsr_choose();
 
-	atomic_store_explicit(&cusparseDcsr2gebsr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDcsr2gebsr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
 }
 #endif
@@ -8237,7 +8386,7 @@ void *cudastub_cusparse_bind_cusparseDcsr2gebsr_bufferSize(void)
 {
 	void *fn = (void *)cusparseDcsr2gebsr_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDcsr2gebsr_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDcsr2gebsr_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDcsr2gebsr_bufferSize, cudastub_cusparse_slot_cusparseDcsr2gebsr_bufferSize, cudastub_cusparse_resolve_cusparseDcsr2gebsr_bufferSize, cudastub_cusparse_bind_cusparseDcsr2gebsr_bufferSize);
@@ -8252,7 +8401,8 @@ static cusparseStatus_t cusparseDcsr2gebsr_bufferSize_resolve(cusparseHandle_t a
 {
 	cusparseDcsr2gebsr_bufferSize_fn fn = cusparseDcsr2gebsr_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseDcsr2gebsr_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDcsr2gebsr_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -8289,7 +8439,7 @@ void *cudastub_cusparse_bind_cusparseDcsr2gebsr_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseDcsr2gebsr_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDcsr2gebsr_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDcsr2gebsr_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDcsr2gebsr_bufferSizeExt, cudastub_cusparse_slot_cusparseDcsr2gebsr_bufferSizeExt, cudastub_cusparse_resolve_cusparseDcsr2gebsr_bufferSizeExt, cudastub_cusparse_bind_cusparseDcsr2gebsr_bufferSizeExt);
@@ -8304,7 +8454,8 @@ static cusparseStatus_t cusparseDcsr2gebsr_bufferSizeExt_resolve(cusparseHandle_
 {
 	cusparseDcsr2gebsr_bufferSizeExt_fn fn = cusparseDcsr2gebsr_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseDcsr2gebsr_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDcsr2gebsr_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -8342,7 +8493,7 @@ void *cudastub_cusparse_bind_cusparseDcsrcolor(void)
 {
 	void *fn = (void *)cusparseDcsrcolor_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDcsrcolor, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDcsrcolor, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDcsrcolor, cudastub_cusparse_slot_cusparseDcsrcolor, cudastub_cusparse_resolve_cusparseDcsrcolor, cudastub_cusparse_bind_cusparseDcsrcolor);
@@ -8357,7 +8508,8 @@ static cusparseStatus_t cusparseDcsrcolor_resolve(cusparseHandle_t a0, int a1, i
 {
 	cusparseDcsrcolor_fn fn = cusparseDcsrcolor_choose();
 
-	atomic_store_explicit(&cusparseDcsrcolor_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDcsrcolor_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -8403,7 +8555,7 @@ void *cudastub_cusparse_bind_cusparseDcsrgeam2(void)
 {
 	void *fn = (void *)cusparseDcsrgeam2_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDcsrgeam2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDcsrgeam2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDcsrgeam2, cudastub_cusparse_slot_cusparseDcsrgeam2, cudastub_cusparse_resolve_cusparseDcsrgeam2, cudastub_cusparse_bind_cusparseDcsrgeam2);
@@ -8418,7 +8570,8 @@ static cusparseStatus_t cusparseDcsrgeam2_resolve(cusparseHandle_t a0, int a1, i
 {
 	cusparseDcsrgeam2_fn fn = cusparseDcsrgeam2_choose();
 
-	atomic_store_explicit(&cusparseDcsrgeam2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDcsrgeam2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
 }
 #endif
@@ -8464,7 +8617,7 @@ void *cudastub_cusparse_bind_cusparseDcsrgeam2_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseDcsrgeam2_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDcsrgeam2_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDcsrgeam2_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDcsrgeam2_bufferSizeExt, cudastub_cusparse_slot_cusparseDcsrgeam2_bufferSizeExt, cudastub_cusparse_resolve_cusparseDcsrgeam2_bufferSizeExt, cudastub_cusparse_bind_cusparseDcsrgeam2_bufferSizeExt);
@@ -8479,7 +8632,8 @@ static cusparseStatus_t cusparseDcsrgeam2_bufferSizeExt_resolve(cusparseHandle_t
 {
 	cusparseDcsrgeam2_bufferSizeExt_fn fn = cusparseDcsrgeam2_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseDcsrgeam2_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDcsrgeam2_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
 }
 #endif
@@ -8532,7 +8686,7 @@ void *cudastub_cusparse_bind_cusparseDcsrgemm2(void)
 {
 	void *fn = (void *)cusparseDcsrgemm2_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDcsrgemm2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDcsrgemm2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDcsrgemm2, cudastub_cusparse_slot_cusparseDcsrgemm2, cudastub_cusparse_resolve_cusparseDcsrgemm2, cudastub_cusparse_bind_cusparseDcsrgemm2);
@@ -8547,7 +8701,8 @@ static cusparseStatus_t cusparseDcsrgemm2_resolve(cusparseHandle_t a0, int a1, i
 {
 	cusparseDcsrgemm2_fn fn = cusparseDcsrgemm2_choose();
 
-	atomic_store_explicit(&cusparseDcsrgemm2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDcsrgemm2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20, a21, a22, a23, a24, a25, a26);
 }
 #endif
@@ -8593,7 +8748,7 @@ void *cudastub_cusparse_bind_cusparseDcsrgemm2_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseDcsrgemm2_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDcsrgemm2_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDcsrgemm2_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDcsrgemm2_bufferSizeExt, cudastub_cusparse_slot_cusparseDcsrgemm2_bufferSizeExt, cudastub_cusparse_resolve_cusparseDcsrgemm2_bufferSizeExt, cudastub_cusparse_bind_cusparseDcsrgemm2_bufferSizeExt);
@@ -8608,7 +8763,8 @@ static cusparseStatus_t cusparseDcsrgemm2_bufferSizeExt_resolve(cusparseHandle_t
 {
 	cusparseDcsrgemm2_bufferSizeExt_fn fn = cusparseDcsrgemm2_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseDcsrgemm2_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDcsrgemm2_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
 }
 #endif
@@ -8644,7 +8800,7 @@ void *cudastub_cusparse_bind_cusparseDcsric02(void)
 {
 	void *fn = (void *)cusparseDcsric02_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDcsric02, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDcsric02, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDcsric02, cudastub_cusparse_slot_cusparseDcsric02, cudastub_cusparse_resolve_cusparseDcsric02, cudastub_cusparse_bind_cusparseDcsric02);
@@ -8659,7 +8815,8 @@ static cusparseStatus_t cusparseDcsric02_resolve(cusparseHandle_t a0, int a1, in
 {
 	cusparseDcsric02_fn fn = cusparseDcsric02_choose();
 
-	atomic_store_explicit(&cusparseDcsric02_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDcsric02_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -8695,7 +8852,7 @@ void *cudastub_cusparse_bind_cusparseDcsric02_analysis(void)
 {
 	void *fn = (void *)cusparseDcsric02_analysis_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDcsric02_analysis, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDcsric02_analysis, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDcsric02_analysis, cudastub_cusparse_slot_cusparseDcsric02_analysis, cudastub_cusparse_resolve_cusparseDcsric02_analysis, cudastub_cusparse_bind_cusparseDcsric02_analysis);
@@ -8710,7 +8867,8 @@ static cusparseStatus_t cusparseDcsric02_analysis_resolve(cusparseHandle_t a0, i
 {
 	cusparseDcsric02_analysis_fn fn = cusparseDcsric02_analysis_choose();
 
-	atomic_store_explicit(&cusparseDcsric02_analysis_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDcsric02_analysis_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -8745,7 +8903,7 @@ void *cudastub_cusparse_bind_cusparseDcsric02_bufferSize(void)
 {
 	void *fn = (void *)cusparseDcsric02_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDcsric02_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDcsric02_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDcsric02_bufferSize, cudastub_cusparse_slot_cusparseDcsric02_bufferSize, cudastub_cusparse_resolve_cusparseDcsric02_bufferSize, cudastub_cusparse_bind_cusparseDcsric02_bufferSize);
@@ -8760,7 +8918,8 @@ static cusparseStatus_t cusparseDcsric02_bufferSize_resolve(cusparseHandle_t a0,
 {
 	cusparseDcsric02_bufferSize_fn fn = cusparseDcsric02_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseDcsric02_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDcsric02_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -8795,7 +8954,7 @@ void *cudastub_cusparse_bind_cusparseDcsric02_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseDcsric02_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDcsric02_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDcsric02_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDcsric02_bufferSizeExt, cudastub_cusparse_slot_cusparseDcsric02_bufferSizeExt, cudastub_cusparse_resolve_cusparseDcsric02_bufferSizeExt, cudastub_cusparse_bind_cusparseDcsric02_bufferSizeExt);
@@ -8810,7 +8969,8 @@ static cusparseStatus_t cusparseDcsric02_bufferSizeExt_resolve(cusparseHandle_t 
 {
 	cusparseDcsric02_bufferSizeExt_fn fn = cusparseDcsric02_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseDcsric02_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDcsric02_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -8846,7 +9006,7 @@ void *cudastub_cusparse_bind_cusparseDcsrilu02(void)
 {
 	void *fn = (void *)cusparseDcsrilu02_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDcsrilu02, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDcsrilu02, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDcsrilu02, cudastub_cusparse_slot_cusparseDcsrilu02, cudastub_cusparse_resolve_cusparseDcsrilu02, cudastub_cusparse_bind_cusparseDcsrilu02);
@@ -8861,7 +9021,8 @@ static cusparseStatus_t cusparseDcsrilu02_resolve(cusparseHandle_t a0, int a1, i
 {
 	cusparseDcsrilu02_fn fn = cusparseDcsrilu02_choose();
 
-	atomic_store_explicit(&cusparseDcsrilu02_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDcsrilu02_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -8897,7 +9058,7 @@ void *cudastub_cusparse_bind_cusparseDcsrilu02_analysis(void)
 {
 	void *fn = (void *)cusparseDcsrilu02_analysis_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDcsrilu02_analysis, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDcsrilu02_analysis, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDcsrilu02_analysis, cudastub_cusparse_slot_cusparseDcsrilu02_analysis, cudastub_cusparse_resolve_cusparseDcsrilu02_analysis, cudastub_cusparse_bind_cusparseDcsrilu02_analysis);
@@ -8912,7 +9073,8 @@ static cusparseStatus_t cusparseDcsrilu02_analysis_resolve(cusparseHandle_t a0, 
 {
 	cusparseDcsrilu02_analysis_fn fn = cusparseDcsrilu02_analysis_choose();
 
-	atomic_store_explicit(&cusparseDcsrilu02_analysis_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDcsrilu02_analysis_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -8947,7 +9109,7 @@ void *cudastub_cusparse_bind_cusparseDcsrilu02_bufferSize(void)
 {
 	void *fn = (void *)cusparseDcsrilu02_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDcsrilu02_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDcsrilu02_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDcsrilu02_bufferSize, cudastub_cusparse_slot_cusparseDcsrilu02_bufferSize, cudastub_cusparse_resolve_cusparseDcsrilu02_bufferSize, cudastub_cusparse_bind_cusparseDcsrilu02_bufferSize);
@@ -8962,7 +9124,8 @@ static cusparseStatus_t cusparseDcsrilu02_bufferSize_resolve(cusparseHandle_t a0
 {
 	cusparseDcsrilu02_bufferSize_fn fn = cusparseDcsrilu02_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseDcsrilu02_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDcsrilu02_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -8997,7 +9160,7 @@ void *cudastub_cusparse_bind_cusparseDcsrilu02_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseDcsrilu02_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDcsrilu02_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDcsrilu02_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDcsrilu02_bufferSizeExt, cudastub_cusparse_slot_cusparseDcsrilu02_bufferSizeExt, cudastub_cusparse_resolve_cusparseDcsrilu02_bufferSizeExt, cudastub_cusparse_bind_cusparseDcsrilu02_bufferSizeExt);
@@ -9012,7 +9175,8 @@ static cusparseStatus_t cusparseDcsrilu02_bufferSizeExt_resolve(cusparseHandle_t
 {
 	cusparseDcsrilu02_bufferSizeExt_fn fn = cusparseDcsrilu02_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseDcsrilu02_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDcsrilu02_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -9043,7 +9207,7 @@ void *cudastub_cusparse_bind_cusparseDcsrilu02_numericBoost(void)
 {
 	void *fn = (void *)cusparseDcsrilu02_numericBoost_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDcsrilu02_numericBoost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDcsrilu02_numericBoost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDcsrilu02_numericBoost, cudastub_cusparse_slot_cusparseDcsrilu02_numericBoost, cudastub_cusparse_resolve_cusparseDcsrilu02_numericBoost, cudastub_cusparse_bind_cusparseDcsrilu02_numericBoost);
@@ -9058,7 +9222,8 @@ static cusparseStatus_t cusparseDcsrilu02_numericBoost_resolve(cusparseHandle_t 
 {
 	cusparseDcsrilu02_numericBoost_fn fn = cusparseDcsrilu02_numericBoost_choose();
 
-	atomic_store_explicit(&cusparseDcsrilu02_numericBoost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDcsrilu02_numericBoost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -9101,7 +9266,7 @@ void *cudastub_cusparse_bind_cusparseDcsrsm2_analysis(void)
 {
 	void *fn = (void *)cusparseDcsrsm2_analysis_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDcsrsm2_analysis, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDcsrsm2_analysis, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDcsrsm2_analysis, cudastub_cusparse_slot_cusparseDcsrsm2_analysis, cudastub_cusparse_resolve_cusparseDcsrsm2_analysis, cudastub_cusparse_bind_cusparseDcsrsm2_analysis);
@@ -9116,7 +9281,8 @@ static cusparseStatus_t cusparseDcsrsm2_analysis_resolve(cusparseHandle_t a0, in
 {
 	cusparseDcsrsm2_analysis_fn fn = cusparseDcsrsm2_analysis_choose();
 
-	atomic_store_explicit(&cusparseDcsrsm2_analysis_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDcsrsm2_analysis_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
 }
 #endif
@@ -9159,7 +9325,7 @@ void *cudastub_cusparse_bind_cusparseDcsrsm2_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseDcsrsm2_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDcsrsm2_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDcsrsm2_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDcsrsm2_bufferSizeExt, cudastub_cusparse_slot_cusparseDcsrsm2_bufferSizeExt, cudastub_cusparse_resolve_cusparseDcsrsm2_bufferSizeExt, cudastub_cusparse_bind_cusparseDcsrsm2_bufferSizeExt);
@@ -9174,7 +9340,8 @@ static cusparseStatus_t cusparseDcsrsm2_bufferSizeExt_resolve(cusparseHandle_t a
 {
 	cusparseDcsrsm2_bufferSizeExt_fn fn = cusparseDcsrsm2_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseDcsrsm2_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDcsrsm2_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
 }
 #endif
@@ -9217,7 +9384,7 @@ void *cudastub_cusparse_bind_cusparseDcsrsm2_solve(void)
 {
 	void *fn = (void *)cusparseDcsrsm2_solve_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDcsrsm2_solve, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDcsrsm2_solve, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDcsrsm2_solve, cudastub_cusparse_slot_cusparseDcsrsm2_solve, cudastub_cusparse_resolve_cusparseDcsrsm2_solve, cudastub_cusparse_bind_cusparseDcsrsm2_solve);
@@ -9232,7 +9399,8 @@ static cusparseStatus_t cusparseDcsrsm2_solve_resolve(cusparseHandle_t a0, int a
 {
 	cusparseDcsrsm2_solve_fn fn = cusparseDcsrsm2_solve_choose();
 
-	atomic_store_explicit(&cusparseDcsrsm2_solve_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDcsrsm2_solve_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
 }
 #endif
@@ -9269,7 +9437,7 @@ void *cudastub_cusparse_bind_cusparseDcsrsv2_analysis(void)
 {
 	void *fn = (void *)cusparseDcsrsv2_analysis_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDcsrsv2_analysis, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDcsrsv2_analysis, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDcsrsv2_analysis, cudastub_cusparse_slot_cusparseDcsrsv2_analysis, cudastub_cusparse_resolve_cusparseDcsrsv2_analysis, cudastub_cusparse_bind_cusparseDcsrsv2_analysis);
@@ -9284,7 +9452,8 @@ static cusparseStatus_t cusparseDcsrsv2_analysis_resolve(cusparseHandle_t a0, cu
 {
 	cusparseDcsrsv2_analysis_fn fn = cusparseDcsrsv2_analysis_choose();
 
-	atomic_store_explicit(&cusparseDcsrsv2_analysis_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDcsrsv2_analysis_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -9320,7 +9489,7 @@ void *cudastub_cusparse_bind_cusparseDcsrsv2_bufferSize(void)
 {
 	void *fn = (void *)cusparseDcsrsv2_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDcsrsv2_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDcsrsv2_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDcsrsv2_bufferSize, cudastub_cusparse_slot_cusparseDcsrsv2_bufferSize, cudastub_cusparse_resolve_cusparseDcsrsv2_bufferSize, cudastub_cusparse_bind_cusparseDcsrsv2_bufferSize);
@@ -9335,7 +9504,8 @@ static cusparseStatus_t cusparseDcsrsv2_bufferSize_resolve(cusparseHandle_t a0, 
 {
 	cusparseDcsrsv2_bufferSize_fn fn = cusparseDcsrsv2_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseDcsrsv2_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDcsrsv2_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -9371,7 +9541,7 @@ void *cudastub_cusparse_bind_cusparseDcsrsv2_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseDcsrsv2_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDcsrsv2_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDcsrsv2_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDcsrsv2_bufferSizeExt, cudastub_cusparse_slot_cusparseDcsrsv2_bufferSizeExt, cudastub_cusparse_resolve_cusparseDcsrsv2_bufferSizeExt, cudastub_cusparse_bind_cusparseDcsrsv2_bufferSizeExt);
@@ -9386,7 +9556,8 @@ static cusparseStatus_t cusparseDcsrsv2_bufferSizeExt_resolve(cusparseHandle_t a
 {
 	cusparseDcsrsv2_bufferSizeExt_fn fn = cusparseDcsrsv2_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseDcsrsv2_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDcsrsv2_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -9426,7 +9597,7 @@ void *cudastub_cusparse_bind_cusparseDcsrsv2_solve(void)
 {
 	void *fn = (void *)cusparseDcsrsv2_solve_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDcsrsv2_solve, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDcsrsv2_solve, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDcsrsv2_solve, cudastub_cusparse_slot_cusparseDcsrsv2_solve, cudastub_cusparse_resolve_cusparseDcsrsv2_solve, cudastub_cusparse_bind_cusparseDcsrsv2_solve);
@@ -9441,7 +9612,8 @@ static cusparseStatus_t cusparseDcsrsv2_solve_resolve(cusparseHandle_t a0, cuspa
 {
 	cusparseDcsrsv2_solve_fn fn = cusparseDcsrsv2_solve_choose();
 
-	atomic_store_explicit(&cusparseDcsrsv2_solve_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDcsrsv2_solve_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -9477,7 +9649,7 @@ void *cudastub_cusparse_bind_cusparseDcsru2csr(void)
 {
 	void *fn = (void *)cusparseDcsru2csr_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDcsru2csr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDcsru2csr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDcsru2csr, cudastub_cusparse_slot_cusparseDcsru2csr, cudastub_cusparse_resolve_cusparseDcsru2csr, cudastub_cusparse_bind_cusparseDcsru2csr);
@@ -9492,7 +9664,8 @@ static cusparseStatus_t cusparseDcsru2csr_resolve(cusparseHandle_t a0, int a1, i
 {
 	cusparseDcsru2csr_fn fn = cusparseDcsru2csr_choose();
 
-	atomic_store_explicit(&cusparseDcsru2csr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDcsru2csr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -9527,7 +9700,7 @@ void *cudastub_cusparse_bind_cusparseDcsru2csr_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseDcsru2csr_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDcsru2csr_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDcsru2csr_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDcsru2csr_bufferSizeExt, cudastub_cusparse_slot_cusparseDcsru2csr_bufferSizeExt, cudastub_cusparse_resolve_cusparseDcsru2csr_bufferSizeExt, cudastub_cusparse_bind_cusparseDcsru2csr_bufferSizeExt);
@@ -9542,7 +9715,8 @@ static cusparseStatus_t cusparseDcsru2csr_bufferSizeExt_resolve(cusparseHandle_t
 {
 	cusparseDcsru2csr_bufferSizeExt_fn fn = cusparseDcsru2csr_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseDcsru2csr_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDcsru2csr_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -9578,7 +9752,7 @@ void *cudastub_cusparse_bind_cusparseDdense2csc(void)
 {
 	void *fn = (void *)cusparseDdense2csc_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDdense2csc, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDdense2csc, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDdense2csc, cudastub_cusparse_slot_cusparseDdense2csc, cudastub_cusparse_resolve_cusparseDdense2csc, cudastub_cusparse_bind_cusparseDdense2csc);
@@ -9593,7 +9767,8 @@ static cusparseStatus_t cusparseDdense2csc_resolve(cusparseHandle_t a0, int a1, 
 {
 	cusparseDdense2csc_fn fn = cusparseDdense2csc_choose();
 
-	atomic_store_explicit(&cusparseDdense2csc_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDdense2csc_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -9629,7 +9804,7 @@ void *cudastub_cusparse_bind_cusparseDdense2csr(void)
 {
 	void *fn = (void *)cusparseDdense2csr_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDdense2csr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDdense2csr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDdense2csr, cudastub_cusparse_slot_cusparseDdense2csr, cudastub_cusparse_resolve_cusparseDdense2csr, cudastub_cusparse_bind_cusparseDdense2csr);
@@ -9644,7 +9819,8 @@ static cusparseStatus_t cusparseDdense2csr_resolve(cusparseHandle_t a0, int a1, 
 {
 	cusparseDdense2csr_fn fn = cusparseDdense2csr_choose();
 
-	atomic_store_explicit(&cusparseDdense2csr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDdense2csr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -9675,7 +9851,7 @@ void *cudastub_cusparse_bind_cusparseDenseToSparse_analysis(void)
 {
 	void *fn = (void *)cusparseDenseToSparse_analysis_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDenseToSparse_analysis, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDenseToSparse_analysis, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDenseToSparse_analysis, cudastub_cusparse_slot_cusparseDenseToSparse_analysis, cudastub_cusparse_resolve_cusparseDenseToSparse_analysis, cudastub_cusparse_bind_cusparseDenseToSparse_analysis);
@@ -9690,7 +9866,8 @@ static cusparseStatus_t cusparseDenseToSparse_analysis_resolve(cusparseHandle_t 
 {
 	cusparseDenseToSparse_analysis_fn fn = cusparseDenseToSparse_analysis_choose();
 
-	atomic_store_explicit(&cusparseDenseToSparse_analysis_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDenseToSparse_analysis_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -9721,7 +9898,7 @@ void *cudastub_cusparse_bind_cusparseDenseToSparse_bufferSize(void)
 {
 	void *fn = (void *)cusparseDenseToSparse_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDenseToSparse_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDenseToSparse_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDenseToSparse_bufferSize, cudastub_cusparse_slot_cusparseDenseToSparse_bufferSize, cudastub_cusparse_resolve_cusparseDenseToSparse_bufferSize, cudastub_cusparse_bind_cusparseDenseToSparse_bufferSize);
@@ -9736,7 +9913,8 @@ static cusparseStatus_t cusparseDenseToSparse_bufferSize_resolve(cusparseHandle_
 {
 	cusparseDenseToSparse_bufferSize_fn fn = cusparseDenseToSparse_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseDenseToSparse_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDenseToSparse_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -9767,7 +9945,7 @@ void *cudastub_cusparse_bind_cusparseDenseToSparse_convert(void)
 {
 	void *fn = (void *)cusparseDenseToSparse_convert_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDenseToSparse_convert, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDenseToSparse_convert, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDenseToSparse_convert, cudastub_cusparse_slot_cusparseDenseToSparse_convert, cudastub_cusparse_resolve_cusparseDenseToSparse_convert, cudastub_cusparse_bind_cusparseDenseToSparse_convert);
@@ -9782,7 +9960,8 @@ static cusparseStatus_t cusparseDenseToSparse_convert_resolve(cusparseHandle_t a
 {
 	cusparseDenseToSparse_convert_fn fn = cusparseDenseToSparse_convert_choose();
 
-	atomic_store_explicit(&cusparseDenseToSparse_convert_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDenseToSparse_convert_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -9809,7 +9988,7 @@ void *cudastub_cusparse_bind_cusparseDestroy(void)
 {
 	void *fn = (void *)cusparseDestroy_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDestroy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDestroy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDestroy, cudastub_cusparse_slot_cusparseDestroy, cudastub_cusparse_resolve_cusparseDestroy, cudastub_cusparse_bind_cusparseDestroy);
@@ -9824,7 +10003,8 @@ static cusparseStatus_t cusparseDestroy_resolve(cusparseHandle_t a0)
 {
 	cusparseDestroy_fn fn = cusparseDestroy_choose();
 
-	atomic_store_explicit(&cusparseDestroy_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDestroy_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -9851,7 +10031,7 @@ void *cudastub_cusparse_bind_cusparseDestroyBsric02Info(void)
 {
 	void *fn = (void *)cusparseDestroyBsric02Info_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDestroyBsric02Info, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDestroyBsric02Info, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDestroyBsric02Info, cudastub_cusparse_slot_cusparseDestroyBsric02Info, cudastub_cusparse_resolve_cusparseDestroyBsric02Info, cudastub_cusparse_bind_cusparseDestroyBsric02Info);
@@ -9866,7 +10046,8 @@ static cusparseStatus_t cusparseDestroyBsric02Info_resolve(bsric02Info_t a0)
 {
 	cusparseDestroyBsric02Info_fn fn = cusparseDestroyBsric02Info_choose();
 
-	atomic_store_explicit(&cusparseDestroyBsric02Info_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDestroyBsric02Info_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -9893,7 +10074,7 @@ void *cudastub_cusparse_bind_cusparseDestroyBsrilu02Info(void)
 {
 	void *fn = (void *)cusparseDestroyBsrilu02Info_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDestroyBsrilu02Info, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDestroyBsrilu02Info, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDestroyBsrilu02Info, cudastub_cusparse_slot_cusparseDestroyBsrilu02Info, cudastub_cusparse_resolve_cusparseDestroyBsrilu02Info, cudastub_cusparse_bind_cusparseDestroyBsrilu02Info);
@@ -9908,7 +10089,8 @@ static cusparseStatus_t cusparseDestroyBsrilu02Info_resolve(bsrilu02Info_t a0)
 {
 	cusparseDestroyBsrilu02Info_fn fn = cusparseDestroyBsrilu02Info_choose();
 
-	atomic_store_explicit(&cusparseDestroyBsrilu02Info_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDestroyBsrilu02Info_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -9935,7 +10117,7 @@ void *cudastub_cusparse_bind_cusparseDestroyBsrsm2Info(void)
 {
 	void *fn = (void *)cusparseDestroyBsrsm2Info_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDestroyBsrsm2Info, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDestroyBsrsm2Info, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDestroyBsrsm2Info, cudastub_cusparse_slot_cusparseDestroyBsrsm2Info, cudastub_cusparse_resolve_cusparseDestroyBsrsm2Info, cudastub_cusparse_bind_cusparseDestroyBsrsm2Info);
@@ -9950,7 +10132,8 @@ static cusparseStatus_t cusparseDestroyBsrsm2Info_resolve(bsrsm2Info_t a0)
 {
 	cusparseDestroyBsrsm2Info_fn fn = cusparseDestroyBsrsm2Info_choose();
 
-	atomic_store_explicit(&cusparseDestroyBsrsm2Info_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDestroyBsrsm2Info_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -9977,7 +10160,7 @@ void *cudastub_cusparse_bind_cusparseDestroyBsrsv2Info(void)
 {
 	void *fn = (void *)cusparseDestroyBsrsv2Info_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDestroyBsrsv2Info, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDestroyBsrsv2Info, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDestroyBsrsv2Info, cudastub_cusparse_slot_cusparseDestroyBsrsv2Info, cudastub_cusparse_resolve_cusparseDestroyBsrsv2Info, cudastub_cusparse_bind_cusparseDestroyBsrsv2Info);
@@ -9992,7 +10175,8 @@ static cusparseStatus_t cusparseDestroyBsrsv2Info_resolve(bsrsv2Info_t a0)
 {
 	cusparseDestroyBsrsv2Info_fn fn = cusparseDestroyBsrsv2Info_choose();
 
-	atomic_store_explicit(&cusparseDestroyBsrsv2Info_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDestroyBsrsv2Info_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -10019,7 +10203,7 @@ void *cudastub_cusparse_bind_cusparseDestroyColorInfo(void)
 {
 	void *fn = (void *)cusparseDestroyColorInfo_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDestroyColorInfo, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDestroyColorInfo, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDestroyColorInfo, cudastub_cusparse_slot_cusparseDestroyColorInfo, cudastub_cusparse_resolve_cusparseDestroyColorInfo, cudastub_cusparse_bind_cusparseDestroyColorInfo);
@@ -10034,7 +10218,8 @@ static cusparseStatus_t cusparseDestroyColorInfo_resolve(cusparseColorInfo_t a0)
 {
 	cusparseDestroyColorInfo_fn fn = cusparseDestroyColorInfo_choose();
 
-	atomic_store_explicit(&cusparseDestroyColorInfo_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDestroyColorInfo_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -10061,7 +10246,7 @@ void *cudastub_cusparse_bind_cusparseDestroyCsrgemm2Info(void)
 {
 	void *fn = (void *)cusparseDestroyCsrgemm2Info_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDestroyCsrgemm2Info, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDestroyCsrgemm2Info, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDestroyCsrgemm2Info, cudastub_cusparse_slot_cusparseDestroyCsrgemm2Info, cudastub_cusparse_resolve_cusparseDestroyCsrgemm2Info, cudastub_cusparse_bind_cusparseDestroyCsrgemm2Info);
@@ -10076,7 +10261,8 @@ static cusparseStatus_t cusparseDestroyCsrgemm2Info_resolve(csrgemm2Info_t a0)
 {
 	cusparseDestroyCsrgemm2Info_fn fn = cusparseDestroyCsrgemm2Info_choose();
 
-	atomic_store_explicit(&cusparseDestroyCsrgemm2Info_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDestroyCsrgemm2Info_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -10103,7 +10289,7 @@ void *cudastub_cusparse_bind_cusparseDestroyCsric02Info(void)
 {
 	void *fn = (void *)cusparseDestroyCsric02Info_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDestroyCsric02Info, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDestroyCsric02Info, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDestroyCsric02Info, cudastub_cusparse_slot_cusparseDestroyCsric02Info, cudastub_cusparse_resolve_cusparseDestroyCsric02Info, cudastub_cusparse_bind_cusparseDestroyCsric02Info);
@@ -10118,7 +10304,8 @@ static cusparseStatus_t cusparseDestroyCsric02Info_resolve(csric02Info_t a0)
 {
 	cusparseDestroyCsric02Info_fn fn = cusparseDestroyCsric02Info_choose();
 
-	atomic_store_explicit(&cusparseDestroyCsric02Info_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDestroyCsric02Info_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -10145,7 +10332,7 @@ void *cudastub_cusparse_bind_cusparseDestroyCsrilu02Info(void)
 {
 	void *fn = (void *)cusparseDestroyCsrilu02Info_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDestroyCsrilu02Info, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDestroyCsrilu02Info, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDestroyCsrilu02Info, cudastub_cusparse_slot_cusparseDestroyCsrilu02Info, cudastub_cusparse_resolve_cusparseDestroyCsrilu02Info, cudastub_cusparse_bind_cusparseDestroyCsrilu02Info);
@@ -10160,7 +10347,8 @@ static cusparseStatus_t cusparseDestroyCsrilu02Info_resolve(csrilu02Info_t a0)
 {
 	cusparseDestroyCsrilu02Info_fn fn = cusparseDestroyCsrilu02Info_choose();
 
-	atomic_store_explicit(&cusparseDestroyCsrilu02Info_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDestroyCsrilu02Info_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -10187,7 +10375,7 @@ void *cudastub_cusparse_bind_cusparseDestroyCsrsm2Info(void)
 {
 	void *fn = (void *)cusparseDestroyCsrsm2Info_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDestroyCsrsm2Info, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDestroyCsrsm2Info, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDestroyCsrsm2Info, cudastub_cusparse_slot_cusparseDestroyCsrsm2Info, cudastub_cusparse_resolve_cusparseDestroyCsrsm2Info, cudastub_cusparse_bind_cusparseDestroyCsrsm2Info);
@@ -10202,7 +10390,8 @@ static cusparseStatus_t cusparseDestroyCsrsm2Info_resolve(csrsm2Info_t a0)
 {
 	cusparseDestroyCsrsm2Info_fn fn = cusparseDestroyCsrsm2Info_choose();
 
-	atomic_store_explicit(&cusparseDestroyCsrsm2Info_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDestroyCsrsm2Info_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -10229,7 +10418,7 @@ void *cudastub_cusparse_bind_cusparseDestroyCsrsv2Info(void)
 {
 	void *fn = (void *)cusparseDestroyCsrsv2Info_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDestroyCsrsv2Info, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDestroyCsrsv2Info, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDestroyCsrsv2Info, cudastub_cusparse_slot_cusparseDestroyCsrsv2Info, cudastub_cusparse_resolve_cusparseDestroyCsrsv2Info, cudastub_cusparse_bind_cusparseDestroyCsrsv2Info);
@@ -10244,7 +10433,8 @@ static cusparseStatus_t cusparseDestroyCsrsv2Info_resolve(csrsv2Info_t a0)
 {
 	cusparseDestroyCsrsv2Info_fn fn = cusparseDestroyCsrsv2Info_choose();
 
-	atomic_store_explicit(&cusparseDestroyCsrsv2Info_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDestroyCsrsv2Info_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -10271,7 +10461,7 @@ void *cudastub_cusparse_bind_cusparseDestroyCsru2csrInfo(void)
 {
 	void *fn = (void *)cusparseDestroyCsru2csrInfo_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDestroyCsru2csrInfo, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDestroyCsru2csrInfo, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDestroyCsru2csrInfo, cudastub_cusparse_slot_cusparseDestroyCsru2csrInfo, cudastub_cusparse_resolve_cusparseDestroyCsru2csrInfo, cudastub_cusparse_bind_cusparseDestroyCsru2csrInfo);
@@ -10286,7 +10476,8 @@ static cusparseStatus_t cusparseDestroyCsru2csrInfo_resolve(csru2csrInfo_t a0)
 {
 	cusparseDestroyCsru2csrInfo_fn fn = cusparseDestroyCsru2csrInfo_choose();
 
-	atomic_store_explicit(&cusparseDestroyCsru2csrInfo_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDestroyCsru2csrInfo_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -10313,7 +10504,7 @@ void *cudastub_cusparse_bind_cusparseDestroyDnMat(void)
 {
 	void *fn = (void *)cusparseDestroyDnMat_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDestroyDnMat, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDestroyDnMat, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDestroyDnMat, cudastub_cusparse_slot_cusparseDestroyDnMat, cudastub_cusparse_resolve_cusparseDestroyDnMat, cudastub_cusparse_bind_cusparseDestroyDnMat);
@@ -10328,7 +10519,8 @@ static cusparseStatus_t cusparseDestroyDnMat_resolve(cusparseDnMatDescr_t a0)
 {
 	cusparseDestroyDnMat_fn fn = cusparseDestroyDnMat_choose();
 
-	atomic_store_explicit(&cusparseDestroyDnMat_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDestroyDnMat_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -10355,7 +10547,7 @@ void *cudastub_cusparse_bind_cusparseDestroyDnVec(void)
 {
 	void *fn = (void *)cusparseDestroyDnVec_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDestroyDnVec, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDestroyDnVec, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDestroyDnVec, cudastub_cusparse_slot_cusparseDestroyDnVec, cudastub_cusparse_resolve_cusparseDestroyDnVec, cudastub_cusparse_bind_cusparseDestroyDnVec);
@@ -10370,7 +10562,8 @@ static cusparseStatus_t cusparseDestroyDnVec_resolve(cusparseDnVecDescr_t a0)
 {
 	cusparseDestroyDnVec_fn fn = cusparseDestroyDnVec_choose();
 
-	atomic_store_explicit(&cusparseDestroyDnVec_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDestroyDnVec_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -10397,7 +10590,7 @@ void *cudastub_cusparse_bind_cusparseDestroyMatDescr(void)
 {
 	void *fn = (void *)cusparseDestroyMatDescr_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDestroyMatDescr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDestroyMatDescr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDestroyMatDescr, cudastub_cusparse_slot_cusparseDestroyMatDescr, cudastub_cusparse_resolve_cusparseDestroyMatDescr, cudastub_cusparse_bind_cusparseDestroyMatDescr);
@@ -10412,7 +10605,8 @@ static cusparseStatus_t cusparseDestroyMatDescr_resolve(cusparseMatDescr_t a0)
 {
 	cusparseDestroyMatDescr_fn fn = cusparseDestroyMatDescr_choose();
 
-	atomic_store_explicit(&cusparseDestroyMatDescr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDestroyMatDescr_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -10439,7 +10633,7 @@ void *cudastub_cusparse_bind_cusparseDestroyPruneInfo(void)
 {
 	void *fn = (void *)cusparseDestroyPruneInfo_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDestroyPruneInfo, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDestroyPruneInfo, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDestroyPruneInfo, cudastub_cusparse_slot_cusparseDestroyPruneInfo, cudastub_cusparse_resolve_cusparseDestroyPruneInfo, cudastub_cusparse_bind_cusparseDestroyPruneInfo);
@@ -10454,7 +10648,8 @@ static cusparseStatus_t cusparseDestroyPruneInfo_resolve(pruneInfo_t a0)
 {
 	cusparseDestroyPruneInfo_fn fn = cusparseDestroyPruneInfo_choose();
 
-	atomic_store_explicit(&cusparseDestroyPruneInfo_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDestroyPruneInfo_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -10481,7 +10676,7 @@ void *cudastub_cusparse_bind_cusparseDestroySpMat(void)
 {
 	void *fn = (void *)cusparseDestroySpMat_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDestroySpMat, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDestroySpMat, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDestroySpMat, cudastub_cusparse_slot_cusparseDestroySpMat, cudastub_cusparse_resolve_cusparseDestroySpMat, cudastub_cusparse_bind_cusparseDestroySpMat);
@@ -10496,7 +10691,8 @@ static cusparseStatus_t cusparseDestroySpMat_resolve(cusparseSpMatDescr_t a0)
 {
 	cusparseDestroySpMat_fn fn = cusparseDestroySpMat_choose();
 
-	atomic_store_explicit(&cusparseDestroySpMat_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDestroySpMat_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -10523,7 +10719,7 @@ void *cudastub_cusparse_bind_cusparseDestroySpVec(void)
 {
 	void *fn = (void *)cusparseDestroySpVec_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDestroySpVec, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDestroySpVec, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDestroySpVec, cudastub_cusparse_slot_cusparseDestroySpVec, cudastub_cusparse_resolve_cusparseDestroySpVec, cudastub_cusparse_bind_cusparseDestroySpVec);
@@ -10538,7 +10734,8 @@ static cusparseStatus_t cusparseDestroySpVec_resolve(cusparseSpVecDescr_t a0)
 {
 	cusparseDestroySpVec_fn fn = cusparseDestroySpVec_choose();
 
-	atomic_store_explicit(&cusparseDestroySpVec_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDestroySpVec_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -10578,7 +10775,7 @@ void *cudastub_cusparse_bind_cusparseDgebsr2csr(void)
 {
 	void *fn = (void *)cusparseDgebsr2csr_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDgebsr2csr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDgebsr2csr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDgebsr2csr, cudastub_cusparse_slot_cusparseDgebsr2csr, cudastub_cusparse_resolve_cusparseDgebsr2csr, cudastub_cusparse_bind_cusparseDgebsr2csr);
@@ -10593,7 +10790,8 @@ static cusparseStatus_t cusparseDgebsr2csr_resolve(cusparseHandle_t a0, cusparse
 {
 	cusparseDgebsr2csr_fn fn = cusparseDgebsr2csr_choose();
 
-	atomic_store_explicit(&cusparseDgebsr2csr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDgebsr2csr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -10634,7 +10832,7 @@ void *cudastub_cusparse_bind_cusparseDgebsr2gebsc(void)
 {
 	void *fn = (void *)cusparseDgebsr2gebsc_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDgebsr2gebsc, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDgebsr2gebsc, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDgebsr2gebsc, cudastub_cusparse_slot_cusparseDgebsr2gebsc, cudastub_cusparse_resolve_cusparseDgebsr2gebsc, cudastub_cusparse_bind_cusparseDgebsr2gebsc);
@@ -10649,7 +10847,8 @@ static cusparseStatus_t cusparseDgebsr2gebsc_resolve(cusparseHandle_t a0, int a1
 {
 	cusparseDgebsr2gebsc_fn fn = cusparseDgebsr2gebsc_choose();
 
-	atomic_store_explicit(&cusparseDgebsr2gebsc_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDgebsr2gebsc_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
 }
 #endif
@@ -10685,7 +10884,7 @@ void *cudastub_cusparse_bind_cusparseDgebsr2gebsc_bufferSize(void)
 {
 	void *fn = (void *)cusparseDgebsr2gebsc_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDgebsr2gebsc_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDgebsr2gebsc_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDgebsr2gebsc_bufferSize, cudastub_cusparse_slot_cusparseDgebsr2gebsc_bufferSize, cudastub_cusparse_resolve_cusparseDgebsr2gebsc_bufferSize, cudastub_cusparse_bind_cusparseDgebsr2gebsc_bufferSize);
@@ -10700,7 +10899,8 @@ static cusparseStatus_t cusparseDgebsr2gebsc_bufferSize_resolve(cusparseHandle_t
 {
 	cusparseDgebsr2gebsc_bufferSize_fn fn = cusparseDgebsr2gebsc_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseDgebsr2gebsc_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDgebsr2gebsc_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -10736,7 +10936,7 @@ void *cudastub_cusparse_bind_cusparseDgebsr2gebsc_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseDgebsr2gebsc_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDgebsr2gebsc_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDgebsr2gebsc_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDgebsr2gebsc_bufferSizeExt, cudastub_cusparse_slot_cusparseDgebsr2gebsc_bufferSizeExt, cudastub_cusparse_resolve_cusparseDgebsr2gebsc_bufferSizeExt, cudastub_cusparse_bind_cusparseDgebsr2gebsc_bufferSizeExt);
@@ -10751,7 +10951,8 @@ static cusparseStatus_t cusparseDgebsr2gebsc_bufferSizeExt_resolve(cusparseHandl
 {
 	cusparseDgebsr2gebsc_bufferSizeExt_fn fn = cusparseDgebsr2gebsc_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseDgebsr2gebsc_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDgebsr2gebsc_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -10795,7 +10996,7 @@ void *cudastub_cusparse_bind_cusparseDgebsr2gebsr(void)
 {
 	void *fn = (void *)cusparseDgebsr2gebsr_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDgebsr2gebsr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDgebsr2gebsr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDgebsr2gebsr, cudastub_cusparse_slot_cusparseDgebsr2gebsr, cudastub_cusparse_resolve_cusparseDgebsr2gebsr, cudastub_cusparse_bind_cusparseDgebsr2gebsr);
@@ -10810,7 +11011,8 @@ static cusparseStatus_t cusparseDgebsr2gebsr_resolve(cusparseHandle_t a0, cuspar
 {
 	cusparseDgebsr2gebsr_fn fn = cusparseDgebsr2gebsr_choose();
 
-	atomic_store_explicit(&cusparseDgebsr2gebsr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDgebsr2gebsr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
 }
 #endif
@@ -10850,7 +11052,7 @@ void *cudastub_cusparse_bind_cusparseDgebsr2gebsr_bufferSize(void)
 {
 	void *fn = (void *)cusparseDgebsr2gebsr_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDgebsr2gebsr_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDgebsr2gebsr_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDgebsr2gebsr_bufferSize, cudastub_cusparse_slot_cusparseDgebsr2gebsr_bufferSize, cudastub_cusparse_resolve_cusparseDgebsr2gebsr_bufferSize, cudastub_cusparse_bind_cusparseDgebsr2gebsr_bufferSize);
@@ -10865,7 +11067,8 @@ static cusparseStatus_t cusparseDgebsr2gebsr_bufferSize_resolve(cusparseHandle_t
 {
 	cusparseDgebsr2gebsr_bufferSize_fn fn = cusparseDgebsr2gebsr_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseDgebsr2gebsr_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDgebsr2gebsr_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -10905,7 +11108,7 @@ void *cudastub_cusparse_bind_cusparseDgebsr2gebsr_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseDgebsr2gebsr_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDgebsr2gebsr_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDgebsr2gebsr_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDgebsr2gebsr_bufferSizeExt, cudastub_cusparse_slot_cusparseDgebsr2gebsr_bufferSizeExt, cudastub_cusparse_resolve_cusparseDgebsr2gebsr_bufferSizeExt, cudastub_cusparse_bind_cusparseDgebsr2gebsr_bufferSizeExt);
@@ -10920,7 +11123,8 @@ static cusparseStatus_t cusparseDgebsr2gebsr_bufferSizeExt_resolve(cusparseHandl
 {
 	cusparseDgebsr2gebsr_bufferSizeExt_fn fn = cusparseDgebsr2gebsr_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseDgebsr2gebsr_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDgebsr2gebsr_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -10960,7 +11164,7 @@ void *cudastub_cusparse_bind_cusparseDgemmi(void)
 {
 	void *fn = (void *)cusparseDgemmi_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDgemmi, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDgemmi, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDgemmi, cudastub_cusparse_slot_cusparseDgemmi, cudastub_cusparse_resolve_cusparseDgemmi, cudastub_cusparse_bind_cusparseDgemmi);
@@ -10975,7 +11179,8 @@ static cusparseStatus_t cusparseDgemmi_resolve(cusparseHandle_t a0, int a1, int 
 {
 	cusparseDgemmi_fn fn = cusparseDgemmi_choose();
 
-	atomic_store_explicit(&cusparseDgemmi_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDgemmi_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -11015,7 +11220,7 @@ void *cudastub_cusparse_bind_cusparseDgemvi(void)
 {
 	void *fn = (void *)cusparseDgemvi_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDgemvi, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDgemvi, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDgemvi, cudastub_cusparse_slot_cusparseDgemvi, cudastub_cusparse_resolve_cusparseDgemvi, cudastub_cusparse_bind_cusparseDgemvi);
@@ -11030,7 +11235,8 @@ static cusparseStatus_t cusparseDgemvi_resolve(cusparseHandle_t a0, cusparseOper
 {
 	cusparseDgemvi_fn fn = cusparseDgemvi_choose();
 
-	atomic_store_explicit(&cusparseDgemvi_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDgemvi_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -11062,7 +11268,7 @@ void *cudastub_cusparse_bind_cusparseDgemvi_bufferSize(void)
 {
 	void *fn = (void *)cusparseDgemvi_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDgemvi_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDgemvi_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDgemvi_bufferSize, cudastub_cusparse_slot_cusparseDgemvi_bufferSize, cudastub_cusparse_resolve_cusparseDgemvi_bufferSize, cudastub_cusparse_bind_cusparseDgemvi_bufferSize);
@@ -11077,7 +11283,8 @@ static cusparseStatus_t cusparseDgemvi_bufferSize_resolve(cusparseHandle_t a0, c
 {
 	cusparseDgemvi_bufferSize_fn fn = cusparseDgemvi_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseDgemvi_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDgemvi_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -11114,7 +11321,7 @@ void *cudastub_cusparse_bind_cusparseDgpsvInterleavedBatch(void)
 {
 	void *fn = (void *)cusparseDgpsvInterleavedBatch_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDgpsvInterleavedBatch, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDgpsvInterleavedBatch, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDgpsvInterleavedBatch, cudastub_cusparse_slot_cusparseDgpsvInterleavedBatch, cudastub_cusparse_resolve_cusparseDgpsvInterleavedBatch, cudastub_cusparse_bind_cusparseDgpsvInterleavedBatch);
@@ -11129,7 +11336,8 @@ static cusparseStatus_t cusparseDgpsvInterleavedBatch_resolve(cusparseHandle_t a
 {
 	cusparseDgpsvInterleavedBatch_fn fn = cusparseDgpsvInterleavedBatch_choose();
 
-	atomic_store_explicit(&cusparseDgpsvInterleavedBatch_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDgpsvInterleavedBatch_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -11166,7 +11374,7 @@ void *cudastub_cusparse_bind_cusparseDgpsvInterleavedBatch_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseDgpsvInterleavedBatch_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDgpsvInterleavedBatch_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDgpsvInterleavedBatch_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDgpsvInterleavedBatch_bufferSizeExt, cudastub_cusparse_slot_cusparseDgpsvInterleavedBatch_bufferSizeExt, cudastub_cusparse_resolve_cusparseDgpsvInterleavedBatch_bufferSizeExt, cudastub_cusparse_bind_cusparseDgpsvInterleavedBatch_bufferSizeExt);
@@ -11181,7 +11389,8 @@ static cusparseStatus_t cusparseDgpsvInterleavedBatch_bufferSizeExt_resolve(cusp
 {
 	cusparseDgpsvInterleavedBatch_bufferSizeExt_fn fn = cusparseDgpsvInterleavedBatch_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseDgpsvInterleavedBatch_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDgpsvInterleavedBatch_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -11213,7 +11422,7 @@ void *cudastub_cusparse_bind_cusparseDgthr(void)
 {
 	void *fn = (void *)cusparseDgthr_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDgthr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDgthr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDgthr, cudastub_cusparse_slot_cusparseDgthr, cudastub_cusparse_resolve_cusparseDgthr, cudastub_cusparse_bind_cusparseDgthr);
@@ -11228,7 +11437,8 @@ static cusparseStatus_t cusparseDgthr_resolve(cusparseHandle_t a0, int a1, const
 {
 	cusparseDgthr_fn fn = cusparseDgthr_choose();
 
-	atomic_store_explicit(&cusparseDgthr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDgthr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -11260,7 +11470,7 @@ void *cudastub_cusparse_bind_cusparseDgthrz(void)
 {
 	void *fn = (void *)cusparseDgthrz_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDgthrz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDgthrz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDgthrz, cudastub_cusparse_slot_cusparseDgthrz, cudastub_cusparse_resolve_cusparseDgthrz, cudastub_cusparse_bind_cusparseDgthrz);
@@ -11275,7 +11485,8 @@ static cusparseStatus_t cusparseDgthrz_resolve(cusparseHandle_t a0, int a1, doub
 {
 	cusparseDgthrz_fn fn = cusparseDgthrz_choose();
 
-	atomic_store_explicit(&cusparseDgthrz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDgthrz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -11310,7 +11521,7 @@ void *cudastub_cusparse_bind_cusparseDgtsv2(void)
 {
 	void *fn = (void *)cusparseDgtsv2_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDgtsv2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDgtsv2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDgtsv2, cudastub_cusparse_slot_cusparseDgtsv2, cudastub_cusparse_resolve_cusparseDgtsv2, cudastub_cusparse_bind_cusparseDgtsv2);
@@ -11325,7 +11536,8 @@ static cusparseStatus_t cusparseDgtsv2_resolve(cusparseHandle_t a0, int a1, int 
 {
 	cusparseDgtsv2_fn fn = cusparseDgtsv2_choose();
 
-	atomic_store_explicit(&cusparseDgtsv2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDgtsv2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -11360,7 +11572,7 @@ void *cudastub_cusparse_bind_cusparseDgtsv2StridedBatch(void)
 {
 	void *fn = (void *)cusparseDgtsv2StridedBatch_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDgtsv2StridedBatch, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDgtsv2StridedBatch, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDgtsv2StridedBatch, cudastub_cusparse_slot_cusparseDgtsv2StridedBatch, cudastub_cusparse_resolve_cusparseDgtsv2StridedBatch, cudastub_cusparse_bind_cusparseDgtsv2StridedBatch);
@@ -11375,7 +11587,8 @@ static cusparseStatus_t cusparseDgtsv2StridedBatch_resolve(cusparseHandle_t a0, 
 {
 	cusparseDgtsv2StridedBatch_fn fn = cusparseDgtsv2StridedBatch_choose();
 
-	atomic_store_explicit(&cusparseDgtsv2StridedBatch_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDgtsv2StridedBatch_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -11410,7 +11623,7 @@ void *cudastub_cusparse_bind_cusparseDgtsv2StridedBatch_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseDgtsv2StridedBatch_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDgtsv2StridedBatch_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDgtsv2StridedBatch_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDgtsv2StridedBatch_bufferSizeExt, cudastub_cusparse_slot_cusparseDgtsv2StridedBatch_bufferSizeExt, cudastub_cusparse_resolve_cusparseDgtsv2StridedBatch_bufferSizeExt, cudastub_cusparse_bind_cusparseDgtsv2StridedBatch_bufferSizeExt);
@@ -11425,7 +11638,8 @@ static cusparseStatus_t cusparseDgtsv2StridedBatch_bufferSizeExt_resolve(cuspars
 {
 	cusparseDgtsv2StridedBatch_bufferSizeExt_fn fn = cusparseDgtsv2StridedBatch_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseDgtsv2StridedBatch_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDgtsv2StridedBatch_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -11460,7 +11674,7 @@ void *cudastub_cusparse_bind_cusparseDgtsv2_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseDgtsv2_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDgtsv2_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDgtsv2_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDgtsv2_bufferSizeExt, cudastub_cusparse_slot_cusparseDgtsv2_bufferSizeExt, cudastub_cusparse_resolve_cusparseDgtsv2_bufferSizeExt, cudastub_cusparse_bind_cusparseDgtsv2_bufferSizeExt);
@@ -11475,7 +11689,8 @@ static cusparseStatus_t cusparseDgtsv2_bufferSizeExt_resolve(cusparseHandle_t a0
 {
 	cusparseDgtsv2_bufferSizeExt_fn fn = cusparseDgtsv2_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseDgtsv2_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDgtsv2_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -11510,7 +11725,7 @@ void *cudastub_cusparse_bind_cusparseDgtsv2_nopivot(void)
 {
 	void *fn = (void *)cusparseDgtsv2_nopivot_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDgtsv2_nopivot, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDgtsv2_nopivot, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDgtsv2_nopivot, cudastub_cusparse_slot_cusparseDgtsv2_nopivot, cudastub_cusparse_resolve_cusparseDgtsv2_nopivot, cudastub_cusparse_bind_cusparseDgtsv2_nopivot);
@@ -11525,7 +11740,8 @@ static cusparseStatus_t cusparseDgtsv2_nopivot_resolve(cusparseHandle_t a0, int 
 {
 	cusparseDgtsv2_nopivot_fn fn = cusparseDgtsv2_nopivot_choose();
 
-	atomic_store_explicit(&cusparseDgtsv2_nopivot_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDgtsv2_nopivot_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -11560,7 +11776,7 @@ void *cudastub_cusparse_bind_cusparseDgtsv2_nopivot_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseDgtsv2_nopivot_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDgtsv2_nopivot_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDgtsv2_nopivot_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDgtsv2_nopivot_bufferSizeExt, cudastub_cusparse_slot_cusparseDgtsv2_nopivot_bufferSizeExt, cudastub_cusparse_resolve_cusparseDgtsv2_nopivot_bufferSizeExt, cudastub_cusparse_bind_cusparseDgtsv2_nopivot_bufferSizeExt);
@@ -11575,7 +11791,8 @@ static cusparseStatus_t cusparseDgtsv2_nopivot_bufferSizeExt_resolve(cusparseHan
 {
 	cusparseDgtsv2_nopivot_bufferSizeExt_fn fn = cusparseDgtsv2_nopivot_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseDgtsv2_nopivot_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDgtsv2_nopivot_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -11610,7 +11827,7 @@ void *cudastub_cusparse_bind_cusparseDgtsvInterleavedBatch(void)
 {
 	void *fn = (void *)cusparseDgtsvInterleavedBatch_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDgtsvInterleavedBatch, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDgtsvInterleavedBatch, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDgtsvInterleavedBatch, cudastub_cusparse_slot_cusparseDgtsvInterleavedBatch, cudastub_cusparse_resolve_cusparseDgtsvInterleavedBatch, cudastub_cusparse_bind_cusparseDgtsvInterleavedBatch);
@@ -11625,7 +11842,8 @@ static cusparseStatus_t cusparseDgtsvInterleavedBatch_resolve(cusparseHandle_t a
 {
 	cusparseDgtsvInterleavedBatch_fn fn = cusparseDgtsvInterleavedBatch_choose();
 
-	atomic_store_explicit(&cusparseDgtsvInterleavedBatch_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDgtsvInterleavedBatch_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -11660,7 +11878,7 @@ void *cudastub_cusparse_bind_cusparseDgtsvInterleavedBatch_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseDgtsvInterleavedBatch_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDgtsvInterleavedBatch_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDgtsvInterleavedBatch_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDgtsvInterleavedBatch_bufferSizeExt, cudastub_cusparse_slot_cusparseDgtsvInterleavedBatch_bufferSizeExt, cudastub_cusparse_resolve_cusparseDgtsvInterleavedBatch_bufferSizeExt, cudastub_cusparse_bind_cusparseDgtsvInterleavedBatch_bufferSizeExt);
@@ -11675,7 +11893,8 @@ static cusparseStatus_t cusparseDgtsvInterleavedBatch_bufferSizeExt_resolve(cusp
 {
 	cusparseDgtsvInterleavedBatch_bufferSizeExt_fn fn = cusparseDgtsvInterleavedBatch_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseDgtsvInterleavedBatch_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDgtsvInterleavedBatch_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -11708,7 +11927,7 @@ void *cudastub_cusparse_bind_cusparseDnMatGet(void)
 {
 	void *fn = (void *)cusparseDnMatGet_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDnMatGet, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDnMatGet, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDnMatGet, cudastub_cusparse_slot_cusparseDnMatGet, cudastub_cusparse_resolve_cusparseDnMatGet, cudastub_cusparse_bind_cusparseDnMatGet);
@@ -11723,7 +11942,8 @@ static cusparseStatus_t cusparseDnMatGet_resolve(cusparseDnMatDescr_t a0, int64_
 {
 	cusparseDnMatGet_fn fn = cusparseDnMatGet_choose();
 
-	atomic_store_explicit(&cusparseDnMatGet_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDnMatGet_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -11752,7 +11972,7 @@ void *cudastub_cusparse_bind_cusparseDnMatGetStridedBatch(void)
 {
 	void *fn = (void *)cusparseDnMatGetStridedBatch_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDnMatGetStridedBatch, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDnMatGetStridedBatch, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDnMatGetStridedBatch, cudastub_cusparse_slot_cusparseDnMatGetStridedBatch, cudastub_cusparse_resolve_cusparseDnMatGetStridedBatch, cudastub_cusparse_bind_cusparseDnMatGetStridedBatch);
@@ -11767,7 +11987,8 @@ static cusparseStatus_t cusparseDnMatGetStridedBatch_resolve(cusparseDnMatDescr_
 {
 	cusparseDnMatGetStridedBatch_fn fn = cusparseDnMatGetStridedBatch_choose();
 
-	atomic_store_explicit(&cusparseDnMatGetStridedBatch_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDnMatGetStridedBatch_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -11795,7 +12016,7 @@ void *cudastub_cusparse_bind_cusparseDnMatGetValues(void)
 {
 	void *fn = (void *)cusparseDnMatGetValues_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDnMatGetValues, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDnMatGetValues, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDnMatGetValues, cudastub_cusparse_slot_cusparseDnMatGetValues, cudastub_cusparse_resolve_cusparseDnMatGetValues, cudastub_cusparse_bind_cusparseDnMatGetValues);
@@ -11810,7 +12031,8 @@ static cusparseStatus_t cusparseDnMatGetValues_resolve(cusparseDnMatDescr_t a0, 
 {
 	cusparseDnMatGetValues_fn fn = cusparseDnMatGetValues_choose();
 
-	atomic_store_explicit(&cusparseDnMatGetValues_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDnMatGetValues_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -11839,7 +12061,7 @@ void *cudastub_cusparse_bind_cusparseDnMatSetStridedBatch(void)
 {
 	void *fn = (void *)cusparseDnMatSetStridedBatch_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDnMatSetStridedBatch, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDnMatSetStridedBatch, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDnMatSetStridedBatch, cudastub_cusparse_slot_cusparseDnMatSetStridedBatch, cudastub_cusparse_resolve_cusparseDnMatSetStridedBatch, cudastub_cusparse_bind_cusparseDnMatSetStridedBatch);
@@ -11854,7 +12076,8 @@ static cusparseStatus_t cusparseDnMatSetStridedBatch_resolve(cusparseDnMatDescr_
 {
 	cusparseDnMatSetStridedBatch_fn fn = cusparseDnMatSetStridedBatch_choose();
 
-	atomic_store_explicit(&cusparseDnMatSetStridedBatch_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDnMatSetStridedBatch_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -11882,7 +12105,7 @@ void *cudastub_cusparse_bind_cusparseDnMatSetValues(void)
 {
 	void *fn = (void *)cusparseDnMatSetValues_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDnMatSetValues, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDnMatSetValues, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDnMatSetValues, cudastub_cusparse_slot_cusparseDnMatSetValues, cudastub_cusparse_resolve_cusparseDnMatSetValues, cudastub_cusparse_bind_cusparseDnMatSetValues);
@@ -11897,7 +12120,8 @@ static cusparseStatus_t cusparseDnMatSetValues_resolve(cusparseDnMatDescr_t a0, 
 {
 	cusparseDnMatSetValues_fn fn = cusparseDnMatSetValues_choose();
 
-	atomic_store_explicit(&cusparseDnMatSetValues_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDnMatSetValues_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -11927,7 +12151,7 @@ void *cudastub_cusparse_bind_cusparseDnVecGet(void)
 {
 	void *fn = (void *)cusparseDnVecGet_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDnVecGet, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDnVecGet, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDnVecGet, cudastub_cusparse_slot_cusparseDnVecGet, cudastub_cusparse_resolve_cusparseDnVecGet, cudastub_cusparse_bind_cusparseDnVecGet);
@@ -11942,7 +12166,8 @@ static cusparseStatus_t cusparseDnVecGet_resolve(cusparseDnVecDescr_t a0, int64_
 {
 	cusparseDnVecGet_fn fn = cusparseDnVecGet_choose();
 
-	atomic_store_explicit(&cusparseDnVecGet_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDnVecGet_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -11970,7 +12195,7 @@ void *cudastub_cusparse_bind_cusparseDnVecGetValues(void)
 {
 	void *fn = (void *)cusparseDnVecGetValues_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDnVecGetValues, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDnVecGetValues, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDnVecGetValues, cudastub_cusparse_slot_cusparseDnVecGetValues, cudastub_cusparse_resolve_cusparseDnVecGetValues, cudastub_cusparse_bind_cusparseDnVecGetValues);
@@ -11985,7 +12210,8 @@ static cusparseStatus_t cusparseDnVecGetValues_resolve(cusparseDnVecDescr_t a0, 
 {
 	cusparseDnVecGetValues_fn fn = cusparseDnVecGetValues_choose();
 
-	atomic_store_explicit(&cusparseDnVecGetValues_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDnVecGetValues_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -12013,7 +12239,7 @@ void *cudastub_cusparse_bind_cusparseDnVecSetValues(void)
 {
 	void *fn = (void *)cusparseDnVecSetValues_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDnVecSetValues, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDnVecSetValues, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDnVecSetValues, cudastub_cusparse_slot_cusparseDnVecSetValues, cudastub_cusparse_resolve_cusparseDnVecSetValues, cudastub_cusparse_bind_cusparseDnVecSetValues);
@@ -12028,7 +12254,8 @@ static cusparseStatus_t cusparseDnVecSetValues_resolve(cusparseDnVecDescr_t a0, 
 {
 	cusparseDnVecSetValues_fn fn = cusparseDnVecSetValues_choose();
 
-	atomic_store_explicit(&cusparseDnVecSetValues_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDnVecSetValues_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -12063,7 +12290,7 @@ void *cudastub_cusparse_bind_cusparseDnnz(void)
 {
 	void *fn = (void *)cusparseDnnz_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDnnz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDnnz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDnnz, cudastub_cusparse_slot_cusparseDnnz, cudastub_cusparse_resolve_cusparseDnnz, cudastub_cusparse_bind_cusparseDnnz);
@@ -12078,7 +12305,8 @@ static cusparseStatus_t cusparseDnnz_resolve(cusparseHandle_t a0, cusparseDirect
 {
 	cusparseDnnz_fn fn = cusparseDnnz_choose();
 
-	atomic_store_explicit(&cusparseDnnz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDnnz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -12112,7 +12340,7 @@ void *cudastub_cusparse_bind_cusparseDnnz_compress(void)
 {
 	void *fn = (void *)cusparseDnnz_compress_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDnnz_compress, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDnnz_compress, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDnnz_compress, cudastub_cusparse_slot_cusparseDnnz_compress, cudastub_cusparse_resolve_cusparseDnnz_compress, cudastub_cusparse_bind_cusparseDnnz_compress);
@@ -12127,7 +12355,8 @@ static cusparseStatus_t cusparseDnnz_compress_resolve(cusparseHandle_t a0, int a
 {
 	cusparseDnnz_compress_fn fn = cusparseDnnz_compress_choose();
 
-	atomic_store_explicit(&cusparseDnnz_compress_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDnnz_compress_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -12167,7 +12396,7 @@ void *cudastub_cusparse_bind_cusparseDpruneCsr2csr(void)
 {
 	void *fn = (void *)cusparseDpruneCsr2csr_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDpruneCsr2csr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDpruneCsr2csr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDpruneCsr2csr, cudastub_cusparse_slot_cusparseDpruneCsr2csr, cudastub_cusparse_resolve_cusparseDpruneCsr2csr, cudastub_cusparse_bind_cusparseDpruneCsr2csr);
@@ -12182,7 +12411,8 @@ static cusparseStatus_t cusparseDpruneCsr2csr_resolve(cusparseHandle_t a0, int a
 {
 	cusparseDpruneCsr2csr_fn fn = cusparseDpruneCsr2csr_choose();
 
-	atomic_store_explicit(&cusparseDpruneCsr2csr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDpruneCsr2csr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -12223,7 +12453,7 @@ void *cudastub_cusparse_bind_cusparseDpruneCsr2csrByPercentage(void)
 {
 	void *fn = (void *)cusparseDpruneCsr2csrByPercentage_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDpruneCsr2csrByPercentage, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDpruneCsr2csrByPercentage, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDpruneCsr2csrByPercentage, cudastub_cusparse_slot_cusparseDpruneCsr2csrByPercentage, cudastub_cusparse_resolve_cusparseDpruneCsr2csrByPercentage, cudastub_cusparse_bind_cusparseDpruneCsr2csrByPercentage);
@@ -12238,7 +12468,8 @@ static cusparseStatus_t cusparseDpruneCsr2csrByPercentage_resolve(cusparseHandle
 {
 	cusparseDpruneCsr2csrByPercentage_fn fn = cusparseDpruneCsr2csrByPercentage_choose();
 
-	atomic_store_explicit(&cusparseDpruneCsr2csrByPercentage_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDpruneCsr2csrByPercentage_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
 }
 #endif
@@ -12279,7 +12510,7 @@ void *cudastub_cusparse_bind_cusparseDpruneCsr2csrByPercentage_bufferSizeExt(voi
 {
 	void *fn = (void *)cusparseDpruneCsr2csrByPercentage_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDpruneCsr2csrByPercentage_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDpruneCsr2csrByPercentage_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDpruneCsr2csrByPercentage_bufferSizeExt, cudastub_cusparse_slot_cusparseDpruneCsr2csrByPercentage_bufferSizeExt, cudastub_cusparse_resolve_cusparseDpruneCsr2csrByPercentage_bufferSizeExt, cudastub_cusparse_bind_cusparseDpruneCsr2csrByPercentage_bufferSizeExt);
@@ -12294,7 +12525,8 @@ static cusparseStatus_t cusparseDpruneCsr2csrByPercentage_bufferSizeExt_resolve(
 {
 	cusparseDpruneCsr2csrByPercentage_bufferSizeExt_fn fn = cusparseDpruneCsr2csrByPercentage_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseDpruneCsr2csrByPercentage_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDpruneCsr2csrByPercentage_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
 }
 #endif
@@ -12333,7 +12565,7 @@ void *cudastub_cusparse_bind_cusparseDpruneCsr2csrNnz(void)
 {
 	void *fn = (void *)cusparseDpruneCsr2csrNnz_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDpruneCsr2csrNnz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDpruneCsr2csrNnz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDpruneCsr2csrNnz, cudastub_cusparse_slot_cusparseDpruneCsr2csrNnz, cudastub_cusparse_resolve_cusparseDpruneCsr2csrNnz, cudastub_cusparse_bind_cusparseDpruneCsr2csrNnz);
@@ -12348,7 +12580,8 @@ static cusparseStatus_t cusparseDpruneCsr2csrNnz_resolve(cusparseHandle_t a0, in
 {
 	cusparseDpruneCsr2csrNnz_fn fn = cusparseDpruneCsr2csrNnz_choose();
 
-	atomic_store_explicit(&cusparseDpruneCsr2csrNnz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDpruneCsr2csrNnz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -12388,7 +12621,7 @@ void *cudastub_cusparse_bind_cusparseDpruneCsr2csrNnzByPercentage(void)
 {
 	void *fn = (void *)cusparseDpruneCsr2csrNnzByPercentage_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDpruneCsr2csrNnzByPercentage, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDpruneCsr2csrNnzByPercentage, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDpruneCsr2csrNnzByPercentage, cudastub_cusparse_slot_cusparseDpruneCsr2csrNnzByPercentage, cudastub_cusparse_resolve_cusparseDpruneCsr2csrNnzByPercentage, cudastub_cusparse_bind_cusparseDpruneCsr2csrNnzByPercentage);
@@ -12403,7 +12636,8 @@ static cusparseStatus_t cusparseDpruneCsr2csrNnzByPercentage_resolve(cusparseHan
 {
 	cusparseDpruneCsr2csrNnzByPercentage_fn fn = cusparseDpruneCsr2csrNnzByPercentage_choose();
 
-	atomic_store_explicit(&cusparseDpruneCsr2csrNnzByPercentage_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDpruneCsr2csrNnzByPercentage_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -12443,7 +12677,7 @@ void *cudastub_cusparse_bind_cusparseDpruneCsr2csr_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseDpruneCsr2csr_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDpruneCsr2csr_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDpruneCsr2csr_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDpruneCsr2csr_bufferSizeExt, cudastub_cusparse_slot_cusparseDpruneCsr2csr_bufferSizeExt, cudastub_cusparse_resolve_cusparseDpruneCsr2csr_bufferSizeExt, cudastub_cusparse_bind_cusparseDpruneCsr2csr_bufferSizeExt);
@@ -12458,7 +12692,8 @@ static cusparseStatus_t cusparseDpruneCsr2csr_bufferSizeExt_resolve(cusparseHand
 {
 	cusparseDpruneCsr2csr_bufferSizeExt_fn fn = cusparseDpruneCsr2csr_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseDpruneCsr2csr_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDpruneCsr2csr_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -12495,7 +12730,7 @@ void *cudastub_cusparse_bind_cusparseDpruneDense2csr(void)
 {
 	void *fn = (void *)cusparseDpruneDense2csr_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDpruneDense2csr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDpruneDense2csr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDpruneDense2csr, cudastub_cusparse_slot_cusparseDpruneDense2csr, cudastub_cusparse_resolve_cusparseDpruneDense2csr, cudastub_cusparse_bind_cusparseDpruneDense2csr);
@@ -12510,7 +12745,8 @@ static cusparseStatus_t cusparseDpruneDense2csr_resolve(cusparseHandle_t a0, int
 {
 	cusparseDpruneDense2csr_fn fn = cusparseDpruneDense2csr_choose();
 
-	atomic_store_explicit(&cusparseDpruneDense2csr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDpruneDense2csr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -12548,7 +12784,7 @@ void *cudastub_cusparse_bind_cusparseDpruneDense2csrByPercentage(void)
 {
 	void *fn = (void *)cusparseDpruneDense2csrByPercentage_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDpruneDense2csrByPercentage, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDpruneDense2csrByPercentage, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDpruneDense2csrByPercentage, cudastub_cusparse_slot_cusparseDpruneDense2csrByPercentage, cudastub_cusparse_resolve_cusparseDpruneDense2csrByPercentage, cudastub_cusparse_bind_cusparseDpruneDense2csrByPercentage);
@@ -12563,7 +12799,8 @@ static cusparseStatus_t cusparseDpruneDense2csrByPercentage_resolve(cusparseHand
 {
 	cusparseDpruneDense2csrByPercentage_fn fn = cusparseDpruneDense2csrByPercentage_choose();
 
-	atomic_store_explicit(&cusparseDpruneDense2csrByPercentage_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDpruneDense2csrByPercentage_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -12601,7 +12838,7 @@ void *cudastub_cusparse_bind_cusparseDpruneDense2csrByPercentage_bufferSizeExt(v
 {
 	void *fn = (void *)cusparseDpruneDense2csrByPercentage_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDpruneDense2csrByPercentage_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDpruneDense2csrByPercentage_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDpruneDense2csrByPercentage_bufferSizeExt, cudastub_cusparse_slot_cusparseDpruneDense2csrByPercentage_bufferSizeExt, cudastub_cusparse_resolve_cusparseDpruneDense2csrByPercentage_bufferSizeExt, cudastub_cusparse_bind_cusparseDpruneDense2csrByPercentage_bufferSizeExt);
@@ -12616,7 +12853,8 @@ static cusparseStatus_t cusparseDpruneDense2csrByPercentage_bufferSizeExt_resolv
 {
 	cusparseDpruneDense2csrByPercentage_bufferSizeExt_fn fn = cusparseDpruneDense2csrByPercentage_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseDpruneDense2csrByPercentage_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDpruneDense2csrByPercentage_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -12652,7 +12890,7 @@ void *cudastub_cusparse_bind_cusparseDpruneDense2csrNnz(void)
 {
 	void *fn = (void *)cusparseDpruneDense2csrNnz_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDpruneDense2csrNnz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDpruneDense2csrNnz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDpruneDense2csrNnz, cudastub_cusparse_slot_cusparseDpruneDense2csrNnz, cudastub_cusparse_resolve_cusparseDpruneDense2csrNnz, cudastub_cusparse_bind_cusparseDpruneDense2csrNnz);
@@ -12667,7 +12905,8 @@ static cusparseStatus_t cusparseDpruneDense2csrNnz_resolve(cusparseHandle_t a0, 
 {
 	cusparseDpruneDense2csrNnz_fn fn = cusparseDpruneDense2csrNnz_choose();
 
-	atomic_store_explicit(&cusparseDpruneDense2csrNnz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDpruneDense2csrNnz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -12704,7 +12943,7 @@ void *cudastub_cusparse_bind_cusparseDpruneDense2csrNnzByPercentage(void)
 {
 	void *fn = (void *)cusparseDpruneDense2csrNnzByPercentage_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDpruneDense2csrNnzByPercentage, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDpruneDense2csrNnzByPercentage, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDpruneDense2csrNnzByPercentage, cudastub_cusparse_slot_cusparseDpruneDense2csrNnzByPercentage, cudastub_cusparse_resolve_cusparseDpruneDense2csrNnzByPercentage, cudastub_cusparse_bind_cusparseDpruneDense2csrNnzByPercentage);
@@ -12719,7 +12958,8 @@ static cusparseStatus_t cusparseDpruneDense2csrNnzByPercentage_resolve(cusparseH
 {
 	cusparseDpruneDense2csrNnzByPercentage_fn fn = cusparseDpruneDense2csrNnzByPercentage_choose();
 
-	atomic_store_explicit(&cusparseDpruneDense2csrNnzByPercentage_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDpruneDense2csrNnzByPercentage_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -12756,7 +12996,7 @@ void *cudastub_cusparse_bind_cusparseDpruneDense2csr_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseDpruneDense2csr_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDpruneDense2csr_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDpruneDense2csr_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDpruneDense2csr_bufferSizeExt, cudastub_cusparse_slot_cusparseDpruneDense2csr_bufferSizeExt, cudastub_cusparse_resolve_cusparseDpruneDense2csr_bufferSizeExt, cudastub_cusparse_bind_cusparseDpruneDense2csr_bufferSizeExt);
@@ -12771,7 +13011,8 @@ static cusparseStatus_t cusparseDpruneDense2csr_bufferSizeExt_resolve(cusparseHa
 {
 	cusparseDpruneDense2csr_bufferSizeExt_fn fn = cusparseDpruneDense2csr_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseDpruneDense2csr_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDpruneDense2csr_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -12805,7 +13046,7 @@ void *cudastub_cusparse_bind_cusparseDroti(void)
 {
 	void *fn = (void *)cusparseDroti_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDroti, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDroti, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDroti, cudastub_cusparse_slot_cusparseDroti, cudastub_cusparse_resolve_cusparseDroti, cudastub_cusparse_bind_cusparseDroti);
@@ -12820,7 +13061,8 @@ static cusparseStatus_t cusparseDroti_resolve(cusparseHandle_t a0, int a1, doubl
 {
 	cusparseDroti_fn fn = cusparseDroti_choose();
 
-	atomic_store_explicit(&cusparseDroti_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDroti_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -12852,7 +13094,7 @@ void *cudastub_cusparse_bind_cusparseDsctr(void)
 {
 	void *fn = (void *)cusparseDsctr_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDsctr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDsctr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDsctr, cudastub_cusparse_slot_cusparseDsctr, cudastub_cusparse_resolve_cusparseDsctr, cudastub_cusparse_bind_cusparseDsctr);
@@ -12867,7 +13109,8 @@ static cusparseStatus_t cusparseDsctr_resolve(cusparseHandle_t a0, int a1, const
 {
 	cusparseDsctr_fn fn = cusparseDsctr_choose();
 
-	atomic_store_explicit(&cusparseDsctr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDsctr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -12896,7 +13139,7 @@ void *cudastub_cusparse_bind_cusparseGather(void)
 {
 	void *fn = (void *)cusparseGather_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseGather, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseGather, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseGather, cudastub_cusparse_slot_cusparseGather, cudastub_cusparse_resolve_cusparseGather, cudastub_cusparse_bind_cusparseGather);
@@ -12911,7 +13154,8 @@ static cusparseStatus_t cusparseGather_resolve(cusparseHandle_t a0, cusparseDnVe
 {
 	cusparseGather_fn fn = cusparseGather_choose();
 
-	atomic_store_explicit(&cusparseGather_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseGather_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -12939,7 +13183,7 @@ void *cudastub_cusparse_bind_cusparseGetColorAlgs(void)
 {
 	void *fn = (void *)cusparseGetColorAlgs_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseGetColorAlgs, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseGetColorAlgs, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseGetColorAlgs, cudastub_cusparse_slot_cusparseGetColorAlgs, cudastub_cusparse_resolve_cusparseGetColorAlgs, cudastub_cusparse_bind_cusparseGetColorAlgs);
@@ -12954,7 +13198,8 @@ static cusparseStatus_t cusparseGetColorAlgs_resolve(cusparseColorInfo_t a0, cus
 {
 	cusparseGetColorAlgs_fn fn = cusparseGetColorAlgs_choose();
 
-	atomic_store_explicit(&cusparseGetColorAlgs_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseGetColorAlgs_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -12982,7 +13227,7 @@ void *cudastub_cusparse_bind_cusparseGetErrorName(void)
 {
 	void *fn = (void *)cusparseGetErrorName_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseGetErrorName, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseGetErrorName, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseGetErrorName, cudastub_cusparse_slot_cusparseGetErrorName, cudastub_cusparse_resolve_cusparseGetErrorName, cudastub_cusparse_bind_cusparseGetErrorName);
@@ -12997,7 +13242,8 @@ static const char * cusparseGetErrorName_resolve(cusparseStatus_t a0)
 {
 	cusparseGetErrorName_fn fn = cusparseGetErrorName_choose();
 
-	atomic_store_explicit(&cusparseGetErrorName_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseGetErrorName_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -13028,7 +13274,7 @@ void *cudastub_cusparse_bind_cusparseGetErrorString(void)
 {
 	void *fn = (void *)cusparseGetErrorString_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseGetErrorString, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseGetErrorString, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseGetErrorString, cudastub_cusparse_slot_cusparseGetErrorString, cudastub_cusparse_resolve_cusparseGetErrorString, cudastub_cusparse_bind_cusparseGetErrorString);
@@ -13043,7 +13289,8 @@ static const char * cusparseGetErrorString_resolve(cusparseStatus_t a0)
 {
 	cusparseGetErrorString_fn fn = cusparseGetErrorString_choose();
 
-	atomic_store_explicit(&cusparseGetErrorString_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseGetErrorString_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -13071,7 +13318,7 @@ void *cudastub_cusparse_bind_cusparseGetMatDiagType(void)
 {
 	void *fn = (void *)cusparseGetMatDiagType_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseGetMatDiagType, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseGetMatDiagType, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseGetMatDiagType, cudastub_cusparse_slot_cusparseGetMatDiagType, cudastub_cusparse_resolve_cusparseGetMatDiagType, cudastub_cusparse_bind_cusparseGetMatDiagType);
@@ -13086,7 +13333,8 @@ static cusparseDiagType_t cusparseGetMatDiagType_resolve(const cusparseMatDescr_
 {
 	cusparseGetMatDiagType_fn fn = cusparseGetMatDiagType_choose();
 
-	atomic_store_explicit(&cusparseGetMatDiagType_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseGetMatDiagType_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -13114,7 +13362,7 @@ void *cudastub_cusparse_bind_cusparseGetMatFillMode(void)
 {
 	void *fn = (void *)cusparseGetMatFillMode_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseGetMatFillMode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseGetMatFillMode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseGetMatFillMode, cudastub_cusparse_slot_cusparseGetMatFillMode, cudastub_cusparse_resolve_cusparseGetMatFillMode, cudastub_cusparse_bind_cusparseGetMatFillMode);
@@ -13129,7 +13377,8 @@ static cusparseFillMode_t cusparseGetMatFillMode_resolve(const cusparseMatDescr_
 {
 	cusparseGetMatFillMode_fn fn = cusparseGetMatFillMode_choose();
 
-	atomic_store_explicit(&cusparseGetMatFillMode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseGetMatFillMode_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -13157,7 +13406,7 @@ void *cudastub_cusparse_bind_cusparseGetMatIndexBase(void)
 {
 	void *fn = (void *)cusparseGetMatIndexBase_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseGetMatIndexBase, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseGetMatIndexBase, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseGetMatIndexBase, cudastub_cusparse_slot_cusparseGetMatIndexBase, cudastub_cusparse_resolve_cusparseGetMatIndexBase, cudastub_cusparse_bind_cusparseGetMatIndexBase);
@@ -13172,7 +13421,8 @@ static cusparseIndexBase_t cusparseGetMatIndexBase_resolve(const cusparseMatDesc
 {
 	cusparseGetMatIndexBase_fn fn = cusparseGetMatIndexBase_choose();
 
-	atomic_store_explicit(&cusparseGetMatIndexBase_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseGetMatIndexBase_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -13200,7 +13450,7 @@ void *cudastub_cusparse_bind_cusparseGetMatType(void)
 {
 	void *fn = (void *)cusparseGetMatType_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseGetMatType, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseGetMatType, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseGetMatType, cudastub_cusparse_slot_cusparseGetMatType, cudastub_cusparse_resolve_cusparseGetMatType, cudastub_cusparse_bind_cusparseGetMatType);
@@ -13215,7 +13465,8 @@ static cusparseMatrixType_t cusparseGetMatType_resolve(const cusparseMatDescr_t 
 {
 	cusparseGetMatType_fn fn = cusparseGetMatType_choose();
 
-	atomic_store_explicit(&cusparseGetMatType_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseGetMatType_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -13243,7 +13494,7 @@ void *cudastub_cusparse_bind_cusparseGetPointerMode(void)
 {
 	void *fn = (void *)cusparseGetPointerMode_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseGetPointerMode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseGetPointerMode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseGetPointerMode, cudastub_cusparse_slot_cusparseGetPointerMode, cudastub_cusparse_resolve_cusparseGetPointerMode, cudastub_cusparse_bind_cusparseGetPointerMode);
@@ -13258,7 +13509,8 @@ static cusparseStatus_t cusparseGetPointerMode_resolve(cusparseHandle_t a0, cusp
 {
 	cusparseGetPointerMode_fn fn = cusparseGetPointerMode_choose();
 
-	atomic_store_explicit(&cusparseGetPointerMode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseGetPointerMode_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -13288,7 +13540,7 @@ void *cudastub_cusparse_bind_cusparseGetProperty(void)
 {
 	void *fn = (void *)cusparseGetProperty_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseGetProperty, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseGetProperty, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseGetProperty, cudastub_cusparse_slot_cusparseGetProperty, cudastub_cusparse_resolve_cusparseGetProperty, cudastub_cusparse_bind_cusparseGetProperty);
@@ -13303,7 +13555,8 @@ static cusparseStatus_t cusparseGetProperty_resolve(libraryPropertyType a0, int 
 {
 	cusparseGetProperty_fn fn = cusparseGetProperty_choose();
 
-	atomic_store_explicit(&cusparseGetProperty_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseGetProperty_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -13331,7 +13584,7 @@ void *cudastub_cusparse_bind_cusparseGetStream(void)
 {
 	void *fn = (void *)cusparseGetStream_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseGetStream, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseGetStream, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseGetStream, cudastub_cusparse_slot_cusparseGetStream, cudastub_cusparse_resolve_cusparseGetStream, cudastub_cusparse_bind_cusparseGetStream);
@@ -13346,7 +13599,8 @@ static cusparseStatus_t cusparseGetStream_resolve(cusparseHandle_t a0, cudaStrea
 {
 	cusparseGetStream_fn fn = cusparseGetStream_choose();
 
-	atomic_store_explicit(&cusparseGetStream_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseGetStream_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -13376,7 +13630,7 @@ void *cudastub_cusparse_bind_cusparseGetVersion(void)
 {
 	void *fn = (void *)cusparseGetVersion_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseGetVersion, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseGetVersion, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseGetVersion, cudastub_cusparse_slot_cusparseGetVersion, cudastub_cusparse_resolve_cusparseGetVersion, cudastub_cusparse_bind_cusparseGetVersion);
@@ -13391,7 +13645,8 @@ static cusparseStatus_t cusparseGetVersion_resolve(cusparseHandle_t a0, int *a1)
 {
 	cusparseGetVersion_fn fn = cusparseGetVersion_choose();
 
-	atomic_store_explicit(&cusparseGetVersion_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseGetVersion_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -13417,7 +13672,7 @@ void *cudastub_cusparse_bind_cusparseLoggerForceDisable(void)
 {
 	void *fn = (void *)cusparseLoggerForceDisable_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseLoggerForceDisable, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseLoggerForceDisable, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseLoggerForceDisable, cudastub_cusparse_slot_cusparseLoggerForceDisable, cudastub_cusparse_resolve_cusparseLoggerForceDisable, cudastub_cusparse_bind_cusparseLoggerForceDisable);
@@ -13432,7 +13687,8 @@ static cusparseStatus_t cusparseLoggerForceDisable_resolve(void)
 {
 	cusparseLoggerForceDisable_fn fn = cusparseLoggerForceDisable_choose();
 
-	atomic_store_explicit(&cusparseLoggerForceDisable_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseLoggerForceDisable_slot, fn, memory_order_release);
 	return fn();
 }
 #endif
@@ -13459,7 +13715,7 @@ void *cudastub_cusparse_bind_cusparseLoggerOpenFile(void)
 {
 	void *fn = (void *)cusparseLoggerOpenFile_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseLoggerOpenFile, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseLoggerOpenFile, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseLoggerOpenFile, cudastub_cusparse_slot_cusparseLoggerOpenFile, cudastub_cusparse_resolve_cusparseLoggerOpenFile, cudastub_cusparse_bind_cusparseLoggerOpenFile);
@@ -13474,7 +13730,8 @@ static cusparseStatus_t cusparseLoggerOpenFile_resolve(const char *a0)
 {
 	cusparseLoggerOpenFile_fn fn = cusparseLoggerOpenFile_choose();
 
-	atomic_store_explicit(&cusparseLoggerOpenFile_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseLoggerOpenFile_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -13501,7 +13758,7 @@ void *cudastub_cusparse_bind_cusparseLoggerSetCallback(void)
 {
 	void *fn = (void *)cusparseLoggerSetCallback_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseLoggerSetCallback, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseLoggerSetCallback, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseLoggerSetCallback, cudastub_cusparse_slot_cusparseLoggerSetCallback, cudastub_cusparse_resolve_cusparseLoggerSetCallback, cudastub_cusparse_bind_cusparseLoggerSetCallback);
@@ -13516,7 +13773,8 @@ static cusparseStatus_t cusparseLoggerSetCallback_resolve(cusparseLoggerCallback
 {
 	cusparseLoggerSetCallback_fn fn = cusparseLoggerSetCallback_choose();
 
-	atomic_store_explicit(&cusparseLoggerSetCallback_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseLoggerSetCallback_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -13543,7 +13801,7 @@ void *cudastub_cusparse_bind_cusparseLoggerSetFile(void)
 {
 	void *fn = (void *)cusparseLoggerSetFile_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseLoggerSetFile, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseLoggerSetFile, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseLoggerSetFile, cudastub_cusparse_slot_cusparseLoggerSetFile, cudastub_cusparse_resolve_cusparseLoggerSetFile, cudastub_cusparse_bind_cusparseLoggerSetFile);
@@ -13558,7 +13816,8 @@ static cusparseStatus_t cusparseLoggerSetFile_resolve(FILE *a0)
 {
 	cusparseLoggerSetFile_fn fn = cusparseLoggerSetFile_choose();
 
-	atomic_store_explicit(&cusparseLoggerSetFile_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseLoggerSetFile_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -13585,7 +13844,7 @@ void *cudastub_cusparse_bind_cusparseLoggerSetLevel(void)
 {
 	void *fn = (void *)cusparseLoggerSetLevel_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseLoggerSetLevel, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseLoggerSetLevel, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseLoggerSetLevel, cudastub_cusparse_slot_cusparseLoggerSetLevel, cudastub_cusparse_resolve_cusparseLoggerSetLevel, cudastub_cusparse_bind_cusparseLoggerSetLevel);
@@ -13600,7 +13859,8 @@ static cusparseStatus_t cusparseLoggerSetLevel_resolve(int a0)
 {
 	cusparseLoggerSetLevel_fn fn = cusparseLoggerSetLevel_choose();
 
-	atomic_store_explicit(&cusparseLoggerSetLevel_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseLoggerSetLevel_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -13627,7 +13887,7 @@ void *cudastub_cusparse_bind_cusparseLoggerSetMask(void)
 {
 	void *fn = (void *)cusparseLoggerSetMask_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseLoggerSetMask, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseLoggerSetMask, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseLoggerSetMask, cudastub_cusparse_slot_cusparseLoggerSetMask, cudastub_cusparse_resolve_cusparseLoggerSetMask, cudastub_cusparse_bind_cusparseLoggerSetMask);
@@ -13642,7 +13902,8 @@ static cusparseStatus_t cusparseLoggerSetMask_resolve(int a0)
 {
 	cusparseLoggerSetMask_fn fn = cusparseLoggerSetMask_choose();
 
-	atomic_store_explicit(&cusparseLoggerSetMask_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseLoggerSetMask_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -13673,7 +13934,7 @@ void *cudastub_cusparse_bind_cusparseRot(void)
 {
 	void *fn = (void *)cusparseRot_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseRot, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseRot, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseRot, cudastub_cusparse_slot_cusparseRot, cudastub_cusparse_resolve_cusparseRot, cudastub_cusparse_bind_cusparseRot);
@@ -13688,7 +13949,8 @@ static cusparseStatus_t cusparseRot_resolve(cusparseHandle_t a0, const void *a1,
 {
 	cusparseRot_fn fn = cusparseRot_choose();
 
-	atomic_store_explicit(&cusparseRot_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseRot_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -13725,7 +13987,7 @@ void *cudastub_cusparse_bind_cusparseSDDMM(void)
 {
 	void *fn = (void *)cusparseSDDMM_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSDDMM, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSDDMM, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSDDMM, cudastub_cusparse_slot_cusparseSDDMM, cudastub_cusparse_resolve_cusparseSDDMM, cudastub_cusparse_bind_cusparseSDDMM);
@@ -13740,7 +14002,8 @@ static cusparseStatus_t cusparseSDDMM_resolve(cusparseHandle_t a0, cusparseOpera
 {
 	cusparseSDDMM_fn fn = cusparseSDDMM_choose();
 
-	atomic_store_explicit(&cusparseSDDMM_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSDDMM_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -13777,7 +14040,7 @@ void *cudastub_cusparse_bind_cusparseSDDMM_bufferSize(void)
 {
 	void *fn = (void *)cusparseSDDMM_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSDDMM_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSDDMM_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSDDMM_bufferSize, cudastub_cusparse_slot_cusparseSDDMM_bufferSize, cudastub_cusparse_resolve_cusparseSDDMM_bufferSize, cudastub_cusparse_bind_cusparseSDDMM_bufferSize);
@@ -13792,7 +14055,8 @@ static cusparseStatus_t cusparseSDDMM_bufferSize_resolve(cusparseHandle_t a0, cu
 {
 	cusparseSDDMM_bufferSize_fn fn = cusparseSDDMM_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseSDDMM_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSDDMM_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -13829,7 +14093,7 @@ void *cudastub_cusparse_bind_cusparseSDDMM_preprocess(void)
 {
 	void *fn = (void *)cusparseSDDMM_preprocess_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSDDMM_preprocess, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSDDMM_preprocess, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSDDMM_preprocess, cudastub_cusparse_slot_cusparseSDDMM_preprocess, cudastub_cusparse_resolve_cusparseSDDMM_preprocess, cudastub_cusparse_bind_cusparseSDDMM_preprocess);
@@ -13844,7 +14108,8 @@ static cusparseStatus_t cusparseSDDMM_preprocess_resolve(cusparseHandle_t a0, cu
 {
 	cusparseSDDMM_preprocess_fn fn = cusparseSDDMM_preprocess_choose();
 
-	atomic_store_explicit(&cusparseSDDMM_preprocess_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSDDMM_preprocess_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -13877,7 +14142,7 @@ void *cudastub_cusparse_bind_cusparseSaxpyi(void)
 {
 	void *fn = (void *)cusparseSaxpyi_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSaxpyi, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSaxpyi, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSaxpyi, cudastub_cusparse_slot_cusparseSaxpyi, cudastub_cusparse_resolve_cusparseSaxpyi, cudastub_cusparse_bind_cusparseSaxpyi);
@@ -13892,7 +14157,8 @@ static cusparseStatus_t cusparseSaxpyi_resolve(cusparseHandle_t a0, int a1, cons
 {
 	cusparseSaxpyi_fn fn = cusparseSaxpyi_choose();
 
-	atomic_store_explicit(&cusparseSaxpyi_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSaxpyi_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -13931,7 +14197,7 @@ void *cudastub_cusparse_bind_cusparseSbsr2csr(void)
 {
 	void *fn = (void *)cusparseSbsr2csr_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSbsr2csr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSbsr2csr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSbsr2csr, cudastub_cusparse_slot_cusparseSbsr2csr, cudastub_cusparse_resolve_cusparseSbsr2csr, cudastub_cusparse_bind_cusparseSbsr2csr);
@@ -13946,7 +14212,8 @@ static cusparseStatus_t cusparseSbsr2csr_resolve(cusparseHandle_t a0, cusparseDi
 {
 	cusparseSbsr2csr_fn fn = cusparseSbsr2csr_choose();
 
-	atomic_store_explicit(&cusparseSbsr2csr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSbsr2csr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -13984,7 +14251,7 @@ void *cudastub_cusparse_bind_cusparseSbsric02(void)
 {
 	void *fn = (void *)cusparseSbsric02_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSbsric02, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSbsric02, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSbsric02, cudastub_cusparse_slot_cusparseSbsric02, cudastub_cusparse_resolve_cusparseSbsric02, cudastub_cusparse_bind_cusparseSbsric02);
@@ -13999,7 +14266,8 @@ static cusparseStatus_t cusparseSbsric02_resolve(cusparseHandle_t a0, cusparseDi
 {
 	cusparseSbsric02_fn fn = cusparseSbsric02_choose();
 
-	atomic_store_explicit(&cusparseSbsric02_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSbsric02_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -14037,7 +14305,7 @@ void *cudastub_cusparse_bind_cusparseSbsric02_analysis(void)
 {
 	void *fn = (void *)cusparseSbsric02_analysis_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSbsric02_analysis, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSbsric02_analysis, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSbsric02_analysis, cudastub_cusparse_slot_cusparseSbsric02_analysis, cudastub_cusparse_resolve_cusparseSbsric02_analysis, cudastub_cusparse_bind_cusparseSbsric02_analysis);
@@ -14052,7 +14320,8 @@ static cusparseStatus_t cusparseSbsric02_analysis_resolve(cusparseHandle_t a0, c
 {
 	cusparseSbsric02_analysis_fn fn = cusparseSbsric02_analysis_choose();
 
-	atomic_store_explicit(&cusparseSbsric02_analysis_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSbsric02_analysis_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -14089,7 +14358,7 @@ void *cudastub_cusparse_bind_cusparseSbsric02_bufferSize(void)
 {
 	void *fn = (void *)cusparseSbsric02_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSbsric02_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSbsric02_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSbsric02_bufferSize, cudastub_cusparse_slot_cusparseSbsric02_bufferSize, cudastub_cusparse_resolve_cusparseSbsric02_bufferSize, cudastub_cusparse_bind_cusparseSbsric02_bufferSize);
@@ -14104,7 +14373,8 @@ static cusparseStatus_t cusparseSbsric02_bufferSize_resolve(cusparseHandle_t a0,
 {
 	cusparseSbsric02_bufferSize_fn fn = cusparseSbsric02_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseSbsric02_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSbsric02_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -14141,7 +14411,7 @@ void *cudastub_cusparse_bind_cusparseSbsric02_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseSbsric02_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSbsric02_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSbsric02_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSbsric02_bufferSizeExt, cudastub_cusparse_slot_cusparseSbsric02_bufferSizeExt, cudastub_cusparse_resolve_cusparseSbsric02_bufferSizeExt, cudastub_cusparse_bind_cusparseSbsric02_bufferSizeExt);
@@ -14156,7 +14426,8 @@ static cusparseStatus_t cusparseSbsric02_bufferSizeExt_resolve(cusparseHandle_t 
 {
 	cusparseSbsric02_bufferSizeExt_fn fn = cusparseSbsric02_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseSbsric02_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSbsric02_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -14194,7 +14465,7 @@ void *cudastub_cusparse_bind_cusparseSbsrilu02(void)
 {
 	void *fn = (void *)cusparseSbsrilu02_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSbsrilu02, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSbsrilu02, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSbsrilu02, cudastub_cusparse_slot_cusparseSbsrilu02, cudastub_cusparse_resolve_cusparseSbsrilu02, cudastub_cusparse_bind_cusparseSbsrilu02);
@@ -14209,7 +14480,8 @@ static cusparseStatus_t cusparseSbsrilu02_resolve(cusparseHandle_t a0, cusparseD
 {
 	cusparseSbsrilu02_fn fn = cusparseSbsrilu02_choose();
 
-	atomic_store_explicit(&cusparseSbsrilu02_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSbsrilu02_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -14247,7 +14519,7 @@ void *cudastub_cusparse_bind_cusparseSbsrilu02_analysis(void)
 {
 	void *fn = (void *)cusparseSbsrilu02_analysis_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSbsrilu02_analysis, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSbsrilu02_analysis, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSbsrilu02_analysis, cudastub_cusparse_slot_cusparseSbsrilu02_analysis, cudastub_cusparse_resolve_cusparseSbsrilu02_analysis, cudastub_cusparse_bind_cusparseSbsrilu02_analysis);
@@ -14262,7 +14534,8 @@ static cusparseStatus_t cusparseSbsrilu02_analysis_resolve(cusparseHandle_t a0, 
 {
 	cusparseSbsrilu02_analysis_fn fn = cusparseSbsrilu02_analysis_choose();
 
-	atomic_store_explicit(&cusparseSbsrilu02_analysis_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSbsrilu02_analysis_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -14299,7 +14572,7 @@ void *cudastub_cusparse_bind_cusparseSbsrilu02_bufferSize(void)
 {
 	void *fn = (void *)cusparseSbsrilu02_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSbsrilu02_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSbsrilu02_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSbsrilu02_bufferSize, cudastub_cusparse_slot_cusparseSbsrilu02_bufferSize, cudastub_cusparse_resolve_cusparseSbsrilu02_bufferSize, cudastub_cusparse_bind_cusparseSbsrilu02_bufferSize);
@@ -14314,7 +14587,8 @@ static cusparseStatus_t cusparseSbsrilu02_bufferSize_resolve(cusparseHandle_t a0
 {
 	cusparseSbsrilu02_bufferSize_fn fn = cusparseSbsrilu02_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseSbsrilu02_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSbsrilu02_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -14351,7 +14625,7 @@ void *cudastub_cusparse_bind_cusparseSbsrilu02_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseSbsrilu02_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSbsrilu02_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSbsrilu02_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSbsrilu02_bufferSizeExt, cudastub_cusparse_slot_cusparseSbsrilu02_bufferSizeExt, cudastub_cusparse_resolve_cusparseSbsrilu02_bufferSizeExt, cudastub_cusparse_bind_cusparseSbsrilu02_bufferSizeExt);
@@ -14366,7 +14640,8 @@ static cusparseStatus_t cusparseSbsrilu02_bufferSizeExt_resolve(cusparseHandle_t
 {
 	cusparseSbsrilu02_bufferSizeExt_fn fn = cusparseSbsrilu02_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseSbsrilu02_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSbsrilu02_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -14397,7 +14672,7 @@ void *cudastub_cusparse_bind_cusparseSbsrilu02_numericBoost(void)
 {
 	void *fn = (void *)cusparseSbsrilu02_numericBoost_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSbsrilu02_numericBoost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSbsrilu02_numericBoost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSbsrilu02_numericBoost, cudastub_cusparse_slot_cusparseSbsrilu02_numericBoost, cudastub_cusparse_resolve_cusparseSbsrilu02_numericBoost, cudastub_cusparse_bind_cusparseSbsrilu02_numericBoost);
@@ -14412,7 +14687,8 @@ static cusparseStatus_t cusparseSbsrilu02_numericBoost_resolve(cusparseHandle_t 
 {
 	cusparseSbsrilu02_numericBoost_fn fn = cusparseSbsrilu02_numericBoost_choose();
 
-	atomic_store_explicit(&cusparseSbsrilu02_numericBoost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSbsrilu02_numericBoost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -14457,7 +14733,7 @@ void *cudastub_cusparse_bind_cusparseSbsrmm(void)
 {
 	void *fn = (void *)cusparseSbsrmm_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSbsrmm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSbsrmm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSbsrmm, cudastub_cusparse_slot_cusparseSbsrmm, cudastub_cusparse_resolve_cusparseSbsrmm, cudastub_cusparse_bind_cusparseSbsrmm);
@@ -14472,7 +14748,8 @@ static cusparseStatus_t cusparseSbsrmm_resolve(cusparseHandle_t a0, cusparseDire
 {
 	cusparseSbsrmm_fn fn = cusparseSbsrmm_choose();
 
-	atomic_store_explicit(&cusparseSbsrmm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSbsrmm_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18);
 }
 #endif
@@ -14513,7 +14790,7 @@ void *cudastub_cusparse_bind_cusparseSbsrmv(void)
 {
 	void *fn = (void *)cusparseSbsrmv_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSbsrmv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSbsrmv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSbsrmv, cudastub_cusparse_slot_cusparseSbsrmv, cudastub_cusparse_resolve_cusparseSbsrmv, cudastub_cusparse_bind_cusparseSbsrmv);
@@ -14528,7 +14805,8 @@ static cusparseStatus_t cusparseSbsrmv_resolve(cusparseHandle_t a0, cusparseDire
 {
 	cusparseSbsrmv_fn fn = cusparseSbsrmv_choose();
 
-	atomic_store_explicit(&cusparseSbsrmv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSbsrmv_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
 }
 #endif
@@ -14569,7 +14847,7 @@ void *cudastub_cusparse_bind_cusparseSbsrsm2_analysis(void)
 {
 	void *fn = (void *)cusparseSbsrsm2_analysis_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSbsrsm2_analysis, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSbsrsm2_analysis, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSbsrsm2_analysis, cudastub_cusparse_slot_cusparseSbsrsm2_analysis, cudastub_cusparse_resolve_cusparseSbsrsm2_analysis, cudastub_cusparse_bind_cusparseSbsrsm2_analysis);
@@ -14584,7 +14862,8 @@ static cusparseStatus_t cusparseSbsrsm2_analysis_resolve(cusparseHandle_t a0, cu
 {
 	cusparseSbsrsm2_analysis_fn fn = cusparseSbsrsm2_analysis_choose();
 
-	atomic_store_explicit(&cusparseSbsrsm2_analysis_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSbsrsm2_analysis_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
 }
 #endif
@@ -14624,7 +14903,7 @@ void *cudastub_cusparse_bind_cusparseSbsrsm2_bufferSize(void)
 {
 	void *fn = (void *)cusparseSbsrsm2_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSbsrsm2_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSbsrsm2_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSbsrsm2_bufferSize, cudastub_cusparse_slot_cusparseSbsrsm2_bufferSize, cudastub_cusparse_resolve_cusparseSbsrsm2_bufferSize, cudastub_cusparse_bind_cusparseSbsrsm2_bufferSize);
@@ -14639,7 +14918,8 @@ static cusparseStatus_t cusparseSbsrsm2_bufferSize_resolve(cusparseHandle_t a0, 
 {
 	cusparseSbsrsm2_bufferSize_fn fn = cusparseSbsrsm2_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseSbsrsm2_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSbsrsm2_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -14679,7 +14959,7 @@ void *cudastub_cusparse_bind_cusparseSbsrsm2_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseSbsrsm2_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSbsrsm2_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSbsrsm2_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSbsrsm2_bufferSizeExt, cudastub_cusparse_slot_cusparseSbsrsm2_bufferSizeExt, cudastub_cusparse_resolve_cusparseSbsrsm2_bufferSizeExt, cudastub_cusparse_bind_cusparseSbsrsm2_bufferSizeExt);
@@ -14694,7 +14974,8 @@ static cusparseStatus_t cusparseSbsrsm2_bufferSizeExt_resolve(cusparseHandle_t a
 {
 	cusparseSbsrsm2_bufferSizeExt_fn fn = cusparseSbsrsm2_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseSbsrsm2_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSbsrsm2_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -14740,7 +15021,7 @@ void *cudastub_cusparse_bind_cusparseSbsrsm2_solve(void)
 {
 	void *fn = (void *)cusparseSbsrsm2_solve_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSbsrsm2_solve, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSbsrsm2_solve, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSbsrsm2_solve, cudastub_cusparse_slot_cusparseSbsrsm2_solve, cudastub_cusparse_resolve_cusparseSbsrsm2_solve, cudastub_cusparse_bind_cusparseSbsrsm2_solve);
@@ -14755,7 +15036,8 @@ static cusparseStatus_t cusparseSbsrsm2_solve_resolve(cusparseHandle_t a0, cuspa
 {
 	cusparseSbsrsm2_solve_fn fn = cusparseSbsrsm2_solve_choose();
 
-	atomic_store_explicit(&cusparseSbsrsm2_solve_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSbsrsm2_solve_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
 }
 #endif
@@ -14794,7 +15076,7 @@ void *cudastub_cusparse_bind_cusparseSbsrsv2_analysis(void)
 {
 	void *fn = (void *)cusparseSbsrsv2_analysis_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSbsrsv2_analysis, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSbsrsv2_analysis, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSbsrsv2_analysis, cudastub_cusparse_slot_cusparseSbsrsv2_analysis, cudastub_cusparse_resolve_cusparseSbsrsv2_analysis, cudastub_cusparse_bind_cusparseSbsrsv2_analysis);
@@ -14809,7 +15091,8 @@ static cusparseStatus_t cusparseSbsrsv2_analysis_resolve(cusparseHandle_t a0, cu
 {
 	cusparseSbsrsv2_analysis_fn fn = cusparseSbsrsv2_analysis_choose();
 
-	atomic_store_explicit(&cusparseSbsrsv2_analysis_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSbsrsv2_analysis_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -14847,7 +15130,7 @@ void *cudastub_cusparse_bind_cusparseSbsrsv2_bufferSize(void)
 {
 	void *fn = (void *)cusparseSbsrsv2_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSbsrsv2_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSbsrsv2_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSbsrsv2_bufferSize, cudastub_cusparse_slot_cusparseSbsrsv2_bufferSize, cudastub_cusparse_resolve_cusparseSbsrsv2_bufferSize, cudastub_cusparse_bind_cusparseSbsrsv2_bufferSize);
@@ -14862,7 +15145,8 @@ static cusparseStatus_t cusparseSbsrsv2_bufferSize_resolve(cusparseHandle_t a0, 
 {
 	cusparseSbsrsv2_bufferSize_fn fn = cusparseSbsrsv2_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseSbsrsv2_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSbsrsv2_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -14900,7 +15184,7 @@ void *cudastub_cusparse_bind_cusparseSbsrsv2_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseSbsrsv2_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSbsrsv2_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSbsrsv2_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSbsrsv2_bufferSizeExt, cudastub_cusparse_slot_cusparseSbsrsv2_bufferSizeExt, cudastub_cusparse_resolve_cusparseSbsrsv2_bufferSizeExt, cudastub_cusparse_bind_cusparseSbsrsv2_bufferSizeExt);
@@ -14915,7 +15199,8 @@ static cusparseStatus_t cusparseSbsrsv2_bufferSizeExt_resolve(cusparseHandle_t a
 {
 	cusparseSbsrsv2_bufferSizeExt_fn fn = cusparseSbsrsv2_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseSbsrsv2_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSbsrsv2_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -14957,7 +15242,7 @@ void *cudastub_cusparse_bind_cusparseSbsrsv2_solve(void)
 {
 	void *fn = (void *)cusparseSbsrsv2_solve_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSbsrsv2_solve, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSbsrsv2_solve, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSbsrsv2_solve, cudastub_cusparse_slot_cusparseSbsrsv2_solve, cudastub_cusparse_resolve_cusparseSbsrsv2_solve, cudastub_cusparse_bind_cusparseSbsrsv2_solve);
@@ -14972,7 +15257,8 @@ static cusparseStatus_t cusparseSbsrsv2_solve_resolve(cusparseHandle_t a0, cuspa
 {
 	cusparseSbsrsv2_solve_fn fn = cusparseSbsrsv2_solve_choose();
 
-	atomic_store_explicit(&cusparseSbsrsv2_solve_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSbsrsv2_solve_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
 }
 #endif
@@ -15016,7 +15302,7 @@ void *cudastub_cusparse_bind_cusparseSbsrxmv(void)
 {
 	void *fn = (void *)cusparseSbsrxmv_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSbsrxmv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSbsrxmv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSbsrxmv, cudastub_cusparse_slot_cusparseSbsrxmv, cudastub_cusparse_resolve_cusparseSbsrxmv, cudastub_cusparse_bind_cusparseSbsrxmv);
@@ -15031,7 +15317,8 @@ static cusparseStatus_t cusparseSbsrxmv_resolve(cusparseHandle_t a0, cusparseDir
 {
 	cusparseSbsrxmv_fn fn = cusparseSbsrxmv_choose();
 
-	atomic_store_explicit(&cusparseSbsrxmv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSbsrxmv_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
 }
 #endif
@@ -15060,7 +15347,7 @@ void *cudastub_cusparse_bind_cusparseScatter(void)
 {
 	void *fn = (void *)cusparseScatter_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseScatter, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseScatter, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseScatter, cudastub_cusparse_slot_cusparseScatter, cudastub_cusparse_resolve_cusparseScatter, cudastub_cusparse_bind_cusparseScatter);
@@ -15075,7 +15362,8 @@ static cusparseStatus_t cusparseScatter_resolve(cusparseHandle_t a0, cusparseSpV
 {
 	cusparseScatter_fn fn = cusparseScatter_choose();
 
-	atomic_store_explicit(&cusparseScatter_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseScatter_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -15110,7 +15398,7 @@ void *cudastub_cusparse_bind_cusparseScsc2dense(void)
 {
 	void *fn = (void *)cusparseScsc2dense_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseScsc2dense, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseScsc2dense, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseScsc2dense, cudastub_cusparse_slot_cusparseScsc2dense, cudastub_cusparse_resolve_cusparseScsc2dense, cudastub_cusparse_bind_cusparseScsc2dense);
@@ -15125,7 +15413,8 @@ static cusparseStatus_t cusparseScsc2dense_resolve(cusparseHandle_t a0, int a1, 
 {
 	cusparseScsc2dense_fn fn = cusparseScsc2dense_choose();
 
-	atomic_store_explicit(&cusparseScsc2dense_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseScsc2dense_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -15164,7 +15453,7 @@ void *cudastub_cusparse_bind_cusparseScsr2bsr(void)
 {
 	void *fn = (void *)cusparseScsr2bsr_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseScsr2bsr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseScsr2bsr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseScsr2bsr, cudastub_cusparse_slot_cusparseScsr2bsr, cudastub_cusparse_resolve_cusparseScsr2bsr, cudastub_cusparse_bind_cusparseScsr2bsr);
@@ -15179,7 +15468,8 @@ static cusparseStatus_t cusparseScsr2bsr_resolve(cusparseHandle_t a0, cusparseDi
 {
 	cusparseScsr2bsr_fn fn = cusparseScsr2bsr_choose();
 
-	atomic_store_explicit(&cusparseScsr2bsr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseScsr2bsr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -15218,7 +15508,7 @@ void *cudastub_cusparse_bind_cusparseScsr2csr_compress(void)
 {
 	void *fn = (void *)cusparseScsr2csr_compress_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseScsr2csr_compress, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseScsr2csr_compress, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseScsr2csr_compress, cudastub_cusparse_slot_cusparseScsr2csr_compress, cudastub_cusparse_resolve_cusparseScsr2csr_compress, cudastub_cusparse_bind_cusparseScsr2csr_compress);
@@ -15233,7 +15523,8 @@ static cusparseStatus_t cusparseScsr2csr_compress_resolve(cusparseHandle_t a0, i
 {
 	cusparseScsr2csr_compress_fn fn = cusparseScsr2csr_compress_choose();
 
-	atomic_store_explicit(&cusparseScsr2csr_compress_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseScsr2csr_compress_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -15269,7 +15560,7 @@ void *cudastub_cusparse_bind_cusparseScsr2csru(void)
 {
 	void *fn = (void *)cusparseScsr2csru_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseScsr2csru, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseScsr2csru, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseScsr2csru, cudastub_cusparse_slot_cusparseScsr2csru, cudastub_cusparse_resolve_cusparseScsr2csru, cudastub_cusparse_bind_cusparseScsr2csru);
@@ -15284,7 +15575,8 @@ static cusparseStatus_t cusparseScsr2csru_resolve(cusparseHandle_t a0, int a1, i
 {
 	cusparseScsr2csru_fn fn = cusparseScsr2csru_choose();
 
-	atomic_store_explicit(&cusparseScsr2csru_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseScsr2csru_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -15319,7 +15611,7 @@ void *cudastub_cusparse_bind_cusparseScsr2dense(void)
 {
 	void *fn = (void *)cusparseScsr2dense_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseScsr2dense, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseScsr2dense, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseScsr2dense, cudastub_cusparse_slot_cusparseScsr2dense, cudastub_cusparse_resolve_cusparseScsr2dense, cudastub_cusparse_bind_cusparseScsr2dense);
@@ -15334,7 +15626,8 @@ static cusparseStatus_t cusparseScsr2dense_resolve(cusparseHandle_t a0, int a1, 
 {
 	cusparseScsr2dense_fn fn = cusparseScsr2dense_choose();
 
-	atomic_store_explicit(&cusparseScsr2dense_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseScsr2dense_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -15375,7 +15668,7 @@ void *cudastub_cusparse_bind_cusparseScsr2gebsr(void)
 {
 	void *fn = (void *)cusparseScsr2gebsr_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseScsr2gebsr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseScsr2gebsr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseScsr2gebsr, cudastub_cusparse_slot_cusparseScsr2gebsr, cudastub_cusparse_resolve_cusparseScsr2gebsr, cudastub_cusparse_bind_cusparseScsr2gebsr);
@@ -15390,7 +15683,8 @@ static cusparseStatus_t cusparseScsr2gebsr_resolve(cusparseHandle_t a0, cusparse
 {
 	cusparseScsr2gebsr_fn fn = cusparseScsr2gebsr_choose();
 
-	atomic_store_explicit(&cusparseScsr2gebsr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseScsr2gebsr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
 }
 #endif
@@ -15427,7 +15721,7 @@ void *cudastub_cusparse_bind_cusparseScsr2gebsr_bufferSize(void)
 {
 	void *fn = (void *)cusparseScsr2gebsr_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseScsr2gebsr_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseScsr2gebsr_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseScsr2gebsr_bufferSize, cudastub_cusparse_slot_cusparseScsr2gebsr_bufferSize, cudastub_cusparse_resolve_cusparseScsr2gebsr_bufferSize, cudastub_cusparse_bind_cusparseScsr2gebsr_bufferSize);
@@ -15442,7 +15736,8 @@ static cusparseStatus_t cusparseScsr2gebsr_bufferSize_resolve(cusparseHandle_t a
 {
 	cusparseScsr2gebsr_bufferSize_fn fn = cusparseScsr2gebsr_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseScsr2gebsr_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseScsr2gebsr_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -15479,7 +15774,7 @@ void *cudastub_cusparse_bind_cusparseScsr2gebsr_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseScsr2gebsr_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseScsr2gebsr_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseScsr2gebsr_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseScsr2gebsr_bufferSizeExt, cudastub_cusparse_slot_cusparseScsr2gebsr_bufferSizeExt, cudastub_cusparse_resolve_cusparseScsr2gebsr_bufferSizeExt, cudastub_cusparse_bind_cusparseScsr2gebsr_bufferSizeExt);
@@ -15494,7 +15789,8 @@ static cusparseStatus_t cusparseScsr2gebsr_bufferSizeExt_resolve(cusparseHandle_
 {
 	cusparseScsr2gebsr_bufferSizeExt_fn fn = cusparseScsr2gebsr_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseScsr2gebsr_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseScsr2gebsr_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -15532,7 +15828,7 @@ void *cudastub_cusparse_bind_cusparseScsrcolor(void)
 {
 	void *fn = (void *)cusparseScsrcolor_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseScsrcolor, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseScsrcolor, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseScsrcolor, cudastub_cusparse_slot_cusparseScsrcolor, cudastub_cusparse_resolve_cusparseScsrcolor, cudastub_cusparse_bind_cusparseScsrcolor);
@@ -15547,7 +15843,8 @@ static cusparseStatus_t cusparseScsrcolor_resolve(cusparseHandle_t a0, int a1, i
 {
 	cusparseScsrcolor_fn fn = cusparseScsrcolor_choose();
 
-	atomic_store_explicit(&cusparseScsrcolor_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseScsrcolor_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -15593,7 +15890,7 @@ void *cudastub_cusparse_bind_cusparseScsrgeam2(void)
 {
 	void *fn = (void *)cusparseScsrgeam2_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseScsrgeam2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseScsrgeam2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseScsrgeam2, cudastub_cusparse_slot_cusparseScsrgeam2, cudastub_cusparse_resolve_cusparseScsrgeam2, cudastub_cusparse_bind_cusparseScsrgeam2);
@@ -15608,7 +15905,8 @@ static cusparseStatus_t cusparseScsrgeam2_resolve(cusparseHandle_t a0, int a1, i
 {
 	cusparseScsrgeam2_fn fn = cusparseScsrgeam2_choose();
 
-	atomic_store_explicit(&cusparseScsrgeam2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseScsrgeam2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
 }
 #endif
@@ -15654,7 +15952,7 @@ void *cudastub_cusparse_bind_cusparseScsrgeam2_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseScsrgeam2_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseScsrgeam2_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseScsrgeam2_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseScsrgeam2_bufferSizeExt, cudastub_cusparse_slot_cusparseScsrgeam2_bufferSizeExt, cudastub_cusparse_resolve_cusparseScsrgeam2_bufferSizeExt, cudastub_cusparse_bind_cusparseScsrgeam2_bufferSizeExt);
@@ -15669,7 +15967,8 @@ static cusparseStatus_t cusparseScsrgeam2_bufferSizeExt_resolve(cusparseHandle_t
 {
 	cusparseScsrgeam2_bufferSizeExt_fn fn = cusparseScsrgeam2_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseScsrgeam2_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseScsrgeam2_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
 }
 #endif
@@ -15722,7 +16021,7 @@ void *cudastub_cusparse_bind_cusparseScsrgemm2(void)
 {
 	void *fn = (void *)cusparseScsrgemm2_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseScsrgemm2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseScsrgemm2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseScsrgemm2, cudastub_cusparse_slot_cusparseScsrgemm2, cudastub_cusparse_resolve_cusparseScsrgemm2, cudastub_cusparse_bind_cusparseScsrgemm2);
@@ -15737,7 +16036,8 @@ static cusparseStatus_t cusparseScsrgemm2_resolve(cusparseHandle_t a0, int a1, i
 {
 	cusparseScsrgemm2_fn fn = cusparseScsrgemm2_choose();
 
-	atomic_store_explicit(&cusparseScsrgemm2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseScsrgemm2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20, a21, a22, a23, a24, a25, a26);
 }
 #endif
@@ -15783,7 +16083,7 @@ void *cudastub_cusparse_bind_cusparseScsrgemm2_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseScsrgemm2_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseScsrgemm2_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseScsrgemm2_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseScsrgemm2_bufferSizeExt, cudastub_cusparse_slot_cusparseScsrgemm2_bufferSizeExt, cudastub_cusparse_resolve_cusparseScsrgemm2_bufferSizeExt, cudastub_cusparse_bind_cusparseScsrgemm2_bufferSizeExt);
@@ -15798,7 +16098,8 @@ static cusparseStatus_t cusparseScsrgemm2_bufferSizeExt_resolve(cusparseHandle_t
 {
 	cusparseScsrgemm2_bufferSizeExt_fn fn = cusparseScsrgemm2_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseScsrgemm2_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseScsrgemm2_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
 }
 #endif
@@ -15834,7 +16135,7 @@ void *cudastub_cusparse_bind_cusparseScsric02(void)
 {
 	void *fn = (void *)cusparseScsric02_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseScsric02, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseScsric02, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseScsric02, cudastub_cusparse_slot_cusparseScsric02, cudastub_cusparse_resolve_cusparseScsric02, cudastub_cusparse_bind_cusparseScsric02);
@@ -15849,7 +16150,8 @@ static cusparseStatus_t cusparseScsric02_resolve(cusparseHandle_t a0, int a1, in
 {
 	cusparseScsric02_fn fn = cusparseScsric02_choose();
 
-	atomic_store_explicit(&cusparseScsric02_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseScsric02_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -15885,7 +16187,7 @@ void *cudastub_cusparse_bind_cusparseScsric02_analysis(void)
 {
 	void *fn = (void *)cusparseScsric02_analysis_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseScsric02_analysis, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseScsric02_analysis, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseScsric02_analysis, cudastub_cusparse_slot_cusparseScsric02_analysis, cudastub_cusparse_resolve_cusparseScsric02_analysis, cudastub_cusparse_bind_cusparseScsric02_analysis);
@@ -15900,7 +16202,8 @@ static cusparseStatus_t cusparseScsric02_analysis_resolve(cusparseHandle_t a0, i
 {
 	cusparseScsric02_analysis_fn fn = cusparseScsric02_analysis_choose();
 
-	atomic_store_explicit(&cusparseScsric02_analysis_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseScsric02_analysis_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -15935,7 +16238,7 @@ void *cudastub_cusparse_bind_cusparseScsric02_bufferSize(void)
 {
 	void *fn = (void *)cusparseScsric02_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseScsric02_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseScsric02_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseScsric02_bufferSize, cudastub_cusparse_slot_cusparseScsric02_bufferSize, cudastub_cusparse_resolve_cusparseScsric02_bufferSize, cudastub_cusparse_bind_cusparseScsric02_bufferSize);
@@ -15950,7 +16253,8 @@ static cusparseStatus_t cusparseScsric02_bufferSize_resolve(cusparseHandle_t a0,
 {
 	cusparseScsric02_bufferSize_fn fn = cusparseScsric02_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseScsric02_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseScsric02_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -15985,7 +16289,7 @@ void *cudastub_cusparse_bind_cusparseScsric02_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseScsric02_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseScsric02_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseScsric02_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseScsric02_bufferSizeExt, cudastub_cusparse_slot_cusparseScsric02_bufferSizeExt, cudastub_cusparse_resolve_cusparseScsric02_bufferSizeExt, cudastub_cusparse_bind_cusparseScsric02_bufferSizeExt);
@@ -16000,7 +16304,8 @@ static cusparseStatus_t cusparseScsric02_bufferSizeExt_resolve(cusparseHandle_t 
 {
 	cusparseScsric02_bufferSizeExt_fn fn = cusparseScsric02_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseScsric02_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseScsric02_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -16036,7 +16341,7 @@ void *cudastub_cusparse_bind_cusparseScsrilu02(void)
 {
 	void *fn = (void *)cusparseScsrilu02_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseScsrilu02, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseScsrilu02, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseScsrilu02, cudastub_cusparse_slot_cusparseScsrilu02, cudastub_cusparse_resolve_cusparseScsrilu02, cudastub_cusparse_bind_cusparseScsrilu02);
@@ -16051,7 +16356,8 @@ static cusparseStatus_t cusparseScsrilu02_resolve(cusparseHandle_t a0, int a1, i
 {
 	cusparseScsrilu02_fn fn = cusparseScsrilu02_choose();
 
-	atomic_store_explicit(&cusparseScsrilu02_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseScsrilu02_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -16087,7 +16393,7 @@ void *cudastub_cusparse_bind_cusparseScsrilu02_analysis(void)
 {
 	void *fn = (void *)cusparseScsrilu02_analysis_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseScsrilu02_analysis, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseScsrilu02_analysis, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseScsrilu02_analysis, cudastub_cusparse_slot_cusparseScsrilu02_analysis, cudastub_cusparse_resolve_cusparseScsrilu02_analysis, cudastub_cusparse_bind_cusparseScsrilu02_analysis);
@@ -16102,7 +16408,8 @@ static cusparseStatus_t cusparseScsrilu02_analysis_resolve(cusparseHandle_t a0, 
 {
 	cusparseScsrilu02_analysis_fn fn = cusparseScsrilu02_analysis_choose();
 
-	atomic_store_explicit(&cusparseScsrilu02_analysis_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseScsrilu02_analysis_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -16137,7 +16444,7 @@ void *cudastub_cusparse_bind_cusparseScsrilu02_bufferSize(void)
 {
 	void *fn = (void *)cusparseScsrilu02_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseScsrilu02_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseScsrilu02_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseScsrilu02_bufferSize, cudastub_cusparse_slot_cusparseScsrilu02_bufferSize, cudastub_cusparse_resolve_cusparseScsrilu02_bufferSize, cudastub_cusparse_bind_cusparseScsrilu02_bufferSize);
@@ -16152,7 +16459,8 @@ static cusparseStatus_t cusparseScsrilu02_bufferSize_resolve(cusparseHandle_t a0
 {
 	cusparseScsrilu02_bufferSize_fn fn = cusparseScsrilu02_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseScsrilu02_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseScsrilu02_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -16187,7 +16495,7 @@ void *cudastub_cusparse_bind_cusparseScsrilu02_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseScsrilu02_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseScsrilu02_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseScsrilu02_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseScsrilu02_bufferSizeExt, cudastub_cusparse_slot_cusparseScsrilu02_bufferSizeExt, cudastub_cusparse_resolve_cusparseScsrilu02_bufferSizeExt, cudastub_cusparse_bind_cusparseScsrilu02_bufferSizeExt);
@@ -16202,7 +16510,8 @@ static cusparseStatus_t cusparseScsrilu02_bufferSizeExt_resolve(cusparseHandle_t
 {
 	cusparseScsrilu02_bufferSizeExt_fn fn = cusparseScsrilu02_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseScsrilu02_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseScsrilu02_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -16233,7 +16542,7 @@ void *cudastub_cusparse_bind_cusparseScsrilu02_numericBoost(void)
 {
 	void *fn = (void *)cusparseScsrilu02_numericBoost_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseScsrilu02_numericBoost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseScsrilu02_numericBoost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseScsrilu02_numericBoost, cudastub_cusparse_slot_cusparseScsrilu02_numericBoost, cudastub_cusparse_resolve_cusparseScsrilu02_numericBoost, cudastub_cusparse_bind_cusparseScsrilu02_numericBoost);
@@ -16248,7 +16557,8 @@ static cusparseStatus_t cusparseScsrilu02_numericBoost_resolve(cusparseHandle_t 
 {
 	cusparseScsrilu02_numericBoost_fn fn = cusparseScsrilu02_numericBoost_choose();
 
-	atomic_store_explicit(&cusparseScsrilu02_numericBoost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseScsrilu02_numericBoost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -16291,7 +16601,7 @@ void *cudastub_cusparse_bind_cusparseScsrsm2_analysis(void)
 {
 	void *fn = (void *)cusparseScsrsm2_analysis_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseScsrsm2_analysis, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseScsrsm2_analysis, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseScsrsm2_analysis, cudastub_cusparse_slot_cusparseScsrsm2_analysis, cudastub_cusparse_resolve_cusparseScsrsm2_analysis, cudastub_cusparse_bind_cusparseScsrsm2_analysis);
@@ -16306,7 +16616,8 @@ static cusparseStatus_t cusparseScsrsm2_analysis_resolve(cusparseHandle_t a0, in
 {
 	cusparseScsrsm2_analysis_fn fn = cusparseScsrsm2_analysis_choose();
 
-	atomic_store_explicit(&cusparseScsrsm2_analysis_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseScsrsm2_analysis_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
 }
 #endif
@@ -16349,7 +16660,7 @@ void *cudastub_cusparse_bind_cusparseScsrsm2_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseScsrsm2_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseScsrsm2_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseScsrsm2_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseScsrsm2_bufferSizeExt, cudastub_cusparse_slot_cusparseScsrsm2_bufferSizeExt, cudastub_cusparse_resolve_cusparseScsrsm2_bufferSizeExt, cudastub_cusparse_bind_cusparseScsrsm2_bufferSizeExt);
@@ -16364,7 +16675,8 @@ static cusparseStatus_t cusparseScsrsm2_bufferSizeExt_resolve(cusparseHandle_t a
 {
 	cusparseScsrsm2_bufferSizeExt_fn fn = cusparseScsrsm2_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseScsrsm2_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseScsrsm2_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
 }
 #endif
@@ -16407,7 +16719,7 @@ void *cudastub_cusparse_bind_cusparseScsrsm2_solve(void)
 {
 	void *fn = (void *)cusparseScsrsm2_solve_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseScsrsm2_solve, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseScsrsm2_solve, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseScsrsm2_solve, cudastub_cusparse_slot_cusparseScsrsm2_solve, cudastub_cusparse_resolve_cusparseScsrsm2_solve, cudastub_cusparse_bind_cusparseScsrsm2_solve);
@@ -16422,7 +16734,8 @@ static cusparseStatus_t cusparseScsrsm2_solve_resolve(cusparseHandle_t a0, int a
 {
 	cusparseScsrsm2_solve_fn fn = cusparseScsrsm2_solve_choose();
 
-	atomic_store_explicit(&cusparseScsrsm2_solve_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseScsrsm2_solve_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
 }
 #endif
@@ -16459,7 +16772,7 @@ void *cudastub_cusparse_bind_cusparseScsrsv2_analysis(void)
 {
 	void *fn = (void *)cusparseScsrsv2_analysis_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseScsrsv2_analysis, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseScsrsv2_analysis, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseScsrsv2_analysis, cudastub_cusparse_slot_cusparseScsrsv2_analysis, cudastub_cusparse_resolve_cusparseScsrsv2_analysis, cudastub_cusparse_bind_cusparseScsrsv2_analysis);
@@ -16474,7 +16787,8 @@ static cusparseStatus_t cusparseScsrsv2_analysis_resolve(cusparseHandle_t a0, cu
 {
 	cusparseScsrsv2_analysis_fn fn = cusparseScsrsv2_analysis_choose();
 
-	atomic_store_explicit(&cusparseScsrsv2_analysis_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseScsrsv2_analysis_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -16510,7 +16824,7 @@ void *cudastub_cusparse_bind_cusparseScsrsv2_bufferSize(void)
 {
 	void *fn = (void *)cusparseScsrsv2_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseScsrsv2_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseScsrsv2_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseScsrsv2_bufferSize, cudastub_cusparse_slot_cusparseScsrsv2_bufferSize, cudastub_cusparse_resolve_cusparseScsrsv2_bufferSize, cudastub_cusparse_bind_cusparseScsrsv2_bufferSize);
@@ -16525,7 +16839,8 @@ static cusparseStatus_t cusparseScsrsv2_bufferSize_resolve(cusparseHandle_t a0, 
 {
 	cusparseScsrsv2_bufferSize_fn fn = cusparseScsrsv2_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseScsrsv2_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseScsrsv2_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -16561,7 +16876,7 @@ void *cudastub_cusparse_bind_cusparseScsrsv2_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseScsrsv2_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseScsrsv2_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseScsrsv2_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseScsrsv2_bufferSizeExt, cudastub_cusparse_slot_cusparseScsrsv2_bufferSizeExt, cudastub_cusparse_resolve_cusparseScsrsv2_bufferSizeExt, cudastub_cusparse_bind_cusparseScsrsv2_bufferSizeExt);
@@ -16576,7 +16891,8 @@ static cusparseStatus_t cusparseScsrsv2_bufferSizeExt_resolve(cusparseHandle_t a
 {
 	cusparseScsrsv2_bufferSizeExt_fn fn = cusparseScsrsv2_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseScsrsv2_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseScsrsv2_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -16616,7 +16932,7 @@ void *cudastub_cusparse_bind_cusparseScsrsv2_solve(void)
 {
 	void *fn = (void *)cusparseScsrsv2_solve_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseScsrsv2_solve, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseScsrsv2_solve, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseScsrsv2_solve, cudastub_cusparse_slot_cusparseScsrsv2_solve, cudastub_cusparse_resolve_cusparseScsrsv2_solve, cudastub_cusparse_bind_cusparseScsrsv2_solve);
@@ -16631,7 +16947,8 @@ static cusparseStatus_t cusparseScsrsv2_solve_resolve(cusparseHandle_t a0, cuspa
 {
 	cusparseScsrsv2_solve_fn fn = cusparseScsrsv2_solve_choose();
 
-	atomic_store_explicit(&cusparseScsrsv2_solve_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseScsrsv2_solve_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -16667,7 +16984,7 @@ void *cudastub_cusparse_bind_cusparseScsru2csr(void)
 {
 	void *fn = (void *)cusparseScsru2csr_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseScsru2csr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseScsru2csr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseScsru2csr, cudastub_cusparse_slot_cusparseScsru2csr, cudastub_cusparse_resolve_cusparseScsru2csr, cudastub_cusparse_bind_cusparseScsru2csr);
@@ -16682,7 +16999,8 @@ static cusparseStatus_t cusparseScsru2csr_resolve(cusparseHandle_t a0, int a1, i
 {
 	cusparseScsru2csr_fn fn = cusparseScsru2csr_choose();
 
-	atomic_store_explicit(&cusparseScsru2csr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseScsru2csr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -16717,7 +17035,7 @@ void *cudastub_cusparse_bind_cusparseScsru2csr_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseScsru2csr_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseScsru2csr_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseScsru2csr_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseScsru2csr_bufferSizeExt, cudastub_cusparse_slot_cusparseScsru2csr_bufferSizeExt, cudastub_cusparse_resolve_cusparseScsru2csr_bufferSizeExt, cudastub_cusparse_bind_cusparseScsru2csr_bufferSizeExt);
@@ -16732,7 +17050,8 @@ static cusparseStatus_t cusparseScsru2csr_bufferSizeExt_resolve(cusparseHandle_t
 {
 	cusparseScsru2csr_bufferSizeExt_fn fn = cusparseScsru2csr_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseScsru2csr_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseScsru2csr_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -16768,7 +17087,7 @@ void *cudastub_cusparse_bind_cusparseSdense2csc(void)
 {
 	void *fn = (void *)cusparseSdense2csc_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSdense2csc, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSdense2csc, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSdense2csc, cudastub_cusparse_slot_cusparseSdense2csc, cudastub_cusparse_resolve_cusparseSdense2csc, cudastub_cusparse_bind_cusparseSdense2csc);
@@ -16783,7 +17102,8 @@ static cusparseStatus_t cusparseSdense2csc_resolve(cusparseHandle_t a0, int a1, 
 {
 	cusparseSdense2csc_fn fn = cusparseSdense2csc_choose();
 
-	atomic_store_explicit(&cusparseSdense2csc_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSdense2csc_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -16819,7 +17139,7 @@ void *cudastub_cusparse_bind_cusparseSdense2csr(void)
 {
 	void *fn = (void *)cusparseSdense2csr_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSdense2csr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSdense2csr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSdense2csr, cudastub_cusparse_slot_cusparseSdense2csr, cudastub_cusparse_resolve_cusparseSdense2csr, cudastub_cusparse_bind_cusparseSdense2csr);
@@ -16834,7 +17154,8 @@ static cusparseStatus_t cusparseSdense2csr_resolve(cusparseHandle_t a0, int a1, 
 {
 	cusparseSdense2csr_fn fn = cusparseSdense2csr_choose();
 
-	atomic_store_explicit(&cusparseSdense2csr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSdense2csr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -16862,7 +17183,7 @@ void *cudastub_cusparse_bind_cusparseSetColorAlgs(void)
 {
 	void *fn = (void *)cusparseSetColorAlgs_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSetColorAlgs, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSetColorAlgs, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSetColorAlgs, cudastub_cusparse_slot_cusparseSetColorAlgs, cudastub_cusparse_resolve_cusparseSetColorAlgs, cudastub_cusparse_bind_cusparseSetColorAlgs);
@@ -16877,7 +17198,8 @@ static cusparseStatus_t cusparseSetColorAlgs_resolve(cusparseColorInfo_t a0, cus
 {
 	cusparseSetColorAlgs_fn fn = cusparseSetColorAlgs_choose();
 
-	atomic_store_explicit(&cusparseSetColorAlgs_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSetColorAlgs_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -16905,7 +17227,7 @@ void *cudastub_cusparse_bind_cusparseSetMatDiagType(void)
 {
 	void *fn = (void *)cusparseSetMatDiagType_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSetMatDiagType, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSetMatDiagType, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSetMatDiagType, cudastub_cusparse_slot_cusparseSetMatDiagType, cudastub_cusparse_resolve_cusparseSetMatDiagType, cudastub_cusparse_bind_cusparseSetMatDiagType);
@@ -16920,7 +17242,8 @@ static cusparseStatus_t cusparseSetMatDiagType_resolve(cusparseMatDescr_t a0, cu
 {
 	cusparseSetMatDiagType_fn fn = cusparseSetMatDiagType_choose();
 
-	atomic_store_explicit(&cusparseSetMatDiagType_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSetMatDiagType_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -16948,7 +17271,7 @@ void *cudastub_cusparse_bind_cusparseSetMatFillMode(void)
 {
 	void *fn = (void *)cusparseSetMatFillMode_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSetMatFillMode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSetMatFillMode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSetMatFillMode, cudastub_cusparse_slot_cusparseSetMatFillMode, cudastub_cusparse_resolve_cusparseSetMatFillMode, cudastub_cusparse_bind_cusparseSetMatFillMode);
@@ -16963,7 +17286,8 @@ static cusparseStatus_t cusparseSetMatFillMode_resolve(cusparseMatDescr_t a0, cu
 {
 	cusparseSetMatFillMode_fn fn = cusparseSetMatFillMode_choose();
 
-	atomic_store_explicit(&cusparseSetMatFillMode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSetMatFillMode_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -16991,7 +17315,7 @@ void *cudastub_cusparse_bind_cusparseSetMatIndexBase(void)
 {
 	void *fn = (void *)cusparseSetMatIndexBase_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSetMatIndexBase, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSetMatIndexBase, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSetMatIndexBase, cudastub_cusparse_slot_cusparseSetMatIndexBase, cudastub_cusparse_resolve_cusparseSetMatIndexBase, cudastub_cusparse_bind_cusparseSetMatIndexBase);
@@ -17006,7 +17330,8 @@ static cusparseStatus_t cusparseSetMatIndexBase_resolve(cusparseMatDescr_t a0, c
 {
 	cusparseSetMatIndexBase_fn fn = cusparseSetMatIndexBase_choose();
 
-	atomic_store_explicit(&cusparseSetMatIndexBase_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSetMatIndexBase_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -17034,7 +17359,7 @@ void *cudastub_cusparse_bind_cusparseSetMatType(void)
 {
 	void *fn = (void *)cusparseSetMatType_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSetMatType, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSetMatType, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSetMatType, cudastub_cusparse_slot_cusparseSetMatType, cudastub_cusparse_resolve_cusparseSetMatType, cudastub_cusparse_bind_cusparseSetMatType);
@@ -17049,7 +17374,8 @@ static cusparseStatus_t cusparseSetMatType_resolve(cusparseMatDescr_t a0, cuspar
 {
 	cusparseSetMatType_fn fn = cusparseSetMatType_choose();
 
-	atomic_store_explicit(&cusparseSetMatType_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSetMatType_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -17077,7 +17403,7 @@ void *cudastub_cusparse_bind_cusparseSetPointerMode(void)
 {
 	void *fn = (void *)cusparseSetPointerMode_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSetPointerMode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSetPointerMode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSetPointerMode, cudastub_cusparse_slot_cusparseSetPointerMode, cudastub_cusparse_resolve_cusparseSetPointerMode, cudastub_cusparse_bind_cusparseSetPointerMode);
@@ -17092,7 +17418,8 @@ static cusparseStatus_t cusparseSetPointerMode_resolve(cusparseHandle_t a0, cusp
 {
 	cusparseSetPointerMode_fn fn = cusparseSetPointerMode_choose();
 
-	atomic_store_explicit(&cusparseSetPointerMode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSetPointerMode_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -17120,7 +17447,7 @@ void *cudastub_cusparse_bind_cusparseSetStream(void)
 {
 	void *fn = (void *)cusparseSetStream_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSetStream, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSetStream, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSetStream, cudastub_cusparse_slot_cusparseSetStream, cudastub_cusparse_resolve_cusparseSetStream, cudastub_cusparse_bind_cusparseSetStream);
@@ -17135,7 +17462,8 @@ static cusparseStatus_t cusparseSetStream_resolve(cusparseHandle_t a0, cudaStrea
 {
 	cusparseSetStream_fn fn = cusparseSetStream_choose();
 
-	atomic_store_explicit(&cusparseSetStream_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSetStream_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -17175,7 +17503,7 @@ void *cudastub_cusparse_bind_cusparseSgebsr2csr(void)
 {
 	void *fn = (void *)cusparseSgebsr2csr_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSgebsr2csr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSgebsr2csr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSgebsr2csr, cudastub_cusparse_slot_cusparseSgebsr2csr, cudastub_cusparse_resolve_cusparseSgebsr2csr, cudastub_cusparse_bind_cusparseSgebsr2csr);
@@ -17190,7 +17518,8 @@ static cusparseStatus_t cusparseSgebsr2csr_resolve(cusparseHandle_t a0, cusparse
 {
 	cusparseSgebsr2csr_fn fn = cusparseSgebsr2csr_choose();
 
-	atomic_store_explicit(&cusparseSgebsr2csr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSgebsr2csr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -17231,7 +17560,7 @@ void *cudastub_cusparse_bind_cusparseSgebsr2gebsc(void)
 {
 	void *fn = (void *)cusparseSgebsr2gebsc_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSgebsr2gebsc, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSgebsr2gebsc, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSgebsr2gebsc, cudastub_cusparse_slot_cusparseSgebsr2gebsc, cudastub_cusparse_resolve_cusparseSgebsr2gebsc, cudastub_cusparse_bind_cusparseSgebsr2gebsc);
@@ -17246,7 +17575,8 @@ static cusparseStatus_t cusparseSgebsr2gebsc_resolve(cusparseHandle_t a0, int a1
 {
 	cusparseSgebsr2gebsc_fn fn = cusparseSgebsr2gebsc_choose();
 
-	atomic_store_explicit(&cusparseSgebsr2gebsc_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSgebsr2gebsc_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
 }
 #endif
@@ -17282,7 +17612,7 @@ void *cudastub_cusparse_bind_cusparseSgebsr2gebsc_bufferSize(void)
 {
 	void *fn = (void *)cusparseSgebsr2gebsc_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSgebsr2gebsc_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSgebsr2gebsc_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSgebsr2gebsc_bufferSize, cudastub_cusparse_slot_cusparseSgebsr2gebsc_bufferSize, cudastub_cusparse_resolve_cusparseSgebsr2gebsc_bufferSize, cudastub_cusparse_bind_cusparseSgebsr2gebsc_bufferSize);
@@ -17297,7 +17627,8 @@ static cusparseStatus_t cusparseSgebsr2gebsc_bufferSize_resolve(cusparseHandle_t
 {
 	cusparseSgebsr2gebsc_bufferSize_fn fn = cusparseSgebsr2gebsc_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseSgebsr2gebsc_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSgebsr2gebsc_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -17333,7 +17664,7 @@ void *cudastub_cusparse_bind_cusparseSgebsr2gebsc_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseSgebsr2gebsc_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSgebsr2gebsc_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSgebsr2gebsc_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSgebsr2gebsc_bufferSizeExt, cudastub_cusparse_slot_cusparseSgebsr2gebsc_bufferSizeExt, cudastub_cusparse_resolve_cusparseSgebsr2gebsc_bufferSizeExt, cudastub_cusparse_bind_cusparseSgebsr2gebsc_bufferSizeExt);
@@ -17348,7 +17679,8 @@ static cusparseStatus_t cusparseSgebsr2gebsc_bufferSizeExt_resolve(cusparseHandl
 {
 	cusparseSgebsr2gebsc_bufferSizeExt_fn fn = cusparseSgebsr2gebsc_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseSgebsr2gebsc_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSgebsr2gebsc_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -17392,7 +17724,7 @@ void *cudastub_cusparse_bind_cusparseSgebsr2gebsr(void)
 {
 	void *fn = (void *)cusparseSgebsr2gebsr_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSgebsr2gebsr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSgebsr2gebsr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSgebsr2gebsr, cudastub_cusparse_slot_cusparseSgebsr2gebsr, cudastub_cusparse_resolve_cusparseSgebsr2gebsr, cudastub_cusparse_bind_cusparseSgebsr2gebsr);
@@ -17407,7 +17739,8 @@ static cusparseStatus_t cusparseSgebsr2gebsr_resolve(cusparseHandle_t a0, cuspar
 {
 	cusparseSgebsr2gebsr_fn fn = cusparseSgebsr2gebsr_choose();
 
-	atomic_store_explicit(&cusparseSgebsr2gebsr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSgebsr2gebsr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
 }
 #endif
@@ -17447,7 +17780,7 @@ void *cudastub_cusparse_bind_cusparseSgebsr2gebsr_bufferSize(void)
 {
 	void *fn = (void *)cusparseSgebsr2gebsr_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSgebsr2gebsr_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSgebsr2gebsr_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSgebsr2gebsr_bufferSize, cudastub_cusparse_slot_cusparseSgebsr2gebsr_bufferSize, cudastub_cusparse_resolve_cusparseSgebsr2gebsr_bufferSize, cudastub_cusparse_bind_cusparseSgebsr2gebsr_bufferSize);
@@ -17462,7 +17795,8 @@ static cusparseStatus_t cusparseSgebsr2gebsr_bufferSize_resolve(cusparseHandle_t
 {
 	cusparseSgebsr2gebsr_bufferSize_fn fn = cusparseSgebsr2gebsr_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseSgebsr2gebsr_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSgebsr2gebsr_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -17502,7 +17836,7 @@ void *cudastub_cusparse_bind_cusparseSgebsr2gebsr_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseSgebsr2gebsr_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSgebsr2gebsr_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSgebsr2gebsr_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSgebsr2gebsr_bufferSizeExt, cudastub_cusparse_slot_cusparseSgebsr2gebsr_bufferSizeExt, cudastub_cusparse_resolve_cusparseSgebsr2gebsr_bufferSizeExt, cudastub_cusparse_bind_cusparseSgebsr2gebsr_bufferSizeExt);
@@ -17517,7 +17851,8 @@ static cusparseStatus_t cusparseSgebsr2gebsr_bufferSizeExt_resolve(cusparseHandl
 {
 	cusparseSgebsr2gebsr_bufferSizeExt_fn fn = cusparseSgebsr2gebsr_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseSgebsr2gebsr_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSgebsr2gebsr_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -17557,7 +17892,7 @@ void *cudastub_cusparse_bind_cusparseSgemmi(void)
 {
 	void *fn = (void *)cusparseSgemmi_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSgemmi, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSgemmi, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSgemmi, cudastub_cusparse_slot_cusparseSgemmi, cudastub_cusparse_resolve_cusparseSgemmi, cudastub_cusparse_bind_cusparseSgemmi);
@@ -17572,7 +17907,8 @@ static cusparseStatus_t cusparseSgemmi_resolve(cusparseHandle_t a0, int a1, int 
 {
 	cusparseSgemmi_fn fn = cusparseSgemmi_choose();
 
-	atomic_store_explicit(&cusparseSgemmi_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSgemmi_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -17612,7 +17948,7 @@ void *cudastub_cusparse_bind_cusparseSgemvi(void)
 {
 	void *fn = (void *)cusparseSgemvi_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSgemvi, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSgemvi, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSgemvi, cudastub_cusparse_slot_cusparseSgemvi, cudastub_cusparse_resolve_cusparseSgemvi, cudastub_cusparse_bind_cusparseSgemvi);
@@ -17627,7 +17963,8 @@ static cusparseStatus_t cusparseSgemvi_resolve(cusparseHandle_t a0, cusparseOper
 {
 	cusparseSgemvi_fn fn = cusparseSgemvi_choose();
 
-	atomic_store_explicit(&cusparseSgemvi_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSgemvi_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -17659,7 +17996,7 @@ void *cudastub_cusparse_bind_cusparseSgemvi_bufferSize(void)
 {
 	void *fn = (void *)cusparseSgemvi_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSgemvi_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSgemvi_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSgemvi_bufferSize, cudastub_cusparse_slot_cusparseSgemvi_bufferSize, cudastub_cusparse_resolve_cusparseSgemvi_bufferSize, cudastub_cusparse_bind_cusparseSgemvi_bufferSize);
@@ -17674,7 +18011,8 @@ static cusparseStatus_t cusparseSgemvi_bufferSize_resolve(cusparseHandle_t a0, c
 {
 	cusparseSgemvi_bufferSize_fn fn = cusparseSgemvi_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseSgemvi_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSgemvi_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -17711,7 +18049,7 @@ void *cudastub_cusparse_bind_cusparseSgpsvInterleavedBatch(void)
 {
 	void *fn = (void *)cusparseSgpsvInterleavedBatch_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSgpsvInterleavedBatch, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSgpsvInterleavedBatch, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSgpsvInterleavedBatch, cudastub_cusparse_slot_cusparseSgpsvInterleavedBatch, cudastub_cusparse_resolve_cusparseSgpsvInterleavedBatch, cudastub_cusparse_bind_cusparseSgpsvInterleavedBatch);
@@ -17726,7 +18064,8 @@ static cusparseStatus_t cusparseSgpsvInterleavedBatch_resolve(cusparseHandle_t a
 {
 	cusparseSgpsvInterleavedBatch_fn fn = cusparseSgpsvInterleavedBatch_choose();
 
-	atomic_store_explicit(&cusparseSgpsvInterleavedBatch_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSgpsvInterleavedBatch_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -17763,7 +18102,7 @@ void *cudastub_cusparse_bind_cusparseSgpsvInterleavedBatch_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseSgpsvInterleavedBatch_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSgpsvInterleavedBatch_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSgpsvInterleavedBatch_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSgpsvInterleavedBatch_bufferSizeExt, cudastub_cusparse_slot_cusparseSgpsvInterleavedBatch_bufferSizeExt, cudastub_cusparse_resolve_cusparseSgpsvInterleavedBatch_bufferSizeExt, cudastub_cusparse_bind_cusparseSgpsvInterleavedBatch_bufferSizeExt);
@@ -17778,7 +18117,8 @@ static cusparseStatus_t cusparseSgpsvInterleavedBatch_bufferSizeExt_resolve(cusp
 {
 	cusparseSgpsvInterleavedBatch_bufferSizeExt_fn fn = cusparseSgpsvInterleavedBatch_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseSgpsvInterleavedBatch_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSgpsvInterleavedBatch_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -17810,7 +18150,7 @@ void *cudastub_cusparse_bind_cusparseSgthr(void)
 {
 	void *fn = (void *)cusparseSgthr_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSgthr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSgthr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSgthr, cudastub_cusparse_slot_cusparseSgthr, cudastub_cusparse_resolve_cusparseSgthr, cudastub_cusparse_bind_cusparseSgthr);
@@ -17825,7 +18165,8 @@ static cusparseStatus_t cusparseSgthr_resolve(cusparseHandle_t a0, int a1, const
 {
 	cusparseSgthr_fn fn = cusparseSgthr_choose();
 
-	atomic_store_explicit(&cusparseSgthr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSgthr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -17857,7 +18198,7 @@ void *cudastub_cusparse_bind_cusparseSgthrz(void)
 {
 	void *fn = (void *)cusparseSgthrz_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSgthrz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSgthrz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSgthrz, cudastub_cusparse_slot_cusparseSgthrz, cudastub_cusparse_resolve_cusparseSgthrz, cudastub_cusparse_bind_cusparseSgthrz);
@@ -17872,7 +18213,8 @@ static cusparseStatus_t cusparseSgthrz_resolve(cusparseHandle_t a0, int a1, floa
 {
 	cusparseSgthrz_fn fn = cusparseSgthrz_choose();
 
-	atomic_store_explicit(&cusparseSgthrz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSgthrz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -17907,7 +18249,7 @@ void *cudastub_cusparse_bind_cusparseSgtsv2(void)
 {
 	void *fn = (void *)cusparseSgtsv2_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSgtsv2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSgtsv2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSgtsv2, cudastub_cusparse_slot_cusparseSgtsv2, cudastub_cusparse_resolve_cusparseSgtsv2, cudastub_cusparse_bind_cusparseSgtsv2);
@@ -17922,7 +18264,8 @@ static cusparseStatus_t cusparseSgtsv2_resolve(cusparseHandle_t a0, int a1, int 
 {
 	cusparseSgtsv2_fn fn = cusparseSgtsv2_choose();
 
-	atomic_store_explicit(&cusparseSgtsv2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSgtsv2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -17957,7 +18300,7 @@ void *cudastub_cusparse_bind_cusparseSgtsv2StridedBatch(void)
 {
 	void *fn = (void *)cusparseSgtsv2StridedBatch_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSgtsv2StridedBatch, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSgtsv2StridedBatch, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSgtsv2StridedBatch, cudastub_cusparse_slot_cusparseSgtsv2StridedBatch, cudastub_cusparse_resolve_cusparseSgtsv2StridedBatch, cudastub_cusparse_bind_cusparseSgtsv2StridedBatch);
@@ -17972,7 +18315,8 @@ static cusparseStatus_t cusparseSgtsv2StridedBatch_resolve(cusparseHandle_t a0, 
 {
 	cusparseSgtsv2StridedBatch_fn fn = cusparseSgtsv2StridedBatch_choose();
 
-	atomic_store_explicit(&cusparseSgtsv2StridedBatch_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSgtsv2StridedBatch_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -18007,7 +18351,7 @@ void *cudastub_cusparse_bind_cusparseSgtsv2StridedBatch_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseSgtsv2StridedBatch_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSgtsv2StridedBatch_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSgtsv2StridedBatch_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSgtsv2StridedBatch_bufferSizeExt, cudastub_cusparse_slot_cusparseSgtsv2StridedBatch_bufferSizeExt, cudastub_cusparse_resolve_cusparseSgtsv2StridedBatch_bufferSizeExt, cudastub_cusparse_bind_cusparseSgtsv2StridedBatch_bufferSizeExt);
@@ -18022,7 +18366,8 @@ static cusparseStatus_t cusparseSgtsv2StridedBatch_bufferSizeExt_resolve(cuspars
 {
 	cusparseSgtsv2StridedBatch_bufferSizeExt_fn fn = cusparseSgtsv2StridedBatch_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseSgtsv2StridedBatch_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSgtsv2StridedBatch_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -18057,7 +18402,7 @@ void *cudastub_cusparse_bind_cusparseSgtsv2_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseSgtsv2_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSgtsv2_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSgtsv2_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSgtsv2_bufferSizeExt, cudastub_cusparse_slot_cusparseSgtsv2_bufferSizeExt, cudastub_cusparse_resolve_cusparseSgtsv2_bufferSizeExt, cudastub_cusparse_bind_cusparseSgtsv2_bufferSizeExt);
@@ -18072,7 +18417,8 @@ static cusparseStatus_t cusparseSgtsv2_bufferSizeExt_resolve(cusparseHandle_t a0
 {
 	cusparseSgtsv2_bufferSizeExt_fn fn = cusparseSgtsv2_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseSgtsv2_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSgtsv2_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -18107,7 +18453,7 @@ void *cudastub_cusparse_bind_cusparseSgtsv2_nopivot(void)
 {
 	void *fn = (void *)cusparseSgtsv2_nopivot_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSgtsv2_nopivot, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSgtsv2_nopivot, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSgtsv2_nopivot, cudastub_cusparse_slot_cusparseSgtsv2_nopivot, cudastub_cusparse_resolve_cusparseSgtsv2_nopivot, cudastub_cusparse_bind_cusparseSgtsv2_nopivot);
@@ -18122,7 +18468,8 @@ static cusparseStatus_t cusparseSgtsv2_nopivot_resolve(cusparseHandle_t a0, int 
 {
 	cusparseSgtsv2_nopivot_fn fn = cusparseSgtsv2_nopivot_choose();
 
-	atomic_store_explicit(&cusparseSgtsv2_nopivot_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSgtsv2_nopivot_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -18157,7 +18504,7 @@ void *cudastub_cusparse_bind_cusparseSgtsv2_nopivot_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseSgtsv2_nopivot_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSgtsv2_nopivot_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSgtsv2_nopivot_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSgtsv2_nopivot_bufferSizeExt, cudastub_cusparse_slot_cusparseSgtsv2_nopivot_bufferSizeExt, cudastub_cusparse_resolve_cusparseSgtsv2_nopivot_bufferSizeExt, cudastub_cusparse_bind_cusparseSgtsv2_nopivot_bufferSizeExt);
@@ -18172,7 +18519,8 @@ static cusparseStatus_t cusparseSgtsv2_nopivot_bufferSizeExt_resolve(cusparseHan
 {
 	cusparseSgtsv2_nopivot_bufferSizeExt_fn fn = cusparseSgtsv2_nopivot_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseSgtsv2_nopivot_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSgtsv2_nopivot_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -18207,7 +18555,7 @@ void *cudastub_cusparse_bind_cusparseSgtsvInterleavedBatch(void)
 {
 	void *fn = (void *)cusparseSgtsvInterleavedBatch_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSgtsvInterleavedBatch, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSgtsvInterleavedBatch, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSgtsvInterleavedBatch, cudastub_cusparse_slot_cusparseSgtsvInterleavedBatch, cudastub_cusparse_resolve_cusparseSgtsvInterleavedBatch, cudastub_cusparse_bind_cusparseSgtsvInterleavedBatch);
@@ -18222,7 +18570,8 @@ static cusparseStatus_t cusparseSgtsvInterleavedBatch_resolve(cusparseHandle_t a
 {
 	cusparseSgtsvInterleavedBatch_fn fn = cusparseSgtsvInterleavedBatch_choose();
 
-	atomic_store_explicit(&cusparseSgtsvInterleavedBatch_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSgtsvInterleavedBatch_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -18257,7 +18606,7 @@ void *cudastub_cusparse_bind_cusparseSgtsvInterleavedBatch_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseSgtsvInterleavedBatch_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSgtsvInterleavedBatch_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSgtsvInterleavedBatch_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSgtsvInterleavedBatch_bufferSizeExt, cudastub_cusparse_slot_cusparseSgtsvInterleavedBatch_bufferSizeExt, cudastub_cusparse_resolve_cusparseSgtsvInterleavedBatch_bufferSizeExt, cudastub_cusparse_bind_cusparseSgtsvInterleavedBatch_bufferSizeExt);
@@ -18272,7 +18621,8 @@ static cusparseStatus_t cusparseSgtsvInterleavedBatch_bufferSizeExt_resolve(cusp
 {
 	cusparseSgtsvInterleavedBatch_bufferSizeExt_fn fn = cusparseSgtsvInterleavedBatch_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseSgtsvInterleavedBatch_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSgtsvInterleavedBatch_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -18307,7 +18657,7 @@ void *cudastub_cusparse_bind_cusparseSnnz(void)
 {
 	void *fn = (void *)cusparseSnnz_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSnnz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSnnz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSnnz, cudastub_cusparse_slot_cusparseSnnz, cudastub_cusparse_resolve_cusparseSnnz, cudastub_cusparse_bind_cusparseSnnz);
@@ -18322,7 +18672,8 @@ static cusparseStatus_t cusparseSnnz_resolve(cusparseHandle_t a0, cusparseDirect
 {
 	cusparseSnnz_fn fn = cusparseSnnz_choose();
 
-	atomic_store_explicit(&cusparseSnnz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSnnz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -18356,7 +18707,7 @@ void *cudastub_cusparse_bind_cusparseSnnz_compress(void)
 {
 	void *fn = (void *)cusparseSnnz_compress_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSnnz_compress, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSnnz_compress, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSnnz_compress, cudastub_cusparse_slot_cusparseSnnz_compress, cudastub_cusparse_resolve_cusparseSnnz_compress, cudastub_cusparse_bind_cusparseSnnz_compress);
@@ -18371,7 +18722,8 @@ static cusparseStatus_t cusparseSnnz_compress_resolve(cusparseHandle_t a0, int a
 {
 	cusparseSnnz_compress_fn fn = cusparseSnnz_compress_choose();
 
-	atomic_store_explicit(&cusparseSnnz_compress_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSnnz_compress_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -18410,7 +18762,7 @@ void *cudastub_cusparse_bind_cusparseSpGEMM_compute(void)
 {
 	void *fn = (void *)cusparseSpGEMM_compute_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpGEMM_compute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpGEMM_compute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpGEMM_compute, cudastub_cusparse_slot_cusparseSpGEMM_compute, cudastub_cusparse_resolve_cusparseSpGEMM_compute, cudastub_cusparse_bind_cusparseSpGEMM_compute);
@@ -18425,7 +18777,8 @@ static cusparseStatus_t cusparseSpGEMM_compute_resolve(cusparseHandle_t a0, cusp
 {
 	cusparseSpGEMM_compute_fn fn = cusparseSpGEMM_compute_choose();
 
-	atomic_store_explicit(&cusparseSpGEMM_compute_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpGEMM_compute_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -18462,7 +18815,7 @@ void *cudastub_cusparse_bind_cusparseSpGEMM_copy(void)
 {
 	void *fn = (void *)cusparseSpGEMM_copy_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpGEMM_copy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpGEMM_copy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpGEMM_copy, cudastub_cusparse_slot_cusparseSpGEMM_copy, cudastub_cusparse_resolve_cusparseSpGEMM_copy, cudastub_cusparse_bind_cusparseSpGEMM_copy);
@@ -18477,7 +18830,8 @@ static cusparseStatus_t cusparseSpGEMM_copy_resolve(cusparseHandle_t a0, cuspars
 {
 	cusparseSpGEMM_copy_fn fn = cusparseSpGEMM_copy_choose();
 
-	atomic_store_explicit(&cusparseSpGEMM_copy_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpGEMM_copy_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -18504,7 +18858,7 @@ void *cudastub_cusparse_bind_cusparseSpGEMM_createDescr(void)
 {
 	void *fn = (void *)cusparseSpGEMM_createDescr_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpGEMM_createDescr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpGEMM_createDescr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpGEMM_createDescr, cudastub_cusparse_slot_cusparseSpGEMM_createDescr, cudastub_cusparse_resolve_cusparseSpGEMM_createDescr, cudastub_cusparse_bind_cusparseSpGEMM_createDescr);
@@ -18519,7 +18873,8 @@ static cusparseStatus_t cusparseSpGEMM_createDescr_resolve(cusparseSpGEMMDescr_t
 {
 	cusparseSpGEMM_createDescr_fn fn = cusparseSpGEMM_createDescr_choose();
 
-	atomic_store_explicit(&cusparseSpGEMM_createDescr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpGEMM_createDescr_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -18546,7 +18901,7 @@ void *cudastub_cusparse_bind_cusparseSpGEMM_destroyDescr(void)
 {
 	void *fn = (void *)cusparseSpGEMM_destroyDescr_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpGEMM_destroyDescr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpGEMM_destroyDescr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpGEMM_destroyDescr, cudastub_cusparse_slot_cusparseSpGEMM_destroyDescr, cudastub_cusparse_resolve_cusparseSpGEMM_destroyDescr, cudastub_cusparse_bind_cusparseSpGEMM_destroyDescr);
@@ -18561,7 +18916,8 @@ static cusparseStatus_t cusparseSpGEMM_destroyDescr_resolve(cusparseSpGEMMDescr_
 {
 	cusparseSpGEMM_destroyDescr_fn fn = cusparseSpGEMM_destroyDescr_choose();
 
-	atomic_store_explicit(&cusparseSpGEMM_destroyDescr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpGEMM_destroyDescr_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -18600,7 +18956,7 @@ void *cudastub_cusparse_bind_cusparseSpGEMM_workEstimation(void)
 {
 	void *fn = (void *)cusparseSpGEMM_workEstimation_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpGEMM_workEstimation, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpGEMM_workEstimation, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpGEMM_workEstimation, cudastub_cusparse_slot_cusparseSpGEMM_workEstimation, cudastub_cusparse_resolve_cusparseSpGEMM_workEstimation, cudastub_cusparse_bind_cusparseSpGEMM_workEstimation);
@@ -18615,7 +18971,8 @@ static cusparseStatus_t cusparseSpGEMM_workEstimation_resolve(cusparseHandle_t a
 {
 	cusparseSpGEMM_workEstimation_fn fn = cusparseSpGEMM_workEstimation_choose();
 
-	atomic_store_explicit(&cusparseSpGEMM_workEstimation_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpGEMM_workEstimation_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -18652,7 +19009,7 @@ void *cudastub_cusparse_bind_cusparseSpGEMMreuse_compute(void)
 {
 	void *fn = (void *)cusparseSpGEMMreuse_compute_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpGEMMreuse_compute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpGEMMreuse_compute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpGEMMreuse_compute, cudastub_cusparse_slot_cusparseSpGEMMreuse_compute, cudastub_cusparse_resolve_cusparseSpGEMMreuse_compute, cudastub_cusparse_bind_cusparseSpGEMMreuse_compute);
@@ -18667,7 +19024,8 @@ static cusparseStatus_t cusparseSpGEMMreuse_compute_resolve(cusparseHandle_t a0,
 {
 	cusparseSpGEMMreuse_compute_fn fn = cusparseSpGEMMreuse_compute_choose();
 
-	atomic_store_explicit(&cusparseSpGEMMreuse_compute_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpGEMMreuse_compute_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -18703,7 +19061,7 @@ void *cudastub_cusparse_bind_cusparseSpGEMMreuse_copy(void)
 {
 	void *fn = (void *)cusparseSpGEMMreuse_copy_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpGEMMreuse_copy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpGEMMreuse_copy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpGEMMreuse_copy, cudastub_cusparse_slot_cusparseSpGEMMreuse_copy, cudastub_cusparse_resolve_cusparseSpGEMMreuse_copy, cudastub_cusparse_bind_cusparseSpGEMMreuse_copy);
@@ -18718,7 +19076,8 @@ static cusparseStatus_t cusparseSpGEMMreuse_copy_resolve(cusparseHandle_t a0, cu
 {
 	cusparseSpGEMMreuse_copy_fn fn = cusparseSpGEMMreuse_copy_choose();
 
-	atomic_store_explicit(&cusparseSpGEMMreuse_copy_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpGEMMreuse_copy_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -18758,7 +19117,7 @@ void *cudastub_cusparse_bind_cusparseSpGEMMreuse_nnz(void)
 {
 	void *fn = (void *)cusparseSpGEMMreuse_nnz_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpGEMMreuse_nnz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpGEMMreuse_nnz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpGEMMreuse_nnz, cudastub_cusparse_slot_cusparseSpGEMMreuse_nnz, cudastub_cusparse_resolve_cusparseSpGEMMreuse_nnz, cudastub_cusparse_bind_cusparseSpGEMMreuse_nnz);
@@ -18773,7 +19132,8 @@ static cusparseStatus_t cusparseSpGEMMreuse_nnz_resolve(cusparseHandle_t a0, cus
 {
 	cusparseSpGEMMreuse_nnz_fn fn = cusparseSpGEMMreuse_nnz_choose();
 
-	atomic_store_explicit(&cusparseSpGEMMreuse_nnz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpGEMMreuse_nnz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -18809,7 +19169,7 @@ void *cudastub_cusparse_bind_cusparseSpGEMMreuse_workEstimation(void)
 {
 	void *fn = (void *)cusparseSpGEMMreuse_workEstimation_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpGEMMreuse_workEstimation, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpGEMMreuse_workEstimation, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpGEMMreuse_workEstimation, cudastub_cusparse_slot_cusparseSpGEMMreuse_workEstimation, cudastub_cusparse_resolve_cusparseSpGEMMreuse_workEstimation, cudastub_cusparse_bind_cusparseSpGEMMreuse_workEstimation);
@@ -18824,7 +19184,8 @@ static cusparseStatus_t cusparseSpGEMMreuse_workEstimation_resolve(cusparseHandl
 {
 	cusparseSpGEMMreuse_workEstimation_fn fn = cusparseSpGEMMreuse_workEstimation_choose();
 
-	atomic_store_explicit(&cusparseSpGEMMreuse_workEstimation_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpGEMMreuse_workEstimation_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -18861,7 +19222,7 @@ void *cudastub_cusparse_bind_cusparseSpMM(void)
 {
 	void *fn = (void *)cusparseSpMM_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpMM, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpMM, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpMM, cudastub_cusparse_slot_cusparseSpMM, cudastub_cusparse_resolve_cusparseSpMM, cudastub_cusparse_bind_cusparseSpMM);
@@ -18876,7 +19237,8 @@ static cusparseStatus_t cusparseSpMM_resolve(cusparseHandle_t a0, cusparseOperat
 {
 	cusparseSpMM_fn fn = cusparseSpMM_choose();
 
-	atomic_store_explicit(&cusparseSpMM_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpMM_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -18904,7 +19266,7 @@ void *cudastub_cusparse_bind_cusparseSpMMOp(void)
 {
 	void *fn = (void *)cusparseSpMMOp_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpMMOp, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpMMOp, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpMMOp, cudastub_cusparse_slot_cusparseSpMMOp, cudastub_cusparse_resolve_cusparseSpMMOp, cudastub_cusparse_bind_cusparseSpMMOp);
@@ -18919,7 +19281,8 @@ static cusparseStatus_t cusparseSpMMOp_resolve(cusparseSpMMOpPlan_t a0, void *a1
 {
 	cusparseSpMMOp_fn fn = cusparseSpMMOp_choose();
 
-	atomic_store_explicit(&cusparseSpMMOp_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpMMOp_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -18961,7 +19324,7 @@ void *cudastub_cusparse_bind_cusparseSpMMOp_createPlan(void)
 {
 	void *fn = (void *)cusparseSpMMOp_createPlan_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpMMOp_createPlan, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpMMOp_createPlan, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpMMOp_createPlan, cudastub_cusparse_slot_cusparseSpMMOp_createPlan, cudastub_cusparse_resolve_cusparseSpMMOp_createPlan, cudastub_cusparse_bind_cusparseSpMMOp_createPlan);
@@ -18976,7 +19339,8 @@ static cusparseStatus_t cusparseSpMMOp_createPlan_resolve(cusparseHandle_t a0, c
 {
 	cusparseSpMMOp_createPlan_fn fn = cusparseSpMMOp_createPlan_choose();
 
-	atomic_store_explicit(&cusparseSpMMOp_createPlan_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpMMOp_createPlan_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
 }
 #endif
@@ -19003,7 +19367,7 @@ void *cudastub_cusparse_bind_cusparseSpMMOp_destroyPlan(void)
 {
 	void *fn = (void *)cusparseSpMMOp_destroyPlan_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpMMOp_destroyPlan, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpMMOp_destroyPlan, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpMMOp_destroyPlan, cudastub_cusparse_slot_cusparseSpMMOp_destroyPlan, cudastub_cusparse_resolve_cusparseSpMMOp_destroyPlan, cudastub_cusparse_bind_cusparseSpMMOp_destroyPlan);
@@ -19018,7 +19382,8 @@ static cusparseStatus_t cusparseSpMMOp_destroyPlan_resolve(cusparseSpMMOpPlan_t 
 {
 	cusparseSpMMOp_destroyPlan_fn fn = cusparseSpMMOp_destroyPlan_choose();
 
-	atomic_store_explicit(&cusparseSpMMOp_destroyPlan_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpMMOp_destroyPlan_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -19055,7 +19420,7 @@ void *cudastub_cusparse_bind_cusparseSpMM_bufferSize(void)
 {
 	void *fn = (void *)cusparseSpMM_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpMM_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpMM_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpMM_bufferSize, cudastub_cusparse_slot_cusparseSpMM_bufferSize, cudastub_cusparse_resolve_cusparseSpMM_bufferSize, cudastub_cusparse_bind_cusparseSpMM_bufferSize);
@@ -19070,7 +19435,8 @@ static cusparseStatus_t cusparseSpMM_bufferSize_resolve(cusparseHandle_t a0, cus
 {
 	cusparseSpMM_bufferSize_fn fn = cusparseSpMM_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseSpMM_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpMM_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -19107,7 +19473,7 @@ void *cudastub_cusparse_bind_cusparseSpMM_preprocess(void)
 {
 	void *fn = (void *)cusparseSpMM_preprocess_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpMM_preprocess, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpMM_preprocess, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpMM_preprocess, cudastub_cusparse_slot_cusparseSpMM_preprocess, cudastub_cusparse_resolve_cusparseSpMM_preprocess, cudastub_cusparse_bind_cusparseSpMM_preprocess);
@@ -19122,7 +19488,8 @@ static cusparseStatus_t cusparseSpMM_preprocess_resolve(cusparseHandle_t a0, cus
 {
 	cusparseSpMM_preprocess_fn fn = cusparseSpMM_preprocess_choose();
 
-	atomic_store_explicit(&cusparseSpMM_preprocess_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpMM_preprocess_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -19158,7 +19525,7 @@ void *cudastub_cusparse_bind_cusparseSpMV(void)
 {
 	void *fn = (void *)cusparseSpMV_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpMV, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpMV, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpMV, cudastub_cusparse_slot_cusparseSpMV, cudastub_cusparse_resolve_cusparseSpMV, cudastub_cusparse_bind_cusparseSpMV);
@@ -19173,7 +19540,8 @@ static cusparseStatus_t cusparseSpMV_resolve(cusparseHandle_t a0, cusparseOperat
 {
 	cusparseSpMV_fn fn = cusparseSpMV_choose();
 
-	atomic_store_explicit(&cusparseSpMV_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpMV_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -19209,7 +19577,7 @@ void *cudastub_cusparse_bind_cusparseSpMV_bufferSize(void)
 {
 	void *fn = (void *)cusparseSpMV_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpMV_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpMV_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpMV_bufferSize, cudastub_cusparse_slot_cusparseSpMV_bufferSize, cudastub_cusparse_resolve_cusparseSpMV_bufferSize, cudastub_cusparse_bind_cusparseSpMV_bufferSize);
@@ -19224,7 +19592,8 @@ static cusparseStatus_t cusparseSpMV_bufferSize_resolve(cusparseHandle_t a0, cus
 {
 	cusparseSpMV_bufferSize_fn fn = cusparseSpMV_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseSpMV_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpMV_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -19254,7 +19623,7 @@ void *cudastub_cusparse_bind_cusparseSpMatGetAttribute(void)
 {
 	void *fn = (void *)cusparseSpMatGetAttribute_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpMatGetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpMatGetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpMatGetAttribute, cudastub_cusparse_slot_cusparseSpMatGetAttribute, cudastub_cusparse_resolve_cusparseSpMatGetAttribute, cudastub_cusparse_bind_cusparseSpMatGetAttribute);
@@ -19269,7 +19638,8 @@ static cusparseStatus_t cusparseSpMatGetAttribute_resolve(cusparseSpMatDescr_t a
 {
 	cusparseSpMatGetAttribute_fn fn = cusparseSpMatGetAttribute_choose();
 
-	atomic_store_explicit(&cusparseSpMatGetAttribute_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpMatGetAttribute_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -19297,7 +19667,7 @@ void *cudastub_cusparse_bind_cusparseSpMatGetFormat(void)
 {
 	void *fn = (void *)cusparseSpMatGetFormat_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpMatGetFormat, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpMatGetFormat, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpMatGetFormat, cudastub_cusparse_slot_cusparseSpMatGetFormat, cudastub_cusparse_resolve_cusparseSpMatGetFormat, cudastub_cusparse_bind_cusparseSpMatGetFormat);
@@ -19312,7 +19682,8 @@ static cusparseStatus_t cusparseSpMatGetFormat_resolve(cusparseSpMatDescr_t a0, 
 {
 	cusparseSpMatGetFormat_fn fn = cusparseSpMatGetFormat_choose();
 
-	atomic_store_explicit(&cusparseSpMatGetFormat_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpMatGetFormat_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -19340,7 +19711,7 @@ void *cudastub_cusparse_bind_cusparseSpMatGetIndexBase(void)
 {
 	void *fn = (void *)cusparseSpMatGetIndexBase_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpMatGetIndexBase, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpMatGetIndexBase, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpMatGetIndexBase, cudastub_cusparse_slot_cusparseSpMatGetIndexBase, cudastub_cusparse_resolve_cusparseSpMatGetIndexBase, cudastub_cusparse_bind_cusparseSpMatGetIndexBase);
@@ -19355,7 +19726,8 @@ static cusparseStatus_t cusparseSpMatGetIndexBase_resolve(cusparseSpMatDescr_t a
 {
 	cusparseSpMatGetIndexBase_fn fn = cusparseSpMatGetIndexBase_choose();
 
-	atomic_store_explicit(&cusparseSpMatGetIndexBase_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpMatGetIndexBase_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -19385,7 +19757,7 @@ void *cudastub_cusparse_bind_cusparseSpMatGetSize(void)
 {
 	void *fn = (void *)cusparseSpMatGetSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpMatGetSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpMatGetSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpMatGetSize, cudastub_cusparse_slot_cusparseSpMatGetSize, cudastub_cusparse_resolve_cusparseSpMatGetSize, cudastub_cusparse_bind_cusparseSpMatGetSize);
@@ -19400,7 +19772,8 @@ static cusparseStatus_t cusparseSpMatGetSize_resolve(cusparseSpMatDescr_t a0, in
 {
 	cusparseSpMatGetSize_fn fn = cusparseSpMatGetSize_choose();
 
-	atomic_store_explicit(&cusparseSpMatGetSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpMatGetSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -19428,7 +19801,7 @@ void *cudastub_cusparse_bind_cusparseSpMatGetStridedBatch(void)
 {
 	void *fn = (void *)cusparseSpMatGetStridedBatch_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpMatGetStridedBatch, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpMatGetStridedBatch, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpMatGetStridedBatch, cudastub_cusparse_slot_cusparseSpMatGetStridedBatch, cudastub_cusparse_resolve_cusparseSpMatGetStridedBatch, cudastub_cusparse_bind_cusparseSpMatGetStridedBatch);
@@ -19443,7 +19816,8 @@ static cusparseStatus_t cusparseSpMatGetStridedBatch_resolve(cusparseSpMatDescr_
 {
 	cusparseSpMatGetStridedBatch_fn fn = cusparseSpMatGetStridedBatch_choose();
 
-	atomic_store_explicit(&cusparseSpMatGetStridedBatch_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpMatGetStridedBatch_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -19471,7 +19845,7 @@ void *cudastub_cusparse_bind_cusparseSpMatGetValues(void)
 {
 	void *fn = (void *)cusparseSpMatGetValues_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpMatGetValues, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpMatGetValues, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpMatGetValues, cudastub_cusparse_slot_cusparseSpMatGetValues, cudastub_cusparse_resolve_cusparseSpMatGetValues, cudastub_cusparse_bind_cusparseSpMatGetValues);
@@ -19486,7 +19860,8 @@ static cusparseStatus_t cusparseSpMatGetValues_resolve(cusparseSpMatDescr_t a0, 
 {
 	cusparseSpMatGetValues_fn fn = cusparseSpMatGetValues_choose();
 
-	atomic_store_explicit(&cusparseSpMatGetValues_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpMatGetValues_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -19516,7 +19891,7 @@ void *cudastub_cusparse_bind_cusparseSpMatSetAttribute(void)
 {
 	void *fn = (void *)cusparseSpMatSetAttribute_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpMatSetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpMatSetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpMatSetAttribute, cudastub_cusparse_slot_cusparseSpMatSetAttribute, cudastub_cusparse_resolve_cusparseSpMatSetAttribute, cudastub_cusparse_bind_cusparseSpMatSetAttribute);
@@ -19531,7 +19906,8 @@ static cusparseStatus_t cusparseSpMatSetAttribute_resolve(cusparseSpMatDescr_t a
 {
 	cusparseSpMatSetAttribute_fn fn = cusparseSpMatSetAttribute_choose();
 
-	atomic_store_explicit(&cusparseSpMatSetAttribute_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpMatSetAttribute_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -19559,7 +19935,7 @@ void *cudastub_cusparse_bind_cusparseSpMatSetStridedBatch(void)
 {
 	void *fn = (void *)cusparseSpMatSetStridedBatch_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpMatSetStridedBatch, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpMatSetStridedBatch, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpMatSetStridedBatch, cudastub_cusparse_slot_cusparseSpMatSetStridedBatch, cudastub_cusparse_resolve_cusparseSpMatSetStridedBatch, cudastub_cusparse_bind_cusparseSpMatSetStridedBatch);
@@ -19574,7 +19950,8 @@ static cusparseStatus_t cusparseSpMatSetStridedBatch_resolve(cusparseSpMatDescr_
 {
 	cusparseSpMatSetStridedBatch_fn fn = cusparseSpMatSetStridedBatch_choose();
 
-	atomic_store_explicit(&cusparseSpMatSetStridedBatch_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpMatSetStridedBatch_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -19602,7 +19979,7 @@ void *cudastub_cusparse_bind_cusparseSpMatSetValues(void)
 {
 	void *fn = (void *)cusparseSpMatSetValues_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpMatSetValues, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpMatSetValues, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpMatSetValues, cudastub_cusparse_slot_cusparseSpMatSetValues, cudastub_cusparse_resolve_cusparseSpMatSetValues, cudastub_cusparse_bind_cusparseSpMatSetValues);
@@ -19617,7 +19994,8 @@ static cusparseStatus_t cusparseSpMatSetValues_resolve(cusparseSpMatDescr_t a0, 
 {
 	cusparseSpMatSetValues_fn fn = cusparseSpMatSetValues_choose();
 
-	atomic_store_explicit(&cusparseSpMatSetValues_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpMatSetValues_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -19654,7 +20032,7 @@ void *cudastub_cusparse_bind_cusparseSpSM_analysis(void)
 {
 	void *fn = (void *)cusparseSpSM_analysis_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpSM_analysis, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpSM_analysis, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpSM_analysis, cudastub_cusparse_slot_cusparseSpSM_analysis, cudastub_cusparse_resolve_cusparseSpSM_analysis, cudastub_cusparse_bind_cusparseSpSM_analysis);
@@ -19669,7 +20047,8 @@ static cusparseStatus_t cusparseSpSM_analysis_resolve(cusparseHandle_t a0, cuspa
 {
 	cusparseSpSM_analysis_fn fn = cusparseSpSM_analysis_choose();
 
-	atomic_store_explicit(&cusparseSpSM_analysis_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpSM_analysis_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -19706,7 +20085,7 @@ void *cudastub_cusparse_bind_cusparseSpSM_bufferSize(void)
 {
 	void *fn = (void *)cusparseSpSM_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpSM_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpSM_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpSM_bufferSize, cudastub_cusparse_slot_cusparseSpSM_bufferSize, cudastub_cusparse_resolve_cusparseSpSM_bufferSize, cudastub_cusparse_bind_cusparseSpSM_bufferSize);
@@ -19721,7 +20100,8 @@ static cusparseStatus_t cusparseSpSM_bufferSize_resolve(cusparseHandle_t a0, cus
 {
 	cusparseSpSM_bufferSize_fn fn = cusparseSpSM_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseSpSM_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpSM_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -19748,7 +20128,7 @@ void *cudastub_cusparse_bind_cusparseSpSM_createDescr(void)
 {
 	void *fn = (void *)cusparseSpSM_createDescr_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpSM_createDescr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpSM_createDescr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpSM_createDescr, cudastub_cusparse_slot_cusparseSpSM_createDescr, cudastub_cusparse_resolve_cusparseSpSM_createDescr, cudastub_cusparse_bind_cusparseSpSM_createDescr);
@@ -19763,7 +20143,8 @@ static cusparseStatus_t cusparseSpSM_createDescr_resolve(cusparseSpSMDescr_t *a0
 {
 	cusparseSpSM_createDescr_fn fn = cusparseSpSM_createDescr_choose();
 
-	atomic_store_explicit(&cusparseSpSM_createDescr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpSM_createDescr_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -19790,7 +20171,7 @@ void *cudastub_cusparse_bind_cusparseSpSM_destroyDescr(void)
 {
 	void *fn = (void *)cusparseSpSM_destroyDescr_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpSM_destroyDescr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpSM_destroyDescr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpSM_destroyDescr, cudastub_cusparse_slot_cusparseSpSM_destroyDescr, cudastub_cusparse_resolve_cusparseSpSM_destroyDescr, cudastub_cusparse_bind_cusparseSpSM_destroyDescr);
@@ -19805,7 +20186,8 @@ static cusparseStatus_t cusparseSpSM_destroyDescr_resolve(cusparseSpSMDescr_t a0
 {
 	cusparseSpSM_destroyDescr_fn fn = cusparseSpSM_destroyDescr_choose();
 
-	atomic_store_explicit(&cusparseSpSM_destroyDescr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpSM_destroyDescr_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -19841,7 +20223,7 @@ void *cudastub_cusparse_bind_cusparseSpSM_solve(void)
 {
 	void *fn = (void *)cusparseSpSM_solve_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpSM_solve, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpSM_solve, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpSM_solve, cudastub_cusparse_slot_cusparseSpSM_solve, cudastub_cusparse_resolve_cusparseSpSM_solve, cudastub_cusparse_bind_cusparseSpSM_solve);
@@ -19856,7 +20238,8 @@ static cusparseStatus_t cusparseSpSM_solve_resolve(cusparseHandle_t a0, cusparse
 {
 	cusparseSpSM_solve_fn fn = cusparseSpSM_solve_choose();
 
-	atomic_store_explicit(&cusparseSpSM_solve_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpSM_solve_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -19892,7 +20275,7 @@ void *cudastub_cusparse_bind_cusparseSpSV_analysis(void)
 {
 	void *fn = (void *)cusparseSpSV_analysis_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpSV_analysis, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpSV_analysis, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpSV_analysis, cudastub_cusparse_slot_cusparseSpSV_analysis, cudastub_cusparse_resolve_cusparseSpSV_analysis, cudastub_cusparse_bind_cusparseSpSV_analysis);
@@ -19907,7 +20290,8 @@ static cusparseStatus_t cusparseSpSV_analysis_resolve(cusparseHandle_t a0, cuspa
 {
 	cusparseSpSV_analysis_fn fn = cusparseSpSV_analysis_choose();
 
-	atomic_store_explicit(&cusparseSpSV_analysis_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpSV_analysis_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -19943,7 +20327,7 @@ void *cudastub_cusparse_bind_cusparseSpSV_bufferSize(void)
 {
 	void *fn = (void *)cusparseSpSV_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpSV_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpSV_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpSV_bufferSize, cudastub_cusparse_slot_cusparseSpSV_bufferSize, cudastub_cusparse_resolve_cusparseSpSV_bufferSize, cudastub_cusparse_bind_cusparseSpSV_bufferSize);
@@ -19958,7 +20342,8 @@ static cusparseStatus_t cusparseSpSV_bufferSize_resolve(cusparseHandle_t a0, cus
 {
 	cusparseSpSV_bufferSize_fn fn = cusparseSpSV_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseSpSV_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpSV_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -19985,7 +20370,7 @@ void *cudastub_cusparse_bind_cusparseSpSV_createDescr(void)
 {
 	void *fn = (void *)cusparseSpSV_createDescr_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpSV_createDescr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpSV_createDescr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpSV_createDescr, cudastub_cusparse_slot_cusparseSpSV_createDescr, cudastub_cusparse_resolve_cusparseSpSV_createDescr, cudastub_cusparse_bind_cusparseSpSV_createDescr);
@@ -20000,7 +20385,8 @@ static cusparseStatus_t cusparseSpSV_createDescr_resolve(cusparseSpSVDescr_t *a0
 {
 	cusparseSpSV_createDescr_fn fn = cusparseSpSV_createDescr_choose();
 
-	atomic_store_explicit(&cusparseSpSV_createDescr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpSV_createDescr_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -20027,7 +20413,7 @@ void *cudastub_cusparse_bind_cusparseSpSV_destroyDescr(void)
 {
 	void *fn = (void *)cusparseSpSV_destroyDescr_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpSV_destroyDescr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpSV_destroyDescr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpSV_destroyDescr, cudastub_cusparse_slot_cusparseSpSV_destroyDescr, cudastub_cusparse_resolve_cusparseSpSV_destroyDescr, cudastub_cusparse_bind_cusparseSpSV_destroyDescr);
@@ -20042,7 +20428,8 @@ static cusparseStatus_t cusparseSpSV_destroyDescr_resolve(cusparseSpSVDescr_t a0
 {
 	cusparseSpSV_destroyDescr_fn fn = cusparseSpSV_destroyDescr_choose();
 
-	atomic_store_explicit(&cusparseSpSV_destroyDescr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpSV_destroyDescr_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -20077,7 +20464,7 @@ void *cudastub_cusparse_bind_cusparseSpSV_solve(void)
 {
 	void *fn = (void *)cusparseSpSV_solve_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpSV_solve, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpSV_solve, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpSV_solve, cudastub_cusparse_slot_cusparseSpSV_solve, cudastub_cusparse_resolve_cusparseSpSV_solve, cudastub_cusparse_bind_cusparseSpSV_solve);
@@ -20092,7 +20479,8 @@ static cusparseStatus_t cusparseSpSV_solve_resolve(cusparseHandle_t a0, cusparse
 {
 	cusparseSpSV_solve_fn fn = cusparseSpSV_solve_choose();
 
-	atomic_store_explicit(&cusparseSpSV_solve_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpSV_solve_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -20125,7 +20513,7 @@ void *cudastub_cusparse_bind_cusparseSpVV(void)
 {
 	void *fn = (void *)cusparseSpVV_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpVV, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpVV, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpVV, cudastub_cusparse_slot_cusparseSpVV, cudastub_cusparse_resolve_cusparseSpVV, cudastub_cusparse_bind_cusparseSpVV);
@@ -20140,7 +20528,8 @@ static cusparseStatus_t cusparseSpVV_resolve(cusparseHandle_t a0, cusparseOperat
 {
 	cusparseSpVV_fn fn = cusparseSpVV_choose();
 
-	atomic_store_explicit(&cusparseSpVV_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpVV_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -20173,7 +20562,7 @@ void *cudastub_cusparse_bind_cusparseSpVV_bufferSize(void)
 {
 	void *fn = (void *)cusparseSpVV_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpVV_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpVV_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpVV_bufferSize, cudastub_cusparse_slot_cusparseSpVV_bufferSize, cudastub_cusparse_resolve_cusparseSpVV_bufferSize, cudastub_cusparse_bind_cusparseSpVV_bufferSize);
@@ -20188,7 +20577,8 @@ static cusparseStatus_t cusparseSpVV_bufferSize_resolve(cusparseHandle_t a0, cus
 {
 	cusparseSpVV_bufferSize_fn fn = cusparseSpVV_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseSpVV_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpVV_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -20222,7 +20612,7 @@ void *cudastub_cusparse_bind_cusparseSpVecGet(void)
 {
 	void *fn = (void *)cusparseSpVecGet_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpVecGet, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpVecGet, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpVecGet, cudastub_cusparse_slot_cusparseSpVecGet, cudastub_cusparse_resolve_cusparseSpVecGet, cudastub_cusparse_bind_cusparseSpVecGet);
@@ -20237,7 +20627,8 @@ static cusparseStatus_t cusparseSpVecGet_resolve(cusparseSpVecDescr_t a0, int64_
 {
 	cusparseSpVecGet_fn fn = cusparseSpVecGet_choose();
 
-	atomic_store_explicit(&cusparseSpVecGet_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpVecGet_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -20265,7 +20656,7 @@ void *cudastub_cusparse_bind_cusparseSpVecGetIndexBase(void)
 {
 	void *fn = (void *)cusparseSpVecGetIndexBase_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpVecGetIndexBase, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpVecGetIndexBase, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpVecGetIndexBase, cudastub_cusparse_slot_cusparseSpVecGetIndexBase, cudastub_cusparse_resolve_cusparseSpVecGetIndexBase, cudastub_cusparse_bind_cusparseSpVecGetIndexBase);
@@ -20280,7 +20671,8 @@ static cusparseStatus_t cusparseSpVecGetIndexBase_resolve(cusparseSpVecDescr_t a
 {
 	cusparseSpVecGetIndexBase_fn fn = cusparseSpVecGetIndexBase_choose();
 
-	atomic_store_explicit(&cusparseSpVecGetIndexBase_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpVecGetIndexBase_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -20308,7 +20700,7 @@ void *cudastub_cusparse_bind_cusparseSpVecGetValues(void)
 {
 	void *fn = (void *)cusparseSpVecGetValues_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpVecGetValues, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpVecGetValues, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpVecGetValues, cudastub_cusparse_slot_cusparseSpVecGetValues, cudastub_cusparse_resolve_cusparseSpVecGetValues, cudastub_cusparse_bind_cusparseSpVecGetValues);
@@ -20323,7 +20715,8 @@ static cusparseStatus_t cusparseSpVecGetValues_resolve(cusparseSpVecDescr_t a0, 
 {
 	cusparseSpVecGetValues_fn fn = cusparseSpVecGetValues_choose();
 
-	atomic_store_explicit(&cusparseSpVecGetValues_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpVecGetValues_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -20351,7 +20744,7 @@ void *cudastub_cusparse_bind_cusparseSpVecSetValues(void)
 {
 	void *fn = (void *)cusparseSpVecSetValues_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpVecSetValues, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpVecSetValues, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpVecSetValues, cudastub_cusparse_slot_cusparseSpVecSetValues, cudastub_cusparse_resolve_cusparseSpVecSetValues, cudastub_cusparse_bind_cusparseSpVecSetValues);
@@ -20366,7 +20759,8 @@ static cusparseStatus_t cusparseSpVecSetValues_resolve(cusparseSpVecDescr_t a0, 
 {
 	cusparseSpVecSetValues_fn fn = cusparseSpVecSetValues_choose();
 
-	atomic_store_explicit(&cusparseSpVecSetValues_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpVecSetValues_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -20397,7 +20791,7 @@ void *cudastub_cusparse_bind_cusparseSparseToDense(void)
 {
 	void *fn = (void *)cusparseSparseToDense_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSparseToDense, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSparseToDense, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSparseToDense, cudastub_cusparse_slot_cusparseSparseToDense, cudastub_cusparse_resolve_cusparseSparseToDense, cudastub_cusparse_bind_cusparseSparseToDense);
@@ -20412,7 +20806,8 @@ static cusparseStatus_t cusparseSparseToDense_resolve(cusparseHandle_t a0, cuspa
 {
 	cusparseSparseToDense_fn fn = cusparseSparseToDense_choose();
 
-	atomic_store_explicit(&cusparseSparseToDense_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSparseToDense_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -20443,7 +20838,7 @@ void *cudastub_cusparse_bind_cusparseSparseToDense_bufferSize(void)
 {
 	void *fn = (void *)cusparseSparseToDense_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSparseToDense_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSparseToDense_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSparseToDense_bufferSize, cudastub_cusparse_slot_cusparseSparseToDense_bufferSize, cudastub_cusparse_resolve_cusparseSparseToDense_bufferSize, cudastub_cusparse_bind_cusparseSparseToDense_bufferSize);
@@ -20458,7 +20853,8 @@ static cusparseStatus_t cusparseSparseToDense_bufferSize_resolve(cusparseHandle_
 {
 	cusparseSparseToDense_bufferSize_fn fn = cusparseSparseToDense_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseSparseToDense_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSparseToDense_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -20498,7 +20894,7 @@ void *cudastub_cusparse_bind_cusparseSpruneCsr2csr(void)
 {
 	void *fn = (void *)cusparseSpruneCsr2csr_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpruneCsr2csr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpruneCsr2csr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpruneCsr2csr, cudastub_cusparse_slot_cusparseSpruneCsr2csr, cudastub_cusparse_resolve_cusparseSpruneCsr2csr, cudastub_cusparse_bind_cusparseSpruneCsr2csr);
@@ -20513,7 +20909,8 @@ static cusparseStatus_t cusparseSpruneCsr2csr_resolve(cusparseHandle_t a0, int a
 {
 	cusparseSpruneCsr2csr_fn fn = cusparseSpruneCsr2csr_choose();
 
-	atomic_store_explicit(&cusparseSpruneCsr2csr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpruneCsr2csr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -20554,7 +20951,7 @@ void *cudastub_cusparse_bind_cusparseSpruneCsr2csrByPercentage(void)
 {
 	void *fn = (void *)cusparseSpruneCsr2csrByPercentage_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpruneCsr2csrByPercentage, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpruneCsr2csrByPercentage, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpruneCsr2csrByPercentage, cudastub_cusparse_slot_cusparseSpruneCsr2csrByPercentage, cudastub_cusparse_resolve_cusparseSpruneCsr2csrByPercentage, cudastub_cusparse_bind_cusparseSpruneCsr2csrByPercentage);
@@ -20569,7 +20966,8 @@ static cusparseStatus_t cusparseSpruneCsr2csrByPercentage_resolve(cusparseHandle
 {
 	cusparseSpruneCsr2csrByPercentage_fn fn = cusparseSpruneCsr2csrByPercentage_choose();
 
-	atomic_store_explicit(&cusparseSpruneCsr2csrByPercentage_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpruneCsr2csrByPercentage_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
 }
 #endif
@@ -20610,7 +21008,7 @@ void *cudastub_cusparse_bind_cusparseSpruneCsr2csrByPercentage_bufferSizeExt(voi
 {
 	void *fn = (void *)cusparseSpruneCsr2csrByPercentage_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpruneCsr2csrByPercentage_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpruneCsr2csrByPercentage_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpruneCsr2csrByPercentage_bufferSizeExt, cudastub_cusparse_slot_cusparseSpruneCsr2csrByPercentage_bufferSizeExt, cudastub_cusparse_resolve_cusparseSpruneCsr2csrByPercentage_bufferSizeExt, cudastub_cusparse_bind_cusparseSpruneCsr2csrByPercentage_bufferSizeExt);
@@ -20625,7 +21023,8 @@ static cusparseStatus_t cusparseSpruneCsr2csrByPercentage_bufferSizeExt_resolve(
 {
 	cusparseSpruneCsr2csrByPercentage_bufferSizeExt_fn fn = cusparseSpruneCsr2csrByPercentage_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseSpruneCsr2csrByPercentage_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpruneCsr2csrByPercentage_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
 }
 #endif
@@ -20664,7 +21063,7 @@ void *cudastub_cusparse_bind_cusparseSpruneCsr2csrNnz(void)
 {
 	void *fn = (void *)cusparseSpruneCsr2csrNnz_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpruneCsr2csrNnz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpruneCsr2csrNnz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpruneCsr2csrNnz, cudastub_cusparse_slot_cusparseSpruneCsr2csrNnz, cudastub_cusparse_resolve_cusparseSpruneCsr2csrNnz, cudastub_cusparse_bind_cusparseSpruneCsr2csrNnz);
@@ -20679,7 +21078,8 @@ static cusparseStatus_t cusparseSpruneCsr2csrNnz_resolve(cusparseHandle_t a0, in
 {
 	cusparseSpruneCsr2csrNnz_fn fn = cusparseSpruneCsr2csrNnz_choose();
 
-	atomic_store_explicit(&cusparseSpruneCsr2csrNnz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpruneCsr2csrNnz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -20719,7 +21119,7 @@ void *cudastub_cusparse_bind_cusparseSpruneCsr2csrNnzByPercentage(void)
 {
 	void *fn = (void *)cusparseSpruneCsr2csrNnzByPercentage_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpruneCsr2csrNnzByPercentage, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpruneCsr2csrNnzByPercentage, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpruneCsr2csrNnzByPercentage, cudastub_cusparse_slot_cusparseSpruneCsr2csrNnzByPercentage, cudastub_cusparse_resolve_cusparseSpruneCsr2csrNnzByPercentage, cudastub_cusparse_bind_cusparseSpruneCsr2csrNnzByPercentage);
@@ -20734,7 +21134,8 @@ static cusparseStatus_t cusparseSpruneCsr2csrNnzByPercentage_resolve(cusparseHan
 {
 	cusparseSpruneCsr2csrNnzByPercentage_fn fn = cusparseSpruneCsr2csrNnzByPercentage_choose();
 
-	atomic_store_explicit(&cusparseSpruneCsr2csrNnzByPercentage_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpruneCsr2csrNnzByPercentage_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -20774,7 +21175,7 @@ void *cudastub_cusparse_bind_cusparseSpruneCsr2csr_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseSpruneCsr2csr_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpruneCsr2csr_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpruneCsr2csr_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpruneCsr2csr_bufferSizeExt, cudastub_cusparse_slot_cusparseSpruneCsr2csr_bufferSizeExt, cudastub_cusparse_resolve_cusparseSpruneCsr2csr_bufferSizeExt, cudastub_cusparse_bind_cusparseSpruneCsr2csr_bufferSizeExt);
@@ -20789,7 +21190,8 @@ static cusparseStatus_t cusparseSpruneCsr2csr_bufferSizeExt_resolve(cusparseHand
 {
 	cusparseSpruneCsr2csr_bufferSizeExt_fn fn = cusparseSpruneCsr2csr_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseSpruneCsr2csr_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpruneCsr2csr_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -20826,7 +21228,7 @@ void *cudastub_cusparse_bind_cusparseSpruneDense2csr(void)
 {
 	void *fn = (void *)cusparseSpruneDense2csr_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpruneDense2csr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpruneDense2csr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpruneDense2csr, cudastub_cusparse_slot_cusparseSpruneDense2csr, cudastub_cusparse_resolve_cusparseSpruneDense2csr, cudastub_cusparse_bind_cusparseSpruneDense2csr);
@@ -20841,7 +21243,8 @@ static cusparseStatus_t cusparseSpruneDense2csr_resolve(cusparseHandle_t a0, int
 {
 	cusparseSpruneDense2csr_fn fn = cusparseSpruneDense2csr_choose();
 
-	atomic_store_explicit(&cusparseSpruneDense2csr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpruneDense2csr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -20879,7 +21282,7 @@ void *cudastub_cusparse_bind_cusparseSpruneDense2csrByPercentage(void)
 {
 	void *fn = (void *)cusparseSpruneDense2csrByPercentage_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpruneDense2csrByPercentage, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpruneDense2csrByPercentage, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpruneDense2csrByPercentage, cudastub_cusparse_slot_cusparseSpruneDense2csrByPercentage, cudastub_cusparse_resolve_cusparseSpruneDense2csrByPercentage, cudastub_cusparse_bind_cusparseSpruneDense2csrByPercentage);
@@ -20894,7 +21297,8 @@ static cusparseStatus_t cusparseSpruneDense2csrByPercentage_resolve(cusparseHand
 {
 	cusparseSpruneDense2csrByPercentage_fn fn = cusparseSpruneDense2csrByPercentage_choose();
 
-	atomic_store_explicit(&cusparseSpruneDense2csrByPercentage_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpruneDense2csrByPercentage_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -20932,7 +21336,7 @@ void *cudastub_cusparse_bind_cusparseSpruneDense2csrByPercentage_bufferSizeExt(v
 {
 	void *fn = (void *)cusparseSpruneDense2csrByPercentage_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpruneDense2csrByPercentage_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpruneDense2csrByPercentage_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpruneDense2csrByPercentage_bufferSizeExt, cudastub_cusparse_slot_cusparseSpruneDense2csrByPercentage_bufferSizeExt, cudastub_cusparse_resolve_cusparseSpruneDense2csrByPercentage_bufferSizeExt, cudastub_cusparse_bind_cusparseSpruneDense2csrByPercentage_bufferSizeExt);
@@ -20947,7 +21351,8 @@ static cusparseStatus_t cusparseSpruneDense2csrByPercentage_bufferSizeExt_resolv
 {
 	cusparseSpruneDense2csrByPercentage_bufferSizeExt_fn fn = cusparseSpruneDense2csrByPercentage_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseSpruneDense2csrByPercentage_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpruneDense2csrByPercentage_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -20983,7 +21388,7 @@ void *cudastub_cusparse_bind_cusparseSpruneDense2csrNnz(void)
 {
 	void *fn = (void *)cusparseSpruneDense2csrNnz_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpruneDense2csrNnz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpruneDense2csrNnz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpruneDense2csrNnz, cudastub_cusparse_slot_cusparseSpruneDense2csrNnz, cudastub_cusparse_resolve_cusparseSpruneDense2csrNnz, cudastub_cusparse_bind_cusparseSpruneDense2csrNnz);
@@ -20998,7 +21403,8 @@ static cusparseStatus_t cusparseSpruneDense2csrNnz_resolve(cusparseHandle_t a0, 
 {
 	cusparseSpruneDense2csrNnz_fn fn = cusparseSpruneDense2csrNnz_choose();
 
-	atomic_store_explicit(&cusparseSpruneDense2csrNnz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpruneDense2csrNnz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -21035,7 +21441,7 @@ void *cudastub_cusparse_bind_cusparseSpruneDense2csrNnzByPercentage(void)
 {
 	void *fn = (void *)cusparseSpruneDense2csrNnzByPercentage_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpruneDense2csrNnzByPercentage, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpruneDense2csrNnzByPercentage, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpruneDense2csrNnzByPercentage, cudastub_cusparse_slot_cusparseSpruneDense2csrNnzByPercentage, cudastub_cusparse_resolve_cusparseSpruneDense2csrNnzByPercentage, cudastub_cusparse_bind_cusparseSpruneDense2csrNnzByPercentage);
@@ -21050,7 +21456,8 @@ static cusparseStatus_t cusparseSpruneDense2csrNnzByPercentage_resolve(cusparseH
 {
 	cusparseSpruneDense2csrNnzByPercentage_fn fn = cusparseSpruneDense2csrNnzByPercentage_choose();
 
-	atomic_store_explicit(&cusparseSpruneDense2csrNnzByPercentage_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpruneDense2csrNnzByPercentage_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -21087,7 +21494,7 @@ void *cudastub_cusparse_bind_cusparseSpruneDense2csr_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseSpruneDense2csr_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpruneDense2csr_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpruneDense2csr_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpruneDense2csr_bufferSizeExt, cudastub_cusparse_slot_cusparseSpruneDense2csr_bufferSizeExt, cudastub_cusparse_resolve_cusparseSpruneDense2csr_bufferSizeExt, cudastub_cusparse_bind_cusparseSpruneDense2csr_bufferSizeExt);
@@ -21102,7 +21509,8 @@ static cusparseStatus_t cusparseSpruneDense2csr_bufferSizeExt_resolve(cusparseHa
 {
 	cusparseSpruneDense2csr_bufferSizeExt_fn fn = cusparseSpruneDense2csr_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseSpruneDense2csr_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpruneDense2csr_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -21136,7 +21544,7 @@ void *cudastub_cusparse_bind_cusparseSroti(void)
 {
 	void *fn = (void *)cusparseSroti_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSroti, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSroti, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSroti, cudastub_cusparse_slot_cusparseSroti, cudastub_cusparse_resolve_cusparseSroti, cudastub_cusparse_bind_cusparseSroti);
@@ -21151,7 +21559,8 @@ static cusparseStatus_t cusparseSroti_resolve(cusparseHandle_t a0, int a1, float
 {
 	cusparseSroti_fn fn = cusparseSroti_choose();
 
-	atomic_store_explicit(&cusparseSroti_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSroti_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -21183,7 +21592,7 @@ void *cudastub_cusparse_bind_cusparseSsctr(void)
 {
 	void *fn = (void *)cusparseSsctr_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSsctr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSsctr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSsctr, cudastub_cusparse_slot_cusparseSsctr, cudastub_cusparse_resolve_cusparseSsctr, cudastub_cusparse_bind_cusparseSsctr);
@@ -21198,7 +21607,8 @@ static cusparseStatus_t cusparseSsctr_resolve(cusparseHandle_t a0, int a1, const
 {
 	cusparseSsctr_fn fn = cusparseSsctr_choose();
 
-	atomic_store_explicit(&cusparseSsctr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSsctr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -21227,7 +21637,7 @@ void *cudastub_cusparse_bind_cusparseXbsric02_zeroPivot(void)
 {
 	void *fn = (void *)cusparseXbsric02_zeroPivot_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseXbsric02_zeroPivot, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseXbsric02_zeroPivot, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseXbsric02_zeroPivot, cudastub_cusparse_slot_cusparseXbsric02_zeroPivot, cudastub_cusparse_resolve_cusparseXbsric02_zeroPivot, cudastub_cusparse_bind_cusparseXbsric02_zeroPivot);
@@ -21242,7 +21652,8 @@ static cusparseStatus_t cusparseXbsric02_zeroPivot_resolve(cusparseHandle_t a0, 
 {
 	cusparseXbsric02_zeroPivot_fn fn = cusparseXbsric02_zeroPivot_choose();
 
-	atomic_store_explicit(&cusparseXbsric02_zeroPivot_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseXbsric02_zeroPivot_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -21271,7 +21682,7 @@ void *cudastub_cusparse_bind_cusparseXbsrilu02_zeroPivot(void)
 {
 	void *fn = (void *)cusparseXbsrilu02_zeroPivot_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseXbsrilu02_zeroPivot, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseXbsrilu02_zeroPivot, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseXbsrilu02_zeroPivot, cudastub_cusparse_slot_cusparseXbsrilu02_zeroPivot, cudastub_cusparse_resolve_cusparseXbsrilu02_zeroPivot, cudastub_cusparse_bind_cusparseXbsrilu02_zeroPivot);
@@ -21286,7 +21697,8 @@ static cusparseStatus_t cusparseXbsrilu02_zeroPivot_resolve(cusparseHandle_t a0,
 {
 	cusparseXbsrilu02_zeroPivot_fn fn = cusparseXbsrilu02_zeroPivot_choose();
 
-	atomic_store_explicit(&cusparseXbsrilu02_zeroPivot_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseXbsrilu02_zeroPivot_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -21315,7 +21727,7 @@ void *cudastub_cusparse_bind_cusparseXbsrsm2_zeroPivot(void)
 {
 	void *fn = (void *)cusparseXbsrsm2_zeroPivot_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseXbsrsm2_zeroPivot, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseXbsrsm2_zeroPivot, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseXbsrsm2_zeroPivot, cudastub_cusparse_slot_cusparseXbsrsm2_zeroPivot, cudastub_cusparse_resolve_cusparseXbsrsm2_zeroPivot, cudastub_cusparse_bind_cusparseXbsrsm2_zeroPivot);
@@ -21330,7 +21742,8 @@ static cusparseStatus_t cusparseXbsrsm2_zeroPivot_resolve(cusparseHandle_t a0, b
 {
 	cusparseXbsrsm2_zeroPivot_fn fn = cusparseXbsrsm2_zeroPivot_choose();
 
-	atomic_store_explicit(&cusparseXbsrsm2_zeroPivot_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseXbsrsm2_zeroPivot_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -21359,7 +21772,7 @@ void *cudastub_cusparse_bind_cusparseXbsrsv2_zeroPivot(void)
 {
 	void *fn = (void *)cusparseXbsrsv2_zeroPivot_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseXbsrsv2_zeroPivot, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseXbsrsv2_zeroPivot, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseXbsrsv2_zeroPivot, cudastub_cusparse_slot_cusparseXbsrsv2_zeroPivot, cudastub_cusparse_resolve_cusparseXbsrsv2_zeroPivot, cudastub_cusparse_bind_cusparseXbsrsv2_zeroPivot);
@@ -21374,7 +21787,8 @@ static cusparseStatus_t cusparseXbsrsv2_zeroPivot_resolve(cusparseHandle_t a0, b
 {
 	cusparseXbsrsv2_zeroPivot_fn fn = cusparseXbsrsv2_zeroPivot_choose();
 
-	atomic_store_explicit(&cusparseXbsrsv2_zeroPivot_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseXbsrsv2_zeroPivot_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -21406,7 +21820,7 @@ void *cudastub_cusparse_bind_cusparseXcoo2csr(void)
 {
 	void *fn = (void *)cusparseXcoo2csr_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseXcoo2csr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseXcoo2csr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseXcoo2csr, cudastub_cusparse_slot_cusparseXcoo2csr, cudastub_cusparse_resolve_cusparseXcoo2csr, cudastub_cusparse_bind_cusparseXcoo2csr);
@@ -21421,7 +21835,8 @@ static cusparseStatus_t cusparseXcoo2csr_resolve(cusparseHandle_t a0, const int 
 {
 	cusparseXcoo2csr_fn fn = cusparseXcoo2csr_choose();
 
-	atomic_store_explicit(&cusparseXcoo2csr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseXcoo2csr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -21455,7 +21870,7 @@ void *cudastub_cusparse_bind_cusparseXcoosortByColumn(void)
 {
 	void *fn = (void *)cusparseXcoosortByColumn_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseXcoosortByColumn, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseXcoosortByColumn, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseXcoosortByColumn, cudastub_cusparse_slot_cusparseXcoosortByColumn, cudastub_cusparse_resolve_cusparseXcoosortByColumn, cudastub_cusparse_bind_cusparseXcoosortByColumn);
@@ -21470,7 +21885,8 @@ static cusparseStatus_t cusparseXcoosortByColumn_resolve(cusparseHandle_t a0, in
 {
 	cusparseXcoosortByColumn_fn fn = cusparseXcoosortByColumn_choose();
 
-	atomic_store_explicit(&cusparseXcoosortByColumn_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseXcoosortByColumn_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -21504,7 +21920,7 @@ void *cudastub_cusparse_bind_cusparseXcoosortByRow(void)
 {
 	void *fn = (void *)cusparseXcoosortByRow_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseXcoosortByRow, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseXcoosortByRow, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseXcoosortByRow, cudastub_cusparse_slot_cusparseXcoosortByRow, cudastub_cusparse_resolve_cusparseXcoosortByRow, cudastub_cusparse_bind_cusparseXcoosortByRow);
@@ -21519,7 +21935,8 @@ static cusparseStatus_t cusparseXcoosortByRow_resolve(cusparseHandle_t a0, int a
 {
 	cusparseXcoosortByRow_fn fn = cusparseXcoosortByRow_choose();
 
-	atomic_store_explicit(&cusparseXcoosortByRow_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseXcoosortByRow_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -21552,7 +21969,7 @@ void *cudastub_cusparse_bind_cusparseXcoosort_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseXcoosort_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseXcoosort_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseXcoosort_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseXcoosort_bufferSizeExt, cudastub_cusparse_slot_cusparseXcoosort_bufferSizeExt, cudastub_cusparse_resolve_cusparseXcoosort_bufferSizeExt, cudastub_cusparse_bind_cusparseXcoosort_bufferSizeExt);
@@ -21567,7 +21984,8 @@ static cusparseStatus_t cusparseXcoosort_bufferSizeExt_resolve(cusparseHandle_t 
 {
 	cusparseXcoosort_bufferSizeExt_fn fn = cusparseXcoosort_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseXcoosort_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseXcoosort_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -21602,7 +22020,7 @@ void *cudastub_cusparse_bind_cusparseXcscsort(void)
 {
 	void *fn = (void *)cusparseXcscsort_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseXcscsort, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseXcscsort, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseXcscsort, cudastub_cusparse_slot_cusparseXcscsort, cudastub_cusparse_resolve_cusparseXcscsort, cudastub_cusparse_bind_cusparseXcscsort);
@@ -21617,7 +22035,8 @@ static cusparseStatus_t cusparseXcscsort_resolve(cusparseHandle_t a0, int a1, in
 {
 	cusparseXcscsort_fn fn = cusparseXcscsort_choose();
 
-	atomic_store_explicit(&cusparseXcscsort_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseXcscsort_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -21650,7 +22069,7 @@ void *cudastub_cusparse_bind_cusparseXcscsort_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseXcscsort_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseXcscsort_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseXcscsort_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseXcscsort_bufferSizeExt, cudastub_cusparse_slot_cusparseXcscsort_bufferSizeExt, cudastub_cusparse_resolve_cusparseXcscsort_bufferSizeExt, cudastub_cusparse_bind_cusparseXcscsort_bufferSizeExt);
@@ -21665,7 +22084,8 @@ static cusparseStatus_t cusparseXcscsort_bufferSizeExt_resolve(cusparseHandle_t 
 {
 	cusparseXcscsort_bufferSizeExt_fn fn = cusparseXcscsort_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseXcscsort_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseXcscsort_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -21702,7 +22122,7 @@ void *cudastub_cusparse_bind_cusparseXcsr2bsrNnz(void)
 {
 	void *fn = (void *)cusparseXcsr2bsrNnz_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseXcsr2bsrNnz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseXcsr2bsrNnz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseXcsr2bsrNnz, cudastub_cusparse_slot_cusparseXcsr2bsrNnz, cudastub_cusparse_resolve_cusparseXcsr2bsrNnz, cudastub_cusparse_bind_cusparseXcsr2bsrNnz);
@@ -21717,7 +22137,8 @@ static cusparseStatus_t cusparseXcsr2bsrNnz_resolve(cusparseHandle_t a0, cuspars
 {
 	cusparseXcsr2bsrNnz_fn fn = cusparseXcsr2bsrNnz_choose();
 
-	atomic_store_explicit(&cusparseXcsr2bsrNnz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseXcsr2bsrNnz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -21749,7 +22170,7 @@ void *cudastub_cusparse_bind_cusparseXcsr2coo(void)
 {
 	void *fn = (void *)cusparseXcsr2coo_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseXcsr2coo, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseXcsr2coo, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseXcsr2coo, cudastub_cusparse_slot_cusparseXcsr2coo, cudastub_cusparse_resolve_cusparseXcsr2coo, cudastub_cusparse_bind_cusparseXcsr2coo);
@@ -21764,7 +22185,8 @@ static cusparseStatus_t cusparseXcsr2coo_resolve(cusparseHandle_t a0, const int 
 {
 	cusparseXcsr2coo_fn fn = cusparseXcsr2coo_choose();
 
-	atomic_store_explicit(&cusparseXcsr2coo_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseXcsr2coo_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -21803,7 +22225,7 @@ void *cudastub_cusparse_bind_cusparseXcsr2gebsrNnz(void)
 {
 	void *fn = (void *)cusparseXcsr2gebsrNnz_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseXcsr2gebsrNnz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseXcsr2gebsrNnz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseXcsr2gebsrNnz, cudastub_cusparse_slot_cusparseXcsr2gebsrNnz, cudastub_cusparse_resolve_cusparseXcsr2gebsrNnz, cudastub_cusparse_bind_cusparseXcsr2gebsrNnz);
@@ -21818,7 +22240,8 @@ static cusparseStatus_t cusparseXcsr2gebsrNnz_resolve(cusparseHandle_t a0, cuspa
 {
 	cusparseXcsr2gebsrNnz_fn fn = cusparseXcsr2gebsrNnz_choose();
 
-	atomic_store_explicit(&cusparseXcsr2gebsrNnz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseXcsr2gebsrNnz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -21859,7 +22282,7 @@ void *cudastub_cusparse_bind_cusparseXcsrgeam2Nnz(void)
 {
 	void *fn = (void *)cusparseXcsrgeam2Nnz_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseXcsrgeam2Nnz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseXcsrgeam2Nnz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseXcsrgeam2Nnz, cudastub_cusparse_slot_cusparseXcsrgeam2Nnz, cudastub_cusparse_resolve_cusparseXcsrgeam2Nnz, cudastub_cusparse_bind_cusparseXcsrgeam2Nnz);
@@ -21874,7 +22297,8 @@ static cusparseStatus_t cusparseXcsrgeam2Nnz_resolve(cusparseHandle_t a0, int a1
 {
 	cusparseXcsrgeam2Nnz_fn fn = cusparseXcsrgeam2Nnz_choose();
 
-	atomic_store_explicit(&cusparseXcsrgeam2Nnz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseXcsrgeam2Nnz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
 }
 #endif
@@ -21921,7 +22345,7 @@ void *cudastub_cusparse_bind_cusparseXcsrgemm2Nnz(void)
 {
 	void *fn = (void *)cusparseXcsrgemm2Nnz_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseXcsrgemm2Nnz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseXcsrgemm2Nnz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseXcsrgemm2Nnz, cudastub_cusparse_slot_cusparseXcsrgemm2Nnz, cudastub_cusparse_resolve_cusparseXcsrgemm2Nnz, cudastub_cusparse_bind_cusparseXcsrgemm2Nnz);
@@ -21936,7 +22360,8 @@ static cusparseStatus_t cusparseXcsrgemm2Nnz_resolve(cusparseHandle_t a0, int a1
 {
 	cusparseXcsrgemm2Nnz_fn fn = cusparseXcsrgemm2Nnz_choose();
 
-	atomic_store_explicit(&cusparseXcsrgemm2Nnz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseXcsrgemm2Nnz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20);
 }
 #endif
@@ -21965,7 +22390,7 @@ void *cudastub_cusparse_bind_cusparseXcsric02_zeroPivot(void)
 {
 	void *fn = (void *)cusparseXcsric02_zeroPivot_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseXcsric02_zeroPivot, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseXcsric02_zeroPivot, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseXcsric02_zeroPivot, cudastub_cusparse_slot_cusparseXcsric02_zeroPivot, cudastub_cusparse_resolve_cusparseXcsric02_zeroPivot, cudastub_cusparse_bind_cusparseXcsric02_zeroPivot);
@@ -21980,7 +22405,8 @@ static cusparseStatus_t cusparseXcsric02_zeroPivot_resolve(cusparseHandle_t a0, 
 {
 	cusparseXcsric02_zeroPivot_fn fn = cusparseXcsric02_zeroPivot_choose();
 
-	atomic_store_explicit(&cusparseXcsric02_zeroPivot_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseXcsric02_zeroPivot_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -22009,7 +22435,7 @@ void *cudastub_cusparse_bind_cusparseXcsrilu02_zeroPivot(void)
 {
 	void *fn = (void *)cusparseXcsrilu02_zeroPivot_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseXcsrilu02_zeroPivot, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseXcsrilu02_zeroPivot, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseXcsrilu02_zeroPivot, cudastub_cusparse_slot_cusparseXcsrilu02_zeroPivot, cudastub_cusparse_resolve_cusparseXcsrilu02_zeroPivot, cudastub_cusparse_bind_cusparseXcsrilu02_zeroPivot);
@@ -22024,7 +22450,8 @@ static cusparseStatus_t cusparseXcsrilu02_zeroPivot_resolve(cusparseHandle_t a0,
 {
 	cusparseXcsrilu02_zeroPivot_fn fn = cusparseXcsrilu02_zeroPivot_choose();
 
-	atomic_store_explicit(&cusparseXcsrilu02_zeroPivot_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseXcsrilu02_zeroPivot_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -22053,7 +22480,7 @@ void *cudastub_cusparse_bind_cusparseXcsrsm2_zeroPivot(void)
 {
 	void *fn = (void *)cusparseXcsrsm2_zeroPivot_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseXcsrsm2_zeroPivot, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseXcsrsm2_zeroPivot, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseXcsrsm2_zeroPivot, cudastub_cusparse_slot_cusparseXcsrsm2_zeroPivot, cudastub_cusparse_resolve_cusparseXcsrsm2_zeroPivot, cudastub_cusparse_bind_cusparseXcsrsm2_zeroPivot);
@@ -22068,7 +22495,8 @@ static cusparseStatus_t cusparseXcsrsm2_zeroPivot_resolve(cusparseHandle_t a0, c
 {
 	cusparseXcsrsm2_zeroPivot_fn fn = cusparseXcsrsm2_zeroPivot_choose();
 
-	atomic_store_explicit(&cusparseXcsrsm2_zeroPivot_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseXcsrsm2_zeroPivot_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -22103,7 +22531,7 @@ void *cudastub_cusparse_bind_cusparseXcsrsort(void)
 {
 	void *fn = (void *)cusparseXcsrsort_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseXcsrsort, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseXcsrsort, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseXcsrsort, cudastub_cusparse_slot_cusparseXcsrsort, cudastub_cusparse_resolve_cusparseXcsrsort, cudastub_cusparse_bind_cusparseXcsrsort);
@@ -22118,7 +22546,8 @@ static cusparseStatus_t cusparseXcsrsort_resolve(cusparseHandle_t a0, int a1, in
 {
 	cusparseXcsrsort_fn fn = cusparseXcsrsort_choose();
 
-	atomic_store_explicit(&cusparseXcsrsort_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseXcsrsort_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -22151,7 +22580,7 @@ void *cudastub_cusparse_bind_cusparseXcsrsort_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseXcsrsort_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseXcsrsort_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseXcsrsort_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseXcsrsort_bufferSizeExt, cudastub_cusparse_slot_cusparseXcsrsort_bufferSizeExt, cudastub_cusparse_resolve_cusparseXcsrsort_bufferSizeExt, cudastub_cusparse_bind_cusparseXcsrsort_bufferSizeExt);
@@ -22166,7 +22595,8 @@ static cusparseStatus_t cusparseXcsrsort_bufferSizeExt_resolve(cusparseHandle_t 
 {
 	cusparseXcsrsort_bufferSizeExt_fn fn = cusparseXcsrsort_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseXcsrsort_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseXcsrsort_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -22195,7 +22625,7 @@ void *cudastub_cusparse_bind_cusparseXcsrsv2_zeroPivot(void)
 {
 	void *fn = (void *)cusparseXcsrsv2_zeroPivot_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseXcsrsv2_zeroPivot, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseXcsrsv2_zeroPivot, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseXcsrsv2_zeroPivot, cudastub_cusparse_slot_cusparseXcsrsv2_zeroPivot, cudastub_cusparse_resolve_cusparseXcsrsv2_zeroPivot, cudastub_cusparse_bind_cusparseXcsrsv2_zeroPivot);
@@ -22210,7 +22640,8 @@ static cusparseStatus_t cusparseXcsrsv2_zeroPivot_resolve(cusparseHandle_t a0, c
 {
 	cusparseXcsrsv2_zeroPivot_fn fn = cusparseXcsrsv2_zeroPivot_choose();
 
-	atomic_store_explicit(&cusparseXcsrsv2_zeroPivot_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseXcsrsv2_zeroPivot_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -22248,7 +22679,7 @@ void *cudastub_cusparse_bind_cusparseXgebsr2csr(void)
 {
 	void *fn = (void *)cusparseXgebsr2csr_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseXgebsr2csr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseXgebsr2csr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseXgebsr2csr, cudastub_cusparse_slot_cusparseXgebsr2csr, cudastub_cusparse_resolve_cusparseXgebsr2csr, cudastub_cusparse_bind_cusparseXgebsr2csr);
@@ -22263,7 +22694,8 @@ static cusparseStatus_t cusparseXgebsr2csr_resolve(cusparseHandle_t a0, cusparse
 {
 	cusparseXgebsr2csr_fn fn = cusparseXgebsr2csr_choose();
 
-	atomic_store_explicit(&cusparseXgebsr2csr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseXgebsr2csr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -22305,7 +22737,7 @@ void *cudastub_cusparse_bind_cusparseXgebsr2gebsrNnz(void)
 {
 	void *fn = (void *)cusparseXgebsr2gebsrNnz_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseXgebsr2gebsrNnz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseXgebsr2gebsrNnz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseXgebsr2gebsrNnz, cudastub_cusparse_slot_cusparseXgebsr2gebsrNnz, cudastub_cusparse_resolve_cusparseXgebsr2gebsrNnz, cudastub_cusparse_bind_cusparseXgebsr2gebsrNnz);
@@ -22320,7 +22752,8 @@ static cusparseStatus_t cusparseXgebsr2gebsrNnz_resolve(cusparseHandle_t a0, cus
 {
 	cusparseXgebsr2gebsrNnz_fn fn = cusparseXgebsr2gebsrNnz_choose();
 
-	atomic_store_explicit(&cusparseXgebsr2gebsrNnz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseXgebsr2gebsrNnz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
 }
 #endif
@@ -22353,7 +22786,7 @@ void *cudastub_cusparse_bind_cusparseZaxpyi(void)
 {
 	void *fn = (void *)cusparseZaxpyi_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZaxpyi, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZaxpyi, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZaxpyi, cudastub_cusparse_slot_cusparseZaxpyi, cudastub_cusparse_resolve_cusparseZaxpyi, cudastub_cusparse_bind_cusparseZaxpyi);
@@ -22368,7 +22801,8 @@ static cusparseStatus_t cusparseZaxpyi_resolve(cusparseHandle_t a0, int a1, cons
 {
 	cusparseZaxpyi_fn fn = cusparseZaxpyi_choose();
 
-	atomic_store_explicit(&cusparseZaxpyi_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZaxpyi_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -22407,7 +22841,7 @@ void *cudastub_cusparse_bind_cusparseZbsr2csr(void)
 {
 	void *fn = (void *)cusparseZbsr2csr_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZbsr2csr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZbsr2csr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZbsr2csr, cudastub_cusparse_slot_cusparseZbsr2csr, cudastub_cusparse_resolve_cusparseZbsr2csr, cudastub_cusparse_bind_cusparseZbsr2csr);
@@ -22422,7 +22856,8 @@ static cusparseStatus_t cusparseZbsr2csr_resolve(cusparseHandle_t a0, cusparseDi
 {
 	cusparseZbsr2csr_fn fn = cusparseZbsr2csr_choose();
 
-	atomic_store_explicit(&cusparseZbsr2csr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZbsr2csr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -22460,7 +22895,7 @@ void *cudastub_cusparse_bind_cusparseZbsric02(void)
 {
 	void *fn = (void *)cusparseZbsric02_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZbsric02, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZbsric02, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZbsric02, cudastub_cusparse_slot_cusparseZbsric02, cudastub_cusparse_resolve_cusparseZbsric02, cudastub_cusparse_bind_cusparseZbsric02);
@@ -22475,7 +22910,8 @@ static cusparseStatus_t cusparseZbsric02_resolve(cusparseHandle_t a0, cusparseDi
 {
 	cusparseZbsric02_fn fn = cusparseZbsric02_choose();
 
-	atomic_store_explicit(&cusparseZbsric02_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZbsric02_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -22513,7 +22949,7 @@ void *cudastub_cusparse_bind_cusparseZbsric02_analysis(void)
 {
 	void *fn = (void *)cusparseZbsric02_analysis_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZbsric02_analysis, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZbsric02_analysis, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZbsric02_analysis, cudastub_cusparse_slot_cusparseZbsric02_analysis, cudastub_cusparse_resolve_cusparseZbsric02_analysis, cudastub_cusparse_bind_cusparseZbsric02_analysis);
@@ -22528,7 +22964,8 @@ static cusparseStatus_t cusparseZbsric02_analysis_resolve(cusparseHandle_t a0, c
 {
 	cusparseZbsric02_analysis_fn fn = cusparseZbsric02_analysis_choose();
 
-	atomic_store_explicit(&cusparseZbsric02_analysis_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZbsric02_analysis_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -22565,7 +23002,7 @@ void *cudastub_cusparse_bind_cusparseZbsric02_bufferSize(void)
 {
 	void *fn = (void *)cusparseZbsric02_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZbsric02_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZbsric02_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZbsric02_bufferSize, cudastub_cusparse_slot_cusparseZbsric02_bufferSize, cudastub_cusparse_resolve_cusparseZbsric02_bufferSize, cudastub_cusparse_bind_cusparseZbsric02_bufferSize);
@@ -22580,7 +23017,8 @@ static cusparseStatus_t cusparseZbsric02_bufferSize_resolve(cusparseHandle_t a0,
 {
 	cusparseZbsric02_bufferSize_fn fn = cusparseZbsric02_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseZbsric02_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZbsric02_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -22617,7 +23055,7 @@ void *cudastub_cusparse_bind_cusparseZbsric02_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseZbsric02_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZbsric02_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZbsric02_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZbsric02_bufferSizeExt, cudastub_cusparse_slot_cusparseZbsric02_bufferSizeExt, cudastub_cusparse_resolve_cusparseZbsric02_bufferSizeExt, cudastub_cusparse_bind_cusparseZbsric02_bufferSizeExt);
@@ -22632,7 +23070,8 @@ static cusparseStatus_t cusparseZbsric02_bufferSizeExt_resolve(cusparseHandle_t 
 {
 	cusparseZbsric02_bufferSizeExt_fn fn = cusparseZbsric02_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseZbsric02_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZbsric02_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -22670,7 +23109,7 @@ void *cudastub_cusparse_bind_cusparseZbsrilu02(void)
 {
 	void *fn = (void *)cusparseZbsrilu02_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZbsrilu02, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZbsrilu02, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZbsrilu02, cudastub_cusparse_slot_cusparseZbsrilu02, cudastub_cusparse_resolve_cusparseZbsrilu02, cudastub_cusparse_bind_cusparseZbsrilu02);
@@ -22685,7 +23124,8 @@ static cusparseStatus_t cusparseZbsrilu02_resolve(cusparseHandle_t a0, cusparseD
 {
 	cusparseZbsrilu02_fn fn = cusparseZbsrilu02_choose();
 
-	atomic_store_explicit(&cusparseZbsrilu02_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZbsrilu02_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -22723,7 +23163,7 @@ void *cudastub_cusparse_bind_cusparseZbsrilu02_analysis(void)
 {
 	void *fn = (void *)cusparseZbsrilu02_analysis_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZbsrilu02_analysis, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZbsrilu02_analysis, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZbsrilu02_analysis, cudastub_cusparse_slot_cusparseZbsrilu02_analysis, cudastub_cusparse_resolve_cusparseZbsrilu02_analysis, cudastub_cusparse_bind_cusparseZbsrilu02_analysis);
@@ -22738,7 +23178,8 @@ static cusparseStatus_t cusparseZbsrilu02_analysis_resolve(cusparseHandle_t a0, 
 {
 	cusparseZbsrilu02_analysis_fn fn = cusparseZbsrilu02_analysis_choose();
 
-	atomic_store_explicit(&cusparseZbsrilu02_analysis_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZbsrilu02_analysis_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -22775,7 +23216,7 @@ void *cudastub_cusparse_bind_cusparseZbsrilu02_bufferSize(void)
 {
 	void *fn = (void *)cusparseZbsrilu02_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZbsrilu02_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZbsrilu02_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZbsrilu02_bufferSize, cudastub_cusparse_slot_cusparseZbsrilu02_bufferSize, cudastub_cusparse_resolve_cusparseZbsrilu02_bufferSize, cudastub_cusparse_bind_cusparseZbsrilu02_bufferSize);
@@ -22790,7 +23231,8 @@ static cusparseStatus_t cusparseZbsrilu02_bufferSize_resolve(cusparseHandle_t a0
 {
 	cusparseZbsrilu02_bufferSize_fn fn = cusparseZbsrilu02_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseZbsrilu02_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZbsrilu02_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -22827,7 +23269,7 @@ void *cudastub_cusparse_bind_cusparseZbsrilu02_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseZbsrilu02_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZbsrilu02_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZbsrilu02_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZbsrilu02_bufferSizeExt, cudastub_cusparse_slot_cusparseZbsrilu02_bufferSizeExt, cudastub_cusparse_resolve_cusparseZbsrilu02_bufferSizeExt, cudastub_cusparse_bind_cusparseZbsrilu02_bufferSizeExt);
@@ -22842,7 +23284,8 @@ static cusparseStatus_t cusparseZbsrilu02_bufferSizeExt_resolve(cusparseHandle_t
 {
 	cusparseZbsrilu02_bufferSizeExt_fn fn = cusparseZbsrilu02_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseZbsrilu02_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZbsrilu02_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -22873,7 +23316,7 @@ void *cudastub_cusparse_bind_cusparseZbsrilu02_numericBoost(void)
 {
 	void *fn = (void *)cusparseZbsrilu02_numericBoost_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZbsrilu02_numericBoost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZbsrilu02_numericBoost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZbsrilu02_numericBoost, cudastub_cusparse_slot_cusparseZbsrilu02_numericBoost, cudastub_cusparse_resolve_cusparseZbsrilu02_numericBoost, cudastub_cusparse_bind_cusparseZbsrilu02_numericBoost);
@@ -22888,7 +23331,8 @@ static cusparseStatus_t cusparseZbsrilu02_numericBoost_resolve(cusparseHandle_t 
 {
 	cusparseZbsrilu02_numericBoost_fn fn = cusparseZbsrilu02_numericBoost_choose();
 
-	atomic_store_explicit(&cusparseZbsrilu02_numericBoost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZbsrilu02_numericBoost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -22933,7 +23377,7 @@ void *cudastub_cusparse_bind_cusparseZbsrmm(void)
 {
 	void *fn = (void *)cusparseZbsrmm_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZbsrmm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZbsrmm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZbsrmm, cudastub_cusparse_slot_cusparseZbsrmm, cudastub_cusparse_resolve_cusparseZbsrmm, cudastub_cusparse_bind_cusparseZbsrmm);
@@ -22948,7 +23392,8 @@ static cusparseStatus_t cusparseZbsrmm_resolve(cusparseHandle_t a0, cusparseDire
 {
 	cusparseZbsrmm_fn fn = cusparseZbsrmm_choose();
 
-	atomic_store_explicit(&cusparseZbsrmm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZbsrmm_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18);
 }
 #endif
@@ -22989,7 +23434,7 @@ void *cudastub_cusparse_bind_cusparseZbsrmv(void)
 {
 	void *fn = (void *)cusparseZbsrmv_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZbsrmv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZbsrmv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZbsrmv, cudastub_cusparse_slot_cusparseZbsrmv, cudastub_cusparse_resolve_cusparseZbsrmv, cudastub_cusparse_bind_cusparseZbsrmv);
@@ -23004,7 +23449,8 @@ static cusparseStatus_t cusparseZbsrmv_resolve(cusparseHandle_t a0, cusparseDire
 {
 	cusparseZbsrmv_fn fn = cusparseZbsrmv_choose();
 
-	atomic_store_explicit(&cusparseZbsrmv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZbsrmv_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
 }
 #endif
@@ -23045,7 +23491,7 @@ void *cudastub_cusparse_bind_cusparseZbsrsm2_analysis(void)
 {
 	void *fn = (void *)cusparseZbsrsm2_analysis_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZbsrsm2_analysis, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZbsrsm2_analysis, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZbsrsm2_analysis, cudastub_cusparse_slot_cusparseZbsrsm2_analysis, cudastub_cusparse_resolve_cusparseZbsrsm2_analysis, cudastub_cusparse_bind_cusparseZbsrsm2_analysis);
@@ -23060,7 +23506,8 @@ static cusparseStatus_t cusparseZbsrsm2_analysis_resolve(cusparseHandle_t a0, cu
 {
 	cusparseZbsrsm2_analysis_fn fn = cusparseZbsrsm2_analysis_choose();
 
-	atomic_store_explicit(&cusparseZbsrsm2_analysis_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZbsrsm2_analysis_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
 }
 #endif
@@ -23100,7 +23547,7 @@ void *cudastub_cusparse_bind_cusparseZbsrsm2_bufferSize(void)
 {
 	void *fn = (void *)cusparseZbsrsm2_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZbsrsm2_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZbsrsm2_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZbsrsm2_bufferSize, cudastub_cusparse_slot_cusparseZbsrsm2_bufferSize, cudastub_cusparse_resolve_cusparseZbsrsm2_bufferSize, cudastub_cusparse_bind_cusparseZbsrsm2_bufferSize);
@@ -23115,7 +23562,8 @@ static cusparseStatus_t cusparseZbsrsm2_bufferSize_resolve(cusparseHandle_t a0, 
 {
 	cusparseZbsrsm2_bufferSize_fn fn = cusparseZbsrsm2_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseZbsrsm2_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZbsrsm2_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -23155,7 +23603,7 @@ void *cudastub_cusparse_bind_cusparseZbsrsm2_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseZbsrsm2_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZbsrsm2_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZbsrsm2_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZbsrsm2_bufferSizeExt, cudastub_cusparse_slot_cusparseZbsrsm2_bufferSizeExt, cudastub_cusparse_resolve_cusparseZbsrsm2_bufferSizeExt, cudastub_cusparse_bind_cusparseZbsrsm2_bufferSizeExt);
@@ -23170,7 +23618,8 @@ static cusparseStatus_t cusparseZbsrsm2_bufferSizeExt_resolve(cusparseHandle_t a
 {
 	cusparseZbsrsm2_bufferSizeExt_fn fn = cusparseZbsrsm2_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseZbsrsm2_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZbsrsm2_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -23216,7 +23665,7 @@ void *cudastub_cusparse_bind_cusparseZbsrsm2_solve(void)
 {
 	void *fn = (void *)cusparseZbsrsm2_solve_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZbsrsm2_solve, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZbsrsm2_solve, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZbsrsm2_solve, cudastub_cusparse_slot_cusparseZbsrsm2_solve, cudastub_cusparse_resolve_cusparseZbsrsm2_solve, cudastub_cusparse_bind_cusparseZbsrsm2_solve);
@@ -23231,7 +23680,8 @@ static cusparseStatus_t cusparseZbsrsm2_solve_resolve(cusparseHandle_t a0, cuspa
 {
 	cusparseZbsrsm2_solve_fn fn = cusparseZbsrsm2_solve_choose();
 
-	atomic_store_explicit(&cusparseZbsrsm2_solve_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZbsrsm2_solve_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
 }
 #endif
@@ -23270,7 +23720,7 @@ void *cudastub_cusparse_bind_cusparseZbsrsv2_analysis(void)
 {
 	void *fn = (void *)cusparseZbsrsv2_analysis_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZbsrsv2_analysis, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZbsrsv2_analysis, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZbsrsv2_analysis, cudastub_cusparse_slot_cusparseZbsrsv2_analysis, cudastub_cusparse_resolve_cusparseZbsrsv2_analysis, cudastub_cusparse_bind_cusparseZbsrsv2_analysis);
@@ -23285,7 +23735,8 @@ static cusparseStatus_t cusparseZbsrsv2_analysis_resolve(cusparseHandle_t a0, cu
 {
 	cusparseZbsrsv2_analysis_fn fn = cusparseZbsrsv2_analysis_choose();
 
-	atomic_store_explicit(&cusparseZbsrsv2_analysis_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZbsrsv2_analysis_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -23323,7 +23774,7 @@ void *cudastub_cusparse_bind_cusparseZbsrsv2_bufferSize(void)
 {
 	void *fn = (void *)cusparseZbsrsv2_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZbsrsv2_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZbsrsv2_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZbsrsv2_bufferSize, cudastub_cusparse_slot_cusparseZbsrsv2_bufferSize, cudastub_cusparse_resolve_cusparseZbsrsv2_bufferSize, cudastub_cusparse_bind_cusparseZbsrsv2_bufferSize);
@@ -23338,7 +23789,8 @@ static cusparseStatus_t cusparseZbsrsv2_bufferSize_resolve(cusparseHandle_t a0, 
 {
 	cusparseZbsrsv2_bufferSize_fn fn = cusparseZbsrsv2_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseZbsrsv2_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZbsrsv2_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -23376,7 +23828,7 @@ void *cudastub_cusparse_bind_cusparseZbsrsv2_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseZbsrsv2_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZbsrsv2_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZbsrsv2_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZbsrsv2_bufferSizeExt, cudastub_cusparse_slot_cusparseZbsrsv2_bufferSizeExt, cudastub_cusparse_resolve_cusparseZbsrsv2_bufferSizeExt, cudastub_cusparse_bind_cusparseZbsrsv2_bufferSizeExt);
@@ -23391,7 +23843,8 @@ static cusparseStatus_t cusparseZbsrsv2_bufferSizeExt_resolve(cusparseHandle_t a
 {
 	cusparseZbsrsv2_bufferSizeExt_fn fn = cusparseZbsrsv2_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseZbsrsv2_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZbsrsv2_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -23433,7 +23886,7 @@ void *cudastub_cusparse_bind_cusparseZbsrsv2_solve(void)
 {
 	void *fn = (void *)cusparseZbsrsv2_solve_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZbsrsv2_solve, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZbsrsv2_solve, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZbsrsv2_solve, cudastub_cusparse_slot_cusparseZbsrsv2_solve, cudastub_cusparse_resolve_cusparseZbsrsv2_solve, cudastub_cusparse_bind_cusparseZbsrsv2_solve);
@@ -23448,7 +23901,8 @@ static cusparseStatus_t cusparseZbsrsv2_solve_resolve(cusparseHandle_t a0, cuspa
 {
 	cusparseZbsrsv2_solve_fn fn = cusparseZbsrsv2_solve_choose();
 
-	atomic_store_explicit(&cusparseZbsrsv2_solve_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZbsrsv2_solve_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
 }
 #endif
@@ -23492,7 +23946,7 @@ void *cudastub_cusparse_bind_cusparseZbsrxmv(void)
 {
 	void *fn = (void *)cusparseZbsrxmv_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZbsrxmv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZbsrxmv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZbsrxmv, cudastub_cusparse_slot_cusparseZbsrxmv, cudastub_cusparse_resolve_cusparseZbsrxmv, cudastub_cusparse_bind_cusparseZbsrxmv);
@@ -23507,7 +23961,8 @@ static cusparseStatus_t cusparseZbsrxmv_resolve(cusparseHandle_t a0, cusparseDir
 {
 	cusparseZbsrxmv_fn fn = cusparseZbsrxmv_choose();
 
-	atomic_store_explicit(&cusparseZbsrxmv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZbsrxmv_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
 }
 #endif
@@ -23542,7 +23997,7 @@ void *cudastub_cusparse_bind_cusparseZcsc2dense(void)
 {
 	void *fn = (void *)cusparseZcsc2dense_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZcsc2dense, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZcsc2dense, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZcsc2dense, cudastub_cusparse_slot_cusparseZcsc2dense, cudastub_cusparse_resolve_cusparseZcsc2dense, cudastub_cusparse_bind_cusparseZcsc2dense);
@@ -23557,7 +24012,8 @@ static cusparseStatus_t cusparseZcsc2dense_resolve(cusparseHandle_t a0, int a1, 
 {
 	cusparseZcsc2dense_fn fn = cusparseZcsc2dense_choose();
 
-	atomic_store_explicit(&cusparseZcsc2dense_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZcsc2dense_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -23596,7 +24052,7 @@ void *cudastub_cusparse_bind_cusparseZcsr2bsr(void)
 {
 	void *fn = (void *)cusparseZcsr2bsr_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZcsr2bsr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZcsr2bsr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZcsr2bsr, cudastub_cusparse_slot_cusparseZcsr2bsr, cudastub_cusparse_resolve_cusparseZcsr2bsr, cudastub_cusparse_bind_cusparseZcsr2bsr);
@@ -23611,7 +24067,8 @@ static cusparseStatus_t cusparseZcsr2bsr_resolve(cusparseHandle_t a0, cusparseDi
 {
 	cusparseZcsr2bsr_fn fn = cusparseZcsr2bsr_choose();
 
-	atomic_store_explicit(&cusparseZcsr2bsr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZcsr2bsr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -23650,7 +24107,7 @@ void *cudastub_cusparse_bind_cusparseZcsr2csr_compress(void)
 {
 	void *fn = (void *)cusparseZcsr2csr_compress_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZcsr2csr_compress, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZcsr2csr_compress, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZcsr2csr_compress, cudastub_cusparse_slot_cusparseZcsr2csr_compress, cudastub_cusparse_resolve_cusparseZcsr2csr_compress, cudastub_cusparse_bind_cusparseZcsr2csr_compress);
@@ -23665,7 +24122,8 @@ static cusparseStatus_t cusparseZcsr2csr_compress_resolve(cusparseHandle_t a0, i
 {
 	cusparseZcsr2csr_compress_fn fn = cusparseZcsr2csr_compress_choose();
 
-	atomic_store_explicit(&cusparseZcsr2csr_compress_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZcsr2csr_compress_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -23701,7 +24159,7 @@ void *cudastub_cusparse_bind_cusparseZcsr2csru(void)
 {
 	void *fn = (void *)cusparseZcsr2csru_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZcsr2csru, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZcsr2csru, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZcsr2csru, cudastub_cusparse_slot_cusparseZcsr2csru, cudastub_cusparse_resolve_cusparseZcsr2csru, cudastub_cusparse_bind_cusparseZcsr2csru);
@@ -23716,7 +24174,8 @@ static cusparseStatus_t cusparseZcsr2csru_resolve(cusparseHandle_t a0, int a1, i
 {
 	cusparseZcsr2csru_fn fn = cusparseZcsr2csru_choose();
 
-	atomic_store_explicit(&cusparseZcsr2csru_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZcsr2csru_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -23751,7 +24210,7 @@ void *cudastub_cusparse_bind_cusparseZcsr2dense(void)
 {
 	void *fn = (void *)cusparseZcsr2dense_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZcsr2dense, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZcsr2dense, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZcsr2dense, cudastub_cusparse_slot_cusparseZcsr2dense, cudastub_cusparse_resolve_cusparseZcsr2dense, cudastub_cusparse_bind_cusparseZcsr2dense);
@@ -23766,7 +24225,8 @@ static cusparseStatus_t cusparseZcsr2dense_resolve(cusparseHandle_t a0, int a1, 
 {
 	cusparseZcsr2dense_fn fn = cusparseZcsr2dense_choose();
 
-	atomic_store_explicit(&cusparseZcsr2dense_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZcsr2dense_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -23807,7 +24267,7 @@ void *cudastub_cusparse_bind_cusparseZcsr2gebsr(void)
 {
 	void *fn = (void *)cusparseZcsr2gebsr_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZcsr2gebsr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZcsr2gebsr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZcsr2gebsr, cudastub_cusparse_slot_cusparseZcsr2gebsr, cudastub_cusparse_resolve_cusparseZcsr2gebsr, cudastub_cusparse_bind_cusparseZcsr2gebsr);
@@ -23822,7 +24282,8 @@ static cusparseStatus_t cusparseZcsr2gebsr_resolve(cusparseHandle_t a0, cusparse
 {
 	cusparseZcsr2gebsr_fn fn = cusparseZcsr2gebsr_choose();
 
-	atomic_store_explicit(&cusparseZcsr2gebsr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZcsr2gebsr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
 }
 #endif
@@ -23859,7 +24320,7 @@ void *cudastub_cusparse_bind_cusparseZcsr2gebsr_bufferSize(void)
 {
 	void *fn = (void *)cusparseZcsr2gebsr_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZcsr2gebsr_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZcsr2gebsr_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZcsr2gebsr_bufferSize, cudastub_cusparse_slot_cusparseZcsr2gebsr_bufferSize, cudastub_cusparse_resolve_cusparseZcsr2gebsr_bufferSize, cudastub_cusparse_bind_cusparseZcsr2gebsr_bufferSize);
@@ -23874,7 +24335,8 @@ static cusparseStatus_t cusparseZcsr2gebsr_bufferSize_resolve(cusparseHandle_t a
 {
 	cusparseZcsr2gebsr_bufferSize_fn fn = cusparseZcsr2gebsr_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseZcsr2gebsr_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZcsr2gebsr_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -23911,7 +24373,7 @@ void *cudastub_cusparse_bind_cusparseZcsr2gebsr_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseZcsr2gebsr_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZcsr2gebsr_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZcsr2gebsr_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZcsr2gebsr_bufferSizeExt, cudastub_cusparse_slot_cusparseZcsr2gebsr_bufferSizeExt, cudastub_cusparse_resolve_cusparseZcsr2gebsr_bufferSizeExt, cudastub_cusparse_bind_cusparseZcsr2gebsr_bufferSizeExt);
@@ -23926,7 +24388,8 @@ static cusparseStatus_t cusparseZcsr2gebsr_bufferSizeExt_resolve(cusparseHandle_
 {
 	cusparseZcsr2gebsr_bufferSizeExt_fn fn = cusparseZcsr2gebsr_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseZcsr2gebsr_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZcsr2gebsr_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -23964,7 +24427,7 @@ void *cudastub_cusparse_bind_cusparseZcsrcolor(void)
 {
 	void *fn = (void *)cusparseZcsrcolor_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZcsrcolor, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZcsrcolor, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZcsrcolor, cudastub_cusparse_slot_cusparseZcsrcolor, cudastub_cusparse_resolve_cusparseZcsrcolor, cudastub_cusparse_bind_cusparseZcsrcolor);
@@ -23979,7 +24442,8 @@ static cusparseStatus_t cusparseZcsrcolor_resolve(cusparseHandle_t a0, int a1, i
 {
 	cusparseZcsrcolor_fn fn = cusparseZcsrcolor_choose();
 
-	atomic_store_explicit(&cusparseZcsrcolor_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZcsrcolor_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -24025,7 +24489,7 @@ void *cudastub_cusparse_bind_cusparseZcsrgeam2(void)
 {
 	void *fn = (void *)cusparseZcsrgeam2_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZcsrgeam2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZcsrgeam2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZcsrgeam2, cudastub_cusparse_slot_cusparseZcsrgeam2, cudastub_cusparse_resolve_cusparseZcsrgeam2, cudastub_cusparse_bind_cusparseZcsrgeam2);
@@ -24040,7 +24504,8 @@ static cusparseStatus_t cusparseZcsrgeam2_resolve(cusparseHandle_t a0, int a1, i
 {
 	cusparseZcsrgeam2_fn fn = cusparseZcsrgeam2_choose();
 
-	atomic_store_explicit(&cusparseZcsrgeam2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZcsrgeam2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
 }
 #endif
@@ -24086,7 +24551,7 @@ void *cudastub_cusparse_bind_cusparseZcsrgeam2_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseZcsrgeam2_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZcsrgeam2_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZcsrgeam2_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZcsrgeam2_bufferSizeExt, cudastub_cusparse_slot_cusparseZcsrgeam2_bufferSizeExt, cudastub_cusparse_resolve_cusparseZcsrgeam2_bufferSizeExt, cudastub_cusparse_bind_cusparseZcsrgeam2_bufferSizeExt);
@@ -24101,7 +24566,8 @@ static cusparseStatus_t cusparseZcsrgeam2_bufferSizeExt_resolve(cusparseHandle_t
 {
 	cusparseZcsrgeam2_bufferSizeExt_fn fn = cusparseZcsrgeam2_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseZcsrgeam2_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZcsrgeam2_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
 }
 #endif
@@ -24154,7 +24620,7 @@ void *cudastub_cusparse_bind_cusparseZcsrgemm2(void)
 {
 	void *fn = (void *)cusparseZcsrgemm2_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZcsrgemm2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZcsrgemm2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZcsrgemm2, cudastub_cusparse_slot_cusparseZcsrgemm2, cudastub_cusparse_resolve_cusparseZcsrgemm2, cudastub_cusparse_bind_cusparseZcsrgemm2);
@@ -24169,7 +24635,8 @@ static cusparseStatus_t cusparseZcsrgemm2_resolve(cusparseHandle_t a0, int a1, i
 {
 	cusparseZcsrgemm2_fn fn = cusparseZcsrgemm2_choose();
 
-	atomic_store_explicit(&cusparseZcsrgemm2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZcsrgemm2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20, a21, a22, a23, a24, a25, a26);
 }
 #endif
@@ -24215,7 +24682,7 @@ void *cudastub_cusparse_bind_cusparseZcsrgemm2_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseZcsrgemm2_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZcsrgemm2_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZcsrgemm2_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZcsrgemm2_bufferSizeExt, cudastub_cusparse_slot_cusparseZcsrgemm2_bufferSizeExt, cudastub_cusparse_resolve_cusparseZcsrgemm2_bufferSizeExt, cudastub_cusparse_bind_cusparseZcsrgemm2_bufferSizeExt);
@@ -24230,7 +24697,8 @@ static cusparseStatus_t cusparseZcsrgemm2_bufferSizeExt_resolve(cusparseHandle_t
 {
 	cusparseZcsrgemm2_bufferSizeExt_fn fn = cusparseZcsrgemm2_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseZcsrgemm2_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZcsrgemm2_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
 }
 #endif
@@ -24266,7 +24734,7 @@ void *cudastub_cusparse_bind_cusparseZcsric02(void)
 {
 	void *fn = (void *)cusparseZcsric02_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZcsric02, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZcsric02, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZcsric02, cudastub_cusparse_slot_cusparseZcsric02, cudastub_cusparse_resolve_cusparseZcsric02, cudastub_cusparse_bind_cusparseZcsric02);
@@ -24281,7 +24749,8 @@ static cusparseStatus_t cusparseZcsric02_resolve(cusparseHandle_t a0, int a1, in
 {
 	cusparseZcsric02_fn fn = cusparseZcsric02_choose();
 
-	atomic_store_explicit(&cusparseZcsric02_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZcsric02_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -24317,7 +24786,7 @@ void *cudastub_cusparse_bind_cusparseZcsric02_analysis(void)
 {
 	void *fn = (void *)cusparseZcsric02_analysis_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZcsric02_analysis, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZcsric02_analysis, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZcsric02_analysis, cudastub_cusparse_slot_cusparseZcsric02_analysis, cudastub_cusparse_resolve_cusparseZcsric02_analysis, cudastub_cusparse_bind_cusparseZcsric02_analysis);
@@ -24332,7 +24801,8 @@ static cusparseStatus_t cusparseZcsric02_analysis_resolve(cusparseHandle_t a0, i
 {
 	cusparseZcsric02_analysis_fn fn = cusparseZcsric02_analysis_choose();
 
-	atomic_store_explicit(&cusparseZcsric02_analysis_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZcsric02_analysis_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -24367,7 +24837,7 @@ void *cudastub_cusparse_bind_cusparseZcsric02_bufferSize(void)
 {
 	void *fn = (void *)cusparseZcsric02_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZcsric02_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZcsric02_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZcsric02_bufferSize, cudastub_cusparse_slot_cusparseZcsric02_bufferSize, cudastub_cusparse_resolve_cusparseZcsric02_bufferSize, cudastub_cusparse_bind_cusparseZcsric02_bufferSize);
@@ -24382,7 +24852,8 @@ static cusparseStatus_t cusparseZcsric02_bufferSize_resolve(cusparseHandle_t a0,
 {
 	cusparseZcsric02_bufferSize_fn fn = cusparseZcsric02_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseZcsric02_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZcsric02_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -24417,7 +24888,7 @@ void *cudastub_cusparse_bind_cusparseZcsric02_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseZcsric02_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZcsric02_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZcsric02_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZcsric02_bufferSizeExt, cudastub_cusparse_slot_cusparseZcsric02_bufferSizeExt, cudastub_cusparse_resolve_cusparseZcsric02_bufferSizeExt, cudastub_cusparse_bind_cusparseZcsric02_bufferSizeExt);
@@ -24432,7 +24903,8 @@ static cusparseStatus_t cusparseZcsric02_bufferSizeExt_resolve(cusparseHandle_t 
 {
 	cusparseZcsric02_bufferSizeExt_fn fn = cusparseZcsric02_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseZcsric02_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZcsric02_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -24468,7 +24940,7 @@ void *cudastub_cusparse_bind_cusparseZcsrilu02(void)
 {
 	void *fn = (void *)cusparseZcsrilu02_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZcsrilu02, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZcsrilu02, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZcsrilu02, cudastub_cusparse_slot_cusparseZcsrilu02, cudastub_cusparse_resolve_cusparseZcsrilu02, cudastub_cusparse_bind_cusparseZcsrilu02);
@@ -24483,7 +24955,8 @@ static cusparseStatus_t cusparseZcsrilu02_resolve(cusparseHandle_t a0, int a1, i
 {
 	cusparseZcsrilu02_fn fn = cusparseZcsrilu02_choose();
 
-	atomic_store_explicit(&cusparseZcsrilu02_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZcsrilu02_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -24519,7 +24992,7 @@ void *cudastub_cusparse_bind_cusparseZcsrilu02_analysis(void)
 {
 	void *fn = (void *)cusparseZcsrilu02_analysis_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZcsrilu02_analysis, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZcsrilu02_analysis, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZcsrilu02_analysis, cudastub_cusparse_slot_cusparseZcsrilu02_analysis, cudastub_cusparse_resolve_cusparseZcsrilu02_analysis, cudastub_cusparse_bind_cusparseZcsrilu02_analysis);
@@ -24534,7 +25007,8 @@ static cusparseStatus_t cusparseZcsrilu02_analysis_resolve(cusparseHandle_t a0, 
 {
 	cusparseZcsrilu02_analysis_fn fn = cusparseZcsrilu02_analysis_choose();
 
-	atomic_store_explicit(&cusparseZcsrilu02_analysis_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZcsrilu02_analysis_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -24569,7 +25043,7 @@ void *cudastub_cusparse_bind_cusparseZcsrilu02_bufferSize(void)
 {
 	void *fn = (void *)cusparseZcsrilu02_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZcsrilu02_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZcsrilu02_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZcsrilu02_bufferSize, cudastub_cusparse_slot_cusparseZcsrilu02_bufferSize, cudastub_cusparse_resolve_cusparseZcsrilu02_bufferSize, cudastub_cusparse_bind_cusparseZcsrilu02_bufferSize);
@@ -24584,7 +25058,8 @@ static cusparseStatus_t cusparseZcsrilu02_bufferSize_resolve(cusparseHandle_t a0
 {
 	cusparseZcsrilu02_bufferSize_fn fn = cusparseZcsrilu02_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseZcsrilu02_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZcsrilu02_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -24619,7 +25094,7 @@ void *cudastub_cusparse_bind_cusparseZcsrilu02_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseZcsrilu02_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZcsrilu02_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZcsrilu02_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZcsrilu02_bufferSizeExt, cudastub_cusparse_slot_cusparseZcsrilu02_bufferSizeExt, cudastub_cusparse_resolve_cusparseZcsrilu02_bufferSizeExt, cudastub_cusparse_bind_cusparseZcsrilu02_bufferSizeExt);
@@ -24634,7 +25109,8 @@ static cusparseStatus_t cusparseZcsrilu02_bufferSizeExt_resolve(cusparseHandle_t
 {
 	cusparseZcsrilu02_bufferSizeExt_fn fn = cusparseZcsrilu02_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseZcsrilu02_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZcsrilu02_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -24665,7 +25141,7 @@ void *cudastub_cusparse_bind_cusparseZcsrilu02_numericBoost(void)
 {
 	void *fn = (void *)cusparseZcsrilu02_numericBoost_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZcsrilu02_numericBoost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZcsrilu02_numericBoost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZcsrilu02_numericBoost, cudastub_cusparse_slot_cusparseZcsrilu02_numericBoost, cudastub_cusparse_resolve_cusparseZcsrilu02_numericBoost, cudastub_cusparse_bind_cusparseZcsrilu02_numericBoost);
@@ -24680,7 +25156,8 @@ static cusparseStatus_t cusparseZcsrilu02_numericBoost_resolve(cusparseHandle_t 
 {
 	cusparseZcsrilu02_numericBoost_fn fn = cusparseZcsrilu02_numericBoost_choose();
 
-	atomic_store_explicit(&cusparseZcsrilu02_numericBoost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZcsrilu02_numericBoost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -24723,7 +25200,7 @@ void *cudastub_cusparse_bind_cusparseZcsrsm2_analysis(void)
 {
 	void *fn = (void *)cusparseZcsrsm2_analysis_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZcsrsm2_analysis, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZcsrsm2_analysis, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZcsrsm2_analysis, cudastub_cusparse_slot_cusparseZcsrsm2_analysis, cudastub_cusparse_resolve_cusparseZcsrsm2_analysis, cudastub_cusparse_bind_cusparseZcsrsm2_analysis);
@@ -24738,7 +25215,8 @@ static cusparseStatus_t cusparseZcsrsm2_analysis_resolve(cusparseHandle_t a0, in
 {
 	cusparseZcsrsm2_analysis_fn fn = cusparseZcsrsm2_analysis_choose();
 
-	atomic_store_explicit(&cusparseZcsrsm2_analysis_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZcsrsm2_analysis_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
 }
 #endif
@@ -24781,7 +25259,7 @@ void *cudastub_cusparse_bind_cusparseZcsrsm2_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseZcsrsm2_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZcsrsm2_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZcsrsm2_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZcsrsm2_bufferSizeExt, cudastub_cusparse_slot_cusparseZcsrsm2_bufferSizeExt, cudastub_cusparse_resolve_cusparseZcsrsm2_bufferSizeExt, cudastub_cusparse_bind_cusparseZcsrsm2_bufferSizeExt);
@@ -24796,7 +25274,8 @@ static cusparseStatus_t cusparseZcsrsm2_bufferSizeExt_resolve(cusparseHandle_t a
 {
 	cusparseZcsrsm2_bufferSizeExt_fn fn = cusparseZcsrsm2_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseZcsrsm2_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZcsrsm2_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
 }
 #endif
@@ -24839,7 +25318,7 @@ void *cudastub_cusparse_bind_cusparseZcsrsm2_solve(void)
 {
 	void *fn = (void *)cusparseZcsrsm2_solve_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZcsrsm2_solve, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZcsrsm2_solve, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZcsrsm2_solve, cudastub_cusparse_slot_cusparseZcsrsm2_solve, cudastub_cusparse_resolve_cusparseZcsrsm2_solve, cudastub_cusparse_bind_cusparseZcsrsm2_solve);
@@ -24854,7 +25333,8 @@ static cusparseStatus_t cusparseZcsrsm2_solve_resolve(cusparseHandle_t a0, int a
 {
 	cusparseZcsrsm2_solve_fn fn = cusparseZcsrsm2_solve_choose();
 
-	atomic_store_explicit(&cusparseZcsrsm2_solve_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZcsrsm2_solve_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
 }
 #endif
@@ -24891,7 +25371,7 @@ void *cudastub_cusparse_bind_cusparseZcsrsv2_analysis(void)
 {
 	void *fn = (void *)cusparseZcsrsv2_analysis_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZcsrsv2_analysis, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZcsrsv2_analysis, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZcsrsv2_analysis, cudastub_cusparse_slot_cusparseZcsrsv2_analysis, cudastub_cusparse_resolve_cusparseZcsrsv2_analysis, cudastub_cusparse_bind_cusparseZcsrsv2_analysis);
@@ -24906,7 +25386,8 @@ static cusparseStatus_t cusparseZcsrsv2_analysis_resolve(cusparseHandle_t a0, cu
 {
 	cusparseZcsrsv2_analysis_fn fn = cusparseZcsrsv2_analysis_choose();
 
-	atomic_store_explicit(&cusparseZcsrsv2_analysis_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZcsrsv2_analysis_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -24942,7 +25423,7 @@ void *cudastub_cusparse_bind_cusparseZcsrsv2_bufferSize(void)
 {
 	void *fn = (void *)cusparseZcsrsv2_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZcsrsv2_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZcsrsv2_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZcsrsv2_bufferSize, cudastub_cusparse_slot_cusparseZcsrsv2_bufferSize, cudastub_cusparse_resolve_cusparseZcsrsv2_bufferSize, cudastub_cusparse_bind_cusparseZcsrsv2_bufferSize);
@@ -24957,7 +25438,8 @@ static cusparseStatus_t cusparseZcsrsv2_bufferSize_resolve(cusparseHandle_t a0, 
 {
 	cusparseZcsrsv2_bufferSize_fn fn = cusparseZcsrsv2_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseZcsrsv2_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZcsrsv2_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -24993,7 +25475,7 @@ void *cudastub_cusparse_bind_cusparseZcsrsv2_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseZcsrsv2_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZcsrsv2_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZcsrsv2_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZcsrsv2_bufferSizeExt, cudastub_cusparse_slot_cusparseZcsrsv2_bufferSizeExt, cudastub_cusparse_resolve_cusparseZcsrsv2_bufferSizeExt, cudastub_cusparse_bind_cusparseZcsrsv2_bufferSizeExt);
@@ -25008,7 +25490,8 @@ static cusparseStatus_t cusparseZcsrsv2_bufferSizeExt_resolve(cusparseHandle_t a
 {
 	cusparseZcsrsv2_bufferSizeExt_fn fn = cusparseZcsrsv2_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseZcsrsv2_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZcsrsv2_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -25048,7 +25531,7 @@ void *cudastub_cusparse_bind_cusparseZcsrsv2_solve(void)
 {
 	void *fn = (void *)cusparseZcsrsv2_solve_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZcsrsv2_solve, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZcsrsv2_solve, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZcsrsv2_solve, cudastub_cusparse_slot_cusparseZcsrsv2_solve, cudastub_cusparse_resolve_cusparseZcsrsv2_solve, cudastub_cusparse_bind_cusparseZcsrsv2_solve);
@@ -25063,7 +25546,8 @@ static cusparseStatus_t cusparseZcsrsv2_solve_resolve(cusparseHandle_t a0, cuspa
 {
 	cusparseZcsrsv2_solve_fn fn = cusparseZcsrsv2_solve_choose();
 
-	atomic_store_explicit(&cusparseZcsrsv2_solve_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZcsrsv2_solve_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -25099,7 +25583,7 @@ void *cudastub_cusparse_bind_cusparseZcsru2csr(void)
 {
 	void *fn = (void *)cusparseZcsru2csr_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZcsru2csr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZcsru2csr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZcsru2csr, cudastub_cusparse_slot_cusparseZcsru2csr, cudastub_cusparse_resolve_cusparseZcsru2csr, cudastub_cusparse_bind_cusparseZcsru2csr);
@@ -25114,7 +25598,8 @@ static cusparseStatus_t cusparseZcsru2csr_resolve(cusparseHandle_t a0, int a1, i
 {
 	cusparseZcsru2csr_fn fn = cusparseZcsru2csr_choose();
 
-	atomic_store_explicit(&cusparseZcsru2csr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZcsru2csr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -25149,7 +25634,7 @@ void *cudastub_cusparse_bind_cusparseZcsru2csr_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseZcsru2csr_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZcsru2csr_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZcsru2csr_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZcsru2csr_bufferSizeExt, cudastub_cusparse_slot_cusparseZcsru2csr_bufferSizeExt, cudastub_cusparse_resolve_cusparseZcsru2csr_bufferSizeExt, cudastub_cusparse_bind_cusparseZcsru2csr_bufferSizeExt);
@@ -25164,7 +25649,8 @@ static cusparseStatus_t cusparseZcsru2csr_bufferSizeExt_resolve(cusparseHandle_t
 {
 	cusparseZcsru2csr_bufferSizeExt_fn fn = cusparseZcsru2csr_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseZcsru2csr_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZcsru2csr_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -25200,7 +25686,7 @@ void *cudastub_cusparse_bind_cusparseZdense2csc(void)
 {
 	void *fn = (void *)cusparseZdense2csc_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZdense2csc, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZdense2csc, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZdense2csc, cudastub_cusparse_slot_cusparseZdense2csc, cudastub_cusparse_resolve_cusparseZdense2csc, cudastub_cusparse_bind_cusparseZdense2csc);
@@ -25215,7 +25701,8 @@ static cusparseStatus_t cusparseZdense2csc_resolve(cusparseHandle_t a0, int a1, 
 {
 	cusparseZdense2csc_fn fn = cusparseZdense2csc_choose();
 
-	atomic_store_explicit(&cusparseZdense2csc_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZdense2csc_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -25251,7 +25738,7 @@ void *cudastub_cusparse_bind_cusparseZdense2csr(void)
 {
 	void *fn = (void *)cusparseZdense2csr_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZdense2csr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZdense2csr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZdense2csr, cudastub_cusparse_slot_cusparseZdense2csr, cudastub_cusparse_resolve_cusparseZdense2csr, cudastub_cusparse_bind_cusparseZdense2csr);
@@ -25266,7 +25753,8 @@ static cusparseStatus_t cusparseZdense2csr_resolve(cusparseHandle_t a0, int a1, 
 {
 	cusparseZdense2csr_fn fn = cusparseZdense2csr_choose();
 
-	atomic_store_explicit(&cusparseZdense2csr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZdense2csr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -25306,7 +25794,7 @@ void *cudastub_cusparse_bind_cusparseZgebsr2csr(void)
 {
 	void *fn = (void *)cusparseZgebsr2csr_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZgebsr2csr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZgebsr2csr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZgebsr2csr, cudastub_cusparse_slot_cusparseZgebsr2csr, cudastub_cusparse_resolve_cusparseZgebsr2csr, cudastub_cusparse_bind_cusparseZgebsr2csr);
@@ -25321,7 +25809,8 @@ static cusparseStatus_t cusparseZgebsr2csr_resolve(cusparseHandle_t a0, cusparse
 {
 	cusparseZgebsr2csr_fn fn = cusparseZgebsr2csr_choose();
 
-	atomic_store_explicit(&cusparseZgebsr2csr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZgebsr2csr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -25362,7 +25851,7 @@ void *cudastub_cusparse_bind_cusparseZgebsr2gebsc(void)
 {
 	void *fn = (void *)cusparseZgebsr2gebsc_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZgebsr2gebsc, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZgebsr2gebsc, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZgebsr2gebsc, cudastub_cusparse_slot_cusparseZgebsr2gebsc, cudastub_cusparse_resolve_cusparseZgebsr2gebsc, cudastub_cusparse_bind_cusparseZgebsr2gebsc);
@@ -25377,7 +25866,8 @@ static cusparseStatus_t cusparseZgebsr2gebsc_resolve(cusparseHandle_t a0, int a1
 {
 	cusparseZgebsr2gebsc_fn fn = cusparseZgebsr2gebsc_choose();
 
-	atomic_store_explicit(&cusparseZgebsr2gebsc_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZgebsr2gebsc_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
 }
 #endif
@@ -25413,7 +25903,7 @@ void *cudastub_cusparse_bind_cusparseZgebsr2gebsc_bufferSize(void)
 {
 	void *fn = (void *)cusparseZgebsr2gebsc_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZgebsr2gebsc_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZgebsr2gebsc_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZgebsr2gebsc_bufferSize, cudastub_cusparse_slot_cusparseZgebsr2gebsc_bufferSize, cudastub_cusparse_resolve_cusparseZgebsr2gebsc_bufferSize, cudastub_cusparse_bind_cusparseZgebsr2gebsc_bufferSize);
@@ -25428,7 +25918,8 @@ static cusparseStatus_t cusparseZgebsr2gebsc_bufferSize_resolve(cusparseHandle_t
 {
 	cusparseZgebsr2gebsc_bufferSize_fn fn = cusparseZgebsr2gebsc_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseZgebsr2gebsc_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZgebsr2gebsc_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -25464,7 +25955,7 @@ void *cudastub_cusparse_bind_cusparseZgebsr2gebsc_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseZgebsr2gebsc_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZgebsr2gebsc_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZgebsr2gebsc_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZgebsr2gebsc_bufferSizeExt, cudastub_cusparse_slot_cusparseZgebsr2gebsc_bufferSizeExt, cudastub_cusparse_resolve_cusparseZgebsr2gebsc_bufferSizeExt, cudastub_cusparse_bind_cusparseZgebsr2gebsc_bufferSizeExt);
@@ -25479,7 +25970,8 @@ static cusparseStatus_t cusparseZgebsr2gebsc_bufferSizeExt_resolve(cusparseHandl
 {
 	cusparseZgebsr2gebsc_bufferSizeExt_fn fn = cusparseZgebsr2gebsc_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseZgebsr2gebsc_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZgebsr2gebsc_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -25523,7 +26015,7 @@ void *cudastub_cusparse_bind_cusparseZgebsr2gebsr(void)
 {
 	void *fn = (void *)cusparseZgebsr2gebsr_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZgebsr2gebsr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZgebsr2gebsr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZgebsr2gebsr, cudastub_cusparse_slot_cusparseZgebsr2gebsr, cudastub_cusparse_resolve_cusparseZgebsr2gebsr, cudastub_cusparse_bind_cusparseZgebsr2gebsr);
@@ -25538,7 +26030,8 @@ static cusparseStatus_t cusparseZgebsr2gebsr_resolve(cusparseHandle_t a0, cuspar
 {
 	cusparseZgebsr2gebsr_fn fn = cusparseZgebsr2gebsr_choose();
 
-	atomic_store_explicit(&cusparseZgebsr2gebsr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZgebsr2gebsr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
 }
 #endif
@@ -25578,7 +26071,7 @@ void *cudastub_cusparse_bind_cusparseZgebsr2gebsr_bufferSize(void)
 {
 	void *fn = (void *)cusparseZgebsr2gebsr_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZgebsr2gebsr_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZgebsr2gebsr_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZgebsr2gebsr_bufferSize, cudastub_cusparse_slot_cusparseZgebsr2gebsr_bufferSize, cudastub_cusparse_resolve_cusparseZgebsr2gebsr_bufferSize, cudastub_cusparse_bind_cusparseZgebsr2gebsr_bufferSize);
@@ -25593,7 +26086,8 @@ static cusparseStatus_t cusparseZgebsr2gebsr_bufferSize_resolve(cusparseHandle_t
 {
 	cusparseZgebsr2gebsr_bufferSize_fn fn = cusparseZgebsr2gebsr_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseZgebsr2gebsr_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZgebsr2gebsr_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -25633,7 +26127,7 @@ void *cudastub_cusparse_bind_cusparseZgebsr2gebsr_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseZgebsr2gebsr_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZgebsr2gebsr_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZgebsr2gebsr_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZgebsr2gebsr_bufferSizeExt, cudastub_cusparse_slot_cusparseZgebsr2gebsr_bufferSizeExt, cudastub_cusparse_resolve_cusparseZgebsr2gebsr_bufferSizeExt, cudastub_cusparse_bind_cusparseZgebsr2gebsr_bufferSizeExt);
@@ -25648,7 +26142,8 @@ static cusparseStatus_t cusparseZgebsr2gebsr_bufferSizeExt_resolve(cusparseHandl
 {
 	cusparseZgebsr2gebsr_bufferSizeExt_fn fn = cusparseZgebsr2gebsr_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseZgebsr2gebsr_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZgebsr2gebsr_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -25688,7 +26183,7 @@ void *cudastub_cusparse_bind_cusparseZgemmi(void)
 {
 	void *fn = (void *)cusparseZgemmi_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZgemmi, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZgemmi, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZgemmi, cudastub_cusparse_slot_cusparseZgemmi, cudastub_cusparse_resolve_cusparseZgemmi, cudastub_cusparse_bind_cusparseZgemmi);
@@ -25703,7 +26198,8 @@ static cusparseStatus_t cusparseZgemmi_resolve(cusparseHandle_t a0, int a1, int 
 {
 	cusparseZgemmi_fn fn = cusparseZgemmi_choose();
 
-	atomic_store_explicit(&cusparseZgemmi_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZgemmi_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -25743,7 +26239,7 @@ void *cudastub_cusparse_bind_cusparseZgemvi(void)
 {
 	void *fn = (void *)cusparseZgemvi_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZgemvi, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZgemvi, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZgemvi, cudastub_cusparse_slot_cusparseZgemvi, cudastub_cusparse_resolve_cusparseZgemvi, cudastub_cusparse_bind_cusparseZgemvi);
@@ -25758,7 +26254,8 @@ static cusparseStatus_t cusparseZgemvi_resolve(cusparseHandle_t a0, cusparseOper
 {
 	cusparseZgemvi_fn fn = cusparseZgemvi_choose();
 
-	atomic_store_explicit(&cusparseZgemvi_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZgemvi_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -25790,7 +26287,7 @@ void *cudastub_cusparse_bind_cusparseZgemvi_bufferSize(void)
 {
 	void *fn = (void *)cusparseZgemvi_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZgemvi_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZgemvi_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZgemvi_bufferSize, cudastub_cusparse_slot_cusparseZgemvi_bufferSize, cudastub_cusparse_resolve_cusparseZgemvi_bufferSize, cudastub_cusparse_bind_cusparseZgemvi_bufferSize);
@@ -25805,7 +26302,8 @@ static cusparseStatus_t cusparseZgemvi_bufferSize_resolve(cusparseHandle_t a0, c
 {
 	cusparseZgemvi_bufferSize_fn fn = cusparseZgemvi_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseZgemvi_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZgemvi_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -25842,7 +26340,7 @@ void *cudastub_cusparse_bind_cusparseZgpsvInterleavedBatch(void)
 {
 	void *fn = (void *)cusparseZgpsvInterleavedBatch_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZgpsvInterleavedBatch, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZgpsvInterleavedBatch, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZgpsvInterleavedBatch, cudastub_cusparse_slot_cusparseZgpsvInterleavedBatch, cudastub_cusparse_resolve_cusparseZgpsvInterleavedBatch, cudastub_cusparse_bind_cusparseZgpsvInterleavedBatch);
@@ -25857,7 +26355,8 @@ static cusparseStatus_t cusparseZgpsvInterleavedBatch_resolve(cusparseHandle_t a
 {
 	cusparseZgpsvInterleavedBatch_fn fn = cusparseZgpsvInterleavedBatch_choose();
 
-	atomic_store_explicit(&cusparseZgpsvInterleavedBatch_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZgpsvInterleavedBatch_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -25894,7 +26393,7 @@ void *cudastub_cusparse_bind_cusparseZgpsvInterleavedBatch_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseZgpsvInterleavedBatch_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZgpsvInterleavedBatch_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZgpsvInterleavedBatch_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZgpsvInterleavedBatch_bufferSizeExt, cudastub_cusparse_slot_cusparseZgpsvInterleavedBatch_bufferSizeExt, cudastub_cusparse_resolve_cusparseZgpsvInterleavedBatch_bufferSizeExt, cudastub_cusparse_bind_cusparseZgpsvInterleavedBatch_bufferSizeExt);
@@ -25909,7 +26408,8 @@ static cusparseStatus_t cusparseZgpsvInterleavedBatch_bufferSizeExt_resolve(cusp
 {
 	cusparseZgpsvInterleavedBatch_bufferSizeExt_fn fn = cusparseZgpsvInterleavedBatch_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseZgpsvInterleavedBatch_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZgpsvInterleavedBatch_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -25941,7 +26441,7 @@ void *cudastub_cusparse_bind_cusparseZgthr(void)
 {
 	void *fn = (void *)cusparseZgthr_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZgthr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZgthr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZgthr, cudastub_cusparse_slot_cusparseZgthr, cudastub_cusparse_resolve_cusparseZgthr, cudastub_cusparse_bind_cusparseZgthr);
@@ -25956,7 +26456,8 @@ static cusparseStatus_t cusparseZgthr_resolve(cusparseHandle_t a0, int a1, const
 {
 	cusparseZgthr_fn fn = cusparseZgthr_choose();
 
-	atomic_store_explicit(&cusparseZgthr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZgthr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -25988,7 +26489,7 @@ void *cudastub_cusparse_bind_cusparseZgthrz(void)
 {
 	void *fn = (void *)cusparseZgthrz_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZgthrz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZgthrz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZgthrz, cudastub_cusparse_slot_cusparseZgthrz, cudastub_cusparse_resolve_cusparseZgthrz, cudastub_cusparse_bind_cusparseZgthrz);
@@ -26003,7 +26504,8 @@ static cusparseStatus_t cusparseZgthrz_resolve(cusparseHandle_t a0, int a1, cuDo
 {
 	cusparseZgthrz_fn fn = cusparseZgthrz_choose();
 
-	atomic_store_explicit(&cusparseZgthrz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZgthrz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -26038,7 +26540,7 @@ void *cudastub_cusparse_bind_cusparseZgtsv2(void)
 {
 	void *fn = (void *)cusparseZgtsv2_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZgtsv2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZgtsv2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZgtsv2, cudastub_cusparse_slot_cusparseZgtsv2, cudastub_cusparse_resolve_cusparseZgtsv2, cudastub_cusparse_bind_cusparseZgtsv2);
@@ -26053,7 +26555,8 @@ static cusparseStatus_t cusparseZgtsv2_resolve(cusparseHandle_t a0, int a1, int 
 {
 	cusparseZgtsv2_fn fn = cusparseZgtsv2_choose();
 
-	atomic_store_explicit(&cusparseZgtsv2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZgtsv2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -26088,7 +26591,7 @@ void *cudastub_cusparse_bind_cusparseZgtsv2StridedBatch(void)
 {
 	void *fn = (void *)cusparseZgtsv2StridedBatch_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZgtsv2StridedBatch, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZgtsv2StridedBatch, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZgtsv2StridedBatch, cudastub_cusparse_slot_cusparseZgtsv2StridedBatch, cudastub_cusparse_resolve_cusparseZgtsv2StridedBatch, cudastub_cusparse_bind_cusparseZgtsv2StridedBatch);
@@ -26103,7 +26606,8 @@ static cusparseStatus_t cusparseZgtsv2StridedBatch_resolve(cusparseHandle_t a0, 
 {
 	cusparseZgtsv2StridedBatch_fn fn = cusparseZgtsv2StridedBatch_choose();
 
-	atomic_store_explicit(&cusparseZgtsv2StridedBatch_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZgtsv2StridedBatch_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -26138,7 +26642,7 @@ void *cudastub_cusparse_bind_cusparseZgtsv2StridedBatch_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseZgtsv2StridedBatch_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZgtsv2StridedBatch_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZgtsv2StridedBatch_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZgtsv2StridedBatch_bufferSizeExt, cudastub_cusparse_slot_cusparseZgtsv2StridedBatch_bufferSizeExt, cudastub_cusparse_resolve_cusparseZgtsv2StridedBatch_bufferSizeExt, cudastub_cusparse_bind_cusparseZgtsv2StridedBatch_bufferSizeExt);
@@ -26153,7 +26657,8 @@ static cusparseStatus_t cusparseZgtsv2StridedBatch_bufferSizeExt_resolve(cuspars
 {
 	cusparseZgtsv2StridedBatch_bufferSizeExt_fn fn = cusparseZgtsv2StridedBatch_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseZgtsv2StridedBatch_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZgtsv2StridedBatch_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -26188,7 +26693,7 @@ void *cudastub_cusparse_bind_cusparseZgtsv2_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseZgtsv2_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZgtsv2_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZgtsv2_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZgtsv2_bufferSizeExt, cudastub_cusparse_slot_cusparseZgtsv2_bufferSizeExt, cudastub_cusparse_resolve_cusparseZgtsv2_bufferSizeExt, cudastub_cusparse_bind_cusparseZgtsv2_bufferSizeExt);
@@ -26203,7 +26708,8 @@ static cusparseStatus_t cusparseZgtsv2_bufferSizeExt_resolve(cusparseHandle_t a0
 {
 	cusparseZgtsv2_bufferSizeExt_fn fn = cusparseZgtsv2_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseZgtsv2_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZgtsv2_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -26238,7 +26744,7 @@ void *cudastub_cusparse_bind_cusparseZgtsv2_nopivot(void)
 {
 	void *fn = (void *)cusparseZgtsv2_nopivot_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZgtsv2_nopivot, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZgtsv2_nopivot, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZgtsv2_nopivot, cudastub_cusparse_slot_cusparseZgtsv2_nopivot, cudastub_cusparse_resolve_cusparseZgtsv2_nopivot, cudastub_cusparse_bind_cusparseZgtsv2_nopivot);
@@ -26253,7 +26759,8 @@ static cusparseStatus_t cusparseZgtsv2_nopivot_resolve(cusparseHandle_t a0, int 
 {
 	cusparseZgtsv2_nopivot_fn fn = cusparseZgtsv2_nopivot_choose();
 
-	atomic_store_explicit(&cusparseZgtsv2_nopivot_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZgtsv2_nopivot_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -26288,7 +26795,7 @@ void *cudastub_cusparse_bind_cusparseZgtsv2_nopivot_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseZgtsv2_nopivot_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZgtsv2_nopivot_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZgtsv2_nopivot_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZgtsv2_nopivot_bufferSizeExt, cudastub_cusparse_slot_cusparseZgtsv2_nopivot_bufferSizeExt, cudastub_cusparse_resolve_cusparseZgtsv2_nopivot_bufferSizeExt, cudastub_cusparse_bind_cusparseZgtsv2_nopivot_bufferSizeExt);
@@ -26303,7 +26810,8 @@ static cusparseStatus_t cusparseZgtsv2_nopivot_bufferSizeExt_resolve(cusparseHan
 {
 	cusparseZgtsv2_nopivot_bufferSizeExt_fn fn = cusparseZgtsv2_nopivot_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseZgtsv2_nopivot_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZgtsv2_nopivot_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -26338,7 +26846,7 @@ void *cudastub_cusparse_bind_cusparseZgtsvInterleavedBatch(void)
 {
 	void *fn = (void *)cusparseZgtsvInterleavedBatch_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZgtsvInterleavedBatch, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZgtsvInterleavedBatch, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZgtsvInterleavedBatch, cudastub_cusparse_slot_cusparseZgtsvInterleavedBatch, cudastub_cusparse_resolve_cusparseZgtsvInterleavedBatch, cudastub_cusparse_bind_cusparseZgtsvInterleavedBatch);
@@ -26353,7 +26861,8 @@ static cusparseStatus_t cusparseZgtsvInterleavedBatch_resolve(cusparseHandle_t a
 {
 	cusparseZgtsvInterleavedBatch_fn fn = cusparseZgtsvInterleavedBatch_choose();
 
-	atomic_store_explicit(&cusparseZgtsvInterleavedBatch_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZgtsvInterleavedBatch_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -26388,7 +26897,7 @@ void *cudastub_cusparse_bind_cusparseZgtsvInterleavedBatch_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseZgtsvInterleavedBatch_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZgtsvInterleavedBatch_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZgtsvInterleavedBatch_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZgtsvInterleavedBatch_bufferSizeExt, cudastub_cusparse_slot_cusparseZgtsvInterleavedBatch_bufferSizeExt, cudastub_cusparse_resolve_cusparseZgtsvInterleavedBatch_bufferSizeExt, cudastub_cusparse_bind_cusparseZgtsvInterleavedBatch_bufferSizeExt);
@@ -26403,7 +26912,8 @@ static cusparseStatus_t cusparseZgtsvInterleavedBatch_bufferSizeExt_resolve(cusp
 {
 	cusparseZgtsvInterleavedBatch_bufferSizeExt_fn fn = cusparseZgtsvInterleavedBatch_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseZgtsvInterleavedBatch_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZgtsvInterleavedBatch_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -26438,7 +26948,7 @@ void *cudastub_cusparse_bind_cusparseZnnz(void)
 {
 	void *fn = (void *)cusparseZnnz_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZnnz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZnnz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZnnz, cudastub_cusparse_slot_cusparseZnnz, cudastub_cusparse_resolve_cusparseZnnz, cudastub_cusparse_bind_cusparseZnnz);
@@ -26453,7 +26963,8 @@ static cusparseStatus_t cusparseZnnz_resolve(cusparseHandle_t a0, cusparseDirect
 {
 	cusparseZnnz_fn fn = cusparseZnnz_choose();
 
-	atomic_store_explicit(&cusparseZnnz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZnnz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -26487,7 +26998,7 @@ void *cudastub_cusparse_bind_cusparseZnnz_compress(void)
 {
 	void *fn = (void *)cusparseZnnz_compress_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZnnz_compress, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZnnz_compress, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZnnz_compress, cudastub_cusparse_slot_cusparseZnnz_compress, cudastub_cusparse_resolve_cusparseZnnz_compress, cudastub_cusparse_bind_cusparseZnnz_compress);
@@ -26502,7 +27013,8 @@ static cusparseStatus_t cusparseZnnz_compress_resolve(cusparseHandle_t a0, int a
 {
 	cusparseZnnz_compress_fn fn = cusparseZnnz_compress_choose();
 
-	atomic_store_explicit(&cusparseZnnz_compress_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZnnz_compress_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -26534,7 +27046,7 @@ void *cudastub_cusparse_bind_cusparseZsctr(void)
 {
 	void *fn = (void *)cusparseZsctr_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZsctr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZsctr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZsctr, cudastub_cusparse_slot_cusparseZsctr, cudastub_cusparse_resolve_cusparseZsctr, cudastub_cusparse_bind_cusparseZsctr);
@@ -26549,7 +27061,8 @@ static cusparseStatus_t cusparseZsctr_resolve(cusparseHandle_t a0, int a1, const
 {
 	cusparseZsctr_fn fn = cusparseZsctr_choose();
 
-	atomic_store_explicit(&cusparseZsctr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZsctr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif

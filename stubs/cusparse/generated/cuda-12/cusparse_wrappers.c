@@ -498,7 +498,7 @@ void *cudastub_cusparse_bind_cusparseAxpby(void)
 {
 	void *fn = (void *)cusparseAxpby_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseAxpby, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseAxpby, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseAxpby, cudastub_cusparse_slot_cusparseAxpby, cudastub_cusparse_resolve_cusparseAxpby, cudastub_cusparse_bind_cusparseAxpby);
@@ -513,7 +513,8 @@ static cusparseStatus_t cusparseAxpby_resolve(cusparseHandle_t a0, const void *a
 {
 	cusparseAxpby_fn fn = cusparseAxpby_choose();
 
-	atomic_store_explicit(&cusparseAxpby_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseAxpby_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -549,7 +550,7 @@ void *cudastub_cusparse_bind_cusparseBlockedEllGet(void)
 {
 	void *fn = (void *)cusparseBlockedEllGet_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseBlockedEllGet, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseBlockedEllGet, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseBlockedEllGet, cudastub_cusparse_slot_cusparseBlockedEllGet, cudastub_cusparse_resolve_cusparseBlockedEllGet, cudastub_cusparse_bind_cusparseBlockedEllGet);
@@ -564,7 +565,8 @@ static cusparseStatus_t cusparseBlockedEllGet_resolve(cusparseSpMatDescr_t a0, i
 {
 	cusparseBlockedEllGet_fn fn = cusparseBlockedEllGet_choose();
 
-	atomic_store_explicit(&cusparseBlockedEllGet_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseBlockedEllGet_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -595,7 +597,7 @@ void *cudastub_cusparse_bind_cusparseBsrSetStridedBatch(void)
 {
 	void *fn = (void *)cusparseBsrSetStridedBatch_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseBsrSetStridedBatch, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseBsrSetStridedBatch, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseBsrSetStridedBatch, cudastub_cusparse_slot_cusparseBsrSetStridedBatch, cudastub_cusparse_resolve_cusparseBsrSetStridedBatch, cudastub_cusparse_bind_cusparseBsrSetStridedBatch);
@@ -610,7 +612,8 @@ static cusparseStatus_t cusparseBsrSetStridedBatch_resolve(cusparseSpMatDescr_t 
 {
 	cusparseBsrSetStridedBatch_fn fn = cusparseBsrSetStridedBatch_choose();
 
-	atomic_store_explicit(&cusparseBsrSetStridedBatch_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseBsrSetStridedBatch_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -649,7 +652,7 @@ void *cudastub_cusparse_bind_cusparseCbsr2csr(void)
 {
 	void *fn = (void *)cusparseCbsr2csr_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCbsr2csr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCbsr2csr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCbsr2csr, cudastub_cusparse_slot_cusparseCbsr2csr, cudastub_cusparse_resolve_cusparseCbsr2csr, cudastub_cusparse_bind_cusparseCbsr2csr);
@@ -664,7 +667,8 @@ static cusparseStatus_t cusparseCbsr2csr_resolve(cusparseHandle_t a0, cusparseDi
 {
 	cusparseCbsr2csr_fn fn = cusparseCbsr2csr_choose();
 
-	atomic_store_explicit(&cusparseCbsr2csr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCbsr2csr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -702,7 +706,7 @@ void *cudastub_cusparse_bind_cusparseCbsric02(void)
 {
 	void *fn = (void *)cusparseCbsric02_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCbsric02, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCbsric02, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCbsric02, cudastub_cusparse_slot_cusparseCbsric02, cudastub_cusparse_resolve_cusparseCbsric02, cudastub_cusparse_bind_cusparseCbsric02);
@@ -717,7 +721,8 @@ static cusparseStatus_t cusparseCbsric02_resolve(cusparseHandle_t a0, cusparseDi
 {
 	cusparseCbsric02_fn fn = cusparseCbsric02_choose();
 
-	atomic_store_explicit(&cusparseCbsric02_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCbsric02_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -755,7 +760,7 @@ void *cudastub_cusparse_bind_cusparseCbsric02_analysis(void)
 {
 	void *fn = (void *)cusparseCbsric02_analysis_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCbsric02_analysis, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCbsric02_analysis, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCbsric02_analysis, cudastub_cusparse_slot_cusparseCbsric02_analysis, cudastub_cusparse_resolve_cusparseCbsric02_analysis, cudastub_cusparse_bind_cusparseCbsric02_analysis);
@@ -770,7 +775,8 @@ static cusparseStatus_t cusparseCbsric02_analysis_resolve(cusparseHandle_t a0, c
 {
 	cusparseCbsric02_analysis_fn fn = cusparseCbsric02_analysis_choose();
 
-	atomic_store_explicit(&cusparseCbsric02_analysis_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCbsric02_analysis_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -807,7 +813,7 @@ void *cudastub_cusparse_bind_cusparseCbsric02_bufferSize(void)
 {
 	void *fn = (void *)cusparseCbsric02_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCbsric02_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCbsric02_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCbsric02_bufferSize, cudastub_cusparse_slot_cusparseCbsric02_bufferSize, cudastub_cusparse_resolve_cusparseCbsric02_bufferSize, cudastub_cusparse_bind_cusparseCbsric02_bufferSize);
@@ -822,7 +828,8 @@ static cusparseStatus_t cusparseCbsric02_bufferSize_resolve(cusparseHandle_t a0,
 {
 	cusparseCbsric02_bufferSize_fn fn = cusparseCbsric02_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseCbsric02_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCbsric02_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -859,7 +866,7 @@ void *cudastub_cusparse_bind_cusparseCbsric02_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseCbsric02_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCbsric02_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCbsric02_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCbsric02_bufferSizeExt, cudastub_cusparse_slot_cusparseCbsric02_bufferSizeExt, cudastub_cusparse_resolve_cusparseCbsric02_bufferSizeExt, cudastub_cusparse_bind_cusparseCbsric02_bufferSizeExt);
@@ -874,7 +881,8 @@ static cusparseStatus_t cusparseCbsric02_bufferSizeExt_resolve(cusparseHandle_t 
 {
 	cusparseCbsric02_bufferSizeExt_fn fn = cusparseCbsric02_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseCbsric02_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCbsric02_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -912,7 +920,7 @@ void *cudastub_cusparse_bind_cusparseCbsrilu02(void)
 {
 	void *fn = (void *)cusparseCbsrilu02_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCbsrilu02, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCbsrilu02, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCbsrilu02, cudastub_cusparse_slot_cusparseCbsrilu02, cudastub_cusparse_resolve_cusparseCbsrilu02, cudastub_cusparse_bind_cusparseCbsrilu02);
@@ -927,7 +935,8 @@ static cusparseStatus_t cusparseCbsrilu02_resolve(cusparseHandle_t a0, cusparseD
 {
 	cusparseCbsrilu02_fn fn = cusparseCbsrilu02_choose();
 
-	atomic_store_explicit(&cusparseCbsrilu02_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCbsrilu02_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -965,7 +974,7 @@ void *cudastub_cusparse_bind_cusparseCbsrilu02_analysis(void)
 {
 	void *fn = (void *)cusparseCbsrilu02_analysis_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCbsrilu02_analysis, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCbsrilu02_analysis, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCbsrilu02_analysis, cudastub_cusparse_slot_cusparseCbsrilu02_analysis, cudastub_cusparse_resolve_cusparseCbsrilu02_analysis, cudastub_cusparse_bind_cusparseCbsrilu02_analysis);
@@ -980,7 +989,8 @@ static cusparseStatus_t cusparseCbsrilu02_analysis_resolve(cusparseHandle_t a0, 
 {
 	cusparseCbsrilu02_analysis_fn fn = cusparseCbsrilu02_analysis_choose();
 
-	atomic_store_explicit(&cusparseCbsrilu02_analysis_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCbsrilu02_analysis_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -1017,7 +1027,7 @@ void *cudastub_cusparse_bind_cusparseCbsrilu02_bufferSize(void)
 {
 	void *fn = (void *)cusparseCbsrilu02_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCbsrilu02_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCbsrilu02_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCbsrilu02_bufferSize, cudastub_cusparse_slot_cusparseCbsrilu02_bufferSize, cudastub_cusparse_resolve_cusparseCbsrilu02_bufferSize, cudastub_cusparse_bind_cusparseCbsrilu02_bufferSize);
@@ -1032,7 +1042,8 @@ static cusparseStatus_t cusparseCbsrilu02_bufferSize_resolve(cusparseHandle_t a0
 {
 	cusparseCbsrilu02_bufferSize_fn fn = cusparseCbsrilu02_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseCbsrilu02_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCbsrilu02_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -1069,7 +1080,7 @@ void *cudastub_cusparse_bind_cusparseCbsrilu02_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseCbsrilu02_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCbsrilu02_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCbsrilu02_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCbsrilu02_bufferSizeExt, cudastub_cusparse_slot_cusparseCbsrilu02_bufferSizeExt, cudastub_cusparse_resolve_cusparseCbsrilu02_bufferSizeExt, cudastub_cusparse_bind_cusparseCbsrilu02_bufferSizeExt);
@@ -1084,7 +1095,8 @@ static cusparseStatus_t cusparseCbsrilu02_bufferSizeExt_resolve(cusparseHandle_t
 {
 	cusparseCbsrilu02_bufferSizeExt_fn fn = cusparseCbsrilu02_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseCbsrilu02_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCbsrilu02_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -1115,7 +1127,7 @@ void *cudastub_cusparse_bind_cusparseCbsrilu02_numericBoost(void)
 {
 	void *fn = (void *)cusparseCbsrilu02_numericBoost_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCbsrilu02_numericBoost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCbsrilu02_numericBoost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCbsrilu02_numericBoost, cudastub_cusparse_slot_cusparseCbsrilu02_numericBoost, cudastub_cusparse_resolve_cusparseCbsrilu02_numericBoost, cudastub_cusparse_bind_cusparseCbsrilu02_numericBoost);
@@ -1130,7 +1142,8 @@ static cusparseStatus_t cusparseCbsrilu02_numericBoost_resolve(cusparseHandle_t 
 {
 	cusparseCbsrilu02_numericBoost_fn fn = cusparseCbsrilu02_numericBoost_choose();
 
-	atomic_store_explicit(&cusparseCbsrilu02_numericBoost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCbsrilu02_numericBoost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -1175,7 +1188,7 @@ void *cudastub_cusparse_bind_cusparseCbsrmm(void)
 {
 	void *fn = (void *)cusparseCbsrmm_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCbsrmm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCbsrmm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCbsrmm, cudastub_cusparse_slot_cusparseCbsrmm, cudastub_cusparse_resolve_cusparseCbsrmm, cudastub_cusparse_bind_cusparseCbsrmm);
@@ -1190,7 +1203,8 @@ static cusparseStatus_t cusparseCbsrmm_resolve(cusparseHandle_t a0, cusparseDire
 {
 	cusparseCbsrmm_fn fn = cusparseCbsrmm_choose();
 
-	atomic_store_explicit(&cusparseCbsrmm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCbsrmm_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18);
 }
 #endif
@@ -1231,7 +1245,7 @@ void *cudastub_cusparse_bind_cusparseCbsrmv(void)
 {
 	void *fn = (void *)cusparseCbsrmv_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCbsrmv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCbsrmv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCbsrmv, cudastub_cusparse_slot_cusparseCbsrmv, cudastub_cusparse_resolve_cusparseCbsrmv, cudastub_cusparse_bind_cusparseCbsrmv);
@@ -1246,7 +1260,8 @@ static cusparseStatus_t cusparseCbsrmv_resolve(cusparseHandle_t a0, cusparseDire
 {
 	cusparseCbsrmv_fn fn = cusparseCbsrmv_choose();
 
-	atomic_store_explicit(&cusparseCbsrmv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCbsrmv_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
 }
 #endif
@@ -1287,7 +1302,7 @@ void *cudastub_cusparse_bind_cusparseCbsrsm2_analysis(void)
 {
 	void *fn = (void *)cusparseCbsrsm2_analysis_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCbsrsm2_analysis, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCbsrsm2_analysis, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCbsrsm2_analysis, cudastub_cusparse_slot_cusparseCbsrsm2_analysis, cudastub_cusparse_resolve_cusparseCbsrsm2_analysis, cudastub_cusparse_bind_cusparseCbsrsm2_analysis);
@@ -1302,7 +1317,8 @@ static cusparseStatus_t cusparseCbsrsm2_analysis_resolve(cusparseHandle_t a0, cu
 {
 	cusparseCbsrsm2_analysis_fn fn = cusparseCbsrsm2_analysis_choose();
 
-	atomic_store_explicit(&cusparseCbsrsm2_analysis_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCbsrsm2_analysis_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
 }
 #endif
@@ -1342,7 +1358,7 @@ void *cudastub_cusparse_bind_cusparseCbsrsm2_bufferSize(void)
 {
 	void *fn = (void *)cusparseCbsrsm2_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCbsrsm2_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCbsrsm2_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCbsrsm2_bufferSize, cudastub_cusparse_slot_cusparseCbsrsm2_bufferSize, cudastub_cusparse_resolve_cusparseCbsrsm2_bufferSize, cudastub_cusparse_bind_cusparseCbsrsm2_bufferSize);
@@ -1357,7 +1373,8 @@ static cusparseStatus_t cusparseCbsrsm2_bufferSize_resolve(cusparseHandle_t a0, 
 {
 	cusparseCbsrsm2_bufferSize_fn fn = cusparseCbsrsm2_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseCbsrsm2_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCbsrsm2_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -1397,7 +1414,7 @@ void *cudastub_cusparse_bind_cusparseCbsrsm2_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseCbsrsm2_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCbsrsm2_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCbsrsm2_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCbsrsm2_bufferSizeExt, cudastub_cusparse_slot_cusparseCbsrsm2_bufferSizeExt, cudastub_cusparse_resolve_cusparseCbsrsm2_bufferSizeExt, cudastub_cusparse_bind_cusparseCbsrsm2_bufferSizeExt);
@@ -1412,7 +1429,8 @@ static cusparseStatus_t cusparseCbsrsm2_bufferSizeExt_resolve(cusparseHandle_t a
 {
 	cusparseCbsrsm2_bufferSizeExt_fn fn = cusparseCbsrsm2_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseCbsrsm2_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCbsrsm2_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -1458,7 +1476,7 @@ void *cudastub_cusparse_bind_cusparseCbsrsm2_solve(void)
 {
 	void *fn = (void *)cusparseCbsrsm2_solve_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCbsrsm2_solve, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCbsrsm2_solve, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCbsrsm2_solve, cudastub_cusparse_slot_cusparseCbsrsm2_solve, cudastub_cusparse_resolve_cusparseCbsrsm2_solve, cudastub_cusparse_bind_cusparseCbsrsm2_solve);
@@ -1473,7 +1491,8 @@ static cusparseStatus_t cusparseCbsrsm2_solve_resolve(cusparseHandle_t a0, cuspa
 {
 	cusparseCbsrsm2_solve_fn fn = cusparseCbsrsm2_solve_choose();
 
-	atomic_store_explicit(&cusparseCbsrsm2_solve_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCbsrsm2_solve_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
 }
 #endif
@@ -1512,7 +1531,7 @@ void *cudastub_cusparse_bind_cusparseCbsrsv2_analysis(void)
 {
 	void *fn = (void *)cusparseCbsrsv2_analysis_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCbsrsv2_analysis, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCbsrsv2_analysis, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCbsrsv2_analysis, cudastub_cusparse_slot_cusparseCbsrsv2_analysis, cudastub_cusparse_resolve_cusparseCbsrsv2_analysis, cudastub_cusparse_bind_cusparseCbsrsv2_analysis);
@@ -1527,7 +1546,8 @@ static cusparseStatus_t cusparseCbsrsv2_analysis_resolve(cusparseHandle_t a0, cu
 {
 	cusparseCbsrsv2_analysis_fn fn = cusparseCbsrsv2_analysis_choose();
 
-	atomic_store_explicit(&cusparseCbsrsv2_analysis_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCbsrsv2_analysis_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -1565,7 +1585,7 @@ void *cudastub_cusparse_bind_cusparseCbsrsv2_bufferSize(void)
 {
 	void *fn = (void *)cusparseCbsrsv2_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCbsrsv2_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCbsrsv2_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCbsrsv2_bufferSize, cudastub_cusparse_slot_cusparseCbsrsv2_bufferSize, cudastub_cusparse_resolve_cusparseCbsrsv2_bufferSize, cudastub_cusparse_bind_cusparseCbsrsv2_bufferSize);
@@ -1580,7 +1600,8 @@ static cusparseStatus_t cusparseCbsrsv2_bufferSize_resolve(cusparseHandle_t a0, 
 {
 	cusparseCbsrsv2_bufferSize_fn fn = cusparseCbsrsv2_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseCbsrsv2_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCbsrsv2_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -1618,7 +1639,7 @@ void *cudastub_cusparse_bind_cusparseCbsrsv2_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseCbsrsv2_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCbsrsv2_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCbsrsv2_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCbsrsv2_bufferSizeExt, cudastub_cusparse_slot_cusparseCbsrsv2_bufferSizeExt, cudastub_cusparse_resolve_cusparseCbsrsv2_bufferSizeExt, cudastub_cusparse_bind_cusparseCbsrsv2_bufferSizeExt);
@@ -1633,7 +1654,8 @@ static cusparseStatus_t cusparseCbsrsv2_bufferSizeExt_resolve(cusparseHandle_t a
 {
 	cusparseCbsrsv2_bufferSizeExt_fn fn = cusparseCbsrsv2_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseCbsrsv2_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCbsrsv2_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -1675,7 +1697,7 @@ void *cudastub_cusparse_bind_cusparseCbsrsv2_solve(void)
 {
 	void *fn = (void *)cusparseCbsrsv2_solve_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCbsrsv2_solve, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCbsrsv2_solve, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCbsrsv2_solve, cudastub_cusparse_slot_cusparseCbsrsv2_solve, cudastub_cusparse_resolve_cusparseCbsrsv2_solve, cudastub_cusparse_bind_cusparseCbsrsv2_solve);
@@ -1690,7 +1712,8 @@ static cusparseStatus_t cusparseCbsrsv2_solve_resolve(cusparseHandle_t a0, cuspa
 {
 	cusparseCbsrsv2_solve_fn fn = cusparseCbsrsv2_solve_choose();
 
-	atomic_store_explicit(&cusparseCbsrsv2_solve_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCbsrsv2_solve_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
 }
 #endif
@@ -1734,7 +1757,7 @@ void *cudastub_cusparse_bind_cusparseCbsrxmv(void)
 {
 	void *fn = (void *)cusparseCbsrxmv_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCbsrxmv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCbsrxmv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCbsrxmv, cudastub_cusparse_slot_cusparseCbsrxmv, cudastub_cusparse_resolve_cusparseCbsrxmv, cudastub_cusparse_bind_cusparseCbsrxmv);
@@ -1749,7 +1772,8 @@ static cusparseStatus_t cusparseCbsrxmv_resolve(cusparseHandle_t a0, cusparseDir
 {
 	cusparseCbsrxmv_fn fn = cusparseCbsrxmv_choose();
 
-	atomic_store_explicit(&cusparseCbsrxmv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCbsrxmv_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
 }
 #endif
@@ -1788,7 +1812,7 @@ void *cudastub_cusparse_bind_cusparseCcsr2bsr(void)
 {
 	void *fn = (void *)cusparseCcsr2bsr_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCcsr2bsr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCcsr2bsr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCcsr2bsr, cudastub_cusparse_slot_cusparseCcsr2bsr, cudastub_cusparse_resolve_cusparseCcsr2bsr, cudastub_cusparse_bind_cusparseCcsr2bsr);
@@ -1803,7 +1827,8 @@ static cusparseStatus_t cusparseCcsr2bsr_resolve(cusparseHandle_t a0, cusparseDi
 {
 	cusparseCcsr2bsr_fn fn = cusparseCcsr2bsr_choose();
 
-	atomic_store_explicit(&cusparseCcsr2bsr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCcsr2bsr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -1842,7 +1867,7 @@ void *cudastub_cusparse_bind_cusparseCcsr2csr_compress(void)
 {
 	void *fn = (void *)cusparseCcsr2csr_compress_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCcsr2csr_compress, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCcsr2csr_compress, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCcsr2csr_compress, cudastub_cusparse_slot_cusparseCcsr2csr_compress, cudastub_cusparse_resolve_cusparseCcsr2csr_compress, cudastub_cusparse_bind_cusparseCcsr2csr_compress);
@@ -1857,7 +1882,8 @@ static cusparseStatus_t cusparseCcsr2csr_compress_resolve(cusparseHandle_t a0, i
 {
 	cusparseCcsr2csr_compress_fn fn = cusparseCcsr2csr_compress_choose();
 
-	atomic_store_explicit(&cusparseCcsr2csr_compress_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCcsr2csr_compress_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -1893,7 +1919,7 @@ void *cudastub_cusparse_bind_cusparseCcsr2csru(void)
 {
 	void *fn = (void *)cusparseCcsr2csru_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCcsr2csru, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCcsr2csru, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCcsr2csru, cudastub_cusparse_slot_cusparseCcsr2csru, cudastub_cusparse_resolve_cusparseCcsr2csru, cudastub_cusparse_bind_cusparseCcsr2csru);
@@ -1908,7 +1934,8 @@ static cusparseStatus_t cusparseCcsr2csru_resolve(cusparseHandle_t a0, int a1, i
 {
 	cusparseCcsr2csru_fn fn = cusparseCcsr2csru_choose();
 
-	atomic_store_explicit(&cusparseCcsr2csru_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCcsr2csru_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -1949,7 +1976,7 @@ void *cudastub_cusparse_bind_cusparseCcsr2gebsr(void)
 {
 	void *fn = (void *)cusparseCcsr2gebsr_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCcsr2gebsr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCcsr2gebsr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCcsr2gebsr, cudastub_cusparse_slot_cusparseCcsr2gebsr, cudastub_cusparse_resolve_cusparseCcsr2gebsr, cudastub_cusparse_bind_cusparseCcsr2gebsr);
@@ -1964,7 +1991,8 @@ static cusparseStatus_t cusparseCcsr2gebsr_resolve(cusparseHandle_t a0, cusparse
 {
 	cusparseCcsr2gebsr_fn fn = cusparseCcsr2gebsr_choose();
 
-	atomic_store_explicit(&cusparseCcsr2gebsr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCcsr2gebsr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
 }
 #endif
@@ -2001,7 +2029,7 @@ void *cudastub_cusparse_bind_cusparseCcsr2gebsr_bufferSize(void)
 {
 	void *fn = (void *)cusparseCcsr2gebsr_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCcsr2gebsr_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCcsr2gebsr_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCcsr2gebsr_bufferSize, cudastub_cusparse_slot_cusparseCcsr2gebsr_bufferSize, cudastub_cusparse_resolve_cusparseCcsr2gebsr_bufferSize, cudastub_cusparse_bind_cusparseCcsr2gebsr_bufferSize);
@@ -2016,7 +2044,8 @@ static cusparseStatus_t cusparseCcsr2gebsr_bufferSize_resolve(cusparseHandle_t a
 {
 	cusparseCcsr2gebsr_bufferSize_fn fn = cusparseCcsr2gebsr_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseCcsr2gebsr_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCcsr2gebsr_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -2053,7 +2082,7 @@ void *cudastub_cusparse_bind_cusparseCcsr2gebsr_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseCcsr2gebsr_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCcsr2gebsr_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCcsr2gebsr_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCcsr2gebsr_bufferSizeExt, cudastub_cusparse_slot_cusparseCcsr2gebsr_bufferSizeExt, cudastub_cusparse_resolve_cusparseCcsr2gebsr_bufferSizeExt, cudastub_cusparse_bind_cusparseCcsr2gebsr_bufferSizeExt);
@@ -2068,7 +2097,8 @@ static cusparseStatus_t cusparseCcsr2gebsr_bufferSizeExt_resolve(cusparseHandle_
 {
 	cusparseCcsr2gebsr_bufferSizeExt_fn fn = cusparseCcsr2gebsr_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseCcsr2gebsr_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCcsr2gebsr_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -2106,7 +2136,7 @@ void *cudastub_cusparse_bind_cusparseCcsrcolor(void)
 {
 	void *fn = (void *)cusparseCcsrcolor_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCcsrcolor, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCcsrcolor, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCcsrcolor, cudastub_cusparse_slot_cusparseCcsrcolor, cudastub_cusparse_resolve_cusparseCcsrcolor, cudastub_cusparse_bind_cusparseCcsrcolor);
@@ -2121,7 +2151,8 @@ static cusparseStatus_t cusparseCcsrcolor_resolve(cusparseHandle_t a0, int a1, i
 {
 	cusparseCcsrcolor_fn fn = cusparseCcsrcolor_choose();
 
-	atomic_store_explicit(&cusparseCcsrcolor_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCcsrcolor_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -2167,7 +2198,7 @@ void *cudastub_cusparse_bind_cusparseCcsrgeam2(void)
 {
 	void *fn = (void *)cusparseCcsrgeam2_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCcsrgeam2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCcsrgeam2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCcsrgeam2, cudastub_cusparse_slot_cusparseCcsrgeam2, cudastub_cusparse_resolve_cusparseCcsrgeam2, cudastub_cusparse_bind_cusparseCcsrgeam2);
@@ -2182,7 +2213,8 @@ static cusparseStatus_t cusparseCcsrgeam2_resolve(cusparseHandle_t a0, int a1, i
 {
 	cusparseCcsrgeam2_fn fn = cusparseCcsrgeam2_choose();
 
-	atomic_store_explicit(&cusparseCcsrgeam2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCcsrgeam2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
 }
 #endif
@@ -2228,7 +2260,7 @@ void *cudastub_cusparse_bind_cusparseCcsrgeam2_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseCcsrgeam2_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCcsrgeam2_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCcsrgeam2_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCcsrgeam2_bufferSizeExt, cudastub_cusparse_slot_cusparseCcsrgeam2_bufferSizeExt, cudastub_cusparse_resolve_cusparseCcsrgeam2_bufferSizeExt, cudastub_cusparse_bind_cusparseCcsrgeam2_bufferSizeExt);
@@ -2243,7 +2275,8 @@ static cusparseStatus_t cusparseCcsrgeam2_bufferSizeExt_resolve(cusparseHandle_t
 {
 	cusparseCcsrgeam2_bufferSizeExt_fn fn = cusparseCcsrgeam2_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseCcsrgeam2_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCcsrgeam2_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
 }
 #endif
@@ -2279,7 +2312,7 @@ void *cudastub_cusparse_bind_cusparseCcsric02(void)
 {
 	void *fn = (void *)cusparseCcsric02_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCcsric02, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCcsric02, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCcsric02, cudastub_cusparse_slot_cusparseCcsric02, cudastub_cusparse_resolve_cusparseCcsric02, cudastub_cusparse_bind_cusparseCcsric02);
@@ -2294,7 +2327,8 @@ static cusparseStatus_t cusparseCcsric02_resolve(cusparseHandle_t a0, int a1, in
 {
 	cusparseCcsric02_fn fn = cusparseCcsric02_choose();
 
-	atomic_store_explicit(&cusparseCcsric02_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCcsric02_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -2330,7 +2364,7 @@ void *cudastub_cusparse_bind_cusparseCcsric02_analysis(void)
 {
 	void *fn = (void *)cusparseCcsric02_analysis_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCcsric02_analysis, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCcsric02_analysis, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCcsric02_analysis, cudastub_cusparse_slot_cusparseCcsric02_analysis, cudastub_cusparse_resolve_cusparseCcsric02_analysis, cudastub_cusparse_bind_cusparseCcsric02_analysis);
@@ -2345,7 +2379,8 @@ static cusparseStatus_t cusparseCcsric02_analysis_resolve(cusparseHandle_t a0, i
 {
 	cusparseCcsric02_analysis_fn fn = cusparseCcsric02_analysis_choose();
 
-	atomic_store_explicit(&cusparseCcsric02_analysis_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCcsric02_analysis_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -2380,7 +2415,7 @@ void *cudastub_cusparse_bind_cusparseCcsric02_bufferSize(void)
 {
 	void *fn = (void *)cusparseCcsric02_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCcsric02_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCcsric02_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCcsric02_bufferSize, cudastub_cusparse_slot_cusparseCcsric02_bufferSize, cudastub_cusparse_resolve_cusparseCcsric02_bufferSize, cudastub_cusparse_bind_cusparseCcsric02_bufferSize);
@@ -2395,7 +2430,8 @@ static cusparseStatus_t cusparseCcsric02_bufferSize_resolve(cusparseHandle_t a0,
 {
 	cusparseCcsric02_bufferSize_fn fn = cusparseCcsric02_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseCcsric02_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCcsric02_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -2430,7 +2466,7 @@ void *cudastub_cusparse_bind_cusparseCcsric02_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseCcsric02_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCcsric02_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCcsric02_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCcsric02_bufferSizeExt, cudastub_cusparse_slot_cusparseCcsric02_bufferSizeExt, cudastub_cusparse_resolve_cusparseCcsric02_bufferSizeExt, cudastub_cusparse_bind_cusparseCcsric02_bufferSizeExt);
@@ -2445,7 +2481,8 @@ static cusparseStatus_t cusparseCcsric02_bufferSizeExt_resolve(cusparseHandle_t 
 {
 	cusparseCcsric02_bufferSizeExt_fn fn = cusparseCcsric02_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseCcsric02_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCcsric02_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -2481,7 +2518,7 @@ void *cudastub_cusparse_bind_cusparseCcsrilu02(void)
 {
 	void *fn = (void *)cusparseCcsrilu02_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCcsrilu02, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCcsrilu02, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCcsrilu02, cudastub_cusparse_slot_cusparseCcsrilu02, cudastub_cusparse_resolve_cusparseCcsrilu02, cudastub_cusparse_bind_cusparseCcsrilu02);
@@ -2496,7 +2533,8 @@ static cusparseStatus_t cusparseCcsrilu02_resolve(cusparseHandle_t a0, int a1, i
 {
 	cusparseCcsrilu02_fn fn = cusparseCcsrilu02_choose();
 
-	atomic_store_explicit(&cusparseCcsrilu02_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCcsrilu02_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -2532,7 +2570,7 @@ void *cudastub_cusparse_bind_cusparseCcsrilu02_analysis(void)
 {
 	void *fn = (void *)cusparseCcsrilu02_analysis_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCcsrilu02_analysis, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCcsrilu02_analysis, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCcsrilu02_analysis, cudastub_cusparse_slot_cusparseCcsrilu02_analysis, cudastub_cusparse_resolve_cusparseCcsrilu02_analysis, cudastub_cusparse_bind_cusparseCcsrilu02_analysis);
@@ -2547,7 +2585,8 @@ static cusparseStatus_t cusparseCcsrilu02_analysis_resolve(cusparseHandle_t a0, 
 {
 	cusparseCcsrilu02_analysis_fn fn = cusparseCcsrilu02_analysis_choose();
 
-	atomic_store_explicit(&cusparseCcsrilu02_analysis_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCcsrilu02_analysis_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -2582,7 +2621,7 @@ void *cudastub_cusparse_bind_cusparseCcsrilu02_bufferSize(void)
 {
 	void *fn = (void *)cusparseCcsrilu02_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCcsrilu02_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCcsrilu02_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCcsrilu02_bufferSize, cudastub_cusparse_slot_cusparseCcsrilu02_bufferSize, cudastub_cusparse_resolve_cusparseCcsrilu02_bufferSize, cudastub_cusparse_bind_cusparseCcsrilu02_bufferSize);
@@ -2597,7 +2636,8 @@ static cusparseStatus_t cusparseCcsrilu02_bufferSize_resolve(cusparseHandle_t a0
 {
 	cusparseCcsrilu02_bufferSize_fn fn = cusparseCcsrilu02_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseCcsrilu02_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCcsrilu02_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -2632,7 +2672,7 @@ void *cudastub_cusparse_bind_cusparseCcsrilu02_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseCcsrilu02_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCcsrilu02_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCcsrilu02_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCcsrilu02_bufferSizeExt, cudastub_cusparse_slot_cusparseCcsrilu02_bufferSizeExt, cudastub_cusparse_resolve_cusparseCcsrilu02_bufferSizeExt, cudastub_cusparse_bind_cusparseCcsrilu02_bufferSizeExt);
@@ -2647,7 +2687,8 @@ static cusparseStatus_t cusparseCcsrilu02_bufferSizeExt_resolve(cusparseHandle_t
 {
 	cusparseCcsrilu02_bufferSizeExt_fn fn = cusparseCcsrilu02_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseCcsrilu02_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCcsrilu02_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -2678,7 +2719,7 @@ void *cudastub_cusparse_bind_cusparseCcsrilu02_numericBoost(void)
 {
 	void *fn = (void *)cusparseCcsrilu02_numericBoost_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCcsrilu02_numericBoost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCcsrilu02_numericBoost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCcsrilu02_numericBoost, cudastub_cusparse_slot_cusparseCcsrilu02_numericBoost, cudastub_cusparse_resolve_cusparseCcsrilu02_numericBoost, cudastub_cusparse_bind_cusparseCcsrilu02_numericBoost);
@@ -2693,7 +2734,8 @@ static cusparseStatus_t cusparseCcsrilu02_numericBoost_resolve(cusparseHandle_t 
 {
 	cusparseCcsrilu02_numericBoost_fn fn = cusparseCcsrilu02_numericBoost_choose();
 
-	atomic_store_explicit(&cusparseCcsrilu02_numericBoost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCcsrilu02_numericBoost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -2729,7 +2771,7 @@ void *cudastub_cusparse_bind_cusparseCcsru2csr(void)
 {
 	void *fn = (void *)cusparseCcsru2csr_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCcsru2csr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCcsru2csr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCcsru2csr, cudastub_cusparse_slot_cusparseCcsru2csr, cudastub_cusparse_resolve_cusparseCcsru2csr, cudastub_cusparse_bind_cusparseCcsru2csr);
@@ -2744,7 +2786,8 @@ static cusparseStatus_t cusparseCcsru2csr_resolve(cusparseHandle_t a0, int a1, i
 {
 	cusparseCcsru2csr_fn fn = cusparseCcsru2csr_choose();
 
-	atomic_store_explicit(&cusparseCcsru2csr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCcsru2csr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -2779,7 +2822,7 @@ void *cudastub_cusparse_bind_cusparseCcsru2csr_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseCcsru2csr_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCcsru2csr_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCcsru2csr_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCcsru2csr_bufferSizeExt, cudastub_cusparse_slot_cusparseCcsru2csr_bufferSizeExt, cudastub_cusparse_resolve_cusparseCcsru2csr_bufferSizeExt, cudastub_cusparse_bind_cusparseCcsru2csr_bufferSizeExt);
@@ -2794,7 +2837,8 @@ static cusparseStatus_t cusparseCcsru2csr_bufferSizeExt_resolve(cusparseHandle_t
 {
 	cusparseCcsru2csr_bufferSizeExt_fn fn = cusparseCcsru2csr_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseCcsru2csr_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCcsru2csr_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -2834,7 +2878,7 @@ void *cudastub_cusparse_bind_cusparseCgebsr2csr(void)
 {
 	void *fn = (void *)cusparseCgebsr2csr_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCgebsr2csr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCgebsr2csr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCgebsr2csr, cudastub_cusparse_slot_cusparseCgebsr2csr, cudastub_cusparse_resolve_cusparseCgebsr2csr, cudastub_cusparse_bind_cusparseCgebsr2csr);
@@ -2849,7 +2893,8 @@ static cusparseStatus_t cusparseCgebsr2csr_resolve(cusparseHandle_t a0, cusparse
 {
 	cusparseCgebsr2csr_fn fn = cusparseCgebsr2csr_choose();
 
-	atomic_store_explicit(&cusparseCgebsr2csr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCgebsr2csr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -2890,7 +2935,7 @@ void *cudastub_cusparse_bind_cusparseCgebsr2gebsc(void)
 {
 	void *fn = (void *)cusparseCgebsr2gebsc_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCgebsr2gebsc, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCgebsr2gebsc, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCgebsr2gebsc, cudastub_cusparse_slot_cusparseCgebsr2gebsc, cudastub_cusparse_resolve_cusparseCgebsr2gebsc, cudastub_cusparse_bind_cusparseCgebsr2gebsc);
@@ -2905,7 +2950,8 @@ static cusparseStatus_t cusparseCgebsr2gebsc_resolve(cusparseHandle_t a0, int a1
 {
 	cusparseCgebsr2gebsc_fn fn = cusparseCgebsr2gebsc_choose();
 
-	atomic_store_explicit(&cusparseCgebsr2gebsc_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCgebsr2gebsc_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
 }
 #endif
@@ -2941,7 +2987,7 @@ void *cudastub_cusparse_bind_cusparseCgebsr2gebsc_bufferSize(void)
 {
 	void *fn = (void *)cusparseCgebsr2gebsc_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCgebsr2gebsc_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCgebsr2gebsc_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCgebsr2gebsc_bufferSize, cudastub_cusparse_slot_cusparseCgebsr2gebsc_bufferSize, cudastub_cusparse_resolve_cusparseCgebsr2gebsc_bufferSize, cudastub_cusparse_bind_cusparseCgebsr2gebsc_bufferSize);
@@ -2956,7 +3002,8 @@ static cusparseStatus_t cusparseCgebsr2gebsc_bufferSize_resolve(cusparseHandle_t
 {
 	cusparseCgebsr2gebsc_bufferSize_fn fn = cusparseCgebsr2gebsc_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseCgebsr2gebsc_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCgebsr2gebsc_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -2992,7 +3039,7 @@ void *cudastub_cusparse_bind_cusparseCgebsr2gebsc_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseCgebsr2gebsc_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCgebsr2gebsc_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCgebsr2gebsc_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCgebsr2gebsc_bufferSizeExt, cudastub_cusparse_slot_cusparseCgebsr2gebsc_bufferSizeExt, cudastub_cusparse_resolve_cusparseCgebsr2gebsc_bufferSizeExt, cudastub_cusparse_bind_cusparseCgebsr2gebsc_bufferSizeExt);
@@ -3007,7 +3054,8 @@ static cusparseStatus_t cusparseCgebsr2gebsc_bufferSizeExt_resolve(cusparseHandl
 {
 	cusparseCgebsr2gebsc_bufferSizeExt_fn fn = cusparseCgebsr2gebsc_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseCgebsr2gebsc_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCgebsr2gebsc_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -3051,7 +3099,7 @@ void *cudastub_cusparse_bind_cusparseCgebsr2gebsr(void)
 {
 	void *fn = (void *)cusparseCgebsr2gebsr_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCgebsr2gebsr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCgebsr2gebsr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCgebsr2gebsr, cudastub_cusparse_slot_cusparseCgebsr2gebsr, cudastub_cusparse_resolve_cusparseCgebsr2gebsr, cudastub_cusparse_bind_cusparseCgebsr2gebsr);
@@ -3066,7 +3114,8 @@ static cusparseStatus_t cusparseCgebsr2gebsr_resolve(cusparseHandle_t a0, cuspar
 {
 	cusparseCgebsr2gebsr_fn fn = cusparseCgebsr2gebsr_choose();
 
-	atomic_store_explicit(&cusparseCgebsr2gebsr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCgebsr2gebsr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
 }
 #endif
@@ -3106,7 +3155,7 @@ void *cudastub_cusparse_bind_cusparseCgebsr2gebsr_bufferSize(void)
 {
 	void *fn = (void *)cusparseCgebsr2gebsr_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCgebsr2gebsr_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCgebsr2gebsr_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCgebsr2gebsr_bufferSize, cudastub_cusparse_slot_cusparseCgebsr2gebsr_bufferSize, cudastub_cusparse_resolve_cusparseCgebsr2gebsr_bufferSize, cudastub_cusparse_bind_cusparseCgebsr2gebsr_bufferSize);
@@ -3121,7 +3170,8 @@ static cusparseStatus_t cusparseCgebsr2gebsr_bufferSize_resolve(cusparseHandle_t
 {
 	cusparseCgebsr2gebsr_bufferSize_fn fn = cusparseCgebsr2gebsr_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseCgebsr2gebsr_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCgebsr2gebsr_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -3161,7 +3211,7 @@ void *cudastub_cusparse_bind_cusparseCgebsr2gebsr_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseCgebsr2gebsr_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCgebsr2gebsr_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCgebsr2gebsr_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCgebsr2gebsr_bufferSizeExt, cudastub_cusparse_slot_cusparseCgebsr2gebsr_bufferSizeExt, cudastub_cusparse_resolve_cusparseCgebsr2gebsr_bufferSizeExt, cudastub_cusparse_bind_cusparseCgebsr2gebsr_bufferSizeExt);
@@ -3176,7 +3226,8 @@ static cusparseStatus_t cusparseCgebsr2gebsr_bufferSizeExt_resolve(cusparseHandl
 {
 	cusparseCgebsr2gebsr_bufferSizeExt_fn fn = cusparseCgebsr2gebsr_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseCgebsr2gebsr_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCgebsr2gebsr_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -3216,7 +3267,7 @@ void *cudastub_cusparse_bind_cusparseCgemvi(void)
 {
 	void *fn = (void *)cusparseCgemvi_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCgemvi, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCgemvi, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCgemvi, cudastub_cusparse_slot_cusparseCgemvi, cudastub_cusparse_resolve_cusparseCgemvi, cudastub_cusparse_bind_cusparseCgemvi);
@@ -3231,7 +3282,8 @@ static cusparseStatus_t cusparseCgemvi_resolve(cusparseHandle_t a0, cusparseOper
 {
 	cusparseCgemvi_fn fn = cusparseCgemvi_choose();
 
-	atomic_store_explicit(&cusparseCgemvi_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCgemvi_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -3263,7 +3315,7 @@ void *cudastub_cusparse_bind_cusparseCgemvi_bufferSize(void)
 {
 	void *fn = (void *)cusparseCgemvi_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCgemvi_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCgemvi_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCgemvi_bufferSize, cudastub_cusparse_slot_cusparseCgemvi_bufferSize, cudastub_cusparse_resolve_cusparseCgemvi_bufferSize, cudastub_cusparse_bind_cusparseCgemvi_bufferSize);
@@ -3278,7 +3330,8 @@ static cusparseStatus_t cusparseCgemvi_bufferSize_resolve(cusparseHandle_t a0, c
 {
 	cusparseCgemvi_bufferSize_fn fn = cusparseCgemvi_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseCgemvi_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCgemvi_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -3315,7 +3368,7 @@ void *cudastub_cusparse_bind_cusparseCgpsvInterleavedBatch(void)
 {
 	void *fn = (void *)cusparseCgpsvInterleavedBatch_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCgpsvInterleavedBatch, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCgpsvInterleavedBatch, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCgpsvInterleavedBatch, cudastub_cusparse_slot_cusparseCgpsvInterleavedBatch, cudastub_cusparse_resolve_cusparseCgpsvInterleavedBatch, cudastub_cusparse_bind_cusparseCgpsvInterleavedBatch);
@@ -3330,7 +3383,8 @@ static cusparseStatus_t cusparseCgpsvInterleavedBatch_resolve(cusparseHandle_t a
 {
 	cusparseCgpsvInterleavedBatch_fn fn = cusparseCgpsvInterleavedBatch_choose();
 
-	atomic_store_explicit(&cusparseCgpsvInterleavedBatch_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCgpsvInterleavedBatch_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -3367,7 +3421,7 @@ void *cudastub_cusparse_bind_cusparseCgpsvInterleavedBatch_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseCgpsvInterleavedBatch_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCgpsvInterleavedBatch_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCgpsvInterleavedBatch_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCgpsvInterleavedBatch_bufferSizeExt, cudastub_cusparse_slot_cusparseCgpsvInterleavedBatch_bufferSizeExt, cudastub_cusparse_resolve_cusparseCgpsvInterleavedBatch_bufferSizeExt, cudastub_cusparse_bind_cusparseCgpsvInterleavedBatch_bufferSizeExt);
@@ -3382,7 +3436,8 @@ static cusparseStatus_t cusparseCgpsvInterleavedBatch_bufferSizeExt_resolve(cusp
 {
 	cusparseCgpsvInterleavedBatch_bufferSizeExt_fn fn = cusparseCgpsvInterleavedBatch_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseCgpsvInterleavedBatch_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCgpsvInterleavedBatch_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -3417,7 +3472,7 @@ void *cudastub_cusparse_bind_cusparseCgtsv2(void)
 {
 	void *fn = (void *)cusparseCgtsv2_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCgtsv2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCgtsv2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCgtsv2, cudastub_cusparse_slot_cusparseCgtsv2, cudastub_cusparse_resolve_cusparseCgtsv2, cudastub_cusparse_bind_cusparseCgtsv2);
@@ -3432,7 +3487,8 @@ static cusparseStatus_t cusparseCgtsv2_resolve(cusparseHandle_t a0, int a1, int 
 {
 	cusparseCgtsv2_fn fn = cusparseCgtsv2_choose();
 
-	atomic_store_explicit(&cusparseCgtsv2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCgtsv2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -3467,7 +3523,7 @@ void *cudastub_cusparse_bind_cusparseCgtsv2StridedBatch(void)
 {
 	void *fn = (void *)cusparseCgtsv2StridedBatch_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCgtsv2StridedBatch, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCgtsv2StridedBatch, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCgtsv2StridedBatch, cudastub_cusparse_slot_cusparseCgtsv2StridedBatch, cudastub_cusparse_resolve_cusparseCgtsv2StridedBatch, cudastub_cusparse_bind_cusparseCgtsv2StridedBatch);
@@ -3482,7 +3538,8 @@ static cusparseStatus_t cusparseCgtsv2StridedBatch_resolve(cusparseHandle_t a0, 
 {
 	cusparseCgtsv2StridedBatch_fn fn = cusparseCgtsv2StridedBatch_choose();
 
-	atomic_store_explicit(&cusparseCgtsv2StridedBatch_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCgtsv2StridedBatch_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -3517,7 +3574,7 @@ void *cudastub_cusparse_bind_cusparseCgtsv2StridedBatch_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseCgtsv2StridedBatch_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCgtsv2StridedBatch_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCgtsv2StridedBatch_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCgtsv2StridedBatch_bufferSizeExt, cudastub_cusparse_slot_cusparseCgtsv2StridedBatch_bufferSizeExt, cudastub_cusparse_resolve_cusparseCgtsv2StridedBatch_bufferSizeExt, cudastub_cusparse_bind_cusparseCgtsv2StridedBatch_bufferSizeExt);
@@ -3532,7 +3589,8 @@ static cusparseStatus_t cusparseCgtsv2StridedBatch_bufferSizeExt_resolve(cuspars
 {
 	cusparseCgtsv2StridedBatch_bufferSizeExt_fn fn = cusparseCgtsv2StridedBatch_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseCgtsv2StridedBatch_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCgtsv2StridedBatch_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -3567,7 +3625,7 @@ void *cudastub_cusparse_bind_cusparseCgtsv2_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseCgtsv2_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCgtsv2_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCgtsv2_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCgtsv2_bufferSizeExt, cudastub_cusparse_slot_cusparseCgtsv2_bufferSizeExt, cudastub_cusparse_resolve_cusparseCgtsv2_bufferSizeExt, cudastub_cusparse_bind_cusparseCgtsv2_bufferSizeExt);
@@ -3582,7 +3640,8 @@ static cusparseStatus_t cusparseCgtsv2_bufferSizeExt_resolve(cusparseHandle_t a0
 {
 	cusparseCgtsv2_bufferSizeExt_fn fn = cusparseCgtsv2_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseCgtsv2_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCgtsv2_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -3617,7 +3676,7 @@ void *cudastub_cusparse_bind_cusparseCgtsv2_nopivot(void)
 {
 	void *fn = (void *)cusparseCgtsv2_nopivot_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCgtsv2_nopivot, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCgtsv2_nopivot, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCgtsv2_nopivot, cudastub_cusparse_slot_cusparseCgtsv2_nopivot, cudastub_cusparse_resolve_cusparseCgtsv2_nopivot, cudastub_cusparse_bind_cusparseCgtsv2_nopivot);
@@ -3632,7 +3691,8 @@ static cusparseStatus_t cusparseCgtsv2_nopivot_resolve(cusparseHandle_t a0, int 
 {
 	cusparseCgtsv2_nopivot_fn fn = cusparseCgtsv2_nopivot_choose();
 
-	atomic_store_explicit(&cusparseCgtsv2_nopivot_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCgtsv2_nopivot_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -3667,7 +3727,7 @@ void *cudastub_cusparse_bind_cusparseCgtsv2_nopivot_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseCgtsv2_nopivot_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCgtsv2_nopivot_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCgtsv2_nopivot_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCgtsv2_nopivot_bufferSizeExt, cudastub_cusparse_slot_cusparseCgtsv2_nopivot_bufferSizeExt, cudastub_cusparse_resolve_cusparseCgtsv2_nopivot_bufferSizeExt, cudastub_cusparse_bind_cusparseCgtsv2_nopivot_bufferSizeExt);
@@ -3682,7 +3742,8 @@ static cusparseStatus_t cusparseCgtsv2_nopivot_bufferSizeExt_resolve(cusparseHan
 {
 	cusparseCgtsv2_nopivot_bufferSizeExt_fn fn = cusparseCgtsv2_nopivot_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseCgtsv2_nopivot_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCgtsv2_nopivot_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -3717,7 +3778,7 @@ void *cudastub_cusparse_bind_cusparseCgtsvInterleavedBatch(void)
 {
 	void *fn = (void *)cusparseCgtsvInterleavedBatch_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCgtsvInterleavedBatch, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCgtsvInterleavedBatch, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCgtsvInterleavedBatch, cudastub_cusparse_slot_cusparseCgtsvInterleavedBatch, cudastub_cusparse_resolve_cusparseCgtsvInterleavedBatch, cudastub_cusparse_bind_cusparseCgtsvInterleavedBatch);
@@ -3732,7 +3793,8 @@ static cusparseStatus_t cusparseCgtsvInterleavedBatch_resolve(cusparseHandle_t a
 {
 	cusparseCgtsvInterleavedBatch_fn fn = cusparseCgtsvInterleavedBatch_choose();
 
-	atomic_store_explicit(&cusparseCgtsvInterleavedBatch_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCgtsvInterleavedBatch_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -3767,7 +3829,7 @@ void *cudastub_cusparse_bind_cusparseCgtsvInterleavedBatch_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseCgtsvInterleavedBatch_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCgtsvInterleavedBatch_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCgtsvInterleavedBatch_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCgtsvInterleavedBatch_bufferSizeExt, cudastub_cusparse_slot_cusparseCgtsvInterleavedBatch_bufferSizeExt, cudastub_cusparse_resolve_cusparseCgtsvInterleavedBatch_bufferSizeExt, cudastub_cusparse_bind_cusparseCgtsvInterleavedBatch_bufferSizeExt);
@@ -3782,7 +3844,8 @@ static cusparseStatus_t cusparseCgtsvInterleavedBatch_bufferSizeExt_resolve(cusp
 {
 	cusparseCgtsvInterleavedBatch_bufferSizeExt_fn fn = cusparseCgtsvInterleavedBatch_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseCgtsvInterleavedBatch_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCgtsvInterleavedBatch_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -3817,7 +3880,7 @@ void *cudastub_cusparse_bind_cusparseCnnz(void)
 {
 	void *fn = (void *)cusparseCnnz_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCnnz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCnnz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCnnz, cudastub_cusparse_slot_cusparseCnnz, cudastub_cusparse_resolve_cusparseCnnz, cudastub_cusparse_bind_cusparseCnnz);
@@ -3832,7 +3895,8 @@ static cusparseStatus_t cusparseCnnz_resolve(cusparseHandle_t a0, cusparseDirect
 {
 	cusparseCnnz_fn fn = cusparseCnnz_choose();
 
-	atomic_store_explicit(&cusparseCnnz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCnnz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -3866,7 +3930,7 @@ void *cudastub_cusparse_bind_cusparseCnnz_compress(void)
 {
 	void *fn = (void *)cusparseCnnz_compress_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCnnz_compress, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCnnz_compress, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCnnz_compress, cudastub_cusparse_slot_cusparseCnnz_compress, cudastub_cusparse_resolve_cusparseCnnz_compress, cudastub_cusparse_bind_cusparseCnnz_compress);
@@ -3881,7 +3945,8 @@ static cusparseStatus_t cusparseCnnz_compress_resolve(cusparseHandle_t a0, int a
 {
 	cusparseCnnz_compress_fn fn = cusparseCnnz_compress_choose();
 
-	atomic_store_explicit(&cusparseCnnz_compress_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCnnz_compress_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -3917,7 +3982,7 @@ void *cudastub_cusparse_bind_cusparseConstBlockedEllGet(void)
 {
 	void *fn = (void *)cusparseConstBlockedEllGet_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseConstBlockedEllGet, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseConstBlockedEllGet, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseConstBlockedEllGet, cudastub_cusparse_slot_cusparseConstBlockedEllGet, cudastub_cusparse_resolve_cusparseConstBlockedEllGet, cudastub_cusparse_bind_cusparseConstBlockedEllGet);
@@ -3932,7 +3997,8 @@ static cusparseStatus_t cusparseConstBlockedEllGet_resolve(cusparseConstSpMatDes
 {
 	cusparseConstBlockedEllGet_fn fn = cusparseConstBlockedEllGet_choose();
 
-	atomic_store_explicit(&cusparseConstBlockedEllGet_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseConstBlockedEllGet_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -3968,7 +4034,7 @@ void *cudastub_cusparse_bind_cusparseConstCooGet(void)
 {
 	void *fn = (void *)cusparseConstCooGet_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseConstCooGet, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseConstCooGet, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseConstCooGet, cudastub_cusparse_slot_cusparseConstCooGet, cudastub_cusparse_resolve_cusparseConstCooGet, cudastub_cusparse_bind_cusparseConstCooGet);
@@ -3983,7 +4049,8 @@ static cusparseStatus_t cusparseConstCooGet_resolve(cusparseConstSpMatDescr_t a0
 {
 	cusparseConstCooGet_fn fn = cusparseConstCooGet_choose();
 
-	atomic_store_explicit(&cusparseConstCooGet_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseConstCooGet_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -4020,7 +4087,7 @@ void *cudastub_cusparse_bind_cusparseConstCscGet(void)
 {
 	void *fn = (void *)cusparseConstCscGet_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseConstCscGet, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseConstCscGet, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseConstCscGet, cudastub_cusparse_slot_cusparseConstCscGet, cudastub_cusparse_resolve_cusparseConstCscGet, cudastub_cusparse_bind_cusparseConstCscGet);
@@ -4035,7 +4102,8 @@ static cusparseStatus_t cusparseConstCscGet_resolve(cusparseConstSpMatDescr_t a0
 {
 	cusparseConstCscGet_fn fn = cusparseConstCscGet_choose();
 
-	atomic_store_explicit(&cusparseConstCscGet_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseConstCscGet_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -4072,7 +4140,7 @@ void *cudastub_cusparse_bind_cusparseConstCsrGet(void)
 {
 	void *fn = (void *)cusparseConstCsrGet_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseConstCsrGet, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseConstCsrGet, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseConstCsrGet, cudastub_cusparse_slot_cusparseConstCsrGet, cudastub_cusparse_resolve_cusparseConstCsrGet, cudastub_cusparse_bind_cusparseConstCsrGet);
@@ -4087,7 +4155,8 @@ static cusparseStatus_t cusparseConstCsrGet_resolve(cusparseConstSpMatDescr_t a0
 {
 	cusparseConstCsrGet_fn fn = cusparseConstCsrGet_choose();
 
-	atomic_store_explicit(&cusparseConstCsrGet_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseConstCsrGet_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -4120,7 +4189,7 @@ void *cudastub_cusparse_bind_cusparseConstDnMatGet(void)
 {
 	void *fn = (void *)cusparseConstDnMatGet_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseConstDnMatGet, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseConstDnMatGet, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseConstDnMatGet, cudastub_cusparse_slot_cusparseConstDnMatGet, cudastub_cusparse_resolve_cusparseConstDnMatGet, cudastub_cusparse_bind_cusparseConstDnMatGet);
@@ -4135,7 +4204,8 @@ static cusparseStatus_t cusparseConstDnMatGet_resolve(cusparseConstDnMatDescr_t 
 {
 	cusparseConstDnMatGet_fn fn = cusparseConstDnMatGet_choose();
 
-	atomic_store_explicit(&cusparseConstDnMatGet_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseConstDnMatGet_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -4163,7 +4233,7 @@ void *cudastub_cusparse_bind_cusparseConstDnMatGetValues(void)
 {
 	void *fn = (void *)cusparseConstDnMatGetValues_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseConstDnMatGetValues, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseConstDnMatGetValues, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseConstDnMatGetValues, cudastub_cusparse_slot_cusparseConstDnMatGetValues, cudastub_cusparse_resolve_cusparseConstDnMatGetValues, cudastub_cusparse_bind_cusparseConstDnMatGetValues);
@@ -4178,7 +4248,8 @@ static cusparseStatus_t cusparseConstDnMatGetValues_resolve(cusparseConstDnMatDe
 {
 	cusparseConstDnMatGetValues_fn fn = cusparseConstDnMatGetValues_choose();
 
-	atomic_store_explicit(&cusparseConstDnMatGetValues_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseConstDnMatGetValues_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -4208,7 +4279,7 @@ void *cudastub_cusparse_bind_cusparseConstDnVecGet(void)
 {
 	void *fn = (void *)cusparseConstDnVecGet_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseConstDnVecGet, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseConstDnVecGet, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseConstDnVecGet, cudastub_cusparse_slot_cusparseConstDnVecGet, cudastub_cusparse_resolve_cusparseConstDnVecGet, cudastub_cusparse_bind_cusparseConstDnVecGet);
@@ -4223,7 +4294,8 @@ static cusparseStatus_t cusparseConstDnVecGet_resolve(cusparseConstDnVecDescr_t 
 {
 	cusparseConstDnVecGet_fn fn = cusparseConstDnVecGet_choose();
 
-	atomic_store_explicit(&cusparseConstDnVecGet_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseConstDnVecGet_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -4251,7 +4323,7 @@ void *cudastub_cusparse_bind_cusparseConstDnVecGetValues(void)
 {
 	void *fn = (void *)cusparseConstDnVecGetValues_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseConstDnVecGetValues, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseConstDnVecGetValues, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseConstDnVecGetValues, cudastub_cusparse_slot_cusparseConstDnVecGetValues, cudastub_cusparse_resolve_cusparseConstDnVecGetValues, cudastub_cusparse_bind_cusparseConstDnVecGetValues);
@@ -4266,7 +4338,8 @@ static cusparseStatus_t cusparseConstDnVecGetValues_resolve(cusparseConstDnVecDe
 {
 	cusparseConstDnVecGetValues_fn fn = cusparseConstDnVecGetValues_choose();
 
-	atomic_store_explicit(&cusparseConstDnVecGetValues_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseConstDnVecGetValues_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -4294,7 +4367,7 @@ void *cudastub_cusparse_bind_cusparseConstSpMatGetValues(void)
 {
 	void *fn = (void *)cusparseConstSpMatGetValues_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseConstSpMatGetValues, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseConstSpMatGetValues, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseConstSpMatGetValues, cudastub_cusparse_slot_cusparseConstSpMatGetValues, cudastub_cusparse_resolve_cusparseConstSpMatGetValues, cudastub_cusparse_bind_cusparseConstSpMatGetValues);
@@ -4309,7 +4382,8 @@ static cusparseStatus_t cusparseConstSpMatGetValues_resolve(cusparseConstSpMatDe
 {
 	cusparseConstSpMatGetValues_fn fn = cusparseConstSpMatGetValues_choose();
 
-	atomic_store_explicit(&cusparseConstSpMatGetValues_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseConstSpMatGetValues_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -4343,7 +4417,7 @@ void *cudastub_cusparse_bind_cusparseConstSpVecGet(void)
 {
 	void *fn = (void *)cusparseConstSpVecGet_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseConstSpVecGet, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseConstSpVecGet, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseConstSpVecGet, cudastub_cusparse_slot_cusparseConstSpVecGet, cudastub_cusparse_resolve_cusparseConstSpVecGet, cudastub_cusparse_bind_cusparseConstSpVecGet);
@@ -4358,7 +4432,8 @@ static cusparseStatus_t cusparseConstSpVecGet_resolve(cusparseConstSpVecDescr_t 
 {
 	cusparseConstSpVecGet_fn fn = cusparseConstSpVecGet_choose();
 
-	atomic_store_explicit(&cusparseConstSpVecGet_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseConstSpVecGet_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -4386,7 +4461,7 @@ void *cudastub_cusparse_bind_cusparseConstSpVecGetValues(void)
 {
 	void *fn = (void *)cusparseConstSpVecGetValues_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseConstSpVecGetValues, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseConstSpVecGetValues, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseConstSpVecGetValues, cudastub_cusparse_slot_cusparseConstSpVecGetValues, cudastub_cusparse_resolve_cusparseConstSpVecGetValues, cudastub_cusparse_bind_cusparseConstSpVecGetValues);
@@ -4401,7 +4476,8 @@ static cusparseStatus_t cusparseConstSpVecGetValues_resolve(cusparseConstSpVecDe
 {
 	cusparseConstSpVecGetValues_fn fn = cusparseConstSpVecGetValues_choose();
 
-	atomic_store_explicit(&cusparseConstSpVecGetValues_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseConstSpVecGetValues_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -4437,7 +4513,7 @@ void *cudastub_cusparse_bind_cusparseCooGet(void)
 {
 	void *fn = (void *)cusparseCooGet_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCooGet, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCooGet, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCooGet, cudastub_cusparse_slot_cusparseCooGet, cudastub_cusparse_resolve_cusparseCooGet, cudastub_cusparse_bind_cusparseCooGet);
@@ -4452,7 +4528,8 @@ static cusparseStatus_t cusparseCooGet_resolve(cusparseSpMatDescr_t a0, int64_t 
 {
 	cusparseCooGet_fn fn = cusparseCooGet_choose();
 
-	atomic_store_explicit(&cusparseCooGet_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCooGet_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -4482,7 +4559,7 @@ void *cudastub_cusparse_bind_cusparseCooSetPointers(void)
 {
 	void *fn = (void *)cusparseCooSetPointers_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCooSetPointers, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCooSetPointers, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCooSetPointers, cudastub_cusparse_slot_cusparseCooSetPointers, cudastub_cusparse_resolve_cusparseCooSetPointers, cudastub_cusparse_bind_cusparseCooSetPointers);
@@ -4497,7 +4574,8 @@ static cusparseStatus_t cusparseCooSetPointers_resolve(cusparseSpMatDescr_t a0, 
 {
 	cusparseCooSetPointers_fn fn = cusparseCooSetPointers_choose();
 
-	atomic_store_explicit(&cusparseCooSetPointers_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCooSetPointers_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -4526,7 +4604,7 @@ void *cudastub_cusparse_bind_cusparseCooSetStridedBatch(void)
 {
 	void *fn = (void *)cusparseCooSetStridedBatch_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCooSetStridedBatch, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCooSetStridedBatch, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCooSetStridedBatch, cudastub_cusparse_slot_cusparseCooSetStridedBatch, cudastub_cusparse_resolve_cusparseCooSetStridedBatch, cudastub_cusparse_bind_cusparseCooSetStridedBatch);
@@ -4541,7 +4619,8 @@ static cusparseStatus_t cusparseCooSetStridedBatch_resolve(cusparseSpMatDescr_t 
 {
 	cusparseCooSetStridedBatch_fn fn = cusparseCooSetStridedBatch_choose();
 
-	atomic_store_explicit(&cusparseCooSetStridedBatch_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCooSetStridedBatch_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -4568,7 +4647,7 @@ void *cudastub_cusparse_bind_cusparseCreate(void)
 {
 	void *fn = (void *)cusparseCreate_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCreate, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCreate, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCreate, cudastub_cusparse_slot_cusparseCreate, cudastub_cusparse_resolve_cusparseCreate, cudastub_cusparse_bind_cusparseCreate);
@@ -4583,7 +4662,8 @@ static cusparseStatus_t cusparseCreate_resolve(cusparseHandle_t *a0)
 {
 	cusparseCreate_fn fn = cusparseCreate_choose();
 
-	atomic_store_explicit(&cusparseCreate_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCreate_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -4619,7 +4699,7 @@ void *cudastub_cusparse_bind_cusparseCreateBlockedEll(void)
 {
 	void *fn = (void *)cusparseCreateBlockedEll_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCreateBlockedEll, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCreateBlockedEll, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCreateBlockedEll, cudastub_cusparse_slot_cusparseCreateBlockedEll, cudastub_cusparse_resolve_cusparseCreateBlockedEll, cudastub_cusparse_bind_cusparseCreateBlockedEll);
@@ -4634,7 +4714,8 @@ static cusparseStatus_t cusparseCreateBlockedEll_resolve(cusparseSpMatDescr_t *a
 {
 	cusparseCreateBlockedEll_fn fn = cusparseCreateBlockedEll_choose();
 
-	atomic_store_explicit(&cusparseCreateBlockedEll_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCreateBlockedEll_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -4674,7 +4755,7 @@ void *cudastub_cusparse_bind_cusparseCreateBsr(void)
 {
 	void *fn = (void *)cusparseCreateBsr_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCreateBsr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCreateBsr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCreateBsr, cudastub_cusparse_slot_cusparseCreateBsr, cudastub_cusparse_resolve_cusparseCreateBsr, cudastub_cusparse_bind_cusparseCreateBsr);
@@ -4689,7 +4770,8 @@ static cusparseStatus_t cusparseCreateBsr_resolve(cusparseSpMatDescr_t *a0, int6
 {
 	cusparseCreateBsr_fn fn = cusparseCreateBsr_choose();
 
-	atomic_store_explicit(&cusparseCreateBsr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCreateBsr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -4716,7 +4798,7 @@ void *cudastub_cusparse_bind_cusparseCreateBsric02Info(void)
 {
 	void *fn = (void *)cusparseCreateBsric02Info_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCreateBsric02Info, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCreateBsric02Info, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCreateBsric02Info, cudastub_cusparse_slot_cusparseCreateBsric02Info, cudastub_cusparse_resolve_cusparseCreateBsric02Info, cudastub_cusparse_bind_cusparseCreateBsric02Info);
@@ -4731,7 +4813,8 @@ static cusparseStatus_t cusparseCreateBsric02Info_resolve(bsric02Info_t *a0)
 {
 	cusparseCreateBsric02Info_fn fn = cusparseCreateBsric02Info_choose();
 
-	atomic_store_explicit(&cusparseCreateBsric02Info_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCreateBsric02Info_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -4758,7 +4841,7 @@ void *cudastub_cusparse_bind_cusparseCreateBsrilu02Info(void)
 {
 	void *fn = (void *)cusparseCreateBsrilu02Info_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCreateBsrilu02Info, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCreateBsrilu02Info, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCreateBsrilu02Info, cudastub_cusparse_slot_cusparseCreateBsrilu02Info, cudastub_cusparse_resolve_cusparseCreateBsrilu02Info, cudastub_cusparse_bind_cusparseCreateBsrilu02Info);
@@ -4773,7 +4856,8 @@ static cusparseStatus_t cusparseCreateBsrilu02Info_resolve(bsrilu02Info_t *a0)
 {
 	cusparseCreateBsrilu02Info_fn fn = cusparseCreateBsrilu02Info_choose();
 
-	atomic_store_explicit(&cusparseCreateBsrilu02Info_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCreateBsrilu02Info_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -4800,7 +4884,7 @@ void *cudastub_cusparse_bind_cusparseCreateBsrsm2Info(void)
 {
 	void *fn = (void *)cusparseCreateBsrsm2Info_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCreateBsrsm2Info, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCreateBsrsm2Info, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCreateBsrsm2Info, cudastub_cusparse_slot_cusparseCreateBsrsm2Info, cudastub_cusparse_resolve_cusparseCreateBsrsm2Info, cudastub_cusparse_bind_cusparseCreateBsrsm2Info);
@@ -4815,7 +4899,8 @@ static cusparseStatus_t cusparseCreateBsrsm2Info_resolve(bsrsm2Info_t *a0)
 {
 	cusparseCreateBsrsm2Info_fn fn = cusparseCreateBsrsm2Info_choose();
 
-	atomic_store_explicit(&cusparseCreateBsrsm2Info_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCreateBsrsm2Info_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -4842,7 +4927,7 @@ void *cudastub_cusparse_bind_cusparseCreateBsrsv2Info(void)
 {
 	void *fn = (void *)cusparseCreateBsrsv2Info_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCreateBsrsv2Info, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCreateBsrsv2Info, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCreateBsrsv2Info, cudastub_cusparse_slot_cusparseCreateBsrsv2Info, cudastub_cusparse_resolve_cusparseCreateBsrsv2Info, cudastub_cusparse_bind_cusparseCreateBsrsv2Info);
@@ -4857,7 +4942,8 @@ static cusparseStatus_t cusparseCreateBsrsv2Info_resolve(bsrsv2Info_t *a0)
 {
 	cusparseCreateBsrsv2Info_fn fn = cusparseCreateBsrsv2Info_choose();
 
-	atomic_store_explicit(&cusparseCreateBsrsv2Info_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCreateBsrsv2Info_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -4884,7 +4970,7 @@ void *cudastub_cusparse_bind_cusparseCreateColorInfo(void)
 {
 	void *fn = (void *)cusparseCreateColorInfo_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCreateColorInfo, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCreateColorInfo, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCreateColorInfo, cudastub_cusparse_slot_cusparseCreateColorInfo, cudastub_cusparse_resolve_cusparseCreateColorInfo, cudastub_cusparse_bind_cusparseCreateColorInfo);
@@ -4899,7 +4985,8 @@ static cusparseStatus_t cusparseCreateColorInfo_resolve(cusparseColorInfo_t *a0)
 {
 	cusparseCreateColorInfo_fn fn = cusparseCreateColorInfo_choose();
 
-	atomic_store_explicit(&cusparseCreateColorInfo_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCreateColorInfo_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -4935,7 +5022,7 @@ void *cudastub_cusparse_bind_cusparseCreateConstBlockedEll(void)
 {
 	void *fn = (void *)cusparseCreateConstBlockedEll_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCreateConstBlockedEll, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCreateConstBlockedEll, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCreateConstBlockedEll, cudastub_cusparse_slot_cusparseCreateConstBlockedEll, cudastub_cusparse_resolve_cusparseCreateConstBlockedEll, cudastub_cusparse_bind_cusparseCreateConstBlockedEll);
@@ -4950,7 +5037,8 @@ static cusparseStatus_t cusparseCreateConstBlockedEll_resolve(cusparseConstSpMat
 {
 	cusparseCreateConstBlockedEll_fn fn = cusparseCreateConstBlockedEll_choose();
 
-	atomic_store_explicit(&cusparseCreateConstBlockedEll_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCreateConstBlockedEll_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -4990,7 +5078,7 @@ void *cudastub_cusparse_bind_cusparseCreateConstBsr(void)
 {
 	void *fn = (void *)cusparseCreateConstBsr_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCreateConstBsr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCreateConstBsr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCreateConstBsr, cudastub_cusparse_slot_cusparseCreateConstBsr, cudastub_cusparse_resolve_cusparseCreateConstBsr, cudastub_cusparse_bind_cusparseCreateConstBsr);
@@ -5005,7 +5093,8 @@ static cusparseStatus_t cusparseCreateConstBsr_resolve(cusparseConstSpMatDescr_t
 {
 	cusparseCreateConstBsr_fn fn = cusparseCreateConstBsr_choose();
 
-	atomic_store_explicit(&cusparseCreateConstBsr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCreateConstBsr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -5041,7 +5130,7 @@ void *cudastub_cusparse_bind_cusparseCreateConstCoo(void)
 {
 	void *fn = (void *)cusparseCreateConstCoo_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCreateConstCoo, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCreateConstCoo, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCreateConstCoo, cudastub_cusparse_slot_cusparseCreateConstCoo, cudastub_cusparse_resolve_cusparseCreateConstCoo, cudastub_cusparse_bind_cusparseCreateConstCoo);
@@ -5056,7 +5145,8 @@ static cusparseStatus_t cusparseCreateConstCoo_resolve(cusparseConstSpMatDescr_t
 {
 	cusparseCreateConstCoo_fn fn = cusparseCreateConstCoo_choose();
 
-	atomic_store_explicit(&cusparseCreateConstCoo_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCreateConstCoo_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -5093,7 +5183,7 @@ void *cudastub_cusparse_bind_cusparseCreateConstCsc(void)
 {
 	void *fn = (void *)cusparseCreateConstCsc_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCreateConstCsc, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCreateConstCsc, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCreateConstCsc, cudastub_cusparse_slot_cusparseCreateConstCsc, cudastub_cusparse_resolve_cusparseCreateConstCsc, cudastub_cusparse_bind_cusparseCreateConstCsc);
@@ -5108,7 +5198,8 @@ static cusparseStatus_t cusparseCreateConstCsc_resolve(cusparseConstSpMatDescr_t
 {
 	cusparseCreateConstCsc_fn fn = cusparseCreateConstCsc_choose();
 
-	atomic_store_explicit(&cusparseCreateConstCsc_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCreateConstCsc_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -5145,7 +5236,7 @@ void *cudastub_cusparse_bind_cusparseCreateConstCsr(void)
 {
 	void *fn = (void *)cusparseCreateConstCsr_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCreateConstCsr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCreateConstCsr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCreateConstCsr, cudastub_cusparse_slot_cusparseCreateConstCsr, cudastub_cusparse_resolve_cusparseCreateConstCsr, cudastub_cusparse_bind_cusparseCreateConstCsr);
@@ -5160,7 +5251,8 @@ static cusparseStatus_t cusparseCreateConstCsr_resolve(cusparseConstSpMatDescr_t
 {
 	cusparseCreateConstCsr_fn fn = cusparseCreateConstCsr_choose();
 
-	atomic_store_explicit(&cusparseCreateConstCsr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCreateConstCsr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -5193,7 +5285,7 @@ void *cudastub_cusparse_bind_cusparseCreateConstDnMat(void)
 {
 	void *fn = (void *)cusparseCreateConstDnMat_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCreateConstDnMat, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCreateConstDnMat, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCreateConstDnMat, cudastub_cusparse_slot_cusparseCreateConstDnMat, cudastub_cusparse_resolve_cusparseCreateConstDnMat, cudastub_cusparse_bind_cusparseCreateConstDnMat);
@@ -5208,7 +5300,8 @@ static cusparseStatus_t cusparseCreateConstDnMat_resolve(cusparseConstDnMatDescr
 {
 	cusparseCreateConstDnMat_fn fn = cusparseCreateConstDnMat_choose();
 
-	atomic_store_explicit(&cusparseCreateConstDnMat_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCreateConstDnMat_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -5238,7 +5331,7 @@ void *cudastub_cusparse_bind_cusparseCreateConstDnVec(void)
 {
 	void *fn = (void *)cusparseCreateConstDnVec_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCreateConstDnVec, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCreateConstDnVec, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCreateConstDnVec, cudastub_cusparse_slot_cusparseCreateConstDnVec, cudastub_cusparse_resolve_cusparseCreateConstDnVec, cudastub_cusparse_bind_cusparseCreateConstDnVec);
@@ -5253,7 +5346,8 @@ static cusparseStatus_t cusparseCreateConstDnVec_resolve(cusparseConstDnVecDescr
 {
 	cusparseCreateConstDnVec_fn fn = cusparseCreateConstDnVec_choose();
 
-	atomic_store_explicit(&cusparseCreateConstDnVec_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCreateConstDnVec_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -5292,7 +5386,7 @@ void *cudastub_cusparse_bind_cusparseCreateConstSlicedEll(void)
 {
 	void *fn = (void *)cusparseCreateConstSlicedEll_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCreateConstSlicedEll, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCreateConstSlicedEll, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCreateConstSlicedEll, cudastub_cusparse_slot_cusparseCreateConstSlicedEll, cudastub_cusparse_resolve_cusparseCreateConstSlicedEll, cudastub_cusparse_bind_cusparseCreateConstSlicedEll);
@@ -5307,7 +5401,8 @@ static cusparseStatus_t cusparseCreateConstSlicedEll_resolve(cusparseConstSpMatD
 {
 	cusparseCreateConstSlicedEll_fn fn = cusparseCreateConstSlicedEll_choose();
 
-	atomic_store_explicit(&cusparseCreateConstSlicedEll_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCreateConstSlicedEll_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -5341,7 +5436,7 @@ void *cudastub_cusparse_bind_cusparseCreateConstSpVec(void)
 {
 	void *fn = (void *)cusparseCreateConstSpVec_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCreateConstSpVec, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCreateConstSpVec, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCreateConstSpVec, cudastub_cusparse_slot_cusparseCreateConstSpVec, cudastub_cusparse_resolve_cusparseCreateConstSpVec, cudastub_cusparse_bind_cusparseCreateConstSpVec);
@@ -5356,7 +5451,8 @@ static cusparseStatus_t cusparseCreateConstSpVec_resolve(cusparseConstSpVecDescr
 {
 	cusparseCreateConstSpVec_fn fn = cusparseCreateConstSpVec_choose();
 
-	atomic_store_explicit(&cusparseCreateConstSpVec_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCreateConstSpVec_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -5392,7 +5488,7 @@ void *cudastub_cusparse_bind_cusparseCreateCoo(void)
 {
 	void *fn = (void *)cusparseCreateCoo_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCreateCoo, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCreateCoo, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCreateCoo, cudastub_cusparse_slot_cusparseCreateCoo, cudastub_cusparse_resolve_cusparseCreateCoo, cudastub_cusparse_bind_cusparseCreateCoo);
@@ -5407,7 +5503,8 @@ static cusparseStatus_t cusparseCreateCoo_resolve(cusparseSpMatDescr_t *a0, int6
 {
 	cusparseCreateCoo_fn fn = cusparseCreateCoo_choose();
 
-	atomic_store_explicit(&cusparseCreateCoo_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCreateCoo_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -5444,7 +5541,7 @@ void *cudastub_cusparse_bind_cusparseCreateCsc(void)
 {
 	void *fn = (void *)cusparseCreateCsc_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCreateCsc, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCreateCsc, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCreateCsc, cudastub_cusparse_slot_cusparseCreateCsc, cudastub_cusparse_resolve_cusparseCreateCsc, cudastub_cusparse_bind_cusparseCreateCsc);
@@ -5459,7 +5556,8 @@ static cusparseStatus_t cusparseCreateCsc_resolve(cusparseSpMatDescr_t *a0, int6
 {
 	cusparseCreateCsc_fn fn = cusparseCreateCsc_choose();
 
-	atomic_store_explicit(&cusparseCreateCsc_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCreateCsc_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -5496,7 +5594,7 @@ void *cudastub_cusparse_bind_cusparseCreateCsr(void)
 {
 	void *fn = (void *)cusparseCreateCsr_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCreateCsr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCreateCsr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCreateCsr, cudastub_cusparse_slot_cusparseCreateCsr, cudastub_cusparse_resolve_cusparseCreateCsr, cudastub_cusparse_bind_cusparseCreateCsr);
@@ -5511,7 +5609,8 @@ static cusparseStatus_t cusparseCreateCsr_resolve(cusparseSpMatDescr_t *a0, int6
 {
 	cusparseCreateCsr_fn fn = cusparseCreateCsr_choose();
 
-	atomic_store_explicit(&cusparseCreateCsr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCreateCsr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -5538,7 +5637,7 @@ void *cudastub_cusparse_bind_cusparseCreateCsric02Info(void)
 {
 	void *fn = (void *)cusparseCreateCsric02Info_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCreateCsric02Info, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCreateCsric02Info, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCreateCsric02Info, cudastub_cusparse_slot_cusparseCreateCsric02Info, cudastub_cusparse_resolve_cusparseCreateCsric02Info, cudastub_cusparse_bind_cusparseCreateCsric02Info);
@@ -5553,7 +5652,8 @@ static cusparseStatus_t cusparseCreateCsric02Info_resolve(csric02Info_t *a0)
 {
 	cusparseCreateCsric02Info_fn fn = cusparseCreateCsric02Info_choose();
 
-	atomic_store_explicit(&cusparseCreateCsric02Info_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCreateCsric02Info_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -5580,7 +5680,7 @@ void *cudastub_cusparse_bind_cusparseCreateCsrilu02Info(void)
 {
 	void *fn = (void *)cusparseCreateCsrilu02Info_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCreateCsrilu02Info, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCreateCsrilu02Info, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCreateCsrilu02Info, cudastub_cusparse_slot_cusparseCreateCsrilu02Info, cudastub_cusparse_resolve_cusparseCreateCsrilu02Info, cudastub_cusparse_bind_cusparseCreateCsrilu02Info);
@@ -5595,7 +5695,8 @@ static cusparseStatus_t cusparseCreateCsrilu02Info_resolve(csrilu02Info_t *a0)
 {
 	cusparseCreateCsrilu02Info_fn fn = cusparseCreateCsrilu02Info_choose();
 
-	atomic_store_explicit(&cusparseCreateCsrilu02Info_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCreateCsrilu02Info_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -5622,7 +5723,7 @@ void *cudastub_cusparse_bind_cusparseCreateCsru2csrInfo(void)
 {
 	void *fn = (void *)cusparseCreateCsru2csrInfo_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCreateCsru2csrInfo, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCreateCsru2csrInfo, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCreateCsru2csrInfo, cudastub_cusparse_slot_cusparseCreateCsru2csrInfo, cudastub_cusparse_resolve_cusparseCreateCsru2csrInfo, cudastub_cusparse_bind_cusparseCreateCsru2csrInfo);
@@ -5637,7 +5738,8 @@ static cusparseStatus_t cusparseCreateCsru2csrInfo_resolve(csru2csrInfo_t *a0)
 {
 	cusparseCreateCsru2csrInfo_fn fn = cusparseCreateCsru2csrInfo_choose();
 
-	atomic_store_explicit(&cusparseCreateCsru2csrInfo_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCreateCsru2csrInfo_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -5670,7 +5772,7 @@ void *cudastub_cusparse_bind_cusparseCreateDnMat(void)
 {
 	void *fn = (void *)cusparseCreateDnMat_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCreateDnMat, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCreateDnMat, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCreateDnMat, cudastub_cusparse_slot_cusparseCreateDnMat, cudastub_cusparse_resolve_cusparseCreateDnMat, cudastub_cusparse_bind_cusparseCreateDnMat);
@@ -5685,7 +5787,8 @@ static cusparseStatus_t cusparseCreateDnMat_resolve(cusparseDnMatDescr_t *a0, in
 {
 	cusparseCreateDnMat_fn fn = cusparseCreateDnMat_choose();
 
-	atomic_store_explicit(&cusparseCreateDnMat_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCreateDnMat_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -5715,7 +5818,7 @@ void *cudastub_cusparse_bind_cusparseCreateDnVec(void)
 {
 	void *fn = (void *)cusparseCreateDnVec_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCreateDnVec, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCreateDnVec, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCreateDnVec, cudastub_cusparse_slot_cusparseCreateDnVec, cudastub_cusparse_resolve_cusparseCreateDnVec, cudastub_cusparse_bind_cusparseCreateDnVec);
@@ -5730,7 +5833,8 @@ static cusparseStatus_t cusparseCreateDnVec_resolve(cusparseDnVecDescr_t *a0, in
 {
 	cusparseCreateDnVec_fn fn = cusparseCreateDnVec_choose();
 
-	atomic_store_explicit(&cusparseCreateDnVec_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCreateDnVec_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -5759,7 +5863,7 @@ void *cudastub_cusparse_bind_cusparseCreateIdentityPermutation(void)
 {
 	void *fn = (void *)cusparseCreateIdentityPermutation_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCreateIdentityPermutation, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCreateIdentityPermutation, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCreateIdentityPermutation, cudastub_cusparse_slot_cusparseCreateIdentityPermutation, cudastub_cusparse_resolve_cusparseCreateIdentityPermutation, cudastub_cusparse_bind_cusparseCreateIdentityPermutation);
@@ -5774,7 +5878,8 @@ static cusparseStatus_t cusparseCreateIdentityPermutation_resolve(cusparseHandle
 {
 	cusparseCreateIdentityPermutation_fn fn = cusparseCreateIdentityPermutation_choose();
 
-	atomic_store_explicit(&cusparseCreateIdentityPermutation_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCreateIdentityPermutation_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -5801,7 +5906,7 @@ void *cudastub_cusparse_bind_cusparseCreateMatDescr(void)
 {
 	void *fn = (void *)cusparseCreateMatDescr_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCreateMatDescr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCreateMatDescr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCreateMatDescr, cudastub_cusparse_slot_cusparseCreateMatDescr, cudastub_cusparse_resolve_cusparseCreateMatDescr, cudastub_cusparse_bind_cusparseCreateMatDescr);
@@ -5816,7 +5921,8 @@ static cusparseStatus_t cusparseCreateMatDescr_resolve(cusparseMatDescr_t *a0)
 {
 	cusparseCreateMatDescr_fn fn = cusparseCreateMatDescr_choose();
 
-	atomic_store_explicit(&cusparseCreateMatDescr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCreateMatDescr_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -5843,7 +5949,7 @@ void *cudastub_cusparse_bind_cusparseCreatePruneInfo(void)
 {
 	void *fn = (void *)cusparseCreatePruneInfo_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCreatePruneInfo, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCreatePruneInfo, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCreatePruneInfo, cudastub_cusparse_slot_cusparseCreatePruneInfo, cudastub_cusparse_resolve_cusparseCreatePruneInfo, cudastub_cusparse_bind_cusparseCreatePruneInfo);
@@ -5858,7 +5964,8 @@ static cusparseStatus_t cusparseCreatePruneInfo_resolve(pruneInfo_t *a0)
 {
 	cusparseCreatePruneInfo_fn fn = cusparseCreatePruneInfo_choose();
 
-	atomic_store_explicit(&cusparseCreatePruneInfo_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCreatePruneInfo_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -5897,7 +6004,7 @@ void *cudastub_cusparse_bind_cusparseCreateSlicedEll(void)
 {
 	void *fn = (void *)cusparseCreateSlicedEll_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCreateSlicedEll, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCreateSlicedEll, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCreateSlicedEll, cudastub_cusparse_slot_cusparseCreateSlicedEll, cudastub_cusparse_resolve_cusparseCreateSlicedEll, cudastub_cusparse_bind_cusparseCreateSlicedEll);
@@ -5912,7 +6019,8 @@ static cusparseStatus_t cusparseCreateSlicedEll_resolve(cusparseSpMatDescr_t *a0
 {
 	cusparseCreateSlicedEll_fn fn = cusparseCreateSlicedEll_choose();
 
-	atomic_store_explicit(&cusparseCreateSlicedEll_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCreateSlicedEll_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -5946,7 +6054,7 @@ void *cudastub_cusparse_bind_cusparseCreateSpVec(void)
 {
 	void *fn = (void *)cusparseCreateSpVec_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCreateSpVec, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCreateSpVec, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCreateSpVec, cudastub_cusparse_slot_cusparseCreateSpVec, cudastub_cusparse_resolve_cusparseCreateSpVec, cudastub_cusparse_bind_cusparseCreateSpVec);
@@ -5961,7 +6069,8 @@ static cusparseStatus_t cusparseCreateSpVec_resolve(cusparseSpVecDescr_t *a0, in
 {
 	cusparseCreateSpVec_fn fn = cusparseCreateSpVec_choose();
 
-	atomic_store_explicit(&cusparseCreateSpVec_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCreateSpVec_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -5998,7 +6107,7 @@ void *cudastub_cusparse_bind_cusparseCscGet(void)
 {
 	void *fn = (void *)cusparseCscGet_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCscGet, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCscGet, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCscGet, cudastub_cusparse_slot_cusparseCscGet, cudastub_cusparse_resolve_cusparseCscGet, cudastub_cusparse_bind_cusparseCscGet);
@@ -6013,7 +6122,8 @@ static cusparseStatus_t cusparseCscGet_resolve(cusparseSpMatDescr_t a0, int64_t 
 {
 	cusparseCscGet_fn fn = cusparseCscGet_choose();
 
-	atomic_store_explicit(&cusparseCscGet_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCscGet_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -6043,7 +6153,7 @@ void *cudastub_cusparse_bind_cusparseCscSetPointers(void)
 {
 	void *fn = (void *)cusparseCscSetPointers_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCscSetPointers, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCscSetPointers, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCscSetPointers, cudastub_cusparse_slot_cusparseCscSetPointers, cudastub_cusparse_resolve_cusparseCscSetPointers, cudastub_cusparse_bind_cusparseCscSetPointers);
@@ -6058,7 +6168,8 @@ static cusparseStatus_t cusparseCscSetPointers_resolve(cusparseSpMatDescr_t a0, 
 {
 	cusparseCscSetPointers_fn fn = cusparseCscSetPointers_choose();
 
-	atomic_store_explicit(&cusparseCscSetPointers_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCscSetPointers_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -6099,7 +6210,7 @@ void *cudastub_cusparse_bind_cusparseCsr2cscEx2(void)
 {
 	void *fn = (void *)cusparseCsr2cscEx2_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCsr2cscEx2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCsr2cscEx2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCsr2cscEx2, cudastub_cusparse_slot_cusparseCsr2cscEx2, cudastub_cusparse_resolve_cusparseCsr2cscEx2, cudastub_cusparse_bind_cusparseCsr2cscEx2);
@@ -6114,7 +6225,8 @@ static cusparseStatus_t cusparseCsr2cscEx2_resolve(cusparseHandle_t a0, int a1, 
 {
 	cusparseCsr2cscEx2_fn fn = cusparseCsr2cscEx2_choose();
 
-	atomic_store_explicit(&cusparseCsr2cscEx2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCsr2cscEx2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
 }
 #endif
@@ -6155,7 +6267,7 @@ void *cudastub_cusparse_bind_cusparseCsr2cscEx2_bufferSize(void)
 {
 	void *fn = (void *)cusparseCsr2cscEx2_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCsr2cscEx2_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCsr2cscEx2_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCsr2cscEx2_bufferSize, cudastub_cusparse_slot_cusparseCsr2cscEx2_bufferSize, cudastub_cusparse_resolve_cusparseCsr2cscEx2_bufferSize, cudastub_cusparse_bind_cusparseCsr2cscEx2_bufferSize);
@@ -6170,7 +6282,8 @@ static cusparseStatus_t cusparseCsr2cscEx2_bufferSize_resolve(cusparseHandle_t a
 {
 	cusparseCsr2cscEx2_bufferSize_fn fn = cusparseCsr2cscEx2_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseCsr2cscEx2_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCsr2cscEx2_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
 }
 #endif
@@ -6207,7 +6320,7 @@ void *cudastub_cusparse_bind_cusparseCsrGet(void)
 {
 	void *fn = (void *)cusparseCsrGet_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCsrGet, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCsrGet, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCsrGet, cudastub_cusparse_slot_cusparseCsrGet, cudastub_cusparse_resolve_cusparseCsrGet, cudastub_cusparse_bind_cusparseCsrGet);
@@ -6222,7 +6335,8 @@ static cusparseStatus_t cusparseCsrGet_resolve(cusparseSpMatDescr_t a0, int64_t 
 {
 	cusparseCsrGet_fn fn = cusparseCsrGet_choose();
 
-	atomic_store_explicit(&cusparseCsrGet_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCsrGet_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -6252,7 +6366,7 @@ void *cudastub_cusparse_bind_cusparseCsrSetPointers(void)
 {
 	void *fn = (void *)cusparseCsrSetPointers_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCsrSetPointers, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCsrSetPointers, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCsrSetPointers, cudastub_cusparse_slot_cusparseCsrSetPointers, cudastub_cusparse_resolve_cusparseCsrSetPointers, cudastub_cusparse_bind_cusparseCsrSetPointers);
@@ -6267,7 +6381,8 @@ static cusparseStatus_t cusparseCsrSetPointers_resolve(cusparseSpMatDescr_t a0, 
 {
 	cusparseCsrSetPointers_fn fn = cusparseCsrSetPointers_choose();
 
-	atomic_store_explicit(&cusparseCsrSetPointers_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCsrSetPointers_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -6297,7 +6412,7 @@ void *cudastub_cusparse_bind_cusparseCsrSetStridedBatch(void)
 {
 	void *fn = (void *)cusparseCsrSetStridedBatch_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseCsrSetStridedBatch, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseCsrSetStridedBatch, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseCsrSetStridedBatch, cudastub_cusparse_slot_cusparseCsrSetStridedBatch, cudastub_cusparse_resolve_cusparseCsrSetStridedBatch, cudastub_cusparse_bind_cusparseCsrSetStridedBatch);
@@ -6312,7 +6427,8 @@ static cusparseStatus_t cusparseCsrSetStridedBatch_resolve(cusparseSpMatDescr_t 
 {
 	cusparseCsrSetStridedBatch_fn fn = cusparseCsrSetStridedBatch_choose();
 
-	atomic_store_explicit(&cusparseCsrSetStridedBatch_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseCsrSetStridedBatch_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -6351,7 +6467,7 @@ void *cudastub_cusparse_bind_cusparseDbsr2csr(void)
 {
 	void *fn = (void *)cusparseDbsr2csr_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDbsr2csr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDbsr2csr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDbsr2csr, cudastub_cusparse_slot_cusparseDbsr2csr, cudastub_cusparse_resolve_cusparseDbsr2csr, cudastub_cusparse_bind_cusparseDbsr2csr);
@@ -6366,7 +6482,8 @@ static cusparseStatus_t cusparseDbsr2csr_resolve(cusparseHandle_t a0, cusparseDi
 {
 	cusparseDbsr2csr_fn fn = cusparseDbsr2csr_choose();
 
-	atomic_store_explicit(&cusparseDbsr2csr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDbsr2csr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -6404,7 +6521,7 @@ void *cudastub_cusparse_bind_cusparseDbsric02(void)
 {
 	void *fn = (void *)cusparseDbsric02_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDbsric02, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDbsric02, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDbsric02, cudastub_cusparse_slot_cusparseDbsric02, cudastub_cusparse_resolve_cusparseDbsric02, cudastub_cusparse_bind_cusparseDbsric02);
@@ -6419,7 +6536,8 @@ static cusparseStatus_t cusparseDbsric02_resolve(cusparseHandle_t a0, cusparseDi
 {
 	cusparseDbsric02_fn fn = cusparseDbsric02_choose();
 
-	atomic_store_explicit(&cusparseDbsric02_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDbsric02_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -6457,7 +6575,7 @@ void *cudastub_cusparse_bind_cusparseDbsric02_analysis(void)
 {
 	void *fn = (void *)cusparseDbsric02_analysis_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDbsric02_analysis, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDbsric02_analysis, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDbsric02_analysis, cudastub_cusparse_slot_cusparseDbsric02_analysis, cudastub_cusparse_resolve_cusparseDbsric02_analysis, cudastub_cusparse_bind_cusparseDbsric02_analysis);
@@ -6472,7 +6590,8 @@ static cusparseStatus_t cusparseDbsric02_analysis_resolve(cusparseHandle_t a0, c
 {
 	cusparseDbsric02_analysis_fn fn = cusparseDbsric02_analysis_choose();
 
-	atomic_store_explicit(&cusparseDbsric02_analysis_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDbsric02_analysis_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -6509,7 +6628,7 @@ void *cudastub_cusparse_bind_cusparseDbsric02_bufferSize(void)
 {
 	void *fn = (void *)cusparseDbsric02_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDbsric02_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDbsric02_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDbsric02_bufferSize, cudastub_cusparse_slot_cusparseDbsric02_bufferSize, cudastub_cusparse_resolve_cusparseDbsric02_bufferSize, cudastub_cusparse_bind_cusparseDbsric02_bufferSize);
@@ -6524,7 +6643,8 @@ static cusparseStatus_t cusparseDbsric02_bufferSize_resolve(cusparseHandle_t a0,
 {
 	cusparseDbsric02_bufferSize_fn fn = cusparseDbsric02_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseDbsric02_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDbsric02_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -6561,7 +6681,7 @@ void *cudastub_cusparse_bind_cusparseDbsric02_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseDbsric02_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDbsric02_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDbsric02_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDbsric02_bufferSizeExt, cudastub_cusparse_slot_cusparseDbsric02_bufferSizeExt, cudastub_cusparse_resolve_cusparseDbsric02_bufferSizeExt, cudastub_cusparse_bind_cusparseDbsric02_bufferSizeExt);
@@ -6576,7 +6696,8 @@ static cusparseStatus_t cusparseDbsric02_bufferSizeExt_resolve(cusparseHandle_t 
 {
 	cusparseDbsric02_bufferSizeExt_fn fn = cusparseDbsric02_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseDbsric02_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDbsric02_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -6614,7 +6735,7 @@ void *cudastub_cusparse_bind_cusparseDbsrilu02(void)
 {
 	void *fn = (void *)cusparseDbsrilu02_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDbsrilu02, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDbsrilu02, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDbsrilu02, cudastub_cusparse_slot_cusparseDbsrilu02, cudastub_cusparse_resolve_cusparseDbsrilu02, cudastub_cusparse_bind_cusparseDbsrilu02);
@@ -6629,7 +6750,8 @@ static cusparseStatus_t cusparseDbsrilu02_resolve(cusparseHandle_t a0, cusparseD
 {
 	cusparseDbsrilu02_fn fn = cusparseDbsrilu02_choose();
 
-	atomic_store_explicit(&cusparseDbsrilu02_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDbsrilu02_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -6667,7 +6789,7 @@ void *cudastub_cusparse_bind_cusparseDbsrilu02_analysis(void)
 {
 	void *fn = (void *)cusparseDbsrilu02_analysis_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDbsrilu02_analysis, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDbsrilu02_analysis, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDbsrilu02_analysis, cudastub_cusparse_slot_cusparseDbsrilu02_analysis, cudastub_cusparse_resolve_cusparseDbsrilu02_analysis, cudastub_cusparse_bind_cusparseDbsrilu02_analysis);
@@ -6682,7 +6804,8 @@ static cusparseStatus_t cusparseDbsrilu02_analysis_resolve(cusparseHandle_t a0, 
 {
 	cusparseDbsrilu02_analysis_fn fn = cusparseDbsrilu02_analysis_choose();
 
-	atomic_store_explicit(&cusparseDbsrilu02_analysis_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDbsrilu02_analysis_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -6719,7 +6842,7 @@ void *cudastub_cusparse_bind_cusparseDbsrilu02_bufferSize(void)
 {
 	void *fn = (void *)cusparseDbsrilu02_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDbsrilu02_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDbsrilu02_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDbsrilu02_bufferSize, cudastub_cusparse_slot_cusparseDbsrilu02_bufferSize, cudastub_cusparse_resolve_cusparseDbsrilu02_bufferSize, cudastub_cusparse_bind_cusparseDbsrilu02_bufferSize);
@@ -6734,7 +6857,8 @@ static cusparseStatus_t cusparseDbsrilu02_bufferSize_resolve(cusparseHandle_t a0
 {
 	cusparseDbsrilu02_bufferSize_fn fn = cusparseDbsrilu02_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseDbsrilu02_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDbsrilu02_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -6771,7 +6895,7 @@ void *cudastub_cusparse_bind_cusparseDbsrilu02_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseDbsrilu02_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDbsrilu02_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDbsrilu02_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDbsrilu02_bufferSizeExt, cudastub_cusparse_slot_cusparseDbsrilu02_bufferSizeExt, cudastub_cusparse_resolve_cusparseDbsrilu02_bufferSizeExt, cudastub_cusparse_bind_cusparseDbsrilu02_bufferSizeExt);
@@ -6786,7 +6910,8 @@ static cusparseStatus_t cusparseDbsrilu02_bufferSizeExt_resolve(cusparseHandle_t
 {
 	cusparseDbsrilu02_bufferSizeExt_fn fn = cusparseDbsrilu02_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseDbsrilu02_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDbsrilu02_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -6817,7 +6942,7 @@ void *cudastub_cusparse_bind_cusparseDbsrilu02_numericBoost(void)
 {
 	void *fn = (void *)cusparseDbsrilu02_numericBoost_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDbsrilu02_numericBoost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDbsrilu02_numericBoost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDbsrilu02_numericBoost, cudastub_cusparse_slot_cusparseDbsrilu02_numericBoost, cudastub_cusparse_resolve_cusparseDbsrilu02_numericBoost, cudastub_cusparse_bind_cusparseDbsrilu02_numericBoost);
@@ -6832,7 +6957,8 @@ static cusparseStatus_t cusparseDbsrilu02_numericBoost_resolve(cusparseHandle_t 
 {
 	cusparseDbsrilu02_numericBoost_fn fn = cusparseDbsrilu02_numericBoost_choose();
 
-	atomic_store_explicit(&cusparseDbsrilu02_numericBoost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDbsrilu02_numericBoost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -6877,7 +7003,7 @@ void *cudastub_cusparse_bind_cusparseDbsrmm(void)
 {
 	void *fn = (void *)cusparseDbsrmm_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDbsrmm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDbsrmm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDbsrmm, cudastub_cusparse_slot_cusparseDbsrmm, cudastub_cusparse_resolve_cusparseDbsrmm, cudastub_cusparse_bind_cusparseDbsrmm);
@@ -6892,7 +7018,8 @@ static cusparseStatus_t cusparseDbsrmm_resolve(cusparseHandle_t a0, cusparseDire
 {
 	cusparseDbsrmm_fn fn = cusparseDbsrmm_choose();
 
-	atomic_store_explicit(&cusparseDbsrmm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDbsrmm_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18);
 }
 #endif
@@ -6933,7 +7060,7 @@ void *cudastub_cusparse_bind_cusparseDbsrmv(void)
 {
 	void *fn = (void *)cusparseDbsrmv_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDbsrmv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDbsrmv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDbsrmv, cudastub_cusparse_slot_cusparseDbsrmv, cudastub_cusparse_resolve_cusparseDbsrmv, cudastub_cusparse_bind_cusparseDbsrmv);
@@ -6948,7 +7075,8 @@ static cusparseStatus_t cusparseDbsrmv_resolve(cusparseHandle_t a0, cusparseDire
 {
 	cusparseDbsrmv_fn fn = cusparseDbsrmv_choose();
 
-	atomic_store_explicit(&cusparseDbsrmv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDbsrmv_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
 }
 #endif
@@ -6989,7 +7117,7 @@ void *cudastub_cusparse_bind_cusparseDbsrsm2_analysis(void)
 {
 	void *fn = (void *)cusparseDbsrsm2_analysis_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDbsrsm2_analysis, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDbsrsm2_analysis, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDbsrsm2_analysis, cudastub_cusparse_slot_cusparseDbsrsm2_analysis, cudastub_cusparse_resolve_cusparseDbsrsm2_analysis, cudastub_cusparse_bind_cusparseDbsrsm2_analysis);
@@ -7004,7 +7132,8 @@ static cusparseStatus_t cusparseDbsrsm2_analysis_resolve(cusparseHandle_t a0, cu
 {
 	cusparseDbsrsm2_analysis_fn fn = cusparseDbsrsm2_analysis_choose();
 
-	atomic_store_explicit(&cusparseDbsrsm2_analysis_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDbsrsm2_analysis_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
 }
 #endif
@@ -7044,7 +7173,7 @@ void *cudastub_cusparse_bind_cusparseDbsrsm2_bufferSize(void)
 {
 	void *fn = (void *)cusparseDbsrsm2_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDbsrsm2_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDbsrsm2_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDbsrsm2_bufferSize, cudastub_cusparse_slot_cusparseDbsrsm2_bufferSize, cudastub_cusparse_resolve_cusparseDbsrsm2_bufferSize, cudastub_cusparse_bind_cusparseDbsrsm2_bufferSize);
@@ -7059,7 +7188,8 @@ static cusparseStatus_t cusparseDbsrsm2_bufferSize_resolve(cusparseHandle_t a0, 
 {
 	cusparseDbsrsm2_bufferSize_fn fn = cusparseDbsrsm2_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseDbsrsm2_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDbsrsm2_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -7099,7 +7229,7 @@ void *cudastub_cusparse_bind_cusparseDbsrsm2_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseDbsrsm2_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDbsrsm2_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDbsrsm2_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDbsrsm2_bufferSizeExt, cudastub_cusparse_slot_cusparseDbsrsm2_bufferSizeExt, cudastub_cusparse_resolve_cusparseDbsrsm2_bufferSizeExt, cudastub_cusparse_bind_cusparseDbsrsm2_bufferSizeExt);
@@ -7114,7 +7244,8 @@ static cusparseStatus_t cusparseDbsrsm2_bufferSizeExt_resolve(cusparseHandle_t a
 {
 	cusparseDbsrsm2_bufferSizeExt_fn fn = cusparseDbsrsm2_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseDbsrsm2_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDbsrsm2_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -7160,7 +7291,7 @@ void *cudastub_cusparse_bind_cusparseDbsrsm2_solve(void)
 {
 	void *fn = (void *)cusparseDbsrsm2_solve_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDbsrsm2_solve, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDbsrsm2_solve, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDbsrsm2_solve, cudastub_cusparse_slot_cusparseDbsrsm2_solve, cudastub_cusparse_resolve_cusparseDbsrsm2_solve, cudastub_cusparse_bind_cusparseDbsrsm2_solve);
@@ -7175,7 +7306,8 @@ static cusparseStatus_t cusparseDbsrsm2_solve_resolve(cusparseHandle_t a0, cuspa
 {
 	cusparseDbsrsm2_solve_fn fn = cusparseDbsrsm2_solve_choose();
 
-	atomic_store_explicit(&cusparseDbsrsm2_solve_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDbsrsm2_solve_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
 }
 #endif
@@ -7214,7 +7346,7 @@ void *cudastub_cusparse_bind_cusparseDbsrsv2_analysis(void)
 {
 	void *fn = (void *)cusparseDbsrsv2_analysis_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDbsrsv2_analysis, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDbsrsv2_analysis, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDbsrsv2_analysis, cudastub_cusparse_slot_cusparseDbsrsv2_analysis, cudastub_cusparse_resolve_cusparseDbsrsv2_analysis, cudastub_cusparse_bind_cusparseDbsrsv2_analysis);
@@ -7229,7 +7361,8 @@ static cusparseStatus_t cusparseDbsrsv2_analysis_resolve(cusparseHandle_t a0, cu
 {
 	cusparseDbsrsv2_analysis_fn fn = cusparseDbsrsv2_analysis_choose();
 
-	atomic_store_explicit(&cusparseDbsrsv2_analysis_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDbsrsv2_analysis_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -7267,7 +7400,7 @@ void *cudastub_cusparse_bind_cusparseDbsrsv2_bufferSize(void)
 {
 	void *fn = (void *)cusparseDbsrsv2_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDbsrsv2_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDbsrsv2_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDbsrsv2_bufferSize, cudastub_cusparse_slot_cusparseDbsrsv2_bufferSize, cudastub_cusparse_resolve_cusparseDbsrsv2_bufferSize, cudastub_cusparse_bind_cusparseDbsrsv2_bufferSize);
@@ -7282,7 +7415,8 @@ static cusparseStatus_t cusparseDbsrsv2_bufferSize_resolve(cusparseHandle_t a0, 
 {
 	cusparseDbsrsv2_bufferSize_fn fn = cusparseDbsrsv2_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseDbsrsv2_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDbsrsv2_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -7320,7 +7454,7 @@ void *cudastub_cusparse_bind_cusparseDbsrsv2_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseDbsrsv2_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDbsrsv2_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDbsrsv2_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDbsrsv2_bufferSizeExt, cudastub_cusparse_slot_cusparseDbsrsv2_bufferSizeExt, cudastub_cusparse_resolve_cusparseDbsrsv2_bufferSizeExt, cudastub_cusparse_bind_cusparseDbsrsv2_bufferSizeExt);
@@ -7335,7 +7469,8 @@ static cusparseStatus_t cusparseDbsrsv2_bufferSizeExt_resolve(cusparseHandle_t a
 {
 	cusparseDbsrsv2_bufferSizeExt_fn fn = cusparseDbsrsv2_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseDbsrsv2_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDbsrsv2_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -7377,7 +7512,7 @@ void *cudastub_cusparse_bind_cusparseDbsrsv2_solve(void)
 {
 	void *fn = (void *)cusparseDbsrsv2_solve_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDbsrsv2_solve, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDbsrsv2_solve, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDbsrsv2_solve, cudastub_cusparse_slot_cusparseDbsrsv2_solve, cudastub_cusparse_resolve_cusparseDbsrsv2_solve, cudastub_cusparse_bind_cusparseDbsrsv2_solve);
@@ -7392,7 +7527,8 @@ static cusparseStatus_t cusparseDbsrsv2_solve_resolve(cusparseHandle_t a0, cuspa
 {
 	cusparseDbsrsv2_solve_fn fn = cusparseDbsrsv2_solve_choose();
 
-	atomic_store_explicit(&cusparseDbsrsv2_solve_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDbsrsv2_solve_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
 }
 #endif
@@ -7436,7 +7572,7 @@ void *cudastub_cusparse_bind_cusparseDbsrxmv(void)
 {
 	void *fn = (void *)cusparseDbsrxmv_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDbsrxmv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDbsrxmv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDbsrxmv, cudastub_cusparse_slot_cusparseDbsrxmv, cudastub_cusparse_resolve_cusparseDbsrxmv, cudastub_cusparse_bind_cusparseDbsrxmv);
@@ -7451,7 +7587,8 @@ static cusparseStatus_t cusparseDbsrxmv_resolve(cusparseHandle_t a0, cusparseDir
 {
 	cusparseDbsrxmv_fn fn = cusparseDbsrxmv_choose();
 
-	atomic_store_explicit(&cusparseDbsrxmv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDbsrxmv_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
 }
 #endif
@@ -7490,7 +7627,7 @@ void *cudastub_cusparse_bind_cusparseDcsr2bsr(void)
 {
 	void *fn = (void *)cusparseDcsr2bsr_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDcsr2bsr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDcsr2bsr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDcsr2bsr, cudastub_cusparse_slot_cusparseDcsr2bsr, cudastub_cusparse_resolve_cusparseDcsr2bsr, cudastub_cusparse_bind_cusparseDcsr2bsr);
@@ -7505,7 +7642,8 @@ static cusparseStatus_t cusparseDcsr2bsr_resolve(cusparseHandle_t a0, cusparseDi
 {
 	cusparseDcsr2bsr_fn fn = cusparseDcsr2bsr_choose();
 
-	atomic_store_explicit(&cusparseDcsr2bsr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDcsr2bsr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -7544,7 +7682,7 @@ void *cudastub_cusparse_bind_cusparseDcsr2csr_compress(void)
 {
 	void *fn = (void *)cusparseDcsr2csr_compress_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDcsr2csr_compress, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDcsr2csr_compress, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDcsr2csr_compress, cudastub_cusparse_slot_cusparseDcsr2csr_compress, cudastub_cusparse_resolve_cusparseDcsr2csr_compress, cudastub_cusparse_bind_cusparseDcsr2csr_compress);
@@ -7559,7 +7697,8 @@ static cusparseStatus_t cusparseDcsr2csr_compress_resolve(cusparseHandle_t a0, i
 {
 	cusparseDcsr2csr_compress_fn fn = cusparseDcsr2csr_compress_choose();
 
-	atomic_store_explicit(&cusparseDcsr2csr_compress_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDcsr2csr_compress_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -7595,7 +7734,7 @@ void *cudastub_cusparse_bind_cusparseDcsr2csru(void)
 {
 	void *fn = (void *)cusparseDcsr2csru_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDcsr2csru, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDcsr2csru, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDcsr2csru, cudastub_cusparse_slot_cusparseDcsr2csru, cudastub_cusparse_resolve_cusparseDcsr2csru, cudastub_cusparse_bind_cusparseDcsr2csru);
@@ -7610,7 +7749,8 @@ static cusparseStatus_t cusparseDcsr2csru_resolve(cusparseHandle_t a0, int a1, i
 {
 	cusparseDcsr2csru_fn fn = cusparseDcsr2csru_choose();
 
-	atomic_store_explicit(&cusparseDcsr2csru_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDcsr2csru_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -7651,7 +7791,7 @@ void *cudastub_cusparse_bind_cusparseDcsr2gebsr(void)
 {
 	void *fn = (void *)cusparseDcsr2gebsr_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDcsr2gebsr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDcsr2gebsr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDcsr2gebsr, cudastub_cusparse_slot_cusparseDcsr2gebsr, cudastub_cusparse_resolve_cusparseDcsr2gebsr, cudastub_cusparse_bind_cusparseDcsr2gebsr);
@@ -7666,7 +7806,8 @@ static cusparseStatus_t cusparseDcsr2gebsr_resolve(cusparseHandle_t a0, cusparse
 {
 	cusparseDcsr2gebsr_fn fn = cusparseDcsr2gebsr_choose();
 
-	atomic_store_explicit(&cusparseDcsr2gebsr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDcsr2gebsr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
 }
 #endif
@@ -7703,7 +7844,7 @@ void *cudastub_cusparse_bind_cusparseDcsr2gebsr_bufferSize(void)
 {
 	void *fn = (void *)cusparseDcsr2gebsr_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDcsr2gebsr_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDcsr2gebsr_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDcsr2gebsr_bufferSize, cudastub_cusparse_slot_cusparseDcsr2gebsr_bufferSize, cudastub_cusparse_resolve_cusparseDcsr2gebsr_bufferSize, cudastub_cusparse_bind_cusparseDcsr2gebsr_bufferSize);
@@ -7718,7 +7859,8 @@ static cusparseStatus_t cusparseDcsr2gebsr_bufferSize_resolve(cusparseHandle_t a
 {
 	cusparseDcsr2gebsr_bufferSize_fn fn = cusparseDcsr2gebsr_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseDcsr2gebsr_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDcsr2gebsr_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -7755,7 +7897,7 @@ void *cudastub_cusparse_bind_cusparseDcsr2gebsr_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseDcsr2gebsr_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDcsr2gebsr_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDcsr2gebsr_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDcsr2gebsr_bufferSizeExt, cudastub_cusparse_slot_cusparseDcsr2gebsr_bufferSizeExt, cudastub_cusparse_resolve_cusparseDcsr2gebsr_bufferSizeExt, cudastub_cusparse_bind_cusparseDcsr2gebsr_bufferSizeExt);
@@ -7770,7 +7912,8 @@ static cusparseStatus_t cusparseDcsr2gebsr_bufferSizeExt_resolve(cusparseHandle_
 {
 	cusparseDcsr2gebsr_bufferSizeExt_fn fn = cusparseDcsr2gebsr_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseDcsr2gebsr_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDcsr2gebsr_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -7808,7 +7951,7 @@ void *cudastub_cusparse_bind_cusparseDcsrcolor(void)
 {
 	void *fn = (void *)cusparseDcsrcolor_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDcsrcolor, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDcsrcolor, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDcsrcolor, cudastub_cusparse_slot_cusparseDcsrcolor, cudastub_cusparse_resolve_cusparseDcsrcolor, cudastub_cusparse_bind_cusparseDcsrcolor);
@@ -7823,7 +7966,8 @@ static cusparseStatus_t cusparseDcsrcolor_resolve(cusparseHandle_t a0, int a1, i
 {
 	cusparseDcsrcolor_fn fn = cusparseDcsrcolor_choose();
 
-	atomic_store_explicit(&cusparseDcsrcolor_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDcsrcolor_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -7869,7 +8013,7 @@ void *cudastub_cusparse_bind_cusparseDcsrgeam2(void)
 {
 	void *fn = (void *)cusparseDcsrgeam2_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDcsrgeam2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDcsrgeam2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDcsrgeam2, cudastub_cusparse_slot_cusparseDcsrgeam2, cudastub_cusparse_resolve_cusparseDcsrgeam2, cudastub_cusparse_bind_cusparseDcsrgeam2);
@@ -7884,7 +8028,8 @@ static cusparseStatus_t cusparseDcsrgeam2_resolve(cusparseHandle_t a0, int a1, i
 {
 	cusparseDcsrgeam2_fn fn = cusparseDcsrgeam2_choose();
 
-	atomic_store_explicit(&cusparseDcsrgeam2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDcsrgeam2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
 }
 #endif
@@ -7930,7 +8075,7 @@ void *cudastub_cusparse_bind_cusparseDcsrgeam2_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseDcsrgeam2_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDcsrgeam2_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDcsrgeam2_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDcsrgeam2_bufferSizeExt, cudastub_cusparse_slot_cusparseDcsrgeam2_bufferSizeExt, cudastub_cusparse_resolve_cusparseDcsrgeam2_bufferSizeExt, cudastub_cusparse_bind_cusparseDcsrgeam2_bufferSizeExt);
@@ -7945,7 +8090,8 @@ static cusparseStatus_t cusparseDcsrgeam2_bufferSizeExt_resolve(cusparseHandle_t
 {
 	cusparseDcsrgeam2_bufferSizeExt_fn fn = cusparseDcsrgeam2_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseDcsrgeam2_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDcsrgeam2_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
 }
 #endif
@@ -7981,7 +8127,7 @@ void *cudastub_cusparse_bind_cusparseDcsric02(void)
 {
 	void *fn = (void *)cusparseDcsric02_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDcsric02, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDcsric02, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDcsric02, cudastub_cusparse_slot_cusparseDcsric02, cudastub_cusparse_resolve_cusparseDcsric02, cudastub_cusparse_bind_cusparseDcsric02);
@@ -7996,7 +8142,8 @@ static cusparseStatus_t cusparseDcsric02_resolve(cusparseHandle_t a0, int a1, in
 {
 	cusparseDcsric02_fn fn = cusparseDcsric02_choose();
 
-	atomic_store_explicit(&cusparseDcsric02_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDcsric02_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -8032,7 +8179,7 @@ void *cudastub_cusparse_bind_cusparseDcsric02_analysis(void)
 {
 	void *fn = (void *)cusparseDcsric02_analysis_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDcsric02_analysis, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDcsric02_analysis, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDcsric02_analysis, cudastub_cusparse_slot_cusparseDcsric02_analysis, cudastub_cusparse_resolve_cusparseDcsric02_analysis, cudastub_cusparse_bind_cusparseDcsric02_analysis);
@@ -8047,7 +8194,8 @@ static cusparseStatus_t cusparseDcsric02_analysis_resolve(cusparseHandle_t a0, i
 {
 	cusparseDcsric02_analysis_fn fn = cusparseDcsric02_analysis_choose();
 
-	atomic_store_explicit(&cusparseDcsric02_analysis_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDcsric02_analysis_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -8082,7 +8230,7 @@ void *cudastub_cusparse_bind_cusparseDcsric02_bufferSize(void)
 {
 	void *fn = (void *)cusparseDcsric02_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDcsric02_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDcsric02_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDcsric02_bufferSize, cudastub_cusparse_slot_cusparseDcsric02_bufferSize, cudastub_cusparse_resolve_cusparseDcsric02_bufferSize, cudastub_cusparse_bind_cusparseDcsric02_bufferSize);
@@ -8097,7 +8245,8 @@ static cusparseStatus_t cusparseDcsric02_bufferSize_resolve(cusparseHandle_t a0,
 {
 	cusparseDcsric02_bufferSize_fn fn = cusparseDcsric02_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseDcsric02_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDcsric02_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -8132,7 +8281,7 @@ void *cudastub_cusparse_bind_cusparseDcsric02_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseDcsric02_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDcsric02_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDcsric02_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDcsric02_bufferSizeExt, cudastub_cusparse_slot_cusparseDcsric02_bufferSizeExt, cudastub_cusparse_resolve_cusparseDcsric02_bufferSizeExt, cudastub_cusparse_bind_cusparseDcsric02_bufferSizeExt);
@@ -8147,7 +8296,8 @@ static cusparseStatus_t cusparseDcsric02_bufferSizeExt_resolve(cusparseHandle_t 
 {
 	cusparseDcsric02_bufferSizeExt_fn fn = cusparseDcsric02_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseDcsric02_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDcsric02_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -8183,7 +8333,7 @@ void *cudastub_cusparse_bind_cusparseDcsrilu02(void)
 {
 	void *fn = (void *)cusparseDcsrilu02_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDcsrilu02, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDcsrilu02, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDcsrilu02, cudastub_cusparse_slot_cusparseDcsrilu02, cudastub_cusparse_resolve_cusparseDcsrilu02, cudastub_cusparse_bind_cusparseDcsrilu02);
@@ -8198,7 +8348,8 @@ static cusparseStatus_t cusparseDcsrilu02_resolve(cusparseHandle_t a0, int a1, i
 {
 	cusparseDcsrilu02_fn fn = cusparseDcsrilu02_choose();
 
-	atomic_store_explicit(&cusparseDcsrilu02_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDcsrilu02_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -8234,7 +8385,7 @@ void *cudastub_cusparse_bind_cusparseDcsrilu02_analysis(void)
 {
 	void *fn = (void *)cusparseDcsrilu02_analysis_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDcsrilu02_analysis, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDcsrilu02_analysis, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDcsrilu02_analysis, cudastub_cusparse_slot_cusparseDcsrilu02_analysis, cudastub_cusparse_resolve_cusparseDcsrilu02_analysis, cudastub_cusparse_bind_cusparseDcsrilu02_analysis);
@@ -8249,7 +8400,8 @@ static cusparseStatus_t cusparseDcsrilu02_analysis_resolve(cusparseHandle_t a0, 
 {
 	cusparseDcsrilu02_analysis_fn fn = cusparseDcsrilu02_analysis_choose();
 
-	atomic_store_explicit(&cusparseDcsrilu02_analysis_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDcsrilu02_analysis_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -8284,7 +8436,7 @@ void *cudastub_cusparse_bind_cusparseDcsrilu02_bufferSize(void)
 {
 	void *fn = (void *)cusparseDcsrilu02_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDcsrilu02_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDcsrilu02_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDcsrilu02_bufferSize, cudastub_cusparse_slot_cusparseDcsrilu02_bufferSize, cudastub_cusparse_resolve_cusparseDcsrilu02_bufferSize, cudastub_cusparse_bind_cusparseDcsrilu02_bufferSize);
@@ -8299,7 +8451,8 @@ static cusparseStatus_t cusparseDcsrilu02_bufferSize_resolve(cusparseHandle_t a0
 {
 	cusparseDcsrilu02_bufferSize_fn fn = cusparseDcsrilu02_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseDcsrilu02_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDcsrilu02_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -8334,7 +8487,7 @@ void *cudastub_cusparse_bind_cusparseDcsrilu02_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseDcsrilu02_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDcsrilu02_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDcsrilu02_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDcsrilu02_bufferSizeExt, cudastub_cusparse_slot_cusparseDcsrilu02_bufferSizeExt, cudastub_cusparse_resolve_cusparseDcsrilu02_bufferSizeExt, cudastub_cusparse_bind_cusparseDcsrilu02_bufferSizeExt);
@@ -8349,7 +8502,8 @@ static cusparseStatus_t cusparseDcsrilu02_bufferSizeExt_resolve(cusparseHandle_t
 {
 	cusparseDcsrilu02_bufferSizeExt_fn fn = cusparseDcsrilu02_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseDcsrilu02_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDcsrilu02_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -8380,7 +8534,7 @@ void *cudastub_cusparse_bind_cusparseDcsrilu02_numericBoost(void)
 {
 	void *fn = (void *)cusparseDcsrilu02_numericBoost_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDcsrilu02_numericBoost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDcsrilu02_numericBoost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDcsrilu02_numericBoost, cudastub_cusparse_slot_cusparseDcsrilu02_numericBoost, cudastub_cusparse_resolve_cusparseDcsrilu02_numericBoost, cudastub_cusparse_bind_cusparseDcsrilu02_numericBoost);
@@ -8395,7 +8549,8 @@ static cusparseStatus_t cusparseDcsrilu02_numericBoost_resolve(cusparseHandle_t 
 {
 	cusparseDcsrilu02_numericBoost_fn fn = cusparseDcsrilu02_numericBoost_choose();
 
-	atomic_store_explicit(&cusparseDcsrilu02_numericBoost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDcsrilu02_numericBoost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -8431,7 +8586,7 @@ void *cudastub_cusparse_bind_cusparseDcsru2csr(void)
 {
 	void *fn = (void *)cusparseDcsru2csr_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDcsru2csr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDcsru2csr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDcsru2csr, cudastub_cusparse_slot_cusparseDcsru2csr, cudastub_cusparse_resolve_cusparseDcsru2csr, cudastub_cusparse_bind_cusparseDcsru2csr);
@@ -8446,7 +8601,8 @@ static cusparseStatus_t cusparseDcsru2csr_resolve(cusparseHandle_t a0, int a1, i
 {
 	cusparseDcsru2csr_fn fn = cusparseDcsru2csr_choose();
 
-	atomic_store_explicit(&cusparseDcsru2csr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDcsru2csr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -8481,7 +8637,7 @@ void *cudastub_cusparse_bind_cusparseDcsru2csr_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseDcsru2csr_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDcsru2csr_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDcsru2csr_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDcsru2csr_bufferSizeExt, cudastub_cusparse_slot_cusparseDcsru2csr_bufferSizeExt, cudastub_cusparse_resolve_cusparseDcsru2csr_bufferSizeExt, cudastub_cusparse_bind_cusparseDcsru2csr_bufferSizeExt);
@@ -8496,7 +8652,8 @@ static cusparseStatus_t cusparseDcsru2csr_bufferSizeExt_resolve(cusparseHandle_t
 {
 	cusparseDcsru2csr_bufferSizeExt_fn fn = cusparseDcsru2csr_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseDcsru2csr_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDcsru2csr_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -8527,7 +8684,7 @@ void *cudastub_cusparse_bind_cusparseDenseToSparse_analysis(void)
 {
 	void *fn = (void *)cusparseDenseToSparse_analysis_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDenseToSparse_analysis, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDenseToSparse_analysis, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDenseToSparse_analysis, cudastub_cusparse_slot_cusparseDenseToSparse_analysis, cudastub_cusparse_resolve_cusparseDenseToSparse_analysis, cudastub_cusparse_bind_cusparseDenseToSparse_analysis);
@@ -8542,7 +8699,8 @@ static cusparseStatus_t cusparseDenseToSparse_analysis_resolve(cusparseHandle_t 
 {
 	cusparseDenseToSparse_analysis_fn fn = cusparseDenseToSparse_analysis_choose();
 
-	atomic_store_explicit(&cusparseDenseToSparse_analysis_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDenseToSparse_analysis_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -8573,7 +8731,7 @@ void *cudastub_cusparse_bind_cusparseDenseToSparse_bufferSize(void)
 {
 	void *fn = (void *)cusparseDenseToSparse_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDenseToSparse_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDenseToSparse_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDenseToSparse_bufferSize, cudastub_cusparse_slot_cusparseDenseToSparse_bufferSize, cudastub_cusparse_resolve_cusparseDenseToSparse_bufferSize, cudastub_cusparse_bind_cusparseDenseToSparse_bufferSize);
@@ -8588,7 +8746,8 @@ static cusparseStatus_t cusparseDenseToSparse_bufferSize_resolve(cusparseHandle_
 {
 	cusparseDenseToSparse_bufferSize_fn fn = cusparseDenseToSparse_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseDenseToSparse_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDenseToSparse_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -8619,7 +8778,7 @@ void *cudastub_cusparse_bind_cusparseDenseToSparse_convert(void)
 {
 	void *fn = (void *)cusparseDenseToSparse_convert_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDenseToSparse_convert, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDenseToSparse_convert, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDenseToSparse_convert, cudastub_cusparse_slot_cusparseDenseToSparse_convert, cudastub_cusparse_resolve_cusparseDenseToSparse_convert, cudastub_cusparse_bind_cusparseDenseToSparse_convert);
@@ -8634,7 +8793,8 @@ static cusparseStatus_t cusparseDenseToSparse_convert_resolve(cusparseHandle_t a
 {
 	cusparseDenseToSparse_convert_fn fn = cusparseDenseToSparse_convert_choose();
 
-	atomic_store_explicit(&cusparseDenseToSparse_convert_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDenseToSparse_convert_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -8661,7 +8821,7 @@ void *cudastub_cusparse_bind_cusparseDestroy(void)
 {
 	void *fn = (void *)cusparseDestroy_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDestroy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDestroy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDestroy, cudastub_cusparse_slot_cusparseDestroy, cudastub_cusparse_resolve_cusparseDestroy, cudastub_cusparse_bind_cusparseDestroy);
@@ -8676,7 +8836,8 @@ static cusparseStatus_t cusparseDestroy_resolve(cusparseHandle_t a0)
 {
 	cusparseDestroy_fn fn = cusparseDestroy_choose();
 
-	atomic_store_explicit(&cusparseDestroy_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDestroy_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -8703,7 +8864,7 @@ void *cudastub_cusparse_bind_cusparseDestroyBsric02Info(void)
 {
 	void *fn = (void *)cusparseDestroyBsric02Info_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDestroyBsric02Info, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDestroyBsric02Info, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDestroyBsric02Info, cudastub_cusparse_slot_cusparseDestroyBsric02Info, cudastub_cusparse_resolve_cusparseDestroyBsric02Info, cudastub_cusparse_bind_cusparseDestroyBsric02Info);
@@ -8718,7 +8879,8 @@ static cusparseStatus_t cusparseDestroyBsric02Info_resolve(bsric02Info_t a0)
 {
 	cusparseDestroyBsric02Info_fn fn = cusparseDestroyBsric02Info_choose();
 
-	atomic_store_explicit(&cusparseDestroyBsric02Info_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDestroyBsric02Info_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -8745,7 +8907,7 @@ void *cudastub_cusparse_bind_cusparseDestroyBsrilu02Info(void)
 {
 	void *fn = (void *)cusparseDestroyBsrilu02Info_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDestroyBsrilu02Info, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDestroyBsrilu02Info, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDestroyBsrilu02Info, cudastub_cusparse_slot_cusparseDestroyBsrilu02Info, cudastub_cusparse_resolve_cusparseDestroyBsrilu02Info, cudastub_cusparse_bind_cusparseDestroyBsrilu02Info);
@@ -8760,7 +8922,8 @@ static cusparseStatus_t cusparseDestroyBsrilu02Info_resolve(bsrilu02Info_t a0)
 {
 	cusparseDestroyBsrilu02Info_fn fn = cusparseDestroyBsrilu02Info_choose();
 
-	atomic_store_explicit(&cusparseDestroyBsrilu02Info_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDestroyBsrilu02Info_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -8787,7 +8950,7 @@ void *cudastub_cusparse_bind_cusparseDestroyBsrsm2Info(void)
 {
 	void *fn = (void *)cusparseDestroyBsrsm2Info_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDestroyBsrsm2Info, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDestroyBsrsm2Info, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDestroyBsrsm2Info, cudastub_cusparse_slot_cusparseDestroyBsrsm2Info, cudastub_cusparse_resolve_cusparseDestroyBsrsm2Info, cudastub_cusparse_bind_cusparseDestroyBsrsm2Info);
@@ -8802,7 +8965,8 @@ static cusparseStatus_t cusparseDestroyBsrsm2Info_resolve(bsrsm2Info_t a0)
 {
 	cusparseDestroyBsrsm2Info_fn fn = cusparseDestroyBsrsm2Info_choose();
 
-	atomic_store_explicit(&cusparseDestroyBsrsm2Info_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDestroyBsrsm2Info_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -8829,7 +8993,7 @@ void *cudastub_cusparse_bind_cusparseDestroyBsrsv2Info(void)
 {
 	void *fn = (void *)cusparseDestroyBsrsv2Info_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDestroyBsrsv2Info, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDestroyBsrsv2Info, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDestroyBsrsv2Info, cudastub_cusparse_slot_cusparseDestroyBsrsv2Info, cudastub_cusparse_resolve_cusparseDestroyBsrsv2Info, cudastub_cusparse_bind_cusparseDestroyBsrsv2Info);
@@ -8844,7 +9008,8 @@ static cusparseStatus_t cusparseDestroyBsrsv2Info_resolve(bsrsv2Info_t a0)
 {
 	cusparseDestroyBsrsv2Info_fn fn = cusparseDestroyBsrsv2Info_choose();
 
-	atomic_store_explicit(&cusparseDestroyBsrsv2Info_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDestroyBsrsv2Info_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -8871,7 +9036,7 @@ void *cudastub_cusparse_bind_cusparseDestroyColorInfo(void)
 {
 	void *fn = (void *)cusparseDestroyColorInfo_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDestroyColorInfo, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDestroyColorInfo, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDestroyColorInfo, cudastub_cusparse_slot_cusparseDestroyColorInfo, cudastub_cusparse_resolve_cusparseDestroyColorInfo, cudastub_cusparse_bind_cusparseDestroyColorInfo);
@@ -8886,7 +9051,8 @@ static cusparseStatus_t cusparseDestroyColorInfo_resolve(cusparseColorInfo_t a0)
 {
 	cusparseDestroyColorInfo_fn fn = cusparseDestroyColorInfo_choose();
 
-	atomic_store_explicit(&cusparseDestroyColorInfo_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDestroyColorInfo_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -8913,7 +9079,7 @@ void *cudastub_cusparse_bind_cusparseDestroyCsric02Info(void)
 {
 	void *fn = (void *)cusparseDestroyCsric02Info_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDestroyCsric02Info, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDestroyCsric02Info, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDestroyCsric02Info, cudastub_cusparse_slot_cusparseDestroyCsric02Info, cudastub_cusparse_resolve_cusparseDestroyCsric02Info, cudastub_cusparse_bind_cusparseDestroyCsric02Info);
@@ -8928,7 +9094,8 @@ static cusparseStatus_t cusparseDestroyCsric02Info_resolve(csric02Info_t a0)
 {
 	cusparseDestroyCsric02Info_fn fn = cusparseDestroyCsric02Info_choose();
 
-	atomic_store_explicit(&cusparseDestroyCsric02Info_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDestroyCsric02Info_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -8955,7 +9122,7 @@ void *cudastub_cusparse_bind_cusparseDestroyCsrilu02Info(void)
 {
 	void *fn = (void *)cusparseDestroyCsrilu02Info_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDestroyCsrilu02Info, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDestroyCsrilu02Info, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDestroyCsrilu02Info, cudastub_cusparse_slot_cusparseDestroyCsrilu02Info, cudastub_cusparse_resolve_cusparseDestroyCsrilu02Info, cudastub_cusparse_bind_cusparseDestroyCsrilu02Info);
@@ -8970,7 +9137,8 @@ static cusparseStatus_t cusparseDestroyCsrilu02Info_resolve(csrilu02Info_t a0)
 {
 	cusparseDestroyCsrilu02Info_fn fn = cusparseDestroyCsrilu02Info_choose();
 
-	atomic_store_explicit(&cusparseDestroyCsrilu02Info_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDestroyCsrilu02Info_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -8997,7 +9165,7 @@ void *cudastub_cusparse_bind_cusparseDestroyCsru2csrInfo(void)
 {
 	void *fn = (void *)cusparseDestroyCsru2csrInfo_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDestroyCsru2csrInfo, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDestroyCsru2csrInfo, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDestroyCsru2csrInfo, cudastub_cusparse_slot_cusparseDestroyCsru2csrInfo, cudastub_cusparse_resolve_cusparseDestroyCsru2csrInfo, cudastub_cusparse_bind_cusparseDestroyCsru2csrInfo);
@@ -9012,7 +9180,8 @@ static cusparseStatus_t cusparseDestroyCsru2csrInfo_resolve(csru2csrInfo_t a0)
 {
 	cusparseDestroyCsru2csrInfo_fn fn = cusparseDestroyCsru2csrInfo_choose();
 
-	atomic_store_explicit(&cusparseDestroyCsru2csrInfo_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDestroyCsru2csrInfo_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -9039,7 +9208,7 @@ void *cudastub_cusparse_bind_cusparseDestroyDnMat(void)
 {
 	void *fn = (void *)cusparseDestroyDnMat_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDestroyDnMat, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDestroyDnMat, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDestroyDnMat, cudastub_cusparse_slot_cusparseDestroyDnMat, cudastub_cusparse_resolve_cusparseDestroyDnMat, cudastub_cusparse_bind_cusparseDestroyDnMat);
@@ -9054,7 +9223,8 @@ static cusparseStatus_t cusparseDestroyDnMat_resolve(cusparseConstDnMatDescr_t a
 {
 	cusparseDestroyDnMat_fn fn = cusparseDestroyDnMat_choose();
 
-	atomic_store_explicit(&cusparseDestroyDnMat_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDestroyDnMat_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -9081,7 +9251,7 @@ void *cudastub_cusparse_bind_cusparseDestroyDnVec(void)
 {
 	void *fn = (void *)cusparseDestroyDnVec_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDestroyDnVec, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDestroyDnVec, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDestroyDnVec, cudastub_cusparse_slot_cusparseDestroyDnVec, cudastub_cusparse_resolve_cusparseDestroyDnVec, cudastub_cusparse_bind_cusparseDestroyDnVec);
@@ -9096,7 +9266,8 @@ static cusparseStatus_t cusparseDestroyDnVec_resolve(cusparseConstDnVecDescr_t a
 {
 	cusparseDestroyDnVec_fn fn = cusparseDestroyDnVec_choose();
 
-	atomic_store_explicit(&cusparseDestroyDnVec_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDestroyDnVec_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -9123,7 +9294,7 @@ void *cudastub_cusparse_bind_cusparseDestroyMatDescr(void)
 {
 	void *fn = (void *)cusparseDestroyMatDescr_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDestroyMatDescr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDestroyMatDescr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDestroyMatDescr, cudastub_cusparse_slot_cusparseDestroyMatDescr, cudastub_cusparse_resolve_cusparseDestroyMatDescr, cudastub_cusparse_bind_cusparseDestroyMatDescr);
@@ -9138,7 +9309,8 @@ static cusparseStatus_t cusparseDestroyMatDescr_resolve(cusparseMatDescr_t a0)
 {
 	cusparseDestroyMatDescr_fn fn = cusparseDestroyMatDescr_choose();
 
-	atomic_store_explicit(&cusparseDestroyMatDescr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDestroyMatDescr_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -9165,7 +9337,7 @@ void *cudastub_cusparse_bind_cusparseDestroyPruneInfo(void)
 {
 	void *fn = (void *)cusparseDestroyPruneInfo_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDestroyPruneInfo, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDestroyPruneInfo, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDestroyPruneInfo, cudastub_cusparse_slot_cusparseDestroyPruneInfo, cudastub_cusparse_resolve_cusparseDestroyPruneInfo, cudastub_cusparse_bind_cusparseDestroyPruneInfo);
@@ -9180,7 +9352,8 @@ static cusparseStatus_t cusparseDestroyPruneInfo_resolve(pruneInfo_t a0)
 {
 	cusparseDestroyPruneInfo_fn fn = cusparseDestroyPruneInfo_choose();
 
-	atomic_store_explicit(&cusparseDestroyPruneInfo_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDestroyPruneInfo_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -9207,7 +9380,7 @@ void *cudastub_cusparse_bind_cusparseDestroySpMat(void)
 {
 	void *fn = (void *)cusparseDestroySpMat_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDestroySpMat, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDestroySpMat, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDestroySpMat, cudastub_cusparse_slot_cusparseDestroySpMat, cudastub_cusparse_resolve_cusparseDestroySpMat, cudastub_cusparse_bind_cusparseDestroySpMat);
@@ -9222,7 +9395,8 @@ static cusparseStatus_t cusparseDestroySpMat_resolve(cusparseConstSpMatDescr_t a
 {
 	cusparseDestroySpMat_fn fn = cusparseDestroySpMat_choose();
 
-	atomic_store_explicit(&cusparseDestroySpMat_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDestroySpMat_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -9249,7 +9423,7 @@ void *cudastub_cusparse_bind_cusparseDestroySpVec(void)
 {
 	void *fn = (void *)cusparseDestroySpVec_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDestroySpVec, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDestroySpVec, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDestroySpVec, cudastub_cusparse_slot_cusparseDestroySpVec, cudastub_cusparse_resolve_cusparseDestroySpVec, cudastub_cusparse_bind_cusparseDestroySpVec);
@@ -9264,7 +9438,8 @@ static cusparseStatus_t cusparseDestroySpVec_resolve(cusparseConstSpVecDescr_t a
 {
 	cusparseDestroySpVec_fn fn = cusparseDestroySpVec_choose();
 
-	atomic_store_explicit(&cusparseDestroySpVec_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDestroySpVec_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -9304,7 +9479,7 @@ void *cudastub_cusparse_bind_cusparseDgebsr2csr(void)
 {
 	void *fn = (void *)cusparseDgebsr2csr_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDgebsr2csr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDgebsr2csr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDgebsr2csr, cudastub_cusparse_slot_cusparseDgebsr2csr, cudastub_cusparse_resolve_cusparseDgebsr2csr, cudastub_cusparse_bind_cusparseDgebsr2csr);
@@ -9319,7 +9494,8 @@ static cusparseStatus_t cusparseDgebsr2csr_resolve(cusparseHandle_t a0, cusparse
 {
 	cusparseDgebsr2csr_fn fn = cusparseDgebsr2csr_choose();
 
-	atomic_store_explicit(&cusparseDgebsr2csr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDgebsr2csr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -9360,7 +9536,7 @@ void *cudastub_cusparse_bind_cusparseDgebsr2gebsc(void)
 {
 	void *fn = (void *)cusparseDgebsr2gebsc_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDgebsr2gebsc, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDgebsr2gebsc, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDgebsr2gebsc, cudastub_cusparse_slot_cusparseDgebsr2gebsc, cudastub_cusparse_resolve_cusparseDgebsr2gebsc, cudastub_cusparse_bind_cusparseDgebsr2gebsc);
@@ -9375,7 +9551,8 @@ static cusparseStatus_t cusparseDgebsr2gebsc_resolve(cusparseHandle_t a0, int a1
 {
 	cusparseDgebsr2gebsc_fn fn = cusparseDgebsr2gebsc_choose();
 
-	atomic_store_explicit(&cusparseDgebsr2gebsc_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDgebsr2gebsc_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
 }
 #endif
@@ -9411,7 +9588,7 @@ void *cudastub_cusparse_bind_cusparseDgebsr2gebsc_bufferSize(void)
 {
 	void *fn = (void *)cusparseDgebsr2gebsc_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDgebsr2gebsc_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDgebsr2gebsc_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDgebsr2gebsc_bufferSize, cudastub_cusparse_slot_cusparseDgebsr2gebsc_bufferSize, cudastub_cusparse_resolve_cusparseDgebsr2gebsc_bufferSize, cudastub_cusparse_bind_cusparseDgebsr2gebsc_bufferSize);
@@ -9426,7 +9603,8 @@ static cusparseStatus_t cusparseDgebsr2gebsc_bufferSize_resolve(cusparseHandle_t
 {
 	cusparseDgebsr2gebsc_bufferSize_fn fn = cusparseDgebsr2gebsc_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseDgebsr2gebsc_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDgebsr2gebsc_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -9462,7 +9640,7 @@ void *cudastub_cusparse_bind_cusparseDgebsr2gebsc_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseDgebsr2gebsc_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDgebsr2gebsc_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDgebsr2gebsc_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDgebsr2gebsc_bufferSizeExt, cudastub_cusparse_slot_cusparseDgebsr2gebsc_bufferSizeExt, cudastub_cusparse_resolve_cusparseDgebsr2gebsc_bufferSizeExt, cudastub_cusparse_bind_cusparseDgebsr2gebsc_bufferSizeExt);
@@ -9477,7 +9655,8 @@ static cusparseStatus_t cusparseDgebsr2gebsc_bufferSizeExt_resolve(cusparseHandl
 {
 	cusparseDgebsr2gebsc_bufferSizeExt_fn fn = cusparseDgebsr2gebsc_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseDgebsr2gebsc_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDgebsr2gebsc_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -9521,7 +9700,7 @@ void *cudastub_cusparse_bind_cusparseDgebsr2gebsr(void)
 {
 	void *fn = (void *)cusparseDgebsr2gebsr_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDgebsr2gebsr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDgebsr2gebsr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDgebsr2gebsr, cudastub_cusparse_slot_cusparseDgebsr2gebsr, cudastub_cusparse_resolve_cusparseDgebsr2gebsr, cudastub_cusparse_bind_cusparseDgebsr2gebsr);
@@ -9536,7 +9715,8 @@ static cusparseStatus_t cusparseDgebsr2gebsr_resolve(cusparseHandle_t a0, cuspar
 {
 	cusparseDgebsr2gebsr_fn fn = cusparseDgebsr2gebsr_choose();
 
-	atomic_store_explicit(&cusparseDgebsr2gebsr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDgebsr2gebsr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
 }
 #endif
@@ -9576,7 +9756,7 @@ void *cudastub_cusparse_bind_cusparseDgebsr2gebsr_bufferSize(void)
 {
 	void *fn = (void *)cusparseDgebsr2gebsr_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDgebsr2gebsr_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDgebsr2gebsr_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDgebsr2gebsr_bufferSize, cudastub_cusparse_slot_cusparseDgebsr2gebsr_bufferSize, cudastub_cusparse_resolve_cusparseDgebsr2gebsr_bufferSize, cudastub_cusparse_bind_cusparseDgebsr2gebsr_bufferSize);
@@ -9591,7 +9771,8 @@ static cusparseStatus_t cusparseDgebsr2gebsr_bufferSize_resolve(cusparseHandle_t
 {
 	cusparseDgebsr2gebsr_bufferSize_fn fn = cusparseDgebsr2gebsr_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseDgebsr2gebsr_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDgebsr2gebsr_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -9631,7 +9812,7 @@ void *cudastub_cusparse_bind_cusparseDgebsr2gebsr_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseDgebsr2gebsr_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDgebsr2gebsr_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDgebsr2gebsr_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDgebsr2gebsr_bufferSizeExt, cudastub_cusparse_slot_cusparseDgebsr2gebsr_bufferSizeExt, cudastub_cusparse_resolve_cusparseDgebsr2gebsr_bufferSizeExt, cudastub_cusparse_bind_cusparseDgebsr2gebsr_bufferSizeExt);
@@ -9646,7 +9827,8 @@ static cusparseStatus_t cusparseDgebsr2gebsr_bufferSizeExt_resolve(cusparseHandl
 {
 	cusparseDgebsr2gebsr_bufferSizeExt_fn fn = cusparseDgebsr2gebsr_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseDgebsr2gebsr_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDgebsr2gebsr_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -9686,7 +9868,7 @@ void *cudastub_cusparse_bind_cusparseDgemvi(void)
 {
 	void *fn = (void *)cusparseDgemvi_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDgemvi, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDgemvi, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDgemvi, cudastub_cusparse_slot_cusparseDgemvi, cudastub_cusparse_resolve_cusparseDgemvi, cudastub_cusparse_bind_cusparseDgemvi);
@@ -9701,7 +9883,8 @@ static cusparseStatus_t cusparseDgemvi_resolve(cusparseHandle_t a0, cusparseOper
 {
 	cusparseDgemvi_fn fn = cusparseDgemvi_choose();
 
-	atomic_store_explicit(&cusparseDgemvi_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDgemvi_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -9733,7 +9916,7 @@ void *cudastub_cusparse_bind_cusparseDgemvi_bufferSize(void)
 {
 	void *fn = (void *)cusparseDgemvi_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDgemvi_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDgemvi_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDgemvi_bufferSize, cudastub_cusparse_slot_cusparseDgemvi_bufferSize, cudastub_cusparse_resolve_cusparseDgemvi_bufferSize, cudastub_cusparse_bind_cusparseDgemvi_bufferSize);
@@ -9748,7 +9931,8 @@ static cusparseStatus_t cusparseDgemvi_bufferSize_resolve(cusparseHandle_t a0, c
 {
 	cusparseDgemvi_bufferSize_fn fn = cusparseDgemvi_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseDgemvi_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDgemvi_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -9785,7 +9969,7 @@ void *cudastub_cusparse_bind_cusparseDgpsvInterleavedBatch(void)
 {
 	void *fn = (void *)cusparseDgpsvInterleavedBatch_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDgpsvInterleavedBatch, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDgpsvInterleavedBatch, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDgpsvInterleavedBatch, cudastub_cusparse_slot_cusparseDgpsvInterleavedBatch, cudastub_cusparse_resolve_cusparseDgpsvInterleavedBatch, cudastub_cusparse_bind_cusparseDgpsvInterleavedBatch);
@@ -9800,7 +9984,8 @@ static cusparseStatus_t cusparseDgpsvInterleavedBatch_resolve(cusparseHandle_t a
 {
 	cusparseDgpsvInterleavedBatch_fn fn = cusparseDgpsvInterleavedBatch_choose();
 
-	atomic_store_explicit(&cusparseDgpsvInterleavedBatch_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDgpsvInterleavedBatch_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -9837,7 +10022,7 @@ void *cudastub_cusparse_bind_cusparseDgpsvInterleavedBatch_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseDgpsvInterleavedBatch_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDgpsvInterleavedBatch_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDgpsvInterleavedBatch_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDgpsvInterleavedBatch_bufferSizeExt, cudastub_cusparse_slot_cusparseDgpsvInterleavedBatch_bufferSizeExt, cudastub_cusparse_resolve_cusparseDgpsvInterleavedBatch_bufferSizeExt, cudastub_cusparse_bind_cusparseDgpsvInterleavedBatch_bufferSizeExt);
@@ -9852,7 +10037,8 @@ static cusparseStatus_t cusparseDgpsvInterleavedBatch_bufferSizeExt_resolve(cusp
 {
 	cusparseDgpsvInterleavedBatch_bufferSizeExt_fn fn = cusparseDgpsvInterleavedBatch_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseDgpsvInterleavedBatch_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDgpsvInterleavedBatch_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -9887,7 +10073,7 @@ void *cudastub_cusparse_bind_cusparseDgtsv2(void)
 {
 	void *fn = (void *)cusparseDgtsv2_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDgtsv2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDgtsv2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDgtsv2, cudastub_cusparse_slot_cusparseDgtsv2, cudastub_cusparse_resolve_cusparseDgtsv2, cudastub_cusparse_bind_cusparseDgtsv2);
@@ -9902,7 +10088,8 @@ static cusparseStatus_t cusparseDgtsv2_resolve(cusparseHandle_t a0, int a1, int 
 {
 	cusparseDgtsv2_fn fn = cusparseDgtsv2_choose();
 
-	atomic_store_explicit(&cusparseDgtsv2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDgtsv2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -9937,7 +10124,7 @@ void *cudastub_cusparse_bind_cusparseDgtsv2StridedBatch(void)
 {
 	void *fn = (void *)cusparseDgtsv2StridedBatch_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDgtsv2StridedBatch, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDgtsv2StridedBatch, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDgtsv2StridedBatch, cudastub_cusparse_slot_cusparseDgtsv2StridedBatch, cudastub_cusparse_resolve_cusparseDgtsv2StridedBatch, cudastub_cusparse_bind_cusparseDgtsv2StridedBatch);
@@ -9952,7 +10139,8 @@ static cusparseStatus_t cusparseDgtsv2StridedBatch_resolve(cusparseHandle_t a0, 
 {
 	cusparseDgtsv2StridedBatch_fn fn = cusparseDgtsv2StridedBatch_choose();
 
-	atomic_store_explicit(&cusparseDgtsv2StridedBatch_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDgtsv2StridedBatch_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -9987,7 +10175,7 @@ void *cudastub_cusparse_bind_cusparseDgtsv2StridedBatch_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseDgtsv2StridedBatch_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDgtsv2StridedBatch_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDgtsv2StridedBatch_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDgtsv2StridedBatch_bufferSizeExt, cudastub_cusparse_slot_cusparseDgtsv2StridedBatch_bufferSizeExt, cudastub_cusparse_resolve_cusparseDgtsv2StridedBatch_bufferSizeExt, cudastub_cusparse_bind_cusparseDgtsv2StridedBatch_bufferSizeExt);
@@ -10002,7 +10190,8 @@ static cusparseStatus_t cusparseDgtsv2StridedBatch_bufferSizeExt_resolve(cuspars
 {
 	cusparseDgtsv2StridedBatch_bufferSizeExt_fn fn = cusparseDgtsv2StridedBatch_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseDgtsv2StridedBatch_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDgtsv2StridedBatch_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -10037,7 +10226,7 @@ void *cudastub_cusparse_bind_cusparseDgtsv2_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseDgtsv2_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDgtsv2_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDgtsv2_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDgtsv2_bufferSizeExt, cudastub_cusparse_slot_cusparseDgtsv2_bufferSizeExt, cudastub_cusparse_resolve_cusparseDgtsv2_bufferSizeExt, cudastub_cusparse_bind_cusparseDgtsv2_bufferSizeExt);
@@ -10052,7 +10241,8 @@ static cusparseStatus_t cusparseDgtsv2_bufferSizeExt_resolve(cusparseHandle_t a0
 {
 	cusparseDgtsv2_bufferSizeExt_fn fn = cusparseDgtsv2_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseDgtsv2_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDgtsv2_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -10087,7 +10277,7 @@ void *cudastub_cusparse_bind_cusparseDgtsv2_nopivot(void)
 {
 	void *fn = (void *)cusparseDgtsv2_nopivot_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDgtsv2_nopivot, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDgtsv2_nopivot, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDgtsv2_nopivot, cudastub_cusparse_slot_cusparseDgtsv2_nopivot, cudastub_cusparse_resolve_cusparseDgtsv2_nopivot, cudastub_cusparse_bind_cusparseDgtsv2_nopivot);
@@ -10102,7 +10292,8 @@ static cusparseStatus_t cusparseDgtsv2_nopivot_resolve(cusparseHandle_t a0, int 
 {
 	cusparseDgtsv2_nopivot_fn fn = cusparseDgtsv2_nopivot_choose();
 
-	atomic_store_explicit(&cusparseDgtsv2_nopivot_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDgtsv2_nopivot_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -10137,7 +10328,7 @@ void *cudastub_cusparse_bind_cusparseDgtsv2_nopivot_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseDgtsv2_nopivot_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDgtsv2_nopivot_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDgtsv2_nopivot_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDgtsv2_nopivot_bufferSizeExt, cudastub_cusparse_slot_cusparseDgtsv2_nopivot_bufferSizeExt, cudastub_cusparse_resolve_cusparseDgtsv2_nopivot_bufferSizeExt, cudastub_cusparse_bind_cusparseDgtsv2_nopivot_bufferSizeExt);
@@ -10152,7 +10343,8 @@ static cusparseStatus_t cusparseDgtsv2_nopivot_bufferSizeExt_resolve(cusparseHan
 {
 	cusparseDgtsv2_nopivot_bufferSizeExt_fn fn = cusparseDgtsv2_nopivot_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseDgtsv2_nopivot_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDgtsv2_nopivot_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -10187,7 +10379,7 @@ void *cudastub_cusparse_bind_cusparseDgtsvInterleavedBatch(void)
 {
 	void *fn = (void *)cusparseDgtsvInterleavedBatch_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDgtsvInterleavedBatch, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDgtsvInterleavedBatch, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDgtsvInterleavedBatch, cudastub_cusparse_slot_cusparseDgtsvInterleavedBatch, cudastub_cusparse_resolve_cusparseDgtsvInterleavedBatch, cudastub_cusparse_bind_cusparseDgtsvInterleavedBatch);
@@ -10202,7 +10394,8 @@ static cusparseStatus_t cusparseDgtsvInterleavedBatch_resolve(cusparseHandle_t a
 {
 	cusparseDgtsvInterleavedBatch_fn fn = cusparseDgtsvInterleavedBatch_choose();
 
-	atomic_store_explicit(&cusparseDgtsvInterleavedBatch_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDgtsvInterleavedBatch_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -10237,7 +10430,7 @@ void *cudastub_cusparse_bind_cusparseDgtsvInterleavedBatch_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseDgtsvInterleavedBatch_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDgtsvInterleavedBatch_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDgtsvInterleavedBatch_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDgtsvInterleavedBatch_bufferSizeExt, cudastub_cusparse_slot_cusparseDgtsvInterleavedBatch_bufferSizeExt, cudastub_cusparse_resolve_cusparseDgtsvInterleavedBatch_bufferSizeExt, cudastub_cusparse_bind_cusparseDgtsvInterleavedBatch_bufferSizeExt);
@@ -10252,7 +10445,8 @@ static cusparseStatus_t cusparseDgtsvInterleavedBatch_bufferSizeExt_resolve(cusp
 {
 	cusparseDgtsvInterleavedBatch_bufferSizeExt_fn fn = cusparseDgtsvInterleavedBatch_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseDgtsvInterleavedBatch_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDgtsvInterleavedBatch_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -10285,7 +10479,7 @@ void *cudastub_cusparse_bind_cusparseDnMatGet(void)
 {
 	void *fn = (void *)cusparseDnMatGet_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDnMatGet, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDnMatGet, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDnMatGet, cudastub_cusparse_slot_cusparseDnMatGet, cudastub_cusparse_resolve_cusparseDnMatGet, cudastub_cusparse_bind_cusparseDnMatGet);
@@ -10300,7 +10494,8 @@ static cusparseStatus_t cusparseDnMatGet_resolve(cusparseDnMatDescr_t a0, int64_
 {
 	cusparseDnMatGet_fn fn = cusparseDnMatGet_choose();
 
-	atomic_store_explicit(&cusparseDnMatGet_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDnMatGet_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -10329,7 +10524,7 @@ void *cudastub_cusparse_bind_cusparseDnMatGetStridedBatch(void)
 {
 	void *fn = (void *)cusparseDnMatGetStridedBatch_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDnMatGetStridedBatch, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDnMatGetStridedBatch, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDnMatGetStridedBatch, cudastub_cusparse_slot_cusparseDnMatGetStridedBatch, cudastub_cusparse_resolve_cusparseDnMatGetStridedBatch, cudastub_cusparse_bind_cusparseDnMatGetStridedBatch);
@@ -10344,7 +10539,8 @@ static cusparseStatus_t cusparseDnMatGetStridedBatch_resolve(cusparseConstDnMatD
 {
 	cusparseDnMatGetStridedBatch_fn fn = cusparseDnMatGetStridedBatch_choose();
 
-	atomic_store_explicit(&cusparseDnMatGetStridedBatch_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDnMatGetStridedBatch_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -10372,7 +10568,7 @@ void *cudastub_cusparse_bind_cusparseDnMatGetValues(void)
 {
 	void *fn = (void *)cusparseDnMatGetValues_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDnMatGetValues, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDnMatGetValues, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDnMatGetValues, cudastub_cusparse_slot_cusparseDnMatGetValues, cudastub_cusparse_resolve_cusparseDnMatGetValues, cudastub_cusparse_bind_cusparseDnMatGetValues);
@@ -10387,7 +10583,8 @@ static cusparseStatus_t cusparseDnMatGetValues_resolve(cusparseDnMatDescr_t a0, 
 {
 	cusparseDnMatGetValues_fn fn = cusparseDnMatGetValues_choose();
 
-	atomic_store_explicit(&cusparseDnMatGetValues_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDnMatGetValues_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -10416,7 +10613,7 @@ void *cudastub_cusparse_bind_cusparseDnMatSetStridedBatch(void)
 {
 	void *fn = (void *)cusparseDnMatSetStridedBatch_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDnMatSetStridedBatch, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDnMatSetStridedBatch, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDnMatSetStridedBatch, cudastub_cusparse_slot_cusparseDnMatSetStridedBatch, cudastub_cusparse_resolve_cusparseDnMatSetStridedBatch, cudastub_cusparse_bind_cusparseDnMatSetStridedBatch);
@@ -10431,7 +10628,8 @@ static cusparseStatus_t cusparseDnMatSetStridedBatch_resolve(cusparseDnMatDescr_
 {
 	cusparseDnMatSetStridedBatch_fn fn = cusparseDnMatSetStridedBatch_choose();
 
-	atomic_store_explicit(&cusparseDnMatSetStridedBatch_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDnMatSetStridedBatch_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -10459,7 +10657,7 @@ void *cudastub_cusparse_bind_cusparseDnMatSetValues(void)
 {
 	void *fn = (void *)cusparseDnMatSetValues_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDnMatSetValues, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDnMatSetValues, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDnMatSetValues, cudastub_cusparse_slot_cusparseDnMatSetValues, cudastub_cusparse_resolve_cusparseDnMatSetValues, cudastub_cusparse_bind_cusparseDnMatSetValues);
@@ -10474,7 +10672,8 @@ static cusparseStatus_t cusparseDnMatSetValues_resolve(cusparseDnMatDescr_t a0, 
 {
 	cusparseDnMatSetValues_fn fn = cusparseDnMatSetValues_choose();
 
-	atomic_store_explicit(&cusparseDnMatSetValues_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDnMatSetValues_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -10504,7 +10703,7 @@ void *cudastub_cusparse_bind_cusparseDnVecGet(void)
 {
 	void *fn = (void *)cusparseDnVecGet_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDnVecGet, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDnVecGet, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDnVecGet, cudastub_cusparse_slot_cusparseDnVecGet, cudastub_cusparse_resolve_cusparseDnVecGet, cudastub_cusparse_bind_cusparseDnVecGet);
@@ -10519,7 +10718,8 @@ static cusparseStatus_t cusparseDnVecGet_resolve(cusparseDnVecDescr_t a0, int64_
 {
 	cusparseDnVecGet_fn fn = cusparseDnVecGet_choose();
 
-	atomic_store_explicit(&cusparseDnVecGet_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDnVecGet_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -10547,7 +10747,7 @@ void *cudastub_cusparse_bind_cusparseDnVecGetValues(void)
 {
 	void *fn = (void *)cusparseDnVecGetValues_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDnVecGetValues, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDnVecGetValues, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDnVecGetValues, cudastub_cusparse_slot_cusparseDnVecGetValues, cudastub_cusparse_resolve_cusparseDnVecGetValues, cudastub_cusparse_bind_cusparseDnVecGetValues);
@@ -10562,7 +10762,8 @@ static cusparseStatus_t cusparseDnVecGetValues_resolve(cusparseDnVecDescr_t a0, 
 {
 	cusparseDnVecGetValues_fn fn = cusparseDnVecGetValues_choose();
 
-	atomic_store_explicit(&cusparseDnVecGetValues_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDnVecGetValues_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -10590,7 +10791,7 @@ void *cudastub_cusparse_bind_cusparseDnVecSetValues(void)
 {
 	void *fn = (void *)cusparseDnVecSetValues_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDnVecSetValues, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDnVecSetValues, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDnVecSetValues, cudastub_cusparse_slot_cusparseDnVecSetValues, cudastub_cusparse_resolve_cusparseDnVecSetValues, cudastub_cusparse_bind_cusparseDnVecSetValues);
@@ -10605,7 +10806,8 @@ static cusparseStatus_t cusparseDnVecSetValues_resolve(cusparseDnVecDescr_t a0, 
 {
 	cusparseDnVecSetValues_fn fn = cusparseDnVecSetValues_choose();
 
-	atomic_store_explicit(&cusparseDnVecSetValues_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDnVecSetValues_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -10640,7 +10842,7 @@ void *cudastub_cusparse_bind_cusparseDnnz(void)
 {
 	void *fn = (void *)cusparseDnnz_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDnnz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDnnz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDnnz, cudastub_cusparse_slot_cusparseDnnz, cudastub_cusparse_resolve_cusparseDnnz, cudastub_cusparse_bind_cusparseDnnz);
@@ -10655,7 +10857,8 @@ static cusparseStatus_t cusparseDnnz_resolve(cusparseHandle_t a0, cusparseDirect
 {
 	cusparseDnnz_fn fn = cusparseDnnz_choose();
 
-	atomic_store_explicit(&cusparseDnnz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDnnz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -10689,7 +10892,7 @@ void *cudastub_cusparse_bind_cusparseDnnz_compress(void)
 {
 	void *fn = (void *)cusparseDnnz_compress_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDnnz_compress, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDnnz_compress, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDnnz_compress, cudastub_cusparse_slot_cusparseDnnz_compress, cudastub_cusparse_resolve_cusparseDnnz_compress, cudastub_cusparse_bind_cusparseDnnz_compress);
@@ -10704,7 +10907,8 @@ static cusparseStatus_t cusparseDnnz_compress_resolve(cusparseHandle_t a0, int a
 {
 	cusparseDnnz_compress_fn fn = cusparseDnnz_compress_choose();
 
-	atomic_store_explicit(&cusparseDnnz_compress_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDnnz_compress_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -10744,7 +10948,7 @@ void *cudastub_cusparse_bind_cusparseDpruneCsr2csr(void)
 {
 	void *fn = (void *)cusparseDpruneCsr2csr_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDpruneCsr2csr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDpruneCsr2csr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDpruneCsr2csr, cudastub_cusparse_slot_cusparseDpruneCsr2csr, cudastub_cusparse_resolve_cusparseDpruneCsr2csr, cudastub_cusparse_bind_cusparseDpruneCsr2csr);
@@ -10759,7 +10963,8 @@ static cusparseStatus_t cusparseDpruneCsr2csr_resolve(cusparseHandle_t a0, int a
 {
 	cusparseDpruneCsr2csr_fn fn = cusparseDpruneCsr2csr_choose();
 
-	atomic_store_explicit(&cusparseDpruneCsr2csr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDpruneCsr2csr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -10800,7 +11005,7 @@ void *cudastub_cusparse_bind_cusparseDpruneCsr2csrByPercentage(void)
 {
 	void *fn = (void *)cusparseDpruneCsr2csrByPercentage_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDpruneCsr2csrByPercentage, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDpruneCsr2csrByPercentage, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDpruneCsr2csrByPercentage, cudastub_cusparse_slot_cusparseDpruneCsr2csrByPercentage, cudastub_cusparse_resolve_cusparseDpruneCsr2csrByPercentage, cudastub_cusparse_bind_cusparseDpruneCsr2csrByPercentage);
@@ -10815,7 +11020,8 @@ static cusparseStatus_t cusparseDpruneCsr2csrByPercentage_resolve(cusparseHandle
 {
 	cusparseDpruneCsr2csrByPercentage_fn fn = cusparseDpruneCsr2csrByPercentage_choose();
 
-	atomic_store_explicit(&cusparseDpruneCsr2csrByPercentage_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDpruneCsr2csrByPercentage_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
 }
 #endif
@@ -10856,7 +11062,7 @@ void *cudastub_cusparse_bind_cusparseDpruneCsr2csrByPercentage_bufferSizeExt(voi
 {
 	void *fn = (void *)cusparseDpruneCsr2csrByPercentage_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDpruneCsr2csrByPercentage_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDpruneCsr2csrByPercentage_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDpruneCsr2csrByPercentage_bufferSizeExt, cudastub_cusparse_slot_cusparseDpruneCsr2csrByPercentage_bufferSizeExt, cudastub_cusparse_resolve_cusparseDpruneCsr2csrByPercentage_bufferSizeExt, cudastub_cusparse_bind_cusparseDpruneCsr2csrByPercentage_bufferSizeExt);
@@ -10871,7 +11077,8 @@ static cusparseStatus_t cusparseDpruneCsr2csrByPercentage_bufferSizeExt_resolve(
 {
 	cusparseDpruneCsr2csrByPercentage_bufferSizeExt_fn fn = cusparseDpruneCsr2csrByPercentage_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseDpruneCsr2csrByPercentage_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDpruneCsr2csrByPercentage_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
 }
 #endif
@@ -10910,7 +11117,7 @@ void *cudastub_cusparse_bind_cusparseDpruneCsr2csrNnz(void)
 {
 	void *fn = (void *)cusparseDpruneCsr2csrNnz_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDpruneCsr2csrNnz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDpruneCsr2csrNnz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDpruneCsr2csrNnz, cudastub_cusparse_slot_cusparseDpruneCsr2csrNnz, cudastub_cusparse_resolve_cusparseDpruneCsr2csrNnz, cudastub_cusparse_bind_cusparseDpruneCsr2csrNnz);
@@ -10925,7 +11132,8 @@ static cusparseStatus_t cusparseDpruneCsr2csrNnz_resolve(cusparseHandle_t a0, in
 {
 	cusparseDpruneCsr2csrNnz_fn fn = cusparseDpruneCsr2csrNnz_choose();
 
-	atomic_store_explicit(&cusparseDpruneCsr2csrNnz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDpruneCsr2csrNnz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -10965,7 +11173,7 @@ void *cudastub_cusparse_bind_cusparseDpruneCsr2csrNnzByPercentage(void)
 {
 	void *fn = (void *)cusparseDpruneCsr2csrNnzByPercentage_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDpruneCsr2csrNnzByPercentage, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDpruneCsr2csrNnzByPercentage, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDpruneCsr2csrNnzByPercentage, cudastub_cusparse_slot_cusparseDpruneCsr2csrNnzByPercentage, cudastub_cusparse_resolve_cusparseDpruneCsr2csrNnzByPercentage, cudastub_cusparse_bind_cusparseDpruneCsr2csrNnzByPercentage);
@@ -10980,7 +11188,8 @@ static cusparseStatus_t cusparseDpruneCsr2csrNnzByPercentage_resolve(cusparseHan
 {
 	cusparseDpruneCsr2csrNnzByPercentage_fn fn = cusparseDpruneCsr2csrNnzByPercentage_choose();
 
-	atomic_store_explicit(&cusparseDpruneCsr2csrNnzByPercentage_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDpruneCsr2csrNnzByPercentage_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -11020,7 +11229,7 @@ void *cudastub_cusparse_bind_cusparseDpruneCsr2csr_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseDpruneCsr2csr_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDpruneCsr2csr_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDpruneCsr2csr_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDpruneCsr2csr_bufferSizeExt, cudastub_cusparse_slot_cusparseDpruneCsr2csr_bufferSizeExt, cudastub_cusparse_resolve_cusparseDpruneCsr2csr_bufferSizeExt, cudastub_cusparse_bind_cusparseDpruneCsr2csr_bufferSizeExt);
@@ -11035,7 +11244,8 @@ static cusparseStatus_t cusparseDpruneCsr2csr_bufferSizeExt_resolve(cusparseHand
 {
 	cusparseDpruneCsr2csr_bufferSizeExt_fn fn = cusparseDpruneCsr2csr_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseDpruneCsr2csr_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDpruneCsr2csr_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -11072,7 +11282,7 @@ void *cudastub_cusparse_bind_cusparseDpruneDense2csr(void)
 {
 	void *fn = (void *)cusparseDpruneDense2csr_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDpruneDense2csr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDpruneDense2csr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDpruneDense2csr, cudastub_cusparse_slot_cusparseDpruneDense2csr, cudastub_cusparse_resolve_cusparseDpruneDense2csr, cudastub_cusparse_bind_cusparseDpruneDense2csr);
@@ -11087,7 +11297,8 @@ static cusparseStatus_t cusparseDpruneDense2csr_resolve(cusparseHandle_t a0, int
 {
 	cusparseDpruneDense2csr_fn fn = cusparseDpruneDense2csr_choose();
 
-	atomic_store_explicit(&cusparseDpruneDense2csr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDpruneDense2csr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -11125,7 +11336,7 @@ void *cudastub_cusparse_bind_cusparseDpruneDense2csrByPercentage(void)
 {
 	void *fn = (void *)cusparseDpruneDense2csrByPercentage_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDpruneDense2csrByPercentage, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDpruneDense2csrByPercentage, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDpruneDense2csrByPercentage, cudastub_cusparse_slot_cusparseDpruneDense2csrByPercentage, cudastub_cusparse_resolve_cusparseDpruneDense2csrByPercentage, cudastub_cusparse_bind_cusparseDpruneDense2csrByPercentage);
@@ -11140,7 +11351,8 @@ static cusparseStatus_t cusparseDpruneDense2csrByPercentage_resolve(cusparseHand
 {
 	cusparseDpruneDense2csrByPercentage_fn fn = cusparseDpruneDense2csrByPercentage_choose();
 
-	atomic_store_explicit(&cusparseDpruneDense2csrByPercentage_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDpruneDense2csrByPercentage_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -11178,7 +11390,7 @@ void *cudastub_cusparse_bind_cusparseDpruneDense2csrByPercentage_bufferSizeExt(v
 {
 	void *fn = (void *)cusparseDpruneDense2csrByPercentage_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDpruneDense2csrByPercentage_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDpruneDense2csrByPercentage_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDpruneDense2csrByPercentage_bufferSizeExt, cudastub_cusparse_slot_cusparseDpruneDense2csrByPercentage_bufferSizeExt, cudastub_cusparse_resolve_cusparseDpruneDense2csrByPercentage_bufferSizeExt, cudastub_cusparse_bind_cusparseDpruneDense2csrByPercentage_bufferSizeExt);
@@ -11193,7 +11405,8 @@ static cusparseStatus_t cusparseDpruneDense2csrByPercentage_bufferSizeExt_resolv
 {
 	cusparseDpruneDense2csrByPercentage_bufferSizeExt_fn fn = cusparseDpruneDense2csrByPercentage_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseDpruneDense2csrByPercentage_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDpruneDense2csrByPercentage_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -11229,7 +11442,7 @@ void *cudastub_cusparse_bind_cusparseDpruneDense2csrNnz(void)
 {
 	void *fn = (void *)cusparseDpruneDense2csrNnz_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDpruneDense2csrNnz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDpruneDense2csrNnz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDpruneDense2csrNnz, cudastub_cusparse_slot_cusparseDpruneDense2csrNnz, cudastub_cusparse_resolve_cusparseDpruneDense2csrNnz, cudastub_cusparse_bind_cusparseDpruneDense2csrNnz);
@@ -11244,7 +11457,8 @@ static cusparseStatus_t cusparseDpruneDense2csrNnz_resolve(cusparseHandle_t a0, 
 {
 	cusparseDpruneDense2csrNnz_fn fn = cusparseDpruneDense2csrNnz_choose();
 
-	atomic_store_explicit(&cusparseDpruneDense2csrNnz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDpruneDense2csrNnz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -11281,7 +11495,7 @@ void *cudastub_cusparse_bind_cusparseDpruneDense2csrNnzByPercentage(void)
 {
 	void *fn = (void *)cusparseDpruneDense2csrNnzByPercentage_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDpruneDense2csrNnzByPercentage, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDpruneDense2csrNnzByPercentage, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDpruneDense2csrNnzByPercentage, cudastub_cusparse_slot_cusparseDpruneDense2csrNnzByPercentage, cudastub_cusparse_resolve_cusparseDpruneDense2csrNnzByPercentage, cudastub_cusparse_bind_cusparseDpruneDense2csrNnzByPercentage);
@@ -11296,7 +11510,8 @@ static cusparseStatus_t cusparseDpruneDense2csrNnzByPercentage_resolve(cusparseH
 {
 	cusparseDpruneDense2csrNnzByPercentage_fn fn = cusparseDpruneDense2csrNnzByPercentage_choose();
 
-	atomic_store_explicit(&cusparseDpruneDense2csrNnzByPercentage_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDpruneDense2csrNnzByPercentage_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -11333,7 +11548,7 @@ void *cudastub_cusparse_bind_cusparseDpruneDense2csr_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseDpruneDense2csr_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseDpruneDense2csr_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseDpruneDense2csr_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseDpruneDense2csr_bufferSizeExt, cudastub_cusparse_slot_cusparseDpruneDense2csr_bufferSizeExt, cudastub_cusparse_resolve_cusparseDpruneDense2csr_bufferSizeExt, cudastub_cusparse_bind_cusparseDpruneDense2csr_bufferSizeExt);
@@ -11348,7 +11563,8 @@ static cusparseStatus_t cusparseDpruneDense2csr_bufferSizeExt_resolve(cusparseHa
 {
 	cusparseDpruneDense2csr_bufferSizeExt_fn fn = cusparseDpruneDense2csr_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseDpruneDense2csr_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseDpruneDense2csr_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -11377,7 +11593,7 @@ void *cudastub_cusparse_bind_cusparseGather(void)
 {
 	void *fn = (void *)cusparseGather_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseGather, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseGather, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseGather, cudastub_cusparse_slot_cusparseGather, cudastub_cusparse_resolve_cusparseGather, cudastub_cusparse_bind_cusparseGather);
@@ -11392,7 +11608,8 @@ static cusparseStatus_t cusparseGather_resolve(cusparseHandle_t a0, cusparseCons
 {
 	cusparseGather_fn fn = cusparseGather_choose();
 
-	atomic_store_explicit(&cusparseGather_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseGather_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -11420,7 +11637,7 @@ void *cudastub_cusparse_bind_cusparseGetErrorName(void)
 {
 	void *fn = (void *)cusparseGetErrorName_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseGetErrorName, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseGetErrorName, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseGetErrorName, cudastub_cusparse_slot_cusparseGetErrorName, cudastub_cusparse_resolve_cusparseGetErrorName, cudastub_cusparse_bind_cusparseGetErrorName);
@@ -11435,7 +11652,8 @@ static const char * cusparseGetErrorName_resolve(cusparseStatus_t a0)
 {
 	cusparseGetErrorName_fn fn = cusparseGetErrorName_choose();
 
-	atomic_store_explicit(&cusparseGetErrorName_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseGetErrorName_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -11466,7 +11684,7 @@ void *cudastub_cusparse_bind_cusparseGetErrorString(void)
 {
 	void *fn = (void *)cusparseGetErrorString_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseGetErrorString, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseGetErrorString, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseGetErrorString, cudastub_cusparse_slot_cusparseGetErrorString, cudastub_cusparse_resolve_cusparseGetErrorString, cudastub_cusparse_bind_cusparseGetErrorString);
@@ -11481,7 +11699,8 @@ static const char * cusparseGetErrorString_resolve(cusparseStatus_t a0)
 {
 	cusparseGetErrorString_fn fn = cusparseGetErrorString_choose();
 
-	atomic_store_explicit(&cusparseGetErrorString_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseGetErrorString_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -11509,7 +11728,7 @@ void *cudastub_cusparse_bind_cusparseGetMatDiagType(void)
 {
 	void *fn = (void *)cusparseGetMatDiagType_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseGetMatDiagType, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseGetMatDiagType, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseGetMatDiagType, cudastub_cusparse_slot_cusparseGetMatDiagType, cudastub_cusparse_resolve_cusparseGetMatDiagType, cudastub_cusparse_bind_cusparseGetMatDiagType);
@@ -11524,7 +11743,8 @@ static cusparseDiagType_t cusparseGetMatDiagType_resolve(const cusparseMatDescr_
 {
 	cusparseGetMatDiagType_fn fn = cusparseGetMatDiagType_choose();
 
-	atomic_store_explicit(&cusparseGetMatDiagType_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseGetMatDiagType_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -11552,7 +11772,7 @@ void *cudastub_cusparse_bind_cusparseGetMatFillMode(void)
 {
 	void *fn = (void *)cusparseGetMatFillMode_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseGetMatFillMode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseGetMatFillMode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseGetMatFillMode, cudastub_cusparse_slot_cusparseGetMatFillMode, cudastub_cusparse_resolve_cusparseGetMatFillMode, cudastub_cusparse_bind_cusparseGetMatFillMode);
@@ -11567,7 +11787,8 @@ static cusparseFillMode_t cusparseGetMatFillMode_resolve(const cusparseMatDescr_
 {
 	cusparseGetMatFillMode_fn fn = cusparseGetMatFillMode_choose();
 
-	atomic_store_explicit(&cusparseGetMatFillMode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseGetMatFillMode_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -11595,7 +11816,7 @@ void *cudastub_cusparse_bind_cusparseGetMatIndexBase(void)
 {
 	void *fn = (void *)cusparseGetMatIndexBase_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseGetMatIndexBase, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseGetMatIndexBase, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseGetMatIndexBase, cudastub_cusparse_slot_cusparseGetMatIndexBase, cudastub_cusparse_resolve_cusparseGetMatIndexBase, cudastub_cusparse_bind_cusparseGetMatIndexBase);
@@ -11610,7 +11831,8 @@ static cusparseIndexBase_t cusparseGetMatIndexBase_resolve(const cusparseMatDesc
 {
 	cusparseGetMatIndexBase_fn fn = cusparseGetMatIndexBase_choose();
 
-	atomic_store_explicit(&cusparseGetMatIndexBase_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseGetMatIndexBase_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -11638,7 +11860,7 @@ void *cudastub_cusparse_bind_cusparseGetMatType(void)
 {
 	void *fn = (void *)cusparseGetMatType_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseGetMatType, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseGetMatType, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseGetMatType, cudastub_cusparse_slot_cusparseGetMatType, cudastub_cusparse_resolve_cusparseGetMatType, cudastub_cusparse_bind_cusparseGetMatType);
@@ -11653,7 +11875,8 @@ static cusparseMatrixType_t cusparseGetMatType_resolve(const cusparseMatDescr_t 
 {
 	cusparseGetMatType_fn fn = cusparseGetMatType_choose();
 
-	atomic_store_explicit(&cusparseGetMatType_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseGetMatType_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -11681,7 +11904,7 @@ void *cudastub_cusparse_bind_cusparseGetPointerMode(void)
 {
 	void *fn = (void *)cusparseGetPointerMode_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseGetPointerMode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseGetPointerMode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseGetPointerMode, cudastub_cusparse_slot_cusparseGetPointerMode, cudastub_cusparse_resolve_cusparseGetPointerMode, cudastub_cusparse_bind_cusparseGetPointerMode);
@@ -11696,7 +11919,8 @@ static cusparseStatus_t cusparseGetPointerMode_resolve(cusparseHandle_t a0, cusp
 {
 	cusparseGetPointerMode_fn fn = cusparseGetPointerMode_choose();
 
-	atomic_store_explicit(&cusparseGetPointerMode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseGetPointerMode_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -11726,7 +11950,7 @@ void *cudastub_cusparse_bind_cusparseGetProperty(void)
 {
 	void *fn = (void *)cusparseGetProperty_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseGetProperty, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseGetProperty, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseGetProperty, cudastub_cusparse_slot_cusparseGetProperty, cudastub_cusparse_resolve_cusparseGetProperty, cudastub_cusparse_bind_cusparseGetProperty);
@@ -11741,7 +11965,8 @@ static cusparseStatus_t cusparseGetProperty_resolve(libraryPropertyType a0, int 
 {
 	cusparseGetProperty_fn fn = cusparseGetProperty_choose();
 
-	atomic_store_explicit(&cusparseGetProperty_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseGetProperty_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -11769,7 +11994,7 @@ void *cudastub_cusparse_bind_cusparseGetStream(void)
 {
 	void *fn = (void *)cusparseGetStream_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseGetStream, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseGetStream, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseGetStream, cudastub_cusparse_slot_cusparseGetStream, cudastub_cusparse_resolve_cusparseGetStream, cudastub_cusparse_bind_cusparseGetStream);
@@ -11784,7 +12009,8 @@ static cusparseStatus_t cusparseGetStream_resolve(cusparseHandle_t a0, cudaStrea
 {
 	cusparseGetStream_fn fn = cusparseGetStream_choose();
 
-	atomic_store_explicit(&cusparseGetStream_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseGetStream_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -11814,7 +12040,7 @@ void *cudastub_cusparse_bind_cusparseGetVersion(void)
 {
 	void *fn = (void *)cusparseGetVersion_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseGetVersion, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseGetVersion, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseGetVersion, cudastub_cusparse_slot_cusparseGetVersion, cudastub_cusparse_resolve_cusparseGetVersion, cudastub_cusparse_bind_cusparseGetVersion);
@@ -11829,7 +12055,8 @@ static cusparseStatus_t cusparseGetVersion_resolve(cusparseHandle_t a0, int *a1)
 {
 	cusparseGetVersion_fn fn = cusparseGetVersion_choose();
 
-	atomic_store_explicit(&cusparseGetVersion_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseGetVersion_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -11855,7 +12082,7 @@ void *cudastub_cusparse_bind_cusparseLoggerForceDisable(void)
 {
 	void *fn = (void *)cusparseLoggerForceDisable_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseLoggerForceDisable, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseLoggerForceDisable, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseLoggerForceDisable, cudastub_cusparse_slot_cusparseLoggerForceDisable, cudastub_cusparse_resolve_cusparseLoggerForceDisable, cudastub_cusparse_bind_cusparseLoggerForceDisable);
@@ -11870,7 +12097,8 @@ static cusparseStatus_t cusparseLoggerForceDisable_resolve(void)
 {
 	cusparseLoggerForceDisable_fn fn = cusparseLoggerForceDisable_choose();
 
-	atomic_store_explicit(&cusparseLoggerForceDisable_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseLoggerForceDisable_slot, fn, memory_order_release);
 	return fn();
 }
 #endif
@@ -11897,7 +12125,7 @@ void *cudastub_cusparse_bind_cusparseLoggerOpenFile(void)
 {
 	void *fn = (void *)cusparseLoggerOpenFile_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseLoggerOpenFile, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseLoggerOpenFile, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseLoggerOpenFile, cudastub_cusparse_slot_cusparseLoggerOpenFile, cudastub_cusparse_resolve_cusparseLoggerOpenFile, cudastub_cusparse_bind_cusparseLoggerOpenFile);
@@ -11912,7 +12140,8 @@ static cusparseStatus_t cusparseLoggerOpenFile_resolve(const char *a0)
 {
 	cusparseLoggerOpenFile_fn fn = cusparseLoggerOpenFile_choose();
 
-	atomic_store_explicit(&cusparseLoggerOpenFile_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseLoggerOpenFile_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -11939,7 +12168,7 @@ void *cudastub_cusparse_bind_cusparseLoggerSetCallback(void)
 {
 	void *fn = (void *)cusparseLoggerSetCallback_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseLoggerSetCallback, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseLoggerSetCallback, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseLoggerSetCallback, cudastub_cusparse_slot_cusparseLoggerSetCallback, cudastub_cusparse_resolve_cusparseLoggerSetCallback, cudastub_cusparse_bind_cusparseLoggerSetCallback);
@@ -11954,7 +12183,8 @@ static cusparseStatus_t cusparseLoggerSetCallback_resolve(cusparseLoggerCallback
 {
 	cusparseLoggerSetCallback_fn fn = cusparseLoggerSetCallback_choose();
 
-	atomic_store_explicit(&cusparseLoggerSetCallback_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseLoggerSetCallback_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -11981,7 +12211,7 @@ void *cudastub_cusparse_bind_cusparseLoggerSetFile(void)
 {
 	void *fn = (void *)cusparseLoggerSetFile_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseLoggerSetFile, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseLoggerSetFile, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseLoggerSetFile, cudastub_cusparse_slot_cusparseLoggerSetFile, cudastub_cusparse_resolve_cusparseLoggerSetFile, cudastub_cusparse_bind_cusparseLoggerSetFile);
@@ -11996,7 +12226,8 @@ static cusparseStatus_t cusparseLoggerSetFile_resolve(FILE *a0)
 {
 	cusparseLoggerSetFile_fn fn = cusparseLoggerSetFile_choose();
 
-	atomic_store_explicit(&cusparseLoggerSetFile_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseLoggerSetFile_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -12023,7 +12254,7 @@ void *cudastub_cusparse_bind_cusparseLoggerSetLevel(void)
 {
 	void *fn = (void *)cusparseLoggerSetLevel_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseLoggerSetLevel, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseLoggerSetLevel, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseLoggerSetLevel, cudastub_cusparse_slot_cusparseLoggerSetLevel, cudastub_cusparse_resolve_cusparseLoggerSetLevel, cudastub_cusparse_bind_cusparseLoggerSetLevel);
@@ -12038,7 +12269,8 @@ static cusparseStatus_t cusparseLoggerSetLevel_resolve(int a0)
 {
 	cusparseLoggerSetLevel_fn fn = cusparseLoggerSetLevel_choose();
 
-	atomic_store_explicit(&cusparseLoggerSetLevel_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseLoggerSetLevel_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -12065,7 +12297,7 @@ void *cudastub_cusparse_bind_cusparseLoggerSetMask(void)
 {
 	void *fn = (void *)cusparseLoggerSetMask_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseLoggerSetMask, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseLoggerSetMask, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseLoggerSetMask, cudastub_cusparse_slot_cusparseLoggerSetMask, cudastub_cusparse_resolve_cusparseLoggerSetMask, cudastub_cusparse_bind_cusparseLoggerSetMask);
@@ -12080,7 +12312,8 @@ static cusparseStatus_t cusparseLoggerSetMask_resolve(int a0)
 {
 	cusparseLoggerSetMask_fn fn = cusparseLoggerSetMask_choose();
 
-	atomic_store_explicit(&cusparseLoggerSetMask_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseLoggerSetMask_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -12111,7 +12344,7 @@ void *cudastub_cusparse_bind_cusparseRot(void)
 {
 	void *fn = (void *)cusparseRot_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseRot, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseRot, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseRot, cudastub_cusparse_slot_cusparseRot, cudastub_cusparse_resolve_cusparseRot, cudastub_cusparse_bind_cusparseRot);
@@ -12126,7 +12359,8 @@ static cusparseStatus_t cusparseRot_resolve(cusparseHandle_t a0, const void *a1,
 {
 	cusparseRot_fn fn = cusparseRot_choose();
 
-	atomic_store_explicit(&cusparseRot_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseRot_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -12163,7 +12397,7 @@ void *cudastub_cusparse_bind_cusparseSDDMM(void)
 {
 	void *fn = (void *)cusparseSDDMM_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSDDMM, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSDDMM, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSDDMM, cudastub_cusparse_slot_cusparseSDDMM, cudastub_cusparse_resolve_cusparseSDDMM, cudastub_cusparse_bind_cusparseSDDMM);
@@ -12178,7 +12412,8 @@ static cusparseStatus_t cusparseSDDMM_resolve(cusparseHandle_t a0, cusparseOpera
 {
 	cusparseSDDMM_fn fn = cusparseSDDMM_choose();
 
-	atomic_store_explicit(&cusparseSDDMM_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSDDMM_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -12215,7 +12450,7 @@ void *cudastub_cusparse_bind_cusparseSDDMM_bufferSize(void)
 {
 	void *fn = (void *)cusparseSDDMM_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSDDMM_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSDDMM_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSDDMM_bufferSize, cudastub_cusparse_slot_cusparseSDDMM_bufferSize, cudastub_cusparse_resolve_cusparseSDDMM_bufferSize, cudastub_cusparse_bind_cusparseSDDMM_bufferSize);
@@ -12230,7 +12465,8 @@ static cusparseStatus_t cusparseSDDMM_bufferSize_resolve(cusparseHandle_t a0, cu
 {
 	cusparseSDDMM_bufferSize_fn fn = cusparseSDDMM_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseSDDMM_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSDDMM_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -12267,7 +12503,7 @@ void *cudastub_cusparse_bind_cusparseSDDMM_preprocess(void)
 {
 	void *fn = (void *)cusparseSDDMM_preprocess_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSDDMM_preprocess, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSDDMM_preprocess, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSDDMM_preprocess, cudastub_cusparse_slot_cusparseSDDMM_preprocess, cudastub_cusparse_resolve_cusparseSDDMM_preprocess, cudastub_cusparse_bind_cusparseSDDMM_preprocess);
@@ -12282,7 +12518,8 @@ static cusparseStatus_t cusparseSDDMM_preprocess_resolve(cusparseHandle_t a0, cu
 {
 	cusparseSDDMM_preprocess_fn fn = cusparseSDDMM_preprocess_choose();
 
-	atomic_store_explicit(&cusparseSDDMM_preprocess_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSDDMM_preprocess_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -12321,7 +12558,7 @@ void *cudastub_cusparse_bind_cusparseSbsr2csr(void)
 {
 	void *fn = (void *)cusparseSbsr2csr_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSbsr2csr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSbsr2csr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSbsr2csr, cudastub_cusparse_slot_cusparseSbsr2csr, cudastub_cusparse_resolve_cusparseSbsr2csr, cudastub_cusparse_bind_cusparseSbsr2csr);
@@ -12336,7 +12573,8 @@ static cusparseStatus_t cusparseSbsr2csr_resolve(cusparseHandle_t a0, cusparseDi
 {
 	cusparseSbsr2csr_fn fn = cusparseSbsr2csr_choose();
 
-	atomic_store_explicit(&cusparseSbsr2csr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSbsr2csr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -12374,7 +12612,7 @@ void *cudastub_cusparse_bind_cusparseSbsric02(void)
 {
 	void *fn = (void *)cusparseSbsric02_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSbsric02, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSbsric02, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSbsric02, cudastub_cusparse_slot_cusparseSbsric02, cudastub_cusparse_resolve_cusparseSbsric02, cudastub_cusparse_bind_cusparseSbsric02);
@@ -12389,7 +12627,8 @@ static cusparseStatus_t cusparseSbsric02_resolve(cusparseHandle_t a0, cusparseDi
 {
 	cusparseSbsric02_fn fn = cusparseSbsric02_choose();
 
-	atomic_store_explicit(&cusparseSbsric02_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSbsric02_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -12427,7 +12666,7 @@ void *cudastub_cusparse_bind_cusparseSbsric02_analysis(void)
 {
 	void *fn = (void *)cusparseSbsric02_analysis_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSbsric02_analysis, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSbsric02_analysis, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSbsric02_analysis, cudastub_cusparse_slot_cusparseSbsric02_analysis, cudastub_cusparse_resolve_cusparseSbsric02_analysis, cudastub_cusparse_bind_cusparseSbsric02_analysis);
@@ -12442,7 +12681,8 @@ static cusparseStatus_t cusparseSbsric02_analysis_resolve(cusparseHandle_t a0, c
 {
 	cusparseSbsric02_analysis_fn fn = cusparseSbsric02_analysis_choose();
 
-	atomic_store_explicit(&cusparseSbsric02_analysis_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSbsric02_analysis_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -12479,7 +12719,7 @@ void *cudastub_cusparse_bind_cusparseSbsric02_bufferSize(void)
 {
 	void *fn = (void *)cusparseSbsric02_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSbsric02_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSbsric02_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSbsric02_bufferSize, cudastub_cusparse_slot_cusparseSbsric02_bufferSize, cudastub_cusparse_resolve_cusparseSbsric02_bufferSize, cudastub_cusparse_bind_cusparseSbsric02_bufferSize);
@@ -12494,7 +12734,8 @@ static cusparseStatus_t cusparseSbsric02_bufferSize_resolve(cusparseHandle_t a0,
 {
 	cusparseSbsric02_bufferSize_fn fn = cusparseSbsric02_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseSbsric02_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSbsric02_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -12531,7 +12772,7 @@ void *cudastub_cusparse_bind_cusparseSbsric02_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseSbsric02_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSbsric02_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSbsric02_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSbsric02_bufferSizeExt, cudastub_cusparse_slot_cusparseSbsric02_bufferSizeExt, cudastub_cusparse_resolve_cusparseSbsric02_bufferSizeExt, cudastub_cusparse_bind_cusparseSbsric02_bufferSizeExt);
@@ -12546,7 +12787,8 @@ static cusparseStatus_t cusparseSbsric02_bufferSizeExt_resolve(cusparseHandle_t 
 {
 	cusparseSbsric02_bufferSizeExt_fn fn = cusparseSbsric02_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseSbsric02_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSbsric02_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -12584,7 +12826,7 @@ void *cudastub_cusparse_bind_cusparseSbsrilu02(void)
 {
 	void *fn = (void *)cusparseSbsrilu02_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSbsrilu02, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSbsrilu02, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSbsrilu02, cudastub_cusparse_slot_cusparseSbsrilu02, cudastub_cusparse_resolve_cusparseSbsrilu02, cudastub_cusparse_bind_cusparseSbsrilu02);
@@ -12599,7 +12841,8 @@ static cusparseStatus_t cusparseSbsrilu02_resolve(cusparseHandle_t a0, cusparseD
 {
 	cusparseSbsrilu02_fn fn = cusparseSbsrilu02_choose();
 
-	atomic_store_explicit(&cusparseSbsrilu02_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSbsrilu02_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -12637,7 +12880,7 @@ void *cudastub_cusparse_bind_cusparseSbsrilu02_analysis(void)
 {
 	void *fn = (void *)cusparseSbsrilu02_analysis_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSbsrilu02_analysis, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSbsrilu02_analysis, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSbsrilu02_analysis, cudastub_cusparse_slot_cusparseSbsrilu02_analysis, cudastub_cusparse_resolve_cusparseSbsrilu02_analysis, cudastub_cusparse_bind_cusparseSbsrilu02_analysis);
@@ -12652,7 +12895,8 @@ static cusparseStatus_t cusparseSbsrilu02_analysis_resolve(cusparseHandle_t a0, 
 {
 	cusparseSbsrilu02_analysis_fn fn = cusparseSbsrilu02_analysis_choose();
 
-	atomic_store_explicit(&cusparseSbsrilu02_analysis_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSbsrilu02_analysis_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -12689,7 +12933,7 @@ void *cudastub_cusparse_bind_cusparseSbsrilu02_bufferSize(void)
 {
 	void *fn = (void *)cusparseSbsrilu02_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSbsrilu02_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSbsrilu02_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSbsrilu02_bufferSize, cudastub_cusparse_slot_cusparseSbsrilu02_bufferSize, cudastub_cusparse_resolve_cusparseSbsrilu02_bufferSize, cudastub_cusparse_bind_cusparseSbsrilu02_bufferSize);
@@ -12704,7 +12948,8 @@ static cusparseStatus_t cusparseSbsrilu02_bufferSize_resolve(cusparseHandle_t a0
 {
 	cusparseSbsrilu02_bufferSize_fn fn = cusparseSbsrilu02_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseSbsrilu02_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSbsrilu02_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -12741,7 +12986,7 @@ void *cudastub_cusparse_bind_cusparseSbsrilu02_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseSbsrilu02_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSbsrilu02_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSbsrilu02_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSbsrilu02_bufferSizeExt, cudastub_cusparse_slot_cusparseSbsrilu02_bufferSizeExt, cudastub_cusparse_resolve_cusparseSbsrilu02_bufferSizeExt, cudastub_cusparse_bind_cusparseSbsrilu02_bufferSizeExt);
@@ -12756,7 +13001,8 @@ static cusparseStatus_t cusparseSbsrilu02_bufferSizeExt_resolve(cusparseHandle_t
 {
 	cusparseSbsrilu02_bufferSizeExt_fn fn = cusparseSbsrilu02_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseSbsrilu02_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSbsrilu02_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -12787,7 +13033,7 @@ void *cudastub_cusparse_bind_cusparseSbsrilu02_numericBoost(void)
 {
 	void *fn = (void *)cusparseSbsrilu02_numericBoost_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSbsrilu02_numericBoost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSbsrilu02_numericBoost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSbsrilu02_numericBoost, cudastub_cusparse_slot_cusparseSbsrilu02_numericBoost, cudastub_cusparse_resolve_cusparseSbsrilu02_numericBoost, cudastub_cusparse_bind_cusparseSbsrilu02_numericBoost);
@@ -12802,7 +13048,8 @@ static cusparseStatus_t cusparseSbsrilu02_numericBoost_resolve(cusparseHandle_t 
 {
 	cusparseSbsrilu02_numericBoost_fn fn = cusparseSbsrilu02_numericBoost_choose();
 
-	atomic_store_explicit(&cusparseSbsrilu02_numericBoost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSbsrilu02_numericBoost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -12847,7 +13094,7 @@ void *cudastub_cusparse_bind_cusparseSbsrmm(void)
 {
 	void *fn = (void *)cusparseSbsrmm_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSbsrmm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSbsrmm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSbsrmm, cudastub_cusparse_slot_cusparseSbsrmm, cudastub_cusparse_resolve_cusparseSbsrmm, cudastub_cusparse_bind_cusparseSbsrmm);
@@ -12862,7 +13109,8 @@ static cusparseStatus_t cusparseSbsrmm_resolve(cusparseHandle_t a0, cusparseDire
 {
 	cusparseSbsrmm_fn fn = cusparseSbsrmm_choose();
 
-	atomic_store_explicit(&cusparseSbsrmm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSbsrmm_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18);
 }
 #endif
@@ -12903,7 +13151,7 @@ void *cudastub_cusparse_bind_cusparseSbsrmv(void)
 {
 	void *fn = (void *)cusparseSbsrmv_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSbsrmv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSbsrmv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSbsrmv, cudastub_cusparse_slot_cusparseSbsrmv, cudastub_cusparse_resolve_cusparseSbsrmv, cudastub_cusparse_bind_cusparseSbsrmv);
@@ -12918,7 +13166,8 @@ static cusparseStatus_t cusparseSbsrmv_resolve(cusparseHandle_t a0, cusparseDire
 {
 	cusparseSbsrmv_fn fn = cusparseSbsrmv_choose();
 
-	atomic_store_explicit(&cusparseSbsrmv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSbsrmv_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
 }
 #endif
@@ -12959,7 +13208,7 @@ void *cudastub_cusparse_bind_cusparseSbsrsm2_analysis(void)
 {
 	void *fn = (void *)cusparseSbsrsm2_analysis_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSbsrsm2_analysis, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSbsrsm2_analysis, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSbsrsm2_analysis, cudastub_cusparse_slot_cusparseSbsrsm2_analysis, cudastub_cusparse_resolve_cusparseSbsrsm2_analysis, cudastub_cusparse_bind_cusparseSbsrsm2_analysis);
@@ -12974,7 +13223,8 @@ static cusparseStatus_t cusparseSbsrsm2_analysis_resolve(cusparseHandle_t a0, cu
 {
 	cusparseSbsrsm2_analysis_fn fn = cusparseSbsrsm2_analysis_choose();
 
-	atomic_store_explicit(&cusparseSbsrsm2_analysis_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSbsrsm2_analysis_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
 }
 #endif
@@ -13014,7 +13264,7 @@ void *cudastub_cusparse_bind_cusparseSbsrsm2_bufferSize(void)
 {
 	void *fn = (void *)cusparseSbsrsm2_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSbsrsm2_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSbsrsm2_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSbsrsm2_bufferSize, cudastub_cusparse_slot_cusparseSbsrsm2_bufferSize, cudastub_cusparse_resolve_cusparseSbsrsm2_bufferSize, cudastub_cusparse_bind_cusparseSbsrsm2_bufferSize);
@@ -13029,7 +13279,8 @@ static cusparseStatus_t cusparseSbsrsm2_bufferSize_resolve(cusparseHandle_t a0, 
 {
 	cusparseSbsrsm2_bufferSize_fn fn = cusparseSbsrsm2_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseSbsrsm2_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSbsrsm2_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -13069,7 +13320,7 @@ void *cudastub_cusparse_bind_cusparseSbsrsm2_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseSbsrsm2_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSbsrsm2_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSbsrsm2_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSbsrsm2_bufferSizeExt, cudastub_cusparse_slot_cusparseSbsrsm2_bufferSizeExt, cudastub_cusparse_resolve_cusparseSbsrsm2_bufferSizeExt, cudastub_cusparse_bind_cusparseSbsrsm2_bufferSizeExt);
@@ -13084,7 +13335,8 @@ static cusparseStatus_t cusparseSbsrsm2_bufferSizeExt_resolve(cusparseHandle_t a
 {
 	cusparseSbsrsm2_bufferSizeExt_fn fn = cusparseSbsrsm2_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseSbsrsm2_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSbsrsm2_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -13130,7 +13382,7 @@ void *cudastub_cusparse_bind_cusparseSbsrsm2_solve(void)
 {
 	void *fn = (void *)cusparseSbsrsm2_solve_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSbsrsm2_solve, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSbsrsm2_solve, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSbsrsm2_solve, cudastub_cusparse_slot_cusparseSbsrsm2_solve, cudastub_cusparse_resolve_cusparseSbsrsm2_solve, cudastub_cusparse_bind_cusparseSbsrsm2_solve);
@@ -13145,7 +13397,8 @@ static cusparseStatus_t cusparseSbsrsm2_solve_resolve(cusparseHandle_t a0, cuspa
 {
 	cusparseSbsrsm2_solve_fn fn = cusparseSbsrsm2_solve_choose();
 
-	atomic_store_explicit(&cusparseSbsrsm2_solve_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSbsrsm2_solve_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
 }
 #endif
@@ -13184,7 +13437,7 @@ void *cudastub_cusparse_bind_cusparseSbsrsv2_analysis(void)
 {
 	void *fn = (void *)cusparseSbsrsv2_analysis_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSbsrsv2_analysis, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSbsrsv2_analysis, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSbsrsv2_analysis, cudastub_cusparse_slot_cusparseSbsrsv2_analysis, cudastub_cusparse_resolve_cusparseSbsrsv2_analysis, cudastub_cusparse_bind_cusparseSbsrsv2_analysis);
@@ -13199,7 +13452,8 @@ static cusparseStatus_t cusparseSbsrsv2_analysis_resolve(cusparseHandle_t a0, cu
 {
 	cusparseSbsrsv2_analysis_fn fn = cusparseSbsrsv2_analysis_choose();
 
-	atomic_store_explicit(&cusparseSbsrsv2_analysis_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSbsrsv2_analysis_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -13237,7 +13491,7 @@ void *cudastub_cusparse_bind_cusparseSbsrsv2_bufferSize(void)
 {
 	void *fn = (void *)cusparseSbsrsv2_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSbsrsv2_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSbsrsv2_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSbsrsv2_bufferSize, cudastub_cusparse_slot_cusparseSbsrsv2_bufferSize, cudastub_cusparse_resolve_cusparseSbsrsv2_bufferSize, cudastub_cusparse_bind_cusparseSbsrsv2_bufferSize);
@@ -13252,7 +13506,8 @@ static cusparseStatus_t cusparseSbsrsv2_bufferSize_resolve(cusparseHandle_t a0, 
 {
 	cusparseSbsrsv2_bufferSize_fn fn = cusparseSbsrsv2_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseSbsrsv2_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSbsrsv2_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -13290,7 +13545,7 @@ void *cudastub_cusparse_bind_cusparseSbsrsv2_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseSbsrsv2_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSbsrsv2_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSbsrsv2_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSbsrsv2_bufferSizeExt, cudastub_cusparse_slot_cusparseSbsrsv2_bufferSizeExt, cudastub_cusparse_resolve_cusparseSbsrsv2_bufferSizeExt, cudastub_cusparse_bind_cusparseSbsrsv2_bufferSizeExt);
@@ -13305,7 +13560,8 @@ static cusparseStatus_t cusparseSbsrsv2_bufferSizeExt_resolve(cusparseHandle_t a
 {
 	cusparseSbsrsv2_bufferSizeExt_fn fn = cusparseSbsrsv2_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseSbsrsv2_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSbsrsv2_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -13347,7 +13603,7 @@ void *cudastub_cusparse_bind_cusparseSbsrsv2_solve(void)
 {
 	void *fn = (void *)cusparseSbsrsv2_solve_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSbsrsv2_solve, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSbsrsv2_solve, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSbsrsv2_solve, cudastub_cusparse_slot_cusparseSbsrsv2_solve, cudastub_cusparse_resolve_cusparseSbsrsv2_solve, cudastub_cusparse_bind_cusparseSbsrsv2_solve);
@@ -13362,7 +13618,8 @@ static cusparseStatus_t cusparseSbsrsv2_solve_resolve(cusparseHandle_t a0, cuspa
 {
 	cusparseSbsrsv2_solve_fn fn = cusparseSbsrsv2_solve_choose();
 
-	atomic_store_explicit(&cusparseSbsrsv2_solve_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSbsrsv2_solve_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
 }
 #endif
@@ -13406,7 +13663,7 @@ void *cudastub_cusparse_bind_cusparseSbsrxmv(void)
 {
 	void *fn = (void *)cusparseSbsrxmv_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSbsrxmv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSbsrxmv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSbsrxmv, cudastub_cusparse_slot_cusparseSbsrxmv, cudastub_cusparse_resolve_cusparseSbsrxmv, cudastub_cusparse_bind_cusparseSbsrxmv);
@@ -13421,7 +13678,8 @@ static cusparseStatus_t cusparseSbsrxmv_resolve(cusparseHandle_t a0, cusparseDir
 {
 	cusparseSbsrxmv_fn fn = cusparseSbsrxmv_choose();
 
-	atomic_store_explicit(&cusparseSbsrxmv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSbsrxmv_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
 }
 #endif
@@ -13450,7 +13708,7 @@ void *cudastub_cusparse_bind_cusparseScatter(void)
 {
 	void *fn = (void *)cusparseScatter_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseScatter, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseScatter, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseScatter, cudastub_cusparse_slot_cusparseScatter, cudastub_cusparse_resolve_cusparseScatter, cudastub_cusparse_bind_cusparseScatter);
@@ -13465,7 +13723,8 @@ static cusparseStatus_t cusparseScatter_resolve(cusparseHandle_t a0, cusparseCon
 {
 	cusparseScatter_fn fn = cusparseScatter_choose();
 
-	atomic_store_explicit(&cusparseScatter_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseScatter_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -13504,7 +13763,7 @@ void *cudastub_cusparse_bind_cusparseScsr2bsr(void)
 {
 	void *fn = (void *)cusparseScsr2bsr_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseScsr2bsr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseScsr2bsr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseScsr2bsr, cudastub_cusparse_slot_cusparseScsr2bsr, cudastub_cusparse_resolve_cusparseScsr2bsr, cudastub_cusparse_bind_cusparseScsr2bsr);
@@ -13519,7 +13778,8 @@ static cusparseStatus_t cusparseScsr2bsr_resolve(cusparseHandle_t a0, cusparseDi
 {
 	cusparseScsr2bsr_fn fn = cusparseScsr2bsr_choose();
 
-	atomic_store_explicit(&cusparseScsr2bsr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseScsr2bsr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -13558,7 +13818,7 @@ void *cudastub_cusparse_bind_cusparseScsr2csr_compress(void)
 {
 	void *fn = (void *)cusparseScsr2csr_compress_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseScsr2csr_compress, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseScsr2csr_compress, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseScsr2csr_compress, cudastub_cusparse_slot_cusparseScsr2csr_compress, cudastub_cusparse_resolve_cusparseScsr2csr_compress, cudastub_cusparse_bind_cusparseScsr2csr_compress);
@@ -13573,7 +13833,8 @@ static cusparseStatus_t cusparseScsr2csr_compress_resolve(cusparseHandle_t a0, i
 {
 	cusparseScsr2csr_compress_fn fn = cusparseScsr2csr_compress_choose();
 
-	atomic_store_explicit(&cusparseScsr2csr_compress_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseScsr2csr_compress_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -13609,7 +13870,7 @@ void *cudastub_cusparse_bind_cusparseScsr2csru(void)
 {
 	void *fn = (void *)cusparseScsr2csru_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseScsr2csru, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseScsr2csru, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseScsr2csru, cudastub_cusparse_slot_cusparseScsr2csru, cudastub_cusparse_resolve_cusparseScsr2csru, cudastub_cusparse_bind_cusparseScsr2csru);
@@ -13624,7 +13885,8 @@ static cusparseStatus_t cusparseScsr2csru_resolve(cusparseHandle_t a0, int a1, i
 {
 	cusparseScsr2csru_fn fn = cusparseScsr2csru_choose();
 
-	atomic_store_explicit(&cusparseScsr2csru_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseScsr2csru_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -13665,7 +13927,7 @@ void *cudastub_cusparse_bind_cusparseScsr2gebsr(void)
 {
 	void *fn = (void *)cusparseScsr2gebsr_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseScsr2gebsr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseScsr2gebsr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseScsr2gebsr, cudastub_cusparse_slot_cusparseScsr2gebsr, cudastub_cusparse_resolve_cusparseScsr2gebsr, cudastub_cusparse_bind_cusparseScsr2gebsr);
@@ -13680,7 +13942,8 @@ static cusparseStatus_t cusparseScsr2gebsr_resolve(cusparseHandle_t a0, cusparse
 {
 	cusparseScsr2gebsr_fn fn = cusparseScsr2gebsr_choose();
 
-	atomic_store_explicit(&cusparseScsr2gebsr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseScsr2gebsr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
 }
 #endif
@@ -13717,7 +13980,7 @@ void *cudastub_cusparse_bind_cusparseScsr2gebsr_bufferSize(void)
 {
 	void *fn = (void *)cusparseScsr2gebsr_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseScsr2gebsr_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseScsr2gebsr_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseScsr2gebsr_bufferSize, cudastub_cusparse_slot_cusparseScsr2gebsr_bufferSize, cudastub_cusparse_resolve_cusparseScsr2gebsr_bufferSize, cudastub_cusparse_bind_cusparseScsr2gebsr_bufferSize);
@@ -13732,7 +13995,8 @@ static cusparseStatus_t cusparseScsr2gebsr_bufferSize_resolve(cusparseHandle_t a
 {
 	cusparseScsr2gebsr_bufferSize_fn fn = cusparseScsr2gebsr_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseScsr2gebsr_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseScsr2gebsr_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -13769,7 +14033,7 @@ void *cudastub_cusparse_bind_cusparseScsr2gebsr_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseScsr2gebsr_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseScsr2gebsr_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseScsr2gebsr_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseScsr2gebsr_bufferSizeExt, cudastub_cusparse_slot_cusparseScsr2gebsr_bufferSizeExt, cudastub_cusparse_resolve_cusparseScsr2gebsr_bufferSizeExt, cudastub_cusparse_bind_cusparseScsr2gebsr_bufferSizeExt);
@@ -13784,7 +14048,8 @@ static cusparseStatus_t cusparseScsr2gebsr_bufferSizeExt_resolve(cusparseHandle_
 {
 	cusparseScsr2gebsr_bufferSizeExt_fn fn = cusparseScsr2gebsr_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseScsr2gebsr_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseScsr2gebsr_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -13822,7 +14087,7 @@ void *cudastub_cusparse_bind_cusparseScsrcolor(void)
 {
 	void *fn = (void *)cusparseScsrcolor_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseScsrcolor, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseScsrcolor, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseScsrcolor, cudastub_cusparse_slot_cusparseScsrcolor, cudastub_cusparse_resolve_cusparseScsrcolor, cudastub_cusparse_bind_cusparseScsrcolor);
@@ -13837,7 +14102,8 @@ static cusparseStatus_t cusparseScsrcolor_resolve(cusparseHandle_t a0, int a1, i
 {
 	cusparseScsrcolor_fn fn = cusparseScsrcolor_choose();
 
-	atomic_store_explicit(&cusparseScsrcolor_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseScsrcolor_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -13883,7 +14149,7 @@ void *cudastub_cusparse_bind_cusparseScsrgeam2(void)
 {
 	void *fn = (void *)cusparseScsrgeam2_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseScsrgeam2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseScsrgeam2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseScsrgeam2, cudastub_cusparse_slot_cusparseScsrgeam2, cudastub_cusparse_resolve_cusparseScsrgeam2, cudastub_cusparse_bind_cusparseScsrgeam2);
@@ -13898,7 +14164,8 @@ static cusparseStatus_t cusparseScsrgeam2_resolve(cusparseHandle_t a0, int a1, i
 {
 	cusparseScsrgeam2_fn fn = cusparseScsrgeam2_choose();
 
-	atomic_store_explicit(&cusparseScsrgeam2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseScsrgeam2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
 }
 #endif
@@ -13944,7 +14211,7 @@ void *cudastub_cusparse_bind_cusparseScsrgeam2_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseScsrgeam2_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseScsrgeam2_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseScsrgeam2_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseScsrgeam2_bufferSizeExt, cudastub_cusparse_slot_cusparseScsrgeam2_bufferSizeExt, cudastub_cusparse_resolve_cusparseScsrgeam2_bufferSizeExt, cudastub_cusparse_bind_cusparseScsrgeam2_bufferSizeExt);
@@ -13959,7 +14226,8 @@ static cusparseStatus_t cusparseScsrgeam2_bufferSizeExt_resolve(cusparseHandle_t
 {
 	cusparseScsrgeam2_bufferSizeExt_fn fn = cusparseScsrgeam2_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseScsrgeam2_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseScsrgeam2_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
 }
 #endif
@@ -13995,7 +14263,7 @@ void *cudastub_cusparse_bind_cusparseScsric02(void)
 {
 	void *fn = (void *)cusparseScsric02_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseScsric02, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseScsric02, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseScsric02, cudastub_cusparse_slot_cusparseScsric02, cudastub_cusparse_resolve_cusparseScsric02, cudastub_cusparse_bind_cusparseScsric02);
@@ -14010,7 +14278,8 @@ static cusparseStatus_t cusparseScsric02_resolve(cusparseHandle_t a0, int a1, in
 {
 	cusparseScsric02_fn fn = cusparseScsric02_choose();
 
-	atomic_store_explicit(&cusparseScsric02_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseScsric02_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -14046,7 +14315,7 @@ void *cudastub_cusparse_bind_cusparseScsric02_analysis(void)
 {
 	void *fn = (void *)cusparseScsric02_analysis_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseScsric02_analysis, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseScsric02_analysis, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseScsric02_analysis, cudastub_cusparse_slot_cusparseScsric02_analysis, cudastub_cusparse_resolve_cusparseScsric02_analysis, cudastub_cusparse_bind_cusparseScsric02_analysis);
@@ -14061,7 +14330,8 @@ static cusparseStatus_t cusparseScsric02_analysis_resolve(cusparseHandle_t a0, i
 {
 	cusparseScsric02_analysis_fn fn = cusparseScsric02_analysis_choose();
 
-	atomic_store_explicit(&cusparseScsric02_analysis_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseScsric02_analysis_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -14096,7 +14366,7 @@ void *cudastub_cusparse_bind_cusparseScsric02_bufferSize(void)
 {
 	void *fn = (void *)cusparseScsric02_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseScsric02_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseScsric02_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseScsric02_bufferSize, cudastub_cusparse_slot_cusparseScsric02_bufferSize, cudastub_cusparse_resolve_cusparseScsric02_bufferSize, cudastub_cusparse_bind_cusparseScsric02_bufferSize);
@@ -14111,7 +14381,8 @@ static cusparseStatus_t cusparseScsric02_bufferSize_resolve(cusparseHandle_t a0,
 {
 	cusparseScsric02_bufferSize_fn fn = cusparseScsric02_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseScsric02_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseScsric02_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -14146,7 +14417,7 @@ void *cudastub_cusparse_bind_cusparseScsric02_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseScsric02_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseScsric02_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseScsric02_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseScsric02_bufferSizeExt, cudastub_cusparse_slot_cusparseScsric02_bufferSizeExt, cudastub_cusparse_resolve_cusparseScsric02_bufferSizeExt, cudastub_cusparse_bind_cusparseScsric02_bufferSizeExt);
@@ -14161,7 +14432,8 @@ static cusparseStatus_t cusparseScsric02_bufferSizeExt_resolve(cusparseHandle_t 
 {
 	cusparseScsric02_bufferSizeExt_fn fn = cusparseScsric02_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseScsric02_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseScsric02_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -14197,7 +14469,7 @@ void *cudastub_cusparse_bind_cusparseScsrilu02(void)
 {
 	void *fn = (void *)cusparseScsrilu02_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseScsrilu02, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseScsrilu02, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseScsrilu02, cudastub_cusparse_slot_cusparseScsrilu02, cudastub_cusparse_resolve_cusparseScsrilu02, cudastub_cusparse_bind_cusparseScsrilu02);
@@ -14212,7 +14484,8 @@ static cusparseStatus_t cusparseScsrilu02_resolve(cusparseHandle_t a0, int a1, i
 {
 	cusparseScsrilu02_fn fn = cusparseScsrilu02_choose();
 
-	atomic_store_explicit(&cusparseScsrilu02_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseScsrilu02_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -14248,7 +14521,7 @@ void *cudastub_cusparse_bind_cusparseScsrilu02_analysis(void)
 {
 	void *fn = (void *)cusparseScsrilu02_analysis_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseScsrilu02_analysis, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseScsrilu02_analysis, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseScsrilu02_analysis, cudastub_cusparse_slot_cusparseScsrilu02_analysis, cudastub_cusparse_resolve_cusparseScsrilu02_analysis, cudastub_cusparse_bind_cusparseScsrilu02_analysis);
@@ -14263,7 +14536,8 @@ static cusparseStatus_t cusparseScsrilu02_analysis_resolve(cusparseHandle_t a0, 
 {
 	cusparseScsrilu02_analysis_fn fn = cusparseScsrilu02_analysis_choose();
 
-	atomic_store_explicit(&cusparseScsrilu02_analysis_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseScsrilu02_analysis_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -14298,7 +14572,7 @@ void *cudastub_cusparse_bind_cusparseScsrilu02_bufferSize(void)
 {
 	void *fn = (void *)cusparseScsrilu02_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseScsrilu02_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseScsrilu02_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseScsrilu02_bufferSize, cudastub_cusparse_slot_cusparseScsrilu02_bufferSize, cudastub_cusparse_resolve_cusparseScsrilu02_bufferSize, cudastub_cusparse_bind_cusparseScsrilu02_bufferSize);
@@ -14313,7 +14587,8 @@ static cusparseStatus_t cusparseScsrilu02_bufferSize_resolve(cusparseHandle_t a0
 {
 	cusparseScsrilu02_bufferSize_fn fn = cusparseScsrilu02_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseScsrilu02_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseScsrilu02_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -14348,7 +14623,7 @@ void *cudastub_cusparse_bind_cusparseScsrilu02_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseScsrilu02_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseScsrilu02_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseScsrilu02_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseScsrilu02_bufferSizeExt, cudastub_cusparse_slot_cusparseScsrilu02_bufferSizeExt, cudastub_cusparse_resolve_cusparseScsrilu02_bufferSizeExt, cudastub_cusparse_bind_cusparseScsrilu02_bufferSizeExt);
@@ -14363,7 +14638,8 @@ static cusparseStatus_t cusparseScsrilu02_bufferSizeExt_resolve(cusparseHandle_t
 {
 	cusparseScsrilu02_bufferSizeExt_fn fn = cusparseScsrilu02_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseScsrilu02_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseScsrilu02_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -14394,7 +14670,7 @@ void *cudastub_cusparse_bind_cusparseScsrilu02_numericBoost(void)
 {
 	void *fn = (void *)cusparseScsrilu02_numericBoost_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseScsrilu02_numericBoost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseScsrilu02_numericBoost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseScsrilu02_numericBoost, cudastub_cusparse_slot_cusparseScsrilu02_numericBoost, cudastub_cusparse_resolve_cusparseScsrilu02_numericBoost, cudastub_cusparse_bind_cusparseScsrilu02_numericBoost);
@@ -14409,7 +14685,8 @@ static cusparseStatus_t cusparseScsrilu02_numericBoost_resolve(cusparseHandle_t 
 {
 	cusparseScsrilu02_numericBoost_fn fn = cusparseScsrilu02_numericBoost_choose();
 
-	atomic_store_explicit(&cusparseScsrilu02_numericBoost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseScsrilu02_numericBoost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -14445,7 +14722,7 @@ void *cudastub_cusparse_bind_cusparseScsru2csr(void)
 {
 	void *fn = (void *)cusparseScsru2csr_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseScsru2csr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseScsru2csr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseScsru2csr, cudastub_cusparse_slot_cusparseScsru2csr, cudastub_cusparse_resolve_cusparseScsru2csr, cudastub_cusparse_bind_cusparseScsru2csr);
@@ -14460,7 +14737,8 @@ static cusparseStatus_t cusparseScsru2csr_resolve(cusparseHandle_t a0, int a1, i
 {
 	cusparseScsru2csr_fn fn = cusparseScsru2csr_choose();
 
-	atomic_store_explicit(&cusparseScsru2csr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseScsru2csr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -14495,7 +14773,7 @@ void *cudastub_cusparse_bind_cusparseScsru2csr_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseScsru2csr_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseScsru2csr_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseScsru2csr_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseScsru2csr_bufferSizeExt, cudastub_cusparse_slot_cusparseScsru2csr_bufferSizeExt, cudastub_cusparse_resolve_cusparseScsru2csr_bufferSizeExt, cudastub_cusparse_bind_cusparseScsru2csr_bufferSizeExt);
@@ -14510,7 +14788,8 @@ static cusparseStatus_t cusparseScsru2csr_bufferSizeExt_resolve(cusparseHandle_t
 {
 	cusparseScsru2csr_bufferSizeExt_fn fn = cusparseScsru2csr_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseScsru2csr_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseScsru2csr_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -14538,7 +14817,7 @@ void *cudastub_cusparse_bind_cusparseSetMatDiagType(void)
 {
 	void *fn = (void *)cusparseSetMatDiagType_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSetMatDiagType, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSetMatDiagType, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSetMatDiagType, cudastub_cusparse_slot_cusparseSetMatDiagType, cudastub_cusparse_resolve_cusparseSetMatDiagType, cudastub_cusparse_bind_cusparseSetMatDiagType);
@@ -14553,7 +14832,8 @@ static cusparseStatus_t cusparseSetMatDiagType_resolve(cusparseMatDescr_t a0, cu
 {
 	cusparseSetMatDiagType_fn fn = cusparseSetMatDiagType_choose();
 
-	atomic_store_explicit(&cusparseSetMatDiagType_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSetMatDiagType_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -14581,7 +14861,7 @@ void *cudastub_cusparse_bind_cusparseSetMatFillMode(void)
 {
 	void *fn = (void *)cusparseSetMatFillMode_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSetMatFillMode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSetMatFillMode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSetMatFillMode, cudastub_cusparse_slot_cusparseSetMatFillMode, cudastub_cusparse_resolve_cusparseSetMatFillMode, cudastub_cusparse_bind_cusparseSetMatFillMode);
@@ -14596,7 +14876,8 @@ static cusparseStatus_t cusparseSetMatFillMode_resolve(cusparseMatDescr_t a0, cu
 {
 	cusparseSetMatFillMode_fn fn = cusparseSetMatFillMode_choose();
 
-	atomic_store_explicit(&cusparseSetMatFillMode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSetMatFillMode_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -14624,7 +14905,7 @@ void *cudastub_cusparse_bind_cusparseSetMatIndexBase(void)
 {
 	void *fn = (void *)cusparseSetMatIndexBase_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSetMatIndexBase, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSetMatIndexBase, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSetMatIndexBase, cudastub_cusparse_slot_cusparseSetMatIndexBase, cudastub_cusparse_resolve_cusparseSetMatIndexBase, cudastub_cusparse_bind_cusparseSetMatIndexBase);
@@ -14639,7 +14920,8 @@ static cusparseStatus_t cusparseSetMatIndexBase_resolve(cusparseMatDescr_t a0, c
 {
 	cusparseSetMatIndexBase_fn fn = cusparseSetMatIndexBase_choose();
 
-	atomic_store_explicit(&cusparseSetMatIndexBase_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSetMatIndexBase_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -14667,7 +14949,7 @@ void *cudastub_cusparse_bind_cusparseSetMatType(void)
 {
 	void *fn = (void *)cusparseSetMatType_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSetMatType, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSetMatType, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSetMatType, cudastub_cusparse_slot_cusparseSetMatType, cudastub_cusparse_resolve_cusparseSetMatType, cudastub_cusparse_bind_cusparseSetMatType);
@@ -14682,7 +14964,8 @@ static cusparseStatus_t cusparseSetMatType_resolve(cusparseMatDescr_t a0, cuspar
 {
 	cusparseSetMatType_fn fn = cusparseSetMatType_choose();
 
-	atomic_store_explicit(&cusparseSetMatType_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSetMatType_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -14710,7 +14993,7 @@ void *cudastub_cusparse_bind_cusparseSetPointerMode(void)
 {
 	void *fn = (void *)cusparseSetPointerMode_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSetPointerMode, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSetPointerMode, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSetPointerMode, cudastub_cusparse_slot_cusparseSetPointerMode, cudastub_cusparse_resolve_cusparseSetPointerMode, cudastub_cusparse_bind_cusparseSetPointerMode);
@@ -14725,7 +15008,8 @@ static cusparseStatus_t cusparseSetPointerMode_resolve(cusparseHandle_t a0, cusp
 {
 	cusparseSetPointerMode_fn fn = cusparseSetPointerMode_choose();
 
-	atomic_store_explicit(&cusparseSetPointerMode_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSetPointerMode_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -14753,7 +15037,7 @@ void *cudastub_cusparse_bind_cusparseSetStream(void)
 {
 	void *fn = (void *)cusparseSetStream_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSetStream, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSetStream, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSetStream, cudastub_cusparse_slot_cusparseSetStream, cudastub_cusparse_resolve_cusparseSetStream, cudastub_cusparse_bind_cusparseSetStream);
@@ -14768,7 +15052,8 @@ static cusparseStatus_t cusparseSetStream_resolve(cusparseHandle_t a0, cudaStrea
 {
 	cusparseSetStream_fn fn = cusparseSetStream_choose();
 
-	atomic_store_explicit(&cusparseSetStream_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSetStream_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -14808,7 +15093,7 @@ void *cudastub_cusparse_bind_cusparseSgebsr2csr(void)
 {
 	void *fn = (void *)cusparseSgebsr2csr_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSgebsr2csr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSgebsr2csr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSgebsr2csr, cudastub_cusparse_slot_cusparseSgebsr2csr, cudastub_cusparse_resolve_cusparseSgebsr2csr, cudastub_cusparse_bind_cusparseSgebsr2csr);
@@ -14823,7 +15108,8 @@ static cusparseStatus_t cusparseSgebsr2csr_resolve(cusparseHandle_t a0, cusparse
 {
 	cusparseSgebsr2csr_fn fn = cusparseSgebsr2csr_choose();
 
-	atomic_store_explicit(&cusparseSgebsr2csr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSgebsr2csr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -14864,7 +15150,7 @@ void *cudastub_cusparse_bind_cusparseSgebsr2gebsc(void)
 {
 	void *fn = (void *)cusparseSgebsr2gebsc_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSgebsr2gebsc, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSgebsr2gebsc, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSgebsr2gebsc, cudastub_cusparse_slot_cusparseSgebsr2gebsc, cudastub_cusparse_resolve_cusparseSgebsr2gebsc, cudastub_cusparse_bind_cusparseSgebsr2gebsc);
@@ -14879,7 +15165,8 @@ static cusparseStatus_t cusparseSgebsr2gebsc_resolve(cusparseHandle_t a0, int a1
 {
 	cusparseSgebsr2gebsc_fn fn = cusparseSgebsr2gebsc_choose();
 
-	atomic_store_explicit(&cusparseSgebsr2gebsc_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSgebsr2gebsc_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
 }
 #endif
@@ -14915,7 +15202,7 @@ void *cudastub_cusparse_bind_cusparseSgebsr2gebsc_bufferSize(void)
 {
 	void *fn = (void *)cusparseSgebsr2gebsc_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSgebsr2gebsc_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSgebsr2gebsc_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSgebsr2gebsc_bufferSize, cudastub_cusparse_slot_cusparseSgebsr2gebsc_bufferSize, cudastub_cusparse_resolve_cusparseSgebsr2gebsc_bufferSize, cudastub_cusparse_bind_cusparseSgebsr2gebsc_bufferSize);
@@ -14930,7 +15217,8 @@ static cusparseStatus_t cusparseSgebsr2gebsc_bufferSize_resolve(cusparseHandle_t
 {
 	cusparseSgebsr2gebsc_bufferSize_fn fn = cusparseSgebsr2gebsc_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseSgebsr2gebsc_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSgebsr2gebsc_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -14966,7 +15254,7 @@ void *cudastub_cusparse_bind_cusparseSgebsr2gebsc_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseSgebsr2gebsc_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSgebsr2gebsc_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSgebsr2gebsc_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSgebsr2gebsc_bufferSizeExt, cudastub_cusparse_slot_cusparseSgebsr2gebsc_bufferSizeExt, cudastub_cusparse_resolve_cusparseSgebsr2gebsc_bufferSizeExt, cudastub_cusparse_bind_cusparseSgebsr2gebsc_bufferSizeExt);
@@ -14981,7 +15269,8 @@ static cusparseStatus_t cusparseSgebsr2gebsc_bufferSizeExt_resolve(cusparseHandl
 {
 	cusparseSgebsr2gebsc_bufferSizeExt_fn fn = cusparseSgebsr2gebsc_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseSgebsr2gebsc_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSgebsr2gebsc_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -15025,7 +15314,7 @@ void *cudastub_cusparse_bind_cusparseSgebsr2gebsr(void)
 {
 	void *fn = (void *)cusparseSgebsr2gebsr_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSgebsr2gebsr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSgebsr2gebsr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSgebsr2gebsr, cudastub_cusparse_slot_cusparseSgebsr2gebsr, cudastub_cusparse_resolve_cusparseSgebsr2gebsr, cudastub_cusparse_bind_cusparseSgebsr2gebsr);
@@ -15040,7 +15329,8 @@ static cusparseStatus_t cusparseSgebsr2gebsr_resolve(cusparseHandle_t a0, cuspar
 {
 	cusparseSgebsr2gebsr_fn fn = cusparseSgebsr2gebsr_choose();
 
-	atomic_store_explicit(&cusparseSgebsr2gebsr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSgebsr2gebsr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
 }
 #endif
@@ -15080,7 +15370,7 @@ void *cudastub_cusparse_bind_cusparseSgebsr2gebsr_bufferSize(void)
 {
 	void *fn = (void *)cusparseSgebsr2gebsr_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSgebsr2gebsr_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSgebsr2gebsr_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSgebsr2gebsr_bufferSize, cudastub_cusparse_slot_cusparseSgebsr2gebsr_bufferSize, cudastub_cusparse_resolve_cusparseSgebsr2gebsr_bufferSize, cudastub_cusparse_bind_cusparseSgebsr2gebsr_bufferSize);
@@ -15095,7 +15385,8 @@ static cusparseStatus_t cusparseSgebsr2gebsr_bufferSize_resolve(cusparseHandle_t
 {
 	cusparseSgebsr2gebsr_bufferSize_fn fn = cusparseSgebsr2gebsr_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseSgebsr2gebsr_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSgebsr2gebsr_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -15135,7 +15426,7 @@ void *cudastub_cusparse_bind_cusparseSgebsr2gebsr_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseSgebsr2gebsr_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSgebsr2gebsr_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSgebsr2gebsr_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSgebsr2gebsr_bufferSizeExt, cudastub_cusparse_slot_cusparseSgebsr2gebsr_bufferSizeExt, cudastub_cusparse_resolve_cusparseSgebsr2gebsr_bufferSizeExt, cudastub_cusparse_bind_cusparseSgebsr2gebsr_bufferSizeExt);
@@ -15150,7 +15441,8 @@ static cusparseStatus_t cusparseSgebsr2gebsr_bufferSizeExt_resolve(cusparseHandl
 {
 	cusparseSgebsr2gebsr_bufferSizeExt_fn fn = cusparseSgebsr2gebsr_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseSgebsr2gebsr_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSgebsr2gebsr_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -15190,7 +15482,7 @@ void *cudastub_cusparse_bind_cusparseSgemvi(void)
 {
 	void *fn = (void *)cusparseSgemvi_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSgemvi, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSgemvi, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSgemvi, cudastub_cusparse_slot_cusparseSgemvi, cudastub_cusparse_resolve_cusparseSgemvi, cudastub_cusparse_bind_cusparseSgemvi);
@@ -15205,7 +15497,8 @@ static cusparseStatus_t cusparseSgemvi_resolve(cusparseHandle_t a0, cusparseOper
 {
 	cusparseSgemvi_fn fn = cusparseSgemvi_choose();
 
-	atomic_store_explicit(&cusparseSgemvi_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSgemvi_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -15237,7 +15530,7 @@ void *cudastub_cusparse_bind_cusparseSgemvi_bufferSize(void)
 {
 	void *fn = (void *)cusparseSgemvi_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSgemvi_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSgemvi_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSgemvi_bufferSize, cudastub_cusparse_slot_cusparseSgemvi_bufferSize, cudastub_cusparse_resolve_cusparseSgemvi_bufferSize, cudastub_cusparse_bind_cusparseSgemvi_bufferSize);
@@ -15252,7 +15545,8 @@ static cusparseStatus_t cusparseSgemvi_bufferSize_resolve(cusparseHandle_t a0, c
 {
 	cusparseSgemvi_bufferSize_fn fn = cusparseSgemvi_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseSgemvi_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSgemvi_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -15289,7 +15583,7 @@ void *cudastub_cusparse_bind_cusparseSgpsvInterleavedBatch(void)
 {
 	void *fn = (void *)cusparseSgpsvInterleavedBatch_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSgpsvInterleavedBatch, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSgpsvInterleavedBatch, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSgpsvInterleavedBatch, cudastub_cusparse_slot_cusparseSgpsvInterleavedBatch, cudastub_cusparse_resolve_cusparseSgpsvInterleavedBatch, cudastub_cusparse_bind_cusparseSgpsvInterleavedBatch);
@@ -15304,7 +15598,8 @@ static cusparseStatus_t cusparseSgpsvInterleavedBatch_resolve(cusparseHandle_t a
 {
 	cusparseSgpsvInterleavedBatch_fn fn = cusparseSgpsvInterleavedBatch_choose();
 
-	atomic_store_explicit(&cusparseSgpsvInterleavedBatch_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSgpsvInterleavedBatch_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -15341,7 +15636,7 @@ void *cudastub_cusparse_bind_cusparseSgpsvInterleavedBatch_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseSgpsvInterleavedBatch_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSgpsvInterleavedBatch_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSgpsvInterleavedBatch_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSgpsvInterleavedBatch_bufferSizeExt, cudastub_cusparse_slot_cusparseSgpsvInterleavedBatch_bufferSizeExt, cudastub_cusparse_resolve_cusparseSgpsvInterleavedBatch_bufferSizeExt, cudastub_cusparse_bind_cusparseSgpsvInterleavedBatch_bufferSizeExt);
@@ -15356,7 +15651,8 @@ static cusparseStatus_t cusparseSgpsvInterleavedBatch_bufferSizeExt_resolve(cusp
 {
 	cusparseSgpsvInterleavedBatch_bufferSizeExt_fn fn = cusparseSgpsvInterleavedBatch_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseSgpsvInterleavedBatch_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSgpsvInterleavedBatch_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -15391,7 +15687,7 @@ void *cudastub_cusparse_bind_cusparseSgtsv2(void)
 {
 	void *fn = (void *)cusparseSgtsv2_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSgtsv2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSgtsv2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSgtsv2, cudastub_cusparse_slot_cusparseSgtsv2, cudastub_cusparse_resolve_cusparseSgtsv2, cudastub_cusparse_bind_cusparseSgtsv2);
@@ -15406,7 +15702,8 @@ static cusparseStatus_t cusparseSgtsv2_resolve(cusparseHandle_t a0, int a1, int 
 {
 	cusparseSgtsv2_fn fn = cusparseSgtsv2_choose();
 
-	atomic_store_explicit(&cusparseSgtsv2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSgtsv2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -15441,7 +15738,7 @@ void *cudastub_cusparse_bind_cusparseSgtsv2StridedBatch(void)
 {
 	void *fn = (void *)cusparseSgtsv2StridedBatch_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSgtsv2StridedBatch, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSgtsv2StridedBatch, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSgtsv2StridedBatch, cudastub_cusparse_slot_cusparseSgtsv2StridedBatch, cudastub_cusparse_resolve_cusparseSgtsv2StridedBatch, cudastub_cusparse_bind_cusparseSgtsv2StridedBatch);
@@ -15456,7 +15753,8 @@ static cusparseStatus_t cusparseSgtsv2StridedBatch_resolve(cusparseHandle_t a0, 
 {
 	cusparseSgtsv2StridedBatch_fn fn = cusparseSgtsv2StridedBatch_choose();
 
-	atomic_store_explicit(&cusparseSgtsv2StridedBatch_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSgtsv2StridedBatch_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -15491,7 +15789,7 @@ void *cudastub_cusparse_bind_cusparseSgtsv2StridedBatch_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseSgtsv2StridedBatch_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSgtsv2StridedBatch_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSgtsv2StridedBatch_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSgtsv2StridedBatch_bufferSizeExt, cudastub_cusparse_slot_cusparseSgtsv2StridedBatch_bufferSizeExt, cudastub_cusparse_resolve_cusparseSgtsv2StridedBatch_bufferSizeExt, cudastub_cusparse_bind_cusparseSgtsv2StridedBatch_bufferSizeExt);
@@ -15506,7 +15804,8 @@ static cusparseStatus_t cusparseSgtsv2StridedBatch_bufferSizeExt_resolve(cuspars
 {
 	cusparseSgtsv2StridedBatch_bufferSizeExt_fn fn = cusparseSgtsv2StridedBatch_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseSgtsv2StridedBatch_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSgtsv2StridedBatch_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -15541,7 +15840,7 @@ void *cudastub_cusparse_bind_cusparseSgtsv2_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseSgtsv2_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSgtsv2_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSgtsv2_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSgtsv2_bufferSizeExt, cudastub_cusparse_slot_cusparseSgtsv2_bufferSizeExt, cudastub_cusparse_resolve_cusparseSgtsv2_bufferSizeExt, cudastub_cusparse_bind_cusparseSgtsv2_bufferSizeExt);
@@ -15556,7 +15855,8 @@ static cusparseStatus_t cusparseSgtsv2_bufferSizeExt_resolve(cusparseHandle_t a0
 {
 	cusparseSgtsv2_bufferSizeExt_fn fn = cusparseSgtsv2_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseSgtsv2_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSgtsv2_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -15591,7 +15891,7 @@ void *cudastub_cusparse_bind_cusparseSgtsv2_nopivot(void)
 {
 	void *fn = (void *)cusparseSgtsv2_nopivot_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSgtsv2_nopivot, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSgtsv2_nopivot, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSgtsv2_nopivot, cudastub_cusparse_slot_cusparseSgtsv2_nopivot, cudastub_cusparse_resolve_cusparseSgtsv2_nopivot, cudastub_cusparse_bind_cusparseSgtsv2_nopivot);
@@ -15606,7 +15906,8 @@ static cusparseStatus_t cusparseSgtsv2_nopivot_resolve(cusparseHandle_t a0, int 
 {
 	cusparseSgtsv2_nopivot_fn fn = cusparseSgtsv2_nopivot_choose();
 
-	atomic_store_explicit(&cusparseSgtsv2_nopivot_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSgtsv2_nopivot_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -15641,7 +15942,7 @@ void *cudastub_cusparse_bind_cusparseSgtsv2_nopivot_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseSgtsv2_nopivot_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSgtsv2_nopivot_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSgtsv2_nopivot_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSgtsv2_nopivot_bufferSizeExt, cudastub_cusparse_slot_cusparseSgtsv2_nopivot_bufferSizeExt, cudastub_cusparse_resolve_cusparseSgtsv2_nopivot_bufferSizeExt, cudastub_cusparse_bind_cusparseSgtsv2_nopivot_bufferSizeExt);
@@ -15656,7 +15957,8 @@ static cusparseStatus_t cusparseSgtsv2_nopivot_bufferSizeExt_resolve(cusparseHan
 {
 	cusparseSgtsv2_nopivot_bufferSizeExt_fn fn = cusparseSgtsv2_nopivot_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseSgtsv2_nopivot_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSgtsv2_nopivot_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -15691,7 +15993,7 @@ void *cudastub_cusparse_bind_cusparseSgtsvInterleavedBatch(void)
 {
 	void *fn = (void *)cusparseSgtsvInterleavedBatch_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSgtsvInterleavedBatch, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSgtsvInterleavedBatch, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSgtsvInterleavedBatch, cudastub_cusparse_slot_cusparseSgtsvInterleavedBatch, cudastub_cusparse_resolve_cusparseSgtsvInterleavedBatch, cudastub_cusparse_bind_cusparseSgtsvInterleavedBatch);
@@ -15706,7 +16008,8 @@ static cusparseStatus_t cusparseSgtsvInterleavedBatch_resolve(cusparseHandle_t a
 {
 	cusparseSgtsvInterleavedBatch_fn fn = cusparseSgtsvInterleavedBatch_choose();
 
-	atomic_store_explicit(&cusparseSgtsvInterleavedBatch_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSgtsvInterleavedBatch_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -15741,7 +16044,7 @@ void *cudastub_cusparse_bind_cusparseSgtsvInterleavedBatch_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseSgtsvInterleavedBatch_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSgtsvInterleavedBatch_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSgtsvInterleavedBatch_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSgtsvInterleavedBatch_bufferSizeExt, cudastub_cusparse_slot_cusparseSgtsvInterleavedBatch_bufferSizeExt, cudastub_cusparse_resolve_cusparseSgtsvInterleavedBatch_bufferSizeExt, cudastub_cusparse_bind_cusparseSgtsvInterleavedBatch_bufferSizeExt);
@@ -15756,7 +16059,8 @@ static cusparseStatus_t cusparseSgtsvInterleavedBatch_bufferSizeExt_resolve(cusp
 {
 	cusparseSgtsvInterleavedBatch_bufferSizeExt_fn fn = cusparseSgtsvInterleavedBatch_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseSgtsvInterleavedBatch_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSgtsvInterleavedBatch_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -15791,7 +16095,7 @@ void *cudastub_cusparse_bind_cusparseSnnz(void)
 {
 	void *fn = (void *)cusparseSnnz_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSnnz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSnnz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSnnz, cudastub_cusparse_slot_cusparseSnnz, cudastub_cusparse_resolve_cusparseSnnz, cudastub_cusparse_bind_cusparseSnnz);
@@ -15806,7 +16110,8 @@ static cusparseStatus_t cusparseSnnz_resolve(cusparseHandle_t a0, cusparseDirect
 {
 	cusparseSnnz_fn fn = cusparseSnnz_choose();
 
-	atomic_store_explicit(&cusparseSnnz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSnnz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -15840,7 +16145,7 @@ void *cudastub_cusparse_bind_cusparseSnnz_compress(void)
 {
 	void *fn = (void *)cusparseSnnz_compress_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSnnz_compress, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSnnz_compress, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSnnz_compress, cudastub_cusparse_slot_cusparseSnnz_compress, cudastub_cusparse_resolve_cusparseSnnz_compress, cudastub_cusparse_bind_cusparseSnnz_compress);
@@ -15855,7 +16160,8 @@ static cusparseStatus_t cusparseSnnz_compress_resolve(cusparseHandle_t a0, int a
 {
 	cusparseSnnz_compress_fn fn = cusparseSnnz_compress_choose();
 
-	atomic_store_explicit(&cusparseSnnz_compress_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSnnz_compress_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -15894,7 +16200,7 @@ void *cudastub_cusparse_bind_cusparseSpGEMM_compute(void)
 {
 	void *fn = (void *)cusparseSpGEMM_compute_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpGEMM_compute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpGEMM_compute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpGEMM_compute, cudastub_cusparse_slot_cusparseSpGEMM_compute, cudastub_cusparse_resolve_cusparseSpGEMM_compute, cudastub_cusparse_bind_cusparseSpGEMM_compute);
@@ -15909,7 +16215,8 @@ static cusparseStatus_t cusparseSpGEMM_compute_resolve(cusparseHandle_t a0, cusp
 {
 	cusparseSpGEMM_compute_fn fn = cusparseSpGEMM_compute_choose();
 
-	atomic_store_explicit(&cusparseSpGEMM_compute_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpGEMM_compute_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -15946,7 +16253,7 @@ void *cudastub_cusparse_bind_cusparseSpGEMM_copy(void)
 {
 	void *fn = (void *)cusparseSpGEMM_copy_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpGEMM_copy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpGEMM_copy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpGEMM_copy, cudastub_cusparse_slot_cusparseSpGEMM_copy, cudastub_cusparse_resolve_cusparseSpGEMM_copy, cudastub_cusparse_bind_cusparseSpGEMM_copy);
@@ -15961,7 +16268,8 @@ static cusparseStatus_t cusparseSpGEMM_copy_resolve(cusparseHandle_t a0, cuspars
 {
 	cusparseSpGEMM_copy_fn fn = cusparseSpGEMM_copy_choose();
 
-	atomic_store_explicit(&cusparseSpGEMM_copy_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpGEMM_copy_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -15988,7 +16296,7 @@ void *cudastub_cusparse_bind_cusparseSpGEMM_createDescr(void)
 {
 	void *fn = (void *)cusparseSpGEMM_createDescr_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpGEMM_createDescr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpGEMM_createDescr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpGEMM_createDescr, cudastub_cusparse_slot_cusparseSpGEMM_createDescr, cudastub_cusparse_resolve_cusparseSpGEMM_createDescr, cudastub_cusparse_bind_cusparseSpGEMM_createDescr);
@@ -16003,7 +16311,8 @@ static cusparseStatus_t cusparseSpGEMM_createDescr_resolve(cusparseSpGEMMDescr_t
 {
 	cusparseSpGEMM_createDescr_fn fn = cusparseSpGEMM_createDescr_choose();
 
-	atomic_store_explicit(&cusparseSpGEMM_createDescr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpGEMM_createDescr_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -16030,7 +16339,7 @@ void *cudastub_cusparse_bind_cusparseSpGEMM_destroyDescr(void)
 {
 	void *fn = (void *)cusparseSpGEMM_destroyDescr_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpGEMM_destroyDescr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpGEMM_destroyDescr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpGEMM_destroyDescr, cudastub_cusparse_slot_cusparseSpGEMM_destroyDescr, cudastub_cusparse_resolve_cusparseSpGEMM_destroyDescr, cudastub_cusparse_bind_cusparseSpGEMM_destroyDescr);
@@ -16045,7 +16354,8 @@ static cusparseStatus_t cusparseSpGEMM_destroyDescr_resolve(cusparseSpGEMMDescr_
 {
 	cusparseSpGEMM_destroyDescr_fn fn = cusparseSpGEMM_destroyDescr_choose();
 
-	atomic_store_explicit(&cusparseSpGEMM_destroyDescr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpGEMM_destroyDescr_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -16086,7 +16396,7 @@ void *cudastub_cusparse_bind_cusparseSpGEMM_estimateMemory(void)
 {
 	void *fn = (void *)cusparseSpGEMM_estimateMemory_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpGEMM_estimateMemory, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpGEMM_estimateMemory, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpGEMM_estimateMemory, cudastub_cusparse_slot_cusparseSpGEMM_estimateMemory, cudastub_cusparse_resolve_cusparseSpGEMM_estimateMemory, cudastub_cusparse_bind_cusparseSpGEMM_estimateMemory);
@@ -16101,7 +16411,8 @@ static cusparseStatus_t cusparseSpGEMM_estimateMemory_resolve(cusparseHandle_t a
 {
 	cusparseSpGEMM_estimateMemory_fn fn = cusparseSpGEMM_estimateMemory_choose();
 
-	atomic_store_explicit(&cusparseSpGEMM_estimateMemory_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpGEMM_estimateMemory_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
 }
 #endif
@@ -16129,7 +16440,7 @@ void *cudastub_cusparse_bind_cusparseSpGEMM_getNumProducts(void)
 {
 	void *fn = (void *)cusparseSpGEMM_getNumProducts_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpGEMM_getNumProducts, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpGEMM_getNumProducts, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpGEMM_getNumProducts, cudastub_cusparse_slot_cusparseSpGEMM_getNumProducts, cudastub_cusparse_resolve_cusparseSpGEMM_getNumProducts, cudastub_cusparse_bind_cusparseSpGEMM_getNumProducts);
@@ -16144,7 +16455,8 @@ static cusparseStatus_t cusparseSpGEMM_getNumProducts_resolve(cusparseSpGEMMDesc
 {
 	cusparseSpGEMM_getNumProducts_fn fn = cusparseSpGEMM_getNumProducts_choose();
 
-	atomic_store_explicit(&cusparseSpGEMM_getNumProducts_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpGEMM_getNumProducts_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -16183,7 +16495,7 @@ void *cudastub_cusparse_bind_cusparseSpGEMM_workEstimation(void)
 {
 	void *fn = (void *)cusparseSpGEMM_workEstimation_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpGEMM_workEstimation, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpGEMM_workEstimation, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpGEMM_workEstimation, cudastub_cusparse_slot_cusparseSpGEMM_workEstimation, cudastub_cusparse_resolve_cusparseSpGEMM_workEstimation, cudastub_cusparse_bind_cusparseSpGEMM_workEstimation);
@@ -16198,7 +16510,8 @@ static cusparseStatus_t cusparseSpGEMM_workEstimation_resolve(cusparseHandle_t a
 {
 	cusparseSpGEMM_workEstimation_fn fn = cusparseSpGEMM_workEstimation_choose();
 
-	atomic_store_explicit(&cusparseSpGEMM_workEstimation_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpGEMM_workEstimation_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -16235,7 +16548,7 @@ void *cudastub_cusparse_bind_cusparseSpGEMMreuse_compute(void)
 {
 	void *fn = (void *)cusparseSpGEMMreuse_compute_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpGEMMreuse_compute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpGEMMreuse_compute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpGEMMreuse_compute, cudastub_cusparse_slot_cusparseSpGEMMreuse_compute, cudastub_cusparse_resolve_cusparseSpGEMMreuse_compute, cudastub_cusparse_bind_cusparseSpGEMMreuse_compute);
@@ -16250,7 +16563,8 @@ static cusparseStatus_t cusparseSpGEMMreuse_compute_resolve(cusparseHandle_t a0,
 {
 	cusparseSpGEMMreuse_compute_fn fn = cusparseSpGEMMreuse_compute_choose();
 
-	atomic_store_explicit(&cusparseSpGEMMreuse_compute_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpGEMMreuse_compute_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -16286,7 +16600,7 @@ void *cudastub_cusparse_bind_cusparseSpGEMMreuse_copy(void)
 {
 	void *fn = (void *)cusparseSpGEMMreuse_copy_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpGEMMreuse_copy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpGEMMreuse_copy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpGEMMreuse_copy, cudastub_cusparse_slot_cusparseSpGEMMreuse_copy, cudastub_cusparse_resolve_cusparseSpGEMMreuse_copy, cudastub_cusparse_bind_cusparseSpGEMMreuse_copy);
@@ -16301,7 +16615,8 @@ static cusparseStatus_t cusparseSpGEMMreuse_copy_resolve(cusparseHandle_t a0, cu
 {
 	cusparseSpGEMMreuse_copy_fn fn = cusparseSpGEMMreuse_copy_choose();
 
-	atomic_store_explicit(&cusparseSpGEMMreuse_copy_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpGEMMreuse_copy_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -16341,7 +16656,7 @@ void *cudastub_cusparse_bind_cusparseSpGEMMreuse_nnz(void)
 {
 	void *fn = (void *)cusparseSpGEMMreuse_nnz_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpGEMMreuse_nnz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpGEMMreuse_nnz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpGEMMreuse_nnz, cudastub_cusparse_slot_cusparseSpGEMMreuse_nnz, cudastub_cusparse_resolve_cusparseSpGEMMreuse_nnz, cudastub_cusparse_bind_cusparseSpGEMMreuse_nnz);
@@ -16356,7 +16671,8 @@ static cusparseStatus_t cusparseSpGEMMreuse_nnz_resolve(cusparseHandle_t a0, cus
 {
 	cusparseSpGEMMreuse_nnz_fn fn = cusparseSpGEMMreuse_nnz_choose();
 
-	atomic_store_explicit(&cusparseSpGEMMreuse_nnz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpGEMMreuse_nnz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -16392,7 +16708,7 @@ void *cudastub_cusparse_bind_cusparseSpGEMMreuse_workEstimation(void)
 {
 	void *fn = (void *)cusparseSpGEMMreuse_workEstimation_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpGEMMreuse_workEstimation, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpGEMMreuse_workEstimation, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpGEMMreuse_workEstimation, cudastub_cusparse_slot_cusparseSpGEMMreuse_workEstimation, cudastub_cusparse_resolve_cusparseSpGEMMreuse_workEstimation, cudastub_cusparse_bind_cusparseSpGEMMreuse_workEstimation);
@@ -16407,7 +16723,8 @@ static cusparseStatus_t cusparseSpGEMMreuse_workEstimation_resolve(cusparseHandl
 {
 	cusparseSpGEMMreuse_workEstimation_fn fn = cusparseSpGEMMreuse_workEstimation_choose();
 
-	atomic_store_explicit(&cusparseSpGEMMreuse_workEstimation_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpGEMMreuse_workEstimation_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -16444,7 +16761,7 @@ void *cudastub_cusparse_bind_cusparseSpMM(void)
 {
 	void *fn = (void *)cusparseSpMM_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpMM, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpMM, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpMM, cudastub_cusparse_slot_cusparseSpMM, cudastub_cusparse_resolve_cusparseSpMM, cudastub_cusparse_bind_cusparseSpMM);
@@ -16459,7 +16776,8 @@ static cusparseStatus_t cusparseSpMM_resolve(cusparseHandle_t a0, cusparseOperat
 {
 	cusparseSpMM_fn fn = cusparseSpMM_choose();
 
-	atomic_store_explicit(&cusparseSpMM_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpMM_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -16487,7 +16805,7 @@ void *cudastub_cusparse_bind_cusparseSpMMOp(void)
 {
 	void *fn = (void *)cusparseSpMMOp_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpMMOp, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpMMOp, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpMMOp, cudastub_cusparse_slot_cusparseSpMMOp, cudastub_cusparse_resolve_cusparseSpMMOp, cudastub_cusparse_bind_cusparseSpMMOp);
@@ -16502,7 +16820,8 @@ static cusparseStatus_t cusparseSpMMOp_resolve(cusparseSpMMOpPlan_t a0, void *a1
 {
 	cusparseSpMMOp_fn fn = cusparseSpMMOp_choose();
 
-	atomic_store_explicit(&cusparseSpMMOp_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpMMOp_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -16544,7 +16863,7 @@ void *cudastub_cusparse_bind_cusparseSpMMOp_createPlan(void)
 {
 	void *fn = (void *)cusparseSpMMOp_createPlan_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpMMOp_createPlan, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpMMOp_createPlan, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpMMOp_createPlan, cudastub_cusparse_slot_cusparseSpMMOp_createPlan, cudastub_cusparse_resolve_cusparseSpMMOp_createPlan, cudastub_cusparse_bind_cusparseSpMMOp_createPlan);
@@ -16559,7 +16878,8 @@ static cusparseStatus_t cusparseSpMMOp_createPlan_resolve(cusparseHandle_t a0, c
 {
 	cusparseSpMMOp_createPlan_fn fn = cusparseSpMMOp_createPlan_choose();
 
-	atomic_store_explicit(&cusparseSpMMOp_createPlan_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpMMOp_createPlan_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
 }
 #endif
@@ -16586,7 +16906,7 @@ void *cudastub_cusparse_bind_cusparseSpMMOp_destroyPlan(void)
 {
 	void *fn = (void *)cusparseSpMMOp_destroyPlan_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpMMOp_destroyPlan, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpMMOp_destroyPlan, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpMMOp_destroyPlan, cudastub_cusparse_slot_cusparseSpMMOp_destroyPlan, cudastub_cusparse_resolve_cusparseSpMMOp_destroyPlan, cudastub_cusparse_bind_cusparseSpMMOp_destroyPlan);
@@ -16601,7 +16921,8 @@ static cusparseStatus_t cusparseSpMMOp_destroyPlan_resolve(cusparseSpMMOpPlan_t 
 {
 	cusparseSpMMOp_destroyPlan_fn fn = cusparseSpMMOp_destroyPlan_choose();
 
-	atomic_store_explicit(&cusparseSpMMOp_destroyPlan_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpMMOp_destroyPlan_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -16638,7 +16959,7 @@ void *cudastub_cusparse_bind_cusparseSpMM_bufferSize(void)
 {
 	void *fn = (void *)cusparseSpMM_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpMM_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpMM_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpMM_bufferSize, cudastub_cusparse_slot_cusparseSpMM_bufferSize, cudastub_cusparse_resolve_cusparseSpMM_bufferSize, cudastub_cusparse_bind_cusparseSpMM_bufferSize);
@@ -16653,7 +16974,8 @@ static cusparseStatus_t cusparseSpMM_bufferSize_resolve(cusparseHandle_t a0, cus
 {
 	cusparseSpMM_bufferSize_fn fn = cusparseSpMM_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseSpMM_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpMM_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -16690,7 +17012,7 @@ void *cudastub_cusparse_bind_cusparseSpMM_preprocess(void)
 {
 	void *fn = (void *)cusparseSpMM_preprocess_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpMM_preprocess, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpMM_preprocess, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpMM_preprocess, cudastub_cusparse_slot_cusparseSpMM_preprocess, cudastub_cusparse_resolve_cusparseSpMM_preprocess, cudastub_cusparse_bind_cusparseSpMM_preprocess);
@@ -16705,7 +17027,8 @@ static cusparseStatus_t cusparseSpMM_preprocess_resolve(cusparseHandle_t a0, cus
 {
 	cusparseSpMM_preprocess_fn fn = cusparseSpMM_preprocess_choose();
 
-	atomic_store_explicit(&cusparseSpMM_preprocess_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpMM_preprocess_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -16741,7 +17064,7 @@ void *cudastub_cusparse_bind_cusparseSpMV(void)
 {
 	void *fn = (void *)cusparseSpMV_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpMV, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpMV, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpMV, cudastub_cusparse_slot_cusparseSpMV, cudastub_cusparse_resolve_cusparseSpMV, cudastub_cusparse_bind_cusparseSpMV);
@@ -16756,7 +17079,8 @@ static cusparseStatus_t cusparseSpMV_resolve(cusparseHandle_t a0, cusparseOperat
 {
 	cusparseSpMV_fn fn = cusparseSpMV_choose();
 
-	atomic_store_explicit(&cusparseSpMV_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpMV_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -16792,7 +17116,7 @@ void *cudastub_cusparse_bind_cusparseSpMV_bufferSize(void)
 {
 	void *fn = (void *)cusparseSpMV_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpMV_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpMV_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpMV_bufferSize, cudastub_cusparse_slot_cusparseSpMV_bufferSize, cudastub_cusparse_resolve_cusparseSpMV_bufferSize, cudastub_cusparse_bind_cusparseSpMV_bufferSize);
@@ -16807,7 +17131,8 @@ static cusparseStatus_t cusparseSpMV_bufferSize_resolve(cusparseHandle_t a0, cus
 {
 	cusparseSpMV_bufferSize_fn fn = cusparseSpMV_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseSpMV_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpMV_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -16843,7 +17168,7 @@ void *cudastub_cusparse_bind_cusparseSpMV_preprocess(void)
 {
 	void *fn = (void *)cusparseSpMV_preprocess_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpMV_preprocess, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpMV_preprocess, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpMV_preprocess, cudastub_cusparse_slot_cusparseSpMV_preprocess, cudastub_cusparse_resolve_cusparseSpMV_preprocess, cudastub_cusparse_bind_cusparseSpMV_preprocess);
@@ -16858,7 +17183,8 @@ static cusparseStatus_t cusparseSpMV_preprocess_resolve(cusparseHandle_t a0, cus
 {
 	cusparseSpMV_preprocess_fn fn = cusparseSpMV_preprocess_choose();
 
-	atomic_store_explicit(&cusparseSpMV_preprocess_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpMV_preprocess_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -16888,7 +17214,7 @@ void *cudastub_cusparse_bind_cusparseSpMatGetAttribute(void)
 {
 	void *fn = (void *)cusparseSpMatGetAttribute_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpMatGetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpMatGetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpMatGetAttribute, cudastub_cusparse_slot_cusparseSpMatGetAttribute, cudastub_cusparse_resolve_cusparseSpMatGetAttribute, cudastub_cusparse_bind_cusparseSpMatGetAttribute);
@@ -16903,7 +17229,8 @@ static cusparseStatus_t cusparseSpMatGetAttribute_resolve(cusparseConstSpMatDesc
 {
 	cusparseSpMatGetAttribute_fn fn = cusparseSpMatGetAttribute_choose();
 
-	atomic_store_explicit(&cusparseSpMatGetAttribute_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpMatGetAttribute_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -16931,7 +17258,7 @@ void *cudastub_cusparse_bind_cusparseSpMatGetFormat(void)
 {
 	void *fn = (void *)cusparseSpMatGetFormat_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpMatGetFormat, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpMatGetFormat, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpMatGetFormat, cudastub_cusparse_slot_cusparseSpMatGetFormat, cudastub_cusparse_resolve_cusparseSpMatGetFormat, cudastub_cusparse_bind_cusparseSpMatGetFormat);
@@ -16946,7 +17273,8 @@ static cusparseStatus_t cusparseSpMatGetFormat_resolve(cusparseConstSpMatDescr_t
 {
 	cusparseSpMatGetFormat_fn fn = cusparseSpMatGetFormat_choose();
 
-	atomic_store_explicit(&cusparseSpMatGetFormat_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpMatGetFormat_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -16974,7 +17302,7 @@ void *cudastub_cusparse_bind_cusparseSpMatGetIndexBase(void)
 {
 	void *fn = (void *)cusparseSpMatGetIndexBase_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpMatGetIndexBase, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpMatGetIndexBase, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpMatGetIndexBase, cudastub_cusparse_slot_cusparseSpMatGetIndexBase, cudastub_cusparse_resolve_cusparseSpMatGetIndexBase, cudastub_cusparse_bind_cusparseSpMatGetIndexBase);
@@ -16989,7 +17317,8 @@ static cusparseStatus_t cusparseSpMatGetIndexBase_resolve(cusparseConstSpMatDesc
 {
 	cusparseSpMatGetIndexBase_fn fn = cusparseSpMatGetIndexBase_choose();
 
-	atomic_store_explicit(&cusparseSpMatGetIndexBase_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpMatGetIndexBase_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -17019,7 +17348,7 @@ void *cudastub_cusparse_bind_cusparseSpMatGetSize(void)
 {
 	void *fn = (void *)cusparseSpMatGetSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpMatGetSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpMatGetSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpMatGetSize, cudastub_cusparse_slot_cusparseSpMatGetSize, cudastub_cusparse_resolve_cusparseSpMatGetSize, cudastub_cusparse_bind_cusparseSpMatGetSize);
@@ -17034,7 +17363,8 @@ static cusparseStatus_t cusparseSpMatGetSize_resolve(cusparseConstSpMatDescr_t a
 {
 	cusparseSpMatGetSize_fn fn = cusparseSpMatGetSize_choose();
 
-	atomic_store_explicit(&cusparseSpMatGetSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpMatGetSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -17062,7 +17392,7 @@ void *cudastub_cusparse_bind_cusparseSpMatGetStridedBatch(void)
 {
 	void *fn = (void *)cusparseSpMatGetStridedBatch_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpMatGetStridedBatch, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpMatGetStridedBatch, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpMatGetStridedBatch, cudastub_cusparse_slot_cusparseSpMatGetStridedBatch, cudastub_cusparse_resolve_cusparseSpMatGetStridedBatch, cudastub_cusparse_bind_cusparseSpMatGetStridedBatch);
@@ -17077,7 +17407,8 @@ static cusparseStatus_t cusparseSpMatGetStridedBatch_resolve(cusparseConstSpMatD
 {
 	cusparseSpMatGetStridedBatch_fn fn = cusparseSpMatGetStridedBatch_choose();
 
-	atomic_store_explicit(&cusparseSpMatGetStridedBatch_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpMatGetStridedBatch_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -17105,7 +17436,7 @@ void *cudastub_cusparse_bind_cusparseSpMatGetValues(void)
 {
 	void *fn = (void *)cusparseSpMatGetValues_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpMatGetValues, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpMatGetValues, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpMatGetValues, cudastub_cusparse_slot_cusparseSpMatGetValues, cudastub_cusparse_resolve_cusparseSpMatGetValues, cudastub_cusparse_bind_cusparseSpMatGetValues);
@@ -17120,7 +17451,8 @@ static cusparseStatus_t cusparseSpMatGetValues_resolve(cusparseSpMatDescr_t a0, 
 {
 	cusparseSpMatGetValues_fn fn = cusparseSpMatGetValues_choose();
 
-	atomic_store_explicit(&cusparseSpMatGetValues_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpMatGetValues_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -17150,7 +17482,7 @@ void *cudastub_cusparse_bind_cusparseSpMatSetAttribute(void)
 {
 	void *fn = (void *)cusparseSpMatSetAttribute_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpMatSetAttribute, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpMatSetAttribute, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpMatSetAttribute, cudastub_cusparse_slot_cusparseSpMatSetAttribute, cudastub_cusparse_resolve_cusparseSpMatSetAttribute, cudastub_cusparse_bind_cusparseSpMatSetAttribute);
@@ -17165,7 +17497,8 @@ static cusparseStatus_t cusparseSpMatSetAttribute_resolve(cusparseSpMatDescr_t a
 {
 	cusparseSpMatSetAttribute_fn fn = cusparseSpMatSetAttribute_choose();
 
-	atomic_store_explicit(&cusparseSpMatSetAttribute_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpMatSetAttribute_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -17193,7 +17526,7 @@ void *cudastub_cusparse_bind_cusparseSpMatSetValues(void)
 {
 	void *fn = (void *)cusparseSpMatSetValues_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpMatSetValues, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpMatSetValues, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpMatSetValues, cudastub_cusparse_slot_cusparseSpMatSetValues, cudastub_cusparse_resolve_cusparseSpMatSetValues, cudastub_cusparse_bind_cusparseSpMatSetValues);
@@ -17208,7 +17541,8 @@ static cusparseStatus_t cusparseSpMatSetValues_resolve(cusparseSpMatDescr_t a0, 
 {
 	cusparseSpMatSetValues_fn fn = cusparseSpMatSetValues_choose();
 
-	atomic_store_explicit(&cusparseSpMatSetValues_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpMatSetValues_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -17245,7 +17579,7 @@ void *cudastub_cusparse_bind_cusparseSpSM_analysis(void)
 {
 	void *fn = (void *)cusparseSpSM_analysis_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpSM_analysis, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpSM_analysis, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpSM_analysis, cudastub_cusparse_slot_cusparseSpSM_analysis, cudastub_cusparse_resolve_cusparseSpSM_analysis, cudastub_cusparse_bind_cusparseSpSM_analysis);
@@ -17260,7 +17594,8 @@ static cusparseStatus_t cusparseSpSM_analysis_resolve(cusparseHandle_t a0, cuspa
 {
 	cusparseSpSM_analysis_fn fn = cusparseSpSM_analysis_choose();
 
-	atomic_store_explicit(&cusparseSpSM_analysis_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpSM_analysis_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -17297,7 +17632,7 @@ void *cudastub_cusparse_bind_cusparseSpSM_bufferSize(void)
 {
 	void *fn = (void *)cusparseSpSM_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpSM_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpSM_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpSM_bufferSize, cudastub_cusparse_slot_cusparseSpSM_bufferSize, cudastub_cusparse_resolve_cusparseSpSM_bufferSize, cudastub_cusparse_bind_cusparseSpSM_bufferSize);
@@ -17312,7 +17647,8 @@ static cusparseStatus_t cusparseSpSM_bufferSize_resolve(cusparseHandle_t a0, cus
 {
 	cusparseSpSM_bufferSize_fn fn = cusparseSpSM_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseSpSM_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpSM_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -17339,7 +17675,7 @@ void *cudastub_cusparse_bind_cusparseSpSM_createDescr(void)
 {
 	void *fn = (void *)cusparseSpSM_createDescr_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpSM_createDescr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpSM_createDescr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpSM_createDescr, cudastub_cusparse_slot_cusparseSpSM_createDescr, cudastub_cusparse_resolve_cusparseSpSM_createDescr, cudastub_cusparse_bind_cusparseSpSM_createDescr);
@@ -17354,7 +17690,8 @@ static cusparseStatus_t cusparseSpSM_createDescr_resolve(cusparseSpSMDescr_t *a0
 {
 	cusparseSpSM_createDescr_fn fn = cusparseSpSM_createDescr_choose();
 
-	atomic_store_explicit(&cusparseSpSM_createDescr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpSM_createDescr_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -17381,7 +17718,7 @@ void *cudastub_cusparse_bind_cusparseSpSM_destroyDescr(void)
 {
 	void *fn = (void *)cusparseSpSM_destroyDescr_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpSM_destroyDescr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpSM_destroyDescr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpSM_destroyDescr, cudastub_cusparse_slot_cusparseSpSM_destroyDescr, cudastub_cusparse_resolve_cusparseSpSM_destroyDescr, cudastub_cusparse_bind_cusparseSpSM_destroyDescr);
@@ -17396,7 +17733,8 @@ static cusparseStatus_t cusparseSpSM_destroyDescr_resolve(cusparseSpSMDescr_t a0
 {
 	cusparseSpSM_destroyDescr_fn fn = cusparseSpSM_destroyDescr_choose();
 
-	atomic_store_explicit(&cusparseSpSM_destroyDescr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpSM_destroyDescr_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -17432,7 +17770,7 @@ void *cudastub_cusparse_bind_cusparseSpSM_solve(void)
 {
 	void *fn = (void *)cusparseSpSM_solve_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpSM_solve, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpSM_solve, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpSM_solve, cudastub_cusparse_slot_cusparseSpSM_solve, cudastub_cusparse_resolve_cusparseSpSM_solve, cudastub_cusparse_bind_cusparseSpSM_solve);
@@ -17447,7 +17785,8 @@ static cusparseStatus_t cusparseSpSM_solve_resolve(cusparseHandle_t a0, cusparse
 {
 	cusparseSpSM_solve_fn fn = cusparseSpSM_solve_choose();
 
-	atomic_store_explicit(&cusparseSpSM_solve_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpSM_solve_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -17477,7 +17816,7 @@ void *cudastub_cusparse_bind_cusparseSpSM_updateMatrix(void)
 {
 	void *fn = (void *)cusparseSpSM_updateMatrix_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpSM_updateMatrix, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpSM_updateMatrix, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpSM_updateMatrix, cudastub_cusparse_slot_cusparseSpSM_updateMatrix, cudastub_cusparse_resolve_cusparseSpSM_updateMatrix, cudastub_cusparse_bind_cusparseSpSM_updateMatrix);
@@ -17492,7 +17831,8 @@ static cusparseStatus_t cusparseSpSM_updateMatrix_resolve(cusparseHandle_t a0, c
 {
 	cusparseSpSM_updateMatrix_fn fn = cusparseSpSM_updateMatrix_choose();
 
-	atomic_store_explicit(&cusparseSpSM_updateMatrix_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpSM_updateMatrix_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -17528,7 +17868,7 @@ void *cudastub_cusparse_bind_cusparseSpSV_analysis(void)
 {
 	void *fn = (void *)cusparseSpSV_analysis_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpSV_analysis, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpSV_analysis, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpSV_analysis, cudastub_cusparse_slot_cusparseSpSV_analysis, cudastub_cusparse_resolve_cusparseSpSV_analysis, cudastub_cusparse_bind_cusparseSpSV_analysis);
@@ -17543,7 +17883,8 @@ static cusparseStatus_t cusparseSpSV_analysis_resolve(cusparseHandle_t a0, cuspa
 {
 	cusparseSpSV_analysis_fn fn = cusparseSpSV_analysis_choose();
 
-	atomic_store_explicit(&cusparseSpSV_analysis_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpSV_analysis_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -17579,7 +17920,7 @@ void *cudastub_cusparse_bind_cusparseSpSV_bufferSize(void)
 {
 	void *fn = (void *)cusparseSpSV_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpSV_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpSV_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpSV_bufferSize, cudastub_cusparse_slot_cusparseSpSV_bufferSize, cudastub_cusparse_resolve_cusparseSpSV_bufferSize, cudastub_cusparse_bind_cusparseSpSV_bufferSize);
@@ -17594,7 +17935,8 @@ static cusparseStatus_t cusparseSpSV_bufferSize_resolve(cusparseHandle_t a0, cus
 {
 	cusparseSpSV_bufferSize_fn fn = cusparseSpSV_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseSpSV_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpSV_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -17621,7 +17963,7 @@ void *cudastub_cusparse_bind_cusparseSpSV_createDescr(void)
 {
 	void *fn = (void *)cusparseSpSV_createDescr_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpSV_createDescr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpSV_createDescr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpSV_createDescr, cudastub_cusparse_slot_cusparseSpSV_createDescr, cudastub_cusparse_resolve_cusparseSpSV_createDescr, cudastub_cusparse_bind_cusparseSpSV_createDescr);
@@ -17636,7 +17978,8 @@ static cusparseStatus_t cusparseSpSV_createDescr_resolve(cusparseSpSVDescr_t *a0
 {
 	cusparseSpSV_createDescr_fn fn = cusparseSpSV_createDescr_choose();
 
-	atomic_store_explicit(&cusparseSpSV_createDescr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpSV_createDescr_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -17663,7 +18006,7 @@ void *cudastub_cusparse_bind_cusparseSpSV_destroyDescr(void)
 {
 	void *fn = (void *)cusparseSpSV_destroyDescr_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpSV_destroyDescr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpSV_destroyDescr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpSV_destroyDescr, cudastub_cusparse_slot_cusparseSpSV_destroyDescr, cudastub_cusparse_resolve_cusparseSpSV_destroyDescr, cudastub_cusparse_bind_cusparseSpSV_destroyDescr);
@@ -17678,7 +18021,8 @@ static cusparseStatus_t cusparseSpSV_destroyDescr_resolve(cusparseSpSVDescr_t a0
 {
 	cusparseSpSV_destroyDescr_fn fn = cusparseSpSV_destroyDescr_choose();
 
-	atomic_store_explicit(&cusparseSpSV_destroyDescr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpSV_destroyDescr_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -17713,7 +18057,7 @@ void *cudastub_cusparse_bind_cusparseSpSV_solve(void)
 {
 	void *fn = (void *)cusparseSpSV_solve_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpSV_solve, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpSV_solve, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpSV_solve, cudastub_cusparse_slot_cusparseSpSV_solve, cudastub_cusparse_resolve_cusparseSpSV_solve, cudastub_cusparse_bind_cusparseSpSV_solve);
@@ -17728,7 +18072,8 @@ static cusparseStatus_t cusparseSpSV_solve_resolve(cusparseHandle_t a0, cusparse
 {
 	cusparseSpSV_solve_fn fn = cusparseSpSV_solve_choose();
 
-	atomic_store_explicit(&cusparseSpSV_solve_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpSV_solve_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -17758,7 +18103,7 @@ void *cudastub_cusparse_bind_cusparseSpSV_updateMatrix(void)
 {
 	void *fn = (void *)cusparseSpSV_updateMatrix_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpSV_updateMatrix, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpSV_updateMatrix, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpSV_updateMatrix, cudastub_cusparse_slot_cusparseSpSV_updateMatrix, cudastub_cusparse_resolve_cusparseSpSV_updateMatrix, cudastub_cusparse_bind_cusparseSpSV_updateMatrix);
@@ -17773,7 +18118,8 @@ static cusparseStatus_t cusparseSpSV_updateMatrix_resolve(cusparseHandle_t a0, c
 {
 	cusparseSpSV_updateMatrix_fn fn = cusparseSpSV_updateMatrix_choose();
 
-	atomic_store_explicit(&cusparseSpSV_updateMatrix_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpSV_updateMatrix_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3);
 }
 #endif
@@ -17806,7 +18152,7 @@ void *cudastub_cusparse_bind_cusparseSpVV(void)
 {
 	void *fn = (void *)cusparseSpVV_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpVV, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpVV, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpVV, cudastub_cusparse_slot_cusparseSpVV, cudastub_cusparse_resolve_cusparseSpVV, cudastub_cusparse_bind_cusparseSpVV);
@@ -17821,7 +18167,8 @@ static cusparseStatus_t cusparseSpVV_resolve(cusparseHandle_t a0, cusparseOperat
 {
 	cusparseSpVV_fn fn = cusparseSpVV_choose();
 
-	atomic_store_explicit(&cusparseSpVV_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpVV_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -17854,7 +18201,7 @@ void *cudastub_cusparse_bind_cusparseSpVV_bufferSize(void)
 {
 	void *fn = (void *)cusparseSpVV_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpVV_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpVV_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpVV_bufferSize, cudastub_cusparse_slot_cusparseSpVV_bufferSize, cudastub_cusparse_resolve_cusparseSpVV_bufferSize, cudastub_cusparse_bind_cusparseSpVV_bufferSize);
@@ -17869,7 +18216,8 @@ static cusparseStatus_t cusparseSpVV_bufferSize_resolve(cusparseHandle_t a0, cus
 {
 	cusparseSpVV_bufferSize_fn fn = cusparseSpVV_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseSpVV_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpVV_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -17903,7 +18251,7 @@ void *cudastub_cusparse_bind_cusparseSpVecGet(void)
 {
 	void *fn = (void *)cusparseSpVecGet_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpVecGet, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpVecGet, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpVecGet, cudastub_cusparse_slot_cusparseSpVecGet, cudastub_cusparse_resolve_cusparseSpVecGet, cudastub_cusparse_bind_cusparseSpVecGet);
@@ -17918,7 +18266,8 @@ static cusparseStatus_t cusparseSpVecGet_resolve(cusparseSpVecDescr_t a0, int64_
 {
 	cusparseSpVecGet_fn fn = cusparseSpVecGet_choose();
 
-	atomic_store_explicit(&cusparseSpVecGet_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpVecGet_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -17946,7 +18295,7 @@ void *cudastub_cusparse_bind_cusparseSpVecGetIndexBase(void)
 {
 	void *fn = (void *)cusparseSpVecGetIndexBase_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpVecGetIndexBase, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpVecGetIndexBase, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpVecGetIndexBase, cudastub_cusparse_slot_cusparseSpVecGetIndexBase, cudastub_cusparse_resolve_cusparseSpVecGetIndexBase, cudastub_cusparse_bind_cusparseSpVecGetIndexBase);
@@ -17961,7 +18310,8 @@ static cusparseStatus_t cusparseSpVecGetIndexBase_resolve(cusparseConstSpVecDesc
 {
 	cusparseSpVecGetIndexBase_fn fn = cusparseSpVecGetIndexBase_choose();
 
-	atomic_store_explicit(&cusparseSpVecGetIndexBase_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpVecGetIndexBase_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -17989,7 +18339,7 @@ void *cudastub_cusparse_bind_cusparseSpVecGetValues(void)
 {
 	void *fn = (void *)cusparseSpVecGetValues_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpVecGetValues, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpVecGetValues, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpVecGetValues, cudastub_cusparse_slot_cusparseSpVecGetValues, cudastub_cusparse_resolve_cusparseSpVecGetValues, cudastub_cusparse_bind_cusparseSpVecGetValues);
@@ -18004,7 +18354,8 @@ static cusparseStatus_t cusparseSpVecGetValues_resolve(cusparseSpVecDescr_t a0, 
 {
 	cusparseSpVecGetValues_fn fn = cusparseSpVecGetValues_choose();
 
-	atomic_store_explicit(&cusparseSpVecGetValues_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpVecGetValues_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -18032,7 +18383,7 @@ void *cudastub_cusparse_bind_cusparseSpVecSetValues(void)
 {
 	void *fn = (void *)cusparseSpVecSetValues_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpVecSetValues, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpVecSetValues, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpVecSetValues, cudastub_cusparse_slot_cusparseSpVecSetValues, cudastub_cusparse_resolve_cusparseSpVecSetValues, cudastub_cusparse_bind_cusparseSpVecSetValues);
@@ -18047,7 +18398,8 @@ static cusparseStatus_t cusparseSpVecSetValues_resolve(cusparseSpVecDescr_t a0, 
 {
 	cusparseSpVecSetValues_fn fn = cusparseSpVecSetValues_choose();
 
-	atomic_store_explicit(&cusparseSpVecSetValues_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpVecSetValues_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -18078,7 +18430,7 @@ void *cudastub_cusparse_bind_cusparseSparseToDense(void)
 {
 	void *fn = (void *)cusparseSparseToDense_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSparseToDense, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSparseToDense, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSparseToDense, cudastub_cusparse_slot_cusparseSparseToDense, cudastub_cusparse_resolve_cusparseSparseToDense, cudastub_cusparse_bind_cusparseSparseToDense);
@@ -18093,7 +18445,8 @@ static cusparseStatus_t cusparseSparseToDense_resolve(cusparseHandle_t a0, cuspa
 {
 	cusparseSparseToDense_fn fn = cusparseSparseToDense_choose();
 
-	atomic_store_explicit(&cusparseSparseToDense_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSparseToDense_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -18124,7 +18477,7 @@ void *cudastub_cusparse_bind_cusparseSparseToDense_bufferSize(void)
 {
 	void *fn = (void *)cusparseSparseToDense_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSparseToDense_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSparseToDense_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSparseToDense_bufferSize, cudastub_cusparse_slot_cusparseSparseToDense_bufferSize, cudastub_cusparse_resolve_cusparseSparseToDense_bufferSize, cudastub_cusparse_bind_cusparseSparseToDense_bufferSize);
@@ -18139,7 +18492,8 @@ static cusparseStatus_t cusparseSparseToDense_bufferSize_resolve(cusparseHandle_
 {
 	cusparseSparseToDense_bufferSize_fn fn = cusparseSparseToDense_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseSparseToDense_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSparseToDense_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -18179,7 +18533,7 @@ void *cudastub_cusparse_bind_cusparseSpruneCsr2csr(void)
 {
 	void *fn = (void *)cusparseSpruneCsr2csr_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpruneCsr2csr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpruneCsr2csr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpruneCsr2csr, cudastub_cusparse_slot_cusparseSpruneCsr2csr, cudastub_cusparse_resolve_cusparseSpruneCsr2csr, cudastub_cusparse_bind_cusparseSpruneCsr2csr);
@@ -18194,7 +18548,8 @@ static cusparseStatus_t cusparseSpruneCsr2csr_resolve(cusparseHandle_t a0, int a
 {
 	cusparseSpruneCsr2csr_fn fn = cusparseSpruneCsr2csr_choose();
 
-	atomic_store_explicit(&cusparseSpruneCsr2csr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpruneCsr2csr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -18235,7 +18590,7 @@ void *cudastub_cusparse_bind_cusparseSpruneCsr2csrByPercentage(void)
 {
 	void *fn = (void *)cusparseSpruneCsr2csrByPercentage_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpruneCsr2csrByPercentage, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpruneCsr2csrByPercentage, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpruneCsr2csrByPercentage, cudastub_cusparse_slot_cusparseSpruneCsr2csrByPercentage, cudastub_cusparse_resolve_cusparseSpruneCsr2csrByPercentage, cudastub_cusparse_bind_cusparseSpruneCsr2csrByPercentage);
@@ -18250,7 +18605,8 @@ static cusparseStatus_t cusparseSpruneCsr2csrByPercentage_resolve(cusparseHandle
 {
 	cusparseSpruneCsr2csrByPercentage_fn fn = cusparseSpruneCsr2csrByPercentage_choose();
 
-	atomic_store_explicit(&cusparseSpruneCsr2csrByPercentage_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpruneCsr2csrByPercentage_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
 }
 #endif
@@ -18291,7 +18647,7 @@ void *cudastub_cusparse_bind_cusparseSpruneCsr2csrByPercentage_bufferSizeExt(voi
 {
 	void *fn = (void *)cusparseSpruneCsr2csrByPercentage_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpruneCsr2csrByPercentage_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpruneCsr2csrByPercentage_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpruneCsr2csrByPercentage_bufferSizeExt, cudastub_cusparse_slot_cusparseSpruneCsr2csrByPercentage_bufferSizeExt, cudastub_cusparse_resolve_cusparseSpruneCsr2csrByPercentage_bufferSizeExt, cudastub_cusparse_bind_cusparseSpruneCsr2csrByPercentage_bufferSizeExt);
@@ -18306,7 +18662,8 @@ static cusparseStatus_t cusparseSpruneCsr2csrByPercentage_bufferSizeExt_resolve(
 {
 	cusparseSpruneCsr2csrByPercentage_bufferSizeExt_fn fn = cusparseSpruneCsr2csrByPercentage_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseSpruneCsr2csrByPercentage_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpruneCsr2csrByPercentage_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
 }
 #endif
@@ -18345,7 +18702,7 @@ void *cudastub_cusparse_bind_cusparseSpruneCsr2csrNnz(void)
 {
 	void *fn = (void *)cusparseSpruneCsr2csrNnz_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpruneCsr2csrNnz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpruneCsr2csrNnz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpruneCsr2csrNnz, cudastub_cusparse_slot_cusparseSpruneCsr2csrNnz, cudastub_cusparse_resolve_cusparseSpruneCsr2csrNnz, cudastub_cusparse_bind_cusparseSpruneCsr2csrNnz);
@@ -18360,7 +18717,8 @@ static cusparseStatus_t cusparseSpruneCsr2csrNnz_resolve(cusparseHandle_t a0, in
 {
 	cusparseSpruneCsr2csrNnz_fn fn = cusparseSpruneCsr2csrNnz_choose();
 
-	atomic_store_explicit(&cusparseSpruneCsr2csrNnz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpruneCsr2csrNnz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -18400,7 +18758,7 @@ void *cudastub_cusparse_bind_cusparseSpruneCsr2csrNnzByPercentage(void)
 {
 	void *fn = (void *)cusparseSpruneCsr2csrNnzByPercentage_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpruneCsr2csrNnzByPercentage, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpruneCsr2csrNnzByPercentage, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpruneCsr2csrNnzByPercentage, cudastub_cusparse_slot_cusparseSpruneCsr2csrNnzByPercentage, cudastub_cusparse_resolve_cusparseSpruneCsr2csrNnzByPercentage, cudastub_cusparse_bind_cusparseSpruneCsr2csrNnzByPercentage);
@@ -18415,7 +18773,8 @@ static cusparseStatus_t cusparseSpruneCsr2csrNnzByPercentage_resolve(cusparseHan
 {
 	cusparseSpruneCsr2csrNnzByPercentage_fn fn = cusparseSpruneCsr2csrNnzByPercentage_choose();
 
-	atomic_store_explicit(&cusparseSpruneCsr2csrNnzByPercentage_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpruneCsr2csrNnzByPercentage_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -18455,7 +18814,7 @@ void *cudastub_cusparse_bind_cusparseSpruneCsr2csr_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseSpruneCsr2csr_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpruneCsr2csr_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpruneCsr2csr_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpruneCsr2csr_bufferSizeExt, cudastub_cusparse_slot_cusparseSpruneCsr2csr_bufferSizeExt, cudastub_cusparse_resolve_cusparseSpruneCsr2csr_bufferSizeExt, cudastub_cusparse_bind_cusparseSpruneCsr2csr_bufferSizeExt);
@@ -18470,7 +18829,8 @@ static cusparseStatus_t cusparseSpruneCsr2csr_bufferSizeExt_resolve(cusparseHand
 {
 	cusparseSpruneCsr2csr_bufferSizeExt_fn fn = cusparseSpruneCsr2csr_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseSpruneCsr2csr_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpruneCsr2csr_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -18507,7 +18867,7 @@ void *cudastub_cusparse_bind_cusparseSpruneDense2csr(void)
 {
 	void *fn = (void *)cusparseSpruneDense2csr_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpruneDense2csr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpruneDense2csr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpruneDense2csr, cudastub_cusparse_slot_cusparseSpruneDense2csr, cudastub_cusparse_resolve_cusparseSpruneDense2csr, cudastub_cusparse_bind_cusparseSpruneDense2csr);
@@ -18522,7 +18882,8 @@ static cusparseStatus_t cusparseSpruneDense2csr_resolve(cusparseHandle_t a0, int
 {
 	cusparseSpruneDense2csr_fn fn = cusparseSpruneDense2csr_choose();
 
-	atomic_store_explicit(&cusparseSpruneDense2csr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpruneDense2csr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -18560,7 +18921,7 @@ void *cudastub_cusparse_bind_cusparseSpruneDense2csrByPercentage(void)
 {
 	void *fn = (void *)cusparseSpruneDense2csrByPercentage_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpruneDense2csrByPercentage, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpruneDense2csrByPercentage, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpruneDense2csrByPercentage, cudastub_cusparse_slot_cusparseSpruneDense2csrByPercentage, cudastub_cusparse_resolve_cusparseSpruneDense2csrByPercentage, cudastub_cusparse_bind_cusparseSpruneDense2csrByPercentage);
@@ -18575,7 +18936,8 @@ static cusparseStatus_t cusparseSpruneDense2csrByPercentage_resolve(cusparseHand
 {
 	cusparseSpruneDense2csrByPercentage_fn fn = cusparseSpruneDense2csrByPercentage_choose();
 
-	atomic_store_explicit(&cusparseSpruneDense2csrByPercentage_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpruneDense2csrByPercentage_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -18613,7 +18975,7 @@ void *cudastub_cusparse_bind_cusparseSpruneDense2csrByPercentage_bufferSizeExt(v
 {
 	void *fn = (void *)cusparseSpruneDense2csrByPercentage_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpruneDense2csrByPercentage_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpruneDense2csrByPercentage_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpruneDense2csrByPercentage_bufferSizeExt, cudastub_cusparse_slot_cusparseSpruneDense2csrByPercentage_bufferSizeExt, cudastub_cusparse_resolve_cusparseSpruneDense2csrByPercentage_bufferSizeExt, cudastub_cusparse_bind_cusparseSpruneDense2csrByPercentage_bufferSizeExt);
@@ -18628,7 +18990,8 @@ static cusparseStatus_t cusparseSpruneDense2csrByPercentage_bufferSizeExt_resolv
 {
 	cusparseSpruneDense2csrByPercentage_bufferSizeExt_fn fn = cusparseSpruneDense2csrByPercentage_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseSpruneDense2csrByPercentage_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpruneDense2csrByPercentage_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -18664,7 +19027,7 @@ void *cudastub_cusparse_bind_cusparseSpruneDense2csrNnz(void)
 {
 	void *fn = (void *)cusparseSpruneDense2csrNnz_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpruneDense2csrNnz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpruneDense2csrNnz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpruneDense2csrNnz, cudastub_cusparse_slot_cusparseSpruneDense2csrNnz, cudastub_cusparse_resolve_cusparseSpruneDense2csrNnz, cudastub_cusparse_bind_cusparseSpruneDense2csrNnz);
@@ -18679,7 +19042,8 @@ static cusparseStatus_t cusparseSpruneDense2csrNnz_resolve(cusparseHandle_t a0, 
 {
 	cusparseSpruneDense2csrNnz_fn fn = cusparseSpruneDense2csrNnz_choose();
 
-	atomic_store_explicit(&cusparseSpruneDense2csrNnz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpruneDense2csrNnz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -18716,7 +19080,7 @@ void *cudastub_cusparse_bind_cusparseSpruneDense2csrNnzByPercentage(void)
 {
 	void *fn = (void *)cusparseSpruneDense2csrNnzByPercentage_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpruneDense2csrNnzByPercentage, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpruneDense2csrNnzByPercentage, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpruneDense2csrNnzByPercentage, cudastub_cusparse_slot_cusparseSpruneDense2csrNnzByPercentage, cudastub_cusparse_resolve_cusparseSpruneDense2csrNnzByPercentage, cudastub_cusparse_bind_cusparseSpruneDense2csrNnzByPercentage);
@@ -18731,7 +19095,8 @@ static cusparseStatus_t cusparseSpruneDense2csrNnzByPercentage_resolve(cusparseH
 {
 	cusparseSpruneDense2csrNnzByPercentage_fn fn = cusparseSpruneDense2csrNnzByPercentage_choose();
 
-	atomic_store_explicit(&cusparseSpruneDense2csrNnzByPercentage_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpruneDense2csrNnzByPercentage_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -18768,7 +19133,7 @@ void *cudastub_cusparse_bind_cusparseSpruneDense2csr_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseSpruneDense2csr_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseSpruneDense2csr_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseSpruneDense2csr_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseSpruneDense2csr_bufferSizeExt, cudastub_cusparse_slot_cusparseSpruneDense2csr_bufferSizeExt, cudastub_cusparse_resolve_cusparseSpruneDense2csr_bufferSizeExt, cudastub_cusparse_bind_cusparseSpruneDense2csr_bufferSizeExt);
@@ -18783,7 +19148,8 @@ static cusparseStatus_t cusparseSpruneDense2csr_bufferSizeExt_resolve(cusparseHa
 {
 	cusparseSpruneDense2csr_bufferSizeExt_fn fn = cusparseSpruneDense2csr_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseSpruneDense2csr_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseSpruneDense2csr_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -18812,7 +19178,7 @@ void *cudastub_cusparse_bind_cusparseXbsric02_zeroPivot(void)
 {
 	void *fn = (void *)cusparseXbsric02_zeroPivot_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseXbsric02_zeroPivot, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseXbsric02_zeroPivot, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseXbsric02_zeroPivot, cudastub_cusparse_slot_cusparseXbsric02_zeroPivot, cudastub_cusparse_resolve_cusparseXbsric02_zeroPivot, cudastub_cusparse_bind_cusparseXbsric02_zeroPivot);
@@ -18827,7 +19193,8 @@ static cusparseStatus_t cusparseXbsric02_zeroPivot_resolve(cusparseHandle_t a0, 
 {
 	cusparseXbsric02_zeroPivot_fn fn = cusparseXbsric02_zeroPivot_choose();
 
-	atomic_store_explicit(&cusparseXbsric02_zeroPivot_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseXbsric02_zeroPivot_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -18856,7 +19223,7 @@ void *cudastub_cusparse_bind_cusparseXbsrilu02_zeroPivot(void)
 {
 	void *fn = (void *)cusparseXbsrilu02_zeroPivot_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseXbsrilu02_zeroPivot, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseXbsrilu02_zeroPivot, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseXbsrilu02_zeroPivot, cudastub_cusparse_slot_cusparseXbsrilu02_zeroPivot, cudastub_cusparse_resolve_cusparseXbsrilu02_zeroPivot, cudastub_cusparse_bind_cusparseXbsrilu02_zeroPivot);
@@ -18871,7 +19238,8 @@ static cusparseStatus_t cusparseXbsrilu02_zeroPivot_resolve(cusparseHandle_t a0,
 {
 	cusparseXbsrilu02_zeroPivot_fn fn = cusparseXbsrilu02_zeroPivot_choose();
 
-	atomic_store_explicit(&cusparseXbsrilu02_zeroPivot_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseXbsrilu02_zeroPivot_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -18900,7 +19268,7 @@ void *cudastub_cusparse_bind_cusparseXbsrsm2_zeroPivot(void)
 {
 	void *fn = (void *)cusparseXbsrsm2_zeroPivot_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseXbsrsm2_zeroPivot, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseXbsrsm2_zeroPivot, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseXbsrsm2_zeroPivot, cudastub_cusparse_slot_cusparseXbsrsm2_zeroPivot, cudastub_cusparse_resolve_cusparseXbsrsm2_zeroPivot, cudastub_cusparse_bind_cusparseXbsrsm2_zeroPivot);
@@ -18915,7 +19283,8 @@ static cusparseStatus_t cusparseXbsrsm2_zeroPivot_resolve(cusparseHandle_t a0, b
 {
 	cusparseXbsrsm2_zeroPivot_fn fn = cusparseXbsrsm2_zeroPivot_choose();
 
-	atomic_store_explicit(&cusparseXbsrsm2_zeroPivot_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseXbsrsm2_zeroPivot_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -18944,7 +19313,7 @@ void *cudastub_cusparse_bind_cusparseXbsrsv2_zeroPivot(void)
 {
 	void *fn = (void *)cusparseXbsrsv2_zeroPivot_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseXbsrsv2_zeroPivot, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseXbsrsv2_zeroPivot, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseXbsrsv2_zeroPivot, cudastub_cusparse_slot_cusparseXbsrsv2_zeroPivot, cudastub_cusparse_resolve_cusparseXbsrsv2_zeroPivot, cudastub_cusparse_bind_cusparseXbsrsv2_zeroPivot);
@@ -18959,7 +19328,8 @@ static cusparseStatus_t cusparseXbsrsv2_zeroPivot_resolve(cusparseHandle_t a0, b
 {
 	cusparseXbsrsv2_zeroPivot_fn fn = cusparseXbsrsv2_zeroPivot_choose();
 
-	atomic_store_explicit(&cusparseXbsrsv2_zeroPivot_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseXbsrsv2_zeroPivot_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -18991,7 +19361,7 @@ void *cudastub_cusparse_bind_cusparseXcoo2csr(void)
 {
 	void *fn = (void *)cusparseXcoo2csr_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseXcoo2csr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseXcoo2csr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseXcoo2csr, cudastub_cusparse_slot_cusparseXcoo2csr, cudastub_cusparse_resolve_cusparseXcoo2csr, cudastub_cusparse_bind_cusparseXcoo2csr);
@@ -19006,7 +19376,8 @@ static cusparseStatus_t cusparseXcoo2csr_resolve(cusparseHandle_t a0, const int 
 {
 	cusparseXcoo2csr_fn fn = cusparseXcoo2csr_choose();
 
-	atomic_store_explicit(&cusparseXcoo2csr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseXcoo2csr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -19040,7 +19411,7 @@ void *cudastub_cusparse_bind_cusparseXcoosortByColumn(void)
 {
 	void *fn = (void *)cusparseXcoosortByColumn_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseXcoosortByColumn, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseXcoosortByColumn, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseXcoosortByColumn, cudastub_cusparse_slot_cusparseXcoosortByColumn, cudastub_cusparse_resolve_cusparseXcoosortByColumn, cudastub_cusparse_bind_cusparseXcoosortByColumn);
@@ -19055,7 +19426,8 @@ static cusparseStatus_t cusparseXcoosortByColumn_resolve(cusparseHandle_t a0, in
 {
 	cusparseXcoosortByColumn_fn fn = cusparseXcoosortByColumn_choose();
 
-	atomic_store_explicit(&cusparseXcoosortByColumn_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseXcoosortByColumn_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -19089,7 +19461,7 @@ void *cudastub_cusparse_bind_cusparseXcoosortByRow(void)
 {
 	void *fn = (void *)cusparseXcoosortByRow_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseXcoosortByRow, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseXcoosortByRow, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseXcoosortByRow, cudastub_cusparse_slot_cusparseXcoosortByRow, cudastub_cusparse_resolve_cusparseXcoosortByRow, cudastub_cusparse_bind_cusparseXcoosortByRow);
@@ -19104,7 +19476,8 @@ static cusparseStatus_t cusparseXcoosortByRow_resolve(cusparseHandle_t a0, int a
 {
 	cusparseXcoosortByRow_fn fn = cusparseXcoosortByRow_choose();
 
-	atomic_store_explicit(&cusparseXcoosortByRow_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseXcoosortByRow_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif
@@ -19137,7 +19510,7 @@ void *cudastub_cusparse_bind_cusparseXcoosort_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseXcoosort_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseXcoosort_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseXcoosort_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseXcoosort_bufferSizeExt, cudastub_cusparse_slot_cusparseXcoosort_bufferSizeExt, cudastub_cusparse_resolve_cusparseXcoosort_bufferSizeExt, cudastub_cusparse_bind_cusparseXcoosort_bufferSizeExt);
@@ -19152,7 +19525,8 @@ static cusparseStatus_t cusparseXcoosort_bufferSizeExt_resolve(cusparseHandle_t 
 {
 	cusparseXcoosort_bufferSizeExt_fn fn = cusparseXcoosort_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseXcoosort_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseXcoosort_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -19187,7 +19561,7 @@ void *cudastub_cusparse_bind_cusparseXcscsort(void)
 {
 	void *fn = (void *)cusparseXcscsort_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseXcscsort, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseXcscsort, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseXcscsort, cudastub_cusparse_slot_cusparseXcscsort, cudastub_cusparse_resolve_cusparseXcscsort, cudastub_cusparse_bind_cusparseXcscsort);
@@ -19202,7 +19576,8 @@ static cusparseStatus_t cusparseXcscsort_resolve(cusparseHandle_t a0, int a1, in
 {
 	cusparseXcscsort_fn fn = cusparseXcscsort_choose();
 
-	atomic_store_explicit(&cusparseXcscsort_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseXcscsort_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -19235,7 +19610,7 @@ void *cudastub_cusparse_bind_cusparseXcscsort_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseXcscsort_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseXcscsort_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseXcscsort_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseXcscsort_bufferSizeExt, cudastub_cusparse_slot_cusparseXcscsort_bufferSizeExt, cudastub_cusparse_resolve_cusparseXcscsort_bufferSizeExt, cudastub_cusparse_bind_cusparseXcscsort_bufferSizeExt);
@@ -19250,7 +19625,8 @@ static cusparseStatus_t cusparseXcscsort_bufferSizeExt_resolve(cusparseHandle_t 
 {
 	cusparseXcscsort_bufferSizeExt_fn fn = cusparseXcscsort_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseXcscsort_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseXcscsort_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -19287,7 +19663,7 @@ void *cudastub_cusparse_bind_cusparseXcsr2bsrNnz(void)
 {
 	void *fn = (void *)cusparseXcsr2bsrNnz_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseXcsr2bsrNnz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseXcsr2bsrNnz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseXcsr2bsrNnz, cudastub_cusparse_slot_cusparseXcsr2bsrNnz, cudastub_cusparse_resolve_cusparseXcsr2bsrNnz, cudastub_cusparse_bind_cusparseXcsr2bsrNnz);
@@ -19302,7 +19678,8 @@ static cusparseStatus_t cusparseXcsr2bsrNnz_resolve(cusparseHandle_t a0, cuspars
 {
 	cusparseXcsr2bsrNnz_fn fn = cusparseXcsr2bsrNnz_choose();
 
-	atomic_store_explicit(&cusparseXcsr2bsrNnz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseXcsr2bsrNnz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -19334,7 +19711,7 @@ void *cudastub_cusparse_bind_cusparseXcsr2coo(void)
 {
 	void *fn = (void *)cusparseXcsr2coo_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseXcsr2coo, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseXcsr2coo, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseXcsr2coo, cudastub_cusparse_slot_cusparseXcsr2coo, cudastub_cusparse_resolve_cusparseXcsr2coo, cudastub_cusparse_bind_cusparseXcsr2coo);
@@ -19349,7 +19726,8 @@ static cusparseStatus_t cusparseXcsr2coo_resolve(cusparseHandle_t a0, const int 
 {
 	cusparseXcsr2coo_fn fn = cusparseXcsr2coo_choose();
 
-	atomic_store_explicit(&cusparseXcsr2coo_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseXcsr2coo_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -19388,7 +19766,7 @@ void *cudastub_cusparse_bind_cusparseXcsr2gebsrNnz(void)
 {
 	void *fn = (void *)cusparseXcsr2gebsrNnz_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseXcsr2gebsrNnz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseXcsr2gebsrNnz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseXcsr2gebsrNnz, cudastub_cusparse_slot_cusparseXcsr2gebsrNnz, cudastub_cusparse_resolve_cusparseXcsr2gebsrNnz, cudastub_cusparse_bind_cusparseXcsr2gebsrNnz);
@@ -19403,7 +19781,8 @@ static cusparseStatus_t cusparseXcsr2gebsrNnz_resolve(cusparseHandle_t a0, cuspa
 {
 	cusparseXcsr2gebsrNnz_fn fn = cusparseXcsr2gebsrNnz_choose();
 
-	atomic_store_explicit(&cusparseXcsr2gebsrNnz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseXcsr2gebsrNnz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -19444,7 +19823,7 @@ void *cudastub_cusparse_bind_cusparseXcsrgeam2Nnz(void)
 {
 	void *fn = (void *)cusparseXcsrgeam2Nnz_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseXcsrgeam2Nnz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseXcsrgeam2Nnz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseXcsrgeam2Nnz, cudastub_cusparse_slot_cusparseXcsrgeam2Nnz, cudastub_cusparse_resolve_cusparseXcsrgeam2Nnz, cudastub_cusparse_bind_cusparseXcsrgeam2Nnz);
@@ -19459,7 +19838,8 @@ static cusparseStatus_t cusparseXcsrgeam2Nnz_resolve(cusparseHandle_t a0, int a1
 {
 	cusparseXcsrgeam2Nnz_fn fn = cusparseXcsrgeam2Nnz_choose();
 
-	atomic_store_explicit(&cusparseXcsrgeam2Nnz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseXcsrgeam2Nnz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
 }
 #endif
@@ -19488,7 +19868,7 @@ void *cudastub_cusparse_bind_cusparseXcsric02_zeroPivot(void)
 {
 	void *fn = (void *)cusparseXcsric02_zeroPivot_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseXcsric02_zeroPivot, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseXcsric02_zeroPivot, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseXcsric02_zeroPivot, cudastub_cusparse_slot_cusparseXcsric02_zeroPivot, cudastub_cusparse_resolve_cusparseXcsric02_zeroPivot, cudastub_cusparse_bind_cusparseXcsric02_zeroPivot);
@@ -19503,7 +19883,8 @@ static cusparseStatus_t cusparseXcsric02_zeroPivot_resolve(cusparseHandle_t a0, 
 {
 	cusparseXcsric02_zeroPivot_fn fn = cusparseXcsric02_zeroPivot_choose();
 
-	atomic_store_explicit(&cusparseXcsric02_zeroPivot_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseXcsric02_zeroPivot_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -19532,7 +19913,7 @@ void *cudastub_cusparse_bind_cusparseXcsrilu02_zeroPivot(void)
 {
 	void *fn = (void *)cusparseXcsrilu02_zeroPivot_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseXcsrilu02_zeroPivot, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseXcsrilu02_zeroPivot, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseXcsrilu02_zeroPivot, cudastub_cusparse_slot_cusparseXcsrilu02_zeroPivot, cudastub_cusparse_resolve_cusparseXcsrilu02_zeroPivot, cudastub_cusparse_bind_cusparseXcsrilu02_zeroPivot);
@@ -19547,7 +19928,8 @@ static cusparseStatus_t cusparseXcsrilu02_zeroPivot_resolve(cusparseHandle_t a0,
 {
 	cusparseXcsrilu02_zeroPivot_fn fn = cusparseXcsrilu02_zeroPivot_choose();
 
-	atomic_store_explicit(&cusparseXcsrilu02_zeroPivot_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseXcsrilu02_zeroPivot_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -19582,7 +19964,7 @@ void *cudastub_cusparse_bind_cusparseXcsrsort(void)
 {
 	void *fn = (void *)cusparseXcsrsort_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseXcsrsort, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseXcsrsort, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseXcsrsort, cudastub_cusparse_slot_cusparseXcsrsort, cudastub_cusparse_resolve_cusparseXcsrsort, cudastub_cusparse_bind_cusparseXcsrsort);
@@ -19597,7 +19979,8 @@ static cusparseStatus_t cusparseXcsrsort_resolve(cusparseHandle_t a0, int a1, in
 {
 	cusparseXcsrsort_fn fn = cusparseXcsrsort_choose();
 
-	atomic_store_explicit(&cusparseXcsrsort_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseXcsrsort_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -19630,7 +20013,7 @@ void *cudastub_cusparse_bind_cusparseXcsrsort_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseXcsrsort_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseXcsrsort_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseXcsrsort_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseXcsrsort_bufferSizeExt, cudastub_cusparse_slot_cusparseXcsrsort_bufferSizeExt, cudastub_cusparse_resolve_cusparseXcsrsort_bufferSizeExt, cudastub_cusparse_bind_cusparseXcsrsort_bufferSizeExt);
@@ -19645,7 +20028,8 @@ static cusparseStatus_t cusparseXcsrsort_bufferSizeExt_resolve(cusparseHandle_t 
 {
 	cusparseXcsrsort_bufferSizeExt_fn fn = cusparseXcsrsort_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseXcsrsort_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseXcsrsort_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6);
 }
 #endif
@@ -19683,7 +20067,7 @@ void *cudastub_cusparse_bind_cusparseXgebsr2csr(void)
 {
 	void *fn = (void *)cusparseXgebsr2csr_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseXgebsr2csr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseXgebsr2csr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseXgebsr2csr, cudastub_cusparse_slot_cusparseXgebsr2csr, cudastub_cusparse_resolve_cusparseXgebsr2csr, cudastub_cusparse_bind_cusparseXgebsr2csr);
@@ -19698,7 +20082,8 @@ static cusparseStatus_t cusparseXgebsr2csr_resolve(cusparseHandle_t a0, cusparse
 {
 	cusparseXgebsr2csr_fn fn = cusparseXgebsr2csr_choose();
 
-	atomic_store_explicit(&cusparseXgebsr2csr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseXgebsr2csr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -19740,7 +20125,7 @@ void *cudastub_cusparse_bind_cusparseXgebsr2gebsrNnz(void)
 {
 	void *fn = (void *)cusparseXgebsr2gebsrNnz_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseXgebsr2gebsrNnz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseXgebsr2gebsrNnz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseXgebsr2gebsrNnz, cudastub_cusparse_slot_cusparseXgebsr2gebsrNnz, cudastub_cusparse_resolve_cusparseXgebsr2gebsrNnz, cudastub_cusparse_bind_cusparseXgebsr2gebsrNnz);
@@ -19755,7 +20140,8 @@ static cusparseStatus_t cusparseXgebsr2gebsrNnz_resolve(cusparseHandle_t a0, cus
 {
 	cusparseXgebsr2gebsrNnz_fn fn = cusparseXgebsr2gebsrNnz_choose();
 
-	atomic_store_explicit(&cusparseXgebsr2gebsrNnz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseXgebsr2gebsrNnz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
 }
 #endif
@@ -19794,7 +20180,7 @@ void *cudastub_cusparse_bind_cusparseZbsr2csr(void)
 {
 	void *fn = (void *)cusparseZbsr2csr_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZbsr2csr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZbsr2csr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZbsr2csr, cudastub_cusparse_slot_cusparseZbsr2csr, cudastub_cusparse_resolve_cusparseZbsr2csr, cudastub_cusparse_bind_cusparseZbsr2csr);
@@ -19809,7 +20195,8 @@ static cusparseStatus_t cusparseZbsr2csr_resolve(cusparseHandle_t a0, cusparseDi
 {
 	cusparseZbsr2csr_fn fn = cusparseZbsr2csr_choose();
 
-	atomic_store_explicit(&cusparseZbsr2csr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZbsr2csr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -19847,7 +20234,7 @@ void *cudastub_cusparse_bind_cusparseZbsric02(void)
 {
 	void *fn = (void *)cusparseZbsric02_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZbsric02, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZbsric02, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZbsric02, cudastub_cusparse_slot_cusparseZbsric02, cudastub_cusparse_resolve_cusparseZbsric02, cudastub_cusparse_bind_cusparseZbsric02);
@@ -19862,7 +20249,8 @@ static cusparseStatus_t cusparseZbsric02_resolve(cusparseHandle_t a0, cusparseDi
 {
 	cusparseZbsric02_fn fn = cusparseZbsric02_choose();
 
-	atomic_store_explicit(&cusparseZbsric02_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZbsric02_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -19900,7 +20288,7 @@ void *cudastub_cusparse_bind_cusparseZbsric02_analysis(void)
 {
 	void *fn = (void *)cusparseZbsric02_analysis_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZbsric02_analysis, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZbsric02_analysis, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZbsric02_analysis, cudastub_cusparse_slot_cusparseZbsric02_analysis, cudastub_cusparse_resolve_cusparseZbsric02_analysis, cudastub_cusparse_bind_cusparseZbsric02_analysis);
@@ -19915,7 +20303,8 @@ static cusparseStatus_t cusparseZbsric02_analysis_resolve(cusparseHandle_t a0, c
 {
 	cusparseZbsric02_analysis_fn fn = cusparseZbsric02_analysis_choose();
 
-	atomic_store_explicit(&cusparseZbsric02_analysis_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZbsric02_analysis_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -19952,7 +20341,7 @@ void *cudastub_cusparse_bind_cusparseZbsric02_bufferSize(void)
 {
 	void *fn = (void *)cusparseZbsric02_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZbsric02_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZbsric02_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZbsric02_bufferSize, cudastub_cusparse_slot_cusparseZbsric02_bufferSize, cudastub_cusparse_resolve_cusparseZbsric02_bufferSize, cudastub_cusparse_bind_cusparseZbsric02_bufferSize);
@@ -19967,7 +20356,8 @@ static cusparseStatus_t cusparseZbsric02_bufferSize_resolve(cusparseHandle_t a0,
 {
 	cusparseZbsric02_bufferSize_fn fn = cusparseZbsric02_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseZbsric02_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZbsric02_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -20004,7 +20394,7 @@ void *cudastub_cusparse_bind_cusparseZbsric02_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseZbsric02_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZbsric02_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZbsric02_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZbsric02_bufferSizeExt, cudastub_cusparse_slot_cusparseZbsric02_bufferSizeExt, cudastub_cusparse_resolve_cusparseZbsric02_bufferSizeExt, cudastub_cusparse_bind_cusparseZbsric02_bufferSizeExt);
@@ -20019,7 +20409,8 @@ static cusparseStatus_t cusparseZbsric02_bufferSizeExt_resolve(cusparseHandle_t 
 {
 	cusparseZbsric02_bufferSizeExt_fn fn = cusparseZbsric02_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseZbsric02_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZbsric02_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -20057,7 +20448,7 @@ void *cudastub_cusparse_bind_cusparseZbsrilu02(void)
 {
 	void *fn = (void *)cusparseZbsrilu02_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZbsrilu02, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZbsrilu02, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZbsrilu02, cudastub_cusparse_slot_cusparseZbsrilu02, cudastub_cusparse_resolve_cusparseZbsrilu02, cudastub_cusparse_bind_cusparseZbsrilu02);
@@ -20072,7 +20463,8 @@ static cusparseStatus_t cusparseZbsrilu02_resolve(cusparseHandle_t a0, cusparseD
 {
 	cusparseZbsrilu02_fn fn = cusparseZbsrilu02_choose();
 
-	atomic_store_explicit(&cusparseZbsrilu02_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZbsrilu02_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -20110,7 +20502,7 @@ void *cudastub_cusparse_bind_cusparseZbsrilu02_analysis(void)
 {
 	void *fn = (void *)cusparseZbsrilu02_analysis_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZbsrilu02_analysis, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZbsrilu02_analysis, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZbsrilu02_analysis, cudastub_cusparse_slot_cusparseZbsrilu02_analysis, cudastub_cusparse_resolve_cusparseZbsrilu02_analysis, cudastub_cusparse_bind_cusparseZbsrilu02_analysis);
@@ -20125,7 +20517,8 @@ static cusparseStatus_t cusparseZbsrilu02_analysis_resolve(cusparseHandle_t a0, 
 {
 	cusparseZbsrilu02_analysis_fn fn = cusparseZbsrilu02_analysis_choose();
 
-	atomic_store_explicit(&cusparseZbsrilu02_analysis_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZbsrilu02_analysis_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -20162,7 +20555,7 @@ void *cudastub_cusparse_bind_cusparseZbsrilu02_bufferSize(void)
 {
 	void *fn = (void *)cusparseZbsrilu02_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZbsrilu02_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZbsrilu02_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZbsrilu02_bufferSize, cudastub_cusparse_slot_cusparseZbsrilu02_bufferSize, cudastub_cusparse_resolve_cusparseZbsrilu02_bufferSize, cudastub_cusparse_bind_cusparseZbsrilu02_bufferSize);
@@ -20177,7 +20570,8 @@ static cusparseStatus_t cusparseZbsrilu02_bufferSize_resolve(cusparseHandle_t a0
 {
 	cusparseZbsrilu02_bufferSize_fn fn = cusparseZbsrilu02_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseZbsrilu02_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZbsrilu02_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -20214,7 +20608,7 @@ void *cudastub_cusparse_bind_cusparseZbsrilu02_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseZbsrilu02_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZbsrilu02_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZbsrilu02_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZbsrilu02_bufferSizeExt, cudastub_cusparse_slot_cusparseZbsrilu02_bufferSizeExt, cudastub_cusparse_resolve_cusparseZbsrilu02_bufferSizeExt, cudastub_cusparse_bind_cusparseZbsrilu02_bufferSizeExt);
@@ -20229,7 +20623,8 @@ static cusparseStatus_t cusparseZbsrilu02_bufferSizeExt_resolve(cusparseHandle_t
 {
 	cusparseZbsrilu02_bufferSizeExt_fn fn = cusparseZbsrilu02_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseZbsrilu02_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZbsrilu02_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -20260,7 +20655,7 @@ void *cudastub_cusparse_bind_cusparseZbsrilu02_numericBoost(void)
 {
 	void *fn = (void *)cusparseZbsrilu02_numericBoost_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZbsrilu02_numericBoost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZbsrilu02_numericBoost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZbsrilu02_numericBoost, cudastub_cusparse_slot_cusparseZbsrilu02_numericBoost, cudastub_cusparse_resolve_cusparseZbsrilu02_numericBoost, cudastub_cusparse_bind_cusparseZbsrilu02_numericBoost);
@@ -20275,7 +20670,8 @@ static cusparseStatus_t cusparseZbsrilu02_numericBoost_resolve(cusparseHandle_t 
 {
 	cusparseZbsrilu02_numericBoost_fn fn = cusparseZbsrilu02_numericBoost_choose();
 
-	atomic_store_explicit(&cusparseZbsrilu02_numericBoost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZbsrilu02_numericBoost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -20320,7 +20716,7 @@ void *cudastub_cusparse_bind_cusparseZbsrmm(void)
 {
 	void *fn = (void *)cusparseZbsrmm_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZbsrmm, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZbsrmm, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZbsrmm, cudastub_cusparse_slot_cusparseZbsrmm, cudastub_cusparse_resolve_cusparseZbsrmm, cudastub_cusparse_bind_cusparseZbsrmm);
@@ -20335,7 +20731,8 @@ static cusparseStatus_t cusparseZbsrmm_resolve(cusparseHandle_t a0, cusparseDire
 {
 	cusparseZbsrmm_fn fn = cusparseZbsrmm_choose();
 
-	atomic_store_explicit(&cusparseZbsrmm_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZbsrmm_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18);
 }
 #endif
@@ -20376,7 +20773,7 @@ void *cudastub_cusparse_bind_cusparseZbsrmv(void)
 {
 	void *fn = (void *)cusparseZbsrmv_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZbsrmv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZbsrmv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZbsrmv, cudastub_cusparse_slot_cusparseZbsrmv, cudastub_cusparse_resolve_cusparseZbsrmv, cudastub_cusparse_bind_cusparseZbsrmv);
@@ -20391,7 +20788,8 @@ static cusparseStatus_t cusparseZbsrmv_resolve(cusparseHandle_t a0, cusparseDire
 {
 	cusparseZbsrmv_fn fn = cusparseZbsrmv_choose();
 
-	atomic_store_explicit(&cusparseZbsrmv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZbsrmv_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
 }
 #endif
@@ -20432,7 +20830,7 @@ void *cudastub_cusparse_bind_cusparseZbsrsm2_analysis(void)
 {
 	void *fn = (void *)cusparseZbsrsm2_analysis_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZbsrsm2_analysis, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZbsrsm2_analysis, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZbsrsm2_analysis, cudastub_cusparse_slot_cusparseZbsrsm2_analysis, cudastub_cusparse_resolve_cusparseZbsrsm2_analysis, cudastub_cusparse_bind_cusparseZbsrsm2_analysis);
@@ -20447,7 +20845,8 @@ static cusparseStatus_t cusparseZbsrsm2_analysis_resolve(cusparseHandle_t a0, cu
 {
 	cusparseZbsrsm2_analysis_fn fn = cusparseZbsrsm2_analysis_choose();
 
-	atomic_store_explicit(&cusparseZbsrsm2_analysis_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZbsrsm2_analysis_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
 }
 #endif
@@ -20487,7 +20886,7 @@ void *cudastub_cusparse_bind_cusparseZbsrsm2_bufferSize(void)
 {
 	void *fn = (void *)cusparseZbsrsm2_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZbsrsm2_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZbsrsm2_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZbsrsm2_bufferSize, cudastub_cusparse_slot_cusparseZbsrsm2_bufferSize, cudastub_cusparse_resolve_cusparseZbsrsm2_bufferSize, cudastub_cusparse_bind_cusparseZbsrsm2_bufferSize);
@@ -20502,7 +20901,8 @@ static cusparseStatus_t cusparseZbsrsm2_bufferSize_resolve(cusparseHandle_t a0, 
 {
 	cusparseZbsrsm2_bufferSize_fn fn = cusparseZbsrsm2_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseZbsrsm2_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZbsrsm2_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -20542,7 +20942,7 @@ void *cudastub_cusparse_bind_cusparseZbsrsm2_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseZbsrsm2_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZbsrsm2_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZbsrsm2_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZbsrsm2_bufferSizeExt, cudastub_cusparse_slot_cusparseZbsrsm2_bufferSizeExt, cudastub_cusparse_resolve_cusparseZbsrsm2_bufferSizeExt, cudastub_cusparse_bind_cusparseZbsrsm2_bufferSizeExt);
@@ -20557,7 +20957,8 @@ static cusparseStatus_t cusparseZbsrsm2_bufferSizeExt_resolve(cusparseHandle_t a
 {
 	cusparseZbsrsm2_bufferSizeExt_fn fn = cusparseZbsrsm2_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseZbsrsm2_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZbsrsm2_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -20603,7 +21004,7 @@ void *cudastub_cusparse_bind_cusparseZbsrsm2_solve(void)
 {
 	void *fn = (void *)cusparseZbsrsm2_solve_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZbsrsm2_solve, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZbsrsm2_solve, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZbsrsm2_solve, cudastub_cusparse_slot_cusparseZbsrsm2_solve, cudastub_cusparse_resolve_cusparseZbsrsm2_solve, cudastub_cusparse_bind_cusparseZbsrsm2_solve);
@@ -20618,7 +21019,8 @@ static cusparseStatus_t cusparseZbsrsm2_solve_resolve(cusparseHandle_t a0, cuspa
 {
 	cusparseZbsrsm2_solve_fn fn = cusparseZbsrsm2_solve_choose();
 
-	atomic_store_explicit(&cusparseZbsrsm2_solve_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZbsrsm2_solve_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
 }
 #endif
@@ -20657,7 +21059,7 @@ void *cudastub_cusparse_bind_cusparseZbsrsv2_analysis(void)
 {
 	void *fn = (void *)cusparseZbsrsv2_analysis_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZbsrsv2_analysis, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZbsrsv2_analysis, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZbsrsv2_analysis, cudastub_cusparse_slot_cusparseZbsrsv2_analysis, cudastub_cusparse_resolve_cusparseZbsrsv2_analysis, cudastub_cusparse_bind_cusparseZbsrsv2_analysis);
@@ -20672,7 +21074,8 @@ static cusparseStatus_t cusparseZbsrsv2_analysis_resolve(cusparseHandle_t a0, cu
 {
 	cusparseZbsrsv2_analysis_fn fn = cusparseZbsrsv2_analysis_choose();
 
-	atomic_store_explicit(&cusparseZbsrsv2_analysis_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZbsrsv2_analysis_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -20710,7 +21113,7 @@ void *cudastub_cusparse_bind_cusparseZbsrsv2_bufferSize(void)
 {
 	void *fn = (void *)cusparseZbsrsv2_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZbsrsv2_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZbsrsv2_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZbsrsv2_bufferSize, cudastub_cusparse_slot_cusparseZbsrsv2_bufferSize, cudastub_cusparse_resolve_cusparseZbsrsv2_bufferSize, cudastub_cusparse_bind_cusparseZbsrsv2_bufferSize);
@@ -20725,7 +21128,8 @@ static cusparseStatus_t cusparseZbsrsv2_bufferSize_resolve(cusparseHandle_t a0, 
 {
 	cusparseZbsrsv2_bufferSize_fn fn = cusparseZbsrsv2_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseZbsrsv2_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZbsrsv2_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -20763,7 +21167,7 @@ void *cudastub_cusparse_bind_cusparseZbsrsv2_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseZbsrsv2_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZbsrsv2_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZbsrsv2_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZbsrsv2_bufferSizeExt, cudastub_cusparse_slot_cusparseZbsrsv2_bufferSizeExt, cudastub_cusparse_resolve_cusparseZbsrsv2_bufferSizeExt, cudastub_cusparse_bind_cusparseZbsrsv2_bufferSizeExt);
@@ -20778,7 +21182,8 @@ static cusparseStatus_t cusparseZbsrsv2_bufferSizeExt_resolve(cusparseHandle_t a
 {
 	cusparseZbsrsv2_bufferSizeExt_fn fn = cusparseZbsrsv2_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseZbsrsv2_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZbsrsv2_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -20820,7 +21225,7 @@ void *cudastub_cusparse_bind_cusparseZbsrsv2_solve(void)
 {
 	void *fn = (void *)cusparseZbsrsv2_solve_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZbsrsv2_solve, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZbsrsv2_solve, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZbsrsv2_solve, cudastub_cusparse_slot_cusparseZbsrsv2_solve, cudastub_cusparse_resolve_cusparseZbsrsv2_solve, cudastub_cusparse_bind_cusparseZbsrsv2_solve);
@@ -20835,7 +21240,8 @@ static cusparseStatus_t cusparseZbsrsv2_solve_resolve(cusparseHandle_t a0, cuspa
 {
 	cusparseZbsrsv2_solve_fn fn = cusparseZbsrsv2_solve_choose();
 
-	atomic_store_explicit(&cusparseZbsrsv2_solve_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZbsrsv2_solve_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
 }
 #endif
@@ -20879,7 +21285,7 @@ void *cudastub_cusparse_bind_cusparseZbsrxmv(void)
 {
 	void *fn = (void *)cusparseZbsrxmv_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZbsrxmv, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZbsrxmv, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZbsrxmv, cudastub_cusparse_slot_cusparseZbsrxmv, cudastub_cusparse_resolve_cusparseZbsrxmv, cudastub_cusparse_bind_cusparseZbsrxmv);
@@ -20894,7 +21300,8 @@ static cusparseStatus_t cusparseZbsrxmv_resolve(cusparseHandle_t a0, cusparseDir
 {
 	cusparseZbsrxmv_fn fn = cusparseZbsrxmv_choose();
 
-	atomic_store_explicit(&cusparseZbsrxmv_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZbsrxmv_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
 }
 #endif
@@ -20933,7 +21340,7 @@ void *cudastub_cusparse_bind_cusparseZcsr2bsr(void)
 {
 	void *fn = (void *)cusparseZcsr2bsr_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZcsr2bsr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZcsr2bsr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZcsr2bsr, cudastub_cusparse_slot_cusparseZcsr2bsr, cudastub_cusparse_resolve_cusparseZcsr2bsr, cudastub_cusparse_bind_cusparseZcsr2bsr);
@@ -20948,7 +21355,8 @@ static cusparseStatus_t cusparseZcsr2bsr_resolve(cusparseHandle_t a0, cusparseDi
 {
 	cusparseZcsr2bsr_fn fn = cusparseZcsr2bsr_choose();
 
-	atomic_store_explicit(&cusparseZcsr2bsr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZcsr2bsr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -20987,7 +21395,7 @@ void *cudastub_cusparse_bind_cusparseZcsr2csr_compress(void)
 {
 	void *fn = (void *)cusparseZcsr2csr_compress_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZcsr2csr_compress, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZcsr2csr_compress, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZcsr2csr_compress, cudastub_cusparse_slot_cusparseZcsr2csr_compress, cudastub_cusparse_resolve_cusparseZcsr2csr_compress, cudastub_cusparse_bind_cusparseZcsr2csr_compress);
@@ -21002,7 +21410,8 @@ static cusparseStatus_t cusparseZcsr2csr_compress_resolve(cusparseHandle_t a0, i
 {
 	cusparseZcsr2csr_compress_fn fn = cusparseZcsr2csr_compress_choose();
 
-	atomic_store_explicit(&cusparseZcsr2csr_compress_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZcsr2csr_compress_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 #endif
@@ -21038,7 +21447,7 @@ void *cudastub_cusparse_bind_cusparseZcsr2csru(void)
 {
 	void *fn = (void *)cusparseZcsr2csru_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZcsr2csru, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZcsr2csru, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZcsr2csru, cudastub_cusparse_slot_cusparseZcsr2csru, cudastub_cusparse_resolve_cusparseZcsr2csru, cudastub_cusparse_bind_cusparseZcsr2csru);
@@ -21053,7 +21462,8 @@ static cusparseStatus_t cusparseZcsr2csru_resolve(cusparseHandle_t a0, int a1, i
 {
 	cusparseZcsr2csru_fn fn = cusparseZcsr2csru_choose();
 
-	atomic_store_explicit(&cusparseZcsr2csru_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZcsr2csru_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -21094,7 +21504,7 @@ void *cudastub_cusparse_bind_cusparseZcsr2gebsr(void)
 {
 	void *fn = (void *)cusparseZcsr2gebsr_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZcsr2gebsr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZcsr2gebsr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZcsr2gebsr, cudastub_cusparse_slot_cusparseZcsr2gebsr, cudastub_cusparse_resolve_cusparseZcsr2gebsr, cudastub_cusparse_bind_cusparseZcsr2gebsr);
@@ -21109,7 +21519,8 @@ static cusparseStatus_t cusparseZcsr2gebsr_resolve(cusparseHandle_t a0, cusparse
 {
 	cusparseZcsr2gebsr_fn fn = cusparseZcsr2gebsr_choose();
 
-	atomic_store_explicit(&cusparseZcsr2gebsr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZcsr2gebsr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
 }
 #endif
@@ -21146,7 +21557,7 @@ void *cudastub_cusparse_bind_cusparseZcsr2gebsr_bufferSize(void)
 {
 	void *fn = (void *)cusparseZcsr2gebsr_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZcsr2gebsr_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZcsr2gebsr_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZcsr2gebsr_bufferSize, cudastub_cusparse_slot_cusparseZcsr2gebsr_bufferSize, cudastub_cusparse_resolve_cusparseZcsr2gebsr_bufferSize, cudastub_cusparse_bind_cusparseZcsr2gebsr_bufferSize);
@@ -21161,7 +21572,8 @@ static cusparseStatus_t cusparseZcsr2gebsr_bufferSize_resolve(cusparseHandle_t a
 {
 	cusparseZcsr2gebsr_bufferSize_fn fn = cusparseZcsr2gebsr_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseZcsr2gebsr_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZcsr2gebsr_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -21198,7 +21610,7 @@ void *cudastub_cusparse_bind_cusparseZcsr2gebsr_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseZcsr2gebsr_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZcsr2gebsr_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZcsr2gebsr_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZcsr2gebsr_bufferSizeExt, cudastub_cusparse_slot_cusparseZcsr2gebsr_bufferSizeExt, cudastub_cusparse_resolve_cusparseZcsr2gebsr_bufferSizeExt, cudastub_cusparse_bind_cusparseZcsr2gebsr_bufferSizeExt);
@@ -21213,7 +21625,8 @@ static cusparseStatus_t cusparseZcsr2gebsr_bufferSizeExt_resolve(cusparseHandle_
 {
 	cusparseZcsr2gebsr_bufferSizeExt_fn fn = cusparseZcsr2gebsr_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseZcsr2gebsr_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZcsr2gebsr_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -21251,7 +21664,7 @@ void *cudastub_cusparse_bind_cusparseZcsrcolor(void)
 {
 	void *fn = (void *)cusparseZcsrcolor_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZcsrcolor, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZcsrcolor, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZcsrcolor, cudastub_cusparse_slot_cusparseZcsrcolor, cudastub_cusparse_resolve_cusparseZcsrcolor, cudastub_cusparse_bind_cusparseZcsrcolor);
@@ -21266,7 +21679,8 @@ static cusparseStatus_t cusparseZcsrcolor_resolve(cusparseHandle_t a0, int a1, i
 {
 	cusparseZcsrcolor_fn fn = cusparseZcsrcolor_choose();
 
-	atomic_store_explicit(&cusparseZcsrcolor_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZcsrcolor_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 #endif
@@ -21312,7 +21726,7 @@ void *cudastub_cusparse_bind_cusparseZcsrgeam2(void)
 {
 	void *fn = (void *)cusparseZcsrgeam2_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZcsrgeam2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZcsrgeam2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZcsrgeam2, cudastub_cusparse_slot_cusparseZcsrgeam2, cudastub_cusparse_resolve_cusparseZcsrgeam2, cudastub_cusparse_bind_cusparseZcsrgeam2);
@@ -21327,7 +21741,8 @@ static cusparseStatus_t cusparseZcsrgeam2_resolve(cusparseHandle_t a0, int a1, i
 {
 	cusparseZcsrgeam2_fn fn = cusparseZcsrgeam2_choose();
 
-	atomic_store_explicit(&cusparseZcsrgeam2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZcsrgeam2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
 }
 #endif
@@ -21373,7 +21788,7 @@ void *cudastub_cusparse_bind_cusparseZcsrgeam2_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseZcsrgeam2_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZcsrgeam2_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZcsrgeam2_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZcsrgeam2_bufferSizeExt, cudastub_cusparse_slot_cusparseZcsrgeam2_bufferSizeExt, cudastub_cusparse_resolve_cusparseZcsrgeam2_bufferSizeExt, cudastub_cusparse_bind_cusparseZcsrgeam2_bufferSizeExt);
@@ -21388,7 +21803,8 @@ static cusparseStatus_t cusparseZcsrgeam2_bufferSizeExt_resolve(cusparseHandle_t
 {
 	cusparseZcsrgeam2_bufferSizeExt_fn fn = cusparseZcsrgeam2_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseZcsrgeam2_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZcsrgeam2_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
 }
 #endif
@@ -21424,7 +21840,7 @@ void *cudastub_cusparse_bind_cusparseZcsric02(void)
 {
 	void *fn = (void *)cusparseZcsric02_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZcsric02, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZcsric02, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZcsric02, cudastub_cusparse_slot_cusparseZcsric02, cudastub_cusparse_resolve_cusparseZcsric02, cudastub_cusparse_bind_cusparseZcsric02);
@@ -21439,7 +21855,8 @@ static cusparseStatus_t cusparseZcsric02_resolve(cusparseHandle_t a0, int a1, in
 {
 	cusparseZcsric02_fn fn = cusparseZcsric02_choose();
 
-	atomic_store_explicit(&cusparseZcsric02_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZcsric02_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -21475,7 +21892,7 @@ void *cudastub_cusparse_bind_cusparseZcsric02_analysis(void)
 {
 	void *fn = (void *)cusparseZcsric02_analysis_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZcsric02_analysis, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZcsric02_analysis, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZcsric02_analysis, cudastub_cusparse_slot_cusparseZcsric02_analysis, cudastub_cusparse_resolve_cusparseZcsric02_analysis, cudastub_cusparse_bind_cusparseZcsric02_analysis);
@@ -21490,7 +21907,8 @@ static cusparseStatus_t cusparseZcsric02_analysis_resolve(cusparseHandle_t a0, i
 {
 	cusparseZcsric02_analysis_fn fn = cusparseZcsric02_analysis_choose();
 
-	atomic_store_explicit(&cusparseZcsric02_analysis_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZcsric02_analysis_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -21525,7 +21943,7 @@ void *cudastub_cusparse_bind_cusparseZcsric02_bufferSize(void)
 {
 	void *fn = (void *)cusparseZcsric02_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZcsric02_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZcsric02_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZcsric02_bufferSize, cudastub_cusparse_slot_cusparseZcsric02_bufferSize, cudastub_cusparse_resolve_cusparseZcsric02_bufferSize, cudastub_cusparse_bind_cusparseZcsric02_bufferSize);
@@ -21540,7 +21958,8 @@ static cusparseStatus_t cusparseZcsric02_bufferSize_resolve(cusparseHandle_t a0,
 {
 	cusparseZcsric02_bufferSize_fn fn = cusparseZcsric02_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseZcsric02_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZcsric02_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -21575,7 +21994,7 @@ void *cudastub_cusparse_bind_cusparseZcsric02_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseZcsric02_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZcsric02_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZcsric02_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZcsric02_bufferSizeExt, cudastub_cusparse_slot_cusparseZcsric02_bufferSizeExt, cudastub_cusparse_resolve_cusparseZcsric02_bufferSizeExt, cudastub_cusparse_bind_cusparseZcsric02_bufferSizeExt);
@@ -21590,7 +22009,8 @@ static cusparseStatus_t cusparseZcsric02_bufferSizeExt_resolve(cusparseHandle_t 
 {
 	cusparseZcsric02_bufferSizeExt_fn fn = cusparseZcsric02_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseZcsric02_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZcsric02_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -21626,7 +22046,7 @@ void *cudastub_cusparse_bind_cusparseZcsrilu02(void)
 {
 	void *fn = (void *)cusparseZcsrilu02_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZcsrilu02, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZcsrilu02, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZcsrilu02, cudastub_cusparse_slot_cusparseZcsrilu02, cudastub_cusparse_resolve_cusparseZcsrilu02, cudastub_cusparse_bind_cusparseZcsrilu02);
@@ -21641,7 +22061,8 @@ static cusparseStatus_t cusparseZcsrilu02_resolve(cusparseHandle_t a0, int a1, i
 {
 	cusparseZcsrilu02_fn fn = cusparseZcsrilu02_choose();
 
-	atomic_store_explicit(&cusparseZcsrilu02_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZcsrilu02_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -21677,7 +22098,7 @@ void *cudastub_cusparse_bind_cusparseZcsrilu02_analysis(void)
 {
 	void *fn = (void *)cusparseZcsrilu02_analysis_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZcsrilu02_analysis, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZcsrilu02_analysis, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZcsrilu02_analysis, cudastub_cusparse_slot_cusparseZcsrilu02_analysis, cudastub_cusparse_resolve_cusparseZcsrilu02_analysis, cudastub_cusparse_bind_cusparseZcsrilu02_analysis);
@@ -21692,7 +22113,8 @@ static cusparseStatus_t cusparseZcsrilu02_analysis_resolve(cusparseHandle_t a0, 
 {
 	cusparseZcsrilu02_analysis_fn fn = cusparseZcsrilu02_analysis_choose();
 
-	atomic_store_explicit(&cusparseZcsrilu02_analysis_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZcsrilu02_analysis_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -21727,7 +22149,7 @@ void *cudastub_cusparse_bind_cusparseZcsrilu02_bufferSize(void)
 {
 	void *fn = (void *)cusparseZcsrilu02_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZcsrilu02_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZcsrilu02_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZcsrilu02_bufferSize, cudastub_cusparse_slot_cusparseZcsrilu02_bufferSize, cudastub_cusparse_resolve_cusparseZcsrilu02_bufferSize, cudastub_cusparse_bind_cusparseZcsrilu02_bufferSize);
@@ -21742,7 +22164,8 @@ static cusparseStatus_t cusparseZcsrilu02_bufferSize_resolve(cusparseHandle_t a0
 {
 	cusparseZcsrilu02_bufferSize_fn fn = cusparseZcsrilu02_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseZcsrilu02_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZcsrilu02_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -21777,7 +22200,7 @@ void *cudastub_cusparse_bind_cusparseZcsrilu02_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseZcsrilu02_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZcsrilu02_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZcsrilu02_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZcsrilu02_bufferSizeExt, cudastub_cusparse_slot_cusparseZcsrilu02_bufferSizeExt, cudastub_cusparse_resolve_cusparseZcsrilu02_bufferSizeExt, cudastub_cusparse_bind_cusparseZcsrilu02_bufferSizeExt);
@@ -21792,7 +22215,8 @@ static cusparseStatus_t cusparseZcsrilu02_bufferSizeExt_resolve(cusparseHandle_t
 {
 	cusparseZcsrilu02_bufferSizeExt_fn fn = cusparseZcsrilu02_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseZcsrilu02_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZcsrilu02_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -21823,7 +22247,7 @@ void *cudastub_cusparse_bind_cusparseZcsrilu02_numericBoost(void)
 {
 	void *fn = (void *)cusparseZcsrilu02_numericBoost_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZcsrilu02_numericBoost, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZcsrilu02_numericBoost, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZcsrilu02_numericBoost, cudastub_cusparse_slot_cusparseZcsrilu02_numericBoost, cudastub_cusparse_resolve_cusparseZcsrilu02_numericBoost, cudastub_cusparse_bind_cusparseZcsrilu02_numericBoost);
@@ -21838,7 +22262,8 @@ static cusparseStatus_t cusparseZcsrilu02_numericBoost_resolve(cusparseHandle_t 
 {
 	cusparseZcsrilu02_numericBoost_fn fn = cusparseZcsrilu02_numericBoost_choose();
 
-	atomic_store_explicit(&cusparseZcsrilu02_numericBoost_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZcsrilu02_numericBoost_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -21874,7 +22299,7 @@ void *cudastub_cusparse_bind_cusparseZcsru2csr(void)
 {
 	void *fn = (void *)cusparseZcsru2csr_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZcsru2csr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZcsru2csr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZcsru2csr, cudastub_cusparse_slot_cusparseZcsru2csr, cudastub_cusparse_resolve_cusparseZcsru2csr, cudastub_cusparse_bind_cusparseZcsru2csr);
@@ -21889,7 +22314,8 @@ static cusparseStatus_t cusparseZcsru2csr_resolve(cusparseHandle_t a0, int a1, i
 {
 	cusparseZcsru2csr_fn fn = cusparseZcsru2csr_choose();
 
-	atomic_store_explicit(&cusparseZcsru2csr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZcsru2csr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -21924,7 +22350,7 @@ void *cudastub_cusparse_bind_cusparseZcsru2csr_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseZcsru2csr_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZcsru2csr_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZcsru2csr_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZcsru2csr_bufferSizeExt, cudastub_cusparse_slot_cusparseZcsru2csr_bufferSizeExt, cudastub_cusparse_resolve_cusparseZcsru2csr_bufferSizeExt, cudastub_cusparse_bind_cusparseZcsru2csr_bufferSizeExt);
@@ -21939,7 +22365,8 @@ static cusparseStatus_t cusparseZcsru2csr_bufferSizeExt_resolve(cusparseHandle_t
 {
 	cusparseZcsru2csr_bufferSizeExt_fn fn = cusparseZcsru2csr_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseZcsru2csr_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZcsru2csr_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -21979,7 +22406,7 @@ void *cudastub_cusparse_bind_cusparseZgebsr2csr(void)
 {
 	void *fn = (void *)cusparseZgebsr2csr_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZgebsr2csr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZgebsr2csr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZgebsr2csr, cudastub_cusparse_slot_cusparseZgebsr2csr, cudastub_cusparse_resolve_cusparseZgebsr2csr, cudastub_cusparse_bind_cusparseZgebsr2csr);
@@ -21994,7 +22421,8 @@ static cusparseStatus_t cusparseZgebsr2csr_resolve(cusparseHandle_t a0, cusparse
 {
 	cusparseZgebsr2csr_fn fn = cusparseZgebsr2csr_choose();
 
-	atomic_store_explicit(&cusparseZgebsr2csr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZgebsr2csr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -22035,7 +22463,7 @@ void *cudastub_cusparse_bind_cusparseZgebsr2gebsc(void)
 {
 	void *fn = (void *)cusparseZgebsr2gebsc_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZgebsr2gebsc, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZgebsr2gebsc, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZgebsr2gebsc, cudastub_cusparse_slot_cusparseZgebsr2gebsc, cudastub_cusparse_resolve_cusparseZgebsr2gebsc, cudastub_cusparse_bind_cusparseZgebsr2gebsc);
@@ -22050,7 +22478,8 @@ static cusparseStatus_t cusparseZgebsr2gebsc_resolve(cusparseHandle_t a0, int a1
 {
 	cusparseZgebsr2gebsc_fn fn = cusparseZgebsr2gebsc_choose();
 
-	atomic_store_explicit(&cusparseZgebsr2gebsc_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZgebsr2gebsc_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
 }
 #endif
@@ -22086,7 +22515,7 @@ void *cudastub_cusparse_bind_cusparseZgebsr2gebsc_bufferSize(void)
 {
 	void *fn = (void *)cusparseZgebsr2gebsc_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZgebsr2gebsc_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZgebsr2gebsc_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZgebsr2gebsc_bufferSize, cudastub_cusparse_slot_cusparseZgebsr2gebsc_bufferSize, cudastub_cusparse_resolve_cusparseZgebsr2gebsc_bufferSize, cudastub_cusparse_bind_cusparseZgebsr2gebsc_bufferSize);
@@ -22101,7 +22530,8 @@ static cusparseStatus_t cusparseZgebsr2gebsc_bufferSize_resolve(cusparseHandle_t
 {
 	cusparseZgebsr2gebsc_bufferSize_fn fn = cusparseZgebsr2gebsc_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseZgebsr2gebsc_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZgebsr2gebsc_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -22137,7 +22567,7 @@ void *cudastub_cusparse_bind_cusparseZgebsr2gebsc_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseZgebsr2gebsc_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZgebsr2gebsc_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZgebsr2gebsc_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZgebsr2gebsc_bufferSizeExt, cudastub_cusparse_slot_cusparseZgebsr2gebsc_bufferSizeExt, cudastub_cusparse_resolve_cusparseZgebsr2gebsc_bufferSizeExt, cudastub_cusparse_bind_cusparseZgebsr2gebsc_bufferSizeExt);
@@ -22152,7 +22582,8 @@ static cusparseStatus_t cusparseZgebsr2gebsc_bufferSizeExt_resolve(cusparseHandl
 {
 	cusparseZgebsr2gebsc_bufferSizeExt_fn fn = cusparseZgebsr2gebsc_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseZgebsr2gebsc_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZgebsr2gebsc_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 }
 #endif
@@ -22196,7 +22627,7 @@ void *cudastub_cusparse_bind_cusparseZgebsr2gebsr(void)
 {
 	void *fn = (void *)cusparseZgebsr2gebsr_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZgebsr2gebsr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZgebsr2gebsr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZgebsr2gebsr, cudastub_cusparse_slot_cusparseZgebsr2gebsr, cudastub_cusparse_resolve_cusparseZgebsr2gebsr, cudastub_cusparse_bind_cusparseZgebsr2gebsr);
@@ -22211,7 +22642,8 @@ static cusparseStatus_t cusparseZgebsr2gebsr_resolve(cusparseHandle_t a0, cuspar
 {
 	cusparseZgebsr2gebsr_fn fn = cusparseZgebsr2gebsr_choose();
 
-	atomic_store_explicit(&cusparseZgebsr2gebsr_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZgebsr2gebsr_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
 }
 #endif
@@ -22251,7 +22683,7 @@ void *cudastub_cusparse_bind_cusparseZgebsr2gebsr_bufferSize(void)
 {
 	void *fn = (void *)cusparseZgebsr2gebsr_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZgebsr2gebsr_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZgebsr2gebsr_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZgebsr2gebsr_bufferSize, cudastub_cusparse_slot_cusparseZgebsr2gebsr_bufferSize, cudastub_cusparse_resolve_cusparseZgebsr2gebsr_bufferSize, cudastub_cusparse_bind_cusparseZgebsr2gebsr_bufferSize);
@@ -22266,7 +22698,8 @@ static cusparseStatus_t cusparseZgebsr2gebsr_bufferSize_resolve(cusparseHandle_t
 {
 	cusparseZgebsr2gebsr_bufferSize_fn fn = cusparseZgebsr2gebsr_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseZgebsr2gebsr_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZgebsr2gebsr_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -22306,7 +22739,7 @@ void *cudastub_cusparse_bind_cusparseZgebsr2gebsr_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseZgebsr2gebsr_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZgebsr2gebsr_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZgebsr2gebsr_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZgebsr2gebsr_bufferSizeExt, cudastub_cusparse_slot_cusparseZgebsr2gebsr_bufferSizeExt, cudastub_cusparse_resolve_cusparseZgebsr2gebsr_bufferSizeExt, cudastub_cusparse_bind_cusparseZgebsr2gebsr_bufferSizeExt);
@@ -22321,7 +22754,8 @@ static cusparseStatus_t cusparseZgebsr2gebsr_bufferSizeExt_resolve(cusparseHandl
 {
 	cusparseZgebsr2gebsr_bufferSizeExt_fn fn = cusparseZgebsr2gebsr_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseZgebsr2gebsr_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZgebsr2gebsr_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -22361,7 +22795,7 @@ void *cudastub_cusparse_bind_cusparseZgemvi(void)
 {
 	void *fn = (void *)cusparseZgemvi_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZgemvi, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZgemvi, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZgemvi, cudastub_cusparse_slot_cusparseZgemvi, cudastub_cusparse_resolve_cusparseZgemvi, cudastub_cusparse_bind_cusparseZgemvi);
@@ -22376,7 +22810,8 @@ static cusparseStatus_t cusparseZgemvi_resolve(cusparseHandle_t a0, cusparseOper
 {
 	cusparseZgemvi_fn fn = cusparseZgemvi_choose();
 
-	atomic_store_explicit(&cusparseZgemvi_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZgemvi_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
 }
 #endif
@@ -22408,7 +22843,7 @@ void *cudastub_cusparse_bind_cusparseZgemvi_bufferSize(void)
 {
 	void *fn = (void *)cusparseZgemvi_bufferSize_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZgemvi_bufferSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZgemvi_bufferSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZgemvi_bufferSize, cudastub_cusparse_slot_cusparseZgemvi_bufferSize, cudastub_cusparse_resolve_cusparseZgemvi_bufferSize, cudastub_cusparse_bind_cusparseZgemvi_bufferSize);
@@ -22423,7 +22858,8 @@ static cusparseStatus_t cusparseZgemvi_bufferSize_resolve(cusparseHandle_t a0, c
 {
 	cusparseZgemvi_bufferSize_fn fn = cusparseZgemvi_bufferSize_choose();
 
-	atomic_store_explicit(&cusparseZgemvi_bufferSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZgemvi_bufferSize_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -22460,7 +22896,7 @@ void *cudastub_cusparse_bind_cusparseZgpsvInterleavedBatch(void)
 {
 	void *fn = (void *)cusparseZgpsvInterleavedBatch_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZgpsvInterleavedBatch, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZgpsvInterleavedBatch, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZgpsvInterleavedBatch, cudastub_cusparse_slot_cusparseZgpsvInterleavedBatch, cudastub_cusparse_resolve_cusparseZgpsvInterleavedBatch, cudastub_cusparse_bind_cusparseZgpsvInterleavedBatch);
@@ -22475,7 +22911,8 @@ static cusparseStatus_t cusparseZgpsvInterleavedBatch_resolve(cusparseHandle_t a
 {
 	cusparseZgpsvInterleavedBatch_fn fn = cusparseZgpsvInterleavedBatch_choose();
 
-	atomic_store_explicit(&cusparseZgpsvInterleavedBatch_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZgpsvInterleavedBatch_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -22512,7 +22949,7 @@ void *cudastub_cusparse_bind_cusparseZgpsvInterleavedBatch_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseZgpsvInterleavedBatch_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZgpsvInterleavedBatch_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZgpsvInterleavedBatch_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZgpsvInterleavedBatch_bufferSizeExt, cudastub_cusparse_slot_cusparseZgpsvInterleavedBatch_bufferSizeExt, cudastub_cusparse_resolve_cusparseZgpsvInterleavedBatch_bufferSizeExt, cudastub_cusparse_bind_cusparseZgpsvInterleavedBatch_bufferSizeExt);
@@ -22527,7 +22964,8 @@ static cusparseStatus_t cusparseZgpsvInterleavedBatch_bufferSizeExt_resolve(cusp
 {
 	cusparseZgpsvInterleavedBatch_bufferSizeExt_fn fn = cusparseZgpsvInterleavedBatch_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseZgpsvInterleavedBatch_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZgpsvInterleavedBatch_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 #endif
@@ -22562,7 +23000,7 @@ void *cudastub_cusparse_bind_cusparseZgtsv2(void)
 {
 	void *fn = (void *)cusparseZgtsv2_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZgtsv2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZgtsv2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZgtsv2, cudastub_cusparse_slot_cusparseZgtsv2, cudastub_cusparse_resolve_cusparseZgtsv2, cudastub_cusparse_bind_cusparseZgtsv2);
@@ -22577,7 +23015,8 @@ static cusparseStatus_t cusparseZgtsv2_resolve(cusparseHandle_t a0, int a1, int 
 {
 	cusparseZgtsv2_fn fn = cusparseZgtsv2_choose();
 
-	atomic_store_explicit(&cusparseZgtsv2_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZgtsv2_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -22612,7 +23051,7 @@ void *cudastub_cusparse_bind_cusparseZgtsv2StridedBatch(void)
 {
 	void *fn = (void *)cusparseZgtsv2StridedBatch_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZgtsv2StridedBatch, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZgtsv2StridedBatch, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZgtsv2StridedBatch, cudastub_cusparse_slot_cusparseZgtsv2StridedBatch, cudastub_cusparse_resolve_cusparseZgtsv2StridedBatch, cudastub_cusparse_bind_cusparseZgtsv2StridedBatch);
@@ -22627,7 +23066,8 @@ static cusparseStatus_t cusparseZgtsv2StridedBatch_resolve(cusparseHandle_t a0, 
 {
 	cusparseZgtsv2StridedBatch_fn fn = cusparseZgtsv2StridedBatch_choose();
 
-	atomic_store_explicit(&cusparseZgtsv2StridedBatch_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZgtsv2StridedBatch_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -22662,7 +23102,7 @@ void *cudastub_cusparse_bind_cusparseZgtsv2StridedBatch_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseZgtsv2StridedBatch_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZgtsv2StridedBatch_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZgtsv2StridedBatch_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZgtsv2StridedBatch_bufferSizeExt, cudastub_cusparse_slot_cusparseZgtsv2StridedBatch_bufferSizeExt, cudastub_cusparse_resolve_cusparseZgtsv2StridedBatch_bufferSizeExt, cudastub_cusparse_bind_cusparseZgtsv2StridedBatch_bufferSizeExt);
@@ -22677,7 +23117,8 @@ static cusparseStatus_t cusparseZgtsv2StridedBatch_bufferSizeExt_resolve(cuspars
 {
 	cusparseZgtsv2StridedBatch_bufferSizeExt_fn fn = cusparseZgtsv2StridedBatch_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseZgtsv2StridedBatch_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZgtsv2StridedBatch_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -22712,7 +23153,7 @@ void *cudastub_cusparse_bind_cusparseZgtsv2_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseZgtsv2_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZgtsv2_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZgtsv2_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZgtsv2_bufferSizeExt, cudastub_cusparse_slot_cusparseZgtsv2_bufferSizeExt, cudastub_cusparse_resolve_cusparseZgtsv2_bufferSizeExt, cudastub_cusparse_bind_cusparseZgtsv2_bufferSizeExt);
@@ -22727,7 +23168,8 @@ static cusparseStatus_t cusparseZgtsv2_bufferSizeExt_resolve(cusparseHandle_t a0
 {
 	cusparseZgtsv2_bufferSizeExt_fn fn = cusparseZgtsv2_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseZgtsv2_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZgtsv2_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -22762,7 +23204,7 @@ void *cudastub_cusparse_bind_cusparseZgtsv2_nopivot(void)
 {
 	void *fn = (void *)cusparseZgtsv2_nopivot_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZgtsv2_nopivot, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZgtsv2_nopivot, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZgtsv2_nopivot, cudastub_cusparse_slot_cusparseZgtsv2_nopivot, cudastub_cusparse_resolve_cusparseZgtsv2_nopivot, cudastub_cusparse_bind_cusparseZgtsv2_nopivot);
@@ -22777,7 +23219,8 @@ static cusparseStatus_t cusparseZgtsv2_nopivot_resolve(cusparseHandle_t a0, int 
 {
 	cusparseZgtsv2_nopivot_fn fn = cusparseZgtsv2_nopivot_choose();
 
-	atomic_store_explicit(&cusparseZgtsv2_nopivot_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZgtsv2_nopivot_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -22812,7 +23255,7 @@ void *cudastub_cusparse_bind_cusparseZgtsv2_nopivot_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseZgtsv2_nopivot_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZgtsv2_nopivot_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZgtsv2_nopivot_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZgtsv2_nopivot_bufferSizeExt, cudastub_cusparse_slot_cusparseZgtsv2_nopivot_bufferSizeExt, cudastub_cusparse_resolve_cusparseZgtsv2_nopivot_bufferSizeExt, cudastub_cusparse_bind_cusparseZgtsv2_nopivot_bufferSizeExt);
@@ -22827,7 +23270,8 @@ static cusparseStatus_t cusparseZgtsv2_nopivot_bufferSizeExt_resolve(cusparseHan
 {
 	cusparseZgtsv2_nopivot_bufferSizeExt_fn fn = cusparseZgtsv2_nopivot_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseZgtsv2_nopivot_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZgtsv2_nopivot_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -22862,7 +23306,7 @@ void *cudastub_cusparse_bind_cusparseZgtsvInterleavedBatch(void)
 {
 	void *fn = (void *)cusparseZgtsvInterleavedBatch_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZgtsvInterleavedBatch, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZgtsvInterleavedBatch, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZgtsvInterleavedBatch, cudastub_cusparse_slot_cusparseZgtsvInterleavedBatch, cudastub_cusparse_resolve_cusparseZgtsvInterleavedBatch, cudastub_cusparse_bind_cusparseZgtsvInterleavedBatch);
@@ -22877,7 +23321,8 @@ static cusparseStatus_t cusparseZgtsvInterleavedBatch_resolve(cusparseHandle_t a
 {
 	cusparseZgtsvInterleavedBatch_fn fn = cusparseZgtsvInterleavedBatch_choose();
 
-	atomic_store_explicit(&cusparseZgtsvInterleavedBatch_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZgtsvInterleavedBatch_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -22912,7 +23357,7 @@ void *cudastub_cusparse_bind_cusparseZgtsvInterleavedBatch_bufferSizeExt(void)
 {
 	void *fn = (void *)cusparseZgtsvInterleavedBatch_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZgtsvInterleavedBatch_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZgtsvInterleavedBatch_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZgtsvInterleavedBatch_bufferSizeExt, cudastub_cusparse_slot_cusparseZgtsvInterleavedBatch_bufferSizeExt, cudastub_cusparse_resolve_cusparseZgtsvInterleavedBatch_bufferSizeExt, cudastub_cusparse_bind_cusparseZgtsvInterleavedBatch_bufferSizeExt);
@@ -22927,7 +23372,8 @@ static cusparseStatus_t cusparseZgtsvInterleavedBatch_bufferSizeExt_resolve(cusp
 {
 	cusparseZgtsvInterleavedBatch_bufferSizeExt_fn fn = cusparseZgtsvInterleavedBatch_bufferSizeExt_choose();
 
-	atomic_store_explicit(&cusparseZgtsvInterleavedBatch_bufferSizeExt_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZgtsvInterleavedBatch_bufferSizeExt_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -22962,7 +23408,7 @@ void *cudastub_cusparse_bind_cusparseZnnz(void)
 {
 	void *fn = (void *)cusparseZnnz_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZnnz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZnnz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZnnz, cudastub_cusparse_slot_cusparseZnnz, cudastub_cusparse_resolve_cusparseZnnz, cudastub_cusparse_bind_cusparseZnnz);
@@ -22977,7 +23423,8 @@ static cusparseStatus_t cusparseZnnz_resolve(cusparseHandle_t a0, cusparseDirect
 {
 	cusparseZnnz_fn fn = cusparseZnnz_choose();
 
-	atomic_store_explicit(&cusparseZnnz_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZnnz_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7, a8);
 }
 #endif
@@ -23011,7 +23458,7 @@ void *cudastub_cusparse_bind_cusparseZnnz_compress(void)
 {
 	void *fn = (void *)cusparseZnnz_compress_choose();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseZnnz_compress, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseZnnz_compress, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseZnnz_compress, cudastub_cusparse_slot_cusparseZnnz_compress, cudastub_cusparse_resolve_cusparseZnnz_compress, cudastub_cusparse_bind_cusparseZnnz_compress);
@@ -23026,7 +23473,8 @@ static cusparseStatus_t cusparseZnnz_compress_resolve(cusparseHandle_t a0, int a
 {
 	cusparseZnnz_compress_fn fn = cusparseZnnz_compress_choose();
 
-	atomic_store_explicit(&cusparseZnnz_compress_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_cusparse_library))
+		atomic_store_explicit(&cusparseZnnz_compress_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5, a6, a7);
 }
 #endif

@@ -43,7 +43,7 @@ void *cudastub_cusparse_bind_cusparseHpruneCsr2csr(void)
 {
 	void *fn = choose_cusparseHpruneCsr2csr();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseHpruneCsr2csr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseHpruneCsr2csr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseHpruneCsr2csr, cudastub_cusparse_slot_cusparseHpruneCsr2csr, cudastub_cusparse_resolve_cusparseHpruneCsr2csr, cudastub_cusparse_bind_cusparseHpruneCsr2csr);
@@ -67,7 +67,7 @@ void *cudastub_cusparse_bind_cusparseHpruneCsr2csrByPercentage(void)
 {
 	void *fn = choose_cusparseHpruneCsr2csrByPercentage();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseHpruneCsr2csrByPercentage, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseHpruneCsr2csrByPercentage, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseHpruneCsr2csrByPercentage, cudastub_cusparse_slot_cusparseHpruneCsr2csrByPercentage, cudastub_cusparse_resolve_cusparseHpruneCsr2csrByPercentage, cudastub_cusparse_bind_cusparseHpruneCsr2csrByPercentage);
@@ -91,7 +91,7 @@ void *cudastub_cusparse_bind_cusparseHpruneCsr2csrByPercentage_bufferSizeExt(voi
 {
 	void *fn = choose_cusparseHpruneCsr2csrByPercentage_bufferSizeExt();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseHpruneCsr2csrByPercentage_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseHpruneCsr2csrByPercentage_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseHpruneCsr2csrByPercentage_bufferSizeExt, cudastub_cusparse_slot_cusparseHpruneCsr2csrByPercentage_bufferSizeExt, cudastub_cusparse_resolve_cusparseHpruneCsr2csrByPercentage_bufferSizeExt, cudastub_cusparse_bind_cusparseHpruneCsr2csrByPercentage_bufferSizeExt);
@@ -115,7 +115,7 @@ void *cudastub_cusparse_bind_cusparseHpruneCsr2csrNnz(void)
 {
 	void *fn = choose_cusparseHpruneCsr2csrNnz();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseHpruneCsr2csrNnz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseHpruneCsr2csrNnz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseHpruneCsr2csrNnz, cudastub_cusparse_slot_cusparseHpruneCsr2csrNnz, cudastub_cusparse_resolve_cusparseHpruneCsr2csrNnz, cudastub_cusparse_bind_cusparseHpruneCsr2csrNnz);
@@ -139,7 +139,7 @@ void *cudastub_cusparse_bind_cusparseHpruneCsr2csrNnzByPercentage(void)
 {
 	void *fn = choose_cusparseHpruneCsr2csrNnzByPercentage();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseHpruneCsr2csrNnzByPercentage, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseHpruneCsr2csrNnzByPercentage, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseHpruneCsr2csrNnzByPercentage, cudastub_cusparse_slot_cusparseHpruneCsr2csrNnzByPercentage, cudastub_cusparse_resolve_cusparseHpruneCsr2csrNnzByPercentage, cudastub_cusparse_bind_cusparseHpruneCsr2csrNnzByPercentage);
@@ -163,7 +163,7 @@ void *cudastub_cusparse_bind_cusparseHpruneCsr2csr_bufferSizeExt(void)
 {
 	void *fn = choose_cusparseHpruneCsr2csr_bufferSizeExt();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseHpruneCsr2csr_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseHpruneCsr2csr_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseHpruneCsr2csr_bufferSizeExt, cudastub_cusparse_slot_cusparseHpruneCsr2csr_bufferSizeExt, cudastub_cusparse_resolve_cusparseHpruneCsr2csr_bufferSizeExt, cudastub_cusparse_bind_cusparseHpruneCsr2csr_bufferSizeExt);
@@ -187,7 +187,7 @@ void *cudastub_cusparse_bind_cusparseHpruneDense2csr(void)
 {
 	void *fn = choose_cusparseHpruneDense2csr();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseHpruneDense2csr, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseHpruneDense2csr, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseHpruneDense2csr, cudastub_cusparse_slot_cusparseHpruneDense2csr, cudastub_cusparse_resolve_cusparseHpruneDense2csr, cudastub_cusparse_bind_cusparseHpruneDense2csr);
@@ -211,7 +211,7 @@ void *cudastub_cusparse_bind_cusparseHpruneDense2csrByPercentage(void)
 {
 	void *fn = choose_cusparseHpruneDense2csrByPercentage();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseHpruneDense2csrByPercentage, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseHpruneDense2csrByPercentage, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseHpruneDense2csrByPercentage, cudastub_cusparse_slot_cusparseHpruneDense2csrByPercentage, cudastub_cusparse_resolve_cusparseHpruneDense2csrByPercentage, cudastub_cusparse_bind_cusparseHpruneDense2csrByPercentage);
@@ -235,7 +235,7 @@ void *cudastub_cusparse_bind_cusparseHpruneDense2csrByPercentage_bufferSizeExt(v
 {
 	void *fn = choose_cusparseHpruneDense2csrByPercentage_bufferSizeExt();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseHpruneDense2csrByPercentage_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseHpruneDense2csrByPercentage_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseHpruneDense2csrByPercentage_bufferSizeExt, cudastub_cusparse_slot_cusparseHpruneDense2csrByPercentage_bufferSizeExt, cudastub_cusparse_resolve_cusparseHpruneDense2csrByPercentage_bufferSizeExt, cudastub_cusparse_bind_cusparseHpruneDense2csrByPercentage_bufferSizeExt);
@@ -259,7 +259,7 @@ void *cudastub_cusparse_bind_cusparseHpruneDense2csrNnz(void)
 {
 	void *fn = choose_cusparseHpruneDense2csrNnz();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseHpruneDense2csrNnz, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseHpruneDense2csrNnz, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseHpruneDense2csrNnz, cudastub_cusparse_slot_cusparseHpruneDense2csrNnz, cudastub_cusparse_resolve_cusparseHpruneDense2csrNnz, cudastub_cusparse_bind_cusparseHpruneDense2csrNnz);
@@ -283,7 +283,7 @@ void *cudastub_cusparse_bind_cusparseHpruneDense2csrNnzByPercentage(void)
 {
 	void *fn = choose_cusparseHpruneDense2csrNnzByPercentage();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseHpruneDense2csrNnzByPercentage, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseHpruneDense2csrNnzByPercentage, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseHpruneDense2csrNnzByPercentage, cudastub_cusparse_slot_cusparseHpruneDense2csrNnzByPercentage, cudastub_cusparse_resolve_cusparseHpruneDense2csrNnzByPercentage, cudastub_cusparse_bind_cusparseHpruneDense2csrNnzByPercentage);
@@ -307,7 +307,7 @@ void *cudastub_cusparse_bind_cusparseHpruneDense2csr_bufferSizeExt(void)
 {
 	void *fn = choose_cusparseHpruneDense2csr_bufferSizeExt();
 
-	atomic_store_explicit(&cudastub_cusparse_slot_cusparseHpruneDense2csr_bufferSizeExt, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cusparse_library, &cudastub_cusparse_slot_cusparseHpruneDense2csr_bufferSizeExt, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cusparseHpruneDense2csr_bufferSizeExt, cudastub_cusparse_slot_cusparseHpruneDense2csr_bufferSizeExt, cudastub_cusparse_resolve_cusparseHpruneDense2csr_bufferSizeExt, cudastub_cusparse_bind_cusparseHpruneDense2csr_bufferSizeExt);

@@ -84,7 +84,7 @@ void *cudastub_nvjitlink_bind___nvJitLinkAPI(void)
 {
 	void *fn = choose___nvJitLinkAPI();
 
-	atomic_store_explicit(&cudastub_nvjitlink_slot___nvJitLinkAPI, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvjitlink_library, &cudastub_nvjitlink_slot___nvJitLinkAPI, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(__nvJitLinkAPI, cudastub_nvjitlink_slot___nvJitLinkAPI, cudastub_nvjitlink_resolve___nvJitLinkAPI, cudastub_nvjitlink_bind___nvJitLinkAPI);
@@ -108,7 +108,7 @@ void *cudastub_nvjitlink_bind___nvJitLinkAddData_12_0(void)
 {
 	void *fn = choose___nvJitLinkAddData_12_0();
 
-	atomic_store_explicit(&cudastub_nvjitlink_slot___nvJitLinkAddData_12_0, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvjitlink_library, &cudastub_nvjitlink_slot___nvJitLinkAddData_12_0, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(__nvJitLinkAddData_12_0, cudastub_nvjitlink_slot___nvJitLinkAddData_12_0, cudastub_nvjitlink_resolve___nvJitLinkAddData_12_0, cudastub_nvjitlink_bind___nvJitLinkAddData_12_0);
@@ -132,7 +132,7 @@ void *cudastub_nvjitlink_bind___nvJitLinkAddData_12_1(void)
 {
 	void *fn = choose___nvJitLinkAddData_12_1();
 
-	atomic_store_explicit(&cudastub_nvjitlink_slot___nvJitLinkAddData_12_1, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvjitlink_library, &cudastub_nvjitlink_slot___nvJitLinkAddData_12_1, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(__nvJitLinkAddData_12_1, cudastub_nvjitlink_slot___nvJitLinkAddData_12_1, cudastub_nvjitlink_resolve___nvJitLinkAddData_12_1, cudastub_nvjitlink_bind___nvJitLinkAddData_12_1);
@@ -156,7 +156,7 @@ void *cudastub_nvjitlink_bind___nvJitLinkAddData_12_2(void)
 {
 	void *fn = choose___nvJitLinkAddData_12_2();
 
-	atomic_store_explicit(&cudastub_nvjitlink_slot___nvJitLinkAddData_12_2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvjitlink_library, &cudastub_nvjitlink_slot___nvJitLinkAddData_12_2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(__nvJitLinkAddData_12_2, cudastub_nvjitlink_slot___nvJitLinkAddData_12_2, cudastub_nvjitlink_resolve___nvJitLinkAddData_12_2, cudastub_nvjitlink_bind___nvJitLinkAddData_12_2);
@@ -180,7 +180,7 @@ void *cudastub_nvjitlink_bind___nvJitLinkAddData_12_3(void)
 {
 	void *fn = choose___nvJitLinkAddData_12_3();
 
-	atomic_store_explicit(&cudastub_nvjitlink_slot___nvJitLinkAddData_12_3, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvjitlink_library, &cudastub_nvjitlink_slot___nvJitLinkAddData_12_3, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(__nvJitLinkAddData_12_3, cudastub_nvjitlink_slot___nvJitLinkAddData_12_3, cudastub_nvjitlink_resolve___nvJitLinkAddData_12_3, cudastub_nvjitlink_bind___nvJitLinkAddData_12_3);
@@ -204,7 +204,7 @@ void *cudastub_nvjitlink_bind___nvJitLinkAddFile_12_0(void)
 {
 	void *fn = choose___nvJitLinkAddFile_12_0();
 
-	atomic_store_explicit(&cudastub_nvjitlink_slot___nvJitLinkAddFile_12_0, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvjitlink_library, &cudastub_nvjitlink_slot___nvJitLinkAddFile_12_0, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(__nvJitLinkAddFile_12_0, cudastub_nvjitlink_slot___nvJitLinkAddFile_12_0, cudastub_nvjitlink_resolve___nvJitLinkAddFile_12_0, cudastub_nvjitlink_bind___nvJitLinkAddFile_12_0);
@@ -228,7 +228,7 @@ void *cudastub_nvjitlink_bind___nvJitLinkAddFile_12_1(void)
 {
 	void *fn = choose___nvJitLinkAddFile_12_1();
 
-	atomic_store_explicit(&cudastub_nvjitlink_slot___nvJitLinkAddFile_12_1, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvjitlink_library, &cudastub_nvjitlink_slot___nvJitLinkAddFile_12_1, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(__nvJitLinkAddFile_12_1, cudastub_nvjitlink_slot___nvJitLinkAddFile_12_1, cudastub_nvjitlink_resolve___nvJitLinkAddFile_12_1, cudastub_nvjitlink_bind___nvJitLinkAddFile_12_1);
@@ -252,7 +252,7 @@ void *cudastub_nvjitlink_bind___nvJitLinkAddFile_12_2(void)
 {
 	void *fn = choose___nvJitLinkAddFile_12_2();
 
-	atomic_store_explicit(&cudastub_nvjitlink_slot___nvJitLinkAddFile_12_2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvjitlink_library, &cudastub_nvjitlink_slot___nvJitLinkAddFile_12_2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(__nvJitLinkAddFile_12_2, cudastub_nvjitlink_slot___nvJitLinkAddFile_12_2, cudastub_nvjitlink_resolve___nvJitLinkAddFile_12_2, cudastub_nvjitlink_bind___nvJitLinkAddFile_12_2);
@@ -276,7 +276,7 @@ void *cudastub_nvjitlink_bind___nvJitLinkAddFile_12_3(void)
 {
 	void *fn = choose___nvJitLinkAddFile_12_3();
 
-	atomic_store_explicit(&cudastub_nvjitlink_slot___nvJitLinkAddFile_12_3, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvjitlink_library, &cudastub_nvjitlink_slot___nvJitLinkAddFile_12_3, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(__nvJitLinkAddFile_12_3, cudastub_nvjitlink_slot___nvJitLinkAddFile_12_3, cudastub_nvjitlink_resolve___nvJitLinkAddFile_12_3, cudastub_nvjitlink_bind___nvJitLinkAddFile_12_3);
@@ -300,7 +300,7 @@ void *cudastub_nvjitlink_bind___nvJitLinkComplete_12_0(void)
 {
 	void *fn = choose___nvJitLinkComplete_12_0();
 
-	atomic_store_explicit(&cudastub_nvjitlink_slot___nvJitLinkComplete_12_0, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvjitlink_library, &cudastub_nvjitlink_slot___nvJitLinkComplete_12_0, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(__nvJitLinkComplete_12_0, cudastub_nvjitlink_slot___nvJitLinkComplete_12_0, cudastub_nvjitlink_resolve___nvJitLinkComplete_12_0, cudastub_nvjitlink_bind___nvJitLinkComplete_12_0);
@@ -324,7 +324,7 @@ void *cudastub_nvjitlink_bind___nvJitLinkComplete_12_1(void)
 {
 	void *fn = choose___nvJitLinkComplete_12_1();
 
-	atomic_store_explicit(&cudastub_nvjitlink_slot___nvJitLinkComplete_12_1, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvjitlink_library, &cudastub_nvjitlink_slot___nvJitLinkComplete_12_1, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(__nvJitLinkComplete_12_1, cudastub_nvjitlink_slot___nvJitLinkComplete_12_1, cudastub_nvjitlink_resolve___nvJitLinkComplete_12_1, cudastub_nvjitlink_bind___nvJitLinkComplete_12_1);
@@ -348,7 +348,7 @@ void *cudastub_nvjitlink_bind___nvJitLinkComplete_12_2(void)
 {
 	void *fn = choose___nvJitLinkComplete_12_2();
 
-	atomic_store_explicit(&cudastub_nvjitlink_slot___nvJitLinkComplete_12_2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvjitlink_library, &cudastub_nvjitlink_slot___nvJitLinkComplete_12_2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(__nvJitLinkComplete_12_2, cudastub_nvjitlink_slot___nvJitLinkComplete_12_2, cudastub_nvjitlink_resolve___nvJitLinkComplete_12_2, cudastub_nvjitlink_bind___nvJitLinkComplete_12_2);
@@ -372,7 +372,7 @@ void *cudastub_nvjitlink_bind___nvJitLinkComplete_12_3(void)
 {
 	void *fn = choose___nvJitLinkComplete_12_3();
 
-	atomic_store_explicit(&cudastub_nvjitlink_slot___nvJitLinkComplete_12_3, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvjitlink_library, &cudastub_nvjitlink_slot___nvJitLinkComplete_12_3, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(__nvJitLinkComplete_12_3, cudastub_nvjitlink_slot___nvJitLinkComplete_12_3, cudastub_nvjitlink_resolve___nvJitLinkComplete_12_3, cudastub_nvjitlink_bind___nvJitLinkComplete_12_3);
@@ -396,7 +396,7 @@ void *cudastub_nvjitlink_bind___nvJitLinkCreate_12_0(void)
 {
 	void *fn = choose___nvJitLinkCreate_12_0();
 
-	atomic_store_explicit(&cudastub_nvjitlink_slot___nvJitLinkCreate_12_0, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvjitlink_library, &cudastub_nvjitlink_slot___nvJitLinkCreate_12_0, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(__nvJitLinkCreate_12_0, cudastub_nvjitlink_slot___nvJitLinkCreate_12_0, cudastub_nvjitlink_resolve___nvJitLinkCreate_12_0, cudastub_nvjitlink_bind___nvJitLinkCreate_12_0);
@@ -420,7 +420,7 @@ void *cudastub_nvjitlink_bind___nvJitLinkCreate_12_1(void)
 {
 	void *fn = choose___nvJitLinkCreate_12_1();
 
-	atomic_store_explicit(&cudastub_nvjitlink_slot___nvJitLinkCreate_12_1, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvjitlink_library, &cudastub_nvjitlink_slot___nvJitLinkCreate_12_1, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(__nvJitLinkCreate_12_1, cudastub_nvjitlink_slot___nvJitLinkCreate_12_1, cudastub_nvjitlink_resolve___nvJitLinkCreate_12_1, cudastub_nvjitlink_bind___nvJitLinkCreate_12_1);
@@ -444,7 +444,7 @@ void *cudastub_nvjitlink_bind___nvJitLinkCreate_12_2(void)
 {
 	void *fn = choose___nvJitLinkCreate_12_2();
 
-	atomic_store_explicit(&cudastub_nvjitlink_slot___nvJitLinkCreate_12_2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvjitlink_library, &cudastub_nvjitlink_slot___nvJitLinkCreate_12_2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(__nvJitLinkCreate_12_2, cudastub_nvjitlink_slot___nvJitLinkCreate_12_2, cudastub_nvjitlink_resolve___nvJitLinkCreate_12_2, cudastub_nvjitlink_bind___nvJitLinkCreate_12_2);
@@ -468,7 +468,7 @@ void *cudastub_nvjitlink_bind___nvJitLinkCreate_12_3(void)
 {
 	void *fn = choose___nvJitLinkCreate_12_3();
 
-	atomic_store_explicit(&cudastub_nvjitlink_slot___nvJitLinkCreate_12_3, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvjitlink_library, &cudastub_nvjitlink_slot___nvJitLinkCreate_12_3, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(__nvJitLinkCreate_12_3, cudastub_nvjitlink_slot___nvJitLinkCreate_12_3, cudastub_nvjitlink_resolve___nvJitLinkCreate_12_3, cudastub_nvjitlink_bind___nvJitLinkCreate_12_3);
@@ -492,7 +492,7 @@ void *cudastub_nvjitlink_bind___nvJitLinkDestroy_12_0(void)
 {
 	void *fn = choose___nvJitLinkDestroy_12_0();
 
-	atomic_store_explicit(&cudastub_nvjitlink_slot___nvJitLinkDestroy_12_0, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvjitlink_library, &cudastub_nvjitlink_slot___nvJitLinkDestroy_12_0, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(__nvJitLinkDestroy_12_0, cudastub_nvjitlink_slot___nvJitLinkDestroy_12_0, cudastub_nvjitlink_resolve___nvJitLinkDestroy_12_0, cudastub_nvjitlink_bind___nvJitLinkDestroy_12_0);
@@ -516,7 +516,7 @@ void *cudastub_nvjitlink_bind___nvJitLinkDestroy_12_1(void)
 {
 	void *fn = choose___nvJitLinkDestroy_12_1();
 
-	atomic_store_explicit(&cudastub_nvjitlink_slot___nvJitLinkDestroy_12_1, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvjitlink_library, &cudastub_nvjitlink_slot___nvJitLinkDestroy_12_1, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(__nvJitLinkDestroy_12_1, cudastub_nvjitlink_slot___nvJitLinkDestroy_12_1, cudastub_nvjitlink_resolve___nvJitLinkDestroy_12_1, cudastub_nvjitlink_bind___nvJitLinkDestroy_12_1);
@@ -540,7 +540,7 @@ void *cudastub_nvjitlink_bind___nvJitLinkDestroy_12_2(void)
 {
 	void *fn = choose___nvJitLinkDestroy_12_2();
 
-	atomic_store_explicit(&cudastub_nvjitlink_slot___nvJitLinkDestroy_12_2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvjitlink_library, &cudastub_nvjitlink_slot___nvJitLinkDestroy_12_2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(__nvJitLinkDestroy_12_2, cudastub_nvjitlink_slot___nvJitLinkDestroy_12_2, cudastub_nvjitlink_resolve___nvJitLinkDestroy_12_2, cudastub_nvjitlink_bind___nvJitLinkDestroy_12_2);
@@ -564,7 +564,7 @@ void *cudastub_nvjitlink_bind___nvJitLinkDestroy_12_3(void)
 {
 	void *fn = choose___nvJitLinkDestroy_12_3();
 
-	atomic_store_explicit(&cudastub_nvjitlink_slot___nvJitLinkDestroy_12_3, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvjitlink_library, &cudastub_nvjitlink_slot___nvJitLinkDestroy_12_3, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(__nvJitLinkDestroy_12_3, cudastub_nvjitlink_slot___nvJitLinkDestroy_12_3, cudastub_nvjitlink_resolve___nvJitLinkDestroy_12_3, cudastub_nvjitlink_bind___nvJitLinkDestroy_12_3);
@@ -588,7 +588,7 @@ void *cudastub_nvjitlink_bind___nvJitLinkGetErrorLogSize_12_0(void)
 {
 	void *fn = choose___nvJitLinkGetErrorLogSize_12_0();
 
-	atomic_store_explicit(&cudastub_nvjitlink_slot___nvJitLinkGetErrorLogSize_12_0, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvjitlink_library, &cudastub_nvjitlink_slot___nvJitLinkGetErrorLogSize_12_0, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(__nvJitLinkGetErrorLogSize_12_0, cudastub_nvjitlink_slot___nvJitLinkGetErrorLogSize_12_0, cudastub_nvjitlink_resolve___nvJitLinkGetErrorLogSize_12_0, cudastub_nvjitlink_bind___nvJitLinkGetErrorLogSize_12_0);
@@ -612,7 +612,7 @@ void *cudastub_nvjitlink_bind___nvJitLinkGetErrorLogSize_12_1(void)
 {
 	void *fn = choose___nvJitLinkGetErrorLogSize_12_1();
 
-	atomic_store_explicit(&cudastub_nvjitlink_slot___nvJitLinkGetErrorLogSize_12_1, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvjitlink_library, &cudastub_nvjitlink_slot___nvJitLinkGetErrorLogSize_12_1, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(__nvJitLinkGetErrorLogSize_12_1, cudastub_nvjitlink_slot___nvJitLinkGetErrorLogSize_12_1, cudastub_nvjitlink_resolve___nvJitLinkGetErrorLogSize_12_1, cudastub_nvjitlink_bind___nvJitLinkGetErrorLogSize_12_1);
@@ -636,7 +636,7 @@ void *cudastub_nvjitlink_bind___nvJitLinkGetErrorLogSize_12_2(void)
 {
 	void *fn = choose___nvJitLinkGetErrorLogSize_12_2();
 
-	atomic_store_explicit(&cudastub_nvjitlink_slot___nvJitLinkGetErrorLogSize_12_2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvjitlink_library, &cudastub_nvjitlink_slot___nvJitLinkGetErrorLogSize_12_2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(__nvJitLinkGetErrorLogSize_12_2, cudastub_nvjitlink_slot___nvJitLinkGetErrorLogSize_12_2, cudastub_nvjitlink_resolve___nvJitLinkGetErrorLogSize_12_2, cudastub_nvjitlink_bind___nvJitLinkGetErrorLogSize_12_2);
@@ -660,7 +660,7 @@ void *cudastub_nvjitlink_bind___nvJitLinkGetErrorLogSize_12_3(void)
 {
 	void *fn = choose___nvJitLinkGetErrorLogSize_12_3();
 
-	atomic_store_explicit(&cudastub_nvjitlink_slot___nvJitLinkGetErrorLogSize_12_3, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvjitlink_library, &cudastub_nvjitlink_slot___nvJitLinkGetErrorLogSize_12_3, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(__nvJitLinkGetErrorLogSize_12_3, cudastub_nvjitlink_slot___nvJitLinkGetErrorLogSize_12_3, cudastub_nvjitlink_resolve___nvJitLinkGetErrorLogSize_12_3, cudastub_nvjitlink_bind___nvJitLinkGetErrorLogSize_12_3);
@@ -684,7 +684,7 @@ void *cudastub_nvjitlink_bind___nvJitLinkGetErrorLog_12_0(void)
 {
 	void *fn = choose___nvJitLinkGetErrorLog_12_0();
 
-	atomic_store_explicit(&cudastub_nvjitlink_slot___nvJitLinkGetErrorLog_12_0, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvjitlink_library, &cudastub_nvjitlink_slot___nvJitLinkGetErrorLog_12_0, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(__nvJitLinkGetErrorLog_12_0, cudastub_nvjitlink_slot___nvJitLinkGetErrorLog_12_0, cudastub_nvjitlink_resolve___nvJitLinkGetErrorLog_12_0, cudastub_nvjitlink_bind___nvJitLinkGetErrorLog_12_0);
@@ -708,7 +708,7 @@ void *cudastub_nvjitlink_bind___nvJitLinkGetErrorLog_12_1(void)
 {
 	void *fn = choose___nvJitLinkGetErrorLog_12_1();
 
-	atomic_store_explicit(&cudastub_nvjitlink_slot___nvJitLinkGetErrorLog_12_1, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvjitlink_library, &cudastub_nvjitlink_slot___nvJitLinkGetErrorLog_12_1, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(__nvJitLinkGetErrorLog_12_1, cudastub_nvjitlink_slot___nvJitLinkGetErrorLog_12_1, cudastub_nvjitlink_resolve___nvJitLinkGetErrorLog_12_1, cudastub_nvjitlink_bind___nvJitLinkGetErrorLog_12_1);
@@ -732,7 +732,7 @@ void *cudastub_nvjitlink_bind___nvJitLinkGetErrorLog_12_2(void)
 {
 	void *fn = choose___nvJitLinkGetErrorLog_12_2();
 
-	atomic_store_explicit(&cudastub_nvjitlink_slot___nvJitLinkGetErrorLog_12_2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvjitlink_library, &cudastub_nvjitlink_slot___nvJitLinkGetErrorLog_12_2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(__nvJitLinkGetErrorLog_12_2, cudastub_nvjitlink_slot___nvJitLinkGetErrorLog_12_2, cudastub_nvjitlink_resolve___nvJitLinkGetErrorLog_12_2, cudastub_nvjitlink_bind___nvJitLinkGetErrorLog_12_2);
@@ -756,7 +756,7 @@ void *cudastub_nvjitlink_bind___nvJitLinkGetErrorLog_12_3(void)
 {
 	void *fn = choose___nvJitLinkGetErrorLog_12_3();
 
-	atomic_store_explicit(&cudastub_nvjitlink_slot___nvJitLinkGetErrorLog_12_3, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvjitlink_library, &cudastub_nvjitlink_slot___nvJitLinkGetErrorLog_12_3, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(__nvJitLinkGetErrorLog_12_3, cudastub_nvjitlink_slot___nvJitLinkGetErrorLog_12_3, cudastub_nvjitlink_resolve___nvJitLinkGetErrorLog_12_3, cudastub_nvjitlink_bind___nvJitLinkGetErrorLog_12_3);
@@ -780,7 +780,7 @@ void *cudastub_nvjitlink_bind___nvJitLinkGetInfoLogSize_12_0(void)
 {
 	void *fn = choose___nvJitLinkGetInfoLogSize_12_0();
 
-	atomic_store_explicit(&cudastub_nvjitlink_slot___nvJitLinkGetInfoLogSize_12_0, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvjitlink_library, &cudastub_nvjitlink_slot___nvJitLinkGetInfoLogSize_12_0, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(__nvJitLinkGetInfoLogSize_12_0, cudastub_nvjitlink_slot___nvJitLinkGetInfoLogSize_12_0, cudastub_nvjitlink_resolve___nvJitLinkGetInfoLogSize_12_0, cudastub_nvjitlink_bind___nvJitLinkGetInfoLogSize_12_0);
@@ -804,7 +804,7 @@ void *cudastub_nvjitlink_bind___nvJitLinkGetInfoLogSize_12_1(void)
 {
 	void *fn = choose___nvJitLinkGetInfoLogSize_12_1();
 
-	atomic_store_explicit(&cudastub_nvjitlink_slot___nvJitLinkGetInfoLogSize_12_1, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvjitlink_library, &cudastub_nvjitlink_slot___nvJitLinkGetInfoLogSize_12_1, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(__nvJitLinkGetInfoLogSize_12_1, cudastub_nvjitlink_slot___nvJitLinkGetInfoLogSize_12_1, cudastub_nvjitlink_resolve___nvJitLinkGetInfoLogSize_12_1, cudastub_nvjitlink_bind___nvJitLinkGetInfoLogSize_12_1);
@@ -828,7 +828,7 @@ void *cudastub_nvjitlink_bind___nvJitLinkGetInfoLogSize_12_2(void)
 {
 	void *fn = choose___nvJitLinkGetInfoLogSize_12_2();
 
-	atomic_store_explicit(&cudastub_nvjitlink_slot___nvJitLinkGetInfoLogSize_12_2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvjitlink_library, &cudastub_nvjitlink_slot___nvJitLinkGetInfoLogSize_12_2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(__nvJitLinkGetInfoLogSize_12_2, cudastub_nvjitlink_slot___nvJitLinkGetInfoLogSize_12_2, cudastub_nvjitlink_resolve___nvJitLinkGetInfoLogSize_12_2, cudastub_nvjitlink_bind___nvJitLinkGetInfoLogSize_12_2);
@@ -852,7 +852,7 @@ void *cudastub_nvjitlink_bind___nvJitLinkGetInfoLogSize_12_3(void)
 {
 	void *fn = choose___nvJitLinkGetInfoLogSize_12_3();
 
-	atomic_store_explicit(&cudastub_nvjitlink_slot___nvJitLinkGetInfoLogSize_12_3, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvjitlink_library, &cudastub_nvjitlink_slot___nvJitLinkGetInfoLogSize_12_3, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(__nvJitLinkGetInfoLogSize_12_3, cudastub_nvjitlink_slot___nvJitLinkGetInfoLogSize_12_3, cudastub_nvjitlink_resolve___nvJitLinkGetInfoLogSize_12_3, cudastub_nvjitlink_bind___nvJitLinkGetInfoLogSize_12_3);
@@ -876,7 +876,7 @@ void *cudastub_nvjitlink_bind___nvJitLinkGetInfoLog_12_0(void)
 {
 	void *fn = choose___nvJitLinkGetInfoLog_12_0();
 
-	atomic_store_explicit(&cudastub_nvjitlink_slot___nvJitLinkGetInfoLog_12_0, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvjitlink_library, &cudastub_nvjitlink_slot___nvJitLinkGetInfoLog_12_0, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(__nvJitLinkGetInfoLog_12_0, cudastub_nvjitlink_slot___nvJitLinkGetInfoLog_12_0, cudastub_nvjitlink_resolve___nvJitLinkGetInfoLog_12_0, cudastub_nvjitlink_bind___nvJitLinkGetInfoLog_12_0);
@@ -900,7 +900,7 @@ void *cudastub_nvjitlink_bind___nvJitLinkGetInfoLog_12_1(void)
 {
 	void *fn = choose___nvJitLinkGetInfoLog_12_1();
 
-	atomic_store_explicit(&cudastub_nvjitlink_slot___nvJitLinkGetInfoLog_12_1, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvjitlink_library, &cudastub_nvjitlink_slot___nvJitLinkGetInfoLog_12_1, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(__nvJitLinkGetInfoLog_12_1, cudastub_nvjitlink_slot___nvJitLinkGetInfoLog_12_1, cudastub_nvjitlink_resolve___nvJitLinkGetInfoLog_12_1, cudastub_nvjitlink_bind___nvJitLinkGetInfoLog_12_1);
@@ -924,7 +924,7 @@ void *cudastub_nvjitlink_bind___nvJitLinkGetInfoLog_12_2(void)
 {
 	void *fn = choose___nvJitLinkGetInfoLog_12_2();
 
-	atomic_store_explicit(&cudastub_nvjitlink_slot___nvJitLinkGetInfoLog_12_2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvjitlink_library, &cudastub_nvjitlink_slot___nvJitLinkGetInfoLog_12_2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(__nvJitLinkGetInfoLog_12_2, cudastub_nvjitlink_slot___nvJitLinkGetInfoLog_12_2, cudastub_nvjitlink_resolve___nvJitLinkGetInfoLog_12_2, cudastub_nvjitlink_bind___nvJitLinkGetInfoLog_12_2);
@@ -948,7 +948,7 @@ void *cudastub_nvjitlink_bind___nvJitLinkGetInfoLog_12_3(void)
 {
 	void *fn = choose___nvJitLinkGetInfoLog_12_3();
 
-	atomic_store_explicit(&cudastub_nvjitlink_slot___nvJitLinkGetInfoLog_12_3, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvjitlink_library, &cudastub_nvjitlink_slot___nvJitLinkGetInfoLog_12_3, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(__nvJitLinkGetInfoLog_12_3, cudastub_nvjitlink_slot___nvJitLinkGetInfoLog_12_3, cudastub_nvjitlink_resolve___nvJitLinkGetInfoLog_12_3, cudastub_nvjitlink_bind___nvJitLinkGetInfoLog_12_3);
@@ -972,7 +972,7 @@ void *cudastub_nvjitlink_bind___nvJitLinkGetLinkedCubinSize_12_0(void)
 {
 	void *fn = choose___nvJitLinkGetLinkedCubinSize_12_0();
 
-	atomic_store_explicit(&cudastub_nvjitlink_slot___nvJitLinkGetLinkedCubinSize_12_0, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvjitlink_library, &cudastub_nvjitlink_slot___nvJitLinkGetLinkedCubinSize_12_0, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(__nvJitLinkGetLinkedCubinSize_12_0, cudastub_nvjitlink_slot___nvJitLinkGetLinkedCubinSize_12_0, cudastub_nvjitlink_resolve___nvJitLinkGetLinkedCubinSize_12_0, cudastub_nvjitlink_bind___nvJitLinkGetLinkedCubinSize_12_0);
@@ -996,7 +996,7 @@ void *cudastub_nvjitlink_bind___nvJitLinkGetLinkedCubinSize_12_1(void)
 {
 	void *fn = choose___nvJitLinkGetLinkedCubinSize_12_1();
 
-	atomic_store_explicit(&cudastub_nvjitlink_slot___nvJitLinkGetLinkedCubinSize_12_1, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvjitlink_library, &cudastub_nvjitlink_slot___nvJitLinkGetLinkedCubinSize_12_1, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(__nvJitLinkGetLinkedCubinSize_12_1, cudastub_nvjitlink_slot___nvJitLinkGetLinkedCubinSize_12_1, cudastub_nvjitlink_resolve___nvJitLinkGetLinkedCubinSize_12_1, cudastub_nvjitlink_bind___nvJitLinkGetLinkedCubinSize_12_1);
@@ -1020,7 +1020,7 @@ void *cudastub_nvjitlink_bind___nvJitLinkGetLinkedCubinSize_12_2(void)
 {
 	void *fn = choose___nvJitLinkGetLinkedCubinSize_12_2();
 
-	atomic_store_explicit(&cudastub_nvjitlink_slot___nvJitLinkGetLinkedCubinSize_12_2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvjitlink_library, &cudastub_nvjitlink_slot___nvJitLinkGetLinkedCubinSize_12_2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(__nvJitLinkGetLinkedCubinSize_12_2, cudastub_nvjitlink_slot___nvJitLinkGetLinkedCubinSize_12_2, cudastub_nvjitlink_resolve___nvJitLinkGetLinkedCubinSize_12_2, cudastub_nvjitlink_bind___nvJitLinkGetLinkedCubinSize_12_2);
@@ -1044,7 +1044,7 @@ void *cudastub_nvjitlink_bind___nvJitLinkGetLinkedCubinSize_12_3(void)
 {
 	void *fn = choose___nvJitLinkGetLinkedCubinSize_12_3();
 
-	atomic_store_explicit(&cudastub_nvjitlink_slot___nvJitLinkGetLinkedCubinSize_12_3, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvjitlink_library, &cudastub_nvjitlink_slot___nvJitLinkGetLinkedCubinSize_12_3, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(__nvJitLinkGetLinkedCubinSize_12_3, cudastub_nvjitlink_slot___nvJitLinkGetLinkedCubinSize_12_3, cudastub_nvjitlink_resolve___nvJitLinkGetLinkedCubinSize_12_3, cudastub_nvjitlink_bind___nvJitLinkGetLinkedCubinSize_12_3);
@@ -1068,7 +1068,7 @@ void *cudastub_nvjitlink_bind___nvJitLinkGetLinkedCubin_12_0(void)
 {
 	void *fn = choose___nvJitLinkGetLinkedCubin_12_0();
 
-	atomic_store_explicit(&cudastub_nvjitlink_slot___nvJitLinkGetLinkedCubin_12_0, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvjitlink_library, &cudastub_nvjitlink_slot___nvJitLinkGetLinkedCubin_12_0, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(__nvJitLinkGetLinkedCubin_12_0, cudastub_nvjitlink_slot___nvJitLinkGetLinkedCubin_12_0, cudastub_nvjitlink_resolve___nvJitLinkGetLinkedCubin_12_0, cudastub_nvjitlink_bind___nvJitLinkGetLinkedCubin_12_0);
@@ -1092,7 +1092,7 @@ void *cudastub_nvjitlink_bind___nvJitLinkGetLinkedCubin_12_1(void)
 {
 	void *fn = choose___nvJitLinkGetLinkedCubin_12_1();
 
-	atomic_store_explicit(&cudastub_nvjitlink_slot___nvJitLinkGetLinkedCubin_12_1, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvjitlink_library, &cudastub_nvjitlink_slot___nvJitLinkGetLinkedCubin_12_1, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(__nvJitLinkGetLinkedCubin_12_1, cudastub_nvjitlink_slot___nvJitLinkGetLinkedCubin_12_1, cudastub_nvjitlink_resolve___nvJitLinkGetLinkedCubin_12_1, cudastub_nvjitlink_bind___nvJitLinkGetLinkedCubin_12_1);
@@ -1116,7 +1116,7 @@ void *cudastub_nvjitlink_bind___nvJitLinkGetLinkedCubin_12_2(void)
 {
 	void *fn = choose___nvJitLinkGetLinkedCubin_12_2();
 
-	atomic_store_explicit(&cudastub_nvjitlink_slot___nvJitLinkGetLinkedCubin_12_2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvjitlink_library, &cudastub_nvjitlink_slot___nvJitLinkGetLinkedCubin_12_2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(__nvJitLinkGetLinkedCubin_12_2, cudastub_nvjitlink_slot___nvJitLinkGetLinkedCubin_12_2, cudastub_nvjitlink_resolve___nvJitLinkGetLinkedCubin_12_2, cudastub_nvjitlink_bind___nvJitLinkGetLinkedCubin_12_2);
@@ -1140,7 +1140,7 @@ void *cudastub_nvjitlink_bind___nvJitLinkGetLinkedCubin_12_3(void)
 {
 	void *fn = choose___nvJitLinkGetLinkedCubin_12_3();
 
-	atomic_store_explicit(&cudastub_nvjitlink_slot___nvJitLinkGetLinkedCubin_12_3, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvjitlink_library, &cudastub_nvjitlink_slot___nvJitLinkGetLinkedCubin_12_3, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(__nvJitLinkGetLinkedCubin_12_3, cudastub_nvjitlink_slot___nvJitLinkGetLinkedCubin_12_3, cudastub_nvjitlink_resolve___nvJitLinkGetLinkedCubin_12_3, cudastub_nvjitlink_bind___nvJitLinkGetLinkedCubin_12_3);
@@ -1164,7 +1164,7 @@ void *cudastub_nvjitlink_bind___nvJitLinkGetLinkedPtxSize_12_0(void)
 {
 	void *fn = choose___nvJitLinkGetLinkedPtxSize_12_0();
 
-	atomic_store_explicit(&cudastub_nvjitlink_slot___nvJitLinkGetLinkedPtxSize_12_0, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvjitlink_library, &cudastub_nvjitlink_slot___nvJitLinkGetLinkedPtxSize_12_0, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(__nvJitLinkGetLinkedPtxSize_12_0, cudastub_nvjitlink_slot___nvJitLinkGetLinkedPtxSize_12_0, cudastub_nvjitlink_resolve___nvJitLinkGetLinkedPtxSize_12_0, cudastub_nvjitlink_bind___nvJitLinkGetLinkedPtxSize_12_0);
@@ -1188,7 +1188,7 @@ void *cudastub_nvjitlink_bind___nvJitLinkGetLinkedPtxSize_12_1(void)
 {
 	void *fn = choose___nvJitLinkGetLinkedPtxSize_12_1();
 
-	atomic_store_explicit(&cudastub_nvjitlink_slot___nvJitLinkGetLinkedPtxSize_12_1, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvjitlink_library, &cudastub_nvjitlink_slot___nvJitLinkGetLinkedPtxSize_12_1, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(__nvJitLinkGetLinkedPtxSize_12_1, cudastub_nvjitlink_slot___nvJitLinkGetLinkedPtxSize_12_1, cudastub_nvjitlink_resolve___nvJitLinkGetLinkedPtxSize_12_1, cudastub_nvjitlink_bind___nvJitLinkGetLinkedPtxSize_12_1);
@@ -1212,7 +1212,7 @@ void *cudastub_nvjitlink_bind___nvJitLinkGetLinkedPtxSize_12_2(void)
 {
 	void *fn = choose___nvJitLinkGetLinkedPtxSize_12_2();
 
-	atomic_store_explicit(&cudastub_nvjitlink_slot___nvJitLinkGetLinkedPtxSize_12_2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvjitlink_library, &cudastub_nvjitlink_slot___nvJitLinkGetLinkedPtxSize_12_2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(__nvJitLinkGetLinkedPtxSize_12_2, cudastub_nvjitlink_slot___nvJitLinkGetLinkedPtxSize_12_2, cudastub_nvjitlink_resolve___nvJitLinkGetLinkedPtxSize_12_2, cudastub_nvjitlink_bind___nvJitLinkGetLinkedPtxSize_12_2);
@@ -1236,7 +1236,7 @@ void *cudastub_nvjitlink_bind___nvJitLinkGetLinkedPtxSize_12_3(void)
 {
 	void *fn = choose___nvJitLinkGetLinkedPtxSize_12_3();
 
-	atomic_store_explicit(&cudastub_nvjitlink_slot___nvJitLinkGetLinkedPtxSize_12_3, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvjitlink_library, &cudastub_nvjitlink_slot___nvJitLinkGetLinkedPtxSize_12_3, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(__nvJitLinkGetLinkedPtxSize_12_3, cudastub_nvjitlink_slot___nvJitLinkGetLinkedPtxSize_12_3, cudastub_nvjitlink_resolve___nvJitLinkGetLinkedPtxSize_12_3, cudastub_nvjitlink_bind___nvJitLinkGetLinkedPtxSize_12_3);
@@ -1260,7 +1260,7 @@ void *cudastub_nvjitlink_bind___nvJitLinkGetLinkedPtx_12_0(void)
 {
 	void *fn = choose___nvJitLinkGetLinkedPtx_12_0();
 
-	atomic_store_explicit(&cudastub_nvjitlink_slot___nvJitLinkGetLinkedPtx_12_0, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvjitlink_library, &cudastub_nvjitlink_slot___nvJitLinkGetLinkedPtx_12_0, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(__nvJitLinkGetLinkedPtx_12_0, cudastub_nvjitlink_slot___nvJitLinkGetLinkedPtx_12_0, cudastub_nvjitlink_resolve___nvJitLinkGetLinkedPtx_12_0, cudastub_nvjitlink_bind___nvJitLinkGetLinkedPtx_12_0);
@@ -1284,7 +1284,7 @@ void *cudastub_nvjitlink_bind___nvJitLinkGetLinkedPtx_12_1(void)
 {
 	void *fn = choose___nvJitLinkGetLinkedPtx_12_1();
 
-	atomic_store_explicit(&cudastub_nvjitlink_slot___nvJitLinkGetLinkedPtx_12_1, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvjitlink_library, &cudastub_nvjitlink_slot___nvJitLinkGetLinkedPtx_12_1, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(__nvJitLinkGetLinkedPtx_12_1, cudastub_nvjitlink_slot___nvJitLinkGetLinkedPtx_12_1, cudastub_nvjitlink_resolve___nvJitLinkGetLinkedPtx_12_1, cudastub_nvjitlink_bind___nvJitLinkGetLinkedPtx_12_1);
@@ -1308,7 +1308,7 @@ void *cudastub_nvjitlink_bind___nvJitLinkGetLinkedPtx_12_2(void)
 {
 	void *fn = choose___nvJitLinkGetLinkedPtx_12_2();
 
-	atomic_store_explicit(&cudastub_nvjitlink_slot___nvJitLinkGetLinkedPtx_12_2, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvjitlink_library, &cudastub_nvjitlink_slot___nvJitLinkGetLinkedPtx_12_2, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(__nvJitLinkGetLinkedPtx_12_2, cudastub_nvjitlink_slot___nvJitLinkGetLinkedPtx_12_2, cudastub_nvjitlink_resolve___nvJitLinkGetLinkedPtx_12_2, cudastub_nvjitlink_bind___nvJitLinkGetLinkedPtx_12_2);
@@ -1332,7 +1332,7 @@ void *cudastub_nvjitlink_bind___nvJitLinkGetLinkedPtx_12_3(void)
 {
 	void *fn = choose___nvJitLinkGetLinkedPtx_12_3();
 
-	atomic_store_explicit(&cudastub_nvjitlink_slot___nvJitLinkGetLinkedPtx_12_3, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvjitlink_library, &cudastub_nvjitlink_slot___nvJitLinkGetLinkedPtx_12_3, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(__nvJitLinkGetLinkedPtx_12_3, cudastub_nvjitlink_slot___nvJitLinkGetLinkedPtx_12_3, cudastub_nvjitlink_resolve___nvJitLinkGetLinkedPtx_12_3, cudastub_nvjitlink_bind___nvJitLinkGetLinkedPtx_12_3);

@@ -32,7 +32,7 @@ void *cudastub_nvjitlink_bind___nvJitLinkAPI(void)
 {
 	void *fn = choose___nvJitLinkAPI();
 
-	atomic_store_explicit(&cudastub_nvjitlink_slot___nvJitLinkAPI, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvjitlink_library, &cudastub_nvjitlink_slot___nvJitLinkAPI, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(__nvJitLinkAPI, cudastub_nvjitlink_slot___nvJitLinkAPI, cudastub_nvjitlink_resolve___nvJitLinkAPI, cudastub_nvjitlink_bind___nvJitLinkAPI);

@@ -77,7 +77,7 @@ void *cudastub_nvjitlink_bind___nvJitLinkAddData_13_0(void)
 {
 	void *fn = (void *)__nvJitLinkAddData_13_0_choose();
 
-	atomic_store_explicit(&cudastub_nvjitlink_slot___nvJitLinkAddData_13_0, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvjitlink_library, &cudastub_nvjitlink_slot___nvJitLinkAddData_13_0, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(__nvJitLinkAddData_13_0, cudastub_nvjitlink_slot___nvJitLinkAddData_13_0, cudastub_nvjitlink_resolve___nvJitLinkAddData_13_0, cudastub_nvjitlink_bind___nvJitLinkAddData_13_0);
@@ -92,7 +92,8 @@ static nvJitLinkResult __nvJitLinkAddData_13_0_resolve(nvJitLinkHandle a0, nvJit
 {
 	__nvJitLinkAddData_13_0_fn fn = __nvJitLinkAddData_13_0_choose();
 
-	atomic_store_explicit(&__nvJitLinkAddData_13_0_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_nvjitlink_library))
+		atomic_store_explicit(&__nvJitLinkAddData_13_0_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -121,7 +122,7 @@ void *cudastub_nvjitlink_bind___nvJitLinkAddFile_13_0(void)
 {
 	void *fn = (void *)__nvJitLinkAddFile_13_0_choose();
 
-	atomic_store_explicit(&cudastub_nvjitlink_slot___nvJitLinkAddFile_13_0, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvjitlink_library, &cudastub_nvjitlink_slot___nvJitLinkAddFile_13_0, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(__nvJitLinkAddFile_13_0, cudastub_nvjitlink_slot___nvJitLinkAddFile_13_0, cudastub_nvjitlink_resolve___nvJitLinkAddFile_13_0, cudastub_nvjitlink_bind___nvJitLinkAddFile_13_0);
@@ -136,7 +137,8 @@ static nvJitLinkResult __nvJitLinkAddFile_13_0_resolve(nvJitLinkHandle a0, nvJit
 {
 	__nvJitLinkAddFile_13_0_fn fn = __nvJitLinkAddFile_13_0_choose();
 
-	atomic_store_explicit(&__nvJitLinkAddFile_13_0_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_nvjitlink_library))
+		atomic_store_explicit(&__nvJitLinkAddFile_13_0_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -163,7 +165,7 @@ void *cudastub_nvjitlink_bind___nvJitLinkComplete_13_0(void)
 {
 	void *fn = (void *)__nvJitLinkComplete_13_0_choose();
 
-	atomic_store_explicit(&cudastub_nvjitlink_slot___nvJitLinkComplete_13_0, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvjitlink_library, &cudastub_nvjitlink_slot___nvJitLinkComplete_13_0, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(__nvJitLinkComplete_13_0, cudastub_nvjitlink_slot___nvJitLinkComplete_13_0, cudastub_nvjitlink_resolve___nvJitLinkComplete_13_0, cudastub_nvjitlink_bind___nvJitLinkComplete_13_0);
@@ -178,7 +180,8 @@ static nvJitLinkResult __nvJitLinkComplete_13_0_resolve(nvJitLinkHandle a0)
 {
 	__nvJitLinkComplete_13_0_fn fn = __nvJitLinkComplete_13_0_choose();
 
-	atomic_store_explicit(&__nvJitLinkComplete_13_0_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_nvjitlink_library))
+		atomic_store_explicit(&__nvJitLinkComplete_13_0_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -207,7 +210,7 @@ void *cudastub_nvjitlink_bind___nvJitLinkCreate_13_0(void)
 {
 	void *fn = (void *)__nvJitLinkCreate_13_0_choose();
 
-	atomic_store_explicit(&cudastub_nvjitlink_slot___nvJitLinkCreate_13_0, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvjitlink_library, &cudastub_nvjitlink_slot___nvJitLinkCreate_13_0, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(__nvJitLinkCreate_13_0, cudastub_nvjitlink_slot___nvJitLinkCreate_13_0, cudastub_nvjitlink_resolve___nvJitLinkCreate_13_0, cudastub_nvjitlink_bind___nvJitLinkCreate_13_0);
@@ -222,7 +225,8 @@ static nvJitLinkResult __nvJitLinkCreate_13_0_resolve(nvJitLinkHandle *a0, uint3
 {
 	__nvJitLinkCreate_13_0_fn fn = __nvJitLinkCreate_13_0_choose();
 
-	atomic_store_explicit(&__nvJitLinkCreate_13_0_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_nvjitlink_library))
+		atomic_store_explicit(&__nvJitLinkCreate_13_0_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -249,7 +253,7 @@ void *cudastub_nvjitlink_bind___nvJitLinkDestroy_13_0(void)
 {
 	void *fn = (void *)__nvJitLinkDestroy_13_0_choose();
 
-	atomic_store_explicit(&cudastub_nvjitlink_slot___nvJitLinkDestroy_13_0, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvjitlink_library, &cudastub_nvjitlink_slot___nvJitLinkDestroy_13_0, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(__nvJitLinkDestroy_13_0, cudastub_nvjitlink_slot___nvJitLinkDestroy_13_0, cudastub_nvjitlink_resolve___nvJitLinkDestroy_13_0, cudastub_nvjitlink_bind___nvJitLinkDestroy_13_0);
@@ -264,7 +268,8 @@ static nvJitLinkResult __nvJitLinkDestroy_13_0_resolve(nvJitLinkHandle *a0)
 {
 	__nvJitLinkDestroy_13_0_fn fn = __nvJitLinkDestroy_13_0_choose();
 
-	atomic_store_explicit(&__nvJitLinkDestroy_13_0_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_nvjitlink_library))
+		atomic_store_explicit(&__nvJitLinkDestroy_13_0_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -292,7 +297,7 @@ void *cudastub_nvjitlink_bind___nvJitLinkGetErrorLogSize_13_0(void)
 {
 	void *fn = (void *)__nvJitLinkGetErrorLogSize_13_0_choose();
 
-	atomic_store_explicit(&cudastub_nvjitlink_slot___nvJitLinkGetErrorLogSize_13_0, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvjitlink_library, &cudastub_nvjitlink_slot___nvJitLinkGetErrorLogSize_13_0, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(__nvJitLinkGetErrorLogSize_13_0, cudastub_nvjitlink_slot___nvJitLinkGetErrorLogSize_13_0, cudastub_nvjitlink_resolve___nvJitLinkGetErrorLogSize_13_0, cudastub_nvjitlink_bind___nvJitLinkGetErrorLogSize_13_0);
@@ -307,7 +312,8 @@ static nvJitLinkResult __nvJitLinkGetErrorLogSize_13_0_resolve(nvJitLinkHandle a
 {
 	__nvJitLinkGetErrorLogSize_13_0_fn fn = __nvJitLinkGetErrorLogSize_13_0_choose();
 
-	atomic_store_explicit(&__nvJitLinkGetErrorLogSize_13_0_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_nvjitlink_library))
+		atomic_store_explicit(&__nvJitLinkGetErrorLogSize_13_0_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -335,7 +341,7 @@ void *cudastub_nvjitlink_bind___nvJitLinkGetErrorLog_13_0(void)
 {
 	void *fn = (void *)__nvJitLinkGetErrorLog_13_0_choose();
 
-	atomic_store_explicit(&cudastub_nvjitlink_slot___nvJitLinkGetErrorLog_13_0, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvjitlink_library, &cudastub_nvjitlink_slot___nvJitLinkGetErrorLog_13_0, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(__nvJitLinkGetErrorLog_13_0, cudastub_nvjitlink_slot___nvJitLinkGetErrorLog_13_0, cudastub_nvjitlink_resolve___nvJitLinkGetErrorLog_13_0, cudastub_nvjitlink_bind___nvJitLinkGetErrorLog_13_0);
@@ -350,7 +356,8 @@ static nvJitLinkResult __nvJitLinkGetErrorLog_13_0_resolve(nvJitLinkHandle a0, c
 {
 	__nvJitLinkGetErrorLog_13_0_fn fn = __nvJitLinkGetErrorLog_13_0_choose();
 
-	atomic_store_explicit(&__nvJitLinkGetErrorLog_13_0_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_nvjitlink_library))
+		atomic_store_explicit(&__nvJitLinkGetErrorLog_13_0_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -378,7 +385,7 @@ void *cudastub_nvjitlink_bind___nvJitLinkGetInfoLogSize_13_0(void)
 {
 	void *fn = (void *)__nvJitLinkGetInfoLogSize_13_0_choose();
 
-	atomic_store_explicit(&cudastub_nvjitlink_slot___nvJitLinkGetInfoLogSize_13_0, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvjitlink_library, &cudastub_nvjitlink_slot___nvJitLinkGetInfoLogSize_13_0, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(__nvJitLinkGetInfoLogSize_13_0, cudastub_nvjitlink_slot___nvJitLinkGetInfoLogSize_13_0, cudastub_nvjitlink_resolve___nvJitLinkGetInfoLogSize_13_0, cudastub_nvjitlink_bind___nvJitLinkGetInfoLogSize_13_0);
@@ -393,7 +400,8 @@ static nvJitLinkResult __nvJitLinkGetInfoLogSize_13_0_resolve(nvJitLinkHandle a0
 {
 	__nvJitLinkGetInfoLogSize_13_0_fn fn = __nvJitLinkGetInfoLogSize_13_0_choose();
 
-	atomic_store_explicit(&__nvJitLinkGetInfoLogSize_13_0_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_nvjitlink_library))
+		atomic_store_explicit(&__nvJitLinkGetInfoLogSize_13_0_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -421,7 +429,7 @@ void *cudastub_nvjitlink_bind___nvJitLinkGetInfoLog_13_0(void)
 {
 	void *fn = (void *)__nvJitLinkGetInfoLog_13_0_choose();
 
-	atomic_store_explicit(&cudastub_nvjitlink_slot___nvJitLinkGetInfoLog_13_0, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvjitlink_library, &cudastub_nvjitlink_slot___nvJitLinkGetInfoLog_13_0, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(__nvJitLinkGetInfoLog_13_0, cudastub_nvjitlink_slot___nvJitLinkGetInfoLog_13_0, cudastub_nvjitlink_resolve___nvJitLinkGetInfoLog_13_0, cudastub_nvjitlink_bind___nvJitLinkGetInfoLog_13_0);
@@ -436,7 +444,8 @@ static nvJitLinkResult __nvJitLinkGetInfoLog_13_0_resolve(nvJitLinkHandle a0, ch
 {
 	__nvJitLinkGetInfoLog_13_0_fn fn = __nvJitLinkGetInfoLog_13_0_choose();
 
-	atomic_store_explicit(&__nvJitLinkGetInfoLog_13_0_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_nvjitlink_library))
+		atomic_store_explicit(&__nvJitLinkGetInfoLog_13_0_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -464,7 +473,7 @@ void *cudastub_nvjitlink_bind___nvJitLinkGetLinkedCubinSize_13_0(void)
 {
 	void *fn = (void *)__nvJitLinkGetLinkedCubinSize_13_0_choose();
 
-	atomic_store_explicit(&cudastub_nvjitlink_slot___nvJitLinkGetLinkedCubinSize_13_0, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvjitlink_library, &cudastub_nvjitlink_slot___nvJitLinkGetLinkedCubinSize_13_0, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(__nvJitLinkGetLinkedCubinSize_13_0, cudastub_nvjitlink_slot___nvJitLinkGetLinkedCubinSize_13_0, cudastub_nvjitlink_resolve___nvJitLinkGetLinkedCubinSize_13_0, cudastub_nvjitlink_bind___nvJitLinkGetLinkedCubinSize_13_0);
@@ -479,7 +488,8 @@ static nvJitLinkResult __nvJitLinkGetLinkedCubinSize_13_0_resolve(nvJitLinkHandl
 {
 	__nvJitLinkGetLinkedCubinSize_13_0_fn fn = __nvJitLinkGetLinkedCubinSize_13_0_choose();
 
-	atomic_store_explicit(&__nvJitLinkGetLinkedCubinSize_13_0_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_nvjitlink_library))
+		atomic_store_explicit(&__nvJitLinkGetLinkedCubinSize_13_0_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -507,7 +517,7 @@ void *cudastub_nvjitlink_bind___nvJitLinkGetLinkedCubin_13_0(void)
 {
 	void *fn = (void *)__nvJitLinkGetLinkedCubin_13_0_choose();
 
-	atomic_store_explicit(&cudastub_nvjitlink_slot___nvJitLinkGetLinkedCubin_13_0, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvjitlink_library, &cudastub_nvjitlink_slot___nvJitLinkGetLinkedCubin_13_0, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(__nvJitLinkGetLinkedCubin_13_0, cudastub_nvjitlink_slot___nvJitLinkGetLinkedCubin_13_0, cudastub_nvjitlink_resolve___nvJitLinkGetLinkedCubin_13_0, cudastub_nvjitlink_bind___nvJitLinkGetLinkedCubin_13_0);
@@ -522,7 +532,8 @@ static nvJitLinkResult __nvJitLinkGetLinkedCubin_13_0_resolve(nvJitLinkHandle a0
 {
 	__nvJitLinkGetLinkedCubin_13_0_fn fn = __nvJitLinkGetLinkedCubin_13_0_choose();
 
-	atomic_store_explicit(&__nvJitLinkGetLinkedCubin_13_0_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_nvjitlink_library))
+		atomic_store_explicit(&__nvJitLinkGetLinkedCubin_13_0_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -550,7 +561,7 @@ void *cudastub_nvjitlink_bind___nvJitLinkGetLinkedPtxSize_13_0(void)
 {
 	void *fn = (void *)__nvJitLinkGetLinkedPtxSize_13_0_choose();
 
-	atomic_store_explicit(&cudastub_nvjitlink_slot___nvJitLinkGetLinkedPtxSize_13_0, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvjitlink_library, &cudastub_nvjitlink_slot___nvJitLinkGetLinkedPtxSize_13_0, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(__nvJitLinkGetLinkedPtxSize_13_0, cudastub_nvjitlink_slot___nvJitLinkGetLinkedPtxSize_13_0, cudastub_nvjitlink_resolve___nvJitLinkGetLinkedPtxSize_13_0, cudastub_nvjitlink_bind___nvJitLinkGetLinkedPtxSize_13_0);
@@ -565,7 +576,8 @@ static nvJitLinkResult __nvJitLinkGetLinkedPtxSize_13_0_resolve(nvJitLinkHandle 
 {
 	__nvJitLinkGetLinkedPtxSize_13_0_fn fn = __nvJitLinkGetLinkedPtxSize_13_0_choose();
 
-	atomic_store_explicit(&__nvJitLinkGetLinkedPtxSize_13_0_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_nvjitlink_library))
+		atomic_store_explicit(&__nvJitLinkGetLinkedPtxSize_13_0_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -593,7 +605,7 @@ void *cudastub_nvjitlink_bind___nvJitLinkGetLinkedPtx_13_0(void)
 {
 	void *fn = (void *)__nvJitLinkGetLinkedPtx_13_0_choose();
 
-	atomic_store_explicit(&cudastub_nvjitlink_slot___nvJitLinkGetLinkedPtx_13_0, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvjitlink_library, &cudastub_nvjitlink_slot___nvJitLinkGetLinkedPtx_13_0, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(__nvJitLinkGetLinkedPtx_13_0, cudastub_nvjitlink_slot___nvJitLinkGetLinkedPtx_13_0, cudastub_nvjitlink_resolve___nvJitLinkGetLinkedPtx_13_0, cudastub_nvjitlink_bind___nvJitLinkGetLinkedPtx_13_0);
@@ -608,7 +620,8 @@ static nvJitLinkResult __nvJitLinkGetLinkedPtx_13_0_resolve(nvJitLinkHandle a0, 
 {
 	__nvJitLinkGetLinkedPtx_13_0_fn fn = __nvJitLinkGetLinkedPtx_13_0_choose();
 
-	atomic_store_explicit(&__nvJitLinkGetLinkedPtx_13_0_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_nvjitlink_library))
+		atomic_store_explicit(&__nvJitLinkGetLinkedPtx_13_0_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -639,7 +652,7 @@ void *cudastub_nvjitlink_bind_nvJitLinkAddData(void)
 {
 	void *fn = (void *)nvJitLinkAddData_choose();
 
-	atomic_store_explicit(&cudastub_nvjitlink_slot_nvJitLinkAddData, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvjitlink_library, &cudastub_nvjitlink_slot_nvJitLinkAddData, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(nvJitLinkAddData, cudastub_nvjitlink_slot_nvJitLinkAddData, cudastub_nvjitlink_resolve_nvJitLinkAddData, cudastub_nvjitlink_bind_nvJitLinkAddData);
@@ -654,7 +667,8 @@ static nvJitLinkResult nvJitLinkAddData_resolve(nvJitLinkHandle a0, nvJitLinkInp
 {
 	nvJitLinkAddData_fn fn = nvJitLinkAddData_choose();
 
-	atomic_store_explicit(&nvJitLinkAddData_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_nvjitlink_library))
+		atomic_store_explicit(&nvJitLinkAddData_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4);
 }
 #endif
@@ -683,7 +697,7 @@ void *cudastub_nvjitlink_bind_nvJitLinkAddFile(void)
 {
 	void *fn = (void *)nvJitLinkAddFile_choose();
 
-	atomic_store_explicit(&cudastub_nvjitlink_slot_nvJitLinkAddFile, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvjitlink_library, &cudastub_nvjitlink_slot_nvJitLinkAddFile, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(nvJitLinkAddFile, cudastub_nvjitlink_slot_nvJitLinkAddFile, cudastub_nvjitlink_resolve_nvJitLinkAddFile, cudastub_nvjitlink_bind_nvJitLinkAddFile);
@@ -698,7 +712,8 @@ static nvJitLinkResult nvJitLinkAddFile_resolve(nvJitLinkHandle a0, nvJitLinkInp
 {
 	nvJitLinkAddFile_fn fn = nvJitLinkAddFile_choose();
 
-	atomic_store_explicit(&nvJitLinkAddFile_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_nvjitlink_library))
+		atomic_store_explicit(&nvJitLinkAddFile_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -725,7 +740,7 @@ void *cudastub_nvjitlink_bind_nvJitLinkComplete(void)
 {
 	void *fn = (void *)nvJitLinkComplete_choose();
 
-	atomic_store_explicit(&cudastub_nvjitlink_slot_nvJitLinkComplete, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvjitlink_library, &cudastub_nvjitlink_slot_nvJitLinkComplete, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(nvJitLinkComplete, cudastub_nvjitlink_slot_nvJitLinkComplete, cudastub_nvjitlink_resolve_nvJitLinkComplete, cudastub_nvjitlink_bind_nvJitLinkComplete);
@@ -740,7 +755,8 @@ static nvJitLinkResult nvJitLinkComplete_resolve(nvJitLinkHandle a0)
 {
 	nvJitLinkComplete_fn fn = nvJitLinkComplete_choose();
 
-	atomic_store_explicit(&nvJitLinkComplete_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_nvjitlink_library))
+		atomic_store_explicit(&nvJitLinkComplete_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -769,7 +785,7 @@ void *cudastub_nvjitlink_bind_nvJitLinkCreate(void)
 {
 	void *fn = (void *)nvJitLinkCreate_choose();
 
-	atomic_store_explicit(&cudastub_nvjitlink_slot_nvJitLinkCreate, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvjitlink_library, &cudastub_nvjitlink_slot_nvJitLinkCreate, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(nvJitLinkCreate, cudastub_nvjitlink_slot_nvJitLinkCreate, cudastub_nvjitlink_resolve_nvJitLinkCreate, cudastub_nvjitlink_bind_nvJitLinkCreate);
@@ -784,7 +800,8 @@ static nvJitLinkResult nvJitLinkCreate_resolve(nvJitLinkHandle *a0, uint32_t a1,
 {
 	nvJitLinkCreate_fn fn = nvJitLinkCreate_choose();
 
-	atomic_store_explicit(&nvJitLinkCreate_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_nvjitlink_library))
+		atomic_store_explicit(&nvJitLinkCreate_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -811,7 +828,7 @@ void *cudastub_nvjitlink_bind_nvJitLinkDestroy(void)
 {
 	void *fn = (void *)nvJitLinkDestroy_choose();
 
-	atomic_store_explicit(&cudastub_nvjitlink_slot_nvJitLinkDestroy, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvjitlink_library, &cudastub_nvjitlink_slot_nvJitLinkDestroy, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(nvJitLinkDestroy, cudastub_nvjitlink_slot_nvJitLinkDestroy, cudastub_nvjitlink_resolve_nvJitLinkDestroy, cudastub_nvjitlink_bind_nvJitLinkDestroy);
@@ -826,7 +843,8 @@ static nvJitLinkResult nvJitLinkDestroy_resolve(nvJitLinkHandle *a0)
 {
 	nvJitLinkDestroy_fn fn = nvJitLinkDestroy_choose();
 
-	atomic_store_explicit(&nvJitLinkDestroy_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_nvjitlink_library))
+		atomic_store_explicit(&nvJitLinkDestroy_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -854,7 +872,7 @@ void *cudastub_nvjitlink_bind_nvJitLinkGetErrorLog(void)
 {
 	void *fn = (void *)nvJitLinkGetErrorLog_choose();
 
-	atomic_store_explicit(&cudastub_nvjitlink_slot_nvJitLinkGetErrorLog, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvjitlink_library, &cudastub_nvjitlink_slot_nvJitLinkGetErrorLog, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(nvJitLinkGetErrorLog, cudastub_nvjitlink_slot_nvJitLinkGetErrorLog, cudastub_nvjitlink_resolve_nvJitLinkGetErrorLog, cudastub_nvjitlink_bind_nvJitLinkGetErrorLog);
@@ -869,7 +887,8 @@ static nvJitLinkResult nvJitLinkGetErrorLog_resolve(nvJitLinkHandle a0, char *a1
 {
 	nvJitLinkGetErrorLog_fn fn = nvJitLinkGetErrorLog_choose();
 
-	atomic_store_explicit(&nvJitLinkGetErrorLog_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_nvjitlink_library))
+		atomic_store_explicit(&nvJitLinkGetErrorLog_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -897,7 +916,7 @@ void *cudastub_nvjitlink_bind_nvJitLinkGetErrorLogSize(void)
 {
 	void *fn = (void *)nvJitLinkGetErrorLogSize_choose();
 
-	atomic_store_explicit(&cudastub_nvjitlink_slot_nvJitLinkGetErrorLogSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvjitlink_library, &cudastub_nvjitlink_slot_nvJitLinkGetErrorLogSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(nvJitLinkGetErrorLogSize, cudastub_nvjitlink_slot_nvJitLinkGetErrorLogSize, cudastub_nvjitlink_resolve_nvJitLinkGetErrorLogSize, cudastub_nvjitlink_bind_nvJitLinkGetErrorLogSize);
@@ -912,7 +931,8 @@ static nvJitLinkResult nvJitLinkGetErrorLogSize_resolve(nvJitLinkHandle a0, size
 {
 	nvJitLinkGetErrorLogSize_fn fn = nvJitLinkGetErrorLogSize_choose();
 
-	atomic_store_explicit(&nvJitLinkGetErrorLogSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_nvjitlink_library))
+		atomic_store_explicit(&nvJitLinkGetErrorLogSize_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -940,7 +960,7 @@ void *cudastub_nvjitlink_bind_nvJitLinkGetInfoLog(void)
 {
 	void *fn = (void *)nvJitLinkGetInfoLog_choose();
 
-	atomic_store_explicit(&cudastub_nvjitlink_slot_nvJitLinkGetInfoLog, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvjitlink_library, &cudastub_nvjitlink_slot_nvJitLinkGetInfoLog, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(nvJitLinkGetInfoLog, cudastub_nvjitlink_slot_nvJitLinkGetInfoLog, cudastub_nvjitlink_resolve_nvJitLinkGetInfoLog, cudastub_nvjitlink_bind_nvJitLinkGetInfoLog);
@@ -955,7 +975,8 @@ static nvJitLinkResult nvJitLinkGetInfoLog_resolve(nvJitLinkHandle a0, char *a1)
 {
 	nvJitLinkGetInfoLog_fn fn = nvJitLinkGetInfoLog_choose();
 
-	atomic_store_explicit(&nvJitLinkGetInfoLog_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_nvjitlink_library))
+		atomic_store_explicit(&nvJitLinkGetInfoLog_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -983,7 +1004,7 @@ void *cudastub_nvjitlink_bind_nvJitLinkGetInfoLogSize(void)
 {
 	void *fn = (void *)nvJitLinkGetInfoLogSize_choose();
 
-	atomic_store_explicit(&cudastub_nvjitlink_slot_nvJitLinkGetInfoLogSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvjitlink_library, &cudastub_nvjitlink_slot_nvJitLinkGetInfoLogSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(nvJitLinkGetInfoLogSize, cudastub_nvjitlink_slot_nvJitLinkGetInfoLogSize, cudastub_nvjitlink_resolve_nvJitLinkGetInfoLogSize, cudastub_nvjitlink_bind_nvJitLinkGetInfoLogSize);
@@ -998,7 +1019,8 @@ static nvJitLinkResult nvJitLinkGetInfoLogSize_resolve(nvJitLinkHandle a0, size_
 {
 	nvJitLinkGetInfoLogSize_fn fn = nvJitLinkGetInfoLogSize_choose();
 
-	atomic_store_explicit(&nvJitLinkGetInfoLogSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_nvjitlink_library))
+		atomic_store_explicit(&nvJitLinkGetInfoLogSize_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -1026,7 +1048,7 @@ void *cudastub_nvjitlink_bind_nvJitLinkGetLinkedCubin(void)
 {
 	void *fn = (void *)nvJitLinkGetLinkedCubin_choose();
 
-	atomic_store_explicit(&cudastub_nvjitlink_slot_nvJitLinkGetLinkedCubin, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvjitlink_library, &cudastub_nvjitlink_slot_nvJitLinkGetLinkedCubin, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(nvJitLinkGetLinkedCubin, cudastub_nvjitlink_slot_nvJitLinkGetLinkedCubin, cudastub_nvjitlink_resolve_nvJitLinkGetLinkedCubin, cudastub_nvjitlink_bind_nvJitLinkGetLinkedCubin);
@@ -1041,7 +1063,8 @@ static nvJitLinkResult nvJitLinkGetLinkedCubin_resolve(nvJitLinkHandle a0, void 
 {
 	nvJitLinkGetLinkedCubin_fn fn = nvJitLinkGetLinkedCubin_choose();
 
-	atomic_store_explicit(&nvJitLinkGetLinkedCubin_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_nvjitlink_library))
+		atomic_store_explicit(&nvJitLinkGetLinkedCubin_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -1069,7 +1092,7 @@ void *cudastub_nvjitlink_bind_nvJitLinkGetLinkedCubinSize(void)
 {
 	void *fn = (void *)nvJitLinkGetLinkedCubinSize_choose();
 
-	atomic_store_explicit(&cudastub_nvjitlink_slot_nvJitLinkGetLinkedCubinSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvjitlink_library, &cudastub_nvjitlink_slot_nvJitLinkGetLinkedCubinSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(nvJitLinkGetLinkedCubinSize, cudastub_nvjitlink_slot_nvJitLinkGetLinkedCubinSize, cudastub_nvjitlink_resolve_nvJitLinkGetLinkedCubinSize, cudastub_nvjitlink_bind_nvJitLinkGetLinkedCubinSize);
@@ -1084,7 +1107,8 @@ static nvJitLinkResult nvJitLinkGetLinkedCubinSize_resolve(nvJitLinkHandle a0, s
 {
 	nvJitLinkGetLinkedCubinSize_fn fn = nvJitLinkGetLinkedCubinSize_choose();
 
-	atomic_store_explicit(&nvJitLinkGetLinkedCubinSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_nvjitlink_library))
+		atomic_store_explicit(&nvJitLinkGetLinkedCubinSize_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -1112,7 +1136,7 @@ void *cudastub_nvjitlink_bind_nvJitLinkGetLinkedPtx(void)
 {
 	void *fn = (void *)nvJitLinkGetLinkedPtx_choose();
 
-	atomic_store_explicit(&cudastub_nvjitlink_slot_nvJitLinkGetLinkedPtx, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvjitlink_library, &cudastub_nvjitlink_slot_nvJitLinkGetLinkedPtx, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(nvJitLinkGetLinkedPtx, cudastub_nvjitlink_slot_nvJitLinkGetLinkedPtx, cudastub_nvjitlink_resolve_nvJitLinkGetLinkedPtx, cudastub_nvjitlink_bind_nvJitLinkGetLinkedPtx);
@@ -1127,7 +1151,8 @@ static nvJitLinkResult nvJitLinkGetLinkedPtx_resolve(nvJitLinkHandle a0, char *a
 {
 	nvJitLinkGetLinkedPtx_fn fn = nvJitLinkGetLinkedPtx_choose();
 
-	atomic_store_explicit(&nvJitLinkGetLinkedPtx_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_nvjitlink_library))
+		atomic_store_explicit(&nvJitLinkGetLinkedPtx_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -1155,7 +1180,7 @@ void *cudastub_nvjitlink_bind_nvJitLinkGetLinkedPtxSize(void)
 {
 	void *fn = (void *)nvJitLinkGetLinkedPtxSize_choose();
 
-	atomic_store_explicit(&cudastub_nvjitlink_slot_nvJitLinkGetLinkedPtxSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvjitlink_library, &cudastub_nvjitlink_slot_nvJitLinkGetLinkedPtxSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(nvJitLinkGetLinkedPtxSize, cudastub_nvjitlink_slot_nvJitLinkGetLinkedPtxSize, cudastub_nvjitlink_resolve_nvJitLinkGetLinkedPtxSize, cudastub_nvjitlink_bind_nvJitLinkGetLinkedPtxSize);
@@ -1170,7 +1195,8 @@ static nvJitLinkResult nvJitLinkGetLinkedPtxSize_resolve(nvJitLinkHandle a0, siz
 {
 	nvJitLinkGetLinkedPtxSize_fn fn = nvJitLinkGetLinkedPtxSize_choose();
 
-	atomic_store_explicit(&nvJitLinkGetLinkedPtxSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_nvjitlink_library))
+		atomic_store_explicit(&nvJitLinkGetLinkedPtxSize_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -1202,7 +1228,7 @@ void *cudastub_nvjitlink_bind_nvJitLinkVersion(void)
 {
 	void *fn = (void *)nvJitLinkVersion_choose();
 
-	atomic_store_explicit(&cudastub_nvjitlink_slot_nvJitLinkVersion, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvjitlink_library, &cudastub_nvjitlink_slot_nvJitLinkVersion, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(nvJitLinkVersion, cudastub_nvjitlink_slot_nvJitLinkVersion, cudastub_nvjitlink_resolve_nvJitLinkVersion, cudastub_nvjitlink_bind_nvJitLinkVersion);
@@ -1217,7 +1243,8 @@ static nvJitLinkResult nvJitLinkVersion_resolve(unsigned int *a0, unsigned int *
 {
 	nvJitLinkVersion_fn fn = nvJitLinkVersion_choose();
 
-	atomic_store_explicit(&nvJitLinkVersion_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_nvjitlink_library))
+		atomic_store_explicit(&nvJitLinkVersion_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif

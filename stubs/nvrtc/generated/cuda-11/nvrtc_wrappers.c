@@ -64,7 +64,7 @@ void *cudastub_nvrtc_bind_nvrtcAddNameExpression(void)
 {
 	void *fn = (void *)nvrtcAddNameExpression_choose();
 
-	atomic_store_explicit(&cudastub_nvrtc_slot_nvrtcAddNameExpression, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvrtc_library, &cudastub_nvrtc_slot_nvrtcAddNameExpression, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(nvrtcAddNameExpression, cudastub_nvrtc_slot_nvrtcAddNameExpression, cudastub_nvrtc_resolve_nvrtcAddNameExpression, cudastub_nvrtc_bind_nvrtcAddNameExpression);
@@ -79,7 +79,8 @@ static nvrtcResult nvrtcAddNameExpression_resolve(nvrtcProgram a0, const char *c
 {
 	nvrtcAddNameExpression_fn fn = nvrtcAddNameExpression_choose();
 
-	atomic_store_explicit(&nvrtcAddNameExpression_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_nvrtc_library))
+		atomic_store_explicit(&nvrtcAddNameExpression_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -108,7 +109,7 @@ void *cudastub_nvrtc_bind_nvrtcCompileProgram(void)
 {
 	void *fn = (void *)nvrtcCompileProgram_choose();
 
-	atomic_store_explicit(&cudastub_nvrtc_slot_nvrtcCompileProgram, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvrtc_library, &cudastub_nvrtc_slot_nvrtcCompileProgram, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(nvrtcCompileProgram, cudastub_nvrtc_slot_nvrtcCompileProgram, cudastub_nvrtc_resolve_nvrtcCompileProgram, cudastub_nvrtc_bind_nvrtcCompileProgram);
@@ -123,7 +124,8 @@ static nvrtcResult nvrtcCompileProgram_resolve(nvrtcProgram a0, int a1, const ch
 {
 	nvrtcCompileProgram_fn fn = nvrtcCompileProgram_choose();
 
-	atomic_store_explicit(&nvrtcCompileProgram_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_nvrtc_library))
+		atomic_store_explicit(&nvrtcCompileProgram_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -155,7 +157,7 @@ void *cudastub_nvrtc_bind_nvrtcCreateProgram(void)
 {
 	void *fn = (void *)nvrtcCreateProgram_choose();
 
-	atomic_store_explicit(&cudastub_nvrtc_slot_nvrtcCreateProgram, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvrtc_library, &cudastub_nvrtc_slot_nvrtcCreateProgram, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(nvrtcCreateProgram, cudastub_nvrtc_slot_nvrtcCreateProgram, cudastub_nvrtc_resolve_nvrtcCreateProgram, cudastub_nvrtc_bind_nvrtcCreateProgram);
@@ -170,7 +172,8 @@ static nvrtcResult nvrtcCreateProgram_resolve(nvrtcProgram *a0, const char *a1, 
 {
 	nvrtcCreateProgram_fn fn = nvrtcCreateProgram_choose();
 
-	atomic_store_explicit(&nvrtcCreateProgram_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_nvrtc_library))
+		atomic_store_explicit(&nvrtcCreateProgram_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -197,7 +200,7 @@ void *cudastub_nvrtc_bind_nvrtcDestroyProgram(void)
 {
 	void *fn = (void *)nvrtcDestroyProgram_choose();
 
-	atomic_store_explicit(&cudastub_nvrtc_slot_nvrtcDestroyProgram, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvrtc_library, &cudastub_nvrtc_slot_nvrtcDestroyProgram, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(nvrtcDestroyProgram, cudastub_nvrtc_slot_nvrtcDestroyProgram, cudastub_nvrtc_resolve_nvrtcDestroyProgram, cudastub_nvrtc_bind_nvrtcDestroyProgram);
@@ -212,7 +215,8 @@ static nvrtcResult nvrtcDestroyProgram_resolve(nvrtcProgram *a0)
 {
 	nvrtcDestroyProgram_fn fn = nvrtcDestroyProgram_choose();
 
-	atomic_store_explicit(&nvrtcDestroyProgram_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_nvrtc_library))
+		atomic_store_explicit(&nvrtcDestroyProgram_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -240,7 +244,7 @@ void *cudastub_nvrtc_bind_nvrtcGetCUBIN(void)
 {
 	void *fn = (void *)nvrtcGetCUBIN_choose();
 
-	atomic_store_explicit(&cudastub_nvrtc_slot_nvrtcGetCUBIN, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvrtc_library, &cudastub_nvrtc_slot_nvrtcGetCUBIN, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(nvrtcGetCUBIN, cudastub_nvrtc_slot_nvrtcGetCUBIN, cudastub_nvrtc_resolve_nvrtcGetCUBIN, cudastub_nvrtc_bind_nvrtcGetCUBIN);
@@ -255,7 +259,8 @@ static nvrtcResult nvrtcGetCUBIN_resolve(nvrtcProgram a0, char *a1)
 {
 	nvrtcGetCUBIN_fn fn = nvrtcGetCUBIN_choose();
 
-	atomic_store_explicit(&nvrtcGetCUBIN_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_nvrtc_library))
+		atomic_store_explicit(&nvrtcGetCUBIN_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -283,7 +288,7 @@ void *cudastub_nvrtc_bind_nvrtcGetCUBINSize(void)
 {
 	void *fn = (void *)nvrtcGetCUBINSize_choose();
 
-	atomic_store_explicit(&cudastub_nvrtc_slot_nvrtcGetCUBINSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvrtc_library, &cudastub_nvrtc_slot_nvrtcGetCUBINSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(nvrtcGetCUBINSize, cudastub_nvrtc_slot_nvrtcGetCUBINSize, cudastub_nvrtc_resolve_nvrtcGetCUBINSize, cudastub_nvrtc_bind_nvrtcGetCUBINSize);
@@ -298,7 +303,8 @@ static nvrtcResult nvrtcGetCUBINSize_resolve(nvrtcProgram a0, size_t *a1)
 {
 	nvrtcGetCUBINSize_fn fn = nvrtcGetCUBINSize_choose();
 
-	atomic_store_explicit(&nvrtcGetCUBINSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_nvrtc_library))
+		atomic_store_explicit(&nvrtcGetCUBINSize_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -321,7 +327,8 @@ static const char * nvrtcGetErrorString_resolve(nvrtcResult a0)
 {
 	nvrtcGetErrorString_fn fn = nvrtcGetErrorString_choose();
 
-	atomic_store_explicit(&nvrtcGetErrorString_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_nvrtc_library))
+		atomic_store_explicit(&nvrtcGetErrorString_slot, fn, memory_order_release);
 	return fn(a0);
 }
 
@@ -349,7 +356,7 @@ void *cudastub_nvrtc_bind_nvrtcGetLoweredName(void)
 {
 	void *fn = (void *)nvrtcGetLoweredName_choose();
 
-	atomic_store_explicit(&cudastub_nvrtc_slot_nvrtcGetLoweredName, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvrtc_library, &cudastub_nvrtc_slot_nvrtcGetLoweredName, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(nvrtcGetLoweredName, cudastub_nvrtc_slot_nvrtcGetLoweredName, cudastub_nvrtc_resolve_nvrtcGetLoweredName, cudastub_nvrtc_bind_nvrtcGetLoweredName);
@@ -364,7 +371,8 @@ static nvrtcResult nvrtcGetLoweredName_resolve(nvrtcProgram a0, const char *cons
 {
 	nvrtcGetLoweredName_fn fn = nvrtcGetLoweredName_choose();
 
-	atomic_store_explicit(&nvrtcGetLoweredName_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_nvrtc_library))
+		atomic_store_explicit(&nvrtcGetLoweredName_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -392,7 +400,7 @@ void *cudastub_nvrtc_bind_nvrtcGetNVVM(void)
 {
 	void *fn = (void *)nvrtcGetNVVM_choose();
 
-	atomic_store_explicit(&cudastub_nvrtc_slot_nvrtcGetNVVM, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvrtc_library, &cudastub_nvrtc_slot_nvrtcGetNVVM, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(nvrtcGetNVVM, cudastub_nvrtc_slot_nvrtcGetNVVM, cudastub_nvrtc_resolve_nvrtcGetNVVM, cudastub_nvrtc_bind_nvrtcGetNVVM);
@@ -407,7 +415,8 @@ static nvrtcResult nvrtcGetNVVM_resolve(nvrtcProgram a0, char *a1)
 {
 	nvrtcGetNVVM_fn fn = nvrtcGetNVVM_choose();
 
-	atomic_store_explicit(&nvrtcGetNVVM_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_nvrtc_library))
+		atomic_store_explicit(&nvrtcGetNVVM_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -435,7 +444,7 @@ void *cudastub_nvrtc_bind_nvrtcGetNVVMSize(void)
 {
 	void *fn = (void *)nvrtcGetNVVMSize_choose();
 
-	atomic_store_explicit(&cudastub_nvrtc_slot_nvrtcGetNVVMSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvrtc_library, &cudastub_nvrtc_slot_nvrtcGetNVVMSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(nvrtcGetNVVMSize, cudastub_nvrtc_slot_nvrtcGetNVVMSize, cudastub_nvrtc_resolve_nvrtcGetNVVMSize, cudastub_nvrtc_bind_nvrtcGetNVVMSize);
@@ -450,7 +459,8 @@ static nvrtcResult nvrtcGetNVVMSize_resolve(nvrtcProgram a0, size_t *a1)
 {
 	nvrtcGetNVVMSize_fn fn = nvrtcGetNVVMSize_choose();
 
-	atomic_store_explicit(&nvrtcGetNVVMSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_nvrtc_library))
+		atomic_store_explicit(&nvrtcGetNVVMSize_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -477,7 +487,7 @@ void *cudastub_nvrtc_bind_nvrtcGetNumSupportedArchs(void)
 {
 	void *fn = (void *)nvrtcGetNumSupportedArchs_choose();
 
-	atomic_store_explicit(&cudastub_nvrtc_slot_nvrtcGetNumSupportedArchs, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvrtc_library, &cudastub_nvrtc_slot_nvrtcGetNumSupportedArchs, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(nvrtcGetNumSupportedArchs, cudastub_nvrtc_slot_nvrtcGetNumSupportedArchs, cudastub_nvrtc_resolve_nvrtcGetNumSupportedArchs, cudastub_nvrtc_bind_nvrtcGetNumSupportedArchs);
@@ -492,7 +502,8 @@ static nvrtcResult nvrtcGetNumSupportedArchs_resolve(int *a0)
 {
 	nvrtcGetNumSupportedArchs_fn fn = nvrtcGetNumSupportedArchs_choose();
 
-	atomic_store_explicit(&nvrtcGetNumSupportedArchs_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_nvrtc_library))
+		atomic_store_explicit(&nvrtcGetNumSupportedArchs_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -520,7 +531,7 @@ void *cudastub_nvrtc_bind_nvrtcGetPTX(void)
 {
 	void *fn = (void *)nvrtcGetPTX_choose();
 
-	atomic_store_explicit(&cudastub_nvrtc_slot_nvrtcGetPTX, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvrtc_library, &cudastub_nvrtc_slot_nvrtcGetPTX, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(nvrtcGetPTX, cudastub_nvrtc_slot_nvrtcGetPTX, cudastub_nvrtc_resolve_nvrtcGetPTX, cudastub_nvrtc_bind_nvrtcGetPTX);
@@ -535,7 +546,8 @@ static nvrtcResult nvrtcGetPTX_resolve(nvrtcProgram a0, char *a1)
 {
 	nvrtcGetPTX_fn fn = nvrtcGetPTX_choose();
 
-	atomic_store_explicit(&nvrtcGetPTX_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_nvrtc_library))
+		atomic_store_explicit(&nvrtcGetPTX_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -563,7 +575,7 @@ void *cudastub_nvrtc_bind_nvrtcGetPTXSize(void)
 {
 	void *fn = (void *)nvrtcGetPTXSize_choose();
 
-	atomic_store_explicit(&cudastub_nvrtc_slot_nvrtcGetPTXSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvrtc_library, &cudastub_nvrtc_slot_nvrtcGetPTXSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(nvrtcGetPTXSize, cudastub_nvrtc_slot_nvrtcGetPTXSize, cudastub_nvrtc_resolve_nvrtcGetPTXSize, cudastub_nvrtc_bind_nvrtcGetPTXSize);
@@ -578,7 +590,8 @@ static nvrtcResult nvrtcGetPTXSize_resolve(nvrtcProgram a0, size_t *a1)
 {
 	nvrtcGetPTXSize_fn fn = nvrtcGetPTXSize_choose();
 
-	atomic_store_explicit(&nvrtcGetPTXSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_nvrtc_library))
+		atomic_store_explicit(&nvrtcGetPTXSize_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -606,7 +619,7 @@ void *cudastub_nvrtc_bind_nvrtcGetProgramLog(void)
 {
 	void *fn = (void *)nvrtcGetProgramLog_choose();
 
-	atomic_store_explicit(&cudastub_nvrtc_slot_nvrtcGetProgramLog, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvrtc_library, &cudastub_nvrtc_slot_nvrtcGetProgramLog, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(nvrtcGetProgramLog, cudastub_nvrtc_slot_nvrtcGetProgramLog, cudastub_nvrtc_resolve_nvrtcGetProgramLog, cudastub_nvrtc_bind_nvrtcGetProgramLog);
@@ -621,7 +634,8 @@ static nvrtcResult nvrtcGetProgramLog_resolve(nvrtcProgram a0, char *a1)
 {
 	nvrtcGetProgramLog_fn fn = nvrtcGetProgramLog_choose();
 
-	atomic_store_explicit(&nvrtcGetProgramLog_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_nvrtc_library))
+		atomic_store_explicit(&nvrtcGetProgramLog_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -649,7 +663,7 @@ void *cudastub_nvrtc_bind_nvrtcGetProgramLogSize(void)
 {
 	void *fn = (void *)nvrtcGetProgramLogSize_choose();
 
-	atomic_store_explicit(&cudastub_nvrtc_slot_nvrtcGetProgramLogSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvrtc_library, &cudastub_nvrtc_slot_nvrtcGetProgramLogSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(nvrtcGetProgramLogSize, cudastub_nvrtc_slot_nvrtcGetProgramLogSize, cudastub_nvrtc_resolve_nvrtcGetProgramLogSize, cudastub_nvrtc_bind_nvrtcGetProgramLogSize);
@@ -664,7 +678,8 @@ static nvrtcResult nvrtcGetProgramLogSize_resolve(nvrtcProgram a0, size_t *a1)
 {
 	nvrtcGetProgramLogSize_fn fn = nvrtcGetProgramLogSize_choose();
 
-	atomic_store_explicit(&nvrtcGetProgramLogSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_nvrtc_library))
+		atomic_store_explicit(&nvrtcGetProgramLogSize_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -691,7 +706,7 @@ void *cudastub_nvrtc_bind_nvrtcGetSupportedArchs(void)
 {
 	void *fn = (void *)nvrtcGetSupportedArchs_choose();
 
-	atomic_store_explicit(&cudastub_nvrtc_slot_nvrtcGetSupportedArchs, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvrtc_library, &cudastub_nvrtc_slot_nvrtcGetSupportedArchs, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(nvrtcGetSupportedArchs, cudastub_nvrtc_slot_nvrtcGetSupportedArchs, cudastub_nvrtc_resolve_nvrtcGetSupportedArchs, cudastub_nvrtc_bind_nvrtcGetSupportedArchs);
@@ -706,7 +721,8 @@ static nvrtcResult nvrtcGetSupportedArchs_resolve(int *a0)
 {
 	nvrtcGetSupportedArchs_fn fn = nvrtcGetSupportedArchs_choose();
 
-	atomic_store_explicit(&nvrtcGetSupportedArchs_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_nvrtc_library))
+		atomic_store_explicit(&nvrtcGetSupportedArchs_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -727,7 +743,7 @@ void *cudastub_nvrtc_bind_nvrtcVersion(void)
 {
 	void *fn = (void *)nvrtcVersion_choose();
 
-	atomic_store_explicit(&cudastub_nvrtc_slot_nvrtcVersion, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvrtc_library, &cudastub_nvrtc_slot_nvrtcVersion, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(nvrtcVersion, cudastub_nvrtc_slot_nvrtcVersion, cudastub_nvrtc_resolve_nvrtcVersion, cudastub_nvrtc_bind_nvrtcVersion);
@@ -742,7 +758,8 @@ static nvrtcResult nvrtcVersion_resolve(int *a0, int *a1)
 {
 	nvrtcVersion_fn fn = nvrtcVersion_choose();
 
-	atomic_store_explicit(&nvrtcVersion_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_nvrtc_library))
+		atomic_store_explicit(&nvrtcVersion_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif

@@ -68,7 +68,7 @@ void *cudastub_nvrtc_bind_nvrtcAddNameExpression(void)
 {
 	void *fn = (void *)nvrtcAddNameExpression_choose();
 
-	atomic_store_explicit(&cudastub_nvrtc_slot_nvrtcAddNameExpression, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvrtc_library, &cudastub_nvrtc_slot_nvrtcAddNameExpression, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(nvrtcAddNameExpression, cudastub_nvrtc_slot_nvrtcAddNameExpression, cudastub_nvrtc_resolve_nvrtcAddNameExpression, cudastub_nvrtc_bind_nvrtcAddNameExpression);
@@ -83,7 +83,8 @@ static nvrtcResult nvrtcAddNameExpression_resolve(nvrtcProgram a0, const char *c
 {
 	nvrtcAddNameExpression_fn fn = nvrtcAddNameExpression_choose();
 
-	atomic_store_explicit(&nvrtcAddNameExpression_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_nvrtc_library))
+		atomic_store_explicit(&nvrtcAddNameExpression_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -112,7 +113,7 @@ void *cudastub_nvrtc_bind_nvrtcCompileProgram(void)
 {
 	void *fn = (void *)nvrtcCompileProgram_choose();
 
-	atomic_store_explicit(&cudastub_nvrtc_slot_nvrtcCompileProgram, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvrtc_library, &cudastub_nvrtc_slot_nvrtcCompileProgram, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(nvrtcCompileProgram, cudastub_nvrtc_slot_nvrtcCompileProgram, cudastub_nvrtc_resolve_nvrtcCompileProgram, cudastub_nvrtc_bind_nvrtcCompileProgram);
@@ -127,7 +128,8 @@ static nvrtcResult nvrtcCompileProgram_resolve(nvrtcProgram a0, int a1, const ch
 {
 	nvrtcCompileProgram_fn fn = nvrtcCompileProgram_choose();
 
-	atomic_store_explicit(&nvrtcCompileProgram_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_nvrtc_library))
+		atomic_store_explicit(&nvrtcCompileProgram_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -159,7 +161,7 @@ void *cudastub_nvrtc_bind_nvrtcCreateProgram(void)
 {
 	void *fn = (void *)nvrtcCreateProgram_choose();
 
-	atomic_store_explicit(&cudastub_nvrtc_slot_nvrtcCreateProgram, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvrtc_library, &cudastub_nvrtc_slot_nvrtcCreateProgram, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(nvrtcCreateProgram, cudastub_nvrtc_slot_nvrtcCreateProgram, cudastub_nvrtc_resolve_nvrtcCreateProgram, cudastub_nvrtc_bind_nvrtcCreateProgram);
@@ -174,7 +176,8 @@ static nvrtcResult nvrtcCreateProgram_resolve(nvrtcProgram *a0, const char *a1, 
 {
 	nvrtcCreateProgram_fn fn = nvrtcCreateProgram_choose();
 
-	atomic_store_explicit(&nvrtcCreateProgram_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_nvrtc_library))
+		atomic_store_explicit(&nvrtcCreateProgram_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -201,7 +204,7 @@ void *cudastub_nvrtc_bind_nvrtcDestroyProgram(void)
 {
 	void *fn = (void *)nvrtcDestroyProgram_choose();
 
-	atomic_store_explicit(&cudastub_nvrtc_slot_nvrtcDestroyProgram, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvrtc_library, &cudastub_nvrtc_slot_nvrtcDestroyProgram, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(nvrtcDestroyProgram, cudastub_nvrtc_slot_nvrtcDestroyProgram, cudastub_nvrtc_resolve_nvrtcDestroyProgram, cudastub_nvrtc_bind_nvrtcDestroyProgram);
@@ -216,7 +219,8 @@ static nvrtcResult nvrtcDestroyProgram_resolve(nvrtcProgram *a0)
 {
 	nvrtcDestroyProgram_fn fn = nvrtcDestroyProgram_choose();
 
-	atomic_store_explicit(&nvrtcDestroyProgram_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_nvrtc_library))
+		atomic_store_explicit(&nvrtcDestroyProgram_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -244,7 +248,7 @@ void *cudastub_nvrtc_bind_nvrtcGetCUBIN(void)
 {
 	void *fn = (void *)nvrtcGetCUBIN_choose();
 
-	atomic_store_explicit(&cudastub_nvrtc_slot_nvrtcGetCUBIN, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvrtc_library, &cudastub_nvrtc_slot_nvrtcGetCUBIN, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(nvrtcGetCUBIN, cudastub_nvrtc_slot_nvrtcGetCUBIN, cudastub_nvrtc_resolve_nvrtcGetCUBIN, cudastub_nvrtc_bind_nvrtcGetCUBIN);
@@ -259,7 +263,8 @@ static nvrtcResult nvrtcGetCUBIN_resolve(nvrtcProgram a0, char *a1)
 {
 	nvrtcGetCUBIN_fn fn = nvrtcGetCUBIN_choose();
 
-	atomic_store_explicit(&nvrtcGetCUBIN_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_nvrtc_library))
+		atomic_store_explicit(&nvrtcGetCUBIN_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -287,7 +292,7 @@ void *cudastub_nvrtc_bind_nvrtcGetCUBINSize(void)
 {
 	void *fn = (void *)nvrtcGetCUBINSize_choose();
 
-	atomic_store_explicit(&cudastub_nvrtc_slot_nvrtcGetCUBINSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvrtc_library, &cudastub_nvrtc_slot_nvrtcGetCUBINSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(nvrtcGetCUBINSize, cudastub_nvrtc_slot_nvrtcGetCUBINSize, cudastub_nvrtc_resolve_nvrtcGetCUBINSize, cudastub_nvrtc_bind_nvrtcGetCUBINSize);
@@ -302,7 +307,8 @@ static nvrtcResult nvrtcGetCUBINSize_resolve(nvrtcProgram a0, size_t *a1)
 {
 	nvrtcGetCUBINSize_fn fn = nvrtcGetCUBINSize_choose();
 
-	atomic_store_explicit(&nvrtcGetCUBINSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_nvrtc_library))
+		atomic_store_explicit(&nvrtcGetCUBINSize_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -325,7 +331,8 @@ static const char * nvrtcGetErrorString_resolve(nvrtcResult a0)
 {
 	nvrtcGetErrorString_fn fn = nvrtcGetErrorString_choose();
 
-	atomic_store_explicit(&nvrtcGetErrorString_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_nvrtc_library))
+		atomic_store_explicit(&nvrtcGetErrorString_slot, fn, memory_order_release);
 	return fn(a0);
 }
 
@@ -352,7 +359,7 @@ void *cudastub_nvrtc_bind_nvrtcGetLTOIR(void)
 {
 	void *fn = (void *)nvrtcGetLTOIR_choose();
 
-	atomic_store_explicit(&cudastub_nvrtc_slot_nvrtcGetLTOIR, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvrtc_library, &cudastub_nvrtc_slot_nvrtcGetLTOIR, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(nvrtcGetLTOIR, cudastub_nvrtc_slot_nvrtcGetLTOIR, cudastub_nvrtc_resolve_nvrtcGetLTOIR, cudastub_nvrtc_bind_nvrtcGetLTOIR);
@@ -367,7 +374,8 @@ static nvrtcResult nvrtcGetLTOIR_resolve(nvrtcProgram a0, char *a1)
 {
 	nvrtcGetLTOIR_fn fn = nvrtcGetLTOIR_choose();
 
-	atomic_store_explicit(&nvrtcGetLTOIR_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_nvrtc_library))
+		atomic_store_explicit(&nvrtcGetLTOIR_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -395,7 +403,7 @@ void *cudastub_nvrtc_bind_nvrtcGetLTOIRSize(void)
 {
 	void *fn = (void *)nvrtcGetLTOIRSize_choose();
 
-	atomic_store_explicit(&cudastub_nvrtc_slot_nvrtcGetLTOIRSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvrtc_library, &cudastub_nvrtc_slot_nvrtcGetLTOIRSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(nvrtcGetLTOIRSize, cudastub_nvrtc_slot_nvrtcGetLTOIRSize, cudastub_nvrtc_resolve_nvrtcGetLTOIRSize, cudastub_nvrtc_bind_nvrtcGetLTOIRSize);
@@ -410,7 +418,8 @@ static nvrtcResult nvrtcGetLTOIRSize_resolve(nvrtcProgram a0, size_t *a1)
 {
 	nvrtcGetLTOIRSize_fn fn = nvrtcGetLTOIRSize_choose();
 
-	atomic_store_explicit(&nvrtcGetLTOIRSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_nvrtc_library))
+		atomic_store_explicit(&nvrtcGetLTOIRSize_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -439,7 +448,7 @@ void *cudastub_nvrtc_bind_nvrtcGetLoweredName(void)
 {
 	void *fn = (void *)nvrtcGetLoweredName_choose();
 
-	atomic_store_explicit(&cudastub_nvrtc_slot_nvrtcGetLoweredName, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvrtc_library, &cudastub_nvrtc_slot_nvrtcGetLoweredName, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(nvrtcGetLoweredName, cudastub_nvrtc_slot_nvrtcGetLoweredName, cudastub_nvrtc_resolve_nvrtcGetLoweredName, cudastub_nvrtc_bind_nvrtcGetLoweredName);
@@ -454,7 +463,8 @@ static nvrtcResult nvrtcGetLoweredName_resolve(nvrtcProgram a0, const char *cons
 {
 	nvrtcGetLoweredName_fn fn = nvrtcGetLoweredName_choose();
 
-	atomic_store_explicit(&nvrtcGetLoweredName_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_nvrtc_library))
+		atomic_store_explicit(&nvrtcGetLoweredName_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -482,7 +492,7 @@ void *cudastub_nvrtc_bind_nvrtcGetNVVM(void)
 {
 	void *fn = (void *)nvrtcGetNVVM_choose();
 
-	atomic_store_explicit(&cudastub_nvrtc_slot_nvrtcGetNVVM, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvrtc_library, &cudastub_nvrtc_slot_nvrtcGetNVVM, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(nvrtcGetNVVM, cudastub_nvrtc_slot_nvrtcGetNVVM, cudastub_nvrtc_resolve_nvrtcGetNVVM, cudastub_nvrtc_bind_nvrtcGetNVVM);
@@ -497,7 +507,8 @@ static nvrtcResult nvrtcGetNVVM_resolve(nvrtcProgram a0, char *a1)
 {
 	nvrtcGetNVVM_fn fn = nvrtcGetNVVM_choose();
 
-	atomic_store_explicit(&nvrtcGetNVVM_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_nvrtc_library))
+		atomic_store_explicit(&nvrtcGetNVVM_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -525,7 +536,7 @@ void *cudastub_nvrtc_bind_nvrtcGetNVVMSize(void)
 {
 	void *fn = (void *)nvrtcGetNVVMSize_choose();
 
-	atomic_store_explicit(&cudastub_nvrtc_slot_nvrtcGetNVVMSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvrtc_library, &cudastub_nvrtc_slot_nvrtcGetNVVMSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(nvrtcGetNVVMSize, cudastub_nvrtc_slot_nvrtcGetNVVMSize, cudastub_nvrtc_resolve_nvrtcGetNVVMSize, cudastub_nvrtc_bind_nvrtcGetNVVMSize);
@@ -540,7 +551,8 @@ static nvrtcResult nvrtcGetNVVMSize_resolve(nvrtcProgram a0, size_t *a1)
 {
 	nvrtcGetNVVMSize_fn fn = nvrtcGetNVVMSize_choose();
 
-	atomic_store_explicit(&nvrtcGetNVVMSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_nvrtc_library))
+		atomic_store_explicit(&nvrtcGetNVVMSize_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -567,7 +579,7 @@ void *cudastub_nvrtc_bind_nvrtcGetNumSupportedArchs(void)
 {
 	void *fn = (void *)nvrtcGetNumSupportedArchs_choose();
 
-	atomic_store_explicit(&cudastub_nvrtc_slot_nvrtcGetNumSupportedArchs, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvrtc_library, &cudastub_nvrtc_slot_nvrtcGetNumSupportedArchs, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(nvrtcGetNumSupportedArchs, cudastub_nvrtc_slot_nvrtcGetNumSupportedArchs, cudastub_nvrtc_resolve_nvrtcGetNumSupportedArchs, cudastub_nvrtc_bind_nvrtcGetNumSupportedArchs);
@@ -582,7 +594,8 @@ static nvrtcResult nvrtcGetNumSupportedArchs_resolve(int *a0)
 {
 	nvrtcGetNumSupportedArchs_fn fn = nvrtcGetNumSupportedArchs_choose();
 
-	atomic_store_explicit(&nvrtcGetNumSupportedArchs_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_nvrtc_library))
+		atomic_store_explicit(&nvrtcGetNumSupportedArchs_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -610,7 +623,7 @@ void *cudastub_nvrtc_bind_nvrtcGetOptiXIR(void)
 {
 	void *fn = (void *)nvrtcGetOptiXIR_choose();
 
-	atomic_store_explicit(&cudastub_nvrtc_slot_nvrtcGetOptiXIR, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvrtc_library, &cudastub_nvrtc_slot_nvrtcGetOptiXIR, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(nvrtcGetOptiXIR, cudastub_nvrtc_slot_nvrtcGetOptiXIR, cudastub_nvrtc_resolve_nvrtcGetOptiXIR, cudastub_nvrtc_bind_nvrtcGetOptiXIR);
@@ -625,7 +638,8 @@ static nvrtcResult nvrtcGetOptiXIR_resolve(nvrtcProgram a0, char *a1)
 {
 	nvrtcGetOptiXIR_fn fn = nvrtcGetOptiXIR_choose();
 
-	atomic_store_explicit(&nvrtcGetOptiXIR_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_nvrtc_library))
+		atomic_store_explicit(&nvrtcGetOptiXIR_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -653,7 +667,7 @@ void *cudastub_nvrtc_bind_nvrtcGetOptiXIRSize(void)
 {
 	void *fn = (void *)nvrtcGetOptiXIRSize_choose();
 
-	atomic_store_explicit(&cudastub_nvrtc_slot_nvrtcGetOptiXIRSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvrtc_library, &cudastub_nvrtc_slot_nvrtcGetOptiXIRSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(nvrtcGetOptiXIRSize, cudastub_nvrtc_slot_nvrtcGetOptiXIRSize, cudastub_nvrtc_resolve_nvrtcGetOptiXIRSize, cudastub_nvrtc_bind_nvrtcGetOptiXIRSize);
@@ -668,7 +682,8 @@ static nvrtcResult nvrtcGetOptiXIRSize_resolve(nvrtcProgram a0, size_t *a1)
 {
 	nvrtcGetOptiXIRSize_fn fn = nvrtcGetOptiXIRSize_choose();
 
-	atomic_store_explicit(&nvrtcGetOptiXIRSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_nvrtc_library))
+		atomic_store_explicit(&nvrtcGetOptiXIRSize_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -696,7 +711,7 @@ void *cudastub_nvrtc_bind_nvrtcGetPTX(void)
 {
 	void *fn = (void *)nvrtcGetPTX_choose();
 
-	atomic_store_explicit(&cudastub_nvrtc_slot_nvrtcGetPTX, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvrtc_library, &cudastub_nvrtc_slot_nvrtcGetPTX, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(nvrtcGetPTX, cudastub_nvrtc_slot_nvrtcGetPTX, cudastub_nvrtc_resolve_nvrtcGetPTX, cudastub_nvrtc_bind_nvrtcGetPTX);
@@ -711,7 +726,8 @@ static nvrtcResult nvrtcGetPTX_resolve(nvrtcProgram a0, char *a1)
 {
 	nvrtcGetPTX_fn fn = nvrtcGetPTX_choose();
 
-	atomic_store_explicit(&nvrtcGetPTX_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_nvrtc_library))
+		atomic_store_explicit(&nvrtcGetPTX_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -739,7 +755,7 @@ void *cudastub_nvrtc_bind_nvrtcGetPTXSize(void)
 {
 	void *fn = (void *)nvrtcGetPTXSize_choose();
 
-	atomic_store_explicit(&cudastub_nvrtc_slot_nvrtcGetPTXSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvrtc_library, &cudastub_nvrtc_slot_nvrtcGetPTXSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(nvrtcGetPTXSize, cudastub_nvrtc_slot_nvrtcGetPTXSize, cudastub_nvrtc_resolve_nvrtcGetPTXSize, cudastub_nvrtc_bind_nvrtcGetPTXSize);
@@ -754,7 +770,8 @@ static nvrtcResult nvrtcGetPTXSize_resolve(nvrtcProgram a0, size_t *a1)
 {
 	nvrtcGetPTXSize_fn fn = nvrtcGetPTXSize_choose();
 
-	atomic_store_explicit(&nvrtcGetPTXSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_nvrtc_library))
+		atomic_store_explicit(&nvrtcGetPTXSize_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -782,7 +799,7 @@ void *cudastub_nvrtc_bind_nvrtcGetProgramLog(void)
 {
 	void *fn = (void *)nvrtcGetProgramLog_choose();
 
-	atomic_store_explicit(&cudastub_nvrtc_slot_nvrtcGetProgramLog, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvrtc_library, &cudastub_nvrtc_slot_nvrtcGetProgramLog, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(nvrtcGetProgramLog, cudastub_nvrtc_slot_nvrtcGetProgramLog, cudastub_nvrtc_resolve_nvrtcGetProgramLog, cudastub_nvrtc_bind_nvrtcGetProgramLog);
@@ -797,7 +814,8 @@ static nvrtcResult nvrtcGetProgramLog_resolve(nvrtcProgram a0, char *a1)
 {
 	nvrtcGetProgramLog_fn fn = nvrtcGetProgramLog_choose();
 
-	atomic_store_explicit(&nvrtcGetProgramLog_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_nvrtc_library))
+		atomic_store_explicit(&nvrtcGetProgramLog_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -825,7 +843,7 @@ void *cudastub_nvrtc_bind_nvrtcGetProgramLogSize(void)
 {
 	void *fn = (void *)nvrtcGetProgramLogSize_choose();
 
-	atomic_store_explicit(&cudastub_nvrtc_slot_nvrtcGetProgramLogSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvrtc_library, &cudastub_nvrtc_slot_nvrtcGetProgramLogSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(nvrtcGetProgramLogSize, cudastub_nvrtc_slot_nvrtcGetProgramLogSize, cudastub_nvrtc_resolve_nvrtcGetProgramLogSize, cudastub_nvrtc_bind_nvrtcGetProgramLogSize);
@@ -840,7 +858,8 @@ static nvrtcResult nvrtcGetProgramLogSize_resolve(nvrtcProgram a0, size_t *a1)
 {
 	nvrtcGetProgramLogSize_fn fn = nvrtcGetProgramLogSize_choose();
 
-	atomic_store_explicit(&nvrtcGetProgramLogSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_nvrtc_library))
+		atomic_store_explicit(&nvrtcGetProgramLogSize_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -867,7 +886,7 @@ void *cudastub_nvrtc_bind_nvrtcGetSupportedArchs(void)
 {
 	void *fn = (void *)nvrtcGetSupportedArchs_choose();
 
-	atomic_store_explicit(&cudastub_nvrtc_slot_nvrtcGetSupportedArchs, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvrtc_library, &cudastub_nvrtc_slot_nvrtcGetSupportedArchs, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(nvrtcGetSupportedArchs, cudastub_nvrtc_slot_nvrtcGetSupportedArchs, cudastub_nvrtc_resolve_nvrtcGetSupportedArchs, cudastub_nvrtc_bind_nvrtcGetSupportedArchs);
@@ -882,7 +901,8 @@ static nvrtcResult nvrtcGetSupportedArchs_resolve(int *a0)
 {
 	nvrtcGetSupportedArchs_fn fn = nvrtcGetSupportedArchs_choose();
 
-	atomic_store_explicit(&nvrtcGetSupportedArchs_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_nvrtc_library))
+		atomic_store_explicit(&nvrtcGetSupportedArchs_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -903,7 +923,7 @@ void *cudastub_nvrtc_bind_nvrtcVersion(void)
 {
 	void *fn = (void *)nvrtcVersion_choose();
 
-	atomic_store_explicit(&cudastub_nvrtc_slot_nvrtcVersion, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvrtc_library, &cudastub_nvrtc_slot_nvrtcVersion, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(nvrtcVersion, cudastub_nvrtc_slot_nvrtcVersion, cudastub_nvrtc_resolve_nvrtcVersion, cudastub_nvrtc_bind_nvrtcVersion);
@@ -918,7 +938,8 @@ static nvrtcResult nvrtcVersion_resolve(int *a0, int *a1)
 {
 	nvrtcVersion_fn fn = nvrtcVersion_choose();
 
-	atomic_store_explicit(&nvrtcVersion_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_nvrtc_library))
+		atomic_store_explicit(&nvrtcVersion_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif

@@ -71,7 +71,7 @@ void *cudastub_nvrtc_bind_nvrtcAddNameExpression(void)
 {
 	void *fn = (void *)nvrtcAddNameExpression_choose();
 
-	atomic_store_explicit(&cudastub_nvrtc_slot_nvrtcAddNameExpression, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvrtc_library, &cudastub_nvrtc_slot_nvrtcAddNameExpression, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(nvrtcAddNameExpression, cudastub_nvrtc_slot_nvrtcAddNameExpression, cudastub_nvrtc_resolve_nvrtcAddNameExpression, cudastub_nvrtc_bind_nvrtcAddNameExpression);
@@ -86,7 +86,8 @@ static nvrtcResult nvrtcAddNameExpression_resolve(nvrtcProgram a0, const char *c
 {
 	nvrtcAddNameExpression_fn fn = nvrtcAddNameExpression_choose();
 
-	atomic_store_explicit(&nvrtcAddNameExpression_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_nvrtc_library))
+		atomic_store_explicit(&nvrtcAddNameExpression_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -115,7 +116,7 @@ void *cudastub_nvrtc_bind_nvrtcCompileProgram(void)
 {
 	void *fn = (void *)nvrtcCompileProgram_choose();
 
-	atomic_store_explicit(&cudastub_nvrtc_slot_nvrtcCompileProgram, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvrtc_library, &cudastub_nvrtc_slot_nvrtcCompileProgram, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(nvrtcCompileProgram, cudastub_nvrtc_slot_nvrtcCompileProgram, cudastub_nvrtc_resolve_nvrtcCompileProgram, cudastub_nvrtc_bind_nvrtcCompileProgram);
@@ -130,7 +131,8 @@ static nvrtcResult nvrtcCompileProgram_resolve(nvrtcProgram a0, int a1, const ch
 {
 	nvrtcCompileProgram_fn fn = nvrtcCompileProgram_choose();
 
-	atomic_store_explicit(&nvrtcCompileProgram_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_nvrtc_library))
+		atomic_store_explicit(&nvrtcCompileProgram_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -162,7 +164,7 @@ void *cudastub_nvrtc_bind_nvrtcCreateProgram(void)
 {
 	void *fn = (void *)nvrtcCreateProgram_choose();
 
-	atomic_store_explicit(&cudastub_nvrtc_slot_nvrtcCreateProgram, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvrtc_library, &cudastub_nvrtc_slot_nvrtcCreateProgram, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(nvrtcCreateProgram, cudastub_nvrtc_slot_nvrtcCreateProgram, cudastub_nvrtc_resolve_nvrtcCreateProgram, cudastub_nvrtc_bind_nvrtcCreateProgram);
@@ -177,7 +179,8 @@ static nvrtcResult nvrtcCreateProgram_resolve(nvrtcProgram *a0, const char *a1, 
 {
 	nvrtcCreateProgram_fn fn = nvrtcCreateProgram_choose();
 
-	atomic_store_explicit(&nvrtcCreateProgram_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_nvrtc_library))
+		atomic_store_explicit(&nvrtcCreateProgram_slot, fn, memory_order_release);
 	return fn(a0, a1, a2, a3, a4, a5);
 }
 #endif
@@ -204,7 +207,7 @@ void *cudastub_nvrtc_bind_nvrtcDestroyProgram(void)
 {
 	void *fn = (void *)nvrtcDestroyProgram_choose();
 
-	atomic_store_explicit(&cudastub_nvrtc_slot_nvrtcDestroyProgram, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvrtc_library, &cudastub_nvrtc_slot_nvrtcDestroyProgram, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(nvrtcDestroyProgram, cudastub_nvrtc_slot_nvrtcDestroyProgram, cudastub_nvrtc_resolve_nvrtcDestroyProgram, cudastub_nvrtc_bind_nvrtcDestroyProgram);
@@ -219,7 +222,8 @@ static nvrtcResult nvrtcDestroyProgram_resolve(nvrtcProgram *a0)
 {
 	nvrtcDestroyProgram_fn fn = nvrtcDestroyProgram_choose();
 
-	atomic_store_explicit(&nvrtcDestroyProgram_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_nvrtc_library))
+		atomic_store_explicit(&nvrtcDestroyProgram_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -247,7 +251,7 @@ void *cudastub_nvrtc_bind_nvrtcGetCUBIN(void)
 {
 	void *fn = (void *)nvrtcGetCUBIN_choose();
 
-	atomic_store_explicit(&cudastub_nvrtc_slot_nvrtcGetCUBIN, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvrtc_library, &cudastub_nvrtc_slot_nvrtcGetCUBIN, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(nvrtcGetCUBIN, cudastub_nvrtc_slot_nvrtcGetCUBIN, cudastub_nvrtc_resolve_nvrtcGetCUBIN, cudastub_nvrtc_bind_nvrtcGetCUBIN);
@@ -262,7 +266,8 @@ static nvrtcResult nvrtcGetCUBIN_resolve(nvrtcProgram a0, char *a1)
 {
 	nvrtcGetCUBIN_fn fn = nvrtcGetCUBIN_choose();
 
-	atomic_store_explicit(&nvrtcGetCUBIN_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_nvrtc_library))
+		atomic_store_explicit(&nvrtcGetCUBIN_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -290,7 +295,7 @@ void *cudastub_nvrtc_bind_nvrtcGetCUBINSize(void)
 {
 	void *fn = (void *)nvrtcGetCUBINSize_choose();
 
-	atomic_store_explicit(&cudastub_nvrtc_slot_nvrtcGetCUBINSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvrtc_library, &cudastub_nvrtc_slot_nvrtcGetCUBINSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(nvrtcGetCUBINSize, cudastub_nvrtc_slot_nvrtcGetCUBINSize, cudastub_nvrtc_resolve_nvrtcGetCUBINSize, cudastub_nvrtc_bind_nvrtcGetCUBINSize);
@@ -305,7 +310,8 @@ static nvrtcResult nvrtcGetCUBINSize_resolve(nvrtcProgram a0, size_t *a1)
 {
 	nvrtcGetCUBINSize_fn fn = nvrtcGetCUBINSize_choose();
 
-	atomic_store_explicit(&nvrtcGetCUBINSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_nvrtc_library))
+		atomic_store_explicit(&nvrtcGetCUBINSize_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -328,7 +334,8 @@ static const char * nvrtcGetErrorString_resolve(nvrtcResult a0)
 {
 	nvrtcGetErrorString_fn fn = nvrtcGetErrorString_choose();
 
-	atomic_store_explicit(&nvrtcGetErrorString_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_nvrtc_library))
+		atomic_store_explicit(&nvrtcGetErrorString_slot, fn, memory_order_release);
 	return fn(a0);
 }
 
@@ -355,7 +362,7 @@ void *cudastub_nvrtc_bind_nvrtcGetLTOIR(void)
 {
 	void *fn = (void *)nvrtcGetLTOIR_choose();
 
-	atomic_store_explicit(&cudastub_nvrtc_slot_nvrtcGetLTOIR, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvrtc_library, &cudastub_nvrtc_slot_nvrtcGetLTOIR, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(nvrtcGetLTOIR, cudastub_nvrtc_slot_nvrtcGetLTOIR, cudastub_nvrtc_resolve_nvrtcGetLTOIR, cudastub_nvrtc_bind_nvrtcGetLTOIR);
@@ -370,7 +377,8 @@ static nvrtcResult nvrtcGetLTOIR_resolve(nvrtcProgram a0, char *a1)
 {
 	nvrtcGetLTOIR_fn fn = nvrtcGetLTOIR_choose();
 
-	atomic_store_explicit(&nvrtcGetLTOIR_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_nvrtc_library))
+		atomic_store_explicit(&nvrtcGetLTOIR_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -398,7 +406,7 @@ void *cudastub_nvrtc_bind_nvrtcGetLTOIRSize(void)
 {
 	void *fn = (void *)nvrtcGetLTOIRSize_choose();
 
-	atomic_store_explicit(&cudastub_nvrtc_slot_nvrtcGetLTOIRSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvrtc_library, &cudastub_nvrtc_slot_nvrtcGetLTOIRSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(nvrtcGetLTOIRSize, cudastub_nvrtc_slot_nvrtcGetLTOIRSize, cudastub_nvrtc_resolve_nvrtcGetLTOIRSize, cudastub_nvrtc_bind_nvrtcGetLTOIRSize);
@@ -413,7 +421,8 @@ static nvrtcResult nvrtcGetLTOIRSize_resolve(nvrtcProgram a0, size_t *a1)
 {
 	nvrtcGetLTOIRSize_fn fn = nvrtcGetLTOIRSize_choose();
 
-	atomic_store_explicit(&nvrtcGetLTOIRSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_nvrtc_library))
+		atomic_store_explicit(&nvrtcGetLTOIRSize_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -442,7 +451,7 @@ void *cudastub_nvrtc_bind_nvrtcGetLoweredName(void)
 {
 	void *fn = (void *)nvrtcGetLoweredName_choose();
 
-	atomic_store_explicit(&cudastub_nvrtc_slot_nvrtcGetLoweredName, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvrtc_library, &cudastub_nvrtc_slot_nvrtcGetLoweredName, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(nvrtcGetLoweredName, cudastub_nvrtc_slot_nvrtcGetLoweredName, cudastub_nvrtc_resolve_nvrtcGetLoweredName, cudastub_nvrtc_bind_nvrtcGetLoweredName);
@@ -457,7 +466,8 @@ static nvrtcResult nvrtcGetLoweredName_resolve(nvrtcProgram a0, const char *cons
 {
 	nvrtcGetLoweredName_fn fn = nvrtcGetLoweredName_choose();
 
-	atomic_store_explicit(&nvrtcGetLoweredName_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_nvrtc_library))
+		atomic_store_explicit(&nvrtcGetLoweredName_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -484,7 +494,7 @@ void *cudastub_nvrtc_bind_nvrtcGetNumSupportedArchs(void)
 {
 	void *fn = (void *)nvrtcGetNumSupportedArchs_choose();
 
-	atomic_store_explicit(&cudastub_nvrtc_slot_nvrtcGetNumSupportedArchs, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvrtc_library, &cudastub_nvrtc_slot_nvrtcGetNumSupportedArchs, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(nvrtcGetNumSupportedArchs, cudastub_nvrtc_slot_nvrtcGetNumSupportedArchs, cudastub_nvrtc_resolve_nvrtcGetNumSupportedArchs, cudastub_nvrtc_bind_nvrtcGetNumSupportedArchs);
@@ -499,7 +509,8 @@ static nvrtcResult nvrtcGetNumSupportedArchs_resolve(int *a0)
 {
 	nvrtcGetNumSupportedArchs_fn fn = nvrtcGetNumSupportedArchs_choose();
 
-	atomic_store_explicit(&nvrtcGetNumSupportedArchs_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_nvrtc_library))
+		atomic_store_explicit(&nvrtcGetNumSupportedArchs_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -527,7 +538,7 @@ void *cudastub_nvrtc_bind_nvrtcGetOptiXIR(void)
 {
 	void *fn = (void *)nvrtcGetOptiXIR_choose();
 
-	atomic_store_explicit(&cudastub_nvrtc_slot_nvrtcGetOptiXIR, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvrtc_library, &cudastub_nvrtc_slot_nvrtcGetOptiXIR, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(nvrtcGetOptiXIR, cudastub_nvrtc_slot_nvrtcGetOptiXIR, cudastub_nvrtc_resolve_nvrtcGetOptiXIR, cudastub_nvrtc_bind_nvrtcGetOptiXIR);
@@ -542,7 +553,8 @@ static nvrtcResult nvrtcGetOptiXIR_resolve(nvrtcProgram a0, char *a1)
 {
 	nvrtcGetOptiXIR_fn fn = nvrtcGetOptiXIR_choose();
 
-	atomic_store_explicit(&nvrtcGetOptiXIR_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_nvrtc_library))
+		atomic_store_explicit(&nvrtcGetOptiXIR_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -570,7 +582,7 @@ void *cudastub_nvrtc_bind_nvrtcGetOptiXIRSize(void)
 {
 	void *fn = (void *)nvrtcGetOptiXIRSize_choose();
 
-	atomic_store_explicit(&cudastub_nvrtc_slot_nvrtcGetOptiXIRSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvrtc_library, &cudastub_nvrtc_slot_nvrtcGetOptiXIRSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(nvrtcGetOptiXIRSize, cudastub_nvrtc_slot_nvrtcGetOptiXIRSize, cudastub_nvrtc_resolve_nvrtcGetOptiXIRSize, cudastub_nvrtc_bind_nvrtcGetOptiXIRSize);
@@ -585,7 +597,8 @@ static nvrtcResult nvrtcGetOptiXIRSize_resolve(nvrtcProgram a0, size_t *a1)
 {
 	nvrtcGetOptiXIRSize_fn fn = nvrtcGetOptiXIRSize_choose();
 
-	atomic_store_explicit(&nvrtcGetOptiXIRSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_nvrtc_library))
+		atomic_store_explicit(&nvrtcGetOptiXIRSize_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -612,7 +625,7 @@ void *cudastub_nvrtc_bind_nvrtcGetPCHCreateStatus(void)
 {
 	void *fn = (void *)nvrtcGetPCHCreateStatus_choose();
 
-	atomic_store_explicit(&cudastub_nvrtc_slot_nvrtcGetPCHCreateStatus, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvrtc_library, &cudastub_nvrtc_slot_nvrtcGetPCHCreateStatus, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(nvrtcGetPCHCreateStatus, cudastub_nvrtc_slot_nvrtcGetPCHCreateStatus, cudastub_nvrtc_resolve_nvrtcGetPCHCreateStatus, cudastub_nvrtc_bind_nvrtcGetPCHCreateStatus);
@@ -627,7 +640,8 @@ static nvrtcResult nvrtcGetPCHCreateStatus_resolve(nvrtcProgram a0)
 {
 	nvrtcGetPCHCreateStatus_fn fn = nvrtcGetPCHCreateStatus_choose();
 
-	atomic_store_explicit(&nvrtcGetPCHCreateStatus_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_nvrtc_library))
+		atomic_store_explicit(&nvrtcGetPCHCreateStatus_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -654,7 +668,7 @@ void *cudastub_nvrtc_bind_nvrtcGetPCHHeapSize(void)
 {
 	void *fn = (void *)nvrtcGetPCHHeapSize_choose();
 
-	atomic_store_explicit(&cudastub_nvrtc_slot_nvrtcGetPCHHeapSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvrtc_library, &cudastub_nvrtc_slot_nvrtcGetPCHHeapSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(nvrtcGetPCHHeapSize, cudastub_nvrtc_slot_nvrtcGetPCHHeapSize, cudastub_nvrtc_resolve_nvrtcGetPCHHeapSize, cudastub_nvrtc_bind_nvrtcGetPCHHeapSize);
@@ -669,7 +683,8 @@ static nvrtcResult nvrtcGetPCHHeapSize_resolve(size_t *a0)
 {
 	nvrtcGetPCHHeapSize_fn fn = nvrtcGetPCHHeapSize_choose();
 
-	atomic_store_explicit(&nvrtcGetPCHHeapSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_nvrtc_library))
+		atomic_store_explicit(&nvrtcGetPCHHeapSize_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -697,7 +712,7 @@ void *cudastub_nvrtc_bind_nvrtcGetPCHHeapSizeRequired(void)
 {
 	void *fn = (void *)nvrtcGetPCHHeapSizeRequired_choose();
 
-	atomic_store_explicit(&cudastub_nvrtc_slot_nvrtcGetPCHHeapSizeRequired, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvrtc_library, &cudastub_nvrtc_slot_nvrtcGetPCHHeapSizeRequired, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(nvrtcGetPCHHeapSizeRequired, cudastub_nvrtc_slot_nvrtcGetPCHHeapSizeRequired, cudastub_nvrtc_resolve_nvrtcGetPCHHeapSizeRequired, cudastub_nvrtc_bind_nvrtcGetPCHHeapSizeRequired);
@@ -712,7 +727,8 @@ static nvrtcResult nvrtcGetPCHHeapSizeRequired_resolve(nvrtcProgram a0, size_t *
 {
 	nvrtcGetPCHHeapSizeRequired_fn fn = nvrtcGetPCHHeapSizeRequired_choose();
 
-	atomic_store_explicit(&nvrtcGetPCHHeapSizeRequired_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_nvrtc_library))
+		atomic_store_explicit(&nvrtcGetPCHHeapSizeRequired_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -740,7 +756,7 @@ void *cudastub_nvrtc_bind_nvrtcGetPTX(void)
 {
 	void *fn = (void *)nvrtcGetPTX_choose();
 
-	atomic_store_explicit(&cudastub_nvrtc_slot_nvrtcGetPTX, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvrtc_library, &cudastub_nvrtc_slot_nvrtcGetPTX, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(nvrtcGetPTX, cudastub_nvrtc_slot_nvrtcGetPTX, cudastub_nvrtc_resolve_nvrtcGetPTX, cudastub_nvrtc_bind_nvrtcGetPTX);
@@ -755,7 +771,8 @@ static nvrtcResult nvrtcGetPTX_resolve(nvrtcProgram a0, char *a1)
 {
 	nvrtcGetPTX_fn fn = nvrtcGetPTX_choose();
 
-	atomic_store_explicit(&nvrtcGetPTX_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_nvrtc_library))
+		atomic_store_explicit(&nvrtcGetPTX_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -783,7 +800,7 @@ void *cudastub_nvrtc_bind_nvrtcGetPTXSize(void)
 {
 	void *fn = (void *)nvrtcGetPTXSize_choose();
 
-	atomic_store_explicit(&cudastub_nvrtc_slot_nvrtcGetPTXSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvrtc_library, &cudastub_nvrtc_slot_nvrtcGetPTXSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(nvrtcGetPTXSize, cudastub_nvrtc_slot_nvrtcGetPTXSize, cudastub_nvrtc_resolve_nvrtcGetPTXSize, cudastub_nvrtc_bind_nvrtcGetPTXSize);
@@ -798,7 +815,8 @@ static nvrtcResult nvrtcGetPTXSize_resolve(nvrtcProgram a0, size_t *a1)
 {
 	nvrtcGetPTXSize_fn fn = nvrtcGetPTXSize_choose();
 
-	atomic_store_explicit(&nvrtcGetPTXSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_nvrtc_library))
+		atomic_store_explicit(&nvrtcGetPTXSize_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -826,7 +844,7 @@ void *cudastub_nvrtc_bind_nvrtcGetProgramLog(void)
 {
 	void *fn = (void *)nvrtcGetProgramLog_choose();
 
-	atomic_store_explicit(&cudastub_nvrtc_slot_nvrtcGetProgramLog, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvrtc_library, &cudastub_nvrtc_slot_nvrtcGetProgramLog, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(nvrtcGetProgramLog, cudastub_nvrtc_slot_nvrtcGetProgramLog, cudastub_nvrtc_resolve_nvrtcGetProgramLog, cudastub_nvrtc_bind_nvrtcGetProgramLog);
@@ -841,7 +859,8 @@ static nvrtcResult nvrtcGetProgramLog_resolve(nvrtcProgram a0, char *a1)
 {
 	nvrtcGetProgramLog_fn fn = nvrtcGetProgramLog_choose();
 
-	atomic_store_explicit(&nvrtcGetProgramLog_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_nvrtc_library))
+		atomic_store_explicit(&nvrtcGetProgramLog_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -869,7 +888,7 @@ void *cudastub_nvrtc_bind_nvrtcGetProgramLogSize(void)
 {
 	void *fn = (void *)nvrtcGetProgramLogSize_choose();
 
-	atomic_store_explicit(&cudastub_nvrtc_slot_nvrtcGetProgramLogSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvrtc_library, &cudastub_nvrtc_slot_nvrtcGetProgramLogSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(nvrtcGetProgramLogSize, cudastub_nvrtc_slot_nvrtcGetProgramLogSize, cudastub_nvrtc_resolve_nvrtcGetProgramLogSize, cudastub_nvrtc_bind_nvrtcGetProgramLogSize);
@@ -884,7 +903,8 @@ static nvrtcResult nvrtcGetProgramLogSize_resolve(nvrtcProgram a0, size_t *a1)
 {
 	nvrtcGetProgramLogSize_fn fn = nvrtcGetProgramLogSize_choose();
 
-	atomic_store_explicit(&nvrtcGetProgramLogSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_nvrtc_library))
+		atomic_store_explicit(&nvrtcGetProgramLogSize_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif
@@ -911,7 +931,7 @@ void *cudastub_nvrtc_bind_nvrtcGetSupportedArchs(void)
 {
 	void *fn = (void *)nvrtcGetSupportedArchs_choose();
 
-	atomic_store_explicit(&cudastub_nvrtc_slot_nvrtcGetSupportedArchs, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvrtc_library, &cudastub_nvrtc_slot_nvrtcGetSupportedArchs, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(nvrtcGetSupportedArchs, cudastub_nvrtc_slot_nvrtcGetSupportedArchs, cudastub_nvrtc_resolve_nvrtcGetSupportedArchs, cudastub_nvrtc_bind_nvrtcGetSupportedArchs);
@@ -926,7 +946,8 @@ static nvrtcResult nvrtcGetSupportedArchs_resolve(int *a0)
 {
 	nvrtcGetSupportedArchs_fn fn = nvrtcGetSupportedArchs_choose();
 
-	atomic_store_explicit(&nvrtcGetSupportedArchs_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_nvrtc_library))
+		atomic_store_explicit(&nvrtcGetSupportedArchs_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -955,7 +976,7 @@ void *cudastub_nvrtc_bind_nvrtcSetFlowCallback(void)
 {
 	void *fn = (void *)nvrtcSetFlowCallback_choose();
 
-	atomic_store_explicit(&cudastub_nvrtc_slot_nvrtcSetFlowCallback, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvrtc_library, &cudastub_nvrtc_slot_nvrtcSetFlowCallback, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(nvrtcSetFlowCallback, cudastub_nvrtc_slot_nvrtcSetFlowCallback, cudastub_nvrtc_resolve_nvrtcSetFlowCallback, cudastub_nvrtc_bind_nvrtcSetFlowCallback);
@@ -970,7 +991,8 @@ static nvrtcResult nvrtcSetFlowCallback_resolve(nvrtcProgram a0, int (*a1)(void 
 {
 	nvrtcSetFlowCallback_fn fn = nvrtcSetFlowCallback_choose();
 
-	atomic_store_explicit(&nvrtcSetFlowCallback_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_nvrtc_library))
+		atomic_store_explicit(&nvrtcSetFlowCallback_slot, fn, memory_order_release);
 	return fn(a0, a1, a2);
 }
 #endif
@@ -997,7 +1019,7 @@ void *cudastub_nvrtc_bind_nvrtcSetPCHHeapSize(void)
 {
 	void *fn = (void *)nvrtcSetPCHHeapSize_choose();
 
-	atomic_store_explicit(&cudastub_nvrtc_slot_nvrtcSetPCHHeapSize, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvrtc_library, &cudastub_nvrtc_slot_nvrtcSetPCHHeapSize, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(nvrtcSetPCHHeapSize, cudastub_nvrtc_slot_nvrtcSetPCHHeapSize, cudastub_nvrtc_resolve_nvrtcSetPCHHeapSize, cudastub_nvrtc_bind_nvrtcSetPCHHeapSize);
@@ -1012,7 +1034,8 @@ static nvrtcResult nvrtcSetPCHHeapSize_resolve(size_t a0)
 {
 	nvrtcSetPCHHeapSize_fn fn = nvrtcSetPCHHeapSize_choose();
 
-	atomic_store_explicit(&nvrtcSetPCHHeapSize_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_nvrtc_library))
+		atomic_store_explicit(&nvrtcSetPCHHeapSize_slot, fn, memory_order_release);
 	return fn(a0);
 }
 #endif
@@ -1033,7 +1056,7 @@ void *cudastub_nvrtc_bind_nvrtcVersion(void)
 {
 	void *fn = (void *)nvrtcVersion_choose();
 
-	atomic_store_explicit(&cudastub_nvrtc_slot_nvrtcVersion, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_nvrtc_library, &cudastub_nvrtc_slot_nvrtcVersion, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(nvrtcVersion, cudastub_nvrtc_slot_nvrtcVersion, cudastub_nvrtc_resolve_nvrtcVersion, cudastub_nvrtc_bind_nvrtcVersion);
@@ -1048,7 +1071,8 @@ static nvrtcResult nvrtcVersion_resolve(int *a0, int *a1)
 {
 	nvrtcVersion_fn fn = nvrtcVersion_choose();
 
-	atomic_store_explicit(&nvrtcVersion_slot, fn, memory_order_release);
+	if (cudastub_loader_result(&cudastub_nvrtc_library))
+		atomic_store_explicit(&nvrtcVersion_slot, fn, memory_order_release);
 	return fn(a0, a1);
 }
 #endif

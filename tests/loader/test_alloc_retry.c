@@ -1,0 +1,168 @@
+/*
+ * A first call that cannot allocate its search record is not remembered.
+ *
+ * The first search of a process uses the record inside the library; a
+ * thread that races it allocates one of its own (loader_load.c). When that
+ * allocation fails, the call is answered from its fallback, and nothing is
+ * published. The generated bind then must not settle the function's slot
+ * on that fallback: the next call binds again and forwards once the
+ * library is loaded. (Before, the slot kept the fallback for the life of
+ * the process, and the function answered 36 after the runtime had loaded.)
+ *
+ * The loader is compiled into this test with calloc redirected to
+ * failing_calloc (CMakeLists.txt), which fails a search record's size
+ * while armed; the library is described here, over the fake NVRTC, whose
+ * constructor is slowed so that the first search is still running when the
+ * racing call comes. The last test reads every generated wrapper file and
+ * checks that each bind stores its slot only through the settling call.
+ */
+#define _GNU_SOURCE
+#include <CUnit/CUnit.h>
+#include <dlfcn.h>
+#include <glob.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "loader.h"
+#include "test_support.h"
+
+static atomic_int calloc_armed, calloc_refused;
+
+void *failing_calloc(size_t count, size_t size);
+void *failing_calloc(size_t count, size_t size)
+{
+	if (atomic_load(&calloc_armed) && size == sizeof(struct cudastub_search)) {
+		atomic_fetch_add(&calloc_refused, 1);
+		return NULL;
+	}
+	return calloc(count, size);
+}
+
+static int probe_version(void *handle, const char *path, int *major, int *minor)
+{
+	int (*version)(int *, int *) = (int (*)(int *, int *))dlsym(handle, "nvrtcVersion");
+
+	(void)path;
+	return version && version(major, minor) == 0 ? 0 : -1;
+}
+
+static const struct cudastub_soname sonames[] = {{13, "libnvrtc.so.13"}, {0, NULL}};
+static const char *const wheel_dirs[] = {NULL};
+static struct cudastub_library library = {
+	.name = "nvrtc",
+	.env_path = "ALLOC_RETRY_NVRTC_PATH",
+	.env_major = "ALLOC_RETRY_NVRTC_MAJOR",
+	.family = "libnvrtc",
+	.sonames = sonames,
+	.wheel_dirs = wheel_dirs,
+	.probe_version = probe_version,
+	.codes = {7, 8, 9, 10},
+	.abi_major = 13,
+	.not_tried = {.name = "nvrtc", .abi_major = 13},
+	.first_claimed = ATOMIC_FLAG_INIT,
+};
+static const struct cudastub_function row = {CUDASTUB_MAJOR_BIT(13), 0, 0};
+
+static void *search_in_thread(void *arg)
+{
+	(void)arg;
+	return cudastub_loader_bind(&library, "nvrtcVersion", &row);
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec t = {ms / 1000, (ms % 1000) * 1000000L};
+
+	nanosleep(&t, NULL);
+}
+
+static void test_racing_call_without_memory_retries(void)
+{
+	static char resolver[1], fallback[1];
+	_Atomic(void *) slot = resolver;
+	pthread_t first;
+	void *fn, *first_fn = NULL;
+	int waited;
+
+	CU_ASSERT_EQUAL_FATAL(setenv("ALLOC_RETRY_NVRTC_PATH", FAKE_NVRTC_13, 1), 0);
+	CU_ASSERT_EQUAL_FATAL(setenv("FAKE_NVRTC_SLOW_MS", "400", 1), 0);
+	CU_ASSERT_EQUAL_FATAL(pthread_create(&first, NULL, search_in_thread, NULL), 0);
+	/* the first search has taken the library's own record once it counts */
+	for (waited = 0; atomic_load(&library.search_runs) == 0 && waited < 5000; waited++)
+		sleep_ms(1);
+	CU_ASSERT_EQUAL(atomic_load(&library.search_runs), 1);
+
+	atomic_store(&calloc_armed, 1);
+	fn = cudastub_loader_bind(&library, "nvrtcVersion", &row);
+	atomic_store(&calloc_armed, 0);
+	CU_ASSERT_EQUAL(atomic_load(&calloc_refused), 1);
+	CU_ASSERT_PTR_NULL(fn);
+	/* the first search has not published yet (its library sleeps) */
+	CU_ASSERT_PTR_NULL(cudastub_loader_result(&library));
+	cudastub_loader_settle_slot(&library, &slot, fn ? fn : fallback);
+	CU_ASSERT_PTR_EQUAL(atomic_load(&slot), resolver);
+
+	pthread_join(first, &first_fn);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(first_fn);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(cudastub_loader_result(&library));
+	CU_ASSERT_EQUAL(cudastub_loader_info(&library)->state, CUDASTUB_STATE_LOADED);
+
+	/* the next call binds again, and this answer is final */
+	fn = cudastub_loader_bind(&library, "nvrtcVersion", &row);
+	CU_ASSERT_PTR_EQUAL(fn, first_fn);
+	cudastub_loader_settle_slot(&library, &slot, fn ? fn : fallback);
+	CU_ASSERT_PTR_EQUAL(atomic_load(&slot), first_fn);
+	unsetenv("FAKE_NVRTC_SLOW_MS");
+}
+
+/* Each generated bind stores its slot through cudastub_loader_settle_slot,
+ * or under a test of a published search (the C wrappers): never plainly. */
+static void test_generated_binds_settle(void)
+{
+	glob_t files;
+	size_t i, binds = 0, plain = 0;
+
+	CU_ASSERT_EQUAL_FATAL(glob(SOURCE_DIR "/stubs/*/generated/*/*.c", 0, NULL, &files), 0);
+	CU_ASSERT(files.gl_pathc >= 30);
+	for (i = 0; i < files.gl_pathc; i++) {
+		FILE *f = fopen(files.gl_pathv[i], "r");
+		char line[4096], previous[4096] = "";
+
+		CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+		while (fgets(line, sizeof line, f)) {
+			if (strstr(line, "cudastub_loader_settle_slot("))
+				binds++;
+			else if (strstr(line, "atomic_store_explicit(&") && strstr(line, "slot") &&
+				 !strstr(previous, "cudastub_loader_result(")) {
+				plain++;
+				fprintf(stderr, "%s: %s", files.gl_pathv[i], line);
+			}
+			memcpy(previous, line, sizeof previous);
+		}
+		fclose(f);
+	}
+	globfree(&files);
+	CU_ASSERT(binds > 1000);
+	CU_ASSERT_EQUAL(plain, 0);
+}
+
+static void register_suites(void)
+{
+	CU_pSuite s = CU_add_suite("alloc_retry", NULL, NULL);
+
+	CU_add_test(s, "a racing call that cannot allocate binds again",
+		    test_racing_call_without_memory_retries);
+	CU_add_test(s, "every generated bind settles its slot only when final",
+		    test_generated_binds_settle);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct ts_scenario none[] = {{NULL, NULL}};
+
+	return ts_main(argc, argv, none, register_suites);
+}
