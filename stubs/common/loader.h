@@ -292,6 +292,16 @@ CUDASTUB_HIDDEN uint32_t cudastub_release_preference(struct cudastub_search *sea
 extern const struct cudastub_soname cudastub_release_sonames[] CUDASTUB_HIDDEN;
 extern const char *const cudastub_stub_markers[] CUDASTUB_HIDDEN;
 
+/* loader_trust.c: why a file the search derived by itself (not named by
+ * the user or the system) must not be loaded, or NULL: the file, as
+ * resolved and as named, and every folder above it owned by root or the
+ * real user and writable by no one else (a sticky folder may stand above
+ * the one that holds it). why holds size bytes. */
+CUDASTUB_HIDDEN const char *cudastub_trust_derived_file(const char *path, char *why, size_t size);
+/* Whether the process runs in secure mode (AT_SECURE: set-user-ID,
+ * set-group-ID, file capabilities): then no derived folder is searched. */
+CUDASTUB_HIDDEN int cudastub_secure_mode(void);
+
 /* loader_companion.c */
 CUDASTUB_HIDDEN void cudastub_load_companion(struct cudastub_search *s);
 

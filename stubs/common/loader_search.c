@@ -7,7 +7,9 @@
  *      an override that cannot be loaded is an error, never a fallback.
  *   2. A copy already loaded in the process, by SONAME or file name (the
  *      process's list of objects, loader_loaded.c; then RTLD_NOLOAD).
- *   3. pip's NVIDIA wheel folders, beside an ancestor of the stub's folder.
+ *   3. pip's NVIDIA wheel folders, beside an ancestor of the stub's folder:
+ *      a file there is taken only if no one but root and the user can
+ *      have put it there (loader_trust.c), and never in secure mode.
  *   4. $CUDA_HOME, then $CUDA_PATH.
  *   5. The dynamic loader's own search (LD_LIBRARY_PATH, our RUNPATH,
  *      ld.so.cache, the default folders), walked by hand in its order so
@@ -150,12 +152,40 @@ static int step_already_loaded(struct cudastub_search *s, const struct cudastub_
 	return 0;
 }
 
+/* A file in a folder the stub derived: tried only if it is trusted. */
+static int try_derived(struct cudastub_search *s, const struct cudastub_self *self,
+		       cudastub_source source, int major, const char *path)
+{
+	char why[768], refused[sizeof why + 16];
+	struct stat st;
+
+	if (stat(path, &st) != 0) {
+		cudastub_log_attempt(s, source, major, path, "absent");
+		return 0;
+	}
+	if (cudastub_trust_derived_file(path, why, sizeof why)) {
+		snprintf(refused, sizeof refused, "refused: %s", why);
+		cudastub_log_attempt(s, source, major, path, refused);
+		return 0;
+	}
+	return cudastub_try_candidate(s, self, source, major, path, RTLD_NOW | RTLD_LOCAL) ==
+	       CUDASTUB_TRY_LOADED;
+}
+
 static int step_pip_wheels(struct cudastub_search *s, const struct cudastub_self *self)
 {
 	char base[PATH_MAX], dir[PATH_MAX];
 	const struct cudastub_soname *so;
 	int level;
 
+	if (cudastub_secure_mode()) {
+		cudastub_log_debug(s->lib, "step 3: pip wheels: not searched in secure mode");
+		cudastub_log_attempt(s, CUDASTUB_SOURCE_PIP_WHEEL, 0,
+				     self->path ? self->path : "(the stub's folder)",
+				     "not searched: secure mode (set-user-ID, set-group-ID or "
+				     "capabilities) searches no folder the stub derives");
+		return 0;
+	}
 	cudastub_log_debug(s->lib, "step 3: pip wheels near %s", self->path ? self->path : "?");
 	if (!self->path || !realpath(self->path, base))
 		return 0;
@@ -181,9 +211,8 @@ static int step_pip_wheels(struct cudastub_search *s, const struct cudastub_self
 
 				if (!path_format(path, "%s/%s/%s", up, *w, so->soname))
 					continue;
-				if (cudastub_try_candidate(
-					    s, self, CUDASTUB_SOURCE_PIP_WHEEL, so->major, path,
-					    RTLD_NOW | RTLD_LOCAL) == CUDASTUB_TRY_LOADED)
+				if (try_derived(s, self, CUDASTUB_SOURCE_PIP_WHEEL, so->major,
+						path))
 					return 1;
 			}
 		}
