@@ -18,6 +18,36 @@
 # is a shim: that file name, SONAME and version node; VERSION_NODE gives a
 # link-target stub its real library's version node.
 
+# cudastub_glibc_floor(<target>): the oldest glibc the target runs on is
+# 2.17 (stubs/common/glibc_floor.h, force-included into its C files), and
+# it names libdl.so.2 and libpthread.so.0, where glibc before 2.34 keeps
+# the dl and pthread functions (empty files since, kept for this).
+function(cudastub_glibc_floor target)
+  if(NOT CMAKE_SYSTEM_NAME STREQUAL "Linux" OR NOT CMAKE_C_COMPILER_ID MATCHES "GNU|Clang")
+    return()
+  endif()
+  target_compile_options(${target} PRIVATE
+    "$<$<COMPILE_LANGUAGE:C>:SHELL:-include ${PROJECT_SOURCE_DIR}/stubs/common/glibc_floor.h>")
+  get_target_property(type ${target} TYPE)
+  if(NOT type STREQUAL "OBJECT_LIBRARY")
+    target_link_options(${target} PRIVATE
+      "LINKER:--push-state,--no-as-needed,-l:libdl.so.2,-l:libpthread.so.0,--pop-state")
+  endif()
+endfunction()
+
+# cudastub_install_stripped(<target> <destination>): the installed copy
+# loses its debug information (a wheel ships it; the build tree keeps it),
+# unless CUDASTUB_INSTALL_DEBUG_INFO is on. Its symbols stay: they are the
+# exports.
+function(cudastub_install_stripped target destination)
+  if(CUDASTUB_INSTALL_DEBUG_INFO OR NOT CMAKE_STRIP)
+    return()
+  endif()
+  install(CODE "execute_process(COMMAND \"${CMAKE_STRIP}\" --strip-debug
+    \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${destination}/$<TARGET_FILE_NAME:${target}>\"
+    COMMAND_ERROR_IS_FATAL ANY)")
+endfunction()
+
 function(cudastub_add_stub_for_abi target lib)
   cmake_parse_arguments(ARG "NO_VERSION_NODE"
     "MAJOR;MINOR;INCLUDE_DIR;SONAME;VERSION_NODE;OUTPUT_DIR;OUTPUT_NAME" "" ${ARGN})
@@ -67,6 +97,7 @@ function(cudastub_add_stub_for_abi target lib)
   target_compile_definitions(${target} PRIVATE CUDASTUB_NO_UNIFIED_API
     CUDASTUB_ABI_MAJOR=${ARG_MAJOR} CUDASTUB_ABI_MINOR=${ARG_MINOR})
   target_link_libraries(${target} PRIVATE cudastub_loader ${CMAKE_DL_LIBS} Threads::Threads)
+  cudastub_glibc_floor(${target})
   set_target_properties(${target} PROPERTIES
     C_VISIBILITY_PRESET hidden
     LINK_DEPENDS ${map})
@@ -141,6 +172,7 @@ function(cudastub_add_stub lib)
     $<BUILD_INTERFACE:${CUDASTUB_CUDA_INCLUDE_DIR}>)
   install(TARGETS ${lib}_stub EXPORT cudastubTargets
     LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+  cudastub_install_stripped(${lib}_stub ${CMAKE_INSTALL_LIBDIR})
 
   if(CUDASTUB_BUILD_SHIMS AND ARG_SHIM_SONAME)
     set(no_node)
@@ -153,5 +185,6 @@ function(cudastub_add_stub lib)
       OUTPUT_DIR ${PROJECT_BINARY_DIR}/${ARG_SHIM_DIR})
     install(TARGETS ${lib}_shim
       LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/cudastub/${ARG_SHIM_DIR})
+    cudastub_install_stripped(${lib}_shim ${CMAKE_INSTALL_LIBDIR}/cudastub/${ARG_SHIM_DIR})
   endif()
 endfunction()

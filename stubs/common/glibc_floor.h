@@ -1,0 +1,88 @@
+/*
+ * The oldest glibc a stub runs on: the one manylinux2014 wheels promise
+ * (2.17). Force-included first into every C file of a stub (-include, see
+ * cmake/CudastubStub.cmake), before any system header.
+ *
+ * A stub built on a newer glibc would otherwise import the newest version
+ * of each symbol it calls: dlopen, dlsym and the other dl functions, and
+ * pthread_once, moved into libc in 2.34 (dlopen@GLIBC_2.34); stat and
+ * fstat became functions in 2.33 (stat@GLIBC_2.33). A wheel holding such
+ * a stub installs only where glibc is at least that new. So:
+ *
+ *   - each such function is bound to its first version (.symver), which
+ *     every glibc since keeps as a compatibility symbol with the same
+ *     behaviour; older glibc has them in libdl.so.2 and libpthread.so.0,
+ *     which the stubs therefore name as needed (empty files since 2.34,
+ *     kept for exactly this);
+ *   - stat, fstat and lstat are the __xstat family glibc called them
+ *     through before 2.33, which glibc still exports;
+ *   - tests/e2e/test_glibc_floor.c checks every stub's imports with
+ *     objdump -T, and runs a stub under an older glibc.
+ *
+ * The versions are the architecture's first: GLIBC_2.2.5 on x86-64
+ * (GLIBC_2.3.3 for dladdr1 and dlinfo, which came later), GLIBC_2.17 on
+ * aarch64, whose first glibc was 2.17. Elsewhere nothing changes.
+ * CUDASTUB_NO_GLIBC_FLOOR turns it off (sanitizer builds, whose runtimes
+ * intercept the newest versions).
+ */
+#ifndef CUDASTUB_GLIBC_FLOOR_H
+#define CUDASTUB_GLIBC_FLOOR_H
+
+#if defined(__linux__) && !defined(CUDASTUB_NO_GLIBC_FLOOR) &&                                     \
+	(defined(__x86_64__) || defined(__aarch64__))
+
+#if defined(__x86_64__)
+#define CUDASTUB_GLIBC_FIRST	   "GLIBC_2.2.5"
+#define CUDASTUB_GLIBC_FIRST_DL1   "GLIBC_2.3.3"
+#define CUDASTUB_GLIBC_STAT_LAYOUT 1 /* _STAT_VER_LINUX */
+#else
+#define CUDASTUB_GLIBC_FIRST	   "GLIBC_2.17"
+#define CUDASTUB_GLIBC_FIRST_DL1   "GLIBC_2.17"
+#define CUDASTUB_GLIBC_STAT_LAYOUT 0 /* _STAT_VER */
+#endif
+
+#define CUDASTUB_GLIBC_BIND(name, version) __asm__(".symver " #name "," #name "@" version)
+
+CUDASTUB_GLIBC_BIND(dlopen, CUDASTUB_GLIBC_FIRST);
+CUDASTUB_GLIBC_BIND(dlsym, CUDASTUB_GLIBC_FIRST);
+CUDASTUB_GLIBC_BIND(dlvsym, CUDASTUB_GLIBC_FIRST);
+CUDASTUB_GLIBC_BIND(dlclose, CUDASTUB_GLIBC_FIRST);
+CUDASTUB_GLIBC_BIND(dlerror, CUDASTUB_GLIBC_FIRST);
+CUDASTUB_GLIBC_BIND(dladdr, CUDASTUB_GLIBC_FIRST);
+CUDASTUB_GLIBC_BIND(dladdr1, CUDASTUB_GLIBC_FIRST_DL1);
+CUDASTUB_GLIBC_BIND(dlinfo, CUDASTUB_GLIBC_FIRST_DL1);
+CUDASTUB_GLIBC_BIND(pthread_once, CUDASTUB_GLIBC_FIRST);
+CUDASTUB_GLIBC_BIND(pthread_mutex_timedlock, CUDASTUB_GLIBC_FIRST);
+CUDASTUB_GLIBC_BIND(__xstat, CUDASTUB_GLIBC_FIRST);
+CUDASTUB_GLIBC_BIND(__fxstat, CUDASTUB_GLIBC_FIRST);
+CUDASTUB_GLIBC_BIND(__lxstat, CUDASTUB_GLIBC_FIRST);
+
+struct stat;
+int __xstat(int layout, const char *path, struct stat *buf);
+int __fxstat(int layout, int fd, struct stat *buf);
+int __lxstat(int layout, const char *path, struct stat *buf);
+
+static inline int cudastub_glibc_stat(const char *path, struct stat *buf)
+{
+	return __xstat(CUDASTUB_GLIBC_STAT_LAYOUT, path, buf);
+}
+
+static inline int cudastub_glibc_fstat(int fd, struct stat *buf)
+{
+	return __fxstat(CUDASTUB_GLIBC_STAT_LAYOUT, fd, buf);
+}
+
+static inline int cudastub_glibc_lstat(const char *path, struct stat *buf)
+{
+	return __lxstat(CUDASTUB_GLIBC_STAT_LAYOUT, path, buf);
+}
+
+/* Calls only: `struct stat` is not followed by a parenthesis, and
+ * <sys/stat.h>'s own declarations of these, renamed, redeclare the
+ * functions above with the same prototypes. */
+#define stat(path, buf)	 cudastub_glibc_stat(path, buf)
+#define fstat(fd, buf)	 cudastub_glibc_fstat(fd, buf)
+#define lstat(path, buf) cudastub_glibc_lstat(path, buf)
+
+#endif
+#endif /* CUDASTUB_GLIBC_FLOOR_H */
