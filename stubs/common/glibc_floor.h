@@ -22,14 +22,13 @@
  * The versions are the architecture's first: GLIBC_2.2.5 on x86-64
  * (GLIBC_2.3.3 for dladdr1 and dlinfo, which came later), GLIBC_2.17 on
  * aarch64, whose first glibc was 2.17. Elsewhere nothing changes.
- * CUDASTUB_NO_GLIBC_FLOOR turns it off (sanitizer builds, whose runtimes
- * intercept the newest versions).
+ * Sanitizer builds leave it out (cmake/CudastubStub.cmake): their runtimes
+ * intercept the newest versions, and need a newer glibc anyway.
  */
 #ifndef CUDASTUB_GLIBC_FLOOR_H
 #define CUDASTUB_GLIBC_FLOOR_H
 
-#if defined(__linux__) && !defined(CUDASTUB_NO_GLIBC_FLOOR) &&                                     \
-	(defined(__x86_64__) || defined(__aarch64__))
+#if defined(__linux__) && (defined(__x86_64__) || defined(__aarch64__))
 
 #if defined(__x86_64__)
 #define CUDASTUB_GLIBC_FIRST	   "GLIBC_2.2.5"
