@@ -121,7 +121,7 @@ def codes_md(specs, header):
            "| the loaded major has a different ABI, and no adapter translates |",
            "| --- | --- | --- | --- | --- | --- |"]
     for spec in specs:
-        out.append("| %s (`%s_stub.so`) | %s | %s |" % (
-            spec.what, spec.family, sonames(spec),
+        out.append("| %s (`lib%s_stub.so`) | %s | %s |" % (
+            spec.what, spec.library, sonames(spec),
             " | ".join(code(spec, r) for r in ("library", "function", "removed", "abi"))))
     return "\n".join(out) + "\n"

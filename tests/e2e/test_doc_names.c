@@ -1,0 +1,169 @@
+/*
+ * Every name the README and the docs give a user exists in the build:
+ *   - each lib<x>_stub.so is a file the build made;
+ *   - each CMake target cudastub::<alias> is an alias of the generated
+ *     list of libraries (cmake/generated/libraries.cmake);
+ *   - each pkg-config package cudastub-<x> (on a line that says
+ *     pkg-config, or written with .pc) is a .pc file the build wrote.
+ * The README once named libnvJitLink_stub.so and libcublasLt_stub.so, which
+ * the build never made.
+ */
+#define _GNU_SOURCE
+#include <CUnit/CUnit.h>
+#include <ctype.h>
+#include <ftw.h>
+#include <glob.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "test_support.h"
+
+static char *read_all(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *text = NULL;
+	long size;
+
+	if (!f)
+		return NULL;
+	if (fseek(f, 0, SEEK_END) == 0 && (size = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 &&
+	    (text = calloc(1, (size_t)size + 1)) != NULL &&
+	    fread(text, 1, (size_t)size, f) != (size_t)size) {
+		free(text);
+		text = NULL;
+	}
+	fclose(f);
+	return text;
+}
+
+static const char *wanted_file;
+static int wanted_found;
+
+static int find_file(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	(void)st;
+	if (type == FTW_F && !strcmp(path + ftw->base, wanted_file))
+		wanted_found = 1;
+	return wanted_found;
+}
+
+static int built_file_exists(const char *name)
+{
+	static const char *const folders[] = {"stubs", "pkgconfig"};
+	char root[4096];
+
+	wanted_file = name;
+	wanted_found = 0;
+	for (size_t i = 0; i < sizeof folders / sizeof *folders && !wanted_found; i++) {
+		snprintf(root, sizeof root, "%s/%s", ts_build_dir(), folders[i]);
+		nftw(root, find_file, 32, FTW_PHYS);
+	}
+	return wanted_found;
+}
+
+/* The token of identifier characters (and dots) at p, in out. */
+static void token_at(const char *p, const char *extra, char *out, size_t size)
+{
+	size_t n = 0;
+
+	while (p[n] && n + 1 < size && (isalnum((unsigned char)p[n]) || strchr(extra, p[n])))
+		n++;
+	memcpy(out, p, n);
+	out[n] = '\0';
+}
+
+static int line_has(const char *text, const char *at, const char *word)
+{
+	const char *start = at, *end = strchr(at, '\n');
+	size_t len;
+	char line[2048];
+
+	while (start > text && start[-1] != '\n')
+		start--;
+	len = (size_t)((end ? end : at + strlen(at)) - start);
+	if (len >= sizeof line)
+		len = sizeof line - 1;
+	memcpy(line, start, len);
+	line[len] = '\0';
+	return strstr(line, word) != NULL;
+}
+
+static void check_document(const char *path, const char *cmake_list, int *names)
+{
+	char *text = read_all(path);
+	char name[256], want[300];
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+	for (const char *p = text; (p = strstr(p, "lib")) != NULL; p++) {
+		token_at(p, "_.", name, sizeof name);
+		if (strlen(name) < 12 || strcmp(name + strlen(name) - 8, "_stub.so"))
+			continue;
+		(*names)++;
+		if (!built_file_exists(name))
+			fprintf(stderr, "%s names %s, which the build did not make\n", path, name);
+		CU_ASSERT(built_file_exists(name));
+	}
+	for (const char *p = text; (p = strstr(p, "cudastub::")) != NULL; p++) {
+		token_at(p + 10, "_", name, sizeof name);
+		snprintf(want, sizeof want, "_alias %s)", name);
+		(*names)++;
+		if (!strstr(cmake_list, want))
+			fprintf(stderr, "%s names cudastub::%s, which is no target\n", path, name);
+		CU_ASSERT_PTR_NOT_NULL(strstr(cmake_list, want));
+	}
+	for (const char *p = text; (p = strstr(p, "cudastub-")) != NULL; p++) {
+		token_at(p + 9, "_", name, sizeof name);
+		if (!*name ||
+		    (strncmp(p + 9 + strlen(name), ".pc", 3) && !line_has(text, p, "pkg-config")))
+			continue;
+		snprintf(want, sizeof want, "cudastub-%s.pc", name);
+		(*names)++;
+		if (!built_file_exists(want))
+			fprintf(stderr,
+				"%s names pkg-config's cudastub-%s, which has no .pc file\n", path,
+				name);
+		CU_ASSERT(built_file_exists(want));
+	}
+	free(text);
+}
+
+static void test_documented_names_exist(void)
+{
+	char *cmake_list = read_all(SOURCE_DIR "/cmake/generated/libraries.cmake");
+	const char *patterns[] = {SOURCE_DIR "/README.md", SOURCE_DIR "/docs/*.md",
+				  SOURCE_DIR "/docs/generated/*.md",
+				  SOURCE_DIR "/examples/*/README.md"};
+	int names = 0, documents = 0;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(cmake_list);
+	for (size_t i = 0; i < sizeof patterns / sizeof *patterns; i++) {
+		glob_t found;
+
+		if (glob(patterns[i], 0, NULL, &found) != 0)
+			continue;
+		for (size_t k = 0; k < found.gl_pathc; k++, documents++)
+			check_document(found.gl_pathv[k], cmake_list, &names);
+		globfree(&found);
+	}
+	free(cmake_list);
+	CU_ASSERT(documents >= 4);
+	/* each stub's file, target and package is named somewhere */
+	CU_ASSERT(names >= 20);
+}
+
+static void register_suites(void)
+{
+	CU_pSuite s = CU_add_suite("doc_names", NULL, NULL);
+
+	CU_add_test(s, "every stub, target and package the docs name exists",
+		    test_documented_names_exist);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct ts_scenario none[] = {{NULL, NULL}};
+
+	return ts_main(argc, argv, none, register_suites);
+}
