@@ -48,11 +48,22 @@ build() {
   local name=$1
   shift
   cmake -S "$src" -B "$out/$name" -DCUDASTUB_FIXTURES="$fixtures" "$@" >/dev/null
-  cmake --build "$out/$name" -j "$jobs" >/dev/null
+  # a line at each tenth of the build, so that a long one shows it moves;
+  # errors and warnings go through whole
+  # (pipefail: a failed build fails the suite)
+  cmake --build "$out/$name" -j "$jobs" 2>&1 | awk -v name="$name" '
+    BEGIN { next_p = 10 }
+    /^\[ *[0-9]+%\]/ {
+      p = substr($0, 2) + 0
+      if (p >= next_p) { printf "  build %s: %d%%\n", name, p; fflush(); next_p = p - p % 10 + 10 }
+      next
+    }
+    /error|warning|Error/ { print; fflush() }'
 }
 
 step "plain build: all tests"
-build plain
+# (no launcher: the valgrind step below sets one on this same build)
+build plain -DCUDASTUB_TEST_LAUNCHER=
 # --verbose: every suite's CUnit run summary goes into the log
 (cd "$out/plain" && ctest --verbose -j "$jobs")
 [ $quick = 1 ] && exit 0
@@ -83,10 +94,12 @@ step "valgrind memcheck: unit tests and their children"
 vg="valgrind;--error-exitcode=97;--leak-check=full;--errors-for-leak-kinds=definite"
 vg="$vg;--trace-children=yes;--trace-children-skip=*/sh,*/nm,*/objdump,*/python3*,*/diff,*/setpriv"
 vg="$vg;--suppressions=$src/tests/sanitizers/valgrind.supp"
-build valgrind "-DCUDASTUB_TEST_LAUNCHER=$vg"
+# The plain build's binaries, each test started under valgrind: only the
+# tests' commands change, so nothing is compiled again.
+cmake -S "$src" -B "$out/plain" "-DCUDASTUB_TEST_LAUNCHER=$vg" >/dev/null
 # --error-exitcode makes any valgrind error, definite leaks included, a
 # failed test, so ctest's own exit status carries the verdict.
-(cd "$out/valgrind" && ctest --output-on-failure -L unit -j "$jobs")
+(cd "$out/plain" && ctest --output-on-failure -L unit -j "$jobs")
 
 step "AddressSanitizer + UndefinedBehaviorSanitizer: all tests"
 build asan -DCUDASTUB_SANITIZE=address,undefined
