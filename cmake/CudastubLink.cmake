@@ -1,4 +1,4 @@
-# cudastub_link(<target> [STUB_DIR <dir>])
+# cudastub_link(<target> [STUB_DIR <dir>] [DESTINATION <dir>])
 #
 # Makes an existing target use the cudastub stubs where it used NVIDIA's
 # libraries: each of FindCUDAToolkit's targets a stub stands in for
@@ -7,14 +7,19 @@
 # (and those it passes on) is replaced by that stub's target
 # (cudastub::cudart, cudastub::nvrtc, cudastub::cuda_driver, ...).
 # A CUDA-language target gets CUDA_RUNTIME_LIBRARY None, so nvcc links
-# neither its static runtime nor -lcudart. The installed target finds the
-# stubs through an $ORIGIN-relative RUNPATH: STUB_DIR is where they are
-# installed relative to the target ("." beside it, the default; "../lib").
+# neither its static runtime nor -lcudart, and links cudastub::cudart
+# instead, whether it named CUDA::cudart or left the runtime to CMake (its
+# default for .cu sources). The installed target finds the stubs through an
+# $ORIGIN-relative RUNPATH: STUB_DIR is where they are installed relative to
+# the target ("." beside it, the default; "../lib"). DESTINATION is where
+# the project installs the target (as its install(TARGETS) says, "bin"):
+# then the stubs it links are installed into DESTINATION/STUB_DIR too, so
+# the RUNPATH finds them; without it, installing them is the project's.
 #
 # Available after find_package(cudastub), add_subdirectory() or
 # FetchContent of cudastub.
 function(cudastub_link target)
-  cmake_parse_arguments(ARG "" "STUB_DIR" "" ${ARGN})
+  cmake_parse_arguments(ARG "" "STUB_DIR;DESTINATION" "" ${ARGN})
   if(NOT TARGET ${target})
     message(FATAL_ERROR "cudastub_link: no target named ${target}")
   endif()
@@ -56,7 +61,12 @@ function(cudastub_link target)
   get_target_property(sources ${target} SOURCES)
   foreach(source IN LISTS sources)
     if(source MATCHES "\\.cu$")
+      # the runtime nvcc's code calls, in place of the one CMake would add
       set_property(TARGET ${target} PROPERTY CUDA_RUNTIME_LIBRARY None)
+      get_target_property(libs ${target} LINK_LIBRARIES)
+      if(NOT "cudastub::cudart" IN_LIST libs)
+        target_link_libraries(${target} PRIVATE cudastub::cudart)
+      endif()
       break()
     endif()
   endforeach()
@@ -66,4 +76,16 @@ function(cudastub_link target)
     set(runpath "$ORIGIN/${ARG_STUB_DIR}")
   endif()
   set_property(TARGET ${target} APPEND PROPERTY INSTALL_RPATH "${runpath}")
+  if(ARG_DESTINATION)
+    get_target_property(libs ${target} LINK_LIBRARIES)
+    set(files)
+    foreach(lib IN LISTS libs)
+      if(lib MATCHES "^cudastub::" AND TARGET ${lib})
+        list(APPEND files "$<TARGET_FILE:${lib}>")
+      endif()
+    endforeach()
+    if(files)
+      install(FILES ${files} DESTINATION "${ARG_DESTINATION}/${ARG_STUB_DIR}")
+    endif()
+  endif()
 endfunction()

@@ -21,6 +21,7 @@ install(FILES ${PROJECT_SOURCE_DIR}/cmake/generated/libraries.cmake
 # pkg-config: the headers' folder is recorded, as in the CMake package; the
 # prefix is found from the .pc file's own place, wherever it is installed
 file(RELATIVE_PATH pc_to_prefix "/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/")
+string(REGEX REPLACE "/$" "" pc_to_prefix "${pc_to_prefix}")
 foreach(stub IN LISTS cudastub_libraries)
   if(TARGET ${stub}_stub)
     set(pc_stub ${stub})

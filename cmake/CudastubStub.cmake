@@ -173,9 +173,11 @@ function(cudastub_add_stub lib)
   set_target_properties(${lib}_stub PROPERTIES EXPORT_NAME ${ARG_ALIAS})
   target_include_directories(${lib}_stub SYSTEM INTERFACE
     $<BUILD_INTERFACE:${CUDASTUB_CUDA_INCLUDE_DIR}>)
-  install(TARGETS ${lib}_stub EXPORT cudastubTargets
-    LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
-  cudastub_install_stripped(${lib}_stub ${CMAKE_INSTALL_LIBDIR})
+  if(CUDASTUB_INSTALL)
+    install(TARGETS ${lib}_stub EXPORT cudastubTargets
+      LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+    cudastub_install_stripped(${lib}_stub ${CMAKE_INSTALL_LIBDIR})
+  endif()
 
   if(CUDASTUB_BUILD_SHIMS AND ARG_SHIM_SONAME)
     set(no_node)
@@ -186,8 +188,10 @@ function(cudastub_add_stub lib)
       MAJOR ${CUDASTUB_ABI_MAJOR} MINOR ${CUDASTUB_ABI_MINOR}
       INCLUDE_DIR ${CUDASTUB_CUDA_INCLUDE_DIR} SONAME ${ARG_SHIM_SONAME}
       OUTPUT_DIR ${PROJECT_BINARY_DIR}/${ARG_SHIM_DIR})
-    install(TARGETS ${lib}_shim
-      LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/cudastub/${ARG_SHIM_DIR})
-    cudastub_install_stripped(${lib}_shim ${CMAKE_INSTALL_LIBDIR}/cudastub/${ARG_SHIM_DIR})
+    if(CUDASTUB_INSTALL)
+      install(TARGETS ${lib}_shim
+        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/cudastub/${ARG_SHIM_DIR})
+      cudastub_install_stripped(${lib}_shim ${CMAKE_INSTALL_LIBDIR}/cudastub/${ARG_SHIM_DIR})
+    endif()
   endif()
 endfunction()

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "test_support.h"
 #include "ts_child.h"
@@ -61,8 +62,8 @@ static int build_consumer(const char *mode)
 {
 	char src[PATH_MAX], build[PATH_MAX + 32], prefix[PATH_MAX + 32], def_mode[64];
 	char def_prefix[PATH_MAX + 64], def_where[PATH_MAX + 64], def_flags[512], flags[256];
-	char *configure[] = {E2E_CMAKE, "-S",	    src,       "-B",	  build,
-			     def_mode,	def_prefix, def_where, def_flags, NULL};
+	char *configure[] = {E2E_CMAKE,	 "-S",	    src,       "-B", build, def_mode,
+			     def_prefix, def_where, def_flags, NULL, NULL};
 	char *compile[] = {E2E_CMAKE, "--build", build, "-j", "2", NULL};
 	char *install[] = {E2E_CMAKE, "--install", build, NULL};
 
@@ -76,9 +77,12 @@ static int build_consumer(const char *mode)
 	else
 		snprintf(def_where, sizeof def_where, "-DCUDASTUB_SOURCE=%s",
 			 CUDASTUB_TEST_SOURCE_DIR);
-	/* a sanitizer build's stubs need their runtime first in the programs */
+	/* a sanitizer build's stubs need their runtime first in the programs
+	 * (nvcc's program links none: CUDA is left out there) */
 	snprintf(def_flags, sizeof def_flags, "-DCMAKE_C_FLAGS=%s",
 		 ts_sanitizer_flags(E2E_SANITIZE, "", flags, sizeof flags));
+	if (*E2E_SANITIZE)
+		configure[9] = "-DCONSUMER_CUDA=OFF";
 	return run_ok(configure, "configure the consumer") && run_ok(compile, "build it") &&
 	       run_ok(install, "install it");
 }
@@ -105,6 +109,65 @@ static const struct {
 	{NULL, "/usr/local/cuda/lib64/libcudart.so.13", "/usr/local/cuda/lib64/libnvrtc.so.13",
 	 "cudart 0 13000\n", "nvrtc 0 13.0\n"},
 };
+
+/* A file or folder under the consumer's install prefix exists. */
+static int installed_exists(const char *mode, const char *rel)
+{
+	char path[PATH_MAX + 128];
+
+	snprintf(path, sizeof path, "%s/installed-%s/%s", work, mode, rel);
+	return access(path, F_OK) == 0;
+}
+
+/* The CUDA program CMake links a runtime into by itself: swapped for the
+ * stub, which cudastub_link(... STUB_DIR ../stubs DESTINATION bin)
+ * installed where its RUNPATH points, and run from there. */
+static void check_implicit_runtime(const char *mode)
+{
+	char var[PATH_MAX + 64];
+	const char *out;
+
+	if (*E2E_SANITIZE) {
+		ts_not_applicable("the nvcc-built consumer is left out of sanitizer builds");
+		return;
+	}
+	if (!*E2E_NVCC) {
+		ts_unavailable("nvcc not found: the consumer's CUDA program was not built");
+		return;
+	}
+	CU_ASSERT_TRUE(installed_exists(mode, "stubs/libcudart_stub.so"));
+	snprintf(var, sizeof var, "CUDASTUB_CUDART_PATH=%s", libraries[2].cudart);
+	out = run_installed(mode, "implicit_runtime", var);
+	CU_ASSERT_STRING_EQUAL(out, "implicit 0 13000\nthrough cudastub: 1\n");
+}
+
+/* Added as a subproject, cudastub leaves the parent's build type alone
+ * and installs nothing of its own into the parent's prefix. */
+static void check_subproject_installs_nothing(const char *mode)
+{
+	static const char *const own[] = {"bin/cudastub", "include/cudastub", "lib/cmake/cudastub",
+					  "lib/pkgconfig", "lib/cudastub"};
+	char cache[PATH_MAX + 64], line[4096];
+	FILE *f;
+	int seen = 0;
+
+	for (size_t i = 0; i < sizeof own / sizeof *own; i++) {
+		if (installed_exists(mode, own[i]))
+			fprintf(stderr, "%s: the parent's install has cudastub's %s\n", mode,
+				own[i]);
+		CU_ASSERT_FALSE(installed_exists(mode, own[i]));
+	}
+	snprintf(cache, sizeof cache, "%s/build-%s/CMakeCache.txt", work, mode);
+	f = fopen(cache, "r");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	while (fgets(line, sizeof line, f))
+		if (!strncmp(line, "CMAKE_BUILD_TYPE:", 17)) {
+			seen = 1;
+			CU_ASSERT_STRING_EQUAL(strchr(line, '=') + 1, "\n");
+		}
+	fclose(f);
+	CU_ASSERT_TRUE(seen);
+}
 
 static void check_mode(const char *mode)
 {
@@ -143,6 +206,9 @@ static void check_mode(const char *mode)
 	}
 	if (!ts_machine_has_driver())
 		CU_ASSERT_STRING_EQUAL(run_installed(mode, "use_driver", NULL), "cuda 34 0\n");
+	check_implicit_runtime(mode);
+	if (strcmp(mode, "package"))
+		check_subproject_installs_nothing(mode);
 }
 
 static void test_package(void)
@@ -172,10 +238,17 @@ static void test_pkg_config(void)
 		ts_unavailable("pkg-config not found: apt-get install pkg-config");
 		return;
 	}
+	/* relocatable: no RUNPATH of the install's place; the program says
+	 * where its stubs are, relative to itself */
+	snprintf(cmd, sizeof cmd,
+		 "PKG_CONFIG_PATH='%s/cudastub/lib/pkgconfig' pkg-config --libs cudastub-cudart | "
+		 "grep -q -e rpath -e //",
+		 work);
+	CU_ASSERT_NOT_EQUAL(system(cmd), 0);
 	snprintf(cmd, sizeof cmd,
 		 "PKG_CONFIG_PATH='%s/cudastub/lib/pkgconfig' && export PKG_CONFIG_PATH && "
 		 "cc%s '%s/tests/e2e/consumer/use_cudart.c' -o '%s/pc_use_cudart' "
-		 "$(pkg-config --cflags --libs cudastub-cudart)",
+		 "$(pkg-config --cflags --libs cudastub-cudart) -Wl,-rpath,'$ORIGIN/cudastub/lib'",
 		 work, ts_sanitizer_flags(E2E_SANITIZE, "", flags, sizeof flags),
 		 CUDASTUB_TEST_SOURCE_DIR, work);
 	CU_ASSERT_EQUAL_FATAL(system(cmd), 0);
