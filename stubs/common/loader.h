@@ -28,6 +28,7 @@
 #include <stdint.h>
 
 #include "cudastub/cudastub.h"
+#include "loader_escape.h" /* cudastub_escape(), which the cudastub command shares */
 
 #define CUDASTUB_HIDDEN __attribute__((visibility("hidden")))
 #define CUDASTUB_EXPORT __attribute__((visibility("default")))
@@ -215,10 +216,6 @@ CUDASTUB_HIDDEN int cudastub_loader_zero_and_fail(struct cudastub_library *lib, 
  * search's conclusion (its attempts go through log_attempt). */
 CUDASTUB_HIDDEN const char *cudastub_log_keep(struct cudastub_search *s, const char *text);
 CUDASTUB_HIDDEN const char *cudastub_log_keep_message(struct cudastub_search *s, const char *text);
-/* Control characters as \xNN, the backslash as \\: writes what fits in
- * size bytes (always terminated) and returns the length the whole escape
- * needs, like snprintf. */
-CUDASTUB_HIDDEN size_t cudastub_log_escape(const char *text, char *out, size_t size);
 /* text, or when it has size bytes or more, its head and tail around
  * "...(N bytes)..." in out (size bytes). */
 CUDASTUB_HIDDEN const char *cudastub_log_shorten(const char *text, char *out, size_t size);
