@@ -224,6 +224,10 @@ CUDASTUB_HIDDEN void cudastub_log_attempt(struct cudastub_search *s, cudastub_so
 CUDASTUB_HIDDEN int cudastub_log_enabled(void);
 CUDASTUB_HIDDEN void cudastub_log_debug(const struct cudastub_library *lib, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* A debug line of text escaped already (what keep_message or log_summary
+ * wrote): log_debug would escape its backslashes a second time. */
+CUDASTUB_HIDDEN void cudastub_log_debug_escaped(const struct cudastub_library *lib,
+						const char *text);
 CUDASTUB_HIDDEN int cudastub_log_summary(struct cudastub_search *s, char *buf, unsigned size);
 
 /* loader_candidate.c */

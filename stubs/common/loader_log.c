@@ -140,8 +140,14 @@ void cudastub_log_debug(const struct cudastub_library *lib, const char *fmt, ...
 	/* cut, and saying so, between two characters: room is left for "..." */
 	if (cudastub_escape(line, escaped, sizeof escaped - 3) >= sizeof escaped - 3)
 		strcat(escaped, "...");
+	cudastub_log_debug_escaped(lib, escaped);
+}
+
+void cudastub_log_debug_escaped(const struct cudastub_library *lib, const char *text)
+{
 	/* one write per line keeps lines whole when threads interleave */
-	fprintf(stderr, "cudastub[%s]: %s\n", lib->name, escaped);
+	if (cudastub_log_enabled())
+		fprintf(stderr, "cudastub[%s]: %s\n", lib->name, text);
 }
 
 /* Appends to buf (n of size bytes used) what fits; returns the new length. */

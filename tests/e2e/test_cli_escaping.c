@@ -183,6 +183,8 @@ static void check_odd_override(const char *dir, const char *state, int loaded)
 	CU_ASSERT(clean_output("info's CUDASTUB_DEBUG lines", out.err));
 	CU_ASSERT_PTR_NOT_NULL(strstr(out.out, shown));
 	CU_ASSERT_PTR_NOT_NULL(strstr(out.err, shown));
+	/* and escaped once: the summary's line too */
+	CU_ASSERT_PTR_NULL(strstr(out.err, "\\\\xc2"));
 	if (loaded) /* the table's PATH column, where C1 once went raw */
 		CU_ASSERT_TRUE(cli_text_row_has(out.out, "cudart", state, shown));
 
