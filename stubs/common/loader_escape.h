@@ -1,10 +1,9 @@
 /*
  * The one escape of text that came from outside (paths, environment
- * values, dlerror() strings, a library's version text) before anything
- * prints or returns it: the loader's messages, its CUDASTUB_DEBUG lines,
- * its error strings, and every report of the cudastub command. A header of
- * its own, so that the command can compile loader_escape.c without the
- * rest of the loader.
+ * values, dlerror() strings) before anything prints or returns it: the
+ * loader's messages, its CUDASTUB_DEBUG lines, its error strings, and
+ * every report of the cudastub command. A header of its own, so that the
+ * command can compile loader_escape.c without the rest of the loader.
  */
 #ifndef CUDASTUB_LOADER_ESCAPE_H
 #define CUDASTUB_LOADER_ESCAPE_H

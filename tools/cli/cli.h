@@ -13,7 +13,7 @@
  * Every string the command prints is in the escaped form of the loader's
  * one escape (stubs/common/loader_escape.h): the stubs keep messages
  * (errors, outcomes, the choice of major) escaped, and the command escapes
- * what they keep as data (paths, a library's own version) as it collects
+ * what they keep as data (paths) as it collects
  * the report, and every file name, argument or patchelf answer it prints.
  * The printers then copy text as it is; JSON only quotes it.
  */
@@ -60,8 +60,8 @@ struct cli_library {
 	 * empty. */
 	cudastub_library_info info;
 	/* the escaped copies of the stub's data that info points to, owned
-	 * here: path, own_version, the attempts and their paths */
-	char *path, *own_version;
+	 * here: the path, the attempts and their paths */
+	char *path;
 	cudastub_attempt *attempts;
 };
 

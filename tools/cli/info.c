@@ -10,8 +10,8 @@
 #include <string.h>
 
 /* Points l's info at escaped copies of what the stub keeps as data, as it
- * came from outside: the path loaded, a library's own version text, and
- * each attempt's path. Its messages the stub escaped itself. Whatever
+ * came from outside: the path loaded and each attempt's path. Its messages
+ * the stub escaped itself; own_version it wrote from numbers. Whatever
  * cannot be copied is left out, never shown raw. */
 static void escape_data(struct cli_library *l)
 {
@@ -20,8 +20,6 @@ static void escape_data(struct cli_library *l)
 
 	l->path = info->path ? cli_escaped(info->path) : NULL;
 	info->path = l->path;
-	l->own_version = info->own_version ? cli_escaped(info->own_version) : NULL;
-	info->own_version = l->own_version;
 	l->attempts = count ? calloc(count, sizeof *l->attempts) : NULL;
 	if (!l->attempts) {
 		info->attempts_dropped += count;
@@ -43,7 +41,6 @@ void cli_release(struct cli_library *libs, int count)
 			free((char *)libs[i].attempts[a].path);
 		free(libs[i].attempts);
 		free(libs[i].path);
-		free(libs[i].own_version);
 	}
 }
 
