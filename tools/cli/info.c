@@ -26,9 +26,10 @@ static void escape_data(struct cli_library *l)
 		count = 0;
 	}
 	for (unsigned i = 0; i < count; i++) {
+		const char *path = info->attempts[i].path;
+
 		l->attempts[i] = info->attempts[i];
-		l->attempts[i].path =
-			cli_escaped(info->attempts[i].path ? info->attempts[i].path : "");
+		l->attempts[i].path = path ? cli_escaped(path) : NULL;
 	}
 	info->attempts = l->attempts;
 	info->attempt_count = count;
