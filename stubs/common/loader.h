@@ -28,6 +28,7 @@
 #include <stdint.h>
 
 #include "cudastub/cudastub.h"
+#include "loader_escape.h" /* cudastub_escape(), which the cudastub command shares */
 
 #define CUDASTUB_HIDDEN __attribute__((visibility("hidden")))
 #define CUDASTUB_EXPORT __attribute__((visibility("default")))
@@ -230,10 +231,6 @@ CUDASTUB_HIDDEN int cudastub_loader_zero_and_fail(struct cudastub_library *lib, 
  * search's conclusion (its attempts go through log_attempt). */
 CUDASTUB_HIDDEN const char *cudastub_log_keep(struct cudastub_search *s, const char *text);
 CUDASTUB_HIDDEN const char *cudastub_log_keep_message(struct cudastub_search *s, const char *text);
-/* Control characters as \xNN, the backslash as \\: writes what fits in
- * size bytes (always terminated) and returns the length the whole escape
- * needs, like snprintf. */
-CUDASTUB_HIDDEN size_t cudastub_log_escape(const char *text, char *out, size_t size);
 /* text, or when it has size bytes or more, its head and tail around
  * "...(N bytes)..." in out (size bytes). */
 CUDASTUB_HIDDEN const char *cudastub_log_shorten(const char *text, char *out, size_t size);
@@ -242,6 +239,10 @@ CUDASTUB_HIDDEN void cudastub_log_attempt(struct cudastub_search *s, cudastub_so
 CUDASTUB_HIDDEN int cudastub_log_enabled(void);
 CUDASTUB_HIDDEN void cudastub_log_debug(const struct cudastub_library *lib, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* A debug line of text escaped already (what keep_message or log_summary
+ * wrote): log_debug would escape its backslashes a second time. */
+CUDASTUB_HIDDEN void cudastub_log_debug_escaped(const struct cudastub_library *lib,
+						const char *text);
 CUDASTUB_HIDDEN int cudastub_log_summary(struct cudastub_search *s, char *buf, unsigned size);
 
 /* loader_candidate.c */

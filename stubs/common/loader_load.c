@@ -128,7 +128,7 @@ static void run_search(struct cudastub_search *s)
 	} else {
 		cudastub_log_summary(s, summary, sizeof summary);
 		s->summary = cudastub_log_keep(s, summary);
-		cudastub_log_debug(lib, "%s", info_text_after_prefix(s->summary));
+		cudastub_log_debug_escaped(lib, info_text_after_prefix(s->summary));
 	}
 	s->info.state = state;
 }

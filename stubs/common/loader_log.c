@@ -14,10 +14,12 @@
  *     therefore always there;
  *   - the summary, the error strings' text, keeps its first words and its
  *     advice, and counts the attempts it had no room to name.
- * Messages (errors, outcomes, the summary, every debug line) escape control
- * characters and the backslash (\xNN, \\), so nothing a path holds can move
- * a terminal's cursor or print a line that looks like the stub's own.
- * Paths are data, kept as they are: the command escapes them as it prints.
+ * Messages (errors, outcomes, the summary, every debug line) go through the
+ * one escape of outside text (loader_escape.c: C0, DEL, C1 and bytes that
+ * are not UTF-8 as \xNN, the backslash as \\), so nothing a path holds can
+ * move a terminal's cursor or print a line that looks like the stub's own.
+ * Paths are data, kept as they are: the command escapes them with the same
+ * function as it prints.
  */
 #define _GNU_SOURCE
 #include <limits.h>
@@ -32,49 +34,6 @@
 enum { PATH_KEPT = 1024, MESSAGE_KEPT = 1024, SUMMARY_KEPT = 4096 };
 /* Arena bytes the attempts may use; the rest waits for the conclusion. */
 enum { ATTEMPTS_ARENA = CUDASTUB_ARENA_SIZE - CUDASTUB_ARENA_CONCLUSION };
-
-/* Writes the escape of c (\xNN) at out. */
-static void put_hex(char *out, unsigned char c)
-{
-	static const char hex[] = "0123456789abcdef";
-
-	out[0] = '\\';
-	out[1] = 'x';
-	out[2] = hex[c >> 4];
-	out[3] = hex[c & 15];
-}
-
-size_t cudastub_log_escape(const char *text, char *out, size_t size)
-{
-	const unsigned char *p = (const unsigned char *)text;
-	size_t n = 0, written = 0;
-
-	for (; *p; p++) {
-		/* C0 controls and DEL; C1 controls as UTF-8 (U+0080..U+009F,
-		 * which some terminals obey); the backslash escapes start with */
-		int c1 = p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f;
-		int c0 = *p < 0x20 || *p == 0x7f;
-		size_t need = c1 ? 8 : c0 ? 4 : *p == '\\' ? 2 : 1;
-
-		/* once something did not fit, nothing after it is written */
-		if (written == n && n + need < size) {
-			if (c1 || c0)
-				put_hex(out + n, p[0]);
-			if (c1)
-				put_hex(out + n + 4, p[1]);
-			if (*p == '\\')
-				memcpy(out + n, "\\\\", 2);
-			if (need == 1)
-				out[n] = (char)*p;
-			written = n + need;
-		}
-		n += need;
-		p += c1;
-	}
-	if (size)
-		out[written] = '\0';
-	return n;
-}
 
 const char *cudastub_log_shorten(const char *text, char *out, size_t size)
 {
@@ -104,7 +63,7 @@ static const char *keep(struct cudastub_search *s, const char *text, size_t cap,
 		return NULL;
 	text = cudastub_log_shorten(text, shortened,
 				    cap < sizeof shortened ? cap : sizeof shortened);
-	len = escape ? cudastub_log_escape(text, out, room) : strlen(text);
+	len = escape ? cudastub_escape(text, out, room) : strlen(text);
 	if (len + 1 > room)
 		return NULL;
 	if (!escape)
@@ -178,10 +137,17 @@ void cudastub_log_debug(const struct cudastub_library *lib, const char *fmt, ...
 	if (vsnprintf(line, sizeof line, fmt, ap) >= (int)sizeof line)
 		memcpy(line + sizeof line - 4, "...", 4); /* cut, and saying so */
 	va_end(ap);
-	if (cudastub_log_escape(line, escaped, sizeof escaped) >= sizeof escaped)
-		memcpy(escaped + sizeof escaped - 4, "...", 4);
+	/* cut, and saying so, between two characters: room is left for "..." */
+	if (cudastub_escape(line, escaped, sizeof escaped - 3) >= sizeof escaped - 3)
+		strcat(escaped, "...");
+	cudastub_log_debug_escaped(lib, escaped);
+}
+
+void cudastub_log_debug_escaped(const struct cudastub_library *lib, const char *text)
+{
 	/* one write per line keeps lines whole when threads interleave */
-	fprintf(stderr, "cudastub[%s]: %s\n", lib->name, escaped);
+	if (cudastub_log_enabled())
+		fprintf(stderr, "cudastub[%s]: %s\n", lib->name, text);
 }
 
 /* Appends to buf (n of size bytes used) what fits; returns the new length. */
@@ -211,7 +177,7 @@ static size_t append_attempt(char *buf, size_t size, size_t n, const char *sep,
 
 	if (start + 1 >= size)
 		return n;
-	path = cudastub_log_escape(a->path, buf + start, size - start);
+	path = cudastub_escape(a->path, buf + start, size - start);
 	if (start + path + 1 >= size)
 		goto too_long;
 	start = append(buf, size, start + path, " (%s)", a->outcome);

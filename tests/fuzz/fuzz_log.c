@@ -1,8 +1,11 @@
 /*
- * The search's log (stubs/common/loader_log.c) under whatever paths and
+ * The search's log (stubs/common/loader_log.c) and the one escape of
+ * outside text (stubs/common/loader_escape.c) under whatever paths and
  * messages the environment can produce: every input line becomes an
  * attempt, the first an error. The log must stay within its arena, keep
- * its conclusion, and print and return no control character.
+ * its conclusion, and print and return no control character; the escape
+ * must write valid UTF-8 holding no C0, DEL or C1 control, read back as
+ * its input, and fit the size it is given, cut between two characters.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -17,27 +20,122 @@ static struct cudastub_library lib = {
 	.family = "libfuzz",
 };
 
-/* Whether a message holds a control character, or a backslash that starts
- * no escape. */
-static int badly_escaped(const char *s)
+/* Length of the character at p if it is valid UTF-8 and no C0, DEL or C1
+ * control, else 0; decoded here, apart from the escape's own reading. */
+static size_t clean_character(const unsigned char *p)
 {
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p < 0x20 || *p == 0x7f || (p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f))
+	size_t len = *p < 0x80 ? 1 : *p >> 5 == 6 ? 2 : *p >> 4 == 14 ? 3 : *p >> 3 == 30 ? 4 : 0;
+	unsigned long cp;
+
+	if (!len)
+		return 0;
+	cp = len == 1 ? *p : *p & (0x7fu >> len);
+	for (size_t i = 1; i < len; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (p[i] & 0x3f);
+	}
+	if ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
+	    cp < 0x20 || (cp >= 0x7f && cp < 0xa0) || (cp >= 0xd800 && cp < 0xe000) ||
+	    cp > 0x10ffff)
+		return 0;
+	return len;
+}
+
+/* Whether text is not what the escape writes: a byte that is not clean
+ * UTF-8, or a backslash that starts no escape (\\ or \xNN). When last is
+ * given, it is left at the last character or escape of text. */
+static int badly_escaped_at(const char *text, const char **last)
+{
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *p = (const unsigned char *)text;
+
+	while (*p) {
+		size_t len = clean_character(p);
+
+		if (last)
+			*last = (const char *)p;
+
+		if (!len)
 			return 1;
 		if (*p == '\\') {
-			if (p[1] != '\\' && p[1] != 'x')
+			if (p[1] == '\\')
+				len = 2;
+			else if (p[1] == 'x' && p[2] && strchr(hex, p[2]) && p[3] &&
+				 strchr(hex, p[3]))
+				len = 4;
+			else
 				return 1;
-			p++;
 		}
+		p += len;
 	}
 	return 0;
+}
+
+static int badly_escaped(const char *text)
+{
+	return badly_escaped_at(text, NULL);
+}
+
+/* Undoes the escape of text in place; returns its length. */
+static size_t unescape(char *text)
+{
+	size_t n = 0;
+
+	for (char *p = text; *p; n++) {
+		if (p[0] == '\\' && p[1] == 'x') {
+			char digits[3] = {p[2], p[3], 0};
+
+			text[n] = (char)strtoul(digits, NULL, 16);
+			p += 4;
+		} else {
+			text[n] = *p;
+			p += *p == '\\' ? 2 : 1;
+		}
+	}
+	text[n] = '\0';
+	return n;
+}
+
+/* The escape of text, whole and cut to size bytes: the whole is clean and
+ * reads back as text; the cut one is a prefix of the whole, fits, and
+ * ends between two characters (what was cut off is not clean text on its
+ * own when a cut falls inside an escape or a character). */
+static void check_escape(const char *text, size_t size)
+{
+	size_t need = cudastub_escape(text, NULL, 0), len;
+	char *whole = malloc(need + 1), *cut = malloc(size + 1);
+
+	if (!whole || !cut)
+		abort();
+	if (cudastub_escape(text, whole, need + 1) != need || strlen(whole) != need ||
+	    badly_escaped(whole))
+		abort();
+	cut[size] = 0x55; /* a byte past size that must stay */
+	if (cudastub_escape(text, cut, size) != need || cut[size] != 0x55)
+		abort();
+	if (size) {
+		const char *last = cut;
+
+		len = strlen(cut);
+		if (len >= size || strncmp(cut, whole, len) || badly_escaped_at(cut, &last) ||
+		    badly_escaped(whole + len))
+			abort();
+		/* nor between the two escapes of a C1 control (c2 80 to c2 9f) */
+		if (!strcmp(last, "\\xc2") &&
+		    (!strncmp(whole + len, "\\x8", 3) || !strncmp(whole + len, "\\x9", 3)))
+			abort();
+	}
+	if (unescape(whole) != strlen(text) || strcmp(whole, text))
+		abort();
+	free(whole);
+	free(cut);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct cudastub_search s;
-	char summary[4096], escaped[64], *text = malloc(size + 1), *line, *next;
-	size_t need;
+	char summary[4096], *text = malloc(size + 1), *line, *next;
 	int n;
 
 	if (!text)
@@ -69,10 +167,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (n < 0 || (size_t)n >= sizeof summary || strlen(summary) != (size_t)n ||
 	    badly_escaped(summary) || !strstr(summary, "to trace the search."))
 		abort();
-	/* the escape reports what it needs, and writes no more than it has */
-	need = cudastub_log_escape(text, escaped, sizeof escaped);
-	if (strlen(escaped) >= sizeof escaped || (need < sizeof escaped && strlen(escaped) != need))
-		abort();
+	/* the escape, whole and cut to a size the input chooses */
+	check_escape(text, size ? data[0] : 0);
 	free(text);
 	return 0;
 }

@@ -6,8 +6,16 @@
  *   info_text.c   the report as tables for people
  *   info_json.c   the report as JSON for programs
  *   table.c       column-aligned text tables
- *   json.c        the JSON writer; json_string.c its string escaping
+ *   json.c        the JSON writer; json_string.c its string quoting
+ *   escape.c      outside text as the command shows it, escaped
  *   patch.c       the patch command; patchelf.c what it asks of patchelf
+ *
+ * Every string the command prints is in the escaped form of the loader's
+ * one escape (stubs/common/loader_escape.h): the stubs keep messages
+ * (errors, outcomes, the choice of major) escaped, and the command escapes
+ * what they keep as data (paths) as it collects
+ * the report, and every file name, argument or patchelf answer it prints.
+ * The printers then copy text as it is; JSON only quotes it.
  */
 #ifndef CUDASTUB_CLI_H
 #define CUDASTUB_CLI_H
@@ -47,15 +55,30 @@ struct cli_library {
 	/* whether its stub prefers the process's CUDA release (every library
 	 * but the driver; stubs/common/loader_release.c) */
 	int release_aware;
-	/* A copy of the stub's info; for a stub this command does not link,
-	 * state NOT_LINKED and everything else empty. */
+	/* A copy of the stub's info, every string in it escaped; for a stub
+	 * this command does not link, state NOT_LINKED and everything else
+	 * empty. */
 	cudastub_library_info info;
+	/* the escaped copies of the stub's data that info points to, owned
+	 * here: the path, the attempts and their paths */
+	char *path;
+	cudastub_attempt *attempts;
 };
 
 /* Fills libs[CUDASTUB_LIB_COUNT] with every library, in cudastub_lib order
  * less the holes, and returns how many. With load set, runs each linked
- * stub's search first; without, reports only what needs no loading. */
+ * stub's search first; without, reports only what needs no loading.
+ * cli_release frees what it allocated. */
 int cli_collect(struct cli_library *libs, int load);
+void cli_release(struct cli_library *libs, int count);
+
+/* text escaped (stubs/common/loader_escape.h), in a new string to free;
+ * NULL when memory is short. */
+char *cli_escaped(const char *text);
+/* Prints one line: fmt formatted (its arguments may hold any byte: file
+ * names, arguments, patchelf's answers), escaped as a whole, and a line
+ * break. fmt itself holds no line break. */
+void cli_line(FILE *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 void cli_info_text(FILE *out, const struct cli_library *libs, int count);
 void cli_info_json(FILE *out, const struct cli_library *libs, int count);

@@ -70,13 +70,17 @@ static void version(FILE *out)
 		if (libs[i].info.state != CUDASTUB_STATE_NOT_LINKED)
 			fprintf(out, "%s stub: built for CUDA %d.%d\n", libs[i].name,
 				libs[i].info.abi_major, libs[i].info.abi_minor);
+	cli_release(libs, count);
 }
 
-static int usage_error(const char *fmt, const char *arg)
+/* what (a fixed text) and the argument it is about, escaped */
+static int usage_error(const char *what, const char *arg)
 {
-	fputs("cudastub: ", stderr);
-	fprintf(stderr, fmt, arg);
-	fputs("\n\n", stderr);
+	if (arg)
+		cli_line(stderr, "cudastub: %s '%s'", what, arg);
+	else
+		cli_line(stderr, "cudastub: %s", what);
+	fputc('\n', stderr);
 	cli_usage(stderr);
 	return CLI_EXIT_USAGE;
 }
@@ -84,7 +88,7 @@ static int usage_error(const char *fmt, const char *arg)
 static int dispatch(int argc, char **argv)
 {
 	if (argc < 2)
-		return usage_error("%s", "no command given");
+		return usage_error("no command given", NULL);
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
 		cli_usage(stdout);
 		return 0;
@@ -97,8 +101,8 @@ static int dispatch(int argc, char **argv)
 		if (!strcmp(argv[1], c->name))
 			return c->run(argc - 1, argv + 1);
 	if (argv[1][0] == '-')
-		return usage_error("unknown option '%s'", argv[1]);
-	return usage_error("unknown command '%s'", argv[1]);
+		return usage_error("unknown option", argv[1]);
+	return usage_error("unknown command", argv[1]);
 }
 
 int main(int argc, char **argv)

@@ -5,7 +5,45 @@
  */
 #include "cli.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+/* Points l's info at escaped copies of what the stub keeps as data, as it
+ * came from outside: the path loaded and each attempt's path. Its messages
+ * the stub escaped itself; own_version it wrote from numbers. Whatever
+ * cannot be copied is left out, never shown raw. */
+static void escape_data(struct cli_library *l)
+{
+	cudastub_library_info *info = &l->info;
+	unsigned count = info->attempts ? info->attempt_count : 0;
+
+	l->path = info->path ? cli_escaped(info->path) : NULL;
+	info->path = l->path;
+	l->attempts = count ? calloc(count, sizeof *l->attempts) : NULL;
+	if (!l->attempts) {
+		info->attempts_dropped += count;
+		count = 0;
+	}
+	for (unsigned i = 0; i < count; i++) {
+		const char *path = info->attempts[i].path;
+
+		l->attempts[i] = info->attempts[i];
+		l->attempts[i].path = path ? cli_escaped(path) : NULL;
+	}
+	info->attempts = l->attempts;
+	info->attempt_count = count;
+}
+
+void cli_release(struct cli_library *libs, int count)
+{
+	for (int i = 0; i < count; i++) {
+		for (unsigned a = 0; libs[i].attempts && a < libs[i].info.attempt_count; a++)
+			free((char *)libs[i].attempts[a].path);
+		free(libs[i].attempts);
+		free(libs[i].path);
+	}
+}
 
 int cli_collect(struct cli_library *libs, int load)
 {
@@ -34,6 +72,7 @@ int cli_collect(struct cli_library *libs, int load)
 		l->info = *info;
 		if (!l->info.name)
 			l->info.name = l->name;
+		escape_data(l);
 	}
 	return n;
 }
@@ -64,7 +103,8 @@ int cli_info(int argc, char **argv)
 			info_usage(stdout);
 			return 0;
 		} else {
-			fprintf(stderr, "cudastub info: unknown argument '%s'\n\n", argv[i]);
+			cli_line(stderr, "cudastub info: unknown argument '%s'", argv[i]);
+			fputc('\n', stderr);
 			info_usage(stderr);
 			return CLI_EXIT_USAGE;
 		}
@@ -74,5 +114,6 @@ int cli_info(int argc, char **argv)
 		cli_info_json(stdout, libs, count);
 	else
 		cli_info_text(stdout, libs, count);
+	cli_release(libs, count);
 	return 0;
 }

@@ -11,6 +11,9 @@
  * driver_version is the CUDA version the driver reported (12040), or 0;
  * choice is why a major was preferred, or null; own_version is the
  * version of a library versioned apart from CUDA ("11.2.1"), or null.
+ * Every string is escaped text (cli.h), as the text report shows it: a
+ * path holding U+009B decodes to the text \xc2\x9b (written "\\xc2\\x9b"
+ * in the JSON), a backslash to \\.
  */
 #include "cli.h"
 #include "json.h"

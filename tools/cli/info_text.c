@@ -1,7 +1,8 @@
 /*
  * The info report for people: one table row per library, then for each
  * linked stub the candidates its search tried, and for a library that did
- * not load, why and what to set.
+ * not load, why and what to set. Every string of the report is escaped
+ * already (cli.h), so it is printed as it is.
  */
 #include "cli.h"
 #include "table.h"
@@ -63,7 +64,7 @@ static void release_line(FILE *out, const cudastub_library_info *info)
 	else
 		fputs("  release: ", out);
 	if (info->choice)
-		table_put_text(out, info->choice);
+		fputs(info->choice, out);
 	else
 		fputs("no preference (no CUDA library in the process and no driver answered, or "
 		      "a pin or an override chose)",
@@ -76,15 +77,12 @@ static void details(FILE *out, const struct cli_library *l)
 	const cudastub_library_info *info = &l->info;
 	int loaded = info->state == CUDASTUB_STATE_LOADED;
 
-	/* path and error can hold any byte a file name can */
-	if (loaded) {
-		fprintf(out, "\n%s: loaded ", l->name);
-		table_put_text(out, info->path);
-	} else {
-		fprintf(out, "\n%s: %s: ", l->name, cudastub_state_name(info->state));
-		table_put_text(out, info->error ? info->error : "no library loaded");
-	}
-	fputc('\n', out);
+	/* path and error come escaped (cli_collect, the stub) */
+	if (loaded)
+		fprintf(out, "\n%s: loaded %s\n", l->name, info->path ? info->path : "-");
+	else
+		fprintf(out, "\n%s: %s: %s\n", l->name, cudastub_state_name(info->state),
+			info->error ? info->error : "no library loaded");
 	if (l->release_aware && info->state != CUDASTUB_STATE_NOT_TRIED)
 		release_line(out, info);
 	fprintf(out, "  tried %u candidate%s, %lu dlopen call%s\n",

@@ -1,8 +1,9 @@
 /*
- * A small streaming JSON writer: pretty-printed, two spaces per level,
- * with every string escaped as RFC 8259 requires. Bytes that are not valid
- * UTF-8 (a file name can hold any byte) become U+FFFD, so the output is
- * always valid JSON.
+ * A small streaming JSON writer: pretty-printed, two spaces per level.
+ * Strings must be escaped text (cli.h; stubs/common/loader_escape.h):
+ * valid UTF-8 without control characters, which only needs its quotes and
+ * backslashes quoted to be a valid JSON string. A file name's odd bytes
+ * therefore reach a JSON reader as the escapes \xNN, never as U+FFFD.
  */
 #ifndef CUDASTUB_CLI_JSON_H
 #define CUDASTUB_CLI_JSON_H
@@ -35,7 +36,7 @@ void json_member_uint(struct json_writer *w, const char *key, unsigned long long
 /* Ends the document with a newline. */
 void json_finish(struct json_writer *w);
 
-/* Writes s as a quoted, escaped JSON string. */
+/* Writes s, escaped text, as a JSON string: quoted, " and \\ escaped. */
 void json_write_string(FILE *out, const char *s);
 
 #endif

@@ -208,7 +208,7 @@ static int plan_file(struct options *o, const char *file, struct plan *p)
 	memset(p, 0, sizeof *p);
 	p->file = file;
 	if (patchelf_needed(file, needed, sizeof needed) != 0) {
-		fprintf(stderr, "cudastub patch: %s: patchelf cannot read it; left alone\n", file);
+		cli_line(stderr, "cudastub patch: %s: patchelf cannot read it; left alone", file);
 		return -1;
 	}
 	for (line = strtok_r(needed, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
@@ -225,22 +225,22 @@ static int plan_file(struct options *o, const char *file, struct plan *p)
 			if (!(serves = soname_majors(kind, line)))
 				continue;
 			if (!stub_file(kind)) {
-				fprintf(stderr,
-					"cudastub patch: %s needs %s, and this cudastub has no %s "
-					"stub; build cudastub with it\n",
-					file, line, kind->what);
+				cli_line(stderr,
+					 "cudastub patch: %s needs %s, and this cudastub has no %s "
+					 "stub; build cudastub with it",
+					 file, line, kind->what);
 				return -1;
 			}
 			if (!(serves & (1ul << stub_abi(kind)))) {
 				majors_text(serves, majors, sizeof majors);
-				fprintf(stderr,
-					"cudastub patch: %s needs %s (the CUDA %s %s ABI), but "
-					"this cudastub's %s stub exports the CUDA %d ABI; build "
-					"cudastub against CUDA %s headers (cmake "
-					"-DCUDAToolkit_ROOT=<a CUDA %s toolkit>) and patch with "
-					"that one. Left alone.\n",
-					file, line, majors, kind->what, kind->what, stub_abi(kind),
-					majors, majors);
+				cli_line(stderr,
+					 "cudastub patch: %s needs %s (the CUDA %s %s ABI), but "
+					 "this cudastub's %s stub exports the CUDA %d ABI; build "
+					 "cudastub against CUDA %s headers (cmake "
+					 "-DCUDAToolkit_ROOT=<a CUDA %s toolkit>) and patch with "
+					 "that one. Left alone.",
+					 file, line, majors, kind->what, kind->what, stub_abi(kind),
+					 majors, majors);
 				return -1;
 			}
 			snprintf(p->names[k], sizeof p->names[k], "%s", line);
@@ -259,8 +259,8 @@ static int plan_file(struct options *o, const char *file, struct plan *p)
 		*strrchr(entry, '/') = '\0';
 	if (!realpath(entry, p->dir) ||
 	    !realpath(o->stub_dir ? o->stub_dir : p->dir, p->stub_dir)) {
-		fprintf(stderr, "cudastub patch: %s: %s: %s\n", file,
-			o->stub_dir ? o->stub_dir : entry, strerror(errno));
+		cli_line(stderr, "cudastub patch: %s: %s: %s", file,
+			 o->stub_dir ? o->stub_dir : entry, strerror(errno));
 		return -1;
 	}
 	origin_entry(p->dir, p->stub_dir, entry, sizeof entry);
@@ -269,8 +269,7 @@ static int plan_file(struct options *o, const char *file, struct plan *p)
 	if (!list_has(current, entry)) {
 		if (snprintf(p->runpath, sizeof p->runpath, "%s%s%s", entry, current[0] ? ":" : "",
 			     current) >= (int)sizeof p->runpath) {
-			fprintf(stderr, "cudastub patch: %s: the RUNPATH would be too long\n",
-				file);
+			cli_line(stderr, "cudastub patch: %s: the RUNPATH would be too long", file);
 			return -1;
 		}
 		p->change = 1;
@@ -290,18 +289,32 @@ static int plan_file(struct options *o, const char *file, struct plan *p)
 	return 1;
 }
 
+/* One line: the file, the names it needs replaced and the RUNPATH (all
+ * read from the file, escaped as the line is printed). */
 static void describe(const struct plan *p, const char *verb)
 {
-	printf("%s %s:", verb, p->file);
+	char *text = NULL;
+	size_t size = 0;
+	FILE *line = open_memstream(&text, &size);
+
+	if (!line) {
+		cli_line(stdout, "%s %s: (out of memory)", verb, p->file);
+		return;
+	}
+	fprintf(line, "%s %s:", verb, p->file);
 	for (int k = 0; k < KINDS; k++)
 		if (p->from[k])
-			printf(" %s -> %s;", p->from[k], kinds[k].stub);
+			fprintf(line, " %s -> %s;", p->from[k], kinds[k].stub);
 	if (p->runpath[0])
-		printf(" RUNPATH %s;", p->runpath);
+		fprintf(line, " RUNPATH %s;", p->runpath);
 	for (int k = 0; k < KINDS; k++)
 		if (p->copy[k][0])
-			printf(" copy %s;", kinds[k].stub);
-	printf("\n");
+			fprintf(line, " copy %s;", kinds[k].stub);
+	if (fclose(line) == 0)
+		cli_line(stdout, "%s", text);
+	else
+		cli_line(stdout, "%s %s: (out of memory)", verb, p->file);
+	free(text);
 }
 
 /* Copies the stubs in (each through a temporary name), then patches a copy
@@ -346,7 +359,8 @@ static void patch_one(struct options *o, const char *file, int named)
 
 	if (!is_elf(file)) {
 		if (named)
-			printf("%s: not an ELF executable or shared library; left alone\n", file);
+			cli_line(stdout, "%s: not an ELF executable or shared library; left alone",
+				 file);
 		else
 			o->other_files++;
 		return;
@@ -358,13 +372,13 @@ static void patch_one(struct options *o, const char *file, int named)
 	}
 	if (r == 0) {
 		if (named)
-			printf("%s: needs no CUDA library; left alone\n", file);
+			cli_line(stdout, "%s: needs no CUDA library; left alone", file);
 		else
 			o->quiet_files++;
 		return;
 	}
 	if (!p.change) {
-		printf("%s: already patched\n", file);
+		cli_line(stdout, "%s: already patched", file);
 		return;
 	}
 	o->changes++;
@@ -377,8 +391,8 @@ static void patch_one(struct options *o, const char *file, int named)
 		return;
 	}
 	if (apply(&p) != 0) {
-		fprintf(stderr, "cudastub patch: %s: patching failed; the original is unchanged\n",
-			file);
+		cli_line(stderr, "cudastub patch: %s: patching failed; the original is unchanged",
+			 file);
 		o->errors++;
 		return;
 	}
@@ -431,7 +445,8 @@ int cli_patch(int argc, char **argv)
 			patch_usage(stdout);
 			return 0;
 		} else if (argv[i][0] == '-') {
-			fprintf(stderr, "cudastub patch: unknown option '%s'\n\n", argv[i]);
+			cli_line(stderr, "cudastub patch: unknown option '%s'", argv[i]);
+			fputc('\n', stderr);
 			patch_usage(stderr);
 			return CLI_EXIT_USAGE;
 		} else if (!first) {
@@ -451,7 +466,7 @@ int cli_patch(int argc, char **argv)
 	}
 	if (o.stub_dir && !o.dry_run && !o.check && mkdir(o.stub_dir, 0755) != 0 &&
 	    errno != EEXIST) {
-		fprintf(stderr, "cudastub patch: %s: %s\n", o.stub_dir, strerror(errno));
+		cli_line(stderr, "cudastub patch: %s: %s", o.stub_dir, strerror(errno));
 		return 1;
 	}
 	walking = &o;
@@ -465,7 +480,7 @@ int cli_patch(int argc, char **argv)
 		if (argv[i][0] == '-')
 			continue;
 		if (stat(argv[i], &st) != 0) {
-			fprintf(stderr, "cudastub patch: %s: %s\n", argv[i], strerror(errno));
+			cli_line(stderr, "cudastub patch: %s: %s", argv[i], strerror(errno));
 			o.errors++;
 		} else if (S_ISDIR(st.st_mode)) {
 			nftw(argv[i], visit, 32, FTW_PHYS);

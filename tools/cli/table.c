@@ -15,12 +15,7 @@ void table_init(struct table *t, int columns)
 
 static char *copy_cell(const char *s)
 {
-	char *copy = strdup(s ? s : "-");
-
-	for (unsigned char *p = (unsigned char *)copy; copy && *p; p++)
-		if (*p < 0x20 || *p == 0x7f)
-			*p = '?';
-	return copy;
+	return strdup(s ? s : "-");
 }
 
 void table_row(struct table *t, ...)
@@ -72,10 +67,4 @@ void table_free(struct table *t)
 	free(t->cells);
 	t->cells = NULL;
 	t->rows = 0;
-}
-
-void table_put_text(FILE *out, const char *s)
-{
-	for (const unsigned char *p = (const unsigned char *)(s ? s : "-"); *p; p++)
-		fputc(*p < 0x20 || *p == 0x7f ? '?' : *p, out);
 }

@@ -1,7 +1,8 @@
 /*
- * Column-aligned text tables. Cells are copied, with control characters
- * replaced by '?' so that a file name cannot move the cursor or break a
- * row. The last column is not padded.
+ * Column-aligned text tables. Cells are copied as they are: text from
+ * outside comes escaped (cli.h), so no cell holds a control character
+ * that could move the cursor or break a row. The last column is not
+ * padded.
  */
 #ifndef CUDASTUB_CLI_TABLE_H
 #define CUDASTUB_CLI_TABLE_H
@@ -22,8 +23,5 @@ void table_row(struct table *t, ...);
 /* Prints every row, each line starting with prefix. */
 void table_print(FILE *out, const struct table *t, const char *prefix);
 void table_free(struct table *t);
-
-/* Writes s (NULL: "-") with control characters as '?', as cells are. */
-void table_put_text(FILE *out, const char *s);
 
 #endif
