@@ -303,6 +303,22 @@ CUDASTUB_HIDDEN const char *cudastub_trust_derived_file(const char *path, char *
  * set-group-ID, file capabilities): then no derived folder is searched. */
 CUDASTUB_HIDDEN int cudastub_secure_mode(void);
 
+/* loader_python.c: the folders step 3 looks under, in its order: roots
+ * holding pip's nvidia/<component>/lib folders, or (conda) the library
+ * files themselves. */
+enum cudastub_root_kind { CUDASTUB_ROOT_WHEELS, CUDASTUB_ROOT_LIBRARY_FOLDER };
+enum { CUDASTUB_MAX_PYTHON_ROOTS = 16 };
+struct cudastub_python_roots {
+	unsigned count;
+	struct {
+		char path[4096];
+		enum cudastub_root_kind kind;
+		const char *why; /* how it was found, for the log */
+	} root[CUDASTUB_MAX_PYTHON_ROOTS];
+};
+/* Appends the Python and conda roots to roots (resolved, each once). */
+CUDASTUB_HIDDEN void cudastub_python_roots(struct cudastub_python_roots *roots);
+
 /* loader_companion.c */
 CUDASTUB_HIDDEN void cudastub_load_companion(struct cudastub_search *s);
 

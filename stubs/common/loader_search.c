@@ -7,9 +7,11 @@
  *      an override that cannot be loaded is an error, never a fallback.
  *   2. A copy already loaded in the process, by SONAME or file name (the
  *      process's list of objects, loader_loaded.c; then RTLD_NOLOAD).
- *   3. pip's NVIDIA wheel folders, beside an ancestor of the stub's folder:
- *      a file there is taken only if no one but root and the user can
- *      have put it there (loader_trust.c), and never in secure mode.
+ *   3. pip's NVIDIA wheel folders, beside an ancestor of the stub's folder
+ *      and where Python imports from (loader_python.c), and conda's
+ *      library folders: a file there is taken only if no one but root and
+ *      the user can have put it there (loader_trust.c), and never in
+ *      secure mode.
  *   4. $CUDA_HOME, then $CUDA_PATH.
  *   5. The dynamic loader's own search (LD_LIBRARY_PATH, our RUNPATH,
  *      ld.so.cache, the default folders), walked by hand in its order so
@@ -31,6 +33,8 @@
 #include "loader.h"
 
 #define STANDARD_PREFIX "/usr/local/cuda"
+/* What step 3's attempts name when no one file is meant. */
+#define PIP_ROOTS "(pip wheel folders: beside the stub, Python's, conda's)"
 /* How far above the stub's own folder to look for site-packages/nvidia. */
 #define WHEEL_ANCESTORS 4
 
@@ -172,11 +176,56 @@ static int try_derived(struct cudastub_search *s, const struct cudastub_self *se
 	       CUDASTUB_TRY_LOADED;
 }
 
+/* The stub's own folder and its parents, the first roots of step 3. */
+static void add_stub_ancestors(struct cudastub_python_roots *roots, const char *stub)
+{
+	char up[PATH_MAX];
+	int level;
+
+	if (!stub || !realpath(stub, up))
+		return;
+	for (level = 0; level < WHEEL_ANCESTORS && roots->count < CUDASTUB_MAX_PYTHON_ROOTS;
+	     level++) {
+		char *slash = strrchr(up, '/');
+
+		if (!slash || slash == up)
+			break;
+		*slash = '\0'; /* first pass: the stub's own folder */
+		snprintf(roots->root[roots->count].path, sizeof roots->root[0].path, "%s", up);
+		roots->root[roots->count].kind = CUDASTUB_ROOT_WHEELS;
+		roots->root[roots->count].why = "beside the stub";
+		roots->count++;
+	}
+}
+
+/* soname under one root: in each wheel folder below its nvidia/, or (a
+ * conda library folder) in the folder itself. */
+static int try_root(struct cudastub_search *s, const struct cudastub_self *self,
+		    const struct cudastub_soname *so, const char *root,
+		    enum cudastub_root_kind kind, unsigned *wheel_folders)
+{
+	char path[PATH_MAX];
+	struct stat st;
+
+	if (kind == CUDASTUB_ROOT_LIBRARY_FOLDER)
+		return path_format(path, "%s/%s", root, so->soname) && stat(path, &st) == 0 &&
+		       try_derived(s, self, CUDASTUB_SOURCE_PIP_WHEEL, so->major, path);
+	if (!path_format(path, "%s/nvidia", root) || !is_dir(path))
+		return 0;
+	++*wheel_folders;
+	for (const char *const *w = s->lib->wheel_dirs; *w; w++)
+		if (path_format(path, "%s/%s/%s", root, *w, so->soname) &&
+		    try_derived(s, self, CUDASTUB_SOURCE_PIP_WHEEL, so->major, path))
+			return 1;
+	return 0;
+}
+
 static int step_pip_wheels(struct cudastub_search *s, const struct cudastub_self *self)
 {
-	char base[PATH_MAX], dir[PATH_MAX];
+	struct cudastub_python_roots *roots;
 	const struct cudastub_soname *so;
-	int level;
+	unsigned wheel_folders = 0;
+	char note[160];
 
 	if (cudastub_secure_mode()) {
 		cudastub_log_debug(s->lib, "step 3: pip wheels: not searched in secure mode");
@@ -186,37 +235,38 @@ static int step_pip_wheels(struct cudastub_search *s, const struct cudastub_self
 				     "capabilities) searches no folder the stub derives");
 		return 0;
 	}
-	cudastub_log_debug(s->lib, "step 3: pip wheels near %s", self->path ? self->path : "?");
-	if (!self->path || !realpath(self->path, base))
+	cudastub_log_debug(s->lib, "step 3: pip wheels near %s and where Python imports from",
+			   self->path ? self->path : "?");
+	roots = calloc(1, sizeof *roots);
+	if (!roots) {
+		cudastub_log_attempt(s, CUDASTUB_SOURCE_PIP_WHEEL, 0, PIP_ROOTS,
+				     "not searched: out of memory");
 		return 0;
+	}
+	add_stub_ancestors(roots, self->path);
+	cudastub_python_roots(roots);
+	for (unsigned i = 0; i < roots->count; i++)
+		cudastub_log_debug(s->lib, "  root %s (%s)", roots->root[i].path,
+				   roots->root[i].why);
 	for (so = s->lib->sonames; so->soname; so++) {
-		char up[PATH_MAX];
-
 		if (!soname_wanted(s, so))
 			continue;
-		strcpy(up, base);
-		for (level = 0; level < WHEEL_ANCESTORS; level++) {
-			char *slash = strrchr(up, '/');
-			const char *const *w;
-
-			if (!slash || slash == up)
-				break;
-			*slash = '\0'; /* first pass: the stub's own folder */
-			if (!path_format(dir, "%s/nvidia", up))
-				continue;
-			if (!is_dir(dir))
-				continue;
-			for (w = s->lib->wheel_dirs; *w; w++) {
-				char path[PATH_MAX];
-
-				if (!path_format(path, "%s/%s/%s", up, *w, so->soname))
-					continue;
-				if (try_derived(s, self, CUDASTUB_SOURCE_PIP_WHEEL, so->major,
-						path))
-					return 1;
+		for (unsigned i = 0; i < roots->count; i++)
+			if (try_root(s, self, so, roots->root[i].path, roots->root[i].kind,
+				     &wheel_folders)) {
+				free(roots);
+				return 1;
 			}
-		}
 	}
+	/* the error string lists every step: this one too, when it found no
+	 * wheel folder at all */
+	if (!wheel_folders) {
+		snprintf(note, sizeof note,
+			 "no nvidia/ wheel folder beside the stub or in %u Python or conda folders",
+			 roots->count);
+		cudastub_log_attempt(s, CUDASTUB_SOURCE_PIP_WHEEL, 0, PIP_ROOTS, note);
+	}
+	free(roots);
 	return 0;
 }
 
