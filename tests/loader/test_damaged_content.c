@@ -13,7 +13,6 @@
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
-#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -26,6 +25,7 @@
 #include "test_support.h"
 #include "ts_files.h"
 #include "ts_release.h"
+#include "ts_symbol_offset.h"
 #include "unit_common.h"
 
 enum { CHILD_ALARM = 120, BLOCK = 4096 };
@@ -88,64 +88,6 @@ static int cli_child(void)
 }
 
 /* ---- parent ---- */
-
-/* The file offset of symbol name's code in the ELF file at path (its
- * dynamic symbol table, mapped through the loadable segments); -1 if not
- * found. */
-static long symbol_file_offset(const char *path, const char *name)
-{
-	FILE *f = fopen(path, "rb");
-	Elf64_Ehdr eh;
-	long found = -1;
-
-	if (!f)
-		return -1;
-	if (fread(&eh, sizeof eh, 1, f) != 1 || eh.e_shentsize != sizeof(Elf64_Shdr)) {
-		fclose(f);
-		return -1;
-	}
-	Elf64_Shdr *sh = calloc(eh.e_shnum, sizeof *sh);
-	Elf64_Phdr *ph = calloc(eh.e_phnum, sizeof *ph);
-
-	if (sh && ph && fseek(f, (long)eh.e_shoff, SEEK_SET) == 0 &&
-	    fread(sh, sizeof *sh, eh.e_shnum, f) == eh.e_shnum &&
-	    fseek(f, (long)eh.e_phoff, SEEK_SET) == 0 &&
-	    fread(ph, sizeof *ph, eh.e_phnum, f) == eh.e_phnum) {
-		for (unsigned i = 0; i < eh.e_shnum && found < 0; i++) {
-			if (sh[i].sh_type != SHT_DYNSYM || sh[i].sh_link >= eh.e_shnum)
-				continue;
-			const Elf64_Shdr *strs = &sh[sh[i].sh_link];
-			char *str = malloc(strs->sh_size);
-			Elf64_Sym *syms = malloc(sh[i].sh_size);
-			size_t count = sh[i].sh_size / sizeof *syms;
-
-			if (str && syms && fseek(f, (long)strs->sh_offset, SEEK_SET) == 0 &&
-			    fread(str, 1, strs->sh_size, f) == strs->sh_size &&
-			    fseek(f, (long)sh[i].sh_offset, SEEK_SET) == 0 &&
-			    fread(syms, sizeof *syms, count, f) == count)
-				for (size_t s = 0; s < count && found < 0; s++) {
-					if (syms[s].st_name >= strs->sh_size ||
-					    strcmp(str + syms[s].st_name, name) ||
-					    !syms[s].st_value)
-						continue;
-					for (unsigned p = 0; p < eh.e_phnum; p++)
-						if (ph[p].p_type == PT_LOAD &&
-						    syms[s].st_value >= ph[p].p_vaddr &&
-						    syms[s].st_value <
-							    ph[p].p_vaddr + ph[p].p_filesz)
-							found = (long)(syms[s].st_value -
-								       ph[p].p_vaddr +
-								       ph[p].p_offset);
-				}
-			free(str);
-			free(syms);
-		}
-	}
-	free(sh);
-	free(ph);
-	fclose(f);
-	return found;
-}
 
 /* How a block is lost. */
 enum damage { ZEROED, PUNCHED };
@@ -215,7 +157,7 @@ static void damaged_release(int major, enum damage how)
 	slash = strrchr(healthy_dir, '/');
 	CU_ASSERT_PTR_NOT_NULL_FATAL(slash);
 	*slash = '\0';
-	offset = symbol_file_offset(real, PROBE);
+	offset = ts_symbol_offset(real, PROBE);
 	CU_ASSERT_FATAL(offset > 0);
 	if (!ts_tmpdir("damaged", dir, sizeof dir)) {
 		CU_FAIL("no temporary folder");
