@@ -22,6 +22,9 @@
  * A zero block or hole anywhere else (the rest of the function, code it
  * calls, a constructor, data) is not seen here: it crashes when it is
  * executed or read, as it would in a program linked to that file directly.
+ * The check reads the code page, which assumes code segments are readable
+ * (PF_R with PF_X, as every linker writes them and NVIDIA ships them); an
+ * execute-only segment, where the hardware enforces one, would fault here.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
