@@ -278,6 +278,12 @@ CUDASTUB_HIDDEN const char *cudastub_elf_reject(const struct cudastub_elf_source
 CUDASTUB_HIDDEN const char *cudastub_elf_check_file(const char *path, int *absent, char *why,
 						    size_t size);
 
+/* loader_probe.c: dlsym(handle, name) for a version probe, or NULL when
+ * the function's first code is zeros (a damaged file); the reason is kept
+ * for this thread until taken (NULL when none). */
+CUDASTUB_HIDDEN void *cudastub_probe_symbol(void *handle, const char *name);
+CUDASTUB_HIDDEN const char *cudastub_probe_take_refusal(void);
+
 /* loader_candidate.c: whether an opened object is a cudastub build (it
  * defines a cudastub_<lib>_info of its own), not NVIDIA's. */
 CUDASTUB_HIDDEN int cudastub_is_stub_build(void *handle);

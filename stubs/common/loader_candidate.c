@@ -183,8 +183,15 @@ enum cudastub_try cudastub_try_candidate(struct cudastub_search *s,
 		cudastub_dlclose(handle);
 		return CUDASTUB_TRY_REJECTED;
 	}
+	/* The probe runs the candidate's code: it looks up its function with
+	 * cudastub_probe_symbol, which refuses code that is zeros (loader_probe.c)
+	 * and says why. */
+	(void)cudastub_probe_take_refusal();
 	if (lib->probe_version(handle, path, &have_major, &have_minor) != 0) {
-		cudastub_log_attempt(s, source, major, path, "skipped: its version query failed");
+		reason = cudastub_probe_take_refusal();
+		snprintf(why, sizeof why, "skipped: %s",
+			 reason ? reason : "its version query failed");
+		cudastub_log_attempt(s, source, major, path, why);
 		cudastub_dlclose(handle);
 		return CUDASTUB_TRY_REJECTED;
 	}

@@ -14,6 +14,9 @@
  *   - the dynamic section's addresses inside the loadable segments.
  * The checks read through a callback, so the fuzz targets run the same code
  * over a buffer that the stub runs over a file.
+ *
+ * Before any of that, only a regular file is opened at all (a FIFO, a
+ * socket or a device is skipped by its type: see cudastub_elf_check_file).
  */
 #define _GNU_SOURCE
 #include <elf.h>
@@ -240,36 +243,74 @@ static int read_file(void *ctx, void *buf, size_t n, uint64_t at)
 	return 0;
 }
 
+/* Why a path that is not a regular file is skipped, for the search log. */
+static const char *not_a_library_file(mode_t mode)
+{
+	if (S_ISDIR(mode))
+		return "not a file: a directory";
+	if (S_ISFIFO(mode))
+		return "a FIFO, not a library file";
+	if (S_ISSOCK(mode))
+		return "a socket, not a library file";
+	if (S_ISCHR(mode))
+		return "a character device, not a library file";
+	if (S_ISBLK(mode))
+		return "a block device, not a library file";
+	return "not a regular file";
+}
+
+/* Why path could not be stat'ed or opened; sets *absent for a file that
+ * is not there. */
+static const char *unopenable(int err, int *absent, char *why, size_t size)
+{
+	switch (err) {
+	case ENOENT:
+	case ENOTDIR: *absent = 1; return "absent";
+	case ENAMETOOLONG: return "name too long for this system";
+	case EACCES: return "permission denied";
+	case EISDIR: return "not a file: a directory";
+	}
+	snprintf(why, size, "cannot be opened: %s", strerror(err));
+	return why;
+}
+
+/*
+ * The file's type is asked before it is opened: open() of a FIFO waits for
+ * a writer for ever, and open() of a device may act on the device (a tape
+ * rewinds, a terminal becomes the controlling one). Only a regular file is
+ * opened, and then without blocking and without taking a terminal, in case
+ * the name was replaced between the two calls; fstat() then confirms that
+ * what was opened is the regular file that was asked about.
+ */
 const char *cudastub_elf_check_file(const char *path, int *absent, char *why, size_t size)
 {
 	struct cudastub_elf_source src = {read_file, NULL, 0};
 	const char *verdict;
-	struct stat st;
+	struct stat named, opened;
 	int fd;
 
 	*absent = 0;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		switch (errno) {
-		case ENOENT:
-		case ENOTDIR: *absent = 1; return "absent";
-		case ENAMETOOLONG: return "name too long for this system";
-		case EACCES: return "permission denied";
-		case EISDIR: return "not a file: a directory";
-		}
-		snprintf(why, size, "cannot be opened: %s", strerror(errno));
-		return why;
-	}
-	if (fstat(fd, &st) != 0) {
+	if (stat(path, &named) != 0)
+		return unopenable(errno, absent, why, size);
+	if (!S_ISREG(named.st_mode))
+		return not_a_library_file(named.st_mode);
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return unopenable(errno, absent, why, size);
+	if (fstat(fd, &opened) != 0) {
 		close(fd);
 		return "unreadable";
 	}
-	if (!S_ISREG(st.st_mode)) {
+	if (!S_ISREG(opened.st_mode)) {
 		close(fd);
-		return S_ISDIR(st.st_mode) ? "not a file: a directory" : "not a regular file";
+		return not_a_library_file(opened.st_mode);
+	}
+	if (opened.st_dev != named.st_dev || opened.st_ino != named.st_ino) {
+		close(fd);
+		return "replaced while it was being checked";
 	}
 	src.ctx = &fd;
-	src.size = (uint64_t)st.st_size;
+	src.size = (uint64_t)opened.st_size;
 	verdict = cudastub_elf_reject(&src, why, size);
 	close(fd);
 	return verdict;

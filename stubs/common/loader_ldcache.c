@@ -72,10 +72,14 @@ int cudastub_ldcache_each(const char *soname, int (*visit)(const char *path, voi
 	int fd, done;
 	size_t size;
 
-	fd = open(LDCACHE_PATH, O_RDONLY | O_CLOEXEC);
+	/* Only a regular file is opened, and without blocking: a FIFO put
+	 * there would otherwise hold the first call for ever in open(). */
+	if (stat(LDCACHE_PATH, &st) != 0 || !S_ISREG(st.st_mode))
+		return 0;
+	fd = open(LDCACHE_PATH, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
 	if (fd < 0)
 		return 0;
-	if (fstat(fd, &st) != 0 || st.st_size < LDCACHE_ENTRIES) {
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < LDCACHE_ENTRIES) {
 		close(fd);
 		return 0;
 	}

@@ -25,7 +25,7 @@ int cudastub_driver_version(void *driver, int *version)
 	int (*get)(int *);
 
 	*version = 0;
-	*(void **)&get = driver ? dlsym(driver, "cuDriverGetVersion") : NULL;
+	*(void **)&get = driver ? cudastub_probe_symbol(driver, "cuDriverGetVersion") : NULL;
 	return get ? get(version) : -1;
 }
 

@@ -41,7 +41,7 @@ static int cudart_probe_version(void *handle, const char *path, int *major, int 
 	struct link_map *map = NULL;
 	int v = 0;
 
-	*(void **)&get = dlsym(handle, "cudaRuntimeGetVersion");
+	*(void **)&get = cudastub_probe_symbol(handle, "cudaRuntimeGetVersion");
 	if (!get)
 		return -1;
 	if (get(&v) == cudaSuccess && cudastub_version_decode(v, major, minor) == 0)

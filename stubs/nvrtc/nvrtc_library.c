@@ -17,7 +17,7 @@ static int nvrtc_probe_version(void *handle, const char *path, int *major, int *
 	nvrtcResult (*version)(int *, int *);
 
 	(void)path;
-	*(void **)&version = dlsym(handle, "nvrtcVersion");
+	*(void **)&version = cudastub_probe_symbol(handle, "nvrtcVersion");
 	return version && version(major, minor) == NVRTC_SUCCESS ? 0 : -1;
 }
 

@@ -9,7 +9,10 @@
  *   the stub itself; a directory where the library should be;
  *   a relative path; a 100 KB path; control characters in a path (the
  *   error and every debug line escaped);
- *   bad pins (refused by name, nothing opened).
+ *   bad pins (refused by name, nothing opened);
+ *   a library whose version probe's first code is zeros (skipped after
+ *   dlopen, before the probe runs: stubs/common/loader_probe.c), the next
+ *   copy on the path loaded.
  * The damaged files are made from a fake libnvrtc, named as each stub's
  * library.
  */
@@ -27,6 +30,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "ts_symbol_offset.h"
 #include "unit_common.h"
 
 struct stub {
@@ -526,6 +530,57 @@ static void test_bad_pins(void)
 	}
 }
 
+/* Each stub's healthy fake and the function its probe calls first. */
+static const struct {
+	const char *lib, *fake, *probe;
+} probes[] = {
+	{"nvrtc", NULL, "nvrtcVersion"},
+	{"cudart", HI_FAKE_CUDART, "cudaRuntimeGetVersion"},
+	{"cuda", HI_FAKE_DRIVER, "cuDriverGetVersion"},
+};
+
+/* A copy of the fake with its probe's first 16 bytes zeroed (a lost
+ * sector), first on LD_LIBRARY_PATH, the fake itself after it: the stub
+ * refuses the copy before calling into it, says why, and loads the fake. */
+static void test_zeroed_probe(void)
+{
+	static const char zeros[16];
+
+	for (size_t k = 0; k < sizeof stubs / sizeof *stubs; k++) {
+		const struct stub *s = &stubs[k];
+		const char *fake = probes[k].fake ? probes[k].fake : uc_fake("nvrtc-13");
+		const char *name = strrchr(fake, '/') + 1;
+		char dir[4096], copy[4200], fake_dir[4096], want[128];
+		long at = ts_symbol_offset(fake, probes[k].probe);
+		struct ts_child c;
+		int fd;
+
+		CU_ASSERT_FATAL(at > 0);
+		snprintf(fake_dir, sizeof fake_dir, "%.*s", (int)(name - 1 - fake), fake);
+		if (!ts_tmpdir("hostile", dir, sizeof dir)) {
+			CU_FAIL("no temporary folder");
+			return;
+		}
+		snprintf(copy, sizeof copy, "%s/%s", dir, name);
+		CU_ASSERT_EQUAL_FATAL(ts_copy_file(fake, copy), 0);
+		fd = open(copy, O_WRONLY);
+		CU_ASSERT_FATAL(fd >= 0);
+		CU_ASSERT_EQUAL(pwrite(fd, zeros, sizeof zeros, (off_t)at), (ssize_t)sizeof zeros);
+		close(fd);
+		char *on_path[] = {str("LD_LIBRARY_PATH=%s:%s", dir, fake_dir), NULL};
+
+		snprintf(want, sizeof want, "skipped: damaged: the code of %s", probes[k].probe);
+		if (run(s, "a zeroed probe", on_path, &c) == 0) {
+			CU_ASSERT_TRUE(attempted(&c, copy, want));
+			CU_ASSERT_EQUAL(uc_long(&c, "state"), CUDASTUB_STATE_LOADED);
+			CU_ASSERT_EQUAL(uc_long(&c, "rc"), 0);
+			CU_ASSERT_TRUE(uc_has(&c, "path", fake_dir));
+		}
+		free(on_path[0]);
+		ts_remove_tree(dir);
+	}
+}
+
 static void register_suites(void)
 {
 	CU_pSuite s =
@@ -538,6 +593,8 @@ static void register_suites(void)
 	CU_add_test(s, "control characters: escaped in errors and debug lines",
 		    test_control_characters);
 	CU_add_test(s, "bad pins: refused by name, nothing opened", test_bad_pins);
+	CU_add_test(s, "a probe whose first code is zeros: skipped, the next copy loaded",
+		    test_zeroed_probe);
 }
 
 int main(int argc, char **argv)

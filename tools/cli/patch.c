@@ -97,10 +97,16 @@ static const char *majors_text(unsigned long majors, char *buf, size_t size)
 static int is_elf(const char *file)
 {
 	unsigned char head[18] = {0};
-	int fd = open(file, O_RDONLY | O_CLOEXEC);
-	ssize_t got = fd >= 0 ? read(fd, head, sizeof head) : -1;
-	int type;
+	struct stat st;
+	int fd = -1, type;
+	ssize_t got = -1;
 
+	/* Only a regular file is opened, and without blocking: a FIFO in a
+	 * tree being patched would otherwise hold open() for ever. */
+	if (stat(file, &st) == 0 && S_ISREG(st.st_mode))
+		fd = open(file, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
+		got = read(fd, head, sizeof head);
 	if (fd >= 0)
 		close(fd);
 	if (got != (ssize_t)sizeof head || memcmp(head, "\177ELF", 4))

@@ -48,13 +48,13 @@ def emit_library_c(spec, abi, header_note):
     if form == "major_minor":
         value = param_decl(fn.params[0].spelling, "").rstrip()[:-1].strip()
         out += ["\t%s major = 0, minor = 0;" % value, "",
-                "\t*(void **)&query = dlsym(handle, \"%s\");" % name,
+                "\t*(void **)&query = cudastub_probe_symbol(handle, \"%s\");" % name,
                 "\tif (!query || query(&major, &minor) != 0)", "\t\treturn -1;",
                 "\town[0] = (int)major;", "\town[1] = (int)minor;", "\town[2] = 0;",
                 "\treturn 0;", "}"]
     else:
         kind = param_decl(fn.params[0].spelling, "").rstrip()
-        out += ["", "\t*(void **)&query = dlsym(handle, \"%s\");" % name,
+        out += ["", "\t*(void **)&query = cudastub_probe_symbol(handle, \"%s\");" % name,
                 "\tif (!query)", "\t\treturn -1;",
                 "\tfor (int k = 0; k < 3; k++)",
                 "\t\tif (query((%s)k, &own[k]) != 0)" % kind,

@@ -10,7 +10,7 @@ static int own_version(void *handle, int own[3])
 {
 	cufftResult (*query)(libraryPropertyType, int *);
 
-	*(void **)&query = dlsym(handle, "cufftGetProperty");
+	*(void **)&query = cudastub_probe_symbol(handle, "cufftGetProperty");
 	if (!query)
 		return -1;
 	for (int k = 0; k < 3; k++)

@@ -11,7 +11,7 @@ static int own_version(void *handle, int own[3])
 	nvJitLinkResult (*query)(unsigned int *, unsigned int *);
 	unsigned int major = 0, minor = 0;
 
-	*(void **)&query = dlsym(handle, "nvJitLinkVersion");
+	*(void **)&query = cudastub_probe_symbol(handle, "nvJitLinkVersion");
 	if (!query || query(&major, &minor) != 0)
 		return -1;
 	own[0] = (int)major;

@@ -1,0 +1,115 @@
+/*
+ * A version probe's function, looked at before the probe calls it.
+ *
+ * The probe is the first code of a candidate the stub runs after dlopen
+ * (stubs/common/loader_candidate.c, step 5). A file with sound headers can
+ * still hold a block of zeros where code should be: a power loss after the
+ * size was written, a downloader that preallocates and never fills a block,
+ * a punched hole. The ELF checks read headers only (loader_elf.c), so such
+ * a file is mapped, and calling zeros kills the process (SIGSEGV on x86-64,
+ * SIGILL on aarch64), where a healthy copy further down the search would
+ * have served.
+ *
+ * What is checked costs no system call and reads only memory the loader has
+ * mapped already, within the one memory page that holds the function's
+ * entry:
+ *   - the entry's first bytes (16, or the symbol's size if smaller): all
+ *     zeros is no function's code on x86-64 or aarch64 (an undefined
+ *     instruction on aarch64, a store through a register on x86-64);
+ *   - every 4 KiB block of that page that the function's body (its symbol's
+ *     size) touches: a whole block of zeros is a lost file-system block,
+ *     never code.
+ * A zero block or hole anywhere else (the rest of the function, code it
+ * calls, a constructor, data) is not seen here: it crashes when it is
+ * executed or read, as it would in a program linked to that file directly.
+ * The check reads the code page, which assumes code segments are readable
+ * (PF_R with PF_X, as every linker writes them and NVIDIA ships them); an
+ * execute-only segment, where the hardware enforces one, would fault here.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <link.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "loader.h"
+
+enum {
+	BLOCK = 4096,	 /* the file-system block a lost write zeroes */
+	ENTRY_BYTES = 16 /* no function starts with this many zero bytes */
+};
+
+/* The reason the last probe symbol looked up in this thread was refused.
+ * Per thread: searches of different libraries may run at once. */
+static _Thread_local char refusal[256];
+
+static int all_zero(const unsigned char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i])
+			return 0;
+	return 1;
+}
+
+static size_t memory_page(void)
+{
+	long page = sysconf(_SC_PAGESIZE);
+
+	return page >= BLOCK ? (size_t)page : BLOCK;
+}
+
+/* Why the code at fn, name's entry, cannot be what the library was built
+ * with, or NULL. */
+static const char *zeroed_code(const void *fn, const char *name)
+{
+	const ElfW(Sym) *sym = NULL;
+	Dl_info where;
+	uintptr_t entry = (uintptr_t)fn, page = memory_page(), page_end, body_end, block;
+	size_t body, head;
+
+	/* Outside every loaded object there is nothing known to be mapped to
+	 * read: leave it to the probe. */
+	if (!dladdr1(fn, &where, (void **)&sym, RTLD_DL_SYMENT) || !where.dli_fbase)
+		return NULL;
+	page_end = (entry & ~(page - 1)) + page;
+	body = sym && sym->st_size ? (size_t)sym->st_size : 1;
+	body_end = body < page_end - entry ? entry + body : page_end;
+	head = body < ENTRY_BYTES ? body : ENTRY_BYTES;
+	if (head > page_end - entry)
+		head = page_end - entry;
+	if (all_zero((const unsigned char *)fn, head)) {
+		snprintf(refusal, sizeof refusal,
+			 "damaged: the code of %s (at 0x%llx in the library) is zeros", name,
+			 (unsigned long long)(entry - (uintptr_t)where.dli_fbase));
+		return refusal;
+	}
+	for (block = entry & ~(uintptr_t)(BLOCK - 1); block < body_end; block += BLOCK)
+		if (all_zero((const unsigned char *)block, BLOCK)) {
+			snprintf(refusal, sizeof refusal,
+				 "damaged: the 4 KiB block at 0x%llx in the library, which holds "
+				 "code of %s, is zeros",
+				 (unsigned long long)(block - (uintptr_t)where.dli_fbase), name);
+			return refusal;
+		}
+	return NULL;
+}
+
+void *cudastub_probe_symbol(void *handle, const char *name)
+{
+	void *fn = dlsym(handle, name);
+
+	if (fn && zeroed_code(fn, name))
+		return NULL;
+	return fn;
+}
+
+const char *cudastub_probe_take_refusal(void)
+{
+	static _Thread_local char taken[sizeof refusal];
+
+	memcpy(taken, refusal, sizeof taken);
+	refusal[0] = '\0';
+	return taken[0] ? taken : NULL;
+}

@@ -1,0 +1,521 @@
+/*
+ * Files that are not files: a FIFO, a socket and a character device (a
+ * symbolic link to /dev/null) named as the library, in every step of the
+ * search (the override as a file and as a folder, a pip wheel folder beside
+ * the stub, CUDA_HOME, LD_LIBRARY_PATH, /usr/local/cuda), for all three
+ * stubs. Opening a FIFO waits for a writer for ever, so each case runs in a
+ * child with an alarm: a hang is a failure (the child dies on SIGALRM), not
+ * a stuck suite. Each asserts that the search finished, that the file was
+ * skipped with its type as the reason and never handed to dlopen, and, where
+ * a healthy library comes later in the search, that it was loaded. The
+ * same for `cudastub info`.
+ *
+ * /usr/local/cuda is replaced inside the child's own mount namespace (a
+ * folder of the test bound over /usr/local), which needs root; elsewhere
+ * that case is reported as a SKIP.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <limits.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "unit_common.h"
+
+/* Seconds a child may take; a search that blocks takes for ever. Generous
+ * for valgrind, which runs the first call many times slower. */
+enum { CHILD_ALARM = 60 };
+
+struct stub {
+	const char *lib;     /* cudastub_<lib>_info */
+	const char *path;    /* the stub's file */
+	const char *env;     /* CUDASTUB_<LIB> prefix of _PATH */
+	const char *healthy; /* a library the stub loads (a test fake) */
+	const char *wheel;   /* a wheel folder of the stub's library, or NULL */
+};
+
+static struct stub stubs[] = {
+	{"nvrtc", UC_STUB_PATH, "CUDASTUB_NVRTC", NULL, "nvidia/cu13/lib"},
+	{"cudart", HF_CUDART_STUB, "CUDASTUB_CUDART", HF_FAKE_CUDART, "nvidia/cu13/lib"},
+	{"cuda", HF_CUDA_STUB, "CUDASTUB_CUDA", HF_FAKE_DRIVER, NULL},
+};
+
+/* ---- child: open the stub, make its first call, report ---- */
+
+static void print_escaped(const char *key, const char *text)
+{
+	printf("%s=", key);
+	for (const unsigned char *p = (const unsigned char *)(text ? text : ""); *p; p++)
+		if (*p < 0x20 || *p >= 0x7f)
+			printf("\\x%02x", *p);
+		else
+			putchar(*p);
+	putchar('\n');
+}
+
+/* Binds TEST_USR_LOCAL over /usr/local in a mount namespace of this
+ * process's own; exits 4 with namespace=<why> when it cannot. */
+static void bind_usr_local(const char *tree)
+{
+	const char *step = NULL;
+
+	if (unshare(CLONE_NEWNS) != 0)
+		step = "unshare";
+	else if (mount("none", "/", "none", MS_REC | MS_PRIVATE, NULL) != 0)
+		step = "private";
+	else if (mount(tree, "/usr/local", "none", MS_BIND, NULL) != 0)
+		step = "bind";
+	if (step) {
+		printf("namespace=%s: %s\n", step, strerror(errno));
+		fflush(stdout);
+		exit(4);
+	}
+}
+
+static int search_child(void)
+{
+	const char *lib = getenv("TEST_LIB"), *path = getenv("TEST_STUB");
+	const char *tree = getenv("TEST_USR_LOCAL");
+	const cudastub_library_info *(*info_of)(void);
+	const cudastub_library_info *info;
+	char name[64];
+	int rc, value = -1, minor = -1;
+	void *stub;
+
+	alarm(CHILD_ALARM);
+	if (tree)
+		bind_usr_local(tree);
+	stub = path ? dlopen(path, RTLD_NOW | RTLD_LOCAL) : NULL;
+	if (!stub || !lib)
+		return 3;
+	if (!strcmp(lib, "nvrtc")) {
+		int (*version)(int *, int *);
+
+		*(void **)&version = dlsym(stub, "nvrtcVersion");
+		rc = version(&value, &minor);
+	} else {
+		int (*probe)(int *);
+
+		*(void **)&probe = dlsym(stub, !strcmp(lib, "cudart") ? "cudaRuntimeGetVersion"
+								      : "cuDriverGetVersion");
+		rc = probe(&value);
+	}
+	snprintf(name, sizeof name, "cudastub_%s_info", lib);
+	*(void **)&info_of = dlsym(stub, name);
+	info = info_of();
+	printf("rc=%d\nvalue=%d\nstate=%d\ndlopen_calls=%lu\nattempts=%u\n", rc, value,
+	       (int)info->state, info->dlopen_calls, info->attempt_count);
+	print_escaped("path", info->path);
+	for (unsigned i = 0; i < info->attempt_count; i++) {
+		char key[32];
+
+		snprintf(key, sizeof key, "attempt.%u", i);
+		print_escaped(key, info->attempts[i].path);
+		snprintf(key, sizeof key, "outcome.%u", i);
+		print_escaped(key, info->attempts[i].outcome);
+	}
+	printf("finished=1\n");
+	fflush(stdout);
+	return 0;
+}
+
+/* `cudastub info`, under the same alarm: it survives execve. */
+static int cli_child(void)
+{
+	const char *cli = getenv("TEST_CLI");
+	char *argv[] = {(char *)cli, "info", NULL};
+
+	alarm(CHILD_ALARM);
+	if (!cli)
+		return 3;
+	execv(cli, argv);
+	return 5;
+}
+
+/* ---- parent ---- */
+
+/* Whether some attempt's path ends with path and its outcome holds outcome. */
+static int attempted(const struct ts_child *c, const char *path, const char *outcome)
+{
+	for (long i = 0; i < uc_long(c, "attempts"); i++) {
+		char key[32];
+		const char *p, *o;
+
+		snprintf(key, sizeof key, "attempt.%ld", i);
+		p = ts_value(c, key);
+		if (!p || strlen(p) < strlen(path) || strcmp(p + strlen(p) - strlen(path), path))
+			continue;
+		snprintf(key, sizeof key, "outcome.%ld", i);
+		o = ts_value(c, key);
+		if (o && strstr(o, outcome))
+			return 1;
+	}
+	return 0;
+}
+
+/* Runs scenario with env; 0 when the child finished (exit 0), else a
+ * failure that names the case: a child killed by its alarm hung. */
+static int run(const char *scenario, const char *what, const char *const *env, struct ts_child *c)
+{
+	char msg[512];
+
+	if (ts_run_child(scenario, env, c) == 0 && c->exit_code == 0)
+		return 0;
+	if (c->exit_code == 4 && strstr(c->out, "namespace="))
+		return 4;
+	snprintf(msg, sizeof msg, "%s: the child %s (exit %d)", what,
+		 c->exit_code < 0 ? "died on a signal (SIGALRM: the search hung)" : "failed",
+		 c->exit_code);
+	CU_assertImplementation(CU_FALSE, __LINE__, msg, __FILE__, "", CU_FALSE);
+	fprintf(stderr, "%s\n%s%s\n", msg, c->out, c->err);
+	return -1;
+}
+
+/* One kind of file that is not a library file. */
+struct kind {
+	const char *name;
+	const char *reason; /* the attempt's outcome */
+	int (*make)(const char *path);
+};
+
+static int make_fifo(const char *path)
+{
+	return mkfifo(path, 0644);
+}
+
+/* A socket's file stays after the socket is closed. */
+static int make_socket(const char *path)
+{
+	struct sockaddr_un addr = {.sun_family = AF_UNIX};
+	int fd, rc;
+
+	if (strlen(path) >= sizeof addr.sun_path) {
+		fprintf(stderr, "socket path too long: %s\n", path);
+		return -1;
+	}
+	strcpy(addr.sun_path, path);
+	fd = socket(AF_UNIX, SOCK_STREAM, 0);
+	if (fd < 0)
+		return -1;
+	rc = bind(fd, (struct sockaddr *)&addr, sizeof addr);
+	close(fd);
+	return rc;
+}
+
+static int make_char_device(const char *path)
+{
+	return symlink("/dev/null", path);
+}
+
+static const struct kind kinds[] = {
+	{"a FIFO", "skipped: a FIFO, not a library file", make_fifo},
+	{"a socket", "skipped: a socket, not a library file", make_socket},
+	{"a character device", "skipped: a character device, not a library file", make_char_device},
+};
+
+/* mkdir -p of path's folder, every folder made 0755 (a folder others can
+ * write may be refused by the wheel step), then kind's file at path. */
+static int place(const struct kind *k, const char *path)
+{
+	char dir[PATH_MAX];
+	char *slash;
+
+	snprintf(dir, sizeof dir, "%s", path);
+	slash = strrchr(dir, '/');
+	if (!slash)
+		return -1;
+	*slash = '\0';
+	uc_mkdirs(dir); /* fails when it is there already */
+	return k->make(path);
+}
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+/* The folder of a file, in buf. */
+static const char *folder_of(const char *path, char *buf, size_t size)
+{
+	char *slash;
+
+	snprintf(buf, size, "%s", path);
+	slash = strrchr(buf, '/');
+	if (slash)
+		*slash = '\0';
+	return buf;
+}
+
+/* The healthy library was loaded from a path that ends with where. */
+static void expect_healthy(const struct ts_child *c, const char *what, const char *where)
+{
+	CU_ASSERT_EQUAL(uc_long(c, "state"), CUDASTUB_STATE_LOADED);
+	CU_ASSERT_EQUAL(uc_long(c, "rc"), 0);
+	CU_ASSERT_TRUE(uc_long(c, "value") > 0);
+	if (!ts_value(c, "path") || !strstr(ts_value(c, "path"), where))
+		fprintf(stderr, "%s: loaded %s, not the library in %s\n", what,
+			ts_value(c, "path") ? ts_value(c, "path") : "nothing", where);
+	CU_ASSERT_PTR_NOT_NULL(strstr(ts_text(c, "path"), where));
+}
+
+/* A fresh tree, mode 0755, in dir; 0 after a failure. */
+static int fresh_tree(char *dir, size_t size)
+{
+	if (!ts_tmpdir("hf", dir, size)) {
+		CU_FAIL("no temporary folder");
+		return 0;
+	}
+	chmod(dir, 0755);
+	return 1;
+}
+
+/* Steps 1: the override, naming the file and naming its folder. No
+ * fallback follows an override: the search fails, having skipped it. */
+static void test_override(void)
+{
+	for (size_t s = 0; s < sizeof stubs / sizeof *stubs; s++) {
+		const struct stub *st = &stubs[s];
+
+		for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++) {
+			char dir[PATH_MAX], file[PATH_MAX + 64], what[128];
+			struct ts_child c;
+
+			if (!fresh_tree(dir, sizeof dir))
+				return;
+			snprintf(file, sizeof file, "%s/ovr/%s", dir, base_name(st->healthy));
+			CU_ASSERT_EQUAL_FATAL(place(&kinds[k], file), 0);
+			for (int as_folder = 0; as_folder < 2; as_folder++) {
+				const char *env[] = {
+					uc_fmt("TEST_LIB=%s", st->lib),
+					uc_fmt("TEST_STUB=%s", st->path),
+					as_folder ? uc_fmt("%s_PATH=%s/ovr", st->env, dir)
+						  : uc_fmt("%s_PATH=%s", st->env, file),
+					NULL};
+
+				snprintf(what, sizeof what, "%s, %s as the override%s", st->lib,
+					 kinds[k].name, as_folder ? "'s folder" : "");
+				if (run("search", what, env, &c) != 0)
+					continue;
+				CU_ASSERT_EQUAL(uc_long(&c, "finished"), 1);
+				CU_ASSERT_EQUAL(uc_long(&c, "state"),
+						CUDASTUB_STATE_OVERRIDE_FAILED);
+				CU_ASSERT_TRUE(attempted(&c, file, kinds[k].reason));
+				CU_ASSERT_EQUAL(uc_long(&c, "dlopen_calls"), 0);
+			}
+			ts_remove_tree(dir);
+		}
+	}
+}
+
+/* Steps 3 to 5: the file where a step looks, the healthy library on
+ * LD_LIBRARY_PATH after it. */
+enum step { WHEEL, CUDA_HOME, LD_PATH };
+
+static void run_step(enum step step)
+{
+	static const char *const names[] = {"a pip wheel folder", "CUDA_HOME", "LD_LIBRARY_PATH"};
+
+	for (size_t s = 0; s < sizeof stubs / sizeof *stubs; s++) {
+		const struct stub *st = &stubs[s];
+		const char *soname = base_name(st->healthy);
+		char healthy_dir[PATH_MAX];
+
+		folder_of(st->healthy, healthy_dir, sizeof healthy_dir);
+		if (step == WHEEL && !st->wheel)
+			continue; /* the driver comes in no wheel */
+		for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++) {
+			char dir[PATH_MAX], file[PATH_MAX + 128], stub[PATH_MAX + 128], what[128];
+			const char *env[5] = {uc_fmt("TEST_LIB=%s", st->lib)};
+			struct ts_child c;
+
+			if (!fresh_tree(dir, sizeof dir))
+				return;
+			snprintf(stub, sizeof stub, "%s", st->path);
+			if (step == WHEEL) {
+				/* a copy of the stub, with the wheel folder beside it */
+				snprintf(stub, sizeof stub, "%s/site/%s", dir, base_name(st->path));
+				snprintf(file, sizeof file, "%s/site/%s/%s", dir, st->wheel,
+					 soname);
+				CU_ASSERT_EQUAL_FATAL(uc_mkdirs(uc_fmt("%s/site", dir)), 0);
+				CU_ASSERT_EQUAL_FATAL(ts_copy_file(st->path, stub), 0);
+				env[2] = uc_fmt("LD_LIBRARY_PATH=%s", healthy_dir);
+			} else if (step == CUDA_HOME) {
+				snprintf(file, sizeof file, "%s/home/lib64/%s", dir, soname);
+				env[2] = uc_fmt("CUDA_HOME=%s/home", dir);
+				env[3] = uc_fmt("LD_LIBRARY_PATH=%s", healthy_dir);
+			} else {
+				snprintf(file, sizeof file, "%s/ldp/%s", dir, soname);
+				env[2] = uc_fmt("LD_LIBRARY_PATH=%s/ldp:%s", dir, healthy_dir);
+			}
+			env[1] = uc_fmt("TEST_STUB=%s", stub);
+			CU_ASSERT_EQUAL_FATAL(place(&kinds[k], file), 0);
+			snprintf(what, sizeof what, "%s, %s in %s", st->lib, kinds[k].name,
+				 names[step]);
+			if (run("search", what, env, &c) == 0) {
+				CU_ASSERT_EQUAL(uc_long(&c, "finished"), 1);
+				if (!attempted(&c, file, kinds[k].reason))
+					fprintf(stderr, "%s: no attempt of %s skipped as %s:\n%s\n",
+						what, file, kinds[k].reason, c.out);
+				CU_ASSERT_TRUE(attempted(&c, file, kinds[k].reason));
+				expect_healthy(&c, what, healthy_dir);
+			}
+			ts_remove_tree(dir);
+		}
+	}
+}
+
+static void test_wheel(void)
+{
+	run_step(WHEEL);
+}
+
+static void test_cuda_home(void)
+{
+	run_step(CUDA_HOME);
+}
+
+static void test_ld_library_path(void)
+{
+	run_step(LD_PATH);
+}
+
+/* Step 6: /usr/local/cuda/lib64 holds the file, /usr/local/cuda/lib the
+ * healthy library; the rest of /usr/local is gone (so the toolkit that
+ * ld.so.cache names is not found first). */
+static void test_usr_local_cuda(void)
+{
+	for (size_t s = 0; s < sizeof stubs / sizeof *stubs; s++) {
+		const struct stub *st = &stubs[s];
+		const char *soname = base_name(st->healthy);
+
+		for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++) {
+			char dir[PATH_MAX], file[PATH_MAX + 64], good[PATH_MAX + 64], what[128];
+			struct ts_child c;
+			int r;
+
+			if (!fresh_tree(dir, sizeof dir))
+				return;
+			snprintf(file, sizeof file, "%s/cuda/lib64/%s", dir, soname);
+			snprintf(good, sizeof good, "%s/cuda/lib/%s", dir, soname);
+			CU_ASSERT_EQUAL_FATAL(place(&kinds[k], file), 0);
+			CU_ASSERT_EQUAL_FATAL(uc_mkdirs(uc_fmt("%s/cuda/lib", dir)), 0);
+			CU_ASSERT_EQUAL_FATAL(ts_copy_file(st->healthy, good), 0);
+			const char *env[] = {uc_fmt("TEST_LIB=%s", st->lib),
+					     uc_fmt("TEST_STUB=%s", st->path),
+					     uc_fmt("TEST_USR_LOCAL=%s", dir), NULL};
+
+			snprintf(what, sizeof what, "%s, %s in /usr/local/cuda", st->lib,
+				 kinds[k].name);
+			r = run("search", what, env, &c);
+			ts_remove_tree(dir);
+			if (r == 4) {
+				ts_unavailable(uc_fmt("/usr/local/cuda: no private mount namespace "
+						      "(%s); run the suite as root",
+						      ts_text(&c, "namespace")));
+				return;
+			}
+			if (r != 0)
+				continue;
+			CU_ASSERT_EQUAL(uc_long(&c, "finished"), 1);
+			CU_ASSERT_TRUE(attempted(&c, uc_fmt("/usr/local/cuda/lib64/%s", soname),
+						 kinds[k].reason));
+			expect_healthy(&c, what, "/usr/local/cuda/lib/");
+		}
+	}
+}
+
+#ifdef HF_CLI
+/* Whether the text table's row of lib (its first word) says "loaded". */
+static int cli_row_loaded(const char *out, const char *lib)
+{
+	size_t n = strlen(lib);
+
+	for (const char *line = out; line;
+	     line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+		if (strncmp(line, lib, n) || line[n] != ' ')
+			continue;
+		return !strncmp(line + n + strspn(line + n, " "), "loaded", 6);
+	}
+	return 0;
+}
+#endif
+
+/* `cudastub info` with each kind as the runtime's, NVRTC's and the
+ * driver's library in CUDA_HOME and the fakes on LD_LIBRARY_PATH: it ends,
+ * exit 0, says why each was skipped and loads the fakes. The other
+ * libraries' overrides name an empty folder, so that the command loads no
+ * real library of the machine (slow under valgrind, and not this test's). */
+static void test_cli_info(void)
+{
+#ifdef HF_CLI
+	static const char *const others[] = {"NVJITLINK", "CUBLAS",   "CUBLASLT", "CUFFT",
+					     "CURAND",	  "CUSPARSE", "CUSOLVER"};
+
+	for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++) {
+		const char *env[16] = {"TEST_CLI=" HF_CLI};
+		char dir[PATH_MAX], what[128], fakes[3 * PATH_MAX + 4] = "LD_LIBRARY_PATH=";
+		struct ts_child c;
+		size_t n = 1;
+
+		if (!fresh_tree(dir, sizeof dir))
+			return;
+		CU_ASSERT_EQUAL_FATAL(uc_mkdirs(uc_fmt("%s/none", dir)), 0);
+		for (size_t s = 0; s < sizeof stubs / sizeof *stubs; s++) {
+			char healthy_dir[PATH_MAX];
+
+			CU_ASSERT_EQUAL_FATAL(place(&kinds[k], uc_fmt("%s/lib64/%s", dir,
+								      base_name(stubs[s].healthy))),
+					      0);
+			if (s)
+				strcat(fakes, ":");
+			strcat(fakes, folder_of(stubs[s].healthy, healthy_dir, sizeof healthy_dir));
+		}
+		env[n++] = uc_fmt("CUDA_HOME=%s", dir);
+		env[n++] = fakes;
+		for (size_t o = 0; o < sizeof others / sizeof *others; o++)
+			env[n++] = uc_fmt("CUDASTUB_%s_PATH=%s/none", others[o], dir);
+		snprintf(what, sizeof what, "cudastub info, %s in CUDA_HOME", kinds[k].name);
+		if (run("cli", what, env, &c) == 0) {
+			/* the reason, less "skipped: ", as the text table shows it */
+			CU_ASSERT_PTR_NOT_NULL(strstr(c.out, kinds[k].reason + 9));
+			for (size_t s = 0; s < sizeof stubs / sizeof *stubs; s++)
+				CU_ASSERT_TRUE(cli_row_loaded(c.out, stubs[s].lib));
+		}
+		ts_remove_tree(dir);
+	}
+#else
+	ts_not_applicable("cudastub info: the command is built for native builds only");
+#endif
+}
+
+static void register_suites(void)
+{
+	CU_pSuite s = CU_add_suite("hostile files: a FIFO, a socket, a device, in every step", NULL,
+				   NULL);
+
+	CU_add_test(s, "the override, as a file and as a folder", test_override);
+	CU_add_test(s, "a pip wheel folder beside the stub", test_wheel);
+	CU_add_test(s, "CUDA_HOME", test_cuda_home);
+	CU_add_test(s, "LD_LIBRARY_PATH", test_ld_library_path);
+	CU_add_test(s, "/usr/local/cuda, in a private mount namespace", test_usr_local_cuda);
+	CU_add_test(s, "cudastub info ends and says why", test_cli_info);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct ts_scenario scenarios[] = {
+		{"search", search_child}, {"cli", cli_child}, {NULL, NULL}};
+
+	stubs[0].healthy = strdup(uc_fake("nvrtc-13"));
+	return ts_main(argc, argv, scenarios, register_suites);
+}
