@@ -17,6 +17,7 @@
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <pthread.h>
+#include <semaphore.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,8 +47,9 @@ static void leave_child(int status)
 	syscall(SYS_exit_group, status);
 }
 
-/* Waits (20 s at most) until the fake runtime is mapped into this process,
- * read from /proc/self/maps: its load has begun. */
+/* Waits (20 s at most) until the fake runtime's code is mapped into this
+ * process (an executable mapping in /proc/self/maps; the stub's checks
+ * map the file too, but not executable): dlopen is loading it. */
 static int wait_until_mapped(void)
 {
 	const char *path = getenv("CUDASTUB_CUDART_PATH");
@@ -58,7 +60,7 @@ static int wait_until_mapped(void)
 		FILE *maps = fopen("/proc/self/maps", "r");
 
 		while (maps && !found && fgets(line, sizeof line, maps))
-			found = strstr(line, real) != NULL;
+			found = strstr(line, real) && strstr(line, " r-xp ");
 		if (maps)
 			fclose(maps);
 		if (!found)
@@ -66,6 +68,25 @@ static int wait_until_mapped(void)
 	}
 	free(real);
 	return found;
+}
+
+static void *wait_for_cancel(void *arg)
+{
+	for (;;)
+		sleep_ms(10);
+	return arg;
+}
+
+/* glibc's first pthread_cancel in a process loads the unwinder
+ * (libgcc_s, through dlopen), which waits for any dlopen in flight: done
+ * once here, so that the cancels below do not. */
+static void load_the_unwinder(void)
+{
+	pthread_t t;
+
+	pthread_create(&t, NULL, wait_for_cancel, NULL);
+	pthread_cancel(t);
+	pthread_join(t, NULL);
 }
 
 /* One module with one kernel, as an nvcc-built constructor registers it. */
@@ -105,11 +126,14 @@ static void *first_call(void *arg)
 	return NULL;
 }
 
+static sem_t go_fork;
+
 static void *forker(void *arg)
 {
 	pid_t child;
 
 	(void)arg;
+	sem_wait(&go_fork);
 	child = fork();
 	if (child == 0)
 		leave_child(0);
@@ -128,14 +152,19 @@ int rg_scenario_cancel_in_fork(void)
 	if (!rg_open_stub())
 		return 3;
 	module = register_one_module(); /* installs the stub's fork handlers */
+	load_the_unwinder();
 	pthread_atfork(cancel_the_forker, NULL, NULL);
+	/* created first: a thread cannot be created while dlopen runs a
+	 * constructor (glibc holds its TLS lock there) */
+	sem_init(&go_fork, 0, 0);
+	pthread_create(&forking, NULL, forker, NULL);
+	atomic_store(&forker_thread, forking);
 	pthread_create(&loading, NULL, first_call, NULL);
 	if (!wait_until_mapped())
 		return 4;
 	/* the load's constructor sleeps (FAKE_CUDART_SLOW_MS), so the fork's
 	 * prepare handlers find it in flight and wait */
-	pthread_create(&forking, NULL, forker, NULL);
-	atomic_store(&forker_thread, forking);
+	sem_post(&go_fork);
 	pthread_join(forking, &forker_end);
 	printf("forker_cancelled=%d\n", forker_end == PTHREAD_CANCELED);
 	fflush(stdout);
@@ -175,6 +204,7 @@ int rg_scenario_cancel_in_first_call(void)
 		rg_stub.function(module, &hosts[i], (char *)names[i], names[i], -1, NULL, NULL,
 				 NULL, NULL, NULL);
 	rg_stub.fat_binary_end(module);
+	load_the_unwinder();
 	pthread_create(&loading, NULL, first_call, NULL);
 	for (int i = 0; i < 2000 && !(begun = replay_begun()); i++)
 		sleep_ms(10);
