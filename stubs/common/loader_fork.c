@@ -64,14 +64,23 @@
  * told from a parent whose other thread is simply mid-dlopen (where dlopen
  * waits its turn and is safe) by this process having one thread (procfs'
  * num_threads): the gate's record of a fork would not do, since a child
- * keeps it for life, threads and their dlopen calls included. Measured with a thread looping
- * dlopen/dlclose of a plugin and the NVRTC stub's first call in each of 150 children forked
- * meanwhile (tests/loader/test_fork_plugins.c): before, 14 of 150 stopped by ld.so; now 0, the
- * caught ones (about 1 in 10) returning the not-available code, the others loading as usual. What
- * such a child can still do: anything that needs no dlopen (what the parent had loaded before the
- * fork, the stub's answers without a library). What it cannot: load any library, the stub's or its
- * own (glibc stops it), so CUDA is unavailable there for the rest of its life. A child that starts
- * threads before its first call is not recognised, and ld.so stops it as before.
+ * keeps it for life, threads and their dlopen calls included.
+ *
+ * Measured with a thread looping dlopen/dlclose of a plugin and the NVRTC
+ * stub's first call in each child forked meanwhile (no driver; the test
+ * loader_fork_plugins): before, 18 of 30 children hung (their search's
+ * walk of the loaded objects waited for the list lock the parent's dlopen
+ * held; the issue saw ld.so's assertion, 14 of 150); now none is stopped
+ * by ld.so, about 4 in 10 return the not-available code and the others
+ * load as usual; linked directly, 150 of 150 run. Left: about 1 child in
+ * 300 still waits for ever inside its dlopen, on that list lock, which the
+ * parent held while r_state read consistent; nothing a process can read
+ * tells that case apart. What such a child can do: anything that needs no
+ * dlopen (what the parent had loaded before the fork, the stub's answers
+ * without a library). What it cannot: load any library, the stub's or its
+ * own (glibc stops it), so CUDA is unavailable there for the rest of its
+ * life. A child that starts threads before its first call is not
+ * recognised, and ld.so stops it as before.
  *
  * The handlers are installed (pthread_once, which glibc restarts in a child
  * forked while it ran) before the first search, and by the runtime stub
