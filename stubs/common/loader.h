@@ -348,6 +348,11 @@ CUDASTUB_HIDDEN void *cudastub_dlopen(const char *path, int flags);
 CUDASTUB_HIDDEN int cudastub_dlclose(void *handle);
 CUDASTUB_HIDDEN int cudastub_dl_iterate_phdr(int (*visit)(struct dl_phdr_info *, size_t, void *),
 					     void *data);
+/* Why no library can be loaded in this process, or NULL: a child that
+ * fork() left with the dynamic loader mid-change (another thread of the
+ * parent was in dlopen or dlclose), where the next dlopen would stop the
+ * process. Asked once at the start of each search. */
+CUDASTUB_HIDDEN const char *cudastub_fork_left_loader_mid_change(void);
 
 /* loader_loaded.c: whether an object whose SONAME or file name is soname
  * is in the process already, read from the process's list of objects with

@@ -39,6 +39,49 @@
  * the child of a fork already under way, the handlers registered during
  * it, so what a child inherits is told apart by process id instead.
  *
+ * Cancellation: a thread cancelled inside the gate or a prepare handler
+ * would leave behind what it held (a slot that every later fork waits a
+ * second for; in fork(), the runtime stub registry's lock, taken by the
+ * prepare handler that ran before this one, and with it the next replay
+ * and every __cudaUnregisterFatBinary), and one cancelled inside a library
+ * constructor that the stub's dlopen runs would leave glibc's loader lock
+ * held for ever. So the prepare handler and every call through the gate
+ * run with cancellation disabled, and give the caller back its own state
+ * after: a cancel asked for meanwhile takes effect at the caller's next
+ * cancellation point. Linked directly, a library's constructor would have
+ * run before main, where no cancel reaches it.
+ *
+ * A fork the guard could not hold (it began before the guard was
+ * installed, or another thread's dlopen, not the stub's, began between the
+ * prepare handler and the fork itself) can give a child whose loader is
+ * caught mid-change: r_state reads RT_ADD or RT_DELETE, and the thread
+ * that would have finished the change is not in the child. Nobody ever
+ * will, and glibc's next dlopen there stops the process ("Inconsistency
+ * detected by ld.so: dl-open.c: ... r_state == RT_CONSISTENT", exit status
+ * 127). Linked directly, such a child loads nothing and runs on; so a
+ * search in it loads nothing either and returns the not-available code
+ * with the reason (cudastub_fork_left_loader_mid_change). Such a child is
+ * told from a parent whose other thread is simply mid-dlopen (where dlopen
+ * waits its turn and is safe) by this process having one thread (procfs'
+ * num_threads): the gate's record of a fork would not do, since a child
+ * keeps it for life, threads and their dlopen calls included.
+ *
+ * Measured with a thread looping dlopen/dlclose of a plugin and the NVRTC
+ * stub's first call in each child forked meanwhile (no driver; the test
+ * loader_fork_plugins): before, 18 of 30 children hung (their search's
+ * walk of the loaded objects waited for the list lock the parent's dlopen
+ * held; the issue saw ld.so's assertion, 14 of 150); now none is stopped
+ * by ld.so, about 4 in 10 return the not-available code and the others
+ * load as usual; linked directly, 150 of 150 run. Left: about 1 child in
+ * 300 still waits for ever inside its dlopen, on that list lock, which the
+ * parent held while r_state read consistent; nothing a process can read
+ * tells that case apart. What such a child can do: anything that needs no
+ * dlopen (what the parent had loaded before the fork, the stub's answers
+ * without a library). What it cannot: load any library, the stub's or its
+ * own (glibc stops it), so CUDA is unavailable there for the rest of its
+ * life. A child that starts threads before its first call is not
+ * recognised, and ld.so stops it as before.
+ *
  * The handlers are installed (pthread_once, which glibc restarts in a child
  * forked while it ran) before the first search, and by the runtime stub
  * before its registry's own. A fork already under way when they are
@@ -49,10 +92,13 @@
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <link.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/auxv.h>
 #include <time.h>
 #include <unistd.h>
@@ -86,7 +132,8 @@ static long long now_ms(void)
 }
 
 /* Polls ready() every 100 us until it holds or FORK_WAIT_MS have passed;
- * returns whether it held. */
+ * returns whether it held. Its callers have cancellation disabled, so the
+ * sleep is no cancellation point. */
 static int wait_until(int (*ready)(void))
 {
 	struct timespec tick = {0, 100000L};
@@ -218,36 +265,54 @@ static void leave(int slot, int me)
 	atomic_compare_exchange_strong(&slots[slot], &me, 0);
 }
 
+/* Cancellation off for a call through the gate: see the comment above. */
+static int cancel_off(void)
+{
+	int caller;
+
+	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &caller);
+	return caller;
+}
+
+static void cancel_restore(int caller)
+{
+	pthread_setcancelstate(caller, NULL);
+}
+
 void *cudastub_dlopen(const char *path, int flags)
 {
-	int me = (int)getpid(), slot = enter(me);
+	int caller = cancel_off(), me = (int)getpid(), slot = enter(me);
 	void *handle = dlopen(path, flags);
 
 	leave(slot, me);
+	cancel_restore(caller);
 	return handle;
 }
 
 int cudastub_dlclose(void *handle)
 {
-	int me = (int)getpid(), slot = enter(me);
+	int caller = cancel_off(), me = (int)getpid(), slot = enter(me);
 	int rc = dlclose(handle);
 
 	leave(slot, me);
+	cancel_restore(caller);
 	return rc;
 }
 
 int cudastub_dl_iterate_phdr(int (*visit)(struct dl_phdr_info *, size_t, void *), void *data)
 {
-	int me = (int)getpid(), slot = enter(me);
+	int caller = cancel_off(), me = (int)getpid(), slot = enter(me);
 	int rc = dl_iterate_phdr(visit, data);
 
 	leave(slot, me);
+	cancel_restore(caller);
 	return rc;
 }
 
 static void fork_prepare(void)
 {
 	unsigned long long me = (unsigned long long)getpid(), seen = atomic_load(&pending), next;
+	int caller = cancel_off();
 
 	do /* a count left by a parent's fork is not ours: start again */
 		next = (seen >> 32) == me ? seen + 1 : (me << 32) | 1;
@@ -259,6 +324,7 @@ static void fork_prepare(void)
 			"library half initialised (is a constructor waiting on this fork?)\n",
 			FORK_WAIT_MS, calls_in_flight((int)me),
 			loader_consistent() ? "consistent" : "mapping");
+	cancel_restore(caller);
 }
 
 /* In the child the count is the parent's (another process id): nothing to
@@ -277,4 +343,37 @@ static void install(void)
 void cudastub_fork_guard_install(void)
 {
 	pthread_once(&installed, install);
+}
+
+/* The number of threads in this process (procfs' num_threads, the 20th
+ * field of /proc/self/stat, counted after the name's closing parenthesis,
+ * since the name may hold spaces and parentheses), or 0 when unknown. */
+static int thread_count(void)
+{
+	char text[1024], *field;
+	int fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC), n;
+	ssize_t got;
+
+	if (fd < 0)
+		return 0;
+	got = read(fd, text, sizeof text - 1);
+	close(fd);
+	if (got <= 0)
+		return 0;
+	text[got] = '\0';
+	field = strrchr(text, ')');
+	/* after the name: state (3rd field) ... num_threads (20th) */
+	for (n = 2; field && n < 20; n++)
+		field = strchr(field + 1, ' ');
+	return field ? atoi(field + 1) : 0;
+}
+
+const char *cudastub_fork_left_loader_mid_change(void)
+{
+	if (loader_consistent())
+		return NULL;
+	if (thread_count() != 1)
+		return NULL; /* another thread's dlopen: it finishes, ours waits */
+	return "the dynamic loader was left mid-change by a fork; no library can be loaded in "
+	       "this process";
 }

@@ -109,14 +109,15 @@ static void run_search(struct cudastub_search *s)
 {
 	struct cudastub_library *lib = s->lib;
 	char msg[256], summary[4096];
-	const char *bad_pin;
+	const char *bad_pin, *stuck;
 	cudastub_state state;
 
 	cudastub_log_debug(lib, "searching for %s (stub built for CUDA %d.%d)", lib->family,
 			   lib->abi_major, lib->abi_minor);
 	bad_pin = read_pin(s, msg, sizeof msg);
-	if (bad_pin) {
-		s->info.error = cudastub_log_keep_message(s, bad_pin);
+	stuck = cudastub_fork_left_loader_mid_change(); /* see loader_fork.c */
+	if (bad_pin || stuck) {
+		s->info.error = cudastub_log_keep_message(s, bad_pin ? bad_pin : stuck);
 		state = CUDASTUB_STATE_NOT_FOUND;
 	} else {
 		state = cudastub_search(s);

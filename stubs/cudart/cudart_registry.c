@@ -19,7 +19,8 @@
  *      been replayed. Before it, every registration call is recorded; after
  *      it, every one is forwarded (stub handles mapped to real ones). A
  *      call therefore never sees a half-replayed state, and no record is
- *      replayed twice or missed.
+ *      replayed twice or missed. The replay counts each record as replayed
+ *      as its call into the runtime begins (see 7).
  *   4. The replay runs from the loader's after_load hook, which every path
  *      that loads the runtime passes before anything is forwarded: an API
  *      call, a launch entry point, __cudaInitModule (a host access to a
@@ -41,6 +42,22 @@
  *      the process it belongs to: glibc (2.36 on) skips, in the child of
  *      a fork already under way, the handlers installed during it, and a
  *      child that finds the lock its parent's makes it fresh first.
+ *      A replay that outlasts the wait is cut by the fork: the child holds
+ *      the runtime's memory as the replaying thread left it, the records
+ *      replayed so far registered. Its first call goes on from the record
+ *      after the last one begun: replaying the log from the start would
+ *      register those modules and functions twice. The record in flight
+ *      at the fork is not replayed again (the runtime may hold it whole or
+ *      in part; a module whose own registration was in flight has no real
+ *      handle in the child, and its later records are skipped).
+ *   8. Cancellation: a thread cancelled while it held the lock would leave
+ *      it held, and every later replay and __cudaUnregisterFatBinary (nvcc
+ *      calls it at exit) would wait for ever. So cancellation is disabled
+ *      while the lock is held (the replay calls into the runtime, which
+ *      may reach a cancellation point), and from the prepare handler to
+ *      the parent's or child's handler of a fork (the loader's prepare
+ *      handler, which runs after ours, waits, and other libraries' may
+ *      too); the caller's own state is given back after.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -73,6 +90,7 @@ static struct {
 	atomic_int live; /* invariant 3 */
 	struct cudart_record *log;
 	size_t count, capacity, dead; /* dead: records of released modules */
+	size_t replayed;	      /* records whose replay has begun (7) */
 	struct module *modules;
 } registry = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
@@ -80,6 +98,23 @@ static pthread_once_t fork_guard_once = PTHREAD_ONCE_INIT;
 /* the thread whose fork() holds the lock, or 0: a child that re-ran the
  * install (fork() cut pthread_once short) may have the handlers twice */
 static _Atomic(pthread_t) forking;
+/* the forking thread's cancellation state, from the prepare handler to the
+ * parent's or child's (invariant 8) */
+static _Thread_local int cancel_saved, cancel_before_fork;
+
+static void fork_cancel_off(void)
+{
+	if (!cancel_saved)
+		pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel_before_fork);
+	cancel_saved = 1;
+}
+
+static void fork_cancel_restore(void)
+{
+	if (cancel_saved)
+		pthread_setcancelstate(cancel_before_fork, NULL);
+	cancel_saved = 0;
+}
 
 /* Waits for the lock, at most a second: a replay holds it while calling
  * into the runtime, whose own fork handlers may already hold the runtime's
@@ -90,6 +125,7 @@ static void fork_prepare(void)
 
 	if (pthread_equal(atomic_load(&forking), pthread_self()))
 		return;
+	fork_cancel_off();
 	clock_gettime(CLOCK_REALTIME, &until);
 	until.tv_sec += 1;
 	if (pthread_mutex_timedlock(&registry.lock, &until) == 0)
@@ -98,15 +134,16 @@ static void fork_prepare(void)
 
 static void fork_parent(void)
 {
-	if (!pthread_equal(atomic_load(&forking), pthread_self()))
-		return;
-	atomic_store(&forking, (pthread_t)0);
-	pthread_mutex_unlock(&registry.lock);
+	if (pthread_equal(atomic_load(&forking), pthread_self())) {
+		atomic_store(&forking, (pthread_t)0);
+		pthread_mutex_unlock(&registry.lock);
+	}
+	fork_cancel_restore();
 }
 
 /* A child whose fork could not wait gets a fresh lock; the records are
  * whole (appends finish before the lock is let go), and a replay cut short
- * is done again by the child's first call. */
+ * goes on from where it stopped at the child's first call (invariant 7). */
 static void fork_child(void)
 {
 	if (pthread_equal(atomic_load(&forking), pthread_self())) {
@@ -115,6 +152,7 @@ static void fork_child(void)
 	} else {
 		pthread_mutex_init(&registry.lock, NULL);
 	}
+	fork_cancel_restore();
 }
 
 /* the process the lock belongs to; 0 while a child makes it fresh */
@@ -149,12 +187,24 @@ static void own_the_lock(int me)
 	}
 }
 
-static void registry_lock(void)
+/* Takes the lock with cancellation disabled (invariant 8); returns the
+ * caller's state, for registry_unlock to give back. */
+static int registry_lock(void)
 {
+	int caller;
+
+	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &caller);
 	/* pthread_once restarts in a child an install cut short by fork() */
 	pthread_once(&fork_guard_once, install_fork_guard);
 	own_the_lock((int)getpid());
 	pthread_mutex_lock(&registry.lock);
+	return caller;
+}
+
+static void registry_unlock(int caller)
+{
+	pthread_mutex_unlock(&registry.lock);
+	pthread_setcancelstate(caller, NULL);
 }
 
 static int is_live(void)
@@ -207,6 +257,7 @@ void **cudart_registry_add_module(void *fat_binary)
 {
 	struct cudart_record record = {.kind = CUDART_RECORD_FAT_BINARY};
 	struct module *m;
+	int caller;
 
 	if (is_live())
 		return NULL;
@@ -218,9 +269,9 @@ void **cudart_registry_add_module(void *fat_binary)
 	m->records = 1;
 	record.handle = handle_of(m);
 	record.u.fat_binary = fat_binary;
-	registry_lock();
+	caller = registry_lock();
 	if (registry.live || !append(&record)) {
-		pthread_mutex_unlock(&registry.lock);
+		registry_unlock(caller);
 		free(m);
 		return NULL;
 	}
@@ -228,18 +279,18 @@ void **cudart_registry_add_module(void *fat_binary)
 	if (m->next)
 		m->next->prev = m;
 	registry.modules = m;
-	pthread_mutex_unlock(&registry.lock);
+	registry_unlock(caller);
 	return handle_of(m);
 }
 
 int cudart_registry_record(const struct cudart_record *record)
 {
 	struct module *m = module_of(record->handle);
-	int recorded = 0;
+	int recorded = 0, caller;
 
 	if (is_live())
 		return 0;
-	registry_lock();
+	caller = registry_lock();
 	/* A handle that is not the stub's came from the runtime, which is then
 	 * live: forwarding is right for it. A call on a module already
 	 * unregistered is dropped, as it would load the runtime for nothing. */
@@ -251,7 +302,7 @@ int cudart_registry_record(const struct cudart_record *record)
 			recorded = 1;
 		}
 	}
-	pthread_mutex_unlock(&registry.lock);
+	registry_unlock(caller);
 	return recorded;
 }
 
@@ -269,7 +320,7 @@ void **cudart_registry_real_handle(void **handle)
 static void compact(void)
 {
 	struct module *to_free = NULL;
-	size_t i, kept = 0;
+	size_t i, kept = 0, replayed = 0;
 
 	for (i = 0; i < registry.count; i++) {
 		struct cudart_record *r = &registry.log[i];
@@ -277,12 +328,14 @@ static void compact(void)
 
 		if (!m->released) {
 			registry.log[kept++] = *r;
+			replayed += i < registry.replayed;
 		} else if (r->kind == CUDART_RECORD_FAT_BINARY) {
 			m->next_free = to_free;
 			to_free = m;
 		}
 	}
 	registry.count = kept;
+	registry.replayed = replayed;
 	registry.dead = 0;
 	while (to_free) {
 		struct module *next = to_free->next_free;
@@ -301,24 +354,30 @@ static void compact(void)
 int cudart_registry_unregister(void **handle, void ***real)
 {
 	struct module *m = module_of(handle);
+	int caller;
 
 	*real = handle;
 	if (!m)
 		return 0;
-	registry_lock();
+	caller = registry_lock();
 	if (!registry.live) {
+		/* a module a parent replayed before a fork cut its replay short
+		 * (invariant 7) is the runtime's: it is unregistered there */
+		void **replayed = m->real;
+
 		m->released = 1; /* freed with its records, by compact() */
 		registry.dead += m->records;
 		unlink_module(m);
 		if (registry.dead * 2 >= registry.count)
 			compact();
-		pthread_mutex_unlock(&registry.lock);
-		return 1;
+		registry_unlock(caller);
+		*real = replayed;
+		return replayed == NULL;
 	}
 	*real = m->real;
 	unlink_module(m);
 	m->magic = 0;
-	pthread_mutex_unlock(&registry.lock);
+	registry_unlock(caller);
 	free(m);
 	return 0;
 }
@@ -402,22 +461,31 @@ static void replay_one(const struct real_entry_points *real, const struct cudart
 void cudart_registry_replay(struct cudastub_library *lib)
 {
 	struct real_entry_points real;
-	size_t i, replayed;
+	size_t from;
+	int caller;
 
 	if (is_live())
 		return;
 	look_up(&real, cudastub_loader_handle(lib)); /* invariant 5: before the lock */
-	registry_lock();
+	caller = registry_lock();
 	if (!registry.live) {
 		compact(); /* released modules are not replayed */
-		for (i = 0; i < registry.count; i++)
-			replay_one(&real, &registry.log[i]);
-		replayed = registry.count;
+		from = registry.replayed;
+		if (from)
+			cudastub_log_debug(lib,
+					   "a fork cut the parent's replay short: the runtime "
+					   "holds the first %zu of %zu deferred registration "
+					   "calls already; going on from there",
+					   from, registry.count);
+		/* counted as it begins: a fork meanwhile never replays it twice */
+		while (registry.replayed < registry.count)
+			replay_one(&real, &registry.log[registry.replayed++]);
+		cudastub_log_debug(lib, "replayed %zu deferred registration calls",
+				   registry.count - from);
 		free(registry.log);
 		registry.log = NULL;
-		registry.count = registry.capacity = 0;
+		registry.count = registry.capacity = registry.replayed = 0;
 		atomic_store_explicit(&registry.live, 1, memory_order_release);
-		cudastub_log_debug(lib, "replayed %zu deferred registration calls", replayed);
 	}
-	pthread_mutex_unlock(&registry.lock);
+	registry_unlock(caller);
 }

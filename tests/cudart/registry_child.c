@@ -33,22 +33,9 @@ static void host_d1(void)
 static int var_a;
 static int *managed_a;
 
-static struct {
-	void **(*fat_binary)(void *);
-	void (*fat_binary_end)(void **);
-	void (*unregister)(void **);
-	void (*function)(void **, const char *, char *, const char *, int, uint3 *, uint3 *, dim3 *,
-			 dim3 *, int *);
-	void (*var)(void **, char *, char *, const char *, int, size_t, int, int);
-	void (*managed_var)(void **, void **, char *, const char *, int, size_t, int, int);
-	char (*init_module)(void **);
-	unsigned (*push)(dim3, dim3, size_t, struct CUstream_st *);
-	cudaError_t (*launch)(const void *, dim3, dim3, void **, size_t, cudaStream_t);
-	cudaError_t (*device_count)(int *);
-	cudaError_t (*last_error)(void);
-} stub;
+struct rg_stub_calls rg_stub;
 
-static int open_stub(void)
+int rg_open_stub(void)
 {
 	const char *path = getenv("RG_STUB");
 	void *h = path ? dlopen(path, RTLD_NOW | RTLD_LOCAL) : NULL;
@@ -58,25 +45,26 @@ static int open_stub(void)
 			dlerror());
 		return 0;
 	}
-	*(void **)&stub.fat_binary = dlsym(h, "__cudaRegisterFatBinary");
-	*(void **)&stub.fat_binary_end = dlsym(h, "__cudaRegisterFatBinaryEnd");
-	*(void **)&stub.unregister = dlsym(h, "__cudaUnregisterFatBinary");
-	*(void **)&stub.function = dlsym(h, "__cudaRegisterFunction");
-	*(void **)&stub.var = dlsym(h, "__cudaRegisterVar");
-	*(void **)&stub.managed_var = dlsym(h, "__cudaRegisterManagedVar");
-	*(void **)&stub.init_module = dlsym(h, "__cudaInitModule");
-	*(void **)&stub.push = dlsym(h, "__cudaPushCallConfiguration");
-	*(void **)&stub.launch = dlsym(h, "cudaLaunchKernel");
-	*(void **)&stub.device_count = dlsym(h, "cudaGetDeviceCount");
-	*(void **)&stub.last_error = dlsym(h, "cudaGetLastError");
-	return stub.fat_binary && stub.fat_binary_end && stub.unregister && stub.function &&
-	       stub.var && stub.managed_var && stub.init_module && stub.push && stub.launch &&
-	       stub.device_count && stub.last_error;
+	*(void **)&rg_stub.fat_binary = dlsym(h, "__cudaRegisterFatBinary");
+	*(void **)&rg_stub.fat_binary_end = dlsym(h, "__cudaRegisterFatBinaryEnd");
+	*(void **)&rg_stub.unregister = dlsym(h, "__cudaUnregisterFatBinary");
+	*(void **)&rg_stub.function = dlsym(h, "__cudaRegisterFunction");
+	*(void **)&rg_stub.var = dlsym(h, "__cudaRegisterVar");
+	*(void **)&rg_stub.managed_var = dlsym(h, "__cudaRegisterManagedVar");
+	*(void **)&rg_stub.init_module = dlsym(h, "__cudaInitModule");
+	*(void **)&rg_stub.push = dlsym(h, "__cudaPushCallConfiguration");
+	*(void **)&rg_stub.launch = dlsym(h, "cudaLaunchKernel");
+	*(void **)&rg_stub.device_count = dlsym(h, "cudaGetDeviceCount");
+	*(void **)&rg_stub.last_error = dlsym(h, "cudaGetLastError");
+	return rg_stub.fat_binary && rg_stub.fat_binary_end && rg_stub.unregister &&
+	       rg_stub.function && rg_stub.var && rg_stub.managed_var && rg_stub.init_module &&
+	       rg_stub.push && rg_stub.launch && rg_stub.device_count && rg_stub.last_error;
 }
 
 static void function(void **h, void (*host)(void), const char *name)
 {
-	stub.function(h, (const char *)host, (char *)name, name, -1, NULL, NULL, NULL, NULL, NULL);
+	rg_stub.function(h, (const char *)host, (char *)name, name, -1, NULL, NULL, NULL, NULL,
+			 NULL);
 }
 
 /* Whether the fake runtime is mapped in this process. */
@@ -90,7 +78,7 @@ static int fake_loaded(void)
 	return h != NULL;
 }
 
-static void print_events(void)
+void rg_print_events(void)
 {
 	const char *path = getenv("CUDASTUB_CUDART_PATH");
 	void *fake = path ? dlopen(path, RTLD_NOW | RTLD_NOLOAD) : NULL;
@@ -111,18 +99,18 @@ static void register_abc(void ***a, void ***b)
 {
 	void **c;
 
-	*a = stub.fat_binary((void *)&wrapper_a);
+	*a = rg_stub.fat_binary((void *)&wrapper_a);
 	function(*a, host_a1, "kA1");
-	stub.var(*a, (char *)&var_a, (char *)"vA", "vA", 0, sizeof var_a, 0, 0);
-	*b = stub.fat_binary((void *)&wrapper_b);
+	rg_stub.var(*a, (char *)&var_a, (char *)"vA", "vA", 0, sizeof var_a, 0, 0);
+	*b = rg_stub.fat_binary((void *)&wrapper_b);
 	function(*b, host_b1, "kB1");
-	stub.managed_var(*a, (void **)&managed_a, (char *)"mA", "mA", 0, 2 * sizeof(int), 0, 0);
-	stub.fat_binary_end(*a);
-	stub.fat_binary_end(*b);
-	c = stub.fat_binary((void *)&wrapper_c);
+	rg_stub.managed_var(*a, (void **)&managed_a, (char *)"mA", "mA", 0, 2 * sizeof(int), 0, 0);
+	rg_stub.fat_binary_end(*a);
+	rg_stub.fat_binary_end(*b);
+	c = rg_stub.fat_binary((void *)&wrapper_c);
 	function(c, host_c1, "kC1");
-	stub.fat_binary_end(c);
-	stub.unregister(c);
+	rg_stub.fat_binary_end(c);
+	rg_stub.unregister(c);
 }
 
 int rg_scenario_replay(void)
@@ -131,28 +119,30 @@ int rg_scenario_replay(void)
 	void **a, **b, **d;
 	int count = -1;
 
-	if (!open_stub())
+	if (!rg_open_stub())
 		return 3;
 	register_abc(&a, &b);
 	printf("loaded_before_first_call=%d\n", fake_loaded());
 	printf("stub_handles=%d\n", ((size_t)a & 1) && ((size_t)b & 1));
-	printf("count_rc=%d\n", (int)stub.device_count(&count));
+	printf("count_rc=%d\n", (int)rg_stub.device_count(&count));
 	printf("loaded_after_first_call=%d\n", fake_loaded());
 	/* after the load: forwarded at once, with the runtime's handles */
-	d = stub.fat_binary((void *)&wrapper_d);
+	d = rg_stub.fat_binary((void *)&wrapper_d);
 	printf("runtime_handle=%d\n", d && !((size_t)d & 1));
 	function(d, host_d1, "kD1");
-	stub.fat_binary_end(d);
+	rg_stub.fat_binary_end(d);
 	function(a, host_a2, "kA2"); /* a stub handle, mapped */
-	printf("init=%d\n", stub.init_module(a));
+	printf("init=%d\n", rg_stub.init_module(a));
 	printf("managed_value=%d\n", managed_a ? managed_a[1] : -1);
-	stub.push(one, one, 0, NULL);
-	printf("launch_b_rc=%d\n", (int)stub.launch((const void *)host_b1, one, one, NULL, 0, 0));
-	printf("launch_c_rc=%d\n", (int)stub.launch((const void *)host_c1, one, one, NULL, 0, 0));
-	stub.unregister(a);
-	stub.unregister(b);
-	stub.unregister(d);
-	print_events();
+	rg_stub.push(one, one, 0, NULL);
+	printf("launch_b_rc=%d\n",
+	       (int)rg_stub.launch((const void *)host_b1, one, one, NULL, 0, 0));
+	printf("launch_c_rc=%d\n",
+	       (int)rg_stub.launch((const void *)host_c1, one, one, NULL, 0, 0));
+	rg_stub.unregister(a);
+	rg_stub.unregister(b);
+	rg_stub.unregister(d);
+	rg_print_events();
 	free(managed_a);
 	return 0;
 }
@@ -163,12 +153,12 @@ int rg_scenario_init_first(void)
 {
 	void **a, **b;
 
-	if (!open_stub())
+	if (!rg_open_stub())
 		return 3;
 	register_abc(&a, &b);
-	printf("init=%d\n", stub.init_module(a));
+	printf("init=%d\n", rg_stub.init_module(a));
 	printf("managed_value=%d\n", managed_a ? managed_a[0] : -1);
-	print_events();
+	rg_print_events();
 	free(managed_a);
 	return 0;
 }
@@ -179,12 +169,13 @@ int rg_scenario_launch_first(void)
 	dim3 one = {1, 1, 1};
 	void **a, **b;
 
-	if (!open_stub())
+	if (!rg_open_stub())
 		return 3;
 	register_abc(&a, &b);
-	stub.push(one, one, 0, NULL);
-	printf("launch_a_rc=%d\n", (int)stub.launch((const void *)host_a1, one, one, NULL, 0, 0));
-	print_events();
+	rg_stub.push(one, one, 0, NULL);
+	printf("launch_a_rc=%d\n",
+	       (int)rg_stub.launch((const void *)host_a1, one, one, NULL, 0, 0));
+	rg_print_events();
 	return 0;
 }
 
@@ -196,18 +187,18 @@ int rg_scenario_no_runtime(void)
 	void **a, **b;
 	int count = -1;
 
-	if (!open_stub())
+	if (!rg_open_stub())
 		return 3;
 	register_abc(&a, &b);
-	printf("count_rc=%d\n", (int)stub.device_count(&count));
-	printf("init=%d\n", stub.init_module(a));
-	printf("push=%u\n", stub.push(one, one, 0, NULL));
-	printf("launch_rc=%d\n", (int)stub.launch((const void *)host_a1, one, one, NULL, 0, 0));
-	printf("last_rc=%d\n", (int)stub.last_error());
+	printf("count_rc=%d\n", (int)rg_stub.device_count(&count));
+	printf("init=%d\n", rg_stub.init_module(a));
+	printf("push=%u\n", rg_stub.push(one, one, 0, NULL));
+	printf("launch_rc=%d\n", (int)rg_stub.launch((const void *)host_a1, one, one, NULL, 0, 0));
+	printf("last_rc=%d\n", (int)rg_stub.last_error());
 	/* a module registered after the failed search is still recorded */
-	function(stub.fat_binary((void *)&wrapper_d), host_d1, "kD1");
-	stub.unregister(a);
-	stub.unregister(b);
+	function(rg_stub.fat_binary((void *)&wrapper_d), host_d1, "kD1");
+	rg_stub.unregister(a);
+	rg_stub.unregister(b);
 	printf("managed=%d\n", managed_a != NULL);
 	return 0;
 }

@@ -26,7 +26,7 @@
 /* The loader's version probe, when it opens the fake. */
 #define PROBE "call cudaRuntimeGetVersion"
 
-static const char *fake_path(int major)
+const char *rg_fake_path(int major)
 {
 	static char paths[16][4096];
 	char *path = paths[major % 16];
@@ -83,7 +83,7 @@ static void test_replay(void)
 			const char *stub = stub_of(abi, shim);
 
 			for (int major = 11; stub && major <= 13; major++) {
-				const char *fake = fake_path(major);
+				const char *fake = rg_fake_path(major);
 
 				snprintf(label, sizeof label, "%d-ABI %s on fake %d", abi,
 					 shim ? "shim" : "stub", major);
@@ -112,7 +112,7 @@ static void test_init_module_first(void)
 	char label[64];
 
 	for (int major = 11; major <= 13; major++) {
-		const char *fake = fake_path(major);
+		const char *fake = rg_fake_path(major);
 
 		snprintf(label, sizeof label, "stub on fake %d", major);
 		if (!fake || !run(label, "init_first", ct_stub(), fake, &c))
@@ -131,7 +131,7 @@ static void test_launch_first(void)
 	char label[64];
 
 	for (int major = 11; major <= 13; major++) {
-		const char *fake = fake_path(major);
+		const char *fake = rg_fake_path(major);
 
 		snprintf(label, sizeof label, "stub on fake %d", major);
 		if (!fake || !run(label, "launch_first", ct_stub(), fake, &c))
@@ -175,6 +175,7 @@ static void register_suites(void)
 	CU_add_test(s, "a launch first: replays, then launches a registered kernel",
 		    test_launch_first);
 	CU_add_test(s, "no runtime: documented values, nothing loaded, no crash", test_no_runtime);
+	rg_register_fork_suite();
 }
 
 int main(int argc, char **argv)
@@ -184,6 +185,9 @@ int main(int argc, char **argv)
 		{"init_first", rg_scenario_init_first},
 		{"launch_first", rg_scenario_launch_first},
 		{"no_runtime", rg_scenario_no_runtime},
+		{"cancel_in_fork", rg_scenario_cancel_in_fork},
+		{"cancel_in_first_call", rg_scenario_cancel_in_first_call},
+		{"fork_during_replay", rg_scenario_fork_during_replay},
 		{NULL, NULL},
 	};
 

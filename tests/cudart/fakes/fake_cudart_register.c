@@ -17,6 +17,9 @@
  *     function, so it finds only what was registered.
  *
  * FAKE_CUDART_SLOW_MS makes loading the fake slow, to widen races;
+ * FAKE_CUDART_REGISTER_SLOW_MS makes each __cudaRegisterFunction that long,
+ * after it has logged and registered the function (so that a replay
+ * outlasts the stub's fork wait, and a fork lands in the middle of it);
  * FAKE_CUDART_TRACE=1 also writes each event to stderr as "fake: <event>",
  * for whole programs that cannot read the log themselves.
  */
@@ -65,14 +68,20 @@ void fake_cudart_reset_register_locks(void)
 	pthread_mutex_init(&lock, NULL);
 }
 
-__attribute__((constructor)) static void slow_load(void)
+/* Sleeps for the milliseconds the variable name holds, if any. */
+static void sleep_as_told(const char *name)
 {
-	const char *slow = getenv("FAKE_CUDART_SLOW_MS");
+	const char *slow = getenv(name);
 	long ms = slow ? atol(slow) : 0;
 	struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
 
 	if (ms > 0)
 		nanosleep(&ts, NULL);
+}
+
+__attribute__((constructor)) static void slow_load(void)
+{
+	sleep_as_told("FAKE_CUDART_SLOW_MS");
 }
 
 void fake_cudart_event(const char *fmt, ...)
@@ -163,6 +172,7 @@ FAKE_EXPORT void __cudaRegisterFunction(void **handle, const char *hostFun, char
 		return;
 	fake_cudart_event("function m%d %s", m->index, deviceName);
 	add_symbol(hostFun, deviceName, m, 0, 0);
+	sleep_as_told("FAKE_CUDART_REGISTER_SLOW_MS");
 }
 
 FAKE_EXPORT void __cudaRegisterVar(void **handle, char *hostVar, char *deviceAddress,

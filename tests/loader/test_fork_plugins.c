@@ -1,0 +1,167 @@
+/*
+ * fork() while another thread loads and unloads plugins. The parent has
+ * the NVRTC stub open but has made no call (so no fork handler of the
+ * stub's is installed); a thread loops dlopen/dlclose of a plugin (one of
+ * the fake libraries) while the main thread forks children, and each child
+ * makes its first call. A child forked while the loader was mid-change
+ * (r_state not RT_CONSISTENT) must not dlopen: glibc stops it there
+ * ("Inconsistency detected by ld.so ... r_state == RT_CONSISTENT", exit
+ * status 127). The stub then returns the not-available code with the
+ * reason (stubs/common/loader_fork.c). Every child either loads the fake
+ * or says why not; none is stopped by ld.so or killed, and at most one
+ * is left waiting (a case no check can see, loader_fork.c): before the
+ * check, about 6 in 10 were left waiting.
+ *
+ * FP_CHILDREN sets the number of children (the suite uses 60); FP_DIRECT
+ * names a real libnvrtc to open instead of the stub, which a measurement
+ * uses as the baseline of a program linked directly (the library is then
+ * loaded before the forks, as a direct link has it).
+ */
+#define _GNU_SOURCE
+#include "unit_common.h"
+
+#include <CUnit/CUnit.h>
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "ts_child.h"
+
+enum { SUITE_CHILDREN = 60, CHILD_ALARM_S = 20 };
+
+/* A child's exit statuses: loaded, refused with the fork's reason, failed
+ * otherwise. 127 is ld.so's own. */
+enum { CHILD_LOADED = 0, CHILD_REFUSED = 2, CHILD_FAILED = 3, LD_SO_STOPPED = 127 };
+
+static atomic_int stop_plugins;
+
+static void *load_plugins(void *plugin)
+{
+	while (!atomic_load(&stop_plugins)) {
+		void *h = dlopen(plugin, RTLD_NOW | RTLD_LOCAL);
+
+		if (h)
+			dlclose(h);
+	}
+	return NULL;
+}
+
+/* The child: its first call, then what became of it, as its exit status. */
+static void first_call_in_child(void *library, int direct)
+{
+	int (*version)(int *, int *) = (int (*)(int *, int *))dlsym(library, "nvrtcVersion");
+	const cudastub_library_info *(*info)(void) =
+		direct ? NULL
+		       : (const cudastub_library_info *(*)(void))dlsym(library,
+								       "cudastub_nvrtc_info");
+	int major = 0, minor = 0, status = CHILD_FAILED;
+
+	alarm(CHILD_ALARM_S); /* a child left waiting is a failure */
+	if (version && version(&major, &minor) == 0)
+		status = CHILD_LOADED;
+	else if (info && info()->error &&
+		 strstr(info()->error, "the dynamic loader was left mid-change by a fork"))
+		status = CHILD_REFUSED;
+	/* not exit(): the parent's handlers and the sanitizers' exit checks
+	 * (which would count the plugin thread, absent here) are not ours */
+	syscall(SYS_exit_group, status);
+}
+
+static int fork_during_plugins(void)
+{
+	const char *direct = getenv("FP_DIRECT"), *plugin = getenv("FP_PLUGIN");
+	const char *children_text = getenv("FP_CHILDREN");
+	int children = children_text ? atoi(children_text) : SUITE_CHILDREN;
+	int loaded = 0, refused = 0, failed = 0, stopped = 0, killed = 0, hung = 0;
+	void *library = dlopen(direct ? direct : getenv("TEST_STUB"), RTLD_NOW | RTLD_LOCAL);
+	pthread_t loader;
+
+	if (!library || !plugin) {
+		fprintf(stderr, "cannot open the library or no plugin: %s\n", dlerror());
+		return 3;
+	}
+	pthread_create(&loader, NULL, load_plugins, (void *)plugin);
+	for (int i = 0; i < children; i++) {
+		int status = 0;
+		pid_t child = fork();
+
+		if (child == 0)
+			first_call_in_child(library, direct != NULL);
+		if (child < 0 || waitpid(child, &status, 0) != child) {
+			failed++;
+			continue;
+		}
+		if (WIFSIGNALED(status)) {
+			hung += WTERMSIG(status) == SIGALRM;
+			killed += WTERMSIG(status) != SIGALRM;
+			continue;
+		}
+		switch (WEXITSTATUS(status)) {
+		case CHILD_LOADED: loaded++; break;
+		case CHILD_REFUSED: refused++; break;
+		case LD_SO_STOPPED: stopped++; break;
+		default: failed++; break;
+		}
+	}
+	atomic_store(&stop_plugins, 1);
+	pthread_join(loader, NULL);
+	printf("children=%d\nloaded=%d\nrefused=%d\nfailed=%d\nld_so_stopped=%d\nkilled=%d\n"
+	       "hung=%d\n",
+	       children, loaded, refused, failed, stopped, killed, hung);
+	return 0;
+}
+
+static void test_fork_during_plugin_loads(void)
+{
+	const char *label = "fork while a thread loads plugins";
+	struct ts_env env = {0};
+	struct ts_child c;
+
+	ts_env_add(&env, "TEST_STUB=%s", uc_stub());
+	ts_env_add(&env, "CUDASTUB_NVRTC_PATH=%s", uc_fake("nvrtc-13"));
+	ts_env_add(&env, "FP_PLUGIN=%s", uc_fake("nvrtc-12"));
+	if (!ts_run_scenario(label, "fork_during_plugins", &env, &c))
+		return;
+	printf("\n  %ld children: %ld loaded, %ld refused (loader caught mid-change)\n",
+	       ts_long(&c, "children"), ts_long(&c, "loaded"), ts_long(&c, "refused"));
+	TS_EXPECT_INT(label, &c, "ld_so_stopped", 0);
+	TS_EXPECT_INT(label, &c, "killed", 0);
+	TS_EXPECT_INT(label, &c, "failed", 0);
+	CU_ASSERT_EQUAL(ts_long(&c, "loaded") + ts_long(&c, "refused") + ts_long(&c, "hung"),
+			SUITE_CHILDREN);
+	/* about 1 child in 300 still waits in its dlopen for the list lock
+	 * that the parent's dlopen held while r_state read consistent, which
+	 * no check can see (loader_fork.c): one of 60 is let pass, and said.
+	 * Under AddressSanitizer, whose interceptors run in the child too, 1
+	 * to 6 of 60 waited (not investigated): up to 15 there, which still
+	 * tells the check's absence (about 6 in 10 waited before it). */
+	if (ts_long(&c, "hung") > 0)
+		printf("  %ld child(ren) waited in dlopen for a loader lock the parent held\n",
+		       ts_long(&c, "hung"));
+	CU_ASSERT(ts_long(&c, "hung") >= 0 &&
+		  ts_long(&c, "hung") <= (UC_SANITIZE[0] ? SUITE_CHILDREN / 4 : 1));
+}
+
+static void register_suites(void)
+{
+	CU_pSuite s = CU_add_suite("loader: fork while plugins load", NULL, NULL);
+
+	CU_add_test(s, "children forked during another thread's dlopen/dlclose make a first call",
+		    test_fork_during_plugin_loads);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct ts_scenario scenarios[] = {
+		{"fork_during_plugins", fork_during_plugins},
+		{NULL, NULL},
+	};
+
+	return ts_main(argc, argv, scenarios, register_suites);
+}
