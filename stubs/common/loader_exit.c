@@ -33,10 +33,15 @@
  *      the stub's library-missing code, and its error string and the log
  *      say that the process is exiting. That answer is published, as any
  *      search's: the process never stops exiting.
- *   4. A destructor sets the mark too. By then every exit handler has run:
- *      it is the mark for a libc that would let a handler registered that
- *      late go unrun (glibc refuses the registration, and the search then
- *      loads nothing either, see cudastub_exit_enter).
+ *   4. A destructor sets the mark too, for a first call that begins while
+ *      _dl_fini runs, after the stub's own destructor (a destructor of an
+ *      object finalised after the stub, a thread still running). A first
+ *      call made earlier in _dl_fini (the destructor of a program or a
+ *      library that links the stub, which ld.so finalises before the stub)
+ *      still loads: glibc accepts the registration there (_dl_fini is
+ *      itself an exit handler) and what it loads is never finalised, which
+ *      is harmless. Once every handler has run glibc refuses a
+ *      registration, and the search then loads nothing either.
  *
  * The wait takes no lock, is not a cancellation point (cancellation is
  * held off while it sleeps), and never waits for its own thread: exit()
@@ -143,9 +148,9 @@ enum cudastub_exit_pass cudastub_exit_enter(void)
 	int me = (int)getpid();
 	unsigned long long seen, next;
 
-	/* glibc refuses a registration once its exit handlers have all run,
-	 * so a first call that meets that refusal comes while _dl_fini runs
-	 * (or memory ran out: the call fails, and the next one tries again) */
+	/* glibc refuses a registration once its exit handlers, _dl_fini
+	 * included, have all run (or memory ran out: the call fails, and the
+	 * next one tries again) */
 	if (register_handler() != 0)
 		return CUDASTUB_EXIT_UNREGISTERED;
 	seen = atomic_load(&in_flight);
