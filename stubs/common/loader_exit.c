@@ -31,8 +31,12 @@
  *      meanwhile run (glibc starts its list again when one is added).
  *   3. A search that meets the mark loads nothing: the first call returns
  *      the stub's library-missing code, and its error string and the log
- *      say that the process is exiting. That answer is published, as any
- *      search's: the process never stops exiting.
+ *      say that the process is exiting. A search that exit() overtook
+ *      (the mark appeared while it loaded) gives the same answer, and what
+ *      it loaded stays loaded, unused: its after_load hook does not run
+ *      (the runtime replays nothing) and no call goes into a library that
+ *      the exit handlers are about to finalise. That answer is published,
+ *      as any search's: the process never stops exiting.
  *   4. A destructor sets the mark too, for a first call that begins while
  *      _dl_fini runs, after the stub's own destructor (a destructor of an
  *      object finalised after the stub, a thread still running). A first
@@ -128,7 +132,9 @@ __attribute__((destructor)) static void stub_finalised(void)
 
 int cudastub_exit_started(void)
 {
-	return atomic_load(&exiting_pid) == (int)getpid();
+	int pid = atomic_load(&exiting_pid);
+
+	return pid != 0 && pid == (int)getpid(); /* no system call until exit */
 }
 
 /* Registers the handler once; 0, or -1 when libc refused it. Racing

@@ -29,9 +29,11 @@
  * exit: a search and its after_load hook are "in flight" for exit()
  * (loader_exit.c), whose handler, run before ld.so finalises anything,
  * waits up to 2 s for them; a search that begins once exit() has started
- * loads nothing and publishes "the process is exiting" (the library-missing
- * code). A thread that finds a library already published uses it, as a
- * thread of a directly linked program would while exit() runs.
+ * loads nothing, and one that exit() overtook publishes no library (what
+ * it loaded stays loaded, unused): both publish "the process is exiting"
+ * (the library-missing code). A thread that finds a library already
+ * published uses it, as a thread of a directly linked program would while
+ * exit() runs.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -162,6 +164,12 @@ static const struct cudastub_search *search_and_publish(struct cudastub_library 
 		refuse_at_exit(mine);
 	else
 		run_search(mine);
+	/* exit() began while this search loaded: what it loaded is whole (exit
+	 * waited for it) but is about to be finalised, so nothing goes into it */
+	if (mine->info.state == CUDASTUB_STATE_LOADED && cudastub_exit_started()) {
+		mine->handle = NULL;
+		refuse_at_exit(mine);
+	}
 	if (atomic_compare_exchange_strong_explicit(&lib->result, &none, mine, memory_order_acq_rel,
 						    memory_order_acquire))
 		return mine;
