@@ -54,6 +54,14 @@
  * purpose, for the bound only; such a load then goes on while _dl_fini
  * runs, which the debug log reports.
  *
+ * What this cannot prevent: a library in the middle of its constructors
+ * when exit() begins has registered exit handlers (C++ static destructors)
+ * newer than the stub's, and glibc runs those first, while the constructors
+ * still run; nothing in glibc runs before them but the exiting thread's
+ * thread_local destructors, and the stub has no constructor in which to
+ * register one. libnvrtc still crashes or hangs there (README, tests/e2e
+ * test_exit_race.c).
+ *
  * The mark and the count carry the process id they belong to, as the fork
  * gate's marks do (loader_fork.c): a child forked while its parent loads
  * or exits neither waits for the parent's loads nor thinks itself exiting.
