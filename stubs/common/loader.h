@@ -314,6 +314,9 @@ enum cudastub_exit_pass {
 };
 CUDASTUB_HIDDEN enum cudastub_exit_pass cudastub_exit_enter(void);
 CUDASTUB_HIDDEN void cudastub_exit_leave(enum cudastub_exit_pass pass);
+/* A search loaded its library: the exit handler again, newer than the
+ * library's own (see loader_exit.c). */
+CUDASTUB_HIDDEN void cudastub_exit_loaded(void);
 /* Whether this process has begun to exit (its exit handlers or _dl_fini). */
 CUDASTUB_HIDDEN int cudastub_exit_started(void);
 /* What a search that met exit() says, for error strings and the log. */

@@ -20,6 +20,11 @@
  *      it too) before anything is dlopen()ed. Registered after _dl_fini's
  *      and before the handlers of any library the stub then loads, it runs
  *      before _dl_fini and after those libraries' own handlers.
+ *      Once a library is loaded, and before anything else is done with it
+ *      (the runtime's replay), the handler is registered again: newer than
+ *      every handler the library's constructors registered (its C++ static
+ *      destructors), it runs before them, so that exit() never finalises
+ *      the runtime under a replay still going on.
  *   2. A search is counted "in flight" from before it looks at the exit
  *      mark until its library is loaded and its after_load hook (the
  *      runtime's replay of deferred registrations) has returned. The
@@ -155,6 +160,12 @@ static int register_handler(void)
 		return -1;
 	atomic_store(&handler_registered, 1);
 	return 0;
+}
+
+void cudastub_exit_loaded(void)
+{
+	/* no handler on failure: the one registered before the search stays */
+	(void)atexit(exit_started);
 }
 
 enum cudastub_exit_pass cudastub_exit_enter(void)

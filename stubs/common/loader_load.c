@@ -164,6 +164,8 @@ static const struct cudastub_search *search_and_publish(struct cudastub_library 
 		refuse_at_exit(mine);
 	else
 		run_search(mine);
+	if (mine->info.state == CUDASTUB_STATE_LOADED)
+		cudastub_exit_loaded();
 	/* exit() began while this search loaded: what it loaded is whole (exit
 	 * waited for it) but is about to be finalised, so nothing goes into it */
 	if (mine->info.state == CUDASTUB_STATE_LOADED && cudastub_exit_started()) {
