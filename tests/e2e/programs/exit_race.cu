@@ -31,7 +31,7 @@ int main(int argc, char **argv)
 	pthread_t worker;
 
 	alarm(argc > 2 ? (unsigned)atoi(argv[2]) : 20);
-	if (pthread_create(&worker, NULL, first_call, NULL) != 0)
+	if (pthread_create(&worker, NULL, first_call, NULL) != 0 || pthread_detach(worker) != 0)
 		return 3;
 	while (!started.load())
 		sched_yield();
