@@ -7,7 +7,8 @@
  * The child registers a reporter with atexit() before any stub call, so
  * glibc runs it after the stub's own exit handler (registered at the first
  * search). By then the stub must have waited for the worker's load (the
- * worker is done), and must have published no library: the worker's call
+ * published record is the worker's search, which opened the fake), and
+ * must have published no library: the worker's call
  * and a first call made from the reporter both return the library-missing
  * code, whose error string says the process is exiting. Each child is
  * under alarm(): a hang ends as SIGALRM, a failure.
@@ -50,10 +51,18 @@ static void *worker(void *arg)
 /* Runs after the stub's exit handler: what a late first call sees. */
 static void report(void)
 {
-	int done = atomic_load(&worker_done), major = -1, minor = -1;
-	int late_rc = version(&major, &minor);
+	const cudastub_library_info *info = get_info();
+	unsigned long dlopen_calls = info->dlopen_calls;
+	int major = -1, minor = -1, late_rc = version(&major, &minor), spins = 0;
+	struct timespec tick = {0, 1000000L};
 
-	printf("worker_done=%d\nworker_rc=%d\n", done, atomic_load(&worker_rc));
+	/* the worker's call returns once its search is done, which exit()
+	 * waited for; give it a moment to get back from the call */
+	while (!atomic_load(&worker_done) && spins++ < 5000)
+		nanosleep(&tick, NULL);
+	printf("dlopen_calls=%lu\n", dlopen_calls);
+	printf("worker_done=%d\nworker_rc=%d\n", atomic_load(&worker_done),
+	       atomic_load(&worker_rc));
 	printf("late_rc=%d\nlate_major=%d\n", late_rc, major);
 	printf("late_error=%s\n", error_string(late_rc));
 	printf("state=%d\n", (int)get_info()->state);
@@ -92,7 +101,9 @@ static void test_exit_during_load(void)
 
 	CU_ASSERT_EQUAL_FATAL(ts_run_child("exit_during_load", env, &c), 0);
 	CU_ASSERT_EQUAL(c.exit_code, EXIT_STATUS);
-	/* exit waited for the load in flight before the later handlers ran */
+	/* exit waited for the load in flight before the later handlers ran:
+	 * what is published is the worker's search, which opened the fake */
+	CU_ASSERT_EQUAL(uc_long(&c, "dlopen_calls"), 1);
 	CU_ASSERT_EQUAL(uc_long(&c, "worker_done"), 1);
 	/* and published no library: nothing goes into one being finalised */
 	CU_ASSERT_EQUAL(uc_long(&c, "worker_rc"), NVRTC_STUB_LIBRARY);
