@@ -153,6 +153,8 @@ static const struct ts_scenario scenarios[] = {
 
 static char programs[PATH_MAX];
 static int nvcc_built;
+/* Under ThreadSanitizer, the children's TSAN_OPTIONS (see nvidia_races) */
+static char tsan_options[2 * PATH_MAX + 1024];
 
 /* How the children ended. */
 struct tally {
@@ -200,6 +202,8 @@ static void run_once(char *const *argv, const char *const *env, long us, struct 
 		 * ends), which LeakSanitizer reports: leaks are not this test's. */
 		if (E2E_SANITIZE[0])
 			putenv((char *)ts_env_leaks_unnamed(leaks_off, sizeof leaks_off));
+		if (tsan_options[0])
+			putenv(tsan_options);
 		if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr))
 			_exit(126);
 		execv(argv[0], argv);
@@ -380,6 +384,41 @@ static int build_nvcc_program(void)
 	return 1;
 }
 
+/*
+ * A worker that outlives exit() runs NVIDIA's code while the exit
+ * handlers run NVIDIA's destructors (libcuda frees in one, reallocs in the
+ * other): a race inside the closed library, between its own call and its
+ * own destructor, that a directly linked program has too. The children
+ * get the suite's suppressions and these modules; a race with the stub's
+ * own code on neither side still reports.
+ */
+static void nvidia_races(void)
+{
+	static const char modules[] = "race:libcuda.so.1\nrace:libcudart.so\nrace:libnvrtc.so\n";
+	const char *now = getenv("TSAN_OPTIONS"), *from = now ? strstr(now, "suppressions=") : NULL;
+	char path[PATH_MAX + 32], theirs[PATH_MAX];
+	FILE *out, *in;
+	int ch;
+
+	if (!strstr(E2E_SANITIZE, "thread") || !programs[0])
+		return;
+	snprintf(path, sizeof path, "%s/tsan.supp", programs);
+	if (!(out = fopen(path, "w")))
+		return;
+	if (from) {
+		snprintf(theirs, sizeof theirs, "%.*s", (int)strcspn(from + 13, ":"), from + 13);
+		if ((in = fopen(theirs, "r"))) {
+			while ((ch = fgetc(in)) != EOF)
+				fputc(ch, out);
+			fclose(in);
+		}
+	}
+	fputs(modules, out);
+	fclose(out);
+	snprintf(tsan_options, sizeof tsan_options, "TSAN_OPTIONS=%s%ssuppressions=%s",
+		 now ? now : "", now && *now ? ":" : "", path);
+}
+
 static int suite_init(void)
 {
 	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
@@ -388,6 +427,7 @@ static int suite_init(void)
 		return 1;
 	self[n] = '\0';
 	nvcc_built = build_nvcc_program();
+	nvidia_races();
 	return 0;
 }
 
