@@ -17,6 +17,7 @@
  *   loader_ldcache.c   read /etc/ld.so.cache, to look past a stub by hand
  *   loader_load.c      search without holding a lock, publish one outcome
  *   loader_fork.c      keep fork() out of a library being mapped
+ *   loader_exit.c      keep exit() out of a library being loaded
  *   loader_log.c       remember what was tried; CUDASTUB_DEBUG output
  *   loader_bind.c      gate a function by major and look it up
  */
@@ -353,6 +354,26 @@ CUDASTUB_HIDDEN int cudastub_dl_iterate_phdr(int (*visit)(struct dl_phdr_info *,
  * parent was in dlopen or dlclose), where the next dlopen would stop the
  * process. Asked once at the start of each search. */
 CUDASTUB_HIDDEN const char *cudastub_fork_left_loader_mid_change(void);
+
+/* loader_exit.c: first calls against exit() (see there). A search passes
+ * enter before it looks at anything and leave once its library is loaded
+ * and its after_load hook has returned; exit() waits, bounded, for the
+ * searches between the two. */
+enum cudastub_exit_pass {
+	CUDASTUB_EXIT_GO,	    /* search and load */
+	CUDASTUB_EXIT_EXITING,	    /* exit() has started: load nothing */
+	CUDASTUB_EXIT_UNREGISTERED, /* no exit handler could be registered:
+				     * load nothing, a later call tries again */
+};
+CUDASTUB_HIDDEN enum cudastub_exit_pass cudastub_exit_enter(void);
+CUDASTUB_HIDDEN void cudastub_exit_leave(enum cudastub_exit_pass pass);
+/* A search loaded its library: the exit handler again, newer than the
+ * library's own (see loader_exit.c). */
+CUDASTUB_HIDDEN void cudastub_exit_loaded(void);
+/* Whether this process has begun to exit (its exit handlers or _dl_fini). */
+CUDASTUB_HIDDEN int cudastub_exit_started(void);
+/* What a search that met exit() says, for error strings and the log. */
+CUDASTUB_HIDDEN const char *cudastub_exit_summary(void);
 
 /* loader_loaded.c: whether an object whose SONAME or file name is soname
  * is in the process already, read from the process's list of objects with

@@ -25,6 +25,15 @@
  * fork() waits until no library is half mapped (loader_fork.c). A record
  * published before fork() is the child's too; a child forked before any
  * was published searches on its own.
+ *
+ * exit: a search and its after_load hook are "in flight" for exit()
+ * (loader_exit.c), whose handler, run before ld.so finalises anything,
+ * waits up to 2 s for them; a search that begins once exit() has started
+ * loads nothing, and one that exit() overtook publishes no library (what
+ * it loaded stays loaded, unused): both publish "the process is exiting"
+ * (the library-missing code). A thread that finds a library already
+ * published uses it, as a thread of a directly linked program would while
+ * exit() runs.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -134,8 +143,17 @@ static void run_search(struct cudastub_search *s)
 	s->info.state = state;
 }
 
+/* Instead of a search, once exit() has started: nothing is loaded. */
+static void refuse_at_exit(struct cudastub_search *s)
+{
+	s->summary = cudastub_exit_summary();
+	cudastub_log_debug(s->lib, "%s", info_text_after_prefix(s->summary));
+	s->info.state = CUDASTUB_STATE_NOT_FOUND;
+}
+
 /* Searches, then publishes unless another thread published first. */
-static const struct cudastub_search *search_and_publish(struct cudastub_library *lib)
+static const struct cudastub_search *search_and_publish(struct cudastub_library *lib,
+							enum cudastub_exit_pass pass)
 {
 	struct cudastub_search *mine = search_record(lib), *none = NULL;
 
@@ -144,7 +162,18 @@ static const struct cudastub_search *search_and_publish(struct cudastub_library 
 			      * published its slot is not settled: the next call retries */
 	mine->info.search_runs = atomic_fetch_add(&lib->search_runs, 1) + 1;
 	cudastub_fork_guard_install();
-	run_search(mine);
+	if (pass == CUDASTUB_EXIT_EXITING)
+		refuse_at_exit(mine);
+	else
+		run_search(mine);
+	if (mine->info.state == CUDASTUB_STATE_LOADED)
+		cudastub_exit_loaded();
+	/* exit() began while this search loaded: what it loaded is whole (exit
+	 * waited for it) but is about to be finalised, so nothing goes into it */
+	if (mine->info.state == CUDASTUB_STATE_LOADED && cudastub_exit_started()) {
+		mine->handle = NULL;
+		refuse_at_exit(mine);
+	}
 	if (atomic_compare_exchange_strong_explicit(&lib->result, &none, mine, memory_order_acq_rel,
 						    memory_order_acquire))
 		return mine;
@@ -156,15 +185,30 @@ static const struct cudastub_search *search_and_publish(struct cudastub_library 
 	return none;
 }
 
-cudastub_state cudastub_loader_load(struct cudastub_library *lib)
+static cudastub_state finish_load(struct cudastub_library *lib, const struct cudastub_search *s)
 {
-	const struct cudastub_search *s = cudastub_loader_result(lib);
-
-	if (!s && !(s = search_and_publish(lib)))
-		return CUDASTUB_STATE_NOT_FOUND;
 	if (s->info.state == CUDASTUB_STATE_LOADED && lib->after_load)
 		lib->after_load(lib);
 	return s->info.state;
+}
+
+cudastub_state cudastub_loader_load(struct cudastub_library *lib)
+{
+	const struct cudastub_search *s = cudastub_loader_result(lib);
+	enum cudastub_exit_pass pass;
+	cudastub_state state = CUDASTUB_STATE_NOT_FOUND;
+
+	if (s)
+		return finish_load(lib, s);
+	/* in flight for exit() from here until after_load has returned */
+	pass = cudastub_exit_enter();
+	if (pass == CUDASTUB_EXIT_UNREGISTERED)
+		cudastub_log_debug(lib, "no exit handler could be registered (is the process "
+					"exiting?); nothing is loaded, a later call tries again");
+	else if ((s = search_and_publish(lib, pass)))
+		state = finish_load(lib, s);
+	cudastub_exit_leave(pass);
+	return state;
 }
 
 const cudastub_library_info *cudastub_loader_info(struct cudastub_library *lib)

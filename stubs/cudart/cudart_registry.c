@@ -33,7 +33,9 @@
  *      inside a library constructor (holding the loader lock) always wakes.
  *   6. A module unregistered before it was ever replayed (a plugin closed,
  *      or exit with no CUDA call) is dropped with its records and loads
- *      nothing. Once live, unregistration forwards the real handle.
+ *      nothing. Once live, unregistration forwards the real handle. Once
+ *      exit() has started (nvcc's exit handlers unregister), it never waits
+ *      for the lock: a module whose lock another thread holds is dropped.
  *   7. fork: the lock is taken around fork() (pthread_atfork, installed
  *      before the lock is first used), waiting at most a second, so a
  *      child inherits it neither held nor a replay half done; if the wait
@@ -207,6 +209,24 @@ static void registry_unlock(int caller)
 	pthread_setcancelstate(caller, NULL);
 }
 
+/* The lock for an unregistration, which nvcc's exit handlers make: once
+ * exit() has started it is not waited for (a replay that outlasted exit's
+ * wait holds it, see loader_exit.c), and the module is dropped. 1 if held. */
+static int registry_lock_unless_exiting(int *caller)
+{
+	if (!cudastub_exit_started()) {
+		*caller = registry_lock();
+		return 1;
+	}
+	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, caller);
+	pthread_once(&fork_guard_once, install_fork_guard);
+	own_the_lock((int)getpid());
+	if (pthread_mutex_trylock(&registry.lock) == 0)
+		return 1;
+	pthread_setcancelstate(*caller, NULL);
+	return 0;
+}
+
 static int is_live(void)
 {
 	return atomic_load_explicit(&registry.live, memory_order_acquire);
@@ -359,7 +379,8 @@ int cudart_registry_unregister(void **handle, void ***real)
 	*real = handle;
 	if (!m)
 		return 0;
-	caller = registry_lock();
+	if (!registry_lock_unless_exiting(&caller))
+		return 1; /* exiting: dropped, nothing loaded, nothing waited for */
 	if (!registry.live) {
 		/* a module a parent replayed before a fork cut its replay short
 		 * (invariant 7) is the runtime's: it is unregistered there */

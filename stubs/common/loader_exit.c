@@ -1,0 +1,211 @@
+/*
+ * First calls and exit(): a process must never finalise a library the stub
+ * is still loading, nor load one after it began to finalise.
+ *
+ * A linked library is loaded before main and finalised by exit. A stub
+ * loads on its first call, which may come from a thread that starts while
+ * the main thread is already in exit(). glibc's exit() runs the exit
+ * handlers newest first and ld.so's _dl_fini (registered before main)
+ * last; _dl_fini takes a snapshot of the loaded objects and runs their
+ * destructors. A dlopen in flight there lets NVIDIA's constructors run
+ * beside, or after, that finalisation, and the thread then calls into a
+ * library whose static objects are gone: SIGSEGV, SIGABRT or a hang, in
+ * about 1 run in 4 of a program that exits while a worker starts (none
+ * when linked directly).
+ *
+ * So, per stub:
+ *
+ *   1. The first search registers an exit handler (atexit, which glibc
+ *      ties to the stub's own __dso_handle, so a dlclose of the stub runs
+ *      it too) before anything is dlopen()ed. Registered after _dl_fini's
+ *      and before the handlers of any library the stub then loads, it runs
+ *      before _dl_fini and after those libraries' own handlers.
+ *      Once a library is loaded, and before anything else is done with it
+ *      (the runtime's replay), the handler is registered again: newer than
+ *      every handler the library's constructors registered (its C++ static
+ *      destructors), it runs before them, so that exit() never finalises
+ *      the runtime under a replay still going on.
+ *   2. A search is counted "in flight" from before it looks at the exit
+ *      mark until its library is loaded and its after_load hook (the
+ *      runtime's replay of deferred registrations) has returned. The
+ *      handler sets the mark, then waits for the count to fall to zero,
+ *      for EXIT_WAIT_MS at most. Both sides write before they read, with
+ *      sequential consistency (Dekker), so a search either sees the mark
+ *      or is waited for. What the handler waited for is then loaded whole
+ *      before _dl_fini takes its snapshot, and the handlers it registered
+ *      meanwhile run (glibc starts its list again when one is added).
+ *   3. A search that meets the mark loads nothing: the first call returns
+ *      the stub's library-missing code, and its error string and the log
+ *      say that the process is exiting. A search that exit() overtook
+ *      (the mark appeared while it loaded) gives the same answer, and what
+ *      it loaded stays loaded, unused: its after_load hook does not run
+ *      (the runtime replays nothing) and no call goes into a library that
+ *      the exit handlers are about to finalise. That answer is published,
+ *      as any search's: the process never stops exiting.
+ *   4. A destructor sets the mark too, for a first call that begins while
+ *      _dl_fini runs, after the stub's own destructor (a destructor of an
+ *      object finalised after the stub, a thread still running). A first
+ *      call made earlier in _dl_fini (the destructor of a program or a
+ *      library that links the stub, which ld.so finalises before the stub)
+ *      still loads: glibc accepts the registration there (_dl_fini is
+ *      itself an exit handler) and what it loads is never finalised, which
+ *      is harmless. Once every handler has run glibc refuses a
+ *      registration, and the search then loads nothing either.
+ *
+ * The wait takes no lock, is not a cancellation point (cancellation is
+ * held off while it sleeps), and never waits for its own thread: exit()
+ * called from inside a first call (a library constructor, a replay) does
+ * not wait for itself. It does wait for a load that holds up exit() on
+ * purpose, for the bound only; such a load then goes on while _dl_fini
+ * runs, which the debug log reports.
+ *
+ * What this cannot prevent: a library in the middle of its constructors
+ * when exit() begins has registered exit handlers (C++ static destructors)
+ * newer than the stub's, and glibc runs those first, while the constructors
+ * still run; nothing in glibc runs before them but the exiting thread's
+ * thread_local destructors, and the stub has no constructor in which to
+ * register one. libnvrtc still crashes or hangs there (README, tests/e2e
+ * test_exit_race.c).
+ *
+ * The mark and the count carry the process id they belong to, as the fork
+ * gate's marks do (loader_fork.c): a child forked while its parent loads
+ * or exits neither waits for the parent's loads nor thinks itself exiting.
+ * A child forked after a search met the mark inherits that published
+ * answer, as it inherits any.
+ */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "loader.h"
+
+#define EXIT_WAIT_MS 2000
+
+/* the process that is exiting, or 0 */
+static atomic_int exiting_pid;
+/* searches in flight: process id in the high half, count in the low */
+static atomic_ullong in_flight;
+/* 1 once the handler is registered (fork keeps it in a child) */
+static atomic_int handler_registered;
+/* this thread's own searches in flight, and the process they count in */
+static _Thread_local int own_searches, own_pid;
+
+static long long now_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+static int searches_in_flight(int me)
+{
+	unsigned long long seen = atomic_load(&in_flight);
+	int n = (int)(seen >> 32) == me ? (int)(seen & 0xffffffffu) : 0;
+
+	return n - (own_pid == me ? own_searches : 0);
+}
+
+static void wait_for_searches(int me)
+{
+	struct timespec tick = {0, 100000L};
+	long long until = now_ms() + EXIT_WAIT_MS;
+	int cancel_state;
+
+	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel_state);
+	while (searches_in_flight(me) > 0 && now_ms() < until)
+		nanosleep(&tick, NULL);
+	pthread_setcancelstate(cancel_state, NULL);
+	if (searches_in_flight(me) > 0 && cudastub_log_enabled())
+		fprintf(stderr,
+			"cudastub: exit() waited %d ms for %d first call(s) loading a library and "
+			"went on; the process finalises while they load\n",
+			EXIT_WAIT_MS, searches_in_flight(me));
+}
+
+static void exit_started(void)
+{
+	int me = (int)getpid();
+
+	atomic_store(&exiting_pid, me);
+	wait_for_searches(me);
+}
+
+/* Runs in _dl_fini (or at the stub's dlclose), after every exit handler:
+ * no wait there, only the mark. The cost contract forbids constructors,
+ * not destructors. */
+__attribute__((destructor)) static void stub_finalised(void)
+{
+	atomic_store(&exiting_pid, (int)getpid());
+}
+
+int cudastub_exit_started(void)
+{
+	int pid = atomic_load(&exiting_pid);
+
+	return pid != 0 && pid == (int)getpid(); /* no system call until exit */
+}
+
+/* Registers the handler once; 0, or -1 when libc refused it. Racing
+ * threads may both register: the second handler finds nothing to do. */
+static int register_handler(void)
+{
+	if (atomic_load(&handler_registered))
+		return 0;
+	if (atexit(exit_started) != 0)
+		return -1;
+	atomic_store(&handler_registered, 1);
+	return 0;
+}
+
+void cudastub_exit_loaded(void)
+{
+	/* no handler on failure: the one registered before the search stays */
+	(void)atexit(exit_started);
+}
+
+enum cudastub_exit_pass cudastub_exit_enter(void)
+{
+	int me = (int)getpid();
+	unsigned long long seen, next;
+
+	/* glibc refuses a registration once its exit handlers, _dl_fini
+	 * included, have all run (or memory ran out: the call fails, and the
+	 * next one tries again) */
+	if (register_handler() != 0)
+		return CUDASTUB_EXIT_UNREGISTERED;
+	seen = atomic_load(&in_flight);
+	do /* a count left by a parent process is not ours: start again */
+		next = (int)(seen >> 32) == me ? seen + 1 : ((unsigned long long)me << 32) | 1;
+	while (!atomic_compare_exchange_weak(&in_flight, &seen, next));
+	if (own_pid != me)
+		own_pid = me, own_searches = 0;
+	own_searches++;
+	return atomic_load(&exiting_pid) == me ? CUDASTUB_EXIT_EXITING : CUDASTUB_EXIT_GO;
+}
+
+void cudastub_exit_leave(enum cudastub_exit_pass pass)
+{
+	int me = (int)getpid();
+	unsigned long long seen = atomic_load(&in_flight);
+
+	if (pass == CUDASTUB_EXIT_UNREGISTERED)
+		return;
+	if (own_pid == me && own_searches > 0)
+		own_searches--;
+	/* a search a parent process counted, finished in its child: the
+	 * child's count never held it */
+	while ((int)(seen >> 32) == me && (seen & 0xffffffffu) != 0 &&
+	       !atomic_compare_exchange_weak(&in_flight, &seen, seen - 1))
+		;
+}
+
+const char *cudastub_exit_summary(void)
+{
+	return "cudastub: the process is exiting; nothing is loaded (a first call that begins "
+	       "once exit() has started loads no library)";
+}
