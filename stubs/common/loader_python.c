@@ -26,7 +26,7 @@
  * is listed once, however many ways lead to it.
  */
 #define _GNU_SOURCE
-#include <glob.h>
+#include <dirent.h>
 #include <limits.h>
 #include <link.h>
 #include <stdio.h>
@@ -72,24 +72,28 @@ static int add_root(struct cudastub_python_roots *roots, const char *root,
 	return 0;
 }
 
-/* Every <prefix>/lib/python3.*\/site-packages (and dist-packages). */
+/* Every <prefix>/lib/python3.N/site-packages (and dist-packages). Read
+ * with opendir, not glob: glob's current version needs glibc 2.27
+ * (stubs/common/glibc_floor.h). */
 static void add_site_packages(struct cudastub_python_roots *roots, const char *prefix,
 			      const char *why)
 {
 	static const char *const kinds[] = {"site-packages", "dist-packages"};
-	char pattern[PATH_MAX];
-	glob_t found;
+	char lib[PATH_MAX], root[PATH_MAX];
+	struct dirent *entry;
+	DIR *dir;
 
-	for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++) {
-		if (snprintf(pattern, sizeof pattern, "%s/lib/python3*/%s", prefix, kinds[k]) >=
-		    (int)sizeof pattern)
+	if (snprintf(lib, sizeof lib, "%s/lib", prefix) >= (int)sizeof lib || !(dir = opendir(lib)))
+		return;
+	while ((entry = readdir(dir)) != NULL) {
+		if (strncmp(entry->d_name, "python3", 7))
 			continue;
-		if (glob(pattern, GLOB_ONLYDIR | GLOB_NOSORT, NULL, &found) != 0)
-			continue;
-		for (size_t i = 0; i < found.gl_pathc; i++)
-			add_root(roots, found.gl_pathv[i], CUDASTUB_ROOT_WHEELS, why);
-		globfree(&found);
+		for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++)
+			if (snprintf(root, sizeof root, "%s/%s/%s", lib, entry->d_name, kinds[k]) <
+			    (int)sizeof root)
+				add_root(roots, root, CUDASTUB_ROOT_WHEELS, why);
 	}
+	closedir(dir);
 }
 
 /* The running program, when it is a Python interpreter: its prefix. */

@@ -167,7 +167,9 @@ static int try_derived(struct cudastub_search *s, const struct cudastub_self *se
 		cudastub_log_attempt(s, source, major, path, "absent");
 		return 0;
 	}
-	if (cudastub_trust_derived_file(path, why, sizeof why)) {
+	/* not a file (a FIFO, a device): the candidate check names what it is,
+	 * and opens nothing */
+	if (S_ISREG(st.st_mode) && cudastub_trust_derived_file(path, why, sizeof why)) {
 		snprintf(refused, sizeof refused, "refused: %s", why);
 		cudastub_log_attempt(s, source, major, path, refused);
 		return 0;

@@ -111,6 +111,10 @@ static void test_json_not_found(void)
 	for (size_t i = 0; i < tried->count; i++) {
 		const char *path = jv_str(tried->items[i], "path");
 
+		/* step 3's one line when it found no wheel folder at all */
+		if (path && path[0] == '(' &&
+		    strstr(jv_str(tried->items[i], "outcome"), "no nvidia/"))
+			continue;
 		CU_ASSERT(path && strstr(path, "libnvrtc.so.11.2"));
 		CU_ASSERT_EQUAL(jv_num(tried->items[i], "major", -1), 11);
 		CU_ASSERT_PTR_NOT_NULL(jv_str(tried->items[i], "outcome"));
