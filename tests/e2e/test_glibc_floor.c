@@ -159,6 +159,7 @@ static void test_installed_without_debug_information(void)
 	}
 }
 
+#ifdef E2E_OLD_GLIBC_PROBE
 /* The installed stub `name` (lib<name>_stub.so), or NULL. */
 static const char *installed(const char *name)
 {
@@ -173,6 +174,7 @@ static const char *installed(const char *name)
 	}
 	return NULL;
 }
+#endif
 
 /*
  * Runs the probe under bullseye's glibc 2.31 (its own dynamic loader and
