@@ -25,8 +25,9 @@
 function(cudastub_glibc_floor target)
   # A sanitizer's runtime intercepts the newest versions (its __xstat
   # crashed looking up the real one), and needs a newer glibc anyway.
+  # (a parent project's own -fsanitize flags count too)
   if(NOT CMAKE_SYSTEM_NAME STREQUAL "Linux" OR NOT CMAKE_C_COMPILER_ID MATCHES "GNU|Clang"
-      OR CUDASTUB_SANITIZE)
+      OR CUDASTUB_SANITIZE OR CMAKE_C_FLAGS MATCHES "-fsanitize")
     return()
   endif()
   target_compile_options(${target} PRIVATE
