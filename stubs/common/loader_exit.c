@@ -34,6 +34,9 @@
  *      or is waited for. What the handler waited for is then loaded whole
  *      before _dl_fini takes its snapshot, and the handlers it registered
  *      meanwhile run (glibc starts its list again when one is added).
+ *      Then it waits for any dlopen() in flight, as _dl_fini would, so
+ *      that a loaded library's own loads (the runtime's of libcuda) end
+ *      before that library's handlers finalise it.
  *   3. A search that meets the mark loads nothing: the first call returns
  *      the stub's library-missing code, and its error string and the log
  *      say that the process is exiting. A search that exit() overtook
@@ -51,6 +54,15 @@
  *      itself an exit handler) and what it loads is never finalised, which
  *      is harmless. Once every handler has run glibc refuses a
  *      registration, and the search then loads nothing either.
+ *   5. A library in the middle of its constructors when exit() begins has
+ *      registered exit handlers (C++ static destructors) newer than the
+ *      stub's, and glibc runs those first, while the constructors still
+ *      run: libnvrtc crashed or hung there in 1 run in 5. Only the exiting
+ *      thread's thread_local destructors run before them, so the stub's
+ *      one constructor registers a thread_local destructor on the thread
+ *      that loads it, the main thread of a program that links it: when
+ *      that thread calls exit() (or returns from main), the mark is set
+ *      and the loads in flight are waited for before any exit handler.
  *
  * The wait takes no lock, is not a cancellation point (cancellation is
  * held off while it sleeps), and never waits for its own thread: exit()
@@ -59,13 +71,11 @@
  * purpose, for the bound only; such a load then goes on while _dl_fini
  * runs, which the debug log reports.
  *
- * What this cannot prevent: a library in the middle of its constructors
- * when exit() begins has registered exit handlers (C++ static destructors)
- * newer than the stub's, and glibc runs those first, while the constructors
- * still run; nothing in glibc runs before them but the exiting thread's
- * thread_local destructors, and the stub has no constructor in which to
- * register one. libnvrtc still crashes or hangs there (README, tests/e2e
- * test_exit_race.c).
+ * What this cannot prevent: exit() called by a thread other than the one
+ * that loaded the stub (a worker thread's exit(), or a stub dlopen()ed by
+ * a worker) while a library's constructors run gets only points 1 to 4;
+ * the window is the constructors' length. On glibc 2.17, which has no
+ * thread_local destructors, the same holds for every thread.
  *
  * The mark and the count carry the process id they belong to, as the fork
  * gate's marks do (loader_fork.c): a child forked while its parent loads
@@ -74,10 +84,12 @@
  * answer, as it inherits any.
  */
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -127,17 +139,71 @@ static void wait_for_searches(int me)
 			EXIT_WAIT_MS, searches_in_flight(me));
 }
 
+/*
+ * Waits for a dlopen() that another thread has in flight, as _dl_fini
+ * itself does (it takes ld.so's load lock before its snapshot), but before
+ * the exit handlers of a library the stub loaded run rather than after:
+ * a library loaded by a first call registered its handlers after every
+ * handler of the program's own libraries, so glibc runs them first. The
+ * 12.4 runtime, called while a worker's cudaGetDeviceCount was inside the
+ * runtime's own dlopen of libcuda, crashed 5 times in 60 when exit() came
+ * then; a directly linked runtime is finalised in _dl_fini, after that
+ * wait. dlopen(NULL) takes the lock and returns the program's own handle.
+ * Waits no longer than _dl_fini would, and the lock is recursive, so an
+ * exit() from a constructor under dlopen does not wait for itself.
+ */
+static void wait_for_loader_lock(void)
+{
+	void *program = dlopen(NULL, RTLD_LAZY | RTLD_NOLOAD);
+
+	if (program)
+		dlclose(program);
+}
+
 static void exit_started(void)
 {
 	int me = (int)getpid();
 
 	atomic_store(&exiting_pid, me);
 	wait_for_searches(me);
+	wait_for_loader_lock();
+}
+
+/* The main thread's thread_local destructors, the first thing exit() runs
+ * (before any exit handler), run this: exit() has begun if it runs on the
+ * main thread, since glibc runs a main thread's thread_local destructors
+ * only in exit() (pthread_exit on the main thread skips them). On another
+ * thread (the stub dlopen()ed by a worker) it is that thread ending. */
+static void main_thread_ending(void *unused)
+{
+	(void)unused;
+	if (syscall(SYS_gettid) == getpid())
+		exit_started();
+}
+
+/* The stub's one constructor. Registers main_thread_ending as a
+ * thread_local destructor of the thread that loads the stub (the main
+ * thread, for a program that links it), so that exit() waits for a first
+ * call's load before it runs any exit handler, the handlers that NVIDIA's
+ * constructors registered while that load runs included (they are newer
+ * than every handler the stub can register, and glibc runs the newest
+ * first). Its cost: one dlsym and glibc's one small allocation
+ * (bench/startup_compare.c). __cxa_thread_atexit_impl came in glibc 2.18,
+ * above the stubs' floor: looked up, not linked, and without it (2.17) the
+ * exit handler registered by the first search is all there is. */
+extern void *__dso_handle;
+
+__attribute__((constructor)) static void watch_main_thread_exit(void)
+{
+	int (*add_thread_destructor)(void (*)(void *), void *, void *);
+
+	*(void **)&add_thread_destructor = dlsym(RTLD_DEFAULT, "__cxa_thread_atexit_impl");
+	if (add_thread_destructor)
+		add_thread_destructor(main_thread_ending, NULL, &__dso_handle);
 }
 
 /* Runs in _dl_fini (or at the stub's dlclose), after every exit handler:
- * no wait there, only the mark. The cost contract forbids constructors,
- * not destructors. */
+ * no wait there, only the mark. */
 __attribute__((destructor)) static void stub_finalised(void)
 {
 	atomic_store(&exiting_pid, (int)getpid());
