@@ -13,6 +13,12 @@
  * Each stub finds its library there (source "pip wheel", the right
  * version) with nothing else set, and NVRTC compiles a kernel, so its
  * builtins were found beside it too.
+ *
+ * Then the 12.4 wheels away from the stubs, which sit in a folder of
+ * their own with no nvidia/ above them: found only where Python would
+ * import from, through PYTHONPATH naming a `pip install --target` folder,
+ * VIRTUAL_ENV's site-packages, and CONDA_PREFIX's lib/ (NVRTC) and
+ * targets/<arch>/lib (the runtime), as conda's CUDA packages lay them out.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -171,6 +177,91 @@ static void test_layouts(void)
 	}
 }
 
+#if defined(__aarch64__)
+#define CONDA_TARGET "sbsa-linux"
+#else
+#define CONDA_TARGET "x86_64-linux"
+#endif
+
+/* dir/file -> from/file, dir made first. */
+static int link_at(const char *dir, const char *from, const char *file)
+{
+	char target[PATH_MAX + 256], at[2 * PATH_MAX];
+
+	snprintf(target, sizeof target, "%s/%s", from, file);
+	snprintf(at, sizeof at, "%s/%s", dir, file);
+	return mkdirs(dir) == 0 && symlink(target, at) == 0 ? 0 : -1;
+}
+
+/* Where each case puts the 12.4 runtime and NVRTC, relative to the tree,
+ * and the variable that leads there (its value relative to the tree). */
+static const struct python_case {
+	const char *name, *cudart_dir, *nvrtc_dir, *variable, *value;
+} python_cases[] = {
+	{"PYTHONPATH naming a pip --target folder", "target/nvidia/cuda_runtime/lib",
+	 "target/nvidia/cuda_nvrtc/lib", "PYTHONPATH", "target"},
+	{"VIRTUAL_ENV", "venv/lib/python3.12/site-packages/nvidia/cuda_runtime/lib",
+	 "venv/lib/python3.12/site-packages/nvidia/cuda_nvrtc/lib", "VIRTUAL_ENV", "venv"},
+	{"CONDA_PREFIX", "conda/targets/" CONDA_TARGET "/lib", "conda/lib", "CONDA_PREFIX",
+	 "conda"},
+};
+
+/* The stubs, in a folder whose ancestors hold no nvidia/ folder. */
+static int stubs_away(char *pkg, size_t size)
+{
+	char stub[2 * PATH_MAX];
+
+	if (snprintf(pkg, size, "%.*s/away/pkg/x/lib", (int)(size - 32), tree) >= (int)size ||
+	    mkdirs(pkg))
+		return -1;
+	snprintf(stub, sizeof stub, "%s/libcudart_stub.so", pkg);
+	if (ts_copy_file(E2E_CUDART_STUB, stub))
+		return -1;
+	snprintf(stub, sizeof stub, "%s/libnvrtc_stub.so", pkg);
+	return ts_copy_file(E2E_NVRTC_STUB, stub);
+}
+
+static void test_python_roots(void)
+{
+	char from[PATH_MAX], pkg[PATH_MAX], dir[2 * PATH_MAX];
+
+	if (!ts_fixture_libdir("cuda-12.4", from, sizeof from))
+		return;
+	CU_ASSERT_EQUAL_FATAL(stubs_away(pkg, sizeof pkg), 0);
+	for (size_t i = 0; i < sizeof python_cases / sizeof *python_cases; i++) {
+		const struct python_case *p = &python_cases[i];
+		static const char *const unset[] = {"PYTHONPATH", "VIRTUAL_ENV", "CONDA_PREFIX"};
+		struct ts_env env = {0};
+		struct ts_child c;
+		char where[PATH_MAX];
+
+		snprintf(dir, sizeof dir, "%s/%s", tree, p->cudart_dir);
+		CU_ASSERT_EQUAL_FATAL(link_at(dir, from, "libcudart.so.12"), 0);
+		snprintf(dir, sizeof dir, "%s/%s", tree, p->nvrtc_dir);
+		CU_ASSERT_EQUAL_FATAL(link_at(dir, from, "libnvrtc.so.12"), 0);
+		CU_ASSERT_EQUAL_FATAL(link_at(dir, from, "libnvrtc-builtins.so.12.4"), 0);
+		for (size_t k = 0; k < sizeof unset / sizeof *unset; k++)
+			if (strcmp(unset[k], p->variable))
+				ts_env_add(&env, "%s", unset[k]); /* a name alone: removed */
+		/* a PYTHONPATH entry that does not exist comes first: skipped */
+		ts_env_add(&env, "%s=%s%s/%s", p->variable,
+			   strcmp(p->variable, "PYTHONPATH") ? "" : "/nonexistent:", tree,
+			   p->value);
+		ts_env_add(&env, "WL_PKG=%s", pkg);
+		if (!ts_run_scenario(p->name, "load", &env, &c))
+			continue;
+		TS_EXPECT(p->name, &c, "cudart_source", "pip wheel");
+		TS_EXPECT(p->name, &c, "nvrtc_source", "pip wheel");
+		TS_EXPECT(p->name, &c, "cudart_version", "12.4");
+		TS_EXPECT(p->name, &c, "nvrtc_version", "12.4");
+		snprintf(where, sizeof where, "%s/libcudart.so.12", p->cudart_dir);
+		TS_EXPECT_HAS(p->name, &c, "cudart_path", where);
+		snprintf(where, sizeof where, "%s/libnvrtc.so.12", p->nvrtc_dir);
+		TS_EXPECT_HAS(p->name, &c, "nvrtc_path", where);
+		TS_EXPECT_INT(p->name, &c, "compile", 0);
+	}
+}
+
 static void register_suites(void)
 {
 	CU_pSuite s = CU_add_suite("e2e: pip's NVIDIA wheel layouts, real libraries", suite_init,
@@ -178,6 +269,8 @@ static void register_suites(void)
 
 	CU_add_test(s, "cu13, cuda_runtime/cuda_nvrtc for 12.4 and 11.8: found, and compiles",
 		    test_layouts);
+	CU_add_test(s, "12.4 through PYTHONPATH (--target), VIRTUAL_ENV and CONDA_PREFIX",
+		    test_python_roots);
 }
 
 int main(int argc, char **argv)
