@@ -165,6 +165,11 @@ static void exit_started(void)
 	int me = (int)getpid();
 
 	atomic_store(&exiting_pid, me);
+	/* No search has begun (the search registers first, then reads the
+	 * mark, both sequentially consistent): none will load, and a process
+	 * that never called through the stub exits at no cost. */
+	if (!atomic_load(&handler_registered))
+		return;
 	wait_for_searches(me);
 	wait_for_loader_lock();
 }
