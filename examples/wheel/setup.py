@@ -1,9 +1,12 @@
 """cudademo: a wheel whose C extension launches a CUDA kernel and calls NVRTC
 through the cudastub stubs, which it ships. Built with Debian's setuptools,
-wheel and pip; CUDASTUB_PREFIX names the cudastub install prefix:
+wheel and pip, with the cudastub wheel as its build dependency
+(pyproject.toml), which says where cudastub's CMake package is:
 
-    CUDASTUB_PREFIX=/opt/cudastub python3 -m pip wheel --no-build-isolation \\
-        --no-deps -w dist examples/wheel
+    python3 -m pip wheel --no-build-isolation --no-deps -w dist examples/wheel
+
+CUDASTUB_PREFIX, when set, names a cudastub install prefix instead
+(cmake --install build --prefix /opt/cudastub).
 """
 
 import os
@@ -16,6 +19,13 @@ from setuptools.command.build_ext import build_ext
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
+def cudastub_prefix():
+    """The installed cudastub wheel's prefix (its package folder)."""
+    import cudastub  # the build dependency; imported only when building
+
+    return cudastub.prefix()
+
+
 class CMakeBuild(build_ext):
     """Builds the module with CMake (CUDA and the cudastub package) and
     installs it, with the stubs, into the package folder of build_lib."""
@@ -23,7 +33,7 @@ class CMakeBuild(build_ext):
     def build_extension(self, ext):
         package_dir = os.path.dirname(os.path.abspath(self.get_ext_fullpath(ext.name)))
         build = os.path.abspath(self.build_temp)
-        prefix = os.environ.get("CUDASTUB_PREFIX", "")
+        prefix = os.environ.get("CUDASTUB_PREFIX") or cudastub_prefix()
         subprocess.check_call([
             "cmake", "-S", HERE, "-B", build,
             "-DCMAKE_PREFIX_PATH=" + prefix,

@@ -1,13 +1,20 @@
 /*
- * examples/wheel end to end: the cudademo wheel (a C extension with a CUDA
- * kernel and NVRTC, linked to the stubs through the installed CMake
- * package) is built with Debian's pip and setuptools and the local nvcc,
- * installed into a fresh virtual environment, and imported:
- *   - beside pip's CUDA 13 layout (nvidia/cu13/lib, the toolkit's libraries)
- *   - beside pip's CUDA 12 layout (nvidia/cuda_runtime/lib and
- *     nvidia/cuda_nvrtc/lib, Debian's 12.4)
- *   - with only the system's toolkit
- *   - with no CUDA at all
+ * The wheel pipeline end to end, as a packager runs it with Debian's pip
+ * and setuptools:
+ *   - cudastub's own wheel (python/) is built from this build tree
+ *     (CUDASTUB_BUILD_DIR) and installed into a fresh virtual environment;
+ *     it holds the stripped stubs, the command, the CMake package and the
+ *     pkg-config files, answers `python -m cudastub --cmakedir`, `--stubdir`
+ *     and `info`, and registers the cmake.prefix entry point;
+ *   - examples/wheel, the cudademo wheel (a C extension with a CUDA kernel
+ *     and NVRTC, linked to the stubs), is built in that environment with
+ *     cudastub as its only source of stubs (its pyproject.toml's build
+ *     dependency), installed there, and imported:
+ *       - beside pip's CUDA 13 layout (nvidia/cu13/lib, the toolkit's)
+ *       - beside pip's CUDA 12 layout (nvidia/cuda_runtime/lib and
+ *         nvidia/cuda_nvrtc/lib, Debian's 12.4)
+ *       - with only the system's toolkit
+ *       - with no CUDA at all
  * It imports every time; its report() shows the runtime's and NVRTC's own
  * answers where they are, and the stubs' documented codes where not.
  */
@@ -38,7 +45,7 @@ static int sh(const char *cmd)
 	return rc == 0;
 }
 
-/* Installs cudastub, builds the wheel, makes the venv and installs it. */
+/* Builds and installs the cudastub wheel, then the cudademo wheel with it. */
 static int suite_init(void)
 {
 	char cmd[8 * PATH_MAX];
@@ -53,14 +60,22 @@ static int suite_init(void)
 	}
 	if (!ts_tmpdir("wheel-example", work, sizeof work))
 		return 1;
-	snprintf(cmd, sizeof cmd,
-		 "cd '%s' && '%s' --install '%s' --prefix cudastub >/dev/null && "
-		 "cp -r '%s/examples/wheel' src && "
-		 "CUDASTUB_PREFIX='%s/cudastub' /usr/bin/python3 -m pip wheel -q "
-		 "--no-build-isolation --no-deps -w dist ./src >build.log 2>&1 && "
-		 "/usr/bin/python3 -m venv venv && "
-		 "venv/bin/pip install -q --no-index --no-deps dist/cudademo-*.whl",
-		 work, E2E_CMAKE, ts_build_dir(), CUDASTUB_TEST_SOURCE_DIR, work);
+	/* the venv sees Debian's setuptools and wheel (a fresh venv of Debian's
+	 * Python has no wheel package, and there is no index to fetch it
+	 * from); cudastub comes only from its own wheel. Both builds run in a
+	 * copy of their folder, so the source tree stays clean. */
+	snprintf(
+		cmd, sizeof cmd,
+		"cd '%s' && cp -r '%s/python' cudastub-src && cp -r '%s/examples/wheel' src && "
+		"CUDASTUB_SOURCE_DIR='%s' CUDASTUB_BUILD_DIR='%s' /usr/bin/python3 -m pip wheel -q "
+		"--no-build-isolation --no-deps -w dist ./cudastub-src >build.log 2>&1 && "
+		"/usr/bin/python3 -m venv --system-site-packages venv && "
+		"venv/bin/pip install -q --no-index --no-deps dist/cudastub-*.whl >>build.log 2>&1 "
+		"&& venv/bin/python -m pip wheel -q --no-build-isolation --no-deps -w dist ./src "
+		">>build.log 2>&1 && "
+		"venv/bin/pip install -q --no-index --no-deps dist/cudademo-*.whl >>build.log 2>&1",
+		work, CUDASTUB_TEST_SOURCE_DIR, CUDASTUB_TEST_SOURCE_DIR, CUDASTUB_TEST_SOURCE_DIR,
+		ts_build_dir());
 	if (!sh(cmd)) {
 		snprintf(cmd, sizeof cmd, "cat '%s/build.log' >&2", work);
 		sh(cmd);
@@ -212,11 +227,80 @@ static void test_no_cuda(void)
 	EXPECT_HAS(out, "\"ptx_has_kernel\": 0");
 }
 
+/* What the venv's python prints for argv (after "python"), or "". */
+static const char *python(char *const *args, int *exit_code)
+{
+	static struct ts_child c;
+	char exe[PATH_MAX + 32];
+	char *argv[8] = {exe};
+
+	snprintf(exe, sizeof exe, "%s/venv/bin/python", work);
+	for (int i = 0; args[i] && i < 6; i++)
+		argv[i + 1] = args[i];
+	if (ts_run_program(argv, NULL, NULL, &c) != 0)
+		return "";
+	*exit_code = c.exit_code;
+	return c.out;
+}
+
+static int exists_in(const char *dir, const char *file)
+{
+	char path[2 * PATH_MAX];
+
+	snprintf(path, sizeof path, "%s/%s", dir, file);
+	return access(path, F_OK) == 0;
+}
+
+static void test_cudastub_wheel(void)
+{
+	static const char *const stubs[] = {"libcudart_stub.so", "libnvrtc_stub.so",
+					    "libcuda_stub.so", NULL};
+	char dir[PATH_MAX], cmd[2 * PATH_MAX];
+	const char *out;
+	int rc = -1;
+
+	if (!usable())
+		return;
+	out = python((char *[]){"-m", "cudastub", "--cmakedir", NULL}, &rc);
+	CU_ASSERT_EQUAL(rc, 0);
+	snprintf(dir, sizeof dir, "%.*s", (int)strcspn(out, "\n"), out);
+	EXPECT_HAS(dir, "site-packages/cudastub/lib/cmake/cudastub");
+	CU_ASSERT(exists_in(dir, "cudastubConfig.cmake"));
+	out = python((char *[]){"-m", "cudastub", "--stubdir", NULL}, &rc);
+	CU_ASSERT_EQUAL(rc, 0);
+	snprintf(dir, sizeof dir, "%.*s", (int)strcspn(out, "\n"), out);
+	for (int i = 0; stubs[i]; i++) {
+		CU_ASSERT(exists_in(dir, stubs[i]));
+		/* stripped: no debug information ships */
+		snprintf(cmd, sizeof cmd, "readelf -S '%s/%s' | grep -q '\\.debug_'", dir,
+			 stubs[i]);
+		CU_ASSERT_NOT_EQUAL(system(cmd), 0);
+	}
+	CU_ASSERT(exists_in(dir, "pkgconfig/cudastub-cudart.pc"));
+	CU_ASSERT(exists_in(dir, "../bin/cudastub"));
+	/* the command, through python -m: its own report of the stubs */
+	out = python((char *[]){"-m", "cudastub", "info", "--json", NULL}, &rc);
+	CU_ASSERT_EQUAL(rc, 0);
+	EXPECT_HAS(out, "\"cudart\"");
+	/* scikit-build-core's hook: the package folder on CMAKE_PREFIX_PATH */
+	out = python((char *[]){"-c",
+				"from importlib.metadata import entry_points; "
+				"print([e.value for e in entry_points(group='cmake.prefix') "
+				"if e.name == 'cudastub'])",
+				NULL},
+		     &rc);
+	CU_ASSERT_EQUAL(rc, 0);
+	EXPECT_HAS(out, "['cudastub']");
+}
+
 static void register_suites(void)
 {
-	CU_pSuite s = CU_add_suite("e2e: examples/wheel, built, installed in a venv, imported",
-				   suite_init, suite_clean);
+	CU_pSuite s =
+		CU_add_suite("e2e: the cudastub wheel, and examples/wheel built with it, in a venv",
+			     suite_init, suite_clean);
 
+	CU_add_test(s, "the cudastub wheel: --cmakedir, --stubdir, info, cmake.prefix, stripped",
+		    test_cudastub_wheel);
 	CU_add_test(s, "beside pip's CUDA 13 layout", test_cu13_layout);
 	CU_add_test(s, "beside pip's CUDA 12 layout", test_cu12_layout);
 	CU_add_test(s, "with only the system toolkit", test_system_toolkit);
