@@ -83,9 +83,8 @@ static void release_line(FILE *out, const struct cli_library *l)
 		      "answered; newest major first\n",
 		      out);
 		break;
-	default:
-		/* a stub too old to record the reason, or in process (the
-		 * choice then says which library) */
+	case CUDASTUB_REASON_IN_PROCESS: /* the choice names the library */
+	default:			 /* a stub too old to record the reason */
 		fprintf(out, "  release: %s\n",
 			info->choice ? info->choice
 				     : "no preference (this stub records no reason)");
