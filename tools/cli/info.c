@@ -9,7 +9,8 @@
  *
  * Exit status: 0 when the report ran and every library asked for (a LIB,
  * or --stub's) was loaded; 1 when one of them was not; 2 on a usage error
- * (an --stub file that is not a cudastub stub included). A report of every
+ * (an --stub file that cannot be opened or is not a cudastub stub
+ * included). A report of every
  * library asks for none, so it exits 0 whatever it found.
  */
 #include "cli.h"
@@ -46,7 +47,8 @@ static void info_usage(FILE *out)
 	      "\n"
 	      "Exit status: 0 when every LIB named (or the --stub file's library) was\n"
 	      "loaded, or with neither, when the report ran; 1 when one was not found;\n"
-	      "2 on a usage error, or when the --stub file is not a cudastub stub.\n",
+	      "2 on a usage error, or when the --stub file cannot be opened or is not\n"
+	      "a cudastub stub.\n",
 	      out);
 }
 
