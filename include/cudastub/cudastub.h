@@ -43,6 +43,21 @@ typedef enum cudastub_source {
 	CUDASTUB_SOURCE_COUNT
 } cudastub_source;
 
+/* What ordered the majors a search tried (stubs/common/loader_release.c).
+ * A pin or an override wins over the rest; then a CUDA library already in
+ * the process; then the driver's version; else nothing answered and the
+ * newest major goes first. */
+typedef enum cudastub_release_reason {
+	/* no search yet, or a library that keeps no release (the driver) */
+	CUDASTUB_REASON_NONE = 0,
+	CUDASTUB_REASON_OVERRIDE = 1,	/* CUDASTUB_<LIB>_PATH chose the file */
+	CUDASTUB_REASON_PIN = 2,	/* CUDASTUB_<LIB>_MAJOR chose the major */
+	CUDASTUB_REASON_IN_PROCESS = 3, /* a CUDA library already loaded */
+	CUDASTUB_REASON_DRIVER = 4,	/* the driver's cuDriverGetVersion */
+	/* no CUDA library in the process and no driver answered */
+	CUDASTUB_REASON_NOTHING_ANSWERED = 5
+} cudastub_release_reason;
+
 /* One candidate the search looked at, and what became of it. */
 typedef struct cudastub_attempt {
 	cudastub_source source;
@@ -80,6 +95,14 @@ typedef struct cudastub_library_info {
 	 * cuSOLVER): its own version, "11.2.1", while major and minor say the
 	 * CUDA release it belongs to; NULL for the others */
 	const char *own_version;
+	/* ---- appended in 0.1; the fields above keep their places ---- */
+	/* which fact ordered the majors (cudastub_release_reason): what
+	 * choice explains, or why there was no choice */
+	int release_reason;
+	/* when the driver was asked and answered no version: why (no
+	 * libcuda.so.1 where the search looked, or cuDriverGetVersion's
+	 * code), escaped; NULL otherwise */
+	const char *driver_missing;
 } cudastub_library_info;
 
 /*
@@ -113,6 +136,19 @@ static inline const char *cudastub_state_name(cudastub_state s)
 	case CUDASTUB_STATE_NOT_FOUND: return "not found";
 	case CUDASTUB_STATE_OVERRIDE_FAILED: return "override failed";
 	case CUDASTUB_STATE_NOT_LINKED: return "not linked";
+	}
+	return "unknown";
+}
+
+static inline const char *cudastub_release_reason_name(int r)
+{
+	switch ((cudastub_release_reason)r) {
+	case CUDASTUB_REASON_NONE: return "none";
+	case CUDASTUB_REASON_OVERRIDE: return "override";
+	case CUDASTUB_REASON_PIN: return "pin";
+	case CUDASTUB_REASON_IN_PROCESS: return "in process";
+	case CUDASTUB_REASON_DRIVER: return "driver";
+	case CUDASTUB_REASON_NOTHING_ANSWERED: return "nothing answered";
 	}
 	return "unknown";
 }

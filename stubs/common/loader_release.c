@@ -15,7 +15,8 @@
  * A pin or an override wins over all of this (loader_search.c). The first
  * search pass tries only the preferred majors; a second pass tries the
  * rest, since a library of another release still answers better than
- * none. `cudastub info` shows the reason (info.choice).
+ * none. `cudastub info` shows the reason (info.release_reason, and
+ * info.choice or info.driver_missing).
  *
  * The release SONAMEs (a file name that belongs to one CUDA major, such as
  * libcublas.so.12) come from every library's spec (generated/libraries.c). cudastub builds are
@@ -52,6 +53,7 @@ static int release_in_process(const char **which)
 struct driver_walk {
 	struct cudastub_library *lib;
 	void *handle;
+	char path[512]; /* the file opened, for the reason it answered none */
 };
 
 static int open_driver(const char *path, void *ctx)
@@ -67,6 +69,8 @@ static int open_driver(const char *path, void *ctx)
 		return 0;
 	}
 	walk->handle = cudastub_dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	if (walk->handle)
+		snprintf(walk->path, sizeof walk->path, "%s", path);
 	return walk->handle != NULL;
 }
 
@@ -79,27 +83,49 @@ static int open_driver(const char *path, void *ctx)
  * shim answers the version of the real driver behind it, so it still
  * informs the choice. NVIDIA's link-time stub answers none.
  */
+/* Keeps why no driver answered in info.driver_missing, so that `cudastub
+ * info` can say it on a machine without one instead of guessing. */
+static void driver_missing(struct cudastub_search *search, const char *why)
+{
+	search->info.driver_missing = cudastub_log_keep_message(search, why);
+	cudastub_log_debug(search->lib, "%s: no preference of major", why);
+}
+
 static int driver_version(struct cudastub_search *search)
 {
 	struct cudastub_library *lib = search->lib;
-	struct driver_walk walk = {lib, NULL};
+	struct driver_walk walk = {lib, NULL, "libcuda.so.1 (already loaded)"};
 	void *driver;
-	int version, is_stub;
+	int version, is_stub, code;
+	char why[700];
 
 	/* the process's own driver if it has one, wherever it came from */
 	driver = cudastub_dlopen_loaded("libcuda.so.1", RTLD_NOW);
 	if (!driver && cudastub_loader_walk(search->self, "libcuda.so.1", open_driver, &walk))
 		driver = walk.handle;
 	if (!driver) {
-		cudastub_log_debug(lib, "no driver (libcuda.so.1): no preference of major");
+		driver_missing(search, "no libcuda.so.1 in the process, nor a sound one where "
+				       "the loader looks (LD_LIBRARY_PATH, RUNPATH, "
+				       "ld.so.cache, system folders)");
 		return 0;
 	}
 	is_stub = cudastub_is_stub_build(driver);
 	if (is_stub)
 		cudastub_log_debug(lib, "libcuda.so.1 is a cudastub shim: asking the driver "
 					"behind it, then closing it");
-	if (cudastub_driver_version(driver, &version) != 0 || version <= 0) {
-		cudastub_log_debug(lib, "libcuda.so.1 answers no version: no preference of major");
+	if ((code = cudastub_driver_version(driver, &version)) != 0 || version <= 0) {
+		/* -1: no cuDriverGetVersion; else the driver's CUresult (34:
+		 * NVIDIA's link-time stub) */
+		if (code == -1)
+			snprintf(why, sizeof why,
+				 "%s has no usable cuDriverGetVersion (not a driver)", walk.path);
+		else if (code)
+			snprintf(why, sizeof why, "%s: cuDriverGetVersion failed with code %d",
+				 walk.path, code);
+		else
+			snprintf(why, sizeof why, "%s: cuDriverGetVersion answered version %d",
+				 walk.path, version);
+		driver_missing(search, why);
 		cudastub_dlclose(driver);
 		return 0;
 	}
@@ -120,6 +146,7 @@ uint32_t cudastub_release_preference(struct cudastub_search *search)
 		snprintf(choice, sizeof choice,
 			 "%s is loaded in this process: CUDA %d searched first", loaded, major);
 		mask = CUDASTUB_MAJOR_BIT(major);
+		search->info.release_reason = CUDASTUB_REASON_IN_PROCESS;
 	} else if ((version = driver_version(search)) > 0 &&
 		   cudastub_version_decode(version, &major, &minor) == 0) {
 		search->info.driver_version = version;
@@ -128,7 +155,9 @@ uint32_t cudastub_release_preference(struct cudastub_search *search)
 			 major);
 		for (int m = 1; m <= major && m < 32; m++)
 			mask |= CUDASTUB_MAJOR_BIT(m);
+		search->info.release_reason = CUDASTUB_REASON_DRIVER;
 	} else {
+		search->info.release_reason = CUDASTUB_REASON_NOTHING_ANSWERED;
 		return 0;
 	}
 	search->info.choice = cudastub_log_keep_message(search, choice);

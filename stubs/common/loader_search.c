@@ -433,8 +433,13 @@ static cudastub_state search_as(struct cudastub_search *s, const struct cudastub
 	for (so = s->lib->sonames; so->soname; so++)
 		all |= CUDASTUB_MAJOR_BIT(so->major);
 	s->pass_majors = all;
-	if (override && *override)
+	/* the reason `cudastub info` gives; preferred_majors refines it */
+	if (override && *override) {
+		s->info.release_reason = CUDASTUB_REASON_OVERRIDE;
 		return step_override(s, self, override);
+	}
+	if (s->pin)
+		s->info.release_reason = CUDASTUB_REASON_PIN;
 	if (!s->pin && s->lib->preferred_majors)
 		preferred = s->lib->preferred_majors(s) & all;
 	if (preferred && preferred != all) {

@@ -69,6 +69,8 @@ static void test_json_with_driver(void)
 	CU_ASSERT_EQUAL(jv_num(l, "minor", -1), 4);
 	CU_ASSERT_EQUAL(jv_num(l, "driver_version", -1), 12040);
 	CU_ASSERT_PTR_NOT_NULL(jv_str(l, "choice") ? strstr(jv_str(l, "choice"), "12.4") : NULL);
+	CU_ASSERT_STRING_EQUAL(jv_str(l, "reason"), "driver");
+	CU_ASSERT(jv_is_null(l, "driver_missing"));
 	/* NVRTC keeps to the release the runtime (searched first) loaded */
 	l = jv_library(doc, "nvrtc");
 	if (l) {
@@ -76,6 +78,7 @@ static void test_json_with_driver(void)
 		CU_ASSERT_PTR_NOT_NULL(jv_str(l, "choice") ? strstr(jv_str(l, "choice"),
 								    "libcudart.so.12 is loaded")
 							   : NULL);
+		CU_ASSERT_STRING_EQUAL(jv_str(l, "reason"), "in process");
 	}
 	jv_free(doc);
 }
@@ -101,6 +104,8 @@ static void test_json_without_driver(void)
 	CU_ASSERT_EQUAL(jv_num(l, "major", -1), 13);
 	CU_ASSERT_EQUAL(jv_num(l, "driver_version", -1), 0);
 	CU_ASSERT(jv_is_null(l, "choice"));
+	CU_ASSERT_STRING_EQUAL(jv_str(l, "reason"), "nothing answered");
+	CU_ASSERT_PTR_NOT_NULL(jv_str(l, "driver_missing"));
 	jv_free(doc);
 }
 
@@ -124,7 +129,9 @@ static void test_text(void)
 	CU_ASSERT_EQUAL(out.exit_code, 0);
 	/* the runtime, searched first, had no driver to ask; NVRTC then keeps
 	 * to the runtime's release */
-	CU_ASSERT_PTR_NOT_NULL(strstr(out.out, "release: no preference"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out.out, "release: no preference: no CUDA library in the "
+					       "process and no driver answered"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out.out, "  driver: none: "));
 	CU_ASSERT_PTR_NOT_NULL(strstr(
 		out.out,
 		"release: libcudart.so.13 is loaded in this process: CUDA 13 searched first"));

@@ -24,6 +24,14 @@ int cli_run(const char *cli, const char *const *args, const char *const *env, st
 struct jv *cli_info_json_at(const char *cli, const char *const *env, struct ts_child *out);
 #define cli_info_json(env, out) cli_info_json_at(E2E_CLI, env, out)
 
+/* Runs `cli args...` (a JSON report: info --json ...), asserts that it
+ * exits exit_code (CLI_EXIT_FOUND_OR_NOT: 0 or 1, where the test asks
+ * about something else than whether the library is here) and prints JSON that python3 -m json.tool
+ * accepts, and returns the parsed document (NULL after a failed assertion). */
+enum { CLI_EXIT_FOUND_OR_NOT = -1 };
+struct jv *cli_json_run(const char *cli, const char *const *args, const char *const *env,
+			int exit_code, struct ts_child *out);
+
 /* The real NVRTC, or NULL with a SKIP (CI: a failure) when absent. */
 const char *cli_real_nvrtc(void);
 

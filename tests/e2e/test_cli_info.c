@@ -8,6 +8,8 @@
 #include "cli_run.h"
 #include "cudastub/cudastub.h"
 #include "cli_suites.h"
+#include "ts_driver.h"
+#include "ts_files.h"
 
 static struct ts_child out;
 
@@ -48,6 +50,9 @@ static void check_shape(const struct jv *doc)
 		CU_ASSERT(jv_str(l, "path") || jv_is_null(l, "path"));
 		CU_ASSERT(jv_str(l, "error") || jv_is_null(l, "error"));
 		CU_ASSERT(jv_get(l, "tried") && jv_get(l, "tried")->type == JV_ARRAY);
+		CU_ASSERT_PTR_NOT_NULL(jv_str(l, "reason"));
+		CU_ASSERT(jv_str(l, "driver_missing") || jv_is_null(l, "driver_missing"));
+		CU_ASSERT(jv_str(l, "stub_path") || jv_is_null(l, "stub_path"));
 	}
 }
 
@@ -75,6 +80,12 @@ static void test_json_loaded(void)
 	CU_ASSERT_EQUAL(jv_num(l, "abi_minor", -1), E2E_ABI_MINOR);
 	CU_ASSERT(jv_is_null(l, "error"));
 	CU_ASSERT(jv_num(l, "dlopen_calls", -1) >= 1);
+	/* the override chose: the reason says so, and the driver was not asked */
+	CU_ASSERT_STRING_EQUAL(jv_str(l, "reason"), "override");
+	CU_ASSERT(jv_is_null(l, "driver_missing"));
+	CU_ASSERT_PTR_NOT_NULL(jv_str(l, "stub_path")
+				       ? strstr(jv_str(l, "stub_path"), "/libnvrtc_stub.so")
+				       : NULL);
 	/* the override comes first; companions it loads may follow */
 	tried = jv_get(l, "tried");
 	CU_ASSERT_FATAL(tried && tried->type == JV_ARRAY && tried->count >= 1);
@@ -142,6 +153,11 @@ static void test_text_loaded(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(out.out, "override"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(out.out, nvrtc));
 	CU_ASSERT_PTR_NULL(strstr(out.out, "Set CUDASTUB_NVRTC_PATH"));
+	/* the one reason that applied, not a list of possible ones */
+	CU_ASSERT_PTR_NOT_NULL(strstr(
+		out.out,
+		"\n  release: no preference: the override CUDASTUB_NVRTC_PATH chose the file\n"));
+	CU_ASSERT_PTR_NULL(strstr(out.out, "or a pin or an override chose"));
 }
 
 static void test_text_not_found(void)
@@ -157,6 +173,62 @@ static void test_text_not_found(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(out.out, "/usr/local/cuda/lib64/libnvrtc.so.11.2"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(out.out, "Set CUDASTUB_NVRTC_PATH"));
 	CU_ASSERT_STRING_EQUAL(out.err, "");
+	CU_ASSERT_PTR_NOT_NULL(strstr(
+		out.out,
+		"\n  release: no preference: the pin CUDASTUB_NVRTC_MAJOR chose the major\n"));
+}
+
+/* No driver answered: the reason says so, and a line says why the driver
+ * is missing. Here NVIDIA's link-time stub stands first on the path as
+ * libcuda.so.1, so this holds on a machine with a driver too; it answers
+ * cuDriverGetVersion with CUDA_ERROR_STUB_LIBRARY (34). */
+static void test_driver_missing_code(void)
+{
+	static const char *const json[] = {"info", "cudart", "--json", NULL};
+	static const char *const text[] = {"info", "cudart", NULL};
+	const char *link_stub = ts_link_stub_libcuda();
+	char dir[4096], copy[4200], path[4300];
+	const char *env[] = {path, NULL};
+	const struct jv *l;
+	struct jv *doc;
+
+	if (!link_stub || !ts_tmpdir("info-driver", dir, sizeof dir))
+		return;
+	snprintf(copy, sizeof copy, "%s/libcuda.so.1", dir);
+	CU_ASSERT_EQUAL_FATAL(ts_copy_file(link_stub, copy), 0);
+	snprintf(path, sizeof path, "LD_LIBRARY_PATH=%s", dir);
+	doc = cli_json_run(E2E_CLI, json, env, CLI_EXIT_FOUND_OR_NOT, &out);
+	l = jv_library(doc, "cudart");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(l);
+	CU_ASSERT_STRING_EQUAL(jv_str(l, "reason"), "nothing answered");
+	CU_ASSERT_EQUAL(jv_num(l, "driver_version", -1), 0);
+	CU_ASSERT_PTR_NOT_NULL(
+		jv_str(l, "driver_missing")
+			? strstr(jv_str(l, "driver_missing"),
+				 "libcuda.so.1: cuDriverGetVersion failed with code 34")
+			: NULL);
+	jv_free(doc);
+	CU_ASSERT_EQUAL_FATAL(cli_run(E2E_CLI, text, env, &out), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out.out, "\n  release: no preference: no CUDA library in "
+					       "the process and no driver answered"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out.out, "\n  driver: none: "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out.out, "cuDriverGetVersion failed with code 34\n"));
+	ts_remove_tree(dir);
+}
+
+/* On a machine without a driver: no libcuda.so.1 where the search looked. */
+static void test_driver_missing_none(void)
+{
+	static const char *const text[] = {"info", "cudart", NULL};
+
+	if (ts_machine_has_driver()) {
+		ts_unavailable("this machine has a driver (libcuda.so.1); the no-driver line "
+			       "needs a machine without one");
+		return;
+	}
+	CU_ASSERT_EQUAL_FATAL(cli_run(E2E_CLI, text, NULL, &out), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out.out, "\n  driver: none: no libcuda.so.1 in the "
+					       "process, nor a sound one where the loader looks"));
 }
 
 void register_cli_info(void)
@@ -168,4 +240,7 @@ void register_cli_info(void)
 		    test_json_not_found);
 	CU_add_test(s, "info, library found: the table names it", test_text_loaded);
 	CU_add_test(s, "info, nothing found: the paths tried and what to set", test_text_not_found);
+	CU_add_test(s, "a driver that answers an error: the reason and its code",
+		    test_driver_missing_code);
+	CU_add_test(s, "no driver: a line says none was found", test_driver_missing_none);
 }

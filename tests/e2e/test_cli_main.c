@@ -6,6 +6,7 @@ static void register_suites(void)
 {
 	register_cli_usage();
 	register_cli_info();
+	register_cli_info_select();
 	register_cli_escaping();
 	register_cli_install();
 }

@@ -37,7 +37,13 @@ static void test_info_help(void)
 
 	CU_ASSERT_EQUAL_FATAL(cli_run(E2E_CLI, args, NULL, &out), 0);
 	CU_ASSERT_EQUAL(out.exit_code, 0);
-	CU_ASSERT_PTR_NOT_NULL(strstr(out.out, "Usage: cudastub info [--json]"));
+	CU_ASSERT_PTR_NOT_NULL(
+		strstr(out.out, "Usage: cudastub info [LIB...] [--stub PATH] [--json]"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out.out, "--stub PATH"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out.out, "cuda_driver is cuda"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out.out, "Exit status: 0 when every LIB named"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out.out, "1 when one was not found"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out.out, "2 on a usage error"));
 }
 
 static void test_version(void)
@@ -70,11 +76,19 @@ static void test_usage_errors(void)
 	static const char *const command[] = {"frobnicate", NULL};
 	static const char *const option[] = {"--frobnicate", NULL};
 	static const char *const info_option[] = {"info", "--yaml", NULL};
+	static const char *const info_library[] = {"info", "cudnn", NULL};
+	static const char *const stub_no_path[] = {"info", "--stub", NULL};
+	static const char *const stub_empty[] = {"info", "--stub=", NULL};
+	static const char *const stub_and_lib[] = {"info", "--stub=x.so", "nvrtc", NULL};
 
 	expect_usage_error(none, "no command given");
 	expect_usage_error(command, "unknown command 'frobnicate'");
 	expect_usage_error(option, "unknown option '--frobnicate'");
 	expect_usage_error(info_option, "cudastub info: unknown argument '--yaml'");
+	expect_usage_error(info_library, "cudastub info: unknown library 'cudnn'");
+	expect_usage_error(stub_no_path, "cudastub info: --stub needs a PATH");
+	expect_usage_error(stub_empty, "cudastub info: --stub needs a PATH");
+	expect_usage_error(stub_and_lib, "--stub reports the file's own library");
 }
 
 void register_cli_usage(void)

@@ -2,7 +2,9 @@
  * The cudastub command: what its parts share.
  *
  *   cudastub.c    main: argument parsing, --help, --version, dispatch
- *   info.c        the info command: load every linked stub's library
+ *   info.c        the info command: its arguments and its exit status
+ *   info_collect.c the report's data: a stub's info, escaped, and its file
+ *   info_stub.c   --stub: ask a stub file, not the stubs this command links
  *   info_text.c   the report as tables for people
  *   info_json.c   the report as JSON for programs
  *   table.c       column-aligned text tables
@@ -63,14 +65,35 @@ struct cli_library {
 	 * here: the path, the attempts and their paths */
 	char *path;
 	cudastub_attempt *attempts;
+	/* the stub file that answered (the command's own, or --stub's),
+	 * escaped; NULL when unknown or not linked */
+	char *stub_path;
 };
 
-/* Fills libs[CUDASTUB_LIB_COUNT] with every library, in cudastub_lib order
- * less the holes, and returns how many. With load set, runs each linked
- * stub's search first; without, reports only what needs no loading.
- * cli_release frees what it allocated. */
-int cli_collect(struct cli_library *libs, int load);
+/* A set of libraries: bit 1u << lib for each cudastub_lib; 0 is all. */
+typedef unsigned cli_library_set;
+
+/* Fills libs[CUDASTUB_LIB_COUNT] with every library of wanted, in
+ * cudastub_lib order less the holes, and returns how many. With load set,
+ * runs each of those linked stubs' search first (and only theirs);
+ * without, reports only what needs no loading. cli_release frees what it
+ * allocated. */
+int cli_collect(struct cli_library *libs, cli_library_set wanted, int load);
 void cli_release(struct cli_library *libs, int count);
+/* l as the report shows library lib: info (NULL: not linked) copied, its
+ * data escaped, and the stub file it lives in. */
+void cli_fill(struct cli_library *l, int lib, const cudastub_library_info *info);
+
+/* The library a name on the command line means ("cudart"; the CMake
+ * target's word too, "cuda_driver"; any case), or -1. */
+int cli_library_by_name(const char *name);
+
+/* --stub: dlopen()s the stub file at path and fills libs with the library
+ * (normally one) whose entry points the file itself defines, after
+ * running its search. Returns how many, or -1 after printing why the file
+ * is not a cudastub stub (a usage error). *handle keeps the file open
+ * until the report is printed. */
+int cli_collect_stub(struct cli_library *libs, const char *path, void **handle);
 
 /* text escaped (stubs/common/loader_escape.h), in a new string to free;
  * NULL when memory is short. */
@@ -89,7 +112,7 @@ int cli_info(int argc, char **argv);
 /* Prints the usage of the whole command. */
 void cli_usage(FILE *out);
 
-/* Exit status for a usage error. */
-enum { CLI_EXIT_USAGE = 2 };
+/* Exit status: a named library (or --stub's) not found; a usage error. */
+enum { CLI_EXIT_NOT_FOUND = 1, CLI_EXIT_USAGE = 2 };
 
 #endif

@@ -1,12 +1,14 @@
 /*
  * cudastub: the command-line tool of the cudastub stubs.
  *
- *   cudastub info [--json]   what each stub loads, from where, and why
+ *   cudastub info [LIB...] [--stub PATH] [--json]
+ *                            what each stub loads, from where, and why
  *   cudastub patch PATH...   point built ELF files at the stubs (patch.c)
  *   cudastub --help | --version
  *
- * Exit status: 0 on success (a report that found nothing included), 1 when
- * the output could not be written, 2 on a usage error.
+ * Exit status: 0 on success (a report of every library that found nothing
+ * included), 1 when a library info named was not found (info.c) or the
+ * output could not be written, 2 on a usage error.
  */
 #include "cli.h"
 #include "patch.h"
@@ -65,7 +67,7 @@ static void version(FILE *out)
 	int count;
 
 	fprintf(out, "cudastub %s\n", CUDASTUB_CLI_VERSION);
-	count = cli_collect(libs, 0);
+	count = cli_collect(libs, 0, 0);
 	for (int i = 0; i < count; i++)
 		if (libs[i].info.state != CUDASTUB_STATE_NOT_LINKED)
 			fprintf(out, "%s stub: built for CUDA %d.%d\n", libs[i].name,

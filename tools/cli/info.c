@@ -1,119 +1,137 @@
 /*
- * cudastub info [--json]: make every stub this command links run its
- * search now, then report what each found. The report is the answer, so
- * the exit status is 0 whether or not anything was found.
+ * cudastub info [LIB...] [--stub PATH] [--json]: make the stubs run their
+ * search now, then report what each found.
+ *
+ * With no LIB, every stub this command links; with LIB names, only those,
+ * and only their libraries are loaded (each search costs dlopen() calls,
+ * and a library loaded can change what the next one prefers). With
+ * --stub, the stub file at PATH instead of the command's own (info_stub.c).
+ *
+ * Exit status: 0 when the report ran and every library asked for (a LIB,
+ * or --stub's) was loaded; 1 when one of them was not; 2 on a usage error
+ * (an --stub file that cannot be opened or is not a cudastub stub
+ * included). A report of every
+ * library asks for none, so it exits 0 whatever it found.
  */
 #include "cli.h"
 
+#include <dlfcn.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-
-/* Points l's info at escaped copies of what the stub keeps as data, as it
- * came from outside: the path loaded and each attempt's path. Its messages
- * the stub escaped itself; own_version it wrote from numbers. Whatever
- * cannot be copied is left out, never shown raw. */
-static void escape_data(struct cli_library *l)
-{
-	cudastub_library_info *info = &l->info;
-	unsigned count = info->attempts ? info->attempt_count : 0;
-
-	l->path = info->path ? cli_escaped(info->path) : NULL;
-	info->path = l->path;
-	l->attempts = count ? calloc(count, sizeof *l->attempts) : NULL;
-	if (!l->attempts) {
-		info->attempts_dropped += count;
-		count = 0;
-	}
-	for (unsigned i = 0; i < count; i++) {
-		const char *path = info->attempts[i].path;
-
-		l->attempts[i] = info->attempts[i];
-		l->attempts[i].path = path ? cli_escaped(path) : NULL;
-	}
-	info->attempts = l->attempts;
-	info->attempt_count = count;
-}
-
-void cli_release(struct cli_library *libs, int count)
-{
-	for (int i = 0; i < count; i++) {
-		for (unsigned a = 0; libs[i].attempts && a < libs[i].info.attempt_count; a++)
-			free((char *)libs[i].attempts[a].path);
-		free(libs[i].attempts);
-		free(libs[i].path);
-	}
-}
-
-int cli_collect(struct cli_library *libs, int load)
-{
-	int n = 0;
-
-	for (int i = 0; i < CUDASTUB_LIB_COUNT; i++) {
-		const cudastub_library_info *info;
-		struct cli_library *l = &libs[n];
-
-		if (!cli_known_libraries[i].name)
-			continue; /* a hole */
-		n++;
-		memset(l, 0, sizeof *l);
-		l->name = cli_known_libraries[i].name;
-		l->env_path = cli_known_libraries[i].env_path;
-		l->release_aware = cli_known_libraries[i].release_aware;
-		if (load)
-			cudastub_load((cudastub_lib)i);
-		info = cudastub_info((cudastub_lib)i);
-		if (!info) {
-			l->info.name = l->name;
-			l->info.state = CUDASTUB_STATE_NOT_LINKED;
-			l->info.error = "this cudastub command was built without this stub";
-			continue;
-		}
-		l->info = *info;
-		if (!l->info.name)
-			l->info.name = l->name;
-		escape_data(l);
-	}
-	return n;
-}
 
 static void info_usage(FILE *out)
 {
-	fputs("Usage: cudastub info [--json]\n"
+	fputs("Usage: cudastub info [LIB...] [--stub PATH] [--json]\n"
 	      "\n"
 	      "Loads the library behind every stub this command links, the way the\n"
 	      "first call of a program would, and reports for each: its state, the\n"
-	      "version and path loaded, the search step that found it, the ABI the\n"
-	      "stub was built for, and every candidate the search tried.\n"
+	      "version and path loaded, the search step that found it, the reason\n"
+	      "for the major it preferred, the ABI the stub was built for, and every\n"
+	      "candidate the search tried.\n"
 	      "\n"
-	      "  --json      print the report as a JSON object\n"
-	      "  -h, --help  show this help and exit\n",
+	      "  LIB          report (and load) only these libraries, of:\n"
+	      "              ",
 	      out);
+	for (int i = 0, n = 0; i < CUDASTUB_LIB_COUNT; i++)
+		if (cli_known_libraries[i].name)
+			fprintf(out, "%s%s", ++n % 6 ? " " : "\n               ",
+				cli_known_libraries[i].name);
+	fputs("\n"
+	      "               (cuda_driver is cuda; any case)\n"
+	      "  --stub PATH  ask the stub file at PATH (one shipped in a wheel, maybe\n"
+	      "               renamed) instead of this command's own stubs; the file is\n"
+	      "               loaded, and must be a cudastub stub\n"
+	      "  --json       print the report as a JSON object\n"
+	      "  -h, --help   show this help and exit\n"
+	      "Options take their value as --stub PATH or --stub=PATH.\n"
+	      "\n"
+	      "Exit status: 0 when every LIB named (or the --stub file's library) was\n"
+	      "loaded, or with neither, when the report ran; 1 when one was not found;\n"
+	      "2 on a usage error, or when the --stub file cannot be opened or is not\n"
+	      "a cudastub stub.\n",
+	      out);
+}
+
+static int info_usage_error(const char *fmt, const char *arg)
+{
+	cli_line(stderr, fmt, arg);
+	fputc('\n', stderr);
+	info_usage(stderr);
+	return CLI_EXIT_USAGE;
+}
+
+struct info_args {
+	int json;
+	const char *stub;
+	cli_library_set wanted;
+};
+
+/* Returns -1 when parsed, else the exit status (help, or a usage error). */
+static int parse(int argc, char **argv, struct info_args *a)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *arg = argv[i];
+		int lib;
+
+		if (!strcmp(arg, "--json")) {
+			a->json = 1;
+		} else if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
+			info_usage(stdout);
+			return 0;
+		} else if (!strcmp(arg, "--stub")) {
+			if (++i == argc)
+				return info_usage_error("cudastub info: %s needs a PATH", arg);
+			a->stub = argv[i];
+		} else if (!strncmp(arg, "--stub=", 7)) {
+			a->stub = arg + 7;
+		} else if (arg[0] == '-') {
+			return info_usage_error("cudastub info: unknown argument '%s'", arg);
+		} else if ((lib = cli_library_by_name(arg)) >= 0) {
+			a->wanted |= 1u << lib;
+		} else {
+			return info_usage_error("cudastub info: unknown library '%s'", arg);
+		}
+	}
+	if (a->stub && !*a->stub)
+		return info_usage_error("cudastub info: %s needs a PATH", "--stub");
+	/* the file tells its own library; a name beside it would be ignored */
+	if (a->stub && a->wanted)
+		return info_usage_error("cudastub info: %s reports the file's own library; "
+					"name no LIB with it",
+					"--stub");
+	return -1;
 }
 
 int cli_info(int argc, char **argv)
 {
 	struct cli_library libs[CUDASTUB_LIB_COUNT];
-	int json = 0, count;
+	struct info_args a = {0, NULL, 0};
+	void *stub = NULL;
+	int count, status = parse(argc, argv, &a);
 
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--json")) {
-			json = 1;
-		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			info_usage(stdout);
-			return 0;
-		} else {
-			cli_line(stderr, "cudastub info: unknown argument '%s'", argv[i]);
-			fputc('\n', stderr);
-			info_usage(stderr);
-			return CLI_EXIT_USAGE;
-		}
+	if (status >= 0)
+		return status;
+	if (a.stub)
+		count = cli_collect_stub(libs, a.stub, &stub);
+	else
+		count = cli_collect(libs, a.wanted, 1);
+	if (count < 0) {
+		fputc('\n', stderr);
+		info_usage(stderr);
+		return CLI_EXIT_USAGE;
 	}
-	count = cli_collect(libs, 1);
-	if (json)
+	if (a.json)
 		cli_info_json(stdout, libs, count);
 	else
 		cli_info_text(stdout, libs, count);
+	/* asked for by name, or by --stub: each must have loaded */
+	status = 0;
+	for (int i = 0; (a.stub || a.wanted) && i < count; i++)
+		if (libs[i].info.state != CUDASTUB_STATE_LOADED)
+			status = CLI_EXIT_NOT_FOUND;
 	cli_release(libs, count);
-	return 0;
+	/* the stub file stays loaded: the stubs never dlclose() what they load,
+	 * and the file's library may still be in use by it */
+	(void)stub;
+	return status;
 }

@@ -5,12 +5,19 @@
  *                   "abi_major", "abi_minor", "error",
  *                   "tried": [{"source", "major", "path", "outcome"}],
  *                   "tried_dropped", "dlopen_calls",
- *                   "driver_version", "choice", "own_version"}]}
+ *                   "driver_version", "choice", "own_version",
+ *                   "reason", "driver_missing", "stub_path"}]}
  * States and sources are the strings of cudastub_state_name() and
  * cudastub_source_name(); path and error are null when there is none.
  * driver_version is the CUDA version the driver reported (12040), or 0;
  * choice is why a major was preferred, or null; own_version is the
  * version of a library versioned apart from CUDA ("11.2.1"), or null.
+ * reason is the one fact that ordered the majors, a string of
+ * cudastub_release_reason_name() ("override", "pin", "in process",
+ * "driver", "nothing answered"; "none" before a search, and for the
+ * driver's own stub); driver_missing is why the driver answered no
+ * version when it was asked, or null; stub_path is the stub file that
+ * answered (this command's own, or --stub's), or null when not linked.
  * Every string is escaped text (cli.h), as the text report shows it: a
  * path holding U+009B decodes to the text \xc2\x9b (written "\\xc2\\x9b"
  * in the JSON), a backslash to \\.
@@ -52,6 +59,9 @@ static void write_library(struct json_writer *w, const struct cli_library *l)
 	json_member_int(w, "driver_version", info->driver_version);
 	json_member_string(w, "choice", info->choice);
 	json_member_string(w, "own_version", info->own_version);
+	json_member_string(w, "reason", cudastub_release_reason_name(info->release_reason));
+	json_member_string(w, "driver_missing", info->driver_missing);
+	json_member_string(w, "stub_path", l->stub_path);
 	json_object_end(w);
 }
 

@@ -7,6 +7,8 @@
 #include "cli.h"
 #include "table.h"
 
+#include <string.h>
+
 static void summary_table(FILE *out, const struct cli_library *libs, int count)
 {
 	struct table t;
@@ -53,23 +55,43 @@ static void attempts_table(FILE *out, const cudastub_library_info *info)
 	table_free(&t);
 }
 
-/* What the choice of major rested on (stubs/common/loader_release.c):
- * the driver it asked, or the release already in the process, and why. */
-static void release_line(FILE *out, const cudastub_library_info *info)
+/* What the choice of major rested on (stubs/common/loader_release.c): the
+ * one reason that applied, as the stub recorded it (release_reason), and
+ * on a machine whose driver answered nothing, why. */
+static void release_line(FILE *out, const struct cli_library *l)
 {
-	if (info->driver_version > 0)
-		fprintf(out, "  driver: CUDA %d.%d (cuDriverGetVersion %d); ",
+	const cudastub_library_info *info = &l->info;
+	/* CUDASTUB_NVRTC_PATH gives CUDASTUB_NVRTC_MAJOR */
+	int stem = (int)strlen(l->env_path) - (int)strlen("_PATH");
+
+	switch (info->release_reason) {
+	case CUDASTUB_REASON_OVERRIDE:
+		fprintf(out, "  release: no preference: the override %s chose the file\n",
+			l->env_path);
+		break;
+	case CUDASTUB_REASON_PIN:
+		fprintf(out, "  release: no preference: the pin %.*s_MAJOR chose the major\n", stem,
+			l->env_path);
+		break;
+	case CUDASTUB_REASON_DRIVER:
+		fprintf(out, "  driver: CUDA %d.%d (cuDriverGetVersion %d); %s\n",
 			info->driver_version / 1000, (info->driver_version % 1000) / 10,
-			info->driver_version);
-	else
-		fputs("  release: ", out);
-	if (info->choice)
-		fputs(info->choice, out);
-	else
-		fputs("no preference (no CUDA library in the process and no driver answered, or "
-		      "a pin or an override chose)",
+			info->driver_version, info->choice ? info->choice : "-");
+		break;
+	case CUDASTUB_REASON_NOTHING_ANSWERED:
+		fputs("  release: no preference: no CUDA library in the process and no driver "
+		      "answered; newest major first\n",
 		      out);
-	fputc('\n', out);
+		break;
+	case CUDASTUB_REASON_IN_PROCESS: /* the choice names the library */
+	default:			 /* a stub too old to record the reason */
+		fprintf(out, "  release: %s\n",
+			info->choice ? info->choice
+				     : "no preference (this stub records no reason)");
+	}
+	/* choice and driver_missing come escaped from the stub */
+	if (info->driver_missing)
+		fprintf(out, "  driver: none: %s\n", info->driver_missing);
 }
 
 static void details(FILE *out, const struct cli_library *l)
@@ -83,8 +105,10 @@ static void details(FILE *out, const struct cli_library *l)
 	else
 		fprintf(out, "\n%s: %s: %s\n", l->name, cudastub_state_name(info->state),
 			info->error ? info->error : "no library loaded");
+	if (l->stub_path)
+		fprintf(out, "  stub: %s\n", l->stub_path);
 	if (l->release_aware && info->state != CUDASTUB_STATE_NOT_TRIED)
-		release_line(out, info);
+		release_line(out, l);
 	fprintf(out, "  tried %u candidate%s, %lu dlopen call%s\n",
 		info->attempt_count + info->attempts_dropped,
 		info->attempt_count + info->attempts_dropped == 1 ? "" : "s", info->dlopen_calls,
