@@ -43,7 +43,7 @@ enum { KINDS = CUDASTUB_LIB_COUNT };
 struct options {
 	int dry_run, check;
 	const char *stub_dir;
-	int changes, errors, quiet_files, other_files;
+	int changes, errors, quiet_files, static_files, other_files;
 };
 
 /* The file of the stub this command links for kind, or NULL: the object
@@ -90,29 +90,6 @@ static const char *majors_text(unsigned long majors, char *buf, size_t size)
 		if (majors & (1ul << m))
 			n += (size_t)snprintf(buf + n, size - n, "%s%d", n ? " or " : "", m);
 	return buf;
-}
-
-/* An ELF executable or shared object (not an object file or core): the
- * kinds a dynamic loader reads DT_NEEDED from. */
-static int is_elf(const char *file)
-{
-	unsigned char head[18] = {0};
-	struct stat st;
-	int fd = -1, type;
-	ssize_t got = -1;
-
-	/* Only a regular file is opened, and without blocking: a FIFO in a
-	 * tree being patched would otherwise hold open() for ever. */
-	if (stat(file, &st) == 0 && S_ISREG(st.st_mode))
-		fd = open(file, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
-		got = read(fd, head, sizeof head);
-	if (fd >= 0)
-		close(fd);
-	if (got != (ssize_t)sizeof head || memcmp(head, "\177ELF", 4))
-		return 0;
-	type = head[5] == 2 ? head[16] << 8 | head[17] : head[17] << 8 | head[16];
-	return type == 2 || type == 3; /* ET_EXEC, ET_DYN */
 }
 
 /* Copies from to to (mode of from); 0 or -1. */
@@ -204,7 +181,8 @@ struct plan {
 };
 
 /* Decides what file needs; 1 if it has CUDA libraries to deal with, 0 if
- * not, -1 if it is refused (reported). */
+ * not, 2 if patchelf cannot read it (reported; left alone, as a file with
+ * nothing to patch is), -1 if it is refused (reported). */
 static int plan_file(struct options *o, const char *file, struct plan *p)
 {
 	char needed[16384], current[8192], entry[PATH_MAX + 16], *line, *save = NULL;
@@ -214,8 +192,8 @@ static int plan_file(struct options *o, const char *file, struct plan *p)
 	memset(p, 0, sizeof *p);
 	p->file = file;
 	if (patchelf_needed(file, needed, sizeof needed) != 0) {
-		cli_line(stderr, "cudastub patch: %s: patchelf cannot read it; left alone", file);
-		return -1;
+		cli_line(stdout, "%s: patchelf cannot read it; left alone", file);
+		return 2;
 	}
 	for (line = strtok_r(needed, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		for (int k = 0; k < KINDS; k++) {
@@ -363,19 +341,30 @@ static void patch_one(struct options *o, const char *file, int named)
 	struct plan p;
 	int r;
 
-	if (!is_elf(file)) {
+	switch (elf_kind(file)) {
+	case ELF_KIND_OTHER:
 		if (named)
 			cli_line(stdout, "%s: not an ELF executable or shared library; left alone",
 				 file);
 		else
 			o->other_files++;
 		return;
+	case ELF_KIND_STATIC:
+		/* nothing is loaded by name, so nothing can become a stub */
+		if (named)
+			cli_line(stdout, "%s: statically linked; left alone", file);
+		else
+			o->static_files++;
+		return;
+	case ELF_KIND_DYNAMIC: break;
 	}
 	r = plan_file(o, file, &p);
 	if (r < 0) {
 		o->errors++;
 		return;
 	}
+	if (r == 2)
+		return;
 	if (r == 0) {
 		if (named)
 			cli_line(stdout, "%s: needs no CUDA library; left alone", file);
@@ -494,9 +483,10 @@ int cli_patch(int argc, char **argv)
 			patch_one(&o, argv[i], 1);
 		}
 	}
-	if (o.quiet_files || o.other_files)
-		printf("left alone: %d ELF files that need no CUDA library, %d other files\n",
-		       o.quiet_files, o.other_files);
+	if (o.quiet_files || o.static_files || o.other_files)
+		printf("left alone: %d ELF files that need no CUDA library, %d statically linked, "
+		       "%d other files\n",
+		       o.quiet_files, o.static_files, o.other_files);
 	if (o.check && o.changes)
 		printf("cudastub patch --check: %d files would change\n", o.changes);
 	return o.errors || (o.check && o.changes) ? 1 : 0;

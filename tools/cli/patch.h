@@ -1,6 +1,7 @@
 /*
  * `cudastub patch`: point built ELF files at the stubs instead of NVIDIA's
- * libraries (patch.c), through patchelf (patchelf.c).
+ * libraries (patch.c), through patchelf (patchelf.c), after telling what
+ * each file is (elf_kind.c).
  */
 #ifndef CUDASTUB_CLI_PATCH_H
 #define CUDASTUB_CLI_PATCH_H
@@ -15,6 +16,14 @@ int patchelf_needed(const char *file, char *out, size_t size);
 int patchelf_runpath(const char *file, char *out, size_t size);
 int patchelf_replace_needed(const char *file, const char *from, const char *to);
 int patchelf_set_runpath(const char *file, const char *runpath);
+
+/* elf_kind.c: what a file is, read from its ELF and program headers. */
+enum elf_kind {
+	ELF_KIND_OTHER,	  /* not an ELF executable or shared library */
+	ELF_KIND_STATIC,  /* one without a dynamic section: statically linked */
+	ELF_KIND_DYNAMIC, /* one the dynamic loader reads DT_NEEDED from */
+};
+enum elf_kind elf_kind(const char *file);
 
 /* patch.c: the patch command; argv[0] is "patch". Returns the exit status. */
 int cli_patch(int argc, char **argv);

@@ -1,0 +1,147 @@
+/*
+ * cudastub patch on whole trees: what it leaves alone (static programs,
+ * files patchelf cannot read) and its exit status, the stub folder that
+ * does not exist yet, symbolic links, and the NVIDIA libraries no stub
+ * covers. The programs are built here (E2E_CC), so each tree is small and
+ * its contents known.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli_run.h"
+#include "cli_suites.h"
+#include "ts_files.h"
+
+#define STR_(x) #x
+#define STR(x)	STR_(x)
+/* the runtime SONAME of the stubs' own major: a file the stubs may patch */
+#define CUDART_SONAME "libcudart.so." STR(E2E_ABI_MAJOR)
+
+static struct ts_child out;
+static char dir[4096];
+
+/* Runs a shell command (printf-style); its exit status, or -1. */
+static int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int sh(const char *fmt, ...)
+{
+	char cmd[16384];
+	char *argv[] = {"/bin/sh", "-c", cmd, NULL};
+	struct ts_child *c = malloc(sizeof *c);
+	va_list ap;
+	int status = -1;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof cmd, fmt, ap);
+	va_end(ap);
+	if (c && ts_run_program(argv, NULL, NULL, c) == 0)
+		status = c->exit_code;
+	if (c && status != 0)
+		fprintf(stderr, "%s: exit %d\n%s%s\n", cmd, status, c->out, c->err);
+	free(c);
+	return status;
+}
+
+/* Runs `cudastub patch args...` (NULL-terminated) and asserts its exit
+ * status; the output stays in out. */
+#define patch_expect(status, ...) patch_expect_at(__LINE__, status, __VA_ARGS__, NULL)
+static void patch_expect_at(int line, int status, ...)
+{
+	const char *args[15] = {"patch"};
+	va_list ap;
+	int n = 1;
+
+	va_start(ap, status);
+	while (n < 14 && (args[n] = va_arg(ap, const char *)))
+		n++;
+	va_end(ap);
+	args[n] = NULL;
+	CU_ASSERT_EQUAL_FATAL(cli_run(E2E_CLI, args, NULL, &out), 0);
+	if (out.exit_code != status)
+		fprintf(stderr, "line %d: cudastub patch exited %d, not %d:\n%s%s\n", line,
+			out.exit_code, status, out.out, out.err);
+	CU_ASSERT_EQUAL(out.exit_code, status);
+}
+
+/* The output (stdout then stderr) holds "<dir>/<name><rest>". */
+static int said(const char *name, const char *rest)
+{
+	char want[8192];
+
+	snprintf(want, sizeof want, "%s/%s%s", dir, name, rest);
+	if (strstr(out.out, want) || strstr(out.err, want))
+		return 1;
+	fprintf(stderr, "expected \"%s\" in:\n%s%s\n", want, out.out, out.err);
+	return 0;
+}
+
+/* A fresh tree in dir; 0, or -1 with the test failed. */
+static int fresh_tree(const char *tag)
+{
+	if (!ts_present("/usr/bin/patchelf", "apt-get install patchelf"))
+		return -1;
+	if (!ts_tmpdir(tag, dir, sizeof dir)) {
+		CU_FAIL("no temporary folder");
+		return -1;
+	}
+	return 0;
+}
+
+/* <dir>/<name>: a dynamic program that needs the runtime (a copy of
+ * /bin/true with one DT_NEEDED more, never run). */
+static int cuda_program(const char *name)
+{
+	return sh("cp /bin/true '%s/%s' && patchelf --add-needed " CUDART_SONAME " '%s/%s'", dir,
+		  name, dir, name);
+}
+
+/* A statically linked program (glibc's static libc) beside a patchable
+ * one, and a file patchelf cannot read: each is left alone, the run exits
+ * 0, and --check passes once the patchable one is patched. */
+static void test_static_and_unreadable_left_alone(void)
+{
+	if (fresh_tree("cli-patch-static") != 0)
+		return;
+	CU_ASSERT_EQUAL_FATAL(sh("printf 'int main(void){return 0;}\\n' > '%s/m.c' && "
+				 "'%s' -static -o '%s/static' '%s/m.c'",
+				 dir, E2E_CC, dir, dir),
+			      0);
+	CU_ASSERT_EQUAL_FATAL(cuda_program("prog"), 0);
+	patch_expect(1, "--check", dir); /* prog is not patched yet */
+	CU_ASSERT(said("prog", ": " CUDART_SONAME " -> libcudart_stub.so;"));
+	patch_expect(0, dir);
+	CU_ASSERT(said("prog", ": " CUDART_SONAME " -> libcudart_stub.so;"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out.out, "1 statically linked"));
+	CU_ASSERT_STRING_EQUAL(out.err, "");
+	patch_expect(0, "--check", dir);
+	patch_expect(0, "--check", "--stub-dir", dir, dir);
+	/* named, it is reported by name */
+	{
+		char file[4200];
+
+		snprintf(file, sizeof file, "%s/static", dir);
+		patch_expect(0, file);
+		CU_ASSERT(said("static", ": statically linked; left alone"));
+		/* an ELF file cut short: its program headers say dynamic, but
+		 * patchelf cannot read it */
+		CU_ASSERT_EQUAL_FATAL(
+			sh("head -c 2048 /bin/true > '%s/cut' && chmod +x '%s/cut'", dir, dir), 0);
+		snprintf(file, sizeof file, "%s/cut", dir);
+		patch_expect(0, file);
+		CU_ASSERT(said("cut", ": patchelf cannot read it; left alone"));
+		patch_expect(0, "--check", dir);
+		CU_ASSERT(said("cut", ": patchelf cannot read it; left alone"));
+	}
+	ts_remove_tree(dir);
+}
+
+void register_cli_patch(void)
+{
+	CU_pSuite s = CU_add_suite("cli_patch", NULL, NULL);
+
+	CU_add_test(s, "static and unreadable files are left alone, exit 0",
+		    test_static_and_unreadable_left_alone);
+}
