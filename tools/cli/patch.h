@@ -1,7 +1,7 @@
 /*
  * `cudastub patch`: point built ELF files at the stubs instead of NVIDIA's
  * libraries (patch.c), through patchelf (patchelf.c), after telling what
- * each file is (elf_kind.c).
+ * each file is (elf_kind.c); its command line is read by patch_args.c.
  */
 #ifndef CUDASTUB_CLI_PATCH_H
 #define CUDASTUB_CLI_PATCH_H
@@ -24,6 +24,23 @@ enum elf_kind {
 	ELF_KIND_DYNAMIC, /* one the dynamic loader reads DT_NEEDED from */
 };
 enum elf_kind elf_kind(const char *file);
+
+/* What the command line asked (patch_args.c), and the counts of the run. */
+struct patch_options {
+	int dry_run, check, help;
+	const char *stub_dir; /* as given, or NULL: beside each file */
+	/* its absolute real path, once resolved: PATH_MAX bytes, as realpath
+	 * writes (spelt out: a C11 file that includes this sees no PATH_MAX) */
+	char stub_real[4096];
+	const char **paths; /* the files and folders to patch */
+	int path_count;
+	int changes, errors, quiet_files, static_files, other_files;
+};
+/* Reads argv into o; -1 after printing a usage error. */
+int patch_parse(int argc, char **argv, struct patch_options *o);
+/* Resolves o->stub_dir into o->stub_real, making the folder (and those
+ * above it) unless nothing is to change; -1 after printing why not. */
+int patch_stub_folder(struct patch_options *o);
 
 /* patch.c: the patch command; argv[0] is "patch". Returns the exit status. */
 int cli_patch(int argc, char **argv);
