@@ -5,6 +5,8 @@
  * covers. The programs are built here (E2E_CC), so each tree is small and
  * its contents known.
  */
+#define _GNU_SOURCE
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -83,7 +85,10 @@ static int fresh_tree(const char *tag)
 {
 	if (!ts_present("/usr/bin/patchelf", "apt-get install patchelf"))
 		return -1;
-	if (!ts_tmpdir(tag, dir, sizeof dir)) {
+	char made[4096];
+
+	/* its real path: the command reports links by their targets' */
+	if (!ts_tmpdir(tag, made, sizeof made) || !realpath(made, dir)) {
 		CU_FAIL("no temporary folder");
 		return -1;
 	}
@@ -171,6 +176,60 @@ static void test_stub_folder_to_be(void)
 	ts_remove_tree(dir);
 }
 
+/* How many times the output holds "<dir>/<name><rest>". */
+static int times_said(const char *name, const char *rest)
+{
+	char want[8192];
+	int n = 0;
+
+	snprintf(want, sizeof want, "%s/%s%s", dir, name, rest);
+	for (const char *p = strstr(out.out, want); p; p = strstr(p + 1, want))
+		n++;
+	return n;
+}
+
+/* A link named on the command line: its target is patched, once, and the
+ * link kept. A folder walk reports each link: one to a file in the tree
+ * is not patched a second time, one outside is left alone. */
+static void test_symbolic_links(void)
+{
+	char link[4200], prog[4200], link2[4200];
+	struct stat st;
+
+	if (fresh_tree("cli-patch-links") != 0)
+		return;
+	CU_ASSERT_EQUAL_FATAL(sh("mkdir '%s/tree' '%s/outside'", dir, dir), 0);
+	CU_ASSERT_EQUAL_FATAL(cuda_program("tree/prog"), 0);
+	CU_ASSERT_EQUAL_FATAL(cuda_program("tree/prog2"), 0);
+	CU_ASSERT_EQUAL_FATAL(cuda_program("outside/ext"), 0);
+	CU_ASSERT_EQUAL_FATAL(sh("cd '%s/tree' && ln -s prog link && ln -s prog2 link2 && "
+				 "ln -s ../outside/ext extlink",
+				 dir),
+			      0);
+	snprintf(link, sizeof link, "%s/tree/link", dir);
+	snprintf(prog, sizeof prog, "%s/tree/prog", dir);
+	snprintf(link2, sizeof link2, "%s/tree/link2", dir);
+	patch_expect(0, link);
+	CU_ASSERT(said("tree/link", ": a symbolic link to "));
+	CU_ASSERT(said("tree/prog", "; the link is kept"));
+	CU_ASSERT(said("tree/prog", ": " CUDART_SONAME " -> libcudart_stub.so;"));
+	CU_ASSERT(lstat(link, &st) == 0 && S_ISLNK(st.st_mode));
+	patch_expect(0, "--check", prog);
+	/* named twice, as the link and as the file: planned once */
+	patch_expect(0, "--dry-run", link2, prog, link2);
+	CU_ASSERT_EQUAL(times_said("tree/prog2", ": " CUDART_SONAME), 1);
+	/* walked: prog2 once, each link reported */
+	snprintf(link, sizeof link, "%s/tree", dir);
+	patch_expect(0, "--dry-run", link);
+	CU_ASSERT_EQUAL(times_said("tree/prog2", ": " CUDART_SONAME), 1);
+	CU_ASSERT(said("tree/link2", ": a symbolic link to "));
+	CU_ASSERT(said("tree/prog2", ", dealt with as itself; the link is kept"));
+	CU_ASSERT(said("tree/extlink", ": a symbolic link to "));
+	CU_ASSERT(said("outside/ext", ", outside the folders given; left alone"));
+	CU_ASSERT_EQUAL(times_said("outside/ext", ": " CUDART_SONAME), 0);
+	ts_remove_tree(dir);
+}
+
 void register_cli_patch(void)
 {
 	CU_pSuite s = CU_add_suite("cli_patch", NULL, NULL);
@@ -179,4 +238,6 @@ void register_cli_patch(void)
 		    test_static_and_unreadable_left_alone);
 	CU_add_test(s, "--dry-run/--check need no stub folder; --stub-dir=DIR",
 		    test_stub_folder_to_be);
+	CU_add_test(s, "symbolic links: followed when named, reported when walked",
+		    test_symbolic_links);
 }

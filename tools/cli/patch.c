@@ -397,7 +397,40 @@ static int visit(const char *path, const struct stat *st, int type, struct FTW *
 	(void)ftw;
 	if (type == FTW_F && S_ISREG(st->st_mode) && !strstr(path, ".cudastub-tmp"))
 		patch_one(walking, path, 0);
+	else if (type == FTW_SL || type == FTW_SLN)
+		patch_link_met(walking, path);
 	return 0;
+}
+
+/* One path given: a folder is walked; a file, or the target of a link
+ * (kept as it is: its target is patched in place), is patched unless
+ * another path given deals with it. */
+static void patch_path(struct options *o, int i)
+{
+	const char *path = o->paths[i], *real = o->reals[i], *by;
+	struct stat st;
+
+	if (lstat(path, &st) != 0 || !real) {
+		cli_line(stderr, "cudastub patch: %s: %s", path, strerror(errno));
+		o->errors++;
+		return;
+	}
+	if (o->is_dir[i]) {
+		/* a link named as the folder is walked through its target */
+		nftw(S_ISLNK(st.st_mode) ? real : path, visit, 32, FTW_PHYS);
+		return;
+	}
+	if ((by = patch_dealt_with_by(o, real, i))) {
+		cli_line(stdout, "%s: the file %s, dealt with as %s", path, real, by);
+		return;
+	}
+	if (S_ISLNK(st.st_mode)) {
+		cli_line(stdout,
+			 "%s: a symbolic link to %s; the link is kept, its target dealt with", path,
+			 real);
+		path = real;
+	}
+	patch_one(o, path, 1);
 }
 
 static void patch_usage(FILE *out)
@@ -453,19 +486,14 @@ int cli_patch(int argc, char **argv)
 		free(o.paths);
 		return 1;
 	}
-	walking = &o;
-	for (int i = 0; i < o.path_count; i++) {
-		struct stat st;
-
-		if (stat(o.paths[i], &st) != 0) {
-			cli_line(stderr, "cudastub patch: %s: %s", o.paths[i], strerror(errno));
-			o.errors++;
-		} else if (S_ISDIR(st.st_mode)) {
-			nftw(o.paths[i], visit, 32, FTW_PHYS);
-		} else {
-			patch_one(&o, o.paths[i], 1);
-		}
+	if (patch_resolve_paths(&o) != 0) {
+		fputs("cudastub patch: out of memory\n", stderr);
+		free(o.paths);
+		return 1;
 	}
+	walking = &o;
+	for (int i = 0; i < o.path_count; i++)
+		patch_path(&o, i);
 	if (o.quiet_files || o.static_files || o.other_files)
 		printf("left alone: %d ELF files that need no CUDA library, %d statically linked, "
 		       "%d other files\n",
@@ -473,6 +501,7 @@ int cli_patch(int argc, char **argv)
 	if (o.check && o.changes)
 		printf("cudastub patch --check: %d files would change\n", o.changes);
 	status = o.errors || (o.check && o.changes) ? 1 : 0;
+	patch_release_paths(&o);
 	free(o.paths);
 	return status;
 }

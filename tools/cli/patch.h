@@ -1,7 +1,8 @@
 /*
  * `cudastub patch`: point built ELF files at the stubs instead of NVIDIA's
  * libraries (patch.c), through patchelf (patchelf.c), after telling what
- * each file is (elf_kind.c); its command line is read by patch_args.c.
+ * each file is (elf_kind.c); its command line is read by patch_args.c, and
+ * symbolic links are dealt with by patch_links.c.
  */
 #ifndef CUDASTUB_CLI_PATCH_H
 #define CUDASTUB_CLI_PATCH_H
@@ -34,6 +35,8 @@ struct patch_options {
 	char stub_real[4096];
 	const char **paths; /* the files and folders to patch */
 	int path_count;
+	char **reals; /* each path's real path (links followed), or NULL */
+	int *is_dir;  /* each path is (or links to) a folder */
 	int changes, errors, quiet_files, static_files, other_files;
 };
 /* Reads argv into o; -1 after printing a usage error. */
@@ -41,6 +44,16 @@ int patch_parse(int argc, char **argv, struct patch_options *o);
 /* Resolves o->stub_dir into o->stub_real, making the folder (and those
  * above it) unless nothing is to change; -1 after printing why not. */
 int patch_stub_folder(struct patch_options *o);
+
+/* patch_links.c: fills o->reals and o->is_dir (0, or -1 out of memory),
+ * and frees them. */
+int patch_resolve_paths(struct patch_options *o);
+void patch_release_paths(struct patch_options *o);
+/* The path given that deals with the file real: a folder given that holds
+ * it, or a file given before the path numbered before; NULL if none. */
+const char *patch_dealt_with_by(const struct patch_options *o, const char *real, int before);
+/* Reports a link a folder walk met (never followed). */
+void patch_link_met(struct patch_options *o, const char *link);
 
 /* patch.c: the patch command; argv[0] is "patch". Returns the exit status. */
 int cli_patch(int argc, char **argv);
