@@ -230,6 +230,56 @@ static void test_symbolic_links(void)
 	ts_remove_tree(dir);
 }
 
+/* <dir>/<file>: a fake shared library whose SONAME is soname. */
+static int fake_library(const char *file, const char *soname)
+{
+	return sh("printf 'int %s_fake(void){return 0;}\\n' > '%s/f.c' && '%s' -shared -fPIC "
+		  "-Wl,-soname,%s -o '%s/%s' '%s/f.c'",
+		  "lib", dir, E2E_CC, soname, dir, file, dir);
+}
+
+/* <dir>/prog: a program linked against each library given (file names in
+ * dir), needing each whether or not it calls it. */
+static int program_linking(const char *a, const char *b)
+{
+	return sh("printf 'int main(void){return 0;}\\n' > '%s/m.c' && cd '%s' && '%s' -o prog "
+		  "m.c -Wl,--no-as-needed -L. -l:%s -l:%s",
+		  dir, dir, E2E_CC, a, b);
+}
+
+/* A program that needs the runtime (a stub covers it) and NVTX (none
+ * does): the plan and the patch name NVTX as still needed; --strict makes
+ * that a failure, for --check and for the patch itself. */
+static void test_uncovered_named(void)
+{
+	char prog[4200];
+
+	if (fresh_tree("cli-patch-uncovered") != 0)
+		return;
+	CU_ASSERT_EQUAL_FATAL(fake_library("libnvToolsExt.so.1", "libnvToolsExt.so.1"), 0);
+	CU_ASSERT_EQUAL_FATAL(fake_library(CUDART_SONAME, CUDART_SONAME), 0);
+	CU_ASSERT_EQUAL_FATAL(program_linking("libnvToolsExt.so.1", CUDART_SONAME), 0);
+	snprintf(prog, sizeof prog, "%s/prog", dir);
+	patch_expect(0, "--dry-run", prog);
+	CU_ASSERT(said("prog", ": " CUDART_SONAME " -> libcudart_stub.so;"));
+	CU_ASSERT(said("prog", ":") &&
+		  strstr(out.out, " still needs libnvToolsExt.so.1 (no stub);"));
+	patch_expect(1, "--check", "--strict", prog);
+	patch_expect(1, "--strict", "--dry-run", prog);
+	patch_expect(0, prog);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out.out, "still needs libnvToolsExt.so.1 (no stub)"));
+	patch_expect(0, "--check", prog); /* patched: nothing would change */
+	CU_ASSERT(said("prog", ": already patched; still needs libnvToolsExt.so.1 (no stub);"));
+	patch_expect(1, "--check", "--strict", prog);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out.out, "1 files still need NVIDIA libraries"));
+	patch_expect(1, "--strict", prog);
+	/* the fake libraries themselves need nothing of NVIDIA's: --strict passes
+	 * on them */
+	snprintf(prog, sizeof prog, "%s/libnvToolsExt.so.1", dir);
+	patch_expect(0, "--check", "--strict", prog);
+	ts_remove_tree(dir);
+}
+
 void register_cli_patch(void)
 {
 	CU_pSuite s = CU_add_suite("cli_patch", NULL, NULL);
@@ -240,4 +290,6 @@ void register_cli_patch(void)
 		    test_stub_folder_to_be);
 	CU_add_test(s, "symbolic links: followed when named, reported when walked",
 		    test_symbolic_links);
+	CU_add_test(s, "NVIDIA libraries no stub covers are named; --strict fails",
+		    test_uncovered_named);
 }

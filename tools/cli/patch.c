@@ -1,5 +1,5 @@
 /*
- * cudastub patch [--dry-run | --check] [--stub-dir DIR] PATH...
+ * cudastub patch [--dry-run | --check] [--strict] [--stub-dir DIR] PATH...
  *
  * Points built ELF files (or every ELF file under a folder, an unpacked
  * wheel say) at the stubs: each DT_NEEDED on a library a stub stands in for
@@ -173,6 +173,9 @@ struct plan {
 	int uses[KINDS];	    /* the stub of that kind is (or will be) needed */
 	char runpath[8192];	    /* the RUNPATH to set, or "" to leave it */
 	char copy[KINDS][PATH_MAX]; /* stubs to copy in, "" when there */
+	/* " still needs <name> (no stub);" for each NVIDIA library no stub
+	 * covers, as the file's line shows them */
+	char uncovered[4096];
 	int change;
 };
 
@@ -192,6 +195,8 @@ static int plan_file(struct options *o, const char *file, struct plan *p)
 		return 2;
 	}
 	for (line = strtok_r(needed, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		int covered = 0;
+
 		for (int k = 0; k < KINDS; k++) {
 			const struct cli_known_library *kind = &kinds[k];
 			unsigned long serves;
@@ -199,11 +204,12 @@ static int plan_file(struct options *o, const char *file, struct plan *p)
 			if (!kind->name)
 				continue; /* a hole in the numbers */
 			if (!strcmp(line, kind->stub)) {
-				p->uses[k] = any = 1;
+				p->uses[k] = any = covered = 1;
 				continue;
 			}
 			if (!(serves = soname_majors(kind, line)))
 				continue;
+			covered = 1;
 			if (!stub_file(kind)) {
 				cli_line(stderr,
 					 "cudastub patch: %s needs %s, and this cudastub has no %s "
@@ -227,6 +233,11 @@ static int plan_file(struct options *o, const char *file, struct plan *p)
 			p->from[k] = p->names[k];
 			p->uses[k] = any = p->change = 1;
 		}
+		/* an NVIDIA library no stub stands in for: still loaded at start */
+		if (!covered && nvidia_library(line))
+			snprintf(p->uncovered + strlen(p->uncovered),
+				 sizeof p->uncovered - strlen(p->uncovered),
+				 " still needs %s (no stub);", line);
 	}
 	if (!any)
 		return 0;
@@ -290,6 +301,7 @@ static void describe(const struct plan *p, const char *verb)
 	for (int k = 0; k < KINDS; k++)
 		if (p->copy[k][0])
 			fprintf(line, " copy %s;", kinds[k].stub);
+	fputs(p->uncovered, line);
 	if (fclose(line) == 0)
 		cli_line(stdout, "%s", text);
 	else
@@ -361,6 +373,14 @@ static void patch_one(struct options *o, const char *file, int named)
 	}
 	if (r == 2)
 		return;
+	if (p.uncovered[0])
+		o->uncovered_files++;
+	if (r == 0 && p.uncovered[0]) {
+		/* said even in a walk: the file is not lazy, and nothing here changes that */
+		cli_line(stdout, "%s: needs no library a stub covers;%s left alone", file,
+			 p.uncovered);
+		return;
+	}
 	if (r == 0) {
 		if (named)
 			cli_line(stdout, "%s: needs no CUDA library; left alone", file);
@@ -369,7 +389,8 @@ static void patch_one(struct options *o, const char *file, int named)
 		return;
 	}
 	if (!p.change) {
-		cli_line(stdout, "%s: already patched", file);
+		cli_line(stdout, "%s: already patched%s%s", file, p.uncovered[0] ? ";" : "",
+			 p.uncovered);
 		return;
 	}
 	o->changes++;
@@ -435,7 +456,7 @@ static void patch_path(struct options *o, int i)
 
 static void patch_usage(FILE *out)
 {
-	fputs("Usage: cudastub patch [--dry-run | --check] [--stub-dir DIR] PATH...\n"
+	fputs("Usage: cudastub patch [--dry-run | --check] [--strict] [--stub-dir DIR] PATH...\n"
 	      "\n"
 	      "Replaces each DT_NEEDED on a library a stub stands in for (libcudart.so.N,\n"
 	      "libnvrtc.so.N, libcuda.so.1, libnvJitLink.so.N, ...) in the ELF files\n"
@@ -445,12 +466,16 @@ static void patch_usage(FILE *out)
 	      "\n"
 	      "  --dry-run       print what would change; change nothing\n"
 	      "  --check         fail (exit 1) if anything would still change\n"
+	      "  --strict        fail (exit 1) if a file still needs an NVIDIA library\n"
+	      "                  no stub covers (each is named: \"still needs ... (no stub)\")\n"
 	      "  --stub-dir DIR  copy the stubs into DIR instead of beside each file\n"
 	      "                  (made if missing; --dry-run and --check only plan it)\n"
 	      "\n"
 	      "Each option that takes a value also takes it as --opt=value.\n"
 	      "\n"
-	      "Exit status: 0 done, 1 a file refused or failed (or --check found work),\n"
+	      "Exit status: 0 done (files with nothing to patch, static or unreadable by\n"
+	      "patchelf, are left alone), 1 a file refused or failed (or --check found\n"
+	      "work, or --strict an NVIDIA library no stub covers),\n"
 	      "2 usage, or patchelf missing.\n",
 	      out);
 }
@@ -500,7 +525,10 @@ int cli_patch(int argc, char **argv)
 		       o.quiet_files, o.static_files, o.other_files);
 	if (o.check && o.changes)
 		printf("cudastub patch --check: %d files would change\n", o.changes);
-	status = o.errors || (o.check && o.changes) ? 1 : 0;
+	if (o.uncovered_files)
+		printf("cudastub patch: %d files still need NVIDIA libraries no stub covers%s\n",
+		       o.uncovered_files, o.strict ? " (--strict: a failure)" : "");
+	status = o.errors || (o.check && o.changes) || (o.strict && o.uncovered_files) ? 1 : 0;
 	patch_release_paths(&o);
 	free(o.paths);
 	return status;

@@ -28,7 +28,7 @@ enum elf_kind elf_kind(const char *file);
 
 /* What the command line asked (patch_args.c), and the counts of the run. */
 struct patch_options {
-	int dry_run, check, help;
+	int dry_run, check, help, strict;
 	const char *stub_dir; /* as given, or NULL: beside each file */
 	/* its absolute real path, once resolved: PATH_MAX bytes, as realpath
 	 * writes (spelt out: a C11 file that includes this sees no PATH_MAX) */
@@ -38,6 +38,7 @@ struct patch_options {
 	char **reals; /* each path's real path (links followed), or NULL */
 	int *is_dir;  /* each path is (or links to) a folder */
 	int changes, errors, quiet_files, static_files, other_files;
+	int uncovered_files; /* files that still need an NVIDIA library no stub covers */
 };
 /* Reads argv into o; -1 after printing a usage error. */
 int patch_parse(int argc, char **argv, struct patch_options *o);
@@ -54,6 +55,10 @@ void patch_release_paths(struct patch_options *o);
 const char *patch_dealt_with_by(const struct patch_options *o, const char *real, int before);
 /* Reports a link a folder walk met (never followed). */
 void patch_link_met(struct patch_options *o, const char *link);
+
+/* nvidia_names.c: whether a DT_NEEDED entry names one of NVIDIA's
+ * libraries (covered by a stub or not). */
+int nvidia_library(const char *name);
 
 /* patch.c: the patch command; argv[0] is "patch". Returns the exit status. */
 int cli_patch(int argc, char **argv);

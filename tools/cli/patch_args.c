@@ -99,6 +99,8 @@ int patch_parse(int argc, char **argv, struct patch_options *o)
 			o->dry_run = 1;
 		} else if (!strcmp(argv[i], "--check")) {
 			o->check = 1;
+		} else if (!strcmp(argv[i], "--strict")) {
+			o->strict = 1;
 		} else if ((value = option_value(argc, argv, &i, "--stub-dir", &missing))) {
 			o->stub_dir = value;
 		} else if (missing) {
