@@ -280,6 +280,33 @@ static void test_uncovered_named(void)
 	ts_remove_tree(dir);
 }
 
+/* Libraries auditwheel grafted under hashed names (their SONAME the
+ * hashed name): the runtime's is replaced by its stub, NVTX's named as
+ * still needed. */
+static void test_auditwheel_names(void)
+{
+	static const char cudart[] = "libcudart-96c42e41.so." STR(E2E_ABI_MAJOR);
+	char prog[4200], needed[4300];
+
+	if (fresh_tree("cli-patch-grafted") != 0)
+		return;
+	CU_ASSERT_EQUAL_FATAL(fake_library(cudart, cudart), 0);
+	CU_ASSERT_EQUAL_FATAL(
+		fake_library("libnvToolsExt-0a1b2c3d.so.1", "libnvToolsExt-0a1b2c3d.so.1"), 0);
+	CU_ASSERT_EQUAL_FATAL(program_linking(cudart, "libnvToolsExt-0a1b2c3d.so.1"), 0);
+	snprintf(prog, sizeof prog, "%s/prog", dir);
+	patch_expect(0, prog);
+	CU_ASSERT(said("prog",
+		       ": libcudart-96c42e41.so." STR(E2E_ABI_MAJOR) " -> libcudart_stub.so;"));
+	CU_ASSERT_PTR_NOT_NULL(
+		strstr(out.out, " still needs libnvToolsExt-0a1b2c3d.so.1 (no stub);"));
+	snprintf(needed, sizeof needed, "patchelf --print-needed '%s' | grep -qx libcudart_stub.so",
+		 prog);
+	CU_ASSERT_EQUAL(sh("%s", needed), 0);
+	patch_expect(0, "--check", prog);
+	ts_remove_tree(dir);
+}
+
 void register_cli_patch(void)
 {
 	CU_pSuite s = CU_add_suite("cli_patch", NULL, NULL);
@@ -292,4 +319,6 @@ void register_cli_patch(void)
 		    test_symbolic_links);
 	CU_add_test(s, "NVIDIA libraries no stub covers are named; --strict fails",
 		    test_uncovered_named);
+	CU_add_test(s, "auditwheel's hashed names: replaced, or named as still needed",
+		    test_auditwheel_names);
 }

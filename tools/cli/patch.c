@@ -195,6 +195,9 @@ static int plan_file(struct options *o, const char *file, struct plan *p)
 		return 2;
 	}
 	for (line = strtok_r(needed, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char unhashed[256];
+		/* matched by its name without auditwheel's hash; replaced as written */
+		const char *name = nvidia_unhashed(line, unhashed, sizeof unhashed);
 		int covered = 0;
 
 		for (int k = 0; k < KINDS; k++) {
@@ -203,11 +206,11 @@ static int plan_file(struct options *o, const char *file, struct plan *p)
 
 			if (!kind->name)
 				continue; /* a hole in the numbers */
-			if (!strcmp(line, kind->stub)) {
+			if (!strcmp(name, kind->stub)) {
 				p->uses[k] = any = covered = 1;
 				continue;
 			}
-			if (!(serves = soname_majors(kind, line)))
+			if (!(serves = soname_majors(kind, name)))
 				continue;
 			covered = 1;
 			if (!stub_file(kind)) {
@@ -234,7 +237,7 @@ static int plan_file(struct options *o, const char *file, struct plan *p)
 			p->uses[k] = any = p->change = 1;
 		}
 		/* an NVIDIA library no stub stands in for: still loaded at start */
-		if (!covered && nvidia_library(line))
+		if (!covered && nvidia_library(name))
 			snprintf(p->uncovered + strlen(p->uncovered),
 				 sizeof p->uncovered - strlen(p->uncovered),
 				 " still needs %s (no stub);", line);

@@ -59,6 +59,10 @@ void patch_link_met(struct patch_options *o, const char *link);
 /* nvidia_names.c: whether a DT_NEEDED entry names one of NVIDIA's
  * libraries (covered by a stub or not). */
 int nvidia_library(const char *name);
+/* name without the hash auditwheel puts in the names of the libraries it
+ * grafts ("libcudart-96c42e41.so.13": "libcudart.so.13", in buf), or name
+ * itself. */
+const char *nvidia_unhashed(const char *name, char *buf, size_t size);
 
 /* patch.c: the patch command; argv[0] is "patch". Returns the exit status. */
 int cli_patch(int argc, char **argv);
