@@ -227,6 +227,13 @@ static void test_symbolic_links(void)
 	CU_ASSERT(said("tree/extlink", ": a symbolic link to "));
 	CU_ASSERT(said("outside/ext", ", outside the folders given; left alone"));
 	CU_ASSERT_EQUAL(times_said("outside/ext", ": " CUDART_SONAME), 0);
+	/* a link to nothing: reported in a walk; named, a failure */
+	CU_ASSERT_EQUAL_FATAL(sh("ln -s gone '%s/tree/dangling'", dir), 0);
+	patch_expect(0, "--dry-run", link);
+	CU_ASSERT(said("tree/dangling", ": a symbolic link to nothing; left alone"));
+	snprintf(link, sizeof link, "%s/tree/dangling", dir);
+	patch_expect(1, "--dry-run", link);
+	CU_ASSERT(said("tree/dangling", ": No such file or directory"));
 	ts_remove_tree(dir);
 }
 

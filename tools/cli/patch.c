@@ -434,8 +434,14 @@ static void patch_path(struct options *o, int i)
 	const char *path = o->paths[i], *real = o->reals[i], *by;
 	struct stat st;
 
-	if (lstat(path, &st) != 0 || !real) {
-		cli_line(stderr, "cudastub patch: %s: %s", path, strerror(errno));
+	if (!real || lstat(path, &st) != 0) {
+		/* realpath's reason, read again (a missing path, a link to nothing):
+		 * errno has moved on since the paths were resolved */
+		char *again = real ? NULL : realpath(path, NULL);
+		int err = again ? EINVAL : errno;
+
+		free(again);
+		cli_line(stderr, "cudastub patch: %s: %s", path, strerror(err));
 		o->errors++;
 		return;
 	}
