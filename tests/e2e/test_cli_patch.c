@@ -173,6 +173,8 @@ static void test_stub_folder_to_be(void)
 	/* the option without its value is a usage error that says so */
 	patch_expect(2, prog, "--stub-dir");
 	CU_ASSERT_PTR_NOT_NULL(strstr(out.err, "--stub-dir needs a folder"));
+	patch_expect(2, "--stub-dir=", prog);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out.err, "--stub-dir= needs a folder"));
 	ts_remove_tree(dir);
 }
 

@@ -25,8 +25,12 @@ static const char *option_value(int argc, char **argv, int *i, const char *name,
 
 	if (strncmp(argv[*i], name, len))
 		return NULL;
-	if (argv[*i][len] == '=')
+	if (argv[*i][len] == '=' && argv[*i][len + 1])
 		return argv[*i] + len + 1;
+	if (argv[*i][len] == '=') { /* "--stub-dir=": no folder either */
+		*missing = 1;
+		return NULL;
+	}
 	if (argv[*i][len])
 		return NULL; /* a longer option's name */
 	if (*i + 1 < argc)
