@@ -7,5 +7,6 @@ void register_cli_info(void);	     /* test_cli_info.c */
 void register_cli_info_select(void); /* test_cli_info_select.c */
 void register_cli_escaping(void);    /* test_cli_escaping.c */
 void register_cli_install(void);     /* test_cli_install.c */
+void register_cli_patch(void);	     /* test_cli_patch.c */
 
 #endif

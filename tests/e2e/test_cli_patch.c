@@ -1,0 +1,333 @@
+/*
+ * cudastub patch on whole trees: what it leaves alone (static programs,
+ * files patchelf cannot read) and its exit status, the stub folder that
+ * does not exist yet, symbolic links, and the NVIDIA libraries no stub
+ * covers. The programs are built here (E2E_CC), so each tree is small and
+ * its contents known.
+ */
+#define _GNU_SOURCE
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli_run.h"
+#include "cli_suites.h"
+#include "ts_files.h"
+
+#define STR_(x) #x
+#define STR(x)	STR_(x)
+/* the runtime SONAME of the stubs' own major: a file the stubs may patch */
+#define CUDART_SONAME "libcudart.so." STR(E2E_ABI_MAJOR)
+
+static struct ts_child out;
+static char dir[4096];
+
+/* Runs a shell command (printf-style); its exit status, or -1. */
+static int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int sh(const char *fmt, ...)
+{
+	char cmd[16384];
+	char *argv[] = {"/bin/sh", "-c", cmd, NULL};
+	struct ts_child *c = malloc(sizeof *c);
+	va_list ap;
+	int status = -1;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof cmd, fmt, ap);
+	va_end(ap);
+	if (c && ts_run_program(argv, NULL, NULL, c) == 0)
+		status = c->exit_code;
+	if (c && status != 0)
+		fprintf(stderr, "%s: exit %d\n%s%s\n", cmd, status, c->out, c->err);
+	free(c);
+	return status;
+}
+
+/* Runs `cudastub patch args...` (NULL-terminated) and asserts its exit
+ * status; the output stays in out. */
+#define patch_expect(status, ...) patch_expect_at(__LINE__, status, __VA_ARGS__, NULL)
+static void patch_expect_at(int line, int status, ...)
+{
+	const char *args[15] = {"patch"};
+	va_list ap;
+	int n = 1;
+
+	va_start(ap, status);
+	while (n < 14 && (args[n] = va_arg(ap, const char *)))
+		n++;
+	va_end(ap);
+	args[n] = NULL;
+	CU_ASSERT_EQUAL_FATAL(cli_run(E2E_CLI, args, NULL, &out), 0);
+	if (out.exit_code != status)
+		fprintf(stderr, "line %d: cudastub patch exited %d, not %d:\n%s%s\n", line,
+			out.exit_code, status, out.out, out.err);
+	CU_ASSERT_EQUAL(out.exit_code, status);
+}
+
+/* The output (stdout then stderr) holds "<dir>/<name><rest>". */
+static int said(const char *name, const char *rest)
+{
+	char want[8192];
+
+	snprintf(want, sizeof want, "%s/%s%s", dir, name, rest);
+	if (strstr(out.out, want) || strstr(out.err, want))
+		return 1;
+	fprintf(stderr, "expected \"%s\" in:\n%s%s\n", want, out.out, out.err);
+	return 0;
+}
+
+/* A fresh tree in dir; 0, or -1 with the test failed. */
+static int fresh_tree(const char *tag)
+{
+	if (!ts_present("/usr/bin/patchelf", "apt-get install patchelf"))
+		return -1;
+	char made[4096];
+
+	/* its real path: the command reports links by their targets' */
+	if (!ts_tmpdir(tag, made, sizeof made) || !realpath(made, dir)) {
+		CU_FAIL("no temporary folder");
+		return -1;
+	}
+	return 0;
+}
+
+/* <dir>/<name>: a dynamic program that needs the runtime (a copy of
+ * /bin/true with one DT_NEEDED more, never run). */
+static int cuda_program(const char *name)
+{
+	return sh("cp /bin/true '%s/%s' && patchelf --add-needed " CUDART_SONAME " '%s/%s'", dir,
+		  name, dir, name);
+}
+
+/* A statically linked program (glibc's static libc) beside a patchable
+ * one, and a file patchelf cannot read: each is left alone, the run exits
+ * 0, and --check passes once the patchable one is patched. */
+static void test_static_and_unreadable_left_alone(void)
+{
+	if (fresh_tree("cli-patch-static") != 0)
+		return;
+	CU_ASSERT_EQUAL_FATAL(sh("printf 'int main(void){return 0;}\\n' > '%s/m.c' && "
+				 "'%s' -static -o '%s/static' '%s/m.c'",
+				 dir, E2E_CC, dir, dir),
+			      0);
+	CU_ASSERT_EQUAL_FATAL(cuda_program("prog"), 0);
+	patch_expect(1, "--check", dir); /* prog is not patched yet */
+	CU_ASSERT(said("prog", ": " CUDART_SONAME " -> libcudart_stub.so;"));
+	patch_expect(0, dir);
+	CU_ASSERT(said("prog", ": " CUDART_SONAME " -> libcudart_stub.so;"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out.out, "1 statically linked"));
+	CU_ASSERT_STRING_EQUAL(out.err, "");
+	patch_expect(0, "--check", dir);
+	patch_expect(0, "--check", "--stub-dir", dir, dir);
+	/* named, it is reported by name */
+	{
+		char file[4200];
+
+		snprintf(file, sizeof file, "%s/static", dir);
+		patch_expect(0, file);
+		CU_ASSERT(said("static", ": statically linked; left alone"));
+		/* an ELF file cut short: its program headers say dynamic, but
+		 * patchelf cannot read it */
+		CU_ASSERT_EQUAL_FATAL(
+			sh("head -c 2048 /bin/true > '%s/cut' && chmod +x '%s/cut'", dir, dir), 0);
+		snprintf(file, sizeof file, "%s/cut", dir);
+		patch_expect(0, file);
+		CU_ASSERT(said("cut", ": patchelf cannot read it; left alone"));
+		patch_expect(0, "--check", dir);
+		CU_ASSERT(said("cut", ": patchelf cannot read it; left alone"));
+	}
+	ts_remove_tree(dir);
+}
+
+/* --dry-run and --check print the plan for a stub folder that does not
+ * exist yet, and leave it unmade; --stub-dir=DIR is --stub-dir DIR; a real
+ * run makes the folder, with those above it. */
+static void test_stub_folder_to_be(void)
+{
+	char prog[4200], lib[4200], lib_opt[4300], stub[4300];
+	struct stat st;
+
+	if (fresh_tree("cli-patch-stubdir") != 0)
+		return;
+	CU_ASSERT_EQUAL_FATAL(cuda_program("prog"), 0);
+	snprintf(prog, sizeof prog, "%s/prog", dir);
+	snprintf(lib, sizeof lib, "%s/new/lib", dir);
+	snprintf(lib_opt, sizeof lib_opt, "--stub-dir=%s", lib);
+	patch_expect(0, "--dry-run", "--stub-dir", lib, prog);
+	CU_ASSERT(said("prog", ": " CUDART_SONAME " -> libcudart_stub.so; RUNPATH $ORIGIN/new/lib;"
+			       " copy libcudart_stub.so;"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out.out, "would patch"));
+	patch_expect(1, "--check", lib_opt, dir);
+	CU_ASSERT(
+		said("prog", ": " CUDART_SONAME " -> libcudart_stub.so; RUNPATH $ORIGIN/new/lib;"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out.out, "not patched:"));
+	CU_ASSERT_NOT_EQUAL(stat(lib, &st), 0); /* neither made the folder */
+	patch_expect(0, lib_opt, prog);
+	snprintf(stub, sizeof stub, "%s/libcudart_stub.so", lib);
+	CU_ASSERT_EQUAL(stat(stub, &st), 0);
+	patch_expect(0, "--check", lib_opt, dir);
+	/* the option without its value is a usage error that says so */
+	patch_expect(2, prog, "--stub-dir");
+	CU_ASSERT_PTR_NOT_NULL(strstr(out.err, "--stub-dir needs a folder"));
+	patch_expect(2, "--stub-dir=", prog);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out.err, "--stub-dir= needs a folder"));
+	ts_remove_tree(dir);
+}
+
+/* How many times the output holds "<dir>/<name><rest>". */
+static int times_said(const char *name, const char *rest)
+{
+	char want[8192];
+	int n = 0;
+
+	snprintf(want, sizeof want, "%s/%s%s", dir, name, rest);
+	for (const char *p = strstr(out.out, want); p; p = strstr(p + 1, want))
+		n++;
+	return n;
+}
+
+/* A link named on the command line: its target is patched, once, and the
+ * link kept. A folder walk reports each link: one to a file in the tree
+ * is not patched a second time, one outside is left alone. */
+static void test_symbolic_links(void)
+{
+	char link[4200], prog[4200], link2[4200];
+	struct stat st;
+
+	if (fresh_tree("cli-patch-links") != 0)
+		return;
+	CU_ASSERT_EQUAL_FATAL(sh("mkdir '%s/tree' '%s/outside'", dir, dir), 0);
+	CU_ASSERT_EQUAL_FATAL(cuda_program("tree/prog"), 0);
+	CU_ASSERT_EQUAL_FATAL(cuda_program("tree/prog2"), 0);
+	CU_ASSERT_EQUAL_FATAL(cuda_program("outside/ext"), 0);
+	CU_ASSERT_EQUAL_FATAL(sh("cd '%s/tree' && ln -s prog link && ln -s prog2 link2 && "
+				 "ln -s ../outside/ext extlink",
+				 dir),
+			      0);
+	snprintf(link, sizeof link, "%s/tree/link", dir);
+	snprintf(prog, sizeof prog, "%s/tree/prog", dir);
+	snprintf(link2, sizeof link2, "%s/tree/link2", dir);
+	patch_expect(0, link);
+	CU_ASSERT(said("tree/link", ": a symbolic link to "));
+	CU_ASSERT(said("tree/prog", "; the link is kept"));
+	CU_ASSERT(said("tree/prog", ": " CUDART_SONAME " -> libcudart_stub.so;"));
+	CU_ASSERT(lstat(link, &st) == 0 && S_ISLNK(st.st_mode));
+	patch_expect(0, "--check", prog);
+	/* named twice, as the link and as the file: planned once */
+	patch_expect(0, "--dry-run", link2, prog, link2);
+	CU_ASSERT_EQUAL(times_said("tree/prog2", ": " CUDART_SONAME), 1);
+	/* walked: prog2 once, each link reported */
+	snprintf(link, sizeof link, "%s/tree", dir);
+	patch_expect(0, "--dry-run", link);
+	CU_ASSERT_EQUAL(times_said("tree/prog2", ": " CUDART_SONAME), 1);
+	CU_ASSERT(said("tree/link2", ": a symbolic link to "));
+	CU_ASSERT(said("tree/prog2", ", dealt with as itself; the link is kept"));
+	CU_ASSERT(said("tree/extlink", ": a symbolic link to "));
+	CU_ASSERT(said("outside/ext", ", outside the folders given; left alone"));
+	CU_ASSERT_EQUAL(times_said("outside/ext", ": " CUDART_SONAME), 0);
+	/* a link to nothing: reported in a walk; named, a failure */
+	CU_ASSERT_EQUAL_FATAL(sh("ln -s gone '%s/tree/dangling'", dir), 0);
+	patch_expect(0, "--dry-run", link);
+	CU_ASSERT(said("tree/dangling", ": a symbolic link to nothing; left alone"));
+	snprintf(link, sizeof link, "%s/tree/dangling", dir);
+	patch_expect(1, "--dry-run", link);
+	CU_ASSERT(said("tree/dangling", ": No such file or directory"));
+	ts_remove_tree(dir);
+}
+
+/* <dir>/<file>: a fake shared library whose SONAME is soname. */
+static int fake_library(const char *file, const char *soname)
+{
+	return sh("printf 'int %s_fake(void){return 0;}\\n' > '%s/f.c' && '%s' -shared -fPIC "
+		  "-Wl,-soname,%s -o '%s/%s' '%s/f.c'",
+		  "lib", dir, E2E_CC, soname, dir, file, dir);
+}
+
+/* <dir>/prog: a program linked against each library given (file names in
+ * dir), needing each whether or not it calls it. */
+static int program_linking(const char *a, const char *b)
+{
+	return sh("printf 'int main(void){return 0;}\\n' > '%s/m.c' && cd '%s' && '%s' -o prog "
+		  "m.c -Wl,--no-as-needed -L. -l:%s -l:%s",
+		  dir, dir, E2E_CC, a, b);
+}
+
+/* A program that needs the runtime (a stub covers it) and NVTX (none
+ * does): the plan and the patch name NVTX as still needed; --strict makes
+ * that a failure, for --check and for the patch itself. */
+static void test_uncovered_named(void)
+{
+	char prog[4200];
+
+	if (fresh_tree("cli-patch-uncovered") != 0)
+		return;
+	CU_ASSERT_EQUAL_FATAL(fake_library("libnvToolsExt.so.1", "libnvToolsExt.so.1"), 0);
+	CU_ASSERT_EQUAL_FATAL(fake_library(CUDART_SONAME, CUDART_SONAME), 0);
+	CU_ASSERT_EQUAL_FATAL(program_linking("libnvToolsExt.so.1", CUDART_SONAME), 0);
+	snprintf(prog, sizeof prog, "%s/prog", dir);
+	patch_expect(0, "--dry-run", prog);
+	CU_ASSERT(said("prog", ": " CUDART_SONAME " -> libcudart_stub.so;"));
+	CU_ASSERT(said("prog", ":") &&
+		  strstr(out.out, " still needs libnvToolsExt.so.1 (no stub);"));
+	patch_expect(1, "--check", "--strict", prog);
+	patch_expect(1, "--strict", "--dry-run", prog);
+	patch_expect(0, prog);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out.out, "still needs libnvToolsExt.so.1 (no stub)"));
+	patch_expect(0, "--check", prog); /* patched: nothing would change */
+	CU_ASSERT(said("prog", ": already patched; still needs libnvToolsExt.so.1 (no stub);"));
+	patch_expect(1, "--check", "--strict", prog);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out.out, "1 files still need NVIDIA libraries"));
+	patch_expect(1, "--strict", prog);
+	/* the fake libraries themselves need nothing of NVIDIA's: --strict passes
+	 * on them */
+	snprintf(prog, sizeof prog, "%s/libnvToolsExt.so.1", dir);
+	patch_expect(0, "--check", "--strict", prog);
+	ts_remove_tree(dir);
+}
+
+/* Libraries auditwheel grafted under hashed names (their SONAME the
+ * hashed name): the runtime's is replaced by its stub, NVTX's named as
+ * still needed. */
+static void test_auditwheel_names(void)
+{
+	static const char cudart[] = "libcudart-96c42e41.so." STR(E2E_ABI_MAJOR);
+	char prog[4200], needed[4300];
+
+	if (fresh_tree("cli-patch-grafted") != 0)
+		return;
+	CU_ASSERT_EQUAL_FATAL(fake_library(cudart, cudart), 0);
+	CU_ASSERT_EQUAL_FATAL(
+		fake_library("libnvToolsExt-0a1b2c3d.so.1", "libnvToolsExt-0a1b2c3d.so.1"), 0);
+	CU_ASSERT_EQUAL_FATAL(program_linking(cudart, "libnvToolsExt-0a1b2c3d.so.1"), 0);
+	snprintf(prog, sizeof prog, "%s/prog", dir);
+	patch_expect(0, prog);
+	CU_ASSERT(said("prog",
+		       ": libcudart-96c42e41.so." STR(E2E_ABI_MAJOR) " -> libcudart_stub.so;"));
+	CU_ASSERT_PTR_NOT_NULL(
+		strstr(out.out, " still needs libnvToolsExt-0a1b2c3d.so.1 (no stub);"));
+	snprintf(needed, sizeof needed, "patchelf --print-needed '%s' | grep -qx libcudart_stub.so",
+		 prog);
+	CU_ASSERT_EQUAL(sh("%s", needed), 0);
+	patch_expect(0, "--check", prog);
+	ts_remove_tree(dir);
+}
+
+void register_cli_patch(void)
+{
+	CU_pSuite s = CU_add_suite("cli_patch", NULL, NULL);
+
+	CU_add_test(s, "static and unreadable files are left alone, exit 0",
+		    test_static_and_unreadable_left_alone);
+	CU_add_test(s, "--dry-run/--check need no stub folder; --stub-dir=DIR",
+		    test_stub_folder_to_be);
+	CU_add_test(s, "symbolic links: followed when named, reported when walked",
+		    test_symbolic_links);
+	CU_add_test(s, "NVIDIA libraries no stub covers are named; --strict fails",
+		    test_uncovered_named);
+	CU_add_test(s, "auditwheel's hashed names: replaced, or named as still needed",
+		    test_auditwheel_names);
+}
