@@ -38,6 +38,11 @@ function(cudastub_link target)
   set(nvidia)
   set(stubs)
   foreach(lib IN LISTS cudastub_libraries)
+    # a stub this build of cudastub did not make (CUDASTUB_LIBRARIES, or
+    # its headers were missing) replaces nothing: NVIDIA's library stays
+    if(NOT TARGET cudastub::${cudastub_${lib}_alias})
+      continue()
+    endif()
     foreach(toolkit_target IN LISTS cudastub_${lib}_toolkit_targets)
       list(APPEND nvidia ${toolkit_target})
       list(APPEND stubs cudastub::${cudastub_${lib}_alias})
@@ -62,6 +67,10 @@ function(cudastub_link target)
   foreach(source IN LISTS sources)
     if(source MATCHES "\\.cu$")
       # the runtime nvcc's code calls, in place of the one CMake would add
+      if(NOT TARGET cudastub::cudart)
+        message(FATAL_ERROR "cudastub_link: ${target} has CUDA sources, whose runtime "
+          "is cudastub::cudart, and this cudastub was built without it.")
+      endif()
       set_property(TARGET ${target} PROPERTY CUDA_RUNTIME_LIBRARY None)
       get_target_property(libs ${target} LINK_LIBRARIES)
       if(NOT "cudastub::cudart" IN_LIST libs)

@@ -5,6 +5,16 @@
 # cudastub-cuda.pc, cudastub-<lib>.pc).
 include(CMakePackageConfigHelpers)
 set(package_dir ${CMAKE_INSTALL_LIBDIR}/cmake/cudastub)
+# What the config needs to know of this build, for its COMPONENTS: each
+# library's first header and, for one not built, why (CudastubSelect.cmake)
+set(cudastub_config_facts "")
+foreach(lib IN LISTS cudastub_libraries)
+  string(APPEND cudastub_config_facts "set(cudastub_${lib}_header ${cudastub_${lib}_header})\n")
+  if(cudastub_${lib}_skipped)
+    string(REPLACE "\"" "\\\"" why "${cudastub_${lib}_skipped}")
+    string(APPEND cudastub_config_facts "set(cudastub_${lib}_skipped \"${why}\")\n")
+  endif()
+endforeach()
 install(EXPORT cudastubTargets NAMESPACE cudastub:: DESTINATION ${package_dir})
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/cudastubConfig.cmake.in
   ${PROJECT_BINARY_DIR}/cudastubConfig.cmake
@@ -14,6 +24,7 @@ write_basic_package_version_file(${PROJECT_BINARY_DIR}/cudastubConfigVersion.cma
 install(FILES ${PROJECT_BINARY_DIR}/cudastubConfig.cmake
   ${PROJECT_BINARY_DIR}/cudastubConfigVersion.cmake
   ${PROJECT_SOURCE_DIR}/cmake/CudastubLink.cmake
+  ${PROJECT_SOURCE_DIR}/cmake/CudastubNames.cmake
   DESTINATION ${package_dir})
 install(FILES ${PROJECT_SOURCE_DIR}/cmake/generated/libraries.cmake
   DESTINATION ${package_dir} RENAME CudastubLibraries.cmake)

@@ -12,7 +12,14 @@
 #define __CUDA_API_VERSION_INTERNAL 1
 
 #include <cuda.h>
+/* The profiler header ships apart from the driver API's (its own toolkit
+ * component and pip wheel): without it, the one type its functions name,
+ * as cudaProfiler.h defines it, and no check of their prototypes. */
+#if __has_include(<cudaProfiler.h>)
 #include <cudaProfiler.h>
+#else
+typedef enum CUoutput_mode_enum { CU_OUT_KEY_VALUE_PAIR = 0x00, CU_OUT_CSV = 0x01 } CUoutput_mode;
+#endif
 #include <cudaGL.h>
 #include <cudaEGL.h>
 #include <vdpau/vdpau.h>

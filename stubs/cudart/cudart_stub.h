@@ -3,7 +3,14 @@
 #define CUDASTUB_CUDART_STUB_H
 
 #include <cuda_runtime_api.h>
+/* The profiler header ships apart from the runtime's (its own toolkit
+ * component and pip wheel): a prefix that has only the runtime's headers
+ * still builds this stub. cudaProfilerStart and cudaProfilerStop name no
+ * type of it, so the wrappers compile alike; only the check of their
+ * prototypes against NVIDIA's is lost where the header is missing. */
+#if __has_include(<cuda_profiler_api.h>)
 #include <cuda_profiler_api.h>
+#endif
 /* On Arm, cuda_gl_interop.h includes no GL header and requires that one
  * came first (it checks GL_VERSION): the stand-in of interop/. */
 #include <GL/gl.h>

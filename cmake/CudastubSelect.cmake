@@ -1,0 +1,132 @@
+# cudastub_select_libraries(): which stubs this build makes. Sets
+#   cudastub_built_libraries      the libraries built (names as in
+#                                 cudastub_libraries: cudart, nvrtc, cuda, ...)
+#   cudastub_<lib>_skipped        for each library left out, why (a clause)
+#   cudastub_<lib>_header         each library's first header (its spec's)
+# and prints one line a library: built, or skipped and why.
+#
+# CUDASTUB_LIBRARIES names the libraries to build, each by its CMake target
+# name (cudart, nvrtc, cuda_driver, nvJitLink, cublas, cublasLt, ...) or its
+# library name (cuda, nvjitlink, cublaslt), in any case. Empty (the default):
+# every library whose headers are found. A library asked for by name whose
+# headers are missing is an error that names the missing header and the
+# package that provides it; one found by default is skipped with that reason.
+#
+# The headers are checked by compiling what the stub itself compiles first:
+# its <lib>_stub.h (which includes every NVIDIA header its sources use),
+# with the stub's include folders and the CUDA headers found. So the list
+# never drifts from the sources, and the missing file named is the one the
+# compiler missed, even where another header includes it.
+include(CudastubNames)
+set(CUDASTUB_LIBRARIES "" CACHE STRING
+  "Libraries to build (cudart;nvrtc;cuda_driver;cublas;...); empty: every one whose headers are found")
+
+# The package providing a library's headers: Debian's, and pip's (NVIDIA's
+# wheels, named for the CUDA 12 and 11 releases with a -cu<major> suffix).
+function(_cudastub_header_packages lib out)
+  set(pip_cudart nvidia-cuda-runtime)
+  set(pip_cuda nvidia-cuda-runtime)
+  set(pip_nvrtc nvidia-cuda-nvrtc)
+  set(pip_nvjitlink nvidia-nvjitlink)
+  set(pip_cublaslt nvidia-cublas)
+  set(pip ${pip_${lib}})
+  if(NOT pip)
+    set(pip nvidia-${lib})
+  endif()
+  if(CUDASTUB_ABI_MAJOR LESS 13)
+    set(pip ${pip}-cu${CUDASTUB_ABI_MAJOR})
+  endif()
+  set(${out} "Debian's nvidia-cuda-dev, or pip's ${pip}" PARENT_SCOPE)
+endfunction()
+
+# Compiles <lib>_stub.h; sets <out> to "" when it compiles, else to the
+# header the compiler did not find (or its first error, for another failure).
+function(_cudastub_check_headers lib out)
+  set(folder ${PROJECT_SOURCE_DIR}/stubs/${cudastub_${lib}_folder})
+  set(dir ${PROJECT_BINARY_DIR}/CMakeFiles/cudastub_headers)
+  file(WRITE ${dir}/${lib}.c "#include \"${lib}_stub.h\"\nint main(void) { return 0; }\n")
+  # the stub's own folders (stubs/cudart/interop: the GL, EGL and VDPAU
+  # stand-ins the runtime and driver stubs use), then the CUDA headers
+  set(includes ${folder} ${folder}/generated ${folder}/generated/cuda-${CUDASTUB_ABI_MAJOR}
+    ${PROJECT_SOURCE_DIR}/stubs/common ${PROJECT_SOURCE_DIR}/stubs/cudart/interop
+    ${PROJECT_SOURCE_DIR}/include ${CUDASTUB_CUDA_INCLUDE_DIR})
+  # try_compile caches its result: forget it, so that headers added or
+  # removed since are seen on the next configure
+  unset(cudastub_headers_${lib} CACHE)
+  try_compile(cudastub_headers_${lib} ${dir}/build-${lib} SOURCES ${dir}/${lib}.c
+    CMAKE_FLAGS "-DINCLUDE_DIRECTORIES=${includes}"
+    COMPILE_DEFINITIONS -D_GNU_SOURCE -DCUDASTUB_NO_UNIFIED_API
+      -DCUDASTUB_ABI_MAJOR=${CUDASTUB_ABI_MAJOR} -DCUDASTUB_ABI_MINOR=${CUDASTUB_ABI_MINOR}
+    C_STANDARD 11
+    OUTPUT_VARIABLE log)
+  set(result "")
+  if(NOT cudastub_headers_${lib})
+    # GCC: "fatal error: x.h: No such file or directory"; Clang: "'x.h' file not found"
+    if(log MATCHES "fatal error: ([^:\n]+): No such file or directory")
+      set(result ${CMAKE_MATCH_1})
+    elseif(log MATCHES "fatal error: '([^'\n]+)' file not found")
+      set(result ${CMAKE_MATCH_1})
+    elseif(log MATCHES "error: ([^\n]*)")
+      set(result "(${CMAKE_MATCH_1})")
+    else()
+      set(result "(the compiler failed)")
+    endif()
+  endif()
+  unset(cudastub_headers_${lib} CACHE)
+  set(${out} "${result}" PARENT_SCOPE)
+endfunction()
+
+function(cudastub_select_libraries)
+  set(names)
+  foreach(lib IN LISTS cudastub_libraries)
+    list(APPEND names ${cudastub_${lib}_alias})
+  endforeach()
+  list(JOIN names ", " known)
+  # the libraries asked for by name, checked before any is compiled
+  set(asked)
+  foreach(name IN LISTS CUDASTUB_LIBRARIES)
+    cudastub_library_of("${name}" lib)
+    if(NOT lib)
+      message(FATAL_ERROR "cudastub: CUDASTUB_LIBRARIES names \"${name}\", which is no "
+        "library of cudastub. Its libraries are: ${known}.")
+    endif()
+    list(APPEND asked ${lib})
+  endforeach()
+
+  set(built)
+  foreach(lib IN LISTS cudastub_libraries)
+    set(name ${cudastub_${lib}_alias})
+    set(reason "")
+    set(soname "${cudastub_${lib}_soname_${CUDASTUB_ABI_MAJOR}}${cudastub_${lib}_soname_any}")
+    if(CUDASTUB_LIBRARIES AND NOT lib IN_LIST asked)
+      set(reason "it is not in CUDASTUB_LIBRARIES")
+    elseif(NOT soname)
+      set(reason "NVIDIA has no ${name} library of CUDA ${CUDASTUB_ABI_MAJOR}")
+    else()
+      _cudastub_check_headers(${lib} missing)
+      if(missing)
+        _cudastub_header_packages(${lib} packages)
+        string(CONCAT reason "its header ${missing} is not in ${CUDASTUB_CUDA_INCLUDE_DIR} "
+          "(it comes with ${packages})")
+      endif()
+    endif()
+    if(reason AND lib IN_LIST asked)
+      message(FATAL_ERROR "cudastub: ${name} is in CUDASTUB_LIBRARIES, but cannot be "
+        "built: ${reason}. Install it, point -DCUDAToolkit_ROOT=<prefix> at CUDA headers "
+        "that have it, or leave ${name} out of CUDASTUB_LIBRARIES.")
+    endif()
+    # the first header of its spec: the one the package config looks for
+    file(STRINGS ${PROJECT_SOURCE_DIR}/tools/gen_stubs/specs/${lib}.spec header
+      REGEX "^header ")
+    string(REGEX MATCH "^header ([^ ;]+)" header "${header}")
+    set(cudastub_${lib}_header ${CMAKE_MATCH_1} PARENT_SCOPE)
+    if(reason)
+      message(STATUS "cudastub: ${name}: skipped, ${reason}")
+      set(cudastub_${lib}_skipped "${reason}" PARENT_SCOPE)
+    else()
+      message(STATUS "cudastub: ${name}: built")
+      list(APPEND built ${lib})
+    endif()
+  endforeach()
+  set(cudastub_built_libraries ${built} PARENT_SCOPE)
+endfunction()
