@@ -1,0 +1,208 @@
+/*
+ * Many wheels, one process (issue 18, point 2). Each wheel ships a runtime
+ * stub in its own lib/ folder beside an extension module linked to it
+ * (programs/wheel_probe.c, RUNPATH $ORIGIN/lib), as the README's pipeline
+ * makes them:
+ *
+ *   pkg13/  the stub built on the 13.0 headers (version node libcudart.so.13)
+ *   pkg12/  the stub built on the 12.4 headers (libcudart.so.12)
+ *   pkg13b/ a 13.0 stub of another build (the same code with a note of its
+ *           own: another commit's stub, as far as names and bytes go)
+ *
+ * Two wheels are opened in one process, as Python imports extensions
+ * (dlopen RTLD_NOW | RTLD_LOCAL), in both orders. Under the names the stubs
+ * are built with, both wheels need "libcudart_stub.so": ld.so takes the
+ * second wheel's need as met by the first wheel's copy, so the second
+ * import fails (another ABI: "version `libcudart.so.12' not found") or
+ * silently calls through the first wheel's stub. After `cudastub patch`,
+ * each wheel's stub is named by its content (libcudart_stub-<hash>.so, its
+ * SONAME too, as auditwheel names what it grafts) and each wheel calls
+ * through its own.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "test_support.h"
+#include "ts_child.h"
+#include "ts_files.h"
+
+static char tree[PATH_MAX];
+static int have_abi12;
+
+/* ---- the child: opens the wheels named in MW_WHEELS, in order ---- */
+
+static int scenario_open(void)
+{
+	char list[4 * PATH_MAX], *save = NULL;
+	const char *wheels = getenv("MW_WHEELS");
+	int i = 0;
+
+	snprintf(list, sizeof list, "%s", wheels ? wheels : "");
+	for (char *w = strtok_r(list, ":", &save); w; w = strtok_r(NULL, ":", &save), i++) {
+		char module[PATH_MAX + 32], report[2 * PATH_MAX];
+		int (*probe)(char *, size_t);
+		void *h;
+
+		snprintf(module, sizeof module, "%s/_probe.so", w);
+		h = dlopen(module, RTLD_NOW | RTLD_LOCAL);
+		if (!h) {
+			printf("w%d_error=%s\n", i, dlerror());
+			continue;
+		}
+		*(void **)&probe = dlsym(h, "wheel_probe_report");
+		if (!probe)
+			return 3;
+		probe(report, sizeof report);
+		printf("w%d=%s\n", i, report);
+	}
+	return 0;
+}
+
+/* ---- the parent ---- */
+
+static int sh(const char *cmd)
+{
+	int rc = system(cmd);
+
+	if (rc != 0)
+		fprintf(stderr, "failed (%d): %s\n", rc, cmd);
+	return rc == 0;
+}
+
+/* <root>/<pkg>/_probe.so from module, <root>/<pkg>/lib/libcudart_stub.so
+ * from stub; note, when given, is added to the stub as a section. */
+static int make_wheel(const char *root, const char *pkg, const char *module, const char *stub,
+		      const char *note)
+{
+	char cmd[8 * PATH_MAX];
+
+	snprintf(cmd, sizeof cmd,
+		 "mkdir -p '%s/%s/lib' && cp '%s' '%s/%s/_probe.so' && "
+		 "cp '%s' '%s/%s/lib/libcudart_stub.so'",
+		 root, pkg, module, root, pkg, stub, root, pkg);
+	if (!sh(cmd))
+		return 0;
+	if (!note)
+		return 1;
+	snprintf(cmd, sizeof cmd,
+		 "cd '%s/%s/lib' && printf '%s' >note && '%s' --add-section "
+		 ".note.cudastub-build=note "
+		 "libcudart_stub.so && rm note",
+		 root, pkg, note, E2E_OBJCOPY);
+	return sh(cmd);
+}
+
+static int suite_init(void)
+{
+	char root[PATH_MAX + 16];
+
+	if (!ts_tmpdir("many-wheels", tree, sizeof tree))
+		return 1;
+	snprintf(root, sizeof root, "%s/site", tree);
+	have_abi12 = E2E_PROBE12[0] && access(E2E_PROBE12, R_OK) == 0;
+	if (!make_wheel(root, "pkg13", E2E_PROBE13, E2E_CUDART_STUB, NULL) ||
+	    !make_wheel(root, "pkg13b", E2E_PROBE13, E2E_CUDART_STUB, "another build") ||
+	    (have_abi12 && !make_wheel(root, "pkg12", E2E_PROBE12, E2E_CUDART_STUB12, NULL)))
+		return 1;
+	return 0;
+}
+
+static int suite_clean(void)
+{
+	ts_remove_tree(tree);
+	return 0;
+}
+
+/* Opens site/<first> then site/<second> in one child. */
+static int open_pair(const char *site, const char *first, const char *second, struct ts_child *c)
+{
+	struct ts_env env = {0};
+	char label[128];
+
+	snprintf(label, sizeof label, "%s then %s", first, second);
+	ts_env_add(&env, "MW_WHEELS=%s/%s/%s:%s/%s/%s", tree, site, first, tree, site, second);
+	return ts_run_scenario(label, "open", &env, c);
+}
+
+/* Whether the child's report key names a stub in <site>/<pkg>/lib/. */
+static int calls_own_stub(const struct ts_child *c, const char *key, const char *site,
+			  const char *pkg)
+{
+	char want[PATH_MAX + 64];
+	const char *line = ts_value(c, key);
+
+	snprintf(want, sizeof want, "stub=%s/%s/%s/lib/libcudart_stub", tree, site, pkg);
+	if (!line || strncmp(line, want, strlen(want)) != 0) {
+		fprintf(stderr, "%s: want %s..., got %s\n%s", key, want, line ? line : "(none)",
+			c->out);
+		return 0;
+	}
+	return 1;
+}
+
+static void test_unpatched(void)
+{
+	struct ts_child c;
+
+	/* the same ABI: the second wheel quietly calls through the first's */
+	if (open_pair("site", "pkg13", "pkg13b", &c)) {
+		CU_ASSERT(calls_own_stub(&c, "w0", "site", "pkg13"));
+		CU_ASSERT(calls_own_stub(&c, "w1", "site", "pkg13"));
+	}
+	if (!have_abi12) {
+		ts_unavailable("the 12.4 ABI stub (the headers-12.4 fixture)");
+		return;
+	}
+	/* another ABI: the second import fails */
+	if (open_pair("site", "pkg13", "pkg12", &c)) {
+		CU_ASSERT(calls_own_stub(&c, "w0", "site", "pkg13"));
+		CU_ASSERT_PTR_NOT_NULL(strstr(c.out, "w1_error="));
+		CU_ASSERT_PTR_NOT_NULL(strstr(c.out, "libcudart.so.12"));
+	}
+}
+
+static void test_patched(void)
+{
+	static const char *const pairs[][2] = {
+		{"pkg13", "pkg13b"}, {"pkg13b", "pkg13"}, {"pkg13", "pkg12"}, {"pkg12", "pkg13"}};
+	char cmd[4 * PATH_MAX];
+	struct ts_child c;
+
+	snprintf(cmd, sizeof cmd, "cp -r '%s/site' '%s/patched' && '%s' patch '%s/patched'", tree,
+		 tree, E2E_CLI, tree);
+	CU_ASSERT_FATAL(sh(cmd));
+	for (size_t i = 0; i < sizeof pairs / sizeof *pairs; i++) {
+		if ((!strcmp(pairs[i][0], "pkg12") || !strcmp(pairs[i][1], "pkg12")) && !have_abi12)
+			continue;
+		if (!open_pair("patched", pairs[i][0], pairs[i][1], &c))
+			continue;
+		CU_ASSERT(calls_own_stub(&c, "w0", "patched", pairs[i][0]));
+		CU_ASSERT(calls_own_stub(&c, "w1", "patched", pairs[i][1]));
+		CU_ASSERT_PTR_NULL(strstr(c.out, "_error="));
+	}
+	/* patched again: nothing changes (the names are already unique) */
+	snprintf(cmd, sizeof cmd, "'%s' patch --check '%s/patched'", E2E_CLI, tree);
+	CU_ASSERT(sh(cmd));
+}
+
+static void register_suites(void)
+{
+	CU_pSuite s = CU_add_suite("e2e: many wheels, one process", suite_init, suite_clean);
+
+	CU_add_test(s, "as built: the second wheel fails to import or uses the first's stub",
+		    test_unpatched);
+	CU_add_test(s, "after cudastub patch: each wheel calls through its own stub, both orders",
+		    test_patched);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct ts_scenario scenarios[] = {{"open", scenario_open}, {NULL, NULL}};
+
+	return ts_main(argc, argv, scenarios, register_suites);
+}
