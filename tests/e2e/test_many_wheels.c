@@ -8,14 +8,16 @@
  *   pkg12/  the stub built on the 12.4 headers (libcudart.so.12)
  *   pkg13b/ a 13.0 stub of another build (the same code with a note of its
  *           own: another commit's stub, as far as names and bytes go)
+ *   pkgnv/  no stub: its module needs NVIDIA's libcudart.so.13 (a wheel
+ *           built against the runtime, which the patch points at a stub)
  *
  * Two wheels are opened in one process, as Python imports extensions
  * (dlopen RTLD_NOW | RTLD_LOCAL), in both orders. Under the names the stubs
  * are built with, both wheels need "libcudart_stub.so": ld.so takes the
  * second wheel's need as met by the first wheel's copy, so the second
  * import fails (another ABI: "version `libcudart.so.12' not found") or
- * silently calls through the first wheel's stub. After `cudastub patch`,
- * each wheel's stub is named by its content (libcudart_stub-<hash>.so, its
+ * silently calls through the first wheel's stub. After `cudastub patch
+ * --unique-names`, each wheel's stub is named by its content (libcudart_stub-<hash>.so, its
  * SONAME too, as auditwheel names what it grafts) and each wheel calls
  * through its own.
  */
@@ -99,7 +101,7 @@ static int make_wheel(const char *root, const char *pkg, const char *module, con
 
 static int suite_init(void)
 {
-	char root[PATH_MAX + 16];
+	char root[PATH_MAX + 16], cmd[4 * PATH_MAX];
 
 	if (!ts_tmpdir("many-wheels", tree, sizeof tree))
 		return 1;
@@ -109,7 +111,20 @@ static int suite_init(void)
 	    !make_wheel(root, "pkg13b", E2E_PROBE13, E2E_CUDART_STUB, "another build") ||
 	    (have_abi12 && !make_wheel(root, "pkg12", E2E_PROBE12, E2E_CUDART_STUB12, NULL)))
 		return 1;
-	return 0;
+	snprintf(cmd, sizeof cmd,
+		 "mkdir -p '%s/pkgnv' && cp '%s' '%s/pkgnv/_probe.so' && "
+		 "patchelf --replace-needed libcudart_stub.so libcudart.so.13 '%s/pkgnv/_probe.so'",
+		 root, E2E_PROBE13, root, root);
+	if (!sh(cmd))
+		return 1;
+	/* the tree is an unpacked wheel too, whose RECORD the patch makes stale */
+	snprintf(cmd, sizeof cmd,
+		 "mkdir -p '%s/demo-1.0.dist-info' && cd '%s/demo-1.0.dist-info' && "
+		 "printf 'Metadata-Version: 2.1\\nName: demo\\nVersion: 1.0\\n' >METADATA && "
+		 "printf 'Wheel-Version: 1.0\\nGenerator: test\\nRoot-Is-Purelib: false\\n"
+		 "Tag: py3-none-linux_x86_64\\n' >WHEEL && : >RECORD",
+		 root, root);
+	return sh(cmd) ? 0 : 1;
 }
 
 static int suite_clean(void)
@@ -129,15 +144,15 @@ static int open_pair(const char *site, const char *first, const char *second, st
 	return ts_run_scenario(label, "open", &env, c);
 }
 
-/* Whether the child's report key names a stub in <site>/<pkg>/lib/. */
+/* Whether the child's report key names a runtime stub of <site>/<pkg>/. */
 static int calls_own_stub(const struct ts_child *c, const char *key, const char *site,
 			  const char *pkg)
 {
 	char want[PATH_MAX + 64];
 	const char *line = ts_value(c, key);
 
-	snprintf(want, sizeof want, "stub=%s/%s/%s/lib/libcudart_stub", tree, site, pkg);
-	if (!line || strncmp(line, want, strlen(want)) != 0) {
+	snprintf(want, sizeof want, "stub=%s/%s/%s/", tree, site, pkg);
+	if (!line || strncmp(line, want, strlen(want)) != 0 || !strstr(line, "/libcudart_stub")) {
 		fprintf(stderr, "%s: want %s..., got %s\n%s", key, want, line ? line : "(none)",
 			c->out);
 		return 0;
@@ -168,14 +183,20 @@ static void test_unpatched(void)
 
 static void test_patched(void)
 {
-	static const char *const pairs[][2] = {
-		{"pkg13", "pkg13b"}, {"pkg13b", "pkg13"}, {"pkg13", "pkg12"}, {"pkg12", "pkg13"}};
-	char cmd[4 * PATH_MAX];
+	static const char *const pairs[][2] = {{"pkg13", "pkg13b"}, {"pkg13b", "pkg13"},
+					       {"pkg13", "pkg12"},  {"pkg12", "pkg13"},
+					       {"pkgnv", "pkg13b"}, {"pkg13b", "pkgnv"}};
+	char cmd[4 * PATH_MAX], dir[PATH_MAX + 16];
+	char *argv[] = {(char *)E2E_CLI, "patch", "--unique-names", "--strict", dir, NULL};
 	struct ts_child c;
 
-	snprintf(cmd, sizeof cmd, "cp -r '%s/site' '%s/patched' && '%s' patch '%s/patched'", tree,
-		 tree, E2E_CLI, tree);
+	snprintf(cmd, sizeof cmd, "cp -r '%s/site' '%s/patched'", tree, tree);
 	CU_ASSERT_FATAL(sh(cmd));
+	snprintf(dir, sizeof dir, "%s/patched", tree);
+	CU_ASSERT_FATAL(ts_run_program(argv, NULL, NULL, &c) == 0);
+	CU_ASSERT_EQUAL(c.exit_code, 0);
+	/* it says that the wheel's RECORD is stale, and how to write it again */
+	CU_ASSERT_PTR_NOT_NULL(strstr(c.out, "repack it with: python3 -m wheel pack"));
 	for (size_t i = 0; i < sizeof pairs / sizeof *pairs; i++) {
 		if ((!strcmp(pairs[i][0], "pkg12") || !strcmp(pairs[i][1], "pkg12")) && !have_abi12)
 			continue;
@@ -185,8 +206,21 @@ static void test_patched(void)
 		CU_ASSERT(calls_own_stub(&c, "w1", "patched", pairs[i][1]));
 		CU_ASSERT_PTR_NULL(strstr(c.out, "_error="));
 	}
+	/* wheel pack writes RECORD again: every file's hash is right */
+	snprintf(cmd, sizeof cmd,
+		 "cd '%s' && mkdir -p dist && /usr/bin/python3 -m wheel pack patched -d dist "
+		 ">/dev/null && "
+		 "/usr/bin/python3 -c \"import zipfile, hashlib, base64, glob, sys\n"
+		 "z = zipfile.ZipFile(glob.glob('dist/demo-1.0-*.whl')[0])\n"
+		 "bad = [n for n, h, _ in (l.split(',') for l in "
+		 "z.read('demo-1.0.dist-info/RECORD').decode().splitlines()) if h and h != "
+		 "'sha256=' + base64.urlsafe_b64encode(hashlib.sha256(z.read(n)).digest())"
+		 ".rstrip(b'=').decode()]\n"
+		 "sys.exit(1 if bad or len(z.namelist()) < 8 else 0)\"",
+		 tree);
+	CU_ASSERT(sh(cmd));
 	/* patched again: nothing changes (the names are already unique) */
-	snprintf(cmd, sizeof cmd, "'%s' patch --check '%s/patched'", E2E_CLI, tree);
+	snprintf(cmd, sizeof cmd, "'%s' patch --unique-names --check '%s/patched'", E2E_CLI, tree);
 	CU_ASSERT(sh(cmd));
 }
 

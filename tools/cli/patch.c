@@ -1,5 +1,5 @@
 /*
- * cudastub patch [--dry-run | --check] [--strict] [--stub-dir DIR] PATH...
+ * cudastub patch [--dry-run | --check] [--strict] [--unique-names] [--stub-dir DIR] PATH...
  *
  * Points built ELF files (or every ELF file under a folder, an unpacked
  * wheel say) at the stubs: each DT_NEEDED on a library a stub stands in for
@@ -22,6 +22,7 @@
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -164,6 +165,18 @@ static int list_has(const char *list, const char *entry)
 	return 0;
 }
 
+/* The folder of file as written ("." for a bare name), in buf. */
+static const char *dirname_of(const char *file, char *buf, size_t size)
+{
+	const char *slash = strrchr(file, '/');
+
+	if (!slash)
+		snprintf(buf, size, ".");
+	else
+		snprintf(buf, size, "%.*s", slash == file ? 1 : (int)(slash - file), file);
+	return buf;
+}
+
 /* What one file needs done; filled by plan(), carried out by apply(). */
 struct plan {
 	const char *file;
@@ -173,6 +186,11 @@ struct plan {
 	int uses[KINDS];	    /* the stub of that kind is (or will be) needed */
 	char runpath[8192];	    /* the RUNPATH to set, or "" to leave it */
 	char copy[KINDS][PATH_MAX]; /* stubs to copy in, "" when there */
+	/* the name each stub goes by: the generic one, or with --unique-names
+	 * its content name (patch_names.c), and the file it is made from */
+	char to[KINDS][64];
+	char source[KINDS][PATH_MAX];
+	int named[KINDS]; /* needs a content name already: nothing to copy */
 	/* " still needs <name> (no stub);" for each NVIDIA library no stub
 	 * covers, as the file's line shows them */
 	char uncovered[4096];
@@ -184,7 +202,8 @@ struct plan {
  * nothing to patch is), -1 if it is refused (reported). */
 static int plan_file(struct options *o, const char *file, struct plan *p)
 {
-	char needed[16384], current[8192], entry[PATH_MAX + 16], *line, *save = NULL;
+	char needed[16384], current[8192], entry[PATH_MAX + 16], folder[PATH_MAX], *line,
+		*save = NULL;
 	char majors[64];
 	int any = 0;
 
@@ -206,8 +225,20 @@ static int plan_file(struct options *o, const char *file, struct plan *p)
 
 			if (!kind->name)
 				continue; /* a hole in the numbers */
+			if (patch_is_content_name(line, kind->stub)) {
+				p->named[k] = covered = 1; /* a patch made it so */
+				continue;
+			}
 			if (!strcmp(name, kind->stub)) {
 				p->uses[k] = any = covered = 1;
+				/* --unique-names: the wheel's own stub gets its own name */
+				if (o->unique_names) {
+					snprintf(p->names[k], sizeof p->names[k], "%s", line);
+					p->from[k] = p->names[k];
+					patch_shipped_stub(
+						file, dirname_of(file, folder, sizeof folder),
+						kind->stub, p->source[k], sizeof p->source[k]);
+				}
 				continue;
 			}
 			if (!(serves = soname_majors(kind, name)))
@@ -242,8 +273,13 @@ static int plan_file(struct options *o, const char *file, struct plan *p)
 				 sizeof p->uncovered - strlen(p->uncovered),
 				 " still needs %s (no stub);", line);
 	}
-	if (!any)
+	if (!any) {
+		/* only stubs a patch named by content: already patched, as is */
+		for (int k = 0; k < KINDS; k++)
+			if (p->named[k])
+				return 1;
 		return 0;
+	}
 	snprintf(entry, sizeof entry, "%s", file);
 	if (!strrchr(entry, '/'))
 		snprintf(entry, sizeof entry, ".");
@@ -257,6 +293,13 @@ static int plan_file(struct options *o, const char *file, struct plan *p)
 	}
 	/* resolved once, and there whether or not the folder exists yet */
 	snprintf(p->stub_dir, sizeof p->stub_dir, "%s", o->stub_dir ? o->stub_real : p->dir);
+	/* --unique-names on a file linked to a stub its wheel ships: the named
+	 * copy goes beside that stub, where the RUNPATH already leads */
+	for (int k = 0; k < KINDS && o->unique_names && !o->stub_dir; k++)
+		if (p->from[k] && !strcmp(p->from[k], kinds[k].stub) && p->source[k][0]) {
+			dirname_of(p->source[k], p->stub_dir, sizeof p->stub_dir);
+			break;
+		}
 	origin_entry(p->dir, p->stub_dir, entry, sizeof entry);
 	if (patchelf_runpath(file, current, sizeof current) != 0)
 		current[0] = '\0';
@@ -271,11 +314,26 @@ static int plan_file(struct options *o, const char *file, struct plan *p)
 	for (int k = 0; k < KINDS; k++) {
 		char *dest = p->copy[k];
 
-		if (!p->uses[k] || !stub_file(&kinds[k]))
+		if (!p->uses[k])
 			continue;
-		if (snprintf(dest, sizeof p->copy[k], "%.*s/%s", PATH_MAX - 64, p->stub_dir,
-			     kinds[k].stub) >= (int)sizeof p->copy[k] ||
-		    same_contents(stub_file(&kinds[k]), dest))
+		if (!p->source[k][0] && stub_file(&kinds[k]))
+			snprintf(p->source[k], sizeof p->source[k], "%s", stub_file(&kinds[k]));
+		snprintf(p->to[k], sizeof p->to[k], "%s", kinds[k].stub);
+		if (!p->source[k][0])
+			continue;
+		if (o->unique_names && p->from[k] &&
+		    patch_content_name(p->source[k], kinds[k].stub, p->to[k], sizeof p->to[k]) !=
+			    0) {
+			cli_line(stderr, "cudastub patch: %s: cannot read %s", file, p->source[k]);
+			return -1;
+		}
+		if (snprintf(dest, sizeof p->copy[k], "%.*s/%s", PATH_MAX - 80, p->stub_dir,
+			     p->to[k]) >= (int)sizeof p->copy[k])
+			dest[0] = '\0';
+		/* a content name is there whole or not at all (made under a
+		 * temporary name): being there is being the same */
+		else if (strcmp(p->to[k], kinds[k].stub) ? access(dest, F_OK) == 0
+							 : same_contents(p->source[k], dest))
 			dest[0] = '\0';
 		else
 			p->change = 1;
@@ -298,12 +356,12 @@ static void describe(const struct plan *p, const char *verb)
 	fprintf(line, "%s %s:", verb, p->file);
 	for (int k = 0; k < KINDS; k++)
 		if (p->from[k])
-			fprintf(line, " %s -> %s;", p->from[k], kinds[k].stub);
+			fprintf(line, " %s -> %s;", p->from[k], p->to[k]);
 	if (p->runpath[0])
 		fprintf(line, " RUNPATH %s;", p->runpath);
 	for (int k = 0; k < KINDS; k++)
 		if (p->copy[k][0])
-			fprintf(line, " copy %s;", kinds[k].stub);
+			fprintf(line, " copy %s;", p->to[k]);
 	fputs(p->uncovered, line);
 	if (fclose(line) == 0)
 		cli_line(stdout, "%s", text);
@@ -325,7 +383,10 @@ static int apply(const struct plan *p)
 		if (!p->copy[k][0])
 			continue;
 		snprintf(tmp, sizeof tmp, "%s.cudastub-tmp", p->copy[k]);
-		ok = copy_file(stub_file(&kinds[k]), tmp) == 0 && rename(tmp, p->copy[k]) == 0;
+		ok = copy_file(p->source[k], tmp) == 0 &&
+		     (!strcmp(p->to[k], kinds[k].stub) ||
+		      patchelf_set_soname(tmp, p->to[k]) == 0) &&
+		     rename(tmp, p->copy[k]) == 0;
 		if (!ok)
 			unlink(tmp);
 	}
@@ -333,14 +394,14 @@ static int apply(const struct plan *p)
 	ok = ok && stat(p->file, &st) == 0 && copy_file(p->file, tmp) == 0;
 	for (int k = 0; k < KINDS && ok; k++)
 		if (p->from[k])
-			ok = patchelf_replace_needed(tmp, p->from[k], kinds[k].stub) == 0;
+			ok = patchelf_replace_needed(tmp, p->from[k], p->to[k]) == 0;
 	if (ok && p->runpath[0])
 		ok = patchelf_set_runpath(tmp, p->runpath) == 0;
 	/* the copy must read back as patched before it replaces anything */
 	ok = ok && patchelf_needed(tmp, needed, sizeof needed) == 0;
 	for (int k = 0; k < KINDS && ok; k++)
 		if (p->from[k])
-			ok = strstr(needed, kinds[k].stub) != NULL;
+			ok = strstr(needed, p->to[k]) != NULL;
 	ok = ok && chmod(tmp, st.st_mode & 07777) == 0 && rename(tmp, p->file) == 0;
 	if (!ok)
 		unlink(tmp);
@@ -463,9 +524,38 @@ static void patch_path(struct options *o, int i)
 	patch_one(o, path, 1);
 }
 
+/* A folder given that is an unpacked wheel (it holds <name>.dist-info/RECORD):
+ * RECORD lists each file's hash, which the patch just made wrong, and
+ * `python -m wheel pack` writes it again. */
+static void say_record_stale(const struct options *o)
+{
+	for (int i = 0; i < o->path_count; i++) {
+		char record[PATH_MAX + 512];
+		struct dirent *e;
+		DIR *d = o->is_dir[i] && o->reals[i] ? opendir(o->reals[i]) : NULL;
+
+		while (d && (e = readdir(d))) {
+			size_t n = strlen(e->d_name);
+
+			if (n > 10 && !strcmp(e->d_name + n - 10, ".dist-info") &&
+			    snprintf(record, sizeof record, "%s/%s/RECORD", o->reals[i],
+				     e->d_name) < (int)sizeof record &&
+			    access(record, F_OK) == 0)
+				cli_line(stdout,
+					 "%s is an unpacked wheel: its RECORD no longer matches "
+					 "the patched files; repack it with: python3 -m wheel pack "
+					 "%s",
+					 o->paths[i], o->paths[i]);
+		}
+		if (d)
+			closedir(d);
+	}
+}
+
 static void patch_usage(FILE *out)
 {
-	fputs("Usage: cudastub patch [--dry-run | --check] [--strict] [--stub-dir DIR] PATH...\n"
+	fputs("Usage: cudastub patch [--dry-run | --check] [--strict] [--unique-names]\n"
+	      "                      [--stub-dir DIR] PATH...\n"
 	      "\n"
 	      "Replaces each DT_NEEDED on a library a stub stands in for (libcudart.so.N,\n"
 	      "libnvrtc.so.N, libcuda.so.1, libnvJitLink.so.N, ...) in the ELF files\n"
@@ -475,6 +565,9 @@ static void patch_usage(FILE *out)
 	      "\n"
 	      "  --dry-run       print what would change; change nothing\n"
 	      "  --check         fail (exit 1) if anything would still change\n"
+	      "  --unique-names  name each stub by its content, lib<x>_stub-<hash>.so (and\n"
+	      "                  its SONAME), so that wheels with stubs of their own each\n"
+	      "                  load their own in one process\n"
 	      "  --strict        fail (exit 1) if a file still needs an NVIDIA library\n"
 	      "                  no stub covers (each is named: \"still needs ... (no stub)\")\n"
 	      "  --stub-dir DIR  copy the stubs into DIR instead of beside each file\n"
@@ -532,6 +625,8 @@ int cli_patch(int argc, char **argv)
 		printf("left alone: %d ELF files that need no CUDA library, %d statically linked, "
 		       "%d other files\n",
 		       o.quiet_files, o.static_files, o.other_files);
+	if (o.changes && !o.check && !o.dry_run)
+		say_record_stale(&o);
 	if (o.check && o.changes)
 		printf("cudastub patch --check: %d files would change\n", o.changes);
 	if (o.uncovered_files)

@@ -17,6 +17,7 @@ int patchelf_needed(const char *file, char *out, size_t size);
 int patchelf_runpath(const char *file, char *out, size_t size);
 int patchelf_replace_needed(const char *file, const char *from, const char *to);
 int patchelf_set_runpath(const char *file, const char *runpath);
+int patchelf_set_soname(const char *file, const char *soname);
 
 /* elf_kind.c: what a file is, read from its ELF and program headers. */
 enum elf_kind {
@@ -29,6 +30,7 @@ enum elf_kind elf_kind(const char *file);
 /* What the command line asked (patch_args.c), and the counts of the run. */
 struct patch_options {
 	int dry_run, check, help, strict;
+	int unique_names;     /* --unique-names: stubs named by their content (patch_names.c) */
 	const char *stub_dir; /* as given, or NULL: beside each file */
 	/* its absolute real path, once resolved: PATH_MAX bytes, as realpath
 	 * writes (spelt out: a C11 file that includes this sees no PATH_MAX) */
@@ -66,5 +68,15 @@ const char *nvidia_unhashed(const char *name, char *buf, size_t size);
 
 /* patch.c: the patch command; argv[0] is "patch". Returns the exit status. */
 int cli_patch(int argc, char **argv);
+
+/* patch_names.c: --unique-names. The content name of stub_file as a stand-in
+ * for generic ("libcudart_stub.so" -> "libcudart_stub-<hash>.so"); 0 or -1. */
+int patch_content_name(const char *stub_file, const char *generic, char *out, size_t size);
+/* Whether name is a content name of generic's. */
+int patch_is_content_name(const char *name, const char *generic);
+/* The real path of the generic stub that file (in dir) loads through its
+ * RUNPATH, the one its wheel ships; NULL when none holds one. */
+const char *patch_shipped_stub(const char *file, const char *dir, const char *generic, char *out,
+			       size_t size);
 
 #endif

@@ -106,3 +106,10 @@ int patchelf_set_runpath(const char *file, const char *runpath)
 
 	return run(args, NULL, 0);
 }
+
+int patchelf_set_soname(const char *file, const char *soname)
+{
+	char *args[] = {"--set-soname", (char *)soname, (char *)file, NULL};
+
+	return run(args, NULL, 0);
+}
