@@ -224,6 +224,66 @@ static void test_patched(void)
 	CU_ASSERT(sh(cmd));
 }
 
+/* A .whl patched whole: demo-1.0 ships pkg13 (linked to the stub it ships)
+ * and pkgnv, linked to NVIDIA's runtime that auditwheel grafted as
+ * demo.libs/libcudart-96c42e41.so.13. After `cudastub patch demo.whl` the
+ * wheel holds content-named stubs in demo.libs, no grafted runtime, and a
+ * RECORD whose every hash is right, and both modules call through them. */
+static void test_whl(void)
+{
+	char runtime[PATH_MAX], cmd[8 * PATH_MAX], wheel[PATH_MAX + 64];
+	char *argv[] = {(char *)E2E_CLI, "patch", wheel, NULL};
+	char *check[] = {(char *)E2E_CLI, "patch", "--check", wheel, NULL};
+	struct ts_child c;
+
+	if (!ts_toolkit_file("libcudart.so.13", runtime, sizeof runtime))
+		return;
+	snprintf(cmd, sizeof cmd,
+		 "cd '%s' && mkdir -p whl/demo-1.0 && cd whl/demo-1.0 && "
+		 "cp -r ../../site/pkg13 ../../site/demo-1.0.dist-info . && mkdir pkgnv demo.libs "
+		 "&& "
+		 "cp '%s' demo.libs/libcudart-96c42e41.so.13 && "
+		 "patchelf --set-soname libcudart-96c42e41.so.13 "
+		 "demo.libs/libcudart-96c42e41.so.13 && "
+		 "cp '%s' pkgnv/_probe.so && "
+		 "patchelf --replace-needed libcudart_stub.so libcudart-96c42e41.so.13 "
+		 "pkgnv/_probe.so "
+		 "&& patchelf --set-rpath '$ORIGIN/../demo.libs' pkgnv/_probe.so && cd .. && "
+		 "/usr/bin/python3 -m wheel pack demo-1.0 -d . >/dev/null && rm -r demo-1.0",
+		 tree, runtime, E2E_PROBE13);
+	CU_ASSERT_FATAL(sh(cmd));
+	snprintf(wheel, sizeof wheel, "%s/whl/demo-1.0-py3-none-linux_x86_64.whl", tree);
+	CU_ASSERT_FATAL(ts_run_program(argv, NULL, NULL, &c) == 0);
+	CU_ASSERT_EQUAL(c.exit_code, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(c.out, "removed libcudart-96c42e41.so.13"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(c.out, "packed again"));
+	/* what the wheel holds now, and whether RECORD says so */
+	snprintf(cmd, sizeof cmd,
+		 "cd '%s/whl' && /usr/bin/python3 -c \"import zipfile, hashlib, base64, sys\n"
+		 "z = zipfile.ZipFile('demo-1.0-py3-none-linux_x86_64.whl')\n"
+		 "names = z.namelist()\n"
+		 "bad = [n for n, h, _ in (l.split(',') for l in "
+		 "z.read('demo-1.0.dist-info/RECORD').decode().splitlines()) if h and h != "
+		 "'sha256=' + base64.urlsafe_b64encode(hashlib.sha256(z.read(n)).digest())"
+		 ".rstrip(b'=').decode()]\n"
+		 "stubs = [n for n in names if n.startswith('demo.libs/libcudart_stub-')]\n"
+		 "grafted = [n for n in names if 'libcudart-96c42e41' in n]\n"
+		 "z.extractall('out')\n"
+		 "sys.exit(1 if bad or not stubs or grafted else 0)\"",
+		 tree);
+	CU_ASSERT(sh(cmd));
+	if (open_pair("whl/out", "pkgnv", "pkg13", &c)) {
+		/* both from demo.libs (pkg13's shipped stub is this build's: the same
+		 * content, so the same name and one file) */
+		CU_ASSERT_PTR_NOT_NULL(strstr(c.out, "w0=stub="));
+		CU_ASSERT_PTR_NOT_NULL(strstr(c.out, "/demo.libs/libcudart_stub-"));
+		CU_ASSERT_PTR_NULL(strstr(c.out, "_error="));
+	}
+	/* the wheel patched has nothing left to do */
+	CU_ASSERT_FATAL(ts_run_program(check, NULL, NULL, &c) == 0);
+	CU_ASSERT_EQUAL(c.exit_code, 0);
+}
+
 static void register_suites(void)
 {
 	CU_pSuite s = CU_add_suite("e2e: many wheels, one process", suite_init, suite_clean);
@@ -232,6 +292,8 @@ static void register_suites(void)
 		    test_unpatched);
 	CU_add_test(s, "after cudastub patch: each wheel calls through its own stub, both orders",
 		    test_patched);
+	CU_add_test(s, "a .whl patched whole: its own stub folder, no grafted runtime, RECORD",
+		    test_whl);
 }
 
 int main(int argc, char **argv)

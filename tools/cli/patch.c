@@ -487,6 +487,12 @@ static int visit(const char *path, const struct stat *st, int type, struct FTW *
 	return 0;
 }
 
+void patch_tree(struct patch_options *o, const char *dir)
+{
+	walking = o;
+	nftw(dir, visit, 32, FTW_PHYS);
+}
+
 /* One path given: a folder is walked; a file, or the target of a link
  * (kept as it is: its target is patched in place), is patched unless
  * another path given deals with it. */
@@ -520,6 +526,11 @@ static void patch_path(struct options *o, int i)
 			 "%s: a symbolic link to %s; the link is kept, its target dealt with", path,
 			 real);
 		path = real;
+	}
+	if (patch_is_wheel(path)) {
+		patch_wheel(o, path);
+		walking = o;
+		return;
 	}
 	patch_one(o, path, 1);
 }

@@ -79,4 +79,13 @@ int patch_is_content_name(const char *name, const char *generic);
 const char *patch_shipped_stub(const char *file, const char *dir, const char *generic, char *out,
 			       size_t size);
 
+/* patch.c: every ELF file under dir, as a folder given is walked. */
+void patch_tree(struct patch_options *o, const char *dir);
+
+/* patch_wheel.c: whether path is a .whl file, and patching one as a wheel
+ * (unpacked, patched with a stub folder of its own and content names,
+ * grafted NVIDIA libraries nothing needs removed, packed again); 0 or -1. */
+int patch_is_wheel(const char *path);
+int patch_wheel(struct patch_options *o, const char *wheel);
+
 #endif
