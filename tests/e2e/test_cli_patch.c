@@ -316,6 +316,44 @@ static void test_auditwheel_names(void)
 	ts_remove_tree(dir);
 }
 
+/* A walk reads each file's DT_NEEDED and RUNPATH itself (elf_dynamic.c):
+ * patchelf, which reads a whole file per question, runs only on the files
+ * that change. A patchelf on PATH that logs its arguments shows it. */
+static void test_patchelf_only_for_changes(void)
+{
+	char path_var[4200 + 64], log[4200];
+	const char *env[] = {path_var, NULL};
+	const char *check[] = {"patch", "--check", dir, NULL};
+	const char *patch[] = {"patch", dir, NULL};
+
+	if (fresh_tree("cli-patch-reads") != 0)
+		return;
+	CU_ASSERT_EQUAL_FATAL(sh("mkdir '%s/bin' && printf '#!/bin/sh\\necho \"$*\" >> %s/log\\n"
+				 "exec /usr/bin/patchelf \"$@\"\\n' > '%s/bin/patchelf' && "
+				 "chmod +x '%s/bin/patchelf' && mkdir '%s/tree' && "
+				 "for i in 1 2 3; do cp /bin/true '%s/tree/plain'$i; done",
+				 dir, dir, dir, dir, dir, dir),
+			      0);
+	CU_ASSERT_EQUAL_FATAL(
+		sh("cp /bin/true '%s/tree/prog' && patchelf --add-needed " CUDART_SONAME
+		   " '%s/tree/prog'",
+		   dir, dir),
+		0);
+	snprintf(path_var, sizeof path_var, "PATH=%s/bin:/usr/bin:/bin", dir);
+	snprintf(log, sizeof log, "%s/log", dir);
+	strcat(dir, "/tree");
+	CU_ASSERT_EQUAL_FATAL(cli_run(E2E_CLI, check, env, &out), 0);
+	CU_ASSERT_EQUAL(out.exit_code, 1);	   /* prog would change */
+	CU_ASSERT_NOT_EQUAL(access(log, F_OK), 0); /* and patchelf never ran */
+	CU_ASSERT_EQUAL_FATAL(cli_run(E2E_CLI, patch, env, &out), 0);
+	CU_ASSERT_EQUAL(out.exit_code, 0);
+	/* it ran on prog's copy only, never on the plain programs */
+	CU_ASSERT_EQUAL(sh("grep -q prog '%s'", log), 0);
+	CU_ASSERT_NOT_EQUAL(sh("grep -q plain '%s' 2>/dev/null", log), 0);
+	*strrchr(dir, '/') = '\0';
+	ts_remove_tree(dir);
+}
+
 void register_cli_patch(void)
 {
 	CU_pSuite s = CU_add_suite("cli_patch", NULL, NULL);
@@ -328,6 +366,8 @@ void register_cli_patch(void)
 		    test_symbolic_links);
 	CU_add_test(s, "NVIDIA libraries no stub covers are named; --strict fails",
 		    test_uncovered_named);
+	CU_add_test(s, "patchelf runs only on the files that change",
+		    test_patchelf_only_for_changes);
 	CU_add_test(s, "auditwheel's hashed names: replaced, or named as still needed",
 		    test_auditwheel_names);
 }

@@ -209,7 +209,7 @@ static int plan_file(struct options *o, const char *file, struct plan *p)
 
 	memset(p, 0, sizeof *p);
 	p->file = file;
-	if (patchelf_needed(file, needed, sizeof needed) != 0) {
+	if (patch_read_needed(file, needed, sizeof needed) != 0) {
 		cli_line(stdout, "%s: patchelf cannot read it; left alone", file);
 		return 2;
 	}
@@ -301,7 +301,7 @@ static int plan_file(struct options *o, const char *file, struct plan *p)
 			break;
 		}
 	origin_entry(p->dir, p->stub_dir, entry, sizeof entry);
-	if (patchelf_runpath(file, current, sizeof current) != 0)
+	if (patch_read_runpath(file, current, sizeof current) != 0)
 		current[0] = '\0';
 	if (!list_has(current, entry)) {
 		if (snprintf(p->runpath, sizeof p->runpath, "%s%s%s", entry, current[0] ? ":" : "",

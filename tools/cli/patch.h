@@ -79,6 +79,14 @@ int patch_is_content_name(const char *name, const char *generic);
 const char *patch_shipped_stub(const char *file, const char *dir, const char *generic, char *out,
 			       size_t size);
 
+/* elf_dynamic.c: file's DT_NEEDED entries (one a line) and its RUNPATH or
+ * RPATH, as patchelf prints them, read from its dynamic section alone; 0,
+ * or -1 when it cannot (then ask patchelf). */
+int elf_dynamic_strings(const char *file, char *needed, size_t nsize, char *runpath, size_t rsize);
+/* The same questions answered from the file, else by patchelf; 0 or -1. */
+int patch_read_needed(const char *file, char *out, size_t size);
+int patch_read_runpath(const char *file, char *out, size_t size);
+
 /* patch.c: every ELF file under dir, as a folder given is walked. */
 void patch_tree(struct patch_options *o, const char *dir);
 

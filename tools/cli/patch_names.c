@@ -94,7 +94,7 @@ const char *patch_shipped_stub(const char *file, const char *dir, const char *ge
 	char runpath[8192], folder[PATH_MAX], path[PATH_MAX + 256];
 	struct stat st;
 
-	if (patchelf_runpath(file, runpath, sizeof runpath) != 0)
+	if (patch_read_runpath(file, runpath, sizeof runpath) != 0)
 		return NULL;
 	runpath[strcspn(runpath, "\n")] = '\0';
 	for (const char *p = runpath; *p; p += strcspn(p, ":"), p += *p == ':') {

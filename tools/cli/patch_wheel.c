@@ -119,7 +119,7 @@ static int collect_needed(const char *path, const struct stat *st, int type, str
 
 	(void)ftw;
 	if (type == FTW_F && S_ISREG(st->st_mode) && elf_kind(path) == ELF_KIND_DYNAMIC &&
-	    patchelf_needed(path, needed, sizeof needed) == 0 &&
+	    patch_read_needed(path, needed, sizeof needed) == 0 &&
 	    used + strlen(needed) + 2 < sizeof still_needed)
 		snprintf(still_needed + used, sizeof still_needed - used, "%s\n", needed);
 	return 0;
