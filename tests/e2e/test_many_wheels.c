@@ -195,6 +195,9 @@ static void test_patched(void)
 	snprintf(dir, sizeof dir, "%s/patched", tree);
 	CU_ASSERT_FATAL(ts_run_program(argv, NULL, NULL, &c) == 0);
 	CU_ASSERT_EQUAL(c.exit_code, 0);
+	/* an unpacked wheel: one stub folder, beside its .dist-info */
+	CU_ASSERT_PTR_NOT_NULL(strstr(c.out, "its stubs go into"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(c.out, "/patched/demo.libs"));
 	/* it says that the wheel's RECORD is stale, and how to write it again */
 	CU_ASSERT_PTR_NOT_NULL(strstr(c.out, "repack it with: python3 -m wheel pack"));
 	for (size_t i = 0; i < sizeof pairs / sizeof *pairs; i++) {
@@ -205,6 +208,13 @@ static void test_patched(void)
 		CU_ASSERT(calls_own_stub(&c, "w0", "patched", pairs[i][0]));
 		CU_ASSERT(calls_own_stub(&c, "w1", "patched", pairs[i][1]));
 		CU_ASSERT_PTR_NULL(strstr(c.out, "_error="));
+		/* the two wheels' stubs differ, so each went through a file of its own */
+		{
+			char w0[PATH_MAX + 64];
+
+			snprintf(w0, sizeof w0, "%s", ts_text(&c, "w0"));
+			CU_ASSERT_STRING_NOT_EQUAL(w0, ts_text(&c, "w1"));
+		}
 	}
 	/* wheel pack writes RECORD again: every file's hash is right */
 	snprintf(cmd, sizeof cmd,

@@ -513,6 +513,14 @@ static void patch_path(struct options *o, int i)
 		return;
 	}
 	if (o->is_dir[i]) {
+		int dropped;
+
+		/* an unpacked wheel, without --stub-dir: one stub folder for it */
+		if (!o->stub_dir && patch_unpacked_wheel(o, path, &dropped) == 0) {
+			o->changes += dropped;
+			walking = o;
+			return;
+		}
 		/* a link named as the folder is walked through its target */
 		nftw(S_ISLNK(st.st_mode) ? real : path, visit, 32, FTW_PHYS);
 		return;

@@ -94,6 +94,11 @@ void patch_tree(struct patch_options *o, const char *dir);
  * (unpacked, patched with a stub folder of its own and content names,
  * grafted NVIDIA libraries nothing needs removed, packed again); 0 or -1. */
 int patch_is_wheel(const char *path);
+/* A folder that is an unpacked wheel (one .dist-info in it) is patched as
+ * a wheel, with its stub folder and content names, and grafted NVIDIA
+ * libraries nothing needs removed (counted in *dropped): 0; 1 when root
+ * is no wheel. */
+int patch_unpacked_wheel(struct patch_options *o, const char *root, int *dropped);
 int patch_wheel(struct patch_options *o, const char *wheel);
 
 #endif

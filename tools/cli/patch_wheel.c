@@ -172,18 +172,56 @@ static int drop_grafted(const char *root, const char *libs, const struct patch_o
 	return dropped;
 }
 
+/* ---- an unpacked wheel ---- */
+
+int patch_unpacked_wheel(struct patch_options *o, const char *root, int *dropped)
+{
+	char info[PATH_MAX + 256], libs[PATH_MAX + 256], *dash;
+	struct patch_options saved = *o;
+	int made;
+
+	*dropped = 0;
+	if (only_entry(root, ".dist-info", info, sizeof info) != 0)
+		return 1; /* not a wheel: walked as any folder */
+	/* the wheel's own *.libs folder, or <name>.libs beside the .dist-info */
+	if (only_entry(root, ".libs", libs, sizeof libs) != 0) {
+		snprintf(libs, sizeof libs, "%s", info);
+		libs[strlen(libs) - strlen(".dist-info")] = '\0';
+		dash = strrchr(libs, '-'); /* <name>-<version>.dist-info */
+		if (!dash || strchr(dash, '/'))
+			return 1;
+		snprintf(dash, sizeof libs - (size_t)(dash - libs), ".libs");
+	}
+	if (snprintf(o->stub_real, sizeof o->stub_real, "%s", libs) >= (int)sizeof o->stub_real) {
+		memcpy(o->stub_real, saved.stub_real, sizeof o->stub_real);
+		return 1;
+	}
+	cli_line(stdout, "%s: an unpacked wheel: its stubs go into %s, named by their content",
+		 root, libs);
+	made = !o->check && !o->dry_run && mkdir(libs, 0755) == 0;
+	o->stub_dir = libs;
+	o->unique_names = 1;
+	patch_tree(o, root);
+	*dropped = drop_grafted(root, libs, o);
+	if (made)
+		rmdir(libs); /* if nothing went there */
+	o->stub_dir = saved.stub_dir;
+	memcpy(o->stub_real, saved.stub_real, sizeof o->stub_real);
+	o->unique_names = saved.unique_names;
+	return 0;
+}
+
 /* ---- the wheel ---- */
 
 int patch_wheel(struct patch_options *o, const char *wheel)
 {
 	char work[PATH_MAX], unpacked[PATH_MAX + 16], root[2 * PATH_MAX], info[3 * PATH_MAX];
-	char libs[3 * PATH_MAX], out[PATH_MAX + 16], packed[2 * PATH_MAX], *slash;
+	char out[PATH_MAX + 16], packed[2 * PATH_MAX], *slash;
 	const char *python = wheel_python();
 	char *unpack[] = {(char *)python, "-m",	    "wheel",	   "unpack",
 			  "-d",		  unpacked, (char *)wheel, NULL};
 	char *pack[] = {(char *)python, "-m", "wheel", "pack", "-d", out, root, NULL};
-	struct patch_options saved = *o;
-	int changes = o->changes, errors = o->errors, dropped, rc = -1;
+	int changes = o->changes, errors = o->errors, dropped = 0, rc = -1;
 
 	if (!python) {
 		cli_line(stderr,
@@ -212,28 +250,11 @@ int patch_wheel(struct patch_options *o, const char *wheel)
 		o->errors++;
 		goto done;
 	}
-	/* the wheel's own *.libs folder, or <name>.libs beside the .dist-info */
-	if (only_entry(root, ".libs", libs, sizeof libs) != 0) {
-		char *dash;
-
-		snprintf(libs, sizeof libs, "%s", info);
-		dash = strrchr(libs, '-'); /* <name>-<version>.dist-info */
-		if (!dash) {
-			o->errors++;
-			goto done;
-		}
-		snprintf(dash, sizeof libs - (size_t)(dash - libs), ".libs");
-	}
-	if (snprintf(o->stub_real, sizeof o->stub_real, "%s", libs) >= (int)sizeof o->stub_real) {
+	if (patch_unpacked_wheel(o, root, &dropped) != 0) {
+		cli_line(stderr, "cudastub patch: %s: no .dist-info folder in it", wheel);
 		o->errors++;
 		goto done;
 	}
-	mkdir(libs, 0755);
-	o->stub_dir = libs;
-	o->unique_names = 1;
-	patch_tree(o, root);
-	dropped = drop_grafted(root, libs, o);
-	rmdir(libs); /* if nothing went there */
 	if (o->errors != errors || o->check || o->dry_run || (o->changes == changes && !dropped)) {
 		rc = o->errors == errors ? 0 : -1;
 		goto done;
@@ -250,8 +271,5 @@ int patch_wheel(struct patch_options *o, const char *wheel)
 	rc = 0;
 done:
 	nftw(work, remove_entry, 32, FTW_DEPTH | FTW_PHYS);
-	o->stub_dir = saved.stub_dir;
-	memcpy(o->stub_real, saved.stub_real, sizeof o->stub_real);
-	o->unique_names = saved.unique_names;
 	return rc;
 }
