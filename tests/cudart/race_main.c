@@ -233,6 +233,15 @@ static void test_fork_storm(void)
 		printf("  fork during a storm: skipped under a sanitizer (see race_main.c)\n");
 		return;
 	}
+	/* Nor does qemu-user: a storm process that forked beside its 16
+	 * threads was once found, at its own exit, waiting for ever on a lock
+	 * inside the emulator (both its host threads in a futex of qemu's
+	 * data, the alarm never delivered), as loader_fork_plugins' children
+	 * did. The native build runs these. */
+	if (ts_emulator()[0]) {
+		printf("  fork during a storm: not run under qemu-user (see race_main.c)\n");
+		return;
+	}
 	ts_env_add(&env, "CUDASTUB_CUDART_PATH=%s", fake);
 	ts_env_add(&env, "FAKE_CUDART_SLOW_MS=2");
 	repeat("fork during a 16-thread storm", "fork_storm", &env, runs(100), keys, values);
