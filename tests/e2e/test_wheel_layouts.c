@@ -57,21 +57,43 @@ static int mkdirs(const char *path)
 	return system(cmd) == 0 ? 0 : -1;
 }
 
-/* <tree>/<layout>/site-packages/<rel>/<file> -> from/<file>. */
-static int link_in(const struct layout *l, const char *rel, const char *from, const char *file)
+/* dir/file -> from/file, dir made first. */
+static int link_at(const char *dir, const char *from, const char *file)
 {
-	char dir[2 * PATH_MAX], target[PATH_MAX + 256], at[3 * PATH_MAX];
+	char target[PATH_MAX + 256], at[2 * PATH_MAX];
 
-	snprintf(dir, sizeof dir, "%s/%s/site-packages/%s", tree, l->name, rel);
 	snprintf(target, sizeof target, "%s/%s", from, file);
 	snprintf(at, sizeof at, "%s/%s", dir, file);
 	return mkdirs(dir) == 0 && symlink(target, at) == 0 ? 0 : -1;
 }
 
+/* <tree>/<layout>/site-packages/<rel>/<file> -> from/<file>. */
+static int link_in(const struct layout *l, const char *rel, const char *from, const char *file)
+{
+	char dir[2 * PATH_MAX];
+
+	snprintf(dir, sizeof dir, "%s/%s/site-packages/%s", tree, l->name, rel);
+	return link_at(dir, from, file);
+}
+
+/* The runtime and NVRTC stubs, copied into pkg (made first). */
+static int copy_stubs(const char *pkg)
+{
+	char stub[PATH_MAX + 64];
+
+	if (mkdirs(pkg))
+		return -1;
+	snprintf(stub, sizeof stub, "%s/libcudart_stub.so", pkg);
+	if (ts_copy_file(E2E_CUDART_STUB, stub))
+		return -1;
+	snprintf(stub, sizeof stub, "%s/libnvrtc_stub.so", pkg);
+	return ts_copy_file(E2E_NVRTC_STUB, stub);
+}
+
 /* Lays out one tree; 0 when done, 1 when its fixture is missing. */
 static int lay_out(const struct layout *l)
 {
-	char from[PATH_MAX], pkg[2 * PATH_MAX], stub[3 * PATH_MAX];
+	char from[PATH_MAX], pkg[2 * PATH_MAX];
 
 	if (l->fixture && !ts_fixture_libdir(l->fixture, from, sizeof from))
 		return 1;
@@ -81,13 +103,7 @@ static int lay_out(const struct layout *l)
 	    link_in(l, l->nvrtc_dir, from, l->nvrtc) || link_in(l, l->nvrtc_dir, from, l->builtins))
 		return -1;
 	snprintf(pkg, sizeof pkg, "%s/%s/site-packages/mypkg/lib", tree, l->name);
-	if (mkdirs(pkg))
-		return -1;
-	snprintf(stub, sizeof stub, "%s/libcudart_stub.so", pkg);
-	if (ts_copy_file(E2E_CUDART_STUB, stub))
-		return -1;
-	snprintf(stub, sizeof stub, "%s/libnvrtc_stub.so", pkg);
-	return ts_copy_file(E2E_NVRTC_STUB, stub);
+	return copy_stubs(pkg);
 }
 
 /* Child: opens the two stubs of WL_PKG, loads, compiles a kernel. */
@@ -183,16 +199,6 @@ static void test_layouts(void)
 #define CONDA_TARGET "x86_64-linux"
 #endif
 
-/* dir/file -> from/file, dir made first. */
-static int link_at(const char *dir, const char *from, const char *file)
-{
-	char target[PATH_MAX + 256], at[2 * PATH_MAX];
-
-	snprintf(target, sizeof target, "%s/%s", from, file);
-	snprintf(at, sizeof at, "%s/%s", dir, file);
-	return mkdirs(dir) == 0 && symlink(target, at) == 0 ? 0 : -1;
-}
-
 /* Where each case puts the 12.4 runtime and NVRTC, relative to the tree,
  * and the variable that leads there (its value relative to the tree). */
 static const struct python_case {
@@ -209,16 +215,9 @@ static const struct python_case {
 /* The stubs, in a folder whose ancestors hold no nvidia/ folder. */
 static int stubs_away(char *pkg, size_t size)
 {
-	char stub[2 * PATH_MAX];
-
-	if (snprintf(pkg, size, "%.*s/away/pkg/x/lib", (int)(size - 32), tree) >= (int)size ||
-	    mkdirs(pkg))
+	if (snprintf(pkg, size, "%.*s/away/pkg/x/lib", (int)(size - 32), tree) >= (int)size)
 		return -1;
-	snprintf(stub, sizeof stub, "%s/libcudart_stub.so", pkg);
-	if (ts_copy_file(E2E_CUDART_STUB, stub))
-		return -1;
-	snprintf(stub, sizeof stub, "%s/libnvrtc_stub.so", pkg);
-	return ts_copy_file(E2E_NVRTC_STUB, stub);
+	return copy_stubs(pkg);
 }
 
 static void test_python_roots(void)
