@@ -122,7 +122,12 @@ static void test_static_and_unreadable_left_alone(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(out.out, "1 statically linked"));
 	CU_ASSERT_STRING_EQUAL(out.err, "");
 	patch_expect(0, "--check", dir);
-	patch_expect(0, "--check", "--stub-dir", dir, dir);
+	{
+		char stubs[4200];
+
+		snprintf(stubs, sizeof stubs, "%s/cudastub", dir);
+		patch_expect(0, "--check", "--stub-dir", stubs, dir);
+	}
 	/* named, it is reported by name */
 	{
 		char file[4200];
@@ -175,6 +180,79 @@ static void test_stub_folder_to_be(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(out.err, "--stub-dir needs a folder"));
 	patch_expect(2, "--stub-dir=", prog);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out.err, "--stub-dir= needs a folder"));
+	ts_remove_tree(dir);
+}
+
+/* Where ld.so finds libcudart_stub.so for <dir>/<name> (its trace of the
+ * objects a program loads; no program runs), its real path in where
+ * (PATH_MAX bytes); 0 or -1. */
+static int stub_resolved(const char *name, char *where, size_t size)
+{
+	char cmd[8400], line[4400], named[4400];
+	FILE *p;
+	int found = -1;
+
+	snprintf(cmd, sizeof cmd, "LD_TRACE_LOADED_OBJECTS=1 '%s/%s' 2>&1", dir, name);
+	if (!(p = popen(cmd, "r")))
+		return -1;
+	while (fgets(line, sizeof line, p))
+		/* ld.so prints the path as the RUNPATH spelt it ("bin/../lib") */
+		if (found != 0 && sscanf(line, " libcudart_stub.so => %4095s", named) == 1 &&
+		    size >= PATH_MAX && realpath(named, where))
+			found = 0;
+	pclose(p);
+	return found;
+}
+
+/* A tree as `dpkg -x` unpacks a package: programs in usr/bin, a library, a
+ * folder of plugins, a static program. Without --stub-dir its stubs go into
+ * one folder, usr/lib/cudastub, never into a folder of programs or plugins;
+ * each patched file finds them there through its own RUNPATH; --dry-run
+ * makes nothing and a second run and --check change nothing. */
+static void test_one_stub_folder_per_tree(void)
+{
+	char stubs[4200], where[4200], want[8600], file[4300];
+	struct stat st;
+
+	if (fresh_tree("cli-patch-tree") != 0)
+		return;
+	CU_ASSERT_EQUAL_FATAL(
+		sh("mkdir -p '%s/usr/bin' '%s/usr/lib/x86_64-linux-gnu/hwloc'", dir, dir), 0);
+	CU_ASSERT_EQUAL_FATAL(cuda_program("usr/bin/prog"), 0);
+	CU_ASSERT_EQUAL_FATAL(cuda_program("usr/lib/x86_64-linux-gnu/libuses.so.1"), 0);
+	CU_ASSERT_EQUAL_FATAL(cuda_program("usr/lib/x86_64-linux-gnu/hwloc/hwloc_cuda.so"), 0);
+	CU_ASSERT_EQUAL_FATAL(sh("printf 'int main(void){return 0;}\\n' > '%s/m.c' && "
+				 "'%s' -static -o '%s/usr/bin/static' '%s/m.c' && rm '%s/m.c'",
+				 dir, E2E_CC, dir, dir, dir),
+			      0);
+	snprintf(stubs, sizeof stubs, "%s/usr/lib/cudastub", dir);
+	patch_expect(0, "--dry-run", dir);
+	CU_ASSERT(said("usr/bin/prog", ": " CUDART_SONAME
+				       " -> libcudart_stub.so; RUNPATH $ORIGIN/../lib/cudastub;"));
+	snprintf(want, sizeof want, "%s: the stubs of this tree would go into %s", dir, stubs);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out.out, want));
+	CU_ASSERT_NOT_EQUAL(stat(stubs, &st), 0);
+	patch_expect(0, dir);
+	CU_ASSERT(said("usr/lib/x86_64-linux-gnu/hwloc/hwloc_cuda.so",
+		       ": " CUDART_SONAME
+		       " -> libcudart_stub.so; RUNPATH $ORIGIN/../../cudastub;"));
+	snprintf(want, sizeof want, "%s: the stubs of this tree are in %s", dir, stubs);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out.out, want));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out.out, "1 statically linked"));
+	/* one copy of the stub in the whole tree, in its own folder */
+	snprintf(file, sizeof file, "%s/libcudart_stub.so", stubs);
+	CU_ASSERT_EQUAL(stat(file, &st), 0);
+	CU_ASSERT_EQUAL(sh("test $(find '%s' -name 'lib*_stub*.so' | wc -l) = 1", dir), 0);
+	snprintf(want, sizeof want, "%s/libcudart_stub.so", stubs);
+	CU_ASSERT_EQUAL(stub_resolved("usr/bin/prog", where, sizeof where), 0);
+	CU_ASSERT_STRING_EQUAL(where, want);
+	CU_ASSERT_EQUAL(stub_resolved("usr/lib/x86_64-linux-gnu/libuses.so.1", where, sizeof where),
+			0);
+	CU_ASSERT_STRING_EQUAL(where, want);
+	patch_expect(0, "--check", dir);
+	patch_expect(0, dir);
+	CU_ASSERT_PTR_NULL(strstr(out.out, " -> "));
+	CU_ASSERT(said("usr/bin/prog", ": already patched"));
 	ts_remove_tree(dir);
 }
 
@@ -362,6 +440,8 @@ void register_cli_patch(void)
 		    test_static_and_unreadable_left_alone);
 	CU_add_test(s, "--dry-run/--check need no stub folder; --stub-dir=DIR",
 		    test_stub_folder_to_be);
+	CU_add_test(s, "a tree gets one stub folder, none beside programs or plugins",
+		    test_one_stub_folder_per_tree);
 	CU_add_test(s, "symbolic links: followed when named, reported when walked",
 		    test_symbolic_links);
 	CU_add_test(s, "NVIDIA libraries no stub covers are named; --strict fails",

@@ -493,6 +493,56 @@ void patch_tree(struct patch_options *o, const char *dir)
 	nftw(dir, visit, 32, FTW_PHYS);
 }
 
+int patch_tree_into(struct patch_options *o, const char *root, const char *folder, int unique_names)
+{
+	struct patch_options saved = *o;
+	int made;
+
+	if (snprintf(o->stub_real, sizeof o->stub_real, "%s", folder) >= (int)sizeof o->stub_real) {
+		cli_line(stderr, "cudastub patch: %s: the stub folder's name is too long", root);
+		o->errors++;
+		return -1;
+	}
+	made = !o->check && !o->dry_run && mkdir(folder, 0755) == 0;
+	o->stub_dir = folder;
+	o->unique_names |= unique_names;
+	patch_tree(o, root);
+	if (made)
+		rmdir(folder); /* if nothing went there */
+	o->stub_dir = saved.stub_dir;
+	memcpy(o->stub_real, saved.stub_real, sizeof o->stub_real);
+	o->unique_names = saved.unique_names;
+	return 0;
+}
+
+/* A folder given that is no wheel, without --stub-dir: the stubs of its
+ * whole tree go into one folder of their own, the first of <root>/lib,
+ * <root>/usr/lib (an unpacked .deb) and <root> that is a folder, with
+ * /cudastub appended. A folder that holds only stubs is no folder of
+ * programs or plugins: a stub copied into /usr/bin, or into hwloc's plugin
+ * folder (which then tried to load it as a plugin), was found there. */
+static void patch_plain_tree(struct options *o, const char *root, const char *real)
+{
+	static const char *const parents[] = {"/lib", "/usr/lib"};
+	char folder[PATH_MAX + 32];
+	struct stat st;
+	int before = o->changes;
+
+	snprintf(folder, sizeof folder, "%s/cudastub", real);
+	for (size_t i = 0; i < sizeof parents / sizeof *parents; i++) {
+		char parent[PATH_MAX + 16];
+
+		snprintf(parent, sizeof parent, "%s%s", real, parents[i]);
+		if (stat(parent, &st) == 0 && S_ISDIR(st.st_mode)) {
+			snprintf(folder, sizeof folder, "%s/cudastub", parent);
+			break;
+		}
+	}
+	if (patch_tree_into(o, root, folder, 0) == 0 && o->changes > before)
+		cli_line(stdout, "%s: the stubs of this tree %s %s", root,
+			 o->check || o->dry_run ? "would go into" : "are in", folder);
+}
+
 /* One path given: a folder is walked; a file, or the target of a link
  * (kept as it is: its target is patched in place), is patched unless
  * another path given deals with it. */
@@ -522,7 +572,10 @@ static void patch_path(struct options *o, int i)
 			return;
 		}
 		/* a link named as the folder is walked through its target */
-		nftw(S_ISLNK(st.st_mode) ? real : path, visit, 32, FTW_PHYS);
+		if (o->stub_dir)
+			patch_tree(o, S_ISLNK(st.st_mode) ? real : path);
+		else
+			patch_plain_tree(o, S_ISLNK(st.st_mode) ? real : path, real);
 		return;
 	}
 	if ((by = patch_dealt_with_by(o, real, i))) {

@@ -89,6 +89,11 @@ int patch_read_runpath(const char *file, char *out, size_t size);
 
 /* patch.c: every ELF file under dir, as a folder given is walked. */
 void patch_tree(struct patch_options *o, const char *dir);
+/* The same, with the stubs in folder (made if need be, removed again if
+ * nothing went there), named by content if unique_names; 0, or -1 counted
+ * as an error. */
+int patch_tree_into(struct patch_options *o, const char *root, const char *folder,
+		    int unique_names);
 
 /* patch_wheel.c: whether path is a .whl file, and patching one as a wheel
  * (unpacked, patched with a stub folder of its own and content names,

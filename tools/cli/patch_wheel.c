@@ -177,9 +177,6 @@ static int drop_grafted(const char *root, const char *libs, const struct patch_o
 int patch_unpacked_wheel(struct patch_options *o, const char *root, int *dropped)
 {
 	char info[PATH_MAX + 256], libs[PATH_MAX + 256], *dash;
-	struct patch_options saved = *o;
-	int made;
-
 	*dropped = 0;
 	if (only_entry(root, ".dist-info", info, sizeof info) != 0)
 		return 1; /* not a wheel: walked as any folder */
@@ -192,22 +189,11 @@ int patch_unpacked_wheel(struct patch_options *o, const char *root, int *dropped
 			return 1;
 		snprintf(dash, sizeof libs - (size_t)(dash - libs), ".libs");
 	}
-	if (snprintf(o->stub_real, sizeof o->stub_real, "%s", libs) >= (int)sizeof o->stub_real) {
-		memcpy(o->stub_real, saved.stub_real, sizeof o->stub_real);
-		return 1;
-	}
 	cli_line(stdout, "%s: an unpacked wheel: its stubs go into %s, named by their content",
 		 root, libs);
-	made = !o->check && !o->dry_run && mkdir(libs, 0755) == 0;
-	o->stub_dir = libs;
-	o->unique_names = 1;
-	patch_tree(o, root);
+	if (patch_tree_into(o, root, libs, 1) != 0)
+		return 0;
 	*dropped = drop_grafted(root, libs, o);
-	if (made)
-		rmdir(libs); /* if nothing went there */
-	o->stub_dir = saved.stub_dir;
-	memcpy(o->stub_real, saved.stub_real, sizeof o->stub_real);
-	o->unique_names = saved.unique_names;
 	return 0;
 }
 
