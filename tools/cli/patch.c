@@ -5,8 +5,9 @@
  * wheel say) at the stubs: each DT_NEEDED on a library a stub stands in for
  * (libcudart.so.N, libnvrtc.so.N, libcuda.so.1, libcublas.so.N, ...: the
  * generated list of libraries) becomes that stub (libcudart_stub.so, ...);
- * the stubs this command links are copied beside each file (or into
- * --stub-dir); an $ORIGIN-relative RUNPATH to them is put first.
+ * the stubs this command links are copied into one folder (--stub-dir; a
+ * folder of their own per tree walked; beside a file named alone) and an
+ * $ORIGIN-relative RUNPATH to them is put first.
  *
  * The rule for majors: a stub exports the ABI of the headers it was built
  * with, so only a file that needs a SONAME of that CUDA major is patched to
@@ -632,10 +633,12 @@ static void patch_usage(FILE *out)
 	      "Replaces each DT_NEEDED on a library a stub stands in for (libcudart.so.N,\n"
 	      "libnvrtc.so.N, libcuda.so.1, libnvJitLink.so.N, ...) in the ELF files\n"
 	      "given (or found under the folders given) with the matching stub, copies\n"
-	      "the stubs beside each file (or into DIR) and puts an $ORIGIN-relative\n"
-	      "RUNPATH to them first. Needs patchelf. A .whl file is unpacked, patched\n"
-	      "with one stub folder (its *.libs) and --unique-names, rid of grafted\n"
-	      "NVIDIA libraries nothing needs, and packed again (needs Python's wheel).\n"
+	      "the stubs into one folder and puts an $ORIGIN-relative RUNPATH to them\n"
+	      "first: DIR; for a folder given, lib/cudastub (or usr/lib/cudastub, or\n"
+	      "cudastub) under it; for a file, its own folder. Needs patchelf. A .whl\n"
+	      "file is unpacked, patched with one stub folder (its *.libs) and\n"
+	      "--unique-names, rid of grafted NVIDIA libraries nothing needs, and\n"
+	      "packed again (needs Python's wheel).\n"
 	      "\n"
 	      "  --dry-run       print what would change; change nothing\n"
 	      "  --check         fail (exit 1) if anything would still change\n"
@@ -644,7 +647,7 @@ static void patch_usage(FILE *out)
 	      "                  load their own in one process\n"
 	      "  --strict        fail (exit 1) if a file still needs an NVIDIA library\n"
 	      "                  no stub covers (each is named: \"still needs ... (no stub)\")\n"
-	      "  --stub-dir DIR  copy the stubs into DIR instead of beside each file\n"
+	      "  --stub-dir DIR  copy the stubs into DIR instead\n"
 	      "                  (made if missing; --dry-run and --check only plan it)\n"
 	      "\n"
 	      "Each option that takes a value also takes it as --opt=value.\n"

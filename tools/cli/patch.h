@@ -31,7 +31,7 @@ enum elf_kind elf_kind(const char *file);
 struct patch_options {
 	int dry_run, check, help, strict;
 	int unique_names;     /* --unique-names: stubs named by their content (patch_names.c) */
-	const char *stub_dir; /* as given, or NULL: beside each file */
+	const char *stub_dir; /* as given, or NULL: chosen per tree or file */
 	/* its absolute real path, once resolved: PATH_MAX bytes, as realpath
 	 * writes (spelt out: a C11 file that includes this sees no PATH_MAX) */
 	char stub_real[4096];
