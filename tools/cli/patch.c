@@ -377,8 +377,9 @@ static void describe(const struct plan *p, const char *verb)
 static int apply(const struct plan *p)
 {
 	char tmp[PATH_MAX + 32], needed[16384];
+	const char *from[KINDS], *to[KINDS];
 	struct stat st;
-	int ok = 1;
+	int ok = 1, count = 0;
 
 	for (int k = 0; k < KINDS && ok; k++) {
 		if (!p->copy[k][0])
@@ -393,13 +394,17 @@ static int apply(const struct plan *p)
 	}
 	snprintf(tmp, sizeof tmp, "%s.cudastub-tmp", p->file);
 	ok = ok && stat(p->file, &st) == 0 && copy_file(p->file, tmp) == 0;
-	for (int k = 0; k < KINDS && ok; k++)
-		if (p->from[k])
-			ok = patchelf_replace_needed(tmp, p->from[k], p->to[k]) == 0;
+	for (int k = 0; k < KINDS; k++)
+		if (p->from[k]) {
+			from[count] = p->from[k];
+			to[count++] = p->to[k];
+		}
+	if (ok && count)
+		ok = patchelf_replace_needed(tmp, from, to, count) == 0;
 	if (ok && p->runpath[0])
 		ok = patchelf_set_runpath(tmp, p->runpath) == 0;
 	/* the copy must read back as patched before it replaces anything */
-	ok = ok && patchelf_needed(tmp, needed, sizeof needed) == 0;
+	ok = ok && patch_read_needed(tmp, needed, sizeof needed) == 0;
 	for (int k = 0; k < KINDS && ok; k++)
 		if (p->from[k])
 			ok = strstr(needed, p->to[k]) != NULL;

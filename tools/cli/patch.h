@@ -15,7 +15,9 @@ const char *patchelf_find(void);
  * one DT_NEEDED entry a line or the RUNPATH, in out. */
 int patchelf_needed(const char *file, char *out, size_t size);
 int patchelf_runpath(const char *file, char *out, size_t size);
-int patchelf_replace_needed(const char *file, const char *from, const char *to);
+/* Replaces each from[i] with to[i] (count at most CUDASTUB_LIB_COUNT). */
+int patchelf_replace_needed(const char *file, const char *const *from, const char *const *to,
+			    int count);
 int patchelf_set_runpath(const char *file, const char *runpath);
 int patchelf_set_soname(const char *file, const char *soname);
 
