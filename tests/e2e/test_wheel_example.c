@@ -6,6 +6,8 @@
  *     it holds the stripped stubs, the command, the CMake package and the
  *     pkg-config files, answers `python -m cudastub --cmakedir`, `--stubdir`
  *     and `info`, and registers the cmake.prefix entry point;
+ *   - examples/wheel is also built by Debian's own python3 (no cudastub
+ *     package) from an install prefix named by CUDASTUB_PREFIX;
  *   - examples/wheel, the cudademo wheel (a C extension with a CUDA kernel
  *     and NVRTC, linked to the stubs), is built in that environment with
  *     cudastub as its only source of stubs (its pyproject.toml's build
@@ -293,6 +295,37 @@ static void test_cudastub_wheel(void)
 	EXPECT_HAS(out, "['cudastub']");
 }
 
+/* examples/wheel's other route: CUDASTUB_PREFIX names an install prefix
+ * (cmake --install), and Debian's own python3, which has no cudastub
+ * package, builds the wheel; it ships the stubs of that prefix. */
+static void test_install_prefix_route(void)
+{
+	char cmd[8 * PATH_MAX];
+
+	if (!usable())
+		return;
+	snprintf(cmd, sizeof cmd,
+		 "cd '%s' && cmake --install '%s' --prefix prefix >prefix.log 2>&1 && "
+		 "! /usr/bin/python3 -c 'import cudastub' 2>/dev/null && "
+		 "CUDASTUB_PREFIX=\"$PWD/prefix\" /usr/bin/python3 -m pip wheel -q "
+		 "--no-build-isolation --no-deps -w dist-prefix ./src >>prefix.log 2>&1",
+		 work, ts_build_dir());
+	if (!sh(cmd)) {
+		snprintf(cmd, sizeof cmd, "cat '%s/prefix.log' >&2", work);
+		sh(cmd);
+		CU_FAIL("the CUDASTUB_PREFIX build failed (see above)");
+		return;
+	}
+	/* the prefix's stubs, and the module that needs them, are in the wheel */
+	snprintf(cmd, sizeof cmd,
+		 "cd '%s' && /usr/bin/python3 -m zipfile -l dist-prefix/cudademo-*.whl "
+		 ">prefix.list && grep -q 'cudademo/libcudart_stub.so' prefix.list && "
+		 "grep -q 'cudademo/libnvrtc_stub.so' prefix.list && "
+		 "grep -q 'cudademo/_native' prefix.list",
+		 work);
+	CU_ASSERT(sh(cmd));
+}
+
 static void register_suites(void)
 {
 	CU_pSuite s =
@@ -301,6 +334,8 @@ static void register_suites(void)
 
 	CU_add_test(s, "the cudastub wheel: --cmakedir, --stubdir, info, cmake.prefix, stripped",
 		    test_cudastub_wheel);
+	CU_add_test(s, "examples/wheel with CUDASTUB_PREFIX, no cudastub package",
+		    test_install_prefix_route);
 	CU_add_test(s, "beside pip's CUDA 13 layout", test_cu13_layout);
 	CU_add_test(s, "beside pip's CUDA 12 layout", test_cu12_layout);
 	CU_add_test(s, "with only the system toolkit", test_system_toolkit);
