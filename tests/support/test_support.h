@@ -78,8 +78,11 @@ const char *ts_fixture(const char *name);
 /*
  * Something a test needs is not on this machine (why says what, and what
  * to install or run). In CI (CI=true) that is a CUnit failure; elsewhere a
- * clearly printed SKIP line. The test should return after calling this.
+ * clearly printed SKIP line, and the suite, if nothing failed, exits
+ * TS_SKIP_CODE, which ctest reports as skipped (SKIP_RETURN_CODE). The
+ * test should return after calling this.
  */
+#define TS_SKIP_CODE 77
 void ts_unavailable(const char *why);
 
 /*
