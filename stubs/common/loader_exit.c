@@ -94,6 +94,7 @@
 #include <unistd.h>
 
 #include "loader.h"
+#include "loader_pid.h"
 
 #define EXIT_WAIT_MS 2000
 
@@ -162,7 +163,7 @@ static void wait_for_loader_lock(void)
 
 static void exit_started(void)
 {
-	int me = (int)getpid();
+	int me = cudastub_pid();
 
 	atomic_store(&exiting_pid, me);
 	/* No search has begun (the search registers first, then reads the
@@ -182,7 +183,7 @@ static void exit_started(void)
 static void main_thread_ending(void *unused)
 {
 	(void)unused;
-	if (syscall(SYS_gettid) == getpid())
+	if (syscall(SYS_gettid) == cudastub_pid())
 		exit_started();
 }
 
@@ -211,14 +212,14 @@ __attribute__((constructor)) static void watch_main_thread_exit(void)
  * no wait there, only the mark. */
 __attribute__((destructor)) static void stub_finalised(void)
 {
-	atomic_store(&exiting_pid, (int)getpid());
+	atomic_store(&exiting_pid, cudastub_pid());
 }
 
 int cudastub_exit_started(void)
 {
 	int pid = atomic_load(&exiting_pid);
 
-	return pid != 0 && pid == (int)getpid(); /* no system call until exit */
+	return pid != 0 && pid == cudastub_pid(); /* no system call until exit */
 }
 
 /* Registers the handler once; 0, or -1 when libc refused it. Racing
@@ -241,7 +242,7 @@ void cudastub_exit_loaded(void)
 
 enum cudastub_exit_pass cudastub_exit_enter(void)
 {
-	int me = (int)getpid();
+	int me = cudastub_pid();
 	unsigned long long seen, next;
 
 	/* glibc refuses a registration once its exit handlers, _dl_fini
@@ -261,7 +262,7 @@ enum cudastub_exit_pass cudastub_exit_enter(void)
 
 void cudastub_exit_leave(enum cudastub_exit_pass pass)
 {
-	int me = (int)getpid();
+	int me = cudastub_pid();
 	unsigned long long seen = atomic_load(&in_flight);
 
 	if (pass == CUDASTUB_EXIT_UNREGISTERED)

@@ -104,6 +104,7 @@
 #include <unistd.h>
 
 #include "loader.h"
+#include "loader_pid.h"
 
 #define FORK_WAIT_MS 1000
 #define SLOTS	     64
@@ -197,7 +198,7 @@ static int loader_consistent(void)
 
 static int loader_idle(void)
 {
-	return calls_in_flight((int)getpid()) == 0 && loader_consistent();
+	return calls_in_flight(cudastub_pid()) == 0 && loader_consistent();
 }
 
 static int forks_pending(int me)
@@ -209,7 +210,7 @@ static int forks_pending(int me)
 
 static int no_fork_pending(void)
 {
-	return !forks_pending((int)getpid());
+	return !forks_pending(cudastub_pid());
 }
 
 /* Marks a free (or a parent's) slot with me; -1 when all are taken. */
@@ -281,7 +282,7 @@ static void cancel_restore(int caller)
 
 void *cudastub_dlopen(const char *path, int flags)
 {
-	int caller = cancel_off(), me = (int)getpid(), slot = enter(me);
+	int caller = cancel_off(), me = cudastub_pid(), slot = enter(me);
 	void *handle = dlopen(path, flags);
 
 	leave(slot, me);
@@ -291,7 +292,7 @@ void *cudastub_dlopen(const char *path, int flags)
 
 int cudastub_dlclose(void *handle)
 {
-	int caller = cancel_off(), me = (int)getpid(), slot = enter(me);
+	int caller = cancel_off(), me = cudastub_pid(), slot = enter(me);
 	int rc = dlclose(handle);
 
 	leave(slot, me);
@@ -301,7 +302,7 @@ int cudastub_dlclose(void *handle)
 
 int cudastub_dl_iterate_phdr(int (*visit)(struct dl_phdr_info *, size_t, void *), void *data)
 {
-	int caller = cancel_off(), me = (int)getpid(), slot = enter(me);
+	int caller = cancel_off(), me = cudastub_pid(), slot = enter(me);
 	int rc = dl_iterate_phdr(visit, data);
 
 	leave(slot, me);
@@ -311,7 +312,8 @@ int cudastub_dl_iterate_phdr(int (*visit)(struct dl_phdr_info *, size_t, void *)
 
 static void fork_prepare(void)
 {
-	unsigned long long me = (unsigned long long)getpid(), seen = atomic_load(&pending), next;
+	unsigned long long me = (unsigned long long)cudastub_pid(), seen = atomic_load(&pending),
+			   next;
 	int caller = cancel_off();
 
 	do /* a count left by a parent's fork is not ours: start again */

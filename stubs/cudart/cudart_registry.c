@@ -73,6 +73,7 @@
 #include <unistd.h>
 
 #include "cudart_registry.h"
+#include "loader_pid.h"
 
 #define MODULE_MAGIC 0x63756473746d6f64ull /* "cudstmod" */
 
@@ -168,7 +169,7 @@ static atomic_int lock_pid;
 static void install_fork_guard(void)
 {
 	cudastub_fork_guard_install();
-	atomic_store(&lock_pid, (int)getpid());
+	atomic_store(&lock_pid, cudastub_pid());
 	pthread_atfork(fork_prepare, fork_parent, fork_child);
 }
 
@@ -198,7 +199,7 @@ static int registry_lock(void)
 	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &caller);
 	/* pthread_once restarts in a child an install cut short by fork() */
 	pthread_once(&fork_guard_once, install_fork_guard);
-	own_the_lock((int)getpid());
+	own_the_lock(cudastub_pid());
 	pthread_mutex_lock(&registry.lock);
 	return caller;
 }
@@ -220,7 +221,7 @@ static int registry_lock_unless_exiting(int *caller)
 	}
 	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, caller);
 	pthread_once(&fork_guard_once, install_fork_guard);
-	own_the_lock((int)getpid());
+	own_the_lock(cudastub_pid());
 	if (pthread_mutex_trylock(&registry.lock) == 0)
 		return 1;
 	pthread_setcancelstate(*caller, NULL);

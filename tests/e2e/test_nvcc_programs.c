@@ -462,6 +462,54 @@ static void test_loads_once_and_replays(void)
 	CU_ASSERT(replayed && atoi(replayed + strlen("cudastub[cudart]: replayed ")) >= 3);
 }
 
+/* The system calls strace counts in <name>_stub (whatever its exit
+ * status: without a GPU the programs report errors), or -1. */
+static long system_calls(const char *name)
+{
+	char cmd[5 * PATH_MAX], line[512];
+	long calls = -1, seconds_calls;
+	FILE *p;
+
+	snprintf(cmd, sizeof cmd,
+		 "strace -f -c -o '%s/%s.strace' '%s/%s_stub' >/dev/null 2>&1; "
+		 "cat '%s/%s.strace'",
+		 programs, name, programs, name, programs, name);
+	if (!(p = popen(cmd, "r")))
+		return -1;
+	/* "100.00    0.002254           7       291       132 total" */
+	while (fgets(line, sizeof line, p)) {
+		double percent, seconds;
+		long usecs;
+
+		if (strstr(line, " total") && sscanf(line, "%lf %lf %ld %ld", &percent, &seconds,
+						     &usecs, &seconds_calls) == 4)
+			calls = seconds_calls;
+	}
+	pclose(p);
+	return calls;
+}
+
+/* A kernel's registration is recorded without a system call: the program
+ * with 256 kernels makes no more system calls through the stub than the
+ * one with 2 (each record asked getpid() before, 254 calls more). */
+static void test_registration_without_system_calls(void)
+{
+	long few, many;
+
+	if (!programs_built())
+		return;
+	if (system("strace -V >/dev/null 2>&1") != 0) {
+		ts_unavailable("strace not found: apt-get install strace");
+		return;
+	}
+	few = system_calls("kernels");
+	many = system_calls("many_kernels");
+	CU_ASSERT(few > 0 && many > 0);
+	if (many > few + 16)
+		fprintf(stderr, "256 kernels: %ld system calls; 2 kernels: %ld\n", many, few);
+	CU_ASSERT(many <= few + 16);
+}
+
 /* Through the stub on the fake runtime: what each program's kernels need
  * from the replay, line by line, and the fake's trace (FAKE_CUDART_TRACE)
  * for what the program cannot see. */
@@ -641,6 +689,8 @@ static void register_suites(void)
 	CU_add_test(s, "no CUDA at all: the documented codes, no crash", test_no_cuda);
 	CU_add_test(s, "a CUDA call: one search, one load, one replay",
 		    test_loads_once_and_replays);
+	CU_add_test(s, "256 kernels register with no system call each",
+		    test_registration_without_system_calls);
 	CU_add_test(s, "on the fake runtime: kernels, __managed__, rdc, ptds, plugin",
 		    test_on_fake_runtime);
 	CU_add_test(s, "cudastub patch: jit (runtime and NVRTC) in an application tree",

@@ -26,6 +26,7 @@ compile() { "$nvcc" -I"$src" "${host[@]}" "$@"; }
 compile -c "$src/kernels.cu" -o kernels.o
 compile -c "$src/managed.cu" -o managed.o
 compile -c "$src/lazy.cu" -o lazy.o
+compile -c "$src/many_kernels.cu" -o many_kernels.o
 compile -c "$src/plugin_host.cu" -o plugin_host.o
 compile --default-stream per-thread -c "$src/ptds.cu" -o ptds.o
 compile -rdc=true -c "$src/rdc_main.cu" -o rdc_main.o
@@ -37,7 +38,7 @@ compile -Xcompiler -fPIC -c "$src/plugin.cu" -o plugin.o
 compile -dlink rdc_main.o rdc_lib.o -o rdc_dlink.o
 for variant in real stub; do
   # shellcheck disable=SC2086 # the link flags are words
-  for program in kernels managed lazy plugin_host ptds; do
+  for program in kernels managed lazy plugin_host ptds many_kernels; do
     compile "$program.o" -o "${program}_$variant" ${link[$variant]}
   done
   # shellcheck disable=SC2086

@@ -1,0 +1,68 @@
+/*
+ * glibc has not cached the process id since 2.25: getpid() is a system
+ * call, and the loader asks it on every walk of the loaded objects and the
+ * runtime stub on every kernel registration (3,736 of them in Debian's
+ * MAGMA), each to tell a forked child from its parent.
+ *
+ * The answer is kept in a page the kernel zeroes in a child
+ * (MADV_WIPEONFORK, Linux 4.14): every fork, glibc's, _Fork() or a raw
+ * clone, leaves a child that finds 0 there and asks once. Where the kernel
+ * refuses the advice, every ask is a system call, as before. qemu-user
+ * accepts the advice without acting on it, so a fork handler zeroes the
+ * page too: a child of fork() is then right under qemu as well (one made
+ * by _Fork() there, which runs no handler, is not).
+ */
+#define _GNU_SOURCE
+#include "loader_pid.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#ifndef MADV_WIPEONFORK
+#define MADV_WIPEONFORK 18 /* Linux's value; older headers lack it */
+#endif
+
+static _Atomic(atomic_int *) known;
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+static void forget_in_child(void)
+{
+	atomic_int *pid = atomic_load(&known);
+
+	if (pid)
+		atomic_store(pid, 0);
+}
+
+static void set_up(void)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	void *p = mmap(NULL, page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		return;
+	if (madvise(p, page, MADV_WIPEONFORK) != 0) {
+		munmap(p, page);
+		return;
+	}
+	pthread_atfork(NULL, NULL, forget_in_child);
+	atomic_store(&known, (atomic_int *)p);
+}
+
+int cudastub_pid(void)
+{
+	atomic_int *page;
+	int pid;
+
+	pthread_once(&once, set_up);
+	page = atomic_load_explicit(&known, memory_order_acquire);
+	if (!page)
+		return (int)getpid();
+	pid = atomic_load_explicit(page, memory_order_relaxed);
+	if (pid == 0) {
+		pid = (int)getpid();
+		atomic_store_explicit(page, pid, memory_order_relaxed);
+	}
+	return pid;
+}
