@@ -147,6 +147,11 @@ struct cudastub_library {
 	atomic_flag first_claimed;		  /* first_search is taken */
 	atomic_ulong search_runs;		  /* searches started */
 	struct cudastub_search first_search;	  /* no allocation for the first */
+	/* the process (cudastub_pid) a thread of which runs a search that
+	 * later first calls wait for, or 0 */
+	atomic_int searching;
+	atomic_int published; /* bumped at each publication: a futex word */
+	atomic_int waiters;   /* threads waiting on it */
 };
 
 /* Initializer for the state half of struct cudastub_library. */

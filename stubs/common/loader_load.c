@@ -8,7 +8,15 @@
  * may call any stub. A thread that waited there on a stub lock, while the
  * searching thread waited for the loader lock, would never wake. So:
  *
- *   - every thread that finds no published outcome runs a search of its
+ *   - a thread that finds no published outcome, while another thread of
+ *     the process searches, waits for that search's outcome, but never
+ *     longer than WAIT_FOR_SEARCH_MS: the searching thread may itself be
+ *     waiting for the loader lock that the waiting one holds (a first call
+ *     from a constructor under dlopen, or from a dl_iterate_phdr callback),
+ *     and nothing a thread can read tells that case apart from a slow
+ *     load. So 64 first calls at once make one search, and the case that
+ *     would deadlock costs one wait and a search of its own;
+ *   - a thread that does not wait, or waited in vain, runs a search of its
  *     own, into a record of its own (struct cudastub_search), and nothing
  *     else is shared while searching;
  *   - the first finished record is published with one compare-and-swap;
@@ -36,11 +44,26 @@
  * exit() runs.
  */
 #define _GNU_SOURCE
+#include <limits.h>
+#include <linux/futex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "loader.h"
+#include "loader_pid.h"
+
+/* The longest a first call waits for another thread's search: more than
+ * a search that loads the runtime takes (0.2 to 2 ms here, 6 ms for 64
+ * threads), less than a stall anyone would notice where waiting cannot
+ * end (see above). A search that loads a larger library (cuBLAS, whose
+ * dlopen takes tens of milliseconds) outlasts it: the waiter then searches
+ * too, as every thread did before, and its dlopen waits for the loader
+ * lock that the first one holds. */
+enum { WAIT_FOR_SEARCH_MS = 10 };
 
 /* The majors lib loads, "13, 12 or 11", for a refusal to name. */
 static void majors_text(const struct cudastub_library *lib, char *out, size_t size)
@@ -151,15 +174,60 @@ static void refuse_at_exit(struct cudastub_search *s)
 	s->info.state = CUDASTUB_STATE_NOT_FOUND;
 }
 
+/* After a publication, or a search that ended without one: those waiting
+ * look again. */
+static void wake_waiters(struct cudastub_library *lib)
+{
+	atomic_store(&lib->searching, 0);
+	atomic_fetch_add(&lib->published, 1);
+	if (atomic_load(&lib->waiters))
+		syscall(SYS_futex, &lib->published, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+}
+
+/* Waits, at most WAIT_FOR_SEARCH_MS, for the search another thread of this
+ * process (me) runs to publish; the published search, or NULL. The word is
+ * read before the result, and bumped after it is stored, so a publication
+ * between the two makes the futex wait return at once. */
+static const struct cudastub_search *wait_for_search(struct cudastub_library *lib, int me)
+{
+	const struct cudastub_search *s;
+	struct timespec now, end;
+
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	end.tv_nsec += WAIT_FOR_SEARCH_MS * 1000000L;
+	end.tv_sec += end.tv_nsec / 1000000000L;
+	end.tv_nsec %= 1000000000L;
+	atomic_fetch_add(&lib->waiters, 1);
+	for (;;) {
+		int seen = atomic_load(&lib->published);
+		struct timespec left;
+
+		if ((s = cudastub_loader_result(lib)) || atomic_load(&lib->searching) != me)
+			break;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		left.tv_sec = end.tv_sec - now.tv_sec;
+		left.tv_nsec = end.tv_nsec - now.tv_nsec;
+		if (left.tv_nsec < 0)
+			left.tv_sec--, left.tv_nsec += 1000000000L;
+		if (left.tv_sec < 0)
+			break;
+		syscall(SYS_futex, &lib->published, FUTEX_WAIT_PRIVATE, seen, &left, NULL, 0);
+	}
+	atomic_fetch_sub(&lib->waiters, 1);
+	return s ? s : cudastub_loader_result(lib);
+}
+
 /* Searches, then publishes unless another thread published first. */
 static const struct cudastub_search *search_and_publish(struct cudastub_library *lib,
 							enum cudastub_exit_pass pass)
 {
 	struct cudastub_search *mine = search_record(lib), *none = NULL;
 
-	if (!mine)
-		return NULL; /* out of memory: this call fails, and since nothing is
-			      * published its slot is not settled: the next call retries */
+	if (!mine) {
+		wake_waiters(lib); /* none comes from here */
+		return NULL;	   /* out of memory: this call fails, and since nothing is
+				    * published its slot is not settled: the next call retries */
+	}
 	mine->info.search_runs = atomic_fetch_add(&lib->search_runs, 1) + 1;
 	cudastub_fork_guard_install();
 	if (pass == CUDASTUB_EXIT_EXITING)
@@ -175,11 +243,14 @@ static const struct cudastub_search *search_and_publish(struct cudastub_library 
 		refuse_at_exit(mine);
 	}
 	if (atomic_compare_exchange_strong_explicit(&lib->result, &none, mine, memory_order_acq_rel,
-						    memory_order_acquire))
+						    memory_order_acquire)) {
+		wake_waiters(lib);
 		return mine;
+	}
 	/* Lost the race: what this search loaded stays loaded (the winner
 	 * found the same library, or nothing holds on to it), never closed. */
 	cudastub_log_debug(lib, "another thread's search finished first; using its outcome");
+	wake_waiters(lib);
 	if (mine != &lib->first_search)
 		free(mine);
 	return none;
@@ -197,15 +268,21 @@ cudastub_state cudastub_loader_load(struct cudastub_library *lib)
 	const struct cudastub_search *s = cudastub_loader_result(lib);
 	enum cudastub_exit_pass pass;
 	cudastub_state state = CUDASTUB_STATE_NOT_FOUND;
+	int me;
 
 	if (s)
 		return finish_load(lib, s);
+	me = cudastub_pid();
+	if (atomic_load(&lib->searching) == me && (s = wait_for_search(lib, me)))
+		return finish_load(lib, s);
+	atomic_store(&lib->searching, me);
 	/* in flight for exit() from here until after_load has returned */
 	pass = cudastub_exit_enter();
-	if (pass == CUDASTUB_EXIT_UNREGISTERED)
+	if (pass == CUDASTUB_EXIT_UNREGISTERED) {
 		cudastub_log_debug(lib, "no exit handler could be registered (is the process "
 					"exiting?); nothing is loaded, a later call tries again");
-	else if ((s = search_and_publish(lib, pass)))
+		wake_waiters(lib);
+	} else if ((s = search_and_publish(lib, pass)))
 		state = finish_load(lib, s);
 	cudastub_exit_leave(pass);
 	return state;

@@ -1,10 +1,14 @@
 /*
- * Many threads make their first call at the same moment. The fake is slow
- * to load (FAKE_NVRTC_SLOW_MS), which keeps the search open while the
- * others arrive. No thread waits for another's search (loader_load.c): each
- * that finds nothing published searches on its own, and one outcome is
- * published. The fake is still loaded once, every thread gets its answer,
- * and the published record shows one search's own dlopen.
+ * Many threads make their first call at the same moment, and the search
+ * stays open while the others arrive:
+ *   - the fake's version probe is slow (FAKE_NVRTC_PROBE_SLOW_MS), outside
+ *     the loader's lock: the others wait for that one search
+ *     (loader_load.c), so there is exactly one;
+ *   - the fake is slow to load (FAKE_NVRTC_SLOW_MS, in its constructor,
+ *     under the loader's lock, longer than a first call waits): the others
+ *     stop waiting and search too, and one outcome is published.
+ * Either way the fake is loaded once, every thread gets its answer, and
+ * the published record shows one search's own dlopen.
  *
  * Even threads call nvrtcVersion first, odd ones nvrtcGetPTXSize, so two
  * resolvers race the same load.
@@ -110,11 +114,30 @@ static void test_first_call_race(void)
 	}
 }
 
+/* The others wait for the one search: the probe is called once. */
+static void test_one_search(void)
+{
+	const char *env[] = {uc_fmt("CUDASTUB_NVRTC_PATH=%s", uc_fake("nvrtc-13")),
+			     "FAKE_NVRTC_PROBE_SLOW_MS=4", NULL};
+	struct ts_child c;
+
+	for (int run = 0; run < RUNS; run++) {
+		CU_ASSERT_EQUAL_FATAL(ts_run_child("race", env, &c), 0);
+		CU_ASSERT_EQUAL(c.exit_code, 0);
+		CU_ASSERT_EQUAL(uc_long(&c, "ok_threads"), THREADS);
+		CU_ASSERT_EQUAL(uc_long(&c, "state"), CUDASTUB_STATE_LOADED);
+		CU_ASSERT_EQUAL(uc_long(&c, "fake_version_calls") - THREADS, 1);
+		CU_ASSERT_EQUAL(uc_long(&c, "search_runs"), 1);
+		CU_ASSERT_EQUAL(uc_long(&c, "fake_loads"), 1);
+	}
+}
+
 static void register_suites(void)
 {
 	CU_pSuite s = CU_add_suite("threads", NULL, NULL);
 
 	CU_add_test(s, "32 threads, one first call each", test_first_call_race);
+	CU_add_test(s, "32 threads, a slow probe: one search, the others wait", test_one_search);
 }
 
 int main(int argc, char **argv)

@@ -6,7 +6,10 @@
  *   FAKE_LACKS_PTX           leave out nvrtcGetPTX (a present library that
  *                            lacks one symbol)
  * It counts its loads (constructor runs) and calls, and can be made slow to
- * load (FAKE_NVRTC_SLOW_MS) to widen a race. nvrtcGetPTX copies FAKE_TAG,
+ * load (FAKE_NVRTC_SLOW_MS, in its constructor, under the loader's lock)
+ * or slow to answer its first nvrtcVersion, the stub's version probe
+ * (FAKE_NVRTC_PROBE_SLOW_MS, outside that lock), to widen a race.
+ * nvrtcGetPTX copies FAKE_TAG,
  * so a test can tell which fake answered.
  */
 #define _GNU_SOURCE
@@ -21,11 +24,10 @@ typedef struct fake_program *nvrtcProgram;
 int fake_nvrtc_loads;
 int fake_nvrtc_version_calls;
 
-__attribute__((constructor)) static void fake_loaded(void)
+static void sleep_as(const char *variable)
 {
-	const char *slow = getenv("FAKE_NVRTC_SLOW_MS");
+	const char *slow = getenv(variable);
 
-	fake_nvrtc_loads++;
 	if (slow) {
 		long ms = atol(slow);
 		struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
@@ -34,9 +36,16 @@ __attribute__((constructor)) static void fake_loaded(void)
 	}
 }
 
+__attribute__((constructor)) static void fake_loaded(void)
+{
+	fake_nvrtc_loads++;
+	sleep_as("FAKE_NVRTC_SLOW_MS");
+}
+
 nvrtcResult nvrtcVersion(int *major, int *minor)
 {
-	__atomic_add_fetch(&fake_nvrtc_version_calls, 1, __ATOMIC_RELAXED);
+	if (__atomic_add_fetch(&fake_nvrtc_version_calls, 1, __ATOMIC_RELAXED) == 1)
+		sleep_as("FAKE_NVRTC_PROBE_SLOW_MS");
 	*major = FAKE_MAJOR;
 	*minor = FAKE_MINOR;
 	return 0;
