@@ -10,7 +10,7 @@
 # builds the same code as <SHIM_DIR>/<soname> (default shim/): NVIDIA's
 # SONAME and version node, for binaries that load it in NVIDIA's place.
 #
-# cudastub_add_stub_for_abi(<target> <lib> MAJOR m MINOR n INCLUDE_DIR dir
+# cudastub_add_stub_for_abi(<target> <lib> MAJOR m MINOR n INCLUDE_DIR dir...
 #                           [SONAME soname | VERSION_NODE node] OUTPUT_DIR dir)
 #
 # The same stub compiled against another major's headers (the tests build
