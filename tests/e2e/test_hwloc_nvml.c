@@ -13,7 +13,10 @@
  *   real NVML    with the 535 or 550 driver's library on the loader's path,
  *                the patched plugin prints exactly what the one as shipped
  *                prints (stdout and hwloc's verbose log alike: nvmlInit's
- *                "Driver Not Loaded" through nvmlErrorString).
+ *                "Driver Not Loaded" through nvmlErrorString);
+ *   shim         the plugin as shipped, with NVML's shim (shim/nvml/
+ *                libnvidia-ml.so.1) first on the loader's path: the same,
+ *                with a real library after it and with none.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -27,7 +30,8 @@
 #include "test_support.h"
 
 /* From CMake: E2E_CLI (the cudastub command), E2E_NVML_STUB ("" when NVML
- * is not built: nvml.h not found when configuring). */
+ * is not built: nvml.h not found when configuring), E2E_NVML_SHIM_DIR (the
+ * folder of its shim, libnvidia-ml.so.1). */
 
 #define PLUGIN "hwloc_nvml.so"
 
@@ -184,11 +188,51 @@ out:
 		ts_remove_tree(work);
 }
 
+/* The plugin as shipped, with the NVML shim first on the loader's path:
+ * the shim skips itself and finds the real library after it, or none. */
+static void test_shim(void)
+{
+	static const char *const drivers[] = {"nvml-535", "nvml-550"};
+	char dir[PATH_MAX], path[2 * PATH_MAX];
+	void *system_nvml = dlopen("libnvidia-ml.so.1", RTLD_LAZY);
+
+	if (prepare() != 0)
+		goto out;
+	for (int d = 0; d < 2; d++) {
+		if (!nvml_dir(drivers[d], dir, sizeof dir))
+			continue;
+		snprintf(path, sizeof path, "%s:%s", E2E_NVML_SHIM_DIR, dir);
+		if (run_lstopo(path, &patched) != 0)
+			continue;
+		CU_ASSERT_PTR_NOT_NULL(
+			strstr(patched.err, "Registered discovery component `nvml'"));
+		CU_ASSERT_PTR_NOT_NULL(strstr(
+			patched.err, "Failed to initialize with nvmlInit(): Driver Not Loaded"));
+		if (*shipped[d].out)
+			CU_ASSERT_STRING_EQUAL(patched.out, shipped[d].out);
+		printf("  %s behind the shim: the plugin as shipped prints what it prints "
+		       "without the shim\n",
+		       drivers[d]);
+	}
+	if (system_nvml)
+		goto out; /* reported by the test before */
+	if (run_lstopo(E2E_NVML_SHIM_DIR, &patched) != 0)
+		goto out;
+	CU_ASSERT_PTR_NOT_NULL(strstr(patched.err, "Registered discovery component `nvml'"));
+	CU_ASSERT_PTR_NOT_NULL(
+		strstr(patched.err, "Failed to initialize with nvmlInit(): cudastub"));
+	printf("  the shim alone: the plugin as shipped loads, nvmlInit says why\n");
+out:
+	if (*work)
+		ts_remove_tree(work);
+}
+
 static void register_suites(void)
 {
 	CU_pSuite s = CU_add_suite("hwloc's NVML plugin, patched", NULL, NULL);
 
 	CU_add_test(s, "starts without NVML, prints what it prints with it", test_hwloc);
+	CU_add_test(s, "as shipped, through the NVML shim", test_shim);
 }
 
 int main(int argc, char **argv)
