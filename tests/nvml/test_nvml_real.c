@@ -13,6 +13,11 @@
  *               nvmlInitWithFlags (driver not loaded), nvmlShutdown, and
  *               nvmlErrorString of every code and some that are none; the
  *               stub reports the library's own version and NVML's major;
+ *   gating      what 535 lacks and 550 has (nvmlDeviceGetNumaNodeId) is
+ *               refused on 535 (NVML_ERROR_FUNCTION_NOT_FOUND) and forwarded
+ *               on 550; a name whose structs the 11.8 and 12.4 headers spell
+ *               apart (nvmlDeviceGetFieldValues) is refused by the 11
+ *               record's stub (NVML_ERROR_NOT_SUPPORTED);
  *   search      found where the loader looks (LD_LIBRARY_PATH), not only
  *               through the override; CUDASTUB_NVML_MAJOR=12 takes it,
  *               CUDASTUB_NVML_MAJOR=11 turns it down;
@@ -34,7 +39,8 @@
 #include "test_support.h"
 #include "ts_elf.h"
 
-/* From CMake: NV_STUB (the build's, "" when NVML is not built), NV_STUB_12
+/* From CMake: NV_STUB (the build's, "" when NVML is not built) and
+ * NV_STUB_ABI (the record it is built from), NV_STUB_12
  * and NV_STUB_11 (the stubs of the 12.4 and 11.8 headers, "" when those
  * were not fetched), NV_SYMBOLS_12 and NV_SYMBOLS_11 (their generated
  * lists), NV_EXPORTS_535 and NV_EXPORTS_550 (the real libraries'). */
@@ -43,6 +49,7 @@
 enum {
 	NV_SUCCESS = 0,
 	NV_UNINITIALIZED = 1,
+	NV_NOT_SUPPORTED = 3,
 	NV_DRIVER_NOT_LOADED = 9,
 	NV_LIBRARY_NOT_FOUND = 12,
 	NV_FUNCTION_NOT_FOUND = 13,
@@ -81,6 +88,7 @@ static int calls_child(void)
 	int (*cuda_version)(int *), (*cuda_version2)(int *), (*count)(unsigned *);
 	int (*init_v2)(void), (*init)(void), (*init_flags)(unsigned), (*shutdown)(void);
 	const char *(*error_string)(int);
+	int (*numa)(void *, unsigned *), (*field_values)(void *, int, void *);
 	const cudastub_library_info *(*info)(void);
 	char text[96];
 	int v, rc;
@@ -126,6 +134,16 @@ static int calls_child(void)
 	rc = count(&n);
 	printf("count_after_rc=%d\ncount_after=%u\n", rc, n);
 	printf("shutdown_rc=%d\n", shutdown());
+	/* gating: 550 has nvmlDeviceGetNumaNodeId, 535 has not; the 11.8 and
+	 * 12.4 headers spell nvmlDeviceGetFieldValues's structs apart. Asked
+	 * uninitialized, of no device: NVML answers before looking at it. */
+	*(void **)&numa = dlsym(lib, "nvmlDeviceGetNumaNodeId");
+	if (numa)
+		printf("numa_rc=%d\n", numa(NULL, &n));
+	else
+		printf("numa_rc=absent\n");
+	*(void **)&field_values = symbol(lib, "nvmlDeviceGetFieldValues");
+	printf("field_values_rc=%d\n", field_values(NULL, 0, NULL));
 	for (int code = FIRST_CODE; code <= LAST_CODE; code++)
 		print_string(error_string, code);
 	for (size_t i = 0; i < sizeof error_codes / sizeof *error_codes; i++)
@@ -164,7 +182,7 @@ struct stub {
 };
 
 static const struct stub stubs[] = {
-	{NV_STUB, 0, "the build's stub"},
+	{NV_STUB, NV_STUB_ABI, "the build's stub"},
 	{NV_STUB_12, 12, "the 12.4 headers' stub"},
 	{NV_STUB_11, 11, "the 11.8 headers' stub"},
 };
@@ -189,7 +207,7 @@ static int stub_missing(const struct stub *s)
 
 	if (*s->path)
 		return 0;
-	if (s->abi) {
+	if (s != &stubs[0]) {
 		snprintf(why, sizeof why,
 			 "no NVML stub of the %d record: tests/fixtures/fetch.sh fetches "
 			 "nvml-headers-%s before configuring",
@@ -247,6 +265,29 @@ static void expect_every_string_same(void)
 	for (size_t i = 0; i < sizeof error_codes / sizeof *error_codes; i++) {
 		snprintf(key, sizeof key, "es_%d", error_codes[i]);
 		expect_same(key);
+	}
+}
+
+/* What a driver or a record lacks is refused, never called. */
+static void expect_gated(const struct stub *s, size_t driver)
+{
+	if (driver == 0) {
+		/* 535: no nvmlDeviceGetNumaNodeId; the stubs of 12 have it */
+		CU_ASSERT_STRING_EQUAL(ts_text(&direct, "numa_rc"), "absent");
+		if (s->abi != 11)
+			CU_ASSERT_EQUAL(ts_number(&through, "numa_rc"), NV_FUNCTION_NOT_FOUND);
+	} else if (s->abi != 11) {
+		CU_ASSERT_STRING_NOT_EQUAL(ts_text(&direct, "numa_rc"), "absent");
+		expect_same("numa_rc");
+	}
+	/* 11.8's headers have no nvmlDeviceGetNumaNodeId */
+	if (s->abi == 11)
+		CU_ASSERT_STRING_EQUAL(ts_text(&through, "numa_rc"), "absent");
+	/* the 11 record's nvmlFieldValue_t is not 12's (nvml.notes) */
+	if (s->abi == 11) {
+		CU_ASSERT_EQUAL(ts_number(&through, "field_values_rc"), NV_NOT_SUPPORTED);
+	} else {
+		expect_same("field_values_rc");
 	}
 }
 
@@ -330,6 +371,7 @@ static void test_real(void)
 			for (size_t k = 0; k < sizeof same / sizeof *same; k++)
 				expect_same(same[k]);
 			expect_every_string_same();
+			expect_gated(&stubs[s], d);
 			CU_ASSERT_EQUAL(ts_number(&through, "state"), CUDASTUB_STATE_LOADED);
 			CU_ASSERT_EQUAL(ts_number(&through, "major"), 12);
 			CU_ASSERT_STRING_EQUAL(ts_text(&through, "own"), drivers[d].own);
