@@ -15,6 +15,9 @@ foreach(lib IN LISTS cudastub_libraries)
     string(APPEND cudastub_config_facts "set(cudastub_${lib}_skipped \"${why}\")\n")
   endif()
 endforeach()
+# the folders headers are looked for in: the CUDA headers', then those of
+# headers the toolkit lacks (CUDASTUB_EXTRA_INCLUDE_DIRS: nvml.h's)
+set(cudastub_config_header_dirs ${CUDASTUB_CUDA_INCLUDE_DIR} ${CUDASTUB_EXTRA_INCLUDE_DIRS})
 install(EXPORT cudastubTargets NAMESPACE cudastub:: DESTINATION ${package_dir})
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/cudastubConfig.cmake.in
   ${PROJECT_BINARY_DIR}/cudastubConfig.cmake
@@ -33,6 +36,10 @@ install(FILES ${PROJECT_SOURCE_DIR}/cmake/generated/libraries.cmake
 # prefix is found from the .pc file's own place, wherever it is installed
 file(RELATIVE_PATH pc_to_prefix "/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/")
 string(REGEX REPLACE "/$" "" pc_to_prefix "${pc_to_prefix}")
+set(pc_extra_cflags "")
+foreach(dir IN LISTS CUDASTUB_EXTRA_INCLUDE_DIRS)
+  string(APPEND pc_extra_cflags " -I${dir}")
+endforeach()
 foreach(stub IN LISTS cudastub_libraries)
   if(TARGET ${stub}_stub)
     set(pc_stub ${stub})

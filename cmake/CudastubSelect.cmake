@@ -12,6 +12,16 @@
 # headers are missing is an error that names the missing header and the
 # package that provides it; one found by default is skipped with that reason.
 #
+# A library whose headers are not the toolkit's (nvml.h: Debian's
+# libnvidia-ml-dev, NVIDIA's cuda_nvml_dev component) is found in
+# CUDASTUB_EXTRA_INCLUDE_DIRS, searched after the CUDA headers.
+#
+# Each library's stub is built from its generated tables of the CUDA
+# headers' major (cudastub_<lib>_abi_major and _abi_minor). A driver's
+# library (one SONAME for every version: NVML) is not the toolkit's: where
+# its records have no such major (NVML has none for 13.0, whose toolkit
+# here lacks nvml.h), its newest older one serves.
+#
 # The headers are checked by compiling what the stub itself compiles first:
 # its <lib>_stub.h (which includes every NVIDIA header its sources use),
 # with the stub's include folders and the CUDA headers found. So the list
@@ -20,6 +30,36 @@
 include(CudastubNames)
 set(CUDASTUB_LIBRARIES "" CACHE STRING
   "Libraries to build (cudart;nvrtc;cuda_driver;cublas;...); empty: every one whose headers are found")
+set(CUDASTUB_EXTRA_INCLUDE_DIRS "" CACHE STRING
+  "Folders of headers the CUDA toolkit lacks (nvml.h), searched after the CUDA headers")
+
+# The major of the generated tables lib's stub is built from, and its
+# minor; "" when there are none for it.
+function(_cudastub_build_abi lib out_major out_minor)
+  set(gen ${PROJECT_SOURCE_DIR}/stubs/${cudastub_${lib}_folder}/generated)
+  set(major "")
+  if(EXISTS ${gen}/cuda-${CUDASTUB_ABI_MAJOR})
+    set(major ${CUDASTUB_ABI_MAJOR})
+  elseif(cudastub_${lib}_soname_any)
+    foreach(m RANGE ${CUDASTUB_ABI_MAJOR} 10 -1)
+      if(EXISTS ${gen}/cuda-${m}/${lib}.symbols)
+        set(major ${m})
+        break()
+      endif()
+    endforeach()
+  endif()
+  set(minor "")
+  if(major STREQUAL CUDASTUB_ABI_MAJOR)
+    set(minor ${CUDASTUB_ABI_MINOR})
+  elseif(major)
+    # "# Exported by the nvml stub with the CUDA 12.4 ABI."
+    file(STRINGS ${gen}/cuda-${major}/${lib}.symbols line LIMIT_COUNT 1)
+    string(REGEX MATCH "CUDA ${major}\\.([0-9]+) ABI" _ "${line}")
+    set(minor ${CMAKE_MATCH_1})
+  endif()
+  set(${out_major} "${major}" PARENT_SCOPE)
+  set(${out_minor} "${minor}" PARENT_SCOPE)
+endfunction()
 
 # The package providing a library's headers: Debian's, and pip's (NVIDIA's
 # wheels, named for the CUDA 12 and 11 releases with a -cu<major> suffix).
@@ -29,6 +69,12 @@ function(_cudastub_header_packages lib out)
   set(pip_nvrtc nvidia-cuda-nvrtc)
   set(pip_nvjitlink nvidia-nvjitlink)
   set(pip_cublaslt nvidia-cublas)
+  set(pip_nvml nvidia-nvml-dev)
+  set(debian_nvml libnvidia-ml-dev)
+  set(debian ${debian_${lib}})
+  if(NOT debian)
+    set(debian nvidia-cuda-dev)
+  endif()
   set(pip ${pip_${lib}})
   if(NOT pip)
     set(pip nvidia-${lib})
@@ -36,27 +82,27 @@ function(_cudastub_header_packages lib out)
   if(CUDASTUB_ABI_MAJOR LESS 13)
     set(pip ${pip}-cu${CUDASTUB_ABI_MAJOR})
   endif()
-  set(${out} "Debian's nvidia-cuda-dev, or pip's ${pip}" PARENT_SCOPE)
+  set(${out} "Debian's ${debian}, or pip's ${pip}" PARENT_SCOPE)
 endfunction()
 
 # Compiles <lib>_stub.h; sets <out> to "" when it compiles, else to the
 # header the compiler did not find (or its first error, for another failure).
-function(_cudastub_check_headers lib out)
+function(_cudastub_check_headers lib major minor out)
   set(folder ${PROJECT_SOURCE_DIR}/stubs/${cudastub_${lib}_folder})
   set(dir ${PROJECT_BINARY_DIR}/CMakeFiles/cudastub_headers)
   file(WRITE ${dir}/${lib}.c "#include \"${lib}_stub.h\"\nint main(void) { return 0; }\n")
   # the stub's own folders (stubs/cudart/interop: the GL, EGL and VDPAU
   # stand-ins the runtime and driver stubs use), then the CUDA headers
-  set(includes ${folder} ${folder}/generated ${folder}/generated/cuda-${CUDASTUB_ABI_MAJOR}
+  set(includes ${folder} ${folder}/generated ${folder}/generated/cuda-${major}
     ${PROJECT_SOURCE_DIR}/stubs/common ${PROJECT_SOURCE_DIR}/stubs/cudart/interop
-    ${PROJECT_SOURCE_DIR}/include ${CUDASTUB_CUDA_INCLUDE_DIR})
+    ${PROJECT_SOURCE_DIR}/include ${CUDASTUB_CUDA_INCLUDE_DIR} ${CUDASTUB_EXTRA_INCLUDE_DIRS})
   # try_compile caches its result: forget it, so that headers added or
   # removed since are seen on the next configure
   unset(cudastub_headers_${lib} CACHE)
   try_compile(cudastub_headers_${lib} ${dir}/build-${lib} SOURCES ${dir}/${lib}.c
     CMAKE_FLAGS "-DINCLUDE_DIRECTORIES=${includes}"
     COMPILE_DEFINITIONS -D_GNU_SOURCE -DCUDASTUB_NO_UNIFIED_API
-      -DCUDASTUB_ABI_MAJOR=${CUDASTUB_ABI_MAJOR} -DCUDASTUB_ABI_MINOR=${CUDASTUB_ABI_MINOR}
+      -DCUDASTUB_ABI_MAJOR=${major} -DCUDASTUB_ABI_MINOR=${minor}
     C_STANDARD 11
     OUTPUT_VARIABLE log)
   set(result "")
@@ -98,16 +144,23 @@ function(cudastub_select_libraries)
     set(name ${cudastub_${lib}_alias})
     set(reason "")
     set(soname "${cudastub_${lib}_soname_${CUDASTUB_ABI_MAJOR}}${cudastub_${lib}_soname_any}")
+    _cudastub_build_abi(${lib} major minor)
+    set(cudastub_${lib}_abi_major ${major} PARENT_SCOPE)
+    set(cudastub_${lib}_abi_minor ${minor} PARENT_SCOPE)
     if(CUDASTUB_LIBRARIES AND NOT lib IN_LIST asked)
       set(reason "it is not in CUDASTUB_LIBRARIES")
     elseif(NOT soname)
       set(reason "NVIDIA has no ${name} library of CUDA ${CUDASTUB_ABI_MAJOR}")
+    elseif(NOT major)
+      set(reason "cudastub has no record of its CUDA ${CUDASTUB_ABI_MAJOR} headers")
     else()
-      _cudastub_check_headers(${lib} missing)
+      _cudastub_check_headers(${lib} ${major} ${minor} missing)
       if(missing)
         _cudastub_header_packages(${lib} packages)
-        string(CONCAT reason "its header ${missing} is not in ${CUDASTUB_CUDA_INCLUDE_DIR} "
-          "(it comes with ${packages})")
+        set(where ${CUDASTUB_CUDA_INCLUDE_DIR} ${CUDASTUB_EXTRA_INCLUDE_DIRS})
+        list(JOIN where " or " where)
+        string(CONCAT reason "its header ${missing} is not in ${where} "
+          "(it comes with ${packages}; CUDASTUB_EXTRA_INCLUDE_DIRS may name its folder)")
       endif()
     endif()
     if(reason AND lib IN_LIST asked)

@@ -47,7 +47,11 @@ fi
 build() {
   local name=$1
   shift
-  cmake -S "$src" -B "$out/$name" -DCUDASTUB_FIXTURES="$fixtures" "$@" >/dev/null
+  # nvml.h is in no toolkit here: the fetched libnvidia-ml-dev's, so that
+  # every build has the NVML stub (tests/nvml runs those of the fixtures'
+  # headers either way)
+  cmake -S "$src" -B "$out/$name" -DCUDASTUB_FIXTURES="$fixtures" \
+    -DCUDASTUB_EXTRA_INCLUDE_DIRS="$fixtures/nvml-headers-12.4/usr/include" "$@" >/dev/null
   # a line at each tenth of the build, so that a long one shows it moves;
   # errors and warnings go through whole
   # (pipefail: a failed build fails the suite)

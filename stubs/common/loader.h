@@ -406,6 +406,12 @@ CUDASTUB_HIDDEN int cudastub_release_of(const struct cudastub_release_line *line
  * 99, minor 0 to 99. */
 CUDASTUB_HIDDEN int cudastub_version_from_file_name(const char *name, const char *family,
 						    int *major, int *minor);
+/* A version a library writes as text ("12.550.163.01": NVML's), read as
+ * its first three numbers (own; a missing one is 0): 0, or -1 unless the
+ * text, within size bytes and ended by NUL, is numbers of at most 6 digits
+ * separated by single dots, two of them at least. */
+enum { CUDASTUB_VERSION_TEXT_SIZE = 96 };
+CUDASTUB_HIDDEN int cudastub_version_from_text(const char *text, size_t size, int own[3]);
 /* A pin's text as a major (CUDASTUB_<LIB>_MAJOR): 0 and *major set when it
  * is digits only, not starting with 0, and a major sonames holds (any from
  * 1 to 99 when sonames serve every major, major 0); else -1. */

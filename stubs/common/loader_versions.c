@@ -71,6 +71,36 @@ int cudastub_version_from_file_name(const char *name, const char *family, int *m
 	return 0;
 }
 
+int cudastub_version_from_text(const char *text, size_t size, int own[3])
+{
+	int numbers = 0, value[3] = {0, 0, 0};
+	size_t i = 0;
+
+	for (;;) {
+		int n = 0, digits = 0;
+
+		while (i < size && text[i] >= '0' && text[i] <= '9' && digits <= 6) {
+			n = n * 10 + (text[i++] - '0');
+			digits++;
+		}
+		if (!digits || digits > 6)
+			return -1;
+		if (numbers < 3)
+			value[numbers] = n;
+		numbers++;
+		if (i < size && text[i] == '.') {
+			i++;
+			continue;
+		}
+		if (i == size || text[i] != '\0' || numbers < 2)
+			return -1;
+		break;
+	}
+	for (int k = 0; k < 3; k++)
+		own[k] = value[k];
+	return 0;
+}
+
 int cudastub_pin_parse(const char *text, const struct cudastub_soname *sonames, int *major)
 {
 	const char *p = text;

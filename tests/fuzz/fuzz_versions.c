@@ -1,7 +1,7 @@
 /*
  * The text the environment and the file system give the stub: pins
- * (CUDASTUB_<LIB>_MAJOR) and versions read from file names
- * (stubs/common/loader_versions.c). What they accept must be the one
+ * (CUDASTUB_<LIB>_MAJOR), versions read from file names and the text
+ * NVML gives its version in (stubs/common/loader_versions.c). What they accept must be the one
  * spelling they document; the rest is refused, never misread.
  */
 #include <stdint.h>
@@ -50,6 +50,35 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		    strncmp(text, again, strlen(again)) != 0 ||
 		    (text[strlen(again)] != '\0' && text[strlen(again)] != '.'))
 			abort();
+	}
+	/* a version as NVML writes it: accepted only as digits between single
+	 * dots, two numbers at least, each read as the number it spells */
+	{
+		int own[3];
+
+		if (cudastub_version_from_text(text, size + 1, own) == 0) {
+			const char *p = text;
+			int numbers = 0;
+
+			while (*p) {
+				char *end;
+				long n = strtol(p, &end, 10);
+
+				if (end == p || *p < '0' || *p > '9' || end - p > 6 ||
+				    (numbers < 3 && n != own[numbers]))
+					abort();
+				numbers++;
+				p = end;
+				if (*p == '.' && (p[1] < '0' || p[1] > '9'))
+					abort();
+				if (*p == '.')
+					p++;
+				else if (*p)
+					abort();
+			}
+			if (numbers < 2)
+				abort();
+		}
 	}
 	if (cudastub_version_decode((int)size * 997 - 5000, &major, &minor) == 0 &&
 	    (major < 0 || minor < 0 || minor > 99))

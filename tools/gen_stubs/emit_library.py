@@ -10,6 +10,7 @@ the runtime, NVRTC and the driver have written by hand, generated.
 The probe asks a candidate its version the way the spec says:
   major_minor  FUNCTION(&major, &minor)            nvJitLinkVersion
   property     FUNCTION(MAJOR_VERSION, &value)...  cublasGetProperty
+  text         FUNCTION(buffer, length): "12.550.163.01"  nvmlSystemGetNVMLVersion
 Without release lines the library's major is CUDA's (cuBLAS 12.4 is CUDA
 12); with them the library's own version says (cuFFT 11.2 is CUDA 12).
 """
@@ -52,6 +53,11 @@ def emit_library_c(spec, abi, header_note):
                 "\tif (!query || query(&major, &minor) != 0)", "\t\treturn -1;",
                 "\town[0] = (int)major;", "\town[1] = (int)minor;", "\town[2] = 0;",
                 "\treturn 0;", "}"]
+    elif form == "text":
+        out += ["\tchar text[CUDASTUB_VERSION_TEXT_SIZE];", "",
+                "\t*(void **)&query = cudastub_probe_symbol(handle, \"%s\");" % name,
+                "\tif (!query || query(text, sizeof text) != 0)", "\t\treturn -1;",
+                "\treturn cudastub_version_from_text(text, sizeof text, own);", "}"]
     else:
         kind = param_decl(fn.params[0].spelling, "").rstrip()
         out += ["", "\t*(void **)&query = cudastub_probe_symbol(handle, \"%s\");" % name,

@@ -144,6 +144,25 @@ class Library:
         self.by_major = {}
         for (major, _minor), names in self.exports.items():
             self.by_major.setdefault(major, set()).update(names)
+        # a driver's list whose CUDA version no record has (NVML 535's
+        # 12.2): what it exports and no header declares forwards blind too
+        for major, minor in self._unrecorded_lists(data):
+            path = os.path.join(data, "exports", "%s-%d.%d.exports"
+                                % (spec.exports_prefix, major, minor))
+            self.by_major.setdefault(major, set()).update(records.load_exports(path))
+
+    def _unrecorded_lists(self, data):
+        """(major, minor) of every export list of this library no record has."""
+        prefix = self.spec.exports_prefix + "-"
+        found = []
+        for entry in sorted(os.listdir(os.path.join(data, "exports"))):
+            version = entry[len(prefix):-len(".exports")]
+            if entry.startswith(prefix) and entry.endswith(".exports") and "." in version:
+                major, _, minor = version.partition(".")
+                if major.isdigit() and minor.isdigit() and \
+                        (int(major), int(minor)) not in self.exports:
+                    found.append((int(major), int(minor)))
+        return found
 
     def opaque(self, build):
         """Exports of the real library no header declares: forwarded blind."""

@@ -193,6 +193,9 @@ class Spec:
                               (FUNCTION(&major, &minor): nvJitLinkVersion) or
                               property (FUNCTION(MAJOR_VERSION, &value), and
                               MINOR_VERSION, PATCH_LEVEL: cublasGetProperty)
+                              or text (FUNCTION(buffer, length) writes
+                              "MAJOR.MINOR[.PATCH...]": NVML's
+                              nvmlSystemGetNVMLVersion, "12.550.163.01")
       release MAJOR VERSION   the library's own version VERSION (a.b[.c]) and
                               later ones belong to CUDA MAJOR; without these
                               lines the library's major is CUDA's (cuBLAS,
@@ -340,8 +343,9 @@ class Spec:
         self.version_node = self.values.get("version_node", ["yes"])[0] == "yes"
         q = self.values.get("version_query")
         self.version_query = (q[0], q[1]) if q else None
-        if q and q[1] not in ("major_minor", "property"):
-            raise SystemExit("%s: version_query %s: form major_minor or property" % (path, q[0]))
+        if q and q[1] not in ("major_minor", "property", "text"):
+            raise SystemExit("%s: version_query %s: form major_minor, property or text"
+                             % (path, q[0]))
         self.releases = sorted(((int(r[0]), tuple(int(x) for x in r[1].split("."))) for r in
                                 self.values.get("release", [])), reverse=True)
         self.zero_outputs = set(self.values["zero_outputs"])

@@ -32,8 +32,8 @@ fi
 # The recorded versions and where each one's headers and libraries are:
 # data, in tools/gen_stubs/data/versions (docs/adding-a-major.md).
 versions=()
-declare -A include libdir
-driver_version="" driver_dir=""
+declare -A include libdir own_include driver_dir
+driver_versions=()
 # fixtures/... and toolkit/... as folders of this machine (a comma-separated
 # list of them: the same, separated by spaces)
 where() {
@@ -57,11 +57,19 @@ first_holding() {
   for folder in $*; do
     [ -f "$folder/$name" ] && { echo "$folder/$name"; return; }
   done
+  return 0
 }
 while read -r first second third; do
   case $first in
     '' | '#'*) continue ;;
-    driver) driver_version=$second driver_dir=$(where "$third") ;;
+    driver)
+      driver_versions+=("$second")
+      driver_dir[$second]=$(where "$third")
+      ;;
+    headers)
+      read -r version folder <<<"$third"
+      own_include["$second $version"]=$(where "$folder")
+      ;;
     *)
       versions+=("$first")
       include[$first]=$(where "$second")
@@ -82,10 +90,19 @@ for spec in "$src"/tools/gen_stubs/specs/*.spec; do
   own_header=$($gen header --spec "$spec")
   for v in "${versions[@]}"; do
     want=$((${v%.*} * 1000 + ${v#*.} * 10))
-    if [ -f "${include[$v]}/cuda.h" ] && [ ! -f "${include[$v]}/$own_header" ]; then
-      continue # that release has no such library (nvJitLink before 12.0)
+    # the library's own header folder for v (data/versions: headers), first
+    own=${own_include["$lib $v"]:-}
+    own_args=()
+    [ -n "$own" ] && own_args=(-I "$own")
+    if [ -f "${include[$v]}/cuda.h" ] && [ ! -f "${include[$v]}/$own_header" ] &&
+      { [ -z "$own" ] || [ ! -f "$own/$own_header" ]; }; then
+      # that release has no such library (nvJitLink before 12.0), or its
+      # header was not at hand (NVML's, without its headers line)
+      [ -n "$own" ] && echo "regenerate.sh: no $own_header in $own; $lib-$v.abi kept as committed" >&2
+      continue
     elif [ -f "${include[$v]}/cuda.h" ] && [ "$(cuda_version "${include[$v]}")" = "$want" ]; then
-      $gen abi --spec "$spec" -I "${include[$v]}" --version "$v" -o "$data/abi/$lib-$v.abi"
+      $gen abi --spec "$spec" "${own_args[@]}" -I "${include[$v]}" --version "$v" \
+        -o "$data/abi/$lib-$v.abi"
     else
       echo "regenerate.sh: no CUDA $v headers at ${include[$v]}; $lib-$v.abi kept as committed" >&2
     fi
@@ -93,8 +110,8 @@ for spec in "$src"/tools/gen_stubs/specs/*.spec; do
     name=$($gen soname --spec "$spec" --major "${v%.*}") || continue
     dir=${libdir[$v]}
     if [ $driver = 1 ]; then
-      [ "$v" = "$driver_version" ] || continue
-      dir=$driver_dir
+      dir=${driver_dir[$v]:-}
+      [ -n "$dir" ] || continue
     fi
     if [ -z "$dir" ]; then
       continue # headers only: the record is taken at its word
@@ -106,6 +123,19 @@ for spec in "$src"/tools/gen_stubs/specs/*.spec; do
       echo "regenerate.sh: no $name in $dir; lib$lib-$v.exports kept as committed" >&2
     fi
   done
+  # a driver whose CUDA version no record has (535's 12.2): its list only
+  if [ $driver = 1 ]; then
+    name=$($gen soname --spec "$spec" --major 0)
+    for v in "${driver_versions[@]}"; do
+      [[ " ${versions[*]} " == *" $v "* ]] && continue
+      file=$(first_holding "$name" ${driver_dir[$v]})
+      if [ -n "$file" ]; then
+        $gen exports "$file" --spec "$spec" --soname "$name" -o "$data/exports/lib$lib-$v.exports"
+      elif [ -f "$data/exports/lib$lib-$v.exports" ]; then
+        echo "regenerate.sh: no $name in ${driver_dir[$v]}; lib$lib-$v.exports kept as committed" >&2
+      fi
+    done
+  fi
   folder=$($gen folder --spec "$spec")
   $gen stubs --spec "$spec" --data "$data" --out "$out/stubs/$folder/generated"
 done
