@@ -82,10 +82,14 @@ for spec in "$src"/tools/gen_stubs/specs/*.spec; do
   own_header=$($gen header --spec "$spec")
   for v in "${versions[@]}"; do
     want=$((${v%.*} * 1000 + ${v#*.} * 10))
-    if [ -f "${include[$v]}/cuda.h" ] && [ ! -f "${include[$v]}/$own_header" ]; then
+    # the first header folder holds cuda.h; a library's own header may be
+    # in any (CUPTI's come in a package of their own)
+    cuda_dir=${include[$v]%% *} includes=()
+    for one in ${include[$v]}; do includes+=(-I "$one"); done
+    if [ -f "$cuda_dir/cuda.h" ] && [ -z "$(first_holding "$own_header" ${include[$v]})" ]; then
       continue # that release has no such library (nvJitLink before 12.0)
-    elif [ -f "${include[$v]}/cuda.h" ] && [ "$(cuda_version "${include[$v]}")" = "$want" ]; then
-      $gen abi --spec "$spec" -I "${include[$v]}" --version "$v" -o "$data/abi/$lib-$v.abi"
+    elif [ -f "$cuda_dir/cuda.h" ] && [ "$(cuda_version "$cuda_dir")" = "$want" ]; then
+      $gen abi --spec "$spec" "${includes[@]}" --version "$v" -o "$data/abi/$lib-$v.abi"
     else
       echo "regenerate.sh: no CUDA $v headers at ${include[$v]}; $lib-$v.abi kept as committed" >&2
     fi
