@@ -27,4 +27,8 @@ const struct cli_known_library cli_known_libraries[CUDASTUB_LIB_COUNT] = {
 		(const struct cli_soname[]){{13, "libcusparse.so.12"}, {12, "libcusparse.so.12"}, {11, "libcusparse.so.11"}, {0, NULL}}},
 	[CUDASTUB_LIB_CUSOLVER] = {"cusolver", "cuSOLVER", "CUDASTUB_CUSOLVER_PATH", 1, "libcusolver_stub.so",
 		(const struct cli_soname[]){{13, "libcusolver.so.12"}, {12, "libcusolver.so.11"}, {11, "libcusolver.so.11"}, {0, NULL}}},
+	[CUDASTUB_LIB_CUPTI] = {"cupti", "CUPTI", "CUDASTUB_CUPTI_PATH", 1, "libcupti_stub.so",
+		(const struct cli_soname[]){{13, "libcupti.so.13"}, {12, "libcupti.so.12"}, {11, "libcupti.so.11.8"}, {0, NULL}}},
+	[CUDASTUB_LIB_CUSOLVERMG] = {"cusolvermg", "cuSOLVERMg", "CUDASTUB_CUSOLVERMG_PATH", 1, "libcusolvermg_stub.so",
+		(const struct cli_soname[]){{13, "libcusolverMg.so.12"}, {12, "libcusolverMg.so.11"}, {11, "libcusolverMg.so.11"}, {0, NULL}}},
 };
