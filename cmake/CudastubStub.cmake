@@ -10,7 +10,7 @@
 # builds the same code as <SHIM_DIR>/<soname> (default shim/): NVIDIA's
 # SONAME and version node, for binaries that load it in NVIDIA's place.
 #
-# cudastub_add_stub_for_abi(<target> <lib> MAJOR m MINOR n INCLUDE_DIR dir
+# cudastub_add_stub_for_abi(<target> <lib> MAJOR m MINOR n INCLUDE_DIR dir...
 #                           [SONAME soname | VERSION_NODE node] OUTPUT_DIR dir)
 #
 # The same stub compiled against another major's headers (the tests build
@@ -54,7 +54,7 @@ endfunction()
 
 function(cudastub_add_stub_for_abi target lib)
   cmake_parse_arguments(ARG "NO_VERSION_NODE"
-    "MAJOR;MINOR;INCLUDE_DIR;SONAME;VERSION_NODE;OUTPUT_DIR;OUTPUT_NAME" "" ${ARGN})
+    "MAJOR;MINOR;SONAME;VERSION_NODE;OUTPUT_DIR;OUTPUT_NAME" "INCLUDE_DIR" ${ARGN})
   get_property(sources GLOBAL PROPERTY CUDASTUB_${lib}_SOURCES)
   get_property(stub_dir GLOBAL PROPERTY CUDASTUB_${lib}_DIR)
   get_property(extra_includes GLOBAL PROPERTY CUDASTUB_${lib}_INCLUDES)
