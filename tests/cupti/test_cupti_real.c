@@ -23,6 +23,8 @@
  *               "no library" code saying what was searched, no crash;
  *   other ABIs  the stubs built against the 12.4 and 11.8 headers: the
  *               same answers on every release.
+ *   sweep       every export of the stub's list, called with zero
+ *               arguments and no library, returns CUPTI_ERROR_NOT_INITIALIZED.
  */
 #define _GNU_SOURCE
 #include <cupti.h>
@@ -150,6 +152,34 @@ static int calls_child(void)
 		       i->own_version ? i->own_version : "", i->path ? i->path : "",
 		       i->error ? i->error : "");
 	}
+	fflush(stdout);
+	return 0;
+}
+
+/* Every export of the stub's list, called with all-zero arguments (no
+ * library: nothing is forwarded, so none is dereferenced): prints
+ * call.<name>=<result> and called=<count>. */
+static int sweep_child(void)
+{
+	void *lib = dlopen(getenv("CP_OPEN"), RTLD_NOW | RTLD_LOCAL);
+	FILE *list = fopen(CP_SYMBOLS, "r");
+	char line[256];
+	int called = 0;
+
+	if (!lib || !list)
+		return 3;
+	while (fgets(line, sizeof line, list)) {
+		int (*fn)(void *, void *, void *, void *, void *, void *);
+
+		line[strcspn(line, "\r\n")] = '\0';
+		if (!line[0] || line[0] == '#')
+			continue;
+		*(void **)&fn = symbol(lib, line);
+		printf("call.%s=%d\n", line, fn(NULL, NULL, NULL, NULL, NULL, NULL));
+		called++;
+	}
+	fclose(list);
+	printf("called=%d\n", called);
 	fflush(stdout);
 	return 0;
 }
@@ -371,6 +401,42 @@ static void test_other_abis(void)
 	}
 }
 
+/* The sweep: every export, no library, the documented code, no crash. */
+static void test_sweep(void)
+{
+	const char *env[] = {"CUDASTUB_CUPTI_PATH=/nonexistent/cudastub-sweep", NULL};
+	FILE *list = fopen(CP_SYMBOLS, "r");
+	char line[256], key[300];
+	long names = 0, refused = 0;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(list);
+	if (ts_run_child("sweep", (const char *[]){"CP_OPEN=" CP_STUB, env[0], NULL}, &through) !=
+		    0 ||
+	    through.exit_code != 0) {
+		fprintf(stderr, "sweep: exit %d\n%s%s\n", through.exit_code, through.out,
+			through.err);
+		CU_FAIL("the sweep child failed");
+		fclose(list);
+		return;
+	}
+	while (fgets(line, sizeof line, list)) {
+		line[strcspn(line, "\r\n")] = '\0';
+		if (!line[0] || line[0] == '#')
+			continue;
+		names++;
+		snprintf(key, sizeof key, "call.%s", line);
+		if (ts_number(&through, key) == CUPTI_ERROR_NOT_INITIALIZED)
+			refused++;
+		else
+			fprintf(stderr, "  %s: %s\n", key, ts_value(&through, key));
+	}
+	fclose(list);
+	CU_ASSERT_EQUAL(ts_number(&through, "called"), names);
+	CU_ASSERT_EQUAL(refused, names);
+	printf("  %ld exports called with no library: %ld returned %d\n", names, refused,
+	       (int)CUPTI_ERROR_NOT_INITIALIZED);
+}
+
 static void register_suites(void)
 {
 	CU_pSuite s = CU_add_suite("CUPTI through its stub, real libraries", NULL, NULL);
@@ -378,11 +444,13 @@ static void register_suites(void)
 	CU_add_test(s, "versions, strings, callbacks as directly, the right release", test_real);
 	CU_add_test(s, "no library: CUPTI_ERROR_NOT_INITIALIZED, names, no crash", test_no_library);
 	CU_add_test(s, "the 12.4- and 11.8-ABI stubs on every release", test_other_abis);
+	CU_add_test(s, "every export, no library: the code, no crash", test_sweep);
 }
 
 int main(int argc, char **argv)
 {
-	static const struct ts_scenario scenarios[] = {{"calls", calls_child}, {NULL, NULL}};
+	static const struct ts_scenario scenarios[] = {
+		{"calls", calls_child}, {"sweep", sweep_child}, {NULL, NULL}};
 
 	return ts_main(argc, argv, scenarios, register_suites);
 }

@@ -23,6 +23,8 @@
  *               output written, no crash;
  *   other ABIs  the stubs built against the 12.4 and 11.8 headers: the
  *               same answers on every release.
+ *   sweep       every export of the stub's list, called with zero
+ *               arguments and no library, returns CUSOLVER_STATUS_NOT_INITIALIZED.
  */
 #define _GNU_SOURCE
 #include <cusolverMg.h>
@@ -119,6 +121,34 @@ static int calls_child(void)
 				return 6;
 		printf("cublas_major=%d\ncublas_minor=%d\n", v[0], v[1]);
 	}
+	fflush(stdout);
+	return 0;
+}
+
+/* Every export of the stub's list, called with all-zero arguments (no
+ * library: nothing is forwarded, so none is dereferenced): prints
+ * call.<name>=<result> and called=<count>. */
+static int sweep_child(void)
+{
+	void *lib = dlopen(getenv("MG_OPEN"), RTLD_NOW | RTLD_LOCAL);
+	FILE *list = fopen(MG_SYMBOLS, "r");
+	char line[256];
+	int called = 0;
+
+	if (!lib || !list)
+		return 3;
+	while (fgets(line, sizeof line, list)) {
+		int (*fn)(void *, void *, void *, void *, void *, void *);
+
+		line[strcspn(line, "\r\n")] = '\0';
+		if (!line[0] || line[0] == '#')
+			continue;
+		*(void **)&fn = symbol(lib, line);
+		printf("call.%s=%d\n", line, fn(NULL, NULL, NULL, NULL, NULL, NULL));
+		called++;
+	}
+	fclose(list);
+	printf("called=%d\n", called);
 	fflush(stdout);
 	return 0;
 }
@@ -289,6 +319,42 @@ static void test_other_abis(void)
 	}
 }
 
+/* The sweep: every export, no library, the documented code, no crash. */
+static void test_sweep(void)
+{
+	const char *env[] = {"CUDASTUB_CUSOLVERMG_PATH=/nonexistent/cudastub-sweep", NULL};
+	FILE *list = fopen(MG_SYMBOLS, "r");
+	char line[256], key[300];
+	long names = 0, refused = 0;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(list);
+	if (ts_run_child("sweep", (const char *[]){"MG_OPEN=" MG_STUB, env[0], NULL}, &through) !=
+		    0 ||
+	    through.exit_code != 0) {
+		fprintf(stderr, "sweep: exit %d\n%s%s\n", through.exit_code, through.out,
+			through.err);
+		CU_FAIL("the sweep child failed");
+		fclose(list);
+		return;
+	}
+	while (fgets(line, sizeof line, list)) {
+		line[strcspn(line, "\r\n")] = '\0';
+		if (!line[0] || line[0] == '#')
+			continue;
+		names++;
+		snprintf(key, sizeof key, "call.%s", line);
+		if (ts_number(&through, key) == CUSOLVER_STATUS_NOT_INITIALIZED)
+			refused++;
+		else
+			fprintf(stderr, "  %s: %s\n", key, ts_value(&through, key));
+	}
+	fclose(list);
+	CU_ASSERT_EQUAL(ts_number(&through, "called"), names);
+	CU_ASSERT_EQUAL(refused, names);
+	printf("  %ld exports called with no library: %ld returned %d\n", names, refused,
+	       (int)CUSOLVER_STATUS_NOT_INITIALIZED);
+}
+
 static void register_suites(void)
 {
 	CU_pSuite s = CU_add_suite("cuSOLVERMg through its stub, real libraries", NULL, NULL);
@@ -297,11 +363,13 @@ static void register_suites(void)
 	CU_add_test(s, "calls as directly, the release of its cuBLAS", test_real);
 	CU_add_test(s, "no library: CUSOLVER_STATUS_NOT_INITIALIZED, no output", test_no_library);
 	CU_add_test(s, "the 12.4- and 11.8-ABI stubs on every release", test_other_abis);
+	CU_add_test(s, "every export, no library: the code, no crash", test_sweep);
 }
 
 int main(int argc, char **argv)
 {
-	static const struct ts_scenario scenarios[] = {{"calls", calls_child}, {NULL, NULL}};
+	static const struct ts_scenario scenarios[] = {
+		{"calls", calls_child}, {"sweep", sweep_child}, {NULL, NULL}};
 
 	return ts_main(argc, argv, scenarios, register_suites);
 }
