@@ -21,6 +21,8 @@
  *   no library  an override naming nothing, and a pin the stub cannot
  *               load: every call CUSOLVER_STATUS_NOT_INITIALIZED, no
  *               output written, no crash;
+ *   shim        the shim (libcusolverMg.so.12) finds the real library
+ *               behind it and answers as it does;
  *   other ABIs  the stubs built against the 12.4 and 11.8 headers: the
  *               same answers on every release.
  *   sweep       every export of the stub's list, called with zero
@@ -319,6 +321,33 @@ static void test_other_abis(void)
 	}
 }
 
+/* The shim under NVIDIA's SONAME, opened with no override: it finds the
+ * real 13.0 library behind it (never itself) and answers as it does. */
+static void test_shim(void)
+{
+#ifndef MG_SHIM
+	ts_not_applicable("no shim of the 13 ABI in this build");
+#else
+	char path[PATH_MAX];
+	const char *real = ts_release_file(13, "libcusolverMg.so.12", path, sizeof path);
+	const char *env[] = {"MG_OPEN=" MG_SHIM, NULL};
+
+	if (!real || run_calls(real, NULL, &direct))
+		return;
+	if (ts_run_child("calls", env, &through) != 0 || through.exit_code != 0) {
+		CU_FAIL("the shim's calls child failed");
+		return;
+	}
+	expect_same("create_rc");
+	expect_same("grid_rc");
+	expect_same("desc_rc");
+	CU_ASSERT_EQUAL(ts_number(&through, "state"), CUDASTUB_STATE_LOADED);
+	CU_ASSERT_EQUAL(ts_number(&through, "major"), 13);
+	CU_ASSERT_PTR_NOT_NULL(strstr(ts_value(&through, "path"), "/libcusolverMg.so.12"));
+	CU_ASSERT_PTR_NULL(strstr(ts_value(&through, "path"), "/shim/"));
+#endif
+}
+
 /* The sweep: every export, no library, the documented code, no crash. */
 static void test_sweep(void)
 {
@@ -363,6 +392,7 @@ static void register_suites(void)
 	CU_add_test(s, "calls as directly, the release of its cuBLAS", test_real);
 	CU_add_test(s, "no library: CUSOLVER_STATUS_NOT_INITIALIZED, no output", test_no_library);
 	CU_add_test(s, "the 12.4- and 11.8-ABI stubs on every release", test_other_abis);
+	CU_add_test(s, "the shim finds the real library behind it", test_shim);
 	CU_add_test(s, "every export, no library: the code, no crash", test_sweep);
 }
 
