@@ -41,12 +41,14 @@ foreach(version 11.8 12.4)
   list(APPEND CUDASTUB_TEST_ABIS ${major})
 endforeach()
 
-# cudastub_test_with_abi_stubs(<test> <lib> <HEADER> <PREFIX>)
+# cudastub_test_with_abi_stubs(<test> <lib> <HEADER> <PREFIX> [<FIXTURE>])
 # A spec library's stubs built against the 12.4 and 11.8 headers, for a
 # suite that runs them: <build>/tests/<lib>/abi-<major>/lib<lib>_stub.so,
 # whose paths <test> gets as <PREFIX>_STUB_12 and <PREFIX>_STUB_11 ("" where
 # that release's <HEADER> was not fetched, which the suite reports), beside
-# <PREFIX>_STUB, the build's own stub.
+# <PREFIX>_STUB, the build's own stub. <FIXTURE>: the library's headers come
+# in a fixture of their own, <FIXTURE>-<version> (CUPTI's), read after the
+# release's headers.
 function(cudastub_test_with_abi_stubs test lib header prefix)
   add_dependencies(${test} ${lib}_stub)
   foreach(version 12.4 11.8)
@@ -54,8 +56,17 @@ function(cudastub_test_with_abi_stubs test lib header prefix)
     list(GET parts 0 major)
     list(GET parts 1 minor)
     set(include ${CUDASTUB_FIXTURES}/headers-${version}/usr/include)
+    set(own ${include})
+    if(ARGC GREATER 4)
+      set(own ${CUDASTUB_FIXTURES}/${ARGV4}-${version}/usr/include)
+      list(APPEND include ${own})
+    endif()
+    # searched last, as the generator parses them (spec: include_after):
+    # 12.4's cuda_fp16.h includes libcu++'s <nv/target>, which Debian's
+    # headers lack
+    list(APPEND include ${PROJECT_SOURCE_DIR}/tools/gen_stubs/standins)
     set(stub_${major} "")
-    if(EXISTS ${include}/${header})
+    if(EXISTS ${own}/${header} AND EXISTS ${CUDASTUB_FIXTURES}/headers-${version}/usr/include/cuda.h)
       cudastub_add_stub_for_abi(${lib}_stub_abi${major} ${lib} MAJOR ${major} MINOR ${minor}
         INCLUDE_DIR ${include} OUTPUT_DIR ${CMAKE_CURRENT_BINARY_DIR}/abi-${major}
         OUTPUT_NAME ${lib}_stub VERSION_NODE ${cudastub_${lib}_soname_${major}})

@@ -32,7 +32,8 @@
 
 /* From CMake: LC_LIB, LC_STUB, LC_ENV (CUDASTUB_<LIB>), LC_SYMBOLS (the
  * generated export list), LC_EXPORTS_13 (the real 13.0 library's),
- * LC_NO_LIBRARY, LC_VERSION_FN, LC_FORM_PROPERTY or not, LC_SONAME_13,
+ * LC_NO_LIBRARY, LC_VERSION_FN, LC_FORM_PROPERTY or LC_FORM_VALUE or
+ * neither (major_minor), LC_SONAME_13,
  * LC_SONAME_12, LC_SONAME_11 ("" for none), LC_ABI. */
 
 /* ---- child: the version through a library, the stub or the real one ---- */
@@ -59,6 +60,16 @@ static int version_child(void)
 
 		if (rc == 0)
 			rc = r;
+	}
+#elif LC_FORM_VALUE
+	int (*query)(unsigned *) = (int (*)(unsigned *))dlsym(lib, LC_VERSION_FN);
+	unsigned value = 7;
+
+	/* one value (cuptiGetVersion): the others stay 0 */
+	if (query) {
+		rc = query(&value);
+		v[0] = (int)value;
+		v[1] = v[2] = 0;
 	}
 #else
 	int (*query)(int *, int *) = (int (*)(int *, int *))dlsym(lib, LC_VERSION_FN);

@@ -2,12 +2,15 @@
  * A program that links a library (NVIDIA's, at build time) and prints its
  * version query's result: what tests/libraries/test_library_adoption.c
  * patches and runs through the stub and the shim. VP_VERSION_FN and
- * VP_FORM_PROPERTY come from the build; the prototype is the query's form.
+ * VP_FORM_PROPERTY or VP_FORM_VALUE come from the build; the prototype is
+ * the query's form.
  */
 #include <stdio.h>
 
 #if VP_FORM_PROPERTY
 int VP_VERSION_FN(int kind, int *value);
+#elif VP_FORM_VALUE
+int VP_VERSION_FN(unsigned *value);
 #else
 int VP_VERSION_FN(int *major, int *minor);
 #endif
@@ -24,6 +27,12 @@ int main(void)
 		if (rc == 0)
 			rc = r;
 	}
+#elif VP_FORM_VALUE
+	unsigned value = 0;
+
+	rc = VP_VERSION_FN(&value);
+	v[0] = (int)value;
+	v[1] = v[2] = 0;
 #else
 	rc = VP_VERSION_FN(&v[0], &v[1]);
 	v[2] = 0;

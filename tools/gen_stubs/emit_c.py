@@ -117,10 +117,17 @@ def _zero_outputs(fn):
 def _error_text_body(spec, fn, explains_library):
     """Without a library, a status's name from the result enum (spec:
     error_name); error_string also explains the stub's own "no library"
-    code with what was searched."""
+    code with what was searched. Two shapes: const char *f(status), and
+    STATUS f(status, const char **text) (CUPTI's), which writes the text
+    where it is given a place and returns 0 for a named code, else the "no
+    library" code."""
     lib = spec.library
+    if fn.ret == spec.result and len(fn.params) == 2 and \
+            fn.params[1].canonical.replace(" ", "") == "constchar**":
+        return _error_text_out_body(spec, fn, explains_library)
     if not fn.ret.replace(" ", "").endswith("char*") or len(fn.params) != 1:
-        raise SystemExit("error_name/error_string %s: not const char *f(status)" % fn.name)
+        raise SystemExit("error_name/error_string %s: not const char *f(status) nor "
+                         "STATUS f(status, const char **)" % fn.name)
     code = fn.arg_names()[0]
     out = []
     if explains_library:
@@ -132,6 +139,22 @@ def _error_text_body(spec, fn, explains_library):
         out += ["\tconst char *name;", ""]
     out += ["\tname = cudastub_%s_result_name((int)%s);" % (lib, code),
             '\treturn name ? name : "unrecognized status code";']
+    return out
+
+
+def _error_text_out_body(spec, fn, explains_library):
+    """_error_text_body's STATUS f(status, const char **text)."""
+    lib, (code, text) = spec.library, fn.arg_names()
+    no_library = spec.unavailable["library"][1]
+    out = ["\tconst char *name = cudastub_%s_result_name((int)%s);" % (lib, code)]
+    if explains_library:
+        out += ["\tconst char *why = cudastub_loader_why_missing(&cudastub_%s_library);" % lib,
+                "", "\tif ((int)%s == %s && why)" % (code, no_library), "\t\tname = why;"]
+    else:
+        out.append("")
+    out += ["\tif (!%s)" % text, "\t\treturn %s;" % no_library,
+            '\t*%s = name ? name : "unrecognized status code";' % text,
+            "\treturn name ? (%s)0 : %s;" % (spec.result, no_library)]
     return out
 
 

@@ -93,7 +93,8 @@ def cmake(specs, header):
                 "set(cudastub_%s_generated_only %s)" % (s.library, "ON" if s.version_query else "OFF"),
                 "set(cudastub_%s_env %s)" % (s.library, s.env_path[:-len("_PATH")]),
                 "set(cudastub_%s_no_library_code %d)" % (s.library, s.unavailable["library"][0]),
-                "set(cudastub_%s_version_query %s)" % (s.library, " ".join(s.version_query or ())),
+                "set(cudastub_%s_version_query %s)" % (s.library, " ".join(
+                    (s.version_query or ()) + ((s.version_library,) if s.version_library else ()))),
                 "set(cudastub_%s_releases %s)" % (s.library, " ".join(
                     "%d:%s" % (m, ".".join(str(v) for v in first)) for m, first in s.releases))]
         out += ["set(cudastub_%s_soname_%s %s)" % (s.library, major or "any", name)

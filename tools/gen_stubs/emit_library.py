@@ -11,6 +11,7 @@ The probe asks a candidate its version the way the spec says:
   major_minor  FUNCTION(&major, &minor)            nvJitLinkVersion
   property     FUNCTION(MAJOR_VERSION, &value)...  cublasGetProperty
   text         FUNCTION(buffer, length): "12.550.163.01"  nvmlSystemGetNVMLVersion
+  value        FUNCTION(&value)                    cuptiGetVersion
 Without release lines the library's major is CUDA's (cuBLAS 12.4 is CUDA
 12); with them the library's own version says (cuFFT 11.2 is CUDA 12).
 """
@@ -43,7 +44,9 @@ def emit_library_c(spec, abi, header_note):
     types = ", ".join(param_decl(p.spelling, "").rstrip() for p in fn.params)
     out = [header_note, "", "#define _GNU_SOURCE", "#include <dlfcn.h>", "",
            '#include "%s_stub.h"' % lib, ""]
-    out += ["/* The library's own version, as %s gives it: 0 when it answered. */" % name,
+    whose = ("the version of the %s it links" % spec.version_library
+             if spec.version_library else "the library's own version")
+    out += ["/* %s, as %s gives it: 0 when it answered. */" % (whose[0].upper() + whose[1:], name),
             "static int own_version(void *handle, int own[3])", "{",
             "\t%s (*query)(%s);" % (fn.ret, types)]
     if form == "major_minor":
@@ -58,6 +61,13 @@ def emit_library_c(spec, abi, header_note):
                 "\t*(void **)&query = cudastub_probe_symbol(handle, \"%s\");" % name,
                 "\tif (!query || query(text, sizeof text) != 0)", "\t\treturn -1;",
                 "\treturn cudastub_version_from_text(text, sizeof text, own);", "}"]
+    elif form == "value":
+        value = param_decl(fn.params[0].spelling, "").rstrip()[:-1].strip()
+        out += ["\t%s value = 0;" % value, "",
+                "\t*(void **)&query = cudastub_probe_symbol(handle, \"%s\");" % name,
+                "\tif (!query || query(&value) != 0)", "\t\treturn -1;",
+                "\town[0] = (int)value;", "\town[1] = 0;", "\town[2] = 0;",
+                "\treturn 0;", "}"]
     else:
         kind = param_decl(fn.params[0].spelling, "").rstrip()
         out += ["", "\t*(void **)&query = cudastub_probe_symbol(handle, \"%s\");" % name,

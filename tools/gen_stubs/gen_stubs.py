@@ -226,7 +226,12 @@ def cmd_stubs(args):
         import emit_library
         write(os.path.join(args.out, "%s_stub.h" % spec.library),
               emit_library.emit_stub_header(spec, spec_note))
-        newest = max(abis, key=lambda a: (a.major, a.minor))
+        # the records that declare the version query: the library's own,
+        # or those of the library it asks (spec: version_query ... LIBRARY)
+        asked = abis
+        if spec.version_library:
+            asked = records.load_abis(os.path.join(args.data, "abi"), spec.version_library)
+        newest = max(asked, key=lambda a: (a.major, a.minor))
         write(os.path.join(args.out, "%s_library.c" % spec.library),
               emit_library.emit_library_c(spec, newest, note("stubs", sources + " and " +
                                                              "tools/gen_stubs/specs/%s.spec"

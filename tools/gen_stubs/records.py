@@ -187,15 +187,21 @@ class Spec:
                               shim; the driver's is shim/driver)
       version_node yes|no     whether the stub's symbols carry the real
                               library's version node (the driver has none)
-      version_query FUNCTION FORM
+      version_query FUNCTION FORM [LIBRARY]
                               how the stub asks a candidate its version, for
                               a stub with no hand-written C: FORM major_minor
-                              (FUNCTION(&major, &minor): nvJitLinkVersion) or
+                              (FUNCTION(&major, &minor): nvJitLinkVersion),
                               property (FUNCTION(MAJOR_VERSION, &value), and
                               MINOR_VERSION, PATCH_LEVEL: cublasGetProperty)
-                              or text (FUNCTION(buffer, length) writes
+                              text (FUNCTION(buffer, length) writes
                               "MAJOR.MINOR[.PATCH...]": NVML's
                               nvmlSystemGetNVMLVersion, "12.550.163.01")
+                              or value (FUNCTION(&value): cuptiGetVersion,
+                              the library's own version being value.0.0).
+                              LIBRARY: FUNCTION is that library's (its ABI
+                              records give the prototype), found among the
+                              candidate's dependencies (libcusolverMg asks
+                              the cuBLAS it links); the stub does not export it
       release MAJOR VERSION   the library's own version VERSION (a.b[.c]) and
                               later ones belong to CUDA MAJOR; without these
                               lines the library's major is CUDA's (cuBLAS,
@@ -343,8 +349,10 @@ class Spec:
         self.version_node = self.values.get("version_node", ["yes"])[0] == "yes"
         q = self.values.get("version_query")
         self.version_query = (q[0], q[1]) if q else None
-        if q and q[1] not in ("major_minor", "property", "text"):
-            raise SystemExit("%s: version_query %s: form major_minor, property or text"
+        # the library whose function it is, when it is not this one's
+        self.version_library = q[2] if q and len(q) > 2 else None
+        if q and q[1] not in ("major_minor", "property", "text", "value"):
+            raise SystemExit("%s: version_query %s: form major_minor, property, text or value"
                              % (path, q[0]))
         self.releases = sorted(((int(r[0]), tuple(int(x) for x in r[1].split("."))) for r in
                                 self.values.get("release", [])), reverse=True)

@@ -90,19 +90,20 @@ for spec in "$src"/tools/gen_stubs/specs/*.spec; do
   own_header=$($gen header --spec "$spec")
   for v in "${versions[@]}"; do
     want=$((${v%.*} * 1000 + ${v#*.} * 10))
-    # the library's own header folder for v (data/versions: headers), first
+    # the library's own header folder for v (data/versions: headers) first;
+    # then the release's: the first of those holds cuda.h, and a library's
+    # own header may be in any (CUPTI's come in a package of their own)
     own=${own_include["$lib $v"]:-}
-    own_args=()
-    [ -n "$own" ] && own_args=(-I "$own")
-    if [ -f "${include[$v]}/cuda.h" ] && [ ! -f "${include[$v]}/$own_header" ] &&
-      { [ -z "$own" ] || [ ! -f "$own/$own_header" ]; }; then
+    cuda_dir=${include[$v]%% *} includes=()
+    [ -n "$own" ] && includes+=(-I "$own")
+    for one in ${include[$v]}; do includes+=(-I "$one"); done
+    if [ -f "$cuda_dir/cuda.h" ] && [ -z "$(first_holding "$own_header" $own ${include[$v]})" ]; then
       # that release has no such library (nvJitLink before 12.0), or its
       # header was not at hand (NVML's, without its headers line)
       [ -n "$own" ] && echo "regenerate.sh: no $own_header in $own; $lib-$v.abi kept as committed" >&2
       continue
-    elif [ -f "${include[$v]}/cuda.h" ] && [ "$(cuda_version "${include[$v]}")" = "$want" ]; then
-      $gen abi --spec "$spec" "${own_args[@]}" -I "${include[$v]}" --version "$v" \
-        -o "$data/abi/$lib-$v.abi"
+    elif [ -f "$cuda_dir/cuda.h" ] && [ "$(cuda_version "$cuda_dir")" = "$want" ]; then
+      $gen abi --spec "$spec" "${includes[@]}" --version "$v" -o "$data/abi/$lib-$v.abi"
     else
       echo "regenerate.sh: no CUDA $v headers at ${include[$v]}; $lib-$v.abi kept as committed" >&2
     fi

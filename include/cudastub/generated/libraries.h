@@ -15,9 +15,11 @@ typedef enum cudastub_lib {
 	CUDASTUB_LIB_CUSPARSE = 8, /* libcusparse */
 	CUDASTUB_LIB_CUSOLVER = 9, /* libcusolver */
 	CUDASTUB_LIB_NVML = 10, /* libnvidia-ml */
+	CUDASTUB_LIB_CUPTI = 12, /* libcupti */
+	CUDASTUB_LIB_CUSOLVERMG = 15, /* libcusolverMg */
 	/* one past the largest: a number below it that no library has (one
 	 * retired) is a hole, which every API answers as a stub not linked */
-	CUDASTUB_LIB_COUNT = 11
+	CUDASTUB_LIB_COUNT = 16
 } cudastub_lib;
 
 /* Each stub's entry points (cudastub_<lib>_info, cudastub_<lib>_load). */
@@ -32,6 +34,8 @@ CUDASTUB_DECLARE_ENTRY_POINTS(curand)
 CUDASTUB_DECLARE_ENTRY_POINTS(cusparse)
 CUDASTUB_DECLARE_ENTRY_POINTS(cusolver)
 CUDASTUB_DECLARE_ENTRY_POINTS(nvml)
+CUDASTUB_DECLARE_ENTRY_POINTS(cupti)
+CUDASTUB_DECLARE_ENTRY_POINTS(cusolvermg)
 
 /* Codes of the stubs' own, where a library's result enum has none that
  * fits (README.md, "Error codes"): 1000 plus the driver's code for the
@@ -71,6 +75,10 @@ CUDASTUB_DECLARE_ENTRY_POINTS(nvml)
 #pragma weak cudastub_cusolver_load
 #pragma weak cudastub_nvml_info
 #pragma weak cudastub_nvml_load
+#pragma weak cudastub_cupti_info
+#pragma weak cudastub_cupti_load
+#pragma weak cudastub_cusolvermg_info
+#pragma weak cudastub_cusolvermg_load
 
 /* NULL when the program does not link that stub. */
 static inline const cudastub_library_info *cudastub_info(cudastub_lib lib)
@@ -89,6 +97,8 @@ static inline const cudastub_library_info *cudastub_info(cudastub_lib lib)
 	case CUDASTUB_LIB_CUSPARSE: info = cudastub_cusparse_info; break;
 	case CUDASTUB_LIB_CUSOLVER: info = cudastub_cusolver_info; break;
 	case CUDASTUB_LIB_NVML: info = cudastub_nvml_info; break;
+	case CUDASTUB_LIB_CUPTI: info = cudastub_cupti_info; break;
+	case CUDASTUB_LIB_CUSOLVERMG: info = cudastub_cusolvermg_info; break;
 	case CUDASTUB_LIB_COUNT: break;
 	}
 	return info ? info() : 0;
@@ -111,6 +121,8 @@ static inline cudastub_state cudastub_load(cudastub_lib lib)
 	case CUDASTUB_LIB_CUSPARSE: load = cudastub_cusparse_load; break;
 	case CUDASTUB_LIB_CUSOLVER: load = cudastub_cusolver_load; break;
 	case CUDASTUB_LIB_NVML: load = cudastub_nvml_load; break;
+	case CUDASTUB_LIB_CUPTI: load = cudastub_cupti_load; break;
+	case CUDASTUB_LIB_CUSOLVERMG: load = cudastub_cusolvermg_load; break;
 	case CUDASTUB_LIB_COUNT: break;
 	}
 	return load ? load() : CUDASTUB_STATE_NOT_LINKED;
