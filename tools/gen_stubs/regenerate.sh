@@ -93,8 +93,16 @@ for spec in "$src"/tools/gen_stubs/specs/*.spec; do
     name=$($gen soname --spec "$spec" --major "${v%.*}") || continue
     dir=${libdir[$v]}
     if [ $driver = 1 ]; then
-      [ "$v" = "$driver_version" ] || continue
-      dir=$driver_dir
+      # one SONAME for every version: the driver's package holds it, for
+      # the version the driver supports; another such library
+      # (libnvToolsExt.so.1) is a file some releases ship and others lack
+      here=$(first_holding "$name" $dir) || true
+      if [ "$v" = "$driver_version" ] &&
+        { [ -n "$(first_holding "$name" $driver_dir || true)" ] || [ -z "$here" ]; }; then
+        dir=$driver_dir
+      elif [ -z "$here" ]; then
+        continue
+      fi
     fi
     if [ -z "$dir" ]; then
       continue # headers only: the record is taken at its word
