@@ -27,4 +27,6 @@ const struct cli_known_library cli_known_libraries[CUDASTUB_LIB_COUNT] = {
 		(const struct cli_soname[]){{13, "libcusparse.so.12"}, {12, "libcusparse.so.12"}, {11, "libcusparse.so.11"}, {0, NULL}}},
 	[CUDASTUB_LIB_CUSOLVER] = {"cusolver", "cuSOLVER", "CUDASTUB_CUSOLVER_PATH", 1, "libcusolver_stub.so",
 		(const struct cli_soname[]){{13, "libcusolver.so.12"}, {12, "libcusolver.so.11"}, {11, "libcusolver.so.11"}, {0, NULL}}},
+	[CUDASTUB_LIB_NVTOOLSEXT] = {"nvtoolsext", "NVTX", "CUDASTUB_NVTOOLSEXT_PATH", 0, "libnvtoolsext_stub.so",
+		(const struct cli_soname[]){{0, "libnvToolsExt.so.1"}, {0, NULL}}},
 };
