@@ -22,8 +22,8 @@ MATRIX_SUITES = {"nvrtc": ("every cell", "nvrtc_matrix"),
                  "cudart": ("every cell", "cudart_matrix"),
                  "cuda": ("the 12.x cells (driver 550; no other driver here)",
                           "cuda_driver_matrix"),
-                 "nvtoolsext": ("the 11.8 and 12.4 libraries, every export through the stub "
-                                "and directly,", "nvtoolsext_real")}
+                 "nvtoolsext": ("the cells where the loaded major is the stub's, with the "
+                                "11.8 and 12.4 libraries,", "nvtoolsext_real")}
 # Gated names a table row names, at most; the rest are counted.
 NAMED = 4
 # The order a row names gated exports in: a name the loaded major declares
