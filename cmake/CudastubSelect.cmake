@@ -72,6 +72,7 @@ function(_cudastub_header_packages lib out)
   set(pip_nvml nvidia-nvml-dev)
   set(pip_cupti nvidia-cuda-cupti)
   set(pip_cusolvermg nvidia-cusolver)
+  set(pip_nvtoolsext nvidia-nvtx) # its headers: nvtx3/ (13: nvidia-nvtx alone)
   # Debian packages NVML's and CUPTI's headers apart from the toolkit's
   set(debian_nvml libnvidia-ml-dev)
   set(debian_cupti libcupti-dev)

@@ -135,7 +135,10 @@ function(cudastub_add_generated_stub lib)
   if(NOT cudastub_${lib}_version_node)
     set(options SHIM_NO_VERSION_NODE)
   endif()
-  set(soname ${cudastub_${lib}_soname_${CUDASTUB_ABI_MAJOR}}${cudastub_${lib}_soname_any})
+  # the SONAME of the headers' major, or the one of every major (_any:
+  # libnvidia-ml.so.1; libnvToolsExt.so.1, which CUDA 13 does not ship but
+  # 11 and 12 programs link)
+  set(soname "${cudastub_${lib}_soname_${CUDASTUB_ABI_MAJOR}}${cudastub_${lib}_soname_any}")
   if(NOT soname)
     message(STATUS "cudastub: ${lib}: no library of CUDA ${CUDASTUB_ABI_MAJOR}; no stub")
     return()

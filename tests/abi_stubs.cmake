@@ -69,7 +69,8 @@ function(cudastub_test_with_abi_stubs test lib header prefix)
     if(EXISTS ${own}/${header} AND EXISTS ${CUDASTUB_FIXTURES}/headers-${version}/usr/include/cuda.h)
       cudastub_add_stub_for_abi(${lib}_stub_abi${major} ${lib} MAJOR ${major} MINOR ${minor}
         INCLUDE_DIR ${include} OUTPUT_DIR ${CMAKE_CURRENT_BINARY_DIR}/abi-${major}
-        OUTPUT_NAME ${lib}_stub VERSION_NODE ${cudastub_${lib}_soname_${major}})
+        OUTPUT_NAME ${lib}_stub
+        VERSION_NODE ${cudastub_${lib}_soname_${major}}${cudastub_${lib}_soname_any})
       add_dependencies(${test} ${lib}_stub_abi${major})
       set(stub_${major} $<TARGET_FILE:${lib}_stub_abi${major}>)
     endif()

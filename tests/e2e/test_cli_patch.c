@@ -334,8 +334,8 @@ static int program_linking(const char *a, const char *b)
 		  dir, dir, E2E_CC, a, b);
 }
 
-/* A program that needs the runtime (a stub covers it) and NVTX (none
- * does): the plan and the patch name NVTX as still needed; --strict makes
+/* A program that needs the runtime (a stub covers it) and cuTENSOR (none
+ * does): the plan and the patch name cuTENSOR as still needed; --strict makes
  * that a failure, for --check and for the patch itself. */
 static void test_uncovered_named(void)
 {
@@ -343,33 +343,33 @@ static void test_uncovered_named(void)
 
 	if (fresh_tree("cli-patch-uncovered") != 0)
 		return;
-	CU_ASSERT_EQUAL_FATAL(fake_library("libnvToolsExt.so.1", "libnvToolsExt.so.1"), 0);
+	CU_ASSERT_EQUAL_FATAL(fake_library("libcutensor.so.2", "libcutensor.so.2"), 0);
 	CU_ASSERT_EQUAL_FATAL(fake_library(CUDART_SONAME, CUDART_SONAME), 0);
-	CU_ASSERT_EQUAL_FATAL(program_linking("libnvToolsExt.so.1", CUDART_SONAME), 0);
+	CU_ASSERT_EQUAL_FATAL(program_linking("libcutensor.so.2", CUDART_SONAME), 0);
 	snprintf(prog, sizeof prog, "%s/prog", dir);
 	patch_expect(0, "--dry-run", prog);
 	CU_ASSERT(said("prog", ": " CUDART_SONAME " -> libcudart_stub.so;"));
 	CU_ASSERT(said("prog", ":") &&
-		  strstr(out.out, " still needs libnvToolsExt.so.1 (no stub);"));
+		  strstr(out.out, " still needs libcutensor.so.2 (no stub);"));
 	patch_expect(1, "--check", "--strict", prog);
 	patch_expect(1, "--strict", "--dry-run", prog);
 	patch_expect(0, prog);
-	CU_ASSERT_PTR_NOT_NULL(strstr(out.out, "still needs libnvToolsExt.so.1 (no stub)"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out.out, "still needs libcutensor.so.2 (no stub)"));
 	patch_expect(0, "--check", prog); /* patched: nothing would change */
-	CU_ASSERT(said("prog", ": already patched; still needs libnvToolsExt.so.1 (no stub);"));
+	CU_ASSERT(said("prog", ": already patched; still needs libcutensor.so.2 (no stub);"));
 	patch_expect(1, "--check", "--strict", prog);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out.out, "1 files still need NVIDIA libraries"));
 	patch_expect(1, "--strict", prog);
 	/* the fake libraries themselves need nothing of NVIDIA's: --strict passes
 	 * on them */
-	snprintf(prog, sizeof prog, "%s/libnvToolsExt.so.1", dir);
+	snprintf(prog, sizeof prog, "%s/libcutensor.so.2", dir);
 	patch_expect(0, "--check", "--strict", prog);
 	ts_remove_tree(dir);
 }
 
 /* Libraries auditwheel grafted under hashed names (their SONAME the
- * hashed name): the runtime's is replaced by its stub, NVTX's named as
- * still needed. */
+ * hashed name): the runtime's is replaced by its stub, cuTENSOR's named
+ * as still needed. */
 static void test_auditwheel_names(void)
 {
 	static const char cudart[] = "libcudart-96c42e41.so." STR(E2E_ABI_MAJOR);
@@ -379,14 +379,14 @@ static void test_auditwheel_names(void)
 		return;
 	CU_ASSERT_EQUAL_FATAL(fake_library(cudart, cudart), 0);
 	CU_ASSERT_EQUAL_FATAL(
-		fake_library("libnvToolsExt-0a1b2c3d.so.1", "libnvToolsExt-0a1b2c3d.so.1"), 0);
-	CU_ASSERT_EQUAL_FATAL(program_linking(cudart, "libnvToolsExt-0a1b2c3d.so.1"), 0);
+		fake_library("libcutensor-0a1b2c3d.so.2", "libcutensor-0a1b2c3d.so.2"), 0);
+	CU_ASSERT_EQUAL_FATAL(program_linking(cudart, "libcutensor-0a1b2c3d.so.2"), 0);
 	snprintf(prog, sizeof prog, "%s/prog", dir);
 	patch_expect(0, prog);
 	CU_ASSERT(said("prog",
 		       ": libcudart-96c42e41.so." STR(E2E_ABI_MAJOR) " -> libcudart_stub.so;"));
 	CU_ASSERT_PTR_NOT_NULL(
-		strstr(out.out, " still needs libnvToolsExt-0a1b2c3d.so.1 (no stub);"));
+		strstr(out.out, " still needs libcutensor-0a1b2c3d.so.2 (no stub);"));
 	snprintf(needed, sizeof needed, "patchelf --print-needed '%s' | grep -qx libcudart_stub.so",
 		 prog);
 	CU_ASSERT_EQUAL(sh("%s", needed), 0);

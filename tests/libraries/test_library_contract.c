@@ -15,7 +15,11 @@
  *                the version through the stub is the version a direct
  *                call gives, and the CUDA major the stub reports is that
  *                library's release;
- *   pin          a pin the stub cannot load is refused by name.
+ *   pin          a pin the stub cannot load is refused by name;
+ *   every export with no library, each called once with zero-filled
+ *                arguments: none crashes, and the search is not run again.
+ * A library with no version query (NVTX: LC_FORM_NONE) has the exports and
+ * the sweep here, and its versions in its own suite (tests/nvtoolsext).
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -38,6 +42,45 @@
 
 /* ---- child: the version through a library, the stub or the real one ---- */
 
+/* Calls every export of LC_SYMBOLS in the stub at LC_OPEN once: each
+ * argument points to the same zeroed buffer (room for what a fallback
+ * writes, or a structure returned in memory); prints called= and the
+ * stub's state and search count. */
+static int all_calls_child(void)
+{
+	typedef long (*any_fn)(void *, void *, void *, void *, void *, void *);
+	static _Alignas(64) unsigned char zeros[4096];
+	const char *path = getenv("LC_OPEN");
+	void *lib = path ? dlopen(path, RTLD_NOW | RTLD_LOCAL) : NULL;
+	struct ts_names names = {0};
+	int called = 0, missing = 0;
+	char name[64];
+
+	if (!lib || ts_names_read_list(&names, LC_SYMBOLS) != 0)
+		return 3;
+	for (size_t i = 0; i < names.count; i++) {
+		any_fn fn = (any_fn)dlsym(lib, names.names[i]);
+
+		if (!fn) {
+			missing++;
+			continue;
+		}
+		memset(zeros, 0, sizeof zeros);
+		(void)fn(zeros, zeros, zeros, zeros, zeros, zeros);
+		called++;
+	}
+	printf("called=%d\nmissing=%d\nlisted=%zu\n", called, missing, names.count);
+	snprintf(name, sizeof name, "cudastub_%s_info", LC_LIB);
+	const cudastub_library_info *(*info)(void) =
+		(const cudastub_library_info *(*)(void))dlsym(lib, name);
+	if (info)
+		printf("state=%d\nsearches=%lu\n", (int)info()->state, info()->search_runs);
+	ts_names_free(&names);
+	fflush(stdout);
+	return 0;
+}
+
+#if !LC_FORM_NONE
 /* Calls the version query of the library at path; prints rc= and v0..v2=. */
 static int version_child(void)
 {
@@ -92,13 +135,14 @@ static int version_child(void)
 	fflush(stdout);
 	return 0;
 }
+#endif
 
 /* ---- parent ---- */
 
 static struct ts_child child;
 
-/* Runs the version child on path with env entries (NULL-ended). */
-static int run_version(const char *path, const char *const *extra)
+/* Runs the scenario on path with env entries (NULL-ended). */
+static int run_scenario(const char *scenario, const char *path, const char *const *extra)
 {
 	char open_var[PATH_MAX + 16];
 	const char *env[8] = {open_var, NULL};
@@ -108,14 +152,16 @@ static int run_version(const char *path, const char *const *extra)
 	for (; extra && *extra && n < 7; extra++)
 		env[n++] = *extra;
 	env[n] = NULL;
-	if (ts_run_child("version", env, &child) != 0 || child.exit_code != 0) {
-		fprintf(stderr, "%s %s: exit %d\n%s%s\n", LC_LIB, path, child.exit_code, child.out,
-			child.err);
-		CU_FAIL("the version child failed");
+	if (ts_run_child(scenario, env, &child) != 0 || child.exit_code != 0) {
+		fprintf(stderr, "%s %s %s: exit %d\n%s%s\n", LC_LIB, scenario, path,
+			child.exit_code, child.out, child.err);
+		CU_FAIL("the child failed");
 		return -1;
 	}
 	return 0;
 }
+
+#define run_version(path, extra) run_scenario("version", path, extra)
 
 static long value(const char *key)
 {
@@ -139,7 +185,7 @@ static void test_exports(void)
 	/* every symbol carries the real library's version node */
 	CU_ASSERT_EQUAL(unversioned, 0);
 	/* the real library of the stub's ABI: nothing it exports is missing */
-	if (LC_ABI == 13) {
+	if (LC_ABI == 13 && *LC_EXPORTS_13) { /* "": no 13.0 library (NVTX) */
 		CU_ASSERT_EQUAL_FATAL(ts_names_read_list(&real, LC_EXPORTS_13), 0);
 		CU_ASSERT_TRUE(real.count > 0);
 		for (size_t i = 0; i < real.count; i++) {
@@ -158,6 +204,22 @@ static void test_exports(void)
 	ts_names_free(&real);
 }
 
+static void test_all_calls(void)
+{
+	const char *env[] = {LC_ENV "_PATH=/nonexistent/cudastub-no-library", NULL};
+
+	if (run_scenario("all_calls", LC_STUB, env))
+		return;
+	CU_ASSERT_TRUE(value("called") > 0);
+	CU_ASSERT_EQUAL(value("missing"), 0);
+	CU_ASSERT_EQUAL(value("called"), value("listed"));
+	CU_ASSERT_EQUAL(value("state"), CUDASTUB_STATE_OVERRIDE_FAILED);
+	/* one search answered every export */
+	CU_ASSERT_EQUAL(value("searches"), 1);
+	printf("  %s: %ld exports called with no library\n", LC_LIB, value("called"));
+}
+
+#if !LC_FORM_NONE
 static void test_no_library(void)
 {
 	const char *env[] = {LC_ENV "_PATH=/nonexistent/cudastub-no-library", NULL};
@@ -239,19 +301,30 @@ static void test_pin_refused(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(ts_value(&child, "error"), "\"99\" is refused"));
 }
 
+#endif
+
 static void register_suites(void)
 {
 	CU_pSuite s = CU_add_suite("library contract: " LC_LIB, NULL, NULL);
 
 	CU_add_test(s, "exports: its list, and every real export", test_exports);
+	CU_add_test(s, "no library: every export called once, no crash", test_all_calls);
+#if !LC_FORM_NONE
 	CU_add_test(s, "no library: the code, outputs 0, why", test_no_library);
 	CU_add_test(s, "real libraries: the same version, the right release", test_real);
 	CU_add_test(s, "a pin it cannot load is refused", test_pin_refused);
+#endif
 }
 
 int main(int argc, char **argv)
 {
-	static const struct ts_scenario scenarios[] = {{"version", version_child}, {NULL, NULL}};
+	static const struct ts_scenario scenarios[] = {
+#if !LC_FORM_NONE
+		{"version", version_child},
+#endif
+		{"all_calls", all_calls_child},
+		{NULL, NULL}
+	};
 
 	return ts_main(argc, argv, scenarios, register_suites);
 }

@@ -65,6 +65,10 @@ def emit(spec, abi, rows, routed, names, header_note):
             out.append("{")
             if n in spec.error_name or n in spec.error_string:
                 out += _error_text_body(spec, fn, n in spec.error_string)
+            elif n in spec.fallback_values:
+                # the same answer whatever the reason (spec: fallback)
+                out += ["\t(void)%s;" % a for a in args]
+                out.append("\treturn %s;" % spec.fallback_values[n])
             else:
                 if n in spec.zero_outputs:
                     out += _zero_outputs(fn)
@@ -83,6 +87,9 @@ def emit(spec, abi, rows, routed, names, header_note):
     out.append("/* The names of %s's values in the CUDA %d.%d headers. */" % (spec.result, abi.major, abi.minor))
     out.append("const char *cudastub_%s_result_name(int code)" % lib)
     out.append("{")
+    if not names:  # no status type (spec: result none)
+        out += ["\t(void)code;", "\treturn NULL;", "}", ""]
+        return "\n".join(out)
     out.append("\tswitch (code) {")
     seen = set()
     for const, value in names:
@@ -237,14 +244,18 @@ def emit_declarations(spec, abi, routed, header_note):
     out.append("extern const struct cudastub_function cudastub_%s_functions[];" % lib)
     out.append("const char *cudastub_%s_result_name(int code);" % lib)
     out.append("")
-    out.append("/* What a call returns when it cannot forward, by reason (the spec's")
-    out.append(" * 'unavailable' lines): the initializer of the library's codes. */")
+    if spec.no_op:
+        out.append("/* No status type (spec: result none): nothing returns these; a call that")
+        out.append(" * cannot forward answers its no-op value. */")
+    else:
+        out.append("/* What a call returns when it cannot forward, by reason (the spec's")
+        out.append(" * 'unavailable' lines): the initializer of the library's codes. */")
     out.append("#define CUDASTUB_%s_UNAVAILABLE_CODES \\" % lib.upper())
     out.append("\t{ \\")
     for reason in spec.UNAVAILABLE_REASONS:
         out.append("\t\t[CUDASTUB_UNAVAILABLE_%s] = %s, \\" % (reason.upper(), spec.unavailable[reason][1]))
     out.append("\t}")
-    for number, constant in sorted(set(spec.unavailable.values())):
+    for number, constant in sorted(set(spec.unavailable.values()) if not spec.no_op else ()):
         out.append("_Static_assert(%s == %d, \"the spec's number for %s\");" % (constant, number, constant))
     out.append("")
     out += _description(spec)
@@ -334,13 +345,23 @@ def emit_opaque(spec, names, rows, header_note):
     out.append("")
     for i, n in enumerate(names):
         out.append("")
-        out.append("/* %s: when it cannot forward, returns as every stub function does, for"
-                   " its own row */" % n)
-        out.append("static int unavailable_%s(void)" % n)
-        out.append("{")
-        out.append("\treturn cudastub_loader_unavailable(&cudastub_%s_library, &opaque_rows[%d]);"
-                   % (lib, i))
-        out.append("}")
+        if spec.no_op:
+            # no status type: a zero as wide as a pointer is the no-op
+            # answer whatever the caller reads (nothing, 0 or NULL)
+            out.append("/* %s: when it cannot forward, a no-op answering NULL (spec: result"
+                       " none) */" % n)
+            out.append("static void *unavailable_%s(void)" % n)
+            out.append("{")
+            out.append("\treturn NULL;")
+            out.append("}")
+        else:
+            out.append("/* %s: when it cannot forward, returns as every stub function does, for"
+                       " its own row */" % n)
+            out.append("static int unavailable_%s(void)" % n)
+            out.append("{")
+            out.append("\treturn cudastub_loader_unavailable(&cudastub_%s_library, &opaque_rows[%d]);"
+                       % (lib, i))
+            out.append("}")
         out.append("")
         out.append("static void *choose_%s(void)" % n)
         out.append("{")
@@ -405,8 +426,8 @@ def _cell_words(cell, name, code, tsv):
         return {"forward": "forward", "if_present": "forward-if-present", "adapter": "adapter",
                 "abi": "abi-differs", "absent": "absent", "removed": "removed"}[cell.kind]
     return {"forward": "forward", "if_present": "forward if present", "adapter": "adapter",
-            "abi": "%d (ABI differs)" % code["abi"], "absent": "%d (absent)" % code["function"],
-            "removed": "%d (removed)" % code["removed"]}[cell.kind]
+            "abi": "%s (ABI differs)" % code["abi"], "absent": "%s (absent)" % code["function"],
+            "removed": "%s (removed)" % code["removed"]}[cell.kind]
 
 
 def emit_gating_table(cells, majors, header_note):
@@ -426,7 +447,7 @@ def emit_abi_table(spec, cells, notes, majors, build, header_note):
     major cannot take as it is, what the stub does there, and why, with the
     codes this stub returns. notes maps a name to the reason for what the
     stub does (specs/<lib>.notes)."""
-    code = {r: spec.unavailable[r][0] for r in spec.UNAVAILABLE_REASONS}
+    code = {r: spec.code_text(r) for r in spec.UNAVAILABLE_REASONS}
     others = [m for m in majors if m != build.major]
     out = ["<!-- %s -->" % header_note[3:-3], "",
            "| function | " + " | ".join("on %d.x" % m for m in others) + " | notes |",

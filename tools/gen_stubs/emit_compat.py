@@ -11,6 +11,9 @@ MAJOR_WORDS = {
     "nvrtc": "the NVRTC major loaded",
     "cudart": "the runtime major loaded",
     "cuda": "the CUDA major the loaded driver supports (driver 550: 12)",
+    "nvtoolsext": ("the stub's own: `libnvToolsExt.so.1` has one ABI in every release "
+                   "(11.8's and 12.4's are one file), so only the rows where the loaded major "
+                   "is the stub's occur"),
 }
 # The libraries whose every cell the matrix suites test against the real
 # library, export by export (tests/support/ts_matrix.c); the others have
@@ -18,7 +21,9 @@ MAJOR_WORDS = {
 MATRIX_SUITES = {"nvrtc": ("every cell", "nvrtc_matrix"),
                  "cudart": ("every cell", "cudart_matrix"),
                  "cuda": ("the 12.x cells (driver 550; no other driver here)",
-                          "cuda_driver_matrix")}
+                          "cuda_driver_matrix"),
+                 "nvtoolsext": ("the cells where the loaded major is the stub's, with the "
+                                "11.8 and 12.4 libraries,", "nvtoolsext_real")}
 # Gated names a table row names, at most; the rest are counted.
 NAMED = 4
 # The order a row names gated exports in: a name the loaded major declares
@@ -82,7 +87,7 @@ class Counts:
         if not by_code:
             return "0"
         return "%d: %s" % (self.gated_count(), ", ".join(
-            "%d × %d" % (n, code) for code, n in sorted(by_code.items(), key=lambda x: -x[1])))
+            "%d × %s" % (n, code) for code, n in sorted(by_code.items(), key=lambda x: -x[1])))
 
     def named(self, codes):
         """The first NAMED gated exports in GATED_ORDER, each with its code;
@@ -94,15 +99,15 @@ class Counts:
                       if _base(n) == n or _base(n) not in gated]
         if not names:
             return ""
-        shown = ", ".join("`%s` (%d)" % nc for nc in names[:NAMED])
+        shown = ", ".join("`%s` (%s)" % nc for nc in names[:NAMED])
         rest = self.gated_count() - min(NAMED, len(names))
         return shown + (", +%d more" % rest if rest > 0 else "")
 
 
 def _codes(spec):
     """The code a gated export returns, by the kind of its cell."""
-    return {"abi": spec.unavailable["abi"][0], "removed": spec.unavailable["removed"][0],
-            "absent": spec.unavailable["function"][0]}
+    return {"abi": spec.code_text("abi"), "removed": spec.code_text("removed"),
+            "absent": spec.code_text("function")}
 
 
 def _library_section(lib):
@@ -116,10 +121,14 @@ def _library_section(lib):
               % MATRIX_SUITES[spec.library] if spec.library in MATRIX_SUITES else
               "proven by its contract suites on the real libraries")
     out = ["## %s (`%s`)" % (title, spec.family), "",
-           "Loaded: %s. Gated exports return %d (an older library lacks the function), "
-           "%d (a newer one dropped it) or %d (the loaded major declares it with another "
-           "ABI). %s." % (major_words, codes["absent"], codes["removed"], codes["abi"],
-                          tested[0].upper() + tested[1:]), "",
+           ("Loaded: %s. Gated exports return %s (an older library lacks the function), "
+            "%s (a newer one dropped it) or %s (the loaded major declares it with another "
+            "ABI). %s." % (major_words, codes["absent"], codes["removed"], codes["abi"],
+                           tested[0].upper() + tested[1:]) if not spec.no_op else
+            "Loaded: %s. Gated exports, like every call without a library, do nothing and "
+            "return what the library answers with no tool attached (the spec's fallback "
+            "lines; README, \"Error codes\"). %s." % (major_words,
+                                                       tested[0].upper() + tested[1:])), "",
            "| stub ABI | loaded | exports | forward | forward from a later minor | "
            "another name, as it is | translated | adapter | gated | gated, for example |",
            "| --- | --- | --: | --: | --: | --: | --: | --: | --- | --- |"]

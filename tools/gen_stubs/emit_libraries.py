@@ -122,7 +122,23 @@ def codes_md(specs, header):
            "| the loaded major has a different ABI, and no adapter translates |",
            "| --- | --- | --- | --- | --- | --- |"]
     for spec in specs:
+        if spec.no_op:
+            # no status type: every reason alike (spec: result none, fallback)
+            out.append("| %s (`lib%s_stub.so`) | %s | %s |" % (
+                spec.what, spec.library, sonames(spec),
+                " | ".join(["a no-op: what the library answers with no tool attached "
+                            "(%s)" % _fallbacks(spec)] + ["the same no-op"] * 3)))
+            continue
         out.append("| %s (`lib%s_stub.so`) | %s | %s |" % (
             spec.what, spec.library, sonames(spec),
             " | ".join(code(spec, r) for r in ("library", "function", "removed", "abi"))))
     return "\n".join(out) + "\n"
+
+
+def _fallbacks(spec):
+    """A no-op library's answers, by value: "`V`: f, g; else 0, NULL or nothing"."""
+    by_value = {}
+    for name, value in sorted(spec.fallback_values.items()):
+        by_value.setdefault(value, []).append("`%s`" % name)
+    said = ["`%s` from %s" % (v, ", ".join(n)) for v, n in sorted(by_value.items())]
+    return "; ".join(said + ["else 0, NULL or nothing, by return type"])

@@ -41,15 +41,24 @@ def emit_library_c(spec, abi, header_note):
         raise SystemExit("version_query %s: CUDA %d.%d's headers do not declare it"
                          % (name, abi.major, abi.minor))
     fn = abi.functions[name]
-    types = ", ".join(param_decl(p.spelling, "").rstrip() for p in fn.params)
+    types = ", ".join(param_decl(p.spelling, "").rstrip() for p in fn.params) or "void"
     out = [header_note, "", "#define _GNU_SOURCE", "#include <dlfcn.h>", "",
            '#include "%s_stub.h"' % lib, ""]
     whose = ("the version of the %s it links" % spec.version_library
              if spec.version_library else "the library's own version")
-    out += ["/* %s, as %s gives it: 0 when it answered. */" % (whose[0].upper() + whose[1:], name),
+    out += [("/* %s, as %s gives it: 0 when it answered. */"
+             % (whose[0].upper() + whose[1:], name) if form != "none" else
+             "/* No version to read: 0 when the candidate exports %s, as the library does. */"
+             % name),
             "static int own_version(void *handle, int own[3])", "{",
             "\t%s (*query)(%s);" % (fn.ret, types)]
-    if form == "major_minor":
+    if form == "none":
+        # no version query: finding the function says the candidate is the
+        # library, whose one ABI every release shares (spec: version_query)
+        out += ["", "\t(void)own;",
+                "\t*(void **)&query = cudastub_probe_symbol(handle, \"%s\");" % name,
+                "\treturn query ? 0 : -1;", "}"]
+    elif form == "major_minor":
         value = param_decl(fn.params[0].spelling, "").rstrip()[:-1].strip()
         out += ["\t%s major = 0, minor = 0;" % value, "",
                 "\t*(void **)&query = cudastub_probe_symbol(handle, \"%s\");" % name,
@@ -83,11 +92,17 @@ def emit_library_c(spec, abi, header_note):
                 for major, first in spec.releases]
         out += ["\t{0, {0, 0, 0}},", "};", ""]
     out += ["/* The CUDA release a candidate belongs to: %s */"
-            % ("by its own version" if spec.releases else "its own major and minor"),
+            % ("the stub's own, the library's ABI being the same in every release"
+               if form == "none" else
+               "by its own version" if spec.releases else "its own major and minor"),
             "static int probe_version(void *handle, const char *path, int *major, int *minor)",
             "{", "\tint own[3];", "", "\t(void)path;",
             "\tif (own_version(handle, own) != 0)", "\t\treturn -1;"]
-    if spec.releases:
+    if form == "none":
+        out += ["\t/* one ABI in every release: the stub's own */",
+                "\t*major = CUDASTUB_ABI_MAJOR;", "\t*minor = CUDASTUB_ABI_MINOR;",
+                "\treturn 0;", "}"]
+    elif spec.releases:
         out += ["\t*major = cudastub_release_of(releases, own);", "\t*minor = 0;",
                 "\treturn *major > 0 ? 0 : -1;", "}"]
     else:
@@ -95,7 +110,7 @@ def emit_library_c(spec, abi, header_note):
     out += ["", "struct cudastub_library cudastub_%s_library = {" % lib,
             "\tCUDASTUB_%s_DESCRIPTION," % lib.upper(),
             "\t.probe_version = probe_version,"]
-    if spec.releases:
+    if spec.releases and form != "none":
         out.append("\t.own_version = own_version,")
     out += ["};", ""]
     return "\n".join(out)

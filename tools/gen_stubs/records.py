@@ -160,7 +160,19 @@ class Spec:
                               loaded major's ABI differs (see emit_c.py)
       adapter_first NAME...   the adapter is asked first, even when the ABI
                               is the same (it returns NULL to forward)
-      result TYPE             the error enum the functions return
+      result TYPE             the error enum the functions return; none: the
+                              library has no status type and its calls
+                              succeed as no-ops without it (NVTX with no tool
+                              attached): no 'unavailable' lines, and every
+                              function that cannot forward, whatever the
+                              reason, answers its 'fallback' line's value, or
+                              by its return type nothing, NULL or 0
+      fallback VALUE FUNCTION...
+                              what FUNCTION returns whenever it cannot
+                              forward, whatever the reason: VALUE, a C
+                              constant of its return type from the library's
+                              headers (NVTX_NO_PUSH_POP_TRACKING), in place of
+                              its reason's code or the 0 of its type
       enum NAME...            further enums whose values the records keep (by
                               tag or typedef name), for the layouts' queries
                               and the adapters' tables
@@ -195,9 +207,13 @@ class Spec:
                               MINOR_VERSION, PATCH_LEVEL: cublasGetProperty)
                               text (FUNCTION(buffer, length) writes
                               "MAJOR.MINOR[.PATCH...]": NVML's
-                              nvmlSystemGetNVMLVersion, "12.550.163.01")
-                              or value (FUNCTION(&value): cuptiGetVersion,
-                              the library's own version being value.0.0).
+                              nvmlSystemGetNVMLVersion, "12.550.163.01"),
+                              value (FUNCTION(&value): cuptiGetVersion,
+                              the library's own version being value.0.0)
+                              or none (the library has no version query and
+                              one ABI in every release, NVTX v2's: a candidate
+                              exporting FUNCTION is the library, and it is
+                              taken for the stub's own release).
                               LIBRARY: FUNCTION is that library's (its ABI
                               records give the prototype), found among the
                               candidate's dependencies (libcusolverMg asks
@@ -294,7 +310,7 @@ class Spec:
                     elif key == "wheel_dir":
                         self.values.setdefault(key, []).extend(rest)
                     elif key in ("same_function", "layout", "layout_field", "layout_query", "inout",
-                                 "release", "own_code", "predefine"):
+                                 "release", "own_code", "predefine", "fallback"):
                         self.values.setdefault(key, []).append(rest)
                     elif key in ("handwritten", "custom_fallback", "adapter", "adapter_first",
                                  "header", "variant", "context", "enum", "toolkit_targets",
@@ -324,6 +340,14 @@ class Spec:
         self.adapter_first = set(self.values.get("adapter_first", []))
         self.adapters = set(self.values.get("adapter", [])) | self.adapter_first
         self.result = self.values["result"][0]
+        # no status type: calls that cannot forward are no-ops (see result)
+        self.no_op = self.result == "none"
+        self.fallback_values = {}  # function -> the C value it answers
+        for words in self.values.get("fallback", []):
+            if len(words) < 2:
+                raise SystemExit("%s: fallback %s: VALUE FUNCTION..." % (path, " ".join(words)))
+            for name in words[1:]:
+                self.fallback_values[name] = words[0]
         self.enums = self.values["enum"]
         self.handwritten = set(self.values["handwritten"])
         self.custom_fallback = set(self.values["custom_fallback"])
@@ -351,15 +375,17 @@ class Spec:
         self.version_query = (q[0], q[1]) if q else None
         # the library whose function it is, when it is not this one's
         self.version_library = q[2] if q and len(q) > 2 else None
-        if q and q[1] not in ("major_minor", "property", "text", "value"):
-            raise SystemExit("%s: version_query %s: form major_minor, property, text or value"
-                             % (path, q[0]))
+        forms = ("major_minor", "property", "text", "value", "none")
+        if q and q[1] not in forms:
+            raise SystemExit("%s: version_query %s: form one of %s"
+                             % (path, q[0], ", ".join(forms)))
         self.releases = sorted(((int(r[0]), tuple(int(x) for x in r[1].split("."))) for r in
                                 self.values.get("release", [])), reverse=True)
         self.zero_outputs = set(self.values["zero_outputs"])
         self.error_name = set(self.values["error_name"])
         self.error_string = set(self.values["error_string"])
-        overlap = (self.zero_outputs | self.error_name | self.error_string) & self.custom_fallback
+        overlap = (self.zero_outputs | self.error_name | self.error_string |
+                   set(self.fallback_values)) & self.custom_fallback
         if overlap:
             raise SystemExit("%s: %s: a generated fallback and a hand-written one"
                              % (path, ", ".join(sorted(overlap))))
@@ -370,9 +396,26 @@ class Spec:
         self.same_function = self.values.get("same_function", [])
         self.inout = {(r[0], p) for r in self.values.get("inout", []) for p in r[1:]}
         self._read_layouts(path)
+        if self.no_op:
+            # nothing returns a code: the loader's table is zeros, and the
+            # docs say "no-op" (codes_text)
+            if self.unavailable:
+                raise SystemExit("%s: result none: no call returns a code, so no 'unavailable'"
+                                 % path)
+            self.unavailable = {r: (0, "0") for r in self.UNAVAILABLE_REASONS}
         missing = [r for r in self.UNAVAILABLE_REASONS if r not in self.unavailable]
         if missing:
             raise SystemExit("%s: no 'unavailable' line for %s" % (path, ", ".join(missing)))
+
+    def code_text(self, reason):
+        """What a call that cannot forward for reason returns, for the
+        docs: the number, or "no-op" for a library without a status type."""
+        return "no-op" if self.no_op else str(self.unavailable[reason][0])
+
+    def one_library(self):
+        """Whether one SONAME serves every version (major 0: the driver,
+        libnvToolsExt.so.1)."""
+        return all(m == 0 for m, _ in self.sonames)
 
     POLICIES = ("given", "refuse", "drop", "padding")
 

@@ -111,8 +111,20 @@ for spec in "$src"/tools/gen_stubs/specs/*.spec; do
     name=$($gen soname --spec "$spec" --major "${v%.*}") || continue
     dir=${libdir[$v]}
     if [ $driver = 1 ]; then
-      dir=${driver_dir[$v]:-}
-      [ -n "$dir" ] || continue
+      # one SONAME for every version: a driver's package holds it, for
+      # the version that driver supports (libcuda.so.1, NVML); another such
+      # library (libnvToolsExt.so.1) is a file some releases ship and
+      # others lack
+      here=$(first_holding "$name" $dir) || true
+      there=""
+      if [ -n "${driver_dir[$v]:-}" ]; then
+        there=$(first_holding "$name" ${driver_dir[$v]}) || true
+      fi
+      if [ -n "$there" ] || { [ -n "${driver_dir[$v]:-}" ] && [ -z "$here" ]; }; then
+        dir=${driver_dir[$v]}
+      elif [ -z "$here" ]; then
+        continue
+      fi
     fi
     if [ -z "$dir" ]; then
       continue # headers only: the record is taken at its word

@@ -15,6 +15,7 @@ typedef enum cudastub_lib {
 	CUDASTUB_LIB_CUSPARSE = 8, /* libcusparse */
 	CUDASTUB_LIB_CUSOLVER = 9, /* libcusolver */
 	CUDASTUB_LIB_NVML = 10, /* libnvidia-ml */
+	CUDASTUB_LIB_NVTOOLSEXT = 11, /* libnvToolsExt */
 	CUDASTUB_LIB_CUPTI = 12, /* libcupti */
 	CUDASTUB_LIB_CUSOLVERMG = 15, /* libcusolverMg */
 	/* one past the largest: a number below it that no library has (one
@@ -34,6 +35,7 @@ CUDASTUB_DECLARE_ENTRY_POINTS(curand)
 CUDASTUB_DECLARE_ENTRY_POINTS(cusparse)
 CUDASTUB_DECLARE_ENTRY_POINTS(cusolver)
 CUDASTUB_DECLARE_ENTRY_POINTS(nvml)
+CUDASTUB_DECLARE_ENTRY_POINTS(nvtoolsext)
 CUDASTUB_DECLARE_ENTRY_POINTS(cupti)
 CUDASTUB_DECLARE_ENTRY_POINTS(cusolvermg)
 
@@ -75,6 +77,8 @@ CUDASTUB_DECLARE_ENTRY_POINTS(cusolvermg)
 #pragma weak cudastub_cusolver_load
 #pragma weak cudastub_nvml_info
 #pragma weak cudastub_nvml_load
+#pragma weak cudastub_nvtoolsext_info
+#pragma weak cudastub_nvtoolsext_load
 #pragma weak cudastub_cupti_info
 #pragma weak cudastub_cupti_load
 #pragma weak cudastub_cusolvermg_info
@@ -97,6 +101,7 @@ static inline const cudastub_library_info *cudastub_info(cudastub_lib lib)
 	case CUDASTUB_LIB_CUSPARSE: info = cudastub_cusparse_info; break;
 	case CUDASTUB_LIB_CUSOLVER: info = cudastub_cusolver_info; break;
 	case CUDASTUB_LIB_NVML: info = cudastub_nvml_info; break;
+	case CUDASTUB_LIB_NVTOOLSEXT: info = cudastub_nvtoolsext_info; break;
 	case CUDASTUB_LIB_CUPTI: info = cudastub_cupti_info; break;
 	case CUDASTUB_LIB_CUSOLVERMG: info = cudastub_cusolvermg_info; break;
 	case CUDASTUB_LIB_COUNT: break;
@@ -121,6 +126,7 @@ static inline cudastub_state cudastub_load(cudastub_lib lib)
 	case CUDASTUB_LIB_CUSPARSE: load = cudastub_cusparse_load; break;
 	case CUDASTUB_LIB_CUSOLVER: load = cudastub_cusolver_load; break;
 	case CUDASTUB_LIB_NVML: load = cudastub_nvml_load; break;
+	case CUDASTUB_LIB_NVTOOLSEXT: load = cudastub_nvtoolsext_load; break;
 	case CUDASTUB_LIB_CUPTI: load = cudastub_cupti_load; break;
 	case CUDASTUB_LIB_CUSOLVERMG: load = cudastub_cusolvermg_load; break;
 	case CUDASTUB_LIB_COUNT: break;

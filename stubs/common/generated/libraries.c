@@ -43,6 +43,7 @@ const char *const cudastub_stub_markers[] = {
 	"cudastub_cusparse_info",
 	"cudastub_cusolver_info",
 	"cudastub_nvml_info",
+	"cudastub_nvtoolsext_info",
 	"cudastub_cupti_info",
 	"cudastub_cusolvermg_info",
 	NULL,

@@ -29,6 +29,8 @@ const struct cli_known_library cli_known_libraries[CUDASTUB_LIB_COUNT] = {
 		(const struct cli_soname[]){{13, "libcusolver.so.12"}, {12, "libcusolver.so.11"}, {11, "libcusolver.so.11"}, {0, NULL}}},
 	[CUDASTUB_LIB_NVML] = {"nvml", "NVML", "CUDASTUB_NVML_PATH", 0, "libnvml_stub.so",
 		(const struct cli_soname[]){{0, "libnvidia-ml.so.1"}, {0, NULL}}},
+	[CUDASTUB_LIB_NVTOOLSEXT] = {"nvtoolsext", "NVTX", "CUDASTUB_NVTOOLSEXT_PATH", 0, "libnvtoolsext_stub.so",
+		(const struct cli_soname[]){{0, "libnvToolsExt.so.1"}, {0, NULL}}},
 	[CUDASTUB_LIB_CUPTI] = {"cupti", "CUPTI", "CUDASTUB_CUPTI_PATH", 1, "libcupti_stub.so",
 		(const struct cli_soname[]){{13, "libcupti.so.13"}, {12, "libcupti.so.12"}, {11, "libcupti.so.11.8"}, {0, NULL}}},
 	[CUDASTUB_LIB_CUSOLVERMG] = {"cusolvermg", "cuSOLVERMg", "CUDASTUB_CUSOLVERMG_PATH", 1, "libcusolvermg_stub.so",
