@@ -20,6 +20,12 @@
 include(CudastubNames)
 set(CUDASTUB_LIBRARIES "" CACHE STRING
   "Libraries to build (cudart;nvrtc;cuda_driver;cublas;...); empty: every one whose headers are found")
+# Headers NVIDIA packages apart from the toolkit (cuFile's cufile.h is
+# Debian's libcufile-dev; pip's nvidia-nvjpeg-cu12 and the like each have
+# an include folder of their own): searched after the CUDA headers, by the
+# check below and by every stub.
+set(CUDASTUB_EXTRA_INCLUDE_DIRS "" CACHE STRING
+  "Further folders of NVIDIA headers (cufile.h, nvjpeg.h, ...), searched after the CUDA headers")
 
 # The package providing a library's headers: Debian's, and pip's (NVIDIA's
 # wheels, named for the CUDA 12 and 11 releases with a -cu<major> suffix).
@@ -29,14 +35,22 @@ function(_cudastub_header_packages lib out)
   set(pip_nvrtc nvidia-cuda-nvrtc)
   set(pip_nvjitlink nvidia-nvjitlink)
   set(pip_cublaslt nvidia-cublas)
+  set(deb ${deb_${lib}})
+  if(NOT deb)
+    set(deb nvidia-cuda-dev)
+  endif()
   set(pip ${pip_${lib}})
   if(NOT pip)
     set(pip nvidia-${lib})
   endif()
-  if(CUDASTUB_ABI_MAJOR LESS 13)
-    set(pip ${pip}-cu${CUDASTUB_ABI_MAJOR})
+  set(major ${CUDASTUB_ABI_MAJOR})
+  if(ARGC GREATER 2)
+    set(major ${ARGV2})
   endif()
-  set(${out} "Debian's nvidia-cuda-dev, or pip's ${pip}" PARENT_SCOPE)
+  if(major LESS 13)
+    set(pip ${pip}-cu${major})
+  endif()
+  set(${out} "Debian's ${deb}, or pip's ${pip}" PARENT_SCOPE)
 endfunction()
 
 # Compiles <lib>_stub.h; sets <out> to "" when it compiles, else to the
@@ -49,7 +63,7 @@ function(_cudastub_check_headers lib out)
   # stand-ins the runtime and driver stubs use), then the CUDA headers
   set(includes ${folder} ${folder}/generated ${folder}/generated/cuda-${CUDASTUB_ABI_MAJOR}
     ${PROJECT_SOURCE_DIR}/stubs/common ${PROJECT_SOURCE_DIR}/stubs/cudart/interop
-    ${PROJECT_SOURCE_DIR}/include ${CUDASTUB_CUDA_INCLUDE_DIR})
+    ${PROJECT_SOURCE_DIR}/include ${CUDASTUB_CUDA_INCLUDE_DIR} ${CUDASTUB_EXTRA_INCLUDE_DIRS})
   # try_compile caches its result: forget it, so that headers added or
   # removed since are seen on the next configure
   unset(cudastub_headers_${lib} CACHE)
@@ -74,6 +88,39 @@ function(_cudastub_check_headers lib out)
   endif()
   unset(cudastub_headers_${lib} CACHE)
   set(${out} "${result}" PARENT_SCOPE)
+endfunction()
+
+# The reason a library whose spec has no SONAME for the headers' major is
+# skipped. Where the headers lack its header too (nvJPEG, nvFatbin and
+# cuFile with the CUDA 13 toolkit, which records none of them here), the
+# reason names the header, who ships it, and the majors that build it.
+function(_cudastub_unrecorded_major lib out)
+  set(name ${cudastub_${lib}_alias})
+  set(majors)
+  foreach(major 13 12 11)
+    if(cudastub_${lib}_soname_${major})
+      list(APPEND majors ${major})
+    endif()
+  endforeach()
+  set(reason "cudastub records no ${name} library of CUDA ${CUDASTUB_ABI_MAJOR}")
+  file(STRINGS ${PROJECT_SOURCE_DIR}/tools/gen_stubs/specs/${lib}.spec header REGEX "^header ")
+  string(REGEX MATCH "^header ([^ ;]+)" header "${header}")
+  set(header ${CMAKE_MATCH_1})
+  set(found FALSE)
+  foreach(dir IN LISTS CUDASTUB_CUDA_INCLUDE_DIR CUDASTUB_EXTRA_INCLUDE_DIRS)
+    if(EXISTS ${dir}/${header})
+      set(found TRUE)
+    endif()
+  endforeach()
+  if(majors AND NOT found)
+    list(GET majors 0 newest)
+    _cudastub_header_packages(${lib} packages ${newest})
+    list(JOIN majors " or " listed)
+    string(CONCAT reason "its header ${header} is not in ${CUDASTUB_CUDA_INCLUDE_DIR}, and "
+      "${reason}: configure a build against CUDA ${listed} headers that have it (from "
+      "${packages}; -DCUDASTUB_EXTRA_INCLUDE_DIRS=<folder> adds a folder of its own)")
+  endif()
+  set(${out} "${reason}" PARENT_SCOPE)
 endfunction()
 
 function(cudastub_select_libraries)
@@ -101,7 +148,7 @@ function(cudastub_select_libraries)
     if(CUDASTUB_LIBRARIES AND NOT lib IN_LIST asked)
       set(reason "it is not in CUDASTUB_LIBRARIES")
     elseif(NOT soname)
-      set(reason "NVIDIA has no ${name} library of CUDA ${CUDASTUB_ABI_MAJOR}")
+      _cudastub_unrecorded_major(${lib} reason)
     else()
       _cudastub_check_headers(${lib} missing)
       if(missing)

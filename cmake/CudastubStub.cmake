@@ -10,7 +10,7 @@
 # builds the same code as <SHIM_DIR>/<soname> (default shim/): NVIDIA's
 # SONAME and version node, for binaries that load it in NVIDIA's place.
 #
-# cudastub_add_stub_for_abi(<target> <lib> MAJOR m MINOR n INCLUDE_DIR dir
+# cudastub_add_stub_for_abi(<target> <lib> MAJOR m MINOR n INCLUDE_DIR dir...
 #                           [SONAME soname | VERSION_NODE node] OUTPUT_DIR dir)
 #
 # The same stub compiled against another major's headers (the tests build
@@ -54,7 +54,7 @@ endfunction()
 
 function(cudastub_add_stub_for_abi target lib)
   cmake_parse_arguments(ARG "NO_VERSION_NODE"
-    "MAJOR;MINOR;INCLUDE_DIR;SONAME;VERSION_NODE;OUTPUT_DIR;OUTPUT_NAME" "" ${ARGN})
+    "MAJOR;MINOR;SONAME;VERSION_NODE;OUTPUT_DIR;OUTPUT_NAME" "INCLUDE_DIR" ${ARGN})
   get_property(sources GLOBAL PROPERTY CUDASTUB_${lib}_SOURCES)
   get_property(stub_dir GLOBAL PROPERTY CUDASTUB_${lib}_DIR)
   get_property(extra_includes GLOBAL PROPERTY CUDASTUB_${lib}_INCLUDES)
@@ -167,13 +167,15 @@ function(cudastub_add_stub lib)
 
   cudastub_add_stub_for_abi(${lib}_stub ${lib}
     MAJOR ${CUDASTUB_ABI_MAJOR} MINOR ${CUDASTUB_ABI_MINOR}
-    INCLUDE_DIR ${CUDASTUB_CUDA_INCLUDE_DIR} OUTPUT_NAME ${lib}_stub ${version_node})
+    INCLUDE_DIR ${CUDASTUB_CUDA_INCLUDE_DIR} ${CUDASTUB_EXTRA_INCLUDE_DIRS}
+    OUTPUT_NAME ${lib}_stub ${version_node})
   add_library(cudastub::${ARG_ALIAS} ALIAS ${lib}_stub)
   # cudastub::<alias> once installed too; the headers it was built with go
   # to its users (installed, cudastubConfig.cmake finds them again)
   set_target_properties(${lib}_stub PROPERTIES EXPORT_NAME ${ARG_ALIAS})
-  target_include_directories(${lib}_stub SYSTEM INTERFACE
-    $<BUILD_INTERFACE:${CUDASTUB_CUDA_INCLUDE_DIR}>)
+  foreach(dir IN ITEMS ${CUDASTUB_CUDA_INCLUDE_DIR} ${CUDASTUB_EXTRA_INCLUDE_DIRS})
+    target_include_directories(${lib}_stub SYSTEM INTERFACE $<BUILD_INTERFACE:${dir}>)
+  endforeach()
   if(CUDASTUB_INSTALL)
     install(TARGETS ${lib}_stub EXPORT cudastubTargets
       LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
@@ -187,7 +189,8 @@ function(cudastub_add_stub lib)
     endif()
     cudastub_add_stub_for_abi(${lib}_shim ${lib} ${no_node}
       MAJOR ${CUDASTUB_ABI_MAJOR} MINOR ${CUDASTUB_ABI_MINOR}
-      INCLUDE_DIR ${CUDASTUB_CUDA_INCLUDE_DIR} SONAME ${ARG_SHIM_SONAME}
+      INCLUDE_DIR ${CUDASTUB_CUDA_INCLUDE_DIR} ${CUDASTUB_EXTRA_INCLUDE_DIRS}
+      SONAME ${ARG_SHIM_SONAME}
       OUTPUT_DIR ${PROJECT_BINARY_DIR}/${ARG_SHIM_DIR})
     if(CUDASTUB_INSTALL)
       install(TARGETS ${lib}_shim

@@ -14,9 +14,11 @@ typedef enum cudastub_lib {
 	CUDASTUB_LIB_CURAND = 7, /* libcurand */
 	CUDASTUB_LIB_CUSPARSE = 8, /* libcusparse */
 	CUDASTUB_LIB_CUSOLVER = 9, /* libcusolver */
+	CUDASTUB_LIB_NVJPEG = 16, /* libnvjpeg */
+	CUDASTUB_LIB_NVFATBIN = 17, /* libnvfatbin */
 	/* one past the largest: a number below it that no library has (one
 	 * retired) is a hole, which every API answers as a stub not linked */
-	CUDASTUB_LIB_COUNT = 10
+	CUDASTUB_LIB_COUNT = 18
 } cudastub_lib;
 
 /* Each stub's entry points (cudastub_<lib>_info, cudastub_<lib>_load). */
@@ -30,6 +32,8 @@ CUDASTUB_DECLARE_ENTRY_POINTS(cufft)
 CUDASTUB_DECLARE_ENTRY_POINTS(curand)
 CUDASTUB_DECLARE_ENTRY_POINTS(cusparse)
 CUDASTUB_DECLARE_ENTRY_POINTS(cusolver)
+CUDASTUB_DECLARE_ENTRY_POINTS(nvjpeg)
+CUDASTUB_DECLARE_ENTRY_POINTS(nvfatbin)
 
 /* Codes of the stubs' own, where a library's result enum has none that
  * fits (README.md, "Error codes"): 1000 plus the driver's code for the
@@ -40,6 +44,9 @@ CUDASTUB_DECLARE_ENTRY_POINTS(cusolver)
 #define CUDASTUB_NVJITLINK_ERROR_STUB_LIBRARY 1034 /* no libnvJitLink could be loaded */
 #define CUDASTUB_NVJITLINK_ERROR_NOT_FOUND 1500 /* the loaded one lacks the function */
 #define CUDASTUB_NVJITLINK_ERROR_NOT_SUPPORTED 1801 /* same name, different ABI */
+#define CUDASTUB_NVFATBIN_ERROR_STUB_LIBRARY 1034 /* no libnvfatbin could be loaded */
+#define CUDASTUB_NVFATBIN_ERROR_NOT_FOUND 1500 /* the loaded one lacks the function */
+#define CUDASTUB_NVFATBIN_ERROR_NOT_SUPPORTED 1801 /* same name, different ABI */
 
 /*
  * One API over whichever stubs are linked. The weak references resolve to
@@ -67,6 +74,10 @@ CUDASTUB_DECLARE_ENTRY_POINTS(cusolver)
 #pragma weak cudastub_cusparse_load
 #pragma weak cudastub_cusolver_info
 #pragma weak cudastub_cusolver_load
+#pragma weak cudastub_nvjpeg_info
+#pragma weak cudastub_nvjpeg_load
+#pragma weak cudastub_nvfatbin_info
+#pragma weak cudastub_nvfatbin_load
 
 /* NULL when the program does not link that stub. */
 static inline const cudastub_library_info *cudastub_info(cudastub_lib lib)
@@ -84,6 +95,8 @@ static inline const cudastub_library_info *cudastub_info(cudastub_lib lib)
 	case CUDASTUB_LIB_CURAND: info = cudastub_curand_info; break;
 	case CUDASTUB_LIB_CUSPARSE: info = cudastub_cusparse_info; break;
 	case CUDASTUB_LIB_CUSOLVER: info = cudastub_cusolver_info; break;
+	case CUDASTUB_LIB_NVJPEG: info = cudastub_nvjpeg_info; break;
+	case CUDASTUB_LIB_NVFATBIN: info = cudastub_nvfatbin_info; break;
 	case CUDASTUB_LIB_COUNT: break;
 	}
 	return info ? info() : 0;
@@ -105,6 +118,8 @@ static inline cudastub_state cudastub_load(cudastub_lib lib)
 	case CUDASTUB_LIB_CURAND: load = cudastub_curand_load; break;
 	case CUDASTUB_LIB_CUSPARSE: load = cudastub_cusparse_load; break;
 	case CUDASTUB_LIB_CUSOLVER: load = cudastub_cusolver_load; break;
+	case CUDASTUB_LIB_NVJPEG: load = cudastub_nvjpeg_load; break;
+	case CUDASTUB_LIB_NVFATBIN: load = cudastub_nvfatbin_load; break;
 	case CUDASTUB_LIB_COUNT: break;
 	}
 	return load ? load() : CUDASTUB_STATE_NOT_LINKED;

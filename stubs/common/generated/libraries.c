@@ -16,12 +16,15 @@ const struct cudastub_soname cudastub_release_sonames[] = {
 	{12, "libcudart.so.12"},
 	{12, "libcufft.so.11"},
 	{12, "libnvJitLink.so.12"},
+	{12, "libnvfatbin.so.12"},
+	{12, "libnvjpeg.so.12"},
 	{12, "libnvrtc.so.12"},
 	{11, "libcublas.so.11"},
 	{11, "libcublasLt.so.11"},
 	{11, "libcudart.so.11.0"},
 	{11, "libcufft.so.10"},
 	{11, "libcusparse.so.11"},
+	{11, "libnvjpeg.so.11"},
 	{11, "libnvrtc.so.11.2"},
 	{0, NULL},
 };
@@ -38,5 +41,7 @@ const char *const cudastub_stub_markers[] = {
 	"cudastub_curand_info",
 	"cudastub_cusparse_info",
 	"cudastub_cusolver_info",
+	"cudastub_nvjpeg_info",
+	"cudastub_nvfatbin_info",
 	NULL,
 };

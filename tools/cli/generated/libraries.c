@@ -27,4 +27,8 @@ const struct cli_known_library cli_known_libraries[CUDASTUB_LIB_COUNT] = {
 		(const struct cli_soname[]){{13, "libcusparse.so.12"}, {12, "libcusparse.so.12"}, {11, "libcusparse.so.11"}, {0, NULL}}},
 	[CUDASTUB_LIB_CUSOLVER] = {"cusolver", "cuSOLVER", "CUDASTUB_CUSOLVER_PATH", 1, "libcusolver_stub.so",
 		(const struct cli_soname[]){{13, "libcusolver.so.12"}, {12, "libcusolver.so.11"}, {11, "libcusolver.so.11"}, {0, NULL}}},
+	[CUDASTUB_LIB_NVJPEG] = {"nvjpeg", "nvJPEG", "CUDASTUB_NVJPEG_PATH", 1, "libnvjpeg_stub.so",
+		(const struct cli_soname[]){{12, "libnvjpeg.so.12"}, {11, "libnvjpeg.so.11"}, {0, NULL}}},
+	[CUDASTUB_LIB_NVFATBIN] = {"nvfatbin", "nvFatbin", "CUDASTUB_NVFATBIN_PATH", 1, "libnvfatbin_stub.so",
+		(const struct cli_soname[]){{12, "libnvfatbin.so.12"}, {0, NULL}}},
 };
