@@ -11,12 +11,12 @@
 static const char *const *release_fixtures(int major)
 {
 	/* the CUDA runtime, the math libraries, then the libraries packaged
-	 * one to a fixture (nvJPEG, nvFatbin) */
+	 * one to a fixture (nvJPEG, nvFatbin, cuFile) */
 	static const char *const fixtures_12[] = {
-		"cuda-12.4", "mathlibs-12.4", "nvjpeg-12.4", "nvfatbin-12.4", NULL,
+		"cuda-12.4", "mathlibs-12.4", "nvjpeg-12.4", "nvfatbin-12.4", "cufile-12.4", NULL,
 	};
 	static const char *const fixtures_11[] = {"cuda-11.8", "mathlibs-11.8", "nvjpeg-11.8",
-						  NULL};
+						  "cufile-11.8", NULL};
 	static const char *const none[] = {NULL};
 
 	return major == 12 ? fixtures_12 : major == 11 ? fixtures_11 : none;

@@ -10,6 +10,7 @@ the runtime, NVRTC and the driver have written by hand, generated.
 The probe asks a candidate its version the way the spec says:
   major_minor  FUNCTION(&major, &minor)            nvJitLinkVersion
   property     FUNCTION(MAJOR_VERSION, &value)...  cublasGetProperty
+  number       FUNCTION(&value), major * 1000 + minor * 10   cuFileGetVersion
 Without release lines the library's major is CUDA's (cuBLAS 12.4 is CUDA
 12); with them the library's own version says (cuFFT 11.2 is CUDA 12).
 """
@@ -52,6 +53,14 @@ def emit_library_c(spec, abi, header_note):
                 "\tif (!query || query(&major, &minor) != 0)", "\t\treturn -1;",
                 "\town[0] = (int)major;", "\town[1] = (int)minor;", "\town[2] = 0;",
                 "\treturn 0;", "}"]
+    elif form == "number":
+        out += ["\tint value = 0;", "",
+                "\t*(void **)&query = cudastub_probe_symbol(handle, \"%s\");" % name,
+                "\tif (!query || query(&value)%s != 0)" % ("." + spec.result_field
+                                                          if spec.result_field else ""),
+                "\t\treturn -1;",
+                "\town[0] = value / 1000;", "\town[1] = value % 1000 / 10;", "\town[2] = 0;",
+                "\treturn 0;", "}"]
     else:
         kind = param_decl(fn.params[0].spelling, "").rstrip()
         out += ["", "\t*(void **)&query = cudastub_probe_symbol(handle, \"%s\");" % name,
@@ -71,6 +80,13 @@ def emit_library_c(spec, abi, header_note):
             "static int probe_version(void *handle, const char *path, int *major, int *minor)",
             "{", "\tint own[3];", "", "\t(void)path;",
             "\tif (own_version(handle, own) != 0)", "\t\treturn -1;"]
+    if spec.version_absent:
+        # the function missing, not failing: an older release's library
+        out[-2:] = ["\tif (own_version(handle, own) != 0) {",
+                    "\t\tif (dlsym(handle, \"%s\"))" % name, "\t\t\treturn -1;",
+                    "\t\t/* older than the version function: CUDA %d's */" % spec.version_absent,
+                    "\t\t*major = %d;" % spec.version_absent, "\t\t*minor = 0;",
+                    "\t\treturn 0;", "\t}"]
     if spec.releases:
         out += ["\t*major = cudastub_release_of(releases, own);", "\t*minor = 0;",
                 "\treturn *major > 0 ? 0 : -1;", "}"]

@@ -161,6 +161,16 @@ class Spec:
       adapter_first NAME...   the adapter is asked first, even when the ABI
                               is the same (it returns NULL to forward)
       result TYPE             the error enum the functions return
+      result_field FIELD ENUM the result is a struct (cuFile's CUfileError_t):
+                              its FIELD holds the status, an ENUM (whose
+                              names the tables give), its other fields 0
+      header_only FUNCTION... static inline helpers the headers define, which
+                              no library exports: neither exported nor
+                              forwarded (cuFile's cufileop_status_error)
+      negative_status FUNCTION...
+                              a function that returns a count, or a status
+                              negated (cuFileRead): without a library, minus
+                              the code
       enum NAME...            further enums whose values the records keep (by
                               tag or typedef name), for the layouts' queries
                               and the adapters' tables
@@ -193,6 +203,10 @@ class Spec:
                               (FUNCTION(&major, &minor): nvJitLinkVersion) or
                               property (FUNCTION(MAJOR_VERSION, &value), and
                               MINOR_VERSION, PATCH_LEVEL: cublasGetProperty)
+                              or number (FUNCTION(&value), value major * 1000
+                              + minor * 10: cuFileGetVersion)
+      version_absent MAJOR    a candidate without the version function is
+                              CUDA MAJOR's (cuFile before cuFileGetVersion)
       release MAJOR VERSION   the library's own version VERSION (a.b[.c]) and
                               later ones belong to CUDA MAJOR; without these
                               lines the library's major is CUDA's (cuBLAS,
@@ -272,7 +286,8 @@ class Spec:
         self.values = {"handwritten": [], "custom_fallback": [], "later_minors": ["no"],
                        "adapter": [], "adapter_first": [], "header": [], "variant": [], "context": [],
                        "enum": [], "toolkit_targets": [], "zero_outputs": [], "error_name": [],
-                       "error_string": [], "underscore_exports": [], "library_sized": []}
+                       "error_string": [], "underscore_exports": [], "library_sized": [],
+                       "negative_status": [], "header_only": []}
         with open(path) as f:
             for line in f:
                 line = line.split("#", 1)[0].split()
@@ -290,7 +305,8 @@ class Spec:
                     elif key in ("handwritten", "custom_fallback", "adapter", "adapter_first",
                                  "header", "variant", "context", "enum", "toolkit_targets",
                                  "zero_outputs", "error_name", "error_string",
-                                 "underscore_exports", "library_sized"):
+                                 "underscore_exports", "library_sized", "negative_status",
+                                 "header_only"):
                         self.values[key] += rest
                     else:
                         self.values[key] = rest
@@ -315,6 +331,12 @@ class Spec:
         self.adapter_first = set(self.values.get("adapter_first", []))
         self.adapters = set(self.values.get("adapter", [])) | self.adapter_first
         self.result = self.values["result"][0]
+        rf = self.values.get("result_field")
+        self.result_field = rf[0] if rf else None
+        # the enum of the statuses: the result, or its status field's
+        self.result_enum = rf[1] if rf else self.result
+        self.negative_status = set(self.values["negative_status"])
+        self.header_only = set(self.values["header_only"])
         self.enums = self.values["enum"]
         self.handwritten = set(self.values["handwritten"])
         self.custom_fallback = set(self.values["custom_fallback"])
@@ -340,8 +362,11 @@ class Spec:
         self.version_node = self.values.get("version_node", ["yes"])[0] == "yes"
         q = self.values.get("version_query")
         self.version_query = (q[0], q[1]) if q else None
-        if q and q[1] not in ("major_minor", "property"):
-            raise SystemExit("%s: version_query %s: form major_minor or property" % (path, q[0]))
+        if q and q[1] not in ("major_minor", "property", "number"):
+            raise SystemExit("%s: version_query %s: form major_minor, property or number"
+                             % (path, q[0]))
+        absent = self.values.get("version_absent")
+        self.version_absent = int(absent[0]) if absent else None
         self.releases = sorted(((int(r[0]), tuple(int(x) for x in r[1].split("."))) for r in
                                 self.values.get("release", [])), reverse=True)
         self.zero_outputs = set(self.values["zero_outputs"])

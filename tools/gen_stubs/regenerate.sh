@@ -82,10 +82,18 @@ for spec in "$src"/tools/gen_stubs/specs/*.spec; do
   own_header=$($gen header --spec "$spec")
   for v in "${versions[@]}"; do
     want=$((${v%.*} * 1000 + ${v#*.} * 10))
-    if [ -f "${include[$v]}/cuda.h" ] && [ ! -f "${include[$v]}/$own_header" ]; then
+    # the release's header folders: the CUDA headers (cuda.h) first, then
+    # those NVIDIA packages apart (cuFile's), each given to the parse
+    read -r -a folders <<<"${include[$v]}"
+    cuda=${folders[0]:-/nonexistent} own="" includes=()
+    for folder in "${folders[@]}"; do
+      includes+=(-I "$folder")
+      [ -z "$own" ] && [ -f "$folder/$own_header" ] && own=$folder/$own_header
+    done
+    if [ -f "$cuda/cuda.h" ] && [ -z "$own" ]; then
       continue # that release has no such library (nvJitLink before 12.0)
-    elif [ -f "${include[$v]}/cuda.h" ] && [ "$(cuda_version "${include[$v]}")" = "$want" ]; then
-      $gen abi --spec "$spec" -I "${include[$v]}" --version "$v" -o "$data/abi/$lib-$v.abi"
+    elif [ -f "$cuda/cuda.h" ] && [ "$(cuda_version "$cuda")" = "$want" ]; then
+      $gen abi --spec "$spec" "${includes[@]}" --version "$v" -o "$data/abi/$lib-$v.abi"
     else
       echo "regenerate.sh: no CUDA $v headers at ${include[$v]}; $lib-$v.abi kept as committed" >&2
     fi

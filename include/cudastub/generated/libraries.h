@@ -16,9 +16,10 @@ typedef enum cudastub_lib {
 	CUDASTUB_LIB_CUSOLVER = 9, /* libcusolver */
 	CUDASTUB_LIB_NVJPEG = 16, /* libnvjpeg */
 	CUDASTUB_LIB_NVFATBIN = 17, /* libnvfatbin */
+	CUDASTUB_LIB_CUFILE = 18, /* libcufile */
 	/* one past the largest: a number below it that no library has (one
 	 * retired) is a hole, which every API answers as a stub not linked */
-	CUDASTUB_LIB_COUNT = 18
+	CUDASTUB_LIB_COUNT = 19
 } cudastub_lib;
 
 /* Each stub's entry points (cudastub_<lib>_info, cudastub_<lib>_load). */
@@ -34,6 +35,7 @@ CUDASTUB_DECLARE_ENTRY_POINTS(cusparse)
 CUDASTUB_DECLARE_ENTRY_POINTS(cusolver)
 CUDASTUB_DECLARE_ENTRY_POINTS(nvjpeg)
 CUDASTUB_DECLARE_ENTRY_POINTS(nvfatbin)
+CUDASTUB_DECLARE_ENTRY_POINTS(cufile)
 
 /* Codes of the stubs' own, where a library's result enum has none that
  * fits (README.md, "Error codes"): 1000 plus the driver's code for the
@@ -78,6 +80,8 @@ CUDASTUB_DECLARE_ENTRY_POINTS(nvfatbin)
 #pragma weak cudastub_nvjpeg_load
 #pragma weak cudastub_nvfatbin_info
 #pragma weak cudastub_nvfatbin_load
+#pragma weak cudastub_cufile_info
+#pragma weak cudastub_cufile_load
 
 /* NULL when the program does not link that stub. */
 static inline const cudastub_library_info *cudastub_info(cudastub_lib lib)
@@ -97,6 +101,7 @@ static inline const cudastub_library_info *cudastub_info(cudastub_lib lib)
 	case CUDASTUB_LIB_CUSOLVER: info = cudastub_cusolver_info; break;
 	case CUDASTUB_LIB_NVJPEG: info = cudastub_nvjpeg_info; break;
 	case CUDASTUB_LIB_NVFATBIN: info = cudastub_nvfatbin_info; break;
+	case CUDASTUB_LIB_CUFILE: info = cudastub_cufile_info; break;
 	case CUDASTUB_LIB_COUNT: break;
 	}
 	return info ? info() : 0;
@@ -120,6 +125,7 @@ static inline cudastub_state cudastub_load(cudastub_lib lib)
 	case CUDASTUB_LIB_CUSOLVER: load = cudastub_cusolver_load; break;
 	case CUDASTUB_LIB_NVJPEG: load = cudastub_nvjpeg_load; break;
 	case CUDASTUB_LIB_NVFATBIN: load = cudastub_nvfatbin_load; break;
+	case CUDASTUB_LIB_CUFILE: load = cudastub_cufile_load; break;
 	case CUDASTUB_LIB_COUNT: break;
 	}
 	return load ? load() : CUDASTUB_STATE_NOT_LINKED;

@@ -43,5 +43,6 @@ const char *const cudastub_stub_markers[] = {
 	"cudastub_cusolver_info",
 	"cudastub_nvjpeg_info",
 	"cudastub_nvfatbin_info",
+	"cudastub_cufile_info",
 	NULL,
 };

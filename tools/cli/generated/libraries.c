@@ -31,4 +31,6 @@ const struct cli_known_library cli_known_libraries[CUDASTUB_LIB_COUNT] = {
 		(const struct cli_soname[]){{12, "libnvjpeg.so.12"}, {11, "libnvjpeg.so.11"}, {0, NULL}}},
 	[CUDASTUB_LIB_NVFATBIN] = {"nvfatbin", "nvFatbin", "CUDASTUB_NVFATBIN_PATH", 1, "libnvfatbin_stub.so",
 		(const struct cli_soname[]){{12, "libnvfatbin.so.12"}, {0, NULL}}},
+	[CUDASTUB_LIB_CUFILE] = {"cufile", "cuFile", "CUDASTUB_CUFILE_PATH", 1, "libcufile_stub.so",
+		(const struct cli_soname[]){{12, "libcufile.so.0"}, {11, "libcufile.so.0"}, {0, NULL}}},
 };
