@@ -30,8 +30,12 @@
 include(CudastubNames)
 set(CUDASTUB_LIBRARIES "" CACHE STRING
   "Libraries to build (cudart;nvrtc;cuda_driver;cublas;...); empty: every one whose headers are found")
+# Headers NVIDIA packages apart from the toolkit (NVML's nvml.h, cuFile's
+# cufile.h; pip's nvidia-nvjpeg-cu12 and the like each have an include
+# folder of their own): searched after the CUDA headers, by the check below
+# and by every stub.
 set(CUDASTUB_EXTRA_INCLUDE_DIRS "" CACHE STRING
-  "Folders of headers the CUDA toolkit lacks (nvml.h), searched after the CUDA headers")
+  "Further folders of NVIDIA headers (nvml.h, cufile.h, nvjpeg.h, ...), searched after the CUDA headers")
 
 # The major of the generated tables lib's stub is built from, and its
 # minor; "" when there are none for it.
@@ -73,9 +77,10 @@ function(_cudastub_header_packages lib out)
   set(pip_cupti nvidia-cuda-cupti)
   set(pip_cusolvermg nvidia-cusolver)
   set(pip_nvtoolsext nvidia-nvtx) # its headers: nvtx3/ (13: nvidia-nvtx alone)
-  # Debian packages NVML's and CUPTI's headers apart from the toolkit's
+  # Debian packages NVML's, CUPTI's and cuFile's headers apart from the toolkit's
   set(debian_nvml libnvidia-ml-dev)
   set(debian_cupti libcupti-dev)
+  set(debian_cufile libcufile-dev)
   set(debian ${debian_${lib}})
   if(NOT debian)
     set(debian nvidia-cuda-dev)
@@ -84,8 +89,12 @@ function(_cudastub_header_packages lib out)
   if(NOT pip)
     set(pip nvidia-${lib})
   endif()
-  if(CUDASTUB_ABI_MAJOR LESS 13)
-    set(pip ${pip}-cu${CUDASTUB_ABI_MAJOR})
+  set(major ${CUDASTUB_ABI_MAJOR})
+  if(ARGC GREATER 2)
+    set(major ${ARGV2})
+  endif()
+  if(major LESS 13)
+    set(pip ${pip}-cu${major})
   endif()
   set(${out} "Debian's ${debian}, or pip's ${pip}" PARENT_SCOPE)
 endfunction()
@@ -127,6 +136,39 @@ function(_cudastub_check_headers lib major minor out)
   set(${out} "${result}" PARENT_SCOPE)
 endfunction()
 
+# The reason a library whose spec has no SONAME for the headers' major is
+# skipped. Where the headers lack its header too (nvJPEG, nvFatbin and
+# cuFile with the CUDA 13 toolkit, which records none of them here), the
+# reason names the header, who ships it, and the majors that build it.
+function(_cudastub_unrecorded_major lib out)
+  set(name ${cudastub_${lib}_alias})
+  set(majors)
+  foreach(major 13 12 11)
+    if(cudastub_${lib}_soname_${major})
+      list(APPEND majors ${major})
+    endif()
+  endforeach()
+  set(reason "cudastub records no ${name} library of CUDA ${CUDASTUB_ABI_MAJOR}")
+  file(STRINGS ${PROJECT_SOURCE_DIR}/tools/gen_stubs/specs/${lib}.spec header REGEX "^header ")
+  string(REGEX MATCH "^header ([^ ;]+)" header "${header}")
+  set(header ${CMAKE_MATCH_1})
+  set(found FALSE)
+  foreach(dir IN LISTS CUDASTUB_CUDA_INCLUDE_DIR CUDASTUB_EXTRA_INCLUDE_DIRS)
+    if(EXISTS ${dir}/${header})
+      set(found TRUE)
+    endif()
+  endforeach()
+  if(majors AND NOT found)
+    list(GET majors 0 newest)
+    _cudastub_header_packages(${lib} packages ${newest})
+    list(JOIN majors " or " listed)
+    string(CONCAT reason "its header ${header} is not in ${CUDASTUB_CUDA_INCLUDE_DIR}, and "
+      "${reason}: configure a build against CUDA ${listed} headers that have it (from "
+      "${packages}; -DCUDASTUB_EXTRA_INCLUDE_DIRS=<folder> adds a folder of its own)")
+  endif()
+  set(${out} "${reason}" PARENT_SCOPE)
+endfunction()
+
 function(cudastub_select_libraries)
   set(names)
   foreach(lib IN LISTS cudastub_libraries)
@@ -155,7 +197,7 @@ function(cudastub_select_libraries)
     if(CUDASTUB_LIBRARIES AND NOT lib IN_LIST asked)
       set(reason "it is not in CUDASTUB_LIBRARIES")
     elseif(NOT soname)
-      set(reason "NVIDIA has no ${name} library of CUDA ${CUDASTUB_ABI_MAJOR}")
+      _cudastub_unrecorded_major(${lib} reason)
     elseif(NOT major)
       set(reason "cudastub has no record of its CUDA ${CUDASTUB_ABI_MAJOR} headers")
     else()

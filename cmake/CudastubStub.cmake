@@ -183,8 +183,9 @@ function(cudastub_add_stub lib)
   # cudastub::<alias> once installed too; the headers it was built with go
   # to its users (installed, cudastubConfig.cmake finds them again)
   set_target_properties(${lib}_stub PROPERTIES EXPORT_NAME ${ARG_ALIAS})
-  target_include_directories(${lib}_stub SYSTEM INTERFACE
-    $<BUILD_INTERFACE:${CUDASTUB_CUDA_INCLUDE_DIR}> $<BUILD_INTERFACE:${CUDASTUB_EXTRA_INCLUDE_DIRS}>)
+  foreach(dir IN ITEMS ${CUDASTUB_CUDA_INCLUDE_DIR} ${CUDASTUB_EXTRA_INCLUDE_DIRS})
+    target_include_directories(${lib}_stub SYSTEM INTERFACE $<BUILD_INTERFACE:${dir}>)
+  endforeach()
   if(CUDASTUB_INSTALL)
     install(TARGETS ${lib}_stub EXPORT cudastubTargets
       LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})

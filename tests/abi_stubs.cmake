@@ -78,3 +78,44 @@ function(cudastub_test_with_abi_stubs test lib header prefix)
   target_compile_definitions(${test} PRIVATE ${prefix}_STUB="$<TARGET_FILE:${lib}_stub>"
     ${prefix}_STUB_12="${stub_12}" ${prefix}_STUB_11="${stub_11}")
 endfunction()
+
+# cudastub_stub_from_fixture_headers(<lib> <version> <out>)
+# A spec library this build skipped because its headers are not the
+# build's (nvJPEG, nvFatbin and cuFile: no CUDA 13 toolkit recorded here
+# has them), built as a packager builds it: against the fetched headers of
+# <version> (12.4 or 11.8), headers-<version> and, where NVIDIA packages
+# the library's headers apart, the include folder of the library's own
+# fixture (cufile-<version>: libcufile-dev). <out>: the target
+# (<build>/tests/fixture-<major>/lib<lib>_stub.so, made once), or "" where
+# that release has no such library or its headers were not fetched.
+function(cudastub_stub_from_fixture_headers lib version out)
+  string(REPLACE "." ";" parts ${version})
+  list(GET parts 0 major)
+  list(GET parts 1 minor)
+  set(target ${lib}_stub_fixture${major})
+  set(${out} "" PARENT_SCOPE)
+  if(NOT TARGET ${target})
+    set(soname ${cudastub_${lib}_soname_${major}})
+    set(cuda ${CUDASTUB_FIXTURES}/headers-${version}/usr/include)
+    set(dirs ${cuda})
+    if(EXISTS ${CUDASTUB_FIXTURES}/${lib}-${version}/usr/include)
+      list(APPEND dirs ${CUDASTUB_FIXTURES}/${lib}-${version}/usr/include)
+    endif()
+    set(found FALSE)
+    foreach(dir IN LISTS dirs)
+      if(EXISTS ${dir}/${cudastub_${lib}_header})
+        set(found TRUE)
+      endif()
+    endforeach()
+    if(NOT soname OR NOT found OR NOT EXISTS ${cuda}/cuda.h)
+      return()
+    endif()
+    set_property(GLOBAL PROPERTY CUDASTUB_${lib}_DIR
+      ${PROJECT_SOURCE_DIR}/stubs/${cudastub_${lib}_folder})
+    set_property(GLOBAL PROPERTY CUDASTUB_${lib}_SOURCES "")
+    cudastub_add_stub_for_abi(${target} ${lib} MAJOR ${major} MINOR ${minor}
+      INCLUDE_DIR ${dirs} OUTPUT_DIR ${CUDASTUB_ABI_STUBS_DIR}/fixture-${major}
+      OUTPUT_NAME ${lib}_stub VERSION_NODE ${soname})
+  endif()
+  set(${out} ${target} PARENT_SCOPE)
+endfunction()

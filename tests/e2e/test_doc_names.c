@@ -51,7 +51,11 @@ static int find_file(const char *path, const struct stat *st, int type, struct F
 
 static int built_file_exists(const char *name)
 {
-	static const char *const folders[] = {"stubs", "pkgconfig"};
+	/* tests/fixture-<major>: the stubs of libraries whose headers are
+	 * not the build's (nvJPEG, nvFatbin with CUDA 13's), which the tests
+	 * build against the fetched 12.4 and 11.8 headers (abi_stubs.cmake) */
+	static const char *const folders[] = {"stubs", "pkgconfig", "tests/fixture-12",
+					      "tests/fixture-11"};
 	char root[4096];
 
 	wanted_file = name;

@@ -10,10 +10,16 @@
 /* The fixtures of releases 12 and 11, in the order they are searched. */
 static const char *const *release_fixtures(int major)
 {
-	static const char *const fixtures_12[] = {"cuda-12.4", "mathlibs-12.4", "cupti-12.4",
-						  "cusolvermg-12.4", NULL};
-	static const char *const fixtures_11[] = {"cuda-11.8", "mathlibs-11.8", "cupti-11.8",
-						  "cusolvermg-11.8", NULL};
+	/* the CUDA runtime, the math libraries, then the libraries packaged
+	 * one to a fixture (CUPTI, cuSOLVERMg, nvJPEG, nvFatbin, cuFile) */
+	static const char *const fixtures_12[] = {
+		"cuda-12.4",   "mathlibs-12.4", "cupti-12.4",  "cusolvermg-12.4",
+		"nvjpeg-12.4", "nvfatbin-12.4", "cufile-12.4", NULL,
+	};
+	static const char *const fixtures_11[] = {
+		"cuda-11.8",   "mathlibs-11.8", "cupti-11.8", "cusolvermg-11.8",
+		"nvjpeg-11.8", "cufile-11.8",	NULL,
+	};
 	static const char *const none[] = {NULL};
 
 	return major == 12 ? fixtures_12 : major == 11 ? fixtures_11 : none;

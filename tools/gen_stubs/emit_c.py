@@ -14,11 +14,18 @@ code makes no decision of its own.
 import re
 
 
-def _fallback_body(ret, result_type, lib, index, names):
+def _fallback_body(ret, spec, index, names, negative=False):
     voids = "".join("\t(void)%s;\n" % n for n in names)
-    if ret == result_type:
-        return "%s\treturn (%s)cudastub_loader_unavailable(&cudastub_%s_library,\n\t\t\t\t\t\t&cudastub_%s_functions[%s]);\n" % (
-            voids, ret, lib, lib, index)
+    lib = spec.library
+    code = "cudastub_loader_unavailable(&cudastub_%s_library,\n\t\t\t\t\t\t&cudastub_%s_functions[%s])" % (
+        lib, lib, index)
+    if ret == spec.result and spec.result_field:
+        return "%s\t%s status;\n\n\tmemset(&status, 0, sizeof status);\n\tstatus.%s = %s;\n\treturn status;\n" % (
+            voids, ret, spec.result_field, code)
+    if ret == spec.result:
+        return "%s\treturn (%s)%s;\n" % (voids, ret, code)
+    if negative:
+        return "%s\treturn -(%s)%s;\n" % (voids, ret, code)
     if ret == "void":
         return voids
     if ret.endswith("*"):
@@ -72,7 +79,8 @@ def emit(spec, abi, rows, routed, names, header_note):
             else:
                 if n in spec.zero_outputs:
                     out += _zero_outputs(fn)
-                out.append(_fallback_body(ret, spec.result, lib, "F_" + n, args).rstrip("\n"))
+                out.append(_fallback_body(ret, spec, "F_" + n, args,
+                                          n in spec.negative_status).rstrip("\n"))
             out.append("}")
         out += _choose(spec, lib, n, routed, fallback)
         if n in spec.handwritten:
@@ -84,7 +92,7 @@ def emit(spec, abi, rows, routed, names, header_note):
             out += _c_forwarded(lib, n, ret, params, args, exported=True)
             out.append("#endif")
     out.append("")
-    out.append("/* The names of %s's values in the CUDA %d.%d headers. */" % (spec.result, abi.major, abi.minor))
+    out.append("/* The names of %s's values in the CUDA %d.%d headers. */" % (spec.result_enum, abi.major, abi.minor))
     out.append("const char *cudastub_%s_result_name(int code)" % lib)
     out.append("{")
     if not names:  # no status type (spec: result none)

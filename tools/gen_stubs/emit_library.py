@@ -12,6 +12,7 @@ The probe asks a candidate its version the way the spec says:
   property     FUNCTION(MAJOR_VERSION, &value)...  cublasGetProperty
   text         FUNCTION(buffer, length): "12.550.163.01"  nvmlSystemGetNVMLVersion
   value        FUNCTION(&value)                    cuptiGetVersion
+  number       FUNCTION(&value), major * 1000 + minor * 10   cuFileGetVersion
 Without release lines the library's major is CUDA's (cuBLAS 12.4 is CUDA
 12); with them the library's own version says (cuFFT 11.2 is CUDA 12).
 """
@@ -77,6 +78,14 @@ def emit_library_c(spec, abi, header_note):
                 "\tif (!query || query(&value) != 0)", "\t\treturn -1;",
                 "\town[0] = (int)value;", "\town[1] = 0;", "\town[2] = 0;",
                 "\treturn 0;", "}"]
+    elif form == "number":
+        out += ["\tint value = 0;", "",
+                "\t*(void **)&query = cudastub_probe_symbol(handle, \"%s\");" % name,
+                "\tif (!query || query(&value)%s != 0)" % ("." + spec.result_field
+                                                          if spec.result_field else ""),
+                "\t\treturn -1;",
+                "\town[0] = value / 1000;", "\town[1] = value % 1000 / 10;", "\town[2] = 0;",
+                "\treturn 0;", "}"]
     else:
         kind = param_decl(fn.params[0].spelling, "").rstrip()
         out += ["", "\t*(void **)&query = cudastub_probe_symbol(handle, \"%s\");" % name,
@@ -102,11 +111,19 @@ def emit_library_c(spec, abi, header_note):
         out += ["\t/* one ABI in every release: the stub's own */",
                 "\t*major = CUDASTUB_ABI_MAJOR;", "\t*minor = CUDASTUB_ABI_MINOR;",
                 "\treturn 0;", "}"]
-    elif spec.releases:
-        out += ["\t*major = cudastub_release_of(releases, own);", "\t*minor = 0;",
-                "\treturn *major > 0 ? 0 : -1;", "}"]
     else:
-        out += ["\t*major = own[0];", "\t*minor = own[1];", "\treturn 0;", "}"]
+        if spec.version_absent:
+            # the function missing, not failing: an older release's library
+            out[-2:] = ["\tif (own_version(handle, own) != 0) {",
+                        "\t\tif (dlsym(handle, \"%s\"))" % name, "\t\t\treturn -1;",
+                        "\t\t/* older than the version function: CUDA %d's */" % spec.version_absent,
+                        "\t\t*major = %d;" % spec.version_absent, "\t\t*minor = 0;",
+                        "\t\treturn 0;", "\t}"]
+        if spec.releases:
+            out += ["\t*major = cudastub_release_of(releases, own);", "\t*minor = 0;",
+                    "\treturn *major > 0 ? 0 : -1;", "}"]
+        else:
+            out += ["\t*major = own[0];", "\t*minor = own[1];", "\treturn 0;", "}"]
     out += ["", "struct cudastub_library cudastub_%s_library = {" % lib,
             "\tCUDASTUB_%s_DESCRIPTION," % lib.upper(),
             "\t.probe_version = probe_version,"]

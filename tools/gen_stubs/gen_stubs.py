@@ -43,7 +43,7 @@ def cmd_abi(args):
     spec = records.Spec(args.spec)
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     includes = [os.path.join(root, d) for d in spec.includes] + args.include
-    enums = ([] if spec.no_op else [spec.result]) + spec.enums
+    enums = ([] if spec.no_op else [spec.result_enum]) + spec.enums
     rec = abi_extract.extract(spec.headers, includes, enums, spec.variants,
                               spec.context, spec.predefine,
                               [os.path.join(root, d) for d in spec.includes_after])
@@ -133,6 +133,9 @@ class Library:
         self.abis = records.load_abis(os.path.join(data, "abi"), spec.library)
         if not self.abis:
             raise SystemExit("no ABI records for %s in %s/abi" % (spec.library, data))
+        for abi in self.abis:
+            for name in spec.header_only:
+                abi.functions.pop(name, None)
         self.exports = {}  # (major, minor) -> names
         for abi in self.abis:
             path = os.path.join(data, "exports", "%s-%d.%d.exports" % (spec.exports_prefix, abi.major, abi.minor))
@@ -253,7 +256,7 @@ def cmd_stubs(args):
         header = note("stubs", sources + " (CUDA %d.%d ABI)" % (build.major, build.minor))
         opaque = lib.opaque(build)
         write(os.path.join(outdir, "%s_wrappers.c" % spec.library),
-              emit_c.emit(spec, build, masks, routed, build.enums.get(spec.result, []), header))
+              emit_c.emit(spec, build, masks, routed, build.enums.get(spec.result_enum, []), header))
         write(os.path.join(outdir, "%s_generated.h" % spec.library),
               emit_c.emit_declarations(spec, build, routed, header))
         if routed:

@@ -173,6 +173,16 @@ class Spec:
                               constant of its return type from the library's
                               headers (NVTX_NO_PUSH_POP_TRACKING), in place of
                               its reason's code or the 0 of its type
+      result_field FIELD ENUM the result is a struct (cuFile's CUfileError_t):
+                              its FIELD holds the status, an ENUM (whose
+                              names the tables give), its other fields 0
+      header_only FUNCTION... static inline helpers the headers define, which
+                              no library exports: neither exported nor
+                              forwarded (cuFile's cufileop_status_error)
+      negative_status FUNCTION...
+                              a function that returns a count, or a status
+                              negated (cuFileRead): without a library, minus
+                              the code
       enum NAME...            further enums whose values the records keep (by
                               tag or typedef name), for the layouts' queries
                               and the adapters' tables
@@ -209,15 +219,19 @@ class Spec:
                               "MAJOR.MINOR[.PATCH...]": NVML's
                               nvmlSystemGetNVMLVersion, "12.550.163.01"),
                               value (FUNCTION(&value): cuptiGetVersion,
-                              the library's own version being value.0.0)
-                              or none (the library has no version query and
-                              one ABI in every release, NVTX v2's: a candidate
-                              exporting FUNCTION is the library, and it is
-                              taken for the stub's own release).
+                              the library's own version being value.0.0),
+                              number (FUNCTION(&value), value major * 1000
+                              + minor * 10: cuFileGetVersion) or none (the
+                              library has no version query and one ABI in
+                              every release, NVTX v2's: a candidate exporting
+                              FUNCTION is the library, and it is taken for the
+                              stub's own release).
                               LIBRARY: FUNCTION is that library's (its ABI
                               records give the prototype), found among the
                               candidate's dependencies (libcusolverMg asks
                               the cuBLAS it links); the stub does not export it
+      version_absent MAJOR    a candidate without the version function is
+                              CUDA MAJOR's (cuFile before cuFileGetVersion)
       release MAJOR VERSION   the library's own version VERSION (a.b[.c]) and
                               later ones belong to CUDA MAJOR; without these
                               lines the library's major is CUDA's (cuBLAS,
@@ -297,7 +311,8 @@ class Spec:
         self.values = {"handwritten": [], "custom_fallback": [], "later_minors": ["no"],
                        "adapter": [], "adapter_first": [], "header": [], "variant": [], "context": [],
                        "enum": [], "toolkit_targets": [], "zero_outputs": [], "error_name": [],
-                       "error_string": [], "underscore_exports": [], "library_sized": []}
+                       "error_string": [], "underscore_exports": [], "library_sized": [],
+                       "negative_status": [], "header_only": []}
         with open(path) as f:
             for line in f:
                 line = line.split("#", 1)[0].split()
@@ -315,7 +330,8 @@ class Spec:
                     elif key in ("handwritten", "custom_fallback", "adapter", "adapter_first",
                                  "header", "variant", "context", "enum", "toolkit_targets",
                                  "zero_outputs", "error_name", "error_string",
-                                 "underscore_exports", "library_sized"):
+                                 "underscore_exports", "library_sized", "negative_status",
+                                 "header_only"):
                         self.values[key] += rest
                     else:
                         self.values[key] = rest
@@ -348,6 +364,12 @@ class Spec:
                 raise SystemExit("%s: fallback %s: VALUE FUNCTION..." % (path, " ".join(words)))
             for name in words[1:]:
                 self.fallback_values[name] = words[0]
+        rf = self.values.get("result_field")
+        self.result_field = rf[0] if rf else None
+        # the enum of the statuses: the result, or its status field's
+        self.result_enum = rf[1] if rf else self.result
+        self.negative_status = set(self.values["negative_status"])
+        self.header_only = set(self.values["header_only"])
         self.enums = self.values["enum"]
         self.handwritten = set(self.values["handwritten"])
         self.custom_fallback = set(self.values["custom_fallback"])
@@ -375,10 +397,12 @@ class Spec:
         self.version_query = (q[0], q[1]) if q else None
         # the library whose function it is, when it is not this one's
         self.version_library = q[2] if q and len(q) > 2 else None
-        forms = ("major_minor", "property", "text", "value", "none")
+        forms = ("major_minor", "property", "text", "value", "number", "none")
         if q and q[1] not in forms:
             raise SystemExit("%s: version_query %s: form one of %s"
                              % (path, q[0], ", ".join(forms)))
+        absent = self.values.get("version_absent")
+        self.version_absent = int(absent[0]) if absent else None
         self.releases = sorted(((int(r[0]), tuple(int(x) for x in r[1].split("."))) for r in
                                 self.values.get("release", [])), reverse=True)
         self.zero_outputs = set(self.values["zero_outputs"])

@@ -91,13 +91,14 @@ for spec in "$src"/tools/gen_stubs/specs/*.spec; do
   for v in "${versions[@]}"; do
     want=$((${v%.*} * 1000 + ${v#*.} * 10))
     # the library's own header folder for v (data/versions: headers) first;
-    # then the release's: the first of those holds cuda.h, and a library's
-    # own header may be in any (CUPTI's come in a package of their own)
+    # then the release's: the CUDA headers (cuda.h) first, then those NVIDIA
+    # packages apart (CUPTI's, cuFile's), each given to the parse
     own=${own_include["$lib $v"]:-}
-    cuda_dir=${include[$v]%% *} includes=()
+    read -r -a folders <<<"${include[$v]}"
+    cuda_dir=${folders[0]:-/nonexistent} includes=()
     [ -n "$own" ] && includes+=(-I "$own")
-    for one in ${include[$v]}; do includes+=(-I "$one"); done
-    if [ -f "$cuda_dir/cuda.h" ] && [ -z "$(first_holding "$own_header" $own ${include[$v]})" ]; then
+    for one in "${folders[@]}"; do includes+=(-I "$one"); done
+    if [ -f "$cuda_dir/cuda.h" ] && [ -z "$(first_holding "$own_header" $own "${folders[@]}")" ]; then
       # that release has no such library (nvJitLink before 12.0), or its
       # header was not at hand (NVML's, without its headers line)
       [ -n "$own" ] && echo "regenerate.sh: no $own_header in $own; $lib-$v.abi kept as committed" >&2

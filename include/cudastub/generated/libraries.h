@@ -18,9 +18,12 @@ typedef enum cudastub_lib {
 	CUDASTUB_LIB_NVTOOLSEXT = 11, /* libnvToolsExt */
 	CUDASTUB_LIB_CUPTI = 12, /* libcupti */
 	CUDASTUB_LIB_CUSOLVERMG = 15, /* libcusolverMg */
+	CUDASTUB_LIB_NVJPEG = 16, /* libnvjpeg */
+	CUDASTUB_LIB_NVFATBIN = 17, /* libnvfatbin */
+	CUDASTUB_LIB_CUFILE = 18, /* libcufile */
 	/* one past the largest: a number below it that no library has (one
 	 * retired) is a hole, which every API answers as a stub not linked */
-	CUDASTUB_LIB_COUNT = 16
+	CUDASTUB_LIB_COUNT = 19
 } cudastub_lib;
 
 /* Each stub's entry points (cudastub_<lib>_info, cudastub_<lib>_load). */
@@ -38,6 +41,9 @@ CUDASTUB_DECLARE_ENTRY_POINTS(nvml)
 CUDASTUB_DECLARE_ENTRY_POINTS(nvtoolsext)
 CUDASTUB_DECLARE_ENTRY_POINTS(cupti)
 CUDASTUB_DECLARE_ENTRY_POINTS(cusolvermg)
+CUDASTUB_DECLARE_ENTRY_POINTS(nvjpeg)
+CUDASTUB_DECLARE_ENTRY_POINTS(nvfatbin)
+CUDASTUB_DECLARE_ENTRY_POINTS(cufile)
 
 /* Codes of the stubs' own, where a library's result enum has none that
  * fits (README.md, "Error codes"): 1000 plus the driver's code for the
@@ -48,6 +54,9 @@ CUDASTUB_DECLARE_ENTRY_POINTS(cusolvermg)
 #define CUDASTUB_NVJITLINK_ERROR_STUB_LIBRARY 1034 /* no libnvJitLink could be loaded */
 #define CUDASTUB_NVJITLINK_ERROR_NOT_FOUND 1500 /* the loaded one lacks the function */
 #define CUDASTUB_NVJITLINK_ERROR_NOT_SUPPORTED 1801 /* same name, different ABI */
+#define CUDASTUB_NVFATBIN_ERROR_STUB_LIBRARY 1034 /* no libnvfatbin could be loaded */
+#define CUDASTUB_NVFATBIN_ERROR_NOT_FOUND 1500 /* the loaded one lacks the function */
+#define CUDASTUB_NVFATBIN_ERROR_NOT_SUPPORTED 1801 /* same name, different ABI */
 
 /*
  * One API over whichever stubs are linked. The weak references resolve to
@@ -83,6 +92,12 @@ CUDASTUB_DECLARE_ENTRY_POINTS(cusolvermg)
 #pragma weak cudastub_cupti_load
 #pragma weak cudastub_cusolvermg_info
 #pragma weak cudastub_cusolvermg_load
+#pragma weak cudastub_nvjpeg_info
+#pragma weak cudastub_nvjpeg_load
+#pragma weak cudastub_nvfatbin_info
+#pragma weak cudastub_nvfatbin_load
+#pragma weak cudastub_cufile_info
+#pragma weak cudastub_cufile_load
 
 /* NULL when the program does not link that stub. */
 static inline const cudastub_library_info *cudastub_info(cudastub_lib lib)
@@ -104,6 +119,9 @@ static inline const cudastub_library_info *cudastub_info(cudastub_lib lib)
 	case CUDASTUB_LIB_NVTOOLSEXT: info = cudastub_nvtoolsext_info; break;
 	case CUDASTUB_LIB_CUPTI: info = cudastub_cupti_info; break;
 	case CUDASTUB_LIB_CUSOLVERMG: info = cudastub_cusolvermg_info; break;
+	case CUDASTUB_LIB_NVJPEG: info = cudastub_nvjpeg_info; break;
+	case CUDASTUB_LIB_NVFATBIN: info = cudastub_nvfatbin_info; break;
+	case CUDASTUB_LIB_CUFILE: info = cudastub_cufile_info; break;
 	case CUDASTUB_LIB_COUNT: break;
 	}
 	return info ? info() : 0;
@@ -129,6 +147,9 @@ static inline cudastub_state cudastub_load(cudastub_lib lib)
 	case CUDASTUB_LIB_NVTOOLSEXT: load = cudastub_nvtoolsext_load; break;
 	case CUDASTUB_LIB_CUPTI: load = cudastub_cupti_load; break;
 	case CUDASTUB_LIB_CUSOLVERMG: load = cudastub_cusolvermg_load; break;
+	case CUDASTUB_LIB_NVJPEG: load = cudastub_nvjpeg_load; break;
+	case CUDASTUB_LIB_NVFATBIN: load = cudastub_nvfatbin_load; break;
+	case CUDASTUB_LIB_CUFILE: load = cudastub_cufile_load; break;
 	case CUDASTUB_LIB_COUNT: break;
 	}
 	return load ? load() : CUDASTUB_STATE_NOT_LINKED;

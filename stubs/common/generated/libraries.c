@@ -19,6 +19,8 @@ const struct cudastub_soname cudastub_release_sonames[] = {
 	{12, "libcufft.so.11"},
 	{12, "libcupti.so.12"},
 	{12, "libnvJitLink.so.12"},
+	{12, "libnvfatbin.so.12"},
+	{12, "libnvjpeg.so.12"},
 	{12, "libnvrtc.so.12"},
 	{11, "libcublas.so.11"},
 	{11, "libcublasLt.so.11"},
@@ -26,6 +28,7 @@ const struct cudastub_soname cudastub_release_sonames[] = {
 	{11, "libcufft.so.10"},
 	{11, "libcupti.so.11.8"},
 	{11, "libcusparse.so.11"},
+	{11, "libnvjpeg.so.11"},
 	{11, "libnvrtc.so.11.2"},
 	{0, NULL},
 };
@@ -46,5 +49,8 @@ const char *const cudastub_stub_markers[] = {
 	"cudastub_nvtoolsext_info",
 	"cudastub_cupti_info",
 	"cudastub_cusolvermg_info",
+	"cudastub_nvjpeg_info",
+	"cudastub_nvfatbin_info",
+	"cudastub_cufile_info",
 	NULL,
 };

@@ -35,4 +35,10 @@ const struct cli_known_library cli_known_libraries[CUDASTUB_LIB_COUNT] = {
 		(const struct cli_soname[]){{13, "libcupti.so.13"}, {12, "libcupti.so.12"}, {11, "libcupti.so.11.8"}, {0, NULL}}},
 	[CUDASTUB_LIB_CUSOLVERMG] = {"cusolvermg", "cuSOLVERMg", "CUDASTUB_CUSOLVERMG_PATH", 1, "libcusolvermg_stub.so",
 		(const struct cli_soname[]){{13, "libcusolverMg.so.12"}, {12, "libcusolverMg.so.11"}, {11, "libcusolverMg.so.11"}, {0, NULL}}},
+	[CUDASTUB_LIB_NVJPEG] = {"nvjpeg", "nvJPEG", "CUDASTUB_NVJPEG_PATH", 1, "libnvjpeg_stub.so",
+		(const struct cli_soname[]){{12, "libnvjpeg.so.12"}, {11, "libnvjpeg.so.11"}, {0, NULL}}},
+	[CUDASTUB_LIB_NVFATBIN] = {"nvfatbin", "nvFatbin", "CUDASTUB_NVFATBIN_PATH", 1, "libnvfatbin_stub.so",
+		(const struct cli_soname[]){{12, "libnvfatbin.so.12"}, {0, NULL}}},
+	[CUDASTUB_LIB_CUFILE] = {"cufile", "cuFile", "CUDASTUB_CUFILE_PATH", 1, "libcufile_stub.so",
+		(const struct cli_soname[]){{12, "libcufile.so.0"}, {11, "libcufile.so.0"}, {0, NULL}}},
 };

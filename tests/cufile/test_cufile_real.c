@@ -1,0 +1,214 @@
+/*
+ * cuFile (GPUDirect Storage) through its stub, with NVIDIA's libraries and
+ * no GPU or driver: the 12.4 and 11.8 fixtures' libcufile.so.0 (cuFile
+ * 1.9.1 and 1.4.0), through the stubs built against the 12.4 and 11.8
+ * headers (no CUDA 13 cufile.h is recorded here: tests/abi_stubs.cmake,
+ * cudastub_stub_from_fixture_headers).
+ *
+ *   driver      cuFileDriverOpen returns what the library returns without
+ *               a driver (CU_FILE_NVFS_SETUP_ERROR here; with one, what it
+ *               returns there), err and cu_err, the same through the stub;
+ *               cuFileUseCount and cuFileDriverClose too;
+ *   version     cuFileGetVersion (12.4: 1090) the same through the stub;
+ *               on 11.8, which lacks it, the 12.x stub refuses it uncalled
+ *               (CU_FILE_PLATFORM_NOT_SUPPORTED) and says 0;
+ *   no library  every call CU_FILE_DRIVER_NOT_INITIALIZED with cu_err 0,
+ *               cuFileRead minus that code (never 0, end of file), the
+ *               version output 0, no crash.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cufile.h>
+
+#include "cudastub/cudastub.h"
+#include "test_support.h"
+#include "ts_release.h"
+
+/* From CMake: CU_STUB_12 and CU_STUB_11, the stubs built against the 12.4
+ * and 11.8 headers ("" where those were not fetched when configuring). */
+
+/* cuFile writes its log beside the process; the children's goes nowhere */
+#define NO_LOG "CUFILE_LOGFILE_PATH=/dev/null"
+
+/* ---- child: the calls, through CU_OPEN (a stub or a real library) ---- */
+
+static int calls_child(void)
+{
+	void *lib = dlopen(getenv("CU_OPEN"), RTLD_NOW | RTLD_LOCAL);
+	CUfileError_t (*driver_open)(void);
+	CUfileError_t (*driver_close)(void);
+	CUfileError_t (*get_version)(int *);
+	long (*use_count)(void);
+	ssize_t (*file_read)(CUfileHandle_t, void *, size_t, off_t, off_t);
+	const cudastub_library_info *(*info)(void);
+	CUfileError_t status;
+
+	if (!lib) {
+		printf("open_error=%s\n", dlerror());
+		return 3;
+	}
+	*(void **)&driver_open = dlsym(lib, "cuFileDriverOpen");
+	*(void **)&driver_close = dlsym(lib, "cuFileDriverClose");
+	*(void **)&get_version = dlsym(lib, "cuFileGetVersion");
+	*(void **)&use_count = dlsym(lib, "cuFileUseCount");
+	*(void **)&file_read = dlsym(lib, "cuFileRead");
+	if (!driver_open || !driver_close || !use_count || !file_read)
+		return 4;
+	status = driver_open();
+	printf("open_err=%d\nopen_cu_err=%d\n", (int)status.err, (int)status.cu_err);
+	printf("use_count=%ld\n", use_count());
+	status = driver_close();
+	printf("close_err=%d\nclose_cu_err=%d\n", (int)status.err, (int)status.cu_err);
+	fflush(stdout);
+	if (get_version) {
+		int version = -7;
+
+		status = get_version(&version);
+		printf("version_err=%d\nversion=%d\n", (int)status.err, version);
+	}
+	*(void **)&info = dlsym(lib, "cudastub_cufile_info");
+	if (info) {
+		/* only without a library: a real read needs a registered handle */
+		if (info()->state != CUDASTUB_STATE_LOADED)
+			printf("read=%zd\n", file_read(NULL, NULL, 1, 0, 0));
+		printf("stub_state=%d\nstub_major=%d\n", (int)info()->state, info()->major);
+	}
+	return 0;
+}
+
+/* ---- parent ---- */
+
+static struct ts_child direct, through;
+
+static int run_calls(const char *path, const char *extra, struct ts_child *child)
+{
+	char open_var[PATH_MAX + 16];
+	const char *env[] = {open_var, NO_LOG, extra, NULL};
+
+	snprintf(open_var, sizeof open_var, "CU_OPEN=%s", path);
+	if (ts_run_child("calls", env, child) != 0 || child->exit_code != 0) {
+		fprintf(stderr, "cufile %s: exit %d\n%s%s\n", path, child->exit_code, child->out,
+			child->err);
+		CU_FAIL("the calls child failed");
+		return -1;
+	}
+	return 0;
+}
+
+/* What every cuFile answers: the output before the version lines, which
+ * only 12.x's has. */
+static const char *answers(const struct ts_child *child, char *buf, size_t size)
+{
+	const char *end = strstr(child->out, "version_err=");
+	size_t n;
+
+	if (!end)
+		end = strstr(child->out, "stub_state=");
+	n = end ? (size_t)(end - child->out) : strlen(child->out);
+	snprintf(buf, size, "%.*s", (int)(n < size ? n : size - 1), child->out);
+	return buf;
+}
+
+static void test_real(void)
+{
+	static const struct {
+		int abi;
+		const char *stub;
+	} stubs[] = {{12, CU_STUB_12}, {11, CU_STUB_11}};
+	static const int releases[] = {12, 11};
+	int pairs = 0;
+
+	for (size_t s = 0; s < 2; s++) {
+		if (!*stubs[s].stub) {
+			ts_unavailable("the 12.4 and 11.8 headers and cufile.h "
+				       "(tests/fixtures/fetch.sh), fetched before configuring");
+			continue;
+		}
+		for (size_t r = 0; r < 2; r++) {
+			char path[PATH_MAX], override[PATH_MAX + 32], a[4096], b[4096];
+			const char *real =
+				ts_release_file(releases[r], "libcufile.so.0", path, sizeof path);
+
+			if (!real)
+				continue; /* reported */
+			snprintf(override, sizeof override, "CUDASTUB_CUFILE_PATH=%s", real);
+			if (run_calls(real, NULL, &direct) ||
+			    run_calls(stubs[s].stub, override, &through))
+				continue;
+			pairs++;
+			/* the driver's open fails without a driver (with one, it
+			 * may succeed): whichever, the same through the stub */
+			CU_ASSERT_PTR_NOT_NULL(ts_value(&direct, "open_err"));
+			CU_ASSERT_STRING_EQUAL(answers(&through, a, sizeof a),
+					       answers(&direct, b, sizeof b));
+			CU_ASSERT_EQUAL(ts_number(&through, "stub_state"), CUDASTUB_STATE_LOADED);
+			CU_ASSERT_EQUAL(ts_number(&through, "stub_major"), releases[r]);
+			if (releases[r] == 12 && stubs[s].abi == 12) {
+				CU_ASSERT_EQUAL(ts_number(&direct, "version_err"), CU_FILE_SUCCESS);
+				CU_ASSERT_EQUAL(ts_number(&through, "version_err"),
+						ts_number(&direct, "version_err"));
+				CU_ASSERT_EQUAL(ts_number(&through, "version"),
+						ts_number(&direct, "version"));
+			} else if (releases[r] == 11) {
+				/* 1.4 has no cuFileGetVersion: the 12.x stub
+				 * refuses it, the 11.x stub has none */
+				CU_ASSERT_PTR_NULL(ts_value(&direct, "version_err"));
+				if (stubs[s].abi == 12) {
+					CU_ASSERT_EQUAL(ts_number(&through, "version_err"),
+							CU_FILE_PLATFORM_NOT_SUPPORTED);
+					CU_ASSERT_EQUAL(ts_number(&through, "version"), 0);
+				}
+			}
+			printf("  abi %d stub, %s: cuFileDriverOpen %ld (cu_err %ld), "
+			       "cuFileGetVersion %s, the same directly\n",
+			       stubs[s].abi, real, ts_number(&through, "open_err"),
+			       ts_number(&through, "open_cu_err"), ts_text(&direct, "version"));
+		}
+	}
+	if (!pairs)
+		ts_unavailable(
+			"no real cuFile (tests/fixtures/fetch.sh: cufile-12.4, cufile-11.8)");
+}
+
+static void test_no_library(void)
+{
+	const char *stubs[] = {CU_STUB_12, CU_STUB_11};
+
+	for (size_t s = 0; s < 2; s++) {
+		if (!*stubs[s] ||
+		    run_calls(stubs[s], "CUDASTUB_CUFILE_PATH=/nonexistent/cudastub-no-library",
+			      &through))
+			continue; /* reported by test_real */
+		CU_ASSERT_EQUAL(ts_number(&through, "open_err"), CU_FILE_DRIVER_NOT_INITIALIZED);
+		CU_ASSERT_EQUAL(ts_number(&through, "open_cu_err"), 0);
+		CU_ASSERT_EQUAL(ts_number(&through, "close_err"), CU_FILE_DRIVER_NOT_INITIALIZED);
+		CU_ASSERT_EQUAL(ts_number(&through, "use_count"), 0);
+		CU_ASSERT_EQUAL(ts_number(&through, "read"), -CU_FILE_DRIVER_NOT_INITIALIZED);
+		if (s == 0) {
+			CU_ASSERT_EQUAL(ts_number(&through, "version_err"),
+					CU_FILE_DRIVER_NOT_INITIALIZED);
+			CU_ASSERT_EQUAL(ts_number(&through, "version"), 0);
+		}
+		CU_ASSERT_EQUAL(ts_number(&through, "stub_state"), CUDASTUB_STATE_OVERRIDE_FAILED);
+	}
+}
+
+static void register_suites(void)
+{
+	CU_pSuite s = CU_add_suite("cuFile: real libraries through the stub", NULL, NULL);
+
+	CU_add_test(s, "the driver's open and the version: what the library answers", test_real);
+	CU_add_test(s, "no library: CU_FILE_DRIVER_NOT_INITIALIZED, no crash", test_no_library);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct ts_scenario scenarios[] = {{"calls", calls_child}, {NULL, NULL}};
+
+	return ts_main(argc, argv, scenarios, register_suites);
+}

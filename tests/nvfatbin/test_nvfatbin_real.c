@@ -1,0 +1,186 @@
+/*
+ * nvFatbin through its stub, with NVIDIA's library and no GPU: the 12.4
+ * fixture's libnvfatbin.so.12, through the stub built against the 12.4
+ * headers (nvFatbin arrived in CUDA 12.4, and no CUDA 13 nvFatbin.h is
+ * recorded here: tests/abi_stubs.cmake, cudastub_stub_from_fixture_headers).
+ *
+ *   version      nvFatbinVersion through the stub answers what the library
+ *                answers called directly;
+ *   strings      nvFatbinGetErrorString, for every code the headers know
+ *                and some they do not (-1 to 20), the same text (or NULL)
+ *                through the stub as directly;
+ *   fatbin       nvFatbinCreate, nvFatbinSize, nvFatbinDestroy of an empty
+ *                fat binary (no GPU needed): the same results;
+ *   no library   every call CUDASTUB_NVFATBIN_ERROR_STUB_LIBRARY, the
+ *                version outputs 0; the error string names each code and
+ *                explains the stub's own code with what was searched.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cudastub/cudastub.h"
+#include "test_support.h"
+#include "ts_release.h"
+
+/* From CMake: FB_STUB_12, the stub built against the 12.4 headers. */
+
+/* the codes whose strings are compared: 12.4's 0 to 11, 12.5's to 16, and
+ * codes no release has */
+#define FIRST_CODE (-1)
+#define LAST_CODE  20
+
+/* ---- child: the calls, through FB_OPEN (the stub or the real library) ---- */
+
+static int calls_child(void)
+{
+	void *lib = dlopen(getenv("FB_OPEN"), RTLD_NOW | RTLD_LOCAL);
+	int (*version)(unsigned int *, unsigned int *);
+	const char *(*error_string)(int);
+	int (*create)(void **, const char **, size_t);
+	int (*size)(void *, size_t *);
+	int (*destroy)(void **);
+	const cudastub_library_info *(*info)(void);
+	unsigned int major = 7, minor = 7;
+	void *handle = NULL;
+	size_t bytes = 7;
+
+	if (!lib) {
+		printf("open_error=%s\n", dlerror());
+		return 3;
+	}
+	*(void **)&version = dlsym(lib, "nvFatbinVersion");
+	*(void **)&error_string = dlsym(lib, "nvFatbinGetErrorString");
+	*(void **)&create = dlsym(lib, "nvFatbinCreate");
+	*(void **)&size = dlsym(lib, "nvFatbinSize");
+	*(void **)&destroy = dlsym(lib, "nvFatbinDestroy");
+	if (!version || !error_string || !create || !size || !destroy)
+		return 4;
+	printf("version_rc=%d\n", version(&major, &minor));
+	printf("major=%u\nminor=%u\n", major, minor);
+	for (int code = FIRST_CODE; code <= LAST_CODE; code++) {
+		const char *s = error_string(code);
+
+		printf("string%d=%s\n", code, s ? s : "(NULL)");
+	}
+	printf("create_rc=%d\n", create(&handle, NULL, 0));
+	if (handle) {
+		printf("size_rc=%d\n", size(handle, &bytes));
+		printf("size=%zu\n", bytes);
+		printf("destroy_rc=%d\n", destroy(&handle));
+	}
+	fflush(stdout);
+	*(void **)&info = dlsym(lib, "cudastub_nvfatbin_info");
+	if (info) {
+		const char *s = error_string(CUDASTUB_NVFATBIN_ERROR_STUB_LIBRARY);
+		char line[1024];
+
+		/* what the stub says of its own code, on one line */
+		snprintf(line, sizeof line, "%s", s ? s : "(NULL)");
+		for (char *c = line; *c; c++)
+			if (*c == '\n')
+				*c = ' ';
+		printf("stub_state=%d\nstub_major=%d\nstub_string=%s\n", (int)info()->state,
+		       info()->major, line);
+	}
+	return 0;
+}
+
+/* ---- parent ---- */
+
+static struct ts_child direct, through;
+
+static int run_calls(const char *path, const char *extra, struct ts_child *child)
+{
+	char open_var[PATH_MAX + 16];
+	const char *env[] = {open_var, extra, NULL};
+
+	snprintf(open_var, sizeof open_var, "FB_OPEN=%s", path);
+	if (ts_run_child("calls", env, child) != 0 || child->exit_code != 0) {
+		fprintf(stderr, "nvfatbin %s: exit %d\n%s%s\n", path, child->exit_code, child->out,
+			child->err);
+		CU_FAIL("the calls child failed");
+		return -1;
+	}
+	return 0;
+}
+
+/* What the library decides: the output before the stub's own lines. */
+static const char *answers(const struct ts_child *child, char *buf, size_t size)
+{
+	const char *end = strstr(child->out, "stub_state=");
+	size_t n = end ? (size_t)(end - child->out) : strlen(child->out);
+
+	snprintf(buf, size, "%.*s", (int)(n < size ? n : size - 1), child->out);
+	return buf;
+}
+
+static void test_real(void)
+{
+	char path[PATH_MAX], override[PATH_MAX + 32], a[16384], b[16384];
+	const char *real;
+
+	if (!*FB_STUB_12) {
+		ts_unavailable("the 12.4 headers (tests/fixtures/fetch.sh), fetched before "
+			       "configuring");
+		return;
+	}
+	real = ts_release_file(12, "libnvfatbin.so.12", path, sizeof path);
+	if (!real)
+		return; /* reported */
+	snprintf(override, sizeof override, "CUDASTUB_NVFATBIN_PATH=%s", real);
+	if (run_calls(real, NULL, &direct) || run_calls(FB_STUB_12, override, &through))
+		return;
+	CU_ASSERT_EQUAL(ts_number(&direct, "version_rc"), 0);
+	CU_ASSERT_EQUAL(ts_number(&direct, "major"), 12);
+	/* 0 is success, whose string is NULL; 1 is a real error's text */
+	CU_ASSERT_STRING_EQUAL(ts_text(&direct, "string0"), "(NULL)");
+	CU_ASSERT_STRING_NOT_EQUAL(ts_text(&direct, "string1"), "(NULL)");
+	CU_ASSERT_EQUAL(ts_number(&direct, "create_rc"), 0);
+	/* every line the library decides, the same through the stub */
+	CU_ASSERT_STRING_EQUAL(answers(&through, a, sizeof a), answers(&direct, b, sizeof b));
+	CU_ASSERT_EQUAL(ts_number(&through, "stub_state"), CUDASTUB_STATE_LOADED);
+	CU_ASSERT_EQUAL(ts_number(&through, "stub_major"), 12);
+	printf("  %s: nvFatbin %ld.%ld; %d error strings, create, size %ld, destroy: the same "
+	       "through the stub\n",
+	       real, ts_number(&through, "major"), ts_number(&through, "minor"),
+	       LAST_CODE - FIRST_CODE + 1, ts_number(&through, "size"));
+}
+
+static void test_no_library(void)
+{
+	if (!*FB_STUB_12 ||
+	    run_calls(FB_STUB_12, "CUDASTUB_NVFATBIN_PATH=/nonexistent/cudastub-no-library",
+		      &through))
+		return; /* reported by test_real */
+	CU_ASSERT_EQUAL(ts_number(&through, "version_rc"), CUDASTUB_NVFATBIN_ERROR_STUB_LIBRARY);
+	CU_ASSERT_EQUAL(ts_number(&through, "major"), 0);
+	CU_ASSERT_EQUAL(ts_number(&through, "minor"), 0);
+	CU_ASSERT_EQUAL(ts_number(&through, "create_rc"), CUDASTUB_NVFATBIN_ERROR_STUB_LIBRARY);
+	CU_ASSERT_PTR_NULL(ts_value(&through, "destroy_rc"));
+	/* without a library: each code's name from the enum */
+	CU_ASSERT_STRING_EQUAL(ts_text(&through, "string1"), "NVFATBIN_ERROR_INTERNAL");
+	CU_ASSERT_STRING_EQUAL(ts_text(&through, "string11"), "NVFATBIN_ERROR_EMPTY_INPUT");
+	CU_ASSERT_STRING_EQUAL(ts_text(&through, "string20"), "unrecognized status code");
+	/* and the stub's own code: what was searched, which variable to set */
+	CU_ASSERT_PTR_NOT_NULL(strstr(ts_text(&through, "stub_string"), "CUDASTUB_NVFATBIN_PATH"));
+	CU_ASSERT_EQUAL(ts_number(&through, "stub_state"), CUDASTUB_STATE_OVERRIDE_FAILED);
+}
+
+static void register_suites(void)
+{
+	CU_pSuite s = CU_add_suite("nvFatbin: the real library through the stub", NULL, NULL);
+
+	CU_add_test(s, "version, error strings, an empty fatbin: the library's answers", test_real);
+	CU_add_test(s, "no library: the stub's code, outputs 0, names", test_no_library);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct ts_scenario scenarios[] = {{"calls", calls_child}, {NULL, NULL}};
+
+	return ts_main(argc, argv, scenarios, register_suites);
+}
