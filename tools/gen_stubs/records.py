@@ -190,9 +190,35 @@ class Spec:
       version_query FUNCTION FORM
                               how the stub asks a candidate its version, for
                               a stub with no hand-written C: FORM major_minor
-                              (FUNCTION(&major, &minor): nvJitLinkVersion) or
+                              (FUNCTION(&major, &minor): nvJitLinkVersion),
                               property (FUNCTION(MAJOR_VERSION, &value), and
-                              MINOR_VERSION, PATCH_LEVEL: cublasGetProperty)
+                              MINOR_VERSION, PATCH_LEVEL: cublasGetProperty),
+                              returned (FUNCTION() returns the version code:
+                              cudnnGetVersion) or encoded (FUNCTION(&code):
+                              ncclGetVersion); a code is major * 10000 +
+                              minor * 100 + patch, or below 10000 major *
+                              1000 + minor * 100 + patch (cuDNN 8, NCCL
+                              before 2.9)
+      cuda_release function FUNCTION
+      cuda_release marker TEXT
+                              for a library whose own version does not say
+                              its CUDA release (cuDNN 9 and NCCL 2 are built
+                              for several): the CUDA version the candidate
+                              was built with, as FUNCTION() returns it
+                              (cudnnGetCudartVersion: 13010) or as the text
+                              after TEXT in its read-only data says it
+                              ("+cuda" in NCCL's "NCCL version 2.28.9+cuda13.0")
+      abi_across_releases yes|no
+                              the library's ABI is its own major's, one in
+                              every CUDA release it is built for (cuDNN 9,
+                              NCCL 2): what the build record declares
+                              forwards on every CUDA major a soname line
+                              names, where the loaded library exports it
+      error_string_in_place FUNCTION UNKNOWN
+                              an error_name/error_string function whose real
+                              answers are the result enum's names (UNKNOWN
+                              for any other code): answered by the stub
+                              without loading anything (cudnnGetErrorString)
       release MAJOR VERSION   the library's own version VERSION (a.b[.c]) and
                               later ones belong to CUDA MAJOR; without these
                               lines the library's major is CUDA's (cuBLAS,
@@ -340,13 +366,24 @@ class Spec:
         self.version_node = self.values.get("version_node", ["yes"])[0] == "yes"
         q = self.values.get("version_query")
         self.version_query = (q[0], q[1]) if q else None
-        if q and q[1] not in ("major_minor", "property"):
-            raise SystemExit("%s: version_query %s: form major_minor or property" % (path, q[0]))
+        if q and q[1] not in ("major_minor", "property", "returned", "encoded"):
+            raise SystemExit("%s: version_query %s: form major_minor, property, returned or "
+                             "encoded" % (path, q[0]))
+        c = self.values.get("cuda_release")
+        self.cuda_release = (c[0], " ".join(c[1:])) if c else None
+        if c and (c[0] not in ("function", "marker") or len(c) < 2):
+            raise SystemExit("%s: cuda_release function FUNCTION, or marker TEXT" % path)
+        self.abi_across_releases = self.values.get("abi_across_releases", ["no"])[0] == "yes"
         self.releases = sorted(((int(r[0]), tuple(int(x) for x in r[1].split("."))) for r in
                                 self.values.get("release", [])), reverse=True)
         self.zero_outputs = set(self.values["zero_outputs"])
         self.error_name = set(self.values["error_name"])
         self.error_string = set(self.values["error_string"])
+        e = self.values.get("error_string_in_place")
+        self.error_in_place = (e[0], " ".join(e[1:])) if e else None
+        if e and (len(e) < 2 or e[0] not in self.error_name | self.error_string):
+            raise SystemExit("%s: error_string_in_place %s: FUNCTION (an error_name or "
+                             "error_string one) UNKNOWN" % (path, " ".join(e)))
         overlap = (self.zero_outputs | self.error_name | self.error_string) & self.custom_fallback
         if overlap:
             raise SystemExit("%s: %s: a generated fallback and a hand-written one"
