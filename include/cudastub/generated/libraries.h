@@ -14,9 +14,11 @@ typedef enum cudastub_lib {
 	CUDASTUB_LIB_CURAND = 7, /* libcurand */
 	CUDASTUB_LIB_CUSPARSE = 8, /* libcusparse */
 	CUDASTUB_LIB_CUSOLVER = 9, /* libcusolver */
+	CUDASTUB_LIB_NCCL = 13, /* libnccl */
+	CUDASTUB_LIB_CUDNN = 14, /* libcudnn */
 	/* one past the largest: a number below it that no library has (one
 	 * retired) is a hole, which every API answers as a stub not linked */
-	CUDASTUB_LIB_COUNT = 10
+	CUDASTUB_LIB_COUNT = 15
 } cudastub_lib;
 
 /* Each stub's entry points (cudastub_<lib>_info, cudastub_<lib>_load). */
@@ -30,6 +32,8 @@ CUDASTUB_DECLARE_ENTRY_POINTS(cufft)
 CUDASTUB_DECLARE_ENTRY_POINTS(curand)
 CUDASTUB_DECLARE_ENTRY_POINTS(cusparse)
 CUDASTUB_DECLARE_ENTRY_POINTS(cusolver)
+CUDASTUB_DECLARE_ENTRY_POINTS(nccl)
+CUDASTUB_DECLARE_ENTRY_POINTS(cudnn)
 
 /* Codes of the stubs' own, where a library's result enum has none that
  * fits (README.md, "Error codes"): 1000 plus the driver's code for the
@@ -67,6 +71,10 @@ CUDASTUB_DECLARE_ENTRY_POINTS(cusolver)
 #pragma weak cudastub_cusparse_load
 #pragma weak cudastub_cusolver_info
 #pragma weak cudastub_cusolver_load
+#pragma weak cudastub_nccl_info
+#pragma weak cudastub_nccl_load
+#pragma weak cudastub_cudnn_info
+#pragma weak cudastub_cudnn_load
 
 /* NULL when the program does not link that stub. */
 static inline const cudastub_library_info *cudastub_info(cudastub_lib lib)
@@ -84,6 +92,8 @@ static inline const cudastub_library_info *cudastub_info(cudastub_lib lib)
 	case CUDASTUB_LIB_CURAND: info = cudastub_curand_info; break;
 	case CUDASTUB_LIB_CUSPARSE: info = cudastub_cusparse_info; break;
 	case CUDASTUB_LIB_CUSOLVER: info = cudastub_cusolver_info; break;
+	case CUDASTUB_LIB_NCCL: info = cudastub_nccl_info; break;
+	case CUDASTUB_LIB_CUDNN: info = cudastub_cudnn_info; break;
 	case CUDASTUB_LIB_COUNT: break;
 	}
 	return info ? info() : 0;
@@ -105,6 +115,8 @@ static inline cudastub_state cudastub_load(cudastub_lib lib)
 	case CUDASTUB_LIB_CURAND: load = cudastub_curand_load; break;
 	case CUDASTUB_LIB_CUSPARSE: load = cudastub_cusparse_load; break;
 	case CUDASTUB_LIB_CUSOLVER: load = cudastub_cusolver_load; break;
+	case CUDASTUB_LIB_NCCL: load = cudastub_nccl_load; break;
+	case CUDASTUB_LIB_CUDNN: load = cudastub_cudnn_load; break;
 	case CUDASTUB_LIB_COUNT: break;
 	}
 	return load ? load() : CUDASTUB_STATE_NOT_LINKED;

@@ -38,5 +38,7 @@ const char *const cudastub_stub_markers[] = {
 	"cudastub_curand_info",
 	"cudastub_cusparse_info",
 	"cudastub_cusolver_info",
+	"cudastub_nccl_info",
+	"cudastub_cudnn_info",
 	NULL,
 };

@@ -27,4 +27,8 @@ const struct cli_known_library cli_known_libraries[CUDASTUB_LIB_COUNT] = {
 		(const struct cli_soname[]){{13, "libcusparse.so.12"}, {12, "libcusparse.so.12"}, {11, "libcusparse.so.11"}, {0, NULL}}},
 	[CUDASTUB_LIB_CUSOLVER] = {"cusolver", "cuSOLVER", "CUDASTUB_CUSOLVER_PATH", 1, "libcusolver_stub.so",
 		(const struct cli_soname[]){{13, "libcusolver.so.12"}, {12, "libcusolver.so.11"}, {11, "libcusolver.so.11"}, {0, NULL}}},
+	[CUDASTUB_LIB_NCCL] = {"nccl", "NCCL", "CUDASTUB_NCCL_PATH", 1, "libnccl_stub.so",
+		(const struct cli_soname[]){{13, "libnccl.so.2"}, {12, "libnccl.so.2"}, {11, "libnccl.so.2"}, {0, NULL}}},
+	[CUDASTUB_LIB_CUDNN] = {"cudnn", "cuDNN", "CUDASTUB_CUDNN_PATH", 1, "libcudnn_stub.so",
+		(const struct cli_soname[]){{13, "libcudnn.so.9"}, {12, "libcudnn.so.9"}, {11, "libcudnn.so.9"}, {0, NULL}}},
 };
