@@ -33,10 +33,18 @@ function(_cudastub_header_packages lib out)
   if(NOT pip)
     set(pip nvidia-${lib})
   endif()
-  if(CUDASTUB_ABI_MAJOR LESS 13)
+  # cuDNN and NCCL are products of their own, each wheel named for its CUDA
+  # major (nvidia-cudnn-cu13), and outside Debian's nvidia-cuda-dev
+  set(debian_cudnn nvidia-cudnn)
+  set(debian_nccl libnccl-dev)
+  set(debian ${debian_${lib}})
+  if(NOT debian)
+    set(debian nvidia-cuda-dev)
+  endif()
+  if(CUDASTUB_ABI_MAJOR LESS 13 OR debian_${lib})
     set(pip ${pip}-cu${CUDASTUB_ABI_MAJOR})
   endif()
-  set(${out} "Debian's nvidia-cuda-dev, or pip's ${pip}" PARENT_SCOPE)
+  set(${out} "Debian's ${debian}, or pip's ${pip}" PARENT_SCOPE)
 endfunction()
 
 # Compiles <lib>_stub.h; sets <out> to "" when it compiles, else to the
@@ -102,6 +110,11 @@ function(cudastub_select_libraries)
       set(reason "it is not in CUDASTUB_LIBRARIES")
     elseif(NOT soname)
       set(reason "NVIDIA has no ${name} library of CUDA ${CUDASTUB_ABI_MAJOR}")
+    elseif(cudastub_${lib}_generated_only AND NOT IS_DIRECTORY
+        ${PROJECT_SOURCE_DIR}/stubs/${cudastub_${lib}_folder}/generated/cuda-${CUDASTUB_ABI_MAJOR})
+      # a library whose ABI is its own (cuDNN, NCCL) recorded from one
+      # release's headers only
+      set(reason "cudastub records no ${name} ABI with CUDA ${CUDASTUB_ABI_MAJOR}'s headers (tools/gen_stubs/data/abi)")
     else()
       _cudastub_check_headers(${lib} missing)
       if(missing)
