@@ -417,6 +417,24 @@ CUDASTUB_HIDDEN int cudastub_version_from_text(const char *text, size_t size, in
  * 1 to 99 when sonames serve every major, major 0); else -1. */
 CUDASTUB_HIDDEN int cudastub_pin_parse(const char *text, const struct cudastub_soname *sonames,
 				       int *major);
+/* A library's own version code (cuDNN's cudnnGetVersion, NCCL's
+ * ncclGetVersion) as major, minor and patch: major * 10000 + minor * 100 +
+ * patch (cuDNN 9: 91900; NCCL 2.9 on: 22809), or below 10000 the older
+ * major * 1000 + minor * 100 + patch (cuDNN 8: 8907; NCCL 2.8: 2804).
+ * 0, or -1 for a code of 0 or less. */
+CUDASTUB_HIDDEN int cudastub_version_code_split(long long code, int own[3]);
+
+/* loader_marker.c: the CUDA version a loaded library says, in its
+ * read-only data, it was built with: the "<major>.<minor>" that follows
+ * marker ("+cuda" in NCCL's "NCCL version 2.28.9+cuda13.0"). 0, or -1 when
+ * the library's file has no such text. */
+CUDASTUB_HIDDEN int cudastub_cuda_version_after_marker(void *handle, const char *marker, int *major,
+						       int *minor);
+/* The same, of the library file at path (not opened blocking: a FIFO
+ * answers -1). */
+CUDASTUB_HIDDEN int cudastub_cuda_version_in_file(const char *path, const char *marker, int *major,
+						  int *minor);
+
 /* cuDriverGetVersion of an opened driver: its code (0 for success), or -1
  * when it has none; *version is 0 unless it answered. */
 CUDASTUB_HIDDEN int cudastub_driver_version(void *driver, int *version);

@@ -20,6 +20,20 @@ int cudastub_version_decode(int version, int *major, int *minor)
 	return 0;
 }
 
+int cudastub_version_code_split(long long code, int own[3])
+{
+	/* the newer form since cuDNN 9 and NCCL 2.9; both libraries' majors
+	 * stay below 10, so a code of five digits or more is never the older */
+	long long scale = code >= 10000 ? 10000 : 1000;
+
+	if (code <= 0 || code / scale > 99)
+		return -1;
+	own[0] = (int)(code / scale);
+	own[1] = (int)(code % scale / 100);
+	own[2] = (int)(code % 100);
+	return 0;
+}
+
 int cudastub_driver_version(void *driver, int *version)
 {
 	int (*get)(int *);

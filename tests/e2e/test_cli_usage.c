@@ -76,7 +76,7 @@ static void test_usage_errors(void)
 	static const char *const command[] = {"frobnicate", NULL};
 	static const char *const option[] = {"--frobnicate", NULL};
 	static const char *const info_option[] = {"info", "--yaml", NULL};
-	static const char *const info_library[] = {"info", "cudnn", NULL};
+	static const char *const info_library[] = {"info", "nosuchlib", NULL};
 	static const char *const stub_no_path[] = {"info", "--stub", NULL};
 	static const char *const stub_empty[] = {"info", "--stub=", NULL};
 	static const char *const stub_and_lib[] = {"info", "--stub=x.so", "nvrtc", NULL};
@@ -85,7 +85,7 @@ static void test_usage_errors(void)
 	expect_usage_error(command, "unknown command 'frobnicate'");
 	expect_usage_error(option, "unknown option '--frobnicate'");
 	expect_usage_error(info_option, "cudastub info: unknown argument '--yaml'");
-	expect_usage_error(info_library, "cudastub info: unknown library 'cudnn'");
+	expect_usage_error(info_library, "cudastub info: unknown library 'nosuchlib'");
 	expect_usage_error(stub_no_path, "cudastub info: --stub needs a PATH");
 	expect_usage_error(stub_empty, "cudastub info: --stub needs a PATH");
 	expect_usage_error(stub_and_lib, "--stub reports the file's own library");

@@ -38,8 +38,12 @@
  * generated export list), LC_EXPORTS_REAL (the export list of the real
  * library of the stub's ABI, "" where none is recorded),
  * LC_NO_LIBRARY, LC_VERSION_FN, LC_FORM_PROPERTY, LC_FORM_VALUE or LC_FORM_NUMBER or
- * neither (major_minor), LC_SONAME_13,
- * LC_SONAME_12, LC_SONAME_11 ("" for none), LC_ABI. */
+ * neither, LC_FORM (the query's form, below), LC_VERSION_NODE,
+ * LC_SONAME_13, LC_SONAME_12, LC_SONAME_11 ("" for none), LC_ABI. */
+#define FORM_MAJOR_MINOR 0 /* nvJitLinkVersion(&major, &minor) */
+#define FORM_PROPERTY	 1 /* cublasGetProperty(MAJOR_VERSION, &value), ... */
+#define FORM_RETURNED	 2 /* cudnnGetVersion() */
+#define FORM_ENCODED	 3 /* ncclGetVersion(&code) */
 
 /* ---- child: the version through a library, the stub or the real one ---- */
 
@@ -94,7 +98,7 @@ static int version_child(void)
 		printf("open_error=%s\n", dlerror());
 		return 3;
 	}
-#if LC_FORM_PROPERTY
+#if LC_FORM == FORM_PROPERTY
 	int (*query)(int, int *) = (int (*)(int, int *))dlsym(lib, LC_VERSION_FN);
 
 	/* every property, even after a failure (without a library each one must
@@ -138,11 +142,36 @@ static int version_child(void)
 			load();
 		printf("absent=1\n");
 	}
-#else
+#elif LC_FORM == FORM_MAJOR_MINOR
 	int (*query)(int *, int *) = (int (*)(int *, int *))dlsym(lib, LC_VERSION_FN);
 
 	if (query)
 		rc = query(&v[0], &v[1]);
+#else
+	/* a code, major * 10000 + minor * 100 + patch (cuDNN 9, NCCL 2.9 on),
+	 * returned (cudnnGetVersion: 0 without a library, which stands for the
+	 * stub's "no library" code, the function having no status) or written
+	 * (ncclGetVersion) */
+	long code = -7;
+#if LC_FORM == FORM_RETURNED
+	size_t (*query)(void) = (size_t(*)(void))dlsym(lib, LC_VERSION_FN);
+
+	if (query) {
+		code = (long)query();
+		rc = code > 0 ? 0 : LC_NO_LIBRARY;
+	}
+#else
+	int (*query)(int *) = (int (*)(int *))dlsym(lib, LC_VERSION_FN);
+	int c = -7;
+
+	if (query) {
+		rc = query(&c);
+		code = c;
+	}
+#endif
+	v[0] = (int)(code / 10000);
+	v[1] = (int)(code % 10000 / 100);
+	v[2] = (int)(code % 100);
 #endif
 	if (!query && !LC_FORM_NUMBER)
 		return 4;
@@ -200,13 +229,17 @@ static void test_exports(void)
 
 	int unversioned = 0;
 
-	CU_ASSERT_EQUAL_FATAL(ts_names_exported(&exported, LC_STUB, LC_SONAME_ABI, &unversioned),
+	/* a library whose symbols carry no version node (NCCL): none in its
+	 * stub either */
+	CU_ASSERT_EQUAL_FATAL(ts_names_exported(&exported, LC_STUB,
+						LC_VERSION_NODE ? LC_SONAME_ABI : NULL,
+						&unversioned),
 			      0);
 	CU_ASSERT_EQUAL_FATAL(ts_names_read_list(&listed, LC_SYMBOLS), 0);
 	ts_names_add(&listed, "cudastub_" LC_LIB "_info");
 	ts_names_add(&listed, "cudastub_" LC_LIB "_load");
 	TS_EXPECT_SAME_NAMES(&listed, &exported, LC_LIB " stub exports");
-	/* every symbol carries the real library's version node */
+	/* every symbol carries the real library's version node, if it has one */
 	CU_ASSERT_EQUAL(unversioned, 0);
 	/* the real library of the stub's ABI: nothing it exports is missing */
 	if (*LC_EXPORTS_REAL) {

@@ -18,7 +18,9 @@
 const char *ts_release_path(int major, char *buf, size_t size);
 
 /* The release's file soname in buf: the toolkit's for 13, else the first
- * of the release's fixture folders that holds it. NULL when there is none,
+ * of the release's fixture folders that holds it (or, for a library Debian
+ * ships apart, its own fixture: nccl-2.29; N/A for one this machine cannot
+ * have: cuDNN of 12 and 11, NCCL of 11). NULL when there is none,
  * after reporting why: a missing fixture or toolkit as ts_fixture_libdir
  * and ts_toolkit_file do (N/A where it is not this architecture's), a
  * fixture without the file as ts_unavailable. */

@@ -145,6 +145,21 @@ def _error_text_body(spec, fn, explains_library):
                          "STATUS f(status, const char **)" % fn.name)
     code = fn.arg_names()[0]
     out = []
+    in_place = spec.error_in_place and spec.error_in_place[0] == fn.name
+    if in_place:
+        # answered without loading (spec: error_string_in_place): the names
+        # are the real answers; the "no library" code is explained only
+        # once a search has run and found nothing
+        out += ["\tconst struct cudastub_search *s = cudastub_loader_result(&cudastub_%s_library);"
+                % lib, "\tconst char *name;", ""]
+        if explains_library:
+            out += ["\tif ((int)%s == %s && s && !s->handle && s->summary)"
+                    % (code, spec.unavailable["library"][1]), "\t\treturn s->summary;"]
+        else:
+            out += ["\t(void)s;"]
+        out += ["\tname = cudastub_%s_result_name((int)%s);" % (lib, code),
+                '\treturn name ? name : "%s";' % spec.error_in_place[1]]
+        return out
     if explains_library:
         out += ["\tconst char *why = cudastub_loader_why_missing(&cudastub_%s_library);" % lib,
                 "\tconst char *name;", "",
@@ -180,6 +195,8 @@ def _choose(spec, lib, n, routed, fallback):
     bind = "(%s)cudastub_loader_bind(&cudastub_%s_library, \"%s\", &cudastub_%s_functions[F_%s])" % (
         typ, lib, n, lib, n)
     out = ["static %s %s_choose(void)" % (typ, n), "{"]
+    if spec.error_in_place and spec.error_in_place[0] == n:
+        return out + ["\treturn %s; /* answered in place, nothing loaded */" % fallback, "}"]
     if n in spec.adapter_first:
         out += ["\t%s fn = cudastub_%s_adapt_%s();" % (typ, lib, n), "", "\tif (!fn)",
                 "\t\tfn = %s;" % bind]

@@ -139,9 +139,18 @@ def _library_section(lib):
             out.append("| %d.%d | %d.x | %d | %d | %d | %d | %d | %d | %s | %s |" % (
                 build.major, build.minor, major, c.exports, c.forward, c.later, c.other_name,
                 c.translated, c.adapter, c.gated_words(codes), c.named(codes)))
-    out += ["", "Every function of each row: `stubs/%s/generated/cuda-<major>/%s_abi_table.md` "
-            "(and `%s_gating.tsv`)." % (spec.folder, spec.library, spec.library), ""]
-    return out
+    if spec.abi_across_releases:
+        others = sorted({m for m, _ in spec.sonames if m} - set(lib.decider.majors), reverse=True)
+        if others:
+            out += ["", "Its ABI is its own, one for every CUDA major it is built for: a library "
+                    "built for CUDA %s is loaded and called as the %s row says, each function "
+                    "where that library exports it (the release it was built for is its own "
+                    "answer)." % (" or ".join(str(m) for m in others),
+                                  " and ".join("%d.x" % m for m in lib.decider.majors))]
+    if len(lib.builds) > 1:
+        out += ["", "Every function of each row: `stubs/%s/generated/cuda-<major>/%s_abi_table.md` "
+                "(and `%s_gating.tsv`)." % (spec.folder, spec.library, spec.library)]
+    return out + [""]
 
 
 def _architectures(libs):

@@ -13,8 +13,12 @@ The probe asks a candidate its version the way the spec says:
   text         FUNCTION(buffer, length): "12.550.163.01"  nvmlSystemGetNVMLVersion
   value        FUNCTION(&value)                    cuptiGetVersion
   number       FUNCTION(&value), major * 1000 + minor * 10   cuFileGetVersion
+  returned     FUNCTION() returns a version code    cudnnGetVersion
+  encoded      FUNCTION(&code)                      ncclGetVersion
 Without release lines the library's major is CUDA's (cuBLAS 12.4 is CUDA
-12); with them the library's own version says (cuFFT 11.2 is CUDA 12).
+12); with them the library's own version says (cuFFT 11.2 is CUDA 12);
+with cuda_release the candidate says the CUDA it was built with (cuDNN 9
+and NCCL 2 are each built for several CUDA majors).
 """
 
 from records import include_lines, param_decl
@@ -86,6 +90,15 @@ def emit_library_c(spec, abi, header_note):
                 "\t\treturn -1;",
                 "\town[0] = value / 1000;", "\town[1] = value % 1000 / 10;", "\town[2] = 0;",
                 "\treturn 0;", "}"]
+    elif form == "returned":
+        out += ["", "\t*(void **)&query = cudastub_probe_symbol(handle, \"%s\");" % name,
+                "\tif (!query)", "\t\treturn -1;",
+                "\treturn cudastub_version_code_split((long long)query(), own);", "}"]
+    elif form == "encoded":
+        out += ["\tint code = 0;", "",
+                "\t*(void **)&query = cudastub_probe_symbol(handle, \"%s\");" % name,
+                "\tif (!query || query(&code) != 0)", "\t\treturn -1;",
+                "\treturn cudastub_version_code_split(code, own);", "}"]
     else:
         kind = param_decl(fn.params[0].spelling, "").rstrip()
         out += ["", "\t*(void **)&query = cudastub_probe_symbol(handle, \"%s\");" % name,
@@ -100,14 +113,19 @@ def emit_library_c(spec, abi, header_note):
         out += ["\t{%d, {%s}}," % (major, ", ".join(str(v) for v in (first + (0, 0, 0))[:3]))
                 for major, first in spec.releases]
         out += ["\t{0, {0, 0, 0}},", "};", ""]
-    out += ["/* The CUDA release a candidate belongs to: %s */"
-            % ("the stub's own, the library's ABI being the same in every release"
-               if form == "none" else
-               "by its own version" if spec.releases else "its own major and minor"),
-            "static int probe_version(void *handle, const char *path, int *major, int *minor)",
-            "{", "\tint own[3];", "", "\t(void)path;",
-            "\tif (own_version(handle, own) != 0)", "\t\treturn -1;"]
-    if form == "none":
+    if spec.cuda_release:
+        out += _probe_cuda_release(spec, abi)
+    else:
+        out += ["/* The CUDA release a candidate belongs to: %s */"
+                % ("the stub's own, the library's ABI being the same in every release"
+                   if form == "none" else
+                   "by its own version" if spec.releases else "its own major and minor"),
+                "static int probe_version(void *handle, const char *path, int *major, int *minor)",
+                "{", "\tint own[3];", "", "\t(void)path;",
+                "\tif (own_version(handle, own) != 0)", "\t\treturn -1;"]
+    if spec.cuda_release:
+        pass
+    elif form == "none":
         out += ["\t/* one ABI in every release: the stub's own */",
                 "\t*major = CUDASTUB_ABI_MAJOR;", "\t*minor = CUDASTUB_ABI_MINOR;",
                 "\treturn 0;", "}"]
@@ -127,7 +145,33 @@ def emit_library_c(spec, abi, header_note):
     out += ["", "struct cudastub_library cudastub_%s_library = {" % lib,
             "\tCUDASTUB_%s_DESCRIPTION," % lib.upper(),
             "\t.probe_version = probe_version,"]
-    if spec.releases and form != "none":
+    if (spec.releases and form != "none") or spec.cuda_release:
         out.append("\t.own_version = own_version,")
     out += ["};", ""]
     return "\n".join(out)
+
+
+def _probe_cuda_release(spec, abi):
+    """probe_version for a library built for several CUDA releases under one
+    version of its own (spec: cuda_release): the candidate answers its own
+    version (it is the library), then says the CUDA it was built with."""
+    how, what = spec.cuda_release
+    out = ["/* The CUDA release a candidate belongs to: the one it was built with, as",
+           " * %s */" % ("%s() answers it" % what if how == "function" else
+                         "its read-only data says after \"%s\"" % what),
+           "static int probe_version(void *handle, const char *path, int *major, int *minor)",
+           "{", "\tint own[3];"]
+    if how == "function":
+        if what not in abi.functions or abi.functions[what].params:
+            raise SystemExit("cuda_release function %s: not a function of no parameter in CUDA "
+                             "%d.%d's headers" % (what, abi.major, abi.minor))
+        out += ["\t%s (*cuda)(void);" % abi.functions[what].ret, "", "\t(void)path;",
+                "\tif (own_version(handle, own) != 0)", "\t\treturn -1;",
+                "\t*(void **)&cuda = cudastub_probe_symbol(handle, \"%s\");" % what,
+                "\tif (!cuda)", "\t\treturn -1;",
+                "\treturn cudastub_version_decode((int)cuda(), major, minor);", "}"]
+    else:
+        out += ["", "\t(void)path;", "\tif (own_version(handle, own) != 0)", "\t\treturn -1;",
+                "\treturn cudastub_cuda_version_after_marker(handle, \"%s\", major, minor);"
+                % what.replace("\\", "\\\\").replace('"', '\\"'), "}"]
+    return out

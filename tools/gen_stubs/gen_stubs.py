@@ -189,8 +189,13 @@ class Library:
         declare the name has given it a prototype of its own, which this
         build cannot check: never called (the legacy three-output
         cudaStreamGetCaptureInfo of 12 is a 7-argument function in 13)."""
+        # a library whose ABI is its own (abi_across_releases): a CUDA major
+        # with no record of its own forwards what the recorded one's library
+        # exports, as its declared functions do (routes.Decider.masks)
+        unrecorded = ({m for m, _ in self.spec.sonames if m} - set(self.decider.majors)
+                      if self.spec.abi_across_releases else set())
         return {n: ({a.major for a in self.builds
-                     if n in self.by_major.get(a.major, ()) and n not in a.functions},
+                     if n in self.by_major.get(a.major, ()) and n not in a.functions} | unrecorded,
                     set(), {a.major for a in self.abis if n in a.functions})
                 for n in self.opaque(build)}
 

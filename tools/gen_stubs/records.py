@@ -221,7 +221,13 @@ class Spec:
                               value (FUNCTION(&value): cuptiGetVersion,
                               the library's own version being value.0.0),
                               number (FUNCTION(&value), value major * 1000
-                              + minor * 10: cuFileGetVersion) or none (the
+                              + minor * 10: cuFileGetVersion), returned
+                              (FUNCTION() returns the version code:
+                              cudnnGetVersion), encoded (FUNCTION(&code):
+                              ncclGetVersion; a code is major * 10000 +
+                              minor * 100 + patch, or below 10000 major *
+                              1000 + minor * 100 + patch: cuDNN 8, NCCL
+                              before 2.9) or none (the
                               library has no version query and one ABI in
                               every release, NVTX v2's: a candidate exporting
                               FUNCTION is the library, and it is taken for the
@@ -232,6 +238,26 @@ class Spec:
                               the cuBLAS it links); the stub does not export it
       version_absent MAJOR    a candidate without the version function is
                               CUDA MAJOR's (cuFile before cuFileGetVersion)
+      cuda_release function FUNCTION
+      cuda_release marker TEXT
+                              for a library whose own version does not say
+                              its CUDA release (cuDNN 9 and NCCL 2 are built
+                              for several): the CUDA version the candidate
+                              was built with, as FUNCTION() returns it
+                              (cudnnGetCudartVersion: 13010) or as the text
+                              after TEXT in its read-only data says it
+                              ("+cuda" in NCCL's "NCCL version 2.28.9+cuda13.0")
+      abi_across_releases yes|no
+                              the library's ABI is its own major's, one in
+                              every CUDA release it is built for (cuDNN 9,
+                              NCCL 2): what the build record declares
+                              forwards on every CUDA major a soname line
+                              names, where the loaded library exports it
+      error_string_in_place FUNCTION UNKNOWN
+                              an error_name/error_string function whose real
+                              answers are the result enum's names (UNKNOWN
+                              for any other code): answered by the stub
+                              without loading anything (cudnnGetErrorString)
       release MAJOR VERSION   the library's own version VERSION (a.b[.c]) and
                               later ones belong to CUDA MAJOR; without these
                               lines the library's major is CUDA's (cuBLAS,
@@ -397,17 +423,28 @@ class Spec:
         self.version_query = (q[0], q[1]) if q else None
         # the library whose function it is, when it is not this one's
         self.version_library = q[2] if q and len(q) > 2 else None
-        forms = ("major_minor", "property", "text", "value", "number", "none")
+        forms = ("major_minor", "property", "text", "value", "number", "returned", "encoded",
+                 "none")
         if q and q[1] not in forms:
             raise SystemExit("%s: version_query %s: form one of %s"
                              % (path, q[0], ", ".join(forms)))
         absent = self.values.get("version_absent")
         self.version_absent = int(absent[0]) if absent else None
+        c = self.values.get("cuda_release")
+        self.cuda_release = (c[0], " ".join(c[1:])) if c else None
+        if c and (c[0] not in ("function", "marker") or len(c) < 2):
+            raise SystemExit("%s: cuda_release function FUNCTION, or marker TEXT" % path)
+        self.abi_across_releases = self.values.get("abi_across_releases", ["no"])[0] == "yes"
         self.releases = sorted(((int(r[0]), tuple(int(x) for x in r[1].split("."))) for r in
                                 self.values.get("release", [])), reverse=True)
         self.zero_outputs = set(self.values["zero_outputs"])
         self.error_name = set(self.values["error_name"])
         self.error_string = set(self.values["error_string"])
+        e = self.values.get("error_string_in_place")
+        self.error_in_place = (e[0], " ".join(e[1:])) if e else None
+        if e and (len(e) < 2 or e[0] not in self.error_name | self.error_string):
+            raise SystemExit("%s: error_string_in_place %s: FUNCTION (an error_name or "
+                             "error_string one) UNKNOWN" % (path, " ".join(e)))
         overlap = (self.zero_outputs | self.error_name | self.error_string |
                    set(self.fallback_values)) & self.custom_fallback
         if overlap:

@@ -20,7 +20,9 @@ For each function F of the stub's build record B and each recorded major R:
   removed      R's records lack F (a newer major).
 
 Gating (which majors a wrapper may forward to) is derived from the records
-of every major, for each function F of the build major B:
+of every major, for each function F of the build major B (a library whose
+ABI is its own, `abi_across_releases yes`, also forwards F on every CUDA
+major its soname lines name and no record speaks for):
   forward    majors with a record whose header declares F with B's
              prototype and struct layouts (but those the spec calls
              library_sized), and whose library exports F
@@ -116,6 +118,11 @@ class Decider:
                         n.identity(name, unsized) == want
                         for n in self.abis)):
                 later.add(major)
+        if self.spec.abi_across_releases:
+            # the library's ABI is its own major's (cuDNN 9, NCCL 2): a CUDA
+            # major with no record of its own takes the build record's word,
+            # and the loaded library's exports decide at run time
+            same |= {m for m, _ in self.spec.sonames if m and m not in self.majors}
         return same - other, later, other
 
     def cells(self, build, name):

@@ -17,6 +17,8 @@ typedef enum cudastub_lib {
 	CUDASTUB_LIB_NVML = 10, /* libnvidia-ml */
 	CUDASTUB_LIB_NVTOOLSEXT = 11, /* libnvToolsExt */
 	CUDASTUB_LIB_CUPTI = 12, /* libcupti */
+	CUDASTUB_LIB_NCCL = 13, /* libnccl */
+	CUDASTUB_LIB_CUDNN = 14, /* libcudnn */
 	CUDASTUB_LIB_CUSOLVERMG = 15, /* libcusolverMg */
 	CUDASTUB_LIB_NVJPEG = 16, /* libnvjpeg */
 	CUDASTUB_LIB_NVFATBIN = 17, /* libnvfatbin */
@@ -40,6 +42,8 @@ CUDASTUB_DECLARE_ENTRY_POINTS(cusolver)
 CUDASTUB_DECLARE_ENTRY_POINTS(nvml)
 CUDASTUB_DECLARE_ENTRY_POINTS(nvtoolsext)
 CUDASTUB_DECLARE_ENTRY_POINTS(cupti)
+CUDASTUB_DECLARE_ENTRY_POINTS(nccl)
+CUDASTUB_DECLARE_ENTRY_POINTS(cudnn)
 CUDASTUB_DECLARE_ENTRY_POINTS(cusolvermg)
 CUDASTUB_DECLARE_ENTRY_POINTS(nvjpeg)
 CUDASTUB_DECLARE_ENTRY_POINTS(nvfatbin)
@@ -90,6 +94,10 @@ CUDASTUB_DECLARE_ENTRY_POINTS(cufile)
 #pragma weak cudastub_nvtoolsext_load
 #pragma weak cudastub_cupti_info
 #pragma weak cudastub_cupti_load
+#pragma weak cudastub_nccl_info
+#pragma weak cudastub_nccl_load
+#pragma weak cudastub_cudnn_info
+#pragma weak cudastub_cudnn_load
 #pragma weak cudastub_cusolvermg_info
 #pragma weak cudastub_cusolvermg_load
 #pragma weak cudastub_nvjpeg_info
@@ -118,6 +126,8 @@ static inline const cudastub_library_info *cudastub_info(cudastub_lib lib)
 	case CUDASTUB_LIB_NVML: info = cudastub_nvml_info; break;
 	case CUDASTUB_LIB_NVTOOLSEXT: info = cudastub_nvtoolsext_info; break;
 	case CUDASTUB_LIB_CUPTI: info = cudastub_cupti_info; break;
+	case CUDASTUB_LIB_NCCL: info = cudastub_nccl_info; break;
+	case CUDASTUB_LIB_CUDNN: info = cudastub_cudnn_info; break;
 	case CUDASTUB_LIB_CUSOLVERMG: info = cudastub_cusolvermg_info; break;
 	case CUDASTUB_LIB_NVJPEG: info = cudastub_nvjpeg_info; break;
 	case CUDASTUB_LIB_NVFATBIN: info = cudastub_nvfatbin_info; break;
@@ -146,6 +156,8 @@ static inline cudastub_state cudastub_load(cudastub_lib lib)
 	case CUDASTUB_LIB_NVML: load = cudastub_nvml_load; break;
 	case CUDASTUB_LIB_NVTOOLSEXT: load = cudastub_nvtoolsext_load; break;
 	case CUDASTUB_LIB_CUPTI: load = cudastub_cupti_load; break;
+	case CUDASTUB_LIB_NCCL: load = cudastub_nccl_load; break;
+	case CUDASTUB_LIB_CUDNN: load = cudastub_cudnn_load; break;
 	case CUDASTUB_LIB_CUSOLVERMG: load = cudastub_cusolvermg_load; break;
 	case CUDASTUB_LIB_NVJPEG: load = cudastub_nvjpeg_load; break;
 	case CUDASTUB_LIB_NVFATBIN: load = cudastub_nvfatbin_load; break;

@@ -48,6 +48,8 @@ const char *const cudastub_stub_markers[] = {
 	"cudastub_nvml_info",
 	"cudastub_nvtoolsext_info",
 	"cudastub_cupti_info",
+	"cudastub_nccl_info",
+	"cudastub_cudnn_info",
 	"cudastub_cusolvermg_info",
 	"cudastub_nvjpeg_info",
 	"cudastub_nvfatbin_info",

@@ -1,0 +1,340 @@
+/*
+ * cuDNN through its stub, with NVIDIA's library and no GPU: the 13.0
+ * toolkit's cuDNN 9 (libcudnn.so.9), the one real cuDNN this machine has
+ * (Debian's nvidia-cudnn downloads its library at install time).
+ *
+ *   versions      cudnnGetVersion, cudnnGetCudartVersion, cudnnGetProperty
+ *                 and cudnnGetMaxDeviceVersion answer through the stub what
+ *                 the library answers directly; the stub reports cuDNN's
+ *                 own version and the CUDA release cudnnGetCudartVersion
+ *                 names;
+ *   error strings cudnnGetErrorString answers every code of every range
+ *                 cuDNN 9 uses (and codes around them) as the library
+ *                 does, without loading anything: no libcudnn.so.9 is in
+ *                 the process afterwards;
+ *   no GPU        cudnnCreate returns what the library returns on this
+ *                 machine (CUDNN_STATUS_NOT_INITIALIZED without a GPU),
+ *                 the same through the stub;
+ *   release       a pin of another CUDA major refuses the toolkit's cuDNN
+ *                 (built with CUDA 13), by its cudnnGetCudartVersion;
+ *   no library    the documented codes, version queries 0, outputs 0, the
+ *                 error strings still the library's names but for the "no
+ *                 library" code, which says what was searched.
+ */
+#define _GNU_SOURCE
+#include <cudnn.h>
+#include <dlfcn.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cudastub/cudastub.h"
+#include "test_support.h"
+
+/* From CMake: CD_STUB, the build's stub. */
+
+/* The codes whose strings are compared: each of cuDNN 9's ranges (1000 a
+ * class, sub-codes from 1), past its last sub-code, and codes no range
+ * has. */
+static const int first_codes[] = {0, 1000, 2000, 3000, 4000, 5000, 6000};
+#define CODES_PER_RANGE 40
+static const int other_codes[] = {-1, 1, 15, 999, 9999, 1 << 30};
+
+/* ---- child: the calls, through CD_OPEN (the stub or the real library) ---- */
+
+static void *symbol(void *lib, const char *name)
+{
+	void *s = dlsym(lib, name);
+
+	if (!s) {
+		printf("missing=%s\n", name);
+		fflush(stdout);
+		exit(5);
+	}
+	return s;
+}
+
+static void print_string(const char *(*get)(cudnnStatus_t), int code)
+{
+	const char *s = get((cudnnStatus_t)code);
+
+	printf("err_%d=%s\n", code, s ? s : "(null)");
+}
+
+static int calls_child(void)
+{
+	void *lib = dlopen(getenv("CD_OPEN"), RTLD_NOW | RTLD_LOCAL);
+	size_t (*get_version)(void), (*get_cudart)(void), (*max_device)(void);
+	cudnnStatus_t (*get_property)(libraryPropertyType, int *);
+	const char *(*error_string)(cudnnStatus_t);
+	cudnnStatus_t (*create)(cudnnHandle_t *);
+	cudnnStatus_t (*destroy)(cudnnHandle_t);
+	const cudastub_library_info *(*info)(void);
+	int property[3] = {-7, -7, -7}, rc = 0;
+	cudnnHandle_t handle = (cudnnHandle_t)(uintptr_t)0x1234;
+
+	if (!lib) {
+		printf("open_error=%s\n", dlerror());
+		return 3;
+	}
+	*(void **)&get_version = symbol(lib, "cudnnGetVersion");
+	*(void **)&get_cudart = symbol(lib, "cudnnGetCudartVersion");
+	*(void **)&max_device = symbol(lib, "cudnnGetMaxDeviceVersion");
+	*(void **)&get_property = symbol(lib, "cudnnGetProperty");
+	*(void **)&error_string = symbol(lib, "cudnnGetErrorString");
+	*(void **)&create = symbol(lib, "cudnnCreate");
+	*(void **)&destroy = symbol(lib, "cudnnDestroy");
+
+	/* the strings first: through the stub they load nothing */
+	for (size_t r = 0; r < sizeof first_codes / sizeof *first_codes; r++)
+		for (int k = 0; k < CODES_PER_RANGE; k++)
+			print_string(error_string, first_codes[r] + k);
+	for (size_t k = 0; k < sizeof other_codes / sizeof *other_codes; k++)
+		print_string(error_string, other_codes[k]);
+	printf("loaded_after_strings=%d\n",
+	       dlopen("libcudnn.so.9", RTLD_NOW | RTLD_NOLOAD) != NULL);
+
+	printf("version=%zu\ncudart=%zu\nmax_device=%zu\n", get_version(), get_cudart(),
+	       max_device());
+	for (int k = 0; k < 3; k++) {
+		int r = (int)get_property((libraryPropertyType)k, &property[k]);
+
+		if (rc == 0)
+			rc = r;
+	}
+	printf("property_rc=%d\nproperty=%d.%d.%d\n", rc, property[0], property[1], property[2]);
+	rc = (int)create(&handle);
+	printf("create_rc=%d\ncreate_handle_set=%d\n", rc,
+	       handle != (cudnnHandle_t)(uintptr_t)0x1234);
+	if (rc == CUDNN_STATUS_SUCCESS)
+		printf("destroy_rc=%d\n", (int)destroy(handle));
+	/* the strings again, after the search */
+	for (int k = 0; k < 3; k++)
+		print_string(error_string, first_codes[1] + k);
+	printf("err_after_1001=%s\n", error_string(CUDNN_STATUS_NOT_INITIALIZED));
+
+	*(void **)&info = dlsym(lib, "cudastub_cudnn_info");
+	if (info) {
+		const cudastub_library_info *i = info();
+
+		printf("state=%d\nmajor=%d\nminor=%d\nown=%s\npath=%s\nerror=%s\n", (int)i->state,
+		       i->major, i->minor, i->own_version ? i->own_version : "",
+		       i->path ? i->path : "", i->error ? i->error : "");
+	}
+	fflush(stdout);
+	return 0;
+}
+
+/* ---- parent ---- */
+
+static struct ts_child direct, through;
+
+static int run_calls(const char *path, const char *const *extra, struct ts_child *out)
+{
+	char open_var[PATH_MAX + 16];
+	const char *env[8] = {open_var, NULL};
+	int n = 1;
+
+	snprintf(open_var, sizeof open_var, "CD_OPEN=%s", path);
+	for (; extra && *extra && n < 7; extra++)
+		env[n++] = *extra;
+	env[n] = NULL;
+	if (ts_run_child("calls", env, out) != 0 || out->exit_code != 0) {
+		CU_FAIL("the calls child failed");
+		fprintf(stderr, "%s: exit %d\n%s%s\n", path, out->exit_code, out->out, out->err);
+		return -1;
+	}
+	return 0;
+}
+
+/* The toolkit's cuDNN directly and through the stub (its override). */
+static const char *run_both(char *real, size_t size)
+{
+	char override[PATH_MAX + 32];
+	const char *env[] = {override, NULL};
+
+	if (!ts_toolkit_file("libcudnn.so.9", real, size))
+		return NULL; /* reported */
+	snprintf(override, sizeof override, "CUDASTUB_CUDNN_PATH=%s", real);
+	if (run_calls(real, NULL, &direct) || run_calls(CD_STUB, env, &through))
+		return NULL;
+	return real;
+}
+
+static void expect_same(const char *key)
+{
+	const char *want = ts_value(&direct, key), *got;
+	char msg[256];
+
+	if (!want) {
+		snprintf(msg, sizeof msg, "the direct call printed no %s", key);
+		CU_FAIL(msg);
+		return;
+	}
+	got = ts_value(&through, key);
+	snprintf(msg, sizeof msg, "%s: %s directly, %s through the stub", key, want,
+		 got ? got : "(nothing)");
+	CU_assertImplementation(got && !strcmp(got, want), __LINE__, msg, __FILE__, "", CU_FALSE);
+}
+
+/* Every error string key the child printed, checked by f. */
+static int each_code(void (*f)(const char *key, int code))
+{
+	char key[32];
+	int n = 0;
+
+	for (size_t r = 0; r < sizeof first_codes / sizeof *first_codes; r++)
+		for (int k = 0; k < CODES_PER_RANGE; k++, n++) {
+			snprintf(key, sizeof key, "err_%d", first_codes[r] + k);
+			f(key, first_codes[r] + k);
+		}
+	for (size_t k = 0; k < sizeof other_codes / sizeof *other_codes; k++, n++) {
+		snprintf(key, sizeof key, "err_%d", other_codes[k]);
+		f(key, other_codes[k]);
+	}
+	return n;
+}
+
+static void same_string(const char *key, int code)
+{
+	(void)code;
+	expect_same(key);
+}
+
+static void test_versions(void)
+{
+	static const char *const same[] = {"version",	       "cudart",   "max_device",
+					   "property_rc",      "property", "create_rc",
+					   "create_handle_set"};
+	char real[PATH_MAX], own[32];
+	long version, cudart;
+
+	if (!run_both(real, sizeof real))
+		return;
+	for (size_t k = 0; k < sizeof same / sizeof *same; k++)
+		expect_same(same[k]);
+	version = ts_number(&direct, "version");
+	cudart = ts_number(&direct, "cudart");
+	CU_ASSERT_EQUAL(ts_number(&direct, "property_rc"), CUDNN_STATUS_SUCCESS);
+	/* CUDNN_VERSION's form, and the properties say the same */
+	snprintf(own, sizeof own, "%ld.%ld.%ld", version / 10000, version % 10000 / 100,
+		 version % 100);
+	CU_ASSERT_STRING_EQUAL(ts_text(&direct, "property"), own);
+	CU_ASSERT_EQUAL(version / 10000, 9);
+	CU_ASSERT_STRING_EQUAL(ts_text(&through, "own"), own);
+	CU_ASSERT_EQUAL(ts_number(&through, "state"), CUDASTUB_STATE_LOADED);
+	/* the CUDA release it was built with: cudnnGetCudartVersion's */
+	CU_ASSERT_EQUAL(ts_number(&through, "major"), cudart / 1000);
+	CU_ASSERT_EQUAL(ts_number(&through, "minor"), cudart % 1000 / 10);
+	CU_ASSERT_EQUAL(ts_number(&through, "major"), 13);
+	printf("  %s: cuDNN %s, built with CUDA %ld.%ld; cudnnCreate %ld both ways\n", real, own,
+	       cudart / 1000, cudart % 1000 / 10, ts_number(&direct, "create_rc"));
+}
+
+static void test_no_gpu(void)
+{
+	char real[PATH_MAX];
+	long rc;
+
+	if (!run_both(real, sizeof real))
+		return;
+	expect_same("create_rc");
+	expect_same("create_handle_set");
+	rc = ts_number(&direct, "create_rc");
+	/* without a GPU NVIDIA's cuDNN refuses a handle: the code the stub
+	 * gives without a library too; with one (tests/gpu), it succeeds */
+	CU_ASSERT(rc == CUDNN_STATUS_NOT_INITIALIZED || rc == CUDNN_STATUS_SUCCESS);
+	if (rc == CUDNN_STATUS_SUCCESS)
+		expect_same("destroy_rc");
+}
+
+static void test_error_strings(void)
+{
+	char real[PATH_MAX];
+	int n;
+
+	if (!run_both(real, sizeof real))
+		return;
+	n = each_code(same_string);
+	expect_same("err_after_1001");
+	/* answered in place: the strings alone loaded no cuDNN */
+	CU_ASSERT_EQUAL(ts_number(&through, "loaded_after_strings"), 0);
+	CU_ASSERT_STRING_EQUAL(ts_text(&direct, "err_1001"), "CUDNN_STATUS_NOT_INITIALIZED");
+	CU_ASSERT_STRING_EQUAL(ts_text(&direct, "err_1"), "CUDNN_UNKNOWN_STATUS");
+	printf("  %d codes: the same string through the stub as directly\n", n);
+}
+
+/* The toolkit's cuDNN is CUDA 13's: a pin of 12 refuses it by its answer. */
+static void test_release(void)
+{
+	char real[PATH_MAX], dir[PATH_MAX + 32];
+	const char *env[] = {dir, "CUDASTUB_CUDNN_MAJOR=12", NULL};
+
+	if (!ts_toolkit_file("libcudnn.so.9", real, sizeof real))
+		return;
+	*strrchr(real, '/') = '\0';
+	snprintf(dir, sizeof dir, "LD_LIBRARY_PATH=%s", real);
+	if (run_calls(CD_STUB, env, &through))
+		return;
+	CU_ASSERT_EQUAL(ts_number(&through, "state"), CUDASTUB_STATE_NOT_FOUND);
+	CU_ASSERT_EQUAL(ts_number(&through, "version"), 0);
+	CU_ASSERT_EQUAL(ts_number(&through, "create_rc"), CUDNN_STATUS_NOT_INITIALIZED);
+	env[1] = "CUDASTUB_CUDNN_MAJOR=13";
+	if (run_calls(CD_STUB, env, &through))
+		return;
+	CU_ASSERT_EQUAL(ts_number(&through, "state"), CUDASTUB_STATE_LOADED);
+	CU_ASSERT_EQUAL(ts_number(&through, "major"), 13);
+}
+
+static void no_library_string(const char *key, int code)
+{
+	if (code == CUDNN_STATUS_NOT_INITIALIZED)
+		return; /* searched by then? not yet: the strings come first */
+	expect_same(key);
+}
+
+static void test_no_library(void)
+{
+	char real[PATH_MAX];
+	const char *env[] = {"CUDASTUB_CUDNN_PATH=/nonexistent/cudastub-no-cudnn", NULL};
+
+	/* the direct answers, for the strings */
+	if (!ts_toolkit_file("libcudnn.so.9", real, sizeof real) ||
+	    run_calls(real, NULL, &direct) || run_calls(CD_STUB, env, &through))
+		return;
+	CU_ASSERT_EQUAL(ts_number(&through, "version"), 0);
+	CU_ASSERT_EQUAL(ts_number(&through, "cudart"), 0);
+	CU_ASSERT_EQUAL(ts_number(&through, "max_device"), 0);
+	CU_ASSERT_EQUAL(ts_number(&through, "property_rc"), CUDNN_STATUS_NOT_INITIALIZED);
+	CU_ASSERT_STRING_EQUAL(ts_text(&through, "property"), "0.0.0");
+	CU_ASSERT_EQUAL(ts_number(&through, "create_rc"), CUDNN_STATUS_NOT_INITIALIZED);
+	CU_ASSERT_EQUAL(ts_number(&through, "create_handle_set"), 0);
+	CU_ASSERT_EQUAL(ts_number(&through, "state"), CUDASTUB_STATE_OVERRIDE_FAILED);
+	CU_ASSERT_PTR_NOT_NULL(strstr(ts_text(&through, "error"), "CUDASTUB_CUDNN_PATH="));
+	/* before any search, every string is the library's */
+	each_code(no_library_string);
+	CU_ASSERT_STRING_EQUAL(ts_text(&through, "err_1001"), "CUDNN_STATUS_NOT_INITIALIZED");
+	/* after it, the "no library" code says what was searched */
+	CU_ASSERT_PTR_NOT_NULL(strstr(ts_text(&through, "err_after_1001"), "CUDASTUB_CUDNN_PATH"));
+	expect_same("err_1002");
+}
+
+static void register_suites(void)
+{
+	CU_pSuite s = CU_add_suite("cuDNN through its stub, the real library", NULL, NULL);
+
+	CU_add_test(s, "versions as directly, CUDA release from cudnnGetCudartVersion",
+		    test_versions);
+	CU_add_test(s, "cudnnCreate without a GPU as directly", test_no_gpu);
+	CU_add_test(s, "every error string as directly, nothing loaded", test_error_strings);
+	CU_add_test(s, "a pin of another CUDA major refuses it", test_release);
+	CU_add_test(s, "no library: documented codes, outputs 0, strings", test_no_library);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct ts_scenario scenarios[] = {{"calls", calls_child}, {NULL, NULL}};
+
+	return ts_main(argc, argv, scenarios, register_suites);
+}

@@ -1,0 +1,328 @@
+/*
+ * NCCL through its stub, with NVIDIA's libraries and no GPU: the 13.0
+ * toolkit's libnccl.so.2 (NCCL 2.28, built with CUDA 13.0) and Debian's
+ * (sid's libnccl2 2.29, built with CUDA 12.4: the nccl-2.29 fixture).
+ *
+ *   versions      ncclGetVersion answers through the stub what the library
+ *                 answers directly; the stub reports NCCL's own version and
+ *                 the CUDA release its version banner names (13 for the
+ *                 toolkit's, 12 for Debian's);
+ *   error strings ncclGetErrorString, every code and codes past the last,
+ *                 as directly (NCCL's own texts: forwarded);
+ *   no GPU        ncclGetUniqueId answers as directly (it needs no GPU: a
+ *                 success with an id that is not all zeros), and
+ *                 ncclGetLastError says the same;
+ *   release       the CUDA release decides under a pin: a pin of 12 refuses
+ *                 the toolkit's NCCL (CUDA 13); Debian's first on
+ *                 the path, a pin of 13 passes it for the toolkit's; a
+ *                 process that has CUDA 13's runtime loaded takes the
+ *                 toolkit's NCCL over Debian's (12) first on the path;
+ *   no library    the documented codes, the version 0, the error strings
+ *                 ncclResult_t's names, the "no library" code explained.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <gnu/libc-version.h>
+#include <limits.h>
+#include <nccl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cudastub/cudastub.h"
+#include "test_support.h"
+
+/* From CMake: NC_STUB, the build's stub. */
+
+#define FIRST_CODE (-1)
+#define LAST_CODE  12
+
+/* ---- child: the calls, through NC_OPEN (the stub or a real library) ---- */
+
+static void *symbol(void *lib, const char *name)
+{
+	void *s = dlsym(lib, name);
+
+	if (!s) {
+		printf("missing=%s\n", name);
+		fflush(stdout);
+		exit(5);
+	}
+	return s;
+}
+
+static int calls_child(void)
+{
+	const char *preload = getenv("NC_PRELOAD");
+	void *lib;
+	ncclResult_t (*get_version)(int *);
+	const char *(*error_string)(ncclResult_t);
+	ncclResult_t (*unique_id)(ncclUniqueId *);
+	const char *(*last_error)(ncclComm_t);
+	const cudastub_library_info *(*info)(void);
+	ncclUniqueId id;
+	int version = -7, rc, set = 0;
+	const char *last;
+
+	/* a CUDA release already in the process, as a framework has it */
+	if (preload && !dlopen(preload, RTLD_NOW | RTLD_GLOBAL)) {
+		printf("preload_error=%s\n", dlerror());
+		return 3;
+	}
+	lib = dlopen(getenv("NC_OPEN"), RTLD_NOW | RTLD_LOCAL);
+	if (!lib) {
+		printf("open_error=%s\n", dlerror());
+		return 3;
+	}
+	*(void **)&get_version = symbol(lib, "ncclGetVersion");
+	*(void **)&error_string = symbol(lib, "ncclGetErrorString");
+	*(void **)&unique_id = symbol(lib, "ncclGetUniqueId");
+	*(void **)&last_error = symbol(lib, "ncclGetLastError");
+
+	rc = (int)get_version(&version);
+	printf("version_rc=%d\nversion=%d\n", rc, version);
+	for (int code = FIRST_CODE; code <= LAST_CODE; code++) {
+		const char *s = error_string((ncclResult_t)code);
+
+		printf("err_%d=%s\n", code, s ? s : "(null)");
+	}
+	memset(&id, 0, sizeof id);
+	rc = (int)unique_id(&id);
+	for (size_t k = 0; k < sizeof id.internal; k++)
+		set |= id.internal[k] != 0;
+	printf("unique_id_rc=%d\nunique_id_set=%d\n", rc, set);
+	last = last_error(NULL);
+	printf("last_error=%s\n", last ? last : "(null)");
+
+	*(void **)&info = dlsym(lib, "cudastub_nccl_info");
+	if (info) {
+		const cudastub_library_info *i = info();
+
+		printf("state=%d\nmajor=%d\nminor=%d\nown=%s\npath=%s\nerror=%s\n", (int)i->state,
+		       i->major, i->minor, i->own_version ? i->own_version : "",
+		       i->path ? i->path : "", i->error ? i->error : "");
+	}
+	fflush(stdout);
+	return 0;
+}
+
+/* ---- parent ---- */
+
+struct release {
+	const char *name; /* "12.4" */
+	int cuda_major;	  /* what the stub must report */
+	int cuda_minor;
+	const char *fixture; /* NULL: the toolkit's */
+};
+
+static const struct release releases[] = {
+	{"13.0 toolkit", 13, 0, NULL},
+	{"Debian sid", 12, 4, "nccl-2.29"},
+};
+#define RELEASES (sizeof releases / sizeof *releases)
+
+/* Whether Debian sid's NCCL can load here: it needs glibc 2.38 (its
+ * banner is still read from the file, by nccl_marker). */
+static int debian_loads(void)
+{
+	char why[200];
+
+	if (strverscmp(gnu_get_libc_version(), "2.38") >= 0)
+		return 1;
+	snprintf(why, sizeof why,
+		 "Debian sid's NCCL needs glibc 2.38, this system has %s (nccl_marker reads "
+		 "its CUDA release from the file)",
+		 gnu_get_libc_version());
+	ts_not_applicable(why);
+	return 0;
+}
+
+/* The real library of r in buf, or NULL (reported). */
+static const char *real_library(const struct release *r, char *buf, size_t size)
+{
+	char dir[PATH_MAX / 2];
+
+	if (!r->fixture)
+		return ts_toolkit_file("libnccl.so.2", buf, size);
+	if (!ts_fixture_libdir(r->fixture, dir, sizeof dir) || !debian_loads())
+		return NULL;
+	snprintf(buf, size, "%s/libnccl.so.2", dir);
+	return buf;
+}
+
+static struct ts_child direct, through;
+
+static int run_calls(const char *path, const char *const *extra, struct ts_child *out)
+{
+	char open_var[PATH_MAX + 16];
+	const char *env[8] = {open_var, NULL};
+	int n = 1;
+
+	snprintf(open_var, sizeof open_var, "NC_OPEN=%s", path);
+	for (; extra && *extra && n < 7; extra++)
+		env[n++] = *extra;
+	env[n] = NULL;
+	if (ts_run_child("calls", env, out) != 0 || out->exit_code != 0) {
+		CU_FAIL("the calls child failed");
+		fprintf(stderr, "%s: exit %d\n%s%s\n", path, out->exit_code, out->out, out->err);
+		return -1;
+	}
+	return 0;
+}
+
+static int run_both(const char *real)
+{
+	char override[PATH_MAX + 32];
+	const char *env[] = {override, NULL};
+
+	snprintf(override, sizeof override, "CUDASTUB_NCCL_PATH=%s", real);
+	return run_calls(real, NULL, &direct) || run_calls(NC_STUB, env, &through) ? -1 : 0;
+}
+
+static void expect_same(const char *key)
+{
+	const char *want = ts_value(&direct, key), *got;
+	char msg[256];
+
+	if (!want) {
+		snprintf(msg, sizeof msg, "the direct call printed no %s", key);
+		CU_FAIL(msg);
+		return;
+	}
+	got = ts_value(&through, key);
+	snprintf(msg, sizeof msg, "%s: %s directly, %s through the stub", key, want,
+		 got ? got : "(nothing)");
+	CU_assertImplementation(got && !strcmp(got, want), __LINE__, msg, __FILE__, "", CU_FALSE);
+}
+
+static void test_versions(void)
+{
+	for (size_t i = 0; i < RELEASES; i++) {
+		const struct release *r = &releases[i];
+		char path[PATH_MAX], own[32];
+		const char *real = real_library(r, path, sizeof path);
+		long v;
+
+		if (!real || run_both(real))
+			continue;
+		CU_ASSERT_EQUAL(ts_number(&direct, "version_rc"), ncclSuccess);
+		expect_same("version_rc");
+		expect_same("version");
+		v = ts_number(&direct, "version");
+		/* NCCL_VERSION_CODE's form since 2.9 */
+		snprintf(own, sizeof own, "%ld.%ld.%ld", v / 10000, v % 10000 / 100, v % 100);
+		CU_ASSERT_EQUAL(v / 10000, 2);
+		CU_ASSERT_STRING_EQUAL(ts_text(&through, "own"), own);
+		CU_ASSERT_EQUAL(ts_number(&through, "state"), CUDASTUB_STATE_LOADED);
+		/* the CUDA release its banner names */
+		CU_ASSERT_EQUAL(ts_number(&through, "major"), r->cuda_major);
+		CU_ASSERT_EQUAL(ts_number(&through, "minor"), r->cuda_minor);
+		printf("  %s: NCCL %s (%ld), CUDA %ld.%ld by its banner\n", r->name, own, v,
+		       ts_number(&through, "major"), ts_number(&through, "minor"));
+	}
+}
+
+static void test_error_strings_and_no_gpu(void)
+{
+	for (size_t i = 0; i < RELEASES; i++) {
+		char path[PATH_MAX], key[16];
+		const char *real = real_library(&releases[i], path, sizeof path);
+
+		if (!real || run_both(real))
+			continue;
+		for (int code = FIRST_CODE; code <= LAST_CODE; code++) {
+			snprintf(key, sizeof key, "err_%d", code);
+			expect_same(key);
+		}
+		CU_ASSERT_STRING_EQUAL(ts_text(&direct, "err_0"), "no error");
+		expect_same("unique_id_rc");
+		expect_same("unique_id_set");
+		expect_same("last_error");
+		/* a unique id needs no GPU */
+		CU_ASSERT_EQUAL(ts_number(&direct, "unique_id_rc"), ncclSuccess);
+		CU_ASSERT_EQUAL(ts_number(&direct, "unique_id_set"), 1);
+		printf("  %s: %d error strings, ncclGetUniqueId %ld both ways\n", releases[i].name,
+		       LAST_CODE - FIRST_CODE + 1, ts_number(&direct, "unique_id_rc"));
+	}
+}
+
+/* The release decides, from what each library's banner says. */
+static void test_release(void)
+{
+	char toolkit[PATH_MAX / 2], debian[PATH_MAX / 2], path[PATH_MAX + 32], cudart[PATH_MAX];
+	const char *pin_env[] = {path, "CUDASTUB_NCCL_MAJOR=13", NULL};
+	const char *process_env[] = {path, cudart, NULL}, *path_env[] = {path, NULL};
+
+	if (!real_library(&releases[0], toolkit, sizeof toolkit))
+		return;
+	/* only the toolkit's (CUDA 13) on the path: a pin of 12 refuses it */
+	*strrchr(toolkit, '/') = '\0';
+	snprintf(path, sizeof path, "LD_LIBRARY_PATH=%s", toolkit);
+	pin_env[1] = "CUDASTUB_NCCL_MAJOR=12";
+	if (run_calls(NC_STUB, pin_env, &through) == 0) {
+		CU_ASSERT_EQUAL(ts_number(&through, "state"), CUDASTUB_STATE_NOT_FOUND);
+		CU_ASSERT_EQUAL(ts_number(&through, "version_rc"), ncclUnhandledCudaError);
+	}
+	pin_env[1] = "CUDASTUB_NCCL_MAJOR=13";
+	if (!real_library(&releases[1], debian, sizeof debian))
+		return;
+	/* Debian's folder first on the path, the toolkit's after it */
+	*strrchr(debian, '/') = '\0';
+	snprintf(path, sizeof path, "LD_LIBRARY_PATH=%s:%s", debian, toolkit);
+	if (run_calls(NC_STUB, path_env, &through) == 0)
+		CU_ASSERT_EQUAL(ts_number(&through, "state"), CUDASTUB_STATE_LOADED);
+	/* a pin of 13: Debian's (12.4) is passed by, the toolkit's taken */
+	if (run_calls(NC_STUB, pin_env, &through) == 0) {
+		CU_ASSERT_EQUAL(ts_number(&through, "major"), 13);
+		CU_ASSERT_PTR_NOT_NULL(strstr(ts_text(&through, "path"), toolkit));
+	}
+	pin_env[1] = "CUDASTUB_NCCL_MAJOR=12";
+	if (run_calls(NC_STUB, pin_env, &through) == 0) {
+		CU_ASSERT_EQUAL(ts_number(&through, "major"), 12);
+		CU_ASSERT_PTR_NOT_NULL(strstr(ts_text(&through, "path"), debian));
+	}
+	/* CUDA 13's runtime already in the process: its release first, so the
+	 * toolkit's NCCL over Debian's, though Debian's comes first */
+	snprintf(cudart, sizeof cudart, "NC_PRELOAD=%s/libcudart.so.13", toolkit);
+	if (run_calls(NC_STUB, process_env, &through) == 0) {
+		CU_ASSERT_EQUAL(ts_number(&through, "major"), 13);
+		CU_ASSERT_PTR_NOT_NULL(strstr(ts_text(&through, "path"), toolkit));
+	}
+}
+
+static void test_no_library(void)
+{
+	const char *env[] = {"CUDASTUB_NCCL_PATH=/nonexistent/cudastub-no-nccl", NULL};
+
+	if (run_calls(NC_STUB, env, &through))
+		return;
+	CU_ASSERT_EQUAL(ts_number(&through, "version_rc"), ncclUnhandledCudaError);
+	CU_ASSERT_EQUAL(ts_number(&through, "version"), 0);
+	CU_ASSERT_EQUAL(ts_number(&through, "unique_id_rc"), ncclUnhandledCudaError);
+	CU_ASSERT_EQUAL(ts_number(&through, "unique_id_set"), 0);
+	CU_ASSERT_STRING_EQUAL(ts_text(&through, "last_error"), "(null)");
+	CU_ASSERT_STRING_EQUAL(ts_text(&through, "err_0"), "ncclSuccess");
+	CU_ASSERT_STRING_EQUAL(ts_text(&through, "err_5"), "ncclInvalidUsage");
+	CU_ASSERT_STRING_EQUAL(ts_text(&through, "err_12"), "unrecognized status code");
+	CU_ASSERT_PTR_NOT_NULL(strstr(ts_text(&through, "err_1"), "CUDASTUB_NCCL_PATH"));
+	CU_ASSERT_EQUAL(ts_number(&through, "state"), CUDASTUB_STATE_OVERRIDE_FAILED);
+	CU_ASSERT_PTR_NOT_NULL(strstr(ts_text(&through, "error"), "CUDASTUB_NCCL_PATH="));
+}
+
+static void register_suites(void)
+{
+	CU_pSuite s = CU_add_suite("NCCL through its stub, real libraries", NULL, NULL);
+
+	CU_add_test(s, "versions as directly, the CUDA release of each", test_versions);
+	CU_add_test(s, "error strings and ncclGetUniqueId as directly",
+		    test_error_strings_and_no_gpu);
+	CU_add_test(s, "the CUDA release decides under a pin and in a process", test_release);
+	CU_add_test(s, "no library: documented codes, version 0, names", test_no_library);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct ts_scenario scenarios[] = {{"calls", calls_child}, {NULL, NULL}};
+
+	return ts_main(argc, argv, scenarios, register_suites);
+}
