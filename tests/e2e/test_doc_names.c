@@ -105,6 +105,9 @@ static void check_document(const char *path, const char *cmake_list, int *names)
 		if (strlen(name) < 12 || strcmp(name + strlen(name) - 8, "_stub.so"))
 			continue;
 		(*names)++;
+		snprintf(want, sizeof want, " %s ", name);
+		if (strstr(SKIPPED_STUBS, want))
+			continue; /* a library configure skipped here: no file to look for */
 		if (!built_file_exists(name))
 			fprintf(stderr, "%s names %s, which the build did not make\n", path, name);
 		CU_ASSERT(built_file_exists(name));
