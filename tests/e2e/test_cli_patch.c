@@ -349,8 +349,7 @@ static void test_uncovered_named(void)
 	snprintf(prog, sizeof prog, "%s/prog", dir);
 	patch_expect(0, "--dry-run", prog);
 	CU_ASSERT(said("prog", ": " CUDART_SONAME " -> libcudart_stub.so;"));
-	CU_ASSERT(said("prog", ":") &&
-		  strstr(out.out, " still needs libcutensor.so.2 (no stub);"));
+	CU_ASSERT(said("prog", ":") && strstr(out.out, " still needs libcutensor.so.2 (no stub);"));
 	patch_expect(1, "--check", "--strict", prog);
 	patch_expect(1, "--strict", "--dry-run", prog);
 	patch_expect(0, prog);
