@@ -20,7 +20,9 @@
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdatomic.h>
 #include <stdlib.h>
+#include <time.h>
 
 enum { THREADS = 32, RUNS = 3 };
 
@@ -37,16 +39,28 @@ struct result {
 	size_t size;
 };
 
+/* The longest first call of the race: the search's, when the others
+ * waited for it. */
+static atomic_long longest_call_ns;
+
 static void *first_call(void *arg)
 {
 	struct result *r = arg;
+	struct timespec began, ended;
+	long ns, seen;
 
 	pthread_barrier_wait(&barrier);
+	clock_gettime(CLOCK_MONOTONIC, &began);
 	if (r->index % 2)
 		r->size_rc = ptx_size(NULL, &r->size);
 	r->rc = version(&r->major, &r->minor);
 	if (!(r->index % 2))
 		r->size_rc = ptx_size(NULL, &r->size);
+	clock_gettime(CLOCK_MONOTONIC, &ended);
+	ns = (ended.tv_sec - began.tv_sec) * 1000000000L + (ended.tv_nsec - began.tv_nsec);
+	seen = atomic_load(&longest_call_ns);
+	while (ns > seen && !atomic_compare_exchange_weak(&longest_call_ns, &seen, ns))
+		;
 	return NULL;
 }
 
@@ -83,6 +97,7 @@ static int race(void)
 	loads = fake ? dlsym(fake, "fake_nvrtc_loads") : NULL;
 	calls = fake ? dlsym(fake, "fake_nvrtc_version_calls") : NULL;
 	printf("ok_threads=%d\n", ok);
+	printf("longest_call_ms=%ld\n", atomic_load(&longest_call_ns) / 1000000);
 	printf("state=%d\n", (int)info->state);
 	printf("search_runs=%lu\ndlopen_calls=%lu\n", info->search_runs, info->dlopen_calls);
 	printf("fake_loads=%d\n", loads ? *loads : -1);
@@ -126,8 +141,22 @@ static void test_one_search(void)
 		CU_ASSERT_EQUAL(c.exit_code, 0);
 		CU_ASSERT_EQUAL(uc_long(&c, "ok_threads"), THREADS);
 		CU_ASSERT_EQUAL(uc_long(&c, "state"), CUDASTUB_STATE_LOADED);
-		CU_ASSERT_EQUAL(uc_long(&c, "fake_version_calls") - THREADS, 1);
-		CU_ASSERT_EQUAL(uc_long(&c, "search_runs"), 1);
+		/* a first call waits at most 10 ms (loader_load.c): where the
+		 * search took longer (qemu-user, valgrind, a sanitizer, a
+		 * loaded machine) the others may have stopped waiting and
+		 * searched too, as designed. Without the wait each thread's
+		 * call is short (only the first probe sleeps), so this still
+		 * asserts one search there. */
+		if (uc_long(&c, "longest_call_ms") < 10) {
+			CU_ASSERT_EQUAL(uc_long(&c, "fake_version_calls") - THREADS, 1);
+			CU_ASSERT_EQUAL(uc_long(&c, "search_runs"), 1);
+		} else {
+			long searches = uc_long(&c, "fake_version_calls") - THREADS;
+
+			ts_not_applicable("the search took longer than a first call waits (10 ms): "
+					  "one search is not asserted");
+			CU_ASSERT(searches >= 1 && searches <= THREADS);
+		}
 		CU_ASSERT_EQUAL(uc_long(&c, "fake_loads"), 1);
 	}
 }
