@@ -1260,7 +1260,7 @@ typedef const char * (*ncclGetLastError_fn)(ncclComm_t a0);
 static const char * ncclGetLastError_unavailable(ncclComm_t a0)
 {
 	(void)a0;
-	return NULL;
+	return "";
 }
 static ncclGetLastError_fn ncclGetLastError_choose(void)
 {
