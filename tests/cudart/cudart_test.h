@@ -11,6 +11,7 @@
  * The suites, one executable each:
  *   real_cudart_*.c    real 11.8, 12.4, 13.0 through the one stub (real)
  *   driver_choice.c    the driver-aware choice of major (real)
+ *   in_place.c         the pure functions answered without a runtime (real)
  *   no_library_*.c     every export without a runtime (unit)
  *   exports_main.c     the exported set and the wrappers' shape (unit)
  *   registry_*.c       deferred registration and its replay, on the fakes (unit)

@@ -16,7 +16,8 @@
  *                           unregistered again, which loads nothing)
  *   char, unsigned int      0
  *   const char *            a string (the error-name functions)
- *   struct cudaChannelFormatDesc   zeros, whatever it was asked for
+ *   struct cudaChannelFormatDesc   what it was asked for: a pure function,
+ *                           answered in place (tests/cudart/in_place.c)
  *
  * "calling <name>" goes to stderr before each call, so a crash names its
  * function. Prints: exports, missing, called, error_codes, voids,
@@ -108,7 +109,7 @@ static int call(void *stub, void *sym, const char *ret, struct tally *t)
 		*(void **)&fn = sym;
 		d = fn(32, 0, 0, 0, cudaChannelFormatKindFloat);
 		t->values++;
-		return !d.x && !d.y && !d.z && !d.w && d.f == 0;
+		return d.x == 32 && !d.y && !d.z && !d.w && d.f == cudaChannelFormatKindFloat;
 	}
 	return -1; /* a return type this test does not know */
 }

@@ -87,7 +87,7 @@ def emit(spec, abi, rows, routed, names, header_note):
             out += _c_forwarded(lib, n, ret, params, args, exported=False)
         else:
             out.append("#if defined(CUDASTUB_ASM_FORWARDERS)")
-            out += _asm_forwarded(lib, n, "(void *)%s_choose()" % n)
+            out += _asm_forwarded(lib, n, "(void *)%s_choose()" % n, n in spec.in_place)
             out.append("#else")
             out += _c_forwarded(lib, n, ret, params, args, exported=True)
             out.append("#endif")
@@ -195,7 +195,7 @@ def _choose(spec, lib, n, routed, fallback):
     bind = "(%s)cudastub_loader_bind(&cudastub_%s_library, \"%s\", &cudastub_%s_functions[F_%s])" % (
         typ, lib, n, lib, n)
     out = ["static %s %s_choose(void)" % (typ, n), "{"]
-    if spec.error_in_place and spec.error_in_place[0] == n:
+    if (spec.error_in_place and spec.error_in_place[0] == n) or n in spec.in_place:
         return out + ["\treturn %s; /* answered in place, nothing loaded */" % fallback, "}"]
     if n in spec.adapter_first:
         out += ["\t%s fn = cudastub_%s_adapt_%s();" % (typ, lib, n), "", "\tif (!fn)",
@@ -233,16 +233,20 @@ def _c_forwarded(lib, n, ret, params, args, exported):
     return out
 
 
-def _asm_forwarded(lib, n, choice):
+def _asm_forwarded(lib, n, choice, final=False):
     """The export in assembly (forwarder.h): its slot, starting at the
-    resolve stub, and the bind function the stub hands to the resolver."""
+    resolve stub, and the bind function the stub hands to the resolver.
+    final: the answer never changes (spec: in_place), so the slot takes it
+    whether or not a search has run."""
     slot, resolve, bind = ("cudastub_%s_%s_%s" % (lib, what, n) for what in ("slot", "resolve", "bind"))
+    settle = ("\tatomic_store_explicit(&%s, fn, memory_order_release);" % slot if final else
+              "\tcudastub_loader_settle_slot(&cudastub_%s_library, &%s, fn);" % (lib, slot))
     return ["extern char %s[] CUDASTUB_HIDDEN;" % resolve,
             "CUDASTUB_HIDDEN _Atomic(void *) %s = %s;" % (slot, resolve),
             "CUDASTUB_HIDDEN void *%s(void);" % bind,
             "void *%s(void)" % bind, "{",
             "\tvoid *fn = %s;" % choice, "",
-            "\tcudastub_loader_settle_slot(&cudastub_%s_library, &%s, fn);" % (lib, slot),
+            settle,
             "\treturn fn;", "}",
             "CUDASTUB_FORWARDER(%s, %s, %s, %s);" % (n, slot, resolve, bind)]
 

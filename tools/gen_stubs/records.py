@@ -188,6 +188,11 @@ class Spec:
                               and the adapters' tables
       handwritten NAME ...    exported wrapper written by hand
       custom_fallback NAME... fallback written by hand (probe outputs, strings)
+      in_place NAME...        a pure function, whose result depends only on
+                              its arguments (cudaCreateChannelDesc): always
+                              answered by its custom_fallback, which gives
+                              the real library's answer for every argument,
+                              and never loads anything
       later_minors yes|no     see gating in gen_stubs.py
       opaque yes|no           also export, without a prototype, what the real
                               library exports and no header declares
@@ -338,7 +343,7 @@ class Spec:
                        "adapter": [], "adapter_first": [], "header": [], "variant": [], "context": [],
                        "enum": [], "toolkit_targets": [], "zero_outputs": [], "error_name": [],
                        "error_string": [], "underscore_exports": [], "library_sized": [],
-                       "negative_status": [], "header_only": []}
+                       "negative_status": [], "header_only": [], "in_place": []}
         with open(path) as f:
             for line in f:
                 line = line.split("#", 1)[0].split()
@@ -357,7 +362,7 @@ class Spec:
                                  "header", "variant", "context", "enum", "toolkit_targets",
                                  "zero_outputs", "error_name", "error_string",
                                  "underscore_exports", "library_sized", "negative_status",
-                                 "header_only"):
+                                 "header_only", "in_place"):
                         self.values[key] += rest
                     else:
                         self.values[key] = rest
@@ -398,6 +403,9 @@ class Spec:
         self.header_only = set(self.values["header_only"])
         self.enums = self.values["enum"]
         self.handwritten = set(self.values["handwritten"])
+        self.in_place = set(self.values["in_place"])
+        for name in self.in_place - set(self.values["custom_fallback"]):
+            raise SystemExit("%s: in_place %s: its answer is a custom_fallback" % (path, name))
         self.custom_fallback = set(self.values["custom_fallback"])
         self.later_minors = self.values["later_minors"][0] == "yes"
         self.exports_prefix = self.values.get("exports", ["lib" + self.library])[0]

@@ -1245,22 +1245,9 @@ static cudaError_t cudaChooseDevice_resolve(int *a0, const struct cudaDeviceProp
 
 /* cudaCreateChannelDesc */
 typedef struct cudaChannelFormatDesc (*cudaCreateChannelDesc_fn)(int a0, int a1, int a2, int a3, enum cudaChannelFormatKind a4);
-static struct cudaChannelFormatDesc cudaCreateChannelDesc_unavailable(int a0, int a1, int a2, int a3, enum cudaChannelFormatKind a4)
-{
-	(void)a0;
-	(void)a1;
-	(void)a2;
-	(void)a3;
-	(void)a4;
-	struct cudaChannelFormatDesc zero;
-	memset(&zero, 0, sizeof zero);
-	return zero;
-}
 static cudaCreateChannelDesc_fn cudaCreateChannelDesc_choose(void)
 {
-	cudaCreateChannelDesc_fn fn = (cudaCreateChannelDesc_fn)cudastub_loader_bind(&cudastub_cudart_library, "cudaCreateChannelDesc", &cudastub_cudart_functions[F_cudaCreateChannelDesc]);
-
-	return fn ? fn : cudaCreateChannelDesc_unavailable;
+	return cudastub_cudart_fallback_cudaCreateChannelDesc; /* answered in place, nothing loaded */
 }
 #if defined(CUDASTUB_ASM_FORWARDERS)
 extern char cudastub_cudart_resolve_cudaCreateChannelDesc[] CUDASTUB_HIDDEN;
@@ -1270,7 +1257,7 @@ void *cudastub_cudart_bind_cudaCreateChannelDesc(void)
 {
 	void *fn = (void *)cudaCreateChannelDesc_choose();
 
-	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaCreateChannelDesc, fn);
+	atomic_store_explicit(&cudastub_cudart_slot_cudaCreateChannelDesc, fn, memory_order_release);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaCreateChannelDesc, cudastub_cudart_slot_cudaCreateChannelDesc, cudastub_cudart_resolve_cudaCreateChannelDesc, cudastub_cudart_bind_cudaCreateChannelDesc);

@@ -457,6 +457,7 @@ void cudastub_cudart_forward___cudaUnregisterFatBinary(void **a0);
 typedef cudaError_t (*cudaChooseDevice_fn)(int *a0, const struct cudaDeviceProp *a1);
 /* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
 cudaChooseDevice_fn cudastub_cudart_route_cudaChooseDevice(void);
+struct cudaChannelFormatDesc cudastub_cudart_fallback_cudaCreateChannelDesc(int a0, int a1, int a2, int a3, enum cudaChannelFormatKind a4);
 typedef cudaError_t (*cudaCreateSurfaceObject_fn)(cudaSurfaceObject_t *a0, const struct cudaResourceDesc *a1);
 /* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
 cudaCreateSurfaceObject_fn cudastub_cudart_route_cudaCreateSurfaceObject(void);
