@@ -4,9 +4,9 @@
  * exports themselves are generated forwarders).
  *
  * These two return their answer through an out-parameter. With a driver
- * loaded every code is the driver's to explain. Without one,
- * CUDA_ERROR_STUB_LIBRARY, which the stub itself returned, is explained with
- * what it searched; other names come from the CUresult enum of the build
+ * loaded every code is the driver's to explain. Without one, the stub's own
+ * "no driver" code (CUDA_ERROR_NO_DEVICE: tools/gen_stubs/specs/cuda.spec)
+ * is explained with what it searched; other names come from the CUresult enum of the build
  * headers, the string of a code is its name (NVIDIA's descriptions live in
  * the missing driver), and an unknown code is CUDA_ERROR_INVALID_VALUE with
  * a NULL string, as the driver does.
@@ -29,7 +29,7 @@ CUresult cudastub_cuda_fallback_cuGetErrorString(CUresult error, const char **pS
 	const char *summary = cudastub_loader_why_missing(&cudastub_cuda_library);
 
 	/* what was searched, when no driver could be loaded */
-	if (error == CUDA_ERROR_STUB_LIBRARY && summary) {
+	if ((int)error == cudastub_cuda_library.codes[CUDASTUB_UNAVAILABLE_LIBRARY] && summary) {
 		if (!pStr)
 			return CUDA_ERROR_INVALID_VALUE;
 		*pStr = summary;

@@ -4,7 +4,8 @@
  * loaded (the exports themselves are generated forwarders).
  *
  * With a runtime loaded, every code is the runtime's own to explain. Without
- * one, cudaErrorStubLibrary, which the stub itself returned, is explained
+ * one, the stub's own "no runtime" code (cudaErrorInsufficientDriver:
+ * tools/gen_stubs/specs/cudart.spec), which it returned, is explained
  * with what it searched; other names come from the cudaError enum of the
  * build headers; the string of a code is its name (NVIDIA's descriptions
  * live in the library that is missing), and an unknown code gets the text
@@ -27,7 +28,7 @@ const char *cudastub_cudart_fallback_cudaGetErrorString(cudaError_t error)
 	const char *summary = cudastub_loader_why_missing(&cudastub_cudart_library);
 
 	/* what was searched, when no runtime could be loaded */
-	if (error == cudaErrorStubLibrary && summary)
+	if ((int)error == cudastub_cudart_library.codes[CUDASTUB_UNAVAILABLE_LIBRARY] && summary)
 		return summary;
 	return cudastub_cudart_fallback_cudaGetErrorName(error);
 }

@@ -33,6 +33,10 @@ enum {
 	CD_STUB_LIBRARY = 34,
 	CD_NO_DEVICE = 100,
 	CD_NOT_FOUND = 500,
+	/* the stub's own code without a driver: what NVIDIA's driver answers
+	 * with no device (tools/gen_stubs/specs/cuda.spec); 34 is the
+	 * link-time stub's */
+	CD_NO_DRIVER = CD_NO_DEVICE,
 };
 
 /* The child's environment. */

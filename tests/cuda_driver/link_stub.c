@@ -8,8 +8,9 @@
  *    cuDriverGetVersion 12040), the tried list shows the link-time stub
  *    skipped, and it is not left loaded;
  *  - alone on LD_LIBRARY_PATH (skipped on a machine with a driver): no
- *    driver (not found), cuDriverGetVersion returns 34 and sets 0, and
- *    cuGetErrorString(34) says the link-time stub was skipped.
+ *    driver (not found), cuDriverGetVersion returns the stub's "no driver"
+ *    code (100, not the link-time stub's 34) and sets 0, and
+ *    cuGetErrorString(100) says the link-time stub was skipped.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -44,8 +45,8 @@ static int scenario_search(void)
 		return 5;
 	/* a rejected candidate is closed again: it holds no SONAME */
 	printf("link_stub_still_loaded=%d\n", dlopen(copy, RTLD_NOW | RTLD_NOLOAD) != NULL);
-	printf("string_34_rc=%d\n", string(CD_STUB_LIBRARY, &s));
-	ts_print_line("string_34", s);
+	printf("string_no_driver_rc=%d\n", string(CD_NO_DRIVER, &s));
+	ts_print_line("string_no_driver", s);
 	return 0;
 }
 
@@ -145,13 +146,13 @@ static void test_link_stub_alone(void)
 		return;
 	TS_EXPECT_INT(label, &c, "load", CUDASTUB_STATE_NOT_FOUND);
 	TS_EXPECT(label, &c, "info_path", "(null)");
-	TS_EXPECT_INT(label, &c, "dv_rc", CD_STUB_LIBRARY);
+	TS_EXPECT_INT(label, &c, "dv_rc", CD_NO_DRIVER);
 	TS_EXPECT_INT(label, &c, "dv", 0);
 	TS_EXPECT_INT(label, &c, "link_stub_still_loaded", 0);
 	CU_ASSERT(attempts_with(&c, copy, "skipped: NVIDIA's link-time stub") >= 1);
-	TS_EXPECT_INT(label, &c, "string_34_rc", CD_SUCCESS);
-	TS_EXPECT_HAS(label, &c, "string_34", "link-time stub");
-	TS_EXPECT_HAS(label, &c, "string_34", "CUDASTUB_CUDA_PATH");
+	TS_EXPECT_INT(label, &c, "string_no_driver_rc", CD_SUCCESS);
+	TS_EXPECT_HAS(label, &c, "string_no_driver", "link-time stub");
+	TS_EXPECT_HAS(label, &c, "string_no_driver", "CUDASTUB_CUDA_PATH");
 }
 
 static int select_stub(void)
@@ -179,7 +180,7 @@ static void register_suites(void)
 
 		CU_add_test(s, "first on LD_LIBRARY_PATH: skipped, the real driver is used",
 			    test_link_stub_first);
-		CU_add_test(s, "alone: not found, cuDriverGetVersion 34 and 0",
+		CU_add_test(s, "alone: not found, cuDriverGetVersion 100 and 0",
 			    test_link_stub_alone);
 	}
 }

@@ -5,13 +5,14 @@
  * a driver). The contract:
  *
  *  - every export (cuda.symbols), called once with zero arguments, returns
- *    without a crash: CUDA_ERROR_STUB_LIBRARY (34), and the two error
+ *    without a crash: CUDA_ERROR_NO_DEVICE (100, what NVIDIA's driver says
+ *    with no device: CD_NO_DRIVER), and the two error
  *    functions, whose out-parameter is then NULL, CUDA_ERROR_INVALID_VALUE;
- *  - cuDriverGetVersion and cuDeviceGetCount return 34 and set their
+ *  - cuDriverGetVersion and cuDeviceGetCount return 100 and set their
  *    outputs to 0;
  *  - cuGetErrorName and cuGetErrorString answer for every CUresult of the
  *    build headers (the name, as the string too), CUDA_ERROR_INVALID_VALUE
- *    and NULL for unknown codes, and cuGetErrorString(34) says what was
+ *    and NULL for unknown codes, and cuGetErrorString(100) says what was
  *    searched and names CUDASTUB_CUDA_PATH.
  */
 #define _GNU_SOURCE
@@ -61,12 +62,12 @@ static void test_probes(void)
 
 	if (!run("probes", &c))
 		return;
-	TS_EXPECT_INT(label, &c, "dv_rc", CD_STUB_LIBRARY);
+	TS_EXPECT_INT(label, &c, "dv_rc", CD_NO_DRIVER);
 	TS_EXPECT_INT(label, &c, "dv", 0);
-	TS_EXPECT_INT(label, &c, "dv_null_rc", CD_STUB_LIBRARY);
-	TS_EXPECT_INT(label, &c, "count_rc", CD_STUB_LIBRARY);
+	TS_EXPECT_INT(label, &c, "dv_null_rc", CD_NO_DRIVER);
+	TS_EXPECT_INT(label, &c, "count_rc", CD_NO_DRIVER);
 	TS_EXPECT_INT(label, &c, "count", 0);
-	TS_EXPECT_INT(label, &c, "count_null_rc", CD_STUB_LIBRARY);
+	TS_EXPECT_INT(label, &c, "count_null_rc", CD_NO_DRIVER);
 	TS_EXPECT_INT(label, &c, "load",
 		      by_search ? CUDASTUB_STATE_NOT_FOUND : CUDASTUB_STATE_OVERRIDE_FAILED);
 	TS_EXPECT_INT(label, &c, "info_search_runs", 1);
@@ -92,14 +93,16 @@ static void test_errors(void)
 	TS_EXPECT_INT(label, &c, "string_wrong", 0);
 	TS_EXPECT(label, &c, "first_wrong", "none");
 	TS_EXPECT_INT(label, &c, "unknown_wrong", 0);
-	TS_EXPECT_INT(label, &c, "name_34_rc", CD_SUCCESS);
-	TS_EXPECT(label, &c, "name_34", "CUDA_ERROR_STUB_LIBRARY");
-	TS_EXPECT_INT(label, &c, "string_34_rc", CD_SUCCESS);
-	TS_EXPECT_INT(label, &c, "string_34_null_rc", CD_INVALID_VALUE);
+	TS_EXPECT_INT(label, &c, "name_no_driver_rc", CD_SUCCESS);
+	TS_EXPECT(label, &c, "name_no_driver", "CUDA_ERROR_NO_DEVICE");
+	TS_EXPECT_INT(label, &c, "string_no_driver_rc", CD_SUCCESS);
+	TS_EXPECT_INT(label, &c, "string_no_driver_null_rc", CD_INVALID_VALUE);
 	/* what was searched, and what to set */
-	TS_EXPECT_HAS(label, &c, "string_34", "CUDASTUB_CUDA_PATH");
-	TS_EXPECT_HAS(label, &c, "string_34", "tried:");
-	TS_EXPECT_HAS(label, &c, "string_34", by_search ? "libcuda.so.1" : "/nonexistent");
+	TS_EXPECT_HAS(label, &c, "string_no_driver", "CUDASTUB_CUDA_PATH");
+	TS_EXPECT_HAS(label, &c, "string_no_driver", "tried:");
+	TS_EXPECT_HAS(label, &c, "string_no_driver", by_search ? "libcuda.so.1" : "/nonexistent");
+	/* the link-time stub's code is only a name */
+	TS_EXPECT(label, &c, "string_34", "CUDA_ERROR_STUB_LIBRARY");
 }
 
 #define SELECT(i)                                                                                  \
@@ -126,8 +129,8 @@ static void register_suites(void)
 		snprintf(name, sizeof name, "no driver: %s, %s", cd_libs()[i / 2].label,
 			 i % 2 ? "nothing found" : "CUDASTUB_CUDA_PATH=/nonexistent");
 		s = CU_add_suite(name, selectors[i], NULL);
-		CU_add_test(s, "every export, zero arguments: 34, no crash", test_every_export);
-		CU_add_test(s, "cuDriverGetVersion and cuDeviceGetCount: 34, outputs 0",
+		CU_add_test(s, "every export, zero arguments: 100, no crash", test_every_export);
+		CU_add_test(s, "cuDriverGetVersion and cuDeviceGetCount: 100, outputs 0",
 			    test_probes);
 		CU_add_test(s, "cuGetErrorName and cuGetErrorString for every code", test_errors);
 	}

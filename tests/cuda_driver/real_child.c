@@ -245,7 +245,8 @@ static int scenario_missing(void)
 }
 
 /* The search alone: its outcome, what it tried, and the error string of
- * CUDA_ERROR_STUB_LIBRARY (the search's summary when it found nothing). */
+ * the stub's "no driver" code (the search's summary when it found
+ * nothing). */
 static int scenario_search(void)
 {
 	void *lib = cd_open_lib();
@@ -256,7 +257,7 @@ static int scenario_search(void)
 		return 3;
 	*(void **)&error_string = cd_sym(lib, "cuGetErrorString");
 	if (error_string)
-		error_string(CD_STUB_LIBRARY, &text);
+		error_string(CD_NO_DRIVER, &text);
 	ts_print_line("stub_library_string", text);
 	return 0;
 }

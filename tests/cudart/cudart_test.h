@@ -29,6 +29,11 @@
 #include "ts_child.h"
 #include "ts_driver.h"
 
+/* The stub's own code when no runtime could be loaded: what NVIDIA's
+ * runtime answers on a machine without a driver (tools/gen_stubs/specs/
+ * cudart.spec), so that programs take it as "no GPU here". */
+#define CT_NO_RUNTIME cudaErrorInsufficientDriver
+
 /* ---- ct_paths.c ---- */
 
 /* A real runtime: a Debian fixture, or the local toolkit's. */

@@ -8,7 +8,7 @@
  * stub's code in eax.
  *
  * What each kind must return without a runtime:
- *   cudaError_t, opaque     cudaErrorStubLibrary (34)
+ *   cudaError_t, opaque     CT_NO_RUNTIME (35)
  *   void                    (it returns)
  *   void ** (__cudaRegisterFatBinary)  a module handle of the stub's own:
  *                           registration is recorded, never forwarded,
@@ -59,11 +59,11 @@ static int call(void *stub, void *sym, const char *ret, struct tally *t)
 {
 	if (!ret) {
 		t->opaque++;
-		return returns_error_code(sym) == cudaErrorStubLibrary;
+		return returns_error_code(sym) == CT_NO_RUNTIME;
 	}
 	if (!strcmp(ret, "cudaError_t")) {
 		t->error_codes++;
-		return returns_error_code(sym) == cudaErrorStubLibrary;
+		return returns_error_code(sym) == CT_NO_RUNTIME;
 	}
 	if (!strcmp(ret, "void")) {
 		void (*fn)(ARGS);

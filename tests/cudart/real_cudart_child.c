@@ -160,7 +160,9 @@ static int scenario_errors(void)
 	printf("name_34=%s\nstring_34=%s\n", cudaGetErrorName(cudaErrorStubLibrary),
 	       cudaGetErrorString(cudaErrorStubLibrary));
 	printf("direct_string_34=%s\n", direct.error_string(cudaErrorStubLibrary));
-	printf("name_35=%s\n", cudaGetErrorName(cudaErrorInsufficientDriver));
+	printf("name_35=%s\nstring_35=%s\n", cudaGetErrorName(cudaErrorInsufficientDriver),
+	       cudaGetErrorString(cudaErrorInsufficientDriver));
+	printf("direct_string_35=%s\n", direct.error_string(cudaErrorInsufficientDriver));
 	return 0;
 }
 

@@ -205,7 +205,7 @@ static void check_mode(const char *mode)
 		CU_ASSERT_STRING_EQUAL(run_installed(mode, "use_driver", var), "cuda 0 12040\n");
 	}
 	if (!ts_machine_has_driver())
-		CU_ASSERT_STRING_EQUAL(run_installed(mode, "use_driver", NULL), "cuda 34 0\n");
+		CU_ASSERT_STRING_EQUAL(run_installed(mode, "use_driver", NULL), "cuda 100 0\n");
 	check_implicit_runtime(mode);
 	if (strcmp(mode, "package"))
 		check_subproject_installs_nothing(mode);

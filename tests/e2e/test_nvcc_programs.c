@@ -406,15 +406,16 @@ static void test_lazy_through_shim(void)
 	CU_ASSERT_EQUAL(lines_containing(c.err, "calling init: ", "libcuda.so"), 0);
 }
 
-/* With no runtime to be found, the stub's own documented answers: the
- * probe sets 0, a <<<...>>> launch reports 34 through cudaGetLastError. */
+/* With no runtime to be found, the stub's own documented answers, those of
+ * a machine without a driver: the probe sets 0, a <<<...>>> launch reports
+ * 35 through cudaGetLastError. */
 static void test_no_cuda(void)
 {
 	static const char *const lines[] = {
-		"cudaGetDeviceCount: 34 cudaErrorStubLibrary",
+		"cudaGetDeviceCount: 35 cudaErrorInsufficientDriver",
 		"count: 0\n",
-		"launch add: 34 cudaErrorStubLibrary",
-		"cudaDeviceSynchronize: 34 cudaErrorStubLibrary",
+		"launch add: 35 cudaErrorInsufficientDriver",
+		"cudaDeviceSynchronize: 35 cudaErrorInsufficientDriver",
 	};
 	struct ts_env env = {0};
 	struct ts_child c;
@@ -664,7 +665,7 @@ static void test_cudastub_patch(void)
 		CU_ASSERT_EQUAL(c.exit_code, 0);
 		CU_ASSERT_PTR_NOT_NULL(strstr(c.out, "nvrtcCreateProgram: 1034 "));
 		CU_ASSERT_PTR_NOT_NULL(
-			strstr(c.out, "cudaGetDeviceCount: 34 cudaErrorStubLibrary"));
+			strstr(c.out, "cudaGetDeviceCount: 35 cudaErrorInsufficientDriver"));
 	}
 }
 

@@ -222,9 +222,9 @@ static void test_no_cuda(void)
 	if (!usable())
 		return;
 	out = report(env);
-	EXPECT_HAS(out, "\"runtime_rc\": 34");
-	EXPECT_HAS(out, "\"device_count_error\": \"cudaErrorStubLibrary\"");
-	EXPECT_HAS(out, "\"launch_rc\": 34");
+	EXPECT_HAS(out, "\"runtime_rc\": 35");
+	EXPECT_HAS(out, "\"device_count_error\": \"cudaErrorInsufficientDriver\"");
+	EXPECT_HAS(out, "\"launch_rc\": 35");
 	EXPECT_HAS(out, "\"nvrtc_rc\": 1034");
 	EXPECT_HAS(out, "\"ptx_has_kernel\": 0");
 }

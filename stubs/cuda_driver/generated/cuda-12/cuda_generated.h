@@ -643,12 +643,12 @@ const char *cudastub_cuda_result_name(int code);
  * 'unavailable' lines): the initializer of the library's codes. */
 #define CUDASTUB_CUDA_UNAVAILABLE_CODES \
 	{ \
-		[CUDASTUB_UNAVAILABLE_LIBRARY] = CUDA_ERROR_STUB_LIBRARY, \
+		[CUDASTUB_UNAVAILABLE_LIBRARY] = CUDA_ERROR_NO_DEVICE, \
 		[CUDASTUB_UNAVAILABLE_FUNCTION] = CUDA_ERROR_NOT_FOUND, \
 		[CUDASTUB_UNAVAILABLE_ABI] = CUDA_ERROR_NOT_SUPPORTED, \
 		[CUDASTUB_UNAVAILABLE_REMOVED] = CUDA_ERROR_NOT_FOUND, \
 	}
-_Static_assert(CUDA_ERROR_STUB_LIBRARY == 34, "the spec's number for CUDA_ERROR_STUB_LIBRARY");
+_Static_assert(CUDA_ERROR_NO_DEVICE == 100, "the spec's number for CUDA_ERROR_NO_DEVICE");
 _Static_assert(CUDA_ERROR_NOT_FOUND == 500, "the spec's number for CUDA_ERROR_NOT_FOUND");
 _Static_assert(CUDA_ERROR_NOT_SUPPORTED == 801, "the spec's number for CUDA_ERROR_NOT_SUPPORTED");
 

@@ -405,12 +405,12 @@ const char *cudastub_cudart_result_name(int code);
  * 'unavailable' lines): the initializer of the library's codes. */
 #define CUDASTUB_CUDART_UNAVAILABLE_CODES \
 	{ \
-		[CUDASTUB_UNAVAILABLE_LIBRARY] = cudaErrorStubLibrary, \
+		[CUDASTUB_UNAVAILABLE_LIBRARY] = cudaErrorInsufficientDriver, \
 		[CUDASTUB_UNAVAILABLE_FUNCTION] = cudaErrorCallRequiresNewerDriver, \
 		[CUDASTUB_UNAVAILABLE_ABI] = cudaErrorNotSupported, \
 		[CUDASTUB_UNAVAILABLE_REMOVED] = cudaErrorNotSupported, \
 	}
-_Static_assert(cudaErrorStubLibrary == 34, "the spec's number for cudaErrorStubLibrary");
+_Static_assert(cudaErrorInsufficientDriver == 35, "the spec's number for cudaErrorInsufficientDriver");
 _Static_assert(cudaErrorCallRequiresNewerDriver == 36, "the spec's number for cudaErrorCallRequiresNewerDriver");
 _Static_assert(cudaErrorNotSupported == 801, "the spec's number for cudaErrorNotSupported");
 
