@@ -45,9 +45,11 @@ struct stub {
 static const struct stub stubs[] = {
 	{"nvrtc", UC_STUB_PATH, "libnvrtc.so.13", "CUDASTUB_NVRTC", 1034,
 	 "give one of the majors this stub loads"},
-	{"cudart", HI_CUDART_STUB, "libcudart.so.13", "CUDASTUB_CUDART", 34,
+	/* cudaErrorInsufficientDriver, CUDA_ERROR_NO_DEVICE: what NVIDIA's
+	 * libraries answer on a machine without a driver, or a device */
+	{"cudart", HI_CUDART_STUB, "libcudart.so.13", "CUDASTUB_CUDART", 35,
 	 "give one of the majors this stub loads"},
-	{"cuda", HI_CUDA_STUB, "libcuda.so.1", "CUDASTUB_CUDA", 34,
+	{"cuda", HI_CUDA_STUB, "libcuda.so.1", "CUDASTUB_CUDA", 100,
 	 "give a CUDA major from 1 to 99"},
 };
 

@@ -87,7 +87,7 @@ def emit(spec, abi, rows, routed, names, header_note):
             out += _c_forwarded(lib, n, ret, params, args, exported=False)
         else:
             out.append("#if defined(CUDASTUB_ASM_FORWARDERS)")
-            out += _asm_forwarded(lib, n, "(void *)%s_choose()" % n, n in spec.in_place)
+            out += _asm_forwarded(lib, n, "(void *)%s_choose()" % n)
             out.append("#else")
             out += _c_forwarded(lib, n, ret, params, args, exported=True)
             out.append("#endif")
@@ -233,14 +233,11 @@ def _c_forwarded(lib, n, ret, params, args, exported):
     return out
 
 
-def _asm_forwarded(lib, n, choice, final=False):
+def _asm_forwarded(lib, n, choice):
     """The export in assembly (forwarder.h): its slot, starting at the
-    resolve stub, and the bind function the stub hands to the resolver.
-    final: the answer never changes (spec: in_place), so the slot takes it
-    whether or not a search has run."""
+    resolve stub, and the bind function the stub hands to the resolver."""
     slot, resolve, bind = ("cudastub_%s_%s_%s" % (lib, what, n) for what in ("slot", "resolve", "bind"))
-    settle = ("\tatomic_store_explicit(&%s, fn, memory_order_release);" % slot if final else
-              "\tcudastub_loader_settle_slot(&cudastub_%s_library, &%s, fn);" % (lib, slot))
+    settle = "\tcudastub_loader_settle_slot(&cudastub_%s_library, &%s, fn);" % (lib, slot)
     return ["extern char %s[] CUDASTUB_HIDDEN;" % resolve,
             "CUDASTUB_HIDDEN _Atomic(void *) %s = %s;" % (slot, resolve),
             "CUDASTUB_HIDDEN void *%s(void);" % bind,

@@ -1257,7 +1257,7 @@ void *cudastub_cudart_bind_cudaCreateChannelDesc(void)
 {
 	void *fn = (void *)cudaCreateChannelDesc_choose();
 
-	atomic_store_explicit(&cudastub_cudart_slot_cudaCreateChannelDesc, fn, memory_order_release);
+	cudastub_loader_settle_slot(&cudastub_cudart_library, &cudastub_cudart_slot_cudaCreateChannelDesc, fn);
 	return fn;
 }
 CUDASTUB_FORWARDER(cudaCreateChannelDesc, cudastub_cudart_slot_cudaCreateChannelDesc, cudastub_cudart_resolve_cudaCreateChannelDesc, cudastub_cudart_bind_cudaCreateChannelDesc);
