@@ -59,8 +59,8 @@ function(cudastub_add_stub_for_abi target lib)
   get_property(stub_dir GLOBAL PROPERTY CUDASTUB_${lib}_DIR)
   get_property(extra_includes GLOBAL PROPERTY CUDASTUB_${lib}_INCLUDES)
   set(gen ${stub_dir}/generated/cuda-${ARG_MAJOR})
-  if(NOT EXISTS ${gen}/${lib}_wrappers.c)
-    message(FATAL_ERROR "cudastub: no generated ${lib} wrappers for CUDA "
+  if(NOT EXISTS ${gen}/${lib}_table.c)
+    message(FATAL_ERROR "cudastub: no generated ${lib} table for CUDA "
       "${ARG_MAJOR} in ${gen}; run the regenerate target with "
       "that major's ABI record in tools/gen_stubs/data/abi/")
   endif()
@@ -76,10 +76,9 @@ function(cudastub_add_stub_for_abi target lib)
   set(map ${CMAKE_CURRENT_BINARY_DIR}/${target}.map)
   file(WRITE ${map} "${node}{\n  global:\n    ${exported};\n  local: *;\n};\n")
 
-  set(generated ${gen}/${lib}_wrappers.c)
-  if(EXISTS ${gen}/${lib}_opaque.c) # exports no header declares
-    list(APPEND generated ${gen}/${lib}_opaque.c)
-  endif()
+  # the table (its rows, <lib>_rows.h, become slots and forwarders) and
+  # the check of every export against the headers' declaration
+  set(generated ${gen}/${lib}_table.c ${gen}/${lib}_checks.c)
   if(EXISTS ${gen}/${lib}_routes.c) # other names and translated structs
     list(APPEND generated ${gen}/${lib}_routes.c)
   endif()

@@ -6,8 +6,9 @@
  * With this defined, cuda.h declares every name the driver exports with its
  * own prototype (the legacy name, each _vN, each _ptds/_ptsz) and maps none
  * to another: what NVIDIA builds its own driver with. The compiler then
- * checks every generated wrapper against NVIDIA's declaration of that very
- * name, so a legacy name can never be defined with a _v2 prototype.
+ * checks every row of the table against NVIDIA's declaration of that very
+ * name (cuda_checks.c), so a legacy name can never be forwarded with a _v2
+ * prototype.
  */
 #define __CUDA_API_VERSION_INTERNAL 1
 

@@ -7,7 +7,7 @@ python3-clang; every output is deterministic.
   gen_stubs.py exports LIBRARY.so -o FILE
       The names a real library exports (nm -D --defined-only).
   gen_stubs.py stubs --spec S --data DIR --out DIR
-      Generate every major's wrappers from the committed records.
+      Generate every major's table, rows and checks from the committed records.
   gen_stubs.py libraries --out-common DIR --out-include DIR --out-cli DIR
                         --out-cmake DIR --out-docs DIR SPEC...
       What must know every library at once: the loader, the public header,
@@ -260,17 +260,18 @@ def cmd_stubs(args):
         outdir = os.path.join(args.out, "cuda-%d" % build.major)
         header = note("stubs", sources + " (CUDA %d.%d ABI)" % (build.major, build.minor))
         opaque = lib.opaque(build)
-        write(os.path.join(outdir, "%s_wrappers.c" % spec.library),
-              emit_c.emit(spec, build, masks, routed, build.enums.get(spec.result_enum, []), header))
+        write(os.path.join(outdir, "%s_rows.h" % spec.library),
+              emit_c.emit_rows(spec, build, masks, routed, opaque, lib.opaque_masks(build), header))
+        write(os.path.join(outdir, "%s_table.c" % spec.library),
+              emit_c.emit(spec, build, routed, build.enums.get(spec.result_enum, []), header))
+        write(os.path.join(outdir, "%s_checks.c" % spec.library),
+              emit_c.emit_checks(spec, build, opaque, header))
         write(os.path.join(outdir, "%s_generated.h" % spec.library),
               emit_c.emit_declarations(spec, build, routed, header))
         if routed:
             write(os.path.join(outdir, "%s_routes.c" % spec.library),
                   emit_routes.emit_routes(spec, build, {n: cells[n] for n in routed}, families,
                                           header))
-        if opaque:
-            write(os.path.join(outdir, "%s_opaque.c" % spec.library),
-                  emit_c.emit_opaque(spec, opaque, lib.opaque_masks(build), header))
         if len(builds) > 1:
             write(os.path.join(outdir, "%s_gating.tsv" % spec.library),
                   emit_c.emit_gating_table(cells, majors, header))

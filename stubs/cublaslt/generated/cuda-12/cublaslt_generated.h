@@ -3,62 +3,19 @@
 #define CUDASTUB_CUBLASLT_GENERATED_H
 
 #include "cublaslt_names.h"
+#include "table.h"
 
-/* Rows of cudastub_cublaslt_functions. */
+/* Rows of cudastub_cublaslt_rows, one per export (cublaslt_rows.h). */
+#define CUDASTUB_ROW(name, ...) F_##name,
+#define CUDASTUB_ROW_X(name, ...) F_##name,
 enum {
-	F_cublasLtCreate,
-	F_cublasLtDestroy,
-	F_cublasLtDisableCpuInstructionsSetMask,
-	F_cublasLtGetCudartVersion,
-	F_cublasLtGetProperty,
-	F_cublasLtGetStatusName,
-	F_cublasLtGetStatusString,
-	F_cublasLtGetVersion,
-	F_cublasLtHeuristicsCacheGetCapacity,
-	F_cublasLtHeuristicsCacheSetCapacity,
-	F_cublasLtLoggerForceDisable,
-	F_cublasLtLoggerOpenFile,
-	F_cublasLtLoggerSetCallback,
-	F_cublasLtLoggerSetFile,
-	F_cublasLtLoggerSetLevel,
-	F_cublasLtLoggerSetMask,
-	F_cublasLtMatmul,
-	F_cublasLtMatmulAlgoCapGetAttribute,
-	F_cublasLtMatmulAlgoCheck,
-	F_cublasLtMatmulAlgoConfigGetAttribute,
-	F_cublasLtMatmulAlgoConfigSetAttribute,
-	F_cublasLtMatmulAlgoGetHeuristic,
-	F_cublasLtMatmulAlgoGetIds,
-	F_cublasLtMatmulAlgoInit,
-	F_cublasLtMatmulDescCreate,
-	F_cublasLtMatmulDescDestroy,
-	F_cublasLtMatmulDescGetAttribute,
-	F_cublasLtMatmulDescInit,
-	F_cublasLtMatmulDescInit_internal,
-	F_cublasLtMatmulDescSetAttribute,
-	F_cublasLtMatmulPreferenceCreate,
-	F_cublasLtMatmulPreferenceDestroy,
-	F_cublasLtMatmulPreferenceGetAttribute,
-	F_cublasLtMatmulPreferenceInit,
-	F_cublasLtMatmulPreferenceInit_internal,
-	F_cublasLtMatmulPreferenceSetAttribute,
-	F_cublasLtMatrixLayoutCreate,
-	F_cublasLtMatrixLayoutDestroy,
-	F_cublasLtMatrixLayoutGetAttribute,
-	F_cublasLtMatrixLayoutInit,
-	F_cublasLtMatrixLayoutInit_internal,
-	F_cublasLtMatrixLayoutSetAttribute,
-	F_cublasLtMatrixTransform,
-	F_cublasLtMatrixTransformDescCreate,
-	F_cublasLtMatrixTransformDescDestroy,
-	F_cublasLtMatrixTransformDescGetAttribute,
-	F_cublasLtMatrixTransformDescInit,
-	F_cublasLtMatrixTransformDescInit_internal,
-	F_cublasLtMatrixTransformDescSetAttribute,
+#include "cublaslt_rows.h"
 	F_COUNT
 };
+#undef CUDASTUB_ROW
+#undef CUDASTUB_ROW_X
 
-extern const struct cudastub_function cudastub_cublaslt_functions[];
+extern const struct cudastub_row cudastub_cublaslt_rows[] CUDASTUB_HIDDEN;
 const char *cudastub_cublaslt_result_name(int code);
 
 /* What a call returns when it cannot forward, by reason (the spec's

@@ -3,66 +3,19 @@
 #define CUDASTUB_CUFFT_GENERATED_H
 
 #include "cufft_names.h"
+#include "table.h"
 
-/* Rows of cudastub_cufft_functions. */
+/* Rows of cudastub_cufft_rows, one per export (cufft_rows.h). */
+#define CUDASTUB_ROW(name, ...) F_##name,
+#define CUDASTUB_ROW_X(name, ...) F_##name,
 enum {
-	F_cufftCreate,
-	F_cufftDestroy,
-	F_cufftEstimate1d,
-	F_cufftEstimate2d,
-	F_cufftEstimate3d,
-	F_cufftEstimateMany,
-	F_cufftExecC2C,
-	F_cufftExecC2R,
-	F_cufftExecD2Z,
-	F_cufftExecR2C,
-	F_cufftExecZ2D,
-	F_cufftExecZ2Z,
-	F_cufftGetProperty,
-	F_cufftGetSize,
-	F_cufftGetSize1d,
-	F_cufftGetSize2d,
-	F_cufftGetSize3d,
-	F_cufftGetSizeMany,
-	F_cufftGetSizeMany64,
-	F_cufftGetVersion,
-	F_cufftMakePlan1d,
-	F_cufftMakePlan2d,
-	F_cufftMakePlan3d,
-	F_cufftMakePlanMany,
-	F_cufftMakePlanMany64,
-	F_cufftPlan1d,
-	F_cufftPlan2d,
-	F_cufftPlan3d,
-	F_cufftPlanMany,
-	F_cufftSetAutoAllocation,
-	F_cufftSetStream,
-	F_cufftSetWorkArea,
-	F_cufftXtClearCallback,
-	F_cufftXtExec,
-	F_cufftXtExecDescriptor,
-	F_cufftXtExecDescriptorC2C,
-	F_cufftXtExecDescriptorC2R,
-	F_cufftXtExecDescriptorD2Z,
-	F_cufftXtExecDescriptorR2C,
-	F_cufftXtExecDescriptorZ2D,
-	F_cufftXtExecDescriptorZ2Z,
-	F_cufftXtFree,
-	F_cufftXtGetSizeMany,
-	F_cufftXtMakePlanMany,
-	F_cufftXtMalloc,
-	F_cufftXtMemcpy,
-	F_cufftXtQueryPlan,
-	F_cufftXtSetCallback,
-	F_cufftXtSetCallbackSharedSize,
-	F_cufftXtSetDistribution,
-	F_cufftXtSetGPUs,
-	F_cufftXtSetWorkArea,
-	F_cufftXtSetWorkAreaPolicy,
+#include "cufft_rows.h"
 	F_COUNT
 };
+#undef CUDASTUB_ROW
+#undef CUDASTUB_ROW_X
 
-extern const struct cudastub_function cudastub_cufft_functions[];
+extern const struct cudastub_row cudastub_cufft_rows[] CUDASTUB_HIDDEN;
 const char *cudastub_cufft_result_name(int code);
 
 /* What a call returns when it cannot forward, by reason (the spec's

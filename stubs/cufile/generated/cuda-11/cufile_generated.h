@@ -3,33 +3,19 @@
 #define CUDASTUB_CUFILE_GENERATED_H
 
 #include "cufile_names.h"
+#include "table.h"
 
-/* Rows of cudastub_cufile_functions. */
+/* Rows of cudastub_cufile_rows, one per export (cufile_rows.h). */
+#define CUDASTUB_ROW(name, ...) F_##name,
+#define CUDASTUB_ROW_X(name, ...) F_##name,
 enum {
-	F_cuFileBatchIOCancel,
-	F_cuFileBatchIODestroy,
-	F_cuFileBatchIOGetStatus,
-	F_cuFileBatchIOSetUp,
-	F_cuFileBatchIOSubmit,
-	F_cuFileBufDeregister,
-	F_cuFileBufRegister,
-	F_cuFileDriverClose,
-	F_cuFileDriverClose_v2,
-	F_cuFileDriverGetProperties,
-	F_cuFileDriverOpen,
-	F_cuFileDriverSetMaxCacheSize,
-	F_cuFileDriverSetMaxDirectIOSize,
-	F_cuFileDriverSetMaxPinnedMemSize,
-	F_cuFileDriverSetPollMode,
-	F_cuFileHandleDeregister,
-	F_cuFileHandleRegister,
-	F_cuFileRead,
-	F_cuFileUseCount,
-	F_cuFileWrite,
+#include "cufile_rows.h"
 	F_COUNT
 };
+#undef CUDASTUB_ROW
+#undef CUDASTUB_ROW_X
 
-extern const struct cudastub_function cudastub_cufile_functions[];
+extern const struct cudastub_row cudastub_cufile_rows[] CUDASTUB_HIDDEN;
 const char *cudastub_cufile_result_name(int code);
 
 /* What a call returns when it cannot forward, by reason (the spec's

@@ -3,42 +3,19 @@
 #define CUDASTUB_CURAND_GENERATED_H
 
 #include "curand_names.h"
+#include "table.h"
 
-/* Rows of cudastub_curand_functions. */
+/* Rows of cudastub_curand_rows, one per export (curand_rows.h). */
+#define CUDASTUB_ROW(name, ...) F_##name,
+#define CUDASTUB_ROW_X(name, ...) F_##name,
 enum {
-	F_curandCreateGenerator,
-	F_curandCreateGeneratorHost,
-	F_curandCreatePoissonDistribution,
-	F_curandDestroyDistribution,
-	F_curandDestroyGenerator,
-	F_curandGenerate,
-	F_curandGenerateBinomial,
-	F_curandGenerateBinomialMethod,
-	F_curandGenerateLogNormal,
-	F_curandGenerateLogNormalDouble,
-	F_curandGenerateLongLong,
-	F_curandGenerateNormal,
-	F_curandGenerateNormalDouble,
-	F_curandGeneratePoisson,
-	F_curandGeneratePoissonMethod,
-	F_curandGenerateSeeds,
-	F_curandGenerateUniform,
-	F_curandGenerateUniformDouble,
-	F_curandGetDirectionVectors32,
-	F_curandGetDirectionVectors64,
-	F_curandGetProperty,
-	F_curandGetScrambleConstants32,
-	F_curandGetScrambleConstants64,
-	F_curandGetVersion,
-	F_curandSetGeneratorOffset,
-	F_curandSetGeneratorOrdering,
-	F_curandSetPseudoRandomGeneratorSeed,
-	F_curandSetQuasiRandomGeneratorDimensions,
-	F_curandSetStream,
+#include "curand_rows.h"
 	F_COUNT
 };
+#undef CUDASTUB_ROW
+#undef CUDASTUB_ROW_X
 
-extern const struct cudastub_function cudastub_curand_functions[];
+extern const struct cudastub_row cudastub_curand_rows[] CUDASTUB_HIDDEN;
 const char *cudastub_curand_result_name(int code);
 
 /* What a call returns when it cannot forward, by reason (the spec's

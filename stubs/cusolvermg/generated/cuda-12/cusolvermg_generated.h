@@ -3,32 +3,19 @@
 #define CUDASTUB_CUSOLVERMG_GENERATED_H
 
 #include "cusolvermg_names.h"
+#include "table.h"
 
-/* Rows of cudastub_cusolvermg_functions. */
+/* Rows of cudastub_cusolvermg_rows, one per export (cusolvermg_rows.h). */
+#define CUDASTUB_ROW(name, ...) F_##name,
+#define CUDASTUB_ROW_X(name, ...) F_##name,
 enum {
-	F_cusolverMgCreate,
-	F_cusolverMgCreateDeviceGrid,
-	F_cusolverMgCreateMatrixDesc,
-	F_cusolverMgDestroy,
-	F_cusolverMgDestroyGrid,
-	F_cusolverMgDestroyMatrixDesc,
-	F_cusolverMgDeviceSelect,
-	F_cusolverMgGetrf,
-	F_cusolverMgGetrf_bufferSize,
-	F_cusolverMgGetrs,
-	F_cusolverMgGetrs_bufferSize,
-	F_cusolverMgPotrf,
-	F_cusolverMgPotrf_bufferSize,
-	F_cusolverMgPotri,
-	F_cusolverMgPotri_bufferSize,
-	F_cusolverMgPotrs,
-	F_cusolverMgPotrs_bufferSize,
-	F_cusolverMgSyevd,
-	F_cusolverMgSyevd_bufferSize,
+#include "cusolvermg_rows.h"
 	F_COUNT
 };
+#undef CUDASTUB_ROW
+#undef CUDASTUB_ROW_X
 
-extern const struct cudastub_function cudastub_cusolvermg_functions[];
+extern const struct cudastub_row cudastub_cusolvermg_rows[] CUDASTUB_HIDDEN;
 const char *cudastub_cusolvermg_result_name(int code);
 
 /* What a call returns when it cannot forward, by reason (the spec's

@@ -3,95 +3,19 @@
 #define CUDASTUB_NCCL_GENERATED_H
 
 #include "nccl_names.h"
+#include "table.h"
 
-/* Rows of cudastub_nccl_functions. */
+/* Rows of cudastub_nccl_rows, one per export (nccl_rows.h). */
+#define CUDASTUB_ROW(name, ...) F_##name,
+#define CUDASTUB_ROW_X(name, ...) F_##name,
 enum {
-	F_ncclAllGather,
-	F_ncclAllReduce,
-	F_ncclAlltoAll,
-	F_ncclBcast,
-	F_ncclBroadcast,
-	F_ncclCommAbort,
-	F_ncclCommCount,
-	F_ncclCommCuDevice,
-	F_ncclCommDeregister,
-	F_ncclCommDestroy,
-	F_ncclCommFinalize,
-	F_ncclCommGetAsyncError,
-	F_ncclCommInitAll,
-	F_ncclCommInitRank,
-	F_ncclCommInitRankConfig,
-	F_ncclCommInitRankScalable,
-	F_ncclCommRegister,
-	F_ncclCommRevoke,
-	F_ncclCommShrink,
-	F_ncclCommSplit,
-	F_ncclCommUserRank,
-	F_ncclCommWindowDeregister,
-	F_ncclCommWindowRegister,
-	F_ncclGather,
-	F_ncclGetErrorString,
-	F_ncclGetLastError,
-	F_ncclGetUniqueId,
-	F_ncclGetVersion,
-	F_ncclGroupEnd,
-	F_ncclGroupSimulateEnd,
-	F_ncclGroupStart,
-	F_ncclMemAlloc,
-	F_ncclMemFree,
-	F_ncclRecv,
-	F_ncclRedOpCreatePreMulSum,
-	F_ncclRedOpDestroy,
-	F_ncclReduce,
-	F_ncclReduceScatter,
-	F_ncclResetDebugInit,
-	F_ncclScatter,
-	F_ncclSend,
-	F_pncclAllGather,
-	F_pncclAllReduce,
-	F_pncclAlltoAll,
-	F_pncclBcast,
-	F_pncclBroadcast,
-	F_pncclCommAbort,
-	F_pncclCommCount,
-	F_pncclCommCuDevice,
-	F_pncclCommDeregister,
-	F_pncclCommDestroy,
-	F_pncclCommFinalize,
-	F_pncclCommGetAsyncError,
-	F_pncclCommInitAll,
-	F_pncclCommInitRank,
-	F_pncclCommInitRankConfig,
-	F_pncclCommInitRankScalable,
-	F_pncclCommRegister,
-	F_pncclCommRevoke,
-	F_pncclCommShrink,
-	F_pncclCommSplit,
-	F_pncclCommUserRank,
-	F_pncclCommWindowDeregister,
-	F_pncclCommWindowRegister,
-	F_pncclGather,
-	F_pncclGetErrorString,
-	F_pncclGetLastError,
-	F_pncclGetUniqueId,
-	F_pncclGetVersion,
-	F_pncclGroupEnd,
-	F_pncclGroupSimulateEnd,
-	F_pncclGroupStart,
-	F_pncclMemAlloc,
-	F_pncclMemFree,
-	F_pncclRecv,
-	F_pncclRedOpCreatePreMulSum,
-	F_pncclRedOpDestroy,
-	F_pncclReduce,
-	F_pncclReduceScatter,
-	F_pncclResetDebugInit,
-	F_pncclScatter,
-	F_pncclSend,
+#include "nccl_rows.h"
 	F_COUNT
 };
+#undef CUDASTUB_ROW
+#undef CUDASTUB_ROW_X
 
-extern const struct cudastub_function cudastub_nccl_functions[];
+extern const struct cudastub_row cudastub_nccl_rows[] CUDASTUB_HIDDEN;
 const char *cudastub_nccl_result_name(int code);
 
 /* What a call returns when it cannot forward, by reason (the spec's

@@ -3,22 +3,19 @@
 #define CUDASTUB_NVFATBIN_GENERATED_H
 
 #include "nvfatbin_names.h"
+#include "table.h"
 
-/* Rows of cudastub_nvfatbin_functions. */
+/* Rows of cudastub_nvfatbin_rows, one per export (nvfatbin_rows.h). */
+#define CUDASTUB_ROW(name, ...) F_##name,
+#define CUDASTUB_ROW_X(name, ...) F_##name,
 enum {
-	F_nvFatbinAddCubin,
-	F_nvFatbinAddLTOIR,
-	F_nvFatbinAddPTX,
-	F_nvFatbinCreate,
-	F_nvFatbinDestroy,
-	F_nvFatbinGet,
-	F_nvFatbinGetErrorString,
-	F_nvFatbinSize,
-	F_nvFatbinVersion,
+#include "nvfatbin_rows.h"
 	F_COUNT
 };
+#undef CUDASTUB_ROW
+#undef CUDASTUB_ROW_X
 
-extern const struct cudastub_function cudastub_nvfatbin_functions[];
+extern const struct cudastub_row cudastub_nvfatbin_rows[] CUDASTUB_HIDDEN;
 const char *cudastub_nvfatbin_result_name(int code);
 
 /* What a call returns when it cannot forward, by reason (the spec's

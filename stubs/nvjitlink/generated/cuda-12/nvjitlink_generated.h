@@ -3,40 +3,19 @@
 #define CUDASTUB_NVJITLINK_GENERATED_H
 
 #include "nvjitlink_names.h"
+#include "table.h"
 
-/* Rows of cudastub_nvjitlink_functions. */
+/* Rows of cudastub_nvjitlink_rows, one per export (nvjitlink_rows.h). */
+#define CUDASTUB_ROW(name, ...) F_##name,
+#define CUDASTUB_ROW_X(name, ...) F_##name,
 enum {
-	F___nvJitLinkAddData_12_4,
-	F___nvJitLinkAddFile_12_4,
-	F___nvJitLinkComplete_12_4,
-	F___nvJitLinkCreate_12_4,
-	F___nvJitLinkDestroy_12_4,
-	F___nvJitLinkGetErrorLogSize_12_4,
-	F___nvJitLinkGetErrorLog_12_4,
-	F___nvJitLinkGetInfoLogSize_12_4,
-	F___nvJitLinkGetInfoLog_12_4,
-	F___nvJitLinkGetLinkedCubinSize_12_4,
-	F___nvJitLinkGetLinkedCubin_12_4,
-	F___nvJitLinkGetLinkedPtxSize_12_4,
-	F___nvJitLinkGetLinkedPtx_12_4,
-	F_nvJitLinkAddData,
-	F_nvJitLinkAddFile,
-	F_nvJitLinkComplete,
-	F_nvJitLinkCreate,
-	F_nvJitLinkDestroy,
-	F_nvJitLinkGetErrorLog,
-	F_nvJitLinkGetErrorLogSize,
-	F_nvJitLinkGetInfoLog,
-	F_nvJitLinkGetInfoLogSize,
-	F_nvJitLinkGetLinkedCubin,
-	F_nvJitLinkGetLinkedCubinSize,
-	F_nvJitLinkGetLinkedPtx,
-	F_nvJitLinkGetLinkedPtxSize,
-	F_nvJitLinkVersion,
+#include "nvjitlink_rows.h"
 	F_COUNT
 };
+#undef CUDASTUB_ROW
+#undef CUDASTUB_ROW_X
 
-extern const struct cudastub_function cudastub_nvjitlink_functions[];
+extern const struct cudastub_row cudastub_nvjitlink_rows[] CUDASTUB_HIDDEN;
 const char *cudastub_nvjitlink_result_name(int code);
 
 /* What a call returns when it cannot forward, by reason (the spec's

@@ -3,88 +3,19 @@
 #define CUDASTUB_NVJPEG_GENERATED_H
 
 #include "nvjpeg_names.h"
+#include "table.h"
 
-/* Rows of cudastub_nvjpeg_functions. */
+/* Rows of cudastub_nvjpeg_rows, one per export (nvjpeg_rows.h). */
+#define CUDASTUB_ROW(name, ...) F_##name,
+#define CUDASTUB_ROW_X(name, ...) F_##name,
 enum {
-	F_nvjpegBufferDeviceCreate,
-	F_nvjpegBufferDeviceCreateV2,
-	F_nvjpegBufferDeviceDestroy,
-	F_nvjpegBufferDeviceRetrieve,
-	F_nvjpegBufferPinnedCreate,
-	F_nvjpegBufferPinnedCreateV2,
-	F_nvjpegBufferPinnedDestroy,
-	F_nvjpegBufferPinnedRetrieve,
-	F_nvjpegCreate,
-	F_nvjpegCreateEx,
-	F_nvjpegCreateExV2,
-	F_nvjpegCreateSimple,
-	F_nvjpegDecode,
-	F_nvjpegDecodeBatched,
-	F_nvjpegDecodeBatchedEx,
-	F_nvjpegDecodeBatchedInitialize,
-	F_nvjpegDecodeBatchedParseJpegTables,
-	F_nvjpegDecodeBatchedPreAllocate,
-	F_nvjpegDecodeBatchedSupported,
-	F_nvjpegDecodeBatchedSupportedEx,
-	F_nvjpegDecodeJpeg,
-	F_nvjpegDecodeJpegDevice,
-	F_nvjpegDecodeJpegHost,
-	F_nvjpegDecodeJpegTransferToDevice,
-	F_nvjpegDecodeParamsCreate,
-	F_nvjpegDecodeParamsDestroy,
-	F_nvjpegDecodeParamsSetAllowCMYK,
-	F_nvjpegDecodeParamsSetExifOrientation,
-	F_nvjpegDecodeParamsSetOutputFormat,
-	F_nvjpegDecodeParamsSetROI,
-	F_nvjpegDecodeParamsSetScaleFactor,
-	F_nvjpegDecoderCreate,
-	F_nvjpegDecoderDestroy,
-	F_nvjpegDecoderJpegSupported,
-	F_nvjpegDecoderStateCreate,
-	F_nvjpegDestroy,
-	F_nvjpegEncodeGetBufferSize,
-	F_nvjpegEncodeImage,
-	F_nvjpegEncodeRetrieveBitstream,
-	F_nvjpegEncodeRetrieveBitstreamDevice,
-	F_nvjpegEncodeYUV,
-	F_nvjpegEncoderParamsCopyHuffmanTables,
-	F_nvjpegEncoderParamsCopyMetadata,
-	F_nvjpegEncoderParamsCopyQuantizationTables,
-	F_nvjpegEncoderParamsCreate,
-	F_nvjpegEncoderParamsDestroy,
-	F_nvjpegEncoderParamsSetEncoding,
-	F_nvjpegEncoderParamsSetOptimizedHuffman,
-	F_nvjpegEncoderParamsSetQuality,
-	F_nvjpegEncoderParamsSetSamplingFactors,
-	F_nvjpegEncoderStateCreate,
-	F_nvjpegEncoderStateDestroy,
-	F_nvjpegGetCudartProperty,
-	F_nvjpegGetDeviceMemoryPadding,
-	F_nvjpegGetHardwareDecoderInfo,
-	F_nvjpegGetImageInfo,
-	F_nvjpegGetPinnedMemoryPadding,
-	F_nvjpegGetProperty,
-	F_nvjpegJpegStateCreate,
-	F_nvjpegJpegStateDestroy,
-	F_nvjpegJpegStreamCreate,
-	F_nvjpegJpegStreamDestroy,
-	F_nvjpegJpegStreamGetChromaSubsampling,
-	F_nvjpegJpegStreamGetComponentDimensions,
-	F_nvjpegJpegStreamGetComponentsNum,
-	F_nvjpegJpegStreamGetExifOrientation,
-	F_nvjpegJpegStreamGetFrameDimensions,
-	F_nvjpegJpegStreamGetJpegEncoding,
-	F_nvjpegJpegStreamParse,
-	F_nvjpegJpegStreamParseHeader,
-	F_nvjpegJpegStreamParseTables,
-	F_nvjpegSetDeviceMemoryPadding,
-	F_nvjpegSetPinnedMemoryPadding,
-	F_nvjpegStateAttachDeviceBuffer,
-	F_nvjpegStateAttachPinnedBuffer,
+#include "nvjpeg_rows.h"
 	F_COUNT
 };
+#undef CUDASTUB_ROW
+#undef CUDASTUB_ROW_X
 
-extern const struct cudastub_function cudastub_nvjpeg_functions[];
+extern const struct cudastub_row cudastub_nvjpeg_rows[] CUDASTUB_HIDDEN;
 const char *cudastub_nvjpeg_result_name(int code);
 
 /* What a call returns when it cannot forward, by reason (the spec's

@@ -3,37 +3,19 @@
 #define CUDASTUB_NVRTC_GENERATED_H
 
 #include "nvrtc_names.h"
+#include "table.h"
 
-/* Rows of cudastub_nvrtc_functions. */
+/* Rows of cudastub_nvrtc_rows, one per export (nvrtc_rows.h). */
+#define CUDASTUB_ROW(name, ...) F_##name,
+#define CUDASTUB_ROW_X(name, ...) F_##name,
 enum {
-	F_nvrtcAddNameExpression,
-	F_nvrtcCompileProgram,
-	F_nvrtcCreateProgram,
-	F_nvrtcDestroyProgram,
-	F_nvrtcGetCUBIN,
-	F_nvrtcGetCUBINSize,
-	F_nvrtcGetErrorString,
-	F_nvrtcGetLTOIR,
-	F_nvrtcGetLTOIRSize,
-	F_nvrtcGetLoweredName,
-	F_nvrtcGetNumSupportedArchs,
-	F_nvrtcGetOptiXIR,
-	F_nvrtcGetOptiXIRSize,
-	F_nvrtcGetPCHCreateStatus,
-	F_nvrtcGetPCHHeapSize,
-	F_nvrtcGetPCHHeapSizeRequired,
-	F_nvrtcGetPTX,
-	F_nvrtcGetPTXSize,
-	F_nvrtcGetProgramLog,
-	F_nvrtcGetProgramLogSize,
-	F_nvrtcGetSupportedArchs,
-	F_nvrtcSetFlowCallback,
-	F_nvrtcSetPCHHeapSize,
-	F_nvrtcVersion,
+#include "nvrtc_rows.h"
 	F_COUNT
 };
+#undef CUDASTUB_ROW
+#undef CUDASTUB_ROW_X
 
-extern const struct cudastub_function cudastub_nvrtc_functions[];
+extern const struct cudastub_row cudastub_nvrtc_rows[] CUDASTUB_HIDDEN;
 const char *cudastub_nvrtc_result_name(int code);
 
 /* What a call returns when it cannot forward, by reason (the spec's

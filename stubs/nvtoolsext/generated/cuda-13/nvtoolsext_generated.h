@@ -3,63 +3,19 @@
 #define CUDASTUB_NVTOOLSEXT_GENERATED_H
 
 #include "nvtoolsext_names.h"
+#include "table.h"
 
-/* Rows of cudastub_nvtoolsext_functions. */
+/* Rows of cudastub_nvtoolsext_rows, one per export (nvtoolsext_rows.h). */
+#define CUDASTUB_ROW(name, ...) F_##name,
+#define CUDASTUB_ROW_X(name, ...) F_##name,
 enum {
-	F_nvtxDomainCreateA,
-	F_nvtxDomainCreateW,
-	F_nvtxDomainDestroy,
-	F_nvtxDomainMarkEx,
-	F_nvtxDomainNameCategoryA,
-	F_nvtxDomainNameCategoryW,
-	F_nvtxDomainRangeEnd,
-	F_nvtxDomainRangePop,
-	F_nvtxDomainRangePushEx,
-	F_nvtxDomainRangeStartEx,
-	F_nvtxDomainRegisterStringA,
-	F_nvtxDomainRegisterStringW,
-	F_nvtxDomainResourceCreate,
-	F_nvtxDomainResourceDestroy,
-	F_nvtxDomainSyncUserAcquireFailed,
-	F_nvtxDomainSyncUserAcquireStart,
-	F_nvtxDomainSyncUserAcquireSuccess,
-	F_nvtxDomainSyncUserCreate,
-	F_nvtxDomainSyncUserDestroy,
-	F_nvtxDomainSyncUserReleasing,
-	F_nvtxInitialize,
-	F_nvtxMarkA,
-	F_nvtxMarkEx,
-	F_nvtxMarkW,
-	F_nvtxNameCategoryA,
-	F_nvtxNameCategoryW,
-	F_nvtxNameCuContextA,
-	F_nvtxNameCuContextW,
-	F_nvtxNameCuDeviceA,
-	F_nvtxNameCuDeviceW,
-	F_nvtxNameCuEventA,
-	F_nvtxNameCuEventW,
-	F_nvtxNameCuStreamA,
-	F_nvtxNameCuStreamW,
-	F_nvtxNameCudaDeviceA,
-	F_nvtxNameCudaDeviceW,
-	F_nvtxNameCudaEventA,
-	F_nvtxNameCudaEventW,
-	F_nvtxNameCudaStreamA,
-	F_nvtxNameCudaStreamW,
-	F_nvtxNameOsThreadA,
-	F_nvtxNameOsThreadW,
-	F_nvtxRangeEnd,
-	F_nvtxRangePop,
-	F_nvtxRangePushA,
-	F_nvtxRangePushEx,
-	F_nvtxRangePushW,
-	F_nvtxRangeStartA,
-	F_nvtxRangeStartEx,
-	F_nvtxRangeStartW,
+#include "nvtoolsext_rows.h"
 	F_COUNT
 };
+#undef CUDASTUB_ROW
+#undef CUDASTUB_ROW_X
 
-extern const struct cudastub_function cudastub_nvtoolsext_functions[];
+extern const struct cudastub_row cudastub_nvtoolsext_rows[] CUDASTUB_HIDDEN;
 const char *cudastub_nvtoolsext_result_name(int code);
 
 /* No status type (spec: result none): nothing returns these; a call that
