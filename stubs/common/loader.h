@@ -232,7 +232,7 @@ CUDASTUB_HIDDEN int cudastub_loader_zero_and_fail(struct cudastub_library *lib, 
 	result cudastub_##lib##_fallback_##name(int *out)                                          \
 	{                                                                                          \
 		return (result)cudastub_loader_zero_and_fail(                                      \
-			&cudastub_##lib##_library, out, &cudastub_##lib##_rows[F_##name].gate); \
+			&cudastub_##lib##_library, out, &cudastub_##lib##_rows[F_##name].gate);    \
 	}
 
 /* loader_log.c. keep: data (a path) as it is; keep_message: a message,
