@@ -158,7 +158,7 @@ def emit(spec, abi, routed, names, header_note):
             out.append(_fallback_body(ret, spec, "F_" + n, []).rstrip("\n"))
         out.append("}")
     out.append("")
-    out.append("/* The names of %s's values in the CUDA %d.%d headers. */" % (spec.result_enum, abi.major, abi.minor))
+    out.append("/* The names of %s's values in the headers of this ABI. */" % spec.result_enum)
     out.append("const char *cudastub_%s_result_name(int code)" % lib)
     out.append("{")
     if not names:  # no status type (spec: result none)
@@ -307,11 +307,13 @@ def emit_declarations(spec, abi, routed, header_note):
     out = [header_note, "#ifndef CUDASTUB_%s_GENERATED_H" % lib.upper(),
            "#define CUDASTUB_%s_GENERATED_H" % lib.upper(), "",
            '#include "%s_names.h"' % lib, '#include "table.h"', ""]
-    out.append("/* Rows of cudastub_%s_rows, one per export (%s_rows.h). */" % (lib, lib))
+    out.append("/* Rows of cudastub_%s_rows, one per export (%s_rows.h: by the include path,"
+               % (lib, lib))
+    out.append(" * never from this file's folder, which may be a newer major's). */")
     out.append("#define CUDASTUB_ROW(name, ...) F_##name,")
     out.append("#define CUDASTUB_ROW_X(name, ...) F_##name,")
     out.append("enum {")
-    out.append('#include "%s_rows.h"' % lib)
+    out.append('#include <%s_rows.h>' % lib)
     out.append("\tF_COUNT")
     out.append("};")
     out.append("#undef CUDASTUB_ROW")
