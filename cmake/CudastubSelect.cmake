@@ -113,7 +113,8 @@ function(_cudastub_check_headers lib major minor out)
   file(WRITE ${dir}/${lib}.c "#include \"${lib}_stub.h\"\nint main(void) { return 0; }\n")
   # the stub's own folders (stubs/cudart/interop: the GL, EGL and VDPAU
   # stand-ins the runtime and driver stubs use), then the CUDA headers
-  set(includes ${folder} ${folder}/generated ${folder}/generated/cuda-${major}
+  cudastub_table_folders(tables ${folder}/generated ${major})
+  set(includes ${folder} ${folder}/generated ${tables}
     ${PROJECT_SOURCE_DIR}/stubs/common ${PROJECT_SOURCE_DIR}/stubs/cudart/interop
     ${PROJECT_SOURCE_DIR}/include ${CUDASTUB_CUDA_INCLUDE_DIR} ${CUDASTUB_EXTRA_INCLUDE_DIRS})
   # try_compile caches its result: forget it, so that headers added or

@@ -52,6 +52,23 @@ function(cudastub_install_stripped target destination)
     COMMAND_ERROR_IS_FATAL ANY)")
 endfunction()
 
+# cudastub_table_folders(<out> <generated> <major>): where a stub of that
+# ABI finds its table files. A major's folder has no copy of a file
+# identical to the next newer major's (the generator writes it once), so:
+# its own folder, then the newer majors' in order, for sources and includes.
+function(cudastub_table_folders out generated major)
+  file(GLOB folders RELATIVE ${generated} ${generated}/cuda-*)
+  list(SORT folders COMPARE NATURAL)
+  set(found)
+  foreach(folder IN LISTS folders)
+    string(REPLACE "cuda-" "" folder_major ${folder})
+    if(folder_major GREATER_EQUAL major)
+      list(APPEND found ${generated}/${folder})
+    endif()
+  endforeach()
+  set(${out} ${found} PARENT_SCOPE)
+endfunction()
+
 function(cudastub_add_stub_for_abi target lib)
   cmake_parse_arguments(ARG "NO_VERSION_NODE"
     "MAJOR;MINOR;SONAME;VERSION_NODE;OUTPUT_DIR;OUTPUT_NAME" "INCLUDE_DIR" ${ARGN})
@@ -59,11 +76,21 @@ function(cudastub_add_stub_for_abi target lib)
   get_property(stub_dir GLOBAL PROPERTY CUDASTUB_${lib}_DIR)
   get_property(extra_includes GLOBAL PROPERTY CUDASTUB_${lib}_INCLUDES)
   set(gen ${stub_dir}/generated/cuda-${ARG_MAJOR})
-  if(NOT EXISTS ${gen}/${lib}_wrappers.c)
-    message(FATAL_ERROR "cudastub: no generated ${lib} wrappers for CUDA "
+  if(NOT EXISTS ${gen}/${lib}.symbols)
+    message(FATAL_ERROR "cudastub: no generated ${lib} table for CUDA "
       "${ARG_MAJOR} in ${gen}; run the regenerate target with "
       "that major's ABI record in tools/gen_stubs/data/abi/")
   endif()
+  cudastub_table_folders(table_folders ${stub_dir}/generated ${ARG_MAJOR})
+  set(table_sources)
+  foreach(file ${lib}_table.c ${lib}_checks.c)
+    foreach(folder IN LISTS table_folders)
+      if(EXISTS ${folder}/${file})
+        list(APPEND table_sources ${folder}/${file})
+        break()
+      endif()
+    endforeach()
+  endforeach()
   file(STRINGS ${gen}/${lib}.symbols symbols REGEX "^[A-Za-z_]")
   list(APPEND symbols cudastub_${lib}_info cudastub_${lib}_load)
   list(JOIN symbols ";\n    " exported)
@@ -76,10 +103,9 @@ function(cudastub_add_stub_for_abi target lib)
   set(map ${CMAKE_CURRENT_BINARY_DIR}/${target}.map)
   file(WRITE ${map} "${node}{\n  global:\n    ${exported};\n  local: *;\n};\n")
 
-  set(generated ${gen}/${lib}_wrappers.c)
-  if(EXISTS ${gen}/${lib}_opaque.c) # exports no header declares
-    list(APPEND generated ${gen}/${lib}_opaque.c)
-  endif()
+  # the table (its rows, <lib>_rows.h, become slots and forwarders) and
+  # the check of every export against the headers' declaration
+  set(generated ${table_sources})
   if(EXISTS ${gen}/${lib}_routes.c) # other names and translated structs
     list(APPEND generated ${gen}/${lib}_routes.c)
   endif()
@@ -92,7 +118,8 @@ function(cudastub_add_stub_for_abi target lib)
   endforeach()
   add_library(${target} SHARED ${sources} ${generated})
   target_include_directories(${target} PRIVATE
-    ${stub_dir} ${gen} ${stub_dir}/generated ${PROJECT_SOURCE_DIR}/stubs/common ${extra_includes})
+    ${stub_dir} ${table_folders} ${stub_dir}/generated ${PROJECT_SOURCE_DIR}/stubs/common
+    ${extra_includes})
   target_include_directories(${target} SYSTEM PRIVATE ${ARG_INCLUDE_DIR})
   target_include_directories(${target} PUBLIC
     $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include> $<INSTALL_INTERFACE:include>)

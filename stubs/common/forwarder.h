@@ -1,6 +1,6 @@
 /*
  * The shape of every exported forwarder, written once for each
- * architecture (the generated wrappers name it, one line per function).
+ * architecture; a library's table (table_define.h) names it once per row.
  *
  * After its first call an export reaches the real function through one
  * indirect jump through its slot, the least a stub that stays lazy can do:
@@ -18,49 +18,46 @@
  * whole text and read-only data of the stub, a distance that grows with
  * the library and with sanitizer builds.
  *
- * The slot starts at the function's resolve stub, which puts its bind
- * function (void *bind(void), generated) in a scratch register (%r11, x17)
- * and jumps to cudastub_asm_resolve (loader_resolve_<arch>.S). That resolver
- * saves every register that can carry an argument, calls bind, which asks
- * the loader once and stores the answer in the slot, restores them and
- * jumps to the answer: the function reached sees the caller's arguments,
- * stack, struct-return pointer and return address untouched, whatever its
+ * The slot starts at the export's resolve stub, which puts the slot's own
+ * address in a scratch register (%r11, x17) and jumps to
+ * cudastub_asm_resolve (loader_resolve_<arch>.S). That resolver saves every
+ * register that can carry an argument, calls cudastub_bind_slot (loader_row.c),
+ * which finds the slot's row in its library's table, asks the loader once
+ * and stores the answer in the slot, restores them and jumps to the
+ * answer: the function reached sees the caller's arguments, stack,
+ * struct-return pointer and return address untouched, whatever its
  * prototype.
  *
- * Elsewhere (CUDASTUB_ASM_FORWARDERS undefined) the generated code uses a C
- * wrapper that loads the slot and calls through it, and the exports with no
- * prototype are not exported.
+ * The slots of one library are one array, in the order of its rows: each
+ * row's slot is emitted here into the section .data.cudastub_slots, after
+ * the array's start (CUDASTUB_SLOTS_BEGIN), in the order the table's
+ * translation unit names them, which the assembler keeps. The bind turns a
+ * slot's address back into its row by that order alone.
+ *
+ * Only x86-64 and aarch64 are supported: an export with no prototype (and
+ * the cost contract) needs this assembly, and a C wrapper per export was a
+ * second path no supported build compiled.
  */
 #ifndef CUDASTUB_FORWARDER_H
 #define CUDASTUB_FORWARDER_H
 
 #if defined(__x86_64__)
-#define CUDASTUB_ASM_FORWARDERS 1
 
 #if defined(__CET__) && (__CET__ & 1)
 #define CUDASTUB_BRANCH_TARGET "\tendbr64\n"
 #else
 #define CUDASTUB_BRANCH_TARGET ""
 #endif
-
-/* The export `name`, jumping through `slot`; `resolve`, where the slot
- * starts, hands `bind` to the resolver. */
-#define CUDASTUB_FORWARDER(name, slot, resolve, bind)                                              \
-	__asm__("\t.pushsection .text\n"                                                           \
-		"\t.p2align 3\n"                                                                   \
-		"\t.globl " #name "\n"                                                             \
-		"\t.type " #name ", @function\n" #name ":\n" CUDASTUB_BRANCH_TARGET                \
-		"\tjmp *" #slot "(%rip)\n"                                                         \
-		"\t.size " #name ", .-" #name "\n"                                                 \
-		"\t.hidden " #resolve "\n"                                                         \
-		"\t.type " #resolve ", @function\n" #resolve ":\n"                                 \
-		"\tlea " #bind "(%rip), %r11\n"                                                    \
-		"\tjmp cudastub_asm_resolve\n"                                                     \
-		"\t.size " #resolve ", .-" #resolve "\n"                                           \
-		"\t.popsection\n")
+#define CUDASTUB_ASM_TYPE(what) "@" what
+#define CUDASTUB_ASM_ALIGN	"\t.p2align 3\n"
+/* the resolve stub of slot: hands the slot's address to the resolver */
+#define CUDASTUB_ASM_RESOLVE(slot)                                                                 \
+	"\tlea " slot "(%rip), %r11\n"                                                             \
+	"\tjmp cudastub_asm_resolve\n"
+/* the export: one jump through slot */
+#define CUDASTUB_ASM_JUMP(slot) "\tjmp *" slot "(%rip)\n"
 
 #elif defined(__aarch64__)
-#define CUDASTUB_ASM_FORWARDERS 1
 
 /* With branch protection every indirect branch must land on a BTI
  * instruction: the export is reached by the caller's PLT (br x17) or by
@@ -71,25 +68,79 @@
 #else
 #define CUDASTUB_BRANCH_TARGET ""
 #endif
+#define CUDASTUB_ASM_TYPE(what) "%" what
+#define CUDASTUB_ASM_ALIGN	"\t.p2align 4\n"
+#define CUDASTUB_ASM_RESOLVE(slot)                                                                 \
+	"\tadrp x17, " slot "\n"                                                                   \
+	"\tadd x17, x17, :lo12:" slot "\n"                                                         \
+	"\tb cudastub_asm_resolve\n"
+#define CUDASTUB_ASM_JUMP(slot)                                                                    \
+	"\tadrp x16, " slot "\n"                                                                   \
+	"\tldr x16, [x16, :lo12:" slot "]\n"                                                       \
+	"\tbr x16\n"
 
-/* The export `name`, jumping through `slot`; `resolve`, where the slot
- * starts, hands `bind` to the resolver in x17. */
-#define CUDASTUB_FORWARDER(name, slot, resolve, bind)                                              \
-	__asm__("\t.pushsection .text\n"                                                           \
-		"\t.p2align 4\n"                                                                   \
-		"\t.globl " #name "\n"                                                             \
-		"\t.type " #name ", %function\n" #name ":\n" CUDASTUB_BRANCH_TARGET                \
-		"\tadrp x16, " #slot "\n"                                                          \
-		"\tldr x16, [x16, :lo12:" #slot "]\n"                                              \
-		"\tbr x16\n"                                                                       \
-		"\t.size " #name ", .-" #name "\n"                                                 \
-		"\t.hidden " #resolve "\n"                                                         \
-		"\t.type " #resolve ", %function\n" #resolve ":\n" CUDASTUB_BRANCH_TARGET          \
-		"\tadrp x17, " #bind "\n"                                                          \
-		"\tadd x17, x17, :lo12:" #bind "\n"                                                \
-		"\tb cudastub_asm_resolve\n"                                                       \
-		"\t.size " #resolve ", .-" #resolve "\n"                                           \
-		"\t.popsection\n")
+#else
+#error "cudastub supports x86-64 and aarch64 only: forwarder.h has no export shape for this architecture (see docs/performance.md)"
 #endif
+
+/* The names, as strings, of a row's slot and resolve stub (lib and name
+ * are string literals). */
+#define CUDASTUB_SLOT_NAME(lib, name)	 "cudastub_" lib "_slot_" name
+#define CUDASTUB_RESOLVE_NAME(lib, name) "cudastub_" lib "_resolve_" name
+
+/* The start of library lib's slot array, cudastub_<lib>_slots. */
+#define CUDASTUB_SLOTS_BEGIN(lib)                                                                  \
+	__asm__("\t.pushsection .data.cudastub_slots, \"aw\", " CUDASTUB_ASM_TYPE(                 \
+		"progbits") "\n"                                                                   \
+			    "\t.p2align 3\n"                                                       \
+			    "\t.globl cudastub_" lib "_slots\n"                                    \
+			    "\t.hidden cudastub_" lib "_slots\n"                                   \
+			    "cudastub_" lib "_slots:\n"                                            \
+			    "\t.popsection\n")
+
+/* A row's slot, the next in the array, aimed at its resolve stub; and the
+ * resolve stub, reached by the jump through the slot (so a landing pad). */
+#define CUDASTUB_ASM_SLOT_AND_RESOLVE(lib, name)                                                                                                                                             \
+	"\t.pushsection .data.cudastub_slots, \"aw\", " CUDASTUB_ASM_TYPE(                                                                                                                   \
+		"progbits") "\n"                                                                                                                                                             \
+			    "\t.type " CUDASTUB_SLOT_NAME(                                                                                                                                   \
+				    lib,                                                                                                                                                     \
+				    name) ", " CUDASTUB_ASM_TYPE("object") "\n"                                                                                                              \
+									   "\t."                                                                                                             \
+									   "size"                                                                                                            \
+									   " " CUDASTUB_SLOT_NAME(lib, name) ", 8\n" CUDASTUB_SLOT_NAME(                                                     \
+										   lib,                                                                                                      \
+										   name) ":\n"                                                                                               \
+											 "\t."                                                                                               \
+											 "quad"                                                                                              \
+											 " " CUDASTUB_RESOLVE_NAME(                                                                          \
+												 lib,                                                                                        \
+												 name) "\n"                                                                                  \
+												       "\t.popsection\n"                                                                     \
+												       "\t.pushsection .text\n" CUDASTUB_ASM_ALIGN                                           \
+												       "\t.type " CUDASTUB_RESOLVE_NAME(lib, name) ", " CUDASTUB_ASM_TYPE(                   \
+													       "function") "\n" CUDASTUB_RESOLVE_NAME(lib,                                   \
+																		      name) ":\n" CUDASTUB_BRANCH_TARGET     \
+												       CUDASTUB_ASM_RESOLVE(CUDASTUB_SLOT_NAME(lib, name)) "\t.size " CUDASTUB_RESOLVE_NAME( \
+													       lib,                                                                          \
+													       name) ", .-" CUDASTUB_RESOLVE_NAME(lib,                                       \
+																		  name) "\n"                                 \
+																			"\t.popsection\n"
+
+/* The exported function name, jumping through its slot; then the slot and
+ * the resolve stub. */
+#define CUDASTUB_ROW_FORWARDER(lib, name)                                                          \
+	__asm__("\t.pushsection .text\n" CUDASTUB_ASM_ALIGN "\t.globl " name "\n"                  \
+		"\t.type " name                                                                    \
+		", " CUDASTUB_ASM_TYPE("function") "\n" name ":\n" CUDASTUB_BRANCH_TARGET          \
+			CUDASTUB_ASM_JUMP(CUDASTUB_SLOT_NAME(                                      \
+				lib, name)) "\t.size " name ", .-" name "\n"                       \
+					    "\t.popsection\n" CUDASTUB_ASM_SLOT_AND_RESOLVE(lib,   \
+											    name))
+
+/* A row whose export is hand-written C (spec: handwritten): only the slot
+ * and its resolve stub; the C export calls through the slot after its own
+ * work (cudastub_<lib>_forward_<name>, generated). */
+#define CUDASTUB_ROW_SLOT_ONLY(lib, name) __asm__(CUDASTUB_ASM_SLOT_AND_RESOLVE(lib, name))
 
 #endif /* CUDASTUB_FORWARDER_H */

@@ -2,8 +2,9 @@
  * The shared loader: one copy, linked into each stub.
  *
  * A stub describes its library once (struct cudastub_library) and its
- * functions in a generated table (struct cudastub_function). The first call
- * of any wrapper reaches cudastub_loader_bind(), which makes sure a search
+ * functions in a generated table (struct cudastub_function in each row,
+ * table.h). The first call of any export reaches, through the one bind
+ * (loader_row.c), cudastub_loader_bind(), which makes sure a search
  * has been published and returns the real symbol, or NULL when the call must
  * not be forwarded. Everything here runs at most once per function; nothing here is
  * on the hot path.
@@ -20,6 +21,8 @@
  *   loader_exit.c      keep exit() out of a library being loaded
  *   loader_log.c       remember what was tried; CUDASTUB_DEBUG output
  *   loader_bind.c      gate a function by major and look it up
+ *   loader_row.c       bind an export from its row: the loader, its route,
+ *                      its adapter, its fallback
  */
 #ifndef CUDASTUB_LOADER_H
 #define CUDASTUB_LOADER_H
@@ -172,7 +175,7 @@ static inline const struct cudastub_search *cudastub_loader_result(struct cudast
 }
 
 /*
- * Where a generated bind stores its answer. The answer is final only once
+ * Where the bind (loader_row.c) stores its answer. The answer is final only once
  * a search has been published: before that (the racing thread's search
  * record could not be allocated, or the process is exiting) the call is
  * answered from its fallback this once, and the slot stays aimed at the
@@ -229,7 +232,7 @@ CUDASTUB_HIDDEN int cudastub_loader_zero_and_fail(struct cudastub_library *lib, 
 	result cudastub_##lib##_fallback_##name(int *out)                                          \
 	{                                                                                          \
 		return (result)cudastub_loader_zero_and_fail(                                      \
-			&cudastub_##lib##_library, out, &cudastub_##lib##_functions[F_##name]);    \
+			&cudastub_##lib##_library, out, &cudastub_##lib##_rows[F_##name].gate);    \
 	}
 
 /* loader_log.c. keep: data (a path) as it is; keep_message: a message,

@@ -1,11 +1,11 @@
 /*
  * cudastub_asm_resolve: the first call of an export (aarch64). Every export
  * is adrp/ldr/br x16 through its slot (forwarder.h); its slot starts at a
- * resolve stub that puts the export's bind function (void *bind(void),
- * generated) in x17 and branches here.
+ * resolve stub that puts the slot's own address in x17 and branches here.
  *
- * The bind function asks the loader, stores the answer in the slot and
- * returns it. Every register that can carry an argument under the
+ * cudastub_bind_slot (loader_row.c), given that address, finds the slot's
+ * row in its library's table, asks the loader, stores the answer in the
+ * slot and returns it. Every register that can carry an argument under the
  * procedure-call standard is saved around that call and restored before
  * branching on, so the function reached sees the caller's arguments
  * untouched: x0-x7, x8 (where a large struct result goes) and q0-q7 whole
@@ -50,7 +50,8 @@ cudastub_asm_resolve:
 	stp	q2, q3, [sp, #128]
 	stp	q4, q5, [sp, #160]
 	stp	q6, q7, [sp, #192]
-	blr	x17
+	mov	x0, x17
+	bl	cudastub_bind_slot
 	mov	x16, x0
 	ldp	q6, q7, [sp, #192]
 	ldp	q4, q5, [sp, #160]

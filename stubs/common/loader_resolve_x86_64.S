@@ -1,11 +1,12 @@
 /*
  * cudastub_asm_resolve: the first call of an export (x86-64). Every export
  * is a single `jmp *slot(%rip)` (forwarder.h); its slot starts at a
- * two-instruction stub that loads the export's bind function (void
- * *bind(void), generated) into %r11 and jumps here.
+ * two-instruction stub that loads the slot's own address into %r11 and
+ * jumps here.
  *
- * The bind function asks the loader, stores the answer in the slot and
- * returns it. Every register that can carry an argument is saved around
+ * cudastub_bind_slot (loader_row.c), given that address, finds the slot's
+ * row in its library's table, asks the loader, stores the answer in the
+ * slot and returns it. Every register that can carry an argument is saved around
  * that call and restored before jumping on, so the function reached sees
  * the caller's arguments untouched: %rdi %rsi %rdx %rcx %r8 %r9, %rax (the
  * vector-register count of a variadic call), %r10 (static chain) and
@@ -41,7 +42,8 @@ cudastub_asm_resolve:
 	movdqu	%xmm5, 80(%rsp)
 	movdqu	%xmm6, 96(%rsp)
 	movdqu	%xmm7, 112(%rsp)
-	call	*%r11
+	mov	%r11, %rdi
+	call	cudastub_bind_slot
 	mov	%rax, %r11
 	movdqu	0(%rsp), %xmm0
 	movdqu	16(%rsp), %xmm1

@@ -49,5 +49,5 @@ nvrtcResult cudastub_nvrtc_fallback_nvrtcVersion(int *major, int *minor)
 	if (minor)
 		*minor = 0;
 	return (nvrtcResult)cudastub_loader_unavailable(&cudastub_nvrtc_library,
-							&cudastub_nvrtc_functions[F_nvrtcVersion]);
+							&cudastub_nvrtc_rows[F_nvrtcVersion].gate);
 }

@@ -6,9 +6,10 @@
  *     major, dropped by a newer one, or a different ABI. Before the codes
  *     came from each spec, the NVRTC and driver tables showed the runtime's
  *     36 and 801;
- *   - each export the runtime stub forwards without a prototype answers,
- *     when it cannot forward, for its own gating row (all answered for the
- *     first row before).
+ *   - each export the runtime stub forwards without a prototype has a row
+ *     of its own, so that when it cannot forward it answers for that row
+ *     (all answered for the first row before; the bind now reads the row
+ *     of the slot it is given).
  */
 #define _GNU_SOURCE
 #include <cuda.h>
@@ -108,46 +109,38 @@ static void test_table_codes(void)
 	}
 }
 
-/* Whether the function that opens with head passes row before its end. */
-static int passes_row(const char *text, const char *head, const char *row)
-{
-	const char *body = strstr(text, head), *close, *at;
-
-	if (!body)
-		return 0;
-	close = strstr(body, "\n}");
-	at = strstr(body, row);
-	return at && close && at < close;
-}
-
-/* In cudart_opaque.c, "opaque_rows[] = { {masks}, / * name * / ... }" lists
- * the rows; unavailable_<name>() and choose_<name>() must each pass
- * &opaque_rows[<its index>]. */
+/* In cudart_rows.h, the exports no header declares come after the line
+ * that says so, one CUDASTUB_ROW each: every name there once, and no name
+ * a declared row has too. */
 static void test_opaque_rows(void)
 {
 	for (int major = 11; major <= 13; major++) {
-		char path[PATH_MAX], name[128], head[192], want[64];
-		const char *rows, *end, *at;
-		int index = 0;
+		char path[PATH_MAX], names[64][128];
+		const char *at, *opaque;
+		int count = 0, twice = 0;
 		char *text;
 
-		snprintf(path, sizeof path, "%s/stubs/cudart/generated/cuda-%d/cudart_opaque.c",
+		snprintf(path, sizeof path, "%s/stubs/cudart/generated/cuda-%d/cudart_rows.h",
 			 CUDASTUB_TEST_SOURCE_DIR, major);
 		text = slurp(path);
 		CU_ASSERT_PTR_NOT_NULL_FATAL(text);
-		rows = strstr(text, "opaque_rows[] = {");
-		CU_ASSERT_PTR_NOT_NULL_FATAL(rows);
-		end = strstr(rows, "};");
-		for (at = strstr(rows, "}, /* "); at && at < end; at = strstr(at + 1, "}, /* ")) {
-			if (sscanf(at, "}, /* %127[^ *]", name) != 1)
+		opaque = strstr(text, "No header declares these");
+		CU_ASSERT_PTR_NOT_NULL_FATAL(opaque);
+		for (at = strstr(opaque, "\nCUDASTUB_ROW("); at && count < 64;
+		     at = strstr(at + 1, "\nCUDASTUB_ROW(")) {
+			char row[160];
+
+			if (sscanf(at, "\nCUDASTUB_ROW(%127[^,]", names[count]) != 1)
 				break;
-			snprintf(want, sizeof want, "&opaque_rows[%d]);", index++);
-			snprintf(head, sizeof head, "static int unavailable_%s(void)", name);
-			CU_ASSERT(passes_row(text, head, want));
-			snprintf(head, sizeof head, "static void *choose_%s(void)", name);
-			CU_ASSERT(passes_row(text, head, want));
+			for (int i = 0; i < count; i++)
+				twice += strcmp(names[i], names[count]) == 0;
+			/* a declared row of the same name would come first */
+			snprintf(row, sizeof row, "(%.128s,", names[count]);
+			CU_ASSERT(strstr(text, row) > opaque);
+			count++;
 		}
-		CU_ASSERT(index >= 2);
+		CU_ASSERT(count >= 2);
+		CU_ASSERT_EQUAL(twice, 0);
 		free(text);
 	}
 }
@@ -157,7 +150,7 @@ static void register_suites(void)
 	CU_pSuite s = CU_add_suite("e2e: generated tables and fallbacks", NULL, NULL);
 
 	CU_add_test(s, "ABI tables show each stub's own codes", test_table_codes);
-	CU_add_test(s, "each opaque export answers for its own row", test_opaque_rows);
+	CU_add_test(s, "each opaque export has a row of its own", test_opaque_rows);
 }
 
 int main(int argc, char **argv)

@@ -1,10 +1,11 @@
 /*
  * e2e_regenerate: tools/gen_stubs/regenerate.sh, run into a scratch tree,
- * reproduces every committed generated file byte for byte: the wrappers
- * under stubs/<lib>/generated (stubs/common/generated too), the ABI records
- * and export lists under tools/gen_stubs/data, what knows every library
- * at once (include/cudastub/generated, tools/cli/generated,
- * cmake/generated, docs/compatibility.md), and the tables README.md quotes.
+ * reproduces every committed generated file byte for byte: the tables
+ * (rows, checks) under stubs/<lib>/generated (stubs/common/generated
+ * too), the ABI records and export lists under tools/gen_stubs/data, what
+ * knows every library at once (include/cudastub/generated,
+ * tools/cli/generated, cmake/generated, docs/compatibility.md), and the
+ * tables README.md quotes.
  *
  * It needs Debian's python3 with the clang bindings and the CUDA 11.8 and
  * 12.4 fixtures; without them the test fails under CI=true and prints SKIP

@@ -1,23 +1,32 @@
-"""Writes a stub's generated C: wrappers, resolvers, fallbacks, gating rows.
+"""Writes a stub's generated C: its table of rows, typed fallbacks, checks.
 
 Every export has the same shape, fixed by the cost contract and written
 once, per architecture, in stubs/common/forwarder.h: on x86-64 the export
 is `jmp *slot(%rip)`, one instruction; on aarch64 `adrp`/`ldr`/`br x16`.
-The slot starts at a resolve stub that reaches the function's bind
-function through the register-preserving cudastub_asm_resolve; bind asks the loader once (cudastub_loader_bind,
-then the routes, the adapters, the fallback: the function's `choose`),
-stores the answer in the slot and returns it. Where forwarder.h has no
-assembly, a C wrapper loads the slot and calls through it. The generated
-code makes no decision of its own.
+What the generator writes per export is data: one line of the library's
+rows file (<lib>_rows.h: its name, its majors, its fallback class, and
+for the few that have them its typed fallback, adapter and route), which
+stubs/common/table_define.h turns into the table, the slots and the
+forwarders, and one line of its check file (<lib>_checks.c: the export
+against NVIDIA's declaration). The slot starts at a resolve stub that
+hands the slot to the register-preserving cudastub_asm_resolve, and the one
+hand-written bind (stubs/common/loader_row.c) reads the slot's row: the
+loader, then the route, the adapter, the fallback. The generated code makes
+no decision of its own.
 """
 
 import re
+
+# the rows' fallback classes (enum cudastub_fallback, table.h)
+CODE, NEGATIVE, ZERO, TYPED = "CODE", "NEGATIVE", "ZERO", "TYPED"
+# a mask of majors is written as a list the table's macro turns into bits
+MAX_MAJORS = 8
 
 
 def _fallback_body(ret, spec, index, names, negative=False):
     voids = "".join("\t(void)%s;\n" % n for n in names)
     lib = spec.library
-    code = "cudastub_loader_unavailable(&cudastub_%s_library,\n\t\t\t\t\t\t&cudastub_%s_functions[%s])" % (
+    code = "cudastub_loader_unavailable(&cudastub_%s_library,\n\t\t\t\t\t\t&cudastub_%s_rows[%s].gate)" % (
         lib, lib, index)
     if ret == spec.result and spec.result_field:
         return "%s\t%s status;\n\n\tmemset(&status, 0, sizeof status);\n\tstatus.%s = %s;\n\treturn status;\n" % (
@@ -40,76 +49,167 @@ def c_file_opening(header_note, lib, system, local=()):
             + ["", '#include "%s_stub.h"' % lib] + ['#include "%s"' % h for h in local])
 
 
-def emit(spec, abi, rows, routed, names, header_note):
-    """rows: name -> (forward, if_present, other_abi) majors; routed: the
-    names with routes (routes.py), whose resolvers ask them after the
-    loader."""
+SCALARS = ("char", "signed char", "unsigned char", "short", "unsigned short", "int",
+           "unsigned int", "long", "unsigned long", "long long", "unsigned long long", "_Bool")
+
+
+def _returns_in_register(fn):
+    """Whether 0 in the integer return register is the function's zero: no
+    result (void), a pointer, an integer or an enum; not a float, nor a
+    struct (returned in vector registers, or through memory)."""
+    ret = fn.abi.split(" (")[0].replace("const ", "").replace("volatile ", "").strip()
+    return fn.ret == "void" or ret.endswith("*") or ret.startswith("enum ") or ret in SCALARS
+
+
+def fallback_class(spec, fn, n):
+    """The row's fallback class: a function of its own (TYPED) only where
+    the spec asks for one, or where 0 or a code in the return register is
+    not the answer's shape."""
+    if (n in spec.custom_fallback or n in spec.error_name or n in spec.error_string
+            or n in spec.fallback_values or n in spec.zero_outputs):
+        return TYPED
+    if fn.ret == spec.result:
+        return TYPED if spec.result_field else CODE
+    if n in spec.negative_status:
+        return NEGATIVE
+    return ZERO if _returns_in_register(fn) else TYPED
+
+
+def _majors(majors):
+    if len(majors) > MAX_MAJORS:
+        raise SystemExit("a row holds %d majors at most (stubs/common/table_define.h)" % MAX_MAJORS)
+    return "(%s)" % (", ".join(str(m) for m in sorted(majors)) or "0")
+
+
+def _row(n, masks, fallback, kind="EXPORTED", flags="0", typed="0", adapt="0", route="0"):
+    same, later, other = (_majors(m) for m in masks)
+    if (kind, flags, typed, adapt, route) == ("EXPORTED", "0", "0", "0", "0"):
+        return "CUDASTUB_ROW(%s, %s, %s, %s, %s)" % (n, same, later, other, fallback)
+    return "CUDASTUB_ROW_X(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)" % (
+        n, same, later, other, fallback, kind, flags, typed, adapt, route)
+
+
+def emit_rows(spec, abi, rows, routed, opaque, opaque_rows, header_note):
+    """The library's rows (<lib>_rows.h), one line per export, in the order
+    of the F_<name> enum: declared functions by name, then the exports no
+    header declares. rows: name -> (forward, if_present, other_abi) majors;
+    routed: the names with routes (routes.py)."""
     lib = spec.library
-    out = c_file_opening(header_note, lib, ("stdatomic.h", "stddef.h", "string.h"),
-                         ("forwarder.h",)) + [""]
-    order = sorted(abi.functions)
-    out.append("/* By function (F_<name>): majors with the same ABI, majors where it may")
-    out.append(" * appear in a later minor, majors with a different ABI (see loader.h) */")
-    out.append("const struct cudastub_function cudastub_%s_functions[] = {" % lib)
-    for n in order:
-        same, later, other = rows[n]
-        out.append("\t[F_%s] = {%s, %s, %s}," % (n, _mask(same), _mask(later), _mask(other)))
-    out.append("};")
+    out = [header_note,
+           "/* One row per export (stubs/common/table_define.h): name, majors with the same ABI,",
+           " * majors where a later minor may add it, majors with another ABI, fallback. */"]
+    for n in sorted(abi.functions):
+        cls = fallback_class(spec, abi.functions[n], n)
+        typed = _typed_fallback_name(spec, n) if cls == TYPED else "0"
+        in_place = (spec.error_in_place and spec.error_in_place[0] == n) or n in spec.in_place
+        flags = ("CUDASTUB_ROW_IN_PLACE" if in_place else
+                 "CUDASTUB_ROW_ADAPTER_FIRST" if n in spec.adapter_first else "0")
+        out.append(_row(n, rows[n], cls, "HANDWRITTEN" if n in spec.handwritten else "EXPORTED",
+                        flags, typed,
+                        "cudastub_%s_adapt_%s" % (lib, n) if n in spec.adapters else "0",
+                        "cudastub_%s_route_%s" % (lib, n) if n in routed else "0"))
+    if opaque:
+        out.append("/* No header declares these: forwarded without a prototype, to a major that")
+        out.append(" * exports them undeclared too. */")
+    for n in opaque:
+        out.append(_row(n, opaque_rows[n], ZERO if spec.no_op else CODE))
+    return "\n".join(out) + "\n"
+
+
+def _typed_fallback_name(spec, n):
+    if n in spec.custom_fallback:
+        return "cudastub_%s_fallback_%s" % (spec.library, n)
+    return "%s_unavailable" % n
+
+
+def emit(spec, abi, routed, names, header_note):
+    """The library's table (<lib>_table.c): the typed fallbacks its spec
+    asks for, the C forwarders of its hand-written exports, its entry
+    points and status names, then the table itself (table_define.h, from
+    <lib>_rows.h)."""
+    lib = spec.library
+    out = c_file_opening(header_note, lib, ("stdatomic.h", "stddef.h", "string.h"))
     out += emit_entry_points(spec)
-    for n in order:
+    for n in sorted(abi.functions):
         fn = abi.functions[n]
         ret, params, args = fn.ret, fn.parameters(), fn.arg_names()
-        typ = "%s_fn" % n
-        out.append("")
-        out.append("/* %s */" % n)
-        if n not in spec.adapters and n not in routed:  # those types are in the header
-            out.append("typedef %s (*%s)(%s);" % (ret, typ, params))
-        if n in spec.custom_fallback:
-            fallback = "cudastub_%s_fallback_%s" % (lib, n)
-        else:
-            fallback = "%s_unavailable" % n
-            out.append("static %s %s(%s)" % (ret, fallback, params))
-            out.append("{")
-            if n in spec.error_name or n in spec.error_string:
-                out += _error_text_body(spec, fn, n in spec.error_string)
-            elif n in spec.fallback_values:
-                # the same answer whatever the reason (spec: fallback)
-                out += ["\t(void)%s;" % a for a in args]
-                out.append("\treturn %s;" % spec.fallback_values[n])
-            else:
-                if n in spec.zero_outputs:
-                    out += _zero_outputs(fn)
-                out.append(_fallback_body(ret, spec, "F_" + n, args,
-                                          n in spec.negative_status).rstrip("\n"))
-            out.append("}")
-        out += _choose(spec, lib, n, routed, fallback)
         if n in spec.handwritten:
-            out += _c_forwarded(lib, n, ret, params, args, exported=False)
+            out += _c_forwarded(lib, n, ret, params, args, n in spec.adapters or n in routed)
+        if fallback_class(spec, fn, n) != TYPED or n in spec.custom_fallback:
+            continue
+        out.append("")
+        if n in spec.error_name or n in spec.error_string:
+            out.append("static %s %s_unavailable(%s)" % (ret, n, params))
+            out.append("{")
+            out += _error_text_body(spec, fn, n in spec.error_string)
+        elif n in spec.fallback_values:
+            # the same answer whatever the reason (spec: fallback)
+            out += ["static %s %s_unavailable(void)" % (ret, n), "{"]
+            out.append("\treturn %s;" % spec.fallback_values[n])
+        elif n in spec.zero_outputs or (ret == spec.result and spec.result_field):
+            out += ["static %s %s_unavailable(%s)" % (ret, n, params), "{"]
+            if n in spec.zero_outputs:
+                out += _zero_outputs(fn)
+            out.append(_fallback_body(ret, spec, "F_" + n, args,
+                                      n in spec.negative_status).rstrip("\n"))
         else:
-            out.append("#if defined(CUDASTUB_ASM_FORWARDERS)")
-            out += _asm_forwarded(lib, n, "(void *)%s_choose()" % n)
-            out.append("#else")
-            out += _c_forwarded(lib, n, ret, params, args, exported=True)
-            out.append("#endif")
+            # a float or a struct: its zero, whatever the arguments
+            out += ["static %s %s_unavailable(void)" % (ret, n), "{"]
+            out.append(_fallback_body(ret, spec, "F_" + n, []).rstrip("\n"))
+        out.append("}")
     out.append("")
-    out.append("/* The names of %s's values in the CUDA %d.%d headers. */" % (spec.result_enum, abi.major, abi.minor))
+    out.append("/* The names of %s's values in the headers of this ABI. */" % spec.result_enum)
     out.append("const char *cudastub_%s_result_name(int code)" % lib)
     out.append("{")
     if not names:  # no status type (spec: result none)
-        out += ["\t(void)code;", "\treturn NULL;", "}", ""]
-        return "\n".join(out)
-    out.append("\tswitch (code) {")
-    seen = set()
-    for const, value in names:
-        if value in seen:
-            continue  # aliases: the first name wins, as in the real tables
-        seen.add(value)
-        out.append("\tcase %d: return \"%s\";" % (value, const))
-    out.append("\t}")
-    out.append("\treturn NULL;")
-    out.append("}")
-    out.append("")
+        out += ["\t(void)code;", "\treturn NULL;", "}"]
+    else:
+        out.append("\tswitch (code) {")
+        seen = set()
+        for const, value in names:
+            if value in seen:
+                continue  # aliases: the first name wins, as in the real tables
+            seen.add(value)
+            out.append("\tcase %d: return \"%s\";" % (value, const))
+        out += ["\t}", "\treturn NULL;", "}"]
+    out += ["", "/* The table, its slots and its forwarders, from the rows. */",
+            "#define CUDASTUB_TABLE_LIB %s" % lib, '#define CUDASTUB_TABLE_NAME "%s"' % lib,
+            '#define CUDASTUB_TABLE_ROWS "%s_rows.h"' % lib, '#include "table_define.h"', ""]
     return "\n".join(out)
+
+
+def emit_checks(spec, abi, opaque, header_note):
+    """<lib>_checks.c: each export's prototype, as the ABI record has it and
+    the table forwards it, against NVIDIA's declaration in the headers the
+    stub is compiled with, one assertion per export. A per-thread-stream
+    variant (_ptds, _ptsz) is declared only under a define the stub does
+    not set: its record is checked against the declaration it is made
+    from."""
+    # the table's own opening, so that the headers see what they saw there,
+    # and time.h: a prototype may name struct timespec (cuFile's) that its
+    # header does not declare
+    out = c_file_opening(header_note, spec.library,
+                         ("stdatomic.h", "stddef.h", "string.h", "time.h")) + [
+           "",
+           "/* naming a deprecated function is what checking it takes */",
+           '#pragma GCC diagnostic ignored "-Wdeprecated-declarations"', "",
+           "/* Every export with a prototype, against the headers' declaration. */"]
+    for n in sorted(abi.functions):
+        fn = abi.functions[n]
+        declared = _declared_as(spec, abi, n)
+        out.append("_Static_assert(__builtin_types_compatible_p(__typeof__(&%s), %s (*)(%s)), \"%s\");"
+                   % (declared, fn.ret, fn.parameters(), n))
+    if opaque:
+        out.append("/* No prototype in the headers (forwarded without one): %s. */"
+                   % ", ".join(opaque))
+    return "\n".join(out) + "\n"
+
+
+def _declared_as(spec, abi, n):
+    for suffix in ("_ptds", "_ptsz"):
+        if n.endswith(suffix) and n[:-len(suffix)] in abi.functions:
+            return n[:-len(suffix)]
+    return n
 
 
 INTEGERS = ("char", "signed char", "unsigned char", "short", "unsigned short", "int",
@@ -188,70 +288,17 @@ def _error_text_out_body(spec, fn, explains_library):
     return out
 
 
-def _choose(spec, lib, n, routed, fallback):
-    """What the slot will hold: the loader's symbol, else a route, else an
-    adapter (asked first when the spec says so), else the fallback."""
-    typ = "%s_fn" % n
-    bind = "(%s)cudastub_loader_bind(&cudastub_%s_library, \"%s\", &cudastub_%s_functions[F_%s])" % (
-        typ, lib, n, lib, n)
-    out = ["static %s %s_choose(void)" % (typ, n), "{"]
-    if (spec.error_in_place and spec.error_in_place[0] == n) or n in spec.in_place:
-        return out + ["\treturn %s; /* answered in place, nothing loaded */" % fallback, "}"]
-    if n in spec.adapter_first:
-        out += ["\t%s fn = cudastub_%s_adapt_%s();" % (typ, lib, n), "", "\tif (!fn)",
-                "\t\tfn = %s;" % bind]
-    else:
-        out += ["\t%s fn = %s;" % (typ, bind), ""]
-    if n in routed:
-        out += ["\tif (!fn)", "\t\tfn = cudastub_%s_route_%s();" % (lib, n)]
-    if n in spec.adapters and n not in spec.adapter_first:
-        out += ["\tif (!fn)", "\t\tfn = cudastub_%s_adapt_%s();" % (lib, n)]
-    out += ["\treturn fn ? fn : %s;" % fallback, "}"]
-    return out
-
-
-def _c_forwarded(lib, n, ret, params, args, exported):
-    """A C wrapper: a load of the slot and a call, and a resolver with the
-    same prototype. The export where forwarder.h has no assembly; for a
-    hand-written export (spec: handwritten), the internal forwarder it
-    calls after its own work (cudastub_<lib>_forward_<name>)."""
+def _c_forwarded(lib, n, ret, params, args, typedef_in_header):
+    """A hand-written export's forwarder (spec: handwritten), which it calls
+    after its own work: a typed call through the row's slot."""
     call = ", ".join(args)
-    typ = "%s_fn" % n
-    out = ["static %s %s_resolve(%s);" % (ret, n, params),
-           "static _Atomic(%s) %s_slot = %s_resolve;" % (typ, n, n)]
-    load = "atomic_load_explicit(&%s_slot, memory_order_acquire)(%s)" % (n, call)
-    if exported:
-        out.append("CUDASTUB_EXPORT %s %s(%s)" % (ret, n, params))
-    else:
-        out.append("%s cudastub_%s_forward_%s(%s)" % (ret, lib, n, params))
-    out += ["{", "\t%s%s;" % ("" if ret == "void" else "return ", load), "}"]
-    out += ["static %s %s_resolve(%s)" % (ret, n, params), "{",
-            "\t%s fn = %s_choose();" % (typ, n), "",
-            "\tif (cudastub_loader_result(&cudastub_%s_library))" % lib,
-            "\t\tatomic_store_explicit(&%s_slot, fn, memory_order_release);" % n,
-            "\t%sfn(%s);" % ("" if ret == "void" else "return ", call), "}"]
+    slot = "cudastub_%s_slot_%s" % (lib, n)
+    out = [""] if typedef_in_header else ["", "typedef %s (*%s_fn)(%s);" % (ret, n, params)]
+    out += ["extern _Atomic(void *) %s CUDASTUB_HIDDEN;" % slot,
+            "%s cudastub_%s_forward_%s(%s)" % (ret, lib, n, params), "{",
+            "\t%s((%s_fn)atomic_load_explicit(&%s, memory_order_acquire))(%s);"
+            % ("" if ret == "void" else "return ", n, slot, call), "}"]
     return out
-
-
-def _asm_forwarded(lib, n, choice):
-    """The export in assembly (forwarder.h): its slot, starting at the
-    resolve stub, and the bind function the stub hands to the resolver."""
-    slot, resolve, bind = ("cudastub_%s_%s_%s" % (lib, what, n) for what in ("slot", "resolve", "bind"))
-    settle = "\tcudastub_loader_settle_slot(&cudastub_%s_library, &%s, fn);" % (lib, slot)
-    return ["extern char %s[] CUDASTUB_HIDDEN;" % resolve,
-            "CUDASTUB_HIDDEN _Atomic(void *) %s = %s;" % (slot, resolve),
-            "CUDASTUB_HIDDEN void *%s(void);" % bind,
-            "void *%s(void)" % bind, "{",
-            "\tvoid *fn = %s;" % choice, "",
-            settle,
-            "\treturn fn;", "}",
-            "CUDASTUB_FORWARDER(%s, %s, %s, %s);" % (n, slot, resolve, bind)]
-
-
-def _mask(majors):
-    if not majors:
-        return "0"
-    return " | ".join("CUDASTUB_MAJOR_BIT(%d)" % m for m in sorted(majors))
 
 
 def emit_declarations(spec, abi, routed, header_note):
@@ -259,15 +306,20 @@ def emit_declarations(spec, abi, routed, header_note):
     lib = spec.library
     out = [header_note, "#ifndef CUDASTUB_%s_GENERATED_H" % lib.upper(),
            "#define CUDASTUB_%s_GENERATED_H" % lib.upper(), "",
-           '#include "%s_names.h"' % lib, ""]
-    out.append("/* Rows of cudastub_%s_functions. */" % lib)
+           '#include "%s_names.h"' % lib, '#include "table.h"', ""]
+    out.append("/* Rows of cudastub_%s_rows, one per export (%s_rows.h: by the include path,"
+               % (lib, lib))
+    out.append(" * never from this file's folder, which may be a newer major's). */")
+    out.append("#define CUDASTUB_ROW(name, ...) F_##name,")
+    out.append("#define CUDASTUB_ROW_X(name, ...) F_##name,")
     out.append("enum {")
-    for n in sorted(abi.functions):
-        out.append("\tF_%s," % n)
+    out.append('#include <%s_rows.h>' % lib)
     out.append("\tF_COUNT")
     out.append("};")
+    out.append("#undef CUDASTUB_ROW")
+    out.append("#undef CUDASTUB_ROW_X")
     out.append("")
-    out.append("extern const struct cudastub_function cudastub_%s_functions[];" % lib)
+    out.append("extern const struct cudastub_row cudastub_%s_rows[] CUDASTUB_HIDDEN;" % lib)
     out.append("const char *cudastub_%s_result_name(int code);" % lib)
     out.append("")
     if spec.no_op:
@@ -351,56 +403,6 @@ def emit_entry_points(spec):
             "{", "\treturn cudastub_loader_info(&cudastub_%s_library);" % lib, "}", "",
             "CUDASTUB_EXPORT cudastub_state cudastub_%s_load(void)" % lib,
             "{", "\treturn cudastub_loader_load(&cudastub_%s_library);" % lib, "}"]
-
-
-def emit_opaque(spec, names, rows, header_note):
-    """Forwarders for exports no header declares. With no prototype there is
-    nothing C can say about the arguments, so they exist only where
-    forwarder.h has assembly (x86-64, aarch64): the one jump through the
-    slot, resolved by the register-preserving resolver. Elsewhere these few
-    names are not exported."""
-    lib = spec.library
-    out = c_file_opening(header_note, lib, ("stdatomic.h",), ("forwarder.h",)) + [""]
-    out.append("#if defined(CUDASTUB_ASM_FORWARDERS)")
-    out.append("")
-    out.append("static const struct cudastub_function opaque_rows[] = {")
-    for n in names:
-        same, later, other = rows[n]
-        out.append("\t{%s, %s, %s}, /* %s */" % (_mask(same), _mask(later), _mask(other), n))
-    out.append("};")
-    out.append("")
-    for i, n in enumerate(names):
-        out.append("")
-        if spec.no_op:
-            # no status type: a zero as wide as a pointer is the no-op
-            # answer whatever the caller reads (nothing, 0 or NULL)
-            out.append("/* %s: when it cannot forward, a no-op answering NULL (spec: result"
-                       " none) */" % n)
-            out.append("static void *unavailable_%s(void)" % n)
-            out.append("{")
-            out.append("\treturn NULL;")
-            out.append("}")
-        else:
-            out.append("/* %s: when it cannot forward, returns as every stub function does, for"
-                       " its own row */" % n)
-            out.append("static int unavailable_%s(void)" % n)
-            out.append("{")
-            out.append("\treturn cudastub_loader_unavailable(&cudastub_%s_library, &opaque_rows[%d]);"
-                       % (lib, i))
-            out.append("}")
-        out.append("")
-        out.append("static void *choose_%s(void)" % n)
-        out.append("{")
-        out.append("\tvoid *fn = cudastub_loader_bind(&cudastub_%s_library, \"%s\", &opaque_rows[%d]);"
-                   % (lib, n, i))
-        out.append("")
-        out.append("\treturn fn ? fn : (void *)unavailable_%s;" % n)
-        out.append("}")
-        out += _asm_forwarded(lib, n, "choose_%s()" % n)
-    out.append("")
-    out.append("#endif /* CUDASTUB_ASM_FORWARDERS */")
-    out.append("")
-    return "\n".join(out)
 
 
 def _macro(s):

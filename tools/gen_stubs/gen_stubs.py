@@ -7,7 +7,7 @@ python3-clang; every output is deterministic.
   gen_stubs.py exports LIBRARY.so -o FILE
       The names a real library exports (nm -D --defined-only).
   gen_stubs.py stubs --spec S --data DIR --out DIR
-      Generate every major's wrappers from the committed records.
+      Generate every major's table, rows and checks from the committed records.
   gen_stubs.py libraries --out-common DIR --out-include DIR --out-cli DIR
                         --out-cmake DIR --out-docs DIR SPEC...
       What must know every library at once: the loader, the public header,
@@ -253,24 +253,38 @@ def cmd_stubs(args):
               emit_library.emit_library_c(spec, newest, note("stubs", sources + " and " +
                                                              "tools/gen_stubs/specs/%s.spec"
                                                              % spec.library)))
-    for build in builds:
+    # the table's files of each major, newest first: a major whose file
+    # would be the next newer major's, line for line below the note, has
+    # none, and its build reads that one (cmake/CudastubStub.cmake)
+    newer = {}
+    for build in reversed(builds):
         cells = lib.cells(build)
         masks = {n: decider.masks(build, n) for n in build.functions}
         routed = {n for n in build.functions if any(x.kind == "route" for x in cells[n].values())}
         outdir = os.path.join(args.out, "cuda-%d" % build.major)
         header = note("stubs", sources + " (CUDA %d.%d ABI)" % (build.major, build.minor))
+        shared = note("stubs", sources + " (CUDA %d.%d ABI, and each older one whose folder "
+                      "has no copy)" % (build.major, build.minor))
         opaque = lib.opaque(build)
-        write(os.path.join(outdir, "%s_wrappers.c" % spec.library),
-              emit_c.emit(spec, build, masks, routed, build.enums.get(spec.result_enum, []), header))
-        write(os.path.join(outdir, "%s_generated.h" % spec.library),
-              emit_c.emit_declarations(spec, build, routed, header))
+        for name, text in (
+                ("%s_rows.h", emit_c.emit_rows(spec, build, masks, routed, opaque,
+                                               lib.opaque_masks(build), shared)),
+                ("%s_table.c", emit_c.emit(spec, build, routed,
+                                           build.enums.get(spec.result_enum, []), shared)),
+                ("%s_checks.c", emit_c.emit_checks(spec, build, opaque, shared)),
+                ("%s_generated.h", emit_c.emit_declarations(spec, build, routed, shared))):
+            path = os.path.join(outdir, name % spec.library)
+            body = text.split("\n", 1)[1]
+            if newer.get(name) == body:
+                if os.path.exists(path):
+                    os.remove(path)  # now the same as the newer major's
+            else:
+                write(path, text)
+            newer[name] = body
         if routed:
             write(os.path.join(outdir, "%s_routes.c" % spec.library),
                   emit_routes.emit_routes(spec, build, {n: cells[n] for n in routed}, families,
                                           header))
-        if opaque:
-            write(os.path.join(outdir, "%s_opaque.c" % spec.library),
-                  emit_c.emit_opaque(spec, opaque, lib.opaque_masks(build), header))
         if len(builds) > 1:
             write(os.path.join(outdir, "%s_gating.tsv" % spec.library),
                   emit_c.emit_gating_table(cells, majors, header))

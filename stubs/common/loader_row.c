@@ -1,0 +1,85 @@
+/*
+ * The one bind: what an export's slot will hold, read from its row.
+ *
+ * The resolver hands over the slot's address; the slot's library table
+ * (placed by table_define.h in the section cudastub_tables of this object)
+ * holds the slots in the order of its rows, so the address is the row. In
+ * that row's order: the adapter when it goes first, the loader's symbol
+ * (gated by majors, loader_bind.c), the route to another name or a
+ * translation, the adapter, and the fallback. The slot keeps the answer
+ * only once a search has been published (cudastub_loader_settle_slot): a
+ * library missing therefore answers the next calls straight from the
+ * fallback the slot holds, logged once, as a function of its own did.
+ */
+#define _GNU_SOURCE
+
+#include "table.h"
+
+/* Every table of this object; none in an object that links the loader
+ * without a stub (a test). */
+extern const struct cudastub_table __start_cudastub_tables[] __attribute__((weak)) CUDASTUB_HIDDEN;
+extern const struct cudastub_table __stop_cudastub_tables[] __attribute__((weak)) CUDASTUB_HIDDEN;
+
+long cudastub_return_zero(void)
+{
+	return 0;
+}
+
+static const struct cudastub_table *table_of(_Atomic(void *) *slot)
+{
+	const struct cudastub_table *t;
+
+	for (t = __start_cudastub_tables; t < __stop_cudastub_tables; t++)
+		if (slot >= t->slots && slot < t->slots + t->count)
+			return t;
+	return NULL;
+}
+
+/* The answer when the call cannot forward. */
+static void *fallback(const struct cudastub_table *t, const struct cudastub_row *row)
+{
+	enum cudastub_unavailable why;
+
+	switch (row->fallback) {
+	case CUDASTUB_FALLBACK_TYPED: return (void *)row->typed;
+	case CUDASTUB_FALLBACK_ZERO: return (void *)cudastub_return_zero;
+	}
+	why = cudastub_loader_why_unavailable(t->lib, &row->gate);
+	if (row->fallback == CUDASTUB_FALLBACK_NEGATIVE)
+		return (void *)t->negative[why];
+	return (void *)t->code[why];
+}
+
+static void *ask(cudastub_any_fn get)
+{
+	return get ? ((void *(*)(void))get)() : NULL;
+}
+
+static void *choose(const struct cudastub_table *t, const struct cudastub_row *row)
+{
+	void *fn = NULL;
+
+	if (row->flags & CUDASTUB_ROW_IN_PLACE)
+		return (void *)row->typed; /* answered in place, nothing loaded */
+	if (row->flags & CUDASTUB_ROW_ADAPTER_FIRST)
+		fn = ask(row->adapt);
+	if (!fn)
+		fn = cudastub_loader_bind(t->lib, t->names + row->name, &row->gate);
+	if (!fn)
+		fn = ask(row->route);
+	if (!fn && !(row->flags & CUDASTUB_ROW_ADAPTER_FIRST))
+		fn = ask(row->adapt);
+	return fn ? fn : fallback(t, row);
+}
+
+void *cudastub_bind_slot(_Atomic(void *) *slot)
+{
+	const struct cudastub_table *t = table_of(slot);
+	void *fn;
+
+	if (!t)
+		__builtin_trap(); /* a slot outside every table: a broken build */
+	fn = choose(t, &t->rows[slot - t->slots]);
+	cudastub_loader_settle_slot(t->lib, slot, fn);
+	return fn;
+}
