@@ -3,9 +3,10 @@
  * loaded major may be called under this name, and look the symbol up.
  *
  * A symbol whose ABI differs from the stub's is never looked up, so it can
- * never be called. The decision is logged once per function under
- * CUDASTUB_DEBUG=1; the generated resolver stores the result, so this runs
- * once per function (a few times if threads race, with the same answer).
+ * never be called. What the call then answers is logged by the row's bind
+ * (loader_row.c), which knows the function's kind of answer. The decision is logged once per
+ * function under CUDASTUB_DEBUG=1; the generated resolver stores the result, so this runs once per
+ * function (a few times if threads race, with the same answer).
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -51,25 +52,22 @@ void *cudastub_loader_bind(struct cudastub_library *lib, const char *name,
 	void *sym;
 
 	if (cudastub_loader_load(lib) != CUDASTUB_STATE_LOADED) {
-		cudastub_log_debug(lib, "%s: no library, returns %d", name,
-				   lib->codes[CUDASTUB_UNAVAILABLE_LIBRARY]);
+		cudastub_log_debug(lib, "%s: no library", name);
 		return NULL;
 	}
 	bit = loaded_major_bit(lib);
 	if (!(fn->same_abi & bit) && !(fn->if_present & bit)) {
 		enum cudastub_unavailable why = cudastub_loader_why_unavailable(lib, fn);
 
-		cudastub_log_debug(
-			lib,
-			"%s: %s in CUDA %d: not forwarded (code %d unless an adapter stands in)",
-			name, why == CUDASTUB_UNAVAILABLE_ABI ? "different ABI" : "not present",
-			cudastub_loader_info(lib)->major, lib->codes[why]);
+		cudastub_log_debug(lib, "%s: %s in CUDA %d: not forwarded", name,
+				   why == CUDASTUB_UNAVAILABLE_ABI ? "different ABI"
+								   : "not present",
+				   cudastub_loader_info(lib)->major);
 		return NULL;
 	}
 	sym = dlsym(cudastub_loader_handle(lib), name);
 	if (!sym)
-		cudastub_log_debug(lib, "%s: not exported by %s, returns %d", name,
-				   cudastub_loader_info(lib)->path,
-				   lib->codes[CUDASTUB_UNAVAILABLE_FUNCTION]);
+		cudastub_log_debug(lib, "%s: not exported by %s", name,
+				   cudastub_loader_info(lib)->path);
 	return sym;
 }

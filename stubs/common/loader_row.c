@@ -35,18 +35,28 @@ static const struct cudastub_table *table_of(_Atomic(void *) *slot)
 	return NULL;
 }
 
-/* The answer when the call cannot forward. */
+/* The answer when the call cannot forward, and the debug log's account of
+ * it: a code only where the function returns one (a struct, a text or a
+ * probe's zeroed outputs are not "returns 35"). */
 static void *fallback(const struct cudastub_table *t, const struct cudastub_row *row)
 {
+	const char *name = t->names + row->name;
 	enum cudastub_unavailable why;
 
 	switch (row->fallback) {
-	case CUDASTUB_FALLBACK_TYPED: return (void *)row->typed;
-	case CUDASTUB_FALLBACK_ZERO: return (void *)cudastub_return_zero;
+	case CUDASTUB_FALLBACK_TYPED:
+		cudastub_log_debug(t->lib, "%s: answered by the stub's own fallback for it", name);
+		return (void *)row->typed;
+	case CUDASTUB_FALLBACK_ZERO:
+		cudastub_log_debug(t->lib, "%s: returns 0 (or NULL, or nothing)", name);
+		return (void *)cudastub_return_zero;
 	}
 	why = cudastub_loader_why_unavailable(t->lib, &row->gate);
-	if (row->fallback == CUDASTUB_FALLBACK_NEGATIVE)
+	if (row->fallback == CUDASTUB_FALLBACK_NEGATIVE) {
+		cudastub_log_debug(t->lib, "%s: returns -%d", name, t->lib->codes[why]);
 		return (void *)t->negative[why];
+	}
+	cudastub_log_debug(t->lib, "%s: returns %d", name, t->lib->codes[why]);
 	return (void *)t->code[why];
 }
 

@@ -12,7 +12,9 @@
  *    as the real runtime of that major does, when it is here to compare;
  *  - cudaGetErrorString(35) says what was searched and what to set, and
  *    cudaGetErrorString(34) is only a name;
- *  - cudaGetLastError and cudaPeekAtLastError keep returning 35.
+ *  - cudaGetLastError and cudaPeekAtLastError keep returning 35;
+ *  - under CUDASTUB_DEBUG=1 the log gives the code a function returns, and
+ *    for cudaGetErrorString, which returns a text, no code.
  */
 #define _GNU_SOURCE
 #include <limits.h>
@@ -23,7 +25,7 @@
 
 #define ABSENT_MAJOR 11
 
-static int abi, by_pin;
+static int abi, by_pin, debug;
 static char label[64];
 
 /* Runs scenario; 0 after a failure, or a SKIP when the stub or the
@@ -48,6 +50,8 @@ static int run(const char *scenario, struct ts_child *child)
 	ts_env_add(&env, NL_ABI_VAR "=%s", ct_abi_record(abi));
 	if (rt && ct_runtime_file_if_present(rt, real, sizeof real))
 		ts_env_add(&env, NL_REAL_VAR "=%s", real);
+	if (debug)
+		ts_env_add(&env, "CUDASTUB_DEBUG=1");
 	if (by_pin)
 		ts_env_add(&env, "CUDASTUB_CUDART_MAJOR=%d", ABSENT_MAJOR);
 	else
@@ -162,6 +166,25 @@ static void test_sticky(void)
 	TS_EXPECT(label, &c, "malloc_ptr", "untouched");
 }
 
+/* 6: the debug log says what each call answers: a code for a function
+ * that returns one, not for a text or a probe's zeroed outputs. */
+static void test_debug_log(void)
+{
+	struct ts_child sticky, errors;
+	int ran;
+
+	debug = 1;
+	ran = run("sticky", &sticky) && run("errors", &errors);
+	debug = 0;
+	if (!ran)
+		return;
+	CU_ASSERT_PTR_NOT_NULL(strstr(sticky.err, "cudaGetLastError: no library\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(sticky.err, "cudaGetLastError: returns 35\n"));
+	CU_ASSERT_PTR_NOT_NULL(
+		strstr(errors.err, "cudaGetErrorString: answered by the stub's own fallback"));
+	CU_ASSERT_PTR_NULL(strstr(errors.err, "cudaGetErrorString: returns"));
+}
+
 static const int abis[] = {CT_ABI_MAJOR, 12, 11};
 enum { ABIS = sizeof abis / sizeof *abis };
 
@@ -192,6 +215,7 @@ static const struct {
 	{"error names for every code of the enum", test_error_names},
 	{"cudaGetErrorString(35) says what was searched", test_stub_error_string},
 	{"cudaGetLastError and cudaPeekAtLastError stay 35", test_sticky},
+	{"the debug log says what each call answers", test_debug_log},
 };
 
 static void register_suites(void)
