@@ -160,19 +160,42 @@ static char tsan_options[2 * PATH_MAX + 1024];
 struct tally {
 	int runs, exited_right, crashes, hangs, wrong_status;
 	int first_signal, first_status;
+	char first_report[2048]; /* the end of the first crashed run's stderr */
 };
+
+/* The last size-1 bytes of path in buf ("" when unreadable). */
+static void read_tail(const char *path, char *buf, size_t size)
+{
+	FILE *f = fopen(path, "r");
+	long end;
+	size_t n = 0;
+
+	*buf = '\0';
+	if (!f)
+		return;
+	if (fseek(f, 0, SEEK_END) == 0 && (end = ftell(f)) > 0)
+		fseek(f, end > (long)size - 1 ? end - (long)size + 1 : 0, SEEK_SET);
+	n = fread(buf, 1, size - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+}
 
 /*
  * Runs argv with env (NULL-terminated "NAME=value" list) in a clean
  * environment (as ts_run_program makes one) and EXIT_RACE_DELAY_US=us;
- * output thrown away. Counts the outcome in t.
+ * stdout thrown away, stderr kept in a file so that the first crash can be
+ * shown (a sanitizer's report, an abort's message). Counts the outcome in t.
  */
 static void run_once(char *const *argv, const char *const *env, long us, struct tally *t)
 {
 	static const char *const cleared[] = {"CUDA_HOME", "CUDA_PATH", "LD_LIBRARY_PATH",
 					      "LD_PRELOAD", NULL};
+	char err_path[64];
 	int status;
-	pid_t pid = fork();
+	pid_t pid;
+
+	snprintf(err_path, sizeof err_path, "/tmp/cudastub-exit-race-%d.err", (int)getpid());
+	pid = fork();
 
 	if (pid == 0) {
 		static char leaks_off[1024];
@@ -204,7 +227,7 @@ static void run_once(char *const *argv, const char *const *env, long us, struct 
 			putenv((char *)ts_env_leaks_unnamed(leaks_off, sizeof leaks_off));
 		if (tsan_options[0])
 			putenv(tsan_options);
-		if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr))
+		if (!freopen("/dev/null", "w", stdout) || !freopen(err_path, "w", stderr))
 			_exit(126);
 		execv(argv[0], argv);
 		_exit(127);
@@ -212,6 +235,7 @@ static void run_once(char *const *argv, const char *const *env, long us, struct 
 	t->runs++;
 	if (pid < 0 || waitpid(pid, &status, 0) != pid) {
 		t->wrong_status++;
+		unlink(err_path);
 		return;
 	}
 	if (WIFSIGNALED(status)) {
@@ -219,8 +243,10 @@ static void run_once(char *const *argv, const char *const *env, long us, struct 
 			t->hangs++;
 		else
 			t->crashes++;
-		if (!t->first_signal)
+		if (!t->first_signal) {
 			t->first_signal = WTERMSIG(status);
+			read_tail(err_path, t->first_report, sizeof t->first_report);
+		}
 	} else if (WEXITSTATUS(status) == EXIT_STATUS) {
 		t->exited_right++;
 	} else {
@@ -228,6 +254,7 @@ static void run_once(char *const *argv, const char *const *env, long us, struct 
 		if (!t->first_status)
 			t->first_status = WEXITSTATUS(status);
 	}
+	unlink(err_path);
 }
 
 /* The first call's length, from a child that times it: µs, or 0. */
@@ -264,6 +291,10 @@ static void race(const char *label, char *const *argv, const char *timer, const 
 		 "otherwise "
 		 "(first status %d)",
 		 label, t.crashes, t.runs, t.first_signal, t.hangs, t.wrong_status, t.first_status);
+	if (t.first_signal)
+		fprintf(stderr,
+			"  the first run that ended on signal %d printed, at its end:\n%s\n",
+			t.first_signal, t.first_report);
 	CU_assertImplementation(t.exited_right == t.runs, __LINE__, msg, __FILE__, "", CU_FALSE);
 }
 
@@ -360,6 +391,10 @@ static void test_nvcc_program(void)
 		 "exited "
 		 "otherwise (first status %d)",
 		 t.crashes, t.runs, t.first_signal, t.hangs, t.wrong_status, t.first_status);
+	if (t.first_signal)
+		fprintf(stderr,
+			"  the first run that ended on signal %d printed, at its end:\n%s\n",
+			t.first_signal, t.first_report);
 	CU_assertImplementation(t.exited_right == t.runs, __LINE__, msg, __FILE__, "", CU_FALSE);
 }
 
