@@ -88,59 +88,60 @@
 #define CUDASTUB_SLOT_NAME(lib, name)	 "cudastub_" lib "_slot_" name
 #define CUDASTUB_RESOLVE_NAME(lib, name) "cudastub_" lib "_resolve_" name
 
+/* The assembly below reads one directive a line, as written by hand. */
+/* clang-format off */
+
 /* The start of library lib's slot array, cudastub_<lib>_slots. */
-#define CUDASTUB_SLOTS_BEGIN(lib)                                                                  \
-	__asm__("\t.pushsection .data.cudastub_slots, \"aw\", " CUDASTUB_ASM_TYPE(                 \
-		"progbits") "\n"                                                                   \
-			    "\t.p2align 3\n"                                                       \
-			    "\t.globl cudastub_" lib "_slots\n"                                    \
-			    "\t.hidden cudastub_" lib "_slots\n"                                   \
-			    "cudastub_" lib "_slots:\n"                                            \
-			    "\t.popsection\n")
+#define CUDASTUB_SLOTS_BEGIN(lib)                                                   \
+	__asm__("\t.pushsection .data.cudastub_slots, \"aw\", "                     \
+		CUDASTUB_ASM_TYPE("progbits") "\n"                                 \
+		"\t.p2align 3\n"                                                    \
+		"\t.globl cudastub_" lib "_slots\n"                                 \
+		"\t.hidden cudastub_" lib "_slots\n"                                \
+		"cudastub_" lib "_slots:\n"                                         \
+		"\t.popsection\n")
 
 /* A row's slot, the next in the array, aimed at its resolve stub; and the
  * resolve stub, reached by the jump through the slot (so a landing pad). */
-#define CUDASTUB_ASM_SLOT_AND_RESOLVE(lib, name)                                                                                                                                             \
-	"\t.pushsection .data.cudastub_slots, \"aw\", " CUDASTUB_ASM_TYPE(                                                                                                                   \
-		"progbits") "\n"                                                                                                                                                             \
-			    "\t.type " CUDASTUB_SLOT_NAME(                                                                                                                                   \
-				    lib,                                                                                                                                                     \
-				    name) ", " CUDASTUB_ASM_TYPE("object") "\n"                                                                                                              \
-									   "\t."                                                                                                             \
-									   "size"                                                                                                            \
-									   " " CUDASTUB_SLOT_NAME(lib, name) ", 8\n" CUDASTUB_SLOT_NAME(                                                     \
-										   lib,                                                                                                      \
-										   name) ":\n"                                                                                               \
-											 "\t."                                                                                               \
-											 "quad"                                                                                              \
-											 " " CUDASTUB_RESOLVE_NAME(                                                                          \
-												 lib,                                                                                        \
-												 name) "\n"                                                                                  \
-												       "\t.popsection\n"                                                                     \
-												       "\t.pushsection .text\n" CUDASTUB_ASM_ALIGN                                           \
-												       "\t.type " CUDASTUB_RESOLVE_NAME(lib, name) ", " CUDASTUB_ASM_TYPE(                   \
-													       "function") "\n" CUDASTUB_RESOLVE_NAME(lib,                                   \
-																		      name) ":\n" CUDASTUB_BRANCH_TARGET     \
-												       CUDASTUB_ASM_RESOLVE(CUDASTUB_SLOT_NAME(lib, name)) "\t.size " CUDASTUB_RESOLVE_NAME( \
-													       lib,                                                                          \
-													       name) ", .-" CUDASTUB_RESOLVE_NAME(lib,                                       \
-																		  name) "\n"                                 \
-																			"\t.popsection\n"
+#define CUDASTUB_ASM_SLOT_AND_RESOLVE(lib, name)                                    \
+	"\t.pushsection .data.cudastub_slots, \"aw\", "                             \
+	CUDASTUB_ASM_TYPE("progbits") "\n"                                         \
+	"\t.type " CUDASTUB_SLOT_NAME(lib, name) ", "                               \
+	CUDASTUB_ASM_TYPE("object") "\n"                                           \
+	"\t.size " CUDASTUB_SLOT_NAME(lib, name) ", 8\n"                            \
+	CUDASTUB_SLOT_NAME(lib, name) ":\n"                                         \
+	"\t.quad " CUDASTUB_RESOLVE_NAME(lib, name) "\n"                            \
+	"\t.popsection\n"                                                           \
+	"\t.pushsection .text\n"                                                    \
+	CUDASTUB_ASM_ALIGN                                                          \
+	"\t.type " CUDASTUB_RESOLVE_NAME(lib, name) ", "                            \
+	CUDASTUB_ASM_TYPE("function") "\n"                                         \
+	CUDASTUB_RESOLVE_NAME(lib, name) ":\n"                                      \
+	CUDASTUB_BRANCH_TARGET                                                      \
+	CUDASTUB_ASM_RESOLVE(CUDASTUB_SLOT_NAME(lib, name))                         \
+	"\t.size " CUDASTUB_RESOLVE_NAME(lib, name) ", .-"                          \
+	CUDASTUB_RESOLVE_NAME(lib, name) "\n"                                       \
+	"\t.popsection\n"
 
 /* The exported function name, jumping through its slot; then the slot and
  * the resolve stub. */
-#define CUDASTUB_ROW_FORWARDER(lib, name)                                                          \
-	__asm__("\t.pushsection .text\n" CUDASTUB_ASM_ALIGN "\t.globl " name "\n"                  \
-		"\t.type " name                                                                    \
-		", " CUDASTUB_ASM_TYPE("function") "\n" name ":\n" CUDASTUB_BRANCH_TARGET          \
-			CUDASTUB_ASM_JUMP(CUDASTUB_SLOT_NAME(                                      \
-				lib, name)) "\t.size " name ", .-" name "\n"                       \
-					    "\t.popsection\n" CUDASTUB_ASM_SLOT_AND_RESOLVE(lib,   \
-											    name))
+#define CUDASTUB_ROW_FORWARDER(lib, name)                                           \
+	__asm__("\t.pushsection .text\n"                                            \
+		CUDASTUB_ASM_ALIGN                                                  \
+		"\t.globl " name "\n"                                               \
+		"\t.type " name ", " CUDASTUB_ASM_TYPE("function") "\n"             \
+		name ":\n"                                                          \
+		CUDASTUB_BRANCH_TARGET                                              \
+		CUDASTUB_ASM_JUMP(CUDASTUB_SLOT_NAME(lib, name))                    \
+		"\t.size " name ", .-" name "\n"                                     \
+		"\t.popsection\n"                                                   \
+		CUDASTUB_ASM_SLOT_AND_RESOLVE(lib, name))
 
 /* A row whose export is hand-written C (spec: handwritten): only the slot
  * and its resolve stub; the C export calls through the slot after its own
  * work (cudastub_<lib>_forward_<name>, generated). */
 #define CUDASTUB_ROW_SLOT_ONLY(lib, name) __asm__(CUDASTUB_ASM_SLOT_AND_RESOLVE(lib, name))
+
+/* clang-format on */
 
 #endif /* CUDASTUB_FORWARDER_H */

@@ -29,7 +29,7 @@ enum cudastub_fallback {
 enum {
 	/* ask the adapter before the loader (spec: adapter_first) */
 	CUDASTUB_ROW_ADAPTER_FIRST = 1,
-	/* answered by its typed fallback, nothing loaded (spec:
+	/* answered by its typed fallback, nothing loaded (spec: in_place,
 	 * error_string_in_place) */
 	CUDASTUB_ROW_IN_PLACE = 2,
 };

@@ -5,11 +5,15 @@
 # stub and cudastub_asm_resolve are assembly, and must not cut the stack).
 #
 #   first_call_backtrace.sh GDB PROGRAM
-# Exits 77 (skipped) where there is no gdb.
+# Exits 77 (skipped) where there is no gdb; with CI=true that is a failure.
 set -u
 gdb=$1 program=$2
 if [ -z "$gdb" ] || ! command -v "$gdb" >/dev/null 2>&1; then
-	echo "SKIP: no gdb"
+	if [ "${CI:-}" = true ] || [ "${CI:-}" = 1 ]; then
+		echo "FAIL: no gdb (apt-get install gdb), and CI=true requires it"
+		exit 1
+	fi
+	echo "SKIP: no gdb (apt-get install gdb)"
 	exit 77
 fi
 out=$("$gdb" -q -batch -nx -ex "set breakpoint pending on" -ex "break dlopen" -ex run \

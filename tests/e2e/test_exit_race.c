@@ -190,11 +190,16 @@ static void run_once(char *const *argv, const char *const *env, long us, struct 
 {
 	static const char *const cleared[] = {"CUDA_HOME", "CUDA_PATH", "LD_LIBRARY_PATH",
 					      "LD_PRELOAD", NULL};
-	char err_path[64];
-	int status;
+	/* a file of this test's own (mkstemp): never one another user named */
+	char err_path[] = "/tmp/cudastub-exit-race-XXXXXX";
+	int status, err_fd = mkstemp(err_path);
 	pid_t pid;
 
-	snprintf(err_path, sizeof err_path, "/tmp/cudastub-exit-race-%d.err", (int)getpid());
+	if (err_fd < 0) {
+		t->runs++;
+		t->wrong_status++;
+		return;
+	}
 	pid = fork();
 
 	if (pid == 0) {
@@ -227,14 +232,16 @@ static void run_once(char *const *argv, const char *const *env, long us, struct 
 			putenv((char *)ts_env_leaks_unnamed(leaks_off, sizeof leaks_off));
 		if (tsan_options[0])
 			putenv(tsan_options);
-		if (!freopen("/dev/null", "w", stdout) || !freopen(err_path, "w", stderr))
+		if (!freopen("/dev/null", "w", stdout) || dup2(err_fd, STDERR_FILENO) < 0)
 			_exit(126);
+		close(err_fd);
 		execv(argv[0], argv);
 		_exit(127);
 	}
 	t->runs++;
 	if (pid < 0 || waitpid(pid, &status, 0) != pid) {
 		t->wrong_status++;
+		close(err_fd);
 		unlink(err_path);
 		return;
 	}
@@ -254,6 +261,7 @@ static void run_once(char *const *argv, const char *const *env, long us, struct 
 		if (!t->first_status)
 			t->first_status = WEXITSTATUS(status);
 	}
+	close(err_fd);
 	unlink(err_path);
 }
 

@@ -411,7 +411,7 @@ int ts_main(int argc, char **argv, const struct ts_scenario *scenarios,
 	    ts_register_fn register_suites)
 {
 	ssize_t n = readlink("/proc/self/exe", self_path, sizeof self_path - 1);
-	unsigned failures;
+	unsigned failures, asserts;
 
 	if (n > 0)
 		self_path[n] = '\0';
@@ -428,7 +428,15 @@ int ts_main(int argc, char **argv, const struct ts_scenario *scenarios,
 	CU_basic_set_mode(CU_BRM_VERBOSE);
 	CU_basic_run_tests();
 	failures = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
+	asserts = CU_get_number_of_asserts();
 	CU_cleanup_registry();
+	if (!failures && !skipped && !asserts) {
+		/* every test was not applicable here: nothing was proven, so
+		 * ctest must not count it a pass */
+		printf("SKIPPED: nothing was asserted (every test not applicable here: the N/A "
+		       "lines above)\n");
+		return TS_SKIP_CODE;
+	}
 	if (!failures && skipped) {
 		/* what did run passed, but not all of it ran: never a pass */
 		printf("SKIPPED: %u thing%s this suite needs %s not on this machine (the SKIP "
