@@ -82,8 +82,10 @@ function(cudastub_add_stub_for_abi target lib)
       "that major's ABI record in tools/gen_stubs/data/abi/")
   endif()
   cudastub_table_folders(table_folders ${stub_dir}/generated ${ARG_MAJOR})
-  set(table_sources)
-  foreach(file ${lib}_table.c ${lib}_checks.c)
+  # the rows (<lib>_rows.h) and the checks are one file for every ABI, in
+  # generated/ itself: each line that is not every ABI's says whose it is
+  set(table_sources ${stub_dir}/generated/${lib}_checks.c)
+  foreach(file ${lib}_table.c)
     foreach(folder IN LISTS table_folders)
       if(EXISTS ${folder}/${file})
         list(APPEND table_sources ${folder}/${file})

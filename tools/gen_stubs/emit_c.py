@@ -89,30 +89,72 @@ def _row(n, masks, fallback, kind="EXPORTED", flags="0", typed="0", adapt="0", r
         n, same, later, other, fallback, kind, flags, typed, adapt, route)
 
 
-def emit_rows(spec, abi, rows, routed, opaque, opaque_rows, header_note):
-    """The library's rows (<lib>_rows.h), one line per export, in the order
-    of the F_<name> enum: declared functions by name, then the exports no
-    header declares. rows: name -> (forward, if_present, other_abi) majors;
+def row_lines(spec, abi, rows, routed, opaque, opaque_rows):
+    """One ABI's rows: (declared, undeclared), each a list of (name, line),
+    the functions its headers declare by name, then the exports no header
+    declares. rows: name -> (forward, if_present, other_abi) majors;
     routed: the names with routes (routes.py)."""
     lib = spec.library
-    out = [header_note,
-           "/* One row per export (stubs/common/table_define.h): name, majors with the same ABI,",
-           " * majors where a later minor may add it, majors with another ABI, fallback. */"]
+    declared = []
     for n in sorted(abi.functions):
         cls = fallback_class(spec, abi.functions[n], n)
         typed = _typed_fallback_name(spec, n) if cls == TYPED else "0"
         in_place = (spec.error_in_place and spec.error_in_place[0] == n) or n in spec.in_place
         flags = ("CUDASTUB_ROW_IN_PLACE" if in_place else
                  "CUDASTUB_ROW_ADAPTER_FIRST" if n in spec.adapter_first else "0")
-        out.append(_row(n, rows[n], cls, "HANDWRITTEN" if n in spec.handwritten else "EXPORTED",
-                        flags, typed,
-                        "cudastub_%s_adapt_%s" % (lib, n) if n in spec.adapters else "0",
-                        "cudastub_%s_route_%s" % (lib, n) if n in routed else "0"))
-    if opaque:
+        declared.append((n, _row(n, rows[n], cls,
+                                 "HANDWRITTEN" if n in spec.handwritten else "EXPORTED", flags,
+                                 typed,
+                                 "cudastub_%s_adapt_%s" % (lib, n) if n in spec.adapters else "0",
+                                 "cudastub_%s_route_%s" % (lib, n) if n in routed else "0")))
+    undeclared = [(n, _row(n, opaque_rows[n], ZERO if spec.no_op else CODE)) for n in opaque]
+    return declared, undeclared
+
+
+def merge_abis(per_abi):
+    """One list of lines for every stub ABI, from each ABI's (name, line)
+    pairs: a line every ABI has stands alone, any other is guarded by the
+    ABIs that have it (#if CUDASTUB_ABI_MAJOR == ...), consecutive lines of
+    the same ABIs sharing one block; in the order of the names."""
+    majors = sorted(per_abi)
+    where = {}
+    for m in majors:
+        for name, line in per_abi[m]:
+            where.setdefault((name, line), set()).add(m)
+    out, guard = [], None
+    for (name, line), abis in sorted(where.items(),
+                                     key=lambda kv: (kv[0][0], min(kv[1]), kv[0][1])):
+        want = None if len(abis) == len(majors) else tuple(sorted(abis))
+        if want != guard:
+            if guard:
+                out.append("#endif")
+            if want:
+                out.append("#if " + " || ".join("CUDASTUB_ABI_MAJOR == %d" % m for m in want))
+            guard = want
+        out.append(line)
+    if guard:
+        out.append("#endif")
+    return out
+
+
+# what a file read by every stub ABI says first: the ABI it is read for
+ABI_REQUIRED = ["#ifndef CUDASTUB_ABI_MAJOR",
+                "#error \"CUDASTUB_ABI_MAJOR (the stub's ABI) chooses the lines of this file\"",
+                "#endif"]
+
+
+def emit_rows(per_abi, header_note):
+    """The library's rows (<lib>_rows.h) for every stub ABI, one line per
+    export and ABI, in the order of the F_<name> enum. per_abi: major ->
+    row_lines()."""
+    out = [header_note] + ABI_REQUIRED + [
+           "/* One row per export (stubs/common/table_define.h): name, majors with the same ABI,",
+           " * majors where a later minor may add it, majors with another ABI, fallback. */"]
+    out += merge_abis({m: d for m, (d, _) in per_abi.items()})
+    if any(u for _, u in per_abi.values()):
         out.append("/* No header declares these: forwarded without a prototype, to a major that")
         out.append(" * exports them undeclared too. */")
-    for n in opaque:
-        out.append(_row(n, opaque_rows[n], ZERO if spec.no_op else CODE))
+        out += merge_abis({m: u for m, (_, u) in per_abi.items()})
     return "\n".join(out) + "\n"
 
 
@@ -178,30 +220,38 @@ def emit(spec, abi, routed, names, header_note):
     return "\n".join(out)
 
 
-def emit_checks(spec, abi, opaque, header_note):
-    """<lib>_checks.c: each export's prototype, as the ABI record has it and
-    the table forwards it, against NVIDIA's declaration in the headers the
-    stub is compiled with, one assertion per export. A per-thread-stream
-    variant (_ptds, _ptsz) is declared only under a define the stub does
-    not set: its record is checked against the declaration it is made
-    from."""
+def check_lines(spec, abi, opaque):
+    """One ABI's checks: (name, line) pairs, each export's prototype, as
+    the ABI record has it and the table forwards it, against NVIDIA's
+    declaration in the headers the stub is compiled with. A
+    per-thread-stream variant (_ptds, _ptsz) is declared only under a
+    define the stub does not set: its record is checked against the
+    declaration it is made from."""
+    out = []
+    for n in sorted(abi.functions):
+        fn = abi.functions[n]
+        out.append((n, "_Static_assert(__builtin_types_compatible_p(__typeof__(&%s), %s (*)(%s)), \"%s\");"
+                    % (_declared_as(spec, abi, n), fn.ret, fn.parameters(), n)))
+    if opaque:
+        out.append(("~", "/* No prototype in the headers (forwarded without one): %s. */"
+                    % ", ".join(opaque)))
+    return out
+
+
+def emit_checks(spec, per_abi, header_note):
+    """<lib>_checks.c: one assertion per export and stub ABI (per_abi:
+    major -> check_lines())."""
     # the table's own opening, so that the headers see what they saw there,
     # and time.h: a prototype may name struct timespec (cuFile's) that its
     # header does not declare
     out = c_file_opening(header_note, spec.library,
                          ("stdatomic.h", "stddef.h", "string.h", "time.h")) + [
+           ""] + ABI_REQUIRED + [
            "",
            "/* naming a deprecated function is what checking it takes */",
            '#pragma GCC diagnostic ignored "-Wdeprecated-declarations"', "",
            "/* Every export with a prototype, against the headers' declaration. */"]
-    for n in sorted(abi.functions):
-        fn = abi.functions[n]
-        declared = _declared_as(spec, abi, n)
-        out.append("_Static_assert(__builtin_types_compatible_p(__typeof__(&%s), %s (*)(%s)), \"%s\");"
-                   % (declared, fn.ret, fn.parameters(), n))
-    if opaque:
-        out.append("/* No prototype in the headers (forwarded without one): %s. */"
-                   % ", ".join(opaque))
+    out += merge_abis(per_abi)
     return "\n".join(out) + "\n"
 
 

@@ -257,6 +257,7 @@ def cmd_stubs(args):
     # would be the next newer major's, line for line below the note, has
     # none, and its build reads that one (cmake/CudastubStub.cmake)
     newer = {}
+    rows_per_abi, checks_per_abi = {}, {}
     for build in reversed(builds):
         cells = lib.cells(build)
         masks = {n: decider.masks(build, n) for n in build.functions}
@@ -266,12 +267,15 @@ def cmd_stubs(args):
         shared = note("stubs", sources + " (CUDA %d.%d ABI, and each older one whose folder "
                       "has no copy)" % (build.major, build.minor))
         opaque = lib.opaque(build)
+        rows_per_abi[build.major] = emit_c.row_lines(spec, build, masks, routed, opaque,
+                                                     lib.opaque_masks(build))
+        checks_per_abi[build.major] = emit_c.check_lines(spec, build, opaque)
+        for stale in ("%s_rows.h", "%s_checks.c"):  # now one file for every ABI
+            if os.path.exists(os.path.join(outdir, stale % spec.library)):
+                os.remove(os.path.join(outdir, stale % spec.library))
         for name, text in (
-                ("%s_rows.h", emit_c.emit_rows(spec, build, masks, routed, opaque,
-                                               lib.opaque_masks(build), shared)),
                 ("%s_table.c", emit_c.emit(spec, build, routed,
                                            build.enums.get(spec.result_enum, []), shared)),
-                ("%s_checks.c", emit_c.emit_checks(spec, build, opaque, shared)),
                 ("%s_generated.h", emit_c.emit_declarations(spec, build, routed, shared))):
             path = os.path.join(outdir, name % spec.library)
             body = text.split("\n", 1)[1]
@@ -295,6 +299,13 @@ def cmd_stubs(args):
                    % (spec.library, build.major, build.minor, header[3:-3])]
         write(os.path.join(outdir, "%s.symbols" % spec.library),
               "\n".join(symbols + sorted(set(build.functions) | set(opaque))) + "\n")
+    # the rows and checks of every ABI in one file each: a line that is not
+    # every ABI's is guarded by those whose it is
+    every = note("stubs", sources + " (every stub ABI: %s)"
+                 % ", ".join("CUDA %d.%d" % (b.major, b.minor) for b in builds))
+    write(os.path.join(args.out, "%s_rows.h" % spec.library), emit_c.emit_rows(rows_per_abi, every))
+    write(os.path.join(args.out, "%s_checks.c" % spec.library),
+          emit_c.emit_checks(spec, checks_per_abi, every))
 
 
 def cmd_compatibility(args):
