@@ -6,24 +6,29 @@
  *   CUDASTUB_TABLE_ROWS  its rows file ("curand_rows.h")
  * and declares its typed fallbacks.
  *
- * A rows file holds one line per export, in the order of the F_<name>
+ * A rows file holds one line per export and stub ABI (a line that is not
+ * every ABI's is under #if CUDASTUB_ABI_MAJOR), in the order of the F_<name>
  * enum (<lib>_generated.h):
- *   CUDASTUB_ROW(name, (same), (later), (other), FALLBACK)
+ *   CUDASTUB_ROW(name, (same), (later), (other), FALLBACK, (type))
  *   CUDASTUB_ROW_X(name, (same), (later), (other), FALLBACK, KIND, flags,
- *                  typed, adapt, route)
+ *                  typed, adapt, route, declared, (type))
+ *   CUDASTUB_ROW_OPAQUE(name, (same), (later), (other), FALLBACK)
  * same, later and other are the majors of struct cudastub_function
  * (loader.h), as a parenthesized list ((0) for none); FALLBACK is
  * CODE, NEGATIVE, ZERO or TYPED (enum cudastub_fallback); KIND is EXPORTED
  * or HANDWRITTEN (the C export is hand-written: the row gets a slot and no
  * assembly export); flags are CUDASTUB_ROW_*; typed, adapt and route are
- * functions or 0 (struct cudastub_row). CUDASTUB_ROW is CUDASTUB_ROW_X with
- * KIND EXPORTED and the rest 0.
+ * functions or 0 (struct cudastub_row); type is the function type the
+ * export is forwarded with, which table_check.h compares with the headers'
+ * declaration of declared. CUDASTUB_ROW is CUDASTUB_ROW_X with KIND
+ * EXPORTED, the rest 0 and declared the name itself; CUDASTUB_ROW_OPAQUE is
+ * an export no header declares (forwarded without a prototype).
  *
- * The rows file is read four times: the names, the rows, the forwarders
- * (whose slots follow one another in the rows' order: forwarder.h) and, in
- * <lib>_generated.h, the enum. An export's name is only ever pasted or
- * quoted, never expanded, so that a header's macro of the same name
- * (cuda.h's cuMemAlloc, for one) cannot change it.
+ * The rows file is read five times: the names, the rows, the forwarders
+ * (whose slots follow one another in the rows' order: forwarder.h), in
+ * <lib>_generated.h the enum, and in <lib>_checks.c the checks. An export's name is only ever
+ * pasted or quoted, never expanded, so that a header's macro of the same name (cuda.h's cuMemAlloc,
+ * for one) cannot change it.
  */
 #include <stddef.h>
 
@@ -48,32 +53,42 @@
 	}
 
 /* ---- the names, one string after another ---- */
-#define CUDASTUB_ROW(name, ...)	  char n_##name[sizeof #name];
-#define CUDASTUB_ROW_X(name, ...) char n_##name[sizeof #name];
+#define CUDASTUB_ROW(name, ...)	       char n_##name[sizeof #name];
+#define CUDASTUB_ROW_X(name, ...)      char n_##name[sizeof #name];
+#define CUDASTUB_ROW_OPAQUE(name, ...) char n_##name[sizeof #name];
 struct cudastub_table_names {
 #include CUDASTUB_TABLE_ROWS
 };
 #undef CUDASTUB_ROW
 #undef CUDASTUB_ROW_X
+#undef CUDASTUB_ROW_OPAQUE
 
-#define CUDASTUB_ROW(name, ...)	  #name,
-#define CUDASTUB_ROW_X(name, ...) #name,
+#define CUDASTUB_ROW(name, ...)	       #name,
+#define CUDASTUB_ROW_X(name, ...)      #name,
+#define CUDASTUB_ROW_OPAQUE(name, ...) #name,
 static const struct cudastub_table_names cudastub_table_names = {
 #include CUDASTUB_TABLE_ROWS
 };
 #undef CUDASTUB_ROW
 #undef CUDASTUB_ROW_X
+#undef CUDASTUB_ROW_OPAQUE
 
 /* ---- the rows ---- */
-#define CUDASTUB_ROW(name, same, later, other, fallback)                                           \
+/* field and class come pasted (n_<name>, CUDASTUB_FALLBACK_<class>), so
+ * that no header's macro can expand them on the way */
+#define CUDASTUB_ROW_ENTRY(field, same, later, other, class)                                       \
 	{CUDASTUB_GATE(same, later, other),                                                        \
-	 offsetof(struct cudastub_table_names, n_##name),                                          \
-	 CUDASTUB_FALLBACK_##fallback,                                                             \
+	 offsetof(struct cudastub_table_names, field),                                             \
+	 class,                                                                                    \
 	 0,                                                                                        \
 	 0,                                                                                        \
 	 0,                                                                                        \
 	 0},
-#define CUDASTUB_ROW_X(name, same, later, other, fallback, kind, flags, typed, adapt, route)       \
+#define CUDASTUB_ROW(name, same, later, other, fallback, type)                                     \
+	CUDASTUB_ROW_ENTRY(n_##name, same, later, other, CUDASTUB_FALLBACK_##fallback)
+#define CUDASTUB_ROW_OPAQUE(name, same, later, other, fallback)                                    \
+	CUDASTUB_ROW_ENTRY(n_##name, same, later, other, CUDASTUB_FALLBACK_##fallback)
+#define CUDASTUB_ROW_X(name, same, later, other, fallback, kind, flags, typed, adapt, route, ...)  \
 	{CUDASTUB_GATE(same, later, other), offsetof(struct cudastub_table_names, n_##name),       \
 	 CUDASTUB_FALLBACK_##fallback,	    flags,                                                 \
 	 (cudastub_any_fn)(typed),	    (cudastub_any_fn)(adapt),                              \
@@ -83,6 +98,8 @@ const struct cudastub_row CUDASTUB_TABLE_ID(_rows)[] = {
 };
 #undef CUDASTUB_ROW
 #undef CUDASTUB_ROW_X
+#undef CUDASTUB_ROW_OPAQUE
+#undef CUDASTUB_ROW_ENTRY
 _Static_assert(sizeof CUDASTUB_TABLE_ID(_rows) / sizeof *CUDASTUB_TABLE_ID(_rows) == F_COUNT,
 	       "one row per F_<name>");
 
@@ -90,12 +107,14 @@ _Static_assert(sizeof CUDASTUB_TABLE_ID(_rows) / sizeof *CUDASTUB_TABLE_ID(_rows
 #define CUDASTUB_KIND_EXPORTED	  CUDASTUB_ROW_FORWARDER
 #define CUDASTUB_KIND_HANDWRITTEN CUDASTUB_ROW_SLOT_ONLY
 CUDASTUB_SLOTS_BEGIN(CUDASTUB_TABLE_NAME);
-#define CUDASTUB_ROW(name, ...) CUDASTUB_ROW_FORWARDER(CUDASTUB_TABLE_NAME, #name);
+#define CUDASTUB_ROW(name, ...)	       CUDASTUB_ROW_FORWARDER(CUDASTUB_TABLE_NAME, #name);
+#define CUDASTUB_ROW_OPAQUE(name, ...) CUDASTUB_ROW_FORWARDER(CUDASTUB_TABLE_NAME, #name);
 #define CUDASTUB_ROW_X(name, same, later, other, fallback, kind, ...)                              \
 	CUDASTUB_KIND_##kind(CUDASTUB_TABLE_NAME, #name);
 #include CUDASTUB_TABLE_ROWS
 #undef CUDASTUB_ROW
 #undef CUDASTUB_ROW_X
+#undef CUDASTUB_ROW_OPAQUE
 extern _Atomic(void *) CUDASTUB_TABLE_ID(_slots)[] CUDASTUB_HIDDEN;
 
 /* ---- what a row without a function of its own answers, by reason ---- */

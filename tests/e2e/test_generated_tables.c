@@ -139,7 +139,7 @@ static char *preprocess(const char *path, int major)
 }
 
 /* In each ABI's cudart_rows.h, the exports no header declares come after
- * the line that says so, one CUDASTUB_ROW each: every name there once, and
+ * the line that says so, one CUDASTUB_ROW_OPAQUE each: every name there once, and
  * no name a declared row has too. */
 static void test_opaque_rows(void)
 {
@@ -156,11 +156,11 @@ static void test_opaque_rows(void)
 		CU_ASSERT_PTR_NOT_NULL_FATAL(text);
 		opaque = strstr(text, "No header declares these");
 		CU_ASSERT_PTR_NOT_NULL_FATAL(opaque);
-		for (at = strstr(opaque, "\nCUDASTUB_ROW("); at && count < 64;
-		     at = strstr(at + 1, "\nCUDASTUB_ROW(")) {
+		for (at = strstr(opaque, "\nCUDASTUB_ROW_OPAQUE("); at && count < 64;
+		     at = strstr(at + 1, "\nCUDASTUB_ROW_OPAQUE(")) {
 			char row[160];
 
-			if (sscanf(at, "\nCUDASTUB_ROW(%127[^,]", names[count]) != 1)
+			if (sscanf(at, "\nCUDASTUB_ROW_OPAQUE(%127[^,]", names[count]) != 1)
 				break;
 			for (int i = 0; i < count; i++)
 				twice += strcmp(names[i], names[count]) == 0;

@@ -81,12 +81,24 @@ def _majors(majors):
     return "(%s)" % (", ".join(str(m) for m in sorted(majors)) or "0")
 
 
-def _row(n, masks, fallback, kind="EXPORTED", flags="0", typed="0", adapt="0", route="0"):
+def function_type(fn):
+    """The export's type as the table forwards it: RET (*)(TYPE, ...)."""
+    params = ", ".join(p.declare("").rstrip() for p in fn.params) or "void"
+    return "%s (*)(%s)" % (fn.ret, params)
+
+
+def _row(n, masks, fallback, kind="EXPORTED", flags="0", typed="0", adapt="0", route="0",
+         declared=None, type_=None):
+    """A row: declared and type_ are the declaration the export is checked
+    against and the type it is forwarded with (none: no header declares
+    it)."""
     same, later, other = (_majors(m) for m in masks)
-    if (kind, flags, typed, adapt, route) == ("EXPORTED", "0", "0", "0", "0"):
-        return "CUDASTUB_ROW(%s, %s, %s, %s, %s)" % (n, same, later, other, fallback)
-    return "CUDASTUB_ROW_X(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)" % (
-        n, same, later, other, fallback, kind, flags, typed, adapt, route)
+    if type_ is None:
+        return "CUDASTUB_ROW_OPAQUE(%s, %s, %s, %s, %s)" % (n, same, later, other, fallback)
+    if (kind, flags, typed, adapt, route, declared) == ("EXPORTED", "0", "0", "0", "0", n):
+        return "CUDASTUB_ROW(%s, %s, %s, %s, %s, (%s))" % (n, same, later, other, fallback, type_)
+    return "CUDASTUB_ROW_X(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, (%s))" % (
+        n, same, later, other, fallback, kind, flags, typed, adapt, route, declared, type_)
 
 
 def row_lines(spec, abi, rows, routed, opaque, opaque_rows):
@@ -106,24 +118,28 @@ def row_lines(spec, abi, rows, routed, opaque, opaque_rows):
                                  "HANDWRITTEN" if n in spec.handwritten else "EXPORTED", flags,
                                  typed,
                                  "cudastub_%s_adapt_%s" % (lib, n) if n in spec.adapters else "0",
-                                 "cudastub_%s_route_%s" % (lib, n) if n in routed else "0")))
+                                 "cudastub_%s_route_%s" % (lib, n) if n in routed else "0",
+                                 _declared_as(spec, abi, n), function_type(abi.functions[n]))))
     undeclared = [(n, _row(n, opaque_rows[n], ZERO if spec.no_op else CODE)) for n in opaque]
     return declared, undeclared
 
 
 def merge_abis(per_abi):
     """One list of lines for every stub ABI, from each ABI's (name, line)
-    pairs: a line every ABI has stands alone, any other is guarded by the
-    ABIs that have it (#if CUDASTUB_ABI_MAJOR == ...), consecutive lines of
-    the same ABIs sharing one block; in the order of the names."""
+    pairs: the lines every ABI has, then those of fewer ABIs in one block
+    per set of ABIs, guarded by them (#if CUDASTUB_ABI_MAJOR == ...)."""
     majors = sorted(per_abi)
     where = {}
     for m in majors:
         for name, line in per_abi[m]:
             where.setdefault((name, line), set()).add(m)
     out, guard = [], None
+    # every ABI's lines first, then each set of ABIs' in a block of its own
+    # (ABI changes often come in runs: NPP 12 made every signal length a
+    # size_t), by name within
     for (name, line), abis in sorted(where.items(),
-                                     key=lambda kv: (kv[0][0], min(kv[1]), kv[0][1])):
+                                     key=lambda kv: (len(kv[1]) < len(majors), sorted(kv[1]),
+                                                     kv[0][0], kv[0][1])):
         want = None if len(abis) == len(majors) else tuple(sorted(abis))
         if want != guard:
             if guard:
@@ -149,7 +165,9 @@ def emit_rows(per_abi, header_note):
     row_lines()."""
     out = [header_note] + ABI_REQUIRED + [
            "/* One row per export (stubs/common/table_define.h): name, majors with the same ABI,",
-           " * majors where a later minor may add it, majors with another ABI, fallback. */"]
+           " * majors where a later minor may add it, majors with another ABI, fallback, and",
+           " * the type it is forwarded with, checked against the headers' declaration",
+           " * (stubs/common/table_check.h). */"]
     out += merge_abis({m: d for m, (d, _) in per_abi.items()})
     if any(u for _, u in per_abi.values()):
         out.append("/* No header declares these: forwarded without a prototype, to a major that")
@@ -187,7 +205,13 @@ def emit(spec, abi, routed, names, header_note):
         elif n in spec.fallback_values:
             # the same answer whatever the reason (spec: fallback)
             out += ["static %s %s_unavailable(void)" % (ret, n), "{"]
-            out.append("\treturn %s;" % spec.fallback_values[n])
+            value = spec.fallback_values[n]
+            if value.startswith("{") and ret.endswith("*"):
+                # a struct's value, for a function that returns a pointer to
+                # one: the stub's own, which lives as long as the process
+                out.append("\tstatic %s answer = %s;" % (ret[:-1].strip(), value))
+                value = "&answer"
+            out.append("\treturn %s;" % value)
         elif n in spec.zero_outputs or (ret == spec.result and spec.result_field):
             out += ["static %s %s_unavailable(%s)" % (ret, n, params), "{"]
             if n in spec.zero_outputs:
@@ -220,38 +244,16 @@ def emit(spec, abi, routed, names, header_note):
     return "\n".join(out)
 
 
-def check_lines(spec, abi, opaque):
-    """One ABI's checks: (name, line) pairs, each export's prototype, as
-    the ABI record has it and the table forwards it, against NVIDIA's
-    declaration in the headers the stub is compiled with. A
-    per-thread-stream variant (_ptds, _ptsz) is declared only under a
-    define the stub does not set: its record is checked against the
-    declaration it is made from."""
-    out = []
-    for n in sorted(abi.functions):
-        fn = abi.functions[n]
-        out.append((n, "_Static_assert(__builtin_types_compatible_p(__typeof__(&%s), %s (*)(%s)), \"%s\");"
-                    % (_declared_as(spec, abi, n), fn.ret, fn.parameters(), n)))
-    if opaque:
-        out.append(("~", "/* No prototype in the headers (forwarded without one): %s. */"
-                    % ", ".join(opaque)))
-    return out
-
-
-def emit_checks(spec, per_abi, header_note):
-    """<lib>_checks.c: one assertion per export and stub ABI (per_abi:
-    major -> check_lines())."""
+def emit_checks(spec, header_note):
+    """<lib>_checks.c: every row's type against NVIDIA's declaration in the
+    headers the stub is compiled with (stubs/common/table_check.h)."""
     # the table's own opening, so that the headers see what they saw there,
     # and time.h: a prototype may name struct timespec (cuFile's) that its
     # header does not declare
     out = c_file_opening(header_note, spec.library,
                          ("stdatomic.h", "stddef.h", "string.h", "time.h")) + [
-           ""] + ABI_REQUIRED + [
-           "",
-           "/* naming a deprecated function is what checking it takes */",
-           '#pragma GCC diagnostic ignored "-Wdeprecated-declarations"', "",
-           "/* Every export with a prototype, against the headers' declaration. */"]
-    out += merge_abis(per_abi)
+           "", '#define CUDASTUB_TABLE_ROWS "%s_rows.h"' % spec.library,
+           '#include "table_check.h"']
     return "\n".join(out) + "\n"
 
 
@@ -362,12 +364,14 @@ def emit_declarations(spec, abi, routed, header_note):
     out.append(" * never from this file's folder, which may be a newer major's). */")
     out.append("#define CUDASTUB_ROW(name, ...) F_##name,")
     out.append("#define CUDASTUB_ROW_X(name, ...) F_##name,")
+    out.append("#define CUDASTUB_ROW_OPAQUE(name, ...) F_##name,")
     out.append("enum {")
     out.append('#include <%s_rows.h>' % lib)
     out.append("\tF_COUNT")
     out.append("};")
     out.append("#undef CUDASTUB_ROW")
     out.append("#undef CUDASTUB_ROW_X")
+    out.append("#undef CUDASTUB_ROW_OPAQUE")
     out.append("")
     out.append("extern const struct cudastub_row cudastub_%s_rows[] CUDASTUB_HIDDEN;" % lib)
     out.append("const char *cudastub_%s_result_name(int code);" % lib)

@@ -257,7 +257,7 @@ def cmd_stubs(args):
     # would be the next newer major's, line for line below the note, has
     # none, and its build reads that one (cmake/CudastubStub.cmake)
     newer = {}
-    rows_per_abi, checks_per_abi = {}, {}
+    rows_per_abi = {}
     for build in reversed(builds):
         cells = lib.cells(build)
         masks = {n: decider.masks(build, n) for n in build.functions}
@@ -269,7 +269,6 @@ def cmd_stubs(args):
         opaque = lib.opaque(build)
         rows_per_abi[build.major] = emit_c.row_lines(spec, build, masks, routed, opaque,
                                                      lib.opaque_masks(build))
-        checks_per_abi[build.major] = emit_c.check_lines(spec, build, opaque)
         for stale in ("%s_rows.h", "%s_checks.c"):  # now one file for every ABI
             if os.path.exists(os.path.join(outdir, stale % spec.library)):
                 os.remove(os.path.join(outdir, stale % spec.library))
@@ -304,8 +303,7 @@ def cmd_stubs(args):
     every = note("stubs", sources + " (every stub ABI: %s)"
                  % ", ".join("CUDA %d.%d" % (b.major, b.minor) for b in builds))
     write(os.path.join(args.out, "%s_rows.h" % spec.library), emit_c.emit_rows(rows_per_abi, every))
-    write(os.path.join(args.out, "%s_checks.c" % spec.library),
-          emit_c.emit_checks(spec, checks_per_abi, every))
+    write(os.path.join(args.out, "%s_checks.c" % spec.library), emit_c.emit_checks(spec, every))
 
 
 def cmd_compatibility(args):

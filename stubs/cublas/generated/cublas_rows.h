@@ -3,1220 +3,772 @@
 #error "CUDASTUB_ABI_MAJOR (the stub's ABI) chooses the lines of this file"
 #endif
 /* One row per export (stubs/common/table_define.h): name, majors with the same ABI,
- * majors where a later minor may add it, majors with another ABI, fallback. */
-CUDASTUB_ROW(cublasAlloc, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasAsumEx, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasAsumEx_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasAxpyEx, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasAxpyEx_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasCaxpy, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasCaxpy_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasCaxpy_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasCcopy, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasCcopy_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasCcopy_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasCdgmm, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasCdgmm_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW_X(cublasCdotc, (11, 12, 13), (0), (0), TYPED, EXPORTED, 0, cublasCdotc_unavailable, 0, 0)
-CUDASTUB_ROW(cublasCdotc_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasCdotc_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW_X(cublasCdotu, (11, 12, 13), (0), (0), TYPED, EXPORTED, 0, cublasCdotu_unavailable, 0, 0)
-CUDASTUB_ROW(cublasCdotu_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasCdotu_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasCgbmv, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasCgbmv_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasCgbmv_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasCgeam, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasCgeam_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasCgelsBatched, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasCgemm, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasCgemm3m, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasCgemm3mBatched, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasCgemm3mBatched_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasCgemm3mEx, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasCgemm3mEx_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasCgemm3mStridedBatched, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasCgemm3mStridedBatched_64, (12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasCgemm3m_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasCgemmBatched, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasCgemmBatched_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasCgemmEx, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasCgemmEx_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasCgemmStridedBatched, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasCgemmStridedBatched_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasCgemm_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasCgemm_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasCgemv, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasCgemvBatched, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasCgemvBatched_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasCgemvStridedBatched, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasCgemvStridedBatched_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasCgemv_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasCgemv_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasCgeqrfBatched, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasCgerc, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasCgerc_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasCgerc_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasCgeru, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasCgeru_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasCgeru_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasCgetrfBatched, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasCgetriBatched, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasCgetrsBatched, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasChbmv, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasChbmv_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasChbmv_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasChemm, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasChemm_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasChemm_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasChemv, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasChemv_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasChemv_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasCher, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasCher2, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasCher2_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasCher2_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasCher2k, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasCher2k_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasCher2k_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasCher_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasCher_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasCherk, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasCherk3mEx, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasCherk3mEx_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasCherkEx, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasCherkEx_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasCherk_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasCherk_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasCherkx, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasCherkx_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasChpmv, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasChpmv_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasChpmv_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasChpr, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasChpr2, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasChpr2_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasChpr2_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasChpr_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasChpr_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasCmatinvBatched, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasCopyEx, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasCopyEx_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasCreate_v2, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasCrot, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasCrot_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasCrot_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasCrotg, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasCrotg_v2, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasCscal, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasCscal_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasCscal_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasCsrot, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasCsrot_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasCsrot_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasCsscal, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasCsscal_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasCsscal_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasCswap, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasCswap_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasCswap_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasCsymm, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasCsymm_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasCsymm_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasCsymv_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasCsymv_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasCsyr2_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasCsyr2_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasCsyr2k, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasCsyr2k_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasCsyr2k_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasCsyr_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasCsyr_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasCsyrk, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasCsyrk3mEx, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasCsyrk3mEx_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasCsyrkEx, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasCsyrkEx_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasCsyrk_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasCsyrk_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasCsyrkx, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasCsyrkx_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasCtbmv, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasCtbmv_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasCtbmv_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasCtbsv, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasCtbsv_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasCtbsv_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasCtpmv, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasCtpmv_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasCtpmv_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasCtpsv, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasCtpsv_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasCtpsv_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasCtpttr, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasCtrmm, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasCtrmm_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasCtrmm_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasCtrmv, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasCtrmv_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasCtrmv_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasCtrsm, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasCtrsmBatched, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasCtrsmBatched_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasCtrsm_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasCtrsm_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasCtrsv, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasCtrsv_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasCtrsv_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasCtrttp, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW_X(cublasDasum, (11, 12, 13), (0), (0), TYPED, EXPORTED, 0, cublasDasum_unavailable, 0, 0)
-CUDASTUB_ROW(cublasDasum_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasDasum_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasDaxpy, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasDaxpy_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasDaxpy_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasDcopy, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasDcopy_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasDcopy_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasDdgmm, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasDdgmm_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW_X(cublasDdot, (11, 12, 13), (0), (0), TYPED, EXPORTED, 0, cublasDdot_unavailable, 0, 0)
-CUDASTUB_ROW(cublasDdot_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasDdot_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasDestroy_v2, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasDgbmv, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasDgbmv_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasDgbmv_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasDgeam, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasDgeam_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasDgelsBatched, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasDgemm, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasDgemmBatched, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasDgemmBatched_64, (12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasDgemmGroupedBatched, (12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasDgemmGroupedBatched_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasDgemmStridedBatched, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasDgemmStridedBatched_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasDgemm_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasDgemm_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasDgemv, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasDgemvBatched, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasDgemvBatched_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasDgemvStridedBatched, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasDgemvStridedBatched_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasDgemv_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasDgemv_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasDgeqrfBatched, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasDger, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasDger_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasDger_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasDgetrfBatched, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasDgetriBatched, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasDgetrsBatched, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasDmatinvBatched, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW_X(cublasDnrm2, (11, 12, 13), (0), (0), TYPED, EXPORTED, 0, cublasDnrm2_unavailable, 0, 0)
-CUDASTUB_ROW(cublasDnrm2_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasDnrm2_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasDotEx, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasDotEx_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasDotcEx, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasDotcEx_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasDrot, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasDrot_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasDrot_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasDrotg, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasDrotg_v2, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasDrotm, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasDrotm_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasDrotm_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasDrotmg, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasDrotmg_v2, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasDsbmv, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasDsbmv_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasDsbmv_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasDscal, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasDscal_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasDscal_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasDspmv, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasDspmv_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasDspmv_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasDspr, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasDspr2, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasDspr2_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasDspr2_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasDspr_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasDspr_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasDswap, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasDswap_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasDswap_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasDsymm, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasDsymm_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasDsymm_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasDsymv, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasDsymv_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasDsymv_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasDsyr, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasDsyr2, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasDsyr2_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasDsyr2_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasDsyr2k, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasDsyr2k_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasDsyr2k_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasDsyr_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasDsyr_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasDsyrk, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasDsyrk_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasDsyrk_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasDsyrkx, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasDsyrkx_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasDtbmv, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasDtbmv_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasDtbmv_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasDtbsv, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasDtbsv_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasDtbsv_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasDtpmv, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasDtpmv_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasDtpmv_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasDtpsv, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasDtpsv_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasDtpsv_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasDtpttr, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasDtrmm, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasDtrmm_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasDtrmm_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasDtrmv, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasDtrmv_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasDtrmv_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasDtrsm, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasDtrsmBatched, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasDtrsmBatched_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasDtrsm_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasDtrsm_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasDtrsv, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasDtrsv_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasDtrsv_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasDtrttp, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW_X(cublasDzasum, (11, 12, 13), (0), (0), TYPED, EXPORTED, 0, cublasDzasum_unavailable, 0, 0)
-CUDASTUB_ROW(cublasDzasum_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasDzasum_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW_X(cublasDznrm2, (11, 12, 13), (0), (0), TYPED, EXPORTED, 0, cublasDznrm2_unavailable, 0, 0)
-CUDASTUB_ROW(cublasDznrm2_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasDznrm2_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasFree, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasGemmBatchedEx, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasGemmBatchedEx_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasGemmEx, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasGemmEx_64, (12, 13), (0), (0), CODE)
+ * majors where a later minor may add it, majors with another ABI, fallback, and
+ * the type it is forwarded with, checked against the headers' declaration
+ * (stubs/common/table_check.h). */
+CUDASTUB_ROW(cublasAlloc, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(int, int, void **)))
+CUDASTUB_ROW(cublasAsumEx, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int, const void *, cudaDataType, int, void *, cudaDataType, cudaDataType)))
+CUDASTUB_ROW(cublasAxpyEx, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int, const void *, cudaDataType, const void *, cudaDataType, int, void *, cudaDataType, int, cudaDataType)))
+CUDASTUB_ROW(cublasCaxpy, (11, 12, 13), (0), (0), ZERO, (void (*)(int, cuComplex, const cuComplex *, int, cuComplex *, int)))
+CUDASTUB_ROW(cublasCaxpy_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int, const cuComplex *, const cuComplex *, int, cuComplex *, int)))
+CUDASTUB_ROW(cublasCcopy, (11, 12, 13), (0), (0), ZERO, (void (*)(int, const cuComplex *, int, cuComplex *, int)))
+CUDASTUB_ROW(cublasCcopy_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int, const cuComplex *, int, cuComplex *, int)))
+CUDASTUB_ROW(cublasCdgmm, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasSideMode_t, int, int, const cuComplex *, int, const cuComplex *, int, cuComplex *, int)))
+CUDASTUB_ROW_X(cublasCdotc, (11, 12, 13), (0), (0), TYPED, EXPORTED, 0, cublasCdotc_unavailable, 0, 0, cublasCdotc, (cuComplex (*)(int, const cuComplex *, int, const cuComplex *, int)))
+CUDASTUB_ROW(cublasCdotc_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int, const cuComplex *, int, const cuComplex *, int, cuComplex *)))
+CUDASTUB_ROW_X(cublasCdotu, (11, 12, 13), (0), (0), TYPED, EXPORTED, 0, cublasCdotu_unavailable, 0, 0, cublasCdotu, (cuComplex (*)(int, const cuComplex *, int, const cuComplex *, int)))
+CUDASTUB_ROW(cublasCdotu_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int, const cuComplex *, int, const cuComplex *, int, cuComplex *)))
+CUDASTUB_ROW(cublasCgbmv, (11, 12, 13), (0), (0), ZERO, (void (*)(char, int, int, int, int, cuComplex, const cuComplex *, int, const cuComplex *, int, cuComplex, cuComplex *, int)))
+CUDASTUB_ROW(cublasCgbmv_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, int, int, int, int, const cuComplex *, const cuComplex *, int, const cuComplex *, int, const cuComplex *, cuComplex *, int)))
+CUDASTUB_ROW(cublasCgeam, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, const cuComplex *, const cuComplex *, int, const cuComplex *, const cuComplex *, int, cuComplex *, int)))
+CUDASTUB_ROW(cublasCgelsBatched, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, int, int, int, cuComplex *const  [], int, cuComplex *const  [], int, int *, int *, int)))
+CUDASTUB_ROW(cublasCgemm, (11, 12, 13), (0), (0), ZERO, (void (*)(char, char, int, int, int, cuComplex, const cuComplex *, int, const cuComplex *, int, cuComplex, cuComplex *, int)))
+CUDASTUB_ROW(cublasCgemm3m, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int, const cuComplex *, const cuComplex *, int, const cuComplex *, int, const cuComplex *, cuComplex *, int)))
+CUDASTUB_ROW(cublasCgemm3mBatched, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int, const cuComplex *, const cuComplex *const  [], int, const cuComplex *const  [], int, const cuComplex *, cuComplex *const  [], int, int)))
+CUDASTUB_ROW(cublasCgemm3mEx, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int, const cuComplex *, const void *, cudaDataType, int, const void *, cudaDataType, int, const cuComplex *, void *, cudaDataType, int)))
+CUDASTUB_ROW(cublasCgemm3mStridedBatched, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int, const cuComplex *, const cuComplex *, int, long long, const cuComplex *, int, long long, const cuComplex *, cuComplex *, int, long long, int)))
+CUDASTUB_ROW(cublasCgemmBatched, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int, const cuComplex *, const cuComplex *const  [], int, const cuComplex *const  [], int, const cuComplex *, cuComplex *const  [], int, int)))
+CUDASTUB_ROW(cublasCgemmEx, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int, const cuComplex *, const void *, cudaDataType, int, const void *, cudaDataType, int, const cuComplex *, void *, cudaDataType, int)))
+CUDASTUB_ROW(cublasCgemmStridedBatched, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int, const cuComplex *, const cuComplex *, int, long long, const cuComplex *, int, long long, const cuComplex *, cuComplex *, int, long long, int)))
+CUDASTUB_ROW(cublasCgemm_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int, const cuComplex *, const cuComplex *, int, const cuComplex *, int, const cuComplex *, cuComplex *, int)))
+CUDASTUB_ROW(cublasCgemv, (11, 12, 13), (0), (0), ZERO, (void (*)(char, int, int, cuComplex, const cuComplex *, int, const cuComplex *, int, cuComplex, cuComplex *, int)))
+CUDASTUB_ROW(cublasCgemvBatched, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, int, int, const cuComplex *, const cuComplex *const  [], int, const cuComplex *const  [], int, const cuComplex *, cuComplex *const  [], int, int)))
+CUDASTUB_ROW(cublasCgemvStridedBatched, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, int, int, const cuComplex *, const cuComplex *, int, long long, const cuComplex *, int, long long, const cuComplex *, cuComplex *, int, long long, int)))
+CUDASTUB_ROW(cublasCgemv_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, int, int, const cuComplex *, const cuComplex *, int, const cuComplex *, int, const cuComplex *, cuComplex *, int)))
+CUDASTUB_ROW(cublasCgeqrfBatched, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int, int, cuComplex *const  [], int, cuComplex *const  [], int *, int)))
+CUDASTUB_ROW(cublasCgerc, (11, 12, 13), (0), (0), ZERO, (void (*)(int, int, cuComplex, const cuComplex *, int, const cuComplex *, int, cuComplex *, int)))
+CUDASTUB_ROW(cublasCgerc_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int, int, const cuComplex *, const cuComplex *, int, const cuComplex *, int, cuComplex *, int)))
+CUDASTUB_ROW(cublasCgeru, (11, 12, 13), (0), (0), ZERO, (void (*)(int, int, cuComplex, const cuComplex *, int, const cuComplex *, int, cuComplex *, int)))
+CUDASTUB_ROW(cublasCgeru_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int, int, const cuComplex *, const cuComplex *, int, const cuComplex *, int, cuComplex *, int)))
+CUDASTUB_ROW(cublasCgetrfBatched, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int, cuComplex *const  [], int, int *, int *, int)))
+CUDASTUB_ROW(cublasCgetriBatched, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int, const cuComplex *const  [], int, const int *, cuComplex *const  [], int, int *, int)))
+CUDASTUB_ROW(cublasCgetrsBatched, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, int, int, const cuComplex *const  [], int, const int *, cuComplex *const  [], int, int *, int)))
+CUDASTUB_ROW(cublasChbmv, (11, 12, 13), (0), (0), ZERO, (void (*)(char, int, int, cuComplex, const cuComplex *, int, const cuComplex *, int, cuComplex, cuComplex *, int)))
+CUDASTUB_ROW(cublasChbmv_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, int, int, const cuComplex *, const cuComplex *, int, const cuComplex *, int, const cuComplex *, cuComplex *, int)))
+CUDASTUB_ROW(cublasChemm, (11, 12, 13), (0), (0), ZERO, (void (*)(char, char, int, int, cuComplex, const cuComplex *, int, const cuComplex *, int, cuComplex, cuComplex *, int)))
+CUDASTUB_ROW(cublasChemm_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasSideMode_t, cublasFillMode_t, int, int, const cuComplex *, const cuComplex *, int, const cuComplex *, int, const cuComplex *, cuComplex *, int)))
+CUDASTUB_ROW(cublasChemv, (11, 12, 13), (0), (0), ZERO, (void (*)(char, int, cuComplex, const cuComplex *, int, const cuComplex *, int, cuComplex, cuComplex *, int)))
+CUDASTUB_ROW(cublasChemv_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, int, const cuComplex *, const cuComplex *, int, const cuComplex *, int, const cuComplex *, cuComplex *, int)))
+CUDASTUB_ROW(cublasCher, (11, 12, 13), (0), (0), ZERO, (void (*)(char, int, float, const cuComplex *, int, cuComplex *, int)))
+CUDASTUB_ROW(cublasCher2, (11, 12, 13), (0), (0), ZERO, (void (*)(char, int, cuComplex, const cuComplex *, int, const cuComplex *, int, cuComplex *, int)))
+CUDASTUB_ROW(cublasCher2_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, int, const cuComplex *, const cuComplex *, int, const cuComplex *, int, cuComplex *, int)))
+CUDASTUB_ROW(cublasCher2k, (11, 12, 13), (0), (0), ZERO, (void (*)(char, char, int, int, cuComplex, const cuComplex *, int, const cuComplex *, int, float, cuComplex *, int)))
+CUDASTUB_ROW(cublasCher2k_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, cublasOperation_t, int, int, const cuComplex *, const cuComplex *, int, const cuComplex *, int, const float *, cuComplex *, int)))
+CUDASTUB_ROW(cublasCher_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, int, const float *, const cuComplex *, int, cuComplex *, int)))
+CUDASTUB_ROW(cublasCherk, (11, 12, 13), (0), (0), ZERO, (void (*)(char, char, int, int, float, const cuComplex *, int, float, cuComplex *, int)))
+CUDASTUB_ROW(cublasCherk3mEx, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, cublasOperation_t, int, int, const float *, const void *, cudaDataType, int, const float *, void *, cudaDataType, int)))
+CUDASTUB_ROW(cublasCherkEx, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, cublasOperation_t, int, int, const float *, const void *, cudaDataType, int, const float *, void *, cudaDataType, int)))
+CUDASTUB_ROW(cublasCherk_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, cublasOperation_t, int, int, const float *, const cuComplex *, int, const float *, cuComplex *, int)))
+CUDASTUB_ROW(cublasCherkx, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, cublasOperation_t, int, int, const cuComplex *, const cuComplex *, int, const cuComplex *, int, const float *, cuComplex *, int)))
+CUDASTUB_ROW(cublasChpmv, (11, 12, 13), (0), (0), ZERO, (void (*)(char, int, cuComplex, const cuComplex *, const cuComplex *, int, cuComplex, cuComplex *, int)))
+CUDASTUB_ROW(cublasChpmv_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, int, const cuComplex *, const cuComplex *, const cuComplex *, int, const cuComplex *, cuComplex *, int)))
+CUDASTUB_ROW(cublasChpr, (11, 12, 13), (0), (0), ZERO, (void (*)(char, int, float, const cuComplex *, int, cuComplex *)))
+CUDASTUB_ROW(cublasChpr2, (11, 12, 13), (0), (0), ZERO, (void (*)(char, int, cuComplex, const cuComplex *, int, const cuComplex *, int, cuComplex *)))
+CUDASTUB_ROW(cublasChpr2_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, int, const cuComplex *, const cuComplex *, int, const cuComplex *, int, cuComplex *)))
+CUDASTUB_ROW(cublasChpr_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, int, const float *, const cuComplex *, int, cuComplex *)))
+CUDASTUB_ROW(cublasCmatinvBatched, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int, const cuComplex *const  [], int, cuComplex *const  [], int, int *, int)))
+CUDASTUB_ROW(cublasCopyEx, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int, const void *, cudaDataType, int, void *, cudaDataType, int)))
+CUDASTUB_ROW(cublasCreate_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t *)))
+CUDASTUB_ROW(cublasCrot, (11, 12, 13), (0), (0), ZERO, (void (*)(int, cuComplex *, int, cuComplex *, int, float, cuComplex)))
+CUDASTUB_ROW(cublasCrot_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int, cuComplex *, int, cuComplex *, int, const float *, const cuComplex *)))
+CUDASTUB_ROW(cublasCrotg, (11, 12, 13), (0), (0), ZERO, (void (*)(cuComplex *, cuComplex, float *, cuComplex *)))
+CUDASTUB_ROW(cublasCrotg_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cuComplex *, cuComplex *, float *, cuComplex *)))
+CUDASTUB_ROW(cublasCscal, (11, 12, 13), (0), (0), ZERO, (void (*)(int, cuComplex, cuComplex *, int)))
+CUDASTUB_ROW(cublasCscal_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int, const cuComplex *, cuComplex *, int)))
+CUDASTUB_ROW(cublasCsrot, (11, 12, 13), (0), (0), ZERO, (void (*)(int, cuComplex *, int, cuComplex *, int, float, float)))
+CUDASTUB_ROW(cublasCsrot_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int, cuComplex *, int, cuComplex *, int, const float *, const float *)))
+CUDASTUB_ROW(cublasCsscal, (11, 12, 13), (0), (0), ZERO, (void (*)(int, float, cuComplex *, int)))
+CUDASTUB_ROW(cublasCsscal_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int, const float *, cuComplex *, int)))
+CUDASTUB_ROW(cublasCswap, (11, 12, 13), (0), (0), ZERO, (void (*)(int, cuComplex *, int, cuComplex *, int)))
+CUDASTUB_ROW(cublasCswap_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int, cuComplex *, int, cuComplex *, int)))
+CUDASTUB_ROW(cublasCsymm, (11, 12, 13), (0), (0), ZERO, (void (*)(char, char, int, int, cuComplex, const cuComplex *, int, const cuComplex *, int, cuComplex, cuComplex *, int)))
+CUDASTUB_ROW(cublasCsymm_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasSideMode_t, cublasFillMode_t, int, int, const cuComplex *, const cuComplex *, int, const cuComplex *, int, const cuComplex *, cuComplex *, int)))
+CUDASTUB_ROW(cublasCsymv_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, int, const cuComplex *, const cuComplex *, int, const cuComplex *, int, const cuComplex *, cuComplex *, int)))
+CUDASTUB_ROW(cublasCsyr2_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, int, const cuComplex *, const cuComplex *, int, const cuComplex *, int, cuComplex *, int)))
+CUDASTUB_ROW(cublasCsyr2k, (11, 12, 13), (0), (0), ZERO, (void (*)(char, char, int, int, cuComplex, const cuComplex *, int, const cuComplex *, int, cuComplex, cuComplex *, int)))
+CUDASTUB_ROW(cublasCsyr2k_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, cublasOperation_t, int, int, const cuComplex *, const cuComplex *, int, const cuComplex *, int, const cuComplex *, cuComplex *, int)))
+CUDASTUB_ROW(cublasCsyr_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, int, const cuComplex *, const cuComplex *, int, cuComplex *, int)))
+CUDASTUB_ROW(cublasCsyrk, (11, 12, 13), (0), (0), ZERO, (void (*)(char, char, int, int, cuComplex, const cuComplex *, int, cuComplex, cuComplex *, int)))
+CUDASTUB_ROW(cublasCsyrk3mEx, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, cublasOperation_t, int, int, const cuComplex *, const void *, cudaDataType, int, const cuComplex *, void *, cudaDataType, int)))
+CUDASTUB_ROW(cublasCsyrkEx, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, cublasOperation_t, int, int, const cuComplex *, const void *, cudaDataType, int, const cuComplex *, void *, cudaDataType, int)))
+CUDASTUB_ROW(cublasCsyrk_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, cublasOperation_t, int, int, const cuComplex *, const cuComplex *, int, const cuComplex *, cuComplex *, int)))
+CUDASTUB_ROW(cublasCsyrkx, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, cublasOperation_t, int, int, const cuComplex *, const cuComplex *, int, const cuComplex *, int, const cuComplex *, cuComplex *, int)))
+CUDASTUB_ROW(cublasCtbmv, (11, 12, 13), (0), (0), ZERO, (void (*)(char, char, char, int, int, const cuComplex *, int, cuComplex *, int)))
+CUDASTUB_ROW(cublasCtbmv_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, cublasOperation_t, cublasDiagType_t, int, int, const cuComplex *, int, cuComplex *, int)))
+CUDASTUB_ROW(cublasCtbsv, (11, 12, 13), (0), (0), ZERO, (void (*)(char, char, char, int, int, const cuComplex *, int, cuComplex *, int)))
+CUDASTUB_ROW(cublasCtbsv_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, cublasOperation_t, cublasDiagType_t, int, int, const cuComplex *, int, cuComplex *, int)))
+CUDASTUB_ROW(cublasCtpmv, (11, 12, 13), (0), (0), ZERO, (void (*)(char, char, char, int, const cuComplex *, cuComplex *, int)))
+CUDASTUB_ROW(cublasCtpmv_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, cublasOperation_t, cublasDiagType_t, int, const cuComplex *, cuComplex *, int)))
+CUDASTUB_ROW(cublasCtpsv, (11, 12, 13), (0), (0), ZERO, (void (*)(char, char, char, int, const cuComplex *, cuComplex *, int)))
+CUDASTUB_ROW(cublasCtpsv_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, cublasOperation_t, cublasDiagType_t, int, const cuComplex *, cuComplex *, int)))
+CUDASTUB_ROW(cublasCtpttr, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, int, const cuComplex *, cuComplex *, int)))
+CUDASTUB_ROW(cublasCtrmm, (11, 12, 13), (0), (0), ZERO, (void (*)(char, char, char, char, int, int, cuComplex, const cuComplex *, int, cuComplex *, int)))
+CUDASTUB_ROW(cublasCtrmm_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasSideMode_t, cublasFillMode_t, cublasOperation_t, cublasDiagType_t, int, int, const cuComplex *, const cuComplex *, int, const cuComplex *, int, cuComplex *, int)))
+CUDASTUB_ROW(cublasCtrmv, (11, 12, 13), (0), (0), ZERO, (void (*)(char, char, char, int, const cuComplex *, int, cuComplex *, int)))
+CUDASTUB_ROW(cublasCtrmv_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, cublasOperation_t, cublasDiagType_t, int, const cuComplex *, int, cuComplex *, int)))
+CUDASTUB_ROW(cublasCtrsm, (11, 12, 13), (0), (0), ZERO, (void (*)(char, char, char, char, int, int, cuComplex, const cuComplex *, int, cuComplex *, int)))
+CUDASTUB_ROW(cublasCtrsmBatched, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasSideMode_t, cublasFillMode_t, cublasOperation_t, cublasDiagType_t, int, int, const cuComplex *, const cuComplex *const  [], int, cuComplex *const  [], int, int)))
+CUDASTUB_ROW(cublasCtrsm_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasSideMode_t, cublasFillMode_t, cublasOperation_t, cublasDiagType_t, int, int, const cuComplex *, const cuComplex *, int, cuComplex *, int)))
+CUDASTUB_ROW(cublasCtrsv, (11, 12, 13), (0), (0), ZERO, (void (*)(char, char, char, int, const cuComplex *, int, cuComplex *, int)))
+CUDASTUB_ROW(cublasCtrsv_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, cublasOperation_t, cublasDiagType_t, int, const cuComplex *, int, cuComplex *, int)))
+CUDASTUB_ROW(cublasCtrttp, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, int, const cuComplex *, int, cuComplex *)))
+CUDASTUB_ROW_X(cublasDasum, (11, 12, 13), (0), (0), TYPED, EXPORTED, 0, cublasDasum_unavailable, 0, 0, cublasDasum, (double (*)(int, const double *, int)))
+CUDASTUB_ROW(cublasDasum_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int, const double *, int, double *)))
+CUDASTUB_ROW(cublasDaxpy, (11, 12, 13), (0), (0), ZERO, (void (*)(int, double, const double *, int, double *, int)))
+CUDASTUB_ROW(cublasDaxpy_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int, const double *, const double *, int, double *, int)))
+CUDASTUB_ROW(cublasDcopy, (11, 12, 13), (0), (0), ZERO, (void (*)(int, const double *, int, double *, int)))
+CUDASTUB_ROW(cublasDcopy_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int, const double *, int, double *, int)))
+CUDASTUB_ROW(cublasDdgmm, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasSideMode_t, int, int, const double *, int, const double *, int, double *, int)))
+CUDASTUB_ROW_X(cublasDdot, (11, 12, 13), (0), (0), TYPED, EXPORTED, 0, cublasDdot_unavailable, 0, 0, cublasDdot, (double (*)(int, const double *, int, const double *, int)))
+CUDASTUB_ROW(cublasDdot_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int, const double *, int, const double *, int, double *)))
+CUDASTUB_ROW(cublasDestroy_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t)))
+CUDASTUB_ROW(cublasDgbmv, (11, 12, 13), (0), (0), ZERO, (void (*)(char, int, int, int, int, double, const double *, int, const double *, int, double, double *, int)))
+CUDASTUB_ROW(cublasDgbmv_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, int, int, int, int, const double *, const double *, int, const double *, int, const double *, double *, int)))
+CUDASTUB_ROW(cublasDgeam, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, const double *, const double *, int, const double *, const double *, int, double *, int)))
+CUDASTUB_ROW(cublasDgelsBatched, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, int, int, int, double *const  [], int, double *const  [], int, int *, int *, int)))
+CUDASTUB_ROW(cublasDgemm, (11, 12, 13), (0), (0), ZERO, (void (*)(char, char, int, int, int, double, const double *, int, const double *, int, double, double *, int)))
+CUDASTUB_ROW(cublasDgemmBatched, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int, const double *, const double *const  [], int, const double *const  [], int, const double *, double *const  [], int, int)))
+CUDASTUB_ROW(cublasDgemmStridedBatched, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int, const double *, const double *, int, long long, const double *, int, long long, const double *, double *, int, long long, int)))
+CUDASTUB_ROW(cublasDgemm_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int, const double *, const double *, int, const double *, int, const double *, double *, int)))
+CUDASTUB_ROW(cublasDgemv, (11, 12, 13), (0), (0), ZERO, (void (*)(char, int, int, double, const double *, int, const double *, int, double, double *, int)))
+CUDASTUB_ROW(cublasDgemvBatched, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, int, int, const double *, const double *const  [], int, const double *const  [], int, const double *, double *const  [], int, int)))
+CUDASTUB_ROW(cublasDgemvStridedBatched, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, int, int, const double *, const double *, int, long long, const double *, int, long long, const double *, double *, int, long long, int)))
+CUDASTUB_ROW(cublasDgemv_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, int, int, const double *, const double *, int, const double *, int, const double *, double *, int)))
+CUDASTUB_ROW(cublasDgeqrfBatched, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int, int, double *const  [], int, double *const  [], int *, int)))
+CUDASTUB_ROW(cublasDger, (11, 12, 13), (0), (0), ZERO, (void (*)(int, int, double, const double *, int, const double *, int, double *, int)))
+CUDASTUB_ROW(cublasDger_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int, int, const double *, const double *, int, const double *, int, double *, int)))
+CUDASTUB_ROW(cublasDgetrfBatched, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int, double *const  [], int, int *, int *, int)))
+CUDASTUB_ROW(cublasDgetriBatched, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int, const double *const  [], int, const int *, double *const  [], int, int *, int)))
+CUDASTUB_ROW(cublasDgetrsBatched, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, int, int, const double *const  [], int, const int *, double *const  [], int, int *, int)))
+CUDASTUB_ROW(cublasDmatinvBatched, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int, const double *const  [], int, double *const  [], int, int *, int)))
+CUDASTUB_ROW_X(cublasDnrm2, (11, 12, 13), (0), (0), TYPED, EXPORTED, 0, cublasDnrm2_unavailable, 0, 0, cublasDnrm2, (double (*)(int, const double *, int)))
+CUDASTUB_ROW(cublasDnrm2_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int, const double *, int, double *)))
+CUDASTUB_ROW(cublasDotEx, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int, const void *, cudaDataType, int, const void *, cudaDataType, int, void *, cudaDataType, cudaDataType)))
+CUDASTUB_ROW(cublasDotcEx, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int, const void *, cudaDataType, int, const void *, cudaDataType, int, void *, cudaDataType, cudaDataType)))
+CUDASTUB_ROW(cublasDrot, (11, 12, 13), (0), (0), ZERO, (void (*)(int, double *, int, double *, int, double, double)))
+CUDASTUB_ROW(cublasDrot_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int, double *, int, double *, int, const double *, const double *)))
+CUDASTUB_ROW(cublasDrotg, (11, 12, 13), (0), (0), ZERO, (void (*)(double *, double *, double *, double *)))
+CUDASTUB_ROW(cublasDrotg_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, double *, double *, double *, double *)))
+CUDASTUB_ROW(cublasDrotm, (11, 12, 13), (0), (0), ZERO, (void (*)(int, double *, int, double *, int, const double *)))
+CUDASTUB_ROW(cublasDrotm_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int, double *, int, double *, int, const double *)))
+CUDASTUB_ROW(cublasDrotmg, (11, 12, 13), (0), (0), ZERO, (void (*)(double *, double *, double *, const double *, double *)))
+CUDASTUB_ROW(cublasDrotmg_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, double *, double *, double *, const double *, double *)))
+CUDASTUB_ROW(cublasDsbmv, (11, 12, 13), (0), (0), ZERO, (void (*)(char, int, int, double, const double *, int, const double *, int, double, double *, int)))
+CUDASTUB_ROW(cublasDsbmv_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, int, int, const double *, const double *, int, const double *, int, const double *, double *, int)))
+CUDASTUB_ROW(cublasDscal, (11, 12, 13), (0), (0), ZERO, (void (*)(int, double, double *, int)))
+CUDASTUB_ROW(cublasDscal_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int, const double *, double *, int)))
+CUDASTUB_ROW(cublasDspmv, (11, 12, 13), (0), (0), ZERO, (void (*)(char, int, double, const double *, const double *, int, double, double *, int)))
+CUDASTUB_ROW(cublasDspmv_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, int, const double *, const double *, const double *, int, const double *, double *, int)))
+CUDASTUB_ROW(cublasDspr, (11, 12, 13), (0), (0), ZERO, (void (*)(char, int, double, const double *, int, double *)))
+CUDASTUB_ROW(cublasDspr2, (11, 12, 13), (0), (0), ZERO, (void (*)(char, int, double, const double *, int, const double *, int, double *)))
+CUDASTUB_ROW(cublasDspr2_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, int, const double *, const double *, int, const double *, int, double *)))
+CUDASTUB_ROW(cublasDspr_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, int, const double *, const double *, int, double *)))
+CUDASTUB_ROW(cublasDswap, (11, 12, 13), (0), (0), ZERO, (void (*)(int, double *, int, double *, int)))
+CUDASTUB_ROW(cublasDswap_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int, double *, int, double *, int)))
+CUDASTUB_ROW(cublasDsymm, (11, 12, 13), (0), (0), ZERO, (void (*)(char, char, int, int, double, const double *, int, const double *, int, double, double *, int)))
+CUDASTUB_ROW(cublasDsymm_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasSideMode_t, cublasFillMode_t, int, int, const double *, const double *, int, const double *, int, const double *, double *, int)))
+CUDASTUB_ROW(cublasDsymv, (11, 12, 13), (0), (0), ZERO, (void (*)(char, int, double, const double *, int, const double *, int, double, double *, int)))
+CUDASTUB_ROW(cublasDsymv_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, int, const double *, const double *, int, const double *, int, const double *, double *, int)))
+CUDASTUB_ROW(cublasDsyr, (11, 12, 13), (0), (0), ZERO, (void (*)(char, int, double, const double *, int, double *, int)))
+CUDASTUB_ROW(cublasDsyr2, (11, 12, 13), (0), (0), ZERO, (void (*)(char, int, double, const double *, int, const double *, int, double *, int)))
+CUDASTUB_ROW(cublasDsyr2_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, int, const double *, const double *, int, const double *, int, double *, int)))
+CUDASTUB_ROW(cublasDsyr2k, (11, 12, 13), (0), (0), ZERO, (void (*)(char, char, int, int, double, const double *, int, const double *, int, double, double *, int)))
+CUDASTUB_ROW(cublasDsyr2k_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, cublasOperation_t, int, int, const double *, const double *, int, const double *, int, const double *, double *, int)))
+CUDASTUB_ROW(cublasDsyr_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, int, const double *, const double *, int, double *, int)))
+CUDASTUB_ROW(cublasDsyrk, (11, 12, 13), (0), (0), ZERO, (void (*)(char, char, int, int, double, const double *, int, double, double *, int)))
+CUDASTUB_ROW(cublasDsyrk_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, cublasOperation_t, int, int, const double *, const double *, int, const double *, double *, int)))
+CUDASTUB_ROW(cublasDsyrkx, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, cublasOperation_t, int, int, const double *, const double *, int, const double *, int, const double *, double *, int)))
+CUDASTUB_ROW(cublasDtbmv, (11, 12, 13), (0), (0), ZERO, (void (*)(char, char, char, int, int, const double *, int, double *, int)))
+CUDASTUB_ROW(cublasDtbmv_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, cublasOperation_t, cublasDiagType_t, int, int, const double *, int, double *, int)))
+CUDASTUB_ROW(cublasDtbsv, (11, 12, 13), (0), (0), ZERO, (void (*)(char, char, char, int, int, const double *, int, double *, int)))
+CUDASTUB_ROW(cublasDtbsv_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, cublasOperation_t, cublasDiagType_t, int, int, const double *, int, double *, int)))
+CUDASTUB_ROW(cublasDtpmv, (11, 12, 13), (0), (0), ZERO, (void (*)(char, char, char, int, const double *, double *, int)))
+CUDASTUB_ROW(cublasDtpmv_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, cublasOperation_t, cublasDiagType_t, int, const double *, double *, int)))
+CUDASTUB_ROW(cublasDtpsv, (11, 12, 13), (0), (0), ZERO, (void (*)(char, char, char, int, const double *, double *, int)))
+CUDASTUB_ROW(cublasDtpsv_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, cublasOperation_t, cublasDiagType_t, int, const double *, double *, int)))
+CUDASTUB_ROW(cublasDtpttr, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, int, const double *, double *, int)))
+CUDASTUB_ROW(cublasDtrmm, (11, 12, 13), (0), (0), ZERO, (void (*)(char, char, char, char, int, int, double, const double *, int, double *, int)))
+CUDASTUB_ROW(cublasDtrmm_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasSideMode_t, cublasFillMode_t, cublasOperation_t, cublasDiagType_t, int, int, const double *, const double *, int, const double *, int, double *, int)))
+CUDASTUB_ROW(cublasDtrmv, (11, 12, 13), (0), (0), ZERO, (void (*)(char, char, char, int, const double *, int, double *, int)))
+CUDASTUB_ROW(cublasDtrmv_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, cublasOperation_t, cublasDiagType_t, int, const double *, int, double *, int)))
+CUDASTUB_ROW(cublasDtrsm, (11, 12, 13), (0), (0), ZERO, (void (*)(char, char, char, char, int, int, double, const double *, int, double *, int)))
+CUDASTUB_ROW(cublasDtrsmBatched, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasSideMode_t, cublasFillMode_t, cublasOperation_t, cublasDiagType_t, int, int, const double *, const double *const  [], int, double *const  [], int, int)))
+CUDASTUB_ROW(cublasDtrsm_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasSideMode_t, cublasFillMode_t, cublasOperation_t, cublasDiagType_t, int, int, const double *, const double *, int, double *, int)))
+CUDASTUB_ROW(cublasDtrsv, (11, 12, 13), (0), (0), ZERO, (void (*)(char, char, char, int, const double *, int, double *, int)))
+CUDASTUB_ROW(cublasDtrsv_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, cublasOperation_t, cublasDiagType_t, int, const double *, int, double *, int)))
+CUDASTUB_ROW(cublasDtrttp, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, int, const double *, int, double *)))
+CUDASTUB_ROW_X(cublasDzasum, (11, 12, 13), (0), (0), TYPED, EXPORTED, 0, cublasDzasum_unavailable, 0, 0, cublasDzasum, (double (*)(int, const cuDoubleComplex *, int)))
+CUDASTUB_ROW(cublasDzasum_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int, const cuDoubleComplex *, int, double *)))
+CUDASTUB_ROW_X(cublasDznrm2, (11, 12, 13), (0), (0), TYPED, EXPORTED, 0, cublasDznrm2_unavailable, 0, 0, cublasDznrm2, (double (*)(int, const cuDoubleComplex *, int)))
+CUDASTUB_ROW(cublasDznrm2_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int, const cuDoubleComplex *, int, double *)))
+CUDASTUB_ROW(cublasFree, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(void *)))
+CUDASTUB_ROW(cublasGemmBatchedEx, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int, const void *, const void *const  [], cudaDataType, int, const void *const  [], cudaDataType, int, const void *, void *const  [], cudaDataType, int, int, cublasComputeType_t, cublasGemmAlgo_t)))
+CUDASTUB_ROW(cublasGemmEx, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int, const void *, const void *, cudaDataType, int, const void *, cudaDataType, int, const void *, void *, cudaDataType, int, cublasComputeType_t, cublasGemmAlgo_t)))
+CUDASTUB_ROW(cublasGemmStridedBatchedEx, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int, const void *, const void *, cudaDataType, int, long long, const void *, cudaDataType, int, long long, const void *, void *, cudaDataType, int, long long, int, cublasComputeType_t, cublasGemmAlgo_t)))
+CUDASTUB_ROW(cublasGetAtomicsMode, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasAtomicsMode_t *)))
+CUDASTUB_ROW(cublasGetCudartVersion, (11, 12, 13), (0), (0), ZERO, (size_t (*)(void)))
+CUDASTUB_ROW(cublasGetError, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(void)))
+CUDASTUB_ROW(cublasGetLoggerCallback, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasLogCallback *)))
+CUDASTUB_ROW(cublasGetMathMode, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasMath_t *)))
+CUDASTUB_ROW(cublasGetMatrix, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(int, int, int, const void *, int, void *, int)))
+CUDASTUB_ROW(cublasGetMatrixAsync, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(int, int, int, const void *, int, void *, int, cudaStream_t)))
+CUDASTUB_ROW(cublasGetPointerMode_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasPointerMode_t *)))
+CUDASTUB_ROW_X(cublasGetProperty, (11, 12, 13), (0), (0), TYPED, EXPORTED, 0, cublasGetProperty_unavailable, 0, 0, cublasGetProperty, (cublasStatus_t (*)(libraryPropertyType, int *)))
+CUDASTUB_ROW(cublasGetSmCountTarget, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int *)))
+CUDASTUB_ROW_X(cublasGetStatusName, (11, 12, 13), (0), (0), TYPED, EXPORTED, 0, cublasGetStatusName_unavailable, 0, 0, cublasGetStatusName, (const char * (*)(cublasStatus_t)))
+CUDASTUB_ROW_X(cublasGetStatusString, (11, 12, 13), (0), (0), TYPED, EXPORTED, 0, cublasGetStatusString_unavailable, 0, 0, cublasGetStatusString, (const char * (*)(cublasStatus_t)))
+CUDASTUB_ROW(cublasGetStream_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cudaStream_t *)))
+CUDASTUB_ROW(cublasGetVector, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(int, int, const void *, int, void *, int)))
+CUDASTUB_ROW(cublasGetVectorAsync, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(int, int, const void *, int, void *, int, cudaStream_t)))
+CUDASTUB_ROW_X(cublasGetVersion, (11, 12, 13), (0), (0), TYPED, EXPORTED, 0, cublasGetVersion_unavailable, 0, 0, cublasGetVersion, (cublasStatus_t (*)(int *)))
+CUDASTUB_ROW_X(cublasGetVersion_v2, (11, 12, 13), (0), (0), TYPED, EXPORTED, 0, cublasGetVersion_v2_unavailable, 0, 0, cublasGetVersion_v2, (cublasStatus_t (*)(cublasHandle_t, int *)))
+CUDASTUB_ROW(cublasIamaxEx, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int, const void *, cudaDataType, int, int *)))
+CUDASTUB_ROW(cublasIaminEx, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int, const void *, cudaDataType, int, int *)))
+CUDASTUB_ROW(cublasIcamax, (11, 12, 13), (0), (0), ZERO, (int (*)(int, const cuComplex *, int)))
+CUDASTUB_ROW(cublasIcamax_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int, const cuComplex *, int, int *)))
+CUDASTUB_ROW(cublasIcamin, (11, 12, 13), (0), (0), ZERO, (int (*)(int, const cuComplex *, int)))
+CUDASTUB_ROW(cublasIcamin_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int, const cuComplex *, int, int *)))
+CUDASTUB_ROW(cublasIdamax, (11, 12, 13), (0), (0), ZERO, (int (*)(int, const double *, int)))
+CUDASTUB_ROW(cublasIdamax_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int, const double *, int, int *)))
+CUDASTUB_ROW(cublasIdamin, (11, 12, 13), (0), (0), ZERO, (int (*)(int, const double *, int)))
+CUDASTUB_ROW(cublasIdamin_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int, const double *, int, int *)))
+CUDASTUB_ROW(cublasInit, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(void)))
+CUDASTUB_ROW(cublasIsamax, (11, 12, 13), (0), (0), ZERO, (int (*)(int, const float *, int)))
+CUDASTUB_ROW(cublasIsamax_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int, const float *, int, int *)))
+CUDASTUB_ROW(cublasIsamin, (11, 12, 13), (0), (0), ZERO, (int (*)(int, const float *, int)))
+CUDASTUB_ROW(cublasIsamin_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int, const float *, int, int *)))
+CUDASTUB_ROW(cublasIzamax, (11, 12, 13), (0), (0), ZERO, (int (*)(int, const cuDoubleComplex *, int)))
+CUDASTUB_ROW(cublasIzamax_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int, const cuDoubleComplex *, int, int *)))
+CUDASTUB_ROW(cublasIzamin, (11, 12, 13), (0), (0), ZERO, (int (*)(int, const cuDoubleComplex *, int)))
+CUDASTUB_ROW(cublasIzamin_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int, const cuDoubleComplex *, int, int *)))
+CUDASTUB_ROW(cublasLoggerConfigure, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(int, int, int, const char *)))
+CUDASTUB_ROW(cublasNrm2Ex, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int, const void *, cudaDataType, int, void *, cudaDataType, cudaDataType)))
+CUDASTUB_ROW(cublasRotEx, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int, void *, cudaDataType, int, void *, cudaDataType, int, const void *, const void *, cudaDataType, cudaDataType)))
+CUDASTUB_ROW(cublasRotgEx, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, void *, void *, cudaDataType, void *, void *, cudaDataType, cudaDataType)))
+CUDASTUB_ROW(cublasRotmEx, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int, void *, cudaDataType, int, void *, cudaDataType, int, const void *, cudaDataType, cudaDataType)))
+CUDASTUB_ROW(cublasRotmgEx, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, void *, cudaDataType, void *, cudaDataType, void *, cudaDataType, const void *, cudaDataType, void *, cudaDataType, cudaDataType)))
+CUDASTUB_ROW_X(cublasSasum, (11, 12, 13), (0), (0), TYPED, EXPORTED, 0, cublasSasum_unavailable, 0, 0, cublasSasum, (float (*)(int, const float *, int)))
+CUDASTUB_ROW(cublasSasum_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int, const float *, int, float *)))
+CUDASTUB_ROW(cublasSaxpy, (11, 12, 13), (0), (0), ZERO, (void (*)(int, float, const float *, int, float *, int)))
+CUDASTUB_ROW(cublasSaxpy_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int, const float *, const float *, int, float *, int)))
+CUDASTUB_ROW(cublasScalEx, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int, const void *, cudaDataType, void *, cudaDataType, int, cudaDataType)))
+CUDASTUB_ROW_X(cublasScasum, (11, 12, 13), (0), (0), TYPED, EXPORTED, 0, cublasScasum_unavailable, 0, 0, cublasScasum, (float (*)(int, const cuComplex *, int)))
+CUDASTUB_ROW(cublasScasum_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int, const cuComplex *, int, float *)))
+CUDASTUB_ROW_X(cublasScnrm2, (11, 12, 13), (0), (0), TYPED, EXPORTED, 0, cublasScnrm2_unavailable, 0, 0, cublasScnrm2, (float (*)(int, const cuComplex *, int)))
+CUDASTUB_ROW(cublasScnrm2_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int, const cuComplex *, int, float *)))
+CUDASTUB_ROW(cublasScopy, (11, 12, 13), (0), (0), ZERO, (void (*)(int, const float *, int, float *, int)))
+CUDASTUB_ROW(cublasScopy_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int, const float *, int, float *, int)))
+CUDASTUB_ROW(cublasSdgmm, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasSideMode_t, int, int, const float *, int, const float *, int, float *, int)))
+CUDASTUB_ROW_X(cublasSdot, (11, 12, 13), (0), (0), TYPED, EXPORTED, 0, cublasSdot_unavailable, 0, 0, cublasSdot, (float (*)(int, const float *, int, const float *, int)))
+CUDASTUB_ROW(cublasSdot_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int, const float *, int, const float *, int, float *)))
+CUDASTUB_ROW(cublasSetAtomicsMode, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasAtomicsMode_t)))
+CUDASTUB_ROW(cublasSetKernelStream, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cudaStream_t)))
+CUDASTUB_ROW(cublasSetLoggerCallback, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasLogCallback)))
+CUDASTUB_ROW(cublasSetMathMode, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasMath_t)))
+CUDASTUB_ROW(cublasSetMatrix, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(int, int, int, const void *, int, void *, int)))
+CUDASTUB_ROW(cublasSetMatrixAsync, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(int, int, int, const void *, int, void *, int, cudaStream_t)))
+CUDASTUB_ROW(cublasSetPointerMode_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasPointerMode_t)))
+CUDASTUB_ROW(cublasSetSmCountTarget, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int)))
+CUDASTUB_ROW(cublasSetStream_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cudaStream_t)))
+CUDASTUB_ROW(cublasSetVector, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(int, int, const void *, int, void *, int)))
+CUDASTUB_ROW(cublasSetVectorAsync, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(int, int, const void *, int, void *, int, cudaStream_t)))
+CUDASTUB_ROW(cublasSetWorkspace_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, void *, size_t)))
+CUDASTUB_ROW(cublasSgbmv, (11, 12, 13), (0), (0), ZERO, (void (*)(char, int, int, int, int, float, const float *, int, const float *, int, float, float *, int)))
+CUDASTUB_ROW(cublasSgbmv_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, int, int, int, int, const float *, const float *, int, const float *, int, const float *, float *, int)))
+CUDASTUB_ROW(cublasSgeam, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, const float *, const float *, int, const float *, const float *, int, float *, int)))
+CUDASTUB_ROW(cublasSgelsBatched, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, int, int, int, float *const  [], int, float *const  [], int, int *, int *, int)))
+CUDASTUB_ROW(cublasSgemm, (11, 12, 13), (0), (0), ZERO, (void (*)(char, char, int, int, int, float, const float *, int, const float *, int, float, float *, int)))
+CUDASTUB_ROW(cublasSgemmBatched, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int, const float *, const float *const  [], int, const float *const  [], int, const float *, float *const  [], int, int)))
+CUDASTUB_ROW(cublasSgemmEx, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int, const float *, const void *, cudaDataType, int, const void *, cudaDataType, int, const float *, void *, cudaDataType, int)))
+CUDASTUB_ROW(cublasSgemmStridedBatched, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int, const float *, const float *, int, long long, const float *, int, long long, const float *, float *, int, long long, int)))
+CUDASTUB_ROW(cublasSgemm_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int, const float *, const float *, int, const float *, int, const float *, float *, int)))
+CUDASTUB_ROW(cublasSgemv, (11, 12, 13), (0), (0), ZERO, (void (*)(char, int, int, float, const float *, int, const float *, int, float, float *, int)))
+CUDASTUB_ROW(cublasSgemvBatched, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, int, int, const float *, const float *const  [], int, const float *const  [], int, const float *, float *const  [], int, int)))
+CUDASTUB_ROW(cublasSgemvStridedBatched, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, int, int, const float *, const float *, int, long long, const float *, int, long long, const float *, float *, int, long long, int)))
+CUDASTUB_ROW(cublasSgemv_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, int, int, const float *, const float *, int, const float *, int, const float *, float *, int)))
+CUDASTUB_ROW(cublasSgeqrfBatched, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int, int, float *const  [], int, float *const  [], int *, int)))
+CUDASTUB_ROW(cublasSger, (11, 12, 13), (0), (0), ZERO, (void (*)(int, int, float, const float *, int, const float *, int, float *, int)))
+CUDASTUB_ROW(cublasSger_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int, int, const float *, const float *, int, const float *, int, float *, int)))
+CUDASTUB_ROW(cublasSgetrfBatched, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int, float *const  [], int, int *, int *, int)))
+CUDASTUB_ROW(cublasSgetriBatched, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int, const float *const  [], int, const int *, float *const  [], int, int *, int)))
+CUDASTUB_ROW(cublasSgetrsBatched, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, int, int, const float *const  [], int, const int *, float *const  [], int, int *, int)))
+CUDASTUB_ROW(cublasShutdown, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(void)))
+CUDASTUB_ROW(cublasSmatinvBatched, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int, const float *const  [], int, float *const  [], int, int *, int)))
+CUDASTUB_ROW_X(cublasSnrm2, (11, 12, 13), (0), (0), TYPED, EXPORTED, 0, cublasSnrm2_unavailable, 0, 0, cublasSnrm2, (float (*)(int, const float *, int)))
+CUDASTUB_ROW(cublasSnrm2_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int, const float *, int, float *)))
+CUDASTUB_ROW(cublasSrot, (11, 12, 13), (0), (0), ZERO, (void (*)(int, float *, int, float *, int, float, float)))
+CUDASTUB_ROW(cublasSrot_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int, float *, int, float *, int, const float *, const float *)))
+CUDASTUB_ROW(cublasSrotg, (11, 12, 13), (0), (0), ZERO, (void (*)(float *, float *, float *, float *)))
+CUDASTUB_ROW(cublasSrotg_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, float *, float *, float *, float *)))
+CUDASTUB_ROW(cublasSrotm, (11, 12, 13), (0), (0), ZERO, (void (*)(int, float *, int, float *, int, const float *)))
+CUDASTUB_ROW(cublasSrotm_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int, float *, int, float *, int, const float *)))
+CUDASTUB_ROW(cublasSrotmg, (11, 12, 13), (0), (0), ZERO, (void (*)(float *, float *, float *, const float *, float *)))
+CUDASTUB_ROW(cublasSrotmg_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, float *, float *, float *, const float *, float *)))
+CUDASTUB_ROW(cublasSsbmv, (11, 12, 13), (0), (0), ZERO, (void (*)(char, int, int, float, const float *, int, const float *, int, float, float *, int)))
+CUDASTUB_ROW(cublasSsbmv_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, int, int, const float *, const float *, int, const float *, int, const float *, float *, int)))
+CUDASTUB_ROW(cublasSscal, (11, 12, 13), (0), (0), ZERO, (void (*)(int, float, float *, int)))
+CUDASTUB_ROW(cublasSscal_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int, const float *, float *, int)))
+CUDASTUB_ROW(cublasSspmv, (11, 12, 13), (0), (0), ZERO, (void (*)(char, int, float, const float *, const float *, int, float, float *, int)))
+CUDASTUB_ROW(cublasSspmv_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, int, const float *, const float *, const float *, int, const float *, float *, int)))
+CUDASTUB_ROW(cublasSspr, (11, 12, 13), (0), (0), ZERO, (void (*)(char, int, float, const float *, int, float *)))
+CUDASTUB_ROW(cublasSspr2, (11, 12, 13), (0), (0), ZERO, (void (*)(char, int, float, const float *, int, const float *, int, float *)))
+CUDASTUB_ROW(cublasSspr2_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, int, const float *, const float *, int, const float *, int, float *)))
+CUDASTUB_ROW(cublasSspr_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, int, const float *, const float *, int, float *)))
+CUDASTUB_ROW(cublasSswap, (11, 12, 13), (0), (0), ZERO, (void (*)(int, float *, int, float *, int)))
+CUDASTUB_ROW(cublasSswap_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int, float *, int, float *, int)))
+CUDASTUB_ROW(cublasSsymm, (11, 12, 13), (0), (0), ZERO, (void (*)(char, char, int, int, float, const float *, int, const float *, int, float, float *, int)))
+CUDASTUB_ROW(cublasSsymm_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasSideMode_t, cublasFillMode_t, int, int, const float *, const float *, int, const float *, int, const float *, float *, int)))
+CUDASTUB_ROW(cublasSsymv, (11, 12, 13), (0), (0), ZERO, (void (*)(char, int, float, const float *, int, const float *, int, float, float *, int)))
+CUDASTUB_ROW(cublasSsymv_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, int, const float *, const float *, int, const float *, int, const float *, float *, int)))
+CUDASTUB_ROW(cublasSsyr, (11, 12, 13), (0), (0), ZERO, (void (*)(char, int, float, const float *, int, float *, int)))
+CUDASTUB_ROW(cublasSsyr2, (11, 12, 13), (0), (0), ZERO, (void (*)(char, int, float, const float *, int, const float *, int, float *, int)))
+CUDASTUB_ROW(cublasSsyr2_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, int, const float *, const float *, int, const float *, int, float *, int)))
+CUDASTUB_ROW(cublasSsyr2k, (11, 12, 13), (0), (0), ZERO, (void (*)(char, char, int, int, float, const float *, int, const float *, int, float, float *, int)))
+CUDASTUB_ROW(cublasSsyr2k_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, cublasOperation_t, int, int, const float *, const float *, int, const float *, int, const float *, float *, int)))
+CUDASTUB_ROW(cublasSsyr_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, int, const float *, const float *, int, float *, int)))
+CUDASTUB_ROW(cublasSsyrk, (11, 12, 13), (0), (0), ZERO, (void (*)(char, char, int, int, float, const float *, int, float, float *, int)))
+CUDASTUB_ROW(cublasSsyrk_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, cublasOperation_t, int, int, const float *, const float *, int, const float *, float *, int)))
+CUDASTUB_ROW(cublasSsyrkx, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, cublasOperation_t, int, int, const float *, const float *, int, const float *, int, const float *, float *, int)))
+CUDASTUB_ROW(cublasStbmv, (11, 12, 13), (0), (0), ZERO, (void (*)(char, char, char, int, int, const float *, int, float *, int)))
+CUDASTUB_ROW(cublasStbmv_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, cublasOperation_t, cublasDiagType_t, int, int, const float *, int, float *, int)))
+CUDASTUB_ROW(cublasStbsv, (11, 12, 13), (0), (0), ZERO, (void (*)(char, char, char, int, int, const float *, int, float *, int)))
+CUDASTUB_ROW(cublasStbsv_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, cublasOperation_t, cublasDiagType_t, int, int, const float *, int, float *, int)))
+CUDASTUB_ROW(cublasStpmv, (11, 12, 13), (0), (0), ZERO, (void (*)(char, char, char, int, const float *, float *, int)))
+CUDASTUB_ROW(cublasStpmv_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, cublasOperation_t, cublasDiagType_t, int, const float *, float *, int)))
+CUDASTUB_ROW(cublasStpsv, (11, 12, 13), (0), (0), ZERO, (void (*)(char, char, char, int, const float *, float *, int)))
+CUDASTUB_ROW(cublasStpsv_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, cublasOperation_t, cublasDiagType_t, int, const float *, float *, int)))
+CUDASTUB_ROW(cublasStpttr, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, int, const float *, float *, int)))
+CUDASTUB_ROW(cublasStrmm, (11, 12, 13), (0), (0), ZERO, (void (*)(char, char, char, char, int, int, float, const float *, int, float *, int)))
+CUDASTUB_ROW(cublasStrmm_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasSideMode_t, cublasFillMode_t, cublasOperation_t, cublasDiagType_t, int, int, const float *, const float *, int, const float *, int, float *, int)))
+CUDASTUB_ROW(cublasStrmv, (11, 12, 13), (0), (0), ZERO, (void (*)(char, char, char, int, const float *, int, float *, int)))
+CUDASTUB_ROW(cublasStrmv_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, cublasOperation_t, cublasDiagType_t, int, const float *, int, float *, int)))
+CUDASTUB_ROW(cublasStrsm, (11, 12, 13), (0), (0), ZERO, (void (*)(char, char, char, char, int, int, float, const float *, int, float *, int)))
+CUDASTUB_ROW(cublasStrsmBatched, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasSideMode_t, cublasFillMode_t, cublasOperation_t, cublasDiagType_t, int, int, const float *, const float *const  [], int, float *const  [], int, int)))
+CUDASTUB_ROW(cublasStrsm_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasSideMode_t, cublasFillMode_t, cublasOperation_t, cublasDiagType_t, int, int, const float *, const float *, int, float *, int)))
+CUDASTUB_ROW(cublasStrsv, (11, 12, 13), (0), (0), ZERO, (void (*)(char, char, char, int, const float *, int, float *, int)))
+CUDASTUB_ROW(cublasStrsv_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, cublasOperation_t, cublasDiagType_t, int, const float *, int, float *, int)))
+CUDASTUB_ROW(cublasStrttp, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, int, const float *, int, float *)))
+CUDASTUB_ROW(cublasSwapEx, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int, void *, cudaDataType, int, void *, cudaDataType, int)))
+CUDASTUB_ROW(cublasUint8gemmBias, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, cublasOperation_t, cublasOperation_t, int, int, int, const unsigned char *, int, int, const unsigned char *, int, int, unsigned char *, int, int, int, int)))
+CUDASTUB_ROW(cublasXerbla, (11, 12, 13), (0), (0), ZERO, (void (*)(const char *, int)))
+CUDASTUB_ROW(cublasXtCgemm, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasXtHandle_t, cublasOperation_t, cublasOperation_t, size_t, size_t, size_t, const cuComplex *, const cuComplex *, size_t, const cuComplex *, size_t, const cuComplex *, cuComplex *, size_t)))
+CUDASTUB_ROW(cublasXtChemm, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasXtHandle_t, cublasSideMode_t, cublasFillMode_t, size_t, size_t, const cuComplex *, const cuComplex *, size_t, const cuComplex *, size_t, const cuComplex *, cuComplex *, size_t)))
+CUDASTUB_ROW(cublasXtCher2k, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasXtHandle_t, cublasFillMode_t, cublasOperation_t, size_t, size_t, const cuComplex *, const cuComplex *, size_t, const cuComplex *, size_t, const float *, cuComplex *, size_t)))
+CUDASTUB_ROW(cublasXtCherk, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasXtHandle_t, cublasFillMode_t, cublasOperation_t, size_t, size_t, const float *, const cuComplex *, size_t, const float *, cuComplex *, size_t)))
+CUDASTUB_ROW(cublasXtCherkx, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasXtHandle_t, cublasFillMode_t, cublasOperation_t, size_t, size_t, const cuComplex *, const cuComplex *, size_t, const cuComplex *, size_t, const float *, cuComplex *, size_t)))
+CUDASTUB_ROW(cublasXtCreate, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasXtHandle_t *)))
+CUDASTUB_ROW(cublasXtCspmm, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasXtHandle_t, cublasSideMode_t, cublasFillMode_t, size_t, size_t, const cuComplex *, const cuComplex *, const cuComplex *, size_t, const cuComplex *, cuComplex *, size_t)))
+CUDASTUB_ROW(cublasXtCsymm, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasXtHandle_t, cublasSideMode_t, cublasFillMode_t, size_t, size_t, const cuComplex *, const cuComplex *, size_t, const cuComplex *, size_t, const cuComplex *, cuComplex *, size_t)))
+CUDASTUB_ROW(cublasXtCsyr2k, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasXtHandle_t, cublasFillMode_t, cublasOperation_t, size_t, size_t, const cuComplex *, const cuComplex *, size_t, const cuComplex *, size_t, const cuComplex *, cuComplex *, size_t)))
+CUDASTUB_ROW(cublasXtCsyrk, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasXtHandle_t, cublasFillMode_t, cublasOperation_t, size_t, size_t, const cuComplex *, const cuComplex *, size_t, const cuComplex *, cuComplex *, size_t)))
+CUDASTUB_ROW(cublasXtCsyrkx, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasXtHandle_t, cublasFillMode_t, cublasOperation_t, size_t, size_t, const cuComplex *, const cuComplex *, size_t, const cuComplex *, size_t, const cuComplex *, cuComplex *, size_t)))
+CUDASTUB_ROW(cublasXtCtrmm, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasXtHandle_t, cublasSideMode_t, cublasFillMode_t, cublasOperation_t, cublasDiagType_t, size_t, size_t, const cuComplex *, const cuComplex *, size_t, const cuComplex *, size_t, cuComplex *, size_t)))
+CUDASTUB_ROW(cublasXtCtrsm, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasXtHandle_t, cublasSideMode_t, cublasFillMode_t, cublasOperation_t, cublasDiagType_t, size_t, size_t, const cuComplex *, const cuComplex *, size_t, cuComplex *, size_t)))
+CUDASTUB_ROW(cublasXtDestroy, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasXtHandle_t)))
+CUDASTUB_ROW(cublasXtDeviceSelect, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasXtHandle_t, int, int  [])))
+CUDASTUB_ROW(cublasXtDgemm, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasXtHandle_t, cublasOperation_t, cublasOperation_t, size_t, size_t, size_t, const double *, const double *, size_t, const double *, size_t, const double *, double *, size_t)))
+CUDASTUB_ROW(cublasXtDspmm, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasXtHandle_t, cublasSideMode_t, cublasFillMode_t, size_t, size_t, const double *, const double *, const double *, size_t, const double *, double *, size_t)))
+CUDASTUB_ROW(cublasXtDsymm, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasXtHandle_t, cublasSideMode_t, cublasFillMode_t, size_t, size_t, const double *, const double *, size_t, const double *, size_t, const double *, double *, size_t)))
+CUDASTUB_ROW(cublasXtDsyr2k, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasXtHandle_t, cublasFillMode_t, cublasOperation_t, size_t, size_t, const double *, const double *, size_t, const double *, size_t, const double *, double *, size_t)))
+CUDASTUB_ROW(cublasXtDsyrk, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasXtHandle_t, cublasFillMode_t, cublasOperation_t, size_t, size_t, const double *, const double *, size_t, const double *, double *, size_t)))
+CUDASTUB_ROW(cublasXtDsyrkx, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasXtHandle_t, cublasFillMode_t, cublasOperation_t, size_t, size_t, const double *, const double *, size_t, const double *, size_t, const double *, double *, size_t)))
+CUDASTUB_ROW(cublasXtDtrmm, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasXtHandle_t, cublasSideMode_t, cublasFillMode_t, cublasOperation_t, cublasDiagType_t, size_t, size_t, const double *, const double *, size_t, const double *, size_t, double *, size_t)))
+CUDASTUB_ROW(cublasXtDtrsm, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasXtHandle_t, cublasSideMode_t, cublasFillMode_t, cublasOperation_t, cublasDiagType_t, size_t, size_t, const double *, const double *, size_t, double *, size_t)))
+CUDASTUB_ROW(cublasXtGetBlockDim, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasXtHandle_t, int *)))
+CUDASTUB_ROW(cublasXtGetNumBoards, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(int, int  [], int *)))
+CUDASTUB_ROW(cublasXtGetPinningMemMode, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasXtHandle_t, cublasXtPinnedMemMode_t *)))
+CUDASTUB_ROW(cublasXtMaxBoards, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(int *)))
+CUDASTUB_ROW(cublasXtSetBlockDim, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasXtHandle_t, int)))
+CUDASTUB_ROW(cublasXtSetCpuRatio, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasXtHandle_t, cublasXtBlasOp_t, cublasXtOpType_t, float)))
+CUDASTUB_ROW(cublasXtSetCpuRoutine, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasXtHandle_t, cublasXtBlasOp_t, cublasXtOpType_t, void *)))
+CUDASTUB_ROW(cublasXtSetPinningMemMode, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasXtHandle_t, cublasXtPinnedMemMode_t)))
+CUDASTUB_ROW(cublasXtSgemm, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasXtHandle_t, cublasOperation_t, cublasOperation_t, size_t, size_t, size_t, const float *, const float *, size_t, const float *, size_t, const float *, float *, size_t)))
+CUDASTUB_ROW(cublasXtSspmm, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasXtHandle_t, cublasSideMode_t, cublasFillMode_t, size_t, size_t, const float *, const float *, const float *, size_t, const float *, float *, size_t)))
+CUDASTUB_ROW(cublasXtSsymm, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasXtHandle_t, cublasSideMode_t, cublasFillMode_t, size_t, size_t, const float *, const float *, size_t, const float *, size_t, const float *, float *, size_t)))
+CUDASTUB_ROW(cublasXtSsyr2k, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasXtHandle_t, cublasFillMode_t, cublasOperation_t, size_t, size_t, const float *, const float *, size_t, const float *, size_t, const float *, float *, size_t)))
+CUDASTUB_ROW(cublasXtSsyrk, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasXtHandle_t, cublasFillMode_t, cublasOperation_t, size_t, size_t, const float *, const float *, size_t, const float *, float *, size_t)))
+CUDASTUB_ROW(cublasXtSsyrkx, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasXtHandle_t, cublasFillMode_t, cublasOperation_t, size_t, size_t, const float *, const float *, size_t, const float *, size_t, const float *, float *, size_t)))
+CUDASTUB_ROW(cublasXtStrmm, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasXtHandle_t, cublasSideMode_t, cublasFillMode_t, cublasOperation_t, cublasDiagType_t, size_t, size_t, const float *, const float *, size_t, const float *, size_t, float *, size_t)))
+CUDASTUB_ROW(cublasXtStrsm, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasXtHandle_t, cublasSideMode_t, cublasFillMode_t, cublasOperation_t, cublasDiagType_t, size_t, size_t, const float *, const float *, size_t, float *, size_t)))
+CUDASTUB_ROW(cublasXtZgemm, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasXtHandle_t, cublasOperation_t, cublasOperation_t, size_t, size_t, size_t, const cuDoubleComplex *, const cuDoubleComplex *, size_t, const cuDoubleComplex *, size_t, const cuDoubleComplex *, cuDoubleComplex *, size_t)))
+CUDASTUB_ROW(cublasXtZhemm, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasXtHandle_t, cublasSideMode_t, cublasFillMode_t, size_t, size_t, const cuDoubleComplex *, const cuDoubleComplex *, size_t, const cuDoubleComplex *, size_t, const cuDoubleComplex *, cuDoubleComplex *, size_t)))
+CUDASTUB_ROW(cublasXtZher2k, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasXtHandle_t, cublasFillMode_t, cublasOperation_t, size_t, size_t, const cuDoubleComplex *, const cuDoubleComplex *, size_t, const cuDoubleComplex *, size_t, const double *, cuDoubleComplex *, size_t)))
+CUDASTUB_ROW(cublasXtZherk, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasXtHandle_t, cublasFillMode_t, cublasOperation_t, size_t, size_t, const double *, const cuDoubleComplex *, size_t, const double *, cuDoubleComplex *, size_t)))
+CUDASTUB_ROW(cublasXtZherkx, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasXtHandle_t, cublasFillMode_t, cublasOperation_t, size_t, size_t, const cuDoubleComplex *, const cuDoubleComplex *, size_t, const cuDoubleComplex *, size_t, const double *, cuDoubleComplex *, size_t)))
+CUDASTUB_ROW(cublasXtZspmm, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasXtHandle_t, cublasSideMode_t, cublasFillMode_t, size_t, size_t, const cuDoubleComplex *, const cuDoubleComplex *, const cuDoubleComplex *, size_t, const cuDoubleComplex *, cuDoubleComplex *, size_t)))
+CUDASTUB_ROW(cublasXtZsymm, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasXtHandle_t, cublasSideMode_t, cublasFillMode_t, size_t, size_t, const cuDoubleComplex *, const cuDoubleComplex *, size_t, const cuDoubleComplex *, size_t, const cuDoubleComplex *, cuDoubleComplex *, size_t)))
+CUDASTUB_ROW(cublasXtZsyr2k, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasXtHandle_t, cublasFillMode_t, cublasOperation_t, size_t, size_t, const cuDoubleComplex *, const cuDoubleComplex *, size_t, const cuDoubleComplex *, size_t, const cuDoubleComplex *, cuDoubleComplex *, size_t)))
+CUDASTUB_ROW(cublasXtZsyrk, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasXtHandle_t, cublasFillMode_t, cublasOperation_t, size_t, size_t, const cuDoubleComplex *, const cuDoubleComplex *, size_t, const cuDoubleComplex *, cuDoubleComplex *, size_t)))
+CUDASTUB_ROW(cublasXtZsyrkx, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasXtHandle_t, cublasFillMode_t, cublasOperation_t, size_t, size_t, const cuDoubleComplex *, const cuDoubleComplex *, size_t, const cuDoubleComplex *, size_t, const cuDoubleComplex *, cuDoubleComplex *, size_t)))
+CUDASTUB_ROW(cublasXtZtrmm, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasXtHandle_t, cublasSideMode_t, cublasFillMode_t, cublasOperation_t, cublasDiagType_t, size_t, size_t, const cuDoubleComplex *, const cuDoubleComplex *, size_t, const cuDoubleComplex *, size_t, cuDoubleComplex *, size_t)))
+CUDASTUB_ROW(cublasXtZtrsm, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasXtHandle_t, cublasSideMode_t, cublasFillMode_t, cublasOperation_t, cublasDiagType_t, size_t, size_t, const cuDoubleComplex *, const cuDoubleComplex *, size_t, cuDoubleComplex *, size_t)))
+CUDASTUB_ROW(cublasZaxpy, (11, 12, 13), (0), (0), ZERO, (void (*)(int, cuDoubleComplex, const cuDoubleComplex *, int, cuDoubleComplex *, int)))
+CUDASTUB_ROW(cublasZaxpy_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int, const cuDoubleComplex *, const cuDoubleComplex *, int, cuDoubleComplex *, int)))
+CUDASTUB_ROW(cublasZcopy, (11, 12, 13), (0), (0), ZERO, (void (*)(int, const cuDoubleComplex *, int, cuDoubleComplex *, int)))
+CUDASTUB_ROW(cublasZcopy_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int, const cuDoubleComplex *, int, cuDoubleComplex *, int)))
+CUDASTUB_ROW(cublasZdgmm, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasSideMode_t, int, int, const cuDoubleComplex *, int, const cuDoubleComplex *, int, cuDoubleComplex *, int)))
+CUDASTUB_ROW_X(cublasZdotc, (11, 12, 13), (0), (0), TYPED, EXPORTED, 0, cublasZdotc_unavailable, 0, 0, cublasZdotc, (cuDoubleComplex (*)(int, const cuDoubleComplex *, int, const cuDoubleComplex *, int)))
+CUDASTUB_ROW(cublasZdotc_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int, const cuDoubleComplex *, int, const cuDoubleComplex *, int, cuDoubleComplex *)))
+CUDASTUB_ROW_X(cublasZdotu, (11, 12, 13), (0), (0), TYPED, EXPORTED, 0, cublasZdotu_unavailable, 0, 0, cublasZdotu, (cuDoubleComplex (*)(int, const cuDoubleComplex *, int, const cuDoubleComplex *, int)))
+CUDASTUB_ROW(cublasZdotu_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int, const cuDoubleComplex *, int, const cuDoubleComplex *, int, cuDoubleComplex *)))
+CUDASTUB_ROW(cublasZdrot, (11, 12, 13), (0), (0), ZERO, (void (*)(int, cuDoubleComplex *, int, cuDoubleComplex *, int, double, double)))
+CUDASTUB_ROW(cublasZdrot_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int, cuDoubleComplex *, int, cuDoubleComplex *, int, const double *, const double *)))
+CUDASTUB_ROW(cublasZdscal, (11, 12, 13), (0), (0), ZERO, (void (*)(int, double, cuDoubleComplex *, int)))
+CUDASTUB_ROW(cublasZdscal_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int, const double *, cuDoubleComplex *, int)))
+CUDASTUB_ROW(cublasZgbmv, (11, 12, 13), (0), (0), ZERO, (void (*)(char, int, int, int, int, cuDoubleComplex, const cuDoubleComplex *, int, const cuDoubleComplex *, int, cuDoubleComplex, cuDoubleComplex *, int)))
+CUDASTUB_ROW(cublasZgbmv_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, int, int, int, int, const cuDoubleComplex *, const cuDoubleComplex *, int, const cuDoubleComplex *, int, const cuDoubleComplex *, cuDoubleComplex *, int)))
+CUDASTUB_ROW(cublasZgeam, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, const cuDoubleComplex *, const cuDoubleComplex *, int, const cuDoubleComplex *, const cuDoubleComplex *, int, cuDoubleComplex *, int)))
+CUDASTUB_ROW(cublasZgelsBatched, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, int, int, int, cuDoubleComplex *const  [], int, cuDoubleComplex *const  [], int, int *, int *, int)))
+CUDASTUB_ROW(cublasZgemm, (11, 12, 13), (0), (0), ZERO, (void (*)(char, char, int, int, int, cuDoubleComplex, const cuDoubleComplex *, int, const cuDoubleComplex *, int, cuDoubleComplex, cuDoubleComplex *, int)))
+CUDASTUB_ROW(cublasZgemm3m, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int, const cuDoubleComplex *, const cuDoubleComplex *, int, const cuDoubleComplex *, int, const cuDoubleComplex *, cuDoubleComplex *, int)))
+CUDASTUB_ROW(cublasZgemmBatched, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int, const cuDoubleComplex *, const cuDoubleComplex *const  [], int, const cuDoubleComplex *const  [], int, const cuDoubleComplex *, cuDoubleComplex *const  [], int, int)))
+CUDASTUB_ROW(cublasZgemmStridedBatched, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int, const cuDoubleComplex *, const cuDoubleComplex *, int, long long, const cuDoubleComplex *, int, long long, const cuDoubleComplex *, cuDoubleComplex *, int, long long, int)))
+CUDASTUB_ROW(cublasZgemm_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int, const cuDoubleComplex *, const cuDoubleComplex *, int, const cuDoubleComplex *, int, const cuDoubleComplex *, cuDoubleComplex *, int)))
+CUDASTUB_ROW(cublasZgemv, (11, 12, 13), (0), (0), ZERO, (void (*)(char, int, int, cuDoubleComplex, const cuDoubleComplex *, int, const cuDoubleComplex *, int, cuDoubleComplex, cuDoubleComplex *, int)))
+CUDASTUB_ROW(cublasZgemvBatched, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, int, int, const cuDoubleComplex *, const cuDoubleComplex *const  [], int, const cuDoubleComplex *const  [], int, const cuDoubleComplex *, cuDoubleComplex *const  [], int, int)))
+CUDASTUB_ROW(cublasZgemvStridedBatched, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, int, int, const cuDoubleComplex *, const cuDoubleComplex *, int, long long, const cuDoubleComplex *, int, long long, const cuDoubleComplex *, cuDoubleComplex *, int, long long, int)))
+CUDASTUB_ROW(cublasZgemv_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, int, int, const cuDoubleComplex *, const cuDoubleComplex *, int, const cuDoubleComplex *, int, const cuDoubleComplex *, cuDoubleComplex *, int)))
+CUDASTUB_ROW(cublasZgeqrfBatched, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int, int, cuDoubleComplex *const  [], int, cuDoubleComplex *const  [], int *, int)))
+CUDASTUB_ROW(cublasZgerc, (11, 12, 13), (0), (0), ZERO, (void (*)(int, int, cuDoubleComplex, const cuDoubleComplex *, int, const cuDoubleComplex *, int, cuDoubleComplex *, int)))
+CUDASTUB_ROW(cublasZgerc_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int, int, const cuDoubleComplex *, const cuDoubleComplex *, int, const cuDoubleComplex *, int, cuDoubleComplex *, int)))
+CUDASTUB_ROW(cublasZgeru, (11, 12, 13), (0), (0), ZERO, (void (*)(int, int, cuDoubleComplex, const cuDoubleComplex *, int, const cuDoubleComplex *, int, cuDoubleComplex *, int)))
+CUDASTUB_ROW(cublasZgeru_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int, int, const cuDoubleComplex *, const cuDoubleComplex *, int, const cuDoubleComplex *, int, cuDoubleComplex *, int)))
+CUDASTUB_ROW(cublasZgetrfBatched, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int, cuDoubleComplex *const  [], int, int *, int *, int)))
+CUDASTUB_ROW(cublasZgetriBatched, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int, const cuDoubleComplex *const  [], int, const int *, cuDoubleComplex *const  [], int, int *, int)))
+CUDASTUB_ROW(cublasZgetrsBatched, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, int, int, const cuDoubleComplex *const  [], int, const int *, cuDoubleComplex *const  [], int, int *, int)))
+CUDASTUB_ROW(cublasZhbmv, (11, 12, 13), (0), (0), ZERO, (void (*)(char, int, int, cuDoubleComplex, const cuDoubleComplex *, int, const cuDoubleComplex *, int, cuDoubleComplex, cuDoubleComplex *, int)))
+CUDASTUB_ROW(cublasZhbmv_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, int, int, const cuDoubleComplex *, const cuDoubleComplex *, int, const cuDoubleComplex *, int, const cuDoubleComplex *, cuDoubleComplex *, int)))
+CUDASTUB_ROW(cublasZhemm, (11, 12, 13), (0), (0), ZERO, (void (*)(char, char, int, int, cuDoubleComplex, const cuDoubleComplex *, int, const cuDoubleComplex *, int, cuDoubleComplex, cuDoubleComplex *, int)))
+CUDASTUB_ROW(cublasZhemm_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasSideMode_t, cublasFillMode_t, int, int, const cuDoubleComplex *, const cuDoubleComplex *, int, const cuDoubleComplex *, int, const cuDoubleComplex *, cuDoubleComplex *, int)))
+CUDASTUB_ROW(cublasZhemv, (11, 12, 13), (0), (0), ZERO, (void (*)(char, int, cuDoubleComplex, const cuDoubleComplex *, int, const cuDoubleComplex *, int, cuDoubleComplex, cuDoubleComplex *, int)))
+CUDASTUB_ROW(cublasZhemv_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, int, const cuDoubleComplex *, const cuDoubleComplex *, int, const cuDoubleComplex *, int, const cuDoubleComplex *, cuDoubleComplex *, int)))
+CUDASTUB_ROW(cublasZher, (11, 12, 13), (0), (0), ZERO, (void (*)(char, int, double, const cuDoubleComplex *, int, cuDoubleComplex *, int)))
+CUDASTUB_ROW(cublasZher2, (11, 12, 13), (0), (0), ZERO, (void (*)(char, int, cuDoubleComplex, const cuDoubleComplex *, int, const cuDoubleComplex *, int, cuDoubleComplex *, int)))
+CUDASTUB_ROW(cublasZher2_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, int, const cuDoubleComplex *, const cuDoubleComplex *, int, const cuDoubleComplex *, int, cuDoubleComplex *, int)))
+CUDASTUB_ROW(cublasZher2k, (11, 12, 13), (0), (0), ZERO, (void (*)(char, char, int, int, cuDoubleComplex, const cuDoubleComplex *, int, const cuDoubleComplex *, int, double, cuDoubleComplex *, int)))
+CUDASTUB_ROW(cublasZher2k_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, cublasOperation_t, int, int, const cuDoubleComplex *, const cuDoubleComplex *, int, const cuDoubleComplex *, int, const double *, cuDoubleComplex *, int)))
+CUDASTUB_ROW(cublasZher_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, int, const double *, const cuDoubleComplex *, int, cuDoubleComplex *, int)))
+CUDASTUB_ROW(cublasZherk, (11, 12, 13), (0), (0), ZERO, (void (*)(char, char, int, int, double, const cuDoubleComplex *, int, double, cuDoubleComplex *, int)))
+CUDASTUB_ROW(cublasZherk_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, cublasOperation_t, int, int, const double *, const cuDoubleComplex *, int, const double *, cuDoubleComplex *, int)))
+CUDASTUB_ROW(cublasZherkx, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, cublasOperation_t, int, int, const cuDoubleComplex *, const cuDoubleComplex *, int, const cuDoubleComplex *, int, const double *, cuDoubleComplex *, int)))
+CUDASTUB_ROW(cublasZhpmv, (11, 12, 13), (0), (0), ZERO, (void (*)(char, int, cuDoubleComplex, const cuDoubleComplex *, const cuDoubleComplex *, int, cuDoubleComplex, cuDoubleComplex *, int)))
+CUDASTUB_ROW(cublasZhpmv_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, int, const cuDoubleComplex *, const cuDoubleComplex *, const cuDoubleComplex *, int, const cuDoubleComplex *, cuDoubleComplex *, int)))
+CUDASTUB_ROW(cublasZhpr, (11, 12, 13), (0), (0), ZERO, (void (*)(char, int, double, const cuDoubleComplex *, int, cuDoubleComplex *)))
+CUDASTUB_ROW(cublasZhpr2, (11, 12, 13), (0), (0), ZERO, (void (*)(char, int, cuDoubleComplex, const cuDoubleComplex *, int, const cuDoubleComplex *, int, cuDoubleComplex *)))
+CUDASTUB_ROW(cublasZhpr2_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, int, const cuDoubleComplex *, const cuDoubleComplex *, int, const cuDoubleComplex *, int, cuDoubleComplex *)))
+CUDASTUB_ROW(cublasZhpr_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, int, const double *, const cuDoubleComplex *, int, cuDoubleComplex *)))
+CUDASTUB_ROW(cublasZmatinvBatched, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int, const cuDoubleComplex *const  [], int, cuDoubleComplex *const  [], int, int *, int)))
+CUDASTUB_ROW(cublasZrot, (11, 12, 13), (0), (0), ZERO, (void (*)(int, cuDoubleComplex *, int, cuDoubleComplex *, int, double, cuDoubleComplex)))
+CUDASTUB_ROW(cublasZrot_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int, cuDoubleComplex *, int, cuDoubleComplex *, int, const double *, const cuDoubleComplex *)))
+CUDASTUB_ROW(cublasZrotg, (11, 12, 13), (0), (0), ZERO, (void (*)(cuDoubleComplex *, cuDoubleComplex, double *, cuDoubleComplex *)))
+CUDASTUB_ROW(cublasZrotg_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cuDoubleComplex *, cuDoubleComplex *, double *, cuDoubleComplex *)))
+CUDASTUB_ROW(cublasZscal, (11, 12, 13), (0), (0), ZERO, (void (*)(int, cuDoubleComplex, cuDoubleComplex *, int)))
+CUDASTUB_ROW(cublasZscal_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int, const cuDoubleComplex *, cuDoubleComplex *, int)))
+CUDASTUB_ROW(cublasZswap, (11, 12, 13), (0), (0), ZERO, (void (*)(int, cuDoubleComplex *, int, cuDoubleComplex *, int)))
+CUDASTUB_ROW(cublasZswap_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int, cuDoubleComplex *, int, cuDoubleComplex *, int)))
+CUDASTUB_ROW(cublasZsymm, (11, 12, 13), (0), (0), ZERO, (void (*)(char, char, int, int, cuDoubleComplex, const cuDoubleComplex *, int, const cuDoubleComplex *, int, cuDoubleComplex, cuDoubleComplex *, int)))
+CUDASTUB_ROW(cublasZsymm_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasSideMode_t, cublasFillMode_t, int, int, const cuDoubleComplex *, const cuDoubleComplex *, int, const cuDoubleComplex *, int, const cuDoubleComplex *, cuDoubleComplex *, int)))
+CUDASTUB_ROW(cublasZsymv_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, int, const cuDoubleComplex *, const cuDoubleComplex *, int, const cuDoubleComplex *, int, const cuDoubleComplex *, cuDoubleComplex *, int)))
+CUDASTUB_ROW(cublasZsyr2_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, int, const cuDoubleComplex *, const cuDoubleComplex *, int, const cuDoubleComplex *, int, cuDoubleComplex *, int)))
+CUDASTUB_ROW(cublasZsyr2k, (11, 12, 13), (0), (0), ZERO, (void (*)(char, char, int, int, cuDoubleComplex, const cuDoubleComplex *, int, const cuDoubleComplex *, int, cuDoubleComplex, cuDoubleComplex *, int)))
+CUDASTUB_ROW(cublasZsyr2k_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, cublasOperation_t, int, int, const cuDoubleComplex *, const cuDoubleComplex *, int, const cuDoubleComplex *, int, const cuDoubleComplex *, cuDoubleComplex *, int)))
+CUDASTUB_ROW(cublasZsyr_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, int, const cuDoubleComplex *, const cuDoubleComplex *, int, cuDoubleComplex *, int)))
+CUDASTUB_ROW(cublasZsyrk, (11, 12, 13), (0), (0), ZERO, (void (*)(char, char, int, int, cuDoubleComplex, const cuDoubleComplex *, int, cuDoubleComplex, cuDoubleComplex *, int)))
+CUDASTUB_ROW(cublasZsyrk_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, cublasOperation_t, int, int, const cuDoubleComplex *, const cuDoubleComplex *, int, const cuDoubleComplex *, cuDoubleComplex *, int)))
+CUDASTUB_ROW(cublasZsyrkx, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, cublasOperation_t, int, int, const cuDoubleComplex *, const cuDoubleComplex *, int, const cuDoubleComplex *, int, const cuDoubleComplex *, cuDoubleComplex *, int)))
+CUDASTUB_ROW(cublasZtbmv, (11, 12, 13), (0), (0), ZERO, (void (*)(char, char, char, int, int, const cuDoubleComplex *, int, cuDoubleComplex *, int)))
+CUDASTUB_ROW(cublasZtbmv_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, cublasOperation_t, cublasDiagType_t, int, int, const cuDoubleComplex *, int, cuDoubleComplex *, int)))
+CUDASTUB_ROW(cublasZtbsv, (11, 12, 13), (0), (0), ZERO, (void (*)(char, char, char, int, int, const cuDoubleComplex *, int, cuDoubleComplex *, int)))
+CUDASTUB_ROW(cublasZtbsv_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, cublasOperation_t, cublasDiagType_t, int, int, const cuDoubleComplex *, int, cuDoubleComplex *, int)))
+CUDASTUB_ROW(cublasZtpmv, (11, 12, 13), (0), (0), ZERO, (void (*)(char, char, char, int, const cuDoubleComplex *, cuDoubleComplex *, int)))
+CUDASTUB_ROW(cublasZtpmv_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, cublasOperation_t, cublasDiagType_t, int, const cuDoubleComplex *, cuDoubleComplex *, int)))
+CUDASTUB_ROW(cublasZtpsv, (11, 12, 13), (0), (0), ZERO, (void (*)(char, char, char, int, const cuDoubleComplex *, cuDoubleComplex *, int)))
+CUDASTUB_ROW(cublasZtpsv_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, cublasOperation_t, cublasDiagType_t, int, const cuDoubleComplex *, cuDoubleComplex *, int)))
+CUDASTUB_ROW(cublasZtpttr, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, int, const cuDoubleComplex *, cuDoubleComplex *, int)))
+CUDASTUB_ROW(cublasZtrmm, (11, 12, 13), (0), (0), ZERO, (void (*)(char, char, char, char, int, int, cuDoubleComplex, const cuDoubleComplex *, int, cuDoubleComplex *, int)))
+CUDASTUB_ROW(cublasZtrmm_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasSideMode_t, cublasFillMode_t, cublasOperation_t, cublasDiagType_t, int, int, const cuDoubleComplex *, const cuDoubleComplex *, int, const cuDoubleComplex *, int, cuDoubleComplex *, int)))
+CUDASTUB_ROW(cublasZtrmv, (11, 12, 13), (0), (0), ZERO, (void (*)(char, char, char, int, const cuDoubleComplex *, int, cuDoubleComplex *, int)))
+CUDASTUB_ROW(cublasZtrmv_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, cublasOperation_t, cublasDiagType_t, int, const cuDoubleComplex *, int, cuDoubleComplex *, int)))
+CUDASTUB_ROW(cublasZtrsm, (11, 12, 13), (0), (0), ZERO, (void (*)(char, char, char, char, int, int, cuDoubleComplex, const cuDoubleComplex *, int, cuDoubleComplex *, int)))
+CUDASTUB_ROW(cublasZtrsmBatched, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasSideMode_t, cublasFillMode_t, cublasOperation_t, cublasDiagType_t, int, int, const cuDoubleComplex *, const cuDoubleComplex *const  [], int, cuDoubleComplex *const  [], int, int)))
+CUDASTUB_ROW(cublasZtrsm_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasSideMode_t, cublasFillMode_t, cublasOperation_t, cublasDiagType_t, int, int, const cuDoubleComplex *, const cuDoubleComplex *, int, cuDoubleComplex *, int)))
+CUDASTUB_ROW(cublasZtrsv, (11, 12, 13), (0), (0), ZERO, (void (*)(char, char, char, int, const cuDoubleComplex *, int, cuDoubleComplex *, int)))
+CUDASTUB_ROW(cublasZtrsv_v2, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, cublasOperation_t, cublasDiagType_t, int, const cuDoubleComplex *, int, cuDoubleComplex *, int)))
+CUDASTUB_ROW(cublasZtrttp, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, int, const cuDoubleComplex *, int, cuDoubleComplex *)))
+#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
+CUDASTUB_ROW(cublasAsumEx_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int64_t, const void *, cudaDataType, int64_t, void *, cudaDataType, cudaDataType)))
+CUDASTUB_ROW(cublasAxpyEx_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int64_t, const void *, cudaDataType, const void *, cudaDataType, int64_t, void *, cudaDataType, int64_t, cudaDataType)))
+CUDASTUB_ROW(cublasCaxpy_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int64_t, const cuComplex *, const cuComplex *, int64_t, cuComplex *, int64_t)))
+CUDASTUB_ROW(cublasCcopy_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int64_t, const cuComplex *, int64_t, cuComplex *, int64_t)))
+CUDASTUB_ROW(cublasCdgmm_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasSideMode_t, int64_t, int64_t, const cuComplex *, int64_t, const cuComplex *, int64_t, cuComplex *, int64_t)))
+CUDASTUB_ROW(cublasCdotc_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int64_t, const cuComplex *, int64_t, const cuComplex *, int64_t, cuComplex *)))
+CUDASTUB_ROW(cublasCdotu_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int64_t, const cuComplex *, int64_t, const cuComplex *, int64_t, cuComplex *)))
+CUDASTUB_ROW(cublasCgbmv_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, int64_t, int64_t, int64_t, int64_t, const cuComplex *, const cuComplex *, int64_t, const cuComplex *, int64_t, const cuComplex *, cuComplex *, int64_t)))
+CUDASTUB_ROW(cublasCgeam_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int64_t, int64_t, const cuComplex *, const cuComplex *, int64_t, const cuComplex *, const cuComplex *, int64_t, cuComplex *, int64_t)))
+CUDASTUB_ROW(cublasCgemm3mBatched_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int64_t, int64_t, int64_t, const cuComplex *, const cuComplex *const  [], int64_t, const cuComplex *const  [], int64_t, const cuComplex *, cuComplex *const  [], int64_t, int64_t)))
+CUDASTUB_ROW(cublasCgemm3mEx_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int64_t, int64_t, int64_t, const cuComplex *, const void *, cudaDataType, int64_t, const void *, cudaDataType, int64_t, const cuComplex *, void *, cudaDataType, int64_t)))
+CUDASTUB_ROW(cublasCgemm3mStridedBatched_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int64_t, int64_t, int64_t, const cuComplex *, const cuComplex *, int64_t, long long, const cuComplex *, int64_t, long long, const cuComplex *, cuComplex *, int64_t, long long, int64_t)))
+CUDASTUB_ROW(cublasCgemm3m_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int64_t, int64_t, int64_t, const cuComplex *, const cuComplex *, int64_t, const cuComplex *, int64_t, const cuComplex *, cuComplex *, int64_t)))
+CUDASTUB_ROW(cublasCgemmBatched_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int64_t, int64_t, int64_t, const cuComplex *, const cuComplex *const  [], int64_t, const cuComplex *const  [], int64_t, const cuComplex *, cuComplex *const  [], int64_t, int64_t)))
+CUDASTUB_ROW(cublasCgemmEx_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int64_t, int64_t, int64_t, const cuComplex *, const void *, cudaDataType, int64_t, const void *, cudaDataType, int64_t, const cuComplex *, void *, cudaDataType, int64_t)))
+CUDASTUB_ROW(cublasCgemmStridedBatched_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int64_t, int64_t, int64_t, const cuComplex *, const cuComplex *, int64_t, long long, const cuComplex *, int64_t, long long, const cuComplex *, cuComplex *, int64_t, long long, int64_t)))
+CUDASTUB_ROW(cublasCgemm_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int64_t, int64_t, int64_t, const cuComplex *, const cuComplex *, int64_t, const cuComplex *, int64_t, const cuComplex *, cuComplex *, int64_t)))
+CUDASTUB_ROW(cublasCgemvBatched_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, int64_t, int64_t, const cuComplex *, const cuComplex *const  [], int64_t, const cuComplex *const  [], int64_t, const cuComplex *, cuComplex *const  [], int64_t, int64_t)))
+CUDASTUB_ROW(cublasCgemvStridedBatched_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, int64_t, int64_t, const cuComplex *, const cuComplex *, int64_t, long long, const cuComplex *, int64_t, long long, const cuComplex *, cuComplex *, int64_t, long long, int64_t)))
+CUDASTUB_ROW(cublasCgemv_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, int64_t, int64_t, const cuComplex *, const cuComplex *, int64_t, const cuComplex *, int64_t, const cuComplex *, cuComplex *, int64_t)))
+CUDASTUB_ROW(cublasCgerc_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int64_t, int64_t, const cuComplex *, const cuComplex *, int64_t, const cuComplex *, int64_t, cuComplex *, int64_t)))
+CUDASTUB_ROW(cublasCgeru_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int64_t, int64_t, const cuComplex *, const cuComplex *, int64_t, const cuComplex *, int64_t, cuComplex *, int64_t)))
+CUDASTUB_ROW(cublasChbmv_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, int64_t, int64_t, const cuComplex *, const cuComplex *, int64_t, const cuComplex *, int64_t, const cuComplex *, cuComplex *, int64_t)))
+CUDASTUB_ROW(cublasChemm_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasSideMode_t, cublasFillMode_t, int64_t, int64_t, const cuComplex *, const cuComplex *, int64_t, const cuComplex *, int64_t, const cuComplex *, cuComplex *, int64_t)))
+CUDASTUB_ROW(cublasChemv_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, int64_t, const cuComplex *, const cuComplex *, int64_t, const cuComplex *, int64_t, const cuComplex *, cuComplex *, int64_t)))
+CUDASTUB_ROW(cublasCher2_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, int64_t, const cuComplex *, const cuComplex *, int64_t, const cuComplex *, int64_t, cuComplex *, int64_t)))
+CUDASTUB_ROW(cublasCher2k_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, cublasOperation_t, int64_t, int64_t, const cuComplex *, const cuComplex *, int64_t, const cuComplex *, int64_t, const float *, cuComplex *, int64_t)))
+CUDASTUB_ROW(cublasCher_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, int64_t, const float *, const cuComplex *, int64_t, cuComplex *, int64_t)))
+CUDASTUB_ROW(cublasCherk3mEx_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, cublasOperation_t, int64_t, int64_t, const float *, const void *, cudaDataType, int64_t, const float *, void *, cudaDataType, int64_t)))
+CUDASTUB_ROW(cublasCherkEx_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, cublasOperation_t, int64_t, int64_t, const float *, const void *, cudaDataType, int64_t, const float *, void *, cudaDataType, int64_t)))
+CUDASTUB_ROW(cublasCherk_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, cublasOperation_t, int64_t, int64_t, const float *, const cuComplex *, int64_t, const float *, cuComplex *, int64_t)))
+CUDASTUB_ROW(cublasCherkx_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, cublasOperation_t, int64_t, int64_t, const cuComplex *, const cuComplex *, int64_t, const cuComplex *, int64_t, const float *, cuComplex *, int64_t)))
+CUDASTUB_ROW(cublasChpmv_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, int64_t, const cuComplex *, const cuComplex *, const cuComplex *, int64_t, const cuComplex *, cuComplex *, int64_t)))
+CUDASTUB_ROW(cublasChpr2_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, int64_t, const cuComplex *, const cuComplex *, int64_t, const cuComplex *, int64_t, cuComplex *)))
+CUDASTUB_ROW(cublasChpr_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, int64_t, const float *, const cuComplex *, int64_t, cuComplex *)))
+CUDASTUB_ROW(cublasCopyEx_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int64_t, const void *, cudaDataType, int64_t, void *, cudaDataType, int64_t)))
+CUDASTUB_ROW(cublasCrot_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int64_t, cuComplex *, int64_t, cuComplex *, int64_t, const float *, const cuComplex *)))
+CUDASTUB_ROW(cublasCscal_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int64_t, const cuComplex *, cuComplex *, int64_t)))
+CUDASTUB_ROW(cublasCsrot_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int64_t, cuComplex *, int64_t, cuComplex *, int64_t, const float *, const float *)))
+CUDASTUB_ROW(cublasCsscal_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int64_t, const float *, cuComplex *, int64_t)))
+CUDASTUB_ROW(cublasCswap_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int64_t, cuComplex *, int64_t, cuComplex *, int64_t)))
+CUDASTUB_ROW(cublasCsymm_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasSideMode_t, cublasFillMode_t, int64_t, int64_t, const cuComplex *, const cuComplex *, int64_t, const cuComplex *, int64_t, const cuComplex *, cuComplex *, int64_t)))
+CUDASTUB_ROW(cublasCsymv_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, int64_t, const cuComplex *, const cuComplex *, int64_t, const cuComplex *, int64_t, const cuComplex *, cuComplex *, int64_t)))
+CUDASTUB_ROW(cublasCsyr2_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, int64_t, const cuComplex *, const cuComplex *, int64_t, const cuComplex *, int64_t, cuComplex *, int64_t)))
+CUDASTUB_ROW(cublasCsyr2k_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, cublasOperation_t, int64_t, int64_t, const cuComplex *, const cuComplex *, int64_t, const cuComplex *, int64_t, const cuComplex *, cuComplex *, int64_t)))
+CUDASTUB_ROW(cublasCsyr_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, int64_t, const cuComplex *, const cuComplex *, int64_t, cuComplex *, int64_t)))
+CUDASTUB_ROW(cublasCsyrk3mEx_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, cublasOperation_t, int64_t, int64_t, const cuComplex *, const void *, cudaDataType, int64_t, const cuComplex *, void *, cudaDataType, int64_t)))
+CUDASTUB_ROW(cublasCsyrkEx_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, cublasOperation_t, int64_t, int64_t, const cuComplex *, const void *, cudaDataType, int64_t, const cuComplex *, void *, cudaDataType, int64_t)))
+CUDASTUB_ROW(cublasCsyrk_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, cublasOperation_t, int64_t, int64_t, const cuComplex *, const cuComplex *, int64_t, const cuComplex *, cuComplex *, int64_t)))
+CUDASTUB_ROW(cublasCsyrkx_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, cublasOperation_t, int64_t, int64_t, const cuComplex *, const cuComplex *, int64_t, const cuComplex *, int64_t, const cuComplex *, cuComplex *, int64_t)))
+CUDASTUB_ROW(cublasCtbmv_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, cublasOperation_t, cublasDiagType_t, int64_t, int64_t, const cuComplex *, int64_t, cuComplex *, int64_t)))
+CUDASTUB_ROW(cublasCtbsv_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, cublasOperation_t, cublasDiagType_t, int64_t, int64_t, const cuComplex *, int64_t, cuComplex *, int64_t)))
+CUDASTUB_ROW(cublasCtpmv_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, cublasOperation_t, cublasDiagType_t, int64_t, const cuComplex *, cuComplex *, int64_t)))
+CUDASTUB_ROW(cublasCtpsv_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, cublasOperation_t, cublasDiagType_t, int64_t, const cuComplex *, cuComplex *, int64_t)))
+CUDASTUB_ROW(cublasCtrmm_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasSideMode_t, cublasFillMode_t, cublasOperation_t, cublasDiagType_t, int64_t, int64_t, const cuComplex *, const cuComplex *, int64_t, const cuComplex *, int64_t, cuComplex *, int64_t)))
+CUDASTUB_ROW(cublasCtrmv_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, cublasOperation_t, cublasDiagType_t, int64_t, const cuComplex *, int64_t, cuComplex *, int64_t)))
+CUDASTUB_ROW(cublasCtrsmBatched_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasSideMode_t, cublasFillMode_t, cublasOperation_t, cublasDiagType_t, int64_t, int64_t, const cuComplex *, const cuComplex *const  [], int64_t, cuComplex *const  [], int64_t, int64_t)))
+CUDASTUB_ROW(cublasCtrsm_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasSideMode_t, cublasFillMode_t, cublasOperation_t, cublasDiagType_t, int64_t, int64_t, const cuComplex *, const cuComplex *, int64_t, cuComplex *, int64_t)))
+CUDASTUB_ROW(cublasCtrsv_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, cublasOperation_t, cublasDiagType_t, int64_t, const cuComplex *, int64_t, cuComplex *, int64_t)))
+CUDASTUB_ROW(cublasDasum_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int64_t, const double *, int64_t, double *)))
+CUDASTUB_ROW(cublasDaxpy_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int64_t, const double *, const double *, int64_t, double *, int64_t)))
+CUDASTUB_ROW(cublasDcopy_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int64_t, const double *, int64_t, double *, int64_t)))
+CUDASTUB_ROW(cublasDdgmm_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasSideMode_t, int64_t, int64_t, const double *, int64_t, const double *, int64_t, double *, int64_t)))
+CUDASTUB_ROW(cublasDdot_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int64_t, const double *, int64_t, const double *, int64_t, double *)))
+CUDASTUB_ROW(cublasDgbmv_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, int64_t, int64_t, int64_t, int64_t, const double *, const double *, int64_t, const double *, int64_t, const double *, double *, int64_t)))
+CUDASTUB_ROW(cublasDgeam_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int64_t, int64_t, const double *, const double *, int64_t, const double *, const double *, int64_t, double *, int64_t)))
+CUDASTUB_ROW(cublasDgemmBatched_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int64_t, int64_t, int64_t, const double *, const double *const  [], int64_t, const double *const  [], int64_t, const double *, double *const  [], int64_t, int64_t)))
+CUDASTUB_ROW(cublasDgemmGroupedBatched, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, const cublasOperation_t  [], const cublasOperation_t  [], const int  [], const int  [], const int  [], const double  [], const double *const  [], const int  [], const double *const  [], const int  [], const double  [], double *const  [], const int  [], int, const int  [])))
+CUDASTUB_ROW(cublasDgemmGroupedBatched_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, const cublasOperation_t  [], const cublasOperation_t  [], const int64_t  [], const int64_t  [], const int64_t  [], const double  [], const double *const  [], const int64_t  [], const double *const  [], const int64_t  [], const double  [], double *const  [], const int64_t  [], int64_t, const int64_t  [])))
+CUDASTUB_ROW(cublasDgemmStridedBatched_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int64_t, int64_t, int64_t, const double *, const double *, int64_t, long long, const double *, int64_t, long long, const double *, double *, int64_t, long long, int64_t)))
+CUDASTUB_ROW(cublasDgemm_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int64_t, int64_t, int64_t, const double *, const double *, int64_t, const double *, int64_t, const double *, double *, int64_t)))
+CUDASTUB_ROW(cublasDgemvBatched_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, int64_t, int64_t, const double *, const double *const  [], int64_t, const double *const  [], int64_t, const double *, double *const  [], int64_t, int64_t)))
+CUDASTUB_ROW(cublasDgemvStridedBatched_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, int64_t, int64_t, const double *, const double *, int64_t, long long, const double *, int64_t, long long, const double *, double *, int64_t, long long, int64_t)))
+CUDASTUB_ROW(cublasDgemv_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, int64_t, int64_t, const double *, const double *, int64_t, const double *, int64_t, const double *, double *, int64_t)))
+CUDASTUB_ROW(cublasDger_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int64_t, int64_t, const double *, const double *, int64_t, const double *, int64_t, double *, int64_t)))
+CUDASTUB_ROW(cublasDnrm2_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int64_t, const double *, int64_t, double *)))
+CUDASTUB_ROW(cublasDotEx_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int64_t, const void *, cudaDataType, int64_t, const void *, cudaDataType, int64_t, void *, cudaDataType, cudaDataType)))
+CUDASTUB_ROW(cublasDotcEx_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int64_t, const void *, cudaDataType, int64_t, const void *, cudaDataType, int64_t, void *, cudaDataType, cudaDataType)))
+CUDASTUB_ROW(cublasDrot_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int64_t, double *, int64_t, double *, int64_t, const double *, const double *)))
+CUDASTUB_ROW(cublasDrotm_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int64_t, double *, int64_t, double *, int64_t, const double *)))
+CUDASTUB_ROW(cublasDsbmv_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, int64_t, int64_t, const double *, const double *, int64_t, const double *, int64_t, const double *, double *, int64_t)))
+CUDASTUB_ROW(cublasDscal_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int64_t, const double *, double *, int64_t)))
+CUDASTUB_ROW(cublasDspmv_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, int64_t, const double *, const double *, const double *, int64_t, const double *, double *, int64_t)))
+CUDASTUB_ROW(cublasDspr2_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, int64_t, const double *, const double *, int64_t, const double *, int64_t, double *)))
+CUDASTUB_ROW(cublasDspr_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, int64_t, const double *, const double *, int64_t, double *)))
+CUDASTUB_ROW(cublasDswap_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int64_t, double *, int64_t, double *, int64_t)))
+CUDASTUB_ROW(cublasDsymm_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasSideMode_t, cublasFillMode_t, int64_t, int64_t, const double *, const double *, int64_t, const double *, int64_t, const double *, double *, int64_t)))
+CUDASTUB_ROW(cublasDsymv_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, int64_t, const double *, const double *, int64_t, const double *, int64_t, const double *, double *, int64_t)))
+CUDASTUB_ROW(cublasDsyr2_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, int64_t, const double *, const double *, int64_t, const double *, int64_t, double *, int64_t)))
+CUDASTUB_ROW(cublasDsyr2k_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, cublasOperation_t, int64_t, int64_t, const double *, const double *, int64_t, const double *, int64_t, const double *, double *, int64_t)))
+CUDASTUB_ROW(cublasDsyr_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, int64_t, const double *, const double *, int64_t, double *, int64_t)))
+CUDASTUB_ROW(cublasDsyrk_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, cublasOperation_t, int64_t, int64_t, const double *, const double *, int64_t, const double *, double *, int64_t)))
+CUDASTUB_ROW(cublasDsyrkx_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, cublasOperation_t, int64_t, int64_t, const double *, const double *, int64_t, const double *, int64_t, const double *, double *, int64_t)))
+CUDASTUB_ROW(cublasDtbmv_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, cublasOperation_t, cublasDiagType_t, int64_t, int64_t, const double *, int64_t, double *, int64_t)))
+CUDASTUB_ROW(cublasDtbsv_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, cublasOperation_t, cublasDiagType_t, int64_t, int64_t, const double *, int64_t, double *, int64_t)))
+CUDASTUB_ROW(cublasDtpmv_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, cublasOperation_t, cublasDiagType_t, int64_t, const double *, double *, int64_t)))
+CUDASTUB_ROW(cublasDtpsv_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, cublasOperation_t, cublasDiagType_t, int64_t, const double *, double *, int64_t)))
+CUDASTUB_ROW(cublasDtrmm_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasSideMode_t, cublasFillMode_t, cublasOperation_t, cublasDiagType_t, int64_t, int64_t, const double *, const double *, int64_t, const double *, int64_t, double *, int64_t)))
+CUDASTUB_ROW(cublasDtrmv_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, cublasOperation_t, cublasDiagType_t, int64_t, const double *, int64_t, double *, int64_t)))
+CUDASTUB_ROW(cublasDtrsmBatched_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasSideMode_t, cublasFillMode_t, cublasOperation_t, cublasDiagType_t, int64_t, int64_t, const double *, const double *const  [], int64_t, double *const  [], int64_t, int64_t)))
+CUDASTUB_ROW(cublasDtrsm_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasSideMode_t, cublasFillMode_t, cublasOperation_t, cublasDiagType_t, int64_t, int64_t, const double *, const double *, int64_t, double *, int64_t)))
+CUDASTUB_ROW(cublasDtrsv_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, cublasOperation_t, cublasDiagType_t, int64_t, const double *, int64_t, double *, int64_t)))
+CUDASTUB_ROW(cublasDzasum_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int64_t, const cuDoubleComplex *, int64_t, double *)))
+CUDASTUB_ROW(cublasDznrm2_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int64_t, const cuDoubleComplex *, int64_t, double *)))
+CUDASTUB_ROW(cublasGemmBatchedEx_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int64_t, int64_t, int64_t, const void *, const void *const  [], cudaDataType, int64_t, const void *const  [], cudaDataType, int64_t, const void *, void *const  [], cudaDataType, int64_t, int64_t, cublasComputeType_t, cublasGemmAlgo_t)))
+CUDASTUB_ROW(cublasGemmEx_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int64_t, int64_t, int64_t, const void *, const void *, cudaDataType, int64_t, const void *, cudaDataType, int64_t, const void *, void *, cudaDataType, int64_t, cublasComputeType_t, cublasGemmAlgo_t)))
+CUDASTUB_ROW(cublasGemmStridedBatchedEx_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int64_t, int64_t, int64_t, const void *, const void *, cudaDataType, int64_t, long long, const void *, cudaDataType, int64_t, long long, const void *, void *, cudaDataType, int64_t, long long, int64_t, cublasComputeType_t, cublasGemmAlgo_t)))
+CUDASTUB_ROW(cublasGetMatrixAsync_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(int64_t, int64_t, int64_t, const void *, int64_t, void *, int64_t, cudaStream_t)))
+CUDASTUB_ROW(cublasGetMatrix_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(int64_t, int64_t, int64_t, const void *, int64_t, void *, int64_t)))
+CUDASTUB_ROW(cublasGetVectorAsync_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(int64_t, int64_t, const void *, int64_t, void *, int64_t, cudaStream_t)))
+CUDASTUB_ROW(cublasGetVector_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(int64_t, int64_t, const void *, int64_t, void *, int64_t)))
+CUDASTUB_ROW(cublasIamaxEx_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int64_t, const void *, cudaDataType, int64_t, int64_t *)))
+CUDASTUB_ROW(cublasIaminEx_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int64_t, const void *, cudaDataType, int64_t, int64_t *)))
+CUDASTUB_ROW(cublasIcamax_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int64_t, const cuComplex *, int64_t, int64_t *)))
+CUDASTUB_ROW(cublasIcamin_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int64_t, const cuComplex *, int64_t, int64_t *)))
+CUDASTUB_ROW(cublasIdamax_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int64_t, const double *, int64_t, int64_t *)))
+CUDASTUB_ROW(cublasIdamin_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int64_t, const double *, int64_t, int64_t *)))
+CUDASTUB_ROW(cublasIsamax_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int64_t, const float *, int64_t, int64_t *)))
+CUDASTUB_ROW(cublasIsamin_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int64_t, const float *, int64_t, int64_t *)))
+CUDASTUB_ROW(cublasIzamax_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int64_t, const cuDoubleComplex *, int64_t, int64_t *)))
+CUDASTUB_ROW(cublasIzamin_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int64_t, const cuDoubleComplex *, int64_t, int64_t *)))
+CUDASTUB_ROW(cublasNrm2Ex_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int64_t, const void *, cudaDataType, int64_t, void *, cudaDataType, cudaDataType)))
+CUDASTUB_ROW(cublasRotEx_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int64_t, void *, cudaDataType, int64_t, void *, cudaDataType, int64_t, const void *, const void *, cudaDataType, cudaDataType)))
+CUDASTUB_ROW(cublasRotmEx_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int64_t, void *, cudaDataType, int64_t, void *, cudaDataType, int64_t, const void *, cudaDataType, cudaDataType)))
+CUDASTUB_ROW(cublasSasum_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int64_t, const float *, int64_t, float *)))
+CUDASTUB_ROW(cublasSaxpy_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int64_t, const float *, const float *, int64_t, float *, int64_t)))
+CUDASTUB_ROW(cublasScalEx_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int64_t, const void *, cudaDataType, void *, cudaDataType, int64_t, cudaDataType)))
+CUDASTUB_ROW(cublasScasum_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int64_t, const cuComplex *, int64_t, float *)))
+CUDASTUB_ROW(cublasScnrm2_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int64_t, const cuComplex *, int64_t, float *)))
+CUDASTUB_ROW(cublasScopy_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int64_t, const float *, int64_t, float *, int64_t)))
+CUDASTUB_ROW(cublasSdgmm_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasSideMode_t, int64_t, int64_t, const float *, int64_t, const float *, int64_t, float *, int64_t)))
+CUDASTUB_ROW(cublasSdot_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int64_t, const float *, int64_t, const float *, int64_t, float *)))
+CUDASTUB_ROW(cublasSetMatrixAsync_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(int64_t, int64_t, int64_t, const void *, int64_t, void *, int64_t, cudaStream_t)))
+CUDASTUB_ROW(cublasSetMatrix_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(int64_t, int64_t, int64_t, const void *, int64_t, void *, int64_t)))
+CUDASTUB_ROW(cublasSetVectorAsync_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(int64_t, int64_t, const void *, int64_t, void *, int64_t, cudaStream_t)))
+CUDASTUB_ROW(cublasSetVector_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(int64_t, int64_t, const void *, int64_t, void *, int64_t)))
+CUDASTUB_ROW(cublasSgbmv_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, int64_t, int64_t, int64_t, int64_t, const float *, const float *, int64_t, const float *, int64_t, const float *, float *, int64_t)))
+CUDASTUB_ROW(cublasSgeam_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int64_t, int64_t, const float *, const float *, int64_t, const float *, const float *, int64_t, float *, int64_t)))
+CUDASTUB_ROW(cublasSgemmBatched_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int64_t, int64_t, int64_t, const float *, const float *const  [], int64_t, const float *const  [], int64_t, const float *, float *const  [], int64_t, int64_t)))
+CUDASTUB_ROW(cublasSgemmEx_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int64_t, int64_t, int64_t, const float *, const void *, cudaDataType, int64_t, const void *, cudaDataType, int64_t, const float *, void *, cudaDataType, int64_t)))
+CUDASTUB_ROW(cublasSgemmGroupedBatched, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, const cublasOperation_t  [], const cublasOperation_t  [], const int  [], const int  [], const int  [], const float  [], const float *const  [], const int  [], const float *const  [], const int  [], const float  [], float *const  [], const int  [], int, const int  [])))
+CUDASTUB_ROW(cublasSgemmGroupedBatched_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, const cublasOperation_t  [], const cublasOperation_t  [], const int64_t  [], const int64_t  [], const int64_t  [], const float  [], const float *const  [], const int64_t  [], const float *const  [], const int64_t  [], const float  [], float *const  [], const int64_t  [], int64_t, const int64_t  [])))
+CUDASTUB_ROW(cublasSgemmStridedBatched_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int64_t, int64_t, int64_t, const float *, const float *, int64_t, long long, const float *, int64_t, long long, const float *, float *, int64_t, long long, int64_t)))
+CUDASTUB_ROW(cublasSgemm_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int64_t, int64_t, int64_t, const float *, const float *, int64_t, const float *, int64_t, const float *, float *, int64_t)))
+CUDASTUB_ROW(cublasSgemvBatched_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, int64_t, int64_t, const float *, const float *const  [], int64_t, const float *const  [], int64_t, const float *, float *const  [], int64_t, int64_t)))
+CUDASTUB_ROW(cublasSgemvStridedBatched_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, int64_t, int64_t, const float *, const float *, int64_t, long long, const float *, int64_t, long long, const float *, float *, int64_t, long long, int64_t)))
+CUDASTUB_ROW(cublasSgemv_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, int64_t, int64_t, const float *, const float *, int64_t, const float *, int64_t, const float *, float *, int64_t)))
+CUDASTUB_ROW(cublasSger_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int64_t, int64_t, const float *, const float *, int64_t, const float *, int64_t, float *, int64_t)))
+CUDASTUB_ROW(cublasSnrm2_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int64_t, const float *, int64_t, float *)))
+CUDASTUB_ROW(cublasSrot_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int64_t, float *, int64_t, float *, int64_t, const float *, const float *)))
+CUDASTUB_ROW(cublasSrotm_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int64_t, float *, int64_t, float *, int64_t, const float *)))
+CUDASTUB_ROW(cublasSsbmv_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, int64_t, int64_t, const float *, const float *, int64_t, const float *, int64_t, const float *, float *, int64_t)))
+CUDASTUB_ROW(cublasSscal_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int64_t, const float *, float *, int64_t)))
+CUDASTUB_ROW(cublasSspmv_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, int64_t, const float *, const float *, const float *, int64_t, const float *, float *, int64_t)))
+CUDASTUB_ROW(cublasSspr2_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, int64_t, const float *, const float *, int64_t, const float *, int64_t, float *)))
+CUDASTUB_ROW(cublasSspr_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, int64_t, const float *, const float *, int64_t, float *)))
+CUDASTUB_ROW(cublasSswap_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int64_t, float *, int64_t, float *, int64_t)))
+CUDASTUB_ROW(cublasSsymm_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasSideMode_t, cublasFillMode_t, int64_t, int64_t, const float *, const float *, int64_t, const float *, int64_t, const float *, float *, int64_t)))
+CUDASTUB_ROW(cublasSsymv_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, int64_t, const float *, const float *, int64_t, const float *, int64_t, const float *, float *, int64_t)))
+CUDASTUB_ROW(cublasSsyr2_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, int64_t, const float *, const float *, int64_t, const float *, int64_t, float *, int64_t)))
+CUDASTUB_ROW(cublasSsyr2k_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, cublasOperation_t, int64_t, int64_t, const float *, const float *, int64_t, const float *, int64_t, const float *, float *, int64_t)))
+CUDASTUB_ROW(cublasSsyr_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, int64_t, const float *, const float *, int64_t, float *, int64_t)))
+CUDASTUB_ROW(cublasSsyrk_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, cublasOperation_t, int64_t, int64_t, const float *, const float *, int64_t, const float *, float *, int64_t)))
+CUDASTUB_ROW(cublasSsyrkx_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, cublasOperation_t, int64_t, int64_t, const float *, const float *, int64_t, const float *, int64_t, const float *, float *, int64_t)))
+CUDASTUB_ROW(cublasStbmv_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, cublasOperation_t, cublasDiagType_t, int64_t, int64_t, const float *, int64_t, float *, int64_t)))
+CUDASTUB_ROW(cublasStbsv_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, cublasOperation_t, cublasDiagType_t, int64_t, int64_t, const float *, int64_t, float *, int64_t)))
+CUDASTUB_ROW(cublasStpmv_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, cublasOperation_t, cublasDiagType_t, int64_t, const float *, float *, int64_t)))
+CUDASTUB_ROW(cublasStpsv_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, cublasOperation_t, cublasDiagType_t, int64_t, const float *, float *, int64_t)))
+CUDASTUB_ROW(cublasStrmm_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasSideMode_t, cublasFillMode_t, cublasOperation_t, cublasDiagType_t, int64_t, int64_t, const float *, const float *, int64_t, const float *, int64_t, float *, int64_t)))
+CUDASTUB_ROW(cublasStrmv_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, cublasOperation_t, cublasDiagType_t, int64_t, const float *, int64_t, float *, int64_t)))
+CUDASTUB_ROW(cublasStrsmBatched_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasSideMode_t, cublasFillMode_t, cublasOperation_t, cublasDiagType_t, int64_t, int64_t, const float *, const float *const  [], int64_t, float *const  [], int64_t, int64_t)))
+CUDASTUB_ROW(cublasStrsm_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasSideMode_t, cublasFillMode_t, cublasOperation_t, cublasDiagType_t, int64_t, int64_t, const float *, const float *, int64_t, float *, int64_t)))
+CUDASTUB_ROW(cublasStrsv_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, cublasOperation_t, cublasDiagType_t, int64_t, const float *, int64_t, float *, int64_t)))
+CUDASTUB_ROW(cublasSwapEx_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int64_t, void *, cudaDataType, int64_t, void *, cudaDataType, int64_t)))
+CUDASTUB_ROW(cublasZaxpy_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int64_t, const cuDoubleComplex *, const cuDoubleComplex *, int64_t, cuDoubleComplex *, int64_t)))
+CUDASTUB_ROW(cublasZcopy_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int64_t, const cuDoubleComplex *, int64_t, cuDoubleComplex *, int64_t)))
+CUDASTUB_ROW(cublasZdgmm_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasSideMode_t, int64_t, int64_t, const cuDoubleComplex *, int64_t, const cuDoubleComplex *, int64_t, cuDoubleComplex *, int64_t)))
+CUDASTUB_ROW(cublasZdotc_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int64_t, const cuDoubleComplex *, int64_t, const cuDoubleComplex *, int64_t, cuDoubleComplex *)))
+CUDASTUB_ROW(cublasZdotu_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int64_t, const cuDoubleComplex *, int64_t, const cuDoubleComplex *, int64_t, cuDoubleComplex *)))
+CUDASTUB_ROW(cublasZdrot_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int64_t, cuDoubleComplex *, int64_t, cuDoubleComplex *, int64_t, const double *, const double *)))
+CUDASTUB_ROW(cublasZdscal_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int64_t, const double *, cuDoubleComplex *, int64_t)))
+CUDASTUB_ROW(cublasZgbmv_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, int64_t, int64_t, int64_t, int64_t, const cuDoubleComplex *, const cuDoubleComplex *, int64_t, const cuDoubleComplex *, int64_t, const cuDoubleComplex *, cuDoubleComplex *, int64_t)))
+CUDASTUB_ROW(cublasZgeam_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int64_t, int64_t, const cuDoubleComplex *, const cuDoubleComplex *, int64_t, const cuDoubleComplex *, const cuDoubleComplex *, int64_t, cuDoubleComplex *, int64_t)))
+CUDASTUB_ROW(cublasZgemm3m_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int64_t, int64_t, int64_t, const cuDoubleComplex *, const cuDoubleComplex *, int64_t, const cuDoubleComplex *, int64_t, const cuDoubleComplex *, cuDoubleComplex *, int64_t)))
+CUDASTUB_ROW(cublasZgemmBatched_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int64_t, int64_t, int64_t, const cuDoubleComplex *, const cuDoubleComplex *const  [], int64_t, const cuDoubleComplex *const  [], int64_t, const cuDoubleComplex *, cuDoubleComplex *const  [], int64_t, int64_t)))
+CUDASTUB_ROW(cublasZgemmStridedBatched_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int64_t, int64_t, int64_t, const cuDoubleComplex *, const cuDoubleComplex *, int64_t, long long, const cuDoubleComplex *, int64_t, long long, const cuDoubleComplex *, cuDoubleComplex *, int64_t, long long, int64_t)))
+CUDASTUB_ROW(cublasZgemm_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int64_t, int64_t, int64_t, const cuDoubleComplex *, const cuDoubleComplex *, int64_t, const cuDoubleComplex *, int64_t, const cuDoubleComplex *, cuDoubleComplex *, int64_t)))
+CUDASTUB_ROW(cublasZgemvBatched_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, int64_t, int64_t, const cuDoubleComplex *, const cuDoubleComplex *const  [], int64_t, const cuDoubleComplex *const  [], int64_t, const cuDoubleComplex *, cuDoubleComplex *const  [], int64_t, int64_t)))
+CUDASTUB_ROW(cublasZgemvStridedBatched_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, int64_t, int64_t, const cuDoubleComplex *, const cuDoubleComplex *, int64_t, long long, const cuDoubleComplex *, int64_t, long long, const cuDoubleComplex *, cuDoubleComplex *, int64_t, long long, int64_t)))
+CUDASTUB_ROW(cublasZgemv_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, int64_t, int64_t, const cuDoubleComplex *, const cuDoubleComplex *, int64_t, const cuDoubleComplex *, int64_t, const cuDoubleComplex *, cuDoubleComplex *, int64_t)))
+CUDASTUB_ROW(cublasZgerc_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int64_t, int64_t, const cuDoubleComplex *, const cuDoubleComplex *, int64_t, const cuDoubleComplex *, int64_t, cuDoubleComplex *, int64_t)))
+CUDASTUB_ROW(cublasZgeru_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int64_t, int64_t, const cuDoubleComplex *, const cuDoubleComplex *, int64_t, const cuDoubleComplex *, int64_t, cuDoubleComplex *, int64_t)))
+CUDASTUB_ROW(cublasZhbmv_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, int64_t, int64_t, const cuDoubleComplex *, const cuDoubleComplex *, int64_t, const cuDoubleComplex *, int64_t, const cuDoubleComplex *, cuDoubleComplex *, int64_t)))
+CUDASTUB_ROW(cublasZhemm_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasSideMode_t, cublasFillMode_t, int64_t, int64_t, const cuDoubleComplex *, const cuDoubleComplex *, int64_t, const cuDoubleComplex *, int64_t, const cuDoubleComplex *, cuDoubleComplex *, int64_t)))
+CUDASTUB_ROW(cublasZhemv_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, int64_t, const cuDoubleComplex *, const cuDoubleComplex *, int64_t, const cuDoubleComplex *, int64_t, const cuDoubleComplex *, cuDoubleComplex *, int64_t)))
+CUDASTUB_ROW(cublasZher2_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, int64_t, const cuDoubleComplex *, const cuDoubleComplex *, int64_t, const cuDoubleComplex *, int64_t, cuDoubleComplex *, int64_t)))
+CUDASTUB_ROW(cublasZher2k_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, cublasOperation_t, int64_t, int64_t, const cuDoubleComplex *, const cuDoubleComplex *, int64_t, const cuDoubleComplex *, int64_t, const double *, cuDoubleComplex *, int64_t)))
+CUDASTUB_ROW(cublasZher_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, int64_t, const double *, const cuDoubleComplex *, int64_t, cuDoubleComplex *, int64_t)))
+CUDASTUB_ROW(cublasZherk_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, cublasOperation_t, int64_t, int64_t, const double *, const cuDoubleComplex *, int64_t, const double *, cuDoubleComplex *, int64_t)))
+CUDASTUB_ROW(cublasZherkx_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, cublasOperation_t, int64_t, int64_t, const cuDoubleComplex *, const cuDoubleComplex *, int64_t, const cuDoubleComplex *, int64_t, const double *, cuDoubleComplex *, int64_t)))
+CUDASTUB_ROW(cublasZhpmv_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, int64_t, const cuDoubleComplex *, const cuDoubleComplex *, const cuDoubleComplex *, int64_t, const cuDoubleComplex *, cuDoubleComplex *, int64_t)))
+CUDASTUB_ROW(cublasZhpr2_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, int64_t, const cuDoubleComplex *, const cuDoubleComplex *, int64_t, const cuDoubleComplex *, int64_t, cuDoubleComplex *)))
+CUDASTUB_ROW(cublasZhpr_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, int64_t, const double *, const cuDoubleComplex *, int64_t, cuDoubleComplex *)))
+CUDASTUB_ROW(cublasZrot_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int64_t, cuDoubleComplex *, int64_t, cuDoubleComplex *, int64_t, const double *, const cuDoubleComplex *)))
+CUDASTUB_ROW(cublasZscal_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int64_t, const cuDoubleComplex *, cuDoubleComplex *, int64_t)))
+CUDASTUB_ROW(cublasZswap_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int64_t, cuDoubleComplex *, int64_t, cuDoubleComplex *, int64_t)))
+CUDASTUB_ROW(cublasZsymm_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasSideMode_t, cublasFillMode_t, int64_t, int64_t, const cuDoubleComplex *, const cuDoubleComplex *, int64_t, const cuDoubleComplex *, int64_t, const cuDoubleComplex *, cuDoubleComplex *, int64_t)))
+CUDASTUB_ROW(cublasZsymv_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, int64_t, const cuDoubleComplex *, const cuDoubleComplex *, int64_t, const cuDoubleComplex *, int64_t, const cuDoubleComplex *, cuDoubleComplex *, int64_t)))
+CUDASTUB_ROW(cublasZsyr2_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, int64_t, const cuDoubleComplex *, const cuDoubleComplex *, int64_t, const cuDoubleComplex *, int64_t, cuDoubleComplex *, int64_t)))
+CUDASTUB_ROW(cublasZsyr2k_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, cublasOperation_t, int64_t, int64_t, const cuDoubleComplex *, const cuDoubleComplex *, int64_t, const cuDoubleComplex *, int64_t, const cuDoubleComplex *, cuDoubleComplex *, int64_t)))
+CUDASTUB_ROW(cublasZsyr_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, int64_t, const cuDoubleComplex *, const cuDoubleComplex *, int64_t, cuDoubleComplex *, int64_t)))
+CUDASTUB_ROW(cublasZsyrk_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, cublasOperation_t, int64_t, int64_t, const cuDoubleComplex *, const cuDoubleComplex *, int64_t, const cuDoubleComplex *, cuDoubleComplex *, int64_t)))
+CUDASTUB_ROW(cublasZsyrkx_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, cublasOperation_t, int64_t, int64_t, const cuDoubleComplex *, const cuDoubleComplex *, int64_t, const cuDoubleComplex *, int64_t, const cuDoubleComplex *, cuDoubleComplex *, int64_t)))
+CUDASTUB_ROW(cublasZtbmv_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, cublasOperation_t, cublasDiagType_t, int64_t, int64_t, const cuDoubleComplex *, int64_t, cuDoubleComplex *, int64_t)))
+CUDASTUB_ROW(cublasZtbsv_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, cublasOperation_t, cublasDiagType_t, int64_t, int64_t, const cuDoubleComplex *, int64_t, cuDoubleComplex *, int64_t)))
+CUDASTUB_ROW(cublasZtpmv_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, cublasOperation_t, cublasDiagType_t, int64_t, const cuDoubleComplex *, cuDoubleComplex *, int64_t)))
+CUDASTUB_ROW(cublasZtpsv_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, cublasOperation_t, cublasDiagType_t, int64_t, const cuDoubleComplex *, cuDoubleComplex *, int64_t)))
+CUDASTUB_ROW(cublasZtrmm_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasSideMode_t, cublasFillMode_t, cublasOperation_t, cublasDiagType_t, int64_t, int64_t, const cuDoubleComplex *, const cuDoubleComplex *, int64_t, const cuDoubleComplex *, int64_t, cuDoubleComplex *, int64_t)))
+CUDASTUB_ROW(cublasZtrmv_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, cublasOperation_t, cublasDiagType_t, int64_t, const cuDoubleComplex *, int64_t, cuDoubleComplex *, int64_t)))
+CUDASTUB_ROW(cublasZtrsmBatched_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasSideMode_t, cublasFillMode_t, cublasOperation_t, cublasDiagType_t, int64_t, int64_t, const cuDoubleComplex *, const cuDoubleComplex *const  [], int64_t, cuDoubleComplex *const  [], int64_t, int64_t)))
+CUDASTUB_ROW(cublasZtrsm_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasSideMode_t, cublasFillMode_t, cublasOperation_t, cublasDiagType_t, int64_t, int64_t, const cuDoubleComplex *, const cuDoubleComplex *, int64_t, cuDoubleComplex *, int64_t)))
+CUDASTUB_ROW(cublasZtrsv_v2_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasFillMode_t, cublasOperation_t, cublasDiagType_t, int64_t, const cuDoubleComplex *, int64_t, cuDoubleComplex *, int64_t)))
 #endif
 #if CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasGemmGroupedBatchedEx, (12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasGemmGroupedBatchedEx_64, (12, 13), (0), (0), CODE)
+CUDASTUB_ROW(cublasGemmGroupedBatchedEx, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, const cublasOperation_t  [], const cublasOperation_t  [], const int  [], const int  [], const int  [], const void *, const void *const  [], cudaDataType_t, const int  [], const void *const  [], cudaDataType_t, const int  [], const void *, void *const  [], cudaDataType_t, const int  [], int, const int  [], cublasComputeType_t)))
+CUDASTUB_ROW(cublasGemmGroupedBatchedEx_64, (12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, const cublasOperation_t  [], const cublasOperation_t  [], const int64_t  [], const int64_t  [], const int64_t  [], const void *, const void *const  [], cudaDataType_t, const int64_t  [], const void *const  [], cudaDataType_t, const int64_t  [], const void *, void *const  [], cudaDataType_t, const int64_t  [], int64_t, const int64_t  [], cublasComputeType_t)))
+CUDASTUB_ROW(cublasGetEmulationSpecialValuesSupport, (13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cudaEmulationSpecialValuesSupport *)))
+CUDASTUB_ROW(cublasGetEmulationStrategy, (13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasEmulationStrategy_t *)))
+CUDASTUB_ROW(cublasGetFixedPointEmulationMantissaBitCountPointer, (13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int **)))
+CUDASTUB_ROW(cublasGetFixedPointEmulationMantissaBitOffset, (13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int *)))
+CUDASTUB_ROW(cublasGetFixedPointEmulationMantissaControl, (13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cudaEmulationMantissaControl *)))
+CUDASTUB_ROW(cublasGetFixedPointEmulationMaxMantissaBitCount, (13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int *)))
+CUDASTUB_ROW(cublasSetEmulationSpecialValuesSupport, (13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cudaEmulationSpecialValuesSupport)))
+CUDASTUB_ROW(cublasSetEmulationStrategy, (13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cublasEmulationStrategy_t)))
+CUDASTUB_ROW(cublasSetFixedPointEmulationMantissaBitCountPointer, (13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int *)))
+CUDASTUB_ROW(cublasSetFixedPointEmulationMantissaBitOffset, (13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int)))
+CUDASTUB_ROW(cublasSetFixedPointEmulationMantissaControl, (13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, cudaEmulationMantissaControl)))
+CUDASTUB_ROW(cublasSetFixedPointEmulationMaxMantissaBitCount, (13), (0), (0), CODE, (cublasStatus_t (*)(cublasHandle_t, int)))
 #endif
-CUDASTUB_ROW(cublasGemmStridedBatchedEx, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasGemmStridedBatchedEx_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasGetAtomicsMode, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasGetCudartVersion, (11, 12, 13), (0), (0), ZERO)
-#if CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasGetEmulationSpecialValuesSupport, (13), (0), (0), CODE)
-CUDASTUB_ROW(cublasGetEmulationStrategy, (13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasGetError, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasGetFixedPointEmulationMantissaBitCountPointer, (13), (0), (0), CODE)
-CUDASTUB_ROW(cublasGetFixedPointEmulationMantissaBitOffset, (13), (0), (0), CODE)
-CUDASTUB_ROW(cublasGetFixedPointEmulationMantissaControl, (13), (0), (0), CODE)
-CUDASTUB_ROW(cublasGetFixedPointEmulationMaxMantissaBitCount, (13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasGetLoggerCallback, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasGetMathMode, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasGetMatrix, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasGetMatrixAsync, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasGetMatrixAsync_64, (12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasGetMatrix_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasGetPointerMode_v2, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW_X(cublasGetProperty, (11, 12, 13), (0), (0), TYPED, EXPORTED, 0, cublasGetProperty_unavailable, 0, 0)
-CUDASTUB_ROW(cublasGetSmCountTarget, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW_X(cublasGetStatusName, (11, 12, 13), (0), (0), TYPED, EXPORTED, 0, cublasGetStatusName_unavailable, 0, 0)
-CUDASTUB_ROW_X(cublasGetStatusString, (11, 12, 13), (0), (0), TYPED, EXPORTED, 0, cublasGetStatusString_unavailable, 0, 0)
-CUDASTUB_ROW(cublasGetStream_v2, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasGetVector, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasGetVectorAsync, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasGetVectorAsync_64, (12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasGetVector_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW_X(cublasGetVersion, (11, 12, 13), (0), (0), TYPED, EXPORTED, 0, cublasGetVersion_unavailable, 0, 0)
-CUDASTUB_ROW_X(cublasGetVersion_v2, (11, 12, 13), (0), (0), TYPED, EXPORTED, 0, cublasGetVersion_v2_unavailable, 0, 0)
-CUDASTUB_ROW(cublasIamaxEx, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasIamaxEx_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasIaminEx, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasIaminEx_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasIcamax, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasIcamax_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasIcamax_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasIcamin, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasIcamin_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasIcamin_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasIdamax, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasIdamax_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasIdamax_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasIdamin, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasIdamin_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasIdamin_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasInit, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasIsamax, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasIsamax_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasIsamax_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasIsamin, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasIsamin_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasIsamin_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasIzamax, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasIzamax_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasIzamax_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasIzamin, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasIzamin_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasIzamin_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasLoggerConfigure, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasNrm2Ex, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasNrm2Ex_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasRotEx, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasRotEx_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasRotgEx, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasRotmEx, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasRotmEx_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasRotmgEx, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW_X(cublasSasum, (11, 12, 13), (0), (0), TYPED, EXPORTED, 0, cublasSasum_unavailable, 0, 0)
-CUDASTUB_ROW(cublasSasum_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasSasum_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasSaxpy, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasSaxpy_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasSaxpy_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasScalEx, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasScalEx_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW_X(cublasScasum, (11, 12, 13), (0), (0), TYPED, EXPORTED, 0, cublasScasum_unavailable, 0, 0)
-CUDASTUB_ROW(cublasScasum_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasScasum_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW_X(cublasScnrm2, (11, 12, 13), (0), (0), TYPED, EXPORTED, 0, cublasScnrm2_unavailable, 0, 0)
-CUDASTUB_ROW(cublasScnrm2_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasScnrm2_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasScopy, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasScopy_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasScopy_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasSdgmm, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasSdgmm_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW_X(cublasSdot, (11, 12, 13), (0), (0), TYPED, EXPORTED, 0, cublasSdot_unavailable, 0, 0)
-CUDASTUB_ROW(cublasSdot_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasSdot_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasSetAtomicsMode, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasSetEmulationSpecialValuesSupport, (13), (0), (0), CODE)
-CUDASTUB_ROW(cublasSetEmulationStrategy, (13), (0), (0), CODE)
-CUDASTUB_ROW(cublasSetFixedPointEmulationMantissaBitCountPointer, (13), (0), (0), CODE)
-CUDASTUB_ROW(cublasSetFixedPointEmulationMantissaBitOffset, (13), (0), (0), CODE)
-CUDASTUB_ROW(cublasSetFixedPointEmulationMantissaControl, (13), (0), (0), CODE)
-CUDASTUB_ROW(cublasSetFixedPointEmulationMaxMantissaBitCount, (13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasSetKernelStream, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasSetLoggerCallback, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasSetMathMode, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasSetMatrix, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasSetMatrixAsync, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasSetMatrixAsync_64, (12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasSetMatrix_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasSetPointerMode_v2, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasSetSmCountTarget, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasSetStream_v2, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasSetVector, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasSetVectorAsync, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasSetVectorAsync_64, (12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasSetVector_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasSetWorkspace_v2, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasSgbmv, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasSgbmv_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasSgbmv_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasSgeam, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasSgeam_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasSgelsBatched, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasSgemm, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasSgemmBatched, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasSgemmBatched_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasSgemmEx, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasSgemmEx_64, (12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasSgemmGroupedBatched, (12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasSgemmGroupedBatched_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasSgemmStridedBatched, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasSgemmStridedBatched_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasSgemm_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasSgemm_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasSgemv, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasSgemvBatched, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasSgemvBatched_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasSgemvStridedBatched, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasSgemvStridedBatched_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasSgemv_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasSgemv_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasSgeqrfBatched, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasSger, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasSger_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasSger_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasSgetrfBatched, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasSgetriBatched, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasSgetrsBatched, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasShutdown, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasSmatinvBatched, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW_X(cublasSnrm2, (11, 12, 13), (0), (0), TYPED, EXPORTED, 0, cublasSnrm2_unavailable, 0, 0)
-CUDASTUB_ROW(cublasSnrm2_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasSnrm2_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasSrot, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasSrot_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasSrot_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasSrotg, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasSrotg_v2, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasSrotm, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasSrotm_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasSrotm_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasSrotmg, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasSrotmg_v2, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasSsbmv, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasSsbmv_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasSsbmv_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasSscal, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasSscal_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasSscal_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasSspmv, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasSspmv_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasSspmv_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasSspr, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasSspr2, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasSspr2_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasSspr2_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasSspr_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasSspr_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasSswap, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasSswap_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasSswap_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasSsymm, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasSsymm_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasSsymm_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasSsymv, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasSsymv_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasSsymv_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasSsyr, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasSsyr2, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasSsyr2_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasSsyr2_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasSsyr2k, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasSsyr2k_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasSsyr2k_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasSsyr_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasSsyr_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasSsyrk, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasSsyrk_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasSsyrk_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasSsyrkx, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasSsyrkx_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasStbmv, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasStbmv_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasStbmv_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasStbsv, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasStbsv_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasStbsv_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasStpmv, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasStpmv_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasStpmv_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasStpsv, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasStpsv_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasStpsv_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasStpttr, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasStrmm, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasStrmm_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasStrmm_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasStrmv, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasStrmv_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasStrmv_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasStrsm, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasStrsmBatched, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasStrsmBatched_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasStrsm_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasStrsm_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasStrsv, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasStrsv_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasStrsv_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasStrttp, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasSwapEx, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasSwapEx_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasUint8gemmBias, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasXerbla, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasXtCgemm, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasXtChemm, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasXtCher2k, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasXtCherk, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasXtCherkx, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasXtCreate, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasXtCspmm, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasXtCsymm, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasXtCsyr2k, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasXtCsyrk, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasXtCsyrkx, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasXtCtrmm, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasXtCtrsm, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasXtDestroy, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasXtDeviceSelect, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasXtDgemm, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasXtDspmm, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasXtDsymm, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasXtDsyr2k, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasXtDsyrk, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasXtDsyrkx, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasXtDtrmm, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasXtDtrsm, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasXtGetBlockDim, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasXtGetNumBoards, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasXtGetPinningMemMode, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasXtMaxBoards, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasXtSetBlockDim, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasXtSetCpuRatio, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasXtSetCpuRoutine, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasXtSetPinningMemMode, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasXtSgemm, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasXtSspmm, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasXtSsymm, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasXtSsyr2k, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasXtSsyrk, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasXtSsyrkx, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasXtStrmm, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasXtStrsm, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasXtZgemm, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasXtZhemm, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasXtZher2k, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasXtZherk, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasXtZherkx, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasXtZspmm, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasXtZsymm, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasXtZsyr2k, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasXtZsyrk, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasXtZsyrkx, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasXtZtrmm, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasXtZtrsm, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasZaxpy, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasZaxpy_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasZaxpy_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasZcopy, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasZcopy_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasZcopy_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasZdgmm, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasZdgmm_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW_X(cublasZdotc, (11, 12, 13), (0), (0), TYPED, EXPORTED, 0, cublasZdotc_unavailable, 0, 0)
-CUDASTUB_ROW(cublasZdotc_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasZdotc_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW_X(cublasZdotu, (11, 12, 13), (0), (0), TYPED, EXPORTED, 0, cublasZdotu_unavailable, 0, 0)
-CUDASTUB_ROW(cublasZdotu_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasZdotu_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasZdrot, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasZdrot_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasZdrot_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasZdscal, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasZdscal_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasZdscal_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasZgbmv, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasZgbmv_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasZgbmv_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasZgeam, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasZgeam_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasZgelsBatched, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasZgemm, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasZgemm3m, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasZgemm3m_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasZgemmBatched, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasZgemmBatched_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasZgemmStridedBatched, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasZgemmStridedBatched_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasZgemm_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasZgemm_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasZgemv, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasZgemvBatched, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasZgemvBatched_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasZgemvStridedBatched, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasZgemvStridedBatched_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasZgemv_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasZgemv_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasZgeqrfBatched, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasZgerc, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasZgerc_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasZgerc_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasZgeru, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasZgeru_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasZgeru_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasZgetrfBatched, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasZgetriBatched, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasZgetrsBatched, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasZhbmv, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasZhbmv_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasZhbmv_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasZhemm, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasZhemm_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasZhemm_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasZhemv, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasZhemv_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasZhemv_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasZher, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasZher2, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasZher2_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasZher2_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasZher2k, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasZher2k_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasZher2k_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasZher_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasZher_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasZherk, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasZherk_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasZherk_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasZherkx, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasZherkx_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasZhpmv, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasZhpmv_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasZhpmv_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasZhpr, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasZhpr2, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasZhpr2_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasZhpr2_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasZhpr_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasZhpr_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasZmatinvBatched, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasZrot, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasZrot_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasZrot_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasZrotg, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasZrotg_v2, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasZscal, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasZscal_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasZscal_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasZswap, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasZswap_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasZswap_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasZsymm, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasZsymm_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasZsymm_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasZsymv_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasZsymv_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasZsyr2_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasZsyr2_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasZsyr2k, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasZsyr2k_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasZsyr2k_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasZsyr_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasZsyr_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasZsyrk, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasZsyrk_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasZsyrk_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasZsyrkx, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasZsyrkx_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasZtbmv, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasZtbmv_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasZtbmv_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasZtbsv, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasZtbsv_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasZtbsv_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasZtpmv, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasZtpmv_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasZtpmv_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasZtpsv, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasZtpsv_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasZtpsv_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasZtpttr, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasZtrmm, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasZtrmm_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasZtrmm_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasZtrmv, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasZtrmv_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasZtrmv_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasZtrsm, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasZtrsmBatched, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasZtrsmBatched_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasZtrsm_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasZtrsm_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasZtrsv, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasZtrsv_v2, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasZtrsv_v2_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasZtrttp, (11, 12, 13), (0), (0), CODE)
 /* No header declares these: forwarded without a prototype, to a major that
  * exports them undeclared too. */
-CUDASTUB_ROW(cublasCbdmm, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasDbdmm, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasGetBackdoor, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasCbdmm, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasDbdmm, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasGetBackdoor, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasHSHgemvBatched, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasHSHgemvStridedBatched, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasHSSgemvBatched, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasHSSgemvStridedBatched, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasHgemm, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasHgemmBatched, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasHgemmStridedBatched, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasSbdmm, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasSetBackdoor, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasSetBackdoorEx, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasTSSgemvBatched, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasTSSgemvStridedBatched, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasTSTgemvBatched, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasTSTgemvStridedBatched, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasZbdmm, (11, 12, 13), (0), (0), CODE)
+#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
+CUDASTUB_ROW_OPAQUE(cublasHSHgemvBatched_64, (12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasHSHgemvStridedBatched_64, (12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasHSSgemvBatched_64, (12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasHSSgemvStridedBatched_64, (12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasHgemmBatched_64, (12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasHgemmStridedBatched_64, (12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasHgemm_64, (12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasTSSgemvBatched_64, (12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasTSSgemvStridedBatched_64, (12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasTSTgemvBatched_64, (12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasTSTgemvStridedBatched_64, (12, 13), (0), (0), CODE)
+#endif
 #if CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasGetEnvironmentMode, (13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasGetEnvironmentMode, (13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasSetEnvironmentMode, (13), (0), (0), CODE)
 #endif
-CUDASTUB_ROW(cublasHSHgemvBatched, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasHSHgemvBatched_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasHSHgemvStridedBatched, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasHSHgemvStridedBatched_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasHSSgemvBatched, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasHSSgemvBatched_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasHSSgemvStridedBatched, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasHSSgemvStridedBatched_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasHgemm, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasHgemmBatched, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasHgemmBatched_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasHgemmStridedBatched, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasHgemmStridedBatched_64, (12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasHgemm_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasSbdmm, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasSetBackdoor, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasSetBackdoorEx, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasSetEnvironmentMode, (13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasTSSgemvBatched, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasTSSgemvBatched_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasTSSgemvStridedBatched, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasTSSgemvStridedBatched_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasTSTgemvBatched, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasTSTgemvBatched_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasTSTgemvStridedBatched, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasTSTgemvStridedBatched_64, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasZbdmm, (11, 12, 13), (0), (0), CODE)

@@ -3,485 +3,327 @@
 #error "CUDASTUB_ABI_MAJOR (the stub's ABI) chooses the lines of this file"
 #endif
 /* One row per export (stubs/common/table_define.h): name, majors with the same ABI,
- * majors where a later minor may add it, majors with another ABI, fallback. */
-CUDASTUB_ROW(cublasLtCreate, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtDestroy, (11, 12, 13), (0), (0), CODE)
+ * majors where a later minor may add it, majors with another ABI, fallback, and
+ * the type it is forwarded with, checked against the headers' declaration
+ * (stubs/common/table_check.h). */
+CUDASTUB_ROW(cublasLtCreate, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasLtHandle_t *)))
+CUDASTUB_ROW(cublasLtDestroy, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasLtHandle_t)))
+CUDASTUB_ROW(cublasLtGetCudartVersion, (11, 12, 13), (0), (0), ZERO, (size_t (*)(void)))
+CUDASTUB_ROW_X(cublasLtGetProperty, (11, 12, 13), (0), (0), TYPED, EXPORTED, 0, cublasLtGetProperty_unavailable, 0, 0, cublasLtGetProperty, (cublasStatus_t (*)(libraryPropertyType, int *)))
+CUDASTUB_ROW_X(cublasLtGetStatusName, (11, 12, 13), (0), (0), TYPED, EXPORTED, 0, cublasLtGetStatusName_unavailable, 0, 0, cublasLtGetStatusName, (const char * (*)(cublasStatus_t)))
+CUDASTUB_ROW_X(cublasLtGetStatusString, (11, 12, 13), (0), (0), TYPED, EXPORTED, 0, cublasLtGetStatusString_unavailable, 0, 0, cublasLtGetStatusString, (const char * (*)(cublasStatus_t)))
+CUDASTUB_ROW(cublasLtGetVersion, (11, 12, 13), (0), (0), ZERO, (size_t (*)(void)))
+CUDASTUB_ROW(cublasLtHeuristicsCacheGetCapacity, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(size_t *)))
+CUDASTUB_ROW(cublasLtHeuristicsCacheSetCapacity, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(size_t)))
+CUDASTUB_ROW(cublasLtLoggerForceDisable, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(void)))
+CUDASTUB_ROW(cublasLtLoggerOpenFile, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(const char *)))
+CUDASTUB_ROW(cublasLtLoggerSetCallback, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasLtLoggerCallback_t)))
+CUDASTUB_ROW(cublasLtLoggerSetFile, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(FILE *)))
+CUDASTUB_ROW(cublasLtLoggerSetLevel, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(int)))
+CUDASTUB_ROW(cublasLtLoggerSetMask, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(int)))
+CUDASTUB_ROW(cublasLtMatmul, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasLtHandle_t, cublasLtMatmulDesc_t, const void *, const void *, cublasLtMatrixLayout_t, const void *, cublasLtMatrixLayout_t, const void *, const void *, cublasLtMatrixLayout_t, void *, cublasLtMatrixLayout_t, const cublasLtMatmulAlgo_t *, void *, size_t, cudaStream_t)))
+CUDASTUB_ROW(cublasLtMatmulAlgoCapGetAttribute, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(const cublasLtMatmulAlgo_t *, cublasLtMatmulAlgoCapAttributes_t, void *, size_t, size_t *)))
+CUDASTUB_ROW(cublasLtMatmulAlgoCheck, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasLtHandle_t, cublasLtMatmulDesc_t, cublasLtMatrixLayout_t, cublasLtMatrixLayout_t, cublasLtMatrixLayout_t, cublasLtMatrixLayout_t, const cublasLtMatmulAlgo_t *, cublasLtMatmulHeuristicResult_t *)))
+CUDASTUB_ROW(cublasLtMatmulAlgoConfigGetAttribute, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(const cublasLtMatmulAlgo_t *, cublasLtMatmulAlgoConfigAttributes_t, void *, size_t, size_t *)))
+CUDASTUB_ROW(cublasLtMatmulAlgoConfigSetAttribute, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasLtMatmulAlgo_t *, cublasLtMatmulAlgoConfigAttributes_t, const void *, size_t)))
+CUDASTUB_ROW(cublasLtMatmulAlgoGetHeuristic, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasLtHandle_t, cublasLtMatmulDesc_t, cublasLtMatrixLayout_t, cublasLtMatrixLayout_t, cublasLtMatrixLayout_t, cublasLtMatrixLayout_t, cublasLtMatmulPreference_t, int, cublasLtMatmulHeuristicResult_t  [], int *)))
+CUDASTUB_ROW(cublasLtMatmulAlgoGetIds, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasLtHandle_t, cublasComputeType_t, cudaDataType_t, cudaDataType_t, cudaDataType_t, cudaDataType_t, cudaDataType_t, int, int  [], int *)))
+CUDASTUB_ROW(cublasLtMatmulAlgoInit, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasLtHandle_t, cublasComputeType_t, cudaDataType_t, cudaDataType_t, cudaDataType_t, cudaDataType_t, cudaDataType_t, int, cublasLtMatmulAlgo_t *)))
+CUDASTUB_ROW(cublasLtMatmulDescCreate, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasLtMatmulDesc_t *, cublasComputeType_t, cudaDataType_t)))
+CUDASTUB_ROW(cublasLtMatmulDescDestroy, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasLtMatmulDesc_t)))
+CUDASTUB_ROW(cublasLtMatmulDescGetAttribute, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasLtMatmulDesc_t, cublasLtMatmulDescAttributes_t, void *, size_t, size_t *)))
+CUDASTUB_ROW(cublasLtMatmulDescInit, (0), (0), (0), CODE, (cublasStatus_t (*)(cublasLtMatmulDesc_t, cublasComputeType_t, cudaDataType_t)))
+CUDASTUB_ROW(cublasLtMatmulDescInit_internal, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasLtMatmulDesc_t, size_t, cublasComputeType_t, cudaDataType_t)))
+CUDASTUB_ROW(cublasLtMatmulDescSetAttribute, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasLtMatmulDesc_t, cublasLtMatmulDescAttributes_t, const void *, size_t)))
+CUDASTUB_ROW(cublasLtMatmulPreferenceCreate, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasLtMatmulPreference_t *)))
+CUDASTUB_ROW(cublasLtMatmulPreferenceDestroy, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasLtMatmulPreference_t)))
+CUDASTUB_ROW(cublasLtMatmulPreferenceGetAttribute, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasLtMatmulPreference_t, cublasLtMatmulPreferenceAttributes_t, void *, size_t, size_t *)))
+CUDASTUB_ROW(cublasLtMatmulPreferenceInit, (0), (0), (0), CODE, (cublasStatus_t (*)(cublasLtMatmulPreference_t)))
+CUDASTUB_ROW(cublasLtMatmulPreferenceInit_internal, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasLtMatmulPreference_t, size_t)))
+CUDASTUB_ROW(cublasLtMatmulPreferenceSetAttribute, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasLtMatmulPreference_t, cublasLtMatmulPreferenceAttributes_t, const void *, size_t)))
+CUDASTUB_ROW(cublasLtMatrixLayoutCreate, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasLtMatrixLayout_t *, cudaDataType, uint64_t, uint64_t, int64_t)))
+CUDASTUB_ROW(cublasLtMatrixLayoutDestroy, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasLtMatrixLayout_t)))
+CUDASTUB_ROW(cublasLtMatrixLayoutGetAttribute, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasLtMatrixLayout_t, cublasLtMatrixLayoutAttribute_t, void *, size_t, size_t *)))
+CUDASTUB_ROW(cublasLtMatrixLayoutInit, (0), (0), (0), CODE, (cublasStatus_t (*)(cublasLtMatrixLayout_t, cudaDataType, uint64_t, uint64_t, int64_t)))
+CUDASTUB_ROW(cublasLtMatrixLayoutInit_internal, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasLtMatrixLayout_t, size_t, cudaDataType, uint64_t, uint64_t, int64_t)))
+CUDASTUB_ROW(cublasLtMatrixLayoutSetAttribute, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasLtMatrixLayout_t, cublasLtMatrixLayoutAttribute_t, const void *, size_t)))
+CUDASTUB_ROW(cublasLtMatrixTransform, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasLtHandle_t, cublasLtMatrixTransformDesc_t, const void *, const void *, cublasLtMatrixLayout_t, const void *, const void *, cublasLtMatrixLayout_t, void *, cublasLtMatrixLayout_t, cudaStream_t)))
+CUDASTUB_ROW(cublasLtMatrixTransformDescCreate, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasLtMatrixTransformDesc_t *, cudaDataType)))
+CUDASTUB_ROW(cublasLtMatrixTransformDescDestroy, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasLtMatrixTransformDesc_t)))
+CUDASTUB_ROW(cublasLtMatrixTransformDescGetAttribute, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasLtMatrixTransformDesc_t, cublasLtMatrixTransformDescAttributes_t, void *, size_t, size_t *)))
+CUDASTUB_ROW(cublasLtMatrixTransformDescInit, (0), (0), (0), CODE, (cublasStatus_t (*)(cublasLtMatrixTransformDesc_t, cudaDataType)))
+CUDASTUB_ROW(cublasLtMatrixTransformDescInit_internal, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasLtMatrixTransformDesc_t, size_t, cudaDataType)))
+CUDASTUB_ROW(cublasLtMatrixTransformDescSetAttribute, (11, 12, 13), (0), (0), CODE, (cublasStatus_t (*)(cublasLtMatrixTransformDesc_t, cublasLtMatrixTransformDescAttributes_t, const void *, size_t)))
 #if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasLtDisableCpuInstructionsSetMask, (0), (0), (0), ZERO)
+CUDASTUB_ROW(cublasLtDisableCpuInstructionsSetMask, (0), (0), (0), ZERO, (unsigned int (*)(unsigned int)))
 #endif
 #if CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasLtEmulationDescCreate, (13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtEmulationDescDestroy, (13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtEmulationDescGetAttribute, (13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtEmulationDescInit, (0), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtEmulationDescInit_internal, (13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtEmulationDescSetAttribute, (13), (0), (0), CODE)
+CUDASTUB_ROW(cublasLtEmulationDescCreate, (13), (0), (0), CODE, (cublasStatus_t (*)(cublasLtEmulationDesc_t *)))
+CUDASTUB_ROW(cublasLtEmulationDescDestroy, (13), (0), (0), CODE, (cublasStatus_t (*)(cublasLtEmulationDesc_t)))
+CUDASTUB_ROW(cublasLtEmulationDescGetAttribute, (13), (0), (0), CODE, (cublasStatus_t (*)(cublasLtEmulationDesc_t, cublasLtEmulationDescAttributes_t, void *, size_t, size_t *)))
+CUDASTUB_ROW(cublasLtEmulationDescInit, (0), (0), (0), CODE, (cublasStatus_t (*)(cublasLtEmulationDesc_t)))
+CUDASTUB_ROW(cublasLtEmulationDescInit_internal, (13), (0), (0), CODE, (cublasStatus_t (*)(cublasLtEmulationDesc_t, size_t)))
+CUDASTUB_ROW(cublasLtEmulationDescSetAttribute, (13), (0), (0), CODE, (cublasStatus_t (*)(cublasLtEmulationDesc_t, cublasLtEmulationDescAttributes_t, const void *, size_t)))
 #endif
-CUDASTUB_ROW(cublasLtGetCudartVersion, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW_X(cublasLtGetProperty, (11, 12, 13), (0), (0), TYPED, EXPORTED, 0, cublasLtGetProperty_unavailable, 0, 0)
-CUDASTUB_ROW_X(cublasLtGetStatusName, (11, 12, 13), (0), (0), TYPED, EXPORTED, 0, cublasLtGetStatusName_unavailable, 0, 0)
-CUDASTUB_ROW_X(cublasLtGetStatusString, (11, 12, 13), (0), (0), TYPED, EXPORTED, 0, cublasLtGetStatusString_unavailable, 0, 0)
-CUDASTUB_ROW(cublasLtGetVersion, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW(cublasLtHeuristicsCacheGetCapacity, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtHeuristicsCacheSetCapacity, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtLoggerForceDisable, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtLoggerOpenFile, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtLoggerSetCallback, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtLoggerSetFile, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtLoggerSetLevel, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtLoggerSetMask, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtMatmul, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtMatmulAlgoCapGetAttribute, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtMatmulAlgoCheck, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtMatmulAlgoConfigGetAttribute, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtMatmulAlgoConfigSetAttribute, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtMatmulAlgoGetHeuristic, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtMatmulAlgoGetIds, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtMatmulAlgoInit, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtMatmulDescCreate, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtMatmulDescDestroy, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtMatmulDescGetAttribute, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtMatmulDescInit, (0), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtMatmulDescInit_internal, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtMatmulDescSetAttribute, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtMatmulPreferenceCreate, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtMatmulPreferenceDestroy, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtMatmulPreferenceGetAttribute, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtMatmulPreferenceInit, (0), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtMatmulPreferenceInit_internal, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtMatmulPreferenceSetAttribute, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtMatrixLayoutCreate, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtMatrixLayoutDestroy, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtMatrixLayoutGetAttribute, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtMatrixLayoutInit, (0), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtMatrixLayoutInit_internal, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtMatrixLayoutSetAttribute, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtMatrixTransform, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtMatrixTransformDescCreate, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtMatrixTransformDescDestroy, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtMatrixTransformDescGetAttribute, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtMatrixTransformDescInit, (0), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtMatrixTransformDescInit_internal, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtMatrixTransformDescSetAttribute, (11, 12, 13), (0), (0), CODE)
 /* No header declares these: forwarded without a prototype, to a major that
  * exports them undeclared too. */
-CUDASTUB_ROW(cublasLtACCMatmul, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtACCMatmulAlgoCapGetAttribute, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtACCMatmulAlgoCheck, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtACCMatmulAlgoGetHeuristic, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtACCMatmulAlgoGetIds, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtACCMatmulAlgoInit, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtAlgoCharacteristicGetAttribute, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtBIIMatmul, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtBIIMatmulAlgoCapGetAttribute, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtBIIMatmulAlgoCheck, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtBIIMatmulAlgoGetHeuristic, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtBIIMatmulAlgoGetIds, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtBIIMatmulAlgoInit, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtBSBMatmul, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtBSBMatmulAlgoCapGetAttribute, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtBSBMatmulAlgoCheck, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtBSBMatmulAlgoGetHeuristic, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtBSBMatmulAlgoGetIds, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtBSBMatmulAlgoInit, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtBSSMatmul, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtBSSMatmulAlgoCapGetAttribute, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtBSSMatmulAlgoCheck, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtBSSMatmulAlgoGetHeuristic, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtBSSMatmulAlgoGetIds, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtBSSMatmulAlgoInit, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtCCCMatmul, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtCCCMatmulAlgoCapGetAttribute, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtCCCMatmulAlgoCheck, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtCCCMatmulAlgoGetHeuristic, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtCCCMatmulAlgoGetIds, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtCCCMatmulAlgoInit, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasLtClearNvjetCache, (13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasLtCtxInit, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtDDDMatmul, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtDDDMatmulAlgoCapGetAttribute, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtDDDMatmulAlgoCheck, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtDDDMatmulAlgoGetHeuristic, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtDDDMatmulAlgoGetIds, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtDDDMatmulAlgoInit, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW(cublasLtE4m3E4m3Fp32Bf16Bf16Matmul, (12), (0), (0), CODE)
-#endif
+CUDASTUB_ROW_OPAQUE(cublasLtACCMatmul, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtACCMatmulAlgoCapGetAttribute, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtACCMatmulAlgoCheck, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtACCMatmulAlgoGetHeuristic, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtACCMatmulAlgoGetIds, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtACCMatmulAlgoInit, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtAlgoCharacteristicGetAttribute, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtBIIMatmul, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtBIIMatmulAlgoCapGetAttribute, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtBIIMatmulAlgoCheck, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtBIIMatmulAlgoGetHeuristic, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtBIIMatmulAlgoGetIds, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtBIIMatmulAlgoInit, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtBSBMatmul, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtBSBMatmulAlgoCapGetAttribute, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtBSBMatmulAlgoCheck, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtBSBMatmulAlgoGetHeuristic, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtBSBMatmulAlgoGetIds, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtBSBMatmulAlgoInit, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtBSSMatmul, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtBSSMatmulAlgoCapGetAttribute, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtBSSMatmulAlgoCheck, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtBSSMatmulAlgoGetHeuristic, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtBSSMatmulAlgoGetIds, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtBSSMatmulAlgoInit, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtCCCMatmul, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtCCCMatmulAlgoCapGetAttribute, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtCCCMatmulAlgoCheck, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtCCCMatmulAlgoGetHeuristic, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtCCCMatmulAlgoGetIds, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtCCCMatmulAlgoInit, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtCtxInit, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtDDDMatmul, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtDDDMatmulAlgoCapGetAttribute, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtDDDMatmulAlgoCheck, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtDDDMatmulAlgoGetHeuristic, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtDDDMatmulAlgoGetIds, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtDDDMatmulAlgoInit, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtHHHMatmul, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtHHHMatmulAlgoCapGetAttribute, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtHHHMatmulAlgoCheck, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtHHHMatmulAlgoGetHeuristic, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtHHHMatmulAlgoGetIds, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtHHHMatmulAlgoInit, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtHSHMatmul, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtHSHMatmulAlgoCapGetAttribute, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtHSHMatmulAlgoCheck, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtHSHMatmulAlgoGetHeuristic, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtHSHMatmulAlgoGetIds, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtHSHMatmulAlgoInit, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtHSSMatmul, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtHSSMatmulAlgoCapGetAttribute, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtHSSMatmulAlgoCheck, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtHSSMatmulAlgoGetHeuristic, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtHSSMatmulAlgoGetIds, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtHSSMatmulAlgoInit, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtHeuristicLutSerializeEntry, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtKCCMatmul, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtKCCMatmulAlgoCapGetAttribute, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtKCCMatmulAlgoCheck, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtKCCMatmulAlgoGetHeuristic, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtKCCMatmulAlgoGetIds, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtKCCMatmulAlgoInit, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtKCKMatmul, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtKCKMatmulAlgoCapGetAttribute, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtKCKMatmulAlgoCheck, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtKCKMatmulAlgoGetHeuristic, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtKCKMatmulAlgoGetIds, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtKCKMatmulAlgoInit, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtLegacyGemmACC, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtLegacyGemmBII, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtLegacyGemmBSS, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtLegacyGemmCCC, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtLegacyGemmDDD, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtLegacyGemmHHH, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtLegacyGemmHSH, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtLegacyGemmHSS, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtLegacyGemmSSS, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtLegacyGemmTSS, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtLegacyGemmTST, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtLegacyGemmZZZ, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtMatmulAlgoConfigGetAttributeRange, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtSSSMatmul, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtSSSMatmulAlgoCapGetAttribute, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtSSSMatmulAlgoCheck, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtSSSMatmulAlgoGetHeuristic, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtSSSMatmulAlgoGetIds, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtSSSMatmulAlgoInit, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtShutdownCtx, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtTSSMatmul, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtTSSMatmulAlgoCapGetAttribute, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtTSSMatmulAlgoCheck, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtTSSMatmulAlgoGetHeuristic, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtTSSMatmulAlgoGetIds, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtTSSMatmulAlgoInit, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtTSTMatmul, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtTSTMatmulAlgoCapGetAttribute, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtTSTMatmulAlgoCheck, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtTSTMatmulAlgoGetHeuristic, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtTSTMatmulAlgoGetIds, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtTSTMatmulAlgoInit, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtVCCMatmul, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtVCCMatmulAlgoCapGetAttribute, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtVCCMatmulAlgoCheck, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtVCCMatmulAlgoGetHeuristic, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtVCCMatmulAlgoGetIds, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtVCCMatmulAlgoInit, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtVCVMatmul, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtVCVMatmulAlgoCapGetAttribute, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtVCVMatmulAlgoCheck, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtVCVMatmulAlgoGetHeuristic, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtVCVMatmulAlgoGetIds, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtVCVMatmulAlgoInit, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtZZZMatmul, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtZZZMatmulAlgoCapGetAttribute, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtZZZMatmulAlgoCheck, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtZZZMatmulAlgoGetHeuristic, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtZZZMatmulAlgoGetIds, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtZZZMatmulAlgoInit, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLt_for_cublas_BII, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLt_for_cublas_BSS, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLt_for_cublas_DDD, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLt_for_cublas_HHH, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLt_for_cublas_HSH, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLt_for_cublas_HSS, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLt_for_cublas_SSS, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLt_for_cublas_TSS, (11, 12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLt_for_cublas_TST, (11, 12, 13), (0), (0), CODE)
 #if CUDASTUB_ABI_MAJOR == 11 || CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW(cublasLtE4m3E4m3Fp32Bf16Bf16MatmulAlgoCapGetAttribute, (11, 12), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtE4m3E4m3Fp32Bf16Bf16MatmulAlgoCheck, (11, 12), (0), (0), CODE)
-#endif
-#if CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW(cublasLtE4m3E4m3Fp32Bf16Bf16MatmulAlgoGetHeuristic, (12), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtE4m3E4m3Fp32Bf16Bf16MatmulAlgoGetIds, (12), (0), (0), CODE)
-#endif
-#if CUDASTUB_ABI_MAJOR == 11 || CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW(cublasLtE4m3E4m3Fp32Bf16Bf16MatmulAlgoInit, (11, 12), (0), (0), CODE)
-#endif
-#if CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW(cublasLtE4m3E4m3Fp32Bf16E4m3Matmul, (12), (0), (0), CODE)
-#endif
-#if CUDASTUB_ABI_MAJOR == 11 || CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW(cublasLtE4m3E4m3Fp32Bf16E4m3MatmulAlgoCapGetAttribute, (11, 12), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtE4m3E4m3Fp32Bf16E4m3MatmulAlgoCheck, (11, 12), (0), (0), CODE)
-#endif
-#if CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW(cublasLtE4m3E4m3Fp32Bf16E4m3MatmulAlgoGetHeuristic, (12), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtE4m3E4m3Fp32Bf16E4m3MatmulAlgoGetIds, (12), (0), (0), CODE)
-#endif
-#if CUDASTUB_ABI_MAJOR == 11 || CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW(cublasLtE4m3E4m3Fp32Bf16E4m3MatmulAlgoInit, (11, 12), (0), (0), CODE)
-#endif
-#if CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW(cublasLtE4m3E4m3Fp32Fp16E4m3Matmul, (12), (0), (0), CODE)
-#endif
-#if CUDASTUB_ABI_MAJOR == 11 || CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW(cublasLtE4m3E4m3Fp32Fp16E4m3MatmulAlgoCapGetAttribute, (11, 12), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtE4m3E4m3Fp32Fp16E4m3MatmulAlgoCheck, (11, 12), (0), (0), CODE)
-#endif
-#if CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW(cublasLtE4m3E4m3Fp32Fp16E4m3MatmulAlgoGetHeuristic, (12), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtE4m3E4m3Fp32Fp16E4m3MatmulAlgoGetIds, (12), (0), (0), CODE)
-#endif
-#if CUDASTUB_ABI_MAJOR == 11 || CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW(cublasLtE4m3E4m3Fp32Fp16E4m3MatmulAlgoInit, (11, 12), (0), (0), CODE)
-#endif
-#if CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW(cublasLtE4m3E4m3Fp32Fp16Fp16Matmul, (12), (0), (0), CODE)
-#endif
-#if CUDASTUB_ABI_MAJOR == 11 || CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW(cublasLtE4m3E4m3Fp32Fp16Fp16MatmulAlgoCapGetAttribute, (11, 12), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtE4m3E4m3Fp32Fp16Fp16MatmulAlgoCheck, (11, 12), (0), (0), CODE)
-#endif
-#if CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW(cublasLtE4m3E4m3Fp32Fp16Fp16MatmulAlgoGetHeuristic, (12), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtE4m3E4m3Fp32Fp16Fp16MatmulAlgoGetIds, (12), (0), (0), CODE)
-#endif
-#if CUDASTUB_ABI_MAJOR == 11 || CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW(cublasLtE4m3E4m3Fp32Fp16Fp16MatmulAlgoInit, (11, 12), (0), (0), CODE)
-#endif
-#if CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW(cublasLtE4m3E4m3Fp32Fp32Fp32Matmul, (12), (0), (0), CODE)
-#endif
-#if CUDASTUB_ABI_MAJOR == 11 || CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW(cublasLtE4m3E4m3Fp32Fp32Fp32MatmulAlgoCapGetAttribute, (11, 12), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtE4m3E4m3Fp32Fp32Fp32MatmulAlgoCheck, (11, 12), (0), (0), CODE)
-#endif
-#if CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW(cublasLtE4m3E4m3Fp32Fp32Fp32MatmulAlgoGetHeuristic, (12), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtE4m3E4m3Fp32Fp32Fp32MatmulAlgoGetIds, (12), (0), (0), CODE)
-#endif
-#if CUDASTUB_ABI_MAJOR == 11 || CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW(cublasLtE4m3E4m3Fp32Fp32Fp32MatmulAlgoInit, (11, 12), (0), (0), CODE)
-#endif
-#if CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW(cublasLtE4m3E5m2Fp32Bf16Bf16Matmul, (12), (0), (0), CODE)
-#endif
-#if CUDASTUB_ABI_MAJOR == 11 || CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW(cublasLtE4m3E5m2Fp32Bf16Bf16MatmulAlgoCapGetAttribute, (11, 12), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtE4m3E5m2Fp32Bf16Bf16MatmulAlgoCheck, (11, 12), (0), (0), CODE)
-#endif
-#if CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW(cublasLtE4m3E5m2Fp32Bf16Bf16MatmulAlgoGetHeuristic, (12), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtE4m3E5m2Fp32Bf16Bf16MatmulAlgoGetIds, (12), (0), (0), CODE)
-#endif
-#if CUDASTUB_ABI_MAJOR == 11 || CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW(cublasLtE4m3E5m2Fp32Bf16Bf16MatmulAlgoInit, (11, 12), (0), (0), CODE)
-#endif
-#if CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW(cublasLtE4m3E5m2Fp32Bf16E4m3Matmul, (12), (0), (0), CODE)
-#endif
-#if CUDASTUB_ABI_MAJOR == 11 || CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW(cublasLtE4m3E5m2Fp32Bf16E4m3MatmulAlgoCapGetAttribute, (11, 12), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtE4m3E5m2Fp32Bf16E4m3MatmulAlgoCheck, (11, 12), (0), (0), CODE)
-#endif
-#if CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW(cublasLtE4m3E5m2Fp32Bf16E4m3MatmulAlgoGetHeuristic, (12), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtE4m3E5m2Fp32Bf16E4m3MatmulAlgoGetIds, (12), (0), (0), CODE)
-#endif
-#if CUDASTUB_ABI_MAJOR == 11 || CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW(cublasLtE4m3E5m2Fp32Bf16E4m3MatmulAlgoInit, (11, 12), (0), (0), CODE)
-#endif
-#if CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW(cublasLtE4m3E5m2Fp32Bf16E5m2Matmul, (12), (0), (0), CODE)
-#endif
-#if CUDASTUB_ABI_MAJOR == 11 || CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW(cublasLtE4m3E5m2Fp32Bf16E5m2MatmulAlgoCapGetAttribute, (11, 12), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtE4m3E5m2Fp32Bf16E5m2MatmulAlgoCheck, (11, 12), (0), (0), CODE)
-#endif
-#if CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW(cublasLtE4m3E5m2Fp32Bf16E5m2MatmulAlgoGetHeuristic, (12), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtE4m3E5m2Fp32Bf16E5m2MatmulAlgoGetIds, (12), (0), (0), CODE)
-#endif
-#if CUDASTUB_ABI_MAJOR == 11 || CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW(cublasLtE4m3E5m2Fp32Bf16E5m2MatmulAlgoInit, (11, 12), (0), (0), CODE)
-#endif
-#if CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW(cublasLtE4m3E5m2Fp32Fp16E4m3Matmul, (12), (0), (0), CODE)
-#endif
-#if CUDASTUB_ABI_MAJOR == 11 || CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW(cublasLtE4m3E5m2Fp32Fp16E4m3MatmulAlgoCapGetAttribute, (11, 12), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtE4m3E5m2Fp32Fp16E4m3MatmulAlgoCheck, (11, 12), (0), (0), CODE)
-#endif
-#if CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW(cublasLtE4m3E5m2Fp32Fp16E4m3MatmulAlgoGetHeuristic, (12), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtE4m3E5m2Fp32Fp16E4m3MatmulAlgoGetIds, (12), (0), (0), CODE)
-#endif
-#if CUDASTUB_ABI_MAJOR == 11 || CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW(cublasLtE4m3E5m2Fp32Fp16E4m3MatmulAlgoInit, (11, 12), (0), (0), CODE)
-#endif
-#if CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW(cublasLtE4m3E5m2Fp32Fp16E5m2Matmul, (12), (0), (0), CODE)
-#endif
-#if CUDASTUB_ABI_MAJOR == 11 || CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW(cublasLtE4m3E5m2Fp32Fp16E5m2MatmulAlgoCapGetAttribute, (11, 12), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtE4m3E5m2Fp32Fp16E5m2MatmulAlgoCheck, (11, 12), (0), (0), CODE)
-#endif
-#if CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW(cublasLtE4m3E5m2Fp32Fp16E5m2MatmulAlgoGetHeuristic, (12), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtE4m3E5m2Fp32Fp16E5m2MatmulAlgoGetIds, (12), (0), (0), CODE)
-#endif
-#if CUDASTUB_ABI_MAJOR == 11 || CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW(cublasLtE4m3E5m2Fp32Fp16E5m2MatmulAlgoInit, (11, 12), (0), (0), CODE)
-#endif
-#if CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW(cublasLtE4m3E5m2Fp32Fp16Fp16Matmul, (12), (0), (0), CODE)
-#endif
-#if CUDASTUB_ABI_MAJOR == 11 || CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW(cublasLtE4m3E5m2Fp32Fp16Fp16MatmulAlgoCapGetAttribute, (11, 12), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtE4m3E5m2Fp32Fp16Fp16MatmulAlgoCheck, (11, 12), (0), (0), CODE)
-#endif
-#if CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW(cublasLtE4m3E5m2Fp32Fp16Fp16MatmulAlgoGetHeuristic, (12), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtE4m3E5m2Fp32Fp16Fp16MatmulAlgoGetIds, (12), (0), (0), CODE)
-#endif
-#if CUDASTUB_ABI_MAJOR == 11 || CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW(cublasLtE4m3E5m2Fp32Fp16Fp16MatmulAlgoInit, (11, 12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE4m3E4m3Fp32Bf16Bf16MatmulAlgoCapGetAttribute, (11, 12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE4m3E4m3Fp32Bf16Bf16MatmulAlgoCheck, (11, 12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE4m3E4m3Fp32Bf16Bf16MatmulAlgoInit, (11, 12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE4m3E4m3Fp32Bf16E4m3MatmulAlgoCapGetAttribute, (11, 12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE4m3E4m3Fp32Bf16E4m3MatmulAlgoCheck, (11, 12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE4m3E4m3Fp32Bf16E4m3MatmulAlgoInit, (11, 12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE4m3E4m3Fp32Fp16E4m3MatmulAlgoCapGetAttribute, (11, 12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE4m3E4m3Fp32Fp16E4m3MatmulAlgoCheck, (11, 12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE4m3E4m3Fp32Fp16E4m3MatmulAlgoInit, (11, 12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE4m3E4m3Fp32Fp16Fp16MatmulAlgoCapGetAttribute, (11, 12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE4m3E4m3Fp32Fp16Fp16MatmulAlgoCheck, (11, 12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE4m3E4m3Fp32Fp16Fp16MatmulAlgoInit, (11, 12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE4m3E4m3Fp32Fp32Fp32MatmulAlgoCapGetAttribute, (11, 12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE4m3E4m3Fp32Fp32Fp32MatmulAlgoCheck, (11, 12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE4m3E4m3Fp32Fp32Fp32MatmulAlgoInit, (11, 12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE4m3E5m2Fp32Bf16Bf16MatmulAlgoCapGetAttribute, (11, 12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE4m3E5m2Fp32Bf16Bf16MatmulAlgoCheck, (11, 12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE4m3E5m2Fp32Bf16Bf16MatmulAlgoInit, (11, 12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE4m3E5m2Fp32Bf16E4m3MatmulAlgoCapGetAttribute, (11, 12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE4m3E5m2Fp32Bf16E4m3MatmulAlgoCheck, (11, 12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE4m3E5m2Fp32Bf16E4m3MatmulAlgoInit, (11, 12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE4m3E5m2Fp32Bf16E5m2MatmulAlgoCapGetAttribute, (11, 12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE4m3E5m2Fp32Bf16E5m2MatmulAlgoCheck, (11, 12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE4m3E5m2Fp32Bf16E5m2MatmulAlgoInit, (11, 12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE4m3E5m2Fp32Fp16E4m3MatmulAlgoCapGetAttribute, (11, 12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE4m3E5m2Fp32Fp16E4m3MatmulAlgoCheck, (11, 12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE4m3E5m2Fp32Fp16E4m3MatmulAlgoInit, (11, 12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE4m3E5m2Fp32Fp16E5m2MatmulAlgoCapGetAttribute, (11, 12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE4m3E5m2Fp32Fp16E5m2MatmulAlgoCheck, (11, 12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE4m3E5m2Fp32Fp16E5m2MatmulAlgoInit, (11, 12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE4m3E5m2Fp32Fp16Fp16MatmulAlgoCapGetAttribute, (11, 12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE4m3E5m2Fp32Fp16Fp16MatmulAlgoCheck, (11, 12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE4m3E5m2Fp32Fp16Fp16MatmulAlgoInit, (11, 12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE4m3E5m2Fp32Fp32Fp32MatmulAlgoCapGetAttribute, (11, 12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE4m3E5m2Fp32Fp32Fp32MatmulAlgoCheck, (11, 12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE4m3E5m2Fp32Fp32Fp32MatmulAlgoInit, (11, 12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE5m2E4m3Fp32Bf16Bf16MatmulAlgoCapGetAttribute, (11, 12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE5m2E4m3Fp32Bf16Bf16MatmulAlgoCheck, (11, 12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE5m2E4m3Fp32Bf16Bf16MatmulAlgoInit, (11, 12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE5m2E4m3Fp32Bf16E4m3MatmulAlgoCapGetAttribute, (11, 12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE5m2E4m3Fp32Bf16E4m3MatmulAlgoCheck, (11, 12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE5m2E4m3Fp32Bf16E4m3MatmulAlgoInit, (11, 12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE5m2E4m3Fp32Bf16E5m2MatmulAlgoCapGetAttribute, (11, 12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE5m2E4m3Fp32Bf16E5m2MatmulAlgoCheck, (11, 12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE5m2E4m3Fp32Bf16E5m2MatmulAlgoInit, (11, 12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE5m2E4m3Fp32Fp16E4m3MatmulAlgoCapGetAttribute, (11, 12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE5m2E4m3Fp32Fp16E4m3MatmulAlgoCheck, (11, 12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE5m2E4m3Fp32Fp16E4m3MatmulAlgoInit, (11, 12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE5m2E4m3Fp32Fp16E5m2MatmulAlgoCapGetAttribute, (11, 12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE5m2E4m3Fp32Fp16E5m2MatmulAlgoCheck, (11, 12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE5m2E4m3Fp32Fp16E5m2MatmulAlgoInit, (11, 12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE5m2E4m3Fp32Fp16Fp16MatmulAlgoCapGetAttribute, (11, 12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE5m2E4m3Fp32Fp16Fp16MatmulAlgoCheck, (11, 12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE5m2E4m3Fp32Fp16Fp16MatmulAlgoInit, (11, 12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE5m2E4m3Fp32Fp32Fp32MatmulAlgoCapGetAttribute, (11, 12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE5m2E4m3Fp32Fp32Fp32MatmulAlgoCheck, (11, 12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE5m2E4m3Fp32Fp32Fp32MatmulAlgoInit, (11, 12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtLegacyGemmUtilizationCCC, (11, 12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtLegacyGemmUtilizationDDD, (11, 12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtLegacyGemmUtilizationZZZ, (11, 12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLt_for_cublas_CCC, (11, 12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLt_for_cublas_ZZZ, (11, 12), (0), (0), CODE)
 #endif
 #if CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW(cublasLtE4m3E5m2Fp32Fp32Fp32Matmul, (12), (0), (0), CODE)
-#endif
-#if CUDASTUB_ABI_MAJOR == 11 || CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW(cublasLtE4m3E5m2Fp32Fp32Fp32MatmulAlgoCapGetAttribute, (11, 12), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtE4m3E5m2Fp32Fp32Fp32MatmulAlgoCheck, (11, 12), (0), (0), CODE)
-#endif
-#if CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW(cublasLtE4m3E5m2Fp32Fp32Fp32MatmulAlgoGetHeuristic, (12), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtE4m3E5m2Fp32Fp32Fp32MatmulAlgoGetIds, (12), (0), (0), CODE)
-#endif
-#if CUDASTUB_ABI_MAJOR == 11 || CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW(cublasLtE4m3E5m2Fp32Fp32Fp32MatmulAlgoInit, (11, 12), (0), (0), CODE)
-#endif
-#if CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW(cublasLtE5m2E4m3Fp32Bf16Bf16Matmul, (12), (0), (0), CODE)
-#endif
-#if CUDASTUB_ABI_MAJOR == 11 || CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW(cublasLtE5m2E4m3Fp32Bf16Bf16MatmulAlgoCapGetAttribute, (11, 12), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtE5m2E4m3Fp32Bf16Bf16MatmulAlgoCheck, (11, 12), (0), (0), CODE)
-#endif
-#if CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW(cublasLtE5m2E4m3Fp32Bf16Bf16MatmulAlgoGetHeuristic, (12), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtE5m2E4m3Fp32Bf16Bf16MatmulAlgoGetIds, (12), (0), (0), CODE)
-#endif
-#if CUDASTUB_ABI_MAJOR == 11 || CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW(cublasLtE5m2E4m3Fp32Bf16Bf16MatmulAlgoInit, (11, 12), (0), (0), CODE)
-#endif
-#if CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW(cublasLtE5m2E4m3Fp32Bf16E4m3Matmul, (12), (0), (0), CODE)
-#endif
-#if CUDASTUB_ABI_MAJOR == 11 || CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW(cublasLtE5m2E4m3Fp32Bf16E4m3MatmulAlgoCapGetAttribute, (11, 12), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtE5m2E4m3Fp32Bf16E4m3MatmulAlgoCheck, (11, 12), (0), (0), CODE)
-#endif
-#if CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW(cublasLtE5m2E4m3Fp32Bf16E4m3MatmulAlgoGetHeuristic, (12), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtE5m2E4m3Fp32Bf16E4m3MatmulAlgoGetIds, (12), (0), (0), CODE)
-#endif
-#if CUDASTUB_ABI_MAJOR == 11 || CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW(cublasLtE5m2E4m3Fp32Bf16E4m3MatmulAlgoInit, (11, 12), (0), (0), CODE)
-#endif
-#if CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW(cublasLtE5m2E4m3Fp32Bf16E5m2Matmul, (12), (0), (0), CODE)
-#endif
-#if CUDASTUB_ABI_MAJOR == 11 || CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW(cublasLtE5m2E4m3Fp32Bf16E5m2MatmulAlgoCapGetAttribute, (11, 12), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtE5m2E4m3Fp32Bf16E5m2MatmulAlgoCheck, (11, 12), (0), (0), CODE)
-#endif
-#if CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW(cublasLtE5m2E4m3Fp32Bf16E5m2MatmulAlgoGetHeuristic, (12), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtE5m2E4m3Fp32Bf16E5m2MatmulAlgoGetIds, (12), (0), (0), CODE)
-#endif
-#if CUDASTUB_ABI_MAJOR == 11 || CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW(cublasLtE5m2E4m3Fp32Bf16E5m2MatmulAlgoInit, (11, 12), (0), (0), CODE)
-#endif
-#if CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW(cublasLtE5m2E4m3Fp32Fp16E4m3Matmul, (12), (0), (0), CODE)
-#endif
-#if CUDASTUB_ABI_MAJOR == 11 || CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW(cublasLtE5m2E4m3Fp32Fp16E4m3MatmulAlgoCapGetAttribute, (11, 12), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtE5m2E4m3Fp32Fp16E4m3MatmulAlgoCheck, (11, 12), (0), (0), CODE)
-#endif
-#if CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW(cublasLtE5m2E4m3Fp32Fp16E4m3MatmulAlgoGetHeuristic, (12), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtE5m2E4m3Fp32Fp16E4m3MatmulAlgoGetIds, (12), (0), (0), CODE)
-#endif
-#if CUDASTUB_ABI_MAJOR == 11 || CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW(cublasLtE5m2E4m3Fp32Fp16E4m3MatmulAlgoInit, (11, 12), (0), (0), CODE)
-#endif
-#if CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW(cublasLtE5m2E4m3Fp32Fp16E5m2Matmul, (12), (0), (0), CODE)
-#endif
-#if CUDASTUB_ABI_MAJOR == 11 || CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW(cublasLtE5m2E4m3Fp32Fp16E5m2MatmulAlgoCapGetAttribute, (11, 12), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtE5m2E4m3Fp32Fp16E5m2MatmulAlgoCheck, (11, 12), (0), (0), CODE)
-#endif
-#if CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW(cublasLtE5m2E4m3Fp32Fp16E5m2MatmulAlgoGetHeuristic, (12), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtE5m2E4m3Fp32Fp16E5m2MatmulAlgoGetIds, (12), (0), (0), CODE)
-#endif
-#if CUDASTUB_ABI_MAJOR == 11 || CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW(cublasLtE5m2E4m3Fp32Fp16E5m2MatmulAlgoInit, (11, 12), (0), (0), CODE)
-#endif
-#if CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW(cublasLtE5m2E4m3Fp32Fp16Fp16Matmul, (12), (0), (0), CODE)
-#endif
-#if CUDASTUB_ABI_MAJOR == 11 || CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW(cublasLtE5m2E4m3Fp32Fp16Fp16MatmulAlgoCapGetAttribute, (11, 12), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtE5m2E4m3Fp32Fp16Fp16MatmulAlgoCheck, (11, 12), (0), (0), CODE)
-#endif
-#if CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW(cublasLtE5m2E4m3Fp32Fp16Fp16MatmulAlgoGetHeuristic, (12), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtE5m2E4m3Fp32Fp16Fp16MatmulAlgoGetIds, (12), (0), (0), CODE)
-#endif
-#if CUDASTUB_ABI_MAJOR == 11 || CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW(cublasLtE5m2E4m3Fp32Fp16Fp16MatmulAlgoInit, (11, 12), (0), (0), CODE)
-#endif
-#if CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW(cublasLtE5m2E4m3Fp32Fp32Fp32Matmul, (12), (0), (0), CODE)
-#endif
-#if CUDASTUB_ABI_MAJOR == 11 || CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW(cublasLtE5m2E4m3Fp32Fp32Fp32MatmulAlgoCapGetAttribute, (11, 12), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtE5m2E4m3Fp32Fp32Fp32MatmulAlgoCheck, (11, 12), (0), (0), CODE)
-#endif
-#if CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW(cublasLtE5m2E4m3Fp32Fp32Fp32MatmulAlgoGetHeuristic, (12), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtE5m2E4m3Fp32Fp32Fp32MatmulAlgoGetIds, (12), (0), (0), CODE)
-#endif
-#if CUDASTUB_ABI_MAJOR == 11 || CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW(cublasLtE5m2E4m3Fp32Fp32Fp32MatmulAlgoInit, (11, 12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE4m3E4m3Fp32Bf16Bf16Matmul, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE4m3E4m3Fp32Bf16Bf16MatmulAlgoGetHeuristic, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE4m3E4m3Fp32Bf16Bf16MatmulAlgoGetIds, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE4m3E4m3Fp32Bf16E4m3Matmul, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE4m3E4m3Fp32Bf16E4m3MatmulAlgoGetHeuristic, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE4m3E4m3Fp32Bf16E4m3MatmulAlgoGetIds, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE4m3E4m3Fp32Fp16E4m3Matmul, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE4m3E4m3Fp32Fp16E4m3MatmulAlgoGetHeuristic, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE4m3E4m3Fp32Fp16E4m3MatmulAlgoGetIds, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE4m3E4m3Fp32Fp16Fp16Matmul, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE4m3E4m3Fp32Fp16Fp16MatmulAlgoGetHeuristic, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE4m3E4m3Fp32Fp16Fp16MatmulAlgoGetIds, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE4m3E4m3Fp32Fp32Fp32Matmul, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE4m3E4m3Fp32Fp32Fp32MatmulAlgoGetHeuristic, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE4m3E4m3Fp32Fp32Fp32MatmulAlgoGetIds, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE4m3E5m2Fp32Bf16Bf16Matmul, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE4m3E5m2Fp32Bf16Bf16MatmulAlgoGetHeuristic, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE4m3E5m2Fp32Bf16Bf16MatmulAlgoGetIds, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE4m3E5m2Fp32Bf16E4m3Matmul, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE4m3E5m2Fp32Bf16E4m3MatmulAlgoGetHeuristic, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE4m3E5m2Fp32Bf16E4m3MatmulAlgoGetIds, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE4m3E5m2Fp32Bf16E5m2Matmul, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE4m3E5m2Fp32Bf16E5m2MatmulAlgoGetHeuristic, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE4m3E5m2Fp32Bf16E5m2MatmulAlgoGetIds, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE4m3E5m2Fp32Fp16E4m3Matmul, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE4m3E5m2Fp32Fp16E4m3MatmulAlgoGetHeuristic, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE4m3E5m2Fp32Fp16E4m3MatmulAlgoGetIds, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE4m3E5m2Fp32Fp16E5m2Matmul, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE4m3E5m2Fp32Fp16E5m2MatmulAlgoGetHeuristic, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE4m3E5m2Fp32Fp16E5m2MatmulAlgoGetIds, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE4m3E5m2Fp32Fp16Fp16Matmul, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE4m3E5m2Fp32Fp16Fp16MatmulAlgoGetHeuristic, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE4m3E5m2Fp32Fp16Fp16MatmulAlgoGetIds, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE4m3E5m2Fp32Fp32Fp32Matmul, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE4m3E5m2Fp32Fp32Fp32MatmulAlgoGetHeuristic, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE4m3E5m2Fp32Fp32Fp32MatmulAlgoGetIds, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE5m2E4m3Fp32Bf16Bf16Matmul, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE5m2E4m3Fp32Bf16Bf16MatmulAlgoGetHeuristic, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE5m2E4m3Fp32Bf16Bf16MatmulAlgoGetIds, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE5m2E4m3Fp32Bf16E4m3Matmul, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE5m2E4m3Fp32Bf16E4m3MatmulAlgoGetHeuristic, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE5m2E4m3Fp32Bf16E4m3MatmulAlgoGetIds, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE5m2E4m3Fp32Bf16E5m2Matmul, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE5m2E4m3Fp32Bf16E5m2MatmulAlgoGetHeuristic, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE5m2E4m3Fp32Bf16E5m2MatmulAlgoGetIds, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE5m2E4m3Fp32Fp16E4m3Matmul, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE5m2E4m3Fp32Fp16E4m3MatmulAlgoGetHeuristic, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE5m2E4m3Fp32Fp16E4m3MatmulAlgoGetIds, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE5m2E4m3Fp32Fp16E5m2Matmul, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE5m2E4m3Fp32Fp16E5m2MatmulAlgoGetHeuristic, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE5m2E4m3Fp32Fp16E5m2MatmulAlgoGetIds, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE5m2E4m3Fp32Fp16Fp16Matmul, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE5m2E4m3Fp32Fp16Fp16MatmulAlgoGetHeuristic, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE5m2E4m3Fp32Fp16Fp16MatmulAlgoGetIds, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE5m2E4m3Fp32Fp32Fp32Matmul, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE5m2E4m3Fp32Fp32Fp32MatmulAlgoGetHeuristic, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtE5m2E4m3Fp32Fp32Fp32MatmulAlgoGetIds, (12), (0), (0), CODE)
 #endif
 #if CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasLtGetEnvironmentMode, (13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasLtHHHMatmul, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtHHHMatmulAlgoCapGetAttribute, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtHHHMatmulAlgoCheck, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtHHHMatmulAlgoGetHeuristic, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtHHHMatmulAlgoGetIds, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtHHHMatmulAlgoInit, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtHSHMatmul, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtHSHMatmulAlgoCapGetAttribute, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtHSHMatmulAlgoCheck, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtHSHMatmulAlgoGetHeuristic, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtHSHMatmulAlgoGetIds, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtHSHMatmulAlgoInit, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtHSSMatmul, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtHSSMatmulAlgoCapGetAttribute, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtHSSMatmulAlgoCheck, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtHSSMatmulAlgoGetHeuristic, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtHSSMatmulAlgoGetIds, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtHSSMatmulAlgoInit, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtHeuristicLutSerializeEntry, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasLtHeuristicsCacheCreate, (13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtHeuristicsCacheDestroy, (13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtHeuristicsCacheGet, (13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtHeuristicsCachePut, (13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasLtKCCMatmul, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtKCCMatmulAlgoCapGetAttribute, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtKCCMatmulAlgoCheck, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtKCCMatmulAlgoGetHeuristic, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtKCCMatmulAlgoGetIds, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtKCCMatmulAlgoInit, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtKCKMatmul, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtKCKMatmulAlgoCapGetAttribute, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtKCKMatmulAlgoCheck, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtKCKMatmulAlgoGetHeuristic, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtKCKMatmulAlgoGetIds, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtKCKMatmulAlgoInit, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtLegacyGemmACC, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtLegacyGemmBII, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtLegacyGemmBSS, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtLegacyGemmCCC, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtLegacyGemmDDD, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtLegacyGemmHHH, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtLegacyGemmHSH, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtLegacyGemmHSS, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtLegacyGemmSSS, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtLegacyGemmTSS, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtLegacyGemmTST, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 11 || CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW(cublasLtLegacyGemmUtilizationCCC, (11, 12), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtLegacyGemmUtilizationDDD, (11, 12), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtLegacyGemmUtilizationZZZ, (11, 12), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasLtLegacyGemmZZZ, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtMatmulAlgoConfigGetAttributeRange, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtSSSMatmul, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtSSSMatmulAlgoCapGetAttribute, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtSSSMatmulAlgoCheck, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtSSSMatmulAlgoGetHeuristic, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtSSSMatmulAlgoGetIds, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtSSSMatmulAlgoInit, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cublasLtSetEnvironmentMode, (13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasLtShutdownCtx, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtTSSMatmul, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtTSSMatmulAlgoCapGetAttribute, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtTSSMatmulAlgoCheck, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtTSSMatmulAlgoGetHeuristic, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtTSSMatmulAlgoGetIds, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtTSSMatmulAlgoInit, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtTSTMatmul, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtTSTMatmulAlgoCapGetAttribute, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtTSTMatmulAlgoCheck, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtTSTMatmulAlgoGetHeuristic, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtTSTMatmulAlgoGetIds, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtTSTMatmulAlgoInit, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtVCCMatmul, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtVCCMatmulAlgoCapGetAttribute, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtVCCMatmulAlgoCheck, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtVCCMatmulAlgoGetHeuristic, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtVCCMatmulAlgoGetIds, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtVCCMatmulAlgoInit, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtVCVMatmul, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtVCVMatmulAlgoCapGetAttribute, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtVCVMatmulAlgoCheck, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtVCVMatmulAlgoGetHeuristic, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtVCVMatmulAlgoGetIds, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtVCVMatmulAlgoInit, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtZZZMatmul, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtZZZMatmulAlgoCapGetAttribute, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtZZZMatmulAlgoCheck, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtZZZMatmulAlgoGetHeuristic, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtZZZMatmulAlgoGetIds, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLtZZZMatmulAlgoInit, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLt_for_cublas_BII, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLt_for_cublas_BSS, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 11 || CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW(cublasLt_for_cublas_CCC, (11, 12), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cublasLt_for_cublas_DDD, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLt_for_cublas_HHH, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLt_for_cublas_HSH, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLt_for_cublas_HSS, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLt_for_cublas_SSS, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLt_for_cublas_TSS, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cublasLt_for_cublas_TST, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 11 || CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW(cublasLt_for_cublas_ZZZ, (11, 12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtClearNvjetCache, (13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtGetEnvironmentMode, (13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtHeuristicsCacheCreate, (13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtHeuristicsCacheDestroy, (13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtHeuristicsCacheGet, (13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtHeuristicsCachePut, (13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cublasLtSetEnvironmentMode, (13), (0), (0), CODE)
 #endif

@@ -3,866 +3,562 @@
 #error "CUDASTUB_ABI_MAJOR (the stub's ABI) chooses the lines of this file"
 #endif
 /* One row per export (stubs/common/table_define.h): name, majors with the same ABI,
- * majors where a later minor may add it, majors with another ABI, fallback. */
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(__cudaGetKernel, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW_X(__cudaInitModule, (11, 12, 13), (0), (0), ZERO, HANDWRITTEN, 0, 0, 0, 0)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(__cudaLaunchKernel, (12, 13), (0), (0), CODE)
-CUDASTUB_ROW(__cudaLaunchKernel_ptsz, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(__cudaPopCallConfiguration, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(__cudaPushCallConfiguration, (11, 12, 13), (0), (0), ZERO)
-CUDASTUB_ROW_X(__cudaRegisterFatBinary, (11, 12, 13), (0), (0), TYPED, HANDWRITTEN, 0, __cudaRegisterFatBinary_unavailable, 0, 0)
-CUDASTUB_ROW_X(__cudaRegisterFatBinaryEnd, (11, 12, 13), (0), (0), ZERO, HANDWRITTEN, 0, 0, 0, 0)
-CUDASTUB_ROW_X(__cudaRegisterFunction, (11, 12, 13), (0), (0), ZERO, HANDWRITTEN, 0, 0, 0, 0)
-CUDASTUB_ROW_X(__cudaRegisterManagedVar, (11, 12, 13), (0), (0), ZERO, HANDWRITTEN, 0, 0, 0, 0)
+ * majors where a later minor may add it, majors with another ABI, fallback, and
+ * the type it is forwarded with, checked against the headers' declaration
+ * (stubs/common/table_check.h). */
+CUDASTUB_ROW_X(__cudaInitModule, (11, 12, 13), (0), (0), ZERO, HANDWRITTEN, 0, 0, 0, 0, __cudaInitModule, (char (*)(void **)))
+CUDASTUB_ROW(__cudaPopCallConfiguration, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(dim3 *, dim3 *, size_t *, void *)))
+CUDASTUB_ROW(__cudaPushCallConfiguration, (11, 12, 13), (0), (0), ZERO, (unsigned int (*)(dim3, dim3, size_t, struct CUstream_st *)))
+CUDASTUB_ROW_X(__cudaRegisterFatBinary, (11, 12, 13), (0), (0), TYPED, HANDWRITTEN, 0, __cudaRegisterFatBinary_unavailable, 0, 0, __cudaRegisterFatBinary, (void ** (*)(void *)))
+CUDASTUB_ROW_X(__cudaRegisterFatBinaryEnd, (11, 12, 13), (0), (0), ZERO, HANDWRITTEN, 0, 0, 0, 0, __cudaRegisterFatBinaryEnd, (void (*)(void **)))
+CUDASTUB_ROW_X(__cudaRegisterFunction, (11, 12, 13), (0), (0), ZERO, HANDWRITTEN, 0, 0, 0, 0, __cudaRegisterFunction, (void (*)(void **, const char *, char *, const char *, int, uint3 *, uint3 *, dim3 *, dim3 *, int *)))
+CUDASTUB_ROW_X(__cudaRegisterManagedVar, (11, 12, 13), (0), (0), ZERO, HANDWRITTEN, 0, 0, 0, 0, __cudaRegisterManagedVar, (void (*)(void **, void **, char *, const char *, int, size_t, int, int)))
+CUDASTUB_ROW_X(__cudaRegisterVar, (11, 12, 13), (0), (0), ZERO, HANDWRITTEN, 0, 0, 0, 0, __cudaRegisterVar, (void (*)(void **, char *, char *, const char *, int, size_t, int, int)))
+CUDASTUB_ROW_X(__cudaUnregisterFatBinary, (11, 12, 13), (0), (0), ZERO, HANDWRITTEN, 0, 0, 0, 0, __cudaUnregisterFatBinary, (void (*)(void **)))
+CUDASTUB_ROW(cudaArrayGetInfo, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(struct cudaChannelFormatDesc *, struct cudaExtent *, unsigned int *, cudaArray_t)))
+CUDASTUB_ROW(cudaArrayGetMemoryRequirements, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(struct cudaArrayMemoryRequirements *, cudaArray_t, int)))
+CUDASTUB_ROW(cudaArrayGetPlane, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaArray_t *, cudaArray_t, unsigned int)))
+CUDASTUB_ROW(cudaArrayGetSparseProperties, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(struct cudaArraySparseProperties *, cudaArray_t)))
+CUDASTUB_ROW_X(cudaCreateChannelDesc, (11, 12, 13), (0), (0), TYPED, EXPORTED, CUDASTUB_ROW_IN_PLACE, cudastub_cudart_fallback_cudaCreateChannelDesc, 0, 0, cudaCreateChannelDesc, (struct cudaChannelFormatDesc (*)(int, int, int, int, enum cudaChannelFormatKind)))
+CUDASTUB_ROW(cudaCtxResetPersistingL2Cache, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(void)))
+CUDASTUB_ROW(cudaDestroyExternalMemory, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaExternalMemory_t)))
+CUDASTUB_ROW(cudaDestroyExternalSemaphore, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaExternalSemaphore_t)))
+CUDASTUB_ROW(cudaDestroySurfaceObject, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaSurfaceObject_t)))
+CUDASTUB_ROW(cudaDestroyTextureObject, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaTextureObject_t)))
+CUDASTUB_ROW(cudaDeviceCanAccessPeer, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(int *, int, int)))
+CUDASTUB_ROW(cudaDeviceDisablePeerAccess, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(int)))
+CUDASTUB_ROW(cudaDeviceEnablePeerAccess, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(int, unsigned int)))
+CUDASTUB_ROW(cudaDeviceFlushGPUDirectRDMAWrites, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(enum cudaFlushGPUDirectRDMAWritesTarget, enum cudaFlushGPUDirectRDMAWritesScope)))
+CUDASTUB_ROW(cudaDeviceGetAttribute, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(int *, enum cudaDeviceAttr, int)))
+CUDASTUB_ROW(cudaDeviceGetByPCIBusId, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(int *, const char *)))
+CUDASTUB_ROW(cudaDeviceGetCacheConfig, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(enum cudaFuncCache *)))
+CUDASTUB_ROW(cudaDeviceGetDefaultMemPool, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaMemPool_t *, int)))
+CUDASTUB_ROW(cudaDeviceGetGraphMemAttribute, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(int, enum cudaGraphMemAttributeType, void *)))
+CUDASTUB_ROW(cudaDeviceGetLimit, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(size_t *, enum cudaLimit)))
+CUDASTUB_ROW(cudaDeviceGetMemPool, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaMemPool_t *, int)))
+CUDASTUB_ROW(cudaDeviceGetNvSciSyncAttributes, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(void *, int, int)))
+CUDASTUB_ROW(cudaDeviceGetP2PAttribute, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(int *, enum cudaDeviceP2PAttr, int, int)))
+CUDASTUB_ROW(cudaDeviceGetPCIBusId, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(char *, int, int)))
+CUDASTUB_ROW(cudaDeviceGetSharedMemConfig, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(enum cudaSharedMemConfig *)))
+CUDASTUB_ROW(cudaDeviceGetStreamPriorityRange, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(int *, int *)))
+CUDASTUB_ROW(cudaDeviceGetTexture1DLinearMaxWidth, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(size_t *, const struct cudaChannelFormatDesc *, int)))
+CUDASTUB_ROW(cudaDeviceGraphMemTrim, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(int)))
+CUDASTUB_ROW(cudaDeviceReset, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(void)))
+CUDASTUB_ROW(cudaDeviceSetCacheConfig, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(enum cudaFuncCache)))
+CUDASTUB_ROW(cudaDeviceSetGraphMemAttribute, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(int, enum cudaGraphMemAttributeType, void *)))
+CUDASTUB_ROW(cudaDeviceSetLimit, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(enum cudaLimit, size_t)))
+CUDASTUB_ROW(cudaDeviceSetMemPool, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(int, cudaMemPool_t)))
+CUDASTUB_ROW(cudaDeviceSetSharedMemConfig, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(enum cudaSharedMemConfig)))
+CUDASTUB_ROW(cudaDeviceSynchronize, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(void)))
+CUDASTUB_ROW_X(cudaDriverGetVersion, (11, 12, 13), (0), (0), TYPED, EXPORTED, 0, cudastub_cudart_fallback_cudaDriverGetVersion, 0, 0, cudaDriverGetVersion, (cudaError_t (*)(int *)))
+CUDASTUB_ROW(cudaEGLStreamConsumerAcquireFrame, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaEglStreamConnection *, cudaGraphicsResource_t *, cudaStream_t *, unsigned int)))
+CUDASTUB_ROW(cudaEGLStreamConsumerConnect, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaEglStreamConnection *, EGLStreamKHR)))
+CUDASTUB_ROW(cudaEGLStreamConsumerConnectWithFlags, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaEglStreamConnection *, EGLStreamKHR, unsigned int)))
+CUDASTUB_ROW(cudaEGLStreamConsumerDisconnect, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaEglStreamConnection *)))
+CUDASTUB_ROW(cudaEGLStreamConsumerReleaseFrame, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaEglStreamConnection *, cudaGraphicsResource_t, cudaStream_t *)))
+CUDASTUB_ROW(cudaEGLStreamProducerConnect, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaEglStreamConnection *, EGLStreamKHR, EGLint, EGLint)))
+CUDASTUB_ROW(cudaEGLStreamProducerDisconnect, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaEglStreamConnection *)))
+CUDASTUB_ROW(cudaEGLStreamProducerPresentFrame, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaEglStreamConnection *, cudaEglFrame, cudaStream_t *)))
+CUDASTUB_ROW(cudaEGLStreamProducerReturnFrame, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaEglStreamConnection *, cudaEglFrame *, cudaStream_t *)))
+CUDASTUB_ROW(cudaEventCreate, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaEvent_t *)))
+CUDASTUB_ROW(cudaEventCreateFromEGLSync, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaEvent_t *, EGLSyncKHR, unsigned int)))
+CUDASTUB_ROW(cudaEventCreateWithFlags, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaEvent_t *, unsigned int)))
+CUDASTUB_ROW(cudaEventDestroy, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaEvent_t)))
+CUDASTUB_ROW(cudaEventElapsedTime, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(float *, cudaEvent_t, cudaEvent_t)))
+CUDASTUB_ROW(cudaEventQuery, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaEvent_t)))
+CUDASTUB_ROW(cudaEventRecord, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaEvent_t, cudaStream_t)))
+CUDASTUB_ROW(cudaEventRecordWithFlags, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaEvent_t, cudaStream_t, unsigned int)))
+CUDASTUB_ROW_X(cudaEventRecordWithFlags_ptsz, (11, 12, 13), (0), (0), CODE, EXPORTED, 0, 0, 0, 0, cudaEventRecordWithFlags, (cudaError_t (*)(cudaEvent_t, cudaStream_t, unsigned int)))
+CUDASTUB_ROW_X(cudaEventRecord_ptsz, (11, 12, 13), (0), (0), CODE, EXPORTED, 0, 0, 0, 0, cudaEventRecord, (cudaError_t (*)(cudaEvent_t, cudaStream_t)))
+CUDASTUB_ROW(cudaEventSynchronize, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaEvent_t)))
+CUDASTUB_ROW(cudaFree, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(void *)))
+CUDASTUB_ROW(cudaFreeArray, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaArray_t)))
+CUDASTUB_ROW(cudaFreeAsync, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(void *, cudaStream_t)))
+CUDASTUB_ROW_X(cudaFreeAsync_ptsz, (11, 12, 13), (0), (0), CODE, EXPORTED, 0, 0, 0, 0, cudaFreeAsync, (cudaError_t (*)(void *, cudaStream_t)))
+CUDASTUB_ROW(cudaFreeHost, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(void *)))
+CUDASTUB_ROW(cudaFreeMipmappedArray, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaMipmappedArray_t)))
+CUDASTUB_ROW(cudaFuncSetAttribute, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(const void *, enum cudaFuncAttribute, int)))
+CUDASTUB_ROW(cudaFuncSetCacheConfig, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(const void *, enum cudaFuncCache)))
+CUDASTUB_ROW(cudaFuncSetSharedMemConfig, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(const void *, enum cudaSharedMemConfig)))
+CUDASTUB_ROW(cudaGLGetDevices, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(unsigned int *, int *, unsigned int, enum cudaGLDeviceList)))
+CUDASTUB_ROW(cudaGLMapBufferObject, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(void **, GLuint)))
+CUDASTUB_ROW(cudaGLMapBufferObjectAsync, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(void **, GLuint, cudaStream_t)))
+CUDASTUB_ROW(cudaGLRegisterBufferObject, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(GLuint)))
+CUDASTUB_ROW(cudaGLSetBufferObjectMapFlags, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(GLuint, unsigned int)))
+CUDASTUB_ROW(cudaGLSetGLDevice, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(int)))
+CUDASTUB_ROW(cudaGLUnmapBufferObject, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(GLuint)))
+CUDASTUB_ROW(cudaGLUnmapBufferObjectAsync, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(GLuint, cudaStream_t)))
+CUDASTUB_ROW(cudaGLUnregisterBufferObject, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(GLuint)))
+CUDASTUB_ROW(cudaGetChannelDesc, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(struct cudaChannelFormatDesc *, cudaArray_const_t)))
+CUDASTUB_ROW(cudaGetDevice, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(int *)))
+CUDASTUB_ROW_X(cudaGetDeviceCount, (11, 12, 13), (0), (0), TYPED, EXPORTED, 0, cudastub_cudart_fallback_cudaGetDeviceCount, 0, 0, cudaGetDeviceCount, (cudaError_t (*)(int *)))
+CUDASTUB_ROW(cudaGetDeviceFlags, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(unsigned int *)))
+CUDASTUB_ROW_X(cudaGetErrorName, (11, 12, 13), (0), (0), TYPED, EXPORTED, 0, cudastub_cudart_fallback_cudaGetErrorName, 0, 0, cudaGetErrorName, (const char * (*)(cudaError_t)))
+CUDASTUB_ROW_X(cudaGetErrorString, (11, 12, 13), (0), (0), TYPED, EXPORTED, 0, cudastub_cudart_fallback_cudaGetErrorString, 0, 0, cudaGetErrorString, (const char * (*)(cudaError_t)))
+CUDASTUB_ROW(cudaGetExportTable, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(const void **, const cudaUUID_t *)))
+CUDASTUB_ROW(cudaGetFuncBySymbol, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaFunction_t *, const void *)))
+CUDASTUB_ROW(cudaGetLastError, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(void)))
+CUDASTUB_ROW(cudaGetMipmappedArrayLevel, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaArray_t *, cudaMipmappedArray_const_t, unsigned int)))
+CUDASTUB_ROW(cudaGetSymbolAddress, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(void **, const void *)))
+CUDASTUB_ROW(cudaGetSymbolSize, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(size_t *, const void *)))
+CUDASTUB_ROW(cudaGraphAddChildGraphNode, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaGraphNode_t *, cudaGraph_t, const cudaGraphNode_t *, size_t, cudaGraph_t)))
+CUDASTUB_ROW(cudaGraphAddEmptyNode, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaGraphNode_t *, cudaGraph_t, const cudaGraphNode_t *, size_t)))
+CUDASTUB_ROW(cudaGraphAddEventRecordNode, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaGraphNode_t *, cudaGraph_t, const cudaGraphNode_t *, size_t, cudaEvent_t)))
+CUDASTUB_ROW(cudaGraphAddEventWaitNode, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaGraphNode_t *, cudaGraph_t, const cudaGraphNode_t *, size_t, cudaEvent_t)))
+CUDASTUB_ROW(cudaGraphAddExternalSemaphoresSignalNode, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaGraphNode_t *, cudaGraph_t, const cudaGraphNode_t *, size_t, const struct cudaExternalSemaphoreSignalNodeParams *)))
+CUDASTUB_ROW(cudaGraphAddExternalSemaphoresWaitNode, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaGraphNode_t *, cudaGraph_t, const cudaGraphNode_t *, size_t, const struct cudaExternalSemaphoreWaitNodeParams *)))
+CUDASTUB_ROW(cudaGraphAddHostNode, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaGraphNode_t *, cudaGraph_t, const cudaGraphNode_t *, size_t, const struct cudaHostNodeParams *)))
+CUDASTUB_ROW(cudaGraphAddKernelNode, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaGraphNode_t *, cudaGraph_t, const cudaGraphNode_t *, size_t, const struct cudaKernelNodeParams *)))
+CUDASTUB_ROW(cudaGraphAddMemFreeNode, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaGraphNode_t *, cudaGraph_t, const cudaGraphNode_t *, size_t, void *)))
+CUDASTUB_ROW(cudaGraphAddMemcpyNode, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaGraphNode_t *, cudaGraph_t, const cudaGraphNode_t *, size_t, const struct cudaMemcpy3DParms *)))
+CUDASTUB_ROW(cudaGraphAddMemcpyNode1D, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaGraphNode_t *, cudaGraph_t, const cudaGraphNode_t *, size_t, void *, const void *, size_t, enum cudaMemcpyKind)))
+CUDASTUB_ROW(cudaGraphAddMemcpyNodeFromSymbol, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaGraphNode_t *, cudaGraph_t, const cudaGraphNode_t *, size_t, void *, const void *, size_t, size_t, enum cudaMemcpyKind)))
+CUDASTUB_ROW(cudaGraphAddMemcpyNodeToSymbol, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaGraphNode_t *, cudaGraph_t, const cudaGraphNode_t *, size_t, const void *, const void *, size_t, size_t, enum cudaMemcpyKind)))
+CUDASTUB_ROW(cudaGraphAddMemsetNode, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaGraphNode_t *, cudaGraph_t, const cudaGraphNode_t *, size_t, const struct cudaMemsetParams *)))
+CUDASTUB_ROW(cudaGraphChildGraphNodeGetGraph, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaGraphNode_t, cudaGraph_t *)))
+CUDASTUB_ROW(cudaGraphClone, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaGraph_t *, cudaGraph_t)))
+CUDASTUB_ROW(cudaGraphCreate, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaGraph_t *, unsigned int)))
+CUDASTUB_ROW(cudaGraphDebugDotPrint, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaGraph_t, const char *, unsigned int)))
+CUDASTUB_ROW(cudaGraphDestroy, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaGraph_t)))
+CUDASTUB_ROW(cudaGraphDestroyNode, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaGraphNode_t)))
+CUDASTUB_ROW(cudaGraphEventRecordNodeGetEvent, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaGraphNode_t, cudaEvent_t *)))
+CUDASTUB_ROW(cudaGraphEventRecordNodeSetEvent, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaGraphNode_t, cudaEvent_t)))
+CUDASTUB_ROW(cudaGraphEventWaitNodeGetEvent, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaGraphNode_t, cudaEvent_t *)))
+CUDASTUB_ROW(cudaGraphEventWaitNodeSetEvent, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaGraphNode_t, cudaEvent_t)))
+CUDASTUB_ROW(cudaGraphExecChildGraphNodeSetParams, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaGraphExec_t, cudaGraphNode_t, cudaGraph_t)))
+CUDASTUB_ROW(cudaGraphExecDestroy, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaGraphExec_t)))
+CUDASTUB_ROW(cudaGraphExecEventRecordNodeSetEvent, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaGraphExec_t, cudaGraphNode_t, cudaEvent_t)))
+CUDASTUB_ROW(cudaGraphExecEventWaitNodeSetEvent, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaGraphExec_t, cudaGraphNode_t, cudaEvent_t)))
+CUDASTUB_ROW(cudaGraphExecExternalSemaphoresSignalNodeSetParams, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaGraphExec_t, cudaGraphNode_t, const struct cudaExternalSemaphoreSignalNodeParams *)))
+CUDASTUB_ROW(cudaGraphExecExternalSemaphoresWaitNodeSetParams, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaGraphExec_t, cudaGraphNode_t, const struct cudaExternalSemaphoreWaitNodeParams *)))
+CUDASTUB_ROW(cudaGraphExecHostNodeSetParams, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaGraphExec_t, cudaGraphNode_t, const struct cudaHostNodeParams *)))
+CUDASTUB_ROW(cudaGraphExecKernelNodeSetParams, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaGraphExec_t, cudaGraphNode_t, const struct cudaKernelNodeParams *)))
+CUDASTUB_ROW(cudaGraphExecMemcpyNodeSetParams, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaGraphExec_t, cudaGraphNode_t, const struct cudaMemcpy3DParms *)))
+CUDASTUB_ROW(cudaGraphExecMemcpyNodeSetParams1D, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaGraphExec_t, cudaGraphNode_t, void *, const void *, size_t, enum cudaMemcpyKind)))
+CUDASTUB_ROW(cudaGraphExecMemcpyNodeSetParamsFromSymbol, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaGraphExec_t, cudaGraphNode_t, void *, const void *, size_t, size_t, enum cudaMemcpyKind)))
+CUDASTUB_ROW(cudaGraphExecMemcpyNodeSetParamsToSymbol, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaGraphExec_t, cudaGraphNode_t, const void *, const void *, size_t, size_t, enum cudaMemcpyKind)))
+CUDASTUB_ROW(cudaGraphExecMemsetNodeSetParams, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaGraphExec_t, cudaGraphNode_t, const struct cudaMemsetParams *)))
+CUDASTUB_ROW(cudaGraphExternalSemaphoresSignalNodeGetParams, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaGraphNode_t, struct cudaExternalSemaphoreSignalNodeParams *)))
+CUDASTUB_ROW(cudaGraphExternalSemaphoresSignalNodeSetParams, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaGraphNode_t, const struct cudaExternalSemaphoreSignalNodeParams *)))
+CUDASTUB_ROW(cudaGraphExternalSemaphoresWaitNodeGetParams, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaGraphNode_t, struct cudaExternalSemaphoreWaitNodeParams *)))
+CUDASTUB_ROW(cudaGraphExternalSemaphoresWaitNodeSetParams, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaGraphNode_t, const struct cudaExternalSemaphoreWaitNodeParams *)))
+CUDASTUB_ROW(cudaGraphGetNodes, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaGraph_t, cudaGraphNode_t *, size_t *)))
+CUDASTUB_ROW(cudaGraphGetRootNodes, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaGraph_t, cudaGraphNode_t *, size_t *)))
+CUDASTUB_ROW(cudaGraphHostNodeGetParams, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaGraphNode_t, struct cudaHostNodeParams *)))
+CUDASTUB_ROW(cudaGraphHostNodeSetParams, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaGraphNode_t, const struct cudaHostNodeParams *)))
+CUDASTUB_ROW(cudaGraphInstantiateWithFlags, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaGraphExec_t *, cudaGraph_t, unsigned long long)))
+CUDASTUB_ROW(cudaGraphKernelNodeCopyAttributes, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaGraphNode_t, cudaGraphNode_t)))
+CUDASTUB_ROW(cudaGraphKernelNodeGetParams, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaGraphNode_t, struct cudaKernelNodeParams *)))
+CUDASTUB_ROW(cudaGraphKernelNodeSetParams, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaGraphNode_t, const struct cudaKernelNodeParams *)))
+CUDASTUB_ROW(cudaGraphLaunch, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaGraphExec_t, cudaStream_t)))
+CUDASTUB_ROW_X(cudaGraphLaunch_ptsz, (11, 12, 13), (0), (0), CODE, EXPORTED, 0, 0, 0, 0, cudaGraphLaunch, (cudaError_t (*)(cudaGraphExec_t, cudaStream_t)))
+CUDASTUB_ROW(cudaGraphMemFreeNodeGetParams, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaGraphNode_t, void *)))
+CUDASTUB_ROW(cudaGraphMemcpyNodeGetParams, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaGraphNode_t, struct cudaMemcpy3DParms *)))
+CUDASTUB_ROW(cudaGraphMemcpyNodeSetParams, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaGraphNode_t, const struct cudaMemcpy3DParms *)))
+CUDASTUB_ROW(cudaGraphMemcpyNodeSetParams1D, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaGraphNode_t, void *, const void *, size_t, enum cudaMemcpyKind)))
+CUDASTUB_ROW(cudaGraphMemcpyNodeSetParamsFromSymbol, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaGraphNode_t, void *, const void *, size_t, size_t, enum cudaMemcpyKind)))
+CUDASTUB_ROW(cudaGraphMemcpyNodeSetParamsToSymbol, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaGraphNode_t, const void *, const void *, size_t, size_t, enum cudaMemcpyKind)))
+CUDASTUB_ROW(cudaGraphMemsetNodeGetParams, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaGraphNode_t, struct cudaMemsetParams *)))
+CUDASTUB_ROW(cudaGraphMemsetNodeSetParams, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaGraphNode_t, const struct cudaMemsetParams *)))
+CUDASTUB_ROW(cudaGraphNodeFindInClone, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaGraphNode_t *, cudaGraphNode_t, cudaGraph_t)))
+CUDASTUB_ROW(cudaGraphNodeGetEnabled, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaGraphExec_t, cudaGraphNode_t, unsigned int *)))
+CUDASTUB_ROW(cudaGraphNodeGetType, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaGraphNode_t, enum cudaGraphNodeType *)))
+CUDASTUB_ROW(cudaGraphNodeSetEnabled, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaGraphExec_t, cudaGraphNode_t, unsigned int)))
+CUDASTUB_ROW(cudaGraphReleaseUserObject, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaGraph_t, cudaUserObject_t, unsigned int)))
+CUDASTUB_ROW(cudaGraphRetainUserObject, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaGraph_t, cudaUserObject_t, unsigned int, unsigned int)))
+CUDASTUB_ROW(cudaGraphUpload, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaGraphExec_t, cudaStream_t)))
+CUDASTUB_ROW_X(cudaGraphUpload_ptsz, (11, 12, 13), (0), (0), CODE, EXPORTED, 0, 0, 0, 0, cudaGraphUpload, (cudaError_t (*)(cudaGraphExec_t, cudaStream_t)))
+CUDASTUB_ROW(cudaGraphicsEGLRegisterImage, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(struct cudaGraphicsResource **, EGLImageKHR, unsigned int)))
+CUDASTUB_ROW(cudaGraphicsGLRegisterBuffer, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(struct cudaGraphicsResource **, GLuint, unsigned int)))
+CUDASTUB_ROW(cudaGraphicsGLRegisterImage, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(struct cudaGraphicsResource **, GLuint, GLenum, unsigned int)))
+CUDASTUB_ROW(cudaGraphicsMapResources, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(int, cudaGraphicsResource_t *, cudaStream_t)))
+CUDASTUB_ROW(cudaGraphicsResourceGetMappedEglFrame, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaEglFrame *, cudaGraphicsResource_t, unsigned int, unsigned int)))
+CUDASTUB_ROW(cudaGraphicsResourceGetMappedMipmappedArray, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaMipmappedArray_t *, cudaGraphicsResource_t)))
+CUDASTUB_ROW(cudaGraphicsResourceGetMappedPointer, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(void **, size_t *, cudaGraphicsResource_t)))
+CUDASTUB_ROW(cudaGraphicsResourceSetMapFlags, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaGraphicsResource_t, unsigned int)))
+CUDASTUB_ROW(cudaGraphicsSubResourceGetMappedArray, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaArray_t *, cudaGraphicsResource_t, unsigned int, unsigned int)))
+CUDASTUB_ROW(cudaGraphicsUnmapResources, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(int, cudaGraphicsResource_t *, cudaStream_t)))
+CUDASTUB_ROW(cudaGraphicsUnregisterResource, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaGraphicsResource_t)))
+CUDASTUB_ROW(cudaGraphicsVDPAURegisterOutputSurface, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(struct cudaGraphicsResource **, VdpOutputSurface, unsigned int)))
+CUDASTUB_ROW(cudaGraphicsVDPAURegisterVideoSurface, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(struct cudaGraphicsResource **, VdpVideoSurface, unsigned int)))
+CUDASTUB_ROW(cudaHostAlloc, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(void **, size_t, unsigned int)))
+CUDASTUB_ROW(cudaHostGetDevicePointer, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(void **, void *, unsigned int)))
+CUDASTUB_ROW(cudaHostGetFlags, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(unsigned int *, void *)))
+CUDASTUB_ROW(cudaHostRegister, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(void *, size_t, unsigned int)))
+CUDASTUB_ROW(cudaHostUnregister, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(void *)))
+CUDASTUB_ROW(cudaIpcCloseMemHandle, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(void *)))
+CUDASTUB_ROW(cudaIpcGetEventHandle, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaIpcEventHandle_t *, cudaEvent_t)))
+CUDASTUB_ROW(cudaIpcGetMemHandle, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaIpcMemHandle_t *, void *)))
+CUDASTUB_ROW(cudaIpcOpenEventHandle, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaEvent_t *, cudaIpcEventHandle_t)))
+CUDASTUB_ROW(cudaIpcOpenMemHandle, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(void **, cudaIpcMemHandle_t, unsigned int)))
+CUDASTUB_ROW(cudaLaunchCooperativeKernel, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(const void *, dim3, dim3, void **, size_t, cudaStream_t)))
+CUDASTUB_ROW_X(cudaLaunchCooperativeKernel_ptsz, (11, 12, 13), (0), (0), CODE, EXPORTED, 0, 0, 0, 0, cudaLaunchCooperativeKernel, (cudaError_t (*)(const void *, dim3, dim3, void **, size_t, cudaStream_t)))
+CUDASTUB_ROW(cudaLaunchHostFunc, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaStream_t, cudaHostFn_t, void *)))
+CUDASTUB_ROW_X(cudaLaunchHostFunc_ptsz, (11, 12, 13), (0), (0), CODE, EXPORTED, 0, 0, 0, 0, cudaLaunchHostFunc, (cudaError_t (*)(cudaStream_t, cudaHostFn_t, void *)))
+CUDASTUB_ROW(cudaLaunchKernel, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(const void *, dim3, dim3, void **, size_t, cudaStream_t)))
+CUDASTUB_ROW_X(cudaLaunchKernel_ptsz, (11, 12, 13), (0), (0), CODE, EXPORTED, 0, 0, 0, 0, cudaLaunchKernel, (cudaError_t (*)(const void *, dim3, dim3, void **, size_t, cudaStream_t)))
+CUDASTUB_ROW(cudaMalloc, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(void **, size_t)))
+CUDASTUB_ROW(cudaMalloc3D, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(struct cudaPitchedPtr *, struct cudaExtent)))
+CUDASTUB_ROW(cudaMalloc3DArray, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaArray_t *, const struct cudaChannelFormatDesc *, struct cudaExtent, unsigned int)))
+CUDASTUB_ROW(cudaMallocArray, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaArray_t *, const struct cudaChannelFormatDesc *, size_t, size_t, unsigned int)))
+CUDASTUB_ROW(cudaMallocAsync, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(void **, size_t, cudaStream_t)))
+CUDASTUB_ROW_X(cudaMallocAsync_ptsz, (11, 12, 13), (0), (0), CODE, EXPORTED, 0, 0, 0, 0, cudaMallocAsync, (cudaError_t (*)(void **, size_t, cudaStream_t)))
+CUDASTUB_ROW(cudaMallocFromPoolAsync, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(void **, size_t, cudaMemPool_t, cudaStream_t)))
+CUDASTUB_ROW_X(cudaMallocFromPoolAsync_ptsz, (11, 12, 13), (0), (0), CODE, EXPORTED, 0, 0, 0, 0, cudaMallocFromPoolAsync, (cudaError_t (*)(void **, size_t, cudaMemPool_t, cudaStream_t)))
+CUDASTUB_ROW(cudaMallocHost, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(void **, size_t)))
+CUDASTUB_ROW(cudaMallocManaged, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(void **, size_t, unsigned int)))
+CUDASTUB_ROW(cudaMallocMipmappedArray, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaMipmappedArray_t *, const struct cudaChannelFormatDesc *, struct cudaExtent, unsigned int, unsigned int)))
+CUDASTUB_ROW(cudaMallocPitch, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(void **, size_t *, size_t, size_t)))
+CUDASTUB_ROW(cudaMemGetInfo, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(size_t *, size_t *)))
+CUDASTUB_ROW(cudaMemPoolDestroy, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaMemPool_t)))
+CUDASTUB_ROW(cudaMemPoolExportPointer, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(struct cudaMemPoolPtrExportData *, void *)))
+CUDASTUB_ROW(cudaMemPoolExportToShareableHandle, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(void *, cudaMemPool_t, enum cudaMemAllocationHandleType, unsigned int)))
+CUDASTUB_ROW(cudaMemPoolGetAccess, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(enum cudaMemAccessFlags *, cudaMemPool_t, struct cudaMemLocation *)))
+CUDASTUB_ROW(cudaMemPoolGetAttribute, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaMemPool_t, enum cudaMemPoolAttr, void *)))
+CUDASTUB_ROW(cudaMemPoolImportFromShareableHandle, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaMemPool_t *, void *, enum cudaMemAllocationHandleType, unsigned int)))
+CUDASTUB_ROW(cudaMemPoolImportPointer, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(void **, cudaMemPool_t, struct cudaMemPoolPtrExportData *)))
+CUDASTUB_ROW(cudaMemPoolSetAccess, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaMemPool_t, const struct cudaMemAccessDesc *, size_t)))
+CUDASTUB_ROW(cudaMemPoolSetAttribute, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaMemPool_t, enum cudaMemPoolAttr, void *)))
+CUDASTUB_ROW(cudaMemPoolTrimTo, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaMemPool_t, size_t)))
+CUDASTUB_ROW(cudaMemRangeGetAttribute, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(void *, size_t, enum cudaMemRangeAttribute, const void *, size_t)))
+CUDASTUB_ROW(cudaMemRangeGetAttributes, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(void **, size_t *, enum cudaMemRangeAttribute *, size_t, const void *, size_t)))
+CUDASTUB_ROW(cudaMemcpy, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(void *, const void *, size_t, enum cudaMemcpyKind)))
+CUDASTUB_ROW(cudaMemcpy2D, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(void *, size_t, const void *, size_t, size_t, size_t, enum cudaMemcpyKind)))
+CUDASTUB_ROW(cudaMemcpy2DArrayToArray, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaArray_t, size_t, size_t, cudaArray_const_t, size_t, size_t, size_t, size_t, enum cudaMemcpyKind)))
+CUDASTUB_ROW_X(cudaMemcpy2DArrayToArray_ptds, (11, 12, 13), (0), (0), CODE, EXPORTED, 0, 0, 0, 0, cudaMemcpy2DArrayToArray, (cudaError_t (*)(cudaArray_t, size_t, size_t, cudaArray_const_t, size_t, size_t, size_t, size_t, enum cudaMemcpyKind)))
+CUDASTUB_ROW(cudaMemcpy2DAsync, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(void *, size_t, const void *, size_t, size_t, size_t, enum cudaMemcpyKind, cudaStream_t)))
+CUDASTUB_ROW_X(cudaMemcpy2DAsync_ptsz, (11, 12, 13), (0), (0), CODE, EXPORTED, 0, 0, 0, 0, cudaMemcpy2DAsync, (cudaError_t (*)(void *, size_t, const void *, size_t, size_t, size_t, enum cudaMemcpyKind, cudaStream_t)))
+CUDASTUB_ROW(cudaMemcpy2DFromArray, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(void *, size_t, cudaArray_const_t, size_t, size_t, size_t, size_t, enum cudaMemcpyKind)))
+CUDASTUB_ROW(cudaMemcpy2DFromArrayAsync, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(void *, size_t, cudaArray_const_t, size_t, size_t, size_t, size_t, enum cudaMemcpyKind, cudaStream_t)))
+CUDASTUB_ROW_X(cudaMemcpy2DFromArrayAsync_ptsz, (11, 12, 13), (0), (0), CODE, EXPORTED, 0, 0, 0, 0, cudaMemcpy2DFromArrayAsync, (cudaError_t (*)(void *, size_t, cudaArray_const_t, size_t, size_t, size_t, size_t, enum cudaMemcpyKind, cudaStream_t)))
+CUDASTUB_ROW_X(cudaMemcpy2DFromArray_ptds, (11, 12, 13), (0), (0), CODE, EXPORTED, 0, 0, 0, 0, cudaMemcpy2DFromArray, (cudaError_t (*)(void *, size_t, cudaArray_const_t, size_t, size_t, size_t, size_t, enum cudaMemcpyKind)))
+CUDASTUB_ROW(cudaMemcpy2DToArray, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaArray_t, size_t, size_t, const void *, size_t, size_t, size_t, enum cudaMemcpyKind)))
+CUDASTUB_ROW(cudaMemcpy2DToArrayAsync, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaArray_t, size_t, size_t, const void *, size_t, size_t, size_t, enum cudaMemcpyKind, cudaStream_t)))
+CUDASTUB_ROW_X(cudaMemcpy2DToArrayAsync_ptsz, (11, 12, 13), (0), (0), CODE, EXPORTED, 0, 0, 0, 0, cudaMemcpy2DToArrayAsync, (cudaError_t (*)(cudaArray_t, size_t, size_t, const void *, size_t, size_t, size_t, enum cudaMemcpyKind, cudaStream_t)))
+CUDASTUB_ROW_X(cudaMemcpy2DToArray_ptds, (11, 12, 13), (0), (0), CODE, EXPORTED, 0, 0, 0, 0, cudaMemcpy2DToArray, (cudaError_t (*)(cudaArray_t, size_t, size_t, const void *, size_t, size_t, size_t, enum cudaMemcpyKind)))
+CUDASTUB_ROW_X(cudaMemcpy2D_ptds, (11, 12, 13), (0), (0), CODE, EXPORTED, 0, 0, 0, 0, cudaMemcpy2D, (cudaError_t (*)(void *, size_t, const void *, size_t, size_t, size_t, enum cudaMemcpyKind)))
+CUDASTUB_ROW(cudaMemcpy3D, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(const struct cudaMemcpy3DParms *)))
+CUDASTUB_ROW(cudaMemcpy3DAsync, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(const struct cudaMemcpy3DParms *, cudaStream_t)))
+CUDASTUB_ROW_X(cudaMemcpy3DAsync_ptsz, (11, 12, 13), (0), (0), CODE, EXPORTED, 0, 0, 0, 0, cudaMemcpy3DAsync, (cudaError_t (*)(const struct cudaMemcpy3DParms *, cudaStream_t)))
+CUDASTUB_ROW(cudaMemcpy3DPeer, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(const struct cudaMemcpy3DPeerParms *)))
+CUDASTUB_ROW(cudaMemcpy3DPeerAsync, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(const struct cudaMemcpy3DPeerParms *, cudaStream_t)))
+CUDASTUB_ROW_X(cudaMemcpy3DPeerAsync_ptsz, (11, 12, 13), (0), (0), CODE, EXPORTED, 0, 0, 0, 0, cudaMemcpy3DPeerAsync, (cudaError_t (*)(const struct cudaMemcpy3DPeerParms *, cudaStream_t)))
+CUDASTUB_ROW_X(cudaMemcpy3DPeer_ptds, (11, 12, 13), (0), (0), CODE, EXPORTED, 0, 0, 0, 0, cudaMemcpy3DPeer, (cudaError_t (*)(const struct cudaMemcpy3DPeerParms *)))
+CUDASTUB_ROW_X(cudaMemcpy3D_ptds, (11, 12, 13), (0), (0), CODE, EXPORTED, 0, 0, 0, 0, cudaMemcpy3D, (cudaError_t (*)(const struct cudaMemcpy3DParms *)))
+CUDASTUB_ROW(cudaMemcpyArrayToArray, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaArray_t, size_t, size_t, cudaArray_const_t, size_t, size_t, size_t, enum cudaMemcpyKind)))
+CUDASTUB_ROW_X(cudaMemcpyArrayToArray_ptds, (11, 12, 13), (0), (0), CODE, EXPORTED, 0, 0, 0, 0, cudaMemcpyArrayToArray, (cudaError_t (*)(cudaArray_t, size_t, size_t, cudaArray_const_t, size_t, size_t, size_t, enum cudaMemcpyKind)))
+CUDASTUB_ROW(cudaMemcpyAsync, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(void *, const void *, size_t, enum cudaMemcpyKind, cudaStream_t)))
+CUDASTUB_ROW_X(cudaMemcpyAsync_ptsz, (11, 12, 13), (0), (0), CODE, EXPORTED, 0, 0, 0, 0, cudaMemcpyAsync, (cudaError_t (*)(void *, const void *, size_t, enum cudaMemcpyKind, cudaStream_t)))
+CUDASTUB_ROW(cudaMemcpyFromArray, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(void *, cudaArray_const_t, size_t, size_t, size_t, enum cudaMemcpyKind)))
+CUDASTUB_ROW(cudaMemcpyFromArrayAsync, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(void *, cudaArray_const_t, size_t, size_t, size_t, enum cudaMemcpyKind, cudaStream_t)))
+CUDASTUB_ROW_X(cudaMemcpyFromArrayAsync_ptsz, (11, 12, 13), (0), (0), CODE, EXPORTED, 0, 0, 0, 0, cudaMemcpyFromArrayAsync, (cudaError_t (*)(void *, cudaArray_const_t, size_t, size_t, size_t, enum cudaMemcpyKind, cudaStream_t)))
+CUDASTUB_ROW_X(cudaMemcpyFromArray_ptds, (11, 12, 13), (0), (0), CODE, EXPORTED, 0, 0, 0, 0, cudaMemcpyFromArray, (cudaError_t (*)(void *, cudaArray_const_t, size_t, size_t, size_t, enum cudaMemcpyKind)))
+CUDASTUB_ROW(cudaMemcpyFromSymbol, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(void *, const void *, size_t, size_t, enum cudaMemcpyKind)))
+CUDASTUB_ROW(cudaMemcpyFromSymbolAsync, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(void *, const void *, size_t, size_t, enum cudaMemcpyKind, cudaStream_t)))
+CUDASTUB_ROW_X(cudaMemcpyFromSymbolAsync_ptsz, (11, 12, 13), (0), (0), CODE, EXPORTED, 0, 0, 0, 0, cudaMemcpyFromSymbolAsync, (cudaError_t (*)(void *, const void *, size_t, size_t, enum cudaMemcpyKind, cudaStream_t)))
+CUDASTUB_ROW_X(cudaMemcpyFromSymbol_ptds, (11, 12, 13), (0), (0), CODE, EXPORTED, 0, 0, 0, 0, cudaMemcpyFromSymbol, (cudaError_t (*)(void *, const void *, size_t, size_t, enum cudaMemcpyKind)))
+CUDASTUB_ROW(cudaMemcpyPeer, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(void *, int, const void *, int, size_t)))
+CUDASTUB_ROW(cudaMemcpyPeerAsync, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(void *, int, const void *, int, size_t, cudaStream_t)))
+CUDASTUB_ROW(cudaMemcpyToArray, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaArray_t, size_t, size_t, const void *, size_t, enum cudaMemcpyKind)))
+CUDASTUB_ROW(cudaMemcpyToArrayAsync, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaArray_t, size_t, size_t, const void *, size_t, enum cudaMemcpyKind, cudaStream_t)))
+CUDASTUB_ROW_X(cudaMemcpyToArrayAsync_ptsz, (11, 12, 13), (0), (0), CODE, EXPORTED, 0, 0, 0, 0, cudaMemcpyToArrayAsync, (cudaError_t (*)(cudaArray_t, size_t, size_t, const void *, size_t, enum cudaMemcpyKind, cudaStream_t)))
+CUDASTUB_ROW_X(cudaMemcpyToArray_ptds, (11, 12, 13), (0), (0), CODE, EXPORTED, 0, 0, 0, 0, cudaMemcpyToArray, (cudaError_t (*)(cudaArray_t, size_t, size_t, const void *, size_t, enum cudaMemcpyKind)))
+CUDASTUB_ROW(cudaMemcpyToSymbol, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(const void *, const void *, size_t, size_t, enum cudaMemcpyKind)))
+CUDASTUB_ROW(cudaMemcpyToSymbolAsync, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(const void *, const void *, size_t, size_t, enum cudaMemcpyKind, cudaStream_t)))
+CUDASTUB_ROW_X(cudaMemcpyToSymbolAsync_ptsz, (11, 12, 13), (0), (0), CODE, EXPORTED, 0, 0, 0, 0, cudaMemcpyToSymbolAsync, (cudaError_t (*)(const void *, const void *, size_t, size_t, enum cudaMemcpyKind, cudaStream_t)))
+CUDASTUB_ROW_X(cudaMemcpyToSymbol_ptds, (11, 12, 13), (0), (0), CODE, EXPORTED, 0, 0, 0, 0, cudaMemcpyToSymbol, (cudaError_t (*)(const void *, const void *, size_t, size_t, enum cudaMemcpyKind)))
+CUDASTUB_ROW_X(cudaMemcpy_ptds, (11, 12, 13), (0), (0), CODE, EXPORTED, 0, 0, 0, 0, cudaMemcpy, (cudaError_t (*)(void *, const void *, size_t, enum cudaMemcpyKind)))
+CUDASTUB_ROW(cudaMemset, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(void *, int, size_t)))
+CUDASTUB_ROW(cudaMemset2D, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(void *, size_t, int, size_t, size_t)))
+CUDASTUB_ROW(cudaMemset2DAsync, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(void *, size_t, int, size_t, size_t, cudaStream_t)))
+CUDASTUB_ROW_X(cudaMemset2DAsync_ptsz, (11, 12, 13), (0), (0), CODE, EXPORTED, 0, 0, 0, 0, cudaMemset2DAsync, (cudaError_t (*)(void *, size_t, int, size_t, size_t, cudaStream_t)))
+CUDASTUB_ROW_X(cudaMemset2D_ptds, (11, 12, 13), (0), (0), CODE, EXPORTED, 0, 0, 0, 0, cudaMemset2D, (cudaError_t (*)(void *, size_t, int, size_t, size_t)))
+CUDASTUB_ROW(cudaMemset3D, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(struct cudaPitchedPtr, int, struct cudaExtent)))
+CUDASTUB_ROW(cudaMemset3DAsync, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(struct cudaPitchedPtr, int, struct cudaExtent, cudaStream_t)))
+CUDASTUB_ROW_X(cudaMemset3DAsync_ptsz, (11, 12, 13), (0), (0), CODE, EXPORTED, 0, 0, 0, 0, cudaMemset3DAsync, (cudaError_t (*)(struct cudaPitchedPtr, int, struct cudaExtent, cudaStream_t)))
+CUDASTUB_ROW_X(cudaMemset3D_ptds, (11, 12, 13), (0), (0), CODE, EXPORTED, 0, 0, 0, 0, cudaMemset3D, (cudaError_t (*)(struct cudaPitchedPtr, int, struct cudaExtent)))
+CUDASTUB_ROW(cudaMemsetAsync, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(void *, int, size_t, cudaStream_t)))
+CUDASTUB_ROW_X(cudaMemsetAsync_ptsz, (11, 12, 13), (0), (0), CODE, EXPORTED, 0, 0, 0, 0, cudaMemsetAsync, (cudaError_t (*)(void *, int, size_t, cudaStream_t)))
+CUDASTUB_ROW_X(cudaMemset_ptds, (11, 12, 13), (0), (0), CODE, EXPORTED, 0, 0, 0, 0, cudaMemset, (cudaError_t (*)(void *, int, size_t)))
+CUDASTUB_ROW(cudaMipmappedArrayGetMemoryRequirements, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(struct cudaArrayMemoryRequirements *, cudaMipmappedArray_t, int)))
+CUDASTUB_ROW(cudaMipmappedArrayGetSparseProperties, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(struct cudaArraySparseProperties *, cudaMipmappedArray_t)))
+CUDASTUB_ROW(cudaOccupancyAvailableDynamicSMemPerBlock, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(size_t *, const void *, int, int)))
+CUDASTUB_ROW(cudaOccupancyMaxActiveBlocksPerMultiprocessor, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(int *, const void *, int, size_t)))
+CUDASTUB_ROW(cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(int *, const void *, int, size_t, unsigned int)))
+CUDASTUB_ROW(cudaPeekAtLastError, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(void)))
+CUDASTUB_ROW(cudaProfilerStart, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(void)))
+CUDASTUB_ROW(cudaProfilerStop, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(void)))
+CUDASTUB_ROW_X(cudaRuntimeGetVersion, (11, 12, 13), (0), (0), TYPED, EXPORTED, 0, cudastub_cudart_fallback_cudaRuntimeGetVersion, 0, 0, cudaRuntimeGetVersion, (cudaError_t (*)(int *)))
+CUDASTUB_ROW(cudaSetDevice, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(int)))
+CUDASTUB_ROW(cudaSetDeviceFlags, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(unsigned int)))
+CUDASTUB_ROW(cudaSetValidDevices, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(int *, int)))
+CUDASTUB_ROW(cudaStreamAddCallback, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaStream_t, cudaStreamCallback_t, void *, unsigned int)))
+CUDASTUB_ROW_X(cudaStreamAddCallback_ptsz, (11, 12, 13), (0), (0), CODE, EXPORTED, 0, 0, 0, 0, cudaStreamAddCallback, (cudaError_t (*)(cudaStream_t, cudaStreamCallback_t, void *, unsigned int)))
+CUDASTUB_ROW(cudaStreamAttachMemAsync, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaStream_t, void *, size_t, unsigned int)))
+CUDASTUB_ROW_X(cudaStreamAttachMemAsync_ptsz, (11, 12, 13), (0), (0), CODE, EXPORTED, 0, 0, 0, 0, cudaStreamAttachMemAsync, (cudaError_t (*)(cudaStream_t, void *, size_t, unsigned int)))
+CUDASTUB_ROW(cudaStreamBeginCapture, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaStream_t, enum cudaStreamCaptureMode)))
+CUDASTUB_ROW_X(cudaStreamBeginCapture_ptsz, (11, 12, 13), (0), (0), CODE, EXPORTED, 0, 0, 0, 0, cudaStreamBeginCapture, (cudaError_t (*)(cudaStream_t, enum cudaStreamCaptureMode)))
+CUDASTUB_ROW(cudaStreamCopyAttributes, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaStream_t, cudaStream_t)))
+CUDASTUB_ROW_X(cudaStreamCopyAttributes_ptsz, (11, 12, 13), (0), (0), CODE, EXPORTED, 0, 0, 0, 0, cudaStreamCopyAttributes, (cudaError_t (*)(cudaStream_t, cudaStream_t)))
+CUDASTUB_ROW(cudaStreamCreate, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaStream_t *)))
+CUDASTUB_ROW(cudaStreamCreateWithFlags, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaStream_t *, unsigned int)))
+CUDASTUB_ROW(cudaStreamCreateWithPriority, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaStream_t *, unsigned int, int)))
+CUDASTUB_ROW(cudaStreamDestroy, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaStream_t)))
+CUDASTUB_ROW(cudaStreamEndCapture, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaStream_t, cudaGraph_t *)))
+CUDASTUB_ROW_X(cudaStreamEndCapture_ptsz, (11, 12, 13), (0), (0), CODE, EXPORTED, 0, 0, 0, 0, cudaStreamEndCapture, (cudaError_t (*)(cudaStream_t, cudaGraph_t *)))
+CUDASTUB_ROW(cudaStreamGetFlags, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaStream_t, unsigned int *)))
+CUDASTUB_ROW_X(cudaStreamGetFlags_ptsz, (11, 12, 13), (0), (0), CODE, EXPORTED, 0, 0, 0, 0, cudaStreamGetFlags, (cudaError_t (*)(cudaStream_t, unsigned int *)))
+CUDASTUB_ROW(cudaStreamGetPriority, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaStream_t, int *)))
+CUDASTUB_ROW_X(cudaStreamGetPriority_ptsz, (11, 12, 13), (0), (0), CODE, EXPORTED, 0, 0, 0, 0, cudaStreamGetPriority, (cudaError_t (*)(cudaStream_t, int *)))
+CUDASTUB_ROW(cudaStreamIsCapturing, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaStream_t, enum cudaStreamCaptureStatus *)))
+CUDASTUB_ROW_X(cudaStreamIsCapturing_ptsz, (11, 12, 13), (0), (0), CODE, EXPORTED, 0, 0, 0, 0, cudaStreamIsCapturing, (cudaError_t (*)(cudaStream_t, enum cudaStreamCaptureStatus *)))
+CUDASTUB_ROW(cudaStreamQuery, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaStream_t)))
+CUDASTUB_ROW_X(cudaStreamQuery_ptsz, (11, 12, 13), (0), (0), CODE, EXPORTED, 0, 0, 0, 0, cudaStreamQuery, (cudaError_t (*)(cudaStream_t)))
+CUDASTUB_ROW(cudaStreamSynchronize, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaStream_t)))
+CUDASTUB_ROW_X(cudaStreamSynchronize_ptsz, (11, 12, 13), (0), (0), CODE, EXPORTED, 0, 0, 0, 0, cudaStreamSynchronize, (cudaError_t (*)(cudaStream_t)))
+CUDASTUB_ROW(cudaStreamWaitEvent, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaStream_t, cudaEvent_t, unsigned int)))
+CUDASTUB_ROW_X(cudaStreamWaitEvent_ptsz, (11, 12, 13), (0), (0), CODE, EXPORTED, 0, 0, 0, 0, cudaStreamWaitEvent, (cudaError_t (*)(cudaStream_t, cudaEvent_t, unsigned int)))
+CUDASTUB_ROW(cudaThreadExchangeStreamCaptureMode, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(enum cudaStreamCaptureMode *)))
+CUDASTUB_ROW(cudaUserObjectCreate, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaUserObject_t *, void *, cudaHostFn_t, unsigned int, unsigned int)))
+CUDASTUB_ROW(cudaUserObjectRelease, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaUserObject_t, unsigned int)))
+CUDASTUB_ROW(cudaUserObjectRetain, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(cudaUserObject_t, unsigned int)))
+CUDASTUB_ROW(cudaVDPAUGetDevice, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(int *, VdpDevice, VdpGetProcAddress *)))
+CUDASTUB_ROW(cudaVDPAUSetVDPAUDevice, (11, 12, 13), (0), (0), CODE, (cudaError_t (*)(int, VdpDevice, VdpGetProcAddress *)))
 #if CUDASTUB_ABI_MAJOR == 11
-CUDASTUB_ROW_X(__cudaRegisterSurface, (11), (0), (0), ZERO, HANDWRITTEN, 0, 0, 0, 0)
-CUDASTUB_ROW_X(__cudaRegisterTexture, (11), (0), (0), ZERO, HANDWRITTEN, 0, 0, 0, 0)
-#endif
-CUDASTUB_ROW_X(__cudaRegisterVar, (11, 12, 13), (0), (0), ZERO, HANDWRITTEN, 0, 0, 0, 0)
-CUDASTUB_ROW_X(__cudaUnregisterFatBinary, (11, 12, 13), (0), (0), ZERO, HANDWRITTEN, 0, 0, 0, 0)
-CUDASTUB_ROW(cudaArrayGetInfo, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaArrayGetMemoryRequirements, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaArrayGetPlane, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaArrayGetSparseProperties, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 11
-CUDASTUB_ROW(cudaBindSurfaceToArray, (11), (0), (0), CODE)
-CUDASTUB_ROW(cudaBindTexture, (11), (0), (0), CODE)
-CUDASTUB_ROW(cudaBindTexture2D, (11), (0), (0), CODE)
-CUDASTUB_ROW(cudaBindTextureToArray, (11), (0), (0), CODE)
-CUDASTUB_ROW(cudaBindTextureToMipmappedArray, (11), (0), (0), CODE)
-CUDASTUB_ROW_X(cudaChooseDevice, (11), (0), (12, 13), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaChooseDevice)
-#endif
-#if CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW_X(cudaChooseDevice, (12), (0), (11, 13), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaChooseDevice)
-#endif
-#if CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW_X(cudaChooseDevice, (13), (0), (11, 12), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaChooseDevice)
-#endif
-CUDASTUB_ROW_X(cudaCreateChannelDesc, (11, 12, 13), (0), (0), TYPED, EXPORTED, CUDASTUB_ROW_IN_PLACE, cudastub_cudart_fallback_cudaCreateChannelDesc, 0, 0)
-#if CUDASTUB_ABI_MAJOR == 11 || CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW_X(cudaCreateSurfaceObject, (11, 12), (0), (13), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaCreateSurfaceObject)
-#endif
-#if CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW_X(cudaCreateSurfaceObject, (13), (0), (11, 12), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaCreateSurfaceObject)
-#endif
-#if CUDASTUB_ABI_MAJOR == 11
-CUDASTUB_ROW_X(cudaCreateTextureObject, (11), (0), (12, 13), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaCreateTextureObject)
-#endif
-#if CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW_X(cudaCreateTextureObject, (12), (0), (11, 13), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaCreateTextureObject)
-#endif
-#if CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW_X(cudaCreateTextureObject, (13), (0), (11, 12), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaCreateTextureObject)
-#endif
-#if CUDASTUB_ABI_MAJOR == 11
-CUDASTUB_ROW_X(cudaCreateTextureObject_v2, (11), (0), (0), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaCreateTextureObject_v2)
-#endif
-CUDASTUB_ROW(cudaCtxResetPersistingL2Cache, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaDestroyExternalMemory, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaDestroyExternalSemaphore, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaDestroySurfaceObject, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaDestroyTextureObject, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaDeviceCanAccessPeer, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaDeviceDisablePeerAccess, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaDeviceEnablePeerAccess, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaDeviceFlushGPUDirectRDMAWrites, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaDeviceGetAttribute, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaDeviceGetByPCIBusId, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaDeviceGetCacheConfig, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaDeviceGetDefaultMemPool, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaDeviceGetGraphMemAttribute, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cudaDeviceGetHostAtomicCapabilities, (13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cudaDeviceGetLimit, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaDeviceGetMemPool, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaDeviceGetNvSciSyncAttributes, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cudaDeviceGetP2PAtomicCapabilities, (13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cudaDeviceGetP2PAttribute, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaDeviceGetPCIBusId, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaDeviceGetSharedMemConfig, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaDeviceGetStreamPriorityRange, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaDeviceGetTexture1DLinearMaxWidth, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaDeviceGraphMemTrim, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cudaDeviceRegisterAsyncNotification, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cudaDeviceReset, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaDeviceSetCacheConfig, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaDeviceSetGraphMemAttribute, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaDeviceSetLimit, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaDeviceSetMemPool, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaDeviceSetSharedMemConfig, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaDeviceSynchronize, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cudaDeviceUnregisterAsyncNotification, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW_X(cudaDriverGetVersion, (11, 12, 13), (0), (0), TYPED, EXPORTED, 0, cudastub_cudart_fallback_cudaDriverGetVersion, 0, 0)
-CUDASTUB_ROW(cudaEGLStreamConsumerAcquireFrame, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaEGLStreamConsumerConnect, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaEGLStreamConsumerConnectWithFlags, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaEGLStreamConsumerDisconnect, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaEGLStreamConsumerReleaseFrame, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaEGLStreamProducerConnect, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaEGLStreamProducerDisconnect, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaEGLStreamProducerPresentFrame, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaEGLStreamProducerReturnFrame, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaEventCreate, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaEventCreateFromEGLSync, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaEventCreateWithFlags, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaEventDestroy, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaEventElapsedTime, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaEventQuery, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaEventRecord, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaEventRecordWithFlags, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaEventRecordWithFlags_ptsz, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaEventRecord_ptsz, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaEventSynchronize, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 11 || CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW_X(cudaExternalMemoryGetMappedBuffer, (11, 12), (0), (13), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaExternalMemoryGetMappedBuffer)
-#endif
-#if CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW_X(cudaExternalMemoryGetMappedBuffer, (13), (0), (11, 12), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaExternalMemoryGetMappedBuffer)
-#endif
-#if CUDASTUB_ABI_MAJOR == 11 || CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW_X(cudaExternalMemoryGetMappedMipmappedArray, (11, 12), (0), (13), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaExternalMemoryGetMappedMipmappedArray)
-#endif
-#if CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW_X(cudaExternalMemoryGetMappedMipmappedArray, (13), (0), (11, 12), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaExternalMemoryGetMappedMipmappedArray)
-#endif
-CUDASTUB_ROW(cudaFree, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaFreeArray, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaFreeAsync, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaFreeAsync_ptsz, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaFreeHost, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaFreeMipmappedArray, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 11
-CUDASTUB_ROW_X(cudaFuncGetAttributes, (11), (0), (12, 13), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaFuncGetAttributes)
-#endif
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW_X(cudaFuncGetAttributes, (12, 13), (0), (11), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaFuncGetAttributes)
-CUDASTUB_ROW(cudaFuncGetName, (12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaFuncGetParamInfo, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cudaFuncSetAttribute, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaFuncSetCacheConfig, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaFuncSetSharedMemConfig, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaGLGetDevices, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaGLMapBufferObject, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaGLMapBufferObjectAsync, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaGLRegisterBufferObject, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaGLSetBufferObjectMapFlags, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaGLSetGLDevice, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaGLUnmapBufferObject, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaGLUnmapBufferObjectAsync, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaGLUnregisterBufferObject, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaGetChannelDesc, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaGetDevice, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW_X(cudaGetDeviceCount, (11, 12, 13), (0), (0), TYPED, EXPORTED, 0, cudastub_cudart_fallback_cudaGetDeviceCount, 0, 0)
-CUDASTUB_ROW(cudaGetDeviceFlags, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 11
-CUDASTUB_ROW_X(cudaGetDeviceProperties, (11), (0), (13), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaGetDeviceProperties)
-#endif
-#if CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW_X(cudaGetDeviceProperties, (13), (0), (11), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaGetDeviceProperties)
-#endif
-#if CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW_X(cudaGetDeviceProperties_v2, (12), (0), (0), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaGetDeviceProperties_v2)
-#endif
-#if CUDASTUB_ABI_MAJOR == 11
-CUDASTUB_ROW_X(cudaGetDriverEntryPoint, (11), (0), (12, 13), CODE, EXPORTED, CUDASTUB_ROW_ADAPTER_FIRST, 0, cudastub_cudart_adapt_cudaGetDriverEntryPoint, 0)
-#endif
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW_X(cudaGetDriverEntryPoint, (12, 13), (0), (11), CODE, EXPORTED, CUDASTUB_ROW_ADAPTER_FIRST, 0, cudastub_cudart_adapt_cudaGetDriverEntryPoint, 0)
-#endif
-#if CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cudaGetDriverEntryPointByVersion, (12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaGetDriverEntryPointByVersion_ptsz, (12, 13), (0), (0), CODE)
-#endif
-#if CUDASTUB_ABI_MAJOR == 11
-CUDASTUB_ROW_X(cudaGetDriverEntryPoint_ptsz, (11), (0), (12, 13), CODE, EXPORTED, CUDASTUB_ROW_ADAPTER_FIRST, 0, cudastub_cudart_adapt_cudaGetDriverEntryPoint_ptsz, 0)
-#endif
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW_X(cudaGetDriverEntryPoint_ptsz, (12, 13), (0), (11), CODE, EXPORTED, CUDASTUB_ROW_ADAPTER_FIRST, 0, cudastub_cudart_adapt_cudaGetDriverEntryPoint_ptsz, 0)
-#endif
-CUDASTUB_ROW_X(cudaGetErrorName, (11, 12, 13), (0), (0), TYPED, EXPORTED, 0, cudastub_cudart_fallback_cudaGetErrorName, 0, 0)
-CUDASTUB_ROW_X(cudaGetErrorString, (11, 12, 13), (0), (0), TYPED, EXPORTED, 0, cudastub_cudart_fallback_cudaGetErrorString, 0, 0)
-CUDASTUB_ROW(cudaGetExportTable, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaGetFuncBySymbol, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cudaGetKernel, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cudaGetLastError, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaGetMipmappedArrayLevel, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 11 || CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW_X(cudaGetSurfaceObjectResourceDesc, (11, 12), (0), (13), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaGetSurfaceObjectResourceDesc)
-#endif
-#if CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW_X(cudaGetSurfaceObjectResourceDesc, (13), (0), (11, 12), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaGetSurfaceObjectResourceDesc)
-#endif
-#if CUDASTUB_ABI_MAJOR == 11
-CUDASTUB_ROW(cudaGetSurfaceReference, (11), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cudaGetSymbolAddress, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaGetSymbolSize, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 11
-CUDASTUB_ROW(cudaGetTextureAlignmentOffset, (11), (0), (0), CODE)
-#endif
-#if CUDASTUB_ABI_MAJOR == 11 || CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW_X(cudaGetTextureObjectResourceDesc, (11, 12), (0), (13), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaGetTextureObjectResourceDesc)
-#endif
-#if CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW_X(cudaGetTextureObjectResourceDesc, (13), (0), (11, 12), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaGetTextureObjectResourceDesc)
-#endif
-#if CUDASTUB_ABI_MAJOR == 11 || CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW_X(cudaGetTextureObjectResourceViewDesc, (11, 12), (0), (13), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaGetTextureObjectResourceViewDesc)
-#endif
-#if CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW_X(cudaGetTextureObjectResourceViewDesc, (13), (0), (11, 12), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaGetTextureObjectResourceViewDesc)
-#endif
-#if CUDASTUB_ABI_MAJOR == 11
-CUDASTUB_ROW_X(cudaGetTextureObjectTextureDesc, (11), (0), (12, 13), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaGetTextureObjectTextureDesc)
-#endif
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW_X(cudaGetTextureObjectTextureDesc, (12, 13), (0), (11), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaGetTextureObjectTextureDesc)
-#endif
-#if CUDASTUB_ABI_MAJOR == 11
-CUDASTUB_ROW_X(cudaGetTextureObjectTextureDesc_v2, (11), (0), (0), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaGetTextureObjectTextureDesc_v2)
-CUDASTUB_ROW(cudaGetTextureReference, (11), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cudaGraphAddChildGraphNode, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 11 || CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW_X(cudaGraphAddDependencies, (11, 12), (0), (13), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaGraphAddDependencies, 0)
-#endif
-#if CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW_X(cudaGraphAddDependencies, (13), (0), (11, 12), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaGraphAddDependencies, 0)
-#endif
-#if CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW_X(cudaGraphAddDependencies_v2, (12), (0), (0), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaGraphAddDependencies_v2, 0)
-#endif
-CUDASTUB_ROW(cudaGraphAddEmptyNode, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaGraphAddEventRecordNode, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaGraphAddEventWaitNode, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaGraphAddExternalSemaphoresSignalNode, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaGraphAddExternalSemaphoresWaitNode, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaGraphAddHostNode, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaGraphAddKernelNode, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 11
-CUDASTUB_ROW_X(cudaGraphAddMemAllocNode, (11), (0), (12, 13), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaGraphAddMemAllocNode)
-#endif
-#if CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW_X(cudaGraphAddMemAllocNode, (12), (0), (11, 13), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaGraphAddMemAllocNode)
-#endif
-#if CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW_X(cudaGraphAddMemAllocNode, (13), (0), (11, 12), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaGraphAddMemAllocNode)
-#endif
-CUDASTUB_ROW(cudaGraphAddMemFreeNode, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaGraphAddMemcpyNode, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaGraphAddMemcpyNode1D, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaGraphAddMemcpyNodeFromSymbol, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaGraphAddMemcpyNodeToSymbol, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaGraphAddMemsetNode, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW_X(cudaGraphAddNode, (12), (0), (13), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaGraphAddNode, 0)
-#endif
-#if CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW_X(cudaGraphAddNode, (13), (0), (12), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaGraphAddNode, 0)
-#endif
-#if CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW_X(cudaGraphAddNode_v2, (12), (0), (0), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaGraphAddNode_v2, 0)
-#endif
-CUDASTUB_ROW(cudaGraphChildGraphNodeGetGraph, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaGraphClone, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cudaGraphConditionalHandleCreate, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cudaGraphCreate, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaGraphDebugDotPrint, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaGraphDestroy, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaGraphDestroyNode, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaGraphEventRecordNodeGetEvent, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaGraphEventRecordNodeSetEvent, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaGraphEventWaitNodeGetEvent, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaGraphEventWaitNodeSetEvent, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaGraphExecChildGraphNodeSetParams, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaGraphExecDestroy, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaGraphExecEventRecordNodeSetEvent, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaGraphExecEventWaitNodeSetEvent, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaGraphExecExternalSemaphoresSignalNodeSetParams, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaGraphExecExternalSemaphoresWaitNodeSetParams, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cudaGraphExecGetFlags, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cudaGraphExecHostNodeSetParams, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaGraphExecKernelNodeSetParams, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaGraphExecMemcpyNodeSetParams, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaGraphExecMemcpyNodeSetParams1D, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaGraphExecMemcpyNodeSetParamsFromSymbol, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaGraphExecMemcpyNodeSetParamsToSymbol, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaGraphExecMemsetNodeSetParams, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW_X(cudaGraphExecNodeSetParams, (12), (0), (13), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaGraphExecNodeSetParams, 0)
-#endif
-#if CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW_X(cudaGraphExecNodeSetParams, (13), (0), (12), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaGraphExecNodeSetParams, 0)
-#endif
-#if CUDASTUB_ABI_MAJOR == 11
-CUDASTUB_ROW_X(cudaGraphExecUpdate, (11), (0), (12, 13), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaGraphExecUpdate, 0)
-#endif
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW_X(cudaGraphExecUpdate, (12, 13), (0), (11), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaGraphExecUpdate, 0)
-#endif
-CUDASTUB_ROW(cudaGraphExternalSemaphoresSignalNodeGetParams, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaGraphExternalSemaphoresSignalNodeSetParams, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaGraphExternalSemaphoresWaitNodeGetParams, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaGraphExternalSemaphoresWaitNodeSetParams, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 11 || CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW_X(cudaGraphGetEdges, (11, 12), (0), (13), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaGraphGetEdges, 0)
-#endif
-#if CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW_X(cudaGraphGetEdges, (13), (0), (11, 12), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaGraphGetEdges, 0)
-#endif
-#if CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW_X(cudaGraphGetEdges_v2, (12), (0), (0), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaGraphGetEdges_v2, 0)
-#endif
-CUDASTUB_ROW(cudaGraphGetNodes, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaGraphGetRootNodes, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaGraphHostNodeGetParams, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaGraphHostNodeSetParams, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 11
-CUDASTUB_ROW_X(cudaGraphInstantiate, (11), (0), (12, 13), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaGraphInstantiate, 0)
-#endif
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW_X(cudaGraphInstantiate, (12, 13), (0), (11), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaGraphInstantiate, 0)
-#endif
-CUDASTUB_ROW(cudaGraphInstantiateWithFlags, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cudaGraphInstantiateWithParams, (12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaGraphInstantiateWithParams_ptsz, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cudaGraphKernelNodeCopyAttributes, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 11
-CUDASTUB_ROW_X(cudaGraphKernelNodeGetAttribute, (11), (0), (12, 13), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaGraphKernelNodeGetAttribute, 0)
-#endif
-#if CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW_X(cudaGraphKernelNodeGetAttribute, (12), (0), (11, 13), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaGraphKernelNodeGetAttribute, 0)
-#endif
-#if CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW_X(cudaGraphKernelNodeGetAttribute, (13), (0), (11, 12), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaGraphKernelNodeGetAttribute, 0)
-#endif
-CUDASTUB_ROW(cudaGraphKernelNodeGetParams, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 11
-CUDASTUB_ROW_X(cudaGraphKernelNodeSetAttribute, (11), (0), (12, 13), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaGraphKernelNodeSetAttribute, 0)
-#endif
-#if CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW_X(cudaGraphKernelNodeSetAttribute, (12), (0), (11, 13), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaGraphKernelNodeSetAttribute, 0)
-#endif
-#if CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW_X(cudaGraphKernelNodeSetAttribute, (13), (0), (11, 12), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaGraphKernelNodeSetAttribute, 0)
-#endif
-CUDASTUB_ROW(cudaGraphKernelNodeSetParams, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaGraphLaunch, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaGraphLaunch_ptsz, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 11
-CUDASTUB_ROW_X(cudaGraphMemAllocNodeGetParams, (11), (0), (12, 13), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaGraphMemAllocNodeGetParams)
-#endif
-#if CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW_X(cudaGraphMemAllocNodeGetParams, (12), (0), (11, 13), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaGraphMemAllocNodeGetParams)
-#endif
-#if CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW_X(cudaGraphMemAllocNodeGetParams, (13), (0), (11, 12), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaGraphMemAllocNodeGetParams)
-#endif
-CUDASTUB_ROW(cudaGraphMemFreeNodeGetParams, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaGraphMemcpyNodeGetParams, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaGraphMemcpyNodeSetParams, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaGraphMemcpyNodeSetParams1D, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaGraphMemcpyNodeSetParamsFromSymbol, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaGraphMemcpyNodeSetParamsToSymbol, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaGraphMemsetNodeGetParams, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaGraphMemsetNodeSetParams, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaGraphNodeFindInClone, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 11 || CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW_X(cudaGraphNodeGetDependencies, (11, 12), (0), (13), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaGraphNodeGetDependencies, 0)
-#endif
-#if CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW_X(cudaGraphNodeGetDependencies, (13), (0), (11, 12), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaGraphNodeGetDependencies, 0)
-#endif
-#if CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW_X(cudaGraphNodeGetDependencies_v2, (12), (0), (0), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaGraphNodeGetDependencies_v2, 0)
+CUDASTUB_ROW_X(__cudaRegisterSurface, (11), (0), (0), ZERO, HANDWRITTEN, 0, 0, 0, 0, __cudaRegisterSurface, (void (*)(void **, const struct surfaceReference *, const void **, const char *, int, int)))
+CUDASTUB_ROW_X(__cudaRegisterTexture, (11), (0), (0), ZERO, HANDWRITTEN, 0, 0, 0, 0, __cudaRegisterTexture, (void (*)(void **, const struct textureReference *, const void **, const char *, int, int, int)))
+CUDASTUB_ROW(cudaBindSurfaceToArray, (11), (0), (0), CODE, (cudaError_t (*)(const struct surfaceReference *, cudaArray_const_t, const struct cudaChannelFormatDesc *)))
+CUDASTUB_ROW(cudaBindTexture, (11), (0), (0), CODE, (cudaError_t (*)(size_t *, const struct textureReference *, const void *, const struct cudaChannelFormatDesc *, size_t)))
+CUDASTUB_ROW(cudaBindTexture2D, (11), (0), (0), CODE, (cudaError_t (*)(size_t *, const struct textureReference *, const void *, const struct cudaChannelFormatDesc *, size_t, size_t, size_t)))
+CUDASTUB_ROW(cudaBindTextureToArray, (11), (0), (0), CODE, (cudaError_t (*)(const struct textureReference *, cudaArray_const_t, const struct cudaChannelFormatDesc *)))
+CUDASTUB_ROW(cudaBindTextureToMipmappedArray, (11), (0), (0), CODE, (cudaError_t (*)(const struct textureReference *, cudaMipmappedArray_const_t, const struct cudaChannelFormatDesc *)))
+CUDASTUB_ROW_X(cudaChooseDevice, (11), (0), (12, 13), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaChooseDevice, cudaChooseDevice, (cudaError_t (*)(int *, const struct cudaDeviceProp *)))
+CUDASTUB_ROW_X(cudaCreateTextureObject, (11), (0), (12, 13), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaCreateTextureObject, cudaCreateTextureObject, (cudaError_t (*)(cudaTextureObject_t *, const struct cudaResourceDesc *, const struct cudaTextureDesc *, const struct cudaResourceViewDesc *)))
+CUDASTUB_ROW_X(cudaCreateTextureObject_v2, (11), (0), (0), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaCreateTextureObject_v2, cudaCreateTextureObject_v2, (cudaError_t (*)(cudaTextureObject_t *, const struct cudaResourceDesc *, const struct cudaTextureDesc_v2 *, const struct cudaResourceViewDesc *)))
+CUDASTUB_ROW_X(cudaFuncGetAttributes, (11), (0), (12, 13), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaFuncGetAttributes, cudaFuncGetAttributes, (cudaError_t (*)(struct cudaFuncAttributes *, const void *)))
+CUDASTUB_ROW_X(cudaGetDeviceProperties, (11), (0), (13), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaGetDeviceProperties, cudaGetDeviceProperties, (cudaError_t (*)(struct cudaDeviceProp *, int)))
+CUDASTUB_ROW_X(cudaGetDriverEntryPoint, (11), (0), (12, 13), CODE, EXPORTED, CUDASTUB_ROW_ADAPTER_FIRST, 0, cudastub_cudart_adapt_cudaGetDriverEntryPoint, 0, cudaGetDriverEntryPoint, (cudaError_t (*)(const char *, void **, unsigned long long)))
+CUDASTUB_ROW_X(cudaGetDriverEntryPoint_ptsz, (11), (0), (12, 13), CODE, EXPORTED, CUDASTUB_ROW_ADAPTER_FIRST, 0, cudastub_cudart_adapt_cudaGetDriverEntryPoint_ptsz, 0, cudaGetDriverEntryPoint, (cudaError_t (*)(const char *, void **, unsigned long long)))
+CUDASTUB_ROW(cudaGetSurfaceReference, (11), (0), (0), CODE, (cudaError_t (*)(const struct surfaceReference **, const void *)))
+CUDASTUB_ROW(cudaGetTextureAlignmentOffset, (11), (0), (0), CODE, (cudaError_t (*)(size_t *, const struct textureReference *)))
+CUDASTUB_ROW_X(cudaGetTextureObjectTextureDesc, (11), (0), (12, 13), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaGetTextureObjectTextureDesc, cudaGetTextureObjectTextureDesc, (cudaError_t (*)(struct cudaTextureDesc *, cudaTextureObject_t)))
+CUDASTUB_ROW_X(cudaGetTextureObjectTextureDesc_v2, (11), (0), (0), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaGetTextureObjectTextureDesc_v2, cudaGetTextureObjectTextureDesc_v2, (cudaError_t (*)(struct cudaTextureDesc_v2 *, cudaTextureObject_t)))
+CUDASTUB_ROW(cudaGetTextureReference, (11), (0), (0), CODE, (cudaError_t (*)(const struct textureReference **, const void *)))
+CUDASTUB_ROW_X(cudaGraphAddMemAllocNode, (11), (0), (12, 13), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaGraphAddMemAllocNode, cudaGraphAddMemAllocNode, (cudaError_t (*)(cudaGraphNode_t *, cudaGraph_t, const cudaGraphNode_t *, size_t, struct cudaMemAllocNodeParams *)))
+CUDASTUB_ROW_X(cudaGraphExecUpdate, (11), (0), (12, 13), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaGraphExecUpdate, 0, cudaGraphExecUpdate, (cudaError_t (*)(cudaGraphExec_t, cudaGraph_t, cudaGraphNode_t *, enum cudaGraphExecUpdateResult *)))
+CUDASTUB_ROW_X(cudaGraphInstantiate, (11), (0), (12, 13), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaGraphInstantiate, 0, cudaGraphInstantiate, (cudaError_t (*)(cudaGraphExec_t *, cudaGraph_t, cudaGraphNode_t *, char *, size_t)))
+CUDASTUB_ROW_X(cudaGraphKernelNodeGetAttribute, (11), (0), (12, 13), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaGraphKernelNodeGetAttribute, 0, cudaGraphKernelNodeGetAttribute, (cudaError_t (*)(cudaGraphNode_t, cudaLaunchAttributeID, cudaLaunchAttributeValue *)))
+CUDASTUB_ROW_X(cudaGraphKernelNodeSetAttribute, (11), (0), (12, 13), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaGraphKernelNodeSetAttribute, 0, cudaGraphKernelNodeSetAttribute, (cudaError_t (*)(cudaGraphNode_t, cudaLaunchAttributeID, const cudaLaunchAttributeValue *)))
+CUDASTUB_ROW_X(cudaGraphMemAllocNodeGetParams, (11), (0), (12, 13), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaGraphMemAllocNodeGetParams, cudaGraphMemAllocNodeGetParams, (cudaError_t (*)(cudaGraphNode_t, struct cudaMemAllocNodeParams *)))
+CUDASTUB_ROW_X(cudaLaunchKernelExC, (11), (0), (12, 13), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaLaunchKernelExC, 0, cudaLaunchKernelExC, (cudaError_t (*)(const cudaLaunchConfig_t *, const void *, void **)))
+CUDASTUB_ROW_X(cudaLaunchKernelExC_ptsz, (11), (0), (12, 13), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaLaunchKernelExC_ptsz, 0, cudaLaunchKernelExC, (cudaError_t (*)(const cudaLaunchConfig_t *, const void *, void **)))
+CUDASTUB_ROW_X(cudaMemPoolCreate, (11), (0), (12, 13), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaMemPoolCreate, cudaMemPoolCreate, (cudaError_t (*)(cudaMemPool_t *, const struct cudaMemPoolProps *)))
+CUDASTUB_ROW_X(cudaOccupancyMaxActiveClusters, (11), (0), (12, 13), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaOccupancyMaxActiveClusters, 0, cudaOccupancyMaxActiveClusters, (cudaError_t (*)(int *, const void *, const cudaLaunchConfig_t *)))
+CUDASTUB_ROW_X(cudaOccupancyMaxPotentialClusterSize, (11), (0), (12, 13), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaOccupancyMaxPotentialClusterSize, 0, cudaOccupancyMaxPotentialClusterSize, (cudaError_t (*)(int *, const void *, const cudaLaunchConfig_t *)))
+CUDASTUB_ROW(cudaProfilerInitialize, (11), (0), (0), CODE, (cudaError_t (*)(const char *, const char *, cudaOutputMode_t)))
+CUDASTUB_ROW_X(cudaStreamGetAttribute, (11), (0), (12, 13), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaStreamGetAttribute, 0, cudaStreamGetAttribute, (cudaError_t (*)(cudaStream_t, cudaLaunchAttributeID, cudaLaunchAttributeValue *)))
+CUDASTUB_ROW_X(cudaStreamGetAttribute_ptsz, (11), (0), (12, 13), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaStreamGetAttribute_ptsz, 0, cudaStreamGetAttribute, (cudaError_t (*)(cudaStream_t, cudaLaunchAttributeID, cudaLaunchAttributeValue *)))
+CUDASTUB_ROW_X(cudaStreamGetCaptureInfo, (11), (0), (13), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaStreamGetCaptureInfo, 0, cudaStreamGetCaptureInfo, (cudaError_t (*)(cudaStream_t, enum cudaStreamCaptureStatus *, unsigned long long *)))
+CUDASTUB_ROW_X(cudaStreamGetCaptureInfo_ptsz, (11), (0), (13), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaStreamGetCaptureInfo_ptsz, 0, cudaStreamGetCaptureInfo, (cudaError_t (*)(cudaStream_t, enum cudaStreamCaptureStatus *, unsigned long long *)))
+CUDASTUB_ROW_X(cudaStreamSetAttribute, (11), (0), (12, 13), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaStreamSetAttribute, 0, cudaStreamSetAttribute, (cudaError_t (*)(cudaStream_t, cudaLaunchAttributeID, const cudaLaunchAttributeValue *)))
+CUDASTUB_ROW_X(cudaStreamSetAttribute_ptsz, (11), (0), (12, 13), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaStreamSetAttribute_ptsz, 0, cudaStreamSetAttribute, (cudaError_t (*)(cudaStream_t, cudaLaunchAttributeID, const cudaLaunchAttributeValue *)))
+CUDASTUB_ROW(cudaUnbindTexture, (11), (0), (0), CODE, (cudaError_t (*)(const struct textureReference *)))
 #endif
 #if CUDASTUB_ABI_MAJOR == 11 || CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW_X(cudaGraphNodeGetDependentNodes, (11, 12), (0), (13), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaGraphNodeGetDependentNodes, 0)
-#endif
-#if CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW_X(cudaGraphNodeGetDependentNodes, (13), (0), (11, 12), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaGraphNodeGetDependentNodes, 0)
+CUDASTUB_ROW_X(cudaCreateSurfaceObject, (11, 12), (0), (13), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaCreateSurfaceObject, cudaCreateSurfaceObject, (cudaError_t (*)(cudaSurfaceObject_t *, const struct cudaResourceDesc *)))
+CUDASTUB_ROW_X(cudaExternalMemoryGetMappedBuffer, (11, 12), (0), (13), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaExternalMemoryGetMappedBuffer, cudaExternalMemoryGetMappedBuffer, (cudaError_t (*)(void **, cudaExternalMemory_t, const struct cudaExternalMemoryBufferDesc *)))
+CUDASTUB_ROW_X(cudaExternalMemoryGetMappedMipmappedArray, (11, 12), (0), (13), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaExternalMemoryGetMappedMipmappedArray, cudaExternalMemoryGetMappedMipmappedArray, (cudaError_t (*)(cudaMipmappedArray_t *, cudaExternalMemory_t, const struct cudaExternalMemoryMipmappedArrayDesc *)))
+CUDASTUB_ROW_X(cudaGetSurfaceObjectResourceDesc, (11, 12), (0), (13), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaGetSurfaceObjectResourceDesc, cudaGetSurfaceObjectResourceDesc, (cudaError_t (*)(struct cudaResourceDesc *, cudaSurfaceObject_t)))
+CUDASTUB_ROW_X(cudaGetTextureObjectResourceDesc, (11, 12), (0), (13), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaGetTextureObjectResourceDesc, cudaGetTextureObjectResourceDesc, (cudaError_t (*)(struct cudaResourceDesc *, cudaTextureObject_t)))
+CUDASTUB_ROW_X(cudaGetTextureObjectResourceViewDesc, (11, 12), (0), (13), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaGetTextureObjectResourceViewDesc, cudaGetTextureObjectResourceViewDesc, (cudaError_t (*)(struct cudaResourceViewDesc *, cudaTextureObject_t)))
+CUDASTUB_ROW_X(cudaGraphAddDependencies, (11, 12), (0), (13), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaGraphAddDependencies, 0, cudaGraphAddDependencies, (cudaError_t (*)(cudaGraph_t, const cudaGraphNode_t *, const cudaGraphNode_t *, size_t)))
+CUDASTUB_ROW_X(cudaGraphGetEdges, (11, 12), (0), (13), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaGraphGetEdges, 0, cudaGraphGetEdges, (cudaError_t (*)(cudaGraph_t, cudaGraphNode_t *, cudaGraphNode_t *, size_t *)))
+CUDASTUB_ROW_X(cudaGraphNodeGetDependencies, (11, 12), (0), (13), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaGraphNodeGetDependencies, 0, cudaGraphNodeGetDependencies, (cudaError_t (*)(cudaGraphNode_t, cudaGraphNode_t *, size_t *)))
+CUDASTUB_ROW_X(cudaGraphNodeGetDependentNodes, (11, 12), (0), (13), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaGraphNodeGetDependentNodes, 0, cudaGraphNodeGetDependentNodes, (cudaError_t (*)(cudaGraphNode_t, cudaGraphNode_t *, size_t *)))
+CUDASTUB_ROW_X(cudaGraphRemoveDependencies, (11, 12), (0), (13), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaGraphRemoveDependencies, 0, cudaGraphRemoveDependencies, (cudaError_t (*)(cudaGraph_t, const cudaGraphNode_t *, const cudaGraphNode_t *, size_t)))
+CUDASTUB_ROW_X(cudaImportExternalMemory, (11, 12), (0), (13), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaImportExternalMemory, cudaImportExternalMemory, (cudaError_t (*)(cudaExternalMemory_t *, const struct cudaExternalMemoryHandleDesc *)))
+CUDASTUB_ROW_X(cudaImportExternalSemaphore, (11, 12), (0), (13), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaImportExternalSemaphore, cudaImportExternalSemaphore, (cudaError_t (*)(cudaExternalSemaphore_t *, const struct cudaExternalSemaphoreHandleDesc *)))
+CUDASTUB_ROW(cudaLaunchCooperativeKernelMultiDevice, (11, 12), (0), (0), CODE, (cudaError_t (*)(struct cudaLaunchParams *, unsigned int, unsigned int)))
+CUDASTUB_ROW_X(cudaMemAdvise, (11, 12), (0), (13), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaMemAdvise, 0, cudaMemAdvise, (cudaError_t (*)(const void *, size_t, enum cudaMemoryAdvise, int)))
+CUDASTUB_ROW_X(cudaMemPrefetchAsync, (11, 12), (0), (13), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaMemPrefetchAsync, 0, cudaMemPrefetchAsync, (cudaError_t (*)(const void *, size_t, int, cudaStream_t)))
+CUDASTUB_ROW_X(cudaMemPrefetchAsync_ptsz, (11, 12), (0), (13), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaMemPrefetchAsync_ptsz, 0, cudaMemPrefetchAsync, (cudaError_t (*)(const void *, size_t, int, cudaStream_t)))
+CUDASTUB_ROW_X(cudaPointerGetAttributes, (11, 12), (0), (13), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaPointerGetAttributes, cudaPointerGetAttributes, (cudaError_t (*)(struct cudaPointerAttributes *, const void *)))
+CUDASTUB_ROW(cudaSetDoubleForDevice, (11, 12), (0), (0), CODE, (cudaError_t (*)(double *)))
+CUDASTUB_ROW(cudaSetDoubleForHost, (11, 12), (0), (0), CODE, (cudaError_t (*)(double *)))
+CUDASTUB_ROW_X(cudaSignalExternalSemaphoresAsync_v2, (11, 12), (0), (0), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaSignalExternalSemaphoresAsync_v2, cudaSignalExternalSemaphoresAsync_v2, (cudaError_t (*)(const cudaExternalSemaphore_t *, const struct cudaExternalSemaphoreSignalParams *, unsigned int, cudaStream_t)))
+CUDASTUB_ROW_X(cudaSignalExternalSemaphoresAsync_v2_ptsz, (11, 12), (0), (0), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaSignalExternalSemaphoresAsync_v2_ptsz, cudaSignalExternalSemaphoresAsync_v2, (cudaError_t (*)(const cudaExternalSemaphore_t *, const struct cudaExternalSemaphoreSignalParams *, unsigned int, cudaStream_t)))
+CUDASTUB_ROW_X(cudaStreamGetCaptureInfo_v2, (11, 12), (0), (0), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaStreamGetCaptureInfo_v2, 0, cudaStreamGetCaptureInfo_v2, (cudaError_t (*)(cudaStream_t, enum cudaStreamCaptureStatus *, unsigned long long *, cudaGraph_t *, const cudaGraphNode_t **, size_t *)))
+CUDASTUB_ROW_X(cudaStreamGetCaptureInfo_v2_ptsz, (11, 12), (0), (0), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaStreamGetCaptureInfo_v2_ptsz, 0, cudaStreamGetCaptureInfo_v2, (cudaError_t (*)(cudaStream_t, enum cudaStreamCaptureStatus *, unsigned long long *, cudaGraph_t *, const cudaGraphNode_t **, size_t *)))
+CUDASTUB_ROW_X(cudaStreamUpdateCaptureDependencies, (11, 12), (0), (13), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaStreamUpdateCaptureDependencies, 0, cudaStreamUpdateCaptureDependencies, (cudaError_t (*)(cudaStream_t, cudaGraphNode_t *, size_t, unsigned int)))
+CUDASTUB_ROW_X(cudaThreadExit, (11, 12), (0), (0), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaThreadExit, cudaThreadExit, (cudaError_t (*)(void)))
+CUDASTUB_ROW_X(cudaThreadGetCacheConfig, (11, 12), (0), (0), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaThreadGetCacheConfig, cudaThreadGetCacheConfig, (cudaError_t (*)(enum cudaFuncCache *)))
+CUDASTUB_ROW_X(cudaThreadGetLimit, (11, 12), (0), (0), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaThreadGetLimit, cudaThreadGetLimit, (cudaError_t (*)(size_t *, enum cudaLimit)))
+CUDASTUB_ROW_X(cudaThreadSetCacheConfig, (11, 12), (0), (0), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaThreadSetCacheConfig, cudaThreadSetCacheConfig, (cudaError_t (*)(enum cudaFuncCache)))
+CUDASTUB_ROW_X(cudaThreadSetLimit, (11, 12), (0), (0), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaThreadSetLimit, cudaThreadSetLimit, (cudaError_t (*)(enum cudaLimit, size_t)))
+CUDASTUB_ROW_X(cudaThreadSynchronize, (11, 12), (0), (0), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaThreadSynchronize, cudaThreadSynchronize, (cudaError_t (*)(void)))
+CUDASTUB_ROW_X(cudaWaitExternalSemaphoresAsync_v2, (11, 12), (0), (0), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaWaitExternalSemaphoresAsync_v2, cudaWaitExternalSemaphoresAsync_v2, (cudaError_t (*)(const cudaExternalSemaphore_t *, const struct cudaExternalSemaphoreWaitParams *, unsigned int, cudaStream_t)))
+CUDASTUB_ROW_X(cudaWaitExternalSemaphoresAsync_v2_ptsz, (11, 12), (0), (0), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaWaitExternalSemaphoresAsync_v2_ptsz, cudaWaitExternalSemaphoresAsync_v2, (cudaError_t (*)(const cudaExternalSemaphore_t *, const struct cudaExternalSemaphoreWaitParams *, unsigned int, cudaStream_t)))
 #endif
 #if CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW_X(cudaGraphNodeGetDependentNodes_v2, (12), (0), (0), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaGraphNodeGetDependentNodes_v2, 0)
-#endif
-CUDASTUB_ROW(cudaGraphNodeGetEnabled, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaGraphNodeGetType, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaGraphNodeSetEnabled, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW_X(cudaGraphNodeSetParams, (12), (0), (13), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaGraphNodeSetParams, 0)
-#endif
-#if CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW_X(cudaGraphNodeSetParams, (13), (0), (12), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaGraphNodeSetParams, 0)
-#endif
-CUDASTUB_ROW(cudaGraphReleaseUserObject, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 11 || CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW_X(cudaGraphRemoveDependencies, (11, 12), (0), (13), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaGraphRemoveDependencies, 0)
-#endif
-#if CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW_X(cudaGraphRemoveDependencies, (13), (0), (11, 12), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaGraphRemoveDependencies, 0)
-#endif
-#if CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW_X(cudaGraphRemoveDependencies_v2, (12), (0), (0), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaGraphRemoveDependencies_v2, 0)
-#endif
-CUDASTUB_ROW(cudaGraphRetainUserObject, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaGraphUpload, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaGraphUpload_ptsz, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaGraphicsEGLRegisterImage, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaGraphicsGLRegisterBuffer, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaGraphicsGLRegisterImage, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaGraphicsMapResources, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaGraphicsResourceGetMappedEglFrame, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaGraphicsResourceGetMappedMipmappedArray, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaGraphicsResourceGetMappedPointer, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaGraphicsResourceSetMapFlags, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaGraphicsSubResourceGetMappedArray, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaGraphicsUnmapResources, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaGraphicsUnregisterResource, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaGraphicsVDPAURegisterOutputSurface, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaGraphicsVDPAURegisterVideoSurface, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaHostAlloc, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaHostGetDevicePointer, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaHostGetFlags, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaHostRegister, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaHostUnregister, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 11 || CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW_X(cudaImportExternalMemory, (11, 12), (0), (13), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaImportExternalMemory)
-#endif
-#if CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW_X(cudaImportExternalMemory, (13), (0), (11, 12), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaImportExternalMemory)
-#endif
-#if CUDASTUB_ABI_MAJOR == 11 || CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW_X(cudaImportExternalSemaphore, (11, 12), (0), (13), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaImportExternalSemaphore)
-#endif
-#if CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW_X(cudaImportExternalSemaphore, (13), (0), (11, 12), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaImportExternalSemaphore)
+CUDASTUB_ROW_X(cudaChooseDevice, (12), (0), (11, 13), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaChooseDevice, cudaChooseDevice, (cudaError_t (*)(int *, const struct cudaDeviceProp *)))
+CUDASTUB_ROW_X(cudaCreateTextureObject, (12), (0), (11, 13), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaCreateTextureObject, cudaCreateTextureObject, (cudaError_t (*)(cudaTextureObject_t *, const struct cudaResourceDesc *, const struct cudaTextureDesc *, const struct cudaResourceViewDesc *)))
+CUDASTUB_ROW_X(cudaGetDeviceProperties_v2, (12), (0), (0), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaGetDeviceProperties_v2, cudaGetDeviceProperties_v2, (cudaError_t (*)(struct cudaDeviceProp *, int)))
+CUDASTUB_ROW_X(cudaGraphAddDependencies_v2, (12), (0), (0), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaGraphAddDependencies_v2, 0, cudaGraphAddDependencies_v2, (cudaError_t (*)(cudaGraph_t, const cudaGraphNode_t *, const cudaGraphNode_t *, const cudaGraphEdgeData *, size_t)))
+CUDASTUB_ROW_X(cudaGraphAddMemAllocNode, (12), (0), (11, 13), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaGraphAddMemAllocNode, cudaGraphAddMemAllocNode, (cudaError_t (*)(cudaGraphNode_t *, cudaGraph_t, const cudaGraphNode_t *, size_t, struct cudaMemAllocNodeParams *)))
+CUDASTUB_ROW_X(cudaGraphAddNode, (12), (0), (13), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaGraphAddNode, 0, cudaGraphAddNode, (cudaError_t (*)(cudaGraphNode_t *, cudaGraph_t, const cudaGraphNode_t *, size_t, struct cudaGraphNodeParams *)))
+CUDASTUB_ROW_X(cudaGraphAddNode_v2, (12), (0), (0), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaGraphAddNode_v2, 0, cudaGraphAddNode_v2, (cudaError_t (*)(cudaGraphNode_t *, cudaGraph_t, const cudaGraphNode_t *, const cudaGraphEdgeData *, size_t, struct cudaGraphNodeParams *)))
+CUDASTUB_ROW_X(cudaGraphExecNodeSetParams, (12), (0), (13), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaGraphExecNodeSetParams, 0, cudaGraphExecNodeSetParams, (cudaError_t (*)(cudaGraphExec_t, cudaGraphNode_t, struct cudaGraphNodeParams *)))
+CUDASTUB_ROW_X(cudaGraphGetEdges_v2, (12), (0), (0), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaGraphGetEdges_v2, 0, cudaGraphGetEdges_v2, (cudaError_t (*)(cudaGraph_t, cudaGraphNode_t *, cudaGraphNode_t *, cudaGraphEdgeData *, size_t *)))
+CUDASTUB_ROW_X(cudaGraphKernelNodeGetAttribute, (12), (0), (11, 13), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaGraphKernelNodeGetAttribute, 0, cudaGraphKernelNodeGetAttribute, (cudaError_t (*)(cudaGraphNode_t, cudaLaunchAttributeID, cudaLaunchAttributeValue *)))
+CUDASTUB_ROW_X(cudaGraphKernelNodeSetAttribute, (12), (0), (11, 13), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaGraphKernelNodeSetAttribute, 0, cudaGraphKernelNodeSetAttribute, (cudaError_t (*)(cudaGraphNode_t, cudaLaunchAttributeID, const cudaLaunchAttributeValue *)))
+CUDASTUB_ROW_X(cudaGraphMemAllocNodeGetParams, (12), (0), (11, 13), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaGraphMemAllocNodeGetParams, cudaGraphMemAllocNodeGetParams, (cudaError_t (*)(cudaGraphNode_t, struct cudaMemAllocNodeParams *)))
+CUDASTUB_ROW_X(cudaGraphNodeGetDependencies_v2, (12), (0), (0), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaGraphNodeGetDependencies_v2, 0, cudaGraphNodeGetDependencies_v2, (cudaError_t (*)(cudaGraphNode_t, cudaGraphNode_t *, cudaGraphEdgeData *, size_t *)))
+CUDASTUB_ROW_X(cudaGraphNodeGetDependentNodes_v2, (12), (0), (0), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaGraphNodeGetDependentNodes_v2, 0, cudaGraphNodeGetDependentNodes_v2, (cudaError_t (*)(cudaGraphNode_t, cudaGraphNode_t *, cudaGraphEdgeData *, size_t *)))
+CUDASTUB_ROW_X(cudaGraphNodeSetParams, (12), (0), (13), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaGraphNodeSetParams, 0, cudaGraphNodeSetParams, (cudaError_t (*)(cudaGraphNode_t, struct cudaGraphNodeParams *)))
+CUDASTUB_ROW_X(cudaGraphRemoveDependencies_v2, (12), (0), (0), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaGraphRemoveDependencies_v2, 0, cudaGraphRemoveDependencies_v2, (cudaError_t (*)(cudaGraph_t, const cudaGraphNode_t *, const cudaGraphNode_t *, const cudaGraphEdgeData *, size_t)))
+CUDASTUB_ROW_X(cudaLaunchKernelExC, (12), (0), (11, 13), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaLaunchKernelExC, 0, cudaLaunchKernelExC, (cudaError_t (*)(const cudaLaunchConfig_t *, const void *, void **)))
+CUDASTUB_ROW_X(cudaLaunchKernelExC_ptsz, (12), (0), (11, 13), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaLaunchKernelExC_ptsz, 0, cudaLaunchKernelExC, (cudaError_t (*)(const cudaLaunchConfig_t *, const void *, void **)))
+CUDASTUB_ROW_X(cudaMemAdvise_v2, (12), (0), (0), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaMemAdvise_v2, 0, cudaMemAdvise_v2, (cudaError_t (*)(const void *, size_t, enum cudaMemoryAdvise, struct cudaMemLocation)))
+CUDASTUB_ROW_X(cudaMemPoolCreate, (12), (0), (11, 13), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaMemPoolCreate, cudaMemPoolCreate, (cudaError_t (*)(cudaMemPool_t *, const struct cudaMemPoolProps *)))
+CUDASTUB_ROW_X(cudaMemPrefetchAsync_v2, (12), (0), (0), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaMemPrefetchAsync_v2, 0, cudaMemPrefetchAsync_v2, (cudaError_t (*)(const void *, size_t, struct cudaMemLocation, unsigned int, cudaStream_t)))
+CUDASTUB_ROW_X(cudaMemPrefetchAsync_v2_ptsz, (12), (0), (0), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaMemPrefetchAsync_v2_ptsz, 0, cudaMemPrefetchAsync_v2, (cudaError_t (*)(const void *, size_t, struct cudaMemLocation, unsigned int, cudaStream_t)))
+CUDASTUB_ROW_X(cudaOccupancyMaxActiveClusters, (12), (0), (11, 13), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaOccupancyMaxActiveClusters, 0, cudaOccupancyMaxActiveClusters, (cudaError_t (*)(int *, const void *, const cudaLaunchConfig_t *)))
+CUDASTUB_ROW_X(cudaOccupancyMaxPotentialClusterSize, (12), (0), (11, 13), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaOccupancyMaxPotentialClusterSize, 0, cudaOccupancyMaxPotentialClusterSize, (cudaError_t (*)(int *, const void *, const cudaLaunchConfig_t *)))
+CUDASTUB_ROW_X(cudaStreamGetAttribute, (12), (0), (11, 13), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaStreamGetAttribute, 0, cudaStreamGetAttribute, (cudaError_t (*)(cudaStream_t, cudaLaunchAttributeID, cudaLaunchAttributeValue *)))
+CUDASTUB_ROW_X(cudaStreamGetAttribute_ptsz, (12), (0), (11, 13), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaStreamGetAttribute_ptsz, 0, cudaStreamGetAttribute, (cudaError_t (*)(cudaStream_t, cudaLaunchAttributeID, cudaLaunchAttributeValue *)))
+CUDASTUB_ROW_X(cudaStreamGetCaptureInfo_v3, (12), (0), (0), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaStreamGetCaptureInfo_v3, 0, cudaStreamGetCaptureInfo_v3, (cudaError_t (*)(cudaStream_t, enum cudaStreamCaptureStatus *, unsigned long long *, cudaGraph_t *, const cudaGraphNode_t **, const cudaGraphEdgeData **, size_t *)))
+CUDASTUB_ROW_X(cudaStreamGetCaptureInfo_v3_ptsz, (12), (0), (0), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaStreamGetCaptureInfo_v3_ptsz, 0, cudaStreamGetCaptureInfo_v3, (cudaError_t (*)(cudaStream_t, enum cudaStreamCaptureStatus *, unsigned long long *, cudaGraph_t *, const cudaGraphNode_t **, const cudaGraphEdgeData **, size_t *)))
+CUDASTUB_ROW_X(cudaStreamSetAttribute, (12), (0), (11, 13), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaStreamSetAttribute, 0, cudaStreamSetAttribute, (cudaError_t (*)(cudaStream_t, cudaLaunchAttributeID, const cudaLaunchAttributeValue *)))
+CUDASTUB_ROW_X(cudaStreamSetAttribute_ptsz, (12), (0), (11, 13), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaStreamSetAttribute_ptsz, 0, cudaStreamSetAttribute, (cudaError_t (*)(cudaStream_t, cudaLaunchAttributeID, const cudaLaunchAttributeValue *)))
+CUDASTUB_ROW_X(cudaStreamUpdateCaptureDependencies_ptsz, (12), (0), (13), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaStreamUpdateCaptureDependencies_ptsz, 0, cudaStreamUpdateCaptureDependencies, (cudaError_t (*)(cudaStream_t, cudaGraphNode_t *, size_t, unsigned int)))
+CUDASTUB_ROW_X(cudaStreamUpdateCaptureDependencies_v2, (12), (0), (0), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaStreamUpdateCaptureDependencies_v2, 0, cudaStreamUpdateCaptureDependencies_v2, (cudaError_t (*)(cudaStream_t, cudaGraphNode_t *, const cudaGraphEdgeData *, size_t, unsigned int)))
+CUDASTUB_ROW_X(cudaStreamUpdateCaptureDependencies_v2_ptsz, (12), (0), (0), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaStreamUpdateCaptureDependencies_v2_ptsz, 0, cudaStreamUpdateCaptureDependencies_v2, (cudaError_t (*)(cudaStream_t, cudaGraphNode_t *, const cudaGraphEdgeData *, size_t, unsigned int)))
 #endif
 #if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cudaInitDevice, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cudaIpcCloseMemHandle, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaIpcGetEventHandle, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaIpcGetMemHandle, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaIpcOpenEventHandle, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaIpcOpenMemHandle, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cudaKernelSetAttributeForDevice, (13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cudaLaunchCooperativeKernel, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 11 || CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW(cudaLaunchCooperativeKernelMultiDevice, (11, 12), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cudaLaunchCooperativeKernel_ptsz, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaLaunchHostFunc, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaLaunchHostFunc_ptsz, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaLaunchKernel, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 11
-CUDASTUB_ROW_X(cudaLaunchKernelExC, (11), (0), (12, 13), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaLaunchKernelExC, 0)
-#endif
-#if CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW_X(cudaLaunchKernelExC, (12), (0), (11, 13), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaLaunchKernelExC, 0)
-#endif
-#if CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW_X(cudaLaunchKernelExC, (13), (0), (11, 12), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaLaunchKernelExC, 0)
-#endif
-#if CUDASTUB_ABI_MAJOR == 11
-CUDASTUB_ROW_X(cudaLaunchKernelExC_ptsz, (11), (0), (12, 13), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaLaunchKernelExC_ptsz, 0)
-#endif
-#if CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW_X(cudaLaunchKernelExC_ptsz, (12), (0), (11, 13), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaLaunchKernelExC_ptsz, 0)
+CUDASTUB_ROW(__cudaGetKernel, (12, 13), (0), (0), CODE, (cudaError_t (*)(cudaKernel_t *, const void *)))
+CUDASTUB_ROW(__cudaLaunchKernel, (12, 13), (0), (0), CODE, (cudaError_t (*)(cudaKernel_t, dim3, dim3, void **, size_t, cudaStream_t)))
+CUDASTUB_ROW_X(__cudaLaunchKernel_ptsz, (12, 13), (0), (0), CODE, EXPORTED, 0, 0, 0, 0, __cudaLaunchKernel, (cudaError_t (*)(cudaKernel_t, dim3, dim3, void **, size_t, cudaStream_t)))
+CUDASTUB_ROW(cudaDeviceRegisterAsyncNotification, (12, 13), (0), (0), CODE, (cudaError_t (*)(int, cudaAsyncCallback, void *, cudaAsyncCallbackHandle_t *)))
+CUDASTUB_ROW(cudaDeviceUnregisterAsyncNotification, (12, 13), (0), (0), CODE, (cudaError_t (*)(int, cudaAsyncCallbackHandle_t)))
+CUDASTUB_ROW_X(cudaFuncGetAttributes, (12, 13), (0), (11), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaFuncGetAttributes, cudaFuncGetAttributes, (cudaError_t (*)(struct cudaFuncAttributes *, const void *)))
+CUDASTUB_ROW(cudaFuncGetName, (12, 13), (0), (0), CODE, (cudaError_t (*)(const char **, const void *)))
+CUDASTUB_ROW(cudaFuncGetParamInfo, (12, 13), (0), (0), CODE, (cudaError_t (*)(const void *, size_t, size_t *, size_t *)))
+CUDASTUB_ROW_X(cudaGetDriverEntryPoint, (12, 13), (0), (11), CODE, EXPORTED, CUDASTUB_ROW_ADAPTER_FIRST, 0, cudastub_cudart_adapt_cudaGetDriverEntryPoint, 0, cudaGetDriverEntryPoint, (cudaError_t (*)(const char *, void **, unsigned long long, enum cudaDriverEntryPointQueryResult *)))
+CUDASTUB_ROW_X(cudaGetDriverEntryPoint_ptsz, (12, 13), (0), (11), CODE, EXPORTED, CUDASTUB_ROW_ADAPTER_FIRST, 0, cudastub_cudart_adapt_cudaGetDriverEntryPoint_ptsz, 0, cudaGetDriverEntryPoint, (cudaError_t (*)(const char *, void **, unsigned long long, enum cudaDriverEntryPointQueryResult *)))
+CUDASTUB_ROW(cudaGetKernel, (12, 13), (0), (0), CODE, (cudaError_t (*)(cudaKernel_t *, const void *)))
+CUDASTUB_ROW_X(cudaGetTextureObjectTextureDesc, (12, 13), (0), (11), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaGetTextureObjectTextureDesc, cudaGetTextureObjectTextureDesc, (cudaError_t (*)(struct cudaTextureDesc *, cudaTextureObject_t)))
+CUDASTUB_ROW(cudaGraphConditionalHandleCreate, (12, 13), (0), (0), CODE, (cudaError_t (*)(cudaGraphConditionalHandle *, cudaGraph_t, unsigned int, unsigned int)))
+CUDASTUB_ROW(cudaGraphExecGetFlags, (12, 13), (0), (0), CODE, (cudaError_t (*)(cudaGraphExec_t, unsigned long long *)))
+CUDASTUB_ROW_X(cudaGraphExecUpdate, (12, 13), (0), (11), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaGraphExecUpdate, 0, cudaGraphExecUpdate, (cudaError_t (*)(cudaGraphExec_t, cudaGraph_t, cudaGraphExecUpdateResultInfo *)))
+CUDASTUB_ROW_X(cudaGraphInstantiate, (12, 13), (0), (11), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaGraphInstantiate, 0, cudaGraphInstantiate, (cudaError_t (*)(cudaGraphExec_t *, cudaGraph_t, unsigned long long)))
+CUDASTUB_ROW(cudaGraphInstantiateWithParams, (12, 13), (0), (0), CODE, (cudaError_t (*)(cudaGraphExec_t *, cudaGraph_t, cudaGraphInstantiateParams *)))
+CUDASTUB_ROW_X(cudaGraphInstantiateWithParams_ptsz, (12, 13), (0), (0), CODE, EXPORTED, 0, 0, 0, 0, cudaGraphInstantiateWithParams, (cudaError_t (*)(cudaGraphExec_t *, cudaGraph_t, cudaGraphInstantiateParams *)))
+CUDASTUB_ROW(cudaInitDevice, (12, 13), (0), (0), CODE, (cudaError_t (*)(int, unsigned int, unsigned int)))
+CUDASTUB_ROW(cudaStreamBeginCaptureToGraph, (12, 13), (0), (0), CODE, (cudaError_t (*)(cudaStream_t, cudaGraph_t, const cudaGraphNode_t *, const cudaGraphEdgeData *, size_t, enum cudaStreamCaptureMode)))
+CUDASTUB_ROW_X(cudaStreamBeginCaptureToGraph_ptsz, (12, 13), (0), (0), CODE, EXPORTED, 0, 0, 0, 0, cudaStreamBeginCaptureToGraph, (cudaError_t (*)(cudaStream_t, cudaGraph_t, const cudaGraphNode_t *, const cudaGraphEdgeData *, size_t, enum cudaStreamCaptureMode)))
+CUDASTUB_ROW(cudaStreamGetId, (12, 13), (0), (0), CODE, (cudaError_t (*)(cudaStream_t, unsigned long long *)))
+CUDASTUB_ROW_X(cudaStreamGetId_ptsz, (12, 13), (0), (0), CODE, EXPORTED, 0, 0, 0, 0, cudaStreamGetId, (cudaError_t (*)(cudaStream_t, unsigned long long *)))
 #endif
 #if CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW_X(cudaLaunchKernelExC_ptsz, (13), (0), (11, 12), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaLaunchKernelExC_ptsz, 0)
-#endif
-CUDASTUB_ROW(cudaLaunchKernel_ptsz, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cudaLibraryEnumerateKernels, (13), (0), (0), CODE)
-CUDASTUB_ROW(cudaLibraryGetGlobal, (13), (0), (0), CODE)
-CUDASTUB_ROW(cudaLibraryGetKernel, (13), (0), (0), CODE)
-CUDASTUB_ROW(cudaLibraryGetKernelCount, (13), (0), (0), CODE)
-CUDASTUB_ROW(cudaLibraryGetManaged, (13), (0), (0), CODE)
-CUDASTUB_ROW(cudaLibraryGetUnifiedFunction, (13), (0), (0), CODE)
-CUDASTUB_ROW(cudaLibraryLoadData, (13), (0), (0), CODE)
-CUDASTUB_ROW(cudaLibraryLoadFromFile, (13), (0), (0), CODE)
-CUDASTUB_ROW(cudaLibraryUnload, (13), (0), (0), CODE)
-CUDASTUB_ROW(cudaLogsCurrent, (13), (0), (0), CODE)
-CUDASTUB_ROW(cudaLogsDumpToFile, (13), (0), (0), CODE)
-CUDASTUB_ROW(cudaLogsDumpToMemory, (13), (0), (0), CODE)
-CUDASTUB_ROW(cudaLogsRegisterCallback, (13), (0), (0), CODE)
-CUDASTUB_ROW(cudaLogsUnregisterCallback, (13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cudaMalloc, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaMalloc3D, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaMalloc3DArray, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaMallocArray, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaMallocAsync, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaMallocAsync_ptsz, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaMallocFromPoolAsync, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaMallocFromPoolAsync_ptsz, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaMallocHost, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaMallocManaged, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaMallocMipmappedArray, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaMallocPitch, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 11 || CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW_X(cudaMemAdvise, (11, 12), (0), (13), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaMemAdvise, 0)
-#endif
-#if CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW_X(cudaMemAdvise, (13), (0), (11, 12), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaMemAdvise, 0)
-#endif
-#if CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW_X(cudaMemAdvise_v2, (12), (0), (0), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaMemAdvise_v2, 0)
-#endif
-#if CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cudaMemDiscardAndPrefetchBatchAsync, (13), (0), (0), CODE)
-CUDASTUB_ROW(cudaMemDiscardAndPrefetchBatchAsync_ptsz, (13), (0), (0), CODE)
-CUDASTUB_ROW(cudaMemDiscardBatchAsync, (13), (0), (0), CODE)
-CUDASTUB_ROW(cudaMemDiscardBatchAsync_ptsz, (13), (0), (0), CODE)
-CUDASTUB_ROW(cudaMemGetDefaultMemPool, (13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cudaMemGetInfo, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cudaMemGetMemPool, (13), (0), (0), CODE)
-#endif
-#if CUDASTUB_ABI_MAJOR == 11
-CUDASTUB_ROW_X(cudaMemPoolCreate, (11), (0), (12, 13), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaMemPoolCreate)
-#endif
-#if CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW_X(cudaMemPoolCreate, (12), (0), (11, 13), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaMemPoolCreate)
-#endif
-#if CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW_X(cudaMemPoolCreate, (13), (0), (11, 12), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaMemPoolCreate)
-#endif
-CUDASTUB_ROW(cudaMemPoolDestroy, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaMemPoolExportPointer, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaMemPoolExportToShareableHandle, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaMemPoolGetAccess, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaMemPoolGetAttribute, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaMemPoolImportFromShareableHandle, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaMemPoolImportPointer, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaMemPoolSetAccess, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaMemPoolSetAttribute, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaMemPoolTrimTo, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 11 || CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW_X(cudaMemPrefetchAsync, (11, 12), (0), (13), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaMemPrefetchAsync, 0)
-#endif
-#if CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW_X(cudaMemPrefetchAsync, (13), (0), (11, 12), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaMemPrefetchAsync, 0)
-#endif
-#if CUDASTUB_ABI_MAJOR == 11 || CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW_X(cudaMemPrefetchAsync_ptsz, (11, 12), (0), (13), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaMemPrefetchAsync_ptsz, 0)
-#endif
-#if CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW_X(cudaMemPrefetchAsync_ptsz, (13), (0), (11, 12), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaMemPrefetchAsync_ptsz, 0)
-#endif
-#if CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW_X(cudaMemPrefetchAsync_v2, (12), (0), (0), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaMemPrefetchAsync_v2, 0)
-CUDASTUB_ROW_X(cudaMemPrefetchAsync_v2_ptsz, (12), (0), (0), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaMemPrefetchAsync_v2_ptsz, 0)
-#endif
-#if CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cudaMemPrefetchBatchAsync, (13), (0), (0), CODE)
-CUDASTUB_ROW(cudaMemPrefetchBatchAsync_ptsz, (13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cudaMemRangeGetAttribute, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaMemRangeGetAttributes, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cudaMemSetMemPool, (13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cudaMemcpy, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaMemcpy2D, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaMemcpy2DArrayToArray, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaMemcpy2DArrayToArray_ptds, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaMemcpy2DAsync, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaMemcpy2DAsync_ptsz, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaMemcpy2DFromArray, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaMemcpy2DFromArrayAsync, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaMemcpy2DFromArrayAsync_ptsz, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaMemcpy2DFromArray_ptds, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaMemcpy2DToArray, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaMemcpy2DToArrayAsync, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaMemcpy2DToArrayAsync_ptsz, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaMemcpy2DToArray_ptds, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaMemcpy2D_ptds, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaMemcpy3D, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaMemcpy3DAsync, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaMemcpy3DAsync_ptsz, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cudaMemcpy3DBatchAsync, (13), (0), (0), CODE)
-CUDASTUB_ROW(cudaMemcpy3DBatchAsync_ptsz, (13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cudaMemcpy3DPeer, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaMemcpy3DPeerAsync, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaMemcpy3DPeerAsync_ptsz, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaMemcpy3DPeer_ptds, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaMemcpy3D_ptds, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaMemcpyArrayToArray, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaMemcpyArrayToArray_ptds, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaMemcpyAsync, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaMemcpyAsync_ptsz, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cudaMemcpyBatchAsync, (13), (0), (0), CODE)
-CUDASTUB_ROW(cudaMemcpyBatchAsync_ptsz, (13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cudaMemcpyFromArray, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaMemcpyFromArrayAsync, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaMemcpyFromArrayAsync_ptsz, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaMemcpyFromArray_ptds, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaMemcpyFromSymbol, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaMemcpyFromSymbolAsync, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaMemcpyFromSymbolAsync_ptsz, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaMemcpyFromSymbol_ptds, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaMemcpyPeer, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaMemcpyPeerAsync, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaMemcpyToArray, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaMemcpyToArrayAsync, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaMemcpyToArrayAsync_ptsz, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaMemcpyToArray_ptds, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaMemcpyToSymbol, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaMemcpyToSymbolAsync, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaMemcpyToSymbolAsync_ptsz, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaMemcpyToSymbol_ptds, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaMemcpy_ptds, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaMemset, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaMemset2D, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaMemset2DAsync, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaMemset2DAsync_ptsz, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaMemset2D_ptds, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaMemset3D, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaMemset3DAsync, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaMemset3DAsync_ptsz, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaMemset3D_ptds, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaMemsetAsync, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaMemsetAsync_ptsz, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaMemset_ptds, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaMipmappedArrayGetMemoryRequirements, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaMipmappedArrayGetSparseProperties, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaOccupancyAvailableDynamicSMemPerBlock, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaOccupancyMaxActiveBlocksPerMultiprocessor, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 11
-CUDASTUB_ROW_X(cudaOccupancyMaxActiveClusters, (11), (0), (12, 13), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaOccupancyMaxActiveClusters, 0)
-#endif
-#if CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW_X(cudaOccupancyMaxActiveClusters, (12), (0), (11, 13), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaOccupancyMaxActiveClusters, 0)
-#endif
-#if CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW_X(cudaOccupancyMaxActiveClusters, (13), (0), (11, 12), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaOccupancyMaxActiveClusters, 0)
-#endif
-#if CUDASTUB_ABI_MAJOR == 11
-CUDASTUB_ROW_X(cudaOccupancyMaxPotentialClusterSize, (11), (0), (12, 13), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaOccupancyMaxPotentialClusterSize, 0)
-#endif
-#if CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW_X(cudaOccupancyMaxPotentialClusterSize, (12), (0), (11, 13), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaOccupancyMaxPotentialClusterSize, 0)
-#endif
-#if CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW_X(cudaOccupancyMaxPotentialClusterSize, (13), (0), (11, 12), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaOccupancyMaxPotentialClusterSize, 0)
-#endif
-CUDASTUB_ROW(cudaPeekAtLastError, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 11 || CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW_X(cudaPointerGetAttributes, (11, 12), (0), (13), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaPointerGetAttributes)
-#endif
-#if CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW_X(cudaPointerGetAttributes, (13), (0), (11, 12), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaPointerGetAttributes)
-#endif
-#if CUDASTUB_ABI_MAJOR == 11
-CUDASTUB_ROW(cudaProfilerInitialize, (11), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cudaProfilerStart, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaProfilerStop, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW_X(cudaRuntimeGetVersion, (11, 12, 13), (0), (0), TYPED, EXPORTED, 0, cudastub_cudart_fallback_cudaRuntimeGetVersion, 0, 0)
-CUDASTUB_ROW(cudaSetDevice, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaSetDeviceFlags, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 11 || CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW(cudaSetDoubleForDevice, (11, 12), (0), (0), CODE)
-CUDASTUB_ROW(cudaSetDoubleForHost, (11, 12), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cudaSetValidDevices, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW_X(cudaSignalExternalSemaphoresAsync, (13), (0), (0), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaSignalExternalSemaphoresAsync)
-CUDASTUB_ROW_X(cudaSignalExternalSemaphoresAsync_ptsz, (13), (0), (0), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaSignalExternalSemaphoresAsync_ptsz)
-#endif
-#if CUDASTUB_ABI_MAJOR == 11 || CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW_X(cudaSignalExternalSemaphoresAsync_v2, (11, 12), (0), (0), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaSignalExternalSemaphoresAsync_v2)
-CUDASTUB_ROW_X(cudaSignalExternalSemaphoresAsync_v2_ptsz, (11, 12), (0), (0), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaSignalExternalSemaphoresAsync_v2_ptsz)
-#endif
-CUDASTUB_ROW(cudaStreamAddCallback, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaStreamAddCallback_ptsz, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaStreamAttachMemAsync, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaStreamAttachMemAsync_ptsz, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaStreamBeginCapture, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cudaStreamBeginCaptureToGraph, (12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaStreamBeginCaptureToGraph_ptsz, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cudaStreamBeginCapture_ptsz, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaStreamCopyAttributes, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaStreamCopyAttributes_ptsz, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaStreamCreate, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaStreamCreateWithFlags, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaStreamCreateWithPriority, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaStreamDestroy, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaStreamEndCapture, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaStreamEndCapture_ptsz, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 11
-CUDASTUB_ROW_X(cudaStreamGetAttribute, (11), (0), (12, 13), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaStreamGetAttribute, 0)
-#endif
-#if CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW_X(cudaStreamGetAttribute, (12), (0), (11, 13), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaStreamGetAttribute, 0)
-#endif
-#if CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW_X(cudaStreamGetAttribute, (13), (0), (11, 12), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaStreamGetAttribute, 0)
-#endif
-#if CUDASTUB_ABI_MAJOR == 11
-CUDASTUB_ROW_X(cudaStreamGetAttribute_ptsz, (11), (0), (12, 13), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaStreamGetAttribute_ptsz, 0)
-#endif
-#if CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW_X(cudaStreamGetAttribute_ptsz, (12), (0), (11, 13), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaStreamGetAttribute_ptsz, 0)
-#endif
-#if CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW_X(cudaStreamGetAttribute_ptsz, (13), (0), (11, 12), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaStreamGetAttribute_ptsz, 0)
-#endif
-#if CUDASTUB_ABI_MAJOR == 11
-CUDASTUB_ROW_X(cudaStreamGetCaptureInfo, (11), (0), (13), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaStreamGetCaptureInfo, 0)
-#endif
-#if CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW_X(cudaStreamGetCaptureInfo, (13), (0), (11), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaStreamGetCaptureInfo, 0)
-#endif
-#if CUDASTUB_ABI_MAJOR == 11
-CUDASTUB_ROW_X(cudaStreamGetCaptureInfo_ptsz, (11), (0), (13), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaStreamGetCaptureInfo_ptsz, 0)
-#endif
-#if CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW_X(cudaStreamGetCaptureInfo_ptsz, (13), (0), (11), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaStreamGetCaptureInfo_ptsz, 0)
-#endif
-#if CUDASTUB_ABI_MAJOR == 11 || CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW_X(cudaStreamGetCaptureInfo_v2, (11, 12), (0), (0), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaStreamGetCaptureInfo_v2, 0)
-CUDASTUB_ROW_X(cudaStreamGetCaptureInfo_v2_ptsz, (11, 12), (0), (0), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaStreamGetCaptureInfo_v2_ptsz, 0)
-#endif
-#if CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW_X(cudaStreamGetCaptureInfo_v3, (12), (0), (0), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaStreamGetCaptureInfo_v3, 0)
-CUDASTUB_ROW_X(cudaStreamGetCaptureInfo_v3_ptsz, (12), (0), (0), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaStreamGetCaptureInfo_v3_ptsz, 0)
-#endif
-#if CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cudaStreamGetDevice, (13), (0), (0), CODE)
-CUDASTUB_ROW(cudaStreamGetDevice_ptsz, (13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cudaStreamGetFlags, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaStreamGetFlags_ptsz, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(cudaStreamGetId, (12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaStreamGetId_ptsz, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cudaStreamGetPriority, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaStreamGetPriority_ptsz, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaStreamIsCapturing, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaStreamIsCapturing_ptsz, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaStreamQuery, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaStreamQuery_ptsz, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 11
-CUDASTUB_ROW_X(cudaStreamSetAttribute, (11), (0), (12, 13), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaStreamSetAttribute, 0)
-#endif
-#if CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW_X(cudaStreamSetAttribute, (12), (0), (11, 13), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaStreamSetAttribute, 0)
-#endif
-#if CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW_X(cudaStreamSetAttribute, (13), (0), (11, 12), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaStreamSetAttribute, 0)
-#endif
-#if CUDASTUB_ABI_MAJOR == 11
-CUDASTUB_ROW_X(cudaStreamSetAttribute_ptsz, (11), (0), (12, 13), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaStreamSetAttribute_ptsz, 0)
-#endif
-#if CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW_X(cudaStreamSetAttribute_ptsz, (12), (0), (11, 13), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaStreamSetAttribute_ptsz, 0)
-#endif
-#if CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW_X(cudaStreamSetAttribute_ptsz, (13), (0), (11, 12), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaStreamSetAttribute_ptsz, 0)
-#endif
-CUDASTUB_ROW(cudaStreamSynchronize, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaStreamSynchronize_ptsz, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 11 || CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW_X(cudaStreamUpdateCaptureDependencies, (11, 12), (0), (13), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaStreamUpdateCaptureDependencies, 0)
-#endif
-#if CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW_X(cudaStreamUpdateCaptureDependencies, (13), (0), (11, 12), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaStreamUpdateCaptureDependencies, 0)
-#endif
-#if CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW_X(cudaStreamUpdateCaptureDependencies_ptsz, (12), (0), (13), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaStreamUpdateCaptureDependencies_ptsz, 0)
-#endif
-#if CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW_X(cudaStreamUpdateCaptureDependencies_ptsz, (13), (0), (12), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaStreamUpdateCaptureDependencies_ptsz, 0)
-#endif
-#if CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW_X(cudaStreamUpdateCaptureDependencies_v2, (12), (0), (0), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaStreamUpdateCaptureDependencies_v2, 0)
-CUDASTUB_ROW_X(cudaStreamUpdateCaptureDependencies_v2_ptsz, (12), (0), (0), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaStreamUpdateCaptureDependencies_v2_ptsz, 0)
-#endif
-CUDASTUB_ROW(cudaStreamWaitEvent, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaStreamWaitEvent_ptsz, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaThreadExchangeStreamCaptureMode, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 11 || CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW_X(cudaThreadExit, (11, 12), (0), (0), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaThreadExit)
-CUDASTUB_ROW_X(cudaThreadGetCacheConfig, (11, 12), (0), (0), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaThreadGetCacheConfig)
-CUDASTUB_ROW_X(cudaThreadGetLimit, (11, 12), (0), (0), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaThreadGetLimit)
-CUDASTUB_ROW_X(cudaThreadSetCacheConfig, (11, 12), (0), (0), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaThreadSetCacheConfig)
-CUDASTUB_ROW_X(cudaThreadSetLimit, (11, 12), (0), (0), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaThreadSetLimit)
-CUDASTUB_ROW_X(cudaThreadSynchronize, (11, 12), (0), (0), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaThreadSynchronize)
-#endif
-#if CUDASTUB_ABI_MAJOR == 11
-CUDASTUB_ROW(cudaUnbindTexture, (11), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(cudaUserObjectCreate, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaUserObjectRelease, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaUserObjectRetain, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaVDPAUGetDevice, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(cudaVDPAUSetVDPAUDevice, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW_X(cudaWaitExternalSemaphoresAsync, (13), (0), (0), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaWaitExternalSemaphoresAsync)
-CUDASTUB_ROW_X(cudaWaitExternalSemaphoresAsync_ptsz, (13), (0), (0), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaWaitExternalSemaphoresAsync_ptsz)
-#endif
-#if CUDASTUB_ABI_MAJOR == 11 || CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW_X(cudaWaitExternalSemaphoresAsync_v2, (11, 12), (0), (0), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaWaitExternalSemaphoresAsync_v2)
-CUDASTUB_ROW_X(cudaWaitExternalSemaphoresAsync_v2_ptsz, (11, 12), (0), (0), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaWaitExternalSemaphoresAsync_v2_ptsz)
+CUDASTUB_ROW_X(cudaChooseDevice, (13), (0), (11, 12), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaChooseDevice, cudaChooseDevice, (cudaError_t (*)(int *, const struct cudaDeviceProp *)))
+CUDASTUB_ROW_X(cudaCreateSurfaceObject, (13), (0), (11, 12), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaCreateSurfaceObject, cudaCreateSurfaceObject, (cudaError_t (*)(cudaSurfaceObject_t *, const struct cudaResourceDesc *)))
+CUDASTUB_ROW_X(cudaCreateTextureObject, (13), (0), (11, 12), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaCreateTextureObject, cudaCreateTextureObject, (cudaError_t (*)(cudaTextureObject_t *, const struct cudaResourceDesc *, const struct cudaTextureDesc *, const struct cudaResourceViewDesc *)))
+CUDASTUB_ROW(cudaDeviceGetHostAtomicCapabilities, (13), (0), (0), CODE, (cudaError_t (*)(unsigned int *, const enum cudaAtomicOperation *, unsigned int, int)))
+CUDASTUB_ROW(cudaDeviceGetP2PAtomicCapabilities, (13), (0), (0), CODE, (cudaError_t (*)(unsigned int *, const enum cudaAtomicOperation *, unsigned int, int, int)))
+CUDASTUB_ROW_X(cudaExternalMemoryGetMappedBuffer, (13), (0), (11, 12), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaExternalMemoryGetMappedBuffer, cudaExternalMemoryGetMappedBuffer, (cudaError_t (*)(void **, cudaExternalMemory_t, const struct cudaExternalMemoryBufferDesc *)))
+CUDASTUB_ROW_X(cudaExternalMemoryGetMappedMipmappedArray, (13), (0), (11, 12), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaExternalMemoryGetMappedMipmappedArray, cudaExternalMemoryGetMappedMipmappedArray, (cudaError_t (*)(cudaMipmappedArray_t *, cudaExternalMemory_t, const struct cudaExternalMemoryMipmappedArrayDesc *)))
+CUDASTUB_ROW_X(cudaGetDeviceProperties, (13), (0), (11), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaGetDeviceProperties, cudaGetDeviceProperties, (cudaError_t (*)(struct cudaDeviceProp *, int)))
+CUDASTUB_ROW(cudaGetDriverEntryPointByVersion, (12, 13), (0), (0), CODE, (cudaError_t (*)(const char *, void **, unsigned int, unsigned long long, enum cudaDriverEntryPointQueryResult *)))
+CUDASTUB_ROW_X(cudaGetDriverEntryPointByVersion_ptsz, (12, 13), (0), (0), CODE, EXPORTED, 0, 0, 0, 0, cudaGetDriverEntryPointByVersion, (cudaError_t (*)(const char *, void **, unsigned int, unsigned long long, enum cudaDriverEntryPointQueryResult *)))
+CUDASTUB_ROW_X(cudaGetSurfaceObjectResourceDesc, (13), (0), (11, 12), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaGetSurfaceObjectResourceDesc, cudaGetSurfaceObjectResourceDesc, (cudaError_t (*)(struct cudaResourceDesc *, cudaSurfaceObject_t)))
+CUDASTUB_ROW_X(cudaGetTextureObjectResourceDesc, (13), (0), (11, 12), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaGetTextureObjectResourceDesc, cudaGetTextureObjectResourceDesc, (cudaError_t (*)(struct cudaResourceDesc *, cudaTextureObject_t)))
+CUDASTUB_ROW_X(cudaGetTextureObjectResourceViewDesc, (13), (0), (11, 12), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaGetTextureObjectResourceViewDesc, cudaGetTextureObjectResourceViewDesc, (cudaError_t (*)(struct cudaResourceViewDesc *, cudaTextureObject_t)))
+CUDASTUB_ROW_X(cudaGraphAddDependencies, (13), (0), (11, 12), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaGraphAddDependencies, 0, cudaGraphAddDependencies, (cudaError_t (*)(cudaGraph_t, const cudaGraphNode_t *, const cudaGraphNode_t *, const cudaGraphEdgeData *, size_t)))
+CUDASTUB_ROW_X(cudaGraphAddMemAllocNode, (13), (0), (11, 12), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaGraphAddMemAllocNode, cudaGraphAddMemAllocNode, (cudaError_t (*)(cudaGraphNode_t *, cudaGraph_t, const cudaGraphNode_t *, size_t, struct cudaMemAllocNodeParams *)))
+CUDASTUB_ROW_X(cudaGraphAddNode, (13), (0), (12), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaGraphAddNode, 0, cudaGraphAddNode, (cudaError_t (*)(cudaGraphNode_t *, cudaGraph_t, const cudaGraphNode_t *, const cudaGraphEdgeData *, size_t, struct cudaGraphNodeParams *)))
+CUDASTUB_ROW_X(cudaGraphExecNodeSetParams, (13), (0), (12), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaGraphExecNodeSetParams, 0, cudaGraphExecNodeSetParams, (cudaError_t (*)(cudaGraphExec_t, cudaGraphNode_t, struct cudaGraphNodeParams *)))
+CUDASTUB_ROW_X(cudaGraphGetEdges, (13), (0), (11, 12), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaGraphGetEdges, 0, cudaGraphGetEdges, (cudaError_t (*)(cudaGraph_t, cudaGraphNode_t *, cudaGraphNode_t *, cudaGraphEdgeData *, size_t *)))
+CUDASTUB_ROW_X(cudaGraphKernelNodeGetAttribute, (13), (0), (11, 12), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaGraphKernelNodeGetAttribute, 0, cudaGraphKernelNodeGetAttribute, (cudaError_t (*)(cudaGraphNode_t, cudaLaunchAttributeID, cudaLaunchAttributeValue *)))
+CUDASTUB_ROW_X(cudaGraphKernelNodeSetAttribute, (13), (0), (11, 12), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaGraphKernelNodeSetAttribute, 0, cudaGraphKernelNodeSetAttribute, (cudaError_t (*)(cudaGraphNode_t, cudaLaunchAttributeID, const cudaLaunchAttributeValue *)))
+CUDASTUB_ROW_X(cudaGraphMemAllocNodeGetParams, (13), (0), (11, 12), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaGraphMemAllocNodeGetParams, cudaGraphMemAllocNodeGetParams, (cudaError_t (*)(cudaGraphNode_t, struct cudaMemAllocNodeParams *)))
+CUDASTUB_ROW_X(cudaGraphNodeGetDependencies, (13), (0), (11, 12), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaGraphNodeGetDependencies, 0, cudaGraphNodeGetDependencies, (cudaError_t (*)(cudaGraphNode_t, cudaGraphNode_t *, cudaGraphEdgeData *, size_t *)))
+CUDASTUB_ROW_X(cudaGraphNodeGetDependentNodes, (13), (0), (11, 12), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaGraphNodeGetDependentNodes, 0, cudaGraphNodeGetDependentNodes, (cudaError_t (*)(cudaGraphNode_t, cudaGraphNode_t *, cudaGraphEdgeData *, size_t *)))
+CUDASTUB_ROW_X(cudaGraphNodeSetParams, (13), (0), (12), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaGraphNodeSetParams, 0, cudaGraphNodeSetParams, (cudaError_t (*)(cudaGraphNode_t, struct cudaGraphNodeParams *)))
+CUDASTUB_ROW_X(cudaGraphRemoveDependencies, (13), (0), (11, 12), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaGraphRemoveDependencies, 0, cudaGraphRemoveDependencies, (cudaError_t (*)(cudaGraph_t, const cudaGraphNode_t *, const cudaGraphNode_t *, const cudaGraphEdgeData *, size_t)))
+CUDASTUB_ROW_X(cudaImportExternalMemory, (13), (0), (11, 12), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaImportExternalMemory, cudaImportExternalMemory, (cudaError_t (*)(cudaExternalMemory_t *, const struct cudaExternalMemoryHandleDesc *)))
+CUDASTUB_ROW_X(cudaImportExternalSemaphore, (13), (0), (11, 12), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaImportExternalSemaphore, cudaImportExternalSemaphore, (cudaError_t (*)(cudaExternalSemaphore_t *, const struct cudaExternalSemaphoreHandleDesc *)))
+CUDASTUB_ROW(cudaKernelSetAttributeForDevice, (13), (0), (0), CODE, (cudaError_t (*)(cudaKernel_t, enum cudaFuncAttribute, int, int)))
+CUDASTUB_ROW_X(cudaLaunchKernelExC, (13), (0), (11, 12), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaLaunchKernelExC, 0, cudaLaunchKernelExC, (cudaError_t (*)(const cudaLaunchConfig_t *, const void *, void **)))
+CUDASTUB_ROW_X(cudaLaunchKernelExC_ptsz, (13), (0), (11, 12), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaLaunchKernelExC_ptsz, 0, cudaLaunchKernelExC, (cudaError_t (*)(const cudaLaunchConfig_t *, const void *, void **)))
+CUDASTUB_ROW(cudaLibraryEnumerateKernels, (13), (0), (0), CODE, (cudaError_t (*)(cudaKernel_t *, unsigned int, cudaLibrary_t)))
+CUDASTUB_ROW(cudaLibraryGetGlobal, (13), (0), (0), CODE, (cudaError_t (*)(void **, size_t *, cudaLibrary_t, const char *)))
+CUDASTUB_ROW(cudaLibraryGetKernel, (13), (0), (0), CODE, (cudaError_t (*)(cudaKernel_t *, cudaLibrary_t, const char *)))
+CUDASTUB_ROW(cudaLibraryGetKernelCount, (13), (0), (0), CODE, (cudaError_t (*)(unsigned int *, cudaLibrary_t)))
+CUDASTUB_ROW(cudaLibraryGetManaged, (13), (0), (0), CODE, (cudaError_t (*)(void **, size_t *, cudaLibrary_t, const char *)))
+CUDASTUB_ROW(cudaLibraryGetUnifiedFunction, (13), (0), (0), CODE, (cudaError_t (*)(void **, cudaLibrary_t, const char *)))
+CUDASTUB_ROW(cudaLibraryLoadData, (13), (0), (0), CODE, (cudaError_t (*)(cudaLibrary_t *, const void *, enum cudaJitOption *, void **, unsigned int, enum cudaLibraryOption *, void **, unsigned int)))
+CUDASTUB_ROW(cudaLibraryLoadFromFile, (13), (0), (0), CODE, (cudaError_t (*)(cudaLibrary_t *, const char *, enum cudaJitOption *, void **, unsigned int, enum cudaLibraryOption *, void **, unsigned int)))
+CUDASTUB_ROW(cudaLibraryUnload, (13), (0), (0), CODE, (cudaError_t (*)(cudaLibrary_t)))
+CUDASTUB_ROW(cudaLogsCurrent, (13), (0), (0), CODE, (cudaError_t (*)(cudaLogIterator *, unsigned int)))
+CUDASTUB_ROW(cudaLogsDumpToFile, (13), (0), (0), CODE, (cudaError_t (*)(cudaLogIterator *, const char *, unsigned int)))
+CUDASTUB_ROW(cudaLogsDumpToMemory, (13), (0), (0), CODE, (cudaError_t (*)(cudaLogIterator *, char *, size_t *, unsigned int)))
+CUDASTUB_ROW(cudaLogsRegisterCallback, (13), (0), (0), CODE, (cudaError_t (*)(cudaLogsCallback_t, void *, cudaLogsCallbackHandle *)))
+CUDASTUB_ROW(cudaLogsUnregisterCallback, (13), (0), (0), CODE, (cudaError_t (*)(cudaLogsCallbackHandle)))
+CUDASTUB_ROW_X(cudaMemAdvise, (13), (0), (11, 12), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaMemAdvise, 0, cudaMemAdvise, (cudaError_t (*)(const void *, size_t, enum cudaMemoryAdvise, struct cudaMemLocation)))
+CUDASTUB_ROW(cudaMemDiscardAndPrefetchBatchAsync, (13), (0), (0), CODE, (cudaError_t (*)(void **, size_t *, size_t, struct cudaMemLocation *, size_t *, size_t, unsigned long long, cudaStream_t)))
+CUDASTUB_ROW_X(cudaMemDiscardAndPrefetchBatchAsync_ptsz, (13), (0), (0), CODE, EXPORTED, 0, 0, 0, 0, cudaMemDiscardAndPrefetchBatchAsync, (cudaError_t (*)(void **, size_t *, size_t, struct cudaMemLocation *, size_t *, size_t, unsigned long long, cudaStream_t)))
+CUDASTUB_ROW(cudaMemDiscardBatchAsync, (13), (0), (0), CODE, (cudaError_t (*)(void **, size_t *, size_t, unsigned long long, cudaStream_t)))
+CUDASTUB_ROW_X(cudaMemDiscardBatchAsync_ptsz, (13), (0), (0), CODE, EXPORTED, 0, 0, 0, 0, cudaMemDiscardBatchAsync, (cudaError_t (*)(void **, size_t *, size_t, unsigned long long, cudaStream_t)))
+CUDASTUB_ROW(cudaMemGetDefaultMemPool, (13), (0), (0), CODE, (cudaError_t (*)(cudaMemPool_t *, struct cudaMemLocation *, enum cudaMemAllocationType)))
+CUDASTUB_ROW(cudaMemGetMemPool, (13), (0), (0), CODE, (cudaError_t (*)(cudaMemPool_t *, struct cudaMemLocation *, enum cudaMemAllocationType)))
+CUDASTUB_ROW_X(cudaMemPoolCreate, (13), (0), (11, 12), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaMemPoolCreate, cudaMemPoolCreate, (cudaError_t (*)(cudaMemPool_t *, const struct cudaMemPoolProps *)))
+CUDASTUB_ROW_X(cudaMemPrefetchAsync, (13), (0), (11, 12), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaMemPrefetchAsync, 0, cudaMemPrefetchAsync, (cudaError_t (*)(const void *, size_t, struct cudaMemLocation, unsigned int, cudaStream_t)))
+CUDASTUB_ROW_X(cudaMemPrefetchAsync_ptsz, (13), (0), (11, 12), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaMemPrefetchAsync_ptsz, 0, cudaMemPrefetchAsync, (cudaError_t (*)(const void *, size_t, struct cudaMemLocation, unsigned int, cudaStream_t)))
+CUDASTUB_ROW(cudaMemPrefetchBatchAsync, (13), (0), (0), CODE, (cudaError_t (*)(void **, size_t *, size_t, struct cudaMemLocation *, size_t *, size_t, unsigned long long, cudaStream_t)))
+CUDASTUB_ROW_X(cudaMemPrefetchBatchAsync_ptsz, (13), (0), (0), CODE, EXPORTED, 0, 0, 0, 0, cudaMemPrefetchBatchAsync, (cudaError_t (*)(void **, size_t *, size_t, struct cudaMemLocation *, size_t *, size_t, unsigned long long, cudaStream_t)))
+CUDASTUB_ROW(cudaMemSetMemPool, (13), (0), (0), CODE, (cudaError_t (*)(struct cudaMemLocation *, enum cudaMemAllocationType, cudaMemPool_t)))
+CUDASTUB_ROW(cudaMemcpy3DBatchAsync, (13), (0), (0), CODE, (cudaError_t (*)(size_t, struct cudaMemcpy3DBatchOp *, unsigned long long, cudaStream_t)))
+CUDASTUB_ROW_X(cudaMemcpy3DBatchAsync_ptsz, (13), (0), (0), CODE, EXPORTED, 0, 0, 0, 0, cudaMemcpy3DBatchAsync, (cudaError_t (*)(size_t, struct cudaMemcpy3DBatchOp *, unsigned long long, cudaStream_t)))
+CUDASTUB_ROW(cudaMemcpyBatchAsync, (13), (0), (0), CODE, (cudaError_t (*)(void *const *, const void *const *, const size_t *, size_t, struct cudaMemcpyAttributes *, size_t *, size_t, cudaStream_t)))
+CUDASTUB_ROW_X(cudaMemcpyBatchAsync_ptsz, (13), (0), (0), CODE, EXPORTED, 0, 0, 0, 0, cudaMemcpyBatchAsync, (cudaError_t (*)(void *const *, const void *const *, const size_t *, size_t, struct cudaMemcpyAttributes *, size_t *, size_t, cudaStream_t)))
+CUDASTUB_ROW_X(cudaOccupancyMaxActiveClusters, (13), (0), (11, 12), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaOccupancyMaxActiveClusters, 0, cudaOccupancyMaxActiveClusters, (cudaError_t (*)(int *, const void *, const cudaLaunchConfig_t *)))
+CUDASTUB_ROW_X(cudaOccupancyMaxPotentialClusterSize, (13), (0), (11, 12), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaOccupancyMaxPotentialClusterSize, 0, cudaOccupancyMaxPotentialClusterSize, (cudaError_t (*)(int *, const void *, const cudaLaunchConfig_t *)))
+CUDASTUB_ROW_X(cudaPointerGetAttributes, (13), (0), (11, 12), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaPointerGetAttributes, cudaPointerGetAttributes, (cudaError_t (*)(struct cudaPointerAttributes *, const void *)))
+CUDASTUB_ROW_X(cudaSignalExternalSemaphoresAsync, (13), (0), (0), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaSignalExternalSemaphoresAsync, cudaSignalExternalSemaphoresAsync, (cudaError_t (*)(const cudaExternalSemaphore_t *, const struct cudaExternalSemaphoreSignalParams *, unsigned int, cudaStream_t)))
+CUDASTUB_ROW_X(cudaSignalExternalSemaphoresAsync_ptsz, (13), (0), (0), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaSignalExternalSemaphoresAsync_ptsz, cudaSignalExternalSemaphoresAsync, (cudaError_t (*)(const cudaExternalSemaphore_t *, const struct cudaExternalSemaphoreSignalParams *, unsigned int, cudaStream_t)))
+CUDASTUB_ROW_X(cudaStreamGetAttribute, (13), (0), (11, 12), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaStreamGetAttribute, 0, cudaStreamGetAttribute, (cudaError_t (*)(cudaStream_t, cudaLaunchAttributeID, cudaLaunchAttributeValue *)))
+CUDASTUB_ROW_X(cudaStreamGetAttribute_ptsz, (13), (0), (11, 12), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaStreamGetAttribute_ptsz, 0, cudaStreamGetAttribute, (cudaError_t (*)(cudaStream_t, cudaLaunchAttributeID, cudaLaunchAttributeValue *)))
+CUDASTUB_ROW_X(cudaStreamGetCaptureInfo, (13), (0), (11), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaStreamGetCaptureInfo, 0, cudaStreamGetCaptureInfo, (cudaError_t (*)(cudaStream_t, enum cudaStreamCaptureStatus *, unsigned long long *, cudaGraph_t *, const cudaGraphNode_t **, const cudaGraphEdgeData **, size_t *)))
+CUDASTUB_ROW_X(cudaStreamGetCaptureInfo_ptsz, (13), (0), (11), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaStreamGetCaptureInfo_ptsz, 0, cudaStreamGetCaptureInfo, (cudaError_t (*)(cudaStream_t, enum cudaStreamCaptureStatus *, unsigned long long *, cudaGraph_t *, const cudaGraphNode_t **, const cudaGraphEdgeData **, size_t *)))
+CUDASTUB_ROW(cudaStreamGetDevice, (13), (0), (0), CODE, (cudaError_t (*)(cudaStream_t, int *)))
+CUDASTUB_ROW_X(cudaStreamGetDevice_ptsz, (13), (0), (0), CODE, EXPORTED, 0, 0, 0, 0, cudaStreamGetDevice, (cudaError_t (*)(cudaStream_t, int *)))
+CUDASTUB_ROW_X(cudaStreamSetAttribute, (13), (0), (11, 12), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaStreamSetAttribute, 0, cudaStreamSetAttribute, (cudaError_t (*)(cudaStream_t, cudaLaunchAttributeID, const cudaLaunchAttributeValue *)))
+CUDASTUB_ROW_X(cudaStreamSetAttribute_ptsz, (13), (0), (11, 12), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaStreamSetAttribute_ptsz, 0, cudaStreamSetAttribute, (cudaError_t (*)(cudaStream_t, cudaLaunchAttributeID, const cudaLaunchAttributeValue *)))
+CUDASTUB_ROW_X(cudaStreamUpdateCaptureDependencies, (13), (0), (11, 12), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaStreamUpdateCaptureDependencies, 0, cudaStreamUpdateCaptureDependencies, (cudaError_t (*)(cudaStream_t, cudaGraphNode_t *, const cudaGraphEdgeData *, size_t, unsigned int)))
+CUDASTUB_ROW_X(cudaStreamUpdateCaptureDependencies_ptsz, (13), (0), (12), CODE, EXPORTED, 0, 0, cudastub_cudart_adapt_cudaStreamUpdateCaptureDependencies_ptsz, 0, cudaStreamUpdateCaptureDependencies, (cudaError_t (*)(cudaStream_t, cudaGraphNode_t *, const cudaGraphEdgeData *, size_t, unsigned int)))
+CUDASTUB_ROW_X(cudaWaitExternalSemaphoresAsync, (13), (0), (0), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaWaitExternalSemaphoresAsync, cudaWaitExternalSemaphoresAsync, (cudaError_t (*)(const cudaExternalSemaphore_t *, const struct cudaExternalSemaphoreWaitParams *, unsigned int, cudaStream_t)))
+CUDASTUB_ROW_X(cudaWaitExternalSemaphoresAsync_ptsz, (13), (0), (0), CODE, EXPORTED, 0, 0, 0, cudastub_cudart_route_cudaWaitExternalSemaphoresAsync_ptsz, cudaWaitExternalSemaphoresAsync, (cudaError_t (*)(const cudaExternalSemaphore_t *, const struct cudaExternalSemaphoreWaitParams *, unsigned int, cudaStream_t)))
 #endif
 /* No header declares these: forwarded without a prototype, to a major that
  * exports them undeclared too. */
-#if CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(__cudaGetProcAddress, (13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(__cudaRegisterHostVar, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(__cudaRegisterUnifiedTable, (12, 13), (0), (0), CODE)
-#endif
-#if CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW(cudaGetDeviceProperties, (12), (0), (11, 13), CODE)
-#endif
-#if CUDASTUB_ABI_MAJOR == 11 || CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW(cudaSignalExternalSemaphoresAsync, (11, 12), (0), (13), CODE)
-CUDASTUB_ROW(cudaSignalExternalSemaphoresAsync_ptsz, (11, 12), (0), (13), CODE)
-#endif
-#if CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW(cudaStreamGetCaptureInfo, (12), (0), (11, 13), CODE)
-CUDASTUB_ROW(cudaStreamGetCaptureInfo_ptsz, (12), (0), (11, 13), CODE)
-#endif
+CUDASTUB_ROW_OPAQUE(__cudaRegisterHostVar, (11, 12, 13), (0), (0), CODE)
 #if CUDASTUB_ABI_MAJOR == 11
-CUDASTUB_ROW(cudaStreamUpdateCaptureDependencies_ptsz, (11), (0), (12, 13), CODE)
+CUDASTUB_ROW_OPAQUE(cudaStreamUpdateCaptureDependencies_ptsz, (11), (0), (12, 13), CODE)
 #endif
 #if CUDASTUB_ABI_MAJOR == 11 || CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW(cudaWaitExternalSemaphoresAsync, (11, 12), (0), (13), CODE)
-CUDASTUB_ROW(cudaWaitExternalSemaphoresAsync_ptsz, (11, 12), (0), (13), CODE)
+CUDASTUB_ROW_OPAQUE(cudaSignalExternalSemaphoresAsync, (11, 12), (0), (13), CODE)
+CUDASTUB_ROW_OPAQUE(cudaSignalExternalSemaphoresAsync_ptsz, (11, 12), (0), (13), CODE)
+CUDASTUB_ROW_OPAQUE(cudaWaitExternalSemaphoresAsync, (11, 12), (0), (13), CODE)
+CUDASTUB_ROW_OPAQUE(cudaWaitExternalSemaphoresAsync_ptsz, (11, 12), (0), (13), CODE)
+#endif
+#if CUDASTUB_ABI_MAJOR == 12
+CUDASTUB_ROW_OPAQUE(cudaGetDeviceProperties, (12), (0), (11, 13), CODE)
+CUDASTUB_ROW_OPAQUE(cudaStreamGetCaptureInfo, (12), (0), (11, 13), CODE)
+CUDASTUB_ROW_OPAQUE(cudaStreamGetCaptureInfo_ptsz, (12), (0), (11, 13), CODE)
+#endif
+#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
+CUDASTUB_ROW_OPAQUE(__cudaRegisterUnifiedTable, (12, 13), (0), (0), CODE)
+#endif
+#if CUDASTUB_ABI_MAJOR == 13
+CUDASTUB_ROW_OPAQUE(__cudaGetProcAddress, (13), (0), (0), CODE)
 #endif

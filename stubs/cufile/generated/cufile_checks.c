@@ -8,43 +8,5 @@
 
 #include "cufile_stub.h"
 
-#ifndef CUDASTUB_ABI_MAJOR
-#error "CUDASTUB_ABI_MAJOR (the stub's ABI) chooses the lines of this file"
-#endif
-
-/* naming a deprecated function is what checking it takes */
-#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-
-/* Every export with a prototype, against the headers' declaration. */
-_Static_assert(__builtin_types_compatible_p(__typeof__(&cuFileBatchIOCancel), CUfileError_t (*)(CUfileBatchHandle_t a0)), "cuFileBatchIOCancel");
-_Static_assert(__builtin_types_compatible_p(__typeof__(&cuFileBatchIODestroy), void (*)(CUfileBatchHandle_t a0)), "cuFileBatchIODestroy");
-_Static_assert(__builtin_types_compatible_p(__typeof__(&cuFileBatchIOGetStatus), CUfileError_t (*)(CUfileBatchHandle_t a0, unsigned int a1, unsigned int *a2, CUfileIOEvents_t *a3, struct timespec *a4)), "cuFileBatchIOGetStatus");
-_Static_assert(__builtin_types_compatible_p(__typeof__(&cuFileBatchIOSetUp), CUfileError_t (*)(CUfileBatchHandle_t *a0, unsigned int a1)), "cuFileBatchIOSetUp");
-_Static_assert(__builtin_types_compatible_p(__typeof__(&cuFileBatchIOSubmit), CUfileError_t (*)(CUfileBatchHandle_t a0, unsigned int a1, CUfileIOParams_t *a2, unsigned int a3)), "cuFileBatchIOSubmit");
-_Static_assert(__builtin_types_compatible_p(__typeof__(&cuFileBufDeregister), CUfileError_t (*)(const void *a0)), "cuFileBufDeregister");
-_Static_assert(__builtin_types_compatible_p(__typeof__(&cuFileBufRegister), CUfileError_t (*)(const void *a0, size_t a1, int a2)), "cuFileBufRegister");
-_Static_assert(__builtin_types_compatible_p(__typeof__(&cuFileDriverClose), CUfileError_t (*)(void)), "cuFileDriverClose");
-_Static_assert(__builtin_types_compatible_p(__typeof__(&cuFileDriverClose_v2), CUfileError_t (*)(void)), "cuFileDriverClose_v2");
-_Static_assert(__builtin_types_compatible_p(__typeof__(&cuFileDriverGetProperties), CUfileError_t (*)(CUfileDrvProps_t *a0)), "cuFileDriverGetProperties");
-_Static_assert(__builtin_types_compatible_p(__typeof__(&cuFileDriverOpen), CUfileError_t (*)(void)), "cuFileDriverOpen");
-_Static_assert(__builtin_types_compatible_p(__typeof__(&cuFileDriverSetMaxCacheSize), CUfileError_t (*)(size_t a0)), "cuFileDriverSetMaxCacheSize");
-_Static_assert(__builtin_types_compatible_p(__typeof__(&cuFileDriverSetMaxDirectIOSize), CUfileError_t (*)(size_t a0)), "cuFileDriverSetMaxDirectIOSize");
-_Static_assert(__builtin_types_compatible_p(__typeof__(&cuFileDriverSetMaxPinnedMemSize), CUfileError_t (*)(size_t a0)), "cuFileDriverSetMaxPinnedMemSize");
-_Static_assert(__builtin_types_compatible_p(__typeof__(&cuFileDriverSetPollMode), CUfileError_t (*)(_Bool a0, size_t a1)), "cuFileDriverSetPollMode");
-#if CUDASTUB_ABI_MAJOR == 12
-_Static_assert(__builtin_types_compatible_p(__typeof__(&cuFileGetVersion), CUfileError_t (*)(int *a0)), "cuFileGetVersion");
-#endif
-_Static_assert(__builtin_types_compatible_p(__typeof__(&cuFileHandleDeregister), void (*)(CUfileHandle_t a0)), "cuFileHandleDeregister");
-_Static_assert(__builtin_types_compatible_p(__typeof__(&cuFileHandleRegister), CUfileError_t (*)(CUfileHandle_t *a0, CUfileDescr_t *a1)), "cuFileHandleRegister");
-_Static_assert(__builtin_types_compatible_p(__typeof__(&cuFileRead), ssize_t (*)(CUfileHandle_t a0, void *a1, size_t a2, off_t a3, off_t a4)), "cuFileRead");
-#if CUDASTUB_ABI_MAJOR == 12
-_Static_assert(__builtin_types_compatible_p(__typeof__(&cuFileReadAsync), CUfileError_t (*)(CUfileHandle_t a0, void *a1, size_t *a2, off_t *a3, off_t *a4, ssize_t *a5, CUstream a6)), "cuFileReadAsync");
-_Static_assert(__builtin_types_compatible_p(__typeof__(&cuFileStreamDeregister), CUfileError_t (*)(CUstream a0)), "cuFileStreamDeregister");
-_Static_assert(__builtin_types_compatible_p(__typeof__(&cuFileStreamRegister), CUfileError_t (*)(CUstream a0, unsigned int a1)), "cuFileStreamRegister");
-#endif
-_Static_assert(__builtin_types_compatible_p(__typeof__(&cuFileUseCount), long (*)(void)), "cuFileUseCount");
-_Static_assert(__builtin_types_compatible_p(__typeof__(&cuFileWrite), ssize_t (*)(CUfileHandle_t a0, const void *a1, size_t a2, off_t a3, off_t a4)), "cuFileWrite");
-#if CUDASTUB_ABI_MAJOR == 12
-_Static_assert(__builtin_types_compatible_p(__typeof__(&cuFileWriteAsync), CUfileError_t (*)(CUfileHandle_t a0, void *a1, size_t *a2, off_t *a3, off_t *a4, ssize_t *a5, CUstream a6)), "cuFileWriteAsync");
-/* No prototype in the headers (forwarded without one): cuFileCopyGpu, cuFileCopyGpuWrap, cuFileGpuWaitValue32, cuFileInlineGpu, cuFileSparseGpu, cuFileStreamHandleInline, cuFileStreamHandleSparse, cuFileStreamWaitValue32. */
-#endif
+#define CUDASTUB_TABLE_ROWS "cufile_rows.h"
+#include "table_check.h"

@@ -3,47 +3,45 @@
 #error "CUDASTUB_ABI_MAJOR (the stub's ABI) chooses the lines of this file"
 #endif
 /* One row per export (stubs/common/table_define.h): name, majors with the same ABI,
- * majors where a later minor may add it, majors with another ABI, fallback. */
-CUDASTUB_ROW_X(cuFileBatchIOCancel, (11, 12), (0), (0), TYPED, EXPORTED, 0, cuFileBatchIOCancel_unavailable, 0, 0)
-CUDASTUB_ROW(cuFileBatchIODestroy, (11, 12), (0), (0), ZERO)
-CUDASTUB_ROW_X(cuFileBatchIOGetStatus, (11, 12), (0), (0), TYPED, EXPORTED, 0, cuFileBatchIOGetStatus_unavailable, 0, 0)
-CUDASTUB_ROW_X(cuFileBatchIOSetUp, (11, 12), (0), (0), TYPED, EXPORTED, 0, cuFileBatchIOSetUp_unavailable, 0, 0)
-CUDASTUB_ROW_X(cuFileBatchIOSubmit, (11, 12), (0), (0), TYPED, EXPORTED, 0, cuFileBatchIOSubmit_unavailable, 0, 0)
-CUDASTUB_ROW_X(cuFileBufDeregister, (11, 12), (0), (0), TYPED, EXPORTED, 0, cuFileBufDeregister_unavailable, 0, 0)
-CUDASTUB_ROW_X(cuFileBufRegister, (11, 12), (0), (0), TYPED, EXPORTED, 0, cuFileBufRegister_unavailable, 0, 0)
-CUDASTUB_ROW_X(cuFileDriverClose, (11, 12), (0), (0), TYPED, EXPORTED, 0, cuFileDriverClose_unavailable, 0, 0)
-CUDASTUB_ROW_X(cuFileDriverClose_v2, (11, 12), (0), (0), TYPED, EXPORTED, 0, cuFileDriverClose_v2_unavailable, 0, 0)
-CUDASTUB_ROW_X(cuFileDriverGetProperties, (11, 12), (0), (0), TYPED, EXPORTED, 0, cuFileDriverGetProperties_unavailable, 0, 0)
-CUDASTUB_ROW_X(cuFileDriverOpen, (11, 12), (0), (0), TYPED, EXPORTED, 0, cuFileDriverOpen_unavailable, 0, 0)
-CUDASTUB_ROW_X(cuFileDriverSetMaxCacheSize, (11, 12), (0), (0), TYPED, EXPORTED, 0, cuFileDriverSetMaxCacheSize_unavailable, 0, 0)
-CUDASTUB_ROW_X(cuFileDriverSetMaxDirectIOSize, (11, 12), (0), (0), TYPED, EXPORTED, 0, cuFileDriverSetMaxDirectIOSize_unavailable, 0, 0)
-CUDASTUB_ROW_X(cuFileDriverSetMaxPinnedMemSize, (11, 12), (0), (0), TYPED, EXPORTED, 0, cuFileDriverSetMaxPinnedMemSize_unavailable, 0, 0)
-CUDASTUB_ROW_X(cuFileDriverSetPollMode, (11, 12), (0), (0), TYPED, EXPORTED, 0, cuFileDriverSetPollMode_unavailable, 0, 0)
+ * majors where a later minor may add it, majors with another ABI, fallback, and
+ * the type it is forwarded with, checked against the headers' declaration
+ * (stubs/common/table_check.h). */
+CUDASTUB_ROW_X(cuFileBatchIOCancel, (11, 12), (0), (0), TYPED, EXPORTED, 0, cuFileBatchIOCancel_unavailable, 0, 0, cuFileBatchIOCancel, (CUfileError_t (*)(CUfileBatchHandle_t)))
+CUDASTUB_ROW(cuFileBatchIODestroy, (11, 12), (0), (0), ZERO, (void (*)(CUfileBatchHandle_t)))
+CUDASTUB_ROW_X(cuFileBatchIOGetStatus, (11, 12), (0), (0), TYPED, EXPORTED, 0, cuFileBatchIOGetStatus_unavailable, 0, 0, cuFileBatchIOGetStatus, (CUfileError_t (*)(CUfileBatchHandle_t, unsigned int, unsigned int *, CUfileIOEvents_t *, struct timespec *)))
+CUDASTUB_ROW_X(cuFileBatchIOSetUp, (11, 12), (0), (0), TYPED, EXPORTED, 0, cuFileBatchIOSetUp_unavailable, 0, 0, cuFileBatchIOSetUp, (CUfileError_t (*)(CUfileBatchHandle_t *, unsigned int)))
+CUDASTUB_ROW_X(cuFileBatchIOSubmit, (11, 12), (0), (0), TYPED, EXPORTED, 0, cuFileBatchIOSubmit_unavailable, 0, 0, cuFileBatchIOSubmit, (CUfileError_t (*)(CUfileBatchHandle_t, unsigned int, CUfileIOParams_t *, unsigned int)))
+CUDASTUB_ROW_X(cuFileBufDeregister, (11, 12), (0), (0), TYPED, EXPORTED, 0, cuFileBufDeregister_unavailable, 0, 0, cuFileBufDeregister, (CUfileError_t (*)(const void *)))
+CUDASTUB_ROW_X(cuFileBufRegister, (11, 12), (0), (0), TYPED, EXPORTED, 0, cuFileBufRegister_unavailable, 0, 0, cuFileBufRegister, (CUfileError_t (*)(const void *, size_t, int)))
+CUDASTUB_ROW_X(cuFileDriverClose, (11, 12), (0), (0), TYPED, EXPORTED, 0, cuFileDriverClose_unavailable, 0, 0, cuFileDriverClose, (CUfileError_t (*)(void)))
+CUDASTUB_ROW_X(cuFileDriverClose_v2, (11, 12), (0), (0), TYPED, EXPORTED, 0, cuFileDriverClose_v2_unavailable, 0, 0, cuFileDriverClose_v2, (CUfileError_t (*)(void)))
+CUDASTUB_ROW_X(cuFileDriverGetProperties, (11, 12), (0), (0), TYPED, EXPORTED, 0, cuFileDriverGetProperties_unavailable, 0, 0, cuFileDriverGetProperties, (CUfileError_t (*)(CUfileDrvProps_t *)))
+CUDASTUB_ROW_X(cuFileDriverOpen, (11, 12), (0), (0), TYPED, EXPORTED, 0, cuFileDriverOpen_unavailable, 0, 0, cuFileDriverOpen, (CUfileError_t (*)(void)))
+CUDASTUB_ROW_X(cuFileDriverSetMaxCacheSize, (11, 12), (0), (0), TYPED, EXPORTED, 0, cuFileDriverSetMaxCacheSize_unavailable, 0, 0, cuFileDriverSetMaxCacheSize, (CUfileError_t (*)(size_t)))
+CUDASTUB_ROW_X(cuFileDriverSetMaxDirectIOSize, (11, 12), (0), (0), TYPED, EXPORTED, 0, cuFileDriverSetMaxDirectIOSize_unavailable, 0, 0, cuFileDriverSetMaxDirectIOSize, (CUfileError_t (*)(size_t)))
+CUDASTUB_ROW_X(cuFileDriverSetMaxPinnedMemSize, (11, 12), (0), (0), TYPED, EXPORTED, 0, cuFileDriverSetMaxPinnedMemSize_unavailable, 0, 0, cuFileDriverSetMaxPinnedMemSize, (CUfileError_t (*)(size_t)))
+CUDASTUB_ROW_X(cuFileDriverSetPollMode, (11, 12), (0), (0), TYPED, EXPORTED, 0, cuFileDriverSetPollMode_unavailable, 0, 0, cuFileDriverSetPollMode, (CUfileError_t (*)(_Bool, size_t)))
+CUDASTUB_ROW(cuFileHandleDeregister, (11, 12), (0), (0), ZERO, (void (*)(CUfileHandle_t)))
+CUDASTUB_ROW_X(cuFileHandleRegister, (11, 12), (0), (0), TYPED, EXPORTED, 0, cuFileHandleRegister_unavailable, 0, 0, cuFileHandleRegister, (CUfileError_t (*)(CUfileHandle_t *, CUfileDescr_t *)))
+CUDASTUB_ROW(cuFileRead, (11, 12), (0), (0), NEGATIVE, (ssize_t (*)(CUfileHandle_t, void *, size_t, off_t, off_t)))
+CUDASTUB_ROW(cuFileUseCount, (11, 12), (0), (0), ZERO, (long (*)(void)))
+CUDASTUB_ROW(cuFileWrite, (11, 12), (0), (0), NEGATIVE, (ssize_t (*)(CUfileHandle_t, const void *, size_t, off_t, off_t)))
 #if CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW_X(cuFileGetVersion, (12), (0), (0), TYPED, EXPORTED, 0, cuFileGetVersion_unavailable, 0, 0)
-#endif
-CUDASTUB_ROW(cuFileHandleDeregister, (11, 12), (0), (0), ZERO)
-CUDASTUB_ROW_X(cuFileHandleRegister, (11, 12), (0), (0), TYPED, EXPORTED, 0, cuFileHandleRegister_unavailable, 0, 0)
-CUDASTUB_ROW(cuFileRead, (11, 12), (0), (0), NEGATIVE)
-#if CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW_X(cuFileReadAsync, (12), (0), (0), TYPED, EXPORTED, 0, cuFileReadAsync_unavailable, 0, 0)
-CUDASTUB_ROW_X(cuFileStreamDeregister, (12), (0), (0), TYPED, EXPORTED, 0, cuFileStreamDeregister_unavailable, 0, 0)
-CUDASTUB_ROW_X(cuFileStreamRegister, (12), (0), (0), TYPED, EXPORTED, 0, cuFileStreamRegister_unavailable, 0, 0)
-#endif
-CUDASTUB_ROW(cuFileUseCount, (11, 12), (0), (0), ZERO)
-CUDASTUB_ROW(cuFileWrite, (11, 12), (0), (0), NEGATIVE)
-#if CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW_X(cuFileWriteAsync, (12), (0), (0), TYPED, EXPORTED, 0, cuFileWriteAsync_unavailable, 0, 0)
+CUDASTUB_ROW_X(cuFileGetVersion, (12), (0), (0), TYPED, EXPORTED, 0, cuFileGetVersion_unavailable, 0, 0, cuFileGetVersion, (CUfileError_t (*)(int *)))
+CUDASTUB_ROW_X(cuFileReadAsync, (12), (0), (0), TYPED, EXPORTED, 0, cuFileReadAsync_unavailable, 0, 0, cuFileReadAsync, (CUfileError_t (*)(CUfileHandle_t, void *, size_t *, off_t *, off_t *, ssize_t *, CUstream)))
+CUDASTUB_ROW_X(cuFileStreamDeregister, (12), (0), (0), TYPED, EXPORTED, 0, cuFileStreamDeregister_unavailable, 0, 0, cuFileStreamDeregister, (CUfileError_t (*)(CUstream)))
+CUDASTUB_ROW_X(cuFileStreamRegister, (12), (0), (0), TYPED, EXPORTED, 0, cuFileStreamRegister_unavailable, 0, 0, cuFileStreamRegister, (CUfileError_t (*)(CUstream, unsigned int)))
+CUDASTUB_ROW_X(cuFileWriteAsync, (12), (0), (0), TYPED, EXPORTED, 0, cuFileWriteAsync_unavailable, 0, 0, cuFileWriteAsync, (CUfileError_t (*)(CUfileHandle_t, void *, size_t *, off_t *, off_t *, ssize_t *, CUstream)))
 #endif
 /* No header declares these: forwarded without a prototype, to a major that
  * exports them undeclared too. */
 #if CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW(cuFileCopyGpu, (12), (0), (0), CODE)
-CUDASTUB_ROW(cuFileCopyGpuWrap, (12), (0), (0), CODE)
-CUDASTUB_ROW(cuFileGpuWaitValue32, (12), (0), (0), CODE)
-CUDASTUB_ROW(cuFileInlineGpu, (12), (0), (0), CODE)
-CUDASTUB_ROW(cuFileSparseGpu, (12), (0), (0), CODE)
-CUDASTUB_ROW(cuFileStreamHandleInline, (12), (0), (0), CODE)
-CUDASTUB_ROW(cuFileStreamHandleSparse, (12), (0), (0), CODE)
-CUDASTUB_ROW(cuFileStreamWaitValue32, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cuFileCopyGpu, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cuFileCopyGpuWrap, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cuFileGpuWaitValue32, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cuFileInlineGpu, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cuFileSparseGpu, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cuFileStreamHandleInline, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cuFileStreamHandleSparse, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(cuFileStreamWaitValue32, (12), (0), (0), CODE)
 #endif

@@ -8,40 +8,5 @@
 
 #include "curand_stub.h"
 
-#ifndef CUDASTUB_ABI_MAJOR
-#error "CUDASTUB_ABI_MAJOR (the stub's ABI) chooses the lines of this file"
-#endif
-
-/* naming a deprecated function is what checking it takes */
-#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-
-/* Every export with a prototype, against the headers' declaration. */
-_Static_assert(__builtin_types_compatible_p(__typeof__(&curandCreateGenerator), curandStatus_t (*)(curandGenerator_t *a0, curandRngType_t a1)), "curandCreateGenerator");
-_Static_assert(__builtin_types_compatible_p(__typeof__(&curandCreateGeneratorHost), curandStatus_t (*)(curandGenerator_t *a0, curandRngType_t a1)), "curandCreateGeneratorHost");
-_Static_assert(__builtin_types_compatible_p(__typeof__(&curandCreatePoissonDistribution), curandStatus_t (*)(double a0, curandDiscreteDistribution_t *a1)), "curandCreatePoissonDistribution");
-_Static_assert(__builtin_types_compatible_p(__typeof__(&curandDestroyDistribution), curandStatus_t (*)(curandDiscreteDistribution_t a0)), "curandDestroyDistribution");
-_Static_assert(__builtin_types_compatible_p(__typeof__(&curandDestroyGenerator), curandStatus_t (*)(curandGenerator_t a0)), "curandDestroyGenerator");
-_Static_assert(__builtin_types_compatible_p(__typeof__(&curandGenerate), curandStatus_t (*)(curandGenerator_t a0, unsigned int *a1, size_t a2)), "curandGenerate");
-_Static_assert(__builtin_types_compatible_p(__typeof__(&curandGenerateBinomial), curandStatus_t (*)(curandGenerator_t a0, unsigned int *a1, size_t a2, unsigned int a3, double a4)), "curandGenerateBinomial");
-_Static_assert(__builtin_types_compatible_p(__typeof__(&curandGenerateBinomialMethod), curandStatus_t (*)(curandGenerator_t a0, unsigned int *a1, size_t a2, unsigned int a3, double a4, curandMethod_t a5)), "curandGenerateBinomialMethod");
-_Static_assert(__builtin_types_compatible_p(__typeof__(&curandGenerateLogNormal), curandStatus_t (*)(curandGenerator_t a0, float *a1, size_t a2, float a3, float a4)), "curandGenerateLogNormal");
-_Static_assert(__builtin_types_compatible_p(__typeof__(&curandGenerateLogNormalDouble), curandStatus_t (*)(curandGenerator_t a0, double *a1, size_t a2, double a3, double a4)), "curandGenerateLogNormalDouble");
-_Static_assert(__builtin_types_compatible_p(__typeof__(&curandGenerateLongLong), curandStatus_t (*)(curandGenerator_t a0, unsigned long long *a1, size_t a2)), "curandGenerateLongLong");
-_Static_assert(__builtin_types_compatible_p(__typeof__(&curandGenerateNormal), curandStatus_t (*)(curandGenerator_t a0, float *a1, size_t a2, float a3, float a4)), "curandGenerateNormal");
-_Static_assert(__builtin_types_compatible_p(__typeof__(&curandGenerateNormalDouble), curandStatus_t (*)(curandGenerator_t a0, double *a1, size_t a2, double a3, double a4)), "curandGenerateNormalDouble");
-_Static_assert(__builtin_types_compatible_p(__typeof__(&curandGeneratePoisson), curandStatus_t (*)(curandGenerator_t a0, unsigned int *a1, size_t a2, double a3)), "curandGeneratePoisson");
-_Static_assert(__builtin_types_compatible_p(__typeof__(&curandGeneratePoissonMethod), curandStatus_t (*)(curandGenerator_t a0, unsigned int *a1, size_t a2, double a3, curandMethod_t a4)), "curandGeneratePoissonMethod");
-_Static_assert(__builtin_types_compatible_p(__typeof__(&curandGenerateSeeds), curandStatus_t (*)(curandGenerator_t a0)), "curandGenerateSeeds");
-_Static_assert(__builtin_types_compatible_p(__typeof__(&curandGenerateUniform), curandStatus_t (*)(curandGenerator_t a0, float *a1, size_t a2)), "curandGenerateUniform");
-_Static_assert(__builtin_types_compatible_p(__typeof__(&curandGenerateUniformDouble), curandStatus_t (*)(curandGenerator_t a0, double *a1, size_t a2)), "curandGenerateUniformDouble");
-_Static_assert(__builtin_types_compatible_p(__typeof__(&curandGetDirectionVectors32), curandStatus_t (*)(curandDirectionVectors32_t *a0 [], curandDirectionVectorSet_t a1)), "curandGetDirectionVectors32");
-_Static_assert(__builtin_types_compatible_p(__typeof__(&curandGetDirectionVectors64), curandStatus_t (*)(curandDirectionVectors64_t *a0 [], curandDirectionVectorSet_t a1)), "curandGetDirectionVectors64");
-_Static_assert(__builtin_types_compatible_p(__typeof__(&curandGetProperty), curandStatus_t (*)(libraryPropertyType a0, int *a1)), "curandGetProperty");
-_Static_assert(__builtin_types_compatible_p(__typeof__(&curandGetScrambleConstants32), curandStatus_t (*)(unsigned int **a0)), "curandGetScrambleConstants32");
-_Static_assert(__builtin_types_compatible_p(__typeof__(&curandGetScrambleConstants64), curandStatus_t (*)(unsigned long long **a0)), "curandGetScrambleConstants64");
-_Static_assert(__builtin_types_compatible_p(__typeof__(&curandGetVersion), curandStatus_t (*)(int *a0)), "curandGetVersion");
-_Static_assert(__builtin_types_compatible_p(__typeof__(&curandSetGeneratorOffset), curandStatus_t (*)(curandGenerator_t a0, unsigned long long a1)), "curandSetGeneratorOffset");
-_Static_assert(__builtin_types_compatible_p(__typeof__(&curandSetGeneratorOrdering), curandStatus_t (*)(curandGenerator_t a0, curandOrdering_t a1)), "curandSetGeneratorOrdering");
-_Static_assert(__builtin_types_compatible_p(__typeof__(&curandSetPseudoRandomGeneratorSeed), curandStatus_t (*)(curandGenerator_t a0, unsigned long long a1)), "curandSetPseudoRandomGeneratorSeed");
-_Static_assert(__builtin_types_compatible_p(__typeof__(&curandSetQuasiRandomGeneratorDimensions), curandStatus_t (*)(curandGenerator_t a0, unsigned int a1)), "curandSetQuasiRandomGeneratorDimensions");
-_Static_assert(__builtin_types_compatible_p(__typeof__(&curandSetStream), curandStatus_t (*)(curandGenerator_t a0, cudaStream_t a1)), "curandSetStream");
+#define CUDASTUB_TABLE_ROWS "curand_rows.h"
+#include "table_check.h"

@@ -8,20 +8,5 @@
 
 #include "nvfatbin_stub.h"
 
-#ifndef CUDASTUB_ABI_MAJOR
-#error "CUDASTUB_ABI_MAJOR (the stub's ABI) chooses the lines of this file"
-#endif
-
-/* naming a deprecated function is what checking it takes */
-#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-
-/* Every export with a prototype, against the headers' declaration. */
-_Static_assert(__builtin_types_compatible_p(__typeof__(&nvFatbinAddCubin), nvFatbinResult (*)(nvFatbinHandle a0, const void *a1, size_t a2, const char *a3, const char *a4)), "nvFatbinAddCubin");
-_Static_assert(__builtin_types_compatible_p(__typeof__(&nvFatbinAddLTOIR), nvFatbinResult (*)(nvFatbinHandle a0, const void *a1, size_t a2, const char *a3, const char *a4, const char *a5)), "nvFatbinAddLTOIR");
-_Static_assert(__builtin_types_compatible_p(__typeof__(&nvFatbinAddPTX), nvFatbinResult (*)(nvFatbinHandle a0, const char *a1, size_t a2, const char *a3, const char *a4, const char *a5)), "nvFatbinAddPTX");
-_Static_assert(__builtin_types_compatible_p(__typeof__(&nvFatbinCreate), nvFatbinResult (*)(nvFatbinHandle *a0, const char **a1, size_t a2)), "nvFatbinCreate");
-_Static_assert(__builtin_types_compatible_p(__typeof__(&nvFatbinDestroy), nvFatbinResult (*)(nvFatbinHandle *a0)), "nvFatbinDestroy");
-_Static_assert(__builtin_types_compatible_p(__typeof__(&nvFatbinGet), nvFatbinResult (*)(nvFatbinHandle a0, void *a1)), "nvFatbinGet");
-_Static_assert(__builtin_types_compatible_p(__typeof__(&nvFatbinGetErrorString), const char * (*)(nvFatbinResult a0)), "nvFatbinGetErrorString");
-_Static_assert(__builtin_types_compatible_p(__typeof__(&nvFatbinSize), nvFatbinResult (*)(nvFatbinHandle a0, size_t *a1)), "nvFatbinSize");
-_Static_assert(__builtin_types_compatible_p(__typeof__(&nvFatbinVersion), nvFatbinResult (*)(unsigned int *a0, unsigned int *a1)), "nvFatbinVersion");
+#define CUDASTUB_TABLE_ROWS "nvfatbin_rows.h"
+#include "table_check.h"

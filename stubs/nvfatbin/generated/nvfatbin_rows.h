@@ -3,13 +3,15 @@
 #error "CUDASTUB_ABI_MAJOR (the stub's ABI) chooses the lines of this file"
 #endif
 /* One row per export (stubs/common/table_define.h): name, majors with the same ABI,
- * majors where a later minor may add it, majors with another ABI, fallback. */
-CUDASTUB_ROW(nvFatbinAddCubin, (12), (0), (0), CODE)
-CUDASTUB_ROW(nvFatbinAddLTOIR, (12), (0), (0), CODE)
-CUDASTUB_ROW(nvFatbinAddPTX, (12), (0), (0), CODE)
-CUDASTUB_ROW(nvFatbinCreate, (12), (0), (0), CODE)
-CUDASTUB_ROW(nvFatbinDestroy, (12), (0), (0), CODE)
-CUDASTUB_ROW(nvFatbinGet, (12), (0), (0), CODE)
-CUDASTUB_ROW_X(nvFatbinGetErrorString, (12), (0), (0), TYPED, EXPORTED, 0, nvFatbinGetErrorString_unavailable, 0, 0)
-CUDASTUB_ROW(nvFatbinSize, (12), (0), (0), CODE)
-CUDASTUB_ROW_X(nvFatbinVersion, (12), (0), (0), TYPED, EXPORTED, 0, nvFatbinVersion_unavailable, 0, 0)
+ * majors where a later minor may add it, majors with another ABI, fallback, and
+ * the type it is forwarded with, checked against the headers' declaration
+ * (stubs/common/table_check.h). */
+CUDASTUB_ROW(nvFatbinAddCubin, (12), (0), (0), CODE, (nvFatbinResult (*)(nvFatbinHandle, const void *, size_t, const char *, const char *)))
+CUDASTUB_ROW(nvFatbinAddLTOIR, (12), (0), (0), CODE, (nvFatbinResult (*)(nvFatbinHandle, const void *, size_t, const char *, const char *, const char *)))
+CUDASTUB_ROW(nvFatbinAddPTX, (12), (0), (0), CODE, (nvFatbinResult (*)(nvFatbinHandle, const char *, size_t, const char *, const char *, const char *)))
+CUDASTUB_ROW(nvFatbinCreate, (12), (0), (0), CODE, (nvFatbinResult (*)(nvFatbinHandle *, const char **, size_t)))
+CUDASTUB_ROW(nvFatbinDestroy, (12), (0), (0), CODE, (nvFatbinResult (*)(nvFatbinHandle *)))
+CUDASTUB_ROW(nvFatbinGet, (12), (0), (0), CODE, (nvFatbinResult (*)(nvFatbinHandle, void *)))
+CUDASTUB_ROW_X(nvFatbinGetErrorString, (12), (0), (0), TYPED, EXPORTED, 0, nvFatbinGetErrorString_unavailable, 0, 0, nvFatbinGetErrorString, (const char * (*)(nvFatbinResult)))
+CUDASTUB_ROW(nvFatbinSize, (12), (0), (0), CODE, (nvFatbinResult (*)(nvFatbinHandle, size_t *)))
+CUDASTUB_ROW_X(nvFatbinVersion, (12), (0), (0), TYPED, EXPORTED, 0, nvFatbinVersion_unavailable, 0, 0, nvFatbinVersion, (nvFatbinResult (*)(unsigned int *, unsigned int *)))

@@ -3,153 +3,107 @@
 #error "CUDASTUB_ABI_MAJOR (the stub's ABI) chooses the lines of this file"
 #endif
 /* One row per export (stubs/common/table_define.h): name, majors with the same ABI,
- * majors where a later minor may add it, majors with another ABI, fallback. */
+ * majors where a later minor may add it, majors with another ABI, fallback, and
+ * the type it is forwarded with, checked against the headers' declaration
+ * (stubs/common/table_check.h). */
+CUDASTUB_ROW(nvJitLinkAddData, (12, 13), (0), (0), CODE, (nvJitLinkResult (*)(nvJitLinkHandle, nvJitLinkInputType, const void *, size_t, const char *)))
+CUDASTUB_ROW(nvJitLinkAddFile, (12, 13), (0), (0), CODE, (nvJitLinkResult (*)(nvJitLinkHandle, nvJitLinkInputType, const char *)))
+CUDASTUB_ROW(nvJitLinkComplete, (12, 13), (0), (0), CODE, (nvJitLinkResult (*)(nvJitLinkHandle)))
+CUDASTUB_ROW(nvJitLinkCreate, (12, 13), (0), (0), CODE, (nvJitLinkResult (*)(nvJitLinkHandle *, uint32_t, const char **)))
+CUDASTUB_ROW(nvJitLinkDestroy, (12, 13), (0), (0), CODE, (nvJitLinkResult (*)(nvJitLinkHandle *)))
+CUDASTUB_ROW(nvJitLinkGetErrorLog, (12, 13), (0), (0), CODE, (nvJitLinkResult (*)(nvJitLinkHandle, char *)))
+CUDASTUB_ROW(nvJitLinkGetErrorLogSize, (12, 13), (0), (0), CODE, (nvJitLinkResult (*)(nvJitLinkHandle, size_t *)))
+CUDASTUB_ROW(nvJitLinkGetInfoLog, (12, 13), (0), (0), CODE, (nvJitLinkResult (*)(nvJitLinkHandle, char *)))
+CUDASTUB_ROW(nvJitLinkGetInfoLogSize, (12, 13), (0), (0), CODE, (nvJitLinkResult (*)(nvJitLinkHandle, size_t *)))
+CUDASTUB_ROW(nvJitLinkGetLinkedCubin, (12, 13), (0), (0), CODE, (nvJitLinkResult (*)(nvJitLinkHandle, void *)))
+CUDASTUB_ROW(nvJitLinkGetLinkedCubinSize, (12, 13), (0), (0), CODE, (nvJitLinkResult (*)(nvJitLinkHandle, size_t *)))
+CUDASTUB_ROW(nvJitLinkGetLinkedPtx, (12, 13), (0), (0), CODE, (nvJitLinkResult (*)(nvJitLinkHandle, char *)))
+CUDASTUB_ROW(nvJitLinkGetLinkedPtxSize, (12, 13), (0), (0), CODE, (nvJitLinkResult (*)(nvJitLinkHandle, size_t *)))
+CUDASTUB_ROW_X(nvJitLinkVersion, (12, 13), (0), (0), TYPED, EXPORTED, 0, nvJitLinkVersion_unavailable, 0, 0, nvJitLinkVersion, (nvJitLinkResult (*)(unsigned int *, unsigned int *)))
 #if CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW(__nvJitLinkAddData_12_4, (12), (0), (0), CODE)
+CUDASTUB_ROW(__nvJitLinkAddData_12_4, (12), (0), (0), CODE, (nvJitLinkResult (*)(nvJitLinkHandle, nvJitLinkInputType, const void *, size_t, const char *)))
+CUDASTUB_ROW(__nvJitLinkAddFile_12_4, (12), (0), (0), CODE, (nvJitLinkResult (*)(nvJitLinkHandle, nvJitLinkInputType, const char *)))
+CUDASTUB_ROW(__nvJitLinkComplete_12_4, (12), (0), (0), CODE, (nvJitLinkResult (*)(nvJitLinkHandle)))
+CUDASTUB_ROW(__nvJitLinkCreate_12_4, (12), (0), (0), CODE, (nvJitLinkResult (*)(nvJitLinkHandle *, uint32_t, const char **)))
+CUDASTUB_ROW(__nvJitLinkDestroy_12_4, (12), (0), (0), CODE, (nvJitLinkResult (*)(nvJitLinkHandle *)))
+CUDASTUB_ROW(__nvJitLinkGetErrorLogSize_12_4, (12), (0), (0), CODE, (nvJitLinkResult (*)(nvJitLinkHandle, size_t *)))
+CUDASTUB_ROW(__nvJitLinkGetErrorLog_12_4, (12), (0), (0), CODE, (nvJitLinkResult (*)(nvJitLinkHandle, char *)))
+CUDASTUB_ROW(__nvJitLinkGetInfoLogSize_12_4, (12), (0), (0), CODE, (nvJitLinkResult (*)(nvJitLinkHandle, size_t *)))
+CUDASTUB_ROW(__nvJitLinkGetInfoLog_12_4, (12), (0), (0), CODE, (nvJitLinkResult (*)(nvJitLinkHandle, char *)))
+CUDASTUB_ROW(__nvJitLinkGetLinkedCubinSize_12_4, (12), (0), (0), CODE, (nvJitLinkResult (*)(nvJitLinkHandle, size_t *)))
+CUDASTUB_ROW(__nvJitLinkGetLinkedCubin_12_4, (12), (0), (0), CODE, (nvJitLinkResult (*)(nvJitLinkHandle, void *)))
+CUDASTUB_ROW(__nvJitLinkGetLinkedPtxSize_12_4, (12), (0), (0), CODE, (nvJitLinkResult (*)(nvJitLinkHandle, size_t *)))
+CUDASTUB_ROW(__nvJitLinkGetLinkedPtx_12_4, (12), (0), (0), CODE, (nvJitLinkResult (*)(nvJitLinkHandle, char *)))
 #endif
 #if CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(__nvJitLinkAddData_13_0, (13), (0), (0), CODE)
+CUDASTUB_ROW(__nvJitLinkAddData_13_0, (13), (0), (0), CODE, (nvJitLinkResult (*)(nvJitLinkHandle, nvJitLinkInputType, const void *, size_t, const char *)))
+CUDASTUB_ROW(__nvJitLinkAddFile_13_0, (13), (0), (0), CODE, (nvJitLinkResult (*)(nvJitLinkHandle, nvJitLinkInputType, const char *)))
+CUDASTUB_ROW(__nvJitLinkComplete_13_0, (13), (0), (0), CODE, (nvJitLinkResult (*)(nvJitLinkHandle)))
+CUDASTUB_ROW(__nvJitLinkCreate_13_0, (13), (0), (0), CODE, (nvJitLinkResult (*)(nvJitLinkHandle *, uint32_t, const char *const *)))
+CUDASTUB_ROW(__nvJitLinkDestroy_13_0, (13), (0), (0), CODE, (nvJitLinkResult (*)(nvJitLinkHandle *)))
+CUDASTUB_ROW(__nvJitLinkGetErrorLogSize_13_0, (13), (0), (0), CODE, (nvJitLinkResult (*)(nvJitLinkHandle, size_t *)))
+CUDASTUB_ROW(__nvJitLinkGetErrorLog_13_0, (13), (0), (0), CODE, (nvJitLinkResult (*)(nvJitLinkHandle, char *)))
+CUDASTUB_ROW(__nvJitLinkGetInfoLogSize_13_0, (13), (0), (0), CODE, (nvJitLinkResult (*)(nvJitLinkHandle, size_t *)))
+CUDASTUB_ROW(__nvJitLinkGetInfoLog_13_0, (13), (0), (0), CODE, (nvJitLinkResult (*)(nvJitLinkHandle, char *)))
+CUDASTUB_ROW(__nvJitLinkGetLinkedCubinSize_13_0, (13), (0), (0), CODE, (nvJitLinkResult (*)(nvJitLinkHandle, size_t *)))
+CUDASTUB_ROW(__nvJitLinkGetLinkedCubin_13_0, (13), (0), (0), CODE, (nvJitLinkResult (*)(nvJitLinkHandle, void *)))
+CUDASTUB_ROW(__nvJitLinkGetLinkedPtxSize_13_0, (13), (0), (0), CODE, (nvJitLinkResult (*)(nvJitLinkHandle, size_t *)))
+CUDASTUB_ROW(__nvJitLinkGetLinkedPtx_13_0, (13), (0), (0), CODE, (nvJitLinkResult (*)(nvJitLinkHandle, char *)))
 #endif
-#if CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW(__nvJitLinkAddFile_12_4, (12), (0), (0), CODE)
-#endif
-#if CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(__nvJitLinkAddFile_13_0, (13), (0), (0), CODE)
-#endif
-#if CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW(__nvJitLinkComplete_12_4, (12), (0), (0), CODE)
-#endif
-#if CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(__nvJitLinkComplete_13_0, (13), (0), (0), CODE)
-#endif
-#if CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW(__nvJitLinkCreate_12_4, (12), (0), (0), CODE)
-#endif
-#if CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(__nvJitLinkCreate_13_0, (13), (0), (0), CODE)
-#endif
-#if CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW(__nvJitLinkDestroy_12_4, (12), (0), (0), CODE)
-#endif
-#if CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(__nvJitLinkDestroy_13_0, (13), (0), (0), CODE)
-#endif
-#if CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW(__nvJitLinkGetErrorLogSize_12_4, (12), (0), (0), CODE)
-#endif
-#if CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(__nvJitLinkGetErrorLogSize_13_0, (13), (0), (0), CODE)
-#endif
-#if CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW(__nvJitLinkGetErrorLog_12_4, (12), (0), (0), CODE)
-#endif
-#if CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(__nvJitLinkGetErrorLog_13_0, (13), (0), (0), CODE)
-#endif
-#if CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW(__nvJitLinkGetInfoLogSize_12_4, (12), (0), (0), CODE)
-#endif
-#if CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(__nvJitLinkGetInfoLogSize_13_0, (13), (0), (0), CODE)
-#endif
-#if CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW(__nvJitLinkGetInfoLog_12_4, (12), (0), (0), CODE)
-#endif
-#if CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(__nvJitLinkGetInfoLog_13_0, (13), (0), (0), CODE)
-#endif
-#if CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW(__nvJitLinkGetLinkedCubinSize_12_4, (12), (0), (0), CODE)
-#endif
-#if CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(__nvJitLinkGetLinkedCubinSize_13_0, (13), (0), (0), CODE)
-#endif
-#if CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW(__nvJitLinkGetLinkedCubin_12_4, (12), (0), (0), CODE)
-#endif
-#if CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(__nvJitLinkGetLinkedCubin_13_0, (13), (0), (0), CODE)
-#endif
-#if CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW(__nvJitLinkGetLinkedPtxSize_12_4, (12), (0), (0), CODE)
-#endif
-#if CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(__nvJitLinkGetLinkedPtxSize_13_0, (13), (0), (0), CODE)
-#endif
-#if CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW(__nvJitLinkGetLinkedPtx_12_4, (12), (0), (0), CODE)
-#endif
-#if CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(__nvJitLinkGetLinkedPtx_13_0, (13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(nvJitLinkAddData, (12, 13), (0), (0), CODE)
-CUDASTUB_ROW(nvJitLinkAddFile, (12, 13), (0), (0), CODE)
-CUDASTUB_ROW(nvJitLinkComplete, (12, 13), (0), (0), CODE)
-CUDASTUB_ROW(nvJitLinkCreate, (12, 13), (0), (0), CODE)
-CUDASTUB_ROW(nvJitLinkDestroy, (12, 13), (0), (0), CODE)
-CUDASTUB_ROW(nvJitLinkGetErrorLog, (12, 13), (0), (0), CODE)
-CUDASTUB_ROW(nvJitLinkGetErrorLogSize, (12, 13), (0), (0), CODE)
-CUDASTUB_ROW(nvJitLinkGetInfoLog, (12, 13), (0), (0), CODE)
-CUDASTUB_ROW(nvJitLinkGetInfoLogSize, (12, 13), (0), (0), CODE)
-CUDASTUB_ROW(nvJitLinkGetLinkedCubin, (12, 13), (0), (0), CODE)
-CUDASTUB_ROW(nvJitLinkGetLinkedCubinSize, (12, 13), (0), (0), CODE)
-CUDASTUB_ROW(nvJitLinkGetLinkedPtx, (12, 13), (0), (0), CODE)
-CUDASTUB_ROW(nvJitLinkGetLinkedPtxSize, (12, 13), (0), (0), CODE)
-CUDASTUB_ROW_X(nvJitLinkVersion, (12, 13), (0), (0), TYPED, EXPORTED, 0, nvJitLinkVersion_unavailable, 0, 0)
 /* No header declares these: forwarded without a prototype, to a major that
  * exports them undeclared too. */
-CUDASTUB_ROW(__nvJitLinkAPI, (12, 13), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(__nvJitLinkAPI, (12, 13), (0), (0), CODE)
 #if CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW(__nvJitLinkAddData_12_0, (12), (0), (0), CODE)
-CUDASTUB_ROW(__nvJitLinkAddData_12_1, (12), (0), (0), CODE)
-CUDASTUB_ROW(__nvJitLinkAddData_12_2, (12), (0), (0), CODE)
-CUDASTUB_ROW(__nvJitLinkAddData_12_3, (12), (0), (0), CODE)
-CUDASTUB_ROW(__nvJitLinkAddFile_12_0, (12), (0), (0), CODE)
-CUDASTUB_ROW(__nvJitLinkAddFile_12_1, (12), (0), (0), CODE)
-CUDASTUB_ROW(__nvJitLinkAddFile_12_2, (12), (0), (0), CODE)
-CUDASTUB_ROW(__nvJitLinkAddFile_12_3, (12), (0), (0), CODE)
-CUDASTUB_ROW(__nvJitLinkComplete_12_0, (12), (0), (0), CODE)
-CUDASTUB_ROW(__nvJitLinkComplete_12_1, (12), (0), (0), CODE)
-CUDASTUB_ROW(__nvJitLinkComplete_12_2, (12), (0), (0), CODE)
-CUDASTUB_ROW(__nvJitLinkComplete_12_3, (12), (0), (0), CODE)
-CUDASTUB_ROW(__nvJitLinkCreate_12_0, (12), (0), (0), CODE)
-CUDASTUB_ROW(__nvJitLinkCreate_12_1, (12), (0), (0), CODE)
-CUDASTUB_ROW(__nvJitLinkCreate_12_2, (12), (0), (0), CODE)
-CUDASTUB_ROW(__nvJitLinkCreate_12_3, (12), (0), (0), CODE)
-CUDASTUB_ROW(__nvJitLinkDestroy_12_0, (12), (0), (0), CODE)
-CUDASTUB_ROW(__nvJitLinkDestroy_12_1, (12), (0), (0), CODE)
-CUDASTUB_ROW(__nvJitLinkDestroy_12_2, (12), (0), (0), CODE)
-CUDASTUB_ROW(__nvJitLinkDestroy_12_3, (12), (0), (0), CODE)
-CUDASTUB_ROW(__nvJitLinkGetErrorLogSize_12_0, (12), (0), (0), CODE)
-CUDASTUB_ROW(__nvJitLinkGetErrorLogSize_12_1, (12), (0), (0), CODE)
-CUDASTUB_ROW(__nvJitLinkGetErrorLogSize_12_2, (12), (0), (0), CODE)
-CUDASTUB_ROW(__nvJitLinkGetErrorLogSize_12_3, (12), (0), (0), CODE)
-CUDASTUB_ROW(__nvJitLinkGetErrorLog_12_0, (12), (0), (0), CODE)
-CUDASTUB_ROW(__nvJitLinkGetErrorLog_12_1, (12), (0), (0), CODE)
-CUDASTUB_ROW(__nvJitLinkGetErrorLog_12_2, (12), (0), (0), CODE)
-CUDASTUB_ROW(__nvJitLinkGetErrorLog_12_3, (12), (0), (0), CODE)
-CUDASTUB_ROW(__nvJitLinkGetInfoLogSize_12_0, (12), (0), (0), CODE)
-CUDASTUB_ROW(__nvJitLinkGetInfoLogSize_12_1, (12), (0), (0), CODE)
-CUDASTUB_ROW(__nvJitLinkGetInfoLogSize_12_2, (12), (0), (0), CODE)
-CUDASTUB_ROW(__nvJitLinkGetInfoLogSize_12_3, (12), (0), (0), CODE)
-CUDASTUB_ROW(__nvJitLinkGetInfoLog_12_0, (12), (0), (0), CODE)
-CUDASTUB_ROW(__nvJitLinkGetInfoLog_12_1, (12), (0), (0), CODE)
-CUDASTUB_ROW(__nvJitLinkGetInfoLog_12_2, (12), (0), (0), CODE)
-CUDASTUB_ROW(__nvJitLinkGetInfoLog_12_3, (12), (0), (0), CODE)
-CUDASTUB_ROW(__nvJitLinkGetLinkedCubinSize_12_0, (12), (0), (0), CODE)
-CUDASTUB_ROW(__nvJitLinkGetLinkedCubinSize_12_1, (12), (0), (0), CODE)
-CUDASTUB_ROW(__nvJitLinkGetLinkedCubinSize_12_2, (12), (0), (0), CODE)
-CUDASTUB_ROW(__nvJitLinkGetLinkedCubinSize_12_3, (12), (0), (0), CODE)
-CUDASTUB_ROW(__nvJitLinkGetLinkedCubin_12_0, (12), (0), (0), CODE)
-CUDASTUB_ROW(__nvJitLinkGetLinkedCubin_12_1, (12), (0), (0), CODE)
-CUDASTUB_ROW(__nvJitLinkGetLinkedCubin_12_2, (12), (0), (0), CODE)
-CUDASTUB_ROW(__nvJitLinkGetLinkedCubin_12_3, (12), (0), (0), CODE)
-CUDASTUB_ROW(__nvJitLinkGetLinkedPtxSize_12_0, (12), (0), (0), CODE)
-CUDASTUB_ROW(__nvJitLinkGetLinkedPtxSize_12_1, (12), (0), (0), CODE)
-CUDASTUB_ROW(__nvJitLinkGetLinkedPtxSize_12_2, (12), (0), (0), CODE)
-CUDASTUB_ROW(__nvJitLinkGetLinkedPtxSize_12_3, (12), (0), (0), CODE)
-CUDASTUB_ROW(__nvJitLinkGetLinkedPtx_12_0, (12), (0), (0), CODE)
-CUDASTUB_ROW(__nvJitLinkGetLinkedPtx_12_1, (12), (0), (0), CODE)
-CUDASTUB_ROW(__nvJitLinkGetLinkedPtx_12_2, (12), (0), (0), CODE)
-CUDASTUB_ROW(__nvJitLinkGetLinkedPtx_12_3, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(__nvJitLinkAddData_12_0, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(__nvJitLinkAddData_12_1, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(__nvJitLinkAddData_12_2, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(__nvJitLinkAddData_12_3, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(__nvJitLinkAddFile_12_0, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(__nvJitLinkAddFile_12_1, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(__nvJitLinkAddFile_12_2, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(__nvJitLinkAddFile_12_3, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(__nvJitLinkComplete_12_0, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(__nvJitLinkComplete_12_1, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(__nvJitLinkComplete_12_2, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(__nvJitLinkComplete_12_3, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(__nvJitLinkCreate_12_0, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(__nvJitLinkCreate_12_1, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(__nvJitLinkCreate_12_2, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(__nvJitLinkCreate_12_3, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(__nvJitLinkDestroy_12_0, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(__nvJitLinkDestroy_12_1, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(__nvJitLinkDestroy_12_2, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(__nvJitLinkDestroy_12_3, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(__nvJitLinkGetErrorLogSize_12_0, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(__nvJitLinkGetErrorLogSize_12_1, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(__nvJitLinkGetErrorLogSize_12_2, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(__nvJitLinkGetErrorLogSize_12_3, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(__nvJitLinkGetErrorLog_12_0, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(__nvJitLinkGetErrorLog_12_1, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(__nvJitLinkGetErrorLog_12_2, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(__nvJitLinkGetErrorLog_12_3, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(__nvJitLinkGetInfoLogSize_12_0, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(__nvJitLinkGetInfoLogSize_12_1, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(__nvJitLinkGetInfoLogSize_12_2, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(__nvJitLinkGetInfoLogSize_12_3, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(__nvJitLinkGetInfoLog_12_0, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(__nvJitLinkGetInfoLog_12_1, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(__nvJitLinkGetInfoLog_12_2, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(__nvJitLinkGetInfoLog_12_3, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(__nvJitLinkGetLinkedCubinSize_12_0, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(__nvJitLinkGetLinkedCubinSize_12_1, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(__nvJitLinkGetLinkedCubinSize_12_2, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(__nvJitLinkGetLinkedCubinSize_12_3, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(__nvJitLinkGetLinkedCubin_12_0, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(__nvJitLinkGetLinkedCubin_12_1, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(__nvJitLinkGetLinkedCubin_12_2, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(__nvJitLinkGetLinkedCubin_12_3, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(__nvJitLinkGetLinkedPtxSize_12_0, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(__nvJitLinkGetLinkedPtxSize_12_1, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(__nvJitLinkGetLinkedPtxSize_12_2, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(__nvJitLinkGetLinkedPtxSize_12_3, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(__nvJitLinkGetLinkedPtx_12_0, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(__nvJitLinkGetLinkedPtx_12_1, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(__nvJitLinkGetLinkedPtx_12_2, (12), (0), (0), CODE)
+CUDASTUB_ROW_OPAQUE(__nvJitLinkGetLinkedPtx_12_3, (12), (0), (0), CODE)
 #endif

@@ -8,47 +8,5 @@
 
 #include "nvrtc_stub.h"
 
-#ifndef CUDASTUB_ABI_MAJOR
-#error "CUDASTUB_ABI_MAJOR (the stub's ABI) chooses the lines of this file"
-#endif
-
-/* naming a deprecated function is what checking it takes */
-#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-
-/* Every export with a prototype, against the headers' declaration. */
-_Static_assert(__builtin_types_compatible_p(__typeof__(&nvrtcAddNameExpression), nvrtcResult (*)(nvrtcProgram a0, const char *const a1)), "nvrtcAddNameExpression");
-_Static_assert(__builtin_types_compatible_p(__typeof__(&nvrtcCompileProgram), nvrtcResult (*)(nvrtcProgram a0, int a1, const char *const *a2)), "nvrtcCompileProgram");
-_Static_assert(__builtin_types_compatible_p(__typeof__(&nvrtcCreateProgram), nvrtcResult (*)(nvrtcProgram *a0, const char *a1, const char *a2, int a3, const char *const *a4, const char *const *a5)), "nvrtcCreateProgram");
-_Static_assert(__builtin_types_compatible_p(__typeof__(&nvrtcDestroyProgram), nvrtcResult (*)(nvrtcProgram *a0)), "nvrtcDestroyProgram");
-_Static_assert(__builtin_types_compatible_p(__typeof__(&nvrtcGetCUBIN), nvrtcResult (*)(nvrtcProgram a0, char *a1)), "nvrtcGetCUBIN");
-_Static_assert(__builtin_types_compatible_p(__typeof__(&nvrtcGetCUBINSize), nvrtcResult (*)(nvrtcProgram a0, size_t *a1)), "nvrtcGetCUBINSize");
-_Static_assert(__builtin_types_compatible_p(__typeof__(&nvrtcGetErrorString), const char * (*)(nvrtcResult a0)), "nvrtcGetErrorString");
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-_Static_assert(__builtin_types_compatible_p(__typeof__(&nvrtcGetLTOIR), nvrtcResult (*)(nvrtcProgram a0, char *a1)), "nvrtcGetLTOIR");
-_Static_assert(__builtin_types_compatible_p(__typeof__(&nvrtcGetLTOIRSize), nvrtcResult (*)(nvrtcProgram a0, size_t *a1)), "nvrtcGetLTOIRSize");
-#endif
-_Static_assert(__builtin_types_compatible_p(__typeof__(&nvrtcGetLoweredName), nvrtcResult (*)(nvrtcProgram a0, const char *const a1, const char **a2)), "nvrtcGetLoweredName");
-#if CUDASTUB_ABI_MAJOR == 11 || CUDASTUB_ABI_MAJOR == 12
-_Static_assert(__builtin_types_compatible_p(__typeof__(&nvrtcGetNVVM), nvrtcResult (*)(nvrtcProgram a0, char *a1)), "nvrtcGetNVVM");
-_Static_assert(__builtin_types_compatible_p(__typeof__(&nvrtcGetNVVMSize), nvrtcResult (*)(nvrtcProgram a0, size_t *a1)), "nvrtcGetNVVMSize");
-#endif
-_Static_assert(__builtin_types_compatible_p(__typeof__(&nvrtcGetNumSupportedArchs), nvrtcResult (*)(int *a0)), "nvrtcGetNumSupportedArchs");
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-_Static_assert(__builtin_types_compatible_p(__typeof__(&nvrtcGetOptiXIR), nvrtcResult (*)(nvrtcProgram a0, char *a1)), "nvrtcGetOptiXIR");
-_Static_assert(__builtin_types_compatible_p(__typeof__(&nvrtcGetOptiXIRSize), nvrtcResult (*)(nvrtcProgram a0, size_t *a1)), "nvrtcGetOptiXIRSize");
-#endif
-#if CUDASTUB_ABI_MAJOR == 13
-_Static_assert(__builtin_types_compatible_p(__typeof__(&nvrtcGetPCHCreateStatus), nvrtcResult (*)(nvrtcProgram a0)), "nvrtcGetPCHCreateStatus");
-_Static_assert(__builtin_types_compatible_p(__typeof__(&nvrtcGetPCHHeapSize), nvrtcResult (*)(size_t *a0)), "nvrtcGetPCHHeapSize");
-_Static_assert(__builtin_types_compatible_p(__typeof__(&nvrtcGetPCHHeapSizeRequired), nvrtcResult (*)(nvrtcProgram a0, size_t *a1)), "nvrtcGetPCHHeapSizeRequired");
-#endif
-_Static_assert(__builtin_types_compatible_p(__typeof__(&nvrtcGetPTX), nvrtcResult (*)(nvrtcProgram a0, char *a1)), "nvrtcGetPTX");
-_Static_assert(__builtin_types_compatible_p(__typeof__(&nvrtcGetPTXSize), nvrtcResult (*)(nvrtcProgram a0, size_t *a1)), "nvrtcGetPTXSize");
-_Static_assert(__builtin_types_compatible_p(__typeof__(&nvrtcGetProgramLog), nvrtcResult (*)(nvrtcProgram a0, char *a1)), "nvrtcGetProgramLog");
-_Static_assert(__builtin_types_compatible_p(__typeof__(&nvrtcGetProgramLogSize), nvrtcResult (*)(nvrtcProgram a0, size_t *a1)), "nvrtcGetProgramLogSize");
-_Static_assert(__builtin_types_compatible_p(__typeof__(&nvrtcGetSupportedArchs), nvrtcResult (*)(int *a0)), "nvrtcGetSupportedArchs");
-#if CUDASTUB_ABI_MAJOR == 13
-_Static_assert(__builtin_types_compatible_p(__typeof__(&nvrtcSetFlowCallback), nvrtcResult (*)(nvrtcProgram a0, int (*a1)(void *, void *), void *a2)), "nvrtcSetFlowCallback");
-_Static_assert(__builtin_types_compatible_p(__typeof__(&nvrtcSetPCHHeapSize), nvrtcResult (*)(size_t a0)), "nvrtcSetPCHHeapSize");
-#endif
-_Static_assert(__builtin_types_compatible_p(__typeof__(&nvrtcVersion), nvrtcResult (*)(int *a0, int *a1)), "nvrtcVersion");
+#define CUDASTUB_TABLE_ROWS "nvrtc_rows.h"
+#include "table_check.h"

@@ -3,40 +3,38 @@
 #error "CUDASTUB_ABI_MAJOR (the stub's ABI) chooses the lines of this file"
 #endif
 /* One row per export (stubs/common/table_define.h): name, majors with the same ABI,
- * majors where a later minor may add it, majors with another ABI, fallback. */
-CUDASTUB_ROW(nvrtcAddNameExpression, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(nvrtcCompileProgram, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(nvrtcCreateProgram, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(nvrtcDestroyProgram, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(nvrtcGetCUBIN, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(nvrtcGetCUBINSize, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW_X(nvrtcGetErrorString, (11, 12, 13), (0), (0), TYPED, HANDWRITTEN, 0, cudastub_nvrtc_fallback_nvrtcGetErrorString, 0, 0)
-#if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(nvrtcGetLTOIR, (12, 13), (0), (0), CODE)
-CUDASTUB_ROW(nvrtcGetLTOIRSize, (12, 13), (0), (0), CODE)
-#endif
-CUDASTUB_ROW(nvrtcGetLoweredName, (11, 12, 13), (0), (0), CODE)
+ * majors where a later minor may add it, majors with another ABI, fallback, and
+ * the type it is forwarded with, checked against the headers' declaration
+ * (stubs/common/table_check.h). */
+CUDASTUB_ROW(nvrtcAddNameExpression, (11, 12, 13), (0), (0), CODE, (nvrtcResult (*)(nvrtcProgram, const char *const)))
+CUDASTUB_ROW(nvrtcCompileProgram, (11, 12, 13), (0), (0), CODE, (nvrtcResult (*)(nvrtcProgram, int, const char *const *)))
+CUDASTUB_ROW(nvrtcCreateProgram, (11, 12, 13), (0), (0), CODE, (nvrtcResult (*)(nvrtcProgram *, const char *, const char *, int, const char *const *, const char *const *)))
+CUDASTUB_ROW(nvrtcDestroyProgram, (11, 12, 13), (0), (0), CODE, (nvrtcResult (*)(nvrtcProgram *)))
+CUDASTUB_ROW(nvrtcGetCUBIN, (11, 12, 13), (0), (0), CODE, (nvrtcResult (*)(nvrtcProgram, char *)))
+CUDASTUB_ROW(nvrtcGetCUBINSize, (11, 12, 13), (0), (0), CODE, (nvrtcResult (*)(nvrtcProgram, size_t *)))
+CUDASTUB_ROW_X(nvrtcGetErrorString, (11, 12, 13), (0), (0), TYPED, HANDWRITTEN, 0, cudastub_nvrtc_fallback_nvrtcGetErrorString, 0, 0, nvrtcGetErrorString, (const char * (*)(nvrtcResult)))
+CUDASTUB_ROW(nvrtcGetLoweredName, (11, 12, 13), (0), (0), CODE, (nvrtcResult (*)(nvrtcProgram, const char *const, const char **)))
+CUDASTUB_ROW(nvrtcGetNumSupportedArchs, (11, 12, 13), (0), (0), CODE, (nvrtcResult (*)(int *)))
+CUDASTUB_ROW(nvrtcGetPTX, (11, 12, 13), (0), (0), CODE, (nvrtcResult (*)(nvrtcProgram, char *)))
+CUDASTUB_ROW(nvrtcGetPTXSize, (11, 12, 13), (0), (0), CODE, (nvrtcResult (*)(nvrtcProgram, size_t *)))
+CUDASTUB_ROW(nvrtcGetProgramLog, (11, 12, 13), (0), (0), CODE, (nvrtcResult (*)(nvrtcProgram, char *)))
+CUDASTUB_ROW(nvrtcGetProgramLogSize, (11, 12, 13), (0), (0), CODE, (nvrtcResult (*)(nvrtcProgram, size_t *)))
+CUDASTUB_ROW(nvrtcGetSupportedArchs, (11, 12, 13), (0), (0), CODE, (nvrtcResult (*)(int *)))
+CUDASTUB_ROW_X(nvrtcVersion, (11, 12, 13), (0), (0), TYPED, EXPORTED, 0, cudastub_nvrtc_fallback_nvrtcVersion, 0, 0, nvrtcVersion, (nvrtcResult (*)(int *, int *)))
 #if CUDASTUB_ABI_MAJOR == 11 || CUDASTUB_ABI_MAJOR == 12
-CUDASTUB_ROW(nvrtcGetNVVM, (11, 12), (0), (0), CODE)
-CUDASTUB_ROW(nvrtcGetNVVMSize, (11, 12), (0), (0), CODE)
+CUDASTUB_ROW(nvrtcGetNVVM, (11, 12), (0), (0), CODE, (nvrtcResult (*)(nvrtcProgram, char *)))
+CUDASTUB_ROW(nvrtcGetNVVMSize, (11, 12), (0), (0), CODE, (nvrtcResult (*)(nvrtcProgram, size_t *)))
 #endif
-CUDASTUB_ROW(nvrtcGetNumSupportedArchs, (11, 12, 13), (0), (0), CODE)
 #if CUDASTUB_ABI_MAJOR == 12 || CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(nvrtcGetOptiXIR, (12, 13), (0), (0), CODE)
-CUDASTUB_ROW(nvrtcGetOptiXIRSize, (12, 13), (0), (0), CODE)
+CUDASTUB_ROW(nvrtcGetLTOIR, (12, 13), (0), (0), CODE, (nvrtcResult (*)(nvrtcProgram, char *)))
+CUDASTUB_ROW(nvrtcGetLTOIRSize, (12, 13), (0), (0), CODE, (nvrtcResult (*)(nvrtcProgram, size_t *)))
+CUDASTUB_ROW(nvrtcGetOptiXIR, (12, 13), (0), (0), CODE, (nvrtcResult (*)(nvrtcProgram, char *)))
+CUDASTUB_ROW(nvrtcGetOptiXIRSize, (12, 13), (0), (0), CODE, (nvrtcResult (*)(nvrtcProgram, size_t *)))
 #endif
 #if CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(nvrtcGetPCHCreateStatus, (13), (12), (0), CODE)
-CUDASTUB_ROW(nvrtcGetPCHHeapSize, (13), (12), (0), CODE)
-CUDASTUB_ROW(nvrtcGetPCHHeapSizeRequired, (13), (12), (0), CODE)
+CUDASTUB_ROW(nvrtcGetPCHCreateStatus, (13), (12), (0), CODE, (nvrtcResult (*)(nvrtcProgram)))
+CUDASTUB_ROW(nvrtcGetPCHHeapSize, (13), (12), (0), CODE, (nvrtcResult (*)(size_t *)))
+CUDASTUB_ROW(nvrtcGetPCHHeapSizeRequired, (13), (12), (0), CODE, (nvrtcResult (*)(nvrtcProgram, size_t *)))
+CUDASTUB_ROW(nvrtcSetFlowCallback, (13), (12), (0), CODE, (nvrtcResult (*)(nvrtcProgram, int (*)(void *, void *), void *)))
+CUDASTUB_ROW(nvrtcSetPCHHeapSize, (13), (12), (0), CODE, (nvrtcResult (*)(size_t)))
 #endif
-CUDASTUB_ROW(nvrtcGetPTX, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(nvrtcGetPTXSize, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(nvrtcGetProgramLog, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(nvrtcGetProgramLogSize, (11, 12, 13), (0), (0), CODE)
-CUDASTUB_ROW(nvrtcGetSupportedArchs, (11, 12, 13), (0), (0), CODE)
-#if CUDASTUB_ABI_MAJOR == 13
-CUDASTUB_ROW(nvrtcSetFlowCallback, (13), (12), (0), CODE)
-CUDASTUB_ROW(nvrtcSetPCHHeapSize, (13), (12), (0), CODE)
-#endif
-CUDASTUB_ROW_X(nvrtcVersion, (11, 12, 13), (0), (0), TYPED, EXPORTED, 0, cudastub_nvrtc_fallback_nvrtcVersion, 0, 0)

@@ -9,12 +9,14 @@
  * never from this file's folder, which may be a newer major's). */
 #define CUDASTUB_ROW(name, ...) F_##name,
 #define CUDASTUB_ROW_X(name, ...) F_##name,
+#define CUDASTUB_ROW_OPAQUE(name, ...) F_##name,
 enum {
 #include <curand_rows.h>
 	F_COUNT
 };
 #undef CUDASTUB_ROW
 #undef CUDASTUB_ROW_X
+#undef CUDASTUB_ROW_OPAQUE
 
 extern const struct cudastub_row cudastub_curand_rows[] CUDASTUB_HIDDEN;
 const char *cudastub_curand_result_name(int code);
