@@ -273,9 +273,17 @@ cudastub_state cudastub_loader_load(struct cudastub_library *lib)
 	if (s)
 		return finish_load(lib, s);
 	me = cudastub_pid();
-	if (atomic_load(&lib->searching) == me && (s = wait_for_search(lib, me)))
-		return finish_load(lib, s);
-	atomic_store(&lib->searching, me);
+	/* one thread claims the search; a plain load then store would let two
+	 * that arrive together both see no search and both search */
+	int seen = 0;
+
+	if (!atomic_compare_exchange_strong(&lib->searching, &seen, me)) {
+		/* another thread of this process searches: wait for it; or the
+		 * word is a parent's, inherited across fork(), and means nothing */
+		if (seen == me && (s = wait_for_search(lib, me)))
+			return finish_load(lib, s);
+		atomic_store(&lib->searching, me);
+	}
 	/* in flight for exit() from here until after_load has returned */
 	pass = cudastub_exit_enter();
 	if (pass == CUDASTUB_EXIT_UNREGISTERED) {
