@@ -40,6 +40,7 @@
 
 #include "cudastub/cudastub.h"
 #include "test_support.h"
+#include "ts_driver.h"
 #include "ts_release.h"
 
 /* From CMake: CSV_STUB (the cuSOLVER stub). */
@@ -221,17 +222,6 @@ static int run(const char *lib, const char *path, const char *const *extra, stru
 	return 0;
 }
 
-/* Whether this machine has a CUDA driver: without one, handle creation
- * must be cuSOLVER's "not initialized". */
-static int have_driver(void)
-{
-	void *driver = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
-
-	if (driver)
-		dlclose(driver);
-	return driver != NULL;
-}
-
 static void same_answers(int major)
 {
 	static const char *const keys[] = {"prop_rc.0",	       "prop.0",
@@ -271,7 +261,7 @@ static void same_answers(int major)
 	CU_ASSERT_EQUAL(ts_number(&direct, "version"), ts_number(&direct, "prop.0") * 1000 +
 							       ts_number(&direct, "prop.1") * 100 +
 							       ts_number(&direct, "prop.2"));
-	if (!have_driver()) {
+	if (!ts_machine_has_driver()) {
 		CU_ASSERT_EQUAL(ts_number(&direct, "dn_create_rc"),
 				CUSOLVER_STATUS_NOT_INITIALIZED);
 		CU_ASSERT_EQUAL(ts_number(&direct, "sp_create_rc"),

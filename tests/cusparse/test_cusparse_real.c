@@ -38,6 +38,7 @@
 
 #include "cudastub/cudastub.h"
 #include "test_support.h"
+#include "ts_driver.h"
 #include "ts_release.h"
 
 /* From CMake: CS_STUB (the cuSPARSE stub), CS_CUSOLVER_STUB. */
@@ -227,17 +228,6 @@ static int run(const char *scenario, const char *lib, const char *path, const ch
 	return 0;
 }
 
-/* Whether this machine has a CUDA driver: without one, handle creation
- * must be cuSPARSE's "not initialized". */
-static int have_driver(void)
-{
-	void *driver = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
-
-	if (driver)
-		dlclose(driver);
-	return driver != NULL;
-}
-
 /* Every answer of the calls child, directly and through the stub. */
 static void same_answers(int major)
 {
@@ -271,7 +261,7 @@ static void same_answers(int major)
 	CU_ASSERT_EQUAL(ts_number(&direct, "prop_rc.0"), CUSPARSE_STATUS_SUCCESS);
 	CU_ASSERT_EQUAL(ts_number(&direct, "version_rc"), CUSPARSE_STATUS_INVALID_VALUE);
 	CU_ASSERT_STRING_EQUAL(ts_text(&direct, "name.3"), "CUSPARSE_STATUS_INVALID_VALUE");
-	if (!have_driver())
+	if (!ts_machine_has_driver())
 		CU_ASSERT_EQUAL(ts_number(&direct, "create_rc"), CUSPARSE_STATUS_NOT_INITIALIZED);
 	/* the descriptor was made and read back: 4 x 5, 3 entries, CSR */
 	CU_ASSERT_EQUAL(ts_number(&direct, "csr_rc"), CUSPARSE_STATUS_SUCCESS);
