@@ -77,6 +77,10 @@ function(_cudastub_header_packages lib out)
   set(pip_cupti nvidia-cuda-cupti)
   set(pip_cusolvermg nvidia-cusolver)
   set(pip_nvtoolsext nvidia-nvtx) # its headers: nvtx3/ (13: nvidia-nvtx alone)
+  # NPP's eleven libraries are one wheel
+  foreach(npp nppc nppial nppicc nppidei nppif nppig nppim nppist nppisu nppitc npps)
+    set(pip_${npp} nvidia-npp)
+  endforeach()
   # Debian packages these headers apart from the toolkit's
   set(debian_nvml libnvidia-ml-dev)
   set(debian_cupti libcupti-dev)

@@ -37,8 +37,8 @@
 /* From CMake: LC_LIB, LC_STUB, LC_ENV (CUDASTUB_<LIB>), LC_SYMBOLS (the
  * generated export list), LC_EXPORTS_REAL (the export list of the real
  * library of the stub's ABI, "" where none is recorded),
- * LC_NO_LIBRARY, LC_VERSION_FN, LC_FORM_PROPERTY, LC_FORM_VALUE or LC_FORM_NUMBER or
- * neither, LC_FORM (the query's form, below), LC_VERSION_NODE,
+ * LC_NO_LIBRARY, LC_VERSION_FN, LC_FORM_PROPERTY, LC_FORM_VALUE, LC_FORM_NUMBER,
+ * LC_FORM_STRUCT or neither, LC_FORM (the query's form, below), LC_VERSION_NODE,
  * LC_SONAME_13, LC_SONAME_12, LC_SONAME_11 ("" for none), LC_ABI. */
 #define FORM_MAJOR_MINOR 0 /* nvJitLinkVersion(&major, &minor) */
 #define FORM_PROPERTY	 1 /* cublasGetProperty(MAJOR_VERSION, &value), ... */
@@ -141,6 +141,21 @@ static int version_child(void)
 		if (load)
 			load();
 		printf("absent=1\n");
+	}
+#elif LC_FORM_STRUCT
+	/* FUNCTION() returns &{major, minor, build} (nppGetLibVersion): a
+	 * version of 0 without a library, which stands for the stub's "no
+	 * library" code, the function having no status */
+	typedef const struct {
+		int major, minor, build;
+	} * version_fn(void);
+	version_fn *query = (version_fn *)dlsym(lib, LC_VERSION_FN);
+
+	if (query && query()) {
+		v[0] = query()->major;
+		v[1] = query()->minor;
+		v[2] = query()->build;
+		rc = v[0] > 0 ? 0 : LC_NO_LIBRARY;
 	}
 #elif LC_FORM == FORM_MAJOR_MINOR
 	int (*query)(int *, int *) = (int (*)(int *, int *))dlsym(lib, LC_VERSION_FN);

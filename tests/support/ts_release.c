@@ -13,14 +13,16 @@
 static const char *const *release_fixtures(int major)
 {
 	/* the CUDA runtime, the math libraries, then the libraries packaged
-	 * one to a fixture (CUPTI, cuSOLVERMg, nvJPEG, nvFatbin, cuFile) */
+	 * one to a fixture (CUPTI, cuSOLVERMg, nvJPEG, nvFatbin, cuFile, NPP's
+	 * core and signal libraries) */
 	static const char *const fixtures_12[] = {
-		"cuda-12.4",   "mathlibs-12.4", "cupti-12.4",  "cusolvermg-12.4",
-		"nvjpeg-12.4", "nvfatbin-12.4", "cufile-12.4", NULL,
+		"cuda-12.4",	   "mathlibs-12.4", "cupti-12.4",
+		"cusolvermg-12.4", "nvjpeg-12.4",   "nvfatbin-12.4",
+		"cufile-12.4",	   "npp-12.4",	    NULL,
 	};
 	static const char *const fixtures_11[] = {
 		"cuda-11.8",   "mathlibs-11.8", "cupti-11.8", "cusolvermg-11.8",
-		"nvjpeg-11.8", "cufile-11.8",	NULL,
+		"nvjpeg-11.8", "cufile-11.8",	"npp-11.8",   NULL,
 	};
 	static const char *const none[] = {NULL};
 

@@ -2,8 +2,8 @@
  * NVIDIA's libraries of a CUDA release, as the real-library suites find
  * them: 13 is the local toolkit's (ld.so.cache knows its folder), 12 and 11
  * the fixtures tests/fixtures/fetch.sh fetched (cuda-12.4, mathlibs-12.4,
- * cupti-12.4, cusolvermg-12.4, nvjpeg-12.4, nvfatbin-12.4, cufile-12.4, and
- * the same of 11.8), which keep each library in the folder its Debian
+ * cupti-12.4, cusolvermg-12.4, nvjpeg-12.4, nvfatbin-12.4, cufile-12.4,
+ * npp-12.4, and the same of 11.8), which keep each library in the folder its Debian
  * package does.
  */
 #ifndef CUDASTUB_TS_RELEASE_H

@@ -15,6 +15,7 @@ The probe asks a candidate its version the way the spec says:
   number       FUNCTION(&value), major * 1000 + minor * 10   cuFileGetVersion
   returned     FUNCTION() returns a version code    cudnnGetVersion
   encoded      FUNCTION(&code)                      ncclGetVersion
+  struct       FUNCTION() returns &{major, minor, build}  nppGetLibVersion
 Without release lines the library's major is CUDA's (cuBLAS 12.4 is CUDA
 12); with them the library's own version says (cuFFT 11.2 is CUDA 12);
 with cuda_release the candidate says the CUDA it was built with (cuDNN 9
@@ -94,6 +95,12 @@ def emit_library_c(spec, abi, header_note):
         out += ["", "\t*(void **)&query = cudastub_probe_symbol(handle, \"%s\");" % name,
                 "\tif (!query)", "\t\treturn -1;",
                 "\treturn cudastub_version_code_split((long long)query(), own);", "}"]
+    elif form == "struct":
+        out += ["\t%s version;" % fn.ret, "",
+                "\t*(void **)&query = cudastub_probe_symbol(handle, \"%s\");" % name,
+                "\tif (!query || !(version = query()))", "\t\treturn -1;",
+                "\town[0] = version->major;", "\town[1] = version->minor;",
+                "\town[2] = version->build;", "\treturn 0;", "}"]
     elif form == "encoded":
         out += ["\tint code = 0;", "",
                 "\t*(void **)&query = cudastub_probe_symbol(handle, \"%s\");" % name,

@@ -172,7 +172,10 @@ class Spec:
                               forward, whatever the reason: VALUE, a C
                               constant of its return type from the library's
                               headers (NVTX_NO_PUSH_POP_TRACKING), in place of
-                              its reason's code or the 0 of its type
+                              its reason's code or the 0 of its type; for a
+                              function returning a pointer to a struct, VALUE
+                              {a,b,...} (no spaces) is a struct of the stub's
+                              own it points to (nppGetLibVersion: {0,0,0})
       result_field FIELD ENUM the result is a struct (cuFile's CUfileError_t):
                               its FIELD holds the status, an ENUM (whose
                               names the tables give), its other fields 0
@@ -228,7 +231,9 @@ class Spec:
                               number (FUNCTION(&value), value major * 1000
                               + minor * 10: cuFileGetVersion), returned
                               (FUNCTION() returns the version code:
-                              cudnnGetVersion), encoded (FUNCTION(&code):
+                              cudnnGetVersion), struct (FUNCTION() returns a
+                              pointer to {major, minor, build}:
+                              nppGetLibVersion), encoded (FUNCTION(&code):
                               ncclGetVersion; a code is major * 10000 +
                               minor * 100 + patch, or below 10000 major *
                               1000 + minor * 100 + patch: cuDNN 8, NCCL
@@ -432,7 +437,7 @@ class Spec:
         # the library whose function it is, when it is not this one's
         self.version_library = q[2] if q and len(q) > 2 else None
         forms = ("major_minor", "property", "text", "value", "number", "returned", "encoded",
-                 "none")
+                 "struct", "none")
         if q and q[1] not in forms:
             raise SystemExit("%s: version_query %s: form one of %s"
                              % (path, q[0], ", ".join(forms)))

@@ -23,9 +23,20 @@ typedef enum cudastub_lib {
 	CUDASTUB_LIB_NVJPEG = 16, /* libnvjpeg */
 	CUDASTUB_LIB_NVFATBIN = 17, /* libnvfatbin */
 	CUDASTUB_LIB_CUFILE = 18, /* libcufile */
+	CUDASTUB_LIB_NPPC = 19, /* libnppc */
+	CUDASTUB_LIB_NPPIAL = 20, /* libnppial */
+	CUDASTUB_LIB_NPPICC = 21, /* libnppicc */
+	CUDASTUB_LIB_NPPIDEI = 22, /* libnppidei */
+	CUDASTUB_LIB_NPPIF = 23, /* libnppif */
+	CUDASTUB_LIB_NPPIG = 24, /* libnppig */
+	CUDASTUB_LIB_NPPIM = 25, /* libnppim */
+	CUDASTUB_LIB_NPPIST = 26, /* libnppist */
+	CUDASTUB_LIB_NPPISU = 27, /* libnppisu */
+	CUDASTUB_LIB_NPPITC = 28, /* libnppitc */
+	CUDASTUB_LIB_NPPS = 29, /* libnpps */
 	/* one past the largest: a number below it that no library has (one
 	 * retired) is a hole, which every API answers as a stub not linked */
-	CUDASTUB_LIB_COUNT = 19
+	CUDASTUB_LIB_COUNT = 30
 } cudastub_lib;
 
 /* Each stub's entry points (cudastub_<lib>_info, cudastub_<lib>_load). */
@@ -48,6 +59,17 @@ CUDASTUB_DECLARE_ENTRY_POINTS(cusolvermg)
 CUDASTUB_DECLARE_ENTRY_POINTS(nvjpeg)
 CUDASTUB_DECLARE_ENTRY_POINTS(nvfatbin)
 CUDASTUB_DECLARE_ENTRY_POINTS(cufile)
+CUDASTUB_DECLARE_ENTRY_POINTS(nppc)
+CUDASTUB_DECLARE_ENTRY_POINTS(nppial)
+CUDASTUB_DECLARE_ENTRY_POINTS(nppicc)
+CUDASTUB_DECLARE_ENTRY_POINTS(nppidei)
+CUDASTUB_DECLARE_ENTRY_POINTS(nppif)
+CUDASTUB_DECLARE_ENTRY_POINTS(nppig)
+CUDASTUB_DECLARE_ENTRY_POINTS(nppim)
+CUDASTUB_DECLARE_ENTRY_POINTS(nppist)
+CUDASTUB_DECLARE_ENTRY_POINTS(nppisu)
+CUDASTUB_DECLARE_ENTRY_POINTS(nppitc)
+CUDASTUB_DECLARE_ENTRY_POINTS(npps)
 
 /* Codes of the stubs' own, where a library's result enum has none that
  * fits (README.md, "Error codes"): 1000 plus the driver's code for the
@@ -106,6 +128,28 @@ CUDASTUB_DECLARE_ENTRY_POINTS(cufile)
 #pragma weak cudastub_nvfatbin_load
 #pragma weak cudastub_cufile_info
 #pragma weak cudastub_cufile_load
+#pragma weak cudastub_nppc_info
+#pragma weak cudastub_nppc_load
+#pragma weak cudastub_nppial_info
+#pragma weak cudastub_nppial_load
+#pragma weak cudastub_nppicc_info
+#pragma weak cudastub_nppicc_load
+#pragma weak cudastub_nppidei_info
+#pragma weak cudastub_nppidei_load
+#pragma weak cudastub_nppif_info
+#pragma weak cudastub_nppif_load
+#pragma weak cudastub_nppig_info
+#pragma weak cudastub_nppig_load
+#pragma weak cudastub_nppim_info
+#pragma weak cudastub_nppim_load
+#pragma weak cudastub_nppist_info
+#pragma weak cudastub_nppist_load
+#pragma weak cudastub_nppisu_info
+#pragma weak cudastub_nppisu_load
+#pragma weak cudastub_nppitc_info
+#pragma weak cudastub_nppitc_load
+#pragma weak cudastub_npps_info
+#pragma weak cudastub_npps_load
 
 /* NULL when the program does not link that stub. */
 static inline const cudastub_library_info *cudastub_info(cudastub_lib lib)
@@ -132,6 +176,17 @@ static inline const cudastub_library_info *cudastub_info(cudastub_lib lib)
 	case CUDASTUB_LIB_NVJPEG: info = cudastub_nvjpeg_info; break;
 	case CUDASTUB_LIB_NVFATBIN: info = cudastub_nvfatbin_info; break;
 	case CUDASTUB_LIB_CUFILE: info = cudastub_cufile_info; break;
+	case CUDASTUB_LIB_NPPC: info = cudastub_nppc_info; break;
+	case CUDASTUB_LIB_NPPIAL: info = cudastub_nppial_info; break;
+	case CUDASTUB_LIB_NPPICC: info = cudastub_nppicc_info; break;
+	case CUDASTUB_LIB_NPPIDEI: info = cudastub_nppidei_info; break;
+	case CUDASTUB_LIB_NPPIF: info = cudastub_nppif_info; break;
+	case CUDASTUB_LIB_NPPIG: info = cudastub_nppig_info; break;
+	case CUDASTUB_LIB_NPPIM: info = cudastub_nppim_info; break;
+	case CUDASTUB_LIB_NPPIST: info = cudastub_nppist_info; break;
+	case CUDASTUB_LIB_NPPISU: info = cudastub_nppisu_info; break;
+	case CUDASTUB_LIB_NPPITC: info = cudastub_nppitc_info; break;
+	case CUDASTUB_LIB_NPPS: info = cudastub_npps_info; break;
 	case CUDASTUB_LIB_COUNT: break;
 	}
 	return info ? info() : 0;
@@ -162,6 +217,17 @@ static inline cudastub_state cudastub_load(cudastub_lib lib)
 	case CUDASTUB_LIB_NVJPEG: load = cudastub_nvjpeg_load; break;
 	case CUDASTUB_LIB_NVFATBIN: load = cudastub_nvfatbin_load; break;
 	case CUDASTUB_LIB_CUFILE: load = cudastub_cufile_load; break;
+	case CUDASTUB_LIB_NPPC: load = cudastub_nppc_load; break;
+	case CUDASTUB_LIB_NPPIAL: load = cudastub_nppial_load; break;
+	case CUDASTUB_LIB_NPPICC: load = cudastub_nppicc_load; break;
+	case CUDASTUB_LIB_NPPIDEI: load = cudastub_nppidei_load; break;
+	case CUDASTUB_LIB_NPPIF: load = cudastub_nppif_load; break;
+	case CUDASTUB_LIB_NPPIG: load = cudastub_nppig_load; break;
+	case CUDASTUB_LIB_NPPIM: load = cudastub_nppim_load; break;
+	case CUDASTUB_LIB_NPPIST: load = cudastub_nppist_load; break;
+	case CUDASTUB_LIB_NPPISU: load = cudastub_nppisu_load; break;
+	case CUDASTUB_LIB_NPPITC: load = cudastub_nppitc_load; break;
+	case CUDASTUB_LIB_NPPS: load = cudastub_npps_load; break;
 	case CUDASTUB_LIB_COUNT: break;
 	}
 	return load ? load() : CUDASTUB_STATE_NOT_LINKED;
