@@ -387,9 +387,11 @@ CUDASTUB_HIDDEN const char *cudastub_exit_summary(void);
  * is in the process already, read from the process's list of objects with
  * no system call (dlopen with RTLD_NOLOAD searches the file system for a
  * name that is not loaded); and dlopen(soname, flags | RTLD_NOLOAD) for
- * one that is, else NULL. */
+ * one that is, else NULL; and which release SONAMEs are loaded, in one
+ * walk (indices into cudastub_release_sonames, ascending). */
 CUDASTUB_HIDDEN int cudastub_is_loaded(const char *soname);
 CUDASTUB_HIDDEN void *cudastub_dlopen_loaded(const char *soname, int flags);
+CUDASTUB_HIDDEN size_t cudastub_loaded_releases(unsigned short *hits, size_t max);
 
 /* loader_versions.c: a CUDA version (12040) as major and minor; -1 for
  * none (0 or less). */

@@ -65,3 +65,41 @@ void *cudastub_dlopen_loaded(const char *soname, int flags)
 {
 	return cudastub_is_loaded(soname) ? cudastub_dlopen(soname, flags | RTLD_NOLOAD) : NULL;
 }
+
+/* The release SONAMEs the walk found loaded (indices into the list). */
+struct release_walk {
+	unsigned short *hits;
+	size_t count, max;
+};
+
+static int note_releases(struct dl_phdr_info *info, size_t size, void *ctx)
+{
+	struct release_walk *walk = ctx;
+
+	for (size_t i = 0; cudastub_release_sonames[i].soname && walk->count < walk->max; i++)
+		if (is_named(info, size, (void *)cudastub_release_sonames[i].soname))
+			walk->hits[walk->count++] = (unsigned short)i;
+	return 0;
+}
+
+/* One walk of the loaded objects for every release SONAME (a walk per name
+ * cost as much again for each library the specs add): the indices found,
+ * ascending and each once, at most max. */
+size_t cudastub_loaded_releases(unsigned short *hits, size_t max)
+{
+	struct release_walk walk = {hits, 0, max};
+	size_t kept = 0;
+
+	cudastub_dl_iterate_phdr(note_releases, &walk);
+	for (size_t i = 1; i < walk.count; i++) /* a few at most: insertion sort */
+		for (size_t j = i; j > 0 && hits[j - 1] > hits[j]; j--) {
+			unsigned short t = hits[j];
+
+			hits[j] = hits[j - 1];
+			hits[j - 1] = t;
+		}
+	for (size_t i = 0; i < walk.count; i++)
+		if (!kept || hits[kept - 1] != hits[i])
+			hits[kept++] = hits[i];
+	return kept;
+}

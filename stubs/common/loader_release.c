@@ -31,8 +31,13 @@
 /* 1: the major of a CUDA library already loaded, or 0. */
 static int release_in_process(const char **which)
 {
-	for (const struct cudastub_soname *so = cudastub_release_sonames; so->soname; so++) {
-		void *h = cudastub_dlopen_loaded(so->soname, RTLD_LAZY);
+	unsigned short hits[64];
+	size_t found = cudastub_loaded_releases(hits, sizeof hits / sizeof *hits);
+
+	/* in the list's order, as one walk per name found them */
+	for (size_t k = 0; k < found; k++) {
+		const struct cudastub_soname *so = &cudastub_release_sonames[hits[k]];
+		void *h = cudastub_dlopen(so->soname, RTLD_LAZY | RTLD_NOLOAD);
 		int stub;
 
 		if (!h)
