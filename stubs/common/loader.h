@@ -393,6 +393,17 @@ CUDASTUB_HIDDEN int cudastub_is_loaded(const char *soname);
 CUDASTUB_HIDDEN void *cudastub_dlopen_loaded(const char *soname, int flags);
 CUDASTUB_HIDDEN size_t cudastub_loaded_releases(unsigned short *hits, size_t max);
 
+/* loader_symtab.c: read through an object's own GNU hash table, not
+ * dlsym's search of its dependencies too. Whether the object of map
+ * itself defines any of names (NULL-ended): 1 or 0, or -1 when it has no
+ * table this can read (then ask dlsym). The size of its symbol name, when
+ * the object itself defines it at address: 0, else -1. */
+struct link_map;
+CUDASTUB_HIDDEN int cudastub_object_defines_any(const struct link_map *map,
+						const char *const *names);
+CUDASTUB_HIDDEN int cudastub_object_symbol_size(const struct link_map *map, const char *name,
+						const void *address, size_t *size);
+
 /* loader_versions.c: a CUDA version (12040) as major and minor; -1 for
  * none (0 or less). */
 CUDASTUB_HIDDEN int cudastub_version_decode(int version, int *major, int *minor);

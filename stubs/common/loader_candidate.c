@@ -15,6 +15,7 @@
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <link.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,20 +24,66 @@
 
 #include "loader.h"
 
-void cudastub_self_identify(struct cudastub_self *self)
+/* This object's own entry in the list of the process's objects: the one
+ * whose dynamic section is ours. Found by a walk from the main program's
+ * (a few objects); dladdr1, which also scans this stub's whole symbol
+ * table for the nearest symbol, only where the walk does not reach it
+ * (a stub loaded with dlmopen into a namespace of its own). */
+extern ElfW(Dyn) _DYNAMIC[] __attribute__((visibility("hidden")));
+
+static struct link_map *own_link_map(const char **path)
 {
-	Dl_info where;
 	struct link_map *map = NULL;
+	void *main_program = cudastub_dlopen(NULL, RTLD_LAZY | RTLD_NOLOAD);
+	Dl_info where;
+
+	if (main_program && dlinfo(main_program, RTLD_DI_LINKMAP, &map) == 0)
+		for (; map; map = map->l_next)
+			if (map->l_ld == _DYNAMIC) {
+				*path = map->l_name;
+				return map;
+			}
+	if (!dladdr1((void *)cudastub_self_identify, &where, (void **)&map, RTLD_DL_LINKMAP))
+		return NULL;
+	*path = where.dli_fname;
+	return map;
+}
+
+static void read_self(struct cudastub_self *self)
+{
 	struct stat st;
 
 	memset(self, 0, sizeof *self);
-	if (!dladdr1((void *)cudastub_self_identify, &where, (void **)&map, RTLD_DL_LINKMAP))
+	if (!(self->link_map = own_link_map(&self->path)))
 		return;
-	self->link_map = map;
-	self->path = where.dli_fname;
 	if (self->path && stat(self->path, &st) == 0) {
 		self->dev = (unsigned long)st.st_dev;
 		self->ino = (unsigned long)st.st_ino;
+	}
+}
+
+/* What the stub is does not change while it is mapped, and dladdr1 scans
+ * the stub's whole symbol table to say it: read once, kept. No thread
+ * waits for another to read it (one may be inside a library constructor,
+ * holding the dynamic loader's lock that dladdr1 needs): each reads it
+ * itself until one has kept it. */
+void cudastub_self_identify(struct cudastub_self *self)
+{
+	enum { UNKNOWN, KEEPING, KEPT };
+	static struct cudastub_self kept;
+	static _Atomic int state = UNKNOWN;
+	int expected = UNKNOWN;
+
+	if (atomic_load_explicit(&state, memory_order_acquire) == KEPT) {
+		*self = kept;
+		return;
+	}
+	read_self(self);
+	if (self->link_map &&
+	    atomic_compare_exchange_strong_explicit(&state, &expected, KEEPING,
+						    memory_order_acquire, memory_order_relaxed)) {
+		kept = *self;
+		atomic_store_explicit(&state, KEPT, memory_order_release);
 	}
 }
 
@@ -69,9 +116,15 @@ int cudastub_is_stub_build(void *handle)
 
 /* True when the object exports a cudastub entry point of its own (one of
  * any stub's cudastub_<lib>_info, generated/libraries.c), not through a
- * dependency: then it is a cudastub build, not NVIDIA's. */
+ * dependency: then it is a cudastub build, not NVIDIA's. Read from the
+ * object's own symbol table (loader_symtab.c); dlsym only for an object
+ * without a table that can be read so. */
 static int exports_stub_marker(void *handle, const struct link_map *map)
 {
+	int defines = cudastub_object_defines_any(map, cudastub_stub_markers);
+
+	if (defines >= 0)
+		return defines;
 	for (const char *const *m = cudastub_stub_markers; *m; m++) {
 		void *sym = dlsym(handle, *m);
 		Dl_info where;

@@ -46,14 +46,32 @@ static const char *soname_of(const struct dl_phdr_info *info)
 	return (const char *)strtab + name;
 }
 
+/* An object's names: its file's (the last part of its path) and its
+ * SONAME; either may be NULL. */
+struct object_names {
+	const char *file, *soname;
+};
+
+static struct object_names names_of(const struct dl_phdr_info *info)
+{
+	const char *slash = info->dlpi_name ? strrchr(info->dlpi_name, '/') : NULL;
+
+	return (struct object_names){slash ? slash + 1 : NULL, soname_of(info)};
+}
+
+static int has_name(const struct object_names *names, const char *name)
+{
+	return (names->file && strcmp(names->file, name) == 0) ||
+	       (names->soname && strcmp(names->soname, name) == 0);
+}
+
 /* An object is name when its SONAME or its file name is. */
 static int is_named(struct dl_phdr_info *info, size_t size, void *name)
 {
-	const char *file = info->dlpi_name ? strrchr(info->dlpi_name, '/') : NULL;
-	const char *soname = soname_of(info);
+	struct object_names names = names_of(info);
 
 	(void)size;
-	return (file && strcmp(file + 1, name) == 0) || (soname && strcmp(soname, name) == 0);
+	return has_name(&names, name);
 }
 
 int cudastub_is_loaded(const char *soname)
@@ -72,12 +90,16 @@ struct release_walk {
 	size_t count, max;
 };
 
+/* An object's names are read once and compared with every release SONAME:
+ * reading them again per SONAME was most of the walk's cost. */
 static int note_releases(struct dl_phdr_info *info, size_t size, void *ctx)
 {
 	struct release_walk *walk = ctx;
+	struct object_names names = names_of(info);
 
+	(void)size;
 	for (size_t i = 0; cudastub_release_sonames[i].soname && walk->count < walk->max; i++)
-		if (is_named(info, size, (void *)cudastub_release_sonames[i].soname))
+		if (has_name(&names, cudastub_release_sonames[i].soname))
 			walk->hits[walk->count++] = (unsigned short)i;
 	return 0;
 }

@@ -60,21 +60,42 @@ static size_t memory_page(void)
 	return page >= BLOCK ? (size_t)page : BLOCK;
 }
 
-/* Why the code at fn, name's entry, cannot be what the library was built
- * with, or NULL. */
-static const char *zeroed_code(const void *fn, const char *name)
+/* Where fn, name's entry in the object of handle, lies: the object's base
+ * and the symbol's size (0 if unknown). Read from the object's own symbol
+ * table; dladdr1, which scans every symbol of the object for the nearest,
+ * only where that cannot answer (a function of a dependency). 0, or -1
+ * when fn is in no loaded object. */
+static int locate(void *handle, const void *fn, const char *name, uintptr_t *base, size_t *size)
 {
+	struct link_map *map = NULL;
 	const ElfW(Sym) *sym = NULL;
 	Dl_info where;
-	uintptr_t entry = (uintptr_t)fn, page = memory_page(), page_end, body_end, block;
-	size_t body, head;
+
+	if (dlinfo(handle, RTLD_DI_LINKMAP, &map) == 0 && map &&
+	    cudastub_object_symbol_size(map, name, fn, size) == 0) {
+		*base = (uintptr_t)map->l_addr;
+		return 0;
+	}
+	if (!dladdr1(fn, &where, (void **)&sym, RTLD_DL_SYMENT) || !where.dli_fbase)
+		return -1;
+	*base = (uintptr_t)where.dli_fbase;
+	*size = sym ? (size_t)sym->st_size : 0;
+	return 0;
+}
+
+/* Why the code at fn, name's entry, cannot be what the library was built
+ * with, or NULL. */
+static const char *zeroed_code(void *handle, const void *fn, const char *name)
+{
+	uintptr_t entry = (uintptr_t)fn, page = memory_page(), page_end, body_end, block, base;
+	size_t body, head, size = 0;
 
 	/* Outside every loaded object there is nothing known to be mapped to
 	 * read: leave it to the probe. */
-	if (!dladdr1(fn, &where, (void **)&sym, RTLD_DL_SYMENT) || !where.dli_fbase)
+	if (locate(handle, fn, name, &base, &size) != 0)
 		return NULL;
 	page_end = (entry & ~(page - 1)) + page;
-	body = sym && sym->st_size ? (size_t)sym->st_size : 1;
+	body = size ? size : 1;
 	body_end = body < page_end - entry ? entry + body : page_end;
 	head = body < ENTRY_BYTES ? body : ENTRY_BYTES;
 	if (head > page_end - entry)
@@ -82,7 +103,7 @@ static const char *zeroed_code(const void *fn, const char *name)
 	if (all_zero((const unsigned char *)fn, head)) {
 		snprintf(refusal, sizeof refusal,
 			 "damaged: the code of %s (at 0x%llx in the library) is zeros", name,
-			 (unsigned long long)(entry - (uintptr_t)where.dli_fbase));
+			 (unsigned long long)(entry - base));
 		return refusal;
 	}
 	for (block = entry & ~(uintptr_t)(BLOCK - 1); block < body_end; block += BLOCK)
@@ -90,7 +111,7 @@ static const char *zeroed_code(const void *fn, const char *name)
 			snprintf(refusal, sizeof refusal,
 				 "damaged: the 4 KiB block at 0x%llx in the library, which holds "
 				 "code of %s, is zeros",
-				 (unsigned long long)(block - (uintptr_t)where.dli_fbase), name);
+				 (unsigned long long)(block - base), name);
 			return refusal;
 		}
 	return NULL;
@@ -100,7 +121,7 @@ void *cudastub_probe_symbol(void *handle, const char *name)
 {
 	void *fn = dlsym(handle, name);
 
-	if (fn && zeroed_code(fn, name))
+	if (fn && zeroed_code(handle, fn, name))
 		return NULL;
 	return fn;
 }

@@ -23,7 +23,6 @@
 #include <dlfcn.h>
 #include <limits.h>
 #include <link.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,18 +40,27 @@
 static const int toolkit_lib_dirs_count = 2;
 static const char *const toolkit_lib_dirs[] = {"lib64", "lib"};
 
-/* Formats a path. One too long for PATH_MAX is skipped (returns 0), never
- * truncated into the name of some other file. */
-static int path_format(char *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int path_format(char *out, const char *fmt, ...)
+/* Joins two or three parts of a path with '/' (c may be NULL). One too
+ * long for PATH_MAX is skipped (returns 0), never truncated into the name
+ * of some other file. Not snprintf: a search joins some thirty paths, and
+ * formatting them was a tenth of its own work. */
+static int path_join(char *out, const char *a, const char *b, const char *c)
 {
-	va_list ap;
-	int n;
+	const char *parts[3] = {a, b, c};
+	size_t at = 0;
 
-	va_start(ap, fmt);
-	n = vsnprintf(out, PATH_MAX, fmt, ap);
-	va_end(ap);
-	return n > 0 && n < PATH_MAX;
+	for (int i = 0; i < 3 && parts[i]; i++) {
+		size_t n = strlen(parts[i]);
+
+		if (at + (i > 0) + n >= PATH_MAX)
+			return 0;
+		if (i > 0)
+			out[at++] = '/';
+		memcpy(out + at, parts[i], n);
+		at += n;
+	}
+	out[at] = '\0';
+	return at > 0;
 }
 
 static int is_dir(const char *path)
@@ -101,7 +109,7 @@ static enum cudastub_try try_folder(struct cudastub_search *s, const struct cuda
 	for (so = s->lib->sonames; so->soname; so++) {
 		if (!soname_wanted(s, so))
 			continue;
-		if (!path_format(path, "%s/%s", dir, so->soname))
+		if (!path_join(path, dir, so->soname, NULL))
 			continue;
 		r = cudastub_try_candidate(s, self, source, so->major, path, RTLD_NOW | RTLD_LOCAL);
 		if (r == CUDASTUB_TRY_LOADED)
@@ -210,13 +218,13 @@ static int try_root(struct cudastub_search *s, const struct cudastub_self *self,
 	struct stat st;
 
 	if (kind == CUDASTUB_ROOT_LIBRARY_FOLDER)
-		return path_format(path, "%s/%s", root, so->soname) && stat(path, &st) == 0 &&
+		return path_join(path, root, so->soname, NULL) && stat(path, &st) == 0 &&
 		       try_derived(s, self, CUDASTUB_SOURCE_PIP_WHEEL, so->major, path);
-	if (!path_format(path, "%s/nvidia", root) || !is_dir(path))
+	if (!path_join(path, root, "nvidia", NULL) || !is_dir(path))
 		return 0;
 	++*wheel_folders;
 	for (const char *const *w = s->lib->wheel_dirs; *w; w++)
-		if (path_format(path, "%s/%s/%s", root, *w, so->soname) &&
+		if (path_join(path, root, *w, so->soname) &&
 		    try_derived(s, self, CUDASTUB_SOURCE_PIP_WHEEL, so->major, path))
 			return 1;
 	return 0;
@@ -239,12 +247,15 @@ static int step_pip_wheels(struct cudastub_search *s, const struct cudastub_self
 	}
 	cudastub_log_debug(s->lib, "step 3: pip wheels near %s and where Python imports from",
 			   self->path ? self->path : "?");
-	roots = calloc(1, sizeof *roots);
+	/* 64 KiB of path buffers: zeroing them cost more than the rest of the
+	 * step, and only the first count are ever read */
+	roots = malloc(sizeof *roots);
 	if (!roots) {
 		cudastub_log_attempt(s, CUDASTUB_SOURCE_PIP_WHEEL, 0, PIP_ROOTS,
 				     "not searched: out of memory");
 		return 0;
 	}
+	roots->count = 0;
 	add_stub_ancestors(roots, self->path);
 	cudastub_python_roots(roots);
 	for (unsigned i = 0; i < roots->count; i++)
@@ -283,7 +294,7 @@ static int try_toolkit(struct cudastub_search *s, const struct cudastub_self *se
 		if (!soname_wanted(s, so))
 			continue;
 		for (i = 0; i < toolkit_lib_dirs_count; i++) {
-			if (!path_format(path, "%s/%s/%s", root, toolkit_lib_dirs[i], so->soname))
+			if (!path_join(path, root, toolkit_lib_dirs[i], so->soname))
 				continue;
 			if (cudastub_try_candidate(s, self, source, so->major, path,
 						   RTLD_NOW | RTLD_LOCAL) == CUDASTUB_TRY_LOADED)
@@ -337,7 +348,7 @@ static int walk_serinfo(const Dl_serinfo *info, int defaults, const char *soname
 
 		if (!!(info->dls_serpath[i].dls_flags & LA_SER_DEFAULT) != defaults)
 			continue;
-		if (path_format(path, "%s/%s", info->dls_serpath[i].dls_name, soname) &&
+		if (path_join(path, info->dls_serpath[i].dls_name, soname, NULL) &&
 		    access(path, F_OK) == 0 && (r = visit(path, ctx)) != 0)
 			return r;
 	}
