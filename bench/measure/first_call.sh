@@ -89,7 +89,12 @@ for library in "${libraries[@]}"; do
     not_measured "$measurement" "${cheap_function[$library]}, override" "no real library found by the build"
   fi
   case $library in
-  nvrtc) first_call nvrtc "default search" ;;
+  nvrtc)
+    first_call nvrtc "default search"
+    if [ -n "$driver_dir" ]; then
+      first_call nvrtc "default search, 550 driver on LD_LIBRARY_PATH" "LD_LIBRARY_PATH=$driver_dir"
+    fi
+    ;;
   cudart)
     first_call cudart "default search, no driver"
     if [ -n "$driver_dir" ]; then

@@ -126,6 +126,11 @@ struct cudastub_library {
 	 * info.driver_version and info.choice. Not used under a pin or an
 	 * override. */
 	uint32_t (*preferred_majors)(struct cudastub_search *search);
+	/* With preferred_majors: ask the driver itself for its version,
+	 * loading it, where others read it from its file's name (the runtime,
+	 * whose library needs the driver anyway: spec release_preference
+	 * load_driver). */
+	int preference_loads_driver;
 	/* Optional: a reason to skip a candidate that opened, or NULL. */
 	const char *(*reject)(void *handle);
 	/* Optional: runs after the library is loaded and before any call is
@@ -301,6 +306,15 @@ CUDASTUB_HIDDEN int cudastub_is_stub_build(void *handle);
  * keeps one CUDA release (a mask of CUDASTUB_MAJOR_BIT, 0 for none); fills
  * info.driver_version and info.choice. A library's preferred_majors. */
 CUDASTUB_HIDDEN uint32_t cudastub_release_preference(struct cudastub_search *search);
+
+/* loader_driver_name.c: the CUDA version (12040) the driver a file name
+ * libcuda.so.<driver version> supports, by its branch, or 0 when the name
+ * does not say; *at_least is set for a branch newer than any known, whose
+ * answer is then the newest known version. _from_file resolves path's
+ * links first and copies the driver version ("550.163.01") to driver. */
+CUDASTUB_HIDDEN int cudastub_driver_version_of_name(const char *name, int *at_least);
+CUDASTUB_HIDDEN int cudastub_driver_version_from_file(const char *path, char *driver, size_t size,
+						      int *at_least);
 
 /* generated/libraries.c, from every spec: each library's SONAMEs that
  * belong to one CUDA major (the evidence of a release in the process), and

@@ -26,6 +26,10 @@
 
 static _Atomic(atomic_int *) known;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
+/* set after the first set_up: later asks skip pthread_once, which cost as
+ * much again as the rest of an ask (the runtime stub asks once per
+ * recorded kernel) */
+static atomic_int set;
 
 static void forget_in_child(void)
 {
@@ -55,7 +59,10 @@ int cudastub_pid(void)
 	atomic_int *page;
 	int pid;
 
-	pthread_once(&once, set_up);
+	if (!atomic_load_explicit(&set, memory_order_acquire)) {
+		pthread_once(&once, set_up);
+		atomic_store_explicit(&set, 1, memory_order_release);
+	}
 	page = atomic_load_explicit(&known, memory_order_acquire);
 	if (!page)
 		return (int)getpid();

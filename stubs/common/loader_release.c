@@ -53,12 +53,17 @@ static int release_in_process(const char **which)
 }
 
 /* 2: the first sound libcuda.so.1 where the loader would look (a damaged
- * one is skipped with its reason, never opened), opened by path: kept
- * open, it is also what NVIDIA's libraries get from their dlopen by name. */
+ * one is skipped with its reason, never opened). Its file's name says the
+ * version where it can (loader_driver_name.c), and nothing is loaded;
+ * otherwise, or for a library that loads the driver anyway (the runtime),
+ * it is opened by path: kept open, it is also what NVIDIA's libraries get
+ * from their dlopen by name. */
 struct driver_walk {
 	struct cudastub_library *lib;
 	void *handle;
-	char path[512]; /* the file opened, for the reason it answered none */
+	int named_version, at_least; /* from the file's name, or 0 */
+	char named_driver[32];	     /* "550.163.01" */
+	char path[512];		     /* the file found, for the reason it answered none */
 };
 
 static int open_driver(const char *path, void *ctx)
@@ -73,9 +78,12 @@ static int open_driver(const char *path, void *ctx)
 		cudastub_log_debug(walk->lib, "driver %s: skipped: %s", path, reason);
 		return 0;
 	}
+	snprintf(walk->path, sizeof walk->path, "%s", path);
+	if (!walk->lib->preference_loads_driver &&
+	    (walk->named_version = cudastub_driver_version_from_file(
+		     path, walk->named_driver, sizeof walk->named_driver, &walk->at_least)))
+		return 1;
 	walk->handle = cudastub_dlopen(path, RTLD_NOW | RTLD_LOCAL);
-	if (walk->handle)
-		snprintf(walk->path, sizeof walk->path, "%s", path);
 	return walk->handle != NULL;
 }
 
@@ -96,18 +104,20 @@ static void driver_missing(struct cudastub_search *search, const char *why)
 	cudastub_log_debug(search->lib, "%s: no preference of major", why);
 }
 
-static int driver_version(struct cudastub_search *search)
+static int driver_version(struct cudastub_search *search, struct driver_walk *walk)
 {
 	struct cudastub_library *lib = search->lib;
-	struct driver_walk walk = {lib, NULL, "libcuda.so.1 (already loaded)"};
 	void *driver;
 	int version, is_stub, code;
 	char why[700];
 
 	/* the process's own driver if it has one, wherever it came from */
 	driver = cudastub_dlopen_loaded("libcuda.so.1", RTLD_NOW);
-	if (!driver && cudastub_loader_walk(search->self, "libcuda.so.1", open_driver, &walk))
-		driver = walk.handle;
+	if (!driver && cudastub_loader_walk(search->self, "libcuda.so.1", open_driver, walk)) {
+		if (walk->named_version)
+			return walk->named_version;
+		driver = walk->handle;
+	}
 	if (!driver) {
 		driver_missing(search, "no libcuda.so.1 in the process, nor a sound one where "
 				       "the loader looks (LD_LIBRARY_PATH, RUNPATH, "
@@ -123,13 +133,13 @@ static int driver_version(struct cudastub_search *search)
 		 * NVIDIA's link-time stub) */
 		if (code == -1)
 			snprintf(why, sizeof why,
-				 "%s has no usable cuDriverGetVersion (not a driver)", walk.path);
+				 "%s has no usable cuDriverGetVersion (not a driver)", walk->path);
 		else if (code)
 			snprintf(why, sizeof why, "%s: cuDriverGetVersion failed with code %d",
-				 walk.path, code);
+				 walk->path, code);
 		else
 			snprintf(why, sizeof why, "%s: cuDriverGetVersion answered version %d",
-				 walk.path, version);
+				 walk->path, version);
 		driver_missing(search, why);
 		cudastub_dlclose(driver);
 		return 0;
@@ -141,8 +151,9 @@ static int driver_version(struct cudastub_search *search)
 
 uint32_t cudastub_release_preference(struct cudastub_search *search)
 {
+	struct driver_walk walk = {search->lib, NULL, 0, 0, "", "libcuda.so.1 (already loaded)"};
 	const char *loaded = NULL;
-	char choice[200];
+	char choice[sizeof walk.path + 200];
 	int major, minor, version;
 	uint32_t mask = 0;
 
@@ -152,12 +163,19 @@ uint32_t cudastub_release_preference(struct cudastub_search *search)
 			 "%s is loaded in this process: CUDA %d searched first", loaded, major);
 		mask = CUDASTUB_MAJOR_BIT(major);
 		search->info.release_reason = CUDASTUB_REASON_IN_PROCESS;
-	} else if ((version = driver_version(search)) > 0 &&
+	} else if ((version = driver_version(search, &walk)) > 0 &&
 		   cudastub_version_decode(version, &major, &minor) == 0) {
 		search->info.driver_version = version;
-		snprintf(choice, sizeof choice,
-			 "driver supports CUDA %d.%d: up to CUDA %d searched first", major, minor,
-			 major);
+		if (walk.named_version)
+			snprintf(choice, sizeof choice,
+				 "driver %s (%s, by its file's name, not loaded) supports CUDA "
+				 "%d.%d%s: up to CUDA %d searched first",
+				 walk.named_driver, walk.path, major, minor,
+				 walk.at_least ? " or later" : "", major);
+		else
+			snprintf(choice, sizeof choice,
+				 "driver supports CUDA %d.%d: up to CUDA %d searched first", major,
+				 minor, major);
 		for (int m = 1; m <= major && m < 32; m++)
 			mask |= CUDASTUB_MAJOR_BIT(m);
 		search->info.release_reason = CUDASTUB_REASON_DRIVER;

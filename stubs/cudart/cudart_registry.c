@@ -55,11 +55,15 @@
  *   8. Cancellation: a thread cancelled while it held the lock would leave
  *      it held, and every later replay and __cudaUnregisterFatBinary (nvcc
  *      calls it at exit) would wait for ever. So cancellation is disabled
- *      while the lock is held (the replay calls into the runtime, which
- *      may reach a cancellation point), and from the prepare handler to
- *      the parent's or child's handler of a fork (the loader's prepare
- *      handler, which runs after ours, waits, and other libraries' may
- *      too); the caller's own state is given back after.
+ *      while the lock is held across anything that may reach a
+ *      cancellation point (the replay calls into the runtime), and from
+ *      the prepare handler to the parent's or child's handler of a fork
+ *      (the loader's prepare handler, which runs after ours, waits, and
+ *      other libraries' may too); the caller's own state is given back
+ *      after. Recording a call holds the lock over an append only (no
+ *      cancellation point: realloc is none), and leaves the state alone:
+ *      two pthread_setcancelstate calls were an eighth of the stub's own
+ *      cost per recorded kernel.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -190,6 +194,27 @@ static void own_the_lock(int me)
 	}
 }
 
+/* set once the fork guard is installed: the check before pthread_once */
+static atomic_int fork_guard_installed;
+
+static void install_fork_guard_once(void)
+{
+	if (atomic_load_explicit(&fork_guard_installed, memory_order_acquire))
+		return;
+	/* pthread_once restarts in a child an install cut short by fork() */
+	pthread_once(&fork_guard_once, install_fork_guard);
+	atomic_store_explicit(&fork_guard_installed, 1, memory_order_release);
+}
+
+/* Takes the lock for an append, which reaches no cancellation point
+ * (invariant 8): the caller's cancellation state is left as it is. */
+static void registry_lock_brief(void)
+{
+	install_fork_guard_once();
+	own_the_lock(cudastub_pid());
+	pthread_mutex_lock(&registry.lock);
+}
+
 /* Takes the lock with cancellation disabled (invariant 8); returns the
  * caller's state, for registry_unlock to give back. */
 static int registry_lock(void)
@@ -197,10 +222,7 @@ static int registry_lock(void)
 	int caller;
 
 	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &caller);
-	/* pthread_once restarts in a child an install cut short by fork() */
-	pthread_once(&fork_guard_once, install_fork_guard);
-	own_the_lock(cudastub_pid());
-	pthread_mutex_lock(&registry.lock);
+	registry_lock_brief();
 	return caller;
 }
 
@@ -220,7 +242,7 @@ static int registry_lock_unless_exiting(int *caller)
 		return 1;
 	}
 	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, caller);
-	pthread_once(&fork_guard_once, install_fork_guard);
+	install_fork_guard_once();
 	own_the_lock(cudastub_pid());
 	if (pthread_mutex_trylock(&registry.lock) == 0)
 		return 1;
@@ -278,7 +300,6 @@ void **cudart_registry_add_module(void *fat_binary)
 {
 	struct cudart_record record = {.kind = CUDART_RECORD_FAT_BINARY};
 	struct module *m;
-	int caller;
 
 	if (is_live())
 		return NULL;
@@ -290,9 +311,9 @@ void **cudart_registry_add_module(void *fat_binary)
 	m->records = 1;
 	record.handle = handle_of(m);
 	record.u.fat_binary = fat_binary;
-	caller = registry_lock();
+	registry_lock_brief();
 	if (registry.live || !append(&record)) {
-		registry_unlock(caller);
+		pthread_mutex_unlock(&registry.lock);
 		free(m);
 		return NULL;
 	}
@@ -300,18 +321,18 @@ void **cudart_registry_add_module(void *fat_binary)
 	if (m->next)
 		m->next->prev = m;
 	registry.modules = m;
-	registry_unlock(caller);
+	pthread_mutex_unlock(&registry.lock);
 	return handle_of(m);
 }
 
 int cudart_registry_record(const struct cudart_record *record)
 {
 	struct module *m = module_of(record->handle);
-	int recorded = 0, caller;
+	int recorded = 0;
 
 	if (is_live())
 		return 0;
-	caller = registry_lock();
+	registry_lock_brief();
 	/* A handle that is not the stub's came from the runtime, which is then
 	 * live: forwarding is right for it. A call on a module already
 	 * unregistered is dropped, as it would load the runtime for nothing. */
@@ -323,7 +344,7 @@ int cudart_registry_record(const struct cudart_record *record)
 			recorded = 1;
 		}
 	}
-	registry_unlock(caller);
+	pthread_mutex_unlock(&registry.lock);
 	return recorded;
 }
 
@@ -491,7 +512,8 @@ void cudart_registry_replay(struct cudastub_library *lib)
 	look_up(&real, cudastub_loader_handle(lib)); /* invariant 5: before the lock */
 	caller = registry_lock();
 	if (!registry.live) {
-		compact(); /* released modules are not replayed */
+		if (registry.dead)
+			compact(); /* released modules are not replayed */
 		from = registry.replayed;
 		if (from)
 			cudastub_log_debug(lib,

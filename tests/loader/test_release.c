@@ -6,16 +6,21 @@
  *
  *   T/all/      libnvrtc.so.13 and .so.12 (the fakes), on LD_LIBRARY_PATH
  *   T/driver/   the fake driver (tests/cuda_driver/fakes: CUDA 12.4)
+ *   T/named/    the fake driver again, as NVIDIA installs a driver:
+ *               libcuda.so.1 -> libcuda.so.535.183.01 (a copy), a name that says
+ *               CUDA 12.2 where the fake itself would answer 12.4
  * The runtime "already in the process" is the fake libcudart.so.12
  * (tests/cudart/fakes), dlopen()ed before the stub; a cudastub shim under
  * that name is no evidence of a release.
  */
 #define _GNU_SOURCE
+#include "ts_driver.h"
 #include "ts_files.h"
 #include "unit_common.h"
 
 #include <CUnit/CUnit.h>
 #include <stdio.h>
+#include <unistd.h>
 
 static char tree[1024];
 
@@ -35,6 +40,11 @@ static int suite_init(void)
 		if (uc_link(uc_fake(variants[i]),
 			    uc_fmt("%s/%s", in_tree("all"), uc_fake_file_name(variants[i]))) != 0)
 			return -1;
+	if (uc_mkdirs(in_tree("named")) != 0 ||
+	    ts_copy_file(RELEASE_FAKE_DRIVER,
+			 uc_fmt("%s/libcuda.so.535.183.01", in_tree("named"))) != 0 ||
+	    symlink("libcuda.so.535.183.01", uc_fmt("%s/libcuda.so.1", in_tree("named"))) != 0)
+		return -1;
 	return uc_link(RELEASE_FAKE_DRIVER, uc_fmt("%s/libcuda.so.1", in_tree("driver")));
 }
 
@@ -72,6 +82,40 @@ static void test_driver_supports_12(void)
 	UC_EXPECT_FAKE(&c, CUDASTUB_SOURCE_LOADER_SEARCH, 12, 4, "fake-nvrtc-12");
 	CU_ASSERT_TRUE(uc_is(&c, "driver_version", "12040"));
 	CU_ASSERT_TRUE(uc_has(&c, "choice", "driver supports CUDA 12.4: up to CUDA 12"));
+	/* a name that does not say: the driver was asked, and stays loaded */
+	CU_ASSERT_TRUE(uc_is(&c, "driver_mapped", "1"));
+}
+
+/* The driver's file's name says its version: NVRTC reads it and loads
+ * nothing (the fake, asked, would have said 12.4). */
+static void test_driver_by_its_name(void)
+{
+	struct ts_child c;
+
+	if (probe(uc_fmt("%s:%s", in_tree("named"), in_tree("all")), NULL, &c))
+		return;
+	UC_EXPECT_FAKE(&c, CUDASTUB_SOURCE_LOADER_SEARCH, 12, 4, "fake-nvrtc-12");
+	CU_ASSERT_TRUE(uc_is(&c, "driver_version", "12020"));
+	CU_ASSERT_TRUE(uc_has(&c, "choice", "driver 535.183.01 ("));
+	CU_ASSERT_TRUE(uc_has(&c, "choice", "up to CUDA 12 searched first"));
+	CU_ASSERT_TRUE(uc_has(&c, "choice", "by its file's name, not loaded) supports CUDA 12.2"));
+	CU_ASSERT_TRUE(uc_is(&c, "driver_mapped", "0"));
+}
+
+/* Debian's real 550 driver (the driver-550 fixture): named, not loaded. */
+static void test_real_driver_not_loaded(void)
+{
+	struct ts_child c;
+	char dir[1024];
+
+	if (!ts_driver_dir(dir, sizeof dir))
+		return;
+	if (probe(uc_fmt("%s:%s", dir, in_tree("all")), NULL, &c))
+		return;
+	UC_EXPECT_FAKE(&c, CUDASTUB_SOURCE_LOADER_SEARCH, 12, 4, "fake-nvrtc-12");
+	CU_ASSERT_TRUE(uc_is(&c, "driver_version", "12040"));
+	CU_ASSERT_TRUE(uc_has(&c, "choice", "driver 550.163.01 ("));
+	CU_ASSERT_TRUE(uc_is(&c, "driver_mapped", "0"));
 }
 
 static void test_runtime_in_process(void)
@@ -122,6 +166,10 @@ static void register_suites(void)
 	CU_add_test(s, "no release in the process, no driver: newest first",
 		    test_no_release_no_driver);
 	CU_add_test(s, "a driver for CUDA 12.4: 12 first", test_driver_supports_12);
+	CU_add_test(s, "a driver whose file's name says 535: 12 first, nothing loaded",
+		    test_driver_by_its_name);
+	CU_add_test(s, "Debian's 550 driver on the path: 12 first, the driver not loaded",
+		    test_real_driver_not_loaded);
 	CU_add_test(s, "a 12 runtime already loaded: 12 first", test_runtime_in_process);
 	CU_add_test(s, "a pin wins over the release", test_pin_wins);
 	CU_add_test(s, "a release the driver cannot run, when nothing else is there",

@@ -223,6 +223,22 @@ static void print_info(const cudastub_library_info *info)
 		printf("attempt.%u=%s|%s\n", i, info->attempts[i].path, info->attempts[i].outcome);
 }
 
+/* Whether a file named libcuda.so* is mapped in this process (a driver,
+ * real or fake, that something loaded). */
+static int driver_mapped(void)
+{
+	FILE *maps = fopen("/proc/self/maps", "r");
+	char line[4096];
+	int mapped = 0;
+
+	while (maps && fgets(line, sizeof line, maps))
+		if (strstr(line, "/libcuda.so"))
+			mapped = 1;
+	if (maps)
+		fclose(maps);
+	return mapped;
+}
+
 int uc_probe(void)
 {
 	const char *stub_path = getenv("TEST_STUB");
@@ -249,6 +265,7 @@ int uc_probe(void)
 	printf("major=%d\nminor=%d\n", major, minor);
 	info = get_info();
 	print_info(info);
+	printf("driver_mapped=%d\n", driver_mapped());
 	if (info->state == CUDASTUB_STATE_LOADED)
 		probe_fake(stub, info);
 	print_error_strings(stub);

@@ -14,6 +14,7 @@
  *   fake           1 when the loaded library is one of the test fakes;
  *                  then also ptx_rc, ptx (the fake's tag), ptx_size_rc,
  *                  ptx_size, pch_rc, pch (sentinel 77 if untouched)
+ *   driver_mapped  1 when a file named libcuda.so* is mapped
  *   errstr.<code>  nvrtcGetErrorString for 5, 1034, 1500, 1801
  */
 #ifndef CUDASTUB_UNIT_COMMON_H

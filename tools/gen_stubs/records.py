@@ -290,11 +290,15 @@ class Spec:
                               them (others are the toolchain's)
       what WORDS...           what the library is, in messages ("the runtime";
                               default: its family, "libnvJitLink")
-      release_preference yes|no
+      release_preference yes|no|load_driver
                               whether the search tries first the majors of
                               the CUDA release the process already has (its
                               CUDA libraries, else its driver); yes unless
-                              the library is the driver itself
+                              the library is the driver itself. yes reads
+                              the driver's version from its file's name
+                              where that says it; load_driver (the runtime,
+                              whose library needs the driver anyway) loads
+                              the driver and asks it
       same_function NAME NAME...
                               one function under the names the majors give
                               it: where the loaded major does not take the
@@ -424,7 +428,11 @@ class Spec:
         self.wheel_dirs = self.values.get("wheel_dir", [])
         self.env_path, self.env_major = self.values["env"]
         self.companion = self.values.get("companion", [None])[0]
-        self.release_preference = self.values.get("release_preference", ["yes"])[0] == "yes"
+        preference = self.values.get("release_preference", ["yes"])[0]
+        if preference not in ("yes", "no", "load_driver"):
+            raise SystemExit("%s: release_preference is yes, no or load_driver, not %s" % (path, preference))
+        self.release_preference = preference != "no"
+        self.preference_loads_driver = preference == "load_driver"
         if any(m for m, _ in self.sonames) and 0 in (m for m, _ in self.sonames):
             raise SystemExit("%s: major 0 (any version) goes alone" % path)
         self.id = int(self.values["id"][0])
