@@ -40,8 +40,8 @@ static struct {
 	void *unused;
 } wrapper = {0x466243b1, 1, bench_fatbin, NULL};
 
-static char *names;	   /* N device names, "k0000000\0" each */
-static char *host_stubs;   /* N distinct host addresses */
+static char *names;	 /* N device names, "k0000000\0" each */
+static char *host_stubs; /* N distinct host addresses */
 enum { NAME_SIZE = 16 };
 
 __attribute__((noinline)) void register_all(long n)

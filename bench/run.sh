@@ -10,6 +10,13 @@
 #               (measure/nvcc_startup.sh)
 #   first-call  the first call's instructions: dlopen and the stub's own
 #               (measure/first_call.sh)
+#   threads     T threads' concurrent first calls (8, 64) against one:
+#               instructions added and wall time (measure/threads.sh)
+#   registration  kernel registration at 1,000, 10,000 and 50,000 kernels:
+#               instructions and heap per kernel, stub against NVIDIA's
+#               (measure/registration.sh)
+#   syscalls    system calls of a whole run, and per recorded kernel
+#               (measure/syscalls.sh)
 #   size        stripped size of each stub (measure/size.sh)
 # Wall times are disturbed by a busy machine: take them with a load
 # average below 0.5 (printed above and below the table). Never a test: it
@@ -21,7 +28,7 @@
 #     NVCC: the nvcc of the nvcc part (default /usr/local/cuda/bin/nvcc)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-all_parts=(calls startup nvcc first-call size)
+all_parts=(calls startup nvcc first-call threads registration syscalls size)
 
 usage() {
   echo "usage: bench/run.sh [--runs R] [--calls N] BUILD_DIR [PART...]" >&2
@@ -65,7 +72,9 @@ need awk "every part"
 need ldd "every part"
 for part in "${parts[@]}"; do
   case $part in
-  calls | startup | first-call) need valgrind "part $part: apt-get install valgrind" ;;
+  calls | startup | first-call | threads | registration)
+    need valgrind "part $part: apt-get install valgrind" ;;
+  syscalls) need strace "part syscalls: apt-get install strace" ;;
   nvcc) [ -x "${NVCC:-/usr/local/cuda/bin/nvcc}" ] ||
     missing+=("nvcc at ${NVCC:-/usr/local/cuda/bin/nvcc} (part nvcc: set NVCC)") ;;
   size) need strip "part size: apt-get install binutils" ;;
@@ -92,6 +101,9 @@ for part in "${parts[@]}"; do
   startup) "$here/measure/startup.sh" "$build" "$runs" ;;
   nvcc) "$here/measure/nvcc_startup.sh" "$build" "$runs" ;;
   first-call) "$here/measure/first_call.sh" "$build" ;;
+  threads) "$here/measure/threads.sh" "$build" "$runs" ;;
+  registration) "$here/measure/registration.sh" "$build" ;;
+  syscalls) "$here/measure/syscalls.sh" "$build" ;;
   size) "$here/measure/size.sh" "$build" ;;
   esac
 done

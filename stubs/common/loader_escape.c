@@ -67,7 +67,25 @@ size_t cudastub_escape(const char *text, char *out, size_t size)
 		/* one character of the input, as it is written out: at most
 		 * the two bytes of a C1 control, escaped */
 		char unit[8];
-		size_t len = *p < 0x80 ? 1 : sequence_length(p), need;
+		size_t len, need;
+		const unsigned char *run = p;
+
+		/* a run of printable ASCII but the backslash, the most of any
+		 * path, is itself: copied whole, what fits of it when not all */
+		while (*p >= 0x20 && *p < 0x7f && *p != '\\')
+			p++;
+		if (p > run) {
+			need = (size_t)(p - run);
+			if (written == n && n + 1 < size) {
+				size_t fits = n + need < size ? need : size - 1 - n;
+
+				memcpy(out + n, run, fits);
+				written = n + fits;
+			}
+			n += need;
+			continue;
+		}
+		len = *p < 0x80 ? 1 : sequence_length(p);
 
 		if (len == 0) {
 			len = 1;

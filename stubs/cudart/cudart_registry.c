@@ -509,6 +509,18 @@ void cudart_registry_replay(struct cudastub_library *lib)
 
 	if (is_live())
 		return;
+	/* Nothing recorded (a program without kernels, or a first call from a
+	 * library constructor): live at once, without the seven lookups. A
+	 * record appended meanwhile is seen under the lock, and looked up for. */
+	caller = registry_lock();
+	if (!registry.live && registry.count == 0) {
+		atomic_store_explicit(&registry.live, 1, memory_order_release);
+		registry_unlock(caller);
+		return;
+	}
+	registry_unlock(caller);
+	if (is_live())
+		return;
 	look_up(&real, cudastub_loader_handle(lib)); /* invariant 5: before the lock */
 	caller = registry_lock();
 	if (!registry.live) {
