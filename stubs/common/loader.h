@@ -154,7 +154,10 @@ struct cudastub_library {
 	_Atomic(struct cudastub_search *) result; /* published once */
 	atomic_flag first_claimed;		  /* first_search is taken */
 	atomic_ulong search_runs;		  /* searches started */
-	struct cudastub_search first_search;	  /* no allocation for the first */
+	/* no allocation for the first search: a zeroed object of its own
+	 * (.bss), not a part of this one, whose named fields put it in .data:
+	 * 34 KiB of zeros in every stub's file otherwise */
+	struct cudastub_search *first_search;
 	/* the process (cudastub_pid) a thread of which runs a search that
 	 * later first calls wait for, or 0 */
 	atomic_int searching;
@@ -167,7 +170,8 @@ struct cudastub_library {
 	.not_tried = {.name = lib_name,                                                            \
 		      .abi_major = CUDASTUB_ABI_MAJOR,                                             \
 		      .abi_minor = CUDASTUB_ABI_MINOR},                                            \
-	.first_claimed = ATOMIC_FLAG_INIT
+	.first_claimed = ATOMIC_FLAG_INIT,                                                         \
+	.first_search = &(struct cudastub_search){.arena_used = 0}
 
 /* loader_load.c */
 CUDASTUB_HIDDEN cudastub_state cudastub_loader_load(struct cudastub_library *lib);

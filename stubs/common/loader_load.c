@@ -128,7 +128,7 @@ static struct cudastub_search *search_record(struct cudastub_library *lib)
 	struct cudastub_search *s;
 
 	if (!atomic_flag_test_and_set(&lib->first_claimed))
-		s = &lib->first_search;
+		s = lib->first_search;
 	else if (!(s = calloc(1, sizeof *s)))
 		return NULL;
 	s->lib = lib;
@@ -251,7 +251,7 @@ static const struct cudastub_search *search_and_publish(struct cudastub_library 
 	 * found the same library, or nothing holds on to it), never closed. */
 	cudastub_log_debug(lib, "another thread's search finished first; using its outcome");
 	wake_waiters(lib);
-	if (mine != &lib->first_search)
+	if (mine != lib->first_search)
 		free(mine);
 	return none;
 }

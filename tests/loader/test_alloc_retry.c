@@ -65,6 +65,7 @@ static struct cudastub_library library = {
 	.abi_major = 13,
 	.not_tried = {.name = "nvrtc", .abi_major = 13},
 	.first_claimed = ATOMIC_FLAG_INIT,
+	.first_search = &(struct cudastub_search){.arena_used = 0},
 };
 static const struct cudastub_function row = {CUDASTUB_MAJOR_BIT(13), 0, 0};
 
