@@ -170,8 +170,10 @@ struct cudastub_library {
 	.not_tried = {.name = lib_name,                                                            \
 		      .abi_major = CUDASTUB_ABI_MAJOR,                                             \
 		      .abi_minor = CUDASTUB_ABI_MINOR},                                            \
-	.first_claimed = ATOMIC_FLAG_INIT,                                                         \
-	.first_search = &(struct cudastub_search){.arena_used = 0}
+	.first_claimed = ATOMIC_FLAG_INIT, .first_search = &(struct cudastub_search)               \
+	{                                                                                          \
+		.arena_used = 0                                                                    \
+	}
 
 /* loader_load.c */
 CUDASTUB_HIDDEN cudastub_state cudastub_loader_load(struct cudastub_library *lib);
