@@ -63,7 +63,7 @@ for library in "${libraries[@]}"; do
       -v d1="$direct_1" -v dt="$direct_t" 'BEGIN {
         added = st - s1; direct_added = dt - d1
         printf "| %s | %s, %d threads, through the stub | +%d | the same, linked directly | +%d | ×%.2f (target ≤ ×2) |\n",
-          m, f, t, added, direct_added, direct_added > 0 ? added / direct_added : 0
+          m, f, t, added, direct_added, (direct_added > 0 ? added / direct_added : 0)
       }'
     stub_wall=$(median_wall "$stub" "$t" "${variables[@]}")
     direct_wall=$(median_wall "$direct" "$t")

@@ -161,8 +161,9 @@ struct cudastub_library {
 	/* the process (cudastub_pid) a thread of which runs a search that
 	 * later first calls wait for, or 0 */
 	atomic_int searching;
-	atomic_int published; /* bumped at each publication: a futex word */
-	atomic_int waiters;   /* threads waiting on it */
+	atomic_int searcher_tid; /* its thread's kernel id: whether it runs */
+	atomic_int published;	 /* bumped at each publication: a futex word */
+	atomic_int waiters;	 /* threads waiting on it */
 };
 
 /* Initializer for the state half of struct cudastub_library. */

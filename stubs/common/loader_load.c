@@ -9,13 +9,15 @@
  * searching thread waited for the loader lock, would never wake. So:
  *
  *   - a thread that finds no published outcome, while another thread of
- *     the process searches, waits for that search's outcome, but never
- *     longer than WAIT_FOR_SEARCH_MS: the searching thread may itself be
- *     waiting for the loader lock that the waiting one holds (a first call
- *     from a constructor under dlopen, or from a dl_iterate_phdr callback),
- *     and nothing a thread can read tells that case apart from a slow
- *     load. So 64 first calls at once make one search, and the case that
- *     would deadlock costs one wait and a search of its own;
+ *     the process searches, waits for that search's outcome while the
+ *     searching thread runs, and gives up once it has not run for
+ *     WAIT_FOR_SEARCH_MS: the searching thread may itself be waiting for
+ *     the loader lock that the waiting one holds (a first call from a
+ *     constructor under dlopen, or from a dl_iterate_phdr callback), and
+ *     a thread blocked on a lock does not run, where one that loads a
+ *     library, however large, does (its CPU clock says which). So 64 first
+ *     calls at once make one search, and the case that would deadlock
+ *     costs one wait and a search of its own;
  *   - a thread that does not wait, or waited in vain, runs a search of its
  *     own, into a record of its own (struct cudastub_search), and nothing
  *     else is shared while searching;
@@ -56,14 +58,15 @@
 #include "loader.h"
 #include "loader_pid.h"
 
-/* The longest a first call waits for another thread's search: more than
- * a search that loads the runtime takes (0.2 to 2 ms here, 6 ms for 64
- * threads), less than a stall anyone would notice where waiting cannot
- * end (see above). A search that loads a larger library (cuBLAS, whose
- * dlopen takes tens of milliseconds) outlasts it: the waiter then searches
- * too, as every thread did before, and its dlopen waits for the loader
- * lock that the first one holds. */
-enum { WAIT_FOR_SEARCH_MS = 10 };
+/* How long a first call waits for another thread's search while that
+ * search does not run: more than a search that loads the runtime takes
+ * without running (reading pages of the file), less than a stall anyone
+ * would notice where waiting cannot end (see above). A search that runs
+ * is waited for however long it takes: a thread blocked on the loader
+ * lock that a waiting thread holds does not run, and one that loads
+ * cuBLAS (tens of milliseconds of dlopen) runs all along. Whether it runs
+ * is read from its thread's CPU clock every WAIT_SLICE_MS. */
+enum { WAIT_FOR_SEARCH_MS = 10, WAIT_SLICE_MS = 2 };
 
 /* The majors lib loads, "13, 12 or 11", for a refusal to name. */
 static void majors_text(const struct cudastub_library *lib, char *out, size_t size)
@@ -184,34 +187,51 @@ static void wake_waiters(struct cudastub_library *lib)
 		syscall(SYS_futex, &lib->published, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
 }
 
-/* Waits, at most WAIT_FOR_SEARCH_MS, for the search another thread of this
- * process (me) runs to publish; the published search, or NULL. The word is
- * read before the result, and bumped after it is stored, so a publication
- * between the two makes the futex wait return at once. */
+/* The CPU time the thread tid has run, in nanoseconds, or -1 when it
+ * cannot be read (a thread gone, a kernel that refuses). The clock of a
+ * thread by its kernel id is Linux's ABI: pthread_getcpuclockid makes the
+ * same from a pthread_t, which would be unsafe to read for a thread that
+ * may have ended. */
+static long long thread_cpu_ns(int tid)
+{
+	clockid_t clock = (clockid_t)((~(unsigned)tid << 3) | 6); /* per thread, scheduler */
+	struct timespec t;
+
+	if (tid <= 0 || clock_gettime(clock, &t) != 0)
+		return -1;
+	return (long long)t.tv_sec * 1000000000LL + t.tv_nsec;
+}
+
+/* Waits for the search another thread of this process (me) runs to
+ * publish, for as long as that thread runs, and at most
+ * WAIT_FOR_SEARCH_MS in all while it does not (see above); the published
+ * search, or NULL. The word is read before the result, and bumped after
+ * it is stored, so a publication between the two makes the futex wait
+ * return at once. */
 static const struct cudastub_search *wait_for_search(struct cudastub_library *lib, int me)
 {
 	const struct cudastub_search *s;
-	struct timespec now, end;
+	long long ran = thread_cpu_ns(atomic_load(&lib->searcher_tid));
+	long stalled_ms = 0;
 
-	clock_gettime(CLOCK_MONOTONIC, &end);
-	end.tv_nsec += WAIT_FOR_SEARCH_MS * 1000000L;
-	end.tv_sec += end.tv_nsec / 1000000000L;
-	end.tv_nsec %= 1000000000L;
 	atomic_fetch_add(&lib->waiters, 1);
 	for (;;) {
 		int seen = atomic_load(&lib->published);
-		struct timespec left;
+		struct timespec slice = {0, WAIT_SLICE_MS * 1000000L};
+		long long now;
 
 		if ((s = cudastub_loader_result(lib)) || atomic_load(&lib->searching) != me)
 			break;
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		left.tv_sec = end.tv_sec - now.tv_sec;
-		left.tv_nsec = end.tv_nsec - now.tv_nsec;
-		if (left.tv_nsec < 0)
-			left.tv_sec--, left.tv_nsec += 1000000000L;
-		if (left.tv_sec < 0)
+		if (syscall(SYS_futex, &lib->published, FUTEX_WAIT_PRIVATE, seen, &slice, NULL,
+			    0) == 0 ||
+		    (s = cudastub_loader_result(lib)))
+			continue; /* woken: look again */
+		now = thread_cpu_ns(atomic_load(&lib->searcher_tid));
+		if (now >= 0 && ran >= 0 && now > ran)
+			stalled_ms = 0; /* it ran: wait on */
+		else if ((stalled_ms += WAIT_SLICE_MS) >= WAIT_FOR_SEARCH_MS)
 			break;
-		syscall(SYS_futex, &lib->published, FUTEX_WAIT_PRIVATE, seen, &left, NULL, 0);
+		ran = now;
 	}
 	atomic_fetch_sub(&lib->waiters, 1);
 	return s ? s : cudastub_loader_result(lib);
@@ -284,6 +304,7 @@ cudastub_state cudastub_loader_load(struct cudastub_library *lib)
 			return finish_load(lib, s);
 		atomic_store(&lib->searching, me);
 	}
+	atomic_store(&lib->searcher_tid, (int)syscall(SYS_gettid));
 	/* in flight for exit() from here until after_load has returned */
 	pass = cudastub_exit_enter();
 	if (pass == CUDASTUB_EXIT_UNREGISTERED) {

@@ -15,6 +15,7 @@
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <link.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "loader.h"
@@ -84,23 +85,47 @@ void *cudastub_dlopen_loaded(const char *soname, int flags)
 	return cudastub_is_loaded(soname) ? cudastub_dlopen(soname, flags | RTLD_NOLOAD) : NULL;
 }
 
-/* The release SONAMEs the walk found loaded (indices into the list). */
+/* A name's FNV-1a hash: the walk compares hashes, and strings only where
+ * they match. */
+static uint32_t name_hash(const char *name)
+{
+	uint32_t h = 2166136261u;
+
+	for (const unsigned char *c = (const unsigned char *)name; *c; c++)
+		h = (h ^ *c) * 16777619u;
+	return h;
+}
+
+enum { HASHED_RELEASES = 256 }; /* more are compared by string */
+
+/* The release SONAMEs the walk found loaded (indices into the list), and
+ * their hashes. */
 struct release_walk {
 	unsigned short *hits;
 	size_t count, max;
+	uint32_t hash[HASHED_RELEASES];
+	size_t hashed;
 };
 
-/* An object's names are read once and compared with every release SONAME:
- * reading them again per SONAME was most of the walk's cost. */
+/* An object's names are read and hashed once, then compared with every
+ * release SONAME's hash: 48 names compared as strings, per object, were
+ * most of the walk's cost. */
 static int note_releases(struct dl_phdr_info *info, size_t size, void *ctx)
 {
 	struct release_walk *walk = ctx;
 	struct object_names names = names_of(info);
+	uint32_t file = names.file ? name_hash(names.file) : 0;
+	uint32_t soname = names.soname ? name_hash(names.soname) : 0;
 
 	(void)size;
-	for (size_t i = 0; cudastub_release_sonames[i].soname && walk->count < walk->max; i++)
-		if (has_name(&names, cudastub_release_sonames[i].soname))
+	for (size_t i = 0; cudastub_release_sonames[i].soname && walk->count < walk->max; i++) {
+		const char *name = cudastub_release_sonames[i].soname;
+
+		if (i < walk->hashed && walk->hash[i] != file && walk->hash[i] != soname)
+			continue;
+		if (has_name(&names, name))
 			walk->hits[walk->count++] = (unsigned short)i;
+	}
 	return 0;
 }
 
@@ -109,9 +134,13 @@ static int note_releases(struct dl_phdr_info *info, size_t size, void *ctx)
  * ascending and each once, at most max. */
 size_t cudastub_loaded_releases(unsigned short *hits, size_t max)
 {
-	struct release_walk walk = {hits, 0, max};
+	struct release_walk walk = {.hits = hits, .max = max};
 	size_t kept = 0;
 
+	while (walk.hashed < HASHED_RELEASES && cudastub_release_sonames[walk.hashed].soname) {
+		walk.hash[walk.hashed] = name_hash(cudastub_release_sonames[walk.hashed].soname);
+		walk.hashed++;
+	}
 	cudastub_dl_iterate_phdr(note_releases, &walk);
 	for (size_t i = 1; i < walk.count; i++) /* a few at most: insertion sort */
 		for (size_t j = i; j > 0 && hits[j - 1] > hits[j]; j--) {

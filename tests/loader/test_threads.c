@@ -4,6 +4,9 @@
  *   - the fake's version probe is slow (FAKE_NVRTC_PROBE_SLOW_MS), outside
  *     the loader's lock: the others wait for that one search
  *     (loader_load.c), so there is exactly one;
+ *   - the probe runs for 60 ms (FAKE_NVRTC_PROBE_BUSY_MS), six times
+ *     longer than a first call waits for a search that does not run: the
+ *     others wait all along, since it runs, and there is one search;
  *   - the fake is slow to load (FAKE_NVRTC_SLOW_MS, in its constructor,
  *     under the loader's lock, longer than a first call waits): the others
  *     stop waiting and search too, and one outcome is published.
@@ -161,12 +164,33 @@ static void test_one_search(void)
 	}
 }
 
+/* A search that runs, however long, is waited for: one search. */
+static void test_running_search_waited_for(void)
+{
+	const char *env[] = {uc_fmt("CUDASTUB_NVRTC_PATH=%s", uc_fake("nvrtc-13")),
+			     "FAKE_NVRTC_PROBE_BUSY_MS=60", NULL};
+	struct ts_child c;
+
+	for (int run = 0; run < RUNS; run++) {
+		CU_ASSERT_EQUAL_FATAL(ts_run_child("race", env, &c), 0);
+		CU_ASSERT_EQUAL(c.exit_code, 0);
+		CU_ASSERT_EQUAL(uc_long(&c, "ok_threads"), THREADS);
+		CU_ASSERT_EQUAL(uc_long(&c, "state"), CUDASTUB_STATE_LOADED);
+		CU_ASSERT_EQUAL(uc_long(&c, "fake_version_calls") - THREADS, 1);
+		CU_ASSERT_EQUAL(uc_long(&c, "search_runs"), 1);
+		CU_ASSERT_TRUE(uc_long(&c, "longest_call_ms") >= 60);
+		CU_ASSERT_EQUAL(uc_long(&c, "fake_loads"), 1);
+	}
+}
+
 static void register_suites(void)
 {
 	CU_pSuite s = CU_add_suite("threads", NULL, NULL);
 
 	CU_add_test(s, "32 threads, one first call each", test_first_call_race);
 	CU_add_test(s, "32 threads, a slow probe: one search, the others wait", test_one_search);
+	CU_add_test(s, "32 threads, a probe that runs 60 ms: still one search",
+		    test_running_search_waited_for);
 }
 
 int main(int argc, char **argv)

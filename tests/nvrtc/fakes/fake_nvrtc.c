@@ -8,7 +8,9 @@
  * It counts its loads (constructor runs) and calls, and can be made slow to
  * load (FAKE_NVRTC_SLOW_MS, in its constructor, under the loader's lock)
  * or slow to answer its first nvrtcVersion, the stub's version probe
- * (FAKE_NVRTC_PROBE_SLOW_MS, outside that lock), to widen a race.
+ * (FAKE_NVRTC_PROBE_SLOW_MS, outside that lock, asleep; or
+ * FAKE_NVRTC_PROBE_BUSY_MS, running all along, as a large library's
+ * load does), to widen a race.
  * nvrtcGetPTX copies FAKE_TAG,
  * so a test can tell which fake answered.
  */
@@ -36,6 +38,22 @@ static void sleep_as(const char *variable)
 	}
 }
 
+/* Runs (does not sleep) for the milliseconds variable says: the thread's
+ * own CPU clock is what advances. */
+static void busy_as(const char *variable)
+{
+	const char *busy = getenv(variable);
+	struct timespec start, now;
+	long ms;
+
+	if (!busy || (ms = atol(busy)) <= 0)
+		return;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &start);
+	do
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+	while ((now.tv_sec - start.tv_sec) * 1000L + (now.tv_nsec - start.tv_nsec) / 1000000L < ms);
+}
+
 __attribute__((constructor)) static void fake_loaded(void)
 {
 	fake_nvrtc_loads++;
@@ -44,8 +62,10 @@ __attribute__((constructor)) static void fake_loaded(void)
 
 nvrtcResult nvrtcVersion(int *major, int *minor)
 {
-	if (__atomic_add_fetch(&fake_nvrtc_version_calls, 1, __ATOMIC_RELAXED) == 1)
+	if (__atomic_add_fetch(&fake_nvrtc_version_calls, 1, __ATOMIC_RELAXED) == 1) {
 		sleep_as("FAKE_NVRTC_PROBE_SLOW_MS");
+		busy_as("FAKE_NVRTC_PROBE_BUSY_MS");
+	}
 	*major = FAKE_MAJOR;
 	*minor = FAKE_MINOR;
 	return 0;
