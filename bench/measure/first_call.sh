@@ -97,6 +97,11 @@ for library in "${libraries[@]}"; do
     ;;
   cudart)
     first_call cudart "default search, no driver"
+    # twenty folders on the loader's path, none holding the library: each
+    # is looked in for each SONAME before ld.so.cache finds it
+    folders=$(for i in $(seq 20); do mkdir -p "$work/path$i" && printf '%s:' "$work/path$i"; done)
+    first_call cudart "default search, no driver, 20 folders on LD_LIBRARY_PATH" \
+      "LD_LIBRARY_PATH=${folders%:}"
     if [ -n "$driver_dir" ]; then
       first_call cudart "default search, 550 driver on LD_LIBRARY_PATH" "LD_LIBRARY_PATH=$driver_dir"
     fi
