@@ -144,10 +144,11 @@ static void test_one_search(void)
 		CU_ASSERT_EQUAL(c.exit_code, 0);
 		CU_ASSERT_EQUAL(uc_long(&c, "ok_threads"), THREADS);
 		CU_ASSERT_EQUAL(uc_long(&c, "state"), CUDASTUB_STATE_LOADED);
-		/* a first call waits at most 10 ms (loader_load.c): where the
-		 * search took longer (qemu-user, valgrind, a sanitizer, a
-		 * loaded machine) the others may have stopped waiting and
-		 * searched too, as designed. Without the wait each thread's
+		/* a first call waits at most 10 ms for a search that does not
+		 * run (loader_load.c), and this probe sleeps: where the search
+		 * took longer (qemu-user, valgrind, a sanitizer, a loaded
+		 * machine) the others may have stopped waiting and searched
+		 * too, as designed. Without the wait each thread's
 		 * call is short (only the first probe sleeps), so this still
 		 * asserts one search there. */
 		if (uc_long(&c, "longest_call_ms") < 10) {
