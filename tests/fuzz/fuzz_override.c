@@ -59,6 +59,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	lib->wheel_dirs = wheels;
 	lib->probe_version = refuse_every_version;
 	atomic_flag_clear(&lib->first_claimed);
+	lib->first_search = calloc(1, sizeof *lib->first_search);
+	if (!lib->first_search)
+		abort();
 	state = cudastub_loader_load(lib);
 	info = cudastub_loader_info(lib);
 	if (state == CUDASTUB_STATE_LOADED || info->state != state)
@@ -70,6 +73,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!info->error || has_control(info->error) || has_control(cudastub_loader_summary(lib)))
 		abort();
 	free(text);
+	free(lib->first_search);
 	free(lib);
 	return 0;
 }
