@@ -24,7 +24,7 @@
 #define MADV_WIPEONFORK 18 /* Linux's value; older headers lack it */
 #endif
 
-static _Atomic(atomic_int *) known;
+_Atomic(atomic_int *) cudastub_pid_page;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 /* set after the first set_up: later asks skip pthread_once, which cost as
  * much again as the rest of an ask (the runtime stub asks once per
@@ -33,7 +33,7 @@ static atomic_int set;
 
 static void forget_in_child(void)
 {
-	atomic_int *pid = atomic_load(&known);
+	atomic_int *pid = atomic_load(&cudastub_pid_page);
 
 	if (pid)
 		atomic_store(pid, 0);
@@ -51,7 +51,7 @@ static void set_up(void)
 		return;
 	}
 	pthread_atfork(NULL, NULL, forget_in_child);
-	atomic_store(&known, (atomic_int *)p);
+	atomic_store(&cudastub_pid_page, (atomic_int *)p);
 }
 
 int cudastub_pid(void)
@@ -63,7 +63,7 @@ int cudastub_pid(void)
 		pthread_once(&once, set_up);
 		atomic_store_explicit(&set, 1, memory_order_release);
 	}
-	page = atomic_load_explicit(&known, memory_order_acquire);
+	page = atomic_load_explicit(&cudastub_pid_page, memory_order_acquire);
 	if (!page)
 		return (int)getpid();
 	pid = atomic_load_explicit(page, memory_order_relaxed);

@@ -5,7 +5,23 @@
 #ifndef CUDASTUB_LOADER_PID_H
 #define CUDASTUB_LOADER_PID_H
 
+#include <stdatomic.h>
+
 /* getpid(), read from memory that a fork leaves zeroed in the child. */
 __attribute__((visibility("hidden"))) int cudastub_pid(void);
+
+/* That memory, once cudastub_pid has set it up (NULL before, or where the
+ * kernel refused the advice). */
+extern __attribute__((visibility("hidden"))) _Atomic(atomic_int *) cudastub_pid_page;
+
+/* The process id when it is known without a call, else 0 (ask
+ * cudastub_pid): for a path that must make no call, such as a recorded
+ * kernel's (cudart_registry.c). */
+static inline int cudastub_pid_known(void)
+{
+	atomic_int *page = atomic_load_explicit(&cudastub_pid_page, memory_order_acquire);
+
+	return page ? atomic_load_explicit(page, memory_order_relaxed) : 0;
+}
 
 #endif

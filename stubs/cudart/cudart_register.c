@@ -32,9 +32,8 @@ CUDASTUB_EXPORT void **__cudaRegisterFatBinary(void *fatCubin)
 
 CUDASTUB_EXPORT void __cudaRegisterFatBinaryEnd(void **fatCubinHandle)
 {
-	struct cudart_record r = {.kind = CUDART_RECORD_FAT_BINARY_END, .handle = fatCubinHandle};
-
-	if (!cudart_registry_record(&r))
+	if (!cudart_registry_record(CUDART_RECORD_FAT_BINARY_END, fatCubinHandle, NULL, NULL, NULL,
+				    NULL))
 		cudastub_cudart_forward___cudaRegisterFatBinaryEnd(forward_handle(fatCubinHandle));
 }
 
@@ -51,14 +50,31 @@ CUDASTUB_EXPORT void __cudaRegisterFunction(void **fatCubinHandle, const char *h
 					    int thread_limit, uint3 *tid, uint3 *bid, dim3 *bDim,
 					    dim3 *gDim, int *wSize)
 {
-	struct cudart_record r = {
-		.kind = CUDART_RECORD_FUNCTION,
-		.handle = fatCubinHandle,
-		.u.function = {hostFun, deviceFun, deviceName, thread_limit, tid, bid, bDim, gDim,
-			       wSize},
-	};
+	/* jumps both: what nearly every call needs is recorded without a call */
+	if (thread_limit == -1 && !tid && !bid && !bDim && !gDim && !wSize)
+		cudart_registry_function_plain(fatCubinHandle, hostFun, deviceFun, deviceName);
+	else
+		cudart_register_function_slow(fatCubinHandle, hostFun, deviceFun, deviceName,
+					      thread_limit, tid, bid, bDim, gDim, wSize);
+}
 
-	if (!cudart_registry_record(&r))
+void cudart_register_function_slow(void **fatCubinHandle, const char *hostFun, char *deviceFun,
+				   const char *deviceName, int thread_limit, uint3 *tid, uint3 *bid,
+				   dim3 *bDim, dim3 *gDim, int *wSize)
+{
+	union cudart_record_more more = {
+		.function = {thread_limit, tid, bid, bDim, gDim, wSize},
+	};
+	int recorded;
+
+	/* as nvcc registers every function: nothing more to keep */
+	if (thread_limit == -1 && !tid && !bid && !bDim && !gDim && !wSize)
+		recorded = cudart_registry_record(CUDART_RECORD_FUNCTION, fatCubinHandle, hostFun,
+						  deviceFun, deviceName, NULL);
+	else
+		recorded = cudart_registry_record(CUDART_RECORD_FUNCTION, fatCubinHandle, hostFun,
+						  deviceFun, deviceName, &more);
+	if (!recorded)
 		cudastub_cudart_forward___cudaRegisterFunction(
 			forward_handle(fatCubinHandle), hostFun, deviceFun, deviceName,
 			thread_limit, tid, bid, bDim, gDim, wSize);
@@ -68,13 +84,10 @@ CUDASTUB_EXPORT void __cudaRegisterVar(void **fatCubinHandle, char *hostVar, cha
 				       const char *deviceName, int ext, size_t size, int constant,
 				       int global)
 {
-	struct cudart_record r = {
-		.kind = CUDART_RECORD_VAR,
-		.handle = fatCubinHandle,
-		.u.var = {hostVar, deviceAddress, deviceName, ext, constant, global, size},
-	};
+	union cudart_record_more more = {.var = {ext, constant, global, size}};
 
-	if (!cudart_registry_record(&r))
+	if (!cudart_registry_record(CUDART_RECORD_VAR, fatCubinHandle, hostVar, deviceAddress,
+				    deviceName, &more))
 		cudastub_cudart_forward___cudaRegisterVar(forward_handle(fatCubinHandle), hostVar,
 							  deviceAddress, deviceName, ext, size,
 							  constant, global);
@@ -84,14 +97,10 @@ CUDASTUB_EXPORT void __cudaRegisterManagedVar(void **fatCubinHandle, void **host
 					      char *deviceAddress, const char *deviceName, int ext,
 					      size_t size, int constant, int global)
 {
-	struct cudart_record r = {
-		.kind = CUDART_RECORD_MANAGED_VAR,
-		.handle = fatCubinHandle,
-		.u.var = {hostVarPtrAddress, deviceAddress, deviceName, ext, constant, global,
-			  size},
-	};
+	union cudart_record_more more = {.var = {ext, constant, global, size}};
 
-	if (!cudart_registry_record(&r))
+	if (!cudart_registry_record(CUDART_RECORD_MANAGED_VAR, fatCubinHandle, hostVarPtrAddress,
+				    deviceAddress, deviceName, &more))
 		cudastub_cudart_forward___cudaRegisterManagedVar(
 			forward_handle(fatCubinHandle), hostVarPtrAddress, deviceAddress,
 			deviceName, ext, size, constant, global);
@@ -108,13 +117,10 @@ CUDASTUB_EXPORT void __cudaRegisterTexture(void **fatCubinHandle,
 					   const void **deviceAddress, const char *deviceName,
 					   int dim, int norm, int ext)
 {
-	struct cudart_record r = {
-		.kind = CUDART_RECORD_TEXTURE,
-		.handle = fatCubinHandle,
-		.u.ref = {hostVar, deviceAddress, deviceName, dim, norm, ext},
-	};
+	union cudart_record_more more = {.ref = {dim, norm, ext}};
 
-	if (!cudart_registry_record(&r))
+	if (!cudart_registry_record(CUDART_RECORD_TEXTURE, fatCubinHandle, hostVar,
+				    (void *)deviceAddress, deviceName, &more))
 		cudastub_cudart_forward___cudaRegisterTexture(forward_handle(fatCubinHandle),
 							      hostVar, deviceAddress, deviceName,
 							      dim, norm, ext);
@@ -125,13 +131,10 @@ CUDASTUB_EXPORT void __cudaRegisterSurface(void **fatCubinHandle,
 					   const void **deviceAddress, const char *deviceName,
 					   int dim, int ext)
 {
-	struct cudart_record r = {
-		.kind = CUDART_RECORD_SURFACE,
-		.handle = fatCubinHandle,
-		.u.ref = {hostVar, deviceAddress, deviceName, dim, 0, ext},
-	};
+	union cudart_record_more more = {.ref = {dim, 0, ext}};
 
-	if (!cudart_registry_record(&r))
+	if (!cudart_registry_record(CUDART_RECORD_SURFACE, fatCubinHandle, hostVar,
+				    (void *)deviceAddress, deviceName, &more))
 		cudastub_cudart_forward___cudaRegisterSurface(forward_handle(fatCubinHandle),
 							      hostVar, deviceAddress, deviceName,
 							      dim, ext);

@@ -40,10 +40,11 @@
  *      before the lock is first used), waiting at most a second, so a
  *      child inherits it neither held nor a replay half done; if the wait
  *      runs out the child gets a fresh lock. A child forked before the
- *      load records, loads and replays on its own. The lock also notes
- *      the process it belongs to: glibc (2.36 on) skips, in the child of
- *      a fork already under way, the handlers installed during it, and a
- *      child that finds the lock its parent's makes it fresh first.
+ *      load records, loads and replays on its own. The lock's word names
+ *      the process that holds it (registry_lock.h): glibc (2.36 on)
+ *      skips, in the child of a fork already under way, the handlers
+ *      installed during it, and a child that finds its parent's name
+ *      there takes the lock over.
  *      A replay that outlasts the wait is cut by the fork: the child holds
  *      the runtime's memory as the replaying thread left it, the records
  *      replayed so far registered. Its first call goes on from the record
@@ -61,14 +62,18 @@
  *      (the loader's prepare handler, which runs after ours, waits, and
  *      other libraries' may too); the caller's own state is given back
  *      after. Recording a call holds the lock over an append only (no
- *      cancellation point: realloc is none), and leaves the state alone:
- *      two pthread_setcancelstate calls were an eighth of the stub's own
- *      cost per recorded kernel.
+ *      cancellation point: realloc is none, nor the lock's futex wait),
+ *      and leaves the state alone: two pthread_setcancelstate calls were
+ *      an eighth of the stub's own cost per recorded kernel.
+ *   9. Cost (issue 20): recording a kernel and replaying it must cost
+ *      the stub no more than a twentieth of what NVIDIA's runtime spends
+ *      registering it (some 1,100 instructions). So a record is five
+ *      words, a function registered with nvcc's defaults keeps nothing
+ *      more, and the lock is one word (registry_lock.h).
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <pthread.h>
-#include <sched.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -77,7 +82,7 @@
 #include <unistd.h>
 
 #include "cudart_registry.h"
-#include "loader_pid.h"
+#include "registry_lock.h"
 
 #define MODULE_MAGIC 0x63756473746d6f64ull /* "cudstmod" */
 
@@ -92,14 +97,26 @@ struct module {
 	struct module *next_free;   /* compaction's free list */
 };
 
+/* One registration call, as the program made it (cudart_registry.h). */
+struct record {
+	void **handle;		 /* the module, as the program holds it */
+	const void *host;	 /* fat binary, host function, variable or reference */
+	void *device;		 /* device function or address */
+	const char *device_name; /* NULL for a module's records */
+	unsigned kind;		 /* enum cudart_record_kind */
+	unsigned more;		 /* 1 + its index in registry.more, or 0: none */
+};
+
 static struct {
-	pthread_mutex_t lock;
-	atomic_int live; /* invariant 3 */
-	struct cudart_record *log;
+	atomic_uint lock; /* registry_lock.h */
+	atomic_int live;  /* invariant 3 */
+	struct record *log;
 	size_t count, capacity, dead; /* dead: records of released modules */
 	size_t replayed;	      /* records whose replay has begun (7) */
+	union cudart_record_more *more;
+	size_t more_count, more_capacity;
 	struct module *modules;
-} registry = {.lock = PTHREAD_MUTEX_INITIALIZER};
+} registry;
 
 static pthread_once_t fork_guard_once = PTHREAD_ONCE_INIT;
 /* the thread whose fork() holds the lock, or 0: a child that re-ran the
@@ -129,13 +146,16 @@ static void fork_cancel_restore(void)
 static void fork_prepare(void)
 {
 	struct timespec until;
+	unsigned mine, free_word = 0;
 
 	if (pthread_equal(atomic_load(&forking), pthread_self()))
 		return;
 	fork_cancel_off();
-	clock_gettime(CLOCK_REALTIME, &until);
+	mine = cudart_lock_mine();
+	clock_gettime(CLOCK_MONOTONIC, &until);
 	until.tv_sec += 1;
-	if (pthread_mutex_timedlock(&registry.lock, &until) == 0)
+	if (atomic_compare_exchange_strong(&registry.lock, &free_word, mine) ||
+	    cudart_lock_wait(&registry.lock, mine, &until) == 0)
 		atomic_store(&forking, pthread_self());
 }
 
@@ -143,27 +163,21 @@ static void fork_parent(void)
 {
 	if (pthread_equal(atomic_load(&forking), pthread_self())) {
 		atomic_store(&forking, (pthread_t)0);
-		pthread_mutex_unlock(&registry.lock);
+		cudart_lock_give(&registry.lock);
 	}
 	fork_cancel_restore();
 }
 
-/* A child whose fork could not wait gets a fresh lock; the records are
- * whole (appends finish before the lock is let go), and a replay cut short
- * goes on from where it stopped at the child's first call (invariant 7). */
+/* The child's lock is fresh, whether its fork held it or could not wait;
+ * the records are whole (appends finish before the lock is let go), and a
+ * replay cut short goes on from where it stopped at the child's first call
+ * (invariant 7). Nothing in the child sleeps on the word. */
 static void fork_child(void)
 {
-	if (pthread_equal(atomic_load(&forking), pthread_self())) {
-		atomic_store(&forking, (pthread_t)0);
-		pthread_mutex_unlock(&registry.lock);
-	} else {
-		pthread_mutex_init(&registry.lock, NULL);
-	}
+	atomic_store(&forking, (pthread_t)0);
+	atomic_store(&registry.lock, 0);
 	fork_cancel_restore();
 }
-
-/* the process the lock belongs to; 0 while a child makes it fresh */
-static atomic_int lock_pid;
 
 /* The loader's guard first: glibc (2.36) runs no handler in a fork that
  * was already under way when it was installed, and the registry's prepare
@@ -173,25 +187,7 @@ static atomic_int lock_pid;
 static void install_fork_guard(void)
 {
 	cudastub_fork_guard_install();
-	atomic_store(&lock_pid, cudastub_pid());
 	pthread_atfork(fork_prepare, fork_parent, fork_child);
-}
-
-/* The lock as a parent left it is not this child's (see invariant 7). One
- * thread makes it fresh; any other waits, as it would on the lock. */
-static void own_the_lock(int me)
-{
-	int seen = atomic_load(&lock_pid);
-
-	while (seen != me) {
-		if (seen != 0 && atomic_compare_exchange_weak(&lock_pid, &seen, 0)) {
-			pthread_mutex_init(&registry.lock, NULL);
-			atomic_store(&lock_pid, me);
-			return;
-		}
-		sched_yield();
-		seen = atomic_load(&lock_pid);
-	}
 }
 
 /* set once the fork guard is installed: the check before pthread_once */
@@ -211,8 +207,7 @@ static void install_fork_guard_once(void)
 static void registry_lock_brief(void)
 {
 	install_fork_guard_once();
-	own_the_lock(cudastub_pid());
-	pthread_mutex_lock(&registry.lock);
+	cudart_lock_take(&registry.lock);
 }
 
 /* Takes the lock with cancellation disabled (invariant 8); returns the
@@ -228,7 +223,7 @@ static int registry_lock(void)
 
 static void registry_unlock(int caller)
 {
-	pthread_mutex_unlock(&registry.lock);
+	cudart_lock_give(&registry.lock);
 	pthread_setcancelstate(caller, NULL);
 }
 
@@ -243,8 +238,7 @@ static int registry_lock_unless_exiting(int *caller)
 	}
 	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, caller);
 	install_fork_guard_once();
-	own_the_lock(cudastub_pid());
-	if (pthread_mutex_trylock(&registry.lock) == 0)
+	if (cudart_lock_try(&registry.lock))
 		return 1;
 	pthread_setcancelstate(*caller, NULL);
 	return 0;
@@ -281,24 +275,49 @@ static void unlink_module(struct module *m)
 		m->next->prev = m->prev;
 }
 
-static int append(const struct cudart_record *record)
+/* Grows an array of elements of size bytes to hold one more; 0 when out
+ * of memory (nothing changed). */
+static int make_room(void **array, size_t *capacity, size_t count, size_t size)
 {
-	if (registry.count == registry.capacity) {
-		size_t capacity = registry.capacity ? registry.capacity * 2 : 64;
-		struct cudart_record *log = realloc(registry.log, capacity * sizeof *log);
+	size_t grown;
+	void *bigger;
 
-		if (!log)
-			return 0;
-		registry.log = log;
-		registry.capacity = capacity;
+	if (count < *capacity)
+		return 1;
+	grown = *capacity ? *capacity * 2 : 64;
+	bigger = realloc(*array, grown * size);
+	if (!bigger)
+		return 0;
+	*array = bigger;
+	*capacity = grown;
+	return 1;
+}
+
+static int append(enum cudart_record_kind kind, void **handle, const void *host, void *device,
+		  const char *device_name, const union cudart_record_more *more)
+{
+	struct record *r;
+
+	if (!make_room((void **)&registry.log, &registry.capacity, registry.count, sizeof *r) ||
+	    (more && !make_room((void **)&registry.more, &registry.more_capacity,
+				registry.more_count, sizeof *more)))
+		return 0;
+	r = &registry.log[registry.count++];
+	r->handle = handle;
+	r->host = host;
+	r->device = device;
+	r->device_name = device_name;
+	r->kind = kind;
+	r->more = 0;
+	if (more) {
+		registry.more[registry.more_count++] = *more;
+		r->more = (unsigned)registry.more_count;
 	}
-	registry.log[registry.count++] = *record;
 	return 1;
 }
 
 void **cudart_registry_add_module(void *fat_binary)
 {
-	struct cudart_record record = {.kind = CUDART_RECORD_FAT_BINARY};
 	struct module *m;
 
 	if (is_live())
@@ -309,11 +328,10 @@ void **cudart_registry_add_module(void *fat_binary)
 	m->magic = MODULE_MAGIC;
 	m->fat_binary = fat_binary;
 	m->records = 1;
-	record.handle = handle_of(m);
-	record.u.fat_binary = fat_binary;
 	registry_lock_brief();
-	if (registry.live || !append(&record)) {
-		pthread_mutex_unlock(&registry.lock);
+	if (registry.live ||
+	    !append(CUDART_RECORD_FAT_BINARY, handle_of(m), fat_binary, NULL, NULL, NULL)) {
+		cudart_lock_give(&registry.lock);
 		free(m);
 		return NULL;
 	}
@@ -321,31 +339,81 @@ void **cudart_registry_add_module(void *fat_binary)
 	if (m->next)
 		m->next->prev = m;
 	registry.modules = m;
-	pthread_mutex_unlock(&registry.lock);
+	cudart_lock_give(&registry.lock);
 	return handle_of(m);
 }
 
-int cudart_registry_record(const struct cudart_record *record)
+int cudart_registry_record(enum cudart_record_kind kind, void **handle, const void *host,
+			   void *device, const char *device_name,
+			   const union cudart_record_more *more)
 {
-	struct module *m = module_of(record->handle);
+	struct module *m;
 	int recorded = 0;
 
-	if (is_live())
-		return 0;
-	registry_lock_brief();
 	/* A handle that is not the stub's came from the runtime, which is then
-	 * live: forwarding is right for it. A call on a module already
-	 * unregistered is dropped, as it would load the runtime for nothing. */
-	if (!registry.live && m) {
+	 * live: forwarding is right for it. One of the stub's was made by
+	 * cudart_registry_add_module, which installed the fork guard. */
+	if (is_live() || !(m = module_of(handle)))
+		return 0;
+	cudart_lock_take(&registry.lock);
+	/* A call on a module already unregistered is dropped, as it would
+	 * load the runtime for nothing. */
+	if (!registry.live) {
 		if (m->released) {
 			recorded = 1;
-		} else if (append(record)) {
+		} else if (append(kind, handle, host, device, device_name, more)) {
 			m->records++;
 			recorded = 1;
 		}
 	}
-	pthread_mutex_unlock(&registry.lock);
+	cudart_lock_give(&registry.lock);
 	return recorded;
+}
+
+/* The ways out of cudart_registry_function_plain, each to the whole path
+ * with nvcc's defaults: with the lock held, given back first. Tail calls
+ * with four arguments, so that the fast path saves no register. */
+__attribute__((noinline)) static void plain_slow(void **handle, const char *host_fun,
+						 char *device_fun, const char *device_name)
+{
+	cudart_register_function_slow(handle, host_fun, device_fun, device_name, -1, NULL, NULL,
+				      NULL, NULL, NULL);
+}
+
+__attribute__((noinline)) static void plain_locked_slow(void **handle, const char *host_fun,
+							char *device_fun, const char *device_name)
+{
+	cudart_lock_give(&registry.lock);
+	plain_slow(handle, host_fun, device_fun, device_name);
+}
+
+void cudart_registry_function_plain(void **handle, const char *host_fun, char *device_fun,
+				    const char *device_name)
+{
+	struct module *m = module_of(handle);
+	unsigned mine = (unsigned)cudastub_pid_known() << 1, free_word = 0;
+	struct record *r;
+
+	if (!m || !mine || is_live() ||
+	    !atomic_compare_exchange_strong_explicit(&registry.lock, &free_word, mine,
+						     memory_order_acquire, memory_order_relaxed)) {
+		plain_slow(handle, host_fun, device_fun, device_name);
+		return;
+	}
+	if (registry.live || m->released || registry.count == registry.capacity) {
+		plain_locked_slow(handle, host_fun, device_fun, device_name);
+		return;
+	}
+	r = &registry.log[registry.count++];
+	r->handle = handle;
+	r->host = host_fun;
+	r->device = device_fun;
+	r->device_name = device_name;
+	r->kind = CUDART_RECORD_FUNCTION;
+	r->more = 0;
+	m->records++;
+	if (atomic_exchange_explicit(&registry.lock, 0, memory_order_release) & 1u)
+		cudart_lock_wake(&registry.lock);
 }
 
 void **cudart_registry_real_handle(void **handle)
@@ -357,18 +425,35 @@ void **cudart_registry_real_handle(void **handle)
 	return is_live() ? m->real : NULL;
 }
 
+/* Frees the log and what its records keep beyond it. */
+static void forget_log(void)
+{
+	free(registry.log);
+	free(registry.more);
+	registry.log = NULL;
+	registry.more = NULL;
+	registry.count = registry.capacity = registry.replayed = 0;
+	registry.more_count = registry.more_capacity = 0;
+}
+
 /* Drops the records of released modules and frees those modules, once
  * they make up half the log: unregistration stays O(1) amortised. */
 static void compact(void)
 {
 	struct module *to_free = NULL;
-	size_t i, kept = 0, replayed = 0;
+	size_t i, kept = 0, replayed = 0, more_kept = 0;
 
 	for (i = 0; i < registry.count; i++) {
-		struct cudart_record *r = &registry.log[i];
+		struct record *r = &registry.log[i];
 		struct module *m = module_of(r->handle);
 
 		if (!m->released) {
+			/* what more a record keeps is in record order too, so it
+			 * moves down as the records do */
+			if (r->more) {
+				registry.more[more_kept++] = registry.more[r->more - 1];
+				r->more = (unsigned)more_kept;
+			}
 			registry.log[kept++] = *r;
 			replayed += i < registry.replayed;
 		} else if (r->kind == CUDART_RECORD_FAT_BINARY) {
@@ -377,6 +462,7 @@ static void compact(void)
 		}
 	}
 	registry.count = kept;
+	registry.more_count = more_kept;
 	registry.replayed = replayed;
 	registry.dead = 0;
 	while (to_free) {
@@ -386,11 +472,8 @@ static void compact(void)
 		free(to_free);
 		to_free = next;
 	}
-	if (!kept) {
-		free(registry.log);
-		registry.log = NULL;
-		registry.capacity = 0;
-	}
+	if (!kept)
+		forget_log();
 }
 
 int cudart_registry_unregister(void **handle, void ***real)
@@ -448,56 +531,83 @@ static void look_up(struct real_entry_points *real, void *runtime)
 	*(void **)&real->surface = dlsym(runtime, "__cudaRegisterSurface");
 }
 
+/* A function registered with nvcc's defaults keeps nothing more. */
+static const union cudart_record_more function_defaults = {.function = {.thread_limit = -1}};
+
 /* One record against the runtime. A module the runtime refused (or whose
  * entry point is missing) keeps a NULL real handle, and its later records
  * are skipped rather than handed NULL. */
-static void replay_one(const struct real_entry_points *real, const struct cudart_record *r)
+static void replay_one(const struct real_entry_points *real, const struct record *r)
 {
 	struct module *m = module_of(r->handle);
+	const union cudart_record_more *x = r->more ? &registry.more[r->more - 1] : NULL;
 
 	if (r->kind == CUDART_RECORD_FAT_BINARY) {
-		m->real = real->fat_binary ? real->fat_binary(r->u.fat_binary) : NULL;
+		m->real = real->fat_binary ? real->fat_binary((void *)r->host) : NULL;
 		return;
 	}
 	if (!m->real)
 		return;
-	switch (r->kind) {
+	switch ((enum cudart_record_kind)r->kind) {
 	case CUDART_RECORD_FAT_BINARY: break;
 	case CUDART_RECORD_FAT_BINARY_END:
 		if (real->fat_binary_end)
 			real->fat_binary_end(m->real);
 		break;
 	case CUDART_RECORD_FUNCTION:
+		if (!x)
+			x = &function_defaults;
 		if (real->function)
-			real->function(m->real, r->u.function.host_fun, r->u.function.device_fun,
-				       r->u.function.device_name, r->u.function.thread_limit,
-				       r->u.function.tid, r->u.function.bid,
-				       r->u.function.block_dim, r->u.function.grid_dim,
-				       r->u.function.warp_size);
+			real->function(m->real, r->host, r->device, r->device_name,
+				       x->function.thread_limit, x->function.tid, x->function.bid,
+				       x->function.block_dim, x->function.grid_dim,
+				       x->function.warp_size);
 		break;
 	case CUDART_RECORD_VAR:
 		if (real->var)
-			real->var(m->real, r->u.var.host_var, r->u.var.device_address,
-				  r->u.var.device_name, r->u.var.ext, r->u.var.size,
-				  r->u.var.constant, r->u.var.global);
+			real->var(m->real, (char *)r->host, r->device, r->device_name, x->var.ext,
+				  x->var.size, x->var.constant, x->var.global);
 		break;
 	case CUDART_RECORD_MANAGED_VAR:
 		if (real->managed_var)
-			real->managed_var(m->real, r->u.var.host_var, r->u.var.device_address,
-					  r->u.var.device_name, r->u.var.ext, r->u.var.size,
-					  r->u.var.constant, r->u.var.global);
+			real->managed_var(m->real, (void **)r->host, r->device, r->device_name,
+					  x->var.ext, x->var.size, x->var.constant, x->var.global);
 		break;
 	case CUDART_RECORD_TEXTURE:
 		if (real->texture)
-			real->texture(m->real, r->u.ref.host_var, r->u.ref.device_address,
-				      r->u.ref.device_name, r->u.ref.dim, r->u.ref.norm,
-				      r->u.ref.ext);
+			real->texture(m->real, r->host, r->device, r->device_name, x->ref.dim,
+				      x->ref.norm, x->ref.ext);
 		break;
 	case CUDART_RECORD_SURFACE:
 		if (real->surface)
-			real->surface(m->real, r->u.ref.host_var, r->u.ref.device_address,
-				      r->u.ref.device_name, r->u.ref.dim, r->u.ref.ext);
+			real->surface(m->real, r->host, r->device, r->device_name, x->ref.dim,
+				      x->ref.ext);
 		break;
+	}
+}
+
+/* Replays the log from registry.replayed on, each record counted as its
+ * replay begins: a fork meanwhile never replays it twice (invariant 7).
+ * Functions registered with nvcc's defaults, most of a log, take the short
+ * way, with the module's real handle kept from the record before. */
+static void replay_from(const struct real_entry_points *real)
+{
+	size_t next = registry.replayed, count = registry.count; /* fixed under the lock */
+	void **module = NULL, **module_real = NULL;
+
+	while (next < count) {
+		const struct record *r = &registry.log[next++];
+
+		registry.replayed = next;
+		if (r->handle == module && r->kind == CUDART_RECORD_FUNCTION && !r->more) {
+			real->function(module_real, r->host, r->device, r->device_name, -1, NULL,
+				       NULL, NULL, NULL, NULL);
+			continue;
+		}
+		replay_one(real, r);
+		/* the short way only where replay_one would call the same */
+		module = module_of(r->handle)->real && real->function ? r->handle : NULL;
+		module_real = module ? module_of(module)->real : NULL;
 	}
 }
 
@@ -533,14 +643,10 @@ void cudart_registry_replay(struct cudastub_library *lib)
 					   "holds the first %zu of %zu deferred registration "
 					   "calls already; going on from there",
 					   from, registry.count);
-		/* counted as it begins: a fork meanwhile never replays it twice */
-		while (registry.replayed < registry.count)
-			replay_one(&real, &registry.log[registry.replayed++]);
+		replay_from(&real);
 		cudastub_log_debug(lib, "replayed %zu deferred registration calls",
 				   registry.count - from);
-		free(registry.log);
-		registry.log = NULL;
-		registry.count = registry.capacity = registry.replayed = 0;
+		forget_log();
 		atomic_store_explicit(&registry.live, 1, memory_order_release);
 	}
 	registry_unlock(caller);

@@ -13,43 +13,33 @@
  * the program passed them (pointers to what the program owns, never a
  * copy of what they point to). */
 enum cudart_record_kind {
-	CUDART_RECORD_FAT_BINARY, /* the module itself: fat_binary */
+	CUDART_RECORD_FAT_BINARY, /* the module itself: host is the fat binary */
 	CUDART_RECORD_FAT_BINARY_END,
 	CUDART_RECORD_FUNCTION,
 	CUDART_RECORD_VAR,
-	CUDART_RECORD_MANAGED_VAR,
-	CUDART_RECORD_TEXTURE, /* 11.x headers only */
-	CUDART_RECORD_SURFACE, /* 11.x headers only */
+	CUDART_RECORD_MANAGED_VAR, /* host is then a void ** */
+	CUDART_RECORD_TEXTURE,	   /* 11.x headers only */
+	CUDART_RECORD_SURFACE,	   /* 11.x headers only */
 };
 
-struct cudart_record {
-	enum cudart_record_kind kind;
-	void **handle; /* the module, as the program holds it */
-	union {
-		void *fat_binary;
-		struct {
-			const char *host_fun;
-			char *device_fun;
-			const char *device_name;
-			int thread_limit;
-			uint3 *tid, *bid;
-			dim3 *block_dim, *grid_dim;
-			int *warp_size;
-		} function;
-		struct { /* VAR and MANAGED_VAR (host_var is then a void **) */
-			void *host_var;
-			char *device_address;
-			const char *device_name;
-			int ext, constant, global;
-			size_t size;
-		} var;
-		struct { /* TEXTURE and SURFACE (norm: TEXTURE only) */
-			const void *host_var;
-			const void **device_address;
-			const char *device_name;
-			int dim, norm, ext;
-		} ref;
-	} u;
+/* The arguments of a registration beyond the handle, the host and device
+ * addresses and the device name. None are kept for a function registered
+ * as nvcc registers every one (no thread limit, -1, and no tid, bid,
+ * dimension or warp size pointers): see cudart_registry_record. */
+union cudart_record_more {
+	struct {
+		int thread_limit;
+		uint3 *tid, *bid;
+		dim3 *block_dim, *grid_dim;
+		int *warp_size;
+	} function;
+	struct { /* VAR and MANAGED_VAR */
+		int ext, constant, global;
+		size_t size;
+	} var;
+	struct { /* TEXTURE and SURFACE (norm: TEXTURE only) */
+		int dim, norm, ext;
+	} ref;
 };
 
 /*
@@ -59,9 +49,26 @@ struct cudart_record {
  */
 void **cudart_registry_add_module(void *fat_binary);
 
-/* Records a call on a module; 1 if recorded, 0 if the runtime is live and
- * the caller must forward (with cudart_registry_real_handle). */
-int cudart_registry_record(const struct cudart_record *record);
+/* Records a call on a module (more NULL: a function's defaults, or a
+ * call with nothing more); 1 if recorded, 0 if the runtime is live and the
+ * caller must forward (with cudart_registry_real_handle). */
+int cudart_registry_record(enum cudart_record_kind kind, void **handle, const void *host,
+			   void *device, const char *device_name,
+			   const union cudart_record_more *more);
+
+/* __cudaRegisterFunction for a function registered with nvcc's defaults
+ * (no thread limit, no tid, bid, dimension or warp size pointers), as
+ * nvcc registers every one (MAGMA records 3,736): recorded without a call
+ * or a saved register on a module being recorded; anything else goes on
+ * to cudart_register_function_slow. */
+void cudart_registry_function_plain(void **handle, const char *host_fun, char *device_fun,
+				    const char *device_name);
+
+/* The rest of __cudaRegisterFunction (cudart_register.c): recorded with
+ * cudart_registry_record, or forwarded. */
+void cudart_register_function_slow(void **handle, const char *host_fun, char *device_fun,
+				   const char *device_name, int thread_limit, uint3 *tid,
+				   uint3 *bid, dim3 *block_dim, dim3 *grid_dim, int *warp_size);
 
 /* The runtime's handle for what the program holds: the replayed module's
  * real handle for one of the stub's, NULL for one of the stub's that was

@@ -14,7 +14,8 @@
 #include "registry.h"
 
 /* What nvcc's code hands the runtime: stand-ins with addresses of their own. */
-static const int wrapper_a = 1, wrapper_b = 2, wrapper_c = 3, wrapper_d = 4;
+static const int wrapper_a = 1, wrapper_b = 2, wrapper_c = 3, wrapper_d = 4, wrapper_z = 5;
+static int var_z;
 static void host_a1(void)
 {
 }
@@ -30,7 +31,14 @@ static void host_c1(void)
 static void host_d1(void)
 {
 }
+static void host_a3(void)
+{
+}
+static uint3 tid_a3 = {3, 0, 0}, bid_a3 = {4, 0, 0};
+static dim3 block_a3 = {5, 1, 1}, grid_a3 = {6, 1, 1};
+static int warp_a3 = 7;
 static int var_a;
+static const int constant_a = 9;
 static int *managed_a;
 
 struct rg_stub_calls rg_stub;
@@ -97,11 +105,20 @@ void rg_print_events(void)
  * registered and unregistered before anything needs the runtime. */
 static void register_abc(void ***a, void ***b)
 {
-	void **c;
+	void **c, **z = rg_stub.fat_binary((void *)&wrapper_z);
 
+	/* module Z: what it keeps beyond its records comes before A's */
+	rg_stub.var(z, (char *)&var_z, (char *)"vZ", "vZ", 0, sizeof var_z, 1, 0);
+	rg_stub.fat_binary_end(z);
 	*a = rg_stub.fat_binary((void *)&wrapper_a);
 	function(*a, host_a1, "kA1");
+	/* not as nvcc registers: every argument kept */
+	rg_stub.function(*a, (const char *)host_a3, (char *)"kA3", "kA3", 128, &tid_a3, &bid_a3,
+			 &block_a3, &grid_a3, &warp_a3);
+	/* Z's records are half the log now: dropped, and A's move down */
+	rg_stub.unregister(z);
 	rg_stub.var(*a, (char *)&var_a, (char *)"vA", "vA", 0, sizeof var_a, 0, 0);
+	rg_stub.var(*a, (char *)&constant_a, (char *)"cA", "cA", 1, sizeof constant_a, 1, 1);
 	*b = rg_stub.fat_binary((void *)&wrapper_b);
 	function(*b, host_b1, "kB1");
 	rg_stub.managed_var(*a, (void **)&managed_a, (char *)"mA", "mA", 0, 2 * sizeof(int), 0, 0);

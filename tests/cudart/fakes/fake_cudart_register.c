@@ -166,11 +166,18 @@ FAKE_EXPORT void __cudaRegisterFunction(void **handle, const char *hostFun, char
 {
 	struct fake_module *m = module_of(handle, "function");
 
-	(void)deviceFun, (void)thread_limit, (void)tid, (void)bid, (void)bDim, (void)gDim;
-	(void)wSize;
+	(void)deviceFun;
 	if (!m)
 		return;
-	fake_cudart_event("function m%d %s", m->index, deviceName);
+	/* what nvcc passes (-1 and no pointers) as before; anything else
+	 * shown, the pointers by the first value each points to */
+	if (thread_limit == -1 && !tid && !bid && !bDim && !gDim && !wSize)
+		fake_cudart_event("function m%d %s", m->index, deviceName);
+	else
+		fake_cudart_event("function m%d %s limit=%d tid=%d bid=%d bdim=%d gdim=%d wsize=%d",
+				  m->index, deviceName, thread_limit, tid ? (int)tid->x : -1,
+				  bid ? (int)bid->x : -1, bDim ? (int)bDim->x : -1,
+				  gDim ? (int)gDim->x : -1, wSize ? *wSize : -1);
 	add_symbol(hostFun, deviceName, m, 0, 0);
 	sleep_as_told("FAKE_CUDART_REGISTER_SLOW_MS");
 }
@@ -181,10 +188,14 @@ FAKE_EXPORT void __cudaRegisterVar(void **handle, char *hostVar, char *deviceAdd
 {
 	struct fake_module *m = module_of(handle, "var");
 
-	(void)deviceAddress, (void)ext, (void)constant, (void)global;
+	(void)deviceAddress;
 	if (!m)
 		return;
-	fake_cudart_event("var m%d %s %zu", m->index, deviceName, size);
+	if (!ext && !constant && !global)
+		fake_cudart_event("var m%d %s %zu", m->index, deviceName, size);
+	else
+		fake_cudart_event("var m%d %s %zu ext=%d constant=%d global=%d", m->index,
+				  deviceName, size, ext, constant, global);
 	add_symbol(hostVar, deviceName, m, size, 0);
 }
 
