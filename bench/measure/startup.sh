@@ -30,6 +30,12 @@ for library in "${libraries[@]}"; do
   fi
 done
 
+if [ -x "$bench/bench_idle_ten_stubs" ]; then
+  program_of[ten_stubs]=$bench/bench_idle_ten_stubs
+  label_of[ten_stubs]="ten stubs (runtime, NVRTC, driver, nvJitLink, cuBLAS, cuBLASLt, cuFFT, cuRAND, cuSPARSE, cuSOLVER)"
+  subjects+=(ten_stubs)
+fi
+
 declare -A count_of median_of
 for subject in "${subjects[@]}"; do
   if run_callgrind "$work/$subject" "${program_of[$subject]}"; then
@@ -72,3 +78,8 @@ for library in "${libraries[@]}"; do
     compare "${library}_real" empty
   fi
 done
+if [ -n "${program_of[ten_stubs]:-}" ]; then
+  compare ten_stubs nothing " (target ≤ +150,000: issue 20, point 6)"
+else
+  not_measured "$counted" "ten stubs" "the build made no bench_idle_ten_stubs (a stub missing)"
+fi

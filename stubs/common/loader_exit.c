@@ -163,7 +163,7 @@ static void wait_for_loader_lock(void)
 
 static void exit_started(void)
 {
-	int me = cudastub_pid();
+	int me = cudastub_pid_once();
 
 	atomic_store(&exiting_pid, me);
 	/* No search has begun (the search registers first, then reads the
@@ -183,7 +183,7 @@ static void exit_started(void)
 static void main_thread_ending(void *unused)
 {
 	(void)unused;
-	if (syscall(SYS_gettid) == cudastub_pid())
+	if (syscall(SYS_gettid) == cudastub_pid_once())
 		exit_started();
 }
 
@@ -212,7 +212,7 @@ __attribute__((constructor)) static void watch_main_thread_exit(void)
  * no wait there, only the mark. */
 __attribute__((destructor)) static void stub_finalised(void)
 {
-	atomic_store(&exiting_pid, cudastub_pid());
+	atomic_store(&exiting_pid, cudastub_pid_once());
 }
 
 int cudastub_exit_started(void)

@@ -6,6 +6,7 @@
 #define CUDASTUB_LOADER_PID_H
 
 #include <stdatomic.h>
+#include <unistd.h>
 
 /* getpid(), read from memory that a fork leaves zeroed in the child. */
 __attribute__((visibility("hidden"))) int cudastub_pid(void);
@@ -22,6 +23,16 @@ static inline int cudastub_pid_known(void)
 	atomic_int *page = atomic_load_explicit(&cudastub_pid_page, memory_order_acquire);
 
 	return page ? atomic_load_explicit(page, memory_order_relaxed) : 0;
+}
+
+/* The process id, without setting that memory up: for code that runs once
+ * in a process that may never have called through the stub (its exit),
+ * where setting it up costs more than the one system call. */
+static inline int cudastub_pid_once(void)
+{
+	int pid = cudastub_pid_known();
+
+	return pid ? pid : (int)getpid();
 }
 
 #endif
