@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Item 5: the size of each stub once stripped, against NVIDIA's library
-# (stripped the same way) for scale. Prints table rows.
+# (stripped the same way) for scale; and against a plain trampoline table
+# for the same exports (plain_table.sh, Implib.so's form; issue 20,
+# point 6: at most twice). Prints table rows.
 #
 #   bench/measure/size.sh BUILD_DIR
 # shellcheck source=bench/measure/common.sh
@@ -30,4 +32,22 @@ for library in "${libraries[@]}"; do
   ratio=$(awk -v s="$stub_size" -v r="$real_size" 'BEGIN { printf "×%.4f", s / r }')
   row "$measurement" "$(basename "$stub")" "$(grouped "$stub_size") B" \
     "$(basename "$real")" "$(grouped "$real_size") B" "$ratio"
+done
+
+plain="stripped size against a plain trampoline table of the same exports"
+stubs=("${stub_file[nvrtc]}" "${stub_file[cudart]}" "${stub_file[driver]}")
+for other in "$build"/stubs/lib*_stub.so; do [ -f "$other" ] && stubs+=("$other"); done
+for stub in "${stubs[@]}"; do
+  [ -f "$stub" ] || continue
+  if ! table=$("$src/bench/measure/plain_table.sh" "$stub" "$work/plain" 2>"$work/plain.log"); then
+    not_measured "$plain" "$(basename "$stub")" "no plain table built ($(tail -1 "$work/plain.log"))"
+    continue
+  fi
+  stub_size=$(stripped_size "$stub")
+  table_size=$(stat -c %s "$table")
+  exports=$(wc -l <"$work/plain/$(basename "$stub" .so).exports")
+  awk -v m="$plain" -v name="$(basename "$stub")" -v s="$stub_size" -v t="$table_size" \
+    -v n="$exports" 'BEGIN {
+      printf "| %s | %s (%d exports) | %d B | plain table | %d B | ×%.2f (target ≤ ×2) |\n", m, name, n, s, t, s / t
+    }'
 done
