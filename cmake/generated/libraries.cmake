@@ -3,6 +3,9 @@
 # every library, in cudastub_lib order
 set(cudastub_libraries cudart nvrtc cuda nvjitlink cublas cublaslt cufft curand cusparse cusolver nvml nvtoolsext cupti nccl cudnn cusolvermg nvjpeg nvfatbin cufile nppc nppial nppicc nppidei nppif nppig nppim nppist nppisu nppitc npps)
 
+# every CUDA major some library's records name, newest first
+set(cudastub_majors 13 12 11)
+
 # libcudart
 set(cudastub_cudart_folder cudart)
 set(cudastub_cudart_alias cudart)

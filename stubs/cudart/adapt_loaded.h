@@ -17,6 +17,7 @@
 
 #include <dlfcn.h>
 
+#include "cudart_layouts.h"
 #include "cudart_stub.h"
 
 /* The loaded runtime's major (11, 12, 13), or 0 when none is loaded. */
@@ -46,7 +47,10 @@ static inline void *adapt_chosen(const char *name, const char *how, void *target
 
 /* The majors whose layouts the generated tables record (cudart_layouts.h):
  * a runtime outside them is not translated for. */
-enum { ADAPT_OLDEST_MAJOR = 11, ADAPT_NEWEST_MAJOR = 13 };
+enum {
+	ADAPT_OLDEST_MAJOR = CUDASTUB_CUDART_LAYOUT_OLDEST_MAJOR,
+	ADAPT_NEWEST_MAJOR = CUDASTUB_CUDART_LAYOUT_NEWEST_MAJOR
+};
 
 /* The recorded majors (CUDASTUB_MAJOR_BIT) from `first` on, and those
  * before it: the runtimes that have, and that lack, what `first` brought. */

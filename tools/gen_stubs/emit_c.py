@@ -472,6 +472,11 @@ def emit_layouts(lib, abis, header_note, adapters=()):
     (_Static_assert)."""
     lib_guard = "CUDASTUB_%s_LAYOUTS_H" % lib.upper()
     out = [header_note, "#ifndef %s" % lib_guard, "#define %s" % lib_guard, ""]
+    majors = sorted(a.major for a in abis)
+    out += ["/* the majors whose layouts are recorded here: a release outside them is",
+            " * not translated for (a new major's records move these) */",
+            "#define CUDASTUB_%s_LAYOUT_OLDEST_MAJOR %d" % (lib.upper(), majors[0]),
+            "#define CUDASTUB_%s_LAYOUT_NEWEST_MAJOR %d" % (lib.upper(), majors[-1]), ""]
     names = sorted({s for a in abis for s in a.structs})
     reached = {u for a in abis for n in adapters if n in a.functions for u in a.functions[n].uses}
     for name in names:

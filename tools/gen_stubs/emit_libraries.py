@@ -80,8 +80,11 @@ def cli_c(specs, header):
 
 
 def cmake(specs, header):
+    majors = sorted({m for s in specs for m, _ in s.sonames if m}, reverse=True)
     out = [header, "", "# every library, in cudastub_lib order",
-           "set(cudastub_libraries %s)" % " ".join(s.library for s in specs)]
+           "set(cudastub_libraries %s)" % " ".join(s.library for s in specs), "",
+           "# every CUDA major some library's records name, newest first",
+           "set(cudastub_majors %s)" % " ".join(str(m) for m in majors)]
     for s in specs:
         out += ["", "# %s" % s.family,
                 "set(cudastub_%s_folder %s)" % (s.library, s.folder),
