@@ -1,7 +1,7 @@
 /*
  * The suites of the runtime stub's adapters (stubs/cudart/adapt_*.c) and of
  * its struct translations (the spec's `layout` and `same_function` lines in
- * tools/gen_stubs/specs/cudart.spec; stubs/common/layout.c copies them):
+ * tools/gen_stubs/specs/cudart.spec; stubs/cudart/layout/layout.c copies them):
  * one executable per adapter family or translated struct.
  *
  * Each case runs a child scenario: the stub of one ABI (the build's 13, or
@@ -114,7 +114,7 @@ int ad_zero_at(const void *p, size_t at, size_t size);
 
 /*
  * The same, for a struct the stub copied field by field into or out of the
- * runtime's layout (stubs/common/layout.h): padding is never carried, so a
+ * runtime's layout (stubs/cudart/layout/layout.h): padding is never carried, so a
  * caller's struct is filled, and a copy checked, over the fields alone.
  * layout is the generated table of the struct's major (cudart_layout_tables.h,
  * the same records the layout constants come from).

@@ -2,7 +2,7 @@
  * Device properties: cudaDeviceProp in the 11.x, 12.x and 13.x layouts,
  * every direction (the spec's `layout cudaDeviceProp` lines and
  * `same_function cudaGetDeviceProperties cudaGetDeviceProperties_v2`;
- * stubs/common/layout.c copies the fields and asks the runtime's
+ * stubs/cudart/layout/layout.c copies the fields and asks the runtime's
  * cudaDeviceGetAttribute for those its struct lacks). The caller's struct
  * is checked field by field at the offsets of the generated layout
  * constants: a field both majors have holds the fake's pattern from the

@@ -1,6 +1,6 @@
 /*
  * External memory and semaphore import: four descriptors that 13.x grew by
- * reserved words (the spec's `layout` lines; stubs/common/layout.c copies
+ * reserved words (the spec's `layout` lines; stubs/cudart/layout/layout.c copies
  * them). A 13 descriptor reaches 12.x or 11.x narrowed when the reserved
  * words are zero and is refused otherwise (its tail padding is no field,
  * and never refused); an 11 or 12 descriptor reaches 13 widened with

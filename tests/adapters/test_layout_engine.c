@@ -1,5 +1,5 @@
 /*
- * The layout engine on its own (stubs/common/layout.c): every generated
+ * The layout engine on its own (stubs/cudart/layout/layout.c): every generated
  * translator calls it, so its rules are proven here once, on tables built
  * by hand, with expectations written out byte by byte:
  *   - a field both layouts have is copied to its new offset, up to the

@@ -1,7 +1,7 @@
 /*
  * Same-size structs whose reserved bytes or union members a newer major put
  * to use: cudaMemPoolProps (maxSize in 12, usage in 13; the spec's `layout`
- * lines, copied by stubs/common/layout.c, inside cudaMemAllocNodeParams
+ * lines, copied by stubs/cudart/layout/layout.c, inside cudaMemAllocNodeParams
  * too) and launch attributes (stubs/cudart/adapt_launch_attributes.c: new
  * attribute ids in 12 and 13). A newer stub reaches an older runtime with
  * the caller's fields, unless it uses what the runtime lacks: then

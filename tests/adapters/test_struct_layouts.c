@@ -2,7 +2,7 @@
  * Structs a function writes, grown by a major: cudaPointerAttributes (24
  * bytes in 11.x and 12.x, 88 in 13.x) and cudaFuncAttributes (56 bytes in
  * 11.x, 144 in 12.x and 13.x): the spec's `layout` lines;
- * stubs/common/layout.c copies them. The caller's struct holds the
+ * stubs/cudart/layout/layout.c copies them. The caller's struct holds the
  * runtime's common fields, zeros after them, and nothing past its own size
  * is written.
  */

@@ -4,7 +4,7 @@
  * for 11's _v2 texture forms): cudaResourceDesc (64 bytes in 11.x/12.x, 144
  * in 13.x), cudaResourceViewDesc (48, 112) and cudaTextureDesc (68 in 11.x,
  * 72 after; 11's _v2 forms take 72), every direction, copied field by field
- * (stubs/common/layout.c). A descriptor whose layout is the runtime's
+ * (stubs/cudart/layout/layout.c). A descriptor whose layout is the runtime's
  * reaches it as it is; a newer one reaches an older runtime narrowed when
  * its new fields are zero, and is refused otherwise; an older one reaches a
  * newer runtime widened with zeros; descriptors the runtime writes reach

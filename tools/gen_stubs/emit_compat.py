@@ -195,7 +195,7 @@ def emit(libs, header_note):
            "absent;",
            "- **another name, as it is** / **translated**: the loaded major's name for the same "
            "function, with the same ABI or with its structs copied field by field between the "
-           "two majors' layouts (`stubs/common/layout.c`);",
+           "two majors' layouts (`stubs/cudart/layout/layout.c`);",
            "- **adapter**: a hand-written adapter for a prototype that changed "
            "(`stubs/cudart/adapt_*.c`);",
            "- **gated**: never called in the library; the export returns the documented code "

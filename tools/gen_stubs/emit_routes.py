@@ -1,10 +1,10 @@
 """Writes the routes (routes.py) and the layout tables (layouts.py) as C.
 
 A function with routes gets a table of them, tried in order by
-cudastub_route_choose (stubs/common/layout_route.c), and, when some route
+cudastub_route_choose (stubs/cudart/layout/layout_route.c), and, when some route
 translates structs, one translator. Every translator has the same shape:
 give each struct the runtime reads in its layout, call, report each struct
-it wrote back in the caller's; the copying is stubs/common/layout.c's.
+it wrote back in the caller's; the copying is stubs/cudart/layout/layout.c's.
 """
 
 from emit_c import c_file_opening
@@ -257,7 +257,7 @@ def _wrap(items, indent, width=92):
 
 def emit_enum_tables(spec, abis, header_note):
     """The values each recorded version's headers define for the spec's
-    further enums (spec: enum), newest first: stubs/common/enum_values.h
+    further enums (spec: enum), newest first: stubs/cudart/layout/enum_values.h
     looks a runtime's version up in them."""
     lib = spec.library
     guard = "CUDASTUB_%s_ENUMS_H" % lib.upper()

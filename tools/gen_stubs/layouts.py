@@ -1,4 +1,4 @@
-"""Struct layouts as data: what stubs/common/layout.h copies between majors.
+"""Struct layouts as data: what stubs/cudart/layout/layout.h copies between majors.
 
 A family is one struct the spec names with `layout` (and its aliases), as
 every recorded major lays it out. Its fields are the union of the field

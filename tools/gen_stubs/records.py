@@ -308,7 +308,7 @@ class Spec:
       layout STRUCT [ALIAS...]
                               a struct whose layout differs between majors,
                               copied field by field and by name between them
-                              (stubs/common/layout.h); an ALIAS is the same
+                              (stubs/cudart/layout/layout.h); an ALIAS is the same
                               struct under another name (cudaTextureDesc_v2)
       layout_field STRUCT FIELD [POLICY] [query ENUMERATOR]
                               POLICY: what a non-zero FIELD does when the other

@@ -6,7 +6,7 @@
  * ABI. FAKE_MAJOR and FAKE_MINOR say which.
  *
  * A fake records what it was called with, so a test can prove that an
- * adapter or a layout copy (stubs/common/layout.c) translated the
+ * adapter or a layout copy (stubs/cudart/layout/layout.c) translated the
  * arguments, and that a gated function never reached a fake whose ABI
  * differs. Tests read the records with dlsym on the fake's handle
  * (dlopen(path, RTLD_NOLOAD)).
