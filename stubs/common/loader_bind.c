@@ -11,7 +11,8 @@
 #define _GNU_SOURCE
 #include <dlfcn.h>
 
-#include "loader.h"
+#include "loader_core.h"
+#include "loader_log.h"
 
 static uint32_t loaded_major_bit(struct cudastub_library *lib)
 {

@@ -22,7 +22,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "loader.h"
+#include "loader_core.h"
+#include "loader_log.h"
+#include "loader_process.h"
+#include "loader_search.h"
+#include "loader_versions.h"
 
 /* This object's own entry in the list of the process's objects: the one
  * whose dynamic section is ours. Found by a walk from the main program's

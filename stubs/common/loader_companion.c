@@ -15,7 +15,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "loader.h"
+#include "loader_core.h"
+#include "loader_log.h"
+#include "loader_process.h"
+#include "loader_search.h"
 
 /* Loads name from the folder of file; returns 1 if it was there. */
 static int load_beside(struct cudastub_search *s, const char *file, const char *name)

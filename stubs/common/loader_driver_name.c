@@ -24,7 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "loader.h"
+#include "loader_core.h"
 
 /* Driver branch, and the CUDA version its drivers report (release notes,
  * "CUDA Toolkit and Corresponding Driver Versions"), oldest first. One

@@ -27,7 +27,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "loader.h"
+#include "loader_core.h"
+#include "loader_search.h"
 
 #if defined(__x86_64__)
 #define OWN_MACHINE EM_X86_64

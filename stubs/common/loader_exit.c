@@ -93,8 +93,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "loader.h"
+#include "loader_core.h"
 #include "loader_pid.h"
+#include "loader_log.h"
+#include "loader_process.h"
 
 #define EXIT_WAIT_MS 2000
 

@@ -103,8 +103,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "loader.h"
+#include "loader_core.h"
 #include "loader_pid.h"
+#include "loader_log.h"
 
 #define FORK_WAIT_MS 1000
 #define SLOTS	     64

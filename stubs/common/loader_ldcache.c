@@ -35,7 +35,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "loader.h"
+#include "loader_core.h"
 
 #define LDCACHE_PATH	   "/etc/ld.so.cache"
 #define LDCACHE_MAGIC	   "glibc-ld.so.cache1.1"

@@ -55,8 +55,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "loader.h"
+#include "loader_core.h"
 #include "loader_pid.h"
+#include "loader_log.h"
+#include "loader_process.h"
+#include "loader_search.h"
+#include "loader_versions.h"
 
 /* How long a first call waits for another thread's search while that
  * search does not run: more than a search that loads the runtime takes

@@ -18,7 +18,9 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "loader.h"
+#include "loader_core.h"
+#include "loader_process.h"
+#include "loader_search.h"
 
 /* The object's DT_SONAME, or NULL. glibc rewrites the dynamic section's
  * addresses to run-time ones where that section is writable (x86-64,

@@ -28,7 +28,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "loader.h"
+#include "loader_core.h"
+#include "loader_log.h"
 
 /* Longest text kept for one entry. */
 enum { PATH_KEPT = 1024, MESSAGE_KEPT = 1024, SUMMARY_KEPT = 4096 };

@@ -25,7 +25,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "loader.h"
+#include "loader_core.h"
 
 enum {
 	BLOCK = 4096,	     /* read at a time */

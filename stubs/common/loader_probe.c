@@ -34,7 +34,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "loader.h"
+#include "loader_core.h"
+#include "loader_search.h"
 
 enum {
 	BLOCK = 4096,	 /* the file-system block a lost write zeroes */

@@ -35,7 +35,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "loader.h"
+#include "loader_core.h"
+#include "loader_process.h"
+#include "loader_search.h"
 
 #if defined(__x86_64__)
 #define CONDA_TARGET "x86_64-linux"

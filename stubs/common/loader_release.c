@@ -26,7 +26,11 @@
 #include <dlfcn.h>
 #include <stdio.h>
 
-#include "loader.h"
+#include "loader_core.h"
+#include "loader_log.h"
+#include "loader_process.h"
+#include "loader_search.h"
+#include "loader_versions.h"
 
 /* 1: the major of a CUDA library already loaded, or 0. */
 static int release_in_process(const char **which)

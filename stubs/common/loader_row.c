@@ -14,6 +14,7 @@
 #define _GNU_SOURCE
 
 #include "table.h"
+#include "loader_log.h"
 
 /* Every table of this object; none in an object that links the loader
  * without a stub (a test). */

@@ -29,7 +29,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "loader.h"
+#include "loader_core.h"
+#include "loader_log.h"
+#include "loader_process.h"
+#include "loader_search.h"
 
 #define STANDARD_PREFIX "/usr/local/cuda"
 /* What step 3's attempts name when no one file is meant. */

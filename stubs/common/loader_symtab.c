@@ -22,7 +22,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "loader.h"
+#include "loader_core.h"
 
 /* A chain longer than this is no table a linker wrote. */
 #define MAX_CHAIN 65536

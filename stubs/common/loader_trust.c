@@ -44,7 +44,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "loader.h"
+#include "loader_core.h"
+#include "loader_log.h"
 
 static int trusted_owner(const struct stat *st)
 {

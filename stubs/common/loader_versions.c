@@ -9,7 +9,9 @@
 #include <dlfcn.h>
 #include <string.h>
 
-#include "loader.h"
+#include "loader_core.h"
+#include "loader_search.h"
+#include "loader_versions.h"
 
 int cudastub_version_decode(int version, int *major, int *minor)
 {

@@ -38,7 +38,7 @@ enum {
 typedef void (*cudastub_any_fn)(void);
 
 struct cudastub_row {
-	struct cudastub_function gate; /* majors: loader.h */
+	struct cudastub_function gate; /* majors: loader_core.h */
 	uint32_t name;		       /* offset of the name in the table's names */
 	uint8_t fallback;	       /* enum cudastub_fallback */
 	uint8_t flags;

@@ -14,7 +14,7 @@
  *                  typed, adapt, route, declared, (type))
  *   CUDASTUB_ROW_OPAQUE(name, (same), (later), (other), FALLBACK)
  * same, later and other are the majors of struct cudastub_function
- * (loader.h), as a parenthesized list ((0) for none); FALLBACK is
+ * (loader_core.h), as a parenthesized list ((0) for none); FALLBACK is
  * CODE, NEGATIVE, ZERO or TYPED (enum cudastub_fallback); KIND is EXPORTED
  * or HANDWRITTEN (the C export is hand-written: the row gets a slot and no
  * assembly export); flags are CUDASTUB_ROW_*; typed, adapt and route are

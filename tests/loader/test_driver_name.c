@@ -14,6 +14,7 @@
 #include "loader.h"
 #include "test_support.h"
 #include "ts_driver.h"
+#include "loader_versions.h"
 
 struct name_case {
 	const char *name;

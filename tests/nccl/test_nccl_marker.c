@@ -21,6 +21,7 @@
 
 #include "loader.h"
 #include "test_support.h"
+#include "loader_versions.h"
 
 /* a banner of this test's own: a constant, so in .rodata */
 const char test_banner[] = "cudastub-test banner 1.2.3+cudatest11.8 end";

@@ -1,0 +1,264 @@
+/*
+ * The shared loader: one copy, linked into each stub.
+ *
+ * A stub describes its library once (struct cudastub_library) and its
+ * functions in a generated table (struct cudastub_function in each row,
+ * table.h). The first call of any export reaches, through the one bind
+ * (loader_row.c), cudastub_loader_bind(), which makes sure a search
+ * has been published and returns the real symbol, or NULL when the call must
+ * not be forwarded. Everything here runs at most once per function; nothing here is
+ * on the hot path.
+ *
+ * This header (loader_core.h) holds what every part shares (the library's
+ * description, the load and the bind); each phase's declarations are in
+ * a header of their own: loader_search.h, loader_versions.h,
+ * loader_process.h, loader_log.h.
+ *
+ * The search reads as phases, each in a file of its own:
+ *   loader_search.c    list the candidates, step by step, newest major first
+ *   loader_candidate.c open one, verify it (not ourselves, not another stub,
+ *                      not rejected by the library), probe its version
+ *   loader_elf.c       check a file is a sound library before dlopen maps it
+ *   loader_companion.c load what the chosen library will dlopen by name
+ *   loader_ldcache.c   read /etc/ld.so.cache, to look past a stub by hand
+ *   loader_load.c      search without holding a lock, publish one outcome
+ *   loader_fork.c      keep fork() out of a library being mapped
+ *   loader_exit.c      keep exit() out of a library being loaded
+ *   loader_log.c       remember what was tried; CUDASTUB_DEBUG output
+ *   loader_bind.c      gate a function by major and look it up
+ *   loader_row.c       bind an export from its row: the loader, its route,
+ *                      its adapter, its fallback
+ */
+#ifndef CUDASTUB_LOADER_CORE_H
+#define CUDASTUB_LOADER_CORE_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cudastub/cudastub.h"
+#include "loader_escape.h" /* cudastub_escape(), which the cudastub command shares */
+
+#define CUDASTUB_HIDDEN __attribute__((visibility("hidden")))
+#define CUDASTUB_EXPORT __attribute__((visibility("default")))
+
+/* Majors as bits of a mask: bit 11 for CUDA 11, and so on. */
+#define CUDASTUB_MAJOR_BIT(m) ((uint32_t)1 << (m))
+
+/* One file name the library ships under, for one major. */
+struct cudastub_soname {
+	int major;
+	const char *soname;
+};
+
+/* Why a function is not forwarded; indexes cudastub_library.codes. */
+enum cudastub_unavailable {
+	CUDASTUB_UNAVAILABLE_LIBRARY = 0,  /* no library loaded */
+	CUDASTUB_UNAVAILABLE_FUNCTION = 1, /* loaded library, older, lacks it */
+	CUDASTUB_UNAVAILABLE_ABI = 2,	   /* same name, different ABI */
+	CUDASTUB_UNAVAILABLE_REMOVED = 3,  /* loaded library, newer, dropped it */
+	CUDASTUB_UNAVAILABLE_COUNT
+};
+
+/*
+ * A generated row per exported function. It holds no pointer, so the table
+ * costs the loader no relocation; the function's name reaches the loader
+ * from the code that binds it.
+ *   same_abi:   majors whose headers declare this name with the prototype
+ *               and struct layouts the stub was built with: forward.
+ *   if_present: majors whose headers we have lack the name but a newer
+ *               major declares it identically, so a later minor of that
+ *               major may export it: forward if dlsym finds it.
+ *   other_abi:  majors that declare the name with a different ABI: never
+ *               call it.
+ */
+struct cudastub_function {
+	uint32_t same_abi;
+	uint32_t if_present;
+	uint32_t other_abi;
+};
+
+/* The log's room (loader_log.c): attempts kept, arena bytes, and the part
+ * of the arena only the conclusion (error, path, summary) may use. */
+enum { CUDASTUB_MAX_ATTEMPTS = 64, CUDASTUB_ARENA_SIZE = 32768, CUDASTUB_ARENA_CONCLUSION = 12288 };
+
+struct cudastub_library;
+struct cudastub_self;
+
+/*
+ * One run of the search, with a log of its own. Threads that race a first
+ * call each search into their own record and the first to finish publishes
+ * it (loader_load.c); a published record never changes again.
+ */
+struct cudastub_search {
+	struct cudastub_library *lib;
+	void *handle; /* the chosen library, or NULL */
+	cudastub_library_info info;
+	cudastub_attempt attempts[CUDASTUB_MAX_ATTEMPTS];
+	/* majors the current search pass may load (see loader_search.c) */
+	uint32_t pass_majors;
+	/* the stub itself, while the search runs (loader_candidate.c) */
+	const struct cudastub_self *self;
+	/* CUDASTUB_<LIB>_MAJOR as read once when the search began: the major
+	 * every candidate must report, or 0 for none (loader_load.c) */
+	int pin;
+	/* for error strings: what failed, what was tried, what to set */
+	const char *summary;
+	char arena[CUDASTUB_ARENA_SIZE];
+	unsigned arena_used;
+};
+
+/* Everything the loader knows of one library: description and state. */
+struct cudastub_library {
+	/* ---- set by the stub, never changed ---- */
+	const char *name;      /* "nvrtc" */
+	const char *env_path;  /* "CUDASTUB_NVRTC_PATH" */
+	const char *env_major; /* "CUDASTUB_NVRTC_MAJOR" */
+	const char *family;    /* file name prefix: "libnvrtc" */
+	/* newest major first; ends with {0, NULL} */
+	const struct cudastub_soname *sonames;
+	/* pip wheel folders relative to an ancestor of the stub; NULL-ended */
+	const char *const *wheel_dirs;
+	/* Reads the version of a candidate (path as opened), as the CUDA
+	 * major and minor it belongs to; returns 0 when the candidate is this
+	 * library. */
+	int (*probe_version)(void *handle, const char *path, int *major, int *minor);
+	/* Optional, for a library versioned apart from CUDA (cuFFT 11.2.1 is
+	 * CUDA 12): its own major, minor and patch; 0 when it answered. */
+	int (*own_version)(void *handle, int own[3]);
+	/* Optional: majors to search before the others (a mask of
+	 * CUDASTUB_MAJOR_BIT), or 0 for no preference; may fill
+	 * info.driver_version and info.choice. Not used under a pin or an
+	 * override. */
+	uint32_t (*preferred_majors)(struct cudastub_search *search);
+	/* With preferred_majors: ask the driver itself for its version,
+	 * loading it, where others read it from its file's name (the runtime,
+	 * whose library needs the driver anyway: spec release_preference
+	 * load_driver). */
+	int preference_loads_driver;
+	/* Optional: a reason to skip a candidate that opened, or NULL. */
+	const char *(*reject)(void *handle);
+	/* Optional: runs after the library is loaded and before any call is
+	 * forwarded to it, on every path that loads (cudart replays the
+	 * kernel registrations it deferred). Must return quickly once done,
+	 * may be entered by several threads, and must not hold a lock of its
+	 * own while calling into the dynamic loader (see loader_load.c). */
+	void (*after_load)(struct cudastub_library *lib);
+	/* Optional: printf format, given major and minor, of a library the
+	 * real one dlopens by bare name at run time and expects beside itself
+	 * ("libnvrtc-builtins.so.%d.%d"). Loaded from the same folder so a
+	 * library found outside the loader's path still works. */
+	const char *companion_format;
+	/* Codes the generated fallbacks return, by cudastub_unavailable. */
+	int codes[CUDASTUB_UNAVAILABLE_COUNT];
+	int abi_major, abi_minor;
+	/* What cudastub_<lib>_info() reports before any search has finished */
+	cudastub_library_info not_tried;
+
+	/* ---- state: see loader_load.c ---- */
+	_Atomic(struct cudastub_search *) result; /* published once */
+	atomic_flag first_claimed;		  /* first_search is taken */
+	atomic_ulong search_runs;		  /* searches started */
+	/* no allocation for the first search: a zeroed object of its own
+	 * (.bss), not a part of this one, whose named fields put it in .data:
+	 * 34 KiB of zeros in every stub's file otherwise */
+	struct cudastub_search *first_search;
+	/* the process (cudastub_pid) a thread of which runs a search that
+	 * later first calls wait for, or 0 */
+	atomic_int searching;
+	atomic_int searcher_tid; /* its thread's kernel id: whether it runs */
+	atomic_int published;	 /* bumped at each publication: a futex word */
+	atomic_int waiters;	 /* threads waiting on it */
+};
+
+/* Initializer for the state half of struct cudastub_library. */
+#define CUDASTUB_LIBRARY_STATE_INIT(lib_name)                                                      \
+	.not_tried = {.name = lib_name,                                                            \
+		      .abi_major = CUDASTUB_ABI_MAJOR,                                             \
+		      .abi_minor = CUDASTUB_ABI_MINOR},                                            \
+	.first_claimed = ATOMIC_FLAG_INIT, .first_search = &(struct cudastub_search)               \
+	{                                                                                          \
+		.arena_used = 0                                                                    \
+	}
+
+/* loader_load.c */
+CUDASTUB_HIDDEN cudastub_state cudastub_loader_load(struct cudastub_library *lib);
+CUDASTUB_HIDDEN const cudastub_library_info *cudastub_loader_info(struct cudastub_library *lib);
+
+/* The published search, or NULL while none has finished. */
+static inline const struct cudastub_search *cudastub_loader_result(struct cudastub_library *lib)
+{
+	return atomic_load_explicit(&lib->result, memory_order_acquire);
+}
+
+/*
+ * Where the bind (loader_row.c) stores its answer. The answer is final only once
+ * a search has been published: before that (the racing thread's search
+ * record could not be allocated, or the process is exiting) the call is
+ * answered from its fallback this once, and the slot stays aimed at the
+ * resolver, so that the next call binds again instead of keeping a
+ * passing failure for the life of the process.
+ */
+static inline void cudastub_loader_settle_slot(struct cudastub_library *lib, _Atomic(void *) *slot,
+					       void *fn)
+{
+	if (cudastub_loader_result(lib))
+		atomic_store_explicit(slot, fn, memory_order_release);
+}
+
+/* The loaded library's handle, or NULL (not searched yet, or not found). */
+static inline void *cudastub_loader_handle(struct cudastub_library *lib)
+{
+	const struct cudastub_search *s = cudastub_loader_result(lib);
+
+	return s ? s->handle : NULL;
+}
+
+/* Why the search failed, for error strings, or NULL. */
+static inline const char *cudastub_loader_summary(struct cudastub_library *lib)
+{
+	const struct cudastub_search *s = cudastub_loader_result(lib);
+
+	return s ? s->summary : NULL;
+}
+
+/* What an error string says for the stub's own library-missing code: why
+ * the search failed (searching first if none has run), or NULL once the
+ * library is loaded, when the code came from an earlier failure. */
+static inline const char *cudastub_loader_why_missing(struct cudastub_library *lib)
+{
+	if (cudastub_loader_load(lib) == CUDASTUB_STATE_LOADED)
+		return NULL;
+	return cudastub_loader_summary(lib);
+}
+
+/* loader_bind.c */
+CUDASTUB_HIDDEN void *cudastub_loader_bind(struct cudastub_library *lib, const char *name,
+					   const struct cudastub_function *fn);
+CUDASTUB_HIDDEN enum cudastub_unavailable
+cudastub_loader_why_unavailable(struct cudastub_library *lib, const struct cudastub_function *fn);
+CUDASTUB_HIDDEN int cudastub_loader_unavailable(struct cudastub_library *lib,
+						const struct cudastub_function *fn);
+/* For the probes (cudaGetDeviceCount, cuDriverGetVersion, ...): sets *out
+ * to 0, as the design asks of a missing library, and returns the code. */
+CUDASTUB_HIDDEN int cudastub_loader_zero_and_fail(struct cudastub_library *lib, int *out,
+						  const struct cudastub_function *fn);
+/* Defines such a probe's fallback (spec: custom_fallback NAME) in the stub
+ * of cudastub_<lib>_library: cudastub_<lib>_fallback_<name>(int *out). */
+#define CUDASTUB_PROBE_FALLBACK(lib, result, name)                                                 \
+	result cudastub_##lib##_fallback_##name(int *out)                                          \
+	{                                                                                          \
+		return (result)cudastub_loader_zero_and_fail(                                      \
+			&cudastub_##lib##_library, out, &cudastub_##lib##_rows[F_##name].gate);    \
+	}
+
+/* generated/libraries.c, from every spec: each library's SONAMEs that
+ * belong to one CUDA major (the evidence of a release in the process), and
+ * each stub's cudastub_<lib>_info (the mark of a cudastub build). */
+extern const struct cudastub_soname cudastub_release_sonames[] CUDASTUB_HIDDEN;
+extern const char *const cudastub_stub_markers[] CUDASTUB_HIDDEN;
+
+/* loader_resolve_<arch>.S (x86-64, aarch64): see there. */
+CUDASTUB_HIDDEN void cudastub_asm_resolve(void);
+
+#endif /* CUDASTUB_LOADER_CORE_H */

@@ -1,0 +1,29 @@
+/*
+ * What a search tried, kept for cudastub info and the error strings, and
+ * the CUDASTUB_DEBUG output (loader_log.c).
+ */
+#ifndef CUDASTUB_LOADER_LOG_H
+#define CUDASTUB_LOADER_LOG_H
+
+#include "loader_core.h"
+
+/* loader_log.c. keep: data (a path) as it is; keep_message: a message,
+ * escaped. Both shorten a long text around its middle, and are for the
+ * search's conclusion (its attempts go through log_attempt). */
+CUDASTUB_HIDDEN const char *cudastub_log_keep(struct cudastub_search *s, const char *text);
+CUDASTUB_HIDDEN const char *cudastub_log_keep_message(struct cudastub_search *s, const char *text);
+/* text, or when it has size bytes or more, its head and tail around
+ * "...(N bytes)..." in out (size bytes). */
+CUDASTUB_HIDDEN const char *cudastub_log_shorten(const char *text, char *out, size_t size);
+CUDASTUB_HIDDEN void cudastub_log_attempt(struct cudastub_search *s, cudastub_source source,
+					  int major, const char *path, const char *outcome);
+CUDASTUB_HIDDEN int cudastub_log_enabled(void);
+CUDASTUB_HIDDEN void cudastub_log_debug(const struct cudastub_library *lib, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* A debug line of text escaped already (what keep_message or log_summary
+ * wrote): log_debug would escape its backslashes a second time. */
+CUDASTUB_HIDDEN void cudastub_log_debug_escaped(const struct cudastub_library *lib,
+						const char *text);
+CUDASTUB_HIDDEN int cudastub_log_summary(struct cudastub_search *s, char *buf, unsigned size);
+
+#endif /* CUDASTUB_LOADER_LOG_H */

@@ -1,0 +1,47 @@
+/*
+ * The process around a search: fork() kept out of a library being mapped
+ * (loader_fork.c), exit() out of one being loaded (loader_exit.c).
+ */
+#ifndef CUDASTUB_LOADER_PROCESS_H
+#define CUDASTUB_LOADER_PROCESS_H
+
+#include "loader_core.h"
+
+/* loader_fork.c: the guard is installed before the first search, so that
+ * fork() never splits the loader in the middle of a library the stub is
+ * loading or of a walk of the loaded ones; the stub's every dlopen,
+ * dlclose and dl_iterate_phdr goes through the three calls below, which
+ * fork() waits for. */
+struct dl_phdr_info;
+CUDASTUB_HIDDEN void cudastub_fork_guard_install(void);
+CUDASTUB_HIDDEN void *cudastub_dlopen(const char *path, int flags);
+CUDASTUB_HIDDEN int cudastub_dlclose(void *handle);
+CUDASTUB_HIDDEN int cudastub_dl_iterate_phdr(int (*visit)(struct dl_phdr_info *, size_t, void *),
+					     void *data);
+/* Why no library can be loaded in this process, or NULL: a child that
+ * fork() left with the dynamic loader mid-change (another thread of the
+ * parent was in dlopen or dlclose), where the next dlopen would stop the
+ * process. Asked once at the start of each search. */
+CUDASTUB_HIDDEN const char *cudastub_fork_left_loader_mid_change(void);
+
+/* loader_exit.c: first calls against exit() (see there). A search passes
+ * enter before it looks at anything and leave once its library is loaded
+ * and its after_load hook has returned; exit() waits, bounded, for the
+ * searches between the two. */
+enum cudastub_exit_pass {
+	CUDASTUB_EXIT_GO,	    /* search and load */
+	CUDASTUB_EXIT_EXITING,	    /* exit() has started: load nothing */
+	CUDASTUB_EXIT_UNREGISTERED, /* no exit handler could be registered:
+				     * load nothing, a later call tries again */
+};
+CUDASTUB_HIDDEN enum cudastub_exit_pass cudastub_exit_enter(void);
+CUDASTUB_HIDDEN void cudastub_exit_leave(enum cudastub_exit_pass pass);
+/* A search loaded its library: the exit handler again, newer than the
+ * library's own (see loader_exit.c). */
+CUDASTUB_HIDDEN void cudastub_exit_loaded(void);
+/* Whether this process has begun to exit (its exit handlers or _dl_fini). */
+CUDASTUB_HIDDEN int cudastub_exit_started(void);
+/* What a search that met exit() says, for error strings and the log. */
+CUDASTUB_HIDDEN const char *cudastub_exit_summary(void);
+
+#endif /* CUDASTUB_LOADER_PROCESS_H */
