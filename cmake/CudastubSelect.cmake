@@ -160,7 +160,7 @@ function(_cudastub_unrecorded_major lib out)
     endif()
   endforeach()
   set(reason "cudastub records no ${name} library of CUDA ${CUDASTUB_ABI_MAJOR}")
-  file(STRINGS ${PROJECT_SOURCE_DIR}/tools/gen_stubs/specs/${lib}.spec header REGEX "^header ")
+  file(STRINGS ${PROJECT_SOURCE_DIR}/stubs/${cudastub_${lib}_folder}/${lib}.spec header REGEX "^header ")
   string(REGEX MATCH "^header ([^ ;]+)" header "${header}")
   set(header ${CMAKE_MATCH_1})
   set(found FALSE)
@@ -227,7 +227,7 @@ function(cudastub_select_libraries)
         "that have it, or leave ${name} out of CUDASTUB_LIBRARIES.")
     endif()
     # the first header of its spec: the one the package config looks for
-    file(STRINGS ${PROJECT_SOURCE_DIR}/tools/gen_stubs/specs/${lib}.spec header
+    file(STRINGS ${PROJECT_SOURCE_DIR}/stubs/${cudastub_${lib}_folder}/${lib}.spec header
       REGEX "^header ")
     string(REGEX MATCH "^header ([^ ;]+)" header "${header}")
     set(cudastub_${lib}_header ${CMAKE_MATCH_1} PARENT_SCOPE)

@@ -124,7 +124,7 @@ typedef struct cudastub_library_info {
 
 /* Every library (enum cudastub_lib), each stub's entry points, the stubs'
  * own codes, and cudastub_info() / cudastub_load() over whichever stubs
- * are linked: generated from the specs (tools/gen_stubs/specs). */
+ * are linked: generated from the specs (stubs/<lib>/<lib>.spec). */
 #include "cudastub/generated/libraries.h"
 
 /* Human-readable names, for printing. */

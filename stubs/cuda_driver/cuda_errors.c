@@ -5,7 +5,7 @@
  *
  * These two return their answer through an out-parameter. With a driver
  * loaded every code is the driver's to explain. Without one, the stub's own
- * "no driver" code (CUDA_ERROR_NO_DEVICE: tools/gen_stubs/specs/cuda.spec)
+ * "no driver" code (CUDA_ERROR_NO_DEVICE: stubs/cuda_driver/cuda.spec)
  * is explained with what it searched; other names come from the CUresult enum of the build
  * headers, the string of a code is its name (NVIDIA's descriptions live in
  * the missing driver), and an unknown code is CUDA_ERROR_INVALID_VALUE with

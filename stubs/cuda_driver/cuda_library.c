@@ -1,6 +1,6 @@
 /*
  * The driver stub's library for the loader: what the spec describes
- * (tools/gen_stubs/specs/cuda.spec), its version probe and what it turns
+ * (stubs/cuda_driver/cuda.spec), its version probe and what it turns
  * down.
  *
  * The driver ships with the NVIDIA driver, not the toolkit, under one

@@ -5,7 +5,7 @@
  *
  * With a runtime loaded, every code is the runtime's own to explain. Without
  * one, the stub's own "no runtime" code (cudaErrorInsufficientDriver:
- * tools/gen_stubs/specs/cudart.spec), which it returned, is explained
+ * stubs/cudart/cudart.spec), which it returned, is explained
  * with what it searched; other names come from the cudaError enum of the
  * build headers; the string of a code is its name (NVIDIA's descriptions
  * live in the library that is missing), and an unknown code gets the text

@@ -1,6 +1,6 @@
 /*
  * The runtime stub's library for the loader: what the spec describes
- * (tools/gen_stubs/specs/cudart.spec, the release preference of
+ * (stubs/cudart/cudart.spec, the release preference of
  * stubs/common/loader_release.c included), its version probe, and the
  * replay of deferred registrations.
  */

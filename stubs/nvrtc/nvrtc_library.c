@@ -1,6 +1,6 @@
 /*
  * The NVRTC stub's library for the loader: what the spec describes
- * (tools/gen_stubs/specs/nvrtc.spec: SONAMEs, wheel folders, variables,
+ * (stubs/nvrtc/nvrtc.spec: SONAMEs, wheel folders, variables,
  * codes) and its version probe. NVRTC answers nvrtcVersion without a GPU.
  */
 #define _GNU_SOURCE

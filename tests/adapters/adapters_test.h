@@ -1,7 +1,7 @@
 /*
  * The suites of the runtime stub's adapters (stubs/cudart/adapt_*.c) and of
  * its struct translations (the spec's `layout` and `same_function` lines in
- * tools/gen_stubs/specs/cudart.spec; stubs/cudart/layout/layout.c copies them):
+ * stubs/cudart/cudart.spec; stubs/cudart/layout/layout.c copies them):
  * one executable per adapter family or translated struct.
  *
  * Each case runs a child scenario: the stub of one ABI (the build's 13, or

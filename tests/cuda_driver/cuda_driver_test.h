@@ -34,7 +34,7 @@ enum {
 	CD_NO_DEVICE = 100,
 	CD_NOT_FOUND = 500,
 	/* the stub's own code without a driver: what NVIDIA's driver answers
-	 * with no device (tools/gen_stubs/specs/cuda.spec); 34 is the
+	 * with no device (stubs/cuda_driver/cuda.spec); 34 is the
 	 * link-time stub's */
 	CD_NO_DRIVER = CD_NO_DEVICE,
 };

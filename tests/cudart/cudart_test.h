@@ -30,8 +30,8 @@
 #include "ts_driver.h"
 
 /* The stub's own code when no runtime could be loaded: what NVIDIA's
- * runtime answers on a machine without a driver (tools/gen_stubs/specs/
- * cudart.spec), so that programs take it as "no GPU here". */
+ * runtime answers on a machine without a driver (stubs/cudart/cudart.spec),
+ * so that programs take it as "no GPU here". */
 #define CT_NO_RUNTIME cudaErrorInsufficientDriver
 
 /* ---- ct_paths.c ---- */

@@ -22,7 +22,7 @@ struct judging {
 	int fewest, most; /* instructions of a forwarder */
 };
 
-/* The spec's `handwritten` names (tools/gen_stubs/specs/cudart.spec). */
+/* The spec's `handwritten` names (stubs/cudart/cudart.spec). */
 static const char *const handwritten_names[] = {
 	"__cudaRegisterFatBinary", "__cudaRegisterFatBinaryEnd", "__cudaUnregisterFatBinary",
 	"__cudaRegisterFunction",  "__cudaRegisterVar",		 "__cudaRegisterManagedVar",

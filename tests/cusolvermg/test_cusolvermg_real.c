@@ -5,7 +5,7 @@
  * Debian's packages depend on it).
  *
  * libcusolverMg has no version query: the stub asks the cuBLAS it links
- * (tools/gen_stubs/specs/cusolvermg.spec), so this suite also proves
+ * (stubs/cusolvermg/cusolvermg.spec), so this suite also proves
  * the contract tests/libraries proves for the others:
  *
  *   exports     the stub exports its generated list and its two entry

@@ -95,7 +95,7 @@ static const char *source_file(const char *fmt, const char *a, const char *b)
 int ts_matrix_run(const char *label, const struct ts_matrix_cell *cell,
 		  struct ts_matrix_counts *counts)
 {
-	const char *spec_path = source_file("tools/gen_stubs/specs/%s%s.spec", cell->lib->spec, "");
+	const char *spec_path = source_file("stubs/%s/%s.spec", cell->lib->folder, cell->lib->spec);
 	struct ts_matrix_counts got = {0};
 	struct ts_child *c = malloc(sizeof *c);
 	struct ts_env env = {0};

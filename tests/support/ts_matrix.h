@@ -33,7 +33,7 @@
 /* A library as its spec and generated files name it, and its version
  * query: int fn(int *) or int fn(int *, int *), the same in every major. */
 struct ts_matrix_lib {
-	const char *spec;   /* "cudart": tools/gen_stubs/specs/<spec>.spec, <spec>.symbols */
+	const char *spec;   /* "cudart": stubs/<folder>/<spec>.spec, <spec>.symbols */
 	const char *folder; /* "cudart": stubs/<folder>/generated/ */
 	const char *version_fn;
 	int version_outputs; /* 1 or 2 */

@@ -445,7 +445,7 @@ def emit_names(spec, header_note):
     lib = spec.library.upper()
     return "\n".join([header_note, "#ifndef CUDASTUB_%s_NAMES_H" % lib,
                       "#define CUDASTUB_%s_NAMES_H" % lib, "",
-                      "/* the override and pin variables (specs/%s.spec) */" % spec.library,
+                      "/* the override and pin variables (%s.spec) */" % spec.library,
                       '#define CUDASTUB_%s_ENV_PATH "%s"' % (lib, spec.env_path),
                       '#define CUDASTUB_%s_ENV_MAJOR "%s"' % (lib, spec.env_major), "",
                       "#endif", ""])
@@ -535,7 +535,7 @@ def emit_abi_table(spec, cells, notes, majors, build, header_note):
     """The README's table for one stub ABI: every function that some other
     major cannot take as it is, what the stub does there, and why, with the
     codes this stub returns. notes maps a name to the reason for what the
-    stub does (specs/<lib>.notes)."""
+    stub does (stubs/<lib>/<lib>.notes)."""
     code = {r: spec.code_text(r) for r in spec.UNAVAILABLE_REASONS}
     others = [m for m in majors if m != build.major]
     out = ["<!-- %s -->" % header_note[3:-3], "",

@@ -103,7 +103,7 @@ def cmd_libraries(args):
     if len(set(ids)) != len(ids) or any(i < 0 for i in ids):
         raise SystemExit("libraries: the specs' ids must be 0 or more, each once: %s"
                          % " ".join(map(str, ids)))
-    sources = "every spec in tools/gen_stubs/specs"
+    sources = "every spec (stubs/<lib>/<lib>.spec)"
     for folder, name, text in (
             (args.out_common, "libraries.c",
              emit_libraries.loader_c(specs, note("libraries", sources))),
@@ -218,7 +218,7 @@ def cmd_stubs(args):
     lib = Library(args.spec, args.data)
     spec, abis, builds, families, decider = lib.spec, lib.abis, lib.builds, lib.families, lib.decider
     sources = "tools/gen_stubs/data/abi/%s-*.abi" % spec.library
-    spec_note = note("stubs", "tools/gen_stubs/specs/%s.spec" % spec.library)
+    spec_note = note("stubs", "stubs/%s/%s.spec" % (spec.folder, spec.library))
     # generated C is formatted by the generator, not by clang-format
     write(os.path.join(args.out, ".clang-format"), "DisableFormat: true\nSortIncludes: false\n")
     majors = decider.majors
@@ -231,7 +231,7 @@ def cmd_stubs(args):
         write(os.path.join(args.out, "%s_layouts.h" % spec.library), layouts_h)
     if families:
         c, h = emit_routes.emit_layout_tables(spec, families, note("stubs", sources + " and " +
-                                                                   "tools/gen_stubs/specs/%s.spec" % spec.library))
+                                                                   "stubs/%s/%s.spec" % (spec.folder, spec.library)))
         write(os.path.join(args.out, "%s_layout_tables.c" % spec.library), c)
         write(os.path.join(args.out, "%s_layout_tables.h" % spec.library), h)
     if spec.enums:
@@ -251,8 +251,8 @@ def cmd_stubs(args):
         newest = max(asked, key=lambda a: (a.major, a.minor))
         write(os.path.join(args.out, "%s_library.c" % spec.library),
               emit_library.emit_library_c(spec, newest, note("stubs", sources + " and " +
-                                                             "tools/gen_stubs/specs/%s.spec"
-                                                             % spec.library)))
+                                                             "stubs/%s/%s.spec"
+                                                             % (spec.folder, spec.library))))
     # the table's files of each major, newest first: a major whose file
     # would be the next newer major's, line for line below the note, has
     # none, and its build reads that one (cmake/CudastubStub.cmake)

@@ -124,7 +124,7 @@ def load_exports(path):
 
 
 def load_notes(spec_path):
-    """specs/<lib>.notes: `NAME<TAB>why it is left unadapted`, one a line;
+    """<lib>.notes, beside the spec: `NAME<TAB>why it is left unadapted`, one a line;
     the README's ABI table quotes them."""
     notes = {}
     path = spec_path[:-len(".spec")] + ".notes"

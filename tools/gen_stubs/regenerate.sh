@@ -82,7 +82,7 @@ done <"$src/tools/gen_stubs/data/versions"
 cuda_version() { awk '/^#define CUDA_VERSION / { print $3 }' "$1/cuda.h" 2>/dev/null; }
 
 # Every spec is a library.
-for spec in "$src"/tools/gen_stubs/specs/*.spec; do
+for spec in "$src"/stubs/*/*.spec; do
   lib=$(basename "$spec" .spec)
   # one SONAME for every version (major 0): a driver, listed apart
   driver=0
@@ -160,12 +160,12 @@ done
 $gen libraries --out-common "$out/stubs/common/generated" \
   --out-include "$out/include/cudastub/generated" --out-cli "$out/tools/cli/generated" \
   --out-cmake "$out/cmake/generated" --out-docs "$out/docs/generated" \
-  "$src"/tools/gen_stubs/specs/*.spec
+  "$src"/stubs/*/*.spec
 
 # docs/compatibility.md: every stub ABI on every major, from the same
 # decisions as the wrappers.
 specs=()
-for spec in "$src"/tools/gen_stubs/specs/*.spec; do specs+=(--spec "$spec"); done
+for spec in "$src"/stubs/*/*.spec; do specs+=(--spec "$spec"); done
 mkdir -p "$out/docs"
 $gen compatibility "${specs[@]}" --data "$data" -o "$out/docs/compatibility.md"
 
