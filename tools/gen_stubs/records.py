@@ -5,6 +5,19 @@ import re
 
 ABI_NAME = re.compile(r"^(?P<lib>[a-z_]+)-(?P<major>\d+)\.(?P<minor>\d+)\.abi$")
 _CONST = re.compile(r"\bconst\s+")
+_IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+# aN, pN and roomN are the generated bodies' own (emit_c.py, emit_routes.py)
+_NUMBERED = re.compile(r"^(a|p|room)\d+$")
+# what the generated bodies declare, besides those (a parameter of that
+# name would hide it)
+GENERATED_LOCALS = frozenset((
+    "answer", "call", "name", "result", "s", "theirs", "why", "memset", "lib", "fn"))
+C_KEYWORDS = frozenset((
+    "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else",
+    "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long", "register",
+    "restrict", "return", "short", "signed", "sizeof", "static", "struct", "switch", "typedef",
+    "union", "unsigned", "void", "volatile", "while", "_Bool", "_Complex", "_Imaginary",
+    "bool", "true", "false"))
 
 
 class Param:
@@ -26,19 +39,31 @@ class Function:
         self.params = []
 
     def prototype(self, name=None, arg_names=None):
-        """'RET name(TYPE a0, ...)': arg_names default to a0, a1, ... (a
-        header's own names can collide with the wrapper's identifiers)."""
+        """'RET name(TYPE pGraphExec, ...)': arg_names default to the
+        header's own names (arg_names())."""
         names = arg_names or self.arg_names()
         params = ", ".join(p.declare(n) for p, n in zip(self.params, names)) or "void"
         sep = "" if self.ret.endswith("*") else " "
         return "%s%s%s(%s)" % (self.ret, sep, name or self.name, params)
 
     def parameters(self):
-        """'TYPE a0, TYPE a1' (or 'void'): for typedefs of the function."""
+        """'TYPE count, TYPE device' (or 'void'): for typedefs of the function."""
         return ", ".join(p.declare(n) for p, n in zip(self.params, self.arg_names())) or "void"
 
     def arg_names(self):
-        return ["a%d" % i for i in range(len(self.params))]
+        """The header's names for the parameters, so that generated code
+        reads as NVIDIA's declaration does; aN for one that has none, that
+        repeats another, or that could be taken for an identifier the
+        generated bodies declare or call (GENERATED_LOCALS)."""
+        names, seen = [], set()
+        for i, p in enumerate(self.params):
+            n = p.name
+            if not _IDENTIFIER.match(n or "") or n in seen or n in GENERATED_LOCALS or \
+                    n in C_KEYWORDS or n.startswith("cudastub") or _NUMBERED.match(n):
+                n = "a%d" % i
+            seen.add(n)
+            names.append(n)
+        return names
 
 
 class Abi:

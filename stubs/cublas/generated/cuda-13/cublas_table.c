@@ -67,50 +67,50 @@ static double cublasDznrm2_unavailable(void)
 	return zero;
 }
 
-static cublasStatus_t cublasGetProperty_unavailable(libraryPropertyType a0, int *a1)
+static cublasStatus_t cublasGetProperty_unavailable(libraryPropertyType type, int *value)
 {
-	if (a1)
-		*a1 = 0;
-	(void)a0;
-	(void)a1;
+	if (value)
+		*value = 0;
+	(void)type;
+	(void)value;
 	return (cublasStatus_t)cudastub_loader_unavailable(&cudastub_cublas_library,
 						&cudastub_cublas_rows[F_cublasGetProperty].gate);
 }
 
-static const char * cublasGetStatusName_unavailable(cublasStatus_t a0)
+static const char * cublasGetStatusName_unavailable(cublasStatus_t status)
 {
 	const char *name;
 
-	name = cudastub_cublas_result_name((int)a0);
+	name = cudastub_cublas_result_name((int)status);
 	return name ? name : "unrecognized status code";
 }
 
-static const char * cublasGetStatusString_unavailable(cublasStatus_t a0)
+static const char * cublasGetStatusString_unavailable(cublasStatus_t status)
 {
 	const char *why = cudastub_loader_why_missing(&cudastub_cublas_library);
 	const char *name;
 
-	if ((int)a0 == CUBLAS_STATUS_NOT_INITIALIZED && why)
+	if ((int)status == CUBLAS_STATUS_NOT_INITIALIZED && why)
 		return why;
-	name = cudastub_cublas_result_name((int)a0);
+	name = cudastub_cublas_result_name((int)status);
 	return name ? name : "unrecognized status code";
 }
 
-static cublasStatus_t cublasGetVersion_unavailable(int *a0)
+static cublasStatus_t cublasGetVersion_unavailable(int *version)
 {
-	if (a0)
-		*a0 = 0;
-	(void)a0;
+	if (version)
+		*version = 0;
+	(void)version;
 	return (cublasStatus_t)cudastub_loader_unavailable(&cudastub_cublas_library,
 						&cudastub_cublas_rows[F_cublasGetVersion].gate);
 }
 
-static cublasStatus_t cublasGetVersion_v2_unavailable(cublasHandle_t a0, int *a1)
+static cublasStatus_t cublasGetVersion_v2_unavailable(cublasHandle_t handle, int *version)
 {
-	if (a1)
-		*a1 = 0;
-	(void)a0;
-	(void)a1;
+	if (version)
+		*version = 0;
+	(void)handle;
+	(void)version;
 	return (cublasStatus_t)cudastub_loader_unavailable(&cudastub_cublas_library,
 						&cudastub_cublas_rows[F_cublasGetVersion_v2].gate);
 }

@@ -18,32 +18,32 @@ CUDASTUB_EXPORT cudastub_state cudastub_cublaslt_load(void)
 	return cudastub_loader_load(&cudastub_cublaslt_library);
 }
 
-static cublasStatus_t cublasLtGetProperty_unavailable(libraryPropertyType a0, int *a1)
+static cublasStatus_t cublasLtGetProperty_unavailable(libraryPropertyType type, int *value)
 {
-	if (a1)
-		*a1 = 0;
-	(void)a0;
-	(void)a1;
+	if (value)
+		*value = 0;
+	(void)type;
+	(void)value;
 	return (cublasStatus_t)cudastub_loader_unavailable(&cudastub_cublaslt_library,
 						&cudastub_cublaslt_rows[F_cublasLtGetProperty].gate);
 }
 
-static const char * cublasLtGetStatusName_unavailable(cublasStatus_t a0)
+static const char * cublasLtGetStatusName_unavailable(cublasStatus_t status)
 {
 	const char *name;
 
-	name = cudastub_cublaslt_result_name((int)a0);
+	name = cudastub_cublaslt_result_name((int)status);
 	return name ? name : "unrecognized status code";
 }
 
-static const char * cublasLtGetStatusString_unavailable(cublasStatus_t a0)
+static const char * cublasLtGetStatusString_unavailable(cublasStatus_t status)
 {
 	const char *why = cudastub_loader_why_missing(&cudastub_cublaslt_library);
 	const char *name;
 
-	if ((int)a0 == CUBLAS_STATUS_NOT_INITIALIZED && why)
+	if ((int)status == CUBLAS_STATUS_NOT_INITIALIZED && why)
 		return why;
-	name = cudastub_cublaslt_result_name((int)a0);
+	name = cudastub_cublaslt_result_name((int)status);
 	return name ? name : "unrecognized status code";
 }
 

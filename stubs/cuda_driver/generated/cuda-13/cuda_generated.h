@@ -48,9 +48,9 @@ _Static_assert(CUDA_ERROR_NOT_SUPPORTED == 801, "the spec's number for CUDA_ERRO
 	.abi_minor = CUDASTUB_ABI_MINOR, \
 	CUDASTUB_LIBRARY_STATE_INIT("cuda")
 
-CUresult cudastub_cuda_fallback_cuDeviceGetCount(int *a0);
-CUresult cudastub_cuda_fallback_cuDriverGetVersion(int *a0);
-CUresult cudastub_cuda_fallback_cuGetErrorName(CUresult a0, const char **a1);
-CUresult cudastub_cuda_fallback_cuGetErrorString(CUresult a0, const char **a1);
+CUresult cudastub_cuda_fallback_cuDeviceGetCount(int *count);
+CUresult cudastub_cuda_fallback_cuDriverGetVersion(int *driverVersion);
+CUresult cudastub_cuda_fallback_cuGetErrorName(CUresult error, const char **pStr);
+CUresult cudastub_cuda_fallback_cuGetErrorString(CUresult error, const char **pStr);
 
 #endif

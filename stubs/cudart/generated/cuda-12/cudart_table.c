@@ -18,18 +18,18 @@ CUDASTUB_EXPORT cudastub_state cudastub_cudart_load(void)
 	return cudastub_loader_load(&cudastub_cudart_library);
 }
 
-typedef char (*__cudaInitModule_fn)(void **a0);
+typedef char (*__cudaInitModule_fn)(void **fatCubinHandle);
 extern _Atomic(void *) cudastub_cudart_slot___cudaInitModule CUDASTUB_HIDDEN;
-char cudastub_cudart_forward___cudaInitModule(void **a0)
+char cudastub_cudart_forward___cudaInitModule(void **fatCubinHandle)
 {
-	return ((__cudaInitModule_fn)atomic_load_explicit(&cudastub_cudart_slot___cudaInitModule, memory_order_acquire))(a0);
+	return ((__cudaInitModule_fn)atomic_load_explicit(&cudastub_cudart_slot___cudaInitModule, memory_order_acquire))(fatCubinHandle);
 }
 
-typedef void ** (*__cudaRegisterFatBinary_fn)(void *a0);
+typedef void ** (*__cudaRegisterFatBinary_fn)(void *fatCubin);
 extern _Atomic(void *) cudastub_cudart_slot___cudaRegisterFatBinary CUDASTUB_HIDDEN;
-void ** cudastub_cudart_forward___cudaRegisterFatBinary(void *a0)
+void ** cudastub_cudart_forward___cudaRegisterFatBinary(void *fatCubin)
 {
-	return ((__cudaRegisterFatBinary_fn)atomic_load_explicit(&cudastub_cudart_slot___cudaRegisterFatBinary, memory_order_acquire))(a0);
+	return ((__cudaRegisterFatBinary_fn)atomic_load_explicit(&cudastub_cudart_slot___cudaRegisterFatBinary, memory_order_acquire))(fatCubin);
 }
 
 static void ** __cudaRegisterFatBinary_unavailable(void)
@@ -37,39 +37,39 @@ static void ** __cudaRegisterFatBinary_unavailable(void)
 	return NULL;
 }
 
-typedef void (*__cudaRegisterFatBinaryEnd_fn)(void **a0);
+typedef void (*__cudaRegisterFatBinaryEnd_fn)(void **fatCubinHandle);
 extern _Atomic(void *) cudastub_cudart_slot___cudaRegisterFatBinaryEnd CUDASTUB_HIDDEN;
-void cudastub_cudart_forward___cudaRegisterFatBinaryEnd(void **a0)
+void cudastub_cudart_forward___cudaRegisterFatBinaryEnd(void **fatCubinHandle)
 {
-	((__cudaRegisterFatBinaryEnd_fn)atomic_load_explicit(&cudastub_cudart_slot___cudaRegisterFatBinaryEnd, memory_order_acquire))(a0);
+	((__cudaRegisterFatBinaryEnd_fn)atomic_load_explicit(&cudastub_cudart_slot___cudaRegisterFatBinaryEnd, memory_order_acquire))(fatCubinHandle);
 }
 
-typedef void (*__cudaRegisterFunction_fn)(void **a0, const char *a1, char *a2, const char *a3, int a4, uint3 *a5, uint3 *a6, dim3 *a7, dim3 *a8, int *a9);
+typedef void (*__cudaRegisterFunction_fn)(void **fatCubinHandle, const char *hostFun, char *deviceFun, const char *deviceName, int thread_limit, uint3 *tid, uint3 *bid, dim3 *bDim, dim3 *gDim, int *wSize);
 extern _Atomic(void *) cudastub_cudart_slot___cudaRegisterFunction CUDASTUB_HIDDEN;
-void cudastub_cudart_forward___cudaRegisterFunction(void **a0, const char *a1, char *a2, const char *a3, int a4, uint3 *a5, uint3 *a6, dim3 *a7, dim3 *a8, int *a9)
+void cudastub_cudart_forward___cudaRegisterFunction(void **fatCubinHandle, const char *hostFun, char *deviceFun, const char *deviceName, int thread_limit, uint3 *tid, uint3 *bid, dim3 *bDim, dim3 *gDim, int *wSize)
 {
-	((__cudaRegisterFunction_fn)atomic_load_explicit(&cudastub_cudart_slot___cudaRegisterFunction, memory_order_acquire))(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
+	((__cudaRegisterFunction_fn)atomic_load_explicit(&cudastub_cudart_slot___cudaRegisterFunction, memory_order_acquire))(fatCubinHandle, hostFun, deviceFun, deviceName, thread_limit, tid, bid, bDim, gDim, wSize);
 }
 
-typedef void (*__cudaRegisterManagedVar_fn)(void **a0, void **a1, char *a2, const char *a3, int a4, size_t a5, int a6, int a7);
+typedef void (*__cudaRegisterManagedVar_fn)(void **fatCubinHandle, void **hostVarPtrAddress, char *deviceAddress, const char *deviceName, int ext, size_t size, int constant, int global);
 extern _Atomic(void *) cudastub_cudart_slot___cudaRegisterManagedVar CUDASTUB_HIDDEN;
-void cudastub_cudart_forward___cudaRegisterManagedVar(void **a0, void **a1, char *a2, const char *a3, int a4, size_t a5, int a6, int a7)
+void cudastub_cudart_forward___cudaRegisterManagedVar(void **fatCubinHandle, void **hostVarPtrAddress, char *deviceAddress, const char *deviceName, int ext, size_t size, int constant, int global)
 {
-	((__cudaRegisterManagedVar_fn)atomic_load_explicit(&cudastub_cudart_slot___cudaRegisterManagedVar, memory_order_acquire))(a0, a1, a2, a3, a4, a5, a6, a7);
+	((__cudaRegisterManagedVar_fn)atomic_load_explicit(&cudastub_cudart_slot___cudaRegisterManagedVar, memory_order_acquire))(fatCubinHandle, hostVarPtrAddress, deviceAddress, deviceName, ext, size, constant, global);
 }
 
-typedef void (*__cudaRegisterVar_fn)(void **a0, char *a1, char *a2, const char *a3, int a4, size_t a5, int a6, int a7);
+typedef void (*__cudaRegisterVar_fn)(void **fatCubinHandle, char *hostVar, char *deviceAddress, const char *deviceName, int ext, size_t size, int constant, int global);
 extern _Atomic(void *) cudastub_cudart_slot___cudaRegisterVar CUDASTUB_HIDDEN;
-void cudastub_cudart_forward___cudaRegisterVar(void **a0, char *a1, char *a2, const char *a3, int a4, size_t a5, int a6, int a7)
+void cudastub_cudart_forward___cudaRegisterVar(void **fatCubinHandle, char *hostVar, char *deviceAddress, const char *deviceName, int ext, size_t size, int constant, int global)
 {
-	((__cudaRegisterVar_fn)atomic_load_explicit(&cudastub_cudart_slot___cudaRegisterVar, memory_order_acquire))(a0, a1, a2, a3, a4, a5, a6, a7);
+	((__cudaRegisterVar_fn)atomic_load_explicit(&cudastub_cudart_slot___cudaRegisterVar, memory_order_acquire))(fatCubinHandle, hostVar, deviceAddress, deviceName, ext, size, constant, global);
 }
 
-typedef void (*__cudaUnregisterFatBinary_fn)(void **a0);
+typedef void (*__cudaUnregisterFatBinary_fn)(void **fatCubinHandle);
 extern _Atomic(void *) cudastub_cudart_slot___cudaUnregisterFatBinary CUDASTUB_HIDDEN;
-void cudastub_cudart_forward___cudaUnregisterFatBinary(void **a0)
+void cudastub_cudart_forward___cudaUnregisterFatBinary(void **fatCubinHandle)
 {
-	((__cudaUnregisterFatBinary_fn)atomic_load_explicit(&cudastub_cudart_slot___cudaUnregisterFatBinary, memory_order_acquire))(a0);
+	((__cudaUnregisterFatBinary_fn)atomic_load_explicit(&cudastub_cudart_slot___cudaUnregisterFatBinary, memory_order_acquire))(fatCubinHandle);
 }
 
 /* The names of cudaError_t's values in the headers of this ABI. */

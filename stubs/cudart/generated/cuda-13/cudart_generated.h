@@ -50,167 +50,167 @@ _Static_assert(cudaErrorNotSupported == 801, "the spec's number for cudaErrorNot
 	.abi_minor = CUDASTUB_ABI_MINOR, \
 	CUDASTUB_LIBRARY_STATE_INIT("cudart")
 
-char cudastub_cudart_forward___cudaInitModule(void **a0);
-void ** cudastub_cudart_forward___cudaRegisterFatBinary(void *a0);
-void cudastub_cudart_forward___cudaRegisterFatBinaryEnd(void **a0);
-void cudastub_cudart_forward___cudaRegisterFunction(void **a0, const char *a1, char *a2, const char *a3, int a4, uint3 *a5, uint3 *a6, dim3 *a7, dim3 *a8, int *a9);
-void cudastub_cudart_forward___cudaRegisterManagedVar(void **a0, void **a1, char *a2, const char *a3, int a4, size_t a5, int a6, int a7);
-void cudastub_cudart_forward___cudaRegisterVar(void **a0, char *a1, char *a2, const char *a3, int a4, size_t a5, int a6, int a7);
-void cudastub_cudart_forward___cudaUnregisterFatBinary(void **a0);
-typedef cudaError_t (*cudaChooseDevice_fn)(int *a0, const struct cudaDeviceProp *a1);
+char cudastub_cudart_forward___cudaInitModule(void **fatCubinHandle);
+void ** cudastub_cudart_forward___cudaRegisterFatBinary(void *fatCubin);
+void cudastub_cudart_forward___cudaRegisterFatBinaryEnd(void **fatCubinHandle);
+void cudastub_cudart_forward___cudaRegisterFunction(void **fatCubinHandle, const char *hostFun, char *deviceFun, const char *deviceName, int thread_limit, uint3 *tid, uint3 *bid, dim3 *bDim, dim3 *gDim, int *wSize);
+void cudastub_cudart_forward___cudaRegisterManagedVar(void **fatCubinHandle, void **hostVarPtrAddress, char *deviceAddress, const char *deviceName, int ext, size_t size, int constant, int global);
+void cudastub_cudart_forward___cudaRegisterVar(void **fatCubinHandle, char *hostVar, char *deviceAddress, const char *deviceName, int ext, size_t size, int constant, int global);
+void cudastub_cudart_forward___cudaUnregisterFatBinary(void **fatCubinHandle);
+typedef cudaError_t (*cudaChooseDevice_fn)(int *device, const struct cudaDeviceProp *prop);
 /* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
 cudaChooseDevice_fn cudastub_cudart_route_cudaChooseDevice(void);
-struct cudaChannelFormatDesc cudastub_cudart_fallback_cudaCreateChannelDesc(int a0, int a1, int a2, int a3, enum cudaChannelFormatKind a4);
-typedef cudaError_t (*cudaCreateSurfaceObject_fn)(cudaSurfaceObject_t *a0, const struct cudaResourceDesc *a1);
+struct cudaChannelFormatDesc cudastub_cudart_fallback_cudaCreateChannelDesc(int x, int y, int z, int w, enum cudaChannelFormatKind f);
+typedef cudaError_t (*cudaCreateSurfaceObject_fn)(cudaSurfaceObject_t *pSurfObject, const struct cudaResourceDesc *pResDesc);
 /* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
 cudaCreateSurfaceObject_fn cudastub_cudart_route_cudaCreateSurfaceObject(void);
-typedef cudaError_t (*cudaCreateTextureObject_fn)(cudaTextureObject_t *a0, const struct cudaResourceDesc *a1, const struct cudaTextureDesc *a2, const struct cudaResourceViewDesc *a3);
+typedef cudaError_t (*cudaCreateTextureObject_fn)(cudaTextureObject_t *pTexObject, const struct cudaResourceDesc *pResDesc, const struct cudaTextureDesc *pTexDesc, const struct cudaResourceViewDesc *pResViewDesc);
 /* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
 cudaCreateTextureObject_fn cudastub_cudart_route_cudaCreateTextureObject(void);
-cudaError_t cudastub_cudart_fallback_cudaDriverGetVersion(int *a0);
-typedef cudaError_t (*cudaExternalMemoryGetMappedBuffer_fn)(void **a0, cudaExternalMemory_t a1, const struct cudaExternalMemoryBufferDesc *a2);
+cudaError_t cudastub_cudart_fallback_cudaDriverGetVersion(int *driverVersion);
+typedef cudaError_t (*cudaExternalMemoryGetMappedBuffer_fn)(void **devPtr, cudaExternalMemory_t extMem, const struct cudaExternalMemoryBufferDesc *bufferDesc);
 /* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
 cudaExternalMemoryGetMappedBuffer_fn cudastub_cudart_route_cudaExternalMemoryGetMappedBuffer(void);
-typedef cudaError_t (*cudaExternalMemoryGetMappedMipmappedArray_fn)(cudaMipmappedArray_t *a0, cudaExternalMemory_t a1, const struct cudaExternalMemoryMipmappedArrayDesc *a2);
+typedef cudaError_t (*cudaExternalMemoryGetMappedMipmappedArray_fn)(cudaMipmappedArray_t *mipmap, cudaExternalMemory_t extMem, const struct cudaExternalMemoryMipmappedArrayDesc *mipmapDesc);
 /* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
 cudaExternalMemoryGetMappedMipmappedArray_fn cudastub_cudart_route_cudaExternalMemoryGetMappedMipmappedArray(void);
-typedef cudaError_t (*cudaFuncGetAttributes_fn)(struct cudaFuncAttributes *a0, const void *a1);
+typedef cudaError_t (*cudaFuncGetAttributes_fn)(struct cudaFuncAttributes *attr, const void *func);
 /* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
 cudaFuncGetAttributes_fn cudastub_cudart_route_cudaFuncGetAttributes(void);
-cudaError_t cudastub_cudart_fallback_cudaGetDeviceCount(int *a0);
-typedef cudaError_t (*cudaGetDeviceProperties_fn)(struct cudaDeviceProp *a0, int a1);
+cudaError_t cudastub_cudart_fallback_cudaGetDeviceCount(int *count);
+typedef cudaError_t (*cudaGetDeviceProperties_fn)(struct cudaDeviceProp *prop, int device);
 /* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
 cudaGetDeviceProperties_fn cudastub_cudart_route_cudaGetDeviceProperties(void);
-typedef cudaError_t (*cudaGetDriverEntryPoint_fn)(const char *a0, void **a1, unsigned long long a2, enum cudaDriverEntryPointQueryResult *a3);
+typedef cudaError_t (*cudaGetDriverEntryPoint_fn)(const char *symbol, void **funcPtr, unsigned long long flags, enum cudaDriverEntryPointQueryResult *driverStatus);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
 cudaGetDriverEntryPoint_fn cudastub_cudart_adapt_cudaGetDriverEntryPoint(void);
-typedef cudaError_t (*cudaGetDriverEntryPoint_ptsz_fn)(const char *a0, void **a1, unsigned long long a2, enum cudaDriverEntryPointQueryResult *a3);
+typedef cudaError_t (*cudaGetDriverEntryPoint_ptsz_fn)(const char *symbol, void **funcPtr, unsigned long long flags, enum cudaDriverEntryPointQueryResult *driverStatus);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
 cudaGetDriverEntryPoint_ptsz_fn cudastub_cudart_adapt_cudaGetDriverEntryPoint_ptsz(void);
-const char * cudastub_cudart_fallback_cudaGetErrorName(cudaError_t a0);
-const char * cudastub_cudart_fallback_cudaGetErrorString(cudaError_t a0);
-typedef cudaError_t (*cudaGetSurfaceObjectResourceDesc_fn)(struct cudaResourceDesc *a0, cudaSurfaceObject_t a1);
+const char * cudastub_cudart_fallback_cudaGetErrorName(cudaError_t error);
+const char * cudastub_cudart_fallback_cudaGetErrorString(cudaError_t error);
+typedef cudaError_t (*cudaGetSurfaceObjectResourceDesc_fn)(struct cudaResourceDesc *pResDesc, cudaSurfaceObject_t surfObject);
 /* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
 cudaGetSurfaceObjectResourceDesc_fn cudastub_cudart_route_cudaGetSurfaceObjectResourceDesc(void);
-typedef cudaError_t (*cudaGetTextureObjectResourceDesc_fn)(struct cudaResourceDesc *a0, cudaTextureObject_t a1);
+typedef cudaError_t (*cudaGetTextureObjectResourceDesc_fn)(struct cudaResourceDesc *pResDesc, cudaTextureObject_t texObject);
 /* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
 cudaGetTextureObjectResourceDesc_fn cudastub_cudart_route_cudaGetTextureObjectResourceDesc(void);
-typedef cudaError_t (*cudaGetTextureObjectResourceViewDesc_fn)(struct cudaResourceViewDesc *a0, cudaTextureObject_t a1);
+typedef cudaError_t (*cudaGetTextureObjectResourceViewDesc_fn)(struct cudaResourceViewDesc *pResViewDesc, cudaTextureObject_t texObject);
 /* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
 cudaGetTextureObjectResourceViewDesc_fn cudastub_cudart_route_cudaGetTextureObjectResourceViewDesc(void);
-typedef cudaError_t (*cudaGetTextureObjectTextureDesc_fn)(struct cudaTextureDesc *a0, cudaTextureObject_t a1);
+typedef cudaError_t (*cudaGetTextureObjectTextureDesc_fn)(struct cudaTextureDesc *pTexDesc, cudaTextureObject_t texObject);
 /* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
 cudaGetTextureObjectTextureDesc_fn cudastub_cudart_route_cudaGetTextureObjectTextureDesc(void);
-typedef cudaError_t (*cudaGraphAddDependencies_fn)(cudaGraph_t a0, const cudaGraphNode_t *a1, const cudaGraphNode_t *a2, const cudaGraphEdgeData *a3, size_t a4);
+typedef cudaError_t (*cudaGraphAddDependencies_fn)(cudaGraph_t graph, const cudaGraphNode_t *from, const cudaGraphNode_t *to, const cudaGraphEdgeData *edgeData, size_t numDependencies);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
 cudaGraphAddDependencies_fn cudastub_cudart_adapt_cudaGraphAddDependencies(void);
-typedef cudaError_t (*cudaGraphAddMemAllocNode_fn)(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, struct cudaMemAllocNodeParams *a4);
+typedef cudaError_t (*cudaGraphAddMemAllocNode_fn)(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies, size_t numDependencies, struct cudaMemAllocNodeParams *nodeParams);
 /* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
 cudaGraphAddMemAllocNode_fn cudastub_cudart_route_cudaGraphAddMemAllocNode(void);
-typedef cudaError_t (*cudaGraphAddNode_fn)(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, const cudaGraphEdgeData *a3, size_t a4, struct cudaGraphNodeParams *a5);
+typedef cudaError_t (*cudaGraphAddNode_fn)(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies, const cudaGraphEdgeData *dependencyData, size_t numDependencies, struct cudaGraphNodeParams *nodeParams);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
 cudaGraphAddNode_fn cudastub_cudart_adapt_cudaGraphAddNode(void);
-typedef cudaError_t (*cudaGraphExecNodeSetParams_fn)(cudaGraphExec_t a0, cudaGraphNode_t a1, struct cudaGraphNodeParams *a2);
+typedef cudaError_t (*cudaGraphExecNodeSetParams_fn)(cudaGraphExec_t graphExec, cudaGraphNode_t node, struct cudaGraphNodeParams *nodeParams);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
 cudaGraphExecNodeSetParams_fn cudastub_cudart_adapt_cudaGraphExecNodeSetParams(void);
-typedef cudaError_t (*cudaGraphExecUpdate_fn)(cudaGraphExec_t a0, cudaGraph_t a1, cudaGraphExecUpdateResultInfo *a2);
+typedef cudaError_t (*cudaGraphExecUpdate_fn)(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph, cudaGraphExecUpdateResultInfo *resultInfo);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
 cudaGraphExecUpdate_fn cudastub_cudart_adapt_cudaGraphExecUpdate(void);
-typedef cudaError_t (*cudaGraphGetEdges_fn)(cudaGraph_t a0, cudaGraphNode_t *a1, cudaGraphNode_t *a2, cudaGraphEdgeData *a3, size_t *a4);
+typedef cudaError_t (*cudaGraphGetEdges_fn)(cudaGraph_t graph, cudaGraphNode_t *from, cudaGraphNode_t *to, cudaGraphEdgeData *edgeData, size_t *numEdges);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
 cudaGraphGetEdges_fn cudastub_cudart_adapt_cudaGraphGetEdges(void);
-typedef cudaError_t (*cudaGraphInstantiate_fn)(cudaGraphExec_t *a0, cudaGraph_t a1, unsigned long long a2);
+typedef cudaError_t (*cudaGraphInstantiate_fn)(cudaGraphExec_t *pGraphExec, cudaGraph_t graph, unsigned long long flags);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
 cudaGraphInstantiate_fn cudastub_cudart_adapt_cudaGraphInstantiate(void);
-typedef cudaError_t (*cudaGraphKernelNodeGetAttribute_fn)(cudaGraphNode_t a0, cudaLaunchAttributeID a1, cudaLaunchAttributeValue *a2);
+typedef cudaError_t (*cudaGraphKernelNodeGetAttribute_fn)(cudaGraphNode_t hNode, cudaLaunchAttributeID attr, cudaLaunchAttributeValue *value_out);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
 cudaGraphKernelNodeGetAttribute_fn cudastub_cudart_adapt_cudaGraphKernelNodeGetAttribute(void);
-typedef cudaError_t (*cudaGraphKernelNodeSetAttribute_fn)(cudaGraphNode_t a0, cudaLaunchAttributeID a1, const cudaLaunchAttributeValue *a2);
+typedef cudaError_t (*cudaGraphKernelNodeSetAttribute_fn)(cudaGraphNode_t hNode, cudaLaunchAttributeID attr, const cudaLaunchAttributeValue *value);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
 cudaGraphKernelNodeSetAttribute_fn cudastub_cudart_adapt_cudaGraphKernelNodeSetAttribute(void);
-typedef cudaError_t (*cudaGraphMemAllocNodeGetParams_fn)(cudaGraphNode_t a0, struct cudaMemAllocNodeParams *a1);
+typedef cudaError_t (*cudaGraphMemAllocNodeGetParams_fn)(cudaGraphNode_t node, struct cudaMemAllocNodeParams *params_out);
 /* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
 cudaGraphMemAllocNodeGetParams_fn cudastub_cudart_route_cudaGraphMemAllocNodeGetParams(void);
-typedef cudaError_t (*cudaGraphNodeGetDependencies_fn)(cudaGraphNode_t a0, cudaGraphNode_t *a1, cudaGraphEdgeData *a2, size_t *a3);
+typedef cudaError_t (*cudaGraphNodeGetDependencies_fn)(cudaGraphNode_t node, cudaGraphNode_t *pDependencies, cudaGraphEdgeData *edgeData, size_t *pNumDependencies);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
 cudaGraphNodeGetDependencies_fn cudastub_cudart_adapt_cudaGraphNodeGetDependencies(void);
-typedef cudaError_t (*cudaGraphNodeGetDependentNodes_fn)(cudaGraphNode_t a0, cudaGraphNode_t *a1, cudaGraphEdgeData *a2, size_t *a3);
+typedef cudaError_t (*cudaGraphNodeGetDependentNodes_fn)(cudaGraphNode_t node, cudaGraphNode_t *pDependentNodes, cudaGraphEdgeData *edgeData, size_t *pNumDependentNodes);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
 cudaGraphNodeGetDependentNodes_fn cudastub_cudart_adapt_cudaGraphNodeGetDependentNodes(void);
-typedef cudaError_t (*cudaGraphNodeSetParams_fn)(cudaGraphNode_t a0, struct cudaGraphNodeParams *a1);
+typedef cudaError_t (*cudaGraphNodeSetParams_fn)(cudaGraphNode_t node, struct cudaGraphNodeParams *nodeParams);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
 cudaGraphNodeSetParams_fn cudastub_cudart_adapt_cudaGraphNodeSetParams(void);
-typedef cudaError_t (*cudaGraphRemoveDependencies_fn)(cudaGraph_t a0, const cudaGraphNode_t *a1, const cudaGraphNode_t *a2, const cudaGraphEdgeData *a3, size_t a4);
+typedef cudaError_t (*cudaGraphRemoveDependencies_fn)(cudaGraph_t graph, const cudaGraphNode_t *from, const cudaGraphNode_t *to, const cudaGraphEdgeData *edgeData, size_t numDependencies);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
 cudaGraphRemoveDependencies_fn cudastub_cudart_adapt_cudaGraphRemoveDependencies(void);
-typedef cudaError_t (*cudaImportExternalMemory_fn)(cudaExternalMemory_t *a0, const struct cudaExternalMemoryHandleDesc *a1);
+typedef cudaError_t (*cudaImportExternalMemory_fn)(cudaExternalMemory_t *extMem_out, const struct cudaExternalMemoryHandleDesc *memHandleDesc);
 /* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
 cudaImportExternalMemory_fn cudastub_cudart_route_cudaImportExternalMemory(void);
-typedef cudaError_t (*cudaImportExternalSemaphore_fn)(cudaExternalSemaphore_t *a0, const struct cudaExternalSemaphoreHandleDesc *a1);
+typedef cudaError_t (*cudaImportExternalSemaphore_fn)(cudaExternalSemaphore_t *extSem_out, const struct cudaExternalSemaphoreHandleDesc *semHandleDesc);
 /* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
 cudaImportExternalSemaphore_fn cudastub_cudart_route_cudaImportExternalSemaphore(void);
-typedef cudaError_t (*cudaLaunchKernelExC_fn)(const cudaLaunchConfig_t *a0, const void *a1, void **a2);
+typedef cudaError_t (*cudaLaunchKernelExC_fn)(const cudaLaunchConfig_t *config, const void *func, void **args);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
 cudaLaunchKernelExC_fn cudastub_cudart_adapt_cudaLaunchKernelExC(void);
-typedef cudaError_t (*cudaLaunchKernelExC_ptsz_fn)(const cudaLaunchConfig_t *a0, const void *a1, void **a2);
+typedef cudaError_t (*cudaLaunchKernelExC_ptsz_fn)(const cudaLaunchConfig_t *config, const void *func, void **args);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
 cudaLaunchKernelExC_ptsz_fn cudastub_cudart_adapt_cudaLaunchKernelExC_ptsz(void);
-typedef cudaError_t (*cudaMemAdvise_fn)(const void *a0, size_t a1, enum cudaMemoryAdvise a2, struct cudaMemLocation a3);
+typedef cudaError_t (*cudaMemAdvise_fn)(const void *devPtr, size_t count, enum cudaMemoryAdvise advice, struct cudaMemLocation location);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
 cudaMemAdvise_fn cudastub_cudart_adapt_cudaMemAdvise(void);
-typedef cudaError_t (*cudaMemPoolCreate_fn)(cudaMemPool_t *a0, const struct cudaMemPoolProps *a1);
+typedef cudaError_t (*cudaMemPoolCreate_fn)(cudaMemPool_t *memPool, const struct cudaMemPoolProps *poolProps);
 /* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
 cudaMemPoolCreate_fn cudastub_cudart_route_cudaMemPoolCreate(void);
-typedef cudaError_t (*cudaMemPrefetchAsync_fn)(const void *a0, size_t a1, struct cudaMemLocation a2, unsigned int a3, cudaStream_t a4);
+typedef cudaError_t (*cudaMemPrefetchAsync_fn)(const void *devPtr, size_t count, struct cudaMemLocation location, unsigned int flags, cudaStream_t stream);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
 cudaMemPrefetchAsync_fn cudastub_cudart_adapt_cudaMemPrefetchAsync(void);
-typedef cudaError_t (*cudaMemPrefetchAsync_ptsz_fn)(const void *a0, size_t a1, struct cudaMemLocation a2, unsigned int a3, cudaStream_t a4);
+typedef cudaError_t (*cudaMemPrefetchAsync_ptsz_fn)(const void *devPtr, size_t count, struct cudaMemLocation location, unsigned int flags, cudaStream_t stream);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
 cudaMemPrefetchAsync_ptsz_fn cudastub_cudart_adapt_cudaMemPrefetchAsync_ptsz(void);
-typedef cudaError_t (*cudaOccupancyMaxActiveClusters_fn)(int *a0, const void *a1, const cudaLaunchConfig_t *a2);
+typedef cudaError_t (*cudaOccupancyMaxActiveClusters_fn)(int *numClusters, const void *func, const cudaLaunchConfig_t *launchConfig);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
 cudaOccupancyMaxActiveClusters_fn cudastub_cudart_adapt_cudaOccupancyMaxActiveClusters(void);
-typedef cudaError_t (*cudaOccupancyMaxPotentialClusterSize_fn)(int *a0, const void *a1, const cudaLaunchConfig_t *a2);
+typedef cudaError_t (*cudaOccupancyMaxPotentialClusterSize_fn)(int *clusterSize, const void *func, const cudaLaunchConfig_t *launchConfig);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
 cudaOccupancyMaxPotentialClusterSize_fn cudastub_cudart_adapt_cudaOccupancyMaxPotentialClusterSize(void);
-typedef cudaError_t (*cudaPointerGetAttributes_fn)(struct cudaPointerAttributes *a0, const void *a1);
+typedef cudaError_t (*cudaPointerGetAttributes_fn)(struct cudaPointerAttributes *attributes, const void *ptr);
 /* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
 cudaPointerGetAttributes_fn cudastub_cudart_route_cudaPointerGetAttributes(void);
-cudaError_t cudastub_cudart_fallback_cudaRuntimeGetVersion(int *a0);
-typedef cudaError_t (*cudaSignalExternalSemaphoresAsync_fn)(const cudaExternalSemaphore_t *a0, const struct cudaExternalSemaphoreSignalParams *a1, unsigned int a2, cudaStream_t a3);
+cudaError_t cudastub_cudart_fallback_cudaRuntimeGetVersion(int *runtimeVersion);
+typedef cudaError_t (*cudaSignalExternalSemaphoresAsync_fn)(const cudaExternalSemaphore_t *extSemArray, const struct cudaExternalSemaphoreSignalParams *paramsArray, unsigned int numExtSems, cudaStream_t stream);
 /* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
 cudaSignalExternalSemaphoresAsync_fn cudastub_cudart_route_cudaSignalExternalSemaphoresAsync(void);
-typedef cudaError_t (*cudaSignalExternalSemaphoresAsync_ptsz_fn)(const cudaExternalSemaphore_t *a0, const struct cudaExternalSemaphoreSignalParams *a1, unsigned int a2, cudaStream_t a3);
+typedef cudaError_t (*cudaSignalExternalSemaphoresAsync_ptsz_fn)(const cudaExternalSemaphore_t *extSemArray, const struct cudaExternalSemaphoreSignalParams *paramsArray, unsigned int numExtSems, cudaStream_t stream);
 /* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
 cudaSignalExternalSemaphoresAsync_ptsz_fn cudastub_cudart_route_cudaSignalExternalSemaphoresAsync_ptsz(void);
-typedef cudaError_t (*cudaStreamGetAttribute_fn)(cudaStream_t a0, cudaLaunchAttributeID a1, cudaLaunchAttributeValue *a2);
+typedef cudaError_t (*cudaStreamGetAttribute_fn)(cudaStream_t hStream, cudaLaunchAttributeID attr, cudaLaunchAttributeValue *value_out);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
 cudaStreamGetAttribute_fn cudastub_cudart_adapt_cudaStreamGetAttribute(void);
-typedef cudaError_t (*cudaStreamGetAttribute_ptsz_fn)(cudaStream_t a0, cudaLaunchAttributeID a1, cudaLaunchAttributeValue *a2);
+typedef cudaError_t (*cudaStreamGetAttribute_ptsz_fn)(cudaStream_t hStream, cudaLaunchAttributeID attr, cudaLaunchAttributeValue *value_out);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
 cudaStreamGetAttribute_ptsz_fn cudastub_cudart_adapt_cudaStreamGetAttribute_ptsz(void);
-typedef cudaError_t (*cudaStreamGetCaptureInfo_fn)(cudaStream_t a0, enum cudaStreamCaptureStatus *a1, unsigned long long *a2, cudaGraph_t *a3, const cudaGraphNode_t **a4, const cudaGraphEdgeData **a5, size_t *a6);
+typedef cudaError_t (*cudaStreamGetCaptureInfo_fn)(cudaStream_t stream, enum cudaStreamCaptureStatus *captureStatus_out, unsigned long long *id_out, cudaGraph_t *graph_out, const cudaGraphNode_t **dependencies_out, const cudaGraphEdgeData **edgeData_out, size_t *numDependencies_out);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
 cudaStreamGetCaptureInfo_fn cudastub_cudart_adapt_cudaStreamGetCaptureInfo(void);
-typedef cudaError_t (*cudaStreamGetCaptureInfo_ptsz_fn)(cudaStream_t a0, enum cudaStreamCaptureStatus *a1, unsigned long long *a2, cudaGraph_t *a3, const cudaGraphNode_t **a4, const cudaGraphEdgeData **a5, size_t *a6);
+typedef cudaError_t (*cudaStreamGetCaptureInfo_ptsz_fn)(cudaStream_t stream, enum cudaStreamCaptureStatus *captureStatus_out, unsigned long long *id_out, cudaGraph_t *graph_out, const cudaGraphNode_t **dependencies_out, const cudaGraphEdgeData **edgeData_out, size_t *numDependencies_out);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
 cudaStreamGetCaptureInfo_ptsz_fn cudastub_cudart_adapt_cudaStreamGetCaptureInfo_ptsz(void);
-typedef cudaError_t (*cudaStreamSetAttribute_fn)(cudaStream_t a0, cudaLaunchAttributeID a1, const cudaLaunchAttributeValue *a2);
+typedef cudaError_t (*cudaStreamSetAttribute_fn)(cudaStream_t hStream, cudaLaunchAttributeID attr, const cudaLaunchAttributeValue *value);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
 cudaStreamSetAttribute_fn cudastub_cudart_adapt_cudaStreamSetAttribute(void);
-typedef cudaError_t (*cudaStreamSetAttribute_ptsz_fn)(cudaStream_t a0, cudaLaunchAttributeID a1, const cudaLaunchAttributeValue *a2);
+typedef cudaError_t (*cudaStreamSetAttribute_ptsz_fn)(cudaStream_t hStream, cudaLaunchAttributeID attr, const cudaLaunchAttributeValue *value);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
 cudaStreamSetAttribute_ptsz_fn cudastub_cudart_adapt_cudaStreamSetAttribute_ptsz(void);
-typedef cudaError_t (*cudaStreamUpdateCaptureDependencies_fn)(cudaStream_t a0, cudaGraphNode_t *a1, const cudaGraphEdgeData *a2, size_t a3, unsigned int a4);
+typedef cudaError_t (*cudaStreamUpdateCaptureDependencies_fn)(cudaStream_t stream, cudaGraphNode_t *dependencies, const cudaGraphEdgeData *dependencyData, size_t numDependencies, unsigned int flags);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
 cudaStreamUpdateCaptureDependencies_fn cudastub_cudart_adapt_cudaStreamUpdateCaptureDependencies(void);
-typedef cudaError_t (*cudaStreamUpdateCaptureDependencies_ptsz_fn)(cudaStream_t a0, cudaGraphNode_t *a1, const cudaGraphEdgeData *a2, size_t a3, unsigned int a4);
+typedef cudaError_t (*cudaStreamUpdateCaptureDependencies_ptsz_fn)(cudaStream_t stream, cudaGraphNode_t *dependencies, const cudaGraphEdgeData *dependencyData, size_t numDependencies, unsigned int flags);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
 cudaStreamUpdateCaptureDependencies_ptsz_fn cudastub_cudart_adapt_cudaStreamUpdateCaptureDependencies_ptsz(void);
-typedef cudaError_t (*cudaWaitExternalSemaphoresAsync_fn)(const cudaExternalSemaphore_t *a0, const struct cudaExternalSemaphoreWaitParams *a1, unsigned int a2, cudaStream_t a3);
+typedef cudaError_t (*cudaWaitExternalSemaphoresAsync_fn)(const cudaExternalSemaphore_t *extSemArray, const struct cudaExternalSemaphoreWaitParams *paramsArray, unsigned int numExtSems, cudaStream_t stream);
 /* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
 cudaWaitExternalSemaphoresAsync_fn cudastub_cudart_route_cudaWaitExternalSemaphoresAsync(void);
-typedef cudaError_t (*cudaWaitExternalSemaphoresAsync_ptsz_fn)(const cudaExternalSemaphore_t *a0, const struct cudaExternalSemaphoreWaitParams *a1, unsigned int a2, cudaStream_t a3);
+typedef cudaError_t (*cudaWaitExternalSemaphoresAsync_ptsz_fn)(const cudaExternalSemaphore_t *extSemArray, const struct cudaExternalSemaphoreWaitParams *paramsArray, unsigned int numExtSems, cudaStream_t stream);
 /* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
 cudaWaitExternalSemaphoresAsync_ptsz_fn cudastub_cudart_route_cudaWaitExternalSemaphoresAsync_ptsz(void);
 

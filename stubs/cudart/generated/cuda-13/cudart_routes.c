@@ -199,19 +199,19 @@ static const struct cudastub_route cudaChooseDevice_routes[] = {
 };
 static struct cudastub_route_state cudaChooseDevice_state;
 
-static cudaError_t cudaChooseDevice_translated(int *a0, const struct cudaDeviceProp *a1)
+static cudaError_t cudaChooseDevice_translated(int *device, const struct cudaDeviceProp *prop)
 {
 	const struct cudastub_layout *const *theirs = cudastub_route_layouts(&cudaChooseDevice_state);
 	cudaError_t (*call)(int *, const void *);
 	union cudastub_cudart_layout_room room0;
-	const void *p0 = a1;
+	const void *p0 = prop;
 	cudaError_t result;
 
 	*(void **)&call = cudastub_route_function(&cudaChooseDevice_state);
-	if (a1 && theirs[0] &&
-	    !(p0 = cudastub_layout_give(&cudastub_cudart_layout_cudaDeviceProp_13, a1, theirs[0], &room0)))
+	if (prop && theirs[0] &&
+	    !(p0 = cudastub_layout_give(&cudastub_cudart_layout_cudaDeviceProp_13, prop, theirs[0], &room0)))
 		return (cudaError_t)cudastub_route_refused(&cudastub_cudart_library);
-	result = call(a0, p0);
+	result = call(device, p0);
 	return result;
 }
 
@@ -232,19 +232,19 @@ static const struct cudastub_route cudaCreateSurfaceObject_routes[] = {
 };
 static struct cudastub_route_state cudaCreateSurfaceObject_state;
 
-static cudaError_t cudaCreateSurfaceObject_translated(cudaSurfaceObject_t *a0, const struct cudaResourceDesc *a1)
+static cudaError_t cudaCreateSurfaceObject_translated(cudaSurfaceObject_t *pSurfObject, const struct cudaResourceDesc *pResDesc)
 {
 	const struct cudastub_layout *const *theirs = cudastub_route_layouts(&cudaCreateSurfaceObject_state);
 	cudaError_t (*call)(cudaSurfaceObject_t *, const void *);
 	union cudastub_cudart_layout_room room0;
-	const void *p0 = a1;
+	const void *p0 = pResDesc;
 	cudaError_t result;
 
 	*(void **)&call = cudastub_route_function(&cudaCreateSurfaceObject_state);
-	if (a1 && theirs[0] &&
-	    !(p0 = cudastub_layout_give(&cudastub_cudart_layout_cudaResourceDesc_13, a1, theirs[0], &room0)))
+	if (pResDesc && theirs[0] &&
+	    !(p0 = cudastub_layout_give(&cudastub_cudart_layout_cudaResourceDesc_13, pResDesc, theirs[0], &room0)))
 		return (cudaError_t)cudastub_route_refused(&cudastub_cudart_library);
-	result = call(a0, p0);
+	result = call(pSurfObject, p0);
 	return result;
 }
 
@@ -266,29 +266,29 @@ static const struct cudastub_route cudaCreateTextureObject_routes[] = {
 };
 static struct cudastub_route_state cudaCreateTextureObject_state;
 
-static cudaError_t cudaCreateTextureObject_translated(cudaTextureObject_t *a0, const struct cudaResourceDesc *a1, const struct cudaTextureDesc *a2, const struct cudaResourceViewDesc *a3)
+static cudaError_t cudaCreateTextureObject_translated(cudaTextureObject_t *pTexObject, const struct cudaResourceDesc *pResDesc, const struct cudaTextureDesc *pTexDesc, const struct cudaResourceViewDesc *pResViewDesc)
 {
 	const struct cudastub_layout *const *theirs = cudastub_route_layouts(&cudaCreateTextureObject_state);
 	cudaError_t (*call)(cudaTextureObject_t *, const void *, const void *, const void *);
 	union cudastub_cudart_layout_room room0;
-	const void *p0 = a1;
+	const void *p0 = pResDesc;
 	union cudastub_cudart_layout_room room1;
-	const void *p1 = a2;
+	const void *p1 = pTexDesc;
 	union cudastub_cudart_layout_room room2;
-	const void *p2 = a3;
+	const void *p2 = pResViewDesc;
 	cudaError_t result;
 
 	*(void **)&call = cudastub_route_function(&cudaCreateTextureObject_state);
-	if (a1 && theirs[0] &&
-	    !(p0 = cudastub_layout_give(&cudastub_cudart_layout_cudaResourceDesc_13, a1, theirs[0], &room0)))
+	if (pResDesc && theirs[0] &&
+	    !(p0 = cudastub_layout_give(&cudastub_cudart_layout_cudaResourceDesc_13, pResDesc, theirs[0], &room0)))
 		return (cudaError_t)cudastub_route_refused(&cudastub_cudart_library);
-	if (a2 && theirs[1] &&
-	    !(p1 = cudastub_layout_give(&cudastub_cudart_layout_cudaTextureDesc_13, a2, theirs[1], &room1)))
+	if (pTexDesc && theirs[1] &&
+	    !(p1 = cudastub_layout_give(&cudastub_cudart_layout_cudaTextureDesc_13, pTexDesc, theirs[1], &room1)))
 		return (cudaError_t)cudastub_route_refused(&cudastub_cudart_library);
-	if (a3 && theirs[2] &&
-	    !(p2 = cudastub_layout_give(&cudastub_cudart_layout_cudaResourceViewDesc_13, a3, theirs[2], &room2)))
+	if (pResViewDesc && theirs[2] &&
+	    !(p2 = cudastub_layout_give(&cudastub_cudart_layout_cudaResourceViewDesc_13, pResViewDesc, theirs[2], &room2)))
 		return (cudaError_t)cudastub_route_refused(&cudastub_cudart_library);
-	result = call(a0, p0, p1, p2);
+	result = call(pTexObject, p0, p1, p2);
 	return result;
 }
 
@@ -309,19 +309,19 @@ static const struct cudastub_route cudaExternalMemoryGetMappedBuffer_routes[] = 
 };
 static struct cudastub_route_state cudaExternalMemoryGetMappedBuffer_state;
 
-static cudaError_t cudaExternalMemoryGetMappedBuffer_translated(void **a0, cudaExternalMemory_t a1, const struct cudaExternalMemoryBufferDesc *a2)
+static cudaError_t cudaExternalMemoryGetMappedBuffer_translated(void **devPtr, cudaExternalMemory_t extMem, const struct cudaExternalMemoryBufferDesc *bufferDesc)
 {
 	const struct cudastub_layout *const *theirs = cudastub_route_layouts(&cudaExternalMemoryGetMappedBuffer_state);
 	cudaError_t (*call)(void **, cudaExternalMemory_t, const void *);
 	union cudastub_cudart_layout_room room0;
-	const void *p0 = a2;
+	const void *p0 = bufferDesc;
 	cudaError_t result;
 
 	*(void **)&call = cudastub_route_function(&cudaExternalMemoryGetMappedBuffer_state);
-	if (a2 && theirs[0] &&
-	    !(p0 = cudastub_layout_give(&cudastub_cudart_layout_cudaExternalMemoryBufferDesc_13, a2, theirs[0], &room0)))
+	if (bufferDesc && theirs[0] &&
+	    !(p0 = cudastub_layout_give(&cudastub_cudart_layout_cudaExternalMemoryBufferDesc_13, bufferDesc, theirs[0], &room0)))
 		return (cudaError_t)cudastub_route_refused(&cudastub_cudart_library);
-	result = call(a0, a1, p0);
+	result = call(devPtr, extMem, p0);
 	return result;
 }
 
@@ -342,19 +342,19 @@ static const struct cudastub_route cudaExternalMemoryGetMappedMipmappedArray_rou
 };
 static struct cudastub_route_state cudaExternalMemoryGetMappedMipmappedArray_state;
 
-static cudaError_t cudaExternalMemoryGetMappedMipmappedArray_translated(cudaMipmappedArray_t *a0, cudaExternalMemory_t a1, const struct cudaExternalMemoryMipmappedArrayDesc *a2)
+static cudaError_t cudaExternalMemoryGetMappedMipmappedArray_translated(cudaMipmappedArray_t *mipmap, cudaExternalMemory_t extMem, const struct cudaExternalMemoryMipmappedArrayDesc *mipmapDesc)
 {
 	const struct cudastub_layout *const *theirs = cudastub_route_layouts(&cudaExternalMemoryGetMappedMipmappedArray_state);
 	cudaError_t (*call)(cudaMipmappedArray_t *, cudaExternalMemory_t, const void *);
 	union cudastub_cudart_layout_room room0;
-	const void *p0 = a2;
+	const void *p0 = mipmapDesc;
 	cudaError_t result;
 
 	*(void **)&call = cudastub_route_function(&cudaExternalMemoryGetMappedMipmappedArray_state);
-	if (a2 && theirs[0] &&
-	    !(p0 = cudastub_layout_give(&cudastub_cudart_layout_cudaExternalMemoryMipmappedArrayDesc_13, a2, theirs[0], &room0)))
+	if (mipmapDesc && theirs[0] &&
+	    !(p0 = cudastub_layout_give(&cudastub_cudart_layout_cudaExternalMemoryMipmappedArrayDesc_13, mipmapDesc, theirs[0], &room0)))
 		return (cudaError_t)cudastub_route_refused(&cudastub_cudart_library);
-	result = call(a0, a1, p0);
+	result = call(mipmap, extMem, p0);
 	return result;
 }
 
@@ -374,24 +374,24 @@ static const struct cudastub_route cudaFuncGetAttributes_routes[] = {
 };
 static struct cudastub_route_state cudaFuncGetAttributes_state;
 
-static cudaError_t cudaFuncGetAttributes_translated(struct cudaFuncAttributes *a0, const void *a1)
+static cudaError_t cudaFuncGetAttributes_translated(struct cudaFuncAttributes *attr, const void *func)
 {
 	const struct cudastub_layout *const *theirs = cudastub_route_layouts(&cudaFuncGetAttributes_state);
 	cudaError_t (*call)(void *, const void *);
 	union cudastub_cudart_layout_room room0;
-	void *p0 = a0;
+	void *p0 = attr;
 	cudaError_t result;
 
 	*(void **)&call = cudastub_route_function(&cudaFuncGetAttributes_state);
-	if (a0 && theirs[0]) {
+	if (attr && theirs[0]) {
 		memset(&room0, 0, theirs[0]->size);
 		p0 = &room0;
 	}
-	result = call(p0, a1);
+	result = call(p0, func);
 	if ((int)result != 0)
 		return result;
-	if (a0 && theirs[0] &&
-	    cudastub_layout_report(theirs[0], &room0, &cudastub_cudart_layout_cudaFuncAttributes_13, a0,
+	if (attr && theirs[0] &&
+	    cudastub_layout_report(theirs[0], &room0, &cudastub_cudart_layout_cudaFuncAttributes_13, attr,
 						   NULL, 0))
 		return (cudaError_t)cudastub_route_refused(&cudastub_cudart_library);
 	return result;
@@ -414,25 +414,25 @@ static const struct cudastub_route cudaGetDeviceProperties_routes[] = {
 };
 static struct cudastub_route_state cudaGetDeviceProperties_state;
 
-static cudaError_t cudaGetDeviceProperties_translated(struct cudaDeviceProp *a0, int a1)
+static cudaError_t cudaGetDeviceProperties_translated(struct cudaDeviceProp *prop, int device)
 {
 	const struct cudastub_layout *const *theirs = cudastub_route_layouts(&cudaGetDeviceProperties_state);
 	cudaError_t (*call)(void *, int);
 	union cudastub_cudart_layout_room room0;
-	void *p0 = a0;
+	void *p0 = prop;
 	cudaError_t result;
 
 	*(void **)&call = cudastub_route_function(&cudaGetDeviceProperties_state);
-	if (a0 && theirs[0]) {
+	if (prop && theirs[0]) {
 		memset(&room0, 0, theirs[0]->size);
 		p0 = &room0;
 	}
-	result = call(p0, a1);
+	result = call(p0, device);
 	if ((int)result != 0)
 		return result;
-	if (a0 && theirs[0] &&
-	    cudastub_layout_report(theirs[0], &room0, &cudastub_cudart_layout_cudaDeviceProp_13, a0,
-						   cudastub_route_query(&cudaGetDeviceProperties_state), a1))
+	if (prop && theirs[0] &&
+	    cudastub_layout_report(theirs[0], &room0, &cudastub_cudart_layout_cudaDeviceProp_13, prop,
+						   cudastub_route_query(&cudaGetDeviceProperties_state), device))
 		return (cudaError_t)cudastub_route_refused(&cudastub_cudart_library);
 	return result;
 }
@@ -454,24 +454,24 @@ static const struct cudastub_route cudaGetSurfaceObjectResourceDesc_routes[] = {
 };
 static struct cudastub_route_state cudaGetSurfaceObjectResourceDesc_state;
 
-static cudaError_t cudaGetSurfaceObjectResourceDesc_translated(struct cudaResourceDesc *a0, cudaSurfaceObject_t a1)
+static cudaError_t cudaGetSurfaceObjectResourceDesc_translated(struct cudaResourceDesc *pResDesc, cudaSurfaceObject_t surfObject)
 {
 	const struct cudastub_layout *const *theirs = cudastub_route_layouts(&cudaGetSurfaceObjectResourceDesc_state);
 	cudaError_t (*call)(void *, cudaSurfaceObject_t);
 	union cudastub_cudart_layout_room room0;
-	void *p0 = a0;
+	void *p0 = pResDesc;
 	cudaError_t result;
 
 	*(void **)&call = cudastub_route_function(&cudaGetSurfaceObjectResourceDesc_state);
-	if (a0 && theirs[0]) {
+	if (pResDesc && theirs[0]) {
 		memset(&room0, 0, theirs[0]->size);
 		p0 = &room0;
 	}
-	result = call(p0, a1);
+	result = call(p0, surfObject);
 	if ((int)result != 0)
 		return result;
-	if (a0 && theirs[0] &&
-	    cudastub_layout_report(theirs[0], &room0, &cudastub_cudart_layout_cudaResourceDesc_13, a0,
+	if (pResDesc && theirs[0] &&
+	    cudastub_layout_report(theirs[0], &room0, &cudastub_cudart_layout_cudaResourceDesc_13, pResDesc,
 						   NULL, 0))
 		return (cudaError_t)cudastub_route_refused(&cudastub_cudart_library);
 	return result;
@@ -494,24 +494,24 @@ static const struct cudastub_route cudaGetTextureObjectResourceDesc_routes[] = {
 };
 static struct cudastub_route_state cudaGetTextureObjectResourceDesc_state;
 
-static cudaError_t cudaGetTextureObjectResourceDesc_translated(struct cudaResourceDesc *a0, cudaTextureObject_t a1)
+static cudaError_t cudaGetTextureObjectResourceDesc_translated(struct cudaResourceDesc *pResDesc, cudaTextureObject_t texObject)
 {
 	const struct cudastub_layout *const *theirs = cudastub_route_layouts(&cudaGetTextureObjectResourceDesc_state);
 	cudaError_t (*call)(void *, cudaTextureObject_t);
 	union cudastub_cudart_layout_room room0;
-	void *p0 = a0;
+	void *p0 = pResDesc;
 	cudaError_t result;
 
 	*(void **)&call = cudastub_route_function(&cudaGetTextureObjectResourceDesc_state);
-	if (a0 && theirs[0]) {
+	if (pResDesc && theirs[0]) {
 		memset(&room0, 0, theirs[0]->size);
 		p0 = &room0;
 	}
-	result = call(p0, a1);
+	result = call(p0, texObject);
 	if ((int)result != 0)
 		return result;
-	if (a0 && theirs[0] &&
-	    cudastub_layout_report(theirs[0], &room0, &cudastub_cudart_layout_cudaResourceDesc_13, a0,
+	if (pResDesc && theirs[0] &&
+	    cudastub_layout_report(theirs[0], &room0, &cudastub_cudart_layout_cudaResourceDesc_13, pResDesc,
 						   NULL, 0))
 		return (cudaError_t)cudastub_route_refused(&cudastub_cudart_library);
 	return result;
@@ -534,24 +534,24 @@ static const struct cudastub_route cudaGetTextureObjectResourceViewDesc_routes[]
 };
 static struct cudastub_route_state cudaGetTextureObjectResourceViewDesc_state;
 
-static cudaError_t cudaGetTextureObjectResourceViewDesc_translated(struct cudaResourceViewDesc *a0, cudaTextureObject_t a1)
+static cudaError_t cudaGetTextureObjectResourceViewDesc_translated(struct cudaResourceViewDesc *pResViewDesc, cudaTextureObject_t texObject)
 {
 	const struct cudastub_layout *const *theirs = cudastub_route_layouts(&cudaGetTextureObjectResourceViewDesc_state);
 	cudaError_t (*call)(void *, cudaTextureObject_t);
 	union cudastub_cudart_layout_room room0;
-	void *p0 = a0;
+	void *p0 = pResViewDesc;
 	cudaError_t result;
 
 	*(void **)&call = cudastub_route_function(&cudaGetTextureObjectResourceViewDesc_state);
-	if (a0 && theirs[0]) {
+	if (pResViewDesc && theirs[0]) {
 		memset(&room0, 0, theirs[0]->size);
 		p0 = &room0;
 	}
-	result = call(p0, a1);
+	result = call(p0, texObject);
 	if ((int)result != 0)
 		return result;
-	if (a0 && theirs[0] &&
-	    cudastub_layout_report(theirs[0], &room0, &cudastub_cudart_layout_cudaResourceViewDesc_13, a0,
+	if (pResViewDesc && theirs[0] &&
+	    cudastub_layout_report(theirs[0], &room0, &cudastub_cudart_layout_cudaResourceViewDesc_13, pResViewDesc,
 						   NULL, 0))
 		return (cudaError_t)cudastub_route_refused(&cudastub_cudart_library);
 	return result;
@@ -574,24 +574,24 @@ static const struct cudastub_route cudaGetTextureObjectTextureDesc_routes[] = {
 };
 static struct cudastub_route_state cudaGetTextureObjectTextureDesc_state;
 
-static cudaError_t cudaGetTextureObjectTextureDesc_translated(struct cudaTextureDesc *a0, cudaTextureObject_t a1)
+static cudaError_t cudaGetTextureObjectTextureDesc_translated(struct cudaTextureDesc *pTexDesc, cudaTextureObject_t texObject)
 {
 	const struct cudastub_layout *const *theirs = cudastub_route_layouts(&cudaGetTextureObjectTextureDesc_state);
 	cudaError_t (*call)(void *, cudaTextureObject_t);
 	union cudastub_cudart_layout_room room0;
-	void *p0 = a0;
+	void *p0 = pTexDesc;
 	cudaError_t result;
 
 	*(void **)&call = cudastub_route_function(&cudaGetTextureObjectTextureDesc_state);
-	if (a0 && theirs[0]) {
+	if (pTexDesc && theirs[0]) {
 		memset(&room0, 0, theirs[0]->size);
 		p0 = &room0;
 	}
-	result = call(p0, a1);
+	result = call(p0, texObject);
 	if ((int)result != 0)
 		return result;
-	if (a0 && theirs[0] &&
-	    cudastub_layout_report(theirs[0], &room0, &cudastub_cudart_layout_cudaTextureDesc_13, a0,
+	if (pTexDesc && theirs[0] &&
+	    cudastub_layout_report(theirs[0], &room0, &cudastub_cudart_layout_cudaTextureDesc_13, pTexDesc,
 						   NULL, 0))
 		return (cudaError_t)cudastub_route_refused(&cudastub_cudart_library);
 	return result;
@@ -614,23 +614,23 @@ static const struct cudastub_route cudaGraphAddMemAllocNode_routes[] = {
 };
 static struct cudastub_route_state cudaGraphAddMemAllocNode_state;
 
-static cudaError_t cudaGraphAddMemAllocNode_translated(cudaGraphNode_t *a0, cudaGraph_t a1, const cudaGraphNode_t *a2, size_t a3, struct cudaMemAllocNodeParams *a4)
+static cudaError_t cudaGraphAddMemAllocNode_translated(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies, size_t numDependencies, struct cudaMemAllocNodeParams *nodeParams)
 {
 	const struct cudastub_layout *const *theirs = cudastub_route_layouts(&cudaGraphAddMemAllocNode_state);
 	cudaError_t (*call)(cudaGraphNode_t *, cudaGraph_t, const cudaGraphNode_t *, size_t, void *);
 	union cudastub_cudart_layout_room room0;
-	void *p0 = a4;
+	void *p0 = nodeParams;
 	cudaError_t result;
 
 	*(void **)&call = cudastub_route_function(&cudaGraphAddMemAllocNode_state);
-	if (a4 && theirs[0] &&
-	    !(p0 = (void *)cudastub_layout_give(&cudastub_cudart_layout_cudaMemAllocNodeParams_13, a4, theirs[0], &room0)))
+	if (nodeParams && theirs[0] &&
+	    !(p0 = (void *)cudastub_layout_give(&cudastub_cudart_layout_cudaMemAllocNodeParams_13, nodeParams, theirs[0], &room0)))
 		return (cudaError_t)cudastub_route_refused(&cudastub_cudart_library);
-	result = call(a0, a1, a2, a3, p0);
+	result = call(pGraphNode, graph, pDependencies, numDependencies, p0);
 	if ((int)result != 0)
 		return result;
-	if (a4 && theirs[0] &&
-	    cudastub_layout_report(theirs[0], &room0, &cudastub_cudart_layout_cudaMemAllocNodeParams_13, a4,
+	if (nodeParams && theirs[0] &&
+	    cudastub_layout_report(theirs[0], &room0, &cudastub_cudart_layout_cudaMemAllocNodeParams_13, nodeParams,
 						   NULL, 0))
 		return (cudaError_t)cudastub_route_refused(&cudastub_cudart_library);
 	return result;
@@ -653,24 +653,24 @@ static const struct cudastub_route cudaGraphMemAllocNodeGetParams_routes[] = {
 };
 static struct cudastub_route_state cudaGraphMemAllocNodeGetParams_state;
 
-static cudaError_t cudaGraphMemAllocNodeGetParams_translated(cudaGraphNode_t a0, struct cudaMemAllocNodeParams *a1)
+static cudaError_t cudaGraphMemAllocNodeGetParams_translated(cudaGraphNode_t node, struct cudaMemAllocNodeParams *params_out)
 {
 	const struct cudastub_layout *const *theirs = cudastub_route_layouts(&cudaGraphMemAllocNodeGetParams_state);
 	cudaError_t (*call)(cudaGraphNode_t, void *);
 	union cudastub_cudart_layout_room room0;
-	void *p0 = a1;
+	void *p0 = params_out;
 	cudaError_t result;
 
 	*(void **)&call = cudastub_route_function(&cudaGraphMemAllocNodeGetParams_state);
-	if (a1 && theirs[0]) {
+	if (params_out && theirs[0]) {
 		memset(&room0, 0, theirs[0]->size);
 		p0 = &room0;
 	}
-	result = call(a0, p0);
+	result = call(node, p0);
 	if ((int)result != 0)
 		return result;
-	if (a1 && theirs[0] &&
-	    cudastub_layout_report(theirs[0], &room0, &cudastub_cudart_layout_cudaMemAllocNodeParams_13, a1,
+	if (params_out && theirs[0] &&
+	    cudastub_layout_report(theirs[0], &room0, &cudastub_cudart_layout_cudaMemAllocNodeParams_13, params_out,
 						   NULL, 0))
 		return (cudaError_t)cudastub_route_refused(&cudastub_cudart_library);
 	return result;
@@ -693,19 +693,19 @@ static const struct cudastub_route cudaImportExternalMemory_routes[] = {
 };
 static struct cudastub_route_state cudaImportExternalMemory_state;
 
-static cudaError_t cudaImportExternalMemory_translated(cudaExternalMemory_t *a0, const struct cudaExternalMemoryHandleDesc *a1)
+static cudaError_t cudaImportExternalMemory_translated(cudaExternalMemory_t *extMem_out, const struct cudaExternalMemoryHandleDesc *memHandleDesc)
 {
 	const struct cudastub_layout *const *theirs = cudastub_route_layouts(&cudaImportExternalMemory_state);
 	cudaError_t (*call)(cudaExternalMemory_t *, const void *);
 	union cudastub_cudart_layout_room room0;
-	const void *p0 = a1;
+	const void *p0 = memHandleDesc;
 	cudaError_t result;
 
 	*(void **)&call = cudastub_route_function(&cudaImportExternalMemory_state);
-	if (a1 && theirs[0] &&
-	    !(p0 = cudastub_layout_give(&cudastub_cudart_layout_cudaExternalMemoryHandleDesc_13, a1, theirs[0], &room0)))
+	if (memHandleDesc && theirs[0] &&
+	    !(p0 = cudastub_layout_give(&cudastub_cudart_layout_cudaExternalMemoryHandleDesc_13, memHandleDesc, theirs[0], &room0)))
 		return (cudaError_t)cudastub_route_refused(&cudastub_cudart_library);
-	result = call(a0, p0);
+	result = call(extMem_out, p0);
 	return result;
 }
 
@@ -726,19 +726,19 @@ static const struct cudastub_route cudaImportExternalSemaphore_routes[] = {
 };
 static struct cudastub_route_state cudaImportExternalSemaphore_state;
 
-static cudaError_t cudaImportExternalSemaphore_translated(cudaExternalSemaphore_t *a0, const struct cudaExternalSemaphoreHandleDesc *a1)
+static cudaError_t cudaImportExternalSemaphore_translated(cudaExternalSemaphore_t *extSem_out, const struct cudaExternalSemaphoreHandleDesc *semHandleDesc)
 {
 	const struct cudastub_layout *const *theirs = cudastub_route_layouts(&cudaImportExternalSemaphore_state);
 	cudaError_t (*call)(cudaExternalSemaphore_t *, const void *);
 	union cudastub_cudart_layout_room room0;
-	const void *p0 = a1;
+	const void *p0 = semHandleDesc;
 	cudaError_t result;
 
 	*(void **)&call = cudastub_route_function(&cudaImportExternalSemaphore_state);
-	if (a1 && theirs[0] &&
-	    !(p0 = cudastub_layout_give(&cudastub_cudart_layout_cudaExternalSemaphoreHandleDesc_13, a1, theirs[0], &room0)))
+	if (semHandleDesc && theirs[0] &&
+	    !(p0 = cudastub_layout_give(&cudastub_cudart_layout_cudaExternalSemaphoreHandleDesc_13, semHandleDesc, theirs[0], &room0)))
 		return (cudaError_t)cudastub_route_refused(&cudastub_cudart_library);
-	result = call(a0, p0);
+	result = call(extSem_out, p0);
 	return result;
 }
 
@@ -759,19 +759,19 @@ static const struct cudastub_route cudaMemPoolCreate_routes[] = {
 };
 static struct cudastub_route_state cudaMemPoolCreate_state;
 
-static cudaError_t cudaMemPoolCreate_translated(cudaMemPool_t *a0, const struct cudaMemPoolProps *a1)
+static cudaError_t cudaMemPoolCreate_translated(cudaMemPool_t *memPool, const struct cudaMemPoolProps *poolProps)
 {
 	const struct cudastub_layout *const *theirs = cudastub_route_layouts(&cudaMemPoolCreate_state);
 	cudaError_t (*call)(cudaMemPool_t *, const void *);
 	union cudastub_cudart_layout_room room0;
-	const void *p0 = a1;
+	const void *p0 = poolProps;
 	cudaError_t result;
 
 	*(void **)&call = cudastub_route_function(&cudaMemPoolCreate_state);
-	if (a1 && theirs[0] &&
-	    !(p0 = cudastub_layout_give(&cudastub_cudart_layout_cudaMemPoolProps_13, a1, theirs[0], &room0)))
+	if (poolProps && theirs[0] &&
+	    !(p0 = cudastub_layout_give(&cudastub_cudart_layout_cudaMemPoolProps_13, poolProps, theirs[0], &room0)))
 		return (cudaError_t)cudastub_route_refused(&cudastub_cudart_library);
-	result = call(a0, p0);
+	result = call(memPool, p0);
 	return result;
 }
 
@@ -792,24 +792,24 @@ static const struct cudastub_route cudaPointerGetAttributes_routes[] = {
 };
 static struct cudastub_route_state cudaPointerGetAttributes_state;
 
-static cudaError_t cudaPointerGetAttributes_translated(struct cudaPointerAttributes *a0, const void *a1)
+static cudaError_t cudaPointerGetAttributes_translated(struct cudaPointerAttributes *attributes, const void *ptr)
 {
 	const struct cudastub_layout *const *theirs = cudastub_route_layouts(&cudaPointerGetAttributes_state);
 	cudaError_t (*call)(void *, const void *);
 	union cudastub_cudart_layout_room room0;
-	void *p0 = a0;
+	void *p0 = attributes;
 	cudaError_t result;
 
 	*(void **)&call = cudastub_route_function(&cudaPointerGetAttributes_state);
-	if (a0 && theirs[0]) {
+	if (attributes && theirs[0]) {
 		memset(&room0, 0, theirs[0]->size);
 		p0 = &room0;
 	}
-	result = call(p0, a1);
+	result = call(p0, ptr);
 	if ((int)result != 0)
 		return result;
-	if (a0 && theirs[0] &&
-	    cudastub_layout_report(theirs[0], &room0, &cudastub_cudart_layout_cudaPointerAttributes_13, a0,
+	if (attributes && theirs[0] &&
+	    cudastub_layout_report(theirs[0], &room0, &cudastub_cudart_layout_cudaPointerAttributes_13, attributes,
 						   NULL, 0))
 		return (cudaError_t)cudastub_route_refused(&cudastub_cudart_library);
 	return result;

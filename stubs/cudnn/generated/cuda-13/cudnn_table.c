@@ -18,23 +18,23 @@ CUDASTUB_EXPORT cudastub_state cudastub_cudnn_load(void)
 	return cudastub_loader_load(&cudastub_cudnn_library);
 }
 
-static const char * cudnnGetErrorString_unavailable(cudnnStatus_t a0)
+static const char * cudnnGetErrorString_unavailable(cudnnStatus_t status)
 {
 	const struct cudastub_search *s = cudastub_loader_result(&cudastub_cudnn_library);
 	const char *name;
 
-	if ((int)a0 == CUDNN_STATUS_NOT_INITIALIZED && s && !s->handle && s->summary)
+	if ((int)status == CUDNN_STATUS_NOT_INITIALIZED && s && !s->handle && s->summary)
 		return s->summary;
-	name = cudastub_cudnn_result_name((int)a0);
+	name = cudastub_cudnn_result_name((int)status);
 	return name ? name : "CUDNN_UNKNOWN_STATUS";
 }
 
-static cudnnStatus_t cudnnGetProperty_unavailable(libraryPropertyType a0, int *a1)
+static cudnnStatus_t cudnnGetProperty_unavailable(libraryPropertyType type, int *value)
 {
-	if (a1)
-		*a1 = 0;
-	(void)a0;
-	(void)a1;
+	if (value)
+		*value = 0;
+	(void)type;
+	(void)value;
 	return (cudnnStatus_t)cudastub_loader_unavailable(&cudastub_cudnn_library,
 						&cudastub_cudnn_rows[F_cudnnGetProperty].gate);
 }

@@ -18,21 +18,21 @@ CUDASTUB_EXPORT cudastub_state cudastub_cufft_load(void)
 	return cudastub_loader_load(&cudastub_cufft_library);
 }
 
-static cufftResult cufftGetProperty_unavailable(libraryPropertyType a0, int *a1)
+static cufftResult cufftGetProperty_unavailable(libraryPropertyType type, int *value)
 {
-	if (a1)
-		*a1 = 0;
-	(void)a0;
-	(void)a1;
+	if (value)
+		*value = 0;
+	(void)type;
+	(void)value;
 	return (cufftResult)cudastub_loader_unavailable(&cudastub_cufft_library,
 						&cudastub_cufft_rows[F_cufftGetProperty].gate);
 }
 
-static cufftResult cufftGetVersion_unavailable(int *a0)
+static cufftResult cufftGetVersion_unavailable(int *version)
 {
-	if (a0)
-		*a0 = 0;
-	(void)a0;
+	if (version)
+		*version = 0;
+	(void)version;
 	return (cufftResult)cudastub_loader_unavailable(&cudastub_cufft_library,
 						&cudastub_cufft_rows[F_cufftGetVersion].gate);
 }

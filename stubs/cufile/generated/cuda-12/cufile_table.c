@@ -18,9 +18,9 @@ CUDASTUB_EXPORT cudastub_state cudastub_cufile_load(void)
 	return cudastub_loader_load(&cudastub_cufile_library);
 }
 
-static CUfileError_t cuFileBatchIOCancel_unavailable(CUfileBatchHandle_t a0)
+static CUfileError_t cuFileBatchIOCancel_unavailable(CUfileBatchHandle_t batch_idp)
 {
-	(void)a0;
+	(void)batch_idp;
 	CUfileError_t status;
 
 	memset(&status, 0, sizeof status);
@@ -29,13 +29,13 @@ static CUfileError_t cuFileBatchIOCancel_unavailable(CUfileBatchHandle_t a0)
 	return status;
 }
 
-static CUfileError_t cuFileBatchIOGetStatus_unavailable(CUfileBatchHandle_t a0, unsigned int a1, unsigned int *a2, CUfileIOEvents_t *a3, struct timespec *a4)
+static CUfileError_t cuFileBatchIOGetStatus_unavailable(CUfileBatchHandle_t batch_idp, unsigned int min_nr, unsigned int *nr, CUfileIOEvents_t *iocbp, struct timespec *timeout)
 {
-	(void)a0;
-	(void)a1;
-	(void)a2;
-	(void)a3;
-	(void)a4;
+	(void)batch_idp;
+	(void)min_nr;
+	(void)nr;
+	(void)iocbp;
+	(void)timeout;
 	CUfileError_t status;
 
 	memset(&status, 0, sizeof status);
@@ -44,10 +44,10 @@ static CUfileError_t cuFileBatchIOGetStatus_unavailable(CUfileBatchHandle_t a0, 
 	return status;
 }
 
-static CUfileError_t cuFileBatchIOSetUp_unavailable(CUfileBatchHandle_t *a0, unsigned int a1)
+static CUfileError_t cuFileBatchIOSetUp_unavailable(CUfileBatchHandle_t *batch_idp, unsigned int nr)
 {
-	(void)a0;
-	(void)a1;
+	(void)batch_idp;
+	(void)nr;
 	CUfileError_t status;
 
 	memset(&status, 0, sizeof status);
@@ -56,12 +56,12 @@ static CUfileError_t cuFileBatchIOSetUp_unavailable(CUfileBatchHandle_t *a0, uns
 	return status;
 }
 
-static CUfileError_t cuFileBatchIOSubmit_unavailable(CUfileBatchHandle_t a0, unsigned int a1, CUfileIOParams_t *a2, unsigned int a3)
+static CUfileError_t cuFileBatchIOSubmit_unavailable(CUfileBatchHandle_t batch_idp, unsigned int nr, CUfileIOParams_t *iocbp, unsigned int flags)
 {
-	(void)a0;
-	(void)a1;
-	(void)a2;
-	(void)a3;
+	(void)batch_idp;
+	(void)nr;
+	(void)iocbp;
+	(void)flags;
 	CUfileError_t status;
 
 	memset(&status, 0, sizeof status);
@@ -70,9 +70,9 @@ static CUfileError_t cuFileBatchIOSubmit_unavailable(CUfileBatchHandle_t a0, uns
 	return status;
 }
 
-static CUfileError_t cuFileBufDeregister_unavailable(const void *a0)
+static CUfileError_t cuFileBufDeregister_unavailable(const void *bufPtr_base)
 {
-	(void)a0;
+	(void)bufPtr_base;
 	CUfileError_t status;
 
 	memset(&status, 0, sizeof status);
@@ -81,11 +81,11 @@ static CUfileError_t cuFileBufDeregister_unavailable(const void *a0)
 	return status;
 }
 
-static CUfileError_t cuFileBufRegister_unavailable(const void *a0, size_t a1, int a2)
+static CUfileError_t cuFileBufRegister_unavailable(const void *bufPtr_base, size_t length, int flags)
 {
-	(void)a0;
-	(void)a1;
-	(void)a2;
+	(void)bufPtr_base;
+	(void)length;
+	(void)flags;
 	CUfileError_t status;
 
 	memset(&status, 0, sizeof status);
@@ -114,9 +114,9 @@ static CUfileError_t cuFileDriverClose_v2_unavailable(void)
 	return status;
 }
 
-static CUfileError_t cuFileDriverGetProperties_unavailable(CUfileDrvProps_t *a0)
+static CUfileError_t cuFileDriverGetProperties_unavailable(CUfileDrvProps_t *props)
 {
-	(void)a0;
+	(void)props;
 	CUfileError_t status;
 
 	memset(&status, 0, sizeof status);
@@ -135,9 +135,9 @@ static CUfileError_t cuFileDriverOpen_unavailable(void)
 	return status;
 }
 
-static CUfileError_t cuFileDriverSetMaxCacheSize_unavailable(size_t a0)
+static CUfileError_t cuFileDriverSetMaxCacheSize_unavailable(size_t max_cache_size)
 {
-	(void)a0;
+	(void)max_cache_size;
 	CUfileError_t status;
 
 	memset(&status, 0, sizeof status);
@@ -146,9 +146,9 @@ static CUfileError_t cuFileDriverSetMaxCacheSize_unavailable(size_t a0)
 	return status;
 }
 
-static CUfileError_t cuFileDriverSetMaxDirectIOSize_unavailable(size_t a0)
+static CUfileError_t cuFileDriverSetMaxDirectIOSize_unavailable(size_t max_direct_io_size)
 {
-	(void)a0;
+	(void)max_direct_io_size;
 	CUfileError_t status;
 
 	memset(&status, 0, sizeof status);
@@ -157,9 +157,9 @@ static CUfileError_t cuFileDriverSetMaxDirectIOSize_unavailable(size_t a0)
 	return status;
 }
 
-static CUfileError_t cuFileDriverSetMaxPinnedMemSize_unavailable(size_t a0)
+static CUfileError_t cuFileDriverSetMaxPinnedMemSize_unavailable(size_t max_pinned_size)
 {
-	(void)a0;
+	(void)max_pinned_size;
 	CUfileError_t status;
 
 	memset(&status, 0, sizeof status);
@@ -168,10 +168,10 @@ static CUfileError_t cuFileDriverSetMaxPinnedMemSize_unavailable(size_t a0)
 	return status;
 }
 
-static CUfileError_t cuFileDriverSetPollMode_unavailable(_Bool a0, size_t a1)
+static CUfileError_t cuFileDriverSetPollMode_unavailable(_Bool poll, size_t poll_threshold_size)
 {
-	(void)a0;
-	(void)a1;
+	(void)poll;
+	(void)poll_threshold_size;
 	CUfileError_t status;
 
 	memset(&status, 0, sizeof status);
@@ -180,11 +180,11 @@ static CUfileError_t cuFileDriverSetPollMode_unavailable(_Bool a0, size_t a1)
 	return status;
 }
 
-static CUfileError_t cuFileGetVersion_unavailable(int *a0)
+static CUfileError_t cuFileGetVersion_unavailable(int *version)
 {
-	if (a0)
-		*a0 = 0;
-	(void)a0;
+	if (version)
+		*version = 0;
+	(void)version;
 	CUfileError_t status;
 
 	memset(&status, 0, sizeof status);
@@ -193,10 +193,10 @@ static CUfileError_t cuFileGetVersion_unavailable(int *a0)
 	return status;
 }
 
-static CUfileError_t cuFileHandleRegister_unavailable(CUfileHandle_t *a0, CUfileDescr_t *a1)
+static CUfileError_t cuFileHandleRegister_unavailable(CUfileHandle_t *fh, CUfileDescr_t *descr)
 {
-	(void)a0;
-	(void)a1;
+	(void)fh;
+	(void)descr;
 	CUfileError_t status;
 
 	memset(&status, 0, sizeof status);
@@ -205,15 +205,15 @@ static CUfileError_t cuFileHandleRegister_unavailable(CUfileHandle_t *a0, CUfile
 	return status;
 }
 
-static CUfileError_t cuFileReadAsync_unavailable(CUfileHandle_t a0, void *a1, size_t *a2, off_t *a3, off_t *a4, ssize_t *a5, CUstream a6)
+static CUfileError_t cuFileReadAsync_unavailable(CUfileHandle_t fh, void *bufPtr_base, size_t *size_p, off_t *file_offset_p, off_t *bufPtr_offset_p, ssize_t *bytes_read_p, CUstream stream)
 {
-	(void)a0;
-	(void)a1;
-	(void)a2;
-	(void)a3;
-	(void)a4;
-	(void)a5;
-	(void)a6;
+	(void)fh;
+	(void)bufPtr_base;
+	(void)size_p;
+	(void)file_offset_p;
+	(void)bufPtr_offset_p;
+	(void)bytes_read_p;
+	(void)stream;
 	CUfileError_t status;
 
 	memset(&status, 0, sizeof status);
@@ -222,9 +222,9 @@ static CUfileError_t cuFileReadAsync_unavailable(CUfileHandle_t a0, void *a1, si
 	return status;
 }
 
-static CUfileError_t cuFileStreamDeregister_unavailable(CUstream a0)
+static CUfileError_t cuFileStreamDeregister_unavailable(CUstream stream)
 {
-	(void)a0;
+	(void)stream;
 	CUfileError_t status;
 
 	memset(&status, 0, sizeof status);
@@ -233,10 +233,10 @@ static CUfileError_t cuFileStreamDeregister_unavailable(CUstream a0)
 	return status;
 }
 
-static CUfileError_t cuFileStreamRegister_unavailable(CUstream a0, unsigned int a1)
+static CUfileError_t cuFileStreamRegister_unavailable(CUstream stream, unsigned int flags)
 {
-	(void)a0;
-	(void)a1;
+	(void)stream;
+	(void)flags;
 	CUfileError_t status;
 
 	memset(&status, 0, sizeof status);
@@ -245,15 +245,15 @@ static CUfileError_t cuFileStreamRegister_unavailable(CUstream a0, unsigned int 
 	return status;
 }
 
-static CUfileError_t cuFileWriteAsync_unavailable(CUfileHandle_t a0, void *a1, size_t *a2, off_t *a3, off_t *a4, ssize_t *a5, CUstream a6)
+static CUfileError_t cuFileWriteAsync_unavailable(CUfileHandle_t fh, void *bufPtr_base, size_t *size_p, off_t *file_offset_p, off_t *bufPtr_offset_p, ssize_t *bytes_written_p, CUstream stream)
 {
-	(void)a0;
-	(void)a1;
-	(void)a2;
-	(void)a3;
-	(void)a4;
-	(void)a5;
-	(void)a6;
+	(void)fh;
+	(void)bufPtr_base;
+	(void)size_p;
+	(void)file_offset_p;
+	(void)bufPtr_offset_p;
+	(void)bytes_written_p;
+	(void)stream;
 	CUfileError_t status;
 
 	memset(&status, 0, sizeof status);

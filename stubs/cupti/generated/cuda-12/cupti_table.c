@@ -18,34 +18,34 @@ CUDASTUB_EXPORT cudastub_state cudastub_cupti_load(void)
 	return cudastub_loader_load(&cudastub_cupti_library);
 }
 
-static CUptiResult cuptiGetErrorMessage_unavailable(CUptiResult a0, const char **a1)
+static CUptiResult cuptiGetErrorMessage_unavailable(CUptiResult a0, const char **str)
 {
 	const char *name = cudastub_cupti_result_name((int)a0);
 	const char *why = cudastub_loader_why_missing(&cudastub_cupti_library);
 
 	if ((int)a0 == CUPTI_ERROR_NOT_INITIALIZED && why)
 		name = why;
-	if (!a1)
+	if (!str)
 		return CUPTI_ERROR_NOT_INITIALIZED;
-	*a1 = name ? name : "unrecognized status code";
+	*str = name ? name : "unrecognized status code";
 	return name ? (CUptiResult)0 : CUPTI_ERROR_NOT_INITIALIZED;
 }
 
-static CUptiResult cuptiGetResultString_unavailable(CUptiResult a0, const char **a1)
+static CUptiResult cuptiGetResultString_unavailable(CUptiResult a0, const char **str)
 {
 	const char *name = cudastub_cupti_result_name((int)a0);
 
-	if (!a1)
+	if (!str)
 		return CUPTI_ERROR_NOT_INITIALIZED;
-	*a1 = name ? name : "unrecognized status code";
+	*str = name ? name : "unrecognized status code";
 	return name ? (CUptiResult)0 : CUPTI_ERROR_NOT_INITIALIZED;
 }
 
-static CUptiResult cuptiGetVersion_unavailable(uint32_t *a0)
+static CUptiResult cuptiGetVersion_unavailable(uint32_t *version)
 {
-	if (a0)
-		*a0 = 0;
-	(void)a0;
+	if (version)
+		*version = 0;
+	(void)version;
 	return (CUptiResult)cudastub_loader_unavailable(&cudastub_cupti_library,
 						&cudastub_cupti_rows[F_cuptiGetVersion].gate);
 }

@@ -18,21 +18,21 @@ CUDASTUB_EXPORT cudastub_state cudastub_curand_load(void)
 	return cudastub_loader_load(&cudastub_curand_library);
 }
 
-static curandStatus_t curandGetProperty_unavailable(libraryPropertyType a0, int *a1)
+static curandStatus_t curandGetProperty_unavailable(libraryPropertyType type, int *value)
 {
-	if (a1)
-		*a1 = 0;
-	(void)a0;
-	(void)a1;
+	if (value)
+		*value = 0;
+	(void)type;
+	(void)value;
 	return (curandStatus_t)cudastub_loader_unavailable(&cudastub_curand_library,
 						&cudastub_curand_rows[F_curandGetProperty].gate);
 }
 
-static curandStatus_t curandGetVersion_unavailable(int *a0)
+static curandStatus_t curandGetVersion_unavailable(int *version)
 {
-	if (a0)
-		*a0 = 0;
-	(void)a0;
+	if (version)
+		*version = 0;
+	(void)version;
 	return (curandStatus_t)cudastub_loader_unavailable(&cudastub_curand_library,
 						&cudastub_curand_rows[F_curandGetVersion].gate);
 }

@@ -18,21 +18,21 @@ CUDASTUB_EXPORT cudastub_state cudastub_cusolver_load(void)
 	return cudastub_loader_load(&cudastub_cusolver_library);
 }
 
-static cusolverStatus_t cusolverGetProperty_unavailable(libraryPropertyType a0, int *a1)
+static cusolverStatus_t cusolverGetProperty_unavailable(libraryPropertyType type, int *value)
 {
-	if (a1)
-		*a1 = 0;
-	(void)a0;
-	(void)a1;
+	if (value)
+		*value = 0;
+	(void)type;
+	(void)value;
 	return (cusolverStatus_t)cudastub_loader_unavailable(&cudastub_cusolver_library,
 						&cudastub_cusolver_rows[F_cusolverGetProperty].gate);
 }
 
-static cusolverStatus_t cusolverGetVersion_unavailable(int *a0)
+static cusolverStatus_t cusolverGetVersion_unavailable(int *version)
 {
-	if (a0)
-		*a0 = 0;
-	(void)a0;
+	if (version)
+		*version = 0;
+	(void)version;
 	return (cusolverStatus_t)cudastub_loader_unavailable(&cudastub_cusolver_library,
 						&cudastub_cusolver_rows[F_cusolverGetVersion].gate);
 }

@@ -18,22 +18,22 @@ CUDASTUB_EXPORT cudastub_state cudastub_cusparse_load(void)
 	return cudastub_loader_load(&cudastub_cusparse_library);
 }
 
-static const char * cusparseGetErrorName_unavailable(cusparseStatus_t a0)
+static const char * cusparseGetErrorName_unavailable(cusparseStatus_t status)
 {
 	const char *name;
 
-	name = cudastub_cusparse_result_name((int)a0);
+	name = cudastub_cusparse_result_name((int)status);
 	return name ? name : "unrecognized status code";
 }
 
-static const char * cusparseGetErrorString_unavailable(cusparseStatus_t a0)
+static const char * cusparseGetErrorString_unavailable(cusparseStatus_t status)
 {
 	const char *why = cudastub_loader_why_missing(&cudastub_cusparse_library);
 	const char *name;
 
-	if ((int)a0 == CUSPARSE_STATUS_NOT_INITIALIZED && why)
+	if ((int)status == CUSPARSE_STATUS_NOT_INITIALIZED && why)
 		return why;
-	name = cudastub_cusparse_result_name((int)a0);
+	name = cudastub_cusparse_result_name((int)status);
 	return name ? name : "unrecognized status code";
 }
 
@@ -65,22 +65,22 @@ static cusparseMatrixType_t cusparseGetMatType_unavailable(void)
 	return zero;
 }
 
-static cusparseStatus_t cusparseGetProperty_unavailable(libraryPropertyType a0, int *a1)
+static cusparseStatus_t cusparseGetProperty_unavailable(libraryPropertyType type, int *value)
 {
-	if (a1)
-		*a1 = 0;
-	(void)a0;
-	(void)a1;
+	if (value)
+		*value = 0;
+	(void)type;
+	(void)value;
 	return (cusparseStatus_t)cudastub_loader_unavailable(&cudastub_cusparse_library,
 						&cudastub_cusparse_rows[F_cusparseGetProperty].gate);
 }
 
-static cusparseStatus_t cusparseGetVersion_unavailable(cusparseHandle_t a0, int *a1)
+static cusparseStatus_t cusparseGetVersion_unavailable(cusparseHandle_t handle, int *version)
 {
-	if (a1)
-		*a1 = 0;
-	(void)a0;
-	(void)a1;
+	if (version)
+		*version = 0;
+	(void)handle;
+	(void)version;
 	return (cusparseStatus_t)cudastub_loader_unavailable(&cudastub_cusparse_library,
 						&cudastub_cusparse_rows[F_cusparseGetVersion].gate);
 }

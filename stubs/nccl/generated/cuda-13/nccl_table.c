@@ -34,11 +34,11 @@ static const char * ncclGetLastError_unavailable(void)
 	return "";
 }
 
-static ncclResult_t ncclGetVersion_unavailable(int *a0)
+static ncclResult_t ncclGetVersion_unavailable(int *version)
 {
-	if (a0)
-		*a0 = 0;
-	(void)a0;
+	if (version)
+		*version = 0;
+	(void)version;
 	return (ncclResult_t)cudastub_loader_unavailable(&cudastub_nccl_library,
 						&cudastub_nccl_rows[F_ncclGetVersion].gate);
 }

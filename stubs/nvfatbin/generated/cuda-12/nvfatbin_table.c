@@ -29,14 +29,14 @@ static const char * nvFatbinGetErrorString_unavailable(nvFatbinResult a0)
 	return name ? name : "unrecognized status code";
 }
 
-static nvFatbinResult nvFatbinVersion_unavailable(unsigned int *a0, unsigned int *a1)
+static nvFatbinResult nvFatbinVersion_unavailable(unsigned int *major, unsigned int *minor)
 {
-	if (a0)
-		*a0 = 0;
-	if (a1)
-		*a1 = 0;
-	(void)a0;
-	(void)a1;
+	if (major)
+		*major = 0;
+	if (minor)
+		*minor = 0;
+	(void)major;
+	(void)minor;
 	return (nvFatbinResult)cudastub_loader_unavailable(&cudastub_nvfatbin_library,
 						&cudastub_nvfatbin_rows[F_nvFatbinVersion].gate);
 }

@@ -18,14 +18,14 @@ CUDASTUB_EXPORT cudastub_state cudastub_nvjitlink_load(void)
 	return cudastub_loader_load(&cudastub_nvjitlink_library);
 }
 
-static nvJitLinkResult nvJitLinkVersion_unavailable(unsigned int *a0, unsigned int *a1)
+static nvJitLinkResult nvJitLinkVersion_unavailable(unsigned int *major, unsigned int *minor)
 {
-	if (a0)
-		*a0 = 0;
-	if (a1)
-		*a1 = 0;
-	(void)a0;
-	(void)a1;
+	if (major)
+		*major = 0;
+	if (minor)
+		*minor = 0;
+	(void)major;
+	(void)minor;
 	return (nvJitLinkResult)cudastub_loader_unavailable(&cudastub_nvjitlink_library,
 						&cudastub_nvjitlink_rows[F_nvJitLinkVersion].gate);
 }

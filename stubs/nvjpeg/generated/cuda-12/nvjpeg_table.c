@@ -18,22 +18,22 @@ CUDASTUB_EXPORT cudastub_state cudastub_nvjpeg_load(void)
 	return cudastub_loader_load(&cudastub_nvjpeg_library);
 }
 
-static nvjpegStatus_t nvjpegGetCudartProperty_unavailable(libraryPropertyType a0, int *a1)
+static nvjpegStatus_t nvjpegGetCudartProperty_unavailable(libraryPropertyType type, int *value)
 {
-	if (a1)
-		*a1 = 0;
-	(void)a0;
-	(void)a1;
+	if (value)
+		*value = 0;
+	(void)type;
+	(void)value;
 	return (nvjpegStatus_t)cudastub_loader_unavailable(&cudastub_nvjpeg_library,
 						&cudastub_nvjpeg_rows[F_nvjpegGetCudartProperty].gate);
 }
 
-static nvjpegStatus_t nvjpegGetProperty_unavailable(libraryPropertyType a0, int *a1)
+static nvjpegStatus_t nvjpegGetProperty_unavailable(libraryPropertyType type, int *value)
 {
-	if (a1)
-		*a1 = 0;
-	(void)a0;
-	(void)a1;
+	if (value)
+		*value = 0;
+	(void)type;
+	(void)value;
 	return (nvjpegStatus_t)cudastub_loader_unavailable(&cudastub_nvjpeg_library,
 						&cudastub_nvjpeg_rows[F_nvjpegGetProperty].gate);
 }

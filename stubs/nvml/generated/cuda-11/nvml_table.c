@@ -18,20 +18,20 @@ CUDASTUB_EXPORT cudastub_state cudastub_nvml_load(void)
 	return cudastub_loader_load(&cudastub_nvml_library);
 }
 
-static nvmlReturn_t nvmlDeviceGetCount_unavailable(unsigned int *a0)
+static nvmlReturn_t nvmlDeviceGetCount_unavailable(unsigned int *deviceCount)
 {
-	if (a0)
-		*a0 = 0;
-	(void)a0;
+	if (deviceCount)
+		*deviceCount = 0;
+	(void)deviceCount;
 	return (nvmlReturn_t)cudastub_loader_unavailable(&cudastub_nvml_library,
 						&cudastub_nvml_rows[F_nvmlDeviceGetCount].gate);
 }
 
-static nvmlReturn_t nvmlDeviceGetCount_v2_unavailable(unsigned int *a0)
+static nvmlReturn_t nvmlDeviceGetCount_v2_unavailable(unsigned int *deviceCount)
 {
-	if (a0)
-		*a0 = 0;
-	(void)a0;
+	if (deviceCount)
+		*deviceCount = 0;
+	(void)deviceCount;
 	return (nvmlReturn_t)cudastub_loader_unavailable(&cudastub_nvml_library,
 						&cudastub_nvml_rows[F_nvmlDeviceGetCount_v2].gate);
 }
@@ -47,20 +47,20 @@ static const char * nvmlErrorString_unavailable(nvmlReturn_t a0)
 	return name ? name : "unrecognized status code";
 }
 
-static nvmlReturn_t nvmlSystemGetCudaDriverVersion_unavailable(int *a0)
+static nvmlReturn_t nvmlSystemGetCudaDriverVersion_unavailable(int *cudaDriverVersion)
 {
-	if (a0)
-		*a0 = 0;
-	(void)a0;
+	if (cudaDriverVersion)
+		*cudaDriverVersion = 0;
+	(void)cudaDriverVersion;
 	return (nvmlReturn_t)cudastub_loader_unavailable(&cudastub_nvml_library,
 						&cudastub_nvml_rows[F_nvmlSystemGetCudaDriverVersion].gate);
 }
 
-static nvmlReturn_t nvmlSystemGetCudaDriverVersion_v2_unavailable(int *a0)
+static nvmlReturn_t nvmlSystemGetCudaDriverVersion_v2_unavailable(int *cudaDriverVersion)
 {
-	if (a0)
-		*a0 = 0;
-	(void)a0;
+	if (cudaDriverVersion)
+		*cudaDriverVersion = 0;
+	(void)cudaDriverVersion;
 	return (nvmlReturn_t)cudastub_loader_unavailable(&cudastub_nvml_library,
 						&cudastub_nvml_rows[F_nvmlSystemGetCudaDriverVersion_v2].gate);
 }

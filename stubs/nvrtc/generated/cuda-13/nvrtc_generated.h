@@ -52,6 +52,6 @@ _Static_assert(CUDASTUB_NVRTC_ERROR_NOT_SUPPORTED == 1801, "the spec's number fo
 
 const char * cudastub_nvrtc_forward_nvrtcGetErrorString(nvrtcResult a0);
 const char * cudastub_nvrtc_fallback_nvrtcGetErrorString(nvrtcResult a0);
-nvrtcResult cudastub_nvrtc_fallback_nvrtcVersion(int *a0, int *a1);
+nvrtcResult cudastub_nvrtc_fallback_nvrtcVersion(int *major, int *minor);
 
 #endif
