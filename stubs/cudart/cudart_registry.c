@@ -62,7 +62,7 @@
  *      (the loader's prepare handler, which runs after ours, waits, and
  *      other libraries' may too); the caller's own state is given back
  *      after. Recording a call holds the lock over an append only (no
- *      cancellation point: realloc is none, nor the lock's futex wait),
+ *      cancellation point: malloc is none, nor the lock's futex wait),
  *      and leaves the state alone: two pthread_setcancelstate calls were
  *      an eighth of the stub's own cost per recorded kernel.
  *   9. Cost (issue 20): recording a kernel and replaying it must cost
@@ -70,6 +70,15 @@
  *      registering it (some 1,100 instructions). So a record is five
  *      words, a function registered with nvcc's defaults keeps nothing
  *      more, and the lock is one word (registry_lock.h).
+ *  10. A fork that runs none of the registry's handlers (another thread's
+ *      first registration installs them while that fork is under way:
+ *      glibc 2.36 then skips them in both processes) does not wait for
+ *      the lock, and its child may take a record half appended. So an
+ *      append counts its record only once every field is stored, and the
+ *      log grows into a new block that replaces the old one before the
+ *      old one is freed: the child's log is whole, without the record in
+ *      flight. (A 16-thread registration storm with forks found a child
+ *      that replayed a record of zeros and crashed: 16 of 7,200 runs.)
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -280,17 +289,32 @@ static void unlink_module(struct module *m)
 static int make_room(void **array, size_t *capacity, size_t count, size_t size)
 {
 	size_t grown;
-	void *bigger;
+	void *bigger, *old = *array;
 
 	if (count < *capacity)
 		return 1;
 	grown = *capacity ? *capacity * 2 : 64;
-	bigger = realloc(*array, grown * size);
+	/* not realloc: between its free of the old block and the store of
+	 * the new one, a child of a fork that ran no handler of ours
+	 * (invariant 10) would keep a freed block as its log */
+	bigger = malloc(grown * size);
 	if (!bigger)
 		return 0;
+	if (count)
+		memcpy(bigger, old, count * size);
 	*array = bigger;
 	*capacity = grown;
+	free(old);
 	return 1;
+}
+
+/* Counts a record that is whole (invariant 10): the count is stored after
+ * every field, so a fork between the two leaves a child that never sees a
+ * record half written. */
+static void publish_record(void)
+{
+	atomic_thread_fence(memory_order_release);
+	registry.count++;
 }
 
 static int append(enum cudart_record_kind kind, void **handle, const void *host, void *device,
@@ -302,7 +326,7 @@ static int append(enum cudart_record_kind kind, void **handle, const void *host,
 	    (more && !make_room((void **)&registry.more, &registry.more_capacity,
 				registry.more_count, sizeof *more)))
 		return 0;
-	r = &registry.log[registry.count++];
+	r = &registry.log[registry.count];
 	r->handle = handle;
 	r->host = host;
 	r->device = device;
@@ -310,9 +334,10 @@ static int append(enum cudart_record_kind kind, void **handle, const void *host,
 	r->kind = kind;
 	r->more = 0;
 	if (more) {
-		registry.more[registry.more_count++] = *more;
-		r->more = (unsigned)registry.more_count;
+		registry.more[registry.more_count] = *more;
+		r->more = (unsigned)++registry.more_count;
 	}
+	publish_record();
 	return 1;
 }
 
@@ -404,13 +429,14 @@ void cudart_registry_function_plain(void **handle, const char *host_fun, char *d
 		plain_locked_slow(handle, host_fun, device_fun, device_name);
 		return;
 	}
-	r = &registry.log[registry.count++];
+	r = &registry.log[registry.count];
 	r->handle = handle;
 	r->host = host_fun;
 	r->device = device_fun;
 	r->device_name = device_name;
 	r->kind = CUDART_RECORD_FUNCTION;
 	r->more = 0;
+	publish_record();
 	m->records++;
 	if (atomic_exchange_explicit(&registry.lock, 0, memory_order_release) & 1u)
 		cudart_lock_wake(&registry.lock);
