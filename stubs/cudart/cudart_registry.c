@@ -304,11 +304,21 @@ static int make_room(void **array, size_t *capacity, size_t count, size_t size)
 	return 1;
 }
 
-/* Counts a record that is whole (invariant 10): the count is stored after
- * every field, so a fork between the two leaves a child that never sees a
- * record half written. */
-static void publish_record(void)
+/* The next record, filled (what more it keeps is the caller's), then
+ * counted once whole (invariant 10): the count is stored after every
+ * field, so a fork between the two leaves a child that never sees a record
+ * half written. The log has room for it. */
+static void add_record(enum cudart_record_kind kind, void **handle, const void *host, void *device,
+		       const char *device_name, unsigned more)
 {
+	struct record *r = &registry.log[registry.count];
+
+	r->handle = handle;
+	r->host = host;
+	r->device = device;
+	r->device_name = device_name;
+	r->kind = kind;
+	r->more = more;
 	/* a release store, not a fence: ThreadSanitizer refuses fences */
 	__atomic_store_n(&registry.count, registry.count + 1, __ATOMIC_RELEASE);
 }
@@ -316,24 +326,15 @@ static void publish_record(void)
 static int append(enum cudart_record_kind kind, void **handle, const void *host, void *device,
 		  const char *device_name, const union cudart_record_more *more)
 {
-	struct record *r;
-
-	if (!make_room((void **)&registry.log, &registry.capacity, registry.count, sizeof *r) ||
+	if (!make_room((void **)&registry.log, &registry.capacity, registry.count,
+		       sizeof *registry.log) ||
 	    (more && !make_room((void **)&registry.more, &registry.more_capacity,
 				registry.more_count, sizeof *more)))
 		return 0;
-	r = &registry.log[registry.count];
-	r->handle = handle;
-	r->host = host;
-	r->device = device;
-	r->device_name = device_name;
-	r->kind = kind;
-	r->more = 0;
-	if (more) {
-		registry.more[registry.more_count] = *more;
-		r->more = (unsigned)++registry.more_count;
-	}
-	publish_record();
+	if (more)
+		registry.more[registry.more_count++] = *more;
+	add_record(kind, handle, host, device, device_name,
+		   more ? (unsigned)registry.more_count : 0);
 	return 1;
 }
 
@@ -413,7 +414,6 @@ void cudart_registry_function_plain(void **handle, const char *host_fun, char *d
 {
 	struct module *m = module_of(handle);
 	unsigned mine = (unsigned)cudastub_pid_known() << 1, free_word = 0;
-	struct record *r;
 
 	if (!m || !mine || is_live() ||
 	    !atomic_compare_exchange_strong_explicit(&registry.lock, &free_word, mine,
@@ -425,17 +425,9 @@ void cudart_registry_function_plain(void **handle, const char *host_fun, char *d
 		plain_locked_slow(handle, host_fun, device_fun, device_name);
 		return;
 	}
-	r = &registry.log[registry.count];
-	r->handle = handle;
-	r->host = host_fun;
-	r->device = device_fun;
-	r->device_name = device_name;
-	r->kind = CUDART_RECORD_FUNCTION;
-	r->more = 0;
-	publish_record();
+	add_record(CUDART_RECORD_FUNCTION, handle, host_fun, device_fun, device_name, 0);
 	m->records++;
-	if (atomic_exchange_explicit(&registry.lock, 0, memory_order_release) & 1u)
-		cudart_lock_wake(&registry.lock);
+	cudart_lock_give(&registry.lock);
 }
 
 void **cudart_registry_real_handle(void **handle)
