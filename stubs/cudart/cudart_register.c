@@ -45,13 +45,21 @@ CUDASTUB_EXPORT void __cudaUnregisterFatBinary(void **fatCubinHandle)
 		cudastub_cudart_forward___cudaUnregisterFatBinary(real);
 }
 
+/* How nvcc registers every function: no thread limit, and no tid, bid,
+ * dimension or warp size pointers (a record then keeps nothing more). */
+static int registered_as_nvcc_does(int thread_limit, uint3 *tid, uint3 *bid, dim3 *bDim, dim3 *gDim,
+				   int *wSize)
+{
+	return thread_limit == -1 && !tid && !bid && !bDim && !gDim && !wSize;
+}
+
 CUDASTUB_EXPORT void __cudaRegisterFunction(void **fatCubinHandle, const char *hostFun,
 					    char *deviceFun, const char *deviceName,
 					    int thread_limit, uint3 *tid, uint3 *bid, dim3 *bDim,
 					    dim3 *gDim, int *wSize)
 {
 	/* jumps both: what nearly every call needs is recorded without a call */
-	if (thread_limit == -1 && !tid && !bid && !bDim && !gDim && !wSize)
+	if (registered_as_nvcc_does(thread_limit, tid, bid, bDim, gDim, wSize))
 		cudart_registry_function_plain(fatCubinHandle, hostFun, deviceFun, deviceName);
 	else
 		cudart_register_function_slow(fatCubinHandle, hostFun, deviceFun, deviceName,
@@ -65,16 +73,10 @@ void cudart_register_function_slow(void **fatCubinHandle, const char *hostFun, c
 	union cudart_record_more more = {
 		.function = {thread_limit, tid, bid, bDim, gDim, wSize},
 	};
-	int recorded;
+	int plain = registered_as_nvcc_does(thread_limit, tid, bid, bDim, gDim, wSize);
 
-	/* as nvcc registers every function: nothing more to keep */
-	if (thread_limit == -1 && !tid && !bid && !bDim && !gDim && !wSize)
-		recorded = cudart_registry_record(CUDART_RECORD_FUNCTION, fatCubinHandle, hostFun,
-						  deviceFun, deviceName, NULL);
-	else
-		recorded = cudart_registry_record(CUDART_RECORD_FUNCTION, fatCubinHandle, hostFun,
-						  deviceFun, deviceName, &more);
-	if (!recorded)
+	if (!cudart_registry_record(CUDART_RECORD_FUNCTION, fatCubinHandle, hostFun, deviceFun,
+				    deviceName, plain ? NULL : &more))
 		cudastub_cudart_forward___cudaRegisterFunction(
 			forward_handle(fatCubinHandle), hostFun, deviceFun, deviceName,
 			thread_limit, tid, bid, bDim, gDim, wSize);
