@@ -92,7 +92,6 @@
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
-#include <fcntl.h>
 #include <link.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -106,6 +105,7 @@
 #include "loader_core.h"
 #include "loader_pid.h"
 #include "loader_log.h"
+#include "loader_process.h"
 
 #define FORK_WAIT_MS 1000
 #define SLOTS	     64
@@ -349,26 +349,13 @@ void cudastub_fork_guard_install(void)
 }
 
 /* The number of threads in this process (procfs' num_threads, the 20th
- * field of /proc/self/stat, counted after the name's closing parenthesis,
- * since the name may hold spaces and parentheses), or 0 when unknown. */
+ * field of /proc/self/stat), or 0 when unknown. */
 static int thread_count(void)
 {
-	char text[1024], *field;
-	int fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC), n;
-	ssize_t got;
+	char text[1024];
+	const char *field = cudastub_proc_stat_field("/proc/self/stat", 20, text, sizeof text);
 
-	if (fd < 0)
-		return 0;
-	got = read(fd, text, sizeof text - 1);
-	close(fd);
-	if (got <= 0)
-		return 0;
-	text[got] = '\0';
-	field = strrchr(text, ')');
-	/* after the name: state (3rd field) ... num_threads (20th) */
-	for (n = 2; field && n < 20; n++)
-		field = strchr(field + 1, ' ');
-	return field ? atoi(field + 1) : 0;
+	return field ? atoi(field) : 0;
 }
 
 const char *cudastub_fork_left_loader_mid_change(void)

@@ -69,7 +69,9 @@
  * is waited for however long it takes: a thread blocked on the loader
  * lock that a waiting thread holds does not run, and one that loads
  * cuBLAS (tens of milliseconds of dlopen) runs all along. Whether it runs
- * is read from its thread's CPU clock every WAIT_SLICE_MS. */
+ * is read every WAIT_SLICE_MS from its thread's CPU clock and, where that
+ * has not moved, from its state: one that waits for a CPU (a loaded
+ * machine) still runs. */
 enum { WAIT_FOR_SEARCH_MS = 10, WAIT_SLICE_MS = 2 };
 
 /* The majors lib loads, "13, 12 or 11", for a refusal to name. */
@@ -206,6 +208,22 @@ static long long thread_cpu_ns(int tid)
 	return (long long)t.tv_sec * 1000000000LL + t.tv_nsec;
 }
 
+/* Whether thread tid of this process is on a CPU or waits for one (R),
+ * or waits for the disk (D): it runs, in the sense above, though its CPU
+ * clock may not have moved (preempted on a loaded machine). A thread
+ * blocked on a lock sleeps (S). False when unknown. */
+static int thread_runnable(int tid)
+{
+	char path[48], text[128];
+	const char *state;
+
+	if (tid <= 0)
+		return 0;
+	snprintf(path, sizeof path, "/proc/self/task/%d/stat", tid);
+	state = cudastub_proc_stat_field(path, 3, text, sizeof text);
+	return state && (*state == 'R' || *state == 'D');
+}
+
 /* Waits for the search another thread of this process (me) runs to
  * publish, for as long as that thread runs, and at most
  * WAIT_FOR_SEARCH_MS in all while it does not (see above); the published
@@ -223,6 +241,7 @@ static const struct cudastub_search *wait_for_search(struct cudastub_library *li
 		int seen = atomic_load(&lib->published);
 		struct timespec slice = {0, WAIT_SLICE_MS * 1000000L};
 		long long now;
+		int tid;
 
 		if ((s = cudastub_loader_result(lib)) || atomic_load(&lib->searching) != me)
 			break;
@@ -230,9 +249,10 @@ static const struct cudastub_search *wait_for_search(struct cudastub_library *li
 			    0) == 0 ||
 		    (s = cudastub_loader_result(lib)))
 			continue; /* woken: look again */
-		now = thread_cpu_ns(atomic_load(&lib->searcher_tid));
-		if (now >= 0 && ran >= 0 && now > ran)
-			stalled_ms = 0; /* it ran: wait on */
+		tid = atomic_load(&lib->searcher_tid);
+		now = thread_cpu_ns(tid);
+		if ((now >= 0 && ran >= 0 && now > ran) || thread_runnable(tid))
+			stalled_ms = 0; /* it ran, or would have: wait on */
 		else if ((stalled_ms += WAIT_SLICE_MS) >= WAIT_FOR_SEARCH_MS)
 			break;
 		ran = now;
@@ -307,6 +327,13 @@ cudastub_state cudastub_loader_load(struct cudastub_library *lib)
 		if (seen == me && (s = wait_for_search(lib, me)))
 			return finish_load(lib, s);
 		atomic_store(&lib->searching, me);
+	}
+	/* a search that ended between the look above and the claim has
+	 * published and given the word back: its outcome, not a second search
+	 * (the claim acquires what that search released) */
+	if ((s = cudastub_loader_result(lib))) {
+		wake_waiters(lib);
+		return finish_load(lib, s);
 	}
 	atomic_store(&lib->searcher_tid, (int)syscall(SYS_gettid));
 	/* in flight for exit() from here until after_load has returned */

@@ -44,4 +44,10 @@ CUDASTUB_HIDDEN int cudastub_exit_started(void);
 /* What a search that met exit() says, for error strings and the log. */
 CUDASTUB_HIDDEN const char *cudastub_exit_summary(void);
 
+/* loader_proc_stat.c: the field numbered field (from 1, as proc(5)
+ * numbers them; 3, the state, or later) of the procfs stat file at path,
+ * read into text; NULL when it cannot be read. */
+CUDASTUB_HIDDEN const char *cudastub_proc_stat_field(const char *path, int field, char *text,
+						     size_t size);
+
 #endif /* CUDASTUB_LOADER_PROCESS_H */
