@@ -4,25 +4,37 @@
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <pthread.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "loader_process.h"
 
+/* The file's text, read with cancellation off: open, read and close are
+ * cancellation points, and a first call that waits for another thread's
+ * search (loader_load.c) must not end there with its waiter counted. */
+static ssize_t read_text(const char *path, char *text, size_t size)
+{
+	int caller, fd;
+	ssize_t got = -1;
+
+	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &caller);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		got = read(fd, text, size - 1);
+		close(fd);
+	}
+	pthread_setcancelstate(caller, NULL);
+	return got;
+}
+
 const char *cudastub_proc_stat_field(const char *path, int field, char *text, size_t size)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC), n;
 	ssize_t got;
 	char *at;
+	int n;
 
-	if (fd < 0 || size < 2 || field < 3) {
-		if (fd >= 0)
-			close(fd);
-		return NULL;
-	}
-	got = read(fd, text, size - 1);
-	close(fd);
-	if (got <= 0)
+	if (size < 2 || field < 3 || (got = read_text(path, text, size)) <= 0)
 		return NULL;
 	text[got] = '\0';
 	/* The name (2nd field) may hold spaces and parentheses: fields are

@@ -62,7 +62,7 @@
  *      (the loader's prepare handler, which runs after ours, waits, and
  *      other libraries' may too); the caller's own state is given back
  *      after. Recording a call holds the lock over an append only (no
- *      cancellation point: malloc is none, nor the lock's futex wait),
+ *      cancellation point: realloc is none, nor the lock's futex wait),
  *      and leaves the state alone: two pthread_setcancelstate calls were
  *      an eighth of the stub's own cost per recorded kernel.
  *   9. Cost (issue 20): recording a kernel and replaying it must cost
