@@ -196,11 +196,34 @@ too_long:
  * words and the advice always fit; attempts that do not are counted.
  * Returns the length written.
  */
+/* The length of the longest start of text, escaped already (loader_escape.c),
+ * that fits in room bytes and ends between two of its characters: a plain
+ * cut could end inside an escape ("\\xf") or a UTF-8 sequence. */
+static size_t whole_characters(const char *text, size_t room)
+{
+	size_t n = 0;
+
+	while (text[n]) {
+		unsigned char c = (unsigned char)text[n];
+		size_t unit = c == '\\'	     ? (text[n + 1] == 'x' ? 4 : 2)
+			      : c < 0x80     ? 1
+			      : c >> 5 == 6  ? 2
+			      : c >> 4 == 14 ? 3
+					     : 4;
+
+		if (n + unit > room || strnlen(text + n, unit) < unit)
+			break;
+		n += unit;
+	}
+	return n;
+}
+
 int cudastub_log_summary(struct cudastub_search *s, char *buf, unsigned size)
 {
 	const struct cudastub_library *lib = s->lib;
 	const cudastub_library_info *info = &s->info;
 	char advice[512];
+	const char *error;
 	size_t n = 0, room;
 	unsigned i, shown = 0, total = info->attempt_count + info->attempts_dropped;
 
@@ -216,7 +239,10 @@ int cudastub_log_summary(struct cudastub_search *s, char *buf, unsigned size)
 	       lib->env_path);
 	/* what precedes the advice leaves it, and a count, room */
 	room = size > strlen(advice) + 32 ? size - strlen(advice) - 32 : 1;
-	n = append(buf, room, 0, "cudastub: %s", info->error ? info->error : "not loaded");
+	error = info->error ? info->error : "not loaded";
+	/* room for "cudastub: " and the terminating zero */
+	n = append(buf, room, 0, "cudastub: %.*s",
+		   (int)(room > 11 ? whole_characters(error, room - 11) : 0), error);
 	for (i = 0; i < info->attempt_count; i++) {
 		size_t after =
 			append_attempt(buf, room, n, i ? ";" : "; tried:", &info->attempts[i]);
