@@ -243,6 +243,33 @@ CUDASTUB_HIDDEN int cudastub_loader_unavailable(struct cudastub_library *lib,
  * to 0, as the design asks of a missing library, and returns the code. */
 CUDASTUB_HIDDEN int cudastub_loader_zero_and_fail(struct cudastub_library *lib, int *out,
 						  const struct cudastub_function *fn);
+
+/* What a typed fallback answers, as the debug log tells it where no
+ * library answers ("cudaGetDeviceCount: sets its outputs to 0 and returns
+ * 35"): the fallback, the sentence, and whether the library's code for the
+ * reason ends it (a probe returns that code; a status name or a zeroed
+ * struct returns none, and the log must not say it does). One is placed
+ * beside each typed fallback by CUDASTUB_FALLBACK_SAYS, and a pointer to
+ * it in the section cudastub_accounts of the stub's object, where the bind
+ * (loader_row.c) finds it by the fallback's address. The section holds
+ * pointers, not the accounts: objects of pointer size lie end to end,
+ * where a compiler may align larger ones apart. */
+enum cudastub_says_code {
+	CUDASTUB_SAYS_NO_CODE,
+	CUDASTUB_SAYS_CODE,	/* " 35" */
+	CUDASTUB_SAYS_NEGATIVE, /* " -35" */
+};
+struct cudastub_account {
+	const void *fallback;
+	const char *says;
+	enum cudastub_says_code code;
+};
+#define CUDASTUB_FALLBACK_SAYS(fn, text, code_kind)                                                \
+	static const struct cudastub_account cudastub_account_##fn = {(const void *)(fn), text,    \
+								      code_kind};                  \
+	static const struct cudastub_account *const cudastub_account_of_##fn                       \
+		__attribute__((used, section("cudastub_accounts"))) = &cudastub_account_##fn
+
 /* Defines such a probe's fallback (spec: custom_fallback NAME) in the stub
  * of cudastub_<lib>_library: cudastub_<lib>_fallback_<name>(int *out). */
 #define CUDASTUB_PROBE_FALLBACK(lib, result, name)                                                 \
@@ -250,7 +277,9 @@ CUDASTUB_HIDDEN int cudastub_loader_zero_and_fail(struct cudastub_library *lib, 
 	{                                                                                          \
 		return (result)cudastub_loader_zero_and_fail(                                      \
 			&cudastub_##lib##_library, out, &cudastub_##lib##_rows[F_##name].gate);    \
-	}
+	}                                                                                          \
+	CUDASTUB_FALLBACK_SAYS(cudastub_##lib##_fallback_##name,                                   \
+			       "sets its output to 0 and returns", CUDASTUB_SAYS_CODE);
 
 /* generated/libraries.c, from every spec: each library's SONAMEs that
  * belong to one CUDA major (the evidence of a release in the process), and

@@ -20,6 +20,11 @@
  * without a stub (a test). */
 extern const struct cudastub_table __start_cudastub_tables[] __attribute__((weak)) CUDASTUB_HIDDEN;
 extern const struct cudastub_table __stop_cudastub_tables[] __attribute__((weak)) CUDASTUB_HIDDEN;
+/* What each typed fallback of this object answers (CUDASTUB_FALLBACK_SAYS). */
+extern const struct cudastub_account *const __start_cudastub_accounts[] __attribute__((weak))
+CUDASTUB_HIDDEN;
+extern const struct cudastub_account *const __stop_cudastub_accounts[] __attribute__((weak))
+CUDASTUB_HIDDEN;
 
 long cudastub_return_zero(void)
 {
@@ -36,6 +41,30 @@ static const struct cudastub_table *table_of(_Atomic(void *) *slot)
 	return NULL;
 }
 
+/* The debug log's account of a typed fallback: its own sentence, with the
+ * code it returns where it returns one. */
+static void log_typed(const struct cudastub_table *t, const struct cudastub_row *row,
+		      const char *name)
+{
+	const struct cudastub_account *const *at, *a = NULL;
+	int code;
+
+	for (at = __start_cudastub_accounts; at < __stop_cudastub_accounts && !a; at++)
+		if ((*at)->fallback == (const void *)row->typed)
+			a = *at;
+	if (!a) {
+		cudastub_log_debug(t->lib, "%s: answered by the stub's own fallback for it", name);
+		return;
+	}
+	if (a->code == CUDASTUB_SAYS_NO_CODE) {
+		cudastub_log_debug(t->lib, "%s: %s", name, a->says);
+		return;
+	}
+	code = t->lib->codes[cudastub_loader_why_unavailable(t->lib, &row->gate)];
+	cudastub_log_debug(t->lib, "%s: %s %d", name, a->says,
+			   a->code == CUDASTUB_SAYS_NEGATIVE ? -code : code);
+}
+
 /* The answer when the call cannot forward, and the debug log's account of
  * it: a code only where the function returns one (a struct, a text or a
  * probe's zeroed outputs are not "returns 35"). */
@@ -45,9 +74,7 @@ static void *fallback(const struct cudastub_table *t, const struct cudastub_row 
 	enum cudastub_unavailable why;
 
 	switch (row->fallback) {
-	case CUDASTUB_FALLBACK_TYPED:
-		cudastub_log_debug(t->lib, "%s: answered by the stub's own fallback for it", name);
-		return (void *)row->typed;
+	case CUDASTUB_FALLBACK_TYPED: log_typed(t, row, name); return (void *)row->typed;
 	case CUDASTUB_FALLBACK_ZERO:
 		cudastub_log_debug(t->lib, "%s: returns 0 (or NULL, or nothing)", name);
 		return (void *)cudastub_return_zero;

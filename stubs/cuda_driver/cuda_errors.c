@@ -23,6 +23,10 @@ CUresult cudastub_cuda_fallback_cuGetErrorName(CUresult error, const char **pStr
 	*pStr = name;
 	return name ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
 }
+CUDASTUB_FALLBACK_SAYS(cudastub_cuda_fallback_cuGetErrorName,
+		       "sets the code's name in the build headers and returns CUDA_SUCCESS "
+		       "(an unknown code: NULL and CUDA_ERROR_INVALID_VALUE)",
+		       CUDASTUB_SAYS_NO_CODE);
 
 CUresult cudastub_cuda_fallback_cuGetErrorString(CUresult error, const char **pStr)
 {
@@ -37,6 +41,10 @@ CUresult cudastub_cuda_fallback_cuGetErrorString(CUresult error, const char **pS
 	}
 	return cudastub_cuda_fallback_cuGetErrorName(error, pStr);
 }
+CUDASTUB_FALLBACK_SAYS(cudastub_cuda_fallback_cuGetErrorString,
+		       "sets what was searched for the stub's own code, else the code's name, "
+		       "and returns CUDA_SUCCESS (an unknown code: CUDA_ERROR_INVALID_VALUE)",
+		       CUDASTUB_SAYS_NO_CODE);
 
 /* The probes set their outputs to 0 without a driver. */
 CUDASTUB_PROBE_FALLBACK(cuda, CUresult, cuDriverGetVersion)

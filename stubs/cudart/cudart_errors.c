@@ -22,6 +22,10 @@ const char *cudastub_cudart_fallback_cudaGetErrorName(cudaError_t error)
 
 	return name ? name : unknown_code;
 }
+CUDASTUB_FALLBACK_SAYS(
+	cudastub_cudart_fallback_cudaGetErrorName,
+	"returns the code's name in the build headers, or \"unrecognized error code\"",
+	CUDASTUB_SAYS_NO_CODE);
 
 const char *cudastub_cudart_fallback_cudaGetErrorString(cudaError_t error)
 {
@@ -32,6 +36,9 @@ const char *cudastub_cudart_fallback_cudaGetErrorString(cudaError_t error)
 		return summary;
 	return cudastub_cudart_fallback_cudaGetErrorName(error);
 }
+CUDASTUB_FALLBACK_SAYS(cudastub_cudart_fallback_cudaGetErrorString,
+		       "returns what was searched for the stub's own code, else the code's name",
+		       CUDASTUB_SAYS_NO_CODE);
 
 /* The probes set their outputs to 0: callers print them, or test > 0. */
 CUDASTUB_PROBE_FALLBACK(cudart, cudaError_t, cudaGetDeviceCount)

@@ -40,6 +40,9 @@ const char *cudastub_nvrtc_fallback_nvrtcGetErrorString(nvrtcResult result)
 
 	return name ? name : "NVRTC_ERROR unknown";
 }
+CUDASTUB_FALLBACK_SAYS(cudastub_nvrtc_fallback_nvrtcGetErrorString,
+		       "returns the code's name in the build headers, or \"NVRTC_ERROR unknown\"",
+		       CUDASTUB_SAYS_NO_CODE);
 
 nvrtcResult cudastub_nvrtc_fallback_nvrtcVersion(int *major, int *minor)
 {
@@ -51,3 +54,5 @@ nvrtcResult cudastub_nvrtc_fallback_nvrtcVersion(int *major, int *minor)
 	return (nvrtcResult)cudastub_loader_unavailable(&cudastub_nvrtc_library,
 							&cudastub_nvrtc_rows[F_nvrtcVersion].gate);
 }
+CUDASTUB_FALLBACK_SAYS(cudastub_nvrtc_fallback_nvrtcVersion, "sets both outputs to 0 and returns",
+		       CUDASTUB_SAYS_CODE);

@@ -167,22 +167,32 @@ static void test_sticky(void)
 }
 
 /* 6: the debug log says what each call answers: a code for a function
- * that returns one, not for a text or a probe's zeroed outputs. */
+ * that returns one, and for a text or a probe's zeroed outputs what they
+ * are (its typed fallback's own account), never "returns 35" for a text. */
 static void test_debug_log(void)
 {
-	struct ts_child sticky, errors;
+	struct ts_child sticky, errors, probes;
 	int ran;
 
 	debug = 1;
-	ran = run("sticky", &sticky) && run("errors", &errors);
+	ran = run("sticky", &sticky) && run("errors", &errors) && run("probes", &probes);
 	debug = 0;
 	if (!ran)
 		return;
 	CU_ASSERT_PTR_NOT_NULL(strstr(sticky.err, "cudaGetLastError: no library\n"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(sticky.err, "cudaGetLastError: returns 35\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(errors.err,
+				      "cudaGetErrorString: returns what was searched "
+				      "for the stub's own code, else the code's name\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(errors.err,
+				      "cudaGetErrorName: returns the code's name in "
+				      "the build headers, or \"unrecognized error code\"\n"));
+	CU_ASSERT_PTR_NULL(strstr(errors.err, "cudaGetErrorString: returns 3"));
 	CU_ASSERT_PTR_NOT_NULL(
-		strstr(errors.err, "cudaGetErrorString: answered by the stub's own fallback"));
-	CU_ASSERT_PTR_NULL(strstr(errors.err, "cudaGetErrorString: returns"));
+		strstr(probes.err, "cudaGetDeviceCount: sets its output to 0 and returns 35\n"));
+	CU_ASSERT_PTR_NOT_NULL(
+		strstr(probes.err, "cudaDriverGetVersion: sets its output to 0 and returns 35\n"));
+	CU_ASSERT_PTR_NULL(strstr(probes.err, "answered by the stub's own fallback"));
 }
 
 static const int abis[] = {CT_ABI_MAJOR, 12, 11};

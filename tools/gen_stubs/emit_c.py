@@ -182,6 +182,29 @@ def _typed_fallback_name(spec, n):
     return "%s_unavailable" % n
 
 
+def _fallback_says(spec, fn, n):
+    """What a typed fallback answers, as the debug log tells it
+    (CUDASTUB_FALLBACK_SAYS): the sentence, and whether the library's code
+    for the reason ends it (NO_CODE, CODE, NEGATIVE)."""
+    ret = fn.ret
+    if n in spec.error_string:
+        return "gives what was searched for the stub's own code, else the code's name", "NO_CODE"
+    if n in spec.error_name:
+        return "gives the code's name in the build headers", "NO_CODE"
+    if n in spec.fallback_values:
+        return "returns %s" % spec.fallback_values[n], "NO_CODE"
+    code = "NEGATIVE" if n in spec.negative_status else "CODE"
+    if n in spec.zero_outputs:
+        return "sets its outputs to 0 and returns", code
+    if ret == spec.result and spec.result_field:
+        return "returns a %s whose %s is" % (ret, spec.result_field), code
+    if ret == "void":
+        return "returns nothing", "NO_CODE"
+    if ret.endswith("*"):
+        return "returns NULL", "NO_CODE"
+    return "returns a zeroed %s" % ret, "NO_CODE"
+
+
 def emit(spec, abi, routed, names, header_note):
     """The library's table (<lib>_table.c): the typed fallbacks its spec
     asks for, the C forwarders of its hand-written exports, its entry
@@ -198,6 +221,7 @@ def emit(spec, abi, routed, names, header_note):
         if fallback_class(spec, fn, n) != TYPED or n in spec.custom_fallback:
             continue
         out.append("")
+        says = _fallback_says(spec, fn, n)
         if n in spec.error_name or n in spec.error_string:
             out.append("static %s %s_unavailable(%s)" % (ret, n, params))
             out.append("{")
@@ -223,6 +247,8 @@ def emit(spec, abi, routed, names, header_note):
             out += ["static %s %s_unavailable(void)" % (ret, n), "{"]
             out.append(_fallback_body(ret, spec, "F_" + n, []).rstrip("\n"))
         out.append("}")
+        out.append('CUDASTUB_FALLBACK_SAYS(%s_unavailable, "%s", CUDASTUB_SAYS_%s);' % (
+            n, says[0].replace("\\", "\\\\").replace('"', '\\"'), says[1]))
     out.append("")
     out.append("/* The names of %s's values in the headers of this ABI. */" % spec.result_enum)
     out.append("const char *cudastub_%s_result_name(int code)" % lib)

@@ -24,6 +24,7 @@ static cuComplex cublasCdotc_unavailable(void)
 	memset(&zero, 0, sizeof zero);
 	return zero;
 }
+CUDASTUB_FALLBACK_SAYS(cublasCdotc_unavailable, "returns a zeroed cuComplex", CUDASTUB_SAYS_NO_CODE);
 
 static cuComplex cublasCdotu_unavailable(void)
 {
@@ -31,6 +32,7 @@ static cuComplex cublasCdotu_unavailable(void)
 	memset(&zero, 0, sizeof zero);
 	return zero;
 }
+CUDASTUB_FALLBACK_SAYS(cublasCdotu_unavailable, "returns a zeroed cuComplex", CUDASTUB_SAYS_NO_CODE);
 
 static double cublasDasum_unavailable(void)
 {
@@ -38,6 +40,7 @@ static double cublasDasum_unavailable(void)
 	memset(&zero, 0, sizeof zero);
 	return zero;
 }
+CUDASTUB_FALLBACK_SAYS(cublasDasum_unavailable, "returns a zeroed double", CUDASTUB_SAYS_NO_CODE);
 
 static double cublasDdot_unavailable(void)
 {
@@ -45,6 +48,7 @@ static double cublasDdot_unavailable(void)
 	memset(&zero, 0, sizeof zero);
 	return zero;
 }
+CUDASTUB_FALLBACK_SAYS(cublasDdot_unavailable, "returns a zeroed double", CUDASTUB_SAYS_NO_CODE);
 
 static double cublasDnrm2_unavailable(void)
 {
@@ -52,6 +56,7 @@ static double cublasDnrm2_unavailable(void)
 	memset(&zero, 0, sizeof zero);
 	return zero;
 }
+CUDASTUB_FALLBACK_SAYS(cublasDnrm2_unavailable, "returns a zeroed double", CUDASTUB_SAYS_NO_CODE);
 
 static double cublasDzasum_unavailable(void)
 {
@@ -59,6 +64,7 @@ static double cublasDzasum_unavailable(void)
 	memset(&zero, 0, sizeof zero);
 	return zero;
 }
+CUDASTUB_FALLBACK_SAYS(cublasDzasum_unavailable, "returns a zeroed double", CUDASTUB_SAYS_NO_CODE);
 
 static double cublasDznrm2_unavailable(void)
 {
@@ -66,6 +72,7 @@ static double cublasDznrm2_unavailable(void)
 	memset(&zero, 0, sizeof zero);
 	return zero;
 }
+CUDASTUB_FALLBACK_SAYS(cublasDznrm2_unavailable, "returns a zeroed double", CUDASTUB_SAYS_NO_CODE);
 
 static cublasStatus_t cublasGetProperty_unavailable(libraryPropertyType type, int *value)
 {
@@ -76,6 +83,7 @@ static cublasStatus_t cublasGetProperty_unavailable(libraryPropertyType type, in
 	return (cublasStatus_t)cudastub_loader_unavailable(&cudastub_cublas_library,
 						&cudastub_cublas_rows[F_cublasGetProperty].gate);
 }
+CUDASTUB_FALLBACK_SAYS(cublasGetProperty_unavailable, "sets its outputs to 0 and returns", CUDASTUB_SAYS_CODE);
 
 static const char * cublasGetStatusName_unavailable(cublasStatus_t status)
 {
@@ -84,6 +92,7 @@ static const char * cublasGetStatusName_unavailable(cublasStatus_t status)
 	name = cudastub_cublas_result_name((int)status);
 	return name ? name : "unrecognized status code";
 }
+CUDASTUB_FALLBACK_SAYS(cublasGetStatusName_unavailable, "gives the code's name in the build headers", CUDASTUB_SAYS_NO_CODE);
 
 static const char * cublasGetStatusString_unavailable(cublasStatus_t status)
 {
@@ -95,6 +104,7 @@ static const char * cublasGetStatusString_unavailable(cublasStatus_t status)
 	name = cudastub_cublas_result_name((int)status);
 	return name ? name : "unrecognized status code";
 }
+CUDASTUB_FALLBACK_SAYS(cublasGetStatusString_unavailable, "gives what was searched for the stub's own code, else the code's name", CUDASTUB_SAYS_NO_CODE);
 
 static cublasStatus_t cublasGetVersion_unavailable(int *version)
 {
@@ -104,6 +114,7 @@ static cublasStatus_t cublasGetVersion_unavailable(int *version)
 	return (cublasStatus_t)cudastub_loader_unavailable(&cudastub_cublas_library,
 						&cudastub_cublas_rows[F_cublasGetVersion].gate);
 }
+CUDASTUB_FALLBACK_SAYS(cublasGetVersion_unavailable, "sets its outputs to 0 and returns", CUDASTUB_SAYS_CODE);
 
 static cublasStatus_t cublasGetVersion_v2_unavailable(cublasHandle_t handle, int *version)
 {
@@ -114,6 +125,7 @@ static cublasStatus_t cublasGetVersion_v2_unavailable(cublasHandle_t handle, int
 	return (cublasStatus_t)cudastub_loader_unavailable(&cudastub_cublas_library,
 						&cudastub_cublas_rows[F_cublasGetVersion_v2].gate);
 }
+CUDASTUB_FALLBACK_SAYS(cublasGetVersion_v2_unavailable, "sets its outputs to 0 and returns", CUDASTUB_SAYS_CODE);
 
 static float cublasSasum_unavailable(void)
 {
@@ -121,6 +133,7 @@ static float cublasSasum_unavailable(void)
 	memset(&zero, 0, sizeof zero);
 	return zero;
 }
+CUDASTUB_FALLBACK_SAYS(cublasSasum_unavailable, "returns a zeroed float", CUDASTUB_SAYS_NO_CODE);
 
 static float cublasScasum_unavailable(void)
 {
@@ -128,6 +141,7 @@ static float cublasScasum_unavailable(void)
 	memset(&zero, 0, sizeof zero);
 	return zero;
 }
+CUDASTUB_FALLBACK_SAYS(cublasScasum_unavailable, "returns a zeroed float", CUDASTUB_SAYS_NO_CODE);
 
 static float cublasScnrm2_unavailable(void)
 {
@@ -135,6 +149,7 @@ static float cublasScnrm2_unavailable(void)
 	memset(&zero, 0, sizeof zero);
 	return zero;
 }
+CUDASTUB_FALLBACK_SAYS(cublasScnrm2_unavailable, "returns a zeroed float", CUDASTUB_SAYS_NO_CODE);
 
 static float cublasSdot_unavailable(void)
 {
@@ -142,6 +157,7 @@ static float cublasSdot_unavailable(void)
 	memset(&zero, 0, sizeof zero);
 	return zero;
 }
+CUDASTUB_FALLBACK_SAYS(cublasSdot_unavailable, "returns a zeroed float", CUDASTUB_SAYS_NO_CODE);
 
 static float cublasSnrm2_unavailable(void)
 {
@@ -149,6 +165,7 @@ static float cublasSnrm2_unavailable(void)
 	memset(&zero, 0, sizeof zero);
 	return zero;
 }
+CUDASTUB_FALLBACK_SAYS(cublasSnrm2_unavailable, "returns a zeroed float", CUDASTUB_SAYS_NO_CODE);
 
 static cuDoubleComplex cublasZdotc_unavailable(void)
 {
@@ -156,6 +173,7 @@ static cuDoubleComplex cublasZdotc_unavailable(void)
 	memset(&zero, 0, sizeof zero);
 	return zero;
 }
+CUDASTUB_FALLBACK_SAYS(cublasZdotc_unavailable, "returns a zeroed cuDoubleComplex", CUDASTUB_SAYS_NO_CODE);
 
 static cuDoubleComplex cublasZdotu_unavailable(void)
 {
@@ -163,6 +181,7 @@ static cuDoubleComplex cublasZdotu_unavailable(void)
 	memset(&zero, 0, sizeof zero);
 	return zero;
 }
+CUDASTUB_FALLBACK_SAYS(cublasZdotu_unavailable, "returns a zeroed cuDoubleComplex", CUDASTUB_SAYS_NO_CODE);
 
 /* The names of cublasStatus_t's values in the headers of this ABI. */
 const char *cudastub_cublas_result_name(int code)

@@ -27,6 +27,7 @@ static cublasStatus_t cublasLtGetProperty_unavailable(libraryPropertyType type, 
 	return (cublasStatus_t)cudastub_loader_unavailable(&cudastub_cublaslt_library,
 						&cudastub_cublaslt_rows[F_cublasLtGetProperty].gate);
 }
+CUDASTUB_FALLBACK_SAYS(cublasLtGetProperty_unavailable, "sets its outputs to 0 and returns", CUDASTUB_SAYS_CODE);
 
 static const char * cublasLtGetStatusName_unavailable(cublasStatus_t status)
 {
@@ -35,6 +36,7 @@ static const char * cublasLtGetStatusName_unavailable(cublasStatus_t status)
 	name = cudastub_cublaslt_result_name((int)status);
 	return name ? name : "unrecognized status code";
 }
+CUDASTUB_FALLBACK_SAYS(cublasLtGetStatusName_unavailable, "gives the code's name in the build headers", CUDASTUB_SAYS_NO_CODE);
 
 static const char * cublasLtGetStatusString_unavailable(cublasStatus_t status)
 {
@@ -46,6 +48,7 @@ static const char * cublasLtGetStatusString_unavailable(cublasStatus_t status)
 	name = cudastub_cublaslt_result_name((int)status);
 	return name ? name : "unrecognized status code";
 }
+CUDASTUB_FALLBACK_SAYS(cublasLtGetStatusString_unavailable, "gives what was searched for the stub's own code, else the code's name", CUDASTUB_SAYS_NO_CODE);
 
 /* The names of cublasStatus_t's values in the headers of this ABI. */
 const char *cudastub_cublaslt_result_name(int code)

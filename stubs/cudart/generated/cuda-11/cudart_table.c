@@ -36,6 +36,7 @@ static void ** __cudaRegisterFatBinary_unavailable(void)
 {
 	return NULL;
 }
+CUDASTUB_FALLBACK_SAYS(__cudaRegisterFatBinary_unavailable, "returns NULL", CUDASTUB_SAYS_NO_CODE);
 
 typedef void (*__cudaRegisterFatBinaryEnd_fn)(void **fatCubinHandle);
 extern _Atomic(void *) cudastub_cudart_slot___cudaRegisterFatBinaryEnd CUDASTUB_HIDDEN;

@@ -28,6 +28,7 @@ static const char * cudnnGetErrorString_unavailable(cudnnStatus_t status)
 	name = cudastub_cudnn_result_name((int)status);
 	return name ? name : "CUDNN_UNKNOWN_STATUS";
 }
+CUDASTUB_FALLBACK_SAYS(cudnnGetErrorString_unavailable, "gives what was searched for the stub's own code, else the code's name", CUDASTUB_SAYS_NO_CODE);
 
 static cudnnStatus_t cudnnGetProperty_unavailable(libraryPropertyType type, int *value)
 {
@@ -38,6 +39,7 @@ static cudnnStatus_t cudnnGetProperty_unavailable(libraryPropertyType type, int 
 	return (cudnnStatus_t)cudastub_loader_unavailable(&cudastub_cudnn_library,
 						&cudastub_cudnn_rows[F_cudnnGetProperty].gate);
 }
+CUDASTUB_FALLBACK_SAYS(cudnnGetProperty_unavailable, "sets its outputs to 0 and returns", CUDASTUB_SAYS_CODE);
 
 /* The names of cudnnStatus_t's values in the headers of this ABI. */
 const char *cudastub_cudnn_result_name(int code)

@@ -27,6 +27,7 @@ static cufftResult cufftGetProperty_unavailable(libraryPropertyType type, int *v
 	return (cufftResult)cudastub_loader_unavailable(&cudastub_cufft_library,
 						&cudastub_cufft_rows[F_cufftGetProperty].gate);
 }
+CUDASTUB_FALLBACK_SAYS(cufftGetProperty_unavailable, "sets its outputs to 0 and returns", CUDASTUB_SAYS_CODE);
 
 static cufftResult cufftGetVersion_unavailable(int *version)
 {
@@ -36,6 +37,7 @@ static cufftResult cufftGetVersion_unavailable(int *version)
 	return (cufftResult)cudastub_loader_unavailable(&cudastub_cufft_library,
 						&cudastub_cufft_rows[F_cufftGetVersion].gate);
 }
+CUDASTUB_FALLBACK_SAYS(cufftGetVersion_unavailable, "sets its outputs to 0 and returns", CUDASTUB_SAYS_CODE);
 
 /* The names of cufftResult's values in the headers of this ABI. */
 const char *cudastub_cufft_result_name(int code)

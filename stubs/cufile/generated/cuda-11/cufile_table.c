@@ -28,6 +28,7 @@ static CUfileError_t cuFileBatchIOCancel_unavailable(CUfileBatchHandle_t batch_i
 						&cudastub_cufile_rows[F_cuFileBatchIOCancel].gate);
 	return status;
 }
+CUDASTUB_FALLBACK_SAYS(cuFileBatchIOCancel_unavailable, "returns a CUfileError_t whose err is", CUDASTUB_SAYS_CODE);
 
 static CUfileError_t cuFileBatchIOGetStatus_unavailable(CUfileBatchHandle_t batch_idp, unsigned int min_nr, unsigned int *nr, CUfileIOEvents_t *iocbp, struct timespec *timeout)
 {
@@ -43,6 +44,7 @@ static CUfileError_t cuFileBatchIOGetStatus_unavailable(CUfileBatchHandle_t batc
 						&cudastub_cufile_rows[F_cuFileBatchIOGetStatus].gate);
 	return status;
 }
+CUDASTUB_FALLBACK_SAYS(cuFileBatchIOGetStatus_unavailable, "returns a CUfileError_t whose err is", CUDASTUB_SAYS_CODE);
 
 static CUfileError_t cuFileBatchIOSetUp_unavailable(CUfileBatchHandle_t *batch_idp, unsigned int nr)
 {
@@ -55,6 +57,7 @@ static CUfileError_t cuFileBatchIOSetUp_unavailable(CUfileBatchHandle_t *batch_i
 						&cudastub_cufile_rows[F_cuFileBatchIOSetUp].gate);
 	return status;
 }
+CUDASTUB_FALLBACK_SAYS(cuFileBatchIOSetUp_unavailable, "returns a CUfileError_t whose err is", CUDASTUB_SAYS_CODE);
 
 static CUfileError_t cuFileBatchIOSubmit_unavailable(CUfileBatchHandle_t batch_idp, unsigned int nr, CUfileIOParams_t *iocbp, unsigned int flags)
 {
@@ -69,6 +72,7 @@ static CUfileError_t cuFileBatchIOSubmit_unavailable(CUfileBatchHandle_t batch_i
 						&cudastub_cufile_rows[F_cuFileBatchIOSubmit].gate);
 	return status;
 }
+CUDASTUB_FALLBACK_SAYS(cuFileBatchIOSubmit_unavailable, "returns a CUfileError_t whose err is", CUDASTUB_SAYS_CODE);
 
 static CUfileError_t cuFileBufDeregister_unavailable(const void *devPtr_base)
 {
@@ -80,6 +84,7 @@ static CUfileError_t cuFileBufDeregister_unavailable(const void *devPtr_base)
 						&cudastub_cufile_rows[F_cuFileBufDeregister].gate);
 	return status;
 }
+CUDASTUB_FALLBACK_SAYS(cuFileBufDeregister_unavailable, "returns a CUfileError_t whose err is", CUDASTUB_SAYS_CODE);
 
 static CUfileError_t cuFileBufRegister_unavailable(const void *devPtr_base, size_t length, int flags)
 {
@@ -93,6 +98,7 @@ static CUfileError_t cuFileBufRegister_unavailable(const void *devPtr_base, size
 						&cudastub_cufile_rows[F_cuFileBufRegister].gate);
 	return status;
 }
+CUDASTUB_FALLBACK_SAYS(cuFileBufRegister_unavailable, "returns a CUfileError_t whose err is", CUDASTUB_SAYS_CODE);
 
 static CUfileError_t cuFileDriverClose_unavailable(void)
 {
@@ -103,6 +109,7 @@ static CUfileError_t cuFileDriverClose_unavailable(void)
 						&cudastub_cufile_rows[F_cuFileDriverClose].gate);
 	return status;
 }
+CUDASTUB_FALLBACK_SAYS(cuFileDriverClose_unavailable, "returns a CUfileError_t whose err is", CUDASTUB_SAYS_CODE);
 
 static CUfileError_t cuFileDriverClose_v2_unavailable(void)
 {
@@ -113,6 +120,7 @@ static CUfileError_t cuFileDriverClose_v2_unavailable(void)
 						&cudastub_cufile_rows[F_cuFileDriverClose_v2].gate);
 	return status;
 }
+CUDASTUB_FALLBACK_SAYS(cuFileDriverClose_v2_unavailable, "returns a CUfileError_t whose err is", CUDASTUB_SAYS_CODE);
 
 static CUfileError_t cuFileDriverGetProperties_unavailable(CUfileDrvProps_t *props)
 {
@@ -124,6 +132,7 @@ static CUfileError_t cuFileDriverGetProperties_unavailable(CUfileDrvProps_t *pro
 						&cudastub_cufile_rows[F_cuFileDriverGetProperties].gate);
 	return status;
 }
+CUDASTUB_FALLBACK_SAYS(cuFileDriverGetProperties_unavailable, "returns a CUfileError_t whose err is", CUDASTUB_SAYS_CODE);
 
 static CUfileError_t cuFileDriverOpen_unavailable(void)
 {
@@ -134,6 +143,7 @@ static CUfileError_t cuFileDriverOpen_unavailable(void)
 						&cudastub_cufile_rows[F_cuFileDriverOpen].gate);
 	return status;
 }
+CUDASTUB_FALLBACK_SAYS(cuFileDriverOpen_unavailable, "returns a CUfileError_t whose err is", CUDASTUB_SAYS_CODE);
 
 static CUfileError_t cuFileDriverSetMaxCacheSize_unavailable(size_t max_cache_size)
 {
@@ -145,6 +155,7 @@ static CUfileError_t cuFileDriverSetMaxCacheSize_unavailable(size_t max_cache_si
 						&cudastub_cufile_rows[F_cuFileDriverSetMaxCacheSize].gate);
 	return status;
 }
+CUDASTUB_FALLBACK_SAYS(cuFileDriverSetMaxCacheSize_unavailable, "returns a CUfileError_t whose err is", CUDASTUB_SAYS_CODE);
 
 static CUfileError_t cuFileDriverSetMaxDirectIOSize_unavailable(size_t max_direct_io_size)
 {
@@ -156,6 +167,7 @@ static CUfileError_t cuFileDriverSetMaxDirectIOSize_unavailable(size_t max_direc
 						&cudastub_cufile_rows[F_cuFileDriverSetMaxDirectIOSize].gate);
 	return status;
 }
+CUDASTUB_FALLBACK_SAYS(cuFileDriverSetMaxDirectIOSize_unavailable, "returns a CUfileError_t whose err is", CUDASTUB_SAYS_CODE);
 
 static CUfileError_t cuFileDriverSetMaxPinnedMemSize_unavailable(size_t max_pinned_size)
 {
@@ -167,6 +179,7 @@ static CUfileError_t cuFileDriverSetMaxPinnedMemSize_unavailable(size_t max_pinn
 						&cudastub_cufile_rows[F_cuFileDriverSetMaxPinnedMemSize].gate);
 	return status;
 }
+CUDASTUB_FALLBACK_SAYS(cuFileDriverSetMaxPinnedMemSize_unavailable, "returns a CUfileError_t whose err is", CUDASTUB_SAYS_CODE);
 
 static CUfileError_t cuFileDriverSetPollMode_unavailable(_Bool poll, size_t poll_threshold_size)
 {
@@ -179,6 +192,7 @@ static CUfileError_t cuFileDriverSetPollMode_unavailable(_Bool poll, size_t poll
 						&cudastub_cufile_rows[F_cuFileDriverSetPollMode].gate);
 	return status;
 }
+CUDASTUB_FALLBACK_SAYS(cuFileDriverSetPollMode_unavailable, "returns a CUfileError_t whose err is", CUDASTUB_SAYS_CODE);
 
 static CUfileError_t cuFileHandleRegister_unavailable(CUfileHandle_t *fh, CUfileDescr_t *descr)
 {
@@ -191,6 +205,7 @@ static CUfileError_t cuFileHandleRegister_unavailable(CUfileHandle_t *fh, CUfile
 						&cudastub_cufile_rows[F_cuFileHandleRegister].gate);
 	return status;
 }
+CUDASTUB_FALLBACK_SAYS(cuFileHandleRegister_unavailable, "returns a CUfileError_t whose err is", CUDASTUB_SAYS_CODE);
 
 /* The names of CUfileOpError's values in the headers of this ABI. */
 const char *cudastub_cufile_result_name(int code)

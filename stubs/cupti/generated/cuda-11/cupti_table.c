@@ -27,6 +27,7 @@ static CUptiResult cuptiGetResultString_unavailable(CUptiResult a0, const char *
 	*str = name ? name : "unrecognized status code";
 	return name ? (CUptiResult)0 : CUPTI_ERROR_NOT_INITIALIZED;
 }
+CUDASTUB_FALLBACK_SAYS(cuptiGetResultString_unavailable, "gives the code's name in the build headers", CUDASTUB_SAYS_NO_CODE);
 
 static CUptiResult cuptiGetVersion_unavailable(uint32_t *version)
 {
@@ -36,6 +37,7 @@ static CUptiResult cuptiGetVersion_unavailable(uint32_t *version)
 	return (CUptiResult)cudastub_loader_unavailable(&cudastub_cupti_library,
 						&cudastub_cupti_rows[F_cuptiGetVersion].gate);
 }
+CUDASTUB_FALLBACK_SAYS(cuptiGetVersion_unavailable, "sets its outputs to 0 and returns", CUDASTUB_SAYS_CODE);
 
 /* The names of CUptiResult's values in the headers of this ABI. */
 const char *cudastub_cupti_result_name(int code)

@@ -30,6 +30,7 @@ static CUptiResult cuptiGetErrorMessage_unavailable(CUptiResult a0, const char *
 	*str = name ? name : "unrecognized status code";
 	return name ? (CUptiResult)0 : CUPTI_ERROR_NOT_INITIALIZED;
 }
+CUDASTUB_FALLBACK_SAYS(cuptiGetErrorMessage_unavailable, "gives what was searched for the stub's own code, else the code's name", CUDASTUB_SAYS_NO_CODE);
 
 static CUptiResult cuptiGetResultString_unavailable(CUptiResult a0, const char **str)
 {
@@ -40,6 +41,7 @@ static CUptiResult cuptiGetResultString_unavailable(CUptiResult a0, const char *
 	*str = name ? name : "unrecognized status code";
 	return name ? (CUptiResult)0 : CUPTI_ERROR_NOT_INITIALIZED;
 }
+CUDASTUB_FALLBACK_SAYS(cuptiGetResultString_unavailable, "gives the code's name in the build headers", CUDASTUB_SAYS_NO_CODE);
 
 static CUptiResult cuptiGetVersion_unavailable(uint32_t *version)
 {
@@ -49,6 +51,7 @@ static CUptiResult cuptiGetVersion_unavailable(uint32_t *version)
 	return (CUptiResult)cudastub_loader_unavailable(&cudastub_cupti_library,
 						&cudastub_cupti_rows[F_cuptiGetVersion].gate);
 }
+CUDASTUB_FALLBACK_SAYS(cuptiGetVersion_unavailable, "sets its outputs to 0 and returns", CUDASTUB_SAYS_CODE);
 
 /* The names of CUptiResult's values in the headers of this ABI. */
 const char *cudastub_cupti_result_name(int code)

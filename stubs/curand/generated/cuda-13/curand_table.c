@@ -27,6 +27,7 @@ static curandStatus_t curandGetProperty_unavailable(libraryPropertyType type, in
 	return (curandStatus_t)cudastub_loader_unavailable(&cudastub_curand_library,
 						&cudastub_curand_rows[F_curandGetProperty].gate);
 }
+CUDASTUB_FALLBACK_SAYS(curandGetProperty_unavailable, "sets its outputs to 0 and returns", CUDASTUB_SAYS_CODE);
 
 static curandStatus_t curandGetVersion_unavailable(int *version)
 {
@@ -36,6 +37,7 @@ static curandStatus_t curandGetVersion_unavailable(int *version)
 	return (curandStatus_t)cudastub_loader_unavailable(&cudastub_curand_library,
 						&cudastub_curand_rows[F_curandGetVersion].gate);
 }
+CUDASTUB_FALLBACK_SAYS(curandGetVersion_unavailable, "sets its outputs to 0 and returns", CUDASTUB_SAYS_CODE);
 
 /* The names of curandStatus_t's values in the headers of this ABI. */
 const char *cudastub_curand_result_name(int code)

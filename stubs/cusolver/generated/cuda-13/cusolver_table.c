@@ -27,6 +27,7 @@ static cusolverStatus_t cusolverGetProperty_unavailable(libraryPropertyType type
 	return (cusolverStatus_t)cudastub_loader_unavailable(&cudastub_cusolver_library,
 						&cudastub_cusolver_rows[F_cusolverGetProperty].gate);
 }
+CUDASTUB_FALLBACK_SAYS(cusolverGetProperty_unavailable, "sets its outputs to 0 and returns", CUDASTUB_SAYS_CODE);
 
 static cusolverStatus_t cusolverGetVersion_unavailable(int *version)
 {
@@ -36,6 +37,7 @@ static cusolverStatus_t cusolverGetVersion_unavailable(int *version)
 	return (cusolverStatus_t)cudastub_loader_unavailable(&cudastub_cusolver_library,
 						&cudastub_cusolver_rows[F_cusolverGetVersion].gate);
 }
+CUDASTUB_FALLBACK_SAYS(cusolverGetVersion_unavailable, "sets its outputs to 0 and returns", CUDASTUB_SAYS_CODE);
 
 /* The names of cusolverStatus_t's values in the headers of this ABI. */
 const char *cudastub_cusolver_result_name(int code)

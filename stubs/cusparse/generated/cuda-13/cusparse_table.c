@@ -25,6 +25,7 @@ static const char * cusparseGetErrorName_unavailable(cusparseStatus_t status)
 	name = cudastub_cusparse_result_name((int)status);
 	return name ? name : "unrecognized status code";
 }
+CUDASTUB_FALLBACK_SAYS(cusparseGetErrorName_unavailable, "gives the code's name in the build headers", CUDASTUB_SAYS_NO_CODE);
 
 static const char * cusparseGetErrorString_unavailable(cusparseStatus_t status)
 {
@@ -36,6 +37,7 @@ static const char * cusparseGetErrorString_unavailable(cusparseStatus_t status)
 	name = cudastub_cusparse_result_name((int)status);
 	return name ? name : "unrecognized status code";
 }
+CUDASTUB_FALLBACK_SAYS(cusparseGetErrorString_unavailable, "gives what was searched for the stub's own code, else the code's name", CUDASTUB_SAYS_NO_CODE);
 
 static cusparseDiagType_t cusparseGetMatDiagType_unavailable(void)
 {
@@ -43,6 +45,7 @@ static cusparseDiagType_t cusparseGetMatDiagType_unavailable(void)
 	memset(&zero, 0, sizeof zero);
 	return zero;
 }
+CUDASTUB_FALLBACK_SAYS(cusparseGetMatDiagType_unavailable, "returns a zeroed cusparseDiagType_t", CUDASTUB_SAYS_NO_CODE);
 
 static cusparseFillMode_t cusparseGetMatFillMode_unavailable(void)
 {
@@ -50,6 +53,7 @@ static cusparseFillMode_t cusparseGetMatFillMode_unavailable(void)
 	memset(&zero, 0, sizeof zero);
 	return zero;
 }
+CUDASTUB_FALLBACK_SAYS(cusparseGetMatFillMode_unavailable, "returns a zeroed cusparseFillMode_t", CUDASTUB_SAYS_NO_CODE);
 
 static cusparseIndexBase_t cusparseGetMatIndexBase_unavailable(void)
 {
@@ -57,6 +61,7 @@ static cusparseIndexBase_t cusparseGetMatIndexBase_unavailable(void)
 	memset(&zero, 0, sizeof zero);
 	return zero;
 }
+CUDASTUB_FALLBACK_SAYS(cusparseGetMatIndexBase_unavailable, "returns a zeroed cusparseIndexBase_t", CUDASTUB_SAYS_NO_CODE);
 
 static cusparseMatrixType_t cusparseGetMatType_unavailable(void)
 {
@@ -64,6 +69,7 @@ static cusparseMatrixType_t cusparseGetMatType_unavailable(void)
 	memset(&zero, 0, sizeof zero);
 	return zero;
 }
+CUDASTUB_FALLBACK_SAYS(cusparseGetMatType_unavailable, "returns a zeroed cusparseMatrixType_t", CUDASTUB_SAYS_NO_CODE);
 
 static cusparseStatus_t cusparseGetProperty_unavailable(libraryPropertyType type, int *value)
 {
@@ -74,6 +80,7 @@ static cusparseStatus_t cusparseGetProperty_unavailable(libraryPropertyType type
 	return (cusparseStatus_t)cudastub_loader_unavailable(&cudastub_cusparse_library,
 						&cudastub_cusparse_rows[F_cusparseGetProperty].gate);
 }
+CUDASTUB_FALLBACK_SAYS(cusparseGetProperty_unavailable, "sets its outputs to 0 and returns", CUDASTUB_SAYS_CODE);
 
 static cusparseStatus_t cusparseGetVersion_unavailable(cusparseHandle_t handle, int *version)
 {
@@ -84,6 +91,7 @@ static cusparseStatus_t cusparseGetVersion_unavailable(cusparseHandle_t handle, 
 	return (cusparseStatus_t)cudastub_loader_unavailable(&cudastub_cusparse_library,
 						&cudastub_cusparse_rows[F_cusparseGetVersion].gate);
 }
+CUDASTUB_FALLBACK_SAYS(cusparseGetVersion_unavailable, "sets its outputs to 0 and returns", CUDASTUB_SAYS_CODE);
 
 /* The names of cusparseStatus_t's values in the headers of this ABI. */
 const char *cudastub_cusparse_result_name(int code)

@@ -28,11 +28,13 @@ static const char * ncclGetErrorString_unavailable(ncclResult_t a0)
 	name = cudastub_nccl_result_name((int)a0);
 	return name ? name : "unrecognized status code";
 }
+CUDASTUB_FALLBACK_SAYS(ncclGetErrorString_unavailable, "gives what was searched for the stub's own code, else the code's name", CUDASTUB_SAYS_NO_CODE);
 
 static const char * ncclGetLastError_unavailable(void)
 {
 	return "";
 }
+CUDASTUB_FALLBACK_SAYS(ncclGetLastError_unavailable, "returns \"\"", CUDASTUB_SAYS_NO_CODE);
 
 static ncclResult_t ncclGetVersion_unavailable(int *version)
 {
@@ -42,16 +44,19 @@ static ncclResult_t ncclGetVersion_unavailable(int *version)
 	return (ncclResult_t)cudastub_loader_unavailable(&cudastub_nccl_library,
 						&cudastub_nccl_rows[F_ncclGetVersion].gate);
 }
+CUDASTUB_FALLBACK_SAYS(ncclGetVersion_unavailable, "sets its outputs to 0 and returns", CUDASTUB_SAYS_CODE);
 
 static const char * pncclGetErrorString_unavailable(void)
 {
 	return NULL;
 }
+CUDASTUB_FALLBACK_SAYS(pncclGetErrorString_unavailable, "returns NULL", CUDASTUB_SAYS_NO_CODE);
 
 static const char * pncclGetLastError_unavailable(void)
 {
 	return NULL;
 }
+CUDASTUB_FALLBACK_SAYS(pncclGetLastError_unavailable, "returns NULL", CUDASTUB_SAYS_NO_CODE);
 
 /* The names of ncclResult_t's values in the headers of this ABI. */
 const char *cudastub_nccl_result_name(int code)

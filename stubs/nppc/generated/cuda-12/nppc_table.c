@@ -22,32 +22,38 @@ static int nppGetGpuDeviceProperties_unavailable(void)
 {
 	return -1;
 }
+CUDASTUB_FALLBACK_SAYS(nppGetGpuDeviceProperties_unavailable, "returns -1", CUDASTUB_SAYS_NO_CODE);
 
 static const char * nppGetGpuName_unavailable(void)
 {
 	return "n/a";
 }
+CUDASTUB_FALLBACK_SAYS(nppGetGpuName_unavailable, "returns \"n/a\"", CUDASTUB_SAYS_NO_CODE);
 
 static int nppGetGpuNumSMs_unavailable(void)
 {
 	return -1;
 }
+CUDASTUB_FALLBACK_SAYS(nppGetGpuNumSMs_unavailable, "returns -1", CUDASTUB_SAYS_NO_CODE);
 
 static const NppLibraryVersion * nppGetLibVersion_unavailable(void)
 {
 	static const NppLibraryVersion answer = {0,0,0};
 	return &answer;
 }
+CUDASTUB_FALLBACK_SAYS(nppGetLibVersion_unavailable, "returns {0,0,0}", CUDASTUB_SAYS_NO_CODE);
 
 static int nppGetMaxThreadsPerBlock_unavailable(void)
 {
 	return -1;
 }
+CUDASTUB_FALLBACK_SAYS(nppGetMaxThreadsPerBlock_unavailable, "returns -1", CUDASTUB_SAYS_NO_CODE);
 
 static int nppGetMaxThreadsPerSM_unavailable(void)
 {
 	return -1;
 }
+CUDASTUB_FALLBACK_SAYS(nppGetMaxThreadsPerSM_unavailable, "returns -1", CUDASTUB_SAYS_NO_CODE);
 
 static cudaStream_t nppGetStream_unavailable(void)
 {
@@ -55,16 +61,19 @@ static cudaStream_t nppGetStream_unavailable(void)
 	memset(&zero, 0, sizeof zero);
 	return zero;
 }
+CUDASTUB_FALLBACK_SAYS(nppGetStream_unavailable, "returns a zeroed cudaStream_t", CUDASTUB_SAYS_NO_CODE);
 
 static unsigned int nppGetStreamMaxThreadsPerSM_unavailable(void)
 {
 	return -1;
 }
+CUDASTUB_FALLBACK_SAYS(nppGetStreamMaxThreadsPerSM_unavailable, "returns -1", CUDASTUB_SAYS_NO_CODE);
 
 static unsigned int nppGetStreamNumSMs_unavailable(void)
 {
 	return -1;
 }
+CUDASTUB_FALLBACK_SAYS(nppGetStreamNumSMs_unavailable, "returns -1", CUDASTUB_SAYS_NO_CODE);
 
 /* The names of NppStatus's values in the headers of this ABI. */
 const char *cudastub_nppc_result_name(int code)

@@ -22,151 +22,181 @@ static Npp16s * nppiMalloc_16s_C1_unavailable(void)
 {
 	return NULL;
 }
+CUDASTUB_FALLBACK_SAYS(nppiMalloc_16s_C1_unavailable, "returns NULL", CUDASTUB_SAYS_NO_CODE);
 
 static Npp16s * nppiMalloc_16s_C2_unavailable(void)
 {
 	return NULL;
 }
+CUDASTUB_FALLBACK_SAYS(nppiMalloc_16s_C2_unavailable, "returns NULL", CUDASTUB_SAYS_NO_CODE);
 
 static Npp16s * nppiMalloc_16s_C4_unavailable(void)
 {
 	return NULL;
 }
+CUDASTUB_FALLBACK_SAYS(nppiMalloc_16s_C4_unavailable, "returns NULL", CUDASTUB_SAYS_NO_CODE);
 
 static Npp16sc * nppiMalloc_16sc_C1_unavailable(void)
 {
 	return NULL;
 }
+CUDASTUB_FALLBACK_SAYS(nppiMalloc_16sc_C1_unavailable, "returns NULL", CUDASTUB_SAYS_NO_CODE);
 
 static Npp16sc * nppiMalloc_16sc_C2_unavailable(void)
 {
 	return NULL;
 }
+CUDASTUB_FALLBACK_SAYS(nppiMalloc_16sc_C2_unavailable, "returns NULL", CUDASTUB_SAYS_NO_CODE);
 
 static Npp16sc * nppiMalloc_16sc_C3_unavailable(void)
 {
 	return NULL;
 }
+CUDASTUB_FALLBACK_SAYS(nppiMalloc_16sc_C3_unavailable, "returns NULL", CUDASTUB_SAYS_NO_CODE);
 
 static Npp16sc * nppiMalloc_16sc_C4_unavailable(void)
 {
 	return NULL;
 }
+CUDASTUB_FALLBACK_SAYS(nppiMalloc_16sc_C4_unavailable, "returns NULL", CUDASTUB_SAYS_NO_CODE);
 
 static Npp16u * nppiMalloc_16u_C1_unavailable(void)
 {
 	return NULL;
 }
+CUDASTUB_FALLBACK_SAYS(nppiMalloc_16u_C1_unavailable, "returns NULL", CUDASTUB_SAYS_NO_CODE);
 
 static Npp16u * nppiMalloc_16u_C2_unavailable(void)
 {
 	return NULL;
 }
+CUDASTUB_FALLBACK_SAYS(nppiMalloc_16u_C2_unavailable, "returns NULL", CUDASTUB_SAYS_NO_CODE);
 
 static Npp16u * nppiMalloc_16u_C3_unavailable(void)
 {
 	return NULL;
 }
+CUDASTUB_FALLBACK_SAYS(nppiMalloc_16u_C3_unavailable, "returns NULL", CUDASTUB_SAYS_NO_CODE);
 
 static Npp16u * nppiMalloc_16u_C4_unavailable(void)
 {
 	return NULL;
 }
+CUDASTUB_FALLBACK_SAYS(nppiMalloc_16u_C4_unavailable, "returns NULL", CUDASTUB_SAYS_NO_CODE);
 
 static Npp32f * nppiMalloc_32f_C1_unavailable(void)
 {
 	return NULL;
 }
+CUDASTUB_FALLBACK_SAYS(nppiMalloc_32f_C1_unavailable, "returns NULL", CUDASTUB_SAYS_NO_CODE);
 
 static Npp32f * nppiMalloc_32f_C2_unavailable(void)
 {
 	return NULL;
 }
+CUDASTUB_FALLBACK_SAYS(nppiMalloc_32f_C2_unavailable, "returns NULL", CUDASTUB_SAYS_NO_CODE);
 
 static Npp32f * nppiMalloc_32f_C3_unavailable(void)
 {
 	return NULL;
 }
+CUDASTUB_FALLBACK_SAYS(nppiMalloc_32f_C3_unavailable, "returns NULL", CUDASTUB_SAYS_NO_CODE);
 
 static Npp32f * nppiMalloc_32f_C4_unavailable(void)
 {
 	return NULL;
 }
+CUDASTUB_FALLBACK_SAYS(nppiMalloc_32f_C4_unavailable, "returns NULL", CUDASTUB_SAYS_NO_CODE);
 
 static Npp32fc * nppiMalloc_32fc_C1_unavailable(void)
 {
 	return NULL;
 }
+CUDASTUB_FALLBACK_SAYS(nppiMalloc_32fc_C1_unavailable, "returns NULL", CUDASTUB_SAYS_NO_CODE);
 
 static Npp32fc * nppiMalloc_32fc_C2_unavailable(void)
 {
 	return NULL;
 }
+CUDASTUB_FALLBACK_SAYS(nppiMalloc_32fc_C2_unavailable, "returns NULL", CUDASTUB_SAYS_NO_CODE);
 
 static Npp32fc * nppiMalloc_32fc_C3_unavailable(void)
 {
 	return NULL;
 }
+CUDASTUB_FALLBACK_SAYS(nppiMalloc_32fc_C3_unavailable, "returns NULL", CUDASTUB_SAYS_NO_CODE);
 
 static Npp32fc * nppiMalloc_32fc_C4_unavailable(void)
 {
 	return NULL;
 }
+CUDASTUB_FALLBACK_SAYS(nppiMalloc_32fc_C4_unavailable, "returns NULL", CUDASTUB_SAYS_NO_CODE);
 
 static Npp32s * nppiMalloc_32s_C1_unavailable(void)
 {
 	return NULL;
 }
+CUDASTUB_FALLBACK_SAYS(nppiMalloc_32s_C1_unavailable, "returns NULL", CUDASTUB_SAYS_NO_CODE);
 
 static Npp32s * nppiMalloc_32s_C3_unavailable(void)
 {
 	return NULL;
 }
+CUDASTUB_FALLBACK_SAYS(nppiMalloc_32s_C3_unavailable, "returns NULL", CUDASTUB_SAYS_NO_CODE);
 
 static Npp32s * nppiMalloc_32s_C4_unavailable(void)
 {
 	return NULL;
 }
+CUDASTUB_FALLBACK_SAYS(nppiMalloc_32s_C4_unavailable, "returns NULL", CUDASTUB_SAYS_NO_CODE);
 
 static Npp32sc * nppiMalloc_32sc_C1_unavailable(void)
 {
 	return NULL;
 }
+CUDASTUB_FALLBACK_SAYS(nppiMalloc_32sc_C1_unavailable, "returns NULL", CUDASTUB_SAYS_NO_CODE);
 
 static Npp32sc * nppiMalloc_32sc_C2_unavailable(void)
 {
 	return NULL;
 }
+CUDASTUB_FALLBACK_SAYS(nppiMalloc_32sc_C2_unavailable, "returns NULL", CUDASTUB_SAYS_NO_CODE);
 
 static Npp32sc * nppiMalloc_32sc_C3_unavailable(void)
 {
 	return NULL;
 }
+CUDASTUB_FALLBACK_SAYS(nppiMalloc_32sc_C3_unavailable, "returns NULL", CUDASTUB_SAYS_NO_CODE);
 
 static Npp32sc * nppiMalloc_32sc_C4_unavailable(void)
 {
 	return NULL;
 }
+CUDASTUB_FALLBACK_SAYS(nppiMalloc_32sc_C4_unavailable, "returns NULL", CUDASTUB_SAYS_NO_CODE);
 
 static Npp8u * nppiMalloc_8u_C1_unavailable(void)
 {
 	return NULL;
 }
+CUDASTUB_FALLBACK_SAYS(nppiMalloc_8u_C1_unavailable, "returns NULL", CUDASTUB_SAYS_NO_CODE);
 
 static Npp8u * nppiMalloc_8u_C2_unavailable(void)
 {
 	return NULL;
 }
+CUDASTUB_FALLBACK_SAYS(nppiMalloc_8u_C2_unavailable, "returns NULL", CUDASTUB_SAYS_NO_CODE);
 
 static Npp8u * nppiMalloc_8u_C3_unavailable(void)
 {
 	return NULL;
 }
+CUDASTUB_FALLBACK_SAYS(nppiMalloc_8u_C3_unavailable, "returns NULL", CUDASTUB_SAYS_NO_CODE);
 
 static Npp8u * nppiMalloc_8u_C4_unavailable(void)
 {
 	return NULL;
 }
+CUDASTUB_FALLBACK_SAYS(nppiMalloc_8u_C4_unavailable, "returns NULL", CUDASTUB_SAYS_NO_CODE);
 
 /* The names of NppStatus's values in the headers of this ABI. */
 const char *cudastub_nppisu_result_name(int code)

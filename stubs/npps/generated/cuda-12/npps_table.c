@@ -22,71 +22,85 @@ static Npp16s * nppsMalloc_16s_unavailable(void)
 {
 	return NULL;
 }
+CUDASTUB_FALLBACK_SAYS(nppsMalloc_16s_unavailable, "returns NULL", CUDASTUB_SAYS_NO_CODE);
 
 static Npp16sc * nppsMalloc_16sc_unavailable(void)
 {
 	return NULL;
 }
+CUDASTUB_FALLBACK_SAYS(nppsMalloc_16sc_unavailable, "returns NULL", CUDASTUB_SAYS_NO_CODE);
 
 static Npp16u * nppsMalloc_16u_unavailable(void)
 {
 	return NULL;
 }
+CUDASTUB_FALLBACK_SAYS(nppsMalloc_16u_unavailable, "returns NULL", CUDASTUB_SAYS_NO_CODE);
 
 static Npp32f * nppsMalloc_32f_unavailable(void)
 {
 	return NULL;
 }
+CUDASTUB_FALLBACK_SAYS(nppsMalloc_32f_unavailable, "returns NULL", CUDASTUB_SAYS_NO_CODE);
 
 static Npp32fc * nppsMalloc_32fc_unavailable(void)
 {
 	return NULL;
 }
+CUDASTUB_FALLBACK_SAYS(nppsMalloc_32fc_unavailable, "returns NULL", CUDASTUB_SAYS_NO_CODE);
 
 static Npp32s * nppsMalloc_32s_unavailable(void)
 {
 	return NULL;
 }
+CUDASTUB_FALLBACK_SAYS(nppsMalloc_32s_unavailable, "returns NULL", CUDASTUB_SAYS_NO_CODE);
 
 static Npp32sc * nppsMalloc_32sc_unavailable(void)
 {
 	return NULL;
 }
+CUDASTUB_FALLBACK_SAYS(nppsMalloc_32sc_unavailable, "returns NULL", CUDASTUB_SAYS_NO_CODE);
 
 static Npp32u * nppsMalloc_32u_unavailable(void)
 {
 	return NULL;
 }
+CUDASTUB_FALLBACK_SAYS(nppsMalloc_32u_unavailable, "returns NULL", CUDASTUB_SAYS_NO_CODE);
 
 static Npp64f * nppsMalloc_64f_unavailable(void)
 {
 	return NULL;
 }
+CUDASTUB_FALLBACK_SAYS(nppsMalloc_64f_unavailable, "returns NULL", CUDASTUB_SAYS_NO_CODE);
 
 static Npp64fc * nppsMalloc_64fc_unavailable(void)
 {
 	return NULL;
 }
+CUDASTUB_FALLBACK_SAYS(nppsMalloc_64fc_unavailable, "returns NULL", CUDASTUB_SAYS_NO_CODE);
 
 static Npp64s * nppsMalloc_64s_unavailable(void)
 {
 	return NULL;
 }
+CUDASTUB_FALLBACK_SAYS(nppsMalloc_64s_unavailable, "returns NULL", CUDASTUB_SAYS_NO_CODE);
 
 static Npp64sc * nppsMalloc_64sc_unavailable(void)
 {
 	return NULL;
 }
+CUDASTUB_FALLBACK_SAYS(nppsMalloc_64sc_unavailable, "returns NULL", CUDASTUB_SAYS_NO_CODE);
 
 static Npp8s * nppsMalloc_8s_unavailable(void)
 {
 	return NULL;
 }
+CUDASTUB_FALLBACK_SAYS(nppsMalloc_8s_unavailable, "returns NULL", CUDASTUB_SAYS_NO_CODE);
 
 static Npp8u * nppsMalloc_8u_unavailable(void)
 {
 	return NULL;
 }
+CUDASTUB_FALLBACK_SAYS(nppsMalloc_8u_unavailable, "returns NULL", CUDASTUB_SAYS_NO_CODE);
 
 /* The names of NppStatus's values in the headers of this ABI. */
 const char *cudastub_npps_result_name(int code)

@@ -28,6 +28,7 @@ static const char * nvFatbinGetErrorString_unavailable(nvFatbinResult a0)
 	name = cudastub_nvfatbin_result_name((int)a0);
 	return name ? name : "unrecognized status code";
 }
+CUDASTUB_FALLBACK_SAYS(nvFatbinGetErrorString_unavailable, "gives what was searched for the stub's own code, else the code's name", CUDASTUB_SAYS_NO_CODE);
 
 static nvFatbinResult nvFatbinVersion_unavailable(unsigned int *major, unsigned int *minor)
 {
@@ -40,6 +41,7 @@ static nvFatbinResult nvFatbinVersion_unavailable(unsigned int *major, unsigned 
 	return (nvFatbinResult)cudastub_loader_unavailable(&cudastub_nvfatbin_library,
 						&cudastub_nvfatbin_rows[F_nvFatbinVersion].gate);
 }
+CUDASTUB_FALLBACK_SAYS(nvFatbinVersion_unavailable, "sets its outputs to 0 and returns", CUDASTUB_SAYS_CODE);
 
 /* The names of nvFatbinResult's values in the headers of this ABI. */
 const char *cudastub_nvfatbin_result_name(int code)

@@ -29,6 +29,7 @@ static nvJitLinkResult nvJitLinkVersion_unavailable(unsigned int *major, unsigne
 	return (nvJitLinkResult)cudastub_loader_unavailable(&cudastub_nvjitlink_library,
 						&cudastub_nvjitlink_rows[F_nvJitLinkVersion].gate);
 }
+CUDASTUB_FALLBACK_SAYS(nvJitLinkVersion_unavailable, "sets its outputs to 0 and returns", CUDASTUB_SAYS_CODE);
 
 /* The names of nvJitLinkResult's values in the headers of this ABI. */
 const char *cudastub_nvjitlink_result_name(int code)

@@ -27,6 +27,7 @@ static nvjpegStatus_t nvjpegGetCudartProperty_unavailable(libraryPropertyType ty
 	return (nvjpegStatus_t)cudastub_loader_unavailable(&cudastub_nvjpeg_library,
 						&cudastub_nvjpeg_rows[F_nvjpegGetCudartProperty].gate);
 }
+CUDASTUB_FALLBACK_SAYS(nvjpegGetCudartProperty_unavailable, "sets its outputs to 0 and returns", CUDASTUB_SAYS_CODE);
 
 static nvjpegStatus_t nvjpegGetProperty_unavailable(libraryPropertyType type, int *value)
 {
@@ -37,6 +38,7 @@ static nvjpegStatus_t nvjpegGetProperty_unavailable(libraryPropertyType type, in
 	return (nvjpegStatus_t)cudastub_loader_unavailable(&cudastub_nvjpeg_library,
 						&cudastub_nvjpeg_rows[F_nvjpegGetProperty].gate);
 }
+CUDASTUB_FALLBACK_SAYS(nvjpegGetProperty_unavailable, "sets its outputs to 0 and returns", CUDASTUB_SAYS_CODE);
 
 /* The names of nvjpegStatus_t's values in the headers of this ABI. */
 const char *cudastub_nvjpeg_result_name(int code)

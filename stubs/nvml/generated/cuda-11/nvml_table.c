@@ -26,6 +26,7 @@ static nvmlReturn_t nvmlDeviceGetCount_unavailable(unsigned int *deviceCount)
 	return (nvmlReturn_t)cudastub_loader_unavailable(&cudastub_nvml_library,
 						&cudastub_nvml_rows[F_nvmlDeviceGetCount].gate);
 }
+CUDASTUB_FALLBACK_SAYS(nvmlDeviceGetCount_unavailable, "sets its outputs to 0 and returns", CUDASTUB_SAYS_CODE);
 
 static nvmlReturn_t nvmlDeviceGetCount_v2_unavailable(unsigned int *deviceCount)
 {
@@ -35,6 +36,7 @@ static nvmlReturn_t nvmlDeviceGetCount_v2_unavailable(unsigned int *deviceCount)
 	return (nvmlReturn_t)cudastub_loader_unavailable(&cudastub_nvml_library,
 						&cudastub_nvml_rows[F_nvmlDeviceGetCount_v2].gate);
 }
+CUDASTUB_FALLBACK_SAYS(nvmlDeviceGetCount_v2_unavailable, "sets its outputs to 0 and returns", CUDASTUB_SAYS_CODE);
 
 static const char * nvmlErrorString_unavailable(nvmlReturn_t a0)
 {
@@ -46,6 +48,7 @@ static const char * nvmlErrorString_unavailable(nvmlReturn_t a0)
 	name = cudastub_nvml_result_name((int)a0);
 	return name ? name : "unrecognized status code";
 }
+CUDASTUB_FALLBACK_SAYS(nvmlErrorString_unavailable, "gives what was searched for the stub's own code, else the code's name", CUDASTUB_SAYS_NO_CODE);
 
 static nvmlReturn_t nvmlSystemGetCudaDriverVersion_unavailable(int *cudaDriverVersion)
 {
@@ -55,6 +58,7 @@ static nvmlReturn_t nvmlSystemGetCudaDriverVersion_unavailable(int *cudaDriverVe
 	return (nvmlReturn_t)cudastub_loader_unavailable(&cudastub_nvml_library,
 						&cudastub_nvml_rows[F_nvmlSystemGetCudaDriverVersion].gate);
 }
+CUDASTUB_FALLBACK_SAYS(nvmlSystemGetCudaDriverVersion_unavailable, "sets its outputs to 0 and returns", CUDASTUB_SAYS_CODE);
 
 static nvmlReturn_t nvmlSystemGetCudaDriverVersion_v2_unavailable(int *cudaDriverVersion)
 {
@@ -64,6 +68,7 @@ static nvmlReturn_t nvmlSystemGetCudaDriverVersion_v2_unavailable(int *cudaDrive
 	return (nvmlReturn_t)cudastub_loader_unavailable(&cudastub_nvml_library,
 						&cudastub_nvml_rows[F_nvmlSystemGetCudaDriverVersion_v2].gate);
 }
+CUDASTUB_FALLBACK_SAYS(nvmlSystemGetCudaDriverVersion_v2_unavailable, "sets its outputs to 0 and returns", CUDASTUB_SAYS_CODE);
 
 /* The names of nvmlReturn_t's values in the headers of this ABI. */
 const char *cudastub_nvml_result_name(int code)

@@ -24,6 +24,7 @@ static nvtxDomainHandle_t nvtxDomainCreateA_unavailable(void)
 	memset(&zero, 0, sizeof zero);
 	return zero;
 }
+CUDASTUB_FALLBACK_SAYS(nvtxDomainCreateA_unavailable, "returns a zeroed nvtxDomainHandle_t", CUDASTUB_SAYS_NO_CODE);
 
 static nvtxDomainHandle_t nvtxDomainCreateW_unavailable(void)
 {
@@ -31,16 +32,19 @@ static nvtxDomainHandle_t nvtxDomainCreateW_unavailable(void)
 	memset(&zero, 0, sizeof zero);
 	return zero;
 }
+CUDASTUB_FALLBACK_SAYS(nvtxDomainCreateW_unavailable, "returns a zeroed nvtxDomainHandle_t", CUDASTUB_SAYS_NO_CODE);
 
 static int nvtxDomainRangePop_unavailable(void)
 {
 	return NVTX_NO_PUSH_POP_TRACKING;
 }
+CUDASTUB_FALLBACK_SAYS(nvtxDomainRangePop_unavailable, "returns NVTX_NO_PUSH_POP_TRACKING", CUDASTUB_SAYS_NO_CODE);
 
 static int nvtxDomainRangePushEx_unavailable(void)
 {
 	return NVTX_NO_PUSH_POP_TRACKING;
 }
+CUDASTUB_FALLBACK_SAYS(nvtxDomainRangePushEx_unavailable, "returns NVTX_NO_PUSH_POP_TRACKING", CUDASTUB_SAYS_NO_CODE);
 
 static nvtxStringHandle_t nvtxDomainRegisterStringA_unavailable(void)
 {
@@ -48,6 +52,7 @@ static nvtxStringHandle_t nvtxDomainRegisterStringA_unavailable(void)
 	memset(&zero, 0, sizeof zero);
 	return zero;
 }
+CUDASTUB_FALLBACK_SAYS(nvtxDomainRegisterStringA_unavailable, "returns a zeroed nvtxStringHandle_t", CUDASTUB_SAYS_NO_CODE);
 
 static nvtxStringHandle_t nvtxDomainRegisterStringW_unavailable(void)
 {
@@ -55,6 +60,7 @@ static nvtxStringHandle_t nvtxDomainRegisterStringW_unavailable(void)
 	memset(&zero, 0, sizeof zero);
 	return zero;
 }
+CUDASTUB_FALLBACK_SAYS(nvtxDomainRegisterStringW_unavailable, "returns a zeroed nvtxStringHandle_t", CUDASTUB_SAYS_NO_CODE);
 
 static nvtxResourceHandle_t nvtxDomainResourceCreate_unavailable(void)
 {
@@ -62,6 +68,7 @@ static nvtxResourceHandle_t nvtxDomainResourceCreate_unavailable(void)
 	memset(&zero, 0, sizeof zero);
 	return zero;
 }
+CUDASTUB_FALLBACK_SAYS(nvtxDomainResourceCreate_unavailable, "returns a zeroed nvtxResourceHandle_t", CUDASTUB_SAYS_NO_CODE);
 
 static nvtxSyncUser_t nvtxDomainSyncUserCreate_unavailable(void)
 {
@@ -69,26 +76,31 @@ static nvtxSyncUser_t nvtxDomainSyncUserCreate_unavailable(void)
 	memset(&zero, 0, sizeof zero);
 	return zero;
 }
+CUDASTUB_FALLBACK_SAYS(nvtxDomainSyncUserCreate_unavailable, "returns a zeroed nvtxSyncUser_t", CUDASTUB_SAYS_NO_CODE);
 
 static int nvtxRangePop_unavailable(void)
 {
 	return NVTX_NO_PUSH_POP_TRACKING;
 }
+CUDASTUB_FALLBACK_SAYS(nvtxRangePop_unavailable, "returns NVTX_NO_PUSH_POP_TRACKING", CUDASTUB_SAYS_NO_CODE);
 
 static int nvtxRangePushA_unavailable(void)
 {
 	return NVTX_NO_PUSH_POP_TRACKING;
 }
+CUDASTUB_FALLBACK_SAYS(nvtxRangePushA_unavailable, "returns NVTX_NO_PUSH_POP_TRACKING", CUDASTUB_SAYS_NO_CODE);
 
 static int nvtxRangePushEx_unavailable(void)
 {
 	return NVTX_NO_PUSH_POP_TRACKING;
 }
+CUDASTUB_FALLBACK_SAYS(nvtxRangePushEx_unavailable, "returns NVTX_NO_PUSH_POP_TRACKING", CUDASTUB_SAYS_NO_CODE);
 
 static int nvtxRangePushW_unavailable(void)
 {
 	return NVTX_NO_PUSH_POP_TRACKING;
 }
+CUDASTUB_FALLBACK_SAYS(nvtxRangePushW_unavailable, "returns NVTX_NO_PUSH_POP_TRACKING", CUDASTUB_SAYS_NO_CODE);
 
 /* The names of none's values in the headers of this ABI. */
 const char *cudastub_nvtoolsext_result_name(int code)
