@@ -39,6 +39,8 @@ struct rp_program {
 	 * as shipped cannot start: one with no GPU, as the stubs promise. */
 	int no_gpu_reference;
 	const char *cuda_said; /* a line a run on no GPU prints */
+	/* lines that start so differ from run to run (a time): left out */
+	const char *unstable;
 	/* NVIDIA's error string that the reference prints, or NULL: where no
 	 * library is found, the stub's string for the same code says so, and
 	 * what was searched, instead (the stub's contract) */

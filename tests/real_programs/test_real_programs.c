@@ -159,20 +159,23 @@ static void replace_all(char *text, size_t size, const char *what, const char *b
 }
 
 /* What a run printed, comparable between runs: stdout then stderr, the
- * stub's own log lines left out, the trees' paths and the run's folder
- * named, clock times (HH:MM:SS) and dates' days made "<time>". */
-static void normalise(const struct ts_child *c, const char *dir, char *out, size_t size)
+ * stub's own log lines and the program's unstable ones left out, the trees' paths and the run's
+ * folder named, clock times (HH:MM:SS) and dates' days made "<time>". */
+static void normalise(const struct rp_program *p, const struct ts_child *c, const char *dir,
+		      char *out, size_t size)
 {
 	const char *parts[2] = {c->out, c->err};
 
 	snprintf(out, size, "exit %d\n", c->exit_code);
-	for (int p = 0; p < 2; p++) {
-		strncat(out, p ? "--- stderr\n" : "--- stdout\n", size - strlen(out) - 1);
-		for (const char *line = parts[p]; *line;) {
+	for (int part = 0; part < 2; part++) {
+		strncat(out, part ? "--- stderr\n" : "--- stdout\n", size - strlen(out) - 1);
+		for (const char *line = parts[part]; *line;) {
 			const char *end = strchr(line, '\n');
 			size_t len = end ? (size_t)(end - line + 1) : strlen(line);
 
-			if (strncmp(line, "cudastub[", 9) && strlen(out) + len + 1 < size)
+			if (strncmp(line, "cudastub[", 9) &&
+			    (!p->unstable || strncmp(line, p->unstable, strlen(p->unstable))) &&
+			    strlen(out) + len + 1 < size)
 				strncat(out, line, len);
 			line += len;
 		}
@@ -520,7 +523,7 @@ static int run_as_shipped(const struct rp_program *p)
 		runs++;
 		describe(&r, what, sizeof what);
 		shipped_started[m] = !could_not_start(&c);
-		normalise(&c, dir, shipped_text[m], sizeof shipped_text[m]);
+		normalise(p, &c, dir, shipped_text[m], sizeof shipped_text[m]);
 		if (can_start) {
 			if (loader_failed(&c) || c.exit_code == 127) {
 				show_difference(what, "(a start)", shipped_text[m]);
@@ -565,7 +568,7 @@ static void run_through_stubs(const struct rp_program *p, int machine)
 			char prefix[64], line[256];
 			int same;
 
-			normalise(&c, dir, text, sizeof text);
+			normalise(p, &c, dir, text, sizeof text);
 			if (strstr(text, "cudastub: no usable ")) {
 				name_error_strings(text, sizeof text, NULL);
 				want = no_library;
