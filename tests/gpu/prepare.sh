@@ -1,12 +1,26 @@
 #!/usr/bin/env bash
-# Prepares the GPU suite on a machine without a GPU: the end-to-end CUDA
-# programs of tests/e2e/programs, built by nvcc for the GPUs of today
-# (SASS for sm_80 and sm_90, PTX for compute_90) twice, linked to NVIDIA's
-# libcudart.so.13 and to the stub, with a RUNPATH of $ORIGIN/../lib; and in
-# lib/ the stubs and NVIDIA's runtime (the toolkit's 13 and, when the
-# fixture is there, Debian's 12.4 in lib12/). Nothing of NVIDIA's is
-# committed: OUT is an ignored folder that travels to the GPU machine,
-# where tests/gpu/run.sh runs it.
+# Prepares the GPU suite, on a machine without a GPU: every program of the
+# suite, built for the GPUs of today (SASS for sm_80 and sm_90, PTX for
+# compute_90), in four variants, into OUT, a folder that travels to the
+# GPU machine, where tests/gpu/run.sh OUT runs it:
+#   programs/<case>_real      linked to NVIDIA's libraries
+#   programs/<case>_stub      linked to the stubs (the link target)
+#   patched/<case>            <case>_real after `cudastub patch`
+#   (shim)                    <case>_real, run.sh putting shim/ first
+# The cases: the end-to-end programs of tests/e2e/programs (launches after
+# a deferred registration, __device__/__constant__/__managed__ variables,
+# -rdc=true, per-thread default stream, a plugin loaded after the first
+# call, a program that makes no CUDA call), and those of
+# tests/gpu/programs (sixteen threads' first calls at once; NVRTC, then
+# the driver; NVRTC's LTO IR linked by nvJitLink; cuBLAS, cuFFT, cuRAND,
+# cuSPARSE, cuSOLVER; the device's properties from the 13.0, 12.4 and 11.8
+# ABIs' builds; the cost of a call). Each checks its own results.
+#
+# In OUT/lib the stubs and NVIDIA's libcudart.so.13, in lib-abi12 and
+# lib-abi11 the runtime stubs of those ABIs, in shim/ the shims, in lib12/
+# Debian's 12.4 runtime (when its fixture is here). Nothing of NVIDIA's
+# but the 700 KB runtime is copied: the other libraries the programs link
+# are found on the GPU machine (CUDA_HOME/lib64). OUT is about 15 MB.
 #
 #   tests/gpu/prepare.sh BUILD_DIR OUT [NVCC]
 set -euo pipefail
@@ -14,18 +28,29 @@ build=$(cd "$1" && pwd)
 out=$2
 nvcc=${3:-/usr/local/cuda/bin/nvcc}
 here=$(cd "$(dirname "$0")" && pwd)
+src=$here/programs
 fixtures=${CUDASTUB_FIXTURES:-${XDG_CACHE_HOME:-$HOME/.cache}/cudastub-fixtures}
-runtime=$(dirname "$(readlink -f "$(dirname "$nvcc")/../lib64/libcudart.so.13")")
+toolkit=$(cd "$(dirname "$nvcc")/.." && pwd)
+lib64=$(dirname "$(readlink -f "$toolkit/lib64/libcudart.so.13")")
+cli=$build/tools/cli/cudastub
 
-rm -rf "$out" && mkdir -p "$out/lib" "$out/bin"
+rm -rf "$out" && mkdir -p "$out/lib" "$out/bin" "$out/programs" "$out/patched"
 out=$(cd "$out" && pwd)
-cp "$build/stubs/cudart/libcudart_stub.so" "$build/stubs/nvrtc/libnvrtc_stub.so" \
-  "$build/stubs/cuda_driver/libcuda_stub.so" "$out/lib/"
-cp -L "$runtime/libcudart.so.13" "$out/lib/"
+echo "gpu: the stubs and shims of $build"
+find "$build/stubs" -maxdepth 2 -name 'lib*_stub.so' -exec cp {} "$out/lib/" \;
+cp -r "$build/shim" "$out/shim"
+cp -L "$lib64/libcudart.so.13" "$out/lib/"
+for major in 12 11; do
+  if [ -e "$build/tests/abi-$major/libcudart_stub.so" ]; then
+    mkdir -p "$out/lib-abi$major"
+    cp "$build/tests/abi-$major/libcudart_stub.so" "$out/lib-abi$major/"
+  fi
+done
 if [ -e "$fixtures/cuda-12.4/usr/lib/x86_64-linux-gnu/libcudart.so.12" ]; then
   mkdir -p "$out/lib12"
   cp -L "$fixtures/cuda-12.4/usr/lib/x86_64-linux-gnu/libcudart.so.12" "$out/lib12/"
 fi
+
 # nvcc with the architectures of the GPUs the suite may meet
 cat >"$out/bin/nvcc" <<WRAP
 #!/bin/sh
@@ -33,12 +58,69 @@ exec '$nvcc' -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=s
   -gencode arch=compute_90,code=compute_90 "\$@"
 WRAP
 chmod +x "$out/bin/nvcc"
-echo "gpu: building the programs (nvcc, sm_80, sm_90, compute_90)"
+echo "gpu: building tests/e2e/programs (nvcc, sm_80, sm_90, compute_90)"
 "$here/../e2e/programs/build.sh" "$out/bin/nvcc" "$out/programs" "$out/lib" "$out/lib"
-rm -f "$out"/programs/*.o
+rm -f "$out"/programs/*.o "$out"/programs/many_kernels_* "$out"/programs/jit_real
+
+echo "gpu: building tests/gpu/programs"
+cd "$out/programs"
+declare -A libs=(
+  [blas]="-lcublas -lcudart"
+  [fft]="-lcufft -lcudart"
+  [rand]="-lcurand -lcudart"
+  [sparse]="-lcusparse -lcudart"
+  [solver]="-lcusolver -lcudart"
+  [driver_jit]="-lnvrtc -lcuda"
+  [lto]="-lnvrtc -lnvJitLink -lcuda"
+  [properties]="-lcudart"
+  [cost]="-lcudart"
+)
+# the stub of each NVIDIA library, by the -l name the program links
+stubbed() {
+  local l flags=()
+  for l in "$@"; do
+    case $l in
+      -lcuda) flags+=(-lcuda_stub) ;;
+      -lnvJitLink) flags+=(-lnvjitlink_stub) ;;
+      *) flags+=("${l}_stub") ;;
+    esac
+  done
+  echo "${flags[@]}"
+}
+c_flags=(-std=c11 -O2 -Wall -Wextra -Werror -I"$src" -isystem "$toolkit/include")
+for program in "${!libs[@]}"; do
+  # shellcheck disable=SC2086 # the -l flags are words
+  cc "${c_flags[@]}" "$src/$program.c" -o "${program}_real" \
+    -L"$lib64" -L"$lib64/stubs" ${libs[$program]} -lm
+  # shellcheck disable=SC2046
+  cc "${c_flags[@]}" "$src/$program.c" -o "${program}_stub" \
+    -L"$out/lib" $(stubbed ${libs[$program]}) -lm
+done
+"$out/bin/nvcc" -I"$src" "$src/threads.cu" -o threads_real -cudart shared -L"$out/lib"
+"$out/bin/nvcc" -I"$src" "$src/threads.cu" -o threads_stub -cudart none -L"$out/lib" \
+  -lcudart_stub
+# the device's properties through the other ABIs' runtime stubs
+for major in 12 11; do
+  version=$([ "$major" = 12 ] && echo 12.4 || echo 11.8)
+  headers=$fixtures/headers-$version/usr/include
+  if [ -d "$out/lib-abi$major" ] && [ -e "$headers/cuda_runtime_api.h" ]; then
+    cc -std=c11 -O2 -Wall -Wextra -Werror -I"$src" -isystem "$headers" "$src/properties.c" \
+      -o "properties_abi$major" \
+      -L"$out/lib-abi$major" -lcudart_stub
+    patchelf --set-rpath "\$ORIGIN/../lib-abi$major" "properties_abi$major"
+  fi
+done
 # relocatable: the folder travels
 for f in "$out"/programs/*; do
   [ -f "$f" ] && [ -x "$f" ] || continue
+  case $f in *_abi1[12]) continue ;; esac
   patchelf --set-rpath '$ORIGIN/../lib' "$f"
 done
+
+echo "gpu: cudastub patch of the programs linked to NVIDIA's libraries"
+for f in "$out"/programs/*_real "$out"/programs/libplugin_real.so; do
+  name=$(basename "$f")
+  cp "$f" "$out/patched/${name%_real}"
+done
+"$cli" patch --strict --stub-dir "$out/patched/lib" "$out/patched" >/dev/null
 du -sh "$out"

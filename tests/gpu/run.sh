@@ -1,62 +1,178 @@
 #!/usr/bin/env bash
-# The GPU suite, on a machine with an NVIDIA GPU and its driver: each
-# program tests/gpu/prepare.sh built runs linked to NVIDIA's libcudart
-# (<name>_real) and through the stub (<name>_stub, on the same
-# libcudart.so.13: CUDASTUB_CUDART_PATH); their outputs must be
-# the same, byte for byte (lazy's excepted: through the stub it maps no
-# libcudart, which is its point). Then the stub runs each program once
-# more on Debian's 12.4 runtime (CUDASTUB_CUDART_PATH), which no directly
-# linked nvcc 13 program can do: reported, not compared.
+# The GPU suite (tests/gpu/prepare.sh builds OUT): every case linked to
+# NVIDIA's libraries, then through the link-target stub, through the shims
+# and patched by `cudastub patch`, each output compared byte for byte with
+# the one linked to NVIDIA's. The device's properties are compared the
+# same way through the 12.4 and 11.8 ABIs' runtime stubs (translated
+# structs), every case runs once more through the stub on Debian's 12.4
+# runtime (reported), and the cost of a call is measured both ways.
 #
 #   tests/gpu/run.sh OUT
-# Exit 0 when every program matched, 1 otherwise, 2 with no GPU.
+#
+# NVIDIA's libraries come from OUT/lib (the runtime), CUDA_HOME/lib64
+# (default /usr/local/cuda/lib64) and the system's loader path; a case
+# whose libraries are not there is "not run". GPU_SUITE_EXTRA_LIBS: more
+# folders for the loader (a driver, on a machine without one).
+#
+# Prints one table: case x variant -> same / DIFFERS / not run. Exit 1 on
+# any difference, or where a GPU is present, on any case whose run linked
+# to NVIDIA's libraries failed; without a GPU, after the table (which
+# then compares the no-GPU path alone), exit 77, ctest's skip.
 set -uo pipefail
 out=$(cd "$1" && pwd)
-programs=(kernels managed rdc ptds plugin_host lazy)
-command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,driver_version,compute_cap \
-  --format=csv,noheader || { echo "gpu: no nvidia-smi"; exit 2; }
-cd "$out/programs"
-run() { # name variant: stdout and stderr, then the exit status
-  local args=()
-  [ "$1" = plugin_host ] && args=("$out/programs/libplugin_$2.so")
-  timeout 120 "./$1_$2" "${args[@]}" 2>&1
-  echo "exit: $?"
+cuda_libs=${CUDA_HOME:-/usr/local/cuda}/lib64
+extra=${GPU_SUITE_EXTRA_LIBS:-}
+path_of() { # the loader's path: first, then NVIDIA's folders
+  local p="$1:$out/lib:$cuda_libs"
+  [ -n "$extra" ] && p="$p:$extra"
+  echo "$p"
 }
-failed=0
-printf '| program | NVIDIA libcudart 13 | through the stub | same output | stub on 12.4 |\n'
-printf '| --- | --- | --- | --- | --- |\n'
-for p in "${programs[@]}"; do
-  (unset CUDASTUB_CUDART_PATH && run "$p" real) >"$out/$p.real"
-  # the stub on the very runtime the real run loads
-  (export CUDASTUB_CUDART_PATH=$out/lib/libcudart.so.13 && run "$p" stub) >"$out/$p.stub"
-  if [ -e "$out/lib12/libcudart.so.12" ]; then
-    (export CUDASTUB_CUDART_PATH=$out/lib12/libcudart.so.12 && run "$p" stub) >"$out/$p.stub12"
-    twelve=$(tail -n 1 "$out/$p.stub12")
-  else
-    twelve="(no 12.4 runtime)"
+
+if command -v nvidia-smi >/dev/null && gpu=$(nvidia-smi --query-gpu=name,driver_version \
+  --format=csv,noheader 2>/dev/null) && [ -n "$gpu" ]; then
+  have_gpu=1
+  echo "gpu: $gpu"
+else
+  have_gpu=0
+  echo "gpu: no GPU here (no nvidia-smi, or it lists none): only the no-GPU path is compared"
+fi
+
+# case -> the NVIDIA libraries it links (checked before it runs)
+declare -A needs=(
+  [kernels]=libcudart.so.13 [managed]=libcudart.so.13 [rdc]=libcudart.so.13
+  [ptds]=libcudart.so.13 [plugin_host]=libcudart.so.13 [lazy]=libcudart.so.13
+  [threads]=libcudart.so.13 [properties]=libcudart.so.13
+  [driver_jit]="libnvrtc.so.13 libcuda.so.1"
+  [lto]="libnvrtc.so.13 libnvJitLink.so.13 libcuda.so.1"
+  [blas]="libcublas.so.13 libcudart.so.13" [fft]="libcufft.so.12 libcudart.so.13"
+  [rand]="libcurand.so.10 libcudart.so.13" [sparse]="libcusparse.so.12 libcudart.so.13"
+  [solver]="libcusolver.so.12 libcudart.so.13" [cost]=libcudart.so.13
+)
+cases=(kernels managed rdc ptds plugin_host lazy threads driver_jit lto blas fft rand sparse
+  solver properties)
+
+# The first library of the case's list that the loader cannot find.
+missing() {
+  local lib dir
+  for lib in ${needs[$1]}; do
+    for dir in $out/lib $cuda_libs ${extra//:/ }; do
+      [ -e "$dir/$lib" ] && continue 2
+    done
+    ldconfig -p 2>/dev/null | grep -q " $lib " && continue
+    echo "$lib"
+    return
+  done
+}
+
+# run CASE VARIANT: its output, then its exit status
+run() {
+  local program args=() path
+  case $2 in
+    real) program=$out/programs/$1_real path=$(path_of "$out/lib") ;;
+    stub) program=$out/programs/$1_stub path=$(path_of "$out/lib") ;;
+    shim)
+      program=$out/programs/$1_real path=$(path_of "$out/shim")
+      # the driver's shim only for a program that itself needs libcuda.so.1
+      [[ " ${needs[$1]} " == *" libcuda.so.1 "* ]] && path=$(path_of "$out/shim:$out/shim/driver")
+      ;;
+    patched) program=$out/patched/$1 path=$(path_of "$out/patched/lib") ;;
+    abi12 | abi11) program=$out/programs/$1_$2 path=$(path_of "$out/lib-$2") ;;
+    on12) program=$out/programs/$1_stub path=$(path_of "$out/lib")
+      export CUDASTUB_CUDART_PATH=$out/lib12/libcudart.so.12 ;;
+  esac
+  if [ "$1" = plugin_host ]; then
+    case $2 in
+      stub | on12) args=("$out/programs/libplugin_stub.so") ;;
+      patched) args=("$out/patched/libplugin_real.so") ;;
+      *) args=("$out/programs/libplugin_real.so") ;;
+    esac
   fi
-  same=yes
-  if [ "$p" = lazy ]; then
-    # lazy's point: through the stub a program that makes no CUDA call maps
-    # no libcudart; linked to NVIDIA's it does
-    same="no, as meant"
-    grep -qx 'libcudart.so mapped: 0' "$out/$p.stub" &&
-      grep -qx 'libcudart.so mapped: 1' "$out/$p.real" || { same=NO; failed=1; }
-  else
-    cmp -s "$out/$p.real" "$out/$p.stub" || { same=NO; failed=1; }
+  # sh reports the status, a signal's too (128 + its number), where bash
+  # would also print its name to the suite's own output
+  LD_LIBRARY_PATH=$path timeout 120 sh -c '"$@" 2>&1; echo "exit status: $?"' sh \
+    "$program" "${args[@]}"
+  unset CUDASTUB_CUDART_PATH
+}
+
+differences=0 failures=0
+printf '\n| case | NVIDIA'"'"'s | link-target stub | shim | patched | other ABIs | stub on 12.4 |\n'
+printf '| --- | --- | --- | --- | --- | --- | --- |\n'
+for c in "${cases[@]}"; do
+  lacking=$(missing "$c")
+  if [ -n "$lacking" ]; then
+    printf '| %s | not run (no %s) | | | | | |\n' "$c" "$lacking"
+    continue
   fi
-  printf '| %s | %s | %s | %s | %s |\n' "$p" "$(tail -n 1 "$out/$p.real")" \
-    "$(tail -n 1 "$out/$p.stub")" "$same" "$twelve"
-done
-for p in "${programs[@]}"; do
-  if [ "$p" != lazy ] && ! cmp -s "$out/$p.real" "$out/$p.stub"; then
-    echo "== $p: NVIDIA's run, then the stub's"
-    diff "$out/$p.real" "$out/$p.stub" | head -40
+  run "$c" real >"$out/$c.real"
+  real_status=$(tail -n 1 "$out/$c.real")
+  [ "$real_status" = "exit status: 0" ] || failures=$((failures + 1))
+  cells=()
+  for v in stub shim patched; do
+    run "$c" "$v" >"$out/$c.$v"
+    if [ "$c" = lazy ] && [ "$v" != shim ]; then
+      # lazy's point: through the stub, a program that makes no CUDA call
+      # maps no libcudart; linked to NVIDIA's (or its shim) it does
+      grep -qx 'libcudart.so mapped: 0' "$out/$c.$v" && cells+=("same, none mapped") ||
+        { cells+=("DIFFERS"); differences=$((differences + 1)); }
+    elif cmp -s "$out/$c.real" "$out/$c.$v"; then
+      cells+=("same")
+    else
+      cells+=("DIFFERS")
+      differences=$((differences + 1))
+    fi
+  done
+  abis=""
+  if [ "$c" = properties ]; then
+    for v in abi12 abi11; do
+      [ -x "$out/programs/properties_$v" ] || { abis="$abis $v: not built;"; continue; }
+      run "$c" "$v" >"$out/$c.$v"
+      if cmp -s "$out/$c.real" "$out/$c.$v"; then
+        abis="$abis $v: same;"
+      else
+        abis="$abis $v: DIFFERS;"
+        differences=$((differences + 1))
+      fi
+    done
   fi
+  on12="(no 12.4 runtime)"
+  if [ -e "$out/lib12/libcudart.so.12" ] && [[ " ${needs[$c]} " == *" libcudart.so.13 "* ]]; then
+    run "$c" on12 >"$out/$c.on12"
+    on12=$(tail -n 1 "$out/$c.on12")
+  fi
+  printf '| %s | %s | %s | %s | %s | %s | %s |\n' "$c" "$real_status" "${cells[0]}" \
+    "${cells[1]}" "${cells[2]}" "${abis:- }" "$on12"
 done
-for p in "${programs[@]}"; do
-  echo "== $p, NVIDIA's run"
-  head -40 "$out/$p.real"
-  [ -e "$out/$p.stub12" ] && { echo "== $p, the stub on 12.4"; head -20 "$out/$p.stub12"; }
+
+# the cost of a call on this host, NVIDIA's runtime against the stub
+if [ -z "$(missing cost)" ]; then
+  printf '\n| cost (wall time) | NVIDIA'"'"'s runtime | through the stub |\n| --- | --- | --- |\n'
+  run cost real >"$out/cost.real"
+  run cost stub >"$out/cost.stub"
+  for what in "first call" "per call"; do
+    printf '| %s | %s | %s |\n' "$what" "$(grep "^$what:" "$out/cost.real" | cut -d' ' -f3-)" \
+      "$(grep "^$what:" "$out/cost.stub" | cut -d' ' -f3-)"
+  done
+fi
+
+for c in "${cases[@]}"; do
+  for v in stub shim patched abi12 abi11; do
+    [ -e "$out/$c.$v" ] && [ "$c" != lazy ] || continue
+    cmp -s "$out/$c.real" "$out/$c.$v" && continue
+    echo "== $c: linked to NVIDIA's libraries, then $v"
+    diff "$out/$c.real" "$out/$c.$v" | head -40
+  done
 done
-exit $failed
+echo
+if [ "$differences" -gt 0 ]; then
+  echo "gpu: $differences variants print other than NVIDIA's libraries"
+  exit 1
+fi
+if [ "$have_gpu" = 0 ]; then
+  echo "gpu: no GPU: every variant printed what NVIDIA's libraries print without one (skipped)"
+  exit 77
+fi
+if [ "$failures" -gt 0 ]; then
+  echo "gpu: $failures cases failed linked to NVIDIA's libraries (see $out/<case>.real)"
+  exit 1
+fi
+echo "gpu: every case computed its results, the same in every variant"
