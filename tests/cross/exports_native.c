@@ -20,16 +20,20 @@
 #endif
 
 /* Every stub and shim the native build made, relative to its folder
- * (lib*_stub.so anywhere, every library under a shim folder), in names. */
+ * (lib*_stub.so anywhere, every library under a shim folder), in names;
+ * not those of the suites only a native build has (tests/CMakeLists.txt:
+ * the real programs' 11.8 set, the GPU suite's copies). */
 static int native_stubs(struct ts_names *names)
 {
 	char cmd[PATH_MAX + 128], line[PATH_MAX];
 	FILE *p;
 
-	snprintf(cmd, sizeof cmd,
-		 "cd '%s' && find . \\( -name 'lib*_stub.so' -o -path '*/shim/*' \\) -type f "
-		 "-name '*.so*' | sort",
-		 CROSS_NATIVE_BUILD);
+	snprintf(
+		cmd, sizeof cmd,
+		"cd '%s' && find . \\( -path ./tests/real_programs -o -path ./tests/gpu \\) -prune "
+		"-o \\( -name 'lib*_stub.so' -o -path '*/shim/*' \\) -type f -name '*.so*' -print "
+		"| sort",
+		CROSS_NATIVE_BUILD);
 	p = popen(cmd, "r");
 	if (!p)
 		return -1;
