@@ -7,38 +7,97 @@
  * the struct the stub translated from the runtime's own.
  */
 #include <cuda_runtime_api.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "gpu_check.h"
 
-#define SCALARS(X)                                                                                                  \
-	X(totalGlobalMem)                                                                                           \
-	X(sharedMemPerBlock) X(regsPerBlock) X(warpSize) X(memPitch) X(maxThreadsPerBlock) X(totalConstMem) X(      \
-		major) X(minor) X(textureAlignment) X(texturePitchAlignment) X(multiProcessorCount) X(integrated)   \
-		X(canMapHostMemory) X(concurrentKernels) X(ECCEnabled) X(pciBusID) X(pciDeviceID) X(                \
-			pciDomainID) X(tccDriver) X(asyncEngineCount) X(unifiedAddressing) X(memoryBusWidth)        \
-			X(l2CacheSize) X(persistingL2CacheMaxSize) X(maxThreadsPerMultiProcessor) X(                \
-				streamPrioritiesSupported) X(globalL1CacheSupported) X(localL1CacheSupported)       \
-				X(sharedMemPerMultiprocessor) X(regsPerMultiprocessor) X(                           \
-					managedMemory) X(isMultiGpuBoard) X(multiGpuBoardGroupID)                   \
-					X(hostNativeAtomicSupported) X(pageableMemoryAccess) X(                     \
-						concurrentManagedAccess) X(computePreemptionSupported)              \
-						X(canUseHostPointerForRegisteredMem) X(                             \
-							cooperativeLaunch) X(sharedMemPerBlockOptin)                \
-							X(pageableMemoryAccessUsesHostPageTables) X(                \
-								directManagedMemAccessFromHost)                     \
-								X(maxBlocksPerMultiProcessor) X(                    \
-									accessPolicyMaxWindowSize)                  \
-									X(reservedSharedMemPerBlock) X(             \
-										maxTexture1D) X(maxTexture1DMipmap) \
-										X(maxTextureCubemap) X(             \
-											maxSurface1D)               \
-											X(maxSurfaceCubemap)        \
-												X(surfaceAlignment)
-#define TRIPLES(X) X(maxThreadsDim) X(maxGridSize) X(maxTexture3D) X(maxSurface3D)
+/* A field of cudaDeviceProp: its name, where it is, and its size (an int,
+ * a size_t, or three ints). */
+struct field {
+	const char *name;
+	size_t offset, size;
+};
+#define FIELD(f)                                                                                   \
+	{                                                                                          \
+#f, offsetof(struct cudaDeviceProp, f), sizeof(((struct cudaDeviceProp *)0)->f)    \
+	}
+static const struct field fields[] = {
+	FIELD(totalGlobalMem),
+	FIELD(sharedMemPerBlock),
+	FIELD(regsPerBlock),
+	FIELD(warpSize),
+	FIELD(memPitch),
+	FIELD(maxThreadsPerBlock),
+	FIELD(totalConstMem),
+	FIELD(major),
+	FIELD(minor),
+	FIELD(textureAlignment),
+	FIELD(texturePitchAlignment),
+	FIELD(multiProcessorCount),
+	FIELD(integrated),
+	FIELD(canMapHostMemory),
+	FIELD(concurrentKernels),
+	FIELD(ECCEnabled),
+	FIELD(pciBusID),
+	FIELD(pciDeviceID),
+	FIELD(pciDomainID),
+	FIELD(tccDriver),
+	FIELD(asyncEngineCount),
+	FIELD(unifiedAddressing),
+	FIELD(memoryBusWidth),
+	FIELD(l2CacheSize),
+	FIELD(persistingL2CacheMaxSize),
+	FIELD(maxThreadsPerMultiProcessor),
+	FIELD(streamPrioritiesSupported),
+	FIELD(globalL1CacheSupported),
+	FIELD(localL1CacheSupported),
+	FIELD(sharedMemPerMultiprocessor),
+	FIELD(regsPerMultiprocessor),
+	FIELD(managedMemory),
+	FIELD(isMultiGpuBoard),
+	FIELD(multiGpuBoardGroupID),
+	FIELD(hostNativeAtomicSupported),
+	FIELD(pageableMemoryAccess),
+	FIELD(concurrentManagedAccess),
+	FIELD(computePreemptionSupported),
+	FIELD(canUseHostPointerForRegisteredMem),
+	FIELD(cooperativeLaunch),
+	FIELD(sharedMemPerBlockOptin),
+	FIELD(pageableMemoryAccessUsesHostPageTables),
+	FIELD(directManagedMemAccessFromHost),
+	FIELD(maxBlocksPerMultiProcessor),
+	FIELD(accessPolicyMaxWindowSize),
+	FIELD(reservedSharedMemPerBlock),
+	FIELD(maxTexture1D),
+	FIELD(maxTexture1DMipmap),
+	FIELD(maxTextureCubemap),
+	FIELD(maxSurface1D),
+	FIELD(maxSurfaceCubemap),
+	FIELD(surfaceAlignment),
+	FIELD(maxThreadsDim),
+	FIELD(maxGridSize),
+	FIELD(maxTexture3D),
+	FIELD(maxSurface3D),
+};
 
-#define PRINT_SCALAR(field) printf("%s: %lld\n", #field, (long long)p.field);
-#define PRINT_TRIPLE(field) printf("%s: %d %d %d\n", #field, p.field[0], p.field[1], p.field[2]);
+static void print_field(const struct cudaDeviceProp *p, const struct field *f)
+{
+	const char *at = (const char *)p + f->offset;
+	int ints[3];
+	size_t size;
+
+	if (f->size == sizeof size) {
+		memcpy(&size, at, sizeof size);
+		printf("%s: %zu\n", f->name, size);
+	} else if (f->size == sizeof ints) {
+		memcpy(ints, at, sizeof ints);
+		printf("%s: %d %d %d\n", f->name, ints[0], ints[1], ints[2]);
+	} else {
+		memcpy(ints, at, sizeof *ints);
+		printf("%s: %d\n", f->name, ints[0]);
+	}
+}
 
 int main(void)
 {
@@ -56,8 +115,8 @@ int main(void)
 	for (int i = 0; i < 16; i++)
 		printf(" %02x", (unsigned char)p.uuid.bytes[i]);
 	printf("\n");
-	SCALARS(PRINT_SCALAR)
-	TRIPLES(PRINT_TRIPLE)
+	for (size_t i = 0; i < sizeof fields / sizeof *fields; i++)
+		print_field(&p, &fields[i]);
 
 	for (int i = 0; i < 64; i++)
 		bytes[i] = i * i;
