@@ -503,7 +503,7 @@ static void show_difference(const char *what, const char *want, const char *got)
 /* ---- the tests ---- */
 
 static char shipped_text[MACHINES][16384];
-static int shipped_started[MACHINES];
+static int shipped_started[MACHINES], shipped_exit[MACHINES];
 
 static int runs, stubbed_runs, without_runtime, no_library_runs;
 
@@ -523,6 +523,7 @@ static int run_as_shipped(const struct rp_program *p)
 		runs++;
 		describe(&r, what, sizeof what);
 		shipped_started[m] = !could_not_start(&c);
+		shipped_exit[m] = c.exit_code;
 		normalise(p, &c, dir, shipped_text[m], sizeof shipped_text[m]);
 		if (can_start) {
 			if (loader_failed(&c) || c.exit_code == 127) {
@@ -542,13 +543,17 @@ static int run_as_shipped(const struct rp_program *p)
 	return 0;
 }
 
-static void run_through_stubs(const struct rp_program *p, int machine)
+/* Runs p through the stubs on machine; returns how many runs printed what
+ * they should. */
+static int run_through_stubs(const struct rp_program *p, int machine)
 {
 	static struct ts_child c;
 	static char text[16384], no_library[16384];
 	const struct rp_machine *m = &rp_machines[machine];
 	const char *reference = shipped_started[machine] ? shipped_text[machine]
 							 : shipped_text[p->no_gpu_reference];
+
+	int right = 0;
 
 	/* the same, where the stub found no library to answer with */
 	snprintf(no_library, sizeof no_library, "%s", reference);
@@ -560,7 +565,7 @@ static void run_through_stubs(const struct rp_program *p, int machine)
 			char what[256], dir[128];
 
 			if (run_program(&r, &c, dir, sizeof dir) != 0)
-				return;
+				return right;
 			runs++;
 			stubbed_runs++;
 			describe(&r, what, sizeof what);
@@ -577,6 +582,7 @@ static void run_through_stubs(const struct rp_program *p, int machine)
 			if (!same)
 				show_difference(what, want, text);
 			CU_ASSERT(same); /* through the stubs, what NVIDIA's libraries print */
+			right += same;
 			/* no library: the log says so, and what the probe returned */
 			snprintf(prefix, sizeof prefix, "cudastub[%s]: ", p->library);
 			snprintf(line, sizeof line, "%sno usable lib", prefix);
@@ -593,6 +599,7 @@ static void run_through_stubs(const struct rp_program *p, int machine)
 				CU_FAIL("the stub did not load the machine's runtime");
 			}
 		}
+	return right;
 }
 
 /* Whether an object ld.so initialised before the program's own code ran
@@ -653,8 +660,13 @@ static void check_nothing_at_main(const struct rp_program *p)
 	}
 }
 
+/* One row a program: as shipped, then how many of its six runs through
+ * the stubs on each machine printed what they should. */
+static char table[16][1024];
+
 static void test_programs(void)
 {
+	CU_ASSERT_FATAL(rp_program_count <= (int)(sizeof table / sizeof *table));
 	if (prepare() != 0)
 		goto out;
 	for (int m = 0; m < rp_machine_count; m++)
@@ -667,11 +679,25 @@ static void test_programs(void)
 	for (int i = 0; i < rp_program_count; i++) {
 		const struct rp_program *p = &rp_programs[i];
 		int before = stubbed_runs, before_no_library = no_library_runs;
+		char row[1024];
 
 		if (run_as_shipped(p) != 0)
 			goto out;
-		for (int m = 0; m < rp_machine_count; m++)
-			run_through_stubs(p, m);
+		snprintf(row, sizeof row, "| %s |", p->name);
+		for (int m = 0; m < rp_machine_count; m++) {
+			int right = run_through_stubs(p, m);
+
+			if (shipped_started[m] && shipped_exit[m] < 0)
+				snprintf(row + strlen(row), sizeof row - strlen(row),
+					 " ends on a signal; %d of 6 the same |", right);
+			else if (shipped_started[m])
+				snprintf(row + strlen(row), sizeof row - strlen(row),
+					 " exit %d; %d of 6 the same |", shipped_exit[m], right);
+			else
+				snprintf(row + strlen(row), sizeof row - strlen(row),
+					 " cannot start; %d of 6 as on no GPU |", right);
+		}
+		snprintf(table[i], sizeof table[i], "%s", row);
 		check_nothing_at_main(p);
 		/* the machine without CUDA: the stub found no library there */
 		CU_ASSERT(no_library_runs > before_no_library);
@@ -682,6 +708,16 @@ static void test_programs(void)
 	}
 	CU_ASSERT(without_runtime > 0);
 	printf("  %d runs in all, none crashed, hung or left a symbol unresolved\n", runs);
+	/* the table: as shipped, then the six runs through the stubs */
+	printf("\n| program |");
+	for (int m = 0; m < rp_machine_count; m++)
+		printf(" %s |", rp_machines[m].name);
+	printf("\n| --- |");
+	for (int m = 0; m < rp_machine_count; m++)
+		printf(" --- |");
+	printf("\n");
+	for (int i = 0; i < rp_program_count; i++)
+		printf("%s\n", table[i]);
 out:
 	if (*work)
 		ts_remove_tree(work);
