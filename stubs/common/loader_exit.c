@@ -230,7 +230,7 @@ static int register_handler(void)
 {
 	if (atomic_load(&handler_registered))
 		return 0;
-	if (atexit(exit_started) != 0)
+	if (cudastub_atexit(exit_started) != 0)
 		return -1;
 	atomic_store(&handler_registered, 1);
 	return 0;
@@ -239,7 +239,7 @@ static int register_handler(void)
 void cudastub_exit_loaded(void)
 {
 	/* no handler on failure: the one registered before the search stays */
-	(void)atexit(exit_started);
+	(void)cudastub_atexit(exit_started);
 }
 
 enum cudastub_exit_pass cudastub_exit_enter(void)

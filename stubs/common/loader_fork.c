@@ -21,7 +21,8 @@
  * next dl_iterate_phdr, or at a dlopen that adds a library.
  *
  * So every dlopen, dlclose and dl_iterate_phdr the stub makes passes a
- * gate, and fork() (pthread_atfork) closes it: the prepare handler marks a
+ * gate (and every atexit: cudastub_atexit, below), and fork()
+ * (pthread_atfork) closes it: the prepare handler marks a
  * fork pending, then waits until no stub call into the loader is in flight
  * and r_state reads consistent (which also covers other threads' mapping,
  * if not their relocation), for FORK_WAIT_MS at most. A stub call that
@@ -306,6 +307,29 @@ int cudastub_dl_iterate_phdr(int (*visit)(struct dl_phdr_info *, size_t, void *)
 	int caller = cancel_off(), me = cudastub_pid(), slot = enter(me);
 	int rc = dl_iterate_phdr(visit, data);
 
+	leave(slot, me);
+	cancel_restore(caller);
+	return rc;
+}
+
+/* The stub registers exit handlers at its first search and again once a
+ * library is loaded (loader_exit.c). glibc (2.36) leaves the lock of that
+ * list as it was in a forked child, so a child forked while another
+ * thread of its parent registered one waits for ever at its own next
+ * registration: 2 children in 8,000 fork storms did, their first call
+ * blocked in __internal_atexit once their search had loaded the runtime
+ * (tests/cudart/race_main.c). Through the gate, no fork goes ahead while
+ * the stub registers one; the guard is installed first, since the first
+ * registration comes before the first search. */
+int cudastub_atexit(void (*handler)(void))
+{
+	int caller, me, slot, rc;
+
+	cudastub_fork_guard_install();
+	caller = cancel_off();
+	me = cudastub_pid();
+	slot = enter(me);
+	rc = atexit(handler);
 	leave(slot, me);
 	cancel_restore(caller);
 	return rc;

@@ -18,6 +18,11 @@ CUDASTUB_HIDDEN void *cudastub_dlopen(const char *path, int flags);
 CUDASTUB_HIDDEN int cudastub_dlclose(void *handle);
 CUDASTUB_HIDDEN int cudastub_dl_iterate_phdr(int (*visit)(struct dl_phdr_info *, size_t, void *),
 					     void *data);
+/* atexit() through the same gate (it installs the guard first): glibc's
+ * fork() does not reset the lock of its list of exit handlers in the
+ * child, so a child forked while another thread registered one would wait
+ * for ever at its own next registration. */
+CUDASTUB_HIDDEN int cudastub_atexit(void (*handler)(void));
 /* Why no library can be loaded in this process, or NULL: a child that
  * fork() left with the dynamic loader mid-change (another thread of the
  * parent was in dlopen or dlclose), where the next dlopen would stop the
