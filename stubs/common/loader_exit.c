@@ -104,8 +104,11 @@
 static atomic_int exiting_pid;
 /* searches in flight: process id in the high half, count in the low */
 static atomic_ullong in_flight;
-/* 1 once the handler is registered (fork keeps it in a child) */
+/* 1 once the handler is registered (fork keeps it in a child), or once a
+ * child of fork() that registers none has begun a search */
 static atomic_int handler_registered;
+/* the process the stub was loaded in (its constructor) */
+static int loaded_in_pid;
 /* this thread's own searches in flight, and the process they count in */
 static _Thread_local int own_searches, own_pid;
 
@@ -205,6 +208,7 @@ __attribute__((constructor)) static void watch_main_thread_exit(void)
 {
 	int (*add_thread_destructor)(void (*)(void *), void *, void *);
 
+	loaded_in_pid = (int)getpid();
 	*(void **)&add_thread_destructor = dlsym(RTLD_DEFAULT, "__cxa_thread_atexit_impl");
 	if (add_thread_destructor)
 		add_thread_destructor(main_thread_ending, NULL, &__dso_handle);
@@ -224,12 +228,34 @@ int cudastub_exit_started(void)
 	return pid != 0 && pid == cudastub_pid(); /* no system call until exit */
 }
 
+/*
+ * A child of fork() registers no exit handler. glibc's fork() leaves the
+ * lock of the exit-handler list as the parent's other threads held it, and
+ * a parent thread's dlclose holds it (__cxa_finalize): such a child would
+ * wait for ever in its first call's registration. 8 to 14 of 60 children
+ * did in tests/loader/test_fork_plugins.c (gdb: __internal_atexit, on
+ * __exit_funcs_lock), which an earlier note took for a wait in dlopen.
+ * What a child keeps: the handler its parent registered, if its parent had
+ * searched, and the main thread's thread_local destructor (point 5), which
+ * fork() copies with the thread that forked. What it gives up: points 1 to
+ * 4 for a child whose parent never searched, when a thread other than the
+ * one that forked calls exit() while a first call loads.
+ */
+static int forked_child(void)
+{
+	return loaded_in_pid && cudastub_pid() != loaded_in_pid;
+}
+
 /* Registers the handler once; 0, or -1 when libc refused it. Racing
  * threads may both register: the second handler finds nothing to do. */
 static int register_handler(void)
 {
 	if (atomic_load(&handler_registered))
 		return 0;
+	if (forked_child()) {
+		atomic_store(&handler_registered, 1); /* a search begins: exit waits */
+		return 0;
+	}
 	if (cudastub_atexit(exit_started) != 0)
 		return -1;
 	atomic_store(&handler_registered, 1);
@@ -239,7 +265,8 @@ static int register_handler(void)
 void cudastub_exit_loaded(void)
 {
 	/* no handler on failure: the one registered before the search stays */
-	(void)cudastub_atexit(exit_started);
+	if (!forked_child())
+		(void)cudastub_atexit(exit_started);
 }
 
 enum cudastub_exit_pass cudastub_exit_enter(void)

@@ -71,17 +71,23 @@
  * stub's first call in each child forked meanwhile (no driver; the test
  * loader_fork_plugins): before, 18 of 30 children hung (their search's
  * walk of the loaded objects waited for the list lock the parent's dlopen
- * held; the issue saw ld.so's assertion, 14 of 150); now none is stopped
- * by ld.so, about 4 in 10 return the not-available code and the others
- * load as usual; linked directly, 150 of 150 run. Left: about 1 child in
- * 300 still waits for ever inside its dlopen, on that list lock, which the
- * parent held while r_state read consistent; nothing a process can read
- * tells that case apart. What such a child can do: anything that needs no
- * dlopen (what the parent had loaded before the fork, the stub's answers
- * without a library). What it cannot: load any library, the stub's or its
- * own (glibc stops it), so CUDA is unavailable there for the rest of its
- * life. A child that starts threads before its first call is not
- * recognised, and ld.so stops it as before.
+ * held; the issue saw ld.so's assertion, 14 of 150); then none was stopped
+ * by ld.so, some return the not-available code and the others load as
+ * usual; linked directly, 150 of 150 run. 8 to 14 of 60 still waited for
+ * ever, most of them not in dlopen, as was thought, but in the first
+ * call's atexit, on the lock of glibc's exit-handler list that the
+ * parent's dlclose held (loader_exit.c: a child registers no exit handler
+ * since). Left: 2 of 2,100 children (3 of 60 on a busy machine) wait for
+ * ever inside their dlopen, adding the library to the loader's list, for
+ * that list's lock, which the parent's dlopen or dlclose held while
+ * r_state read consistent; nothing a process can read tells that case
+ * apart. What such a child can do: anything that needs no dlopen. What it
+ * cannot: load any library. And a child loads a library that registers
+ * exit handlers while it loads (NVIDIA's C++ libraries do) only when no
+ * parent thread held that list's lock at the fork: the stub's own
+ * registrations pass the gate, other code's cannot be seen. A child that
+ * starts threads before its first call is not recognised as left
+ * mid-change, and ld.so stops it as before.
  *
  * The handlers are installed (pthread_once, which glibc restarts in a child
  * forked while it ran) before the first search, and by the runtime stub

@@ -8,9 +8,9 @@
  * ("Inconsistency detected by ld.so ... r_state == RT_CONSISTENT", exit
  * status 127). The stub then returns the not-available code with the
  * reason (stubs/common/loader_fork.c). Every child either loads the fake
- * or says why not; none is stopped by ld.so or killed, and at most one
- * is left waiting (a case no check can see, loader_fork.c): before the
- * check, about 6 in 10 were left waiting.
+ * or says why not; none is stopped by ld.so or killed, and few are left
+ * waiting (a case no check can see, loader_fork.c): 8 to 14 of 60 were,
+ * most in their exit-handler registration, before a child made none.
  *
  * FP_CHILDREN sets the number of children (the suite uses 60); FP_DIRECT
  * names a real libnvrtc to open instead of the stub, which a measurement
@@ -135,19 +135,21 @@ static void test_fork_during_plugin_loads(void)
 	TS_EXPECT_INT(label, &c, "failed", 0);
 	CU_ASSERT_EQUAL(ts_long(&c, "loaded") + ts_long(&c, "refused") + ts_long(&c, "hung"),
 			SUITE_CHILDREN);
-	/* some children still wait in their dlopen for the lock that the
-	 * parent's dlopen held while r_state read consistent, which no check
-	 * can see (loader_fork.c). How many depends on the machine, not on the
-	 * stub: 1 in 300 on a quiet machine once, 2 of 60 on a busy one, and 8
-	 * to 14 of 60 on this 2-core machine on 2026-11-26 with the stub of
-	 * that day and of the day before alike; under AddressSanitizer, whose
-	 * interceptors run in the child too, 1 to 6 of 60. Up to a third are
-	 * let pass, and said: that still tells the check's absence, when about
-	 * 6 in 10 waited. */
+	/* 8 to 14 of 60 waited for ever on this 2-core machine until
+	 * 2026-11-27, in their first call's atexit registration, on the lock
+	 * the parent's plugin thread held in dlclose (__cxa_finalize), which
+	 * glibc does not reset in a child; a child registers none since
+	 * (loader_exit.c). What is left is rarer: a child that waits in its
+	 * dlopen, adding the library to the loader's list, for the list's
+	 * lock that the parent's dlopen or dlclose held while r_state read
+	 * consistent, which no check can see (loader_fork.c): 2 of 2,100
+	 * children on a quiet machine, 3 of 60 in a run beside the rest of
+	 * the suite (ctest -j2). A sixth are let pass, and said: that still
+	 * tells the check's absence, when about 6 in 10 waited. */
 	if (ts_long(&c, "hung") > 0)
 		printf("  %ld child(ren) waited in dlopen for a loader lock the parent held\n",
 		       ts_long(&c, "hung"));
-	CU_ASSERT(ts_long(&c, "hung") >= 0 && ts_long(&c, "hung") <= SUITE_CHILDREN / 3);
+	CU_ASSERT(ts_long(&c, "hung") >= 0 && ts_long(&c, "hung") <= SUITE_CHILDREN / 6);
 }
 
 static void register_suites(void)
