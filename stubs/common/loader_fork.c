@@ -321,12 +321,14 @@ int cudastub_dl_iterate_phdr(int (*visit)(struct dl_phdr_info *, size_t, void *)
 /* The stub registers exit handlers at its first search and again once a
  * library is loaded (loader_exit.c). glibc (2.36) leaves the lock of that
  * list as it was in a forked child, so a child forked while another
- * thread of its parent registered one waits for ever at its own next
- * registration: 2 children in 8,000 fork storms did, their first call
+ * thread of its parent registered one waits for ever at any registration
+ * of its own: 2 children in 8,000 fork storms did, their first call
  * blocked in __internal_atexit once their search had loaded the runtime
- * (tests/cudart/race_main.c). Through the gate, no fork goes ahead while
- * the stub registers one; the guard is installed first, since the first
- * registration comes before the first search. */
+ * (tests/cudart/race_main.c). A child registers none of the stub's since
+ * (loader_exit.c), but the C++ libraries its first call loads register
+ * theirs. Through the gate, no fork goes ahead while the stub registers
+ * one; the guard is installed first, since the first registration comes
+ * before the first search. */
 int cudastub_atexit(void (*handler)(void))
 {
 	int caller, me, slot, rc;
