@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "test_support.h"
+#include "ts_exit_lock.h"
 
 /* The seam: once armed, the next compare-and-swap the gate makes on a mark
  * stops before it happens until the test lets it go, so the test can run a
@@ -177,51 +178,12 @@ static void test_fork_during_a_walk(void)
 
 /* ---- a fork while another thread registers an exit handler ---- */
 
-/* glibc's fork() resets neither the lock of its list of exit handlers nor
- * this stand-in for it: __cxa_atexit (which atexit calls) interposed, so
- * that one registration can be made slow, holding the lock, while the
- * test forks. Not under a sanitizer, whose runtime has an __cxa_atexit of
- * its own. */
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define SANITIZED 1
-#endif
-#endif
-
-#ifndef SANITIZED
-static pthread_mutex_t exit_list_lock = PTHREAD_MUTEX_INITIALIZER;
-static atomic_int slow_registration;
-static sem_t registering;
-
-int __cxa_atexit(void (*handler)(void *), void *arg, void *dso);
-int __cxa_atexit(void (*handler)(void *), void *arg, void *dso)
-{
-	static int (*real)(void (*)(void *), void *, void *);
-	int rc;
-
-	pthread_mutex_lock(&exit_list_lock);
-	if (atomic_exchange(&slow_registration, 0)) {
-		sem_post(&registering);
-		sleep_ms(100);
-	}
-	if (!real)
-		*(void **)&real = dlsym(RTLD_NEXT, "__cxa_atexit");
-	rc = real ? real(handler, arg, dso) : -1;
-	pthread_mutex_unlock(&exit_list_lock);
-	return rc;
-}
-
-static void at_exit_nothing(void)
-{
-}
-
+#if TS_EXIT_LOCK
 static void *register_slowly(void *arg)
 {
 	(void)arg;
-	atomic_store(&slow_registration, 1);
-	cudastub_atexit(at_exit_nothing);
+	ts_exit_hold_next_registration();
+	cudastub_atexit(ts_exit_nothing);
 	return NULL;
 }
 
@@ -234,13 +196,12 @@ static void test_fork_during_an_exit_registration(void)
 	int status = 0;
 	pid_t child;
 
-	sem_init(&registering, 0, 0);
 	pthread_create(&registrar, NULL, register_slowly, NULL);
-	sem_wait(&registering);
+	ts_exit_wait_until_held();
 	child = fork();
 	if (child == 0) {
 		alarm(10); /* a child left holding the lock waits for ever */
-		syscall(SYS_exit_group, atexit(at_exit_nothing) == 0 ? 0 : 1);
+		syscall(SYS_exit_group, atexit(ts_exit_nothing) == 0 ? 0 : 1);
 	}
 	CU_ASSERT_FATAL(child > 0);
 	CU_ASSERT_EQUAL(waitpid(child, &status, 0), child);
@@ -286,7 +247,7 @@ static void register_suites(void)
 		    test_loader_state_read_where_ld_so_keeps_it);
 	CU_add_test(s, "a child forked during a walk of the loaded libraries can walk them",
 		    test_fork_during_a_walk);
-#ifndef SANITIZED
+#if TS_EXIT_LOCK
 	CU_add_test(s, "a child forked while the stub registers an exit handler can register one",
 		    test_fork_during_an_exit_registration);
 #endif

@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "ts_child.h"
+#include "ts_exit_lock.h"
 
 enum { SUITE_CHILDREN = 60, CHILD_ALARM_S = 20 };
 
@@ -119,50 +120,12 @@ static int fork_during_plugins(void)
 
 /* ---- a fork while another library registers an exit handler ---- */
 
-/* glibc's fork() leaves the exit-handler list's lock as the parent held it;
- * this stand-in for that lock (__cxa_atexit, which atexit calls,
- * interposed) lets a registration of the program's own be held open while
- * it forks. Not under a sanitizer, whose runtime has its own. */
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define SANITIZED 1
-#endif
-#endif
-
-#ifndef SANITIZED
-static pthread_mutex_t exit_list_lock = PTHREAD_MUTEX_INITIALIZER;
-static atomic_int slow_registration, registering;
-
-int __cxa_atexit(void (*handler)(void *), void *arg, void *dso);
-int __cxa_atexit(void (*handler)(void *), void *arg, void *dso)
-{
-	static int (*real)(void (*)(void *), void *, void *);
-	struct timespec hold = {0, 300000000L};
-	int rc;
-
-	pthread_mutex_lock(&exit_list_lock);
-	if (atomic_exchange(&slow_registration, 0)) {
-		atomic_store(&registering, 1);
-		nanosleep(&hold, NULL);
-	}
-	if (!real)
-		*(void **)&real = dlsym(RTLD_NEXT, "__cxa_atexit");
-	rc = real ? real(handler, arg, dso) : -1;
-	pthread_mutex_unlock(&exit_list_lock);
-	return rc;
-}
-
-static void at_exit_nothing(void)
-{
-}
-
+#if TS_EXIT_LOCK
 static void *register_slowly(void *unused)
 {
 	(void)unused;
-	atomic_store(&slow_registration, 1);
-	atexit(at_exit_nothing);
+	ts_exit_hold_next_registration();
+	atexit(ts_exit_nothing);
 	return NULL;
 }
 
@@ -173,7 +136,6 @@ static void *register_slowly(void *unused)
 static int fork_during_registration(void)
 {
 	void *library = dlopen(getenv("TEST_STUB"), RTLD_NOW | RTLD_LOCAL);
-	struct timespec tick = {0, 1000000L};
 	pthread_t registrar;
 	int status = 0;
 	pid_t child;
@@ -181,8 +143,7 @@ static int fork_during_registration(void)
 	if (!library)
 		return 3;
 	pthread_create(&registrar, NULL, register_slowly, NULL);
-	while (!atomic_load(&registering))
-		nanosleep(&tick, NULL);
+	ts_exit_wait_until_held();
 	child = fork();
 	if (child == 0)
 		first_call_in_child(library, 0);
@@ -250,7 +211,7 @@ static void register_suites(void)
 
 	CU_add_test(s, "children forked during another thread's dlopen/dlclose make a first call",
 		    test_fork_during_plugin_loads);
-#ifndef SANITIZED
+#if TS_EXIT_LOCK
 	CU_add_test(s, "a child forked while the program registers an exit handler loads",
 		    test_fork_during_registration);
 #endif
@@ -260,7 +221,7 @@ int main(int argc, char **argv)
 {
 	static const struct ts_scenario scenarios[] = {
 		{"fork_during_plugins", fork_during_plugins},
-#ifndef SANITIZED
+#if TS_EXIT_LOCK
 		{"fork_during_registration", fork_during_registration},
 #endif
 		{NULL, NULL},
