@@ -42,13 +42,16 @@ static const struct cudastub_table *table_of(_Atomic(void *) *slot)
 }
 
 /* The debug log's account of a typed fallback: its own sentence, with the
- * code it returns where it returns one. */
+ * code it returns where it returns one. Nothing is looked up while the log
+ * is off. */
 static void log_typed(const struct cudastub_table *t, const struct cudastub_row *row,
 		      const char *name)
 {
 	const struct cudastub_account *const *at, *a = NULL;
 	int code;
 
+	if (!cudastub_log_enabled())
+		return;
 	for (at = __start_cudastub_accounts; at < __stop_cudastub_accounts && !a; at++)
 		if ((*at)->fallback == (const void *)row->typed)
 			a = *at;
