@@ -27,17 +27,15 @@
  * there is no GPU, and lstopo prints the topology it prints without it.
  */
 #define _GNU_SOURCE
-#include <errno.h>
 #include <limits.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "test_support.h"
+#include "ts_namespace.h"
 
 /* From CMake: E2E_ABI11_SHIM_DIR (the 11-ABI runtime shim's folder, or
  * "" where the build has none), E2E_TOOLKIT_CUDART13 (the toolkit's
@@ -75,29 +73,18 @@ static char work[64], empty[96], plugins[96], hwloc_lib[PATH_MAX], lstopo[PATH_M
 /* ---- child: the namespace, then lstopo ---- */
 
 /* With HW_HIDE set, an empty folder over /usr/local in a mount namespace
- * of its own (exit 4, namespace=<why>, when it cannot); then lstopo,
+ * of its own (ts_namespace.h: exit 4 when it cannot); then lstopo,
  * under an alarm that survives execve. */
 static int lstopo_child(void)
 {
 	const char *hide = getenv("HW_HIDE"), *program = getenv("HW_LSTOPO");
 	char *argv[] = {(char *)program, NULL};
-	const char *step = NULL;
 
 	alarm(CHILD_ALARM);
 	if (!program)
 		return 3;
-	if (hide) {
-		if (unshare(CLONE_NEWNS) != 0)
-			step = "unshare";
-		else if (mount("none", "/", "none", MS_REC | MS_PRIVATE, NULL) != 0)
-			step = "private";
-		else if (mount(hide, "/usr/local", "none", MS_BIND, NULL) != 0)
-			step = "bind";
-		if (step) {
-			printf("namespace=%s: %s\n", step, strerror(errno));
-			return 4;
-		}
-	}
+	if (hide && ts_bind_usr_local(hide) != 0)
+		return TS_NAMESPACE_REFUSED;
 	fflush(stdout);
 	execv(program, argv);
 	return 5;
@@ -203,15 +190,7 @@ static int run(const struct config *cfg, int variant, int bind_now, struct ts_ch
 		CU_FAIL("the child could not be run");
 		return -1;
 	}
-	if (c->exit_code == 4 && strstr(c->out, "namespace=")) {
-		char why[256];
-
-		snprintf(why, sizeof why, "no private mount namespace to hide /usr/local (%s)",
-			 ts_text(c, "namespace"));
-		ts_unavailable(why);
-		return -1;
-	}
-	return 0;
+	return ts_namespace_refused(c) ? -1 : 0;
 }
 
 /* hwloc's log lines about the CUDA plugin, in order: what the variants

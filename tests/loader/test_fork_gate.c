@@ -179,14 +179,6 @@ static void test_fork_during_a_walk(void)
 /* ---- a fork while another thread registers an exit handler ---- */
 
 #if TS_EXIT_LOCK
-static void *register_slowly(void *arg)
-{
-	(void)arg;
-	ts_exit_hold_next_registration();
-	cudastub_atexit(ts_exit_nothing);
-	return NULL;
-}
-
 /* The stub registers exit handlers through the gate: a fork waits for the
  * registration, and its child can register one (before, 2 children in
  * 8,000 fork storms waited for ever in theirs). */
@@ -196,8 +188,7 @@ static void test_fork_during_an_exit_registration(void)
 	int status = 0;
 	pid_t child;
 
-	pthread_create(&registrar, NULL, register_slowly, NULL);
-	ts_exit_wait_until_held();
+	ts_exit_start_held_registration(&registrar, cudastub_atexit);
 	child = fork();
 	if (child == 0) {
 		alarm(10); /* a child left holding the lock waits for ever */

@@ -118,17 +118,16 @@ static int fork_during_plugins(void)
 	return 0;
 }
 
+/* The scenarios' stub (TEST_STUB), pinned to the fake NVRTC 13. */
+static void stub_over_fake(struct ts_env *env)
+{
+	ts_env_add(env, "TEST_STUB=%s", uc_stub());
+	ts_env_add(env, "CUDASTUB_NVRTC_PATH=%s", uc_fake("nvrtc-13"));
+}
+
 /* ---- a fork while another library registers an exit handler ---- */
 
 #if TS_EXIT_LOCK
-static void *register_slowly(void *unused)
-{
-	(void)unused;
-	ts_exit_hold_next_registration();
-	atexit(ts_exit_nothing);
-	return NULL;
-}
-
 /* The stub opened, not called; a thread of the program's own registers an
  * exit handler, held open, while the main thread forks; the child makes
  * its first call. A child registers no exit handler of the stub's, so its
@@ -142,8 +141,7 @@ static int fork_during_registration(void)
 
 	if (!library)
 		return 3;
-	pthread_create(&registrar, NULL, register_slowly, NULL);
-	ts_exit_wait_until_held();
+	ts_exit_start_held_registration(&registrar, atexit);
 	child = fork();
 	if (child == 0)
 		first_call_in_child(library, 0);
@@ -162,8 +160,7 @@ static void test_fork_during_registration(void)
 	struct ts_env env = {0};
 	struct ts_child c;
 
-	ts_env_add(&env, "TEST_STUB=%s", uc_stub());
-	ts_env_add(&env, "CUDASTUB_NVRTC_PATH=%s", uc_fake("nvrtc-13"));
+	stub_over_fake(&env);
 	if (!ts_run_scenario(label, "fork_during_registration", &env, &c))
 		return;
 	TS_EXPECT(label, &c, "child", "loaded");
@@ -176,8 +173,7 @@ static void test_fork_during_plugin_loads(void)
 	struct ts_env env = {0};
 	struct ts_child c;
 
-	ts_env_add(&env, "TEST_STUB=%s", uc_stub());
-	ts_env_add(&env, "CUDASTUB_NVRTC_PATH=%s", uc_fake("nvrtc-13"));
+	stub_over_fake(&env);
 	ts_env_add(&env, "FP_PLUGIN=%s", uc_fake("nvrtc-12"));
 	if (!ts_run_scenario(label, "fork_during_plugins", &env, &c))
 		return;

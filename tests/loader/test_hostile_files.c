@@ -16,19 +16,17 @@
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
-#include <errno.h>
 #include <limits.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mount.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
 
 #include "unit_common.h"
+#include "ts_namespace.h"
 
 /* Seconds a child may take; a search that blocks takes for ever. Generous
  * for valgrind, which runs the first call many times slower. */
@@ -61,25 +59,6 @@ static void print_escaped(const char *key, const char *text)
 	putchar('\n');
 }
 
-/* Binds TEST_USR_LOCAL over /usr/local in a mount namespace of this
- * process's own; exits 4 with namespace=<why> when it cannot. */
-static void bind_usr_local(const char *tree)
-{
-	const char *step = NULL;
-
-	if (unshare(CLONE_NEWNS) != 0)
-		step = "unshare";
-	else if (mount("none", "/", "none", MS_REC | MS_PRIVATE, NULL) != 0)
-		step = "private";
-	else if (mount(tree, "/usr/local", "none", MS_BIND, NULL) != 0)
-		step = "bind";
-	if (step) {
-		printf("namespace=%s: %s\n", step, strerror(errno));
-		fflush(stdout);
-		exit(4);
-	}
-}
-
 static int search_child(void)
 {
 	const char *lib = getenv("TEST_LIB"), *path = getenv("TEST_STUB");
@@ -91,8 +70,8 @@ static int search_child(void)
 	void *stub;
 
 	alarm(CHILD_ALARM);
-	if (tree)
-		bind_usr_local(tree);
+	if (tree && ts_bind_usr_local(tree) != 0)
+		exit(TS_NAMESPACE_REFUSED);
 	stub = path ? dlopen(path, RTLD_NOW | RTLD_LOCAL) : NULL;
 	if (!stub || !lib)
 		return 3;
@@ -172,8 +151,8 @@ static int run(const char *scenario, const char *what, const char *const *env, s
 
 	if (ts_run_child(scenario, env, c) == 0 && c->exit_code == 0)
 		return 0;
-	if (c->exit_code == 4 && strstr(c->out, "namespace="))
-		return 4;
+	if (c->exit_code == TS_NAMESPACE_REFUSED && strstr(c->out, "namespace="))
+		return TS_NAMESPACE_REFUSED;
 	snprintf(msg, sizeof msg, "%s: the child %s (exit %d)", what,
 		 c->exit_code < 0 ? "died on a signal (SIGALRM: the search hung)" : "failed",
 		 c->exit_code);

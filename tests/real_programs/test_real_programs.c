@@ -25,18 +25,17 @@
  * control reaches the program).
  */
 #define _GNU_SOURCE
-#include <errno.h>
 #include <limits.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "real_programs.h"
 #include "test_support.h"
+#include "ts_files.h"
+#include "ts_namespace.h"
 
 /* From CMake: RP_CLI (the cudastub command linked to the 11.8 stubs, or ""
  * with RP_WHY saying why there is none), RP_SHIM_DIR (the 11.8 shims),
@@ -66,13 +65,13 @@ static const struct {
 	{RP_DRIVER, RP_DRIVER_SHIM_DIR "/libcuda.so.1"},
 };
 
-static char work[64], empty[96], fixture_root[PATH_MAX], patched_root[128];
+static char work[PATH_MAX], empty[PATH_MAX + 8], fixture_root[PATH_MAX], patched_root[PATH_MAX + 8];
 static char machine_path[MACHINES][4 * PATH_MAX];
 
 /* ---- child: the namespace, the loader's variables, then the program ---- */
 
 /* RP_HIDE: an empty folder mounted over /usr/local in a mount namespace of
- * its own (exit 4, namespace=<why>, when it cannot). RP_SET_<NAME>: set
+ * its own (ts_namespace.h: exit 4 when it cannot). RP_SET_<NAME>: set
  * NAME only now, so that the loader's variables reach the program and not
  * this binary's own start. RP_CWD, RP_PROGRAM, RP_ARG0...: the run. The
  * alarm survives execve. */
@@ -82,23 +81,12 @@ static int program_child(void)
 	static const char *const loader_vars[] = {"LD_LIBRARY_PATH", "LD_PRELOAD", "LD_BIND_NOW",
 						  "LD_DEBUG"};
 	char *argv[RP_MAX_ARGS + 1] = {0};
-	const char *step = NULL;
 
 	alarm(CHILD_ALARM);
 	if (!program || chdir(getenv("RP_CWD") ? getenv("RP_CWD") : "/") != 0)
 		return 3;
-	if (hide) {
-		if (unshare(CLONE_NEWNS) != 0)
-			step = "unshare";
-		else if (mount("none", "/", "none", MS_REC | MS_PRIVATE, NULL) != 0)
-			step = "private";
-		else if (mount(hide, "/usr/local", "none", MS_BIND, NULL) != 0)
-			step = "bind";
-		if (step) {
-			printf("namespace=%s: %s\n", step, strerror(errno));
-			return 4;
-		}
-	}
+	if (hide && ts_bind_usr_local(hide) != 0)
+		return TS_NAMESPACE_REFUSED;
 	for (int i = 0; i < RP_MAX_ARGS; i++) {
 		char name[16];
 
@@ -273,8 +261,7 @@ static int prepare(void)
 	if (have_system_files() != 0 || !(root = ts_fixture(FIXTURE)))
 		return -1;
 	snprintf(fixture_root, sizeof fixture_root, "%s", root);
-	snprintf(work, sizeof work, "/tmp/cudastub-real-programs-XXXXXX");
-	if (!mkdtemp(work)) {
+	if (!ts_tmpdir("real-programs", work, sizeof work)) {
 		CU_FAIL("mkdtemp");
 		return -1;
 	}
@@ -366,7 +353,7 @@ static int run_program(const struct run *r, struct ts_child *c, char *dir, size_
 	const struct rp_program *p = r->p;
 	const struct rp_machine *m = &rp_machines[r->machine];
 	const char *root = r->variant == PATCHED ? patched_root : fixture_root;
-	static char path[6 * PATH_MAX], program[PATH_MAX], cwd[PATH_MAX], hide[128];
+	static char path[6 * PATH_MAX], program[PATH_MAX], cwd[PATH_MAX + 64], hide[PATH_MAX + 32];
 	static char preload[2048], args[RP_MAX_ARGS][1024], envs[4][PATH_MAX];
 	const char *env[32];
 	size_t n = 0;
@@ -439,15 +426,7 @@ static int run_program(const struct run *r, struct ts_child *c, char *dir, size_
 		CU_FAIL("the child could not be run");
 		return -1;
 	}
-	if (c->exit_code == 4 && strstr(c->out, "namespace=")) {
-		char why[256];
-
-		snprintf(why, sizeof why, "no private mount namespace to hide /usr/local (%s)",
-			 ts_text(c, "namespace"));
-		ts_unavailable(why);
-		return -1;
-	}
-	return 0;
+	return ts_namespace_refused(c) ? -1 : 0;
 }
 
 /* A program that could not start: the loader's exit, or (a Python
@@ -512,7 +491,7 @@ static int runs, stubbed_runs, without_runtime, no_library_runs;
 static int run_as_shipped(const struct rp_program *p)
 {
 	static struct ts_child c;
-	char what[256], dir[128];
+	char what[256], dir[PATH_MAX + 32];
 
 	for (int m = 0; m < rp_machine_count; m++) {
 		struct run r = {p, m, AS_SHIPPED, 0, NULL};
@@ -562,7 +541,7 @@ static int run_through_stubs(const struct rp_program *p, int machine)
 	for (int variant = PATCHED; variant < VARIANTS; variant++)
 		for (int bind_now = 0; bind_now <= 1; bind_now++) {
 			struct run r = {p, machine, variant, bind_now, NULL};
-			char what[256], dir[128];
+			char what[256], dir[PATH_MAX + 32];
 
 			if (run_program(&r, &c, dir, sizeof dir) != 0)
 				return right;
@@ -645,7 +624,7 @@ static void check_nothing_at_main(const struct rp_program *p)
 		/* the machine with every library of NVIDIA's at hand */
 		struct run r = {p, 1, variant, 0, "libs"};
 		const char *which = NULL;
-		char what[256], dir[128];
+		char what[256], dir[PATH_MAX + 32];
 
 		if (run_program(&r, &c, dir, sizeof dir) != 0)
 			return;

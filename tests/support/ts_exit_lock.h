@@ -70,6 +70,27 @@ static inline void ts_exit_wait_until_held(void)
 static inline void ts_exit_nothing(void)
 {
 }
+
+static int (*ts_exit_registrar)(void (*)(void));
+
+static inline void *ts_exit_register_held(void *unused)
+{
+	(void)unused;
+	ts_exit_hold_next_registration();
+	ts_exit_registrar(ts_exit_nothing);
+	return NULL;
+}
+
+/* Starts a thread that registers a handler through registrar (atexit, or
+ * the stub's own), holding the lock open; returns once it holds it. The
+ * caller joins the thread. */
+static inline void ts_exit_start_held_registration(pthread_t *thread,
+						   int (*registrar)(void (*)(void)))
+{
+	ts_exit_registrar = registrar;
+	pthread_create(thread, NULL, ts_exit_register_held, NULL);
+	ts_exit_wait_until_held();
+}
 #endif
 
 #endif
