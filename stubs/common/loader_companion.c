@@ -62,8 +62,9 @@ void cudastub_load_companion(struct cudastub_search *s)
 		return;
 	snprintf(name, sizeof name, lib->companion_format, s->info.major, s->info.minor);
 	/* Already there (loaded by someone, or on the loader's path and
-	 * loaded by the library itself): nothing to do. */
-	if (cudastub_dlopen_loaded(name, RTLD_NOW))
+	 * loaded by the library itself): nothing to do. Asked of the list as
+	 * it is now, not as the search found it: the library just loaded. */
+	if (cudastub_dlopen_loaded(NULL, name, RTLD_NOW))
 		return;
 	/* Beside the name we loaded, else beside the file it links to: an
 	 * override may be a symlink into the toolkit. */

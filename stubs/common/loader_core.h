@@ -90,6 +90,17 @@ struct cudastub_self;
  * call each search into their own record and the first to finish publishes
  * it (loader_load.c); a published record never changes again.
  */
+/* The names of the objects loaded when a search began, as hashes
+ * (loader_loaded.c): one walk of the process's list answers every "is it
+ * loaded?" of the search. A process with more objects than this (a big
+ * Python one has some 400) walks the list per question, as before. */
+enum { CUDASTUB_LOADED_MAX = 1024 };
+struct cudastub_loaded {
+	int state;	/* 0: not taken, 1: taken, -1: too many objects, walk */
+	unsigned count; /* hashes: each object's file name and SONAME */
+	uint32_t hash[2 * CUDASTUB_LOADED_MAX];
+};
+
 struct cudastub_search {
 	struct cudastub_library *lib;
 	void *handle; /* the chosen library, or NULL */
@@ -99,6 +110,8 @@ struct cudastub_search {
 	uint32_t pass_majors;
 	/* the stub itself, while the search runs (loader_candidate.c) */
 	const struct cudastub_self *self;
+	/* what was loaded when it began (loader_loaded.c) */
+	struct cudastub_loaded loaded;
 	/* CUDASTUB_<LIB>_MAJOR as read once when the search began: the major
 	 * every candidate must report, or 0 for none (loader_load.c) */
 	int pin;
@@ -283,9 +296,13 @@ struct cudastub_account {
 
 /* generated/libraries.c, from every spec: each library's SONAMEs that
  * belong to one CUDA major (the evidence of a release in the process), and
- * each stub's cudastub_<lib>_info (the mark of a cudastub build). */
+ * each stub's cudastub_<lib>_info (the mark of a cudastub build); each with
+ * its hash as the loader compares it, computed by the generator so that a
+ * first call does not hash some eighty names. */
 extern const struct cudastub_soname cudastub_release_sonames[] CUDASTUB_HIDDEN;
+extern const uint32_t cudastub_release_soname_hashes[] CUDASTUB_HIDDEN;
 extern const char *const cudastub_stub_markers[] CUDASTUB_HIDDEN;
+extern const uint32_t cudastub_stub_marker_hashes[] CUDASTUB_HIDDEN;
 
 /* loader_resolve_<arch>.S (x86-64, aarch64): see there. */
 CUDASTUB_HIDDEN void cudastub_asm_resolve(void);

@@ -77,18 +77,8 @@ static int is_named(struct dl_phdr_info *info, size_t size, void *name)
 	return has_name(&names, name);
 }
 
-int cudastub_is_loaded(const char *soname)
-{
-	return cudastub_dl_iterate_phdr(is_named, (void *)soname) != 0;
-}
-
-void *cudastub_dlopen_loaded(const char *soname, int flags)
-{
-	return cudastub_is_loaded(soname) ? cudastub_dlopen(soname, flags | RTLD_NOLOAD) : NULL;
-}
-
-/* A name's FNV-1a hash: the walk compares hashes, and strings only where
- * they match. */
+/* A name's FNV-1a hash (the generator hashes the release SONAMEs the
+ * same way: emit_libraries.py). */
 static uint32_t name_hash(const char *name)
 {
 	uint32_t h = 2166136261u;
@@ -98,61 +88,76 @@ static uint32_t name_hash(const char *name)
 	return h;
 }
 
-enum { HASHED_RELEASES = 256 }; /* more are compared by string */
-
-/* The release SONAMEs the walk found loaded (indices into the list), and
- * their hashes. */
-struct release_walk {
-	unsigned short *hits;
-	size_t count, max;
-	uint32_t hash[HASHED_RELEASES];
-	size_t hashed;
-};
-
-/* An object's names are read and hashed once, then compared with every
- * release SONAME's hash: 48 names compared as strings, per object, were
- * most of the walk's cost. */
-static int note_releases(struct dl_phdr_info *info, size_t size, void *ctx)
+static int walk_is_loaded(const char *soname)
 {
-	struct release_walk *walk = ctx;
+	return cudastub_dl_iterate_phdr(is_named, (void *)soname) != 0;
+}
+
+/* Each object's names, hashed: a name is read and hashed once per search,
+ * where every question walked the list again and compared every name. */
+static int note_names(struct dl_phdr_info *info, size_t size, void *ctx)
+{
+	struct cudastub_loaded *l = ctx;
 	struct object_names names = names_of(info);
-	uint32_t file = names.file ? name_hash(names.file) : 0;
-	uint32_t soname = names.soname ? name_hash(names.soname) : 0;
 
 	(void)size;
-	for (size_t i = 0; cudastub_release_sonames[i].soname && walk->count < walk->max; i++) {
-		const char *name = cudastub_release_sonames[i].soname;
-
-		if (i < walk->hashed && walk->hash[i] != file && walk->hash[i] != soname)
-			continue;
-		if (has_name(&names, name))
-			walk->hits[walk->count++] = (unsigned short)i;
+	if (l->count + 2 > sizeof l->hash / sizeof *l->hash) {
+		l->state = -1;
+		return 1;
 	}
+	if (names.file)
+		l->hash[l->count++] = name_hash(names.file);
+	if (names.soname)
+		l->hash[l->count++] = name_hash(names.soname);
 	return 0;
 }
 
-/* One walk of the loaded objects for every release SONAME (a walk per name
- * cost as much again for each library the specs add): the indices found,
- * ascending and each once, at most max. */
-size_t cudastub_loaded_releases(unsigned short *hits, size_t max)
+static const struct cudastub_loaded *snapshot(struct cudastub_search *s)
 {
-	struct release_walk walk = {.hits = hits, .max = max};
-	size_t kept = 0;
-
-	while (walk.hashed < HASHED_RELEASES && cudastub_release_sonames[walk.hashed].soname) {
-		walk.hash[walk.hashed] = name_hash(cudastub_release_sonames[walk.hashed].soname);
-		walk.hashed++;
+	if (s->loaded.state == 0) {
+		s->loaded.state = 1;
+		s->loaded.count = 0;
+		cudastub_dl_iterate_phdr(note_names, &s->loaded);
 	}
-	cudastub_dl_iterate_phdr(note_releases, &walk);
-	for (size_t i = 1; i < walk.count; i++) /* a few at most: insertion sort */
-		for (size_t j = i; j > 0 && hits[j - 1] > hits[j]; j--) {
-			unsigned short t = hits[j];
+	return s->loaded.state == 1 ? &s->loaded : NULL;
+}
 
-			hits[j] = hits[j - 1];
-			hits[j - 1] = t;
-		}
-	for (size_t i = 0; i < walk.count; i++)
-		if (!kept || hits[kept - 1] != hits[i])
-			hits[kept++] = hits[i];
-	return kept;
+static int has_hash(const struct cudastub_loaded *l, uint32_t h)
+{
+	for (unsigned i = 0; i < l->count; i++)
+		if (l->hash[i] == h)
+			return 1;
+	return 0;
+}
+
+void cudastub_loaded_forget(struct cudastub_search *s)
+{
+	s->loaded.state = 0;
+}
+
+/* A hash that matches only says "maybe": every caller then asks dlopen
+ * with RTLD_NOLOAD, which answers for the name itself. One that matches
+ * none is an object that was not there when the search began. */
+int cudastub_is_loaded(struct cudastub_search *s, const char *soname)
+{
+	const struct cudastub_loaded *l = s ? snapshot(s) : NULL;
+
+	return l ? has_hash(l, name_hash(soname)) : walk_is_loaded(soname);
+}
+
+void *cudastub_dlopen_loaded(struct cudastub_search *s, const char *soname, int flags)
+{
+	return cudastub_is_loaded(s, soname) ? cudastub_dlopen(soname, flags | RTLD_NOLOAD) : NULL;
+}
+
+size_t cudastub_loaded_releases(struct cudastub_search *s, unsigned short *hits, size_t max)
+{
+	const struct cudastub_loaded *l = snapshot(s);
+	size_t found = 0;
+
+	for (size_t i = 0; cudastub_release_sonames[i].soname && found < max; i++)
+		if (l ? has_hash(l, cudastub_release_soname_hashes[i])
+		      : walk_is_loaded(cudastub_release_sonames[i].soname))
+			hits[found++] = (unsigned short)i;
+	return found;
 }

@@ -33,12 +33,12 @@
 #include "loader_versions.h"
 
 /* 1: the major of a CUDA library already loaded, or 0. */
-static int release_in_process(const char **which)
+static int release_in_process(struct cudastub_search *search, const char **which)
 {
 	unsigned short hits[64];
-	size_t found = cudastub_loaded_releases(hits, sizeof hits / sizeof *hits);
+	size_t found = cudastub_loaded_releases(search, hits, sizeof hits / sizeof *hits);
 
-	/* in the list's order, as one walk per name found them */
+	/* in the list's order */
 	for (size_t k = 0; k < found; k++) {
 		const struct cudastub_soname *so = &cudastub_release_sonames[hits[k]];
 		void *h = cudastub_dlopen(so->soname, RTLD_LAZY | RTLD_NOLOAD);
@@ -116,11 +116,13 @@ static int driver_version(struct cudastub_search *search, struct driver_walk *wa
 	char why[700];
 
 	/* the process's own driver if it has one, wherever it came from */
-	driver = cudastub_dlopen_loaded("libcuda.so.1", RTLD_NOW);
+	driver = cudastub_dlopen_loaded(search, "libcuda.so.1", RTLD_NOW);
 	if (!driver && cudastub_loader_walk(search->self, "libcuda.so.1", open_driver, walk)) {
 		if (walk->named_version)
 			return walk->named_version;
 		driver = walk->handle;
+		/* the driver and what it links are in the process now */
+		cudastub_loaded_forget(search);
 	}
 	if (!driver) {
 		driver_missing(search, "no libcuda.so.1 in the process, nor a sound one where "
@@ -161,7 +163,7 @@ uint32_t cudastub_release_preference(struct cudastub_search *search)
 	int major, minor, version;
 	uint32_t mask = 0;
 
-	major = release_in_process(&loaded);
+	major = release_in_process(search, &loaded);
 	if (major) {
 		snprintf(choice, sizeof choice,
 			 "%s is loaded in this process: CUDA %d searched first", loaded, major);

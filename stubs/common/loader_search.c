@@ -477,6 +477,7 @@ cudastub_state cudastub_search(struct cudastub_search *s)
 
 	cudastub_self_identify(&self);
 	s->self = &self;
+	cudastub_loaded_forget(s);
 	state = search_as(s, &self);
 	s->self = NULL;
 	return state;

@@ -93,23 +93,30 @@ CUDASTUB_HIDDEN int cudastub_ldcache_parse(const unsigned char *cache, size_t si
 					   int (*visit)(const char *path, void *ctx), void *ctx);
 
 /* loader_loaded.c: whether an object whose SONAME or file name is soname
- * is in the process already, read from the process's list of objects with
- * no system call (dlopen with RTLD_NOLOAD searches the file system for a
- * name that is not loaded); and dlopen(soname, flags | RTLD_NOLOAD) for
- * one that is, else NULL; and which release SONAMEs are loaded, in one
- * walk (indices into cudastub_release_sonames, ascending). */
-CUDASTUB_HIDDEN int cudastub_is_loaded(const char *soname);
-CUDASTUB_HIDDEN void *cudastub_dlopen_loaded(const char *soname, int flags);
-CUDASTUB_HIDDEN size_t cudastub_loaded_releases(unsigned short *hits, size_t max);
+ * was in the process when search s began (s NULL: now), read from the
+ * process's list of objects with no system call (dlopen with RTLD_NOLOAD
+ * searches the file system for a name that is not loaded): 0, or 1 for
+ * "perhaps" (a hash matched: the caller's dlopen with RTLD_NOLOAD then
+ * says for sure); dlopen(soname, flags | RTLD_NOLOAD) for one that is,
+ * else NULL; which release SONAMEs are loaded (indices into
+ * cudastub_release_sonames, ascending); and, once a search has loaded
+ * something it keeps, a fresh look at the list for its next question. */
+CUDASTUB_HIDDEN int cudastub_is_loaded(struct cudastub_search *s, const char *soname);
+CUDASTUB_HIDDEN void *cudastub_dlopen_loaded(struct cudastub_search *s, const char *soname,
+					     int flags);
+CUDASTUB_HIDDEN size_t cudastub_loaded_releases(struct cudastub_search *s, unsigned short *hits,
+						size_t max);
+CUDASTUB_HIDDEN void cudastub_loaded_forget(struct cudastub_search *s);
 
 /* loader_symtab.c: read through an object's own GNU hash table, not
  * dlsym's search of its dependencies too. Whether the object of map
- * itself defines any of names (NULL-ended): 1 or 0, or -1 when it has no
- * table this can read (then ask dlsym). The size of its symbol name, when
+ * itself defines any of names (NULL-ended; hashes, when not NULL, their
+ * GNU hashes in the same order): 1 or 0, or -1 when it has no table this
+ * can read (then ask dlsym). The size of its symbol name, when
  * the object itself defines it at address: 0, else -1. */
 struct link_map;
 CUDASTUB_HIDDEN int cudastub_object_defines_any(const struct link_map *map,
-						const char *const *names);
+						const char *const *names, const uint32_t *hashes);
 CUDASTUB_HIDDEN int cudastub_object_symbol_size(const struct link_map *map, const char *name,
 						const void *address, size_t *size);
 

@@ -88,11 +88,12 @@ static int symtab_open(const struct link_map *map, struct symtab *t)
 	return 0;
 }
 
-/* The symbol name the object defines itself, or NULL. */
-static const ElfW(Sym) * symtab_find(const struct symtab *t, const char *name)
+/* The symbol name (whose GNU hash is h) the object defines itself, or
+ * NULL. */
+static const ElfW(Sym) * symtab_find(const struct symtab *t, const char *name, uint32_t h)
 {
 	const unsigned bits = sizeof(ElfW(Addr)) * 8;
-	uint32_t h = gnu_hash(name), index;
+	uint32_t index;
 	ElfW(Addr) word, mask;
 
 	word = t->bloom[(h / bits) & (t->bloom_words - 1)];
@@ -115,14 +116,15 @@ static const ElfW(Sym) * symtab_find(const struct symtab *t, const char *name)
 	return NULL;
 }
 
-int cudastub_object_defines_any(const struct link_map *map, const char *const *names)
+int cudastub_object_defines_any(const struct link_map *map, const char *const *names,
+				const uint32_t *hashes)
 {
 	struct symtab t;
 
 	if (symtab_open(map, &t) != 0)
 		return -1;
-	for (; *names; names++)
-		if (symtab_find(&t, *names))
+	for (size_t i = 0; names[i]; i++)
+		if (symtab_find(&t, names[i], hashes ? hashes[i] : gnu_hash(names[i])))
 			return 1;
 	return 0;
 }
@@ -133,7 +135,7 @@ int cudastub_object_symbol_size(const struct link_map *map, const char *name, co
 	struct symtab t;
 	const ElfW(Sym) * sym;
 
-	if (symtab_open(map, &t) != 0 || !(sym = symtab_find(&t, name)) ||
+	if (symtab_open(map, &t) != 0 || !(sym = symtab_find(&t, name, gnu_hash(name))) ||
 	    (const char *)map->l_addr + sym->st_value != (const char *)address)
 		return -1;
 	*size = (size_t)sym->st_size;

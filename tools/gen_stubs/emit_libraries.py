@@ -4,6 +4,22 @@ markers, the public header's library numbers and unified API, the
 command's table, and CMake's list of libraries."""
 
 
+def fnv1a(name):
+    """FNV-1a, 32 bits: loader_loaded.c's hash of an object's names."""
+    h = 2166136261
+    for c in name.encode():
+        h = ((h ^ c) * 16777619) & 0xFFFFFFFF
+    return h
+
+
+def gnu_hash(name):
+    """The ELF GNU hash: loader_symtab.c's lookup of a stub marker."""
+    h = 5381
+    for c in name.encode():
+        h = (h * 33 + c) & 0xFFFFFFFF
+    return h
+
+
 def loader_c(specs, header):
     release = []
     for spec in specs:
@@ -17,10 +33,19 @@ def loader_c(specs, header):
            "const struct cudastub_soname cudastub_release_sonames[] = {"]
     out += ['\t{%d, "%s"},' % mn for mn in release]
     out += ["\t{0, NULL},", "};", "",
+            "/* their FNV-1a hashes, in that order (loader_loaded.c) */",
+            "const uint32_t cudastub_release_soname_hashes[] = {"]
+    out += ["\t0x%08xu, /* %s */" % (fnv1a(name), name) for _m, name in release]
+    out += ["};", "",
             "/* what every stub exports, and NVIDIA's libraries never do */",
             "const char *const cudastub_stub_markers[] = {"]
-    out += ['\t"cudastub_%s_info",' % s.library for s in specs]
-    out += ["\tNULL,", "};", ""]
+    markers = ["cudastub_%s_info" % s.library for s in specs]
+    out += ['\t"%s",' % m for m in markers]
+    out += ["\tNULL,", "};", "",
+            "/* their GNU hashes, in that order (loader_symtab.c) */",
+            "const uint32_t cudastub_stub_marker_hashes[] = {"]
+    out += ["\t0x%08xu, /* %s */" % (gnu_hash(m), m) for m in markers]
+    out += ["};", ""]
     return "\n".join(out)
 
 

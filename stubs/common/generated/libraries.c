@@ -55,6 +55,58 @@ const struct cudastub_soname cudastub_release_sonames[] = {
 	{0, NULL},
 };
 
+/* their FNV-1a hashes, in that order (loader_loaded.c) */
+const uint32_t cudastub_release_soname_hashes[] = {
+	0x30555390u, /* libcublas.so.13 */
+	0x1de62078u, /* libcublasLt.so.13 */
+	0x19e2c3f7u, /* libcudart.so.13 */
+	0xfb8b0bb5u, /* libcufft.so.12 */
+	0x50772379u, /* libcupti.so.13 */
+	0xd5773cb2u, /* libcusolver.so.12 */
+	0xde189aaeu, /* libcusolverMg.so.12 */
+	0x87cb2c29u, /* libnvJitLink.so.13 */
+	0xbe3b12c1u, /* libnvrtc.so.13 */
+	0x31555523u, /* libcublas.so.12 */
+	0x1ee6220bu, /* libcublasLt.so.12 */
+	0x18e2c264u, /* libcudart.so.12 */
+	0xf88b06fcu, /* libcufft.so.11 */
+	0x4f7721e6u, /* libcupti.so.12 */
+	0x2d2b0ceeu, /* libnppc.so.12 */
+	0x9ac9a1bdu, /* libnppial.so.12 */
+	0xc3b65892u, /* libnppicc.so.12 */
+	0xcdb2c274u, /* libnppidei.so.12 */
+	0xe4e1e8fcu, /* libnppif.so.12 */
+	0x10327fc7u, /* libnppig.so.12 */
+	0xf8204555u, /* libnppim.so.12 */
+	0x9e77109bu, /* libnppist.so.12 */
+	0x7935fab0u, /* libnppisu.so.12 */
+	0x195f2dadu, /* libnppitc.so.12 */
+	0xd713e99eu, /* libnpps.so.12 */
+	0x86cb2a96u, /* libnvJitLink.so.12 */
+	0x0295c021u, /* libnvfatbin.so.12 */
+	0x1a6b1e27u, /* libnvjpeg.so.12 */
+	0xbd3b112eu, /* libnvrtc.so.12 */
+	0x325556b6u, /* libcublas.so.11 */
+	0x1fe6239eu, /* libcublasLt.so.11 */
+	0xd3584d7bu, /* libcudart.so.11.0 */
+	0xf98b088fu, /* libcufft.so.10 */
+	0xfb523d6du, /* libcupti.so.11.8 */
+	0x5a9ecc24u, /* libcusparse.so.11 */
+	0x2c2b0b5bu, /* libnppc.so.11 */
+	0x97c99d04u, /* libnppial.so.11 */
+	0xc2b656ffu, /* libnppicc.so.11 */
+	0xd0b2c72du, /* libnppidei.so.11 */
+	0xe7e1edb5u, /* libnppif.so.11 */
+	0x1132815au, /* libnppig.so.11 */
+	0xf520409cu, /* libnppim.so.11 */
+	0x9f77122eu, /* libnppist.so.11 */
+	0x7c35ff69u, /* libnppisu.so.11 */
+	0x165f28f4u, /* libnppitc.so.11 */
+	0xd613e80bu, /* libnpps.so.11 */
+	0x1b6b1fbau, /* libnvjpeg.so.11 */
+	0x451f96e7u, /* libnvrtc.so.11.2 */
+};
+
 /* what every stub exports, and NVIDIA's libraries never do */
 const char *const cudastub_stub_markers[] = {
 	"cudastub_cudart_info",
@@ -88,4 +140,38 @@ const char *const cudastub_stub_markers[] = {
 	"cudastub_nppitc_info",
 	"cudastub_npps_info",
 	NULL,
+};
+
+/* their GNU hashes, in that order (loader_symtab.c) */
+const uint32_t cudastub_stub_marker_hashes[] = {
+	0xf976ba6du, /* cudastub_cudart_info */
+	0x8b117257u, /* cudastub_nvrtc_info */
+	0xb457fc87u, /* cudastub_cuda_info */
+	0xb7d329a3u, /* cudastub_nvjitlink_info */
+	0x185ecca4u, /* cudastub_cublas_info */
+	0xac949944u, /* cudastub_cublaslt_info */
+	0xc9032a82u, /* cudastub_cufft_info */
+	0xff096b67u, /* cudastub_curand_info */
+	0xa37f5a10u, /* cudastub_cusparse_info */
+	0x3a78b51du, /* cudastub_cusolver_info */
+	0x70678e27u, /* cudastub_nvml_info */
+	0xae592a90u, /* cudastub_nvtoolsext_info */
+	0x1f9c0eefu, /* cudastub_cupti_info */
+	0xe5be61eau, /* cudastub_nccl_info */
+	0x4a527302u, /* cudastub_cudnn_info */
+	0xeb71b091u, /* cudastub_cusolvermg_info */
+	0x443b0e94u, /* cudastub_nvjpeg_info */
+	0x2f8b8de2u, /* cudastub_nvfatbin_info */
+	0x53a37582u, /* cudastub_cufile_info */
+	0xb8ccd97bu, /* cudastub_nppc_info */
+	0x48da53ceu, /* cudastub_nppial_info */
+	0xcdd05fa7u, /* cudastub_nppicc_info */
+	0x24aea793u, /* cudastub_nppidei_info */
+	0xafe20027u, /* cudastub_nppif_info */
+	0xb23728c8u, /* cudastub_nppig_info */
+	0xc0361c8eu, /* cudastub_nppim_info */
+	0xc51bde68u, /* cudastub_nppist_info */
+	0xc7710709u, /* cudastub_nppisu_info */
+	0xea6e6878u, /* cudastub_nppitc_info */
+	0xde1f638bu, /* cudastub_npps_info */
 };
