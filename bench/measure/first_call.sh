@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# Item 4: the first call's cost, split into the dlopen calls the stub makes
-# (NVIDIA's library, its companion, the probes) and the stub's own work:
-# the search, the file checks, binding its own imports, the bookkeeping.
-# Callgrind counts inside first_call (call_overhead.c) only; the dlopen
-# figure is the inclusive cost of every call from the stub's object into
-# dlopen, and the stub's own is the rest. Each library with an override
-# (CUDASTUB_<LIB>_PATH) and with the default search. Prints table rows.
+# Item 4, and issue 20's point 1: the first call's instructions through
+# the stub, against a bare first call of the library the stub chooses
+# (bare_dlopen.c: dlopen of that file, dlsym, the same call; counted in
+# the same run). The stub's own work is the difference: the search, the
+# checks of each file, the probes, binding its own imports, the
+# bookkeeping; the target is at most 20 % of the bare call. The dlopen
+# calls the stub makes are listed by caller, to show where they go.
+# Callgrind counts inside first_call (call_overhead.c) only. Each library
+# with an override (CUDASTUB_<LIB>_PATH) and with the default search.
+# Prints table rows.
 #
 #   bench/measure/first_call.sh BUILD_DIR
 # shellcheck source=bench/measure/common.sh
@@ -63,22 +66,44 @@ split() {
     }' "$1"
 }
 
+# bare LIBRARY: the instructions of bare_dlopen.c's first call of the
+# library the stub chooses on this machine (the file the direct program
+# links), or nothing
+declare -A bare_cost
+bare() {
+  local library=$1 real profile=$work/bare
+  real=$(real_library "$library")
+  [ -n "$real" ] && [ -x "$bench/bench_bare_$library" ] || return 0
+  run_callgrind "$profile" --toggle-collect=first_call "$bench/bench_bare_$library" "$real" &&
+    instructions "$profile"
+}
+
 # first_call LIBRARY DESCRIPTION [NAME=VALUE...]: one row
 first_call() {
   local library=$1 description=$2 profile=$work/first_call
   shift 2
   local label="${cheap_function[$library]}, $description"
-  local total dlopen_calls dlopen_cost breakdown
+  local total dlopen_calls dlopen_cost breakdown base=${bare_cost[$library]:-}
+  if [ -z "$base" ]; then
+    not_measured "$measurement" "$label" "no bare first call of NVIDIA's library to compare with"
+    return
+  fi
   if ! run_callgrind "$profile" "$@" --toggle-collect=first_call --compress-strings=no \
     --compress-pos=no "$bench/bench_call_${library}_stub" 0; then
     not_measured "$measurement" "$label" "the run failed (its log is above)"
     return
   fi
   read -r total dlopen_calls dlopen_cost breakdown < <(split "$profile")
-  row "$measurement" "$label" "$(grouped "$total")" \
-    "its dlopen calls: ×$dlopen_calls (by caller: $breakdown)" "$(grouped "$dlopen_cost")" \
-    "stub's own: $(grouped $((total - dlopen_cost)))"
+  row "$measurement" "$label (its dlopen calls: ×$dlopen_calls, $(grouped "$dlopen_cost"); by caller: $breakdown)" \
+    "$(grouped "$total")" "bare dlopen, dlsym and call of $(basename "$(real_library "$library")")" \
+    "$(grouped "$base")" \
+    "stub's own: $(grouped $((total - base))), $(awk -v o=$((total - base)) -v b="$base" \
+      'BEGIN { printf "%.0f", 100 * o / b }') % of the bare call (target ≤ 20 %)"
 }
+
+for library in "${libraries[@]}"; do
+  bare_cost[$library]=$(bare "$library")
+done
 
 for library in "${libraries[@]}"; do
   real=$(real_library "$library")

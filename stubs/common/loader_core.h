@@ -112,6 +112,11 @@ struct cudastub_search {
 	const struct cudastub_self *self;
 	/* what was loaded when it began (loader_loaded.c) */
 	struct cudastub_loaded loaded;
+	/* the dynamic loader's folders for the stub (a Dl_serinfo), read at
+	 * the search's first walk of them and freed when it ends, or NULL;
+	 * loader_paths_read says it was tried (loader_search.c) */
+	void *loader_paths;
+	int loader_paths_read;
 	/* CUDASTUB_<LIB>_MAJOR as read once when the search began: the major
 	 * every candidate must report, or 0 for none (loader_load.c) */
 	int pin;

@@ -117,7 +117,7 @@ static int driver_version(struct cudastub_search *search, struct driver_walk *wa
 
 	/* the process's own driver if it has one, wherever it came from */
 	driver = cudastub_dlopen_loaded(search, "libcuda.so.1", RTLD_NOW);
-	if (!driver && cudastub_loader_walk(search->self, "libcuda.so.1", open_driver, walk)) {
+	if (!driver && cudastub_loader_walk(search, "libcuda.so.1", open_driver, walk)) {
 		if (walk->named_version)
 			return walk->named_version;
 		driver = walk->handle;

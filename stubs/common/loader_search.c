@@ -371,30 +371,50 @@ static int visit_cached(const char *path, void *ctx)
 	return access(path, F_OK) == 0 ? c->visit(path, c->ctx) : 0;
 }
 
-int cudastub_loader_walk(const struct cudastub_self *self, const char *soname,
+/* The folders dlopen would look in from the stub (LD_LIBRARY_PATH, its
+ * RUNPATH, the defaults), read once per search. dlinfo is asked of the
+ * stub's own link map: in glibc a handle is its object's link map, and a
+ * dlopen of the stub's own path with RTLD_NOLOAD, to get one, cost as much
+ * as the rest of a walk. */
+static const Dl_serinfo *loader_paths(struct cudastub_search *s)
+{
+	Dl_serinfo size, *info;
+	void *own = (void *)s->self->link_map;
+
+	if (s->loader_paths_read)
+		return s->loader_paths;
+	s->loader_paths_read = 1;
+	if (!own || dlinfo(own, RTLD_DI_SERINFOSIZE, &size) != 0 ||
+	    !(info = malloc(size.dls_size)))
+		return NULL;
+	*info = size;
+	if (dlinfo(own, RTLD_DI_SERINFO, info) != 0) {
+		free(info);
+		return NULL;
+	}
+	return s->loader_paths = info;
+}
+
+static void forget_loader_paths(struct cudastub_search *s)
+{
+	free(s->loader_paths);
+	s->loader_paths = NULL;
+	s->loader_paths_read = 0;
+}
+
+int cudastub_loader_walk(struct cudastub_search *s, const char *soname,
 			 int (*visit)(const char *path, void *ctx), void *ctx)
 {
 	struct cache_visit cached = {visit, ctx};
-	Dl_serinfo size, *info = NULL;
-	void *own;
+	const Dl_serinfo *info = loader_paths(s);
 	int r = 0;
 
-	own = self->path ? cudastub_dlopen(self->path, RTLD_LAZY | RTLD_NOLOAD) : NULL;
-	if (own && dlinfo(own, RTLD_DI_SERINFOSIZE, &size) == 0 &&
-	    (info = malloc(size.dls_size)) != NULL) {
-		*info = size;
-		if (dlinfo(own, RTLD_DI_SERINFO, info) != 0) {
-			free(info);
-			info = NULL;
-		}
-	}
 	if (info)
 		r = walk_serinfo(info, 0, soname, visit, ctx);
 	if (!r)
 		r = cudastub_ldcache_each(soname, visit_cached, &cached);
 	if (!r && info)
 		r = walk_serinfo(info, 1, soname, visit, ctx);
-	free(info);
 	return r;
 }
 
@@ -408,7 +428,7 @@ static int step_loader_search(struct cudastub_search *s, const struct cudastub_s
 			continue;
 		struct folder_walk walk = {s, self, so->major, 0};
 
-		if (cudastub_loader_walk(self, so->soname, try_walked_path, &walk))
+		if (cudastub_loader_walk(s, so->soname, try_walked_path, &walk))
 			return 1;
 		/* No file where the loader's folders and cache point: the loader
 		 * may still know a place we do not walk (its glibc-hwcaps
@@ -479,6 +499,7 @@ cudastub_state cudastub_search(struct cudastub_search *s)
 	s->self = &self;
 	cudastub_loaded_forget(s);
 	state = search_as(s, &self);
+	forget_loader_paths(s);
 	s->self = NULL;
 	return state;
 }

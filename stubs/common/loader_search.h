@@ -131,7 +131,7 @@ CUDASTUB_HIDDEN cudastub_state cudastub_search(struct cudastub_search *s);
  * file be checked before dlopen, and a stub under the real SONAME (a shim)
  * be skipped by file instead of hiding what lies behind it.
  */
-CUDASTUB_HIDDEN int cudastub_loader_walk(const struct cudastub_self *self, const char *soname,
+CUDASTUB_HIDDEN int cudastub_loader_walk(struct cudastub_search *s, const char *soname,
 					 int (*visit)(const char *path, void *ctx), void *ctx);
 
 #endif /* CUDASTUB_LOADER_SEARCH_H */
