@@ -126,7 +126,7 @@ int cudastub_is_stub_build(void *handle)
 static int exports_stub_marker(void *handle, const struct link_map *map)
 {
 	int defines = cudastub_object_defines_any(map, cudastub_stub_markers,
-						   cudastub_stub_marker_hashes);
+						  cudastub_stub_marker_hashes);
 
 	if (defines >= 0)
 		return defines;
@@ -197,8 +197,7 @@ enum cudastub_try cudastub_try_candidate(struct cudastub_search *s,
 
 	/* Asked whether a name is loaded: the process's list answers, where
 	 * dlopen would first search the file system for it (loader_loaded.c). */
-	if ((dlopen_flags & RTLD_NOLOAD) && !strchr(path, '/') &&
-	    !cudastub_is_loaded(s, path)) {
+	if ((dlopen_flags & RTLD_NOLOAD) && !strchr(path, '/') && !cudastub_is_loaded(s, path)) {
 		cudastub_log_attempt(s, source, major, path, "not loaded in this process");
 		return CUDASTUB_TRY_ABSENT;
 	}

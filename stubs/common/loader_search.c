@@ -384,8 +384,7 @@ static const Dl_serinfo *loader_paths(struct cudastub_search *s)
 	if (s->loader_paths_read)
 		return s->loader_paths;
 	s->loader_paths_read = 1;
-	if (!own || dlinfo(own, RTLD_DI_SERINFOSIZE, &size) != 0 ||
-	    !(info = malloc(size.dls_size)))
+	if (!own || dlinfo(own, RTLD_DI_SERINFOSIZE, &size) != 0 || !(info = malloc(size.dls_size)))
 		return NULL;
 	*info = size;
 	if (dlinfo(own, RTLD_DI_SERINFO, info) != 0) {
