@@ -66,15 +66,17 @@ split() {
     }' "$1"
 }
 
-# bare LIBRARY: the instructions of bare_dlopen.c's first call of the
-# library the stub chooses on this machine (the file the direct program
-# links), or nothing
-declare -A bare_cost
+# bare LIBRARY [NAME=VALUE...]: the instructions of bare_dlopen.c's first
+# call of the library the stub chooses on this machine (the file the
+# direct program links), in the row's environment (NVIDIA's runtime itself
+# loads a driver it finds on the path, even for cudaGetErrorName), or
+# nothing
 bare() {
   local library=$1 real profile=$work/bare
+  shift
   real=$(real_library "$library")
   [ -n "$real" ] && [ -x "$bench/bench_bare_$library" ] || return 0
-  run_callgrind "$profile" --toggle-collect=first_call "$bench/bench_bare_$library" "$real" &&
+  run_callgrind "$profile" "$@" --toggle-collect=first_call "$bench/bench_bare_$library" "$real" &&
     instructions "$profile"
 }
 
@@ -83,7 +85,8 @@ first_call() {
   local library=$1 description=$2 profile=$work/first_call
   shift 2
   local label="${cheap_function[$library]}, $description"
-  local total dlopen_calls dlopen_cost breakdown base=${bare_cost[$library]:-}
+  local total dlopen_calls dlopen_cost breakdown base
+  base=$(bare "$library" "$@")
   if [ -z "$base" ]; then
     not_measured "$measurement" "$label" "no bare first call of NVIDIA's library to compare with"
     return
@@ -100,10 +103,6 @@ first_call() {
     "stub's own: $(grouped $((total - base))), $(awk -v o=$((total - base)) -v b="$base" \
       'BEGIN { printf "%.0f", 100 * o / b }') % of the bare call (target ≤ 20 %)"
 }
-
-for library in "${libraries[@]}"; do
-  bare_cost[$library]=$(bare "$library")
-done
 
 for library in "${libraries[@]}"; do
   real=$(real_library "$library")

@@ -6,6 +6,13 @@
  * wheel or CUDA_HOME would fail to compile anything. Loading the companion
  * from the same folder first fixes that: glibc then answers NVRTC's later
  * dlopen by SONAME with the copy already in the process.
+ *
+ * Where the library's own dlopen by name would meet that very file first
+ * (a toolkit in ld.so.cache, a folder on LD_LIBRARY_PATH), nothing is
+ * loaded now: the library loads its companion itself when it needs it, as
+ * without a stub. NVRTC's builtins cost 3.3 million instructions to load,
+ * half again a first nvrtcVersion (issue 20), and a process that never
+ * compiles never needs them.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -13,12 +20,44 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "loader_core.h"
 #include "loader_log.h"
 #include "loader_process.h"
 #include "loader_search.h"
+
+/* The file a walk met first. */
+struct first_file {
+	unsigned long dev, ino;
+	int found;
+};
+
+static int note_first(const char *path, void *ctx)
+{
+	struct first_file *first = ctx;
+	struct stat st;
+
+	if (stat(path, &st) != 0)
+		return 0;
+	first->dev = (unsigned long)st.st_dev;
+	first->ino = (unsigned long)st.st_ino;
+	return first->found = 1;
+}
+
+/* Whether the library, opening name itself, would get the file at path:
+ * its own search (its RPATH, LD_LIBRARY_PATH, its RUNPATH, ld.so.cache,
+ * the default folders) meets that file first. */
+static int library_finds_it(struct cudastub_search *s, const char *name, const char *path)
+{
+	struct first_file first = {0, 0, 0};
+	struct stat st;
+
+	return cudastub_loader_walk_from(s->handle, name, note_first, &first) && first.found &&
+	       stat(path, &st) == 0 && (unsigned long)st.st_dev == first.dev &&
+	       (unsigned long)st.st_ino == first.ino;
+}
 
 /* Loads name from the folder of file; returns 1 if it was there. */
 static int load_beside(struct cudastub_search *s, const char *file, const char *name)
@@ -42,6 +81,11 @@ static int load_beside(struct cudastub_search *s, const char *file, const char *
 	if (reason) {
 		snprintf(skipped, sizeof skipped, "skipped: companion: %s", reason);
 		cudastub_log_attempt(s, s->info.source, s->info.major, path, skipped);
+		return 1;
+	}
+	if (library_finds_it(s, name, path)) {
+		cudastub_log_attempt(s, s->info.source, s->info.major, path,
+				     "not loaded now: companion the library finds by name itself");
 		return 1;
 	}
 	s->info.dlopen_calls++;

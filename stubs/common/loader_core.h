@@ -149,11 +149,6 @@ struct cudastub_library {
 	 * info.driver_version and info.choice. Not used under a pin or an
 	 * override. */
 	uint32_t (*preferred_majors)(struct cudastub_search *search);
-	/* With preferred_majors: ask the driver itself for its version,
-	 * loading it, where others read it from its file's name (the runtime,
-	 * whose library needs the driver anyway: spec release_preference
-	 * load_driver). */
-	int preference_loads_driver;
 	/* Optional: a reason to skip a candidate that opened, or NULL. */
 	const char *(*reject)(void *handle);
 	/* Optional: runs after the library is loaded and before any call is

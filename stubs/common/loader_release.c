@@ -58,10 +58,13 @@ static int release_in_process(struct cudastub_search *search, const char **which
 
 /* 2: the first sound libcuda.so.1 where the loader would look (a damaged
  * one is skipped with its reason, never opened). Its file's name says the
- * version where it can (loader_driver_name.c), and nothing is loaded;
- * otherwise, or for a library that loads the driver anyway (the runtime),
- * it is opened by path: kept open, it is also what NVIDIA's libraries get
- * from their dlopen by name. */
+ * version where it can (loader_driver_name.c), and nothing is loaded, by
+ * any stub: the runtime's too, whose library loads the driver only at its
+ * first call that needs a device, so that cudaGetErrorName maps no driver
+ * through the stub either (issue 20: asking the driver cost the runtime's
+ * first call a 725,000-instruction dlopen and its cuDriverGetVersion).
+ * Otherwise it is opened by path: kept open, it is also what NVIDIA's
+ * libraries get from their dlopen by name. */
 struct driver_walk {
 	struct cudastub_library *lib;
 	void *handle;
@@ -83,8 +86,7 @@ static int open_driver(const char *path, void *ctx)
 		return 0;
 	}
 	snprintf(walk->path, sizeof walk->path, "%s", path);
-	if (!walk->lib->preference_loads_driver &&
-	    (walk->named_version = cudastub_driver_version_from_file(
+	if ((walk->named_version = cudastub_driver_version_from_file(
 		     path, walk->named_driver, sizeof walk->named_driver, &walk->at_least)))
 		return 1;
 	walk->handle = cudastub_dlopen(path, RTLD_NOW | RTLD_LOCAL);

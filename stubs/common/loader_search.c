@@ -371,27 +371,34 @@ static int visit_cached(const char *path, void *ctx)
 	return access(path, F_OK) == 0 ? c->visit(path, c->ctx) : 0;
 }
 
-/* The folders dlopen would look in from the stub (LD_LIBRARY_PATH, its
- * RUNPATH, the defaults), read once per search. dlinfo is asked of the
- * stub's own link map: in glibc a handle is its object's link map, and a
- * dlopen of the stub's own path with RTLD_NOLOAD, to get one, cost as much
- * as the rest of a walk. */
-static const Dl_serinfo *loader_paths(struct cudastub_search *s)
+/* The folders dlopen would look in from the object of handle (its RPATH,
+ * LD_LIBRARY_PATH, its RUNPATH, the defaults), malloc'd, or NULL. */
+static Dl_serinfo *read_loader_paths(void *handle)
 {
 	Dl_serinfo size, *info;
-	void *own = (void *)s->self->link_map;
 
-	if (s->loader_paths_read)
-		return s->loader_paths;
-	s->loader_paths_read = 1;
-	if (!own || dlinfo(own, RTLD_DI_SERINFOSIZE, &size) != 0 || !(info = malloc(size.dls_size)))
+	if (!handle || dlinfo(handle, RTLD_DI_SERINFOSIZE, &size) != 0 ||
+	    !(info = malloc(size.dls_size)))
 		return NULL;
 	*info = size;
-	if (dlinfo(own, RTLD_DI_SERINFO, info) != 0) {
+	if (dlinfo(handle, RTLD_DI_SERINFO, info) != 0) {
 		free(info);
 		return NULL;
 	}
-	return s->loader_paths = info;
+	return info;
+}
+
+/* The stub's, read once per search. dlinfo is asked of the stub's own
+ * link map: in glibc a handle is its object's link map, and a dlopen of
+ * the stub's own path with RTLD_NOLOAD, to get one, cost as much as the
+ * rest of a walk. */
+static const Dl_serinfo *loader_paths(struct cudastub_search *s)
+{
+	if (!s->loader_paths_read) {
+		s->loader_paths_read = 1;
+		s->loader_paths = read_loader_paths((void *)s->self->link_map);
+	}
+	return s->loader_paths;
 }
 
 static void forget_loader_paths(struct cudastub_search *s)
@@ -401,11 +408,10 @@ static void forget_loader_paths(struct cudastub_search *s)
 	s->loader_paths_read = 0;
 }
 
-int cudastub_loader_walk(struct cudastub_search *s, const char *soname,
-			 int (*visit)(const char *path, void *ctx), void *ctx)
+static int walk_with(const Dl_serinfo *info, const char *soname,
+		     int (*visit)(const char *path, void *ctx), void *ctx)
 {
 	struct cache_visit cached = {visit, ctx};
-	const Dl_serinfo *info = loader_paths(s);
 	int r = 0;
 
 	if (info)
@@ -414,6 +420,22 @@ int cudastub_loader_walk(struct cudastub_search *s, const char *soname,
 		r = cudastub_ldcache_each(soname, visit_cached, &cached);
 	if (!r && info)
 		r = walk_serinfo(info, 1, soname, visit, ctx);
+	return r;
+}
+
+int cudastub_loader_walk(struct cudastub_search *s, const char *soname,
+			 int (*visit)(const char *path, void *ctx), void *ctx)
+{
+	return walk_with(loader_paths(s), soname, visit, ctx);
+}
+
+int cudastub_loader_walk_from(void *handle, const char *soname,
+			      int (*visit)(const char *path, void *ctx), void *ctx)
+{
+	Dl_serinfo *info = read_loader_paths(handle);
+	int r = walk_with(info, soname, visit, ctx);
+
+	free(info);
 	return r;
 }
 

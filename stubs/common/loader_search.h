@@ -133,5 +133,8 @@ CUDASTUB_HIDDEN cudastub_state cudastub_search(struct cudastub_search *s);
  */
 CUDASTUB_HIDDEN int cudastub_loader_walk(struct cudastub_search *s, const char *soname,
 					 int (*visit)(const char *path, void *ctx), void *ctx);
+/* The same, as dlopen(soname) from the object of handle would look. */
+CUDASTUB_HIDDEN int cudastub_loader_walk_from(void *handle, const char *soname,
+					      int (*visit)(const char *path, void *ctx), void *ctx);
 
 #endif /* CUDASTUB_LOADER_SEARCH_H */

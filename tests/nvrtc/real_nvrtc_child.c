@@ -49,9 +49,11 @@ static void real_dir(const char *path, char *out)
 		*slash = '\0';
 }
 
-/* NVRTC opens libnvrtc-builtins.so.X.Y by bare name; the stub loads it
- * from the library's own folder so that an override needs no
- * LD_LIBRARY_PATH. Says whether it is in the process, and from where. */
+/* NVRTC opens libnvrtc-builtins.so.X.Y by bare name at its first
+ * compile; the stub loads it from the library's own folder at the first
+ * call where NVRTC's own search would not find that file (an override
+ * needs no LD_LIBRARY_PATH), and leaves it to NVRTC where it would. Says
+ * whether it is in the process, and from where. */
 static void print_builtins(const cudastub_library_info *info)
 {
 	char name[64], lib_dir[PATH_MAX], dir[PATH_MAX];
@@ -114,6 +116,7 @@ static int scenario_ptx(void)
 
 	rn_api_stub(&stub);
 	rn_compile(&stub, rn_axpy_source, COMPUTE_75, RN_PTX, &s, NULL);
+	print_builtins(cudastub_nvrtc_info());
 	if (rn_open_direct(&direct))
 		return 3;
 	rn_compile(&direct, rn_axpy_source, COMPUTE_75, RN_PTX, &d1, NULL);

@@ -7,6 +7,7 @@
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "real_nvrtc.h"
 
@@ -34,8 +35,19 @@ static void test_version(void)
 		      sel->by_major ? CUDASTUB_SOURCE_LOADER_SEARCH : CUDASTUB_SOURCE_OVERRIDE);
 	RN_EXPECT_INT(sel, &child, "search_runs", 1);
 	RN_EXPECT_INT(sel, &child, "direct_already_loaded", 1);
-	RN_EXPECT_INT(sel, &child, "builtins_loaded", 1);
-	RN_EXPECT_INT(sel, &child, "builtins_beside_library", 1);
+	/* The builtins wait for NVRTC's first compile where NVRTC finds them
+	 * itself (LD_LIBRARY_PATH names the fixtures' folders); the fixtures'
+	 * by path are on no path NVRTC searches, and are loaded at once. The
+	 * toolkit's may be in ld.so.cache: then either is right. */
+	if (sel->by_major) {
+		RN_EXPECT_INT(sel, &child, "builtins_loaded", 0);
+	} else if (sel->major != 13) {
+		RN_EXPECT_INT(sel, &child, "builtins_loaded", 1);
+		RN_EXPECT_INT(sel, &child, "builtins_beside_library", 1);
+	} else if (ts_value(&child, "builtins_loaded") &&
+		   strcmp(ts_value(&child, "builtins_loaded"), "0")) {
+		RN_EXPECT_INT(sel, &child, "builtins_beside_library", 1);
+	}
 	if (!sel->by_major)
 		RN_EXPECT(sel, &child, "info_path", file);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(realpath(file, real));
@@ -57,6 +69,9 @@ static void test_ptx(void)
 	RN_EXPECT_INT(sel, &child, "ptx_has_entry", 1);
 	RN_EXPECT(sel, &child, "ptx_target", "sm_75");
 	RN_EXPECT(sel, &child, "ptx_release", sel->version);
+	/* whoever loaded them, the compile used the library's own */
+	RN_EXPECT_INT(sel, &child, "builtins_loaded", 1);
+	RN_EXPECT_INT(sel, &child, "builtins_beside_library", 1);
 }
 
 /* 3a: a syntax error gives the same code and log both ways. */

@@ -452,8 +452,6 @@ def _description(spec):
         fields.append('.companion_format = "%s"' % spec.companion)
     if spec.release_preference:
         fields.append(".preferred_majors = cudastub_release_preference")
-    if spec.preference_loads_driver:
-        fields.append(".preference_loads_driver = 1")
     fields += [".codes = CUDASTUB_%s_UNAVAILABLE_CODES" % lib.upper(),
                ".abi_major = CUDASTUB_ABI_MAJOR", ".abi_minor = CUDASTUB_ABI_MINOR",
                'CUDASTUB_LIBRARY_STATE_INIT("%s")' % lib]

@@ -454,10 +454,9 @@ class Spec:
         self.env_path, self.env_major = self.values["env"]
         self.companion = self.values.get("companion", [None])[0]
         preference = self.values.get("release_preference", ["yes"])[0]
-        if preference not in ("yes", "no", "load_driver"):
-            raise SystemExit("%s: release_preference is yes, no or load_driver, not %s" % (path, preference))
+        if preference not in ("yes", "no"):
+            raise SystemExit("%s: release_preference is yes or no, not %s" % (path, preference))
         self.release_preference = preference != "no"
-        self.preference_loads_driver = preference == "load_driver"
         if any(m for m, _ in self.sonames) and 0 in (m for m, _ in self.sonames):
             raise SystemExit("%s: major 0 (any version) goes alone" % path)
         self.id = int(self.values["id"][0])

@@ -44,7 +44,6 @@ _Static_assert(cudaErrorNotSupported == 801, "the spec's number for cudaErrorNot
 	.sonames = (const struct cudastub_soname[]){{13, "libcudart.so.13"}, {12, "libcudart.so.12"}, {11, "libcudart.so.11.0"}, {0, NULL}}, \
 	.wheel_dirs = (const char *const[]){"nvidia/cu13/lib", "nvidia/cuda_runtime/lib", NULL}, \
 	.preferred_majors = cudastub_release_preference, \
-	.preference_loads_driver = 1, \
 	.codes = CUDASTUB_CUDART_UNAVAILABLE_CODES, \
 	.abi_major = CUDASTUB_ABI_MAJOR, \
 	.abi_minor = CUDASTUB_ABI_MINOR, \
