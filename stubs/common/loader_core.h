@@ -99,6 +99,7 @@ struct cudastub_loaded {
 	int state;	/* 0: not taken, 1: taken, -1: too many objects, walk */
 	unsigned count; /* hashes: each object's file name and SONAME */
 	uint32_t hash[2 * CUDASTUB_LOADED_MAX];
+	uint64_t seen[4]; /* bit (hash % 256) of each: most misses in one test */
 };
 
 struct cudastub_search {

@@ -93,6 +93,12 @@ static int walk_is_loaded(const char *soname)
 	return cudastub_dl_iterate_phdr(is_named, (void *)soname) != 0;
 }
 
+static void note_hash(struct cudastub_loaded *l, uint32_t h)
+{
+	l->hash[l->count++] = h;
+	l->seen[(h >> 6) & 3] |= (uint64_t)1 << (h & 63);
+}
+
 /* Each object's names, hashed: a name is read and hashed once per search,
  * where every question walked the list again and compared every name. */
 static int note_names(struct dl_phdr_info *info, size_t size, void *ctx)
@@ -106,9 +112,9 @@ static int note_names(struct dl_phdr_info *info, size_t size, void *ctx)
 		return 1;
 	}
 	if (names.file)
-		l->hash[l->count++] = name_hash(names.file);
+		note_hash(l, name_hash(names.file));
 	if (names.soname)
-		l->hash[l->count++] = name_hash(names.soname);
+		note_hash(l, name_hash(names.soname));
 	return 0;
 }
 
@@ -117,6 +123,7 @@ static const struct cudastub_loaded *snapshot(struct cudastub_search *s)
 	if (s->loaded.state == 0) {
 		s->loaded.state = 1;
 		s->loaded.count = 0;
+		memset(s->loaded.seen, 0, sizeof s->loaded.seen);
 		cudastub_dl_iterate_phdr(note_names, &s->loaded);
 	}
 	return s->loaded.state == 1 ? &s->loaded : NULL;
@@ -124,6 +131,8 @@ static const struct cudastub_loaded *snapshot(struct cudastub_search *s)
 
 static int has_hash(const struct cudastub_loaded *l, uint32_t h)
 {
+	if (!(l->seen[(h >> 6) & 3] & ((uint64_t)1 << (h & 63))))
+		return 0;
 	for (unsigned i = 0; i < l->count; i++)
 		if (l->hash[i] == h)
 			return 1;
