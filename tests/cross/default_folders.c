@@ -18,7 +18,7 @@
  *    dlopen by name, is what loads it; on an aarch64 machine the walk does.)
  */
 #define _GNU_SOURCE
-#include "unit_common.h"
+#include "loader_test.h"
 
 #include <CUnit/CUnit.h>
 #include <dlfcn.h>
@@ -36,11 +36,11 @@ static int suite_init(void)
 {
 	const char *lib;
 
-	if (!uc_tmpdir(tree, sizeof tree))
+	if (!ld_tmpdir(tree, sizeof tree))
 		return -1;
-	lib = uc_fmt("%s" FOLDER, tree);
-	return uc_mkdirs(lib) || uc_link("/usr/aarch64-linux-gnu/lib", uc_fmt("%s/lib", tree)) ||
-	       ts_copy_file(uc_fake("nvrtc-12"), uc_fmt("%s/libnvrtc.so.12", lib));
+	lib = ld_fmt("%s" FOLDER, tree);
+	return ld_mkdirs(lib) || ld_link("/usr/aarch64-linux-gnu/lib", ld_fmt("%s/lib", tree)) ||
+	       ts_copy_file(ld_fake("nvrtc-12"), ld_fmt("%s/libnvrtc.so.12", lib));
 }
 
 static int suite_clean(void)
@@ -62,7 +62,7 @@ static void test_default_folder(void)
 {
 	char emulator[256],
 		*argv[] = {emulator, "-L", tree, (char *)ts_self(), "--child", "probe", NULL};
-	const char *env[] = {uc_fmt("TEST_STUB=%s", uc_stub()), NULL};
+	const char *env[] = {ld_fmt("TEST_STUB=%s", ld_stub()), NULL};
 	struct ts_child c;
 
 	/* the emulator the suite runs under, with our root instead of its own */
@@ -76,16 +76,16 @@ static void test_default_folder(void)
 	CU_ASSERT_EQUAL(c.exit_code, 0);
 	if (c.exit_code != 0 || getenv("CUDASTUB_TEST_VERBOSE"))
 		fprintf(stderr, "%s\n%s\n", c.out, c.err);
-	UC_EXPECT_FAKE(&c, CUDASTUB_SOURCE_LOADER_SEARCH, 12, 4, "fake-nvrtc-12");
-	CU_ASSERT_TRUE(uc_is(&c, "path", FOLDER "/libnvrtc.so.12"));
+	LD_EXPECT_FAKE(&c, CUDASTUB_SOURCE_LOADER_SEARCH, 12, 4, "fake-nvrtc-12");
+	CU_ASSERT_TRUE(ld_is(&c, "path", FOLDER "/libnvrtc.so.12"));
 	if (host_cache_has_nvrtc13())
-		CU_ASSERT_TRUE(uc_attempt(&c, "libnvrtc.so.13", "wrong architecture: x86-64"));
+		CU_ASSERT_TRUE(ld_attempt(&c, "libnvrtc.so.13", "wrong architecture: x86-64"));
 }
 
 /* The folders cudastub_loader_walk visits for the stub, as it asks. */
 static void test_walked_folders(void)
 {
-	void *stub = dlopen(uc_stub(), RTLD_NOW | RTLD_LOCAL);
+	void *stub = dlopen(ld_stub(), RTLD_NOW | RTLD_LOCAL);
 	Dl_serinfo size, *info = NULL;
 	int found = 0;
 
@@ -109,7 +109,7 @@ static void register_suites(void)
 	CU_add_test(s, "the loader's search loads from " FOLDER, test_default_folder);
 }
 
-static const struct ts_scenario scenarios[] = {UC_PROBE_SCENARIO, {NULL, NULL}};
+static const struct ts_scenario scenarios[] = {LD_PROBE_SCENARIO, {NULL, NULL}};
 
 int main(int argc, char **argv)
 {

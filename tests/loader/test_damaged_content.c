@@ -26,7 +26,7 @@
 #include "ts_files.h"
 #include "ts_release.h"
 #include "ts_symbol_offset.h"
-#include "unit_common.h"
+#include "loader_test.h"
 
 enum { CHILD_ALARM = 120, BLOCK = 4096 };
 
@@ -116,7 +116,7 @@ static int damage_block(const char *path, long offset, enum damage how)
 /* Whether some attempt's path ends with path and its outcome holds part. */
 static int attempted(const struct ts_child *c, const char *path, const char *part)
 {
-	for (long i = 0; i < uc_long(c, "attempts"); i++) {
+	for (long i = 0; i < ld_long(c, "attempts"); i++) {
 		char key[32];
 		const char *p, *o;
 
@@ -167,7 +167,7 @@ static void damaged_release(int major, enum damage how)
 		return;
 	}
 	snprintf(copy, sizeof copy, "%s/home/lib64/%s", dir, soname);
-	CU_ASSERT_EQUAL_FATAL(uc_mkdirs(uc_fmt("%s/home/lib64", dir)), 0);
+	CU_ASSERT_EQUAL_FATAL(ld_mkdirs(ld_fmt("%s/home/lib64", dir)), 0);
 	CU_ASSERT_EQUAL_FATAL(ts_copy_file(real, copy), 0);
 	rc = damage_block(copy, offset, how);
 	if (rc == EOPNOTSUPP) {
@@ -179,20 +179,20 @@ static void damaged_release(int major, enum damage how)
 	snprintf(what, sizeof what, "CUDA %d, the block of " PROBE " %s", major,
 		 how == ZEROED ? "zeroed" : "punched out");
 
-	const char *env[] = {uc_fmt("CUDA_HOME=%s/home", dir),
-			     uc_fmt("LD_LIBRARY_PATH=%s", healthy_dir),
-			     uc_fmt("CUDASTUB_CUDART_MAJOR=%d", major),
+	const char *env[] = {ld_fmt("CUDA_HOME=%s/home", dir),
+			     ld_fmt("LD_LIBRARY_PATH=%s", healthy_dir),
+			     ld_fmt("CUDASTUB_CUDART_MAJOR=%d", major),
 			     ts_env_leaks_unnamed(leaks, sizeof leaks), NULL};
 
 	if (ran("first_call", what, env, &c)) {
-		CU_ASSERT_EQUAL(uc_long(&c, "finished"), 1);
-		CU_ASSERT_EQUAL(uc_long(&c, "rc"), 0);
-		CU_ASSERT_EQUAL(uc_long(&c, "value") / 1000, major);
-		CU_ASSERT_EQUAL(uc_long(&c, "state"), CUDASTUB_STATE_LOADED);
+		CU_ASSERT_EQUAL(ld_long(&c, "finished"), 1);
+		CU_ASSERT_EQUAL(ld_long(&c, "rc"), 0);
+		CU_ASSERT_EQUAL(ld_long(&c, "value") / 1000, major);
+		CU_ASSERT_EQUAL(ld_long(&c, "state"), CUDASTUB_STATE_LOADED);
 		CU_ASSERT_TRUE(attempted(&c, copy, "skipped: damaged: "));
 		CU_ASSERT_TRUE(attempted(&c, copy, PROBE));
-		CU_ASSERT_TRUE(uc_has(&c, "path", healthy_dir));
-		if (!attempted(&c, copy, "skipped: damaged: ") || !uc_has(&c, "path", healthy_dir))
+		CU_ASSERT_TRUE(ld_has(&c, "path", healthy_dir));
+		if (!attempted(&c, copy, "skipped: damaged: ") || !ld_has(&c, "path", healthy_dir))
 			fprintf(stderr, "%s:\n%s\n", what, c.out);
 	}
 #ifdef DC_CLI

@@ -14,7 +14,7 @@
  * under alarm(): a hang ends as SIGALRM, a failure.
  */
 #define _GNU_SOURCE
-#include "unit_common.h"
+#include "loader_test.h"
 
 #include <CUnit/CUnit.h>
 #include <dlfcn.h>
@@ -72,7 +72,7 @@ static void report(void)
 static int exit_during_load(void)
 {
 	struct timespec into_constructor = {0, 150 * 1000000L};
-	void *stub = uc_open_stub(uc_stub());
+	void *stub = ld_open_stub(ld_stub());
 	pthread_t thread;
 
 	alarm(20);
@@ -95,7 +95,7 @@ static int exit_during_load(void)
 
 static void test_exit_during_load(void)
 {
-	const char *env[] = {uc_fmt("CUDASTUB_NVRTC_PATH=%s", uc_fake("nvrtc-13")),
+	const char *env[] = {ld_fmt("CUDASTUB_NVRTC_PATH=%s", ld_fake("nvrtc-13")),
 			     "FAKE_NVRTC_SLOW_MS=600", NULL};
 	struct ts_child c;
 
@@ -103,16 +103,16 @@ static void test_exit_during_load(void)
 	CU_ASSERT_EQUAL(c.exit_code, EXIT_STATUS);
 	/* exit waited for the load in flight before the later handlers ran:
 	 * what is published is the worker's search, which opened the fake */
-	CU_ASSERT_EQUAL(uc_long(&c, "dlopen_calls"), 1);
-	CU_ASSERT_EQUAL(uc_long(&c, "worker_done"), 1);
+	CU_ASSERT_EQUAL(ld_long(&c, "dlopen_calls"), 1);
+	CU_ASSERT_EQUAL(ld_long(&c, "worker_done"), 1);
 	/* and published no library: nothing goes into one being finalised */
-	CU_ASSERT_EQUAL(uc_long(&c, "worker_rc"), NVRTC_STUB_LIBRARY);
-	CU_ASSERT_EQUAL(uc_long(&c, "late_rc"), NVRTC_STUB_LIBRARY);
-	CU_ASSERT_EQUAL(uc_long(&c, "late_major"),
+	CU_ASSERT_EQUAL(ld_long(&c, "worker_rc"), NVRTC_STUB_LIBRARY);
+	CU_ASSERT_EQUAL(ld_long(&c, "late_rc"), NVRTC_STUB_LIBRARY);
+	CU_ASSERT_EQUAL(ld_long(&c, "late_major"),
 			0); /* a probe: output zeroed, as with no library */
-	CU_ASSERT(uc_has(&c, "late_error", "the process is exiting; nothing is loaded"));
-	CU_ASSERT_EQUAL(uc_long(&c, "state"), CUDASTUB_STATE_NOT_FOUND);
-	if (c.exit_code != EXIT_STATUS || uc_long(&c, "worker_done") != 1)
+	CU_ASSERT(ld_has(&c, "late_error", "the process is exiting; nothing is loaded"));
+	CU_ASSERT_EQUAL(ld_long(&c, "state"), CUDASTUB_STATE_NOT_FOUND);
+	if (c.exit_code != EXIT_STATUS || ld_long(&c, "worker_done") != 1)
 		fprintf(stderr, "child exited %d:\n%s\n%s\n", c.exit_code, c.out, c.err);
 }
 

@@ -18,7 +18,7 @@
  * loaded before the forks, as a direct link has it).
  */
 #define _GNU_SOURCE
-#include "unit_common.h"
+#include "loader_test.h"
 
 #include <CUnit/CUnit.h>
 #include <dlfcn.h>
@@ -121,8 +121,8 @@ static int fork_during_plugins(void)
 /* The scenarios' stub (TEST_STUB), pinned to the fake NVRTC 13. */
 static void stub_over_fake(struct ts_env *env)
 {
-	ts_env_add(env, "TEST_STUB=%s", uc_stub());
-	ts_env_add(env, "CUDASTUB_NVRTC_PATH=%s", uc_fake("nvrtc-13"));
+	ts_env_add(env, "TEST_STUB=%s", ld_stub());
+	ts_env_add(env, "CUDASTUB_NVRTC_PATH=%s", ld_fake("nvrtc-13"));
 }
 
 /* ---- a fork while another library registers an exit handler ---- */
@@ -174,7 +174,7 @@ static void test_fork_during_plugin_loads(void)
 	struct ts_child c;
 
 	stub_over_fake(&env);
-	ts_env_add(&env, "FP_PLUGIN=%s", uc_fake("nvrtc-12"));
+	ts_env_add(&env, "FP_PLUGIN=%s", ld_fake("nvrtc-12"));
 	if (!ts_run_scenario(label, "fork_during_plugins", &env, &c))
 		return;
 	printf("\n  %ld children: %ld loaded, %ld refused (loader caught mid-change)\n",

@@ -6,7 +6,7 @@
  * its sentinel, which the fake would have overwritten with 11008.
  */
 #define _GNU_SOURCE
-#include "unit_common.h"
+#include "loader_test.h"
 
 #include <CUnit/CUnit.h>
 #include <stdio.h>
@@ -14,13 +14,13 @@
 static void check_pch(const char *variant, int major, int minor, long want_rc, long want_pch)
 {
 	struct ts_child c;
-	const char *env[] = {uc_fmt("CUDASTUB_NVRTC_PATH=%s", uc_fake(variant)), NULL};
+	const char *env[] = {ld_fmt("CUDASTUB_NVRTC_PATH=%s", ld_fake(variant)), NULL};
 
-	if (uc_run_probe(env, &c))
+	if (ld_run_probe(env, &c))
 		return;
-	UC_EXPECT_FAKE(&c, CUDASTUB_SOURCE_OVERRIDE, major, minor, uc_fmt("fake-%s", variant));
-	CU_ASSERT_EQUAL(uc_long(&c, "pch_rc"), want_rc);
-	CU_ASSERT_EQUAL(uc_long(&c, "pch"), want_pch);
+	LD_EXPECT_FAKE(&c, CUDASTUB_SOURCE_OVERRIDE, major, minor, ld_fmt("fake-%s", variant));
+	CU_ASSERT_EQUAL(ld_long(&c, "pch_rc"), want_rc);
+	CU_ASSERT_EQUAL(ld_long(&c, "pch"), want_pch);
 }
 
 static void test_pch_forwards_to_13(void)
@@ -35,14 +35,14 @@ static void test_pch_forwards_to_12_if_present(void)
 
 static void test_pch_never_called_in_11(void)
 {
-	check_pch("nvrtc-11", 11, 8, CUDASTUB_NVRTC_ERROR_NOT_FOUND, UC_PCH_SENTINEL);
+	check_pch("nvrtc-11", 11, 8, CUDASTUB_NVRTC_ERROR_NOT_FOUND, LD_PCH_SENTINEL);
 }
 
 static void register_suites(void)
 {
 	CU_pSuite s = CU_add_suite("gating", NULL, NULL);
 
-#if UC_ABI_MAJOR == 13
+#if LD_ABI_MAJOR == 13
 	CU_add_test(s, "nvrtcGetPCHHeapSize forwards to 13", test_pch_forwards_to_13);
 	CU_add_test(s, "nvrtcGetPCHHeapSize forwards to 12", test_pch_forwards_to_12_if_present);
 	CU_add_test(s, "nvrtcGetPCHHeapSize never calls 11", test_pch_never_called_in_11);
@@ -57,7 +57,7 @@ static void register_suites(void)
 
 int main(int argc, char **argv)
 {
-	static const struct ts_scenario scenarios[] = {UC_PROBE_SCENARIO, {NULL, NULL}};
+	static const struct ts_scenario scenarios[] = {LD_PROBE_SCENARIO, {NULL, NULL}};
 
 	return ts_main(argc, argv, scenarios, register_suites);
 }

@@ -25,7 +25,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "unit_common.h"
+#include "loader_test.h"
 #include "ts_namespace.h"
 
 /* Seconds a child may take; a search that blocks takes for ever. Generous
@@ -41,7 +41,7 @@ struct stub {
 };
 
 static struct stub stubs[] = {
-	{"nvrtc", UC_STUB_PATH, "CUDASTUB_NVRTC", NULL, "nvidia/cu13/lib"},
+	{"nvrtc", LD_STUB_PATH, "CUDASTUB_NVRTC", NULL, "nvidia/cu13/lib"},
 	{"cudart", HF_CUDART_STUB, "CUDASTUB_CUDART", HF_FAKE_CUDART, "nvidia/cu13/lib"},
 	{"cuda", HF_CUDA_STUB, "CUDASTUB_CUDA", HF_FAKE_DRIVER, NULL},
 };
@@ -127,7 +127,7 @@ static int cli_child(void)
 /* Whether some attempt's path ends with path and its outcome holds outcome. */
 static int attempted(const struct ts_child *c, const char *path, const char *outcome)
 {
-	for (long i = 0; i < uc_long(c, "attempts"); i++) {
+	for (long i = 0; i < ld_long(c, "attempts"); i++) {
 		char key[32];
 		const char *p, *o;
 
@@ -215,7 +215,7 @@ static int place(const struct kind *k, const char *path)
 	if (!slash)
 		return -1;
 	*slash = '\0';
-	uc_mkdirs(dir); /* fails when it is there already */
+	ld_mkdirs(dir); /* fails when it is there already */
 	return k->make(path);
 }
 
@@ -241,9 +241,9 @@ static const char *folder_of(const char *path, char *buf, size_t size)
 /* The healthy library was loaded from a path that ends with where. */
 static void expect_healthy(const struct ts_child *c, const char *what, const char *where)
 {
-	CU_ASSERT_EQUAL(uc_long(c, "state"), CUDASTUB_STATE_LOADED);
-	CU_ASSERT_EQUAL(uc_long(c, "rc"), 0);
-	CU_ASSERT_TRUE(uc_long(c, "value") > 0);
+	CU_ASSERT_EQUAL(ld_long(c, "state"), CUDASTUB_STATE_LOADED);
+	CU_ASSERT_EQUAL(ld_long(c, "rc"), 0);
+	CU_ASSERT_TRUE(ld_long(c, "value") > 0);
 	if (!ts_value(c, "path") || !strstr(ts_value(c, "path"), where))
 		fprintf(stderr, "%s: loaded %s, not the library in %s\n", what,
 			ts_value(c, "path") ? ts_value(c, "path") : "nothing", where);
@@ -278,21 +278,21 @@ static void test_override(void)
 			CU_ASSERT_EQUAL_FATAL(place(&kinds[k], file), 0);
 			for (int as_folder = 0; as_folder < 2; as_folder++) {
 				const char *env[] = {
-					uc_fmt("TEST_LIB=%s", st->lib),
-					uc_fmt("TEST_STUB=%s", st->path),
-					as_folder ? uc_fmt("%s_PATH=%s/ovr", st->env, dir)
-						  : uc_fmt("%s_PATH=%s", st->env, file),
+					ld_fmt("TEST_LIB=%s", st->lib),
+					ld_fmt("TEST_STUB=%s", st->path),
+					as_folder ? ld_fmt("%s_PATH=%s/ovr", st->env, dir)
+						  : ld_fmt("%s_PATH=%s", st->env, file),
 					NULL};
 
 				snprintf(what, sizeof what, "%s, %s as the override%s", st->lib,
 					 kinds[k].name, as_folder ? "'s folder" : "");
 				if (run("search", what, env, &c) != 0)
 					continue;
-				CU_ASSERT_EQUAL(uc_long(&c, "finished"), 1);
-				CU_ASSERT_EQUAL(uc_long(&c, "state"),
+				CU_ASSERT_EQUAL(ld_long(&c, "finished"), 1);
+				CU_ASSERT_EQUAL(ld_long(&c, "state"),
 						CUDASTUB_STATE_OVERRIDE_FAILED);
 				CU_ASSERT_TRUE(attempted(&c, file, kinds[k].reason));
-				CU_ASSERT_EQUAL(uc_long(&c, "dlopen_calls"), 0);
+				CU_ASSERT_EQUAL(ld_long(&c, "dlopen_calls"), 0);
 			}
 			ts_remove_tree(dir);
 		}
@@ -317,7 +317,7 @@ static void run_step(enum step step)
 			continue; /* the driver comes in no wheel */
 		for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++) {
 			char dir[PATH_MAX], file[PATH_MAX + 128], stub[PATH_MAX + 128], what[128];
-			const char *env[5] = {uc_fmt("TEST_LIB=%s", st->lib)};
+			const char *env[5] = {ld_fmt("TEST_LIB=%s", st->lib)};
 			struct ts_child c;
 
 			if (!fresh_tree(dir, sizeof dir))
@@ -328,23 +328,23 @@ static void run_step(enum step step)
 				snprintf(stub, sizeof stub, "%s/site/%s", dir, base_name(st->path));
 				snprintf(file, sizeof file, "%s/site/%s/%s", dir, st->wheel,
 					 soname);
-				CU_ASSERT_EQUAL_FATAL(uc_mkdirs(uc_fmt("%s/site", dir)), 0);
+				CU_ASSERT_EQUAL_FATAL(ld_mkdirs(ld_fmt("%s/site", dir)), 0);
 				CU_ASSERT_EQUAL_FATAL(ts_copy_file(st->path, stub), 0);
-				env[2] = uc_fmt("LD_LIBRARY_PATH=%s", healthy_dir);
+				env[2] = ld_fmt("LD_LIBRARY_PATH=%s", healthy_dir);
 			} else if (step == CUDA_HOME) {
 				snprintf(file, sizeof file, "%s/home/lib64/%s", dir, soname);
-				env[2] = uc_fmt("CUDA_HOME=%s/home", dir);
-				env[3] = uc_fmt("LD_LIBRARY_PATH=%s", healthy_dir);
+				env[2] = ld_fmt("CUDA_HOME=%s/home", dir);
+				env[3] = ld_fmt("LD_LIBRARY_PATH=%s", healthy_dir);
 			} else {
 				snprintf(file, sizeof file, "%s/ldp/%s", dir, soname);
-				env[2] = uc_fmt("LD_LIBRARY_PATH=%s/ldp:%s", dir, healthy_dir);
+				env[2] = ld_fmt("LD_LIBRARY_PATH=%s/ldp:%s", dir, healthy_dir);
 			}
-			env[1] = uc_fmt("TEST_STUB=%s", stub);
+			env[1] = ld_fmt("TEST_STUB=%s", stub);
 			CU_ASSERT_EQUAL_FATAL(place(&kinds[k], file), 0);
 			snprintf(what, sizeof what, "%s, %s in %s", st->lib, kinds[k].name,
 				 names[step]);
 			if (run("search", what, env, &c) == 0) {
-				CU_ASSERT_EQUAL(uc_long(&c, "finished"), 1);
+				CU_ASSERT_EQUAL(ld_long(&c, "finished"), 1);
 				if (!attempted(&c, file, kinds[k].reason))
 					fprintf(stderr, "%s: no attempt of %s skipped as %s:\n%s\n",
 						what, file, kinds[k].reason, c.out);
@@ -390,26 +390,26 @@ static void test_usr_local_cuda(void)
 			snprintf(file, sizeof file, "%s/cuda/lib64/%s", dir, soname);
 			snprintf(good, sizeof good, "%s/cuda/lib/%s", dir, soname);
 			CU_ASSERT_EQUAL_FATAL(place(&kinds[k], file), 0);
-			CU_ASSERT_EQUAL_FATAL(uc_mkdirs(uc_fmt("%s/cuda/lib", dir)), 0);
+			CU_ASSERT_EQUAL_FATAL(ld_mkdirs(ld_fmt("%s/cuda/lib", dir)), 0);
 			CU_ASSERT_EQUAL_FATAL(ts_copy_file(st->healthy, good), 0);
-			const char *env[] = {uc_fmt("TEST_LIB=%s", st->lib),
-					     uc_fmt("TEST_STUB=%s", st->path),
-					     uc_fmt("TEST_USR_LOCAL=%s", dir), NULL};
+			const char *env[] = {ld_fmt("TEST_LIB=%s", st->lib),
+					     ld_fmt("TEST_STUB=%s", st->path),
+					     ld_fmt("TEST_USR_LOCAL=%s", dir), NULL};
 
 			snprintf(what, sizeof what, "%s, %s in /usr/local/cuda", st->lib,
 				 kinds[k].name);
 			r = run("search", what, env, &c);
 			ts_remove_tree(dir);
 			if (r == 4) {
-				ts_unavailable(uc_fmt("/usr/local/cuda: no private mount namespace "
+				ts_unavailable(ld_fmt("/usr/local/cuda: no private mount namespace "
 						      "(%s); run the suite as root",
 						      ts_text(&c, "namespace")));
 				return;
 			}
 			if (r != 0)
 				continue;
-			CU_ASSERT_EQUAL(uc_long(&c, "finished"), 1);
-			CU_ASSERT_TRUE(attempted(&c, uc_fmt("/usr/local/cuda/lib64/%s", soname),
+			CU_ASSERT_EQUAL(ld_long(&c, "finished"), 1);
+			CU_ASSERT_TRUE(attempted(&c, ld_fmt("/usr/local/cuda/lib64/%s", soname),
 						 kinds[k].reason));
 			expect_healthy(&c, what, "/usr/local/cuda/lib/");
 		}
@@ -449,14 +449,14 @@ static void test_cli_info(void)
 		for (size_t s = 0; s < sizeof stubs / sizeof *stubs; s++) {
 			char healthy_dir[PATH_MAX];
 
-			CU_ASSERT_EQUAL_FATAL(place(&kinds[k], uc_fmt("%s/lib64/%s", dir,
+			CU_ASSERT_EQUAL_FATAL(place(&kinds[k], ld_fmt("%s/lib64/%s", dir,
 								      base_name(stubs[s].healthy))),
 					      0);
 			if (s)
 				strcat(fakes, ":");
 			strcat(fakes, folder_of(stubs[s].healthy, healthy_dir, sizeof healthy_dir));
 		}
-		env[n++] = uc_fmt("CUDA_HOME=%s", dir);
+		env[n++] = ld_fmt("CUDA_HOME=%s", dir);
 		env[n++] = fakes;
 		snprintf(what, sizeof what, "cudastub info, %s in CUDA_HOME", kinds[k].name);
 		if (run("cli", what, env, &c) == 0) {
@@ -492,6 +492,6 @@ int main(int argc, char **argv)
 	static const struct ts_scenario scenarios[] = {
 		{"search", search_child}, {"cli", cli_child}, {NULL, NULL}};
 
-	stubs[0].healthy = strdup(uc_fake("nvrtc-13"));
+	stubs[0].healthy = strdup(ld_fake("nvrtc-13"));
 	return ts_main(argc, argv, scenarios, register_suites);
 }

@@ -31,7 +31,7 @@
 #include <unistd.h>
 
 #include "ts_symbol_offset.h"
-#include "unit_common.h"
+#include "loader_test.h"
 
 struct stub {
 	const char *lib;     /* cudastub_<lib>_info */
@@ -43,7 +43,7 @@ struct stub {
 };
 
 static const struct stub stubs[] = {
-	{"nvrtc", UC_STUB_PATH, "libnvrtc.so.13", "CUDASTUB_NVRTC", 1034,
+	{"nvrtc", LD_STUB_PATH, "libnvrtc.so.13", "CUDASTUB_NVRTC", 1034,
 	 "give one of the majors this stub loads"},
 	/* cudaErrorInsufficientDriver, CUDA_ERROR_NO_DEVICE: what NVIDIA's
 	 * libraries answer on a machine without a driver, or a device */
@@ -124,7 +124,7 @@ static int hostile_child(void)
 /* Whether some attempt's path contains path and its outcome outcome. */
 static int attempted(const struct ts_child *c, const char *path, const char *outcome)
 {
-	for (long i = 0; i < uc_long(c, "attempts"); i++) {
+	for (long i = 0; i < ld_long(c, "attempts"); i++) {
 		char key[32];
 		const char *p, *o;
 
@@ -208,7 +208,7 @@ static int write_file(const char *path, const char *from, size_t size, const cha
 static int write_patched(const char *path, size_t at, const void *bytes, size_t n)
 {
 	int fd;
-	int ok = ts_copy_file(uc_fake("nvrtc-13"), path) == 0 && (fd = open(path, O_WRONLY)) >= 0;
+	int ok = ts_copy_file(ld_fake("nvrtc-13"), path) == 0 && (fd = open(path, O_WRONLY)) >= 0;
 
 	if (ok) {
 		ok = pwrite(fd, bytes, n, (off_t)at) == (ssize_t)n;
@@ -233,12 +233,12 @@ struct file_case {
 
 static int make_truncated_1k(const char *path)
 {
-	return write_file(path, uc_fake("nvrtc-13"), 1024, NULL);
+	return write_file(path, ld_fake("nvrtc-13"), 1024, NULL);
 }
 
 static int make_truncated_half(const char *path)
 {
-	return write_file(path, uc_fake("nvrtc-13"), file_size(uc_fake("nvrtc-13")) / 2, NULL);
+	return write_file(path, ld_fake("nvrtc-13"), file_size(ld_fake("nvrtc-13")) / 2, NULL);
 }
 
 static int make_empty(const char *path)
@@ -269,7 +269,7 @@ static int make_other_machine(const char *path)
 
 static int make_headers_past_end(const char *path)
 {
-	uint64_t phoff = file_size(uc_fake("nvrtc-13")) + 64;
+	uint64_t phoff = file_size(ld_fake("nvrtc-13")) + 64;
 
 	return write_patched(path, offsetof(Elf64_Ehdr, e_phoff), &phoff, sizeof phoff);
 }
@@ -288,12 +288,12 @@ static const struct file_case file_cases[] = {
 /* The search failed as an override that could not be loaded fails. */
 static void expect_override_failed(const struct stub *s, const struct ts_child *c)
 {
-	CU_ASSERT_EQUAL(uc_long(c, "state"), CUDASTUB_STATE_OVERRIDE_FAILED);
-	CU_ASSERT_EQUAL(uc_long(c, "rc"), s->no_library);
-	CU_ASSERT_EQUAL(uc_long(c, "value"), 0);
-	CU_ASSERT_TRUE(uc_has(c, "error", "could not be loaded") ||
-		       uc_has(c, "error", "is refused"));
-	CU_ASSERT_EQUAL(uc_long(c, "error_raw_controls"), 0);
+	CU_ASSERT_EQUAL(ld_long(c, "state"), CUDASTUB_STATE_OVERRIDE_FAILED);
+	CU_ASSERT_EQUAL(ld_long(c, "rc"), s->no_library);
+	CU_ASSERT_EQUAL(ld_long(c, "value"), 0);
+	CU_ASSERT_TRUE(ld_has(c, "error", "could not be loaded") ||
+		       ld_has(c, "error", "is refused"));
+	CU_ASSERT_EQUAL(ld_long(c, "error_raw_controls"), 0);
 }
 
 static void test_damaged_files(void)
@@ -318,11 +318,11 @@ static void test_damaged_files(void)
 			if (run(s, f->name, as_override, &c) == 0) {
 				expect_override_failed(s, &c);
 				CU_ASSERT_TRUE(attempted(&c, file, f->reason));
-				CU_ASSERT_EQUAL(uc_long(&c, "dlopen_calls"), 0);
+				CU_ASSERT_EQUAL(ld_long(&c, "dlopen_calls"), 0);
 			}
 			if (run(s, f->name, on_path, &c) == 0) {
 				CU_ASSERT_TRUE(attempted(&c, file, f->reason));
-				CU_ASSERT_FALSE(uc_has(&c, "path", dir));
+				CU_ASSERT_FALSE(ld_has(&c, "path", dir));
 			}
 			free(as_override[0]);
 			free(on_path[0]);
@@ -345,9 +345,9 @@ static void test_self_and_directory(void)
 		}
 		snprintf(self, sizeof self, "%s/self/%s", dir, s->soname);
 		snprintf(folder, sizeof folder, "%s/folder/%s", dir, s->soname);
-		CU_ASSERT_EQUAL_FATAL(uc_mkdirs(folder), 0);
-		CU_ASSERT_EQUAL_FATAL(uc_mkdirs(uc_fmt("%s/self", dir)), 0);
-		CU_ASSERT_EQUAL_FATAL(uc_link(s->path, self), 0);
+		CU_ASSERT_EQUAL_FATAL(ld_mkdirs(folder), 0);
+		CU_ASSERT_EQUAL_FATAL(ld_mkdirs(ld_fmt("%s/self", dir)), 0);
+		CU_ASSERT_EQUAL_FATAL(ld_link(s->path, self), 0);
 		char *self_override[] = {str("%s_PATH=%s", s->env, self), NULL};
 		char *self_path[] = {str("LD_LIBRARY_PATH=%s/self", dir), NULL};
 		char *dir_override[] = {str("%s_PATH=%s", s->env, folder), NULL};
@@ -386,15 +386,15 @@ static void test_relative_path(void)
 
 		snprintf(rel, sizeof rel, "cudastub-hostile-rel-%d", (int)getpid());
 		snprintf(file, sizeof file, "%s/%s", rel, s->soname);
-		CU_ASSERT_EQUAL_FATAL(uc_mkdirs(rel), 0);
+		CU_ASSERT_EQUAL_FATAL(ld_mkdirs(rel), 0);
 		CU_ASSERT_EQUAL_FATAL(make_truncated_1k(file), 0);
 		char *as_override[] = {str("%s_PATH=%s", s->env, file), NULL};
 		char *on_path[] = {str("LD_LIBRARY_PATH=%s", rel), NULL};
 
 		if (run(s, "a relative path", as_override, &c) == 0) {
 			expect_override_failed(s, &c);
-			CU_ASSERT_TRUE(uc_has(&c, "error", "give an absolute path"));
-			CU_ASSERT_EQUAL(uc_long(&c, "dlopen_calls"), 0);
+			CU_ASSERT_TRUE(ld_has(&c, "error", "give an absolute path"));
+			CU_ASSERT_EQUAL(ld_long(&c, "dlopen_calls"), 0);
 		}
 		if (run(s, "a relative path", on_path, &c) == 0)
 			CU_ASSERT_TRUE(attempted(&c, file, "skipped: truncated"));
@@ -423,10 +423,10 @@ static void test_long_path(void)
 
 		if (run(s, "a 100 KB path", as_override, &c) == 0) {
 			expect_override_failed(s, &c);
-			CU_ASSERT_TRUE(uc_has(&c, "error", "...(102400 bytes)..."));
-			CU_ASSERT_TRUE(uc_has(&c, "error", "could not be loaded (no fallback"));
+			CU_ASSERT_TRUE(ld_has(&c, "error", "...(102400 bytes)..."));
+			CU_ASSERT_TRUE(ld_has(&c, "error", "could not be loaded (no fallback"));
 			CU_ASSERT_TRUE(attempted(&c, "aaaa", "name too long"));
-			CU_ASSERT_FALSE(uc_has(&c, "error", "(log full)"));
+			CU_ASSERT_FALSE(ld_has(&c, "error", "(log full)"));
 		}
 		/* nothing there to open; the search goes on past it */
 		if (run(s, "a 100 KB path", on_path, &c) == 0)
@@ -469,14 +469,14 @@ static void test_control_characters(void)
 		snprintf(fake_line, sizeof fake_line, "cudastub[%s] fake", s->lib);
 		snprintf(inner, sizeof inner, "%s/ctl\x1b[2J\n%s", dir, fake_line);
 		snprintf(file, sizeof file, "%s/%s", inner, s->soname);
-		CU_ASSERT_EQUAL_FATAL(uc_mkdirs(inner), 0);
+		CU_ASSERT_EQUAL_FATAL(ld_mkdirs(inner), 0);
 		CU_ASSERT_EQUAL_FATAL(make_truncated_1k(file), 0);
 		char *as_override[] = {str("%s_PATH=%s", s->env, file), "CUDASTUB_DEBUG=1", NULL};
 		char *on_path[] = {str("LD_LIBRARY_PATH=%s", inner), "CUDASTUB_DEBUG=1", NULL};
 
 		if (run(s, "control characters", as_override, &c) == 0) {
 			expect_override_failed(s, &c);
-			CU_ASSERT_TRUE(uc_has(&c, "error", "ctl\\x1b[2J\\x0acudastub["));
+			CU_ASSERT_TRUE(ld_has(&c, "error", "ctl\\x1b[2J\\x0acudastub["));
 			CU_ASSERT_TRUE(attempted(&c, "ctl", "skipped: truncated"));
 			CU_ASSERT_TRUE(debug_lines_hold(c.err, s->lib));
 			CU_ASSERT_PTR_NOT_NULL(strstr(c.err, "ctl\\x1b[2J\\x0acudastub["));
@@ -506,10 +506,10 @@ static void test_bad_pins(void)
 			struct ts_child c;
 			char want[64];
 			char *as_override[] = {str("%s_MAJOR=%s", s->env, pins[i]),
-					       str("%s_PATH=%s", s->env, uc_fake("nvrtc-13")),
+					       str("%s_PATH=%s", s->env, ld_fake("nvrtc-13")),
 					       NULL};
 			char *on_path[] = {str("%s_MAJOR=%s", s->env, pins[i]),
-					   str("LD_LIBRARY_PATH=%s", uc_fake_dir("nvrtc-13")),
+					   str("LD_LIBRARY_PATH=%s", ld_fake_dir("nvrtc-13")),
 					   NULL};
 
 			snprintf(want, sizeof want, "_MAJOR=\"%s\" is refused",
@@ -517,12 +517,12 @@ static void test_bad_pins(void)
 			for (int mode = 0; mode < 2; mode++) {
 				if (run(s, pins[i], mode ? on_path : as_override, &c) != 0)
 					continue;
-				CU_ASSERT_EQUAL(uc_long(&c, "state"), CUDASTUB_STATE_NOT_FOUND);
-				CU_ASSERT_EQUAL(uc_long(&c, "rc"), s->no_library);
-				CU_ASSERT_TRUE(uc_has(&c, "error", want));
-				CU_ASSERT_TRUE(uc_has(&c, "error", s->pin_err));
-				CU_ASSERT_EQUAL(uc_long(&c, "dlopen_calls"), 0);
-				CU_ASSERT_EQUAL(uc_long(&c, "error_raw_controls"), 0);
+				CU_ASSERT_EQUAL(ld_long(&c, "state"), CUDASTUB_STATE_NOT_FOUND);
+				CU_ASSERT_EQUAL(ld_long(&c, "rc"), s->no_library);
+				CU_ASSERT_TRUE(ld_has(&c, "error", want));
+				CU_ASSERT_TRUE(ld_has(&c, "error", s->pin_err));
+				CU_ASSERT_EQUAL(ld_long(&c, "dlopen_calls"), 0);
+				CU_ASSERT_EQUAL(ld_long(&c, "error_raw_controls"), 0);
 			}
 			free(as_override[0]);
 			free(as_override[1]);
@@ -550,7 +550,7 @@ static void test_zeroed_probe(void)
 
 	for (size_t k = 0; k < sizeof stubs / sizeof *stubs; k++) {
 		const struct stub *s = &stubs[k];
-		const char *fake = probes[k].fake ? probes[k].fake : uc_fake("nvrtc-13");
+		const char *fake = probes[k].fake ? probes[k].fake : ld_fake("nvrtc-13");
 		const char *name = strrchr(fake, '/') + 1;
 		char dir[4096], copy[4200], fake_dir[4096], want[128];
 		long at = ts_symbol_offset(fake, probes[k].probe);
@@ -574,9 +574,9 @@ static void test_zeroed_probe(void)
 		snprintf(want, sizeof want, "skipped: damaged: the code of %s", probes[k].probe);
 		if (run(s, "a zeroed probe", on_path, &c) == 0) {
 			CU_ASSERT_TRUE(attempted(&c, copy, want));
-			CU_ASSERT_EQUAL(uc_long(&c, "state"), CUDASTUB_STATE_LOADED);
-			CU_ASSERT_EQUAL(uc_long(&c, "rc"), 0);
-			CU_ASSERT_TRUE(uc_has(&c, "path", fake_dir));
+			CU_ASSERT_EQUAL(ld_long(&c, "state"), CUDASTUB_STATE_LOADED);
+			CU_ASSERT_EQUAL(ld_long(&c, "rc"), 0);
+			CU_ASSERT_TRUE(ld_has(&c, "path", fake_dir));
 		}
 		free(on_path[0]);
 		ts_remove_tree(dir);

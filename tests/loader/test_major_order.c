@@ -5,7 +5,7 @@
  *   T/home/lib64/          the same three, as a CUDA_HOME root
  */
 #define _GNU_SOURCE
-#include "unit_common.h"
+#include "loader_test.h"
 
 #include <CUnit/CUnit.h>
 #include <stdio.h>
@@ -14,7 +14,7 @@ static char tree[1024];
 
 static const char *in_tree(const char *rel)
 {
-	return uc_fmt("%s/%s", tree, rel);
+	return ld_fmt("%s/%s", tree, rel);
 }
 
 static int place_all(const char *rel_dir)
@@ -24,18 +24,18 @@ static int place_all(const char *rel_dir)
 	size_t i;
 
 	snprintf(dir, sizeof dir, "%s/%s", tree, rel_dir);
-	if (uc_mkdirs(dir) != 0)
+	if (ld_mkdirs(dir) != 0)
 		return -1;
 	for (i = 0; i < sizeof variants / sizeof *variants; i++)
-		if (uc_link(uc_fake(variants[i]),
-			    uc_fmt("%s/%s", dir, uc_fake_file_name(variants[i]))) != 0)
+		if (ld_link(ld_fake(variants[i]),
+			    ld_fmt("%s/%s", dir, ld_fake_file_name(variants[i]))) != 0)
 			return -1;
 	return 0;
 }
 
 static int suite_init(void)
 {
-	if (!uc_tmpdir(tree, sizeof tree))
+	if (!ld_tmpdir(tree, sizeof tree))
 		return -1;
 	return place_all("all") || place_all("home/lib64");
 }
@@ -49,80 +49,80 @@ static int suite_clean(void)
 static void test_newest_first_in_override_folder(void)
 {
 	struct ts_child c;
-	const char *env[] = {uc_fmt("CUDASTUB_NVRTC_PATH=%s", in_tree("all")), NULL};
+	const char *env[] = {ld_fmt("CUDASTUB_NVRTC_PATH=%s", in_tree("all")), NULL};
 
-	if (uc_run_probe(env, &c))
+	if (ld_run_probe(env, &c))
 		return;
-	UC_EXPECT_FAKE(&c, CUDASTUB_SOURCE_OVERRIDE, 13, 0, "fake-nvrtc-13");
-	CU_ASSERT_EQUAL(uc_long(&c, "attempts"), 1);
+	LD_EXPECT_FAKE(&c, CUDASTUB_SOURCE_OVERRIDE, 13, 0, "fake-nvrtc-13");
+	CU_ASSERT_EQUAL(ld_long(&c, "attempts"), 1);
 }
 
 static void test_newest_first_in_cuda_home(void)
 {
 	struct ts_child c;
-	const char *env[] = {uc_fmt("CUDA_HOME=%s", in_tree("home")), NULL};
+	const char *env[] = {ld_fmt("CUDA_HOME=%s", in_tree("home")), NULL};
 
-	if (uc_run_probe(env, &c))
+	if (ld_run_probe(env, &c))
 		return;
-	UC_EXPECT_FAKE(&c, CUDASTUB_SOURCE_CUDA_HOME, 13, 0, "fake-nvrtc-13");
-	CU_ASSERT_TRUE(uc_is(&c, "path", in_tree("home/lib64/libnvrtc.so.13")));
+	LD_EXPECT_FAKE(&c, CUDASTUB_SOURCE_CUDA_HOME, 13, 0, "fake-nvrtc-13");
+	CU_ASSERT_TRUE(ld_is(&c, "path", in_tree("home/lib64/libnvrtc.so.13")));
 }
 
 static void test_pin_12(void)
 {
 	struct ts_child c;
-	const char *env[] = {uc_fmt("CUDASTUB_NVRTC_PATH=%s", in_tree("all")),
+	const char *env[] = {ld_fmt("CUDASTUB_NVRTC_PATH=%s", in_tree("all")),
 			     "CUDASTUB_NVRTC_MAJOR=12", NULL};
 
-	if (uc_run_probe(env, &c))
+	if (ld_run_probe(env, &c))
 		return;
-	UC_EXPECT_FAKE(&c, CUDASTUB_SOURCE_OVERRIDE, 12, 4, "fake-nvrtc-12");
+	LD_EXPECT_FAKE(&c, CUDASTUB_SOURCE_OVERRIDE, 12, 4, "fake-nvrtc-12");
 	/* the pin skips 13 without opening it */
-	CU_ASSERT_FALSE(uc_attempt(&c, "libnvrtc.so.13", ""));
-	CU_ASSERT_EQUAL(uc_long(&c, "dlopen_calls"), 1);
+	CU_ASSERT_FALSE(ld_attempt(&c, "libnvrtc.so.13", ""));
+	CU_ASSERT_EQUAL(ld_long(&c, "dlopen_calls"), 1);
 }
 
 static void test_pin_11(void)
 {
 	struct ts_child c;
-	const char *env[] = {uc_fmt("CUDASTUB_NVRTC_PATH=%s", in_tree("all")),
+	const char *env[] = {ld_fmt("CUDASTUB_NVRTC_PATH=%s", in_tree("all")),
 			     "CUDASTUB_NVRTC_MAJOR=11", NULL};
 
-	if (uc_run_probe(env, &c))
+	if (ld_run_probe(env, &c))
 		return;
-	UC_EXPECT_FAKE(&c, CUDASTUB_SOURCE_OVERRIDE, 11, 8, "fake-nvrtc-11");
-	CU_ASSERT_TRUE(uc_has(&c, "path", "libnvrtc.so.11.2"));
+	LD_EXPECT_FAKE(&c, CUDASTUB_SOURCE_OVERRIDE, 11, 8, "fake-nvrtc-11");
+	CU_ASSERT_TRUE(ld_has(&c, "path", "libnvrtc.so.11.2"));
 }
 
 /* A pin applies to every step, not only the override. */
 static void test_pin_12_in_cuda_home(void)
 {
 	struct ts_child c;
-	const char *env[] = {uc_fmt("CUDA_HOME=%s", in_tree("home")),
-			     uc_fmt("LD_LIBRARY_PATH=%s", uc_fake_dir("nvrtc-13")),
+	const char *env[] = {ld_fmt("CUDA_HOME=%s", in_tree("home")),
+			     ld_fmt("LD_LIBRARY_PATH=%s", ld_fake_dir("nvrtc-13")),
 			     "CUDASTUB_NVRTC_MAJOR=12", NULL};
 
-	if (uc_run_probe(env, &c))
+	if (ld_run_probe(env, &c))
 		return;
-	UC_EXPECT_FAKE(&c, CUDASTUB_SOURCE_CUDA_HOME, 12, 4, "fake-nvrtc-12");
+	LD_EXPECT_FAKE(&c, CUDASTUB_SOURCE_CUDA_HOME, 12, 4, "fake-nvrtc-12");
 }
 
 static void check_bad_pin(const char *pin)
 {
 	struct ts_child c;
-	const char *env[] = {uc_fmt("CUDASTUB_NVRTC_PATH=%s", in_tree("all")),
-			     uc_fmt("CUDASTUB_NVRTC_MAJOR=%s", pin), NULL};
+	const char *env[] = {ld_fmt("CUDASTUB_NVRTC_PATH=%s", in_tree("all")),
+			     ld_fmt("CUDASTUB_NVRTC_MAJOR=%s", pin), NULL};
 
-	if (uc_run_probe(env, &c))
+	if (ld_run_probe(env, &c))
 		return;
-	CU_ASSERT_EQUAL(uc_long(&c, "version_rc"), CUDASTUB_NVRTC_ERROR_STUB_LIBRARY);
-	CU_ASSERT_EQUAL(uc_long(&c, "major"), 0);
-	CU_ASSERT_EQUAL(uc_long(&c, "minor"), 0);
-	CU_ASSERT_EQUAL(uc_long(&c, "state"), CUDASTUB_STATE_NOT_FOUND);
-	CU_ASSERT_TRUE(uc_has(&c, "error", "CUDASTUB_NVRTC_MAJOR"));
-	CU_ASSERT_TRUE(uc_has(&c, "error", pin));
-	CU_ASSERT_TRUE(uc_has(&c, "errstr.1034", "CUDASTUB_NVRTC_MAJOR"));
-	CU_ASSERT_EQUAL(uc_long(&c, "dlopen_calls"), 0);
+	CU_ASSERT_EQUAL(ld_long(&c, "version_rc"), CUDASTUB_NVRTC_ERROR_STUB_LIBRARY);
+	CU_ASSERT_EQUAL(ld_long(&c, "major"), 0);
+	CU_ASSERT_EQUAL(ld_long(&c, "minor"), 0);
+	CU_ASSERT_EQUAL(ld_long(&c, "state"), CUDASTUB_STATE_NOT_FOUND);
+	CU_ASSERT_TRUE(ld_has(&c, "error", "CUDASTUB_NVRTC_MAJOR"));
+	CU_ASSERT_TRUE(ld_has(&c, "error", pin));
+	CU_ASSERT_TRUE(ld_has(&c, "errstr.1034", "CUDASTUB_NVRTC_MAJOR"));
+	CU_ASSERT_EQUAL(ld_long(&c, "dlopen_calls"), 0);
 }
 
 static void test_bad_pin_14(void)
@@ -144,17 +144,17 @@ static void test_bad_pin_trailing_junk(void)
 static void test_pin_against_override_file(void)
 {
 	struct ts_child c;
-	const char *env[] = {uc_fmt("CUDASTUB_NVRTC_PATH=%s", uc_fake("nvrtc-13")),
-			     uc_fmt("CUDA_HOME=%s", in_tree("home")), "CUDASTUB_NVRTC_MAJOR=12",
+	const char *env[] = {ld_fmt("CUDASTUB_NVRTC_PATH=%s", ld_fake("nvrtc-13")),
+			     ld_fmt("CUDA_HOME=%s", in_tree("home")), "CUDASTUB_NVRTC_MAJOR=12",
 			     NULL};
 
-	if (uc_run_probe(env, &c))
+	if (ld_run_probe(env, &c))
 		return;
-	CU_ASSERT_EQUAL(uc_long(&c, "version_rc"), CUDASTUB_NVRTC_ERROR_STUB_LIBRARY);
-	CU_ASSERT_EQUAL(uc_long(&c, "state"), CUDASTUB_STATE_OVERRIDE_FAILED);
-	CU_ASSERT_TRUE(uc_attempt(&c, uc_fake("nvrtc-13"), "CUDASTUB_NVRTC_MAJOR=12"));
-	CU_ASSERT_TRUE(uc_has(&c, "error", "CUDASTUB_NVRTC_PATH"));
-	CU_ASSERT_EQUAL(uc_long(&c, "attempts"), 1);
+	CU_ASSERT_EQUAL(ld_long(&c, "version_rc"), CUDASTUB_NVRTC_ERROR_STUB_LIBRARY);
+	CU_ASSERT_EQUAL(ld_long(&c, "state"), CUDASTUB_STATE_OVERRIDE_FAILED);
+	CU_ASSERT_TRUE(ld_attempt(&c, ld_fake("nvrtc-13"), "CUDASTUB_NVRTC_MAJOR=12"));
+	CU_ASSERT_TRUE(ld_has(&c, "error", "CUDASTUB_NVRTC_PATH"));
+	CU_ASSERT_EQUAL(ld_long(&c, "attempts"), 1);
 }
 
 static void register_suites(void)
@@ -174,7 +174,7 @@ static void register_suites(void)
 
 int main(int argc, char **argv)
 {
-	static const struct ts_scenario scenarios[] = {UC_PROBE_SCENARIO, {NULL, NULL}};
+	static const struct ts_scenario scenarios[] = {LD_PROBE_SCENARIO, {NULL, NULL}};
 
 	return ts_main(argc, argv, scenarios, register_suites);
 }

@@ -11,7 +11,7 @@
  * through dlsym with all-zero arguments and prints call.<name>=<result>.
  */
 #define _GNU_SOURCE
-#include "unit_common.h"
+#include "loader_test.h"
 
 #include <CUnit/CUnit.h>
 #include <dlfcn.h>
@@ -25,7 +25,7 @@ typedef int (*version_fn)(int *, int *);
 /* Reads the generated symbol list: one name a line, '#' comments. */
 static int read_symbols(char names[][128], int max)
 {
-	FILE *f = fopen(UC_SYMBOLS_FILE, "r");
+	FILE *f = fopen(LD_SYMBOLS_FILE, "r");
 	char line[256];
 	int n = 0;
 
@@ -43,7 +43,7 @@ static int read_symbols(char names[][128], int max)
 static int all_calls(void)
 {
 	static char names[256][128];
-	void *stub = uc_open_stub(uc_stub());
+	void *stub = ld_open_stub(ld_stub());
 	int n = read_symbols(names, 256), i, major = 77, minor = 77, called = 0;
 	version_fn version;
 	errstr_fn errstr;
@@ -90,28 +90,28 @@ static void check_all_calls(const char *const *env)
 	CU_ASSERT_FATAL(n > 0);
 	CU_ASSERT_EQUAL_FATAL(ts_run_child("all_calls", env, &c), 0);
 	CU_ASSERT_EQUAL(c.exit_code, 0);
-	CU_ASSERT_EQUAL(uc_long(&c, "version_rc"), CUDASTUB_NVRTC_ERROR_STUB_LIBRARY);
-	CU_ASSERT_EQUAL(uc_long(&c, "major"), 0);
-	CU_ASSERT_EQUAL(uc_long(&c, "minor"), 0);
-	CU_ASSERT_EQUAL(uc_long(&c, "called"), n);
+	CU_ASSERT_EQUAL(ld_long(&c, "version_rc"), CUDASTUB_NVRTC_ERROR_STUB_LIBRARY);
+	CU_ASSERT_EQUAL(ld_long(&c, "major"), 0);
+	CU_ASSERT_EQUAL(ld_long(&c, "minor"), 0);
+	CU_ASSERT_EQUAL(ld_long(&c, "called"), n);
 	for (i = 0; i < n; i++) {
 		char key[160];
 
 		snprintf(key, sizeof key, "call.%.120s", names[i]);
 		/* the condition text names the function when it fails */
 		if (!strcmp(names[i], "nvrtcGetErrorString"))
-			CU_assertImplementation(uc_is(&c, key, "NVRTC_SUCCESS"), __LINE__, key,
+			CU_assertImplementation(ld_is(&c, key, "NVRTC_SUCCESS"), __LINE__, key,
 						__FILE__, "", CU_FALSE);
 		else
-			CU_assertImplementation(uc_long(&c, key) ==
+			CU_assertImplementation(ld_long(&c, key) ==
 							CUDASTUB_NVRTC_ERROR_STUB_LIBRARY,
 						__LINE__, key, __FILE__, "", CU_FALSE);
 	}
-	CU_ASSERT_TRUE(uc_has(&c, "errstr.1034", "CUDASTUB_NVRTC_PATH"));
-	CU_ASSERT_TRUE(uc_has(&c, "errstr.1034", "cudastub"));
-	CU_ASSERT_TRUE(uc_has(&c, "errstr.1500", "cudastub"));
-	CU_ASSERT_TRUE(uc_is(&c, "errstr.6", "NVRTC_ERROR_COMPILATION"));
-	CU_ASSERT_TRUE(uc_is(&c, "errstr.9999", "NVRTC_ERROR unknown"));
+	CU_ASSERT_TRUE(ld_has(&c, "errstr.1034", "CUDASTUB_NVRTC_PATH"));
+	CU_ASSERT_TRUE(ld_has(&c, "errstr.1034", "cudastub"));
+	CU_ASSERT_TRUE(ld_has(&c, "errstr.1500", "cudastub"));
+	CU_ASSERT_TRUE(ld_is(&c, "errstr.6", "NVRTC_ERROR_COMPILATION"));
+	CU_ASSERT_TRUE(ld_is(&c, "errstr.9999", "NVRTC_ERROR unknown"));
 }
 
 static void test_override_nonexistent(void)
@@ -119,20 +119,20 @@ static void test_override_nonexistent(void)
 	struct ts_child c;
 	const char *env[] = {"CUDASTUB_NVRTC_PATH=/nonexistent/x", NULL};
 
-	if (uc_run_probe(env, &c))
+	if (ld_run_probe(env, &c))
 		return;
-	CU_ASSERT_EQUAL(uc_long(&c, "version_rc"), CUDASTUB_NVRTC_ERROR_STUB_LIBRARY);
-	CU_ASSERT_EQUAL(uc_long(&c, "major"), 0);
-	CU_ASSERT_EQUAL(uc_long(&c, "minor"), 0);
-	CU_ASSERT_EQUAL(uc_long(&c, "state"), CUDASTUB_STATE_OVERRIDE_FAILED);
-	CU_ASSERT_EQUAL(uc_long(&c, "source"), CUDASTUB_SOURCE_NONE);
-	CU_ASSERT_TRUE(uc_is(&c, "path", ""));
-	CU_ASSERT_TRUE(uc_has(&c, "error", "CUDASTUB_NVRTC_PATH=/nonexistent/x"));
-	CU_ASSERT_TRUE(uc_attempt(&c, "/nonexistent/x", "absent"));
-	CU_ASSERT_EQUAL(uc_long(&c, "attempts"), 1);
-	CU_ASSERT_EQUAL(uc_long(&c, "dlopen_calls"), 0);
-	CU_ASSERT_TRUE(uc_has(&c, "errstr.1034", "/nonexistent/x"));
-	CU_ASSERT_TRUE(uc_has(&c, "errstr.1034", "CUDASTUB_NVRTC_PATH"));
+	CU_ASSERT_EQUAL(ld_long(&c, "version_rc"), CUDASTUB_NVRTC_ERROR_STUB_LIBRARY);
+	CU_ASSERT_EQUAL(ld_long(&c, "major"), 0);
+	CU_ASSERT_EQUAL(ld_long(&c, "minor"), 0);
+	CU_ASSERT_EQUAL(ld_long(&c, "state"), CUDASTUB_STATE_OVERRIDE_FAILED);
+	CU_ASSERT_EQUAL(ld_long(&c, "source"), CUDASTUB_SOURCE_NONE);
+	CU_ASSERT_TRUE(ld_is(&c, "path", ""));
+	CU_ASSERT_TRUE(ld_has(&c, "error", "CUDASTUB_NVRTC_PATH=/nonexistent/x"));
+	CU_ASSERT_TRUE(ld_attempt(&c, "/nonexistent/x", "absent"));
+	CU_ASSERT_EQUAL(ld_long(&c, "attempts"), 1);
+	CU_ASSERT_EQUAL(ld_long(&c, "dlopen_calls"), 0);
+	CU_ASSERT_TRUE(ld_has(&c, "errstr.1034", "/nonexistent/x"));
+	CU_ASSERT_TRUE(ld_has(&c, "errstr.1034", "CUDASTUB_NVRTC_PATH"));
 }
 
 static void test_override_nonexistent_all_calls(void)
@@ -147,21 +147,21 @@ static void test_not_found(void)
 	struct ts_child c;
 	const char *env[] = {"CUDASTUB_NVRTC_MAJOR=11", NULL};
 
-	if (uc_run_probe(env, &c))
+	if (ld_run_probe(env, &c))
 		return;
-	CU_ASSERT_EQUAL(uc_long(&c, "version_rc"), CUDASTUB_NVRTC_ERROR_STUB_LIBRARY);
-	CU_ASSERT_EQUAL(uc_long(&c, "major"), 0);
-	CU_ASSERT_EQUAL(uc_long(&c, "minor"), 0);
-	CU_ASSERT_EQUAL(uc_long(&c, "state"), CUDASTUB_STATE_NOT_FOUND);
-	CU_ASSERT_TRUE(uc_has(&c, "error", "libnvrtc"));
-	CU_ASSERT_TRUE(uc_long(&c, "attempts") > 0);
+	CU_ASSERT_EQUAL(ld_long(&c, "version_rc"), CUDASTUB_NVRTC_ERROR_STUB_LIBRARY);
+	CU_ASSERT_EQUAL(ld_long(&c, "major"), 0);
+	CU_ASSERT_EQUAL(ld_long(&c, "minor"), 0);
+	CU_ASSERT_EQUAL(ld_long(&c, "state"), CUDASTUB_STATE_NOT_FOUND);
+	CU_ASSERT_TRUE(ld_has(&c, "error", "libnvrtc"));
+	CU_ASSERT_TRUE(ld_long(&c, "attempts") > 0);
 	/* the steps it went through: already loaded, the loader, /usr/local/cuda */
-	CU_ASSERT_TRUE(uc_attempt(&c, "libnvrtc.so.11.2", "not loaded"));
-	CU_ASSERT_TRUE(uc_attempt(&c, "/usr/local/cuda/lib64/libnvrtc.so.11.2", "absent"));
-	CU_ASSERT_FALSE(uc_attempt(&c, "libnvrtc.so.13", ""));
-	CU_ASSERT_TRUE(uc_has(&c, "errstr.1034", "libnvrtc.so.11.2"));
-	CU_ASSERT_TRUE(uc_has(&c, "errstr.1034", "/usr/local/cuda/lib64/libnvrtc.so.11.2"));
-	CU_ASSERT_TRUE(uc_has(&c, "errstr.1034", "CUDASTUB_NVRTC_PATH"));
+	CU_ASSERT_TRUE(ld_attempt(&c, "libnvrtc.so.11.2", "not loaded"));
+	CU_ASSERT_TRUE(ld_attempt(&c, "/usr/local/cuda/lib64/libnvrtc.so.11.2", "absent"));
+	CU_ASSERT_FALSE(ld_attempt(&c, "libnvrtc.so.13", ""));
+	CU_ASSERT_TRUE(ld_has(&c, "errstr.1034", "libnvrtc.so.11.2"));
+	CU_ASSERT_TRUE(ld_has(&c, "errstr.1034", "/usr/local/cuda/lib64/libnvrtc.so.11.2"));
+	CU_ASSERT_TRUE(ld_has(&c, "errstr.1034", "CUDASTUB_NVRTC_PATH"));
 }
 
 /* An empty pin is no pin, so the text does not say it limits anything; a
@@ -172,16 +172,16 @@ static void test_empty_and_bad_pin(void)
 	const char *bad[] = {"CUDASTUB_NVRTC_MAJOR=12x", NULL};
 	struct ts_child c;
 
-	if (uc_run_probe(empty, &c))
+	if (ld_run_probe(empty, &c))
 		return;
-	CU_ASSERT_TRUE(uc_has(&c, "errstr.1034", "CUDASTUB_NVRTC_PATH"));
-	CU_ASSERT_FALSE(uc_has(&c, "errstr.1034", "limits the search"));
-	if (uc_run_probe(bad, &c))
+	CU_ASSERT_TRUE(ld_has(&c, "errstr.1034", "CUDASTUB_NVRTC_PATH"));
+	CU_ASSERT_FALSE(ld_has(&c, "errstr.1034", "limits the search"));
+	if (ld_run_probe(bad, &c))
 		return;
-	CU_ASSERT_EQUAL(uc_long(&c, "state"), CUDASTUB_STATE_NOT_FOUND);
-	CU_ASSERT_TRUE(uc_has(&c, "error", "CUDASTUB_NVRTC_MAJOR=\"12x\" is refused"));
-	CU_ASSERT_TRUE(uc_has(&c, "error", "(13, 12 or 11)"));
-	CU_ASSERT_EQUAL(uc_long(&c, "dlopen_calls"), 0);
+	CU_ASSERT_EQUAL(ld_long(&c, "state"), CUDASTUB_STATE_NOT_FOUND);
+	CU_ASSERT_TRUE(ld_has(&c, "error", "CUDASTUB_NVRTC_MAJOR=\"12x\" is refused"));
+	CU_ASSERT_TRUE(ld_has(&c, "error", "(13, 12 or 11)"));
+	CU_ASSERT_EQUAL(ld_long(&c, "dlopen_calls"), 0);
 }
 
 static void test_not_found_all_calls(void)
@@ -206,7 +206,7 @@ static void register_suites(void)
 int main(int argc, char **argv)
 {
 	static const struct ts_scenario scenarios[] = {
-		UC_PROBE_SCENARIO, {"all_calls", all_calls}, {NULL, NULL}};
+		LD_PROBE_SCENARIO, {"all_calls", all_calls}, {NULL, NULL}};
 
 	return ts_main(argc, argv, scenarios, register_suites);
 }

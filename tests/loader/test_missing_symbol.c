@@ -4,37 +4,37 @@
  * nothing; its neighbours still forward; the error string explains.
  */
 #define _GNU_SOURCE
-#include "unit_common.h"
+#include "loader_test.h"
 
 #include <CUnit/CUnit.h>
 
 static void test_lacking_function_returns_not_found(void)
 {
 	struct ts_child c;
-	const char *env[] = {uc_fmt("CUDASTUB_NVRTC_PATH=%s", uc_fake("nvrtc-13-noptx")), NULL};
+	const char *env[] = {ld_fmt("CUDASTUB_NVRTC_PATH=%s", ld_fake("nvrtc-13-noptx")), NULL};
 
-	if (uc_run_probe(env, &c))
+	if (ld_run_probe(env, &c))
 		return;
-	UC_EXPECT_FAKE(&c, CUDASTUB_SOURCE_OVERRIDE, 13, 0, "untouched");
-	CU_ASSERT_EQUAL(uc_long(&c, "ptx_rc"), CUDASTUB_NVRTC_ERROR_NOT_FOUND);
+	LD_EXPECT_FAKE(&c, CUDASTUB_SOURCE_OVERRIDE, 13, 0, "untouched");
+	CU_ASSERT_EQUAL(ld_long(&c, "ptx_rc"), CUDASTUB_NVRTC_ERROR_NOT_FOUND);
 	/* nvrtcGetPTXSize is exported: forwarded, the fake's tag size */
-	CU_ASSERT_EQUAL(uc_long(&c, "ptx_size_rc"), 0);
-	CU_ASSERT_EQUAL(uc_long(&c, "ptx_size"), (long)sizeof "fake-nvrtc-13-noptx");
+	CU_ASSERT_EQUAL(ld_long(&c, "ptx_size_rc"), 0);
+	CU_ASSERT_EQUAL(ld_long(&c, "ptx_size"), (long)sizeof "fake-nvrtc-13-noptx");
 }
 
 static void test_error_strings_with_library(void)
 {
 	struct ts_child c;
-	const char *env[] = {uc_fmt("CUDASTUB_NVRTC_PATH=%s", uc_fake("nvrtc-13-noptx")), NULL};
+	const char *env[] = {ld_fmt("CUDASTUB_NVRTC_PATH=%s", ld_fake("nvrtc-13-noptx")), NULL};
 
-	if (uc_run_probe(env, &c))
+	if (ld_run_probe(env, &c))
 		return;
-	CU_ASSERT_TRUE(uc_has(&c, "errstr.1500", "cudastub"));
-	CU_ASSERT_TRUE(uc_has(&c, "errstr.1500", "does not export"));
-	CU_ASSERT_TRUE(uc_has(&c, "errstr.1801", "cudastub"));
-	CU_ASSERT_TRUE(uc_has(&c, "errstr.1801", "ABI"));
+	CU_ASSERT_TRUE(ld_has(&c, "errstr.1500", "cudastub"));
+	CU_ASSERT_TRUE(ld_has(&c, "errstr.1500", "does not export"));
+	CU_ASSERT_TRUE(ld_has(&c, "errstr.1801", "cudastub"));
+	CU_ASSERT_TRUE(ld_has(&c, "errstr.1801", "ABI"));
 	/* NVRTC's own codes are the loaded library's answer */
-	CU_ASSERT_TRUE(uc_is(&c, "errstr.5", "FAKE_ERROR"));
+	CU_ASSERT_TRUE(ld_is(&c, "errstr.5", "FAKE_ERROR"));
 }
 
 static void register_suites(void)
@@ -47,7 +47,7 @@ static void register_suites(void)
 
 int main(int argc, char **argv)
 {
-	static const struct ts_scenario scenarios[] = {UC_PROBE_SCENARIO, {NULL, NULL}};
+	static const struct ts_scenario scenarios[] = {LD_PROBE_SCENARIO, {NULL, NULL}};
 
 	return ts_main(argc, argv, scenarios, register_suites);
 }

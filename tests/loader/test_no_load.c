@@ -4,7 +4,7 @@
  * call. Asking the stub for its info does not load either.
  */
 #define _GNU_SOURCE
-#include "unit_common.h"
+#include "loader_test.h"
 
 #include <CUnit/CUnit.h>
 #include <nvrtc.h>
@@ -56,23 +56,23 @@ static int linked(void)
 
 static void test_nothing_loaded_until_first_call(void)
 {
-	const char *env[] = {uc_fmt("CUDASTUB_NVRTC_PATH=%s", uc_fake("nvrtc-13")), NULL};
+	const char *env[] = {ld_fmt("CUDASTUB_NVRTC_PATH=%s", ld_fake("nvrtc-13")), NULL};
 	struct ts_child c;
 
 	CU_ASSERT_EQUAL_FATAL(ts_run_child("linked", env, &c), 0);
 	CU_ASSERT_EQUAL(c.exit_code, 0);
-	CU_ASSERT_EQUAL(uc_long(&c, "stub_mapped"), 1);
-	CU_ASSERT_EQUAL(uc_long(&c, "nvrtc_at_start"), 0);
-	CU_ASSERT_EQUAL(uc_long(&c, "state_before"), CUDASTUB_STATE_NOT_TRIED);
-	CU_ASSERT_EQUAL(uc_long(&c, "dlopen_calls_before"), 0);
-	CU_ASSERT_EQUAL(uc_long(&c, "search_runs_before"), 0);
-	CU_ASSERT_EQUAL(uc_long(&c, "unified_nvrtc"), 1);
-	CU_ASSERT_EQUAL(uc_long(&c, "unified_cudart"), 0);
-	CU_ASSERT_EQUAL(uc_long(&c, "nvrtc_after_info"), 0);
-	CU_ASSERT_EQUAL(uc_long(&c, "version_rc"), 0);
-	CU_ASSERT_EQUAL(uc_long(&c, "major"), 13);
-	CU_ASSERT_EQUAL(uc_long(&c, "nvrtc_after_call"), 1);
-	CU_ASSERT_EQUAL(uc_long(&c, "fake_after_call"), 1);
+	CU_ASSERT_EQUAL(ld_long(&c, "stub_mapped"), 1);
+	CU_ASSERT_EQUAL(ld_long(&c, "nvrtc_at_start"), 0);
+	CU_ASSERT_EQUAL(ld_long(&c, "state_before"), CUDASTUB_STATE_NOT_TRIED);
+	CU_ASSERT_EQUAL(ld_long(&c, "dlopen_calls_before"), 0);
+	CU_ASSERT_EQUAL(ld_long(&c, "search_runs_before"), 0);
+	CU_ASSERT_EQUAL(ld_long(&c, "unified_nvrtc"), 1);
+	CU_ASSERT_EQUAL(ld_long(&c, "unified_cudart"), 0);
+	CU_ASSERT_EQUAL(ld_long(&c, "nvrtc_after_info"), 0);
+	CU_ASSERT_EQUAL(ld_long(&c, "version_rc"), 0);
+	CU_ASSERT_EQUAL(ld_long(&c, "major"), 13);
+	CU_ASSERT_EQUAL(ld_long(&c, "nvrtc_after_call"), 1);
+	CU_ASSERT_EQUAL(ld_long(&c, "fake_after_call"), 1);
 }
 
 static void register_suites(void)

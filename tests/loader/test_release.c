@@ -16,7 +16,7 @@
 #define _GNU_SOURCE
 #include "ts_driver.h"
 #include "ts_files.h"
-#include "unit_common.h"
+#include "loader_test.h"
 
 #include <CUnit/CUnit.h>
 #include <stdio.h>
@@ -26,26 +26,26 @@ static char tree[1024];
 
 static const char *in_tree(const char *rel)
 {
-	return uc_fmt("%s/%s", tree, rel);
+	return ld_fmt("%s/%s", tree, rel);
 }
 
 static int suite_init(void)
 {
 	static const char *const variants[] = {"nvrtc-13", "nvrtc-12"};
 
-	if (!uc_tmpdir(tree, sizeof tree) || uc_mkdirs(in_tree("all")) != 0 ||
-	    uc_mkdirs(in_tree("driver")) != 0)
+	if (!ld_tmpdir(tree, sizeof tree) || ld_mkdirs(in_tree("all")) != 0 ||
+	    ld_mkdirs(in_tree("driver")) != 0)
 		return -1;
 	for (size_t i = 0; i < sizeof variants / sizeof *variants; i++)
-		if (uc_link(uc_fake(variants[i]),
-			    uc_fmt("%s/%s", in_tree("all"), uc_fake_file_name(variants[i]))) != 0)
+		if (ld_link(ld_fake(variants[i]),
+			    ld_fmt("%s/%s", in_tree("all"), ld_fake_file_name(variants[i]))) != 0)
 			return -1;
-	if (uc_mkdirs(in_tree("named")) != 0 ||
+	if (ld_mkdirs(in_tree("named")) != 0 ||
 	    ts_copy_file(RELEASE_FAKE_DRIVER,
-			 uc_fmt("%s/libcuda.so.535.183.01", in_tree("named"))) != 0 ||
-	    symlink("libcuda.so.535.183.01", uc_fmt("%s/libcuda.so.1", in_tree("named"))) != 0)
+			 ld_fmt("%s/libcuda.so.535.183.01", in_tree("named"))) != 0 ||
+	    symlink("libcuda.so.535.183.01", ld_fmt("%s/libcuda.so.1", in_tree("named"))) != 0)
 		return -1;
-	return uc_link(RELEASE_FAKE_DRIVER, uc_fmt("%s/libcuda.so.1", in_tree("driver")));
+	return ld_link(RELEASE_FAKE_DRIVER, ld_fmt("%s/libcuda.so.1", in_tree("driver")));
 }
 
 static int suite_clean(void)
@@ -57,10 +57,10 @@ static int suite_clean(void)
 /* Runs the probe with LD_LIBRARY_PATH=paths and, when set, preload. */
 static int probe(const char *paths, const char *preload, struct ts_child *c)
 {
-	const char *env[] = {uc_fmt("LD_LIBRARY_PATH=%s", paths),
-			     uc_fmt("TEST_PRELOAD=%s", preload ? preload : ""), NULL};
+	const char *env[] = {ld_fmt("LD_LIBRARY_PATH=%s", paths),
+			     ld_fmt("TEST_PRELOAD=%s", preload ? preload : ""), NULL};
 
-	return uc_run_probe(env, c);
+	return ld_run_probe(env, c);
 }
 
 static void test_no_release_no_driver(void)
@@ -69,21 +69,21 @@ static void test_no_release_no_driver(void)
 
 	if (probe(in_tree("all"), NULL, &c))
 		return;
-	UC_EXPECT_FAKE(&c, CUDASTUB_SOURCE_LOADER_SEARCH, 13, 0, "fake-nvrtc-13");
-	CU_ASSERT_TRUE(uc_is(&c, "driver_version", "0"));
+	LD_EXPECT_FAKE(&c, CUDASTUB_SOURCE_LOADER_SEARCH, 13, 0, "fake-nvrtc-13");
+	CU_ASSERT_TRUE(ld_is(&c, "driver_version", "0"));
 }
 
 static void test_driver_supports_12(void)
 {
 	struct ts_child c;
 
-	if (probe(uc_fmt("%s:%s", in_tree("driver"), in_tree("all")), NULL, &c))
+	if (probe(ld_fmt("%s:%s", in_tree("driver"), in_tree("all")), NULL, &c))
 		return;
-	UC_EXPECT_FAKE(&c, CUDASTUB_SOURCE_LOADER_SEARCH, 12, 4, "fake-nvrtc-12");
-	CU_ASSERT_TRUE(uc_is(&c, "driver_version", "12040"));
-	CU_ASSERT_TRUE(uc_has(&c, "choice", "driver supports CUDA 12.4: up to CUDA 12"));
+	LD_EXPECT_FAKE(&c, CUDASTUB_SOURCE_LOADER_SEARCH, 12, 4, "fake-nvrtc-12");
+	CU_ASSERT_TRUE(ld_is(&c, "driver_version", "12040"));
+	CU_ASSERT_TRUE(ld_has(&c, "choice", "driver supports CUDA 12.4: up to CUDA 12"));
 	/* a name that does not say: the driver was asked, and stays loaded */
-	CU_ASSERT_TRUE(uc_is(&c, "driver_mapped", "1"));
+	CU_ASSERT_TRUE(ld_is(&c, "driver_mapped", "1"));
 }
 
 /* The driver's file's name says its version: NVRTC reads it and loads
@@ -92,14 +92,14 @@ static void test_driver_by_its_name(void)
 {
 	struct ts_child c;
 
-	if (probe(uc_fmt("%s:%s", in_tree("named"), in_tree("all")), NULL, &c))
+	if (probe(ld_fmt("%s:%s", in_tree("named"), in_tree("all")), NULL, &c))
 		return;
-	UC_EXPECT_FAKE(&c, CUDASTUB_SOURCE_LOADER_SEARCH, 12, 4, "fake-nvrtc-12");
-	CU_ASSERT_TRUE(uc_is(&c, "driver_version", "12020"));
-	CU_ASSERT_TRUE(uc_has(&c, "choice", "driver 535.183.01 ("));
-	CU_ASSERT_TRUE(uc_has(&c, "choice", "up to CUDA 12 searched first"));
-	CU_ASSERT_TRUE(uc_has(&c, "choice", "by its file's name, not loaded) supports CUDA 12.2"));
-	CU_ASSERT_TRUE(uc_is(&c, "driver_mapped", "0"));
+	LD_EXPECT_FAKE(&c, CUDASTUB_SOURCE_LOADER_SEARCH, 12, 4, "fake-nvrtc-12");
+	CU_ASSERT_TRUE(ld_is(&c, "driver_version", "12020"));
+	CU_ASSERT_TRUE(ld_has(&c, "choice", "driver 535.183.01 ("));
+	CU_ASSERT_TRUE(ld_has(&c, "choice", "up to CUDA 12 searched first"));
+	CU_ASSERT_TRUE(ld_has(&c, "choice", "by its file's name, not loaded) supports CUDA 12.2"));
+	CU_ASSERT_TRUE(ld_is(&c, "driver_mapped", "0"));
 }
 
 /* Debian's real 550 driver (the driver-550 fixture): named, not loaded. */
@@ -110,12 +110,12 @@ static void test_real_driver_not_loaded(void)
 
 	if (!ts_driver_dir(dir, sizeof dir))
 		return;
-	if (probe(uc_fmt("%s:%s", dir, in_tree("all")), NULL, &c))
+	if (probe(ld_fmt("%s:%s", dir, in_tree("all")), NULL, &c))
 		return;
-	UC_EXPECT_FAKE(&c, CUDASTUB_SOURCE_LOADER_SEARCH, 12, 4, "fake-nvrtc-12");
-	CU_ASSERT_TRUE(uc_is(&c, "driver_version", "12040"));
-	CU_ASSERT_TRUE(uc_has(&c, "choice", "driver 550.163.01 ("));
-	CU_ASSERT_TRUE(uc_is(&c, "driver_mapped", "0"));
+	LD_EXPECT_FAKE(&c, CUDASTUB_SOURCE_LOADER_SEARCH, 12, 4, "fake-nvrtc-12");
+	CU_ASSERT_TRUE(ld_is(&c, "driver_version", "12040"));
+	CU_ASSERT_TRUE(ld_has(&c, "choice", "driver 550.163.01 ("));
+	CU_ASSERT_TRUE(ld_is(&c, "driver_mapped", "0"));
 }
 
 static void test_runtime_in_process(void)
@@ -128,21 +128,21 @@ static void test_runtime_in_process(void)
 		return;
 	if (probe(in_tree("all"), RELEASE_FAKE_CUDART_12, &c))
 		return;
-	CU_ASSERT_TRUE(uc_is(&c, "preload", "ok"));
-	UC_EXPECT_FAKE(&c, CUDASTUB_SOURCE_LOADER_SEARCH, 12, 4, "fake-nvrtc-12");
-	CU_ASSERT_TRUE(uc_has(&c, "choice", "libcudart.so.12 is loaded in this process"));
+	CU_ASSERT_TRUE(ld_is(&c, "preload", "ok"));
+	LD_EXPECT_FAKE(&c, CUDASTUB_SOURCE_LOADER_SEARCH, 12, 4, "fake-nvrtc-12");
+	CU_ASSERT_TRUE(ld_has(&c, "choice", "libcudart.so.12 is loaded in this process"));
 }
 
 static void test_pin_wins(void)
 {
 	struct ts_child c;
-	const char *env[] = {uc_fmt("LD_LIBRARY_PATH=%s:%s", in_tree("driver"), in_tree("all")),
+	const char *env[] = {ld_fmt("LD_LIBRARY_PATH=%s:%s", in_tree("driver"), in_tree("all")),
 			     "CUDASTUB_NVRTC_MAJOR=13", NULL};
 
-	if (uc_run_probe(env, &c))
+	if (ld_run_probe(env, &c))
 		return;
-	UC_EXPECT_FAKE(&c, CUDASTUB_SOURCE_LOADER_SEARCH, 13, 0, "fake-nvrtc-13");
-	CU_ASSERT_TRUE(uc_is(&c, "choice", ""));
+	LD_EXPECT_FAKE(&c, CUDASTUB_SOURCE_LOADER_SEARCH, 13, 0, "fake-nvrtc-13");
+	CU_ASSERT_TRUE(ld_is(&c, "choice", ""));
 }
 
 /* A release the driver cannot run is still better than none. */
@@ -151,11 +151,11 @@ static void test_other_release_after(void)
 	struct ts_child c;
 	const char *only13 = in_tree("only13");
 
-	CU_ASSERT_EQUAL_FATAL(uc_mkdirs(only13), 0);
-	CU_ASSERT_EQUAL_FATAL(uc_link(uc_fake("nvrtc-13"), uc_fmt("%s/libnvrtc.so.13", only13)), 0);
-	if (probe(uc_fmt("%s:%s", in_tree("driver"), only13), NULL, &c))
+	CU_ASSERT_EQUAL_FATAL(ld_mkdirs(only13), 0);
+	CU_ASSERT_EQUAL_FATAL(ld_link(ld_fake("nvrtc-13"), ld_fmt("%s/libnvrtc.so.13", only13)), 0);
+	if (probe(ld_fmt("%s:%s", in_tree("driver"), only13), NULL, &c))
 		return;
-	UC_EXPECT_FAKE(&c, CUDASTUB_SOURCE_LOADER_SEARCH, 13, 0, "fake-nvrtc-13");
+	LD_EXPECT_FAKE(&c, CUDASTUB_SOURCE_LOADER_SEARCH, 13, 0, "fake-nvrtc-13");
 }
 
 static void register_suites(void)
@@ -178,7 +178,7 @@ static void register_suites(void)
 
 int main(int argc, char **argv)
 {
-	static const struct ts_scenario scenarios[] = {UC_PROBE_SCENARIO, {NULL, NULL}};
+	static const struct ts_scenario scenarios[] = {LD_PROBE_SCENARIO, {NULL, NULL}};
 
 	return ts_main(argc, argv, scenarios, register_suites);
 }

@@ -6,7 +6,7 @@
  *   T/stubcopy/libnvrtc_stub.so  a plain copy, as an override
  */
 #define _GNU_SOURCE
-#include "unit_common.h"
+#include "loader_test.h"
 
 #include <CUnit/CUnit.h>
 #include <stdio.h>
@@ -15,17 +15,17 @@ static char tree[1024];
 
 static const char *in_tree(const char *rel)
 {
-	return uc_fmt("%s/%s", tree, rel);
+	return ld_fmt("%s/%s", tree, rel);
 }
 
 static int suite_init(void)
 {
-	if (!uc_tmpdir(tree, sizeof tree))
+	if (!ld_tmpdir(tree, sizeof tree))
 		return -1;
-	if (uc_mkdirs(in_tree("copy13")) || uc_mkdirs(in_tree("stubcopy")))
+	if (ld_mkdirs(in_tree("copy13")) || ld_mkdirs(in_tree("stubcopy")))
 		return -1;
-	return ts_copy_file(uc_stub(), in_tree("copy13/libnvrtc.so.13")) ||
-	       ts_copy_file(uc_stub(), in_tree("stubcopy/libnvrtc_stub.so"));
+	return ts_copy_file(ld_stub(), in_tree("copy13/libnvrtc.so.13")) ||
+	       ts_copy_file(ld_stub(), in_tree("stubcopy/libnvrtc_stub.so"));
 }
 
 static int suite_clean(void)
@@ -59,20 +59,20 @@ static void test_copy_under_real_name_is_skipped(void)
 {
 	struct ts_child c;
 	const char *env[] = {
-		uc_fmt("LD_LIBRARY_PATH=%s:%s", in_tree("copy13"), uc_fake_dir("nvrtc-12")), NULL};
+		ld_fmt("LD_LIBRARY_PATH=%s:%s", in_tree("copy13"), ld_fake_dir("nvrtc-12")), NULL};
 
-	if (uc_run_probe(env, &c))
+	if (ld_run_probe(env, &c))
 		return;
-	CU_ASSERT_TRUE(uc_attempt(&c, "libnvrtc.so.13", "skipped"));
-	CU_ASSERT_TRUE(uc_attempt(&c, "libnvrtc.so.13", in_tree("copy13/libnvrtc.so.13")));
-	CU_ASSERT_FALSE(uc_has(&c, "path", in_tree("copy13")));
+	CU_ASSERT_TRUE(ld_attempt(&c, "libnvrtc.so.13", "skipped"));
+	CU_ASSERT_TRUE(ld_attempt(&c, "libnvrtc.so.13", in_tree("copy13/libnvrtc.so.13")));
+	CU_ASSERT_FALSE(ld_has(&c, "path", in_tree("copy13")));
 	if (ldcache_has_nvrtc13()) {
-		CU_ASSERT_TRUE(uc_is(&c, "source", uc_fmt("%d", CUDASTUB_SOURCE_LOADER_SEARCH)));
-		CU_ASSERT_TRUE(uc_is(&c, "info_major", "13"));
-		CU_ASSERT_FALSE(uc_has(&c, "path", uc_fake_dir("nvrtc-12")));
+		CU_ASSERT_TRUE(ld_is(&c, "source", ld_fmt("%d", CUDASTUB_SOURCE_LOADER_SEARCH)));
+		CU_ASSERT_TRUE(ld_is(&c, "info_major", "13"));
+		CU_ASSERT_FALSE(ld_has(&c, "path", ld_fake_dir("nvrtc-12")));
 	} else {
-		UC_EXPECT_FAKE(&c, CUDASTUB_SOURCE_LOADER_SEARCH, 12, 4, "fake-nvrtc-12");
-		CU_ASSERT_TRUE(uc_is(&c, "path", uc_fake("nvrtc-12")));
+		LD_EXPECT_FAKE(&c, CUDASTUB_SOURCE_LOADER_SEARCH, 12, 4, "fake-nvrtc-12");
+		CU_ASSERT_TRUE(ld_is(&c, "path", ld_fake("nvrtc-12")));
 	}
 }
 
@@ -82,13 +82,13 @@ static void test_walk_past_copy(void)
 {
 	struct ts_child c;
 	const char *env[] = {
-		uc_fmt("LD_LIBRARY_PATH=%s:%s", in_tree("copy13"), uc_fake_dir("nvrtc-13")), NULL};
+		ld_fmt("LD_LIBRARY_PATH=%s:%s", in_tree("copy13"), ld_fake_dir("nvrtc-13")), NULL};
 
-	if (uc_run_probe(env, &c))
+	if (ld_run_probe(env, &c))
 		return;
-	CU_ASSERT_TRUE(uc_attempt(&c, in_tree("copy13/libnvrtc.so.13"), "skipped"));
-	UC_EXPECT_FAKE(&c, CUDASTUB_SOURCE_LOADER_SEARCH, 13, 0, "fake-nvrtc-13");
-	CU_ASSERT_TRUE(uc_is(&c, "path", uc_fake("nvrtc-13")));
+	CU_ASSERT_TRUE(ld_attempt(&c, in_tree("copy13/libnvrtc.so.13"), "skipped"));
+	LD_EXPECT_FAKE(&c, CUDASTUB_SOURCE_LOADER_SEARCH, 13, 0, "fake-nvrtc-13");
+	CU_ASSERT_TRUE(ld_is(&c, "path", ld_fake("nvrtc-13")));
 }
 
 /* The shim (real SONAME) finds itself already loaded and in the first
@@ -96,67 +96,67 @@ static void test_walk_past_copy(void)
 static void test_shim_skips_itself(void)
 {
 	struct ts_child c;
-	const char *env[] = {uc_fmt("TEST_STUB=%s", uc_shim()),
-			     uc_fmt("LD_LIBRARY_PATH=%s:%s", uc_shim_dir(),
-				    uc_fake_dir(UC_ABI_MAJOR == 11   ? "nvrtc-11"
-						: UC_ABI_MAJOR == 12 ? "nvrtc-12"
+	const char *env[] = {ld_fmt("TEST_STUB=%s", ld_shim()),
+			     ld_fmt("LD_LIBRARY_PATH=%s:%s", ld_shim_dir(),
+				    ld_fake_dir(LD_ABI_MAJOR == 11   ? "nvrtc-11"
+						: LD_ABI_MAJOR == 12 ? "nvrtc-12"
 								     : "nvrtc-13")),
 			     NULL};
 
-	if (uc_run_probe(env, &c))
+	if (ld_run_probe(env, &c))
 		return;
-	CU_ASSERT_TRUE(uc_attempt(&c, "libnvrtc.so", "skipped: resolves to this stub itself"));
-	CU_ASSERT_TRUE(uc_attempt(&c, uc_shim(), "skipped: this stub's own file"));
-	CU_ASSERT_EQUAL(uc_long(&c, "state"), CUDASTUB_STATE_LOADED);
-	CU_ASSERT_EQUAL(uc_long(&c, "source"), CUDASTUB_SOURCE_LOADER_SEARCH);
-	CU_ASSERT_EQUAL(uc_long(&c, "major"), UC_ABI_MAJOR);
-	CU_ASSERT_EQUAL(uc_long(&c, "fake"), 1);
-	CU_ASSERT_TRUE(uc_has(&c, "path", "/tests/nvrtc/fakes/"));
+	CU_ASSERT_TRUE(ld_attempt(&c, "libnvrtc.so", "skipped: resolves to this stub itself"));
+	CU_ASSERT_TRUE(ld_attempt(&c, ld_shim(), "skipped: this stub's own file"));
+	CU_ASSERT_EQUAL(ld_long(&c, "state"), CUDASTUB_STATE_LOADED);
+	CU_ASSERT_EQUAL(ld_long(&c, "source"), CUDASTUB_SOURCE_LOADER_SEARCH);
+	CU_ASSERT_EQUAL(ld_long(&c, "major"), LD_ABI_MAJOR);
+	CU_ASSERT_EQUAL(ld_long(&c, "fake"), 1);
+	CU_ASSERT_TRUE(ld_has(&c, "path", "/tests/nvrtc/fakes/"));
 }
 
 static void check_override_refused(const char *override, const char *stub, const char *outcome)
 {
 	struct ts_child c;
-	const char *env[] = {uc_fmt("CUDASTUB_NVRTC_PATH=%s", override),
-			     uc_fmt("TEST_STUB=%s", stub), NULL};
+	const char *env[] = {ld_fmt("CUDASTUB_NVRTC_PATH=%s", override),
+			     ld_fmt("TEST_STUB=%s", stub), NULL};
 
-	if (uc_run_probe(env, &c))
+	if (ld_run_probe(env, &c))
 		return;
-	CU_ASSERT_EQUAL(uc_long(&c, "version_rc"), CUDASTUB_NVRTC_ERROR_STUB_LIBRARY);
-	CU_ASSERT_EQUAL(uc_long(&c, "state"), CUDASTUB_STATE_OVERRIDE_FAILED);
-	CU_ASSERT_EQUAL(uc_long(&c, "search_runs"), 1);
-	CU_ASSERT_TRUE(uc_attempt(&c, "", outcome));
-	CU_ASSERT_TRUE(uc_has(&c, "errstr.1034", "CUDASTUB_NVRTC_PATH"));
+	CU_ASSERT_EQUAL(ld_long(&c, "version_rc"), CUDASTUB_NVRTC_ERROR_STUB_LIBRARY);
+	CU_ASSERT_EQUAL(ld_long(&c, "state"), CUDASTUB_STATE_OVERRIDE_FAILED);
+	CU_ASSERT_EQUAL(ld_long(&c, "search_runs"), 1);
+	CU_ASSERT_TRUE(ld_attempt(&c, "", outcome));
+	CU_ASSERT_TRUE(ld_has(&c, "errstr.1034", "CUDASTUB_NVRTC_PATH"));
 }
 
 static void test_override_is_own_file(void)
 {
-	check_override_refused(uc_stub(), uc_stub(), "skipped: this stub's own file");
+	check_override_refused(ld_stub(), ld_stub(), "skipped: this stub's own file");
 }
 
 static void test_override_is_stub_copy(void)
 {
-	check_override_refused(in_tree("stubcopy/libnvrtc_stub.so"), uc_stub(),
+	check_override_refused(in_tree("stubcopy/libnvrtc_stub.so"), ld_stub(),
 			       "is a cudastub build");
 }
 
 static void test_override_folder_holds_shim_itself(void)
 {
-	check_override_refused(uc_shim_dir(), uc_shim(), "skipped: this stub's own file");
+	check_override_refused(ld_shim_dir(), ld_shim(), "skipped: this stub's own file");
 }
 
 static void register_suites(void)
 {
 	CU_pSuite s = CU_add_suite("self_guard", suite_init, suite_clean);
 
-	if (UC_ABI_MAJOR == 13) {
+	if (LD_ABI_MAJOR == 13) {
 		CU_add_test(s, "stub copy as libnvrtc.so.13 is skipped",
 			    test_copy_under_real_name_is_skipped);
 		CU_add_test(s, "walk past a stub copy", test_walk_past_copy);
 	}
 	CU_add_test(s, "override names the stub itself", test_override_is_own_file);
 	CU_add_test(s, "override names a stub copy", test_override_is_stub_copy);
-	if (uc_shim()) {
+	if (ld_shim()) {
 		CU_add_test(s, "shim skips itself", test_shim_skips_itself);
 		CU_add_test(s, "override folder holds the shim itself",
 			    test_override_folder_holds_shim_itself);
@@ -165,7 +165,7 @@ static void register_suites(void)
 
 int main(int argc, char **argv)
 {
-	static const struct ts_scenario scenarios[] = {UC_PROBE_SCENARIO, {NULL, NULL}};
+	static const struct ts_scenario scenarios[] = {LD_PROBE_SCENARIO, {NULL, NULL}};
 
 	return ts_main(argc, argv, scenarios, register_suites);
 }

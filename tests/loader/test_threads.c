@@ -17,7 +17,7 @@
  * resolvers race the same load.
  */
 #define _GNU_SOURCE
-#include "unit_common.h"
+#include "loader_test.h"
 
 #include <CUnit/CUnit.h>
 #include <dlfcn.h>
@@ -73,7 +73,7 @@ static int race(void)
 	static struct result results[THREADS];
 	pthread_t threads[THREADS];
 	const cudastub_library_info *info;
-	void *stub = uc_open_stub(uc_stub()), *fake;
+	void *stub = ld_open_stub(ld_stub()), *fake;
 	int i, ok = 0, *loads, *calls;
 	info_fn get_info;
 
@@ -116,35 +116,35 @@ static int run_race(const char *const *env, struct ts_child *c)
 	if (ts_run_child("race", env, c) != 0)
 		return -1;
 	CU_ASSERT_EQUAL(c->exit_code, 0);
-	CU_ASSERT_EQUAL(uc_long(c, "ok_threads"), THREADS);
-	CU_ASSERT_EQUAL(uc_long(c, "state"), CUDASTUB_STATE_LOADED);
-	CU_ASSERT_EQUAL(uc_long(c, "fake_loads"), 1);
+	CU_ASSERT_EQUAL(ld_long(c, "ok_threads"), THREADS);
+	CU_ASSERT_EQUAL(ld_long(c, "state"), CUDASTUB_STATE_LOADED);
+	CU_ASSERT_EQUAL(ld_long(c, "fake_loads"), 1);
 	return 0;
 }
 
 static void test_first_call_race(void)
 {
-	const char *env[] = {uc_fmt("CUDASTUB_NVRTC_PATH=%s", uc_fake("nvrtc-13")),
+	const char *env[] = {ld_fmt("CUDASTUB_NVRTC_PATH=%s", ld_fake("nvrtc-13")),
 			     "FAKE_NVRTC_SLOW_MS=100", NULL};
 	struct ts_child c;
 	int run;
 
 	for (run = 0; run < RUNS; run++) {
 		CU_ASSERT_EQUAL_FATAL(run_race(env, &c), 0);
-		long searches = uc_long(&c, "fake_version_calls") - THREADS;
+		long searches = ld_long(&c, "fake_version_calls") - THREADS;
 
-		CU_ASSERT_EQUAL(uc_long(&c, "dlopen_calls"), 1);
+		CU_ASSERT_EQUAL(ld_long(&c, "dlopen_calls"), 1);
 		/* one probe per search, then one forwarded call per thread */
 		CU_ASSERT(searches >= 1 && searches <= THREADS);
-		CU_ASSERT(uc_long(&c, "search_runs") >= 1 &&
-			  uc_long(&c, "search_runs") <= searches);
+		CU_ASSERT(ld_long(&c, "search_runs") >= 1 &&
+			  ld_long(&c, "search_runs") <= searches);
 	}
 }
 
 /* The others wait for the one search: the probe is called once. */
 static void test_one_search(void)
 {
-	const char *env[] = {uc_fmt("CUDASTUB_NVRTC_PATH=%s", uc_fake("nvrtc-13")),
+	const char *env[] = {ld_fmt("CUDASTUB_NVRTC_PATH=%s", ld_fake("nvrtc-13")),
 			     "FAKE_NVRTC_PROBE_SLOW_MS=4", NULL};
 	struct ts_child c;
 
@@ -157,11 +157,11 @@ static void test_one_search(void)
 		 * too, as designed. Without the wait each thread's
 		 * call is short (only the first probe sleeps), so this still
 		 * asserts one search there. */
-		if (uc_long(&c, "longest_call_ms") < 10) {
-			CU_ASSERT_EQUAL(uc_long(&c, "fake_version_calls") - THREADS, 1);
-			CU_ASSERT_EQUAL(uc_long(&c, "search_runs"), 1);
+		if (ld_long(&c, "longest_call_ms") < 10) {
+			CU_ASSERT_EQUAL(ld_long(&c, "fake_version_calls") - THREADS, 1);
+			CU_ASSERT_EQUAL(ld_long(&c, "search_runs"), 1);
 		} else {
-			long searches = uc_long(&c, "fake_version_calls") - THREADS;
+			long searches = ld_long(&c, "fake_version_calls") - THREADS;
 
 			ts_not_applicable("the search took longer than a first call waits (10 ms): "
 					  "one search is not asserted");
@@ -173,15 +173,15 @@ static void test_one_search(void)
 /* A search that runs, however long, is waited for: one search. */
 static void test_running_search_waited_for(void)
 {
-	const char *env[] = {uc_fmt("CUDASTUB_NVRTC_PATH=%s", uc_fake("nvrtc-13")),
+	const char *env[] = {ld_fmt("CUDASTUB_NVRTC_PATH=%s", ld_fake("nvrtc-13")),
 			     "FAKE_NVRTC_PROBE_BUSY_MS=60", NULL};
 	struct ts_child c;
 
 	for (int run = 0; run < RUNS; run++) {
 		CU_ASSERT_EQUAL_FATAL(run_race(env, &c), 0);
-		CU_ASSERT_EQUAL(uc_long(&c, "fake_version_calls") - THREADS, 1);
-		CU_ASSERT_EQUAL(uc_long(&c, "search_runs"), 1);
-		CU_ASSERT_TRUE(uc_long(&c, "longest_call_ms") >= 60);
+		CU_ASSERT_EQUAL(ld_long(&c, "fake_version_calls") - THREADS, 1);
+		CU_ASSERT_EQUAL(ld_long(&c, "search_runs"), 1);
+		CU_ASSERT_TRUE(ld_long(&c, "longest_call_ms") >= 60);
 	}
 }
 

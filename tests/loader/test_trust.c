@@ -15,7 +15,7 @@
  * which runs a set-user-ID-root copy of this test as "nobody" (setpriv).
  */
 #define _GNU_SOURCE
-#include "unit_common.h"
+#include "loader_test.h"
 
 #include <CUnit/CUnit.h>
 #include <errno.h>
@@ -42,47 +42,47 @@ static int make_tree(struct tree *t, const char *prefix_rel)
 {
 	char dir[2048 + 64];
 
-	if (!uc_tmpdir(t->root, sizeof t->root))
+	if (!ld_tmpdir(t->root, sizeof t->root))
 		return -1;
 	snprintf(t->prefix, sizeof t->prefix, "%s/%s", t->root, prefix_rel);
 	snprintf(t->home, sizeof t->home, "%s/home12", t->root);
 	snprintf(dir, sizeof dir, "%s/site-packages/pkg/lib", t->prefix);
-	if (uc_mkdirs(dir) != 0)
+	if (ld_mkdirs(dir) != 0)
 		return -1;
 	snprintf(t->stub, sizeof t->stub, "%s/libnvrtc_stub.so", dir);
 	snprintf(dir, sizeof dir, "%s/site-packages/nvidia/cu13/lib", t->prefix);
-	if (uc_mkdirs(dir) != 0)
+	if (ld_mkdirs(dir) != 0)
 		return -1;
 	snprintf(t->planted, sizeof t->planted, "%s/libnvrtc.so.13", dir);
 	snprintf(dir, sizeof dir, "%s/lib64", t->home);
-	if (uc_mkdirs(dir) != 0)
+	if (ld_mkdirs(dir) != 0)
 		return -1;
-	return ts_copy_file(uc_stub(), t->stub) || ts_copy_file(uc_fake("nvrtc-13"), t->planted) ||
-	       ts_copy_file(uc_fake("nvrtc-12"), uc_fmt("%s/libnvrtc.so.12", dir));
+	return ts_copy_file(ld_stub(), t->stub) || ts_copy_file(ld_fake("nvrtc-13"), t->planted) ||
+	       ts_copy_file(ld_fake("nvrtc-12"), ld_fmt("%s/libnvrtc.so.12", dir));
 }
 
 static void run_in_tree(const struct tree *t, struct ts_child *c)
 {
-	const char *env[] = {uc_fmt("TEST_STUB=%s", t->stub), uc_fmt("CUDA_HOME=%s", t->home),
+	const char *env[] = {ld_fmt("TEST_STUB=%s", t->stub), ld_fmt("CUDA_HOME=%s", t->home),
 			     NULL};
 
-	CU_ASSERT_EQUAL_FATAL(uc_run_probe(env, c), 0);
+	CU_ASSERT_EQUAL_FATAL(ld_run_probe(env, c), 0);
 }
 
 /* The planted library was refused (reason contains part) and the healthy
  * fake 12 from CUDA_HOME answered. */
 static void expect_refused(const struct ts_child *c, const char *part)
 {
-	CU_ASSERT_TRUE(uc_attempt(c, "nvidia/cu13/lib/libnvrtc.so.13", "refused: "));
-	CU_ASSERT_TRUE(uc_attempt(c, "nvidia/cu13/lib/libnvrtc.so.13", part));
-	UC_EXPECT_FAKE(c, CUDASTUB_SOURCE_CUDA_HOME, 12, 4, "fake-nvrtc-12");
+	CU_ASSERT_TRUE(ld_attempt(c, "nvidia/cu13/lib/libnvrtc.so.13", "refused: "));
+	CU_ASSERT_TRUE(ld_attempt(c, "nvidia/cu13/lib/libnvrtc.so.13", part));
+	LD_EXPECT_FAKE(c, CUDASTUB_SOURCE_CUDA_HOME, 12, 4, "fake-nvrtc-12");
 }
 
 /* The wheel's fake 13 answered. */
 static void expect_taken(const struct ts_child *c)
 {
-	UC_EXPECT_FAKE(c, CUDASTUB_SOURCE_PIP_WHEEL, 13, 0, "fake-nvrtc-13");
-	CU_ASSERT_FALSE(uc_attempt(c, "", "refused: "));
+	LD_EXPECT_FAKE(c, CUDASTUB_SOURCE_PIP_WHEEL, 13, 0, "fake-nvrtc-13");
+	CU_ASSERT_FALSE(ld_attempt(c, "", "refused: "));
 }
 
 /* Today's layout: every folder the user's and 0755 (or the 0700 root). */
@@ -105,7 +105,7 @@ static void test_world_writable_ancestor_is_refused(void)
 	struct ts_child c;
 
 	CU_ASSERT_EQUAL_FATAL(make_tree(&t, "shared/opt/venv"), 0);
-	CU_ASSERT_EQUAL_FATAL(chmod(uc_fmt("%s/shared", t.root), 0777), 0);
+	CU_ASSERT_EQUAL_FATAL(chmod(ld_fmt("%s/shared", t.root), 0777), 0);
 	run_in_tree(&t, &c);
 	expect_refused(&c, "writable by its group and others (mode 0777)");
 	ts_remove_tree(t.root);
@@ -117,7 +117,7 @@ static void test_group_writable_ancestor_is_refused(void)
 	struct ts_child c;
 
 	CU_ASSERT_EQUAL_FATAL(make_tree(&t, "team/venv"), 0);
-	CU_ASSERT_EQUAL_FATAL(chmod(uc_fmt("%s/team", t.root), 0775), 0);
+	CU_ASSERT_EQUAL_FATAL(chmod(ld_fmt("%s/team", t.root), 0775), 0);
 	run_in_tree(&t, &c);
 	expect_refused(&c, "writable by its group (mode 0775)");
 	ts_remove_tree(t.root);
@@ -131,7 +131,7 @@ static void test_sticky_ancestor_is_searched(void)
 	struct ts_child c;
 
 	CU_ASSERT_EQUAL_FATAL(make_tree(&t, "tmp/venv"), 0);
-	CU_ASSERT_EQUAL_FATAL(chmod(uc_fmt("%s/tmp", t.root), 01777), 0);
+	CU_ASSERT_EQUAL_FATAL(chmod(ld_fmt("%s/tmp", t.root), 01777), 0);
 	run_in_tree(&t, &c);
 	expect_taken(&c);
 	ts_remove_tree(t.root);
@@ -145,7 +145,7 @@ static void test_sticky_holder_is_refused(void)
 	struct ts_child c;
 
 	CU_ASSERT_EQUAL_FATAL(make_tree(&t, "venv"), 0);
-	CU_ASSERT_EQUAL_FATAL(chmod(uc_fmt("%s/venv/site-packages/nvidia/cu13/lib", t.root), 01777),
+	CU_ASSERT_EQUAL_FATAL(chmod(ld_fmt("%s/venv/site-packages/nvidia/cu13/lib", t.root), 01777),
 			      0);
 	run_in_tree(&t, &c);
 	expect_refused(&c, "sticky, but it holds the file");
@@ -176,8 +176,8 @@ static void test_link_in_writable_folder_is_refused(void)
 	CU_ASSERT_EQUAL_FATAL(make_tree(&t, "venv"), 0);
 	snprintf(trusted, sizeof trusted, "%s/trusted.so.13", t.root);
 	CU_ASSERT_EQUAL_FATAL(rename(t.planted, trusted), 0);
-	CU_ASSERT_EQUAL_FATAL(uc_link(trusted, t.planted), 0);
-	CU_ASSERT_EQUAL_FATAL(chmod(uc_fmt("%s/venv/site-packages/nvidia/cu13/lib", t.root), 0777),
+	CU_ASSERT_EQUAL_FATAL(ld_link(trusted, t.planted), 0);
+	CU_ASSERT_EQUAL_FATAL(chmod(ld_fmt("%s/venv/site-packages/nvidia/cu13/lib", t.root), 0777),
 			      0);
 	run_in_tree(&t, &c);
 	expect_refused(&c, "nvidia/cu13/lib is writable by its group and others");
@@ -196,8 +196,8 @@ static void test_other_users_folder_is_refused(void)
 		return;
 	}
 	CU_ASSERT_EQUAL_FATAL(make_tree(&t, "tmp/theirs/venv"), 0);
-	CU_ASSERT_EQUAL_FATAL(chmod(uc_fmt("%s/tmp", t.root), 01777), 0);
-	CU_ASSERT_EQUAL_FATAL(chown(uc_fmt("%s/tmp/theirs", t.root), 4321, 4321), 0);
+	CU_ASSERT_EQUAL_FATAL(chmod(ld_fmt("%s/tmp", t.root), 01777), 0);
+	CU_ASSERT_EQUAL_FATAL(chown(ld_fmt("%s/tmp/theirs", t.root), 4321, 4321), 0);
 	run_in_tree(&t, &c);
 	expect_refused(&c, "tmp/theirs is owned by user 4321, neither root nor this user");
 	ts_remove_tree(t.root);
@@ -208,7 +208,7 @@ static void test_other_users_folder_is_refused(void)
 static int secure_probe(void)
 {
 	printf("at_secure=%lu\n", getauxval(AT_SECURE));
-	return uc_probe();
+	return ld_probe();
 }
 
 /*
@@ -253,12 +253,12 @@ static void test_secure_mode_searches_no_derived_folder(void)
 				"--child",
 				"secure_probe",
 				NULL};
-		const char *env[] = {uc_fmt("TEST_STUB=%s", t.stub), uc_fmt("CUDA_HOME=%s", t.home),
+		const char *env[] = {ld_fmt("TEST_STUB=%s", t.stub), ld_fmt("CUDA_HOME=%s", t.home),
 				     NULL};
 
 		CU_ASSERT_EQUAL_FATAL(ts_run_program(argv, env, NULL, &c), 0);
 	}
-	if (c.exit_code == 0 && uc_long(&c, "at_secure") == 0) {
+	if (c.exit_code == 0 && ld_long(&c, "at_secure") == 0) {
 		/* valgrind, for one, runs it without its privileges */
 		ts_not_applicable("the set-user-ID program did not run in secure mode here "
 				  "(under valgrind?)");
@@ -266,12 +266,12 @@ static void test_secure_mode_searches_no_derived_folder(void)
 		return;
 	}
 	CU_ASSERT_EQUAL(c.exit_code, 0);
-	CU_ASSERT_EQUAL(uc_long(&c, "at_secure"), 1);
-	CU_ASSERT_TRUE(uc_attempt(&c, "", "not searched: secure mode"));
-	CU_ASSERT_FALSE(uc_attempt(&c, "nvidia/cu13/lib", ""));
-	CU_ASSERT_FALSE(uc_attempt(&c, "home12", ""));
-	CU_ASSERT_NOT_EQUAL(uc_long(&c, "fake"), 1);
-	if (c.exit_code != 0 || uc_long(&c, "at_secure") != 1)
+	CU_ASSERT_EQUAL(ld_long(&c, "at_secure"), 1);
+	CU_ASSERT_TRUE(ld_attempt(&c, "", "not searched: secure mode"));
+	CU_ASSERT_FALSE(ld_attempt(&c, "nvidia/cu13/lib", ""));
+	CU_ASSERT_FALSE(ld_attempt(&c, "home12", ""));
+	CU_ASSERT_NOT_EQUAL(ld_long(&c, "fake"), 1);
+	if (c.exit_code != 0 || ld_long(&c, "at_secure") != 1)
 		fprintf(stderr, "%s\n%s\n", c.out, c.err);
 	ts_remove_tree(t.root);
 }
@@ -300,7 +300,7 @@ static void register_suites(void)
 int main(int argc, char **argv)
 {
 	static const struct ts_scenario scenarios[] = {
-		UC_PROBE_SCENARIO, {"secure_probe", secure_probe}, {NULL, NULL}};
+		LD_PROBE_SCENARIO, {"secure_probe", secure_probe}, {NULL, NULL}};
 
 	return ts_main(argc, argv, scenarios, register_suites);
 }

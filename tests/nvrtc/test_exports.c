@@ -14,7 +14,7 @@
  *    sanitizer build, whose instrumentation changes every function.
  */
 #define _GNU_SOURCE
-#include "unit_common.h"
+#include "loader_test.h"
 
 #include <CUnit/CUnit.h>
 #include <string.h>
@@ -23,7 +23,7 @@
 
 static void expected_symbols(struct ts_names *s)
 {
-	CU_ASSERT_EQUAL_FATAL(ts_names_read_list(s, UC_SYMBOLS_FILE), 0);
+	CU_ASSERT_EQUAL_FATAL(ts_names_read_list(s, LD_SYMBOLS_FILE), 0);
 	ts_names_add(s, "cudastub_nvrtc_info");
 	ts_names_add(s, "cudastub_nvrtc_load");
 }
@@ -52,14 +52,14 @@ static void check_exports(const char *lib, const char *node)
  * binary patched from libnvrtc.so.N to it loads without a warning. */
 static void test_stub_exports(void)
 {
-	check_exports(uc_stub(), UC_ABI_MAJOR == 11   ? "libnvrtc.so.11.2"
-				 : UC_ABI_MAJOR == 12 ? "libnvrtc.so.12"
+	check_exports(ld_stub(), LD_ABI_MAJOR == 11   ? "libnvrtc.so.11.2"
+				 : LD_ABI_MAJOR == 12 ? "libnvrtc.so.12"
 						      : "libnvrtc.so.13");
 }
 
 static void test_shim_exports(void)
 {
-	check_exports(uc_shim(), base_name(uc_shim()));
+	check_exports(ld_shim(), base_name(ld_shim()));
 }
 
 /* ---- wrapper shape ---- */
@@ -77,7 +77,7 @@ static void judge(const struct ts_function_shape *shape, void *ctx)
 		return;
 	/* the cost contract: one indirect jump through its slot */
 	CU_assertImplementation(shape->kind == TS_FORWARDER_SHAPE, __LINE__,
-				uc_fmt("not %s: %s (%d instructions)", TS_FORWARDER_WORDS,
+				ld_fmt("not %s: %s (%d instructions)", TS_FORWARDER_WORDS,
 				       shape->name, shape->count),
 				__FILE__, "", CU_FALSE);
 	(*checked)++;
@@ -99,12 +99,12 @@ static void check_shape(const char *lib)
 
 static void test_stub_wrapper_shape(void)
 {
-	check_shape(uc_stub());
+	check_shape(ld_stub());
 }
 
 static void test_shim_wrapper_shape(void)
 {
-	check_shape(uc_shim());
+	check_shape(ld_shim());
 }
 
 /* The checker itself: what it must accept and refuse. */
@@ -139,19 +139,19 @@ static void register_suites(void)
 	CU_pSuite s = CU_add_suite("exports", NULL, NULL);
 
 	CU_add_test(s, "stub exports exactly the ABI", test_stub_exports);
-	if (uc_shim())
+	if (ld_shim())
 		CU_add_test(s, "shim exports exactly the ABI", test_shim_exports);
 	CU_add_test(s, "shape checker", test_shape_checker);
-	if (TS_FORWARDER_KNOWN && !UC_SANITIZE[0]) {
+	if (TS_FORWARDER_KNOWN && !LD_SANITIZE[0]) {
 		CU_add_test(s, "stub exports are the forwarder: " TS_FORWARDER_WORDS,
 			    test_stub_wrapper_shape);
-		if (uc_shim())
+		if (ld_shim())
 			CU_add_test(s, "shim exports are the forwarder: " TS_FORWARDER_WORDS,
 				    test_shim_wrapper_shape);
 	} else {
 		printf("SKIP: wrapper shape in a sanitizer build or on an architecture without "
 		       "a forwarder (%s)\n",
-		       UC_SANITIZE);
+		       LD_SANITIZE);
 	}
 }
 

@@ -17,8 +17,8 @@
  *   driver_mapped  1 when a file named libcuda.so* is mapped
  *   errstr.<code>  nvrtcGetErrorString for 5, 1034, 1500, 1801
  */
-#ifndef CUDASTUB_UNIT_COMMON_H
-#define CUDASTUB_UNIT_COMMON_H
+#ifndef CUDASTUB_LOADER_TEST_H
+#define CUDASTUB_LOADER_TEST_H
 
 #include <stddef.h>
 
@@ -27,59 +27,59 @@
 #include "ts_files.h"
 
 /* nvrtcGetPCHHeapSize's output before the call; the fakes never write it. */
-#define UC_PCH_SENTINEL 77
+#define LD_PCH_SENTINEL 77
 
 /* Build outputs. Static buffers, one per call site kind. */
-const char *uc_stub(void); /* <build>/stubs/nvrtc/libnvrtc_stub.so */
-const char *uc_shim(void); /* <build>/shim/libnvrtc.so.<abi> */
-const char *uc_shim_dir(void);
+const char *ld_stub(void); /* <build>/stubs/nvrtc/libnvrtc_stub.so */
+const char *ld_shim(void); /* <build>/shim/libnvrtc.so.<abi> */
+const char *ld_shim_dir(void);
 /* <build>/tests/nvrtc/fakes/<variant>: "nvrtc-13", "nvrtc-12", "nvrtc-11",
  * "nvrtc-13-noptx" */
-const char *uc_fake_dir(const char *variant);
-const char *uc_fake(const char *variant); /* the fake's file */
-const char *uc_fake_file_name(const char *variant);
+const char *ld_fake_dir(const char *variant);
+const char *ld_fake(const char *variant); /* the fake's file */
+const char *ld_fake_file_name(const char *variant);
 
 /* printf into one of a ring of 32 buffers; for env lists and paths. */
-const char *uc_fmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+const char *ld_fmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* Temporary trees. uc_tmpdir makes a fresh mkdtemp() folder in buf and
- * returns buf, or NULL; ts_remove_tree removes it. uc_fmt's buffers are
+/* Temporary trees. ld_tmpdir makes a fresh mkdtemp() folder in buf and
+ * returns buf, or NULL; ts_remove_tree removes it. ld_fmt's buffers are
  * reused: keep paths in arrays. */
-const char *uc_tmpdir(char *buf, size_t size);
-int uc_mkdirs(const char *path);	       /* mkdir -p */
-int uc_link(const char *from, const char *to); /* symlink to from */
+const char *ld_tmpdir(char *buf, size_t size);
+int ld_mkdirs(const char *path);	       /* mkdir -p */
+int ld_link(const char *from, const char *to); /* symlink to from */
 
 /* Integer value of key, or -999 when missing. */
-long uc_long(const struct ts_child *child, const char *key);
+long ld_long(const struct ts_child *child, const char *key);
 /* 1 if key's value equals want. */
-int uc_is(const struct ts_child *child, const char *key, const char *want);
+int ld_is(const struct ts_child *child, const char *key, const char *want);
 /* 1 if key's value contains part. */
-int uc_has(const struct ts_child *child, const char *key, const char *part);
+int ld_has(const struct ts_child *child, const char *key, const char *part);
 /* 1 if some attempt's path contains path_part and its outcome outcome_part. */
-int uc_attempt(const struct ts_child *child, const char *path_part, const char *outcome_part);
+int ld_attempt(const struct ts_child *child, const char *path_part, const char *outcome_part);
 
 /* Runs the probe with env; asserts the child ran and exited 0. Prints the
  * child's output on a failed expectation when CUDASTUB_TEST_VERBOSE is set. */
-int uc_run_probe(const char *const *env, struct ts_child *child);
+int ld_run_probe(const char *const *env, struct ts_child *child);
 
 /* The probe loaded the fake with this tag and version, from this step. */
-#define UC_EXPECT_FAKE(c, src, maj, min, tag)                                                      \
+#define LD_EXPECT_FAKE(c, src, maj, min, tag)                                                      \
 	do {                                                                                       \
-		CU_ASSERT_EQUAL(uc_long(c, "version_rc"), 0);                                      \
-		CU_ASSERT_EQUAL(uc_long(c, "state"), CUDASTUB_STATE_LOADED);                       \
-		CU_ASSERT_EQUAL(uc_long(c, "source"), src);                                        \
-		CU_ASSERT_EQUAL(uc_long(c, "major"), maj);                                         \
-		CU_ASSERT_EQUAL(uc_long(c, "minor"), min);                                         \
-		CU_ASSERT_EQUAL(uc_long(c, "fake"), 1);                                            \
-		CU_ASSERT_TRUE(uc_is(c, "ptx", tag));                                              \
+		CU_ASSERT_EQUAL(ld_long(c, "version_rc"), 0);                                      \
+		CU_ASSERT_EQUAL(ld_long(c, "state"), CUDASTUB_STATE_LOADED);                       \
+		CU_ASSERT_EQUAL(ld_long(c, "source"), src);                                        \
+		CU_ASSERT_EQUAL(ld_long(c, "major"), maj);                                         \
+		CU_ASSERT_EQUAL(ld_long(c, "minor"), min);                                         \
+		CU_ASSERT_EQUAL(ld_long(c, "fake"), 1);                                            \
+		CU_ASSERT_TRUE(ld_is(c, "ptx", tag));                                              \
 	} while (0)
 
 /* The probe scenario, and the stub's symbols (dlsym on a handle). */
-int uc_probe(void);
-void *uc_open_stub(const char *path);
-#define UC_PROBE_SCENARIO                                                                          \
+int ld_probe(void);
+void *ld_open_stub(const char *path);
+#define LD_PROBE_SCENARIO                                                                          \
 	{                                                                                          \
-		"probe", uc_probe                                                                  \
+		"probe", ld_probe                                                                  \
 	}
 
 #endif

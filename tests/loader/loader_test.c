@@ -1,5 +1,5 @@
 #define _GNU_SOURCE
-#include "unit_common.h"
+#include "loader_test.h"
 
 #include <dlfcn.h>
 #include <fcntl.h>
@@ -10,35 +10,35 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-const char *uc_stub(void)
+const char *ld_stub(void)
 {
-	return UC_STUB_PATH;
+	return LD_STUB_PATH;
 }
 
-const char *uc_shim(void)
+const char *ld_shim(void)
 {
-#ifdef UC_SHIM_PATH
-	return UC_SHIM_PATH;
+#ifdef LD_SHIM_PATH
+	return LD_SHIM_PATH;
 #else
 	return NULL;
 #endif
 }
 
-const char *uc_shim_dir(void)
+const char *ld_shim_dir(void)
 {
 	static char dir[4096];
 	char *slash;
 
-	if (!uc_shim())
+	if (!ld_shim())
 		return NULL;
-	snprintf(dir, sizeof dir, "%s", uc_shim());
+	snprintf(dir, sizeof dir, "%s", ld_shim());
 	slash = strrchr(dir, '/');
 	if (slash)
 		*slash = '\0';
 	return dir;
 }
 
-const char *uc_fake_file_name(const char *variant)
+const char *ld_fake_file_name(const char *variant)
 {
 	if (!strncmp(variant, "nvrtc-11", 8))
 		return "libnvrtc.so.11.2";
@@ -47,18 +47,18 @@ const char *uc_fake_file_name(const char *variant)
 	return "libnvrtc.so.13";
 }
 
-const char *uc_fake_dir(const char *variant)
+const char *ld_fake_dir(const char *variant)
 {
-	return uc_fmt("%s/tests/nvrtc/fakes/%s", ts_build_dir(), variant);
+	return ld_fmt("%s/tests/nvrtc/fakes/%s", ts_build_dir(), variant);
 }
 
-const char *uc_fake(const char *variant)
+const char *ld_fake(const char *variant)
 {
-	return uc_fmt("%s/tests/nvrtc/fakes/%s/%s", ts_build_dir(), variant,
-		      uc_fake_file_name(variant));
+	return ld_fmt("%s/tests/nvrtc/fakes/%s/%s", ts_build_dir(), variant,
+		      ld_fake_file_name(variant));
 }
 
-const char *uc_fmt(const char *fmt, ...)
+const char *ld_fmt(const char *fmt, ...)
 {
 	static char ring[32][4096];
 	static unsigned next;
@@ -71,7 +71,7 @@ const char *uc_fmt(const char *fmt, ...)
 	return out;
 }
 
-const char *uc_tmpdir(char *buf, size_t size)
+const char *ld_tmpdir(char *buf, size_t size)
 {
 	const char *base = getenv("TMPDIR");
 
@@ -79,7 +79,7 @@ const char *uc_tmpdir(char *buf, size_t size)
 	return mkdtemp(buf);
 }
 
-int uc_mkdirs(const char *path)
+int ld_mkdirs(const char *path)
 {
 	char buf[4096];
 	char *p;
@@ -95,35 +95,35 @@ int uc_mkdirs(const char *path)
 	return mkdir(buf, 0755) == 0 ? 0 : -1;
 }
 
-int uc_link(const char *from, const char *to)
+int ld_link(const char *from, const char *to)
 {
 	return symlink(from, to);
 }
 
-long uc_long(const struct ts_child *child, const char *key)
+long ld_long(const struct ts_child *child, const char *key)
 {
 	const char *v = ts_value(child, key);
 
 	return v ? strtol(v, NULL, 10) : -999;
 }
 
-int uc_is(const struct ts_child *child, const char *key, const char *want)
+int ld_is(const struct ts_child *child, const char *key, const char *want)
 {
 	const char *v = ts_value(child, key);
 
 	return v && !strcmp(v, want);
 }
 
-int uc_has(const struct ts_child *child, const char *key, const char *part)
+int ld_has(const struct ts_child *child, const char *key, const char *part)
 {
 	const char *v = ts_value(child, key);
 
 	return v && strstr(v, part) != NULL;
 }
 
-int uc_attempt(const struct ts_child *child, const char *path_part, const char *outcome_part)
+int ld_attempt(const struct ts_child *child, const char *path_part, const char *outcome_part)
 {
-	long i, n = uc_long(child, "attempts");
+	long i, n = ld_long(child, "attempts");
 
 	for (i = 0; i < n; i++) {
 		char key[64];
@@ -142,7 +142,7 @@ int uc_attempt(const struct ts_child *child, const char *path_part, const char *
 	return 0;
 }
 
-int uc_run_probe(const char *const *env, struct ts_child *child)
+int ld_run_probe(const char *const *env, struct ts_child *child)
 {
 	int rc = ts_run_child("probe", env, child);
 
@@ -153,7 +153,7 @@ int uc_run_probe(const char *const *env, struct ts_child *child)
 	return rc == 0 && child->exit_code == 0 ? 0 : -1;
 }
 
-void *uc_open_stub(const char *path)
+void *ld_open_stub(const char *path)
 {
 	void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
 
@@ -178,7 +178,7 @@ static void probe_fake(void *stub, const cudastub_library_info *info)
 	size_fn ptx_size = (size_fn)dlsym(stub, "nvrtcGetPTXSize");
 	pch_fn pch = (pch_fn)dlsym(stub, "nvrtcGetPCHHeapSize");
 	char tag[256] = "untouched";
-	size_t size = 0, heap = UC_PCH_SENTINEL;
+	size_t size = 0, heap = LD_PCH_SENTINEL;
 
 	printf("fake=%d\n", loads != NULL);
 	if (!loads)
@@ -239,7 +239,7 @@ static int driver_mapped(void)
 	return mapped;
 }
 
-int uc_probe(void)
+int ld_probe(void)
 {
 	const char *stub_path = getenv("TEST_STUB");
 	const char *preload = getenv("TEST_PRELOAD");
@@ -254,7 +254,7 @@ int uc_probe(void)
 
 		printf("preload=%s\n", h ? "ok" : dlerror());
 	}
-	stub = uc_open_stub(stub_path ? stub_path : uc_stub());
+	stub = ld_open_stub(stub_path ? stub_path : ld_stub());
 	if (!stub)
 		return 3;
 	version = (version_fn)dlsym(stub, "nvrtcVersion");
