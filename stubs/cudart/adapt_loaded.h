@@ -20,12 +20,18 @@
 #include "cudart_layouts.h"
 #include "cudart_stub.h"
 
-/* The loaded runtime's major (11, 12, 13), or 0 when none is loaded. */
+/* The loaded runtime's major (11, 12, 13), or 0 when none is loaded. Read
+ * from the published search, not asked of the loader: a hook runs only
+ * after its resolver's load (and the load's after_load) has returned, and
+ * asking again re-entered the loader and re-ran after_load up to four
+ * times per bind. No published search (the process is exiting, or a
+ * racing thread could not get a search record) reads as none loaded: the
+ * call is answered by its fallback, and the slot binds again next time. */
 static inline int adapt_loaded_major(void)
 {
-	if (cudastub_loader_load(&cudastub_cudart_library) != CUDASTUB_STATE_LOADED)
-		return 0;
-	return cudastub_loader_info(&cudastub_cudart_library)->major;
+	const struct cudastub_search *s = cudastub_loader_result(&cudastub_cudart_library);
+
+	return s && s->info.state == CUDASTUB_STATE_LOADED ? s->info.major : 0;
 }
 
 /* The loaded runtime's export `name`, or NULL (none loaded, not exported). */
