@@ -5,7 +5,8 @@
  *
  * The 13.0 runtime is always findable in step 4 (CUDA_HOME), before the
  * loader's search (step 5) that finds 12.4 on LD_LIBRARY_PATH:
- *  - driver 12.4 on the path: 12.4 is chosen, and info says why;
+ *  - driver 12.4 on the path: 12.4 is chosen, and info says why (the
+ *    driver's version read from its file's name, the driver not loaded);
  *  - no driver, or NVIDIA's link-time stub (or cudastub's driver shim with
  *    no driver behind it) as
  *    libcuda.so.1 (before the real one): 13.0;
@@ -110,6 +111,9 @@ static void test_driver_picks_12(void)
 	TS_EXPECT(label, &c, "info_path", want);
 	TS_EXPECT_INT(label, &c, "info_driver_version", 12040);
 	TS_EXPECT_HAS(label, &c, "info_choice", "12.4");
+	/* read from the driver file's name, as every stub reads it: the
+	 * runtime loads the driver itself when it needs it */
+	TS_EXPECT_HAS(label, &c, "info_choice", "by its file's name, not loaded");
 	TS_EXPECT_INT(label, &c, "rv", 12040);
 	/* the runtime reached the driver: no device, not "driver too old" */
 	if (!ts_machine_has_driver())
