@@ -1,5 +1,5 @@
-# The three stubs compiled against the 11.8 and 12.4 headers (the build's
-# own are 13.0), for every suite that runs a stub of another ABI: nvrtc/
+# The three stubs compiled against the headers of the ABIs the build is not
+# (of 11.8, 12.4 and 13.0), for every suite that runs a stub of another ABI: nvrtc/
 # (the matrix), cudart/, cuda_driver/, adapters/. Each ABI whose headers
 # were fetched (tests/fixtures/fetch.sh) before configuring gets
 #   <build>/tests/abi-<major>/libnvrtc_stub.so, libcudart_stub.so,
@@ -12,15 +12,51 @@
 # majors built. The driver has one SONAME and no symbol versions (as in
 # stubs/cuda_driver). A suite that needs a missing one reports it (a
 # failure under CI=true, a SKIP elsewhere).
+#
+# A build of another ABI than 13 (a packager's libcudart.so.12 stubs,
+# configured with the 12.4 headers) makes the 13.0 ones from the CUDA 13
+# toolkit's headers, CUDASTUB_TEST_HEADERS_13 (found at /usr/local/cuda or
+# CUDAToolkit_ROOT13), which the suites written against 13.0 compile with:
+# every build runs the same cases on the same three ABIs.
 set(CUDASTUB_ABI_STUBS_DIR ${CMAKE_CURRENT_BINARY_DIR})
 set(CUDASTUB_TEST_ABIS)
 add_custom_target(cudastub_abi_stubs)
-foreach(version 11.8 12.4)
+set(CUDASTUB_TEST_HEADERS_13 "")
+if(CUDASTUB_ABI_MAJOR EQUAL 13)
+  set(CUDASTUB_TEST_HEADERS_13 ${CUDASTUB_CUDA_INCLUDE_DIR})
+else()
+  foreach(root ${CUDAToolkit_ROOT13} /usr/local/cuda)
+    if(EXISTS ${root}/include/cuda.h AND EXISTS ${root}/include/nvrtc.h)
+      file(STRINGS ${root}/include/cuda.h line REGEX "^#define CUDA_VERSION 13[0-9][0-9][0-9]")
+      if(line)
+        set(CUDASTUB_TEST_HEADERS_13 ${root}/include)
+        string(REGEX MATCH "13[0-9][0-9][0-9]" cuda_version13 "${line}")
+        break()
+      endif()
+    endif()
+  endforeach()
+  if(NOT CUDASTUB_TEST_HEADERS_13)
+    message(STATUS "cudastub tests: no CUDA 13 headers (set CUDAToolkit_ROOT13): the "
+      "suites written against 13.0 will say so")
+  endif()
+endif()
+set(version13 13.0) # the build's own when it is 13: not built here
+if(cuda_version13)
+  math(EXPR minor13 "(${cuda_version13} % 1000) / 10")
+  set(version13 13.${minor13})
+endif()
+foreach(version 11.8 12.4 ${version13})
   string(REPLACE "." ";" parts ${version})
   list(GET parts 0 major)
   list(GET parts 1 minor)
+  if(major EQUAL CUDASTUB_ABI_MAJOR)
+    continue() # the build's own stubs
+  endif()
   set(include ${CUDASTUB_FIXTURES}/headers-${version}/usr/include)
-  if(NOT EXISTS ${include}/nvrtc.h)
+  if(major EQUAL 13)
+    set(include ${CUDASTUB_TEST_HEADERS_13})
+  endif()
+  if(NOT include OR NOT EXISTS ${include}/nvrtc.h)
     continue()
   endif()
   set(dir ${CUDASTUB_ABI_STUBS_DIR}/abi-${major})
@@ -101,6 +137,9 @@ function(cudastub_stub_from_fixture_headers lib version out)
     if(EXISTS ${CUDASTUB_FIXTURES}/${lib}-${version}/usr/include)
       list(APPEND dirs ${CUDASTUB_FIXTURES}/${lib}-${version}/usr/include)
     endif()
+    # libcu++'s <nv/target>, which 12.4's cuda_fp16.h includes and Debian's
+    # headers lack: the generator's stand-in, searched last (as above)
+    list(APPEND dirs ${PROJECT_SOURCE_DIR}/tools/gen_stubs/standins)
     set(found FALSE)
     foreach(dir IN LISTS dirs)
       if(EXISTS ${dir}/${cudastub_${lib}_header})

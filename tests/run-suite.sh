@@ -3,6 +3,9 @@
 #   0. clang-format has nothing to change in the hand-written C;
 #   1. fetch the real-library fixtures (tests/fixtures/fetch.sh);
 #   2. plain build: every ctest label (unit, real, e2e, threads);
+#   2b. a 12-ABI build (the 12.4 headers: a packager's libcudart.so.12
+#      stubs): the unit suites, the ABI-specific ones (adapters, gating)
+#      running the same cases on the same three ABIs;
 #   2a. aarch64: the same sources cross-built with Debian's cross compiler
 #      (cmake/toolchains/aarch64-linux-gnu.cmake), every suite run under
 #      qemu-user against NVIDIA's arm64 libraries (unit, real, threads; the
@@ -71,6 +74,24 @@ build plain -DCUDASTUB_TEST_LAUNCHER=
 # --verbose: every suite's CUnit run summary goes into the log
 (cd "$out/plain" && ctest --verbose -j "$jobs")
 [ $quick = 1 ] && exit 0
+
+step "12-ABI build (the 12.4 headers): unit suites"
+if [ -f "$fixtures/headers-12.4/usr/include/cuda.h" ]; then
+  build abi12 -DCUDAToolkit_ROOT="$fixtures/headers-12.4/usr" -DCUDASTUB_TEST_LAUNCHER=
+  # Left out: three loader suites that put a fake of the build's major on
+  # LD_LIBRARY_PATH and expect it chosen; a 12-ABI stub, searching newest
+  # first, takes the toolkit's 13.0 from ld.so.cache before it (as it
+  # should: README, "One CUDA release per process").
+  (cd "$out/abi12" && ctest --verbose -j "$jobs" -L unit \
+    -E '^(loader_self_guard|loader_hostile_inputs|loader_hostile_files)$')
+else
+  why="no 12.4 headers (tests/fixtures/fetch.sh: headers-12.4)"
+  if [ $ci = 1 ]; then
+    echo "run-suite.sh: $why, and CI=true requires them" >&2
+    exit 1
+  fi
+  echo "SKIP: 12-ABI build: $why"
+fi
 
 step "aarch64: cross build, every suite under qemu-user"
 if command -v aarch64-linux-gnu-gcc >/dev/null && command -v qemu-aarch64-static >/dev/null &&

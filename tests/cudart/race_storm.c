@@ -38,12 +38,20 @@ static cudaError_t call(int i)
 	case 8: return cudaIpcGetMemHandle(buf, buf);
 	case 9: return cudaIpcCloseMemHandle(buf);
 	case 10: return cudaPeekAtLastError();
+#if CUDART_VERSION >= 13000 /* a build of an older ABI calls another */
 	case 11: return cudaDeviceGetHostAtomicCapabilities(buf, buf, 0, 0);
+#else
+	case 11: return cudaGraphicsUnregisterResource(NULL);
+#endif
 	case 12: return cudaDeviceGetDefaultMemPool(buf, 0);
 	case 13: return cudaDeviceSetMemPool(0, NULL);
 	case 14: return cudaDeviceGetMemPool(buf, 0);
 	case 15: return cudaDeviceGetNvSciSyncAttributes(buf, 0, 0);
+#if CUDART_VERSION >= 13000
 	case 16: return cudaDeviceGetP2PAtomicCapabilities(buf, buf, 0, 0, 0);
+#else
+	case 16: return cudaArrayGetInfo(buf, buf, buf, NULL);
+#endif
 	case 17: return cudaInitDevice(0, 0, 0);
 	case 18: return cudaSetDevice(0);
 	case 19: return cudaGetDevice(buf);
@@ -56,7 +64,11 @@ static cudaError_t call(int i)
 	case 26: return cudaStreamGetPriority(NULL, buf);
 	case 27: return cudaStreamGetFlags(NULL, buf);
 	case 28: return cudaStreamGetId(NULL, buf);
+#if CUDART_VERSION >= 12080
 	case 29: return cudaStreamGetDevice(NULL, buf);
+#else
+	case 29: return cudaGetSymbolSize(buf, buf);
+#endif
 	case 30: return cudaCtxResetPersistingL2Cache();
 	case 31: return cudaStreamCopyAttributes(NULL, NULL);
 	case 32: return cudaStreamDestroy(NULL);

@@ -5,8 +5,12 @@
 # in the build tree. A change to how the exports are made (issue 21: the
 # generated code as a table) must leave these lists exactly as they were.
 #
-#   check_exports.sh NM BUILD_DIR LISTS_DIR          compare
+#   check_exports.sh NM BUILD_DIR LISTS_DIR [ABI]    compare
 #   check_exports.sh --record NM BUILD_DIR LISTS_DIR write the lists
+#
+# The lists are the 13.0-ABI build's. A build of another ABI (ABI: its
+# major) compares only what it builds with the same headers as that one:
+# the stubs under tests/, each built from fetched headers of its own.
 #
 # A list whose library this build does not make (a library switched off,
 # a fixture missing) is named and left out; the test fails when a built
@@ -18,7 +22,7 @@ if [ "$1" = "--record" ]; then
 	record=1
 	shift
 fi
-nm=$1 build=$2 lists=$3
+nm=$1 build=$2 lists=$3 abi=${4:-13}
 
 # kind, name@version; the address says nothing about the ABI
 exports_of() {
@@ -41,6 +45,14 @@ tmp=$(mktemp)
 trap 'rm -f "$tmp"' EXIT
 for list in $(cd "$lists" && find . -name '*.exports' | LC_ALL=C sort); do
 	lib=${list%.exports}
+	case $abi:$lib in
+	13:* | *:./tests/*) ;;
+	*)
+		echo "not compared: ${lib#./} (the lists are the 13.0-ABI build's; this one is $abi)"
+		absent=$((absent + 1))
+		continue
+		;;
+	esac
 	if [ ! -f "$build/$lib" ]; then
 		echo "not built here: ${lib#./}"
 		absent=$((absent + 1))

@@ -37,7 +37,9 @@ void rn_api_stub(struct rn_api *api)
 	api->cubin_size = nvrtcGetCUBINSize;
 	api->cubin = nvrtcGetCUBIN;
 	api->ltoir_size = nvrtcGetLTOIRSize;
-	api->pch_heap_size = nvrtcGetPCHHeapSize;
+	/* 12.8 brought it: a stub of an older ABI does not export it (the
+	 * real library is RTLD_LOCAL, so the global scope has only the stub) */
+	*(void **)&api->pch_heap_size = dlsym(RTLD_DEFAULT, "nvrtcGetPCHHeapSize");
 	api->error_string = nvrtcGetErrorString;
 }
 

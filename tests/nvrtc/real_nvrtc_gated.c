@@ -53,7 +53,10 @@ int rn_scenario_gated(void)
 	} else {
 		printf("ltoir_direct=absent\n");
 	}
-	print_pch("stub", &stub);
+	if (stub.pch_heap_size)
+		print_pch("stub", &stub);
+	else
+		printf("pch_stub=absent\n");
 	if (direct.pch_heap_size)
 		print_pch("direct", &direct);
 	else
