@@ -96,12 +96,15 @@ static void test_walk_past_copy(void)
 static void test_shim_skips_itself(void)
 {
 	struct ts_child c;
-	const char *env[] = {ld_fmt("TEST_STUB=%s", ld_shim()),
-			     ld_fmt("LD_LIBRARY_PATH=%s:%s", ld_shim_dir(),
-				    ld_fake_dir(LD_ABI_MAJOR == 11   ? "nvrtc-11"
-						: LD_ABI_MAJOR == 12 ? "nvrtc-12"
-								     : "nvrtc-13")),
-			     NULL};
+	/* a shim of an older ABI than 13 would take the newer toolkit's NVRTC
+	 * first (newest first), from ld.so.cache: pinned to its own major */
+	const char *env[] = {
+		ld_fmt("TEST_STUB=%s", ld_shim()),
+		ld_fmt("LD_LIBRARY_PATH=%s:%s", ld_shim_dir(),
+		       ld_fake_dir(LD_ABI_MAJOR == 11	? "nvrtc-11"
+				   : LD_ABI_MAJOR == 12 ? "nvrtc-12"
+							: "nvrtc-13")),
+		LD_ABI_MAJOR == 13 ? NULL : ld_fmt("CUDASTUB_NVRTC_MAJOR=%d", LD_ABI_MAJOR), NULL};
 
 	if (ld_run_probe(env, &c))
 		return;
