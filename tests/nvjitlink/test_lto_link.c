@@ -25,6 +25,7 @@
 
 #include "cudastub/cudastub.h"
 #include "test_support.h"
+#include "ts_child.h"
 
 static const char kernel[] = "extern \"C\" __global__ void scale(float *x, float a, int n)\n"
 			     "{\n"
@@ -195,8 +196,8 @@ static void link_both_ways(const struct release *r, int versioned_code)
 	if (run_link(r->nvrtc, r->nvjitlink, NULL, NULL, &direct) ||
 	    run_link(LL_NVRTC_STUB, LL_NVJITLINK_STUB, r->nvrtc, r->nvjitlink, &through))
 		return;
-	CU_ASSERT_STRING_EQUAL(ts_value(&direct, "complete"), "0");
-	CU_ASSERT(strtol(ts_value(&direct, "cubin_size"), NULL, 10) > 0);
+	CU_ASSERT_EQUAL(ts_long(&direct, "complete"), 0);
+	CU_ASSERT(ts_long(&direct, "cubin_size") > 0);
 	for (size_t i = 0; i < sizeof same / sizeof *same; i++) {
 		const char *want = ts_value(&direct, same[i]), *got = ts_value(&through, same[i]);
 
@@ -205,10 +206,9 @@ static void link_both_ways(const struct release *r, int versioned_code)
 			CU_ASSERT_STRING_EQUAL(got, want);
 	}
 	/* the stub always exports what its headers' inlines call */
-	CU_ASSERT_EQUAL(strtol(ts_value(&through, "versioned_create"), NULL, 10), versioned_code);
+	CU_ASSERT_EQUAL(ts_long(&through, "versioned_create"), versioned_code);
 	printf("  %s: LTO-IR of %ld bytes, cubin of %ld bytes, the same through the stubs\n",
-	       r->name, strtol(ts_value(&direct, "ir_size"), NULL, 10),
-	       strtol(ts_value(&direct, "cubin_size"), NULL, 10));
+	       r->name, ts_long(&direct, "ir_size"), ts_long(&direct, "cubin_size"));
 }
 
 static void test_13_0(void)
@@ -249,13 +249,11 @@ static void test_11_8_has_none(void)
 		CU_FAIL("the missing child failed");
 		return;
 	}
-	CU_ASSERT_EQUAL(strtol(ts_value(&c, "create"), NULL, 10),
-			CUDASTUB_NVJITLINK_ERROR_STUB_LIBRARY);
-	CU_ASSERT_EQUAL(strtol(ts_value(&c, "version"), NULL, 10),
-			CUDASTUB_NVJITLINK_ERROR_STUB_LIBRARY);
+	CU_ASSERT_EQUAL(ts_long(&c, "create"), CUDASTUB_NVJITLINK_ERROR_STUB_LIBRARY);
+	CU_ASSERT_EQUAL(ts_long(&c, "version"), CUDASTUB_NVJITLINK_ERROR_STUB_LIBRARY);
 	CU_ASSERT_STRING_EQUAL(ts_value(&c, "major"), "0");
 	CU_ASSERT_STRING_EQUAL(ts_value(&c, "minor"), "0");
-	CU_ASSERT_EQUAL(strtol(ts_value(&c, "state"), NULL, 10), CUDASTUB_STATE_OVERRIDE_FAILED);
+	CU_ASSERT_EQUAL(ts_long(&c, "state"), CUDASTUB_STATE_OVERRIDE_FAILED);
 	/* it looked for the 13 and 12 names in 11.8's folder, and says which */
 	CU_ASSERT_PTR_NOT_NULL(strstr(ts_value(&c, "tried.0"), "libnvJitLink.so.13"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(ts_value(&c, "tried.1"), "libnvJitLink.so.12"));
