@@ -24,7 +24,7 @@ static const char *stub_of(int abi)
 	static char paths[3][PATH_MAX];
 	char *path = paths[abi % 3];
 
-	if (abi == 13)
+	if (abi == CD_BUILD_ABI)
 		return cd_stub();
 	snprintf(path, PATH_MAX, "%s/abi-%d/libcuda_stub.so", CD_ABI_STUBS_DIR, abi);
 	return access(path, F_OK) == 0 ? path : NULL;

@@ -5,10 +5,10 @@
  * called directly, with the real 13.0 (toolkit) and 12.4 (fixture)
  * libraries. No GPU is needed: both are compilers.
  *
- * The stub is the build's (13 ABI): the plain names (nvJitLinkCreate)
- * forward to both; the names its headers' static inlines call
- * (__nvJitLinkCreate_13_0) forward to 13.0 and give the stub's "not found"
- * code on 12.4, which never had them. CUDA 11.8 has no nvJitLink: with
+ * The stub is the build's: the plain names (nvJitLinkCreate) forward to
+ * both; the name its headers' static inlines call (__nvJitLinkCreate_13_0
+ * in a 13.0-ABI build, _12_4 in a 12.4 one) forwards to the release that
+ * has it and gives the stub's "not found" code on the other. CUDA 11.8 has no nvJitLink: with
  * only 11.8's folder to look in, every call gives the stub's "no library"
  * code and info says what was searched.
  */
@@ -111,8 +111,9 @@ static int link_child(void)
 	image = malloc(linked ? linked : 1);
 	printf("cubin_rc=%d\ncubin_size=%zu\n", (int)cubin(handle, image), linked);
 	printf("cubin_digest=%016llx\n", (unsigned long long)digest(image, linked));
-	/* what a program built with the 13.0 headers calls */
-	*(void **)&versioned_create = dlsym(jit, "__nvJitLinkCreate_13_0");
+	/* what a program built with the build's headers calls
+	 * (__nvJitLinkCreate_13_0 from 13.0's, _12_4 from 12.4's) */
+	*(void **)&versioned_create = dlsym(jit, LL_VERSIONED_CREATE);
 	if (versioned_create)
 		printf("versioned_create=%d\n", (int)versioned_create(&other, 2, link_options));
 	if (versioned_create && other)
@@ -158,6 +159,15 @@ struct release {
 	const char *nvrtc, *nvjitlink; /* the real libraries */
 };
 
+/* What the versioned entry point of the build's headers gives on a
+ * release: forwarded where the release has that name (its major, a minor
+ * as new), else the stub's "not found". */
+static int versioned_code(int major, int minor)
+{
+	return major == LL_ABI_MAJOR && minor >= LL_ABI_MINOR ? 0
+							      : CUDASTUB_NVJITLINK_ERROR_NOT_FOUND;
+}
+
 static struct ts_child direct, through;
 
 /* Direct (no overrides): the real libraries' folder on the loader's path,
@@ -186,7 +196,7 @@ static int run_link(const char *nvrtc, const char *nvjitlink, const char *nvrtc_
 	return 0;
 }
 
-static void link_both_ways(const struct release *r, int versioned_code)
+static void link_both_ways(const struct release *r, int versioned)
 {
 	static const char *const same[] = {"create_program", "compile",	 "ir_rc",
 					   "ir_size",	     "create",	 "add",
@@ -206,7 +216,7 @@ static void link_both_ways(const struct release *r, int versioned_code)
 			CU_ASSERT_STRING_EQUAL(got, want);
 	}
 	/* the stub always exports what its headers' inlines call */
-	CU_ASSERT_EQUAL(ts_long(&through, "versioned_create"), versioned_code);
+	CU_ASSERT_EQUAL(ts_long(&through, "versioned_create"), versioned);
 	printf("  %s: LTO-IR of %ld bytes, cubin of %ld bytes, the same through the stubs\n",
 	       r->name, ts_long(&direct, "ir_size"), ts_long(&direct, "cubin_size"));
 }
@@ -219,7 +229,7 @@ static void test_13_0(void)
 	if (!ts_toolkit_file("libnvJitLink.so.13", jit, sizeof jit) ||
 	    !ts_toolkit_file("libnvrtc.so.13", nvrtc, sizeof nvrtc))
 		return;
-	link_both_ways(&r, 0);
+	link_both_ways(&r, versioned_code(13, 0));
 }
 
 static void test_12_4(void)
@@ -231,8 +241,7 @@ static void test_12_4(void)
 		return;
 	snprintf(nvrtc, sizeof nvrtc, "%s/libnvrtc.so.12", dir);
 	snprintf(jit, sizeof jit, "%s/libnvJitLink.so.12", dir);
-	/* 12.4 never had the 13.0 names: the stub's "not found" */
-	link_both_ways(&r, CUDASTUB_NVJITLINK_ERROR_NOT_FOUND);
+	link_both_ways(&r, versioned_code(12, 4));
 }
 
 static void test_11_8_has_none(void)
