@@ -286,15 +286,16 @@ static void test_patch_messages_escaped(void)
 	}
 	snprintf(folder, sizeof folder, "%s/%s", dir, odd_folder);
 	CU_ASSERT_EQUAL_FATAL(mkdir(folder, 0755), 0);
-	/* a program that needs the runtime, with an odd RUNPATH */
+	/* a program that needs the runtime of the build's ABI, with an odd
+	 * RUNPATH */
 	snprintf(prog, sizeof prog, "%s/prog", folder);
 	CU_ASSERT_EQUAL_FATAL(ts_copy_file("/usr/bin/true", prog), 0);
-	CU_ASSERT_EQUAL_FATAL(patchelf(patchelf_path, "--add-needed", "libcudart.so.13", prog), 0);
+	CU_ASSERT_EQUAL_FATAL(patchelf(patchelf_path, "--add-needed", E2E_CUDART_SONAME, prog), 0);
 	CU_ASSERT_EQUAL_FATAL(patchelf(patchelf_path, "--set-rpath", "/opt/r\xc2\x9bp\xff", prog),
 			      0);
 	run_clean(args, 0);
 	snprintf(want, sizeof want,
-		 "would patch %s/%s/prog: libcudart.so.13 -> libcudart_stub.so; RUNPATH "
+		 "would patch %s/%s/prog: " E2E_CUDART_SONAME " -> libcudart_stub.so; RUNPATH "
 		 "$ORIGIN:/opt/r\\xc2\\x9bp\\xff;",
 		 dir, odd_folder_shown);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out.out, want));
