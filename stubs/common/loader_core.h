@@ -93,8 +93,12 @@ struct cudastub_self;
 /* The names of the objects loaded when a search began, as hashes
  * (loader_loaded.c): one walk of the process's list answers every "is it
  * loaded?" of the search. A process with more objects than this (a big
- * Python one has some 400) walks the list per question, as before. */
-enum { CUDASTUB_LOADED_MAX = 1024 };
+ * Python one has some 400) walks the list per question instead (and once
+ * for all the release SONAMEs). A build may lower it to test that path. */
+#ifndef CUDASTUB_LOADED_MAX_OBJECTS
+#define CUDASTUB_LOADED_MAX_OBJECTS 1024
+#endif
+enum { CUDASTUB_LOADED_MAX = CUDASTUB_LOADED_MAX_OBJECTS };
 struct cudastub_loaded {
 	int state;	/* 0: not taken, 1: taken, -1: too many objects, walk */
 	unsigned count; /* hashes: each object's file name and SONAME */

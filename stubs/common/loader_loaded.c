@@ -159,14 +159,41 @@ void *cudastub_dlopen_loaded(struct cudastub_search *s, const char *soname, int 
 	return cudastub_is_loaded(s, soname) ? cudastub_dlopen(soname, flags | RTLD_NOLOAD) : NULL;
 }
 
+/* Without a snapshot (too many objects): one walk that marks the release
+ * SONAMEs each object's names hash to, not one walk per SONAME. */
+struct release_marks {
+	unsigned char *seen;
+	size_t count;
+};
+
+static int mark_releases(struct dl_phdr_info *info, size_t size, void *ctx)
+{
+	struct release_marks *m = ctx;
+	struct object_names names = names_of(info);
+	uint32_t file = names.file ? name_hash(names.file) : 0;
+	uint32_t soname = names.soname ? name_hash(names.soname) : 0;
+
+	(void)size;
+	for (size_t i = 0; i < m->count; i++)
+		if ((names.file && cudastub_release_soname_hashes[i] == file) ||
+		    (names.soname && cudastub_release_soname_hashes[i] == soname))
+			m->seen[i] = 1;
+	return 0;
+}
+
 size_t cudastub_loaded_releases(struct cudastub_search *s, unsigned short *hits, size_t max)
 {
 	const struct cudastub_loaded *l = snapshot(s);
+	unsigned char seen[512] = {0};
+	struct release_marks marks = {seen, 0};
 	size_t found = 0;
 
-	for (size_t i = 0; cudastub_release_sonames[i].soname && found < max; i++)
-		if (l ? has_hash(l, cudastub_release_soname_hashes[i])
-		      : walk_is_loaded(cudastub_release_sonames[i].soname))
+	while (cudastub_release_sonames[marks.count].soname && marks.count < sizeof seen)
+		marks.count++;
+	if (!l)
+		cudastub_dl_iterate_phdr(mark_releases, &marks);
+	for (size_t i = 0; i < marks.count && found < max; i++)
+		if (l ? has_hash(l, cudastub_release_soname_hashes[i]) : seen[i])
 			hits[found++] = (unsigned short)i;
 	return found;
 }
