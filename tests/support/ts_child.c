@@ -43,6 +43,25 @@ int ts_run_scenario(const char *label, const char *scenario, const struct ts_env
 	return 0;
 }
 
+/* An expectation on a child's output: asserted; when it fails, the
+ * child's standard error (its debug log, say) is shown once per child,
+ * since a child that exited 0 had it shown nowhere. */
+static void expect(int ok, struct ts_where at, const struct ts_child *c, const char *msg)
+{
+	/* the child last shown, by its record and what its error began with
+	 * (a test reuses one record for each child it runs) */
+	static const struct ts_child *shown;
+	static char shown_start[128];
+
+	CU_assertImplementation(ok, at.line, msg, at.file, at.fn, CU_FALSE);
+	if (ok || !c->err[0] ||
+	    (shown == c && !strncmp(shown_start, c->err, sizeof shown_start - 1)))
+		return;
+	shown = c;
+	snprintf(shown_start, sizeof shown_start, "%.127s", c->err);
+	fprintf(stderr, "%s\nthe child's standard error:\n%.4000s\n", msg, c->err);
+}
+
 void ts_expect_at(struct ts_where at, const char *label, const struct ts_child *c, const char *key,
 		  const char *want)
 {
@@ -51,7 +70,7 @@ void ts_expect_at(struct ts_where at, const char *label, const struct ts_child *
 
 	snprintf(msg, sizeof msg, "[%s] %s=%s, expected %s", label, key, got ? got : "(missing)",
 		 want);
-	CU_assertImplementation(got && !strcmp(got, want), at.line, msg, at.file, at.fn, CU_FALSE);
+	expect(got && !strcmp(got, want), at, c, msg);
 }
 
 void ts_expect_int_at(struct ts_where at, const char *label, const struct ts_child *c,
@@ -73,8 +92,7 @@ void ts_expect_same_at(struct ts_where at, const char *label, const struct ts_ch
 	got = ts_value(c, key_b);
 	snprintf(msg, sizeof msg, "[%s] %s=%s but %s=%s", label, key_a, a, key_b,
 		 got ? got : "(missing)");
-	CU_assertImplementation(got && strcmp(a, "(missing)") && !strcmp(a, got), at.line, msg,
-				at.file, at.fn, CU_FALSE);
+	expect(got && strcmp(a, "(missing)") && !strcmp(a, got), at, c, msg);
 }
 
 void ts_expect_has_at(struct ts_where at, const char *label, const struct ts_child *c,
@@ -85,7 +103,7 @@ void ts_expect_has_at(struct ts_where at, const char *label, const struct ts_chi
 
 	snprintf(msg, sizeof msg, "[%s] %s=%.600s, expected it to contain %s", label, key,
 		 got ? got : "(missing)", part);
-	CU_assertImplementation(got && strstr(got, part), at.line, msg, at.file, at.fn, CU_FALSE);
+	expect(got && strstr(got, part), at, c, msg);
 }
 
 long ts_long(const struct ts_child *c, const char *key)
