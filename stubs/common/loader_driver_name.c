@@ -8,9 +8,9 @@
  * container toolkit's mounts alike. Each driver branch supports one CUDA
  * version, the one NVIDIA's release notes name as needing that branch:
  * branch 550 answers cuDriverGetVersion with 12040, 580 with 13000. So a
- * stub that only wants to know which CUDA release to prefer (NVRTC,
- * cuBLAS: anything but the runtime, whose library needs the driver
- * anyway) need not map the driver's 28 MB and run its constructors.
+ * stub that only wants to know which CUDA release to prefer (any of them,
+ * the runtime's included: its library loads the driver itself when it
+ * needs it) need not map the driver's 28 MB and run its constructors.
  *
  * A name that does not say (a libcuda.so.1 that is the file itself, as on
  * WSL; a cudastub shim; a branch older than the table) answers 0, and the

@@ -315,15 +315,14 @@ class Spec:
                               them (others are the toolchain's)
       what WORDS...           what the library is, in messages ("the runtime";
                               default: its family, "libnvJitLink")
-      release_preference yes|no|load_driver
+      release_preference yes|no
                               whether the search tries first the majors of
                               the CUDA release the process already has (its
                               CUDA libraries, else its driver); yes unless
-                              the library is the driver itself. yes reads
-                              the driver's version from its file's name
-                              where that says it; load_driver (the runtime,
-                              whose library needs the driver anyway) loads
-                              the driver and asks it
+                              the library is the driver itself. The
+                              driver's version is read from its file's name
+                              where that says it, else the driver is loaded
+                              and asked
       same_function NAME NAME...
                               one function under the names the majors give
                               it: where the loaded major does not take the
