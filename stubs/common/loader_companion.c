@@ -27,6 +27,7 @@
 #include "loader_log.h"
 #include "loader_process.h"
 #include "loader_search.h"
+#include "loader_sys.h"
 
 /* The file a walk met first. */
 struct first_file {
@@ -39,7 +40,7 @@ static int note_first(const char *path, void *ctx)
 	struct first_file *first = ctx;
 	struct stat st;
 
-	if (stat(path, &st) != 0)
+	if (cudastub_sys_stat(path, &st) != 0)
 		return 0;
 	first->dev = (unsigned long)st.st_dev;
 	first->ino = (unsigned long)st.st_ino;
@@ -55,7 +56,7 @@ static int library_finds_it(struct cudastub_search *s, const char *name, const c
 	struct stat st;
 
 	return cudastub_loader_walk_from(s->handle, name, note_first, &first) && first.found &&
-	       stat(path, &st) == 0 && (unsigned long)st.st_dev == first.dev &&
+	       cudastub_sys_stat(path, &st) == 0 && (unsigned long)st.st_dev == first.dev &&
 	       (unsigned long)st.st_ino == first.ino;
 }
 

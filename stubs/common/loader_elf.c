@@ -29,6 +29,7 @@
 
 #include "loader_core.h"
 #include "loader_search.h"
+#include "loader_sys.h"
 
 #if defined(__x86_64__)
 #define OWN_MACHINE EM_X86_64
@@ -233,7 +234,8 @@ static int read_file(void *ctx, void *buf, size_t n, uint64_t at)
 	size_t done = 0;
 
 	while (done < n) {
-		ssize_t got = pread(fd, (char *)buf + done, n - done, (off_t)(at + done));
+		ssize_t got =
+			cudastub_sys_pread(fd, (char *)buf + done, n - done, (off_t)(at + done));
 
 		if (got < 0 && errno == EINTR)
 			continue;
@@ -291,28 +293,28 @@ const char *cudastub_elf_check_file(const char *path, int *absent, char *why, si
 	int fd;
 
 	*absent = 0;
-	if (stat(path, &named) != 0)
+	if (cudastub_sys_stat(path, &named) != 0)
 		return unopenable(errno, absent, why, size);
 	if (!S_ISREG(named.st_mode))
 		return not_a_library_file(named.st_mode);
-	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	fd = cudastub_sys_open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
 	if (fd < 0)
 		return unopenable(errno, absent, why, size);
-	if (fstat(fd, &opened) != 0) {
-		close(fd);
+	if (cudastub_sys_fstat(fd, &opened) != 0) {
+		cudastub_sys_close(fd);
 		return "unreadable";
 	}
 	if (!S_ISREG(opened.st_mode)) {
-		close(fd);
+		cudastub_sys_close(fd);
 		return not_a_library_file(opened.st_mode);
 	}
 	if (opened.st_dev != named.st_dev || opened.st_ino != named.st_ino) {
-		close(fd);
+		cudastub_sys_close(fd);
 		return "replaced while it was being checked";
 	}
 	src.ctx = &fd;
 	src.size = (uint64_t)opened.st_size;
 	verdict = cudastub_elf_reject(&src, why, size);
-	close(fd);
+	cudastub_sys_close(fd);
 	return verdict;
 }

@@ -97,6 +97,7 @@
 #include "loader_pid.h"
 #include "loader_log.h"
 #include "loader_process.h"
+#include "loader_sys.h"
 
 #define EXIT_WAIT_MS 2000
 
@@ -208,7 +209,7 @@ __attribute__((constructor)) static void watch_main_thread_exit(void)
 {
 	int (*add_thread_destructor)(void (*)(void *), void *, void *);
 
-	loaded_in_pid = (int)getpid();
+	loaded_in_pid = cudastub_sys_getpid();
 	*(void **)&add_thread_destructor = dlsym(RTLD_DEFAULT, "__cxa_thread_atexit_impl");
 	if (add_thread_destructor)
 		add_thread_destructor(main_thread_ending, NULL, &__dso_handle);

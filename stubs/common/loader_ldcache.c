@@ -36,6 +36,7 @@
 #include <unistd.h>
 
 #include "loader_core.h"
+#include "loader_sys.h"
 
 #define LDCACHE_PATH	   "/etc/ld.so.cache"
 #define LDCACHE_MAGIC	   "glibc-ld.so.cache1.1"
@@ -166,16 +167,16 @@ static struct ldcache_file *map_cache(void)
 
 	/* Only a regular file is opened, and without blocking: a FIFO put
 	 * there would otherwise hold the first call for ever in open(). */
-	fd = open(LDCACHE_PATH, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	fd = cudastub_sys_open(LDCACHE_PATH, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
 	if (fd < 0)
 		return NULL;
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < LDCACHE_ENTRIES ||
-	    !(f = malloc(sizeof *f))) {
-		close(fd);
+	if (cudastub_sys_fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+	    st.st_size < LDCACHE_ENTRIES || !(f = malloc(sizeof *f))) {
+		cudastub_sys_close(fd);
 		return NULL;
 	}
-	bytes = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	close(fd);
+	bytes = cudastub_sys_mmap((size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd);
+	cudastub_sys_close(fd);
 	if (bytes == MAP_FAILED) {
 		free(f);
 		return NULL;
@@ -191,7 +192,7 @@ static const struct ldcache_file *current_cache(void)
 	struct ldcache_file *kept = atomic_load_explicit(&mapped, memory_order_acquire), *fresh;
 	struct stat st;
 
-	if (stat(LDCACHE_PATH, &st) != 0 || !S_ISREG(st.st_mode))
+	if (cudastub_sys_stat(LDCACHE_PATH, &st) != 0 || !S_ISREG(st.st_mode))
 		return NULL;
 	if (kept && is_same_file(kept, &st))
 		return kept;
@@ -201,7 +202,7 @@ static const struct ldcache_file *current_cache(void)
 	if (!atomic_compare_exchange_strong_explicit(&mapped, &kept, fresh, memory_order_acq_rel,
 						     memory_order_acquire) &&
 	    kept && is_same_file(kept, &st)) {
-		munmap((void *)fresh->bytes, fresh->size);
+		cudastub_sys_munmap((void *)fresh->bytes, fresh->size);
 		free(fresh);
 		return kept;
 	}

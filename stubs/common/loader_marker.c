@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "loader_core.h"
+#include "loader_sys.h"
 
 enum {
 	BLOCK = 4096,	     /* read at a time */
@@ -35,7 +36,7 @@ enum {
 
 static int read_at(int fd, void *buf, size_t n, off_t at)
 {
-	return pread(fd, buf, n, at) == (ssize_t)n ? 0 : -1;
+	return cudastub_sys_pread(fd, buf, n, at) == (ssize_t)n ? 0 : -1;
 }
 
 /* The offset and size of the section named name in the file fd; 0 when
@@ -134,13 +135,13 @@ int cudastub_cuda_version_in_file(const char *path, const char *marker, int *maj
 	size_t size;
 	int fd, rc = -1;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	fd = cudastub_sys_open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0)
 		return -1;
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	if (cudastub_sys_fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
 	    find_section(fd, st.st_size, ".rodata", &offset, &size) == 0)
 		rc = scan(fd, offset, size, marker, major, minor);
-	close(fd);
+	cudastub_sys_close(fd);
 	return rc;
 }
 

@@ -14,9 +14,11 @@
  */
 #define _GNU_SOURCE
 #include "loader_pid.h"
+#include "loader_sys.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <sys/auxv.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -41,13 +43,13 @@ static void forget_in_child(void)
 
 static void set_up(void)
 {
-	size_t page = (size_t)sysconf(_SC_PAGESIZE);
-	void *p = mmap(NULL, page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	size_t page = (size_t)getauxval(AT_PAGESZ);
+	void *p = cudastub_sys_mmap(page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1);
 
 	if (p == MAP_FAILED)
 		return;
-	if (madvise(p, page, MADV_WIPEONFORK) != 0) {
-		munmap(p, page);
+	if (cudastub_sys_madvise(p, page, MADV_WIPEONFORK) != 0) {
+		cudastub_sys_munmap(p, page);
 		return;
 	}
 	pthread_atfork(NULL, NULL, forget_in_child);
@@ -65,10 +67,10 @@ int cudastub_pid(void)
 	}
 	page = atomic_load_explicit(&cudastub_pid_page, memory_order_acquire);
 	if (!page)
-		return (int)getpid();
+		return cudastub_sys_getpid();
 	pid = atomic_load_explicit(page, memory_order_relaxed);
 	if (pid == 0) {
-		pid = (int)getpid();
+		pid = cudastub_sys_getpid();
 		atomic_store_explicit(page, pid, memory_order_relaxed);
 	}
 	return pid;

@@ -32,7 +32,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
+#include <sys/auxv.h>
 
 #include "loader_core.h"
 #include "loader_search.h"
@@ -56,7 +56,7 @@ static int all_zero(const unsigned char *p, size_t n)
 
 static size_t memory_page(void)
 {
-	long page = sysconf(_SC_PAGESIZE);
+	unsigned long page = getauxval(AT_PAGESZ);
 
 	return page >= BLOCK ? (size_t)page : BLOCK;
 }

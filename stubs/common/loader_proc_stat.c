@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "loader_process.h"
+#include "loader_sys.h"
 
 /* The file's text, read with cancellation off: open, read and close are
  * cancellation points, and a first call that waits for another thread's
@@ -19,10 +20,10 @@ static ssize_t read_text(const char *path, char *text, size_t size)
 	ssize_t got = -1;
 
 	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &caller);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = cudastub_sys_open(path, O_RDONLY | O_CLOEXEC);
 	if (fd >= 0) {
-		got = read(fd, text, size - 1);
-		close(fd);
+		got = cudastub_sys_read(fd, text, size - 1);
+		cudastub_sys_close(fd);
 	}
 	pthread_setcancelstate(caller, NULL);
 	return got;

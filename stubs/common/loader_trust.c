@@ -46,6 +46,7 @@
 
 #include "loader_core.h"
 #include "loader_log.h"
+#include "loader_sys.h"
 
 static int trusted_owner(const struct stat *st)
 {
@@ -108,7 +109,7 @@ static const char *distrust_folders(char *path, char *why, size_t size)
 	for (;;) {
 		struct stat st;
 
-		if (stat(path, &st) != 0) {
+		if (cudastub_sys_stat(path, &st) != 0) {
 			snprintf(why, size, "cannot check %s: %s", path, strerror(errno));
 			return why;
 		}
@@ -129,7 +130,7 @@ const char *cudastub_trust_derived_file(const char *path, char *why, size_t size
 		snprintf(why, size, "cannot be resolved: %s", strerror(errno));
 		return why;
 	}
-	if (stat(file, &st) != 0) {
+	if (cudastub_sys_stat(file, &st) != 0) {
 		snprintf(why, size, "cannot check %s: %s", file, strerror(errno));
 		return why;
 	}
