@@ -27,6 +27,7 @@
 #include "loader_process.h"
 #include "loader_search.h"
 #include "loader_versions.h"
+#include "loader_sys.h"
 
 /* This object's own entry in the list of the process's objects: the one
  * whose dynamic section is ours. Found by a walk from the main program's
@@ -60,7 +61,7 @@ static void read_self(struct cudastub_self *self)
 	memset(self, 0, sizeof *self);
 	if (!(self->link_map = own_link_map(&self->path)))
 		return;
-	if (self->path && stat(self->path, &st) == 0) {
+	if (self->path && cudastub_sys_stat(self->path, &st) == 0) {
 		self->dev = (unsigned long)st.st_dev;
 		self->ino = (unsigned long)st.st_ino;
 	}
@@ -95,7 +96,7 @@ static int is_own_file(const struct cudastub_self *self, const char *path)
 {
 	struct stat st;
 
-	if (!self->ino || stat(path, &st) != 0)
+	if (!self->ino || cudastub_sys_stat(path, &st) != 0)
 		return 0;
 	return (unsigned long)st.st_dev == self->dev && (unsigned long)st.st_ino == self->ino;
 }
@@ -268,12 +269,26 @@ enum cudastub_try cudastub_try_candidate(struct cudastub_search *s,
 		return CUDASTUB_TRY_REJECTED;
 	}
 
+	/* "loaded, version 12.4", or the library's own "loaded, version 11.2.1
+	 * (CUDA 12)" */
+	why[0] = '\0';
+	cudastub_text_add(why, sizeof why, "loaded, version ");
 	if (lib->own_version && lib->own_version(handle, own) == 0) {
-		snprintf(own_text, sizeof own_text, "%d.%d.%d", own[0], own[1], own[2]);
+		own_text[0] = '\0';
+		for (int i = 0; i < 3; i++) {
+			if (i)
+				cudastub_text_add(own_text, sizeof own_text, ".");
+			cudastub_text_add_int(own_text, sizeof own_text, own[i]);
+		}
 		s->info.own_version = cudastub_log_keep(s, own_text);
-		snprintf(why, sizeof why, "loaded, version %s (CUDA %d)", own_text, have_major);
+		cudastub_text_add(why, sizeof why, own_text);
+		cudastub_text_add(why, sizeof why, " (CUDA ");
+		cudastub_text_add_int(why, sizeof why, have_major);
+		cudastub_text_add(why, sizeof why, ")");
 	} else {
-		snprintf(why, sizeof why, "loaded, version %d.%d", have_major, have_minor);
+		cudastub_text_add_int(why, sizeof why, have_major);
+		cudastub_text_add(why, sizeof why, ".");
+		cudastub_text_add_int(why, sizeof why, have_minor);
 	}
 	cudastub_log_attempt(s, source, major, path, why);
 	s->handle = handle;

@@ -104,6 +104,9 @@ struct cudastub_loaded {
 	unsigned count; /* hashes: each object's file name and SONAME */
 	uint32_t hash[2 * CUDASTUB_LOADED_MAX];
 	uint64_t seen[4]; /* bit (hash % 256) of each: most misses in one test */
+	/* an object's path has a site-packages/ or dist-packages/ folder in
+	 * it: only then does step 3 look at the paths (loader_python.c) */
+	int from_python;
 };
 
 struct cudastub_search {

@@ -115,6 +115,8 @@ static int note_names(struct dl_phdr_info *info, size_t size, void *ctx)
 		note_hash(l, name_hash(names.file));
 	if (names.soname)
 		note_hash(l, name_hash(names.soname));
+	if (!l->from_python && info->dlpi_name && strstr(info->dlpi_name, "-packages/"))
+		l->from_python = 1;
 	return 0;
 }
 
@@ -123,6 +125,7 @@ static const struct cudastub_loaded *snapshot(struct cudastub_search *s)
 	if (s->loaded.state == 0) {
 		s->loaded.state = 1;
 		s->loaded.count = 0;
+		s->loaded.from_python = 0;
 		memset(s->loaded.seen, 0, sizeof s->loaded.seen);
 		cudastub_dl_iterate_phdr(note_names, &s->loaded);
 	}
@@ -137,6 +140,13 @@ static int has_hash(const struct cudastub_loaded *l, uint32_t h)
 		if (l->hash[i] == h)
 			return 1;
 	return 0;
+}
+
+int cudastub_loaded_from_python(struct cudastub_search *s)
+{
+	const struct cudastub_loaded *l = snapshot(s);
+
+	return !l || l->from_python;
 }
 
 void cudastub_loaded_forget(struct cudastub_search *s)

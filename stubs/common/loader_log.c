@@ -36,6 +36,29 @@ enum { PATH_KEPT = 1024, MESSAGE_KEPT = 1024, SUMMARY_KEPT = 4096 };
 /* Arena bytes the attempts may use; the rest waits for the conclusion. */
 enum { ATTEMPTS_ARENA = CUDASTUB_ARENA_SIZE - CUDASTUB_ARENA_CONCLUSION };
 
+void cudastub_text_add(char *out, size_t size, const char *text)
+{
+	size_t at = strlen(out);
+
+	while (*text && at + 1 < size)
+		out[at++] = *text++;
+	out[at] = '\0';
+}
+
+void cudastub_text_add_int(char *out, size_t size, long n)
+{
+	char digits[24], *d = digits + sizeof digits;
+	unsigned long u = n < 0 ? 0ul - (unsigned long)n : (unsigned long)n;
+
+	*--d = '\0';
+	do
+		*--d = (char)('0' + u % 10);
+	while (u /= 10);
+	if (n < 0)
+		*--d = '-';
+	cudastub_text_add(out, size, d);
+}
+
 const char *cudastub_log_shorten(const char *text, char *out, size_t size)
 {
 	size_t len = strlen(text), half;

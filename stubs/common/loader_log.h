@@ -15,6 +15,12 @@ CUDASTUB_HIDDEN const char *cudastub_log_keep_message(struct cudastub_search *s,
 /* text, or when it has size bytes or more, its head and tail around
  * "...(N bytes)..." in out (size bytes). */
 CUDASTUB_HIDDEN const char *cudastub_log_shorten(const char *text, char *out, size_t size);
+/* Appends text, or n in decimal, to the string in out (size bytes),
+ * cutting what does not fit. For the messages of every first call (a
+ * loaded library's version, step 3's note): snprintf costs some 700
+ * instructions a call, and as much again to bind at its first. */
+CUDASTUB_HIDDEN void cudastub_text_add(char *out, size_t size, const char *text);
+CUDASTUB_HIDDEN void cudastub_text_add_int(char *out, size_t size, long n);
 CUDASTUB_HIDDEN void cudastub_log_attempt(struct cudastub_search *s, cudastub_source source,
 					  int major, const char *path, const char *outcome);
 CUDASTUB_HIDDEN int cudastub_log_enabled(void);

@@ -38,6 +38,7 @@
 #include "loader_core.h"
 #include "loader_process.h"
 #include "loader_search.h"
+#include "loader_sys.h"
 
 #if defined(__x86_64__)
 #define CONDA_TARGET "x86_64-linux"
@@ -51,7 +52,7 @@ static int is_dir(const char *path)
 {
 	struct stat st;
 
-	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+	return cudastub_sys_stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
 /* Adds root (resolved) unless listed already; 1 when the list is full. */
@@ -67,7 +68,7 @@ static int add_root(struct cudastub_python_roots *roots, const char *root,
 			return 0;
 	if (roots->count == CUDASTUB_MAX_PYTHON_ROOTS)
 		return 1;
-	snprintf(roots->root[roots->count].path, sizeof roots->root[0].path, "%s", resolved);
+	cudastub_path_join(roots->root[roots->count].path, resolved, NULL, NULL);
 	roots->root[roots->count].kind = kind;
 	roots->root[roots->count].why = why;
 	roots->count++;
@@ -85,14 +86,13 @@ static void add_site_packages(struct cudastub_python_roots *roots, const char *p
 	struct dirent *entry;
 	DIR *dir;
 
-	if (snprintf(lib, sizeof lib, "%s/lib", prefix) >= (int)sizeof lib || !(dir = opendir(lib)))
+	if (!cudastub_path_join(lib, prefix, "lib", NULL) || !(dir = opendir(lib)))
 		return;
 	while ((entry = readdir(dir)) != NULL) {
 		if (strncmp(entry->d_name, "python3", 7))
 			continue;
 		for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++)
-			if (snprintf(root, sizeof root, "%s/%s/%s", lib, entry->d_name, kinds[k]) <
-			    (int)sizeof root)
+			if (cudastub_path_join(root, lib, entry->d_name, kinds[k]))
 				add_root(roots, root, CUDASTUB_ROOT_WHEELS, why);
 	}
 	closedir(dir);
@@ -102,7 +102,7 @@ static void add_site_packages(struct cudastub_python_roots *roots, const char *p
 static void add_interpreter(struct cudastub_python_roots *roots)
 {
 	char exe[PATH_MAX], *slash;
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	ssize_t n = cudastub_sys_readlink("/proc/self/exe", exe, sizeof exe - 1);
 
 	if (n <= 0)
 		return;
@@ -163,7 +163,7 @@ static void add_python_path(struct cudastub_python_roots *roots)
 	}
 }
 
-void cudastub_python_roots(struct cudastub_python_roots *roots)
+void cudastub_python_roots(struct cudastub_python_roots *roots, int loaded_from_python)
 {
 	const char *venv = secure_getenv("VIRTUAL_ENV");
 	const char *home = secure_getenv("HOME");
@@ -174,15 +174,15 @@ void cudastub_python_roots(struct cudastub_python_roots *roots)
 		add_site_packages(roots, venv, "VIRTUAL_ENV");
 	add_interpreter(roots);
 	add_python_path(roots);
-	cudastub_dl_iterate_phdr(visit_loaded, roots);
-	if (home && home[0] == '/' &&
-	    snprintf(path, sizeof path, "%s/.local", home) < (int)sizeof path)
+	if (loaded_from_python) /* else this walk would find nothing */
+		cudastub_dl_iterate_phdr(visit_loaded, roots);
+	if (home && home[0] == '/' && cudastub_path_join(path, home, ".local", NULL))
 		add_site_packages(roots, path, "the user's site-packages");
 	if (conda && conda[0] == '/') {
-		if (snprintf(path, sizeof path, "%s/lib", conda) < (int)sizeof path)
+		if (cudastub_path_join(path, conda, "lib", NULL))
 			add_root(roots, path, CUDASTUB_ROOT_LIBRARY_FOLDER, "CONDA_PREFIX");
-		if (*CONDA_TARGET && snprintf(path, sizeof path, "%s/targets/%s/lib", conda,
-					      CONDA_TARGET) < (int)sizeof path)
+		if (*CONDA_TARGET &&
+		    cudastub_path_join(path, conda, "targets/" CONDA_TARGET "/lib", NULL))
 			add_root(roots, path, CUDASTUB_ROOT_LIBRARY_FOLDER, "CONDA_PREFIX");
 	}
 }

@@ -33,6 +33,7 @@
 #include "loader_log.h"
 #include "loader_process.h"
 #include "loader_search.h"
+#include "loader_sys.h"
 
 #define STANDARD_PREFIX "/usr/local/cuda"
 /* What step 3's attempts name when no one file is meant. */
@@ -43,11 +44,9 @@
 static const int toolkit_lib_dirs_count = 2;
 static const char *const toolkit_lib_dirs[] = {"lib64", "lib"};
 
-/* Joins two or three parts of a path with '/' (c may be NULL). One too
- * long for PATH_MAX is skipped (returns 0), never truncated into the name
- * of some other file. Not snprintf: a search joins some thirty paths, and
- * formatting them was a tenth of its own work. */
-static int path_join(char *out, const char *a, const char *b, const char *c)
+/* Not snprintf: a search joins some thirty paths, and formatting them was
+ * a tenth of its own work. */
+int cudastub_path_join(char *out, const char *a, const char *b, const char *c)
 {
 	const char *parts[3] = {a, b, c};
 	size_t at = 0;
@@ -70,7 +69,7 @@ static int is_dir(const char *path)
 {
 	struct stat st;
 
-	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+	return cudastub_sys_stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
 /* Major 0 is a name for every version, which the probe tells apart. */
@@ -112,7 +111,7 @@ static enum cudastub_try try_folder(struct cudastub_search *s, const struct cuda
 	for (so = s->lib->sonames; so->soname; so++) {
 		if (!soname_wanted(s, so))
 			continue;
-		if (!path_join(path, dir, so->soname, NULL))
+		if (!cudastub_path_join(path, dir, so->soname, NULL))
 			continue;
 		r = cudastub_try_candidate(s, self, source, so->major, path, RTLD_NOW | RTLD_LOCAL);
 		if (r == CUDASTUB_TRY_LOADED)
@@ -174,7 +173,7 @@ static int try_derived(struct cudastub_search *s, const struct cudastub_self *se
 	char why[768], refused[sizeof why + 16];
 	struct stat st;
 
-	if (stat(path, &st) != 0) {
+	if (cudastub_sys_stat(path, &st) != 0) {
 		cudastub_log_attempt(s, source, major, path, "absent");
 		return 0;
 	}
@@ -204,7 +203,7 @@ static void add_stub_ancestors(struct cudastub_python_roots *roots, const char *
 		if (!slash || slash == up)
 			break;
 		*slash = '\0'; /* first pass: the stub's own folder */
-		snprintf(roots->root[roots->count].path, sizeof roots->root[0].path, "%s", up);
+		cudastub_path_join(roots->root[roots->count].path, up, NULL, NULL);
 		roots->root[roots->count].kind = CUDASTUB_ROOT_WHEELS;
 		roots->root[roots->count].why = "beside the stub";
 		roots->count++;
@@ -221,13 +220,14 @@ static int try_root(struct cudastub_search *s, const struct cudastub_self *self,
 	struct stat st;
 
 	if (kind == CUDASTUB_ROOT_LIBRARY_FOLDER)
-		return path_join(path, root, so->soname, NULL) && stat(path, &st) == 0 &&
+		return cudastub_path_join(path, root, so->soname, NULL) &&
+		       cudastub_sys_stat(path, &st) == 0 &&
 		       try_derived(s, self, CUDASTUB_SOURCE_PIP_WHEEL, so->major, path);
-	if (!path_join(path, root, "nvidia", NULL) || !is_dir(path))
+	if (!cudastub_path_join(path, root, "nvidia", NULL) || !is_dir(path))
 		return 0;
 	++*wheel_folders;
 	for (const char *const *w = s->lib->wheel_dirs; *w; w++)
-		if (path_join(path, root, *w, so->soname) &&
+		if (cudastub_path_join(path, root, *w, so->soname) &&
 		    try_derived(s, self, CUDASTUB_SOURCE_PIP_WHEEL, so->major, path))
 			return 1;
 	return 0;
@@ -260,7 +260,7 @@ static int step_pip_wheels(struct cudastub_search *s, const struct cudastub_self
 	}
 	roots->count = 0;
 	add_stub_ancestors(roots, self->path);
-	cudastub_python_roots(roots);
+	cudastub_python_roots(roots, cudastub_loaded_from_python(s));
 	for (unsigned i = 0; i < roots->count; i++)
 		cudastub_log_debug(s->lib, "  root %s (%s)", roots->root[i].path,
 				   roots->root[i].why);
@@ -277,9 +277,11 @@ static int step_pip_wheels(struct cudastub_search *s, const struct cudastub_self
 	/* the error string lists every step: this one too, when it found no
 	 * wheel folder at all */
 	if (!wheel_folders) {
-		snprintf(note, sizeof note,
-			 "no nvidia/ wheel folder beside the stub or in %u Python or conda folders",
-			 roots->count);
+		note[0] = '\0';
+		cudastub_text_add(note, sizeof note,
+				  "no nvidia/ wheel folder beside the stub or in ");
+		cudastub_text_add_int(note, sizeof note, roots->count);
+		cudastub_text_add(note, sizeof note, " Python or conda folders");
 		cudastub_log_attempt(s, CUDASTUB_SOURCE_PIP_WHEEL, 0, PIP_ROOTS, note);
 	}
 	free(roots);
@@ -297,7 +299,7 @@ static int try_toolkit(struct cudastub_search *s, const struct cudastub_self *se
 		if (!soname_wanted(s, so))
 			continue;
 		for (i = 0; i < toolkit_lib_dirs_count; i++) {
-			if (!path_join(path, root, toolkit_lib_dirs[i], so->soname))
+			if (!cudastub_path_join(path, root, toolkit_lib_dirs[i], so->soname))
 				continue;
 			if (cudastub_try_candidate(s, self, source, so->major, path,
 						   RTLD_NOW | RTLD_LOCAL) == CUDASTUB_TRY_LOADED)
@@ -351,8 +353,8 @@ static int walk_serinfo(const Dl_serinfo *info, int defaults, const char *soname
 
 		if (!!(info->dls_serpath[i].dls_flags & LA_SER_DEFAULT) != defaults)
 			continue;
-		if (path_join(path, info->dls_serpath[i].dls_name, soname, NULL) &&
-		    access(path, F_OK) == 0 && (r = visit(path, ctx)) != 0)
+		if (cudastub_path_join(path, info->dls_serpath[i].dls_name, soname, NULL) &&
+		    cudastub_sys_exists(path) && (r = visit(path, ctx)) != 0)
 			return r;
 	}
 	return 0;
@@ -368,7 +370,7 @@ static int visit_cached(const char *path, void *ctx)
 {
 	const struct cache_visit *c = ctx;
 
-	return access(path, F_OK) == 0 ? c->visit(path, c->ctx) : 0;
+	return cudastub_sys_exists(path) ? c->visit(path, c->ctx) : 0;
 }
 
 /* The folders dlopen would look in from the object of handle (its RPATH,

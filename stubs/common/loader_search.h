@@ -78,7 +78,8 @@ struct cudastub_python_roots {
 	} root[CUDASTUB_MAX_PYTHON_ROOTS];
 };
 /* Appends the Python and conda roots to roots (resolved, each once). */
-CUDASTUB_HIDDEN void cudastub_python_roots(struct cudastub_python_roots *roots);
+CUDASTUB_HIDDEN void cudastub_python_roots(struct cudastub_python_roots *roots,
+					   int loaded_from_python);
 
 /* loader_companion.c */
 CUDASTUB_HIDDEN void cudastub_load_companion(struct cudastub_search *s);
@@ -107,6 +108,10 @@ CUDASTUB_HIDDEN void *cudastub_dlopen_loaded(struct cudastub_search *s, const ch
 CUDASTUB_HIDDEN size_t cudastub_loaded_releases(struct cudastub_search *s, unsigned short *hits,
 						size_t max);
 CUDASTUB_HIDDEN void cudastub_loaded_forget(struct cudastub_search *s);
+/* Whether an object of the process may come from a Python package folder
+ * (site-packages/, dist-packages/): 0 only when the search's list of
+ * objects has none. */
+CUDASTUB_HIDDEN int cudastub_loaded_from_python(struct cudastub_search *s);
 
 /* loader_symtab.c: read through an object's own GNU hash table, not
  * dlsym's search of its dependencies too. Whether the object of map
@@ -122,6 +127,10 @@ CUDASTUB_HIDDEN int cudastub_object_symbol_size(const struct link_map *map, cons
 
 /* loader_search.c */
 CUDASTUB_HIDDEN cudastub_state cudastub_search(struct cudastub_search *s);
+/* Joins two or three parts of a path with '/' into out (PATH_MAX bytes; b
+ * and c may be NULL). One too long is skipped (0), never truncated into
+ * the name of some other file. */
+CUDASTUB_HIDDEN int cudastub_path_join(char *out, const char *a, const char *b, const char *c);
 /*
  * The files dlopen(soname) from this stub would consider, in its order: the
  * folders of RTLD_DI_SERINFO that are not the system's defaults
