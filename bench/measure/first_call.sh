@@ -101,7 +101,7 @@ first_call() {
     "$(grouped "$total")" "bare dlopen, dlsym and call of $(basename "$(real_library "$library")")" \
     "$(grouped "$base")" \
     "stub's own: $(grouped $((total - base))), $(awk -v o=$((total - base)) -v b="$base" \
-      'BEGIN { printf "%.0f", 100 * o / b }') % of the bare call (target ≤ 20 %)"
+      'BEGIN { printf "%.1f", 100 * o / b }') % of the bare call (target ≤ 20 %)"
 }
 
 for library in "${libraries[@]}"; do

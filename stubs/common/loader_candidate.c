@@ -30,24 +30,24 @@
 #include "loader_sys.h"
 
 /* This object's own entry in the list of the process's objects: the one
- * whose dynamic section is ours. Found by a walk from the main program's
- * (a few objects); dladdr1, which also scans this stub's whole symbol
- * table for the nearest symbol, only where the walk does not reach it
- * (a stub loaded with dlmopen into a namespace of its own). */
+ * whose dynamic section is ours. Found by a walk from the head of the list
+ * (the main program's, a few objects), which the dynamic loader's record
+ * holds: dlopen(NULL) and dlinfo gave the same at some 1,800 instructions.
+ * dladdr1, which also scans this stub's whole symbol table for the
+ * nearest symbol, only where the walk does not reach it (a stub loaded
+ * with dlmopen into a namespace of its own). */
 extern ElfW(Dyn) _DYNAMIC[] __attribute__((visibility("hidden")));
 
 static struct link_map *own_link_map(const char **path)
 {
-	struct link_map *map = NULL;
-	void *main_program = cudastub_dlopen(NULL, RTLD_LAZY | RTLD_NOLOAD);
+	struct link_map *map = cudastub_loader_debug()->r_map;
 	Dl_info where;
 
-	if (main_program && dlinfo(main_program, RTLD_DI_LINKMAP, &map) == 0)
-		for (; map; map = map->l_next)
-			if (map->l_ld == _DYNAMIC) {
-				*path = map->l_name;
-				return map;
-			}
+	for (; map; map = map->l_next)
+		if (map->l_ld == _DYNAMIC) {
+			*path = map->l_name;
+			return map;
+		}
 	if (!dladdr1((void *)cudastub_self_identify, &where, (void **)&map, RTLD_DL_LINKMAP))
 		return NULL;
 	*path = where.dli_fname;
@@ -90,6 +90,17 @@ void cudastub_self_identify(struct cudastub_self *self)
 		kept = *self;
 		atomic_store_explicit(&state, KEPT, memory_order_release);
 	}
+}
+
+/* Whether path has a slash (names a file, not a library for dlopen to
+ * search). Not strchr: this is its only use on a first call, whose first
+ * call of it costs a binding (about 700 instructions), and a path's slash
+ * is mostly its first byte. */
+static int names_file(const char *path)
+{
+	while (*path && *path != '/')
+		path++;
+	return *path == '/';
 }
 
 static int is_own_file(const struct cudastub_self *self, const char *path)
@@ -174,7 +185,7 @@ enum cudastub_try cudastub_try_candidate(struct cudastub_search *s,
 
 	/* A path with a slash names a file: a missing one is "absent", not a
 	 * dlopen call, and a damaged or foreign one never reaches dlopen. */
-	if (strchr(path, '/')) {
+	if (names_file(path)) {
 		int absent;
 
 		reason = cudastub_elf_check_file(path, &absent, why, sizeof why);
@@ -198,7 +209,7 @@ enum cudastub_try cudastub_try_candidate(struct cudastub_search *s,
 
 	/* Asked whether a name is loaded: the process's list answers, where
 	 * dlopen would first search the file system for it (loader_loaded.c). */
-	if ((dlopen_flags & RTLD_NOLOAD) && !strchr(path, '/') && !cudastub_is_loaded(s, path)) {
+	if ((dlopen_flags & RTLD_NOLOAD) && !names_file(path) && !cudastub_is_loaded(s, path)) {
 		cudastub_log_attempt(s, source, major, path, "not loaded in this process");
 		return CUDASTUB_TRY_ABSENT;
 	}

@@ -195,13 +195,17 @@ static void find_loader_debug(void)
 			atomic_store(&loader_debug, (struct r_debug *)dyn->d_un.d_ptr);
 }
 
-static int loader_consistent(void)
+struct r_debug *cudastub_loader_debug(void)
 {
 	struct r_debug *debug = atomic_load(&loader_debug);
 
-	if (!debug)
-		debug = &_r_debug;
-	return __atomic_load_n(&debug->r_state, __ATOMIC_ACQUIRE) == RT_CONSISTENT;
+	return debug ? debug : &_r_debug;
+}
+
+static int loader_consistent(void)
+{
+	return __atomic_load_n(&cudastub_loader_debug()->r_state, __ATOMIC_ACQUIRE) ==
+	       RT_CONSISTENT;
 }
 
 static int loader_idle(void)

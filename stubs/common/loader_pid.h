@@ -6,7 +6,8 @@
 #define CUDASTUB_LOADER_PID_H
 
 #include <stdatomic.h>
-#include <unistd.h>
+
+#include "loader_sys.h"
 
 /* getpid(), read from memory that a fork leaves zeroed in the child. */
 __attribute__((visibility("hidden"))) int cudastub_pid(void);
@@ -32,7 +33,7 @@ static inline int cudastub_pid_once(void)
 {
 	int pid = cudastub_pid_known();
 
-	return pid ? pid : (int)getpid();
+	return pid ? pid : cudastub_sys_getpid();
 }
 
 #endif

@@ -18,6 +18,11 @@ CUDASTUB_HIDDEN void *cudastub_dlopen(const char *path, int flags);
 CUDASTUB_HIDDEN int cudastub_dlclose(void *handle);
 CUDASTUB_HIDDEN int cudastub_dl_iterate_phdr(int (*visit)(struct dl_phdr_info *, size_t, void *),
 					     void *data);
+/* The dynamic loader's record of the main namespace (its struct r_debug,
+ * where debuggers find it: see loader_fork.c), once the guard is
+ * installed. Its r_map heads the list of the process's objects. */
+struct r_debug;
+CUDASTUB_HIDDEN struct r_debug *cudastub_loader_debug(void);
 /* atexit() through the same gate (it installs the guard first): glibc's
  * fork() does not reset the lock of its list of exit handlers in the
  * child, so a child forked while another thread registered one would wait

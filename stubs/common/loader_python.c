@@ -86,7 +86,10 @@ static void add_site_packages(struct cudastub_python_roots *roots, const char *p
 	struct dirent *entry;
 	DIR *dir;
 
-	if (!cudastub_path_join(lib, prefix, "lib", NULL) || !(dir = opendir(lib)))
+	/* is_dir first: most prefixes have no lib/ (~/.local), and the stat is
+	 * a system call the search makes anyway, where opendir's first call
+	 * binds it (about 700 instructions) */
+	if (!cudastub_path_join(lib, prefix, "lib", NULL) || !is_dir(lib) || !(dir = opendir(lib)))
 		return;
 	while ((entry = readdir(dir)) != NULL) {
 		if (strncmp(entry->d_name, "python3", 7))
@@ -102,13 +105,15 @@ static void add_site_packages(struct cudastub_python_roots *roots, const char *p
 static void add_interpreter(struct cudastub_python_roots *roots)
 {
 	char exe[PATH_MAX], *slash;
-	ssize_t n = cudastub_sys_readlink("/proc/self/exe", exe, sizeof exe - 1);
+	ssize_t n = cudastub_sys_readlink("/proc/self/exe", exe, sizeof exe - 8);
 
 	if (n <= 0)
 		return;
-	exe[n] = '\0';
+	memset(exe + n, 0, 8); /* the NUL, and defined bytes for memcmp below */
 	slash = strrchr(exe, '/');
-	if (!slash || strncmp(slash + 1, "python", 6))
+	/* memcmp, compiled inline (strncmp's first call would bind it): a
+	 * shorter name differs at its NUL */
+	if (!slash || memcmp(slash + 1, "python", 6))
 		return;
 	*slash = '\0'; /* <prefix>/bin */
 	slash = strrchr(exe, '/');
