@@ -2,7 +2,8 @@
  * The one bind: what an export's slot will hold, read from its row.
  *
  * The resolver hands over the slot's address; the slot's library table
- * (placed by table_define.h in the section cudastub_tables of this object)
+ * (whose address table_define.h places in the section cudastub_tables of
+ * this object, beside those of the other libraries it holds)
  * holds the slots in the order of its rows, so the address is the row. In
  * that row's order: the adapter when it goes first, the loader's symbol
  * (gated by majors, loader_bind.c), the route to another name or a
@@ -16,10 +17,12 @@
 #include "table.h"
 #include "loader_log.h"
 
-/* Every table of this object; none in an object that links the loader
- * without a stub (a test). */
-extern const struct cudastub_table __start_cudastub_tables[] __attribute__((weak)) CUDASTUB_HIDDEN;
-extern const struct cudastub_table __stop_cudastub_tables[] __attribute__((weak)) CUDASTUB_HIDDEN;
+/* Every table of this object, one per library (libcudastub.so holds them
+ * all); none in an object that links the loader without a stub (a test). */
+extern const struct cudastub_table *const __start_cudastub_tables[] __attribute__((weak))
+CUDASTUB_HIDDEN;
+extern const struct cudastub_table *const __stop_cudastub_tables[] __attribute__((weak))
+CUDASTUB_HIDDEN;
 /* What each typed fallback of this object answers (CUDASTUB_FALLBACK_SAYS). */
 extern const struct cudastub_account *const __start_cudastub_accounts[] __attribute__((weak))
 CUDASTUB_HIDDEN;
@@ -33,11 +36,10 @@ long cudastub_return_zero(void)
 
 static const struct cudastub_table *table_of(_Atomic(void *) *slot)
 {
-	const struct cudastub_table *t;
-
-	for (t = __start_cudastub_tables; t < __stop_cudastub_tables; t++)
-		if (slot >= t->slots && slot < t->slots + t->count)
-			return t;
+	for (const struct cudastub_table *const *t = __start_cudastub_tables;
+	     t < __stop_cudastub_tables; t++)
+		if (slot >= (*t)->slots && slot < (*t)->slots + (*t)->count)
+			return *t;
 	return NULL;
 }
 

@@ -52,8 +52,8 @@ struct cudastub_row {
  * answer of a row whose fallback needs no function of its own. */
 typedef long (*cudastub_returner)(void);
 
-/* One library's table, as the bind finds it: every table is placed in the
- * section cudastub_tables of the object that holds it. */
+/* One library's table, as the bind finds it: the address of every table is
+ * placed in the section cudastub_tables of the object that holds it. */
 struct cudastub_table {
 	struct cudastub_library *lib;
 	_Atomic(void *) *slots; /* count of them, in the order of rows */

@@ -152,16 +152,21 @@ static long cudastub_table_negative_removed(void)
 	return -(long)CUDASTUB_TABLE_CODE(REMOVED);
 }
 
-/* ---- the table, where the bind finds it (loader_row.c) ---- */
-static const struct cudastub_table cudastub_table
-	__attribute__((used, section("cudastub_tables"))) = {
-		.lib = &CUDASTUB_TABLE_ID(_library),
-		.slots = CUDASTUB_TABLE_ID(_slots),
-		.rows = CUDASTUB_TABLE_ID(_rows),
-		.names = (const char *)&cudastub_table_names,
-		.count = F_COUNT,
-		.code = {cudastub_table_code_library, cudastub_table_code_function,
-			 cudastub_table_code_abi, cudastub_table_code_removed},
-		.negative = {cudastub_table_negative_library, cudastub_table_negative_function,
-			     cudastub_table_negative_abi, cudastub_table_negative_removed},
+/* ---- the table, and its address where the bind finds it (loader_row.c):
+ * the section holds pointers, not the tables, so that the tables of
+ * several libraries linked into one object (libcudastub.so) lie in it
+ * without the padding that each table's own alignment would put between
+ * them ---- */
+static const struct cudastub_table cudastub_table = {
+	.lib = &CUDASTUB_TABLE_ID(_library),
+	.slots = CUDASTUB_TABLE_ID(_slots),
+	.rows = CUDASTUB_TABLE_ID(_rows),
+	.names = (const char *)&cudastub_table_names,
+	.count = F_COUNT,
+	.code = {cudastub_table_code_library, cudastub_table_code_function, cudastub_table_code_abi,
+		 cudastub_table_code_removed},
+	.negative = {cudastub_table_negative_library, cudastub_table_negative_function,
+		     cudastub_table_negative_abi, cudastub_table_negative_removed},
 };
+static const struct cudastub_table *const cudastub_table_entry
+	__attribute__((used, section("cudastub_tables"))) = &cudastub_table;
