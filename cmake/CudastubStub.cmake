@@ -39,6 +39,22 @@ function(cudastub_glibc_floor target)
   endif()
 endfunction()
 
+# cudastub_link_like_a_stub(<target> <version script>): the loader linked
+# in, and how every stub is linked.
+function(cudastub_link_like_a_stub target map)
+  target_link_libraries(${target} PRIVATE cudastub_loader ${CMAKE_DL_LIBS} Threads::Threads)
+  cudastub_glibc_floor(${target})
+  set_target_properties(${target} PROPERTIES C_VISIBILITY_PRESET hidden LINK_DEPENDS ${map})
+  # Imports are bound lazily, on the first call that needs them, not at
+  # load: the stub's imports (dlopen, pthread, string functions) are used
+  # only once a CUDA call searches, and binding them up front was most of
+  # what loading a stub cost. RELRO stays for its tables; only its small
+  # PLT part of the GOT stays writable, beside the slots, which a stub must
+  # write by design.
+  target_link_options(${target} PRIVATE
+    -Wl,--version-script=${map} -Wl,-z,defs -Wl,-z,lazy -Wl,-z,relro)
+endfunction()
+
 # cudastub_install_stripped(<target> <destination>): the installed copy
 # loses its debug information (a wheel ships it; the build tree keeps it),
 # unless CUDASTUB_INSTALL_DEBUG_INFO is on. Its symbols stay: they are the
@@ -118,33 +134,29 @@ function(cudastub_add_stub_for_abi target lib)
       list(APPEND generated ${stub_dir}/generated/${lib}_${data}.c)
     endif()
   endforeach()
-  add_library(${target} SHARED ${sources} ${generated})
-  target_include_directories(${target} PRIVATE
+  # the library's own code, compiled once: the stub links it with the
+  # loader, and libcudastub.so (cudastub_add_combined) with every other
+  # library's
+  add_library(${target}_objects OBJECT ${sources} ${generated})
+  target_include_directories(${target}_objects PRIVATE
     ${stub_dir} ${table_folders} ${stub_dir}/generated ${PROJECT_SOURCE_DIR}/stubs/common
-    ${extra_includes})
-  target_include_directories(${target} SYSTEM PRIVATE ${ARG_INCLUDE_DIR})
-  target_include_directories(${target} PUBLIC
-    $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include> $<INSTALL_INTERFACE:include>)
+    ${extra_includes} ${PROJECT_SOURCE_DIR}/include)
+  target_include_directories(${target}_objects SYSTEM PRIVATE ${ARG_INCLUDE_DIR})
   # CUDASTUB_NO_UNIFIED_API: the weak references of cudastub.h are for
   # programs; inside a stub they would make its own definitions weak.
-  target_compile_definitions(${target} PRIVATE CUDASTUB_NO_UNIFIED_API
+  target_compile_definitions(${target}_objects PRIVATE CUDASTUB_NO_UNIFIED_API
     CUDASTUB_ABI_MAJOR=${ARG_MAJOR} CUDASTUB_ABI_MINOR=${ARG_MINOR})
-  target_link_libraries(${target} PRIVATE cudastub_loader ${CMAKE_DL_LIBS} Threads::Threads)
-  cudastub_glibc_floor(${target})
-  set_target_properties(${target} PROPERTIES
-    C_VISIBILITY_PRESET hidden
-    LINK_DEPENDS ${map})
+  cudastub_glibc_floor(${target}_objects)
+  set_target_properties(${target}_objects PROPERTIES
+    C_VISIBILITY_PRESET hidden POSITION_INDEPENDENT_CODE ON)
+  add_library(${target} SHARED $<TARGET_OBJECTS:${target}_objects>)
+  target_include_directories(${target} PUBLIC
+    $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include> $<INSTALL_INTERFACE:include>)
+  cudastub_link_like_a_stub(${target} ${map})
+  set_property(GLOBAL PROPERTY CUDASTUB_${target}_MAP ${map})
   if(ARG_OUTPUT_DIR)
     set_target_properties(${target} PROPERTIES LIBRARY_OUTPUT_DIRECTORY ${ARG_OUTPUT_DIR})
   endif()
-  # Imports are bound lazily, on the first call that needs them, not at
-  # load: the stub's imports (dlopen, pthread, string functions) are used
-  # only once a CUDA call searches, and binding them up front was most of
-  # what loading a stub cost. RELRO stays for its tables; only its small
-  # PLT part of the GOT stays writable, beside the slots, which a stub must
-  # write by design.
-  target_link_options(${target} PRIVATE
-    -Wl,--version-script=${map} -Wl,-z,defs -Wl,-z,lazy -Wl,-z,relro)
   if(ARG_SONAME)
     # lib<x>.so.N: the file name is the SONAME, with no symlink chain
     string(REGEX REPLACE "^lib(.*)\\.so\\..*$" "\\1" base ${ARG_SONAME})
@@ -209,6 +221,14 @@ function(cudastub_add_stub lib)
     INCLUDE_DIR ${CUDASTUB_CUDA_INCLUDE_DIR} ${CUDASTUB_EXTRA_INCLUDE_DIRS}
     OUTPUT_NAME ${lib}_stub ${version_node})
   add_library(cudastub::${ARG_ALIAS} ALIAS ${lib}_stub)
+  # a part of libcudastub.so: its objects, and its version node there (the
+  # driver's, NVML's and NCCL's, which have none, are named by SONAME)
+  set(node ${ARG_SHIM_SONAME})
+  if(NOT node)
+    set(node ${lib})
+  endif()
+  set_property(GLOBAL APPEND PROPERTY CUDASTUB_COMBINED_PARTS ${lib})
+  set_property(GLOBAL PROPERTY CUDASTUB_${lib}_COMBINED_NODE ${node})
   # cudastub::<alias> once installed too; the headers it was built with go
   # to its users (installed, cudastubConfig.cmake finds them again)
   set_target_properties(${lib}_stub PROPERTIES EXPORT_NAME ${ARG_ALIAS})
@@ -235,5 +255,57 @@ function(cudastub_add_stub lib)
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/cudastub/${ARG_SHIM_DIR})
       cudastub_install_stripped(${lib}_shim ${CMAKE_INSTALL_LIBDIR}/cudastub/${ARG_SHIM_DIR})
     endif()
+  endif()
+endfunction()
+
+# cudastub_add_combined(): libcudastub.so (target cudastub_combined, alias
+# cudastub::all), every stub of the build in one file: each library's
+# objects, compiled once for its stub, the loader once, and every export in
+# its library's version node (the driver's, NVML's and NCCL's, which have
+# none, in a node named by their SONAME: libnvidia_ml.so.1, as a node's
+# name has no '-'). A program linked against it
+# (-lcudastub in place of -lcudart -lcublas ...) starts at the cost of one
+# stub, not of one per library: the dynamic loader opens, maps, relocates
+# and checks the versions of each file (docs/performance.md, issue 20
+# point 6). Each library's search, log and slots stay its own.
+function(cudastub_add_combined)
+  get_property(parts GLOBAL PROPERTY CUDASTUB_COMBINED_PARTS)
+  if(NOT CUDASTUB_BUILD_COMBINED OR NOT parts)
+    return()
+  endif()
+  set(map ${CMAKE_CURRENT_BINARY_DIR}/cudastub_combined.map)
+  set(script "")
+  set(objects)
+  foreach(lib IN LISTS parts)
+    get_property(part_map GLOBAL PROPERTY CUDASTUB_${lib}_stub_MAP)
+    get_property(node GLOBAL PROPERTY CUDASTUB_${lib}_COMBINED_NODE)
+    # a version script's node is letters, digits, '.' and '_' only
+    string(REGEX REPLACE "[^._a-zA-Z0-9]" "_" node "${node}")
+    file(READ ${part_map} content)
+    # "[node ]{ global: ...; local: *; };": the global list, in its node
+    string(REGEX REPLACE "^[^{]*{" "" body "${content}")
+    string(REGEX REPLACE "local: \\*;[ \n]*};[ \n]*$" "" body "${body}")
+    string(APPEND script "${node} {${body}};\n")
+    list(APPEND objects $<TARGET_OBJECTS:${lib}_stub_objects>)
+    # for tests/e2e/test_combined.c: each stub and its node here
+    list(APPEND test_parts "$<TARGET_FILE:${lib}_stub>=${node}")
+  endforeach()
+  string(APPEND script "CUDASTUB_LOCAL {\n  local: *;\n};\n")
+  file(WRITE ${map} "${script}")
+  add_library(cudastub_combined SHARED ${objects})
+  set_target_properties(cudastub_combined PROPERTIES OUTPUT_NAME cudastub EXPORT_NAME all)
+  target_include_directories(cudastub_combined PUBLIC
+    $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include> $<INSTALL_INTERFACE:include>)
+  foreach(dir IN ITEMS ${CUDASTUB_CUDA_INCLUDE_DIR} ${CUDASTUB_EXTRA_INCLUDE_DIRS})
+    target_include_directories(cudastub_combined SYSTEM INTERFACE $<BUILD_INTERFACE:${dir}>)
+  endforeach()
+  cudastub_link_like_a_stub(cudastub_combined ${map})
+  add_library(cudastub::all ALIAS cudastub_combined)
+  list(JOIN test_parts ":" test_parts)
+  set_property(GLOBAL PROPERTY CUDASTUB_COMBINED_TEST_PARTS "${test_parts}")
+  if(CUDASTUB_INSTALL)
+    install(TARGETS cudastub_combined EXPORT cudastubTargets
+      LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+    cudastub_install_stripped(cudastub_combined ${CMAKE_INSTALL_LIBDIR})
   endif()
 endfunction()

@@ -36,7 +36,9 @@ done
 
 plain="stripped size against a plain trampoline table of the same exports"
 stubs=("${stub_file[nvrtc]}" "${stub_file[cudart]}" "${stub_file[driver]}")
-for other in "$build"/stubs/lib*_stub.so; do [ -f "$other" ] && stubs+=("$other"); done
+for other in "$build"/stubs/lib*_stub.so "$build/stubs/libcudastub.so"; do
+  [ -f "$other" ] && stubs+=("$other")
+done
 for stub in "${stubs[@]}"; do
   [ -f "$stub" ] || continue
   if ! table=$("$src/bench/measure/plain_table.sh" "$stub" "$work/plain" 2>"$work/plain.log"); then

@@ -36,6 +36,12 @@ if [ -x "$bench/bench_idle_ten_stubs" ]; then
   subjects+=(ten_stubs)
 fi
 
+if [ -x "$bench/bench_idle_combined" ]; then
+  program_of[combined]=$bench/bench_idle_combined
+  label_of[combined]="every stub in one file (libcudastub.so: the ten above and the build's others)"
+  subjects+=(combined)
+fi
+
 declare -A count_of median_of
 for subject in "${subjects[@]}"; do
   if run_callgrind "$work/$subject" "${program_of[$subject]}"; then
@@ -82,4 +88,9 @@ if [ -n "${program_of[ten_stubs]:-}" ]; then
   compare ten_stubs nothing " (target ≤ +150,000: issue 20, point 6)"
 else
   not_measured "$counted" "ten stubs" "the build made no bench_idle_ten_stubs (a stub missing)"
+fi
+if [ -n "${program_of[combined]:-}" ]; then
+  compare combined nothing " (target ≤ +150,000: issue 20, point 6)"
+else
+  not_measured "$counted" "every stub in one file" "the build made no libcudastub.so"
 fi

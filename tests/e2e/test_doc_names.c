@@ -116,6 +116,10 @@ static void check_document(const char *path, const char *cmake_list, int *names)
 		token_at(p + 10, "_", name, sizeof name);
 		snprintf(want, sizeof want, "_alias %s)", name);
 		(*names)++;
+		if (!strcmp(name, "all")) { /* every stub in one file, no library's */
+			CU_ASSERT(built_file_exists("libcudastub.so"));
+			continue;
+		}
 		if (!strstr(cmake_list, want))
 			fprintf(stderr, "%s names cudastub::%s, which is no target\n", path, name);
 		CU_ASSERT_PTR_NOT_NULL(strstr(cmake_list, want));
