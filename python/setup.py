@@ -1,6 +1,7 @@
 """Builds the cudastub wheel. The package folder is cudastub's install
-prefix (bin/cudastub, lib/lib*_stub.so, lib/cmake/cudastub, lib/pkgconfig,
-include/), so that a prefix path naming it is all CMake needs.
+prefix (bin/cudastub, lib/lib*_stub.so and libcudastub.so,
+lib/cmake/cudastub, lib/pkgconfig, include/), so that a prefix path
+naming it is all CMake needs.
 
     python3 -m pip wheel --no-build-isolation --no-deps -w dist python/
 
