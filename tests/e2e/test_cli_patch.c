@@ -22,6 +22,7 @@
 #define STR(x)	STR_(x)
 /* the runtime SONAME of the stubs' own major: a file the stubs may patch */
 #define CUDART_SONAME "libcudart.so." STR(E2E_ABI_MAJOR)
+#define NVRTC_SONAME  "libnvrtc.so." STR(E2E_ABI_MAJOR)
 
 static struct ts_child out;
 static char dir[4096];
@@ -431,6 +432,60 @@ static void test_patchelf_only_for_changes(void)
 	ts_remove_tree(dir);
 }
 
+/* --combined: every CUDA library a file needs becomes one libcudastub.so
+ * (the first name replaced, the others removed), copied beside it; the
+ * file runs; patched again, with or without the option, nothing changes;
+ * with --unique-names the one file goes by its content name. */
+static void test_combined(void)
+{
+	static const char needs[] = "[ \"$(readelf -d '%s/%s' | sed -n "
+				    "'s/.*(NEEDED).*\\[\\(.*\\)\\]/\\1/p' | tr '\\n' ' ')\" "
+				    "= '%s libc.so.6 ' ]";
+
+#ifndef E2E_COMBINED
+	ts_not_applicable("this build made no libcudastub.so (CUDASTUB_BUILD_COMBINED=OFF)");
+	return;
+#endif
+	if (fresh_tree("cli-patch-combined") != 0)
+		return;
+	for (int i = 0; i < 2; i++)
+		CU_ASSERT_EQUAL_FATAL(
+			sh("cp /bin/true '%s/app%d' && patchelf --add-needed " CUDART_SONAME
+			   " '%s/app%d' && patchelf --add-needed " NVRTC_SONAME
+			   " '%s/app%d' && patchelf --add-needed "
+			   "libcuda.so.1 '%s/app%d'",
+			   dir, i, dir, i, dir, i, dir, i),
+			0);
+	patch_expect(0, "--combined", dir);
+	CU_ASSERT(said("app0", ": " CUDART_SONAME " -> libcudastub.so; " NVRTC_SONAME
+			       " -> libcudastub.so; libcuda.so.1 -> libcudastub.so;"));
+	CU_ASSERT_EQUAL(sh(needs, dir, "app0", "libcudastub.so"), 0);
+	CU_ASSERT_EQUAL(sh("'%s/app0' && '%s/app1'", dir, dir), 0);
+	CU_ASSERT_EQUAL(sh("[ -f '%s/cudastub/libcudastub.so' ] && "
+			   "[ ! -e '%s/cudastub/libcudart_stub.so' ]",
+			   dir, dir),
+			0);
+	patch_expect(0, "--check", dir); /* a file that needs it is patched so */
+	patch_expect(0, "--combined", "--check", dir);
+	ts_remove_tree(dir);
+
+	if (fresh_tree("cli-patch-combined-named") != 0)
+		return;
+	CU_ASSERT_EQUAL_FATAL(sh("cp /bin/true '%s/app' && patchelf --add-needed " CUDART_SONAME
+				 " '%s/app'",
+				 dir, dir),
+			      0);
+	patch_expect(0, "--combined", "--unique-names", "--stub-dir", dir, dir);
+	CU_ASSERT_EQUAL(
+		sh("set -- '%s'/libcudastub-*.so && [ -f \"$1\" ] && "
+		   "readelf -d \"$1\" | grep -q \"SONAME.*$(basename \"$1\")\" && "
+		   "readelf -d '%s/app' | grep -q \"NEEDED.*$(basename \"$1\")\" && '%s/app'",
+		   dir, dir, dir),
+		0);
+	patch_expect(0, "--check", dir);
+	ts_remove_tree(dir);
+}
+
 void register_cli_patch(void)
 {
 	CU_pSuite s = CU_add_suite("cli_patch", NULL, NULL);
@@ -449,4 +504,6 @@ void register_cli_patch(void)
 		    test_patchelf_only_for_changes);
 	CU_add_test(s, "auditwheel's hashed names: replaced, or named as still needed",
 		    test_auditwheel_names);
+	CU_add_test(s, "--combined: one libcudastub.so for every library a file needs",
+		    test_combined);
 }

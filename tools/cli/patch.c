@@ -1,5 +1,6 @@
 /*
- * cudastub patch [--dry-run | --check] [--strict] [--unique-names] [--stub-dir DIR] PATH...
+ * cudastub patch [--dry-run | --check] [--strict] [--unique-names] [--combined]
+ *                [--stub-dir DIR] PATH...
  *
  * Points built ELF files (or every ELF file under a folder, an unpacked
  * wheel say) at the stubs: each DT_NEEDED on a library a stub stands in for
@@ -16,6 +17,10 @@
  * through the 13-ABI one, whose prototypes differ). A SONAME that serves
  * several majors (libcurand.so.10; the driver's libcuda.so.1, which names
  * its changed functions _v2, _v3) is always patched.
+ *
+ * --combined: every such DT_NEEDED becomes one, libcudastub.so (every stub
+ * of the build in one file, which the dynamic loader maps once), the first
+ * replaced and the others removed.
  *
  * Safety: a file is patched in a copy beside it, checked, then renamed over
  * the original, so a failure leaves the original as it was. Patching again
@@ -57,6 +62,35 @@ static const char *stub_file(const struct cli_known_library *k)
 	    !realpath(where.dli_fname, path))
 		return NULL;
 	return path;
+}
+
+/* The name of libcudastub.so, every stub in one file. */
+#define COMBINED "libcudastub.so"
+
+/* libcudastub.so of the build whose stubs this command links: beside them
+ * (installed, lib/) or a folder above them (the build tree, stubs/), or
+ * NULL. */
+static const char *combined_file(void)
+{
+	static char path[PATH_MAX];
+	char folder[PATH_MAX], *slash;
+	const char *stub = NULL;
+
+	for (int k = 0; k < KINDS && !stub; k++)
+		if (kinds[k].name)
+			stub = stub_file(&kinds[k]);
+	if (!stub)
+		return NULL;
+	snprintf(folder, sizeof folder, "%s", stub);
+	for (int up = 0; up < 2; up++) {
+		if (!(slash = strrchr(folder, '/')))
+			return NULL;
+		*slash = '\0'; /* the stub's folder, then the one above it */
+		if (snprintf(path, sizeof path, "%s/%s", folder, COMBINED) < (int)sizeof path &&
+		    access(path, R_OK) == 0)
+			return path;
+	}
+	return NULL;
 }
 
 static int stub_abi(const struct cli_known_library *k)
@@ -178,20 +212,36 @@ static const char *dirname_of(const char *file, char *buf, size_t size)
 	return buf;
 }
 
+/* The slots of a plan: one per kind, and libcudastub.so's after them. */
+enum { COMBINED_SLOT = KINDS, SLOTS };
+
+/* The generic file name of slot k's stub. */
+static const char *generic_name(int k)
+{
+	return k == COMBINED_SLOT ? COMBINED : kinds[k].stub;
+}
+
 /* What one file needs done; filled by plan(), carried out by apply(). */
 struct plan {
 	const char *file;
 	char dir[PATH_MAX], stub_dir[PATH_MAX];
-	const char *from[KINDS]; /* NVIDIA names to replace, by kind */
-	char names[KINDS][256];
-	int uses[KINDS];	    /* the stub of that kind is (or will be) needed */
+	const char *from[SLOTS]; /* names to replace, by slot */
+	char names[SLOTS][256];
+	int uses[SLOTS];	    /* the stub of that slot is (or will be) needed */
 	char runpath[8192];	    /* the RUNPATH to set, or "" to leave it */
-	char copy[KINDS][PATH_MAX]; /* stubs to copy in, "" when there */
+	char copy[SLOTS][PATH_MAX]; /* stubs to copy in, "" when there */
 	/* the name each stub goes by: the generic one, or with --unique-names
 	 * its content name (patch_names.c), and the file it is made from */
-	char to[KINDS][64];
-	char source[KINDS][PATH_MAX];
-	int named[KINDS]; /* needs a content name already: nothing to copy */
+	char to[SLOTS][64];
+	char source[SLOTS][PATH_MAX];
+	int named[SLOTS]; /* needs a content name already: nothing to copy */
+	/* every stub in libcudastub.so: --combined, or the file needs it
+	 * already; each name in from[] then goes, the first replaced by
+	 * to[COMBINED_SLOT] and the others removed, or all removed where the
+	 * file keeps the entry it has (kept: libcudastub.so, or its content
+	 * name) */
+	int combined;
+	const char *kept;
 	/* " still needs <name> (no stub);" for each NVIDIA library no stub
 	 * covers, as the file's line shows them */
 	char uncovered[4096];
@@ -220,6 +270,18 @@ static int plan_file(struct options *o, const char *file, struct plan *p)
 		const char *name = nvidia_unhashed(line, unhashed, sizeof unhashed);
 		int covered = 0;
 
+		if (patch_is_content_name(line, COMBINED)) {
+			p->named[COMBINED_SLOT] = 1; /* a patch made it so */
+			snprintf(p->names[COMBINED_SLOT], sizeof p->names[0], "%s", line);
+			continue;
+		}
+		if (!strcmp(name, COMBINED)) { /* linked against it, or patched to it */
+			p->uses[COMBINED_SLOT] = any = 1;
+			snprintf(p->names[COMBINED_SLOT], sizeof p->names[0], "%s", line);
+			if (o->unique_names) /* renamed by its content */
+				p->from[COMBINED_SLOT] = p->names[COMBINED_SLOT];
+			continue;
+		}
 		for (int k = 0; k < KINDS; k++) {
 			const struct cli_known_library *kind = &kinds[k];
 			unsigned long serves;
@@ -276,10 +338,34 @@ static int plan_file(struct options *o, const char *file, struct plan *p)
 	}
 	if (!any) {
 		/* only stubs a patch named by content: already patched, as is */
-		for (int k = 0; k < KINDS; k++)
+		for (int k = 0; k < SLOTS; k++)
 			if (p->named[k])
 				return 1;
 		return 0;
+	}
+	p->combined = o->combined || p->uses[COMBINED_SLOT] || p->named[COMBINED_SLOT];
+	if (p->combined && !combined_file()) {
+		cli_line(stderr,
+			 "cudastub patch: %s: this cudastub has no %s beside its stubs (built "
+			 "with -DCUDASTUB_BUILD_COMBINED=OFF?); left alone",
+			 file, COMBINED);
+		return -1;
+	}
+	if (p->named[COMBINED_SLOT] || (p->uses[COMBINED_SLOT] && !p->from[COMBINED_SLOT]))
+		p->kept = p->names[COMBINED_SLOT];
+	/* every stub the file needs, by an NVIDIA name or a stub's own, goes
+	 * into the one file */
+	for (int k = 0; k < KINDS && p->combined; k++) {
+		if (p->uses[k] && !p->from[k]) {
+			snprintf(p->names[k], sizeof p->names[k], "%s", kinds[k].stub);
+			p->from[k] = p->names[k];
+		}
+		if (p->from[k]) {
+			p->change = 1;
+			if (!p->named[COMBINED_SLOT]) /* a content name: there already */
+				p->uses[COMBINED_SLOT] = 1;
+		}
+		p->uses[k] = 0;
 	}
 	snprintf(entry, sizeof entry, "%s", file);
 	if (!strrchr(entry, '/'))
@@ -312,18 +398,20 @@ static int plan_file(struct options *o, const char *file, struct plan *p)
 		}
 		p->change = 1;
 	}
-	for (int k = 0; k < KINDS; k++) {
+	for (int k = 0; k < SLOTS; k++) {
 		char *dest = p->copy[k];
+		const char *source = k == COMBINED_SLOT ? combined_file() : stub_file(&kinds[k]);
 
 		if (!p->uses[k])
 			continue;
-		if (!p->source[k][0] && stub_file(&kinds[k]))
-			snprintf(p->source[k], sizeof p->source[k], "%s", stub_file(&kinds[k]));
-		snprintf(p->to[k], sizeof p->to[k], "%s", kinds[k].stub);
+		if (!p->source[k][0] && source)
+			snprintf(p->source[k], sizeof p->source[k], "%s", source);
+		snprintf(p->to[k], sizeof p->to[k], "%s", generic_name(k));
 		if (!p->source[k][0])
 			continue;
-		if (o->unique_names && p->from[k] &&
-		    patch_content_name(p->source[k], kinds[k].stub, p->to[k], sizeof p->to[k]) !=
+		/* named by content when it replaces a name */
+		if (o->unique_names && (k == COMBINED_SLOT || p->from[k]) &&
+		    patch_content_name(p->source[k], generic_name(k), p->to[k], sizeof p->to[k]) !=
 			    0) {
 			cli_line(stderr, "cudastub patch: %s: cannot read %s", file, p->source[k]);
 			return -1;
@@ -333,12 +421,17 @@ static int plan_file(struct options *o, const char *file, struct plan *p)
 			dest[0] = '\0';
 		/* a content name is there whole or not at all (made under a
 		 * temporary name): being there is being the same */
-		else if (strcmp(p->to[k], kinds[k].stub) ? access(dest, F_OK) == 0
-							 : same_contents(p->source[k], dest))
+		else if (strcmp(p->to[k], generic_name(k)) ? access(dest, F_OK) == 0
+							   : same_contents(p->source[k], dest))
 			dest[0] = '\0';
 		else
 			p->change = 1;
 	}
+	for (int k = 0; k < KINDS && p->combined; k++)
+		if (p->from[k])
+			snprintf(p->to[k], sizeof p->to[k], "%s",
+				 p->kept && !p->from[COMBINED_SLOT] ? p->kept
+								    : p->to[COMBINED_SLOT]);
 	return 1;
 }
 
@@ -355,12 +448,12 @@ static void describe(const struct plan *p, const char *verb)
 		return;
 	}
 	fprintf(line, "%s %s:", verb, p->file);
-	for (int k = 0; k < KINDS; k++)
+	for (int k = 0; k < SLOTS; k++)
 		if (p->from[k])
 			fprintf(line, " %s -> %s;", p->from[k], p->to[k]);
 	if (p->runpath[0])
 		fprintf(line, " RUNPATH %s;", p->runpath);
-	for (int k = 0; k < KINDS; k++)
+	for (int k = 0; k < SLOTS; k++)
 		if (p->copy[k][0])
 			fprintf(line, " copy %s;", p->to[k]);
 	fputs(p->uncovered, line);
@@ -371,22 +464,33 @@ static void describe(const struct plan *p, const char *verb)
 	free(text);
 }
 
+/* Whether needed (one DT_NEEDED entry a line) has the entry name. */
+static int needs_name(const char *needed, const char *name)
+{
+	size_t len = strlen(name);
+
+	for (const char *at = needed; (at = strstr(at, name)) != NULL; at += len)
+		if ((at == needed || at[-1] == '\n') && (!at[len] || at[len] == '\n'))
+			return 1;
+	return 0;
+}
+
 /* Copies the stubs in (each through a temporary name), then patches a copy
  * of the file and renames it over the original. 0, or -1 with the
  * original untouched. */
 static int apply(const struct plan *p)
 {
 	char tmp[PATH_MAX + 32], needed[16384];
-	const char *from[KINDS], *to[KINDS];
+	const char *from[SLOTS], *to[SLOTS];
 	struct stat st;
 	int ok = 1, count = 0;
 
-	for (int k = 0; k < KINDS && ok; k++) {
+	for (int k = 0; k < SLOTS && ok; k++) {
 		if (!p->copy[k][0])
 			continue;
 		snprintf(tmp, sizeof tmp, "%s.cudastub-tmp", p->copy[k]);
 		ok = copy_file(p->source[k], tmp) == 0 &&
-		     (!strcmp(p->to[k], kinds[k].stub) ||
+		     (!strcmp(p->to[k], generic_name(k)) ||
 		      patchelf_set_soname(tmp, p->to[k]) == 0) &&
 		     rename(tmp, p->copy[k]) == 0;
 		if (!ok)
@@ -394,20 +498,33 @@ static int apply(const struct plan *p)
 	}
 	snprintf(tmp, sizeof tmp, "%s.cudastub-tmp", p->file);
 	ok = ok && stat(p->file, &st) == 0 && copy_file(p->file, tmp) == 0;
-	for (int k = 0; k < KINDS; k++)
+	/* libcudastub.so's own entry first: it is the one kept */
+	for (int k = SLOTS - 1; k >= 0; k--)
 		if (p->from[k]) {
 			from[count] = p->from[k];
 			to[count++] = p->to[k];
 		}
-	if (ok && count)
+	if (ok && count && p->combined) {
+		/* the first name becomes libcudastub.so unless the file keeps the
+		 * entry it has; each other is removed (one patchelf call each) */
+		int removed = 0;
+
+		if (!p->kept || p->from[COMBINED_SLOT])
+			ok = patchelf_replace_needed(tmp, from, to, 1) == 0, removed = 1;
+		for (int i = removed; ok && i < count; i++)
+			ok = patchelf_remove_needed(tmp, from[i]) == 0;
+	} else if (ok && count) {
 		ok = patchelf_replace_needed(tmp, from, to, count) == 0;
+	}
 	if (ok && p->runpath[0])
 		ok = patchelf_set_runpath(tmp, p->runpath) == 0;
 	/* the copy must read back as patched before it replaces anything */
 	ok = ok && patch_read_needed(tmp, needed, sizeof needed) == 0;
-	for (int k = 0; k < KINDS && ok; k++)
+	for (int k = 0; k < SLOTS && ok; k++)
 		if (p->from[k])
-			ok = strstr(needed, p->to[k]) != NULL;
+			ok = needs_name(needed, p->to[k]) &&
+			     (!p->combined || !strcmp(p->from[k], p->to[k]) ||
+			      !needs_name(needed, p->from[k]));
 	ok = ok && chmod(tmp, st.st_mode & 07777) == 0 && rename(tmp, p->file) == 0;
 	if (!ok)
 		unlink(tmp);
@@ -633,7 +750,7 @@ static void say_record_stale(const struct options *o)
 static void patch_usage(FILE *out)
 {
 	fputs("Usage: cudastub patch [--dry-run | --check] [--strict] [--unique-names]\n"
-	      "                      [--stub-dir DIR] PATH...\n"
+	      "                      [--combined] [--stub-dir DIR] PATH...\n"
 	      "\n"
 	      "Replaces each DT_NEEDED on a library a stub stands in for (libcudart.so.N,\n"
 	      "libnvrtc.so.N, libcuda.so.1, libnvJitLink.so.N, ...) in the ELF files\n"
@@ -650,6 +767,10 @@ static void patch_usage(FILE *out)
 	      "  --unique-names  name each stub by its content, lib<x>_stub-<hash>.so (and\n"
 	      "                  its SONAME), so that wheels with stubs of their own each\n"
 	      "                  load their own in one process\n"
+	      "  --combined      one libcudastub.so (every stub in one file) for all the\n"
+	      "                  libraries a file needs, in place of a stub each: one\n"
+	      "                  file for the dynamic loader to map (a file that needs\n"
+	      "                  libcudastub.so already is patched so without it)\n"
 	      "  --strict        fail (exit 1) if a file still needs an NVIDIA library\n"
 	      "                  no stub covers (each is named: \"still needs ... (no stub)\")\n"
 	      "  --stub-dir DIR  copy the stubs into DIR instead\n"

@@ -18,6 +18,7 @@ int patchelf_runpath(const char *file, char *out, size_t size);
 /* Replaces each from[i] with to[i] (count at most CUDASTUB_LIB_COUNT). */
 int patchelf_replace_needed(const char *file, const char *const *from, const char *const *to,
 			    int count);
+int patchelf_remove_needed(const char *file, const char *name);
 int patchelf_set_runpath(const char *file, const char *runpath);
 int patchelf_set_soname(const char *file, const char *soname);
 
@@ -33,6 +34,7 @@ enum elf_kind elf_kind(const char *file);
 struct patch_options {
 	int dry_run, check, help, strict;
 	int unique_names;     /* --unique-names: stubs named by their content (patch_names.c) */
+	int combined;	      /* --combined: every stub in libcudastub.so */
 	const char *stub_dir; /* as given, or NULL: chosen per tree or file */
 	/* its absolute real path, once resolved: PATH_MAX bytes, as realpath
 	 * writes (spelt out: a C11 file that includes this sees no PATH_MAX) */

@@ -107,6 +107,8 @@ int patch_parse(int argc, char **argv, struct patch_options *o)
 			o->strict = 1;
 		} else if (!strcmp(argv[i], "--unique-names")) {
 			o->unique_names = 1;
+		} else if (!strcmp(argv[i], "--combined")) {
+			o->combined = 1;
 		} else if ((value = option_value(argc, argv, &i, "--stub-dir", &missing))) {
 			o->stub_dir = value;
 		} else if (missing) {
