@@ -8,7 +8,9 @@
  *     linked against the separate stubs (programs/combined_calls.c);
  *   - under the real SONAMEs (a folder of links to the one file, the
  *     drop-in form) it is one object in the process, where the shims are
- *     three, and the program prints the same.
+ *     three, and the program prints the same;
+ *   - `cudastub patch --combined` points the shims' program at it, needs
+ *     by symbol version and all, and it prints the same again.
  */
 #define _GNU_SOURCE
 #include <CUnit/CUnit.h>
@@ -165,6 +167,36 @@ static void test_one_object_under_the_real_sonames(void)
 	ts_remove_tree(folder);
 }
 
+/* cudastub patch --combined of the program linked against the shims,
+ * whose symbols it needs by version (cudaGetErrorName@libcudart.so.13):
+ * every such name becomes libcudastub.so, the program runs on that one
+ * file, and prints what it prints through the shims. */
+static void test_patched_combined(void)
+{
+	static struct ts_child shims, patched, cli;
+	char folder[LINE], copy[LINE * 2], stubs[LINE * 2];
+	char *argv[] = {E2E_CLI, "patch", "--combined", "--stub-dir", stubs, copy, NULL};
+	char *count[] = {copy, "count", NULL};
+
+	if (!ts_present(E2E_TOOLKIT_LIB "/libcudart.so.13", "the CUDA 13 toolkit"))
+		return;
+	CU_ASSERT_PTR_NOT_NULL_FATAL(ts_tmpdir("combined-patch", folder, sizeof folder));
+	snprintf(copy, sizeof copy, "%s/program", folder);
+	snprintf(stubs, sizeof stubs, "%s/lib", folder);
+	CU_ASSERT_EQUAL_FATAL(ts_copy_file(E2E_SHIM_PROGRAM, copy), 0);
+	CU_ASSERT_EQUAL(ts_run_program(argv, NULL, NULL, &cli), 0);
+	CU_ASSERT_EQUAL(cli.exit_code, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(cli.out, E2E_CUDART_SONAME " -> libcudastub.so;"));
+	CU_ASSERT_EQUAL(run(E2E_SHIM_PROGRAM, NULL, &shims), 0);
+	CU_ASSERT_EQUAL(ts_run_program(count, NULL, NULL, &patched), 0);
+	CU_ASSERT_EQUAL(patched.exit_code, 0);
+	if (patched.exit_code)
+		fprintf(stderr, "the patched program:\n%s%s\n", patched.out, patched.err);
+	CU_ASSERT_PTR_NOT_NULL(strstr(patched.out, "cudastub objects: 1"));
+	CU_ASSERT_STRING_EQUAL(without_count(patched.out), without_count(shims.out));
+	ts_remove_tree(folder);
+}
+
 static void register_suites(void)
 {
 	CU_pSuite s = CU_add_suite("e2e: libcudastub.so, every stub in one file", NULL, NULL);
@@ -175,6 +207,8 @@ static void register_suites(void)
 		    test_same_as_the_stubs);
 	CU_add_test(s, "under the real SONAMEs: one object where the shims are three",
 		    test_one_object_under_the_real_sonames);
+	CU_add_test(s, "cudastub patch --combined of a program with versioned needs: it runs",
+		    test_patched_combined);
 }
 
 int main(int argc, char **argv)

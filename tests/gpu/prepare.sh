@@ -6,6 +6,8 @@
 #   programs/<case>_real      linked to NVIDIA's libraries
 #   programs/<case>_stub      linked to the stubs (the link target)
 #   patched/<case>            <case>_real after `cudastub patch`
+#   combined/<case>           <case>_real after `cudastub patch --combined`
+#                             (every stub in one libcudastub.so)
 #   (shim)                    <case>_real, run.sh putting shim/ first
 # The cases: the end-to-end programs of tests/e2e/programs (launches after
 # a deferred registration, __device__/__constant__/__managed__ variables,
@@ -123,4 +125,14 @@ for f in "$out"/programs/*_real "$out"/programs/libplugin_real.so; do
   cp "$f" "$out/patched/${name%_real}"
 done
 "$cli" patch --strict --stub-dir "$out/patched/lib" "$out/patched" >/dev/null
+# the same, every stub in one file (libcudastub.so), when the build made it
+if [ -e "$build/stubs/libcudastub.so" ]; then
+  echo "gpu: cudastub patch --combined of the same programs"
+  mkdir -p "$out/combined"
+  for f in "$out"/programs/*_real "$out"/programs/libplugin_real.so; do
+    name=$(basename "$f")
+    cp "$f" "$out/combined/${name%_real}"
+  done
+  "$cli" patch --strict --combined --stub-dir "$out/combined/lib" "$out/combined" >/dev/null
+fi
 du -sh "$out"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The GPU suite (tests/gpu/prepare.sh builds OUT): every case linked to
-# NVIDIA's libraries, then through the link-target stub, through the shims
-# and patched by `cudastub patch`, each output compared byte for byte with
+# NVIDIA's libraries, then through the link-target stub, through the shims,
+# patched by `cudastub patch` and by `cudastub patch --combined` (every
+# stub in one file), each output compared byte for byte with
 # the one linked to NVIDIA's. The device's properties are compared the
 # same way through the 12.4 and 11.8 ABIs' runtime stubs (translated
 # structs), every case runs once more through the stub on Debian's 12.4
@@ -76,6 +77,7 @@ run() {
       [[ " ${needs[$1]} " == *" libcuda.so.1 "* ]] && path=$(path_of "$out/shim:$out/shim/driver")
       ;;
     patched) program=$out/patched/$1 path=$(path_of "$out/patched/lib") ;;
+    combined) program=$out/combined/$1 path=$(path_of "$out/combined/lib") ;;
     abi12 | abi11) program=$out/programs/$1_$2 path=$(path_of "$out/lib-$2") ;;
     on12) program=$out/programs/$1_stub path=$(path_of "$out/lib")
       export CUDASTUB_CUDART_PATH=$out/lib12/libcudart.so.12 ;;
@@ -84,6 +86,7 @@ run() {
     case $2 in
       stub | on12) args=("$out/programs/libplugin_stub.so") ;;
       patched) args=("$out/patched/libplugin_real.so") ;;
+      combined) args=("$out/combined/libplugin_real.so") ;;
       *) args=("$out/programs/libplugin_real.so") ;;
     esac
   fi
@@ -95,19 +98,23 @@ run() {
 }
 
 differences=0 failures=0
-printf '\n| case | NVIDIA'"'"'s | link-target stub | shim | patched | other ABIs | stub on 12.4 |\n'
-printf '| --- | --- | --- | --- | --- | --- | --- |\n'
+printf '\n| case | NVIDIA'"'"'s | link-target stub | shim | patched | patched, one file | other ABIs | stub on 12.4 |\n'
+printf '| --- | --- | --- | --- | --- | --- | --- | --- |\n'
 for c in "${cases[@]}"; do
   lacking=$(missing "$c")
   if [ -n "$lacking" ]; then
-    printf '| %s | not run (no %s) | | | | | |\n' "$c" "$lacking"
+    printf '| %s | not run (no %s) | | | | | | |\n' "$c" "$lacking"
     continue
   fi
   run "$c" real >"$out/$c.real"
   real_status=$(tail -n 1 "$out/$c.real")
   [ "$real_status" = "exit status: 0" ] || failures=$((failures + 1))
   cells=()
-  for v in stub shim patched; do
+  for v in stub shim patched combined; do
+    if [ "$v" = combined ] && [ ! -d "$out/combined" ]; then
+      cells+=("not built (no libcudastub.so)")
+      continue
+    fi
     run "$c" "$v" >"$out/$c.$v"
     if [ "$c" = lazy ] && [ "$v" != shim ]; then
       # lazy's point: through the stub, a program that makes no CUDA call
@@ -139,8 +146,8 @@ for c in "${cases[@]}"; do
     run "$c" on12 >"$out/$c.on12"
     on12=$(tail -n 1 "$out/$c.on12")
   fi
-  printf '| %s | %s | %s | %s | %s | %s | %s |\n' "$c" "$real_status" "${cells[0]}" \
-    "${cells[1]}" "${cells[2]}" "${abis:- }" "$on12"
+  printf '| %s | %s | %s | %s | %s | %s | %s | %s |\n' "$c" "$real_status" "${cells[0]}" \
+    "${cells[1]}" "${cells[2]}" "${cells[3]}" "${abis:- }" "$on12"
 done
 
 # the cost of a call on this host, NVIDIA's runtime against the stub
@@ -155,7 +162,7 @@ if [ -z "$(missing cost)" ]; then
 fi
 
 for c in "${cases[@]}"; do
-  for v in stub shim patched abi12 abi11; do
+  for v in stub shim patched combined abi12 abi11; do
     [ -e "$out/$c.$v" ] && [ "$c" != lazy ] || continue
     cmp -s "$out/$c.real" "$out/$c.$v" && continue
     echo "== $c: linked to NVIDIA's libraries, then $v"

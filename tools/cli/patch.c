@@ -18,9 +18,9 @@
  * several majors (libcurand.so.10; the driver's libcuda.so.1, which names
  * its changed functions _v2, _v3) is always patched.
  *
- * --combined: every such DT_NEEDED becomes one, libcudastub.so (every stub
- * of the build in one file, which the dynamic loader maps once), the first
- * replaced and the others removed.
+ * --combined: every such DT_NEEDED becomes libcudastub.so (every stub of the
+ * build in one file), which the dynamic loader maps once however many
+ * entries name it.
  *
  * Safety: a file is patched in a copy beside it, checked, then renamed over
  * the original, so a failure leaves the original as it was. Patching again
@@ -236,9 +236,8 @@ struct plan {
 	char source[SLOTS][PATH_MAX];
 	int named[SLOTS]; /* needs a content name already: nothing to copy */
 	/* every stub in libcudastub.so: --combined, or the file needs it
-	 * already; each name in from[] then goes, the first replaced by
-	 * to[COMBINED_SLOT] and the others removed, or all removed where the
-	 * file keeps the entry it has (kept: libcudastub.so, or its content
+	 * already; each name in from[] then becomes to[COMBINED_SLOT], or the
+	 * entry the file has and keeps (kept: libcudastub.so, or its content
 	 * name) */
 	int combined;
 	const char *kept;
@@ -504,18 +503,12 @@ static int apply(const struct plan *p)
 			from[count] = p->from[k];
 			to[count++] = p->to[k];
 		}
-	if (ok && count && p->combined) {
-		/* the first name becomes libcudastub.so unless the file keeps the
-		 * entry it has; each other is removed (one patchelf call each) */
-		int removed = 0;
-
-		if (!p->kept || p->from[COMBINED_SLOT])
-			ok = patchelf_replace_needed(tmp, from, to, 1) == 0, removed = 1;
-		for (int i = removed; ok && i < count; i++)
-			ok = patchelf_remove_needed(tmp, from[i]) == 0;
-	} else if (ok && count) {
+	/* with --combined every name becomes the one file's: a name needed
+	 * twice is loaded once, and each name keeps its symbol-version needs
+	 * (patchelf renames them with it), which a removed name would leave
+	 * needing a file that is not there */
+	if (ok && count)
 		ok = patchelf_replace_needed(tmp, from, to, count) == 0;
-	}
 	if (ok && p->runpath[0])
 		ok = patchelf_set_runpath(tmp, p->runpath) == 0;
 	/* the copy must read back as patched before it replaces anything */
@@ -767,10 +760,10 @@ static void patch_usage(FILE *out)
 	      "  --unique-names  name each stub by its content, lib<x>_stub-<hash>.so (and\n"
 	      "                  its SONAME), so that wheels with stubs of their own each\n"
 	      "                  load their own in one process\n"
-	      "  --combined      one libcudastub.so (every stub in one file) for all the\n"
-	      "                  libraries a file needs, in place of a stub each: one\n"
-	      "                  file for the dynamic loader to map (a file that needs\n"
-	      "                  libcudastub.so already is patched so without it)\n"
+	      "  --combined      libcudastub.so (every stub in one file) for every library\n"
+	      "                  a file needs, in place of a stub each: one file for the\n"
+	      "                  dynamic loader to map (a file that needs libcudastub.so\n"
+	      "                  already is patched so without it)\n"
 	      "  --strict        fail (exit 1) if a file still needs an NVIDIA library\n"
 	      "                  no stub covers (each is named: \"still needs ... (no stub)\")\n"
 	      "  --stub-dir DIR  copy the stubs into DIR instead\n"

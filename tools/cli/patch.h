@@ -18,7 +18,6 @@ int patchelf_runpath(const char *file, char *out, size_t size);
 /* Replaces each from[i] with to[i] (count at most CUDASTUB_LIB_COUNT). */
 int patchelf_replace_needed(const char *file, const char *const *from, const char *const *to,
 			    int count);
-int patchelf_remove_needed(const char *file, const char *name);
 int patchelf_set_runpath(const char *file, const char *runpath);
 int patchelf_set_soname(const char *file, const char *soname);
 

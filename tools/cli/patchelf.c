@@ -115,13 +115,6 @@ int patchelf_replace_needed(const char *file, const char *const *from, const cha
 	return run(args, NULL, 0);
 }
 
-int patchelf_remove_needed(const char *file, const char *name)
-{
-	char *args[] = {"--remove-needed", (char *)name, (char *)file, NULL};
-
-	return run(args, NULL, 0);
-}
-
 int patchelf_set_runpath(const char *file, const char *runpath)
 {
 	char *args[] = {"--set-rpath", (char *)runpath, (char *)file, NULL};
