@@ -135,4 +135,8 @@ if [ -e "$build/stubs/libcudastub.so" ]; then
   done
   "$cli" patch --strict --combined --stub-dir "$out/combined/lib" "$out/combined" >/dev/null
 fi
+# the copies of the stubs travel without their debug information (the
+# build keeps it): the folder is then about 15 MB, not 28
+find "$out" -type f \( -name 'lib*_stub.so' -o -name 'libcudastub*.so' -o -path "$out/shim/*" \) \
+  -exec strip --strip-debug {} +
 du -sh "$out"

@@ -11,9 +11,10 @@
 #   tests/gpu/run.sh OUT
 #
 # NVIDIA's libraries come from OUT/lib (the runtime), CUDA_HOME/lib64
-# (default /usr/local/cuda/lib64) and the system's loader path; a case
-# whose libraries are not there is "not run". GPU_SUITE_EXTRA_LIBS: more
-# folders for the loader (a driver, on a machine without one).
+# (default /usr/local/cuda/lib64), the system's loader path and the
+# caller's LD_LIBRARY_PATH (last); a case whose libraries are not there is
+# "not run". GPU_SUITE_EXTRA_LIBS: more folders for the loader (a driver,
+# on a machine without one).
 #
 # Prints one table: case x variant -> same / DIFFERS / not run. Exit 1 on
 # any difference, or where a GPU is present, on any case whose run linked
@@ -23,6 +24,11 @@ set -uo pipefail
 out=$(cd "$1" && pwd)
 cuda_libs=${CUDA_HOME:-/usr/local/cuda}/lib64
 extra=${GPU_SUITE_EXTRA_LIBS:-}
+# the caller's own folders last: an image may keep its driver only there
+# (/usr/local/nvidia/lib64), and each run sets LD_LIBRARY_PATH anew
+if [ -n "${LD_LIBRARY_PATH:-}" ]; then
+  extra=${extra:+$extra:}$LD_LIBRARY_PATH
+fi
 path_of() { # the loader's path: first, then NVIDIA's folders
   local p="$1:$out/lib:$cuda_libs"
   [ -n "$extra" ] && p="$p:$extra"
