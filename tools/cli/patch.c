@@ -67,29 +67,31 @@ static const char *stub_file(const struct cli_known_library *k)
 /* The name of libcudastub.so, every stub in one file. */
 #define COMBINED "libcudastub.so"
 
-/* libcudastub.so of the build whose stubs this command links: beside them
- * (installed, lib/) or a folder above them (the build tree, stubs/), or
- * NULL. */
+/* libcudastub.so of the build whose stubs this command links, or NULL:
+ * the one beside them (installed, lib/), else, while they are the build
+ * tree's own, the one that build made (stubs/, a folder above theirs).
+ * No other folder is looked in: a file found there would be copied into
+ * the patched tree. */
 static const char *combined_file(void)
 {
 	static char path[PATH_MAX];
-	char folder[PATH_MAX], *slash;
-	const char *stub = NULL;
+	const char *stub = NULL, *slash;
 
 	for (int k = 0; k < KINDS && !stub; k++)
 		if (kinds[k].name)
 			stub = stub_file(&kinds[k]);
-	if (!stub)
+	if (!stub || !(slash = strrchr(stub, '/')))
 		return NULL;
-	snprintf(folder, sizeof folder, "%s", stub);
-	for (int up = 0; up < 2; up++) {
-		if (!(slash = strrchr(folder, '/')))
-			return NULL;
-		*slash = '\0'; /* the stub's folder, then the one above it */
-		if (snprintf(path, sizeof path, "%s/%s", folder, COMBINED) < (int)sizeof path &&
-		    access(path, R_OK) == 0)
-			return path;
-	}
+	if (snprintf(path, sizeof path, "%.*s/%s", (int)(slash - stub), stub, COMBINED) <
+		    (int)sizeof path &&
+	    access(path, R_OK) == 0)
+		return path;
+#ifdef CUDASTUB_CLI_BUILT_COMBINED
+	/* realpath'd like the stub's path (stub_file) */
+	if (realpath(CUDASTUB_CLI_BUILD_DIR, path) && !strncmp(stub, path, strlen(path)) &&
+	    stub[strlen(path)] == '/' && access(CUDASTUB_CLI_BUILT_COMBINED, R_OK) == 0)
+		return CUDASTUB_CLI_BUILT_COMBINED;
+#endif
 	return NULL;
 }
 
