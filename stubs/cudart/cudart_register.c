@@ -4,6 +4,10 @@
  * loads nothing; afterwards each forwards through its generated slot, with
  * the stub's module handles mapped to the runtime's.
  *
+ * __cudaRegisterFunction is exported by cudart_register_entry.c, which
+ * hands what nvcc registers to cudart_registry_function_plain and anything
+ * else to cudart_register_function_slow here.
+ *
  * __cudaInitModule is where a host access to a __managed__ variable
  * reaches the runtime (nvcc emits __nv_init_managed_rt() before the first
  * one): it is a first call that needs the runtime, so it loads and
@@ -51,19 +55,6 @@ static int registered_as_nvcc_does(int thread_limit, uint3 *tid, uint3 *bid, dim
 				   int *wSize)
 {
 	return thread_limit == -1 && !tid && !bid && !bDim && !gDim && !wSize;
-}
-
-CUDASTUB_EXPORT void __cudaRegisterFunction(void **fatCubinHandle, const char *hostFun,
-					    char *deviceFun, const char *deviceName,
-					    int thread_limit, uint3 *tid, uint3 *bid, dim3 *bDim,
-					    dim3 *gDim, int *wSize)
-{
-	/* jumps both: what nearly every call needs is recorded without a call */
-	if (registered_as_nvcc_does(thread_limit, tid, bid, bDim, gDim, wSize))
-		cudart_registry_function_plain(fatCubinHandle, hostFun, deviceFun, deviceName);
-	else
-		cudart_register_function_slow(fatCubinHandle, hostFun, deviceFun, deviceName,
-					      thread_limit, tid, bid, bDim, gDim, wSize);
 }
 
 void cudart_register_function_slow(void **fatCubinHandle, const char *hostFun, char *deviceFun,

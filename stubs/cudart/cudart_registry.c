@@ -67,9 +67,16 @@
  *      an eighth of the stub's own cost per recorded kernel.
  *   9. Cost (issue 20): recording a kernel and replaying it must cost
  *      the stub no more than a twentieth of what NVIDIA's runtime spends
- *      registering it (some 1,100 instructions). So a record is five
- *      words, a function registered with nvcc's defaults keeps nothing
- *      more, and the lock is one word (registry_lock.h).
+ *      registering it (some 1,100 instructions; bench/ measures 48 to 53).
+ *      So a function registered with nvcc's defaults, nearly every one:
+ *      - is told apart by 9 instructions of assembly
+ *        (cudart_register_entry.c), and recorded by a function that makes
+ *        no call and saves no register;
+ *      - is four words, told by its tag alone, at record and at replay;
+ *      - takes no lock in a process with one thread (glibc's
+ *        __libc_single_threaded: no other thread can replay, fork or
+ *        unregister meanwhile), else the one-word lock (registry_lock.h);
+ *      - finds "live" by the log's lack of room: the replay frees it.
  *  10. A fork that runs none of the registry's handlers (another thread's
  *      first registration installs them while that fork is under way:
  *      glibc 2.36 then skips them in both processes) does not wait for
@@ -95,28 +102,37 @@
 #include "cudart_registry.h"
 #include "registry_lock.h"
 
-#define MODULE_MAGIC 0x63756473746d6f64ull /* "cudstmod" */
+/* A module's magic, which also says whether records may be added to it:
+ * one 32-bit compare on a recorded kernel's way (invariant 9). */
+#define MODULE_OPEN	0x6d647363u /* "csdm" */
+#define MODULE_RELEASED 0x72647363u /* "csdr": unregistered before the replay */
 
 /* One registered fat binary. Its address, tagged, is the stub handle. */
 struct module {
-	unsigned long long magic;
+	unsigned magic;	  /* MODULE_OPEN or MODULE_RELEASED */
+	unsigned records; /* records in the log that name it */
 	void *fat_binary;
 	void **real;		    /* the runtime's handle, once replayed */
-	int released;		    /* unregistered before the replay */
-	unsigned records;	    /* records in the log that name it */
 	struct module *prev, *next; /* every live module, for reachability */
 	struct module *next_free;   /* compaction's free list */
 };
 
-/* One registration call, as the program made it (cudart_registry.h). */
+/* One registration call, as the program made it (cudart_registry.h).
+ * A function registered with nvcc's defaults, most of any log, is told by
+ * its tag alone, so that recording it stores four words and replaying it
+ * compares one (invariant 9). */
 struct record {
-	void **handle;		 /* the module, as the program holds it */
+	void **tagged;		 /* its module: the stub handle (tag 1) for a function
+				  * with nvcc's defaults, else tag 3 and see kind */
 	const void *host;	 /* fat binary, host function, variable or reference */
 	void *device;		 /* device function or address */
 	const char *device_name; /* NULL for a module's records */
-	unsigned kind;		 /* enum cudart_record_kind */
+	unsigned kind;		 /* enum cudart_record_kind, for tag 3 only */
 	unsigned more;		 /* 1 + its index in registry.more, or 0: none */
 };
+
+#define TAG_PLAIN_FUNCTION 1u /* = a stub handle's own tag */
+#define TAG_OTHER	   3u
 
 static struct {
 	atomic_uint lock; /* registry_lock.h */
@@ -130,6 +146,36 @@ static struct {
 } registry;
 
 static pthread_once_t fork_guard_once = PTHREAD_ONCE_INIT;
+
+/*
+ * Whether this thread is the process's only one: glibc's
+ * __libc_single_threaded, which glibc clears before a second thread
+ * starts (and sets in a fork's child), as libstdc++ reads it to skip
+ * atomic reference counts; or, where the C library has none, a byte that
+ * is always 0. Alone, a thread appends a kernel's record without the lock
+ * (invariant 9): no other thread can replay, fork or unregister meanwhile.
+ * Looked up before the first stub handle exists; a libc of another
+ * namespace (dlmopen) keeps its flag 0.
+ */
+static const char never_known_alone;
+static _Atomic(const char *) single_threaded = &never_known_alone;
+static atomic_int single_threaded_looked_up;
+
+/* Looked up (glibc 2.32 on) rather than linked, as the stubs load on
+ * glibc 2.17. dlsym takes the dynamic loader's lock: never called under
+ * pthread_once or the registry's lock, which a thread in a library
+ * constructor, holding that lock, may be waiting for (invariant 5). */
+static void look_up_single_threaded(void)
+{
+	const char *flag;
+
+	if (atomic_load_explicit(&single_threaded_looked_up, memory_order_acquire))
+		return;
+	flag = dlsym(RTLD_DEFAULT, "__libc_single_threaded");
+	if (flag)
+		atomic_store_explicit(&single_threaded, flag, memory_order_relaxed);
+	atomic_store_explicit(&single_threaded_looked_up, 1, memory_order_release);
+}
 /* the thread whose fork() holds the lock, or 0: a child that re-ran the
  * install (fork() cut pthread_once short) may have the handlers twice */
 static _Atomic(pthread_t) forking;
@@ -273,7 +319,35 @@ static struct module *module_of(void **handle)
 	if (!((uintptr_t)handle & 1u))
 		return NULL;
 	m = (struct module *)((uintptr_t)handle & ~(uintptr_t)1u);
-	return m->magic == MODULE_MAGIC ? m : NULL;
+	return m->magic == MODULE_OPEN || m->magic == MODULE_RELEASED ? m : NULL;
+}
+
+static int is_released(const struct module *m)
+{
+	return m->magic == MODULE_RELEASED;
+}
+
+/* The module a record names (always one of the stub's). */
+static struct module *record_module(const struct record *r)
+{
+	return (struct module *)((uintptr_t)r->tagged & ~(uintptr_t)TAG_OTHER);
+}
+
+static int is_plain_function(const struct record *r)
+{
+	return ((uintptr_t)r->tagged & TAG_OTHER) == TAG_PLAIN_FUNCTION;
+}
+
+/* What a record calls, and the index + 1 of what more it keeps (0: none):
+ * a plain function's record stores neither. */
+static enum cudart_record_kind record_kind(const struct record *r)
+{
+	return is_plain_function(r) ? CUDART_RECORD_FUNCTION : (enum cudart_record_kind)r->kind;
+}
+
+static unsigned record_more(const struct record *r)
+{
+	return is_plain_function(r) ? 0 : r->more;
 }
 
 static void unlink_module(struct module *m)
@@ -304,26 +378,32 @@ static int make_room(void **array, size_t *capacity, size_t count, size_t size)
 	return 1;
 }
 
+/* Counts the record just filled, once whole (invariant 10): the count is
+ * stored after every field, so a fork between the two leaves a child that
+ * never sees a record half written. */
+static void count_record(size_t count)
+{
+	/* a release store, not a fence: ThreadSanitizer refuses fences */
+	__atomic_store_n(&registry.count, count + 1, __ATOMIC_RELEASE);
+}
+
 /* The next record, filled (what more it keeps is the caller's), then
- * counted once whole (invariant 10): the count is stored after every
- * field, so a fork between the two leaves a child that never sees a record
- * half written. The log has room for it. */
-static void add_record(enum cudart_record_kind kind, void **handle, const void *host, void *device,
-		       const char *device_name, unsigned more)
+ * counted. The log has room for it. */
+static void add_record(enum cudart_record_kind kind, struct module *m, const void *host,
+		       void *device, const char *device_name, unsigned more)
 {
 	struct record *r = &registry.log[registry.count];
 
-	r->handle = handle;
+	r->tagged = (void **)((uintptr_t)m | TAG_OTHER);
 	r->host = host;
 	r->device = device;
 	r->device_name = device_name;
 	r->kind = kind;
 	r->more = more;
-	/* a release store, not a fence: ThreadSanitizer refuses fences */
-	__atomic_store_n(&registry.count, registry.count + 1, __ATOMIC_RELEASE);
+	count_record(registry.count);
 }
 
-static int append(enum cudart_record_kind kind, void **handle, const void *host, void *device,
+static int append(enum cudart_record_kind kind, struct module *m, const void *host, void *device,
 		  const char *device_name, const union cudart_record_more *more)
 {
 	if (!make_room((void **)&registry.log, &registry.capacity, registry.count,
@@ -333,8 +413,7 @@ static int append(enum cudart_record_kind kind, void **handle, const void *host,
 		return 0;
 	if (more)
 		registry.more[registry.more_count++] = *more;
-	add_record(kind, handle, host, device, device_name,
-		   more ? (unsigned)registry.more_count : 0);
+	add_record(kind, m, host, device, device_name, more ? (unsigned)registry.more_count : 0);
 	return 1;
 }
 
@@ -344,15 +423,15 @@ void **cudart_registry_add_module(void *fat_binary)
 
 	if (is_live())
 		return NULL;
+	look_up_single_threaded();
 	m = calloc(1, sizeof *m);
 	if (!m)
 		return NULL; /* forwarding is the only thing left to try */
-	m->magic = MODULE_MAGIC;
+	m->magic = MODULE_OPEN;
 	m->fat_binary = fat_binary;
 	m->records = 1;
 	registry_lock_brief();
-	if (registry.live ||
-	    !append(CUDART_RECORD_FAT_BINARY, handle_of(m), fat_binary, NULL, NULL, NULL)) {
+	if (registry.live || !append(CUDART_RECORD_FAT_BINARY, m, fat_binary, NULL, NULL, NULL)) {
 		cudart_lock_give(&registry.lock);
 		free(m);
 		return NULL;
@@ -381,9 +460,9 @@ int cudart_registry_record(enum cudart_record_kind kind, void **handle, const vo
 	/* A call on a module already unregistered is dropped, as it would
 	 * load the runtime for nothing. */
 	if (!registry.live) {
-		if (m->released) {
+		if (is_released(m)) {
 			recorded = 1;
-		} else if (append(kind, handle, host, device, device_name, more)) {
+		} else if (append(kind, m, host, device, device_name, more)) {
 			m->records++;
 			recorded = 1;
 		}
@@ -409,25 +488,56 @@ __attribute__((noinline)) static void plain_locked_slow(void **handle, const cha
 	plain_slow(handle, host_fun, device_fun, device_name);
 }
 
+/* A plain function's record: four words (invariant 9). The log has room. */
+static void append_plain_function(struct module *m, void **handle, const char *host_fun,
+				  char *device_fun, const char *device_name, size_t count)
+{
+	struct record *r = &registry.log[count];
+
+	r->tagged = handle; /* TAG_PLAIN_FUNCTION */
+	r->host = host_fun;
+	r->device = device_fun;
+	r->device_name = device_name;
+	count_record(count);
+	m->records++;
+}
+
+/* "Live" needs no test of its own: the replay frees the log, and a log
+ * without room takes the slow way, which tests it under the lock. */
 void cudart_registry_function_plain(void **handle, const char *host_fun, char *device_fun,
 				    const char *device_name)
 {
-	struct module *m = module_of(handle);
-	unsigned mine = (unsigned)cudastub_pid_known() << 1, free_word = 0;
+	struct module *m = (struct module *)((uintptr_t)handle - TAG_PLAIN_FUNCTION);
+	unsigned mine, free_word = 0;
+	size_t count;
 
-	if (!m || !mine || is_live() ||
+	if (!((uintptr_t)handle & TAG_PLAIN_FUNCTION)) {
+		plain_slow(handle, host_fun, device_fun, device_name);
+		return;
+	}
+	if (*atomic_load_explicit(&single_threaded, memory_order_relaxed)) {
+		count = registry.count;
+		if (m->magic != MODULE_OPEN || count == registry.capacity) {
+			plain_slow(handle, host_fun, device_fun, device_name);
+			return;
+		}
+		append_plain_function(m, handle, host_fun, device_fun, device_name, count);
+		return;
+	}
+	mine = (unsigned)cudastub_pid_known() << 1;
+	if (!mine ||
 	    !atomic_compare_exchange_strong_explicit(&registry.lock, &free_word, mine,
 						     memory_order_acquire, memory_order_relaxed)) {
 		plain_slow(handle, host_fun, device_fun, device_name);
 		return;
 	}
-	if (registry.live || m->released || registry.count == registry.capacity) {
+	count = registry.count;
+	if (m->magic != MODULE_OPEN || count == registry.capacity) {
 		plain_locked_slow(handle, host_fun, device_fun, device_name);
 		return;
 	}
-	add_record(CUDART_RECORD_FUNCTION, handle, host_fun, device_fun, device_name, 0);
-	m->records++;
-	cudart_lock_give(&registry.lock);
+	append_plain_function(m, handle, host_fun, device_fun, device_name, count);
+	cudart_lock_give_mine(&registry.lock, mine);
 }
 
 void **cudart_registry_real_handle(void **handle)
@@ -459,18 +569,18 @@ static void compact(void)
 
 	for (i = 0; i < registry.count; i++) {
 		struct record *r = &registry.log[i];
-		struct module *m = module_of(r->handle);
+		struct module *m = record_module(r);
 
-		if (!m->released) {
+		if (!is_released(m)) {
 			/* what more a record keeps is in record order too, so it
 			 * moves down as the records do */
-			if (r->more) {
+			if (record_more(r)) {
 				registry.more[more_kept++] = registry.more[r->more - 1];
 				r->more = (unsigned)more_kept;
 			}
 			registry.log[kept++] = *r;
 			replayed += i < registry.replayed;
-		} else if (r->kind == CUDART_RECORD_FAT_BINARY) {
+		} else if (record_kind(r) == CUDART_RECORD_FAT_BINARY) {
 			m->next_free = to_free;
 			to_free = m;
 		}
@@ -505,7 +615,7 @@ int cudart_registry_unregister(void **handle, void ***real)
 		 * (invariant 7) is the runtime's: it is unregistered there */
 		void **replayed = m->real;
 
-		m->released = 1; /* freed with its records, by compact() */
+		m->magic = MODULE_RELEASED; /* freed with its records, by compact() */
 		registry.dead += m->records;
 		unlink_module(m);
 		if (registry.dead * 2 >= registry.count)
@@ -553,16 +663,18 @@ static const union cudart_record_more function_defaults = {.function = {.thread_
  * are skipped rather than handed NULL. */
 static void replay_one(const struct real_entry_points *real, const struct record *r)
 {
-	struct module *m = module_of(r->handle);
-	const union cudart_record_more *x = r->more ? &registry.more[r->more - 1] : NULL;
+	struct module *m = record_module(r);
+	unsigned more = record_more(r);
+	const union cudart_record_more *x = more ? &registry.more[more - 1] : NULL;
+	enum cudart_record_kind kind = record_kind(r);
 
-	if (r->kind == CUDART_RECORD_FAT_BINARY) {
+	if (kind == CUDART_RECORD_FAT_BINARY) {
 		m->real = real->fat_binary ? real->fat_binary((void *)r->host) : NULL;
 		return;
 	}
 	if (!m->real)
 		return;
-	switch ((enum cudart_record_kind)r->kind) {
+	switch (kind) {
 	case CUDART_RECORD_FAT_BINARY: break;
 	case CUDART_RECORD_FAT_BINARY_END:
 		if (real->fat_binary_end)
@@ -603,25 +715,26 @@ static void replay_one(const struct real_entry_points *real, const struct record
 /* Replays the log from registry.replayed on, each record counted as its
  * replay begins: a fork meanwhile never replays it twice (invariant 7).
  * Functions registered with nvcc's defaults, most of a log, take the short
- * way, with the module's real handle kept from the record before. */
+ * way: their record's tagged word equals the stub handle of the module
+ * before, whose real handle is kept (invariant 9). */
 static void replay_from(const struct real_entry_points *real)
 {
-	size_t next = registry.replayed, count = registry.count; /* fixed under the lock */
-	void **module = NULL, **module_real = NULL;
+	/* fixed under the lock; the runtime's calls cannot change them */
+	const struct record *r = registry.log + registry.replayed;
+	size_t next = registry.replayed, count = registry.count;
+	void **plain = NULL, **plain_real = NULL;
 
-	while (next < count) {
-		const struct record *r = &registry.log[next++];
-
-		registry.replayed = next;
-		if (r->handle == module && r->kind == CUDART_RECORD_FUNCTION && !r->more) {
-			real->function(module_real, r->host, r->device, r->device_name, -1, NULL,
+	for (; next < count; r++) {
+		registry.replayed = ++next;
+		if (__builtin_expect(r->tagged == plain, 1)) {
+			real->function(plain_real, r->host, r->device, r->device_name, -1, NULL,
 				       NULL, NULL, NULL, NULL);
 			continue;
 		}
 		replay_one(real, r);
 		/* the short way only where replay_one would call the same */
-		module = module_of(r->handle)->real && real->function ? r->handle : NULL;
-		module_real = module ? module_of(module)->real : NULL;
+		plain_real = record_module(r)->real;
+		plain = plain_real && real->function ? handle_of(record_module(r)) : NULL;
 	}
 }
 
@@ -638,6 +751,7 @@ void cudart_registry_replay(struct cudastub_library *lib)
 	 * record appended meanwhile is seen under the lock, and looked up for. */
 	caller = registry_lock();
 	if (!registry.live && registry.count == 0) {
+		forget_log(); /* no room: a plain function takes the slow way */
 		atomic_store_explicit(&registry.live, 1, memory_order_release);
 		registry_unlock(caller);
 		return;

@@ -56,11 +56,10 @@ int cudart_registry_record(enum cudart_record_kind kind, void **handle, const vo
 			   void *device, const char *device_name,
 			   const union cudart_record_more *more);
 
-/* __cudaRegisterFunction for a function registered with nvcc's defaults
- * (no thread limit, no tid, bid, dimension or warp size pointers), as
- * nvcc registers every one (MAGMA records 3,736): recorded without a call
- * or a saved register on a module being recorded; anything else goes on
- * to cudart_register_function_slow. */
+/* __cudaRegisterFunction for a function registered with nvcc's defaults,
+ * as cudart_register_entry.c finds it (MAGMA records 3,736 such): recorded
+ * without a call or a saved register on a module being recorded; anything
+ * else goes on to cudart_register_function_slow. */
 void cudart_registry_function_plain(void **handle, const char *host_fun, char *device_fun,
 				    const char *device_name);
 

@@ -6,7 +6,9 @@
  * cost a fifth of the stub's own work per recorded kernel.
  *
  * The word is 0 when free, else (holder's process id << 1) | waiters,
- * bit 0 set while a thread may sleep on it (futex). A word that names
+ * bit 0 set while a thread may sleep on it (futex). A word of 1 alone is
+ * free too, and a sleeper may remain: cudart_lock_give_mine leaves it,
+ * and the next taker, finding it names no process, takes it as inherited. A word that names
  * another process was inherited across a fork() that ran none of the
  * registry's handlers (glibc skips those installed while a fork is under
  * way): the child's first thread to find it takes it over, as if fresh.
@@ -45,6 +47,15 @@ static inline void cudart_lock_take(atomic_uint *word)
 static inline void cudart_lock_give(atomic_uint *word)
 {
 	if (atomic_exchange_explicit(word, 0, memory_order_release) & 1u)
+		cudart_lock_wake(word);
+}
+
+/* cudart_lock_give for a holder that knows its word: one subtraction that
+ * leaves 0, or 1 where a sleeper marked it. The woken sleeper, or the next
+ * thread, finds that 1 naming no process (is_inherited) and takes it. */
+static inline void cudart_lock_give_mine(atomic_uint *word, unsigned mine)
+{
+	if (atomic_fetch_sub_explicit(word, mine, memory_order_release) != mine)
 		cudart_lock_wake(word);
 }
 

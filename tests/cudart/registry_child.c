@@ -115,6 +115,14 @@ static void register_abc(void ***a, void ***b)
 	/* not as nvcc registers: every argument kept */
 	rg_stub.function(*a, (const char *)host_a3, (char *)"kA3", "kA3", 128, &tid_a3, &bid_a3,
 			 &block_a3, &grid_a3, &warp_a3);
+	/* nvcc's thread limit with one pointer, the first and the last passed
+	 * on the stack of x86-64 and of aarch64: kept as well */
+	rg_stub.function(*a, (const char *)host_a3, (char *)"kA4", "kA4", -1, NULL, &bid_a3, NULL,
+			 NULL, NULL);
+	rg_stub.function(*a, (const char *)host_a3, (char *)"kA5", "kA5", -1, NULL, NULL, NULL,
+			 &grid_a3, NULL);
+	rg_stub.function(*a, (const char *)host_a3, (char *)"kA6", "kA6", -1, NULL, NULL, NULL,
+			 NULL, &warp_a3);
 	/* Z's records are half the log now: dropped, and A's move down */
 	rg_stub.unregister(z);
 	rg_stub.var(*a, (char *)&var_a, (char *)"vA", "vA", 0, sizeof var_a, 0, 0);

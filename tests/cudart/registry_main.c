@@ -22,7 +22,10 @@
 /* What the fake sees of register_abc() once it is replayed. */
 #define REPLAYED_ABC                                                                               \
 	"fatbin m0 | function m0 kA1 | "                                                           \
-	"function m0 kA3 limit=128 tid=3 bid=4 bdim=5 gdim=6 wsize=7 | var m0 vA 4 | "             \
+	"function m0 kA3 limit=128 tid=3 bid=4 bdim=5 gdim=6 wsize=7 | "                           \
+	"function m0 kA4 limit=-1 tid=-1 bid=4 bdim=-1 gdim=-1 wsize=-1 | "                        \
+	"function m0 kA5 limit=-1 tid=-1 bid=-1 bdim=-1 gdim=6 wsize=-1 | "                        \
+	"function m0 kA6 limit=-1 tid=-1 bid=-1 bdim=-1 gdim=-1 wsize=7 | var m0 vA 4 | "          \
 	"var m0 cA 4 ext=1 constant=1 global=1 | fatbin m1 | function m1 kB1 | "                   \
 	"managed m0 mA 8 | end m0 | end m1"
 /* The loader's version probe, when it opens the fake. */
