@@ -65,6 +65,23 @@ struct cudastub_table {
 	cudastub_returner negative[CUDASTUB_UNAVAILABLE_COUNT];
 };
 
+/* One value of a library's status type with its name in the headers: a
+ * table's status names, from which its cudastub_<lib>_result_name answers. */
+struct cudastub_status_name {
+	int value;
+	const char *name;
+};
+
+/* The name of code among count names (the first that has it), or NULL. */
+static inline const char *cudastub_status_name_of(const struct cudastub_status_name *names,
+						  unsigned long count, int code)
+{
+	for (unsigned long i = 0; i < count; i++)
+		if (names[i].value == code)
+			return names[i].name;
+	return NULL;
+}
+
 /* loader_row.c: binds the export whose slot this is (the resolvers call
  * it, loader_resolve_<arch>.S); returns what the slot now holds, or what
  * this call jumps to when the answer is not final. */

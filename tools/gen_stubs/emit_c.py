@@ -250,20 +250,25 @@ def emit(spec, abi, routed, names, header_note):
         out.append('CUDASTUB_FALLBACK_SAYS(%s_unavailable, "%s", CUDASTUB_SAYS_%s);' % (
             n, says[0].replace("\\", "\\\\").replace('"', '\\"'), says[1]))
     out.append("")
-    out.append("/* The names of %s's values in the headers of this ABI. */" % spec.result_enum)
-    out.append("const char *cudastub_%s_result_name(int code)" % lib)
-    out.append("{")
     if not names:  # no status type (spec: result none)
-        out += ["\t(void)code;", "\treturn NULL;", "}"]
+        out += ["/* %s has no status type (spec: result none). */" % lib,
+                "const char *cudastub_%s_result_name(int code)" % lib, "{",
+                "\t(void)code;", "\treturn NULL;", "}"]
     else:
-        out.append("\tswitch (code) {")
+        out.append("/* The names of %s's values in the headers of this ABI (an alias, a"
+                   % spec.result_enum)
+        out.append(" * second name of a value, is left out: the first wins, as in the real")
+        out.append(" * tables). */")
+        out.append("static const struct cudastub_status_name status_names[] = {")
         seen = set()
         for const, value in names:
             if value in seen:
-                continue  # aliases: the first name wins, as in the real tables
+                continue
             seen.add(value)
-            out.append("\tcase %d: return \"%s\";" % (value, const))
-        out += ["\t}", "\treturn NULL;", "}"]
+            out.append('\t{%d, "%s"},' % (value, const))
+        out += ["};", "", "const char *cudastub_%s_result_name(int code)" % lib, "{",
+                "\treturn cudastub_status_name_of(status_names, sizeof status_names / "
+                "sizeof *status_names, code);", "}"]
     out += ["", "/* The table, its slots and its forwarders, from the rows. */",
             "#define CUDASTUB_TABLE_LIB %s" % lib, '#define CUDASTUB_TABLE_NAME "%s"' % lib,
             '#define CUDASTUB_TABLE_ROWS "%s_rows.h"' % lib, '#include "table_define.h"', ""]

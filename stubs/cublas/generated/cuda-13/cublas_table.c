@@ -183,22 +183,25 @@ static cuDoubleComplex cublasZdotu_unavailable(void)
 }
 CUDASTUB_FALLBACK_SAYS(cublasZdotu_unavailable, "returns a zeroed cuDoubleComplex", CUDASTUB_SAYS_NO_CODE);
 
-/* The names of cublasStatus_t's values in the headers of this ABI. */
+/* The names of cublasStatus_t's values in the headers of this ABI (an alias, a
+ * second name of a value, is left out: the first wins, as in the real
+ * tables). */
+static const struct cudastub_status_name status_names[] = {
+	{0, "CUBLAS_STATUS_SUCCESS"},
+	{1, "CUBLAS_STATUS_NOT_INITIALIZED"},
+	{3, "CUBLAS_STATUS_ALLOC_FAILED"},
+	{7, "CUBLAS_STATUS_INVALID_VALUE"},
+	{8, "CUBLAS_STATUS_ARCH_MISMATCH"},
+	{11, "CUBLAS_STATUS_MAPPING_ERROR"},
+	{13, "CUBLAS_STATUS_EXECUTION_FAILED"},
+	{14, "CUBLAS_STATUS_INTERNAL_ERROR"},
+	{15, "CUBLAS_STATUS_NOT_SUPPORTED"},
+	{16, "CUBLAS_STATUS_LICENSE_ERROR"},
+};
+
 const char *cudastub_cublas_result_name(int code)
 {
-	switch (code) {
-	case 0: return "CUBLAS_STATUS_SUCCESS";
-	case 1: return "CUBLAS_STATUS_NOT_INITIALIZED";
-	case 3: return "CUBLAS_STATUS_ALLOC_FAILED";
-	case 7: return "CUBLAS_STATUS_INVALID_VALUE";
-	case 8: return "CUBLAS_STATUS_ARCH_MISMATCH";
-	case 11: return "CUBLAS_STATUS_MAPPING_ERROR";
-	case 13: return "CUBLAS_STATUS_EXECUTION_FAILED";
-	case 14: return "CUBLAS_STATUS_INTERNAL_ERROR";
-	case 15: return "CUBLAS_STATUS_NOT_SUPPORTED";
-	case 16: return "CUBLAS_STATUS_LICENSE_ERROR";
-	}
-	return NULL;
+	return cudastub_status_name_of(status_names, sizeof status_names / sizeof *status_names, code);
 }
 
 /* The table, its slots and its forwarders, from the rows. */

@@ -73,141 +73,144 @@ void cudastub_cudart_forward___cudaUnregisterFatBinary(void **fatCubinHandle)
 	((__cudaUnregisterFatBinary_fn)atomic_load_explicit(&cudastub_cudart_slot___cudaUnregisterFatBinary, memory_order_acquire))(fatCubinHandle);
 }
 
-/* The names of cudaError_t's values in the headers of this ABI. */
+/* The names of cudaError_t's values in the headers of this ABI (an alias, a
+ * second name of a value, is left out: the first wins, as in the real
+ * tables). */
+static const struct cudastub_status_name status_names[] = {
+	{0, "cudaSuccess"},
+	{1, "cudaErrorInvalidValue"},
+	{2, "cudaErrorMemoryAllocation"},
+	{3, "cudaErrorInitializationError"},
+	{4, "cudaErrorCudartUnloading"},
+	{5, "cudaErrorProfilerDisabled"},
+	{6, "cudaErrorProfilerNotInitialized"},
+	{7, "cudaErrorProfilerAlreadyStarted"},
+	{8, "cudaErrorProfilerAlreadyStopped"},
+	{9, "cudaErrorInvalidConfiguration"},
+	{12, "cudaErrorInvalidPitchValue"},
+	{13, "cudaErrorInvalidSymbol"},
+	{16, "cudaErrorInvalidHostPointer"},
+	{17, "cudaErrorInvalidDevicePointer"},
+	{18, "cudaErrorInvalidTexture"},
+	{19, "cudaErrorInvalidTextureBinding"},
+	{20, "cudaErrorInvalidChannelDescriptor"},
+	{21, "cudaErrorInvalidMemcpyDirection"},
+	{22, "cudaErrorAddressOfConstant"},
+	{23, "cudaErrorTextureFetchFailed"},
+	{24, "cudaErrorTextureNotBound"},
+	{25, "cudaErrorSynchronizationError"},
+	{26, "cudaErrorInvalidFilterSetting"},
+	{27, "cudaErrorInvalidNormSetting"},
+	{28, "cudaErrorMixedDeviceExecution"},
+	{31, "cudaErrorNotYetImplemented"},
+	{32, "cudaErrorMemoryValueTooLarge"},
+	{34, "cudaErrorStubLibrary"},
+	{35, "cudaErrorInsufficientDriver"},
+	{36, "cudaErrorCallRequiresNewerDriver"},
+	{37, "cudaErrorInvalidSurface"},
+	{43, "cudaErrorDuplicateVariableName"},
+	{44, "cudaErrorDuplicateTextureName"},
+	{45, "cudaErrorDuplicateSurfaceName"},
+	{46, "cudaErrorDevicesUnavailable"},
+	{49, "cudaErrorIncompatibleDriverContext"},
+	{52, "cudaErrorMissingConfiguration"},
+	{53, "cudaErrorPriorLaunchFailure"},
+	{65, "cudaErrorLaunchMaxDepthExceeded"},
+	{66, "cudaErrorLaunchFileScopedTex"},
+	{67, "cudaErrorLaunchFileScopedSurf"},
+	{68, "cudaErrorSyncDepthExceeded"},
+	{69, "cudaErrorLaunchPendingCountExceeded"},
+	{98, "cudaErrorInvalidDeviceFunction"},
+	{100, "cudaErrorNoDevice"},
+	{101, "cudaErrorInvalidDevice"},
+	{102, "cudaErrorDeviceNotLicensed"},
+	{103, "cudaErrorSoftwareValidityNotEstablished"},
+	{127, "cudaErrorStartupFailure"},
+	{200, "cudaErrorInvalidKernelImage"},
+	{201, "cudaErrorDeviceUninitialized"},
+	{205, "cudaErrorMapBufferObjectFailed"},
+	{206, "cudaErrorUnmapBufferObjectFailed"},
+	{207, "cudaErrorArrayIsMapped"},
+	{208, "cudaErrorAlreadyMapped"},
+	{209, "cudaErrorNoKernelImageForDevice"},
+	{210, "cudaErrorAlreadyAcquired"},
+	{211, "cudaErrorNotMapped"},
+	{212, "cudaErrorNotMappedAsArray"},
+	{213, "cudaErrorNotMappedAsPointer"},
+	{214, "cudaErrorECCUncorrectable"},
+	{215, "cudaErrorUnsupportedLimit"},
+	{216, "cudaErrorDeviceAlreadyInUse"},
+	{217, "cudaErrorPeerAccessUnsupported"},
+	{218, "cudaErrorInvalidPtx"},
+	{219, "cudaErrorInvalidGraphicsContext"},
+	{220, "cudaErrorNvlinkUncorrectable"},
+	{221, "cudaErrorJitCompilerNotFound"},
+	{222, "cudaErrorUnsupportedPtxVersion"},
+	{223, "cudaErrorJitCompilationDisabled"},
+	{224, "cudaErrorUnsupportedExecAffinity"},
+	{225, "cudaErrorUnsupportedDevSideSync"},
+	{300, "cudaErrorInvalidSource"},
+	{301, "cudaErrorFileNotFound"},
+	{302, "cudaErrorSharedObjectSymbolNotFound"},
+	{303, "cudaErrorSharedObjectInitFailed"},
+	{304, "cudaErrorOperatingSystem"},
+	{400, "cudaErrorInvalidResourceHandle"},
+	{401, "cudaErrorIllegalState"},
+	{402, "cudaErrorLossyQuery"},
+	{500, "cudaErrorSymbolNotFound"},
+	{600, "cudaErrorNotReady"},
+	{700, "cudaErrorIllegalAddress"},
+	{701, "cudaErrorLaunchOutOfResources"},
+	{702, "cudaErrorLaunchTimeout"},
+	{703, "cudaErrorLaunchIncompatibleTexturing"},
+	{704, "cudaErrorPeerAccessAlreadyEnabled"},
+	{705, "cudaErrorPeerAccessNotEnabled"},
+	{708, "cudaErrorSetOnActiveProcess"},
+	{709, "cudaErrorContextIsDestroyed"},
+	{710, "cudaErrorAssert"},
+	{711, "cudaErrorTooManyPeers"},
+	{712, "cudaErrorHostMemoryAlreadyRegistered"},
+	{713, "cudaErrorHostMemoryNotRegistered"},
+	{714, "cudaErrorHardwareStackError"},
+	{715, "cudaErrorIllegalInstruction"},
+	{716, "cudaErrorMisalignedAddress"},
+	{717, "cudaErrorInvalidAddressSpace"},
+	{718, "cudaErrorInvalidPc"},
+	{719, "cudaErrorLaunchFailure"},
+	{720, "cudaErrorCooperativeLaunchTooLarge"},
+	{800, "cudaErrorNotPermitted"},
+	{801, "cudaErrorNotSupported"},
+	{802, "cudaErrorSystemNotReady"},
+	{803, "cudaErrorSystemDriverMismatch"},
+	{804, "cudaErrorCompatNotSupportedOnDevice"},
+	{805, "cudaErrorMpsConnectionFailed"},
+	{806, "cudaErrorMpsRpcFailure"},
+	{807, "cudaErrorMpsServerNotReady"},
+	{808, "cudaErrorMpsMaxClientsReached"},
+	{809, "cudaErrorMpsMaxConnectionsReached"},
+	{810, "cudaErrorMpsClientTerminated"},
+	{811, "cudaErrorCdpNotSupported"},
+	{812, "cudaErrorCdpVersionMismatch"},
+	{900, "cudaErrorStreamCaptureUnsupported"},
+	{901, "cudaErrorStreamCaptureInvalidated"},
+	{902, "cudaErrorStreamCaptureMerge"},
+	{903, "cudaErrorStreamCaptureUnmatched"},
+	{904, "cudaErrorStreamCaptureUnjoined"},
+	{905, "cudaErrorStreamCaptureIsolation"},
+	{906, "cudaErrorStreamCaptureImplicit"},
+	{907, "cudaErrorCapturedEvent"},
+	{908, "cudaErrorStreamCaptureWrongThread"},
+	{909, "cudaErrorTimeout"},
+	{910, "cudaErrorGraphExecUpdateFailure"},
+	{911, "cudaErrorExternalDevice"},
+	{912, "cudaErrorInvalidClusterSize"},
+	{999, "cudaErrorUnknown"},
+	{10000, "cudaErrorApiFailureBase"},
+};
+
 const char *cudastub_cudart_result_name(int code)
 {
-	switch (code) {
-	case 0: return "cudaSuccess";
-	case 1: return "cudaErrorInvalidValue";
-	case 2: return "cudaErrorMemoryAllocation";
-	case 3: return "cudaErrorInitializationError";
-	case 4: return "cudaErrorCudartUnloading";
-	case 5: return "cudaErrorProfilerDisabled";
-	case 6: return "cudaErrorProfilerNotInitialized";
-	case 7: return "cudaErrorProfilerAlreadyStarted";
-	case 8: return "cudaErrorProfilerAlreadyStopped";
-	case 9: return "cudaErrorInvalidConfiguration";
-	case 12: return "cudaErrorInvalidPitchValue";
-	case 13: return "cudaErrorInvalidSymbol";
-	case 16: return "cudaErrorInvalidHostPointer";
-	case 17: return "cudaErrorInvalidDevicePointer";
-	case 18: return "cudaErrorInvalidTexture";
-	case 19: return "cudaErrorInvalidTextureBinding";
-	case 20: return "cudaErrorInvalidChannelDescriptor";
-	case 21: return "cudaErrorInvalidMemcpyDirection";
-	case 22: return "cudaErrorAddressOfConstant";
-	case 23: return "cudaErrorTextureFetchFailed";
-	case 24: return "cudaErrorTextureNotBound";
-	case 25: return "cudaErrorSynchronizationError";
-	case 26: return "cudaErrorInvalidFilterSetting";
-	case 27: return "cudaErrorInvalidNormSetting";
-	case 28: return "cudaErrorMixedDeviceExecution";
-	case 31: return "cudaErrorNotYetImplemented";
-	case 32: return "cudaErrorMemoryValueTooLarge";
-	case 34: return "cudaErrorStubLibrary";
-	case 35: return "cudaErrorInsufficientDriver";
-	case 36: return "cudaErrorCallRequiresNewerDriver";
-	case 37: return "cudaErrorInvalidSurface";
-	case 43: return "cudaErrorDuplicateVariableName";
-	case 44: return "cudaErrorDuplicateTextureName";
-	case 45: return "cudaErrorDuplicateSurfaceName";
-	case 46: return "cudaErrorDevicesUnavailable";
-	case 49: return "cudaErrorIncompatibleDriverContext";
-	case 52: return "cudaErrorMissingConfiguration";
-	case 53: return "cudaErrorPriorLaunchFailure";
-	case 65: return "cudaErrorLaunchMaxDepthExceeded";
-	case 66: return "cudaErrorLaunchFileScopedTex";
-	case 67: return "cudaErrorLaunchFileScopedSurf";
-	case 68: return "cudaErrorSyncDepthExceeded";
-	case 69: return "cudaErrorLaunchPendingCountExceeded";
-	case 98: return "cudaErrorInvalidDeviceFunction";
-	case 100: return "cudaErrorNoDevice";
-	case 101: return "cudaErrorInvalidDevice";
-	case 102: return "cudaErrorDeviceNotLicensed";
-	case 103: return "cudaErrorSoftwareValidityNotEstablished";
-	case 127: return "cudaErrorStartupFailure";
-	case 200: return "cudaErrorInvalidKernelImage";
-	case 201: return "cudaErrorDeviceUninitialized";
-	case 205: return "cudaErrorMapBufferObjectFailed";
-	case 206: return "cudaErrorUnmapBufferObjectFailed";
-	case 207: return "cudaErrorArrayIsMapped";
-	case 208: return "cudaErrorAlreadyMapped";
-	case 209: return "cudaErrorNoKernelImageForDevice";
-	case 210: return "cudaErrorAlreadyAcquired";
-	case 211: return "cudaErrorNotMapped";
-	case 212: return "cudaErrorNotMappedAsArray";
-	case 213: return "cudaErrorNotMappedAsPointer";
-	case 214: return "cudaErrorECCUncorrectable";
-	case 215: return "cudaErrorUnsupportedLimit";
-	case 216: return "cudaErrorDeviceAlreadyInUse";
-	case 217: return "cudaErrorPeerAccessUnsupported";
-	case 218: return "cudaErrorInvalidPtx";
-	case 219: return "cudaErrorInvalidGraphicsContext";
-	case 220: return "cudaErrorNvlinkUncorrectable";
-	case 221: return "cudaErrorJitCompilerNotFound";
-	case 222: return "cudaErrorUnsupportedPtxVersion";
-	case 223: return "cudaErrorJitCompilationDisabled";
-	case 224: return "cudaErrorUnsupportedExecAffinity";
-	case 225: return "cudaErrorUnsupportedDevSideSync";
-	case 300: return "cudaErrorInvalidSource";
-	case 301: return "cudaErrorFileNotFound";
-	case 302: return "cudaErrorSharedObjectSymbolNotFound";
-	case 303: return "cudaErrorSharedObjectInitFailed";
-	case 304: return "cudaErrorOperatingSystem";
-	case 400: return "cudaErrorInvalidResourceHandle";
-	case 401: return "cudaErrorIllegalState";
-	case 402: return "cudaErrorLossyQuery";
-	case 500: return "cudaErrorSymbolNotFound";
-	case 600: return "cudaErrorNotReady";
-	case 700: return "cudaErrorIllegalAddress";
-	case 701: return "cudaErrorLaunchOutOfResources";
-	case 702: return "cudaErrorLaunchTimeout";
-	case 703: return "cudaErrorLaunchIncompatibleTexturing";
-	case 704: return "cudaErrorPeerAccessAlreadyEnabled";
-	case 705: return "cudaErrorPeerAccessNotEnabled";
-	case 708: return "cudaErrorSetOnActiveProcess";
-	case 709: return "cudaErrorContextIsDestroyed";
-	case 710: return "cudaErrorAssert";
-	case 711: return "cudaErrorTooManyPeers";
-	case 712: return "cudaErrorHostMemoryAlreadyRegistered";
-	case 713: return "cudaErrorHostMemoryNotRegistered";
-	case 714: return "cudaErrorHardwareStackError";
-	case 715: return "cudaErrorIllegalInstruction";
-	case 716: return "cudaErrorMisalignedAddress";
-	case 717: return "cudaErrorInvalidAddressSpace";
-	case 718: return "cudaErrorInvalidPc";
-	case 719: return "cudaErrorLaunchFailure";
-	case 720: return "cudaErrorCooperativeLaunchTooLarge";
-	case 800: return "cudaErrorNotPermitted";
-	case 801: return "cudaErrorNotSupported";
-	case 802: return "cudaErrorSystemNotReady";
-	case 803: return "cudaErrorSystemDriverMismatch";
-	case 804: return "cudaErrorCompatNotSupportedOnDevice";
-	case 805: return "cudaErrorMpsConnectionFailed";
-	case 806: return "cudaErrorMpsRpcFailure";
-	case 807: return "cudaErrorMpsServerNotReady";
-	case 808: return "cudaErrorMpsMaxClientsReached";
-	case 809: return "cudaErrorMpsMaxConnectionsReached";
-	case 810: return "cudaErrorMpsClientTerminated";
-	case 811: return "cudaErrorCdpNotSupported";
-	case 812: return "cudaErrorCdpVersionMismatch";
-	case 900: return "cudaErrorStreamCaptureUnsupported";
-	case 901: return "cudaErrorStreamCaptureInvalidated";
-	case 902: return "cudaErrorStreamCaptureMerge";
-	case 903: return "cudaErrorStreamCaptureUnmatched";
-	case 904: return "cudaErrorStreamCaptureUnjoined";
-	case 905: return "cudaErrorStreamCaptureIsolation";
-	case 906: return "cudaErrorStreamCaptureImplicit";
-	case 907: return "cudaErrorCapturedEvent";
-	case 908: return "cudaErrorStreamCaptureWrongThread";
-	case 909: return "cudaErrorTimeout";
-	case 910: return "cudaErrorGraphExecUpdateFailure";
-	case 911: return "cudaErrorExternalDevice";
-	case 912: return "cudaErrorInvalidClusterSize";
-	case 999: return "cudaErrorUnknown";
-	case 10000: return "cudaErrorApiFailureBase";
-	}
-	return NULL;
+	return cudastub_status_name_of(status_names, sizeof status_names / sizeof *status_names, code);
 }
 
 /* The table, its slots and its forwarders, from the rows. */

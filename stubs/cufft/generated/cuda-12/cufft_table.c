@@ -39,29 +39,32 @@ static cufftResult cufftGetVersion_unavailable(int *version)
 }
 CUDASTUB_FALLBACK_SAYS(cufftGetVersion_unavailable, "sets its outputs to 0 and returns", CUDASTUB_SAYS_CODE);
 
-/* The names of cufftResult's values in the headers of this ABI. */
+/* The names of cufftResult's values in the headers of this ABI (an alias, a
+ * second name of a value, is left out: the first wins, as in the real
+ * tables). */
+static const struct cudastub_status_name status_names[] = {
+	{0, "CUFFT_SUCCESS"},
+	{1, "CUFFT_INVALID_PLAN"},
+	{2, "CUFFT_ALLOC_FAILED"},
+	{3, "CUFFT_INVALID_TYPE"},
+	{4, "CUFFT_INVALID_VALUE"},
+	{5, "CUFFT_INTERNAL_ERROR"},
+	{6, "CUFFT_EXEC_FAILED"},
+	{7, "CUFFT_SETUP_FAILED"},
+	{8, "CUFFT_INVALID_SIZE"},
+	{9, "CUFFT_UNALIGNED_DATA"},
+	{10, "CUFFT_INCOMPLETE_PARAMETER_LIST"},
+	{11, "CUFFT_INVALID_DEVICE"},
+	{12, "CUFFT_PARSE_ERROR"},
+	{13, "CUFFT_NO_WORKSPACE"},
+	{14, "CUFFT_NOT_IMPLEMENTED"},
+	{15, "CUFFT_LICENSE_ERROR"},
+	{16, "CUFFT_NOT_SUPPORTED"},
+};
+
 const char *cudastub_cufft_result_name(int code)
 {
-	switch (code) {
-	case 0: return "CUFFT_SUCCESS";
-	case 1: return "CUFFT_INVALID_PLAN";
-	case 2: return "CUFFT_ALLOC_FAILED";
-	case 3: return "CUFFT_INVALID_TYPE";
-	case 4: return "CUFFT_INVALID_VALUE";
-	case 5: return "CUFFT_INTERNAL_ERROR";
-	case 6: return "CUFFT_EXEC_FAILED";
-	case 7: return "CUFFT_SETUP_FAILED";
-	case 8: return "CUFFT_INVALID_SIZE";
-	case 9: return "CUFFT_UNALIGNED_DATA";
-	case 10: return "CUFFT_INCOMPLETE_PARAMETER_LIST";
-	case 11: return "CUFFT_INVALID_DEVICE";
-	case 12: return "CUFFT_PARSE_ERROR";
-	case 13: return "CUFFT_NO_WORKSPACE";
-	case 14: return "CUFFT_NOT_IMPLEMENTED";
-	case 15: return "CUFFT_LICENSE_ERROR";
-	case 16: return "CUFFT_NOT_SUPPORTED";
-	}
-	return NULL;
+	return cudastub_status_name_of(status_names, sizeof status_names / sizeof *status_names, code);
 }
 
 /* The table, its slots and its forwarders, from the rows. */

@@ -39,30 +39,33 @@ static cufftResult cufftGetVersion_unavailable(int *version)
 }
 CUDASTUB_FALLBACK_SAYS(cufftGetVersion_unavailable, "sets its outputs to 0 and returns", CUDASTUB_SAYS_CODE);
 
-/* The names of cufftResult's values in the headers of this ABI. */
+/* The names of cufftResult's values in the headers of this ABI (an alias, a
+ * second name of a value, is left out: the first wins, as in the real
+ * tables). */
+static const struct cudastub_status_name status_names[] = {
+	{0, "CUFFT_SUCCESS"},
+	{1, "CUFFT_INVALID_PLAN"},
+	{2, "CUFFT_ALLOC_FAILED"},
+	{3, "CUFFT_INVALID_TYPE"},
+	{4, "CUFFT_INVALID_VALUE"},
+	{5, "CUFFT_INTERNAL_ERROR"},
+	{6, "CUFFT_EXEC_FAILED"},
+	{7, "CUFFT_SETUP_FAILED"},
+	{8, "CUFFT_INVALID_SIZE"},
+	{9, "CUFFT_UNALIGNED_DATA"},
+	{11, "CUFFT_INVALID_DEVICE"},
+	{13, "CUFFT_NO_WORKSPACE"},
+	{14, "CUFFT_NOT_IMPLEMENTED"},
+	{16, "CUFFT_NOT_SUPPORTED"},
+	{17, "CUFFT_MISSING_DEPENDENCY"},
+	{18, "CUFFT_NVRTC_FAILURE"},
+	{19, "CUFFT_NVJITLINK_FAILURE"},
+	{20, "CUFFT_NVSHMEM_FAILURE"},
+};
+
 const char *cudastub_cufft_result_name(int code)
 {
-	switch (code) {
-	case 0: return "CUFFT_SUCCESS";
-	case 1: return "CUFFT_INVALID_PLAN";
-	case 2: return "CUFFT_ALLOC_FAILED";
-	case 3: return "CUFFT_INVALID_TYPE";
-	case 4: return "CUFFT_INVALID_VALUE";
-	case 5: return "CUFFT_INTERNAL_ERROR";
-	case 6: return "CUFFT_EXEC_FAILED";
-	case 7: return "CUFFT_SETUP_FAILED";
-	case 8: return "CUFFT_INVALID_SIZE";
-	case 9: return "CUFFT_UNALIGNED_DATA";
-	case 11: return "CUFFT_INVALID_DEVICE";
-	case 13: return "CUFFT_NO_WORKSPACE";
-	case 14: return "CUFFT_NOT_IMPLEMENTED";
-	case 16: return "CUFFT_NOT_SUPPORTED";
-	case 17: return "CUFFT_MISSING_DEPENDENCY";
-	case 18: return "CUFFT_NVRTC_FAILURE";
-	case 19: return "CUFFT_NVJITLINK_FAILURE";
-	case 20: return "CUFFT_NVSHMEM_FAILURE";
-	}
-	return NULL;
+	return cudastub_status_name_of(status_names, sizeof status_names / sizeof *status_names, code);
 }
 
 /* The table, its slots and its forwarders, from the rows. */

@@ -93,24 +93,27 @@ static cusparseStatus_t cusparseGetVersion_unavailable(cusparseHandle_t handle, 
 }
 CUDASTUB_FALLBACK_SAYS(cusparseGetVersion_unavailable, "sets its outputs to 0 and returns", CUDASTUB_SAYS_CODE);
 
-/* The names of cusparseStatus_t's values in the headers of this ABI. */
+/* The names of cusparseStatus_t's values in the headers of this ABI (an alias, a
+ * second name of a value, is left out: the first wins, as in the real
+ * tables). */
+static const struct cudastub_status_name status_names[] = {
+	{0, "CUSPARSE_STATUS_SUCCESS"},
+	{1, "CUSPARSE_STATUS_NOT_INITIALIZED"},
+	{2, "CUSPARSE_STATUS_ALLOC_FAILED"},
+	{3, "CUSPARSE_STATUS_INVALID_VALUE"},
+	{4, "CUSPARSE_STATUS_ARCH_MISMATCH"},
+	{5, "CUSPARSE_STATUS_MAPPING_ERROR"},
+	{6, "CUSPARSE_STATUS_EXECUTION_FAILED"},
+	{7, "CUSPARSE_STATUS_INTERNAL_ERROR"},
+	{8, "CUSPARSE_STATUS_MATRIX_TYPE_NOT_SUPPORTED"},
+	{9, "CUSPARSE_STATUS_ZERO_PIVOT"},
+	{10, "CUSPARSE_STATUS_NOT_SUPPORTED"},
+	{11, "CUSPARSE_STATUS_INSUFFICIENT_RESOURCES"},
+};
+
 const char *cudastub_cusparse_result_name(int code)
 {
-	switch (code) {
-	case 0: return "CUSPARSE_STATUS_SUCCESS";
-	case 1: return "CUSPARSE_STATUS_NOT_INITIALIZED";
-	case 2: return "CUSPARSE_STATUS_ALLOC_FAILED";
-	case 3: return "CUSPARSE_STATUS_INVALID_VALUE";
-	case 4: return "CUSPARSE_STATUS_ARCH_MISMATCH";
-	case 5: return "CUSPARSE_STATUS_MAPPING_ERROR";
-	case 6: return "CUSPARSE_STATUS_EXECUTION_FAILED";
-	case 7: return "CUSPARSE_STATUS_INTERNAL_ERROR";
-	case 8: return "CUSPARSE_STATUS_MATRIX_TYPE_NOT_SUPPORTED";
-	case 9: return "CUSPARSE_STATUS_ZERO_PIVOT";
-	case 10: return "CUSPARSE_STATUS_NOT_SUPPORTED";
-	case 11: return "CUSPARSE_STATUS_INSUFFICIENT_RESOURCES";
-	}
-	return NULL;
+	return cudastub_status_name_of(status_names, sizeof status_names / sizeof *status_names, code);
 }
 
 /* The table, its slots and its forwarders, from the rows. */

@@ -58,21 +58,24 @@ static const char * pncclGetLastError_unavailable(void)
 }
 CUDASTUB_FALLBACK_SAYS(pncclGetLastError_unavailable, "returns NULL", CUDASTUB_SAYS_NO_CODE);
 
-/* The names of ncclResult_t's values in the headers of this ABI. */
+/* The names of ncclResult_t's values in the headers of this ABI (an alias, a
+ * second name of a value, is left out: the first wins, as in the real
+ * tables). */
+static const struct cudastub_status_name status_names[] = {
+	{0, "ncclSuccess"},
+	{1, "ncclUnhandledCudaError"},
+	{2, "ncclSystemError"},
+	{3, "ncclInternalError"},
+	{4, "ncclInvalidArgument"},
+	{5, "ncclInvalidUsage"},
+	{6, "ncclRemoteError"},
+	{7, "ncclInProgress"},
+	{8, "ncclNumResults"},
+};
+
 const char *cudastub_nccl_result_name(int code)
 {
-	switch (code) {
-	case 0: return "ncclSuccess";
-	case 1: return "ncclUnhandledCudaError";
-	case 2: return "ncclSystemError";
-	case 3: return "ncclInternalError";
-	case 4: return "ncclInvalidArgument";
-	case 5: return "ncclInvalidUsage";
-	case 6: return "ncclRemoteError";
-	case 7: return "ncclInProgress";
-	case 8: return "ncclNumResults";
-	}
-	return NULL;
+	return cudastub_status_name_of(status_names, sizeof status_names / sizeof *status_names, code);
 }
 
 /* The table, its slots and its forwarders, from the rows. */

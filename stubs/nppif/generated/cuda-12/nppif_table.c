@@ -18,77 +18,80 @@ CUDASTUB_EXPORT cudastub_state cudastub_nppif_load(void)
 	return cudastub_loader_load(&cudastub_nppif_library);
 }
 
-/* The names of NppStatus's values in the headers of this ABI. */
+/* The names of NppStatus's values in the headers of this ABI (an alias, a
+ * second name of a value, is left out: the first wins, as in the real
+ * tables). */
+static const struct cudastub_status_name status_names[] = {
+	{-9999, "NPP_NOT_SUPPORTED_MODE_ERROR"},
+	{-1032, "NPP_INVALID_HOST_POINTER_ERROR"},
+	{-1031, "NPP_INVALID_DEVICE_POINTER_ERROR"},
+	{-1030, "NPP_LUT_PALETTE_BITSIZE_ERROR"},
+	{-1028, "NPP_ZC_MODE_NOT_SUPPORTED_ERROR"},
+	{-1027, "NPP_NOT_SUFFICIENT_COMPUTE_CAPABILITY"},
+	{-1024, "NPP_TEXTURE_BIND_ERROR"},
+	{-1020, "NPP_WRONG_INTERSECTION_ROI_ERROR"},
+	{-1006, "NPP_HAAR_CLASSIFIER_PIXEL_MATCH_ERROR"},
+	{-1005, "NPP_MEMFREE_ERROR"},
+	{-1004, "NPP_MEMSET_ERROR"},
+	{-1003, "NPP_MEMCPY_ERROR"},
+	{-1002, "NPP_ALIGNMENT_ERROR"},
+	{-1000, "NPP_CUDA_KERNEL_EXECUTION_ERROR"},
+	{-213, "NPP_ROUND_MODE_NOT_SUPPORTED_ERROR"},
+	{-210, "NPP_QUALITY_INDEX_ERROR"},
+	{-201, "NPP_RESIZE_NO_OPERATION_ERROR"},
+	{-109, "NPP_OVERFLOW_ERROR"},
+	{-108, "NPP_NOT_EVEN_STEP_ERROR"},
+	{-107, "NPP_HISTOGRAM_NUMBER_OF_LEVELS_ERROR"},
+	{-106, "NPP_LUT_NUMBER_OF_LEVELS_ERROR"},
+	{-61, "NPP_CORRUPTED_DATA_ERROR"},
+	{-60, "NPP_CHANNEL_ORDER_ERROR"},
+	{-59, "NPP_ZERO_MASK_VALUE_ERROR"},
+	{-58, "NPP_QUADRANGLE_ERROR"},
+	{-57, "NPP_RECTANGLE_ERROR"},
+	{-56, "NPP_COEFFICIENT_ERROR"},
+	{-53, "NPP_NUMBER_OF_CHANNELS_ERROR"},
+	{-52, "NPP_COI_ERROR"},
+	{-51, "NPP_DIVISOR_ERROR"},
+	{-47, "NPP_CHANNEL_ERROR"},
+	{-37, "NPP_STRIDE_ERROR"},
+	{-34, "NPP_ANCHOR_ERROR"},
+	{-33, "NPP_MASK_SIZE_ERROR"},
+	{-23, "NPP_RESIZE_FACTOR_ERROR"},
+	{-22, "NPP_INTERPOLATION_ERROR"},
+	{-21, "NPP_MIRROR_FLIP_ERROR"},
+	{-20, "NPP_MOMENT_00_ZERO_ERROR"},
+	{-19, "NPP_THRESHOLD_NEGATIVE_LEVEL_ERROR"},
+	{-18, "NPP_THRESHOLD_ERROR"},
+	{-17, "NPP_CONTEXT_MATCH_ERROR"},
+	{-16, "NPP_FFT_FLAG_ERROR"},
+	{-15, "NPP_FFT_ORDER_ERROR"},
+	{-14, "NPP_STEP_ERROR"},
+	{-13, "NPP_SCALE_RANGE_ERROR"},
+	{-12, "NPP_DATA_TYPE_ERROR"},
+	{-11, "NPP_OUT_OFF_RANGE_ERROR"},
+	{-10, "NPP_DIVIDE_BY_ZERO_ERROR"},
+	{-9, "NPP_MEMORY_ALLOCATION_ERR"},
+	{-8, "NPP_NULL_POINTER_ERROR"},
+	{-7, "NPP_RANGE_ERROR"},
+	{-6, "NPP_SIZE_ERROR"},
+	{-5, "NPP_BAD_ARGUMENT_ERROR"},
+	{-4, "NPP_NO_MEMORY_ERROR"},
+	{-3, "NPP_NOT_IMPLEMENTED_ERROR"},
+	{-2, "NPP_ERROR"},
+	{-1, "NPP_ERROR_RESERVED"},
+	{0, "NPP_NO_ERROR"},
+	{1, "NPP_NO_OPERATION_WARNING"},
+	{6, "NPP_DIVIDE_BY_ZERO_WARNING"},
+	{28, "NPP_AFFINE_QUAD_INCORRECT_WARNING"},
+	{29, "NPP_WRONG_INTERSECTION_ROI_WARNING"},
+	{30, "NPP_WRONG_INTERSECTION_QUAD_WARNING"},
+	{35, "NPP_DOUBLE_SIZE_WARNING"},
+	{10000, "NPP_MISALIGNED_DST_ROI_WARNING"},
+};
+
 const char *cudastub_nppif_result_name(int code)
 {
-	switch (code) {
-	case -9999: return "NPP_NOT_SUPPORTED_MODE_ERROR";
-	case -1032: return "NPP_INVALID_HOST_POINTER_ERROR";
-	case -1031: return "NPP_INVALID_DEVICE_POINTER_ERROR";
-	case -1030: return "NPP_LUT_PALETTE_BITSIZE_ERROR";
-	case -1028: return "NPP_ZC_MODE_NOT_SUPPORTED_ERROR";
-	case -1027: return "NPP_NOT_SUFFICIENT_COMPUTE_CAPABILITY";
-	case -1024: return "NPP_TEXTURE_BIND_ERROR";
-	case -1020: return "NPP_WRONG_INTERSECTION_ROI_ERROR";
-	case -1006: return "NPP_HAAR_CLASSIFIER_PIXEL_MATCH_ERROR";
-	case -1005: return "NPP_MEMFREE_ERROR";
-	case -1004: return "NPP_MEMSET_ERROR";
-	case -1003: return "NPP_MEMCPY_ERROR";
-	case -1002: return "NPP_ALIGNMENT_ERROR";
-	case -1000: return "NPP_CUDA_KERNEL_EXECUTION_ERROR";
-	case -213: return "NPP_ROUND_MODE_NOT_SUPPORTED_ERROR";
-	case -210: return "NPP_QUALITY_INDEX_ERROR";
-	case -201: return "NPP_RESIZE_NO_OPERATION_ERROR";
-	case -109: return "NPP_OVERFLOW_ERROR";
-	case -108: return "NPP_NOT_EVEN_STEP_ERROR";
-	case -107: return "NPP_HISTOGRAM_NUMBER_OF_LEVELS_ERROR";
-	case -106: return "NPP_LUT_NUMBER_OF_LEVELS_ERROR";
-	case -61: return "NPP_CORRUPTED_DATA_ERROR";
-	case -60: return "NPP_CHANNEL_ORDER_ERROR";
-	case -59: return "NPP_ZERO_MASK_VALUE_ERROR";
-	case -58: return "NPP_QUADRANGLE_ERROR";
-	case -57: return "NPP_RECTANGLE_ERROR";
-	case -56: return "NPP_COEFFICIENT_ERROR";
-	case -53: return "NPP_NUMBER_OF_CHANNELS_ERROR";
-	case -52: return "NPP_COI_ERROR";
-	case -51: return "NPP_DIVISOR_ERROR";
-	case -47: return "NPP_CHANNEL_ERROR";
-	case -37: return "NPP_STRIDE_ERROR";
-	case -34: return "NPP_ANCHOR_ERROR";
-	case -33: return "NPP_MASK_SIZE_ERROR";
-	case -23: return "NPP_RESIZE_FACTOR_ERROR";
-	case -22: return "NPP_INTERPOLATION_ERROR";
-	case -21: return "NPP_MIRROR_FLIP_ERROR";
-	case -20: return "NPP_MOMENT_00_ZERO_ERROR";
-	case -19: return "NPP_THRESHOLD_NEGATIVE_LEVEL_ERROR";
-	case -18: return "NPP_THRESHOLD_ERROR";
-	case -17: return "NPP_CONTEXT_MATCH_ERROR";
-	case -16: return "NPP_FFT_FLAG_ERROR";
-	case -15: return "NPP_FFT_ORDER_ERROR";
-	case -14: return "NPP_STEP_ERROR";
-	case -13: return "NPP_SCALE_RANGE_ERROR";
-	case -12: return "NPP_DATA_TYPE_ERROR";
-	case -11: return "NPP_OUT_OFF_RANGE_ERROR";
-	case -10: return "NPP_DIVIDE_BY_ZERO_ERROR";
-	case -9: return "NPP_MEMORY_ALLOCATION_ERR";
-	case -8: return "NPP_NULL_POINTER_ERROR";
-	case -7: return "NPP_RANGE_ERROR";
-	case -6: return "NPP_SIZE_ERROR";
-	case -5: return "NPP_BAD_ARGUMENT_ERROR";
-	case -4: return "NPP_NO_MEMORY_ERROR";
-	case -3: return "NPP_NOT_IMPLEMENTED_ERROR";
-	case -2: return "NPP_ERROR";
-	case -1: return "NPP_ERROR_RESERVED";
-	case 0: return "NPP_NO_ERROR";
-	case 1: return "NPP_NO_OPERATION_WARNING";
-	case 6: return "NPP_DIVIDE_BY_ZERO_WARNING";
-	case 28: return "NPP_AFFINE_QUAD_INCORRECT_WARNING";
-	case 29: return "NPP_WRONG_INTERSECTION_ROI_WARNING";
-	case 30: return "NPP_WRONG_INTERSECTION_QUAD_WARNING";
-	case 35: return "NPP_DOUBLE_SIZE_WARNING";
-	case 10000: return "NPP_MISALIGNED_DST_ROI_WARNING";
-	}
-	return NULL;
+	return cudastub_status_name_of(status_names, sizeof status_names / sizeof *status_names, code);
 }
 
 /* The table, its slots and its forwarders, from the rows. */

@@ -43,24 +43,27 @@ static nvFatbinResult nvFatbinVersion_unavailable(unsigned int *major, unsigned 
 }
 CUDASTUB_FALLBACK_SAYS(nvFatbinVersion_unavailable, "sets its outputs to 0 and returns", CUDASTUB_SAYS_CODE);
 
-/* The names of nvFatbinResult's values in the headers of this ABI. */
+/* The names of nvFatbinResult's values in the headers of this ABI (an alias, a
+ * second name of a value, is left out: the first wins, as in the real
+ * tables). */
+static const struct cudastub_status_name status_names[] = {
+	{0, "NVFATBIN_SUCCESS"},
+	{1, "NVFATBIN_ERROR_INTERNAL"},
+	{2, "NVFATBIN_ERROR_ELF_ARCH_MISMATCH"},
+	{3, "NVFATBIN_ERROR_ELF_SIZE_MISMATCH"},
+	{4, "NVFATBIN_ERROR_MISSING_PTX_VERSION"},
+	{5, "NVFATBIN_ERROR_NULL_POINTER"},
+	{6, "NVFATBIN_ERROR_COMPRESSION_FAILED"},
+	{7, "NVFATBIN_ERROR_COMPRESSED_SIZE_EXCEEDED"},
+	{8, "NVFATBIN_ERROR_UNRECOGNIZED_OPTION"},
+	{9, "NVFATBIN_ERROR_INVALID_ARCH"},
+	{10, "NVFATBIN_ERROR_INVALID_NVVM"},
+	{11, "NVFATBIN_ERROR_EMPTY_INPUT"},
+};
+
 const char *cudastub_nvfatbin_result_name(int code)
 {
-	switch (code) {
-	case 0: return "NVFATBIN_SUCCESS";
-	case 1: return "NVFATBIN_ERROR_INTERNAL";
-	case 2: return "NVFATBIN_ERROR_ELF_ARCH_MISMATCH";
-	case 3: return "NVFATBIN_ERROR_ELF_SIZE_MISMATCH";
-	case 4: return "NVFATBIN_ERROR_MISSING_PTX_VERSION";
-	case 5: return "NVFATBIN_ERROR_NULL_POINTER";
-	case 6: return "NVFATBIN_ERROR_COMPRESSION_FAILED";
-	case 7: return "NVFATBIN_ERROR_COMPRESSED_SIZE_EXCEEDED";
-	case 8: return "NVFATBIN_ERROR_UNRECOGNIZED_OPTION";
-	case 9: return "NVFATBIN_ERROR_INVALID_ARCH";
-	case 10: return "NVFATBIN_ERROR_INVALID_NVVM";
-	case 11: return "NVFATBIN_ERROR_EMPTY_INPUT";
-	}
-	return NULL;
+	return cudastub_status_name_of(status_names, sizeof status_names / sizeof *status_names, code);
 }
 
 /* The table, its slots and its forwarders, from the rows. */

@@ -31,21 +31,24 @@ static nvJitLinkResult nvJitLinkVersion_unavailable(unsigned int *major, unsigne
 }
 CUDASTUB_FALLBACK_SAYS(nvJitLinkVersion_unavailable, "sets its outputs to 0 and returns", CUDASTUB_SAYS_CODE);
 
-/* The names of nvJitLinkResult's values in the headers of this ABI. */
+/* The names of nvJitLinkResult's values in the headers of this ABI (an alias, a
+ * second name of a value, is left out: the first wins, as in the real
+ * tables). */
+static const struct cudastub_status_name status_names[] = {
+	{0, "NVJITLINK_SUCCESS"},
+	{1, "NVJITLINK_ERROR_UNRECOGNIZED_OPTION"},
+	{2, "NVJITLINK_ERROR_MISSING_ARCH"},
+	{3, "NVJITLINK_ERROR_INVALID_INPUT"},
+	{4, "NVJITLINK_ERROR_PTX_COMPILE"},
+	{5, "NVJITLINK_ERROR_NVVM_COMPILE"},
+	{6, "NVJITLINK_ERROR_INTERNAL"},
+	{7, "NVJITLINK_ERROR_THREADPOOL"},
+	{8, "NVJITLINK_ERROR_UNRECOGNIZED_INPUT"},
+};
+
 const char *cudastub_nvjitlink_result_name(int code)
 {
-	switch (code) {
-	case 0: return "NVJITLINK_SUCCESS";
-	case 1: return "NVJITLINK_ERROR_UNRECOGNIZED_OPTION";
-	case 2: return "NVJITLINK_ERROR_MISSING_ARCH";
-	case 3: return "NVJITLINK_ERROR_INVALID_INPUT";
-	case 4: return "NVJITLINK_ERROR_PTX_COMPILE";
-	case 5: return "NVJITLINK_ERROR_NVVM_COMPILE";
-	case 6: return "NVJITLINK_ERROR_INTERNAL";
-	case 7: return "NVJITLINK_ERROR_THREADPOOL";
-	case 8: return "NVJITLINK_ERROR_UNRECOGNIZED_INPUT";
-	}
-	return NULL;
+	return cudastub_status_name_of(status_names, sizeof status_names / sizeof *status_names, code);
 }
 
 /* The table, its slots and its forwarders, from the rows. */

@@ -31,31 +31,34 @@ static nvJitLinkResult nvJitLinkVersion_unavailable(unsigned int *major, unsigne
 }
 CUDASTUB_FALLBACK_SAYS(nvJitLinkVersion_unavailable, "sets its outputs to 0 and returns", CUDASTUB_SAYS_CODE);
 
-/* The names of nvJitLinkResult's values in the headers of this ABI. */
+/* The names of nvJitLinkResult's values in the headers of this ABI (an alias, a
+ * second name of a value, is left out: the first wins, as in the real
+ * tables). */
+static const struct cudastub_status_name status_names[] = {
+	{0, "NVJITLINK_SUCCESS"},
+	{1, "NVJITLINK_ERROR_UNRECOGNIZED_OPTION"},
+	{2, "NVJITLINK_ERROR_MISSING_ARCH"},
+	{3, "NVJITLINK_ERROR_INVALID_INPUT"},
+	{4, "NVJITLINK_ERROR_PTX_COMPILE"},
+	{5, "NVJITLINK_ERROR_NVVM_COMPILE"},
+	{6, "NVJITLINK_ERROR_INTERNAL"},
+	{7, "NVJITLINK_ERROR_THREADPOOL"},
+	{8, "NVJITLINK_ERROR_UNRECOGNIZED_INPUT"},
+	{9, "NVJITLINK_ERROR_FINALIZE"},
+	{10, "NVJITLINK_ERROR_NULL_INPUT"},
+	{11, "NVJITLINK_ERROR_INCOMPATIBLE_OPTIONS"},
+	{12, "NVJITLINK_ERROR_INCORRECT_INPUT_TYPE"},
+	{13, "NVJITLINK_ERROR_ARCH_MISMATCH"},
+	{14, "NVJITLINK_ERROR_OUTDATED_LIBRARY"},
+	{15, "NVJITLINK_ERROR_MISSING_FATBIN"},
+	{16, "NVJITLINK_ERROR_UNRECOGNIZED_ARCH"},
+	{17, "NVJITLINK_ERROR_UNSUPPORTED_ARCH"},
+	{18, "NVJITLINK_ERROR_LTO_NOT_ENABLED"},
+};
+
 const char *cudastub_nvjitlink_result_name(int code)
 {
-	switch (code) {
-	case 0: return "NVJITLINK_SUCCESS";
-	case 1: return "NVJITLINK_ERROR_UNRECOGNIZED_OPTION";
-	case 2: return "NVJITLINK_ERROR_MISSING_ARCH";
-	case 3: return "NVJITLINK_ERROR_INVALID_INPUT";
-	case 4: return "NVJITLINK_ERROR_PTX_COMPILE";
-	case 5: return "NVJITLINK_ERROR_NVVM_COMPILE";
-	case 6: return "NVJITLINK_ERROR_INTERNAL";
-	case 7: return "NVJITLINK_ERROR_THREADPOOL";
-	case 8: return "NVJITLINK_ERROR_UNRECOGNIZED_INPUT";
-	case 9: return "NVJITLINK_ERROR_FINALIZE";
-	case 10: return "NVJITLINK_ERROR_NULL_INPUT";
-	case 11: return "NVJITLINK_ERROR_INCOMPATIBLE_OPTIONS";
-	case 12: return "NVJITLINK_ERROR_INCORRECT_INPUT_TYPE";
-	case 13: return "NVJITLINK_ERROR_ARCH_MISMATCH";
-	case 14: return "NVJITLINK_ERROR_OUTDATED_LIBRARY";
-	case 15: return "NVJITLINK_ERROR_MISSING_FATBIN";
-	case 16: return "NVJITLINK_ERROR_UNRECOGNIZED_ARCH";
-	case 17: return "NVJITLINK_ERROR_UNSUPPORTED_ARCH";
-	case 18: return "NVJITLINK_ERROR_LTO_NOT_ENABLED";
-	}
-	return NULL;
+	return cudastub_status_name_of(status_names, sizeof status_names / sizeof *status_names, code);
 }
 
 /* The table, its slots and its forwarders, from the rows. */

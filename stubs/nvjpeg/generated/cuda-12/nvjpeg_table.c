@@ -40,23 +40,26 @@ static nvjpegStatus_t nvjpegGetProperty_unavailable(libraryPropertyType type, in
 }
 CUDASTUB_FALLBACK_SAYS(nvjpegGetProperty_unavailable, "sets its outputs to 0 and returns", CUDASTUB_SAYS_CODE);
 
-/* The names of nvjpegStatus_t's values in the headers of this ABI. */
+/* The names of nvjpegStatus_t's values in the headers of this ABI (an alias, a
+ * second name of a value, is left out: the first wins, as in the real
+ * tables). */
+static const struct cudastub_status_name status_names[] = {
+	{0, "NVJPEG_STATUS_SUCCESS"},
+	{1, "NVJPEG_STATUS_NOT_INITIALIZED"},
+	{2, "NVJPEG_STATUS_INVALID_PARAMETER"},
+	{3, "NVJPEG_STATUS_BAD_JPEG"},
+	{4, "NVJPEG_STATUS_JPEG_NOT_SUPPORTED"},
+	{5, "NVJPEG_STATUS_ALLOCATOR_FAILURE"},
+	{6, "NVJPEG_STATUS_EXECUTION_FAILED"},
+	{7, "NVJPEG_STATUS_ARCH_MISMATCH"},
+	{8, "NVJPEG_STATUS_INTERNAL_ERROR"},
+	{9, "NVJPEG_STATUS_IMPLEMENTATION_NOT_SUPPORTED"},
+	{10, "NVJPEG_STATUS_INCOMPLETE_BITSTREAM"},
+};
+
 const char *cudastub_nvjpeg_result_name(int code)
 {
-	switch (code) {
-	case 0: return "NVJPEG_STATUS_SUCCESS";
-	case 1: return "NVJPEG_STATUS_NOT_INITIALIZED";
-	case 2: return "NVJPEG_STATUS_INVALID_PARAMETER";
-	case 3: return "NVJPEG_STATUS_BAD_JPEG";
-	case 4: return "NVJPEG_STATUS_JPEG_NOT_SUPPORTED";
-	case 5: return "NVJPEG_STATUS_ALLOCATOR_FAILURE";
-	case 6: return "NVJPEG_STATUS_EXECUTION_FAILED";
-	case 7: return "NVJPEG_STATUS_ARCH_MISMATCH";
-	case 8: return "NVJPEG_STATUS_INTERNAL_ERROR";
-	case 9: return "NVJPEG_STATUS_IMPLEMENTATION_NOT_SUPPORTED";
-	case 10: return "NVJPEG_STATUS_INCOMPLETE_BITSTREAM";
-	}
-	return NULL;
+	return cudastub_status_name_of(status_names, sizeof status_names / sizeof *status_names, code);
 }
 
 /* The table, its slots and its forwarders, from the rows. */

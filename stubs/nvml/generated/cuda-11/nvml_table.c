@@ -70,39 +70,42 @@ static nvmlReturn_t nvmlSystemGetCudaDriverVersion_v2_unavailable(int *cudaDrive
 }
 CUDASTUB_FALLBACK_SAYS(nvmlSystemGetCudaDriverVersion_v2_unavailable, "sets its outputs to 0 and returns", CUDASTUB_SAYS_CODE);
 
-/* The names of nvmlReturn_t's values in the headers of this ABI. */
+/* The names of nvmlReturn_t's values in the headers of this ABI (an alias, a
+ * second name of a value, is left out: the first wins, as in the real
+ * tables). */
+static const struct cudastub_status_name status_names[] = {
+	{0, "NVML_SUCCESS"},
+	{1, "NVML_ERROR_UNINITIALIZED"},
+	{2, "NVML_ERROR_INVALID_ARGUMENT"},
+	{3, "NVML_ERROR_NOT_SUPPORTED"},
+	{4, "NVML_ERROR_NO_PERMISSION"},
+	{5, "NVML_ERROR_ALREADY_INITIALIZED"},
+	{6, "NVML_ERROR_NOT_FOUND"},
+	{7, "NVML_ERROR_INSUFFICIENT_SIZE"},
+	{8, "NVML_ERROR_INSUFFICIENT_POWER"},
+	{9, "NVML_ERROR_DRIVER_NOT_LOADED"},
+	{10, "NVML_ERROR_TIMEOUT"},
+	{11, "NVML_ERROR_IRQ_ISSUE"},
+	{12, "NVML_ERROR_LIBRARY_NOT_FOUND"},
+	{13, "NVML_ERROR_FUNCTION_NOT_FOUND"},
+	{14, "NVML_ERROR_CORRUPTED_INFOROM"},
+	{15, "NVML_ERROR_GPU_IS_LOST"},
+	{16, "NVML_ERROR_RESET_REQUIRED"},
+	{17, "NVML_ERROR_OPERATING_SYSTEM"},
+	{18, "NVML_ERROR_LIB_RM_VERSION_MISMATCH"},
+	{19, "NVML_ERROR_IN_USE"},
+	{20, "NVML_ERROR_MEMORY"},
+	{21, "NVML_ERROR_NO_DATA"},
+	{22, "NVML_ERROR_VGPU_ECC_NOT_SUPPORTED"},
+	{23, "NVML_ERROR_INSUFFICIENT_RESOURCES"},
+	{24, "NVML_ERROR_FREQ_NOT_SUPPORTED"},
+	{25, "NVML_ERROR_ARGUMENT_VERSION_MISMATCH"},
+	{999, "NVML_ERROR_UNKNOWN"},
+};
+
 const char *cudastub_nvml_result_name(int code)
 {
-	switch (code) {
-	case 0: return "NVML_SUCCESS";
-	case 1: return "NVML_ERROR_UNINITIALIZED";
-	case 2: return "NVML_ERROR_INVALID_ARGUMENT";
-	case 3: return "NVML_ERROR_NOT_SUPPORTED";
-	case 4: return "NVML_ERROR_NO_PERMISSION";
-	case 5: return "NVML_ERROR_ALREADY_INITIALIZED";
-	case 6: return "NVML_ERROR_NOT_FOUND";
-	case 7: return "NVML_ERROR_INSUFFICIENT_SIZE";
-	case 8: return "NVML_ERROR_INSUFFICIENT_POWER";
-	case 9: return "NVML_ERROR_DRIVER_NOT_LOADED";
-	case 10: return "NVML_ERROR_TIMEOUT";
-	case 11: return "NVML_ERROR_IRQ_ISSUE";
-	case 12: return "NVML_ERROR_LIBRARY_NOT_FOUND";
-	case 13: return "NVML_ERROR_FUNCTION_NOT_FOUND";
-	case 14: return "NVML_ERROR_CORRUPTED_INFOROM";
-	case 15: return "NVML_ERROR_GPU_IS_LOST";
-	case 16: return "NVML_ERROR_RESET_REQUIRED";
-	case 17: return "NVML_ERROR_OPERATING_SYSTEM";
-	case 18: return "NVML_ERROR_LIB_RM_VERSION_MISMATCH";
-	case 19: return "NVML_ERROR_IN_USE";
-	case 20: return "NVML_ERROR_MEMORY";
-	case 21: return "NVML_ERROR_NO_DATA";
-	case 22: return "NVML_ERROR_VGPU_ECC_NOT_SUPPORTED";
-	case 23: return "NVML_ERROR_INSUFFICIENT_RESOURCES";
-	case 24: return "NVML_ERROR_FREQ_NOT_SUPPORTED";
-	case 25: return "NVML_ERROR_ARGUMENT_VERSION_MISMATCH";
-	case 999: return "NVML_ERROR_UNKNOWN";
-	}
-	return NULL;
+	return cudastub_status_name_of(status_names, sizeof status_names / sizeof *status_names, code);
 }
 
 /* The table, its slots and its forwarders, from the rows. */

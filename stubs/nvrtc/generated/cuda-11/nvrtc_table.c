@@ -25,24 +25,27 @@ const char * cudastub_nvrtc_forward_nvrtcGetErrorString(nvrtcResult a0)
 	return ((nvrtcGetErrorString_fn)atomic_load_explicit(&cudastub_nvrtc_slot_nvrtcGetErrorString, memory_order_acquire))(a0);
 }
 
-/* The names of nvrtcResult's values in the headers of this ABI. */
+/* The names of nvrtcResult's values in the headers of this ABI (an alias, a
+ * second name of a value, is left out: the first wins, as in the real
+ * tables). */
+static const struct cudastub_status_name status_names[] = {
+	{0, "NVRTC_SUCCESS"},
+	{1, "NVRTC_ERROR_OUT_OF_MEMORY"},
+	{2, "NVRTC_ERROR_PROGRAM_CREATION_FAILURE"},
+	{3, "NVRTC_ERROR_INVALID_INPUT"},
+	{4, "NVRTC_ERROR_INVALID_PROGRAM"},
+	{5, "NVRTC_ERROR_INVALID_OPTION"},
+	{6, "NVRTC_ERROR_COMPILATION"},
+	{7, "NVRTC_ERROR_BUILTIN_OPERATION_FAILURE"},
+	{8, "NVRTC_ERROR_NO_NAME_EXPRESSIONS_AFTER_COMPILATION"},
+	{9, "NVRTC_ERROR_NO_LOWERED_NAMES_BEFORE_COMPILATION"},
+	{10, "NVRTC_ERROR_NAME_EXPRESSION_NOT_VALID"},
+	{11, "NVRTC_ERROR_INTERNAL_ERROR"},
+};
+
 const char *cudastub_nvrtc_result_name(int code)
 {
-	switch (code) {
-	case 0: return "NVRTC_SUCCESS";
-	case 1: return "NVRTC_ERROR_OUT_OF_MEMORY";
-	case 2: return "NVRTC_ERROR_PROGRAM_CREATION_FAILURE";
-	case 3: return "NVRTC_ERROR_INVALID_INPUT";
-	case 4: return "NVRTC_ERROR_INVALID_PROGRAM";
-	case 5: return "NVRTC_ERROR_INVALID_OPTION";
-	case 6: return "NVRTC_ERROR_COMPILATION";
-	case 7: return "NVRTC_ERROR_BUILTIN_OPERATION_FAILURE";
-	case 8: return "NVRTC_ERROR_NO_NAME_EXPRESSIONS_AFTER_COMPILATION";
-	case 9: return "NVRTC_ERROR_NO_LOWERED_NAMES_BEFORE_COMPILATION";
-	case 10: return "NVRTC_ERROR_NAME_EXPRESSION_NOT_VALID";
-	case 11: return "NVRTC_ERROR_INTERNAL_ERROR";
-	}
-	return NULL;
+	return cudastub_status_name_of(status_names, sizeof status_names / sizeof *status_names, code);
 }
 
 /* The table, its slots and its forwarders, from the rows. */

@@ -102,7 +102,7 @@ static int nvtxRangePushW_unavailable(void)
 }
 CUDASTUB_FALLBACK_SAYS(nvtxRangePushW_unavailable, "returns NVTX_NO_PUSH_POP_TRACKING", CUDASTUB_SAYS_NO_CODE);
 
-/* The names of none's values in the headers of this ABI. */
+/* nvtoolsext has no status type (spec: result none). */
 const char *cudastub_nvtoolsext_result_name(int code)
 {
 	(void)code;
