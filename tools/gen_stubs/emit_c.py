@@ -176,6 +176,30 @@ def emit_rows(per_abi, header_note):
     return "\n".join(out) + "\n"
 
 
+def status_name_lines(names):
+    """One ABI's status names as (key, line) pairs for merge_abis: each
+    value once, by its first name (an alias, a second name of a value, is
+    left out, as in the real tables)."""
+    seen, out = set(), []
+    for const, value in names:
+        if value in seen:
+            continue
+        seen.add(value)
+        out.append(("%011d" % (value + 2**31), '\t{%d, "%s"},' % (value, const)))
+    return out
+
+
+def emit_status_names(spec, per_abi, header_note):
+    """<lib>_status_names.h: the initializer of the table's status names
+    (<lib>_table.c), for every stub ABI. per_abi: major -> the result
+    enum's (name, value) pairs."""
+    out = [header_note] + ABI_REQUIRED + [
+           "/* %s's values and their names in the headers, {value, name}: the" % spec.result_enum,
+           " * initializer of the table's status_names (%s_table.c). */" % spec.library]
+    out += merge_abis({m: status_name_lines(n) for m, n in per_abi.items()})
+    return "\n".join(out) + "\n"
+
+
 def _typed_fallback_name(spec, n):
     if n in spec.custom_fallback:
         return "cudastub_%s_fallback_%s" % (spec.library, n)
@@ -255,18 +279,11 @@ def emit(spec, abi, routed, names, header_note):
                 "const char *cudastub_%s_result_name(int code)" % lib, "{",
                 "\t(void)code;", "\treturn NULL;", "}"]
     else:
-        out.append("/* The names of %s's values in the headers of this ABI (an alias, a"
-                   % spec.result_enum)
-        out.append(" * second name of a value, is left out: the first wins, as in the real")
-        out.append(" * tables). */")
-        out.append("static const struct cudastub_status_name status_names[] = {")
-        seen = set()
-        for const, value in names:
-            if value in seen:
-                continue
-            seen.add(value)
-            out.append('\t{%d, "%s"},' % (value, const))
-        out += ["};", "", "const char *cudastub_%s_result_name(int code)" % lib, "{",
+        out += ["/* The names of %s's values in the headers of the stub's ABI." % spec.result_enum,
+                " * (%s_status_names.h: by the include path, as the rows). */" % lib,
+                "static const struct cudastub_status_name status_names[] = {",
+                "#include <%s_status_names.h>" % lib, "};", "",
+                "const char *cudastub_%s_result_name(int code)" % lib, "{",
                 "\treturn cudastub_status_name_of(status_names, sizeof status_names / "
                 "sizeof *status_names, code);", "}"]
     out += ["", "/* The table, its slots and its forwarders, from the rows. */",

@@ -258,6 +258,7 @@ def cmd_stubs(args):
     # none, and its build reads that one (cmake/CudastubStub.cmake)
     newer = {}
     rows_per_abi = {}
+    names_per_abi = {}
     for build in reversed(builds):
         cells = lib.cells(build)
         masks = {n: decider.masks(build, n) for n in build.functions}
@@ -269,6 +270,7 @@ def cmd_stubs(args):
         opaque = lib.opaque(build)
         rows_per_abi[build.major] = emit_c.row_lines(spec, build, masks, routed, opaque,
                                                      lib.opaque_masks(build))
+        names_per_abi[build.major] = build.enums.get(spec.result_enum, [])
         for stale in ("%s_rows.h", "%s_checks.c"):  # now one file for every ABI
             if os.path.exists(os.path.join(outdir, stale % spec.library)):
                 os.remove(os.path.join(outdir, stale % spec.library))
@@ -304,6 +306,11 @@ def cmd_stubs(args):
                  % ", ".join("CUDA %d.%d" % (b.major, b.minor) for b in builds))
     write(os.path.join(args.out, "%s_rows.h" % spec.library), emit_c.emit_rows(rows_per_abi, every))
     write(os.path.join(args.out, "%s_checks.c" % spec.library), emit_c.emit_checks(spec, every))
+    names_file = os.path.join(args.out, "%s_status_names.h" % spec.library)
+    if any(names_per_abi.values()):
+        write(names_file, emit_c.emit_status_names(spec, names_per_abi, every))
+    elif os.path.exists(names_file):
+        os.remove(names_file)
 
 
 def cmd_compatibility(args):

@@ -50,20 +50,10 @@ static const char * cublasLtGetStatusString_unavailable(cublasStatus_t status)
 }
 CUDASTUB_FALLBACK_SAYS(cublasLtGetStatusString_unavailable, "gives what was searched for the stub's own code, else the code's name", CUDASTUB_SAYS_NO_CODE);
 
-/* The names of cublasStatus_t's values in the headers of this ABI (an alias, a
- * second name of a value, is left out: the first wins, as in the real
- * tables). */
+/* The names of cublasStatus_t's values in the headers of the stub's ABI.
+ * (cublaslt_status_names.h: by the include path, as the rows). */
 static const struct cudastub_status_name status_names[] = {
-	{0, "CUBLAS_STATUS_SUCCESS"},
-	{1, "CUBLAS_STATUS_NOT_INITIALIZED"},
-	{3, "CUBLAS_STATUS_ALLOC_FAILED"},
-	{7, "CUBLAS_STATUS_INVALID_VALUE"},
-	{8, "CUBLAS_STATUS_ARCH_MISMATCH"},
-	{11, "CUBLAS_STATUS_MAPPING_ERROR"},
-	{13, "CUBLAS_STATUS_EXECUTION_FAILED"},
-	{14, "CUBLAS_STATUS_INTERNAL_ERROR"},
-	{15, "CUBLAS_STATUS_NOT_SUPPORTED"},
-	{16, "CUBLAS_STATUS_LICENSE_ERROR"},
+#include <cublaslt_status_names.h>
 };
 
 const char *cudastub_cublaslt_result_name(int code)

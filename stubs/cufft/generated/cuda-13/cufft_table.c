@@ -39,28 +39,10 @@ static cufftResult cufftGetVersion_unavailable(int *version)
 }
 CUDASTUB_FALLBACK_SAYS(cufftGetVersion_unavailable, "sets its outputs to 0 and returns", CUDASTUB_SAYS_CODE);
 
-/* The names of cufftResult's values in the headers of this ABI (an alias, a
- * second name of a value, is left out: the first wins, as in the real
- * tables). */
+/* The names of cufftResult's values in the headers of the stub's ABI.
+ * (cufft_status_names.h: by the include path, as the rows). */
 static const struct cudastub_status_name status_names[] = {
-	{0, "CUFFT_SUCCESS"},
-	{1, "CUFFT_INVALID_PLAN"},
-	{2, "CUFFT_ALLOC_FAILED"},
-	{3, "CUFFT_INVALID_TYPE"},
-	{4, "CUFFT_INVALID_VALUE"},
-	{5, "CUFFT_INTERNAL_ERROR"},
-	{6, "CUFFT_EXEC_FAILED"},
-	{7, "CUFFT_SETUP_FAILED"},
-	{8, "CUFFT_INVALID_SIZE"},
-	{9, "CUFFT_UNALIGNED_DATA"},
-	{11, "CUFFT_INVALID_DEVICE"},
-	{13, "CUFFT_NO_WORKSPACE"},
-	{14, "CUFFT_NOT_IMPLEMENTED"},
-	{16, "CUFFT_NOT_SUPPORTED"},
-	{17, "CUFFT_MISSING_DEPENDENCY"},
-	{18, "CUFFT_NVRTC_FAILURE"},
-	{19, "CUFFT_NVJITLINK_FAILURE"},
-	{20, "CUFFT_NVSHMEM_FAILURE"},
+#include <cufft_status_names.h>
 };
 
 const char *cudastub_cufft_result_name(int code)

@@ -282,48 +282,10 @@ static CUfileError_t cuFileWriteAsync_unavailable(CUfileHandle_t fh, void *bufPt
 }
 CUDASTUB_FALLBACK_SAYS(cuFileWriteAsync_unavailable, "returns a CUfileError_t whose err is", CUDASTUB_SAYS_CODE);
 
-/* The names of CUfileOpError's values in the headers of this ABI (an alias, a
- * second name of a value, is left out: the first wins, as in the real
- * tables). */
+/* The names of CUfileOpError's values in the headers of the stub's ABI.
+ * (cufile_status_names.h: by the include path, as the rows). */
 static const struct cudastub_status_name status_names[] = {
-	{0, "CU_FILE_SUCCESS"},
-	{5001, "CU_FILE_DRIVER_NOT_INITIALIZED"},
-	{5002, "CU_FILE_DRIVER_INVALID_PROPS"},
-	{5003, "CU_FILE_DRIVER_UNSUPPORTED_LIMIT"},
-	{5004, "CU_FILE_DRIVER_VERSION_MISMATCH"},
-	{5005, "CU_FILE_DRIVER_VERSION_READ_ERROR"},
-	{5006, "CU_FILE_DRIVER_CLOSING"},
-	{5007, "CU_FILE_PLATFORM_NOT_SUPPORTED"},
-	{5008, "CU_FILE_IO_NOT_SUPPORTED"},
-	{5009, "CU_FILE_DEVICE_NOT_SUPPORTED"},
-	{5010, "CU_FILE_NVFS_DRIVER_ERROR"},
-	{5011, "CU_FILE_CUDA_DRIVER_ERROR"},
-	{5012, "CU_FILE_CUDA_POINTER_INVALID"},
-	{5013, "CU_FILE_CUDA_MEMORY_TYPE_INVALID"},
-	{5014, "CU_FILE_CUDA_POINTER_RANGE_ERROR"},
-	{5015, "CU_FILE_CUDA_CONTEXT_MISMATCH"},
-	{5016, "CU_FILE_INVALID_MAPPING_SIZE"},
-	{5017, "CU_FILE_INVALID_MAPPING_RANGE"},
-	{5018, "CU_FILE_INVALID_FILE_TYPE"},
-	{5019, "CU_FILE_INVALID_FILE_OPEN_FLAG"},
-	{5020, "CU_FILE_DIO_NOT_SET"},
-	{5022, "CU_FILE_INVALID_VALUE"},
-	{5023, "CU_FILE_MEMORY_ALREADY_REGISTERED"},
-	{5024, "CU_FILE_MEMORY_NOT_REGISTERED"},
-	{5025, "CU_FILE_PERMISSION_DENIED"},
-	{5026, "CU_FILE_DRIVER_ALREADY_OPEN"},
-	{5027, "CU_FILE_HANDLE_NOT_REGISTERED"},
-	{5028, "CU_FILE_HANDLE_ALREADY_REGISTERED"},
-	{5029, "CU_FILE_DEVICE_NOT_FOUND"},
-	{5030, "CU_FILE_INTERNAL_ERROR"},
-	{5031, "CU_FILE_GETNEWFD_FAILED"},
-	{5033, "CU_FILE_NVFS_SETUP_ERROR"},
-	{5034, "CU_FILE_IO_DISABLED"},
-	{5035, "CU_FILE_BATCH_SUBMIT_FAILED"},
-	{5036, "CU_FILE_GPU_MEMORY_PINNING_FAILED"},
-	{5037, "CU_FILE_BATCH_FULL"},
-	{5038, "CU_FILE_ASYNC_NOT_SUPPORTED"},
-	{5039, "CU_FILE_IO_MAX_ERROR"},
+#include <cufile_status_names.h>
 };
 
 const char *cudastub_cufile_result_name(int code)

@@ -39,23 +39,10 @@ static curandStatus_t curandGetVersion_unavailable(int *version)
 }
 CUDASTUB_FALLBACK_SAYS(curandGetVersion_unavailable, "sets its outputs to 0 and returns", CUDASTUB_SAYS_CODE);
 
-/* The names of curandStatus_t's values in the headers of this ABI (an alias, a
- * second name of a value, is left out: the first wins, as in the real
- * tables). */
+/* The names of curandStatus_t's values in the headers of the stub's ABI.
+ * (curand_status_names.h: by the include path, as the rows). */
 static const struct cudastub_status_name status_names[] = {
-	{0, "CURAND_STATUS_SUCCESS"},
-	{100, "CURAND_STATUS_VERSION_MISMATCH"},
-	{101, "CURAND_STATUS_NOT_INITIALIZED"},
-	{102, "CURAND_STATUS_ALLOCATION_FAILED"},
-	{103, "CURAND_STATUS_TYPE_ERROR"},
-	{104, "CURAND_STATUS_OUT_OF_RANGE"},
-	{105, "CURAND_STATUS_LENGTH_NOT_MULTIPLE"},
-	{106, "CURAND_STATUS_DOUBLE_PRECISION_REQUIRED"},
-	{201, "CURAND_STATUS_LAUNCH_FAILURE"},
-	{202, "CURAND_STATUS_PREEXISTING_FAILURE"},
-	{203, "CURAND_STATUS_INITIALIZATION_FAILED"},
-	{204, "CURAND_STATUS_ARCH_MISMATCH"},
-	{999, "CURAND_STATUS_INTERNAL_ERROR"},
+#include <curand_status_names.h>
 };
 
 const char *cudastub_curand_result_name(int code)

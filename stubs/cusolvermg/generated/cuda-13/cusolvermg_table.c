@@ -18,35 +18,10 @@ CUDASTUB_EXPORT cudastub_state cudastub_cusolvermg_load(void)
 	return cudastub_loader_load(&cudastub_cusolvermg_library);
 }
 
-/* The names of cusolverStatus_t's values in the headers of this ABI (an alias, a
- * second name of a value, is left out: the first wins, as in the real
- * tables). */
+/* The names of cusolverStatus_t's values in the headers of the stub's ABI.
+ * (cusolvermg_status_names.h: by the include path, as the rows). */
 static const struct cudastub_status_name status_names[] = {
-	{0, "CUSOLVER_STATUS_SUCCESS"},
-	{1, "CUSOLVER_STATUS_NOT_INITIALIZED"},
-	{2, "CUSOLVER_STATUS_ALLOC_FAILED"},
-	{3, "CUSOLVER_STATUS_INVALID_VALUE"},
-	{4, "CUSOLVER_STATUS_ARCH_MISMATCH"},
-	{5, "CUSOLVER_STATUS_MAPPING_ERROR"},
-	{6, "CUSOLVER_STATUS_EXECUTION_FAILED"},
-	{7, "CUSOLVER_STATUS_INTERNAL_ERROR"},
-	{8, "CUSOLVER_STATUS_MATRIX_TYPE_NOT_SUPPORTED"},
-	{9, "CUSOLVER_STATUS_NOT_SUPPORTED"},
-	{10, "CUSOLVER_STATUS_ZERO_PIVOT"},
-	{11, "CUSOLVER_STATUS_INVALID_LICENSE"},
-	{12, "CUSOLVER_STATUS_IRS_PARAMS_NOT_INITIALIZED"},
-	{13, "CUSOLVER_STATUS_IRS_PARAMS_INVALID"},
-	{14, "CUSOLVER_STATUS_IRS_PARAMS_INVALID_PREC"},
-	{15, "CUSOLVER_STATUS_IRS_PARAMS_INVALID_REFINE"},
-	{16, "CUSOLVER_STATUS_IRS_PARAMS_INVALID_MAXITER"},
-	{20, "CUSOLVER_STATUS_IRS_INTERNAL_ERROR"},
-	{21, "CUSOLVER_STATUS_IRS_NOT_SUPPORTED"},
-	{22, "CUSOLVER_STATUS_IRS_OUT_OF_RANGE"},
-	{23, "CUSOLVER_STATUS_IRS_NRHS_NOT_SUPPORTED_FOR_REFINE_GMRES"},
-	{25, "CUSOLVER_STATUS_IRS_INFOS_NOT_INITIALIZED"},
-	{26, "CUSOLVER_STATUS_IRS_INFOS_NOT_DESTROYED"},
-	{30, "CUSOLVER_STATUS_IRS_MATRIX_SINGULAR"},
-	{31, "CUSOLVER_STATUS_INVALID_WORKSPACE"},
+#include <cusolvermg_status_names.h>
 };
 
 const char *cudastub_cusolvermg_result_name(int code)

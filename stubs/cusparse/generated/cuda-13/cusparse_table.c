@@ -93,22 +93,10 @@ static cusparseStatus_t cusparseGetVersion_unavailable(cusparseHandle_t handle, 
 }
 CUDASTUB_FALLBACK_SAYS(cusparseGetVersion_unavailable, "sets its outputs to 0 and returns", CUDASTUB_SAYS_CODE);
 
-/* The names of cusparseStatus_t's values in the headers of this ABI (an alias, a
- * second name of a value, is left out: the first wins, as in the real
- * tables). */
+/* The names of cusparseStatus_t's values in the headers of the stub's ABI.
+ * (cusparse_status_names.h: by the include path, as the rows). */
 static const struct cudastub_status_name status_names[] = {
-	{0, "CUSPARSE_STATUS_SUCCESS"},
-	{1, "CUSPARSE_STATUS_NOT_INITIALIZED"},
-	{2, "CUSPARSE_STATUS_ALLOC_FAILED"},
-	{3, "CUSPARSE_STATUS_INVALID_VALUE"},
-	{4, "CUSPARSE_STATUS_ARCH_MISMATCH"},
-	{5, "CUSPARSE_STATUS_MAPPING_ERROR"},
-	{6, "CUSPARSE_STATUS_EXECUTION_FAILED"},
-	{7, "CUSPARSE_STATUS_INTERNAL_ERROR"},
-	{8, "CUSPARSE_STATUS_MATRIX_TYPE_NOT_SUPPORTED"},
-	{9, "CUSPARSE_STATUS_ZERO_PIVOT"},
-	{10, "CUSPARSE_STATUS_NOT_SUPPORTED"},
-	{11, "CUSPARSE_STATUS_INSUFFICIENT_RESOURCES"},
+#include <cusparse_status_names.h>
 };
 
 const char *cudastub_cusparse_result_name(int code)

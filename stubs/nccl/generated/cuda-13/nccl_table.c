@@ -58,19 +58,10 @@ static const char * pncclGetLastError_unavailable(void)
 }
 CUDASTUB_FALLBACK_SAYS(pncclGetLastError_unavailable, "returns NULL", CUDASTUB_SAYS_NO_CODE);
 
-/* The names of ncclResult_t's values in the headers of this ABI (an alias, a
- * second name of a value, is left out: the first wins, as in the real
- * tables). */
+/* The names of ncclResult_t's values in the headers of the stub's ABI.
+ * (nccl_status_names.h: by the include path, as the rows). */
 static const struct cudastub_status_name status_names[] = {
-	{0, "ncclSuccess"},
-	{1, "ncclUnhandledCudaError"},
-	{2, "ncclSystemError"},
-	{3, "ncclInternalError"},
-	{4, "ncclInvalidArgument"},
-	{5, "ncclInvalidUsage"},
-	{6, "ncclRemoteError"},
-	{7, "ncclInProgress"},
-	{8, "ncclNumResults"},
+#include <nccl_status_names.h>
 };
 
 const char *cudastub_nccl_result_name(int code)

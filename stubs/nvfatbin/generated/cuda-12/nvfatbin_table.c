@@ -43,22 +43,10 @@ static nvFatbinResult nvFatbinVersion_unavailable(unsigned int *major, unsigned 
 }
 CUDASTUB_FALLBACK_SAYS(nvFatbinVersion_unavailable, "sets its outputs to 0 and returns", CUDASTUB_SAYS_CODE);
 
-/* The names of nvFatbinResult's values in the headers of this ABI (an alias, a
- * second name of a value, is left out: the first wins, as in the real
- * tables). */
+/* The names of nvFatbinResult's values in the headers of the stub's ABI.
+ * (nvfatbin_status_names.h: by the include path, as the rows). */
 static const struct cudastub_status_name status_names[] = {
-	{0, "NVFATBIN_SUCCESS"},
-	{1, "NVFATBIN_ERROR_INTERNAL"},
-	{2, "NVFATBIN_ERROR_ELF_ARCH_MISMATCH"},
-	{3, "NVFATBIN_ERROR_ELF_SIZE_MISMATCH"},
-	{4, "NVFATBIN_ERROR_MISSING_PTX_VERSION"},
-	{5, "NVFATBIN_ERROR_NULL_POINTER"},
-	{6, "NVFATBIN_ERROR_COMPRESSION_FAILED"},
-	{7, "NVFATBIN_ERROR_COMPRESSED_SIZE_EXCEEDED"},
-	{8, "NVFATBIN_ERROR_UNRECOGNIZED_OPTION"},
-	{9, "NVFATBIN_ERROR_INVALID_ARCH"},
-	{10, "NVFATBIN_ERROR_INVALID_NVVM"},
-	{11, "NVFATBIN_ERROR_EMPTY_INPUT"},
+#include <nvfatbin_status_names.h>
 };
 
 const char *cudastub_nvfatbin_result_name(int code)

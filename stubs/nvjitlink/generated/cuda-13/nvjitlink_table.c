@@ -31,29 +31,10 @@ static nvJitLinkResult nvJitLinkVersion_unavailable(unsigned int *major, unsigne
 }
 CUDASTUB_FALLBACK_SAYS(nvJitLinkVersion_unavailable, "sets its outputs to 0 and returns", CUDASTUB_SAYS_CODE);
 
-/* The names of nvJitLinkResult's values in the headers of this ABI (an alias, a
- * second name of a value, is left out: the first wins, as in the real
- * tables). */
+/* The names of nvJitLinkResult's values in the headers of the stub's ABI.
+ * (nvjitlink_status_names.h: by the include path, as the rows). */
 static const struct cudastub_status_name status_names[] = {
-	{0, "NVJITLINK_SUCCESS"},
-	{1, "NVJITLINK_ERROR_UNRECOGNIZED_OPTION"},
-	{2, "NVJITLINK_ERROR_MISSING_ARCH"},
-	{3, "NVJITLINK_ERROR_INVALID_INPUT"},
-	{4, "NVJITLINK_ERROR_PTX_COMPILE"},
-	{5, "NVJITLINK_ERROR_NVVM_COMPILE"},
-	{6, "NVJITLINK_ERROR_INTERNAL"},
-	{7, "NVJITLINK_ERROR_THREADPOOL"},
-	{8, "NVJITLINK_ERROR_UNRECOGNIZED_INPUT"},
-	{9, "NVJITLINK_ERROR_FINALIZE"},
-	{10, "NVJITLINK_ERROR_NULL_INPUT"},
-	{11, "NVJITLINK_ERROR_INCOMPATIBLE_OPTIONS"},
-	{12, "NVJITLINK_ERROR_INCORRECT_INPUT_TYPE"},
-	{13, "NVJITLINK_ERROR_ARCH_MISMATCH"},
-	{14, "NVJITLINK_ERROR_OUTDATED_LIBRARY"},
-	{15, "NVJITLINK_ERROR_MISSING_FATBIN"},
-	{16, "NVJITLINK_ERROR_UNRECOGNIZED_ARCH"},
-	{17, "NVJITLINK_ERROR_UNSUPPORTED_ARCH"},
-	{18, "NVJITLINK_ERROR_LTO_NOT_ENABLED"},
+#include <nvjitlink_status_names.h>
 };
 
 const char *cudastub_nvjitlink_result_name(int code)

@@ -40,21 +40,10 @@ static nvjpegStatus_t nvjpegGetProperty_unavailable(libraryPropertyType type, in
 }
 CUDASTUB_FALLBACK_SAYS(nvjpegGetProperty_unavailable, "sets its outputs to 0 and returns", CUDASTUB_SAYS_CODE);
 
-/* The names of nvjpegStatus_t's values in the headers of this ABI (an alias, a
- * second name of a value, is left out: the first wins, as in the real
- * tables). */
+/* The names of nvjpegStatus_t's values in the headers of the stub's ABI.
+ * (nvjpeg_status_names.h: by the include path, as the rows). */
 static const struct cudastub_status_name status_names[] = {
-	{0, "NVJPEG_STATUS_SUCCESS"},
-	{1, "NVJPEG_STATUS_NOT_INITIALIZED"},
-	{2, "NVJPEG_STATUS_INVALID_PARAMETER"},
-	{3, "NVJPEG_STATUS_BAD_JPEG"},
-	{4, "NVJPEG_STATUS_JPEG_NOT_SUPPORTED"},
-	{5, "NVJPEG_STATUS_ALLOCATOR_FAILURE"},
-	{6, "NVJPEG_STATUS_EXECUTION_FAILED"},
-	{7, "NVJPEG_STATUS_ARCH_MISMATCH"},
-	{8, "NVJPEG_STATUS_INTERNAL_ERROR"},
-	{9, "NVJPEG_STATUS_IMPLEMENTATION_NOT_SUPPORTED"},
-	{10, "NVJPEG_STATUS_INCOMPLETE_BITSTREAM"},
+#include <nvjpeg_status_names.h>
 };
 
 const char *cudastub_nvjpeg_result_name(int code)

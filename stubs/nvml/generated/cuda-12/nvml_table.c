@@ -70,41 +70,10 @@ static nvmlReturn_t nvmlSystemGetCudaDriverVersion_v2_unavailable(int *cudaDrive
 }
 CUDASTUB_FALLBACK_SAYS(nvmlSystemGetCudaDriverVersion_v2_unavailable, "sets its outputs to 0 and returns", CUDASTUB_SAYS_CODE);
 
-/* The names of nvmlReturn_t's values in the headers of this ABI (an alias, a
- * second name of a value, is left out: the first wins, as in the real
- * tables). */
+/* The names of nvmlReturn_t's values in the headers of the stub's ABI.
+ * (nvml_status_names.h: by the include path, as the rows). */
 static const struct cudastub_status_name status_names[] = {
-	{0, "NVML_SUCCESS"},
-	{1, "NVML_ERROR_UNINITIALIZED"},
-	{2, "NVML_ERROR_INVALID_ARGUMENT"},
-	{3, "NVML_ERROR_NOT_SUPPORTED"},
-	{4, "NVML_ERROR_NO_PERMISSION"},
-	{5, "NVML_ERROR_ALREADY_INITIALIZED"},
-	{6, "NVML_ERROR_NOT_FOUND"},
-	{7, "NVML_ERROR_INSUFFICIENT_SIZE"},
-	{8, "NVML_ERROR_INSUFFICIENT_POWER"},
-	{9, "NVML_ERROR_DRIVER_NOT_LOADED"},
-	{10, "NVML_ERROR_TIMEOUT"},
-	{11, "NVML_ERROR_IRQ_ISSUE"},
-	{12, "NVML_ERROR_LIBRARY_NOT_FOUND"},
-	{13, "NVML_ERROR_FUNCTION_NOT_FOUND"},
-	{14, "NVML_ERROR_CORRUPTED_INFOROM"},
-	{15, "NVML_ERROR_GPU_IS_LOST"},
-	{16, "NVML_ERROR_RESET_REQUIRED"},
-	{17, "NVML_ERROR_OPERATING_SYSTEM"},
-	{18, "NVML_ERROR_LIB_RM_VERSION_MISMATCH"},
-	{19, "NVML_ERROR_IN_USE"},
-	{20, "NVML_ERROR_MEMORY"},
-	{21, "NVML_ERROR_NO_DATA"},
-	{22, "NVML_ERROR_VGPU_ECC_NOT_SUPPORTED"},
-	{23, "NVML_ERROR_INSUFFICIENT_RESOURCES"},
-	{24, "NVML_ERROR_FREQ_NOT_SUPPORTED"},
-	{25, "NVML_ERROR_ARGUMENT_VERSION_MISMATCH"},
-	{26, "NVML_ERROR_DEPRECATED"},
-	{27, "NVML_ERROR_NOT_READY"},
-	{28, "NVML_ERROR_GPU_NOT_FOUND"},
-	{29, "NVML_ERROR_INVALID_STATE"},
-	{999, "NVML_ERROR_UNKNOWN"},
+#include <nvml_status_names.h>
 };
 
 const char *cudastub_nvml_result_name(int code)

@@ -25,28 +25,10 @@ const char * cudastub_nvrtc_forward_nvrtcGetErrorString(nvrtcResult a0)
 	return ((nvrtcGetErrorString_fn)atomic_load_explicit(&cudastub_nvrtc_slot_nvrtcGetErrorString, memory_order_acquire))(a0);
 }
 
-/* The names of nvrtcResult's values in the headers of this ABI (an alias, a
- * second name of a value, is left out: the first wins, as in the real
- * tables). */
+/* The names of nvrtcResult's values in the headers of the stub's ABI.
+ * (nvrtc_status_names.h: by the include path, as the rows). */
 static const struct cudastub_status_name status_names[] = {
-	{0, "NVRTC_SUCCESS"},
-	{1, "NVRTC_ERROR_OUT_OF_MEMORY"},
-	{2, "NVRTC_ERROR_PROGRAM_CREATION_FAILURE"},
-	{3, "NVRTC_ERROR_INVALID_INPUT"},
-	{4, "NVRTC_ERROR_INVALID_PROGRAM"},
-	{5, "NVRTC_ERROR_INVALID_OPTION"},
-	{6, "NVRTC_ERROR_COMPILATION"},
-	{7, "NVRTC_ERROR_BUILTIN_OPERATION_FAILURE"},
-	{8, "NVRTC_ERROR_NO_NAME_EXPRESSIONS_AFTER_COMPILATION"},
-	{9, "NVRTC_ERROR_NO_LOWERED_NAMES_BEFORE_COMPILATION"},
-	{10, "NVRTC_ERROR_NAME_EXPRESSION_NOT_VALID"},
-	{11, "NVRTC_ERROR_INTERNAL_ERROR"},
-	{12, "NVRTC_ERROR_TIME_FILE_WRITE_FAILED"},
-	{13, "NVRTC_ERROR_NO_PCH_CREATE_ATTEMPTED"},
-	{14, "NVRTC_ERROR_PCH_CREATE_HEAP_EXHAUSTED"},
-	{15, "NVRTC_ERROR_PCH_CREATE"},
-	{16, "NVRTC_ERROR_CANCELLED"},
-	{17, "NVRTC_ERROR_TIME_TRACE_FILE_WRITE_FAILED"},
+#include <nvrtc_status_names.h>
 };
 
 const char *cudastub_nvrtc_result_name(int code)
