@@ -72,11 +72,16 @@ endfunction()
 # ABI finds its table files. A major's folder has no copy of a file
 # identical to the next newer major's (the generator writes it once), so:
 # its own folder, then the newer majors' in order, for sources and includes.
+# A regeneration adds and removes such copies: each folder is a configure
+# dependency (its time changes with its entries), so that the next build
+# configures again instead of compiling a file that is gone.
 function(cudastub_table_folders out generated major)
   file(GLOB folders RELATIVE ${generated} ${generated}/cuda-*)
   list(SORT folders COMPARE NATURAL)
   set(found)
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${generated})
   foreach(folder IN LISTS folders)
+    set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${generated}/${folder})
     string(REPLACE "cuda-" "" folder_major ${folder})
     if(folder_major GREATER_EQUAL major)
       list(APPEND found ${generated}/${folder})

@@ -189,6 +189,23 @@ def status_name_lines(names):
     return out
 
 
+def status_names_path(spec):
+    """The status names file a table reads: its library's, or that of the
+    library whose names it shares (spec: status_names_of)."""
+    of = spec.status_names_of or spec.library
+    return "stubs/%s/generated/%s_status_names.h" % (of, of)
+
+
+def status_names_include(spec):
+    """status_names_path's #include: the library's own by the include path,
+    as the rows; another library's by its place from this table's folder
+    (stubs/<folder>/generated/cuda-<major>/)."""
+    if not spec.status_names_of:
+        return "<%s_status_names.h>" % spec.library
+    return '"../../../%s/generated/%s_status_names.h"' % (spec.status_names_of,
+                                                            spec.status_names_of)
+
+
 def emit_status_names(spec, per_abi, header_note):
     """<lib>_status_names.h: the initializer of the table's status names
     (<lib>_table.c), for every stub ABI. per_abi: major -> the result
@@ -280,9 +297,9 @@ def emit(spec, abi, routed, names, header_note):
                 "\t(void)code;", "\treturn NULL;", "}"]
     else:
         out += ["/* The names of %s's values in the headers of the stub's ABI." % spec.result_enum,
-                " * (%s_status_names.h: by the include path, as the rows). */" % lib,
+                " * (%s). */" % status_names_path(spec),
                 "static const struct cudastub_status_name status_names[] = {",
-                "#include <%s_status_names.h>" % lib, "};", "",
+                "#include %s" % status_names_include(spec), "};", "",
                 "const char *cudastub_%s_result_name(int code)" % lib, "{",
                 "\treturn cudastub_status_name_of(status_names, sizeof status_names / "
                 "sizeof *status_names, code);", "}"]

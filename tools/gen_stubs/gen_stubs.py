@@ -307,10 +307,26 @@ def cmd_stubs(args):
     write(os.path.join(args.out, "%s_rows.h" % spec.library), emit_c.emit_rows(rows_per_abi, every))
     write(os.path.join(args.out, "%s_checks.c" % spec.library), emit_c.emit_checks(spec, every))
     names_file = os.path.join(args.out, "%s_status_names.h" % spec.library)
-    if any(names_per_abi.values()):
+    if spec.status_names_of:
+        shared_names(spec, names_per_abi, args.data)
+    if any(names_per_abi.values()) and not spec.status_names_of:
         write(names_file, emit_c.emit_status_names(spec, names_per_abi, every))
     elif os.path.exists(names_file):
         os.remove(names_file)
+
+
+def shared_names(spec, names_per_abi, data):
+    """Stops unless the library spec.status_names_of records, for every
+    major of this one, the same status names (spec: status_names_of)."""
+    import emit_c
+
+    other = {a.major: a for a in records.load_abis(os.path.join(data, "abi"),
+                                                   spec.status_names_of)}
+    for major, names in names_per_abi.items():
+        theirs = other[major].enums.get(spec.result_enum) if major in other else None
+        if emit_c.status_name_lines(names) != emit_c.status_name_lines(theirs or []):
+            raise SystemExit("%s: status_names_of %s: CUDA %d's %s names differ"
+                             % (spec.library, spec.status_names_of, major, spec.result_enum))
 
 
 def cmd_compatibility(args):

@@ -242,6 +242,10 @@ class Spec:
                               shim; the driver's is shim/driver)
       version_node yes|no     whether the stub's symbols carry the real
                               library's version node (the driver has none)
+      status_names_of LIBRARY the library whose <LIBRARY>_status_names.h the
+                              table reads, where both have one result type
+                              with the same names in every ABI (NPP's
+                              NppStatus: nppc's); checked when generated
       version_query FUNCTION FORM [LIBRARY]
                               how the stub asks a candidate its version, for
                               a stub with no hand-written C: FORM major_minor
@@ -472,6 +476,9 @@ class Spec:
         if q and q[1] not in forms:
             raise SystemExit("%s: version_query %s: form one of %s"
                              % (path, q[0], ", ".join(forms)))
+        # the library whose status names file this one's table reads (the
+        # same result type, the same names in every ABI: NPP's NppStatus)
+        self.status_names_of = self.values.get("status_names_of", [None])[0]
         absent = self.values.get("version_absent")
         self.version_absent = int(absent[0]) if absent else None
         c = self.values.get("cuda_release")

@@ -184,7 +184,7 @@ static cuDoubleComplex cublasZdotu_unavailable(void)
 CUDASTUB_FALLBACK_SAYS(cublasZdotu_unavailable, "returns a zeroed cuDoubleComplex", CUDASTUB_SAYS_NO_CODE);
 
 /* The names of cublasStatus_t's values in the headers of the stub's ABI.
- * (cublas_status_names.h: by the include path, as the rows). */
+ * (stubs/cublas/generated/cublas_status_names.h). */
 static const struct cudastub_status_name status_names[] = {
 #include <cublas_status_names.h>
 };

@@ -19,7 +19,7 @@ CUDASTUB_EXPORT cudastub_state cudastub_cuda_load(void)
 }
 
 /* The names of CUresult's values in the headers of the stub's ABI.
- * (cuda_status_names.h: by the include path, as the rows). */
+ * (stubs/cuda/generated/cuda_status_names.h). */
 static const struct cudastub_status_name status_names[] = {
 #include <cuda_status_names.h>
 };

@@ -74,7 +74,7 @@ void cudastub_cudart_forward___cudaUnregisterFatBinary(void **fatCubinHandle)
 }
 
 /* The names of cudaError_t's values in the headers of the stub's ABI.
- * (cudart_status_names.h: by the include path, as the rows). */
+ * (stubs/cudart/generated/cudart_status_names.h). */
 static const struct cudastub_status_name status_names[] = {
 #include <cudart_status_names.h>
 };

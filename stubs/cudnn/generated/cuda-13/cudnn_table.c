@@ -42,7 +42,7 @@ static cudnnStatus_t cudnnGetProperty_unavailable(libraryPropertyType type, int 
 CUDASTUB_FALLBACK_SAYS(cudnnGetProperty_unavailable, "sets its outputs to 0 and returns", CUDASTUB_SAYS_CODE);
 
 /* The names of cudnnStatus_t's values in the headers of the stub's ABI.
- * (cudnn_status_names.h: by the include path, as the rows). */
+ * (stubs/cudnn/generated/cudnn_status_names.h). */
 static const struct cudastub_status_name status_names[] = {
 #include <cudnn_status_names.h>
 };

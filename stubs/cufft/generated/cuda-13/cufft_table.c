@@ -40,7 +40,7 @@ static cufftResult cufftGetVersion_unavailable(int *version)
 CUDASTUB_FALLBACK_SAYS(cufftGetVersion_unavailable, "sets its outputs to 0 and returns", CUDASTUB_SAYS_CODE);
 
 /* The names of cufftResult's values in the headers of the stub's ABI.
- * (cufft_status_names.h: by the include path, as the rows). */
+ * (stubs/cufft/generated/cufft_status_names.h). */
 static const struct cudastub_status_name status_names[] = {
 #include <cufft_status_names.h>
 };

@@ -208,7 +208,7 @@ static CUfileError_t cuFileHandleRegister_unavailable(CUfileHandle_t *fh, CUfile
 CUDASTUB_FALLBACK_SAYS(cuFileHandleRegister_unavailable, "returns a CUfileError_t whose err is", CUDASTUB_SAYS_CODE);
 
 /* The names of CUfileOpError's values in the headers of the stub's ABI.
- * (cufile_status_names.h: by the include path, as the rows). */
+ * (stubs/cufile/generated/cufile_status_names.h). */
 static const struct cudastub_status_name status_names[] = {
 #include <cufile_status_names.h>
 };

@@ -283,7 +283,7 @@ static CUfileError_t cuFileWriteAsync_unavailable(CUfileHandle_t fh, void *bufPt
 CUDASTUB_FALLBACK_SAYS(cuFileWriteAsync_unavailable, "returns a CUfileError_t whose err is", CUDASTUB_SAYS_CODE);
 
 /* The names of CUfileOpError's values in the headers of the stub's ABI.
- * (cufile_status_names.h: by the include path, as the rows). */
+ * (stubs/cufile/generated/cufile_status_names.h). */
 static const struct cudastub_status_name status_names[] = {
 #include <cufile_status_names.h>
 };

@@ -40,7 +40,7 @@ static CUptiResult cuptiGetVersion_unavailable(uint32_t *version)
 CUDASTUB_FALLBACK_SAYS(cuptiGetVersion_unavailable, "sets its outputs to 0 and returns", CUDASTUB_SAYS_CODE);
 
 /* The names of CUptiResult's values in the headers of the stub's ABI.
- * (cupti_status_names.h: by the include path, as the rows). */
+ * (stubs/cupti/generated/cupti_status_names.h). */
 static const struct cudastub_status_name status_names[] = {
 #include <cupti_status_names.h>
 };

@@ -40,7 +40,7 @@ static curandStatus_t curandGetVersion_unavailable(int *version)
 CUDASTUB_FALLBACK_SAYS(curandGetVersion_unavailable, "sets its outputs to 0 and returns", CUDASTUB_SAYS_CODE);
 
 /* The names of curandStatus_t's values in the headers of the stub's ABI.
- * (curand_status_names.h: by the include path, as the rows). */
+ * (stubs/curand/generated/curand_status_names.h). */
 static const struct cudastub_status_name status_names[] = {
 #include <curand_status_names.h>
 };

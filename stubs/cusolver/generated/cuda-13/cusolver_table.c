@@ -40,7 +40,7 @@ static cusolverStatus_t cusolverGetVersion_unavailable(int *version)
 CUDASTUB_FALLBACK_SAYS(cusolverGetVersion_unavailable, "sets its outputs to 0 and returns", CUDASTUB_SAYS_CODE);
 
 /* The names of cusolverStatus_t's values in the headers of the stub's ABI.
- * (cusolver_status_names.h: by the include path, as the rows). */
+ * (stubs/cusolver/generated/cusolver_status_names.h). */
 static const struct cudastub_status_name status_names[] = {
 #include <cusolver_status_names.h>
 };

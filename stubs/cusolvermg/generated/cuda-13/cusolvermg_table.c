@@ -19,7 +19,7 @@ CUDASTUB_EXPORT cudastub_state cudastub_cusolvermg_load(void)
 }
 
 /* The names of cusolverStatus_t's values in the headers of the stub's ABI.
- * (cusolvermg_status_names.h: by the include path, as the rows). */
+ * (stubs/cusolvermg/generated/cusolvermg_status_names.h). */
 static const struct cudastub_status_name status_names[] = {
 #include <cusolvermg_status_names.h>
 };

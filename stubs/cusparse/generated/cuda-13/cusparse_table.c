@@ -94,7 +94,7 @@ static cusparseStatus_t cusparseGetVersion_unavailable(cusparseHandle_t handle, 
 CUDASTUB_FALLBACK_SAYS(cusparseGetVersion_unavailable, "sets its outputs to 0 and returns", CUDASTUB_SAYS_CODE);
 
 /* The names of cusparseStatus_t's values in the headers of the stub's ABI.
- * (cusparse_status_names.h: by the include path, as the rows). */
+ * (stubs/cusparse/generated/cusparse_status_names.h). */
 static const struct cudastub_status_name status_names[] = {
 #include <cusparse_status_names.h>
 };

@@ -59,7 +59,7 @@ static const char * pncclGetLastError_unavailable(void)
 CUDASTUB_FALLBACK_SAYS(pncclGetLastError_unavailable, "returns NULL", CUDASTUB_SAYS_NO_CODE);
 
 /* The names of ncclResult_t's values in the headers of the stub's ABI.
- * (nccl_status_names.h: by the include path, as the rows). */
+ * (stubs/nccl/generated/nccl_status_names.h). */
 static const struct cudastub_status_name status_names[] = {
 #include <nccl_status_names.h>
 };

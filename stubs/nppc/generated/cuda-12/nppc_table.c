@@ -76,7 +76,7 @@ static unsigned int nppGetStreamNumSMs_unavailable(void)
 CUDASTUB_FALLBACK_SAYS(nppGetStreamNumSMs_unavailable, "returns -1", CUDASTUB_SAYS_NO_CODE);
 
 /* The names of NppStatus's values in the headers of the stub's ABI.
- * (nppc_status_names.h: by the include path, as the rows). */
+ * (stubs/nppc/generated/nppc_status_names.h). */
 static const struct cudastub_status_name status_names[] = {
 #include <nppc_status_names.h>
 };

@@ -199,9 +199,9 @@ static Npp8u * nppiMalloc_8u_C4_unavailable(void)
 CUDASTUB_FALLBACK_SAYS(nppiMalloc_8u_C4_unavailable, "returns NULL", CUDASTUB_SAYS_NO_CODE);
 
 /* The names of NppStatus's values in the headers of the stub's ABI.
- * (nppisu_status_names.h: by the include path, as the rows). */
+ * (stubs/nppc/generated/nppc_status_names.h). */
 static const struct cudastub_status_name status_names[] = {
-#include <nppisu_status_names.h>
+#include "../../../nppc/generated/nppc_status_names.h"
 };
 
 const char *cudastub_nppisu_result_name(int code)

@@ -19,9 +19,9 @@ CUDASTUB_EXPORT cudastub_state cudastub_nppitc_load(void)
 }
 
 /* The names of NppStatus's values in the headers of the stub's ABI.
- * (nppitc_status_names.h: by the include path, as the rows). */
+ * (stubs/nppc/generated/nppc_status_names.h). */
 static const struct cudastub_status_name status_names[] = {
-#include <nppitc_status_names.h>
+#include "../../../nppc/generated/nppc_status_names.h"
 };
 
 const char *cudastub_nppitc_result_name(int code)

@@ -103,9 +103,9 @@ static Npp8u * nppsMalloc_8u_unavailable(void)
 CUDASTUB_FALLBACK_SAYS(nppsMalloc_8u_unavailable, "returns NULL", CUDASTUB_SAYS_NO_CODE);
 
 /* The names of NppStatus's values in the headers of the stub's ABI.
- * (npps_status_names.h: by the include path, as the rows). */
+ * (stubs/nppc/generated/nppc_status_names.h). */
 static const struct cudastub_status_name status_names[] = {
-#include <npps_status_names.h>
+#include "../../../nppc/generated/nppc_status_names.h"
 };
 
 const char *cudastub_npps_result_name(int code)

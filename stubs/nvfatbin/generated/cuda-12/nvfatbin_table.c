@@ -44,7 +44,7 @@ static nvFatbinResult nvFatbinVersion_unavailable(unsigned int *major, unsigned 
 CUDASTUB_FALLBACK_SAYS(nvFatbinVersion_unavailable, "sets its outputs to 0 and returns", CUDASTUB_SAYS_CODE);
 
 /* The names of nvFatbinResult's values in the headers of the stub's ABI.
- * (nvfatbin_status_names.h: by the include path, as the rows). */
+ * (stubs/nvfatbin/generated/nvfatbin_status_names.h). */
 static const struct cudastub_status_name status_names[] = {
 #include <nvfatbin_status_names.h>
 };

@@ -32,7 +32,7 @@ static nvJitLinkResult nvJitLinkVersion_unavailable(unsigned int *major, unsigne
 CUDASTUB_FALLBACK_SAYS(nvJitLinkVersion_unavailable, "sets its outputs to 0 and returns", CUDASTUB_SAYS_CODE);
 
 /* The names of nvJitLinkResult's values in the headers of the stub's ABI.
- * (nvjitlink_status_names.h: by the include path, as the rows). */
+ * (stubs/nvjitlink/generated/nvjitlink_status_names.h). */
 static const struct cudastub_status_name status_names[] = {
 #include <nvjitlink_status_names.h>
 };

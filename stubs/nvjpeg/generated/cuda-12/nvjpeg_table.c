@@ -41,7 +41,7 @@ static nvjpegStatus_t nvjpegGetProperty_unavailable(libraryPropertyType type, in
 CUDASTUB_FALLBACK_SAYS(nvjpegGetProperty_unavailable, "sets its outputs to 0 and returns", CUDASTUB_SAYS_CODE);
 
 /* The names of nvjpegStatus_t's values in the headers of the stub's ABI.
- * (nvjpeg_status_names.h: by the include path, as the rows). */
+ * (stubs/nvjpeg/generated/nvjpeg_status_names.h). */
 static const struct cudastub_status_name status_names[] = {
 #include <nvjpeg_status_names.h>
 };

@@ -71,7 +71,7 @@ static nvmlReturn_t nvmlSystemGetCudaDriverVersion_v2_unavailable(int *cudaDrive
 CUDASTUB_FALLBACK_SAYS(nvmlSystemGetCudaDriverVersion_v2_unavailable, "sets its outputs to 0 and returns", CUDASTUB_SAYS_CODE);
 
 /* The names of nvmlReturn_t's values in the headers of the stub's ABI.
- * (nvml_status_names.h: by the include path, as the rows). */
+ * (stubs/nvml/generated/nvml_status_names.h). */
 static const struct cudastub_status_name status_names[] = {
 #include <nvml_status_names.h>
 };

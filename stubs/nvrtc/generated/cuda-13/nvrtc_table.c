@@ -26,7 +26,7 @@ const char * cudastub_nvrtc_forward_nvrtcGetErrorString(nvrtcResult a0)
 }
 
 /* The names of nvrtcResult's values in the headers of the stub's ABI.
- * (nvrtc_status_names.h: by the include path, as the rows). */
+ * (stubs/nvrtc/generated/nvrtc_status_names.h). */
 static const struct cudastub_status_name status_names[] = {
 #include <nvrtc_status_names.h>
 };
