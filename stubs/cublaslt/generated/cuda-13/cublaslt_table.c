@@ -51,9 +51,9 @@ static const char * cublasLtGetStatusString_unavailable(cublasStatus_t status)
 CUDASTUB_FALLBACK_SAYS(cublasLtGetStatusString_unavailable, "gives what was searched for the stub's own code, else the code's name", CUDASTUB_SAYS_NO_CODE);
 
 /* The names of cublasStatus_t's values in the headers of the stub's ABI.
- * (stubs/cublaslt/generated/cublaslt_status_names.h). */
+ * (stubs/cublas/generated/cublas_status_names.h). */
 static const struct cudastub_status_name status_names[] = {
-#include <cublaslt_status_names.h>
+#include "../../../cublas/generated/cublas_status_names.h"
 };
 
 const char *cudastub_cublaslt_result_name(int code)

@@ -19,9 +19,9 @@ CUDASTUB_EXPORT cudastub_state cudastub_cusolvermg_load(void)
 }
 
 /* The names of cusolverStatus_t's values in the headers of the stub's ABI.
- * (stubs/cusolvermg/generated/cusolvermg_status_names.h). */
+ * (stubs/cusolver/generated/cusolver_status_names.h). */
 static const struct cudastub_status_name status_names[] = {
-#include <cusolvermg_status_names.h>
+#include "../../../cusolver/generated/cusolver_status_names.h"
 };
 
 const char *cudastub_cusolvermg_result_name(int code)
