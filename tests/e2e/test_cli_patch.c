@@ -432,6 +432,48 @@ static void test_patchelf_only_for_changes(void)
 	ts_remove_tree(dir);
 }
 
+#ifdef E2E_COMBINED
+/* A wheel that ships its own libcudastub.so beside a module linked to it
+ * (RUNPATH $ORIGIN/lib): --unique-names names the wheel's file by its
+ * content, never this command's. Two trees, the same but for the shipped
+ * file (this build's, and this build's with bytes added after its end):
+ * their content names differ only if each patch took its tree's file. */
+static void test_combined_shipped(void)
+{
+	char names[2][64] = {"", ""};
+
+	for (int i = 0; i < 2; i++) {
+		char path[PATH_MAX + 16];
+		FILE *name;
+
+		if (fresh_tree(i ? "cli-patch-shipped-other" : "cli-patch-shipped") != 0)
+			return;
+		CU_ASSERT_EQUAL_FATAL(
+			sh("mkdir '%s/lib' && cp '%s' '%s/lib/libcudastub.so' && "
+			   "{ [ %d = 0 ] || printf 'another build' >>'%s/lib/libcudastub.so'; } && "
+			   "cp /bin/true '%s/app' && patchelf --add-needed libcudastub.so '%s/app' "
+			   "&& "
+			   "patchelf --set-rpath '$ORIGIN/lib' '%s/app'",
+			   dir, E2E_COMBINED_FILE, dir, i, dir, dir, dir, dir),
+			0);
+		patch_expect(0, "--unique-names", "--stub-dir", dir, dir);
+		CU_ASSERT_EQUAL(sh("cd '%s' && set -- libcudastub-*.so && [ -f \"$1\" ] && "
+				   "echo \"$1\" >name",
+				   dir),
+				0);
+		snprintf(path, sizeof path, "%s/name", dir);
+		if ((name = fopen(path, "r"))) {
+			if (fgets(names[i], sizeof names[i], name))
+				names[i][strcspn(names[i], "\n")] = '\0';
+			fclose(name);
+		}
+		ts_remove_tree(dir);
+	}
+	CU_ASSERT_STRING_NOT_EQUAL(names[0], "");
+	CU_ASSERT_STRING_NOT_EQUAL(names[0], names[1]);
+}
+#endif
+
 /* --combined: every CUDA library a file needs becomes libcudastub.so,
  * copied beside it; the file runs; patched again, with or without the
  * option, nothing changes; with --unique-names the one file goes by its
@@ -487,6 +529,7 @@ static void test_combined(void)
 			0);
 	patch_expect(0, "--check", dir);
 	ts_remove_tree(dir);
+	test_combined_shipped();
 #endif
 }
 

@@ -279,8 +279,14 @@ static int plan_file(struct options *o, const char *file, struct plan *p)
 		if (!strcmp(name, COMBINED)) { /* linked against it, or patched to it */
 			p->uses[COMBINED_SLOT] = any = 1;
 			snprintf(p->names[COMBINED_SLOT], sizeof p->names[0], "%s", line);
-			if (o->unique_names) /* renamed by its content */
+			/* --unique-names: renamed by its content, the wheel's own
+			 * file where one ships beside it, as a stub of one library */
+			if (o->unique_names) {
 				p->from[COMBINED_SLOT] = p->names[COMBINED_SLOT];
+				patch_shipped_stub(file, dirname_of(file, folder, sizeof folder),
+						   COMBINED, p->source[COMBINED_SLOT],
+						   sizeof p->source[COMBINED_SLOT]);
+			}
 			continue;
 		}
 		for (int k = 0; k < KINDS; k++) {
