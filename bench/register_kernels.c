@@ -2,7 +2,7 @@
  * Kernel registration at scale: what an nvcc-built library of many
  * kernels does in its constructors, N times over, then one runtime call.
  *
- *   bench_register_<stub|direct> N
+ *   bench_register_<stub|direct> N [threaded]
  *
  * registers one fat binary (one_kernel.cu, built with nvcc -fatbin) and N
  * functions on it, each with a host stub address and a device name of its
@@ -12,6 +12,11 @@
  * and first_call are what callgrind counts (measure/registration.sh): N
  * against 2N, so that everything else cancels. The names are made before.
  *
+ * "threaded" starts a second thread first, which waits until the end: a
+ * library dlopened after a program started threads (a Python import
+ * beside a thread pool). Through the stub a kernel is then recorded under
+ * the registry's lock; in a process of one thread, without it.
+ *
  * It prints the heap bytes the registration took (mallinfo2, before the
  * call): NVIDIA's for the direct program, the stub's records for the
  * stub's.
@@ -19,8 +24,11 @@
 #define _GNU_SOURCE
 #include <cuda_runtime_api.h>
 #include <malloc.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 /* bench_fatbin.S: the fat binary, 8-byte aligned */
 extern const unsigned char bench_fatbin[];
@@ -62,16 +70,28 @@ __attribute__((noinline)) const char *first_call(void)
 	return cudaGetErrorName(cudaSuccess);
 }
 
+/* The second thread of "threaded": it waits for the pipe's end to close. */
+static void *wait_for_end(void *pipe_end)
+{
+	char byte;
+
+	return (void *)(long)read(*(int *)pipe_end, &byte, 1);
+}
+
 int main(int argc, char **argv)
 {
 	long n = argc > 1 ? atol(argv[1]) : 1000;
+	int threaded = argc > 2 && !strcmp(argv[2], "threaded"), ends[2];
 	struct mallinfo2 before, after;
 	const char *answer;
+	pthread_t second;
 
-	if (n < 0 || n > 10000000) {
-		fprintf(stderr, "usage: %s N (0 to 10000000 kernels)\n", argv[0]);
+	if (n < 0 || n > 10000000 || (argc > 2 && !threaded)) {
+		fprintf(stderr, "usage: %s N [threaded] (0 to 10000000 kernels)\n", argv[0]);
 		return 2;
 	}
+	if (threaded && (pipe(ends) != 0 || pthread_create(&second, NULL, wait_for_end, &ends[0])))
+		return 1;
 	names = malloc((size_t)(n ? n : 1) * NAME_SIZE);
 	host_stubs = malloc((size_t)(n ? n : 1));
 	if (!names || !host_stubs)
@@ -85,5 +105,9 @@ int main(int argc, char **argv)
 	/* blocks from malloc's heap, and those it mapped apart (large ones) */
 	printf("kernels=%ld answer=%s heap_bytes=%zu\n", n, answer ? answer : "(null)",
 	       (after.uordblks + after.hblkhd) - (before.uordblks + before.hblkhd));
+	if (threaded) {
+		close(ends[1]);
+		pthread_join(second, NULL);
+	}
 	return 0;
 }

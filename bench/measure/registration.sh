@@ -19,11 +19,11 @@ sizes=("$@")
 measurement="kernel registration, instructions per kernel (N vs 2N)"
 memory="kernel registration, heap bytes per kernel"
 
-# counted KIND N: the instructions of register_all and first_call
+# counted KIND N [threaded]: the instructions of register_all and first_call
 counted() {
-  local out=$work/register_$1_$2
+  local out=$work/register_$1_$2${3:+_$3}
   run_callgrind "$out" --toggle-collect=register_all --toggle-collect=first_call \
-    "$bench/bench_register_$1" "$2" && instructions "$out"
+    "$bench/bench_register_$1" "$2" ${3:+"$3"} && instructions "$out"
 }
 
 # heap KIND N: the heap bytes the registration of N kernels took
@@ -50,6 +50,19 @@ for n in "${sizes[@]}"; do
       printf "| %s | %s, recorded then replayed through the stub | %.1f | NVIDIA'"'"'s registration, linked directly | %.1f | ×%.3f (target ×1.05) |\n",
         m, label, stub, direct, stub / direct
     }'
+  # the same with a second thread alive: the record takes the lock
+  if stub_n=$(counted stub "$n" threaded) && stub_2n=$(counted stub $((2 * n)) threaded) &&
+    direct_n=$(counted direct "$n" threaded) && direct_2n=$(counted direct $((2 * n)) threaded); then
+    awk -v m="$measurement" -v label="$label" -v n="$n" \
+      -v s1="$stub_n" -v s2="$stub_2n" -v d1="$direct_n" -v d2="$direct_2n" 'BEGIN {
+        stub = (s2 - s1) / n
+        direct = (d2 - d1) / n
+        printf "| %s | %s, a second thread alive: recorded under the lock, then replayed | %.1f | NVIDIA'"'"'s registration, linked directly, a second thread alive | %.1f | ×%.3f (target ×1.05) |\n",
+          m, label, stub, direct, stub / direct
+      }'
+  else
+    not_measured "$measurement" "$label, a second thread alive" "a run failed (its log is above)"
+  fi
   stub_heap=$(heap stub "$n")
   direct_heap=$(heap direct "$n")
   awk -v m="$memory" -v label="$label" -v n="$n" -v s="$stub_heap" -v d="$direct_heap" 'BEGIN {
