@@ -11,6 +11,10 @@
  * on aarch64), and a C function that tests them and may tail-call with all
  * ten keeps them in saved registers and stores them back: 16 instructions
  * where these take 9.
+ *
+ * It keeps no frame, so its unwind information is the entry's (the caller's
+ * return address on the stack, or in x30): .cfi_startproc alone says so,
+ * for a profiler or debugger that stops inside it.
  */
 #include "forwarder.h"
 
@@ -23,6 +27,7 @@ __asm__("\t.text\n"
 	"\t.globl __cudaRegisterFunction\n"
 	"\t.type __cudaRegisterFunction, @function\n"
 	"__cudaRegisterFunction:\n"
+	"\t.cfi_startproc\n"		/* no frame: the entry's own rule */
 	CUDASTUB_BRANCH_TARGET
 	"\tcmpl $-1, %r8d\n"		/* thread_limit */
 	"\tjne 1f\n"
@@ -34,6 +39,7 @@ __asm__("\t.text\n"
 	"\tjnz 1f\n"
 	"\tjmp cudart_registry_function_plain\n"
 	"1:\tjmp cudart_register_function_slow\n"
+	"\t.cfi_endproc\n"
 	"\t.size __cudaRegisterFunction, .-__cudaRegisterFunction\n");
 
 #elif defined(__aarch64__)
@@ -43,6 +49,7 @@ __asm__("\t.text\n"
 	"\t.globl __cudaRegisterFunction\n"
 	"\t.type __cudaRegisterFunction, %function\n"
 	"__cudaRegisterFunction:\n"
+	"\t.cfi_startproc\n"		/* no frame: the entry's own rule */
 	CUDASTUB_BRANCH_TARGET
 	"\tcmn w4, #1\n"		/* thread_limit */
 	"\tb.ne 1f\n"
@@ -54,6 +61,7 @@ __asm__("\t.text\n"
 	"\tcbnz x9, 1f\n"
 	"\tb cudart_registry_function_plain\n"
 	"1:\tb cudart_register_function_slow\n"
+	"\t.cfi_endproc\n"
 	"\t.size __cudaRegisterFunction, .-__cudaRegisterFunction\n");
 
 #endif
