@@ -1,17 +1,19 @@
 /*
  * The deferred registry's lock (cudart_registry.c): one word that holds
  * the process id of the thread holding it, so that recording a kernel
- * takes an atomic compare-and-swap and gives it back with one exchange,
- * where a pthread mutex, with its separate note of the owning process,
- * cost a fifth of the stub's own work per recorded kernel.
+ * takes an atomic compare-and-swap and gives it back with one exchange
+ * (or one subtraction), where a pthread mutex, with its separate note of
+ * the owning process, cost a fifth of the stub's own work per recorded
+ * kernel.
  *
  * The word is 0 when free, else (holder's process id << 1) | waiters,
  * bit 0 set while a thread may sleep on it (futex). A word of 1 alone is
  * free too, and a sleeper may remain: cudart_lock_give_mine leaves it,
- * and the next taker, finding it names no process, takes it as inherited. A word that names
- * another process was inherited across a fork() that ran none of the
- * registry's handlers (glibc skips those installed while a fork is under
- * way): the child's first thread to find it takes it over, as if fresh.
+ * and the next taker, finding it names no process, takes it as
+ * inherited. A word that names another process was inherited across a
+ * fork() that ran none of the registry's handlers (glibc skips those
+ * installed while a fork is under way): the child's first thread to find
+ * it takes it over, as if fresh.
  */
 #ifndef CUDASTUB_REGISTRY_LOCK_H
 #define CUDASTUB_REGISTRY_LOCK_H

@@ -451,8 +451,8 @@ static void test_combined_shipped(void)
 		CU_ASSERT_EQUAL_FATAL(
 			sh("mkdir '%s/lib' && cp '%s' '%s/lib/libcudastub.so' && "
 			   "{ [ %d = 0 ] || printf 'another build' >>'%s/lib/libcudastub.so'; } && "
-			   "cp /bin/true '%s/app' && patchelf --add-needed libcudastub.so '%s/app' "
-			   "&& "
+			   "cp /bin/true '%s/app' && "
+			   "patchelf --add-needed libcudastub.so '%s/app' && "
 			   "patchelf --set-rpath '$ORIGIN/lib' '%s/app'",
 			   dir, E2E_COMBINED_FILE, dir, i, dir, dir, dir, dir),
 			0);
@@ -470,6 +470,7 @@ static void test_combined_shipped(void)
 		ts_remove_tree(dir);
 	}
 	CU_ASSERT_STRING_NOT_EQUAL(names[0], "");
+	CU_ASSERT_STRING_NOT_EQUAL(names[1], "");
 	CU_ASSERT_STRING_NOT_EQUAL(names[0], names[1]);
 }
 #endif
