@@ -227,6 +227,24 @@ static inline void cudastub_loader_settle_slot(struct cudastub_library *lib, _At
 		atomic_store_explicit(slot, fn, memory_order_release);
 }
 
+/*
+ * The loaded release as one bind sees it (loader_row.c): read once, after
+ * the load, and handed to the export's route and adapter, which then ask
+ * the loader nothing. Each used to read the published search again, some
+ * several times per bind; between two reads the answer cannot change (a
+ * search is published once), but each read was one more place where the
+ * release was decided.
+ */
+struct cudastub_release {
+	struct cudastub_library *lib;
+	void *handle; /* the loaded library; NULL when none is loaded */
+	int major;    /* its major (11, 12, 13); 0 when none is loaded */
+	/* the export's row: the majors that forward it under its own name
+	 * (same_abi, if_present) and those whose headers declare it with
+	 * another ABI (other_abi) */
+	const struct cudastub_function *gate;
+};
+
 /* The loaded library's handle, or NULL (not searched yet, or not found). */
 static inline void *cudastub_loader_handle(struct cudastub_library *lib)
 {

@@ -93,14 +93,30 @@ static void *fallback(const struct cudastub_table *t, const struct cudastub_row 
 	return (void *)t->code[why];
 }
 
-static void *ask(cudastub_any_fn get)
+/* A row's adapter or route, with the release it stands in on. */
+static void *ask(cudastub_any_fn get, const struct cudastub_release *release)
 {
-	return get ? ((void *(*)(void))get)() : NULL;
+	return get ? ((void *(*)(const struct cudastub_release *))get)(release) : NULL;
+}
+
+/* The release the load published, read once for the whole bind. */
+static struct cudastub_release release_of(const struct cudastub_table *t,
+					  const struct cudastub_row *row)
+{
+	const struct cudastub_search *s = cudastub_loader_result(t->lib);
+	struct cudastub_release release = {t->lib, NULL, 0, &row->gate};
+
+	if (s && s->info.state == CUDASTUB_STATE_LOADED) {
+		release.handle = s->handle;
+		release.major = s->info.major;
+	}
+	return release;
 }
 
 static void *choose(const struct cudastub_table *t, const struct cudastub_row *row,
 		    _Atomic(void *) *slot, void *unsettled)
 {
+	struct cudastub_release release;
 	void *fn = NULL;
 
 	if (row->flags & CUDASTUB_ROW_IN_PLACE)
@@ -113,14 +129,15 @@ static void *choose(const struct cudastub_table *t, const struct cudastub_row *r
 	if ((fn = atomic_load_explicit(slot, memory_order_acquire)) != unsettled)
 		return fn;
 	fn = NULL;
+	release = release_of(t, row);
 	if (row->flags & CUDASTUB_ROW_ADAPTER_FIRST)
-		fn = ask(row->adapt);
+		fn = ask(row->adapt, &release);
 	if (!fn)
 		fn = cudastub_loader_bind(t->lib, t->names + row->name, &row->gate);
 	if (!fn)
-		fn = ask(row->route);
+		fn = ask(row->route, &release);
 	if (!fn && !(row->flags & CUDASTUB_ROW_ADAPTER_FIRST))
-		fn = ask(row->adapt);
+		fn = ask(row->adapt, &release);
 	return fn ? fn : fallback(t, row);
 }
 

@@ -43,8 +43,9 @@ struct cudastub_row {
 	uint8_t fallback;	       /* enum cudastub_fallback */
 	uint8_t flags;
 	cudastub_any_fn typed; /* CUDASTUB_FALLBACK_TYPED: the fallback itself */
-	/* X_fn adapt(void), X_fn route(void): the stand-in or the translated
-	 * name for the loaded major, or NULL (cudart, the driver) */
+	/* X_fn adapt(const struct cudastub_release *), and route the same:
+	 * the stand-in or the translated name for the release the bind read,
+	 * or NULL (cudart) */
 	cudastub_any_fn adapt, route;
 };
 

@@ -55,9 +55,11 @@ static const char *const v2_names[2] = {"cudaStreamGetCaptureInfo_v2",
 /* [0] legacy stream, [1] _ptsz */
 static _Atomic(void *) capture_v2[2];
 
-static void *use_v2(const char *name, int ptsz, void *adapter)
+static void *use_v2(const struct cudastub_release *release, const char *name, int ptsz,
+		    void *adapter)
 {
-	return adapt_translate_to(name, v2_names[ptsz], v2_names[ptsz], &capture_v2[ptsz], adapter);
+	return adapt_translate_to(release, name, v2_names[ptsz], v2_names[ptsz], &capture_v2[ptsz],
+				  adapter);
 }
 
 #if CUDASTUB_ABI_MAJOR < CUDA_MAJOR_EDGE_DATA
@@ -65,11 +67,15 @@ static const char *const plain_names[2] = {"cudaStreamGetCaptureInfo",
 					   "cudaStreamGetCaptureInfo_ptsz"};
 static _Atomic(void *) capture_edges[2];
 
-/* 13's form, for callers with fewer outputs. */
-static void *use_13(const char *name, int ptsz, void *adapter)
+/* 13's form, for callers with fewer outputs. The plain name's rows cannot
+ * say which runtime has it: 12's records hide the plain name's three
+ * outputs, so every other major's form is "another ABI" to each of them. */
+static void *use_13(const struct cudastub_release *release, const char *name, int ptsz,
+		    void *adapter)
 {
-	return adapt_translate_on(CUDASTUB_MAJOR_BIT(CUDA_MAJOR_EDGE_DATA), name, plain_names[ptsz],
-				  plain_names[ptsz], &capture_edges[ptsz], adapter);
+	return adapt_translate_if(release->major == CUDA_MAJOR_EDGE_DATA, release, name,
+				  plain_names[ptsz], plain_names[ptsz], &capture_edges[ptsz],
+				  adapter);
 }
 #endif
 
@@ -117,18 +123,17 @@ ADAPT_PTSZ_TWINS(cudaError_t, with_plain_edges,
 		  numDependencies_out))
 
 /* An edge-data caller on a runtime that may lack edge data: the runtime's
- * own edge-data form `same` if it has it, else _v2 with plain edges. */
-static void *edges_on(const char *name, const char *same, int ptsz)
+ * own edge-data form `same` if it has it, else (the runtime's _v2, which
+ * only the forms without edge data have) _v2 with plain edges. Each name
+ * has one prototype wherever it is exported, so what the runtime exports
+ * decides; no major is compared. */
+static void *edges_on(const struct cudastub_release *release, const char *name, const char *same,
+		      int ptsz)
 {
 	static const capture_v3_fn adapters[2] = {with_plain_edges_legacy, with_plain_edges_ptsz};
-	int major = adapt_loaded_major();
-	void *fn = NULL;
+	void *fn = adapt_as_is(release, name, same, same);
 
-	if (major == CUDA_MAJOR_EDGE_DATA_V2 || major == CUDA_MAJOR_EDGE_DATA)
-		fn = adapt_as_is(name, same, same);
-	if (!fn && (major >= ADAPT_OLDEST_MAJOR && major < CUDA_MAJOR_EDGE_DATA))
-		fn = use_v2(name, ptsz, (void *)adapters[ptsz]);
-	return fn;
+	return fn ? fn : use_v2(release, name, ptsz, (void *)adapters[ptsz]);
 }
 
 #endif /* edge-data callers */
@@ -156,9 +161,9 @@ ADAPT_PTSZ_TWINS(cudaError_t, v2_by_13,
 		  numDependencies_out))
 
 ADAPT_HOOK(cudaStreamGetCaptureInfo_v2,
-	   use_13("cudaStreamGetCaptureInfo_v2", 0, (void *)v2_by_13_legacy))
+	   use_13(release, "cudaStreamGetCaptureInfo_v2", 0, (void *)v2_by_13_legacy))
 ADAPT_HOOK(cudaStreamGetCaptureInfo_v2_ptsz,
-	   use_13("cudaStreamGetCaptureInfo_v2_ptsz", 1, (void *)v2_by_13_ptsz))
+	   use_13(release, "cudaStreamGetCaptureInfo_v2_ptsz", 1, (void *)v2_by_13_ptsz))
 
 #endif /* _v2 callers */
 
@@ -166,22 +171,23 @@ ADAPT_HOOK(cudaStreamGetCaptureInfo_v2_ptsz,
 #if CUDASTUB_ABI_MAJOR >= CUDA_MAJOR_EDGE_DATA
 
 ADAPT_HOOK(cudaStreamGetCaptureInfo,
-	   edges_on("cudaStreamGetCaptureInfo", "cudaStreamGetCaptureInfo_v3", 0))
-ADAPT_HOOK(cudaStreamGetCaptureInfo_ptsz,
-	   edges_on("cudaStreamGetCaptureInfo_ptsz", "cudaStreamGetCaptureInfo_v3_ptsz", 1))
+	   edges_on(release, "cudaStreamGetCaptureInfo", "cudaStreamGetCaptureInfo_v3", 0))
+ADAPT_HOOK(cudaStreamGetCaptureInfo_ptsz, edges_on(release, "cudaStreamGetCaptureInfo_ptsz",
+						   "cudaStreamGetCaptureInfo_v3_ptsz", 1))
 
 #elif CUDART_VERSION >= CUDA_VERSION_EDGE_DATA_V2
 
+/* _v3, which the loader did not find: 13's plain name has its prototype. */
+static void *v3_on(const struct cudastub_release *release, const char *name, const char *plain,
+		   int ptsz)
+{
+	return edges_on(release, name, release->major == CUDA_MAJOR_EDGE_DATA ? plain : name, ptsz);
+}
+
 ADAPT_HOOK(cudaStreamGetCaptureInfo_v3,
-	   edges_on("cudaStreamGetCaptureInfo_v3",
-		    adapt_loaded_major() == CUDA_MAJOR_EDGE_DATA ? "cudaStreamGetCaptureInfo"
-								 : "cudaStreamGetCaptureInfo_v3",
-		    0))
-ADAPT_HOOK(cudaStreamGetCaptureInfo_v3_ptsz, edges_on("cudaStreamGetCaptureInfo_v3_ptsz",
-						      adapt_loaded_major() == CUDA_MAJOR_EDGE_DATA
-							      ? "cudaStreamGetCaptureInfo_ptsz"
-							      : "cudaStreamGetCaptureInfo_v3_ptsz",
-						      1))
+	   v3_on(release, "cudaStreamGetCaptureInfo_v3", "cudaStreamGetCaptureInfo", 0))
+ADAPT_HOOK(cudaStreamGetCaptureInfo_v3_ptsz,
+	   v3_on(release, "cudaStreamGetCaptureInfo_v3_ptsz", "cudaStreamGetCaptureInfo_ptsz", 1))
 
 #elif CUDASTUB_ABI_MAJOR < CUDA_MAJOR_CAPTURE_INFO_IS_V2
 
@@ -206,20 +212,23 @@ ADAPT_PTSZ_TWINS(cudaError_t, status_and_id,
 		  unsigned long long *pId),
 		 (stream, pCaptureStatus, pId))
 
-static void *three_outputs_on(const char *name, int ptsz, void *adapter)
+/* 13's form on 13, 12's _v2 where the row of _v2 (v2_row) says it has
+ * the build's prototype (12; and 11, which forwards the plain name). */
+static void *three_outputs_on(const struct cudastub_release *release, int v2_row, const char *name,
+			      int ptsz, void *adapter)
 {
-	int major = adapt_loaded_major();
-
-	if (major == CUDA_MAJOR_EDGE_DATA)
-		return use_13(name, ptsz, adapter);
-	if (major == CUDA_MAJOR_CAPTURE_INFO_IS_V2)
-		return use_v2(name, ptsz, adapter);
+	if (release->major == CUDA_MAJOR_EDGE_DATA)
+		return use_13(release, name, ptsz, adapter);
+	if (adapt_row_same_abi(release, v2_row))
+		return use_v2(release, name, ptsz, adapter);
 	return NULL;
 }
 
 ADAPT_HOOK(cudaStreamGetCaptureInfo,
-	   three_outputs_on("cudaStreamGetCaptureInfo", 0, (void *)status_and_id_legacy))
+	   three_outputs_on(release, F_cudaStreamGetCaptureInfo_v2, "cudaStreamGetCaptureInfo", 0,
+			    (void *)status_and_id_legacy))
 ADAPT_HOOK(cudaStreamGetCaptureInfo_ptsz,
-	   three_outputs_on("cudaStreamGetCaptureInfo_ptsz", 1, (void *)status_and_id_ptsz))
+	   three_outputs_on(release, F_cudaStreamGetCaptureInfo_v2_ptsz,
+			    "cudaStreamGetCaptureInfo_ptsz", 1, (void *)status_and_id_ptsz))
 
 #endif

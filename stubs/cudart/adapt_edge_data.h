@@ -43,41 +43,47 @@ static inline int edges_are_default(const cudaGraphEdgeData *edgeData, size_t co
 }
 #endif
 
-/* The edge-data form (a 13-ABI NAME, a 12-ABI NAME_v2) for the loaded
- * runtime: 12.3+'s name_v2 as it is, or on 11.x and 12.0-12.2 the
- * translator over the plain `name`, stored in slot. name_v2 is NULL when
- * the caller already knows the runtime lacks it. */
-static inline void *edge_data_form(const char *stub_name, const char *name, const char *name_v2,
+/* The edge-data form (a 13-ABI NAME, a 12-ABI NAME_v2) on the loaded
+ * runtime: 12.3+'s name_v2 as it is, or, where the runtime's plain `name`
+ * has no edge data (plain_is_old: a row's word), the translator over it,
+ * stored in slot. name_v2 is NULL when the caller already knows the runtime
+ * lacks it. */
+static inline void *edge_data_form(const struct cudastub_release *release, const char *stub_name,
+				   const char *name, const char *name_v2, int plain_is_old,
 				   _Atomic(void *) *slot, void *translator)
 {
-	void *v2 = adapt_loaded_major() == CUDA_MAJOR_EDGE_DATA_V2 && name_v2
-			   ? adapt_loaded_symbol(name_v2)
-			   : NULL;
+	void *v2 = plain_is_old && name_v2 ? adapt_symbol(release, name_v2) : NULL;
 
 	if (v2)
-		return adapt_chosen(stub_name, "12.3+'s _v2, as it is", v2);
-	return adapt_translate_on(ADAPT_MAJORS_BEFORE(CUDA_MAJOR_EDGE_DATA), stub_name, name,
+		return adapt_chosen(release, stub_name, "12.3+'s _v2, as it is", v2);
+	return adapt_translate_if(plain_is_old, release, stub_name, name,
 				  "the plain form, default edges only", slot, translator);
 }
 
-/* The plain form (a 12- or 11-ABI NAME) on 13: the translator over 13's
- * NAME, stored in slot, or NULL elsewhere. */
-static inline void *plain_form_on_13(const char *name, _Atomic(void *) *slot, void *translator)
+/* The plain form (a 12- or 11-ABI NAME) where the runtime declares NAME
+ * with edge data (its row says another ABI: 13): the translator over it,
+ * stored in slot, or NULL elsewhere. */
+static inline void *plain_form_on_edge_data(const struct cudastub_release *release,
+					    const char *name, _Atomic(void *) *slot,
+					    void *translator)
 {
-	return adapt_translate_on(CUDASTUB_MAJOR_BIT(CUDA_MAJOR_EDGE_DATA), name, name,
+	return adapt_translate_if(adapt_other_abi(release), release, name, name,
 				  "13's, edge data NULL", slot, translator);
 }
 
-/* A 12-ABI NAME_v2, which the loader did not find: 13's plain NAME as it is;
- * on 11.x and 12.0-12.2 the translator over the plain form. It shares the
- * plain name's slot: in a process with one runtime, only one of the two
- * stores there. */
-static inline void *v2_form(const char *stub_name, const char *name, _Atomic(void *) *slot,
+/* A 12-ABI NAME_v2, which the loader did not find, by the row of the plain
+ * NAME (plain_row, F_NAME): where NAME has another ABI (13's, the _v2
+ * prototype) that NAME as it is; where it has the build's (11.x, 12.0-12.2)
+ * the translator over it. It shares the plain name's slot: in a process
+ * with one runtime, only one of the two stores there. */
+static inline void *v2_form(const struct cudastub_release *release, const char *stub_name,
+			    const char *name, int plain_row, _Atomic(void *) *slot,
 			    void *translator)
 {
-	if (adapt_loaded_major() == CUDA_MAJOR_EDGE_DATA)
-		return adapt_as_is(stub_name, name, "13's plain name, as it is");
-	return edge_data_form(stub_name, name, NULL, slot, translator);
+	if (adapt_row_other_abi(release, plain_row))
+		return adapt_as_is(release, stub_name, name, "13's plain name, as it is");
+	return edge_data_form(release, stub_name, name, NULL,
+			      adapt_row_same_abi(release, plain_row), slot, translator);
 }
 
 #endif

@@ -92,27 +92,30 @@ ADAPT_PTSZ_TWINS(cudaError_t, entry_point_by_version,
 		 (const char *symbol, void **funcPtr, unsigned long long flags),
 		 (symbol, funcPtr, flags))
 
-static void *entry_point_on_newer(const char *name, int ptsz)
+/* Where the row says another ABI (12, 13): ByVersion, else the plain form
+ * with its status. */
+static void *entry_point_on_newer(const struct cudastub_release *release, const char *name,
+				  int ptsz)
 {
 	static const cudaGetDriverEntryPoint_fn adapters[2] = {entry_point_by_version_legacy,
 							       entry_point_by_version_ptsz};
 	void *versioned, *plain;
-	int major = adapt_loaded_major();
 
-	if (major < CUDA_MAJOR_ENTRY_POINT_STATUS || major > ADAPT_NEWEST_MAJOR)
+	if (!adapt_other_abi(release))
 		return NULL;
-	versioned = adapt_loaded_symbol(versioned_names[ptsz]);
-	plain = adapt_loaded_symbol(plain_names[ptsz]);
+	versioned = adapt_symbol(release, versioned_names[ptsz]);
+	plain = adapt_symbol(release, plain_names[ptsz]);
 	if (!versioned && !plain)
 		return NULL;
 	atomic_store_explicit(&by_version[ptsz], versioned, memory_order_release);
 	atomic_store_explicit(&with_status[ptsz], plain, memory_order_release);
-	return adapt_chosen(name, versioned ? versioned_names[ptsz] : plain_names[ptsz],
+	return adapt_chosen(release, name, versioned ? versioned_names[ptsz] : plain_names[ptsz],
 			    (void *)adapters[ptsz]);
 }
 
-ADAPT_HOOK(cudaGetDriverEntryPoint, entry_point_on_newer("cudaGetDriverEntryPoint", 0))
-ADAPT_HOOK(cudaGetDriverEntryPoint_ptsz, entry_point_on_newer("cudaGetDriverEntryPoint_ptsz", 1))
+ADAPT_HOOK(cudaGetDriverEntryPoint, entry_point_on_newer(release, "cudaGetDriverEntryPoint", 0))
+ADAPT_HOOK(cudaGetDriverEntryPoint_ptsz,
+	   entry_point_on_newer(release, "cudaGetDriverEntryPoint_ptsz", 1))
 
 #else /* a 12- or 13-ABI caller */
 
@@ -164,28 +167,29 @@ ADAPT_PTSZ_TWINS(cudaError_t, entry_point_pinned,
 		  enum cudaDriverEntryPointQueryResult *driverStatus),
 		 (symbol, funcPtr, flags, driverStatus))
 
-/* 11's form, or on a 12 or 13 runtime other than the stub's own major,
- * ByVersion (12.5+). */
-static void *entry_point_on_other_major(const char *name, int ptsz)
+/* 11's form where the row says another ABI (11); where it says the
+ * build's, on a runtime of another major than the stub's own, ByVersion
+ * (12.5+). */
+static void *entry_point_on_other_major(const struct cudastub_release *release, const char *name,
+					int ptsz)
 {
 	static const cudaGetDriverEntryPoint_fn on_11[2] = {entry_point_with_status_legacy,
 							    entry_point_with_status_ptsz};
 	static const cudaGetDriverEntryPoint_fn pinned[2] = {entry_point_pinned_legacy,
 							     entry_point_pinned_ptsz};
-	int major = adapt_loaded_major();
-
-	if (major >= ADAPT_OLDEST_MAJOR && major < CUDA_MAJOR_ENTRY_POINT_STATUS)
-		return adapt_translate_to(name, plain_names[ptsz], "11's form",
+	if (adapt_other_abi(release))
+		return adapt_translate_to(release, name, plain_names[ptsz], "11's form",
 					  &without_status[ptsz], (void *)on_11[ptsz]);
-	if (major < CUDA_MAJOR_ENTRY_POINT_STATUS || major == CUDASTUB_ABI_MAJOR)
+	if (!adapt_same_abi(release) || release->major == CUDASTUB_ABI_MAJOR)
 		return NULL;
-	return adapt_translate_to(name, versioned_names[ptsz],
+	return adapt_translate_to(release, name, versioned_names[ptsz],
 				  "ByVersion with the stub's CUDA version", &by_version[ptsz],
 				  (void *)pinned[ptsz]);
 }
 
-ADAPT_HOOK(cudaGetDriverEntryPoint, entry_point_on_other_major("cudaGetDriverEntryPoint", 0))
+ADAPT_HOOK(cudaGetDriverEntryPoint,
+	   entry_point_on_other_major(release, "cudaGetDriverEntryPoint", 0))
 ADAPT_HOOK(cudaGetDriverEntryPoint_ptsz,
-	   entry_point_on_other_major("cudaGetDriverEntryPoint_ptsz", 1))
+	   entry_point_on_other_major(release, "cudaGetDriverEntryPoint_ptsz", 1))
 
 #endif

@@ -66,9 +66,9 @@ static cudaError_t update_by_result_info(cudaGraphExec_t hGraphExec, cudaGraph_t
 }
 
 ADAPT_HOOK(cudaGraphExecUpdate,
-	   adapt_translate_on(ADAPT_MAJORS_FROM(CUDA_MAJOR_EXEC_UPDATE_RESULT_INFO),
-			      "cudaGraphExecUpdate", "cudaGraphExecUpdate", "the resultInfo form",
-			      &update_12, (void *)update_by_result_info))
+	   adapt_translate_if(adapt_other_abi(release), release, "cudaGraphExecUpdate",
+			      "cudaGraphExecUpdate", "the resultInfo form", &update_12,
+			      (void *)update_by_result_info))
 
 #else /* a 12- or 13-ABI caller */
 
@@ -98,8 +98,8 @@ static cudaError_t update_by_two_outputs(cudaGraphExec_t hGraphExec, cudaGraph_t
 }
 
 ADAPT_HOOK(cudaGraphExecUpdate,
-	   adapt_translate_on(ADAPT_MAJORS_BEFORE(CUDA_MAJOR_EXEC_UPDATE_RESULT_INFO),
-			      "cudaGraphExecUpdate", "cudaGraphExecUpdate", "the two-output form",
-			      &update_11, (void *)update_by_two_outputs))
+	   adapt_translate_if(adapt_other_abi(release), release, "cudaGraphExecUpdate",
+			      "cudaGraphExecUpdate", "the two-output form", &update_11,
+			      (void *)update_by_two_outputs))
 
 #endif

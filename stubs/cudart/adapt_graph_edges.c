@@ -210,13 +210,13 @@ static void *const on_plain[EDGE_FUNCTIONS] = {
 #endif
 
 #if CUDASTUB_ABI_MAJOR >= CUDA_MAJOR_EDGE_DATA
-static void *stand_in(enum edge_function f)
+static void *stand_in(const struct cudastub_release *release, enum edge_function f)
 {
-	return edge_data_form(names[f].name, names[f].name, names[f].name_v2, &runtime[f],
-			      on_plain[f]);
+	return edge_data_form(release, names[f].name, names[f].name, names[f].name_v2,
+			      adapt_other_abi(release), &runtime[f], on_plain[f]);
 }
 #else
-static void *stand_in(enum edge_function f)
+static void *stand_in(const struct cudastub_release *release, enum edge_function f)
 {
 	static void *const on_13[EDGE_FUNCTIONS] = {
 		[ADD_DEPENDENCIES] = (void *)add_dependencies_on_13,
@@ -226,26 +226,35 @@ static void *stand_in(enum edge_function f)
 		[NODE_GET_DEPENDENT_NODES] = (void *)node_get_dependent_nodes_on_13,
 	};
 
-	return plain_form_on_13(names[f].name, &runtime[f], on_13[f]);
+	return plain_form_on_edge_data(release, names[f].name, &runtime[f], on_13[f]);
 }
 #endif
 
-ADAPT_HOOK(cudaGraphAddDependencies, stand_in(ADD_DEPENDENCIES))
-ADAPT_HOOK(cudaGraphRemoveDependencies, stand_in(REMOVE_DEPENDENCIES))
-ADAPT_HOOK(cudaGraphGetEdges, stand_in(GET_EDGES))
-ADAPT_HOOK(cudaGraphNodeGetDependencies, stand_in(NODE_GET_DEPENDENCIES))
-ADAPT_HOOK(cudaGraphNodeGetDependentNodes, stand_in(NODE_GET_DEPENDENT_NODES))
+ADAPT_HOOK(cudaGraphAddDependencies, stand_in(release, ADD_DEPENDENCIES))
+ADAPT_HOOK(cudaGraphRemoveDependencies, stand_in(release, REMOVE_DEPENDENCIES))
+ADAPT_HOOK(cudaGraphGetEdges, stand_in(release, GET_EDGES))
+ADAPT_HOOK(cudaGraphNodeGetDependencies, stand_in(release, NODE_GET_DEPENDENCIES))
+ADAPT_HOOK(cudaGraphNodeGetDependentNodes, stand_in(release, NODE_GET_DEPENDENT_NODES))
 
 #if CUDASTUB_ABI_MAJOR == CUDA_MAJOR_EDGE_DATA_V2
-/* NAME_v2, which the loader did not find. */
-static void *v2_stand_in(enum edge_function f)
+/* NAME_v2, which the loader did not find, by the plain NAME's row. */
+static void *v2_stand_in(const struct cudastub_release *release, enum edge_function f)
 {
-	return v2_form(names[f].name_v2, names[f].name, &runtime[f], on_plain[f]);
+	static const int plain_rows[EDGE_FUNCTIONS] = {
+		[ADD_DEPENDENCIES] = F_cudaGraphAddDependencies,
+		[REMOVE_DEPENDENCIES] = F_cudaGraphRemoveDependencies,
+		[GET_EDGES] = F_cudaGraphGetEdges,
+		[NODE_GET_DEPENDENCIES] = F_cudaGraphNodeGetDependencies,
+		[NODE_GET_DEPENDENT_NODES] = F_cudaGraphNodeGetDependentNodes,
+	};
+
+	return v2_form(release, names[f].name_v2, names[f].name, plain_rows[f], &runtime[f],
+		       on_plain[f]);
 }
 
-ADAPT_HOOK(cudaGraphAddDependencies_v2, v2_stand_in(ADD_DEPENDENCIES))
-ADAPT_HOOK(cudaGraphRemoveDependencies_v2, v2_stand_in(REMOVE_DEPENDENCIES))
-ADAPT_HOOK(cudaGraphGetEdges_v2, v2_stand_in(GET_EDGES))
-ADAPT_HOOK(cudaGraphNodeGetDependencies_v2, v2_stand_in(NODE_GET_DEPENDENCIES))
-ADAPT_HOOK(cudaGraphNodeGetDependentNodes_v2, v2_stand_in(NODE_GET_DEPENDENT_NODES))
+ADAPT_HOOK(cudaGraphAddDependencies_v2, v2_stand_in(release, ADD_DEPENDENCIES))
+ADAPT_HOOK(cudaGraphRemoveDependencies_v2, v2_stand_in(release, REMOVE_DEPENDENCIES))
+ADAPT_HOOK(cudaGraphGetEdges_v2, v2_stand_in(release, GET_EDGES))
+ADAPT_HOOK(cudaGraphNodeGetDependencies_v2, v2_stand_in(release, NODE_GET_DEPENDENCIES))
+ADAPT_HOOK(cudaGraphNodeGetDependentNodes_v2, v2_stand_in(release, NODE_GET_DEPENDENT_NODES))
 #endif

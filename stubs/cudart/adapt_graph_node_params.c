@@ -160,34 +160,33 @@ static cudaError_t exec_node_set_params_on_12(cudaGraphExec_t graphExec, cudaGra
 	return set(graphExec, node, nodeParams);
 }
 
-/* Adding a node on 12.x: 12.3+'s _v2, else 12.2's plain form. */
-static void *add_node_on_12(void)
+/* Adding a node where the row says another ABI (12.x): 12.3+'s _v2, else
+ * 12.2's plain form. */
+static void *add_node_on_12(const struct cudastub_release *release)
 {
 	void *fn;
 
-	if (adapt_loaded_major() != CUDA_MAJOR_GRAPH_NODE_PARAMS)
+	if (!adapt_other_abi(release))
 		return NULL;
-	fn = adapt_translate_to("cudaGraphAddNode", "cudaGraphAddNode_v2",
+	fn = adapt_translate_to(release, "cudaGraphAddNode", "cudaGraphAddNode_v2",
 				"12.3+'s _v2, parameters checked", &runtime_add_node,
 				(void *)add_node_on_12_v2);
 	if (!fn)
-		fn = adapt_translate_to("cudaGraphAddNode", "cudaGraphAddNode",
+		fn = adapt_translate_to(release, "cudaGraphAddNode", "cudaGraphAddNode",
 					"12.2's plain form, parameters checked, default edges",
 					&runtime_add_node, (void *)add_node_on_plain);
 	return fn;
 }
 
-ADAPT_HOOK(cudaGraphAddNode, add_node_on_12())
+ADAPT_HOOK(cudaGraphAddNode, add_node_on_12(release))
 ADAPT_HOOK(cudaGraphNodeSetParams,
-	   adapt_translate_on(CUDASTUB_MAJOR_BIT(CUDA_MAJOR_GRAPH_NODE_PARAMS),
-			      "cudaGraphNodeSetParams", "cudaGraphNodeSetParams",
-			      "parameters checked", &runtime_node_set_params,
-			      (void *)node_set_params_on_12))
+	   adapt_translate_if(adapt_other_abi(release), release, "cudaGraphNodeSetParams",
+			      "cudaGraphNodeSetParams", "parameters checked",
+			      &runtime_node_set_params, (void *)node_set_params_on_12))
 ADAPT_HOOK(cudaGraphExecNodeSetParams,
-	   adapt_translate_on(CUDASTUB_MAJOR_BIT(CUDA_MAJOR_GRAPH_NODE_PARAMS),
-			      "cudaGraphExecNodeSetParams", "cudaGraphExecNodeSetParams",
-			      "parameters checked", &runtime_exec_node_set_params,
-			      (void *)exec_node_set_params_on_12))
+	   adapt_translate_if(adapt_other_abi(release), release, "cudaGraphExecNodeSetParams",
+			      "cudaGraphExecNodeSetParams", "parameters checked",
+			      &runtime_exec_node_set_params, (void *)exec_node_set_params_on_12))
 
 #elif CUDASTUB_ABI_MAJOR == CUDA_MAJOR_GRAPH_NODE_PARAMS
 static cudaError_t add_node_on_13(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
@@ -200,19 +199,21 @@ static cudaError_t add_node_on_13(cudaGraphNode_t *pGraphNode, cudaGraph_t graph
 	return add(pGraphNode, graph, pDependencies, NULL, numDependencies, nodeParams);
 }
 
-/* 13's name as it is: the same prototype and bytes. */
-static void *as_is_on_13(const char *name)
+/* 13's name as it is where the row says another ABI (13: the layouts
+ * grew members a 12 caller leaves zero; the same prototype and bytes). */
+static void *as_is_on_13(const struct cudastub_release *release, const char *name)
 {
-	if (adapt_loaded_major() != CUDA_MAJOR_NODE_PARAMS_OWNERSHIP_USAGE)
+	if (!adapt_other_abi(release))
 		return NULL;
-	return adapt_as_is(name, name, "13's, as it is");
+	return adapt_as_is(release, name, name, "13's, as it is");
 }
 
 /* Adding a node takes the rule of the graph edges (adapt_edge_data.h). */
-ADAPT_HOOK(cudaGraphAddNode,
-	   plain_form_on_13("cudaGraphAddNode", &runtime_add_node, (void *)add_node_on_13))
-ADAPT_HOOK(cudaGraphAddNode_v2, v2_form("cudaGraphAddNode_v2", "cudaGraphAddNode",
-					&runtime_add_node, (void *)add_node_on_plain))
-ADAPT_HOOK(cudaGraphNodeSetParams, as_is_on_13("cudaGraphNodeSetParams"))
-ADAPT_HOOK(cudaGraphExecNodeSetParams, as_is_on_13("cudaGraphExecNodeSetParams"))
+ADAPT_HOOK(cudaGraphAddNode, plain_form_on_edge_data(release, "cudaGraphAddNode", &runtime_add_node,
+						     (void *)add_node_on_13))
+ADAPT_HOOK(cudaGraphAddNode_v2,
+	   v2_form(release, "cudaGraphAddNode_v2", "cudaGraphAddNode", F_cudaGraphAddNode,
+		   &runtime_add_node, (void *)add_node_on_plain))
+ADAPT_HOOK(cudaGraphNodeSetParams, as_is_on_13(release, "cudaGraphNodeSetParams"))
+ADAPT_HOOK(cudaGraphExecNodeSetParams, as_is_on_13(release, "cudaGraphExecNodeSetParams"))
 #endif

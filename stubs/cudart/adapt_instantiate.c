@@ -81,10 +81,9 @@ static cudaError_t instantiate_by_params(cudaGraphExec_t *pGraphExec, cudaGraph_
 }
 
 ADAPT_HOOK(cudaGraphInstantiate,
-	   adapt_translate_on(ADAPT_MAJORS_FROM(CUDA_MAJOR_INSTANTIATE_FLAGS),
-			      "cudaGraphInstantiate", "cudaGraphInstantiateWithParams",
-			      "cudaGraphInstantiateWithParams", &with_params,
-			      (void *)instantiate_by_params))
+	   adapt_translate_if(adapt_other_abi(release), release, "cudaGraphInstantiate",
+			      "cudaGraphInstantiateWithParams", "cudaGraphInstantiateWithParams",
+			      &with_params, (void *)instantiate_by_params))
 
 #else /* a 12- or 13-ABI caller */
 
@@ -111,25 +110,24 @@ static cudaError_t instantiate_on_11(cudaGraphExec_t *pGraphExec, cudaGraph_t gr
 	return old(pGraphExec, graph, NULL, NULL, 0);
 }
 
-static void *instantiate_by_flags_on_11(void)
+static void *instantiate_by_flags_on_11(const struct cudastub_release *release)
 {
 	void *by_flags, *old;
-	int major = adapt_loaded_major();
 
-	if (major < ADAPT_OLDEST_MAJOR || major >= CUDA_MAJOR_INSTANTIATE_FLAGS)
+	if (!adapt_other_abi(release))
 		return NULL;
-	by_flags = adapt_loaded_symbol("cudaGraphInstantiateWithFlags");
-	old = adapt_loaded_symbol("cudaGraphInstantiate");
+	by_flags = adapt_symbol(release, "cudaGraphInstantiateWithFlags");
+	old = adapt_symbol(release, "cudaGraphInstantiate");
 	if (!by_flags && !old)
 		return NULL;
 	atomic_store_explicit(&with_flags, by_flags, memory_order_release);
 	atomic_store_explicit(&instantiate_11, old, memory_order_release);
-	return adapt_chosen("cudaGraphInstantiate",
+	return adapt_chosen(release, "cudaGraphInstantiate",
 			    by_flags ? "cudaGraphInstantiateWithFlags"
 				     : "11's cudaGraphInstantiate",
 			    (void *)instantiate_on_11);
 }
 
-ADAPT_HOOK(cudaGraphInstantiate, instantiate_by_flags_on_11())
+ADAPT_HOOK(cudaGraphInstantiate, instantiate_by_flags_on_11(release))
 
 #endif

@@ -212,22 +212,22 @@ static cudaError_t occupancy(int which, int *out, const void *func,
 ADAPT_TWINS(cudaError_t, occupancy, max_active_clusters, max_potential_cluster_size,
 	    (int *out, const void *func, const cudaLaunchConfig_t *config), (out, func, config))
 
-/* The runtime's name for the loaded major: as it is on a newer runtime, the
- * checking translator on an older one; NULL on the stub's own major. */
-static void *launch_adapter(const char *name, enum launch_function which, void *checked)
+/* Where the row says another ABI (every recorded major but the stub's
+ * own): as it is on a newer runtime, the checking translator on an older
+ * one. */
+static void *launch_adapter(const struct cudastub_release *release, const char *name,
+			    enum launch_function which, void *checked)
 {
-	int major = adapt_loaded_major();
-
-	if (major < ADAPT_OLDEST_MAJOR || major > ADAPT_NEWEST_MAJOR || major == CUDASTUB_ABI_MAJOR)
+	if (!adapt_other_abi(release))
 		return NULL;
-	if (major > CUDASTUB_ABI_MAJOR)
-		return adapt_as_is(name, name, "a newer runtime, as it is");
-	return adapt_translate_to(name, name, "attribute ids the runtime lacks refused",
+	if (release->major > CUDASTUB_ABI_MAJOR)
+		return adapt_as_is(release, name, name, "a newer runtime, as it is");
+	return adapt_translate_to(release, name, name, "attribute ids the runtime lacks refused",
 				  &runtime_functions[which], checked);
 }
 
 #define LAUNCH_ADAPTER(name, which, checked)                                                       \
-	ADAPT_HOOK(name, launch_adapter(#name, which, (void *)checked))
+	ADAPT_HOOK(name, launch_adapter(release, #name, which, (void *)checked))
 
 LAUNCH_ADAPTER(cudaStreamGetAttribute, STREAM_GET, stream_get_legacy)
 LAUNCH_ADAPTER(cudaStreamGetAttribute_ptsz, STREAM_GET_PTSZ, stream_get_ptsz)

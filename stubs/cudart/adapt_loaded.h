@@ -1,16 +1,24 @@
 /*
- * What the adapters (stubs/cudart/adapt_*.c) ask of the loaded
- * runtime: its major, and its symbols by name; and the shapes they share:
- * the hook a generated resolver calls (ADAPT_HOOK), a runtime function
- * taken as it is (adapt_as_is) or behind a translator that calls it
- * through a slot (adapt_translate_to, adapt_translate_on), and translators
- * that differ only in that slot (ADAPT_TWINS).
+ * What the adapters (stubs/cudart/adapt_*.c) are given and share.
  *
- * An adapter hook runs from a generated resolver after the loader has
- * refused the build ABI's symbol, which it also does when no runtime could
- * be loaded. Then there is no handle, and dlsym(NULL, ...) would search the
- * global scope (RTLD_DEFAULT) and could find the stub itself: both helpers
- * therefore answer "nothing" unless a runtime is loaded.
+ * The bind (stubs/common/loader_row.c) reads the loaded release once and
+ * hands it to the hook of the export it binds (ADAPT_HOOK): the runtime's
+ * handle and major, and the export's row. A hook asks nothing of the
+ * loader. Which form of a function the loaded runtime has, the hook takes
+ * from the rows (adapt_other_abi, adapt_row_same_abi, ...), where the
+ * generator decided it from every major's records, as the loader's gating
+ * does; it compares majors only where no row can say it (the CUDA_MAJOR_*
+ * facts below).
+ *
+ * The shapes the hooks share: a runtime function taken as it is
+ * (adapt_as_is) or behind a translator that calls it through a slot
+ * (adapt_translate_to, adapt_translate_if), and translators that differ
+ * only in that slot (ADAPT_TWINS).
+ *
+ * A hook also runs when no runtime could be loaded. Then there is no
+ * handle, and dlsym(NULL, ...) would search the global scope
+ * (RTLD_DEFAULT) and could find the stub itself: adapt_symbol therefore
+ * answers "nothing" unless a runtime is loaded.
  */
 #ifndef CUDASTUB_CUDART_ADAPT_LOADED_H
 #define CUDASTUB_CUDART_ADAPT_LOADED_H
@@ -20,58 +28,74 @@
 #include "cudart_layouts.h"
 #include "cudart_stub.h"
 
-/* The loaded runtime's major (11, 12, 13), or 0 when none is loaded. Read
- * from the published search, not asked of the loader: a hook runs only
- * after its resolver's load (and the load's after_load) has returned, and
- * asking again re-entered the loader and re-ran after_load up to four
- * times per bind. No published search (the process is exiting, or a
- * racing thread could not get a search record) reads as none loaded: the
- * call is answered by its fallback, and the slot binds again next time. */
-static inline int adapt_loaded_major(void)
+/* The loaded runtime's export `name`, or NULL (none loaded, not exported). */
+static inline void *adapt_symbol(const struct cudastub_release *release, const char *name)
 {
-	const struct cudastub_search *s = cudastub_loader_result(&cudastub_cudart_library);
-
-	return s && s->info.state == CUDASTUB_STATE_LOADED ? s->info.major : 0;
+	return release->handle ? dlsym(release->handle, name) : NULL;
 }
 
-/* The loaded runtime's export `name`, or NULL (none loaded, not exported). */
-static inline void *adapt_loaded_symbol(const char *name)
+/* The loaded release's bit in a row's mask of majors (0 when none is
+ * loaded). */
+static inline uint32_t adapt_bit(const struct cudastub_release *release, uint32_t majors)
 {
-	if (!adapt_loaded_major())
-		return NULL;
-	return dlsym(cudastub_loader_handle(&cudastub_cudart_library), name);
+	return release->major > 0 && release->major < 32
+		       ? majors & CUDASTUB_MAJOR_BIT(release->major)
+		       : 0;
+}
+
+/* What a row's gate says of the loaded release: that its headers declare
+ * the export with another ABI than the build's (other_abi), or with the
+ * build's (same_abi, if_present). The adapters take every "which form does
+ * this runtime have" they can from the rows, as the loader does: the
+ * generator decided it once, from each major's records. */
+static inline int adapt_gate_other(const struct cudastub_release *release,
+				   const struct cudastub_function *gate)
+{
+	return adapt_bit(release, gate->other_abi) != 0;
+}
+static inline int adapt_gate_same(const struct cudastub_release *release,
+				  const struct cudastub_function *gate)
+{
+	return adapt_bit(release, gate->same_abi | gate->if_present) != 0;
+}
+
+/* ... of the export the adapter stands in for */
+static inline int adapt_other_abi(const struct cudastub_release *release)
+{
+	return adapt_gate_other(release, release->gate);
+}
+static inline int adapt_same_abi(const struct cudastub_release *release)
+{
+	return adapt_gate_same(release, release->gate);
+}
+
+/* ... of another export, by its row (F_<name>) */
+static inline int adapt_row_other_abi(const struct cudastub_release *release, int row)
+{
+	return adapt_gate_other(release, &cudastub_cudart_rows[row].gate);
+}
+static inline int adapt_row_same_abi(const struct cudastub_release *release, int row)
+{
+	return adapt_gate_same(release, &cudastub_cudart_rows[row].gate);
 }
 
 /* Says under CUDASTUB_DEBUG=1 what stands in for `name`; returns target. */
-static inline void *adapt_chosen(const char *name, const char *how, void *target)
+static inline void *adapt_chosen(const struct cudastub_release *release, const char *name,
+				 const char *how, void *target)
 {
 	if (target)
-		cudastub_log_debug(&cudastub_cudart_library, "%s: adapter for CUDA %d: %s", name,
-				   adapt_loaded_major(), how);
+		cudastub_log_debug(release->lib, "%s: adapter for CUDA %d: %s", name,
+				   release->major, how);
 	return target;
 }
-
-/* The majors whose layouts the generated tables record (cudart_layouts.h):
- * a runtime outside them is not translated for. */
-enum {
-	ADAPT_OLDEST_MAJOR = CUDASTUB_CUDART_LAYOUT_OLDEST_MAJOR,
-	ADAPT_NEWEST_MAJOR = CUDASTUB_CUDART_LAYOUT_NEWEST_MAJOR
-};
-
-/* The recorded majors (CUDASTUB_MAJOR_BIT) from `first` on, and those
- * before it: the runtimes that have, and that lack, what `first` brought. */
-#define ADAPT_MAJORS_FROM(first)                                                                   \
-	(CUDASTUB_MAJOR_BIT(ADAPT_NEWEST_MAJOR + 1) - CUDASTUB_MAJOR_BIT(first))
-#define ADAPT_MAJORS_BEFORE(first)                                                                 \
-	(CUDASTUB_MAJOR_BIT(first) - CUDASTUB_MAJOR_BIT(ADAPT_OLDEST_MAJOR))
 
 /*
  * Where the prototypes the adapters translate changed, as NVIDIA's headers
  * show it, named by what changed. CUDA_MAJOR_X is the first major with X;
  * CUDA_VERSION_X its first release, spelled as CUDART_VERSION spells it
  * (1000 * major + 10 * minor). The adapters name majors and versions only
- * through these, CUDASTUB_ABI_MAJOR (the build's headers) and the recorded
- * majors above. They are macros, for #if as well as code.
+ * through these and CUDASTUB_ABI_MAJOR (the build's headers). They are
+ * macros, for #if as well as code.
  */
 #define CUDA_MAJOR_OF(version) ((version) / 1000)
 
@@ -126,9 +150,10 @@ static inline void *adapt_slot_function(_Atomic(void *) *slot)
 
 /* Stores the runtime's export `name` in slot, for translator to call, and
  * returns translator; NULL when the runtime does not export `name`. */
-static inline void *adapt_route_through(const char *name, _Atomic(void *) *slot, void *translator)
+static inline void *adapt_route_through(const struct cudastub_release *release, const char *name,
+					_Atomic(void *) *slot, void *translator)
 {
-	void *sym = adapt_loaded_symbol(name);
+	void *sym = adapt_symbol(release, name);
 
 	if (!sym)
 		return NULL;
@@ -138,35 +163,38 @@ static inline void *adapt_route_through(const char *name, _Atomic(void *) *slot,
 
 /* The runtime's export `name` as it is, standing in for stub_name (how: why
  * that is right, for the debug log); NULL when the runtime lacks `name`. */
-static inline void *adapt_as_is(const char *stub_name, const char *name, const char *how)
+static inline void *adapt_as_is(const struct cudastub_release *release, const char *stub_name,
+				const char *name, const char *how)
 {
-	return adapt_chosen(stub_name, how, adapt_loaded_symbol(name));
+	return adapt_chosen(release, stub_name, how, adapt_symbol(release, name));
 }
 
 /* stub_name's translator over the runtime's export `name`, stored in slot
  * (how: its rule, for the debug log); NULL when the runtime does not export
  * `name`. */
-static inline void *adapt_translate_to(const char *stub_name, const char *name, const char *how,
+static inline void *adapt_translate_to(const struct cudastub_release *release,
+				       const char *stub_name, const char *name, const char *how,
 				       _Atomic(void *) *slot, void *translator)
 {
-	return adapt_chosen(stub_name, how, adapt_route_through(name, slot, translator));
+	return adapt_chosen(release, stub_name, how,
+			    adapt_route_through(release, name, slot, translator));
 }
 
-/* adapt_translate_to on a runtime whose major is one of `majors`
- * (CUDASTUB_MAJOR_BIT), else NULL. */
-static inline void *adapt_translate_on(uint32_t majors, const char *stub_name, const char *name,
-				       const char *how, _Atomic(void *) *slot, void *translator)
+/* adapt_translate_to where `applies` (a row's word on the loaded release),
+ * else NULL. */
+static inline void *adapt_translate_if(int applies, const struct cudastub_release *release,
+				       const char *stub_name, const char *name, const char *how,
+				       _Atomic(void *) *slot, void *translator)
 {
-	if (!(majors & CUDASTUB_MAJOR_BIT(adapt_loaded_major())))
-		return NULL;
-	return adapt_translate_to(stub_name, name, how, slot, translator);
+	return applies ? adapt_translate_to(release, stub_name, name, how, slot, translator) : NULL;
 }
 
-/* Defines the hook the generated resolver of `name` calls when the loader
- * refused the runtime's own function: cudastub_cudart_adapt_<name>, which
- * returns `choice` (a void *: a stand-in, or NULL) as name's type. */
+/* Defines the hook the bind (loader_row.c) calls when the loader refused
+ * the runtime's own function: cudastub_cudart_adapt_<name>, which returns
+ * `choice` (a void *: a stand-in, or NULL) as name's type. choice may use
+ * `release`, the loaded release as the bind read it. */
 #define ADAPT_HOOK(name, choice)                                                                   \
-	name##_fn cudastub_cudart_adapt_##name(void)                                               \
+	name##_fn cudastub_cudart_adapt_##name(const struct cudastub_release *release)             \
 	{                                                                                          \
 		name##_fn fn;                                                                      \
                                                                                                    \

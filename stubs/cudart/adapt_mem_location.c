@@ -118,10 +118,12 @@ ADAPT_PTSZ_TWINS(cudaError_t, prefetch_by_device,
 		 (devPtr, count, location, flags, stream))
 
 /* A location-form caller (13's plain names, 12.2+'s _v2) on a runtime of
- * another major: on same_major, `same`, its function of the same prototype,
- * as it is; else the device form of an 11 runtime or of a 12.0/12.1
- * runtime that lacks _v2. */
-static void *location_form(const char *name, int same_major, const char *same, enum mem_function f)
+ * another major: where same_there (a row's word), `same`, its function of
+ * the same prototype, as it is; else, where device_there (a row's word),
+ * the device form of an 11 runtime or of a 12.0/12.1 runtime that lacks
+ * _v2. */
+static void *location_form(const struct cudastub_release *release, const char *name, int same_there,
+			   const char *same, int device_there, enum mem_function f)
 {
 	static void *const by_device[MEM_FUNCTIONS] = {
 		[PREFETCH] = (void *)prefetch_by_device_legacy,
@@ -130,12 +132,11 @@ static void *location_form(const char *name, int same_major, const char *same, e
 	};
 	void *fn = NULL;
 
-	if (adapt_loaded_major() == same_major)
-		fn = adapt_as_is(name, same, same);
+	if (same_there)
+		fn = adapt_as_is(release, name, same, same);
 	if (!fn)
-		fn = adapt_translate_on(ADAPT_MAJORS_BEFORE(CUDA_MAJOR_MEM_LOCATION), name,
-					names[f].name, "the device form", &device_form[f],
-					by_device[f]);
+		fn = adapt_translate_if(device_there, release, name, names[f].name,
+					"the device form", &device_form[f], by_device[f]);
 	return fn;
 }
 
@@ -183,7 +184,7 @@ ADAPT_PTSZ_TWINS(cudaError_t, prefetch_by_location,
 		 (devPtr, count, dstDevice, stream))
 
 /* A device-form caller: 13's location form behind it, or NULL. */
-static void *device_form_on_13(enum mem_function f)
+static void *device_form_on_13(const struct cudastub_release *release, enum mem_function f)
 {
 	static void *const by_location[MEM_FUNCTIONS] = {
 		[PREFETCH] = (void *)prefetch_by_location_legacy,
@@ -191,8 +192,8 @@ static void *device_form_on_13(enum mem_function f)
 		[ADVISE] = (void *)advise_by_location,
 	};
 
-	return adapt_translate_on(CUDASTUB_MAJOR_BIT(CUDA_MAJOR_MEM_LOCATION), names[f].name,
-				  names[f].name, "13's cudaMemLocation form", &location_form_13[f],
+	return adapt_translate_if(adapt_other_abi(release), release, names[f].name, names[f].name,
+				  "13's cudaMemLocation form", &location_form_13[f],
 				  by_location[f]);
 }
 
@@ -201,30 +202,41 @@ static void *device_form_on_13(enum mem_function f)
 /* ---- the hooks ---- */
 
 #if CUDASTUB_ABI_MAJOR >= CUDA_MAJOR_MEM_LOCATION
-/* 13's names; 12.2+ has the same functions as _v2. */
-static void *stand_in(enum mem_function f)
+/* 13's names, where their rows say another ABI (11, 12): 12.2+ has the
+ * same functions as _v2. */
+static void *stand_in(const struct cudastub_release *release, enum mem_function f)
 {
-	return location_form(names[f].name, CUDA_MAJOR_MEM_LOCATION_V2, names[f].name_v2, f);
+	return location_form(release, names[f].name, adapt_other_abi(release), names[f].name_v2,
+			     adapt_other_abi(release), f);
 }
 #else
-static void *stand_in(enum mem_function f)
+static void *stand_in(const struct cudastub_release *release, enum mem_function f)
 {
-	return device_form_on_13(f);
+	return device_form_on_13(release, f);
 }
 #endif
 
-ADAPT_HOOK(cudaMemAdvise, stand_in(ADVISE))
-ADAPT_HOOK(cudaMemPrefetchAsync, stand_in(PREFETCH))
-ADAPT_HOOK(cudaMemPrefetchAsync_ptsz, stand_in(PREFETCH_PTSZ))
+ADAPT_HOOK(cudaMemAdvise, stand_in(release, ADVISE))
+ADAPT_HOOK(cudaMemPrefetchAsync, stand_in(release, PREFETCH))
+ADAPT_HOOK(cudaMemPrefetchAsync_ptsz, stand_in(release, PREFETCH_PTSZ))
 
 #if CUDART_VERSION >= CUDA_VERSION_MEM_LOCATION_V2 && CUDASTUB_ABI_MAJOR < CUDA_MAJOR_MEM_LOCATION
-/* The 12-ABI _v2 names: 13's plain names are the same functions. */
-static void *v2_stand_in(enum mem_function f)
+/* The 12-ABI _v2 names, by the rows of the plain names: where a plain
+ * name has another ABI (13), it is the same function; where it has the
+ * build's (11, 12.0/12.1), the device form. */
+static void *v2_stand_in(const struct cudastub_release *release, enum mem_function f)
 {
-	return location_form(names[f].name_v2, CUDA_MAJOR_MEM_LOCATION, names[f].name, f);
+	static const int plain_rows[MEM_FUNCTIONS] = {
+		[PREFETCH] = F_cudaMemPrefetchAsync,
+		[PREFETCH_PTSZ] = F_cudaMemPrefetchAsync_ptsz,
+		[ADVISE] = F_cudaMemAdvise,
+	};
+
+	return location_form(release, names[f].name_v2, adapt_row_other_abi(release, plain_rows[f]),
+			     names[f].name, adapt_row_same_abi(release, plain_rows[f]), f);
 }
 
-ADAPT_HOOK(cudaMemAdvise_v2, v2_stand_in(ADVISE))
-ADAPT_HOOK(cudaMemPrefetchAsync_v2, v2_stand_in(PREFETCH))
-ADAPT_HOOK(cudaMemPrefetchAsync_v2_ptsz, v2_stand_in(PREFETCH_PTSZ))
+ADAPT_HOOK(cudaMemAdvise_v2, v2_stand_in(release, ADVISE))
+ADAPT_HOOK(cudaMemPrefetchAsync_v2, v2_stand_in(release, PREFETCH))
+ADAPT_HOOK(cudaMemPrefetchAsync_v2_ptsz, v2_stand_in(release, PREFETCH_PTSZ))
 #endif

@@ -466,11 +466,13 @@ def emit_declarations(spec, abi, routed, header_note):
             out.append("typedef %s (*%s_fn)(%s);" % (ret, n, params))
         if n in spec.adapters:
             out.append("/* The stand-in for the loaded major, or NULL: stubs/%s/adapt_*.c */" % lib)
-            out.append("%s_fn cudastub_%s_adapt_%s(void);" % (n, lib, n))
+            out.append("%s_fn cudastub_%s_adapt_%s(const struct cudastub_release *release);"
+                       % (n, lib, n))
         if n in routed:
             out.append("/* The loaded major's name for it, or its translator, or NULL: %s_routes.c */"
                        % lib)
-            out.append("%s_fn cudastub_%s_route_%s(void);" % (n, lib, n))
+            out.append("%s_fn cudastub_%s_route_%s(const struct cudastub_release *release);"
+                       % (n, lib, n))
     out.append("")
     out.append("#endif")
     out.append("")
@@ -535,11 +537,6 @@ def emit_layouts(lib, abis, header_note, adapters=()):
     (_Static_assert)."""
     lib_guard = "CUDASTUB_%s_LAYOUTS_H" % lib.upper()
     out = [header_note, "#ifndef %s" % lib_guard, "#define %s" % lib_guard, ""]
-    majors = sorted(a.major for a in abis)
-    out += ["/* the majors whose layouts are recorded here: a release outside them is",
-            " * not translated for (a new major's records move these) */",
-            "#define CUDASTUB_%s_LAYOUT_OLDEST_MAJOR %d" % (lib.upper(), majors[0]),
-            "#define CUDASTUB_%s_LAYOUT_NEWEST_MAJOR %d" % (lib.upper(), majors[-1]), ""]
     names = sorted({s for a in abis for s in a.structs})
     reached = {u for a in abis for n in adapters if n in a.functions for u in a.functions[n].uses}
     for name in names:

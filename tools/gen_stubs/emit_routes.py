@@ -73,10 +73,10 @@ def emit_routes(spec, build, cells_by_name, families, header_note):
             state = "&%s_state" % name
         else:
             state = "NULL"
-        out += ["", "%s_fn cudastub_%s_route_%s(void)" % (name, lib, name), "{",
+        out += ["", "%s_fn cudastub_%s_route_%s(const struct cudastub_release *release)"
+                % (name, lib, name), "{",
                 "\t%s_fn fn;" % name, "",
-                "\t*(void **)&fn = cudastub_route_choose(&cudastub_%s_library, \"%s\", %s_routes,"
-                % (lib, name, name),
+                "\t*(void **)&fn = cudastub_route_choose(release, \"%s\", %s_routes," % (name, name),
                 "\t\t\t\t\t%s, %s, %s);" % (state, translator, query),
                 "\treturn fn;", "}", ""]
     return "\n".join(out)

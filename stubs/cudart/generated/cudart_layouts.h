@@ -2,11 +2,6 @@
 #ifndef CUDASTUB_CUDART_LAYOUTS_H
 #define CUDASTUB_CUDART_LAYOUTS_H
 
-/* the majors whose layouts are recorded here: a release outside them is
- * not translated for (a new major's records move these) */
-#define CUDASTUB_CUDART_LAYOUT_OLDEST_MAJOR 11
-#define CUDASTUB_CUDART_LAYOUT_NEWEST_MAJOR 13
-
 
 
 

@@ -100,12 +100,12 @@ struct cudastub_route_state {
 	_Atomic(void *) query;
 };
 
-/* layout_route.c: for the loaded major, the first route whose name the
- * library exports: its function when it is as it is, else translator (its
- * function, route and the library's query_name stored in state); NULL when
- * none applies. name is the stub's, for the debug log. */
-CUDASTUB_HIDDEN void *cudastub_route_choose(struct cudastub_library *lib, const char *name,
-					    const struct cudastub_route *routes,
+/* layout_route.c: for the release the bind read, the first route whose
+ * name the library exports: its function when it is as it is, else
+ * translator (its function, route and the library's query_name stored in
+ * state); NULL when none applies. name is the stub's, for the debug log. */
+CUDASTUB_HIDDEN void *cudastub_route_choose(const struct cudastub_release *release,
+					    const char *name, const struct cudastub_route *routes,
 					    struct cudastub_route_state *state, void *translator,
 					    const char *query_name);
 

@@ -8,20 +8,19 @@
 
 #include "layout.h"
 
-void *cudastub_route_choose(struct cudastub_library *lib, const char *name,
+void *cudastub_route_choose(const struct cudastub_release *release, const char *name,
 			    const struct cudastub_route *routes, struct cudastub_route_state *state,
 			    void *translator, const char *query_name)
 {
+	struct cudastub_library *lib = release->lib;
+	void *handle = release->handle, *sym;
+	int major = release->major;
 	const struct cudastub_route *r;
-	void *handle, *sym;
-	int major;
 
-	if (cudastub_loader_load(lib) != CUDASTUB_STATE_LOADED)
-		return NULL;
 	/* no dlsym(NULL, ...) here: that would search the whole process,
 	 * the stub itself included */
-	handle = cudastub_loader_handle(lib);
-	major = cudastub_loader_info(lib)->major;
+	if (!handle)
+		return NULL;
 	for (r = routes; r->name; r++) {
 		if (r->major != major || !(sym = dlsym(handle, r->name)))
 			continue;

@@ -60,177 +60,177 @@ void cudastub_cudart_forward___cudaRegisterVar(void **fatCubinHandle, char *host
 void cudastub_cudart_forward___cudaUnregisterFatBinary(void **fatCubinHandle);
 typedef cudaError_t (*cudaChooseDevice_fn)(int *device, const struct cudaDeviceProp *prop);
 /* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
-cudaChooseDevice_fn cudastub_cudart_route_cudaChooseDevice(void);
+cudaChooseDevice_fn cudastub_cudart_route_cudaChooseDevice(const struct cudastub_release *release);
 struct cudaChannelFormatDesc cudastub_cudart_fallback_cudaCreateChannelDesc(int x, int y, int z, int w, enum cudaChannelFormatKind f);
 typedef cudaError_t (*cudaCreateSurfaceObject_fn)(cudaSurfaceObject_t *pSurfObject, const struct cudaResourceDesc *pResDesc);
 /* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
-cudaCreateSurfaceObject_fn cudastub_cudart_route_cudaCreateSurfaceObject(void);
+cudaCreateSurfaceObject_fn cudastub_cudart_route_cudaCreateSurfaceObject(const struct cudastub_release *release);
 typedef cudaError_t (*cudaCreateTextureObject_fn)(cudaTextureObject_t *pTexObject, const struct cudaResourceDesc *pResDesc, const struct cudaTextureDesc *pTexDesc, const struct cudaResourceViewDesc *pResViewDesc);
 /* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
-cudaCreateTextureObject_fn cudastub_cudart_route_cudaCreateTextureObject(void);
+cudaCreateTextureObject_fn cudastub_cudart_route_cudaCreateTextureObject(const struct cudastub_release *release);
 typedef cudaError_t (*cudaCreateTextureObject_v2_fn)(cudaTextureObject_t *pTexObject, const struct cudaResourceDesc *pResDesc, const struct cudaTextureDesc_v2 *pTexDesc, const struct cudaResourceViewDesc *pResViewDesc);
 /* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
-cudaCreateTextureObject_v2_fn cudastub_cudart_route_cudaCreateTextureObject_v2(void);
+cudaCreateTextureObject_v2_fn cudastub_cudart_route_cudaCreateTextureObject_v2(const struct cudastub_release *release);
 cudaError_t cudastub_cudart_fallback_cudaDriverGetVersion(int *driverVersion);
 typedef cudaError_t (*cudaExternalMemoryGetMappedBuffer_fn)(void **devPtr, cudaExternalMemory_t extMem, const struct cudaExternalMemoryBufferDesc *bufferDesc);
 /* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
-cudaExternalMemoryGetMappedBuffer_fn cudastub_cudart_route_cudaExternalMemoryGetMappedBuffer(void);
+cudaExternalMemoryGetMappedBuffer_fn cudastub_cudart_route_cudaExternalMemoryGetMappedBuffer(const struct cudastub_release *release);
 typedef cudaError_t (*cudaExternalMemoryGetMappedMipmappedArray_fn)(cudaMipmappedArray_t *mipmap, cudaExternalMemory_t extMem, const struct cudaExternalMemoryMipmappedArrayDesc *mipmapDesc);
 /* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
-cudaExternalMemoryGetMappedMipmappedArray_fn cudastub_cudart_route_cudaExternalMemoryGetMappedMipmappedArray(void);
+cudaExternalMemoryGetMappedMipmappedArray_fn cudastub_cudart_route_cudaExternalMemoryGetMappedMipmappedArray(const struct cudastub_release *release);
 typedef cudaError_t (*cudaFuncGetAttributes_fn)(struct cudaFuncAttributes *attr, const void *func);
 /* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
-cudaFuncGetAttributes_fn cudastub_cudart_route_cudaFuncGetAttributes(void);
+cudaFuncGetAttributes_fn cudastub_cudart_route_cudaFuncGetAttributes(const struct cudastub_release *release);
 cudaError_t cudastub_cudart_fallback_cudaGetDeviceCount(int *count);
 typedef cudaError_t (*cudaGetDeviceProperties_fn)(struct cudaDeviceProp *prop, int device);
 /* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
-cudaGetDeviceProperties_fn cudastub_cudart_route_cudaGetDeviceProperties(void);
+cudaGetDeviceProperties_fn cudastub_cudart_route_cudaGetDeviceProperties(const struct cudastub_release *release);
 typedef cudaError_t (*cudaGetDriverEntryPoint_fn)(const char *symbol, void **funcPtr, unsigned long long flags);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
-cudaGetDriverEntryPoint_fn cudastub_cudart_adapt_cudaGetDriverEntryPoint(void);
+cudaGetDriverEntryPoint_fn cudastub_cudart_adapt_cudaGetDriverEntryPoint(const struct cudastub_release *release);
 typedef cudaError_t (*cudaGetDriverEntryPoint_ptsz_fn)(const char *symbol, void **funcPtr, unsigned long long flags);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
-cudaGetDriverEntryPoint_ptsz_fn cudastub_cudart_adapt_cudaGetDriverEntryPoint_ptsz(void);
+cudaGetDriverEntryPoint_ptsz_fn cudastub_cudart_adapt_cudaGetDriverEntryPoint_ptsz(const struct cudastub_release *release);
 const char * cudastub_cudart_fallback_cudaGetErrorName(cudaError_t error);
 const char * cudastub_cudart_fallback_cudaGetErrorString(cudaError_t error);
 typedef cudaError_t (*cudaGetSurfaceObjectResourceDesc_fn)(struct cudaResourceDesc *pResDesc, cudaSurfaceObject_t surfObject);
 /* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
-cudaGetSurfaceObjectResourceDesc_fn cudastub_cudart_route_cudaGetSurfaceObjectResourceDesc(void);
+cudaGetSurfaceObjectResourceDesc_fn cudastub_cudart_route_cudaGetSurfaceObjectResourceDesc(const struct cudastub_release *release);
 typedef cudaError_t (*cudaGetTextureObjectResourceDesc_fn)(struct cudaResourceDesc *pResDesc, cudaTextureObject_t texObject);
 /* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
-cudaGetTextureObjectResourceDesc_fn cudastub_cudart_route_cudaGetTextureObjectResourceDesc(void);
+cudaGetTextureObjectResourceDesc_fn cudastub_cudart_route_cudaGetTextureObjectResourceDesc(const struct cudastub_release *release);
 typedef cudaError_t (*cudaGetTextureObjectResourceViewDesc_fn)(struct cudaResourceViewDesc *pResViewDesc, cudaTextureObject_t texObject);
 /* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
-cudaGetTextureObjectResourceViewDesc_fn cudastub_cudart_route_cudaGetTextureObjectResourceViewDesc(void);
+cudaGetTextureObjectResourceViewDesc_fn cudastub_cudart_route_cudaGetTextureObjectResourceViewDesc(const struct cudastub_release *release);
 typedef cudaError_t (*cudaGetTextureObjectTextureDesc_fn)(struct cudaTextureDesc *pTexDesc, cudaTextureObject_t texObject);
 /* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
-cudaGetTextureObjectTextureDesc_fn cudastub_cudart_route_cudaGetTextureObjectTextureDesc(void);
+cudaGetTextureObjectTextureDesc_fn cudastub_cudart_route_cudaGetTextureObjectTextureDesc(const struct cudastub_release *release);
 typedef cudaError_t (*cudaGetTextureObjectTextureDesc_v2_fn)(struct cudaTextureDesc_v2 *pTexDesc, cudaTextureObject_t texObject);
 /* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
-cudaGetTextureObjectTextureDesc_v2_fn cudastub_cudart_route_cudaGetTextureObjectTextureDesc_v2(void);
+cudaGetTextureObjectTextureDesc_v2_fn cudastub_cudart_route_cudaGetTextureObjectTextureDesc_v2(const struct cudastub_release *release);
 typedef cudaError_t (*cudaGraphAddDependencies_fn)(cudaGraph_t graph, const cudaGraphNode_t *from, const cudaGraphNode_t *to, size_t numDependencies);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
-cudaGraphAddDependencies_fn cudastub_cudart_adapt_cudaGraphAddDependencies(void);
+cudaGraphAddDependencies_fn cudastub_cudart_adapt_cudaGraphAddDependencies(const struct cudastub_release *release);
 typedef cudaError_t (*cudaGraphAddMemAllocNode_fn)(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies, size_t numDependencies, struct cudaMemAllocNodeParams *nodeParams);
 /* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
-cudaGraphAddMemAllocNode_fn cudastub_cudart_route_cudaGraphAddMemAllocNode(void);
+cudaGraphAddMemAllocNode_fn cudastub_cudart_route_cudaGraphAddMemAllocNode(const struct cudastub_release *release);
 typedef cudaError_t (*cudaGraphExecUpdate_fn)(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph, cudaGraphNode_t *hErrorNode_out, enum cudaGraphExecUpdateResult *updateResult_out);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
-cudaGraphExecUpdate_fn cudastub_cudart_adapt_cudaGraphExecUpdate(void);
+cudaGraphExecUpdate_fn cudastub_cudart_adapt_cudaGraphExecUpdate(const struct cudastub_release *release);
 typedef cudaError_t (*cudaGraphGetEdges_fn)(cudaGraph_t graph, cudaGraphNode_t *from, cudaGraphNode_t *to, size_t *numEdges);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
-cudaGraphGetEdges_fn cudastub_cudart_adapt_cudaGraphGetEdges(void);
+cudaGraphGetEdges_fn cudastub_cudart_adapt_cudaGraphGetEdges(const struct cudastub_release *release);
 typedef cudaError_t (*cudaGraphInstantiate_fn)(cudaGraphExec_t *pGraphExec, cudaGraph_t graph, cudaGraphNode_t *pErrorNode, char *pLogBuffer, size_t bufferSize);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
-cudaGraphInstantiate_fn cudastub_cudart_adapt_cudaGraphInstantiate(void);
+cudaGraphInstantiate_fn cudastub_cudart_adapt_cudaGraphInstantiate(const struct cudastub_release *release);
 typedef cudaError_t (*cudaGraphKernelNodeGetAttribute_fn)(cudaGraphNode_t hNode, cudaLaunchAttributeID attr, cudaLaunchAttributeValue *value_out);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
-cudaGraphKernelNodeGetAttribute_fn cudastub_cudart_adapt_cudaGraphKernelNodeGetAttribute(void);
+cudaGraphKernelNodeGetAttribute_fn cudastub_cudart_adapt_cudaGraphKernelNodeGetAttribute(const struct cudastub_release *release);
 typedef cudaError_t (*cudaGraphKernelNodeSetAttribute_fn)(cudaGraphNode_t hNode, cudaLaunchAttributeID attr, const cudaLaunchAttributeValue *value);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
-cudaGraphKernelNodeSetAttribute_fn cudastub_cudart_adapt_cudaGraphKernelNodeSetAttribute(void);
+cudaGraphKernelNodeSetAttribute_fn cudastub_cudart_adapt_cudaGraphKernelNodeSetAttribute(const struct cudastub_release *release);
 typedef cudaError_t (*cudaGraphMemAllocNodeGetParams_fn)(cudaGraphNode_t node, struct cudaMemAllocNodeParams *params_out);
 /* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
-cudaGraphMemAllocNodeGetParams_fn cudastub_cudart_route_cudaGraphMemAllocNodeGetParams(void);
+cudaGraphMemAllocNodeGetParams_fn cudastub_cudart_route_cudaGraphMemAllocNodeGetParams(const struct cudastub_release *release);
 typedef cudaError_t (*cudaGraphNodeGetDependencies_fn)(cudaGraphNode_t node, cudaGraphNode_t *pDependencies, size_t *pNumDependencies);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
-cudaGraphNodeGetDependencies_fn cudastub_cudart_adapt_cudaGraphNodeGetDependencies(void);
+cudaGraphNodeGetDependencies_fn cudastub_cudart_adapt_cudaGraphNodeGetDependencies(const struct cudastub_release *release);
 typedef cudaError_t (*cudaGraphNodeGetDependentNodes_fn)(cudaGraphNode_t node, cudaGraphNode_t *pDependentNodes, size_t *pNumDependentNodes);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
-cudaGraphNodeGetDependentNodes_fn cudastub_cudart_adapt_cudaGraphNodeGetDependentNodes(void);
+cudaGraphNodeGetDependentNodes_fn cudastub_cudart_adapt_cudaGraphNodeGetDependentNodes(const struct cudastub_release *release);
 typedef cudaError_t (*cudaGraphRemoveDependencies_fn)(cudaGraph_t graph, const cudaGraphNode_t *from, const cudaGraphNode_t *to, size_t numDependencies);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
-cudaGraphRemoveDependencies_fn cudastub_cudart_adapt_cudaGraphRemoveDependencies(void);
+cudaGraphRemoveDependencies_fn cudastub_cudart_adapt_cudaGraphRemoveDependencies(const struct cudastub_release *release);
 typedef cudaError_t (*cudaImportExternalMemory_fn)(cudaExternalMemory_t *extMem_out, const struct cudaExternalMemoryHandleDesc *memHandleDesc);
 /* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
-cudaImportExternalMemory_fn cudastub_cudart_route_cudaImportExternalMemory(void);
+cudaImportExternalMemory_fn cudastub_cudart_route_cudaImportExternalMemory(const struct cudastub_release *release);
 typedef cudaError_t (*cudaImportExternalSemaphore_fn)(cudaExternalSemaphore_t *extSem_out, const struct cudaExternalSemaphoreHandleDesc *semHandleDesc);
 /* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
-cudaImportExternalSemaphore_fn cudastub_cudart_route_cudaImportExternalSemaphore(void);
+cudaImportExternalSemaphore_fn cudastub_cudart_route_cudaImportExternalSemaphore(const struct cudastub_release *release);
 typedef cudaError_t (*cudaLaunchKernelExC_fn)(const cudaLaunchConfig_t *config, const void *func, void **args);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
-cudaLaunchKernelExC_fn cudastub_cudart_adapt_cudaLaunchKernelExC(void);
+cudaLaunchKernelExC_fn cudastub_cudart_adapt_cudaLaunchKernelExC(const struct cudastub_release *release);
 typedef cudaError_t (*cudaLaunchKernelExC_ptsz_fn)(const cudaLaunchConfig_t *config, const void *func, void **args);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
-cudaLaunchKernelExC_ptsz_fn cudastub_cudart_adapt_cudaLaunchKernelExC_ptsz(void);
+cudaLaunchKernelExC_ptsz_fn cudastub_cudart_adapt_cudaLaunchKernelExC_ptsz(const struct cudastub_release *release);
 typedef cudaError_t (*cudaMemAdvise_fn)(const void *devPtr, size_t count, enum cudaMemoryAdvise advice, int device);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
-cudaMemAdvise_fn cudastub_cudart_adapt_cudaMemAdvise(void);
+cudaMemAdvise_fn cudastub_cudart_adapt_cudaMemAdvise(const struct cudastub_release *release);
 typedef cudaError_t (*cudaMemPoolCreate_fn)(cudaMemPool_t *memPool, const struct cudaMemPoolProps *poolProps);
 /* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
-cudaMemPoolCreate_fn cudastub_cudart_route_cudaMemPoolCreate(void);
+cudaMemPoolCreate_fn cudastub_cudart_route_cudaMemPoolCreate(const struct cudastub_release *release);
 typedef cudaError_t (*cudaMemPrefetchAsync_fn)(const void *devPtr, size_t count, int dstDevice, cudaStream_t stream);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
-cudaMemPrefetchAsync_fn cudastub_cudart_adapt_cudaMemPrefetchAsync(void);
+cudaMemPrefetchAsync_fn cudastub_cudart_adapt_cudaMemPrefetchAsync(const struct cudastub_release *release);
 typedef cudaError_t (*cudaMemPrefetchAsync_ptsz_fn)(const void *devPtr, size_t count, int dstDevice, cudaStream_t stream);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
-cudaMemPrefetchAsync_ptsz_fn cudastub_cudart_adapt_cudaMemPrefetchAsync_ptsz(void);
+cudaMemPrefetchAsync_ptsz_fn cudastub_cudart_adapt_cudaMemPrefetchAsync_ptsz(const struct cudastub_release *release);
 typedef cudaError_t (*cudaOccupancyMaxActiveClusters_fn)(int *numClusters, const void *func, const cudaLaunchConfig_t *launchConfig);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
-cudaOccupancyMaxActiveClusters_fn cudastub_cudart_adapt_cudaOccupancyMaxActiveClusters(void);
+cudaOccupancyMaxActiveClusters_fn cudastub_cudart_adapt_cudaOccupancyMaxActiveClusters(const struct cudastub_release *release);
 typedef cudaError_t (*cudaOccupancyMaxPotentialClusterSize_fn)(int *clusterSize, const void *func, const cudaLaunchConfig_t *launchConfig);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
-cudaOccupancyMaxPotentialClusterSize_fn cudastub_cudart_adapt_cudaOccupancyMaxPotentialClusterSize(void);
+cudaOccupancyMaxPotentialClusterSize_fn cudastub_cudart_adapt_cudaOccupancyMaxPotentialClusterSize(const struct cudastub_release *release);
 typedef cudaError_t (*cudaPointerGetAttributes_fn)(struct cudaPointerAttributes *attributes, const void *ptr);
 /* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
-cudaPointerGetAttributes_fn cudastub_cudart_route_cudaPointerGetAttributes(void);
+cudaPointerGetAttributes_fn cudastub_cudart_route_cudaPointerGetAttributes(const struct cudastub_release *release);
 cudaError_t cudastub_cudart_fallback_cudaRuntimeGetVersion(int *runtimeVersion);
 typedef cudaError_t (*cudaSignalExternalSemaphoresAsync_v2_fn)(const cudaExternalSemaphore_t *extSemArray, const struct cudaExternalSemaphoreSignalParams *paramsArray, unsigned int numExtSems, cudaStream_t stream);
 /* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
-cudaSignalExternalSemaphoresAsync_v2_fn cudastub_cudart_route_cudaSignalExternalSemaphoresAsync_v2(void);
+cudaSignalExternalSemaphoresAsync_v2_fn cudastub_cudart_route_cudaSignalExternalSemaphoresAsync_v2(const struct cudastub_release *release);
 typedef cudaError_t (*cudaSignalExternalSemaphoresAsync_v2_ptsz_fn)(const cudaExternalSemaphore_t *extSemArray, const struct cudaExternalSemaphoreSignalParams *paramsArray, unsigned int numExtSems, cudaStream_t stream);
 /* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
-cudaSignalExternalSemaphoresAsync_v2_ptsz_fn cudastub_cudart_route_cudaSignalExternalSemaphoresAsync_v2_ptsz(void);
+cudaSignalExternalSemaphoresAsync_v2_ptsz_fn cudastub_cudart_route_cudaSignalExternalSemaphoresAsync_v2_ptsz(const struct cudastub_release *release);
 typedef cudaError_t (*cudaStreamGetAttribute_fn)(cudaStream_t hStream, cudaLaunchAttributeID attr, cudaLaunchAttributeValue *value_out);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
-cudaStreamGetAttribute_fn cudastub_cudart_adapt_cudaStreamGetAttribute(void);
+cudaStreamGetAttribute_fn cudastub_cudart_adapt_cudaStreamGetAttribute(const struct cudastub_release *release);
 typedef cudaError_t (*cudaStreamGetAttribute_ptsz_fn)(cudaStream_t hStream, cudaLaunchAttributeID attr, cudaLaunchAttributeValue *value_out);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
-cudaStreamGetAttribute_ptsz_fn cudastub_cudart_adapt_cudaStreamGetAttribute_ptsz(void);
+cudaStreamGetAttribute_ptsz_fn cudastub_cudart_adapt_cudaStreamGetAttribute_ptsz(const struct cudastub_release *release);
 typedef cudaError_t (*cudaStreamGetCaptureInfo_fn)(cudaStream_t stream, enum cudaStreamCaptureStatus *pCaptureStatus, unsigned long long *pId);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
-cudaStreamGetCaptureInfo_fn cudastub_cudart_adapt_cudaStreamGetCaptureInfo(void);
+cudaStreamGetCaptureInfo_fn cudastub_cudart_adapt_cudaStreamGetCaptureInfo(const struct cudastub_release *release);
 typedef cudaError_t (*cudaStreamGetCaptureInfo_ptsz_fn)(cudaStream_t stream, enum cudaStreamCaptureStatus *pCaptureStatus, unsigned long long *pId);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
-cudaStreamGetCaptureInfo_ptsz_fn cudastub_cudart_adapt_cudaStreamGetCaptureInfo_ptsz(void);
+cudaStreamGetCaptureInfo_ptsz_fn cudastub_cudart_adapt_cudaStreamGetCaptureInfo_ptsz(const struct cudastub_release *release);
 typedef cudaError_t (*cudaStreamGetCaptureInfo_v2_fn)(cudaStream_t stream, enum cudaStreamCaptureStatus *captureStatus_out, unsigned long long *id_out, cudaGraph_t *graph_out, const cudaGraphNode_t **dependencies_out, size_t *numDependencies_out);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
-cudaStreamGetCaptureInfo_v2_fn cudastub_cudart_adapt_cudaStreamGetCaptureInfo_v2(void);
+cudaStreamGetCaptureInfo_v2_fn cudastub_cudart_adapt_cudaStreamGetCaptureInfo_v2(const struct cudastub_release *release);
 typedef cudaError_t (*cudaStreamGetCaptureInfo_v2_ptsz_fn)(cudaStream_t stream, enum cudaStreamCaptureStatus *captureStatus_out, unsigned long long *id_out, cudaGraph_t *graph_out, const cudaGraphNode_t **dependencies_out, size_t *numDependencies_out);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
-cudaStreamGetCaptureInfo_v2_ptsz_fn cudastub_cudart_adapt_cudaStreamGetCaptureInfo_v2_ptsz(void);
+cudaStreamGetCaptureInfo_v2_ptsz_fn cudastub_cudart_adapt_cudaStreamGetCaptureInfo_v2_ptsz(const struct cudastub_release *release);
 typedef cudaError_t (*cudaStreamSetAttribute_fn)(cudaStream_t hStream, cudaLaunchAttributeID attr, const cudaLaunchAttributeValue *value);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
-cudaStreamSetAttribute_fn cudastub_cudart_adapt_cudaStreamSetAttribute(void);
+cudaStreamSetAttribute_fn cudastub_cudart_adapt_cudaStreamSetAttribute(const struct cudastub_release *release);
 typedef cudaError_t (*cudaStreamSetAttribute_ptsz_fn)(cudaStream_t hStream, cudaLaunchAttributeID attr, const cudaLaunchAttributeValue *value);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
-cudaStreamSetAttribute_ptsz_fn cudastub_cudart_adapt_cudaStreamSetAttribute_ptsz(void);
+cudaStreamSetAttribute_ptsz_fn cudastub_cudart_adapt_cudaStreamSetAttribute_ptsz(const struct cudastub_release *release);
 typedef cudaError_t (*cudaStreamUpdateCaptureDependencies_fn)(cudaStream_t stream, cudaGraphNode_t *dependencies, size_t numDependencies, unsigned int flags);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
-cudaStreamUpdateCaptureDependencies_fn cudastub_cudart_adapt_cudaStreamUpdateCaptureDependencies(void);
+cudaStreamUpdateCaptureDependencies_fn cudastub_cudart_adapt_cudaStreamUpdateCaptureDependencies(const struct cudastub_release *release);
 typedef cudaError_t (*cudaThreadExit_fn)(void);
 /* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
-cudaThreadExit_fn cudastub_cudart_route_cudaThreadExit(void);
+cudaThreadExit_fn cudastub_cudart_route_cudaThreadExit(const struct cudastub_release *release);
 typedef cudaError_t (*cudaThreadGetCacheConfig_fn)(enum cudaFuncCache *pCacheConfig);
 /* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
-cudaThreadGetCacheConfig_fn cudastub_cudart_route_cudaThreadGetCacheConfig(void);
+cudaThreadGetCacheConfig_fn cudastub_cudart_route_cudaThreadGetCacheConfig(const struct cudastub_release *release);
 typedef cudaError_t (*cudaThreadGetLimit_fn)(size_t *pValue, enum cudaLimit limit);
 /* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
-cudaThreadGetLimit_fn cudastub_cudart_route_cudaThreadGetLimit(void);
+cudaThreadGetLimit_fn cudastub_cudart_route_cudaThreadGetLimit(const struct cudastub_release *release);
 typedef cudaError_t (*cudaThreadSetCacheConfig_fn)(enum cudaFuncCache cacheConfig);
 /* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
-cudaThreadSetCacheConfig_fn cudastub_cudart_route_cudaThreadSetCacheConfig(void);
+cudaThreadSetCacheConfig_fn cudastub_cudart_route_cudaThreadSetCacheConfig(const struct cudastub_release *release);
 typedef cudaError_t (*cudaThreadSetLimit_fn)(enum cudaLimit limit, size_t value);
 /* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
-cudaThreadSetLimit_fn cudastub_cudart_route_cudaThreadSetLimit(void);
+cudaThreadSetLimit_fn cudastub_cudart_route_cudaThreadSetLimit(const struct cudastub_release *release);
 typedef cudaError_t (*cudaThreadSynchronize_fn)(void);
 /* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
-cudaThreadSynchronize_fn cudastub_cudart_route_cudaThreadSynchronize(void);
+cudaThreadSynchronize_fn cudastub_cudart_route_cudaThreadSynchronize(const struct cudastub_release *release);
 typedef cudaError_t (*cudaWaitExternalSemaphoresAsync_v2_fn)(const cudaExternalSemaphore_t *extSemArray, const struct cudaExternalSemaphoreWaitParams *paramsArray, unsigned int numExtSems, cudaStream_t stream);
 /* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
-cudaWaitExternalSemaphoresAsync_v2_fn cudastub_cudart_route_cudaWaitExternalSemaphoresAsync_v2(void);
+cudaWaitExternalSemaphoresAsync_v2_fn cudastub_cudart_route_cudaWaitExternalSemaphoresAsync_v2(const struct cudastub_release *release);
 typedef cudaError_t (*cudaWaitExternalSemaphoresAsync_v2_ptsz_fn)(const cudaExternalSemaphore_t *extSemArray, const struct cudaExternalSemaphoreWaitParams *paramsArray, unsigned int numExtSems, cudaStream_t stream);
 /* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
-cudaWaitExternalSemaphoresAsync_v2_ptsz_fn cudastub_cudart_route_cudaWaitExternalSemaphoresAsync_v2_ptsz(void);
+cudaWaitExternalSemaphoresAsync_v2_ptsz_fn cudastub_cudart_route_cudaWaitExternalSemaphoresAsync_v2_ptsz(const struct cudastub_release *release);
 
 #endif

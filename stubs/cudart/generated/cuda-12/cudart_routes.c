@@ -208,11 +208,11 @@ static cudaError_t cudaChooseDevice_translated(int *device, const struct cudaDev
 	return result;
 }
 
-cudaChooseDevice_fn cudastub_cudart_route_cudaChooseDevice(void)
+cudaChooseDevice_fn cudastub_cudart_route_cudaChooseDevice(const struct cudastub_release *release)
 {
 	cudaChooseDevice_fn fn;
 
-	*(void **)&fn = cudastub_route_choose(&cudastub_cudart_library, "cudaChooseDevice", cudaChooseDevice_routes,
+	*(void **)&fn = cudastub_route_choose(release, "cudaChooseDevice", cudaChooseDevice_routes,
 					&cudaChooseDevice_state, (void *)cudaChooseDevice_translated, NULL);
 	return fn;
 }
@@ -240,11 +240,11 @@ static cudaError_t cudaCreateSurfaceObject_translated(cudaSurfaceObject_t *pSurf
 	return result;
 }
 
-cudaCreateSurfaceObject_fn cudastub_cudart_route_cudaCreateSurfaceObject(void)
+cudaCreateSurfaceObject_fn cudastub_cudart_route_cudaCreateSurfaceObject(const struct cudastub_release *release)
 {
 	cudaCreateSurfaceObject_fn fn;
 
-	*(void **)&fn = cudastub_route_choose(&cudastub_cudart_library, "cudaCreateSurfaceObject", cudaCreateSurfaceObject_routes,
+	*(void **)&fn = cudastub_route_choose(release, "cudaCreateSurfaceObject", cudaCreateSurfaceObject_routes,
 					&cudaCreateSurfaceObject_state, (void *)cudaCreateSurfaceObject_translated, NULL);
 	return fn;
 }
@@ -284,11 +284,11 @@ static cudaError_t cudaCreateTextureObject_translated(cudaTextureObject_t *pTexO
 	return result;
 }
 
-cudaCreateTextureObject_fn cudastub_cudart_route_cudaCreateTextureObject(void)
+cudaCreateTextureObject_fn cudastub_cudart_route_cudaCreateTextureObject(const struct cudastub_release *release)
 {
 	cudaCreateTextureObject_fn fn;
 
-	*(void **)&fn = cudastub_route_choose(&cudastub_cudart_library, "cudaCreateTextureObject", cudaCreateTextureObject_routes,
+	*(void **)&fn = cudastub_route_choose(release, "cudaCreateTextureObject", cudaCreateTextureObject_routes,
 					&cudaCreateTextureObject_state, (void *)cudaCreateTextureObject_translated, NULL);
 	return fn;
 }
@@ -316,11 +316,11 @@ static cudaError_t cudaExternalMemoryGetMappedBuffer_translated(void **devPtr, c
 	return result;
 }
 
-cudaExternalMemoryGetMappedBuffer_fn cudastub_cudart_route_cudaExternalMemoryGetMappedBuffer(void)
+cudaExternalMemoryGetMappedBuffer_fn cudastub_cudart_route_cudaExternalMemoryGetMappedBuffer(const struct cudastub_release *release)
 {
 	cudaExternalMemoryGetMappedBuffer_fn fn;
 
-	*(void **)&fn = cudastub_route_choose(&cudastub_cudart_library, "cudaExternalMemoryGetMappedBuffer", cudaExternalMemoryGetMappedBuffer_routes,
+	*(void **)&fn = cudastub_route_choose(release, "cudaExternalMemoryGetMappedBuffer", cudaExternalMemoryGetMappedBuffer_routes,
 					&cudaExternalMemoryGetMappedBuffer_state, (void *)cudaExternalMemoryGetMappedBuffer_translated, NULL);
 	return fn;
 }
@@ -348,11 +348,11 @@ static cudaError_t cudaExternalMemoryGetMappedMipmappedArray_translated(cudaMipm
 	return result;
 }
 
-cudaExternalMemoryGetMappedMipmappedArray_fn cudastub_cudart_route_cudaExternalMemoryGetMappedMipmappedArray(void)
+cudaExternalMemoryGetMappedMipmappedArray_fn cudastub_cudart_route_cudaExternalMemoryGetMappedMipmappedArray(const struct cudastub_release *release)
 {
 	cudaExternalMemoryGetMappedMipmappedArray_fn fn;
 
-	*(void **)&fn = cudastub_route_choose(&cudastub_cudart_library, "cudaExternalMemoryGetMappedMipmappedArray", cudaExternalMemoryGetMappedMipmappedArray_routes,
+	*(void **)&fn = cudastub_route_choose(release, "cudaExternalMemoryGetMappedMipmappedArray", cudaExternalMemoryGetMappedMipmappedArray_routes,
 					&cudaExternalMemoryGetMappedMipmappedArray_state, (void *)cudaExternalMemoryGetMappedMipmappedArray_translated, NULL);
 	return fn;
 }
@@ -387,11 +387,11 @@ static cudaError_t cudaFuncGetAttributes_translated(struct cudaFuncAttributes *a
 	return result;
 }
 
-cudaFuncGetAttributes_fn cudastub_cudart_route_cudaFuncGetAttributes(void)
+cudaFuncGetAttributes_fn cudastub_cudart_route_cudaFuncGetAttributes(const struct cudastub_release *release)
 {
 	cudaFuncGetAttributes_fn fn;
 
-	*(void **)&fn = cudastub_route_choose(&cudastub_cudart_library, "cudaFuncGetAttributes", cudaFuncGetAttributes_routes,
+	*(void **)&fn = cudastub_route_choose(release, "cudaFuncGetAttributes", cudaFuncGetAttributes_routes,
 					&cudaFuncGetAttributes_state, (void *)cudaFuncGetAttributes_translated, NULL);
 	return fn;
 }
@@ -427,11 +427,11 @@ static cudaError_t cudaGetDeviceProperties_v2_translated(struct cudaDeviceProp *
 	return result;
 }
 
-cudaGetDeviceProperties_v2_fn cudastub_cudart_route_cudaGetDeviceProperties_v2(void)
+cudaGetDeviceProperties_v2_fn cudastub_cudart_route_cudaGetDeviceProperties_v2(const struct cudastub_release *release)
 {
 	cudaGetDeviceProperties_v2_fn fn;
 
-	*(void **)&fn = cudastub_route_choose(&cudastub_cudart_library, "cudaGetDeviceProperties_v2", cudaGetDeviceProperties_v2_routes,
+	*(void **)&fn = cudastub_route_choose(release, "cudaGetDeviceProperties_v2", cudaGetDeviceProperties_v2_routes,
 					&cudaGetDeviceProperties_v2_state, (void *)cudaGetDeviceProperties_v2_translated, "cudaDeviceGetAttribute");
 	return fn;
 }
@@ -466,11 +466,11 @@ static cudaError_t cudaGetSurfaceObjectResourceDesc_translated(struct cudaResour
 	return result;
 }
 
-cudaGetSurfaceObjectResourceDesc_fn cudastub_cudart_route_cudaGetSurfaceObjectResourceDesc(void)
+cudaGetSurfaceObjectResourceDesc_fn cudastub_cudart_route_cudaGetSurfaceObjectResourceDesc(const struct cudastub_release *release)
 {
 	cudaGetSurfaceObjectResourceDesc_fn fn;
 
-	*(void **)&fn = cudastub_route_choose(&cudastub_cudart_library, "cudaGetSurfaceObjectResourceDesc", cudaGetSurfaceObjectResourceDesc_routes,
+	*(void **)&fn = cudastub_route_choose(release, "cudaGetSurfaceObjectResourceDesc", cudaGetSurfaceObjectResourceDesc_routes,
 					&cudaGetSurfaceObjectResourceDesc_state, (void *)cudaGetSurfaceObjectResourceDesc_translated, NULL);
 	return fn;
 }
@@ -505,11 +505,11 @@ static cudaError_t cudaGetTextureObjectResourceDesc_translated(struct cudaResour
 	return result;
 }
 
-cudaGetTextureObjectResourceDesc_fn cudastub_cudart_route_cudaGetTextureObjectResourceDesc(void)
+cudaGetTextureObjectResourceDesc_fn cudastub_cudart_route_cudaGetTextureObjectResourceDesc(const struct cudastub_release *release)
 {
 	cudaGetTextureObjectResourceDesc_fn fn;
 
-	*(void **)&fn = cudastub_route_choose(&cudastub_cudart_library, "cudaGetTextureObjectResourceDesc", cudaGetTextureObjectResourceDesc_routes,
+	*(void **)&fn = cudastub_route_choose(release, "cudaGetTextureObjectResourceDesc", cudaGetTextureObjectResourceDesc_routes,
 					&cudaGetTextureObjectResourceDesc_state, (void *)cudaGetTextureObjectResourceDesc_translated, NULL);
 	return fn;
 }
@@ -544,11 +544,11 @@ static cudaError_t cudaGetTextureObjectResourceViewDesc_translated(struct cudaRe
 	return result;
 }
 
-cudaGetTextureObjectResourceViewDesc_fn cudastub_cudart_route_cudaGetTextureObjectResourceViewDesc(void)
+cudaGetTextureObjectResourceViewDesc_fn cudastub_cudart_route_cudaGetTextureObjectResourceViewDesc(const struct cudastub_release *release)
 {
 	cudaGetTextureObjectResourceViewDesc_fn fn;
 
-	*(void **)&fn = cudastub_route_choose(&cudastub_cudart_library, "cudaGetTextureObjectResourceViewDesc", cudaGetTextureObjectResourceViewDesc_routes,
+	*(void **)&fn = cudastub_route_choose(release, "cudaGetTextureObjectResourceViewDesc", cudaGetTextureObjectResourceViewDesc_routes,
 					&cudaGetTextureObjectResourceViewDesc_state, (void *)cudaGetTextureObjectResourceViewDesc_translated, NULL);
 	return fn;
 }
@@ -584,11 +584,11 @@ static cudaError_t cudaGetTextureObjectTextureDesc_translated(struct cudaTexture
 	return result;
 }
 
-cudaGetTextureObjectTextureDesc_fn cudastub_cudart_route_cudaGetTextureObjectTextureDesc(void)
+cudaGetTextureObjectTextureDesc_fn cudastub_cudart_route_cudaGetTextureObjectTextureDesc(const struct cudastub_release *release)
 {
 	cudaGetTextureObjectTextureDesc_fn fn;
 
-	*(void **)&fn = cudastub_route_choose(&cudastub_cudart_library, "cudaGetTextureObjectTextureDesc", cudaGetTextureObjectTextureDesc_routes,
+	*(void **)&fn = cudastub_route_choose(release, "cudaGetTextureObjectTextureDesc", cudaGetTextureObjectTextureDesc_routes,
 					&cudaGetTextureObjectTextureDesc_state, (void *)cudaGetTextureObjectTextureDesc_translated, NULL);
 	return fn;
 }
@@ -623,11 +623,11 @@ static cudaError_t cudaGraphAddMemAllocNode_translated(cudaGraphNode_t *pGraphNo
 	return result;
 }
 
-cudaGraphAddMemAllocNode_fn cudastub_cudart_route_cudaGraphAddMemAllocNode(void)
+cudaGraphAddMemAllocNode_fn cudastub_cudart_route_cudaGraphAddMemAllocNode(const struct cudastub_release *release)
 {
 	cudaGraphAddMemAllocNode_fn fn;
 
-	*(void **)&fn = cudastub_route_choose(&cudastub_cudart_library, "cudaGraphAddMemAllocNode", cudaGraphAddMemAllocNode_routes,
+	*(void **)&fn = cudastub_route_choose(release, "cudaGraphAddMemAllocNode", cudaGraphAddMemAllocNode_routes,
 					&cudaGraphAddMemAllocNode_state, (void *)cudaGraphAddMemAllocNode_translated, NULL);
 	return fn;
 }
@@ -663,11 +663,11 @@ static cudaError_t cudaGraphMemAllocNodeGetParams_translated(cudaGraphNode_t nod
 	return result;
 }
 
-cudaGraphMemAllocNodeGetParams_fn cudastub_cudart_route_cudaGraphMemAllocNodeGetParams(void)
+cudaGraphMemAllocNodeGetParams_fn cudastub_cudart_route_cudaGraphMemAllocNodeGetParams(const struct cudastub_release *release)
 {
 	cudaGraphMemAllocNodeGetParams_fn fn;
 
-	*(void **)&fn = cudastub_route_choose(&cudastub_cudart_library, "cudaGraphMemAllocNodeGetParams", cudaGraphMemAllocNodeGetParams_routes,
+	*(void **)&fn = cudastub_route_choose(release, "cudaGraphMemAllocNodeGetParams", cudaGraphMemAllocNodeGetParams_routes,
 					&cudaGraphMemAllocNodeGetParams_state, (void *)cudaGraphMemAllocNodeGetParams_translated, NULL);
 	return fn;
 }
@@ -695,11 +695,11 @@ static cudaError_t cudaImportExternalMemory_translated(cudaExternalMemory_t *ext
 	return result;
 }
 
-cudaImportExternalMemory_fn cudastub_cudart_route_cudaImportExternalMemory(void)
+cudaImportExternalMemory_fn cudastub_cudart_route_cudaImportExternalMemory(const struct cudastub_release *release)
 {
 	cudaImportExternalMemory_fn fn;
 
-	*(void **)&fn = cudastub_route_choose(&cudastub_cudart_library, "cudaImportExternalMemory", cudaImportExternalMemory_routes,
+	*(void **)&fn = cudastub_route_choose(release, "cudaImportExternalMemory", cudaImportExternalMemory_routes,
 					&cudaImportExternalMemory_state, (void *)cudaImportExternalMemory_translated, NULL);
 	return fn;
 }
@@ -727,11 +727,11 @@ static cudaError_t cudaImportExternalSemaphore_translated(cudaExternalSemaphore_
 	return result;
 }
 
-cudaImportExternalSemaphore_fn cudastub_cudart_route_cudaImportExternalSemaphore(void)
+cudaImportExternalSemaphore_fn cudastub_cudart_route_cudaImportExternalSemaphore(const struct cudastub_release *release)
 {
 	cudaImportExternalSemaphore_fn fn;
 
-	*(void **)&fn = cudastub_route_choose(&cudastub_cudart_library, "cudaImportExternalSemaphore", cudaImportExternalSemaphore_routes,
+	*(void **)&fn = cudastub_route_choose(release, "cudaImportExternalSemaphore", cudaImportExternalSemaphore_routes,
 					&cudaImportExternalSemaphore_state, (void *)cudaImportExternalSemaphore_translated, NULL);
 	return fn;
 }
@@ -760,11 +760,11 @@ static cudaError_t cudaMemPoolCreate_translated(cudaMemPool_t *memPool, const st
 	return result;
 }
 
-cudaMemPoolCreate_fn cudastub_cudart_route_cudaMemPoolCreate(void)
+cudaMemPoolCreate_fn cudastub_cudart_route_cudaMemPoolCreate(const struct cudastub_release *release)
 {
 	cudaMemPoolCreate_fn fn;
 
-	*(void **)&fn = cudastub_route_choose(&cudastub_cudart_library, "cudaMemPoolCreate", cudaMemPoolCreate_routes,
+	*(void **)&fn = cudastub_route_choose(release, "cudaMemPoolCreate", cudaMemPoolCreate_routes,
 					&cudaMemPoolCreate_state, (void *)cudaMemPoolCreate_translated, NULL);
 	return fn;
 }
@@ -799,11 +799,11 @@ static cudaError_t cudaPointerGetAttributes_translated(struct cudaPointerAttribu
 	return result;
 }
 
-cudaPointerGetAttributes_fn cudastub_cudart_route_cudaPointerGetAttributes(void)
+cudaPointerGetAttributes_fn cudastub_cudart_route_cudaPointerGetAttributes(const struct cudastub_release *release)
 {
 	cudaPointerGetAttributes_fn fn;
 
-	*(void **)&fn = cudastub_route_choose(&cudastub_cudart_library, "cudaPointerGetAttributes", cudaPointerGetAttributes_routes,
+	*(void **)&fn = cudastub_route_choose(release, "cudaPointerGetAttributes", cudaPointerGetAttributes_routes,
 					&cudaPointerGetAttributes_state, (void *)cudaPointerGetAttributes_translated, NULL);
 	return fn;
 }
@@ -814,11 +814,11 @@ static const struct cudastub_route cudaSignalExternalSemaphoresAsync_v2_routes[]
 	{0, NULL, NULL},
 };
 
-cudaSignalExternalSemaphoresAsync_v2_fn cudastub_cudart_route_cudaSignalExternalSemaphoresAsync_v2(void)
+cudaSignalExternalSemaphoresAsync_v2_fn cudastub_cudart_route_cudaSignalExternalSemaphoresAsync_v2(const struct cudastub_release *release)
 {
 	cudaSignalExternalSemaphoresAsync_v2_fn fn;
 
-	*(void **)&fn = cudastub_route_choose(&cudastub_cudart_library, "cudaSignalExternalSemaphoresAsync_v2", cudaSignalExternalSemaphoresAsync_v2_routes,
+	*(void **)&fn = cudastub_route_choose(release, "cudaSignalExternalSemaphoresAsync_v2", cudaSignalExternalSemaphoresAsync_v2_routes,
 					NULL, NULL, NULL);
 	return fn;
 }
@@ -829,11 +829,11 @@ static const struct cudastub_route cudaSignalExternalSemaphoresAsync_v2_ptsz_rou
 	{0, NULL, NULL},
 };
 
-cudaSignalExternalSemaphoresAsync_v2_ptsz_fn cudastub_cudart_route_cudaSignalExternalSemaphoresAsync_v2_ptsz(void)
+cudaSignalExternalSemaphoresAsync_v2_ptsz_fn cudastub_cudart_route_cudaSignalExternalSemaphoresAsync_v2_ptsz(const struct cudastub_release *release)
 {
 	cudaSignalExternalSemaphoresAsync_v2_ptsz_fn fn;
 
-	*(void **)&fn = cudastub_route_choose(&cudastub_cudart_library, "cudaSignalExternalSemaphoresAsync_v2_ptsz", cudaSignalExternalSemaphoresAsync_v2_ptsz_routes,
+	*(void **)&fn = cudastub_route_choose(release, "cudaSignalExternalSemaphoresAsync_v2_ptsz", cudaSignalExternalSemaphoresAsync_v2_ptsz_routes,
 					NULL, NULL, NULL);
 	return fn;
 }
@@ -844,11 +844,11 @@ static const struct cudastub_route cudaThreadExit_routes[] = {
 	{0, NULL, NULL},
 };
 
-cudaThreadExit_fn cudastub_cudart_route_cudaThreadExit(void)
+cudaThreadExit_fn cudastub_cudart_route_cudaThreadExit(const struct cudastub_release *release)
 {
 	cudaThreadExit_fn fn;
 
-	*(void **)&fn = cudastub_route_choose(&cudastub_cudart_library, "cudaThreadExit", cudaThreadExit_routes,
+	*(void **)&fn = cudastub_route_choose(release, "cudaThreadExit", cudaThreadExit_routes,
 					NULL, NULL, NULL);
 	return fn;
 }
@@ -859,11 +859,11 @@ static const struct cudastub_route cudaThreadGetCacheConfig_routes[] = {
 	{0, NULL, NULL},
 };
 
-cudaThreadGetCacheConfig_fn cudastub_cudart_route_cudaThreadGetCacheConfig(void)
+cudaThreadGetCacheConfig_fn cudastub_cudart_route_cudaThreadGetCacheConfig(const struct cudastub_release *release)
 {
 	cudaThreadGetCacheConfig_fn fn;
 
-	*(void **)&fn = cudastub_route_choose(&cudastub_cudart_library, "cudaThreadGetCacheConfig", cudaThreadGetCacheConfig_routes,
+	*(void **)&fn = cudastub_route_choose(release, "cudaThreadGetCacheConfig", cudaThreadGetCacheConfig_routes,
 					NULL, NULL, NULL);
 	return fn;
 }
@@ -874,11 +874,11 @@ static const struct cudastub_route cudaThreadGetLimit_routes[] = {
 	{0, NULL, NULL},
 };
 
-cudaThreadGetLimit_fn cudastub_cudart_route_cudaThreadGetLimit(void)
+cudaThreadGetLimit_fn cudastub_cudart_route_cudaThreadGetLimit(const struct cudastub_release *release)
 {
 	cudaThreadGetLimit_fn fn;
 
-	*(void **)&fn = cudastub_route_choose(&cudastub_cudart_library, "cudaThreadGetLimit", cudaThreadGetLimit_routes,
+	*(void **)&fn = cudastub_route_choose(release, "cudaThreadGetLimit", cudaThreadGetLimit_routes,
 					NULL, NULL, NULL);
 	return fn;
 }
@@ -889,11 +889,11 @@ static const struct cudastub_route cudaThreadSetCacheConfig_routes[] = {
 	{0, NULL, NULL},
 };
 
-cudaThreadSetCacheConfig_fn cudastub_cudart_route_cudaThreadSetCacheConfig(void)
+cudaThreadSetCacheConfig_fn cudastub_cudart_route_cudaThreadSetCacheConfig(const struct cudastub_release *release)
 {
 	cudaThreadSetCacheConfig_fn fn;
 
-	*(void **)&fn = cudastub_route_choose(&cudastub_cudart_library, "cudaThreadSetCacheConfig", cudaThreadSetCacheConfig_routes,
+	*(void **)&fn = cudastub_route_choose(release, "cudaThreadSetCacheConfig", cudaThreadSetCacheConfig_routes,
 					NULL, NULL, NULL);
 	return fn;
 }
@@ -904,11 +904,11 @@ static const struct cudastub_route cudaThreadSetLimit_routes[] = {
 	{0, NULL, NULL},
 };
 
-cudaThreadSetLimit_fn cudastub_cudart_route_cudaThreadSetLimit(void)
+cudaThreadSetLimit_fn cudastub_cudart_route_cudaThreadSetLimit(const struct cudastub_release *release)
 {
 	cudaThreadSetLimit_fn fn;
 
-	*(void **)&fn = cudastub_route_choose(&cudastub_cudart_library, "cudaThreadSetLimit", cudaThreadSetLimit_routes,
+	*(void **)&fn = cudastub_route_choose(release, "cudaThreadSetLimit", cudaThreadSetLimit_routes,
 					NULL, NULL, NULL);
 	return fn;
 }
@@ -919,11 +919,11 @@ static const struct cudastub_route cudaThreadSynchronize_routes[] = {
 	{0, NULL, NULL},
 };
 
-cudaThreadSynchronize_fn cudastub_cudart_route_cudaThreadSynchronize(void)
+cudaThreadSynchronize_fn cudastub_cudart_route_cudaThreadSynchronize(const struct cudastub_release *release)
 {
 	cudaThreadSynchronize_fn fn;
 
-	*(void **)&fn = cudastub_route_choose(&cudastub_cudart_library, "cudaThreadSynchronize", cudaThreadSynchronize_routes,
+	*(void **)&fn = cudastub_route_choose(release, "cudaThreadSynchronize", cudaThreadSynchronize_routes,
 					NULL, NULL, NULL);
 	return fn;
 }
@@ -934,11 +934,11 @@ static const struct cudastub_route cudaWaitExternalSemaphoresAsync_v2_routes[] =
 	{0, NULL, NULL},
 };
 
-cudaWaitExternalSemaphoresAsync_v2_fn cudastub_cudart_route_cudaWaitExternalSemaphoresAsync_v2(void)
+cudaWaitExternalSemaphoresAsync_v2_fn cudastub_cudart_route_cudaWaitExternalSemaphoresAsync_v2(const struct cudastub_release *release)
 {
 	cudaWaitExternalSemaphoresAsync_v2_fn fn;
 
-	*(void **)&fn = cudastub_route_choose(&cudastub_cudart_library, "cudaWaitExternalSemaphoresAsync_v2", cudaWaitExternalSemaphoresAsync_v2_routes,
+	*(void **)&fn = cudastub_route_choose(release, "cudaWaitExternalSemaphoresAsync_v2", cudaWaitExternalSemaphoresAsync_v2_routes,
 					NULL, NULL, NULL);
 	return fn;
 }
@@ -949,11 +949,11 @@ static const struct cudastub_route cudaWaitExternalSemaphoresAsync_v2_ptsz_route
 	{0, NULL, NULL},
 };
 
-cudaWaitExternalSemaphoresAsync_v2_ptsz_fn cudastub_cudart_route_cudaWaitExternalSemaphoresAsync_v2_ptsz(void)
+cudaWaitExternalSemaphoresAsync_v2_ptsz_fn cudastub_cudart_route_cudaWaitExternalSemaphoresAsync_v2_ptsz(const struct cudastub_release *release)
 {
 	cudaWaitExternalSemaphoresAsync_v2_ptsz_fn fn;
 
-	*(void **)&fn = cudastub_route_choose(&cudastub_cudart_library, "cudaWaitExternalSemaphoresAsync_v2_ptsz", cudaWaitExternalSemaphoresAsync_v2_ptsz_routes,
+	*(void **)&fn = cudastub_route_choose(release, "cudaWaitExternalSemaphoresAsync_v2_ptsz", cudaWaitExternalSemaphoresAsync_v2_ptsz_routes,
 					NULL, NULL, NULL);
 	return fn;
 }

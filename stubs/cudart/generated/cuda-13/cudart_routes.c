@@ -215,11 +215,11 @@ static cudaError_t cudaChooseDevice_translated(int *device, const struct cudaDev
 	return result;
 }
 
-cudaChooseDevice_fn cudastub_cudart_route_cudaChooseDevice(void)
+cudaChooseDevice_fn cudastub_cudart_route_cudaChooseDevice(const struct cudastub_release *release)
 {
 	cudaChooseDevice_fn fn;
 
-	*(void **)&fn = cudastub_route_choose(&cudastub_cudart_library, "cudaChooseDevice", cudaChooseDevice_routes,
+	*(void **)&fn = cudastub_route_choose(release, "cudaChooseDevice", cudaChooseDevice_routes,
 					&cudaChooseDevice_state, (void *)cudaChooseDevice_translated, NULL);
 	return fn;
 }
@@ -248,11 +248,11 @@ static cudaError_t cudaCreateSurfaceObject_translated(cudaSurfaceObject_t *pSurf
 	return result;
 }
 
-cudaCreateSurfaceObject_fn cudastub_cudart_route_cudaCreateSurfaceObject(void)
+cudaCreateSurfaceObject_fn cudastub_cudart_route_cudaCreateSurfaceObject(const struct cudastub_release *release)
 {
 	cudaCreateSurfaceObject_fn fn;
 
-	*(void **)&fn = cudastub_route_choose(&cudastub_cudart_library, "cudaCreateSurfaceObject", cudaCreateSurfaceObject_routes,
+	*(void **)&fn = cudastub_route_choose(release, "cudaCreateSurfaceObject", cudaCreateSurfaceObject_routes,
 					&cudaCreateSurfaceObject_state, (void *)cudaCreateSurfaceObject_translated, NULL);
 	return fn;
 }
@@ -292,11 +292,11 @@ static cudaError_t cudaCreateTextureObject_translated(cudaTextureObject_t *pTexO
 	return result;
 }
 
-cudaCreateTextureObject_fn cudastub_cudart_route_cudaCreateTextureObject(void)
+cudaCreateTextureObject_fn cudastub_cudart_route_cudaCreateTextureObject(const struct cudastub_release *release)
 {
 	cudaCreateTextureObject_fn fn;
 
-	*(void **)&fn = cudastub_route_choose(&cudastub_cudart_library, "cudaCreateTextureObject", cudaCreateTextureObject_routes,
+	*(void **)&fn = cudastub_route_choose(release, "cudaCreateTextureObject", cudaCreateTextureObject_routes,
 					&cudaCreateTextureObject_state, (void *)cudaCreateTextureObject_translated, NULL);
 	return fn;
 }
@@ -325,11 +325,11 @@ static cudaError_t cudaExternalMemoryGetMappedBuffer_translated(void **devPtr, c
 	return result;
 }
 
-cudaExternalMemoryGetMappedBuffer_fn cudastub_cudart_route_cudaExternalMemoryGetMappedBuffer(void)
+cudaExternalMemoryGetMappedBuffer_fn cudastub_cudart_route_cudaExternalMemoryGetMappedBuffer(const struct cudastub_release *release)
 {
 	cudaExternalMemoryGetMappedBuffer_fn fn;
 
-	*(void **)&fn = cudastub_route_choose(&cudastub_cudart_library, "cudaExternalMemoryGetMappedBuffer", cudaExternalMemoryGetMappedBuffer_routes,
+	*(void **)&fn = cudastub_route_choose(release, "cudaExternalMemoryGetMappedBuffer", cudaExternalMemoryGetMappedBuffer_routes,
 					&cudaExternalMemoryGetMappedBuffer_state, (void *)cudaExternalMemoryGetMappedBuffer_translated, NULL);
 	return fn;
 }
@@ -358,11 +358,11 @@ static cudaError_t cudaExternalMemoryGetMappedMipmappedArray_translated(cudaMipm
 	return result;
 }
 
-cudaExternalMemoryGetMappedMipmappedArray_fn cudastub_cudart_route_cudaExternalMemoryGetMappedMipmappedArray(void)
+cudaExternalMemoryGetMappedMipmappedArray_fn cudastub_cudart_route_cudaExternalMemoryGetMappedMipmappedArray(const struct cudastub_release *release)
 {
 	cudaExternalMemoryGetMappedMipmappedArray_fn fn;
 
-	*(void **)&fn = cudastub_route_choose(&cudastub_cudart_library, "cudaExternalMemoryGetMappedMipmappedArray", cudaExternalMemoryGetMappedMipmappedArray_routes,
+	*(void **)&fn = cudastub_route_choose(release, "cudaExternalMemoryGetMappedMipmappedArray", cudaExternalMemoryGetMappedMipmappedArray_routes,
 					&cudaExternalMemoryGetMappedMipmappedArray_state, (void *)cudaExternalMemoryGetMappedMipmappedArray_translated, NULL);
 	return fn;
 }
@@ -397,11 +397,11 @@ static cudaError_t cudaFuncGetAttributes_translated(struct cudaFuncAttributes *a
 	return result;
 }
 
-cudaFuncGetAttributes_fn cudastub_cudart_route_cudaFuncGetAttributes(void)
+cudaFuncGetAttributes_fn cudastub_cudart_route_cudaFuncGetAttributes(const struct cudastub_release *release)
 {
 	cudaFuncGetAttributes_fn fn;
 
-	*(void **)&fn = cudastub_route_choose(&cudastub_cudart_library, "cudaFuncGetAttributes", cudaFuncGetAttributes_routes,
+	*(void **)&fn = cudastub_route_choose(release, "cudaFuncGetAttributes", cudaFuncGetAttributes_routes,
 					&cudaFuncGetAttributes_state, (void *)cudaFuncGetAttributes_translated, NULL);
 	return fn;
 }
@@ -437,11 +437,11 @@ static cudaError_t cudaGetDeviceProperties_translated(struct cudaDeviceProp *pro
 	return result;
 }
 
-cudaGetDeviceProperties_fn cudastub_cudart_route_cudaGetDeviceProperties(void)
+cudaGetDeviceProperties_fn cudastub_cudart_route_cudaGetDeviceProperties(const struct cudastub_release *release)
 {
 	cudaGetDeviceProperties_fn fn;
 
-	*(void **)&fn = cudastub_route_choose(&cudastub_cudart_library, "cudaGetDeviceProperties", cudaGetDeviceProperties_routes,
+	*(void **)&fn = cudastub_route_choose(release, "cudaGetDeviceProperties", cudaGetDeviceProperties_routes,
 					&cudaGetDeviceProperties_state, (void *)cudaGetDeviceProperties_translated, "cudaDeviceGetAttribute");
 	return fn;
 }
@@ -477,11 +477,11 @@ static cudaError_t cudaGetSurfaceObjectResourceDesc_translated(struct cudaResour
 	return result;
 }
 
-cudaGetSurfaceObjectResourceDesc_fn cudastub_cudart_route_cudaGetSurfaceObjectResourceDesc(void)
+cudaGetSurfaceObjectResourceDesc_fn cudastub_cudart_route_cudaGetSurfaceObjectResourceDesc(const struct cudastub_release *release)
 {
 	cudaGetSurfaceObjectResourceDesc_fn fn;
 
-	*(void **)&fn = cudastub_route_choose(&cudastub_cudart_library, "cudaGetSurfaceObjectResourceDesc", cudaGetSurfaceObjectResourceDesc_routes,
+	*(void **)&fn = cudastub_route_choose(release, "cudaGetSurfaceObjectResourceDesc", cudaGetSurfaceObjectResourceDesc_routes,
 					&cudaGetSurfaceObjectResourceDesc_state, (void *)cudaGetSurfaceObjectResourceDesc_translated, NULL);
 	return fn;
 }
@@ -517,11 +517,11 @@ static cudaError_t cudaGetTextureObjectResourceDesc_translated(struct cudaResour
 	return result;
 }
 
-cudaGetTextureObjectResourceDesc_fn cudastub_cudart_route_cudaGetTextureObjectResourceDesc(void)
+cudaGetTextureObjectResourceDesc_fn cudastub_cudart_route_cudaGetTextureObjectResourceDesc(const struct cudastub_release *release)
 {
 	cudaGetTextureObjectResourceDesc_fn fn;
 
-	*(void **)&fn = cudastub_route_choose(&cudastub_cudart_library, "cudaGetTextureObjectResourceDesc", cudaGetTextureObjectResourceDesc_routes,
+	*(void **)&fn = cudastub_route_choose(release, "cudaGetTextureObjectResourceDesc", cudaGetTextureObjectResourceDesc_routes,
 					&cudaGetTextureObjectResourceDesc_state, (void *)cudaGetTextureObjectResourceDesc_translated, NULL);
 	return fn;
 }
@@ -557,11 +557,11 @@ static cudaError_t cudaGetTextureObjectResourceViewDesc_translated(struct cudaRe
 	return result;
 }
 
-cudaGetTextureObjectResourceViewDesc_fn cudastub_cudart_route_cudaGetTextureObjectResourceViewDesc(void)
+cudaGetTextureObjectResourceViewDesc_fn cudastub_cudart_route_cudaGetTextureObjectResourceViewDesc(const struct cudastub_release *release)
 {
 	cudaGetTextureObjectResourceViewDesc_fn fn;
 
-	*(void **)&fn = cudastub_route_choose(&cudastub_cudart_library, "cudaGetTextureObjectResourceViewDesc", cudaGetTextureObjectResourceViewDesc_routes,
+	*(void **)&fn = cudastub_route_choose(release, "cudaGetTextureObjectResourceViewDesc", cudaGetTextureObjectResourceViewDesc_routes,
 					&cudaGetTextureObjectResourceViewDesc_state, (void *)cudaGetTextureObjectResourceViewDesc_translated, NULL);
 	return fn;
 }
@@ -597,11 +597,11 @@ static cudaError_t cudaGetTextureObjectTextureDesc_translated(struct cudaTexture
 	return result;
 }
 
-cudaGetTextureObjectTextureDesc_fn cudastub_cudart_route_cudaGetTextureObjectTextureDesc(void)
+cudaGetTextureObjectTextureDesc_fn cudastub_cudart_route_cudaGetTextureObjectTextureDesc(const struct cudastub_release *release)
 {
 	cudaGetTextureObjectTextureDesc_fn fn;
 
-	*(void **)&fn = cudastub_route_choose(&cudastub_cudart_library, "cudaGetTextureObjectTextureDesc", cudaGetTextureObjectTextureDesc_routes,
+	*(void **)&fn = cudastub_route_choose(release, "cudaGetTextureObjectTextureDesc", cudaGetTextureObjectTextureDesc_routes,
 					&cudaGetTextureObjectTextureDesc_state, (void *)cudaGetTextureObjectTextureDesc_translated, NULL);
 	return fn;
 }
@@ -636,11 +636,11 @@ static cudaError_t cudaGraphAddMemAllocNode_translated(cudaGraphNode_t *pGraphNo
 	return result;
 }
 
-cudaGraphAddMemAllocNode_fn cudastub_cudart_route_cudaGraphAddMemAllocNode(void)
+cudaGraphAddMemAllocNode_fn cudastub_cudart_route_cudaGraphAddMemAllocNode(const struct cudastub_release *release)
 {
 	cudaGraphAddMemAllocNode_fn fn;
 
-	*(void **)&fn = cudastub_route_choose(&cudastub_cudart_library, "cudaGraphAddMemAllocNode", cudaGraphAddMemAllocNode_routes,
+	*(void **)&fn = cudastub_route_choose(release, "cudaGraphAddMemAllocNode", cudaGraphAddMemAllocNode_routes,
 					&cudaGraphAddMemAllocNode_state, (void *)cudaGraphAddMemAllocNode_translated, NULL);
 	return fn;
 }
@@ -676,11 +676,11 @@ static cudaError_t cudaGraphMemAllocNodeGetParams_translated(cudaGraphNode_t nod
 	return result;
 }
 
-cudaGraphMemAllocNodeGetParams_fn cudastub_cudart_route_cudaGraphMemAllocNodeGetParams(void)
+cudaGraphMemAllocNodeGetParams_fn cudastub_cudart_route_cudaGraphMemAllocNodeGetParams(const struct cudastub_release *release)
 {
 	cudaGraphMemAllocNodeGetParams_fn fn;
 
-	*(void **)&fn = cudastub_route_choose(&cudastub_cudart_library, "cudaGraphMemAllocNodeGetParams", cudaGraphMemAllocNodeGetParams_routes,
+	*(void **)&fn = cudastub_route_choose(release, "cudaGraphMemAllocNodeGetParams", cudaGraphMemAllocNodeGetParams_routes,
 					&cudaGraphMemAllocNodeGetParams_state, (void *)cudaGraphMemAllocNodeGetParams_translated, NULL);
 	return fn;
 }
@@ -709,11 +709,11 @@ static cudaError_t cudaImportExternalMemory_translated(cudaExternalMemory_t *ext
 	return result;
 }
 
-cudaImportExternalMemory_fn cudastub_cudart_route_cudaImportExternalMemory(void)
+cudaImportExternalMemory_fn cudastub_cudart_route_cudaImportExternalMemory(const struct cudastub_release *release)
 {
 	cudaImportExternalMemory_fn fn;
 
-	*(void **)&fn = cudastub_route_choose(&cudastub_cudart_library, "cudaImportExternalMemory", cudaImportExternalMemory_routes,
+	*(void **)&fn = cudastub_route_choose(release, "cudaImportExternalMemory", cudaImportExternalMemory_routes,
 					&cudaImportExternalMemory_state, (void *)cudaImportExternalMemory_translated, NULL);
 	return fn;
 }
@@ -742,11 +742,11 @@ static cudaError_t cudaImportExternalSemaphore_translated(cudaExternalSemaphore_
 	return result;
 }
 
-cudaImportExternalSemaphore_fn cudastub_cudart_route_cudaImportExternalSemaphore(void)
+cudaImportExternalSemaphore_fn cudastub_cudart_route_cudaImportExternalSemaphore(const struct cudastub_release *release)
 {
 	cudaImportExternalSemaphore_fn fn;
 
-	*(void **)&fn = cudastub_route_choose(&cudastub_cudart_library, "cudaImportExternalSemaphore", cudaImportExternalSemaphore_routes,
+	*(void **)&fn = cudastub_route_choose(release, "cudaImportExternalSemaphore", cudaImportExternalSemaphore_routes,
 					&cudaImportExternalSemaphore_state, (void *)cudaImportExternalSemaphore_translated, NULL);
 	return fn;
 }
@@ -775,11 +775,11 @@ static cudaError_t cudaMemPoolCreate_translated(cudaMemPool_t *memPool, const st
 	return result;
 }
 
-cudaMemPoolCreate_fn cudastub_cudart_route_cudaMemPoolCreate(void)
+cudaMemPoolCreate_fn cudastub_cudart_route_cudaMemPoolCreate(const struct cudastub_release *release)
 {
 	cudaMemPoolCreate_fn fn;
 
-	*(void **)&fn = cudastub_route_choose(&cudastub_cudart_library, "cudaMemPoolCreate", cudaMemPoolCreate_routes,
+	*(void **)&fn = cudastub_route_choose(release, "cudaMemPoolCreate", cudaMemPoolCreate_routes,
 					&cudaMemPoolCreate_state, (void *)cudaMemPoolCreate_translated, NULL);
 	return fn;
 }
@@ -815,11 +815,11 @@ static cudaError_t cudaPointerGetAttributes_translated(struct cudaPointerAttribu
 	return result;
 }
 
-cudaPointerGetAttributes_fn cudastub_cudart_route_cudaPointerGetAttributes(void)
+cudaPointerGetAttributes_fn cudastub_cudart_route_cudaPointerGetAttributes(const struct cudastub_release *release)
 {
 	cudaPointerGetAttributes_fn fn;
 
-	*(void **)&fn = cudastub_route_choose(&cudastub_cudart_library, "cudaPointerGetAttributes", cudaPointerGetAttributes_routes,
+	*(void **)&fn = cudastub_route_choose(release, "cudaPointerGetAttributes", cudaPointerGetAttributes_routes,
 					&cudaPointerGetAttributes_state, (void *)cudaPointerGetAttributes_translated, NULL);
 	return fn;
 }
@@ -831,11 +831,11 @@ static const struct cudastub_route cudaSignalExternalSemaphoresAsync_routes[] = 
 	{0, NULL, NULL},
 };
 
-cudaSignalExternalSemaphoresAsync_fn cudastub_cudart_route_cudaSignalExternalSemaphoresAsync(void)
+cudaSignalExternalSemaphoresAsync_fn cudastub_cudart_route_cudaSignalExternalSemaphoresAsync(const struct cudastub_release *release)
 {
 	cudaSignalExternalSemaphoresAsync_fn fn;
 
-	*(void **)&fn = cudastub_route_choose(&cudastub_cudart_library, "cudaSignalExternalSemaphoresAsync", cudaSignalExternalSemaphoresAsync_routes,
+	*(void **)&fn = cudastub_route_choose(release, "cudaSignalExternalSemaphoresAsync", cudaSignalExternalSemaphoresAsync_routes,
 					NULL, NULL, NULL);
 	return fn;
 }
@@ -847,11 +847,11 @@ static const struct cudastub_route cudaSignalExternalSemaphoresAsync_ptsz_routes
 	{0, NULL, NULL},
 };
 
-cudaSignalExternalSemaphoresAsync_ptsz_fn cudastub_cudart_route_cudaSignalExternalSemaphoresAsync_ptsz(void)
+cudaSignalExternalSemaphoresAsync_ptsz_fn cudastub_cudart_route_cudaSignalExternalSemaphoresAsync_ptsz(const struct cudastub_release *release)
 {
 	cudaSignalExternalSemaphoresAsync_ptsz_fn fn;
 
-	*(void **)&fn = cudastub_route_choose(&cudastub_cudart_library, "cudaSignalExternalSemaphoresAsync_ptsz", cudaSignalExternalSemaphoresAsync_ptsz_routes,
+	*(void **)&fn = cudastub_route_choose(release, "cudaSignalExternalSemaphoresAsync_ptsz", cudaSignalExternalSemaphoresAsync_ptsz_routes,
 					NULL, NULL, NULL);
 	return fn;
 }
@@ -863,11 +863,11 @@ static const struct cudastub_route cudaWaitExternalSemaphoresAsync_routes[] = {
 	{0, NULL, NULL},
 };
 
-cudaWaitExternalSemaphoresAsync_fn cudastub_cudart_route_cudaWaitExternalSemaphoresAsync(void)
+cudaWaitExternalSemaphoresAsync_fn cudastub_cudart_route_cudaWaitExternalSemaphoresAsync(const struct cudastub_release *release)
 {
 	cudaWaitExternalSemaphoresAsync_fn fn;
 
-	*(void **)&fn = cudastub_route_choose(&cudastub_cudart_library, "cudaWaitExternalSemaphoresAsync", cudaWaitExternalSemaphoresAsync_routes,
+	*(void **)&fn = cudastub_route_choose(release, "cudaWaitExternalSemaphoresAsync", cudaWaitExternalSemaphoresAsync_routes,
 					NULL, NULL, NULL);
 	return fn;
 }
@@ -879,11 +879,11 @@ static const struct cudastub_route cudaWaitExternalSemaphoresAsync_ptsz_routes[]
 	{0, NULL, NULL},
 };
 
-cudaWaitExternalSemaphoresAsync_ptsz_fn cudastub_cudart_route_cudaWaitExternalSemaphoresAsync_ptsz(void)
+cudaWaitExternalSemaphoresAsync_ptsz_fn cudastub_cudart_route_cudaWaitExternalSemaphoresAsync_ptsz(const struct cudastub_release *release)
 {
 	cudaWaitExternalSemaphoresAsync_ptsz_fn fn;
 
-	*(void **)&fn = cudastub_route_choose(&cudastub_cudart_library, "cudaWaitExternalSemaphoresAsync_ptsz", cudaWaitExternalSemaphoresAsync_ptsz_routes,
+	*(void **)&fn = cudastub_route_choose(release, "cudaWaitExternalSemaphoresAsync_ptsz", cudaWaitExternalSemaphoresAsync_ptsz_routes,
 					NULL, NULL, NULL);
 	return fn;
 }
