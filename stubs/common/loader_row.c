@@ -113,11 +113,30 @@ static struct cudastub_release release_of(const struct cudastub_table *t,
 	return release;
 }
 
+/* The loader's symbol with the row's stand-ins around it: the adapter
+ * when it goes first, the symbol, the route, the adapter. They are handed
+ * the release the load published, read once here; a row without them (the
+ * plain forward, nearly every row) does not read it. */
+static void *with_stand_ins(const struct cudastub_table *t, const struct cudastub_row *row)
+{
+	struct cudastub_release release = release_of(t, row);
+	void *fn = NULL;
+
+	if (row->flags & CUDASTUB_ROW_ADAPTER_FIRST)
+		fn = ask(row->adapt, &release);
+	if (!fn)
+		fn = cudastub_loader_bind(t->lib, t->names + row->name, &row->gate);
+	if (!fn)
+		fn = ask(row->route, &release);
+	if (!fn && !(row->flags & CUDASTUB_ROW_ADAPTER_FIRST))
+		fn = ask(row->adapt, &release);
+	return fn;
+}
+
 static void *choose(const struct cudastub_table *t, const struct cudastub_row *row,
 		    _Atomic(void *) *slot, void *unsettled)
 {
-	struct cudastub_release release;
-	void *fn = NULL;
+	void *fn;
 
 	if (row->flags & CUDASTUB_ROW_IN_PLACE)
 		return (void *)row->typed; /* answered in place, nothing loaded */
@@ -128,16 +147,10 @@ static void *choose(const struct cudastub_table *t, const struct cudastub_row *r
 	cudastub_loader_load(t->lib);
 	if ((fn = atomic_load_explicit(slot, memory_order_acquire)) != unsettled)
 		return fn;
-	fn = NULL;
-	release = release_of(t, row);
-	if (row->flags & CUDASTUB_ROW_ADAPTER_FIRST)
-		fn = ask(row->adapt, &release);
-	if (!fn)
+	if (row->adapt || row->route)
+		fn = with_stand_ins(t, row);
+	else
 		fn = cudastub_loader_bind(t->lib, t->names + row->name, &row->gate);
-	if (!fn)
-		fn = ask(row->route, &release);
-	if (!fn && !(row->flags & CUDASTUB_ROW_ADAPTER_FIRST))
-		fn = ask(row->adapt, &release);
 	return fn ? fn : fallback(t, row);
 }
 
