@@ -29,7 +29,7 @@
  *      mark until its library is loaded and its after_load hook (the
  *      runtime's replay of deferred registrations) has returned. The
  *      handler sets the mark, then waits for the count to fall to zero,
- *      for EXIT_WAIT_MS at most. Both sides write before they read, with
+ *      for CUDASTUB_EXIT_WAIT_MS at most. Both sides write before they read, with
  *      sequential consistency (Dekker), so a search either sees the mark
  *      or is waited for. What the handler waited for is then loaded whole
  *      before _dl_fini takes its snapshot, and the handlers it registered
@@ -63,6 +63,15 @@
  *      that loads it, the main thread of a program that links it: when
  *      that thread calls exit() (or returns from main), the mark is set
  *      and the loads in flight are waited for before any exit handler.
+ *   6. A thread other than the main thread whose search loaded a library
+ *      ran that library's constructors, and may hold per-thread records
+ *      of it that its key destructors release. Its end and that library's
+ *      exit handlers are kept apart (loader_thread_end.c). Each search
+ *      registers its handler before it looks, so that a window opens with
+ *      the handler registered after the load and closes with the one
+ *      registered before the search, on either side of the library's own:
+ *      the opening waits for such a thread that is ending, and one that
+ *      begins to end inside the window waits for it to close.
  *
  * The wait takes no lock, is not a cancellation point (cancellation is
  * held off while it sleeps), and never waits for its own thread: exit()
@@ -90,7 +99,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/syscall.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "loader_core.h"
@@ -98,13 +106,19 @@
 #include "loader_log.h"
 #include "loader_process.h"
 #include "loader_sys.h"
-
-#define EXIT_WAIT_MS 2000
+#include "loader_wait.h"
 
 /* the process that is exiting, or 0 */
 static atomic_int exiting_pid;
-/* searches in flight: process id in the high half, count in the low */
-static atomic_ullong in_flight;
+/* Counts tagged with their process: its id in the high half, the count in
+ * the low; a count left by a parent process is not its child's. */
+typedef atomic_ullong pid_count;
+/* searches in flight */
+static pid_count in_flight;
+/* exit handlers of loaded libraries running: the handler registered after
+ * a load opens such a window, the one registered before its search (which
+ * glibc runs after the library's own) closes it (point 6) */
+static pid_count finalising;
 /* 1 once the handler is registered (fork keeps it in a child), or once a
  * child of fork() that registers none has begun a search */
 static atomic_int handler_registered;
@@ -112,38 +126,53 @@ static atomic_int handler_registered;
 static int loaded_in_pid;
 /* this thread's own searches in flight, and the process they count in */
 static _Thread_local int own_searches, own_pid;
+/* glibc's registration of a thread_local destructor (2.18 and later) */
+static int (*add_thread_destructor)(void (*)(void *), void *, void *);
 
-static long long now_ms(void)
+static int count_of(pid_count *count, int me)
 {
-	struct timespec t;
+	unsigned long long seen = atomic_load(count);
 
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+	return (int)(seen >> 32) == me ? (int)(seen & 0xffffffffu) : 0;
+}
+
+static void count_up(pid_count *count, int me)
+{
+	unsigned long long seen = atomic_load(count), next;
+
+	do /* a parent's count: start again */
+		next = (int)(seen >> 32) == me ? seen + 1 : ((unsigned long long)me << 32) | 1;
+	while (!atomic_compare_exchange_weak(count, &seen, next));
+}
+
+/* never below zero, and never a parent's count */
+static void count_down(pid_count *count, int me)
+{
+	unsigned long long seen = atomic_load(count);
+
+	while ((int)(seen >> 32) == me && (seen & 0xffffffffu) != 0 &&
+	       !atomic_compare_exchange_weak(count, &seen, seen - 1))
+		;
 }
 
 static int searches_in_flight(int me)
 {
-	unsigned long long seen = atomic_load(&in_flight);
-	int n = (int)(seen >> 32) == me ? (int)(seen & 0xffffffffu) : 0;
+	return count_of(&in_flight, me) - (own_pid == me ? own_searches : 0);
+}
 
-	return n - (own_pid == me ? own_searches : 0);
+static int no_search_in_flight(void *me)
+{
+	return searches_in_flight(*(int *)me) <= 0;
 }
 
 static void wait_for_searches(int me)
 {
-	struct timespec tick = {0, 100000L};
-	long long until = now_ms() + EXIT_WAIT_MS;
-	int cancel_state;
-
-	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel_state);
-	while (searches_in_flight(me) > 0 && now_ms() < until)
-		nanosleep(&tick, NULL);
-	pthread_setcancelstate(cancel_state, NULL);
-	if (searches_in_flight(me) > 0 && cudastub_log_enabled())
+	if (!cudastub_wait_bounded(no_search_in_flight, &me, CUDASTUB_EXIT_WAIT_MS) &&
+	    cudastub_log_enabled())
 		fprintf(stderr,
 			"cudastub: exit() waited %d ms for %d first call(s) loading a library and "
 			"went on; the process finalises while they load\n",
-			EXIT_WAIT_MS, searches_in_flight(me));
+			CUDASTUB_EXIT_WAIT_MS, searches_in_flight(me));
 }
 
 /*
@@ -181,6 +210,26 @@ static void exit_started(void)
 	wait_for_loader_lock();
 }
 
+/* Registered after each load: runs just before the handlers that the
+ * library's constructors registered. A loading thread that ends from now
+ * on waits for them; one already ending is waited for. */
+static void library_finalising(void)
+{
+	int me = cudastub_pid_once();
+
+	exit_started();
+	count_up(&finalising, me);
+	cudastub_thread_end_wait(me);
+}
+
+/* Registered before each search: runs after the handlers of what that
+ * search loads. The first one registered is point 1's handler. */
+static void library_finalised(void)
+{
+	exit_started();
+	count_down(&finalising, cudastub_pid_once());
+}
+
 /* The main thread's thread_local destructors, the first thing exit() runs
  * (before any exit handler), run this: exit() has begun if it runs on the
  * main thread, since glibc runs a main thread's thread_local destructors
@@ -207,19 +256,25 @@ extern void *__dso_handle;
 
 __attribute__((constructor)) static void watch_main_thread_exit(void)
 {
-	int (*add_thread_destructor)(void (*)(void *), void *, void *);
-
 	loaded_in_pid = cudastub_sys_getpid();
 	*(void **)&add_thread_destructor = dlsym(RTLD_DEFAULT, "__cxa_thread_atexit_impl");
 	if (add_thread_destructor)
 		add_thread_destructor(main_thread_ending, NULL, &__dso_handle);
 }
 
+int cudastub_exit_add_thread_destructor(void (*destructor)(void *))
+{
+	return add_thread_destructor ? add_thread_destructor(destructor, NULL, &__dso_handle) : -1;
+}
+
 /* Runs in _dl_fini (or at the stub's dlclose), after every exit handler:
- * no wait there, only the mark. */
+ * no wait there, only the marks. */
 __attribute__((destructor)) static void stub_finalised(void)
 {
-	atomic_store(&exiting_pid, cudastub_pid_once());
+	int me = cudastub_pid_once();
+
+	atomic_store(&exiting_pid, me);
+	atomic_store(&finalising, (unsigned long long)me << 32);
 }
 
 int cudastub_exit_started(void)
@@ -227,6 +282,11 @@ int cudastub_exit_started(void)
 	int pid = atomic_load(&exiting_pid);
 
 	return pid != 0 && pid == cudastub_pid(); /* no system call until exit */
+}
+
+int cudastub_exit_finalising_libraries(void)
+{
+	return count_of(&finalising, cudastub_pid()) > 0;
 }
 
 /*
@@ -247,18 +307,17 @@ static int forked_child(void)
 	return loaded_in_pid && cudastub_pid() != loaded_in_pid;
 }
 
-/* Registers the handler once; 0, or -1 when libc refused it. Racing
- * threads may both register: the second handler finds nothing to do. */
+/* Registers the handler that runs after what this search loads; 0, or -1
+ * when libc refused the first one. A later one refused leaves a window of
+ * point 6 open until an older handler closes it, or the bound. */
 static int register_handler(void)
 {
-	if (atomic_load(&handler_registered))
-		return 0;
 	if (forked_child()) {
 		atomic_store(&handler_registered, 1); /* a search begins: exit waits */
 		return 0;
 	}
-	if (cudastub_atexit(exit_started) != 0)
-		return -1;
+	if (cudastub_atexit(library_finalised) != 0)
+		return atomic_load(&handler_registered) ? 0 : -1;
 	atomic_store(&handler_registered, 1);
 	return 0;
 }
@@ -267,23 +326,20 @@ void cudastub_exit_loaded(void)
 {
 	/* no handler on failure: the one registered before the search stays */
 	if (!forked_child())
-		(void)cudastub_atexit(exit_started);
+		(void)cudastub_atexit(library_finalising);
+	cudastub_thread_end_watch();
 }
 
 enum cudastub_exit_pass cudastub_exit_enter(void)
 {
 	int me = cudastub_pid();
-	unsigned long long seen, next;
 
 	/* glibc refuses a registration once its exit handlers, _dl_fini
 	 * included, have all run (or memory ran out: the call fails, and the
 	 * next one tries again) */
 	if (register_handler() != 0)
 		return CUDASTUB_EXIT_UNREGISTERED;
-	seen = atomic_load(&in_flight);
-	do /* a count left by a parent process is not ours: start again */
-		next = (int)(seen >> 32) == me ? seen + 1 : ((unsigned long long)me << 32) | 1;
-	while (!atomic_compare_exchange_weak(&in_flight, &seen, next));
+	count_up(&in_flight, me);
 	if (own_pid != me)
 		own_pid = me, own_searches = 0;
 	own_searches++;
@@ -293,7 +349,6 @@ enum cudastub_exit_pass cudastub_exit_enter(void)
 void cudastub_exit_leave(enum cudastub_exit_pass pass)
 {
 	int me = cudastub_pid();
-	unsigned long long seen = atomic_load(&in_flight);
 
 	if (pass == CUDASTUB_EXIT_UNREGISTERED)
 		return;
@@ -301,9 +356,7 @@ void cudastub_exit_leave(enum cudastub_exit_pass pass)
 		own_searches--;
 	/* a search a parent process counted, finished in its child: the
 	 * child's count never held it */
-	while ((int)(seen >> 32) == me && (seen & 0xffffffffu) != 0 &&
-	       !atomic_compare_exchange_weak(&in_flight, &seen, seen - 1))
-		;
+	count_down(&in_flight, me);
 }
 
 const char *cudastub_exit_summary(void)

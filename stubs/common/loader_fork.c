@@ -106,13 +106,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "loader_core.h"
 #include "loader_pid.h"
 #include "loader_log.h"
 #include "loader_process.h"
+#include "loader_wait.h"
 
 #define FORK_WAIT_MS 1000
 #define SLOTS	     64
@@ -131,30 +131,6 @@ static atomic_ullong pending;
 /* this thread's own calls in flight, and the process they count in: a
  * constructor that forks inside a stub dlopen must not wait for itself */
 static _Thread_local int own_calls, own_pid;
-
-static long long now_ms(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
-}
-
-/* Polls ready() every 100 us until it holds or FORK_WAIT_MS have passed;
- * returns whether it held. Its callers have cancellation disabled, so the
- * sleep is no cancellation point. */
-static int wait_until(int (*ready)(void))
-{
-	struct timespec tick = {0, 100000L};
-	long long until = now_ms() + FORK_WAIT_MS;
-
-	while (!ready()) {
-		if (now_ms() >= until)
-			return 0;
-		nanosleep(&tick, NULL);
-	}
-	return 1;
-}
 
 static int calls_in_flight(int me)
 {
@@ -208,8 +184,9 @@ static int loader_consistent(void)
 	       RT_CONSISTENT;
 }
 
-static int loader_idle(void)
+static int loader_idle(void *unused)
 {
+	(void)unused;
 	return calls_in_flight(cudastub_pid()) == 0 && loader_consistent();
 }
 
@@ -220,8 +197,9 @@ static int forks_pending(int me)
 	return (int)(p >> 32) == me && (p & 0xffffffffu) != 0;
 }
 
-static int no_fork_pending(void)
+static int no_fork_pending(void *unused)
 {
+	(void)unused;
 	return !forks_pending(cudastub_pid());
 }
 
@@ -253,7 +231,7 @@ static int enter(int me)
 	while (forks_pending(me) && !(own_pid == me && own_calls)) {
 		if (slot >= 0)
 			atomic_store(&slots[slot], 0);
-		if (!wait_until(no_fork_pending)) {
+		if (!cudastub_wait_bounded(no_fork_pending, NULL, FORK_WAIT_MS)) {
 			slot = take_slot(me);
 			break;
 		}
@@ -356,7 +334,7 @@ static void fork_prepare(void)
 	do /* a count left by a parent's fork is not ours: start again */
 		next = (seen >> 32) == me ? seen + 1 : (me << 32) | 1;
 	while (!atomic_compare_exchange_weak(&pending, &seen, next));
-	if (!wait_until(loader_idle) && cudastub_log_enabled())
+	if (!cudastub_wait_bounded(loader_idle, NULL, FORK_WAIT_MS) && cudastub_log_enabled())
 		fprintf(stderr,
 			"cudastub: fork() waited %d ms for a library load in another thread "
 			"(%d in flight, loader %s) and went on; the child may find that "

@@ -51,6 +51,20 @@ CUDASTUB_HIDDEN void cudastub_exit_leave(enum cudastub_exit_pass pass);
 CUDASTUB_HIDDEN void cudastub_exit_loaded(void);
 /* Whether this process has begun to exit (its exit handlers or _dl_fini). */
 CUDASTUB_HIDDEN int cudastub_exit_started(void);
+/* Whether exit() is running the exit handlers of a library loaded. */
+CUDASTUB_HIDDEN int cudastub_exit_finalising_libraries(void);
+/* glibc's thread_local destructor for this thread, tied to the stub;
+ * -1 on a glibc without them (2.17) */
+CUDASTUB_HIDDEN int cudastub_exit_add_thread_destructor(void (*destructor)(void *));
+/* How long exit() waits for a search, a load or a thread's end. */
+#define CUDASTUB_EXIT_WAIT_MS 2000
+
+/* loader_thread_end.c: a thread other than the main thread whose search
+ * loaded a library, ending beside exit() (see there). watch: on that
+ * thread, after the load; wait: in exit(), before any library's exit
+ * handler. */
+CUDASTUB_HIDDEN void cudastub_thread_end_watch(void);
+CUDASTUB_HIDDEN void cudastub_thread_end_wait(int pid);
 /* What a search that met exit() says, for error strings and the log. */
 CUDASTUB_HIDDEN const char *cudastub_exit_summary(void);
 

@@ -12,6 +12,13 @@
  * and a first call made from the reporter both return the library-missing
  * code, whose error string says the process is exiting. Each child is
  * under alarm(): a hang ends as SIGALRM, a failure.
+ *
+ * Then a worker whose first call loaded the fake ends beside exit(), the
+ * fake keeping libnvrtc's per-thread records (FAKE_NVRTC_THREAD_RECORDS:
+ * the worker's record is released when it ends, and the fake's exit
+ * handler takes the records down; it aborts if the two overlap). Both
+ * orders are forced on the fake's own flags: the worker ending first, and
+ * exit() first.
  */
 #define _GNU_SOURCE
 #include "loader_test.h"
@@ -22,6 +29,7 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -116,17 +124,185 @@ static void test_exit_during_load(void)
 		fprintf(stderr, "child exited %d:\n%s\n%s\n", c.exit_code, c.out, c.err);
 }
 
+/* ---- a loading thread that ends beside exit() ---- */
+
+static atomic_int worker_loaded, worker_may_end_at_teardown;
+
+/* One of the fake's exported flags (FAKE_NVRTC_THREAD_RECORDS). */
+static int *fake_flag(const char *name)
+{
+	void *fake = dlopen(ld_fake("nvrtc-13"), RTLD_LAZY | RTLD_NOLOAD);
+
+	return fake ? (int *)dlsym(fake, name) : NULL;
+}
+
+static void wait_for_flag(const int *flag)
+{
+	while (!__atomic_load_n(flag, __ATOMIC_SEQ_CST))
+		sched_yield();
+}
+
+/* Loads the fake through the stub, on this thread, then ends: at once,
+ * or once the fake's exit handler has begun. */
+static void *loading_worker(void *arg)
+{
+	int major = -1, minor = -1, *teardown;
+
+	(void)arg;
+	atomic_store(&worker_rc, version(&major, &minor));
+	atomic_store(&worker_loaded, 1);
+	if (atomic_load(&worker_may_end_at_teardown) &&
+	    (teardown = fake_flag("fake_nvrtc_teardown_running")))
+		wait_for_flag(teardown);
+	return NULL;
+}
+
+static int start_loading_worker(int end_at_teardown)
+{
+	void *stub = ld_open_stub(ld_stub());
+	pthread_t thread;
+
+	alarm(20);
+	if (!stub || !(version = (version_fn)dlsym(stub, "nvrtcVersion")))
+		return 3;
+	atomic_store(&worker_may_end_at_teardown, end_at_teardown);
+	if (pthread_create(&thread, NULL, loading_worker, NULL) != 0 || pthread_detach(thread) != 0)
+		return 5;
+	while (!atomic_load(&worker_loaded))
+		sched_yield();
+	printf("worker_rc=%d\n", atomic_load(&worker_rc));
+	fflush(stdout);
+	return 0;
+}
+
+/* The worker ends first: exit() comes while its record is released. */
+static int thread_ends_then_exit(void)
+{
+	int rc = start_loading_worker(0), *releasing;
+
+	if (rc != 0)
+		return rc;
+	if (!(releasing = fake_flag("fake_nvrtc_record_releasing")))
+		return 6;
+	wait_for_flag(releasing);
+	exit(EXIT_STATUS);
+}
+
+/* A pool that joins its thread in an exit handler, registered after the
+ * load: glibc runs it before the stub's window, so the thread ends at once. */
+static pthread_t pool_thread;
+static atomic_int pool_closing;
+
+static void *pool_worker(void *arg)
+{
+	int major = -1, minor = -1;
+
+	(void)arg;
+	atomic_store(&worker_rc, version(&major, &minor));
+	atomic_store(&worker_loaded, 1);
+	while (!atomic_load(&pool_closing))
+		sched_yield();
+	return NULL;
+}
+
+static void close_pool(void)
+{
+	atomic_store(&pool_closing, 1);
+	printf("joined=%d\n", pthread_join(pool_thread, NULL) == 0);
+	fflush(stdout);
+}
+
+static int pool_joins_at_exit(void)
+{
+	void *stub = ld_open_stub(ld_stub());
+
+	alarm(20);
+	if (!stub || !(version = (version_fn)dlsym(stub, "nvrtcVersion")))
+		return 3;
+	if (pthread_create(&pool_thread, NULL, pool_worker, NULL) != 0)
+		return 5;
+	while (!atomic_load(&worker_loaded))
+		sched_yield();
+	printf("worker_rc=%d\n", atomic_load(&worker_rc));
+	if (atexit(close_pool) != 0)
+		return 6;
+	exit(EXIT_STATUS);
+}
+
+/* exit() first: the worker ends while the fake's exit handler runs. */
+static int exit_then_thread_ends(void)
+{
+	int rc = start_loading_worker(1);
+
+	if (rc != 0)
+		return rc;
+	exit(EXIT_STATUS);
+}
+
+static void run_thread_end(const char *scenario, struct ts_child *c)
+{
+	const char *env[] = {ld_fmt("CUDASTUB_NVRTC_PATH=%s", ld_fake("nvrtc-13")),
+			     "FAKE_NVRTC_THREAD_RECORDS=1", "CUDASTUB_DEBUG=1", NULL};
+
+	CU_ASSERT_EQUAL_FATAL(ts_run_child(scenario, env, c), 0);
+	/* the fake aborts (SIGABRT, a negative code here) on an overlap */
+	CU_ASSERT_EQUAL(c->exit_code, EXIT_STATUS);
+	CU_ASSERT_EQUAL(ld_long(c, "worker_rc"), 0);
+	if (c->exit_code != EXIT_STATUS)
+		fprintf(stderr, "%s exited %d:\n%s\n%s\n", scenario, c->exit_code, c->out, c->err);
+}
+
+static void test_thread_ends_then_exit(void)
+{
+	struct ts_child c;
+
+	run_thread_end("thread_ends_then_exit", &c);
+	/* exit() waited for the worker's end: its record was released whole */
+	CU_ASSERT_EQUAL(ld_long(&c, "record_released"), 1);
+	CU_ASSERT_PTR_NULL(strstr(c.err, "went on"));
+}
+
+static void test_exit_then_thread_ends(void)
+{
+	struct ts_child c;
+
+	run_thread_end("exit_then_thread_ends", &c);
+	/* the worker waited for the fake's exit handler, and not in vain */
+	CU_ASSERT_PTR_NOT_NULL(strstr(c.err, "it waits until they have run"));
+	CU_ASSERT_PTR_NULL(strstr(c.err, "waited 2000 ms"));
+}
+
+static void test_pool_joins_at_exit(void)
+{
+	struct ts_child c;
+
+	run_thread_end("pool_joins_at_exit", &c);
+	/* the pool's handler ran before the stub's window: its thread ended
+	 * at once, without waiting, and was joined */
+	CU_ASSERT_EQUAL(ld_long(&c, "joined"), 1);
+	CU_ASSERT_EQUAL(ld_long(&c, "record_released"), 1);
+	CU_ASSERT_PTR_NULL(strstr(c.err, "it waits until"));
+}
+
 static void register_suites(void)
 {
 	CU_pSuite s = CU_add_suite("exit", NULL, NULL);
 
 	CU_add_test(s, "exit() while a first call loads", test_exit_during_load);
+	CU_add_test(s, "a loading thread ends, then exit()", test_thread_ends_then_exit);
+	CU_add_test(s, "exit(), then a loading thread ends", test_exit_then_thread_ends);
+	CU_add_test(s, "a pool joins its loading thread at exit()", test_pool_joins_at_exit);
 }
 
 int main(int argc, char **argv)
 {
-	static const struct ts_scenario scenarios[] = {{"exit_during_load", exit_during_load},
-						       {NULL, NULL}};
+	static const struct ts_scenario scenarios[] = {
+		{"exit_during_load", exit_during_load},
+		{"thread_ends_then_exit", thread_ends_then_exit},
+		{"exit_then_thread_ends", exit_then_thread_ends},
+		{"pool_joins_at_exit", pool_joins_at_exit},
+		{NULL, NULL},
+	};
 
 	return ts_main(argc, argv, scenarios, register_suites);
 }

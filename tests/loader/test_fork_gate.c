@@ -215,7 +215,7 @@ static void test_loader_state_read_where_ld_so_keeps_it(void)
 	printf("  this program's copy of _r_debug reads r_state %d; ld.so's record %s\n",
 	       (int)_r_debug.r_state, loader_consistent() ? "consistent" : "not consistent");
 	CU_ASSERT_TRUE(loader_consistent());
-	CU_ASSERT_TRUE(loader_idle());
+	CU_ASSERT_TRUE(loader_idle(NULL));
 }
 
 /* As the stub does before its first search; this also finds ld.so's

@@ -11,11 +11,15 @@
  * (FAKE_NVRTC_PROBE_SLOW_MS, outside that lock, asleep; or
  * FAKE_NVRTC_PROBE_BUSY_MS, running all along, as a large library's
  * load does), to widen a race.
+ * With FAKE_NVRTC_THREAD_RECORDS set, it keeps libnvrtc's per-thread
+ * records (below), to show what a thread that ends during exit() meets.
  * nvrtcGetPTX copies FAKE_TAG,
  * so a test can tell which fake answered.
  */
 #define _GNU_SOURCE
+#include <pthread.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -54,10 +58,65 @@ static void busy_as(const char *variable)
 	while ((now.tv_sec - start.tv_sec) * 1000L + (now.tv_nsec - start.tv_nsec) / 1000000L < ms);
 }
 
+/*
+ * libnvrtc 13's per-thread records, as its code shows them: its
+ * constructors give the thread that loads it a record, which a pthread
+ * key destructor releases when that thread ends, under a lock of the
+ * library's; its exit handler takes the registry of records down and
+ * destroys that lock. A thread that ends while the handler runs locks a
+ * lock being destroyed: glibc's assertion in pthread_mutex_lock, in 1 run
+ * of 60 of tests/e2e/test_exit_race.c once. Linked directly, the main
+ * thread loads it and never runs its key destructors; loaded by a stub's
+ * first call on a worker, the worker does, when it ends.
+ * The fake keeps each side inside for FAKE_NVRTC_TEARDOWN_MS (default
+ * 200) and aborts when it finds the other inside too: the overlap, seen
+ * every time rather than once in a thousand runs. The two flags are
+ * exported, so that a test can time a thread's end or an exit() to them.
+ */
+int fake_nvrtc_record_releasing;
+int fake_nvrtc_teardown_running;
+static pthread_key_t thread_record;
+
+static void hold_inside(int *mine, const int *other, const char *what)
+{
+	const char *ms = getenv("FAKE_NVRTC_TEARDOWN_MS");
+	long wait_ms = ms ? atol(ms) : 200;
+	struct timespec ts = {wait_ms / 1000, (wait_ms % 1000) * 1000000L};
+
+	__atomic_store_n(mine, 1, __ATOMIC_SEQ_CST);
+	if (!__atomic_load_n(other, __ATOMIC_SEQ_CST))
+		nanosleep(&ts, NULL);
+	if (__atomic_load_n(other, __ATOMIC_SEQ_CST)) {
+		fprintf(stderr, "fake libnvrtc: %s while the other side ran: the crash\n", what);
+		abort();
+	}
+	__atomic_store_n(mine, 0, __ATOMIC_SEQ_CST);
+}
+
+static void release_record(void *record)
+{
+	hold_inside(&fake_nvrtc_record_releasing, &fake_nvrtc_teardown_running,
+		    "a thread's record released");
+	printf("record_released=1\n");
+	fflush(stdout);
+	free(record);
+}
+
+static void take_registry_down(void)
+{
+	hold_inside(&fake_nvrtc_teardown_running, &fake_nvrtc_record_releasing,
+		    "the registry taken down");
+}
+
 __attribute__((constructor)) static void fake_loaded(void)
 {
 	fake_nvrtc_loads++;
 	sleep_as("FAKE_NVRTC_SLOW_MS");
+	if (getenv("FAKE_NVRTC_THREAD_RECORDS") &&
+	    pthread_key_create(&thread_record, release_record) == 0) {
+		pthread_setspecific(thread_record, malloc(16));
+		atexit(take_registry_down);
+	}
 }
 
 nvrtcResult nvrtcVersion(int *major, int *minor)

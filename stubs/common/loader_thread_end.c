@@ -1,0 +1,171 @@
+/*
+ * A thread that loaded a library, ending beside exit().
+ *
+ * A library's constructors run on the thread that loads it. Linked
+ * directly, that is the main thread, whose key destructors never run
+ * (exit() ends the process without them). Loaded by a first call, it may
+ * be any thread, and some libraries give that thread a record there,
+ * which a pthread key destructor releases when the thread ends. libnvrtc
+ * 13 does, under a lock of its own that its exit handler destroys: a
+ * worker that ended while the main thread ran exit() locked that lock as
+ * it was destroyed, and glibc's assertion in pthread_mutex_lock stopped
+ * the process (once, 1 run in 60 of tests/e2e/test_exit_race.c; every
+ * time on the fake that keeps such records, tests/loader/test_exit.c).
+ *
+ * So a thread other than the main thread whose search loaded a library
+ * gets a thread_local destructor, registered after the load. glibc runs a
+ * thread's thread_local destructors newest first and all of them before
+ * its key destructors, so this one runs before anything the library
+ * registered for the thread. It keeps the thread's end out of the window
+ * in which exit() runs a loaded library's exit handlers: the stub's
+ * handler registered after the load opens that window (glibc runs it just
+ * before the library's own), the one registered before the search closes
+ * it (loader_exit.c, point 6).
+ *   - A thread that ends outside the window writes its id in a slot, and
+ *     the handler that opens a window waits until each thread in a slot is
+ *     gone: its key destructors have run, whole, before the library's exit
+ *     handlers.
+ *   - A thread that ends inside the window waits until it closes. Its key
+ *     destructors then run after the library's teardown, as on a thread
+ *     that ended later; what a library does then is its own affair, as
+ *     when it is linked directly.
+ * Both sides write before they read, with sequential consistency, as a
+ * search and the exit mark do: a thread either sees the window or is
+ * waited for. A thread that sees the window gives its slot back before it
+ * waits, so exit() never waits for a thread that waits for exit().
+ * exit()'s handlers that run before the window (the program's, registered
+ * after the load: a pool that joins its threads) are not held up at all.
+ *
+ * Both waits are bounded (CUDASTUB_EXIT_WAIT_MS). The bound is met only
+ * when an exit handler inside the window (a library's, or one registered
+ * while that library loaded) joins the waiting thread; exit() then goes
+ * on. A slot keeps the id of a thread long gone until a window opens (one
+ * system call each) or a thread needs the slot; an id reused by then
+ * makes that exit() wait for an unrelated thread, for the bound at most.
+ * A thread that finds no free slot (SLOTS ending at once) goes unwatched.
+ * The thread_local destructor keeps the stub loaded while the thread
+ * lives, as glibc does for any.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "loader_log.h"
+#include "loader_pid.h"
+#include "loader_process.h"
+#include "loader_wait.h"
+
+#define SLOTS 8
+
+/* the ids of watched threads that have begun to end; 0 when free */
+static atomic_int ending[SLOTS];
+/* the process in which this thread is watched (fork() copies it) */
+static _Thread_local int watched_in;
+
+static int thread_id(void)
+{
+	return (int)syscall(SYS_gettid);
+}
+
+/* tgkill with no signal: whether thread tid of process pid is gone */
+static int gone(int pid, int tid)
+{
+	int saved = errno, is_gone = syscall(SYS_tgkill, pid, tid, 0) != 0 && errno == ESRCH;
+
+	errno = saved;
+	return is_gone;
+}
+
+/* A free slot, or one whose thread is gone (a thread of a parent process
+ * is gone in its child), marked with tid; NULL when none. */
+static atomic_int *take_slot(int pid, int tid)
+{
+	for (int reclaim = 0; reclaim < 2; reclaim++)
+		for (int i = 0; i < SLOTS; i++) {
+			int seen = atomic_load(&ending[i]);
+
+			if ((seen == 0 || (reclaim && gone(pid, seen))) &&
+			    atomic_compare_exchange_strong(&ending[i], &seen, tid))
+				return &ending[i];
+		}
+	return NULL;
+}
+
+static int window_closed(void *unused)
+{
+	(void)unused;
+	return !cudastub_exit_finalising_libraries();
+}
+
+static void watched_thread_ending(void *unused)
+{
+	int pid = cudastub_pid(), tid = thread_id();
+	atomic_int *slot;
+
+	(void)unused;
+	/* a thread copied by fork() is its child's main thread, whose end is
+	 * that child's exit() */
+	if (watched_in != pid || tid == pid)
+		return;
+	slot = take_slot(pid, tid);
+	if (!cudastub_exit_finalising_libraries())
+		return; /* a window that opens now waits for this thread */
+	if (slot)
+		atomic_compare_exchange_strong(slot, &tid, 0);
+	if (cudastub_log_enabled())
+		fprintf(stderr,
+			"cudastub: thread %d, which loaded a library, ends while exit() runs the "
+			"loaded libraries' exit handlers; it waits until they have run\n",
+			tid);
+	if (!cudastub_wait_bounded(window_closed, NULL, CUDASTUB_EXIT_WAIT_MS) &&
+	    cudastub_log_enabled())
+		fprintf(stderr, "cudastub: thread %d waited %d ms for exit()'s handlers and ends\n",
+			tid, CUDASTUB_EXIT_WAIT_MS);
+}
+
+void cudastub_thread_end_watch(void)
+{
+	int pid = cudastub_pid();
+
+	if (watched_in == pid || thread_id() == pid)
+		return;
+	if (cudastub_exit_add_thread_destructor(watched_thread_ending) == 0)
+		watched_in = pid;
+}
+
+struct ending_thread {
+	atomic_int *slot;
+	int pid, tid;
+};
+
+/* gone, or no longer in its slot (it saw the mark and waits instead) */
+static int ended(void *arg)
+{
+	const struct ending_thread *t = arg;
+
+	return atomic_load(t->slot) != t->tid || gone(t->pid, t->tid);
+}
+
+void cudastub_thread_end_wait(int pid)
+{
+	int self = thread_id();
+
+	for (int i = 0; i < SLOTS; i++) {
+		struct ending_thread t = {&ending[i], pid, atomic_load(&ending[i])};
+
+		/* a thread that calls exit() has run its own thread_local
+		 * destructors first: it never waits for itself */
+		if (t.tid == 0 || t.tid == self)
+			continue;
+		if (cudastub_wait_bounded(ended, &t, CUDASTUB_EXIT_WAIT_MS))
+			atomic_compare_exchange_strong(&ending[i], &t.tid, 0);
+		else if (cudastub_log_enabled())
+			fprintf(stderr,
+				"cudastub: exit() waited %d ms for thread %d, which loaded a "
+				"library and is ending, and went on\n",
+				CUDASTUB_EXIT_WAIT_MS, t.tid);
+	}
+}
