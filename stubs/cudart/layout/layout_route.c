@@ -1,7 +1,8 @@
 /*
  * Choosing a route (layout.h): what stands in for a function whose ABI the
  * loaded major does not share under its own name. Runs once per function,
- * from its generated resolver.
+ * from its generated route function, which the bind (loader_row.c) calls
+ * with the release it read.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
