@@ -105,8 +105,7 @@ static cudaError_t update_on_13_ptsz(cudaStream_t stream, cudaGraphNode_t *depen
 #if CUDASTUB_ABI_MAJOR >= CUDA_MAJOR_EDGE_DATA
 ADAPT_HOOK(cudaStreamUpdateCaptureDependencies,
 	   edge_data_form(release, "cudaStreamUpdateCaptureDependencies",
-			  "cudaStreamUpdateCaptureDependencies",
-			  "cudaStreamUpdateCaptureDependencies_v2", adapt_other_abi(release),
+			  "cudaStreamUpdateCaptureDependencies", adapt_other_abi(release),
 			  &runtime_update, (void *)update_on_plain_default))
 /* The _ptsz forms go by the legacy name's row: each has its legacy name's
  * prototype wherever both are declared, and 11.8 declares _ptsz only for
@@ -115,7 +114,6 @@ ADAPT_HOOK(cudaStreamUpdateCaptureDependencies,
 ADAPT_HOOK(cudaStreamUpdateCaptureDependencies_ptsz,
 	   edge_data_form(release, "cudaStreamUpdateCaptureDependencies_ptsz",
 			  "cudaStreamUpdateCaptureDependencies_ptsz",
-			  "cudaStreamUpdateCaptureDependencies_v2_ptsz",
 			  adapt_row_other_abi(release, F_cudaStreamUpdateCaptureDependencies),
 			  &runtime_update_ptsz, (void *)update_on_plain_ptsz))
 #else
@@ -128,8 +126,8 @@ ADAPT_HOOK(cudaStreamUpdateCaptureDependencies,
 ADAPT_HOOK(cudaStreamUpdateCaptureDependencies_ptsz,
 	   plain_form_on_edge_data(release, "cudaStreamUpdateCaptureDependencies_ptsz",
 				   &runtime_update_ptsz, (void *)update_on_13_ptsz))
-/* _v2 and _v2_ptsz, which the loader did not find (v2_form), sharing the
- * plain forms' translators and slots. */
+/* _v2 and _v2_ptsz, which neither the loader nor their routes found
+ * (v2_form), sharing the plain forms' translators and slots. */
 ADAPT_HOOK(cudaStreamUpdateCaptureDependencies_v2,
 	   v2_form(release, "cudaStreamUpdateCaptureDependencies_v2",
 		   "cudaStreamUpdateCaptureDependencies", F_cudaStreamUpdateCaptureDependencies,

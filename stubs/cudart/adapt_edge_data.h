@@ -43,19 +43,15 @@ static inline int edges_are_default(const cudaGraphEdgeData *edgeData, size_t co
 }
 #endif
 
-/* The edge-data form (a 13-ABI NAME, a 12-ABI NAME_v2) on the loaded
- * runtime: 12.3+'s name_v2 as it is, or, where the runtime's plain `name`
- * has no edge data (plain_is_old: a row's word), the translator over it,
- * stored in slot. name_v2 is NULL when the caller already knows the runtime
- * lacks it. */
+/* The edge-data form (a 13-ABI NAME, a 12-ABI NAME_v2) where the runtime's
+ * plain `name` has no edge data (plain_is_old: a row's word): the
+ * translator over it, stored in slot; NULL elsewhere. 12.3+'s NAME_v2 and
+ * 13's NAME, the same function under the other name, are generated routes
+ * (cudart.spec: same_function), tried before the adapter. */
 static inline void *edge_data_form(const struct cudastub_release *release, const char *stub_name,
-				   const char *name, const char *name_v2, int plain_is_old,
-				   _Atomic(void *) *slot, void *translator)
+				   const char *name, int plain_is_old, _Atomic(void *) *slot,
+				   void *translator)
 {
-	void *v2 = plain_is_old && name_v2 ? adapt_symbol(release, name_v2) : NULL;
-
-	if (v2)
-		return adapt_chosen(release, stub_name, "12.3+'s _v2, as it is", v2);
 	return adapt_translate_if(plain_is_old, release, stub_name, name,
 				  "the plain form, default edges only", slot, translator);
 }
@@ -71,19 +67,17 @@ static inline void *plain_form_on_edge_data(const struct cudastub_release *relea
 				  "13's, edge data NULL", slot, translator);
 }
 
-/* A 12-ABI NAME_v2, which the loader did not find, by the row of the plain
- * NAME (plain_row, F_NAME): where NAME has another ABI (13's, the _v2
- * prototype) that NAME as it is; where it has the build's (11.x, 12.0-12.2)
- * the translator over it. It shares the plain name's slot: in a process
- * with one runtime, only one of the two stores there. */
+/* A 12-ABI NAME_v2, which neither the loader nor its route (13's NAME)
+ * found, by the row of the plain NAME (plain_row, F_NAME): where NAME has
+ * the build's prototype (11.x, 12.0-12.2) the translator over it. It
+ * shares the plain name's slot: in a process with one runtime, only one of
+ * the two stores there. */
 static inline void *v2_form(const struct cudastub_release *release, const char *stub_name,
 			    const char *name, int plain_row, _Atomic(void *) *slot,
 			    void *translator)
 {
-	if (adapt_row_other_abi(release, plain_row))
-		return adapt_as_is(release, stub_name, name, "13's plain name, as it is");
-	return edge_data_form(release, stub_name, name, NULL,
-			      adapt_row_same_abi(release, plain_row), slot, translator);
+	return edge_data_form(release, stub_name, name, adapt_row_same_abi(release, plain_row),
+			      slot, translator);
 }
 
 #endif

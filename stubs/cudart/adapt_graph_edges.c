@@ -212,8 +212,8 @@ static void *const on_plain[EDGE_FUNCTIONS] = {
 #if CUDASTUB_ABI_MAJOR >= CUDA_MAJOR_EDGE_DATA
 static void *stand_in(const struct cudastub_release *release, enum edge_function f)
 {
-	return edge_data_form(release, names[f].name, names[f].name, names[f].name_v2,
-			      adapt_other_abi(release), &runtime[f], on_plain[f]);
+	return edge_data_form(release, names[f].name, names[f].name, adapt_other_abi(release),
+			      &runtime[f], on_plain[f]);
 }
 #else
 static void *stand_in(const struct cudastub_release *release, enum edge_function f)
@@ -237,7 +237,8 @@ ADAPT_HOOK(cudaGraphNodeGetDependencies, stand_in(release, NODE_GET_DEPENDENCIES
 ADAPT_HOOK(cudaGraphNodeGetDependentNodes, stand_in(release, NODE_GET_DEPENDENT_NODES))
 
 #if CUDASTUB_ABI_MAJOR == CUDA_MAJOR_EDGE_DATA_V2
-/* NAME_v2, which the loader did not find, by the plain NAME's row. */
+/* NAME_v2, which neither the loader nor its route found, by the plain
+ * NAME's row. */
 static void *v2_stand_in(const struct cudastub_release *release, enum edge_function f)
 {
 	static const int plain_rows[EDGE_FUNCTIONS] = {

@@ -211,9 +211,19 @@ static void *as_is_on_13(const struct cudastub_release *release, const char *nam
 /* Adding a node takes the rule of the graph edges (adapt_edge_data.h). */
 ADAPT_HOOK(cudaGraphAddNode, plain_form_on_edge_data(release, "cudaGraphAddNode", &runtime_add_node,
 						     (void *)add_node_on_13))
-ADAPT_HOOK(cudaGraphAddNode_v2,
-	   v2_form(release, "cudaGraphAddNode_v2", "cudaGraphAddNode", F_cudaGraphAddNode,
-		   &runtime_add_node, (void *)add_node_on_plain))
+/* On 13, its plain name as it is, by as_is_on_13's rule. No generated
+ * route takes it: 13's cudaGraphNodeParams grew members, so the records
+ * differ, though a 12 caller leaves them zero, their default. */
+static void *add_node_v2_stand_in(const struct cudastub_release *release)
+{
+	if (adapt_row_other_abi(release, F_cudaGraphAddNode))
+		return adapt_as_is(release, "cudaGraphAddNode_v2", "cudaGraphAddNode",
+				   "13's plain name, as it is");
+	return v2_form(release, "cudaGraphAddNode_v2", "cudaGraphAddNode", F_cudaGraphAddNode,
+		       &runtime_add_node, (void *)add_node_on_plain);
+}
+
+ADAPT_HOOK(cudaGraphAddNode_v2, add_node_v2_stand_in(release))
 ADAPT_HOOK(cudaGraphNodeSetParams, as_is_on_13(release, "cudaGraphNodeSetParams"))
 ADAPT_HOOK(cudaGraphExecNodeSetParams, as_is_on_13(release, "cudaGraphExecNodeSetParams"))
 #endif

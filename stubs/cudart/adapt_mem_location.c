@@ -118,26 +118,21 @@ ADAPT_PTSZ_TWINS(cudaError_t, prefetch_by_device,
 		 (devPtr, count, location, flags, stream))
 
 /* A location-form caller (13's plain names, 12.2+'s _v2) on a runtime of
- * another major: where same_there (a row's word), `same`, its function of
- * the same prototype, as it is; else, where device_there (a row's word),
- * the device form of an 11 runtime or of a 12.0/12.1 runtime that lacks
- * _v2. */
-static void *location_form(const struct cudastub_release *release, const char *name, int same_there,
-			   const char *same, int device_there, enum mem_function f)
+ * another major: where device_there (a row's word), the device form of an
+ * 11 runtime or of a 12.0/12.1 runtime that lacks _v2. The function of the
+ * same prototype under the other name (12.2+'s _v2, 13's plain name) is a
+ * generated route (cudart.spec: same_function), tried before this. */
+static void *location_form(const struct cudastub_release *release, const char *name,
+			   int device_there, enum mem_function f)
 {
 	static void *const by_device[MEM_FUNCTIONS] = {
 		[PREFETCH] = (void *)prefetch_by_device_legacy,
 		[PREFETCH_PTSZ] = (void *)prefetch_by_device_ptsz,
 		[ADVISE] = (void *)advise_by_device,
 	};
-	void *fn = NULL;
 
-	if (same_there)
-		fn = adapt_as_is(release, name, same, same);
-	if (!fn)
-		fn = adapt_translate_if(device_there, release, name, names[f].name,
-					"the device form", &device_form[f], by_device[f]);
-	return fn;
+	return adapt_translate_if(device_there, release, name, names[f].name, "the device form",
+				  &device_form[f], by_device[f]);
 }
 
 #endif /* location callers */
@@ -206,8 +201,7 @@ static void *device_form_on_13(const struct cudastub_release *release, enum mem_
  * same functions as _v2. */
 static void *stand_in(const struct cudastub_release *release, enum mem_function f)
 {
-	return location_form(release, names[f].name, adapt_other_abi(release), names[f].name_v2,
-			     adapt_other_abi(release), f);
+	return location_form(release, names[f].name, adapt_other_abi(release), f);
 }
 #else
 static void *stand_in(const struct cudastub_release *release, enum mem_function f)
@@ -232,8 +226,8 @@ static void *v2_stand_in(const struct cudastub_release *release, enum mem_functi
 		[ADVISE] = F_cudaMemAdvise,
 	};
 
-	return location_form(release, names[f].name_v2, adapt_row_other_abi(release, plain_rows[f]),
-			     names[f].name, adapt_row_same_abi(release, plain_rows[f]), f);
+	return location_form(release, names[f].name_v2, adapt_row_same_abi(release, plain_rows[f]),
+			     f);
 }
 
 ADAPT_HOOK(cudaMemAdvise_v2, v2_stand_in(release, ADVISE))

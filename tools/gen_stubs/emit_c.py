@@ -560,7 +560,7 @@ def emit_layouts(lib, abis, header_note, adapters=()):
 
 def _cell_words(cell, name, code, tsv):
     """One cell of the tables: what the stub does on one major."""
-    if cell.kind == "route":
+    if cell.kind == "route" or (cell.routes and not tsv):
         parts = []
         for r in cell.routes:
             how = "as" if r.as_is else "translated"
@@ -570,6 +570,8 @@ def _cell_words(cell, name, code, tsv):
                 parts.append(how)
             else:
                 parts.append("%s `%s`" % (how, r.name) if r.as_is else "translated, as `%s`" % r.name)
+        if cell.kind == "adapter":
+            parts.append("adapter")
         return ("|" if tsv else ", else ").join(parts)
     if tsv:
         return {"forward": "forward", "if_present": "forward-if-present", "adapter": "adapter",

@@ -197,7 +197,9 @@ def emit(libs, header_note):
            "function, with the same ABI or with its structs copied field by field between the "
            "two majors' layouts (`stubs/cudart/layout/layout.c`);",
            "- **adapter**: a hand-written adapter for a prototype that changed "
-           "(`stubs/cudart/adapt_*.c`);",
+           "(`stubs/cudart/adapt_*.c`), asked after the same function under another name "
+           "where the loaded major has one (12.3+'s `_v2` of a 13 caller's name, 13's name "
+           "of a 12 caller's `_v2`), which is taken as it is;",
            "- **gated**: never called in the library; the export returns the documented code "
            "(README, \"Error codes\").",
            "",

@@ -46,7 +46,7 @@ def emit_routes(spec, build, cells_by_name, families, header_note):
     out += _layout_checks(build, families)
     for name in sorted(cells_by_name):
         cells = cells_by_name[name]
-        if not any(c.kind == "route" for c in cells.values()):
+        if not any(c.routes for c in cells.values()):
             continue
         fn = build.functions[name]
         slots = _slots(cells)

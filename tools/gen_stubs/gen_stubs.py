@@ -262,7 +262,7 @@ def cmd_stubs(args):
     for build in reversed(builds):
         cells = lib.cells(build)
         masks = {n: decider.masks(build, n) for n in build.functions}
-        routed = {n for n in build.functions if any(x.kind == "route" for x in cells[n].values())}
+        routed = {n for n in build.functions if any(x.routes for x in cells[n].values())}
         outdir = os.path.join(args.out, "cuda-%d" % build.major)
         header = note("stubs", sources + " (CUDA %d.%d ABI)" % (build.major, build.minor))
         shared = note("stubs", sources + " (CUDA %d.%d ABI, and each older one whose folder "

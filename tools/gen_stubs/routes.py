@@ -8,7 +8,8 @@ For each function F of the stub's build record B and each recorded major R:
                list): the loader forwards F itself;
   if_present   `later_minors yes`, R's record lacks F and a newer major
                declares it as B does: forwarded if R's library exports it;
-  adapter      a hand-written adapter stands in (spec: adapter);
+  adapter      a hand-written adapter stands in (spec: adapter), after
+               the function's as-is routes on that major, if any (below);
   route        F is called under one of its names in R (spec:
                same_function, F's own name included), either as it is (the
                same ABI under another name: cudaThreadExit is 13's
@@ -135,7 +136,11 @@ class Decider:
             elif major in later:
                 out[major] = Cell("if_present")
             elif name in self.spec.adapters:
-                out[major] = Cell("adapter")
+                # the same function under another name, where the major
+                # has one (12.3+'s _v2 for 13's plain name), is taken as it
+                # is before the adapter is asked: the adapter only translates
+                out[major] = Cell("adapter", [r for r in self.routes(build, name, major)
+                                              if r.as_is])
             else:
                 routes = self.routes(build, name, major)
                 if routes:

@@ -106,6 +106,8 @@ cudaGraphAddDependencies_fn cudastub_cudart_adapt_cudaGraphAddDependencies(const
 typedef cudaError_t (*cudaGraphAddDependencies_v2_fn)(cudaGraph_t graph, const cudaGraphNode_t *from, const cudaGraphNode_t *to, const cudaGraphEdgeData *edgeData, size_t numDependencies);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
 cudaGraphAddDependencies_v2_fn cudastub_cudart_adapt_cudaGraphAddDependencies_v2(const struct cudastub_release *release);
+/* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
+cudaGraphAddDependencies_v2_fn cudastub_cudart_route_cudaGraphAddDependencies_v2(const struct cudastub_release *release);
 typedef cudaError_t (*cudaGraphAddMemAllocNode_fn)(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies, size_t numDependencies, struct cudaMemAllocNodeParams *nodeParams);
 /* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
 cudaGraphAddMemAllocNode_fn cudastub_cudart_route_cudaGraphAddMemAllocNode(const struct cudastub_release *release);
@@ -127,6 +129,8 @@ cudaGraphGetEdges_fn cudastub_cudart_adapt_cudaGraphGetEdges(const struct cudast
 typedef cudaError_t (*cudaGraphGetEdges_v2_fn)(cudaGraph_t graph, cudaGraphNode_t *from, cudaGraphNode_t *to, cudaGraphEdgeData *edgeData, size_t *numEdges);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
 cudaGraphGetEdges_v2_fn cudastub_cudart_adapt_cudaGraphGetEdges_v2(const struct cudastub_release *release);
+/* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
+cudaGraphGetEdges_v2_fn cudastub_cudart_route_cudaGraphGetEdges_v2(const struct cudastub_release *release);
 typedef cudaError_t (*cudaGraphInstantiate_fn)(cudaGraphExec_t *pGraphExec, cudaGraph_t graph, unsigned long long flags);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
 cudaGraphInstantiate_fn cudastub_cudart_adapt_cudaGraphInstantiate(const struct cudastub_release *release);
@@ -145,12 +149,16 @@ cudaGraphNodeGetDependencies_fn cudastub_cudart_adapt_cudaGraphNodeGetDependenci
 typedef cudaError_t (*cudaGraphNodeGetDependencies_v2_fn)(cudaGraphNode_t node, cudaGraphNode_t *pDependencies, cudaGraphEdgeData *edgeData, size_t *pNumDependencies);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
 cudaGraphNodeGetDependencies_v2_fn cudastub_cudart_adapt_cudaGraphNodeGetDependencies_v2(const struct cudastub_release *release);
+/* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
+cudaGraphNodeGetDependencies_v2_fn cudastub_cudart_route_cudaGraphNodeGetDependencies_v2(const struct cudastub_release *release);
 typedef cudaError_t (*cudaGraphNodeGetDependentNodes_fn)(cudaGraphNode_t node, cudaGraphNode_t *pDependentNodes, size_t *pNumDependentNodes);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
 cudaGraphNodeGetDependentNodes_fn cudastub_cudart_adapt_cudaGraphNodeGetDependentNodes(const struct cudastub_release *release);
 typedef cudaError_t (*cudaGraphNodeGetDependentNodes_v2_fn)(cudaGraphNode_t node, cudaGraphNode_t *pDependentNodes, cudaGraphEdgeData *edgeData, size_t *pNumDependentNodes);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
 cudaGraphNodeGetDependentNodes_v2_fn cudastub_cudart_adapt_cudaGraphNodeGetDependentNodes_v2(const struct cudastub_release *release);
+/* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
+cudaGraphNodeGetDependentNodes_v2_fn cudastub_cudart_route_cudaGraphNodeGetDependentNodes_v2(const struct cudastub_release *release);
 typedef cudaError_t (*cudaGraphNodeSetParams_fn)(cudaGraphNode_t node, struct cudaGraphNodeParams *nodeParams);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
 cudaGraphNodeSetParams_fn cudastub_cudart_adapt_cudaGraphNodeSetParams(const struct cudastub_release *release);
@@ -160,6 +168,8 @@ cudaGraphRemoveDependencies_fn cudastub_cudart_adapt_cudaGraphRemoveDependencies
 typedef cudaError_t (*cudaGraphRemoveDependencies_v2_fn)(cudaGraph_t graph, const cudaGraphNode_t *from, const cudaGraphNode_t *to, const cudaGraphEdgeData *edgeData, size_t numDependencies);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
 cudaGraphRemoveDependencies_v2_fn cudastub_cudart_adapt_cudaGraphRemoveDependencies_v2(const struct cudastub_release *release);
+/* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
+cudaGraphRemoveDependencies_v2_fn cudastub_cudart_route_cudaGraphRemoveDependencies_v2(const struct cudastub_release *release);
 typedef cudaError_t (*cudaImportExternalMemory_fn)(cudaExternalMemory_t *extMem_out, const struct cudaExternalMemoryHandleDesc *memHandleDesc);
 /* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
 cudaImportExternalMemory_fn cudastub_cudart_route_cudaImportExternalMemory(const struct cudastub_release *release);
@@ -178,6 +188,8 @@ cudaMemAdvise_fn cudastub_cudart_adapt_cudaMemAdvise(const struct cudastub_relea
 typedef cudaError_t (*cudaMemAdvise_v2_fn)(const void *devPtr, size_t count, enum cudaMemoryAdvise advice, struct cudaMemLocation location);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
 cudaMemAdvise_v2_fn cudastub_cudart_adapt_cudaMemAdvise_v2(const struct cudastub_release *release);
+/* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
+cudaMemAdvise_v2_fn cudastub_cudart_route_cudaMemAdvise_v2(const struct cudastub_release *release);
 typedef cudaError_t (*cudaMemPoolCreate_fn)(cudaMemPool_t *memPool, const struct cudaMemPoolProps *poolProps);
 /* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
 cudaMemPoolCreate_fn cudastub_cudart_route_cudaMemPoolCreate(const struct cudastub_release *release);
@@ -190,9 +202,13 @@ cudaMemPrefetchAsync_ptsz_fn cudastub_cudart_adapt_cudaMemPrefetchAsync_ptsz(con
 typedef cudaError_t (*cudaMemPrefetchAsync_v2_fn)(const void *devPtr, size_t count, struct cudaMemLocation location, unsigned int flags, cudaStream_t stream);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
 cudaMemPrefetchAsync_v2_fn cudastub_cudart_adapt_cudaMemPrefetchAsync_v2(const struct cudastub_release *release);
+/* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
+cudaMemPrefetchAsync_v2_fn cudastub_cudart_route_cudaMemPrefetchAsync_v2(const struct cudastub_release *release);
 typedef cudaError_t (*cudaMemPrefetchAsync_v2_ptsz_fn)(const void *devPtr, size_t count, struct cudaMemLocation location, unsigned int flags, cudaStream_t stream);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
 cudaMemPrefetchAsync_v2_ptsz_fn cudastub_cudart_adapt_cudaMemPrefetchAsync_v2_ptsz(const struct cudastub_release *release);
+/* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
+cudaMemPrefetchAsync_v2_ptsz_fn cudastub_cudart_route_cudaMemPrefetchAsync_v2_ptsz(const struct cudastub_release *release);
 typedef cudaError_t (*cudaOccupancyMaxActiveClusters_fn)(int *numClusters, const void *func, const cudaLaunchConfig_t *launchConfig);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
 cudaOccupancyMaxActiveClusters_fn cudastub_cudart_adapt_cudaOccupancyMaxActiveClusters(const struct cudastub_release *release);
@@ -242,9 +258,13 @@ cudaStreamUpdateCaptureDependencies_ptsz_fn cudastub_cudart_adapt_cudaStreamUpda
 typedef cudaError_t (*cudaStreamUpdateCaptureDependencies_v2_fn)(cudaStream_t stream, cudaGraphNode_t *dependencies, const cudaGraphEdgeData *dependencyData, size_t numDependencies, unsigned int flags);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
 cudaStreamUpdateCaptureDependencies_v2_fn cudastub_cudart_adapt_cudaStreamUpdateCaptureDependencies_v2(const struct cudastub_release *release);
+/* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
+cudaStreamUpdateCaptureDependencies_v2_fn cudastub_cudart_route_cudaStreamUpdateCaptureDependencies_v2(const struct cudastub_release *release);
 typedef cudaError_t (*cudaStreamUpdateCaptureDependencies_v2_ptsz_fn)(cudaStream_t stream, cudaGraphNode_t *dependencies, const cudaGraphEdgeData *dependencyData, size_t numDependencies, unsigned int flags);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
 cudaStreamUpdateCaptureDependencies_v2_ptsz_fn cudastub_cudart_adapt_cudaStreamUpdateCaptureDependencies_v2_ptsz(const struct cudastub_release *release);
+/* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
+cudaStreamUpdateCaptureDependencies_v2_ptsz_fn cudastub_cudart_route_cudaStreamUpdateCaptureDependencies_v2_ptsz(const struct cudastub_release *release);
 typedef cudaError_t (*cudaThreadExit_fn)(void);
 /* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
 cudaThreadExit_fn cudastub_cudart_route_cudaThreadExit(const struct cudastub_release *release);

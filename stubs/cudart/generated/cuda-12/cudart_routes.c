@@ -593,6 +593,21 @@ cudaGetTextureObjectTextureDesc_fn cudastub_cudart_route_cudaGetTextureObjectTex
 	return fn;
 }
 
+/* cudaGraphAddDependencies_v2: on 13 cudaGraphAddDependencies as it is */
+static const struct cudastub_route cudaGraphAddDependencies_v2_routes[] = {
+	{13, "cudaGraphAddDependencies", NULL},
+	{0, NULL, NULL},
+};
+
+cudaGraphAddDependencies_v2_fn cudastub_cudart_route_cudaGraphAddDependencies_v2(const struct cudastub_release *release)
+{
+	cudaGraphAddDependencies_v2_fn fn;
+
+	*(void **)&fn = cudastub_route_choose(release, "cudaGraphAddDependencies_v2", cudaGraphAddDependencies_v2_routes,
+					NULL, NULL, NULL);
+	return fn;
+}
+
 /* cudaGraphAddMemAllocNode: on 11 translated; on 13 translated */
 static const struct cudastub_route cudaGraphAddMemAllocNode_routes[] = {
 	{11, "cudaGraphAddMemAllocNode", (const struct cudastub_layout *const[]){&cudastub_cudart_layout_cudaMemAllocNodeParams_11}},
@@ -629,6 +644,21 @@ cudaGraphAddMemAllocNode_fn cudastub_cudart_route_cudaGraphAddMemAllocNode(const
 
 	*(void **)&fn = cudastub_route_choose(release, "cudaGraphAddMemAllocNode", cudaGraphAddMemAllocNode_routes,
 					&cudaGraphAddMemAllocNode_state, (void *)cudaGraphAddMemAllocNode_translated, NULL);
+	return fn;
+}
+
+/* cudaGraphGetEdges_v2: on 13 cudaGraphGetEdges as it is */
+static const struct cudastub_route cudaGraphGetEdges_v2_routes[] = {
+	{13, "cudaGraphGetEdges", NULL},
+	{0, NULL, NULL},
+};
+
+cudaGraphGetEdges_v2_fn cudastub_cudart_route_cudaGraphGetEdges_v2(const struct cudastub_release *release)
+{
+	cudaGraphGetEdges_v2_fn fn;
+
+	*(void **)&fn = cudastub_route_choose(release, "cudaGraphGetEdges_v2", cudaGraphGetEdges_v2_routes,
+					NULL, NULL, NULL);
 	return fn;
 }
 
@@ -669,6 +699,51 @@ cudaGraphMemAllocNodeGetParams_fn cudastub_cudart_route_cudaGraphMemAllocNodeGet
 
 	*(void **)&fn = cudastub_route_choose(release, "cudaGraphMemAllocNodeGetParams", cudaGraphMemAllocNodeGetParams_routes,
 					&cudaGraphMemAllocNodeGetParams_state, (void *)cudaGraphMemAllocNodeGetParams_translated, NULL);
+	return fn;
+}
+
+/* cudaGraphNodeGetDependencies_v2: on 13 cudaGraphNodeGetDependencies as it is */
+static const struct cudastub_route cudaGraphNodeGetDependencies_v2_routes[] = {
+	{13, "cudaGraphNodeGetDependencies", NULL},
+	{0, NULL, NULL},
+};
+
+cudaGraphNodeGetDependencies_v2_fn cudastub_cudart_route_cudaGraphNodeGetDependencies_v2(const struct cudastub_release *release)
+{
+	cudaGraphNodeGetDependencies_v2_fn fn;
+
+	*(void **)&fn = cudastub_route_choose(release, "cudaGraphNodeGetDependencies_v2", cudaGraphNodeGetDependencies_v2_routes,
+					NULL, NULL, NULL);
+	return fn;
+}
+
+/* cudaGraphNodeGetDependentNodes_v2: on 13 cudaGraphNodeGetDependentNodes as it is */
+static const struct cudastub_route cudaGraphNodeGetDependentNodes_v2_routes[] = {
+	{13, "cudaGraphNodeGetDependentNodes", NULL},
+	{0, NULL, NULL},
+};
+
+cudaGraphNodeGetDependentNodes_v2_fn cudastub_cudart_route_cudaGraphNodeGetDependentNodes_v2(const struct cudastub_release *release)
+{
+	cudaGraphNodeGetDependentNodes_v2_fn fn;
+
+	*(void **)&fn = cudastub_route_choose(release, "cudaGraphNodeGetDependentNodes_v2", cudaGraphNodeGetDependentNodes_v2_routes,
+					NULL, NULL, NULL);
+	return fn;
+}
+
+/* cudaGraphRemoveDependencies_v2: on 13 cudaGraphRemoveDependencies as it is */
+static const struct cudastub_route cudaGraphRemoveDependencies_v2_routes[] = {
+	{13, "cudaGraphRemoveDependencies", NULL},
+	{0, NULL, NULL},
+};
+
+cudaGraphRemoveDependencies_v2_fn cudastub_cudart_route_cudaGraphRemoveDependencies_v2(const struct cudastub_release *release)
+{
+	cudaGraphRemoveDependencies_v2_fn fn;
+
+	*(void **)&fn = cudastub_route_choose(release, "cudaGraphRemoveDependencies_v2", cudaGraphRemoveDependencies_v2_routes,
+					NULL, NULL, NULL);
 	return fn;
 }
 
@@ -736,6 +811,21 @@ cudaImportExternalSemaphore_fn cudastub_cudart_route_cudaImportExternalSemaphore
 	return fn;
 }
 
+/* cudaMemAdvise_v2: on 13 cudaMemAdvise as it is */
+static const struct cudastub_route cudaMemAdvise_v2_routes[] = {
+	{13, "cudaMemAdvise", NULL},
+	{0, NULL, NULL},
+};
+
+cudaMemAdvise_v2_fn cudastub_cudart_route_cudaMemAdvise_v2(const struct cudastub_release *release)
+{
+	cudaMemAdvise_v2_fn fn;
+
+	*(void **)&fn = cudastub_route_choose(release, "cudaMemAdvise_v2", cudaMemAdvise_v2_routes,
+					NULL, NULL, NULL);
+	return fn;
+}
+
 /* cudaMemPoolCreate: on 11 translated; on 13 translated */
 static const struct cudastub_route cudaMemPoolCreate_routes[] = {
 	{11, "cudaMemPoolCreate", (const struct cudastub_layout *const[]){&cudastub_cudart_layout_cudaMemPoolProps_11}},
@@ -766,6 +856,36 @@ cudaMemPoolCreate_fn cudastub_cudart_route_cudaMemPoolCreate(const struct cudast
 
 	*(void **)&fn = cudastub_route_choose(release, "cudaMemPoolCreate", cudaMemPoolCreate_routes,
 					&cudaMemPoolCreate_state, (void *)cudaMemPoolCreate_translated, NULL);
+	return fn;
+}
+
+/* cudaMemPrefetchAsync_v2: on 13 cudaMemPrefetchAsync as it is */
+static const struct cudastub_route cudaMemPrefetchAsync_v2_routes[] = {
+	{13, "cudaMemPrefetchAsync", NULL},
+	{0, NULL, NULL},
+};
+
+cudaMemPrefetchAsync_v2_fn cudastub_cudart_route_cudaMemPrefetchAsync_v2(const struct cudastub_release *release)
+{
+	cudaMemPrefetchAsync_v2_fn fn;
+
+	*(void **)&fn = cudastub_route_choose(release, "cudaMemPrefetchAsync_v2", cudaMemPrefetchAsync_v2_routes,
+					NULL, NULL, NULL);
+	return fn;
+}
+
+/* cudaMemPrefetchAsync_v2_ptsz: on 13 cudaMemPrefetchAsync_ptsz as it is */
+static const struct cudastub_route cudaMemPrefetchAsync_v2_ptsz_routes[] = {
+	{13, "cudaMemPrefetchAsync_ptsz", NULL},
+	{0, NULL, NULL},
+};
+
+cudaMemPrefetchAsync_v2_ptsz_fn cudastub_cudart_route_cudaMemPrefetchAsync_v2_ptsz(const struct cudastub_release *release)
+{
+	cudaMemPrefetchAsync_v2_ptsz_fn fn;
+
+	*(void **)&fn = cudastub_route_choose(release, "cudaMemPrefetchAsync_v2_ptsz", cudaMemPrefetchAsync_v2_ptsz_routes,
+					NULL, NULL, NULL);
 	return fn;
 }
 
@@ -834,6 +954,36 @@ cudaSignalExternalSemaphoresAsync_v2_ptsz_fn cudastub_cudart_route_cudaSignalExt
 	cudaSignalExternalSemaphoresAsync_v2_ptsz_fn fn;
 
 	*(void **)&fn = cudastub_route_choose(release, "cudaSignalExternalSemaphoresAsync_v2_ptsz", cudaSignalExternalSemaphoresAsync_v2_ptsz_routes,
+					NULL, NULL, NULL);
+	return fn;
+}
+
+/* cudaStreamUpdateCaptureDependencies_v2: on 13 cudaStreamUpdateCaptureDependencies as it is */
+static const struct cudastub_route cudaStreamUpdateCaptureDependencies_v2_routes[] = {
+	{13, "cudaStreamUpdateCaptureDependencies", NULL},
+	{0, NULL, NULL},
+};
+
+cudaStreamUpdateCaptureDependencies_v2_fn cudastub_cudart_route_cudaStreamUpdateCaptureDependencies_v2(const struct cudastub_release *release)
+{
+	cudaStreamUpdateCaptureDependencies_v2_fn fn;
+
+	*(void **)&fn = cudastub_route_choose(release, "cudaStreamUpdateCaptureDependencies_v2", cudaStreamUpdateCaptureDependencies_v2_routes,
+					NULL, NULL, NULL);
+	return fn;
+}
+
+/* cudaStreamUpdateCaptureDependencies_v2_ptsz: on 13 cudaStreamUpdateCaptureDependencies_ptsz as it is */
+static const struct cudastub_route cudaStreamUpdateCaptureDependencies_v2_ptsz_routes[] = {
+	{13, "cudaStreamUpdateCaptureDependencies_ptsz", NULL},
+	{0, NULL, NULL},
+};
+
+cudaStreamUpdateCaptureDependencies_v2_ptsz_fn cudastub_cudart_route_cudaStreamUpdateCaptureDependencies_v2_ptsz(const struct cudastub_release *release)
+{
+	cudaStreamUpdateCaptureDependencies_v2_ptsz_fn fn;
+
+	*(void **)&fn = cudastub_route_choose(release, "cudaStreamUpdateCaptureDependencies_v2_ptsz", cudaStreamUpdateCaptureDependencies_v2_ptsz_routes,
 					NULL, NULL, NULL);
 	return fn;
 }

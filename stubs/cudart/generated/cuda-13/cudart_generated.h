@@ -103,6 +103,8 @@ cudaGetTextureObjectTextureDesc_fn cudastub_cudart_route_cudaGetTextureObjectTex
 typedef cudaError_t (*cudaGraphAddDependencies_fn)(cudaGraph_t graph, const cudaGraphNode_t *from, const cudaGraphNode_t *to, const cudaGraphEdgeData *edgeData, size_t numDependencies);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
 cudaGraphAddDependencies_fn cudastub_cudart_adapt_cudaGraphAddDependencies(const struct cudastub_release *release);
+/* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
+cudaGraphAddDependencies_fn cudastub_cudart_route_cudaGraphAddDependencies(const struct cudastub_release *release);
 typedef cudaError_t (*cudaGraphAddMemAllocNode_fn)(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies, size_t numDependencies, struct cudaMemAllocNodeParams *nodeParams);
 /* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
 cudaGraphAddMemAllocNode_fn cudastub_cudart_route_cudaGraphAddMemAllocNode(const struct cudastub_release *release);
@@ -118,6 +120,8 @@ cudaGraphExecUpdate_fn cudastub_cudart_adapt_cudaGraphExecUpdate(const struct cu
 typedef cudaError_t (*cudaGraphGetEdges_fn)(cudaGraph_t graph, cudaGraphNode_t *from, cudaGraphNode_t *to, cudaGraphEdgeData *edgeData, size_t *numEdges);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
 cudaGraphGetEdges_fn cudastub_cudart_adapt_cudaGraphGetEdges(const struct cudastub_release *release);
+/* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
+cudaGraphGetEdges_fn cudastub_cudart_route_cudaGraphGetEdges(const struct cudastub_release *release);
 typedef cudaError_t (*cudaGraphInstantiate_fn)(cudaGraphExec_t *pGraphExec, cudaGraph_t graph, unsigned long long flags);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
 cudaGraphInstantiate_fn cudastub_cudart_adapt_cudaGraphInstantiate(const struct cudastub_release *release);
@@ -133,15 +137,21 @@ cudaGraphMemAllocNodeGetParams_fn cudastub_cudart_route_cudaGraphMemAllocNodeGet
 typedef cudaError_t (*cudaGraphNodeGetDependencies_fn)(cudaGraphNode_t node, cudaGraphNode_t *pDependencies, cudaGraphEdgeData *edgeData, size_t *pNumDependencies);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
 cudaGraphNodeGetDependencies_fn cudastub_cudart_adapt_cudaGraphNodeGetDependencies(const struct cudastub_release *release);
+/* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
+cudaGraphNodeGetDependencies_fn cudastub_cudart_route_cudaGraphNodeGetDependencies(const struct cudastub_release *release);
 typedef cudaError_t (*cudaGraphNodeGetDependentNodes_fn)(cudaGraphNode_t node, cudaGraphNode_t *pDependentNodes, cudaGraphEdgeData *edgeData, size_t *pNumDependentNodes);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
 cudaGraphNodeGetDependentNodes_fn cudastub_cudart_adapt_cudaGraphNodeGetDependentNodes(const struct cudastub_release *release);
+/* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
+cudaGraphNodeGetDependentNodes_fn cudastub_cudart_route_cudaGraphNodeGetDependentNodes(const struct cudastub_release *release);
 typedef cudaError_t (*cudaGraphNodeSetParams_fn)(cudaGraphNode_t node, struct cudaGraphNodeParams *nodeParams);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
 cudaGraphNodeSetParams_fn cudastub_cudart_adapt_cudaGraphNodeSetParams(const struct cudastub_release *release);
 typedef cudaError_t (*cudaGraphRemoveDependencies_fn)(cudaGraph_t graph, const cudaGraphNode_t *from, const cudaGraphNode_t *to, const cudaGraphEdgeData *edgeData, size_t numDependencies);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
 cudaGraphRemoveDependencies_fn cudastub_cudart_adapt_cudaGraphRemoveDependencies(const struct cudastub_release *release);
+/* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
+cudaGraphRemoveDependencies_fn cudastub_cudart_route_cudaGraphRemoveDependencies(const struct cudastub_release *release);
 typedef cudaError_t (*cudaImportExternalMemory_fn)(cudaExternalMemory_t *extMem_out, const struct cudaExternalMemoryHandleDesc *memHandleDesc);
 /* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
 cudaImportExternalMemory_fn cudastub_cudart_route_cudaImportExternalMemory(const struct cudastub_release *release);
@@ -157,15 +167,21 @@ cudaLaunchKernelExC_ptsz_fn cudastub_cudart_adapt_cudaLaunchKernelExC_ptsz(const
 typedef cudaError_t (*cudaMemAdvise_fn)(const void *devPtr, size_t count, enum cudaMemoryAdvise advice, struct cudaMemLocation location);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
 cudaMemAdvise_fn cudastub_cudart_adapt_cudaMemAdvise(const struct cudastub_release *release);
+/* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
+cudaMemAdvise_fn cudastub_cudart_route_cudaMemAdvise(const struct cudastub_release *release);
 typedef cudaError_t (*cudaMemPoolCreate_fn)(cudaMemPool_t *memPool, const struct cudaMemPoolProps *poolProps);
 /* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
 cudaMemPoolCreate_fn cudastub_cudart_route_cudaMemPoolCreate(const struct cudastub_release *release);
 typedef cudaError_t (*cudaMemPrefetchAsync_fn)(const void *devPtr, size_t count, struct cudaMemLocation location, unsigned int flags, cudaStream_t stream);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
 cudaMemPrefetchAsync_fn cudastub_cudart_adapt_cudaMemPrefetchAsync(const struct cudastub_release *release);
+/* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
+cudaMemPrefetchAsync_fn cudastub_cudart_route_cudaMemPrefetchAsync(const struct cudastub_release *release);
 typedef cudaError_t (*cudaMemPrefetchAsync_ptsz_fn)(const void *devPtr, size_t count, struct cudaMemLocation location, unsigned int flags, cudaStream_t stream);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
 cudaMemPrefetchAsync_ptsz_fn cudastub_cudart_adapt_cudaMemPrefetchAsync_ptsz(const struct cudastub_release *release);
+/* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
+cudaMemPrefetchAsync_ptsz_fn cudastub_cudart_route_cudaMemPrefetchAsync_ptsz(const struct cudastub_release *release);
 typedef cudaError_t (*cudaOccupancyMaxActiveClusters_fn)(int *numClusters, const void *func, const cudaLaunchConfig_t *launchConfig);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
 cudaOccupancyMaxActiveClusters_fn cudastub_cudart_adapt_cudaOccupancyMaxActiveClusters(const struct cudastub_release *release);
@@ -203,9 +219,13 @@ cudaStreamSetAttribute_ptsz_fn cudastub_cudart_adapt_cudaStreamSetAttribute_ptsz
 typedef cudaError_t (*cudaStreamUpdateCaptureDependencies_fn)(cudaStream_t stream, cudaGraphNode_t *dependencies, const cudaGraphEdgeData *dependencyData, size_t numDependencies, unsigned int flags);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
 cudaStreamUpdateCaptureDependencies_fn cudastub_cudart_adapt_cudaStreamUpdateCaptureDependencies(const struct cudastub_release *release);
+/* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
+cudaStreamUpdateCaptureDependencies_fn cudastub_cudart_route_cudaStreamUpdateCaptureDependencies(const struct cudastub_release *release);
 typedef cudaError_t (*cudaStreamUpdateCaptureDependencies_ptsz_fn)(cudaStream_t stream, cudaGraphNode_t *dependencies, const cudaGraphEdgeData *dependencyData, size_t numDependencies, unsigned int flags);
 /* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
 cudaStreamUpdateCaptureDependencies_ptsz_fn cudastub_cudart_adapt_cudaStreamUpdateCaptureDependencies_ptsz(const struct cudastub_release *release);
+/* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
+cudaStreamUpdateCaptureDependencies_ptsz_fn cudastub_cudart_route_cudaStreamUpdateCaptureDependencies_ptsz(const struct cudastub_release *release);
 typedef cudaError_t (*cudaWaitExternalSemaphoresAsync_fn)(const cudaExternalSemaphore_t *extSemArray, const struct cudaExternalSemaphoreWaitParams *paramsArray, unsigned int numExtSems, cudaStream_t stream);
 /* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
 cudaWaitExternalSemaphoresAsync_fn cudastub_cudart_route_cudaWaitExternalSemaphoresAsync(const struct cudastub_release *release);

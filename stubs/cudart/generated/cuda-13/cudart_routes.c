@@ -606,6 +606,21 @@ cudaGetTextureObjectTextureDesc_fn cudastub_cudart_route_cudaGetTextureObjectTex
 	return fn;
 }
 
+/* cudaGraphAddDependencies: on 12 cudaGraphAddDependencies_v2 as it is */
+static const struct cudastub_route cudaGraphAddDependencies_routes[] = {
+	{12, "cudaGraphAddDependencies_v2", NULL},
+	{0, NULL, NULL},
+};
+
+cudaGraphAddDependencies_fn cudastub_cudart_route_cudaGraphAddDependencies(const struct cudastub_release *release)
+{
+	cudaGraphAddDependencies_fn fn;
+
+	*(void **)&fn = cudastub_route_choose(release, "cudaGraphAddDependencies", cudaGraphAddDependencies_routes,
+					NULL, NULL, NULL);
+	return fn;
+}
+
 /* cudaGraphAddMemAllocNode: on 11 translated; on 12 translated */
 static const struct cudastub_route cudaGraphAddMemAllocNode_routes[] = {
 	{11, "cudaGraphAddMemAllocNode", (const struct cudastub_layout *const[]){&cudastub_cudart_layout_cudaMemAllocNodeParams_11}},
@@ -642,6 +657,21 @@ cudaGraphAddMemAllocNode_fn cudastub_cudart_route_cudaGraphAddMemAllocNode(const
 
 	*(void **)&fn = cudastub_route_choose(release, "cudaGraphAddMemAllocNode", cudaGraphAddMemAllocNode_routes,
 					&cudaGraphAddMemAllocNode_state, (void *)cudaGraphAddMemAllocNode_translated, NULL);
+	return fn;
+}
+
+/* cudaGraphGetEdges: on 12 cudaGraphGetEdges_v2 as it is */
+static const struct cudastub_route cudaGraphGetEdges_routes[] = {
+	{12, "cudaGraphGetEdges_v2", NULL},
+	{0, NULL, NULL},
+};
+
+cudaGraphGetEdges_fn cudastub_cudart_route_cudaGraphGetEdges(const struct cudastub_release *release)
+{
+	cudaGraphGetEdges_fn fn;
+
+	*(void **)&fn = cudastub_route_choose(release, "cudaGraphGetEdges", cudaGraphGetEdges_routes,
+					NULL, NULL, NULL);
 	return fn;
 }
 
@@ -682,6 +712,51 @@ cudaGraphMemAllocNodeGetParams_fn cudastub_cudart_route_cudaGraphMemAllocNodeGet
 
 	*(void **)&fn = cudastub_route_choose(release, "cudaGraphMemAllocNodeGetParams", cudaGraphMemAllocNodeGetParams_routes,
 					&cudaGraphMemAllocNodeGetParams_state, (void *)cudaGraphMemAllocNodeGetParams_translated, NULL);
+	return fn;
+}
+
+/* cudaGraphNodeGetDependencies: on 12 cudaGraphNodeGetDependencies_v2 as it is */
+static const struct cudastub_route cudaGraphNodeGetDependencies_routes[] = {
+	{12, "cudaGraphNodeGetDependencies_v2", NULL},
+	{0, NULL, NULL},
+};
+
+cudaGraphNodeGetDependencies_fn cudastub_cudart_route_cudaGraphNodeGetDependencies(const struct cudastub_release *release)
+{
+	cudaGraphNodeGetDependencies_fn fn;
+
+	*(void **)&fn = cudastub_route_choose(release, "cudaGraphNodeGetDependencies", cudaGraphNodeGetDependencies_routes,
+					NULL, NULL, NULL);
+	return fn;
+}
+
+/* cudaGraphNodeGetDependentNodes: on 12 cudaGraphNodeGetDependentNodes_v2 as it is */
+static const struct cudastub_route cudaGraphNodeGetDependentNodes_routes[] = {
+	{12, "cudaGraphNodeGetDependentNodes_v2", NULL},
+	{0, NULL, NULL},
+};
+
+cudaGraphNodeGetDependentNodes_fn cudastub_cudart_route_cudaGraphNodeGetDependentNodes(const struct cudastub_release *release)
+{
+	cudaGraphNodeGetDependentNodes_fn fn;
+
+	*(void **)&fn = cudastub_route_choose(release, "cudaGraphNodeGetDependentNodes", cudaGraphNodeGetDependentNodes_routes,
+					NULL, NULL, NULL);
+	return fn;
+}
+
+/* cudaGraphRemoveDependencies: on 12 cudaGraphRemoveDependencies_v2 as it is */
+static const struct cudastub_route cudaGraphRemoveDependencies_routes[] = {
+	{12, "cudaGraphRemoveDependencies_v2", NULL},
+	{0, NULL, NULL},
+};
+
+cudaGraphRemoveDependencies_fn cudastub_cudart_route_cudaGraphRemoveDependencies(const struct cudastub_release *release)
+{
+	cudaGraphRemoveDependencies_fn fn;
+
+	*(void **)&fn = cudastub_route_choose(release, "cudaGraphRemoveDependencies", cudaGraphRemoveDependencies_routes,
+					NULL, NULL, NULL);
 	return fn;
 }
 
@@ -751,6 +826,21 @@ cudaImportExternalSemaphore_fn cudastub_cudart_route_cudaImportExternalSemaphore
 	return fn;
 }
 
+/* cudaMemAdvise: on 12 cudaMemAdvise_v2 as it is */
+static const struct cudastub_route cudaMemAdvise_routes[] = {
+	{12, "cudaMemAdvise_v2", NULL},
+	{0, NULL, NULL},
+};
+
+cudaMemAdvise_fn cudastub_cudart_route_cudaMemAdvise(const struct cudastub_release *release)
+{
+	cudaMemAdvise_fn fn;
+
+	*(void **)&fn = cudastub_route_choose(release, "cudaMemAdvise", cudaMemAdvise_routes,
+					NULL, NULL, NULL);
+	return fn;
+}
+
 /* cudaMemPoolCreate: on 11 translated; on 12 translated */
 static const struct cudastub_route cudaMemPoolCreate_routes[] = {
 	{11, "cudaMemPoolCreate", (const struct cudastub_layout *const[]){&cudastub_cudart_layout_cudaMemPoolProps_11}},
@@ -781,6 +871,36 @@ cudaMemPoolCreate_fn cudastub_cudart_route_cudaMemPoolCreate(const struct cudast
 
 	*(void **)&fn = cudastub_route_choose(release, "cudaMemPoolCreate", cudaMemPoolCreate_routes,
 					&cudaMemPoolCreate_state, (void *)cudaMemPoolCreate_translated, NULL);
+	return fn;
+}
+
+/* cudaMemPrefetchAsync: on 12 cudaMemPrefetchAsync_v2 as it is */
+static const struct cudastub_route cudaMemPrefetchAsync_routes[] = {
+	{12, "cudaMemPrefetchAsync_v2", NULL},
+	{0, NULL, NULL},
+};
+
+cudaMemPrefetchAsync_fn cudastub_cudart_route_cudaMemPrefetchAsync(const struct cudastub_release *release)
+{
+	cudaMemPrefetchAsync_fn fn;
+
+	*(void **)&fn = cudastub_route_choose(release, "cudaMemPrefetchAsync", cudaMemPrefetchAsync_routes,
+					NULL, NULL, NULL);
+	return fn;
+}
+
+/* cudaMemPrefetchAsync_ptsz: on 12 cudaMemPrefetchAsync_v2_ptsz as it is */
+static const struct cudastub_route cudaMemPrefetchAsync_ptsz_routes[] = {
+	{12, "cudaMemPrefetchAsync_v2_ptsz", NULL},
+	{0, NULL, NULL},
+};
+
+cudaMemPrefetchAsync_ptsz_fn cudastub_cudart_route_cudaMemPrefetchAsync_ptsz(const struct cudastub_release *release)
+{
+	cudaMemPrefetchAsync_ptsz_fn fn;
+
+	*(void **)&fn = cudastub_route_choose(release, "cudaMemPrefetchAsync_ptsz", cudaMemPrefetchAsync_ptsz_routes,
+					NULL, NULL, NULL);
 	return fn;
 }
 
@@ -852,6 +972,36 @@ cudaSignalExternalSemaphoresAsync_ptsz_fn cudastub_cudart_route_cudaSignalExtern
 	cudaSignalExternalSemaphoresAsync_ptsz_fn fn;
 
 	*(void **)&fn = cudastub_route_choose(release, "cudaSignalExternalSemaphoresAsync_ptsz", cudaSignalExternalSemaphoresAsync_ptsz_routes,
+					NULL, NULL, NULL);
+	return fn;
+}
+
+/* cudaStreamUpdateCaptureDependencies: on 12 cudaStreamUpdateCaptureDependencies_v2 as it is */
+static const struct cudastub_route cudaStreamUpdateCaptureDependencies_routes[] = {
+	{12, "cudaStreamUpdateCaptureDependencies_v2", NULL},
+	{0, NULL, NULL},
+};
+
+cudaStreamUpdateCaptureDependencies_fn cudastub_cudart_route_cudaStreamUpdateCaptureDependencies(const struct cudastub_release *release)
+{
+	cudaStreamUpdateCaptureDependencies_fn fn;
+
+	*(void **)&fn = cudastub_route_choose(release, "cudaStreamUpdateCaptureDependencies", cudaStreamUpdateCaptureDependencies_routes,
+					NULL, NULL, NULL);
+	return fn;
+}
+
+/* cudaStreamUpdateCaptureDependencies_ptsz: on 12 cudaStreamUpdateCaptureDependencies_v2_ptsz as it is */
+static const struct cudastub_route cudaStreamUpdateCaptureDependencies_ptsz_routes[] = {
+	{12, "cudaStreamUpdateCaptureDependencies_v2_ptsz", NULL},
+	{0, NULL, NULL},
+};
+
+cudaStreamUpdateCaptureDependencies_ptsz_fn cudastub_cudart_route_cudaStreamUpdateCaptureDependencies_ptsz(const struct cudastub_release *release)
+{
+	cudaStreamUpdateCaptureDependencies_ptsz_fn fn;
+
+	*(void **)&fn = cudastub_route_choose(release, "cudaStreamUpdateCaptureDependencies_ptsz", cudaStreamUpdateCaptureDependencies_ptsz_routes,
 					NULL, NULL, NULL);
 	return fn;
 }
