@@ -15,9 +15,9 @@
  *
  * So, per stub:
  *
- *   1. The first search registers an exit handler (atexit, which glibc
- *      ties to the stub's own __dso_handle, so a dlclose of the stub runs
- *      it too) before anything is dlopen()ed. Registered after _dl_fini's
+ *   1. Each search registers an exit handler (atexit, which glibc ties
+ *      to the stub's own __dso_handle, so a dlclose of the stub runs it
+ *      too) before it dlopen()s anything. Registered after _dl_fini's
  *      and before the handlers of any library the stub then loads, it runs
  *      before _dl_fini and after those libraries' own handlers.
  *      Once a library is loaded, and before anything else is done with it
@@ -29,14 +29,14 @@
  *      mark until its library is loaded and its after_load hook (the
  *      runtime's replay of deferred registrations) has returned. The
  *      handler sets the mark, then waits for the count to fall to zero,
- *      for CUDASTUB_EXIT_WAIT_MS at most. Both sides write before they read, with
- *      sequential consistency (Dekker), so a search either sees the mark
- *      or is waited for. What the handler waited for is then loaded whole
- *      before _dl_fini takes its snapshot, and the handlers it registered
- *      meanwhile run (glibc starts its list again when one is added).
- *      Then it waits for any dlopen() in flight, as _dl_fini would, so
- *      that a loaded library's own loads (the runtime's of libcuda) end
- *      before that library's handlers finalise it.
+ *      for CUDASTUB_EXIT_WAIT_MS at most. Both sides write before they
+ *      read, with sequential consistency (Dekker), so a search either sees
+ *      the mark or is waited for. What the handler waited for is then
+ *      loaded whole before _dl_fini takes its snapshot, and the handlers it
+ *      registered meanwhile run (glibc starts its list again when one is
+ *      added). Then it waits for any dlopen() in flight, as _dl_fini
+ *      would, so that a loaded library's own loads (the runtime's of
+ *      libcuda) end before that library's handlers finalise it.
  *   3. A search that meets the mark loads nothing: the first call returns
  *      the stub's library-missing code, and its error string and the log
  *      say that the process is exiting. A search that exit() overtook

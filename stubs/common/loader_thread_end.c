@@ -64,6 +64,9 @@
 static atomic_int ending[SLOTS];
 /* the process in which this thread is watched (fork() copies it) */
 static _Thread_local int watched_in;
+/* the process in which this thread was found to be the main thread, whose
+ * end is exit(): its later loads ask no system call */
+static _Thread_local int main_in;
 
 static int thread_id(void)
 {
@@ -130,9 +133,11 @@ void cudastub_thread_end_watch(void)
 {
 	int pid = cudastub_pid();
 
-	if (watched_in == pid || thread_id() == pid)
+	if (watched_in == pid || main_in == pid)
 		return;
-	if (cudastub_exit_add_thread_destructor(watched_thread_ending) == 0)
+	if (thread_id() == pid)
+		main_in = pid;
+	else if (cudastub_exit_add_thread_destructor(watched_thread_ending) == 0)
 		watched_in = pid;
 }
 
