@@ -243,6 +243,7 @@ struct cudastub_release {
 	 * (same_abi, if_present) and those whose headers declare it with
 	 * another ABI (other_abi) */
 	const struct cudastub_function *gate;
+	const char *name; /* the export's name */
 };
 
 /* The loaded library's handle, or NULL (not searched yet, or not found). */

@@ -104,7 +104,7 @@ static struct cudastub_release release_of(const struct cudastub_table *t,
 					  const struct cudastub_row *row)
 {
 	const struct cudastub_search *s = cudastub_loader_result(t->lib);
-	struct cudastub_release release = {t->lib, NULL, 0, &row->gate};
+	struct cudastub_release release = {t->lib, NULL, 0, &row->gate, t->names + row->name};
 
 	if (s && s->info.state == CUDASTUB_STATE_LOADED) {
 		release.handle = s->handle;

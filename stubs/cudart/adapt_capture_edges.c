@@ -22,119 +22,67 @@
  *   forwards it to 11.x only.
  */
 #define _GNU_SOURCE
-#include <stdatomic.h>
 
 #include "adapt_edge_data.h"
 #include "adapt_loaded.h"
 
 typedef cudaError_t (*update_plain_fn)(cudaStream_t, cudaGraphNode_t *, size_t, unsigned int);
 typedef cudaError_t (*update_with_data_fn)(cudaStream_t, cudaGraphNode_t *,
-					   const struct cudaGraphEdgeData_st *, size_t,
-					   unsigned int);
+					   const struct adapt_edge_data *, size_t, unsigned int);
 
-/* The runtime's functions: the plain name's and (12- and 13-ABI stubs) the
- * _ptsz's. */
-static _Atomic(void *) runtime_update;
-#if CUDASTUB_ABI_MAJOR >= CUDA_MAJOR_EDGE_DATA_V2
-static _Atomic(void *) runtime_update_ptsz;
-#endif
+/* Each a pair: [0] legacy stream, [1] _ptsz. */
+enum { ON_PLAIN = 0, ON_13 = 2, TRANSLATORS = 4 };
+static struct adapt_translator translators[TRANSLATORS];
 
-#if CUDASTUB_ABI_MAJOR >= CUDA_MAJOR_EDGE_DATA_V2
-/* ---- the edge-data form on a runtime that may lack it ---- */
-
-static cudaError_t update_on_plain(_Atomic(void *) *slot, cudaStream_t stream,
-				   cudaGraphNode_t *dependencies,
-				   const cudaGraphEdgeData *dependencyData, size_t numDependencies,
-				   unsigned int flags)
+/* Edge data on a runtime without it: the plain form, default edges only. */
+static cudaError_t update_on_plain(int ptsz, cudaStream_t stream, cudaGraphNode_t *dependencies,
+				   const struct adapt_edge_data *dependencyData,
+				   size_t numDependencies, unsigned int flags)
 {
 	update_plain_fn plain;
 
 	if (!edges_are_default(dependencyData, numDependencies))
 		return cudaErrorNotSupported;
-	*(void **)&plain = adapt_slot_function(slot);
+	*(void **)&plain = adapt_callee(&translators[ON_PLAIN + ptsz]);
 	return plain(stream, dependencies, numDependencies, flags);
 }
 
-static cudaError_t update_on_plain_default(cudaStream_t stream, cudaGraphNode_t *dependencies,
-					   const cudaGraphEdgeData *dependencyData,
-					   size_t numDependencies, unsigned int flags)
-{
-	return update_on_plain(&runtime_update, stream, dependencies, dependencyData,
-			       numDependencies, flags);
-}
-
-static cudaError_t update_on_plain_ptsz(cudaStream_t stream, cudaGraphNode_t *dependencies,
-					const cudaGraphEdgeData *dependencyData,
-					size_t numDependencies, unsigned int flags)
-{
-	return update_on_plain(&runtime_update_ptsz, stream, dependencies, dependencyData,
-			       numDependencies, flags);
-}
-#endif
-
-#if CUDASTUB_ABI_MAJOR < CUDA_MAJOR_EDGE_DATA
-/* ---- the plain form on 13 ---- */
-
-static cudaError_t update_on_13(_Atomic(void *) *slot, cudaStream_t stream,
-				cudaGraphNode_t *dependencies, size_t numDependencies,
-				unsigned int flags)
+/* The plain form on 13. */
+static cudaError_t update_on_13(int ptsz, cudaStream_t stream, cudaGraphNode_t *dependencies,
+				size_t numDependencies, unsigned int flags)
 {
 	update_with_data_fn with_data;
 
-	*(void **)&with_data = adapt_slot_function(slot);
+	*(void **)&with_data = adapt_callee(&translators[ON_13 + ptsz]);
 	return with_data(stream, dependencies, NULL, numDependencies, flags);
 }
 
-static cudaError_t update_on_13_default(cudaStream_t stream, cudaGraphNode_t *dependencies,
-					size_t numDependencies, unsigned int flags)
-{
-	return update_on_13(&runtime_update, stream, dependencies, numDependencies, flags);
-}
-#endif
+ADAPT_PTSZ_TWINS(cudaError_t, update_on_plain,
+		 (cudaStream_t stream, cudaGraphNode_t *dependencies,
+		  const struct adapt_edge_data *dependencyData, size_t numDependencies,
+		  unsigned int flags),
+		 (stream, dependencies, dependencyData, numDependencies, flags))
+ADAPT_PTSZ_TWINS(cudaError_t, update_on_13,
+		 (cudaStream_t stream, cudaGraphNode_t *dependencies, size_t numDependencies,
+		  unsigned int flags),
+		 (stream, dependencies, numDependencies, flags))
 
-#if CUDASTUB_ABI_MAJOR == CUDA_MAJOR_EDGE_DATA_V2
-static cudaError_t update_on_13_ptsz(cudaStream_t stream, cudaGraphNode_t *dependencies,
-				     size_t numDependencies, unsigned int flags)
-{
-	return update_on_13(&runtime_update_ptsz, stream, dependencies, numDependencies, flags);
-}
-#endif
+static struct adapt_translator translators[TRANSLATORS] = {
+	[ON_PLAIN] = ADAPT_VIA(update_on_plain_legacy),
+	[ON_PLAIN + 1] = ADAPT_VIA(update_on_plain_ptsz),
+	[ON_13] = ADAPT_VIA(update_on_13_legacy),
+	[ON_13 + 1] = ADAPT_VIA(update_on_13_ptsz),
+};
 
-/* ---- the stub's entry points (adapt_edge_data.h) ---- */
-
-#if CUDASTUB_ABI_MAJOR >= CUDA_MAJOR_EDGE_DATA
-ADAPT_HOOK(cudaStreamUpdateCaptureDependencies,
-	   edge_data_form(release, "cudaStreamUpdateCaptureDependencies",
-			  "cudaStreamUpdateCaptureDependencies", adapt_other_abi(release),
-			  &runtime_update, (void *)update_on_plain_default))
-/* The _ptsz forms go by the legacy name's row: each has its legacy name's
- * prototype wherever both are declared, and 11.8 declares _ptsz only for
- * per-thread-stream builds, so its record speaks for the legacy name
- * alone. */
-ADAPT_HOOK(cudaStreamUpdateCaptureDependencies_ptsz,
-	   edge_data_form(release, "cudaStreamUpdateCaptureDependencies_ptsz",
-			  "cudaStreamUpdateCaptureDependencies_ptsz",
-			  adapt_row_other_abi(release, F_cudaStreamUpdateCaptureDependencies),
-			  &runtime_update_ptsz, (void *)update_on_plain_ptsz))
-#else
-ADAPT_HOOK(cudaStreamUpdateCaptureDependencies,
-	   plain_form_on_edge_data(release, "cudaStreamUpdateCaptureDependencies", &runtime_update,
-				   (void *)update_on_13_default))
-#endif
-
-#if CUDASTUB_ABI_MAJOR == CUDA_MAJOR_EDGE_DATA_V2
-ADAPT_HOOK(cudaStreamUpdateCaptureDependencies_ptsz,
-	   plain_form_on_edge_data(release, "cudaStreamUpdateCaptureDependencies_ptsz",
-				   &runtime_update_ptsz, (void *)update_on_13_ptsz))
-/* _v2 and _v2_ptsz, which neither the loader nor their routes found
- * (v2_form), sharing the plain forms' translators and slots. */
-ADAPT_HOOK(cudaStreamUpdateCaptureDependencies_v2,
-	   v2_form(release, "cudaStreamUpdateCaptureDependencies_v2",
-		   "cudaStreamUpdateCaptureDependencies", F_cudaStreamUpdateCaptureDependencies,
-		   &runtime_update, (void *)update_on_plain_default))
-ADAPT_HOOK(cudaStreamUpdateCaptureDependencies_v2_ptsz,
-	   v2_form(release, "cudaStreamUpdateCaptureDependencies_v2_ptsz",
-		   "cudaStreamUpdateCaptureDependencies_ptsz",
-		   F_cudaStreamUpdateCaptureDependencies, &runtime_update_ptsz,
-		   (void *)update_on_plain_ptsz))
-#endif
+/* The _ptsz forms have their legacy names' forms (cudart_forms.h): 11.8
+ * declares _ptsz only for per-thread-stream builds, so its record speaks
+ * for the legacy name alone. */
+const struct adapt_entry cudastub_cudart_adapt_capture_edges[] = {
+	ADAPT_EDGE_DATA_ENTRIES("cudaStreamUpdateCaptureDependencies",
+				"cudaStreamUpdateCaptureDependencies_v2", &translators[ON_PLAIN],
+				&translators[ON_13]),
+	ADAPT_EDGE_DATA_ENTRIES("cudaStreamUpdateCaptureDependencies_ptsz",
+				"cudaStreamUpdateCaptureDependencies_v2_ptsz",
+				&translators[ON_PLAIN + 1], &translators[ON_13 + 1]),
+	{NULL},
+};

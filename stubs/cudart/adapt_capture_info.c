@@ -35,65 +35,35 @@
  * stub of another ABI.
  */
 #define _GNU_SOURCE
-#include <stdatomic.h>
 #include <stddef.h>
 
+#include "adapt_edge_data.h"
 #include "adapt_loaded.h"
 
-/* The loaded runtime's forms. The edge-data parameter is a pointer whatever
- * it points to; it is spelled const void ** because 11.8 has no
- * cudaGraphEdgeData, and every caller below passes NULL for it. */
+/* The loaded runtime's forms. */
 typedef cudaError_t (*capture_v2_fn)(cudaStream_t, enum cudaStreamCaptureStatus *,
 				     unsigned long long *, cudaGraph_t *, const cudaGraphNode_t **,
 				     size_t *);
 typedef cudaError_t (*capture_edges_fn)(cudaStream_t, enum cudaStreamCaptureStatus *,
 					unsigned long long *, cudaGraph_t *,
-					const cudaGraphNode_t **, const void **edge_data, size_t *);
+					const cudaGraphNode_t **, const struct adapt_edge_data **,
+					size_t *);
 
-static const char *const v2_names[2] = {"cudaStreamGetCaptureInfo_v2",
-					"cudaStreamGetCaptureInfo_v2_ptsz"};
-/* [0] legacy stream, [1] _ptsz */
-static _Atomic(void *) capture_v2[2];
+/* Each a pair: [0] legacy stream, [1] _ptsz. */
+enum { WITH_PLAIN_EDGES = 0, V2_BY_13 = 2, STATUS_BY_13 = 4, STATUS_BY_V2 = 6, TRANSLATORS = 8 };
+static struct adapt_translator translators[TRANSLATORS];
 
-static void *use_v2(const struct cudastub_release *release, const char *name, int ptsz,
-		    void *adapter)
-{
-	return adapt_translate_to(release, name, v2_names[ptsz], v2_names[ptsz], &capture_v2[ptsz],
-				  adapter);
-}
-
-#if CUDASTUB_ABI_MAJOR < CUDA_MAJOR_EDGE_DATA
-static const char *const plain_names[2] = {"cudaStreamGetCaptureInfo",
-					   "cudaStreamGetCaptureInfo_ptsz"};
-static _Atomic(void *) capture_edges[2];
-
-/* 13's form, for callers with fewer outputs. The plain name's rows cannot
- * say which runtime has it: 12's records hide the plain name's three
- * outputs, so every other major's form is "another ABI" to each of them. */
-static void *use_13(const struct cudastub_release *release, const char *name, int ptsz,
-		    void *adapter)
-{
-	return adapt_translate_if(release->major == CUDA_MAJOR_EDGE_DATA, release, name,
-				  plain_names[ptsz], plain_names[ptsz], &capture_edges[ptsz],
-				  adapter);
-}
-#endif
-
-/* ---- callers with edge data: the 13-ABI plain names, the 12-ABI _v3 ---- */
-#if CUDART_VERSION >= CUDA_VERSION_EDGE_DATA_V2
+/* ---- callers with edge data (13's plain names, 12.3+'s _v3) on _v2 ---- */
 
 /* Every edge of a runtime without edge data: type default, ports 0. */
 enum { PLAIN_EDGES_MAX = 1024 };
-typedef cudaError_t (*capture_v3_fn)(cudaStream_t, enum cudaStreamCaptureStatus *,
-				     unsigned long long *, cudaGraph_t *, const cudaGraphNode_t **,
-				     const cudaGraphEdgeData **, size_t *);
-static const cudaGraphEdgeData plain_edges[PLAIN_EDGES_MAX];
+static const struct adapt_edge_data plain_edges[PLAIN_EDGES_MAX];
 
 static cudaError_t with_plain_edges(int ptsz, cudaStream_t stream,
 				    enum cudaStreamCaptureStatus *captureStatus_out,
 				    unsigned long long *id_out, cudaGraph_t *graph_out,
 				    const cudaGraphNode_t **dependencies_out,
-				    const cudaGraphEdgeData **edgeData_out,
+				    const struct adapt_edge_data **edgeData_out,
 				    size_t *numDependencies_out)
 {
 	size_t count = 0;
@@ -103,7 +73,7 @@ static cudaError_t with_plain_edges(int ptsz, cudaStream_t stream,
 
 	if (edgeData_out && !dependencies_out)
 		return cudaErrorInvalidValue;
-	*(void **)&v2 = adapt_slot_function(&capture_v2[ptsz]);
+	*(void **)&v2 = adapt_callee(&translators[WITH_PLAIN_EDGES + ptsz]);
 	rc = v2(stream, captureStatus_out, id_out, graph_out, dependencies_out,
 		edgeData_out ? num : numDependencies_out);
 	if (rc != cudaSuccess || !edgeData_out)
@@ -117,29 +87,12 @@ static cudaError_t with_plain_edges(int ptsz, cudaStream_t stream,
 ADAPT_PTSZ_TWINS(cudaError_t, with_plain_edges,
 		 (cudaStream_t stream, enum cudaStreamCaptureStatus *captureStatus_out,
 		  unsigned long long *id_out, cudaGraph_t *graph_out,
-		  const cudaGraphNode_t **dependencies_out, const cudaGraphEdgeData **edgeData_out,
-		  size_t *numDependencies_out),
+		  const cudaGraphNode_t **dependencies_out,
+		  const struct adapt_edge_data **edgeData_out, size_t *numDependencies_out),
 		 (stream, captureStatus_out, id_out, graph_out, dependencies_out, edgeData_out,
 		  numDependencies_out))
 
-/* An edge-data caller on a runtime that may lack edge data: the runtime's
- * own edge-data form `same` if it has it, else (the runtime's _v2, which
- * only the forms without edge data have) _v2 with plain edges. Each name
- * has one prototype wherever it is exported, so what the runtime exports
- * decides; no major is compared. */
-static void *edges_on(const struct cudastub_release *release, const char *name, const char *same,
-		      int ptsz)
-{
-	static const capture_v3_fn adapters[2] = {with_plain_edges_legacy, with_plain_edges_ptsz};
-	void *fn = adapt_as_is(release, name, same, same);
-
-	return fn ? fn : use_v2(release, name, ptsz, (void *)adapters[ptsz]);
-}
-
-#endif /* edge-data callers */
-
-/* ---- _v2 callers: the 11- and 12-ABI _v2 names ---- */
-#if CUDASTUB_ABI_MAJOR < CUDA_MAJOR_EDGE_DATA
+/* ---- _v2 callers (11's and 12's _v2) on 13 ---- */
 
 static cudaError_t v2_by_13(int ptsz, cudaStream_t stream,
 			    enum cudaStreamCaptureStatus *captureStatus_out,
@@ -148,7 +101,7 @@ static cudaError_t v2_by_13(int ptsz, cudaStream_t stream,
 {
 	capture_edges_fn with_edges;
 
-	*(void **)&with_edges = adapt_slot_function(&capture_edges[ptsz]);
+	*(void **)&with_edges = adapt_callee(&translators[V2_BY_13 + ptsz]);
 	return with_edges(stream, captureStatus_out, id_out, graph_out, dependencies_out, NULL,
 			  numDependencies_out);
 }
@@ -160,75 +113,73 @@ ADAPT_PTSZ_TWINS(cudaError_t, v2_by_13,
 		 (stream, captureStatus_out, id_out, graph_out, dependencies_out,
 		  numDependencies_out))
 
-ADAPT_HOOK(cudaStreamGetCaptureInfo_v2,
-	   use_13(release, "cudaStreamGetCaptureInfo_v2", 0, (void *)v2_by_13_legacy))
-ADAPT_HOOK(cudaStreamGetCaptureInfo_v2_ptsz,
-	   use_13(release, "cudaStreamGetCaptureInfo_v2_ptsz", 1, (void *)v2_by_13_ptsz))
+/* ---- 11's three-output form: 13's form or 12's _v2, the rest NULL ---- */
 
-#endif /* _v2 callers */
-
-/* ---- the hooks of the plain names and of _v3 ---- */
-#if CUDASTUB_ABI_MAJOR >= CUDA_MAJOR_EDGE_DATA
-
-ADAPT_HOOK(cudaStreamGetCaptureInfo,
-	   edges_on(release, "cudaStreamGetCaptureInfo", "cudaStreamGetCaptureInfo_v3", 0))
-ADAPT_HOOK(cudaStreamGetCaptureInfo_ptsz, edges_on(release, "cudaStreamGetCaptureInfo_ptsz",
-						   "cudaStreamGetCaptureInfo_v3_ptsz", 1))
-
-#elif CUDART_VERSION >= CUDA_VERSION_EDGE_DATA_V2
-
-/* _v3, which the loader did not find: 13's plain name has its prototype. */
-static void *v3_on(const struct cudastub_release *release, const char *name, const char *plain,
-		   int ptsz)
+static cudaError_t status_by_13(int ptsz, cudaStream_t stream,
+				enum cudaStreamCaptureStatus *pCaptureStatus,
+				unsigned long long *pId)
 {
-	return edges_on(release, name, release->major == CUDA_MAJOR_EDGE_DATA ? plain : name, ptsz);
+	capture_edges_fn with_edges;
+
+	*(void **)&with_edges = adapt_callee(&translators[STATUS_BY_13 + ptsz]);
+	return with_edges(stream, pCaptureStatus, pId, NULL, NULL, NULL, NULL);
 }
 
-ADAPT_HOOK(cudaStreamGetCaptureInfo_v3,
-	   v3_on(release, "cudaStreamGetCaptureInfo_v3", "cudaStreamGetCaptureInfo", 0))
-ADAPT_HOOK(cudaStreamGetCaptureInfo_v3_ptsz,
-	   v3_on(release, "cudaStreamGetCaptureInfo_v3_ptsz", "cudaStreamGetCaptureInfo_ptsz", 1))
-
-#elif CUDASTUB_ABI_MAJOR < CUDA_MAJOR_CAPTURE_INFO_IS_V2
-
-/* The 11-ABI three-output form: 12's _v2 or 13's form, the rest NULL. */
-static cudaError_t status_and_id(int ptsz, cudaStream_t stream,
-				 enum cudaStreamCaptureStatus *pCaptureStatus,
-				 unsigned long long *pId)
+static cudaError_t status_by_v2(int ptsz, cudaStream_t stream,
+				enum cudaStreamCaptureStatus *pCaptureStatus,
+				unsigned long long *pId)
 {
-	/* One of the two is set: the loaded major never changes. */
-	capture_edges_fn with_edges;
 	capture_v2_fn v2;
 
-	*(void **)&with_edges = adapt_slot_function(&capture_edges[ptsz]);
-	if (with_edges)
-		return with_edges(stream, pCaptureStatus, pId, NULL, NULL, NULL, NULL);
-	*(void **)&v2 = adapt_slot_function(&capture_v2[ptsz]);
+	*(void **)&v2 = adapt_callee(&translators[STATUS_BY_V2 + ptsz]);
 	return v2(stream, pCaptureStatus, pId, NULL, NULL, NULL);
 }
 
-ADAPT_PTSZ_TWINS(cudaError_t, status_and_id,
+ADAPT_PTSZ_TWINS(cudaError_t, status_by_13,
+		 (cudaStream_t stream, enum cudaStreamCaptureStatus *pCaptureStatus,
+		  unsigned long long *pId),
+		 (stream, pCaptureStatus, pId))
+ADAPT_PTSZ_TWINS(cudaError_t, status_by_v2,
 		 (cudaStream_t stream, enum cudaStreamCaptureStatus *pCaptureStatus,
 		  unsigned long long *pId),
 		 (stream, pCaptureStatus, pId))
 
-/* 13's form on 13, 12's _v2 where the row of _v2 (v2_row) says it has
- * the build's prototype (12; and 11, which forwards the plain name). */
-static void *three_outputs_on(const struct cudastub_release *release, int v2_row, const char *name,
-			      int ptsz, void *adapter)
-{
-	if (release->major == CUDA_MAJOR_EDGE_DATA)
-		return use_13(release, name, ptsz, adapter);
-	if (adapt_row_same_abi(release, v2_row))
-		return use_v2(release, name, ptsz, adapter);
-	return NULL;
-}
+static struct adapt_translator translators[TRANSLATORS] = {
+	[WITH_PLAIN_EDGES] = ADAPT_VIA(with_plain_edges_legacy),
+	[WITH_PLAIN_EDGES + 1] = ADAPT_VIA(with_plain_edges_ptsz),
+	[V2_BY_13] = ADAPT_VIA(v2_by_13_legacy),
+	[V2_BY_13 + 1] = ADAPT_VIA(v2_by_13_ptsz),
+	[STATUS_BY_13] = ADAPT_VIA(status_by_13_legacy),
+	[STATUS_BY_13 + 1] = ADAPT_VIA(status_by_13_ptsz),
+	[STATUS_BY_V2] = ADAPT_VIA(status_by_v2_legacy),
+	[STATUS_BY_V2 + 1] = ADAPT_VIA(status_by_v2_ptsz),
+};
 
-ADAPT_HOOK(cudaStreamGetCaptureInfo,
-	   three_outputs_on(release, F_cudaStreamGetCaptureInfo_v2, "cudaStreamGetCaptureInfo", 0,
-			    (void *)status_and_id_legacy))
-ADAPT_HOOK(cudaStreamGetCaptureInfo_ptsz,
-	   three_outputs_on(release, F_cudaStreamGetCaptureInfo_v2_ptsz,
-			    "cudaStreamGetCaptureInfo_ptsz", 1, (void *)status_and_id_ptsz))
+/* The entries of the plain name, _v2 and _v3 (legacy or _ptsz; ptsz: 1
+ * for _ptsz). The plain name's forms are 11's three outputs and 13's edge
+ * data; 12 declares no plain name (its records hide the exported
+ * three-output function), so the plain name's 12 form is "none". Where a
+ * runtime lacks the edge-data form, what it exports decides: every name
+ * has one prototype wherever it is exported. */
+#define CAPTURE_INFO_ENTRIES(plain, v2, v3, ptsz)                                                  \
+	ADAPT_ENTRY(plain, 13, ADAPT_ON_FORM, 0, NULL, v3, NULL, "12.3+'s _v3, as it is"),         \
+		ADAPT_ENTRY(plain, 13, ADAPT_ON_FORM, 0, NULL, v2,                                 \
+			    &translators[WITH_PLAIN_EDGES + (ptsz)], "_v2 with plain edges"),      \
+		ADAPT_ENTRY(v3, 12, ADAPT_ON_FORM, 13, plain, plain, NULL,                         \
+			    "13's plain name, as it is"),                                          \
+		ADAPT_ENTRY(v3, 12, ADAPT_ON_FORM, 0, NULL, v2,                                    \
+			    &translators[WITH_PLAIN_EDGES + (ptsz)], "_v2 with plain edges"),      \
+		ADAPT_ENTRY(v2, 11, ADAPT_ON_FORM, 13, plain, plain,                               \
+			    &translators[V2_BY_13 + (ptsz)], "13's form, edge data NULL"),         \
+		ADAPT_ENTRY(plain, 11, ADAPT_ON_FORM, 13, NULL, plain,                             \
+			    &translators[STATUS_BY_13 + (ptsz)], "13's form"),                     \
+		ADAPT_ENTRY(plain, 11, ADAPT_ON_FORM, 11, v2, v2,                                  \
+			    &translators[STATUS_BY_V2 + (ptsz)], "_v2")
 
-#endif
+const struct adapt_entry cudastub_cudart_adapt_capture_info[] = {
+	CAPTURE_INFO_ENTRIES("cudaStreamGetCaptureInfo", "cudaStreamGetCaptureInfo_v2",
+			     "cudaStreamGetCaptureInfo_v3", 0),
+	CAPTURE_INFO_ENTRIES("cudaStreamGetCaptureInfo_ptsz", "cudaStreamGetCaptureInfo_v2_ptsz",
+			     "cudaStreamGetCaptureInfo_v3_ptsz", 1),
+	{NULL},
+};

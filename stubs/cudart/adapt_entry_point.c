@@ -42,154 +42,140 @@
  * every major that has them.
  */
 #define _GNU_SOURCE
-#include <stdatomic.h>
 #include <stddef.h>
 
 #include "adapt_loaded.h"
 
-/* The runtime's names, and its ByVersion for the translators; [0] legacy
- * stream, [1] _ptsz. */
-static const char *const plain_names[2] = {"cudaGetDriverEntryPoint",
-					   "cudaGetDriverEntryPoint_ptsz"};
-static const char *const versioned_names[2] = {"cudaGetDriverEntryPointByVersion",
-					       "cudaGetDriverEntryPointByVersion_ptsz"};
-static _Atomic(void *) by_version[2];
+/* The values of 12.0's enum cudaDriverEntryPointQueryResult; the status
+ * is an int here, as 11.8 has no such enum. */
+enum { STATUS_SUCCESS = 0, STATUS_SYMBOL_NOT_FOUND = 1 };
+#if CUDART_VERSION >= 12000
+_Static_assert((int)cudaDriverEntryPointSuccess == STATUS_SUCCESS &&
+		       (int)cudaDriverEntryPointSymbolNotFound == STATUS_SYMBOL_NOT_FOUND,
+	       "cudaDriverEntryPointQueryResult");
+#endif
 
-#if CUDASTUB_ABI_MAJOR < CUDA_MAJOR_ENTRY_POINT_STATUS
-
-/* The loaded runtime's forms (the status an int: 11.8 has no enum for it);
- * [0] legacy stream, [1] _ptsz. */
+/* The runtime's forms. */
 typedef cudaError_t (*by_version_fn)(const char *, void **, unsigned int, unsigned long long,
 				     int *);
 typedef cudaError_t (*with_status_fn)(const char *, void **, unsigned long long, int *);
-static _Atomic(void *) with_status[2];
+typedef cudaError_t (*without_status_fn)(const char *, void **, unsigned long long);
 
-/* The values of 12.0's enum cudaDriverEntryPointQueryResult. */
-enum { STATUS_SUCCESS = 0 };
+/* Each a pair: [0] legacy stream, [1] _ptsz. */
+enum {
+	BY_VERSION_FOR_11 = 0,
+	WITH_STATUS_FOR_11 = 2,
+	WITHOUT_STATUS = 4,
+	PINNED = 6,
+	TRANSLATORS = 8
+};
+static struct adapt_translator translators[TRANSLATORS];
 
-static cudaError_t entry_point_by_version(int ptsz, const char *symbol, void **funcPtr,
-					  unsigned long long flags)
+/* ---- an 11 caller on 12 or 13: ByVersion, else the plain form ---- */
+
+/* 11's answer to a status other than Success */
+static cudaError_t status_as_11(cudaError_t rc, int status)
 {
-	/* One of the two is set: the loaded major never changes. */
+	return rc == cudaSuccess && status != STATUS_SUCCESS ? cudaErrorSymbolNotFound : rc;
+}
+
+static cudaError_t by_version_for_11(int ptsz, const char *symbol, void **funcPtr,
+				     unsigned long long flags)
+{
 	by_version_fn versioned;
+	int status = STATUS_SUCCESS;
+	cudaError_t rc;
+
+	*(void **)&versioned = adapt_callee(&translators[BY_VERSION_FOR_11 + ptsz]);
+	rc = versioned(symbol, funcPtr, CUDART_VERSION, flags, &status);
+	return status_as_11(rc, status);
+}
+
+static cudaError_t with_status_for_11(int ptsz, const char *symbol, void **funcPtr,
+				      unsigned long long flags)
+{
 	with_status_fn plain;
 	int status = STATUS_SUCCESS;
 	cudaError_t rc;
 
-	*(void **)&versioned = adapt_slot_function(&by_version[ptsz]);
-	if (versioned) {
-		rc = versioned(symbol, funcPtr, CUDART_VERSION, flags, &status);
-	} else {
-		*(void **)&plain = adapt_slot_function(&with_status[ptsz]);
-		rc = plain(symbol, funcPtr, flags, &status);
-	}
-	if (rc == cudaSuccess && status != STATUS_SUCCESS)
-		return cudaErrorSymbolNotFound;
-	return rc;
+	*(void **)&plain = adapt_callee(&translators[WITH_STATUS_FOR_11 + ptsz]);
+	rc = plain(symbol, funcPtr, flags, &status);
+	return status_as_11(rc, status);
 }
 
-ADAPT_PTSZ_TWINS(cudaError_t, entry_point_by_version,
+ADAPT_PTSZ_TWINS(cudaError_t, by_version_for_11,
+		 (const char *symbol, void **funcPtr, unsigned long long flags),
+		 (symbol, funcPtr, flags))
+ADAPT_PTSZ_TWINS(cudaError_t, with_status_for_11,
 		 (const char *symbol, void **funcPtr, unsigned long long flags),
 		 (symbol, funcPtr, flags))
 
-/* Where the row says another ABI (12, 13): ByVersion, else the plain form
- * with its status. */
-static void *entry_point_on_newer(const struct cudastub_release *release, const char *name,
-				  int ptsz)
-{
-	static const cudaGetDriverEntryPoint_fn adapters[2] = {entry_point_by_version_legacy,
-							       entry_point_by_version_ptsz};
-	void *versioned, *plain;
+/* ---- a 12 or 13 caller: 11's form on 11, ByVersion on another major ---- */
 
-	if (!adapt_other_abi(release))
-		return NULL;
-	versioned = adapt_symbol(release, versioned_names[ptsz]);
-	plain = adapt_symbol(release, plain_names[ptsz]);
-	if (!versioned && !plain)
-		return NULL;
-	atomic_store_explicit(&by_version[ptsz], versioned, memory_order_release);
-	atomic_store_explicit(&with_status[ptsz], plain, memory_order_release);
-	return adapt_chosen(release, name, versioned ? versioned_names[ptsz] : plain_names[ptsz],
-			    (void *)adapters[ptsz]);
-}
-
-ADAPT_HOOK(cudaGetDriverEntryPoint, entry_point_on_newer(release, "cudaGetDriverEntryPoint", 0))
-ADAPT_HOOK(cudaGetDriverEntryPoint_ptsz,
-	   entry_point_on_newer(release, "cudaGetDriverEntryPoint_ptsz", 1))
-
-#else /* a 12- or 13-ABI caller */
-
-/* 11's form; [0] legacy stream, [1] _ptsz. */
-typedef cudaError_t (*without_status_fn)(const char *, void **, unsigned long long);
-static _Atomic(void *) without_status[2];
-
-static cudaError_t entry_point_with_status(int ptsz, const char *symbol, void **funcPtr,
-					   unsigned long long flags,
-					   enum cudaDriverEntryPointQueryResult *driverStatus)
+static cudaError_t without_status(int ptsz, const char *symbol, void **funcPtr,
+				  unsigned long long flags, int *driverStatus)
 {
 	without_status_fn without;
 	cudaError_t rc;
 
-	*(void **)&without = adapt_slot_function(&without_status[ptsz]);
+	*(void **)&without = adapt_callee(&translators[WITHOUT_STATUS + ptsz]);
 	rc = without(symbol, funcPtr, flags);
 	if (rc == cudaErrorSymbolNotFound) {
 		if (funcPtr)
 			*funcPtr = NULL;
 		if (driverStatus)
-			*driverStatus = cudaDriverEntryPointSymbolNotFound;
+			*driverStatus = STATUS_SYMBOL_NOT_FOUND;
 		return cudaSuccess;
 	}
 	if (rc == cudaSuccess && driverStatus)
-		*driverStatus = cudaDriverEntryPointSuccess;
+		*driverStatus = STATUS_SUCCESS;
 	return rc;
 }
 
-/* ByVersion of another major's runtime. */
-typedef cudaError_t (*by_version_fn)(const char *, void **, unsigned int, unsigned long long,
-				     enum cudaDriverEntryPointQueryResult *);
-
-static cudaError_t entry_point_pinned(int ptsz, const char *symbol, void **funcPtr,
-				      unsigned long long flags,
-				      enum cudaDriverEntryPointQueryResult *driverStatus)
+static cudaError_t pinned(int ptsz, const char *symbol, void **funcPtr, unsigned long long flags,
+			  int *driverStatus)
 {
 	by_version_fn versioned;
 
-	*(void **)&versioned = adapt_slot_function(&by_version[ptsz]);
+	*(void **)&versioned = adapt_callee(&translators[PINNED + ptsz]);
 	return versioned(symbol, funcPtr, CUDART_VERSION, flags, driverStatus);
 }
 
-ADAPT_PTSZ_TWINS(cudaError_t, entry_point_with_status,
-		 (const char *symbol, void **funcPtr, unsigned long long flags,
-		  enum cudaDriverEntryPointQueryResult *driverStatus),
+ADAPT_PTSZ_TWINS(cudaError_t, without_status,
+		 (const char *symbol, void **funcPtr, unsigned long long flags, int *driverStatus),
 		 (symbol, funcPtr, flags, driverStatus))
-ADAPT_PTSZ_TWINS(cudaError_t, entry_point_pinned,
-		 (const char *symbol, void **funcPtr, unsigned long long flags,
-		  enum cudaDriverEntryPointQueryResult *driverStatus),
+ADAPT_PTSZ_TWINS(cudaError_t, pinned,
+		 (const char *symbol, void **funcPtr, unsigned long long flags, int *driverStatus),
 		 (symbol, funcPtr, flags, driverStatus))
 
-/* 11's form where the row says another ABI (11); where it says the
- * build's, on a runtime of another major than the stub's own, ByVersion
- * (12.5+). */
-static void *entry_point_on_other_major(const struct cudastub_release *release, const char *name,
-					int ptsz)
-{
-	static const cudaGetDriverEntryPoint_fn on_11[2] = {entry_point_with_status_legacy,
-							    entry_point_with_status_ptsz};
-	static const cudaGetDriverEntryPoint_fn pinned[2] = {entry_point_pinned_legacy,
-							     entry_point_pinned_ptsz};
-	if (adapt_other_abi(release))
-		return adapt_translate_to(release, name, plain_names[ptsz], "11's form",
-					  &without_status[ptsz], (void *)on_11[ptsz]);
-	if (!adapt_same_abi(release) || release->major == CUDASTUB_ABI_MAJOR)
-		return NULL;
-	return adapt_translate_to(release, name, versioned_names[ptsz],
-				  "ByVersion with the stub's CUDA version", &by_version[ptsz],
-				  (void *)pinned[ptsz]);
-}
+static struct adapt_translator translators[TRANSLATORS] = {
+	[BY_VERSION_FOR_11] = ADAPT_VIA(by_version_for_11_legacy),
+	[BY_VERSION_FOR_11 + 1] = ADAPT_VIA(by_version_for_11_ptsz),
+	[WITH_STATUS_FOR_11] = ADAPT_VIA(with_status_for_11_legacy),
+	[WITH_STATUS_FOR_11 + 1] = ADAPT_VIA(with_status_for_11_ptsz),
+	[WITHOUT_STATUS] = ADAPT_VIA(without_status_legacy),
+	[WITHOUT_STATUS + 1] = ADAPT_VIA(without_status_ptsz),
+	[PINNED] = ADAPT_VIA(pinned_legacy),
+	[PINNED + 1] = ADAPT_VIA(pinned_ptsz),
+};
 
-ADAPT_HOOK(cudaGetDriverEntryPoint,
-	   entry_point_on_other_major(release, "cudaGetDriverEntryPoint", 0))
-ADAPT_HOOK(cudaGetDriverEntryPoint_ptsz,
-	   entry_point_on_other_major(release, "cudaGetDriverEntryPoint_ptsz", 1))
+/* The entries of a name (the legacy one, or ptsz: its _ptsz), which the
+ * runtime has under the same name and under versioned. */
+#define ENTRY_POINT_ENTRIES(name, versioned, ptsz)                                                 \
+	ADAPT_ENTRY(name, 11, ADAPT_ON_FORM, 12, NULL, versioned,                                  \
+		    &translators[BY_VERSION_FOR_11 + (ptsz)],                                      \
+		    versioned " with the stub's CUDA version"),                                    \
+		ADAPT_ENTRY(name, 11, ADAPT_ON_FORM, 12, NULL, name,                               \
+			    &translators[WITH_STATUS_FOR_11 + (ptsz)], "the form with a status"),  \
+		ADAPT_ENTRY(name, 12, ADAPT_ON_FORM, 11, NULL, name,                               \
+			    &translators[WITHOUT_STATUS + (ptsz)], "11's form"),                   \
+		ADAPT_ENTRY(name, 12, ADAPT_ON_OTHER_MAJOR, 12, NULL, versioned,                   \
+			    &translators[PINNED + (ptsz)],                                         \
+			    versioned " with the stub's CUDA version")
 
-#endif
+const struct adapt_entry cudastub_cudart_adapt_entry_point[] = {
+	ENTRY_POINT_ENTRIES("cudaGetDriverEntryPoint", "cudaGetDriverEntryPointByVersion", 0),
+	ENTRY_POINT_ENTRIES("cudaGetDriverEntryPoint_ptsz", "cudaGetDriverEntryPointByVersion_ptsz",
+			    1),
+	{NULL},
+};

@@ -21,12 +21,9 @@
  * same values (0 to 8) in 11.8, 12.4 and 13.0.
  */
 #define _GNU_SOURCE
-#include <stdatomic.h>
 #include <stddef.h>
 
 #include "adapt_loaded.h"
-
-#if CUDASTUB_ABI_MAJOR < CUDA_MAJOR_EXEC_UPDATE_RESULT_INFO
 
 /* cudaGraphExecUpdateResultInfo as the 12.4 and 13.0 records give it (size
  * 24: result 0, an enum; errorNode 8; errorFromNode 16). It has one layout
@@ -41,8 +38,13 @@ _Static_assert(offsetof(struct update_result_info_12, errorNode) == 8, "errorNod
 _Static_assert(offsetof(struct update_result_info_12, errorFromNode) == 16, "errorFromNode");
 
 typedef cudaError_t (*update_12_fn)(cudaGraphExec_t, cudaGraph_t, struct update_result_info_12 *);
-static _Atomic(void *) update_12;
+typedef cudaError_t (*update_11_fn)(cudaGraphExec_t, cudaGraph_t, cudaGraphNode_t *,
+				    enum cudaGraphExecUpdateResult *);
 
+enum { BY_RESULT_INFO, BY_TWO_OUTPUTS, TRANSLATORS };
+static struct adapt_translator translators[TRANSLATORS];
+
+/* An 11 caller on 12 or 13. */
 static cudaError_t update_by_result_info(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph,
 					 cudaGraphNode_t *hErrorNode_out,
 					 enum cudaGraphExecUpdateResult *updateResult_out)
@@ -56,7 +58,7 @@ static cudaError_t update_by_result_info(cudaGraphExec_t hGraphExec, cudaGraph_t
 		info.result = *updateResult_out;
 	if (hErrorNode_out)
 		info.errorNode = *hErrorNode_out;
-	*(void **)&update = adapt_slot_function(&update_12);
+	*(void **)&update = adapt_callee(&translators[BY_RESULT_INFO]);
 	rc = update(hGraphExec, hGraph, updateResult_out ? &info : NULL);
 	if (updateResult_out)
 		*updateResult_out = info.result;
@@ -65,26 +67,16 @@ static cudaError_t update_by_result_info(cudaGraphExec_t hGraphExec, cudaGraph_t
 	return rc;
 }
 
-ADAPT_HOOK(cudaGraphExecUpdate,
-	   adapt_translate_if(adapt_other_abi(release), release, "cudaGraphExecUpdate",
-			      "cudaGraphExecUpdate", "the resultInfo form", &update_12,
-			      (void *)update_by_result_info))
-
-#else /* a 12- or 13-ABI caller */
-
-typedef cudaError_t (*update_11_fn)(cudaGraphExec_t, cudaGraph_t, cudaGraphNode_t *,
-				    enum cudaGraphExecUpdateResult *);
-static _Atomic(void *) update_11;
-
+/* A 12 or 13 caller on 11. */
 static cudaError_t update_by_two_outputs(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph,
-					 cudaGraphExecUpdateResultInfo *resultInfo)
+					 struct update_result_info_12 *resultInfo)
 {
 	update_11_fn fn;
 	cudaGraphNode_t node;
 	enum cudaGraphExecUpdateResult result;
 	cudaError_t rc;
 
-	*(void **)&fn = adapt_slot_function(&update_11);
+	*(void **)&fn = adapt_callee(&translators[BY_TWO_OUTPUTS]);
 	if (!resultInfo)
 		return fn(hGraphExec, hGraph, NULL, NULL);
 	/* What the runtime leaves alone, the caller gets back unchanged. */
@@ -97,9 +89,15 @@ static cudaError_t update_by_two_outputs(cudaGraphExec_t hGraphExec, cudaGraph_t
 	return rc;
 }
 
-ADAPT_HOOK(cudaGraphExecUpdate,
-	   adapt_translate_if(adapt_other_abi(release), release, "cudaGraphExecUpdate",
-			      "cudaGraphExecUpdate", "the two-output form", &update_11,
-			      (void *)update_by_two_outputs))
+static struct adapt_translator translators[TRANSLATORS] = {
+	[BY_RESULT_INFO] = ADAPT_VIA(update_by_result_info),
+	[BY_TWO_OUTPUTS] = ADAPT_VIA(update_by_two_outputs),
+};
 
-#endif
+const struct adapt_entry cudastub_cudart_adapt_exec_update[] = {
+	ADAPT_ENTRY("cudaGraphExecUpdate", 11, ADAPT_ON_FORM, 12, NULL, "cudaGraphExecUpdate",
+		    &translators[BY_RESULT_INFO], "the resultInfo form"),
+	ADAPT_ENTRY("cudaGraphExecUpdate", 12, ADAPT_ON_FORM, 11, NULL, "cudaGraphExecUpdate",
+		    &translators[BY_TWO_OUTPUTS], "the two-output form"),
+	{NULL},
+};

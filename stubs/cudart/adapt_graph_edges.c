@@ -37,14 +37,12 @@
  *   12-ABI NAME_v2 on 13: 13's plain name, as is (the same prototype).
  */
 #define _GNU_SOURCE
-#include <stdatomic.h>
 #include <string.h>
 
 #include "adapt_edge_data.h"
 #include "adapt_loaded.h"
 
-/* The runtime's forms, as the runtime declares them; edge data by its
- * struct tag, which the 11.x headers lack (adapt_edge_data.h). */
+/* The runtime's forms. */
 typedef cudaError_t (*add_edges_plain_fn)(cudaGraph_t, const cudaGraphNode_t *,
 					  const cudaGraphNode_t *, size_t);
 typedef cudaError_t (*get_edges_plain_fn)(cudaGraph_t, cudaGraphNode_t *, cudaGraphNode_t *,
@@ -52,17 +50,15 @@ typedef cudaError_t (*get_edges_plain_fn)(cudaGraph_t, cudaGraphNode_t *, cudaGr
 typedef cudaError_t (*node_edges_plain_fn)(cudaGraphNode_t, cudaGraphNode_t *, size_t *);
 typedef cudaError_t (*add_edges_with_data_fn)(cudaGraph_t, const cudaGraphNode_t *,
 					      const cudaGraphNode_t *,
-					      const struct cudaGraphEdgeData_st *, size_t);
+					      const struct adapt_edge_data *, size_t);
 typedef cudaError_t (*get_edges_with_data_fn)(cudaGraph_t, cudaGraphNode_t *, cudaGraphNode_t *,
-					      struct cudaGraphEdgeData_st *, size_t *);
+					      struct adapt_edge_data *, size_t *);
 typedef cudaError_t (*node_edges_with_data_fn)(cudaGraphNode_t, cudaGraphNode_t *,
-					       struct cudaGraphEdgeData_st *, size_t *);
+					       struct adapt_edge_data *, size_t *);
 
-/* The five functions, their names in 11 to 13 and (with edge data) in
- * 12.3+, and the
- * runtime functions the translators below call, stored before a translator
- * is handed to the resolver. Names that share a prototype share a
- * translator body (ADAPT_TWINS), which takes the index from the first. */
+/* The five functions; each has two translators, ON_PLAIN + f and ON_13 + f.
+ * Names that share a prototype share a translator body (ADAPT_TWINS),
+ * which takes the index from the first. */
 enum edge_function {
 	ADD_DEPENDENCIES,
 	REMOVE_DEPENDENCIES,
@@ -71,52 +67,43 @@ enum edge_function {
 	NODE_GET_DEPENDENT_NODES,
 	EDGE_FUNCTIONS
 };
-static const struct adapt_names names[EDGE_FUNCTIONS] = {
-	[ADD_DEPENDENCIES] = {"cudaGraphAddDependencies", "cudaGraphAddDependencies_v2"},
-	[REMOVE_DEPENDENCIES] = {"cudaGraphRemoveDependencies", "cudaGraphRemoveDependencies_v2"},
-	[GET_EDGES] = {"cudaGraphGetEdges", "cudaGraphGetEdges_v2"},
-	[NODE_GET_DEPENDENCIES] = {"cudaGraphNodeGetDependencies",
-				   "cudaGraphNodeGetDependencies_v2"},
-	[NODE_GET_DEPENDENT_NODES] = {"cudaGraphNodeGetDependentNodes",
-				      "cudaGraphNodeGetDependentNodes_v2"},
-};
-static _Atomic(void *) runtime[EDGE_FUNCTIONS];
 _Static_assert(REMOVE_DEPENDENCIES == ADD_DEPENDENCIES + 1 &&
 		       NODE_GET_DEPENDENT_NODES == NODE_GET_DEPENDENCIES + 1,
 	       "twins are adjacent");
+enum { ON_PLAIN = 0, ON_13 = EDGE_FUNCTIONS, TRANSLATORS = 2 * EDGE_FUNCTIONS };
+static struct adapt_translator translators[TRANSLATORS];
 
-#if CUDASTUB_ABI_MAJOR >= CUDA_MAJOR_EDGE_DATA_V2
-/* ---- the edge-data form on a runtime that may lack it (11.x, 12.0-12.2) ---- */
+/* ---- edge data on a runtime without it (11.x, 12.0-12.2) ---- */
 
 /* inline: Add and Remove each stay the whole translator they were. */
 static inline cudaError_t add_edges_on_plain(int which, cudaGraph_t graph,
 					     const cudaGraphNode_t *from, const cudaGraphNode_t *to,
-					     const cudaGraphEdgeData *edgeData,
+					     const struct adapt_edge_data *edgeData,
 					     size_t numDependencies)
 {
 	add_edges_plain_fn plain;
 
 	if (!edges_are_default(edgeData, numDependencies))
 		return cudaErrorNotSupported;
-	*(void **)&plain = adapt_slot_function(&runtime[ADD_DEPENDENCIES + which]);
+	*(void **)&plain = adapt_callee(&translators[ON_PLAIN + ADD_DEPENDENCIES + which]);
 	return plain(graph, from, to, numDependencies);
 }
 
 ADAPT_TWINS(cudaError_t, add_edges_on_plain, add_dependencies_on_plain,
 	    remove_dependencies_on_plain,
 	    (cudaGraph_t graph, const cudaGraphNode_t *from, const cudaGraphNode_t *to,
-	     const cudaGraphEdgeData *edgeData, size_t numDependencies),
+	     const struct adapt_edge_data *edgeData, size_t numDependencies),
 	    (graph, from, to, edgeData, numDependencies))
 
 /* After a successful plain query for room entries: all default edges. */
-static void fill_default_edges(cudaGraphEdgeData *edgeData, size_t room)
+static void fill_default_edges(struct adapt_edge_data *edgeData, size_t room)
 {
 	if (edgeData)
 		memset(edgeData, 0, room * sizeof *edgeData);
 }
 
 static cudaError_t get_edges_on_plain(cudaGraph_t graph, cudaGraphNode_t *from, cudaGraphNode_t *to,
-				      cudaGraphEdgeData *edgeData, size_t *numEdges)
+				      struct adapt_edge_data *edgeData, size_t *numEdges)
 {
 	get_edges_plain_fn plain;
 	cudaError_t err;
@@ -125,7 +112,7 @@ static cudaError_t get_edges_on_plain(cudaGraph_t graph, cudaGraphNode_t *from, 
 	if (edgeData && (!from || !to || !numEdges))
 		return cudaErrorInvalidValue;
 	room = edgeData ? *numEdges : 0;
-	*(void **)&plain = adapt_slot_function(&runtime[GET_EDGES]);
+	*(void **)&plain = adapt_callee(&translators[ON_PLAIN + GET_EDGES]);
 	err = plain(graph, from, to, numEdges);
 	if (err == cudaSuccess)
 		fill_default_edges(edgeData, room);
@@ -133,7 +120,7 @@ static cudaError_t get_edges_on_plain(cudaGraph_t graph, cudaGraphNode_t *from, 
 }
 
 static cudaError_t node_edges_on_plain(int which, cudaGraphNode_t node, cudaGraphNode_t *nodes,
-				       cudaGraphEdgeData *edgeData, size_t *count)
+				       struct adapt_edge_data *edgeData, size_t *count)
 {
 	node_edges_plain_fn plain;
 	cudaError_t err;
@@ -142,7 +129,7 @@ static cudaError_t node_edges_on_plain(int which, cudaGraphNode_t node, cudaGrap
 	if (edgeData && (!nodes || !count))
 		return cudaErrorInvalidValue;
 	room = edgeData ? *count : 0;
-	*(void **)&plain = adapt_slot_function(&runtime[NODE_GET_DEPENDENCIES + which]);
+	*(void **)&plain = adapt_callee(&translators[ON_PLAIN + NODE_GET_DEPENDENCIES + which]);
 	err = plain(node, nodes, count);
 	if (err == cudaSuccess)
 		fill_default_edges(edgeData, room);
@@ -151,12 +138,10 @@ static cudaError_t node_edges_on_plain(int which, cudaGraphNode_t node, cudaGrap
 
 ADAPT_TWINS(cudaError_t, node_edges_on_plain, node_get_dependencies_on_plain,
 	    node_get_dependent_nodes_on_plain,
-	    (cudaGraphNode_t node, cudaGraphNode_t *nodes, cudaGraphEdgeData *edgeData,
+	    (cudaGraphNode_t node, cudaGraphNode_t *nodes, struct adapt_edge_data *edgeData,
 	     size_t *count),
 	    (node, nodes, edgeData, count))
-#endif
 
-#if CUDASTUB_ABI_MAJOR < CUDA_MAJOR_EDGE_DATA
 /* ---- the plain form on 13 ---- */
 
 static cudaError_t add_edges_on_13(int which, cudaGraph_t graph, const cudaGraphNode_t *from,
@@ -164,7 +149,7 @@ static cudaError_t add_edges_on_13(int which, cudaGraph_t graph, const cudaGraph
 {
 	add_edges_with_data_fn with_data;
 
-	*(void **)&with_data = adapt_slot_function(&runtime[ADD_DEPENDENCIES + which]);
+	*(void **)&with_data = adapt_callee(&translators[ON_13 + ADD_DEPENDENCIES + which]);
 	return with_data(graph, from, to, NULL, numDependencies);
 }
 
@@ -178,7 +163,7 @@ static cudaError_t get_edges_on_13(cudaGraph_t graph, cudaGraphNode_t *from, cud
 {
 	get_edges_with_data_fn with_data;
 
-	*(void **)&with_data = adapt_slot_function(&runtime[GET_EDGES]);
+	*(void **)&with_data = adapt_callee(&translators[ON_13 + GET_EDGES]);
 	return with_data(graph, from, to, NULL, numEdges);
 }
 
@@ -187,75 +172,36 @@ static cudaError_t node_edges_on_13(int which, cudaGraphNode_t node, cudaGraphNo
 {
 	node_edges_with_data_fn with_data;
 
-	*(void **)&with_data = adapt_slot_function(&runtime[NODE_GET_DEPENDENCIES + which]);
+	*(void **)&with_data = adapt_callee(&translators[ON_13 + NODE_GET_DEPENDENCIES + which]);
 	return with_data(node, nodes, NULL, count);
 }
 
 ADAPT_TWINS(cudaError_t, node_edges_on_13, node_get_dependencies_on_13,
 	    node_get_dependent_nodes_on_13,
 	    (cudaGraphNode_t node, cudaGraphNode_t *nodes, size_t *count), (node, nodes, count))
-#endif
 
-/* ---- the stub's entry points, by the build's ABI (adapt_edge_data.h) ---- */
-
-#if CUDASTUB_ABI_MAJOR >= CUDA_MAJOR_EDGE_DATA_V2
-/* Edge-data callers on a runtime without edge data. */
-static void *const on_plain[EDGE_FUNCTIONS] = {
-	[ADD_DEPENDENCIES] = (void *)add_dependencies_on_plain,
-	[REMOVE_DEPENDENCIES] = (void *)remove_dependencies_on_plain,
-	[GET_EDGES] = (void *)get_edges_on_plain,
-	[NODE_GET_DEPENDENCIES] = (void *)node_get_dependencies_on_plain,
-	[NODE_GET_DEPENDENT_NODES] = (void *)node_get_dependent_nodes_on_plain,
+static struct adapt_translator translators[TRANSLATORS] = {
+	[ON_PLAIN + ADD_DEPENDENCIES] = ADAPT_VIA(add_dependencies_on_plain),
+	[ON_PLAIN + REMOVE_DEPENDENCIES] = ADAPT_VIA(remove_dependencies_on_plain),
+	[ON_PLAIN + GET_EDGES] = ADAPT_VIA(get_edges_on_plain),
+	[ON_PLAIN + NODE_GET_DEPENDENCIES] = ADAPT_VIA(node_get_dependencies_on_plain),
+	[ON_PLAIN + NODE_GET_DEPENDENT_NODES] = ADAPT_VIA(node_get_dependent_nodes_on_plain),
+	[ON_13 + ADD_DEPENDENCIES] = ADAPT_VIA(add_dependencies_on_13),
+	[ON_13 + REMOVE_DEPENDENCIES] = ADAPT_VIA(remove_dependencies_on_13),
+	[ON_13 + GET_EDGES] = ADAPT_VIA(get_edges_on_13),
+	[ON_13 + NODE_GET_DEPENDENCIES] = ADAPT_VIA(node_get_dependencies_on_13),
+	[ON_13 + NODE_GET_DEPENDENT_NODES] = ADAPT_VIA(node_get_dependent_nodes_on_13),
 };
-#endif
 
-#if CUDASTUB_ABI_MAJOR >= CUDA_MAJOR_EDGE_DATA
-static void *stand_in(const struct cudastub_release *release, enum edge_function f)
-{
-	return edge_data_form(release, names[f].name, names[f].name, adapt_other_abi(release),
-			      &runtime[f], on_plain[f]);
-}
-#else
-static void *stand_in(const struct cudastub_release *release, enum edge_function f)
-{
-	static void *const on_13[EDGE_FUNCTIONS] = {
-		[ADD_DEPENDENCIES] = (void *)add_dependencies_on_13,
-		[REMOVE_DEPENDENCIES] = (void *)remove_dependencies_on_13,
-		[GET_EDGES] = (void *)get_edges_on_13,
-		[NODE_GET_DEPENDENCIES] = (void *)node_get_dependencies_on_13,
-		[NODE_GET_DEPENDENT_NODES] = (void *)node_get_dependent_nodes_on_13,
-	};
+#define EDGE_ENTRIES(name, f)                                                                      \
+	ADAPT_EDGE_DATA_ENTRIES(name, name "_v2", &translators[ON_PLAIN + (f)],                    \
+				&translators[ON_13 + (f)])
 
-	return plain_form_on_edge_data(release, names[f].name, &runtime[f], on_13[f]);
-}
-#endif
-
-ADAPT_HOOK(cudaGraphAddDependencies, stand_in(release, ADD_DEPENDENCIES))
-ADAPT_HOOK(cudaGraphRemoveDependencies, stand_in(release, REMOVE_DEPENDENCIES))
-ADAPT_HOOK(cudaGraphGetEdges, stand_in(release, GET_EDGES))
-ADAPT_HOOK(cudaGraphNodeGetDependencies, stand_in(release, NODE_GET_DEPENDENCIES))
-ADAPT_HOOK(cudaGraphNodeGetDependentNodes, stand_in(release, NODE_GET_DEPENDENT_NODES))
-
-#if CUDASTUB_ABI_MAJOR == CUDA_MAJOR_EDGE_DATA_V2
-/* NAME_v2, which neither the loader nor its route found, by the plain
- * NAME's row. */
-static void *v2_stand_in(const struct cudastub_release *release, enum edge_function f)
-{
-	static const int plain_rows[EDGE_FUNCTIONS] = {
-		[ADD_DEPENDENCIES] = F_cudaGraphAddDependencies,
-		[REMOVE_DEPENDENCIES] = F_cudaGraphRemoveDependencies,
-		[GET_EDGES] = F_cudaGraphGetEdges,
-		[NODE_GET_DEPENDENCIES] = F_cudaGraphNodeGetDependencies,
-		[NODE_GET_DEPENDENT_NODES] = F_cudaGraphNodeGetDependentNodes,
-	};
-
-	return v2_form(release, names[f].name_v2, names[f].name, plain_rows[f], &runtime[f],
-		       on_plain[f]);
-}
-
-ADAPT_HOOK(cudaGraphAddDependencies_v2, v2_stand_in(release, ADD_DEPENDENCIES))
-ADAPT_HOOK(cudaGraphRemoveDependencies_v2, v2_stand_in(release, REMOVE_DEPENDENCIES))
-ADAPT_HOOK(cudaGraphGetEdges_v2, v2_stand_in(release, GET_EDGES))
-ADAPT_HOOK(cudaGraphNodeGetDependencies_v2, v2_stand_in(release, NODE_GET_DEPENDENCIES))
-ADAPT_HOOK(cudaGraphNodeGetDependentNodes_v2, v2_stand_in(release, NODE_GET_DEPENDENT_NODES))
-#endif
+const struct adapt_entry cudastub_cudart_adapt_graph_edges[] = {
+	EDGE_ENTRIES("cudaGraphAddDependencies", ADD_DEPENDENCIES),
+	EDGE_ENTRIES("cudaGraphRemoveDependencies", REMOVE_DEPENDENCIES),
+	EDGE_ENTRIES("cudaGraphGetEdges", GET_EDGES),
+	EDGE_ENTRIES("cudaGraphNodeGetDependencies", NODE_GET_DEPENDENCIES),
+	EDGE_ENTRIES("cudaGraphNodeGetDependentNodes", NODE_GET_DEPENDENT_NODES),
+	{NULL},
+};

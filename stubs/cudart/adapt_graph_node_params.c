@@ -38,28 +38,36 @@
  *   11.x has none of these functions.
  */
 #define _GNU_SOURCE
-#include <stdatomic.h>
 #include <stddef.h>
+#include <string.h>
 
 #include "adapt_edge_data.h"
 #include "adapt_loaded.h"
 #include "cudart_layouts.h"
 
-#if CUDASTUB_ABI_MAJOR >= CUDA_MAJOR_GRAPH_NODE_PARAMS
-_Static_assert(sizeof(struct cudaGraphNodeParams) == CUDASTUB_LAYOUT_cudaGraphNodeParams_12_SIZE &&
-		       sizeof(struct cudaGraphNodeParams) ==
-			       CUDASTUB_LAYOUT_cudaGraphNodeParams_13_SIZE,
-	       "256 bytes in 12 and 13");
-/* The union: 232 bytes in both, every member at its start. The records give
- * no offset for an anonymous member; after type and reserved0[3] it is 16. */
+/* cudaGraphNodeParams as the translators read it: 256 bytes, its type at
+ * 0, its union at 16, every member at the union's start. The records give
+ * no offset for an anonymous member; after type and reserved0[3] it is 16,
+ * which the headers that declare the struct confirm. */
+enum { NODE_PARAMS_UNION = 16 };
+_Static_assert(CUDASTUB_LAYOUT_cudaGraphNodeParams_12_SIZE == 256 &&
+		       CUDASTUB_LAYOUT_cudaGraphNodeParams_13_SIZE == 256 &&
+		       CUDASTUB_LAYOUT_cudaGraphNodeParams_12_type == 0 &&
+		       CUDASTUB_LAYOUT_cudaGraphNodeParams_13_type == 0 &&
+		       CUDASTUB_LAYOUT_cudaGraphNodeParams_13_reserved0 + 3 * 4 ==
+			       NODE_PARAMS_UNION,
+	       "256 bytes in 12 and 13, the type first");
 _Static_assert(CUDASTUB_LAYOUT_cudaGraphNodeParams___anonymous_2__12_SIZE ==
 			       CUDASTUB_LAYOUT_cudaGraphNodeParams___anonymous_2__13_SIZE &&
 		       CUDASTUB_LAYOUT_cudaGraphNodeParams___anonymous_2__12_graph == 0 &&
 		       CUDASTUB_LAYOUT_cudaGraphNodeParams___anonymous_2__13_graph == 0 &&
 		       CUDASTUB_LAYOUT_cudaGraphNodeParams___anonymous_2__12_alloc == 0 &&
-		       CUDASTUB_LAYOUT_cudaGraphNodeParams___anonymous_2__13_alloc == 0 &&
-		       offsetof(struct cudaGraphNodeParams, graph) == 16,
+		       CUDASTUB_LAYOUT_cudaGraphNodeParams___anonymous_2__13_alloc == 0,
 	       "cudaGraphNodeParams' union");
+#if CUDART_VERSION >= 12020
+_Static_assert(offsetof(struct cudaGraphNodeParams, graph) == NODE_PARAMS_UNION,
+	       "cudaGraphNodeParams' union at 16");
+#endif
 _Static_assert(CUDASTUB_LAYOUT_cudaMemAllocNodeParamsV2_12_poolProps == 0 &&
 		       CUDASTUB_LAYOUT_cudaMemAllocNodeParamsV2_13_poolProps == 0,
 	       "poolProps first");
@@ -71,159 +79,165 @@ _Static_assert(CUDASTUB_LAYOUT_cudaMemPoolProps_13_usage ==
 		       CUDASTUB_LAYOUT_cudaMemPoolProps_12_reserved,
 	       "usage is in 12's reserved bytes");
 
-/* The runtime's forms. */
-typedef cudaError_t (*add_node_plain_fn)(cudaGraphNode_t *, cudaGraph_t, const cudaGraphNode_t *,
-					 size_t, struct cudaGraphNodeParams *);
-typedef cudaError_t (*add_node_with_data_fn)(cudaGraphNode_t *, cudaGraph_t,
-					     const cudaGraphNode_t *, const cudaGraphEdgeData *,
-					     size_t, struct cudaGraphNodeParams *);
-typedef cudaError_t (*node_set_params_fn)(cudaGraphNode_t, struct cudaGraphNodeParams *);
-typedef cudaError_t (*exec_node_set_params_fn)(cudaGraphExec_t, cudaGraphNode_t,
-					       struct cudaGraphNodeParams *);
-
-static _Atomic(void *) runtime_add_node;
-
-#if CUDASTUB_ABI_MAJOR >= CUDA_MAJOR_NODE_PARAMS_OWNERSHIP_USAGE
-/* Whether 12.x can honour a 13 node's parameters. */
-static int node_params_fit_12(const struct cudaGraphNodeParams *p)
-{
-	if (!p)
-		return 1;
-	if (p->type == cudaGraphNodeTypeGraph &&
-	    p->graph.ownership != cudaGraphChildGraphOwnershipClone)
-		return 0;
-	if (p->type == cudaGraphNodeTypeMemAlloc && p->alloc.poolProps.usage != 0)
-		return 0;
-	return 1;
-}
-#else
-/* A 12-ABI caller's node parameters are 12's own. */
-static int node_params_fit_12(const struct cudaGraphNodeParams *p)
-{
-	(void)p;
-	return 1;
-}
+/* 13's cudaGraphChildGraphOwnershipClone: 12's behaviour. */
+enum { OWNERSHIP_CLONE = 0 };
+#if CUDART_VERSION >= 13000
+_Static_assert((int)cudaGraphChildGraphOwnershipClone == OWNERSHIP_CLONE,
+	       "cudaGraphChildGraphOwnershipClone");
 #endif
 
-/* Adding a node on 12.2, which has no edge data (a 13-ABI cudaGraphAddNode,
- * a 12-ABI cudaGraphAddNode_v2): the plain form, default edges only. */
-static cudaError_t add_node_on_plain(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+/* The runtime's forms; the parameters by address, as the records give
+ * their layout. */
+typedef cudaError_t (*add_node_plain_fn)(cudaGraphNode_t *, cudaGraph_t, const cudaGraphNode_t *,
+					 size_t, void *);
+typedef cudaError_t (*add_node_with_data_fn)(cudaGraphNode_t *, cudaGraph_t,
+					     const cudaGraphNode_t *,
+					     const struct adapt_edge_data *, size_t, void *);
+typedef cudaError_t (*node_set_params_fn)(cudaGraphNode_t, void *);
+typedef cudaError_t (*exec_node_set_params_fn)(cudaGraphExec_t, cudaGraphNode_t, void *);
+
+enum {
+	ADD_NODE_ON_PLAIN_12, /* a 12 caller's: no parameter to check */
+	ADD_NODE_ON_PLAIN_13, /* a 13 caller's: checked */
+	ADD_NODE_ON_12_V2,
+	NODE_SET_PARAMS_ON_12,
+	EXEC_NODE_SET_PARAMS_ON_12,
+	ADD_NODE_ON_13,
+	TRANSLATORS
+};
+static struct adapt_translator translators[TRANSLATORS];
+
+/* Whether 12.x can honour a 13 caller's node parameters: no child graph
+ * that moves its graph, no pool usage. */
+static int node_params_fit_12(const void *params)
+{
+	const unsigned char *p = params, *member = p + NODE_PARAMS_UNION;
+	int type, ownership;
+	unsigned short usage;
+
+	if (!p)
+		return 1;
+	memcpy(&type, p + CUDASTUB_LAYOUT_cudaGraphNodeParams_13_type, sizeof type);
+	if (type == cudaGraphNodeTypeGraph) {
+		memcpy(&ownership, member + CUDASTUB_LAYOUT_cudaChildGraphNodeParams_13_ownership,
+		       sizeof ownership);
+		return ownership == OWNERSHIP_CLONE;
+	}
+	if (type == cudaGraphNodeTypeMemAlloc) {
+		memcpy(&usage,
+		       member + CUDASTUB_LAYOUT_cudaMemAllocNodeParamsV2_13_poolProps +
+			       CUDASTUB_LAYOUT_cudaMemPoolProps_13_usage,
+		       sizeof usage);
+		return usage == 0;
+	}
+	return 1;
+}
+
+/* Adding a node on 12.2, which has no edge data (a 13 caller's
+ * cudaGraphAddNode, checked; a 12 caller's cudaGraphAddNode_v2): the plain
+ * form, default edges only. */
+static cudaError_t add_node_on_plain(int checked, cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
 				     const cudaGraphNode_t *pDependencies,
-				     const cudaGraphEdgeData *dependencyData,
-				     size_t numDependencies, struct cudaGraphNodeParams *nodeParams)
+				     const struct adapt_edge_data *dependencyData,
+				     size_t numDependencies, void *nodeParams)
 {
 	add_node_plain_fn add;
 
-	if (!node_params_fit_12(nodeParams) || !edges_are_default(dependencyData, numDependencies))
+	if ((checked && !node_params_fit_12(nodeParams)) ||
+	    !edges_are_default(dependencyData, numDependencies))
 		return cudaErrorNotSupported;
-	*(void **)&add = adapt_slot_function(&runtime_add_node);
+	*(void **)&add = adapt_callee(&translators[ADD_NODE_ON_PLAIN_12 + checked]);
 	return add(pGraphNode, graph, pDependencies, numDependencies, nodeParams);
 }
-#endif
 
-#if CUDASTUB_ABI_MAJOR >= CUDA_MAJOR_NODE_PARAMS_OWNERSHIP_USAGE
-static _Atomic(void *) runtime_node_set_params;
-static _Atomic(void *) runtime_exec_node_set_params;
+ADAPT_TWINS(cudaError_t, add_node_on_plain, add_node_on_plain_12, add_node_on_plain_13,
+	    (cudaGraphNode_t * pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies,
+	     const struct adapt_edge_data *dependencyData, size_t numDependencies,
+	     void *nodeParams),
+	    (pGraphNode, graph, pDependencies, dependencyData, numDependencies, nodeParams))
+
+/* ---- a 13 caller on 12.x: parameters checked ---- */
 
 static cudaError_t add_node_on_12_v2(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
 				     const cudaGraphNode_t *pDependencies,
-				     const cudaGraphEdgeData *dependencyData,
-				     size_t numDependencies, struct cudaGraphNodeParams *nodeParams)
+				     const struct adapt_edge_data *dependencyData,
+				     size_t numDependencies, void *nodeParams)
 {
 	add_node_with_data_fn add;
 
 	if (!node_params_fit_12(nodeParams))
 		return cudaErrorNotSupported;
-	*(void **)&add = adapt_slot_function(&runtime_add_node);
+	*(void **)&add = adapt_callee(&translators[ADD_NODE_ON_12_V2]);
 	return add(pGraphNode, graph, pDependencies, dependencyData, numDependencies, nodeParams);
 }
 
-static cudaError_t node_set_params_on_12(cudaGraphNode_t node,
-					 struct cudaGraphNodeParams *nodeParams)
+static cudaError_t node_set_params_on_12(cudaGraphNode_t node, void *nodeParams)
 {
 	node_set_params_fn set;
 
 	if (!node_params_fit_12(nodeParams))
 		return cudaErrorNotSupported;
-	*(void **)&set = adapt_slot_function(&runtime_node_set_params);
+	*(void **)&set = adapt_callee(&translators[NODE_SET_PARAMS_ON_12]);
 	return set(node, nodeParams);
 }
 
 static cudaError_t exec_node_set_params_on_12(cudaGraphExec_t graphExec, cudaGraphNode_t node,
-					      struct cudaGraphNodeParams *nodeParams)
+					      void *nodeParams)
 {
 	exec_node_set_params_fn set;
 
 	if (!node_params_fit_12(nodeParams))
 		return cudaErrorNotSupported;
-	*(void **)&set = adapt_slot_function(&runtime_exec_node_set_params);
+	*(void **)&set = adapt_callee(&translators[EXEC_NODE_SET_PARAMS_ON_12]);
 	return set(graphExec, node, nodeParams);
 }
 
-/* Adding a node where the row says another ABI (12.x): 12.3+'s _v2, else
- * 12.2's plain form. */
-static void *add_node_on_12(const struct cudastub_release *release)
-{
-	void *fn;
+/* ---- a 12 caller's plain cudaGraphAddNode on 13 ---- */
 
-	if (!adapt_other_abi(release))
-		return NULL;
-	fn = adapt_translate_to(release, "cudaGraphAddNode", "cudaGraphAddNode_v2",
-				"12.3+'s _v2, parameters checked", &runtime_add_node,
-				(void *)add_node_on_12_v2);
-	if (!fn)
-		fn = adapt_translate_to(release, "cudaGraphAddNode", "cudaGraphAddNode",
-					"12.2's plain form, parameters checked, default edges",
-					&runtime_add_node, (void *)add_node_on_plain);
-	return fn;
-}
-
-ADAPT_HOOK(cudaGraphAddNode, add_node_on_12(release))
-ADAPT_HOOK(cudaGraphNodeSetParams,
-	   adapt_translate_if(adapt_other_abi(release), release, "cudaGraphNodeSetParams",
-			      "cudaGraphNodeSetParams", "parameters checked",
-			      &runtime_node_set_params, (void *)node_set_params_on_12))
-ADAPT_HOOK(cudaGraphExecNodeSetParams,
-	   adapt_translate_if(adapt_other_abi(release), release, "cudaGraphExecNodeSetParams",
-			      "cudaGraphExecNodeSetParams", "parameters checked",
-			      &runtime_exec_node_set_params, (void *)exec_node_set_params_on_12))
-
-#elif CUDASTUB_ABI_MAJOR == CUDA_MAJOR_GRAPH_NODE_PARAMS
 static cudaError_t add_node_on_13(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
 				  const cudaGraphNode_t *pDependencies, size_t numDependencies,
-				  struct cudaGraphNodeParams *nodeParams)
+				  void *nodeParams)
 {
 	add_node_with_data_fn add;
 
-	*(void **)&add = adapt_slot_function(&runtime_add_node);
+	*(void **)&add = adapt_callee(&translators[ADD_NODE_ON_13]);
 	return add(pGraphNode, graph, pDependencies, NULL, numDependencies, nodeParams);
 }
 
-/* 13's name as it is where the row says another ABI (13: the layouts
- * grew members a 12 caller leaves zero; the same prototype and bytes). */
-static void *as_is_on_13(const struct cudastub_release *release, const char *name)
-{
-	if (!adapt_other_abi(release))
-		return NULL;
-	return adapt_as_is(release, name, name, "13's, as it is");
-}
+static struct adapt_translator translators[TRANSLATORS] = {
+	[ADD_NODE_ON_PLAIN_12] = ADAPT_VIA(add_node_on_plain_12),
+	[ADD_NODE_ON_PLAIN_13] = ADAPT_VIA(add_node_on_plain_13),
+	[ADD_NODE_ON_12_V2] = ADAPT_VIA(add_node_on_12_v2),
+	[NODE_SET_PARAMS_ON_12] = ADAPT_VIA(node_set_params_on_12),
+	[EXEC_NODE_SET_PARAMS_ON_12] = ADAPT_VIA(exec_node_set_params_on_12),
+	[ADD_NODE_ON_13] = ADAPT_VIA(add_node_on_13),
+};
 
-/* Adding a node takes the rule of the graph edges (adapt_edge_data.h). */
-ADAPT_HOOK(cudaGraphAddNode, plain_form_on_edge_data(release, "cudaGraphAddNode", &runtime_add_node,
-						     (void *)add_node_on_13))
-/* On 13, its plain name as it is, by as_is_on_13's rule. No generated
- * route takes it: 13's cudaGraphNodeParams grew members, so the records
- * differ, though a 12 caller leaves them zero, their default. */
-static void *add_node_v2_stand_in(const struct cudastub_release *release)
-{
-	if (adapt_row_other_abi(release, F_cudaGraphAddNode))
-		return adapt_as_is(release, "cudaGraphAddNode_v2", "cudaGraphAddNode",
-				   "13's plain name, as it is");
-	return v2_form(release, "cudaGraphAddNode_v2", "cudaGraphAddNode", F_cudaGraphAddNode,
-		       &runtime_add_node, (void *)add_node_on_plain);
-}
-
-ADAPT_HOOK(cudaGraphAddNode_v2, add_node_v2_stand_in(release))
-ADAPT_HOOK(cudaGraphNodeSetParams, as_is_on_13(release, "cudaGraphNodeSetParams"))
-ADAPT_HOOK(cudaGraphExecNodeSetParams, as_is_on_13(release, "cudaGraphExecNodeSetParams"))
-#endif
+/* On 13, a 12 caller's cudaGraphAddNode_v2 and setters take 13's
+ * functions as they are: no generated route does, as 13's
+ * cudaGraphNodeParams grew members and the records differ, though a 12
+ * caller leaves them zero, their default. */
+const struct adapt_entry cudastub_cudart_adapt_graph_node_params[] = {
+	ADAPT_ENTRY("cudaGraphAddNode", 13, ADAPT_ON_FORM, 12, NULL, "cudaGraphAddNode_v2",
+		    &translators[ADD_NODE_ON_12_V2], "12.3+'s _v2, parameters checked"),
+	ADAPT_ENTRY("cudaGraphAddNode", 13, ADAPT_ON_FORM, 12, NULL, "cudaGraphAddNode",
+		    &translators[ADD_NODE_ON_PLAIN_13],
+		    "12.2's plain form, parameters checked, default edges"),
+	ADAPT_ENTRY("cudaGraphNodeSetParams", 13, ADAPT_ON_FORM, 12, NULL, "cudaGraphNodeSetParams",
+		    &translators[NODE_SET_PARAMS_ON_12], "parameters checked"),
+	ADAPT_ENTRY("cudaGraphExecNodeSetParams", 13, ADAPT_ON_FORM, 12, NULL,
+		    "cudaGraphExecNodeSetParams", &translators[EXEC_NODE_SET_PARAMS_ON_12],
+		    "parameters checked"),
+	ADAPT_ENTRY("cudaGraphAddNode", 12, ADAPT_ON_FORM, 13, NULL, "cudaGraphAddNode",
+		    &translators[ADD_NODE_ON_13], "13's, edge data NULL"),
+	ADAPT_ENTRY("cudaGraphAddNode_v2", 12, ADAPT_ON_FORM, 13, "cudaGraphAddNode",
+		    "cudaGraphAddNode", NULL, "13's plain name, as it is"),
+	ADAPT_ENTRY("cudaGraphAddNode_v2", 12, ADAPT_ON_FORM, 12, "cudaGraphAddNode",
+		    "cudaGraphAddNode", &translators[ADD_NODE_ON_PLAIN_12],
+		    "the plain form, default edges only"),
+	ADAPT_ENTRY("cudaGraphNodeSetParams", 12, ADAPT_ON_FORM, 13, NULL, "cudaGraphNodeSetParams",
+		    NULL, "13's, as it is"),
+	ADAPT_ENTRY("cudaGraphExecNodeSetParams", 12, ADAPT_ON_FORM, 13, NULL,
+		    "cudaGraphExecNodeSetParams", NULL, "13's, as it is"),
+	{NULL},
+};

@@ -25,7 +25,6 @@
  * WithFlags, gets the 11 form when flags is 0, else cudaErrorNotSupported.
  */
 #define _GNU_SOURCE
-#include <stdatomic.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -33,14 +32,12 @@
 
 /* The values of 12.0's and 13.0's enum cudaGraphInstantiateFlags. */
 enum { FLAG_UPLOAD = 2, FLAG_DEVICE_LAUNCH = 4 };
-#if CUDASTUB_ABI_MAJOR >= CUDA_MAJOR_INSTANTIATE_FLAGS
+#if CUDART_VERSION >= 12000
 _Static_assert((int)cudaGraphInstantiateFlagUpload == FLAG_UPLOAD,
 	       "cudaGraphInstantiateFlagUpload");
 _Static_assert((int)cudaGraphInstantiateFlagDeviceLaunch == FLAG_DEVICE_LAUNCH,
 	       "cudaGraphInstantiateFlagDeviceLaunch");
 #endif
-
-#if CUDASTUB_ABI_MAJOR < CUDA_MAJOR_INSTANTIATE_FLAGS
 
 /* struct cudaGraphInstantiateParams_st as the 12.4 and 13.0 records give it
  * (size 32: flags 0, uploadStream 8, errNode_out 16, result_out 24, an enum).
@@ -57,9 +54,17 @@ _Static_assert(offsetof(struct instantiate_params_12, uploadStream) == 8, "uploa
 _Static_assert(offsetof(struct instantiate_params_12, errNode_out) == 16, "errNode_out");
 _Static_assert(offsetof(struct instantiate_params_12, result_out) == 24, "result_out");
 
+/* The runtime's functions the translators call. */
 typedef cudaError_t (*with_params_fn)(cudaGraphExec_t *, cudaGraph_t,
 				      struct instantiate_params_12 *);
-static _Atomic(void *) with_params;
+typedef cudaError_t (*with_flags_fn)(cudaGraphExec_t *, cudaGraph_t, unsigned long long);
+typedef cudaError_t (*instantiate_11_fn)(cudaGraphExec_t *, cudaGraph_t, cudaGraphNode_t *, char *,
+					 size_t);
+
+enum { BY_PARAMS, BY_FLAGS, ON_11, TRANSLATORS };
+static struct adapt_translator translators[TRANSLATORS];
+
+/* ---- an 11 caller on 12 or 13 ---- */
 
 static cudaError_t instantiate_by_params(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
 					 cudaGraphNode_t *pErrorNode, char *pLogBuffer,
@@ -69,7 +74,7 @@ static cudaError_t instantiate_by_params(cudaGraphExec_t *pGraphExec, cudaGraph_
 	with_params_fn instantiate;
 	cudaError_t rc;
 
-	*(void **)&instantiate = adapt_slot_function(&with_params);
+	*(void **)&instantiate = adapt_callee(&translators[BY_PARAMS]);
 	rc = instantiate(pGraphExec, graph, &params);
 	if (rc != cudaSuccess && pErrorNode)
 		*pErrorNode = params.errNode_out;
@@ -80,54 +85,45 @@ static cudaError_t instantiate_by_params(cudaGraphExec_t *pGraphExec, cudaGraph_
 	return rc;
 }
 
-ADAPT_HOOK(cudaGraphInstantiate,
-	   adapt_translate_if(adapt_other_abi(release), release, "cudaGraphInstantiate",
-			      "cudaGraphInstantiateWithParams", "cudaGraphInstantiateWithParams",
-			      &with_params, (void *)instantiate_by_params))
+/* ---- a 12 or 13 caller on 11 ---- */
 
-#else /* a 12- or 13-ABI caller */
-
-typedef cudaError_t (*with_flags_fn)(cudaGraphExec_t *, cudaGraph_t, unsigned long long);
-typedef cudaError_t (*instantiate_11_fn)(cudaGraphExec_t *, cudaGraph_t, cudaGraphNode_t *, char *,
-					 size_t);
-static _Atomic(void *) with_flags;
-static _Atomic(void *) instantiate_11;
-
-static cudaError_t instantiate_on_11(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
-				     unsigned long long flags)
+static cudaError_t instantiate_by_flags(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
+					unsigned long long flags)
 {
 	with_flags_fn by_flags;
-	instantiate_11_fn old;
 
 	if (flags & (FLAG_UPLOAD | FLAG_DEVICE_LAUNCH))
 		return cudaErrorNotSupported;
-	*(void **)&by_flags = adapt_slot_function(&with_flags);
-	if (by_flags)
-		return by_flags(pGraphExec, graph, flags);
+	*(void **)&by_flags = adapt_callee(&translators[BY_FLAGS]);
+	return by_flags(pGraphExec, graph, flags);
+}
+
+/* Before 11.4, without WithFlags. */
+static cudaError_t instantiate_on_11(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
+				     unsigned long long flags)
+{
+	instantiate_11_fn old;
+
 	if (flags != 0)
 		return cudaErrorNotSupported;
-	*(void **)&old = adapt_slot_function(&instantiate_11);
+	*(void **)&old = adapt_callee(&translators[ON_11]);
 	return old(pGraphExec, graph, NULL, NULL, 0);
 }
 
-static void *instantiate_by_flags_on_11(const struct cudastub_release *release)
-{
-	void *by_flags, *old;
+static struct adapt_translator translators[TRANSLATORS] = {
+	[BY_PARAMS] = ADAPT_VIA(instantiate_by_params),
+	[BY_FLAGS] = ADAPT_VIA(instantiate_by_flags),
+	[ON_11] = ADAPT_VIA(instantiate_on_11),
+};
 
-	if (!adapt_other_abi(release))
-		return NULL;
-	by_flags = adapt_symbol(release, "cudaGraphInstantiateWithFlags");
-	old = adapt_symbol(release, "cudaGraphInstantiate");
-	if (!by_flags && !old)
-		return NULL;
-	atomic_store_explicit(&with_flags, by_flags, memory_order_release);
-	atomic_store_explicit(&instantiate_11, old, memory_order_release);
-	return adapt_chosen(release, "cudaGraphInstantiate",
-			    by_flags ? "cudaGraphInstantiateWithFlags"
-				     : "11's cudaGraphInstantiate",
-			    (void *)instantiate_on_11);
-}
-
-ADAPT_HOOK(cudaGraphInstantiate, instantiate_by_flags_on_11(release))
-
-#endif
+const struct adapt_entry cudastub_cudart_adapt_instantiate[] = {
+	ADAPT_ENTRY("cudaGraphInstantiate", 11, ADAPT_ON_FORM, 12, NULL,
+		    "cudaGraphInstantiateWithParams", &translators[BY_PARAMS],
+		    "cudaGraphInstantiateWithParams"),
+	ADAPT_ENTRY("cudaGraphInstantiate", 12, ADAPT_ON_FORM, 11, NULL,
+		    "cudaGraphInstantiateWithFlags", &translators[BY_FLAGS],
+		    "cudaGraphInstantiateWithFlags"),
+	ADAPT_ENTRY("cudaGraphInstantiate", 12, ADAPT_ON_FORM, 11, NULL, "cudaGraphInstantiate",
+		    &translators[ON_11], "11's cudaGraphInstantiate"),
+	{NULL},
+};

@@ -37,7 +37,6 @@
  *     has the same layout.
  */
 #define _GNU_SOURCE
-#include <stdatomic.h>
 #include <stddef.h>
 
 #include "adapt_loaded.h"
@@ -99,9 +98,9 @@ typedef cudaError_t (*node_set_fn)(cudaGraphNode_t, cudaLaunchAttributeID,
 typedef cudaError_t (*launch_fn)(const cudaLaunchConfig_t *, const void *, void **);
 typedef cudaError_t (*occupancy_fn)(int *, const void *, const cudaLaunchConfig_t *);
 
-/* The runtime's functions, for the translators below; one per name. A
- * name's _ptsz, or another name of its prototype, comes next: they share a
- * translator body (ADAPT_TWINS), which adds the twin's index. */
+/* The translators, one per name. A name's _ptsz, or another name of its
+ * prototype, comes next: they share a translator body (ADAPT_TWINS), which
+ * adds the twin's index. */
 enum launch_function {
 	STREAM_GET,
 	STREAM_GET_PTSZ,
@@ -119,11 +118,11 @@ _Static_assert(STREAM_GET_PTSZ == STREAM_GET + 1 && STREAM_SET_PTSZ == STREAM_SE
 		       LAUNCH_PTSZ == LAUNCH + 1 &&
 		       MAX_POTENTIAL_CLUSTER_SIZE == MAX_ACTIVE_CLUSTERS + 1,
 	       "twins are adjacent");
-static _Atomic(void *) runtime_functions[LAUNCH_FUNCTION_COUNT];
+static struct adapt_translator translators[LAUNCH_FUNCTION_COUNT];
 
 static void *runtime_function(enum launch_function which)
 {
-	return adapt_slot_function(&runtime_functions[which]);
+	return adapt_callee(&translators[which]);
 }
 
 static int attribute_known(cudaLaunchAttributeID attr)
@@ -212,31 +211,37 @@ static cudaError_t occupancy(int which, int *out, const void *func,
 ADAPT_TWINS(cudaError_t, occupancy, max_active_clusters, max_potential_cluster_size,
 	    (int *out, const void *func, const cudaLaunchConfig_t *config), (out, func, config))
 
-/* Where the row says another ABI (every recorded major but the stub's
- * own): as it is on a newer runtime, the checking translator on an older
- * one. */
-static void *launch_adapter(const struct cudastub_release *release, const char *name,
-			    enum launch_function which, void *checked)
-{
-	if (!adapt_other_abi(release))
-		return NULL;
-	if (release->major > CUDASTUB_ABI_MAJOR)
-		return adapt_as_is(release, name, name, "a newer runtime, as it is");
-	return adapt_translate_to(release, name, name, "attribute ids the runtime lacks refused",
-				  &runtime_functions[which], checked);
-}
+static struct adapt_translator translators[LAUNCH_FUNCTION_COUNT] = {
+	[STREAM_GET] = ADAPT_VIA(stream_get_legacy),
+	[STREAM_GET_PTSZ] = ADAPT_VIA(stream_get_ptsz),
+	[STREAM_SET] = ADAPT_VIA(stream_set_legacy),
+	[STREAM_SET_PTSZ] = ADAPT_VIA(stream_set_ptsz),
+	[NODE_GET] = ADAPT_VIA(node_get),
+	[NODE_SET] = ADAPT_VIA(node_set),
+	[LAUNCH] = ADAPT_VIA(launch_legacy),
+	[LAUNCH_PTSZ] = ADAPT_VIA(launch_ptsz),
+	[MAX_ACTIVE_CLUSTERS] = ADAPT_VIA(max_active_clusters),
+	[MAX_POTENTIAL_CLUSTER_SIZE] = ADAPT_VIA(max_potential_cluster_size),
+};
 
-#define LAUNCH_ADAPTER(name, which, checked)                                                       \
-	ADAPT_HOOK(name, launch_adapter(release, #name, which, (void *)checked))
+/* Every recorded major has its own form of these names (each added members
+ * to the union): as it is on a newer runtime, the checking translator on
+ * an older one. */
+#define LAUNCH_ENTRIES(name, which)                                                                \
+	ADAPT_ENTRY(name, 0, ADAPT_ON_NEWER, 0, NULL, name, NULL, "a newer runtime, as it is"),    \
+		ADAPT_ENTRY(name, 0, ADAPT_ON_OLDER, 0, NULL, name, &translators[which],           \
+			    "attribute ids the runtime lacks refused")
 
-LAUNCH_ADAPTER(cudaStreamGetAttribute, STREAM_GET, stream_get_legacy)
-LAUNCH_ADAPTER(cudaStreamGetAttribute_ptsz, STREAM_GET_PTSZ, stream_get_ptsz)
-LAUNCH_ADAPTER(cudaStreamSetAttribute, STREAM_SET, stream_set_legacy)
-LAUNCH_ADAPTER(cudaStreamSetAttribute_ptsz, STREAM_SET_PTSZ, stream_set_ptsz)
-LAUNCH_ADAPTER(cudaGraphKernelNodeGetAttribute, NODE_GET, node_get)
-LAUNCH_ADAPTER(cudaGraphKernelNodeSetAttribute, NODE_SET, node_set)
-LAUNCH_ADAPTER(cudaLaunchKernelExC, LAUNCH, launch_legacy)
-LAUNCH_ADAPTER(cudaLaunchKernelExC_ptsz, LAUNCH_PTSZ, launch_ptsz)
-LAUNCH_ADAPTER(cudaOccupancyMaxActiveClusters, MAX_ACTIVE_CLUSTERS, max_active_clusters)
-LAUNCH_ADAPTER(cudaOccupancyMaxPotentialClusterSize, MAX_POTENTIAL_CLUSTER_SIZE,
-	       max_potential_cluster_size)
+const struct adapt_entry cudastub_cudart_adapt_launch_attributes[] = {
+	LAUNCH_ENTRIES("cudaStreamGetAttribute", STREAM_GET),
+	LAUNCH_ENTRIES("cudaStreamGetAttribute_ptsz", STREAM_GET_PTSZ),
+	LAUNCH_ENTRIES("cudaStreamSetAttribute", STREAM_SET),
+	LAUNCH_ENTRIES("cudaStreamSetAttribute_ptsz", STREAM_SET_PTSZ),
+	LAUNCH_ENTRIES("cudaGraphKernelNodeGetAttribute", NODE_GET),
+	LAUNCH_ENTRIES("cudaGraphKernelNodeSetAttribute", NODE_SET),
+	LAUNCH_ENTRIES("cudaLaunchKernelExC", LAUNCH),
+	LAUNCH_ENTRIES("cudaLaunchKernelExC_ptsz", LAUNCH_PTSZ),
+	LAUNCH_ENTRIES("cudaOccupancyMaxActiveClusters", MAX_ACTIVE_CLUSTERS),
+	LAUNCH_ENTRIES("cudaOccupancyMaxPotentialClusterSize", MAX_POTENTIAL_CLUSTER_SIZE),
+	{NULL},
+};

@@ -1,211 +1,100 @@
 /*
- * What the adapters (stubs/cudart/adapt_*.c) are given and share.
+ * What the adapters (stubs/cudart/adapt_*.c) are: translators registered by
+ * name.
  *
- * The bind (stubs/common/loader_row.c) reads the loaded release once and
- * hands it to the hook of the export it binds (ADAPT_HOOK): the runtime's
- * handle and major, and the export's row. A hook asks nothing of the
- * loader. Which form of a function the loaded runtime has, the hook takes
- * from the rows (adapt_other_abi, adapt_row_same_abi, ...), where the
- * generator decided it from every major's records, as the loader's gating
- * does; it compares majors only where no row can say it (the CUDA_MAJOR_*
- * facts below).
+ * A family of adapters (a file) defines translators, each a function with
+ * its caller's prototype and the cell where the bind stores the runtime
+ * function it calls (struct adapt_translator), and a table of entries
+ * (struct adapt_entry): for which export a translator (or a runtime
+ * function as it is) stands in, for which caller, on which runtime, and
+ * which runtime export it calls. Callers and runtimes are told apart by
+ * forms, generated from every major's records (cudart_forms.h): the form
+ * of a name in a major is the first major whose headers declare it with
+ * that ABI. The build's form of the export is its caller's; the loaded
+ * runtime's form of the export (or of the name the entry judges by) is
+ * the runtime's.
  *
- * The shapes the hooks share: a runtime function taken as it is
- * (adapt_as_is) or behind a translator that calls it through a slot
- * (adapt_translate_to, adapt_translate_if), and translators that differ
- * only in that slot (ADAPT_TWINS).
- *
- * A hook also runs when no runtime could be loaded. Then there is no
- * handle, and dlsym(NULL, ...) would search the global scope
- * (RTLD_DEFAULT) and could find the stub itself: adapt_symbol therefore
- * answers "nothing" unless a runtime is loaded.
+ * Every adapted row names the one hook, cudastub_cudart_adapt
+ * (adapt_registry.c), which the bind (stubs/common/loader_row.c) calls
+ * with the release it read once. It takes the first entry for the export
+ * that applies and whose callee the runtime exports. Every translator
+ * compiles in every build: it spells the runtime's types as the records
+ * give them (own structs, checked against cudart_layouts.h), never as one
+ * major's headers do. So nothing here depends on the build's ABI: the
+ * entries say which way a build translates, and a build runs those whose
+ * caller form is its own.
  */
 #ifndef CUDASTUB_CUDART_ADAPT_LOADED_H
 #define CUDASTUB_CUDART_ADAPT_LOADED_H
 
-#include <dlfcn.h>
+#include <stdatomic.h>
 
 #include "cudart_layouts.h"
 #include "cudart_stub.h"
 
-/* The loaded runtime's export `name`, or NULL (none loaded, not exported). */
-static inline void *adapt_symbol(const struct cudastub_release *release, const char *name)
-{
-	return release->handle ? dlsym(release->handle, name) : NULL;
-}
-
-/* The loaded release's bit in a row's mask of majors (0 when none is
- * loaded). */
-static inline uint32_t adapt_bit(const struct cudastub_release *release, uint32_t majors)
-{
-	return release->major > 0 && release->major < 32
-		       ? majors & CUDASTUB_MAJOR_BIT(release->major)
-		       : 0;
-}
-
-/* What a row's gate says of the loaded release: that its headers declare
- * the export with another ABI than the build's (other_abi), or with the
- * build's (same_abi, if_present). The adapters take every "which form does
- * this runtime have" they can from the rows, as the loader does: the
- * generator decided it once, from each major's records. */
-static inline int adapt_gate_other(const struct cudastub_release *release,
-				   const struct cudastub_function *gate)
-{
-	return adapt_bit(release, gate->other_abi) != 0;
-}
-static inline int adapt_gate_same(const struct cudastub_release *release,
-				  const struct cudastub_function *gate)
-{
-	return adapt_bit(release, gate->same_abi | gate->if_present) != 0;
-}
-
-/* ... of the export the adapter stands in for */
-static inline int adapt_other_abi(const struct cudastub_release *release)
-{
-	return adapt_gate_other(release, release->gate);
-}
-static inline int adapt_same_abi(const struct cudastub_release *release)
-{
-	return adapt_gate_same(release, release->gate);
-}
-
-/* ... of another export, by its row (F_<name>) */
-static inline int adapt_row_other_abi(const struct cudastub_release *release, int row)
-{
-	return adapt_gate_other(release, &cudastub_cudart_rows[row].gate);
-}
-static inline int adapt_row_same_abi(const struct cudastub_release *release, int row)
-{
-	return adapt_gate_same(release, &cudastub_cudart_rows[row].gate);
-}
-
-/* Says under CUDASTUB_DEBUG=1 what stands in for `name`; returns target. */
-static inline void *adapt_chosen(const struct cudastub_release *release, const char *name,
-				 const char *how, void *target)
-{
-	if (target)
-		cudastub_log_debug(release->lib, "%s: adapter for CUDA %d: %s", name,
-				   release->major, how);
-	return target;
-}
-
-/*
- * Where the prototypes the adapters translate changed, as NVIDIA's headers
- * show it, named by what changed. CUDA_MAJOR_X is the first major with X;
- * CUDA_VERSION_X its first release, spelled as CUDART_VERSION spells it
- * (1000 * major + 10 * minor). The adapters name majors and versions only
- * through these and CUDASTUB_ABI_MAJOR (the build's headers). They are
- * macros, for #if as well as code.
- */
-#define CUDA_MAJOR_OF(version) ((version) / 1000)
-
-/* 12.0: cudaGraphInstantiate takes flags (cudaGraphInstantiateWithParams
- * reports the error node), cudaGraphExecUpdate fills a
- * cudaGraphExecUpdateResultInfo, and cudaGetDriverEntryPoint has an
- * enum cudaDriverEntryPointQueryResult *driverStatus output. */
-#define CUDA_MAJOR_INSTANTIATE_FLAGS	   12
-#define CUDA_MAJOR_EXEC_UPDATE_RESULT_INFO 12
-#define CUDA_MAJOR_ENTRY_POINT_STATUS	   12
-
-/* 12.0: cudaStreamGetCaptureInfo is #defined as cudaStreamGetCaptureInfo_v2;
- * the three-output cudaStreamGetCaptureInfo is exported, no longer
- * declared. */
-#define CUDA_MAJOR_CAPTURE_INFO_IS_V2 12
-
-/* 12.2: cudaMemAdvise_v2 and cudaMemPrefetchAsync_v2[_ptsz] take a struct
- * cudaMemLocation (and enum cudaMemLocationType has cudaMemLocationTypeHost);
- * 13.0 gave cudaMemAdvise and cudaMemPrefetchAsync[_ptsz] those
- * prototypes, and has no _v2 names. */
-#define CUDA_VERSION_MEM_LOCATION_V2 12020
-#define CUDA_MAJOR_MEM_LOCATION_V2   CUDA_MAJOR_OF(CUDA_VERSION_MEM_LOCATION_V2)
-#define CUDA_MAJOR_MEM_LOCATION	     13
-
-/* 12.2: generic graph nodes, struct cudaGraphNodeParams with
- * cudaGraphAddNode, cudaGraphNodeSetParams and cudaGraphExecNodeSetParams.
- * 13.0 added cudaChildGraphNodeParams.ownership and cudaMemPoolProps.usage
- * to two of its members (and edge data to cudaGraphAddNode: below). */
-#define CUDA_VERSION_GRAPH_NODE_PARAMS	       12020
-#define CUDA_MAJOR_GRAPH_NODE_PARAMS	       CUDA_MAJOR_OF(CUDA_VERSION_GRAPH_NODE_PARAMS)
-#define CUDA_MAJOR_NODE_PARAMS_OWNERSHIP_USAGE 13
-
-/* 12.3: cudaGraphEdgeData, taken by NAME_v2 of the graph-edge functions
- * (cudaGraphAddDependencies, ...), of cudaGraphAddNode and of
- * cudaStreamUpdateCaptureDependencies, and by cudaStreamGetCaptureInfo_v3.
- * 13.0 gave the plain names those prototypes, and has no _v2 or _v3 names
- * of them. */
-#define CUDA_VERSION_EDGE_DATA_V2 12030
-#define CUDA_MAJOR_EDGE_DATA_V2	  CUDA_MAJOR_OF(CUDA_VERSION_EDGE_DATA_V2)
-#define CUDA_MAJOR_EDGE_DATA	  13
-
-/* A function's name and the name of its _v2 form (the newer prototype). */
-struct adapt_names {
-	const char *name, *name_v2;
+/* A translator: the stand-in an export's slot gets, and the runtime
+ * function it calls, stored by the registry before the stand-in is handed
+ * out. Translators that differ only in the function they call (a name and
+ * its _ptsz) are two translators over one body (ADAPT_TWINS). */
+struct adapt_translator {
+	void *fn;
+	_Atomic(void *) callee;
 };
-
-/* The runtime function a translator calls: what adapt_route_through stored. */
-static inline void *adapt_slot_function(_Atomic(void *) *slot)
-{
-	return atomic_load_explicit(slot, memory_order_acquire);
-}
-
-/* Stores the runtime's export `name` in slot, for translator to call, and
- * returns translator; NULL when the runtime does not export `name`. */
-static inline void *adapt_route_through(const struct cudastub_release *release, const char *name,
-					_Atomic(void *) *slot, void *translator)
-{
-	void *sym = adapt_symbol(release, name);
-
-	if (!sym)
-		return NULL;
-	atomic_store_explicit(slot, sym, memory_order_release);
-	return translator;
-}
-
-/* The runtime's export `name` as it is, standing in for stub_name (how: why
- * that is right, for the debug log); NULL when the runtime lacks `name`. */
-static inline void *adapt_as_is(const struct cudastub_release *release, const char *stub_name,
-				const char *name, const char *how)
-{
-	return adapt_chosen(release, stub_name, how, adapt_symbol(release, name));
-}
-
-/* stub_name's translator over the runtime's export `name`, stored in slot
- * (how: its rule, for the debug log); NULL when the runtime does not export
- * `name`. */
-static inline void *adapt_translate_to(const struct cudastub_release *release,
-				       const char *stub_name, const char *name, const char *how,
-				       _Atomic(void *) *slot, void *translator)
-{
-	return adapt_chosen(release, stub_name, how,
-			    adapt_route_through(release, name, slot, translator));
-}
-
-/* adapt_translate_to where `applies` (a row's word on the loaded release),
- * else NULL. */
-static inline void *adapt_translate_if(int applies, const struct cudastub_release *release,
-				       const char *stub_name, const char *name, const char *how,
-				       _Atomic(void *) *slot, void *translator)
-{
-	return applies ? adapt_translate_to(release, stub_name, name, how, slot, translator) : NULL;
-}
-
-/* Defines the hook the bind (loader_row.c) calls when the loader refused
- * the runtime's own function: cudastub_cudart_adapt_<name>, which returns
- * `choice` (a void *: a stand-in, or NULL) as name's type. choice may use
- * `release`, the loaded release as the bind read it. */
-#define ADAPT_HOOK(name, choice)                                                                   \
-	name##_fn cudastub_cudart_adapt_##name(const struct cudastub_release *release)             \
+#define ADAPT_VIA(f)                                                                               \
 	{                                                                                          \
-		name##_fn fn;                                                                      \
-                                                                                                   \
-		*(void **)&fn = (choice);                                                          \
-		return fn;                                                                         \
+		(void *)(f), NULL                                                                  \
 	}
 
-/* Two translators whose runtime functions share a prototype, and which
- * differ only in the function they call: defines first and second, with the
- * parameters params, as body(0, args) and body(1, args). params and args
- * are lists in parentheses. */
+/* The runtime function translator t calls. */
+static inline void *adapt_callee(struct adapt_translator *t)
+{
+	return atomic_load_explicit(&t->callee, memory_order_acquire);
+}
+
+/* What an entry asks of the loaded runtime, beside exporting its callee. */
+enum adapt_when {
+	/* its form of the judged name is `on` (0: any form, even none) */
+	ADAPT_ON_FORM,
+	/* ... is `on`, and it is another major than the build's (a runtime of
+	 * the caller's prototype that answers for another version) */
+	ADAPT_ON_OTHER_MAJOR,
+	/* its form of the name is older, or newer, than the caller's */
+	ADAPT_ON_OLDER,
+	ADAPT_ON_NEWER,
+};
+
+struct adapt_entry {
+	const char *name; /* the export it stands in for; NULL ends a table */
+	int caller;	  /* the build's form of name it serves; 0: any */
+	enum adapt_when when;
+	int on;			      /* the runtime's form it serves (ADAPT_ON_FORM...) */
+	const char *judge;	      /* whose form `on` reads; NULL: name's */
+	const char *callee;	      /* the runtime export it calls */
+	struct adapt_translator *via; /* NULL: the callee as it is */
+	const char *how;	      /* its rule, for the debug log */
+};
+
+/* An entry, its fields in the order of struct adapt_entry. */
+#define ADAPT_ENTRY(name, caller, when, on, judge, callee, via, how)                               \
+	{                                                                                          \
+		name, caller, when, on, judge, callee, via, how                                    \
+	}
+
+/* The families' tables, which adapt_registry.c reads in this order. */
+extern const struct adapt_entry cudastub_cudart_adapt_capture_edges[] CUDASTUB_HIDDEN;
+extern const struct adapt_entry cudastub_cudart_adapt_capture_info[] CUDASTUB_HIDDEN;
+extern const struct adapt_entry cudastub_cudart_adapt_entry_point[] CUDASTUB_HIDDEN;
+extern const struct adapt_entry cudastub_cudart_adapt_exec_update[] CUDASTUB_HIDDEN;
+extern const struct adapt_entry cudastub_cudart_adapt_graph_edges[] CUDASTUB_HIDDEN;
+extern const struct adapt_entry cudastub_cudart_adapt_graph_node_params[] CUDASTUB_HIDDEN;
+extern const struct adapt_entry cudastub_cudart_adapt_instantiate[] CUDASTUB_HIDDEN;
+extern const struct adapt_entry cudastub_cudart_adapt_launch_attributes[] CUDASTUB_HIDDEN;
+extern const struct adapt_entry cudastub_cudart_adapt_mem_location[] CUDASTUB_HIDDEN;
+
+/* Two translator bodies whose runtime functions share a prototype, and
+ * which differ only in the function they call: defines first and second,
+ * with the parameters params, as body(0, args) and body(1, args). params
+ * and args are lists in parentheses. */
 #define ADAPT_TWINS(ret, body, first, second, params, args)                                        \
 	static ret first params                                                                    \
 	{                                                                                          \

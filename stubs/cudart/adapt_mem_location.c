@@ -32,7 +32,6 @@
  *   12-ABI _v2 on 11, or on a 12.0/12.1 runtime without _v2: location to device
  */
 #define _GNU_SOURCE
-#include <stdatomic.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -42,7 +41,7 @@
 enum { LOCATION_DEVICE = 1, LOCATION_HOST = 2 };
 _Static_assert((int)cudaMemLocationTypeDevice == LOCATION_DEVICE,
 	       "cudaMemLocationTypeDevice moved");
-#if CUDART_VERSION >= CUDA_VERSION_MEM_LOCATION_V2
+#if CUDART_VERSION >= 12020
 _Static_assert((int)cudaMemLocationTypeHost == LOCATION_HOST, "cudaMemLocationTypeHost moved");
 #endif
 /* The 11.8, 12.4 and 13.0 records agree: 8 bytes, type at 0, id at 4. So
@@ -51,8 +50,7 @@ _Static_assert(sizeof(struct cudaMemLocation) == 8 && offsetof(struct cudaMemLoc
 		       offsetof(struct cudaMemLocation, id) == 4,
 	       "struct cudaMemLocation differs from the ABI records");
 
-/* The loaded runtime's functions in each form; the arrays of them below
- * hold [0] the legacy-stream name, [1] the _ptsz one. */
+/* The loaded runtime's functions in each form. */
 typedef cudaError_t (*advise_device_fn)(const void *, size_t, enum cudaMemoryAdvise, int);
 typedef cudaError_t (*advise_location_fn)(const void *, size_t, enum cudaMemoryAdvise,
 					  struct cudaMemLocation);
@@ -60,20 +58,14 @@ typedef cudaError_t (*prefetch_device_fn)(const void *, size_t, int, cudaStream_
 typedef cudaError_t (*prefetch_location_fn)(const void *, size_t, struct cudaMemLocation,
 					    unsigned int, cudaStream_t);
 
-/* The three functions and their names: the plain ones (11 and 12's device
- * form, 13's location form) and 12.2+'s _v2 (the location form). The
- * prefetch pair comes first, so that its index is the body's ptsz. */
+/* The three functions; each has two translators, BY_DEVICE + f and
+ * BY_LOCATION + f. The prefetch pair comes first, so that its index is the
+ * body's ptsz. */
 enum mem_function { PREFETCH, PREFETCH_PTSZ, ADVISE, MEM_FUNCTIONS };
-static const struct adapt_names names[MEM_FUNCTIONS] = {
-	[PREFETCH] = {"cudaMemPrefetchAsync", "cudaMemPrefetchAsync_v2"},
-	[PREFETCH_PTSZ] = {"cudaMemPrefetchAsync_ptsz", "cudaMemPrefetchAsync_v2_ptsz"},
-	[ADVISE] = {"cudaMemAdvise", "cudaMemAdvise_v2"},
-};
+enum { BY_DEVICE = 0, BY_LOCATION = MEM_FUNCTIONS, TRANSLATORS = 2 * MEM_FUNCTIONS };
+static struct adapt_translator translators[TRANSLATORS];
 
-/* ---- callers with a location: the 13-ABI plain names, the 12-ABI _v2 ---- */
-#if CUDART_VERSION >= CUDA_VERSION_MEM_LOCATION_V2
-
-static _Atomic(void *) device_form[MEM_FUNCTIONS];
+/* ---- a location caller (13's plain names, 12.2+'s _v2) on the device form ---- */
 
 /* Returns 0 when loc has no device ordinal. */
 static int device_of_location(struct cudaMemLocation loc, int *device)
@@ -95,7 +87,7 @@ static cudaError_t advise_by_device(const void *devPtr, size_t count, enum cudaM
 
 	if (!device_of_location(location, &device))
 		return cudaErrorNotSupported;
-	*(void **)&advise = adapt_slot_function(&device_form[ADVISE]);
+	*(void **)&advise = adapt_callee(&translators[BY_DEVICE + ADVISE]);
 	return advise(devPtr, count, advice, device);
 }
 
@@ -108,7 +100,7 @@ static cudaError_t prefetch_by_device(int ptsz, const void *devPtr, size_t count
 
 	if (flags != 0 || !device_of_location(location, &device))
 		return cudaErrorNotSupported;
-	*(void **)&prefetch = adapt_slot_function(&device_form[PREFETCH + ptsz]);
+	*(void **)&prefetch = adapt_callee(&translators[BY_DEVICE + PREFETCH + ptsz]);
 	return prefetch(devPtr, count, device, stream);
 }
 
@@ -117,30 +109,7 @@ ADAPT_PTSZ_TWINS(cudaError_t, prefetch_by_device,
 		  unsigned int flags, cudaStream_t stream),
 		 (devPtr, count, location, flags, stream))
 
-/* A location-form caller (13's plain names, 12.2+'s _v2) on a runtime of
- * another major: where device_there (a row's word), the device form of an
- * 11 runtime or of a 12.0/12.1 runtime that lacks _v2. The function of the
- * same prototype under the other name (12.2+'s _v2, 13's plain name) is a
- * generated route (cudart.spec: same_function), tried before this. */
-static void *location_form(const struct cudastub_release *release, const char *name,
-			   int device_there, enum mem_function f)
-{
-	static void *const by_device[MEM_FUNCTIONS] = {
-		[PREFETCH] = (void *)prefetch_by_device_legacy,
-		[PREFETCH_PTSZ] = (void *)prefetch_by_device_ptsz,
-		[ADVISE] = (void *)advise_by_device,
-	};
-
-	return adapt_translate_if(device_there, release, name, names[f].name, "the device form",
-				  &device_form[f], by_device[f]);
-}
-
-#endif /* location callers */
-
-/* ---- callers with a device ordinal: the 11- and 12-ABI plain names ---- */
-#if CUDASTUB_ABI_MAJOR < CUDA_MAJOR_MEM_LOCATION
-
-static _Atomic(void *) location_form_13[MEM_FUNCTIONS];
+/* ---- a device caller (11's and 12's plain names) on 13 ---- */
 
 static struct cudaMemLocation location_of_device(int device)
 {
@@ -161,7 +130,7 @@ static cudaError_t advise_by_location(const void *devPtr, size_t count,
 {
 	advise_location_fn advise;
 
-	*(void **)&advise = adapt_slot_function(&location_form_13[ADVISE]);
+	*(void **)&advise = adapt_callee(&translators[BY_LOCATION + ADVISE]);
 	return advise(devPtr, count, advice, location_of_device(device));
 }
 
@@ -170,7 +139,7 @@ static cudaError_t prefetch_by_location(int ptsz, const void *devPtr, size_t cou
 {
 	prefetch_location_fn prefetch;
 
-	*(void **)&prefetch = adapt_slot_function(&location_form_13[PREFETCH + ptsz]);
+	*(void **)&prefetch = adapt_callee(&translators[BY_LOCATION + PREFETCH + ptsz]);
 	return prefetch(devPtr, count, location_of_device(dstDevice), 0, stream);
 }
 
@@ -178,59 +147,30 @@ ADAPT_PTSZ_TWINS(cudaError_t, prefetch_by_location,
 		 (const void *devPtr, size_t count, int dstDevice, cudaStream_t stream),
 		 (devPtr, count, dstDevice, stream))
 
-/* A device-form caller: 13's location form behind it, or NULL. */
-static void *device_form_on_13(const struct cudastub_release *release, enum mem_function f)
-{
-	static void *const by_location[MEM_FUNCTIONS] = {
-		[PREFETCH] = (void *)prefetch_by_location_legacy,
-		[PREFETCH_PTSZ] = (void *)prefetch_by_location_ptsz,
-		[ADVISE] = (void *)advise_by_location,
-	};
+static struct adapt_translator translators[TRANSLATORS] = {
+	[BY_DEVICE + PREFETCH] = ADAPT_VIA(prefetch_by_device_legacy),
+	[BY_DEVICE + PREFETCH_PTSZ] = ADAPT_VIA(prefetch_by_device_ptsz),
+	[BY_DEVICE + ADVISE] = ADAPT_VIA(advise_by_device),
+	[BY_LOCATION + PREFETCH] = ADAPT_VIA(prefetch_by_location_legacy),
+	[BY_LOCATION + PREFETCH_PTSZ] = ADAPT_VIA(prefetch_by_location_ptsz),
+	[BY_LOCATION + ADVISE] = ADAPT_VIA(advise_by_location),
+};
 
-	return adapt_translate_if(adapt_other_abi(release), release, names[f].name, names[f].name,
-				  "13's cudaMemLocation form", &location_form_13[f],
-				  by_location[f]);
-}
+/* The entries of a name and of its 12.2+ _v2: a location caller where the
+ * runtime's plain name has the device form (11, 12: the _v2 name of the
+ * same prototype, 12.2+'s or 13's plain one, is a generated route, tried
+ * first); a device caller on 13. */
+#define MEM_ENTRIES(name, name_v2, f)                                                              \
+	ADAPT_ENTRY(name, 13, ADAPT_ON_FORM, 11, NULL, name, &translators[BY_DEVICE + (f)],        \
+		    "the device form"),                                                            \
+		ADAPT_ENTRY(name, 11, ADAPT_ON_FORM, 13, NULL, name,                               \
+			    &translators[BY_LOCATION + (f)], "13's cudaMemLocation form"),         \
+		ADAPT_ENTRY(name_v2, 12, ADAPT_ON_FORM, 11, name, name,                            \
+			    &translators[BY_DEVICE + (f)], "the device form")
 
-#endif /* device callers */
-
-/* ---- the hooks ---- */
-
-#if CUDASTUB_ABI_MAJOR >= CUDA_MAJOR_MEM_LOCATION
-/* 13's names, where their rows say another ABI (11, 12): 12.2+ has the
- * same functions as _v2. */
-static void *stand_in(const struct cudastub_release *release, enum mem_function f)
-{
-	return location_form(release, names[f].name, adapt_other_abi(release), f);
-}
-#else
-static void *stand_in(const struct cudastub_release *release, enum mem_function f)
-{
-	return device_form_on_13(release, f);
-}
-#endif
-
-ADAPT_HOOK(cudaMemAdvise, stand_in(release, ADVISE))
-ADAPT_HOOK(cudaMemPrefetchAsync, stand_in(release, PREFETCH))
-ADAPT_HOOK(cudaMemPrefetchAsync_ptsz, stand_in(release, PREFETCH_PTSZ))
-
-#if CUDART_VERSION >= CUDA_VERSION_MEM_LOCATION_V2 && CUDASTUB_ABI_MAJOR < CUDA_MAJOR_MEM_LOCATION
-/* The 12-ABI _v2 names, by the rows of the plain names: where a plain
- * name has another ABI (13), it is the same function; where it has the
- * build's (11, 12.0/12.1), the device form. */
-static void *v2_stand_in(const struct cudastub_release *release, enum mem_function f)
-{
-	static const int plain_rows[MEM_FUNCTIONS] = {
-		[PREFETCH] = F_cudaMemPrefetchAsync,
-		[PREFETCH_PTSZ] = F_cudaMemPrefetchAsync_ptsz,
-		[ADVISE] = F_cudaMemAdvise,
-	};
-
-	return location_form(release, names[f].name_v2, adapt_row_same_abi(release, plain_rows[f]),
-			     f);
-}
-
-ADAPT_HOOK(cudaMemAdvise_v2, v2_stand_in(release, ADVISE))
-ADAPT_HOOK(cudaMemPrefetchAsync_v2, v2_stand_in(release, PREFETCH))
-ADAPT_HOOK(cudaMemPrefetchAsync_v2_ptsz, v2_stand_in(release, PREFETCH_PTSZ))
-#endif
+const struct adapt_entry cudastub_cudart_adapt_mem_location[] = {
+	MEM_ENTRIES("cudaMemPrefetchAsync", "cudaMemPrefetchAsync_v2", PREFETCH),
+	MEM_ENTRIES("cudaMemPrefetchAsync_ptsz", "cudaMemPrefetchAsync_v2_ptsz", PREFETCH_PTSZ),
+	MEM_ENTRIES("cudaMemAdvise", "cudaMemAdvise_v2", ADVISE),
+	{NULL},
+};

@@ -117,7 +117,7 @@ def row_lines(spec, abi, rows, routed, opaque, opaque_rows):
         declared.append((n, _row(n, rows[n], cls,
                                  "HANDWRITTEN" if n in spec.handwritten else "EXPORTED", flags,
                                  typed,
-                                 "cudastub_%s_adapt_%s" % (lib, n) if n in spec.adapters else "0",
+                                 "cudastub_%s_adapt" % lib if n in spec.adapters else "0",
                                  "cudastub_%s_route_%s" % (lib, n) if n in routed else "0",
                                  _declared_as(spec, abi, n), function_type(abi.functions[n]))))
     undeclared = [(n, _row(n, opaque_rows[n], ZERO if spec.no_op else CODE)) for n in opaque]
@@ -258,7 +258,7 @@ def emit(spec, abi, routed, names, header_note):
         fn = abi.functions[n]
         ret, params, args = fn.ret, fn.parameters(), fn.arg_names()
         if n in spec.handwritten:
-            out += _c_forwarded(lib, n, ret, params, args, n in spec.adapters or n in routed)
+            out += _c_forwarded(lib, n, ret, params, args, n in routed)
         if fallback_class(spec, fn, n) != TYPED or n in spec.custom_fallback:
             continue
         out.append("")
@@ -456,19 +456,19 @@ def emit_declarations(spec, abi, routed, header_note):
         out.append("_Static_assert(%s == %d, \"the spec's number for %s\");" % (constant, number, constant))
     out.append("")
     out += _description(spec)
+    if spec.adapters:
+        out.append("/* The stand-in for an adapted export (the spec's adapter lines) on the loaded")
+        out.append(" * major, or NULL: the translators registered by name, stubs/%s/adapt_*.c */"
+                   % lib)
+        out.append("void *cudastub_%s_adapt(const struct cudastub_release *release);" % lib)
     for n in sorted(abi.functions):
         ret, params = abi.functions[n].ret, abi.functions[n].parameters()
         if n in spec.handwritten:
             out.append("%s cudastub_%s_forward_%s(%s);" % (ret, lib, n, params))
         if n in spec.custom_fallback:
             out.append("%s cudastub_%s_fallback_%s(%s);" % (ret, lib, n, params))
-        if n in spec.adapters or n in routed:
-            out.append("typedef %s (*%s_fn)(%s);" % (ret, n, params))
-        if n in spec.adapters:
-            out.append("/* The stand-in for the loaded major, or NULL: stubs/%s/adapt_*.c */" % lib)
-            out.append("%s_fn cudastub_%s_adapt_%s(const struct cudastub_release *release);"
-                       % (n, lib, n))
         if n in routed:
+            out.append("typedef %s (*%s_fn)(%s);" % (ret, n, params))
             out.append("/* The loaded major's name for it, or its translator, or NULL: %s_routes.c */"
                        % lib)
             out.append("%s_fn cudastub_%s_route_%s(const struct cudastub_release *release);"
@@ -528,6 +528,49 @@ def emit_entry_points(spec):
 
 def _macro(s):
     return re.sub(r"[^A-Za-z0-9_]", "_", s)
+
+
+def adapted_forms(builds, adapters, unsized=()):
+    """{name: [form, ...]}, one form per build record (builds: one per
+    major, oldest first) for each adapted name: the first major whose
+    headers declare the name with the ABI this major's do (the prototype
+    and every struct it reaches, records.Abi.identity), 0 where it is not
+    declared. A name_ptsz that a major declares only for per-thread-stream
+    builds (11.8) has its legacy name's form there: wherever both are
+    declared they agree, which this checks."""
+    def identity(abi, name):
+        if name in abi.functions:
+            return abi.identity(name, unsized)
+        base = name[:-len("_ptsz")] if name.endswith("_ptsz") else None
+        return abi.identity(base, unsized) if base and base in abi.functions else None
+
+    out = {}
+    for name in sorted(adapters):
+        base = name[:-len("_ptsz")] if name.endswith("_ptsz") else None
+        for abi in builds:
+            if base and name in abi.functions and base in abi.functions and \
+                    abi.identity(name, unsized) != abi.identity(base, unsized):
+                raise SystemExit("%s: %s's prototype is not %s's in CUDA %d"
+                                 % (name, name, base, abi.major))
+        ids = [identity(abi, name) for abi in builds]
+        out[name] = [next(b.major for b, other in zip(builds, ids) if other == mine)
+                     if mine is not None else 0 for mine in ids]
+    return out
+
+
+def emit_forms(lib, builds, adapters, header_note, unsized=()):
+    """The adapted names' forms in every recorded major (adapted_forms): what
+    the adapters' registry (stubs/<lib>/adapt_registry.c) reads to tell a
+    translator's caller and the loaded runtime apart."""
+    forms = adapted_forms(builds, adapters, unsized)
+    out = [header_note,
+           "/* The majors below, in the order of each line's forms. */",
+           "#define CUDASTUB_%s_FORM_MAJORS %s" % (lib.upper(), ", ".join(str(b.major) for b in builds)),
+           "/* CUDASTUB_FORMS(name, the form of name in each of those majors): the first",
+           " * major whose headers declare name with that major's ABI; 0, not declared */"]
+    out += ["CUDASTUB_FORMS(%s, %s)" % (n, ", ".join(str(f) for f in forms[n])) for n in sorted(forms)]
+    out.append("")
+    return "\n".join(out)
 
 
 def emit_layouts(lib, abis, header_note, adapters=()):

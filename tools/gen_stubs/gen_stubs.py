@@ -229,6 +229,10 @@ def cmd_stubs(args):
     layouts_h = emit_c.emit_layouts(spec.library, builds, note("stubs", sources), spec.adapters)
     if spec.adapters and "#define CUDASTUB_LAYOUT_" in layouts_h:
         write(os.path.join(args.out, "%s_layouts.h" % spec.library), layouts_h)
+    if spec.adapters:
+        write(os.path.join(args.out, "%s_forms.h" % spec.library),
+              emit_c.emit_forms(spec.library, builds, spec.adapters, note("stubs", sources),
+                                spec.library_sized))
     if families:
         c, h = emit_routes.emit_layout_tables(spec, families, note("stubs", sources + " and " +
                                                                    "stubs/%s/%s.spec" % (spec.folder, spec.library)))

@@ -49,6 +49,9 @@ _Static_assert(cudaErrorNotSupported == 801, "the spec's number for cudaErrorNot
 	.abi_minor = CUDASTUB_ABI_MINOR, \
 	CUDASTUB_LIBRARY_STATE_INIT("cudart")
 
+/* The stand-in for an adapted export (the spec's adapter lines) on the loaded
+ * major, or NULL: the translators registered by name, stubs/cudart/adapt_*.c */
+void *cudastub_cudart_adapt(const struct cudastub_release *release);
 char cudastub_cudart_forward___cudaInitModule(void **fatCubinHandle);
 void ** cudastub_cudart_forward___cudaRegisterFatBinary(void *fatCubin);
 void cudastub_cudart_forward___cudaRegisterFatBinaryEnd(void **fatCubinHandle);
@@ -85,12 +88,6 @@ cudaError_t cudastub_cudart_fallback_cudaGetDeviceCount(int *count);
 typedef cudaError_t (*cudaGetDeviceProperties_fn)(struct cudaDeviceProp *prop, int device);
 /* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
 cudaGetDeviceProperties_fn cudastub_cudart_route_cudaGetDeviceProperties(const struct cudastub_release *release);
-typedef cudaError_t (*cudaGetDriverEntryPoint_fn)(const char *symbol, void **funcPtr, unsigned long long flags);
-/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
-cudaGetDriverEntryPoint_fn cudastub_cudart_adapt_cudaGetDriverEntryPoint(const struct cudastub_release *release);
-typedef cudaError_t (*cudaGetDriverEntryPoint_ptsz_fn)(const char *symbol, void **funcPtr, unsigned long long flags);
-/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
-cudaGetDriverEntryPoint_ptsz_fn cudastub_cudart_adapt_cudaGetDriverEntryPoint_ptsz(const struct cudastub_release *release);
 const char * cudastub_cudart_fallback_cudaGetErrorName(cudaError_t error);
 const char * cudastub_cudart_fallback_cudaGetErrorString(cudaError_t error);
 typedef cudaError_t (*cudaGetSurfaceObjectResourceDesc_fn)(struct cudaResourceDesc *pResDesc, cudaSurfaceObject_t surfObject);
@@ -108,69 +105,21 @@ cudaGetTextureObjectTextureDesc_fn cudastub_cudart_route_cudaGetTextureObjectTex
 typedef cudaError_t (*cudaGetTextureObjectTextureDesc_v2_fn)(struct cudaTextureDesc_v2 *pTexDesc, cudaTextureObject_t texObject);
 /* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
 cudaGetTextureObjectTextureDesc_v2_fn cudastub_cudart_route_cudaGetTextureObjectTextureDesc_v2(const struct cudastub_release *release);
-typedef cudaError_t (*cudaGraphAddDependencies_fn)(cudaGraph_t graph, const cudaGraphNode_t *from, const cudaGraphNode_t *to, size_t numDependencies);
-/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
-cudaGraphAddDependencies_fn cudastub_cudart_adapt_cudaGraphAddDependencies(const struct cudastub_release *release);
 typedef cudaError_t (*cudaGraphAddMemAllocNode_fn)(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies, size_t numDependencies, struct cudaMemAllocNodeParams *nodeParams);
 /* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
 cudaGraphAddMemAllocNode_fn cudastub_cudart_route_cudaGraphAddMemAllocNode(const struct cudastub_release *release);
-typedef cudaError_t (*cudaGraphExecUpdate_fn)(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph, cudaGraphNode_t *hErrorNode_out, enum cudaGraphExecUpdateResult *updateResult_out);
-/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
-cudaGraphExecUpdate_fn cudastub_cudart_adapt_cudaGraphExecUpdate(const struct cudastub_release *release);
-typedef cudaError_t (*cudaGraphGetEdges_fn)(cudaGraph_t graph, cudaGraphNode_t *from, cudaGraphNode_t *to, size_t *numEdges);
-/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
-cudaGraphGetEdges_fn cudastub_cudart_adapt_cudaGraphGetEdges(const struct cudastub_release *release);
-typedef cudaError_t (*cudaGraphInstantiate_fn)(cudaGraphExec_t *pGraphExec, cudaGraph_t graph, cudaGraphNode_t *pErrorNode, char *pLogBuffer, size_t bufferSize);
-/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
-cudaGraphInstantiate_fn cudastub_cudart_adapt_cudaGraphInstantiate(const struct cudastub_release *release);
-typedef cudaError_t (*cudaGraphKernelNodeGetAttribute_fn)(cudaGraphNode_t hNode, cudaLaunchAttributeID attr, cudaLaunchAttributeValue *value_out);
-/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
-cudaGraphKernelNodeGetAttribute_fn cudastub_cudart_adapt_cudaGraphKernelNodeGetAttribute(const struct cudastub_release *release);
-typedef cudaError_t (*cudaGraphKernelNodeSetAttribute_fn)(cudaGraphNode_t hNode, cudaLaunchAttributeID attr, const cudaLaunchAttributeValue *value);
-/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
-cudaGraphKernelNodeSetAttribute_fn cudastub_cudart_adapt_cudaGraphKernelNodeSetAttribute(const struct cudastub_release *release);
 typedef cudaError_t (*cudaGraphMemAllocNodeGetParams_fn)(cudaGraphNode_t node, struct cudaMemAllocNodeParams *params_out);
 /* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
 cudaGraphMemAllocNodeGetParams_fn cudastub_cudart_route_cudaGraphMemAllocNodeGetParams(const struct cudastub_release *release);
-typedef cudaError_t (*cudaGraphNodeGetDependencies_fn)(cudaGraphNode_t node, cudaGraphNode_t *pDependencies, size_t *pNumDependencies);
-/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
-cudaGraphNodeGetDependencies_fn cudastub_cudart_adapt_cudaGraphNodeGetDependencies(const struct cudastub_release *release);
-typedef cudaError_t (*cudaGraphNodeGetDependentNodes_fn)(cudaGraphNode_t node, cudaGraphNode_t *pDependentNodes, size_t *pNumDependentNodes);
-/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
-cudaGraphNodeGetDependentNodes_fn cudastub_cudart_adapt_cudaGraphNodeGetDependentNodes(const struct cudastub_release *release);
-typedef cudaError_t (*cudaGraphRemoveDependencies_fn)(cudaGraph_t graph, const cudaGraphNode_t *from, const cudaGraphNode_t *to, size_t numDependencies);
-/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
-cudaGraphRemoveDependencies_fn cudastub_cudart_adapt_cudaGraphRemoveDependencies(const struct cudastub_release *release);
 typedef cudaError_t (*cudaImportExternalMemory_fn)(cudaExternalMemory_t *extMem_out, const struct cudaExternalMemoryHandleDesc *memHandleDesc);
 /* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
 cudaImportExternalMemory_fn cudastub_cudart_route_cudaImportExternalMemory(const struct cudastub_release *release);
 typedef cudaError_t (*cudaImportExternalSemaphore_fn)(cudaExternalSemaphore_t *extSem_out, const struct cudaExternalSemaphoreHandleDesc *semHandleDesc);
 /* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
 cudaImportExternalSemaphore_fn cudastub_cudart_route_cudaImportExternalSemaphore(const struct cudastub_release *release);
-typedef cudaError_t (*cudaLaunchKernelExC_fn)(const cudaLaunchConfig_t *config, const void *func, void **args);
-/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
-cudaLaunchKernelExC_fn cudastub_cudart_adapt_cudaLaunchKernelExC(const struct cudastub_release *release);
-typedef cudaError_t (*cudaLaunchKernelExC_ptsz_fn)(const cudaLaunchConfig_t *config, const void *func, void **args);
-/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
-cudaLaunchKernelExC_ptsz_fn cudastub_cudart_adapt_cudaLaunchKernelExC_ptsz(const struct cudastub_release *release);
-typedef cudaError_t (*cudaMemAdvise_fn)(const void *devPtr, size_t count, enum cudaMemoryAdvise advice, int device);
-/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
-cudaMemAdvise_fn cudastub_cudart_adapt_cudaMemAdvise(const struct cudastub_release *release);
 typedef cudaError_t (*cudaMemPoolCreate_fn)(cudaMemPool_t *memPool, const struct cudaMemPoolProps *poolProps);
 /* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
 cudaMemPoolCreate_fn cudastub_cudart_route_cudaMemPoolCreate(const struct cudastub_release *release);
-typedef cudaError_t (*cudaMemPrefetchAsync_fn)(const void *devPtr, size_t count, int dstDevice, cudaStream_t stream);
-/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
-cudaMemPrefetchAsync_fn cudastub_cudart_adapt_cudaMemPrefetchAsync(const struct cudastub_release *release);
-typedef cudaError_t (*cudaMemPrefetchAsync_ptsz_fn)(const void *devPtr, size_t count, int dstDevice, cudaStream_t stream);
-/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
-cudaMemPrefetchAsync_ptsz_fn cudastub_cudart_adapt_cudaMemPrefetchAsync_ptsz(const struct cudastub_release *release);
-typedef cudaError_t (*cudaOccupancyMaxActiveClusters_fn)(int *numClusters, const void *func, const cudaLaunchConfig_t *launchConfig);
-/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
-cudaOccupancyMaxActiveClusters_fn cudastub_cudart_adapt_cudaOccupancyMaxActiveClusters(const struct cudastub_release *release);
-typedef cudaError_t (*cudaOccupancyMaxPotentialClusterSize_fn)(int *clusterSize, const void *func, const cudaLaunchConfig_t *launchConfig);
-/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
-cudaOccupancyMaxPotentialClusterSize_fn cudastub_cudart_adapt_cudaOccupancyMaxPotentialClusterSize(const struct cudastub_release *release);
 typedef cudaError_t (*cudaPointerGetAttributes_fn)(struct cudaPointerAttributes *attributes, const void *ptr);
 /* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
 cudaPointerGetAttributes_fn cudastub_cudart_route_cudaPointerGetAttributes(const struct cudastub_release *release);
@@ -181,33 +130,6 @@ cudaSignalExternalSemaphoresAsync_v2_fn cudastub_cudart_route_cudaSignalExternal
 typedef cudaError_t (*cudaSignalExternalSemaphoresAsync_v2_ptsz_fn)(const cudaExternalSemaphore_t *extSemArray, const struct cudaExternalSemaphoreSignalParams *paramsArray, unsigned int numExtSems, cudaStream_t stream);
 /* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
 cudaSignalExternalSemaphoresAsync_v2_ptsz_fn cudastub_cudart_route_cudaSignalExternalSemaphoresAsync_v2_ptsz(const struct cudastub_release *release);
-typedef cudaError_t (*cudaStreamGetAttribute_fn)(cudaStream_t hStream, cudaLaunchAttributeID attr, cudaLaunchAttributeValue *value_out);
-/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
-cudaStreamGetAttribute_fn cudastub_cudart_adapt_cudaStreamGetAttribute(const struct cudastub_release *release);
-typedef cudaError_t (*cudaStreamGetAttribute_ptsz_fn)(cudaStream_t hStream, cudaLaunchAttributeID attr, cudaLaunchAttributeValue *value_out);
-/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
-cudaStreamGetAttribute_ptsz_fn cudastub_cudart_adapt_cudaStreamGetAttribute_ptsz(const struct cudastub_release *release);
-typedef cudaError_t (*cudaStreamGetCaptureInfo_fn)(cudaStream_t stream, enum cudaStreamCaptureStatus *pCaptureStatus, unsigned long long *pId);
-/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
-cudaStreamGetCaptureInfo_fn cudastub_cudart_adapt_cudaStreamGetCaptureInfo(const struct cudastub_release *release);
-typedef cudaError_t (*cudaStreamGetCaptureInfo_ptsz_fn)(cudaStream_t stream, enum cudaStreamCaptureStatus *pCaptureStatus, unsigned long long *pId);
-/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
-cudaStreamGetCaptureInfo_ptsz_fn cudastub_cudart_adapt_cudaStreamGetCaptureInfo_ptsz(const struct cudastub_release *release);
-typedef cudaError_t (*cudaStreamGetCaptureInfo_v2_fn)(cudaStream_t stream, enum cudaStreamCaptureStatus *captureStatus_out, unsigned long long *id_out, cudaGraph_t *graph_out, const cudaGraphNode_t **dependencies_out, size_t *numDependencies_out);
-/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
-cudaStreamGetCaptureInfo_v2_fn cudastub_cudart_adapt_cudaStreamGetCaptureInfo_v2(const struct cudastub_release *release);
-typedef cudaError_t (*cudaStreamGetCaptureInfo_v2_ptsz_fn)(cudaStream_t stream, enum cudaStreamCaptureStatus *captureStatus_out, unsigned long long *id_out, cudaGraph_t *graph_out, const cudaGraphNode_t **dependencies_out, size_t *numDependencies_out);
-/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
-cudaStreamGetCaptureInfo_v2_ptsz_fn cudastub_cudart_adapt_cudaStreamGetCaptureInfo_v2_ptsz(const struct cudastub_release *release);
-typedef cudaError_t (*cudaStreamSetAttribute_fn)(cudaStream_t hStream, cudaLaunchAttributeID attr, const cudaLaunchAttributeValue *value);
-/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
-cudaStreamSetAttribute_fn cudastub_cudart_adapt_cudaStreamSetAttribute(const struct cudastub_release *release);
-typedef cudaError_t (*cudaStreamSetAttribute_ptsz_fn)(cudaStream_t hStream, cudaLaunchAttributeID attr, const cudaLaunchAttributeValue *value);
-/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
-cudaStreamSetAttribute_ptsz_fn cudastub_cudart_adapt_cudaStreamSetAttribute_ptsz(const struct cudastub_release *release);
-typedef cudaError_t (*cudaStreamUpdateCaptureDependencies_fn)(cudaStream_t stream, cudaGraphNode_t *dependencies, size_t numDependencies, unsigned int flags);
-/* The stand-in for the loaded major, or NULL: stubs/cudart/adapt_*.c */
-cudaStreamUpdateCaptureDependencies_fn cudastub_cudart_adapt_cudaStreamUpdateCaptureDependencies(const struct cudastub_release *release);
 typedef cudaError_t (*cudaThreadExit_fn)(void);
 /* The loaded major's name for it, or its translator, or NULL: cudart_routes.c */
 cudaThreadExit_fn cudastub_cudart_route_cudaThreadExit(const struct cudastub_release *release);
