@@ -115,11 +115,11 @@ function(_cudastub_check_headers lib major minor out)
   set(folder ${PROJECT_SOURCE_DIR}/stubs/${cudastub_${lib}_folder})
   set(dir ${PROJECT_BINARY_DIR}/CMakeFiles/cudastub_headers)
   file(WRITE ${dir}/${lib}.c "#include \"${lib}_stub.h\"\nint main(void) { return 0; }\n")
-  # the stub's own folders (stubs/cudart/interop: the GL, EGL and VDPAU
+  # the stub's own folders (stubs/interop: the GL, EGL and VDPAU
   # stand-ins the runtime and driver stubs use), then the CUDA headers
   cudastub_table_folders(tables ${folder}/generated ${major})
   set(includes ${folder} ${folder}/generated ${tables}
-    ${PROJECT_SOURCE_DIR}/stubs/common ${PROJECT_SOURCE_DIR}/stubs/cudart/interop
+    ${PROJECT_SOURCE_DIR}/stubs/common ${PROJECT_SOURCE_DIR}/stubs/interop
     ${PROJECT_SOURCE_DIR}/include ${CUDASTUB_CUDA_INCLUDE_DIR} ${CUDASTUB_EXTRA_INCLUDE_DIRS})
   # try_compile caches its result: forget it, so that headers added or
   # removed since are seen on the next configure

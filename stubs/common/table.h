@@ -43,9 +43,11 @@ struct cudastub_row {
 	uint8_t fallback;	       /* enum cudastub_fallback */
 	uint8_t flags;
 	cudastub_any_fn typed; /* CUDASTUB_FALLBACK_TYPED: the fallback itself */
-	/* X_fn adapt(const struct cudastub_release *), and route the same:
-	 * the stand-in or the translated name for the release the bind read,
-	 * or NULL (cudart) */
+	/* void *adapt(const struct cudastub_release *): the library's one
+	 * hook of its translators registered by name (cudart:
+	 * adapt_registry.c); X_fn route(const struct cudastub_release *): the
+	 * export's other names or translated structs (<lib>_routes.c). Each
+	 * answers for the release the bind read, or NULL. */
 	cudastub_any_fn adapt, route;
 };
 

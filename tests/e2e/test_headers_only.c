@@ -92,7 +92,7 @@ static int make_prefix(void)
 		 "printf '#include <%%s>\\n' cuda.h cuda_runtime_api.h nvrtc.h GL/gl.h cudaGL.h "
 		 "cudaEGL.h vdpau/vdpau.h cudaVDPAU.h cuda_gl_interop.h cuda_egl_interop.h "
 		 "cuda_vdpau_interop.h > '%1$s/core.c'; "
-		 "'%3$s' -std=c11 -M -I'%4$s/stubs/cudart/interop' -I. '%1$s/core.c' | "
+		 "'%3$s' -std=c11 -M -I'%4$s/stubs/interop' -I. '%1$s/core.c' | "
 		 "tr ' \\\\' '\\n\\n' | grep -v -e '^/' -e '^$' -e ':$' | sort -u > '%1$s/files'; "
 		 "cp --parents $(cat '%1$s/files') '%1$s/cuda/include/'",
 		 work, E2E_TOOLKIT_INCLUDE, E2E_CC, CUDASTUB_TEST_SOURCE_DIR);
