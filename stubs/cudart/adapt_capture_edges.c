@@ -32,7 +32,7 @@ typedef cudaError_t (*update_with_data_fn)(cudaStream_t, cudaGraphNode_t *,
 
 /* Each a pair: [0] legacy stream, [1] _ptsz. */
 enum { ON_PLAIN = 0, ON_13 = 2, TRANSLATORS = 4 };
-static struct adapt_translator translators[TRANSLATORS];
+static _Atomic(void *) callees[TRANSLATORS];
 
 /* Edge data on a runtime without it: the plain form, default edges only. */
 static cudaError_t update_on_plain(int ptsz, cudaStream_t stream, cudaGraphNode_t *dependencies,
@@ -43,7 +43,7 @@ static cudaError_t update_on_plain(int ptsz, cudaStream_t stream, cudaGraphNode_
 
 	if (!edges_are_default(dependencyData, numDependencies))
 		return cudaErrorNotSupported;
-	*(void **)&plain = adapt_callee(&translators[ON_PLAIN + ptsz]);
+	*(void **)&plain = adapt_callee(&callees[ON_PLAIN + ptsz]);
 	return plain(stream, dependencies, numDependencies, flags);
 }
 
@@ -53,7 +53,7 @@ static cudaError_t update_on_13(int ptsz, cudaStream_t stream, cudaGraphNode_t *
 {
 	update_with_data_fn with_data;
 
-	*(void **)&with_data = adapt_callee(&translators[ON_13 + ptsz]);
+	*(void **)&with_data = adapt_callee(&callees[ON_13 + ptsz]);
 	return with_data(stream, dependencies, NULL, numDependencies, flags);
 }
 
@@ -67,22 +67,27 @@ ADAPT_PTSZ_TWINS(cudaError_t, update_on_13,
 		  unsigned int flags),
 		 (stream, dependencies, numDependencies, flags))
 
-static struct adapt_translator translators[TRANSLATORS] = {
-	[ON_PLAIN] = ADAPT_VIA(update_on_plain_legacy),
-	[ON_PLAIN + 1] = ADAPT_VIA(update_on_plain_ptsz),
-	[ON_13] = ADAPT_VIA(update_on_13_legacy),
-	[ON_13 + 1] = ADAPT_VIA(update_on_13_ptsz),
-};
+/* The translators by number, for the registry. */
+static void *translator(int via)
+{
+	switch (via) {
+	case ON_PLAIN: return (void *)update_on_plain_legacy;
+	case ON_PLAIN + 1: return (void *)update_on_plain_ptsz;
+	case ON_13: return (void *)update_on_13_legacy;
+	case ON_13 + 1: return (void *)update_on_13_ptsz;
+	}
+	return NULL;
+}
 
 /* The _ptsz forms have their legacy names' forms (cudart_forms.h): 11.8
  * declares _ptsz only for per-thread-stream builds, so its record speaks
  * for the legacy name alone. */
-const struct adapt_entry cudastub_cudart_adapt_capture_edges[] = {
-	ADAPT_EDGE_DATA_ENTRIES("cudaStreamUpdateCaptureDependencies",
-				"cudaStreamUpdateCaptureDependencies_v2", &translators[ON_PLAIN],
-				&translators[ON_13]),
-	ADAPT_EDGE_DATA_ENTRIES("cudaStreamUpdateCaptureDependencies_ptsz",
-				"cudaStreamUpdateCaptureDependencies_v2_ptsz",
-				&translators[ON_PLAIN + 1], &translators[ON_13 + 1]),
-	{NULL},
+static const struct adapt_entry entries[] = {
+	ADAPT_EDGE_DATA_ENTRIES(ADAPT_cudaStreamUpdateCaptureDependencies,
+				ADAPT_cudaStreamUpdateCaptureDependencies_v2, ON_PLAIN, ON_13),
+	ADAPT_EDGE_DATA_ENTRIES(ADAPT_cudaStreamUpdateCaptureDependencies_ptsz,
+				ADAPT_cudaStreamUpdateCaptureDependencies_v2_ptsz, ON_PLAIN + 1,
+				ON_13 + 1),
 };
+
+ADAPT_FAMILY(capture_edges, entries, translator, callees)

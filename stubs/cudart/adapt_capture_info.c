@@ -51,7 +51,7 @@ typedef cudaError_t (*capture_edges_fn)(cudaStream_t, enum cudaStreamCaptureStat
 
 /* Each a pair: [0] legacy stream, [1] _ptsz. */
 enum { WITH_PLAIN_EDGES = 0, V2_BY_13 = 2, STATUS_BY_13 = 4, STATUS_BY_V2 = 6, TRANSLATORS = 8 };
-static struct adapt_translator translators[TRANSLATORS];
+static _Atomic(void *) callees[TRANSLATORS];
 
 /* ---- callers with edge data (13's plain names, 12.3+'s _v3) on _v2 ---- */
 
@@ -73,7 +73,7 @@ static cudaError_t with_plain_edges(int ptsz, cudaStream_t stream,
 
 	if (edgeData_out && !dependencies_out)
 		return cudaErrorInvalidValue;
-	*(void **)&v2 = adapt_callee(&translators[WITH_PLAIN_EDGES + ptsz]);
+	*(void **)&v2 = adapt_callee(&callees[WITH_PLAIN_EDGES + ptsz]);
 	rc = v2(stream, captureStatus_out, id_out, graph_out, dependencies_out,
 		edgeData_out ? num : numDependencies_out);
 	if (rc != cudaSuccess || !edgeData_out)
@@ -101,7 +101,7 @@ static cudaError_t v2_by_13(int ptsz, cudaStream_t stream,
 {
 	capture_edges_fn with_edges;
 
-	*(void **)&with_edges = adapt_callee(&translators[V2_BY_13 + ptsz]);
+	*(void **)&with_edges = adapt_callee(&callees[V2_BY_13 + ptsz]);
 	return with_edges(stream, captureStatus_out, id_out, graph_out, dependencies_out, NULL,
 			  numDependencies_out);
 }
@@ -121,7 +121,7 @@ static cudaError_t status_by_13(int ptsz, cudaStream_t stream,
 {
 	capture_edges_fn with_edges;
 
-	*(void **)&with_edges = adapt_callee(&translators[STATUS_BY_13 + ptsz]);
+	*(void **)&with_edges = adapt_callee(&callees[STATUS_BY_13 + ptsz]);
 	return with_edges(stream, pCaptureStatus, pId, NULL, NULL, NULL, NULL);
 }
 
@@ -131,7 +131,7 @@ static cudaError_t status_by_v2(int ptsz, cudaStream_t stream,
 {
 	capture_v2_fn v2;
 
-	*(void **)&v2 = adapt_callee(&translators[STATUS_BY_V2 + ptsz]);
+	*(void **)&v2 = adapt_callee(&callees[STATUS_BY_V2 + ptsz]);
 	return v2(stream, pCaptureStatus, pId, NULL, NULL, NULL);
 }
 
@@ -144,16 +144,21 @@ ADAPT_PTSZ_TWINS(cudaError_t, status_by_v2,
 		  unsigned long long *pId),
 		 (stream, pCaptureStatus, pId))
 
-static struct adapt_translator translators[TRANSLATORS] = {
-	[WITH_PLAIN_EDGES] = ADAPT_VIA(with_plain_edges_legacy),
-	[WITH_PLAIN_EDGES + 1] = ADAPT_VIA(with_plain_edges_ptsz),
-	[V2_BY_13] = ADAPT_VIA(v2_by_13_legacy),
-	[V2_BY_13 + 1] = ADAPT_VIA(v2_by_13_ptsz),
-	[STATUS_BY_13] = ADAPT_VIA(status_by_13_legacy),
-	[STATUS_BY_13 + 1] = ADAPT_VIA(status_by_13_ptsz),
-	[STATUS_BY_V2] = ADAPT_VIA(status_by_v2_legacy),
-	[STATUS_BY_V2 + 1] = ADAPT_VIA(status_by_v2_ptsz),
-};
+/* The translators by number, for the registry. */
+static void *translator(int via)
+{
+	switch (via) {
+	case WITH_PLAIN_EDGES: return (void *)with_plain_edges_legacy;
+	case WITH_PLAIN_EDGES + 1: return (void *)with_plain_edges_ptsz;
+	case V2_BY_13: return (void *)v2_by_13_legacy;
+	case V2_BY_13 + 1: return (void *)v2_by_13_ptsz;
+	case STATUS_BY_13: return (void *)status_by_13_legacy;
+	case STATUS_BY_13 + 1: return (void *)status_by_13_ptsz;
+	case STATUS_BY_V2: return (void *)status_by_v2_legacy;
+	case STATUS_BY_V2 + 1: return (void *)status_by_v2_ptsz;
+	}
+	return NULL;
+}
 
 /* The entries of the plain name, _v2 and _v3 (legacy or _ptsz; ptsz: 1
  * for _ptsz). The plain name's forms are 11's three outputs and 13's edge
@@ -161,25 +166,41 @@ static struct adapt_translator translators[TRANSLATORS] = {
  * three-output function), so the plain name's 12 form is "none". Where a
  * runtime lacks the edge-data form, what it exports decides: every name
  * has one prototype wherever it is exported. */
-#define CAPTURE_INFO_ENTRIES(plain, v2, v3, ptsz)                                                  \
-	ADAPT_ENTRY(plain, 13, ADAPT_ON_FORM, 0, NULL, v3, NULL, "12.3+'s _v3, as it is"),         \
-		ADAPT_ENTRY(plain, 13, ADAPT_ON_FORM, 0, NULL, v2,                                 \
-			    &translators[WITH_PLAIN_EDGES + (ptsz)], "_v2 with plain edges"),      \
-		ADAPT_ENTRY(v3, 12, ADAPT_ON_FORM, 13, plain, plain, NULL,                         \
-			    "13's plain name, as it is"),                                          \
-		ADAPT_ENTRY(v3, 12, ADAPT_ON_FORM, 0, NULL, v2,                                    \
-			    &translators[WITH_PLAIN_EDGES + (ptsz)], "_v2 with plain edges"),      \
-		ADAPT_ENTRY(v2, 11, ADAPT_ON_FORM, 13, plain, plain,                               \
-			    &translators[V2_BY_13 + (ptsz)], "13's form, edge data NULL"),         \
-		ADAPT_ENTRY(plain, 11, ADAPT_ON_FORM, 13, NULL, plain,                             \
-			    &translators[STATUS_BY_13 + (ptsz)], "13's form"),                     \
-		ADAPT_ENTRY(plain, 11, ADAPT_ON_FORM, 11, v2, v2,                                  \
-			    &translators[STATUS_BY_V2 + (ptsz)], "_v2")
+#define CAPTURE_INFO_ENTRIES(plain, ptsz)                                                          \
+	ADAPT_ENTRY(ADAPT_##plain, 13, ADAPT_ON_FORM, 0, ADAPT_SELF, ADAPT_##plain##_v3,           \
+		    ADAPT_AS_IS),                                                                  \
+		ADAPT_ENTRY(ADAPT_##plain, 13, ADAPT_ON_FORM, 0, ADAPT_SELF, ADAPT_##plain##_v2,   \
+			    WITH_PLAIN_EDGES + (ptsz)),                                            \
+		ADAPT_ENTRY(ADAPT_##plain##_v3, 12, ADAPT_ON_FORM, 13, ADAPT_##plain,              \
+			    ADAPT_##plain, ADAPT_AS_IS),                                           \
+		ADAPT_ENTRY(ADAPT_##plain##_v3, 12, ADAPT_ON_FORM, 0, ADAPT_SELF,                  \
+			    ADAPT_##plain##_v2, WITH_PLAIN_EDGES + (ptsz)),                        \
+		ADAPT_ENTRY(ADAPT_##plain##_v2, 11, ADAPT_ON_FORM, 13, ADAPT_##plain,              \
+			    ADAPT_##plain, V2_BY_13 + (ptsz)),                                     \
+		ADAPT_ENTRY(ADAPT_##plain, 11, ADAPT_ON_FORM, 13, ADAPT_SELF, ADAPT_##plain,       \
+			    STATUS_BY_13 + (ptsz)),                                                \
+		ADAPT_ENTRY(ADAPT_##plain, 11, ADAPT_ON_FORM, 11, ADAPT_##plain##_v2,              \
+			    ADAPT_##plain##_v2, STATUS_BY_V2 + (ptsz))
 
-const struct adapt_entry cudastub_cudart_adapt_capture_info[] = {
-	CAPTURE_INFO_ENTRIES("cudaStreamGetCaptureInfo", "cudaStreamGetCaptureInfo_v2",
-			     "cudaStreamGetCaptureInfo_v3", 0),
-	CAPTURE_INFO_ENTRIES("cudaStreamGetCaptureInfo_ptsz", "cudaStreamGetCaptureInfo_v2_ptsz",
-			     "cudaStreamGetCaptureInfo_v3_ptsz", 1),
-	{NULL},
+static const struct adapt_entry entries[] = {
+	CAPTURE_INFO_ENTRIES(cudaStreamGetCaptureInfo, 0),
+	ADAPT_ENTRY(ADAPT_cudaStreamGetCaptureInfo_ptsz, 13, ADAPT_ON_FORM, 0, ADAPT_SELF,
+		    ADAPT_cudaStreamGetCaptureInfo_v3_ptsz, ADAPT_AS_IS),
+	ADAPT_ENTRY(ADAPT_cudaStreamGetCaptureInfo_ptsz, 13, ADAPT_ON_FORM, 0, ADAPT_SELF,
+		    ADAPT_cudaStreamGetCaptureInfo_v2_ptsz, WITH_PLAIN_EDGES + 1),
+	ADAPT_ENTRY(ADAPT_cudaStreamGetCaptureInfo_v3_ptsz, 12, ADAPT_ON_FORM, 13,
+		    ADAPT_cudaStreamGetCaptureInfo_ptsz, ADAPT_cudaStreamGetCaptureInfo_ptsz,
+		    ADAPT_AS_IS),
+	ADAPT_ENTRY(ADAPT_cudaStreamGetCaptureInfo_v3_ptsz, 12, ADAPT_ON_FORM, 0, ADAPT_SELF,
+		    ADAPT_cudaStreamGetCaptureInfo_v2_ptsz, WITH_PLAIN_EDGES + 1),
+	ADAPT_ENTRY(ADAPT_cudaStreamGetCaptureInfo_v2_ptsz, 11, ADAPT_ON_FORM, 13,
+		    ADAPT_cudaStreamGetCaptureInfo_ptsz, ADAPT_cudaStreamGetCaptureInfo_ptsz,
+		    V2_BY_13 + 1),
+	ADAPT_ENTRY(ADAPT_cudaStreamGetCaptureInfo_ptsz, 11, ADAPT_ON_FORM, 13, ADAPT_SELF,
+		    ADAPT_cudaStreamGetCaptureInfo_ptsz, STATUS_BY_13 + 1),
+	ADAPT_ENTRY(ADAPT_cudaStreamGetCaptureInfo_ptsz, 11, ADAPT_ON_FORM, 11,
+		    ADAPT_cudaStreamGetCaptureInfo_v2_ptsz, ADAPT_cudaStreamGetCaptureInfo_v2_ptsz,
+		    STATUS_BY_V2 + 1),
 };
+
+ADAPT_FAMILY(capture_info, entries, translator, callees)

@@ -51,11 +51,8 @@ static inline int edges_are_default(const struct adapt_edge_data *edgeData, size
  *   a 12 caller of NAME_v2 where the runtime's NAME is the plain form
  *   (12.3+'s NAME_v2 is the loader's own; 13's NAME, the route's). */
 #define ADAPT_EDGE_DATA_ENTRIES(name, name_v2, on_plain, on_13)                                    \
-	ADAPT_ENTRY(name, 13, ADAPT_ON_FORM, 11, NULL, name, on_plain,                             \
-		    "the plain form, default edges only"),                                         \
-		ADAPT_ENTRY(name, 11, ADAPT_ON_FORM, 13, NULL, name, on_13,                        \
-			    "13's, edge data NULL"),                                               \
-		ADAPT_ENTRY(name_v2, 12, ADAPT_ON_FORM, 11, name, name, on_plain,                  \
-			    "the plain form, default edges only")
+	ADAPT_ENTRY(name, 13, ADAPT_ON_FORM, 11, ADAPT_SELF, name, on_plain),                      \
+		ADAPT_ENTRY(name, 11, ADAPT_ON_FORM, 13, ADAPT_SELF, name, on_13),                 \
+		ADAPT_ENTRY(name_v2, 12, ADAPT_ON_FORM, 11, name, name, on_plain)
 
 #endif

@@ -69,7 +69,7 @@ enum {
 	PINNED = 6,
 	TRANSLATORS = 8
 };
-static struct adapt_translator translators[TRANSLATORS];
+static _Atomic(void *) callees[TRANSLATORS];
 
 /* ---- an 11 caller on 12 or 13: ByVersion, else the plain form ---- */
 
@@ -86,7 +86,7 @@ static cudaError_t by_version_for_11(int ptsz, const char *symbol, void **funcPt
 	int status = STATUS_SUCCESS;
 	cudaError_t rc;
 
-	*(void **)&versioned = adapt_callee(&translators[BY_VERSION_FOR_11 + ptsz]);
+	*(void **)&versioned = adapt_callee(&callees[BY_VERSION_FOR_11 + ptsz]);
 	rc = versioned(symbol, funcPtr, CUDART_VERSION, flags, &status);
 	return status_as_11(rc, status);
 }
@@ -98,7 +98,7 @@ static cudaError_t with_status_for_11(int ptsz, const char *symbol, void **funcP
 	int status = STATUS_SUCCESS;
 	cudaError_t rc;
 
-	*(void **)&plain = adapt_callee(&translators[WITH_STATUS_FOR_11 + ptsz]);
+	*(void **)&plain = adapt_callee(&callees[WITH_STATUS_FOR_11 + ptsz]);
 	rc = plain(symbol, funcPtr, flags, &status);
 	return status_as_11(rc, status);
 }
@@ -118,7 +118,7 @@ static cudaError_t without_status(int ptsz, const char *symbol, void **funcPtr,
 	without_status_fn without;
 	cudaError_t rc;
 
-	*(void **)&without = adapt_callee(&translators[WITHOUT_STATUS + ptsz]);
+	*(void **)&without = adapt_callee(&callees[WITHOUT_STATUS + ptsz]);
 	rc = without(symbol, funcPtr, flags);
 	if (rc == cudaErrorSymbolNotFound) {
 		if (funcPtr)
@@ -137,7 +137,7 @@ static cudaError_t pinned(int ptsz, const char *symbol, void **funcPtr, unsigned
 {
 	by_version_fn versioned;
 
-	*(void **)&versioned = adapt_callee(&translators[PINNED + ptsz]);
+	*(void **)&versioned = adapt_callee(&callees[PINNED + ptsz]);
 	return versioned(symbol, funcPtr, CUDART_VERSION, flags, driverStatus);
 }
 
@@ -148,34 +148,39 @@ ADAPT_PTSZ_TWINS(cudaError_t, pinned,
 		 (const char *symbol, void **funcPtr, unsigned long long flags, int *driverStatus),
 		 (symbol, funcPtr, flags, driverStatus))
 
-static struct adapt_translator translators[TRANSLATORS] = {
-	[BY_VERSION_FOR_11] = ADAPT_VIA(by_version_for_11_legacy),
-	[BY_VERSION_FOR_11 + 1] = ADAPT_VIA(by_version_for_11_ptsz),
-	[WITH_STATUS_FOR_11] = ADAPT_VIA(with_status_for_11_legacy),
-	[WITH_STATUS_FOR_11 + 1] = ADAPT_VIA(with_status_for_11_ptsz),
-	[WITHOUT_STATUS] = ADAPT_VIA(without_status_legacy),
-	[WITHOUT_STATUS + 1] = ADAPT_VIA(without_status_ptsz),
-	[PINNED] = ADAPT_VIA(pinned_legacy),
-	[PINNED + 1] = ADAPT_VIA(pinned_ptsz),
-};
+/* The translators by number, for the registry. */
+static void *translator(int via)
+{
+	switch (via) {
+	case BY_VERSION_FOR_11: return (void *)by_version_for_11_legacy;
+	case BY_VERSION_FOR_11 + 1: return (void *)by_version_for_11_ptsz;
+	case WITH_STATUS_FOR_11: return (void *)with_status_for_11_legacy;
+	case WITH_STATUS_FOR_11 + 1: return (void *)with_status_for_11_ptsz;
+	case WITHOUT_STATUS: return (void *)without_status_legacy;
+	case WITHOUT_STATUS + 1: return (void *)without_status_ptsz;
+	case PINNED: return (void *)pinned_legacy;
+	case PINNED + 1: return (void *)pinned_ptsz;
+	}
+	return NULL;
+}
 
 /* The entries of a name (the legacy one, or ptsz: its _ptsz), which the
- * runtime has under the same name and under versioned. */
+ * runtime has under the same name and under versioned (ByVersion). */
 #define ENTRY_POINT_ENTRIES(name, versioned, ptsz)                                                 \
-	ADAPT_ENTRY(name, 11, ADAPT_ON_FORM, 12, NULL, versioned,                                  \
-		    &translators[BY_VERSION_FOR_11 + (ptsz)],                                      \
-		    versioned " with the stub's CUDA version"),                                    \
-		ADAPT_ENTRY(name, 11, ADAPT_ON_FORM, 12, NULL, name,                               \
-			    &translators[WITH_STATUS_FOR_11 + (ptsz)], "the form with a status"),  \
-		ADAPT_ENTRY(name, 12, ADAPT_ON_FORM, 11, NULL, name,                               \
-			    &translators[WITHOUT_STATUS + (ptsz)], "11's form"),                   \
-		ADAPT_ENTRY(name, 12, ADAPT_ON_OTHER_MAJOR, 12, NULL, versioned,                   \
-			    &translators[PINNED + (ptsz)],                                         \
-			    versioned " with the stub's CUDA version")
+	ADAPT_ENTRY(name, 11, ADAPT_ON_FORM, 12, ADAPT_SELF, versioned,                            \
+		    BY_VERSION_FOR_11 + (ptsz)),                                                   \
+		ADAPT_ENTRY(name, 11, ADAPT_ON_FORM, 12, ADAPT_SELF, name,                         \
+			    WITH_STATUS_FOR_11 + (ptsz)),                                          \
+		ADAPT_ENTRY(name, 12, ADAPT_ON_FORM, 11, ADAPT_SELF, name,                         \
+			    WITHOUT_STATUS + (ptsz)),                                              \
+		ADAPT_ENTRY(name, 12, ADAPT_ON_OTHER_MAJOR, 12, ADAPT_SELF, versioned,             \
+			    PINNED + (ptsz))
 
-const struct adapt_entry cudastub_cudart_adapt_entry_point[] = {
-	ENTRY_POINT_ENTRIES("cudaGetDriverEntryPoint", "cudaGetDriverEntryPointByVersion", 0),
-	ENTRY_POINT_ENTRIES("cudaGetDriverEntryPoint_ptsz", "cudaGetDriverEntryPointByVersion_ptsz",
-			    1),
-	{NULL},
+static const struct adapt_entry entries[] = {
+	ENTRY_POINT_ENTRIES(ADAPT_cudaGetDriverEntryPoint, ADAPT_cudaGetDriverEntryPointByVersion,
+			    0),
+	ENTRY_POINT_ENTRIES(ADAPT_cudaGetDriverEntryPoint_ptsz,
+			    ADAPT_cudaGetDriverEntryPointByVersion_ptsz, 1),
 };
+
+ADAPT_FAMILY(entry_point, entries, translator, callees)

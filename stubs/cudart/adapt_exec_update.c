@@ -41,8 +41,9 @@ typedef cudaError_t (*update_12_fn)(cudaGraphExec_t, cudaGraph_t, struct update_
 typedef cudaError_t (*update_11_fn)(cudaGraphExec_t, cudaGraph_t, cudaGraphNode_t *,
 				    enum cudaGraphExecUpdateResult *);
 
+/* The translators, and the cell of the runtime function each calls. */
 enum { BY_RESULT_INFO, BY_TWO_OUTPUTS, TRANSLATORS };
-static struct adapt_translator translators[TRANSLATORS];
+static _Atomic(void *) callees[TRANSLATORS];
 
 /* An 11 caller on 12 or 13. */
 static cudaError_t update_by_result_info(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph,
@@ -58,7 +59,7 @@ static cudaError_t update_by_result_info(cudaGraphExec_t hGraphExec, cudaGraph_t
 		info.result = *updateResult_out;
 	if (hErrorNode_out)
 		info.errorNode = *hErrorNode_out;
-	*(void **)&update = adapt_callee(&translators[BY_RESULT_INFO]);
+	*(void **)&update = adapt_callee(&callees[BY_RESULT_INFO]);
 	rc = update(hGraphExec, hGraph, updateResult_out ? &info : NULL);
 	if (updateResult_out)
 		*updateResult_out = info.result;
@@ -76,7 +77,7 @@ static cudaError_t update_by_two_outputs(cudaGraphExec_t hGraphExec, cudaGraph_t
 	enum cudaGraphExecUpdateResult result;
 	cudaError_t rc;
 
-	*(void **)&fn = adapt_callee(&translators[BY_TWO_OUTPUTS]);
+	*(void **)&fn = adapt_callee(&callees[BY_TWO_OUTPUTS]);
 	if (!resultInfo)
 		return fn(hGraphExec, hGraph, NULL, NULL);
 	/* What the runtime leaves alone, the caller gets back unchanged. */
@@ -89,15 +90,22 @@ static cudaError_t update_by_two_outputs(cudaGraphExec_t hGraphExec, cudaGraph_t
 	return rc;
 }
 
-static struct adapt_translator translators[TRANSLATORS] = {
-	[BY_RESULT_INFO] = ADAPT_VIA(update_by_result_info),
-	[BY_TWO_OUTPUTS] = ADAPT_VIA(update_by_two_outputs),
+/* The translators by number, for the registry. */
+static void *translator(int via)
+{
+	switch (via) {
+	case BY_RESULT_INFO: return (void *)update_by_result_info;
+	case BY_TWO_OUTPUTS: return (void *)update_by_two_outputs;
+	}
+	return NULL;
+}
+
+/* An 11 caller on 12 or 13, a 12 or 13 caller on 11: the same name. */
+static const struct adapt_entry entries[] = {
+	ADAPT_ENTRY(ADAPT_cudaGraphExecUpdate, 11, ADAPT_ON_FORM, 12, ADAPT_SELF,
+		    ADAPT_cudaGraphExecUpdate, BY_RESULT_INFO),
+	ADAPT_ENTRY(ADAPT_cudaGraphExecUpdate, 12, ADAPT_ON_FORM, 11, ADAPT_SELF,
+		    ADAPT_cudaGraphExecUpdate, BY_TWO_OUTPUTS),
 };
 
-const struct adapt_entry cudastub_cudart_adapt_exec_update[] = {
-	ADAPT_ENTRY("cudaGraphExecUpdate", 11, ADAPT_ON_FORM, 12, NULL, "cudaGraphExecUpdate",
-		    &translators[BY_RESULT_INFO], "the resultInfo form"),
-	ADAPT_ENTRY("cudaGraphExecUpdate", 12, ADAPT_ON_FORM, 11, NULL, "cudaGraphExecUpdate",
-		    &translators[BY_TWO_OUTPUTS], "the two-output form"),
-	{NULL},
-};
+ADAPT_FAMILY(exec_update, entries, translator, callees)

@@ -71,7 +71,7 @@ _Static_assert(REMOVE_DEPENDENCIES == ADD_DEPENDENCIES + 1 &&
 		       NODE_GET_DEPENDENT_NODES == NODE_GET_DEPENDENCIES + 1,
 	       "twins are adjacent");
 enum { ON_PLAIN = 0, ON_13 = EDGE_FUNCTIONS, TRANSLATORS = 2 * EDGE_FUNCTIONS };
-static struct adapt_translator translators[TRANSLATORS];
+static _Atomic(void *) callees[TRANSLATORS];
 
 /* ---- edge data on a runtime without it (11.x, 12.0-12.2) ---- */
 
@@ -85,7 +85,7 @@ static inline cudaError_t add_edges_on_plain(int which, cudaGraph_t graph,
 
 	if (!edges_are_default(edgeData, numDependencies))
 		return cudaErrorNotSupported;
-	*(void **)&plain = adapt_callee(&translators[ON_PLAIN + ADD_DEPENDENCIES + which]);
+	*(void **)&plain = adapt_callee(&callees[ON_PLAIN + ADD_DEPENDENCIES + which]);
 	return plain(graph, from, to, numDependencies);
 }
 
@@ -112,7 +112,7 @@ static cudaError_t get_edges_on_plain(cudaGraph_t graph, cudaGraphNode_t *from, 
 	if (edgeData && (!from || !to || !numEdges))
 		return cudaErrorInvalidValue;
 	room = edgeData ? *numEdges : 0;
-	*(void **)&plain = adapt_callee(&translators[ON_PLAIN + GET_EDGES]);
+	*(void **)&plain = adapt_callee(&callees[ON_PLAIN + GET_EDGES]);
 	err = plain(graph, from, to, numEdges);
 	if (err == cudaSuccess)
 		fill_default_edges(edgeData, room);
@@ -129,7 +129,7 @@ static cudaError_t node_edges_on_plain(int which, cudaGraphNode_t node, cudaGrap
 	if (edgeData && (!nodes || !count))
 		return cudaErrorInvalidValue;
 	room = edgeData ? *count : 0;
-	*(void **)&plain = adapt_callee(&translators[ON_PLAIN + NODE_GET_DEPENDENCIES + which]);
+	*(void **)&plain = adapt_callee(&callees[ON_PLAIN + NODE_GET_DEPENDENCIES + which]);
 	err = plain(node, nodes, count);
 	if (err == cudaSuccess)
 		fill_default_edges(edgeData, room);
@@ -149,7 +149,7 @@ static cudaError_t add_edges_on_13(int which, cudaGraph_t graph, const cudaGraph
 {
 	add_edges_with_data_fn with_data;
 
-	*(void **)&with_data = adapt_callee(&translators[ON_13 + ADD_DEPENDENCIES + which]);
+	*(void **)&with_data = adapt_callee(&callees[ON_13 + ADD_DEPENDENCIES + which]);
 	return with_data(graph, from, to, NULL, numDependencies);
 }
 
@@ -163,7 +163,7 @@ static cudaError_t get_edges_on_13(cudaGraph_t graph, cudaGraphNode_t *from, cud
 {
 	get_edges_with_data_fn with_data;
 
-	*(void **)&with_data = adapt_callee(&translators[ON_13 + GET_EDGES]);
+	*(void **)&with_data = adapt_callee(&callees[ON_13 + GET_EDGES]);
 	return with_data(graph, from, to, NULL, numEdges);
 }
 
@@ -172,7 +172,7 @@ static cudaError_t node_edges_on_13(int which, cudaGraphNode_t node, cudaGraphNo
 {
 	node_edges_with_data_fn with_data;
 
-	*(void **)&with_data = adapt_callee(&translators[ON_13 + NODE_GET_DEPENDENCIES + which]);
+	*(void **)&with_data = adapt_callee(&callees[ON_13 + NODE_GET_DEPENDENCIES + which]);
 	return with_data(node, nodes, NULL, count);
 }
 
@@ -180,28 +180,33 @@ ADAPT_TWINS(cudaError_t, node_edges_on_13, node_get_dependencies_on_13,
 	    node_get_dependent_nodes_on_13,
 	    (cudaGraphNode_t node, cudaGraphNode_t *nodes, size_t *count), (node, nodes, count))
 
-static struct adapt_translator translators[TRANSLATORS] = {
-	[ON_PLAIN + ADD_DEPENDENCIES] = ADAPT_VIA(add_dependencies_on_plain),
-	[ON_PLAIN + REMOVE_DEPENDENCIES] = ADAPT_VIA(remove_dependencies_on_plain),
-	[ON_PLAIN + GET_EDGES] = ADAPT_VIA(get_edges_on_plain),
-	[ON_PLAIN + NODE_GET_DEPENDENCIES] = ADAPT_VIA(node_get_dependencies_on_plain),
-	[ON_PLAIN + NODE_GET_DEPENDENT_NODES] = ADAPT_VIA(node_get_dependent_nodes_on_plain),
-	[ON_13 + ADD_DEPENDENCIES] = ADAPT_VIA(add_dependencies_on_13),
-	[ON_13 + REMOVE_DEPENDENCIES] = ADAPT_VIA(remove_dependencies_on_13),
-	[ON_13 + GET_EDGES] = ADAPT_VIA(get_edges_on_13),
-	[ON_13 + NODE_GET_DEPENDENCIES] = ADAPT_VIA(node_get_dependencies_on_13),
-	[ON_13 + NODE_GET_DEPENDENT_NODES] = ADAPT_VIA(node_get_dependent_nodes_on_13),
-};
+/* The translators by number, for the registry. */
+static void *translator(int via)
+{
+	switch (via) {
+	case ON_PLAIN + ADD_DEPENDENCIES: return (void *)add_dependencies_on_plain;
+	case ON_PLAIN + REMOVE_DEPENDENCIES: return (void *)remove_dependencies_on_plain;
+	case ON_PLAIN + GET_EDGES: return (void *)get_edges_on_plain;
+	case ON_PLAIN + NODE_GET_DEPENDENCIES: return (void *)node_get_dependencies_on_plain;
+	case ON_PLAIN + NODE_GET_DEPENDENT_NODES: return (void *)node_get_dependent_nodes_on_plain;
+	case ON_13 + ADD_DEPENDENCIES: return (void *)add_dependencies_on_13;
+	case ON_13 + REMOVE_DEPENDENCIES: return (void *)remove_dependencies_on_13;
+	case ON_13 + GET_EDGES: return (void *)get_edges_on_13;
+	case ON_13 + NODE_GET_DEPENDENCIES: return (void *)node_get_dependencies_on_13;
+	case ON_13 + NODE_GET_DEPENDENT_NODES: return (void *)node_get_dependent_nodes_on_13;
+	}
+	return NULL;
+}
 
 #define EDGE_ENTRIES(name, f)                                                                      \
-	ADAPT_EDGE_DATA_ENTRIES(name, name "_v2", &translators[ON_PLAIN + (f)],                    \
-				&translators[ON_13 + (f)])
+	ADAPT_EDGE_DATA_ENTRIES(ADAPT_##name, ADAPT_##name##_v2, ON_PLAIN + (f), ON_13 + (f))
 
-const struct adapt_entry cudastub_cudart_adapt_graph_edges[] = {
-	EDGE_ENTRIES("cudaGraphAddDependencies", ADD_DEPENDENCIES),
-	EDGE_ENTRIES("cudaGraphRemoveDependencies", REMOVE_DEPENDENCIES),
-	EDGE_ENTRIES("cudaGraphGetEdges", GET_EDGES),
-	EDGE_ENTRIES("cudaGraphNodeGetDependencies", NODE_GET_DEPENDENCIES),
-	EDGE_ENTRIES("cudaGraphNodeGetDependentNodes", NODE_GET_DEPENDENT_NODES),
-	{NULL},
+static const struct adapt_entry entries[] = {
+	EDGE_ENTRIES(cudaGraphAddDependencies, ADD_DEPENDENCIES),
+	EDGE_ENTRIES(cudaGraphRemoveDependencies, REMOVE_DEPENDENCIES),
+	EDGE_ENTRIES(cudaGraphGetEdges, GET_EDGES),
+	EDGE_ENTRIES(cudaGraphNodeGetDependencies, NODE_GET_DEPENDENCIES),
+	EDGE_ENTRIES(cudaGraphNodeGetDependentNodes, NODE_GET_DEPENDENT_NODES),
 };
+
+ADAPT_FAMILY(graph_edges, entries, translator, callees)

@@ -105,7 +105,7 @@ enum {
 	ADD_NODE_ON_13,
 	TRANSLATORS
 };
-static struct adapt_translator translators[TRANSLATORS];
+static _Atomic(void *) callees[TRANSLATORS];
 
 /* Whether 12.x can honour a 13 caller's node parameters: no child graph
  * that moves its graph, no pool usage. */
@@ -146,7 +146,7 @@ static cudaError_t add_node_on_plain(int checked, cudaGraphNode_t *pGraphNode, c
 	if ((checked && !node_params_fit_12(nodeParams)) ||
 	    !edges_are_default(dependencyData, numDependencies))
 		return cudaErrorNotSupported;
-	*(void **)&add = adapt_callee(&translators[ADD_NODE_ON_PLAIN_12 + checked]);
+	*(void **)&add = adapt_callee(&callees[ADD_NODE_ON_PLAIN_12 + checked]);
 	return add(pGraphNode, graph, pDependencies, numDependencies, nodeParams);
 }
 
@@ -167,7 +167,7 @@ static cudaError_t add_node_on_12_v2(cudaGraphNode_t *pGraphNode, cudaGraph_t gr
 
 	if (!node_params_fit_12(nodeParams))
 		return cudaErrorNotSupported;
-	*(void **)&add = adapt_callee(&translators[ADD_NODE_ON_12_V2]);
+	*(void **)&add = adapt_callee(&callees[ADD_NODE_ON_12_V2]);
 	return add(pGraphNode, graph, pDependencies, dependencyData, numDependencies, nodeParams);
 }
 
@@ -177,7 +177,7 @@ static cudaError_t node_set_params_on_12(cudaGraphNode_t node, void *nodeParams)
 
 	if (!node_params_fit_12(nodeParams))
 		return cudaErrorNotSupported;
-	*(void **)&set = adapt_callee(&translators[NODE_SET_PARAMS_ON_12]);
+	*(void **)&set = adapt_callee(&callees[NODE_SET_PARAMS_ON_12]);
 	return set(node, nodeParams);
 }
 
@@ -188,7 +188,7 @@ static cudaError_t exec_node_set_params_on_12(cudaGraphExec_t graphExec, cudaGra
 
 	if (!node_params_fit_12(nodeParams))
 		return cudaErrorNotSupported;
-	*(void **)&set = adapt_callee(&translators[EXEC_NODE_SET_PARAMS_ON_12]);
+	*(void **)&set = adapt_callee(&callees[EXEC_NODE_SET_PARAMS_ON_12]);
 	return set(graphExec, node, nodeParams);
 }
 
@@ -200,44 +200,50 @@ static cudaError_t add_node_on_13(cudaGraphNode_t *pGraphNode, cudaGraph_t graph
 {
 	add_node_with_data_fn add;
 
-	*(void **)&add = adapt_callee(&translators[ADD_NODE_ON_13]);
+	*(void **)&add = adapt_callee(&callees[ADD_NODE_ON_13]);
 	return add(pGraphNode, graph, pDependencies, NULL, numDependencies, nodeParams);
 }
 
-static struct adapt_translator translators[TRANSLATORS] = {
-	[ADD_NODE_ON_PLAIN_12] = ADAPT_VIA(add_node_on_plain_12),
-	[ADD_NODE_ON_PLAIN_13] = ADAPT_VIA(add_node_on_plain_13),
-	[ADD_NODE_ON_12_V2] = ADAPT_VIA(add_node_on_12_v2),
-	[NODE_SET_PARAMS_ON_12] = ADAPT_VIA(node_set_params_on_12),
-	[EXEC_NODE_SET_PARAMS_ON_12] = ADAPT_VIA(exec_node_set_params_on_12),
-	[ADD_NODE_ON_13] = ADAPT_VIA(add_node_on_13),
-};
+/* The translators by number, for the registry. */
+static void *translator(int via)
+{
+	switch (via) {
+	case ADD_NODE_ON_PLAIN_12: return (void *)add_node_on_plain_12;
+	case ADD_NODE_ON_PLAIN_13: return (void *)add_node_on_plain_13;
+	case ADD_NODE_ON_12_V2: return (void *)add_node_on_12_v2;
+	case NODE_SET_PARAMS_ON_12: return (void *)node_set_params_on_12;
+	case EXEC_NODE_SET_PARAMS_ON_12: return (void *)exec_node_set_params_on_12;
+	case ADD_NODE_ON_13: return (void *)add_node_on_13;
+	}
+	return NULL;
+}
 
 /* On 13, a 12 caller's cudaGraphAddNode_v2 and setters take 13's
  * functions as they are: no generated route does, as 13's
  * cudaGraphNodeParams grew members and the records differ, though a 12
  * caller leaves them zero, their default. */
-const struct adapt_entry cudastub_cudart_adapt_graph_node_params[] = {
-	ADAPT_ENTRY("cudaGraphAddNode", 13, ADAPT_ON_FORM, 12, NULL, "cudaGraphAddNode_v2",
-		    &translators[ADD_NODE_ON_12_V2], "12.3+'s _v2, parameters checked"),
-	ADAPT_ENTRY("cudaGraphAddNode", 13, ADAPT_ON_FORM, 12, NULL, "cudaGraphAddNode",
-		    &translators[ADD_NODE_ON_PLAIN_13],
-		    "12.2's plain form, parameters checked, default edges"),
-	ADAPT_ENTRY("cudaGraphNodeSetParams", 13, ADAPT_ON_FORM, 12, NULL, "cudaGraphNodeSetParams",
-		    &translators[NODE_SET_PARAMS_ON_12], "parameters checked"),
-	ADAPT_ENTRY("cudaGraphExecNodeSetParams", 13, ADAPT_ON_FORM, 12, NULL,
-		    "cudaGraphExecNodeSetParams", &translators[EXEC_NODE_SET_PARAMS_ON_12],
-		    "parameters checked"),
-	ADAPT_ENTRY("cudaGraphAddNode", 12, ADAPT_ON_FORM, 13, NULL, "cudaGraphAddNode",
-		    &translators[ADD_NODE_ON_13], "13's, edge data NULL"),
-	ADAPT_ENTRY("cudaGraphAddNode_v2", 12, ADAPT_ON_FORM, 13, "cudaGraphAddNode",
-		    "cudaGraphAddNode", NULL, "13's plain name, as it is"),
-	ADAPT_ENTRY("cudaGraphAddNode_v2", 12, ADAPT_ON_FORM, 12, "cudaGraphAddNode",
-		    "cudaGraphAddNode", &translators[ADD_NODE_ON_PLAIN_12],
-		    "the plain form, default edges only"),
-	ADAPT_ENTRY("cudaGraphNodeSetParams", 12, ADAPT_ON_FORM, 13, NULL, "cudaGraphNodeSetParams",
-		    NULL, "13's, as it is"),
-	ADAPT_ENTRY("cudaGraphExecNodeSetParams", 12, ADAPT_ON_FORM, 13, NULL,
-		    "cudaGraphExecNodeSetParams", NULL, "13's, as it is"),
-	{NULL},
+static const struct adapt_entry entries[] = {
+	/* a 13 caller on 12.x: 12.3+'s _v2, else 12.2's plain form with
+	 * default edges; the parameters checked */
+	ADAPT_ENTRY(ADAPT_cudaGraphAddNode, 13, ADAPT_ON_FORM, 12, ADAPT_SELF,
+		    ADAPT_cudaGraphAddNode_v2, ADD_NODE_ON_12_V2),
+	ADAPT_ENTRY(ADAPT_cudaGraphAddNode, 13, ADAPT_ON_FORM, 12, ADAPT_SELF,
+		    ADAPT_cudaGraphAddNode, ADD_NODE_ON_PLAIN_13),
+	ADAPT_ENTRY(ADAPT_cudaGraphNodeSetParams, 13, ADAPT_ON_FORM, 12, ADAPT_SELF,
+		    ADAPT_cudaGraphNodeSetParams, NODE_SET_PARAMS_ON_12),
+	ADAPT_ENTRY(ADAPT_cudaGraphExecNodeSetParams, 13, ADAPT_ON_FORM, 12, ADAPT_SELF,
+		    ADAPT_cudaGraphExecNodeSetParams, EXEC_NODE_SET_PARAMS_ON_12),
+	/* a 12 caller on 13, and its _v2 on 12.2 */
+	ADAPT_ENTRY(ADAPT_cudaGraphAddNode, 12, ADAPT_ON_FORM, 13, ADAPT_SELF,
+		    ADAPT_cudaGraphAddNode, ADD_NODE_ON_13),
+	ADAPT_ENTRY(ADAPT_cudaGraphAddNode_v2, 12, ADAPT_ON_FORM, 13, ADAPT_cudaGraphAddNode,
+		    ADAPT_cudaGraphAddNode, ADAPT_AS_IS),
+	ADAPT_ENTRY(ADAPT_cudaGraphAddNode_v2, 12, ADAPT_ON_FORM, 12, ADAPT_cudaGraphAddNode,
+		    ADAPT_cudaGraphAddNode, ADD_NODE_ON_PLAIN_12),
+	ADAPT_ENTRY(ADAPT_cudaGraphNodeSetParams, 12, ADAPT_ON_FORM, 13, ADAPT_SELF,
+		    ADAPT_cudaGraphNodeSetParams, ADAPT_AS_IS),
+	ADAPT_ENTRY(ADAPT_cudaGraphExecNodeSetParams, 12, ADAPT_ON_FORM, 13, ADAPT_SELF,
+		    ADAPT_cudaGraphExecNodeSetParams, ADAPT_AS_IS),
 };
+
+ADAPT_FAMILY(graph_node_params, entries, translator, callees)

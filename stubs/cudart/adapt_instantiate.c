@@ -61,8 +61,9 @@ typedef cudaError_t (*with_flags_fn)(cudaGraphExec_t *, cudaGraph_t, unsigned lo
 typedef cudaError_t (*instantiate_11_fn)(cudaGraphExec_t *, cudaGraph_t, cudaGraphNode_t *, char *,
 					 size_t);
 
+/* The translators, and the cell of the runtime function each calls. */
 enum { BY_PARAMS, BY_FLAGS, ON_11, TRANSLATORS };
-static struct adapt_translator translators[TRANSLATORS];
+static _Atomic(void *) callees[TRANSLATORS];
 
 /* ---- an 11 caller on 12 or 13 ---- */
 
@@ -74,7 +75,7 @@ static cudaError_t instantiate_by_params(cudaGraphExec_t *pGraphExec, cudaGraph_
 	with_params_fn instantiate;
 	cudaError_t rc;
 
-	*(void **)&instantiate = adapt_callee(&translators[BY_PARAMS]);
+	*(void **)&instantiate = adapt_callee(&callees[BY_PARAMS]);
 	rc = instantiate(pGraphExec, graph, &params);
 	if (rc != cudaSuccess && pErrorNode)
 		*pErrorNode = params.errNode_out;
@@ -94,7 +95,7 @@ static cudaError_t instantiate_by_flags(cudaGraphExec_t *pGraphExec, cudaGraph_t
 
 	if (flags & (FLAG_UPLOAD | FLAG_DEVICE_LAUNCH))
 		return cudaErrorNotSupported;
-	*(void **)&by_flags = adapt_callee(&translators[BY_FLAGS]);
+	*(void **)&by_flags = adapt_callee(&callees[BY_FLAGS]);
 	return by_flags(pGraphExec, graph, flags);
 }
 
@@ -106,24 +107,30 @@ static cudaError_t instantiate_on_11(cudaGraphExec_t *pGraphExec, cudaGraph_t gr
 
 	if (flags != 0)
 		return cudaErrorNotSupported;
-	*(void **)&old = adapt_callee(&translators[ON_11]);
+	*(void **)&old = adapt_callee(&callees[ON_11]);
 	return old(pGraphExec, graph, NULL, NULL, 0);
 }
 
-static struct adapt_translator translators[TRANSLATORS] = {
-	[BY_PARAMS] = ADAPT_VIA(instantiate_by_params),
-	[BY_FLAGS] = ADAPT_VIA(instantiate_by_flags),
-	[ON_11] = ADAPT_VIA(instantiate_on_11),
+/* The translators by number, for the registry. */
+static void *translator(int via)
+{
+	switch (via) {
+	case BY_PARAMS: return (void *)instantiate_by_params;
+	case BY_FLAGS: return (void *)instantiate_by_flags;
+	case ON_11: return (void *)instantiate_on_11;
+	}
+	return NULL;
+}
+
+/* An 11 caller on 12 or 13: WithParams. A 12 or 13 caller on 11: WithFlags
+ * (11.4+), else 11's own form. */
+static const struct adapt_entry entries[] = {
+	ADAPT_ENTRY(ADAPT_cudaGraphInstantiate, 11, ADAPT_ON_FORM, 12, ADAPT_SELF,
+		    ADAPT_cudaGraphInstantiateWithParams, BY_PARAMS),
+	ADAPT_ENTRY(ADAPT_cudaGraphInstantiate, 12, ADAPT_ON_FORM, 11, ADAPT_SELF,
+		    ADAPT_cudaGraphInstantiateWithFlags, BY_FLAGS),
+	ADAPT_ENTRY(ADAPT_cudaGraphInstantiate, 12, ADAPT_ON_FORM, 11, ADAPT_SELF,
+		    ADAPT_cudaGraphInstantiate, ON_11),
 };
 
-const struct adapt_entry cudastub_cudart_adapt_instantiate[] = {
-	ADAPT_ENTRY("cudaGraphInstantiate", 11, ADAPT_ON_FORM, 12, NULL,
-		    "cudaGraphInstantiateWithParams", &translators[BY_PARAMS],
-		    "cudaGraphInstantiateWithParams"),
-	ADAPT_ENTRY("cudaGraphInstantiate", 12, ADAPT_ON_FORM, 11, NULL,
-		    "cudaGraphInstantiateWithFlags", &translators[BY_FLAGS],
-		    "cudaGraphInstantiateWithFlags"),
-	ADAPT_ENTRY("cudaGraphInstantiate", 12, ADAPT_ON_FORM, 11, NULL, "cudaGraphInstantiate",
-		    &translators[ON_11], "11's cudaGraphInstantiate"),
-	{NULL},
-};
+ADAPT_FAMILY(instantiate, entries, translator, callees)

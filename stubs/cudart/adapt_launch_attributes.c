@@ -118,11 +118,11 @@ _Static_assert(STREAM_GET_PTSZ == STREAM_GET + 1 && STREAM_SET_PTSZ == STREAM_SE
 		       LAUNCH_PTSZ == LAUNCH + 1 &&
 		       MAX_POTENTIAL_CLUSTER_SIZE == MAX_ACTIVE_CLUSTERS + 1,
 	       "twins are adjacent");
-static struct adapt_translator translators[LAUNCH_FUNCTION_COUNT];
+static _Atomic(void *) callees[LAUNCH_FUNCTION_COUNT];
 
 static void *runtime_function(enum launch_function which)
 {
-	return adapt_callee(&translators[which]);
+	return adapt_callee(&callees[which]);
 }
 
 static int attribute_known(cudaLaunchAttributeID attr)
@@ -211,37 +211,42 @@ static cudaError_t occupancy(int which, int *out, const void *func,
 ADAPT_TWINS(cudaError_t, occupancy, max_active_clusters, max_potential_cluster_size,
 	    (int *out, const void *func, const cudaLaunchConfig_t *config), (out, func, config))
 
-static struct adapt_translator translators[LAUNCH_FUNCTION_COUNT] = {
-	[STREAM_GET] = ADAPT_VIA(stream_get_legacy),
-	[STREAM_GET_PTSZ] = ADAPT_VIA(stream_get_ptsz),
-	[STREAM_SET] = ADAPT_VIA(stream_set_legacy),
-	[STREAM_SET_PTSZ] = ADAPT_VIA(stream_set_ptsz),
-	[NODE_GET] = ADAPT_VIA(node_get),
-	[NODE_SET] = ADAPT_VIA(node_set),
-	[LAUNCH] = ADAPT_VIA(launch_legacy),
-	[LAUNCH_PTSZ] = ADAPT_VIA(launch_ptsz),
-	[MAX_ACTIVE_CLUSTERS] = ADAPT_VIA(max_active_clusters),
-	[MAX_POTENTIAL_CLUSTER_SIZE] = ADAPT_VIA(max_potential_cluster_size),
-};
+/* The translators by number, for the registry. */
+static void *translator(int via)
+{
+	switch (via) {
+	case STREAM_GET: return (void *)stream_get_legacy;
+	case STREAM_GET_PTSZ: return (void *)stream_get_ptsz;
+	case STREAM_SET: return (void *)stream_set_legacy;
+	case STREAM_SET_PTSZ: return (void *)stream_set_ptsz;
+	case NODE_GET: return (void *)node_get;
+	case NODE_SET: return (void *)node_set;
+	case LAUNCH: return (void *)launch_legacy;
+	case LAUNCH_PTSZ: return (void *)launch_ptsz;
+	case MAX_ACTIVE_CLUSTERS: return (void *)max_active_clusters;
+	case MAX_POTENTIAL_CLUSTER_SIZE: return (void *)max_potential_cluster_size;
+	}
+	return NULL;
+}
 
 /* Every recorded major has its own form of these names (each added members
  * to the union): as it is on a newer runtime, the checking translator on
  * an older one. */
 #define LAUNCH_ENTRIES(name, which)                                                                \
-	ADAPT_ENTRY(name, 0, ADAPT_ON_NEWER, 0, NULL, name, NULL, "a newer runtime, as it is"),    \
-		ADAPT_ENTRY(name, 0, ADAPT_ON_OLDER, 0, NULL, name, &translators[which],           \
-			    "attribute ids the runtime lacks refused")
+	ADAPT_ENTRY(ADAPT_##name, 0, ADAPT_ON_NEWER, 0, ADAPT_SELF, ADAPT_##name, ADAPT_AS_IS),    \
+		ADAPT_ENTRY(ADAPT_##name, 0, ADAPT_ON_OLDER, 0, ADAPT_SELF, ADAPT_##name, which)
 
-const struct adapt_entry cudastub_cudart_adapt_launch_attributes[] = {
-	LAUNCH_ENTRIES("cudaStreamGetAttribute", STREAM_GET),
-	LAUNCH_ENTRIES("cudaStreamGetAttribute_ptsz", STREAM_GET_PTSZ),
-	LAUNCH_ENTRIES("cudaStreamSetAttribute", STREAM_SET),
-	LAUNCH_ENTRIES("cudaStreamSetAttribute_ptsz", STREAM_SET_PTSZ),
-	LAUNCH_ENTRIES("cudaGraphKernelNodeGetAttribute", NODE_GET),
-	LAUNCH_ENTRIES("cudaGraphKernelNodeSetAttribute", NODE_SET),
-	LAUNCH_ENTRIES("cudaLaunchKernelExC", LAUNCH),
-	LAUNCH_ENTRIES("cudaLaunchKernelExC_ptsz", LAUNCH_PTSZ),
-	LAUNCH_ENTRIES("cudaOccupancyMaxActiveClusters", MAX_ACTIVE_CLUSTERS),
-	LAUNCH_ENTRIES("cudaOccupancyMaxPotentialClusterSize", MAX_POTENTIAL_CLUSTER_SIZE),
-	{NULL},
+static const struct adapt_entry entries[] = {
+	LAUNCH_ENTRIES(cudaStreamGetAttribute, STREAM_GET),
+	LAUNCH_ENTRIES(cudaStreamGetAttribute_ptsz, STREAM_GET_PTSZ),
+	LAUNCH_ENTRIES(cudaStreamSetAttribute, STREAM_SET),
+	LAUNCH_ENTRIES(cudaStreamSetAttribute_ptsz, STREAM_SET_PTSZ),
+	LAUNCH_ENTRIES(cudaGraphKernelNodeGetAttribute, NODE_GET),
+	LAUNCH_ENTRIES(cudaGraphKernelNodeSetAttribute, NODE_SET),
+	LAUNCH_ENTRIES(cudaLaunchKernelExC, LAUNCH),
+	LAUNCH_ENTRIES(cudaLaunchKernelExC_ptsz, LAUNCH_PTSZ),
+	LAUNCH_ENTRIES(cudaOccupancyMaxActiveClusters, MAX_ACTIVE_CLUSTERS),
+	LAUNCH_ENTRIES(cudaOccupancyMaxPotentialClusterSize, MAX_POTENTIAL_CLUSTER_SIZE),
 };
+
+ADAPT_FAMILY(launch_attributes, entries, translator, callees)

@@ -3,52 +3,53 @@
  * name.
  *
  * A family of adapters (a file) defines translators, each a function with
- * its caller's prototype and the cell where the bind stores the runtime
- * function it calls (struct adapt_translator), and a table of entries
- * (struct adapt_entry): for which export a translator (or a runtime
- * function as it is) stands in, for which caller, on which runtime, and
- * which runtime export it calls. Callers and runtimes are told apart by
- * forms, generated from every major's records (cudart_forms.h): the form
- * of a name in a major is the first major whose headers declare it with
- * that ABI. The build's form of the export is its caller's; the loaded
- * runtime's form of the export (or of the name the entry judges by) is
- * the runtime's.
+ * its caller's prototype and a cell where the bind stores the runtime
+ * function it calls, and a table of entries (struct adapt_entry): for
+ * which export a translator (or a runtime function as it is) stands in,
+ * for which caller, on which runtime, and which runtime export it calls.
+ * Callers and runtimes are told apart by forms, generated from every
+ * major's records (cudart_forms.h): the form of a name in a major is the
+ * first major whose headers declare it with that ABI. The build's form of
+ * the export is its caller's; the loaded runtime's form of the export (or
+ * of the name the entry judges by) is the runtime's.
  *
  * Every adapted row names the one hook, cudastub_cudart_adapt
  * (adapt_registry.c), which the bind (stubs/common/loader_row.c) calls
- * with the release it read once. It takes the first entry for the export
- * that applies and whose callee the runtime exports. Every translator
- * compiles in every build: it spells the runtime's types as the records
- * give them (own structs, checked against cudart_layouts.h), never as one
- * major's headers do. So nothing here depends on the build's ABI: the
- * entries say which way a build translates, and a build runs those whose
- * caller form is its own.
+ * with the release it read once. It asks each family (ADAPT_FAMILY) for
+ * the first entry of the export that applies and whose callee the runtime
+ * exports. Every translator compiles in every build: it spells the
+ * runtime's types as the records give them (own structs, checked against
+ * cudart_layouts.h), never as one major's headers do. So nothing here
+ * depends on the build's ABI: the entries say which way a build
+ * translates, and a build runs those whose caller form is its own.
+ *
+ * The tables hold numbers only (names by the generated enum below,
+ * translators by their family's numbers), so that loading the stub
+ * relocates none of them.
  */
 #ifndef CUDASTUB_CUDART_ADAPT_LOADED_H
 #define CUDASTUB_CUDART_ADAPT_LOADED_H
 
 #include <stdatomic.h>
+#include <stddef.h>
 
 #include "cudart_layouts.h"
 #include "cudart_stub.h"
 
-/* A translator: the stand-in an export's slot gets, and the runtime
- * function it calls, stored by the registry before the stand-in is handed
- * out. Translators that differ only in the function they call (a name and
- * its _ptsz) are two translators over one body (ADAPT_TWINS). */
-struct adapt_translator {
-	void *fn;
-	_Atomic(void *) callee;
+/* The adapted names and those the adapters call (the spec's adapter and
+ * adapter_calls lines), in the order of cudart_forms.h. */
+enum adapt_name {
+#define CUDASTUB_FORMS(name, ...) ADAPT_##name,
+#include "cudart_forms.h"
+#undef CUDASTUB_FORMS
+	ADAPT_NAMES,
+	ADAPT_SELF = ADAPT_NAMES /* an entry's judge: its own name */
 };
-#define ADAPT_VIA(f)                                                                               \
-	{                                                                                          \
-		(void *)(f), NULL                                                                  \
-	}
 
-/* The runtime function translator t calls. */
-static inline void *adapt_callee(struct adapt_translator *t)
+/* The runtime function whose cell callee is. */
+static inline void *adapt_callee(_Atomic(void *) *callee)
 {
-	return atomic_load_explicit(&t->callee, memory_order_acquire);
+	return atomic_load_explicit(callee, memory_order_acquire);
 }
 
 /* What an entry asks of the loaded runtime, beside exporting its callee. */
@@ -64,32 +65,57 @@ enum adapt_when {
 };
 
 struct adapt_entry {
-	const char *name; /* the export it stands in for; NULL ends a table */
-	int caller;	  /* the build's form of name it serves; 0: any */
-	enum adapt_when when;
-	int on;			      /* the runtime's form it serves (ADAPT_ON_FORM...) */
-	const char *judge;	      /* whose form `on` reads; NULL: name's */
-	const char *callee;	      /* the runtime export it calls */
-	struct adapt_translator *via; /* NULL: the callee as it is */
-	const char *how;	      /* its rule, for the debug log */
+	unsigned char name;   /* enum adapt_name: the export it stands in for */
+	unsigned char caller; /* the build's form of name it serves; 0: any */
+	unsigned char when;   /* enum adapt_when */
+	unsigned char on;     /* the runtime's form it serves; 0: any */
+	unsigned char judge;  /* whose form `on` reads (ADAPT_SELF: name's) */
+	unsigned char callee; /* enum adapt_name: the runtime export it calls */
+	signed char via;      /* its family's translator, or ADAPT_AS_IS */
 };
+enum { ADAPT_AS_IS = -1 /* the callee itself stands in */ };
 
 /* An entry, its fields in the order of struct adapt_entry. */
-#define ADAPT_ENTRY(name, caller, when, on, judge, callee, via, how)                               \
+#define ADAPT_ENTRY(name, caller, when, on, judge, callee, via)                                    \
 	{                                                                                          \
-		name, caller, when, on, judge, callee, via, how                                    \
+		name, caller, when, on, judge, callee, via                                         \
 	}
 
-/* The families' tables, which adapt_registry.c reads in this order. */
-extern const struct adapt_entry cudastub_cudart_adapt_capture_edges[] CUDASTUB_HIDDEN;
-extern const struct adapt_entry cudastub_cudart_adapt_capture_info[] CUDASTUB_HIDDEN;
-extern const struct adapt_entry cudastub_cudart_adapt_entry_point[] CUDASTUB_HIDDEN;
-extern const struct adapt_entry cudastub_cudart_adapt_exec_update[] CUDASTUB_HIDDEN;
-extern const struct adapt_entry cudastub_cudart_adapt_graph_edges[] CUDASTUB_HIDDEN;
-extern const struct adapt_entry cudastub_cudart_adapt_graph_node_params[] CUDASTUB_HIDDEN;
-extern const struct adapt_entry cudastub_cudart_adapt_instantiate[] CUDASTUB_HIDDEN;
-extern const struct adapt_entry cudastub_cudart_adapt_launch_attributes[] CUDASTUB_HIDDEN;
-extern const struct adapt_entry cudastub_cudart_adapt_mem_location[] CUDASTUB_HIDDEN;
+/* What the registry asks each family: the export's name, and its forms in
+ * the build and in the loaded runtime (adapt_registry.c). */
+struct adapt_request;
+
+/* Defines family's answer to the registry, cudastub_cudart_adapt_<family>:
+ * the first of its entries (an array) that applies, its callee stored in
+ * callees[via] and translator(via) returned (or the callee, as it is). */
+#define ADAPT_FAMILY(family, entries, translator, callees)                                         \
+	void *cudastub_cudart_adapt_##family(const struct adapt_request *request)                  \
+	{                                                                                          \
+		return cudastub_cudart_adapt_choose(request, entries,                              \
+						    sizeof entries / sizeof entries[0],            \
+						    translator, callees);                          \
+	}
+
+CUDASTUB_HIDDEN void *cudastub_cudart_adapt_choose(const struct adapt_request *request,
+						   const struct adapt_entry *entries, size_t count,
+						   void *(*translator)(int via),
+						   _Atomic(void *) *callees);
+
+/* The families, which adapt_registry.c asks in this order. */
+#define ADAPT_FAMILIES(X)                                                                          \
+	X(capture_edges)                                                                           \
+	X(capture_info)                                                                            \
+	X(entry_point)                                                                             \
+	X(exec_update)                                                                             \
+	X(graph_edges)                                                                             \
+	X(graph_node_params)                                                                       \
+	X(instantiate)                                                                             \
+	X(launch_attributes)                                                                       \
+	X(mem_location)
+#define ADAPT_DECLARE_FAMILY(family)                                                               \
+	CUDASTUB_HIDDEN void *cudastub_cudart_adapt_##family(const struct adapt_request *request);
+ADAPT_FAMILIES(ADAPT_DECLARE_FAMILY)
+#undef ADAPT_DECLARE_FAMILY
 
 /* Two translator bodies whose runtime functions share a prototype, and
  * which differ only in the function they call: defines first and second,

@@ -63,7 +63,7 @@ typedef cudaError_t (*prefetch_location_fn)(const void *, size_t, struct cudaMem
  * body's ptsz. */
 enum mem_function { PREFETCH, PREFETCH_PTSZ, ADVISE, MEM_FUNCTIONS };
 enum { BY_DEVICE = 0, BY_LOCATION = MEM_FUNCTIONS, TRANSLATORS = 2 * MEM_FUNCTIONS };
-static struct adapt_translator translators[TRANSLATORS];
+static _Atomic(void *) callees[TRANSLATORS];
 
 /* ---- a location caller (13's plain names, 12.2+'s _v2) on the device form ---- */
 
@@ -87,7 +87,7 @@ static cudaError_t advise_by_device(const void *devPtr, size_t count, enum cudaM
 
 	if (!device_of_location(location, &device))
 		return cudaErrorNotSupported;
-	*(void **)&advise = adapt_callee(&translators[BY_DEVICE + ADVISE]);
+	*(void **)&advise = adapt_callee(&callees[BY_DEVICE + ADVISE]);
 	return advise(devPtr, count, advice, device);
 }
 
@@ -100,7 +100,7 @@ static cudaError_t prefetch_by_device(int ptsz, const void *devPtr, size_t count
 
 	if (flags != 0 || !device_of_location(location, &device))
 		return cudaErrorNotSupported;
-	*(void **)&prefetch = adapt_callee(&translators[BY_DEVICE + PREFETCH + ptsz]);
+	*(void **)&prefetch = adapt_callee(&callees[BY_DEVICE + PREFETCH + ptsz]);
 	return prefetch(devPtr, count, device, stream);
 }
 
@@ -130,7 +130,7 @@ static cudaError_t advise_by_location(const void *devPtr, size_t count,
 {
 	advise_location_fn advise;
 
-	*(void **)&advise = adapt_callee(&translators[BY_LOCATION + ADVISE]);
+	*(void **)&advise = adapt_callee(&callees[BY_LOCATION + ADVISE]);
 	return advise(devPtr, count, advice, location_of_device(device));
 }
 
@@ -139,7 +139,7 @@ static cudaError_t prefetch_by_location(int ptsz, const void *devPtr, size_t cou
 {
 	prefetch_location_fn prefetch;
 
-	*(void **)&prefetch = adapt_callee(&translators[BY_LOCATION + PREFETCH + ptsz]);
+	*(void **)&prefetch = adapt_callee(&callees[BY_LOCATION + PREFETCH + ptsz]);
 	return prefetch(devPtr, count, location_of_device(dstDevice), 0, stream);
 }
 
@@ -147,30 +147,42 @@ ADAPT_PTSZ_TWINS(cudaError_t, prefetch_by_location,
 		 (const void *devPtr, size_t count, int dstDevice, cudaStream_t stream),
 		 (devPtr, count, dstDevice, stream))
 
-static struct adapt_translator translators[TRANSLATORS] = {
-	[BY_DEVICE + PREFETCH] = ADAPT_VIA(prefetch_by_device_legacy),
-	[BY_DEVICE + PREFETCH_PTSZ] = ADAPT_VIA(prefetch_by_device_ptsz),
-	[BY_DEVICE + ADVISE] = ADAPT_VIA(advise_by_device),
-	[BY_LOCATION + PREFETCH] = ADAPT_VIA(prefetch_by_location_legacy),
-	[BY_LOCATION + PREFETCH_PTSZ] = ADAPT_VIA(prefetch_by_location_ptsz),
-	[BY_LOCATION + ADVISE] = ADAPT_VIA(advise_by_location),
-};
+/* The translators by number, for the registry. */
+static void *translator(int via)
+{
+	switch (via) {
+	case BY_DEVICE + PREFETCH: return (void *)prefetch_by_device_legacy;
+	case BY_DEVICE + PREFETCH_PTSZ: return (void *)prefetch_by_device_ptsz;
+	case BY_DEVICE + ADVISE: return (void *)advise_by_device;
+	case BY_LOCATION + PREFETCH: return (void *)prefetch_by_location_legacy;
+	case BY_LOCATION + PREFETCH_PTSZ: return (void *)prefetch_by_location_ptsz;
+	case BY_LOCATION + ADVISE: return (void *)advise_by_location;
+	}
+	return NULL;
+}
 
 /* The entries of a name and of its 12.2+ _v2: a location caller where the
  * runtime's plain name has the device form (11, 12: the _v2 name of the
  * same prototype, 12.2+'s or 13's plain one, is a generated route, tried
  * first); a device caller on 13. */
-#define MEM_ENTRIES(name, name_v2, f)                                                              \
-	ADAPT_ENTRY(name, 13, ADAPT_ON_FORM, 11, NULL, name, &translators[BY_DEVICE + (f)],        \
-		    "the device form"),                                                            \
-		ADAPT_ENTRY(name, 11, ADAPT_ON_FORM, 13, NULL, name,                               \
-			    &translators[BY_LOCATION + (f)], "13's cudaMemLocation form"),         \
-		ADAPT_ENTRY(name_v2, 12, ADAPT_ON_FORM, 11, name, name,                            \
-			    &translators[BY_DEVICE + (f)], "the device form")
+#define MEM_ENTRIES(name, f)                                                                       \
+	ADAPT_ENTRY(ADAPT_##name, 13, ADAPT_ON_FORM, 11, ADAPT_SELF, ADAPT_##name,                 \
+		    BY_DEVICE + (f)),                                                              \
+		ADAPT_ENTRY(ADAPT_##name, 11, ADAPT_ON_FORM, 13, ADAPT_SELF, ADAPT_##name,         \
+			    BY_LOCATION + (f)),                                                    \
+		ADAPT_ENTRY(ADAPT_##name##_v2, 12, ADAPT_ON_FORM, 11, ADAPT_##name, ADAPT_##name,  \
+			    BY_DEVICE + (f))
 
-const struct adapt_entry cudastub_cudart_adapt_mem_location[] = {
-	MEM_ENTRIES("cudaMemPrefetchAsync", "cudaMemPrefetchAsync_v2", PREFETCH),
-	MEM_ENTRIES("cudaMemPrefetchAsync_ptsz", "cudaMemPrefetchAsync_v2_ptsz", PREFETCH_PTSZ),
-	MEM_ENTRIES("cudaMemAdvise", "cudaMemAdvise_v2", ADVISE),
-	{NULL},
+static const struct adapt_entry entries[] = {
+	MEM_ENTRIES(cudaMemPrefetchAsync, PREFETCH),
+	ADAPT_ENTRY(ADAPT_cudaMemPrefetchAsync_ptsz, 13, ADAPT_ON_FORM, 11, ADAPT_SELF,
+		    ADAPT_cudaMemPrefetchAsync_ptsz, BY_DEVICE + PREFETCH_PTSZ),
+	ADAPT_ENTRY(ADAPT_cudaMemPrefetchAsync_ptsz, 11, ADAPT_ON_FORM, 13, ADAPT_SELF,
+		    ADAPT_cudaMemPrefetchAsync_ptsz, BY_LOCATION + PREFETCH_PTSZ),
+	ADAPT_ENTRY(ADAPT_cudaMemPrefetchAsync_v2_ptsz, 12, ADAPT_ON_FORM, 11,
+		    ADAPT_cudaMemPrefetchAsync_ptsz, ADAPT_cudaMemPrefetchAsync_ptsz,
+		    BY_DEVICE + PREFETCH_PTSZ),
+	MEM_ENTRIES(cudaMemAdvise, ADVISE),
 };
+
+ADAPT_FAMILY(mem_location, entries, translator, callees)

@@ -8,12 +8,14 @@
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "adapt_loaded.h"
 
-/* The generated forms (cudart_forms.h): first the majors they are given
- * for, then a line per adapted name. */
+/* The generated forms (cudart_forms.h): the majors they are given for,
+ * then a line per name. The names are one block of text and the forms
+ * one array of numbers, which the stub's load relocates nothing of. */
 #define CUDASTUB_FORMS(name, ...)
 #include "cudart_forms.h"
 #undef CUDASTUB_FORMS
@@ -21,28 +23,79 @@
 static const int form_majors[] = {CUDASTUB_CUDART_FORM_MAJORS};
 enum { FORM_MAJORS = sizeof form_majors / sizeof form_majors[0] };
 
-static const struct name_forms {
-	const char *name;
-	unsigned char form[FORM_MAJORS];
-} forms[] = {
-#define CUDASTUB_FORMS(name, ...) {#name, {__VA_ARGS__}},
+static const unsigned char forms[ADAPT_NAMES][FORM_MAJORS] = {
+#define CUDASTUB_FORMS(name, ...) {__VA_ARGS__},
 #include "cudart_forms.h"
 #undef CUDASTUB_FORMS
 };
 
-static const struct adapt_entry *const families[] = {
-	cudastub_cudart_adapt_capture_edges, cudastub_cudart_adapt_capture_info,
-	cudastub_cudart_adapt_entry_point,   cudastub_cudart_adapt_exec_update,
-	cudastub_cudart_adapt_graph_edges,   cudastub_cudart_adapt_graph_node_params,
-	cudastub_cudart_adapt_instantiate,   cudastub_cudart_adapt_launch_attributes,
-	cudastub_cudart_adapt_mem_location,
+static const struct adapt_names {
+#define CUDASTUB_FORMS(name, ...) char at_##name[sizeof #name];
+#include "cudart_forms.h"
+#undef CUDASTUB_FORMS
+} names = {
+#define CUDASTUB_FORMS(name, ...) #name,
+#include "cudart_forms.h"
+#undef CUDASTUB_FORMS
 };
 
-static const struct name_forms *forms_of(const char *name)
+static const unsigned short name_at[ADAPT_NAMES] = {
+#define CUDASTUB_FORMS(name, ...) offsetof(struct adapt_names, at_##name),
+#include "cudart_forms.h"
+#undef CUDASTUB_FORMS
+};
+
+static const char *name_of(int id)
 {
-	for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++)
-		if (strcmp(forms[i].name, name) == 0)
-			return &forms[i];
+	return (const char *)&names + name_at[id];
+}
+
+struct adapt_request {
+	const struct cudastub_release *release;
+	int name;   /* enum adapt_name */
+	int caller; /* the build's form of the name */
+	int column; /* the loaded major's column of forms */
+};
+
+static int applies(const struct adapt_entry *e, const struct adapt_request *q)
+{
+	int judged = e->judge == ADAPT_SELF ? q->name : e->judge;
+	int theirs = forms[judged][q->column];
+
+	if (e->caller && e->caller != q->caller)
+		return 0;
+	switch (e->when) {
+	case ADAPT_ON_OLDER: return theirs && theirs < q->caller;
+	case ADAPT_ON_NEWER: return theirs > q->caller;
+	case ADAPT_ON_OTHER_MAJOR:
+		if (q->release->major == q->release->lib->abi_major)
+			return 0;
+		break;
+	}
+	return !e->on || e->on == theirs;
+}
+
+void *cudastub_cudart_adapt_choose(const struct adapt_request *q, const struct adapt_entry *entries,
+				   size_t count, void *(*translator)(int via),
+				   _Atomic(void *) *callees)
+{
+	for (const struct adapt_entry *e = entries; e < entries + count; e++) {
+		const char *callee_name = name_of(e->callee);
+		void *callee;
+
+		if (e->name != q->name || !applies(e, q))
+			continue;
+		callee = dlsym(q->release->handle, callee_name);
+		if (!callee)
+			continue;
+		cudastub_log_debug(q->release->lib, "%s: adapter for CUDA %d: %s, %s",
+				   name_of(q->name), q->release->major, callee_name,
+				   e->via == ADAPT_AS_IS ? "as it is" : "translated");
+		if (e->via == ADAPT_AS_IS)
+			return callee;
+		atomic_store_explicit(&callees[e->via], callee, memory_order_release);
+		return translator(e->via);
+	}
 	return NULL;
 }
 
@@ -56,56 +109,29 @@ static int column_of(int major)
 	return -1;
 }
 
-static int applies(const struct adapt_entry *e, const struct cudastub_release *release,
-		   const struct name_forms *mine, int caller, int column)
+static int name_id(const char *name)
 {
-	const struct name_forms *judged = e->judge ? forms_of(e->judge) : mine;
-	int theirs = judged ? judged->form[column] : 0;
-
-	if (e->caller && e->caller != caller)
-		return 0;
-	switch (e->when) {
-	case ADAPT_ON_OLDER: return theirs && theirs < caller;
-	case ADAPT_ON_NEWER: return theirs > caller;
-	case ADAPT_ON_OTHER_MAJOR:
-		if (release->major == release->lib->abi_major)
-			return 0;
-		break;
-	case ADAPT_ON_FORM: break;
-	}
-	return !e->on || e->on == theirs;
-}
-
-/* The entry's stand-in, its callee stored for it; NULL when the runtime
- * does not export the callee. */
-static void *take(const struct adapt_entry *e, const struct cudastub_release *release)
-{
-	void *callee = dlsym(release->handle, e->callee);
-
-	if (!callee)
-		return NULL;
-	if (e->via)
-		atomic_store_explicit(&e->via->callee, callee, memory_order_release);
-	cudastub_log_debug(release->lib, "%s: adapter for CUDA %d: %s", release->name,
-			   release->major, e->how);
-	return e->via ? e->via->fn : callee;
+	for (int id = 0; id < ADAPT_NAMES; id++)
+		if (strcmp(name_of(id), name) == 0)
+			return id;
+	return -1;
 }
 
 void *cudastub_cudart_adapt(const struct cudastub_release *release)
 {
-	const struct name_forms *mine = forms_of(release->name);
-	int column = column_of(release->major), own = column_of(release->lib->abi_major);
+	struct adapt_request q = {release, name_id(release->name), 0, column_of(release->major)};
+	int own = column_of(release->lib->abi_major);
 	void *fn;
 
 	/* No runtime loaded: dlsym(NULL, ...) would search the global scope
 	 * and could find the stub itself. */
-	if (!release->handle || !mine || column < 0 || own < 0)
+	if (!release->handle || q.name < 0 || q.column < 0 || own < 0)
 		return NULL;
-	for (size_t f = 0; f < sizeof families / sizeof families[0]; f++)
-		for (const struct adapt_entry *e = families[f]; e->name; e++)
-			if (strcmp(e->name, release->name) == 0 &&
-			    applies(e, release, mine, mine->form[own], column) &&
-			    (fn = take(e, release)))
-				return fn;
+	q.caller = forms[q.name][own];
+#define ASK(family)                                                                                \
+	if ((fn = cudastub_cudart_adapt_##family(&q)))                                             \
+		return fn;
+	ADAPT_FAMILIES(ASK)
+#undef ASK
 	return NULL;
 }

@@ -185,6 +185,9 @@ class Spec:
                               loaded major's ABI differs (see emit_c.py)
       adapter_first NAME...   the adapter is asked first, even when the ABI
                               is the same (it returns NULL to forward)
+      adapter_calls NAME...   functions of the real library the adapters
+                              call that are not themselves adapted: their
+                              forms are generated beside the adapted names'
       result TYPE             the error enum the functions return; none: the
                               library has no status type and its calls
                               succeed as no-ops without it (NVTX with no tool
@@ -377,7 +380,7 @@ class Spec:
 
     def __init__(self, path):
         self.values = {"handwritten": [], "custom_fallback": [], "later_minors": ["no"],
-                       "adapter": [], "adapter_first": [], "header": [], "variant": [], "context": [],
+                       "adapter": [], "adapter_first": [], "adapter_calls": [], "header": [], "variant": [], "context": [],
                        "enum": [], "toolkit_targets": [], "zero_outputs": [], "error_name": [],
                        "error_string": [], "underscore_exports": [], "library_sized": [],
                        "negative_status": [], "header_only": [], "in_place": []}
@@ -396,7 +399,7 @@ class Spec:
                                  "release", "own_code", "predefine", "fallback"):
                         self.values.setdefault(key, []).append(rest)
                     elif key in ("handwritten", "custom_fallback", "adapter", "adapter_first",
-                                 "header", "variant", "context", "enum", "toolkit_targets",
+                                 "adapter_calls", "header", "variant", "context", "enum", "toolkit_targets",
                                  "zero_outputs", "error_name", "error_string",
                                  "underscore_exports", "library_sized", "negative_status",
                                  "header_only", "in_place"):
@@ -423,6 +426,7 @@ class Spec:
             self.predefine.setdefault(words[0], []).extend(words[1:])
         self.adapter_first = set(self.values.get("adapter_first", []))
         self.adapters = set(self.values.get("adapter", [])) | self.adapter_first
+        self.adapter_calls = set(self.values.get("adapter_calls", []))
         self.result = self.values["result"][0]
         # no status type: calls that cannot forward are no-ops (see result)
         self.no_op = self.result == "none"

@@ -4,6 +4,8 @@
 /* CUDASTUB_FORMS(name, the form of name in each of those majors): the first
  * major whose headers declare name with that major's ABI; 0, not declared */
 CUDASTUB_FORMS(cudaGetDriverEntryPoint, 11, 12, 12)
+CUDASTUB_FORMS(cudaGetDriverEntryPointByVersion, 0, 0, 13)
+CUDASTUB_FORMS(cudaGetDriverEntryPointByVersion_ptsz, 0, 0, 13)
 CUDASTUB_FORMS(cudaGetDriverEntryPoint_ptsz, 11, 12, 12)
 CUDASTUB_FORMS(cudaGraphAddDependencies, 11, 11, 13)
 CUDASTUB_FORMS(cudaGraphAddDependencies_v2, 0, 12, 0)
@@ -14,6 +16,8 @@ CUDASTUB_FORMS(cudaGraphExecUpdate, 11, 12, 12)
 CUDASTUB_FORMS(cudaGraphGetEdges, 11, 11, 13)
 CUDASTUB_FORMS(cudaGraphGetEdges_v2, 0, 12, 0)
 CUDASTUB_FORMS(cudaGraphInstantiate, 11, 12, 12)
+CUDASTUB_FORMS(cudaGraphInstantiateWithFlags, 11, 11, 11)
+CUDASTUB_FORMS(cudaGraphInstantiateWithParams, 0, 12, 12)
 CUDASTUB_FORMS(cudaGraphKernelNodeGetAttribute, 11, 12, 13)
 CUDASTUB_FORMS(cudaGraphKernelNodeSetAttribute, 11, 12, 13)
 CUDASTUB_FORMS(cudaGraphNodeGetDependencies, 11, 11, 13)
