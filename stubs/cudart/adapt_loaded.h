@@ -15,10 +15,10 @@
  *
  * Every adapted row names the one hook, cudastub_cudart_adapt
  * (adapt_registry.c), which the bind (stubs/common/loader_row.c) calls
- * with the release it read once. It asks each family (ADAPT_FAMILY) for
- * the first entry of the export that applies and whose callee the runtime
- * exports. Every translator compiles in every build: it spells the
- * runtime's types as the records give them (own structs, checked against
+ * with the release it read once. It asks the export's family (the spec's
+ * adapter line names it; ADAPT_FAMILY) for the first of its entries for
+ * the export that applies and whose callee the runtime exports. Every translator compiles in every
+ * build: it spells the runtime's types as the records give them (own structs, checked against
  * cudart_layouts.h), never as one major's headers do. So nothing here
  * depends on the build's ABI: the entries say which way a build
  * translates, and a build runs those whose caller form is its own.
@@ -101,20 +101,11 @@ CUDASTUB_HIDDEN void *cudastub_cudart_adapt_choose(const struct adapt_request *r
 						   void *(*translator)(int via),
 						   _Atomic(void *) *callees);
 
-/* The families, which adapt_registry.c asks in this order. */
-#define ADAPT_FAMILIES(X)                                                                          \
-	X(capture_edges)                                                                           \
-	X(capture_info)                                                                            \
-	X(entry_point)                                                                             \
-	X(exec_update)                                                                             \
-	X(graph_edges)                                                                             \
-	X(graph_node_params)                                                                       \
-	X(instantiate)                                                                             \
-	X(launch_attributes)                                                                       \
-	X(mem_location)
+/* The families the spec names (cudart_forms.h): each an
+ * adapt_<family>.c, which ADAPT_FAMILY defines the registry's question of. */
 #define ADAPT_DECLARE_FAMILY(family)                                                               \
 	CUDASTUB_HIDDEN void *cudastub_cudart_adapt_##family(const struct adapt_request *request);
-ADAPT_FAMILIES(ADAPT_DECLARE_FAMILY)
+CUDASTUB_CUDART_ADAPT_FAMILIES(ADAPT_DECLARE_FAMILY)
 #undef ADAPT_DECLARE_FAMILY
 
 /* Two translator bodies whose runtime functions share a prototype, and

@@ -24,7 +24,20 @@ static const int form_majors[] = {CUDASTUB_CUDART_FORM_MAJORS};
 enum { FORM_MAJORS = sizeof form_majors / sizeof form_majors[0] };
 
 static const unsigned char forms[ADAPT_NAMES][FORM_MAJORS] = {
-#define CUDASTUB_FORMS(name, ...) {__VA_ARGS__},
+#define CUDASTUB_FORMS(name, family, ...) {__VA_ARGS__},
+#include "cudart_forms.h"
+#undef CUDASTUB_FORMS
+};
+
+/* Each name's family (0: none, a name the adapters call). */
+enum {
+	ADAPT_IN_none,
+#define ADAPT_IN(family) ADAPT_IN_##family,
+	CUDASTUB_CUDART_ADAPT_FAMILIES(ADAPT_IN)
+#undef ADAPT_IN
+};
+static const unsigned char family_of[ADAPT_NAMES] = {
+#define CUDASTUB_FORMS(name, family, ...) ADAPT_IN_##family,
 #include "cudart_forms.h"
 #undef CUDASTUB_FORMS
 };
@@ -121,17 +134,17 @@ void *cudastub_cudart_adapt(const struct cudastub_release *release)
 {
 	struct adapt_request q = {release, name_id(release->name), 0, column_of(release->major)};
 	int own = column_of(release->lib->abi_major);
-	void *fn;
 
 	/* No runtime loaded: dlsym(NULL, ...) would search the global scope
 	 * and could find the stub itself. */
 	if (!release->handle || q.name < 0 || q.column < 0 || own < 0)
 		return NULL;
 	q.caller = forms[q.name][own];
+	switch (family_of[q.name]) {
 #define ASK(family)                                                                                \
-	if ((fn = cudastub_cudart_adapt_##family(&q)))                                             \
-		return fn;
-	ADAPT_FAMILIES(ASK)
+	case ADAPT_IN_##family: return cudastub_cudart_adapt_##family(&q);
+		CUDASTUB_CUDART_ADAPT_FAMILIES(ASK)
 #undef ASK
+	}
 	return NULL;
 }

@@ -558,17 +558,25 @@ def adapted_forms(builds, adapters, unsized=()):
     return out
 
 
-def emit_forms(lib, builds, adapters, header_note, unsized=()):
-    """The adapted names' forms in every recorded major (adapted_forms): what
-    the adapters' registry (stubs/<lib>/adapt_registry.c) reads to tell a
-    translator's caller and the loaded runtime apart."""
-    forms = adapted_forms(builds, adapters, unsized)
+def emit_forms(lib, builds, families, calls, header_note, unsized=()):
+    """The forms in every recorded major (adapted_forms) of the adapted names
+    (families: name -> the family of adapters that stands in for it) and of
+    the names the adapters call (calls): what the adapters' registry
+    (stubs/<lib>/adapt_registry.c) reads to send an export to its family
+    and to tell a translator's caller and the loaded runtime apart."""
+    forms = adapted_forms(builds, set(families) | set(calls), unsized)
     out = [header_note,
            "/* The majors below, in the order of each line's forms. */",
            "#define CUDASTUB_%s_FORM_MAJORS %s" % (lib.upper(), ", ".join(str(b.major) for b in builds)),
-           "/* CUDASTUB_FORMS(name, the form of name in each of those majors): the first",
-           " * major whose headers declare name with that major's ABI; 0, not declared */"]
-    out += ["CUDASTUB_FORMS(%s, %s)" % (n, ", ".join(str(f) for f in forms[n])) for n in sorted(forms)]
+           "/* The families of adapters (stubs/%s/adapt_<family>.c), as the spec names them. */"
+           % lib,
+           "#define CUDASTUB_%s_ADAPT_FAMILIES(X) %s"
+           % (lib.upper(), " ".join("X(%s)" % f for f in sorted(set(families.values())))),
+           "/* CUDASTUB_FORMS(name, its family (none: a name the adapters call), the form",
+           " * of name in each of those majors): the first major whose headers declare",
+           " * name with that major's ABI; 0, not declared */"]
+    out += ["CUDASTUB_FORMS(%s, %s, %s)" % (n, families.get(n, "none"),
+                                          ", ".join(str(f) for f in forms[n])) for n in sorted(forms)]
     out.append("")
     return "\n".join(out)
 

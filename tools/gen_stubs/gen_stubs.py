@@ -231,7 +231,7 @@ def cmd_stubs(args):
         write(os.path.join(args.out, "%s_layouts.h" % spec.library), layouts_h)
     if spec.adapters:
         write(os.path.join(args.out, "%s_forms.h" % spec.library),
-              emit_c.emit_forms(spec.library, builds, spec.adapters | spec.adapter_calls,
+              emit_c.emit_forms(spec.library, builds, spec.adapter_family, spec.adapter_calls,
                                 note("stubs", sources),
                                 spec.library_sized))
     if families:

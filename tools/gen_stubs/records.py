@@ -181,10 +181,14 @@ class Spec:
                               of a header HEADER includes that must not be
                               read with the others (cublasXt.h includes
                               cublas_v2.h, which refuses cublas.h)
-      adapter NAME...         a hand-written adapter may stand in when the
-                              loaded major's ABI differs (see emit_c.py)
-      adapter_first NAME...   the adapter is asked first, even when the ABI
-                              is the same (it returns NULL to forward)
+      adapter FAMILY: NAME... a hand-written adapter may stand in when the
+                              loaded major's ABI differs (see emit_c.py);
+                              its translators and entries are in
+                              stubs/<lib>/adapt_FAMILY.c
+      adapter_first FAMILY: NAME...
+                              the same, and the adapter is asked first, even
+                              when the ABI is the same (it returns NULL to
+                              forward)
       adapter_calls NAME...   functions of the real library the adapters
                               call that are not themselves adapted: their
                               forms are generated beside the adapted names'
@@ -379,6 +383,7 @@ class Spec:
     UNAVAILABLE_REASONS = ("library", "function", "abi", "removed")
 
     def __init__(self, path):
+        self.adapter_family = {}  # adapted name -> its adapters' family (spec: adapter)
         self.values = {"handwritten": [], "custom_fallback": [], "later_minors": ["no"],
                        "adapter": [], "adapter_first": [], "adapter_calls": [], "header": [], "variant": [], "context": [],
                        "enum": [], "toolkit_targets": [], "zero_outputs": [], "error_name": [],
@@ -398,7 +403,14 @@ class Spec:
                     elif key in ("same_function", "layout", "layout_field", "layout_query", "inout",
                                  "release", "own_code", "predefine", "fallback"):
                         self.values.setdefault(key, []).append(rest)
-                    elif key in ("handwritten", "custom_fallback", "adapter", "adapter_first",
+                    elif key in ("adapter", "adapter_first"):
+                        if not rest or not rest[0].endswith(":"):
+                            raise SystemExit("%s: %s %s: FAMILY: NAME... (its file is "
+                                             "adapt_FAMILY.c)" % (path, key, " ".join(rest)))
+                        self.values.setdefault(key, []).extend(rest[1:])
+                        for name in rest[1:]:
+                            self.adapter_family[name] = rest[0][:-1]
+                    elif key in ("handwritten", "custom_fallback",
                                  "adapter_calls", "header", "variant", "context", "enum", "toolkit_targets",
                                  "zero_outputs", "error_name", "error_string",
                                  "underscore_exports", "library_sized", "negative_status",
