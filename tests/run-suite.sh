@@ -4,7 +4,8 @@
 #   1. fetch the real-library fixtures (tests/fixtures/fetch.sh);
 #   2. plain build: every ctest label (unit, real, e2e, threads);
 #   2b. a 12-ABI build (the 12.4 headers: a packager's libcudart.so.12
-#      stubs): every ctest label, the ABI-specific suites (adapters,
+#      stubs): every ctest label but the suites step 2 has run for every
+#      ABI (labels once and any_abi), the ABI-specific suites (adapters,
 #      gating, the matrices) running the same cases on the same three ABIs
 #      (what this machine's CUDA 13 nvcc builds needs 13-ABI stubs: those
 #      suites say N/A there);
@@ -14,8 +15,9 @@
 #      exports compared with step 2's build), and the instructions a
 #      forwarded call adds, counted by qemu (bench/run_qemu_count.sh);
 #   3. valgrind memcheck over the unit suites and their children;
-#   4. AddressSanitizer + UndefinedBehaviorSanitizer build: every label;
-#   5. ThreadSanitizer build: the threads label;
+#   4. AddressSanitizer + UndefinedBehaviorSanitizer build: every label but
+#      once;
+#   5. ThreadSanitizer build: the threads label, only its suites built;
 #   6. libFuzzer (clang): every target of tests/fuzz for a fixed time.
 # Offline, a fixture that cannot be fetched makes the real-library tests
 # print SKIP; with CI=true it is a failure.
@@ -48,19 +50,34 @@ if ! "$src/tests/fixtures/fetch.sh" "$fixtures"; then
   echo "run-suite.sh: fixtures could not be fetched (offline?); real-library tests will SKIP" >&2
 fi
 
-# build NAME [cmake args...]
+# build NAME [--label L] [cmake args...]: configure and build it all, or
+# with --label only the suites of ctest label L (and what they depend on)
 build() {
-  local name=$1
+  local name=$1 label=""
   shift
+  if [ "${1:-}" = "--label" ]; then
+    label=$2
+    shift 2
+  fi
   # nvml.h is in no toolkit here: the fetched libnvidia-ml-dev's, so that
   # every build has the NVML stub (tests/nvml runs those of the fixtures'
   # headers either way)
   cmake -S "$src" -B "$out/$name" -DCUDASTUB_FIXTURES="$fixtures" \
     -DCUDASTUB_EXTRA_INCLUDE_DIRS="$fixtures/nvml-headers-12.4/usr/include" "$@" >/dev/null
+  local targets=()
+  if [ -n "$label" ]; then
+    # a suite's target has the test's name (tests/CMakeLists.txt)
+    mapfile -t targets < <(cd "$out/$name" && ctest -N -L "$label" | awk '$1 == "Test" { print $3 }')
+    [ ${#targets[@]} -gt 0 ] || {
+      echo "run-suite.sh: no suite has label $label" >&2
+      return 1
+    }
+    targets=(--target "${targets[@]}")
+  fi
   # a line at each tenth of the build, so that a long one shows it moves;
   # errors and warnings go through whole
   # (pipefail: a failed build fails the suite)
-  cmake --build "$out/$name" -j "$jobs" 2>&1 | awk -v name="$name" '
+  cmake --build "$out/$name" -j "$jobs" "${targets[@]}" 2>&1 | awk -v name="$name" '
     BEGIN { next_p = 10 }
     /^\[ *[0-9]+%\]/ {
       p = substr($0, 2) + 0
@@ -80,7 +97,7 @@ build plain -DCUDASTUB_TEST_LAUNCHER=
 step "12-ABI build (the 12.4 headers): all tests"
 if [ -f "$fixtures/headers-12.4/usr/include/cuda.h" ]; then
   build abi12 -DCUDAToolkit_ROOT="$fixtures/headers-12.4/usr" -DCUDASTUB_TEST_LAUNCHER=
-  (cd "$out/abi12" && ctest --verbose -j "$jobs")
+  (cd "$out/abi12" && ctest --verbose -j "$jobs" -LE '^(once|any_abi)$')
 else
   why="no 12.4 headers (tests/fixtures/fetch.sh: headers-12.4)"
   if [ $ci = 1 ]; then
@@ -129,10 +146,10 @@ build asan -DCUDASTUB_SANITIZE=address,undefined
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
   LSAN_OPTIONS=suppressions=$src/tests/sanitizers/lsan.supp:print_suppressions=0 \
   UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-  ctest --output-on-failure -j "$jobs")
+  ctest --output-on-failure -j "$jobs" -LE '^once$')
 
 step "ThreadSanitizer: thread tests"
-build tsan -DCUDASTUB_SANITIZE=thread
+build tsan --label threads -DCUDASTUB_SANITIZE=thread
 # TSan needs the address-space layout ASLR with many random bits breaks;
 # setarch -R turns randomisation off for this run only.
 (cd "$out/tsan" && TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1:suppressions=$src/tests/sanitizers/tsan.supp \
