@@ -3,6 +3,9 @@
 # (idle_program.c), for each stub and each real library, against one that
 # links an empty one-function library and one that links nothing:
 #   - the whole process's instructions, counted by callgrind;
+#   - for ten stubs in one process, two floors: ten empty libraries, and
+#     ten plain trampoline tables of the same exports (plain_table.sh,
+#     Implib.so's form, built here; x86-64), linked the same way;
 #   - the median wall time of RUNS starts, all programs in turn
 #     (bench_startup_compare), so that a drift of the machine touches
 #     every program alike.
@@ -34,6 +37,35 @@ if [ -x "$bench/bench_idle_ten_stubs" ]; then
   program_of[ten_stubs]=$bench/bench_idle_ten_stubs
   label_of[ten_stubs]="ten stubs (runtime, NVRTC, driver, nvJitLink, cuBLAS, cuBLASLt, cuFFT, cuRAND, cuSPARSE, cuSOLVER)"
   subjects+=(ten_stubs)
+fi
+
+# ten_plain_tables: a program linking a plain table of each of the ten
+# stubs (their exports, versions and SONAMEs), none called; its path, or
+# nothing where a table could not be built
+ten_plain_tables() {
+  local dir=$work/plain_tables stub table soname
+  mkdir -p "$dir/lib"
+  for stub in $(ldd "$bench/bench_idle_ten_stubs" | awk '$1 ~ /_stub\.so/ { print $3 }'); do
+    table=$("$src/bench/measure/plain_table.sh" "$stub" "$dir" 2>>"$dir/log") || return 0
+    soname=$(readelf -d "$table" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
+    cp "$table" "$dir/lib/$soname"
+  done
+  [ "$(find "$dir/lib" -type f | wc -l)" = 10 ] || return 0
+  gcc -O2 -DBENCH_LIBRARY_NONE -I"$src/bench" -o "$dir/program" "$src/bench/idle_program.c" \
+    -Wl,--no-as-needed "$dir"/lib/* -Wl,--as-needed "-Wl,-rpath,$dir/lib" 2>>"$dir/log" &&
+    echo "$dir/program"
+}
+
+if [ -x "$bench/bench_idle_ten_stubs" ]; then
+  program_of[ten_empty]=$bench/bench_idle_ten_empty
+  label_of[ten_empty]="ten empty libraries"
+  subjects+=(ten_empty)
+  plain_program=$(ten_plain_tables)
+  if [ -n "$plain_program" ]; then
+    program_of[ten_plain]=$plain_program
+    label_of[ten_plain]="ten plain trampoline tables"
+    subjects+=(ten_plain)
+  fi
 fi
 
 if [ -x "$bench/bench_idle_combined" ]; then
@@ -86,6 +118,12 @@ for library in "${libraries[@]}"; do
 done
 if [ -n "${program_of[ten_stubs]:-}" ]; then
   compare ten_stubs nothing " (target ≤ +150,000: issue 20, point 6)"
+  compare ten_empty nothing " (the floor of any ten files)"
+  if [ -n "${program_of[ten_plain]:-}" ]; then
+    compare ten_plain nothing " (Implib.so's form of the same exports)"
+  else
+    not_measured "$counted" "ten plain trampoline tables" "not built (x86-64 only, or plain_table.sh failed)"
+  fi
 else
   not_measured "$counted" "ten stubs" "the build made no bench_idle_ten_stubs (a stub missing)"
 fi
