@@ -5,7 +5,7 @@
 #   2. plain build: every ctest label (unit, real, e2e, threads);
 #   2b. a 12-ABI build (the 12.4 headers: a packager's libcudart.so.12
 #      stubs): every ctest label but the suites step 2 has run for every
-#      ABI (labels once and any_abi), the ABI-specific suites (adapters,
+#      ABI (label abi_neutral), the ABI-specific suites (adapters,
 #      gating, the matrices) running the same cases on the same three ABIs
 #      (what this machine's CUDA 13 nvcc builds needs 13-ABI stubs: those
 #      suites say N/A there);
@@ -15,8 +15,9 @@
 #      exports compared with step 2's build), and the instructions a
 #      forwarded call adds, counted by qemu (bench/run_qemu_count.sh);
 #   3. valgrind memcheck over the unit suites and their children;
-#   4. AddressSanitizer + UndefinedBehaviorSanitizer build: every label but
-#      once;
+#   4. AddressSanitizer + UndefinedBehaviorSanitizer build: every label,
+#      but not the suites that check nothing built with it
+#      (sanitizer_neutral);
 #   5. ThreadSanitizer build: the threads label, only its suites built;
 #   6. libFuzzer (clang): every target of tests/fuzz for a fixed time.
 # Offline, a fixture that cannot be fetched makes the real-library tests
@@ -97,7 +98,7 @@ build plain -DCUDASTUB_TEST_LAUNCHER=
 step "12-ABI build (the 12.4 headers): all tests"
 if [ -f "$fixtures/headers-12.4/usr/include/cuda.h" ]; then
   build abi12 -DCUDAToolkit_ROOT="$fixtures/headers-12.4/usr" -DCUDASTUB_TEST_LAUNCHER=
-  (cd "$out/abi12" && ctest --verbose -j "$jobs" -LE '^(once|any_abi)$')
+  (cd "$out/abi12" && ctest --verbose -j "$jobs" -LE '^abi_neutral$')
 else
   why="no 12.4 headers (tests/fixtures/fetch.sh: headers-12.4)"
   if [ $ci = 1 ]; then
@@ -146,7 +147,7 @@ build asan -DCUDASTUB_SANITIZE=address,undefined
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
   LSAN_OPTIONS=suppressions=$src/tests/sanitizers/lsan.supp:print_suppressions=0 \
   UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-  ctest --output-on-failure -j "$jobs" -LE '^once$')
+  ctest --output-on-failure -j "$jobs" -LE '^sanitizer_neutral$')
 
 step "ThreadSanitizer: thread tests"
 build tsan --label threads -DCUDASTUB_SANITIZE=thread
