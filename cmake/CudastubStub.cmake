@@ -16,7 +16,9 @@
 # The same stub compiled against another major's headers (the tests build
 # the 11.8 and 12.4 ABIs this way, from the fetched headers). With SONAME it
 # is a shim: that file name, SONAME and version node; VERSION_NODE gives a
-# link-target stub its real library's version node.
+# link-target stub its real library's version node. OBJECTS_OF <stub>: the
+# objects of that stub target, of the same library, major and headers, not
+# compiled again (a shim is its stub linked under another name).
 
 # cudastub_glibc_floor(<target>): the oldest glibc the target runs on is
 # 2.17 (stubs/common/glibc_floor.h, force-included into its C files), and
@@ -92,7 +94,7 @@ endfunction()
 
 function(cudastub_add_stub_for_abi target lib)
   cmake_parse_arguments(ARG "NO_VERSION_NODE"
-    "MAJOR;MINOR;SONAME;VERSION_NODE;OUTPUT_DIR;OUTPUT_NAME" "INCLUDE_DIR" ${ARGN})
+    "MAJOR;MINOR;SONAME;VERSION_NODE;OUTPUT_DIR;OUTPUT_NAME;OBJECTS_OF" "INCLUDE_DIR" ${ARGN})
   get_property(sources GLOBAL PROPERTY CUDASTUB_${lib}_SOURCES)
   get_property(stub_dir GLOBAL PROPERTY CUDASTUB_${lib}_DIR)
   get_property(extra_includes GLOBAL PROPERTY CUDASTUB_${lib}_INCLUDES)
@@ -126,35 +128,40 @@ function(cudastub_add_stub_for_abi target lib)
   set(map ${CMAKE_CURRENT_BINARY_DIR}/${target}.map)
   file(WRITE ${map} "${node}{\n  global:\n    ${exported};\n  local: *;\n};\n")
 
-  # the table (its rows, <lib>_rows.h, become slots and forwarders) and
-  # the check of every export against the headers' declaration
-  set(generated ${table_sources})
-  if(EXISTS ${gen}/${lib}_routes.c) # other names and translated structs
-    list(APPEND generated ${gen}/${lib}_routes.c)
-  endif()
-  # what no major changes: the structs translated, enums' values, and for a
-  # library described by its spec alone, its description and probe
-  foreach(data layout_tables enums library)
-    if(EXISTS ${stub_dir}/generated/${lib}_${data}.c)
-      list(APPEND generated ${stub_dir}/generated/${lib}_${data}.c)
+  if(ARG_OBJECTS_OF)
+    set(objects ${ARG_OBJECTS_OF}_objects)
+  else()
+    set(objects ${target}_objects)
+    # the table (its rows, <lib>_rows.h, become slots and forwarders) and
+    # the check of every export against the headers' declaration
+    set(generated ${table_sources})
+    if(EXISTS ${gen}/${lib}_routes.c) # other names and translated structs
+      list(APPEND generated ${gen}/${lib}_routes.c)
     endif()
-  endforeach()
-  # the library's own code, compiled once: the stub links it with the
-  # loader, and libcudastub.so (cudastub_add_combined) with every other
-  # library's
-  add_library(${target}_objects OBJECT ${sources} ${generated})
-  target_include_directories(${target}_objects PRIVATE
-    ${stub_dir} ${table_folders} ${stub_dir}/generated ${PROJECT_SOURCE_DIR}/stubs/common
-    ${extra_includes} ${PROJECT_SOURCE_DIR}/include)
-  target_include_directories(${target}_objects SYSTEM PRIVATE ${ARG_INCLUDE_DIR})
-  # CUDASTUB_NO_UNIFIED_API: the weak references of cudastub.h are for
-  # programs; inside a stub they would make its own definitions weak.
-  target_compile_definitions(${target}_objects PRIVATE CUDASTUB_NO_UNIFIED_API
-    CUDASTUB_ABI_MAJOR=${ARG_MAJOR} CUDASTUB_ABI_MINOR=${ARG_MINOR})
-  cudastub_glibc_floor(${target}_objects)
-  set_target_properties(${target}_objects PROPERTIES
-    C_VISIBILITY_PRESET hidden POSITION_INDEPENDENT_CODE ON)
-  add_library(${target} SHARED $<TARGET_OBJECTS:${target}_objects>)
+    # what no major changes: the structs translated, enums' values, and for a
+    # library described by its spec alone, its description and probe
+    foreach(data layout_tables enums library)
+      if(EXISTS ${stub_dir}/generated/${lib}_${data}.c)
+        list(APPEND generated ${stub_dir}/generated/${lib}_${data}.c)
+      endif()
+    endforeach()
+    # the library's own code, compiled once: the stub links it with the
+    # loader, and libcudastub.so (cudastub_add_combined) with every other
+    # library's
+    add_library(${objects} OBJECT ${sources} ${generated})
+    target_include_directories(${objects} PRIVATE
+      ${stub_dir} ${table_folders} ${stub_dir}/generated ${PROJECT_SOURCE_DIR}/stubs/common
+      ${extra_includes} ${PROJECT_SOURCE_DIR}/include)
+    target_include_directories(${objects} SYSTEM PRIVATE ${ARG_INCLUDE_DIR})
+    # CUDASTUB_NO_UNIFIED_API: the weak references of cudastub.h are for
+    # programs; inside a stub they would make its own definitions weak.
+    target_compile_definitions(${objects} PRIVATE CUDASTUB_NO_UNIFIED_API
+      CUDASTUB_ABI_MAJOR=${ARG_MAJOR} CUDASTUB_ABI_MINOR=${ARG_MINOR})
+    cudastub_glibc_floor(${objects})
+    set_target_properties(${objects} PROPERTIES
+      C_VISIBILITY_PRESET hidden POSITION_INDEPENDENT_CODE ON)
+  endif()
+  add_library(${target} SHARED $<TARGET_OBJECTS:${objects}>)
   target_include_directories(${target} PUBLIC
     $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include> $<INSTALL_INTERFACE:include>)
   cudastub_link_like_a_stub(${target} ${map})
@@ -253,7 +260,7 @@ function(cudastub_add_stub lib)
     endif()
     cudastub_add_stub_for_abi(${lib}_shim ${lib} ${no_node} MAJOR ${major} MINOR ${minor}
       INCLUDE_DIR ${CUDASTUB_CUDA_INCLUDE_DIR} ${CUDASTUB_EXTRA_INCLUDE_DIRS}
-      SONAME ${ARG_SHIM_SONAME}
+      SONAME ${ARG_SHIM_SONAME} OBJECTS_OF ${lib}_stub
       OUTPUT_DIR ${PROJECT_BINARY_DIR}/${ARG_SHIM_DIR})
     if(CUDASTUB_INSTALL)
       install(TARGETS ${lib}_shim

@@ -65,14 +65,15 @@ foreach(version 11.8 12.4 ${version13})
     cudastub_add_stub_for_abi(${lib}_stub_abi${major} ${lib} MAJOR ${major} MINOR ${minor}
       INCLUDE_DIR ${include} OUTPUT_DIR ${dir} OUTPUT_NAME ${lib}_stub VERSION_NODE ${soname})
     cudastub_add_stub_for_abi(${lib}_shim_abi${major} ${lib} MAJOR ${major} MINOR ${minor}
-      INCLUDE_DIR ${include} SONAME ${soname} OUTPUT_DIR ${dir}/shim)
+      INCLUDE_DIR ${include} SONAME ${soname} OUTPUT_DIR ${dir}/shim
+      OBJECTS_OF ${lib}_stub_abi${major})
     add_dependencies(cudastub_abi_stubs ${lib}_stub_abi${major} ${lib}_shim_abi${major})
   endforeach()
   cudastub_add_stub_for_abi(cuda_stub_abi${major} cuda MAJOR ${major} MINOR ${minor}
     INCLUDE_DIR ${include} OUTPUT_DIR ${dir} OUTPUT_NAME cuda_stub)
   cudastub_add_stub_for_abi(cuda_shim_abi${major} cuda NO_VERSION_NODE MAJOR ${major}
     MINOR ${minor} INCLUDE_DIR ${include} SONAME ${cudastub_cuda_soname_any}
-    OUTPUT_DIR ${dir}/shim/driver)
+    OUTPUT_DIR ${dir}/shim/driver OBJECTS_OF cuda_stub_abi${major})
   add_dependencies(cudastub_abi_stubs cuda_stub_abi${major} cuda_shim_abi${major})
   list(APPEND CUDASTUB_TEST_ABIS ${major})
 endforeach()
