@@ -54,6 +54,13 @@ CUDASTUB_GLIBC_BIND(pthread_once, CUDASTUB_GLIBC_FIRST);
 CUDASTUB_GLIBC_BIND(__xstat, CUDASTUB_GLIBC_FIRST);
 CUDASTUB_GLIBC_BIND(__fxstat, CUDASTUB_GLIBC_FIRST);
 CUDASTUB_GLIBC_BIND(__lxstat, CUDASTUB_GLIBC_FIRST);
+#if defined(__x86_64__)
+/* Not for the floor (2.14 is below it) but for the start-up: memcpy's
+ * 2.14 version is the only one of its kind a stub needs, and each version
+ * need is checked at every start. The first memcpy behaves as memmove,
+ * which no copy of a stub depends on either way. */
+CUDASTUB_GLIBC_BIND(memcpy, CUDASTUB_GLIBC_FIRST);
+#endif
 
 struct stat;
 int __xstat(int layout, const char *path, struct stat *buf);
