@@ -95,7 +95,7 @@ build plain -DCUDASTUB_TEST_LAUNCHER=
 (cd "$out/plain" && ctest --verbose -j "$jobs")
 [ $quick = 1 ] && exit 0
 
-step "12-ABI build (the 12.4 headers): all tests"
+step "12-ABI build (the 12.4 headers): all tests but abi_neutral"
 if [ -f "$fixtures/headers-12.4/usr/include/cuda.h" ]; then
   build abi12 -DCUDAToolkit_ROOT="$fixtures/headers-12.4/usr" -DCUDASTUB_TEST_LAUNCHER=
   (cd "$out/abi12" && ctest --verbose -j "$jobs" -LE '^abi_neutral$')
@@ -141,7 +141,7 @@ cmake -S "$src" -B "$out/plain" "-DCUDASTUB_TEST_LAUNCHER=$vg" >/dev/null
 # failed test, so ctest's own exit status carries the verdict.
 (cd "$out/plain" && ctest --output-on-failure -L unit -j "$jobs")
 
-step "AddressSanitizer + UndefinedBehaviorSanitizer: all tests"
+step "AddressSanitizer + UndefinedBehaviorSanitizer: all tests but sanitizer_neutral"
 build asan -DCUDASTUB_SANITIZE=address,undefined
 (cd "$out/asan" &&
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
