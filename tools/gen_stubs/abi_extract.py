@@ -5,19 +5,25 @@ A record file has one line per fact, tab-separated, in a fixed order
 each followed by its fields; then enums), so that the diff between two
 majors reads as a changelog:
 
-  fn      NAME  RETURN  ABI  USES
-  arg     FUNCTION  INDEX  CANONICAL  SPELLING  NAME
-  struct  NAME  SIZE
-  field   STRUCT  OFFSET  SIZE  TYPE  NAME
-  enum    ENUM  CONSTANT  VALUE
+  fn       NAME  RETURN  CANONICAL
+  arg      FUNCTION  INDEX  CANONICAL  SPELLING  NAME
+  struct   NAME  SIZE  ALIGNMENT
+  field    STRUCT  OFFSET  SIZE  TYPE  NAME
+  enum     ENUM  CONSTANT  VALUE
+  typedef  NAME  ENUM
 
-RETURN is the return type as the header spells it, ABI the function's
-canonical type (typedefs resolved; compared, never taken apart), USES the
-structs reachable from its parameters by pointer or value, whose layouts
-must also match for two majors to share an ABI. Each parameter is one `arg`
-line: its canonical type (what the ABI sees), its type as the header spells
-it (what the wrappers are declared with) and its name in the header (empty
-when it has none). A struct of unknown layout has SIZE "opaque".
+RETURN is the return type as the header spells it, CANONICAL the same with
+every typedef resolved. Each parameter is one `arg` line: its canonical
+type (what the ABI sees), its type as the header spells it (what the
+declarations use) and its name in the header (empty when it has none). A
+struct of unknown layout has SIZE and ALIGNMENT "opaque". Every struct and
+enum a function reaches, by pointer or by value, through parameters,
+fields and callbacks, is recorded: the structs' layouts decide whether two
+majors share a function's ABI, and the enums' values are what the stubs'
+C is compiled with (emit_declarations.py). An enum is named as the
+canonical types name it ("enum cudaError", or "ncclResult_t" for one
+without a tag); a `typedef` line names one the spec asks for by another
+name.
 """
 
 import re
@@ -51,9 +57,9 @@ def _record_name(t):
 class AbiRecords:
     def __init__(self):
         self.functions = {}  # name -> (ret, abi, [(canonical, spelling, name)], uses)
-        self.structs = {}  # name -> (size, [(offset, size, type, field)])
-        self.enums = []  # (enum, constant, value)
-        self.enum_names = set()  # the enums recorded
+        self.structs = {}  # name -> (size, alignment, [(offset, size, type, field)])
+        self.enums = {}  # canonical name -> [(constant, value)]
+        self.enum_typedefs = {}  # a name the spec asks for -> the canonical name
         self.anon = {}  # clang's spelling of an anonymous record -> stable name
 
     def _walk_struct(self, t, seen, stable=None):
@@ -67,6 +73,9 @@ class AbiRecords:
             for a in t.argument_types():
                 self._walk_struct(a, seen)
             self._walk_struct(t.get_result(), seen)
+            return
+        if t.kind == ci.TypeKind.ENUM:
+            self.add_enum(t.get_declaration(), _record_name(t))
             return
         if t.kind not in _RECORD_KINDS:
             return
@@ -95,37 +104,44 @@ class AbiRecords:
                 child = "%s %s::%s" % (kind, bare, f.spelling or "(anonymous %d)" % i)
                 fields.append((off, f.type.get_size(), raw, f.spelling))
                 self._walk_struct(f.type, seen, child)
-        self.structs[name] = (size if size > 0 else "opaque", fields)
+        if size > 0:
+            self.structs[name] = (size, t.get_align(), fields)
+        else:
+            self.structs[name] = ("opaque", "opaque", fields)
 
     def add_function(self, cur):
         if cur.type.kind == ci.TypeKind.FUNCTIONPROTO and cur.type.is_function_variadic():
             raise SystemExit("%s: variadic; a forwarder cannot be generated for it" % cur.spelling)
         params = []
-        uses = set()
+        seen = set()
         for a in cur.get_arguments():
             params.append((a.type.get_canonical().spelling, a.type.spelling, a.spelling))
-            self._walk_struct(a.type, uses)
-        self._walk_struct(cur.result_type, uses)
-        abi = cur.type.get_canonical().spelling
-        self.functions[cur.spelling] = (cur.result_type.spelling, abi, params, ",".join(sorted(uses)))
+            self._walk_struct(a.type, seen)
+        self._walk_struct(cur.result_type, seen)
+        self.functions[cur.spelling] = (cur.result_type.spelling,
+                                        cur.result_type.get_canonical().spelling, params)
 
     def add_enum(self, cur, name):
-        for c in cur.get_children():
-            if c.kind == ci.CursorKind.ENUM_CONSTANT_DECL:
-                self.enums.append((name, c.spelling, c.enum_value))
+        if name in self.enums:
+            return
+        self.enums[name] = [(c.spelling, c.enum_value) for c in cur.get_children()
+                            if c.kind == ci.CursorKind.ENUM_CONSTANT_DECL]
 
     def lines(self):
         out = []
-        for name, (ret, abi, params, uses) in sorted(self.functions.items()):
-            out.append("fn\t%s\t%s\t%s\t%s" % (name, ret, abi, uses))
+        for name, (ret, canonical, params) in sorted(self.functions.items()):
+            out.append("fn\t%s\t%s\t%s" % (name, ret, canonical))
             for i, (canonical, spelling, pname) in enumerate(params):
                 out.append("arg\t%s\t%d\t%s\t%s\t%s" % (name, i, canonical, spelling, pname))
-        for name, (size, fields) in sorted(self.structs.items()):
-            out.append("struct\t%s\t%s" % (name, size))
+        for name, (size, align, fields) in sorted(self.structs.items()):
+            out.append("struct\t%s\t%s\t%s" % (name, size, align))
             for off, fsize, ftype, fname in fields:
                 out.append("field\t%s\t%d\t%d\t%s\t%s" % (name, off, fsize, ftype, fname))
-        for enum, const, value in self.enums:
-            out.append("enum\t%s\t%s\t%d" % (enum, const, value))
+        for enum in sorted(self.enums):
+            for const, value in self.enums[enum]:
+                out.append("enum\t%s\t%s\t%d" % (enum, const, value))
+        for name, enum in sorted(self.enum_typedefs.items()):
+            out.append("typedef\t%s\t%s" % (name, enum))
         return [self._stable(line) for line in out]
 
     def _stable(self, line):
@@ -165,11 +181,13 @@ def _collect(tu, rec, own_files, enums, only_new=False):
         if cur.kind == ci.CursorKind.FUNCTION_DECL and base in own_files:
             if not (only_new and cur.spelling in rec.functions):
                 rec.add_function(cur)
-        elif cur.spelling in enums and cur.spelling not in rec.enum_names:
+        elif cur.spelling in enums and cur.spelling not in rec.enum_typedefs:
             enum = _enum_decl(cur)
             if enum is not None:
-                rec.enum_names.add(cur.spelling)
-                rec.add_enum(enum, cur.spelling)
+                canonical = _record_name(enum.type)
+                rec.add_enum(enum, canonical)
+                if canonical != cur.spelling:
+                    rec.enum_typedefs[cur.spelling] = canonical
 
 
 def extract(headers, include_dirs, enums=(), variants=(), context=(), predefine=None,

@@ -33,10 +33,22 @@ class Param:
 
 
 class Function:
-    def __init__(self, name, ret, abi, uses):
-        self.name, self.ret, self.abi = name, ret, abi
-        self.uses = [u for u in uses.split(",") if u]
+    """One function: its name, return type as spelt and canonical, and its
+    parameters (Param). abi (its canonical type) and uses (the structs it
+    reaches) are worked out from those and the record's structs."""
+
+    def __init__(self, name, ret, ret_canonical):
+        self.name, self.ret, self.ret_canonical = name, ret, ret_canonical
         self.params = []
+        self.abi = None
+        self.uses = []
+
+    def settle(self, structs):
+        """Fills abi and uses once every parameter is read."""
+        args = ", ".join(p.canonical for p in self.params) or "void"
+        self.abi = "%s (%s)" % (self.ret_canonical, args)
+        self.uses = sorted(reached_structs([self.ret_canonical] + [p.canonical for p in self.params],
+                                           structs))
 
     def prototype(self, name=None, arg_names=None):
         """'RET name(TYPE pGraphExec, ...)': arg_names default to the
@@ -74,22 +86,31 @@ class Abi:
         self.major, self.minor = int(m["major"]), int(m["minor"])
         self.functions = {}
         self.structs = {}  # name -> [size, (offset, size, type, field), ...]
-        self.enums = {}  # enum -> [(constant, value)] in header order
+        self.alignments = {}  # struct name -> its alignment ("opaque": unknown)
+        self.enums = {}  # enum -> [(constant, value)] in header order, by every name
+        self.canonical_enums = []  # the names enums are recorded under
         with open(path) as f:
             for line in f:
                 if line.startswith("#"):
                     continue
                 cols = line.rstrip("\n").split("\t")
                 if cols[0] == "fn":
-                    self.functions[cols[1]] = Function(cols[1], cols[2], cols[3], cols[4])
+                    self.functions[cols[1]] = Function(cols[1], cols[2], cols[3])
                 elif cols[0] == "arg":
                     self.functions[cols[1]].params.append(Param(cols[3], cols[4], cols[5]))
                 elif cols[0] == "struct":
                     self.structs[cols[1]] = [cols[2]]
+                    self.alignments[cols[1]] = cols[3]
                 elif cols[0] == "field":
                     self.structs[cols[1]].append((int(cols[2]), int(cols[3]), cols[4], cols[5]))
                 elif cols[0] == "enum":
+                    if cols[1] not in self.enums:
+                        self.canonical_enums.append(cols[1])
                     self.enums.setdefault(cols[1], []).append((cols[2], int(cols[3])))
+                elif cols[0] == "typedef":
+                    self.enums[cols[1]] = self.enums[cols[2]]
+        for fn in self.functions.values():
+            fn.settle(self.structs)
 
     def identity(self, name, unsized=()):
         """What must be equal for two versions to share name's ABI: the
@@ -115,6 +136,46 @@ class Abi:
             if c == constant:
                 return v
         return None
+
+
+def base_type(t):
+    """The type t names before pointers, arrays and qualifiers:
+    'const struct X *[3]' -> 'struct X'."""
+    t = re.sub(r"\bconst\b\s*", "", t)
+    t = re.sub(r"\[[^]]*\]", "", t)
+    return t.replace("*", "").strip()
+
+
+def types_in(t):
+    """t's base type and, for a function pointer, those of its return and
+    parameter types."""
+    if "(*" not in t:
+        return [base_type(t)]
+    head, _, rest = t.partition("(*")
+    out = [base_type(head)]
+    args = rest[rest.find("(") + 1: rest.rfind(")")]
+    depth, start = 0, 0
+    for i, ch in enumerate(args + ","):
+        depth += ch == "("
+        depth -= ch == ")"
+        if ch == "," and depth == 0:
+            out += types_in(args[start:i].strip())
+            start = i + 1
+    return [b for b in out if b and b != "void"]
+
+
+def reached_structs(types, structs):
+    """Every struct of structs that types reach, through fields and
+    callbacks, by pointer or by value."""
+    found, todo = set(), [b for t in types for b in types_in(t)]
+    while todo:
+        name = todo.pop()
+        if name in found or name not in structs:
+            continue
+        found.add(name)
+        for _off, _size, typ, _field in structs[name][1:]:
+            todo += types_in(typ)
+    return found
 
 
 def param_decl(type_spelling, name):
@@ -199,12 +260,15 @@ class Spec:
                               function that cannot forward, whatever the
                               reason, answers its 'fallback' line's value, or
                               by its return type nothing, NULL or 0
-      fallback VALUE FUNCTION...
+      fallback VALUE[=MACRO] FUNCTION...
                               what FUNCTION returns whenever it cannot
                               forward, whatever the reason: VALUE, a C
-                              constant of its return type from the library's
-                              headers (NVTX_NO_PUSH_POP_TRACKING), in place of
-                              its reason's code or the 0 of its type; for a
+                              constant of its return type, in place of its
+                              reason's code or the 0 of its type; MACRO names
+                              the macro of the library's headers that VALUE
+                              is (-2=NVTX_NO_PUSH_POP_TRACKING), which the
+                              records cannot hold and the checks compare
+                              (<lib>_checks.c); for a
                               function returning a pointer to a struct, VALUE
                               {a,b,...} (no spaces) is a struct of the stub's
                               own it points to (nppGetLibVersion: {0,0,0})
@@ -443,11 +507,15 @@ class Spec:
         # no status type: calls that cannot forward are no-ops (see result)
         self.no_op = self.result == "none"
         self.fallback_values = {}  # function -> the C value it answers
+        self.fallback_macros = {}  # a value -> the macro of NVIDIA's headers that is it
         for words in self.values.get("fallback", []):
             if len(words) < 2:
                 raise SystemExit("%s: fallback %s: VALUE FUNCTION..." % (path, " ".join(words)))
+            value, _, macro = words[0].partition("=")
+            if macro:
+                self.fallback_macros[value] = macro
             for name in words[1:]:
-                self.fallback_values[name] = words[0]
+                self.fallback_values[name] = value
         rf = self.values.get("result_field")
         self.result_field = rf[0] if rf else None
         # the enum of the statuses: the result, or its status field's

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Regenerates every committed generated file: the per-major ABI records and
-# export lists (from the real headers and libraries), then the wrappers and
-# docs/compatibility.md.
+# Regenerates what is made from NVIDIA's headers and libraries and
+# committed: the per-release ABI records and export lists (data/, from the
+# real headers and libraries), then the reference tables rendered from the
+# specs and the records (docs/reference/). The build itself reads only
+# specs/ and data/.
 #
 #   tools/gen_stubs/regenerate.sh [--out DIR] [--fixtures DIR] [--toolkit DIR]
 #
@@ -23,14 +25,14 @@ while [ $# -gt 0 ]; do
 done
 py=/usr/bin/python3 # Debian's, which has python3-clang
 gen="$py $src/tools/gen_stubs/gen_stubs.py"
-data=$out/tools/gen_stubs/data
+data=$out/data
 mkdir -p "$data/abi" "$data/exports"
 if [ "$out" != "$src" ]; then
-  cp -r "$src/tools/gen_stubs/data/." "$data/"
+  cp -r "$src/data/." "$data/"
 fi
 
 # The recorded versions and where each one's headers and libraries are:
-# data, in tools/gen_stubs/data/versions (docs/adding-a-major.md).
+# data, in data/versions (docs/design/adding-a-library.md).
 versions=()
 declare -A include libdir own_include driver_dir
 driver_versions=()
@@ -76,13 +78,13 @@ while read -r first second third; do
       libdir[$first]=$(where "$third")
       ;;
   esac
-done <"$src/tools/gen_stubs/data/versions"
+done <"$src/data/versions"
 
 # The version a header folder really holds, from cuda.h: 13.0 -> 13000.
 cuda_version() { awk '/^#define CUDA_VERSION / { print $3 }' "$1/cuda.h" 2>/dev/null; }
 
 # Every spec is a library.
-for spec in "$src"/stubs/*/*.spec; do
+for spec in "$src"/specs/*.spec; do
   lib=$(basename "$spec" .spec)
   # one SONAME for every version (major 0): a driver, listed apart
   driver=0
@@ -150,25 +152,7 @@ for spec in "$src"/stubs/*/*.spec; do
       fi
     done
   fi
-  folder=$($gen folder --spec "$spec")
-  $gen stubs --spec "$spec" --data "$data" --out "$out/stubs/$folder/generated"
 done
 
-# What must know every library at once (the loader's release SONAMEs and
-# stub markers, the public library numbers, the command's table, CMake's
-# list).
-$gen libraries --out-common "$out/stubs/common/generated" \
-  --out-include "$out/include/cudastub/generated" --out-cli "$out/tools/cli/generated" \
-  --out-cmake "$out/cmake/generated" --out-docs "$out/docs/generated" \
-  "$src"/stubs/*/*.spec
-
-# docs/compatibility.md: every stub ABI on every major, from the same
-# decisions as the wrappers.
-specs=()
-for spec in "$src"/stubs/*/*.spec; do specs+=(--spec "$spec"); done
-mkdir -p "$out/docs"
-$gen compatibility "${specs[@]}" --data "$data" -o "$out/docs/compatibility.md"
-
-# README.md quotes the generated ABI tables; keep the copy in step.
-$py "$src/tools/gen_stubs/readme_blocks.py" --readme "$src/README.md" --tree "$out" \
-  --output "$out/README.md"
+# docs/reference: the tables rendered from the specs and the records.
+$gen docs --specs "$src/specs" --data "$data" --out "$out/docs/reference"
