@@ -26,14 +26,14 @@ function(cudastub_link target)
   if(NOT ARG_STUB_DIR)
     set(ARG_STUB_DIR .)
   endif()
-  # the list of libraries, generated from the specs, found beside this
-  # file: in the source tree generated/libraries.cmake, installed
-  # CudastubLibraries.cmake (a project that adds cudastub with
-  # add_subdirectory() sees none of cudastub's variables)
-  if(EXISTS ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/generated/libraries.cmake)
-    include(${CMAKE_CURRENT_FUNCTION_LIST_DIR}/generated/libraries.cmake)
-  else()
+  # the list of libraries, generated from the specs: in a build of
+  # cudastub's own (add_subdirectory, FetchContent) generated/cmake/
+  # libraries.cmake, installed CudastubLibraries.cmake beside this file (a
+  # project that adds cudastub sees none of cudastub's variables)
+  if(EXISTS ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/CudastubLibraries.cmake)
     include(${CMAKE_CURRENT_FUNCTION_LIST_DIR}/CudastubLibraries.cmake)
+  else()
+    include(${CUDASTUB_GENERATED}/cmake/libraries.cmake)
   endif()
   set(nvidia)
   set(stubs)

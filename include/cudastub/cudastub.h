@@ -125,7 +125,7 @@ typedef struct cudastub_library_info {
 /* Every library (enum cudastub_lib), each stub's entry points, the stubs'
  * own codes, and cudastub_info() / cudastub_load() over whichever stubs
  * are linked: generated from the specs (stubs/<lib>/<lib>.spec). */
-#include "cudastub/generated/libraries.h"
+#include "cudastub/libraries.h"
 
 /* Human-readable names, for printing. */
 static inline const char *cudastub_state_name(cudastub_state s)

@@ -49,7 +49,7 @@
 /* The values of 12.0's enum cudaDriverEntryPointQueryResult; the status
  * is an int here, as 11.8 has no such enum. */
 enum { STATUS_SUCCESS = 0, STATUS_SYMBOL_NOT_FOUND = 1 };
-#if CUDART_VERSION >= 12000
+#if CUDASTUB_CUDART_VERSION >= 12000
 _Static_assert((int)cudaDriverEntryPointSuccess == STATUS_SUCCESS &&
 		       (int)cudaDriverEntryPointSymbolNotFound == STATUS_SYMBOL_NOT_FOUND,
 	       "cudaDriverEntryPointQueryResult");
@@ -87,7 +87,7 @@ static cudaError_t by_version_for_11(int ptsz, const char *symbol, void **funcPt
 	cudaError_t rc;
 
 	*(void **)&versioned = adapt_callee(&callees[BY_VERSION_FOR_11 + ptsz]);
-	rc = versioned(symbol, funcPtr, CUDART_VERSION, flags, &status);
+	rc = versioned(symbol, funcPtr, CUDASTUB_CUDART_VERSION, flags, &status);
 	return status_as_11(rc, status);
 }
 
@@ -138,7 +138,7 @@ static cudaError_t pinned(int ptsz, const char *symbol, void **funcPtr, unsigned
 	by_version_fn versioned;
 
 	*(void **)&versioned = adapt_callee(&callees[PINNED + ptsz]);
-	return versioned(symbol, funcPtr, CUDART_VERSION, flags, driverStatus);
+	return versioned(symbol, funcPtr, CUDASTUB_CUDART_VERSION, flags, driverStatus);
 }
 
 ADAPT_PTSZ_TWINS(cudaError_t, without_status,

@@ -64,7 +64,7 @@ _Static_assert(CUDASTUB_LAYOUT_cudaGraphNodeParams___anonymous_2__12_SIZE ==
 		       CUDASTUB_LAYOUT_cudaGraphNodeParams___anonymous_2__12_alloc == 0 &&
 		       CUDASTUB_LAYOUT_cudaGraphNodeParams___anonymous_2__13_alloc == 0,
 	       "cudaGraphNodeParams' union");
-#if CUDART_VERSION >= 12020
+#if CUDASTUB_CUDART_VERSION >= 12020
 _Static_assert(offsetof(struct cudaGraphNodeParams, graph) == NODE_PARAMS_UNION,
 	       "cudaGraphNodeParams' union at 16");
 #endif
@@ -81,7 +81,7 @@ _Static_assert(CUDASTUB_LAYOUT_cudaMemPoolProps_13_usage ==
 
 /* 13's cudaGraphChildGraphOwnershipClone: 12's behaviour. */
 enum { OWNERSHIP_CLONE = 0 };
-#if CUDART_VERSION >= 13000
+#if CUDASTUB_CUDART_VERSION >= 13000
 _Static_assert((int)cudaGraphChildGraphOwnershipClone == OWNERSHIP_CLONE,
 	       "cudaGraphChildGraphOwnershipClone");
 #endif

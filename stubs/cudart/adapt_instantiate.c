@@ -32,7 +32,7 @@
 
 /* The values of 12.0's and 13.0's enum cudaGraphInstantiateFlags. */
 enum { FLAG_UPLOAD = 2, FLAG_DEVICE_LAUNCH = 4 };
-#if CUDART_VERSION >= 12000
+#if CUDASTUB_CUDART_VERSION >= 12000
 _Static_assert((int)cudaGraphInstantiateFlagUpload == FLAG_UPLOAD,
 	       "cudaGraphInstantiateFlagUpload");
 _Static_assert((int)cudaGraphInstantiateFlagDeviceLaunch == FLAG_DEVICE_LAUNCH,

@@ -59,9 +59,9 @@ _Static_assert(sizeof(cudaLaunchAttributeValue) ==
 				       CUDASTUB_LAYOUT_cudaLaunchConfig_st_##m##_attrs &&          \
 			       offsetof(cudaLaunchConfig_t, numAttrs) ==                           \
 				       CUDASTUB_LAYOUT_cudaLaunchConfig_st_##m##_numAttrs &&       \
-			       sizeof(cudaLaunchAttribute) ==                                      \
+			       sizeof(struct cudaLaunchAttribute_st) ==                            \
 				       CUDASTUB_LAYOUT_cudaLaunchAttribute_st_##m##_SIZE &&        \
-			       offsetof(cudaLaunchAttribute, val) ==                               \
+			       offsetof(struct cudaLaunchAttribute_st, val) ==                     \
 				       CUDASTUB_LAYOUT_cudaLaunchAttribute_st_##m##_val,           \
 		       "cudaLaunchConfig_t " #m)
 CHECK_CONFIG(11);

@@ -37,11 +37,13 @@
 
 #include "adapt_loaded.h"
 
-/* cudaMemLocationType: 11.8 has no Host; the values are 12.2's and 13.0's. */
-enum { LOCATION_DEVICE = 1, LOCATION_HOST = 2 };
+/* cudaMemLocationType: 11.8 has no Host; the values are 12.2's and 13.0's.
+ * CPU_DEVICE is cudaCpuDeviceId, a macro of driver_types.h (no record
+ * holds a macro; every release defines it as -1). */
+enum { LOCATION_DEVICE = 1, LOCATION_HOST = 2, CPU_DEVICE = -1 };
 _Static_assert((int)cudaMemLocationTypeDevice == LOCATION_DEVICE,
 	       "cudaMemLocationTypeDevice moved");
-#if CUDART_VERSION >= 12020
+#if CUDASTUB_CUDART_VERSION >= 12020
 _Static_assert((int)cudaMemLocationTypeHost == LOCATION_HOST, "cudaMemLocationTypeHost moved");
 #endif
 /* The 11.8, 12.4 and 13.0 records agree: 8 bytes, type at 0, id at 4. So
@@ -73,7 +75,7 @@ static int device_of_location(struct cudaMemLocation loc, int *device)
 	if ((int)loc.type == LOCATION_DEVICE)
 		*device = loc.id;
 	else if ((int)loc.type == LOCATION_HOST)
-		*device = cudaCpuDeviceId;
+		*device = CPU_DEVICE;
 	else
 		return 0;
 	return 1;
@@ -116,7 +118,7 @@ static struct cudaMemLocation location_of_device(int device)
 	struct cudaMemLocation loc;
 
 	memset(&loc, 0, sizeof loc);
-	if (device == cudaCpuDeviceId) {
+	if (device == CPU_DEVICE) {
 		loc.type = (enum cudaMemLocationType)LOCATION_HOST;
 	} else {
 		loc.type = (enum cudaMemLocationType)LOCATION_DEVICE;

@@ -104,7 +104,7 @@ CUDASTUB_EXPORT char __cudaInitModule(void **fatCubinHandle)
 	return cudastub_cudart_forward___cudaInitModule(forward_handle(fatCubinHandle));
 }
 
-#if CUDART_VERSION < 12000
+#if CUDASTUB_CUDART_VERSION < 12000
 CUDASTUB_EXPORT void __cudaRegisterTexture(void **fatCubinHandle,
 					   const struct textureReference *hostVar,
 					   const void **deviceAddress, const char *deviceName,

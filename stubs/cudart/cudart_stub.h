@@ -2,29 +2,18 @@
 #ifndef CUDASTUB_CUDART_STUB_H
 #define CUDASTUB_CUDART_STUB_H
 
-#include <cuda_runtime_api.h>
-/* The profiler header ships apart from the runtime's (its own toolkit
- * component and pip wheel): a prefix that has only the runtime's headers
- * still builds this stub. cudaProfilerStart and cudaProfilerStop name no
- * type of it; where the header is missing they are declared here as it
- * declares them, so that the table's check (cudart_checks.c) still has a
- * declaration to compare the record with. */
-#if __has_include(<cuda_profiler_api.h>)
-#include <cuda_profiler_api.h>
-#else
-cudaError_t cudaProfilerStart(void);
-cudaError_t cudaProfilerStop(void);
-#endif
-/* On Arm, cuda_gl_interop.h includes no GL header and requires that one
- * came first (it checks GL_VERSION): the stand-in of interop/. */
-#include <GL/gl.h>
-#include <cuda_gl_interop.h>
-#include <cuda_egl_interop.h>
-#include <cuda_vdpau_interop.h>
+/* The runtime's declarations for the stub's ABI, from its record
+ * (generated/cudart/cu<major>/): its types, enums and prototypes, the
+ * private registration entry points nvcc's code calls among them. */
+#include "cudart_declarations.h"
 
-#include "cudart_private.h"
 #include "loader.h"
 #include "cudart_generated.h"
+
+/* CUDART_VERSION of the headers the stub's ABI was recorded from (12040
+ * for the 12.4 record of the 12 ABI): what the stub tells the runtime it
+ * was built for, where a call asks. */
+#define CUDASTUB_CUDART_VERSION (CUDASTUB_ABI_MAJOR * 1000 + CUDASTUB_ABI_MINOR * 10)
 
 extern struct cudastub_library cudastub_cudart_library;
 

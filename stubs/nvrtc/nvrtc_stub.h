@@ -2,7 +2,9 @@
 #ifndef CUDASTUB_NVRTC_STUB_H
 #define CUDASTUB_NVRTC_STUB_H
 
-#include <nvrtc.h>
+/* NVRTC's declarations for the stub's ABI, from its record
+ * (generated/nvrtc/cu<major>/). */
+#include "nvrtc_declarations.h"
 
 #include "loader.h"
 #include "nvrtc_generated.h"

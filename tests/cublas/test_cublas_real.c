@@ -321,8 +321,7 @@ static const char *real_library(const struct release *r, const struct api *a, ch
 
 static void record_path(const char *lib, const char *version, char *buf, size_t size)
 {
-	snprintf(buf, size, "%s/tools/gen_stubs/data/abi/%s-%s.abi", CUDASTUB_TEST_SOURCE_DIR, lib,
-		 version);
+	snprintf(buf, size, "%s/data/abi/%s-%s.abi", CUDASTUB_TEST_SOURCE_DIR, lib, version);
 }
 
 /* The release's cublasStatus_t, from its ABI record (status_codes). */
@@ -510,7 +509,7 @@ static void recorded_sizes(const char *structure, char *buf, size_t size)
 			if (strncmp(line, want, strlen(want)) == 0) {
 				char *value = line + strlen(want);
 
-				value[strcspn(value, "\n")] = '\0';
+				value[strcspn(value, "\t\n")] = '\0';
 				size_t used = strlen(buf), n = strlen(value);
 
 				if (!has_entry(buf, value) && used + 1 + n < size) {
@@ -648,8 +647,8 @@ static void test_exports(void)
 			const char *real = real_library(r, a, path, sizeof path);
 			int unversioned = 0, missing = 0;
 
-			snprintf(list, sizeof list, "%s/stubs/%s/generated/cuda-%d/%s.symbols",
-				 CUDASTUB_TEST_SOURCE_DIR, a->lib, r->major, a->lib);
+			snprintf(list, sizeof list, "%s/%s/cu%d/%s.symbols",
+				 CUDASTUB_TEST_GENERATED_DIR, a->lib, r->major, a->lib);
 			CU_ASSERT_EQUAL(ts_names_read_list(&lists[k], list), 0);
 			snprintf(node, sizeof node, "%s.so.%d", a->family, r->major);
 			if (!real ||

@@ -61,8 +61,8 @@ const char *cd_lib_path(const struct cd_lib *lib);
 const char *cd_stub(void);	   /* <build>/stubs/cuda_driver/libcuda_stub.so */
 const char *cd_shim(void);	   /* <build>/shim/driver/libcuda.so.1, or NULL */
 const char *cd_fake(void);	   /* <build>/tests/cuda_driver/fakes/cuda-driver/libcuda.so.1 */
-const char *cd_symbols_file(void); /* stubs/cuda_driver/generated/cuda-<M>/cuda.symbols */
-const char *cd_abi_record(void);   /* tools/gen_stubs/data/abi/cuda-<M.m>.abi of the build */
+const char *cd_symbols_file(void); /* generated/cuda/cu<M>/cuda.symbols */
+const char *cd_abi_record(void);   /* data/abi/cuda-<M.m>.abi of the build */
 
 /* The 550 fixture's libcuda.so.1 in buf; NULL after reporting it missing. */
 const char *cd_driver_file(char *buf, size_t size);

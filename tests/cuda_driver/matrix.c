@@ -16,7 +16,7 @@
 #include "cuda_driver_test.h"
 #include "ts_matrix.h"
 
-static const struct ts_matrix_lib cuda = {"cuda", "cuda_driver", "cuDriverGetVersion", 1};
+static const struct ts_matrix_lib cuda = {"cuda", "cuDriverGetVersion", 1};
 
 /* The driver stub of an ABI, or NULL when it was not built. */
 static const char *stub_of(int abi)

@@ -141,8 +141,7 @@ const char *ct_symbols_file(int abi)
 	static char paths[16][PATH_MAX];
 	char *path = paths[abi % 16];
 
-	snprintf(path, PATH_MAX, "%s/stubs/cudart/generated/cuda-%d/cudart.symbols",
-		 CUDASTUB_TEST_SOURCE_DIR, abi);
+	snprintf(path, PATH_MAX, "%s/cudart/cu%d/cudart.symbols", CUDASTUB_TEST_GENERATED_DIR, abi);
 	return path;
 }
 
@@ -153,7 +152,7 @@ static const char *data_file(int major, const char *format)
 	const struct ct_runtime *rt = ct_runtime_of_major(major);
 	char *path = paths[next++ % 32];
 
-	snprintf(path, PATH_MAX, "%s/tools/gen_stubs/data/", CUDASTUB_TEST_SOURCE_DIR);
+	snprintf(path, PATH_MAX, "%s/data/", CUDASTUB_TEST_SOURCE_DIR);
 	snprintf(path + strlen(path), PATH_MAX - strlen(path), format, rt ? rt->version : "?");
 	return path;
 }

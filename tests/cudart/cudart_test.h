@@ -65,8 +65,8 @@ const char *ct_stub(void);		/* <build>/stubs/cudart/libcudart_stub.so */
 const char *ct_abi_stub(int abi);	/* the 11/12-ABI stub, or NULL */
 const char *ct_abi_shim(int abi);	/* abi-<M>/shim/libcudart.so.<M>, or NULL */
 const char *ct_shim(void);		/* <build>/shim/libcudart.so.<abi>, or NULL */
-const char *ct_symbols_file(int abi);	/* stubs/cudart/generated/cuda-<M>/cudart.symbols */
-const char *ct_abi_record(int major);	/* tools/gen_stubs/data/abi/cudart-<M.m>.abi */
+const char *ct_symbols_file(int abi);	/* generated/cudart/cu<M>/cudart.symbols */
+const char *ct_abi_record(int major);	/* data/abi/cudart-<M.m>.abi */
 const char *ct_exports_file(int major); /* .../exports/libcudart-<M.m>.exports */
 int ct_build_abi(void);			/* the build headers' major (13) */
 

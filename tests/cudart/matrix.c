@@ -16,7 +16,7 @@
 #include "cudart_test.h"
 #include "ts_matrix.h"
 
-static const struct ts_matrix_lib cudart = {"cudart", "cudart", "cudaRuntimeGetVersion", 1};
+static const struct ts_matrix_lib cudart = {"cudart", "cudaRuntimeGetVersion", 1};
 
 /* The ABI records the stubs are built from, by major. */
 static const char *abi_version(int abi)

@@ -76,9 +76,9 @@ static const char *nvcc_plugin(void)
 	snprintf(path, sizeof path, "%s/libplugin.so", nvcc_plugin_dir);
 	snprintf(cmd, sizeof cmd,
 		 "'%s' -shared -Xcompiler -fPIC -I'%s/tests/e2e/programs' "
-		 "'%s/tests/e2e/programs/plugin.cu' -o '%s' -cudart none -L'%s' -lcudart_stub "
+		 "'%s/tests/e2e/programs/plugin.cu' -o '%s' -cudart none '%s' "
 		 "-Xlinker -rpath='%s'%s",
-		 RACE_NVCC, CUDASTUB_TEST_SOURCE_DIR, CUDASTUB_TEST_SOURCE_DIR, path, stub_dir,
+		 RACE_NVCC, CUDASTUB_TEST_SOURCE_DIR, CUDASTUB_TEST_SOURCE_DIR, path, ct_stub(),
 		 stub_dir, ts_sanitizer_flags(RACE_SANITIZE, "-Xcompiler ", flags, sizeof flags));
 	if (system(cmd) != 0) {
 		CU_FAIL("nvcc could not build the plugin");

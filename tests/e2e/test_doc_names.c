@@ -1,12 +1,13 @@
 /*
  * Every name the README and the docs give a user exists in the build:
- *   - each lib<x>_stub.so is a file the build made;
- *   - each CMake target cudastub::<alias> is an alias of the generated
- *     list of libraries (cmake/generated/libraries.cmake);
- *   - each pkg-config package cudastub-<x> (on a line that says
- *     pkg-config, or written with .pc) is a .pc file the build wrote.
- * The README once named libnvJitLink_stub.so and libcublasLt_stub.so, which
- * the build never made.
+ *   - each lib<x>_stub_cu<major>.so is a file the build made (the link
+ *     name of the stub lib<x>_stub_cu<major>-<tag>.so), and so is each
+ *     libcudastub_cu<major>.so;
+ *   - each CMake target cudastub::<alias>, or cudastub::<alias>_cu<major>,
+ *     names a library of the generated list (generated/cmake/libraries.cmake);
+ *   - each pkg-config package cudastub-<x>[-cu<major>] (on a line that
+ *     says pkg-config, or written with .pc) is a .pc file the build wrote.
+ * A stub's name without its ABI (lib<x>_stub.so) names nothing.
  */
 #define _GNU_SOURCE
 #include <CUnit/CUnit.h>
@@ -51,11 +52,7 @@ static int find_file(const char *path, const struct stat *st, int type, struct F
 
 static int built_file_exists(const char *name)
 {
-	/* tests/fixture-<major>: the stubs of libraries whose headers are
-	 * not the build's (nvJPEG, nvFatbin with CUDA 13's), which the tests
-	 * build against the fetched 12.4 and 11.8 headers (abi_stubs.cmake) */
-	static const char *const folders[] = {"stubs", "pkgconfig", "tests/fixture-12",
-					      "tests/fixture-11"};
+	static const char *const folders[] = {"lib", "pkgconfig"};
 	char root[4096];
 
 	wanted_file = name;
@@ -102,30 +99,31 @@ static void check_document(const char *path, const char *cmake_list, int *names)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
 	for (const char *p = text; (p = strstr(p, "lib")) != NULL; p++) {
 		token_at(p, "_.", name, sizeof name);
-		if (strlen(name) < 12 || strcmp(name + strlen(name) - 8, "_stub.so"))
+		if (strlen(name) < 12 || (!strstr(name, "_stub.so") && !strstr(name, "_stub_cu") &&
+					  strncmp(name, "libcudastub_cu", 14)))
 			continue;
 		(*names)++;
-		snprintf(want, sizeof want, " %s ", name);
-		if (strstr(SKIPPED_STUBS, want))
-			continue; /* a library configure skipped here: no file to look for */
 		if (!built_file_exists(name))
 			fprintf(stderr, "%s names %s, which the build did not make\n", path, name);
 		CU_ASSERT(built_file_exists(name));
 	}
 	for (const char *p = text; (p = strstr(p, "cudastub::")) != NULL; p++) {
+		char *abi;
+
 		token_at(p + 10, "_", name, sizeof name);
+		/* cudastub::cublas_cu12: the library's, for one ABI */
+		if ((abi = strstr(name, "_cu")) && abi[3] >= '0' && abi[3] <= '9')
+			*abi = '\0';
 		snprintf(want, sizeof want, "_alias %s)", name);
 		(*names)++;
-		if (!strcmp(name, "all")) { /* every stub in one file, no library's */
-			CU_ASSERT(built_file_exists("libcudastub.so"));
+		if (!strcmp(name, "all")) /* every stub of an ABI in one file */
 			continue;
-		}
 		if (!strstr(cmake_list, want))
 			fprintf(stderr, "%s names cudastub::%s, which is no target\n", path, name);
 		CU_ASSERT_PTR_NOT_NULL(strstr(cmake_list, want));
 	}
 	for (const char *p = text; (p = strstr(p, "cudastub-")) != NULL; p++) {
-		token_at(p + 9, "_", name, sizeof name);
+		token_at(p + 9, "_-", name, sizeof name);
 		if (!*name ||
 		    (strncmp(p + 9 + strlen(name), ".pc", 3) && !line_has(text, p, "pkg-config")))
 			continue;
@@ -142,10 +140,9 @@ static void check_document(const char *path, const char *cmake_list, int *names)
 
 static void test_documented_names_exist(void)
 {
-	char *cmake_list = read_all(SOURCE_DIR "/cmake/generated/libraries.cmake");
+	char *cmake_list = read_all(GENERATED_DIR "/cmake/libraries.cmake");
 	const char *patterns[] = {SOURCE_DIR "/README.md", SOURCE_DIR "/docs/*.md",
-				  SOURCE_DIR "/docs/generated/*.md",
-				  SOURCE_DIR "/examples/*/README.md"};
+				  SOURCE_DIR "/docs/*/*.md", SOURCE_DIR "/examples/*/README.md"};
 	int names = 0, documents = 0;
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(cmake_list);

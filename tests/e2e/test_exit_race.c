@@ -416,9 +416,9 @@ static int build_nvcc_program(void)
 		return 0;
 	snprintf(cmd, sizeof cmd,
 		 "'%s' -I'%s/tests/e2e/programs' '%s/tests/e2e/programs/exit_race.cu' "
-		 "-o '%s/exit_race' -cudart none -L'%s' -lcudart_stub -Xlinker -rpath='%s'%s",
+		 "-o '%s/exit_race' -cudart none '%s' -Xlinker -rpath='%s'%s",
 		 E2E_NVCC, CUDASTUB_TEST_SOURCE_DIR, CUDASTUB_TEST_SOURCE_DIR, programs,
-		 ts_folder_of(E2E_CUDART_STUB, stub_dir, sizeof stub_dir), stub_dir,
+		 E2E_CUDART_STUB, ts_folder_of(E2E_CUDART_STUB, stub_dir, sizeof stub_dir),
 		 ts_sanitizer_flags(E2E_SANITIZE, "-Xcompiler ", flags, sizeof flags));
 	if (system(cmd) != 0) {
 		fprintf(stderr, "failed: %s\n", cmd);

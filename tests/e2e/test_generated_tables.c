@@ -1,8 +1,9 @@
 /*
  * e2e_generated_tables: what the generator wrote says what the stubs do.
  *
- *   - every code in each stub's ABI tables (the README shows the runtime's)
- *     is the one that stub returns for that reason: absent in an older
+ *   - every code in each stub's ABI tables (docs/reference/functions/, one
+ *     page a library, one section a stub ABI) is the one that stub returns
+ *     for that reason: absent in an older
  *     major, dropped by a newer one, or a different ABI. Before the codes
  *     came from each spec, the NVRTC and driver tables showed the runtime's
  *     36 and 801;
@@ -23,18 +24,15 @@
 #include "test_support.h"
 
 struct stub_codes {
-	const char *lib;  /* folder under stubs/ */
-	const char *file; /* prefix of the generated files */
+	const char *lib; /* the spec's name: docs/reference/functions/<lib>.md */
 	int absent, removed, abi;
 };
 
 static const struct stub_codes stubs[] = {
-	{"cudart", "cudart", cudaErrorCallRequiresNewerDriver, cudaErrorNotSupported,
-	 cudaErrorNotSupported},
-	{"nvrtc", "nvrtc", CUDASTUB_NVRTC_ERROR_NOT_FOUND, CUDASTUB_NVRTC_ERROR_NOT_FOUND,
+	{"cudart", cudaErrorCallRequiresNewerDriver, cudaErrorNotSupported, cudaErrorNotSupported},
+	{"nvrtc", CUDASTUB_NVRTC_ERROR_NOT_FOUND, CUDASTUB_NVRTC_ERROR_NOT_FOUND,
 	 CUDASTUB_NVRTC_ERROR_NOT_SUPPORTED},
-	{"cuda_driver", "cuda", CUDA_ERROR_NOT_FOUND, CUDA_ERROR_NOT_FOUND,
-	 CUDA_ERROR_NOT_SUPPORTED},
+	{"cuda", CUDA_ERROR_NOT_FOUND, CUDA_ERROR_NOT_FOUND, CUDA_ERROR_NOT_SUPPORTED},
 };
 
 /* The whole file, or NULL (then a failed assertion names it). */
@@ -80,17 +78,35 @@ static int wrong_cells(const char *table, const char *why, int want, int *seen, 
 	return wrong;
 }
 
+/* The section of the CUDA major's ABI in a library's page, cut out of page
+ * (its end replaced by a NUL); NULL when the page has none. */
+static char *abi_section(char *page, int major)
+{
+	static const char title[] = "\n## The CUDA ";
+	char *start = page, *end;
+
+	while ((start = strstr(start, title)) && atoi(start + sizeof title - 1) != major)
+		start++;
+	if (!start)
+		return NULL;
+	if ((end = strstr(start + 1, "\n## ")))
+		*end = '\0';
+	return start;
+}
+
 static void test_table_codes(void)
 {
 	for (size_t s = 0; s < sizeof stubs / sizeof *stubs; s++) {
 		for (int major = 11; major <= 13; major++) {
 			char path[PATH_MAX], first[64] = "", msg[PATH_MAX + 128];
 			int seen = 0, wrong;
-			char *table;
+			char *page, *table;
 
-			snprintf(path, sizeof path, "%s/stubs/%s/generated/cuda-%d/%s_abi_table.md",
-				 CUDASTUB_TEST_SOURCE_DIR, stubs[s].lib, major, stubs[s].file);
-			table = slurp(path);
+			snprintf(path, sizeof path, "%s/docs/reference/functions/%s.md",
+				 CUDASTUB_TEST_SOURCE_DIR, stubs[s].lib);
+			page = slurp(path);
+			CU_ASSERT_PTR_NOT_NULL_FATAL(page);
+			table = abi_section(page, major);
 			CU_ASSERT_PTR_NOT_NULL_FATAL(table);
 			wrong = wrong_cells(table, "absent", stubs[s].absent, &seen, first,
 					    sizeof first) +
@@ -104,7 +120,7 @@ static void test_table_codes(void)
 			/* every stub's 13.0 ABI has functions 11.x lacks */
 			if (major == 13)
 				CU_ASSERT(seen > 0);
-			free(table);
+			free(page);
 		}
 	}
 }
@@ -145,8 +161,7 @@ static void test_opaque_rows(void)
 {
 	char path[PATH_MAX];
 
-	snprintf(path, sizeof path, "%s/stubs/cudart/generated/cudart_rows.h",
-		 CUDASTUB_TEST_SOURCE_DIR);
+	snprintf(path, sizeof path, "%s/cudart/cudart_rows.h", CUDASTUB_TEST_GENERATED_DIR);
 	for (int major = 11; major <= 13; major++) {
 		char names[64][128];
 		const char *at, *opaque;

@@ -60,7 +60,7 @@ static int toolkit_runtime_dir(char *out)
 
 static int build_programs(void)
 {
-	char runtime_dir[PATH_MAX], stub_dir[PATH_MAX], flags[512];
+	char runtime_dir[PATH_MAX], flags[512];
 	char cmd[4 * PATH_MAX + 1024];
 
 	if (!E2E_NVCC[0] || access(E2E_NVCC, X_OK) != 0) {
@@ -70,8 +70,7 @@ static int build_programs(void)
 	if (!toolkit_runtime_dir(runtime_dir) || !ts_tmpdir("e2e-nvcc", programs, sizeof programs))
 		return 0;
 	snprintf(cmd, sizeof cmd, "'%s/tests/e2e/programs/build.sh' '%s' '%s' '%s' '%s'%s",
-		 CUDASTUB_TEST_SOURCE_DIR, E2E_NVCC, programs,
-		 ts_folder_of(E2E_CUDART_STUB, stub_dir, sizeof stub_dir), runtime_dir,
+		 CUDASTUB_TEST_SOURCE_DIR, E2E_NVCC, programs, E2E_CUDART_STUB, runtime_dir,
 		 ts_sanitizer_flags(E2E_SANITIZE, "", flags, sizeof flags));
 	if (system(cmd) != 0) {
 		fprintf(stderr, "failed: %s\n", cmd);

@@ -18,8 +18,9 @@
 # cuSPARSE, cuSOLVER; the device's properties from the 13.0, 12.4 and 11.8
 # ABIs' builds; the cost of a call). Each checks its own results.
 #
-# In OUT/lib the stubs and NVIDIA's libcudart.so.13, in lib-abi12 and
-# lib-abi11 the runtime stubs of those ABIs, in shim/ the shims, in lib12/
+# In OUT/lib the stubs of the build's ABI (CUDASTUB_ABI: 13) and NVIDIA's
+# libcudart.so.13, in lib-abi12 and lib-abi11 the runtime stubs of those
+# ABIs, in shim/ the build ABI's shims, in lib12/
 # Debian's 12.4 runtime (when its fixture is here). Nothing of NVIDIA's
 # but the 700 KB runtime is copied: the other libraries the programs link
 # are found on the GPU machine (CUDA_HOME/lib64). OUT is about 15 MB.
@@ -35,17 +36,19 @@ fixtures=${CUDASTUB_FIXTURES:-${XDG_CACHE_HOME:-$HOME/.cache}/cudastub-fixtures}
 toolkit=$(cd "$(dirname "$nvcc")/.." && pwd)
 lib64=$(dirname "$(readlink -f "$toolkit/lib64/libcudart.so.13")")
 cli=$build/tools/cli/cudastub
+abi=$(sed -n 's/^CUDASTUB_ABI:STRING=//p' "$build/CMakeCache.txt")
 
 rm -rf "$out" && mkdir -p "$out/lib" "$out/bin" "$out/programs" "$out/patched"
 out=$(cd "$out" && pwd)
 echo "gpu: the stubs and shims of $build"
-find "$build/stubs" -maxdepth 2 -name 'lib*_stub.so' -exec cp {} "$out/lib/" \;
-cp -r "$build/shim" "$out/shim"
+# each stub's file (named by its ABI and tag) and its -l name's link
+cp -P "$build"/lib/lib*_stub_cu"$abi"*.so "$out/lib/"
+cp -r "$build/shim/cu$abi" "$out/shim"
 cp -L "$lib64/libcudart.so.13" "$out/lib/"
 for major in 12 11; do
-  if [ -e "$build/tests/abi-$major/libcudart_stub.so" ]; then
+  if [ -e "$build/lib/libcudart_stub_cu$major.so" ]; then
     mkdir -p "$out/lib-abi$major"
-    cp "$build/tests/abi-$major/libcudart_stub.so" "$out/lib-abi$major/"
+    cp -P "$build"/lib/libcudart_stub_cu"$major"*.so "$out/lib-abi$major/"
   fi
 done
 if [ -e "$fixtures/cuda-12.4/usr/lib/x86_64-linux-gnu/libcudart.so.12" ]; then
@@ -61,7 +64,8 @@ exec '$nvcc' -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=s
 WRAP
 chmod +x "$out/bin/nvcc"
 echo "gpu: building tests/e2e/programs (nvcc, sm_80, sm_90, compute_90)"
-"$here/../e2e/programs/build.sh" "$out/bin/nvcc" "$out/programs" "$out/lib" "$out/lib"
+"$here/../e2e/programs/build.sh" "$out/bin/nvcc" "$out/programs" \
+  "$(readlink -f "$out/lib/libcudart_stub_cu$abi.so")" "$out/lib"
 rm -f "$out"/programs/*.o "$out"/programs/many_kernels_* "$out"/programs/jit_real
 
 echo "gpu: building tests/gpu/programs"
@@ -82,9 +86,9 @@ stubbed() {
   local l flags=()
   for l in "$@"; do
     case $l in
-      -lcuda) flags+=(-lcuda_stub) ;;
-      -lnvJitLink) flags+=(-lnvjitlink_stub) ;;
-      *) flags+=("${l}_stub") ;;
+      -lcuda) flags+=("-lcuda_stub_cu$abi") ;;
+      -lnvJitLink) flags+=("-lnvjitlink_stub_cu$abi") ;;
+      *) flags+=("${l}_stub_cu$abi") ;;
     esac
   done
   echo "${flags[@]}"
@@ -100,7 +104,7 @@ for program in "${!libs[@]}"; do
 done
 "$out/bin/nvcc" -I"$src" "$src/threads.cu" -o threads_real -cudart shared -L"$out/lib"
 "$out/bin/nvcc" -I"$src" "$src/threads.cu" -o threads_stub -cudart none -L"$out/lib" \
-  -lcudart_stub
+  "-lcudart_stub_cu$abi"
 # the device's properties through the other ABIs' runtime stubs
 for major in 12 11; do
   version=$([ "$major" = 12 ] && echo 12.4 || echo 11.8)
@@ -108,7 +112,7 @@ for major in 12 11; do
   if [ -d "$out/lib-abi$major" ] && [ -e "$headers/cuda_runtime_api.h" ]; then
     cc -std=c11 -O2 -Wall -Wextra -Werror -I"$src" -isystem "$headers" "$src/properties.c" \
       -o "properties_abi$major" \
-      -L"$out/lib-abi$major" -lcudart_stub
+      -L"$out/lib-abi$major" "-lcudart_stub_cu$major"
     patchelf --set-rpath "\$ORIGIN/../lib-abi$major" "properties_abi$major"
   fi
 done
@@ -125,8 +129,9 @@ for f in "$out"/programs/*_real "$out"/programs/libplugin_real.so; do
   cp "$f" "$out/patched/${name%_real}"
 done
 "$cli" patch --strict --stub-dir "$out/patched/lib" "$out/patched" >/dev/null
-# the same, every stub in one file (libcudastub.so), when the build made it
-if [ -e "$build/stubs/libcudastub.so" ]; then
+# the same, every stub in one file (libcudastub_cu<abi>), when the build
+# made it
+if [ -e "$build/lib/libcudastub_cu$abi.so" ]; then
   echo "gpu: cudastub patch --combined of the same programs"
   mkdir -p "$out/combined"
   for f in "$out"/programs/*_real "$out"/programs/libplugin_real.so; do
@@ -137,6 +142,6 @@ if [ -e "$build/stubs/libcudastub.so" ]; then
 fi
 # the copies of the stubs travel without their debug information (the
 # build keeps it): the folder is then about 15 MB, not 28
-find "$out" -type f \( -name 'lib*_stub.so' -o -name 'libcudastub*.so' -o -path "$out/shim/*" \) \
+find "$out" -type f \( -name 'lib*_stub_cu*.so' -o -name 'libcudastub*.so' -o -path "$out/shim/*" \) \
   -exec strip --strip-debug {} +
 du -sh "$out"

@@ -149,7 +149,7 @@ static void test_generated_binds_settle(void)
 
 	count_stores(SOURCE_DIR "/stubs/common/loader_row.c", &settles, &plain);
 	CU_ASSERT_EQUAL(settles, 1);
-	CU_ASSERT_EQUAL_FATAL(glob(SOURCE_DIR "/stubs/*/generated/*/*.[ch]", 0, NULL, &files), 0);
+	CU_ASSERT_EQUAL_FATAL(glob(GENERATED_DIR "/*/cu*/*.[ch]", 0, NULL, &files), 0);
 	CU_ASSERT(files.gl_pathc >= 30);
 	for (i = 0; i < files.gl_pathc; i++)
 		count_stores(files.gl_pathv[i], &settles, &plain);

@@ -37,7 +37,7 @@ static int linked(void)
 	const cudastub_library_info *info;
 	int major = -1, minor = -1;
 
-	printf("stub_mapped=%d\n", mapped("/libnvrtc_stub.so"));
+	printf("stub_mapped=%d\n", mapped("/libnvrtc_stub_cu"));
 	printf("nvrtc_at_start=%d\n", nvrtc_mapped());
 	info = cudastub_nvrtc_info();
 	printf("state_before=%d\n", (int)info->state);

@@ -80,7 +80,7 @@ static const struct ts_scenario scenarios[] = {
 	{NULL, NULL},
 };
 
-static const struct ts_matrix_lib nvrtc = {"nvrtc", "nvrtc", "nvrtcVersion", 2};
+static const struct ts_matrix_lib nvrtc = {"nvrtc", "nvrtcVersion", 2};
 
 /* ---- parent ---- */
 

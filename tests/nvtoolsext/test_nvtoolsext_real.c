@@ -61,18 +61,16 @@ struct export
 	char kind;
 };
 
-/* The kind of a canonical prototype "RET (ARGS)". */
-static char kind_of(const char *abi)
+/* The kind of a canonical return type ("int", "struct X *"). */
+static char kind_of(const char *ret)
 {
-	size_t ret = strcspn(abi, "(");
-
-	if (memchr(abi, '*', ret))
+	if (strchr(ret, '*'))
 		return 'p';
-	if (!strncmp(abi, "void ", 5))
+	if (!strcmp(ret, "void"))
 		return 'v';
-	if (!strncmp(abi, "int ", 4))
+	if (!strcmp(ret, "int"))
 		return 'i';
-	if (!strncmp(abi, "unsigned long ", 14) || !strncmp(abi, "unsigned long long ", 19))
+	if (!strcmp(ret, "unsigned long") || !strcmp(ret, "unsigned long long"))
 		return 'u';
 	return '?';
 }
@@ -101,9 +99,11 @@ static int read_exports(struct export *out, int max)
 								  : '?';
 		n++;
 	}
-	/* fn<TAB>NAME<TAB>RET<TAB>ABI<TAB>USES */
+	/* fn<TAB>NAME<TAB>RET<TAB>CANONICAL RET */
 	while (fgets(line, sizeof line, record)) {
 		char *name, *abi;
+
+		line[strcspn(line, "\r\n")] = '\0';
 
 		if (strncmp(line, "fn\t", 3))
 			continue;

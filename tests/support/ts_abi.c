@@ -43,10 +43,9 @@ int ts_abi_functions(const char *record, struct ts_abi_fn *out, int max)
 	if (!f)
 		return -1;
 	while (fgets(line, sizeof line, f))
-		if (split(line, field) == FIELDS && !strcmp(field[0], "fn") && n < max) {
+		if (split(line, field) >= 3 && !strcmp(field[0], "fn") && n < max) {
 			snprintf(out[n].name, sizeof out[n].name, "%s", field[1]);
 			snprintf(out[n].ret, sizeof out[n].ret, "%s", field[2]);
-			snprintf(out[n].type, sizeof out[n].type, "%s", field[3]);
 			n++;
 		}
 	fclose(f);
@@ -56,15 +55,23 @@ int ts_abi_functions(const char *record, struct ts_abi_fn *out, int max)
 int ts_abi_codes(const char *record, const char *type, struct ts_abi_code *out, int max)
 {
 	static char line[65536];
+	char named[256];
 	FILE *f = open_record(record);
 	char *field[FIELDS];
 	int n = 0;
 
 	if (!f)
 		return -1;
+	/* the name the enum is recorded under: a typedef line's, or type */
+	snprintf(named, sizeof named, "%s", type);
+	while (fgets(line, sizeof line, f))
+		if (split(line, field) == 3 && !strcmp(field[0], "typedef") &&
+		    !strcmp(field[1], type))
+			snprintf(named, sizeof named, "%s", field[2]);
+	rewind(f);
 	while (fgets(line, sizeof line, f))
 		if (split(line, field) == 4 && !strcmp(field[0], "enum") &&
-		    !strcmp(field[1], type) && n < max) {
+		    !strcmp(field[1], named) && n < max) {
 			snprintf(out[n].name, sizeof out[n].name, "%s", field[2]);
 			out[n].value = atoi(field[3]);
 			n++;

@@ -95,7 +95,7 @@ static const char *source_file(const char *fmt, const char *a, const char *b)
 int ts_matrix_run(const char *label, const struct ts_matrix_cell *cell,
 		  struct ts_matrix_counts *counts)
 {
-	const char *spec_path = source_file("stubs/%s/%s.spec", cell->lib->folder, cell->lib->spec);
+	const char *spec_path = source_file("specs/%s.spec", cell->lib->spec, "");
 	struct ts_matrix_counts got = {0};
 	struct ts_child *c = malloc(sizeof *c);
 	struct ts_env env = {0};
@@ -109,18 +109,16 @@ int ts_matrix_run(const char *label, const struct ts_matrix_cell *cell,
 		return 0;
 	}
 	snprintf(abi, sizeof abi, "%d", cell->abi);
-	snprintf(generated, sizeof generated, "stubs/%s/generated/cuda-%s", cell->lib->folder, abi);
+	snprintf(generated, sizeof generated, "%s/%s/cu%s", CUDASTUB_TEST_GENERATED_DIR,
+		 cell->lib->spec, abi);
 	ts_env_add(&env, "%s=%s", sp.path_var, cell->library);
 	ts_env_add(&env, VAR_STUB "=%s", cell->stub);
 	ts_env_add(&env, VAR_LIBRARY "=%s", cell->library);
 	ts_env_add(&env, VAR_SPEC "=%s", spec_path);
-	ts_env_add(&env, VAR_GATING "=%s",
-		   source_file("%s/%s_gating.tsv", generated, cell->lib->spec));
-	ts_env_add(&env, VAR_SYMBOLS "=%s",
-		   source_file("%s/%s.symbols", generated, cell->lib->spec));
+	ts_env_add(&env, VAR_GATING "=%s/%s_gating.tsv", generated, cell->lib->spec);
+	ts_env_add(&env, VAR_SYMBOLS "=%s/%s.symbols", generated, cell->lib->spec);
 	ts_env_add(&env, VAR_RECORD "=%s",
-		   source_file("tools/gen_stubs/data/abi/%s-%s.abi", cell->lib->spec,
-			       cell->abi_version));
+		   source_file("data/abi/%s-%s.abi", cell->lib->spec, cell->abi_version));
 	ts_env_add(&env, VAR_MAJOR "=%d", cell->major);
 	ts_env_add(&env, VAR_ABI "=%d", cell->abi);
 	ts_env_add(&env, VAR_VERSION "=%s", cell->lib->version_fn);
@@ -259,8 +257,8 @@ static int from_later_minor(struct cell_state *s, const char *name)
 	int later = 0, own = 0;
 	glob_t g;
 
-	snprintf(pattern, sizeof pattern, "%s/tools/gen_stubs/data/abi/%s-%d.*.abi",
-		 CUDASTUB_TEST_SOURCE_DIR, s->sp.library, s->major);
+	snprintf(pattern, sizeof pattern, "%s/data/abi/%s-%d.*.abi", CUDASTUB_TEST_SOURCE_DIR,
+		 s->sp.library, s->major);
 	if (glob(pattern, 0, NULL, &g) != 0)
 		return 0;
 	for (size_t i = 0; i < g.gl_pathc; i++) {

@@ -1,8 +1,8 @@
 /*
  * One cell of a stub's ABI matrix: a stub built on one CUDA version's
  * headers (its ABI) with one real library loaded, every export checked
- * against the generated gating table of that ABI (stubs/<folder>/generated/
- * cuda-<abi>/<lib>_gating.tsv) in the column of the loaded major. Shared by
+ * against the generated gating table of that ABI (the build's
+ * generated/<lib>/cu<abi>/<lib>_gating.tsv) in the column of the loaded major. Shared by
  * the matrix suites of tests/nvrtc, tests/cudart and tests/cuda_driver.
  *
  * In a child the stub loads the library (by override), which must be that
@@ -33,8 +33,7 @@
 /* A library as its spec and generated files name it, and its version
  * query: int fn(int *) or int fn(int *, int *), the same in every major. */
 struct ts_matrix_lib {
-	const char *spec;   /* "cudart": stubs/<folder>/<spec>.spec, <spec>.symbols */
-	const char *folder; /* "cudart": stubs/<folder>/generated/ */
+	const char *spec; /* "cudart": specs/<spec>.spec, generated/<spec>/ */
 	const char *version_fn;
 	int version_outputs; /* 1 or 2 */
 };

@@ -50,8 +50,14 @@ struct cli_known_library {
 	int release_aware;		  /* see struct cli_library */
 	const char *stub;		  /* "libcudart_stub.so", the stub's file and SONAME */
 	const struct cli_soname *sonames; /* ends with {0, NULL} */
+	/* the file (and SONAME) of its stub for each CUDA ABI this cudastub
+	 * has, newest first; ends with {0, NULL} */
+	const struct cli_soname *stubs;
 };
 extern const struct cli_known_library cli_known_libraries[CUDASTUB_LIB_COUNT];
+/* libcudastub_cu<major>'s file for each CUDA ABI, newest first; ends with
+ * {0, NULL} */
+extern const struct cli_soname cli_combined_files[];
 
 /* One library as the report shows it. */
 struct cli_library {
@@ -76,21 +82,39 @@ struct cli_library {
 /* A set of libraries: bit 1u << lib for each cudastub_lib; 0 is all. */
 typedef unsigned cli_library_set;
 
-/* Fills libs[CUDASTUB_LIB_COUNT] with every library of wanted, in
- * cudastub_lib order less the holes, and returns how many. With load set,
- * runs each of those linked stubs' search first (and only theirs);
- * without, reports only what needs no loading. cli_release frees what it
- * allocated. */
-int cli_collect(struct cli_library *libs, cli_library_set wanted, int load);
+/* Fills libs[CUDASTUB_LIB_COUNT] with every library of wanted, as its
+ * stub for the CUDA abi reports it, in cudastub_lib order less the holes,
+ * and returns how many. With load set, runs each of those stubs' search
+ * first (and only theirs); without, reports only what needs no loading.
+ * cli_release frees what it allocated. */
+int cli_collect(struct cli_library *libs, cli_library_set wanted, int load, int abi);
 void cli_release(struct cli_library *libs, int count);
 /* l as the report shows library lib: info (NULL: not linked) copied, its
  * data escaped, and the stub file it lives in. */
 void cli_fill(struct cli_library *l, int lib, const cudastub_library_info *info);
 
+/* stub_files.c: this cudastub's stubs. The folder that holds them (its
+ * real path), or NULL when this command has none at hand. */
+const char *cli_stub_folder(void);
+/* The path of library lib's stub for the CUDA abi (a major), in out; NULL
+ * when this cudastub has no such stub at hand. */
+const char *cli_stub_file(int lib, int abi, char *out, size_t size);
+/* The same for libcudastub_cu<abi>, every stub of the ABI in one file. */
+const char *cli_combined_file(int abi, char *out, size_t size);
+/* The CUDA ABIs whose stubs are at hand, newest first, in abis; how many. */
+int cli_stub_abis(int *abis, int max);
+
 /* The library a name on the command line means ("cudart"; the CMake
  * target's word too, "cuda_driver"; any case), or -1. */
 int cli_library_by_name(const char *name);
 
+/* info_stub.c: the stub file at path, dlopen()ed RTLD_LOCAL (so that its
+ * entry points never interpose on another's), or NULL with *why. */
+void *cli_open_stub(const char *path, const char **why);
+/* The entry points of library lib that the stub file opened as handle
+ * itself defines (not one of its dependencies); 0, or -1 when it has none. */
+int cli_stub_entry_points(void *handle, int lib, const cudastub_library_info *(**info)(void),
+			  cudastub_state (**load)(void));
 /* --stub: dlopen()s the stub file at path and fills libs with the library
  * (normally one) whose entry points the file itself defines, after
  * running its search. Returns how many, or -1 after printing why the file

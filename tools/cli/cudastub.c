@@ -63,16 +63,17 @@ void cli_usage(FILE *out)
 
 static void version(FILE *out)
 {
-	struct cli_library libs[CUDASTUB_LIB_COUNT];
-	int count;
+	int abis[16], count = cli_stub_abis(abis, 16);
 
 	fprintf(out, "cudastub %s\n", CUDASTUB_CLI_VERSION);
-	count = cli_collect(libs, 0, 0);
+	if (!count) {
+		fputs("stubs: none at hand\n", out);
+		return;
+	}
+	fputs("stubs for the CUDA ABIs", out);
 	for (int i = 0; i < count; i++)
-		if (libs[i].info.state != CUDASTUB_STATE_NOT_LINKED)
-			fprintf(out, "%s stub: built for CUDA %d.%d\n", libs[i].name,
-				libs[i].info.abi_major, libs[i].info.abi_minor);
-	cli_release(libs, count);
+		fprintf(out, "%s %d", i ? "," : "", abis[i]);
+	cli_line(out, " in %s", cli_stub_folder());
 }
 
 /* what (a fixed text) and the argument it is about, escaped */

@@ -61,7 +61,7 @@ void cli_fill(struct cli_library *l, int lib, const cudastub_library_info *info)
 	if (!info) {
 		l->info.name = l->name;
 		l->info.state = CUDASTUB_STATE_NOT_LINKED;
-		l->info.error = "this cudastub command was built without this stub";
+		l->info.error = "this cudastub has no such stub";
 		return;
 	}
 	l->info = *info;
@@ -73,19 +73,48 @@ void cli_fill(struct cli_library *l, int lib, const cudastub_library_info *info)
 		l->stub_path = cli_escaped(where.dli_fname);
 }
 
-int cli_collect(struct cli_library *libs, cli_library_set wanted, int load)
+/* The info of library lib's stub for abi, after its search when load is
+ * set; NULL when this cudastub has no such stub (*why says so). */
+static const cudastub_library_info *stub_info(int lib, int abi, int load, const char **why)
+{
+	const cudastub_library_info *(*info)(void);
+	cudastub_state (*search)(void);
+	char path[4096];
+	void *handle;
+
+	*why = "this cudastub has no stub of this library for that CUDA ABI";
+	if (!cli_stub_file(lib, abi, path, sizeof path))
+		return NULL;
+	/* kept open: a stub never unloads what it loaded, nor is it unloaded */
+	if (!(handle = cli_open_stub(path, why)))
+		return NULL;
+	if (cli_stub_entry_points(handle, lib, &info, &search) != 0) {
+		*why = "the stub file defines no entry points of its library";
+		return NULL;
+	}
+	if (load)
+		search();
+	return info();
+}
+
+int cli_collect(struct cli_library *libs, cli_library_set wanted, int load, int abi)
 {
 	int n = 0;
 
 	for (int i = 0; i < CUDASTUB_LIB_COUNT; i++) {
+		const cudastub_library_info *info;
+		const char *why;
+
 		if (!cli_known_libraries[i].name)
 			continue; /* a hole */
 		if (wanted && !(wanted & 1u << i))
 			continue;
 		/* loading only what was asked for: each search costs dlopen()s */
-		if (load)
-			cudastub_load((cudastub_lib)i);
-		cli_fill(&libs[n++], i, cudastub_info((cudastub_lib)i));
+		info = stub_info(i, abi, load, &why);
+		cli_fill(&libs[n], i, info);
+		if (!info)
+			libs[n].info.error = why;
+		n++;
 	}
 	return n;
 }

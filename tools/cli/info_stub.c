@@ -52,6 +52,33 @@ static void *own_symbol(void *handle, const struct link_map *map, int lib, const
 	return sym;
 }
 
+void *cli_open_stub(const char *path, const char **why)
+{
+	char local[4200];
+	void *handle;
+
+	if ((*why = not_elf(path)))
+		return NULL;
+	/* a bare name would send dlopen() searching; the file is meant */
+	snprintf(local, sizeof local, "%s%s", strchr(path, '/') ? "" : "./", path);
+	handle = dlopen(local, RTLD_LAZY | RTLD_LOCAL);
+	if (!handle)
+		*why = dlerror();
+	return handle;
+}
+
+int cli_stub_entry_points(void *handle, int lib, const cudastub_library_info *(**info)(void),
+			  cudastub_state (**load)(void))
+{
+	struct link_map *map = NULL;
+
+	if (dlinfo(handle, RTLD_DI_LINKMAP, &map) != 0 || !map)
+		return -1;
+	*(void **)info = own_symbol(handle, map, lib, "info");
+	*(void **)load = own_symbol(handle, map, lib, "load");
+	return *info && *load ? 0 : -1;
+}
+
 static int stub_error(const char *path, const char *why)
 {
 	cli_line(stderr, "cudastub info: --stub %s: %s", path, why);
@@ -60,30 +87,19 @@ static int stub_error(const char *path, const char *why)
 
 int cli_collect_stub(struct cli_library *libs, const char *path, void **handle)
 {
-	struct link_map *map = NULL;
-	const char *why;
-	char local[4200];
+	const char *why = NULL;
 	int n = 0;
 
-	*handle = NULL;
-	if ((why = not_elf(path)))
-		return stub_error(path, why);
-	/* a bare name would send dlopen() searching; the file is meant */
-	snprintf(local, sizeof local, "%s%s", strchr(path, '/') ? "" : "./", path);
-	*handle = dlopen(local, RTLD_LAZY | RTLD_LOCAL);
+	*handle = cli_open_stub(path, &why);
 	if (!*handle)
-		return stub_error(path, dlerror());
-	if (dlinfo(*handle, RTLD_DI_LINKMAP, &map) != 0 || !map)
-		return stub_error(path, dlerror());
+		return stub_error(path, why);
 	for (int i = 0; i < CUDASTUB_LIB_COUNT; i++) {
 		const cudastub_library_info *(*info)(void);
 		cudastub_state (*load)(void);
 
 		if (!cli_known_libraries[i].name)
 			continue; /* a hole */
-		*(void **)&info = own_symbol(*handle, map, i, "info");
-		*(void **)&load = own_symbol(*handle, map, i, "load");
-		if (!info || !load)
+		if (cli_stub_entry_points(*handle, i, &info, &load) != 0)
 			continue;
 		load();
 		cli_fill(&libs[n++], i, info());

@@ -17,6 +17,8 @@ no decision of its own.
 
 import re
 
+import records
+
 # the rows' fallback classes (enum cudastub_fallback, table.h)
 CODE, NEGATIVE, ZERO, TYPED = "CODE", "NEGATIVE", "ZERO", "TYPED"
 # a mask of majors is written as a list the table's macro turns into bits
@@ -57,7 +59,7 @@ def _returns_in_register(fn):
     """Whether 0 in the integer return register is the function's zero: no
     result (void), a pointer, an integer or an enum; not a float, nor a
     struct (returned in vector registers, or through memory)."""
-    ret = fn.abi.split(" (")[0].replace("const ", "").replace("volatile ", "").strip()
+    ret = fn.ret_canonical.replace("const ", "").replace("volatile ", "").strip()
     return fn.ret == "void" or ret.endswith("*") or ret.startswith("enum ") or ret in SCALARS
 
 
@@ -193,17 +195,16 @@ def status_names_path(spec):
     """The status names file a table reads: its library's, or that of the
     library whose names it shares (spec: status_names_of)."""
     of = spec.status_names_of or spec.library
-    return "stubs/%s/generated/%s_status_names.h" % (of, of)
+    return "generated/%s/%s_status_names.h" % (of, of)
 
 
 def status_names_include(spec):
     """status_names_path's #include: the library's own by the include path,
     as the rows; another library's by its place from this table's folder
-    (stubs/<folder>/generated/cuda-<major>/)."""
+    (generated/<lib>/cu<major>/)."""
     if not spec.status_names_of:
         return "<%s_status_names.h>" % spec.library
-    return '"../../../%s/generated/%s_status_names.h"' % (spec.status_names_of,
-                                                            spec.status_names_of)
+    return '"../../%s/%s_status_names.h"' % (spec.status_names_of, spec.status_names_of)
 
 
 def emit_status_names(spec, per_abi, header_note):
@@ -233,7 +234,9 @@ def _fallback_says(spec, fn, n):
     if n in spec.error_name:
         return "gives the code's name in the build headers", "NO_CODE"
     if n in spec.fallback_values:
-        return "returns %s" % spec.fallback_values[n], "NO_CODE"
+        value = spec.fallback_values[n]
+        macro = spec.fallback_macros.get(value)
+        return "returns %s" % ("%s (%s)" % (value, macro) if macro else value), "NO_CODE"
     code = "NEGATIVE" if n in spec.negative_status else "CODE"
     if n in spec.zero_outputs:
         return "sets its outputs to 0 and returns", code
@@ -310,15 +313,25 @@ def emit(spec, abi, routed, names, header_note):
 
 
 def emit_checks(spec, header_note):
-    """<lib>_checks.c: every row's type against NVIDIA's declaration in the
-    headers the stub is compiled with (stubs/common/table_check.h)."""
-    # the table's own opening, so that the headers see what they saw there,
-    # and time.h: a prototype may name struct timespec (cuFile's) that its
-    # header does not declare
-    out = c_file_opening(header_note, spec.library,
-                         ("stdatomic.h", "stddef.h", "string.h", "time.h")) + [
-           "", '#define CUDASTUB_TABLE_ROWS "%s_rows.h"' % spec.library,
-           '#include "table_check.h"']
+    """<lib>_checks.c: every row's type against NVIDIA's declaration in
+    NVIDIA's own headers (stubs/common/table_check.h), compiled by the
+    tests where those headers are at hand (tests/records), never by the
+    build, which needs none of them. The headers are read as the records
+    were made from them: the spec's macros, its variants but the
+    per-thread-stream one (whose names the rows check under their own)."""
+    out = [header_note, "", "#define _GNU_SOURCE", "#include <stddef.h>", "#include <string.h>",
+           # a prototype may name struct timespec (cuFile's) that its header
+           # does not declare
+           "#include <time.h>", ""]
+    out += ["#define %s" % v.replace("=", " ", 1) for v in spec.variants
+            if not v.startswith("CUDA_API_PER_THREAD_DEFAULT_STREAM")]
+    out += records.include_lines(spec.context + spec.headers, spec.predefine)
+    # a fallback's value that is a macro of NVIDIA's headers (spec:
+    # fallback VALUE=MACRO), which no record holds: the stub answers VALUE
+    out += [""] + ["_Static_assert((%s) == (%s), \"%s\");" % (macro, value, macro)
+                   for value, macro in sorted(spec.fallback_macros.items())]
+    out += ["", '#define CUDASTUB_TABLE_ROWS "%s_rows.h"' % spec.library,
+            '#include "table_check.h"']
     return "\n".join(out) + "\n"
 
 

@@ -132,12 +132,14 @@ def _library_section(lib):
            "| stub ABI | loaded | exports | forward | forward from a later minor | "
            "another name, as it is | translated | adapter | gated | gated, for example |",
            "| --- | --- | --: | --: | --: | --: | --: | --: | --- | --- |"]
-    for build in lib.builds:
+    for abi, build in lib.served().items():
         cells = lib.cells(build)
+        label = ("%d.%d" % (build.major, build.minor) if build.major == abi else
+                 "%d (%d.%d's record)" % (abi, build.major, build.minor))
         for major in lib.decider.majors:
             c = Counts(lib, build, cells, major)
-            out.append("| %d.%d | %d.x | %d | %d | %d | %d | %d | %d | %s | %s |" % (
-                build.major, build.minor, major, c.exports, c.forward, c.later, c.other_name,
+            out.append("| %s | %d.x | %d | %d | %d | %d | %d | %d | %s | %s |" % (
+                label, major, c.exports, c.forward, c.later, c.other_name,
                 c.translated, c.adapter, c.gated_words(codes), c.named(codes)))
     if spec.abi_across_releases:
         others = sorted({m for m, _ in spec.sonames if m} - set(lib.decider.majors), reverse=True)
@@ -148,8 +150,8 @@ def _library_section(lib):
                     "answer)." % (" or ".join(str(m) for m in others),
                                   " and ".join("%d.x" % m for m in lib.decider.majors))]
     if len(lib.builds) > 1:
-        out += ["", "Every function of each row: `stubs/%s/generated/cuda-<major>/%s_abi_table.md` "
-                "(and `%s_gating.tsv`)." % (spec.folder, spec.library, spec.library)]
+        out += ["", "Every function of each row: [functions/%s.md](functions/%s.md)."
+                % (spec.library, spec.library)]
     return out + [""]
 
 
@@ -184,7 +186,7 @@ def emit(libs, header_note):
     libs = sorted(libs, key=lambda lib: (ORDER.index(lib.spec.library)
                                          if lib.spec.library in ORDER else len(ORDER),
                                          lib.spec.library))
-    out = ["# Compatibility", "", "<!-- %s -->" % header_note[3:-3], "",
+    out = ["# Compatibility", "", header_note, "",
            "Each stub exports the ABI of the CUDA headers it was built on (11.8, 12.4 or 13.0) "
            "and loads whichever major it finds. For each pair, what it does with its exports:",
            "",

@@ -87,35 +87,52 @@ def public_h(specs, header):
     return "\n".join(out)
 
 
-def cli_c(specs, header):
+def stub_file(library, major, tag):
+    """A stub's file name, which is its SONAME."""
+    return "lib%s_stub_cu%d-%s.so" % (library, major, tag)
+
+
+def cli_c(specs, header, tags, combined):
+    """The command's table of libraries; tags: {library: {major: tag}} of
+    the stubs this build makes, combined: {major: tag} of libcudastub's."""
     out = [header, "", '#include "cli.h"', "",
            "/* In cudastub_lib order: name, what it is, override variable, whether the stub",
            " * keeps to the process's CUDA release (stubs/common/loader_release.c), the",
-           " * stub's file, and the real library's SONAMEs by CUDA major (0: every major).",
-           " * A number no library has is a hole: all zero, its name NULL. */",
+           " * real library's SONAMEs by CUDA major (0: every major), and the file of",
+           " * its stub for each CUDA ABI this build makes, newest first. A number no",
+           " * library has is a hole: all zero, its name NULL. */",
            "const struct cli_known_library cli_known_libraries[CUDASTUB_LIB_COUNT] = {"]
     for s in specs:
         sonames = ", ".join('{%d, "%s"}' % mn for mn in s.sonames)
+        stubs = "".join('{%d, "%s"}, ' % (m, stub_file(s.library, m, t))
+                        for m, t in sorted(tags.get(s.library, {}).items(), reverse=True))
         out += ['\t[CUDASTUB_LIB_%s] = {"%s", "%s", "%s", %d, "lib%s_stub.so",' % (
                     s.library.upper(), s.library, s.what, s.env_path, int(s.release_preference),
                     s.library),
-                "\t\t(const struct cli_soname[]){%s, {0, NULL}}}," % sonames]
-    out += ["};", ""]
+                "\t\t(const struct cli_soname[]){%s, {0, NULL}}," % sonames,
+                "\t\t(const struct cli_soname[]){%s{0, NULL}}}," % stubs]
+    out += ["};", "", "/* libcudastub_cu<major>: every stub of an ABI in one file */",
+            "const struct cli_soname cli_combined_files[] = {"]
+    out += ['\t{%d, "libcudastub_cu%d-%s.so"},' % (m, m, t)
+            for m, t in sorted(combined.items(), reverse=True)]
+    out += ["\t{0, NULL},", "};", ""]
     return "\n".join(out)
 
 
-def cmake(specs, header):
-    majors = sorted({m for s in specs for m, _ in s.sonames if m}, reverse=True)
+def cmake(specs, header, majors):
+    """What the build reads of every library (generated/cmake/libraries.cmake);
+    majors: every CUDA major the records hold."""
     out = [header, "", "# every library, in cudastub_lib order",
            "set(cudastub_libraries %s)" % " ".join(s.library for s in specs), "",
-           "# every CUDA major some library's records name, newest first",
-           "set(cudastub_majors %s)" % " ".join(str(m) for m in majors)]
+           "# every CUDA ABI the records hold, oldest first: what a build makes",
+           "set(cudastub_recorded_abis %s)" % " ".join(str(m) for m in sorted(majors))]
     for s in specs:
         out += ["", "# %s" % s.family,
                 "set(cudastub_%s_folder %s)" % (s.library, s.folder),
                 "set(cudastub_%s_alias %s)" % (s.library, s.alias),
                 "set(cudastub_%s_toolkit_targets %s)" % (s.library, " ".join(s.toolkit_targets)),
                 "set(cudastub_%s_shim_dir %s)" % (s.library, s.shim_dir),
+                "set(cudastub_%s_what \"%s\")" % (s.library, s.what),
                 "set(cudastub_%s_version_node %s)" % (s.library, "ON" if s.version_node else "OFF"),
                 # generated only: no hand-written C, built from generated/ alone
                 "set(cudastub_%s_generated_only %s)" % (s.library, "ON" if s.version_query else "OFF"),

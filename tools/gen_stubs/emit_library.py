@@ -22,7 +22,7 @@ with cuda_release the candidate says the CUDA it was built with (cuDNN 9
 and NCCL 2 are each built for several CUDA majors).
 """
 
-from records import include_lines, param_decl
+from records import param_decl
 
 # libraryPropertyType (library_types.h): MAJOR_VERSION, MINOR_VERSION,
 # PATCH_LEVEL
@@ -32,7 +32,9 @@ PROPERTIES = (0, 1, 2)
 def emit_stub_header(spec, header_note):
     guard = "CUDASTUB_%s_STUB_H" % spec.library.upper()
     out = [header_note, "#ifndef %s" % guard, "#define %s" % guard, ""]
-    out += include_lines(spec.context + spec.headers, spec.predefine)
+    # the library's declarations of the stub's ABI, from its record
+    # (generated/<lib>/cu<major>/, by the include path)
+    out += ['#include "%s_declarations.h"' % spec.library]
     out += ["", '#include "loader.h"', '#include "%s_generated.h"' % spec.library, "",
             "extern struct cudastub_library cudastub_%s_library;" % spec.library, "", "#endif", ""]
     return "\n".join(out)
@@ -47,9 +49,16 @@ def emit_library_c(spec, abi, header_note):
         raise SystemExit("version_query %s: CUDA %d.%d's headers do not declare it"
                          % (name, abi.major, abi.minor))
     fn = abi.functions[name]
-    types = ", ".join(param_decl(p.spelling, "").rstrip() for p in fn.params) or "void"
-    out = [header_note, "", "#define _GNU_SOURCE", "#include <dlfcn.h>", "",
-           '#include "%s_stub.h"' % lib, ""]
+    ret, types = fn.ret, ", ".join(param_decl(p.spelling, "").rstrip() for p in fn.params) or "void"
+    if spec.version_library:
+        # another library's function, whose types this library's
+        # declarations lack: the ABI's own (an enum is an int)
+        ret, types = _as_ints(fn.ret_canonical, abi), ", ".join(
+            _as_ints(p.canonical, abi) for p in fn.params) or "void"
+    out = [header_note, "", "#define _GNU_SOURCE", "#include <dlfcn.h>", "#include <stddef.h>",
+           "", '#include "%s_stub.h"' % lib, ""]
+    if form == "struct":
+        out += _version_struct(fn, abi)
     whose = ("the version of the %s it links" % spec.version_library
              if spec.version_library else "the library's own version")
     out += [("/* %s, as %s gives it: 0 when it answered. */"
@@ -57,7 +66,8 @@ def emit_library_c(spec, abi, header_note):
              "/* No version to read: 0 when the candidate exports %s, as the library does. */"
              % name),
             "static int own_version(void *handle, int own[3])", "{",
-            "\t%s (*query)(%s);" % (fn.ret, types)]
+            "\t%s (*query)(%s);" % ("const struct version *" if form == "struct" else ret,
+                                    types)]
     if form == "none":
         # no version query: finding the function says the candidate is the
         # library, whose one ABI every release shares (spec: version_query)
@@ -96,7 +106,7 @@ def emit_library_c(spec, abi, header_note):
                 "\tif (!query)", "\t\treturn -1;",
                 "\treturn cudastub_version_code_split((long long)query(), own);", "}"]
     elif form == "struct":
-        out += ["\t%s version;" % fn.ret, "",
+        out += ["\tconst struct version *version;", "",
                 "\t*(void **)&query = cudastub_probe_symbol(handle, \"%s\");" % name,
                 "\tif (!query || !(version = query()))", "\t\treturn -1;",
                 "\town[0] = version->major;", "\town[1] = version->minor;",
@@ -107,7 +117,7 @@ def emit_library_c(spec, abi, header_note):
                 "\tif (!query || query(&code) != 0)", "\t\treturn -1;",
                 "\treturn cudastub_version_code_split(code, own);", "}"]
     else:
-        kind = param_decl(fn.params[0].spelling, "").rstrip()
+        kind = types.split(",")[0].strip()
         out += ["", "\t*(void **)&query = cudastub_probe_symbol(handle, \"%s\");" % name,
                 "\tif (!query)", "\t\treturn -1;",
                 "\tfor (int k = 0; k < 3; k++)",
@@ -156,6 +166,29 @@ def emit_library_c(spec, abi, header_note):
         out.append("\t.own_version = own_version,")
     out += ["};", ""]
     return "\n".join(out)
+
+
+def _as_ints(t, abi):
+    """A canonical type of abi with its enums written as int (their ABI)."""
+    enums = set(abi.canonical_enums)
+    base = t.replace("const ", "").replace("*", "").strip()
+    return t.replace(base, "int") if base in enums else t
+
+
+def _version_struct(fn, abi):
+    """struct version: the three fields of the struct the version function
+    returns a pointer to, at the offsets its record gives them."""
+    name = fn.ret_canonical.replace("const ", "").replace("*", "").strip()
+    fields = {f[3]: f for f in abi.structs[name][1:]}
+    out = ["/* %s's major, minor and build, as the record lays them out */" % name,
+           "struct version {", "\tint major;", "\tint minor;", "\tint build;", "};"]
+    for field in ("major", "minor", "build"):
+        off, size, typ, _ = fields[field]
+        if typ != "int" or size != 4:
+            raise SystemExit("%s.%s: an int expected, the record has %s" % (name, field, typ))
+        out.append("_Static_assert(offsetof(struct version, %s) == %d, \"%s.%s\");"
+                   % (field, off, name, field))
+    return out + [""]
 
 
 def _probe_cuda_release(spec, abi):

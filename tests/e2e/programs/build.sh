@@ -4,13 +4,17 @@
 # (<name>_stub), as tests/e2e/test_nvcc_programs.c runs them; jit (NVRTC
 # and the runtime) is built NVIDIA's way only, for `cudastub patch`.
 #
-#   build.sh NVCC OUT STUB_DIR RUNTIME_DIR [HOST_FLAG...]
+#   build.sh NVCC OUT STUB RUNTIME_DIR [HOST_FLAG...]
+#
+# STUB: the runtime stub's file, linked by its path (its name carries its
+# ABI and tag), found at run time through an RPATH to its folder.
 #
 # HOST_FLAG: extra host compiler flags for both (a sanitizer build's stub
 # needs its sanitizer runtime in the program that loads it).
 set -euo pipefail
-nvcc=$1 out=$2 stub_dir=$3 runtime_dir=$4
+nvcc=$1 out=$2 stub=$3 runtime_dir=$4
 shift 4
+stub_dir=$(dirname "$stub")
 host=()
 for flag in "$@"; do host+=(-Xcompiler "$flag"); done
 src=$(cd "$(dirname "$0")" && pwd)
@@ -19,7 +23,7 @@ cd "$out"
 
 declare -A link=(
   [real]="-cudart shared -L$runtime_dir -Xlinker -rpath=$runtime_dir"
-  [stub]="-cudart none -L$stub_dir -lcudart_stub -Xlinker -rpath=$stub_dir"
+  [stub]="-cudart none $stub -Xlinker -rpath=$stub_dir"
 )
 compile() { "$nvcc" -I"$src" "${host[@]}" "$@"; }
 
