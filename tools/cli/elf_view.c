@@ -90,19 +90,33 @@ static int program_header(const struct elf_view *e, unsigned long i, unsigned lo
 	return 0;
 }
 
-unsigned long elf_offset_of(const struct elf_view *e, unsigned long addr, unsigned long len)
+/* The file offset of the byte at virtual address addr, through the
+ * PT_LOAD whose file image holds it; ~0ul when none does. */
+static unsigned long byte_offset(const struct elf_view *e, unsigned long addr)
 {
 	for (unsigned long i = 0; i < e->phnum; i++) {
 		unsigned long type, off, vaddr, filesz;
 
 		if (program_header(e, i, &type, &off, &vaddr, &filesz) != 0)
 			return ~0ul;
-		if (type == PT_LOAD && addr >= vaddr && addr - vaddr <= filesz &&
-		    len <= filesz - (addr - vaddr) && off <= e->size &&
-		    addr - vaddr <= e->size - off)
+		if (type == PT_LOAD && addr >= vaddr && addr - vaddr < filesz && off <= e->size &&
+		    addr - vaddr < e->size - off)
 			return off + (addr - vaddr);
 	}
 	return ~0ul;
+}
+
+/* A table may span two adjacent segments (patchelf lays .dynstr out so):
+ * its bytes are read from the file only where both of its ends lie as far
+ * apart in the file as in memory. */
+unsigned long elf_offset_of(const struct elf_view *e, unsigned long addr, unsigned long len)
+{
+	unsigned long first = byte_offset(e, addr), last;
+
+	if (first == ~0ul || !len || addr > ~0ul - (len - 1))
+		return first;
+	last = byte_offset(e, addr + (len - 1));
+	return last != ~0ul && last >= first && last - first == len - 1 ? first : ~0ul;
 }
 
 int elf_dynamic_entry(const struct elf_view *e, unsigned long i, unsigned long *tag,
