@@ -330,6 +330,32 @@ static void keeps_identity(void)
 	ts_remove_tree(work);
 }
 
+/* A run that may not give the copy its owner (uid 4244, not root, whose
+ * folder it is) over the owner's set-user-ID, set-group-ID program: the
+ * copy is 4244's without either bit, and the output says so. */
+static void owner_not_kept_drops_set_id(void)
+{
+	char prog[PATH_MAX + 32];
+	char *argv[] = {"/usr/bin/setpriv",	 "--reuid=4244", "--regid=4244", "--clear-groups",
+			(char *)e2e_patch_cli(), "patch",	 prog,		 NULL};
+	struct stat st;
+
+	if (lay_out("patch-not-owner") != 0)
+		return;
+	snprintf(prog, sizeof prog, "%s/tree/prog", work);
+	CU_ASSERT_EQUAL_FATAL(e2e_sh("chmod 6755 '%s' && chown 4244:4244 '%s/tree'", prog, work),
+			      0);
+	CU_ASSERT_FATAL(ts_run_program(argv, NULL, NULL, &out) == 0);
+	CU_ASSERT_EQUAL(out.exit_code, 0);
+	CU_ASSERT(stat(prog, &st) == 0 && st.st_uid == 4244 && (st.st_mode & 07777) == 0755);
+	CU_ASSERT(patched("tree/prog"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out.out, "without its set-user-ID bit"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out.out, "its set-group-ID bit is dropped"));
+	if (out.exit_code || !strstr(out.out, "set-user-ID"))
+		fprintf(stderr, "%s%s", out.out, out.err);
+	ts_remove_tree(work);
+}
+
 /* File capabilities go, as patchelf loses them, and the output says so. */
 static void capabilities_dropped_and_said(void)
 {
@@ -399,6 +425,8 @@ static void register_suites(void)
 		    link_as_stub_folder);
 	CU_add_test(s, "owner, group, set-ID bits, attributes, ACL kept; hard link left alone",
 		    keeps_identity);
+	CU_add_test(s, "an owner that cannot be kept: set-ID bits dropped, and said",
+		    owner_not_kept_drops_set_id);
 	CU_add_test(s, "file capabilities: dropped, as by patchelf, and said",
 		    capabilities_dropped_and_said);
 	CU_add_test(s, "no /proc: refused, nothing changed", refuses_without_proc);

@@ -38,17 +38,17 @@ static int failed(char *why, size_t wsize, const char *what)
 	return -1;
 }
 
-/* A new file name in the private folder pf holding the bytes of in: its
- * descriptor, or -1 with why. */
-static int copy_into(int pf, const char *name, int in, char *why, size_t wsize)
+/* A new file name in the private folder pf holding the bytes of in (what
+ * it is: "it", "the stub <name>", for a failure's line): its descriptor,
+ * or -1 with why. */
+static int copy_into(int pf, const char *name, int in, const char *what, char *why, size_t wsize)
 {
 	int out = openat(pf, name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 
-	if (out < 0)
-		return failed(why, wsize, "cannot make its copy");
-	if (fs_copy(in, out) != 0) {
-		failed(why, wsize, "cannot copy it");
-		close(out);
+	if (out < 0 || fs_copy(in, out) != 0) {
+		snprintf(why, wsize, "cannot copy %s: %s", what, strerror(errno));
+		if (out >= 0)
+			close(out);
 		return -1;
 	}
 	return out;
@@ -134,7 +134,7 @@ int apply_plan(const struct plan *p, const struct patch_target *t, int fd, const
 		return -1;
 	if (private_make(t->dir, &pf) != 0)
 		return failed(why, wsize, "cannot make a private folder beside it");
-	copy = copy_into(pf.fd, t->name, fd, why, wsize);
+	copy = copy_into(pf.fd, t->name, fd, "it", why, wsize);
 	if (copy >= 0 && patch_copy(p, pf.fd, t->name, why, wsize) == 0) {
 		/* patchelf wrote the file under that name afresh: read what is
 		 * there now (no one else can put anything in pf) */
@@ -198,17 +198,23 @@ static int install_stub(const struct plan *p, int k, int dir, char *why, size_t 
 	const char *to = p->to[k];
 	struct private_folder pf;
 	struct stat st;
+	char what[96];
 	int src, out, rc = -1;
 
 	if (stub_present_at(dir, k, to, p->source[k]))
 		return 0; /* another run put it there meanwhile */
-	if ((src = stub_open_source(p->source[k], &st)) < 0)
-		return failed(why, wsize, "cannot read the stub to copy");
-	if (private_make(dir, &pf) != 0) {
-		close(src);
-		return failed(why, wsize, "cannot make a private folder in the stub folder");
+	if ((src = stub_open_source(p->source[k], &st)) < 0) {
+		snprintf(why, wsize, "cannot read the stub %s: %s", p->source[k], strerror(errno));
+		return -1;
 	}
-	out = copy_into(pf.fd, to, src, why, wsize);
+	if (private_make(dir, &pf) != 0) {
+		snprintf(why, wsize, "cannot make a private folder in the stub folder %s: %s",
+			 p->stub_dir, strerror(errno));
+		close(src);
+		return -1;
+	}
+	snprintf(what, sizeof what, "the stub %s", to);
+	out = copy_into(pf.fd, to, src, what, why, wsize);
 	if (out >= 0) {
 		close(out);
 		if (name_stub_copy(src, k, pf.fd, to, why, wsize) == 0)

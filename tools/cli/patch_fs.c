@@ -159,6 +159,8 @@ int fs_folder_path(int dir, char *out, size_t size)
 
 	snprintf(link, sizeof link, "/proc/self/fd/%d", dir);
 	n = readlink(link, out, size - 1);
+	if (n > 0 && ((size_t)n >= size - 1 || out[0] != '/'))
+		errno = ENAMETOOLONG; /* or no path in this process's root */
 	if (n <= 0 || (size_t)n >= size - 1 || out[0] != '/')
 		return -1;
 	out[n] = '\0';

@@ -12,6 +12,7 @@
  * never reaches a RUNPATH.
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
@@ -242,7 +243,8 @@ static int content_name(struct plan *p, int k)
 		close(file);
 	}
 	if (rc != 0)
-		cli_line(stderr, "cudastub patch: %s: cannot read %s", p->path, p->source[k]);
+		cli_line(stderr, "cudastub patch: %s: cannot read %s: %s", p->path, p->source[k],
+			 strerror(errno));
 	return rc;
 }
 
@@ -286,8 +288,8 @@ int plan_file(struct patch_options *o, const struct patch_target *t, int fd, str
 		return 2;
 	}
 	if (fs_folder_path(t->dir, p->dir, sizeof p->dir) != 0) {
-		cli_line(stderr, "cudastub patch: %s: cannot tell the real path of its folder",
-			 t->path);
+		cli_line(stderr, "cudastub patch: %s: cannot tell the real path of its folder: %s",
+			 t->path, strerror(errno));
 		return -1;
 	}
 	plan_entries(o, p, &any);

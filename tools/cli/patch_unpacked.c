@@ -15,6 +15,7 @@
  *     NVIDIA's runtime.
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -151,7 +152,8 @@ int patch_unpacked_wheel(struct patch_options *o, int root, const char *path)
 	if (fs_folder_path(root, real, sizeof real) != 0 ||
 	    snprintf(o->stub_real, sizeof o->stub_real, "%s/%s", real, libs) >=
 		    (int)sizeof o->stub_real) {
-		cli_line(stderr, "cudastub patch: %s: cannot tell its real path", path);
+		cli_line(stderr, "cudastub patch: %s: cannot tell its real path: %s", path,
+			 strerror(errno));
 		o->errors++;
 		return -1;
 	}
