@@ -132,7 +132,7 @@ int apply_plan(const struct plan *p, const struct patch_target *t, int fd, const
 
 	if (apply_stubs(p, why, wsize) != 0)
 		return -1;
-	if (private_make(t->dir, &pf) != 0)
+	if (private_make(t->dir, 0, &pf) != 0)
 		return failed(why, wsize, "cannot make a private folder beside it");
 	copy = copy_into(pf.fd, t->name, fd, "it", why, wsize);
 	if (copy >= 0 && patch_copy(p, pf.fd, t->name, why, wsize) == 0) {
@@ -207,7 +207,7 @@ static int install_stub(const struct plan *p, int k, int dir, char *why, size_t 
 		snprintf(why, wsize, "cannot read the stub %s: %s", p->source[k], strerror(errno));
 		return -1;
 	}
-	if (private_make(dir, &pf) != 0) {
+	if (private_make(dir, 1, &pf) != 0) {
 		snprintf(why, wsize, "cannot make a private folder in the stub folder %s: %s",
 			 p->stub_dir, strerror(errno));
 		close(src);

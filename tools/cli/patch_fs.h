@@ -58,12 +58,14 @@ const char *fs_child_path(const char *name, char *buf, size_t size);
  * (flock) for as long as it is used, so that another run can tell it in
  * use from one a killed run left. Inside it no one else can create,
  * rename or link anything, and it lies on the file system of the file it
- * replaces, so a rename out of it is atomic. */
+ * replaces, so a rename out of it is atomic. While it is made, parent is
+ * locked shared (a run taking a leftover locks it exclusively first),
+ * unless the caller holds an exclusive lock on parent (parent_locked). */
 struct private_folder {
 	int parent, fd;
 	char name[32];
 };
-int private_make(int parent, struct private_folder *pf);
+int private_make(int parent, int parent_locked, struct private_folder *pf);
 /* Removes the folder and all it holds; keeps errno. */
 void private_remove(struct private_folder *pf);
 /* Whether name is a private folder's. */

@@ -82,31 +82,56 @@ static int is_made(int parent, const char *name, int fd)
 	       by_name.st_dev == st.st_dev && by_name.st_ino == st.st_ino;
 }
 
-int private_make(int parent, struct private_folder *pf)
+/* The folder parent locked through a descriptor of its own (how: LOCK_SH
+ * to make a private folder in it, LOCK_EX|LOCK_NB to take one for a
+ * leftover), so that no other lock this process holds on parent changes;
+ * the descriptor, or -1 with errno. Between mkdir and flock a private
+ * folder is unlocked yet in use: the parent's lock covers that moment. */
+static int lock_parent(int parent, int how)
 {
-	for (int tries = 0; tries < MAX_TRIES; tries++) {
-		if (random_name(pf->name) != 0)
-			return -1;
-		if (mkdirat(parent, pf->name, 0700) != 0) {
-			if (errno == EEXIST)
-				continue;
+	int fd = openat(parent, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	while (fd >= 0 && flock(fd, how) != 0)
+		if (errno != EINTR) {
+			close(fd);
 			return -1;
 		}
-		pf->fd = openat(parent, pf->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		if (pf->fd < 0 && errno != ENOENT && errno != ELOOP && errno != ENOTDIR)
-			return -1;
-		/* renamed, replaced or taken as a leftover before it was
-		 * locked: another name */
-		if (pf->fd >= 0 && flock(pf->fd, LOCK_EX | LOCK_NB) == 0 &&
-		    is_made(parent, pf->name, pf->fd)) {
-			pf->parent = parent;
-			return 0;
-		}
-		if (pf->fd >= 0)
-			close(pf->fd);
+	return fd;
+}
+
+/* One try at a fresh private folder: 0, 1 for another try, -1 (errno). */
+static int make_once(int parent, struct private_folder *pf)
+{
+	if (random_name(pf->name) != 0)
+		return -1;
+	if (mkdirat(parent, pf->name, 0700) != 0)
+		return errno == EEXIST ? 1 : -1;
+	pf->fd = openat(parent, pf->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (pf->fd < 0 && errno != ENOENT && errno != ELOOP && errno != ENOTDIR)
+		return -1;
+	/* renamed or replaced before it was locked: another name */
+	if (pf->fd >= 0 && flock(pf->fd, LOCK_EX | LOCK_NB) == 0 &&
+	    is_made(parent, pf->name, pf->fd)) {
+		pf->parent = parent;
+		return 0;
 	}
-	errno = EEXIST;
-	return -1;
+	if (pf->fd >= 0)
+		close(pf->fd);
+	return 1;
+}
+
+int private_make(int parent, int parent_locked, struct private_folder *pf)
+{
+	int lock = parent_locked ? fcntl(parent, F_DUPFD_CLOEXEC, 0) : lock_parent(parent, LOCK_SH);
+	int r = 1;
+
+	for (int tries = 0; lock >= 0 && r == 1 && tries < MAX_TRIES; tries++)
+		r = make_once(parent, pf);
+	if (lock >= 0)
+		close(lock);
+	if (r == 1)
+		errno = EEXIST;
+	return r == 0 ? 0 : -1;
 }
 
 /* Removes everything in the folder fd; with only_ours, first checks that
@@ -206,26 +231,34 @@ static int ours(int fd)
 
 enum leftover private_leftover(int parent, const char *name)
 {
-	int fd = open_unused(parent, name);
-	enum leftover kind;
+	int lock = lock_parent(parent, LOCK_EX | LOCK_NB), fd;
+	enum leftover kind = LEFTOVER_IN_USE; /* a folder being made beside it */
 
-	if (fd < 0)
+	if (lock < 0)
 		return errno == EWOULDBLOCK ? LEFTOVER_IN_USE : LEFTOVER_FOREIGN;
-	kind = ours(fd) ? LEFTOVER_OURS : LEFTOVER_FOREIGN;
-	close(fd);
+	if ((fd = open_unused(parent, name)) < 0)
+		kind = errno == EWOULDBLOCK ? LEFTOVER_IN_USE : LEFTOVER_FOREIGN;
+	else
+		kind = ours(fd) ? LEFTOVER_OURS : LEFTOVER_FOREIGN;
+	if (fd >= 0)
+		close(fd);
+	close(lock);
 	return kind;
 }
 
 int private_remove_leftover(int parent, const char *name)
 {
-	int fd = open_unused(parent, name), rc = -1;
+	int lock = lock_parent(parent, LOCK_EX | LOCK_NB), fd = -1, rc = -1;
 
-	if (fd < 0)
-		return -1;
-	if (!ours(fd))
-		errno = EPERM;
-	else if (clear_folder(fd, 0, 0) == 1)
-		rc = remove_if_same(parent, name, fd);
-	close(fd);
+	if (lock >= 0 && (fd = open_unused(parent, name)) >= 0) {
+		if (!ours(fd))
+			errno = EPERM;
+		else if (clear_folder(fd, 0, 0) == 1)
+			rc = remove_if_same(parent, name, fd);
+	}
+	if (fd >= 0)
+		close(fd);
+	if (lock >= 0)
+		close(lock);
 	return rc;
 }

@@ -194,7 +194,7 @@ static void patch_locked(struct patch_options *o, const struct patch_target *t, 
 	struct private_folder pf;
 	char namever[NAME_MAX + 1], why[1024] = "";
 
-	if (private_make(t->dir, &pf) != 0) {
+	if (private_make(t->dir, 0, &pf) != 0) {
 		cli_line(stderr, "cudastub patch: %s: cannot make a private folder beside it: %s",
 			 t->path, strerror(errno));
 		o->errors++;
