@@ -157,7 +157,11 @@ int patch_open(struct patch_options *o, const struct patch_target *t, int *fd, s
 	if (*fd >= 0)
 		return 0;
 	if (!t->named && (errno == ENOENT || errno == EINVAL || errno == ELOOP))
-		return 1; /* gone, or no longer a regular file, since the walk met it */
+		return 1;      /* gone, or no longer a regular file, since the walk met it */
+	if (errno == EINVAL) { /* a FIFO, a device: never opened */
+		left_alone(t, "not an ELF executable or shared library", &o->other_files);
+		return 1;
+	}
 	cli_line(stderr, "cudastub patch: %s: %s", t->path, strerror(errno));
 	o->errors++;
 	return 1;

@@ -66,8 +66,17 @@ int fs_open_folder(const char *real, int make)
 
 int fs_open_regular(int dir, const char *name, struct stat *st)
 {
-	int fd = openat(dir, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	int fd;
 
+	/* a device is never opened (a tape rewinds on open); what is opened
+	 * is checked again below, in case the name changed meanwhile */
+	if (fstatat(dir, name, st, AT_SYMLINK_NOFOLLOW) != 0)
+		return -1;
+	if (!S_ISREG(st->st_mode)) {
+		errno = S_ISLNK(st->st_mode) ? ELOOP : EINVAL;
+		return -1;
+	}
+	fd = openat(dir, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
 	if (fstat(fd, st) != 0 || !S_ISREG(st->st_mode)) {
