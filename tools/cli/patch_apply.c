@@ -240,7 +240,7 @@ int apply_stubs(const struct plan *p, char *why, size_t wsize)
 		return -1;
 	}
 	/* one run at a time copies stubs into one folder; closing unlocks */
-	if (flock(dir, LOCK_EX) != 0)
+	if (fs_lock(dir, LOCK_EX) != 0)
 		rc = failed(why, wsize, "cannot lock the stub folder");
 	for (int k = 0; k < PATCH_SLOTS && rc == 0; k++)
 		if (p->copy[k])

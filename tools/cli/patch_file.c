@@ -141,9 +141,10 @@ int patch_lock(const struct patch_options *o, const struct patch_target *t, int 
 {
 	struct stat by_name;
 
-	while (flock(fd, o->check || o->dry_run ? LOCK_SH : LOCK_EX) != 0)
-		if (errno != EINTR)
-			return -1;
+	/* without a lock (a file system that has none) two runs may both
+	 * patch the file, each renaming the same bytes over it */
+	if (fs_lock(fd, o->check || o->dry_run ? LOCK_SH : LOCK_EX) != 0)
+		return -1;
 	if (fstatat(t->dir, t->name, &by_name, AT_SYMLINK_NOFOLLOW) != 0)
 		return 1;
 	if (by_name.st_dev != st->st_dev || by_name.st_ino != st->st_ino)

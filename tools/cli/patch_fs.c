@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -150,6 +151,19 @@ int fs_same_bytes(int a, int b)
 	}
 	free(x);
 	return same;
+}
+
+int fs_lock(int fd, int how)
+{
+	while (flock(fd, how) != 0) {
+		/* NFS refuses an exclusive lock on a descriptor open to read
+		 * (EBADF); some file systems have none */
+		if (errno == ENOLCK || errno == EOPNOTSUPP || errno == EBADF)
+			return 0;
+		if (errno != EINTR)
+			return -1;
+	}
+	return 0;
 }
 
 int fs_sync(int fd)

@@ -37,6 +37,10 @@ int fs_same_bytes(int a, int b);
 /* The entries of the folder dir, read from its start through a copy of
  * its descriptor (closedir closes the copy, not dir); NULL with errno. */
 DIR *fs_read_folder(int dir);
+/* flock(fd, how), again after a signal; 0 also where the file system
+ * has no such lock (then the lock is not there: a rename is still
+ * atomic, and each copy private), or -1 with errno (EWOULDBLOCK). */
+int fs_lock(int fd, int how);
 /* fsync, again after an interrupting signal; 0 or -1 with errno. */
 int fs_sync(int fd);
 /* The path the kernel knows the folder dir by now, in out; 0, or -1. */

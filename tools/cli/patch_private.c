@@ -91,11 +91,10 @@ static int lock_parent(int parent, int how)
 {
 	int fd = openat(parent, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
-	while (fd >= 0 && flock(fd, how) != 0)
-		if (errno != EINTR) {
-			close(fd);
-			return -1;
-		}
+	if (fd >= 0 && fs_lock(fd, how) != 0) {
+		close(fd);
+		return -1;
+	}
 	return fd;
 }
 
@@ -110,7 +109,7 @@ static int make_once(int parent, struct private_folder *pf)
 	if (pf->fd < 0 && errno != ENOENT && errno != ELOOP && errno != ENOTDIR)
 		return -1;
 	/* renamed or replaced before it was locked: another name */
-	if (pf->fd >= 0 && flock(pf->fd, LOCK_EX | LOCK_NB) == 0 &&
+	if (pf->fd >= 0 && fs_lock(pf->fd, LOCK_EX | LOCK_NB) == 0 &&
 	    is_made(parent, pf->name, pf->fd)) {
 		pf->parent = parent;
 		return 0;
@@ -212,7 +211,7 @@ static int open_unused(int parent, const char *name)
 {
 	int fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 
-	if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) != 0) {
+	if (fd >= 0 && fs_lock(fd, LOCK_EX | LOCK_NB) != 0) {
 		close(fd);
 		errno = EWOULDBLOCK;
 		return -1;
