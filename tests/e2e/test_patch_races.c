@@ -149,8 +149,9 @@ static int damaged(const char *done)
 static int leftover_count;
 static char leftover_names[8][PATH_MAX];
 
-/* A private folder, or a temporary file under the fixed name the command
- * once used (<file>.cudastub-tmp): what a stopped run can leave. */
+/* A private folder, or a temporary file under a fixed name
+ * (<file>.cudastub-tmp, as a command without private folders would
+ * leave): what a stopped run can leave. */
 static int count_leftover(const char *path, const struct stat *st, int type, struct FTW *f)
 {
 	size_t len = strlen(path);

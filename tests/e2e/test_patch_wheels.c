@@ -10,10 +10,10 @@
  *     right, and the .whl keeping its owner, group and mode;
  *   - relative paths, "..", a linked working folder and trailing slashes,
  *     for a file, a tree, an unpacked wheel and a .whl: each result loads;
- *   - --check fails on a wheel whose RUNPATH leads nowhere (as a relative
- *     path's temporary folder once made them), on a stub missing a version
- *     a file needs, and on the private folders stopped runs left, which a
- *     run then removes (those of its own kind);
+ *   - --check fails on a wheel whose RUNPATH leads nowhere (into a
+ *     temporary folder, as one worked out from a relative path would), on
+ *     a stub missing a version a file needs, and on the private folders
+ *     stopped runs left, which a run then removes (those of its own kind);
  *   - what the command prints through a pipe is what it prints on a
  *     terminal.
  */
@@ -306,8 +306,8 @@ static void every_path_form(void)
 /* ---- what --check proves ---- */
 
 /* The patched wheel, its module's RUNPATH made to lead into a temporary
- * folder (as a relative path once made it), packed again: --check fails,
- * saying the module would not load. */
+ * folder (as one worked out from a relative path would), packed again:
+ * --check fails, saying the module would not load. */
 static void check_fails_on_leaked_runpath(void)
 {
 	if (lay_out("patch-leaked") != 0)

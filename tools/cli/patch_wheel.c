@@ -10,10 +10,11 @@
  * The unpacking is this file's own few lines of Python over the wheel
  * package's WheelFile (which checks each member against RECORD as it is
  * read, and keeps every member inside the folder): `wheel unpack` of
- * Debian 12's python3-wheel (0.38) extracts with zipfile, which drops
- * every member's mode, so a patched wheel's libraries lost their execute
- * bits. The mode bits of each member (never set-ID ones) are put back;
- * `wheel pack` stores each file's mode, so they survive the round trip.
+ * Debian 12's python3-wheel (0.38) extracts with zipfile, which sets no
+ * member's mode, so a wheel's libraries would come back without their
+ * execute bits. The mode bits of each member (never set-ID ones) are
+ * put back; `wheel pack` stores each file's mode, so they survive the
+ * round trip.
  * Python is $CUDASTUB_PYTHON, or the first python3 on PATH and the
  * system's /usr/bin/python3 that has the wheel package.
  *
