@@ -350,13 +350,13 @@ static void test_uncovered_named(void)
 	snprintf(prog, sizeof prog, "%s/prog", dir);
 	patch_expect(0, "--dry-run", prog);
 	CU_ASSERT(said("prog", ": " CUDART_SONAME " -> libcudart_stub.so;"));
-	CU_ASSERT(said("prog", ":") && strstr(out.out, " still needs libcutensor.so.2 (no stub);"));
+	CU_ASSERT(said("prog", ":") && strstr(out.out, " still needs libcutensor.so.2: no stub;"));
 	patch_expect(1, "--check", "--strict", prog);
 	patch_expect(1, "--strict", "--dry-run", prog);
 	patch_expect(0, prog);
-	CU_ASSERT_PTR_NOT_NULL(strstr(out.out, "still needs libcutensor.so.2 (no stub)"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out.out, "still needs libcutensor.so.2: no stub"));
 	patch_expect(0, "--check", prog); /* patched: nothing would change */
-	CU_ASSERT(said("prog", ": already patched; still needs libcutensor.so.2 (no stub);"));
+	CU_ASSERT(said("prog", ": already patched; still needs libcutensor.so.2: no stub;"));
 	patch_expect(1, "--check", "--strict", prog);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out.out, "1 files still need NVIDIA libraries"));
 	patch_expect(1, "--strict", prog);
@@ -364,6 +364,64 @@ static void test_uncovered_named(void)
 	 * on them */
 	snprintf(prog, sizeof prog, "%s/libcutensor.so.2", dir);
 	patch_expect(0, "--check", "--strict", prog);
+	ts_remove_tree(dir);
+}
+
+/* The NVIDIA name of another CUDA major than the stubs' */
+#if E2E_ABI_MAJOR == 13
+#define OTHER_MAJOR "12"
+#else
+#define OTHER_MAJOR "13"
+#endif
+
+/* The line of <dir>/prog in the output, in a static buffer ("" if none). */
+static const char *prog_line(void)
+{
+	static char line[8192];
+	char want[4200];
+	const char *at;
+
+	snprintf(want, sizeof want, "%s/prog:", dir);
+	line[0] = '\0';
+	if ((at = strstr(out.out, want)))
+		snprintf(line, sizeof line, "%.*s", (int)strcspn(at, "\n"), at);
+	return line;
+}
+
+/* A program that needs the runtime (a stub stands in), cuTENSOR and a
+ * cuDNN sub-library (no stub exists) and NVRTC of another CUDA major (no
+ * stub of that ABI here): patched for the runtime, and every other one
+ * named on its one line, grouped by reason; --strict fails. */
+static void test_uncovered_one_line(void)
+{
+	char prog[4200];
+	const char *line;
+
+	if (fresh_tree("cli-patch-uncovered-line") != 0)
+		return;
+	CU_ASSERT_EQUAL_FATAL(cuda_program("prog"), 0);
+	snprintf(prog, sizeof prog, "%s/prog", dir);
+	CU_ASSERT_EQUAL_FATAL(sh("patchelf --add-needed libcutensor.so.2 '%s' && patchelf "
+				 "--add-needed libcudnn_ops.so.9 '%s' && patchelf --add-needed "
+				 "libnvrtc.so." OTHER_MAJOR " '%s'",
+				 prog, prog, prog),
+			      0);
+	patch_expect(1, "--strict", "--dry-run", prog);
+	patch_expect(0, prog);
+	line = prog_line();
+	CU_ASSERT_PTR_NOT_NULL(strstr(line, CUDART_SONAME " -> libcudart_stub.so;"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(line, " still needs "));
+	CU_ASSERT(strstr(line, " libcutensor.so.2, libcudnn_ops.so.9: no stub;") ||
+		  strstr(line, " libcudnn_ops.so.9, libcutensor.so.2: no stub;"));
+	CU_ASSERT_PTR_NOT_NULL(
+		strstr(line, " libnvrtc.so." OTHER_MAJOR ": no stub for the CUDA " OTHER_MAJOR
+			     " ABI (this cudastub's are CUDA " STR(E2E_ABI_MAJOR) "'s);"));
+	CU_ASSERT_STRING_EQUAL(out.err, "");
+	if (!strstr(line, "no stub for the CUDA"))
+		fprintf(stderr, "line: %s\n%s", line, out.err);
+	patch_expect(0, "--check", prog);
+	CU_ASSERT_PTR_NOT_NULL(strstr(prog_line(), ": already patched; still needs"));
+	patch_expect(1, "--check", "--strict", prog);
 	ts_remove_tree(dir);
 }
 
@@ -385,8 +443,7 @@ static void test_auditwheel_names(void)
 	patch_expect(0, prog);
 	CU_ASSERT(said("prog",
 		       ": libcudart-96c42e41.so." STR(E2E_ABI_MAJOR) " -> libcudart_stub.so;"));
-	CU_ASSERT_PTR_NOT_NULL(
-		strstr(out.out, " still needs libcutensor-0a1b2c3d.so.2 (no stub);"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out.out, " still needs libcutensor-0a1b2c3d.so.2: no stub;"));
 	snprintf(needed, sizeof needed, "patchelf --print-needed '%s' | grep -qx libcudart_stub.so",
 		 prog);
 	CU_ASSERT_EQUAL(sh("%s", needed), 0);
@@ -548,6 +605,8 @@ void register_cli_patch(void)
 		    test_symbolic_links);
 	CU_add_test(s, "NVIDIA libraries no stub covers are named; --strict fails",
 		    test_uncovered_named);
+	CU_add_test(s, "every library no stub covers named on one line, the rest patched",
+		    test_uncovered_one_line);
 	CU_add_test(s, "patchelf runs only on the files that change",
 		    test_patchelf_only_for_changes);
 	CU_add_test(s, "auditwheel's hashed names: replaced, or named as still needed",

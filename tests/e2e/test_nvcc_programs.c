@@ -583,7 +583,8 @@ static int same_file(const char *a, const char *b)
  * it prints what the unpatched program prints, stderr included, bound
  * lazily or at once; it runs on 12.4 and 11.8 and with no CUDA at all;
  * --check passes, patching again changes no byte, --dry-run changes
- * nothing, and a program built for CUDA 12 is refused and left as it was.
+ * nothing, and a program built for CUDA 12 is left as it was, its runtime
+ * named as one no stub here stands in for.
  */
 static void test_cudastub_patch(void)
 {
@@ -616,13 +617,17 @@ static void test_cudastub_patch(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(c.out, "would patch"));
 	CU_ASSERT(same_file(jit, real));
 
-	/* the tree: jit patched, the CUDA 12 program refused and untouched */
-	CU_ASSERT_EQUAL(cudastub_patch(&c, "--stub-dir", lib, app), 1);
+	/* the tree: jit patched; the CUDA 12 program untouched, its runtime
+	 * named as still needed (no stub of that ABI here), which --strict
+	 * makes a failure */
+	CU_ASSERT_EQUAL(cudastub_patch(&c, "--stub-dir", lib, app), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(c.out, "patched "));
 	CU_ASSERT_PTR_NOT_NULL(strstr(c.out, "libcudart.so.13 -> libcudart_stub.so"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(c.out, "libnvrtc.so.13 -> libnvrtc_stub.so"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(c.out, "RUNPATH $ORIGIN/../lib"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(c.err, "needs libcudart.so.12 (the CUDA 12 runtime ABI)"));
+	CU_ASSERT_PTR_NOT_NULL(
+		strstr(c.out, "still needs libcudart.so.12: no stub for the CUDA 12 ABI"));
+	CU_ASSERT_EQUAL(cudastub_patch(&c, "--strict", "--check", old12), 1);
 	snprintf(saved, sizeof saved, "%.*s.orig", PATH_MAX - 16, old12);
 	CU_ASSERT(same_file(old12, saved));
 	snprintf(cmd, sizeof cmd, "rm '%s' '%s.orig'", old12, old12);

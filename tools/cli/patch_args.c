@@ -3,7 +3,9 @@
  * value also as --opt=value), the paths to patch, and the stub folder as
  * an absolute real path, worked out even where the folder does not exist
  * yet: --dry-run and --check print the plan for a folder a real run would
- * create, and change nothing, the folder included.
+ * create, and change nothing, the folder included. A real run makes it
+ * when a stub first goes there, one folder at a time, never through a
+ * link (patch_fs.c).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -70,26 +72,6 @@ static int real_path_to_be(const char *path, char *out)
 	return 0;
 }
 
-/* Makes the folder path and every missing folder above it. */
-static int make_folders(const char *path)
-{
-	char part[PATH_MAX];
-
-	if (snprintf(part, sizeof part, "%s", path) >= (int)sizeof part) {
-		errno = ENAMETOOLONG;
-		return -1;
-	}
-	for (char *p = part + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(part, 0755) != 0 && errno != EEXIST)
-			return -1;
-		*p = '/';
-	}
-	return mkdir(part, 0755) != 0 && errno != EEXIST ? -1 : 0;
-}
-
 int patch_parse(int argc, char **argv, struct patch_options *o)
 {
 	int missing = 0;
@@ -130,12 +112,9 @@ _Static_assert(sizeof((struct patch_options *)0)->stub_real == PATH_MAX, "realpa
 
 int patch_stub_folder(struct patch_options *o)
 {
-	int write = !o->dry_run && !o->check;
-
 	if (!o->stub_dir)
 		return 0;
-	if ((write && make_folders(o->stub_dir) != 0) ||
-	    real_path_to_be(o->stub_dir, o->stub_real) != 0) {
+	if (real_path_to_be(o->stub_dir, o->stub_real) != 0) {
 		cli_line(stderr, "cudastub patch: %s: %s", o->stub_dir, strerror(errno));
 		return -1;
 	}

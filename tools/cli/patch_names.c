@@ -16,7 +16,6 @@
  */
 #define _GNU_SOURCE
 #include <ctype.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -27,20 +26,20 @@
 
 #include "patch.h"
 
-/* FNV-1a 64 of the file's bytes; 0, or -1 when it cannot be read. */
-static int content_hash(const char *file, uint64_t *hash)
+/* FNV-1a 64 of the bytes of the open file fd, read from its start; 0, or
+ * -1 when it cannot be read. */
+static int content_hash(int fd, uint64_t *hash)
 {
 	unsigned char buf[65536];
 	uint64_t h = 14695981039346656037ull;
+	off_t at = 0;
 	ssize_t n;
-	int fd = open(file, O_RDONLY | O_CLOEXEC);
 
-	if (fd < 0)
-		return -1;
-	while ((n = read(fd, buf, sizeof buf)) > 0)
+	while ((n = pread(fd, buf, sizeof buf, at)) > 0) {
 		for (ssize_t i = 0; i < n; i++)
 			h = (h ^ buf[i]) * 1099511628211ull;
-	close(fd);
+		at += n;
+	}
 	*hash = h;
 	return n == 0 ? 0 : -1;
 }
@@ -53,11 +52,11 @@ static size_t stem_length(const char *generic)
 	return dot ? (size_t)(dot - generic) : strlen(generic);
 }
 
-int patch_content_name(const char *stub_file, const char *generic, char *out, size_t size)
+int patch_content_name(int fd, const char *generic, char *out, size_t size)
 {
 	uint64_t h;
 
-	if (content_hash(stub_file, &h) != 0)
+	if (content_hash(fd, &h) != 0)
 		return -1;
 	return snprintf(out, size, "%.*s-%08x.so", (int)stem_length(generic), generic,
 			(unsigned)(h >> 32)) < (int)size
@@ -77,8 +76,7 @@ int patch_is_content_name(const char *name, const char *generic)
 	return !strcmp(name + stem + 9, ".so");
 }
 
-/* One RUNPATH entry with $ORIGIN (or ${ORIGIN}) read as dir. */
-static void expand_origin(const char *entry, size_t len, const char *dir, char *out, size_t size)
+void patch_expand_origin(const char *entry, size_t len, const char *dir, char *out, size_t size)
 {
 	if (len >= 7 && !strncmp(entry, "$ORIGIN", 7))
 		snprintf(out, size, "%s%.*s", dir, (int)(len - 7), entry + 7);
@@ -88,21 +86,18 @@ static void expand_origin(const char *entry, size_t len, const char *dir, char *
 		snprintf(out, size, "%.*s", (int)len, entry);
 }
 
-const char *patch_shipped_stub(const char *file, const char *dir, const char *generic, char *out,
+const char *patch_shipped_stub(const char *runpath, const char *dir, const char *generic, char *out,
 			       size_t size)
 {
-	char runpath[8192], folder[PATH_MAX], path[PATH_MAX + 256];
+	char folder[PATH_MAX], path[PATH_MAX + 256];
 	struct stat st;
 
-	if (patch_read_runpath(file, runpath, sizeof runpath) != 0)
-		return NULL;
-	runpath[strcspn(runpath, "\n")] = '\0';
 	for (const char *p = runpath; *p; p += strcspn(p, ":"), p += *p == ':') {
 		size_t len = strcspn(p, ":");
 
 		if (!len)
 			continue;
-		expand_origin(p, len, dir, folder, sizeof folder);
+		patch_expand_origin(p, len, dir, folder, sizeof folder);
 		snprintf(path, sizeof path, "%s/%s", folder, generic);
 		if (stat(path, &st) == 0 && S_ISREG(st.st_mode) && realpath(path, out) &&
 		    strlen(out) < size)

@@ -1,70 +1,57 @@
 /*
- * cudastub patch FILE.whl: a wheel patched as the wheel it is.
+ * cudastub patch FILE.whl: a wheel patched as the wheel it is. The wheel,
+ * open and locked like any file, is copied into a private folder beside
+ * it (patch_private.c), unpacked there, patched there as an unpacked
+ * wheel (patch_unpacked.c), packed again there (python3 -m wheel pack,
+ * which writes RECORD anew from the files), given the original's owner,
+ * group, mode and attributes, synced and renamed over the original; a
+ * failure at any point leaves the original as it was.
  *
- * The wheel is unpacked into a temporary folder beside it (python3 -m wheel
- * unpack: Python's own packaging code, which a wheel pipeline has;
- * $CUDASTUB_PYTHON, or the first python3 that has it), patched
- * there as a tree with these differences, then packed again (python3 -m
- * wheel pack, which writes RECORD anew from the files) and renamed over the
- * original, so a failure at any point leaves the original as it was:
+ * The unpacking is this file's own few lines of Python over the wheel
+ * package's WheelFile (which checks each member against RECORD as it is
+ * read, and keeps every member inside the folder): `wheel unpack` of
+ * Debian 12's python3-wheel (0.38) extracts with zipfile, which sets no
+ * member's mode, so a wheel's libraries would come back without their
+ * execute bits. The mode bits of each member (never set-ID ones) are
+ * put back; `wheel pack` stores each file's mode, so they survive the
+ * round trip.
+ * Python is $CUDASTUB_PYTHON, or the first python3 on PATH and the
+ * system's /usr/bin/python3 that has the wheel package.
  *
- *   - the stubs go into one folder per wheel: the wheel's own *.libs folder
- *     when it has one (auditwheel's), else <name>.libs beside its
- *     .dist-info, never beside each file (a folder of executables or
- *     plugins gets no copy);
- *   - stubs are named by their content (--unique-names, patch_names.c), so
- *     that this wheel and any other load their own in one process;
- *   - a library auditwheel grafted under a hashed name (libcudart-
- *     96c42e41.so.13) that a stub stands in for, and that no file of the
- *     wheel needs any more, is removed: the wheel no longer carries NVIDIA's
- *     runtime.
- *
- * --dry-run and --check plan on the unpacked copy and leave the wheel alone.
+ * --dry-run and --check plan on the unpacked copy and leave the wheel
+ * alone.
  */
 #define _GNU_SOURCE
-#include <dirent.h>
-#include <ftw.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include "cli.h"
 #include "patch.h"
+#include "patch_fs.h"
 
-int patch_is_wheel(const char *path)
+static const char unpack_script[] =
+	"import os, sys\n"
+	"from wheel.wheelfile import WheelFile\n"
+	"with WheelFile(sys.argv[1]) as wheel:\n"
+	"    root = os.path.join(sys.argv[2], wheel.parsed_filename.group('namever'))\n"
+	"    for member in wheel.infolist():\n"
+	"        path = wheel.extract(member, root)\n"
+	"        mode = member.external_attr >> 16 & 0o777\n"
+	"        if mode and not member.is_dir():\n"
+	"            os.chmod(path, mode)\n";
+
+int patch_is_wheel_name(const char *name)
 {
-	size_t n = strlen(path);
-	struct stat st;
+	size_t n = strlen(name);
 
-	return n > 4 && !strcmp(path + n - 4, ".whl") && stat(path, &st) == 0 &&
-	       S_ISREG(st.st_mode);
+	return n > 4 && !strcmp(name + n - 4, ".whl");
 }
 
-/* Runs argv, its output to stderr only on failure; 0 when it exited 0. */
-static int run_quietly(char *const *argv)
-{
-	int status;
-	pid_t pid = fork();
-
-	if (pid == 0) {
-		if (!freopen("/dev/null", "w", stdout))
-			_exit(127);
-		execvp(argv[0], argv);
-		_exit(127);
-	}
-	return pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
-			       WEXITSTATUS(status) == 0
-		       ? 0
-		       : -1;
-}
-
-/* The Python that unpacks and packs: $CUDASTUB_PYTHON, else the first of
- * python3 on PATH and the system's /usr/bin/python3 that has the wheel
- * package (a pyenv or venv python3 first on PATH often has not). */
+/* The Python that unpacks and packs, or NULL. */
 static const char *wheel_python(void)
 {
 	static const char *const tried[] = {"python3", "/usr/bin/python3"};
@@ -73,189 +60,195 @@ static const char *wheel_python(void)
 	if (chosen && *chosen)
 		return chosen;
 	for (size_t i = 0; i < sizeof tried / sizeof *tried; i++) {
-		char *argv[] = {(char *)tried[i], "-c", "import wheel.cli", NULL};
+		char *argv[] = {(char *)tried[i], "-c", "import wheel.cli, wheel.wheelfile", NULL};
 
-		if (run_quietly(argv) == 0)
+		if (run_program(argv, -1, NULL, 0, NULL, 0) == 0)
 			return tried[i];
 	}
 	return NULL;
 }
 
-/* The one entry of dir whose name ends with suffix, in out; 0 or -1. */
-static int only_entry(const char *dir, const char *suffix, char *out, size_t size)
+/* Runs python with args, the private folder pf as its descriptor 3; 0,
+ * or -1 with its complaint (its last line) in why. */
+static int run_python(const char *python, char **args, int pf, char *why, size_t wsize)
 {
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	int found = 0;
-	size_t len = strlen(suffix);
+	char *argv[8] = {(char *)python}, err[4096], *last;
+	int n = 1;
 
-	while (d && (e = readdir(d))) {
-		size_t n = strlen(e->d_name);
-
-		if (n > len && !strcmp(e->d_name + n - len, suffix) && e->d_name[0] != '.' &&
-		    snprintf(out, size, "%s/%s", dir, e->d_name) < (int)size)
-			found++;
-	}
-	if (d)
-		closedir(d);
-	return found == 1 ? 0 : -1;
-}
-
-static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
-{
-	(void)st, (void)type, (void)ftw;
-	remove(path);
-	return 0;
-}
-
-/* ---- grafted libraries nothing needs any more ---- */
-
-static char still_needed[65536]; /* every DT_NEEDED of the tree, one a line */
-
-static int collect_needed(const char *path, const struct stat *st, int type, struct FTW *ftw)
-{
-	char needed[16384];
-	size_t used = strlen(still_needed);
-
-	(void)ftw;
-	if (type == FTW_F && S_ISREG(st->st_mode) && elf_kind(path) == ELF_KIND_DYNAMIC &&
-	    patch_read_needed(path, needed, sizeof needed) == 0 &&
-	    used + strlen(needed) + 2 < sizeof still_needed)
-		snprintf(still_needed + used, sizeof still_needed - used, "%s\n", needed);
-	return 0;
-}
-
-/* Whether name is a library some stub of this command stands in for,
- * under auditwheel's hashed name. */
-static int grafted_covered(const char *name)
-{
-	char unhashed[256];
-	const char *plain = nvidia_unhashed(name, unhashed, sizeof unhashed);
-
-	if (plain == name)
-		return 0; /* no hash: not grafted */
-	for (int k = 0; k < CUDASTUB_LIB_COUNT; k++)
-		for (const struct cli_soname *so = cli_known_libraries[k].sonames;
-		     cli_known_libraries[k].name && so->name; so++)
-			if (!strcmp(so->name, plain))
-				return 1;
-	return 0;
-}
-
-/* Removes from libs each grafted library a stub covers that no file of
- * root needs now; how many. */
-static int drop_grafted(const char *root, const char *libs, const struct patch_options *o)
-{
-	DIR *d;
-	struct dirent *e;
-	int dropped = 0;
-
-	still_needed[0] = '\0';
-	nftw(root, collect_needed, 32, FTW_PHYS);
-	if (!(d = opendir(libs)))
+	for (; args[n - 1] && n < 7; n++)
+		argv[n] = args[n - 1];
+	argv[n] = NULL;
+	if (run_program(argv, pf, NULL, 0, err, sizeof err) == 0)
 		return 0;
-	while ((e = readdir(d))) {
-		char line[300], path[PATH_MAX + 300];
+	last = strrchr(err, '\n');
+	last = last ? last + 1 : err[0] ? err : "it failed";
+	if (wsize) {
+		size_t len = strlen(last) < wsize - 1 ? strlen(last) : wsize - 1;
 
-		snprintf(line, sizeof line, "%s\n", e->d_name);
-		if (!grafted_covered(e->d_name) || strstr(still_needed, line))
-			continue;
-		if (snprintf(path, sizeof path, "%s/%s", libs, e->d_name) >= (int)sizeof path)
-			continue;
-		if (o->check || o->dry_run || unlink(path) == 0) {
-			cli_line(stdout, "%s %s: a grafted NVIDIA library nothing needs now",
-				 o->check || o->dry_run ? "would remove" : "removed", e->d_name);
-			dropped++;
-		}
+		memcpy(why, last, len);
+		why[len] = '\0';
 	}
-	closedir(d);
-	return dropped;
+	return -1;
 }
 
-/* ---- an unpacked wheel ---- */
-
-int patch_unpacked_wheel(struct patch_options *o, const char *root, int *dropped)
+/* The wheel (fd) unpacked in pf: a copy under its own name (WheelFile
+ * reads the name), then unpacked/<name>-<version> (in namever); the
+ * unpacked root's descriptor, or -1 with why. */
+static int unpack(const char *python, const struct patch_target *t, int fd, int pf, char *namever,
+		  size_t nsize, char *why, size_t wsize)
 {
-	char info[PATH_MAX + 256], libs[PATH_MAX + 256], *dash;
-	*dropped = 0;
-	if (only_entry(root, ".dist-info", info, sizeof info) != 0)
-		return 1; /* not a wheel: walked as any folder */
-	/* the wheel's own *.libs folder, or <name>.libs beside the .dist-info */
-	if (only_entry(root, ".libs", libs, sizeof libs) != 0) {
-		snprintf(libs, sizeof libs, "%s", info);
-		libs[strlen(libs) - strlen(".dist-info")] = '\0';
-		dash = strrchr(libs, '-'); /* <name>-<version>.dist-info */
-		if (!dash || strchr(dash, '/'))
-			return 1;
-		snprintf(dash, sizeof libs - (size_t)(dash - libs), ".libs");
+	char wheel[NAME_MAX + 64], dest[64];
+	char *args[] = {"-c", (char *)unpack_script, wheel, dest, NULL};
+	int copy = openat(pf, t->name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	int unpacked, root = -1;
+
+	if (copy < 0 || fs_copy(fd, copy) != 0) {
+		snprintf(why, wsize, "cannot copy it: %s", strerror(errno));
+		if (copy >= 0)
+			close(copy);
+		return -1;
 	}
-	cli_line(stdout, "%s: an unpacked wheel: its stubs go into %s, named by their content",
-		 root, libs);
-	if (patch_tree_into(o, root, libs, 1) != 0)
-		return 0;
-	*dropped = drop_grafted(root, libs, o);
-	return 0;
+	close(copy);
+	if (!fs_child_path(t->name, wheel, sizeof wheel) ||
+	    !fs_child_path("unpacked", dest, sizeof dest) ||
+	    run_python(python, args, pf, why, wsize) != 0)
+		return -1;
+	unpacked = openat(pf, "unpacked", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (unpacked >= 0 && patch_only_entry(unpacked, "", namever, nsize) == 0)
+		root = openat(unpacked, namever, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (root < 0)
+		snprintf(why, wsize, "it unpacked into no one folder");
+	if (unpacked >= 0)
+		close(unpacked);
+	return root;
 }
 
-/* ---- the wheel ---- */
-
-int patch_wheel(struct patch_options *o, const char *wheel)
+/* pf's unpacked/<namever> packed into pf's packed/; 0 or -1 with why. */
+static int pack(const char *python, int pf, const char *namever, char *why, size_t wsize)
 {
-	char work[PATH_MAX], unpacked[PATH_MAX + 16], root[2 * PATH_MAX], info[3 * PATH_MAX];
-	char out[PATH_MAX + 16], packed[2 * PATH_MAX], *slash;
+	char root[NAME_MAX + 64], out[64];
+	char *args[] = {"-m", "wheel", "pack", "-d", out, root, NULL};
+
+	if (mkdirat(pf, "packed", 0700) != 0) {
+		snprintf(why, wsize, "cannot make a folder to pack it in: %s", strerror(errno));
+		return -1;
+	}
+	if (snprintf(root, sizeof root, "/proc/self/fd/%d/unpacked/%s", CHILD_FD, namever) >=
+		    (int)sizeof root ||
+	    !fs_child_path("packed", out, sizeof out)) {
+		snprintf(why, wsize, "its name is too long");
+		return -1;
+	}
+	return run_python(python, args, pf, why, wsize);
+}
+
+/* The wheel packed in pf's packed/ takes the original's (fd, st)
+ * identity, then its place; 0 or -1 with why. */
+static int put_back(const struct patch_target *t, int fd, const struct stat *st, int pf,
+		    struct identity_notes *n, char *why, size_t wsize)
+{
+	char name[NAME_MAX + 1];
+	int packed = openat(pf, "packed", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	int file = -1, rc = -1;
+
+	if (packed < 0 || patch_only_entry(packed, ".whl", name, sizeof name) != 0 ||
+	    (file = openat(packed, name, O_RDWR | O_NOFOLLOW | O_CLOEXEC)) < 0)
+		snprintf(why, wsize, "wheel pack wrote no one wheel");
+	else
+		rc = apply_replace(t, fd, st, packed, name, file, n, why, wsize);
+	if (file >= 0)
+		close(file);
+	if (packed >= 0)
+		close(packed);
+	return rc;
+}
+
+/* Packs the patched wheel and puts it back, reporting it. */
+static void repack(struct patch_options *o, const struct patch_target *t, int fd,
+		   const struct stat *st, const char *python, int pf, const char *namever)
+{
+	struct identity_notes n = {0};
+	char why[1024] = "";
+
+	if (st->st_nlink > 1) {
+		hardlinks_refuse(o, t, st);
+		return;
+	}
+	if (pack(python, pf, namever, why, sizeof why) != 0 ||
+	    put_back(t, fd, st, pf, &n, why, sizeof why) != 0) {
+		cli_line(stderr, "cudastub patch: %s: cannot pack it again: %s; left as it was",
+			 t->path, why);
+		o->errors++;
+		return;
+	}
+	cli_line(stdout, "%s: packed again, its RECORD written anew", t->path);
+	for (int i = 0; i < n.count; i++)
+		cli_line(stdout, "%s: %s", t->path, n.line[i]);
+}
+
+/* The wheel, open and locked: unpacked, patched and (when anything
+ * changed and nothing failed) packed again. */
+static void patch_locked(struct patch_options *o, const struct patch_target *t, int fd,
+			 const struct stat *st, const char *python)
+{
+	int changes = o->changes, errors = o->errors, in_private = o->in_private, root, r;
+	struct private_folder pf;
+	char namever[NAME_MAX + 1], why[1024] = "";
+
+	if (private_make(t->dir, 0, &pf) != 0) {
+		cli_line(stderr, "cudastub patch: %s: cannot make a private folder beside it: %s",
+			 t->path, strerror(errno));
+		o->errors++;
+		return;
+	}
+	if ((root = unpack(python, t, fd, pf.fd, namever, sizeof namever, why, sizeof why)) < 0) {
+		cli_line(stderr, "cudastub patch: %s: cannot unpack it: %s", t->path, why);
+		o->errors++;
+	} else {
+		o->in_private = 1; /* what is in it is the wheel's own */
+		r = patch_unpacked_wheel(o, root, t->path);
+		o->in_private = in_private;
+		close(root);
+		if (r == 1) {
+			cli_line(stderr, "cudastub patch: %s: no .dist-info folder in it", t->path);
+			o->errors++;
+		} else if (o->errors == errors && !o->check && !o->dry_run && o->changes != changes)
+			repack(o, t, fd, st, python, pf.fd, namever);
+	}
+	private_remove(&pf);
+}
+
+void patch_wheel(struct patch_options *o, const struct patch_target *t)
+{
 	const char *python = wheel_python();
-	char *unpack[] = {(char *)python, "-m",	    "wheel",	   "unpack",
-			  "-d",		  unpacked, (char *)wheel, NULL};
-	char *pack[] = {(char *)python, "-m", "wheel", "pack", "-d", out, root, NULL};
-	int changes = o->changes, errors = o->errors, dropped = 0, rc = -1;
+	struct stat st;
+	int fd, same;
 
 	if (!python) {
 		cli_line(stderr,
 			 "cudastub patch: %s: patching a wheel needs Python's wheel package "
 			 "(python3 -m wheel; Debian: apt-get install python3-wheel), or "
 			 "CUDASTUB_PYTHON naming a Python that has it",
-			 wheel);
+			 t->path);
 		o->errors++;
-		return -1;
+		return;
 	}
-	snprintf(work, sizeof work, "%s", wheel);
-	slash = strrchr(work, '/');
-	snprintf(slash ? slash + 1 : work, sizeof work - (size_t)(slash ? slash + 1 - work : 0),
-		 ".cudastub-wheel-XXXXXX");
-	if (!mkdtemp(work)) {
-		cli_line(stderr, "cudastub patch: %s: no temporary folder beside it", wheel);
-		o->errors++;
-		return -1;
+	for (int tries = 0; tries < 16; tries++) {
+		if (patch_open(o, t, &fd, &st) != 0)
+			return;
+		same = patch_lock(o, t, fd, &st);
+		if (same == 0)
+			patch_locked(o, t, fd, &st, python);
+		else if (same < 0) {
+			cli_line(stderr, "cudastub patch: %s: cannot lock it: %s", t->path,
+				 strerror(errno));
+			o->errors++;
+		}
+		close(fd);
+		if (same != 1)
+			return;
 	}
-	snprintf(unpacked, sizeof unpacked, "%s/unpacked", work);
-	snprintf(out, sizeof out, "%s/packed", work);
-	if (run_quietly(unpack) != 0 || only_entry(unpacked, "", root, sizeof root) != 0 ||
-	    only_entry(root, ".dist-info", info, sizeof info) != 0) {
-		cli_line(stderr, "cudastub patch: %s: could not unpack it (%s -m wheel unpack)",
-			 wheel, python);
-		o->errors++;
-		goto done;
-	}
-	if (patch_unpacked_wheel(o, root, &dropped) != 0) {
-		cli_line(stderr, "cudastub patch: %s: no .dist-info folder in it", wheel);
-		o->errors++;
-		goto done;
-	}
-	if (o->errors != errors || o->check || o->dry_run || (o->changes == changes && !dropped)) {
-		rc = o->errors == errors ? 0 : -1;
-		goto done;
-	}
-	mkdir(out, 0755);
-	if (run_quietly(pack) != 0 || only_entry(out, ".whl", packed, sizeof packed) != 0 ||
-	    rename(packed, wheel) != 0) {
-		cli_line(stderr, "cudastub patch: %s: could not pack it again; left as it was",
-			 wheel);
-		o->errors++;
-		goto done;
-	}
-	cli_line(stdout, "%s: packed again, its RECORD written anew", wheel);
-	rc = 0;
-done:
-	nftw(work, remove_entry, 32, FTW_DEPTH | FTW_PHYS);
-	return rc;
+	cli_line(stderr, "cudastub patch: %s: replaced again and again while waiting for its lock",
+		 t->path);
+	o->errors++;
 }
