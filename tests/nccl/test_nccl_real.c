@@ -1,7 +1,11 @@
 /*
- * NCCL through its stub, with NVIDIA's libraries and no GPU: the 13.0
- * toolkit's libnccl.so.2 (NCCL 2.28, built with CUDA 13.0) and Debian's
- * (sid's libnccl2 2.29, built with CUDA 12.4: the nccl-2.29 fixture).
+ * NCCL through its stubs, with NVIDIA's libraries and no GPU: the 13.0
+ * toolkit's libnccl.so.2 (NCCL 2.28, built with CUDA 13.0) through the
+ * 13-ABI stub, and Debian's (sid's libnccl2 2.29, built with CUDA 12.4:
+ * the nccl-2.29 fixture) through the 12-ABI stub. Debian's needs glibc
+ * 2.38: where this system's is older, the children that may load it run
+ * under trixie's glibc (the glibc-2.41 fixture: its dynamic loader, with
+ * its libraries first on the path).
  *
  *   versions      ncclGetVersion answers through the stub what the library
  *                 answers directly; the stub reports NCCL's own version and
@@ -17,8 +21,11 @@
  *                 the path, a pin of 13 passes it for the toolkit's; a
  *                 process that has CUDA 13's runtime loaded takes the
  *                 toolkit's NCCL over Debian's (12) first on the path;
- *   no library    the documented codes, the version 0, the error strings
- *                 ncclResult_t's names, the "no library" code explained.
+ *   no library    the documented codes; ncclGetVersion answers, with
+ *                 success, what the NCCL of the stub's record answers (the
+ *                 toolkit's for the 13-ABI stub, Debian's for the 12-ABI
+ *                 one); the error strings ncclResult_t's names, the "no
+ *                 library" code explained.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -32,7 +39,7 @@
 #include "cudastub/cudastub.h"
 #include "test_support.h"
 
-/* From CMake: NC_STUB, the build's stub. */
+/* From CMake: NC_STUB and NC_STUB_12, the stubs of the 13 and 12 ABIs. */
 
 #define FIRST_CODE (-1)
 #define LAST_CODE  12
@@ -117,38 +124,50 @@ struct release {
 	int cuda_major;	  /* what the stub must report */
 	int cuda_minor;
 	const char *fixture; /* NULL: the toolkit's */
+	const char *stub;    /* the stub of its ABI */
 };
 
 static const struct release releases[] = {
-	{"13.0 toolkit", 13, 0, NULL},
-	{"Debian sid", 12, 4, "nccl-2.29"},
+	{"13.0 toolkit", 13, 0, NULL, NC_STUB},
+	{"Debian sid", 12, 4, "nccl-2.29", NC_STUB_12},
 };
 #define RELEASES (sizeof releases / sizeof *releases)
 
-/* Whether Debian sid's NCCL can load here: it needs glibc 2.38 (its
- * banner is still read from the file, by nccl_marker). */
-static int debian_loads(void)
+/* Where Debian sid's NCCL can load: "" on a glibc of 2.38 or later, else
+ * trixie's dynamic loader and library folder (the glibc-2.41 fixture), in
+ * *loader and *libs; 0 when neither (reported). */
+static int newer_glibc(const char **loader, const char **libs)
 {
-	char why[200];
+	static char ld[PATH_MAX + 32], dir[PATH_MAX];
+	const char *fixture;
 
+	*loader = *libs = "";
 	if (strverscmp(gnu_get_libc_version(), "2.38") >= 0)
 		return 1;
-	snprintf(why, sizeof why,
-		 "Debian sid's NCCL needs glibc 2.38, this system has %s (nccl_marker reads "
-		 "its CUDA release from the file)",
-		 gnu_get_libc_version());
-	ts_not_applicable(why);
-	return 0;
+	if (!ts_toolkit_is_native()) {
+		ts_not_applicable("Debian sid's NCCL needs glibc 2.38, and trixie's is fetched "
+				  "for x86-64 only");
+		return 0;
+	}
+	fixture = ts_fixture("glibc-2.41");
+	if (!fixture)
+		return 0;
+	snprintf(dir, sizeof dir, "%s/usr/lib/" TS_MULTIARCH, fixture);
+	snprintf(ld, sizeof ld, "%s/ld-linux-x86-64.so.2", dir);
+	*loader = ld;
+	*libs = dir;
+	return 1;
 }
 
 /* The real library of r in buf, or NULL (reported). */
 static const char *real_library(const struct release *r, char *buf, size_t size)
 {
 	char dir[PATH_MAX / 2];
+	const char *loader, *libs;
 
 	if (!r->fixture)
 		return ts_toolkit_file("libnccl.so.2", buf, size);
-	if (!ts_fixture_libdir(r->fixture, dir, sizeof dir) || !debian_loads())
+	if (!ts_fixture_libdir(r->fixture, dir, sizeof dir) || !newer_glibc(&loader, &libs))
 		return NULL;
 	snprintf(buf, size, "%s/libnccl.so.2", dir);
 	return buf;
@@ -156,17 +175,38 @@ static const char *real_library(const struct release *r, char *buf, size_t size)
 
 static struct ts_child direct, through;
 
-static int run_calls(const char *path, const char *const *extra, struct ts_child *out)
+/* Runs the calls child on path; with debian, where Debian's NCCL can load
+ * (under trixie's glibc where this one is older). */
+static int run_calls(const char *path, const char *const *extra, int debian, struct ts_child *out)
 {
 	char open_var[PATH_MAX + 16];
-	const char *env[8] = {open_var, NULL};
-	int n = 1;
+	const char *env[8] = {open_var, NULL}, *loader = "", *libs = "";
+	int n = 1, ran;
 
 	snprintf(open_var, sizeof open_var, "NC_OPEN=%s", path);
 	for (; extra && *extra && n < 7; extra++)
 		env[n++] = *extra;
 	env[n] = NULL;
-	if (ts_run_child("calls", env, out) != 0 || out->exit_code != 0) {
+	if (debian && !newer_glibc(&loader, &libs))
+		return -1;
+	if (*loader) {
+		/* --library-path stands for LD_LIBRARY_PATH, which the loader
+		 * then ignores: the test's folders go after glibc's */
+		char path[4 * PATH_MAX];
+		char *argv[] = {(char *)loader, "--library-path", path, (char *)ts_self(),
+				"--child",	"calls",	  NULL};
+
+		snprintf(path, sizeof path, "%s", libs);
+		for (int k = 1; k < n; k++)
+			if (!strncmp(env[k], "LD_LIBRARY_PATH=", 16))
+				snprintf(path + strlen(path), sizeof path - strlen(path), ":%s",
+					 env[k] + 16);
+
+		ran = ts_run_program(argv, env, NULL, out) == 0;
+	} else {
+		ran = ts_run_child("calls", env, out) == 0;
+	}
+	if (!ran || out->exit_code != 0) {
 		CU_FAIL("the calls child failed");
 		fprintf(stderr, "%s: exit %d\n%s%s\n", path, out->exit_code, out->out, out->err);
 		return -1;
@@ -174,13 +214,16 @@ static int run_calls(const char *path, const char *const *extra, struct ts_child
 	return 0;
 }
 
-static int run_both(const char *real)
+static int run_both(const struct release *r, const char *real)
 {
 	char override[PATH_MAX + 32];
 	const char *env[] = {override, NULL};
+	int debian = r->fixture != NULL;
 
 	snprintf(override, sizeof override, "CUDASTUB_NCCL_PATH=%s", real);
-	return run_calls(real, NULL, &direct) || run_calls(NC_STUB, env, &through) ? -1 : 0;
+	return run_calls(real, NULL, debian, &direct) || run_calls(r->stub, env, debian, &through)
+		       ? -1
+		       : 0;
 }
 
 static void expect_same(const char *key)
@@ -207,7 +250,7 @@ static void test_versions(void)
 		const char *real = real_library(r, path, sizeof path);
 		long v;
 
-		if (!real || run_both(real))
+		if (!real || run_both(r, real))
 			continue;
 		CU_ASSERT_EQUAL(ts_number(&direct, "version_rc"), ncclSuccess);
 		expect_same("version_rc");
@@ -232,7 +275,7 @@ static void test_error_strings_and_no_gpu(void)
 		char path[PATH_MAX], key[16];
 		const char *real = real_library(&releases[i], path, sizeof path);
 
-		if (!real || run_both(real))
+		if (!real || run_both(&releases[i], real))
 			continue;
 		for (int code = FIRST_CODE; code <= LAST_CODE; code++) {
 			snprintf(key, sizeof key, "err_%d", code);
@@ -263,9 +306,9 @@ static void test_release(void)
 	*strrchr(toolkit, '/') = '\0';
 	snprintf(path, sizeof path, "LD_LIBRARY_PATH=%s", toolkit);
 	pin_env[1] = "CUDASTUB_NCCL_MAJOR=12";
-	if (run_calls(NC_STUB, pin_env, &through) == 0) {
+	if (run_calls(NC_STUB, pin_env, 0, &through) == 0) {
 		CU_ASSERT_EQUAL(ts_number(&through, "state"), CUDASTUB_STATE_NOT_FOUND);
-		CU_ASSERT_EQUAL(ts_number(&through, "version_rc"), ncclUnhandledCudaError);
+		CU_ASSERT_EQUAL(ts_number(&through, "unique_id_rc"), ncclUnhandledCudaError);
 	}
 	pin_env[1] = "CUDASTUB_NCCL_MAJOR=13";
 	if (!real_library(&releases[1], debian, sizeof debian))
@@ -273,22 +316,22 @@ static void test_release(void)
 	/* Debian's folder first on the path, the toolkit's after it */
 	*strrchr(debian, '/') = '\0';
 	snprintf(path, sizeof path, "LD_LIBRARY_PATH=%s:%s", debian, toolkit);
-	if (run_calls(NC_STUB, path_env, &through) == 0)
+	if (run_calls(NC_STUB, path_env, 1, &through) == 0)
 		CU_ASSERT_EQUAL(ts_number(&through, "state"), CUDASTUB_STATE_LOADED);
 	/* a pin of 13: Debian's (12.4) is passed by, the toolkit's taken */
-	if (run_calls(NC_STUB, pin_env, &through) == 0) {
+	if (run_calls(NC_STUB, pin_env, 1, &through) == 0) {
 		CU_ASSERT_EQUAL(ts_number(&through, "major"), 13);
 		CU_ASSERT_PTR_NOT_NULL(strstr(ts_text(&through, "path"), toolkit));
 	}
 	pin_env[1] = "CUDASTUB_NCCL_MAJOR=12";
-	if (run_calls(NC_STUB, pin_env, &through) == 0) {
+	if (run_calls(NC_STUB, pin_env, 1, &through) == 0) {
 		CU_ASSERT_EQUAL(ts_number(&through, "major"), 12);
 		CU_ASSERT_PTR_NOT_NULL(strstr(ts_text(&through, "path"), debian));
 	}
 	/* CUDA 13's runtime already in the process: its release first, so the
 	 * toolkit's NCCL over Debian's, though Debian's comes first */
 	snprintf(cudart, sizeof cudart, "NC_PRELOAD=%s/libcudart.so.13", toolkit);
-	if (run_calls(NC_STUB, process_env, &through) == 0) {
+	if (run_calls(NC_STUB, process_env, 1, &through) == 0) {
 		CU_ASSERT_EQUAL(ts_number(&through, "major"), 13);
 		CU_ASSERT_PTR_NOT_NULL(strstr(ts_text(&through, "path"), toolkit));
 	}
@@ -298,10 +341,23 @@ static void test_no_library(void)
 {
 	const char *env[] = {"CUDASTUB_NCCL_PATH=/nonexistent/cudastub-no-nccl", NULL};
 
-	if (run_calls(NC_STUB, env, &through))
+	/* each stub answers the version of its record's NCCL, as that NCCL
+	 * answers on this machine */
+	for (size_t i = 0; i < RELEASES; i++) {
+		char path[PATH_MAX];
+		const char *real = real_library(&releases[i], path, sizeof path);
+
+		if (!real || run_calls(real, NULL, releases[i].fixture != NULL, &direct) ||
+		    run_calls(releases[i].stub, env, 0, &through))
+			continue;
+		CU_ASSERT_EQUAL(ts_number(&through, "version_rc"), ncclSuccess);
+		expect_same("version");
+		CU_ASSERT_EQUAL(ts_number(&through, "state"), CUDASTUB_STATE_OVERRIDE_FAILED);
+		printf("  %s's stub, no library: version %ld\n", releases[i].name,
+		       ts_number(&through, "version"));
+	}
+	if (run_calls(NC_STUB, env, 0, &through))
 		return;
-	CU_ASSERT_EQUAL(ts_number(&through, "version_rc"), ncclUnhandledCudaError);
-	CU_ASSERT_EQUAL(ts_number(&through, "version"), 0);
 	CU_ASSERT_EQUAL(ts_number(&through, "unique_id_rc"), ncclUnhandledCudaError);
 	CU_ASSERT_EQUAL(ts_number(&through, "unique_id_set"), 0);
 	/* NCCL's own answer when no error is recorded, never NULL */
@@ -322,7 +378,8 @@ static void register_suites(void)
 	CU_add_test(s, "error strings and ncclGetUniqueId as directly",
 		    test_error_strings_and_no_gpu);
 	CU_add_test(s, "the CUDA release decides under a pin and in a process", test_release);
-	CU_add_test(s, "no library: documented codes, version 0, names", test_no_library);
+	CU_add_test(s, "no library: the record's version, documented codes, names",
+		    test_no_library);
 }
 
 int main(int argc, char **argv)

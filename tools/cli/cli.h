@@ -48,7 +48,6 @@ struct cli_known_library {
 	const char *what;		  /* "runtime", for messages */
 	const char *env_path;		  /* "CUDASTUB_CUDART_PATH" */
 	int release_aware;		  /* see struct cli_library */
-	const char *stub;		  /* "libcudart_stub.so", the stub's file and SONAME */
 	const struct cli_soname *sonames; /* ends with {0, NULL} */
 	/* the file (and SONAME) of its stub for each CUDA ABI this cudastub
 	 * has, newest first; ends with {0, NULL} */

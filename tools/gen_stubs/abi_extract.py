@@ -11,6 +11,7 @@ majors reads as a changelog:
   field    STRUCT  OFFSET  SIZE  TYPE  NAME
   enum     ENUM  CONSTANT  VALUE
   typedef  NAME  ENUM
+  const    MACRO  VALUE
 
 RETURN is the return type as the header spells it, CANONICAL the same with
 every typedef resolved. Each parameter is one `arg` line: its canonical
@@ -23,7 +24,8 @@ majors share a function's ABI, and the enums' values are what the stubs'
 C is compiled with (emit_declarations.py). An enum is named as the
 canonical types name it ("enum cudaError", or "ncclResult_t" for one
 without a tag); a `typedef` line names one the spec asks for by another
-name.
+name. A `const` line is the value of a macro the spec names
+(version_macros: CUDNN_MAJOR), an integer the headers define.
 """
 
 import re
@@ -60,6 +62,7 @@ class AbiRecords:
         self.structs = {}  # name -> (size, alignment, [(offset, size, type, field)])
         self.enums = {}  # canonical name -> [(constant, value)]
         self.enum_typedefs = {}  # a name the spec asks for -> the canonical name
+        self.consts = {}  # a macro the spec names (version_macros) -> its value
         self.anon = {}  # clang's spelling of an anonymous record -> stable name
 
     def _walk_struct(self, t, seen, stable=None):
@@ -142,6 +145,8 @@ class AbiRecords:
                 out.append("enum\t%s\t%s\t%d" % (enum, const, value))
         for name, enum in sorted(self.enum_typedefs.items()):
             out.append("typedef\t%s\t%s" % (name, enum))
+        for name, value in sorted(self.consts.items()):
+            out.append("const\t%s\t%d" % (name, value))
         return [self._stable(line) for line in out]
 
     def _stable(self, line):
@@ -151,12 +156,14 @@ class AbiRecords:
 
 
 
-def _parse(headers, include_dirs, defines, predefine, after_dirs):
+def _parse(headers, include_dirs, defines, predefine, after_dirs, macros=False):
     src = "".join(line + "\n" for line in include_lines(headers, predefine))
     args = ["-x", "c", "-std=c11"] + ["-I" + d for d in include_dirs]
     args += ["-idirafter" + d for d in after_dirs]
     args += ["-D" + d for d in defines]
-    tu = ci.Index.create().parse("cudastub_abi.c", args=args, unsaved_files=[("cudastub_abi.c", src)])
+    options = ci.TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD if macros else 0
+    tu = ci.Index.create().parse("cudastub_abi.c", args=args, options=options,
+                                 unsaved_files=[("cudastub_abi.c", src)])
     errors = [d for d in tu.diagnostics if d.severity >= ci.Diagnostic.Error]
     if errors:
         raise SystemExit("libclang could not parse %s:\n  %s" % (", ".join(headers), "\n  ".join(str(e) for e in errors)))
@@ -174,11 +181,23 @@ def _enum_decl(cur):
     return None
 
 
-def _collect(tu, rec, own_files, enums, only_new=False):
+def _macro_value(cur):
+    """A macro's value when it is one integer literal (CUDNN_MAJOR 9), else
+    None."""
+    tokens = [t.spelling for t in cur.get_tokens()][1:]
+    if len(tokens) == 1 and re.fullmatch(r"[0-9]+[uUlL]*", tokens[0]):
+        return int(re.sub(r"[uUlL]+$", "", tokens[0]))
+    return None
+
+
+def _collect(tu, rec, own_files, enums, only_new=False, macros=()):
     for cur in tu.cursor.get_children():
         loc = cur.location.file
         base = loc.name.rsplit("/", 1)[-1] if loc else None
-        if cur.kind == ci.CursorKind.FUNCTION_DECL and base in own_files:
+        if cur.kind == ci.CursorKind.MACRO_DEFINITION:
+            if cur.spelling in macros and _macro_value(cur) is not None:
+                rec.consts[cur.spelling] = _macro_value(cur)
+        elif cur.kind == ci.CursorKind.FUNCTION_DECL and base in own_files:
             if not (only_new and cur.spelling in rec.functions):
                 rec.add_function(cur)
         elif cur.spelling in enums and cur.spelling not in rec.enum_typedefs:
@@ -191,7 +210,7 @@ def _collect(tu, rec, own_files, enums, only_new=False):
 
 
 def extract(headers, include_dirs, enums=(), variants=(), context=(), predefine=None,
-            after_dirs=()):
+            after_dirs=(), macros=()):
     """Parses headers as C and returns the AbiRecords of the functions they
     declare themselves (not those of headers they include, nor the context
     headers included before them), and the values of each enum named in
@@ -202,12 +221,18 @@ def extract(headers, include_dirs, enums=(), variants=(), context=(), predefine=
     names behind each _vN macro. predefine maps a header to macros defined
     just before it is included (Spec.predefine). after_dirs are searched
     last, after the system's folders: stand-ins for a header only where
-    none is found."""
+    none is found. macros are read as integers (version_macros); one the
+    headers do not define that way is an error."""
     own_files = {h.rsplit("/", 1)[-1] for h in headers}
     everything = list(context) + list(headers)
     rec = AbiRecords()
     predefine = predefine or {}
-    _collect(_parse(everything, include_dirs, (), predefine, after_dirs), rec, own_files, set(enums))
+    _collect(_parse(everything, include_dirs, (), predefine, after_dirs, bool(macros)), rec,
+             own_files, set(enums), macros=set(macros))
+    missing = sorted(set(macros) - set(rec.consts))
+    if missing:
+        raise SystemExit("version_macros: %s: no integer definition in %s"
+                         % (", ".join(missing), ", ".join(headers)))
     for define in variants:
         _collect(_parse(everything, include_dirs, (define,), predefine, after_dirs), rec, own_files, set(),
                  only_new=True)

@@ -68,7 +68,8 @@ def fallback_class(spec, fn, n):
     the spec asks for one, or where 0 or a code in the return register is
     not the answer's shape."""
     if (n in spec.custom_fallback or n in spec.error_name or n in spec.error_string
-            or n in spec.fallback_values or n in spec.zero_outputs):
+            or n in spec.fallback_values or n in spec.zero_outputs
+            or n in spec.offline_version):
         return TYPED
     if fn.ret == spec.result:
         return TYPED if spec.result_field else CODE
@@ -237,6 +238,8 @@ def _fallback_says(spec, fn, n):
         value = spec.fallback_values[n]
         macro = spec.fallback_macros.get(value)
         return "returns %s" % ("%s (%s)" % (value, macro) if macro else value), "NO_CODE"
+    if n in spec.offline_version:
+        return "answers the version of the release the stub was made from", "NO_CODE"
     code = "NEGATIVE" if n in spec.negative_status else "CODE"
     if n in spec.zero_outputs:
         return "sets its outputs to 0 and returns", code
@@ -257,6 +260,7 @@ def emit(spec, abi, routed, names, header_note):
     lib = spec.library
     out = c_file_opening(header_note, lib, ("stdatomic.h", "stddef.h", "string.h"))
     out += emit_entry_points(spec)
+    out += _version_macros(spec, abi)
     for n in sorted(abi.functions):
         fn = abi.functions[n]
         ret, params, args = fn.ret, fn.parameters(), fn.arg_names()
@@ -280,6 +284,9 @@ def emit(spec, abi, routed, names, header_note):
                 out.append("\tstatic %s answer = %s;" % (ret[:-1].strip(), value))
                 value = "&answer"
             out.append("\treturn %s;" % value)
+        elif n in spec.offline_version:
+            out += ["static %s %s_unavailable(%s)" % (ret, n, params), "{"]
+            out += _offline_version_body(spec, fn, n)
         elif n in spec.zero_outputs or (ret == spec.result and spec.result_field):
             out += ["static %s %s_unavailable(%s)" % (ret, n, params), "{"]
             if n in spec.zero_outputs:
@@ -344,6 +351,49 @@ def _declared_as(spec, abi, n):
 
 INTEGERS = ("char", "signed char", "unsigned char", "short", "unsigned short", "int",
             "unsigned int", "long", "unsigned long", "long long", "unsigned long long")
+
+
+def _version_macros(spec, abi):
+    """The headers' version macros the record keeps (spec: version_macros),
+    for the offline_version answers."""
+    if not spec.offline_version:
+        return []
+    missing = [m for m in spec.version_macros if m not in abi.consts]
+    if missing:
+        raise SystemExit("%s: the CUDA %d.%d record has no const line for %s (regenerate it)"
+                         % (spec.library, abi.major, abi.minor, ", ".join(missing)))
+    return ["", "/* the version of the release the record is from */"] + \
+        ["#define %s %d" % (m, abi.consts[m]) for m in spec.version_macros]
+
+
+def _offline_version_body(spec, fn, n):
+    """Without a library, the record's release's version (spec:
+    offline_version): returned, set through the one pointer with success,
+    or by property (MAJOR_VERSION, MINOR_VERSION, PATCH_LEVEL)."""
+    exprs, names = spec.offline_version[n], fn.arg_names()
+    pointers = [p.canonical.strip() for p in fn.params]
+    if len(exprs) == 1 and not fn.params and fn.ret != spec.result:
+        return ["\treturn (%s)(%s);" % (fn.ret, exprs[0])]
+    success = "(%s)0" % fn.ret
+    if len(exprs) == 1 and len(pointers) == 1 and pointers[0].endswith("*"):
+        return ["\tif (!%s)" % names[0], "\t\treturn %s;" % _no_library_code(spec, fn),
+                "\t*%s = (%s);" % (names[0], exprs[0]), "\treturn %s;" % success]
+    if len(exprs) == 3 and len(pointers) == 2 and pointers[1].endswith("*"):
+        what, value = names
+        return ["\tif (!%s)" % value, "\t\treturn %s;" % _no_library_code(spec, fn),
+                "\tswitch (%s) {" % what,
+                "\tcase MAJOR_VERSION:", "\t\t*%s = (%s);" % (value, exprs[0]), "\t\tbreak;",
+                "\tcase MINOR_VERSION:", "\t\t*%s = (%s);" % (value, exprs[1]), "\t\tbreak;",
+                "\tcase PATCH_LEVEL:", "\t\t*%s = (%s);" % (value, exprs[2]), "\t\tbreak;",
+                "\tdefault:", "\t\treturn %s;" % _no_library_code(spec, fn), "\t}",
+                "\treturn %s;" % success]
+    raise SystemExit("offline_version %s: not T f(void), STATUS f(T *) nor "
+                     "STATUS f(property, T *) with as many expressions" % n)
+
+
+def _no_library_code(spec, fn):
+    number, constant = spec.unavailable["library"]
+    return "(%s)%s" % (fn.ret, constant)
 
 
 def _zero_outputs(fn):

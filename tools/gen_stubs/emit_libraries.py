@@ -106,9 +106,8 @@ def cli_c(specs, header, tags, combined):
         sonames = ", ".join('{%d, "%s"}' % mn for mn in s.sonames)
         stubs = "".join('{%d, "%s"}, ' % (m, stub_file(s.library, m, t))
                         for m, t in sorted(tags.get(s.library, {}).items(), reverse=True))
-        out += ['\t[CUDASTUB_LIB_%s] = {"%s", "%s", "%s", %d, "lib%s_stub.so",' % (
-                    s.library.upper(), s.library, s.what, s.env_path, int(s.release_preference),
-                    s.library),
+        out += ['\t[CUDASTUB_LIB_%s] = {"%s", "%s", "%s", %d,' % (
+                    s.library.upper(), s.library, s.what, s.env_path, int(s.release_preference)),
                 "\t\t(const struct cli_soname[]){%s, {0, NULL}}," % sonames,
                 "\t\t(const struct cli_soname[]){%s{0, NULL}}}," % stubs]
     out += ["};", "", "/* libcudastub_cu<major>: every stub of an ABI in one file */",
@@ -169,14 +168,23 @@ def codes_md(specs, header):
     for spec in specs:
         if spec.no_op:
             # no status type: every reason alike (spec: result none, fallback)
-            out.append("| %s (`lib%s_stub.so`) | %s | %s |" % (
+            out.append("| %s (`lib%s_stub_cu<N>.so`) | %s | %s |" % (
                 spec.what, spec.library, sonames(spec),
                 " | ".join(["a no-op: what the library answers with no tool attached "
                             "(%s)" % _fallbacks(spec)] + ["the same no-op"] * 3)))
             continue
-        out.append("| %s (`lib%s_stub.so`) | %s | %s |" % (
+        out.append("| %s (`lib%s_stub_cu<N>.so`) | %s | %s |" % (
             spec.what, spec.library, sonames(spec),
             " | ".join(code(spec, r) for r in ("library", "function", "removed", "abi"))))
+    answers = [s for s in specs if s.offline_version]
+    if answers:
+        out += ["", "Without a library, these version queries answer, with success, the "
+                "version of the release the stub's record was made from, as that library "
+                "answers on a machine without a GPU (frameworks check them: a version of 0 "
+                "reads as a broken install); every call that needs the library still returns "
+                "the code above:", ""]
+        out += ["- %s: %s" % (s.what, ", ".join("`%s`" % n for n in sorted(s.offline_version)))
+                for s in answers]
     return "\n".join(out) + "\n"
 
 

@@ -26,6 +26,7 @@ that decision.
 import argparse
 import hashlib
 import os
+import re
 import subprocess
 import sys
 
@@ -59,7 +60,8 @@ def cmd_abi(args):
     enums = ([] if spec.no_op else [spec.result_enum]) + spec.enums
     rec = abi_extract.extract(spec.headers, includes, enums, spec.variants,
                               spec.context, spec.predefine,
-                              [os.path.join(root, d) for d in spec.includes_after])
+                              [os.path.join(root, d) for d in spec.includes_after],
+                              spec.version_macros)
     head = record_note("ABI record of %s from CUDA %s" % (" ".join(spec.headers), args.version))
     write(args.output, "\n".join([head] + rec.lines()) + "\n")
 
@@ -257,6 +259,29 @@ class Library:
         return cells
 
 
+def offline_version(spec, build):
+    """(major, minor, patch): what the stub's version query answers without
+    a library (spec: offline_version), from the record's const lines; None
+    where it answers no version."""
+    if not spec.version_query or spec.version_query[0] not in spec.offline_version:
+        return None
+    name, form = spec.version_query
+    values = []
+    for expr in spec.offline_version[name]:
+        for macro in sorted(build.consts, key=len, reverse=True):
+            expr = re.sub(r"\b%s\b" % macro, str(build.consts[macro]), expr)
+        if not re.fullmatch(r"[0-9+*() -]+", expr):
+            raise SystemExit("offline_version %s: %s is no arithmetic of version_macros"
+                             % (name, expr))
+        values.append(eval(expr))
+    if len(values) == 3:
+        return tuple(values)
+    if form in ("returned", "encoded"):
+        code = values[0]
+        return (code // 10000, code % 10000 // 100, code % 100)
+    raise SystemExit("offline_version %s: form %s has no decoding here" % (name, form))
+
+
 def abi_tag(version, major, map_text):
     """The 8 hex digits a stub's file name and SONAME carry: the same for
     the same cudastub release, ABI and exports (so two copies of one stub
@@ -348,6 +373,10 @@ def generate_library(spec_path, data, out, version):
                   "set(cudastub_%s_cu%d_tag %s)" % (spec.library, major, tags[major]),
                   "set(cudastub_%s_cu%d_routes %s)" % (spec.library, major,
                                                        "ON" if routed else "OFF")]
+        offline = offline_version(spec, build)
+        if offline:
+            cmake.append("set(cudastub_%s_cu%d_offline_version %s)"
+                         % (spec.library, major, " ".join(map(str, offline))))
     every = note("%s (every stub ABI: %s)" % (sources, ", ".join(
         "CUDA %d from %d.%d" % (m, b.major, b.minor) for m, b in served.items())))
     write(os.path.join(top, "%s_rows.h" % spec.library), emit_c.emit_rows(rows_per_abi, every))

@@ -89,6 +89,7 @@ class Abi:
         self.alignments = {}  # struct name -> its alignment ("opaque": unknown)
         self.enums = {}  # enum -> [(constant, value)] in header order, by every name
         self.canonical_enums = []  # the names enums are recorded under
+        self.consts = {}  # macro -> its value in the headers (spec: version_macros)
         with open(path) as f:
             for line in f:
                 if line.startswith("#"):
@@ -109,6 +110,8 @@ class Abi:
                     self.enums.setdefault(cols[1], []).append((cols[2], int(cols[3])))
                 elif cols[0] == "typedef":
                     self.enums[cols[1]] = self.enums[cols[2]]
+                elif cols[0] == "const":
+                    self.consts[cols[1]] = int(cols[2])
         for fn in self.functions.values():
             fn.settle(self.structs)
 
@@ -376,6 +379,19 @@ class Spec:
       zero_outputs FUNCTION...
                               without a library, the fallback sets every
                               integer the function points to to 0 (probes)
+      version_macros MACRO... integer macros of the headers the records keep
+                              (const lines: CUDNN_MAJOR), for offline_version
+      offline_version FUNCTION EXPR [EXPR EXPR]
+                              without a library, FUNCTION answers the version
+                              of the release the stub's record is from, as
+                              the library answers on a machine with no GPU,
+                              for frameworks that check it (cuDNN's, NCCL's):
+                              EXPR, a C expression of version_macros, is
+                              what FUNCTION() returns, or what FUNCTION(&v)
+                              sets v to, returning success; with three, the
+                              major, minor and patch FUNCTION(property, &v)
+                              sets for MAJOR_VERSION, MINOR_VERSION and
+                              PATCH_LEVEL
       error_name FUNCTION...  maps a status to its name: without a library,
                               the name from the result enum
       error_string FUNCTION...
@@ -452,7 +468,8 @@ class Spec:
                        "adapter": [], "adapter_first": [], "adapter_calls": [], "header": [], "variant": [], "context": [],
                        "enum": [], "toolkit_targets": [], "zero_outputs": [], "error_name": [],
                        "error_string": [], "underscore_exports": [], "library_sized": [],
-                       "negative_status": [], "header_only": [], "in_place": []}
+                       "negative_status": [], "header_only": [], "in_place": [],
+                       "version_macros": []}
         with open(path) as f:
             for line in f:
                 line = line.split("#", 1)[0].split()
@@ -465,7 +482,8 @@ class Spec:
                     elif key == "wheel_dir":
                         self.values.setdefault(key, []).extend(rest)
                     elif key in ("same_function", "layout", "layout_field", "layout_query", "inout",
-                                 "release", "own_code", "predefine", "fallback"):
+                                 "release", "own_code", "predefine", "fallback",
+                                 "offline_version"):
                         self.values.setdefault(key, []).append(rest)
                     elif key in ("adapter", "adapter_first"):
                         if not rest or not rest[0].endswith(":"):
@@ -478,7 +496,7 @@ class Spec:
                                  "adapter_calls", "header", "variant", "context", "enum", "toolkit_targets",
                                  "zero_outputs", "error_name", "error_string",
                                  "underscore_exports", "library_sized", "negative_status",
-                                 "header_only", "in_place"):
+                                 "header_only", "in_place", "version_macros"):
                         self.values[key] += rest
                     else:
                         self.values[key] = rest
@@ -573,6 +591,12 @@ class Spec:
         self.releases = sorted(((int(r[0]), tuple(int(x) for x in r[1].split("."))) for r in
                                 self.values.get("release", [])), reverse=True)
         self.zero_outputs = set(self.values["zero_outputs"])
+        self.version_macros = self.values["version_macros"]
+        self.offline_version = {w[0]: w[1:] for w in self.values.get("offline_version", [])}
+        for name, exprs in self.offline_version.items():
+            if len(exprs) not in (1, 3) or not self.version_macros:
+                raise SystemExit("%s: offline_version %s: EXPR, or MAJOR MINOR PATCH, of "
+                                 "version_macros" % (path, name))
         self.error_name = set(self.values["error_name"])
         self.error_string = set(self.values["error_string"])
         e = self.values.get("error_string_in_place")
@@ -581,7 +605,7 @@ class Spec:
             raise SystemExit("%s: error_string_in_place %s: FUNCTION (an error_name or "
                              "error_string one) UNKNOWN" % (path, " ".join(e)))
         overlap = (self.zero_outputs | self.error_name | self.error_string |
-                   set(self.fallback_values)) & self.custom_fallback
+                   set(self.fallback_values) | set(self.offline_version)) & self.custom_fallback
         if overlap:
             raise SystemExit("%s: %s: a generated fallback and a hand-written one"
                              % (path, ", ".join(sorted(overlap))))
