@@ -39,7 +39,8 @@
 
 /* From CMake: RP_CLI (the cudastub command linked to the 11.8 stubs, or ""
  * with RP_WHY saying why there is none), RP_SHIM_DIR (the 11.8 shims),
- * RP_DRIVER_SHIM_DIR (the 11.8 driver shim, libcuda.so.1),
+ * RP_DRIVER_SHIM_DIR (the 11.8 driver shim, libcuda.so.1; NVML's is in
+ * RP_SHIM_DIR/nvml),
  * RP_TOOLKIT_CUDART13 (the toolkit's libcudart.so.13, or ""). */
 
 #define CHILD_ALARM 120
@@ -61,7 +62,7 @@ static const struct {
 	{RP_CUSPARSE11, "libcusparse.so.11"},
 	{RP_CUFFT10, "libcufft.so.10"},
 	{RP_CURAND10, "libcurand.so.10"},
-	{RP_NVML, "libnvidia-ml.so.1"},
+	{RP_NVML, RP_SHIM_DIR "/nvml/libnvidia-ml.so.1"},
 	{RP_DRIVER, RP_DRIVER_SHIM_DIR "/libcuda.so.1"},
 };
 
@@ -381,8 +382,9 @@ static int run_program(const struct run *r, struct ts_child *c, char *dir, size_
 	/* the loader's path: the shims, the program's folders, the machine's */
 	strcpy(path, "RP_SET_LD_LIBRARY_PATH=");
 	if (r->variant >= SHIM)
-		snprintf(path + strlen(path), sizeof path - strlen(path), "%s:%s:", RP_SHIM_DIR,
-			 p->needs & RP_DRIVER ? RP_DRIVER_SHIM_DIR : RP_SHIM_DIR);
+		snprintf(path + strlen(path), sizeof path - strlen(path), "%s:%s:%s:", RP_SHIM_DIR,
+			 p->needs & RP_DRIVER ? RP_DRIVER_SHIM_DIR : RP_SHIM_DIR,
+			 p->needs & RP_NVML ? RP_SHIM_DIR "/nvml" : RP_SHIM_DIR);
 	for (int i = 0; i < 3 && p->libdirs[i]; i++) {
 		if (!strncmp(p->libdirs[i], "fixture:", 8)) {
 			char dir11[PATH_MAX];
