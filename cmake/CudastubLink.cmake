@@ -38,8 +38,8 @@ function(cudastub_link target)
   set(nvidia)
   set(stubs)
   foreach(lib IN LISTS cudastub_libraries)
-    # a stub this build of cudastub did not make (CUDASTUB_LIBRARIES, or
-    # its headers were missing) replaces nothing: NVIDIA's library stays
+    # a stub this build of cudastub did not make (CUDASTUB_LIBRARIES or
+    # CUDASTUB_ABIS left it out) replaces nothing: NVIDIA's library stays
     if(NOT TARGET cudastub::${cudastub_${lib}_alias})
       continue()
     endif()

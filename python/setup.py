@@ -1,5 +1,5 @@
 """Builds the cudastub wheel. The package folder is cudastub's install
-prefix (bin/cudastub, lib/lib*_stub.so and libcudastub.so,
+prefix (bin/cudastub, lib/lib*_stub_cu*.so and libcudastub_cu*.so,
 lib/cmake/cudastub, lib/pkgconfig, include/), so that a prefix path
 naming it is all CMake needs.
 

@@ -2,24 +2,20 @@
 # The whole test suite, as README.md and CI run it:
 #   0. clang-format has nothing to change in the hand-written C;
 #   1. fetch the real-library fixtures (tests/fixtures/fetch.sh);
-#   2. plain build: every ctest label (unit, real, e2e, threads);
-#   2b. a 12-ABI build (the 12.4 headers: a packager's libcudart.so.12
-#      stubs): every ctest label but the suites step 2 has run for every
-#      ABI (label abi_neutral), the ABI-specific suites (adapters,
-#      gating, the matrices) running the same cases on the same three ABIs
-#      (what this machine's CUDA 13 nvcc builds needs 13-ABI stubs: those
-#      suites say N/A there);
-#   2a. aarch64: the same sources cross-built with Debian's cross compiler
+#   2. plain build: every ctest label (unit, real, e2e, threads); it
+#      makes the stubs of every CUDA ABI, and the suites run each ABI's
+#      against that major's real libraries;
+#   3. aarch64: the same sources cross-built with Debian's cross compiler
 #      (cmake/toolchains/aarch64-linux-gnu.cmake), every suite run under
 #      qemu-user against NVIDIA's arm64 libraries (unit, real, threads; the
 #      exports compared with step 2's build), and the instructions a
 #      forwarded call adds, counted by qemu (bench/run_qemu_count.sh);
-#   3. valgrind memcheck over the unit suites and their children;
-#   4. AddressSanitizer + UndefinedBehaviorSanitizer build: every label,
+#   4. valgrind memcheck over the unit suites and their children;
+#   5. AddressSanitizer + UndefinedBehaviorSanitizer build: every label,
 #      but not the suites that check nothing built with it
 #      (sanitizer_neutral);
-#   5. ThreadSanitizer build: the threads label, only its suites built;
-#   6. libFuzzer (clang): every target of tests/fuzz for a fixed time.
+#   6. ThreadSanitizer build: the threads label, only its suites built;
+#   7. libFuzzer (clang): every target of tests/fuzz for a fixed time.
 # Offline, a fixture that cannot be fetched makes the real-library tests
 # print SKIP; with CI=true it is a failure.
 #
@@ -60,11 +56,7 @@ build() {
     label=$2
     shift 2
   fi
-  # nvml.h is in no toolkit here: the fetched libnvidia-ml-dev's, so that
-  # every build has the NVML stub (tests/nvml runs those of the fixtures'
-  # headers either way)
-  cmake -S "$src" -B "$out/$name" -DCUDASTUB_FIXTURES="$fixtures" \
-    -DCUDASTUB_EXTRA_INCLUDE_DIRS="$fixtures/nvml-headers-12.4/usr/include" "$@" >/dev/null
+  cmake -S "$src" -B "$out/$name" -DCUDASTUB_FIXTURES="$fixtures" "$@" >/dev/null
   local targets=()
   if [ -n "$label" ]; then
     # a suite's target has the test's name (tests/CMakeLists.txt)
@@ -94,19 +86,6 @@ build plain -DCUDASTUB_TEST_LAUNCHER=
 # --verbose: every suite's CUnit run summary goes into the log
 (cd "$out/plain" && ctest --verbose -j "$jobs")
 [ $quick = 1 ] && exit 0
-
-step "12-ABI build (the 12.4 headers): all tests but abi_neutral"
-if [ -f "$fixtures/headers-12.4/usr/include/cuda.h" ]; then
-  build abi12 -DCUDAToolkit_ROOT="$fixtures/headers-12.4/usr" -DCUDASTUB_TEST_LAUNCHER=
-  (cd "$out/abi12" && ctest --verbose -j "$jobs" -LE '^abi_neutral$')
-else
-  why="no 12.4 headers (tests/fixtures/fetch.sh: headers-12.4)"
-  if [ $ci = 1 ]; then
-    echo "run-suite.sh: $why, and CI=true requires them" >&2
-    exit 1
-  fi
-  echo "SKIP: 12-ABI build: $why"
-fi
 
 step "aarch64: cross build, every suite under qemu-user"
 if command -v aarch64-linux-gnu-gcc >/dev/null && command -v qemu-aarch64-static >/dev/null &&

@@ -5,7 +5,7 @@ The package folder is cudastub's install prefix:
     cmake_dir()   lib/cmake/cudastub, for find_package(cudastub) (or put
                   prefix() on CMAKE_PREFIX_PATH; scikit-build-core does so
                   through the cmake.prefix entry point)
-    stub_dir()    lib/, the stubs (libcudart_stub.so, ...), to ship in a wheel
+    stub_dir()    lib/, the stubs (libcudart_stub_cu13.so, ...), to ship in a wheel
     include_dir() include/, cudastub's own headers
     pkgconfig_dir() lib/pkgconfig, for PKG_CONFIG_PATH
     command()     bin/cudastub, the info and patch command

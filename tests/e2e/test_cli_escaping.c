@@ -295,7 +295,8 @@ static void test_patch_messages_escaped(void)
 			      0);
 	run_clean(args, 0);
 	snprintf(want, sizeof want,
-		 "would patch %s/%s/prog: " E2E_CUDART_SONAME " -> libcudart_stub.so; RUNPATH "
+		 "would patch %s/%s/prog: " E2E_CUDART_SONAME " -> " E2E_CUDART_STUB_NAME
+		 "; RUNPATH "
 		 "$ORIGIN:/opt/r\\xc2\\x9bp\\xff;",
 		 dir, odd_folder_shown);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out.out, want));

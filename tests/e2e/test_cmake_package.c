@@ -232,7 +232,9 @@ static void test_fetch(void)
 	check_mode("fetch");
 }
 
-/* Without CMake: the installed cudastub-cudart.pc builds use_cudart.c. */
+/* Without CMake: the installed cudastub-cudart.pc links use_cudart.c,
+ * compiled against the consumer's own CUDA 13 headers (cudastub ships
+ * none of NVIDIA's). */
 static void test_pkg_config(void)
 {
 	char cmd[6 * PATH_MAX], flags[256], var[PATH_MAX + 64];
@@ -253,10 +255,10 @@ static void test_pkg_config(void)
 	CU_ASSERT_NOT_EQUAL(system(cmd), 0);
 	snprintf(cmd, sizeof cmd,
 		 "PKG_CONFIG_PATH='%s/cudastub/lib/pkgconfig' && export PKG_CONFIG_PATH && "
-		 "cc%s '%s/tests/e2e/consumer/use_cudart.c' -o '%s/pc_use_cudart' "
+		 "cc%s -I'%s' '%s/tests/e2e/consumer/use_cudart.c' -o '%s/pc_use_cudart' "
 		 "$(pkg-config --cflags --libs cudastub-cudart) -Wl,-rpath,'$ORIGIN/cudastub/lib'",
 		 work, ts_sanitizer_flags(E2E_SANITIZE, "", flags, sizeof flags),
-		 CUDASTUB_TEST_SOURCE_DIR, work);
+		 E2E_CUDA13_INCLUDE, CUDASTUB_TEST_SOURCE_DIR, work);
 	CU_ASSERT_EQUAL_FATAL(system(cmd), 0);
 	snprintf(cmd, sizeof cmd, "%s/pc_use_cudart", work);
 	snprintf(var, sizeof var, "CUDASTUB_CUDART_PATH=%s", libraries[2].cudart);

@@ -1,6 +1,6 @@
 /*
- * libcudastub.so, every stub of the build in one file (issue 20, point 6:
- * a process that links ten stubs pays the dynamic loader ten times):
+ * libcudastub_cu13.so, every stub of the ABI in one file (a process that
+ * links ten stubs would pay the dynamic loader ten times):
  *   - it exports exactly what the stubs export, each symbol in its
  *     library's version node; a library without versions (the driver,
  *     NVML, NCCL) in a node named by its SONAME;
@@ -78,7 +78,7 @@ static void test_exports_are_the_stubs(void)
 	size_t differ = 0, libraries = 0;
 
 	CU_ASSERT_FATAL(list != NULL);
-	/* "path=node:path=node...", each stub and its node in libcudastub.so */
+	/* "path=node:path=node...", each stub and its node in libcudastub_cu13.so */
 	for (part = strtok_r(list, ":", &saved); part; part = strtok_r(NULL, ":", &saved)) {
 		char *node = strchr(part, '=');
 
@@ -92,12 +92,13 @@ static void test_exports_are_the_stubs(void)
 	CU_ASSERT_EQUAL(read_exports(E2E_COMBINED, "(none)", &combined), 0);
 	qsort(combined.line, combined.count, sizeof *combined.line, by_text);
 	qsort(parts.line, parts.count, sizeof *parts.line, by_text);
-	printf("\n  libcudastub.so: %zu exports; %zu stubs: %zu\n", combined.count, libraries,
+	printf("\n  libcudastub_cu13.so: %zu exports; %zu stubs: %zu\n", combined.count, libraries,
 	       parts.count);
 	CU_ASSERT_EQUAL(combined.count, parts.count);
 	for (size_t i = 0; i < combined.count && i < parts.count; i++)
 		if (strcmp(combined.line[i], parts.line[i]) && differ++ < 5)
-			printf("  first difference: %s (libcudastub.so) against %s (the stubs)\n",
+			printf("  first difference: %s (libcudastub_cu13.so) against %s (the "
+			       "stubs)\n",
 			       combined.line[i], parts.line[i]);
 	CU_ASSERT_EQUAL(differ, 0);
 	free_exports(&combined);
@@ -169,7 +170,7 @@ static void test_one_object_under_the_real_sonames(void)
 
 /* cudastub patch --combined of the program linked against the shims,
  * whose symbols it needs by version (cudaGetErrorName@libcudart.so.13):
- * every such name becomes libcudastub.so, the program runs on that one
+ * every such name becomes libcudastub_cu13.so, the program runs on that one
  * file, and prints what it prints through the shims. */
 static void test_patched_combined(void)
 {
@@ -186,7 +187,7 @@ static void test_patched_combined(void)
 	CU_ASSERT_EQUAL_FATAL(ts_copy_file(E2E_SHIM_PROGRAM, copy), 0);
 	CU_ASSERT_EQUAL(ts_run_program(argv, NULL, NULL, &cli), 0);
 	CU_ASSERT_EQUAL(cli.exit_code, 0);
-	CU_ASSERT_PTR_NOT_NULL(strstr(cli.out, E2E_CUDART_SONAME " -> libcudastub.so;"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(cli.out, E2E_CUDART_SONAME " -> libcudastub_cu13-"));
 	CU_ASSERT_EQUAL(run(E2E_SHIM_PROGRAM, NULL, &shims), 0);
 	CU_ASSERT_EQUAL(ts_run_program(count, NULL, NULL, &patched), 0);
 	CU_ASSERT_EQUAL(patched.exit_code, 0);
@@ -199,7 +200,7 @@ static void test_patched_combined(void)
 
 static void register_suites(void)
 {
-	CU_pSuite s = CU_add_suite("e2e: libcudastub.so, every stub in one file", NULL, NULL);
+	CU_pSuite s = CU_add_suite("e2e: libcudastub_cu13.so, every stub in one file", NULL, NULL);
 
 	CU_add_test(s, "exports what the stubs export, each in its library's version node",
 		    test_exports_are_the_stubs);

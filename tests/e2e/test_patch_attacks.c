@@ -143,14 +143,14 @@ static void link_at_old_stub_copy_name(void)
  * through; the stub is the folder's owner's. */
 static void link_at_stub_name(void)
 {
-	char prog[PATH_MAX + 16], stub[PATH_MAX + 32];
+	char prog[PATH_MAX + 16], stub[PATH_MAX + 96];
 	struct stat st;
 
 	if (lay_out("patch-plant-stub") != 0)
 		return;
-	CU_ASSERT_EQUAL_FATAL(plant("libcudart_stub.so", "../secret/victim"), 0);
+	CU_ASSERT_EQUAL_FATAL(plant(E2E_CUDART_STUB_NAME, "../secret/victim"), 0);
 	snprintf(prog, sizeof prog, "%s/tree/prog", work);
-	snprintf(stub, sizeof stub, "%s/tree/libcudart_stub.so", work);
+	snprintf(stub, sizeof stub, "%s/tree/" E2E_CUDART_STUB_NAME, work);
 	CU_ASSERT_EQUAL(e2e_patch(&out, NULL, prog, NULL), 0);
 	CU_ASSERT(victim_intact());
 	CU_ASSERT(lstat(stub, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == E2E_OWNER);

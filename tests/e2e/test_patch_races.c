@@ -46,7 +46,7 @@ static struct ts_child out;
 static const char *const files[] = {
 	"bin/p1", "bin/p2", "bin/p3", "bin/p4", "bin/big", "lib/libuses.so", NULL,
 };
-static const char stub_file[] = "lib/cudastub/libcudart_stub.so";
+static const char stub_file[] = "lib/cudastub/" E2E_CUDART_STUB_NAME;
 
 static double now(void)
 {

@@ -255,8 +255,8 @@ static int exists_in(const char *dir, const char *file)
 
 static void test_cudastub_wheel(void)
 {
-	static const char *const stubs[] = {"libcudart_stub.so", "libnvrtc_stub.so",
-					    "libcuda_stub.so", NULL};
+	static const char *const stubs[] = {"libcudart_stub_cu13.so", "libnvrtc_stub_cu12.so",
+					    "libcuda_stub_cu11.so", NULL};
 	char dir[PATH_MAX], cmd[2 * PATH_MAX];
 	const char *out;
 	int rc = -1;
@@ -319,8 +319,8 @@ static void test_install_prefix_route(void)
 	/* the prefix's stubs, and the module that needs them, are in the wheel */
 	snprintf(cmd, sizeof cmd,
 		 "cd '%s' && /usr/bin/python3 -m zipfile -l dist-prefix/cudademo-*.whl "
-		 ">prefix.list && grep -q 'cudademo/libcudart_stub.so' prefix.list && "
-		 "grep -q 'cudademo/libnvrtc_stub.so' prefix.list && "
+		 ">prefix.list && grep -q 'cudademo/libcudart_stub_cu13-' prefix.list && "
+		 "grep -q 'cudademo/libnvrtc_stub_cu13-' prefix.list && "
 		 "grep -q 'cudademo/_native' prefix.list",
 		 work);
 	CU_ASSERT(sh(cmd));

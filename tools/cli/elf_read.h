@@ -1,8 +1,9 @@
 /*
  * What `cudastub patch` reads of an ELF file, always from an open
  * descriptor and never past the file's end: what kind of file it is
- * (elf_kind.c), its DT_NEEDED entries and RUNPATH (elf_dynamic.c), and the
- * symbol versions it needs and defines (elf_versions.c), all through one
+ * (elf_kind.c), its DT_NEEDED entries and RUNPATH (elf_dynamic.c), the
+ * symbol versions it needs and defines (elf_versions.c) and its dynamic
+ * symbols (elf_symbols.c), all through one
  * bounded view of its headers (elf_view.c). The files read are anyone's,
  * so each offset, size and count is checked against the file's size and a
  * fixed cap before anything is read at it.
@@ -37,5 +38,10 @@ int elf_identity(int fd, int *elf_class, int *machine);
  * one a line. Each "" when there are none; 0, or -1 when unreadable. */
 int elf_version_needs(int fd, const char *from, char *out, size_t size);
 int elf_version_defs(int fd, char *out, size_t size);
+
+/* The names of the file's global and weak dynamic symbols it defines
+ * (defined set) or needs from its libraries, one a line (elf_symbols.c);
+ * 0, or -1 when unreadable or out does not hold them. */
+int elf_symbols(int fd, int defined, char *out, size_t size);
 
 #endif

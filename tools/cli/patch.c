@@ -3,19 +3,21 @@
  *                [--stub-dir DIR] PATH...
  *
  * Points built ELF files (or every ELF file under a folder, an unpacked
- * wheel say, or in a .whl) at the stubs: each DT_NEEDED on a library a
- * stub stands in for (libcudart.so.N, libnvrtc.so.N, libcuda.so.1,
- * libcublas.so.N, ...: the generated list of libraries) becomes that stub
- * (libcudart_stub.so, ...); the stubs this command links are copied into
- * one folder (--stub-dir; a folder of their own per tree walked; beside a
- * file named alone) and an $ORIGIN-relative RUNPATH to them is put first.
- * A library no stub of this cudastub stands in for (none exists, this
- * build lacks it, or its stub exports another CUDA ABI: patch_cover.c) is
- * kept and named on the file's line; --strict makes that a failure.
+ * wheel say, or in a .whl) at the stubs: each file gets the stubs of the
+ * CUDA ABI its libraries name (patch_cover.c: libcudart.so.12 is CUDA
+ * 12's), and each DT_NEEDED on a library a stub stands in for
+ * (libcudart.so.N, libnvrtc.so.N, libcuda.so.1, libcublas.so.N, ...: the
+ * generated list of libraries) becomes that stub
+ * (libcudart_stub_cu12-<tag>.so, ...); the stubs are copied into one
+ * folder (--stub-dir; a folder of their own per tree walked; beside a file
+ * named alone) and an $ORIGIN-relative RUNPATH to them is put first. A
+ * library no stub of this cudastub stands in for (none exists, or none of
+ * the file's ABI) is kept and named on the file's line; --strict makes
+ * that a failure.
  *
- * --combined: every such DT_NEEDED becomes libcudastub.so (every stub of the
- * build in one file), which the dynamic loader maps once however many
- * entries name it.
+ * --combined: every such DT_NEEDED becomes libcudastub_cu<major> (every
+ * stub of the ABI in one file), which the dynamic loader maps once
+ * however many entries name it.
  *
  * Safety (patch_apply.c, patch_fs.h): safe to run as root over a tree
  * someone else owns. Nothing is opened through a link or by a name another
@@ -212,22 +214,23 @@ static void say_record_stale(const struct patch_options *o)
 
 static void patch_usage(FILE *out)
 {
-	fputs("Usage: cudastub patch [--dry-run | --check] [--strict] [--unique-names]\n"
-	      "                      [--combined] [--stub-dir DIR] PATH...\n"
+	fputs("Usage: cudastub patch [--dry-run | --check] [--strict] [--combined]\n"
+	      "                      [--stub-dir DIR] PATH...\n"
 	      "\n"
 	      "Replaces each DT_NEEDED on a library a stub stands in for (libcudart.so.N,\n"
 	      "libnvrtc.so.N, libcuda.so.1, libnvJitLink.so.N, ...) in the ELF files\n"
-	      "given (or found under the folders given) with the matching stub, copies\n"
-	      "the stubs into one folder and puts an $ORIGIN-relative RUNPATH to them\n"
+	      "given (or found under the folders given) with the stub of the CUDA ABI\n"
+	      "the file's libraries name (libcudart.so.12: the 12 ABI's), copies the\n"
+	      "stubs into one folder and puts an $ORIGIN-relative RUNPATH to them\n"
 	      "first: DIR; for a folder given, lib/cudastub (or usr/lib/cudastub, or\n"
 	      "cudastub) under it; for a file, its own folder. Needs patchelf and /proc.\n"
-	      "A .whl file is unpacked, patched with one stub folder (its *.libs) and\n"
-	      "--unique-names, rid of grafted NVIDIA libraries nothing needs, and\n"
-	      "packed again (needs Python's wheel).\n"
+	      "A .whl file is unpacked, patched with one stub folder (its *.libs), rid\n"
+	      "of grafted NVIDIA libraries and stubs nothing needs, and packed again.\n"
 	      "\n"
-	      "A library no stub here stands in for (none exists, this build has none,\n"
-	      "or its stub exports another CUDA ABI) is kept, and named on the file's\n"
-	      "line: \"still needs libnccl.so.2, libcudnn.so.9: no stub ...\".\n"
+	      "A library no stub here stands in for (none exists, or none of the file's\n"
+	      "ABI) is kept, and named on the file's line: \"still needs libnccl.so.2,\n"
+	      "libcudnn.so.9: no stub ...\". A file that names two CUDA majors is\n"
+	      "refused.\n"
 	      "Each file is patched in a private copy beside it and renamed over the\n"
 	      "original with its owner, group, mode and attributes (not its file\n"
 	      "capabilities); a file with several names (hard links) is left alone.\n"
@@ -237,13 +240,12 @@ static void patch_usage(FILE *out)
 	      "                  patched file would not find its stubs and their\n"
 	      "                  versions, or if a stopped run left a .cudastub-XXXXXX\n"
 	      "                  folder behind\n"
-	      "  --unique-names  name each stub by its content, lib<x>_stub-<hash>.so (and\n"
-	      "                  its SONAME), so that wheels with stubs of their own each\n"
-	      "                  load their own in one process\n"
-	      "  --combined      libcudastub.so (every stub in one file) for every library\n"
-	      "                  a file needs, in place of a stub each: one file for the\n"
-	      "                  dynamic loader to map (a file that needs libcudastub.so\n"
-	      "                  already is patched so without it)\n"
+	      "  --combined      libcudastub_cu<major> (every stub of the ABI in one file)\n"
+	      "                  for every library a file needs, in place of a stub each:\n"
+	      "                  one file for the dynamic loader to map (a file that needs\n"
+	      "                  it already is patched so without it)\n"
+	      "  --unique-names  accepted and ignored: every stub's name says its ABI and\n"
+	      "                  build already (lib<x>_stub_cu<major>-<tag>.so)\n"
 	      "  --strict        fail (exit 1) if a file still needs an NVIDIA library\n"
 	      "                  no stub here stands in for\n"
 	      "  --stub-dir DIR  copy the stubs into DIR instead\n"

@@ -12,9 +12,11 @@
  *   patch_apply.c    a plan carried out in a private folder, then renamed
  *   patch_plan.c     what one file needs done
  *   patch_stubs.c    the stubs this command copies in, and their copies
- *   patch_cover.c    which stub stands in for which library and ABI
+ *   patch_cover.c    the CUDA ABI a file needs, and which stub stands in
+ *                    for which library
  *   patch_identity.c owner, group, mode and attributes of a replacement
- *   patch_names.c    --unique-names: stubs named by their content
+ *   patch_names.c    the names stubs go by
+ *   patch_runpath.c  where a RUNPATH leads
  *   patch_links.c    paths given, and the symbolic links a walk meets
  *   patch_args.c     the command line
  *   patchelf.c       what is asked of patchelf
@@ -33,8 +35,9 @@
 /* What the command line asked (patch_args.c), and the counts of the run. */
 struct patch_options {
 	int dry_run, check, help, strict;
-	int unique_names;     /* --unique-names: stubs named by their content (patch_names.c) */
-	int combined;	      /* --combined: every stub in libcudastub.so */
+	/* --unique-names: accepted; a stub's name is unique already (patch_names.c) */
+	int unique_names;
+	int combined; /* --combined: every stub of the file's ABI in libcudastub_cu<major> */
 	const char *stub_dir; /* as given, or NULL: chosen per tree or file */
 	/* its absolute real path, once resolved: PATH_MAX bytes, as realpath
 	 * writes (spelt out: a C11 file that includes this sees no PATH_MAX) */
@@ -106,47 +109,62 @@ int patchelf_set_soname(int dir, const char *name, const char *soname, char *why
 
 /* ---- patch_names.c ---- */
 
-/* The content name of the stub open as fd as a stand-in for generic
- * ("libcudart_stub.so" -> "libcudart_stub-<hash>.so"); 0 or -1. */
-int patch_content_name(int fd, const char *generic, char *out, size_t size);
-/* Whether name is a content name of generic's. */
-int patch_is_content_name(const char *name, const char *generic);
-/* The real path of the generic stub a file in the folder dir (a real
- * path) loads through runpath (its RUNPATH), the one its wheel ships;
- * NULL when none holds one. */
-const char *patch_shipped_stub(const char *runpath, const char *dir, const char *generic, char *out,
-			       size_t size);
+/* The slots of a plan: one per library, and libcudastub_cu<major>'s after. */
+enum { PATCH_KINDS = CUDASTUB_LIB_COUNT, COMBINED_SLOT = PATCH_KINDS, PATCH_SLOTS };
+
+/* A stub's name as a DT_NEEDED entry has it: a slot (its library, or
+ * COMBINED_SLOT), and the form of the name. */
+enum stub_form {
+	STUB_TAGGED,	     /* lib<lib>_stub_cu<abi>-<tag>.so: a build's, of one ABI */
+	STUB_LEGACY,	     /* lib<lib>_stub.so: an earlier cudastub's, every build's */
+	STUB_LEGACY_CONTENT, /* lib<lib>_stub-<8 hex>.so: the same, named by content */
+};
+struct stub_ref {
+	int slot, abi; /* abi: STUB_TAGGED's */
+	enum stub_form form;
+};
+/* Whether name is a stub's; its slot, ABI and form in ref. */
+int stub_parse(const char *name, struct stub_ref *ref);
+
+/* ---- patch_runpath.c ---- */
+
 /* One RUNPATH entry of len bytes with $ORIGIN (or ${ORIGIN}) read as dir. */
 void patch_expand_origin(const char *entry, size_t len, const char *dir, char *out, size_t size);
+/* The first file name that runpath (with $ORIGIN as dir, a real path)
+ * leads to and the dynamic loader would take for a file of elf_class and
+ * machine: its descriptor and path (in found), or -1. */
+int runpath_find(const char *runpath, const char *dir, const char *name, int elf_class, int machine,
+		 char *found, size_t size);
 
 /* ---- patch_cover.c ---- */
 
-/* The slots of a plan: one per library, and libcudastub.so's after them. */
-enum { PATCH_KINDS = CUDASTUB_LIB_COUNT, COMBINED_SLOT = PATCH_KINDS, PATCH_SLOTS };
-#define COMBINED_NAME "libcudastub.so"
-
-/* Whether this command's stub of library k stands in for the SONAME
- * name; where it cannot, why. */
+/* The CUDA ABI of the stubs the file open as fd needs (needed: its
+ * DT_NEEDED entries, one a line): the major its libraries name, else the
+ * newest whose stubs define what it imports. 0 (why says it) when this
+ * cudastub has no stubs of that ABI, -1 (why) when the file names two. */
+int patch_file_abi(int fd, const char *needed, char *why, size_t size);
+/* Whether this cudastub's stub of library k for the CUDA abi stands in
+ * for the SONAME name; where it cannot, why. */
 enum cover {
 	COVER_NONE,	 /* name is none of library k's */
 	COVER_STUB,	 /* the stub stands in for it */
-	COVER_NOT_BUILT, /* this cudastub was built without that stub */
-	COVER_OTHER_ABI, /* its stub exports another CUDA ABI than name's */
+	COVER_NOT_BUILT, /* this cudastub has no such stub of that ABI */
+	COVER_OTHER_ABI, /* name is of another CUDA major than abi */
 };
-enum cover patch_cover(int k, const char *name, char *reason, size_t size);
+enum cover patch_cover(int k, const char *name, int abi, char *reason, size_t size);
 
 /* ---- patch_stubs.c ---- */
 
-/* The generic name of slot k's stub (libcudart_stub.so, libcudastub.so). */
-const char *stub_generic(int k);
-/* The file of the stub this command carries for slot k, or NULL. */
-const char *stub_source(int k);
+/* The file of this cudastub's stub for slot k and the CUDA abi (a real
+ * path, in out), or NULL. */
+const char *stub_source(int k, int abi, char *out, size_t size);
+/* A stub file's name (its SONAME), from its path. */
+const char *stub_file_name(const char *source);
 /* Whether the stub folder stub_dir (a real path, there or not) holds
- * name as a copy of source: a content name there is the same content (it
- * is only ever put there whole). */
-int stub_present(const char *stub_dir, int k, const char *name, const char *source);
+ * name as a copy of source, byte for byte. */
+int stub_present(const char *stub_dir, const char *name, const char *source);
 /* The same in the open stub folder dir. */
-int stub_present_at(int dir, int k, const char *name, const char *source);
+int stub_present_at(int dir, const char *name, const char *source);
 /* The stub file source (a real path) opened to read: a stub a wheel
  * ships lies in anyone's tree, so no link is followed on the way; st its
  * fstat. A descriptor, or -1 with errno. */
@@ -163,6 +181,8 @@ struct uncovered {
  * apply_plan. */
 struct plan {
 	const char *path;
+	int abi;	   /* the CUDA ABI of the stubs the file gets (patch_file_abi) */
+	char abi_why[160]; /* when this cudastub has no stubs of that ABI, why */
 	char needed[16384], runpath_now[8192]; /* what the file has */
 	char dir[4096], stub_dir[4096];	       /* real paths */
 	const char *from[PATCH_SLOTS];	       /* names to replace, by slot */
@@ -170,17 +190,16 @@ struct plan {
 	int uses[PATCH_SLOTS]; /* the stub of that slot is (or will be) needed */
 	char runpath[8192];    /* the RUNPATH to set, or "" to leave it */
 	int copy[PATCH_SLOTS]; /* the stub must be copied in */
-	/* the name each stub goes by: the generic one, or with --unique-names
-	 * its content name (patch_names.c), and the file it is made from */
+	/* the name each stub goes by (its file's, which is its SONAME), and
+	 * the file it is copied from */
 	char to[PATCH_SLOTS][64];
 	char source[PATCH_SLOTS][4096];
-	int named[PATCH_SLOTS]; /* needs a content name already: nothing to copy */
-	/* every stub in libcudastub.so: --combined, or the file needs it
-	 * already; each name in from[] then becomes to[COMBINED_SLOT], or the
-	 * entry the file has and keeps (kept: libcudastub.so, or its content
-	 * name) */
+	/* needs a stub of another build already (or an earlier cudastub's
+	 * named by content): left as it is, nothing to copy */
+	int named[PATCH_SLOTS];
+	/* every stub in libcudastub_cu<major>: --combined, or the file needs
+	 * it already; each name in from[] then becomes to[COMBINED_SLOT] */
 	int combined;
-	const char *kept;
 	struct uncovered uncovered[UNCOVERED_MAX];
 	int uncovered_count;
 	int change;

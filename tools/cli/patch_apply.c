@@ -151,26 +151,6 @@ int apply_plan(const struct plan *p, const struct patch_target *t, int fd, const
 	return rc;
 }
 
-/* A stub copied under a content name carries it as its SONAME, and the
- * name must be that of what was copied: the source is read again through
- * the descriptor the copy was made from. */
-static int name_stub_copy(int src, int k, int pf, const char *to, char *why, size_t wsize)
-{
-	char name[64], said[512];
-
-	if (!strcmp(to, stub_generic(k)))
-		return 0;
-	if (patch_content_name(src, stub_generic(k), name, sizeof name) != 0 || strcmp(name, to)) {
-		snprintf(why, wsize, "the stub changed while it was copied");
-		return -1;
-	}
-	if (patchelf_set_soname(pf, to, to, said, sizeof said) != 0) {
-		snprintf(why, wsize, "patchelf failed on the stub's copy: %s", said);
-		return -1;
-	}
-	return 0;
-}
-
 /* The stub copy to in pf, the stub folder's owner's (as if its owner had
  * copied it) with mode, synced and renamed into the folder dir. */
 static int place_stub(int pf, const char *to, int dir, mode_t mode, char *why, size_t wsize)
@@ -201,7 +181,7 @@ static int install_stub(const struct plan *p, int k, int dir, char *why, size_t 
 	char what[96];
 	int src, out, rc = -1;
 
-	if (stub_present_at(dir, k, to, p->source[k]))
+	if (stub_present_at(dir, to, p->source[k]))
 		return 0; /* another run put it there meanwhile */
 	if ((src = stub_open_source(p->source[k], &st)) < 0) {
 		snprintf(why, wsize, "cannot read the stub %s: %s", p->source[k], strerror(errno));
@@ -217,8 +197,7 @@ static int install_stub(const struct plan *p, int k, int dir, char *why, size_t 
 	out = copy_into(pf.fd, to, src, what, why, wsize);
 	if (out >= 0) {
 		close(out);
-		if (name_stub_copy(src, k, pf.fd, to, why, wsize) == 0)
-			rc = place_stub(pf.fd, to, dir, st.st_mode & 0755, why, wsize);
+		rc = place_stub(pf.fd, to, dir, st.st_mode & 0755, why, wsize);
 	}
 	close(src);
 	private_remove(&pf);

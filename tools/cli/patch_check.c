@@ -19,61 +19,12 @@
 #include "elf_read.h"
 #include "patch.h"
 
-/* Whether the entry name names a stub: one's own name, libcudastub.so, or
- * a content name of either. */
+/* Whether the entry name names a stub (patch_names.c). */
 static int stub_name(const char *name)
 {
-	for (int k = 0; k < PATCH_SLOTS; k++) {
-		const char *generic = stub_generic(k);
+	struct stub_ref ref;
 
-		if (generic && (!strcmp(name, generic) || patch_is_content_name(name, generic)))
-			return 1;
-	}
-	return 0;
-}
-
-/* path opened to read if it is a regular ELF file of elf_class and
- * machine; -1 otherwise. Looked at through O_PATH first, so that nothing
- * but a regular file is ever opened (no FIFO waited on, no device). */
-static int open_candidate(const char *path, int elf_class, int machine)
-{
-	char self[64];
-	struct stat st;
-	int at = open(path, O_PATH | O_CLOEXEC), fd = -1, c, m;
-
-	if (at < 0)
-		return -1;
-	snprintf(self, sizeof self, "/proc/self/fd/%d", at);
-	if (fstat(at, &st) == 0 && S_ISREG(st.st_mode))
-		fd = open(self, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-	close(at);
-	if (fd >= 0 && (elf_identity(fd, &c, &m) != 0 || c != elf_class || m != machine)) {
-		close(fd);
-		fd = -1;
-	}
-	return fd;
-}
-
-/* The first file name that runpath (with $ORIGIN as dir) leads to and the
- * dynamic loader would take: its descriptor and path (in found), or -1. */
-static int find_through(const char *runpath, const char *dir, const char *name, int elf_class,
-			int machine, char *found, size_t size)
-{
-	char folder[PATH_MAX];
-
-	for (const char *p = runpath; *p; p += strcspn(p, ":"), p += *p == ':') {
-		size_t len = strcspn(p, ":");
-		int fd;
-
-		if (!len)
-			continue;
-		patch_expand_origin(p, len, dir, folder, sizeof folder);
-		if (snprintf(found, size, "%s/%s", folder, name) >= (int)size)
-			continue;
-		if ((fd = open_candidate(found, elf_class, machine)) >= 0)
-			return fd;
-	}
-	return -1;
+	return stub_parse(name, &ref);
 }
 
 /* How many versions the file fd needs of name that stub (at found) does
@@ -113,7 +64,7 @@ int check_loads(const char *path, int fd, const char *dir, const char *needed, c
 
 		if (!stub_name(name))
 			continue;
-		stub = find_through(runpath, dir, name, elf_class, machine, found, sizeof found);
+		stub = runpath_find(runpath, dir, name, elf_class, machine, found, sizeof found);
 		if (stub < 0) {
 			cli_line(stdout, "%s: would not load: its RUNPATH (%s) leads to no %s",
 				 path, *runpath ? runpath : "none", name);

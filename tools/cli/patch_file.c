@@ -98,6 +98,20 @@ static void apply_and_report(struct patch_options *o, const struct patch_target 
 		cli_line(stdout, "%s: %s", t->path, notes.line[i]);
 }
 
+/* Whether the file needs a stub already (one of its DT_NEEDED entries,
+ * needed: one a line, names one). */
+static int needs_a_stub(const char *needed)
+{
+	char names[16384], *save = NULL;
+	struct stub_ref ref;
+
+	snprintf(names, sizeof names, "%s", needed);
+	for (char *n = strtok_r(names, "\n", &save); n; n = strtok_r(NULL, "\n", &save))
+		if (stub_parse(n, &ref))
+			return 1;
+	return 0;
+}
+
 /* What the plan says, done as the options ask: report, check or patch. */
 static void act(struct patch_options *o, const struct patch_target *t, int fd,
 		const struct stat *st, const struct plan *p, int r)
@@ -129,9 +143,13 @@ static void act(struct patch_options *o, const struct patch_target *t, int fd,
 		hardlinks_refuse(o, t, st);
 		return;
 	}
-	if (o->check)
+	if (o->check) {
 		describe(p, "not patched:");
-	else if (o->dry_run)
+		/* linked to stubs already: whether it loads them as it is */
+		if (needs_a_stub(p->needed) &&
+		    check_loads(t->path, fd, p->dir, p->needed, p->runpath_now) != 0)
+			o->errors++;
+	} else if (o->dry_run)
 		describe(p, "would patch");
 	else
 		apply_and_report(o, t, fd, st, p);

@@ -1,7 +1,7 @@
 /*
- * What one file needs done, read from its open descriptor: which of its
- * DT_NEEDED entries become which stub (patch_cover.c decides which stub
- * stands in for what), which NVIDIA libraries it keeps needing and why,
+ * What one file needs done, read from its open descriptor: the CUDA ABI
+ * of its stubs and which of its DT_NEEDED entries become which stub
+ * (patch_cover.c decides both), which NVIDIA libraries it keeps needing and why,
  * the RUNPATH that leads to the stub folder, and which stubs must be
  * copied there. Nothing is changed here; patch_apply.c carries it out.
  *
@@ -48,58 +48,38 @@ static void add_uncovered(struct plan *p, const char *name, const char *reason)
 	p->uncovered_count++;
 }
 
-/* An entry on libcudastub.so or its content name: 1 when line is one. */
-static int combined_entry(const struct patch_options *o, struct plan *p, const char *line,
-			  const char *name, int *any)
+/* An entry that names a stub (patch_names.c): this build's of the file's
+ * ABI is used as it is (and copied where missing); one of another build,
+ * or an earlier cudastub's named by its content, is left as it is; an
+ * earlier cudastub's generic name (lib<lib>_stub.so, which every build
+ * shared) becomes this build's stub. 1 when line is a stub's. */
+static int stub_entry(struct plan *p, const char *line, int *any)
 {
-	char *names = p->names[COMBINED_SLOT];
+	struct stub_ref ref;
+	char source[4096];
+	int k;
 
-	if (patch_is_content_name(line, COMBINED_NAME)) {
-		p->named[COMBINED_SLOT] = 1; /* a patch made it so */
-		snprintf(names, sizeof p->names[0], "%s", line);
-		return 1;
-	}
-	if (strcmp(name, COMBINED_NAME))
+	if (!stub_parse(line, &ref))
 		return 0;
-	/* linked against it, or patched to it */
-	p->uses[COMBINED_SLOT] = *any = 1;
-	snprintf(names, sizeof p->names[0], "%s", line);
-	/* --unique-names: renamed by its content, the wheel's own file where
-	 * one ships beside it, as a stub of one library */
-	if (o->unique_names) {
-		p->from[COMBINED_SLOT] = names;
-		patch_shipped_stub(p->runpath_now, p->dir, COMBINED_NAME, p->source[COMBINED_SLOT],
-				   sizeof p->source[0]);
-	}
+	k = ref.slot;
+	snprintf(p->names[k], sizeof p->names[k], "%s", line);
+	if (ref.form == STUB_TAGGED && p->abi && stub_source(k, p->abi, source, sizeof source) &&
+	    !strcmp(stub_file_name(source), line))
+		p->uses[k] = *any = 1;
+	else if (ref.form == STUB_LEGACY && p->abi && stub_source(k, p->abi, source, sizeof source))
+		p->from[k] = p->names[k], p->uses[k] = *any = p->change = 1;
+	else
+		p->named[k] = 1;
 	return 1;
 }
 
 /* The entry line (name without auditwheel's hash) against library k: 1
  * when it is one of k's names. */
-static int kind_entry(const struct patch_options *o, struct plan *p, int k, const char *line,
-		      const char *name, int *any)
+static int kind_entry(struct plan *p, int k, const char *line, const char *name, int *any)
 {
-	const struct cli_known_library *kind = &cli_known_libraries[k];
 	char reason[160];
 
-	if (!kind->name)
-		return 0; /* a hole in the numbers */
-	if (patch_is_content_name(line, kind->stub)) {
-		p->named[k] = 1; /* a patch made it so */
-		return 1;
-	}
-	if (!strcmp(name, kind->stub)) {
-		p->uses[k] = *any = 1;
-		/* --unique-names: the wheel's own stub gets its own name */
-		if (o->unique_names) {
-			snprintf(p->names[k], sizeof p->names[k], "%s", line);
-			p->from[k] = p->names[k];
-			patch_shipped_stub(p->runpath_now, p->dir, kind->stub, p->source[k],
-					   sizeof p->source[k]);
-		}
-		return 1;
-	}
-	switch (patch_cover(k, name, reason, sizeof reason)) {
+	switch (patch_cover(k, name, p->abi, reason, sizeof reason)) {
 	case COVER_NONE: return 0;
 	case COVER_STUB:
 		snprintf(p->names[k], sizeof p->names[k], "%s", line);
@@ -107,13 +87,13 @@ static int kind_entry(const struct patch_options *o, struct plan *p, int k, cons
 		p->uses[k] = *any = p->change = 1;
 		return 1;
 	case COVER_NOT_BUILT:
-	case COVER_OTHER_ABI: add_uncovered(p, line, reason); return 1;
+	case COVER_OTHER_ABI: add_uncovered(p, line, p->abi ? reason : p->abi_why); return 1;
 	}
 	return 1;
 }
 
 /* Every DT_NEEDED entry; *any when one is a stub's or becomes one. */
-static void plan_entries(const struct patch_options *o, struct plan *p, int *any)
+static void plan_entries(struct plan *p, int *any)
 {
 	char needed[sizeof p->needed], *line, *save = NULL;
 
@@ -122,64 +102,88 @@ static void plan_entries(const struct patch_options *o, struct plan *p, int *any
 		char unhashed[256];
 		/* matched by its name without auditwheel's hash; replaced as written */
 		const char *name = nvidia_unhashed(line, unhashed, sizeof unhashed);
-		int taken = combined_entry(o, p, line, name, any);
+		int taken = stub_entry(p, line, any);
 
 		for (int k = 0; k < PATCH_KINDS && !taken; k++)
-			taken = kind_entry(o, p, k, line, name, any);
+			taken = kind_entry(p, k, line, name, any);
 		/* an NVIDIA library no stub stands in for: still loaded at start */
 		if (!taken && nvidia_library(name))
 			add_uncovered(p, line, "no stub");
 	}
 }
 
-/* libcudastub.so for every stub: with --combined, or for a file that
- * needs it already; 0, or -1 (reported) when this command has none. */
+/* libcudastub_cu<major> for every stub: with --combined, or for a file
+ * that needs it already; 0, or -1 (reported) when this cudastub has none. */
 static int plan_combined(const struct patch_options *o, struct plan *p)
 {
-	p->combined = o->combined || p->uses[COMBINED_SLOT] || p->named[COMBINED_SLOT];
-	if (p->combined && !stub_source(COMBINED_SLOT)) {
+	char source[4096];
+
+	p->combined = o->combined || p->uses[COMBINED_SLOT];
+	if (!p->combined)
+		return 0;
+	if (!stub_source(COMBINED_SLOT, p->abi, source, sizeof source)) {
 		cli_line(stderr,
-			 "cudastub patch: %s: this cudastub has no %s beside its stubs (built "
-			 "with -DCUDASTUB_BUILD_COMBINED=OFF?); left alone",
-			 p->path, COMBINED_NAME);
+			 "cudastub patch: %s: this cudastub has no libcudastub_cu%d beside its "
+			 "stubs (built with -DCUDASTUB_BUILD_COMBINED=OFF?); left alone",
+			 p->path, p->abi);
 		return -1;
 	}
-	if (p->named[COMBINED_SLOT] || (p->uses[COMBINED_SLOT] && !p->from[COMBINED_SLOT]))
-		p->kept = p->names[COMBINED_SLOT];
 	/* every stub the file needs, by an NVIDIA name or a stub's own, goes
 	 * into the one file */
-	for (int k = 0; k < PATCH_KINDS && p->combined; k++) {
-		if (p->uses[k] && !p->from[k]) {
-			snprintf(p->names[k], sizeof p->names[k], "%s",
-				 cli_known_libraries[k].stub);
+	for (int k = 0; k < PATCH_KINDS; k++) {
+		if (p->uses[k] && !p->from[k])
 			p->from[k] = p->names[k];
-		}
-		if (p->from[k]) {
-			p->change = 1;
-			if (!p->named[COMBINED_SLOT]) /* a content name: there already */
-				p->uses[COMBINED_SLOT] = 1;
-		}
+		if (p->from[k])
+			p->change = p->uses[COMBINED_SLOT] = 1;
 		p->uses[k] = 0;
 	}
 	return 0;
 }
 
-/* The stub folder: --stub-dir or the tree's, else the file's own folder;
- * with --unique-names, a file linked to a stub its wheel ships gets the
- * named copy beside that stub, where its RUNPATH already leads. */
+/* Whether the stub of slot k the file needs is found through its own
+ * RUNPATH as this build's, byte for byte. */
+static int stub_found(const struct plan *p, int k, int elf_class, int machine)
+{
+	char source[4096], found[4096 + 256];
+	struct stat st;
+	int there, from, same;
+
+	if (!stub_source(k, p->abi, source, sizeof source))
+		return 0;
+	there = runpath_find(p->runpath_now, p->dir, stub_file_name(source), elf_class, machine,
+			     found, sizeof found);
+	if (there < 0)
+		return 0;
+	from = stub_open_source(source, &st);
+	same = from >= 0 && fs_same_bytes(from, there);
+	if (from >= 0)
+		close(from);
+	close(there);
+	return same;
+}
+
+/* A file linked to this build's stubs (nothing to replace) that finds each
+ * of them through its own RUNPATH is done where it is: a program the CMake
+ * package linked, say, whatever stub folder this run would choose. */
+static int plan_found_in_place(const struct plan *p, int fd)
+{
+	int elf_class, machine, used = 0;
+
+	for (int k = 0; k < PATCH_SLOTS; k++)
+		if (p->from[k])
+			return 0;
+	if (elf_identity(fd, &elf_class, &machine) != 0)
+		return 0;
+	for (int k = 0; k < PATCH_SLOTS; k++)
+		if (p->uses[k] && !(used = stub_found(p, k, elf_class, machine)))
+			return 0;
+	return used;
+}
+
+/* The stub folder: --stub-dir or the tree's, else the file's own folder. */
 static void plan_stub_dir(const struct patch_options *o, struct plan *p)
 {
 	snprintf(p->stub_dir, sizeof p->stub_dir, "%s", o->stub_dir ? o->stub_real : p->dir);
-	for (int k = 0; k < PATCH_KINDS && o->unique_names && !o->stub_dir; k++)
-		if (p->from[k] && !strcmp(p->from[k], cli_known_libraries[k].stub) &&
-		    p->source[k][0]) {
-			char *slash;
-
-			snprintf(p->stub_dir, sizeof p->stub_dir, "%s", p->source[k]);
-			slash = strrchr(p->stub_dir, '/'); /* a real path: it has one */
-			slash[slash == p->stub_dir] = '\0';
-			break;
-		}
 }
 
 /* "$ORIGIN" or "$ORIGIN/<path from dir to stub_dir>", both real paths. */
@@ -232,49 +236,20 @@ static int plan_runpath(struct plan *p)
 	return 0;
 }
 
-/* Slot k's content name from its source, into p->to[k]; 0 or -1. */
-static int content_name(struct plan *p, int k)
-{
-	struct stat st;
-	int file = stub_open_source(p->source[k], &st), rc = -1;
-
-	if (file >= 0) {
-		rc = patch_content_name(file, stub_generic(k), p->to[k], sizeof p->to[k]);
-		close(file);
-	}
-	if (rc != 0)
-		cli_line(stderr, "cudastub patch: %s: cannot read %s: %s", p->path, p->source[k],
-			 strerror(errno));
-	return rc;
-}
-
 /* Each stub the file will need: its source, its name, and whether the
  * stub folder lacks it. */
-static int plan_copies(const struct patch_options *o, struct plan *p)
+static void plan_copies(struct plan *p)
 {
 	for (int k = 0; k < PATCH_SLOTS; k++) {
-		const char *source = stub_source(k);
-
-		if (!p->uses[k])
+		if (!p->uses[k] || !stub_source(k, p->abi, p->source[k], sizeof p->source[k]))
 			continue;
-		if (!p->source[k][0] && source)
-			snprintf(p->source[k], sizeof p->source[k], "%s", source);
-		snprintf(p->to[k], sizeof p->to[k], "%s", stub_generic(k));
-		if (!p->source[k][0])
-			continue;
-		/* named by content when it replaces a name */
-		if (o->unique_names && (k == COMBINED_SLOT || p->from[k]) &&
-		    content_name(p, k) != 0)
-			return -1;
-		p->copy[k] = !stub_present(p->stub_dir, k, p->to[k], p->source[k]);
+		snprintf(p->to[k], sizeof p->to[k], "%s", stub_file_name(p->source[k]));
+		p->copy[k] = !stub_present(p->stub_dir, p->to[k], p->source[k]);
 		p->change |= p->copy[k];
 	}
 	for (int k = 0; k < PATCH_KINDS && p->combined; k++)
 		if (p->from[k])
-			snprintf(p->to[k], sizeof p->to[k], "%s",
-				 p->kept && !p->from[COMBINED_SLOT] ? p->kept
-								    : p->to[COMBINED_SLOT]);
-	return 0;
+			snprintf(p->to[k], sizeof p->to[k], "%s", p->to[COMBINED_SLOT]);
 }
 
 int plan_file(struct patch_options *o, const struct patch_target *t, int fd, struct plan *p)
@@ -292,7 +267,12 @@ int plan_file(struct patch_options *o, const struct patch_target *t, int fd, str
 			 t->path, strerror(errno));
 		return -1;
 	}
-	plan_entries(o, p, &any);
+	p->abi = patch_file_abi(fd, p->needed, p->abi_why, sizeof p->abi_why);
+	if (p->abi < 0) {
+		cli_line(stderr, "cudastub patch: %s: %s; left alone", t->path, p->abi_why);
+		return -1;
+	}
+	plan_entries(p, &any);
 	if (!any) {
 		/* only stubs a patch named by content: already patched, as is */
 		for (int k = 0; k < PATCH_SLOTS; k++)
@@ -302,9 +282,12 @@ int plan_file(struct patch_options *o, const struct patch_target *t, int fd, str
 	}
 	if (plan_combined(o, p) != 0)
 		return -1;
+	if (plan_found_in_place(p, fd))
+		return 1;
 	plan_stub_dir(o, p);
-	if (plan_runpath(p) != 0 || plan_copies(o, p) != 0)
+	if (plan_runpath(p) != 0)
 		return -1;
+	plan_copies(p);
 	return 1;
 }
 

@@ -7,12 +7,11 @@
  *     folder when it has one (auditwheel's), else <name>.libs beside its
  *     .dist-info, never beside each file (a folder of executables or
  *     plugins gets no copy);
- *   - stubs are named by their content (--unique-names, patch_names.c), so
- *     that this wheel and any other load their own in one process;
  *   - a library auditwheel grafted under a hashed name (libcudart-
- *     96c42e41.so.13) that a stub stands in for, and that no file of the
- *     wheel needs any more, is removed: the wheel no longer carries
- *     NVIDIA's runtime.
+ *     96c42e41.so.13) that a stub stands in for, and a stub the wheel
+ *     shipped (an earlier cudastub's libcudart_stub.so, say, replaced by
+ *     this one's), that no file of the wheel needs any more, is removed:
+ *     the wheel carries neither NVIDIA's runtime nor a stub no one loads.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -74,23 +73,28 @@ static void collect_needed(void *ctx, enum walk_kind kind, const struct walk_ent
 	close(fd);
 }
 
-/* Whether name is a library some stub of this command stands in for,
- * under auditwheel's hashed name. */
-static int grafted_covered(const char *name)
+/* Whether name is a library some stub of this cudastub stands in for,
+ * under auditwheel's hashed name, or a stub's. */
+static int removable(const char *name)
 {
 	char unhashed[256], reason[160];
 	const char *plain = nvidia_unhashed(name, unhashed, sizeof unhashed);
+	int abis[16], n = cli_stub_abis(abis, 16);
+	struct stub_ref ref;
 
+	if (stub_parse(name, &ref))
+		return 1;
 	if (plain == name)
 		return 0; /* no hash: not grafted */
 	for (int k = 0; k < PATCH_KINDS; k++)
-		if (patch_cover(k, plain, reason, sizeof reason) == COVER_STUB)
-			return 1;
+		for (int i = 0; i < n; i++)
+			if (patch_cover(k, plain, abis[i], reason, sizeof reason) == COVER_STUB)
+				return 1;
 	return 0;
 }
 
 /* Removes from the folder libs of root each grafted library a stub covers
- * that no file of root needs now; how many. */
+ * and each stub that no file of root needs now; how many. */
 static int drop_grafted(struct patch_options *o, int root, const char *libs)
 {
 	struct needed_set *s = calloc(1, sizeof *s);
@@ -105,12 +109,15 @@ static int drop_grafted(struct patch_options *o, int root, const char *libs)
 		struct stat st;
 
 		snprintf(line, sizeof line, "%s\n", e->d_name);
-		if (!grafted_covered(e->d_name) || strstr(s->text, line) ||
+		if (!removable(e->d_name) || strstr(s->text, line) ||
 		    fstatat(dir, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode))
 			continue;
 		if (o->check || o->dry_run || unlinkat(dir, e->d_name, 0) == 0) {
-			cli_line(stdout, "%s %s: a grafted NVIDIA library nothing needs now",
-				 o->check || o->dry_run ? "would remove" : "removed", e->d_name);
+			cli_line(stdout, "%s %s: a %s nothing needs now",
+				 o->check || o->dry_run ? "would remove" : "removed", e->d_name,
+				 stub_parse(e->d_name, &(struct stub_ref){0})
+					 ? "stub"
+					 : "grafted NVIDIA library");
 			dropped++;
 		}
 	}
@@ -157,14 +164,12 @@ int patch_unpacked_wheel(struct patch_options *o, int root, const char *path)
 		o->errors++;
 		return -1;
 	}
-	cli_line(stdout, "%s: %s: its stubs go into %s/%s, named by their content", path,
+	cli_line(stdout, "%s: %s: its stubs go into %s/%s", path,
 		 o->in_private ? "a wheel" : "an unpacked wheel", path, libs);
 	o->stub_dir = o->stub_real;
-	o->unique_names = 1;
 	patch_tree(o, root, path);
 	o->stub_dir = saved.stub_dir;
 	memcpy(o->stub_real, saved.stub_real, sizeof o->stub_real);
-	o->unique_names = saved.unique_names;
 	dropped = drop_grafted(o, root, libs);
 	o->changes += dropped;
 	return 0;
