@@ -35,8 +35,8 @@ endforeach()
 # A spec library's stubs of the 12 and 11 ABIs, for a suite that runs them:
 # their paths <test> gets as <PREFIX>_STUB_12 and <PREFIX>_STUB_11 ("" where
 # the library serves no such ABI, which the suite reports), beside
-# <PREFIX>_STUB, the build's own stub. HEADER and FIXTURE are what the
-# suite's own build needed of the release's headers: nothing now.
+# <PREFIX>_STUB, the build's own stub. HEADER and FIXTURE are not read:
+# the stubs are built from the records.
 function(cudastub_test_with_abi_stubs test lib header prefix)
   add_dependencies(${test} ${lib}_stub)
   foreach(major 12 11)

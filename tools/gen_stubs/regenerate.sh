@@ -32,7 +32,7 @@ if [ "$out" != "$src" ]; then
 fi
 
 # The recorded versions and where each one's headers and libraries are:
-# data, in data/versions (docs/design/adding-a-library.md).
+# data, in data/versions (docs/adding-a-major.md).
 versions=()
 declare -A include libdir own_include driver_dir
 driver_versions=()
