@@ -40,7 +40,8 @@ extern ElfW(Dyn) _DYNAMIC[] __attribute__((visibility("hidden")));
 
 static struct link_map *own_link_map(const char **path)
 {
-	struct link_map *map = cudastub_loader_debug()->r_map;
+	struct r_debug *debug = cudastub_loader_debug();
+	struct link_map *map = debug ? debug->r_map : NULL;
 	Dl_info where;
 
 	for (; map; map = map->l_next)
@@ -175,7 +176,7 @@ enum cudastub_try cudastub_try_candidate(struct cudastub_search *s,
 					 const struct cudastub_self *self, cudastub_source source,
 					 int major, const char *path, int dlopen_flags)
 {
-	char why[512];
+	char why[512], refused[256];
 	const char *reason;
 	struct link_map *map;
 	struct cudastub_library *lib = s->lib;
@@ -256,9 +257,9 @@ enum cudastub_try cudastub_try_candidate(struct cudastub_search *s,
 	/* The probe runs the candidate's code: it looks up its function with
 	 * cudastub_probe_symbol, which refuses code that is zeros (loader_probe.c)
 	 * and says why. */
-	(void)cudastub_probe_take_refusal();
+	(void)cudastub_probe_take_refusal(handle, refused, sizeof refused);
 	if (lib->probe_version(handle, path, &have_major, &have_minor) != 0) {
-		reason = cudastub_probe_take_refusal();
+		reason = cudastub_probe_take_refusal(handle, refused, sizeof refused);
 		snprintf(why, sizeof why, "skipped: %s",
 			 reason ? reason : "its version query failed");
 		cudastub_log_attempt(s, source, major, path, why);

@@ -89,8 +89,8 @@
  * starts threads before its first call is not recognised as left
  * mid-change, and ld.so stops it as before.
  *
- * The handlers are installed (pthread_once, which glibc restarts in a child
- * forked while it ran) before the first search, and by the runtime stub
+ * The handlers are installed (cudastub_once, which a child forked while it
+ * ran runs again) before the first search, and by the runtime stub
  * before its registry's own. A fork already under way when they are
  * installed does not run them (glibc 2.36), and nothing a library can call
  * waits for such a fork; installing them at the stub's first use leaves
@@ -102,92 +102,89 @@
 #include <link.h>
 #include <pthread.h>
 #include <stdatomic.h>
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <sys/auxv.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "loader_core.h"
 #include "loader_pid.h"
 #include "loader_log.h"
+#include "loader_once.h"
 #include "loader_process.h"
 #include "loader_wait.h"
 
 #define FORK_WAIT_MS 1000
 #define SLOTS	     64
 
-static pthread_once_t installed = PTHREAD_ONCE_INIT;
-/* A stub dlopen/dlclose under way holds a slot, marked with its process
- * id; a slot marked with another process's id is a parent's, stale in a
- * forked child. Marks rather than a count, because a handler installed
- * while another thread forks does not run in that child (glibc 2.36 runs
- * the child handlers of those whose prepare ran), so no handler can be
- * relied on to reset what a child inherits. */
-static atomic_int slots[SLOTS];
+static cudastub_once_t installed = CUDASTUB_ONCE_INIT;
+/* A stub call into the loader under way holds a slot, marked with its
+ * process id (high half) and its thread's id (low half); a slot marked
+ * with another process's id is a parent's, stale in a forked child. Marks
+ * rather than a count, because a handler installed while another thread
+ * forks does not run in that child (glibc 2.36 runs the child handlers of
+ * those whose prepare ran), so no handler can be relied on to reset what
+ * a child inherits. The thread's id tells a thread's own calls from the
+ * others': a constructor that forks inside a stub dlopen must not wait for
+ * itself, nor a call it makes wait for its own fork. */
+static atomic_ullong slots[SLOTS];
 /* The forks between prepare and parent: process id in the high half,
  * count in the low, so that a child never waits for its parent's fork. */
 static atomic_ullong pending;
-/* this thread's own calls in flight, and the process they count in: a
- * constructor that forks inside a stub dlopen must not wait for itself */
-static _Thread_local int own_calls, own_pid;
 
-static int calls_in_flight(int me)
+static int thread_id(void)
+{
+	return (int)syscall(SYS_gettid);
+}
+
+static unsigned long long mark_of(int pid, int tid)
+{
+	return ((unsigned long long)(unsigned)pid << 32) | (unsigned)tid;
+}
+
+static int pid_of(unsigned long long mark)
+{
+	return (int)(mark >> 32);
+}
+
+/* Calls of this process in flight, other than thread self's. */
+static int calls_in_flight(int me, int self)
 {
 	int n = 0;
 
+	for (int i = 0; i < SLOTS; i++) {
+		unsigned long long mark = atomic_load(&slots[i]);
+
+		n += pid_of(mark) == me && mark != mark_of(me, self);
+	}
+	return n;
+}
+
+/* Whether thread self holds a slot other than skip: a call made inside
+ * one of its own (a constructor under a stub dlopen). */
+static int holds_another(int me, int self, int skip)
+{
 	for (int i = 0; i < SLOTS; i++)
-		n += atomic_load(&slots[i]) == me;
-	return n - (own_pid == me ? own_calls : 0);
-}
-
-/* The loader's record of its state, as ld.so updates it. A program that
- * names _r_debug itself holds a copy made at start-up (a copy relocation),
- * which every other object's _r_debug then means, which ld.so never
- * updates, and whose r_state reads RT_ADD for ever: every fork would wait
- * out its bound. ld.so writes the address of the record it keeps into the
- * program's DT_DEBUG entry, where debuggers read it; that one is used. The
- * program's headers come from the auxiliary vector, not from a walk of the
- * loaded objects, which would take a loader lock before the guard could
- * cover it. */
-static _Atomic(struct r_debug *) loader_debug;
-
-static void find_loader_debug(void)
-{
-	const ElfW(Phdr) *phdr = (const ElfW(Phdr) *)getauxval(AT_PHDR);
-	size_t count = getauxval(AT_PHNUM);
-	const ElfW(Dyn) *dyn = NULL;
-	ElfW(Addr) bias = 0;
-	int has_bias = 0;
-
-	for (size_t i = 0; phdr && i < count; i++)
-		if (phdr[i].p_type == PT_PHDR)
-			bias = (ElfW(Addr))phdr - phdr[i].p_vaddr, has_bias = 1;
-	for (size_t i = 0; has_bias && i < count; i++)
-		if (phdr[i].p_type == PT_DYNAMIC)
-			dyn = (const ElfW(Dyn) *)(bias + phdr[i].p_vaddr);
-	for (; dyn && dyn->d_tag != DT_NULL; dyn++)
-		if (dyn->d_tag == DT_DEBUG && dyn->d_un.d_ptr)
-			atomic_store(&loader_debug, (struct r_debug *)dyn->d_un.d_ptr);
-}
-
-struct r_debug *cudastub_loader_debug(void)
-{
-	struct r_debug *debug = atomic_load(&loader_debug);
-
-	return debug ? debug : &_r_debug;
+		if (i != skip && atomic_load(&slots[i]) == mark_of(me, self))
+			return 1;
+	return 0;
 }
 
 static int loader_consistent(void)
 {
-	return __atomic_load_n(&cudastub_loader_debug()->r_state, __ATOMIC_ACQUIRE) ==
-	       RT_CONSISTENT;
+	struct r_debug *debug = cudastub_loader_debug();
+
+	return !debug || __atomic_load_n(&debug->r_state, __ATOMIC_ACQUIRE) == RT_CONSISTENT;
 }
 
-static int loader_idle(void *unused)
+struct forker {
+	int pid, tid;
+};
+
+static int loader_idle(void *arg)
 {
-	(void)unused;
-	return calls_in_flight(cudastub_pid()) == 0 && loader_consistent();
+	const struct forker *f = arg;
+
+	return calls_in_flight(f->pid, f->tid) == 0 && loader_consistent();
 }
 
 static int forks_pending(int me)
@@ -203,13 +200,15 @@ static int no_fork_pending(void *unused)
 	return !forks_pending(cudastub_pid());
 }
 
-/* Marks a free (or a parent's) slot with me; -1 when all are taken. */
-static int take_slot(int me)
+/* Marks a free (or a parent's) slot for thread self of process me; -1
+ * when all are taken. */
+static int take_slot(int me, int self)
 {
 	for (int i = 0; i < SLOTS; i++) {
-		int seen = atomic_load(&slots[i]);
+		unsigned long long seen = atomic_load(&slots[i]);
 
-		if (seen != me && atomic_compare_exchange_strong(&slots[i], &seen, me))
+		if (pid_of(seen) != me &&
+		    atomic_compare_exchange_strong(&slots[i], &seen, mark_of(me, self)))
 			return i;
 	}
 	return -1;
@@ -222,38 +221,33 @@ static int take_slot(int me)
  * a program that forks in a loop starts the next fork as the last ends,
  * and its prepare handler may have looked at the marks, found none, and
  * gone on while this call was waiting. A fork held past the bound lets
- * the call go on. A call past 64 at once goes unmarked: the gate is then
- * best effort. */
-static int enter(int me)
+ * the call go on. A call made inside another of the same thread's does not
+ * wait (that thread's fork would wait for it). A call past 64 at once goes
+ * unmarked: the gate is then best effort. */
+static int enter(int me, int self)
 {
-	int slot = take_slot(me);
+	int slot = take_slot(me, self);
 
-	while (forks_pending(me) && !(own_pid == me && own_calls)) {
+	while (forks_pending(me) && !holds_another(me, self, slot)) {
 		if (slot >= 0)
 			atomic_store(&slots[slot], 0);
 		if (!cudastub_wait_bounded(no_fork_pending, NULL, FORK_WAIT_MS)) {
-			slot = take_slot(me);
+			slot = take_slot(me, self);
 			break;
 		}
-		slot = take_slot(me);
-	}
-	if (slot >= 0) {
-		if (own_pid != me)
-			own_pid = me, own_calls = 0;
-		own_calls++;
+		slot = take_slot(me, self);
 	}
 	return slot;
 }
 
 /* Clears the mark unless this is now a child and another thread took the
  * slot (the mark is then not ours to clear). */
-static void leave(int slot, int me)
+static void leave(int slot, int me, int self)
 {
-	if (slot < 0)
-		return;
-	if (own_pid == me)
-		own_calls--;
-	atomic_compare_exchange_strong(&slots[slot], &me, 0);
+	unsigned long long mark = mark_of(me, self);
+
+	if (slot >= 0)
+		atomic_compare_exchange_strong(&slots[slot], &mark, 0);
 }
 
 /* Cancellation off for a call through the gate: see the comment above. */
@@ -272,30 +266,30 @@ static void cancel_restore(int caller)
 
 void *cudastub_dlopen(const char *path, int flags)
 {
-	int caller = cancel_off(), me = cudastub_pid(), slot = enter(me);
+	int caller = cancel_off(), me = cudastub_pid(), self = thread_id(), slot = enter(me, self);
 	void *handle = dlopen(path, flags);
 
-	leave(slot, me);
+	leave(slot, me, self);
 	cancel_restore(caller);
 	return handle;
 }
 
 int cudastub_dlclose(void *handle)
 {
-	int caller = cancel_off(), me = cudastub_pid(), slot = enter(me);
+	int caller = cancel_off(), me = cudastub_pid(), self = thread_id(), slot = enter(me, self);
 	int rc = dlclose(handle);
 
-	leave(slot, me);
+	leave(slot, me, self);
 	cancel_restore(caller);
 	return rc;
 }
 
 int cudastub_dl_iterate_phdr(int (*visit)(struct dl_phdr_info *, size_t, void *), void *data)
 {
-	int caller = cancel_off(), me = cudastub_pid(), slot = enter(me);
+	int caller = cancel_off(), me = cudastub_pid(), self = thread_id(), slot = enter(me, self);
 	int rc = dl_iterate_phdr(visit, data);
 
-	leave(slot, me);
+	leave(slot, me, self);
 	cancel_restore(caller);
 	return rc;
 }
@@ -313,34 +307,36 @@ int cudastub_dl_iterate_phdr(int (*visit)(struct dl_phdr_info *, size_t, void *)
  * before the first search. */
 int cudastub_atexit(void (*handler)(void))
 {
-	int caller, me, slot, rc;
+	int caller, me, self, slot, rc;
 
 	cudastub_fork_guard_install();
 	caller = cancel_off();
 	me = cudastub_pid();
-	slot = enter(me);
+	self = thread_id();
+	slot = enter(me, self);
 	rc = atexit(handler);
-	leave(slot, me);
+	leave(slot, me, self);
 	cancel_restore(caller);
 	return rc;
 }
 
 static void fork_prepare(void)
 {
-	unsigned long long me = (unsigned long long)cudastub_pid(), seen = atomic_load(&pending),
+	struct forker f = {cudastub_pid(), thread_id()};
+	unsigned long long me = (unsigned long long)(unsigned)f.pid, seen = atomic_load(&pending),
 			   next;
 	int caller = cancel_off();
 
 	do /* a count left by a parent's fork is not ours: start again */
 		next = (seen >> 32) == me ? seen + 1 : (me << 32) | 1;
 	while (!atomic_compare_exchange_weak(&pending, &seen, next));
-	if (!cudastub_wait_bounded(loader_idle, NULL, FORK_WAIT_MS) && cudastub_log_enabled())
-		fprintf(stderr,
-			"cudastub: fork() waited %d ms for a library load in another thread "
-			"(%d in flight, loader %s) and went on; the child may find that "
-			"library half initialised (is a constructor waiting on this fork?)\n",
-			FORK_WAIT_MS, calls_in_flight((int)me),
-			loader_consistent() ? "consistent" : "mapping");
+	if (!cudastub_wait_bounded(loader_idle, &f, FORK_WAIT_MS) && cudastub_log_enabled())
+		cudastub_log_stderr("cudastub: fork() waited %d ms for a library load in another "
+				    "thread (%d in flight, loader %s) and went on; the child may "
+				    "find that library half initialised (is a constructor waiting "
+				    "on this fork?)\n",
+				    FORK_WAIT_MS, calls_in_flight(f.pid, f.tid),
+				    loader_consistent() ? "consistent" : "mapping");
 	cancel_restore(caller);
 }
 
@@ -353,13 +349,12 @@ static void fork_parent(void)
 
 static void install(void)
 {
-	find_loader_debug();
 	pthread_atfork(fork_prepare, fork_parent, NULL);
 }
 
 void cudastub_fork_guard_install(void)
 {
-	pthread_once(&installed, install);
+	cudastub_once(&installed, install);
 }
 
 /* The number of threads in this process (procfs' num_threads, the 20th

@@ -13,6 +13,7 @@
  * by _Fork() there, which runs no handler, is not).
  */
 #define _GNU_SOURCE
+#include "loader_once.h"
 #include "loader_pid.h"
 #include "loader_sys.h"
 
@@ -27,8 +28,8 @@
 #endif
 
 _Atomic(atomic_int *) cudastub_pid_page;
-static pthread_once_t once = PTHREAD_ONCE_INIT;
-/* set after the first set_up: later asks skip pthread_once, which cost as
+static cudastub_once_t once = CUDASTUB_ONCE_INIT;
+/* set after the first set_up: later asks skip the once, which cost as
  * much again as the rest of an ask (the runtime stub asks once per
  * recorded kernel) */
 static atomic_int set;
@@ -62,7 +63,7 @@ int cudastub_pid(void)
 	int pid;
 
 	if (!atomic_load_explicit(&set, memory_order_acquire)) {
-		pthread_once(&once, set_up);
+		cudastub_once(&once, set_up);
 		atomic_store_explicit(&set, 1, memory_order_release);
 	}
 	page = atomic_load_explicit(&cudastub_pid_page, memory_order_acquire);

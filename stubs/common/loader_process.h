@@ -18,11 +18,15 @@ CUDASTUB_HIDDEN void *cudastub_dlopen(const char *path, int flags);
 CUDASTUB_HIDDEN int cudastub_dlclose(void *handle);
 CUDASTUB_HIDDEN int cudastub_dl_iterate_phdr(int (*visit)(struct dl_phdr_info *, size_t, void *),
 					     void *data);
-/* The dynamic loader's record of the main namespace (its struct r_debug,
- * where debuggers find it: see loader_fork.c), once the guard is
- * installed. Its r_map heads the list of the process's objects. */
+/* loader_debug.c: the dynamic loader's record of the main namespace (its
+ * struct r_debug, where debuggers find it), or NULL where none is found.
+ * Its r_map heads the list of the process's objects. */
 struct r_debug;
+struct link_map;
 CUDASTUB_HIDDEN struct r_debug *cudastub_loader_debug(void);
+/* The object of that SONAME among those loaded at start-up (libc.so.6),
+ * read without a lock (see there), or NULL. */
+CUDASTUB_HIDDEN const struct link_map *cudastub_startup_object(const char *soname);
 /* atexit() through the same gate (it installs the guard first): glibc's
  * fork() does not reset the lock of its list of exit handlers in the
  * child, so a child forked while another thread registered one would wait
@@ -55,7 +59,7 @@ CUDASTUB_HIDDEN int cudastub_exit_started(void);
 CUDASTUB_HIDDEN int cudastub_exit_finalising_libraries(void);
 /* glibc's thread_local destructor for this thread, tied to the stub;
  * -1 on a glibc without them (2.17) */
-CUDASTUB_HIDDEN int cudastub_exit_add_thread_destructor(void (*destructor)(void *));
+CUDASTUB_HIDDEN int cudastub_exit_add_thread_destructor(void (*destructor)(void *), void *arg);
 /* How long exit() waits for a search, a load or a thread's end. */
 #define CUDASTUB_EXIT_WAIT_MS 2000
 

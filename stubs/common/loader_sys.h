@@ -49,6 +49,11 @@ static inline ssize_t cudastub_sys_read(int fd, void *buf, size_t n)
 	return (ssize_t)syscall(SYS_read, fd, buf, n);
 }
 
+static inline ssize_t cudastub_sys_write(int fd, const void *buf, size_t n)
+{
+	return (ssize_t)syscall(SYS_write, fd, buf, n);
+}
+
 static inline ssize_t cudastub_sys_pread(int fd, void *buf, size_t n, off_t at)
 {
 	return (ssize_t)syscall(SYS_pread64, fd, buf, n, at);

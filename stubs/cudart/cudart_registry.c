@@ -57,11 +57,11 @@
  *      it held, and every later replay and __cudaUnregisterFatBinary (nvcc
  *      calls it at exit) would wait for ever. So cancellation is disabled
  *      while the lock is held across anything that may reach a
- *      cancellation point (the replay calls into the runtime), and from
- *      the prepare handler to the parent's or child's handler of a fork
- *      (the loader's prepare handler, which runs after ours, waits, and
- *      other libraries' may too); the caller's own state is given back
- *      after. Recording a call holds the lock over an append only (no
+ *      cancellation point (the replay calls into the runtime), and, when
+ *      a fork holds it, from the prepare handler to the parent's or
+ *      child's handler of that fork (the loader's prepare handler, which
+ *      runs after ours, waits, and other libraries' may too); the caller's
+ *      own state is given back after. Recording a call holds the lock over an append only (no
  *      cancellation point: realloc is none, nor the lock's futex wait),
  *      and leaves the state alone: two pthread_setcancelstate calls were
  *      an eighth of the stub's own cost per recorded kernel.
@@ -100,6 +100,7 @@
 #include <unistd.h>
 
 #include "cudart_registry.h"
+#include "loader_once.h"
 #include "registry_lock.h"
 
 /* A module's magic, which also says whether records may be added to it:
@@ -145,7 +146,7 @@ static struct {
 	struct module *modules;
 } registry;
 
-static pthread_once_t fork_guard_once = PTHREAD_ONCE_INIT;
+static cudastub_once_t fork_guard_once = CUDASTUB_ONCE_INIT;
 
 /*
  * Whether this thread is the process's only one: glibc's
@@ -163,7 +164,7 @@ static atomic_int single_threaded_looked_up;
 
 /* Looked up (glibc 2.32 on) rather than linked, as the stubs load on
  * glibc 2.17. dlsym takes the dynamic loader's lock: never called under
- * pthread_once or the registry's lock, which a thread in a library
+ * the once or the registry's lock, which a thread in a library
  * constructor, holding that lock, may be waiting for (invariant 5). */
 static void look_up_single_threaded(void)
 {
@@ -177,52 +178,48 @@ static void look_up_single_threaded(void)
 	atomic_store_explicit(&single_threaded_looked_up, 1, memory_order_release);
 }
 /* the thread whose fork() holds the lock, or 0: a child that re-ran the
- * install (fork() cut pthread_once short) may have the handlers twice */
+ * install (fork() cut the once short) may have the handlers twice */
 static _Atomic(pthread_t) forking;
-/* the forking thread's cancellation state, from the prepare handler to the
- * parent's or child's (invariant 8) */
-static _Thread_local int cancel_saved, cancel_before_fork;
-
-static void fork_cancel_off(void)
-{
-	if (!cancel_saved)
-		pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel_before_fork);
-	cancel_saved = 1;
-}
-
-static void fork_cancel_restore(void)
-{
-	if (cancel_saved)
-		pthread_setcancelstate(cancel_before_fork, NULL);
-	cancel_saved = 0;
-}
+/* the forking thread's cancellation state while its fork holds the lock,
+ * from the prepare handler to the parent's or child's (invariant 8); only
+ * the thread that holds the lock reads or writes it */
+static int forking_cancel_state;
 
 /* Waits for the lock, at most a second: a replay holds it while calling
  * into the runtime, whose own fork handlers may already hold the runtime's
- * locks (they run before ours), and waiting for ever would deadlock. */
+ * locks (they run before ours), and waiting for ever would deadlock.
+ * Cancellation stays off while the fork holds the lock; a fork that could
+ * not take it gives the caller its state back at once. */
 static void fork_prepare(void)
 {
 	struct timespec until;
 	unsigned mine, free_word = 0;
+	int caller;
 
 	if (pthread_equal(atomic_load(&forking), pthread_self()))
 		return;
-	fork_cancel_off();
+	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &caller);
 	mine = cudart_lock_mine();
 	clock_gettime(CLOCK_MONOTONIC, &until);
 	until.tv_sec += 1;
 	if (atomic_compare_exchange_strong(&registry.lock, &free_word, mine) ||
-	    cudart_lock_wait(&registry.lock, mine, &until) == 0)
+	    cudart_lock_wait(&registry.lock, mine, &until) == 0) {
+		forking_cancel_state = caller;
 		atomic_store(&forking, pthread_self());
+		return;
+	}
+	pthread_setcancelstate(caller, NULL);
 }
 
 static void fork_parent(void)
 {
 	if (pthread_equal(atomic_load(&forking), pthread_self())) {
+		int caller = forking_cancel_state;
+
 		atomic_store(&forking, (pthread_t)0);
 		cudart_lock_give(&registry.lock);
+		pthread_setcancelstate(caller, NULL);
 	}
-	fork_cancel_restore();
 }
 
 /* The child's lock is fresh, whether its fork held it or could not wait;
@@ -231,9 +228,12 @@ static void fork_parent(void)
  * (invariant 7). Nothing in the child sleeps on the word. */
 static void fork_child(void)
 {
+	int held = pthread_equal(atomic_load(&forking), pthread_self());
+
 	atomic_store(&forking, (pthread_t)0);
 	atomic_store(&registry.lock, 0);
-	fork_cancel_restore();
+	if (held)
+		pthread_setcancelstate(forking_cancel_state, NULL);
 }
 
 /* The loader's guard first: glibc (2.36) runs no handler in a fork that
@@ -247,15 +247,15 @@ static void install_fork_guard(void)
 	pthread_atfork(fork_prepare, fork_parent, fork_child);
 }
 
-/* set once the fork guard is installed: the check before pthread_once */
+/* set once the fork guard is installed: the check before the once */
 static atomic_int fork_guard_installed;
 
 static void install_fork_guard_once(void)
 {
 	if (atomic_load_explicit(&fork_guard_installed, memory_order_acquire))
 		return;
-	/* pthread_once restarts in a child an install cut short by fork() */
-	pthread_once(&fork_guard_once, install_fork_guard);
+	/* the once runs again in a child an install cut short by fork() */
+	cudastub_once(&fork_guard_once, install_fork_guard);
 	atomic_store_explicit(&fork_guard_installed, 1, memory_order_release);
 }
 
