@@ -56,8 +56,7 @@ static struct r_debug *from_program(void)
 	return NULL;
 }
 
-/* ld.so's own _r_debug, from its symbol table, or NULL. */
-static struct r_debug *from_loader(void)
+void *cudastub_ld_so_symbol(const char *name, size_t *size)
 {
 	const ElfW(Ehdr) *ehdr = (const ElfW(Ehdr) *)getauxval(AT_BASE);
 	struct link_map ld_so;
@@ -69,7 +68,7 @@ static struct r_debug *from_loader(void)
 	ld_so.l_ld =
 		(ElfW(Dyn) *)dynamic_of((const ElfW(Phdr) *)((const char *)ehdr + ehdr->e_phoff),
 					ehdr->e_phnum, ld_so.l_addr);
-	return cudastub_object_symbol(&ld_so, "_r_debug");
+	return cudastub_object_symbol_sized(&ld_so, name, size);
 }
 
 struct r_debug *cudastub_loader_debug(void)
@@ -79,7 +78,7 @@ struct r_debug *cudastub_loader_debug(void)
 	/* looked up once; threads that race it find the same */
 	if (!debug && !atomic_load_explicit(&looked, memory_order_acquire)) {
 		if (!(debug = from_program()))
-			debug = from_loader();
+			debug = cudastub_ld_so_symbol("_r_debug", NULL);
 		atomic_store_explicit(&loader_debug, debug, memory_order_release);
 		atomic_store_explicit(&looked, 1, memory_order_release);
 	}

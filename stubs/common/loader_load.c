@@ -10,18 +10,22 @@
  *
  *   - a thread that finds no published outcome, while another thread of
  *     the process searches, sleeps until that search publishes (a futex
- *     the publishing thread wakes), however long it takes, while the
- *     searching thread runs. One of the threads waiting (the watcher)
- *     wakes every WAIT_SLICE_MS to see whether it runs, and wakes them all
- *     once it has not run for WAIT_FOR_SEARCH_MS: the searching thread
- *     may itself be waiting for the loader lock that a waiting one holds
- *     (a first call from a constructor under dlopen, or from a
- *     dl_iterate_phdr callback), and a thread blocked on a lock does not
+ *     the publishing thread wakes), however long it takes, unless it holds
+ *     one of the dynamic loader's locks (a first call from a constructor
+ *     under dlopen, or from a dl_iterate_phdr callback): the searching
+ *     thread may be waiting for that very lock, so such a thread searches
+ *     at once, on its own (loader_locks.c tells which thread holds them).
+ *     One of the threads waiting, the watcher, wakes every WAIT_SLICE_MS
+ *     to see whether the search runs, and wakes them all once it has not
+ *     run for STALLED_MS (a thread that ended, or was cancelled, in its
+ *     search, or one blocked for long on something else). Where the
+ *     loader's locks cannot be read, a waiter may be holding one unseen,
+ *     and the watcher gives the search up once it has not run for
+ *     WAIT_FOR_SEARCH_MS instead: a thread blocked on a lock does not
  *     run, where one that loads a library, however large, does (its CPU
  *     clock says which). The others sleep and are woken once, so 64 first
- *     calls at once make one search, however loaded the machine, and the
- *     case that would deadlock costs one wait and a search of its own;
- *     only the watcher polls, and only while the search is under way;
+ *     calls at once make one search, however loaded the machine; only the
+ *     watcher polls, and only while the search is under way;
  *   - a thread that does not wait, or waited in vain, runs a search of its
  *     own, into a record of its own (struct cudastub_search), and nothing
  *     else is shared while searching;
@@ -67,16 +71,19 @@
 #include "loader_wait.h"
 
 /* How long a first call waits for another thread's search while that
- * search does not run: more than a search that loads the runtime takes
- * without running (reading pages of the file), less than a stall anyone
- * would notice where waiting cannot end (see above). A search that runs
+ * search does not run: STALLED_MS where no waiting thread holds a loader
+ * lock (a search blocked that long has ended, or waits on something that
+ * may never come); where the locks cannot be read, WAIT_FOR_SEARCH_MS:
+ * more than a search that loads the runtime takes without running
+ * (reading pages of the file), less than a stall anyone would notice
+ * where waiting cannot end (see above). A search that runs
  * is waited for however long it takes: a thread blocked on the loader
  * lock that a waiting thread holds does not run, and one that loads
  * cuBLAS (tens of milliseconds of dlopen) runs all along. Whether it runs
  * is read by the watcher every WAIT_SLICE_MS from its thread's CPU clock
  * and, where that has not moved, from its state: one that waits for a CPU
  * (a loaded machine) still runs. */
-enum { WAIT_FOR_SEARCH_MS = 10, WAIT_SLICE_MS = 2 };
+enum { WAIT_FOR_SEARCH_MS = 10, WAIT_SLICE_MS = 2, STALLED_MS = 1000, STALLED_SLICE_MS = 20 };
 
 /* The majors lib loads, "13, 12 or 11", for a refusal to name. */
 static void majors_text(const struct cudastub_library *lib, char *out, size_t size)
@@ -257,16 +264,19 @@ static int search_runs(int tid, long long *ran)
  * runs, to publish; the published search, or NULL once it has ended
  * without one or was found stalled. The thread that becomes the watcher
  * (the first to wait) sleeps a slice at a time and reads whether the
- * search runs; it finds it stalled once it has not run for
- * WAIT_FOR_SEARCH_MS in all, and then wakes the others. The others sleep
+ * search runs; it finds it stalled once it has not run for STALLED_MS in
+ * all (WAIT_FOR_SEARCH_MS where the loader's locks could not be read:
+ * locks_seen 0), and then wakes the others. The others sleep
  * until woken. The word is read before the result, and bumped after it is
  * stored, so a publication between the two makes the futex wait return at
  * once. */
-static const struct cudastub_search *wait_for_search(struct cudastub_library *lib,
-						     unsigned long long mark, int self)
+static const struct cudastub_search *
+wait_for_search(struct cudastub_library *lib, unsigned long long mark, int self, int locks_seen)
 {
 	const struct cudastub_search *s;
 	int searcher = (int)(mark & 0xffffffffu), watching = 0;
+	int slice_ms = locks_seen ? STALLED_SLICE_MS : WAIT_SLICE_MS;
+	int limit_ms = locks_seen ? STALLED_MS : WAIT_FOR_SEARCH_MS;
 	long long ran = -1;
 	long stalled_ms = 0;
 
@@ -285,11 +295,11 @@ static const struct cudastub_search *wait_for_search(struct cudastub_library *li
 			cudastub_futex_wait(&lib->published, seen, -1);
 			continue;
 		}
-		if (cudastub_futex_wait(&lib->published, seen, WAIT_SLICE_MS) == 0)
+		if (cudastub_futex_wait(&lib->published, seen, slice_ms) == 0)
 			continue; /* woken: look again */
 		if (search_runs(searcher, &ran))
 			stalled_ms = 0;
-		else if ((stalled_ms += WAIT_SLICE_MS) >= WAIT_FOR_SEARCH_MS) {
+		else if ((stalled_ms += slice_ms) >= limit_ms) {
 			/* the others stop waiting too */
 			atomic_store(&lib->stalled, mark);
 			atomic_fetch_add(&lib->published, 1);
@@ -367,10 +377,13 @@ cudastub_state cudastub_loader_load(struct cudastub_library *lib)
 	if (!atomic_compare_exchange_strong(&lib->searching, &seen, mine)) {
 		/* another thread of this process searches: wait for it, unless
 		 * that is this thread (a first call made inside its own
-		 * search, from a constructor); or the word is a parent's,
-		 * inherited across fork(), and means nothing */
-		if ((int)(seen >> 32) == me && seen != mine &&
-		    (s = wait_for_search(lib, seen, self)))
+		 * search, from a constructor) or this thread holds a loader
+		 * lock; or the word is a parent's, inherited across fork(),
+		 * and means nothing */
+		int held =
+			(int)(seen >> 32) == me && seen != mine ? cudastub_loader_lock_held() : 1;
+
+		if (held != 1 && (s = wait_for_search(lib, seen, self, held == 0)))
 			return finish_load(lib, s);
 		atomic_store(&lib->searching, mine);
 	}

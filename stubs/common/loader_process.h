@@ -27,6 +27,9 @@ CUDASTUB_HIDDEN struct r_debug *cudastub_loader_debug(void);
 /* The object of that SONAME among those loaded at start-up (libc.so.6),
  * read without a lock (see there), or NULL. */
 CUDASTUB_HIDDEN const struct link_map *cudastub_startup_object(const char *soname);
+/* A symbol that ld.so itself defines (its own _r_debug, _rtld_global), from
+ * its symbol table at AT_BASE: its address and size, or NULL. */
+CUDASTUB_HIDDEN void *cudastub_ld_so_symbol(const char *name, size_t *size);
 /* atexit() through the same gate (it installs the guard first): glibc's
  * fork() does not reset the lock of its list of exit handlers in the
  * child, so a child forked while another thread registered one would wait
@@ -71,6 +74,13 @@ CUDASTUB_HIDDEN void cudastub_thread_end_watch(void);
 CUDASTUB_HIDDEN void cudastub_thread_end_wait(int pid);
 /* What a search that met exit() says, for error strings and the log. */
 CUDASTUB_HIDDEN const char *cudastub_exit_summary(void);
+
+/* loader_locks.c: whether this thread holds one of the dynamic loader's
+ * locks (dl_load_lock, dl_load_write_lock): 1 or 0, or -1 when they cannot
+ * be found; and whether the list lock was left held, by a fork, by a
+ * thread that this process (pid) does not have: 1 or 0, or -1. */
+CUDASTUB_HIDDEN int cudastub_loader_lock_held(void);
+CUDASTUB_HIDDEN int cudastub_loader_lock_orphaned(int pid);
 
 /* loader_proc_stat.c: the field numbered field (from 1, as proc(5)
  * numbers them; 3, the state, or later) of the procfs stat file at path,

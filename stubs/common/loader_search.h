@@ -129,6 +129,9 @@ CUDASTUB_HIDDEN int cudastub_object_symbol_size(const struct link_map *map, cons
  * itself defines (its default version), or NULL (not there, an IFUNC, or
  * no table this can read). */
 CUDASTUB_HIDDEN void *cudastub_object_symbol(const struct link_map *map, const char *name);
+/* The same, and its size in *size. */
+CUDASTUB_HIDDEN void *cudastub_object_symbol_sized(const struct link_map *map, const char *name,
+						   size_t *size);
 
 /* loader_search.c */
 CUDASTUB_HIDDEN cudastub_state cudastub_search(struct cudastub_search *s);

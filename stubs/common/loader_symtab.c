@@ -156,7 +156,7 @@ int cudastub_object_symbol_size(const struct link_map *map, const char *name, co
 	return 0;
 }
 
-void *cudastub_object_symbol(const struct link_map *map, const char *name)
+void *cudastub_object_symbol_sized(const struct link_map *map, const char *name, size_t *size)
 {
 	struct symtab t;
 	const ElfW(Sym) * sym;
@@ -166,5 +166,12 @@ void *cudastub_object_symbol(const struct link_map *map, const char *name)
 	/* an IFUNC's address is its resolver's, not the function's */
 	if ((sym->st_info & 0xf) == STT_GNU_IFUNC) /* ELF32_ST_TYPE, ELF64_ST_TYPE */
 		return NULL;
+	if (size)
+		*size = (size_t)sym->st_size;
 	return (char *)map->l_addr + sym->st_value;
+}
+
+void *cudastub_object_symbol(const struct link_map *map, const char *name)
+{
+	return cudastub_object_symbol_sized(map, name, NULL);
 }

@@ -18,16 +18,22 @@
  *     outcome published: the publication woke it;
  *   - one thread at most sleeps in slices, the watcher, and it too is
  *     woken by the publication, before its slice ends.
- * Then a search that does not run (blocked, as one waiting for a loader
- * lock that a waiting thread holds) is given up: the watcher wakes the
- * others, and every thread gets its answer.
+ * Then:
+ *   - a first call made while this thread holds a loader lock (from a
+ *     dl_iterate_phdr callback) does not wait for the search under way,
+ *     which may be waiting for that lock: it searches at once;
+ *   - a search that does not run for a second (a thread blocked for good)
+ *     is given up: the watcher wakes the others, and every thread gets
+ *     its answer.
  */
 #define _GNU_SOURCE
 #include <CUnit/CUnit.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <linux/futex.h>
+#include <link.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -68,33 +74,33 @@ static struct cudastub_library library = {
 };
 static const struct cudastub_function row = {CUDASTUB_MAJOR_BIT(13), 0, 0};
 
-/* The same library, whose first probe sleeps 300 ms first: a search that
- * does not run, as one blocked on a lock. */
+/* The same library, whose first probe sleeps first (probe_sleep_ms): a
+ * search that does not run, as one blocked on a lock. */
 static atomic_int probes;
+static long probe_sleep_ms;
 
 static int sleeping_probe(void *handle, const char *path, int *major, int *minor)
 {
-	struct timespec pause = {0, 300 * 1000000L};
+	struct timespec pause = {probe_sleep_ms / 1000, (probe_sleep_ms % 1000) * 1000000L};
 
 	if (atomic_fetch_add(&probes, 1) == 0)
 		nanosleep(&pause, NULL);
 	return probe_version(handle, path, major, minor);
 }
 
-static struct cudastub_library blocked = {
-	.name = "nvrtc",
-	.env_path = "WAIT_WAKEUPS_NVRTC_PATH",
-	.env_major = "WAIT_WAKEUPS_NVRTC_MAJOR",
-	.family = "libnvrtc",
-	.sonames = sonames,
-	.wheel_dirs = wheel_dirs,
-	.probe_version = sleeping_probe,
-	.codes = {7, 8, 9, 10},
-	.abi_major = 13,
-	.not_tried = {.name = "nvrtc", .abi_major = 13},
-	.first_claimed = ATOMIC_FLAG_INIT,
-	.first_search = &(struct cudastub_search){.arena_used = 0},
-};
+#define SLEEPING_LIBRARY                                                                           \
+	{                                                                                          \
+		.name = "nvrtc", .env_path = "WAIT_WAKEUPS_NVRTC_PATH",                            \
+		.env_major = "WAIT_WAKEUPS_NVRTC_MAJOR", .family = "libnvrtc", .sonames = sonames, \
+		.wheel_dirs = wheel_dirs, .probe_version = sleeping_probe, .codes = {7, 8, 9, 10}, \
+		.abi_major = 13, .not_tried = {.name = "nvrtc", .abi_major = 13},                  \
+		.first_claimed = ATOMIC_FLAG_INIT,                                                 \
+		.first_search = &(struct cudastub_search){.arena_used = 0},                        \
+	}
+
+static struct cudastub_library lock_holder = SLEEPING_LIBRARY;
+
+static struct cudastub_library blocked = SLEEPING_LIBRARY;
 
 /* What one thread's waits on the library's word came to. */
 struct waits {
@@ -125,7 +131,8 @@ long seam_futex_syscall(long number, ...)
 	last = va_arg(ap, int);
 	va_end(ap);
 	rc = syscall(number, word, op, value, timeout, other, last);
-	if ((word != &library.published && word != &blocked.published) ||
+	if ((word != &library.published && word != &blocked.published &&
+	     word != &lock_holder.published) ||
 	    (op & FUTEX_CMD_MASK) != FUTEX_WAIT)
 		return rc;
 	if (timeout) {
@@ -137,7 +144,9 @@ long seam_futex_syscall(long number, ...)
 		mine.untimed_not_woken += rc != 0 && errno != EAGAIN;
 	}
 	mine.published_after_last =
-		cudastub_loader_result(word == &library.published ? &library : &blocked) != NULL;
+		cudastub_loader_result(word == &library.published   ? &library
+				       : word == &blocked.published ? &blocked
+								    : &lock_holder) != NULL;
 	return rc;
 }
 
@@ -209,14 +218,63 @@ static void test_waiters_sleep_until_the_publication(void)
 	CU_ASSERT(sleepers + watchers >= THREADS - 2);
 }
 
+/* ---- a first call made while holding a loader lock ---- */
+
+static void *answer_in_walk;
+static struct waits waits_in_walk;
+
+static int call_in_walk(struct dl_phdr_info *info, size_t size, void *data)
+{
+	(void)info, (void)size, (void)data;
+	answer_in_walk = cudastub_loader_bind(&lock_holder, "nvrtcVersion", &row);
+	waits_in_walk = mine;
+	return 1;
+}
+
+static void *search_first(void *arg)
+{
+	(void)arg;
+	return cudastub_loader_bind(&lock_holder, "nvrtcVersion", &row);
+}
+
+static void test_a_loader_lock_holder_does_not_wait(void)
+{
+	pthread_t searcher;
+	void *answer;
+
+	if (cudastub_loader_lock_held() < 0) {
+		ts_not_applicable("the dynamic loader's locks cannot be read here");
+		return;
+	}
+	CU_ASSERT_EQUAL_FATAL(setenv("WAIT_WAKEUPS_NVRTC_PATH", FAKE_NVRTC_13, 1), 0);
+	atomic_store(&probes, 0);
+	probe_sleep_ms = 500;
+	pthread_create(&searcher, NULL, search_first, NULL);
+	while (atomic_load(&lock_holder.search_runs) == 0)
+		sched_yield();
+	/* the search is under way (its probe sleeps): this call holds the
+	 * list lock, which the search may need, and searches itself */
+	dl_iterate_phdr(call_in_walk, NULL);
+	pthread_join(searcher, &answer);
+	CU_ASSERT_PTR_NOT_NULL(answer_in_walk);
+	CU_ASSERT_PTR_EQUAL(answer_in_walk, answer);
+	CU_ASSERT_EQUAL(waits_in_walk.untimed + waits_in_walk.timed, 0);
+	CU_ASSERT_EQUAL(atomic_load(&lock_holder.search_runs), 2);
+}
+
+/* ---- a search that does not run ---- */
+
 /* A search that does not run is given up after a bounded wait: its probe
- * sleeps, as a search blocked on a lock does; the others search too, and
- * one outcome is published. */
+ * sleeps longer than the watcher waits for a stalled search (a second),
+ * as a search blocked for good does; the others search too, and one
+ * outcome is published. */
 static void test_a_search_that_does_not_run_is_given_up(void)
 {
 	int watchers = 0;
 
 	CU_ASSERT_EQUAL_FATAL(setenv("WAIT_WAKEUPS_NVRTC_PATH", FAKE_NVRTC_13, 1), 0);
+	atomic_store(&probes, 0);
+	probe_sleep_ms = 1500;
 	race(&blocked);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(cudastub_loader_result(&blocked));
 	for (int i = 0; i < THREADS; i++) {
@@ -233,6 +291,8 @@ static void register_suites(void)
 
 	CU_add_test(s, "first calls sleep until the search publishes, and its wake ends the sleep",
 		    test_waiters_sleep_until_the_publication);
+	CU_add_test(s, "a first call that holds a loader lock searches instead of waiting",
+		    test_a_loader_lock_holder_does_not_wait);
 	CU_add_test(s, "a search that does not run is given up, and every call is answered",
 		    test_a_search_that_does_not_run_is_given_up);
 }
