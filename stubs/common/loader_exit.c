@@ -367,6 +367,11 @@ static int forked_child(void)
 	return loaded_in_pid && cudastub_pid() != loaded_in_pid;
 }
 
+int cudastub_exit_loaded_elsewhere(void)
+{
+	return forked_child();
+}
+
 /* Registers the handler that runs after what this search loads; 0, or -1
  * when libc refused the first one. A later one refused leaves a window of
  * point 6 open until an older handler closes it, or the bound. */

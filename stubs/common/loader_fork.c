@@ -1,33 +1,37 @@
 /*
  * Searches and fork(): a child must not inherit a library the stub is in
- * the middle of loading. glibc's fork() does not wait for a dlopen in
- * another thread, and a child forked during one inherits the loader as it
- * stood:
+ * the middle of loading, nor a loader lock the stub's calls held. glibc's
+ * fork() does not wait for another thread's dlopen, and a child inherits
+ * the loader as it stood:
  *
- *   - while the library is being mapped, the loader's state reads "adding"
+ *   - while a library is being mapped, the loader's state reads "adding"
  *     (r_debug.r_state == RT_ADD), and the child's own first dlopen stops
  *     the process ("Inconsistency detected by ld.so: dl-open.c: ...
  *     RT_CONSISTENT"), exit status 127;
  *   - once mapped, the state reads consistent again, but the library is
  *     still being relocated; the child's dlopen of the same file finds it
  *     loaded and hands it back unrelocated, and the first call into it
- *     crashes (SIGSEGV).
- *
- * Both were seen, in about 1 of 100 runs of eight forks during a 16-thread
- * first-call storm, on a busy 2-core machine. Waiting for r_state alone
- * covers the first only. A third is dl_iterate_phdr: it holds the loader's
- * write lock while it walks, and glibc (2.36) resets only the other loader
- * lock in a child, so a child forked during the walk waits for ever at its
- * next dl_iterate_phdr, or at a dlopen that adds a library.
+ *     crashes (SIGSEGV);
+ *   - glibc (2.36) makes the child's dl_load_lock and dl_load_tls_lock
+ *     new, but leaves dl_load_write_lock, which dl_iterate_phdr holds
+ *     while it walks and dlopen and dlclose while they change the list of
+ *     objects, and the lock of the exit-handler list, which every
+ *     __cxa_atexit takes (NVIDIA's C++ libraries call it from their
+ *     constructors), as the parent's threads held them: a child forked
+ *     during either waits for ever at its next walk, dlopen of a new
+ *     library, or registration (and exit()).
  *
  * So every dlopen, dlclose and dl_iterate_phdr the stub makes passes a
  * gate (and every atexit: cudastub_atexit, below), and fork()
- * (pthread_atfork) closes it: the prepare handler marks a
- * fork pending, then waits until no stub call into the loader is in flight
- * and r_state reads consistent (which also covers other threads' mapping,
- * if not their relocation), for FORK_WAIT_MS at most. A stub call that
- * meets a pending fork steps back until the fork is done, then asks again.
- * The gate takes no lock, so it adds no lock order.
+ * (pthread_atfork) closes it: the prepare handler marks a fork pending,
+ * then waits until no stub call into the loader is in flight and r_state
+ * reads consistent (which also covers other threads' mapping, if not their
+ * relocation), for FORK_WAIT_MS at most. A stub call that meets a pending
+ * fork steps back and sleeps until the fork is done (a futex the parent
+ * handler wakes), then asks again: calls held up by a fork never poll,
+ * which in a storm of first calls took the CPU from the loads the fork was
+ * waiting for, until it waited out its bound. The gate takes no lock, so
+ * it adds no lock order.
  *
  * The bound matters where a library's constructor (run inside dlopen, so
  * "in flight") waits for the thread that forks: glibc before 2.36 made
@@ -52,50 +56,35 @@
  * cancellation point. Linked directly, a library's constructor would have
  * run before main, where no cancel reaches it.
  *
- * A fork the guard could not hold (it began before the guard was
- * installed, or another thread's dlopen, not the stub's, began between the
- * prepare handler and the fork itself) can give a child whose loader is
- * caught mid-change: r_state reads RT_ADD or RT_DELETE, and the thread
- * that would have finished the change is not in the child. Nobody ever
- * will, and glibc's next dlopen there stops the process ("Inconsistency
- * detected by ld.so: dl-open.c: ... r_state == RT_CONSISTENT", exit status
- * 127). Linked directly, such a child loads nothing and runs on; so a
- * search in it loads nothing either and returns the not-available code
- * with the reason (cudastub_fork_left_loader_mid_change). Such a child is
- * told from a parent whose other thread is simply mid-dlopen (where dlopen
- * waits its turn and is safe) by this process having one thread (procfs'
- * num_threads): the gate's record of a fork would not do, since a child
- * keeps it for life, threads and their dlopen calls included.
- *
- * Measured with a thread looping dlopen/dlclose of a plugin and the NVRTC
- * stub's first call in each child forked meanwhile (no driver; the test
- * loader_fork_plugins): before, 18 of 30 children hung (their search's
- * walk of the loaded objects waited for the list lock the parent's dlopen
- * held; the issue saw ld.so's assertion, 14 of 150); then none was stopped
- * by ld.so, some return the not-available code and the others load as
- * usual; linked directly, 150 of 150 run. 8 to 14 of 60 still waited for
- * ever, most of them not in dlopen, as was thought, but in the first
- * call's atexit, on the lock of glibc's exit-handler list that the
- * parent's dlclose held (loader_exit.c: a child registers no exit handler
- * since). Left: 2 of 2,100 children (3 of 60 on a busy machine) wait for
- * ever inside their dlopen, adding the library to the loader's list, for
- * that list's lock, which the parent's dlopen or dlclose held while
- * r_state read consistent; nothing a process can read tells that case
- * apart. What such a child can do: anything that needs no dlopen. What it
- * cannot: load any library. And a child loads a library that registers
- * exit handlers while it loads (NVIDIA's C++ libraries do) only when no
- * parent thread held that list's lock at the fork: the stub's own
- * registrations pass the gate, other code's cannot be seen. A child that
- * starts threads before its first call is not recognised as left
- * mid-change, and ld.so stops it as before.
+ * A fork the gate does not hold (it began before the guard was installed,
+ * or the walk or load was another thread's, not the stub's: the program's
+ * own dlopen, dlclose or dl_iterate_phdr) can give a child whose loader
+ * nobody will ever finish: linked directly, such a child loads nothing and
+ * runs on, so a search in it loads nothing either, walks nothing, and
+ * returns the not-available code with the reason
+ * (cudastub_fork_left_loader_mid_change):
+ *   - r_state reads RT_ADD or RT_DELETE, and this process has one thread
+ *     (procfs' num_threads: a parent whose other thread is simply
+ *     mid-dlopen, where dlopen waits its turn and is safe, has more; the
+ *     gate's record of a fork would not do, since a child keeps it for
+ *     life, threads and their dlopen calls included);
+ *   - in a child of the process the stub was loaded in, the list lock
+ *     names a thread this process does not have (loader_locks.c).
+ * What is left: a child whose parent's own thread (not the stub's) held
+ * the exit-handler list's lock at the fork, which no process can read,
+ * waits for ever in the constructor of a C++ library its first call
+ * loads, as it would at its own atexit() or exit(), linked directly or
+ * not; and a child that starts threads before its first call is not
+ * recognised as left mid-change, and ld.so stops it as before.
  *
  * The handlers are installed (cudastub_once, which a child forked while it
- * ran runs again) before the first search, and by the runtime stub
- * before its registry's own. A fork already under way when they are
- * installed does not run them (glibc 2.36), and nothing a library can call
- * waits for such a fork; installing them at the stub's first use leaves
- * that window to a fork that began before the stub was first used and
- * reaches the kernel after a search has started.
+ * ran runs again) before the first search, and by the runtime stub before
+ * its registry's own. A fork already under way when they are installed
+ * does not run them (glibc 2.36), and nothing a library can call waits
+ * for such a fork; installing them at the stub's first use leaves that
+ * window to a fork that began before the stub was first used and reaches
+ * the kernel after a search has started, whose child the checks above
+ * answer, but for a lock of the exit-handler list that a load held.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -104,6 +93,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "loader_core.h"
@@ -130,6 +120,9 @@ static atomic_ullong slots[SLOTS];
 /* The forks between prepare and parent: process id in the high half,
  * count in the low, so that a child never waits for its parent's fork. */
 static atomic_ullong pending;
+/* bumped as each fork ends in the parent: the futex word that calls held
+ * up by a fork sleep on */
+static atomic_int forks_ended;
 
 static int thread_id(void)
 {
@@ -194,10 +187,35 @@ static int forks_pending(int me)
 	return (int)(p >> 32) == me && (p & 0xffffffffu) != 0;
 }
 
-static int no_fork_pending(void *unused)
+static long long now_ms(void)
 {
-	(void)unused;
-	return !forks_pending(cudastub_pid());
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+/* Sleeps until no fork of process me is pending (1), or FORK_WAIT_MS have
+ * passed (0). Every call that a fork holds up sleeps on forks_ended, which
+ * the fork's parent handler bumps and wakes: a storm of first calls held
+ * up by a fork does not poll while the fork waits for the loads in flight
+ * (it took their CPU, and a fork then waited out its bound). The word is
+ * read before the pending forks, and bumped after the count falls, so an
+ * end between the two makes the sleep return at once. */
+static int wait_for_forks(int me)
+{
+	long long until = now_ms() + FORK_WAIT_MS;
+
+	for (;;) {
+		int seen = atomic_load(&forks_ended);
+		long long left = until - now_ms();
+
+		if (!forks_pending(me))
+			return 1;
+		if (left <= 0)
+			return 0;
+		cudastub_futex_wait(&forks_ended, seen, (int)left);
+	}
 }
 
 /* Marks a free (or a parent's) slot for thread self of process me; -1
@@ -231,7 +249,7 @@ static int enter(int me, int self)
 	while (forks_pending(me) && !holds_another(me, self, slot)) {
 		if (slot >= 0)
 			atomic_store(&slots[slot], 0);
-		if (!cudastub_wait_bounded(no_fork_pending, NULL, FORK_WAIT_MS)) {
+		if (!wait_for_forks(me)) {
 			slot = take_slot(me, self);
 			break;
 		}
@@ -345,6 +363,8 @@ static void fork_prepare(void)
 static void fork_parent(void)
 {
 	atomic_fetch_sub(&pending, 1);
+	atomic_fetch_add(&forks_ended, 1);
+	cudastub_futex_wake_all(&forks_ended);
 }
 
 static void install(void)
@@ -369,10 +389,20 @@ static int thread_count(void)
 
 const char *cudastub_fork_left_loader_mid_change(void)
 {
-	if (loader_consistent())
-		return NULL;
-	if (thread_count() != 1)
-		return NULL; /* another thread's dlopen: it finishes, ours waits */
-	return "the dynamic loader was left mid-change by a fork; no library can be loaded in "
-	       "this process";
+	if (!loader_consistent()) {
+		if (thread_count() != 1)
+			return NULL; /* another thread's dlopen: it finishes, ours waits */
+		return "the dynamic loader was left mid-change by a fork; no library can be loaded "
+		       "in this process";
+	}
+	/* glibc (2.36) gives a child a new dl_load_lock, but its list lock as
+	 * the parent's threads held it: a walk of the loaded objects, or a
+	 * dlopen, would wait for ever (loader_locks.c). Asked only in a child
+	 * of the process that loaded the stub: elsewhere the dlopen of the stub
+	 * itself took that lock. */
+	if (cudastub_exit_loaded_elsewhere() && cudastub_loader_lock_orphaned(cudastub_pid()) == 1)
+		return "the dynamic loader's list of objects was left locked by a fork (another "
+		       "thread walked or changed it then); no library can be loaded in this "
+		       "process";
+	return NULL;
 }

@@ -63,6 +63,9 @@ CUDASTUB_HIDDEN int cudastub_exit_finalising_libraries(void);
 /* glibc's thread_local destructor for this thread, tied to the stub;
  * -1 on a glibc without them (2.17) */
 CUDASTUB_HIDDEN int cudastub_exit_add_thread_destructor(void (*destructor)(void *), void *arg);
+/* Whether this process is a child of fork() from the process the stub was
+ * loaded in (its constructor's). */
+CUDASTUB_HIDDEN int cudastub_exit_loaded_elsewhere(void);
 /* How long exit() waits for a search, a load or a thread's end. */
 #define CUDASTUB_EXIT_WAIT_MS 2000
 
