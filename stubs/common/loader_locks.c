@@ -113,8 +113,8 @@ static int locks_known(void)
 	if (find_by_shape(&c.load, &c.write) == 0) {
 		c.self = thread_id();
 		c.held_load = owner_of(c.load) == c.self;
-		/* not through the fork gate: this walk asks nothing of the list */
-		dl_iterate_phdr(check_inside_walk, &c);
+		/* through the fork gate, as every walk: it holds the list lock */
+		cudastub_dl_iterate_phdr(check_inside_walk, &c);
 	}
 	if (c.ok) {
 		load_lock = c.load;
