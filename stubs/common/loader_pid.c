@@ -27,7 +27,9 @@
 #define MADV_WIPEONFORK 18 /* Linux's value; older headers lack it */
 #endif
 
-_Atomic(atomic_int *) cudastub_pid_page;
+/* what cudastub_pid_page points to until the page is set up */
+static atomic_int not_set_up;
+_Atomic(atomic_int *) cudastub_pid_page = &not_set_up;
 static cudastub_once_t once = CUDASTUB_ONCE_INIT;
 /* set after the first set_up: later asks skip the once, which cost as
  * much again as the rest of an ask (the runtime stub asks once per
@@ -36,10 +38,7 @@ static atomic_int set;
 
 static void forget_in_child(void)
 {
-	atomic_int *pid = atomic_load(&cudastub_pid_page);
-
-	if (pid)
-		atomic_store(pid, 0);
+	atomic_store(atomic_load(&cudastub_pid_page), 0);
 }
 
 static void set_up(void)
@@ -67,7 +66,7 @@ int cudastub_pid(void)
 		atomic_store_explicit(&set, 1, memory_order_release);
 	}
 	page = atomic_load_explicit(&cudastub_pid_page, memory_order_acquire);
-	if (!page)
+	if (page == &not_set_up)
 		return cudastub_sys_getpid();
 	pid = atomic_load_explicit(page, memory_order_relaxed);
 	if (pid == 0) {
