@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Item 3: start-up of nvcc-built programs (tests/e2e/programs, built by its
+# Start-up of nvcc-built programs (tests/e2e/programs, built by its
 # build.sh) linked to the runtime stub against the same programs linked to
 # NVIDIA's libcudart, with Debian's 550 driver on LD_LIBRARY_PATH; medians
 # of RUNS starts, the four programs in turn:

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Item 5: the size of each stub once stripped, against NVIDIA's library
+# The size of each stub once stripped, against NVIDIA's library
 # (stripped the same way) for scale; and against a plain trampoline table
-# for the same exports (plain_table.sh, Implib.so's form; issue 20,
-# point 6: at most twice). Prints table rows.
+# for the same exports (plain_table.sh, Implib.so's form: at most
+# twice). Prints table rows.
 #
 #   bench/measure/size.sh BUILD_DIR
 # shellcheck source=bench/measure/common.sh

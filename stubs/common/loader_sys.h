@@ -4,7 +4,7 @@
  * A stub links libc lazily: the first call of each libc function in the
  * process costs the dynamic loader a symbol lookup (about 750
  * instructions on x86-64). A first call used some 35 of them, half the
- * loader's own work (docs/performance.md, issue 20). These are single
+ * loader's own work (docs/performance.md). These are single
  * system calls that libc only passes on, so the loader makes them through
  * syscall(), which is bound once. Like libc's, each returns -1 and sets
  * errno on failure. None is a cancellation point: a search is not

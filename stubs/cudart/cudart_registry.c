@@ -60,19 +60,22 @@
  *      cancellation point (the replay calls into the runtime), and, when
  *      a fork holds it, from the prepare handler to the parent's or
  *      child's handler of that fork (the loader's prepare handler, which
- *      runs after ours, waits, and other libraries' may too); the caller's
- *      own state is given back after. Recording a call holds the lock over an append only (no
- *      cancellation point: realloc is none, nor the lock's futex wait),
- *      and leaves the state alone: two pthread_setcancelstate calls were
- *      an eighth of the stub's own cost per recorded kernel.
- *   9. Cost (issue 20): recording a kernel and replaying it must cost
- *      the stub no more than a twentieth of what NVIDIA's runtime spends
- *      registering it (some 1,100 instructions; bench/ measures 48 to 53).
- *      So a function registered with nvcc's defaults, nearly every one:
+ *      runs after ours, waits, and other libraries' may too); the
+ *      caller's own state is given back after. Recording a call holds the
+ *      lock over an append only (no cancellation point: realloc is none,
+ *      nor the lock's futex wait), and leaves the state alone: two
+ *      pthread_setcancelstate calls were an eighth of the stub's own cost
+ *      per recorded kernel.
+ *   9. Cost: recording a kernel and replaying it must cost the stub no
+ *      more than a twentieth of what NVIDIA's runtime spends registering
+ *      it (some 1,100 instructions; bench/measure/registration.sh), with
+ *      other threads alive too. So a function registered with nvcc's
+ *      defaults, nearly every one:
  *      - is told apart by 9 instructions of assembly
  *        (cudart_register_entry.c), and recorded by a function that makes
  *        no call and saves no register;
- *      - is four words, told by its tag alone, at record and at replay;
+ *      - is four words, told by its tag alone, at record and at replay,
+ *        appended by one compare and one store of the log's end pointer;
  *      - takes no lock in a process with one thread (glibc's
  *        __libc_single_threaded: no other thread can replay, fork or
  *        unregister meanwhile), else the one-word lock (registry_lock.h);
