@@ -39,7 +39,8 @@ trap 'busy_stop; rm -rf "$work"' EXIT
 
 # whole PROGRAM T [NAME=VALUE...]: the instructions of the whole process
 whole() {
-  local program=$1 t=$2 out=$work/threads_whole_$(basename "$1")_$2
+  local program=$1 t=$2 out
+  out=$work/threads_whole_$(basename "$1")_$2
   shift 2
   run_callgrind "$out" "$@" "$program" "$t" && instructions "$out"
 }
