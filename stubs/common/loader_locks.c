@@ -51,7 +51,9 @@ enum { RECURSIVE = 1, MAX_NAMESPACES = 16 };
 enum { UNKNOWN = 0, FOUND = 1, ABSENT = 2 };
 
 static atomic_int state;
-static const struct glibc_mutex *load_lock, *write_lock;
+/* written by each thread that checks (all find the same), read once state
+ * says FOUND */
+static _Atomic(const struct glibc_mutex *) load_lock, write_lock;
 
 static int thread_id(void)
 {
@@ -117,8 +119,8 @@ static int locks_known(void)
 		cudastub_dl_iterate_phdr(check_inside_walk, &c);
 	}
 	if (c.ok) {
-		load_lock = c.load;
-		write_lock = c.write;
+		atomic_store_explicit(&load_lock, c.load, memory_order_relaxed);
+		atomic_store_explicit(&write_lock, c.write, memory_order_relaxed);
 	}
 	atomic_store_explicit(&state, c.ok ? FOUND : ABSENT, memory_order_release);
 	return c.ok;
@@ -131,7 +133,8 @@ int cudastub_loader_lock_held(void)
 	if (!locks_known())
 		return -1;
 	self = thread_id();
-	return owner_of(load_lock) == self || owner_of(write_lock) == self;
+	return owner_of(atomic_load_explicit(&load_lock, memory_order_relaxed)) == self ||
+	       owner_of(atomic_load_explicit(&write_lock, memory_order_relaxed)) == self;
 }
 
 /* Whether thread tid is gone from this process (pid). */
@@ -157,6 +160,6 @@ int cudastub_loader_lock_orphaned(int pid)
 		return 1;
 	if (!locks_known())
 		return -1;
-	owner = owner_of(write_lock);
+	owner = owner_of(atomic_load_explicit(&write_lock, memory_order_relaxed));
 	return owner > 0 && owner != thread_id() && gone(pid, owner);
 }
