@@ -15,17 +15,18 @@
  *     under dlopen, or from a dl_iterate_phdr callback): the searching
  *     thread may be waiting for that very lock, so such a thread searches
  *     at once, on its own (loader_locks.c tells which thread holds them).
- *     One of the threads waiting, the watcher, wakes every WAIT_SLICE_MS
- *     to see whether the search runs, and wakes them all once it has not
- *     run for STALLED_MS (a thread that ended, or was cancelled, in its
- *     search, or one blocked for long on something else). Where the
- *     loader's locks cannot be read, a waiter may be holding one unseen,
- *     and the watcher gives the search up once it has not run for
- *     WAIT_FOR_SEARCH_MS instead: a thread blocked on a lock does not
- *     run, where one that loads a library, however large, does (its CPU
- *     clock says which). The others sleep and are woken once, so 64 first
- *     calls at once make one search, however loaded the machine; only the
- *     watcher polls, and only while the search is under way;
+ *     One of the threads waiting, the watcher, wakes every
+ *     STALLED_SLICE_MS to see whether the search runs, and wakes them all
+ *     once it has not run for STALLED_MS (a thread that ended, or was
+ *     cancelled, in its search, or one blocked for long on something
+ *     else). Where the loader's locks cannot be read, a waiter may be
+ *     holding one unseen, and the watcher, every WAIT_SLICE_MS, gives the
+ *     search up once it has not run for WAIT_FOR_SEARCH_MS instead: a
+ *     thread blocked on a lock does not run, where one that loads a
+ *     library, however large, does (its CPU clock says which). The others
+ *     sleep and are woken once, so 64 first calls at once make one search,
+ *     however loaded the machine; only the watcher polls, and only while
+ *     the search is under way;
  *   - a thread that does not wait, or waited in vain, runs a search of its
  *     own, into a record of its own (struct cudastub_search), and nothing
  *     else is shared while searching;
@@ -54,7 +55,6 @@
  * exit() runs.
  */
 #define _GNU_SOURCE
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
