@@ -21,8 +21,13 @@
  *
  *   bench_fork_soak_<stub|direct> [THREADS [CHILDREN]]
  *
- * bench/measure/fork_soak.sh runs it many times, both ways. With
- * SOAK_BACKTRACE=1 a child that hangs prints its stack before it ends.
+ * SOAK_CALLS=N makes each storm thread call N times, so that the forks
+ * land while threads are inside the libraries' own code, linked directly
+ * too: what a direct link is exposed to. bench/measure/fork_soak.sh runs
+ * it many times, both ways. With
+ * SOAK_BACKTRACE=1 a child that hangs or crashes prints its stack before
+ * it ends; each child that does not end well is named on the standard
+ * error.
  */
 #define _GNU_SOURCE
 #include <cuda.h>
@@ -63,12 +68,15 @@ static void print_stack(int sig)
 {
 	void *frames[64];
 	int n = backtrace(frames, 64);
-	static const char head[] = "fork_soak: a child hung here:\n";
+	static const char hung[] = "fork_soak: a child hung here:\n";
+	static const char crashed[] = "fork_soak: a child crashed here:\n";
 
-	(void)sig;
-	(void)!write(2, head, sizeof head - 1);
+	if (sig == SIGALRM)
+		(void)!write(2, hung, sizeof hung - 1);
+	else
+		(void)!write(2, crashed, sizeof crashed - 1);
 	backtrace_symbols_fd(frames, n, 2);
-	_exit(128 + SIGALRM);
+	_exit(128 + sig);
 }
 
 /* The child: each library's first call, then exit() as a program does. */
@@ -89,10 +97,13 @@ static pthread_barrier_t start;
 static int children_wanted;
 static pid_t children[MAX_CHILDREN];
 
+static int calls_per_thread = 1;
+
 static void *storm_thread(void *arg)
 {
 	pthread_barrier_wait(&start);
-	first_call((int)(size_t)arg % LIBRARIES);
+	for (int i = 0; i < calls_per_thread; i++)
+		first_call((int)(size_t)arg % LIBRARIES);
 	return NULL;
 }
 
@@ -118,16 +129,27 @@ int main(int argc, char **argv)
 	pthread_t ids[MAX_THREADS], forker;
 
 	children_wanted = argc > 2 ? atoi(argv[2]) : 4;
+	if (getenv("SOAK_CALLS") && atoi(getenv("SOAK_CALLS")) > 0)
+		calls_per_thread = atoi(getenv("SOAK_CALLS"));
 	if (threads < 1 || threads > MAX_THREADS || children_wanted < 1 ||
 	    children_wanted > MAX_CHILDREN) {
 		fprintf(stderr, "usage: %s [THREADS (1 to %d) [CHILDREN (1 to %d)]]\n", argv[0],
 			MAX_THREADS, MAX_CHILDREN);
 		return 2;
 	}
-	if (getenv("SOAK_BACKTRACE")) { /* loads libgcc's unwinder before any fork */
+	if (getenv("SOAK_BACKTRACE")) {
+		/* on an alternate stack, from before the first fork: a child
+		 * that crashes in a fork handler says where too */
+		static char alternate[1 << 16];
+		stack_t stack = {.ss_sp = alternate, .ss_size = sizeof alternate};
+		struct sigaction crash = {.sa_handler = print_stack,
+					  .sa_flags = SA_ONSTACK | SA_RESETHAND | SA_NODEFER};
 		void *frame[1];
 
-		backtrace(frame, 1);
+		backtrace(frame, 1); /* loads libgcc's unwinder before any fork */
+		sigaltstack(&stack, NULL);
+		for (int k = 0; k < 4; k++)
+			sigaction((int[]){SIGSEGV, SIGBUS, SIGABRT, SIGILL}[k], &crash, NULL);
 	}
 	srand((unsigned)getpid());
 	pthread_barrier_init(&start, NULL, (unsigned)threads + 1);
@@ -152,12 +174,17 @@ int main(int argc, char **argv)
 
 			hung += sig == SIGALRM;
 			crashed += sig != SIGALRM;
+			fprintf(stderr, "fork_soak: child %d ended by signal %d (%s)\n", i, sig,
+				strsignal(sig));
 			continue;
 		}
 		switch (WEXITSTATUS(status)) {
 		case CHILD_OK: ok++; break;
 		case CHILD_UNAVAILABLE: unavailable++; break;
-		default: failed++; break;
+		default:
+			failed++;
+			fprintf(stderr, "fork_soak: child %d exited %d\n", i, WEXITSTATUS(status));
+			break;
 		}
 	}
 	printf("children=%d ok=%d unavailable=%d hung=%d crashed=%d failed=%d\n", children_wanted,

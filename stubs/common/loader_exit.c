@@ -242,11 +242,19 @@ static void wait_for_searches(int me)
  * then; a directly linked runtime is finalised in _dl_fini, after that
  * wait. dlopen(NULL) takes the lock and returns the program's own handle.
  * Waits no longer than _dl_fini would, and the lock is recursive, so an
- * exit() from a constructor under dlopen does not wait for itself.
+ * exit() from a constructor under dlopen does not wait for itself. Not in
+ * a child that a fork left with the loader mid-change (or its list
+ * locked): there no dlopen can end, and even dlopen(NULL) stops the
+ * process at ld.so's assertion (r_state == RT_CONSISTENT), where the
+ * child's exit() had nothing to wait for.
  */
 static void wait_for_loader_lock(void)
 {
-	void *program = dlopen(NULL, RTLD_LAZY | RTLD_NOLOAD);
+	void *program;
+
+	if (cudastub_fork_left_loader_mid_change())
+		return;
+	program = dlopen(NULL, RTLD_LAZY | RTLD_NOLOAD);
 
 	if (program)
 		dlclose(program);
@@ -320,6 +328,7 @@ __attribute__((constructor)) static void watch_main_thread_exit(void)
 		libc ? cudastub_object_symbol(libc, "__cxa_thread_atexit_impl") : NULL;
 	if (add_thread_destructor)
 		add_thread_destructor(main_thread_ending, NULL, &__dso_handle);
+	cudastub_fork_guard_install();
 }
 
 int cudastub_exit_add_thread_destructor(void (*destructor)(void *), void *arg)

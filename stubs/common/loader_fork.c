@@ -312,6 +312,32 @@ int cudastub_dl_iterate_phdr(int (*visit)(struct dl_phdr_info *, size_t, void *)
 	return rc;
 }
 
+/* A call into a library the stub searches, before the library is
+ * published: its version probe, its check, the runtime's driver probe.
+ * That is NVIDIA's code, whose own locks (libcuda's, taken by the probe's
+ * cuDriverGetVersion and cuGetProcAddress, which its exit handler takes
+ * again) a fork would leave held in the child as it leaves the loader's;
+ * linked directly, no such call happens while the program forks. So it
+ * passes the gate too, and runs with cancellation disabled. (The runtime's
+ * replay of the kernel registrations calls into NVIDIA's code under the
+ * registry's lock, which its own fork handler waits for.) */
+struct cudastub_gate_pass cudastub_fork_gate_enter(void)
+{
+	struct cudastub_gate_pass pass;
+
+	pass.caller = cancel_off();
+	pass.pid = cudastub_pid();
+	pass.tid = thread_id();
+	pass.slot = enter(pass.pid, pass.tid);
+	return pass;
+}
+
+void cudastub_fork_gate_leave(struct cudastub_gate_pass pass)
+{
+	leave(pass.slot, pass.pid, pass.tid);
+	cancel_restore(pass.caller);
+}
+
 /* The stub registers exit handlers at its first search and again once a
  * library is loaded (loader_exit.c). glibc (2.36) leaves the lock of that
  * list as it was in a forked child, so a child forked while another

@@ -18,6 +18,13 @@ CUDASTUB_HIDDEN void *cudastub_dlopen(const char *path, int flags);
 CUDASTUB_HIDDEN int cudastub_dlclose(void *handle);
 CUDASTUB_HIDDEN int cudastub_dl_iterate_phdr(int (*visit)(struct dl_phdr_info *, size_t, void *),
 					     void *data);
+/* A call into a library being searched or loaded (a probe, the replay)
+ * through the same gate: enter before it, leave after. */
+struct cudastub_gate_pass {
+	int caller, pid, tid, slot;
+};
+CUDASTUB_HIDDEN struct cudastub_gate_pass cudastub_fork_gate_enter(void);
+CUDASTUB_HIDDEN void cudastub_fork_gate_leave(struct cudastub_gate_pass pass);
 /* loader_debug.c: the dynamic loader's record of the main namespace (its
  * struct r_debug, where debuggers find it), or NULL where none is found.
  * Its r_map heads the list of the process's objects. */
