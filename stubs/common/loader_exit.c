@@ -306,17 +306,18 @@ static void main_thread_ending(void *unused)
 		exit_started();
 }
 
-/* The stub's one constructor. Registers main_thread_ending as a
+/* The stub's one constructor. It installs the fork guard (loader_fork.c:
+ * at load, so that no fork misses it), and registers main_thread_ending as a
  * thread_local destructor of the thread that loads the stub (the main
  * thread, for a program that links it), so that exit() waits for a first
  * call's load before it runs any exit handler, the handlers that NVIDIA's
  * constructors registered while that load runs included (they are newer
  * than every handler the stub can register, and glibc runs the newest
- * first). Its cost: glibc's one small allocation, and a look-up in libc's
- * symbol table (bench/startup_compare.c). __cxa_thread_atexit_impl came in
- * glibc 2.18, above the stubs' floor: looked up, not linked (nor asked of
- * dlsym, which would bind it at every start), and without it (2.17) the
- * exit handler registered by the first search is all there is. */
+ * first). Its cost: glibc's one small allocation, a look-up in libc's
+ * symbol table, and the fork handlers' registration (bench/measure/startup.sh).
+ * __cxa_thread_atexit_impl came in glibc 2.18, above the stubs' floor: looked up, not linked (nor
+ * asked of dlsym, which would bind it at every start), and without it (2.17) the exit handler
+ * registered by the first search is all there is. */
 extern void *__dso_handle;
 
 __attribute__((constructor)) static void watch_main_thread_exit(void)

@@ -78,13 +78,17 @@
  * recognised as left mid-change, and ld.so stops it as before.
  *
  * The handlers are installed (cudastub_once, which a child forked while it
- * ran runs again) before the first search, and by the runtime stub before
- * its registry's own. A fork already under way when they are installed
- * does not run them (glibc 2.36), and nothing a library can call waits
- * for such a fork; installing them at the stub's first use leaves that
- * window to a fork that began before the stub was first used and reaches
- * the kernel after a search has started, whose child the checks above
- * answer, but for a lock of the exit-handler list that a load held.
+ * ran runs again) when the stub is loaded, by its one constructor
+ * (loader_exit.c), and by the runtime stub before its registry's own. A
+ * fork already under way when they are installed does not run them (glibc
+ * 2.36), and nothing a library can call waits for such a fork: installed
+ * at the first search, they missed every fork whose prepare phase (other
+ * libraries' handlers, which may wait) had begun when the first searches
+ * of a storm started, and such a fork went ahead while a stub's dlopen
+ * relocated NVIDIA's library, whose child crashed in its own dlopen. At
+ * load, only a fork under way while a program dlopen()s the stub itself
+ * is left, whose child the checks above answer, but for a lock of the
+ * exit-handler list that a load held.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
