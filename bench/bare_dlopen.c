@@ -1,5 +1,5 @@
 /*
- * The baseline of a first call (issue 20, point 1): what a program pays to
+ * The baseline of a first call: what a program pays to
  * open NVIDIA's library itself and make the same cheap call
  * (cheap_call.h): dlopen of the file, as the stub opens its choice
  * (RTLD_NOW | RTLD_LOCAL), dlsym of the function, and the call. What a

@@ -22,8 +22,11 @@
 
 # cudastub_glibc_floor(<target>): the oldest glibc the target runs on is
 # 2.17 (stubs/common/glibc_floor.h, force-included into its C files), and
-# it names libdl.so.2 and libpthread.so.0, where glibc before 2.34 keeps
-# the dl and pthread functions (empty files since, kept for this).
+# it names libc.so.6 alone: the dl functions, which glibc before 2.34 keeps
+# in libdl.so.2, are found at run time (stubs/common/loader_dl.c), so the
+# libraries linked for them (-ldl, the threads library) are dropped as not
+# needed; naming those two files made every process that loads a stub map
+# them at start-up.
 function(cudastub_glibc_floor target)
   # A sanitizer's runtime intercepts the newest versions (its __xstat
   # crashed looking up the real one), and needs a newer glibc anyway.
@@ -36,8 +39,7 @@ function(cudastub_glibc_floor target)
     "$<$<COMPILE_LANGUAGE:C>:SHELL:-include ${PROJECT_SOURCE_DIR}/stubs/common/glibc_floor.h>")
   get_target_property(type ${target} TYPE)
   if(NOT type STREQUAL "OBJECT_LIBRARY")
-    target_link_options(${target} PRIVATE
-      "LINKER:--push-state,--no-as-needed,-l:libdl.so.2,-l:libpthread.so.0,--pop-state")
+    target_link_options(${target} PRIVATE "LINKER:--as-needed")
   endif()
 endfunction()
 

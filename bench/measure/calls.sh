@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Item 1: instructions per forwarded call, after the first, for the cheap
+# Instructions per forwarded call, after the first, for the cheap
 # function of each library, through the stub against a direct link to
 # NVIDIA's library. Callgrind counts inside calls_loop (call_overhead.c)
 # for N and for 2N calls; the difference of the two is N calls with every

@@ -22,10 +22,12 @@ libraries=(nvrtc cudart driver)
 declare -A cheap_function=([nvrtc]=nvrtcVersion [cudart]=cudaGetErrorName [driver]=cuDriverGetVersion)
 declare -A override_variable=(
   [nvrtc]=CUDASTUB_NVRTC_PATH [cudart]=CUDASTUB_CUDART_PATH [driver]=CUDASTUB_CUDA_PATH)
+# the build's own ABI: the stubs the bench programs link
+abi=$(sed -n 's/^CUDASTUB_ABI:STRING=//p' "$build/CMakeCache.txt")
 declare -A stub_file=(
-  [nvrtc]=$build/stubs/nvrtc/libnvrtc_stub.so
-  [cudart]=$build/stubs/cudart/libcudart_stub.so
-  [driver]=$build/stubs/cuda_driver/libcuda_stub.so)
+  [nvrtc]=$build/lib/libnvrtc_stub_cu$abi.so
+  [cudart]=$build/lib/libcudart_stub_cu$abi.so
+  [driver]=$build/lib/libcuda_stub_cu$abi.so)
 declare -A real_name_pattern=([nvrtc]='^libnvrtc\.' [cudart]='^libcudart\.' [driver]='^libcuda\.so')
 
 # real_library LIBRARY: the path of NVIDIA's library the direct program

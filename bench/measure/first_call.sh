@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Item 4, and issue 20's point 1: the first call's instructions through
+# The first call's instructions through
 # the stub, against a bare first call of the library the stub chooses
 # (bare_dlopen.c: dlopen of that file, dlsym, the same call; counted in
 # the same run). The stub's own work is the difference: the search, the
@@ -40,7 +40,7 @@ split() {
       getline cost_line
       split(calls_line, calls, /[= ]/)
       split(cost_line, cost, " ")
-      if (object ~ /_stub\.so$/ && callee ~ /^_*dlopen(@.*)?$/) {
+      if (object ~ /_stub_cu[0-9]+(-[0-9a-f]+)?\.so$/ && callee ~ /^_*dlopen(@.*)?$/) {
         dlopen_calls += calls[2]
         dlopen_cost += cost[2]
       }

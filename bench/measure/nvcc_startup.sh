@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Item 3: start-up of nvcc-built programs (tests/e2e/programs, built by its
+# Start-up of nvcc-built programs (tests/e2e/programs, built by its
 # build.sh) linked to the runtime stub against the same programs linked to
 # NVIDIA's libcudart, with Debian's 550 driver on LD_LIBRARY_PATH; medians
 # of RUNS starts, the four programs in turn:
@@ -33,7 +33,7 @@ stamp=$out/.built
 if [ ! -e "$stamp" ] || [ -n "$(find "$programs_src" -newer "$stamp" -print -quit)" ]; then
   runtime=$(cd "$(dirname "$nvcc")/../lib64" && pwd)
   rm -rf "$out"
-  if ! "$programs_src/build.sh" "$nvcc" "$out" "$build/stubs/cudart" "$runtime" >"$work/build.log" 2>&1; then
+  if ! "$programs_src/build.sh" "$nvcc" "$out" "${stub_file[cudart]}" "$runtime" >"$work/build.log" 2>&1; then
     cat "$work/build.log" >&2
     for program in lazy kernels; do
       not_measured "$measurement" "${described[$program]}" "the programs did not build (log above)"

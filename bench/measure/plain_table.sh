@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The baseline of a stub's size (issue 20, point 6): a plain trampoline
+# The baseline of a stub's size and start-up: a plain trampoline
 # table for the same exports, in the form Implib.so generates, built here
 # from the stub's own export list and symbol versions:
 #   - per export, an exported `jmp *table[i]` and a lazy entry

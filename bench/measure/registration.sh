@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Kernel registration at scale (issue 20, point 3): what N kernels cost to
+# Kernel registration at scale: what N kernels cost to
 # register, through the runtime stub (recorded, then replayed into NVIDIA's
 # runtime at the first call) and directly (NVIDIA's runtime registers
 # them). register_kernels.c registers one fat binary and N functions, then

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Item 5: the size of each stub once stripped, against NVIDIA's library
+# The size of each stub once stripped, against NVIDIA's library
 # (stripped the same way) for scale; and against a plain trampoline table
-# for the same exports (plain_table.sh, Implib.so's form; issue 20,
-# point 6: at most twice). Prints table rows.
+# for the same exports (plain_table.sh, Implib.so's form: at most
+# twice). Prints table rows.
 #
 #   bench/measure/size.sh BUILD_DIR
 # shellcheck source=bench/measure/common.sh
@@ -36,7 +36,8 @@ done
 
 plain="stripped size against a plain trampoline table of the same exports"
 stubs=("${stub_file[nvrtc]}" "${stub_file[cudart]}" "${stub_file[driver]}")
-for other in "$build"/stubs/lib*_stub.so "$build/stubs/libcudastub.so"; do
+for other in "$build"/lib/lib*_stub_cu"$abi".so "$build/lib/libcudastub_cu$abi.so"; do
+  case " ${stubs[*]} " in *" $other "*) continue ;; esac
   [ -f "$other" ] && stubs+=("$other")
 done
 for stub in "${stubs[@]}"; do

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# System calls (issue 20): a whole run of the first-call program of each
+# System calls: a whole run of the first-call program of each
 # library (bench_call_<library>_<stub|direct> 1: start, the first call,
 # one more, exit), through the stub by the default search against linked
 # directly; and kernel registration, N against 2N kernels through the stub

@@ -40,7 +40,8 @@ extern ElfW(Dyn) _DYNAMIC[] __attribute__((visibility("hidden")));
 
 static struct link_map *own_link_map(const char **path)
 {
-	struct link_map *map = cudastub_loader_debug()->r_map;
+	struct r_debug *debug = cudastub_loader_debug();
+	struct link_map *map = debug ? debug->r_map : NULL;
 	Dl_info where;
 
 	for (; map; map = map->l_next)
@@ -171,11 +172,40 @@ static int release_wanted(const struct cudastub_search *s, cudastub_source sourc
 	       (s->pass_majors & CUDASTUB_MAJOR_BIT(have_major)) != 0;
 }
 
+/* The library's own code, run through the fork gate (loader_fork.c). */
+static const char *rejected(struct cudastub_library *lib, void *handle)
+{
+	struct cudastub_gate_pass pass = cudastub_fork_gate_enter();
+	const char *reason = lib->reject(handle);
+
+	cudastub_fork_gate_leave(pass);
+	return reason;
+}
+
+static int probe(struct cudastub_library *lib, void *handle, const char *path, int *major,
+		 int *minor)
+{
+	struct cudastub_gate_pass pass = cudastub_fork_gate_enter();
+	int rc = lib->probe_version(handle, path, major, minor);
+
+	cudastub_fork_gate_leave(pass);
+	return rc;
+}
+
+static int own_version(struct cudastub_library *lib, void *handle, int own[3])
+{
+	struct cudastub_gate_pass pass = cudastub_fork_gate_enter();
+	int rc = lib->own_version(handle, own);
+
+	cudastub_fork_gate_leave(pass);
+	return rc;
+}
+
 enum cudastub_try cudastub_try_candidate(struct cudastub_search *s,
 					 const struct cudastub_self *self, cudastub_source source,
 					 int major, const char *path, int dlopen_flags)
 {
-	char why[512];
+	char why[512], refused[256];
 	const char *reason;
 	struct link_map *map;
 	struct cudastub_library *lib = s->lib;
@@ -247,7 +277,7 @@ enum cudastub_try cudastub_try_candidate(struct cudastub_search *s,
 		cudastub_dlclose(handle);
 		return CUDASTUB_TRY_SELF;
 	}
-	if (lib->reject && (reason = lib->reject(handle)) != NULL) {
+	if (lib->reject && (reason = rejected(lib, handle)) != NULL) {
 		snprintf(why, sizeof why, "skipped: %s", reason);
 		cudastub_log_attempt(s, source, major, path, why);
 		cudastub_dlclose(handle);
@@ -256,9 +286,9 @@ enum cudastub_try cudastub_try_candidate(struct cudastub_search *s,
 	/* The probe runs the candidate's code: it looks up its function with
 	 * cudastub_probe_symbol, which refuses code that is zeros (loader_probe.c)
 	 * and says why. */
-	(void)cudastub_probe_take_refusal();
-	if (lib->probe_version(handle, path, &have_major, &have_minor) != 0) {
-		reason = cudastub_probe_take_refusal();
+	(void)cudastub_probe_take_refusal(handle, refused, sizeof refused);
+	if (probe(lib, handle, path, &have_major, &have_minor) != 0) {
+		reason = cudastub_probe_take_refusal(handle, refused, sizeof refused);
 		snprintf(why, sizeof why, "skipped: %s",
 			 reason ? reason : "its version query failed");
 		cudastub_log_attempt(s, source, major, path, why);
@@ -284,7 +314,7 @@ enum cudastub_try cudastub_try_candidate(struct cudastub_search *s,
 	 * (CUDA 12)" */
 	why[0] = '\0';
 	cudastub_text_add(why, sizeof why, "loaded, version ");
-	if (lib->own_version && lib->own_version(handle, own) == 0) {
+	if (lib->own_version && own_version(lib, handle, own) == 0) {
 		own_text[0] = '\0';
 		for (int i = 0; i < 3; i++) {
 			if (i)

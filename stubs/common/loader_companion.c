@@ -11,7 +11,7 @@
  * (a toolkit in ld.so.cache, a folder on LD_LIBRARY_PATH), nothing is
  * loaded now: the library loads its companion itself when it needs it, as
  * without a stub. NVRTC's builtins cost 3.3 million instructions to load,
- * half again a first nvrtcVersion (issue 20), and a process that never
+ * half again a first nvrtcVersion, and a process that never
  * compiles never needs them.
  */
 #define _GNU_SOURCE

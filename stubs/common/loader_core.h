@@ -184,12 +184,16 @@ struct cudastub_library {
 	 * (.bss), not a part of this one, whose named fields put it in .data:
 	 * 34 KiB of zeros in every stub's file otherwise */
 	struct cudastub_search *first_search;
-	/* the process (cudastub_pid) a thread of which runs a search that
-	 * later first calls wait for, or 0 */
-	atomic_int searching;
-	atomic_int searcher_tid; /* its thread's kernel id: whether it runs */
-	atomic_int published;	 /* bumped at each publication: a futex word */
-	atomic_int waiters;	 /* threads waiting on it */
+	/* the search that later first calls wait for: its process (cudastub_pid)
+	 * in the high half, its thread's kernel id in the low; 0 for none */
+	atomic_ullong searching;
+	atomic_int published; /* bumped at each publication: a futex word */
+	atomic_int waiters;   /* threads waiting on it */
+	/* the one waiter that watches whether the search runs (its kernel
+	 * id), or 0; the others sleep until woken (loader_load.c) */
+	atomic_int watcher;
+	/* the search the watcher found stalled (as in searching), or 0 */
+	atomic_ullong stalled;
 };
 
 /* Initializer for the state half of struct cudastub_library. */

@@ -94,6 +94,7 @@
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <link.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -105,6 +106,7 @@
 #include "loader_pid.h"
 #include "loader_log.h"
 #include "loader_process.h"
+#include "loader_search.h"
 #include "loader_sys.h"
 #include "loader_wait.h"
 
@@ -113,8 +115,15 @@ static atomic_int exiting_pid;
 /* Counts tagged with their process: its id in the high half, the count in
  * the low; a count left by a parent process is not its child's. */
 typedef atomic_ullong pid_count;
-/* searches in flight */
-static pid_count in_flight;
+/* Searches in flight: each marks a slot with its process id (high half)
+ * and its thread's id (low half), so that exit() called from inside a
+ * search (a library constructor, a replay) does not wait for itself; a
+ * search that finds every slot taken counts in overflow, and an exit()
+ * from inside that one waits for itself, for the bound. A slot that names
+ * another process is a parent's: free in its child. */
+#define SEARCH_SLOTS 32
+static atomic_ullong searching[SEARCH_SLOTS];
+static pid_count overflow;
 /* exit handlers of loaded libraries running: the handler registered after
  * a load opens such a window, the one registered before its search (which
  * glibc runs after the library's own) closes it (point 6) */
@@ -124,8 +133,6 @@ static pid_count finalising;
 static atomic_int handler_registered;
 /* the process the stub was loaded in (its constructor) */
 static int loaded_in_pid;
-/* this thread's own searches in flight, and the process they count in */
-static _Thread_local int own_searches, own_pid;
 /* glibc's registration of a thread_local destructor (2.18 and later) */
 static int (*add_thread_destructor)(void (*)(void *), void *, void *);
 
@@ -155,9 +162,59 @@ static void count_down(pid_count *count, int me)
 		;
 }
 
+static int thread_id(void)
+{
+	return (int)syscall(SYS_gettid);
+}
+
+static unsigned long long search_mark(int pid, int tid)
+{
+	return ((unsigned long long)(unsigned)pid << 32) | (unsigned)tid;
+}
+
+/* The searches of process me in flight, other than this thread's. */
 static int searches_in_flight(int me)
 {
-	return count_of(&in_flight, me) - (own_pid == me ? own_searches : 0);
+	unsigned long long own = search_mark(me, thread_id());
+	int n = count_of(&overflow, me);
+
+	for (int i = 0; i < SEARCH_SLOTS; i++) {
+		unsigned long long mark = atomic_load(&searching[i]);
+
+		n += (int)(mark >> 32) == me && mark != own;
+	}
+	return n;
+}
+
+/* Marks a slot (a free one, or a parent's) for this thread's search, or
+ * counts it in overflow. */
+static void search_begins(int me)
+{
+	unsigned long long mine = search_mark(me, thread_id());
+
+	for (int i = 0; i < SEARCH_SLOTS; i++) {
+		unsigned long long seen = atomic_load(&searching[i]);
+
+		if ((int)(seen >> 32) != me &&
+		    atomic_compare_exchange_strong(&searching[i], &seen, mine))
+			return;
+	}
+	count_up(&overflow, me);
+}
+
+static void search_ends(int me)
+{
+	unsigned long long mine = search_mark(me, thread_id());
+
+	for (int i = 0; i < SEARCH_SLOTS; i++) {
+		unsigned long long seen = mine;
+
+		if (atomic_compare_exchange_strong(&searching[i], &seen, 0))
+			return;
+	}
+	/* a search a parent process counted, finished in its child: the
+	 * child's count never held it */
+	count_down(&overflow, me);
 }
 
 static int no_search_in_flight(void *me)
@@ -169,10 +226,9 @@ static void wait_for_searches(int me)
 {
 	if (!cudastub_wait_bounded(no_search_in_flight, &me, CUDASTUB_EXIT_WAIT_MS) &&
 	    cudastub_log_enabled())
-		fprintf(stderr,
-			"cudastub: exit() waited %d ms for %d first call(s) loading a library and "
-			"went on; the process finalises while they load\n",
-			CUDASTUB_EXIT_WAIT_MS, searches_in_flight(me));
+		cudastub_log_stderr("cudastub: exit() waited %d ms for %d first call(s) loading a "
+				    "library and went on; the process finalises while they load\n",
+				    CUDASTUB_EXIT_WAIT_MS, searches_in_flight(me));
 }
 
 /*
@@ -186,11 +242,19 @@ static void wait_for_searches(int me)
  * then; a directly linked runtime is finalised in _dl_fini, after that
  * wait. dlopen(NULL) takes the lock and returns the program's own handle.
  * Waits no longer than _dl_fini would, and the lock is recursive, so an
- * exit() from a constructor under dlopen does not wait for itself.
+ * exit() from a constructor under dlopen does not wait for itself. Not in
+ * a child that a fork left with the loader mid-change (or its list
+ * locked): there no dlopen can end, and even dlopen(NULL) stops the
+ * process at ld.so's assertion (r_state == RT_CONSISTENT), where the
+ * child's exit() had nothing to wait for.
  */
 static void wait_for_loader_lock(void)
 {
-	void *program = dlopen(NULL, RTLD_LAZY | RTLD_NOLOAD);
+	void *program;
+
+	if (cudastub_fork_left_loader_mid_change())
+		return;
+	program = dlopen(NULL, RTLD_LAZY | RTLD_NOLOAD);
 
 	if (program)
 		dlclose(program);
@@ -238,33 +302,39 @@ static void library_finalised(void)
 static void main_thread_ending(void *unused)
 {
 	(void)unused;
-	if (syscall(SYS_gettid) == cudastub_pid_once())
+	if (thread_id() == cudastub_pid_once())
 		exit_started();
 }
 
-/* The stub's one constructor. Registers main_thread_ending as a
+/* The stub's one constructor. It installs the fork guard (loader_fork.c:
+ * at load, so that no fork misses it), and registers main_thread_ending as a
  * thread_local destructor of the thread that loads the stub (the main
  * thread, for a program that links it), so that exit() waits for a first
  * call's load before it runs any exit handler, the handlers that NVIDIA's
  * constructors registered while that load runs included (they are newer
  * than every handler the stub can register, and glibc runs the newest
- * first). Its cost: one dlsym and glibc's one small allocation
- * (bench/startup_compare.c). __cxa_thread_atexit_impl came in glibc 2.18,
- * above the stubs' floor: looked up, not linked, and without it (2.17) the
- * exit handler registered by the first search is all there is. */
+ * first). Its cost: glibc's one small allocation, a look-up in libc's
+ * symbol table, and the fork handlers' registration (bench/measure/startup.sh).
+ * __cxa_thread_atexit_impl came in glibc 2.18, above the stubs' floor: looked up, not linked (nor
+ * asked of dlsym, which would bind it at every start), and without it (2.17) the exit handler
+ * registered by the first search is all there is. */
 extern void *__dso_handle;
 
 __attribute__((constructor)) static void watch_main_thread_exit(void)
 {
+	const struct link_map *libc = cudastub_startup_object("libc.so.6");
+
 	loaded_in_pid = cudastub_sys_getpid();
-	*(void **)&add_thread_destructor = dlsym(RTLD_DEFAULT, "__cxa_thread_atexit_impl");
+	*(void **)&add_thread_destructor =
+		libc ? cudastub_object_symbol(libc, "__cxa_thread_atexit_impl") : NULL;
 	if (add_thread_destructor)
 		add_thread_destructor(main_thread_ending, NULL, &__dso_handle);
+	cudastub_fork_guard_install();
 }
 
-int cudastub_exit_add_thread_destructor(void (*destructor)(void *))
+int cudastub_exit_add_thread_destructor(void (*destructor)(void *), void *arg)
 {
-	return add_thread_destructor ? add_thread_destructor(destructor, NULL, &__dso_handle) : -1;
+	return add_thread_destructor ? add_thread_destructor(destructor, arg, &__dso_handle) : -1;
 }
 
 /* Runs in _dl_fini (or at the stub's dlclose), after every exit handler:
@@ -307,6 +377,11 @@ static int forked_child(void)
 	return loaded_in_pid && cudastub_pid() != loaded_in_pid;
 }
 
+int cudastub_exit_loaded_elsewhere(void)
+{
+	return forked_child();
+}
+
 /* Registers the handler that runs after what this search loads; 0, or -1
  * when libc refused the first one. A later one refused leaves a window of
  * point 6 open until an older handler closes it, or the bound. */
@@ -339,10 +414,7 @@ enum cudastub_exit_pass cudastub_exit_enter(void)
 	 * next one tries again) */
 	if (register_handler() != 0)
 		return CUDASTUB_EXIT_UNREGISTERED;
-	count_up(&in_flight, me);
-	if (own_pid != me)
-		own_pid = me, own_searches = 0;
-	own_searches++;
+	search_begins(me);
 	return atomic_load(&exiting_pid) == me ? CUDASTUB_EXIT_EXITING : CUDASTUB_EXIT_GO;
 }
 
@@ -352,11 +424,7 @@ void cudastub_exit_leave(enum cudastub_exit_pass pass)
 
 	if (pass == CUDASTUB_EXIT_UNREGISTERED)
 		return;
-	if (own_pid == me && own_searches > 0)
-		own_searches--;
-	/* a search a parent process counted, finished in its child: the
-	 * child's count never held it */
-	count_down(&in_flight, me);
+	search_ends(me);
 }
 
 const char *cudastub_exit_summary(void)

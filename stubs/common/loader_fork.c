@@ -1,33 +1,37 @@
 /*
  * Searches and fork(): a child must not inherit a library the stub is in
- * the middle of loading. glibc's fork() does not wait for a dlopen in
- * another thread, and a child forked during one inherits the loader as it
- * stood:
+ * the middle of loading, nor a loader lock the stub's calls held. glibc's
+ * fork() does not wait for another thread's dlopen, and a child inherits
+ * the loader as it stood:
  *
- *   - while the library is being mapped, the loader's state reads "adding"
+ *   - while a library is being mapped, the loader's state reads "adding"
  *     (r_debug.r_state == RT_ADD), and the child's own first dlopen stops
  *     the process ("Inconsistency detected by ld.so: dl-open.c: ...
  *     RT_CONSISTENT"), exit status 127;
  *   - once mapped, the state reads consistent again, but the library is
  *     still being relocated; the child's dlopen of the same file finds it
  *     loaded and hands it back unrelocated, and the first call into it
- *     crashes (SIGSEGV).
- *
- * Both were seen, in about 1 of 100 runs of eight forks during a 16-thread
- * first-call storm, on a busy 2-core machine. Waiting for r_state alone
- * covers the first only. A third is dl_iterate_phdr: it holds the loader's
- * write lock while it walks, and glibc (2.36) resets only the other loader
- * lock in a child, so a child forked during the walk waits for ever at its
- * next dl_iterate_phdr, or at a dlopen that adds a library.
+ *     crashes (SIGSEGV);
+ *   - glibc (2.36) makes the child's dl_load_lock and dl_load_tls_lock
+ *     new, but leaves dl_load_write_lock, which dl_iterate_phdr holds
+ *     while it walks and dlopen and dlclose while they change the list of
+ *     objects, and the lock of the exit-handler list, which every
+ *     __cxa_atexit takes (NVIDIA's C++ libraries call it from their
+ *     constructors), as the parent's threads held them: a child forked
+ *     during either waits for ever at its next walk, dlopen of a new
+ *     library, or registration (and exit()).
  *
  * So every dlopen, dlclose and dl_iterate_phdr the stub makes passes a
  * gate (and every atexit: cudastub_atexit, below), and fork()
- * (pthread_atfork) closes it: the prepare handler marks a
- * fork pending, then waits until no stub call into the loader is in flight
- * and r_state reads consistent (which also covers other threads' mapping,
- * if not their relocation), for FORK_WAIT_MS at most. A stub call that
- * meets a pending fork steps back until the fork is done, then asks again.
- * The gate takes no lock, so it adds no lock order.
+ * (pthread_atfork) closes it: the prepare handler marks a fork pending,
+ * then waits until no stub call into the loader is in flight and r_state
+ * reads consistent (which also covers other threads' mapping, if not their
+ * relocation), for FORK_WAIT_MS at most. A stub call that meets a pending
+ * fork steps back and sleeps until the fork is done (a futex the parent
+ * handler wakes), then asks again: calls held up by a fork never poll,
+ * which in a storm of first calls took the CPU from the loads the fork was
+ * waiting for, until it waited out its bound. The gate takes no lock, so
+ * it adds no lock order.
  *
  * The bound matters where a library's constructor (run inside dlopen, so
  * "in flight") waits for the thread that forks: glibc before 2.36 made
@@ -52,142 +56,132 @@
  * cancellation point. Linked directly, a library's constructor would have
  * run before main, where no cancel reaches it.
  *
- * A fork the guard could not hold (it began before the guard was
- * installed, or another thread's dlopen, not the stub's, began between the
- * prepare handler and the fork itself) can give a child whose loader is
- * caught mid-change: r_state reads RT_ADD or RT_DELETE, and the thread
- * that would have finished the change is not in the child. Nobody ever
- * will, and glibc's next dlopen there stops the process ("Inconsistency
- * detected by ld.so: dl-open.c: ... r_state == RT_CONSISTENT", exit status
- * 127). Linked directly, such a child loads nothing and runs on; so a
- * search in it loads nothing either and returns the not-available code
- * with the reason (cudastub_fork_left_loader_mid_change). Such a child is
- * told from a parent whose other thread is simply mid-dlopen (where dlopen
- * waits its turn and is safe) by this process having one thread (procfs'
- * num_threads): the gate's record of a fork would not do, since a child
- * keeps it for life, threads and their dlopen calls included.
+ * A fork the gate does not hold (it began before the guard was installed,
+ * or the walk or load was another thread's, not the stub's: the program's
+ * own dlopen, dlclose or dl_iterate_phdr) can give a child whose loader
+ * nobody will ever finish: linked directly, such a child loads nothing and
+ * runs on, so a search in it loads nothing either, walks nothing, and
+ * returns the not-available code with the reason
+ * (cudastub_fork_left_loader_mid_change):
+ *   - r_state reads RT_ADD or RT_DELETE, and this process has one thread
+ *     (procfs' num_threads: a parent whose other thread is simply
+ *     mid-dlopen, where dlopen waits its turn and is safe, has more; the
+ *     gate's record of a fork would not do, since a child keeps it for
+ *     life, threads and their dlopen calls included);
+ *   - in a child of the process the stub was loaded in, the list lock
+ *     names a thread this process does not have (loader_locks.c).
+ * What is left: a child whose parent's own thread (not the stub's) held
+ * the exit-handler list's lock at the fork, which no process can read,
+ * waits for ever in the constructor of a C++ library its first call
+ * loads, as it would at its own atexit() or exit(), linked directly or
+ * not; and a child that starts threads before its first call is not
+ * recognised as left mid-change, and ld.so stops it as before.
  *
- * Measured with a thread looping dlopen/dlclose of a plugin and the NVRTC
- * stub's first call in each child forked meanwhile (no driver; the test
- * loader_fork_plugins): before, 18 of 30 children hung (their search's
- * walk of the loaded objects waited for the list lock the parent's dlopen
- * held; the issue saw ld.so's assertion, 14 of 150); then none was stopped
- * by ld.so, some return the not-available code and the others load as
- * usual; linked directly, 150 of 150 run. 8 to 14 of 60 still waited for
- * ever, most of them not in dlopen, as was thought, but in the first
- * call's atexit, on the lock of glibc's exit-handler list that the
- * parent's dlclose held (loader_exit.c: a child registers no exit handler
- * since). Left: 2 of 2,100 children (3 of 60 on a busy machine) wait for
- * ever inside their dlopen, adding the library to the loader's list, for
- * that list's lock, which the parent's dlopen or dlclose held while
- * r_state read consistent; nothing a process can read tells that case
- * apart. What such a child can do: anything that needs no dlopen. What it
- * cannot: load any library. And a child loads a library that registers
- * exit handlers while it loads (NVIDIA's C++ libraries do) only when no
- * parent thread held that list's lock at the fork: the stub's own
- * registrations pass the gate, other code's cannot be seen. A child that
- * starts threads before its first call is not recognised as left
- * mid-change, and ld.so stops it as before.
- *
- * The handlers are installed (pthread_once, which glibc restarts in a child
- * forked while it ran) before the first search, and by the runtime stub
- * before its registry's own. A fork already under way when they are
- * installed does not run them (glibc 2.36), and nothing a library can call
- * waits for such a fork; installing them at the stub's first use leaves
- * that window to a fork that began before the stub was first used and
- * reaches the kernel after a search has started.
+ * The handlers are installed (cudastub_once, which a child forked while it
+ * ran runs again) when the stub is loaded, by its one constructor
+ * (loader_exit.c), and by the runtime stub before its registry's own. A
+ * fork already under way when they are installed does not run them (glibc
+ * 2.36), and nothing a library can call waits for such a fork: installed
+ * at the first search, they missed every fork whose prepare phase (other
+ * libraries' handlers, which may wait) had begun when the first searches
+ * of a storm started, and such a fork went ahead while a stub's dlopen
+ * relocated NVIDIA's library, whose child crashed in its own dlopen. At
+ * load, only a fork under way while a program dlopen()s the stub itself
+ * is left, whose child the checks above answer, but for a lock of the
+ * exit-handler list that a load held.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <link.h>
 #include <pthread.h>
 #include <stdatomic.h>
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <sys/auxv.h>
+#include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "loader_core.h"
 #include "loader_pid.h"
 #include "loader_log.h"
+#include "loader_once.h"
 #include "loader_process.h"
 #include "loader_wait.h"
 
 #define FORK_WAIT_MS 1000
 #define SLOTS	     64
 
-static pthread_once_t installed = PTHREAD_ONCE_INIT;
-/* A stub dlopen/dlclose under way holds a slot, marked with its process
- * id; a slot marked with another process's id is a parent's, stale in a
- * forked child. Marks rather than a count, because a handler installed
- * while another thread forks does not run in that child (glibc 2.36 runs
- * the child handlers of those whose prepare ran), so no handler can be
- * relied on to reset what a child inherits. */
-static atomic_int slots[SLOTS];
+static cudastub_once_t installed = CUDASTUB_ONCE_INIT;
+/* A stub call into the loader under way holds a slot, marked with its
+ * process id (high half) and its thread's id (low half); a slot marked
+ * with another process's id is a parent's, stale in a forked child. Marks
+ * rather than a count, because a handler installed while another thread
+ * forks does not run in that child (glibc 2.36 runs the child handlers of
+ * those whose prepare ran), so no handler can be relied on to reset what
+ * a child inherits. The thread's id tells a thread's own calls from the
+ * others': a constructor that forks inside a stub dlopen must not wait for
+ * itself, nor a call it makes wait for its own fork. */
+static atomic_ullong slots[SLOTS];
 /* The forks between prepare and parent: process id in the high half,
  * count in the low, so that a child never waits for its parent's fork. */
 static atomic_ullong pending;
-/* this thread's own calls in flight, and the process they count in: a
- * constructor that forks inside a stub dlopen must not wait for itself */
-static _Thread_local int own_calls, own_pid;
+/* bumped as each fork ends in the parent: the futex word that calls held
+ * up by a fork sleep on */
+static atomic_int forks_ended;
 
-static int calls_in_flight(int me)
+static int thread_id(void)
+{
+	return (int)syscall(SYS_gettid);
+}
+
+static unsigned long long mark_of(int pid, int tid)
+{
+	return ((unsigned long long)(unsigned)pid << 32) | (unsigned)tid;
+}
+
+static int pid_of(unsigned long long mark)
+{
+	return (int)(mark >> 32);
+}
+
+/* Calls of this process in flight, other than thread self's. */
+static int calls_in_flight(int me, int self)
 {
 	int n = 0;
 
+	for (int i = 0; i < SLOTS; i++) {
+		unsigned long long mark = atomic_load(&slots[i]);
+
+		n += pid_of(mark) == me && mark != mark_of(me, self);
+	}
+	return n;
+}
+
+/* Whether thread self holds a slot other than skip: a call made inside
+ * one of its own (a constructor under a stub dlopen). */
+static int holds_another(int me, int self, int skip)
+{
 	for (int i = 0; i < SLOTS; i++)
-		n += atomic_load(&slots[i]) == me;
-	return n - (own_pid == me ? own_calls : 0);
-}
-
-/* The loader's record of its state, as ld.so updates it. A program that
- * names _r_debug itself holds a copy made at start-up (a copy relocation),
- * which every other object's _r_debug then means, which ld.so never
- * updates, and whose r_state reads RT_ADD for ever: every fork would wait
- * out its bound. ld.so writes the address of the record it keeps into the
- * program's DT_DEBUG entry, where debuggers read it; that one is used. The
- * program's headers come from the auxiliary vector, not from a walk of the
- * loaded objects, which would take a loader lock before the guard could
- * cover it. */
-static _Atomic(struct r_debug *) loader_debug;
-
-static void find_loader_debug(void)
-{
-	const ElfW(Phdr) *phdr = (const ElfW(Phdr) *)getauxval(AT_PHDR);
-	size_t count = getauxval(AT_PHNUM);
-	const ElfW(Dyn) *dyn = NULL;
-	ElfW(Addr) bias = 0;
-	int has_bias = 0;
-
-	for (size_t i = 0; phdr && i < count; i++)
-		if (phdr[i].p_type == PT_PHDR)
-			bias = (ElfW(Addr))phdr - phdr[i].p_vaddr, has_bias = 1;
-	for (size_t i = 0; has_bias && i < count; i++)
-		if (phdr[i].p_type == PT_DYNAMIC)
-			dyn = (const ElfW(Dyn) *)(bias + phdr[i].p_vaddr);
-	for (; dyn && dyn->d_tag != DT_NULL; dyn++)
-		if (dyn->d_tag == DT_DEBUG && dyn->d_un.d_ptr)
-			atomic_store(&loader_debug, (struct r_debug *)dyn->d_un.d_ptr);
-}
-
-struct r_debug *cudastub_loader_debug(void)
-{
-	struct r_debug *debug = atomic_load(&loader_debug);
-
-	return debug ? debug : &_r_debug;
+		if (i != skip && atomic_load(&slots[i]) == mark_of(me, self))
+			return 1;
+	return 0;
 }
 
 static int loader_consistent(void)
 {
-	return __atomic_load_n(&cudastub_loader_debug()->r_state, __ATOMIC_ACQUIRE) ==
-	       RT_CONSISTENT;
+	struct r_debug *debug = cudastub_loader_debug();
+
+	return !debug || __atomic_load_n(&debug->r_state, __ATOMIC_ACQUIRE) == RT_CONSISTENT;
 }
 
-static int loader_idle(void *unused)
+struct forker {
+	int pid, tid;
+};
+
+static int loader_idle(void *arg)
 {
-	(void)unused;
-	return calls_in_flight(cudastub_pid()) == 0 && loader_consistent();
+	const struct forker *f = arg;
+
+	return calls_in_flight(f->pid, f->tid) == 0 && loader_consistent();
 }
 
 static int forks_pending(int me)
@@ -197,19 +191,46 @@ static int forks_pending(int me)
 	return (int)(p >> 32) == me && (p & 0xffffffffu) != 0;
 }
 
-static int no_fork_pending(void *unused)
+static long long now_ms(void)
 {
-	(void)unused;
-	return !forks_pending(cudastub_pid());
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
 }
 
-/* Marks a free (or a parent's) slot with me; -1 when all are taken. */
-static int take_slot(int me)
+/* Sleeps until no fork of process me is pending (1), or FORK_WAIT_MS have
+ * passed (0). Every call that a fork holds up sleeps on forks_ended, which
+ * the fork's parent handler bumps and wakes: a storm of first calls held
+ * up by a fork does not poll while the fork waits for the loads in flight
+ * (it took their CPU, and a fork then waited out its bound). The word is
+ * read before the pending forks, and bumped after the count falls, so an
+ * end between the two makes the sleep return at once. */
+static int wait_for_forks(int me)
+{
+	long long until = now_ms() + FORK_WAIT_MS;
+
+	for (;;) {
+		int seen = atomic_load(&forks_ended);
+		long long left = until - now_ms();
+
+		if (!forks_pending(me))
+			return 1;
+		if (left <= 0)
+			return 0;
+		cudastub_futex_wait(&forks_ended, seen, (int)left);
+	}
+}
+
+/* Marks a free (or a parent's) slot for thread self of process me; -1
+ * when all are taken. */
+static int take_slot(int me, int self)
 {
 	for (int i = 0; i < SLOTS; i++) {
-		int seen = atomic_load(&slots[i]);
+		unsigned long long seen = atomic_load(&slots[i]);
 
-		if (seen != me && atomic_compare_exchange_strong(&slots[i], &seen, me))
+		if (pid_of(seen) != me &&
+		    atomic_compare_exchange_strong(&slots[i], &seen, mark_of(me, self)))
 			return i;
 	}
 	return -1;
@@ -222,38 +243,33 @@ static int take_slot(int me)
  * a program that forks in a loop starts the next fork as the last ends,
  * and its prepare handler may have looked at the marks, found none, and
  * gone on while this call was waiting. A fork held past the bound lets
- * the call go on. A call past 64 at once goes unmarked: the gate is then
- * best effort. */
-static int enter(int me)
+ * the call go on. A call made inside another of the same thread's does not
+ * wait (that thread's fork would wait for it). A call past 64 at once goes
+ * unmarked: the gate is then best effort. */
+static int enter(int me, int self)
 {
-	int slot = take_slot(me);
+	int slot = take_slot(me, self);
 
-	while (forks_pending(me) && !(own_pid == me && own_calls)) {
+	while (forks_pending(me) && !holds_another(me, self, slot)) {
 		if (slot >= 0)
 			atomic_store(&slots[slot], 0);
-		if (!cudastub_wait_bounded(no_fork_pending, NULL, FORK_WAIT_MS)) {
-			slot = take_slot(me);
+		if (!wait_for_forks(me)) {
+			slot = take_slot(me, self);
 			break;
 		}
-		slot = take_slot(me);
-	}
-	if (slot >= 0) {
-		if (own_pid != me)
-			own_pid = me, own_calls = 0;
-		own_calls++;
+		slot = take_slot(me, self);
 	}
 	return slot;
 }
 
 /* Clears the mark unless this is now a child and another thread took the
  * slot (the mark is then not ours to clear). */
-static void leave(int slot, int me)
+static void leave(int slot, int me, int self)
 {
-	if (slot < 0)
-		return;
-	if (own_pid == me)
-		own_calls--;
-	atomic_compare_exchange_strong(&slots[slot], &me, 0);
+	unsigned long long mark = mark_of(me, self);
+
+	if (slot >= 0)
+		atomic_compare_exchange_strong(&slots[slot], &mark, 0);
 }
 
 /* Cancellation off for a call through the gate: see the comment above. */
@@ -272,32 +288,58 @@ static void cancel_restore(int caller)
 
 void *cudastub_dlopen(const char *path, int flags)
 {
-	int caller = cancel_off(), me = cudastub_pid(), slot = enter(me);
+	int caller = cancel_off(), me = cudastub_pid(), self = thread_id(), slot = enter(me, self);
 	void *handle = dlopen(path, flags);
 
-	leave(slot, me);
+	leave(slot, me, self);
 	cancel_restore(caller);
 	return handle;
 }
 
 int cudastub_dlclose(void *handle)
 {
-	int caller = cancel_off(), me = cudastub_pid(), slot = enter(me);
+	int caller = cancel_off(), me = cudastub_pid(), self = thread_id(), slot = enter(me, self);
 	int rc = dlclose(handle);
 
-	leave(slot, me);
+	leave(slot, me, self);
 	cancel_restore(caller);
 	return rc;
 }
 
 int cudastub_dl_iterate_phdr(int (*visit)(struct dl_phdr_info *, size_t, void *), void *data)
 {
-	int caller = cancel_off(), me = cudastub_pid(), slot = enter(me);
+	int caller = cancel_off(), me = cudastub_pid(), self = thread_id(), slot = enter(me, self);
 	int rc = dl_iterate_phdr(visit, data);
 
-	leave(slot, me);
+	leave(slot, me, self);
 	cancel_restore(caller);
 	return rc;
+}
+
+/* A call into a library the stub searches, before the library is
+ * published: its version probe, its check, the runtime's driver probe.
+ * That is NVIDIA's code, whose own locks (libcuda's, taken by the probe's
+ * cuDriverGetVersion and cuGetProcAddress, which its exit handler takes
+ * again) a fork would leave held in the child as it leaves the loader's;
+ * linked directly, no such call happens while the program forks. So it
+ * passes the gate too, and runs with cancellation disabled. (The runtime's
+ * replay of the kernel registrations calls into NVIDIA's code under the
+ * registry's lock, which its own fork handler waits for.) */
+struct cudastub_gate_pass cudastub_fork_gate_enter(void)
+{
+	struct cudastub_gate_pass pass;
+
+	pass.caller = cancel_off();
+	pass.pid = cudastub_pid();
+	pass.tid = thread_id();
+	pass.slot = enter(pass.pid, pass.tid);
+	return pass;
+}
+
+void cudastub_fork_gate_leave(struct cudastub_gate_pass pass)
+{
+	leave(pass.slot, pass.pid, pass.tid);
+	cancel_restore(pass.caller);
 }
 
 /* The stub registers exit handlers at its first search and again once a
@@ -313,34 +355,36 @@ int cudastub_dl_iterate_phdr(int (*visit)(struct dl_phdr_info *, size_t, void *)
  * before the first search. */
 int cudastub_atexit(void (*handler)(void))
 {
-	int caller, me, slot, rc;
+	int caller, me, self, slot, rc;
 
 	cudastub_fork_guard_install();
 	caller = cancel_off();
 	me = cudastub_pid();
-	slot = enter(me);
+	self = thread_id();
+	slot = enter(me, self);
 	rc = atexit(handler);
-	leave(slot, me);
+	leave(slot, me, self);
 	cancel_restore(caller);
 	return rc;
 }
 
 static void fork_prepare(void)
 {
-	unsigned long long me = (unsigned long long)cudastub_pid(), seen = atomic_load(&pending),
+	struct forker f = {cudastub_pid(), thread_id()};
+	unsigned long long me = (unsigned long long)(unsigned)f.pid, seen = atomic_load(&pending),
 			   next;
 	int caller = cancel_off();
 
 	do /* a count left by a parent's fork is not ours: start again */
 		next = (seen >> 32) == me ? seen + 1 : (me << 32) | 1;
 	while (!atomic_compare_exchange_weak(&pending, &seen, next));
-	if (!cudastub_wait_bounded(loader_idle, NULL, FORK_WAIT_MS) && cudastub_log_enabled())
-		fprintf(stderr,
-			"cudastub: fork() waited %d ms for a library load in another thread "
-			"(%d in flight, loader %s) and went on; the child may find that "
-			"library half initialised (is a constructor waiting on this fork?)\n",
-			FORK_WAIT_MS, calls_in_flight((int)me),
-			loader_consistent() ? "consistent" : "mapping");
+	if (!cudastub_wait_bounded(loader_idle, &f, FORK_WAIT_MS) && cudastub_log_enabled())
+		cudastub_log_stderr("cudastub: fork() waited %d ms for a library load in another "
+				    "thread (%d in flight, loader %s) and went on; the child may "
+				    "find that library half initialised (is a constructor waiting "
+				    "on this fork?)\n",
+				    FORK_WAIT_MS, calls_in_flight(f.pid, f.tid),
+				    loader_consistent() ? "consistent" : "mapping");
 	cancel_restore(caller);
 }
 
@@ -349,17 +393,18 @@ static void fork_prepare(void)
 static void fork_parent(void)
 {
 	atomic_fetch_sub(&pending, 1);
+	atomic_fetch_add(&forks_ended, 1);
+	cudastub_futex_wake_all(&forks_ended);
 }
 
 static void install(void)
 {
-	find_loader_debug();
 	pthread_atfork(fork_prepare, fork_parent, NULL);
 }
 
 void cudastub_fork_guard_install(void)
 {
-	pthread_once(&installed, install);
+	cudastub_once(&installed, install);
 }
 
 /* The number of threads in this process (procfs' num_threads, the 20th
@@ -374,10 +419,20 @@ static int thread_count(void)
 
 const char *cudastub_fork_left_loader_mid_change(void)
 {
-	if (loader_consistent())
-		return NULL;
-	if (thread_count() != 1)
-		return NULL; /* another thread's dlopen: it finishes, ours waits */
-	return "the dynamic loader was left mid-change by a fork; no library can be loaded in "
-	       "this process";
+	if (!loader_consistent()) {
+		if (thread_count() != 1)
+			return NULL; /* another thread's dlopen: it finishes, ours waits */
+		return "the dynamic loader was left mid-change by a fork; no library can be loaded "
+		       "in this process";
+	}
+	/* glibc (2.36) gives a child a new dl_load_lock, but its list lock as
+	 * the parent's threads held it: a walk of the loaded objects, or a
+	 * dlopen, would wait for ever (loader_locks.c). Asked only in a child
+	 * of the process that loaded the stub: elsewhere the dlopen of the stub
+	 * itself took that lock. */
+	if (cudastub_exit_loaded_elsewhere() && cudastub_loader_lock_orphaned(cudastub_pid()) == 1)
+		return "the dynamic loader's list of objects was left locked by a fork (another "
+		       "thread walked or changed it then); no library can be loaded in this "
+		       "process";
+	return NULL;
 }

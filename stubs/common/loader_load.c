@@ -9,15 +9,24 @@
  * searching thread waited for the loader lock, would never wake. So:
  *
  *   - a thread that finds no published outcome, while another thread of
- *     the process searches, waits for that search's outcome while the
- *     searching thread runs, and gives up once it has not run for
- *     WAIT_FOR_SEARCH_MS: the searching thread may itself be waiting for
- *     the loader lock that the waiting one holds (a first call from a
- *     constructor under dlopen, or from a dl_iterate_phdr callback), and
- *     a thread blocked on a lock does not run, where one that loads a
- *     library, however large, does (its CPU clock says which). So 64 first
- *     calls at once make one search, and the case that would deadlock
- *     costs one wait and a search of its own;
+ *     the process searches, sleeps until that search publishes (a futex
+ *     the publishing thread wakes), however long it takes, unless it holds
+ *     one of the dynamic loader's locks (a first call from a constructor
+ *     under dlopen, or from a dl_iterate_phdr callback): the searching
+ *     thread may be waiting for that very lock, so such a thread searches
+ *     at once, on its own (loader_locks.c tells which thread holds them).
+ *     One of the threads waiting, the watcher, wakes every
+ *     STALLED_SLICE_MS to see whether the search runs, and wakes them all
+ *     once it has not run for STALLED_MS (a thread that ended, or was
+ *     cancelled, in its search, or one blocked for long on something
+ *     else). Where the loader's locks cannot be read, a waiter may be
+ *     holding one unseen, and the watcher, every WAIT_SLICE_MS, gives the
+ *     search up once it has not run for WAIT_FOR_SEARCH_MS instead: a
+ *     thread blocked on a lock does not run, where one that loads a
+ *     library, however large, does (its CPU clock says which). The others
+ *     sleep and are woken once, so 64 first calls at once make one search,
+ *     however loaded the machine; only the watcher polls, and only while
+ *     the search is under way;
  *   - a thread that does not wait, or waited in vain, runs a search of its
  *     own, into a record of its own (struct cudastub_search), and nothing
  *     else is shared while searching;
@@ -46,8 +55,6 @@
  * exit() runs.
  */
 #define _GNU_SOURCE
-#include <limits.h>
-#include <linux/futex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,18 +68,22 @@
 #include "loader_process.h"
 #include "loader_search.h"
 #include "loader_versions.h"
+#include "loader_wait.h"
 
 /* How long a first call waits for another thread's search while that
- * search does not run: more than a search that loads the runtime takes
- * without running (reading pages of the file), less than a stall anyone
- * would notice where waiting cannot end (see above). A search that runs
+ * search does not run: STALLED_MS where no waiting thread holds a loader
+ * lock (a search blocked that long has ended, or waits on something that
+ * may never come); where the locks cannot be read, WAIT_FOR_SEARCH_MS:
+ * more than a search that loads the runtime takes without running
+ * (reading pages of the file), less than a stall anyone would notice
+ * where waiting cannot end (see above). A search that runs
  * is waited for however long it takes: a thread blocked on the loader
  * lock that a waiting thread holds does not run, and one that loads
  * cuBLAS (tens of milliseconds of dlopen) runs all along. Whether it runs
- * is read every WAIT_SLICE_MS from its thread's CPU clock and, where that
- * has not moved, from its state: one that waits for a CPU (a loaded
- * machine) still runs. */
-enum { WAIT_FOR_SEARCH_MS = 10, WAIT_SLICE_MS = 2 };
+ * is read by the watcher every WAIT_SLICE_MS from its thread's CPU clock
+ * and, where that has not moved, from its state: one that waits for a CPU
+ * (a loaded machine) still runs. */
+enum { WAIT_FOR_SEARCH_MS = 10, WAIT_SLICE_MS = 2, STALLED_MS = 1000, STALLED_SLICE_MS = 20 };
 
 /* The majors lib loads, "13, 12 or 11", for a refusal to name. */
 static void majors_text(const struct cudastub_library *lib, char *out, size_t size)
@@ -183,14 +194,27 @@ static void refuse_at_exit(struct cudastub_search *s)
 	s->info.state = CUDASTUB_STATE_NOT_FOUND;
 }
 
-/* After a publication, or a search that ended without one: those waiting
- * look again. */
+/* A search's mark in the words that name one (struct cudastub_library):
+ * its process in the high half, its thread's kernel id in the low. */
+static unsigned long long search_mark(int pid, int tid)
+{
+	return ((unsigned long long)(unsigned)pid << 32) | (unsigned)tid;
+}
+
+static int thread_id(void)
+{
+	return (int)syscall(SYS_gettid);
+}
+
+/* After a publication, or a search that ended without one: the word is
+ * given back, and those waiting look again. */
 static void wake_waiters(struct cudastub_library *lib)
 {
 	atomic_store(&lib->searching, 0);
+	atomic_store(&lib->stalled, 0);
 	atomic_fetch_add(&lib->published, 1);
 	if (atomic_load(&lib->waiters))
-		syscall(SYS_futex, &lib->published, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+		cudastub_futex_wake_all(&lib->published);
 }
 
 /* The CPU time the thread tid has run, in nanoseconds, or -1 when it
@@ -224,39 +248,67 @@ static int thread_runnable(int tid)
 	return state && (*state == 'R' || *state == 'D');
 }
 
-/* Waits for the search another thread of this process (me) runs to
- * publish, for as long as that thread runs, and at most
- * WAIT_FOR_SEARCH_MS in all while it does not (see above); the published
- * search, or NULL. The word is read before the result, and bumped after
- * it is stored, so a publication between the two makes the futex wait
- * return at once. */
-static const struct cudastub_search *wait_for_search(struct cudastub_library *lib, int me)
+/* Whether the watcher should wait on: the searching thread tid ran since
+ * *ran (its CPU time then, updated), or would have (it waits for a CPU or
+ * the disk). */
+static int search_runs(int tid, long long *ran)
+{
+	long long now = thread_cpu_ns(tid);
+	int runs = (now >= 0 && *ran >= 0 && now > *ran) || thread_runnable(tid);
+
+	*ran = now;
+	return runs;
+}
+
+/* Waits for the search marked mark, which another thread of this process
+ * runs, to publish; the published search, or NULL once it has ended
+ * without one or was found stalled. The thread that becomes the watcher
+ * (the first to wait) sleeps a slice at a time and reads whether the
+ * search runs; it finds it stalled once it has not run for STALLED_MS in
+ * all (WAIT_FOR_SEARCH_MS where the loader's locks could not be read:
+ * locks_seen 0), and then wakes the others. The others sleep
+ * until woken. The word is read before the result, and bumped after it is
+ * stored, so a publication between the two makes the futex wait return at
+ * once. */
+static const struct cudastub_search *
+wait_for_search(struct cudastub_library *lib, unsigned long long mark, int self, int locks_seen)
 {
 	const struct cudastub_search *s;
-	long long ran = thread_cpu_ns(atomic_load(&lib->searcher_tid));
+	int searcher = (int)(mark & 0xffffffffu), watching = 0;
+	int slice_ms = locks_seen ? STALLED_SLICE_MS : WAIT_SLICE_MS;
+	int limit_ms = locks_seen ? STALLED_MS : WAIT_FOR_SEARCH_MS;
+	long long ran = -1;
 	long stalled_ms = 0;
 
 	atomic_fetch_add(&lib->waiters, 1);
 	for (;;) {
-		int seen = atomic_load(&lib->published);
-		struct timespec slice = {0, WAIT_SLICE_MS * 1000000L};
-		long long now;
-		int tid;
+		int seen = atomic_load(&lib->published), nobody = 0;
 
-		if ((s = cudastub_loader_result(lib)) || atomic_load(&lib->searching) != me)
+		if ((s = cudastub_loader_result(lib)) || atomic_load(&lib->searching) != mark ||
+		    atomic_load(&lib->stalled) == mark)
 			break;
-		if (syscall(SYS_futex, &lib->published, FUTEX_WAIT_PRIVATE, seen, &slice, NULL,
-			    0) == 0 ||
-		    (s = cudastub_loader_result(lib)))
+		if (!watching && atomic_compare_exchange_strong(&lib->watcher, &nobody, self)) {
+			watching = 1;
+			ran = thread_cpu_ns(searcher);
+		}
+		if (!watching) {
+			cudastub_futex_wait(&lib->published, seen, -1);
+			continue;
+		}
+		if (cudastub_futex_wait(&lib->published, seen, slice_ms) == 0)
 			continue; /* woken: look again */
-		tid = atomic_load(&lib->searcher_tid);
-		now = thread_cpu_ns(tid);
-		if ((now >= 0 && ran >= 0 && now > ran) || thread_runnable(tid))
-			stalled_ms = 0; /* it ran, or would have: wait on */
-		else if ((stalled_ms += WAIT_SLICE_MS) >= WAIT_FOR_SEARCH_MS)
+		if (search_runs(searcher, &ran))
+			stalled_ms = 0;
+		else if ((stalled_ms += slice_ms) >= limit_ms) {
+			/* the others stop waiting too */
+			atomic_store(&lib->stalled, mark);
+			atomic_fetch_add(&lib->published, 1);
+			cudastub_futex_wake_all(&lib->published);
 			break;
-		ran = now;
+		}
 	}
+	if (watching)
+		atomic_store(&lib->watcher, 0);
 	atomic_fetch_sub(&lib->waiters, 1);
 	return s ? s : cudastub_loader_result(lib);
 }
@@ -312,21 +364,28 @@ cudastub_state cudastub_loader_load(struct cudastub_library *lib)
 	const struct cudastub_search *s = cudastub_loader_result(lib);
 	enum cudastub_exit_pass pass;
 	cudastub_state state = CUDASTUB_STATE_NOT_FOUND;
-	int me;
+	unsigned long long seen = 0, mine;
+	int me, self;
 
 	if (s)
 		return finish_load(lib, s);
 	me = cudastub_pid();
+	self = thread_id();
+	mine = search_mark(me, self);
 	/* one thread claims the search; a plain load then store would let two
 	 * that arrive together both see no search and both search */
-	int seen = 0;
+	if (!atomic_compare_exchange_strong(&lib->searching, &seen, mine)) {
+		/* another thread of this process searches: wait for it, unless
+		 * that is this thread (a first call made inside its own
+		 * search, from a constructor) or this thread holds a loader
+		 * lock; or the word is a parent's, inherited across fork(),
+		 * and means nothing */
+		int held =
+			(int)(seen >> 32) == me && seen != mine ? cudastub_loader_lock_held() : 1;
 
-	if (!atomic_compare_exchange_strong(&lib->searching, &seen, me)) {
-		/* another thread of this process searches: wait for it; or the
-		 * word is a parent's, inherited across fork(), and means nothing */
-		if (seen == me && (s = wait_for_search(lib, me)))
+		if (held != 1 && (s = wait_for_search(lib, seen, self, held == 0)))
 			return finish_load(lib, s);
-		atomic_store(&lib->searching, me);
+		atomic_store(&lib->searching, mine);
 	}
 	/* a search that ended between the look above and the claim has
 	 * published and given the word back: its outcome, not a second search
@@ -335,7 +394,6 @@ cudastub_state cudastub_loader_load(struct cudastub_library *lib)
 		wake_waiters(lib);
 		return finish_load(lib, s);
 	}
-	atomic_store(&lib->searcher_tid, (int)syscall(SYS_gettid));
 	/* in flight for exit() from here until after_load has returned */
 	pass = cudastub_exit_enter();
 	if (pass == CUDASTUB_EXIT_UNREGISTERED) {

@@ -30,6 +30,7 @@
 
 #include "loader_core.h"
 #include "loader_log.h"
+#include "loader_sys.h"
 
 /* Longest text kept for one entry. */
 enum { PATH_KEPT = 1024, MESSAGE_KEPT = 1024, SUMMARY_KEPT = 4096 };
@@ -169,9 +170,30 @@ void cudastub_log_debug(const struct cudastub_library *lib, const char *fmt, ...
 
 void cudastub_log_debug_escaped(const struct cudastub_library *lib, const char *text)
 {
-	/* one write per line keeps lines whole when threads interleave */
 	if (cudastub_log_enabled())
-		fprintf(stderr, "cudastub[%s]: %s\n", lib->name, text);
+		cudastub_log_stderr("cudastub[%s]: %s\n", lib->name, text);
+}
+
+/* Formatted into a buffer and written with one system call: one write per
+ * line keeps lines whole when threads interleave, and the stub imports no
+ * stdio stream (stderr is an object, which the dynamic loader would look
+ * up at every start rather than at the first use). */
+void cudastub_log_stderr(const char *fmt, ...)
+{
+	char line[4096 + 64];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(line, sizeof line, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n >= sizeof line) {
+		memcpy(line + sizeof line - 5, "...\n", 5); /* cut, and saying so */
+		n = (int)sizeof line - 1;
+	}
+	(void)cudastub_sys_write(2, line, (size_t)n);
 }
 
 /* Appends to buf (n of size bytes used) what fits; returns the new length. */

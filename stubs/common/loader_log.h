@@ -30,6 +30,10 @@ CUDASTUB_HIDDEN void cudastub_log_debug(const struct cudastub_library *lib, cons
  * wrote): log_debug would escape its backslashes a second time. */
 CUDASTUB_HIDDEN void cudastub_log_debug_escaped(const struct cudastub_library *lib,
 						const char *text);
+/* printf to the standard error, in one write (CUDASTUB_DEBUG output, and
+ * the few warnings a wait that ran out gives). */
+CUDASTUB_HIDDEN void cudastub_log_stderr(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
 CUDASTUB_HIDDEN int cudastub_log_summary(struct cudastub_search *s, char *buf, unsigned size);
 
 #endif /* CUDASTUB_LOADER_LOG_H */

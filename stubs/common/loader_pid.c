@@ -13,6 +13,7 @@
  * by _Fork() there, which runs no handler, is not).
  */
 #define _GNU_SOURCE
+#include "loader_once.h"
 #include "loader_pid.h"
 #include "loader_sys.h"
 
@@ -26,19 +27,18 @@
 #define MADV_WIPEONFORK 18 /* Linux's value; older headers lack it */
 #endif
 
-_Atomic(atomic_int *) cudastub_pid_page;
-static pthread_once_t once = PTHREAD_ONCE_INIT;
-/* set after the first set_up: later asks skip pthread_once, which cost as
+/* what cudastub_pid_page points to until the page is set up */
+static atomic_int not_set_up;
+_Atomic(atomic_int *) cudastub_pid_page = &not_set_up;
+static cudastub_once_t once = CUDASTUB_ONCE_INIT;
+/* set after the first set_up: later asks skip the once, which cost as
  * much again as the rest of an ask (the runtime stub asks once per
  * recorded kernel) */
 static atomic_int set;
 
 static void forget_in_child(void)
 {
-	atomic_int *pid = atomic_load(&cudastub_pid_page);
-
-	if (pid)
-		atomic_store(pid, 0);
+	atomic_store(atomic_load(&cudastub_pid_page), 0);
 }
 
 static void set_up(void)
@@ -62,11 +62,11 @@ int cudastub_pid(void)
 	int pid;
 
 	if (!atomic_load_explicit(&set, memory_order_acquire)) {
-		pthread_once(&once, set_up);
+		cudastub_once(&once, set_up);
 		atomic_store_explicit(&set, 1, memory_order_release);
 	}
 	page = atomic_load_explicit(&cudastub_pid_page, memory_order_acquire);
-	if (!page)
+	if (page == &not_set_up)
 		return cudastub_sys_getpid();
 	pid = atomic_load_explicit(page, memory_order_relaxed);
 	if (pid == 0) {

@@ -12,8 +12,9 @@
 /* getpid(), read from memory that a fork leaves zeroed in the child. */
 __attribute__((visibility("hidden"))) int cudastub_pid(void);
 
-/* That memory, once cudastub_pid has set it up (NULL before, or where the
- * kernel refused the advice). */
+/* That memory, once cudastub_pid has set it up; before (or where the
+ * kernel refused the advice) a word that holds 0, so that a reader needs no
+ * test of its own for "not set up": it finds 0, as a child does. */
 extern __attribute__((visibility("hidden"))) _Atomic(atomic_int *) cudastub_pid_page;
 
 /* The process id when it is known without a call, else 0 (ask
@@ -21,9 +22,8 @@ extern __attribute__((visibility("hidden"))) _Atomic(atomic_int *) cudastub_pid_
  * kernel's (cudart_registry.c). */
 static inline int cudastub_pid_known(void)
 {
-	atomic_int *page = atomic_load_explicit(&cudastub_pid_page, memory_order_acquire);
-
-	return page ? atomic_load_explicit(page, memory_order_relaxed) : 0;
+	return atomic_load_explicit(atomic_load_explicit(&cudastub_pid_page, memory_order_acquire),
+				    memory_order_relaxed);
 }
 
 /* The process id, without setting that memory up: for code that runs once

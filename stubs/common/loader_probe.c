@@ -29,6 +29,7 @@
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <link.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -42,9 +43,17 @@ enum {
 	ENTRY_BYTES = 16 /* no function starts with this many zero bytes */
 };
 
-/* The reason the last probe symbol looked up in this thread was refused.
- * Per thread: searches of different libraries may run at once. */
-static _Thread_local char refusal[256];
+/* The probe symbols refused and not yet told, by the candidate's handle
+ * (searches of different libraries may run at once): the reason is
+ * written again when it is taken, from what was refused. One refused while
+ * all are taken is told as the probe's failure only. */
+enum { REFUSALS = 8, FREE = 0, WRITING = 1, KEPT = 2 };
+static struct refusal {
+	atomic_int state;
+	void *handle;
+	const void *fn;
+	const char *name;
+} refusals[REFUSALS];
 
 static int all_zero(const unsigned char *p, size_t n)
 {
@@ -85,8 +94,9 @@ static int locate(void *handle, const void *fn, const char *name, uintptr_t *bas
 }
 
 /* Why the code at fn, name's entry, cannot be what the library was built
- * with, or NULL. */
-static const char *zeroed_code(void *handle, const void *fn, const char *name)
+ * with (written in why, of size bytes), or NULL. */
+static const char *zeroed_code(void *handle, const void *fn, const char *name, char *why,
+			       size_t why_size)
 {
 	uintptr_t entry = (uintptr_t)fn, page = memory_page(), page_end, body_end, block, base;
 	size_t body, head, size = 0;
@@ -102,36 +112,63 @@ static const char *zeroed_code(void *handle, const void *fn, const char *name)
 	if (head > page_end - entry)
 		head = page_end - entry;
 	if (all_zero((const unsigned char *)fn, head)) {
-		snprintf(refusal, sizeof refusal,
+		snprintf(why, why_size,
 			 "damaged: the code of %s (at 0x%llx in the library) is zeros", name,
 			 (unsigned long long)(entry - base));
-		return refusal;
+		return why;
 	}
 	for (block = entry & ~(uintptr_t)(BLOCK - 1); block < body_end; block += BLOCK)
 		if (all_zero((const unsigned char *)block, BLOCK)) {
-			snprintf(refusal, sizeof refusal,
+			snprintf(why, why_size,
 				 "damaged: the 4 KiB block at 0x%llx in the library, which holds "
 				 "code of %s, is zeros",
 				 (unsigned long long)(block - base), name);
-			return refusal;
+			return why;
 		}
 	return NULL;
+}
+
+static void keep_refusal(void *handle, const void *fn, const char *name)
+{
+	for (int i = 0; i < REFUSALS; i++) {
+		struct refusal *r = &refusals[i];
+		int free_state = FREE;
+
+		if (atomic_compare_exchange_strong(&r->state, &free_state, WRITING)) {
+			r->handle = handle;
+			r->fn = fn;
+			r->name = name;
+			atomic_store_explicit(&r->state, KEPT, memory_order_release);
+			return;
+		}
+	}
 }
 
 void *cudastub_probe_symbol(void *handle, const char *name)
 {
 	void *fn = dlsym(handle, name);
+	char why[256];
 
-	if (fn && zeroed_code(handle, fn, name))
+	if (fn && zeroed_code(handle, fn, name, why, sizeof why)) {
+		keep_refusal(handle, fn, name);
 		return NULL;
+	}
 	return fn;
 }
 
-const char *cudastub_probe_take_refusal(void)
+const char *cudastub_probe_take_refusal(void *handle, char *why, size_t size)
 {
-	static _Thread_local char taken[sizeof refusal];
+	const char *told = NULL;
 
-	memcpy(taken, refusal, sizeof taken);
-	refusal[0] = '\0';
-	return taken[0] ? taken : NULL;
+	for (int i = 0; i < REFUSALS; i++) {
+		struct refusal *r = &refusals[i];
+
+		if (atomic_load_explicit(&r->state, memory_order_acquire) != KEPT ||
+		    r->handle != handle)
+			continue;
+		if (!told)
+			told = zeroed_code(handle, r->fn, r->name, why, size);
+		atomic_store(&r->state, FREE);
+	}
+	return told;
 }

@@ -18,11 +18,25 @@ CUDASTUB_HIDDEN void *cudastub_dlopen(const char *path, int flags);
 CUDASTUB_HIDDEN int cudastub_dlclose(void *handle);
 CUDASTUB_HIDDEN int cudastub_dl_iterate_phdr(int (*visit)(struct dl_phdr_info *, size_t, void *),
 					     void *data);
-/* The dynamic loader's record of the main namespace (its struct r_debug,
- * where debuggers find it: see loader_fork.c), once the guard is
- * installed. Its r_map heads the list of the process's objects. */
+/* A call into a library being searched or loaded (a probe, the replay)
+ * through the same gate: enter before it, leave after. */
+struct cudastub_gate_pass {
+	int caller, pid, tid, slot;
+};
+CUDASTUB_HIDDEN struct cudastub_gate_pass cudastub_fork_gate_enter(void);
+CUDASTUB_HIDDEN void cudastub_fork_gate_leave(struct cudastub_gate_pass pass);
+/* loader_debug.c: the dynamic loader's record of the main namespace (its
+ * struct r_debug, where debuggers find it), or NULL where none is found.
+ * Its r_map heads the list of the process's objects. */
 struct r_debug;
+struct link_map;
 CUDASTUB_HIDDEN struct r_debug *cudastub_loader_debug(void);
+/* The object of that SONAME among those loaded at start-up (libc.so.6),
+ * read without a lock (see there), or NULL. */
+CUDASTUB_HIDDEN const struct link_map *cudastub_startup_object(const char *soname);
+/* A symbol that ld.so itself defines (its own _r_debug, _rtld_global), from
+ * its symbol table at AT_BASE: its address and size, or NULL. */
+CUDASTUB_HIDDEN void *cudastub_ld_so_symbol(const char *name, size_t *size);
 /* atexit() through the same gate (it installs the guard first): glibc's
  * fork() does not reset the lock of its list of exit handlers in the
  * child, so a child forked while another thread registered one would wait
@@ -55,7 +69,10 @@ CUDASTUB_HIDDEN int cudastub_exit_started(void);
 CUDASTUB_HIDDEN int cudastub_exit_finalising_libraries(void);
 /* glibc's thread_local destructor for this thread, tied to the stub;
  * -1 on a glibc without them (2.17) */
-CUDASTUB_HIDDEN int cudastub_exit_add_thread_destructor(void (*destructor)(void *));
+CUDASTUB_HIDDEN int cudastub_exit_add_thread_destructor(void (*destructor)(void *), void *arg);
+/* Whether this process is a child of fork() from the process the stub was
+ * loaded in (its constructor's). */
+CUDASTUB_HIDDEN int cudastub_exit_loaded_elsewhere(void);
 /* How long exit() waits for a search, a load or a thread's end. */
 #define CUDASTUB_EXIT_WAIT_MS 2000
 
@@ -67,6 +84,13 @@ CUDASTUB_HIDDEN void cudastub_thread_end_watch(void);
 CUDASTUB_HIDDEN void cudastub_thread_end_wait(int pid);
 /* What a search that met exit() says, for error strings and the log. */
 CUDASTUB_HIDDEN const char *cudastub_exit_summary(void);
+
+/* loader_locks.c: whether this thread holds one of the dynamic loader's
+ * locks (dl_load_lock, dl_load_write_lock): 1 or 0, or -1 when they cannot
+ * be found; and whether the list lock was left held, by a fork, by a
+ * thread that this process (pid) does not have: 1 or 0, or -1. */
+CUDASTUB_HIDDEN int cudastub_loader_lock_held(void);
+CUDASTUB_HIDDEN int cudastub_loader_lock_orphaned(int pid);
 
 /* loader_proc_stat.c: the field numbered field (from 1, as proc(5)
  * numbers them; 3, the state, or later) of the procfs stat file at path,

@@ -61,7 +61,7 @@ static int release_in_process(struct cudastub_search *search, const char **which
  * version where it can (loader_driver_name.c), and nothing is loaded, by
  * any stub: the runtime's too, whose library loads the driver only at its
  * first call that needs a device, so that cudaGetErrorName maps no driver
- * through the stub either (issue 20: asking the driver cost the runtime's
+ * through the stub either (asking the driver cost the runtime's
  * first call a 725,000-instruction dlopen and its cuDriverGetVersion).
  * Otherwise it is opened by path: kept open, it is also what NVIDIA's
  * libraries get from their dlopen by name. */

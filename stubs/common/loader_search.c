@@ -497,8 +497,14 @@ static cudastub_state search_as(struct cudastub_search *s, const struct cudastub
 	}
 	if (s->pin)
 		s->info.release_reason = CUDASTUB_REASON_PIN;
-	if (!s->pin && s->lib->preferred_majors)
+	if (!s->pin && s->lib->preferred_majors) {
+		/* the runtime's asks the driver: NVIDIA's code, through the fork
+		 * gate (loader_fork.c) */
+		struct cudastub_gate_pass pass = cudastub_fork_gate_enter();
+
 		preferred = s->lib->preferred_majors(s) & all;
+		cudastub_fork_gate_leave(pass);
+	}
 	if (preferred && preferred != all) {
 		s->pass_majors = preferred;
 		if (search_steps(s, self))

@@ -46,9 +46,10 @@ CUDASTUB_HIDDEN const char *cudastub_elf_check_file(const char *path, int *absen
 
 /* loader_probe.c: dlsym(handle, name) for a version probe, or NULL when
  * the function's first code is zeros (a damaged file); the reason is kept
- * for this thread until taken (NULL when none). */
+ * until taken for that handle, written in why (size bytes): why, or NULL
+ * when there is none. */
 CUDASTUB_HIDDEN void *cudastub_probe_symbol(void *handle, const char *name);
-CUDASTUB_HIDDEN const char *cudastub_probe_take_refusal(void);
+CUDASTUB_HIDDEN const char *cudastub_probe_take_refusal(void *handle, char *why, size_t size);
 
 /* loader_candidate.c: whether an opened object is a cudastub build (it
  * defines a cudastub_<lib>_info of its own), not NVIDIA's. */
@@ -124,6 +125,13 @@ CUDASTUB_HIDDEN int cudastub_object_defines_any(const struct link_map *map,
 						const char *const *names, const uint32_t *hashes);
 CUDASTUB_HIDDEN int cudastub_object_symbol_size(const struct link_map *map, const char *name,
 						const void *address, size_t *size);
+/* The address of the function or object name that the object of map
+ * itself defines (its default version), or NULL (not there, an IFUNC, or
+ * no table this can read). */
+CUDASTUB_HIDDEN void *cudastub_object_symbol(const struct link_map *map, const char *name);
+/* The same, and its size in *size. */
+CUDASTUB_HIDDEN void *cudastub_object_symbol_sized(const struct link_map *map, const char *name,
+						   size_t *size);
 
 /* loader_search.c */
 CUDASTUB_HIDDEN cudastub_state cudastub_search(struct cudastub_search *s);

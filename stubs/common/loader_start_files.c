@@ -6,7 +6,7 @@
  * Left undefined, each is a symbol lookup that the dynamic loader makes at
  * every start of every process that links a stub, walking all of its
  * objects to find nothing: some 10,000 instructions per stub, a fifth of
- * what ten stubs add to a start (issue 20, point 6). Defined here, hidden,
+ * what ten stubs add to a start. Defined here, hidden,
  * they are settled when the stub is linked.
  *
  * None of them does anything, which is what the start files do when they

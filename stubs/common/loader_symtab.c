@@ -51,6 +51,7 @@ struct symtab {
 	const uint32_t *buckets, *chain;
 	const ElfW(Addr) * bloom;
 	const ElfW(Sym) * symbols;
+	const ElfW(Half) * versions; /* DT_VERSYM, or NULL */
 	const char *strings;
 	uint32_t nbuckets, first, bloom_words, shift;
 };
@@ -72,6 +73,8 @@ static int symtab_open(const struct link_map *map, struct symtab *t)
 			t->symbols = at_run_time(map, d->d_un.d_ptr);
 		else if (d->d_tag == DT_STRTAB)
 			t->strings = at_run_time(map, d->d_un.d_ptr);
+		else if (d->d_tag == DT_VERSYM)
+			t->versions = at_run_time(map, d->d_un.d_ptr);
 	}
 	if (!table || !t->symbols || !t->strings)
 		return -1;
@@ -88,11 +91,19 @@ static int symtab_open(const struct link_map *map, struct symtab *t)
 	return 0;
 }
 
+/* Whether symbol index of the table is a hidden version of its name (a
+ * compatibility symbol, name@VERSION, beside the default name@@VERSION). */
+static int hidden_version(const struct symtab *t, uint32_t index)
+{
+	return t->versions && (t->versions[index] & 0x8000);
+}
+
 /* The symbol name (whose GNU hash is h) the object defines itself, or
- * NULL. */
+ * NULL; its default version where it has several. */
 static const ElfW(Sym) * symtab_find(const struct symtab *t, const char *name, uint32_t h)
 {
 	const unsigned bits = sizeof(ElfW(Addr)) * 8;
+	const ElfW(Sym) *hidden = NULL;
 	uint32_t index;
 	ElfW(Addr) word, mask;
 
@@ -108,12 +119,15 @@ static const ElfW(Sym) * symtab_find(const struct symtab *t, const char *name, u
 		const ElfW(Sym) *sym = &t->symbols[index];
 
 		if ((link | 1) == (h | 1) && sym->st_shndx != SHN_UNDEF &&
-		    strcmp(t->strings + sym->st_name, name) == 0)
-			return sym;
+		    strcmp(t->strings + sym->st_name, name) == 0) {
+			if (!hidden_version(t, index))
+				return sym;
+			hidden = sym;
+		}
 		if (link & 1) /* the end of this bucket's chain */
 			break;
 	}
-	return NULL;
+	return hidden;
 }
 
 int cudastub_object_defines_any(const struct link_map *map, const char *const *names,
@@ -140,4 +154,24 @@ int cudastub_object_symbol_size(const struct link_map *map, const char *name, co
 		return -1;
 	*size = (size_t)sym->st_size;
 	return 0;
+}
+
+void *cudastub_object_symbol_sized(const struct link_map *map, const char *name, size_t *size)
+{
+	struct symtab t;
+	const ElfW(Sym) * sym;
+
+	if (symtab_open(map, &t) != 0 || !(sym = symtab_find(&t, name, gnu_hash(name))))
+		return NULL;
+	/* an IFUNC's address is its resolver's, not the function's */
+	if ((sym->st_info & 0xf) == STT_GNU_IFUNC) /* ELF32_ST_TYPE, ELF64_ST_TYPE */
+		return NULL;
+	if (size)
+		*size = (size_t)sym->st_size;
+	return (char *)map->l_addr + sym->st_value;
+}
+
+void *cudastub_object_symbol(const struct link_map *map, const char *name)
+{
+	return cudastub_object_symbol_sized(map, name, NULL);
 }

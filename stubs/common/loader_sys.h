@@ -4,7 +4,7 @@
  * A stub links libc lazily: the first call of each libc function in the
  * process costs the dynamic loader a symbol lookup (about 750
  * instructions on x86-64). A first call used some 35 of them, half the
- * loader's own work (docs/performance.md, issue 20). These are single
+ * loader's own work (docs/performance.md). These are single
  * system calls that libc only passes on, so the loader makes them through
  * syscall(), which is bound once. Like libc's, each returns -1 and sets
  * errno on failure. None is a cancellation point: a search is not
@@ -47,6 +47,11 @@ static inline int cudastub_sys_close(int fd)
 static inline ssize_t cudastub_sys_read(int fd, void *buf, size_t n)
 {
 	return (ssize_t)syscall(SYS_read, fd, buf, n);
+}
+
+static inline ssize_t cudastub_sys_write(int fd, const void *buf, size_t n)
+{
+	return (ssize_t)syscall(SYS_write, fd, buf, n);
 }
 
 static inline ssize_t cudastub_sys_pread(int fd, void *buf, size_t n, off_t at)

@@ -62,11 +62,14 @@
 
 /* the ids of watched threads that have begun to end; 0 when free */
 static atomic_int ending[SLOTS];
-/* the process in which this thread is watched (fork() copies it) */
-static _Thread_local int watched_in;
-/* the process in which this thread was found to be the main thread, whose
- * end is exit(): its later loads ask no system call */
-static _Thread_local int main_in;
+/* The threads watched: their process's id (high half) and their own (low
+ * half), so that a thread that loads a second library is not watched
+ * twice. A thread takes its mark down as it ends; a mark naming another
+ * process is a parent's thread, whose copy that fork() made (the child's
+ * main thread) ends with exit(). One that finds no free mark is watched
+ * again at its next load (its end then waits once more). */
+#define WATCHED 16
+static atomic_ullong watched[WATCHED];
 
 static int thread_id(void)
 {
@@ -103,15 +106,55 @@ static int window_closed(void *unused)
 	return !cudastub_exit_finalising_libraries();
 }
 
-static void watched_thread_ending(void *unused)
+static unsigned long long watch_mark(int pid, int tid)
+{
+	return ((unsigned long long)(unsigned)pid << 32) | (unsigned)tid;
+}
+
+/* Takes this thread's mark down; whether it was watched in this process. */
+static int unwatch(int pid, int tid)
+{
+	for (int i = 0; i < WATCHED; i++) {
+		unsigned long long mark = watch_mark(pid, tid);
+
+		if (atomic_compare_exchange_strong(&watched[i], &mark, 0))
+			return 1;
+	}
+	return 0;
+}
+
+static int is_watched(int pid, int tid)
+{
+	for (int i = 0; i < WATCHED; i++)
+		if (atomic_load(&watched[i]) == watch_mark(pid, tid))
+			return 1;
+	return 0;
+}
+
+/* whether a mark was free */
+static int mark_watched(int pid, int tid)
+{
+	for (int i = 0; i < WATCHED; i++) {
+		unsigned long long seen = atomic_load(&watched[i]);
+
+		if ((int)(seen >> 32) != pid &&
+		    atomic_compare_exchange_strong(&watched[i], &seen, watch_mark(pid, tid)))
+			return 1;
+	}
+	return 0;
+}
+
+/* the destructor's argument for a thread watched without a mark */
+static char unmarked;
+
+static void watched_thread_ending(void *how)
 {
 	int pid = cudastub_pid(), tid = thread_id();
 	atomic_int *slot;
 
-	(void)unused;
 	/* a thread copied by fork() is its child's main thread, whose end is
 	 * that child's exit() */
-	if (watched_in != pid || tid == pid)
+	if (tid == pid || (how != &unmarked && !unwatch(pid, tid)))
 		return;
 	slot = take_slot(pid, tid);
 	if (!cudastub_exit_finalising_libraries())
@@ -119,26 +162,29 @@ static void watched_thread_ending(void *unused)
 	if (slot)
 		atomic_compare_exchange_strong(slot, &tid, 0);
 	if (cudastub_log_enabled())
-		fprintf(stderr,
-			"cudastub: thread %d, which loaded a library, ends while exit() runs the "
-			"loaded libraries' exit handlers; it waits until they have run\n",
+		cudastub_log_stderr(
+			"cudastub: thread %d, which loaded a library, ends while exit() "
+			"runs the loaded libraries' exit handlers; it waits until they "
+			"have run\n",
 			tid);
 	if (!cudastub_wait_bounded(window_closed, NULL, CUDASTUB_EXIT_WAIT_MS) &&
 	    cudastub_log_enabled())
-		fprintf(stderr, "cudastub: thread %d waited %d ms for exit()'s handlers and ends\n",
-			tid, CUDASTUB_EXIT_WAIT_MS);
+		cudastub_log_stderr("cudastub: thread %d waited %d ms for exit()'s handlers and "
+				    "ends\n",
+				    tid, CUDASTUB_EXIT_WAIT_MS);
 }
 
 void cudastub_thread_end_watch(void)
 {
-	int pid = cudastub_pid();
+	int pid = cudastub_pid(), tid = thread_id();
+	void *how;
 
-	if (watched_in == pid || main_in == pid)
+	/* the main thread's end is exit() */
+	if (tid == pid || is_watched(pid, tid))
 		return;
-	if (thread_id() == pid)
-		main_in = pid;
-	else if (cudastub_exit_add_thread_destructor(watched_thread_ending) == 0)
-		watched_in = pid;
+	how = mark_watched(pid, tid) ? NULL : &unmarked;
+	if (cudastub_exit_add_thread_destructor(watched_thread_ending, how) != 0 && !how)
+		unwatch(pid, tid);
 }
 
 struct ending_thread {
@@ -168,9 +214,8 @@ void cudastub_thread_end_wait(int pid)
 		if (cudastub_wait_bounded(ended, &t, CUDASTUB_EXIT_WAIT_MS))
 			atomic_compare_exchange_strong(&ending[i], &t.tid, 0);
 		else if (cudastub_log_enabled())
-			fprintf(stderr,
-				"cudastub: exit() waited %d ms for thread %d, which loaded a "
-				"library and is ending, and went on\n",
-				CUDASTUB_EXIT_WAIT_MS, t.tid);
+			cudastub_log_stderr("cudastub: exit() waited %d ms for thread %d, which "
+					    "loaded a library and is ending, and went on\n",
+					    CUDASTUB_EXIT_WAIT_MS, t.tid);
 	}
 }

@@ -57,22 +57,25 @@
  *      it held, and every later replay and __cudaUnregisterFatBinary (nvcc
  *      calls it at exit) would wait for ever. So cancellation is disabled
  *      while the lock is held across anything that may reach a
- *      cancellation point (the replay calls into the runtime), and from
- *      the prepare handler to the parent's or child's handler of a fork
- *      (the loader's prepare handler, which runs after ours, waits, and
- *      other libraries' may too); the caller's own state is given back
- *      after. Recording a call holds the lock over an append only (no
- *      cancellation point: realloc is none, nor the lock's futex wait),
- *      and leaves the state alone: two pthread_setcancelstate calls were
- *      an eighth of the stub's own cost per recorded kernel.
- *   9. Cost (issue 20): recording a kernel and replaying it must cost
- *      the stub no more than a twentieth of what NVIDIA's runtime spends
- *      registering it (some 1,100 instructions; bench/ measures 48 to 53).
- *      So a function registered with nvcc's defaults, nearly every one:
+ *      cancellation point (the replay calls into the runtime), and, when
+ *      a fork holds it, from the prepare handler to the parent's or
+ *      child's handler of that fork (the loader's prepare handler, which
+ *      runs after ours, waits, and other libraries' may too); the
+ *      caller's own state is given back after. Recording a call holds the
+ *      lock over an append only (no cancellation point: realloc is none,
+ *      nor the lock's futex wait), and leaves the state alone: two
+ *      pthread_setcancelstate calls were an eighth of the stub's own cost
+ *      per recorded kernel.
+ *   9. Cost: recording a kernel and replaying it must cost the stub no
+ *      more than a twentieth of what NVIDIA's runtime spends registering
+ *      it (some 1,100 instructions; bench/measure/registration.sh), with
+ *      other threads alive too. So a function registered with nvcc's
+ *      defaults, nearly every one:
  *      - is told apart by 9 instructions of assembly
  *        (cudart_register_entry.c), and recorded by a function that makes
  *        no call and saves no register;
- *      - is four words, told by its tag alone, at record and at replay;
+ *      - is four words, told by its tag alone, at record and at replay,
+ *        appended by one compare and one store of the log's end pointer;
  *      - takes no lock in a process with one thread (glibc's
  *        __libc_single_threaded: no other thread can replay, fork or
  *        unregister meanwhile), else the one-word lock (registry_lock.h);
@@ -100,6 +103,7 @@
 #include <unistd.h>
 
 #include "cudart_registry.h"
+#include "loader_once.h"
 #include "registry_lock.h"
 
 /* A module's magic, which also says whether records may be added to it:
@@ -137,15 +141,20 @@ struct record {
 static struct {
 	atomic_uint lock; /* registry_lock.h */
 	atomic_int live;  /* invariant 3 */
-	struct record *log;
-	size_t count, capacity, dead; /* dead: records of released modules */
-	size_t replayed;	      /* records whose replay has begun (7) */
+	/* the records: log[0] to at, with room up to end; a record is
+	 * counted by the release store of at once whole (invariant 10), and a
+	 * kernel's append compares and stores that pointer alone (invariant 9) */
+	struct record *log, *at, *end;
+	size_t dead; /* records of released modules */
+	/* the record after the last whose replay has begun (7), or NULL for
+	 * none: the log's start */
+	struct record *replayed;
 	union cudart_record_more *more;
 	size_t more_count, more_capacity;
 	struct module *modules;
 } registry;
 
-static pthread_once_t fork_guard_once = PTHREAD_ONCE_INIT;
+static cudastub_once_t fork_guard_once = CUDASTUB_ONCE_INIT;
 
 /*
  * Whether this thread is the process's only one: glibc's
@@ -163,7 +172,7 @@ static atomic_int single_threaded_looked_up;
 
 /* Looked up (glibc 2.32 on) rather than linked, as the stubs load on
  * glibc 2.17. dlsym takes the dynamic loader's lock: never called under
- * pthread_once or the registry's lock, which a thread in a library
+ * the once or the registry's lock, which a thread in a library
  * constructor, holding that lock, may be waiting for (invariant 5). */
 static void look_up_single_threaded(void)
 {
@@ -177,52 +186,48 @@ static void look_up_single_threaded(void)
 	atomic_store_explicit(&single_threaded_looked_up, 1, memory_order_release);
 }
 /* the thread whose fork() holds the lock, or 0: a child that re-ran the
- * install (fork() cut pthread_once short) may have the handlers twice */
+ * install (fork() cut the once short) may have the handlers twice */
 static _Atomic(pthread_t) forking;
-/* the forking thread's cancellation state, from the prepare handler to the
- * parent's or child's (invariant 8) */
-static _Thread_local int cancel_saved, cancel_before_fork;
-
-static void fork_cancel_off(void)
-{
-	if (!cancel_saved)
-		pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel_before_fork);
-	cancel_saved = 1;
-}
-
-static void fork_cancel_restore(void)
-{
-	if (cancel_saved)
-		pthread_setcancelstate(cancel_before_fork, NULL);
-	cancel_saved = 0;
-}
+/* the forking thread's cancellation state while its fork holds the lock,
+ * from the prepare handler to the parent's or child's (invariant 8); only
+ * the thread that holds the lock reads or writes it */
+static int forking_cancel_state;
 
 /* Waits for the lock, at most a second: a replay holds it while calling
  * into the runtime, whose own fork handlers may already hold the runtime's
- * locks (they run before ours), and waiting for ever would deadlock. */
+ * locks (they run before ours), and waiting for ever would deadlock.
+ * Cancellation stays off while the fork holds the lock; a fork that could
+ * not take it gives the caller its state back at once. */
 static void fork_prepare(void)
 {
 	struct timespec until;
 	unsigned mine, free_word = 0;
+	int caller;
 
 	if (pthread_equal(atomic_load(&forking), pthread_self()))
 		return;
-	fork_cancel_off();
+	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &caller);
 	mine = cudart_lock_mine();
 	clock_gettime(CLOCK_MONOTONIC, &until);
 	until.tv_sec += 1;
 	if (atomic_compare_exchange_strong(&registry.lock, &free_word, mine) ||
-	    cudart_lock_wait(&registry.lock, mine, &until) == 0)
+	    cudart_lock_wait(&registry.lock, mine, &until) == 0) {
+		forking_cancel_state = caller;
 		atomic_store(&forking, pthread_self());
+		return;
+	}
+	pthread_setcancelstate(caller, NULL);
 }
 
 static void fork_parent(void)
 {
 	if (pthread_equal(atomic_load(&forking), pthread_self())) {
+		int caller = forking_cancel_state;
+
 		atomic_store(&forking, (pthread_t)0);
 		cudart_lock_give(&registry.lock);
+		pthread_setcancelstate(caller, NULL);
 	}
-	fork_cancel_restore();
 }
 
 /* The child's lock is fresh, whether its fork held it or could not wait;
@@ -231,9 +236,12 @@ static void fork_parent(void)
  * (invariant 7). Nothing in the child sleeps on the word. */
 static void fork_child(void)
 {
+	int held = pthread_equal(atomic_load(&forking), pthread_self());
+
 	atomic_store(&forking, (pthread_t)0);
 	atomic_store(&registry.lock, 0);
-	fork_cancel_restore();
+	if (held)
+		pthread_setcancelstate(forking_cancel_state, NULL);
 }
 
 /* The loader's guard first: glibc (2.36) runs no handler in a fork that
@@ -247,15 +255,15 @@ static void install_fork_guard(void)
 	pthread_atfork(fork_prepare, fork_parent, fork_child);
 }
 
-/* set once the fork guard is installed: the check before pthread_once */
+/* set once the fork guard is installed: the check before the once */
 static atomic_int fork_guard_installed;
 
 static void install_fork_guard_once(void)
 {
 	if (atomic_load_explicit(&fork_guard_installed, memory_order_acquire))
 		return;
-	/* pthread_once restarts in a child an install cut short by fork() */
-	pthread_once(&fork_guard_once, install_fork_guard);
+	/* the once runs again in a child an install cut short by fork() */
+	cudastub_once(&fork_guard_once, install_fork_guard);
 	atomic_store_explicit(&fork_guard_installed, 1, memory_order_release);
 }
 
@@ -360,6 +368,31 @@ static void unlink_module(struct module *m)
 		m->next->prev = m->prev;
 }
 
+/* The records in the log. */
+static size_t log_count(void)
+{
+	return registry.log ? (size_t)(registry.at - registry.log) : 0;
+}
+
+/* Grows the log to hold one more record; 0 when out of memory (nothing
+ * changed). */
+static int make_log_room(void)
+{
+	size_t count = log_count(), grown;
+	struct record *bigger;
+
+	if (registry.at != registry.end)
+		return 1;
+	grown = count ? count * 2 : 64;
+	bigger = realloc(registry.log, grown * sizeof *bigger);
+	if (!bigger)
+		return 0;
+	registry.log = bigger;
+	registry.end = bigger + grown;
+	__atomic_store_n(&registry.at, bigger + count, __ATOMIC_RELEASE);
+	return 1;
+}
+
 /* Grows an array of elements of size bytes to hold one more; 0 when out
  * of memory (nothing changed). */
 static int make_room(void **array, size_t *capacity, size_t count, size_t size)
@@ -378,13 +411,13 @@ static int make_room(void **array, size_t *capacity, size_t count, size_t size)
 	return 1;
 }
 
-/* Counts the record just filled, once whole (invariant 10): the count is
- * stored after every field, so a fork between the two leaves a child that
- * never sees a record half written. */
-static void count_record(size_t count)
+/* Counts the record r just filled, once whole (invariant 10): the log's
+ * end is stored after every field, so a fork between the two leaves a
+ * child that never sees a record half written. */
+static void count_record(struct record *r)
 {
 	/* a release store, not a fence: ThreadSanitizer refuses fences */
-	__atomic_store_n(&registry.count, count + 1, __ATOMIC_RELEASE);
+	__atomic_store_n(&registry.at, r + 1, __ATOMIC_RELEASE);
 }
 
 /* The next record, filled (what more it keeps is the caller's), then
@@ -392,7 +425,7 @@ static void count_record(size_t count)
 static void add_record(enum cudart_record_kind kind, struct module *m, const void *host,
 		       void *device, const char *device_name, unsigned more)
 {
-	struct record *r = &registry.log[registry.count];
+	struct record *r = registry.at;
 
 	r->tagged = (void **)((uintptr_t)m | TAG_OTHER);
 	r->host = host;
@@ -400,14 +433,13 @@ static void add_record(enum cudart_record_kind kind, struct module *m, const voi
 	r->device_name = device_name;
 	r->kind = kind;
 	r->more = more;
-	count_record(registry.count);
+	count_record(r);
 }
 
 static int append(enum cudart_record_kind kind, struct module *m, const void *host, void *device,
 		  const char *device_name, const union cudart_record_more *more)
 {
-	if (!make_room((void **)&registry.log, &registry.capacity, registry.count,
-		       sizeof *registry.log) ||
+	if (!make_log_room() ||
 	    (more && !make_room((void **)&registry.more, &registry.more_capacity,
 				registry.more_count, sizeof *more)))
 		return 0;
@@ -488,17 +520,16 @@ __attribute__((noinline)) static void plain_locked_slow(void **handle, const cha
 	plain_slow(handle, host_fun, device_fun, device_name);
 }
 
-/* A plain function's record: four words (invariant 9). The log has room. */
+/* A plain function's record: four words (invariant 9), at r, where the
+ * log has room. */
 static void append_plain_function(struct module *m, void **handle, const char *host_fun,
-				  char *device_fun, const char *device_name, size_t count)
+				  char *device_fun, const char *device_name, struct record *r)
 {
-	struct record *r = &registry.log[count];
-
 	r->tagged = handle; /* TAG_PLAIN_FUNCTION */
 	r->host = host_fun;
 	r->device = device_fun;
 	r->device_name = device_name;
-	count_record(count);
+	count_record(r);
 	m->records++;
 }
 
@@ -509,34 +540,34 @@ void cudart_registry_function_plain(void **handle, const char *host_fun, char *d
 {
 	struct module *m = (struct module *)((uintptr_t)handle - TAG_PLAIN_FUNCTION);
 	unsigned mine, free_word = 0;
-	size_t count;
+	struct record *r;
 
 	if (!((uintptr_t)handle & TAG_PLAIN_FUNCTION)) {
 		plain_slow(handle, host_fun, device_fun, device_name);
 		return;
 	}
 	if (*atomic_load_explicit(&single_threaded, memory_order_relaxed)) {
-		count = registry.count;
-		if (m->magic != MODULE_OPEN || count == registry.capacity) {
+		r = registry.at;
+		if (m->magic != MODULE_OPEN || r == registry.end) {
 			plain_slow(handle, host_fun, device_fun, device_name);
 			return;
 		}
-		append_plain_function(m, handle, host_fun, device_fun, device_name, count);
+		append_plain_function(m, handle, host_fun, device_fun, device_name, r);
 		return;
 	}
-	mine = (unsigned)cudastub_pid_known() << 1;
+	mine = (unsigned)cudastub_pid_known();
 	if (!mine ||
 	    !atomic_compare_exchange_strong_explicit(&registry.lock, &free_word, mine,
 						     memory_order_acquire, memory_order_relaxed)) {
 		plain_slow(handle, host_fun, device_fun, device_name);
 		return;
 	}
-	count = registry.count;
-	if (m->magic != MODULE_OPEN || count == registry.capacity) {
+	r = registry.at;
+	if (m->magic != MODULE_OPEN || r == registry.end) {
 		plain_locked_slow(handle, host_fun, device_fun, device_name);
 		return;
 	}
-	append_plain_function(m, handle, host_fun, device_fun, device_name, count);
+	append_plain_function(m, handle, host_fun, device_fun, device_name, r);
 	cudart_lock_give_mine(&registry.lock, mine);
 }
 
@@ -554,9 +585,9 @@ static void forget_log(void)
 {
 	free(registry.log);
 	free(registry.more);
-	registry.log = NULL;
+	registry.log = registry.at = registry.end = NULL;
 	registry.more = NULL;
-	registry.count = registry.capacity = registry.replayed = 0;
+	registry.replayed = NULL;
 	registry.more_count = registry.more_capacity = 0;
 }
 
@@ -565,9 +596,10 @@ static void forget_log(void)
 static void compact(void)
 {
 	struct module *to_free = NULL;
-	size_t i, kept = 0, replayed = 0, more_kept = 0;
+	size_t i, count = log_count(), kept = 0, replayed = 0, more_kept = 0;
+	size_t begun = registry.replayed ? (size_t)(registry.replayed - registry.log) : 0;
 
-	for (i = 0; i < registry.count; i++) {
+	for (i = 0; i < count; i++) {
 		struct record *r = &registry.log[i];
 		struct module *m = record_module(r);
 
@@ -579,15 +611,15 @@ static void compact(void)
 				r->more = (unsigned)more_kept;
 			}
 			registry.log[kept++] = *r;
-			replayed += i < registry.replayed;
+			replayed += i < begun;
 		} else if (record_kind(r) == CUDART_RECORD_FAT_BINARY) {
 			m->next_free = to_free;
 			to_free = m;
 		}
 	}
-	registry.count = kept;
+	registry.at = registry.log + kept;
 	registry.more_count = more_kept;
-	registry.replayed = replayed;
+	registry.replayed = replayed ? registry.log + replayed : NULL;
 	registry.dead = 0;
 	while (to_free) {
 		struct module *next = to_free->next_free;
@@ -618,7 +650,7 @@ int cudart_registry_unregister(void **handle, void ***real)
 		m->magic = MODULE_RELEASED; /* freed with its records, by compact() */
 		registry.dead += m->records;
 		unlink_module(m);
-		if (registry.dead * 2 >= registry.count)
+		if (registry.dead * 2 >= log_count())
 			compact();
 		registry_unlock(caller);
 		*real = replayed;
@@ -720,21 +752,22 @@ static void replay_one(const struct real_entry_points *real, const struct record
 static void replay_from(const struct real_entry_points *real)
 {
 	/* fixed under the lock; the runtime's calls cannot change them */
-	const struct record *r = registry.log + registry.replayed;
-	size_t next = registry.replayed, count = registry.count;
+	struct record *r = registry.replayed ? registry.replayed : registry.log, *end = registry.at;
 	void **plain = NULL, **plain_real = NULL;
 
-	for (; next < count; r++) {
-		registry.replayed = ++next;
-		if (__builtin_expect(r->tagged == plain, 1)) {
-			real->function(plain_real, r->host, r->device, r->device_name, -1, NULL,
-				       NULL, NULL, NULL, NULL);
+	while (r < end) {
+		const struct record *this = r++;
+
+		registry.replayed = r;
+		if (__builtin_expect(this->tagged == plain, 1)) {
+			real->function(plain_real, this->host, this->device, this->device_name, -1,
+				       NULL, NULL, NULL, NULL, NULL);
 			continue;
 		}
-		replay_one(real, r);
+		replay_one(real, this);
 		/* the short way only where replay_one would call the same */
-		plain_real = record_module(r)->real;
-		plain = plain_real && real->function ? handle_of(record_module(r)) : NULL;
+		plain_real = record_module(this)->real;
+		plain = plain_real && real->function ? handle_of(record_module(this)) : NULL;
 	}
 }
 
@@ -750,7 +783,7 @@ void cudart_registry_replay(struct cudastub_library *lib)
 	 * library constructor): live at once, without the seven lookups. A
 	 * record appended meanwhile is seen under the lock, and looked up for. */
 	caller = registry_lock();
-	if (!registry.live && registry.count == 0) {
+	if (!registry.live && log_count() == 0) {
 		forget_log(); /* no room: a plain function takes the slow way */
 		atomic_store_explicit(&registry.live, 1, memory_order_release);
 		registry_unlock(caller);
@@ -764,16 +797,16 @@ void cudart_registry_replay(struct cudastub_library *lib)
 	if (!registry.live) {
 		if (registry.dead)
 			compact(); /* released modules are not replayed */
-		from = registry.replayed;
+		from = registry.replayed ? (size_t)(registry.replayed - registry.log) : 0;
 		if (from)
 			cudastub_log_debug(lib,
 					   "a fork cut the parent's replay short: the runtime "
 					   "holds the first %zu of %zu deferred registration "
 					   "calls already; going on from there",
-					   from, registry.count);
+					   from, log_count());
 		replay_from(&real);
 		cudastub_log_debug(lib, "replayed %zu deferred registration calls",
-				   registry.count - from);
+				   log_count() - from);
 		forget_log();
 		atomic_store_explicit(&registry.live, 1, memory_order_release);
 	}

@@ -1,6 +1,6 @@
 /*
  * The registry lock's slow paths (registry_lock.h): a thread that finds the
- * word held marks it (bit 0) and sleeps on it with futex(2), which is no
+ * word held marks it (WAITERS) and sleeps on it with futex(2), which is no
  * cancellation point, so recording a kernel leaves the caller's
  * cancellation state alone; the holder that gives back a marked word wakes
  * one sleeper, which marks the word again when it takes it, so that a
@@ -17,7 +17,7 @@
 /* A word that names another process was inherited (see registry_lock.h). */
 static int is_inherited(unsigned seen, unsigned mine)
 {
-	return (seen >> 1) != (mine >> 1);
+	return (seen & ~CUDART_LOCK_WAITERS) != (mine & ~CUDART_LOCK_WAITERS);
 }
 
 /* The time left until deadline as a relative timeout; 0 once passed. */
@@ -43,22 +43,24 @@ int cudart_lock_wait(atomic_uint *word, unsigned mine, const struct timespec *de
 
 		/* taken marked: a sleeper may remain, and giving back wakes it */
 		if ((seen == 0 || is_inherited(seen, mine)) &&
-		    atomic_compare_exchange_strong_explicit(
-			    word, &seen, mine | 1u, memory_order_acquire, memory_order_relaxed))
+		    atomic_compare_exchange_strong_explicit(word, &seen, mine | CUDART_LOCK_WAITERS,
+							    memory_order_acquire,
+							    memory_order_relaxed))
 			return 0;
 		if (seen == 0 || is_inherited(seen, mine))
 			continue;
-		if (!(seen & 1u) && !atomic_compare_exchange_strong_explicit(word, &seen, seen | 1u,
-									     memory_order_relaxed,
-									     memory_order_relaxed))
+		if (!(seen & CUDART_LOCK_WAITERS) &&
+		    !atomic_compare_exchange_strong_explicit(
+			    word, &seen, seen | CUDART_LOCK_WAITERS, memory_order_relaxed,
+			    memory_order_relaxed))
 			continue;
 		if (deadline) {
 			if (!time_left(deadline, &left))
 				return -1;
 			timeout = &left;
 		}
-		if (syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, seen | 1u, timeout, NULL, 0) !=
-			    0 &&
+		if (syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, seen | CUDART_LOCK_WAITERS,
+			    timeout, NULL, 0) != 0 &&
 		    errno == ETIMEDOUT && deadline && !time_left(deadline, &left))
 			return -1;
 	}
@@ -75,9 +77,9 @@ int cudart_lock_try(atomic_uint *word)
 	unsigned seen = atomic_load_explicit(word, memory_order_relaxed);
 
 	while (seen == 0 || is_inherited(seen, mine)) {
-		if (atomic_compare_exchange_weak_explicit(word, &seen, mine | (seen ? 1u : 0u),
-							  memory_order_acquire,
-							  memory_order_relaxed))
+		if (atomic_compare_exchange_weak_explicit(
+			    word, &seen, mine | (seen ? CUDART_LOCK_WAITERS : 0u),
+			    memory_order_acquire, memory_order_relaxed))
 			return 1;
 	}
 	return 0;

@@ -6,8 +6,10 @@
  * the owning process, cost a fifth of the stub's own work per recorded
  * kernel.
  *
- * The word is 0 when free, else (holder's process id << 1) | waiters,
- * bit 0 set while a thread may sleep on it (futex). A word of 1 alone is
+ * The word is 0 when free, else the holder's process id | WAITERS, the
+ * top bit, set while a thread may sleep on it (futex); a process id never
+ * reaches it (Linux's are below 2^22), and a kernel's record takes the id
+ * as it is, with no shift (cudart_registry.c). A word of WAITERS alone is
  * free too, and a sleeper may remain: cudart_lock_give_mine leaves it,
  * and the next taker, finding it names no process, takes it as
  * inherited. A word that names another process was inherited across a
@@ -23,6 +25,8 @@
 
 #include "loader_pid.h"
 
+#define CUDART_LOCK_WAITERS 0x80000000u
+
 /* The slow paths (registry_lock.c): wait until taken, or until the
  * CLOCK_MONOTONIC deadline when it is not NULL (0 taken, -1 timed out);
  * wake a waiter. */
@@ -34,7 +38,7 @@ __attribute__((visibility("hidden"))) int cudart_lock_try(atomic_uint *word);
 
 static inline unsigned cudart_lock_mine(void)
 {
-	return (unsigned)cudastub_pid() << 1;
+	return (unsigned)cudastub_pid();
 }
 
 static inline void cudart_lock_take(atomic_uint *word)
@@ -48,12 +52,12 @@ static inline void cudart_lock_take(atomic_uint *word)
 
 static inline void cudart_lock_give(atomic_uint *word)
 {
-	if (atomic_exchange_explicit(word, 0, memory_order_release) & 1u)
+	if (atomic_exchange_explicit(word, 0, memory_order_release) & CUDART_LOCK_WAITERS)
 		cudart_lock_wake(word);
 }
 
 /* cudart_lock_give for a holder that knows its word: one subtraction that
- * leaves 0, or 1 where a sleeper marked it. The woken sleeper, or the next
+ * leaves 0, or WAITERS where a sleeper marked it. The woken sleeper, or the next
  * thread, finds that 1 naming no process (is_inherited) and takes it. */
 static inline void cudart_lock_give_mine(atomic_uint *word, unsigned mine)
 {

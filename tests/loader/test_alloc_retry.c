@@ -13,7 +13,9 @@
  * failing_calloc (CMakeLists.txt), which fails a search record's size
  * while armed; the library is described here, over the fake NVRTC, whose
  * constructor is slowed so that the first search is still running when the
- * racing call comes. The last test reads the one bind (loader_row.c) and
+ * racing call comes. The racing call is made from a dl_iterate_phdr
+ * callback: holding a loader lock, it searches on its own rather than wait
+ * for the first search (loader_load.c). The last test reads the one bind (loader_row.c) and
  * every generated file, and checks that a slot is stored only through the
  * settling call.
  */
@@ -21,6 +23,7 @@
 #include <CUnit/CUnit.h>
 #include <dlfcn.h>
 #include <glob.h>
+#include <link.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -75,6 +78,15 @@ static void *search_in_thread(void *arg)
 	return cudastub_loader_bind(&library, "nvrtcVersion", &row);
 }
 
+static void *racing_fn;
+
+static int race_in_walk(struct dl_phdr_info *info, size_t size, void *data)
+{
+	(void)info, (void)size, (void)data;
+	racing_fn = cudastub_loader_bind(&library, "nvrtcVersion", &row);
+	return 1;
+}
+
 static void sleep_ms(long ms)
 {
 	struct timespec t = {ms / 1000, (ms % 1000) * 1000000L};
@@ -99,7 +111,8 @@ static void test_racing_call_without_memory_retries(void)
 	CU_ASSERT_EQUAL(atomic_load(&library.search_runs), 1);
 
 	atomic_store(&calloc_armed, 1);
-	fn = cudastub_loader_bind(&library, "nvrtcVersion", &row);
+	dl_iterate_phdr(race_in_walk, NULL);
+	fn = racing_fn;
 	atomic_store(&calloc_armed, 0);
 	CU_ASSERT_EQUAL(atomic_load(&calloc_refused), 1);
 	CU_ASSERT_PTR_NULL(fn);

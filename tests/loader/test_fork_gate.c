@@ -36,7 +36,7 @@
 static atomic_int hold_next_mark;
 static sem_t mark_reached, mark_go;
 
-static bool mark_cas(atomic_int *mark, int *expected, int desired)
+static bool mark_cas(atomic_ullong *mark, unsigned long long *expected, unsigned long long desired)
 {
 	if (atomic_exchange(&hold_next_mark, 0)) {
 		sem_post(&mark_reached);
@@ -50,6 +50,17 @@ static bool mark_cas(atomic_int *mark, int *expected, int desired)
 #include "loader_fork.c"
 
 int cudastub_log_enabled(void)
+{
+	return 0;
+}
+
+void cudastub_log_stderr(const char *fmt, ...)
+{
+	(void)fmt;
+}
+
+/* loader_exit.c's: this test process loaded no stub */
+int cudastub_exit_loaded_elsewhere(void)
 {
 	return 0;
 }
@@ -68,14 +79,14 @@ static atomic_int admitted, pending_when_admitted, second_fork_over_when_admitte
 
 static void *call_into_loader(void *arg)
 {
-	int me = (int)getpid(), slot;
+	int me = (int)getpid(), self = thread_id(), slot;
 
 	(void)arg;
-	slot = enter(me);
+	slot = enter(me, self);
 	atomic_store(&pending_when_admitted, forks_pending(me));
 	atomic_store(&second_fork_over_when_admitted, atomic_load(&second_fork_over));
 	atomic_store(&admitted, 1);
-	leave(slot, me);
+	leave(slot, me, self);
 	return NULL;
 }
 
@@ -98,7 +109,7 @@ static void test_call_asks_again_after_a_fork(void)
 	pthread_create(&caller, NULL, call_into_loader, NULL);
 	sleep_ms(20); /* the call has met the fork and waits */
 	CU_ASSERT_FALSE(atomic_load(&admitted));
-	CU_ASSERT_EQUAL(calls_in_flight((int)getpid()), 0);
+	CU_ASSERT_EQUAL(calls_in_flight((int)getpid(), 0), 0);
 
 	atomic_store(&hold_next_mark, 1);
 	fork_parent(); /* the first fork is over ... */
@@ -116,7 +127,7 @@ static void test_call_asks_again_after_a_fork(void)
 	pthread_join(caller, NULL);
 	CU_ASSERT_EQUAL(atomic_load(&pending_when_admitted), 0);
 	CU_ASSERT_EQUAL(atomic_load(&second_fork_over_when_admitted), 1);
-	CU_ASSERT_EQUAL(calls_in_flight((int)getpid()), 0);
+	CU_ASSERT_EQUAL(calls_in_flight((int)getpid(), 0), 0);
 }
 
 /* ---- a fork during a walk of the loaded libraries ---- */
@@ -207,15 +218,17 @@ static void test_fork_during_an_exit_registration(void)
 
 /* ---- the loader's state as ld.so keeps it ---- */
 
-/* This program names _r_debug (loader_fork.c is compiled in), so it holds
- * a start-up copy of it that ld.so does not update; read there, the loader
- * would look busy for ever and every fork wait out its bound. */
+/* This program names _r_debug, so it holds a start-up copy of it that
+ * ld.so does not update; read there, the loader would look busy for ever
+ * and every fork wait out its bound. */
 static void test_loader_state_read_where_ld_so_keeps_it(void)
 {
 	printf("  this program's copy of _r_debug reads r_state %d; ld.so's record %s\n",
 	       (int)_r_debug.r_state, loader_consistent() ? "consistent" : "not consistent");
+	struct forker me = {(int)getpid(), thread_id()};
+
 	CU_ASSERT_TRUE(loader_consistent());
-	CU_ASSERT_TRUE(loader_idle(NULL));
+	CU_ASSERT_TRUE(loader_idle(&me));
 }
 
 /* As the stub does before its first search; this also finds ld.so's
