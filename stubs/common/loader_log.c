@@ -214,33 +214,16 @@ static size_t append(char *buf, size_t size, size_t n, const char *fmt, ...)
 	return n + (size_t)k < size ? n + (size_t)k : size - 1;
 }
 
-/* Appends "<sep> <path> (<outcome>)", path escaped, only if all of it fits
- * below size; returns the new length, or n when it did not fit. */
-static size_t append_attempt(char *buf, size_t size, size_t n, const char *sep,
-			     const cudastub_attempt *a)
-{
-	size_t start = append(buf, size, n, "%s ", sep), path;
-
-	if (start + 1 >= size)
-		return n;
-	path = cudastub_escape(a->path, buf + start, size - start);
-	if (start + path + 1 >= size)
-		goto too_long;
-	start = append(buf, size, start + path, " (%s)", a->outcome);
-	if (start + 1 >= size)
-		goto too_long;
-	return start;
-too_long:
-	buf[n] = '\0';
-	return n;
-}
-
 /*
- * A one-paragraph account of a failed search for error strings: what
- * failed, what was looked at, and which variable would fix it. The first
- * words and the advice always fit; attempts that do not are counted.
- * Returns the length written.
+ * The line error strings give for a failed search: what failed, how many
+ * files were tried, and how to see them (`cudastub info`, the debug log)
+ * or fix it. It fits inside one line of a program's own error message:
+ * about 150 bytes, at most 220 (the error cut between characters past
+ * ERROR_ROOM, a pin, the longest library names). The attempts themselves
+ * stay in the library's info and in the debug log, which log them as the
+ * search makes them. Returns the length written.
  */
+#define ERROR_ROOM 64
 /* The length of the longest start of text, escaped already (loader_escape.c),
  * that fits in room bytes and ends between two of its characters: a plain
  * cut could end inside an escape ("\\xf") or a UTF-8 sequence. */
@@ -267,38 +250,18 @@ int cudastub_log_summary(struct cudastub_search *s, char *buf, unsigned size)
 {
 	const struct cudastub_library *lib = s->lib;
 	const cudastub_library_info *info = &s->info;
-	char advice[512];
-	const char *error;
-	size_t n = 0, room;
-	unsigned i, shown = 0, total = info->attempt_count + info->attempts_dropped;
+	const char *error = info->error ? info->error : "not loaded";
+	unsigned total = info->attempt_count + info->attempts_dropped;
+	size_t n, cut = whole_characters(error, ERROR_ROOM);
 
 	if (!size)
 		return 0;
-	buf[0] = '\0';
+	n = append(buf, size, 0, "cudastub: %.*s%s", (int)cut, error, error[cut] ? "..." : "");
+	if (total)
+		n = append(buf, size, n, " (%u tried)", total);
 	if (s->pin)
-		n = append(advice, sizeof advice, n, ". %s=%d limits the search to that major",
-			   lib->env_major, s->pin);
-	append(advice, sizeof advice, n,
-	       ". Set %s to the library file or its folder, or CUDASTUB_DEBUG=1 to trace the "
-	       "search.",
-	       lib->env_path);
-	/* what precedes the advice leaves it, and a count, room */
-	room = size > strlen(advice) + 32 ? size - strlen(advice) - 32 : 1;
-	error = info->error ? info->error : "not loaded";
-	/* room for "cudastub: " and the terminating zero */
-	n = append(buf, room, 0, "cudastub: %.*s",
-		   (int)(room > 11 ? whole_characters(error, room - 11) : 0), error);
-	for (i = 0; i < info->attempt_count; i++) {
-		size_t after =
-			append_attempt(buf, room, n, i ? ";" : "; tried:", &info->attempts[i]);
-
-		if (after == n)
-			break;
-		n = after;
-		shown++;
-	}
-	if (shown < total)
-		n = append(buf, size, n, "%s %u more", shown ? "; and" : "; tried:", total - shown);
-	n = append(buf, size, n, "%s", advice);
+		n = append(buf, size, n, " (%s=%d)", lib->env_major, s->pin);
+	n = append(buf, size, n, ". `cudastub info %s` or CUDASTUB_DEBUG=1 shows why; %s names it.",
+		   lib->name, lib->env_path);
 	return (int)n;
 }

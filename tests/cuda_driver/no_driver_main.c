@@ -99,8 +99,8 @@ static void test_errors(void)
 	TS_EXPECT_INT(label, &c, "string_no_driver_null_rc", CD_INVALID_VALUE);
 	/* what was searched, and what to set */
 	TS_EXPECT_HAS(label, &c, "string_no_driver", "CUDASTUB_CUDA_PATH");
-	TS_EXPECT_HAS(label, &c, "string_no_driver", "tried:");
-	TS_EXPECT_HAS(label, &c, "string_no_driver", by_search ? "libcuda.so.1" : "/nonexistent");
+	TS_EXPECT_HAS(label, &c, "string_no_driver", " tried)");
+	TS_EXPECT_HAS(label, &c, "string_no_driver", "`cudastub info cuda`");
 	/* the link-time stub's code is only a name */
 	TS_EXPECT(label, &c, "string_34", "CUDA_ERROR_STUB_LIBRARY");
 }

@@ -165,7 +165,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	n = cudastub_log_summary(&s, summary, sizeof summary);
 	/* bounded, escaped, and ending with its advice */
 	if (n < 0 || (size_t)n >= sizeof summary || strlen(summary) != (size_t)n ||
-	    badly_escaped(summary) || !strstr(summary, "to trace the search."))
+	    badly_escaped(summary) || !strstr(summary, "names it.") || n > 220)
 		abort();
 	/* the escape, whole and cut to a size the input chooses */
 	check_escape(text, size ? data[0] : 0);

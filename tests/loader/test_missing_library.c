@@ -110,6 +110,8 @@ static void check_all_calls(const char *const *env)
 	CU_ASSERT_TRUE(ld_has(&c, "errstr.1034", "CUDASTUB_NVRTC_PATH"));
 	CU_ASSERT_TRUE(ld_has(&c, "errstr.1034", "cudastub"));
 	CU_ASSERT_TRUE(ld_has(&c, "errstr.1500", "cudastub"));
+	/* one line inside a program's own error message */
+	CU_ASSERT_TRUE(ts_value(&c, "errstr.1034") && strlen(ts_value(&c, "errstr.1034")) <= 200);
 	CU_ASSERT_TRUE(ld_is(&c, "errstr.6", "NVRTC_ERROR_COMPILATION"));
 	CU_ASSERT_TRUE(ld_is(&c, "errstr.9999", "NVRTC_ERROR unknown"));
 }
@@ -159,9 +161,13 @@ static void test_not_found(void)
 	CU_ASSERT_TRUE(ld_attempt(&c, "libnvrtc.so.11.2", "not loaded"));
 	CU_ASSERT_TRUE(ld_attempt(&c, "/usr/local/cuda/lib64/libnvrtc.so.11.2", "absent"));
 	CU_ASSERT_FALSE(ld_attempt(&c, "libnvrtc.so.13", ""));
-	CU_ASSERT_TRUE(ld_has(&c, "errstr.1034", "libnvrtc.so.11.2"));
-	CU_ASSERT_TRUE(ld_has(&c, "errstr.1034", "/usr/local/cuda/lib64/libnvrtc.so.11.2"));
+	/* the error string counts the attempts and says where they are listed,
+	 * on one line */
+	CU_ASSERT_TRUE(ld_has(&c, "errstr.1034", " tried)"));
+	CU_ASSERT_TRUE(ld_has(&c, "errstr.1034", "`cudastub info nvrtc` or CUDASTUB_DEBUG=1"));
 	CU_ASSERT_TRUE(ld_has(&c, "errstr.1034", "CUDASTUB_NVRTC_PATH"));
+	CU_ASSERT_FALSE(ld_has(&c, "errstr.1034", "/usr/local/cuda/lib64/libnvrtc.so.11.2"));
+	CU_ASSERT_TRUE(ts_value(&c, "errstr.1034") && strlen(ts_value(&c, "errstr.1034")) <= 200);
 }
 
 /* An empty pin is no pin, so the text does not say it limits anything; a

@@ -439,13 +439,13 @@ static int could_not_start(const struct ts_child *c)
 }
 
 /* The stub's error string where no library was found ("cudastub: no
- * usable <lib> library was found; tried: ... trace the search."), and
+ * usable <lib> library was found (N tried). ... names it."), and
  * NVIDIA's string the reference printed for the same code, each made
  * "<error string>". */
 #define ERROR_STRING "<error string>"
 static void name_error_strings(char *text, size_t size, const char *nvidia_string)
 {
-	static const char start[] = "cudastub: no usable ", end[] = "to trace the search.";
+	static const char start[] = "cudastub: no usable ", end[] = "names it.";
 
 	for (char *s = text; (s = strstr(s, start));) {
 		char *e = strstr(s, end);

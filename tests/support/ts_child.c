@@ -113,6 +113,22 @@ long ts_long(const struct ts_child *c, const char *key)
 	return v ? strtol(v, NULL, 10) : -999;
 }
 
+int ts_attempts_with(const struct ts_child *c, const char *part, const char *other)
+{
+	long count = ts_long(c, "attempt_count");
+	int found = 0;
+
+	for (long i = 0; i < count; i++) {
+		char key[32];
+		const char *v;
+
+		snprintf(key, sizeof key, "attempt_%ld", i);
+		v = ts_value(c, key);
+		found += v && strstr(v, part) && strstr(v, other);
+	}
+	return found;
+}
+
 /* Strings may hold newlines; a key=value line must not. */
 static void print_clean(const char *value)
 {

@@ -51,6 +51,10 @@ void ts_expect_has_at(struct ts_where at, const char *label, const struct ts_chi
 /* Integer value of key, or -999 when missing. */
 long ts_long(const struct ts_child *c, const char *key);
 
+/* The number of the child's attempt_<i> lines (ts_print_info) that
+ * contain both part and other. */
+int ts_attempts_with(const struct ts_child *c, const char *part, const char *other);
+
 /* In a child: prints value as key=value, newlines turned into spaces. */
 void ts_print_line(const char *key, const char *value);
 
