@@ -1,22 +1,24 @@
 /*
  * NVRTC's error strings and version query, which must answer without a
- * library, and must explain the stub's own codes even when one is loaded.
+ * library.
  *
- * For every other code the loaded library answers, so the strings are
- * exactly NVRTC's. Without a library the names come from the nvrtcResult
- * enum of the build headers, and an unknown code gets the text the real
- * library gives for one.
+ * Once a library is loaded it answers every code, the stub's "no library"
+ * code included, so the strings are exactly NVRTC's; only the two codes a
+ * loaded library never returns and the stub does (a function the library
+ * lacks, or declares differently) keep the stub's explanation. Without a
+ * library the names come from the nvrtcResult enum of the stub's record,
+ * and an unknown code gets the text the real library gives for one.
  */
 #define _GNU_SOURCE
 #include "nvrtc_stub.h"
 
 static const char not_found_text[] =
 	"cudastub: the loaded libnvrtc does not export this function: it is "
-	"older or newer than the CUDA headers the stub was built with. Run "
+	"older or newer than the CUDA ABI the stub was built for. Run "
 	"with CUDASTUB_DEBUG=1 to see which function and which library.";
 static const char not_supported_text[] =
 	"cudastub: the loaded libnvrtc declares this function with a different "
-	"ABI than the CUDA headers the stub was built with, so the stub does "
+	"ABI than the CUDA ABI the stub was built for, so the stub does "
 	"not call it. Run with CUDASTUB_DEBUG=1 to see which.";
 
 CUDASTUB_EXPORT const char *nvrtcGetErrorString(nvrtcResult result)
@@ -26,8 +28,9 @@ CUDASTUB_EXPORT const char *nvrtcGetErrorString(nvrtcResult result)
 	switch ((int)result) {
 	case CUDASTUB_NVRTC_ERROR_STUB_LIBRARY:
 		why = cudastub_loader_why_missing(&cudastub_nvrtc_library);
-		return why ? why
-			   : "cudastub: libnvrtc is loaded; this code came from an earlier failure";
+		if (why)
+			return why;
+		break;
 	case CUDASTUB_NVRTC_ERROR_NOT_FOUND: return not_found_text;
 	case CUDASTUB_NVRTC_ERROR_NOT_SUPPORTED: return not_supported_text;
 	}

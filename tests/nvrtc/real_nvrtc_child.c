@@ -179,6 +179,14 @@ static int scenario_error_strings(void)
 		if (code == NVRTC_ERROR_COMPILATION)
 			printf("errstr_6=%s\n", s ? s : "(null)");
 	}
+	/* the stub's "no library" code, once a library is loaded: the
+	 * library's answer too */
+	{
+		const char *s = nvrtcGetErrorString((nvrtcResult)CUDASTUB_NVRTC_ERROR_STUB_LIBRARY);
+		const char *d = direct.error_string((nvrtcResult)CUDASTUB_NVRTC_ERROR_STUB_LIBRARY);
+
+		printf("errstr_1034_same=%d\n", s && d && !strcmp(s, d));
+	}
 	printf("errstr_mismatches=%d\nerrstr_first_mismatch=%d\n", mismatches, first_mismatch);
 	printf("errstr_named=%d\n", named);
 	return 0;

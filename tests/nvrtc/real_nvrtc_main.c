@@ -93,6 +93,7 @@ static void test_error_strings(void)
 	RN_EXPECT(sel, &child, "errstr_0", "NVRTC_SUCCESS");
 	RN_EXPECT(sel, &child, "errstr_6", "NVRTC_ERROR_COMPILATION");
 	RN_EXPECT_INT(sel, &child, "errstr_mismatches", 0);
+	RN_EXPECT_INT(sel, &child, "errstr_1034_same", 1);
 	RN_EXPECT_INT(sel, &child, "errstr_first_mismatch", -1);
 	RN_EXPECT_INT(sel, &child, "errstr_named", sel->named_errors);
 }
