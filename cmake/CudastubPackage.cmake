@@ -23,6 +23,8 @@ write_basic_package_version_file(${PROJECT_BINARY_DIR}/cudastubConfigVersion.cma
 install(FILES ${PROJECT_BINARY_DIR}/cudastubConfig.cmake
   ${PROJECT_BINARY_DIR}/cudastubConfigVersion.cmake
   ${PROJECT_SOURCE_DIR}/cmake/CudastubLink.cmake
+  ${PROJECT_SOURCE_DIR}/cmake/CudastubSwap.cmake
+  ${PROJECT_SOURCE_DIR}/cmake/CudastubAdopt.cmake
   ${PROJECT_SOURCE_DIR}/cmake/CudastubNames.cmake
   DESTINATION ${package_dir})
 install(FILES ${CUDASTUB_GENERATED}/cmake/libraries.cmake
