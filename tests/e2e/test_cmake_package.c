@@ -3,7 +3,8 @@
  * the installed package (find_package), through add_subdirectory, and
  * through FetchContent. Each way builds one program a stub, linking
  * cudastub::cudart, cudastub::nvrtc or cudastub::cuda_driver, and one
- * written for CUDA::cudart and CUDA::nvrtc that cudastub_link() swaps;
+ * written for CUDA::cudart and CUDA::nvrtc that cudastub_link() swaps
+ * (named before the call, after it, or as a path to NVIDIA's file);
  * installs them with the stubs beside them; and runs them from the install
  * folder (found through $ORIGIN) against the real 11.8, 12.4 and 13.0
  * runtimes and NVRTCs, and Debian's 550 driver.
@@ -200,6 +201,14 @@ static void check_mode(const char *mode)
 		CU_assertImplementation(strstr(out, libraries[i].cudart_line) != NULL, __LINE__,
 					libraries[i].cudart_line, __FILE__, label, CU_FALSE);
 		CU_ASSERT_PTR_NOT_NULL(strstr(out, "through cudastub: 1 1\n"));
+		/* its libraries named after cudastub_link, and the runtime by path */
+		out = run_installed(mode, "linked_late", var);
+		CU_assertImplementation(strstr(out, libraries[i].cudart_line) != NULL, __LINE__,
+					libraries[i].cudart_line, __FILE__, label, CU_FALSE);
+		CU_ASSERT_PTR_NOT_NULL(strstr(out, "through cudastub: 1 1\n"));
+		out = run_installed(mode, "by_path", var);
+		CU_assertImplementation(!strcmp(out, libraries[i].cudart_line), __LINE__,
+					libraries[i].cudart_line, __FILE__, label, CU_FALSE);
 		snprintf(var, sizeof var, "CUDASTUB_NVRTC_PATH=%s%s%s", dir, dir[0] ? "/" : "",
 			 libraries[i].nvrtc);
 		out = run_installed(mode, "use_nvrtc", var);
@@ -215,6 +224,27 @@ static void check_mode(const char *mode)
 	check_implicit_runtime(mode);
 	if (strcmp(mode, "package"))
 		check_subproject_installs_nothing(mode);
+}
+
+/* A program that reaches NVIDIA's runtime through a library no one
+ * swapped: configuring stops with a sentence naming both. */
+static void test_unreachable(void)
+{
+	static struct ts_child c;
+	char src[PATH_MAX], build[PATH_MAX + 32], def_where[PATH_MAX + 64];
+	char *configure[] = {E2E_CMAKE, "-S",
+			     src,	"-B",
+			     build,	"-DCONSUMER_UNREACHABLE=ON",
+			     def_where, "-DCONSUMER_CUDA=OFF",
+			     NULL};
+
+	snprintf(src, sizeof src, "%s/tests/e2e/consumer", CUDASTUB_TEST_SOURCE_DIR);
+	snprintf(build, sizeof build, "%s/build-unreachable", work);
+	snprintf(def_where, sizeof def_where, "-DCMAKE_PREFIX_PATH=%s/cudastub", work);
+	CU_ASSERT_EQUAL_FATAL(ts_run_program(configure, NULL, NULL, &c), 0);
+	CU_ASSERT_NOT_EQUAL(c.exit_code, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(c.err, "cudastub_link: through_hidden still links NVIDIA's"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(c.err, "CUDA::cudart (through hidden)"));
 }
 
 static void test_package(void)
@@ -275,6 +305,7 @@ static void register_suites(void)
 		    test_package);
 	CU_add_test(s, "add_subdirectory(cudastub): the same", test_subdir);
 	CU_add_test(s, "FetchContent of cudastub: the same", test_fetch);
+	CU_add_test(s, "cudastub_link stops where it cannot swap", test_unreachable);
 	CU_add_test(s, "pkg-config: cudastub-cudart.pc builds and links", test_pkg_config);
 }
 
