@@ -1,16 +1,17 @@
 """python -m cudastub: the folders a build needs, or the cudastub command.
 
-    python -m cudastub --cmakedir | --stubdir | --prefix | --includedir | --pkgconfigdir
+    python -m cudastub --cmakedir | --adopt | --stubdir | --prefix | --includedir | --pkgconfigdir
     python -m cudastub info [...]     (and every other cudastub command)
 """
 
 import os
 import sys
 
-from . import cmake_dir, command, include_dir, pkgconfig_dir, prefix, stub_dir
+from . import adopt_file, cmake_dir, command, include_dir, pkgconfig_dir, prefix, stub_dir
 
 FOLDERS = {
     "--cmakedir": cmake_dir,
+    "--adopt": adopt_file,
     "--stubdir": stub_dir,
     "--prefix": prefix,
     "--includedir": include_dir,
