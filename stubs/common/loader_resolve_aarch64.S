@@ -17,15 +17,20 @@
  * gives veneers and PLTs; nothing passes an argument in them.
  *
  * The frame is 224 bytes (16-aligned, as sp must stay): x29/x30, x0-x8,
- * one slot of padding, q0-q7.
+ * one slot of padding, q0-q7. Its unwind information (.cfi_*) lets a
+ * debugger or profiler stopped inside a first call's dlopen walk on to
+ * the caller; a signed return address is marked so for the unwinder.
  */
 #if defined(__ARM_FEATURE_PAC_DEFAULT) && (__ARM_FEATURE_PAC_DEFAULT & 2)
-#define SIGN_RETURN_ADDRESS	hint #27 /* pacibsp */
-#define CHECK_RETURN_ADDRESS	hint #31 /* autibsp */
+#define KEY_FRAME		.cfi_b_key_frame
+#define SIGN_RETURN_ADDRESS	hint #27 /* pacibsp */; .cfi_negate_ra_state
+#define CHECK_RETURN_ADDRESS	hint #31 /* autibsp */; .cfi_negate_ra_state
 #elif defined(__ARM_FEATURE_PAC_DEFAULT)
-#define SIGN_RETURN_ADDRESS	hint #25 /* paciasp */
-#define CHECK_RETURN_ADDRESS	hint #29 /* autiasp */
+#define KEY_FRAME
+#define SIGN_RETURN_ADDRESS	hint #25 /* paciasp */; .cfi_negate_ra_state
+#define CHECK_RETURN_ADDRESS	hint #29 /* autiasp */; .cfi_negate_ra_state
 #else
+#define KEY_FRAME
 #define SIGN_RETURN_ADDRESS
 #define CHECK_RETURN_ADDRESS
 #endif
@@ -38,8 +43,13 @@
 cudastub_asm_resolve:
 	/* reached by a direct branch (b) only: no landing pad needed; with
 	 * return-address signing, x30 is signed while it sits on the stack */
+	.cfi_startproc
+	KEY_FRAME
 	SIGN_RETURN_ADDRESS
 	stp	x29, x30, [sp, #-224]!
+	.cfi_def_cfa_offset 224
+	.cfi_offset x29, -224
+	.cfi_offset x30, -216
 	mov	x29, sp
 	stp	x0, x1, [sp, #16]
 	stp	x2, x3, [sp, #32]
@@ -63,8 +73,12 @@ cudastub_asm_resolve:
 	ldp	x2, x3, [sp, #32]
 	ldp	x0, x1, [sp, #16]
 	ldp	x29, x30, [sp], #224
+	.cfi_restore x29
+	.cfi_restore x30
+	.cfi_def_cfa_offset 0
 	CHECK_RETURN_ADDRESS
 	br	x16
+	.cfi_endproc
 	.size	cudastub_asm_resolve, .-cudastub_asm_resolve
 
 	.section .note.GNU-stack, "", %progbits

@@ -16,6 +16,9 @@
  *
  * On entry %rsp is 8 mod 16 (the caller's return address); %rbp, eight
  * pushes and 128 bytes of vector spill keep the inner call 16-aligned.
+ * Reached by jumps only, it stands where the export would: its unwind
+ * information (.cfi_*, the frame on %rbp) lets a debugger or profiler
+ * stopped inside a first call's dlopen walk on to the caller.
  */
 	.text
 	.p2align 4
@@ -23,8 +26,12 @@
 	.hidden	cudastub_asm_resolve
 	.type	cudastub_asm_resolve, @function
 cudastub_asm_resolve:
+	.cfi_startproc
 	push	%rbp
+	.cfi_adjust_cfa_offset 8
+	.cfi_offset %rbp, -16
 	mov	%rsp, %rbp
+	.cfi_def_cfa_register %rbp
 	push	%rdi
 	push	%rsi
 	push	%rdx
@@ -63,7 +70,10 @@ cudastub_asm_resolve:
 	pop	%rsi
 	pop	%rdi
 	pop	%rbp
+	.cfi_def_cfa %rsp, 8
+	.cfi_restore %rbp
 	jmp	*%r11
+	.cfi_endproc
 	.size	cudastub_asm_resolve, .-cudastub_asm_resolve
 
 	.section .note.GNU-stack, "", @progbits

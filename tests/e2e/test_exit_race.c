@@ -1,5 +1,5 @@
 /*
- * exit() while another thread makes its first call (issue 17, point 2):
+ * exit() while another thread makes its first call:
  * the main thread starts a worker whose first call loads NVIDIA's library,
  * waits until the worker has started, waits a little more, and calls
  * exit(42). Every run must end with status 42: no crash, and no hang (each
