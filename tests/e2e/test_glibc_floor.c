@@ -1,17 +1,19 @@
 /*
- * The installed stubs and shims hold to manylinux2014's rules, the ones a
- * wheel's repair step checks (auditwheel is not a Debian 12 package, so
- * the rules are checked here):
+ * The installed stubs, shims and command hold to manylinux2014's rules,
+ * the ones a wheel's repair step checks (auditwheel is not a Debian 12
+ * package, so the rules are checked here):
  *   - every glibc symbol version they import is at most GLIBC_2.17
- *     (stubs/common/glibc_floor.h), whichever glibc built them;
+ *     (stubs/common/glibc_floor.h, tools/cli/floor/cli_glibc_floor.h),
+ *     whichever glibc built them;
  *   - they need no library outside the policy's list (libc, libdl,
  *     libpthread, libm, librt, libgcc_s, ..., and the dynamic loader); a
  *     stub needs libc.so.6 alone, and finds the dl functions at run time,
  *     in libc or, before glibc 2.34, in libdl.so.2
- *     (stubs/common/loader_dl.c);
+ *     (stubs/common/loader_dl.c); the command names libdl.so.2 as well;
  *   - installed, they carry no debug information (cudastub_install_stripped).
  * The build is installed into a temporary prefix, and each ELF file under
- * its lib/ is read with objdump -T and readelf.
+ * its lib/, and bin/cudastub, is read with objdump -T and readelf; the
+ * stubs and the command run under glibc 2.31.
  */
 #define _GNU_SOURCE
 #include <CUnit/CUnit.h>
@@ -28,6 +30,7 @@ enum { MAX_FILES = 1024 };
 static char prefix[] = "/tmp/cudastub-floor-XXXXXX";
 static char *files[MAX_FILES];
 static int file_count;
+static char command[sizeof prefix + 16];
 
 static int collect(const char *path, const struct stat *st, int type, struct FTW *ftw)
 {
@@ -49,7 +52,13 @@ static int suite_init(void)
 		return -1;
 	}
 	snprintf(lib, sizeof lib, "%s/lib", prefix);
-	return nftw(lib, collect, 16, FTW_PHYS);
+	if (nftw(lib, collect, 16, FTW_PHYS) != 0)
+		return -1;
+	/* the command, last: what a manylinux2014 wheel holds beside them */
+	snprintf(command, sizeof command, "%s/bin/cudastub", prefix);
+	if (access(command, X_OK) == 0 && file_count < MAX_FILES)
+		files[file_count++] = strdup(command);
+	return 0;
 }
 
 static int suite_clean(void)
@@ -156,10 +165,18 @@ static void test_needs_only_the_policys_libraries(void)
 		}
 		/* a stub's one: every other library is one more file for the
 		 * dynamic loader to map, or one more name to match, at every
-		 * start (the dl functions come from libc or libdl at run time) */
-		if (needed != 1 || !strstr(out.out, "[libc.so.6]"))
-			fprintf(stderr, "%s needs %d libraries:\n%s\n", files[i], needed, out.out);
-		CU_ASSERT_EQUAL(needed, 1);
+		 * start (the dl functions come from libc or libdl at run time);
+		 * the command names libdl.so.2 too, where glibc before 2.34
+		 * keeps the dl functions it binds */
+		if (!strcmp(files[i], command)) {
+			CU_ASSERT_EQUAL(needed, 2);
+			CU_ASSERT_PTR_NOT_NULL(strstr(out.out, "[libdl.so.2]"));
+		} else {
+			if (needed != 1)
+				fprintf(stderr, "%s needs %d libraries:\n%s\n", files[i], needed,
+					out.out);
+			CU_ASSERT_EQUAL(needed, 1);
+		}
 		CU_ASSERT_PTR_NOT_NULL(strstr(out.out, "[libc.so.6]"));
 	}
 }
@@ -259,6 +276,32 @@ static void test_stubs_run_under_glibc_2_31(void)
 	CU_ASSERT_EQUAL(ts_number(&out, "first"), 0);
 }
 
+/* The installed command under glibc 2.31 (its own dynamic loader and
+ * libraries only): it starts, and reads a stub and its search. */
+static void test_command_runs_under_glibc_2_31(void)
+{
+#ifdef E2E_OLD_GLIBC_PROBE
+	static struct ts_child out;
+	const char *fixture = ts_fixture("glibc-2.31");
+	char loader[4096], libs[4096];
+	char *argv[] = {loader, "--library-path", libs, command, "info", "--stub", NULL, NULL};
+
+	if (!fixture)
+		return;
+	CU_ASSERT_PTR_NOT_NULL_FATAL(installed("nvrtc"));
+	argv[6] = (char *)installed("nvrtc");
+	snprintf(loader, sizeof loader, "%s/lib/x86_64-linux-gnu/ld-2.31.so", fixture);
+	snprintf(libs, sizeof libs, "%s/lib/x86_64-linux-gnu", fixture);
+	CU_ASSERT_EQUAL_FATAL(ts_run_program(argv, NULL, NULL, &out), 0);
+	if (out.exit_code != 0)
+		fprintf(stderr, "cudastub under glibc 2.31:\n%s\n%s\n", out.out, out.err);
+	CU_ASSERT_EQUAL(out.exit_code, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out.out, "nvrtc"));
+#else
+	ts_not_applicable("the older glibc is run for x86-64 without sanitizers only");
+#endif
+}
+
 static void register_suites(void)
 {
 	CU_pSuite s = CU_add_suite("glibc_floor", suite_init, suite_clean);
@@ -269,6 +312,7 @@ static void register_suites(void)
 	CU_add_test(s, "installed without debug information",
 		    test_installed_without_debug_information);
 	CU_add_test(s, "the stubs run under glibc 2.31", test_stubs_run_under_glibc_2_31);
+	CU_add_test(s, "the command runs under glibc 2.31", test_command_runs_under_glibc_2_31);
 }
 
 int main(int argc, char **argv)
