@@ -8,21 +8,34 @@ naming it is all CMake needs.
 Variables:
   CUDASTUB_SOURCE_DIR the cudastub source tree (default: this folder's parent)
   CUDASTUB_BUILD_DIR  an already configured and built cudastub build tree:
-                      installed from, not built again (the test suite's)
+                      installed from, not built again (the test suite's);
+                      a relative path is taken from the folder pip was run
+                      in ($PWD), not from python/
   CMAKE_ARGS          more configure options for the build made here
                       (-DCUDASTUB_LIBRARIES=..., -DCUDAToolkit_ROOT=...)
   CMAKE_BUILD_PARALLEL_LEVEL  as for cmake --build
 """
 
 import os
+import platform
 import re
 import shlex
 import subprocess
+import sys
 
 from setuptools import setup
 from setuptools.command.build_py import build_py
 from setuptools.dist import Distribution
-from wheel.bdist_wheel import bdist_wheel
+
+try:
+    from setuptools.command.bdist_wheel import bdist_wheel
+except ImportError:
+    try:
+        from wheel.bdist_wheel import bdist_wheel
+    except ImportError:
+        sys.exit("cudastub: building the wheel needs the wheel package (python3 -m pip "
+                 "install wheel, or apt-get install python3-wheel), which this Python "
+                 "(%s) lacks" % sys.executable)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.environ.get("CUDASTUB_SOURCE_DIR") or os.path.dirname(HERE)
@@ -46,6 +59,8 @@ class BuildWithCMake(build_py):
         super().run()
         prefix = os.path.join(os.path.abspath(self.build_lib), "cudastub")
         tree = os.environ.get("CUDASTUB_BUILD_DIR")
+        if tree and not os.path.isabs(tree):
+            tree = os.path.join(os.environ.get("PWD", os.getcwd()), tree)
         if not tree:
             tree = os.path.join(os.path.abspath(self.build_lib), "..", "cudastub-cmake")
             subprocess.check_call(
@@ -57,6 +72,27 @@ class BuildWithCMake(build_py):
         # lib, not GNUInstallDirs' multiarch folder: the package's layout is
         # the same on every machine
         subprocess.check_call(["cmake", "--install", tree, "--prefix", prefix])
+        self.distribution.newest_glibc = newest_glibc(prefix)
+
+
+def newest_glibc(prefix):
+    """The newest glibc symbol version any ELF file under prefix imports,
+    as (major, minor); None where objdump cannot tell."""
+    newest = (0, 0)
+    for folder, _, names in os.walk(prefix):
+        for name in names:
+            path = os.path.join(folder, name)
+            with open(path, "rb") as f:
+                if f.read(4) != b"\x7fELF":
+                    continue
+            try:
+                dump = subprocess.run(["objdump", "-T", path], check=True,
+                                      capture_output=True, text=True).stdout
+            except (OSError, subprocess.CalledProcessError):
+                return None
+            for major, minor in re.findall(r"GLIBC_(\d+)\.(\d+)", dump):
+                newest = max(newest, (int(major), int(minor)))
+    return newest
 
 
 class BinaryDistribution(Distribution):
@@ -67,11 +103,19 @@ class BinaryDistribution(Distribution):
 
 
 class PlatformWheel(bdist_wheel):
-    """Any Python 3 on this platform: nothing is a Python extension."""
+    """Any Python 3 on this platform: nothing is a Python extension. On
+    x86-64 and aarch64 Linux, where every file imports nothing of glibc
+    newer than 2.17 (what the build's glibc floor gives, checked on the
+    files themselves), the tag is manylinux2014's."""
 
     def get_tag(self):
-        _, _, platform = super().get_tag()
-        return "py3", "none", platform
+        _, _, plat = super().get_tag()
+        machine = platform.machine()
+        newest = getattr(self.distribution, "newest_glibc", None)
+        if (plat.startswith("linux_") and machine in ("x86_64", "aarch64")
+                and newest is not None and newest <= (2, 17)):
+            plat = "manylinux_2_17_%s.manylinux2014_%s" % (machine, machine)
+        return "py3", "none", plat
 
 
 setup(

@@ -280,6 +280,17 @@ static void test_cudastub_wheel(void)
 	}
 	CU_ASSERT(exists_in(dir, "pkgconfig/cudastub-cudart.pc"));
 	CU_ASSERT(exists_in(dir, "../bin/cudastub"));
+	/* every file within glibc 2.17 (e2e_glibc_floor): a manylinux2014 wheel */
+	snprintf(cmd, sizeof cmd,
+		 "ls '%s'/dist/cudastub-*-py3-none-manylinux_2_17_*.manylinux2014_*.whl "
+		 ">/dev/null 2>&1",
+		 work);
+	if (!*E2E_SANITIZE) /* a sanitizer build's files need a newer glibc */
+		CU_ASSERT_EQUAL(system(cmd), 0);
+	/* the file a CMake project is adopted with */
+	out = python((char *[]){"-m", "cudastub", "--adopt", NULL}, &rc);
+	CU_ASSERT_EQUAL(rc, 0);
+	EXPECT_HAS(out, "lib/cmake/cudastub/CudastubAdopt.cmake");
 	/* the command, through python -m: its own report of the stubs */
 	out = python((char *[]){"-m", "cudastub", "info", "--json", NULL}, &rc);
 	CU_ASSERT_EQUAL(rc, 0);
