@@ -26,15 +26,15 @@
 #if defined(__linux__) && (defined(__x86_64__) || defined(__aarch64__))
 
 #if defined(__x86_64__)
-#define CLI_GLIBC_FIRST	  "GLIBC_2.2.5"
-#define CLI_GLIBC_2_3_3	  "GLIBC_2.3.3"
-#define CLI_GLIBC_2_4	  "GLIBC_2.4"
-#define CLI_STAT_LAYOUT	  1 /* _STAT_VER_LINUX */
+#define CLI_GLIBC_FIRST "GLIBC_2.2.5"
+#define CLI_GLIBC_2_3_3 "GLIBC_2.3.3"
+#define CLI_GLIBC_2_4	"GLIBC_2.4"
+#define CLI_STAT_LAYOUT 1 /* _STAT_VER_LINUX */
 #else
-#define CLI_GLIBC_FIRST	  "GLIBC_2.17"
-#define CLI_GLIBC_2_3_3	  "GLIBC_2.17"
-#define CLI_GLIBC_2_4	  "GLIBC_2.17"
-#define CLI_STAT_LAYOUT	  0 /* _STAT_VER */
+#define CLI_GLIBC_FIRST "GLIBC_2.17"
+#define CLI_GLIBC_2_3_3 "GLIBC_2.17"
+#define CLI_GLIBC_2_4	"GLIBC_2.17"
+#define CLI_STAT_LAYOUT 0 /* _STAT_VER */
 #endif
 
 #define CLI_GLIBC_BIND(name, version) __asm__(".symver " #name "," #name "@" version)
@@ -96,11 +96,11 @@ static inline long cli_glibc_getrandom(void *buf, unsigned long size, unsigned f
 /* Calls only: `struct stat` is not followed by a parenthesis, and the
  * system headers' own declarations of these, renamed, redeclare the
  * functions above with the same prototypes. */
-#define stat(path, buf)			  cli_glibc_stat(path, buf)
-#define fstat(fd, buf)			  cli_glibc_fstat(fd, buf)
-#define lstat(path, buf)		  cli_glibc_lstat(path, buf)
-#define fstatat(dirfd, path, buf, flags)  cli_glibc_fstatat(dirfd, path, buf, flags)
-#define getrandom(buf, size, flags)	  cli_glibc_getrandom(buf, size, flags)
+#define stat(path, buf)			 cli_glibc_stat(path, buf)
+#define fstat(fd, buf)			 cli_glibc_fstat(fd, buf)
+#define lstat(path, buf)		 cli_glibc_lstat(path, buf)
+#define fstatat(dirfd, path, buf, flags) cli_glibc_fstatat(dirfd, path, buf, flags)
+#define getrandom(buf, size, flags)	 cli_glibc_getrandom(buf, size, flags)
 
 #endif
 #endif /* CUDASTUB_CLI_GLIBC_FLOOR_H */
