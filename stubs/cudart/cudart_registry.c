@@ -87,10 +87,12 @@
  *      append counts its record only once every field is stored: the
  *      child's log is whole, without the record in flight. (A 16-thread
  *      registration storm with forks found a child that replayed a record
- *      of zeros and crashed: 16 of 7,200 runs.) Left open: such a fork in
- *      the few instructions between realloc moving a growing log and the
- *      store of its new address (growing into a new block and freeing the
- *      old after cost 50 instructions a kernel, most of them copying).
+ *      of zeros and crashed: 16 of 7,200 runs.)
+ *
+ * KNOWN: a fork in the few instructions between realloc moving a growing
+ * log and the store of its new address leaves the child the old block
+ * (growing into a new block and freeing the old after costs 50
+ * instructions a kernel, most of them copying).
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
