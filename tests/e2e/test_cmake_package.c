@@ -28,28 +28,14 @@
 
 static char work[PATH_MAX];
 
-/* Runs argv; 1 when it exited 0, else a CUnit failure with its output. */
-static int run_ok(char **argv, const char *what)
-{
-	static struct ts_child c;
-
-	if (ts_run_program(argv, NULL, NULL, &c) == 0 && c.exit_code == 0)
-		return 1;
-	fprintf(stderr, "%s failed (exit %d):\n%s\n%s\n", what, c.exit_code, c.out, c.err);
-	CU_assertImplementation(CU_FALSE, __LINE__, what, __FILE__, "", CU_FALSE);
-	return 0;
-}
-
 static int suite_init(void)
 {
 	char prefix[PATH_MAX + 16];
-	char *install[] = {E2E_CMAKE,  "--install", (char *)ts_build_dir(),
-			   "--prefix", prefix,	    NULL};
 
 	if (!ts_tmpdir("cmake-package", work, sizeof work))
 		return 1;
 	snprintf(prefix, sizeof prefix, "%s/cudastub", work);
-	return run_ok(install, "cmake --install of cudastub") ? 0 : 1;
+	return ts_install_build(E2E_CMAKE, prefix) ? 0 : 1;
 }
 
 static int suite_clean(void)
@@ -85,8 +71,8 @@ static int build_consumer(const char *mode)
 		 ts_sanitizer_flags(E2E_SANITIZE, "", flags, sizeof flags));
 	if (*E2E_SANITIZE)
 		configure[9] = "-DCONSUMER_CUDA=OFF";
-	return run_ok(configure, "configure the consumer") && run_ok(compile, "build it") &&
-	       run_ok(install, "install it");
+	return ts_run_ok(configure, "configure the consumer") && ts_run_ok(compile, "build it") &&
+	       ts_run_ok(install, "install it");
 }
 
 /* Runs an installed program with one variable set; its stdout or "". */

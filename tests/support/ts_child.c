@@ -113,6 +113,25 @@ long ts_long(const struct ts_child *c, const char *key)
 	return v ? strtol(v, NULL, 10) : -999;
 }
 
+int ts_run_ok(char **argv, const char *what)
+{
+	static struct ts_child c;
+
+	if (ts_run_program(argv, NULL, NULL, &c) == 0 && c.exit_code == 0)
+		return 1;
+	fprintf(stderr, "%s failed (exit %d):\n%s\n%s\n", what, c.exit_code, c.out, c.err);
+	CU_assertImplementation(CU_FALSE, __LINE__, what, __FILE__, "", CU_FALSE);
+	return 0;
+}
+
+int ts_install_build(const char *cmake, const char *prefix)
+{
+	char *argv[] = {(char *)cmake, "--install",    (char *)ts_build_dir(),
+			"--prefix",    (char *)prefix, NULL};
+
+	return ts_run_ok(argv, "cmake --install of this build");
+}
+
 int ts_attempts_with(const struct ts_child *c, const char *part, const char *other)
 {
 	long count = ts_long(c, "attempt_count");

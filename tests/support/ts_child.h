@@ -51,6 +51,14 @@ void ts_expect_has_at(struct ts_where at, const char *label, const struct ts_chi
 /* Integer value of key, or -999 when missing. */
 long ts_long(const struct ts_child *c, const char *key);
 
+/* Runs argv (a program and its arguments, NULL-ended); 1 when it exited
+ * 0, else a CUnit failure naming what, with its output on stderr. */
+int ts_run_ok(char **argv, const char *what);
+
+/* Installs this build (cmake, the CMake command) into prefix; 1 when done,
+ * as ts_run_ok. */
+int ts_install_build(const char *cmake, const char *prefix);
+
 /* The number of the child's attempt_<i> lines (ts_print_info) that
  * contain both part and other. */
 int ts_attempts_with(const struct ts_child *c, const char *part, const char *other);

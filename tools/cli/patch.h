@@ -165,6 +165,9 @@ const char *stub_file_name(const char *source);
 int stub_present(const char *stub_dir, const char *name, const char *source);
 /* The same in the open stub folder dir. */
 int stub_present_at(int dir, const char *name, const char *source);
+/* Whether the open file there (closed here) holds the bytes of the build's
+ * stub source. */
+int stub_same_as_source(int there, const char *source);
 /* The stub file source (a real path) opened to read: a stub a wheel
  * ships lies in anyone's tree, so no link is followed on the way; st its
  * fstat. A descriptor, or -1 with errno. */

@@ -145,21 +145,13 @@ static int plan_combined(const struct patch_options *o, struct plan *p)
 static int stub_found(const struct plan *p, int k, int elf_class, int machine)
 {
 	char source[4096], found[4096 + 256];
-	struct stat st;
-	int there, from, same;
+	int there;
 
 	if (!stub_source(k, p->abi, source, sizeof source))
 		return 0;
 	there = runpath_find(p->runpath_now, p->dir, stub_file_name(source), elf_class, machine,
 			     found, sizeof found);
-	if (there < 0)
-		return 0;
-	from = stub_open_source(source, &st);
-	same = from >= 0 && fs_same_bytes(from, there);
-	if (from >= 0)
-		close(from);
-	close(there);
-	return same;
+	return there >= 0 && stub_same_as_source(there, source);
 }
 
 /* A file linked to this build's stubs (nothing to replace) that finds each

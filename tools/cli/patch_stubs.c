@@ -49,21 +49,26 @@ int stub_open_source(const char *source, struct stat *st)
 	return fd;
 }
 
-int stub_present_at(int dir, const char *name, const char *source)
+int stub_same_as_source(int there, const char *source)
 {
 	struct stat st;
-	int there = fs_open_regular(dir, name, &st), from, same;
+	int from = stub_open_source(source, &st), same;
 
-	if (there < 0)
-		return 0;
-	/* the same name is the same build's stub; the bytes say it was not
-	 * changed since */
-	from = stub_open_source(source, &st);
 	same = from >= 0 && fs_same_bytes(from, there);
 	if (from >= 0)
 		close(from);
 	close(there);
 	return same;
+}
+
+int stub_present_at(int dir, const char *name, const char *source)
+{
+	struct stat st;
+	int there = fs_open_regular(dir, name, &st);
+
+	/* the same name is the same build's stub; the bytes say it was not
+	 * changed since */
+	return there >= 0 && stub_same_as_source(there, source);
 }
 
 int stub_present(const char *stub_dir, const char *name, const char *source)
