@@ -120,6 +120,18 @@ static int reap(pid_t pid)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
+/* Kills the group pid leads and waits until none of it is left: a
+ * patchelf it ran may outlive the leader by a moment, holding the lock of
+ * its private folder, which --check then rightly calls in use (a moment:
+ * at most 200 ms, should the leftover zombies not be reaped at once). */
+static void kill_group(pid_t pid)
+{
+	kill(-pid, SIGKILL);
+	reap(pid);
+	for (int i = 0; i < 200 && kill(-pid, 0) == 0; i++)
+		usleep(1000);
+}
+
 /* How many files of work/run hold neither the bytes of work/<a>'s nor of
  * work/<b>'s (the stub, when there: b's). */
 static int neither(const char *a, const char *b)
@@ -257,8 +269,7 @@ static void kill_once(double one_run, struct kill_counts *k)
 	if (fresh_run() != 0 || (pid = start(run, NULL)) < 0)
 		return;
 	usleep((useconds_t)(one_run * 1e6 * (double)rand() / RAND_MAX));
-	kill(-pid, SIGKILL);
-	reap(pid);
+	kill_group(pid);
 	k->runs++;
 	k->damaged += damaged("ref") > 0;
 	n = leftovers();
@@ -282,8 +293,7 @@ static int kill_patchelf_once(double one_run)
 	if (fresh_run() != 0 || (pid = start(run, patchelf_script)) < 0)
 		return 0;
 	usleep((useconds_t)(one_run * 1e6 * (double)rand() / RAND_MAX));
-	kill(-pid, SIGKILL);
-	reap(pid);
+	kill_group(pid);
 	return damaged("pref") > 0;
 }
 
