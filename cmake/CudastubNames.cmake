@@ -3,7 +3,7 @@
 # means, in CUDASTUB_LIBRARIES or find_package's COMPONENTS: its CMake
 # target name (cuda_driver, nvJitLink, cublasLt, ...) or its library name,
 # in any case; "" when none. Both names are accepted because users know
-# the stubs by both (cudastub::cuda_driver links libcuda_stub.so).
+# the stubs by both (cudastub::cuda_driver links libcuda_stub_cu<N>.so).
 # Needs cudastub_libraries (generated/libraries.cmake, installed as
 # CudastubLibraries.cmake).
 function(cudastub_library_of name out)

@@ -1,8 +1,7 @@
-"""Writes docs/compatibility.md: for every library, every stub ABI and every
+"""Writes docs/reference/compatibility.md: for every library, every stub ABI and every
 recorded major the stub may load, how many exports forward, go through a
 route or an adapter, or are gated, counted from the decisions routes.py
-makes (the same ones the C rows, the gating tables and the README's tables
-are written from), and one table of the architectures the stubs are built
+makes (the same ones the C rows and the gating tables are written from), and one table of the architectures the stubs are built
 for."""
 
 # What a library's "major" is, where the spec's words need more; any
@@ -127,7 +126,7 @@ def _library_section(lib):
                            tested[0].upper() + tested[1:]) if not spec.no_op else
             "Loaded: %s. Gated exports, like every call without a library, do nothing and "
             "return what the library answers with no tool attached (the spec's fallback "
-            "lines; README, \"Error codes\"). %s." % (major_words,
+            "lines; [error codes](error-codes.md)). %s." % (major_words,
                                                        tested[0].upper() + tested[1:])), "",
            "| stub ABI | loaded | exports | forward | forward from a later minor | "
            "another name, as it is | translated | adapter | gated | gated, for example |",
@@ -187,8 +186,8 @@ def emit(libs, header_note):
                                          if lib.spec.library in ORDER else len(ORDER),
                                          lib.spec.library))
     out = ["# Compatibility", "", header_note, "",
-           "Each stub exports the ABI of the CUDA headers it was built on (11.8, 12.4 or 13.0) "
-           "and loads whichever major it finds. For each pair, what it does with its exports:",
+           "One build makes a stub of each library for each CUDA ABI its records hold (11, 12 "
+           "and 13); each exports its ABI and loads whichever major it finds. For each pair, what it does with its exports:",
            "",
            "- **forward**: the loaded library's own function, one jump away "
            "(`stubs/common/forwarder.h`);",
@@ -203,7 +202,7 @@ def emit(libs, header_note):
            "where the loaded major has one (12.3+'s `_v2` of a 13 caller's name, 13's name "
            "of a 12 caller's `_v2`), which is taken as it is;",
            "- **gated**: never called in the library; the export returns the documented code "
-           "(README, \"Error codes\").",
+           "([error codes](error-codes.md)).",
            "",
            "The matrix suites run each stub ABI of NVRTC, the runtime and the driver on each "
            "real library and check every export against its row "
