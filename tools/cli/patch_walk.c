@@ -76,7 +76,8 @@ static char **folder_names(int fd, size_t *n)
 		return NULL;
 	}
 	closedir(d);
-	qsort(names, *n, sizeof *names, by_name);
+	if (*n) /* an empty folder has no array to sort */
+		qsort(names, *n, sizeof *names, by_name);
 	return names ? names : calloc(1, sizeof *names);
 }
 
