@@ -24,7 +24,7 @@ CUresult cudastub_cuda_fallback_cuGetErrorName(CUresult error, const char **pStr
 	return name ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
 }
 CUDASTUB_FALLBACK_SAYS(cudastub_cuda_fallback_cuGetErrorName,
-		       "sets the code's name in the build headers and returns CUDA_SUCCESS "
+		       "sets the code's name in the stub's record and returns CUDA_SUCCESS "
 		       "(an unknown code: NULL and CUDA_ERROR_INVALID_VALUE)",
 		       CUDASTUB_SAYS_NO_CODE);
 

@@ -5,9 +5,9 @@
  *
  * With a runtime loaded, every code is the runtime's own to explain. Without
  * one, the stub's own "no runtime" code (cudaErrorInsufficientDriver:
- * stubs/cudart/cudart.spec), which it returned, is explained
- * with what it searched; other names come from the cudaError enum of the
- * build headers; the string of a code is its name (NVIDIA's descriptions
+ * specs/cudart.spec), which it returned, is explained
+ * with the failed search's one line; other names come from the cudaError
+ * enum of the stub's record; the string of a code is its name (NVIDIA's descriptions
  * live in the library that is missing), and an unknown code gets the text
  * the runtime gives one.
  */
@@ -24,7 +24,7 @@ const char *cudastub_cudart_fallback_cudaGetErrorName(cudaError_t error)
 }
 CUDASTUB_FALLBACK_SAYS(
 	cudastub_cudart_fallback_cudaGetErrorName,
-	"returns the code's name in the build headers, or \"unrecognized error code\"",
+	"returns the code's name in the stub's record, or \"unrecognized error code\"",
 	CUDASTUB_SAYS_NO_CODE);
 
 const char *cudastub_cudart_fallback_cudaGetErrorString(cudaError_t error)
@@ -36,9 +36,10 @@ const char *cudastub_cudart_fallback_cudaGetErrorString(cudaError_t error)
 		return summary;
 	return cudastub_cudart_fallback_cudaGetErrorName(error);
 }
-CUDASTUB_FALLBACK_SAYS(cudastub_cudart_fallback_cudaGetErrorString,
-		       "returns what was searched for the stub's own code, else the code's name",
-		       CUDASTUB_SAYS_NO_CODE);
+CUDASTUB_FALLBACK_SAYS(
+	cudastub_cudart_fallback_cudaGetErrorString,
+	"returns the failed search's one line for the stub's own code, else the code's name",
+	CUDASTUB_SAYS_NO_CODE);
 
 /* The probes set their outputs to 0: callers print them, or test > 0. */
 CUDASTUB_PROBE_FALLBACK(cudart, cudaError_t, cudaGetDeviceCount)

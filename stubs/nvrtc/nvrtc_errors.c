@@ -44,7 +44,7 @@ const char *cudastub_nvrtc_fallback_nvrtcGetErrorString(nvrtcResult result)
 	return name ? name : "NVRTC_ERROR unknown";
 }
 CUDASTUB_FALLBACK_SAYS(cudastub_nvrtc_fallback_nvrtcGetErrorString,
-		       "returns the code's name in the build headers, or \"NVRTC_ERROR unknown\"",
+		       "returns the code's name in the stub's record, or \"NVRTC_ERROR unknown\"",
 		       CUDASTUB_SAYS_NO_CODE);
 
 nvrtcResult cudastub_nvrtc_fallback_nvrtcVersion(int *major, int *minor)

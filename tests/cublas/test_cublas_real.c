@@ -24,7 +24,7 @@
  *
  * Without a library (an override naming nothing), every call gives
  * CUBLAS_STATUS_NOT_INITIALIZED, probes say 0, and the status string of
- * that code says what was searched.
+ * that code says none was found, in one line.
  */
 #define _GNU_SOURCE
 #include <cublasLt.h>
@@ -589,7 +589,7 @@ static void test_no_library(void)
 		CU_ASSERT_STRING_EQUAL(value(&through, "name.15"), "CUBLAS_STATUS_NOT_SUPPORTED");
 		CU_ASSERT_STRING_EQUAL(value(&through, "string.15"), "CUBLAS_STATUS_NOT_SUPPORTED");
 		CU_ASSERT_STRING_EQUAL(value(&through, "string.99"), "unrecognized status code");
-		/* the stub's own code says what was searched and what to set */
+		/* the stub's own code says none was found and what to set */
 		snprintf(expected, sizeof expected, "%s=", a->env);
 		CU_ASSERT_PTR_NOT_NULL(strstr(value(&through, "string.1"), expected));
 		CU_ASSERT_PTR_NOT_NULL(strstr(value(&through, "string.1"), none));
@@ -706,8 +706,7 @@ static void register_suites(void)
 	CU_add_test(s, "functions a release lacks: 15; the rest the library's", test_gating);
 	CU_add_test(s, "library_sized descriptors: nothing written past the size",
 		    test_library_sized);
-	CU_add_test(s, "no library: the stub's codes, probes 0, what was searched",
-		    test_no_library);
+	CU_add_test(s, "no library: the stub's codes, probes 0, none found", test_no_library);
 	CU_add_test(s, "exports: each release's, and what libcublas calls in cuBLASLt",
 		    test_exports);
 }

@@ -97,7 +97,7 @@ static void test_errors(void)
 	TS_EXPECT(label, &c, "name_no_driver", "CUDA_ERROR_NO_DEVICE");
 	TS_EXPECT_INT(label, &c, "string_no_driver_rc", CD_SUCCESS);
 	TS_EXPECT_INT(label, &c, "string_no_driver_null_rc", CD_INVALID_VALUE);
-	/* what was searched, and what to set */
+	/* none found, how many tried, and what to set */
 	TS_EXPECT_HAS(label, &c, "string_no_driver", "CUDASTUB_CUDA_PATH");
 	TS_EXPECT_HAS(label, &c, "string_no_driver", " tried)");
 	TS_EXPECT_HAS(label, &c, "string_no_driver", "`cudastub info cuda`");

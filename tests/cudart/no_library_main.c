@@ -10,7 +10,7 @@
  *    runtime returns without a driver (CT_NO_RUNTIME);
  *  - cudaGetErrorName/String name every code of the build headers' enum,
  *    as the real runtime of that major does, when it is here to compare;
- *  - cudaGetErrorString(35) says what was searched and what to set, and
+ *  - cudaGetErrorString(35) says none was found, how many files were tried and what to set, and
  *    cudaGetErrorString(34) is only a name;
  *  - cudaGetLastError and cudaPeekAtLastError keep returning 35;
  *  - under CUDASTUB_DEBUG=1 the log gives the code a function returns, and
@@ -136,7 +136,7 @@ static void test_error_names(void)
 	TS_EXPECT(label, &c, "real_first_mismatch", "none");
 }
 
-/* 4: cudaGetErrorString(35) says what was searched and what to set; 34,
+/* 4: cudaGetErrorString(35) says none was found, how many files were tried and what to set; 34,
  * NVIDIA's link-time stub's code, is only a name. */
 static void test_stub_error_string(void)
 {
@@ -183,11 +183,11 @@ static void test_debug_log(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(sticky.err, "cudaGetLastError: no library\n"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(sticky.err, "cudaGetLastError: returns 35\n"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(errors.err,
-				      "cudaGetErrorString: returns what was searched "
-				      "for the stub's own code, else the code's name\n"));
+				      "cudaGetErrorString: returns the failed search's one "
+				      "line for the stub's own code, else the code's name\n"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(errors.err,
 				      "cudaGetErrorName: returns the code's name in "
-				      "the build headers, or \"unrecognized error code\"\n"));
+				      "the stub's record, or \"unrecognized error code\"\n"));
 	CU_ASSERT_PTR_NULL(strstr(errors.err, "cudaGetErrorString: returns 3"));
 	CU_ASSERT_PTR_NOT_NULL(
 		strstr(probes.err, "cudaGetDeviceCount: sets its output to 0 and returns 35\n"));
@@ -224,7 +224,7 @@ static const struct {
 	{"every export returns, with the documented value", test_every_export},
 	{"the probes set 0 and return 35", test_probes},
 	{"error names for every code of the enum", test_error_names},
-	{"cudaGetErrorString(35) says what was searched", test_stub_error_string},
+	{"cudaGetErrorString(35) says none was found, in one line", test_stub_error_string},
 	{"cudaGetLastError and cudaPeekAtLastError stay 35", test_sticky},
 	{"the debug log says what each call answers", test_debug_log},
 };

@@ -23,7 +23,7 @@
  *                 this suite is built with (the same major, no older
  *                 minor); the other version queries 0; the error strings
  *                 still the library's names but for the "no library" code,
- *                 which says what was searched.
+ *                 which says none was found, in one line.
  */
 #define _GNU_SOURCE
 #include <cudnn.h>
@@ -329,7 +329,7 @@ static void test_no_library(void)
 	/* before any search, every string is the library's */
 	each_code(no_library_string);
 	CU_ASSERT_STRING_EQUAL(ts_text(&through, "err_1001"), "CUDNN_STATUS_NOT_INITIALIZED");
-	/* after it, the "no library" code says what was searched */
+	/* after it, the "no library" code says none was found */
 	CU_ASSERT_PTR_NOT_NULL(strstr(ts_text(&through, "err_after_1001"), "CUDASTUB_CUDNN_PATH"));
 	expect_same("err_1002");
 }

@@ -20,7 +20,7 @@
  *   no library  an override naming nothing, and a search that finds
  *               nothing: every call CUPTI_ERROR_NOT_INITIALIZED, the
  *               version 0, the names from the headers, the message of the
- *               "no library" code saying what was searched, no crash;
+ *               "no library" code saying none was found, no crash;
  *   other ABIs  the stubs built against the 12.4 and 11.8 headers: the
  *               same answers on every release.
  *   sweep       every export of the stub's list, called with zero
@@ -342,7 +342,7 @@ static void test_real(void)
 }
 
 /* Without a library: the documented codes, the probe's output 0, the
- * names from the headers, and what was searched. */
+ * names from the headers, and that none was found. */
 static void expect_no_library(int state, const char *error, const char *why)
 {
 	static const char *const refused[] = {

@@ -1,7 +1,7 @@
 /*
  * No library: every exported function returns the documented code, the
- * probes zero their outputs, and the error string says what was searched
- * and which variable to set.
+ * probes zero their outputs, and the error string says, in one line,
+ * that none was found and which variable to set.
  *
  * Two ways to have no library: an override naming nothing, and a pin to
  * CUDA 11, which this kind of machine does not have (it has the real 13 in

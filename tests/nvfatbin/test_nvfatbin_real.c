@@ -13,7 +13,7 @@
  *                fat binary (no GPU needed): the same results;
  *   no library   every call CUDASTUB_NVFATBIN_ERROR_STUB_LIBRARY, the
  *                version outputs 0; the error string names each code and
- *                explains the stub's own code with what was searched.
+ *                explains the stub's own code with the failed search's line.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -165,7 +165,7 @@ static void test_no_library(void)
 	CU_ASSERT_STRING_EQUAL(ts_text(&through, "string1"), "NVFATBIN_ERROR_INTERNAL");
 	CU_ASSERT_STRING_EQUAL(ts_text(&through, "string11"), "NVFATBIN_ERROR_EMPTY_INPUT");
 	CU_ASSERT_STRING_EQUAL(ts_text(&through, "string20"), "unrecognized status code");
-	/* and the stub's own code: what was searched, which variable to set */
+	/* and the stub's own code: none found, which variable to set */
 	CU_ASSERT_PTR_NOT_NULL(strstr(ts_text(&through, "stub_string"), "CUDASTUB_NVFATBIN_PATH"));
 	CU_ASSERT_EQUAL(ts_number(&through, "stub_state"), CUDASTUB_STATE_OVERRIDE_FAILED);
 }

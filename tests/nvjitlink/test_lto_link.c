@@ -10,7 +10,7 @@
  * in a 13.0-ABI build, _12_4 in a 12.4 one) forwards to the release that
  * has it and gives the stub's "not found" code on the other. CUDA 11.8 has no nvJitLink: with
  * only 11.8's folder to look in, every call gives the stub's "no library"
- * code and info says what was searched.
+ * code, and info says what was searched.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>

@@ -43,7 +43,7 @@ struct rp_program {
 	const char *unstable;
 	/* NVIDIA's error string that the reference prints, or NULL: where no
 	 * library is found, the stub's string for the same code says so, and
-	 * what was searched, instead (the stub's contract) */
+	 * how many files were tried, instead (the stub's contract) */
 	const char *nvidia_string;
 	/* Where the stub of library found none ("cudart"), its log's account
 	 * of the probe the program asks: the code NVIDIA's library gives on

@@ -231,9 +231,9 @@ def _fallback_says(spec, fn, n):
     for the reason ends it (NO_CODE, CODE, NEGATIVE)."""
     ret = fn.ret
     if n in spec.error_string:
-        return "gives what was searched for the stub's own code, else the code's name", "NO_CODE"
+        return "gives the failed search's one line for the stub's own code, else the code's name", "NO_CODE"
     if n in spec.error_name:
-        return "gives the code's name in the build headers", "NO_CODE"
+        return "gives the code's name in the stub's record", "NO_CODE"
     if n in spec.fallback_values:
         value = spec.fallback_values[n]
         macro = spec.fallback_macros.get(value)
@@ -412,7 +412,7 @@ def _zero_outputs(fn):
 def _error_text_body(spec, fn, explains_library):
     """Without a library, a status's name from the result enum (spec:
     error_name); error_string also explains the stub's own "no library"
-    code with what was searched. Two shapes: const char *f(status), and
+    code with the failed search's one line. Two shapes: const char *f(status), and
     STATUS f(status, const char **text) (CUPTI's), which writes the text
     where it is given a place and returns 0 for a named code, else the "no
     library" code."""

@@ -396,7 +396,7 @@ class Spec:
                               the name from the result enum
       error_string FUNCTION...
                               the same, and explains the stub's own "no
-                              library" code with what was searched
+                              library" code with the failed search's one line
       own_code NAME NUMBER TEXT...
                               a code of the stub's own (the library's result
                               enum has none that fits), defined in cudastub.h
