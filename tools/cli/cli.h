@@ -52,6 +52,9 @@ struct cli_known_library {
 	/* the file (and SONAME) of its stub for each CUDA ABI this cudastub
 	 * has, newest first; ends with {0, NULL} */
 	const struct cli_soname *stubs;
+	/* the folder of its shim below a shim tree's cu<N>/ ("" or
+	 * "driver"): libraries a program may want apart */
+	const char *shim_folder;
 };
 extern const struct cli_known_library cli_known_libraries[CUDASTUB_LIB_COUNT];
 /* libcudastub_cu<major>'s file for each CUDA ABI, newest first; ends with
@@ -134,6 +137,8 @@ void cli_info_json(FILE *out, const struct cli_library *libs, int count);
 
 /* The info command; argv[0] is "info". Returns the exit status. */
 int cli_info(int argc, char **argv);
+/* shim.c: `cudastub shim DIR`, the drop-in shims made from the stubs. */
+int cli_shim(int argc, char **argv);
 
 /* Prints the usage of the whole command. */
 void cli_usage(FILE *out);

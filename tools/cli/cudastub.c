@@ -4,6 +4,7 @@
  *   cudastub info [LIB...] [--stub PATH] [--json]
  *                            what each stub loads, from where, and why
  *   cudastub patch PATH...   point built ELF files at the stubs (patch.c)
+ *   cudastub shim DIR        the drop-in shims, made from the stubs (shim.c)
  *   cudastub --help | --version
  *
  * Exit status: 0 on success (a report of every library that found nothing
@@ -24,6 +25,7 @@ struct command {
 static const struct command commands[] = {
 	{"info", cli_info, "report what each stub loads, from where, and what it tried"},
 	{"patch", cli_patch, "point built ELF files at the stubs instead of NVIDIA's libraries"},
+	{"shim", cli_shim, "make the drop-in shims (the stubs under NVIDIA's SONAMEs) in a folder"},
 	{NULL, NULL, NULL},
 };
 

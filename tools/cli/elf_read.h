@@ -44,4 +44,9 @@ int elf_version_defs(int fd, char *out, size_t size);
  * 0, or -1 when unreadable or out does not hold them. */
 int elf_symbols(int fd, int defined, char *out, size_t size);
 
+/* The file's SONAME, written where the old one was (elf_soname.c): the
+ * file open to write, soname no longer than the old name; 0, or -1 with
+ * *why. */
+int elf_set_soname(int fd, const char *soname, const char **why);
+
 #endif

@@ -17,6 +17,7 @@
 
 #include "cli.h"
 #include "patch.h"
+#include "patch_fs.h"
 
 /* argv[*i] as the option name given (followed by its value, or
  * name=value): the value, with *i moved past it; NULL when argv[*i] is
@@ -39,37 +40,6 @@ static const char *option_value(int argc, char **argv, int *i, const char *name,
 		return argv[++*i];
 	*missing = 1;
 	return NULL;
-}
-
-/* The real path of path in out, its missing last parts appended as they
- * are written (each "a/b/" of a folder not yet made); 0, or -1 with
- * errno. */
-static int real_path_to_be(const char *path, char *out)
-{
-	char head[PATH_MAX], *slash;
-	size_t len;
-
-	if (realpath(path, out))
-		return 0;
-	if (errno != ENOENT || snprintf(head, sizeof head, "%s", path) >= (int)sizeof head)
-		return -1;
-	len = strlen(head);
-	while (len > 1 && head[len - 1] == '/')
-		head[--len] = '\0';
-	slash = strrchr(head, '/');
-	if (slash && (!strcmp(slash + 1, "..") || !strcmp(slash + 1, ".")))
-		return -1; /* "gone/.." means nothing a folder walk can place */
-	if (!slash && real_path_to_be(".", out) != 0)
-		return -1;
-	if (slash && real_path_to_be(slash == head ? "/" : (*slash = '\0', head), out) != 0)
-		return -1;
-	len = strlen(out);
-	if (snprintf(out + len, PATH_MAX - len, "%s%s", len > 1 ? "/" : "",
-		     slash ? slash + 1 : head) >= (int)(PATH_MAX - len)) {
-		errno = ENAMETOOLONG;
-		return -1;
-	}
-	return 0;
 }
 
 int patch_parse(int argc, char **argv, struct patch_options *o)
@@ -114,7 +84,7 @@ int patch_stub_folder(struct patch_options *o)
 {
 	if (!o->stub_dir)
 		return 0;
-	if (real_path_to_be(o->stub_dir, o->stub_real) != 0) {
+	if (fs_real_path_to_be(o->stub_dir, o->stub_real) != 0) {
 		cli_line(stderr, "cudastub patch: %s: %s", o->stub_dir, strerror(errno));
 		return -1;
 	}

@@ -231,3 +231,31 @@ DIR *fs_read_folder(int dir)
 	rewinddir(d); /* the copy shares the position of every other reader */
 	return d;
 }
+
+int fs_real_path_to_be(const char *path, char *out)
+{
+	char head[PATH_MAX], *slash;
+	size_t len;
+
+	if (realpath(path, out))
+		return 0;
+	if (errno != ENOENT || snprintf(head, sizeof head, "%s", path) >= (int)sizeof head)
+		return -1;
+	len = strlen(head);
+	while (len > 1 && head[len - 1] == '/')
+		head[--len] = '\0';
+	slash = strrchr(head, '/');
+	if (slash && (!strcmp(slash + 1, "..") || !strcmp(slash + 1, ".")))
+		return -1; /* "gone/.." means nothing a folder walk can place */
+	if (!slash && fs_real_path_to_be(".", out) != 0)
+		return -1;
+	if (slash && fs_real_path_to_be(slash == head ? "/" : (*slash = '\0', head), out) != 0)
+		return -1;
+	len = strlen(out);
+	if (snprintf(out + len, PATH_MAX - len, "%s%s", len > 1 ? "/" : "",
+		     slash ? slash + 1 : head) >= (int)(PATH_MAX - len)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	return 0;
+}

@@ -43,6 +43,10 @@ DIR *fs_read_folder(int dir);
 int fs_lock(int fd, int how);
 /* fsync, again after an interrupting signal; 0 or -1 with errno. */
 int fs_sync(int fd);
+/* The real path of path in out (PATH_MAX bytes), its missing last parts
+ * appended as they are written (each "a/b/" of a folder not yet made); 0,
+ * or -1 with errno. */
+int fs_real_path_to_be(const char *path, char *out);
 /* The path the kernel knows the folder dir by now, in out; 0, or -1. */
 int fs_folder_path(int dir, char *out, size_t size);
 /* Whether /proc/self/fd names this process's descriptors: the only way

@@ -99,8 +99,9 @@ def cli_c(specs, header, tags, combined):
            "/* In cudastub_lib order: name, what it is, override variable, whether the stub",
            " * keeps to the process's CUDA release (stubs/common/loader_release.c), the",
            " * real library's SONAMEs by CUDA major (0: every major), and the file of",
-           " * its stub for each CUDA ABI this build makes, newest first. A number no",
-           " * library has is a hole: all zero, its name NULL. */",
+           " * its stub for each CUDA ABI this build makes, newest first, and its shim's",
+           " * folder below cu<N>/. A number no library has is a hole: all zero, its",
+           " * name NULL. */",
            "const struct cli_known_library cli_known_libraries[CUDASTUB_LIB_COUNT] = {"]
     for s in specs:
         sonames = ", ".join('{%d, "%s"}' % mn for mn in s.sonames)
@@ -109,7 +110,8 @@ def cli_c(specs, header, tags, combined):
         out += ['\t[CUDASTUB_LIB_%s] = {"%s", "%s", "%s", %d,' % (
                     s.library.upper(), s.library, s.what, s.env_path, int(s.release_preference)),
                 "\t\t(const struct cli_soname[]){%s, {0, NULL}}," % sonames,
-                "\t\t(const struct cli_soname[]){%s{0, NULL}}}," % stubs]
+                "\t\t(const struct cli_soname[]){%s{0, NULL}}, \"%s\"}," % (
+                    stubs, s.shim_dir[len("shim/"):] if s.shim_dir.startswith("shim/") else "")]
     out += ["};", "", "/* libcudastub_cu<major>: every stub of an ABI in one file */",
             "const struct cli_soname cli_combined_files[] = {"]
     out += ['\t{%d, "libcudastub_cu%d-%s.so"},' % (m, m, t)
