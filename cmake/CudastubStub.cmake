@@ -59,17 +59,24 @@ function(cudastub_link_like_a_stub target map)
     -Wl,--version-script=${map} -Wl,-z,defs -Wl,-z,lazy -Wl,-z,relro)
 endfunction()
 
-# cudastub_install_stripped(<target> <destination>): the installed copy
-# loses its symbol table and debug information (a wheel ships it; the
-# build tree keeps them), unless CUDASTUB_INSTALL_DEBUG_INFO is on. Its
-# dynamic symbols stay: they are the exports.
+# cudastub_install_stripped(<target> <destination> [<component>]): the
+# installed copy loses its symbol table and debug information (a wheel
+# ships it; the build tree keeps them), unless CUDASTUB_INSTALL_DEBUG_INFO
+# is on. Its dynamic symbols stay: they are the exports.
 function(cudastub_install_stripped target destination)
   if(CUDASTUB_INSTALL_DEBUG_INFO OR NOT CMAKE_STRIP)
     return()
   endif()
+  set(component ${CMAKE_INSTALL_DEFAULT_COMPONENT_NAME})
+  if(ARGC GREATER 2)
+    set(component ${ARGV2})
+  endif()
+  if(NOT component)
+    set(component Unspecified)
+  endif()
   install(CODE "execute_process(COMMAND \"${CMAKE_STRIP}\" --strip-unneeded
     \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${destination}/$<TARGET_FILE_NAME:${target}>\"
-    COMMAND_ERROR_IS_FATAL ANY)")
+    COMMAND_ERROR_IS_FATAL ANY)" COMPONENT ${component})
 endfunction()
 
 function(cudastub_stub_sources lib)
@@ -162,9 +169,12 @@ function(cudastub_add_stub lib abi)
       SUFFIX .so.${suffix} LIBRARY_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/${dir})
     target_link_options(${lib}_shim_cu${abi} PRIVATE -Wl,-soname,${soname})
     set_property(GLOBAL APPEND PROPERTY CUDASTUB_STUB_AND_SHIM_TARGETS ${lib}_shim_cu${abi})
+    # a component of their own: a wheel, which cannot hold links, leaves
+    # these second copies of the stubs out (`cudastub shim DIR` makes them)
     if(CUDASTUB_INSTALL)
-      install(TARGETS ${lib}_shim_cu${abi} LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/cudastub/${dir})
-      cudastub_install_stripped(${lib}_shim_cu${abi} ${CMAKE_INSTALL_LIBDIR}/cudastub/${dir})
+      install(TARGETS ${lib}_shim_cu${abi} LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/cudastub/${dir}
+        COMPONENT shims)
+      cudastub_install_stripped(${lib}_shim_cu${abi} ${CMAKE_INSTALL_LIBDIR}/cudastub/${dir} shims)
     endif()
   endif()
 endfunction()

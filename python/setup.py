@@ -1,7 +1,9 @@
 """Builds the cudastub wheel. The package folder is cudastub's install
 prefix (bin/cudastub, lib/lib*_stub_cu*.so and libcudastub_cu*.so,
 lib/cmake/cudastub, lib/pkgconfig, include/), so that a prefix path
-naming it is all CMake needs.
+naming it is all CMake needs. A zip holds no links, so nothing is stored
+twice: the shims are left out (`cudastub shim DIR` makes them from the
+stubs), and each link name is a linker script naming its stub.
 
     python3 -m pip wheel --no-build-isolation --no-deps -w dist python/
 
@@ -70,9 +72,28 @@ class BuildWithCMake(build_py):
                 + shlex.split(os.environ.get("CMAKE_ARGS", "")))
             subprocess.check_call(["cmake", "--build", tree])
         # lib, not GNUInstallDirs' multiarch folder: the package's layout is
-        # the same on every machine
-        subprocess.check_call(["cmake", "--install", tree, "--prefix", prefix])
+        # the same on every machine. Every component but the shims: a zip
+        # holds no links, so they would be second copies of the stubs;
+        # `cudastub shim DIR` makes them from the stubs where wanted.
+        subprocess.check_call(["cmake", "--install", tree, "--prefix", prefix,
+                               "--component", "Unspecified"])
+        link_names_as_scripts(os.path.join(prefix, "lib"))
         self.distribution.newest_glibc = newest_glibc(prefix)
+
+
+def link_names_as_scripts(lib):
+    """Each link name (libcudart_stub_cu13.so -> libcudart_stub_cu13-<tag>.so),
+    which a zip would store as a second copy of the stub, becomes a linker
+    script naming its file: -lcudart_stub_cu13 links the same, the program
+    needs the tagged SONAME as before, and the wheel holds each stub once."""
+    for name in sorted(os.listdir(lib)):
+        path = os.path.join(lib, name)
+        target = os.readlink(path) if os.path.islink(path) else ""
+        if target and "/" not in target and name.endswith(".so"):
+            os.unlink(path)
+            with open(path, "w", encoding="ascii") as f:
+                f.write("/* the link name of %s, which it links */\nINPUT(%s)\n"
+                        % (target, target))
 
 
 def newest_glibc(prefix):

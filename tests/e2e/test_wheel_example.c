@@ -257,7 +257,7 @@ static void test_cudastub_wheel(void)
 {
 	static const char *const stubs[] = {"libcudart_stub_cu13.so", "libnvrtc_stub_cu12.so",
 					    "libcuda_stub_cu11.so", NULL};
-	char dir[PATH_MAX], cmd[2 * PATH_MAX];
+	char dir[PATH_MAX], cmd[3 * PATH_MAX], shims[PATH_MAX + 16];
 	const char *out;
 	int rc = -1;
 
@@ -271,15 +271,39 @@ static void test_cudastub_wheel(void)
 	out = python((char *[]){"-m", "cudastub", "--stubdir", NULL}, &rc);
 	CU_ASSERT_EQUAL(rc, 0);
 	snprintf(dir, sizeof dir, "%.*s", (int)strcspn(out, "\n"), out);
-	for (int i = 0; stubs[i]; i++) {
+	for (int i = 0; stubs[i]; i++)
 		CU_ASSERT(exists_in(dir, stubs[i]));
-		/* stripped: no debug information ships */
-		snprintf(cmd, sizeof cmd, "readelf -S '%s/%s' | grep -q '\\.debug_'", dir,
-			 stubs[i]);
-		CU_ASSERT_NOT_EQUAL(system(cmd), 0);
-	}
+	/* stripped: no debug information and no symbol table ship */
+	snprintf(
+		cmd, sizeof cmd,
+		"n=0; for f in '%s'/lib*_stub_cu*-*.so; do n=$((n + 1)); "
+		"readelf -S \"$f\" | grep -q '\\.debug_\\|\\.symtab' && exit 1; done; [ $n -ge 3 ]",
+		dir);
+	CU_ASSERT_EQUAL(system(cmd), 0);
 	CU_ASSERT(exists_in(dir, "pkgconfig/cudastub-cudart.pc"));
 	CU_ASSERT(exists_in(dir, "../bin/cudastub"));
+	/* each stub once: no shims, and the link name a linker script that
+	 * links the tagged file */
+	CU_ASSERT(!exists_in(dir, "cudastub/shim"));
+	snprintf(cmd, sizeof cmd, "grep -q '^INPUT(libcudart_stub_cu13-[0-9a-f]*\\.so)$' '%s/%s'",
+		 dir, stubs[0]);
+	CU_ASSERT_EQUAL(system(cmd), 0);
+	snprintf(cmd, sizeof cmd,
+		 "cd '%s' && printf 'int cudaRuntimeGetVersion(int *);\\n"
+		 "int main(void) { int v; return cudaRuntimeGetVersion(&v) == 12345; }\\n' > rt.c "
+		 "&& cc rt.c -o rt -L'%s' -lcudart_stub_cu13 && "
+		 "readelf -d rt | grep -q 'NEEDED.*libcudart_stub_cu13-[0-9a-f]*\\.so'",
+		 work, dir);
+	CU_ASSERT_EQUAL(system(cmd), 0);
+	/* the shims, made from the wheel's stubs */
+	snprintf(shims, sizeof shims, "%s/shims", work);
+	out = python((char *[]){"-m", "cudastub", "shim", shims, NULL}, &rc);
+	CU_ASSERT_EQUAL(rc, 0);
+	EXPECT_HAS(out, "shims made in");
+	snprintf(cmd, sizeof cmd,
+		 "readelf -d '%s/cu13/libcudart.so.13' | grep -q 'SONAME.*\\[libcudart.so.13\\]'",
+		 shims);
+	CU_ASSERT_EQUAL(system(cmd), 0);
 	/* every file within glibc 2.17 (e2e_glibc_floor): a manylinux2014 wheel */
 	snprintf(cmd, sizeof cmd,
 		 "ls '%s'/dist/cudastub-*-py3-none-manylinux_2_17_*.manylinux2014_*.whl "
