@@ -52,12 +52,18 @@ static int needs(int done, const char *step_before)
 
 /* Runs cmd under sh in the work folder, as ts_run_ok does (no CUDASTUB_*,
  * no LD_LIBRARY_PATH), less anything that could name cudastub's package to
- * CMake: the build must find it through scikit-build-core alone. */
+ * CMake (the build must find it through scikit-build-core alone) or add
+ * wheels to pip's (the machine's pip settings: only the wheelhouse). */
 static int step(const char *what, const char *cmd)
 {
 	static struct ts_child c;
-	static const char *const env[] = {"CMAKE_PREFIX_PATH", "cudastub_DIR",	"CMAKE_ARGS",
-					  "PIP_FIND_LINKS",    "PIP_INDEX_URL", NULL};
+	static const char *const env[] = {"CMAKE_PREFIX_PATH",
+					  "cudastub_DIR",
+					  "CMAKE_ARGS",
+					  "PIP_FIND_LINKS",
+					  "PIP_INDEX_URL",
+					  "PIP_CONFIG_FILE=/dev/null",
+					  NULL};
 	char *argv[] = {(char *)"/bin/sh", (char *)"-c", NULL, NULL};
 	char line[CMD_MAX + PATH_MAX];
 
@@ -294,8 +300,8 @@ static void test_fresh_venv(void)
 
 /*
  * `import skbprobe._probe<abi>; report()` in the fresh venv, with env, and
- * the files of the process whose names hold "libcudart" (the stub's and
- * any runtime's), as JSON; "" after a failure.
+ * the files of the process whose names start "libcud" or "libnv" (the
+ * stub's, and any of NVIDIA's), as JSON; "" after a failure.
  */
 static const char *import_report(int abi, const char *const *env)
 {
@@ -304,7 +310,7 @@ static const char *import_report(int abi, const char *const *env)
 	snprintf(cmd, sizeof cmd,
 		 "fresh/bin/python -c \"import json, skbprobe._probe%d as m; r = m.report(); "
 		 "r['maps'] = sorted({l.split()[-1] for l in open('/proc/self/maps') "
-		 "if 'libcudart' in l}); print(json.dumps(r, sort_keys=True))\"",
+		 "if '/libcud' in l or '/libnv' in l}); print(json.dumps(r, sort_keys=True))\"",
 		 abi);
 	return output(cmd, env);
 }
@@ -333,6 +339,8 @@ static void test_no_cuda(void)
 		/* the stub, and nothing of NVIDIA's */
 		EXPECT_HAS(out, "cudart_stub_cu");
 		EXPECT_LACKS(out, "libcudart.so");
+		EXPECT_LACKS(out, "libcuda.so");
+		EXPECT_LACKS(out, "/libnv");
 	}
 }
 
