@@ -5,7 +5,7 @@
  *   - the README's pipeline as written, from a relative path: a wheel
  *     whose extension module needs NVIDIA's runtime (a stand-in built
  *     here, with its symbol version), patched, installed and imported by
- *     Python with no CUDA;
+ *     Python with no CUDA and with that runtime;
  *   - every member of a wheel kept with its mode, whatever its name, RECORD
  *     right, and the .whl keeping its owner, group and mode;
  *   - relative paths, "..", a linked working folder and trailing slashes,
@@ -58,7 +58,8 @@ static int python_ready(void)
 
 /*
  * work/rt/libcudart.so.<N>: a stand-in for NVIDIA's runtime, defining its
- * symbol version; work/src/mypkg-1.0: an unpacked wheel whose module
+ * symbol version, its release (which the stub asks before it forwards) and
+ * 7 devices; work/src/mypkg-1.0: an unpacked wheel whose module
  * (mypkg/_demo) needs it and calls cudaGetDeviceCount; work/dist/WHEEL,
  * that wheel packed. 0, or -1 after a failed assertion or a skip.
  */
@@ -86,23 +87,34 @@ static int lay_out(const char *tag)
 		CU_FAIL("could not write the module");
 		return -1;
 	}
-	if (e2e_sh("cd '%s' && mkdir rt && printf '%s { global: cudaGetDeviceCount; local: *; "
-		   "};\\n' > rt/v.map && printf 'int cudaGetDeviceCount(int *n){*n=7;return "
-		   "0;}\\n' "
-		   "> rt/rt.c && '%s' -shared -fPIC -Wl,-soname,%s -Wl,--version-script=rt/v.map "
-		   "-o rt/%s rt/rt.c && "
-		   "mkdir -p src/mypkg-1.0/mypkg src/mypkg-1.0/mypkg-1.0.dist-info dist && "
-		   "'%s' -shared -fPIC -I\"$(/usr/bin/python3 -c 'import sysconfig; "
-		   "print(sysconfig.get_paths()[\"include\"])')\" -o \"src/mypkg-1.0/mypkg/_demo"
-		   "$(/usr/bin/python3 -c 'import sysconfig; "
-		   "print(sysconfig.get_config_var(\"EXT_SUFFIX\"))')\" module.c -Lrt -l:%s && "
-		   "echo 'from . import _demo' > src/mypkg-1.0/mypkg/__init__.py && "
-		   "printf 'Metadata-Version: 2.1\\nName: mypkg\\nVersion: 1.0\\n' > "
-		   "src/mypkg-1.0/mypkg-1.0.dist-info/METADATA && printf 'Wheel-Version: "
-		   "1.0\\nGenerator: test\\nRoot-Is-Purelib: false\\nTag: "
-		   "py3-none-linux_x86_64\\n' > "
-		   "src/mypkg-1.0/mypkg-1.0.dist-info/WHEEL && "
-		   "/usr/bin/python3 -m wheel pack src/mypkg-1.0 -d dist >/dev/null",
+	if (e2e_sh("cd '%s' && mkdir rt && printf '%s { global: cudaGetDeviceCount; "
+		   "cudaRuntimeGetVersion; local: *; };\\n' > rt/v.map && "
+		   "printf 'int cudaGetDeviceCount(int *n){*n=7;return 0;}\\n"
+		   "int cudaRuntimeGetVersion(int *v){*v=" E2E_STR(
+			   E2E_ABI_MAJOR) "000;return 0;}\\n' "
+					  "> rt/rt.c && '%s' -shared -fPIC -Wl,-soname,%s "
+					  "-Wl,--version-script=rt/v.map "
+					  "-o rt/%s rt/rt.c && "
+					  "mkdir -p src/mypkg-1.0/mypkg "
+					  "src/mypkg-1.0/mypkg-1.0.dist-info dist && "
+					  "'%s' -shared -fPIC -I\"$(/usr/bin/python3 -c 'import "
+					  "sysconfig; "
+					  "print(sysconfig.get_paths()[\"include\"])')\" -o "
+					  "\"src/mypkg-1.0/mypkg/_demo"
+					  "$(/usr/bin/python3 -c 'import sysconfig; "
+					  "print(sysconfig.get_config_var(\"EXT_SUFFIX\"))')\" "
+					  "module.c -Lrt -l:%s && "
+					  "echo 'from . import _demo' > "
+					  "src/mypkg-1.0/mypkg/__init__.py && "
+					  "printf 'Metadata-Version: 2.1\\nName: mypkg\\nVersion: "
+					  "1.0\\n' > "
+					  "src/mypkg-1.0/mypkg-1.0.dist-info/METADATA && printf "
+					  "'Wheel-Version: "
+					  "1.0\\nGenerator: test\\nRoot-Is-Purelib: false\\nTag: "
+					  "py3-none-linux_x86_64\\n' > "
+					  "src/mypkg-1.0/mypkg-1.0.dist-info/WHEEL && "
+					  "/usr/bin/python3 -m wheel pack src/mypkg-1.0 -d dist "
+					  ">/dev/null",
 		   work, E2E_CUDART_NEEDED, E2E_CC, E2E_CUDART_NEEDED, E2E_CUDART_NEEDED, E2E_CC,
 		   E2E_CUDART_NEEDED) != 0) {
 		CU_FAIL("could not build the wheel");
@@ -123,17 +135,22 @@ static int install(const char *whl, const char *site)
 		      work, whl, site);
 }
 
-/* What `import mypkg; mypkg._demo.count()` prints with no CUDA (the
- * stub's override leading nowhere), from work/<site>; "" on failure. */
-static const char *import_count(const char *site)
+/* What `import mypkg; mypkg._demo.count()` prints from work/<site> with
+ * the runtime at work/<runtime> (NULL: with no CUDA, the stub's override
+ * leading nowhere); "" on failure. */
+static const char *import_count_with(const char *site, const char *runtime)
 {
 	static struct ts_child c;
-	char pythonpath[PATH_MAX + 64];
+	char pythonpath[PATH_MAX + 64], override[PATH_MAX + 64];
 	char *argv[] = {"/usr/bin/python3", "-c",
 			"import mypkg; print('count=%d,%d' % mypkg._demo.count())", NULL};
-	const char *env[] = {pythonpath, "CUDASTUB_CUDART_PATH=/nonexistent", NULL};
+	const char *env[] = {pythonpath, override, NULL};
 
 	snprintf(pythonpath, sizeof pythonpath, "PYTHONPATH=%s/%s", work, site);
+	if (runtime)
+		snprintf(override, sizeof override, "CUDASTUB_CUDART_PATH=%s/%s", work, runtime);
+	else
+		snprintf(override, sizeof override, "CUDASTUB_CUDART_PATH=/nonexistent");
 	if (ts_run_program(argv, env, NULL, &c) != 0 || c.exit_code != 0) {
 		fprintf(stderr, "import failed:\n%s%s\n", c.out, c.err);
 		return "";
@@ -141,8 +158,13 @@ static const char *import_count(const char *site)
 	return c.out;
 }
 
+static const char *import_count(const char *site)
+{
+	return import_count_with(site, NULL);
+}
+
 /* The README's pipeline, from the folder that holds dist/, exactly as
- * written; the wheel then imports with no CUDA. */
+ * written; the wheel then imports with no CUDA, and with a runtime. */
 static void readme_pipeline(void)
 {
 	const char *said;
@@ -161,6 +183,10 @@ static void readme_pipeline(void)
 	said = import_count("site");
 	CU_ASSERT_PTR_NOT_NULL(strstr(said, "count=35,0"));
 	printf("\n  the README's pipeline, imported with no CUDA: %s", *said ? said : "failed\n");
+	/* and with a runtime: the stand-in's answer, 7 devices */
+	said = import_count_with("site", "rt/" E2E_CUDART_NEEDED);
+	CU_ASSERT_PTR_NOT_NULL(strstr(said, "count=0,7"));
+	printf("  with the runtime: %s", *said ? said : "failed\n");
 	ts_remove_tree(work);
 }
 
@@ -447,7 +473,7 @@ static void register_suites(void)
 	CU_pSuite s =
 		CU_add_suite("e2e: cudastub patch on wheels and every form of path", NULL, NULL);
 
-	CU_add_test(s, "the README's pipeline from a relative path; imports with no CUDA",
+	CU_add_test(s, "the README's pipeline from a relative path; imports with and without CUDA",
 		    readme_pipeline);
 	CU_add_test(s, "every member of a wheel kept, with its mode; RECORD right; owner kept",
 		    members_kept);
