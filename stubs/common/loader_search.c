@@ -131,10 +131,12 @@ static cudastub_state step_override(struct cudastub_search *s, const struct cuda
 	 * first call, and a bare name whatever the loader finds: neither is an
 	 * override, and neither could be checked before dlopen. */
 	if (value[0] != '/') {
-		snprintf(
-			msg, sizeof msg,
-			"%s=%s is refused: give an absolute path to the library file or its folder",
-			s->lib->env_path, cudastub_log_shorten(value, shortened, sizeof shortened));
+		/* the reason first: an error string keeps only its start */
+		snprintf(msg, sizeof msg,
+			 "%s is not an absolute path: %s (so it is refused: give the library file "
+			 "or its folder from /)",
+			 s->lib->env_path,
+			 cudastub_log_shorten(value, shortened, sizeof shortened));
 		s->info.error = cudastub_log_keep_message(s, msg);
 		return CUDASTUB_STATE_OVERRIDE_FAILED;
 	}
