@@ -10,12 +10,12 @@ stubs), and each link name is a linker script naming its stub.
 Variables:
   CUDASTUB_SOURCE_DIR the cudastub source tree (default: this folder's parent)
   CUDASTUB_BUILD_DIR  an already configured and built cudastub build tree:
-                      installed from, not built again (the test suite's);
-                      a relative path is taken from the folder pip was run
-                      in ($PWD), not from python/
+                      installed from, not built again (the test suite's)
   CMAKE_ARGS          more configure options for the build made here
                       (-DCUDASTUB_LIBRARIES=..., -DCUDAToolkit_ROOT=...)
   CMAKE_BUILD_PARALLEL_LEVEL  as for cmake --build
+A relative path in CUDASTUB_SOURCE_DIR or CUDASTUB_BUILD_DIR is taken from
+the folder pip was run in ($PWD), not from python/.
 """
 
 import os
@@ -40,7 +40,19 @@ except ImportError:
                  "(%s) lacks" % sys.executable)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.environ.get("CUDASTUB_SOURCE_DIR") or os.path.dirname(HERE)
+
+
+def from_pwd(variable):
+    """The path the environment variable names, a relative one taken from
+    the folder pip was run in ($PWD: pip runs this file in another), or
+    None when it is unset."""
+    path = os.environ.get(variable)
+    if path and not os.path.isabs(path):
+        path = os.path.join(os.environ.get("PWD", os.getcwd()), path)
+    return path or None
+
+
+ROOT = from_pwd("CUDASTUB_SOURCE_DIR") or os.path.dirname(HERE)
 
 
 def project_version():
@@ -60,9 +72,7 @@ class BuildWithCMake(build_py):
     def run(self):
         super().run()
         prefix = os.path.join(os.path.abspath(self.build_lib), "cudastub")
-        tree = os.environ.get("CUDASTUB_BUILD_DIR")
-        if tree and not os.path.isabs(tree):
-            tree = os.path.join(os.environ.get("PWD", os.getcwd()), tree)
+        tree = from_pwd("CUDASTUB_BUILD_DIR")
         if not tree:
             tree = os.path.join(os.path.abspath(self.build_lib), "..", "cudastub-cmake")
             subprocess.check_call(

@@ -25,6 +25,10 @@ src=$(cd "$(dirname "$0")/.." && pwd)
 out=${CUDASTUB_SUITE_BUILD:-$src/build-suite}
 fixtures=${CUDASTUB_FIXTURES:-${XDG_CACHE_HOME:-$HOME/.cache}/cudastub-fixtures}
 jobs=$(nproc 2>/dev/null || echo 2)
+# absolute, as each build is configured from a folder of its own
+mkdir -p "$out" "$fixtures"
+out=$(cd "$out" && pwd)
+fixtures=$(cd "$fixtures" && pwd)
 quick=0
 [ "${1:-}" = "--quick" ] && quick=1
 ci=0

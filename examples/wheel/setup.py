@@ -34,6 +34,8 @@ class CMakeBuild(build_ext):
         package_dir = os.path.dirname(os.path.abspath(self.get_ext_fullpath(ext.name)))
         build = os.path.abspath(self.build_temp)
         prefix = os.environ.get("CUDASTUB_PREFIX") or cudastub_prefix()
+        # pip runs this file in another folder than the user's ($PWD)
+        prefix = os.path.join(os.environ.get("PWD", os.getcwd()), prefix)
         subprocess.check_call([
             "cmake", "-S", HERE, "-B", build,
             "-DCMAKE_PREFIX_PATH=" + prefix,

@@ -331,8 +331,9 @@ static void test_cudastub_wheel(void)
 }
 
 /* examples/wheel's other route: CUDASTUB_PREFIX names an install prefix
- * (cmake --install), and Debian's own python3, which has no cudastub
- * package, builds the wheel; it ships the stubs of that prefix. */
+ * (cmake --install) by a path relative to the folder pip runs in, and
+ * Debian's own python3, which has no cudastub package, builds the wheel;
+ * it ships the stubs of that prefix. */
 static void test_install_prefix_route(void)
 {
 	char cmd[8 * PATH_MAX];
@@ -342,7 +343,7 @@ static void test_install_prefix_route(void)
 	snprintf(cmd, sizeof cmd,
 		 "cd '%s' && cmake --install '%s' --prefix prefix >prefix.log 2>&1 && "
 		 "! /usr/bin/python3 -c 'import cudastub' 2>/dev/null && "
-		 "CUDASTUB_PREFIX=\"$PWD/prefix\" /usr/bin/python3 -m pip wheel -q "
+		 "CUDASTUB_PREFIX=prefix /usr/bin/python3 -m pip wheel -q "
 		 "--no-build-isolation --no-deps -w dist-prefix ./src >>prefix.log 2>&1",
 		 work, ts_build_dir());
 	if (!sh(cmd)) {
