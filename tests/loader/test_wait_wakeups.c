@@ -237,11 +237,37 @@ static void *search_first(void *arg)
 	return cudastub_loader_bind(&lock_holder, "nvrtcVersion", &row);
 }
 
+/*
+ * ThreadSanitizer's dlopen interceptor takes a lock of its own and then
+ * walks the loaded objects (dl_iterate_phdr, whose list lock it needs).
+ * This case calls dlopen inside dl_iterate_phdr on purpose while another
+ * thread's search calls dlopen: that thread, holding the sanitizer's lock,
+ * waits for the list lock, and this one, holding the list lock, waits for
+ * the sanitizer's. Both stop inside the sanitizer (LibIgnore::
+ * OnLibraryLoaded, seen in gdb), so under it the case is not run; the
+ * plain, valgrind and ASan builds run it.
+ */
+#if defined(__SANITIZE_THREAD__)
+#define UNDER_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define UNDER_TSAN 1
+#endif
+#endif
+#ifndef UNDER_TSAN
+#define UNDER_TSAN 0
+#endif
+
 static void test_a_loader_lock_holder_does_not_wait(void)
 {
 	pthread_t searcher;
 	void *answer;
 
+	if (UNDER_TSAN) {
+		ts_not_applicable("ThreadSanitizer's dlopen deadlocks against a dlopen inside "
+				  "dl_iterate_phdr");
+		return;
+	}
 	if (cudastub_loader_lock_held() < 0) {
 		ts_not_applicable("the dynamic loader's locks cannot be read here");
 		return;
