@@ -8,9 +8,20 @@
 #define CUDASTUB_LOADER_H
 
 #include "loader_core.h"
+#include "loader_candidate.h"
+#include "loader_companion.h"
+#include "loader_elf.h"
+#include "loader_ldcache.h"
+#include "loader_load.h"
+#include "loader_loaded.h"
 #include "loader_log.h"
+#include "loader_path.h"
+#include "loader_probe.h"
 #include "loader_process.h"
+#include "loader_python.h"
 #include "loader_search.h"
+#include "loader_symtab.h"
+#include "loader_trust.h"
 #include "loader_versions.h"
 
 #endif /* CUDASTUB_LOADER_H */

@@ -12,6 +12,7 @@
 #include <dlfcn.h>
 
 #include "loader_core.h"
+#include "loader_load.h"
 #include "loader_log.h"
 
 static uint32_t loaded_major_bit(struct cudastub_library *lib)

@@ -206,10 +206,6 @@ struct cudastub_library {
 		.arena_used = 0                                                                    \
 	}
 
-/* loader_load.c */
-CUDASTUB_HIDDEN cudastub_state cudastub_loader_load(struct cudastub_library *lib);
-CUDASTUB_HIDDEN const cudastub_library_info *cudastub_loader_info(struct cudastub_library *lib);
-
 /* The published search, or NULL while none has finished. */
 static inline const struct cudastub_search *cudastub_loader_result(struct cudastub_library *lib)
 {
@@ -264,16 +260,6 @@ static inline const char *cudastub_loader_summary(struct cudastub_library *lib)
 	const struct cudastub_search *s = cudastub_loader_result(lib);
 
 	return s ? s->summary : NULL;
-}
-
-/* What an error string says for the stub's own library-missing code: why
- * the search failed (searching first if none has run), or NULL once the
- * library is loaded, when the code came from an earlier failure. */
-static inline const char *cudastub_loader_why_missing(struct cudastub_library *lib)
-{
-	if (cudastub_loader_load(lib) == CUDASTUB_STATE_LOADED)
-		return NULL;
-	return cudastub_loader_summary(lib);
 }
 
 /* loader_bind.c */

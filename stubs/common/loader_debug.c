@@ -25,7 +25,7 @@
 
 #include "loader_core.h"
 #include "loader_process.h"
-#include "loader_search.h"
+#include "loader_symtab.h"
 
 static _Atomic(struct r_debug *) loader_debug;
 static atomic_int looked;

@@ -37,7 +37,7 @@
 #include "loader_core.h"
 #include "loader_dl.h"
 #include "loader_process.h"
-#include "loader_search.h"
+#include "loader_symtab.h"
 #include "loader_sys.h"
 
 /* glibc's private flag that marks a load as made by dlopen */

@@ -28,7 +28,7 @@
 #include <unistd.h>
 
 #include "loader_core.h"
-#include "loader_search.h"
+#include "loader_elf.h"
 #include "loader_sys.h"
 
 #if defined(__x86_64__)

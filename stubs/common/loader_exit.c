@@ -106,15 +106,11 @@
 #include "loader_pid.h"
 #include "loader_log.h"
 #include "loader_process.h"
-#include "loader_search.h"
 #include "loader_sys.h"
 #include "loader_wait.h"
 
 /* the process that is exiting, or 0 */
 static atomic_int exiting_pid;
-/* Counts tagged with their process: its id in the high half, the count in
- * the low; a count left by a parent process is not its child's. */
-typedef atomic_ullong pid_count;
 /* Searches in flight: each marks a slot with its process id (high half)
  * and its thread's id (low half), so that exit() called from inside a
  * search (a library constructor, a replay) does not wait for itself; a
@@ -123,44 +119,10 @@ typedef atomic_ullong pid_count;
  * another process is a parent's: free in its child. */
 #define SEARCH_SLOTS 32
 static atomic_ullong searching[SEARCH_SLOTS];
-static pid_count overflow;
-/* exit handlers of loaded libraries running: the handler registered after
- * a load opens such a window, the one registered before its search (which
- * glibc runs after the library's own) closes it (point 6) */
-static pid_count finalising;
+static cudastub_pid_count overflow;
 /* 1 once the handler is registered (fork keeps it in a child), or once a
  * child of fork() that registers none has begun a search */
 static atomic_int handler_registered;
-/* the process the stub was loaded in (its constructor) */
-static int loaded_in_pid;
-/* glibc's registration of a thread_local destructor (2.18 and later) */
-static int (*add_thread_destructor)(void (*)(void *), void *, void *);
-
-static int count_of(pid_count *count, int me)
-{
-	unsigned long long seen = atomic_load(count);
-
-	return (int)(seen >> 32) == me ? (int)(seen & 0xffffffffu) : 0;
-}
-
-static void count_up(pid_count *count, int me)
-{
-	unsigned long long seen = atomic_load(count), next;
-
-	do /* a parent's count: start again */
-		next = (int)(seen >> 32) == me ? seen + 1 : ((unsigned long long)me << 32) | 1;
-	while (!atomic_compare_exchange_weak(count, &seen, next));
-}
-
-/* never below zero, and never a parent's count */
-static void count_down(pid_count *count, int me)
-{
-	unsigned long long seen = atomic_load(count);
-
-	while ((int)(seen >> 32) == me && (seen & 0xffffffffu) != 0 &&
-	       !atomic_compare_exchange_weak(count, &seen, seen - 1))
-		;
-}
 
 static int thread_id(void)
 {
@@ -176,7 +138,7 @@ static unsigned long long search_mark(int pid, int tid)
 static int searches_in_flight(int me)
 {
 	unsigned long long own = search_mark(me, thread_id());
-	int n = count_of(&overflow, me);
+	int n = cudastub_pid_count_of(&overflow, me);
 
 	for (int i = 0; i < SEARCH_SLOTS; i++) {
 		unsigned long long mark = atomic_load(&searching[i]);
@@ -199,7 +161,7 @@ static void search_begins(int me)
 		    atomic_compare_exchange_strong(&searching[i], &seen, mine))
 			return;
 	}
-	count_up(&overflow, me);
+	cudastub_pid_count_up(&overflow, me);
 }
 
 static void search_ends(int me)
@@ -214,7 +176,7 @@ static void search_ends(int me)
 	}
 	/* a search a parent process counted, finished in its child: the
 	 * child's count never held it */
-	count_down(&overflow, me);
+	cudastub_pid_count_down(&overflow, me);
 }
 
 static int no_search_in_flight(void *me)
@@ -282,8 +244,7 @@ static void library_finalising(void)
 	int me = cudastub_pid_once();
 
 	exit_started();
-	count_up(&finalising, me);
-	cudastub_thread_end_wait(me);
+	cudastub_thread_end_window_open(me);
 }
 
 /* Registered before each search: runs after the handlers of what that
@@ -291,7 +252,7 @@ static void library_finalising(void)
 static void library_finalised(void)
 {
 	exit_started();
-	count_down(&finalising, cudastub_pid_once());
+	cudastub_thread_end_window_close(cudastub_pid_once());
 }
 
 /* The main thread's thread_local destructors, the first thing exit() runs
@@ -318,23 +279,11 @@ static void main_thread_ending(void *unused)
  * __cxa_thread_atexit_impl came in glibc 2.18, above the stubs' floor: looked up, not linked (nor
  * asked of dlsym, which would bind it at every start), and without it (2.17) the exit handler
  * registered by the first search is all there is. */
-extern void *__dso_handle;
-
 __attribute__((constructor)) static void watch_main_thread_exit(void)
 {
-	const struct link_map *libc = cudastub_startup_object("libc.so.6");
-
-	loaded_in_pid = cudastub_sys_getpid();
-	*(void **)&add_thread_destructor =
-		libc ? cudastub_object_symbol(libc, "__cxa_thread_atexit_impl") : NULL;
-	if (add_thread_destructor)
-		add_thread_destructor(main_thread_ending, NULL, &__dso_handle);
+	cudastub_pid_note_loaded();
+	(void)cudastub_thread_atexit(main_thread_ending, NULL);
 	cudastub_fork_guard_install();
-}
-
-int cudastub_exit_add_thread_destructor(void (*destructor)(void *), void *arg)
-{
-	return add_thread_destructor ? add_thread_destructor(destructor, arg, &__dso_handle) : -1;
 }
 
 /* Runs in _dl_fini (or at the stub's dlclose), after every exit handler:
@@ -344,7 +293,7 @@ __attribute__((destructor)) static void stub_finalised(void)
 	int me = cudastub_pid_once();
 
 	atomic_store(&exiting_pid, me);
-	atomic_store(&finalising, (unsigned long long)me << 32);
+	cudastub_thread_end_window_reset(me);
 }
 
 int cudastub_exit_started(void)
@@ -352,11 +301,6 @@ int cudastub_exit_started(void)
 	int pid = atomic_load(&exiting_pid);
 
 	return pid != 0 && pid == cudastub_pid(); /* no system call until exit */
-}
-
-int cudastub_exit_finalising_libraries(void)
-{
-	return count_of(&finalising, cudastub_pid()) > 0;
 }
 
 /*
@@ -374,12 +318,7 @@ int cudastub_exit_finalising_libraries(void)
  */
 static int forked_child(void)
 {
-	return loaded_in_pid && cudastub_pid() != loaded_in_pid;
-}
-
-int cudastub_exit_loaded_elsewhere(void)
-{
-	return forked_child();
+	return cudastub_pid_forked_child();
 }
 
 /* Registers the handler that runs after what this search loads; 0, or -1

@@ -166,7 +166,7 @@ static int holds_another(int me, int self, int skip)
 	return 0;
 }
 
-static int loader_consistent(void)
+int cudastub_loader_consistent(void)
 {
 	struct r_debug *debug = cudastub_loader_debug();
 
@@ -181,7 +181,7 @@ static int loader_idle(void *arg)
 {
 	const struct forker *f = arg;
 
-	return calls_in_flight(f->pid, f->tid) == 0 && loader_consistent();
+	return calls_in_flight(f->pid, f->tid) == 0 && cudastub_loader_consistent();
 }
 
 static int forks_pending(int me)
@@ -384,7 +384,7 @@ static void fork_prepare(void)
 				    "find that library half initialised (is a constructor waiting "
 				    "on this fork?)\n",
 				    FORK_WAIT_MS, calls_in_flight(f.pid, f.tid),
-				    loader_consistent() ? "consistent" : "mapping");
+				    cudastub_loader_consistent() ? "consistent" : "mapping");
 	cancel_restore(caller);
 }
 
@@ -405,34 +405,4 @@ static void install(void)
 void cudastub_fork_guard_install(void)
 {
 	cudastub_once(&installed, install);
-}
-
-/* The number of threads in this process (procfs' num_threads, the 20th
- * field of /proc/self/stat), or 0 when unknown. */
-static int thread_count(void)
-{
-	char text[1024];
-	const char *field = cudastub_proc_stat_field("/proc/self/stat", 20, text, sizeof text);
-
-	return field ? atoi(field) : 0;
-}
-
-const char *cudastub_fork_left_loader_mid_change(void)
-{
-	if (!loader_consistent()) {
-		if (thread_count() != 1)
-			return NULL; /* another thread's dlopen: it finishes, ours waits */
-		return "the dynamic loader was left mid-change by a fork; no library can be loaded "
-		       "in this process";
-	}
-	/* glibc (2.36) gives a child a new dl_load_lock, but its list lock as
-	 * the parent's threads held it: a walk of the loaded objects, or a
-	 * dlopen, would wait for ever (loader_locks.c). Asked only in a child
-	 * of the process that loaded the stub: elsewhere the dlopen of the stub
-	 * itself took that lock. */
-	if (cudastub_exit_loaded_elsewhere() && cudastub_loader_lock_orphaned(cudastub_pid()) == 1)
-		return "the dynamic loader's list of objects was left locked by a fork (another "
-		       "thread walked or changed it then); no library can be loaded in this "
-		       "process";
-	return NULL;
 }

@@ -36,6 +36,7 @@
 #include <unistd.h>
 
 #include "loader_core.h"
+#include "loader_ldcache.h"
 #include "loader_sys.h"
 
 #define LDCACHE_PATH	   "/etc/ld.so.cache"

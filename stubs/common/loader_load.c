@@ -63,9 +63,11 @@
 #include <unistd.h>
 
 #include "loader_core.h"
+#include "loader_load.h"
 #include "loader_pid.h"
 #include "loader_log.h"
 #include "loader_process.h"
+#include "loader_companion.h"
 #include "loader_search.h"
 #include "loader_versions.h"
 #include "loader_wait.h"
@@ -251,7 +253,7 @@ static int thread_runnable(int tid)
 /* Whether the watcher should wait on: the searching thread tid ran since
  * *ran (its CPU time then, updated), or would have (it waits for a CPU or
  * the disk). */
-static int search_runs(int tid, long long *ran)
+static int searcher_runs(int tid, long long *ran)
 {
 	long long now = thread_cpu_ns(tid);
 	int runs = (now >= 0 && *ran >= 0 && now > *ran) || thread_runnable(tid);
@@ -297,7 +299,7 @@ wait_for_search(struct cudastub_library *lib, unsigned long long mark, int self,
 		}
 		if (cudastub_futex_wait(&lib->published, seen, slice_ms) == 0)
 			continue; /* woken: look again */
-		if (search_runs(searcher, &ran))
+		if (searcher_runs(searcher, &ran))
 			stalled_ms = 0;
 		else if ((stalled_ms += slice_ms) >= limit_ms) {
 			/* the others stop waiting too */

@@ -20,7 +20,7 @@
 
 #include "loader_core.h"
 #include "loader_process.h"
-#include "loader_search.h"
+#include "loader_loaded.h"
 
 /* The object's DT_SONAME, or NULL. glibc rewrites the dynamic section's
  * addresses to run-time ones where that section is writable (x86-64,

@@ -75,3 +75,16 @@ int cudastub_pid(void)
 	}
 	return pid;
 }
+
+/* the process the stub was loaded in (its constructor), or 0 before */
+static int loaded_in_pid;
+
+void cudastub_pid_note_loaded(void)
+{
+	loaded_in_pid = cudastub_sys_getpid();
+}
+
+int cudastub_pid_forked_child(void)
+{
+	return loaded_in_pid && cudastub_pid() != loaded_in_pid;
+}

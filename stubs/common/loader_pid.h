@@ -36,4 +36,39 @@ static inline int cudastub_pid_once(void)
 	return pid ? pid : cudastub_sys_getpid();
 }
 
+/* Counts tagged with their process: its id in the high half, the count in
+ * the low; a count left by a parent process is not its child's. */
+typedef atomic_ullong cudastub_pid_count;
+
+static inline int cudastub_pid_count_of(cudastub_pid_count *count, int me)
+{
+	unsigned long long seen = atomic_load(count);
+
+	return (int)(seen >> 32) == me ? (int)(seen & 0xffffffffu) : 0;
+}
+
+static inline void cudastub_pid_count_up(cudastub_pid_count *count, int me)
+{
+	unsigned long long seen = atomic_load(count), next;
+
+	do /* a parent's count: start again */
+		next = (int)(seen >> 32) == me ? seen + 1 : ((unsigned long long)me << 32) | 1;
+	while (!atomic_compare_exchange_weak(count, &seen, next));
+}
+
+/* never below zero, and never a parent's count */
+static inline void cudastub_pid_count_down(cudastub_pid_count *count, int me)
+{
+	unsigned long long seen = atomic_load(count);
+
+	while ((int)(seen >> 32) == me && (seen & 0xffffffffu) != 0 &&
+	       !atomic_compare_exchange_weak(count, &seen, seen - 1))
+		;
+}
+
+/* The stub's constructor notes the process it was loaded in; a process
+ * other than that one is a child of fork(), which inherited the stub. */
+__attribute__((visibility("hidden"))) void cudastub_pid_note_loaded(void);
+__attribute__((visibility("hidden"))) int cudastub_pid_forked_child(void);
+
 #endif

@@ -36,7 +36,8 @@
 #include <sys/auxv.h>
 
 #include "loader_core.h"
-#include "loader_search.h"
+#include "loader_probe.h"
+#include "loader_symtab.h"
 
 enum {
 	BLOCK = 4096,	 /* the file-system block a lost write zeroes */

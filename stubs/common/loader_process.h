@@ -42,10 +42,15 @@ CUDASTUB_HIDDEN void *cudastub_ld_so_symbol(const char *name, size_t *size);
  * child, so a child forked while another thread registered one would wait
  * for ever at its own next registration. */
 CUDASTUB_HIDDEN int cudastub_atexit(void (*handler)(void));
-/* Why no library can be loaded in this process, or NULL: a child that
- * fork() left with the dynamic loader mid-change (another thread of the
- * parent was in dlopen or dlclose), where the next dlopen would stop the
- * process. Asked once at the start of each search. */
+/* Whether the dynamic loader's list of objects reads consistent (no
+ * library being mapped), or no r_debug was found. */
+CUDASTUB_HIDDEN int cudastub_loader_consistent(void);
+
+/* loader_fork_child.c: why no library can be loaded in this process, or
+ * NULL: a child that fork() left with the dynamic loader mid-change
+ * (another thread of the parent was in dlopen or dlclose), where the next
+ * dlopen would stop the process, or with its list locked. Asked once at
+ * the start of each search, and by exit(). */
 CUDASTUB_HIDDEN const char *cudastub_fork_left_loader_mid_change(void);
 
 /* loader_exit.c: first calls against exit() (see there). A search passes
@@ -65,23 +70,23 @@ CUDASTUB_HIDDEN void cudastub_exit_leave(enum cudastub_exit_pass pass);
 CUDASTUB_HIDDEN void cudastub_exit_loaded(void);
 /* Whether this process has begun to exit (its exit handlers or _dl_fini). */
 CUDASTUB_HIDDEN int cudastub_exit_started(void);
-/* Whether exit() is running the exit handlers of a library loaded. */
-CUDASTUB_HIDDEN int cudastub_exit_finalising_libraries(void);
-/* glibc's thread_local destructor for this thread, tied to the stub;
- * -1 on a glibc without them (2.17) */
-CUDASTUB_HIDDEN int cudastub_exit_add_thread_destructor(void (*destructor)(void *), void *arg);
-/* Whether this process is a child of fork() from the process the stub was
- * loaded in (its constructor's). */
-CUDASTUB_HIDDEN int cudastub_exit_loaded_elsewhere(void);
 /* How long exit() waits for a search, a load or a thread's end. */
 #define CUDASTUB_EXIT_WAIT_MS 2000
 
+/* loader_thread_atexit.c: glibc's thread_local destructor for this
+ * thread, tied to the stub; -1 on a glibc without them (2.17). */
+CUDASTUB_HIDDEN int cudastub_thread_atexit(void (*destructor)(void *), void *arg);
+
 /* loader_thread_end.c: a thread other than the main thread whose search
  * loaded a library, ending beside exit() (see there). watch: on that
- * thread, after the load; wait: in exit(), before any library's exit
- * handler. */
+ * thread, after the load. The window of a process (pid) is open while
+ * exit() runs a loaded library's exit handlers: exit() opens it before
+ * them (and waits there for the watched threads already ending), closes it
+ * after them, and resets it as the stub is finalised. */
 CUDASTUB_HIDDEN void cudastub_thread_end_watch(void);
-CUDASTUB_HIDDEN void cudastub_thread_end_wait(int pid);
+CUDASTUB_HIDDEN void cudastub_thread_end_window_open(int pid);
+CUDASTUB_HIDDEN void cudastub_thread_end_window_close(int pid);
+CUDASTUB_HIDDEN void cudastub_thread_end_window_reset(int pid);
 /* What a search that met exit() says, for error strings and the log. */
 CUDASTUB_HIDDEN const char *cudastub_exit_summary(void);
 

@@ -37,7 +37,8 @@
 
 #include "loader_core.h"
 #include "loader_process.h"
-#include "loader_search.h"
+#include "loader_path.h"
+#include "loader_python.h"
 #include "loader_sys.h"
 
 #if defined(__x86_64__)

@@ -29,6 +29,9 @@
 #include "loader_core.h"
 #include "loader_log.h"
 #include "loader_process.h"
+#include "loader_candidate.h"
+#include "loader_elf.h"
+#include "loader_loaded.h"
 #include "loader_search.h"
 #include "loader_versions.h"
 

@@ -15,6 +15,7 @@
 #define _GNU_SOURCE
 
 #include "table.h"
+#include "loader_load.h"
 #include "loader_log.h"
 
 /* Every table of this object, one per library (libcudastub.so holds them

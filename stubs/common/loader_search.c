@@ -31,7 +31,13 @@
 
 #include "loader_core.h"
 #include "loader_log.h"
+#include "loader_path.h"
 #include "loader_process.h"
+#include "loader_python.h"
+#include "loader_candidate.h"
+#include "loader_ldcache.h"
+#include "loader_loaded.h"
+#include "loader_trust.h"
 #include "loader_search.h"
 #include "loader_sys.h"
 
@@ -43,27 +49,6 @@
 
 static const int toolkit_lib_dirs_count = 2;
 static const char *const toolkit_lib_dirs[] = {"lib64", "lib"};
-
-/* Not snprintf: a search joins some thirty paths, and formatting them was
- * a tenth of its own work. */
-int cudastub_path_join(char *out, const char *a, const char *b, const char *c)
-{
-	const char *parts[3] = {a, b, c};
-	size_t at = 0;
-
-	for (int i = 0; i < 3 && parts[i]; i++) {
-		size_t n = strlen(parts[i]);
-
-		if (at + (i > 0) + n >= PATH_MAX)
-			return 0;
-		if (i > 0)
-			out[at++] = '/';
-		memcpy(out + at, parts[i], n);
-		at += n;
-	}
-	out[at] = '\0';
-	return at > 0;
-}
 
 static int is_dir(const char *path)
 {

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "loader_core.h"
+#include "loader_symtab.h"
 
 /* A chain longer than this is no table a linker wrote. */
 #define MAX_CHAIN 65536

@@ -70,6 +70,16 @@ static atomic_int ending[SLOTS];
  * again at its next load (its end then waits once more). */
 #define WATCHED 16
 static atomic_ullong watched[WATCHED];
+/* The loaded libraries' exit handlers running, per process: the exit
+ * handler the stub registers after a load opens such a window, the one
+ * registered before its search (which glibc runs after the library's own)
+ * closes it (loader_exit.c, point 6). */
+static cudastub_pid_count finalising;
+
+static int window_open(void)
+{
+	return cudastub_pid_count_of(&finalising, cudastub_pid()) > 0;
+}
 
 static int thread_id(void)
 {
@@ -103,7 +113,7 @@ static atomic_int *take_slot(int pid, int tid)
 static int window_closed(void *unused)
 {
 	(void)unused;
-	return !cudastub_exit_finalising_libraries();
+	return !window_open();
 }
 
 static unsigned long long watch_mark(int pid, int tid)
@@ -157,7 +167,7 @@ static void watched_thread_ending(void *how)
 	if (tid == pid || (how != &unmarked && !unwatch(pid, tid)))
 		return;
 	slot = take_slot(pid, tid);
-	if (!cudastub_exit_finalising_libraries())
+	if (!window_open())
 		return; /* a window that opens now waits for this thread */
 	if (slot)
 		atomic_compare_exchange_strong(slot, &tid, 0);
@@ -183,7 +193,7 @@ void cudastub_thread_end_watch(void)
 	if (tid == pid || is_watched(pid, tid))
 		return;
 	how = mark_watched(pid, tid) ? NULL : &unmarked;
-	if (cudastub_exit_add_thread_destructor(watched_thread_ending, how) != 0 && !how)
+	if (cudastub_thread_atexit(watched_thread_ending, how) != 0 && !how)
 		unwatch(pid, tid);
 }
 
@@ -200,7 +210,7 @@ static int ended(void *arg)
 	return atomic_load(t->slot) != t->tid || gone(t->pid, t->tid);
 }
 
-void cudastub_thread_end_wait(int pid)
+static void wait_for_ending_threads(int pid)
 {
 	int self = thread_id();
 
@@ -218,4 +228,20 @@ void cudastub_thread_end_wait(int pid)
 					    "loaded a library and is ending, and went on\n",
 					    CUDASTUB_EXIT_WAIT_MS, t.tid);
 	}
+}
+
+void cudastub_thread_end_window_open(int pid)
+{
+	cudastub_pid_count_up(&finalising, pid);
+	wait_for_ending_threads(pid);
+}
+
+void cudastub_thread_end_window_close(int pid)
+{
+	cudastub_pid_count_down(&finalising, pid);
+}
+
+void cudastub_thread_end_window_reset(int pid)
+{
+	atomic_store(&finalising, (unsigned long long)pid << 32);
 }

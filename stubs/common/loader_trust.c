@@ -45,6 +45,7 @@
 #include <unistd.h>
 
 #include "loader_core.h"
+#include "loader_trust.h"
 #include "loader_log.h"
 #include "loader_sys.h"
 

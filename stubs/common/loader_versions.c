@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "loader_core.h"
-#include "loader_search.h"
+#include "loader_probe.h"
 #include "loader_versions.h"
 
 int cudastub_version_decode(int version, int *major, int *minor)

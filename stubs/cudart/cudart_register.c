@@ -6,7 +6,7 @@
  *
  * __cudaRegisterFunction is exported by cudart_register_entry.c, which
  * hands what nvcc registers to cudart_registry_function_plain and anything
- * else to cudart_register_function_slow here.
+ * else to cudart_registry_function_slow (cudart_registry.c).
  *
  * __cudaInitModule is where a host access to a __managed__ variable
  * reaches the runtime (nvcc emits __nv_init_managed_rt() before the first
@@ -19,14 +19,6 @@
 #define _GNU_SOURCE
 #include "cudart_registry.h"
 
-/* The handle to forward with, once the runtime is loaded (or known to be
- * missing, when the forwarder's fallback ignores it). */
-static void **forward_handle(void **handle)
-{
-	cudastub_loader_load(&cudastub_cudart_library);
-	return cudart_registry_real_handle(handle);
-}
-
 CUDASTUB_EXPORT void **__cudaRegisterFatBinary(void *fatCubin)
 {
 	void **handle = cudart_registry_add_module(fatCubin);
@@ -38,7 +30,8 @@ CUDASTUB_EXPORT void __cudaRegisterFatBinaryEnd(void **fatCubinHandle)
 {
 	if (!cudart_registry_record(CUDART_RECORD_FAT_BINARY_END, fatCubinHandle, NULL, NULL, NULL,
 				    NULL))
-		cudastub_cudart_forward___cudaRegisterFatBinaryEnd(forward_handle(fatCubinHandle));
+		cudastub_cudart_forward___cudaRegisterFatBinaryEnd(
+			cudart_registry_forward_handle(fatCubinHandle));
 }
 
 CUDASTUB_EXPORT void __cudaUnregisterFatBinary(void **fatCubinHandle)
@@ -49,30 +42,6 @@ CUDASTUB_EXPORT void __cudaUnregisterFatBinary(void **fatCubinHandle)
 		cudastub_cudart_forward___cudaUnregisterFatBinary(real);
 }
 
-/* How nvcc registers every function: no thread limit, and no tid, bid,
- * dimension or warp size pointers (a record then keeps nothing more). */
-static int registered_as_nvcc_does(int thread_limit, uint3 *tid, uint3 *bid, dim3 *bDim, dim3 *gDim,
-				   int *wSize)
-{
-	return thread_limit == -1 && !tid && !bid && !bDim && !gDim && !wSize;
-}
-
-void cudart_register_function_slow(void **fatCubinHandle, const char *hostFun, char *deviceFun,
-				   const char *deviceName, int thread_limit, uint3 *tid, uint3 *bid,
-				   dim3 *bDim, dim3 *gDim, int *wSize)
-{
-	union cudart_record_more more = {
-		.function = {thread_limit, tid, bid, bDim, gDim, wSize},
-	};
-	int plain = registered_as_nvcc_does(thread_limit, tid, bid, bDim, gDim, wSize);
-
-	if (!cudart_registry_record(CUDART_RECORD_FUNCTION, fatCubinHandle, hostFun, deviceFun,
-				    deviceName, plain ? NULL : &more))
-		cudastub_cudart_forward___cudaRegisterFunction(
-			forward_handle(fatCubinHandle), hostFun, deviceFun, deviceName,
-			thread_limit, tid, bid, bDim, gDim, wSize);
-}
-
 CUDASTUB_EXPORT void __cudaRegisterVar(void **fatCubinHandle, char *hostVar, char *deviceAddress,
 				       const char *deviceName, int ext, size_t size, int constant,
 				       int global)
@@ -81,9 +50,9 @@ CUDASTUB_EXPORT void __cudaRegisterVar(void **fatCubinHandle, char *hostVar, cha
 
 	if (!cudart_registry_record(CUDART_RECORD_VAR, fatCubinHandle, hostVar, deviceAddress,
 				    deviceName, &more))
-		cudastub_cudart_forward___cudaRegisterVar(forward_handle(fatCubinHandle), hostVar,
-							  deviceAddress, deviceName, ext, size,
-							  constant, global);
+		cudastub_cudart_forward___cudaRegisterVar(
+			cudart_registry_forward_handle(fatCubinHandle), hostVar, deviceAddress,
+			deviceName, ext, size, constant, global);
 }
 
 CUDASTUB_EXPORT void __cudaRegisterManagedVar(void **fatCubinHandle, void **hostVarPtrAddress,
@@ -95,13 +64,14 @@ CUDASTUB_EXPORT void __cudaRegisterManagedVar(void **fatCubinHandle, void **host
 	if (!cudart_registry_record(CUDART_RECORD_MANAGED_VAR, fatCubinHandle, hostVarPtrAddress,
 				    deviceAddress, deviceName, &more))
 		cudastub_cudart_forward___cudaRegisterManagedVar(
-			forward_handle(fatCubinHandle), hostVarPtrAddress, deviceAddress,
-			deviceName, ext, size, constant, global);
+			cudart_registry_forward_handle(fatCubinHandle), hostVarPtrAddress,
+			deviceAddress, deviceName, ext, size, constant, global);
 }
 
 CUDASTUB_EXPORT char __cudaInitModule(void **fatCubinHandle)
 {
-	return cudastub_cudart_forward___cudaInitModule(forward_handle(fatCubinHandle));
+	return cudastub_cudart_forward___cudaInitModule(
+		cudart_registry_forward_handle(fatCubinHandle));
 }
 
 #if CUDASTUB_CUDART_VERSION < 12000
@@ -114,9 +84,9 @@ CUDASTUB_EXPORT void __cudaRegisterTexture(void **fatCubinHandle,
 
 	if (!cudart_registry_record(CUDART_RECORD_TEXTURE, fatCubinHandle, hostVar,
 				    (void *)deviceAddress, deviceName, &more))
-		cudastub_cudart_forward___cudaRegisterTexture(forward_handle(fatCubinHandle),
-							      hostVar, deviceAddress, deviceName,
-							      dim, norm, ext);
+		cudastub_cudart_forward___cudaRegisterTexture(
+			cudart_registry_forward_handle(fatCubinHandle), hostVar, deviceAddress,
+			deviceName, dim, norm, ext);
 }
 
 CUDASTUB_EXPORT void __cudaRegisterSurface(void **fatCubinHandle,
@@ -128,8 +98,8 @@ CUDASTUB_EXPORT void __cudaRegisterSurface(void **fatCubinHandle,
 
 	if (!cudart_registry_record(CUDART_RECORD_SURFACE, fatCubinHandle, hostVar,
 				    (void *)deviceAddress, deviceName, &more))
-		cudastub_cudart_forward___cudaRegisterSurface(forward_handle(fatCubinHandle),
-							      hostVar, deviceAddress, deviceName,
-							      dim, ext);
+		cudastub_cudart_forward___cudaRegisterSurface(
+			cudart_registry_forward_handle(fatCubinHandle), hostVar, deviceAddress,
+			deviceName, dim, ext);
 }
 #endif

@@ -2,7 +2,7 @@
  * __cudaRegisterFunction's entry, in assembly: it tells a function
  * registered as nvcc registers every one (thread limit -1, and no tid,
  * bid, dimension or warp size pointers) from any other and jumps on, to
- * cudart_registry_function_plain or to cudart_register_function_slow,
+ * cudart_registry_function_plain or to cudart_registry_function_slow,
  * with every argument where the caller left it.
  *
  * Why not C: a recorded kernel may cost the stub no more than a twentieth
@@ -38,7 +38,7 @@ __asm__("\t.text\n"
 	"\torq 32(%rsp), %rax\n"	/* wSize */
 	"\tjnz 1f\n"
 	"\tjmp cudart_registry_function_plain\n"
-	"1:\tjmp cudart_register_function_slow\n"
+	"1:\tjmp cudart_registry_function_slow\n"
 	"\t.cfi_endproc\n"
 	"\t.size __cudaRegisterFunction, .-__cudaRegisterFunction\n");
 
@@ -60,7 +60,7 @@ __asm__("\t.text\n"
 	"\torr x9, x9, x11\n"
 	"\tcbnz x9, 1f\n"
 	"\tb cudart_registry_function_plain\n"
-	"1:\tb cudart_register_function_slow\n"
+	"1:\tb cudart_registry_function_slow\n"
 	"\t.cfi_endproc\n"
 	"\t.size __cudaRegisterFunction, .-__cudaRegisterFunction\n");
 

@@ -511,7 +511,7 @@ int cudart_registry_record(enum cudart_record_kind kind, void **handle, const vo
 __attribute__((noinline)) static void plain_slow(void **handle, const char *host_fun,
 						 char *device_fun, const char *device_name)
 {
-	cudart_register_function_slow(handle, host_fun, device_fun, device_name, -1, NULL, NULL,
+	cudart_registry_function_slow(handle, host_fun, device_fun, device_name, -1, NULL, NULL,
 				      NULL, NULL, NULL);
 }
 
@@ -580,6 +580,36 @@ void **cudart_registry_real_handle(void **handle)
 	if (!m)
 		return handle;
 	return is_live() ? m->real : NULL;
+}
+
+void **cudart_registry_forward_handle(void **handle)
+{
+	cudastub_loader_load(&cudastub_cudart_library);
+	return cudart_registry_real_handle(handle);
+}
+
+/* How nvcc registers every function: no thread limit, and no tid, bid,
+ * dimension or warp size pointers (a record then keeps nothing more). */
+static int registered_as_nvcc_does(int thread_limit, uint3 *tid, uint3 *bid, dim3 *bDim, dim3 *gDim,
+				   int *wSize)
+{
+	return thread_limit == -1 && !tid && !bid && !bDim && !gDim && !wSize;
+}
+
+void cudart_registry_function_slow(void **fatCubinHandle, const char *hostFun, char *deviceFun,
+				   const char *deviceName, int thread_limit, uint3 *tid, uint3 *bid,
+				   dim3 *bDim, dim3 *gDim, int *wSize)
+{
+	union cudart_record_more more = {
+		.function = {thread_limit, tid, bid, bDim, gDim, wSize},
+	};
+	int plain = registered_as_nvcc_does(thread_limit, tid, bid, bDim, gDim, wSize);
+
+	if (!cudart_registry_record(CUDART_RECORD_FUNCTION, fatCubinHandle, hostFun, deviceFun,
+				    deviceName, plain ? NULL : &more))
+		cudastub_cudart_forward___cudaRegisterFunction(
+			cudart_registry_forward_handle(fatCubinHandle), hostFun, deviceFun,
+			deviceName, thread_limit, tid, bid, bDim, gDim, wSize);
 }
 
 /* Frees the log and what its records keep beyond it. */

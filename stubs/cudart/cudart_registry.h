@@ -59,13 +59,13 @@ int cudart_registry_record(enum cudart_record_kind kind, void **handle, const vo
 /* __cudaRegisterFunction for a function registered with nvcc's defaults,
  * as cudart_register_entry.c finds it (MAGMA records 3,736 such): recorded
  * without a call or a saved register on a module being recorded; anything
- * else goes on to cudart_register_function_slow. */
+ * else goes on to cudart_registry_function_slow. */
 void cudart_registry_function_plain(void **handle, const char *host_fun, char *device_fun,
 				    const char *device_name);
 
-/* The rest of __cudaRegisterFunction (cudart_register.c): recorded with
+/* The rest of __cudaRegisterFunction: recorded with
  * cudart_registry_record, or forwarded. */
-void cudart_register_function_slow(void **handle, const char *host_fun, char *device_fun,
+void cudart_registry_function_slow(void **handle, const char *host_fun, char *device_fun,
 				   const char *device_name, int thread_limit, uint3 *tid,
 				   uint3 *bid, dim3 *block_dim, dim3 *grid_dim, int *warp_size);
 
@@ -73,6 +73,9 @@ void cudart_register_function_slow(void **handle, const char *host_fun, char *de
  * real handle for one of the stub's, NULL for one of the stub's that was
  * never replayed (no runtime), anything else unchanged. */
 void **cudart_registry_real_handle(void **handle);
+/* The handle to forward with: the runtime loaded first (or known to be
+ * missing, when the forwarder's fallback ignores the handle). */
+void **cudart_registry_forward_handle(void **handle);
 
 /* __cudaUnregisterFatBinary: 1 if the module was never replayed (its
  * records are released; nothing to forward), else 0 with *real set to the

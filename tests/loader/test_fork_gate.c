@@ -59,12 +59,6 @@ void cudastub_log_stderr(const char *fmt, ...)
 	(void)fmt;
 }
 
-/* loader_exit.c's: this test process loaded no stub */
-int cudastub_exit_loaded_elsewhere(void)
-{
-	return 0;
-}
-
 static void sleep_ms(long ms)
 {
 	struct timespec t = {ms / 1000, (ms % 1000) * 1000000L};
@@ -224,10 +218,10 @@ static void test_fork_during_an_exit_registration(void)
 static void test_loader_state_read_where_ld_so_keeps_it(void)
 {
 	printf("  this program's copy of _r_debug reads r_state %d; ld.so's record %s\n",
-	       (int)_r_debug.r_state, loader_consistent() ? "consistent" : "not consistent");
+	       (int)_r_debug.r_state, cudastub_loader_consistent() ? "consistent" : "not consistent");
 	struct forker me = {(int)getpid(), thread_id()};
 
-	CU_ASSERT_TRUE(loader_consistent());
+	CU_ASSERT_TRUE(cudastub_loader_consistent());
 	CU_ASSERT_TRUE(loader_idle(&me));
 }
 

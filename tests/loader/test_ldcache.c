@@ -16,7 +16,7 @@
 
 #include "loader.h"
 #include "test_support.h"
-#include "loader_search.h"
+#include "loader_ldcache.h"
 
 enum { HEADER = 48, ENTRY = 24, MAX_VISITS = 8 };
 
