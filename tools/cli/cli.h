@@ -7,7 +7,7 @@
  *   info_stub.c   --stub: ask a stub file, not the stubs this command links
  *   info_text.c   the report as tables for people
  *   info_json.c   the report as JSON for programs
- *   table.c       column-aligned text tables
+ *   text_table.c  column-aligned text tables
  *   json.c        the JSON writer; json_string.c its string quoting
  *   escape.c      outside text as the command shows it, escaped
  *   patch.c       the patch command; patchelf.c what it asks of patchelf;

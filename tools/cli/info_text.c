@@ -5,16 +5,16 @@
  * already (cli.h), so it is printed as it is.
  */
 #include "cli.h"
-#include "table.h"
+#include "text_table.h"
 
 #include <string.h>
 
 static void summary_table(FILE *out, const struct cli_library *libs, int count)
 {
-	struct table t;
+	struct text_table t;
 
-	table_init(&t, 6);
-	table_row(&t, "LIBRARY", "STATE", "VERSION", "FOUND BY", "STUB ABI", "PATH");
+	text_table_init(&t, 6);
+	text_table_row(&t, "LIBRARY", "STATE", "VERSION", "FOUND BY", "STUB ABI", "PATH");
 	for (int i = 0; i < count; i++) {
 		const cudastub_library_info *info = &libs[i].info;
 		int loaded = info->state == CUDASTUB_STATE_LOADED;
@@ -28,31 +28,31 @@ static void summary_table(FILE *out, const struct cli_library *libs, int count)
 		else
 			snprintf(version, sizeof version, "%d.%d", info->major, info->minor);
 		snprintf(abi, sizeof abi, "%d.%d", info->abi_major, info->abi_minor);
-		table_row(&t, libs[i].name, cudastub_state_name(info->state),
-			  loaded ? version : NULL,
-			  loaded ? cudastub_source_name(info->source) : NULL, linked ? abi : NULL,
-			  loaded ? info->path : NULL);
+		text_table_row(&t, libs[i].name, cudastub_state_name(info->state),
+			       loaded ? version : NULL,
+			       loaded ? cudastub_source_name(info->source) : NULL,
+			       linked ? abi : NULL, loaded ? info->path : NULL);
 	}
-	table_print(out, &t, "");
-	table_free(&t);
+	text_table_print(out, &t, "");
+	text_table_free(&t);
 }
 
 static void attempts_table(FILE *out, const cudastub_library_info *info)
 {
-	struct table t;
+	struct text_table t;
 
-	table_init(&t, 4);
-	table_row(&t, "SOURCE", "MAJOR", "PATH", "OUTCOME");
+	text_table_init(&t, 4);
+	text_table_row(&t, "SOURCE", "MAJOR", "PATH", "OUTCOME");
 	for (unsigned i = 0; info->attempts && i < info->attempt_count; i++) {
 		const cudastub_attempt *a = &info->attempts[i];
 		char major[16];
 
 		snprintf(major, sizeof major, "%d", a->major);
-		table_row(&t, cudastub_source_name(a->source), a->major ? major : "any", a->path,
-			  a->outcome);
+		text_table_row(&t, cudastub_source_name(a->source), a->major ? major : "any",
+			       a->path, a->outcome);
 	}
-	table_print(out, &t, "  ");
-	table_free(&t);
+	text_table_print(out, &t, "  ");
+	text_table_free(&t);
 }
 
 /* What the choice of major rested on (stubs/common/loader_release.c): the

@@ -4,24 +4,24 @@
  * that could move the cursor or break a row. The last column is not
  * padded.
  */
-#ifndef CUDASTUB_CLI_TABLE_H
-#define CUDASTUB_CLI_TABLE_H
+#ifndef CUDASTUB_CLI_TEXT_TABLE_H
+#define CUDASTUB_CLI_TEXT_TABLE_H
 
 #include <stdio.h>
 
-enum { TABLE_MAX_COLUMNS = 8 };
+enum { TEXT_TABLE_MAX_COLUMNS = 8 };
 
-struct table {
+struct text_table {
 	int columns;
 	int rows;
 	char **cells; /* rows * columns, row by row */
 };
 
-void table_init(struct table *t, int columns);
+void text_table_init(struct text_table *t, int columns);
 /* Adds a row of t->columns strings; a NULL cell prints as "-". */
-void table_row(struct table *t, ...);
+void text_table_row(struct text_table *t, ...);
 /* Prints every row, each line starting with prefix. */
-void table_print(FILE *out, const struct table *t, const char *prefix);
-void table_free(struct table *t);
+void text_table_print(FILE *out, const struct text_table *t, const char *prefix);
+void text_table_free(struct text_table *t);
 
 #endif

@@ -1,14 +1,14 @@
 /* Text tables for the info report. */
 #define _GNU_SOURCE
-#include "table.h"
+#include "text_table.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-void table_init(struct table *t, int columns)
+void text_table_init(struct text_table *t, int columns)
 {
-	t->columns = columns < TABLE_MAX_COLUMNS ? columns : TABLE_MAX_COLUMNS;
+	t->columns = columns < TEXT_TABLE_MAX_COLUMNS ? columns : TEXT_TABLE_MAX_COLUMNS;
 	t->rows = 0;
 	t->cells = NULL;
 }
@@ -18,7 +18,7 @@ static char *copy_cell(const char *s)
 	return strdup(s ? s : "-");
 }
 
-void table_row(struct table *t, ...)
+void text_table_row(struct text_table *t, ...)
 {
 	char **grown = realloc(t->cells, sizeof *grown * (size_t)(t->rows + 1) * t->columns);
 	va_list ap;
@@ -33,16 +33,16 @@ void table_row(struct table *t, ...)
 	t->rows++;
 }
 
-static const char *cell(const struct table *t, int row, int column)
+static const char *cell(const struct text_table *t, int row, int column)
 {
 	const char *s = t->cells[row * t->columns + column];
 
 	return s ? s : "?";
 }
 
-void table_print(FILE *out, const struct table *t, const char *prefix)
+void text_table_print(FILE *out, const struct text_table *t, const char *prefix)
 {
-	size_t width[TABLE_MAX_COLUMNS] = {0};
+	size_t width[TEXT_TABLE_MAX_COLUMNS] = {0};
 
 	for (int r = 0; r < t->rows; r++)
 		for (int c = 0; c < t->columns; c++)
@@ -60,7 +60,7 @@ void table_print(FILE *out, const struct table *t, const char *prefix)
 	}
 }
 
-void table_free(struct table *t)
+void text_table_free(struct text_table *t)
 {
 	for (int i = 0; i < t->rows * t->columns; i++)
 		free(t->cells[i]);
