@@ -21,9 +21,9 @@
 #   <lib>_shim_cu<abi>), for binaries that load it in NVIDIA's place.
 
 # cudastub_glibc_floor(<target>): the oldest glibc the target runs on is
-# 2.17 (stubs/common/glibc_floor.h, force-included into its C files), and
+# 2.17 (stubs/loader/platform/glibc_floor.h, force-included into its C files), and
 # it names libc.so.6 alone: the dl functions, which glibc before 2.34 keeps
-# in libdl.so.2, are found at run time (stubs/common/loader_dl.c), so the
+# in libdl.so.2, are found at run time (stubs/loader/platform/loader_dl.c), so the
 # libraries linked for them (-ldl, the threads library) are dropped as not
 # needed; naming those two files made every process that loads a stub map
 # them at start-up.
@@ -36,7 +36,7 @@ function(cudastub_glibc_floor target)
     return()
   endif()
   target_compile_options(${target} PRIVATE
-    "$<$<COMPILE_LANGUAGE:C>:SHELL:-include ${PROJECT_SOURCE_DIR}/stubs/common/glibc_floor.h>")
+    "$<$<COMPILE_LANGUAGE:C>:SHELL:-include ${PROJECT_SOURCE_DIR}/stubs/loader/platform/glibc_floor.h>")
   get_target_property(type ${target} TYPE)
   if(NOT type STREQUAL "OBJECT_LIBRARY")
     target_link_options(${target} PRIVATE "LINKER:--as-needed")
@@ -122,7 +122,7 @@ function(cudastub_add_stub lib abi)
   # compiled once: the stub, its shim and libcudastub_cu<abi> link these
   add_library(${target}_objects OBJECT ${sources})
   target_include_directories(${target}_objects PRIVATE ${gen}/cu${abi} ${gen} ${includes}
-    ${PROJECT_SOURCE_DIR}/stubs/common ${PROJECT_SOURCE_DIR}/include
+    ${CUDASTUB_LOADER_DIRS} ${PROJECT_SOURCE_DIR}/include
     ${CUDASTUB_GENERATED}/include)
   # CUDASTUB_NO_UNIFIED_API: the weak references of cudastub.h are for
   # programs; inside a stub they would make its own definitions weak.

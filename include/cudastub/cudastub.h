@@ -43,7 +43,7 @@ typedef enum cudastub_source {
 	CUDASTUB_SOURCE_COUNT
 } cudastub_source;
 
-/* What ordered the majors a search tried (stubs/common/loader_release.c).
+/* What ordered the majors a search tried (stubs/loader/search/loader_release.c).
  * A pin or an override wins over the rest; then a CUDA library already in
  * the process; then the driver's version; else nothing answered and the
  * newest major goes first. */

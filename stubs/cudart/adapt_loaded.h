@@ -14,7 +14,7 @@
  * of the name the entry judges by) is the runtime's.
  *
  * Every adapted row names the one hook, cudastub_cudart_adapt
- * (adapt_registry.c), which the bind (stubs/common/loader_row.c) calls
+ * (adapt_registry.c), which the bind (stubs/loader/bind/loader_bind.c) calls
  * with the release it read once. It asks the export's family (the spec's
  * adapter line names it; ADAPT_FAMILY) for the first of its entries for
  * the export that applies and whose callee the runtime exports. Every translator compiles in every

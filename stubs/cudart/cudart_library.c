@@ -1,7 +1,7 @@
 /*
  * The runtime stub's library for the loader: what the spec describes
  * (stubs/cudart/cudart.spec, the release preference of
- * stubs/common/loader_release.c included), its version probe, and the
+ * stubs/loader/search/loader_release.c included), its version probe, and the
  * replay of deferred registrations.
  */
 #define _GNU_SOURCE

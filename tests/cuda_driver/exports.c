@@ -8,7 +8,7 @@
  *  - cuda.symbols is exactly the functions of the build's ABI record (every
  *    export has a prototype: the driver stub has no opaque forwarders);
  *  - the cost contract, from the disassembly: every export is the forwarder
- *    of stubs/common/forwarder.h (x86-64: one jmp *slot(%rip); aarch64:
+ *    of stubs/loader/bind/forwarder.h (x86-64: one jmp *slot(%rip); aarch64:
  *    adrp/ldr/br) through a slot of its own,
  *    whatever its prototype (char and short arguments, stack arguments,
  *    structs by value). Not checked in a sanitizer build, whose

@@ -2,7 +2,7 @@
  * The cost contract, read from the disassembly: every export but the
  * hand-written registration entry points (which record until the runtime is
  * live, and map the stub's module handles after) is the forwarder of
- * stubs/common/forwarder.h, through a slot of its own (x86-64: one
+ * stubs/loader/bind/forwarder.h, through a slot of its own (x86-64: one
  * jmp *slot(%rip); aarch64: adrp/ldr/br), the exports no header declares
  * included.
  */

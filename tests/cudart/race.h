@@ -1,6 +1,6 @@
 /*
- * The first call against the dynamic loader and fork (stubs/common/
- * loader_load.c, stubs/cudart/cudart_registry.c):
+ * The first call against the dynamic loader and fork
+ * (stubs/loader/load/loader_load.c, stubs/cudart/cudart_registry.c):
  *   race_main.c    the suites, each scenario run hundreds of times
  *   race_child.c   the scenarios, one fresh process each
  *   race_storm.c   the 64-thread first-call storm

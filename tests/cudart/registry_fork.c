@@ -1,6 +1,6 @@
 /*
  * Cancellation and fork() against the runtime stub's registry lock and
- * replay (stubs/cudart/cudart_registry.c, stubs/common/loader_fork.c), on
+ * replay (stubs/cudart/cudart_registry.c, stubs/loader/process/loader_fork.c), on
  * the fake runtime of the stub's own major:
  *   - a thread cancelled inside fork()'s prepare handlers, while the
  *     loader's handler waits for a slow library load, must not leave the

@@ -4,7 +4,7 @@
  * backslashes, C0 and C1 controls, DEL, bytes that are not UTF-8), the
  * text report and the CUDASTUB_DEBUG lines must hold none of them raw, the
  * JSON report must stay valid JSON, and both must show the name in the
- * one escaped form (stubs/common/loader_escape.h: \xNN, \\), which a JSON
+ * one escaped form (stubs/loader/platform/loader_escape.h: \xNN, \\), which a JSON
  * reader gets back exactly. Valid UTF-8 names pass unchanged.
  */
 #include <stdlib.h>

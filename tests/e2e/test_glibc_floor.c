@@ -3,13 +3,13 @@
  * the ones a wheel's repair step checks (auditwheel is not a Debian 12
  * package, so the rules are checked here):
  *   - every glibc symbol version they import is at most GLIBC_2.17
- *     (stubs/common/glibc_floor.h, tools/cli/floor/cli_glibc_floor.h),
+ *     (stubs/loader/platform/glibc_floor.h, tools/cli/floor/cli_glibc_floor.h),
  *     whichever glibc built them;
  *   - they need no library outside the policy's list (libc, libdl,
  *     libpthread, libm, librt, libgcc_s, ..., and the dynamic loader); a
  *     stub needs libc.so.6 alone, and finds the dl functions at run time,
  *     in libc or, before glibc 2.34, in libdl.so.2
- *     (stubs/common/loader_dl.c); the command names libdl.so.2 as well;
+ *     (stubs/loader/platform/loader_dl.c); the command names libdl.so.2 as well;
  *   - installed, they carry no debug information (cudastub_install_stripped).
  * The build is installed into a temporary prefix, and each ELF file under
  * its lib/, and bin/cudastub, is read with objdump -T and readelf; the

@@ -1,5 +1,5 @@
 /*
- * The ELF check (stubs/common/loader_elf.c) over arbitrary bytes, as the
+ * The ELF check (stubs/loader/search/loader_elf.c) over arbitrary bytes, as the
  * stub runs it over a file. Besides never crashing, what it accepts must
  * hold what dlopen needs: checked here again, independently, so a check
  * that lets a damaged file through is a finding.

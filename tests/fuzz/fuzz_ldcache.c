@@ -1,5 +1,5 @@
 /*
- * The ld.so.cache reader (stubs/common/loader_ldcache.c) over arbitrary
+ * The ld.so.cache reader (stubs/loader/search/loader_ldcache.c) over arbitrary
  * bytes: it must find only NUL-ended strings inside the buffer, whatever
  * the counts and offsets claim.
  */

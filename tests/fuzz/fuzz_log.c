@@ -1,6 +1,6 @@
 /*
- * The search's log (stubs/common/loader_log.c) and the one escape of
- * outside text (stubs/common/loader_escape.c) under whatever paths and
+ * The search's log (stubs/loader/platform/loader_log.c) and the one escape of
+ * outside text (stubs/loader/platform/loader_escape.c) under whatever paths and
  * messages the environment can produce: every input line becomes an
  * attempt, the first an error. The log must stay within its arena, keep
  * its conclusion, and print and return no control character; the escape

@@ -1,5 +1,5 @@
 /*
- * Override paths and pins through the real search (stubs/common): each
+ * Override paths and pins through the real search (stubs/loader): each
  * input sets CUDASTUB_FUZZ_PATH, and CUDASTUB_FUZZ_MAJOR after a newline,
  * then runs the first search of a fresh library. Whatever the text, the
  * search fails cleanly (this library exists nowhere, and its probe accepts

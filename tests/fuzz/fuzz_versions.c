@@ -1,8 +1,8 @@
 /*
  * The text the environment and the file system give the stub: pins
  * (CUDASTUB_<LIB>_MAJOR), versions read from file names and the text
- * NVML gives its version in (stubs/common/loader_versions.c). What they accept must be the one
- * spelling they document; the rest is refused, never misread.
+ * NVML gives its version in (stubs/loader/search/loader_versions.c). What they accept must be the
+ * one spelling they document; the rest is refused, never misread.
  */
 #include <stdint.h>
 #include <stdio.h>

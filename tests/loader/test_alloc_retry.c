@@ -15,7 +15,7 @@
  * constructor is slowed so that the first search is still running when the
  * racing call comes. The racing call is made from a dl_iterate_phdr
  * callback: holding a loader lock, it searches on its own rather than wait
- * for the first search (loader_load.c). The last test reads the one bind (loader_row.c) and
+ * for the first search (loader_load.c). The last test reads the one bind (loader_bind.c) and
  * every generated file, and checks that a slot is stored only through the
  * settling call.
  */
@@ -160,7 +160,7 @@ static void test_generated_binds_settle(void)
 	glob_t files;
 	size_t i, settles = 0, plain = 0;
 
-	count_stores(SOURCE_DIR "/stubs/common/loader_row.c", &settles, &plain);
+	count_stores(SOURCE_DIR "/stubs/loader/bind/loader_bind.c", &settles, &plain);
 	CU_ASSERT_EQUAL(settles, 1);
 	CU_ASSERT_EQUAL_FATAL(glob(GENERATED_DIR "/*/cu*/*.[ch]", 0, NULL, &files), 0);
 	CU_ASSERT(files.gl_pathc >= 30);

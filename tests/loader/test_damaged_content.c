@@ -4,7 +4,7 @@
  * zeroed, as a power loss or a preallocating downloader leaves it, in
  * CUDA_HOME; a healthy copy of the same release on LD_LIBRARY_PATH, further
  * down the search. The stub must not crash: it skips the damaged copy with
- * its reason (stubs/common/loader_probe.c) and loads the healthy one. The
+ * its reason (stubs/loader/search/loader_probe.c) and loads the healthy one. The
  * same with the block punched out as a hole, and `cudastub info` on either
  * ends normally. For 12.4 (fixture cuda-12.4) and 13.0 (the toolkit).
  *

@@ -1,5 +1,5 @@
 /*
- * The CUDA version a driver's file name says (stubs/common/loader_driver_name.c),
+ * The CUDA version a driver's file name says (stubs/loader/search/loader_driver_name.c),
  * compiled in: a table of names, each branch boundary and each malformed
  * kind, and Debian's real 550 driver, whose name must say what the driver
  * itself answers when asked.

@@ -1,5 +1,5 @@
 /*
- * The one escape of outside text (stubs/common/loader_escape.c), compiled
+ * The one escape of outside text (stubs/loader/platform/loader_escape.c), compiled
  * in: a table of cases, one or more for each class of input and each
  * boundary between classes; every code point encoded, and encoded past
  * the end of Unicode; every size of output for every case.

@@ -1,5 +1,5 @@
 /*
- * exit() against a first call in flight (stubs/common/loader_exit.c), on
+ * exit() against a first call in flight (stubs/loader/process/loader_exit.c), on
  * the fake libnvrtc made slow to load (FAKE_NVRTC_SLOW_MS), so that the
  * order is forced rather than hoped for: a worker's first call is inside
  * the fake's constructor when the main thread calls exit(42).

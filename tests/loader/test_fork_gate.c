@@ -1,5 +1,5 @@
 /*
- * The fork gate (stubs/common/loader_fork.c) on its own, compiled in, with
+ * The fork gate (stubs/loader/process/loader_fork.c) on its own, compiled in, with
  * the order of events forced rather than hoped for:
  *   - a call that waited out one fork asks again before it goes ahead: a
  *     program that forks in a loop starts the next fork as the last ends,
@@ -218,7 +218,8 @@ static void test_fork_during_an_exit_registration(void)
 static void test_loader_state_read_where_ld_so_keeps_it(void)
 {
 	printf("  this program's copy of _r_debug reads r_state %d; ld.so's record %s\n",
-	       (int)_r_debug.r_state, cudastub_loader_consistent() ? "consistent" : "not consistent");
+	       (int)_r_debug.r_state,
+	       cudastub_loader_consistent() ? "consistent" : "not consistent");
 	struct forker me = {(int)getpid(), thread_id()};
 
 	CU_ASSERT_TRUE(cudastub_loader_consistent());

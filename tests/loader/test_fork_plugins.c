@@ -7,7 +7,7 @@
  * (r_state not RT_CONSISTENT) must not dlopen: glibc stops it there
  * ("Inconsistency detected by ld.so ... r_state == RT_CONSISTENT", exit
  * status 127). The stub then returns the not-available code with the
- * reason (stubs/common/loader_fork.c). Every child either loads the fake
+ * reason (stubs/loader/process/loader_fork.c). Every child either loads the fake
  * or says why not; none is stopped by ld.so, killed, or left waiting.
  *
  * FP_CHILDREN sets the number of children (the suite uses 60); FP_DIRECT

@@ -1,7 +1,7 @@
 /*
  * Children of fork() complete their first call, whatever the parent's
- * other threads were doing in the dynamic loader (stubs/common/
- * loader_fork.c, loader_locks.c):
+ * other threads were doing in the dynamic loader
+ * (stubs/loader/process/loader_fork.c, loader_locks.c):
  *   - during a storm: STORM threads make their first call of the NVRTC
  *     stub at once (the fake is slow to load) while another thread forks
  *     children, SOAK_RUNS processes in all; each child makes its own first

@@ -5,13 +5,13 @@
  * (CUDASTUB_<LIB>_PATH) and once first on LD_LIBRARY_PATH:
  *   truncated copies, an empty file, a text file, an ELF of another
  *   machine, an ELF whose program headers lie past its end (each skipped
- *   before dlopen, with its reason: stubs/common/loader_elf.c);
+ *   before dlopen, with its reason: stubs/loader/search/loader_elf.c);
  *   the stub itself; a directory where the library should be;
  *   a relative path; a 100 KB path; control characters in a path (the
  *   error and every debug line escaped);
  *   bad pins (refused by name, nothing opened);
  *   a library whose version probe's first code is zeros (skipped after
- *   dlopen, before the probe runs: stubs/common/loader_probe.c), the next
+ *   dlopen, before the probe runs: stubs/loader/search/loader_probe.c), the next
  *   copy on the path loaded.
  * The damaged files are made from a fake libnvrtc, named as each stub's
  * library.

@@ -1,5 +1,5 @@
 /*
- * The lookup in /etc/ld.so.cache (stubs/common/loader_ldcache.c), compiled
+ * The lookup in /etc/ld.so.cache (stubs/loader/search/loader_ldcache.c), compiled
  * in: a bisection over entries that ldconfig sorts greatest first, runs
  * of digits by their value.
  *

@@ -1,5 +1,5 @@
 /*
- * One CUDA release per process (stubs/common/loader_release.c): without a
+ * One CUDA release per process (stubs/loader/search/loader_release.c): without a
  * pin or an override, a stub searches first the major of the CUDA
  * libraries already in the process, else the majors the driver supports,
  * and only then the others.

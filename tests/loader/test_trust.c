@@ -1,7 +1,7 @@
 /*
  * The folders the stub derives by itself (pip's wheel folders above and
  * beside it) are searched only when no one but root and the user can have
- * put a library there (stubs/common/loader_trust.c), and not at all in
+ * put a library there (stubs/loader/search/loader_trust.c), and not at all in
  * secure mode.
  *
  * Each case builds a tree in a fresh temporary folder (mode 0700, owned by

@@ -1,7 +1,7 @@
 /*
  * A first call that finds another thread's search under way sleeps until
  * that search publishes, and the publication wakes it: it does not poll
- * (stubs/common/loader_load.c). One of the waiting threads, the watcher,
+ * (stubs/loader/load/loader_load.c). One of the waiting threads, the watcher,
  * wakes every few milliseconds to see whether the search still runs.
  *
  * The loader is compiled into this test with its futex calls made through

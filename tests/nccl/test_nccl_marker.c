@@ -1,6 +1,6 @@
 /*
  * The CUDA release read from a library's read-only data
- * (stubs/common/loader_marker.c, spec: cuda_release marker), on files,
+ * (stubs/loader/search/loader_marker.c, spec: cuda_release marker), on files,
  * without loading them: NCCL's banner names the CUDA it was built with.
  *
  *   real      the 13.0 toolkit's libnccl.so.2 says 13.0; Debian sid's

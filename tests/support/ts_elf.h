@@ -71,7 +71,7 @@ enum ts_shape_kind {
 };
 
 /*
- * The forwarder of this architecture (stubs/common/forwarder.h): its shape,
+ * The forwarder of this architecture (stubs/loader/bind/forwarder.h): its shape,
  * how a message names it, and how many instructions it is without a
  * branch-target landing pad. TS_FORWARDER_KNOWN is 0 where forwarder.h
  * has no assembly.

@@ -16,7 +16,7 @@
  *                 NVIDIA's library names, auditwheel's hashed ones
  *
  * Every string the command prints is in the escaped form of the loader's
- * one escape (stubs/common/loader_escape.h): the stubs keep messages
+ * one escape (stubs/loader/platform/loader_escape.h): the stubs keep messages
  * (errors, outcomes, the choice of major) escaped, and the command escapes
  * what they keep as data (paths) as it collects
  * the report, and every file name, argument or patchelf answer it prints.
@@ -66,7 +66,7 @@ struct cli_library {
 	const char *name;     /* "cudart", "nvrtc" or "cuda" */
 	const char *env_path; /* the override variable, "CUDASTUB_NVRTC_PATH" */
 	/* whether its stub prefers the process's CUDA release (every library
-	 * but the driver; stubs/common/loader_release.c) */
+	 * but the driver; stubs/loader/search/loader_release.c) */
 	int release_aware;
 	/* A copy of the stub's info, every string in it escaped; for a stub
 	 * this command does not link, state NOT_LINKED and everything else
@@ -124,7 +124,7 @@ int cli_stub_entry_points(void *handle, int lib, const cudastub_library_info *(*
  * until the report is printed. */
 int cli_collect_stub(struct cli_library *libs, const char *path, void **handle);
 
-/* text escaped (stubs/common/loader_escape.h), in a new string to free;
+/* text escaped (stubs/loader/platform/loader_escape.h), in a new string to free;
  * NULL when memory is short. */
 char *cli_escaped(const char *text);
 /* Prints one line: fmt formatted (its arguments may hold any byte: file

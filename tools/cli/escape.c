@@ -1,7 +1,7 @@
 /*
  * Outside text as the command shows it. Every file name, environment
  * value, patchelf answer or argument the command prints goes through the
- * loader's one escape (stubs/common/loader_escape.c, compiled in), so the
+ * loader's one escape (stubs/loader/platform/loader_escape.c, compiled in), so the
  * command and the stubs' own messages show the same text the same way:
  * C0, DEL, C1 and bytes that are not UTF-8 as \xNN, the backslash as \\.
  */

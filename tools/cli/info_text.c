@@ -55,7 +55,7 @@ static void attempts_table(FILE *out, const cudastub_library_info *info)
 	text_table_free(&t);
 }
 
-/* What the choice of major rested on (stubs/common/loader_release.c): the
+/* What the choice of major rested on (stubs/loader/search/loader_release.c): the
  * one reason that applied, as the stub recorded it (release_reason), and
  * on a machine whose driver answered nothing, why. */
 static void release_line(FILE *out, const struct cli_library *l)

@@ -1,6 +1,6 @@
 /*
  * A small streaming JSON writer: pretty-printed, two spaces per level.
- * Strings must be escaped text (cli.h; stubs/common/loader_escape.h):
+ * Strings must be escaped text (cli.h; stubs/loader/platform/loader_escape.h):
  * valid UTF-8 without control characters, which only needs its quotes and
  * backslashes quoted to be a valid JSON string. A file name's odd bytes
  * therefore reach a JSON reader as the escapes \xNN, never as U+FFFD.

@@ -1,16 +1,16 @@
 """Writes a stub's generated C: its table of rows, typed fallbacks, checks.
 
 Every export has the same shape, fixed by the cost contract and written
-once, per architecture, in stubs/common/forwarder.h: on x86-64 the export
+once, per architecture, in stubs/loader/bind/forwarder.h: on x86-64 the export
 is `jmp *slot(%rip)`, one instruction; on aarch64 `adrp`/`ldr`/`br x16`.
 What the generator writes per export is data: one line of the library's
 rows file (<lib>_rows.h: its name, its majors, its fallback class, and
 for the few that have them its typed fallback, adapter and route), which
-stubs/common/table_define.h turns into the table, the slots and the
+stubs/loader/bind/table_define.h turns into the table, the slots and the
 forwarders, and one line of its check file (<lib>_checks.c: the export
 against NVIDIA's declaration). The slot starts at a resolve stub that
 hands the slot to the register-preserving cudastub_asm_resolve, and the one
-hand-written bind (stubs/common/loader_row.c) reads the slot's row: the
+hand-written bind (stubs/loader/bind/loader_bind.c) reads the slot's row: the
 loader, then the route, the adapter, the fallback. The generated code makes
 no decision of its own.
 """
@@ -80,7 +80,7 @@ def fallback_class(spec, fn, n):
 
 def _majors(majors):
     if len(majors) > MAX_MAJORS:
-        raise SystemExit("a row holds %d majors at most (stubs/common/table_define.h)" % MAX_MAJORS)
+        raise SystemExit("a row holds %d majors at most (stubs/loader/bind/table_define.h)" % MAX_MAJORS)
     return "(%s)" % (", ".join(str(m) for m in sorted(majors)) or "0")
 
 
@@ -167,10 +167,10 @@ def emit_rows(per_abi, header_note):
     export and ABI, in the order of the F_<name> enum. per_abi: major ->
     row_lines()."""
     out = [header_note] + ABI_REQUIRED + [
-           "/* One row per export (stubs/common/table_define.h): name, majors with the same ABI,",
+           "/* One row per export (stubs/loader/bind/table_define.h): name, majors with the same ABI,",
            " * majors where a later minor may add it, majors with another ABI, fallback, and",
            " * the type it is forwarded with, checked against the headers' declaration",
-           " * (stubs/common/table_check.h). */"]
+           " * (stubs/loader/bind/table_check.h). */"]
     out += merge_abis({m: d for m, (d, _) in per_abi.items()})
     if any(u for _, u in per_abi.values()):
         out.append("/* No header declares these: forwarded without a prototype, to a major that")
@@ -321,7 +321,7 @@ def emit(spec, abi, routed, names, header_note):
 
 def emit_checks(spec, header_note):
     """<lib>_checks.c: every row's type against NVIDIA's declaration in
-    NVIDIA's own headers (stubs/common/table_check.h), compiled by the
+    NVIDIA's own headers (stubs/loader/bind/table_check.h), compiled by the
     tests where those headers are at hand (tests/records), never by the
     build, which needs none of them. The headers are read as the records
     were made from them: the spec's macros, its variants but the

@@ -30,7 +30,7 @@ NAMED = 4
 # then names a newer major dropped, then names an older one lacks.
 GATED_ORDER = ("abi", "removed", "absent")
 # The architectures the stubs are built for, and the forwarder each gets
-# (stubs/common/forwarder.h; the shape tests hold every export to it).
+# (stubs/loader/bind/forwarder.h; the shape tests hold every export to it).
 ARCHITECTURES = [
     ("x86-64", "the native compiler", "`jmp *slot(%rip)`", 1,
      "real 11.8, 12.4 and 13.0 libraries, driver 550"),
@@ -190,7 +190,7 @@ def emit(libs, header_note):
            "and 13); each exports its ABI and loads whichever major it finds. For each pair, what it does with its exports:",
            "",
            "- **forward**: the loaded library's own function, one jump away "
-           "(`stubs/common/forwarder.h`);",
+           "(`stubs/loader/bind/forwarder.h`);",
            "- **forward from a later minor**: a function a later minor of the loaded major "
            "added (12.5, 12.8); forwarded when the loaded library exports it, else gated as "
            "absent;",

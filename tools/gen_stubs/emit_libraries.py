@@ -97,7 +97,7 @@ def cli_c(specs, header, tags, combined):
     the stubs this build makes, combined: {major: tag} of libcudastub's."""
     out = [header, "", '#include "cli.h"', "",
            "/* In cudastub_lib order: name, what it is, override variable, whether the stub",
-           " * keeps to the process's CUDA release (stubs/common/loader_release.c), the",
+           " * keeps to the process's CUDA release (stubs/loader/search/loader_release.c), the",
            " * real library's SONAMEs by CUDA major (0: every major), and the file of",
            " * its stub for each CUDA ABI this build makes, newest first, and its shim's",
            " * folder below cu<N>/. A number no library has is a hole: all zero, its",

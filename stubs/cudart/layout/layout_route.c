@@ -1,7 +1,7 @@
 /*
  * Choosing a route (layout.h): what stands in for a function whose ABI the
  * loaded major does not share under its own name. Runs once per function,
- * from its generated route function, which the bind (loader_row.c) calls
+ * from its generated route function, which the bind (loader_bind.c) calls
  * with the release it read.
  */
 #define _GNU_SOURCE

@@ -1,6 +1,6 @@
 /*
  * The oldest glibc the cudastub command runs on: 2.17, as its stubs
- * (stubs/common/glibc_floor.h), so that cudastub's own wheel is a
+ * (stubs/loader/platform/glibc_floor.h), so that cudastub's own wheel is a
  * manylinux2014 wheel. Force-included first into every C file of the
  * command (tools/cli/CMakeLists.txt), before any system header.
  *

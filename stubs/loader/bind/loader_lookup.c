@@ -4,7 +4,7 @@
  *
  * A symbol whose ABI differs from the stub's is never looked up, so it can
  * never be called. What the call then answers is logged by the row's bind
- * (loader_row.c), which knows the function's kind of answer. The decision is logged once per
+ * (loader_bind.c), which knows the function's kind of answer. The decision is logged once per
  * function under CUDASTUB_DEBUG=1; the generated resolver stores the result, so this runs once per
  * function (a few times if threads race, with the same answer).
  */

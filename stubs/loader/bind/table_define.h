@@ -152,7 +152,7 @@ static long cudastub_table_negative_removed(void)
 	return -(long)CUDASTUB_TABLE_CODE(REMOVED);
 }
 
-/* ---- the table, and its address where the bind finds it (loader_row.c):
+/* ---- the table, and its address where the bind finds it (loader_bind.c):
  * the section holds pointers, not the tables, so that the tables of
  * several libraries linked into one object (libcudastub.so) lie in it
  * without the padding that each table's own alignment would put between

@@ -78,7 +78,7 @@ static int add_root(struct cudastub_python_roots *roots, const char *root,
 
 /* Every <prefix>/lib/python3.N/site-packages (and dist-packages). Read
  * with opendir, not glob: glob's current version needs glibc 2.27
- * (stubs/common/glibc_floor.h). */
+ * (stubs/loader/platform/glibc_floor.h). */
 static void add_site_packages(struct cudastub_python_roots *roots, const char *prefix,
 			      const char *why)
 {

@@ -3,7 +3,7 @@
  * is adrp/ldr/br x16 through its slot (forwarder.h); its slot starts at a
  * resolve stub that puts the slot's own address in x17 and branches here.
  *
- * cudastub_bind_slot (loader_row.c), given that address, finds the slot's
+ * cudastub_bind_slot (loader_bind.c), given that address, finds the slot's
  * row in its library's table, asks the loader, stores the answer in the
  * slot and returns it. Every register that can carry an argument under the
  * procedure-call standard is saved around that call and restored before

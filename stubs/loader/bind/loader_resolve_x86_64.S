@@ -4,7 +4,7 @@
  * two-instruction stub that loads the slot's own address into %r11 and
  * jumps here.
  *
- * cudastub_bind_slot (loader_row.c), given that address, finds the slot's
+ * cudastub_bind_slot (loader_bind.c), given that address, finds the slot's
  * row in its library's table, asks the loader, stores the answer in the
  * slot and returns it. Every register that can carry an argument is saved around
  * that call and restored before jumping on, so the function reached sees

@@ -1,6 +1,6 @@
 /*
  * A library's generated table: one row per export, read by the one bind
- * (loader_row.c). The generator writes, per library and ABI, the rows as
+ * (loader_bind.c). The generator writes, per library and ABI, the rows as
  * data (<lib>_rows.h, one CUDASTUB_ROW line an export) and
  * table_define.h turns them into this table, the slots and the
  * forwarders; nothing per export is code, except the few typed fallbacks a
@@ -85,7 +85,7 @@ static inline const char *cudastub_status_name_of(const struct cudastub_status_n
 	return NULL;
 }
 
-/* loader_row.c: binds the export whose slot this is (the resolvers call
+/* loader_bind.c: binds the export whose slot this is (the resolvers call
  * it, loader_resolve_<arch>.S); returns what the slot now holds, or what
  * this call jumps to when the answer is not final. */
 CUDASTUB_HIDDEN void *cudastub_bind_slot(_Atomic(void *) *slot);

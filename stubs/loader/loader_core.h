@@ -4,30 +4,14 @@
  * A stub describes its library once (struct cudastub_library) and its
  * functions in a generated table (struct cudastub_function in each row,
  * table.h). The first call of any export reaches, through the one bind
- * (loader_row.c), cudastub_loader_bind(), which makes sure a search
- * has been published and returns the real symbol, or NULL when the call must
- * not be forwarded. Everything here runs at most once per function; nothing here is
- * on the hot path.
+ * (bind/loader_bind.c), cudastub_loader_bind(), which makes sure a search
+ * has been published and returns the real symbol, or NULL when the call
+ * must not be forwarded. Everything here runs at most once per function;
+ * nothing here is on the hot path.
  *
- * This header (loader_core.h) holds what every part shares (the library's
- * description, the load and the bind); each phase's declarations are in
- * a header of their own: loader_search.h, loader_versions.h,
- * loader_process.h, loader_log.h.
- *
- * The search reads as phases, each in a file of its own:
- *   loader_search.c    list the candidates, step by step, newest major first
- *   loader_candidate.c open one, verify it (not ourselves, not another stub,
- *                      not rejected by the library), probe its version
- *   loader_elf.c       check a file is a sound library before dlopen maps it
- *   loader_companion.c load what the chosen library will dlopen by name
- *   loader_ldcache.c   read /etc/ld.so.cache, to look past a stub by hand
- *   loader_load.c      search without holding a lock, publish one outcome
- *   loader_fork.c      keep fork() out of a library being mapped
- *   loader_exit.c      keep exit() out of a library being loaded
- *   loader_log.c       remember what was tried; CUDASTUB_DEBUG output
- *   loader_bind.c      gate a function by major and look it up
- *   loader_row.c       bind an export from its row: the loader, its route,
- *                      its adapter, its fallback
+ * This header holds what every phase shares: the library's description
+ * and a search's record. It calls nothing. The phases, their order and
+ * their files are in README.md beside it.
  */
 #ifndef CUDASTUB_LOADER_CORE_H
 #define CUDASTUB_LOADER_CORE_H
@@ -213,7 +197,7 @@ static inline const struct cudastub_search *cudastub_loader_result(struct cudast
 }
 
 /*
- * Where the bind (loader_row.c) stores its answer. The answer is final only once
+ * Where the bind (loader_bind.c) stores its answer. The answer is final only once
  * a search has been published: before that (the racing thread's search
  * record could not be allocated, or the process is exiting) the call is
  * answered from its fallback this once, and the slot stays aimed at the
@@ -228,7 +212,7 @@ static inline void cudastub_loader_settle_slot(struct cudastub_library *lib, _At
 }
 
 /*
- * The loaded release as one bind sees it (loader_row.c): read once, after
+ * The loaded release as one bind sees it (loader_bind.c): read once, after
  * the load, and handed to the export's route and adapter, which then ask
  * the loader nothing. Each used to read the published search again, some
  * several times per bind; between two reads the answer cannot change (a
@@ -262,7 +246,7 @@ static inline const char *cudastub_loader_summary(struct cudastub_library *lib)
 	return s ? s->summary : NULL;
 }
 
-/* loader_bind.c */
+/* loader_lookup.c */
 CUDASTUB_HIDDEN void *cudastub_loader_bind(struct cudastub_library *lib, const char *name,
 					   const struct cudastub_function *fn);
 CUDASTUB_HIDDEN enum cudastub_unavailable
@@ -281,7 +265,7 @@ CUDASTUB_HIDDEN int cudastub_loader_zero_and_fail(struct cudastub_library *lib, 
  * struct returns none, and the log must not say it does). One is placed
  * beside each typed fallback by CUDASTUB_FALLBACK_SAYS, and a pointer to
  * it in the section cudastub_accounts of the stub's object, where the bind
- * (loader_row.c) finds it by the fallback's address. The section holds
+ * (loader_bind.c) finds it by the fallback's address. The section holds
  * pointers, not the accounts: objects of pointer size lie end to end,
  * where a compiler may align larger ones apart. */
 enum cudastub_says_code {

@@ -2,7 +2,7 @@
  * A version probe's function, looked at before the probe calls it.
  *
  * The probe is the first code of a candidate the stub runs after dlopen
- * (stubs/common/loader_candidate.c, step 5). A file with sound headers can
+ * (stubs/loader/search/loader_candidate.c, step 5). A file with sound headers can
  * still hold a block of zeros where code should be: a power loss after the
  * size was written, a downloader that preallocates and never fills a block,
  * a punched hole. The ELF checks read headers only (loader_elf.c), so such

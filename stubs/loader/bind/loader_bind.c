@@ -6,7 +6,7 @@
  * this object, beside those of the other libraries it holds)
  * holds the slots in the order of its rows, so the address is the row. In
  * that row's order: the adapter when it goes first, the loader's symbol
- * (gated by majors, loader_bind.c), the route to another name or a
+ * (gated by majors, loader_lookup.c), the route to another name or a
  * translation, the adapter, and the fallback. The slot keeps the answer
  * only once a search has been published (cudastub_loader_settle_slot): a
  * library missing therefore answers the next calls straight from the
