@@ -214,10 +214,8 @@ static inline void cudastub_loader_settle_slot(struct cudastub_library *lib, _At
 /*
  * The loaded release as one bind sees it (loader_bind.c): read once, after
  * the load, and handed to the export's route and adapter, which then ask
- * the loader nothing. Each used to read the published search again, some
- * several times per bind; between two reads the answer cannot change (a
- * search is published once), but each read was one more place where the
- * release was decided.
+ * the loader nothing: the release is decided in one place per bind, even
+ * though the published search it comes from never changes.
  */
 struct cudastub_release {
 	struct cudastub_library *lib;

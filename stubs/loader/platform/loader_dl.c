@@ -5,7 +5,7 @@
  * glibc before 2.34 keeps them in libdl.so.2 (and pthread_once in
  * libpthread.so.0): a stub that imports them must name both files, and
  * every process that links a stub then maps two more files at start-up,
- * which was half of what loading a stub cost the dynamic loader (some
+ * which is half of what loading a stub costs the dynamic loader (some
  * 24,000 instructions; since 2.34 the two files are empty and the
  * functions are in libc.so.6). So a stub names libc.so.6 alone
  * (cmake/CudastubStub.cmake) and, at its first need (the first search, or

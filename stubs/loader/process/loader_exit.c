@@ -309,7 +309,7 @@ int cudastub_exit_started(void)
  * a parent thread's dlclose holds it (__cxa_finalize): such a child would
  * wait for ever in its first call's registration. 8 to 14 of 60 children
  * did in tests/loader/test_fork_plugins.c (gdb: __internal_atexit, on
- * __exit_funcs_lock), which an earlier note took for a wait in dlopen.
+ * __exit_funcs_lock), not in dlopen.
  * What a child keeps: the handler its parent registered, if its parent had
  * searched, and the main thread's thread_local destructor (point 5), which
  * fork() copies with the thread that forked. What it gives up: points 1 to
