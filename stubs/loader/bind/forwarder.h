@@ -18,7 +18,7 @@
  *
  * The slot starts at the export's resolve stub, which puts the slot's own
  * address in a scratch register (%r11, x17) and jumps to
- * cudastub_asm_resolve (loader_resolve_<arch>.S). That
+ * cudastub_asm_resolve (stubs/arch/<arch>/loader_resolve_<arch>.S). That
  * resolver saves every register that can carry an argument, calls
  * cudastub_bind_slot (loader_bind.c), which finds the slot's row in its
  * library's table, asks the loader once and stores the answer in the slot,
