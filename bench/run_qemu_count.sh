@@ -2,7 +2,7 @@
 # Counts, with qemu-user, the aarch64 instructions of N forwarded calls
 # through the stub against N direct calls to NVIDIA's arm64 libnvrtc, and
 # prints the extra instructions per call. The forwarder is adrp/ldr/br
-# (stubs/loader/bind/forwarder.h): the contract allows 3 on aarch64.
+# (stubs/arch/aarch64/forwarder_aarch64.h): the contract allows 3 on aarch64.
 #
 #   bench/run_qemu_count.sh [AARCH64_BUILD_DIR] [N]
 #

@@ -303,7 +303,7 @@ extern const uint32_t cudastub_release_soname_hashes[] CUDASTUB_HIDDEN;
 extern const char *const cudastub_stub_markers[] CUDASTUB_HIDDEN;
 extern const uint32_t cudastub_stub_marker_hashes[] CUDASTUB_HIDDEN;
 
-/* loader_resolve_<arch>.S (x86-64, aarch64): see there. */
+/* stubs/arch/<arch>/loader_resolve_<arch>.S (x86-64, aarch64): see there. */
 CUDASTUB_HIDDEN void cudastub_asm_resolve(void);
 
 #endif /* CUDASTUB_LOADER_CORE_H */

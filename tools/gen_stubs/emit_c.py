@@ -1,8 +1,9 @@
 """Writes a stub's generated C: its table of rows, typed fallbacks, checks.
 
 Every export has the same shape, fixed by the cost contract and written
-once, per architecture, in stubs/loader/bind/forwarder.h: on x86-64 the export
-is `jmp *slot(%rip)`, one instruction; on aarch64 `adrp`/`ldr`/`br x16`.
+once in stubs/loader/bind/forwarder.h, with each architecture's instructions
+in stubs/arch/<arch>/forwarder_<arch>.h: on x86-64 the export is
+`jmp *slot(%rip)`, one instruction; on aarch64 `adrp`/`ldr`/`br x16`.
 What the generator writes per export is data: one line of the library's
 rows file (<lib>_rows.h: its name, its majors, its fallback class, and
 for the few that have them its typed fallback, adapter and route), which

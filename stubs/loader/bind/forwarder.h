@@ -1,6 +1,11 @@
 /*
- * The shape of every exported forwarder, written once for each
- * architecture; a library's table (table_define.h) names it once per row.
+ * The shape of every exported forwarder; a library's table
+ * (table_define.h) names it once per row. What is shared lives here: the
+ * slots, their section and order, and the symbols around the
+ * instructions. The instructions are each architecture's, in
+ * stubs/arch/<arch>/forwarder_<arch>.h, which define CUDASTUB_ASM_JUMP,
+ * CUDASTUB_ASM_RESOLVE, CUDASTUB_BRANCH_TARGET, CUDASTUB_ASM_ALIGN and
+ * CUDASTUB_ASM_TYPE.
  *
  * After its first call an export reaches the real function through one
  * indirect jump through its slot, the least a stub that stays lazy can do:
@@ -10,23 +15,16 @@
  *                    ldr  x16, [x16, :lo12:slot]
  *                    br   x16
  *             (bti c first when the build enables branch protection)
- * AArch64 has no branch through memory, so the slot is loaded into x16 (the
- * register the procedure-call standard leaves to veneers and PLTs, never
- * an argument) and branched to. adrp+ldr is the shortest load that reaches
- * the slot wherever the linker puts it: the one-instruction literal load
- * reaches only 1 MiB, and the slots live in the writable segment, after the
- * whole text and read-only data of the stub, a distance that grows with
- * the library and with sanitizer builds.
  *
  * The slot starts at the export's resolve stub, which puts the slot's own
  * address in a scratch register (%r11, x17) and jumps to
- * cudastub_asm_resolve (loader_resolve_<arch>.S). That resolver saves every
- * register that can carry an argument, calls cudastub_bind_slot (loader_bind.c),
- * which finds the slot's row in its library's table, asks the loader once
- * and stores the answer in the slot, restores them and jumps to the
- * answer: the function reached sees the caller's arguments, stack,
- * struct-return pointer and return address untouched, whatever its
- * prototype.
+ * cudastub_asm_resolve (stubs/arch/<arch>/loader_resolve_<arch>.S). That
+ * resolver saves every register that can carry an argument, calls
+ * cudastub_bind_slot (loader_bind.c), which finds the slot's row in its
+ * library's table, asks the loader once and stores the answer in the slot,
+ * restores them and jumps to the answer: the function reached sees the
+ * caller's arguments, stack, struct-return pointer and return address
+ * untouched, whatever its prototype.
  *
  * The slots of one library are one array, in the order of its rows: each
  * row's slot is emitted here into the section .data.cudastub_slots, after
@@ -42,45 +40,11 @@
 #define CUDASTUB_FORWARDER_H
 
 #if defined(__x86_64__)
-
-#if defined(__CET__) && (__CET__ & 1)
-#define CUDASTUB_BRANCH_TARGET "\tendbr64\n"
-#else
-#define CUDASTUB_BRANCH_TARGET ""
-#endif
-#define CUDASTUB_ASM_TYPE(what) "@" what
-#define CUDASTUB_ASM_ALIGN	"\t.p2align 3\n"
-/* the resolve stub of slot: hands the slot's address to the resolver */
-#define CUDASTUB_ASM_RESOLVE(slot)                                                                 \
-	"\tlea " slot "(%rip), %r11\n"                                                             \
-	"\tjmp cudastub_asm_resolve\n"
-/* the export: one jump through slot */
-#define CUDASTUB_ASM_JUMP(slot) "\tjmp *" slot "(%rip)\n"
-
+#include "x86_64/forwarder_x86_64.h"
 #elif defined(__aarch64__)
-
-/* With branch protection every indirect branch must land on a BTI
- * instruction: the export is reached by the caller's PLT (br x17) or by
- * pointer (blr), the resolve stub by the export's br x16, and `bti c`
- * accepts all three. */
-#if defined(__ARM_FEATURE_BTI_DEFAULT) && __ARM_FEATURE_BTI_DEFAULT
-#define CUDASTUB_BRANCH_TARGET "\tbti c\n"
+#include "aarch64/forwarder_aarch64.h"
 #else
-#define CUDASTUB_BRANCH_TARGET ""
-#endif
-#define CUDASTUB_ASM_TYPE(what) "%" what
-#define CUDASTUB_ASM_ALIGN	"\t.p2align 4\n"
-#define CUDASTUB_ASM_RESOLVE(slot)                                                                 \
-	"\tadrp x17, " slot "\n"                                                                   \
-	"\tadd x17, x17, :lo12:" slot "\n"                                                         \
-	"\tb cudastub_asm_resolve\n"
-#define CUDASTUB_ASM_JUMP(slot)                                                                    \
-	"\tadrp x16, " slot "\n"                                                                   \
-	"\tldr x16, [x16, :lo12:" slot "]\n"                                                       \
-	"\tbr x16\n"
-
-#else
-#error "cudastub supports x86-64 and aarch64 only: forwarder.h has no export shape for this architecture (see docs/performance.md)"
+#error "cudastub supports x86-64 and aarch64 only: stubs/arch/ has no export shape for this architecture (see docs/performance.md)"
 #endif
 
 /* The names, as strings, of a row's slot and resolve stub (lib and name

@@ -86,7 +86,7 @@ static inline const char *cudastub_status_name_of(const struct cudastub_status_n
 }
 
 /* loader_bind.c: binds the export whose slot this is (the resolvers call
- * it, loader_resolve_<arch>.S); returns what the slot now holds, or what
+ * it, stubs/arch/<arch>/loader_resolve_<arch>.S); returns what the slot now holds, or what
  * this call jumps to when the answer is not final. */
 CUDASTUB_HIDDEN void *cudastub_bind_slot(_Atomic(void *) *slot);
 /* The answer of CUDASTUB_FALLBACK_ZERO. */

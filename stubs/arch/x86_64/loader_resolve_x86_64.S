@@ -1,18 +1,18 @@
 /*
  * cudastub_asm_resolve: the first call of an export (x86-64). Every export
- * is a single `jmp *slot(%rip)` (forwarder.h); its slot starts at a
- * two-instruction stub that loads the slot's own address into %r11 and
+ * is a single `jmp *slot(%rip)` (forwarder_x86_64.h); its slot starts at
+ * a two-instruction stub that loads the slot's own address into %r11 and
  * jumps here.
  *
- * cudastub_bind_slot (loader_bind.c), given that address, finds the slot's
- * row in its library's table, asks the loader, stores the answer in the
- * slot and returns it. Every register that can carry an argument is saved around
- * that call and restored before jumping on, so the function reached sees
- * the caller's arguments untouched: %rdi %rsi %rdx %rcx %r8 %r9, %rax (the
- * vector-register count of a variadic call), %r10 (static chain) and
- * %xmm0-%xmm7; stack arguments and a struct-return pointer in %rdi are
- * never touched, so one resolver serves every prototype, and the exports no
- * header declares.
+ * cudastub_bind_slot (stubs/loader/bind/loader_bind.c), given that
+ * address, finds the slot's row in its library's table, asks the loader,
+ * stores the answer in the slot and returns it. Every register that can
+ * carry an argument is saved around that call and restored before jumping
+ * on, so the function reached sees the caller's arguments untouched: %rdi
+ * %rsi %rdx %rcx %r8 %r9, %rax (the vector-register count of a variadic
+ * call), %r10 (static chain) and %xmm0-%xmm7; stack arguments and a
+ * struct-return pointer in %rdi are never touched, so one resolver serves
+ * every prototype, and the exports no header declares.
  *
  * On entry %rsp is 8 mod 16 (the caller's return address); %rbp, eight
  * pushes and 128 bytes of vector spill keep the inner call 16-aligned.

@@ -1,20 +1,22 @@
 /*
  * cudastub_asm_resolve: the first call of an export (aarch64). Every export
- * is adrp/ldr/br x16 through its slot (forwarder.h); its slot starts at a
- * resolve stub that puts the slot's own address in x17 and branches here.
+ * is adrp/ldr/br x16 through its slot (forwarder_aarch64.h); its slot
+ * starts at a resolve stub that puts the slot's own address in x17 and
+ * branches here.
  *
- * cudastub_bind_slot (loader_bind.c), given that address, finds the slot's
- * row in its library's table, asks the loader, stores the answer in the
- * slot and returns it. Every register that can carry an argument under the
- * procedure-call standard is saved around that call and restored before
- * branching on, so the function reached sees the caller's arguments
- * untouched: x0-x7, x8 (where a large struct result goes) and q0-q7 whole
- * (floating-point and vector arguments, homogeneous aggregates). Stack
- * arguments are never touched: sp is back where the caller left it when we
- * branch, and so is x30, so the function reached returns straight to the
- * caller. One resolver therefore serves every prototype, and the exports
- * no header declares. x16 and x17 are the scratch registers the standard
- * gives veneers and PLTs; nothing passes an argument in them.
+ * cudastub_bind_slot (stubs/loader/bind/loader_bind.c), given that
+ * address, finds the slot's row in its library's table, asks the loader,
+ * stores the answer in the slot and returns it. Every register that can
+ * carry an argument under the procedure-call standard is saved around that
+ * call and restored before branching on, so the function reached sees the
+ * caller's arguments untouched: x0-x7, x8 (where a large struct result
+ * goes) and q0-q7 whole (floating-point and vector arguments, homogeneous
+ * aggregates). Stack arguments are never touched: sp is back where the
+ * caller left it when we branch, and so is x30, so the function reached
+ * returns straight to the caller. One resolver therefore serves every
+ * prototype, and the exports no header declares. x16 and x17 are the
+ * scratch registers the standard gives veneers and PLTs; nothing passes an
+ * argument in them.
  *
  * The frame is 224 bytes (16-aligned, as sp must stay): x29/x30, x0-x8,
  * one slot of padding, q0-q7. Its unwind information (.cfi_*) lets a
