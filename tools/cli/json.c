@@ -3,6 +3,7 @@
  * lines of their own; an empty container prints as {} or [].
  */
 #include "json.h"
+#include "json_string.h"
 
 #include <string.h>
 

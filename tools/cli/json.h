@@ -36,7 +36,4 @@ void json_member_uint(struct json_writer *w, const char *key, unsigned long long
 /* Ends the document with a newline. */
 void json_finish(struct json_writer *w);
 
-/* Writes s, escaped text, as a JSON string: quoted, " and \\ escaped. */
-void json_write_string(FILE *out, const char *s);
-
 #endif

@@ -5,7 +5,7 @@
  * therefore gets back the escaped text, \xNN and \\ included, the same
  * text the table shows.
  */
-#include "json.h"
+#include "json_string.h"
 
 void json_write_string(FILE *out, const char *s)
 {

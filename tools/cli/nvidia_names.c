@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "patch.h"
+#include "nvidia_names.h"
 
 /* Whole stems. */
 static const char *const stems[] = {

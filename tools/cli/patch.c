@@ -40,8 +40,19 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "patch.h"
+#include "patch_args.h"
+#include "patch_file.h"
 #include "patch_fs.h"
+#include "patch_hardlinks.h"
+#include "patch_links.h"
+#include "patch_tree.h"
+#include "patch_types.h"
+#include "patch_unpacked.h"
+#include "patch_wheel.h"
+#include "patchelf.h"
+#include "private_folder.h"
 
 /* Whether root/parent/name (parent may be NULL) is a folder, no link on
  * the way. */

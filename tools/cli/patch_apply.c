@@ -5,7 +5,7 @@
  *   1. the stubs are copied into the stub folder (under its lock), each
  *      into a private folder there, then renamed into place;
  *   2. the original, open and locked, is copied through its descriptor
- *      into a private folder beside it (patch_private.c), where patchelf
+ *      into a private folder beside it (private_folder.c), where patchelf
  *      changes the copy through /proc/self/fd/3/<name>;
  *   3. the copy is read back: every entry and the RUNPATH as planned;
  *   4. it takes the original's owner, group, attributes and mode
@@ -28,8 +28,15 @@
 #include <unistd.h>
 
 #include "elf_read.h"
-#include "patch.h"
+#include "patch_apply.h"
 #include "patch_fs.h"
+#include "patch_identity.h"
+#include "patch_names.h"
+#include "patch_plan.h"
+#include "patch_stubs.h"
+#include "patch_types.h"
+#include "patchelf.h"
+#include "private_folder.h"
 
 /* Sets why to "<what>: <errno's text>" and returns -1. */
 static int failed(char *why, size_t wsize, const char *what)

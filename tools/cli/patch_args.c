@@ -16,8 +16,9 @@
 #include <sys/stat.h>
 
 #include "cli.h"
-#include "patch.h"
+#include "patch_args.h"
 #include "patch_fs.h"
+#include "patch_types.h"
 
 /* argv[*i] as the option name given (followed by its value, or
  * name=value): the value, with *i moved past it; NULL when argv[*i] is

@@ -16,8 +16,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "elf_read.h"
-#include "patch.h"
+#include "patch_check.h"
+#include "patch_names.h"
+#include "patch_plan.h"
+#include "patch_runpath.h"
 
 /* Whether the entry name names a stub (patch_names.c). */
 static int stub_name(const char *name)

@@ -19,8 +19,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "elf_read.h"
-#include "patch.h"
+#include "nvidia_names.h"
+#include "patch_cover.h"
+#include "patch_names.h"
 
 enum { SYMBOLS_SIZE = 1 << 22 };
 

@@ -18,9 +18,17 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "elf_read.h"
-#include "patch.h"
+#include "patch_apply.h"
+#include "patch_check.h"
+#include "patch_file.h"
 #include "patch_fs.h"
+#include "patch_hardlinks.h"
+#include "patch_identity.h"
+#include "patch_names.h"
+#include "patch_plan.h"
+#include "patch_types.h"
 
 enum { MAX_TRIES = 16 };
 

@@ -16,8 +16,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "patch.h"
+#include "cli.h"
 #include "patch_fs.h"
+#include "patch_hardlinks.h"
+#include "patch_types.h"
+#include "patch_walk.h"
 
 struct hardlink_name {
 	dev_t dev;

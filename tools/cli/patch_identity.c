@@ -25,7 +25,7 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
-#include "patch.h"
+#include "patch_identity.h"
 
 static const char capability[] = "security.capability";
 

@@ -13,7 +13,8 @@
 #include <sys/stat.h>
 
 #include "cli.h"
-#include "patch.h"
+#include "patch_links.h"
+#include "patch_types.h"
 
 int patch_resolve_paths(struct patch_options *o)
 {

@@ -15,7 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "patch.h"
+#include "cli.h"
+#include "patch_names.h"
 
 /* Whether s starts with 8 hex digits followed by ".so" and nothing more. */
 static int tag_then_so(const char *s)

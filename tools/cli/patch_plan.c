@@ -19,9 +19,17 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "elf_read.h"
-#include "patch.h"
+#include "nvidia_names.h"
+#include "patch_cover.h"
 #include "patch_fs.h"
+#include "patch_names.h"
+#include "patch_plan.h"
+#include "patch_runpath.h"
+#include "patch_stubs.h"
+#include "patch_types.h"
+#include "patchelf.h"
 
 /* The file's DT_NEEDED entries and RUNPATH, from its dynamic section,
  * else from patchelf (through the descriptor); 0 or -1. */

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "patch_fs.h"
+#include "patch_run.h"
 
 extern char **environ;
 

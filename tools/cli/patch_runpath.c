@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "elf_read.h"
-#include "patch.h"
+#include "patch_runpath.h"
 
 void patch_expand_origin(const char *entry, size_t len, const char *dir, char *out, size_t size)
 {

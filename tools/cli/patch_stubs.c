@@ -14,8 +14,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "patch.h"
+#include "cli.h"
 #include "patch_fs.h"
+#include "patch_names.h"
+#include "patch_stubs.h"
 
 const char *stub_source(int k, int abi, char *out, size_t size)
 {

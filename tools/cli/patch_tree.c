@@ -2,7 +2,7 @@
  * A folder given (or a wheel unpacked): every regular file under it is
  * patched where the walk meets it (patch_walk.c: through descriptors,
  * never following a link), each symbolic link is reported, and each
- * private folder (patch_private.c) is a leftover or another run's work.
+ * private folder (private_folder.c) is a leftover or another run's work.
  *
  * A leftover is what a run killed halfway leaves: a private folder
  * holding a copy that never replaced anything. --check reports every one
@@ -17,8 +17,13 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "patch.h"
-#include "patch_fs.h"
+#include "cli.h"
+#include "patch_file.h"
+#include "patch_links.h"
+#include "patch_tree.h"
+#include "patch_types.h"
+#include "patch_walk.h"
+#include "private_folder.h"
 
 void patch_leftover(struct patch_options *o, int dir, const char *name, const char *path)
 {

@@ -23,9 +23,17 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "elf_read.h"
-#include "patch.h"
+#include "nvidia_names.h"
+#include "patch_cover.h"
 #include "patch_fs.h"
+#include "patch_names.h"
+#include "patch_tree.h"
+#include "patch_types.h"
+#include "patch_unpacked.h"
+#include "patch_walk.h"
+#include "patchelf.h"
 
 /* The one entry of the folder dir whose name ends with suffix (and does
  * not start with a dot), in out; 0, or -1 when none or several. */

@@ -17,6 +17,8 @@
 #include <unistd.h>
 
 #include "patch_fs.h"
+#include "patch_walk.h"
+#include "private_folder.h"
 
 struct walk {
 	int enter_private;

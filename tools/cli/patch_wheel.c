@@ -1,7 +1,7 @@
 /*
  * cudastub patch FILE.whl: a wheel patched as the wheel it is. The wheel,
  * open and locked like any file, is copied into a private folder beside
- * it (patch_private.c), unpacked there, patched there as an unpacked
+ * it (private_folder.c), unpacked there, patched there as an unpacked
  * wheel (patch_unpacked.c), packed again there (python3 -m wheel pack,
  * which writes RECORD anew from the files), given the original's owner,
  * group, mode and attributes, synced and renamed over the original; a
@@ -30,8 +30,17 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "patch.h"
+#include "cli.h"
+#include "patch_apply.h"
+#include "patch_file.h"
 #include "patch_fs.h"
+#include "patch_hardlinks.h"
+#include "patch_identity.h"
+#include "patch_run.h"
+#include "patch_types.h"
+#include "patch_unpacked.h"
+#include "patch_wheel.h"
+#include "private_folder.h"
 
 static const char unpack_script[] =
 	"import os, sys\n"

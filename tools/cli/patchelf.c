@@ -3,7 +3,7 @@
  * and RUNPATH (for the files elf_dynamic.c cannot read), replace entries,
  * set the RUNPATH or the SONAME. patchelf opens files by name, so it is
  * only ever given /proc/self/fd/3/<name>: a name in a private folder
- * (patch_private.c) reached through the folder's descriptor, or a file's
+ * (private_folder.c) reached through the folder's descriptor, or a file's
  * own descriptor, which no one else can redirect.
  *
  * Debian 12's patchelf 0.14 corrupts a file given several --replace-needed
@@ -19,8 +19,9 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "patch.h"
 #include "patch_fs.h"
+#include "patch_run.h"
+#include "patchelf.h"
 
 const char *patchelf_find(void)
 {

@@ -28,8 +28,9 @@
 
 #include "cli.h"
 #include "elf_read.h"
-#include "patch.h"
 #include "patch_fs.h"
+#include "patch_stubs.h"
+#include "private_folder.h"
 
 enum { MAX_ABIS = 16, LIST_SIZE = 1 << 20 };
 

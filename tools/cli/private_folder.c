@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "patch_fs.h"
+#include "private_folder.h"
 
 static const char prefix[] = ".cudastub-";
 static const char letters[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
