@@ -21,7 +21,6 @@
 #include <stdint.h>
 
 #include "cudastub/cudastub.h"
-#include "loader_escape.h" /* cudastub_escape(), which the cudastub command shares */
 
 #define CUDASTUB_HIDDEN __attribute__((visibility("hidden")))
 #define CUDASTUB_EXPORT __attribute__((visibility("default")))

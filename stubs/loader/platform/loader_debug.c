@@ -24,7 +24,7 @@
 #include <sys/auxv.h>
 
 #include "loader_core.h"
-#include "loader_process.h"
+#include "loader_debug.h"
 #include "loader_symtab.h"
 
 static _Atomic(struct r_debug *) loader_debug;

@@ -36,7 +36,7 @@
 
 #include "loader_core.h"
 #include "loader_dl.h"
-#include "loader_process.h"
+#include "loader_debug.h"
 #include "loader_symtab.h"
 #include "loader_sys.h"
 

@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "loader_core.h"
+#include "loader_escape.h"
 #include "loader_log.h"
 #include "loader_sys.h"
 

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "loader_process.h"
+#include "loader_proc_stat.h"
 #include "loader_sys.h"
 
 /* The file's text, read with cancellation off: open, read and close are

@@ -6,6 +6,8 @@
 #define CUDASTUB_LOADER_PROCESS_H
 
 #include "loader_core.h"
+#include "loader_debug.h"
+#include "loader_proc_stat.h"
 
 /* loader_fork.c: the guard is installed before the first search, so that
  * fork() never splits the loader in the middle of a library the stub is
@@ -25,18 +27,6 @@ struct cudastub_gate_pass {
 };
 CUDASTUB_HIDDEN struct cudastub_gate_pass cudastub_fork_gate_enter(void);
 CUDASTUB_HIDDEN void cudastub_fork_gate_leave(struct cudastub_gate_pass pass);
-/* loader_debug.c: the dynamic loader's record of the main namespace (its
- * struct r_debug, where debuggers find it), or NULL where none is found.
- * Its r_map heads the list of the process's objects. */
-struct r_debug;
-struct link_map;
-CUDASTUB_HIDDEN struct r_debug *cudastub_loader_debug(void);
-/* The object of that SONAME among those loaded at start-up (libc.so.6),
- * read without a lock (see there), or NULL. */
-CUDASTUB_HIDDEN const struct link_map *cudastub_startup_object(const char *soname);
-/* A symbol that ld.so itself defines (its own _r_debug, _rtld_global), from
- * its symbol table at AT_BASE: its address and size, or NULL. */
-CUDASTUB_HIDDEN void *cudastub_ld_so_symbol(const char *name, size_t *size);
 /* atexit() through the same gate (it installs the guard first): glibc's
  * fork() does not reset the lock of its list of exit handlers in the
  * child, so a child forked while another thread registered one would wait
@@ -96,11 +86,5 @@ CUDASTUB_HIDDEN const char *cudastub_exit_summary(void);
  * thread that this process (pid) does not have: 1 or 0, or -1. */
 CUDASTUB_HIDDEN int cudastub_loader_lock_held(void);
 CUDASTUB_HIDDEN int cudastub_loader_lock_orphaned(int pid);
-
-/* loader_proc_stat.c: the field numbered field (from 1, as proc(5)
- * numbers them; 3, the state, or later) of the procfs stat file at path,
- * read into text; NULL when it cannot be read. */
-CUDASTUB_HIDDEN const char *cudastub_proc_stat_field(const char *path, int field, char *text,
-						     size_t size);
 
 #endif /* CUDASTUB_LOADER_PROCESS_H */
