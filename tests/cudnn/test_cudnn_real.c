@@ -63,7 +63,6 @@ static int calls_child(void)
 	const char *(*error_string)(cudnnStatus_t);
 	cudnnStatus_t (*create)(cudnnHandle_t *);
 	cudnnStatus_t (*destroy)(cudnnHandle_t);
-	const cudastub_library_info *(*info)(void);
 	int property[3] = {-7, -7, -7}, rc = 0;
 	cudnnHandle_t handle = (cudnnHandle_t)(uintptr_t)0x1234;
 
@@ -105,14 +104,7 @@ static int calls_child(void)
 		print_string(error_string, first_codes[1] + k);
 	printf("err_after_1001=%s\n", error_string(CUDNN_STATUS_NOT_INITIALIZED));
 
-	*(void **)&info = dlsym(lib, "cudastub_cudnn_info");
-	if (info) {
-		const cudastub_library_info *i = info();
-
-		printf("state=%d\nmajor=%d\nminor=%d\nown=%s\npath=%s\nerror=%s\n", (int)i->state,
-		       i->major, i->minor, i->own_version ? i->own_version : "",
-		       i->path ? i->path : "", i->error ? i->error : "");
-	}
+	ts_real_print_info(lib, "cudastub_cudnn_info");
 	fflush(stdout);
 	return 0;
 }

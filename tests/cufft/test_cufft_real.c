@@ -57,7 +57,6 @@ static int calls_child(void)
 	cufftResult (*plan_property)(cufftHandle, cufftProperty, long long *);
 	cufftResult (*jit_callback)(cufftHandle, const char *, const void *, size_t,
 				    cufftXtCallbackType, void **);
-	const cudastub_library_info *(*info)(void);
 	int version = -7, property[3] = {-7, -7, -7}, rc = 0;
 	cufftHandle plan = NO_SUCH_PLAN;
 	size_t size = 7;
@@ -116,14 +115,7 @@ static int calls_child(void)
 		printf("set_distribution_rc=%d\n", set_distribution(NO_SUCH_PLAN, NULL, NULL));
 	}
 
-	*(void **)&info = dlsym(lib, "cudastub_cufft_info");
-	if (info) {
-		const cudastub_library_info *i = info();
-
-		printf("state=%d\nmajor=%d\nown=%s\npath=%s\nerror=%s\n", (int)i->state, i->major,
-		       i->own_version ? i->own_version : "", i->path ? i->path : "",
-		       i->error ? i->error : "");
-	}
+	ts_real_print_info(lib, "cudastub_cufft_info");
 	fflush(stdout);
 	return 0;
 }

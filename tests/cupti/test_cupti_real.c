@@ -88,7 +88,6 @@ static int calls_child(void)
 	CUptiResult (*unsubscribe)(CUpti_SubscriberHandle);
 	CUptiResult (*activity_enable)(CUpti_ActivityKind);
 	CUptiResult (*timestamp)(uint64_t *);
-	const cudastub_library_info *(*info)(void);
 	CUpti_SubscriberHandle subscriber = UNTOUCHED;
 	uint32_t version = 7;
 	uint64_t now = 7;
@@ -131,14 +130,7 @@ static int calls_child(void)
 	printf("activity_enable_rc=%d\n", (int)activity_enable(CUPTI_ACTIVITY_KIND_KERNEL));
 	printf("timestamp_rc=%d\n", (int)timestamp(&now));
 
-	*(void **)&info = dlsym(lib, "cudastub_cupti_info");
-	if (info) {
-		const cudastub_library_info *i = info();
-
-		printf("state=%d\nmajor=%d\nown=%s\npath=%s\nerror=%s\n", (int)i->state, i->major,
-		       i->own_version ? i->own_version : "", i->path ? i->path : "",
-		       i->error ? i->error : "");
-	}
+	ts_real_print_info(lib, "cudastub_cupti_info");
 	fflush(stdout);
 	return 0;
 }

@@ -51,22 +51,6 @@
 
 /* ---- child: the calls, through CR_OPEN (the stub or a real library) ---- */
 
-static void print_info(void *lib)
-{
-	const cudastub_library_info *(*info)(void);
-
-	*(void **)&info = dlsym(lib, "cudastub_curand_info");
-	if (info) {
-		const cudastub_library_info *i = info();
-
-		printf("state=%d\nmajor=%d\nown=%s\npath=%s\nerror=%s\nchoice=%s\n", (int)i->state,
-		       i->major, i->own_version ? i->own_version : "", i->path ? i->path : "",
-		       i->error ? i->error : "", i->choice ? i->choice : "");
-		for (unsigned k = 0; k < i->attempt_count; k++)
-			printf("tried.%u=%s: %s\n", k, i->attempts[k].path, i->attempts[k].outcome);
-	}
-}
-
 /* The functions the draws need, from one library. */
 struct api {
 	curandStatus_t (*create_host)(curandGenerator_t *, curandRngType_t);
@@ -256,7 +240,7 @@ static int calls_child(void)
 		printf("binomial_rc=absent\n");
 	}
 	fclose(out);
-	print_info(lib);
+	ts_real_print_info(lib, "cudastub_curand_info");
 	fflush(stdout);
 	return 0;
 }
@@ -275,7 +259,7 @@ static int release_child(void)
 	*(void **)&get_version = ts_real_symbol(lib, "curandGetVersion");
 	printf("version_rc=%d\n", (int)get_version(&version));
 	printf("version=%d\n", version);
-	print_info(lib);
+	ts_real_print_info(lib, "cudastub_curand_info");
 	fflush(stdout);
 	return 0;
 }

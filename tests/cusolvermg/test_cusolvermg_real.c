@@ -64,7 +64,6 @@ static int calls_child(void)
 	cusolverStatus_t (*destroy_grid)(cudaLibMgGrid_t);
 	cusolverStatus_t (*create_desc)(cudaLibMgMatrixDesc_t *, int64_t, int64_t, int64_t, int64_t,
 					cudaDataType, const cudaLibMgGrid_t);
-	const cudastub_library_info *(*info)(void);
 	cusolverMgHandle_t handle = UNTOUCHED;
 	cudaLibMgGrid_t grid = UNTOUCHED;
 	cudaLibMgMatrixDesc_t desc = UNTOUCHED;
@@ -93,13 +92,7 @@ static int calls_child(void)
 	if (rc == CUSOLVER_STATUS_SUCCESS)
 		printf("destroy_grid_rc=%d\n", (int)destroy_grid(grid));
 
-	*(void **)&info = dlsym(lib, "cudastub_cusolvermg_info");
-	if (info) {
-		const cudastub_library_info *i = info();
-
-		printf("state=%d\nmajor=%d\nminor=%d\npath=%s\nerror=%s\n", (int)i->state, i->major,
-		       i->minor, i->path ? i->path : "", i->error ? i->error : "");
-	} else {
+	if (!ts_real_print_info(lib, "cudastub_cusolvermg_info")) {
 		/* the real library: the cuBLAS it loaded, as the stub asks it */
 		int (*property)(int, int *);
 		int v[2] = {-1, -1};

@@ -55,7 +55,6 @@ static int calls_child(void)
 	const char *(*error_string)(ncclResult_t);
 	ncclResult_t (*unique_id)(ncclUniqueId *);
 	const char *(*last_error)(ncclComm_t);
-	const cudastub_library_info *(*info)(void);
 	ncclUniqueId id;
 	int version = -7, rc, set = 0;
 	const char *last;
@@ -92,14 +91,7 @@ static int calls_child(void)
 	else
 		printf("last_error=(null)\n");
 
-	*(void **)&info = dlsym(lib, "cudastub_nccl_info");
-	if (info) {
-		const cudastub_library_info *i = info();
-
-		printf("state=%d\nmajor=%d\nminor=%d\nown=%s\npath=%s\nerror=%s\n", (int)i->state,
-		       i->major, i->minor, i->own_version ? i->own_version : "",
-		       i->path ? i->path : "", i->error ? i->error : "");
-	}
+	ts_real_print_info(lib, "cudastub_nccl_info");
 	fflush(stdout);
 	return 0;
 }

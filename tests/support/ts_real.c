@@ -33,6 +33,28 @@ void *ts_real_symbol(void *lib, const char *name)
 	return s;
 }
 
+/* s, or "" for NULL */
+static const char *text(const char *s)
+{
+	return s ? s : "";
+}
+
+int ts_real_print_info(void *lib, const char *name)
+{
+	const cudastub_library_info *(*info)(void), *i;
+
+	*(void **)&info = dlsym(lib, name);
+	if (!info)
+		return 0;
+	i = info();
+	printf("state=%d\nmajor=%d\nminor=%d\nown=%s\npath=%s\nchoice=%s\nerror=%s\ntried=%u\n",
+	       (int)i->state, i->major, i->minor, text(i->own_version), text(i->path),
+	       text(i->choice), text(i->error), i->attempt_count);
+	for (unsigned k = 0; k < i->attempt_count; k++)
+		printf("tried.%u=%s: %s\n", k, i->attempts[k].path, i->attempts[k].outcome);
+	return 1;
+}
+
 const char *ts_real_library(const struct ts_real_release *r, char *buf, size_t size)
 {
 	char dir[PATH_MAX / 2];
@@ -63,6 +85,17 @@ int ts_real_run(const char *scenario, const char *var, const char *path, const c
 		return -1;
 	}
 	return 0;
+}
+
+int ts_real_run_in(const char *scenario, const char *var, const char *path, const char *dirs,
+		   const char *const *extra, struct ts_child *out)
+{
+	struct ts_env env = {0};
+
+	ts_env_add(&env, "LD_LIBRARY_PATH=%s", dirs ? dirs : "");
+	for (; extra && *extra; extra++)
+		ts_env_add(&env, "%s", *extra);
+	return ts_real_run(scenario, var, path, env.list, out);
 }
 
 int ts_real_both(const char *scenario, const char *var, const char *override, const char *stub,

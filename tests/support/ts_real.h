@@ -25,6 +25,12 @@ void *ts_real_open(const char *var);
  * child exits 5, a failure the parent reports with this output. */
 void *ts_real_symbol(void *lib, const char *name);
 
+/* Where lib is a stub (it exports name, its cudastub_<lib>_info), prints
+ * what it loaded: state, major, minor, own, path, choice, error, tried
+ * (the attempts' count) and each attempt as tried.<i>=<path>: <outcome>.
+ * 0 where lib is not a stub. */
+int ts_real_print_info(void *lib, const char *name);
+
 /* ---- in the parent ---- */
 
 /* One release of a library: the toolkit's (fixture NULL) or a fixture's. */
@@ -54,6 +60,10 @@ enum { TS_REAL_EXTRA = 6 };
  */
 int ts_real_run(const char *scenario, const char *var, const char *path, const char *const *extra,
 		struct ts_child *out);
+
+/* ts_real_run with LD_LIBRARY_PATH=dirs ("" for NULL) before extra. */
+int ts_real_run_in(const char *scenario, const char *var, const char *path, const char *dirs,
+		   const char *const *extra, struct ts_child *out);
 
 /*
  * Runs scenario on real into ts_direct, then on stub into ts_through with
