@@ -275,21 +275,21 @@ static void test_no_library(void)
 	TS_REAL_SAME("err_1002");
 }
 
-static void register_suites(void)
-{
-	CU_pSuite s = CU_add_suite("cuDNN through its stub, the real library", NULL, NULL);
+static const struct ts_test tests[] = {
+	{"versions as directly, CUDA release from cudnnGetCudartVersion", test_versions},
+	{"cudnnCreate without a GPU as directly", test_no_gpu},
+	{"every error string as directly, nothing loaded", test_error_strings},
+	{"a pin of another CUDA major refuses it", test_release},
+	{"no library: documented codes, outputs 0, strings", test_no_library},
+	{NULL, NULL},
+};
 
-	CU_add_test(s, "versions as directly, CUDA release from cudnnGetCudartVersion",
-		    test_versions);
-	CU_add_test(s, "cudnnCreate without a GPU as directly", test_no_gpu);
-	CU_add_test(s, "every error string as directly, nothing loaded", test_error_strings);
-	CU_add_test(s, "a pin of another CUDA major refuses it", test_release);
-	CU_add_test(s, "no library: documented codes, outputs 0, strings", test_no_library);
-}
+static const struct ts_suite suite = {"cuDNN through its stub, the real library", NULL, NULL,
+				      tests};
 
 int main(int argc, char **argv)
 {
 	static const struct ts_scenario scenarios[] = {{"calls", calls_child}, {NULL, NULL}};
 
-	return ts_main(argc, argv, scenarios, register_suites);
+	return ts_main_suite(argc, argv, scenarios, &suite);
 }

@@ -285,20 +285,20 @@ static void test_other_abis(void)
 	}
 }
 
-static void register_suites(void)
-{
-	CU_pSuite s = CU_add_suite("cuFFT through its stub, real libraries", NULL, NULL);
+static const struct ts_test tests[] = {
+	{"versions and plans as directly, the right CUDA release", test_versions},
+	{"what a release lacks is refused, what it has answers", test_gating},
+	{"a pin takes the SONAME of its major", test_pins},
+	{"no library: CUFFT_SETUP_FAILED, versions 0", test_no_library},
+	{"the 12.4- and 11.8-ABI stubs on every release", test_other_abis},
+	{NULL, NULL},
+};
 
-	CU_add_test(s, "versions and plans as directly, the right CUDA release", test_versions);
-	CU_add_test(s, "what a release lacks is refused, what it has answers", test_gating);
-	CU_add_test(s, "a pin takes the SONAME of its major", test_pins);
-	CU_add_test(s, "no library: CUFFT_SETUP_FAILED, versions 0", test_no_library);
-	CU_add_test(s, "the 12.4- and 11.8-ABI stubs on every release", test_other_abis);
-}
+static const struct ts_suite suite = {"cuFFT through its stub, real libraries", NULL, NULL, tests};
 
 int main(int argc, char **argv)
 {
 	static const struct ts_scenario scenarios[] = {{"calls", calls_child}, {NULL, NULL}};
 
-	return ts_main(argc, argv, scenarios, register_suites);
+	return ts_main_suite(argc, argv, scenarios, &suite);
 }

@@ -282,20 +282,20 @@ static void test_cupti_sweep(void)
 	ts_real_sweep(CP_STUB, CP_SYMBOLS, "CUDASTUB_CUPTI_PATH", CUPTI_ERROR_NOT_INITIALIZED);
 }
 
-static void register_suites(void)
-{
-	CU_pSuite s = CU_add_suite("CUPTI through its stub, real libraries", NULL, NULL);
+static const struct ts_test tests[] = {
+	{"versions, strings, callbacks as directly, the right release", test_real},
+	{"no library: CUPTI_ERROR_NOT_INITIALIZED, names, no crash", test_no_library},
+	{"the 12.4- and 11.8-ABI stubs on every release", test_other_abis},
+	{"every export, no library: the code, no crash", test_cupti_sweep},
+	{NULL, NULL},
+};
 
-	CU_add_test(s, "versions, strings, callbacks as directly, the right release", test_real);
-	CU_add_test(s, "no library: CUPTI_ERROR_NOT_INITIALIZED, names, no crash", test_no_library);
-	CU_add_test(s, "the 12.4- and 11.8-ABI stubs on every release", test_other_abis);
-	CU_add_test(s, "every export, no library: the code, no crash", test_cupti_sweep);
-}
+static const struct ts_suite suite = {"CUPTI through its stub, real libraries", NULL, NULL, tests};
 
 int main(int argc, char **argv)
 {
 	static const struct ts_scenario scenarios[] = {
 		{"calls", calls_child}, TS_REAL_SWEEP_SCENARIO, {NULL, NULL}};
 
-	return ts_main(argc, argv, scenarios, register_suites);
+	return ts_main_suite(argc, argv, scenarios, &suite);
 }

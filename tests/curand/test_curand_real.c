@@ -485,22 +485,22 @@ static int remove_tmp(void)
 	return 0;
 }
 
-static void register_suites(void)
-{
-	CU_pSuite s = CU_add_suite("cuRAND through its stub, real libraries", make_tmp, remove_tmp);
+static const struct ts_test tests[] = {
+	{"versions, generators and host numbers as directly, the right release",
+	 test_versions_and_numbers},
+	{"the process's CUDA release picks the libcurand.so.10", test_release},
+	{"no library: CURAND_STATUS_INITIALIZATION_FAILED, versions 0", test_no_library},
+	{"the 12.4- and 11.8-ABI stubs on every release", test_other_abis},
+	{NULL, NULL},
+};
 
-	CU_add_test(s, "versions, generators and host numbers as directly, the right release",
-		    test_versions_and_numbers);
-	CU_add_test(s, "the process's CUDA release picks the libcurand.so.10", test_release);
-	CU_add_test(s, "no library: CURAND_STATUS_INITIALIZATION_FAILED, versions 0",
-		    test_no_library);
-	CU_add_test(s, "the 12.4- and 11.8-ABI stubs on every release", test_other_abis);
-}
+static const struct ts_suite suite = {"cuRAND through its stub, real libraries", make_tmp,
+				      remove_tmp, tests};
 
 int main(int argc, char **argv)
 {
 	static const struct ts_scenario scenarios[] = {
 		{"calls", calls_child}, {"release", release_child}, {NULL, NULL}};
 
-	return ts_main(argc, argv, scenarios, register_suites);
+	return ts_main_suite(argc, argv, scenarios, &suite);
 }

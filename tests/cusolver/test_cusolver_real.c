@@ -323,21 +323,21 @@ static void test_no_library(void)
 	CU_ASSERT_EQUAL(ts_number(&ts_through, "state"), CUDASTUB_STATE_OVERRIDE_FAILED);
 }
 
-static void register_suites(void)
-{
-	CU_pSuite s = CU_add_suite("cuSOLVER: the real libraries through the stub", NULL, NULL);
+static const struct ts_test tests[] = {
+	{"13.0: the same answers, CUDA 13", test_13_0},
+	{"12.4: the same answers, CUDA 12; 13.0's math mode not supported", test_12_4},
+	{"11.8: the same answers, CUDA 11; 12.x's calls not supported", test_11_8},
+	{"libcusolver.so.11: CUDA 12's or 11's by its version", test_release_lines},
+	{"no library: the codes, outputs 0", test_no_library},
+	{NULL, NULL},
+};
 
-	CU_add_test(s, "13.0: the same answers, CUDA 13", test_13_0);
-	CU_add_test(s, "12.4: the same answers, CUDA 12; 13.0's math mode not supported",
-		    test_12_4);
-	CU_add_test(s, "11.8: the same answers, CUDA 11; 12.x's calls not supported", test_11_8);
-	CU_add_test(s, "libcusolver.so.11: CUDA 12's or 11's by its version", test_release_lines);
-	CU_add_test(s, "no library: the codes, outputs 0", test_no_library);
-}
+static const struct ts_suite suite = {"cuSOLVER: the real libraries through the stub", NULL, NULL,
+				      tests};
 
 int main(int argc, char **argv)
 {
 	static const struct ts_scenario scenarios[] = {{"calls", calls_child}, {NULL, NULL}};
 
-	return ts_main(argc, argv, scenarios, register_suites);
+	return ts_main_suite(argc, argv, scenarios, &suite);
 }

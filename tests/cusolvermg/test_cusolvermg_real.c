@@ -253,22 +253,23 @@ static void test_mg_sweep(void)
 		      CUSOLVER_STATUS_NOT_INITIALIZED);
 }
 
-static void register_suites(void)
-{
-	CU_pSuite s = CU_add_suite("cuSOLVERMg through its stub, real libraries", NULL, NULL);
+static const struct ts_test tests[] = {
+	{"exports: its list, and every real export", test_exports},
+	{"calls as directly, the release of its cuBLAS", test_real},
+	{"no library: CUSOLVER_STATUS_NOT_INITIALIZED, no output", test_no_library},
+	{"the 12.4- and 11.8-ABI stubs on every release", test_other_abis},
+	{"the shim finds the real library behind it", test_shim},
+	{"every export, no library: the code, no crash", test_mg_sweep},
+	{NULL, NULL},
+};
 
-	CU_add_test(s, "exports: its list, and every real export", test_exports);
-	CU_add_test(s, "calls as directly, the release of its cuBLAS", test_real);
-	CU_add_test(s, "no library: CUSOLVER_STATUS_NOT_INITIALIZED, no output", test_no_library);
-	CU_add_test(s, "the 12.4- and 11.8-ABI stubs on every release", test_other_abis);
-	CU_add_test(s, "the shim finds the real library behind it", test_shim);
-	CU_add_test(s, "every export, no library: the code, no crash", test_mg_sweep);
-}
+static const struct ts_suite suite = {"cuSOLVERMg through its stub, real libraries", NULL, NULL,
+				      tests};
 
 int main(int argc, char **argv)
 {
 	static const struct ts_scenario scenarios[] = {
 		{"calls", calls_child}, TS_REAL_SWEEP_SCENARIO, {NULL, NULL}};
 
-	return ts_main(argc, argv, scenarios, register_suites);
+	return ts_main_suite(argc, argv, scenarios, &suite);
 }

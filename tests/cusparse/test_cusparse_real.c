@@ -362,23 +362,23 @@ static void test_no_library(void)
 	}
 }
 
-static void register_suites(void)
-{
-	CU_pSuite s = CU_add_suite("cuSPARSE: the real libraries through the stub", NULL, NULL);
+static const struct ts_test tests[] = {
+	{"13.0: the same answers, CUDA 13", test_13_0},
+	{"12.4: the same answers, CUDA 12", test_12_4},
+	{"11.8: the same answers, CUDA 11; const descriptors not supported", test_11_8},
+	{"libcusparse.so.12: CUDA 13's or 12's by its version", test_release_lines},
+	{"cuSOLVER 12.4 in the process: 12.4's cuSPARSE", test_one_release},
+	{"no library: the codes, outputs 0, names, why", test_no_library},
+	{NULL, NULL},
+};
 
-	CU_add_test(s, "13.0: the same answers, CUDA 13", test_13_0);
-	CU_add_test(s, "12.4: the same answers, CUDA 12", test_12_4);
-	CU_add_test(s, "11.8: the same answers, CUDA 11; const descriptors not supported",
-		    test_11_8);
-	CU_add_test(s, "libcusparse.so.12: CUDA 13's or 12's by its version", test_release_lines);
-	CU_add_test(s, "cuSOLVER 12.4 in the process: 12.4's cuSPARSE", test_one_release);
-	CU_add_test(s, "no library: the codes, outputs 0, names, why", test_no_library);
-}
+static const struct ts_suite suite = {"cuSPARSE: the real libraries through the stub", NULL, NULL,
+				      tests};
 
 int main(int argc, char **argv)
 {
 	static const struct ts_scenario scenarios[] = {
 		{"calls", calls_child}, {"after_cusolver", after_cusolver_child}, {NULL, NULL}};
 
-	return ts_main(argc, argv, scenarios, register_suites);
+	return ts_main_suite(argc, argv, scenarios, &suite);
 }

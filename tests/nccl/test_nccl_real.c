@@ -324,21 +324,19 @@ static void test_no_library(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(ts_text(&ts_through, "error"), "CUDASTUB_NCCL_PATH="));
 }
 
-static void register_suites(void)
-{
-	CU_pSuite s = CU_add_suite("NCCL through its stub, real libraries", NULL, NULL);
+static const struct ts_test tests[] = {
+	{"versions as directly, the CUDA release of each", test_versions},
+	{"error strings and ncclGetUniqueId as directly", test_error_strings_and_no_gpu},
+	{"the CUDA release decides under a pin and in a process", test_release},
+	{"no library: the record's version, documented codes, names", test_no_library},
+	{NULL, NULL},
+};
 
-	CU_add_test(s, "versions as directly, the CUDA release of each", test_versions);
-	CU_add_test(s, "error strings and ncclGetUniqueId as directly",
-		    test_error_strings_and_no_gpu);
-	CU_add_test(s, "the CUDA release decides under a pin and in a process", test_release);
-	CU_add_test(s, "no library: the record's version, documented codes, names",
-		    test_no_library);
-}
+static const struct ts_suite suite = {"NCCL through its stub, real libraries", NULL, NULL, tests};
 
 int main(int argc, char **argv)
 {
 	static const struct ts_scenario scenarios[] = {{"calls", calls_child}, {NULL, NULL}};
 
-	return ts_main(argc, argv, scenarios, register_suites);
+	return ts_main_suite(argc, argv, scenarios, &suite);
 }

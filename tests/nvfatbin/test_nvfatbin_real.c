@@ -145,17 +145,18 @@ static void test_no_library(void)
 	CU_ASSERT_EQUAL(ts_number(&ts_through, "stub_state"), CUDASTUB_STATE_OVERRIDE_FAILED);
 }
 
-static void register_suites(void)
-{
-	CU_pSuite s = CU_add_suite("nvFatbin: the real library through the stub", NULL, NULL);
+static const struct ts_test tests[] = {
+	{"version, error strings, an empty fatbin: the library's answers", test_real},
+	{"no library: the stub's code, outputs 0, names", test_no_library},
+	{NULL, NULL},
+};
 
-	CU_add_test(s, "version, error strings, an empty fatbin: the library's answers", test_real);
-	CU_add_test(s, "no library: the stub's code, outputs 0, names", test_no_library);
-}
+static const struct ts_suite suite = {"nvFatbin: the real library through the stub", NULL, NULL,
+				      tests};
 
 int main(int argc, char **argv)
 {
 	static const struct ts_scenario scenarios[] = {{"calls", calls_child}, {NULL, NULL}};
 
-	return ts_main(argc, argv, scenarios, register_suites);
+	return ts_main_suite(argc, argv, scenarios, &suite);
 }

@@ -177,17 +177,17 @@ static void test_no_library(void)
 	}
 }
 
-static void register_suites(void)
-{
-	CU_pSuite s = CU_add_suite("nvJPEG: real libraries through the stub", NULL, NULL);
+static const struct ts_test tests[] = {
+	{"versions, handle and gating: what the library answers", test_real},
+	{"no library: NVJPEG_STATUS_NOT_INITIALIZED, outputs 0", test_no_library},
+	{NULL, NULL},
+};
 
-	CU_add_test(s, "versions, handle and gating: what the library answers", test_real);
-	CU_add_test(s, "no library: NVJPEG_STATUS_NOT_INITIALIZED, outputs 0", test_no_library);
-}
+static const struct ts_suite suite = {"nvJPEG: real libraries through the stub", NULL, NULL, tests};
 
 int main(int argc, char **argv)
 {
 	static const struct ts_scenario scenarios[] = {{"calls", calls_child}, {NULL, NULL}};
 
-	return ts_main(argc, argv, scenarios, register_suites);
+	return ts_main_suite(argc, argv, scenarios, &suite);
 }

@@ -405,19 +405,19 @@ static void test_no_library(void)
 	}
 }
 
-static void register_suites(void)
-{
-	CU_pSuite s = CU_add_suite("nvml: real libraries", NULL, NULL);
+static const struct ts_test tests[] = {
+	{"exports: the list, every real export", test_exports},
+	{"535 and 550: every answer the same through the stub", test_real},
+	{"found on the loader's path, pinned by major", test_search},
+	{"no library: the codes, outputs 0, why", test_no_library},
+	{NULL, NULL},
+};
 
-	CU_add_test(s, "exports: the list, every real export", test_exports);
-	CU_add_test(s, "535 and 550: every answer the same through the stub", test_real);
-	CU_add_test(s, "found on the loader's path, pinned by major", test_search);
-	CU_add_test(s, "no library: the codes, outputs 0, why", test_no_library);
-}
+static const struct ts_suite suite = {"nvml: real libraries", NULL, NULL, tests};
 
 int main(int argc, char **argv)
 {
 	static const struct ts_scenario scenarios[] = {{"calls", calls_child}, {NULL, NULL}};
 
-	return ts_main(argc, argv, scenarios, register_suites);
+	return ts_main_suite(argc, argv, scenarios, &suite);
 }
