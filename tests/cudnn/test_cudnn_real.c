@@ -48,13 +48,6 @@ static const int other_codes[] = {-1, 1, 15, 999, 9999, 1 << 30};
 
 /* ---- child: the calls, through CD_OPEN (the stub or the real library) ---- */
 
-static void print_string(const char *(*get)(cudnnStatus_t), int code)
-{
-	const char *s = get((cudnnStatus_t)code);
-
-	printf("err_%d=%s\n", code, s ? s : "(null)");
-}
-
 static int calls_child(void)
 {
 	void *lib = ts_real_open("CD_OPEN");
@@ -79,9 +72,11 @@ static int calls_child(void)
 	/* the strings first: through the stub they load nothing */
 	for (size_t r = 0; r < sizeof first_codes / sizeof *first_codes; r++)
 		for (int k = 0; k < CODES_PER_RANGE; k++)
-			print_string(error_string, first_codes[r] + k);
+			ts_real_print_string("err", first_codes[r] + k,
+					     error_string((cudnnStatus_t)(first_codes[r] + k)));
 	for (size_t k = 0; k < sizeof other_codes / sizeof *other_codes; k++)
-		print_string(error_string, other_codes[k]);
+		ts_real_print_string("err", other_codes[k],
+				     error_string((cudnnStatus_t)(other_codes[k])));
 	printf("loaded_after_strings=%d\n",
 	       dlopen("libcudnn.so.9", RTLD_NOW | RTLD_NOLOAD) != NULL);
 
@@ -101,7 +96,8 @@ static int calls_child(void)
 		printf("destroy_rc=%d\n", (int)destroy(handle));
 	/* the strings again, after the search */
 	for (int k = 0; k < 3; k++)
-		print_string(error_string, first_codes[1] + k);
+		ts_real_print_string("err", first_codes[1] + k,
+				     error_string((cudnnStatus_t)(first_codes[1] + k)));
 	printf("err_after_1001=%s\n", error_string(CUDNN_STATUS_NOT_INITIALIZED));
 
 	ts_real_print_info(lib, "cudastub_cudnn_info");

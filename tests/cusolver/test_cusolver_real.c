@@ -177,7 +177,7 @@ static const char *real_cusolver(int major, char *buf, size_t size)
 			       size);
 }
 
-static void same_answers(int major)
+static void same_cusolver(int major)
 {
 	static const char *const keys[] = {"prop_rc.0",	       "prop.0",
 					   "prop_rc.1",	       "prop.1",
@@ -250,17 +250,17 @@ static void same_answers(int major)
 
 static void test_13_0(void)
 {
-	same_answers(13);
+	same_cusolver(13);
 }
 
 static void test_12_4(void)
 {
-	same_answers(12);
+	same_cusolver(12);
 }
 
 static void test_11_8(void)
 {
-	same_answers(11);
+	same_cusolver(11);
 }
 
 /* A pin, and both fixture releases on the path (first first): the major

@@ -180,7 +180,7 @@ static const char *real_cusparse(int major, char *buf, size_t size)
 }
 
 /* Every answer of the calls child, directly and through the stub. */
-static void same_answers(int major)
+static void same_cusparse(int major)
 {
 	static const char *const keys[] = {
 		"prop_rc.0",  "prop.0",	    "prop_rc.1", "prop.1",	  "prop_rc.2", "prop.2",
@@ -242,17 +242,17 @@ static void same_answers(int major)
 
 static void test_13_0(void)
 {
-	same_answers(13);
+	same_cusparse(13);
 }
 
 static void test_12_4(void)
 {
-	same_answers(12);
+	same_cusparse(12);
 }
 
 static void test_11_8(void)
 {
-	same_answers(11);
+	same_cusparse(11);
 }
 
 /* Search with a pin and a path: the state, the major, and the outcome

@@ -63,13 +63,6 @@ static const int error_codes[] = {-2, -1, 999, 1000, 12345};
 
 /* ---- child: the calls, through NV_OPEN (a stub or a real library) ---- */
 
-static void print_string(const char *(*error_string)(int), int code)
-{
-	const char *s = error_string(code);
-
-	printf("es_%d=%s\n", code, s ? s : "(null)");
-}
-
 static int calls_child(void)
 {
 	void *lib = ts_real_open("NV_OPEN");
@@ -132,9 +125,9 @@ static int calls_child(void)
 	*(void **)&field_values = ts_real_symbol(lib, "nvmlDeviceGetFieldValues");
 	printf("field_values_rc=%d\n", field_values(NULL, 0, NULL));
 	for (int code = FIRST_CODE; code <= LAST_CODE; code++)
-		print_string(error_string, code);
+		ts_real_print_string("es", code, error_string(code));
 	for (size_t i = 0; i < sizeof error_codes / sizeof *error_codes; i++)
-		print_string(error_string, error_codes[i]);
+		ts_real_print_string("es", error_codes[i], error_string(error_codes[i]));
 
 	*(void **)&info = dlsym(lib, "cudastub_nvml_info");
 	if (info) {

@@ -33,6 +33,11 @@ void *ts_real_symbol(void *lib, const char *name)
 	return s;
 }
 
+void ts_real_print_string(const char *key, int code, const char *text)
+{
+	printf("%s_%d=%s\n", key, code, text ? text : "(null)");
+}
+
 /* s, or "" for NULL */
 static const char *text(const char *s)
 {

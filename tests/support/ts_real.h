@@ -25,6 +25,9 @@ void *ts_real_open(const char *var);
  * child exits 5, a failure the parent reports with this output. */
 void *ts_real_symbol(void *lib, const char *name);
 
+/* Prints <key>_<code>=<text>, "(null)" for NULL. */
+void ts_real_print_string(const char *key, int code, const char *text);
+
 /* Where lib is a stub (it exports name, its cudastub_<lib>_info), prints
  * what it loaded: state, major, minor, own, path, choice, error, tried
  * (the attempts' count) and each attempt as tried.<i>=<path>: <outcome>.
