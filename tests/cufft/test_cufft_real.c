@@ -48,8 +48,7 @@
 static int calls_child(void)
 {
 	void *lib = ts_real_open("CF_OPEN");
-	cufftResult (*get_version)(int *);
-	cufftResult (*get_property)(libraryPropertyType, int *);
+	void *get_version, *get_property;
 	cufftResult (*create)(cufftHandle *);
 	cufftResult (*plan1d)(cufftHandle *, int, cufftType, int);
 	cufftResult (*estimate1d)(int, cufftType, int, size_t *);
@@ -57,29 +56,20 @@ static int calls_child(void)
 	cufftResult (*plan_property)(cufftHandle, cufftProperty, long long *);
 	cufftResult (*jit_callback)(cufftHandle, const char *, const void *, size_t,
 				    cufftXtCallbackType, void **);
-	int version = -7, property[3] = {-7, -7, -7}, rc = 0;
+	int rc;
 	cufftHandle plan = NO_SUCH_PLAN;
 	size_t size = 7;
 	long long value = -7;
 
 	if (!lib)
 		return 3;
-	*(void **)&get_version = ts_real_symbol(lib, "cufftGetVersion");
-	*(void **)&get_property = ts_real_symbol(lib, "cufftGetProperty");
+	get_version = ts_real_symbol(lib, "cufftGetVersion");
+	get_property = ts_real_symbol(lib, "cufftGetProperty");
 	*(void **)&create = ts_real_symbol(lib, "cufftCreate");
 	*(void **)&plan1d = ts_real_symbol(lib, "cufftPlan1d");
 	*(void **)&estimate1d = ts_real_symbol(lib, "cufftEstimate1d");
 	*(void **)&destroy = ts_real_symbol(lib, "cufftDestroy");
-	printf("version_rc=%d\n", (int)get_version(&version));
-	printf("version=%d\n", version);
-	/* every property, even after a failure; the first failure's code */
-	for (int k = 0; k < 3; k++) {
-		int r = (int)get_property((libraryPropertyType)k, &property[k]);
-
-		if (rc == 0)
-			rc = r;
-	}
-	printf("property_rc=%d\nproperty=%d.%d.%d\n", rc, property[0], property[1], property[2]);
+	ts_real_print_version(get_version, get_property);
 	rc = (int)create(&plan);
 	printf("create_rc=%d\ncreate_plan=%d\n", rc, (int)plan);
 	if (rc == CUFFT_SUCCESS)

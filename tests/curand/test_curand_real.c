@@ -189,12 +189,11 @@ static int calls_child(void)
 {
 	void *lib = ts_real_open("CR_OPEN");
 	const char *out_path = getenv("CR_OUT");
-	curandStatus_t (*get_version)(int *);
-	curandStatus_t (*get_property)(libraryPropertyType, int *);
+	void *get_version, *get_property;
 	curandStatus_t (*create)(curandGenerator_t *, curandRngType_t);
 	curandStatus_t (*destroy)(curandGenerator_t);
 	curandStatus_t (*binomial)(curandGenerator_t, unsigned int *, size_t, unsigned int, double);
-	int version = -7, property[3] = {-7, -7, -7}, rc = 0;
+	int rc;
 	curandGenerator_t generator = NULL;
 	struct api a;
 	FILE *out;
@@ -204,20 +203,11 @@ static int calls_child(void)
 	out = fopen(out_path ? out_path : "/dev/null", "wb");
 	if (!out)
 		return 4;
-	*(void **)&get_version = ts_real_symbol(lib, "curandGetVersion");
-	*(void **)&get_property = ts_real_symbol(lib, "curandGetProperty");
+	get_version = ts_real_symbol(lib, "curandGetVersion");
+	get_property = ts_real_symbol(lib, "curandGetProperty");
 	*(void **)&create = ts_real_symbol(lib, "curandCreateGenerator");
 	*(void **)&destroy = ts_real_symbol(lib, "curandDestroyGenerator");
-	printf("version_rc=%d\n", (int)get_version(&version));
-	printf("version=%d\n", version);
-	/* every property, even after a failure; the first failure's code */
-	for (int k = 0; k < 3; k++) {
-		int r = (int)get_property((libraryPropertyType)k, &property[k]);
-
-		if (rc == 0)
-			rc = r;
-	}
-	printf("property_rc=%d\nproperty=%d.%d.%d\n", rc, property[0], property[1], property[2]);
+	ts_real_print_version(get_version, get_property);
 	rc = (int)create(&generator, CURAND_RNG_PSEUDO_DEFAULT);
 	printf("create_rc=%d\n", rc);
 	if (rc == CURAND_STATUS_SUCCESS)
@@ -256,7 +246,7 @@ static int release_child(void)
 
 	if (!lib)
 		return 3;
-	*(void **)&get_version = ts_real_symbol(lib, "curandGetVersion");
+	get_version = ts_real_symbol(lib, "curandGetVersion");
 	printf("version_rc=%d\n", (int)get_version(&version));
 	printf("version=%d\n", version);
 	ts_real_print_info(lib, "cudastub_curand_info");

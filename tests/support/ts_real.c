@@ -33,6 +33,24 @@ void *ts_real_symbol(void *lib, const char *name)
 	return s;
 }
 
+void ts_real_print_version(void *get_version, void *get_property)
+{
+	int (*version_of)(int *), (*property_of)(int, int *);
+	int version = -7, property[3] = {-7, -7, -7}, rc = 0;
+
+	*(void **)&version_of = get_version;
+	*(void **)&property_of = get_property;
+	printf("version_rc=%d\n", version_of(&version));
+	printf("version=%d\n", version);
+	for (int k = 0; k < 3; k++) {
+		int r = property_of(k, &property[k]);
+
+		if (rc == 0)
+			rc = r;
+	}
+	printf("property_rc=%d\nproperty=%d.%d.%d\n", rc, property[0], property[1], property[2]);
+}
+
 void ts_real_print_string(const char *key, int code, const char *text)
 {
 	printf("%s_%d=%s\n", key, code, text ? text : "(null)");

@@ -25,6 +25,12 @@ void *ts_real_open(const char *var);
  * child exits 5, a failure the parent reports with this output. */
 void *ts_real_symbol(void *lib, const char *name);
 
+/* Prints version_rc and version from get_version, an int fn(int *), and
+ * from get_property, an int fn(libraryPropertyType, int *), every
+ * property even after a failure: property_rc (the first failure's code)
+ * and property=<major>.<minor>.<patch>. */
+void ts_real_print_version(void *get_version, void *get_property);
+
 /* Prints <key>_<code>=<text>, "(null)" for NULL. */
 void ts_real_print_string(const char *key, int code, const char *text);
 
