@@ -47,6 +47,15 @@ CU_pSuite ts_add_suite(const struct ts_suite *suite);
 int ts_main_suite(int argc, char **argv, const struct ts_scenario *scenarios,
 		  const struct ts_suite *suite);
 
+/*
+ * The same tests in a suite per selection (at most TS_SELECTIONS): suite
+ * i is named by name(i) in buf ("" leaves it out), and select(i) runs
+ * before its tests, to set what they test. (ts_selected.c)
+ */
+enum { TS_SELECTIONS = 8 };
+void ts_add_selected_suites(int count, void (*name)(int i, char *buf, size_t size),
+			    void (*select)(int i), const struct ts_test *tests);
+
 /* The output of one child run. */
 struct ts_child {
 	int exit_code; /* -1 if it died on a signal */
