@@ -201,8 +201,11 @@ int ts_real_sweep_child(void)
 	char line[256];
 	int called = 0;
 
-	if (!lib || !list)
+	if (!lib || !list) {
+		if (list)
+			fclose(list);
 		return 3;
+	}
 	while (next_name(list, line, sizeof line)) {
 		int (*fn)(void *, void *, void *, void *, void *, void *);
 
